@@ -1,0 +1,145 @@
+# pcol — build, test, install.  GNU make.
+#
+#   make                 build build/bin/pcol, build/lib/libpcol.{a,so}
+#   make run             pack the shipped example profile and show it
+#   make test            every test (Criterion, CLI, R/Go interop when present),
+#                        built with AddressSanitizer + UBSan in build/test
+#   make install PREFIX=/usr/local
+#   make fuzz / make fuzz-run SECONDS=N   libFuzzer targets (clang)
+#   make bench / make bench-quick
+#
+# BUILD=dir puts every output under dir (so several builds can run side by side).
+
+BUILD   ?= build
+PREFIX  ?= /usr/local
+CC      ?= cc
+ifeq ($(origin CC),default)
+CC      := cc
+endif
+OPT     ?= -O2
+SAN     ?=
+CFLAGS  ?= $(OPT) -g
+WARN    := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+CPPFLAGS_ALL := -std=c11 -D_GNU_SOURCE -Ilib -I$(BUILD)/gen $(CPPFLAGS)
+LDLIBS  := -llz4 -lz -lprotobuf-c -ljansson -lpthread -lm
+
+DEBIAN_PKGS := liblz4-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler \
+               libcriterion-dev libjansson-dev pkg-config
+
+LIB_SRC   := $(sort $(wildcard lib/*.c))
+TOOL_SRC  := $(sort $(wildcard tools/*.c))
+TEST_SRC  := $(sort $(wildcard tests/test_*.c))
+GEN_C     := $(BUILD)/gen/profile.pb-c.c
+GEN_H     := $(BUILD)/gen/profile.pb-c.h
+
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/profile.pb-c.o
+TOOL_OBJ  := $(TOOL_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+
+PCOL      := $(BUILD)/bin/pcol
+LIBA      := $(BUILD)/lib/libpcol.a
+LIBSO     := $(BUILD)/lib/libpcol.so
+
+.PHONY: all deps run test test-unit test-cli test-interop install clean \
+        fuzz fuzz-run bench bench-quick examples
+.DEFAULT_GOAL := all
+
+all: deps $(PCOL) $(LIBA) $(LIBSO) $(BUILD)/bin/read_top
+
+# Install missing Debian packages (as root), once per build directory.
+deps: $(BUILD)/.deps-ok
+$(BUILD)/.deps-ok:
+	@missing=""; for p in $(DEBIAN_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "pcol: installing missing packages:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    (apt-get install -y --no-install-recommends $$missing || \
+	     (apt-get update && apt-get install -y --no-install-recommends $$missing)) || exit 1; \
+	  else \
+	    echo "pcol: run as root, or: sudo apt-get install$$missing" >&2; exit 1; \
+	  fi; \
+	fi
+	@mkdir -p $(BUILD) && touch $@
+
+$(GEN_C) $(GEN_H) &: format/profile.proto | $(BUILD)/.deps-ok
+	@mkdir -p $(BUILD)/gen
+	protoc-c --proto_path=format --c_out=$(BUILD)/gen format/profile.proto
+
+$(BUILD)/obj/gen/profile.pb-c.o: $(GEN_C)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(SAN) -fPIC -w -c $< -o $@
+
+$(BUILD)/obj/%.o: %.c $(GEN_H) $(wildcard lib/*.h tools/*.h) | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $(SAN) -fPIC -c $< -o $@
+
+$(LIBA): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBSO): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared $(SAN) -o $@ $^ $(LDLIBS)
+
+$(PCOL): $(TOOL_OBJ) $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $(TOOL_OBJ) $(LIBA) $(LDLIBS)
+
+$(BUILD)/bin/read_top: examples/read_top.c $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $(SAN) -o $@ $< $(LIBA) $(LDLIBS)
+
+examples: $(BUILD)/bin/read_top
+
+$(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) -Itests $(CFLAGS) $(WARN) $(SAN) -o $@ $< $(LIBA) $(LDLIBS) -lcriterion
+
+# ------------------------------------------------------------------ run
+run: all
+	$(PCOL) pack examples/demo.out -o $(BUILD)/demo.pcol
+	$(PCOL) info $(BUILD)/demo.pcol
+	$(PCOL) cat $(BUILD)/demo.pcol --table samples --limit 10
+
+# ----------------------------------------------------------------- test
+# Tests run on a sanitizer build in $(BUILD)/test.
+TEST_BUILD := $(BUILD)/test
+SANFLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+
+test: deps
+	@$(MAKE) --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" OPT=-O1 test-unit test-cli test-interop
+	@$(MAKE) --no-print-directory bench-quick
+
+test-unit: all $(TEST_BIN)
+	@set -e; pass=0; fail=0; for t in $(TEST_BIN); do \
+	  echo "== $$t"; \
+	  if PCOL_BUILD=$(BUILD) $$t --jobs 2; then pass=$$((pass+1)); else fail=$$((fail+1)); echo "FAILED: $$t"; fi; \
+	done; echo "unit test binaries: $$pass passed, $$fail failed"; [ $$fail = 0 ]
+
+test-cli: all
+	@PCOL=$(PCOL) BUILD=$(BUILD) bash tests/cli/run_all.sh
+
+test-interop: all
+	@PCOL=$(PCOL) BUILD=$(BUILD) bash tests/interop/run_all.sh
+
+# -------------------------------------------------------------- install
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+	           $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 755 $(PCOL) $(DESTDIR)$(PREFIX)/bin/pcol
+	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/libpcol.a
+	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/libpcol.so
+	install -m 644 lib/pcol.h $(DESTDIR)$(PREFIX)/include/pcol.h
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|0.1.0|g' format/pcol.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pcol.pc
+
+# ----------------------------------------------------------------- fuzz
+-include fuzz/fuzz.mk
+
+# ---------------------------------------------------------------- bench
+-include bench/bench.mk
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,527 @@
+/* builder.c — in-memory tables that importers fill and the writer stores.
+ *
+ * Every table is kept column-wise in growable buffers, in exactly the layout
+ * the file will hold, so writing is a copy.  Strings, value types, functions,
+ * locations, stack nodes and label sets are deduplicated through hash sets.
+ */
+#include "internal.h"
+
+#define BT(b, table) (&(b)->t[table])
+#define COL(b, table, c) (&(b)->t[table].cols[(c)-1])
+
+int pcol_bt_push_u32(pcol_btable *t, int col, uint32_t v) {
+  return PCOL_BUF_PUSH(&t->cols[col - 1], uint32_t, v);
+}
+int pcol_bt_push_u64(pcol_btable *t, int col, uint64_t v) {
+  return PCOL_BUF_PUSH(&t->cols[col - 1], uint64_t, v);
+}
+int pcol_bt_push_i64(pcol_btable *t, int col, int64_t v) {
+  return PCOL_BUF_PUSH(&t->cols[col - 1], int64_t, v);
+}
+int pcol_bt_push_u8(pcol_btable *t, int col, uint8_t v) {
+  return PCOL_BUF_PUSH(&t->cols[col - 1], uint8_t, v);
+}
+int pcol_bt_push_f64(pcol_btable *t, int col, double v) {
+  return PCOL_BUF_PUSH(&t->cols[col - 1], double, v);
+}
+
+static inline uint32_t u32_at(const pcol_buf *b, uint64_t i) {
+  uint32_t v;
+  memcpy(&v, b->data + i * 4, 4);
+  return v;
+}
+static inline uint64_t u64_at(const pcol_buf *b, uint64_t i) {
+  uint64_t v;
+  memcpy(&v, b->data + i * 8, 8);
+  return v;
+}
+static inline int64_t i64_at(const pcol_buf *b, uint64_t i) {
+  int64_t v;
+  memcpy(&v, b->data + i * 8, 8);
+  return v;
+}
+
+#define CHECK(x)                                                              \
+  do {                                                                        \
+    int rc_ = (x);                                                            \
+    if (rc_) return rc_;                                                      \
+  } while (0)
+
+/* Ids are u32; refuse to wrap. */
+static int next_id(uint64_t rows, uint32_t *id) {
+  if (rows >= UINT32_MAX - 1) return PCOL_ETOOBIG;
+  *id = (uint32_t)rows + 1;
+  return PCOL_OK;
+}
+
+int pcol_builder_new(pcol_builder **out, pcol_error *err) {
+  pcol_builder *b = calloc(1, sizeof *b);
+  if (!b) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  /* strings: id 0 is NA (empty), so offsets start [0, 0]. */
+  int rc = pcol_bt_push_u64(BT(b, PCOL_T_STRINGS), PCOL_C_STRINGS_OFFSETS, 0);
+  rc |= pcol_bt_push_u64(BT(b, PCOL_T_STRINGS), PCOL_C_STRINGS_OFFSETS, 0);
+  rc |= pcol_bt_push_u64(BT(b, PCOL_T_LOCATIONS), PCOL_C_LOC_LINE_OFFSETS, 0);
+  rc |= pcol_bt_push_u64(BT(b, PCOL_T_SAMPLES), PCOL_C_S_VALUE_OFFSETS, 0);
+  rc |= pcol_bt_push_u64(BT(b, PCOL_T_LABELSETS), PCOL_C_LS_OFFSETS, 0);
+  if (rc) {
+    pcol_builder_free(b);
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  }
+  b->t[PCOL_T_STRINGS].rows = 1;
+  b->string_count = 1;
+  *out = b;
+  return PCOL_OK;
+}
+
+void pcol_builder_free(pcol_builder *b) {
+  if (!b) return;
+  for (int i = 0; i < PCOL_T_COUNT_; i++)
+    for (int c = 0; c < 16; c++) pcol_buf_free(&b->t[i].cols[c]);
+  pcol_hset_free(&b->strings);
+  pcol_hset_free(&b->value_types);
+  pcol_hset_free(&b->functions);
+  pcol_hset_free(&b->mappings);
+  pcol_hset_free(&b->locations);
+  pcol_hset_free(&b->stacks);
+  pcol_hset_free(&b->labelsets);
+  free(b);
+}
+
+/* ------------------------------------------------------------- strings */
+typedef struct {
+  const void *p;
+  size_t n;
+} bytes_key;
+
+pcol_str pcol_b_string_get(const pcol_builder *b, uint32_t id) {
+  pcol_str s = {NULL, 0};
+  if (id == 0 || id >= b->string_count) return s;
+  const pcol_buf *off = &b->t[PCOL_T_STRINGS].cols[PCOL_C_STRINGS_OFFSETS - 1];
+  const pcol_buf *by = &b->t[PCOL_T_STRINGS].cols[PCOL_C_STRINGS_BYTES - 1];
+  uint64_t a = u64_at(off, id), e = u64_at(off, id + 1);
+  s.ptr = by->data ? (const char *)by->data + a : "";
+  s.len = (size_t)(e - a);
+  return s;
+}
+
+static int string_eq(const void *ctx, uint32_t id, const void *key) {
+  const bytes_key *k = key;
+  pcol_str s = pcol_b_string_get(ctx, id);
+  return s.len == k->n && (k->n == 0 || memcmp(s.ptr, k->p, k->n) == 0);
+}
+
+int pcol_b_string(pcol_builder *b, const void *ptr, size_t len, uint32_t *id) {
+  if (!ptr) {
+    *id = 0;
+    return PCOL_OK;
+  }
+  bytes_key k = {ptr, len};
+  uint64_t h = pcol_hash_bytes(ptr, len, 0);
+  uint32_t found = pcol_hset_find(&b->strings, h, string_eq, b, &k);
+  if (found) {
+    *id = found;
+    return PCOL_OK;
+  }
+  if (b->string_count >= UINT32_MAX - 1) return PCOL_ETOOBIG;
+  pcol_btable *t = BT(b, PCOL_T_STRINGS);
+  CHECK(pcol_buf_append(&t->cols[PCOL_C_STRINGS_BYTES - 1], ptr, len));
+  CHECK(pcol_bt_push_u64(t, PCOL_C_STRINGS_OFFSETS,
+                         t->cols[PCOL_C_STRINGS_BYTES - 1].len));
+  uint32_t nid = (uint32_t)b->string_count;
+  CHECK(pcol_hset_insert(&b->strings, h, nid));
+  b->string_count++;
+  t->rows = b->string_count;
+  *id = nid;
+  return PCOL_OK;
+}
+
+int pcol_b_cstr(pcol_builder *b, const char *s, uint32_t *id) {
+  return pcol_b_string(b, s, s ? strlen(s) : 0, id);
+}
+
+/* ------------------------------------------------------ sources, meta */
+int pcol_b_source(pcol_builder *b, const char *type, const char *uri,
+                  int64_t timestamp, uint32_t *source_id) {
+  uint32_t ts, us, id;
+  pcol_btable *t = BT(b, PCOL_T_SOURCES);
+  CHECK(next_id(t->rows, &id));
+  CHECK(pcol_b_cstr(b, type, &ts));
+  CHECK(pcol_b_cstr(b, uri, &us));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_SOURCES_TYPE, ts));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_SOURCES_URI, us));
+  CHECK(pcol_bt_push_i64(t, PCOL_C_SOURCES_TIMESTAMP, timestamp));
+  t->rows++;
+  *source_id = id;
+  return PCOL_OK;
+}
+
+int pcol_b_meta(pcol_builder *b, uint32_t source_id, const char *key,
+                const void *value, size_t value_len) {
+  uint32_t ks, vs;
+  pcol_btable *t = BT(b, PCOL_T_META);
+  CHECK(pcol_b_cstr(b, key, &ks));
+  CHECK(pcol_b_string(b, value, value_len, &vs));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_META_KEY, ks));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_META_VALUE, vs));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_META_SOURCE, source_id));
+  t->rows++;
+  return PCOL_OK;
+}
+
+int pcol_b_meta_str(pcol_builder *b, uint32_t source_id, const char *key,
+                    const char *value) {
+  return pcol_b_meta(b, source_id, key, value, value ? strlen(value) : 0);
+}
+
+/* -------------------------------------------------------- value types */
+typedef struct {
+  uint32_t a, b;
+} pair_key;
+
+static int vt_eq(const void *ctx, uint32_t id, const void *key) {
+  const pcol_builder *b = ctx;
+  const pair_key *k = key;
+  return u32_at(COL(b, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE), id - 1) == k->a &&
+         u32_at(COL(b, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT), id - 1) == k->b;
+}
+
+int pcol_b_value_type(pcol_builder *b, uint32_t type_sid, uint32_t unit_sid,
+                      uint32_t *vt_id) {
+  pair_key k = {type_sid, unit_sid};
+  uint64_t h = pcol_hash_mix(pcol_hash_mix(1, type_sid), unit_sid);
+  uint32_t found = pcol_hset_find(&b->value_types, h, vt_eq, b, &k);
+  if (found) {
+    *vt_id = found;
+    return PCOL_OK;
+  }
+  pcol_btable *t = BT(b, PCOL_T_VALUE_TYPES);
+  uint32_t id;
+  CHECK(next_id(t->rows, &id));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_VT_TYPE, type_sid));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_VT_UNIT, unit_sid));
+  t->rows++;
+  CHECK(pcol_hset_insert(&b->value_types, h, id));
+  *vt_id = id;
+  return PCOL_OK;
+}
+
+int pcol_b_source_value_type(pcol_builder *b, uint32_t source_id, uint32_t vt_id) {
+  pcol_btable *t = BT(b, PCOL_T_SOURCE_VALUE_TYPES);
+  CHECK(pcol_bt_push_u32(t, PCOL_C_SVT_SOURCE, source_id));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_SVT_VALUE_TYPE, vt_id));
+  t->rows++;
+  return PCOL_OK;
+}
+
+/* ---------------------------------------------------------- functions */
+static int fn_eq(const void *ctx, uint32_t id, const void *key) {
+  const pcol_builder *b = ctx;
+  const pcol_function_row *k = key;
+  uint64_t r = id - 1;
+  return u32_at(COL(b, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME), r) == k->name &&
+         u32_at(COL(b, PCOL_T_FUNCTIONS, PCOL_C_FN_SYSTEM_NAME), r) == k->system_name &&
+         u32_at(COL(b, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME), r) == k->filename &&
+         i64_at(COL(b, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE), r) == k->start_line;
+}
+
+int pcol_b_function(pcol_builder *b, const pcol_function_row *fn, uint32_t *id) {
+  uint64_t h = pcol_hash_mix(pcol_hash_mix(pcol_hash_mix(pcol_hash_mix(2, fn->name),
+                                                         fn->system_name),
+                                           fn->filename),
+                             (uint64_t)fn->start_line);
+  uint32_t found = pcol_hset_find(&b->functions, h, fn_eq, b, fn);
+  if (found) {
+    *id = found;
+    return PCOL_OK;
+  }
+  pcol_btable *t = BT(b, PCOL_T_FUNCTIONS);
+  uint32_t nid;
+  CHECK(next_id(t->rows, &nid));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_FN_NAME, fn->name));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_FN_SYSTEM_NAME, fn->system_name));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_FN_FILENAME, fn->filename));
+  CHECK(pcol_bt_push_i64(t, PCOL_C_FN_START_LINE, fn->start_line));
+  t->rows++;
+  CHECK(pcol_hset_insert(&b->functions, h, nid));
+  *id = nid;
+  return PCOL_OK;
+}
+
+/* ----------------------------------------------------------- mappings */
+static int map_eq(const void *ctx, uint32_t id, const void *key) {
+  const pcol_builder *b = ctx;
+  const pcol_mapping_row *k = key;
+  uint64_t r = id - 1;
+  return u64_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_START), r) == k->memory_start &&
+         u64_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_LIMIT), r) == k->memory_limit &&
+         u64_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_OFFSET), r) == k->file_offset &&
+         u32_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME), r) == k->filename &&
+         u32_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_BUILD_ID), r) == k->build_id &&
+         COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_FLAGS)->data[r] == k->flags;
+}
+
+int pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m, int dedup,
+                   uint32_t *id) {
+  uint64_t h = pcol_hash_mix(pcol_hash_mix(pcol_hash_mix(3, m->memory_start),
+                                           m->memory_limit),
+                             pcol_hash_mix(m->file_offset,
+                                           ((uint64_t)m->filename << 32) ^ m->build_id ^
+                                               ((uint64_t)m->flags << 24)));
+  if (dedup) {
+    uint32_t found = pcol_hset_find(&b->mappings, h, map_eq, b, m);
+    if (found) {
+      *id = found;
+      return PCOL_OK;
+    }
+  }
+  pcol_btable *t = BT(b, PCOL_T_MAPPINGS);
+  uint32_t nid;
+  CHECK(next_id(t->rows, &nid));
+  CHECK(pcol_bt_push_u64(t, PCOL_C_MAP_START, m->memory_start));
+  CHECK(pcol_bt_push_u64(t, PCOL_C_MAP_LIMIT, m->memory_limit));
+  CHECK(pcol_bt_push_u64(t, PCOL_C_MAP_OFFSET, m->file_offset));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_MAP_FILENAME, m->filename));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_MAP_BUILD_ID, m->build_id));
+  CHECK(pcol_bt_push_u8(t, PCOL_C_MAP_FLAGS, m->flags));
+  t->rows++;
+  CHECK(pcol_hset_insert(&b->mappings, h, nid));
+  *id = nid;
+  return PCOL_OK;
+}
+
+/* ---------------------------------------------------------- locations */
+typedef struct {
+  uint32_t mapping;
+  uint64_t address;
+  uint8_t flags;
+  const pcol_line_row *lines;
+  size_t n;
+} loc_key;
+
+static int loc_eq(const void *ctx, uint32_t id, const void *key) {
+  const pcol_builder *b = ctx;
+  const loc_key *k = key;
+  uint64_t r = id - 1;
+  if (u32_at(COL(b, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING), r) != k->mapping ||
+      u64_at(COL(b, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS), r) != k->address ||
+      COL(b, PCOL_T_LOCATIONS, PCOL_C_LOC_FLAGS)->data[r] != k->flags)
+    return 0;
+  const pcol_buf *off = COL(b, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS);
+  uint64_t a = u64_at(off, r), e = u64_at(off, r + 1);
+  if (e - a != k->n) return 0;
+  for (size_t i = 0; i < k->n; i++) {
+    if (u32_at(COL(b, PCOL_T_LINES, PCOL_C_LINE_FUNCTION), a + i) != k->lines[i].function_id ||
+        i64_at(COL(b, PCOL_T_LINES, PCOL_C_LINE_LINE), a + i) != k->lines[i].line ||
+        i64_at(COL(b, PCOL_T_LINES, PCOL_C_LINE_COLUMN), a + i) != k->lines[i].column)
+      return 0;
+  }
+  return 1;
+}
+
+int pcol_b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address,
+                    uint8_t flags, const pcol_line_row *lines, size_t nlines,
+                    uint32_t *id) {
+  loc_key k = {mapping_id, address, flags, lines, nlines};
+  uint64_t h = pcol_hash_mix(pcol_hash_mix(pcol_hash_mix(4, mapping_id), address), flags);
+  for (size_t i = 0; i < nlines; i++)
+    h = pcol_hash_mix(pcol_hash_mix(pcol_hash_mix(h, lines[i].function_id),
+                                    (uint64_t)lines[i].line),
+                      (uint64_t)lines[i].column);
+  uint32_t found = pcol_hset_find(&b->locations, h, loc_eq, b, &k);
+  if (found) {
+    *id = found;
+    return PCOL_OK;
+  }
+  pcol_btable *t = BT(b, PCOL_T_LOCATIONS), *lt = BT(b, PCOL_T_LINES);
+  uint32_t nid;
+  CHECK(next_id(t->rows, &nid));
+  for (size_t i = 0; i < nlines; i++) {
+    CHECK(pcol_bt_push_u32(lt, PCOL_C_LINE_FUNCTION, lines[i].function_id));
+    CHECK(pcol_bt_push_i64(lt, PCOL_C_LINE_LINE, lines[i].line));
+    CHECK(pcol_bt_push_i64(lt, PCOL_C_LINE_COLUMN, lines[i].column));
+    lt->rows++;
+  }
+  CHECK(pcol_bt_push_u32(t, PCOL_C_LOC_MAPPING, mapping_id));
+  CHECK(pcol_bt_push_u64(t, PCOL_C_LOC_ADDRESS, address));
+  CHECK(pcol_bt_push_u8(t, PCOL_C_LOC_FLAGS, flags));
+  CHECK(pcol_bt_push_u64(t, PCOL_C_LOC_LINE_OFFSETS, lt->rows));
+  t->rows++;
+  CHECK(pcol_hset_insert(&b->locations, h, nid));
+  *id = nid;
+  return PCOL_OK;
+}
+
+/* -------------------------------------------------------------- stacks */
+static int stack_eq(const void *ctx, uint32_t id, const void *key) {
+  const pcol_builder *b = ctx;
+  const pair_key *k = key;
+  return u32_at(COL(b, PCOL_T_STACKS, PCOL_C_STACK_PARENT), id - 1) == k->a &&
+         u32_at(COL(b, PCOL_T_STACKS, PCOL_C_STACK_LOCATION), id - 1) == k->b;
+}
+
+int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
+                      uint32_t *stack_id) {
+  pcol_btable *t = BT(b, PCOL_T_STACKS);
+  if (parent > t->rows || location_id == 0 ||
+      location_id > b->t[PCOL_T_LOCATIONS].rows)
+    return PCOL_EINVAL;
+  pair_key k = {parent, location_id};
+  uint64_t h = pcol_hash_mix(pcol_hash_mix(5, parent), location_id);
+  uint32_t found = pcol_hset_find(&b->stacks, h, stack_eq, b, &k);
+  if (found) {
+    *stack_id = found;
+    return PCOL_OK;
+  }
+  uint32_t nid;
+  CHECK(next_id(t->rows, &nid));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_STACK_PARENT, parent));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_STACK_LOCATION, location_id));
+  t->rows++;
+  CHECK(pcol_hset_insert(&b->stacks, h, nid));
+  *stack_id = nid;
+  return PCOL_OK;
+}
+
+int pcol_b_stack(pcol_builder *b, const uint32_t *locs, size_t n,
+                 uint32_t *stack_id) {
+  uint32_t node = 0;
+  for (size_t i = n; i-- > 0;) CHECK(pcol_b_stack_node(b, node, locs[i], &node));
+  *stack_id = node;
+  return PCOL_OK;
+}
+
+/* ------------------------------------------------------------- labels */
+typedef struct {
+  const pcol_label_row *l;
+  size_t n;
+} ls_key;
+
+static int ls_eq(const void *ctx, uint32_t id, const void *key) {
+  const pcol_builder *b = ctx;
+  const ls_key *k = key;
+  const pcol_buf *off = COL(b, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS);
+  uint64_t a = u64_at(off, id - 1), e = u64_at(off, id);
+  if (e - a != k->n) return 0;
+  for (size_t i = 0; i < k->n; i++)
+    if (u32_at(COL(b, PCOL_T_LABELS, PCOL_C_LB_KEY), a + i) != k->l[i].key ||
+        u32_at(COL(b, PCOL_T_LABELS, PCOL_C_LB_STR), a + i) != k->l[i].str ||
+        i64_at(COL(b, PCOL_T_LABELS, PCOL_C_LB_NUM), a + i) != k->l[i].num ||
+        u32_at(COL(b, PCOL_T_LABELS, PCOL_C_LB_UNIT), a + i) != k->l[i].num_unit)
+      return 0;
+  return 1;
+}
+
+int pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n,
+                    uint32_t *id) {
+  if (n == 0) {
+    *id = 0;
+    return PCOL_OK;
+  }
+  ls_key k = {labels, n};
+  uint64_t h = 6;
+  for (size_t i = 0; i < n; i++)
+    h = pcol_hash_mix(pcol_hash_mix(pcol_hash_mix(pcol_hash_mix(h, labels[i].key),
+                                                  labels[i].str),
+                                    (uint64_t)labels[i].num),
+                      labels[i].num_unit);
+  uint32_t found = pcol_hset_find(&b->labelsets, h, ls_eq, b, &k);
+  if (found) {
+    *id = found;
+    return PCOL_OK;
+  }
+  pcol_btable *t = BT(b, PCOL_T_LABELSETS), *lt = BT(b, PCOL_T_LABELS);
+  uint32_t nid;
+  CHECK(next_id(t->rows, &nid));
+  for (size_t i = 0; i < n; i++) {
+    CHECK(pcol_bt_push_u32(lt, PCOL_C_LB_KEY, labels[i].key));
+    CHECK(pcol_bt_push_u32(lt, PCOL_C_LB_STR, labels[i].str));
+    CHECK(pcol_bt_push_i64(lt, PCOL_C_LB_NUM, labels[i].num));
+    CHECK(pcol_bt_push_u32(lt, PCOL_C_LB_UNIT, labels[i].num_unit));
+    lt->rows++;
+  }
+  CHECK(pcol_bt_push_u64(t, PCOL_C_LS_OFFSETS, lt->rows));
+  t->rows++;
+  CHECK(pcol_hset_insert(&b->labelsets, h, nid));
+  *id = nid;
+  return PCOL_OK;
+}
+
+/* ------------------------------------------------------------ samples */
+int pcol_b_sample(pcol_builder *b, const pcol_sample_row *s,
+                  const pcol_value_row *values, size_t nvalues,
+                  uint32_t *sample_id) {
+  pcol_btable *t = BT(b, PCOL_T_SAMPLES), *vt = BT(b, PCOL_T_VALUES);
+  if (s->source_id == 0 || s->source_id > b->t[PCOL_T_SOURCES].rows ||
+      s->stack_id > b->t[PCOL_T_STACKS].rows ||
+      s->labelset_id > b->t[PCOL_T_LABELSETS].rows)
+    return PCOL_EINVAL;
+  /* Samples are stored grouped by source and in time order inside each
+   * source (the time index relies on it). */
+  if (t->rows && (s->source_id < b->last_source ||
+                  (s->source_id == b->last_source && s->time_ns < b->last_time)))
+    return PCOL_EINVAL;
+  uint32_t id;
+  CHECK(next_id(t->rows, &id));
+  for (size_t i = 0; i < nvalues; i++) {
+    if (values[i].value_type_id == 0 ||
+        values[i].value_type_id > b->t[PCOL_T_VALUE_TYPES].rows)
+      return PCOL_EINVAL;
+    CHECK(pcol_bt_push_u32(vt, PCOL_C_V_TYPE, values[i].value_type_id));
+    CHECK(pcol_bt_push_i64(vt, PCOL_C_V_VALUE, values[i].value));
+    vt->rows++;
+  }
+  CHECK(pcol_bt_push_u32(t, PCOL_C_S_SOURCE, s->source_id));
+  CHECK(pcol_bt_push_i64(t, PCOL_C_S_TIME, s->time_ns));
+  CHECK(pcol_bt_push_i64(t, PCOL_C_S_DURATION, s->duration_ns));
+  CHECK(pcol_bt_push_i64(t, PCOL_C_S_WEIGHT, s->weight));
+  CHECK(pcol_bt_push_i64(t, PCOL_C_S_CPU_DELTA, s->cpu_delta_ns));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_S_STACK, s->stack_id));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_S_LABELSET, s->labelset_id));
+  CHECK(pcol_bt_push_u64(t, PCOL_C_S_VALUE_OFFSETS, vt->rows));
+  t->rows++;
+  b->last_source = s->source_id;
+  b->last_time = s->time_ns;
+  if (sample_id) *sample_id = id;
+  return PCOL_OK;
+}
+
+uint64_t pcol_b_sample_count(const pcol_builder *b) {
+  return b->t[PCOL_T_SAMPLES].rows;
+}
+
+int pcol_b_text_line(pcol_builder *b, uint32_t source_id, uint64_t before_sample,
+                     const void *text, size_t len) {
+  uint32_t ts;
+  pcol_btable *t = BT(b, PCOL_T_TEXT_LINES);
+  CHECK(pcol_b_string(b, text ? text : "", len, &ts));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_TL_SOURCE, source_id));
+  CHECK(pcol_bt_push_u64(t, PCOL_C_TL_BEFORE, before_sample));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_TL_TEXT, ts));
+  t->rows++;
+  return PCOL_OK;
+}
+
+int pcol_b_sample_text(pcol_builder *b, uint32_t sample_id, const void *text,
+                       size_t len) {
+  uint32_t ts;
+  pcol_btable *t = BT(b, PCOL_T_SAMPLE_TEXT);
+  CHECK(pcol_b_string(b, text ? text : "", len, &ts));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_ST_SAMPLE, sample_id));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_ST_TEXT, ts));
+  t->rows++;
+  return PCOL_OK;
+}
+
+int pcol_b_model(pcol_builder *b, const pcol_model_row *m) {
+  pcol_btable *t = BT(b, PCOL_T_MODELS);
+  CHECK(pcol_bt_push_u32(t, PCOL_C_MOD_SOURCE, m->source_id));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_MOD_UID, m->uid));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_MOD_MODEL, m->model));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_MOD_METHOD, m->method));
+  CHECK(pcol_bt_push_f64(t, PCOL_C_MOD_R_SQUARE, m->r_square));
+  CHECK(pcol_bt_push_f64(t, PCOL_C_MOD_X_START, m->x_start));
+  CHECK(pcol_bt_push_f64(t, PCOL_C_MOD_X_END, m->x_end));
+  CHECK(pcol_bt_push_u32(t, PCOL_C_MOD_COEFFS, m->coeffs));
+  t->rows++;
+  return PCOL_OK;
+}

@@ -1,0 +1,137 @@
+/* internal.h — helpers shared inside libpcol (not installed). */
+#ifndef PCOL_INTERNAL_H
+#define PCOL_INTERNAL_H
+
+#include "pcol.h"
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------- growable buffer */
+typedef struct pcol_buf {
+  uint8_t *data;
+  size_t len, cap;
+} pcol_buf;
+
+int pcol_buf_reserve(pcol_buf *b, size_t extra);
+int pcol_buf_append(pcol_buf *b, const void *p, size_t n);
+static inline void pcol_buf_free(pcol_buf *b) {
+  free(b->data);
+  b->data = NULL;
+  b->len = b->cap = 0;
+}
+#define PCOL_BUF_PUSH(buf, T, val)                                   \
+  ((buf)->len + sizeof(T) <= (buf)->cap || pcol_buf_reserve((buf), sizeof(T)) == 0 \
+       ? (memcpy((buf)->data + (buf)->len, &(T){val}, sizeof(T)),    \
+          (buf)->len += sizeof(T), 0)                                \
+       : PCOL_ENOMEM)
+
+/* ------------------------------------------------------------ hash set */
+/* Open-addressing set of 1-based ids; equality is decided by the caller. */
+typedef struct pcol_hset {
+  uint32_t *slots; /* id, 0 = empty */
+  uint64_t *hashes;
+  size_t cap, count;
+} pcol_hset;
+
+typedef int (*pcol_eq_fn)(const void *ctx, uint32_t id, const void *key);
+/* Finds an id whose hash matches and eq() says equal; 0 if none. */
+uint32_t pcol_hset_find(const pcol_hset *h, uint64_t hash, pcol_eq_fn eq,
+                        const void *ctx, const void *key);
+int pcol_hset_insert(pcol_hset *h, uint64_t hash, uint32_t id);
+void pcol_hset_free(pcol_hset *h);
+
+uint64_t pcol_hash_bytes(const void *p, size_t n, uint64_t seed);
+static inline uint64_t pcol_hash_mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  h *= 0xff51afd7ed558ccdULL;
+  return h ^ (h >> 33);
+}
+
+/* ---------------------------------------------------- little endian io */
+static inline uint16_t pcol_rd16(const uint8_t *p) {
+  return (uint16_t)(p[0] | (p[1] << 8));
+}
+static inline uint32_t pcol_rd32(const uint8_t *p) {
+  return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+         ((uint32_t)p[3] << 24);
+}
+static inline uint64_t pcol_rd64(const uint8_t *p) {
+  return (uint64_t)pcol_rd32(p) | ((uint64_t)pcol_rd32(p + 4) << 32);
+}
+static inline void pcol_wr16(uint8_t *p, uint16_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+}
+static inline void pcol_wr32(uint8_t *p, uint32_t v) {
+  for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline void pcol_wr64(uint8_t *p, uint64_t v) {
+  for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* ------------------------------------------------------- format layout */
+#define PCOL_MAGIC "\x89PCOL\r\n\x1a"
+#define PCOL_HEADER_SIZE 64
+#define PCOL_DIR_ENTRY_SIZE 64
+#define PCOL_ALIGN 64
+#define PCOL_CODEC_RAW 0
+#define PCOL_CODEC_LZ4 1
+
+size_t pcol_type_width(pcol_type t); /* 0 for BYTES (1 byte each) */
+
+/* ---------------------------------------------------------- builder */
+/* Column storage of one table inside the builder. */
+typedef struct pcol_btable {
+  uint64_t rows;
+  pcol_buf cols[16]; /* cols[k] = column id k+1 */
+} pcol_btable;
+
+struct pcol_builder {
+  pcol_btable t[PCOL_T_COUNT_];
+  pcol_hset strings, value_types, functions, mappings, locations, stacks,
+      labelsets;
+  uint64_t string_count; /* including NA id 0 */
+  int samples_unsorted;  /* set when (source, time) order is broken */
+  uint32_t last_source;
+  int64_t last_time;
+};
+
+/* Appends one row of raw column values (cells[k] for column k+1; for the
+ * offsets column the caller passes the *end* offset of the row). */
+int pcol_bt_push_u32(pcol_btable *t, int col, uint32_t v);
+int pcol_bt_push_u64(pcol_btable *t, int col, uint64_t v);
+int pcol_bt_push_i64(pcol_btable *t, int col, int64_t v);
+int pcol_bt_push_u8(pcol_btable *t, int col, uint8_t v);
+int pcol_bt_push_f64(pcol_btable *t, int col, double v);
+
+/* ------------------------------------------------------------ reader */
+typedef struct pcol_section {
+  pcol_section_info info;
+  const uint8_t *stored; /* inside the mapping */
+  void *_Atomic decoded; /* LZ4 output, decoded once */
+} pcol_section;
+
+struct pcol_file {
+  const uint8_t *base;
+  size_t size;
+  int mapped;     /* 1: munmap on close */
+  int owned;      /* 1: free(base) on close */
+  pcol_header_info hdr;
+  uint64_t max_decoded;
+  uint32_t nsections;
+  pcol_section *sections;
+  /* index [table][column] -> section index + 1 (0 = absent) */
+  uint32_t idx[PCOL_T_COUNT_][16];
+  uint64_t rows[PCOL_T_COUNT_];
+  void *decode_lock; /* pthread_mutex_t* */
+};
+
+/* Raw data of a section (decoding if needed); NULL + error on failure. */
+const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err);
+
+/* A stream that yields head[0..n) and then the rest of `rest`. */
+#include <stdio.h>
+FILE *pcol_replay_stream(const void *head, size_t n, FILE *rest);
+
+#endif

@@ -1,0 +1,127 @@
+/* out.c — atomic output: write a temporary file beside the destination,
+ * fsync it, rename it into place, fsync the directory.  A failed run leaves
+ * no partial file and never touches an existing destination. */
+#include "internal.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *dir_of(const char *path) {
+  char *tmp = strdup(path);
+  if (!tmp) return NULL;
+  char *d = strdup(dirname(tmp));
+  free(tmp);
+  return d;
+}
+
+int pcol_out_open(pcol_out *o, const char *path, pcol_error *err) {
+  memset(o, 0, sizeof *o);
+  if (strcmp(path, "-") == 0) {
+    o->fp = stdout;
+    o->path = strdup("-");
+    return o->path ? PCOL_OK : pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  }
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    return pcol_error_set(err, PCOL_EIO, "%s: is a directory", path);
+  char *dir = dir_of(path);
+  char *tmpl = NULL;
+  char *p2 = strdup(path);
+  if (!dir || !p2) goto nomem;
+  const char *base = basename(p2);
+  size_t n = strlen(dir) + strlen(base) + 32;
+  tmpl = malloc(n);
+  if (!tmpl) goto nomem;
+  snprintf(tmpl, n, "%s/.%s.tmp-XXXXXX", dir, base);
+  free(dir);
+  free(p2);
+  dir = p2 = NULL;
+  int fd = mkstemp(tmpl);
+  if (fd < 0) {
+    int e = errno;
+    pcol_error_set(err, PCOL_EIO, "%s: cannot create temporary file: %s", path, strerror(e));
+    free(tmpl);
+    return PCOL_EIO;
+  }
+  /* mkstemp makes 0600; give the file the mode a plain creat() would. */
+  mode_t um = umask(0);
+  umask(um);
+  if (fchmod(fd, 0666 & ~um) != 0) { /* not fatal */ }
+  o->fp = fdopen(fd, "wb");
+  if (!o->fp) {
+    close(fd);
+    unlink(tmpl);
+    free(tmpl);
+    return pcol_error_set(err, PCOL_EIO, "%s: cannot open temporary file", path);
+  }
+  o->tmp_path = tmpl;
+  o->path = strdup(path);
+  if (!o->path) {
+    pcol_out_abort(o);
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  }
+  return PCOL_OK;
+nomem:
+  free(dir);
+  free(p2);
+  free(tmpl);
+  return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+}
+
+int pcol_out_commit(pcol_out *o, pcol_error *err) {
+  int rc = PCOL_OK;
+  if (!o->tmp_path) { /* stdout */
+    if (fflush(o->fp) != 0 || ferror(o->fp))
+      rc = pcol_error_set(err, PCOL_EIO, "standard output: write failed: %s", strerror(errno));
+    free(o->path);
+    memset(o, 0, sizeof *o);
+    return rc;
+  }
+  if (fflush(o->fp) != 0 || ferror(o->fp) || fsync(fileno(o->fp)) != 0) {
+    int e = errno;
+    rc = pcol_error_set(err, PCOL_EIO, "%s: write failed: %s", o->path, strerror(e));
+    pcol_out_abort(o);
+    return rc;
+  }
+  if (fclose(o->fp) != 0) {
+    int e = errno;
+    o->fp = NULL;
+    rc = pcol_error_set(err, PCOL_EIO, "%s: close failed: %s", o->path, strerror(e));
+    pcol_out_abort(o);
+    return rc;
+  }
+  o->fp = NULL;
+  if (rename(o->tmp_path, o->path) != 0) {
+    int e = errno;
+    rc = pcol_error_set(err, PCOL_EIO, "%s: rename failed: %s", o->path, strerror(e));
+    pcol_out_abort(o);
+    return rc;
+  }
+  char *dir = dir_of(o->path);
+  if (dir) {
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (dfd >= 0) {
+      (void)fsync(dfd); /* durability of the rename; best effort */
+      close(dfd);
+    }
+    free(dir);
+  }
+  free(o->tmp_path);
+  free(o->path);
+  memset(o, 0, sizeof *o);
+  return PCOL_OK;
+}
+
+void pcol_out_abort(pcol_out *o) {
+  if (o->tmp_path) {
+    if (o->fp) fclose(o->fp);
+    unlink(o->tmp_path);
+    free(o->tmp_path);
+  } else if (o->fp) {
+    fflush(o->fp);
+  }
+  free(o->path);
+  memset(o, 0, sizeof *o);
+}

@@ -1,0 +1,480 @@
+/*
+ * pcol.h — the one public header of libpcol.
+ *
+ * libpcol reads pcol files zero-copy (read-only mmap or a caller's buffer) and
+ * writes them through an in-memory builder.  It also converts other profile
+ * formats (Rprof, pprof, Perun, collapsed stacks) into a builder and pcol files
+ * back out to them.  The on-disk format is specified in spec.md.
+ *
+ * Conventions (after nanoarrow, LMDB):
+ *  - every function that can fail returns an int: PCOL_OK (0) or a negative
+ *    PCOL_E* code, and fills the optional `pcol_error *` with a message;
+ *  - ids are 1-based row numbers; 0 means "none" (NA) for every foreign key
+ *    and for string ids;
+ *  - views and strings returned by a pcol_file are borrowed: valid until
+ *    pcol_close();
+ *  - no global state; all reads of an open file are thread-safe.
+ */
+#ifndef PCOL_H
+#define PCOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PCOL_VERSION_STRING "0.1.0"
+#define PCOL_FORMAT_MAJOR 1
+#define PCOL_FORMAT_MINOR 0
+
+/* ---------------------------------------------------------------- errors */
+
+enum {
+  PCOL_OK = 0,
+  PCOL_EINVAL = -1,      /* bad argument or usage */
+  PCOL_ENOMEM = -2,      /* allocation failed */
+  PCOL_EIO = -3,         /* read/write/fsync/rename failed */
+  PCOL_ECORRUPT = -4,    /* the input is damaged or malformed */
+  PCOL_EUNSUPPORTED = -5,/* valid but needs a newer reader (version, flag) */
+  PCOL_ETOOBIG = -6,     /* a size exceeds a configured or hard limit */
+  PCOL_ENOTFOUND = -7,   /* no such table/column/value type */
+  PCOL_EFORMAT = -8      /* input is not in a format we can read */
+};
+
+typedef struct pcol_error {
+  int code;
+  char message[512];
+} pcol_error;
+
+/* Sets err (if non-NULL) and returns code.  printf-style. */
+int pcol_error_set(pcol_error *err, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+const char *pcol_strerror(int code);
+
+/* ------------------------------------------------------------ NA values */
+
+#define PCOL_NA_I64 INT64_MIN /* "unknown" in i64 columns that allow NA */
+
+/* --------------------------------------------------------------- schema */
+
+/* Physical element types of a column section. */
+typedef enum pcol_type {
+  PCOL_TYPE_U8 = 1,
+  PCOL_TYPE_U32 = 2, /* also ids and string ids */
+  PCOL_TYPE_I64 = 3,
+  PCOL_TYPE_U64 = 4, /* also offsets */
+  PCOL_TYPE_F64 = 5,
+  PCOL_TYPE_BYTES = 6 /* opaque bytes (string data) */
+} pcol_type;
+
+/* Stored tables.  Numbers are the on-disk table ids (spec.md §5). */
+typedef enum pcol_table {
+  PCOL_T_STRINGS = 1,
+  PCOL_T_META = 2,
+  PCOL_T_SOURCES = 3,
+  PCOL_T_VALUE_TYPES = 4,
+  PCOL_T_SOURCE_VALUE_TYPES = 5,
+  PCOL_T_FUNCTIONS = 6,
+  PCOL_T_MAPPINGS = 7,
+  PCOL_T_LOCATIONS = 8,
+  PCOL_T_LINES = 9,
+  PCOL_T_STACKS = 10,
+  PCOL_T_SAMPLES = 11,
+  PCOL_T_VALUES = 12,
+  PCOL_T_LABELSETS = 13,
+  PCOL_T_LABELS = 14,
+  PCOL_T_TEXT_LINES = 15,
+  PCOL_T_SAMPLE_TEXT = 16,
+  PCOL_T_MODELS = 17,
+  PCOL_T_COUNT_ = 18 /* one past the last table id */
+} pcol_table;
+
+/* Column ids, per table (on-disk column ids; 0 is the table's row-count entry). */
+enum {
+  PCOL_C_STRINGS_OFFSETS = 1, PCOL_C_STRINGS_BYTES = 2,
+
+  PCOL_C_META_KEY = 1, PCOL_C_META_VALUE = 2, PCOL_C_META_SOURCE = 3,
+
+  PCOL_C_SOURCES_TYPE = 1, PCOL_C_SOURCES_URI = 2, PCOL_C_SOURCES_TIMESTAMP = 3,
+
+  PCOL_C_VT_TYPE = 1, PCOL_C_VT_UNIT = 2,
+
+  PCOL_C_SVT_SOURCE = 1, PCOL_C_SVT_VALUE_TYPE = 2,
+
+  PCOL_C_FN_NAME = 1, PCOL_C_FN_SYSTEM_NAME = 2, PCOL_C_FN_FILENAME = 3,
+  PCOL_C_FN_START_LINE = 4,
+
+  PCOL_C_MAP_START = 1, PCOL_C_MAP_LIMIT = 2, PCOL_C_MAP_OFFSET = 3,
+  PCOL_C_MAP_FILENAME = 4, PCOL_C_MAP_BUILD_ID = 5, PCOL_C_MAP_FLAGS = 6,
+
+  PCOL_C_LOC_MAPPING = 1, PCOL_C_LOC_ADDRESS = 2, PCOL_C_LOC_FLAGS = 3,
+  PCOL_C_LOC_LINE_OFFSETS = 4,
+
+  PCOL_C_LINE_FUNCTION = 1, PCOL_C_LINE_LINE = 2, PCOL_C_LINE_COLUMN = 3,
+
+  PCOL_C_STACK_PARENT = 1, PCOL_C_STACK_LOCATION = 2,
+
+  PCOL_C_S_SOURCE = 1, PCOL_C_S_TIME = 2, PCOL_C_S_DURATION = 3,
+  PCOL_C_S_WEIGHT = 4, PCOL_C_S_CPU_DELTA = 5, PCOL_C_S_STACK = 6,
+  PCOL_C_S_LABELSET = 7, PCOL_C_S_VALUE_OFFSETS = 8,
+
+  PCOL_C_V_TYPE = 1, PCOL_C_V_VALUE = 2,
+
+  PCOL_C_LS_OFFSETS = 1,
+
+  PCOL_C_LB_KEY = 1, PCOL_C_LB_STR = 2, PCOL_C_LB_NUM = 3, PCOL_C_LB_UNIT = 4,
+
+  PCOL_C_TL_SOURCE = 1, PCOL_C_TL_BEFORE = 2, PCOL_C_TL_TEXT = 3,
+
+  PCOL_C_ST_SAMPLE = 1, PCOL_C_ST_TEXT = 2,
+
+  PCOL_C_MOD_SOURCE = 1, PCOL_C_MOD_UID = 2, PCOL_C_MOD_MODEL = 3,
+  PCOL_C_MOD_METHOD = 4, PCOL_C_MOD_R_SQUARE = 5, PCOL_C_MOD_X_START = 6,
+  PCOL_C_MOD_X_END = 7, PCOL_C_MOD_COEFFS = 8
+};
+
+/* Mapping flag bits (mappings.flags). */
+enum {
+  PCOL_MAP_HAS_FUNCTIONS = 1,
+  PCOL_MAP_HAS_FILENAMES = 2,
+  PCOL_MAP_HAS_LINE_NUMBERS = 4,
+  PCOL_MAP_HAS_INLINE_FRAMES = 8
+};
+/* Location flag bits (locations.flags). */
+enum { PCOL_LOC_IS_FOLDED = 1 };
+
+/* Describes one column of the schema (static data; see lib/schema.c). */
+typedef struct pcol_column_info {
+  uint16_t id;
+  const char *name;
+  pcol_type type;
+  int is_offsets;   /* 1: rows+1 entries; element i..i+1 bounds row i's children */
+  int is_string;    /* 1: u32 string ids */
+  int ref_table;    /* table whose 1-based ids this column holds, 0 if none */
+  int64_t dflt;     /* value of every row when the column is absent (bit pattern) */
+} pcol_column_info;
+
+typedef struct pcol_table_info {
+  uint16_t id;
+  const char *name;
+  int ncolumns;
+  const pcol_column_info *columns; /* columns[k].id == k+1 */
+  int child_table; /* table addressed by this table's offsets column, 0 if none */
+} pcol_table_info;
+
+/* NULL if the id is unknown. */
+const pcol_table_info *pcol_table_info_get(int table);
+/* Look up a stored table by name ("samples"); NULL if none. */
+const pcol_table_info *pcol_table_info_by_name(const char *name);
+const pcol_column_info *pcol_column_info_get(int table, int column);
+
+/* ---------------------------------------------------------------- reader */
+
+typedef struct pcol_file pcol_file;
+
+typedef struct pcol_open_options {
+  int no_mmap;                 /* 1: read the file into memory instead of mmap */
+  uint64_t max_decoded_bytes;  /* cap on any one decoded (LZ4) section; 0 = 4 GiB */
+} pcol_open_options;
+
+/* Opens a pcol file read-only.  Checks the header, the directory and every
+ * section's bounds, alignment and size (cost: O(number of sections)). */
+int pcol_open(const char *path, const pcol_open_options *opt, pcol_file **out,
+              pcol_error *err);
+/* Same checks on caller-owned memory, which must outlive the pcol_file. */
+int pcol_open_buffer(const void *data, size_t len, const pcol_open_options *opt,
+                     pcol_file **out, pcol_error *err);
+void pcol_close(pcol_file *f);
+
+/* Full validation: checksums, every offset monotonic and in range, every id in
+ * range, stack parents before children, exact decoded sizes, sample order. */
+int pcol_validate_full(pcol_file *f, pcol_error *err);
+
+typedef struct pcol_header_info {
+  uint16_t major, minor;
+  uint64_t incompat_flags, compat_flags;
+  uint64_t file_size, dir_offset;
+  uint32_t dir_count;
+  uint32_t body_crc, header_crc;
+} pcol_header_info;
+void pcol_file_header(const pcol_file *f, pcol_header_info *out);
+
+/* One directory entry, as stored. */
+typedef struct pcol_section_info {
+  uint16_t table, column;
+  uint8_t type, codec;
+  uint64_t offset, stored_size, decoded_size, count;
+  uint32_t crc;
+} pcol_section_info;
+uint32_t pcol_section_count(const pcol_file *f);
+int pcol_section_get(const pcol_file *f, uint32_t index, pcol_section_info *out);
+
+/* Rows of a stored table (0 if the table is absent). */
+uint64_t pcol_rows(const pcol_file *f, int table);
+
+/* A borrowed, typed view of one column. */
+typedef struct pcol_view {
+  const void *data;   /* NULL when the column is absent: every row is `dflt` */
+  uint64_t count;     /* number of elements (rows, or rows+1 for offsets) */
+  pcol_type type;
+  int64_t dflt;       /* default for an absent column (bit pattern) */
+} pcol_view;
+
+/* Gets a column (decoding an LZ4 section once, on first use).  An absent
+ * column gives data == NULL and count == expected count. */
+int pcol_column(pcol_file *f, int table, int column, pcol_view *out,
+                pcol_error *err);
+
+/* Element accessors for views (no bounds check: i < v->count is the caller's). */
+static inline uint32_t pcol_view_u32(const pcol_view *v, uint64_t i) {
+  return v->data ? ((const uint32_t *)v->data)[i] : (uint32_t)v->dflt;
+}
+static inline int64_t pcol_view_i64(const pcol_view *v, uint64_t i) {
+  return v->data ? ((const int64_t *)v->data)[i] : v->dflt;
+}
+static inline uint64_t pcol_view_u64(const pcol_view *v, uint64_t i) {
+  return v->data ? ((const uint64_t *)v->data)[i] : (uint64_t)v->dflt;
+}
+static inline uint8_t pcol_view_u8(const pcol_view *v, uint64_t i) {
+  return v->data ? ((const uint8_t *)v->data)[i] : (uint8_t)v->dflt;
+}
+static inline double pcol_view_f64(const pcol_view *v, uint64_t i) {
+  double d;
+  if (v->data) return ((const double *)v->data)[i];
+  int64_t b = v->dflt;
+  __builtin_memcpy(&d, &b, sizeof d);
+  return d;
+}
+
+/* A borrowed byte string. */
+typedef struct pcol_str {
+  const char *ptr; /* not NUL-terminated; NULL for NA */
+  size_t len;
+} pcol_str;
+
+/* String by id (id 0 = NA: ptr NULL).  Out-of-range ids are ECORRUPT. */
+int pcol_string(pcol_file *f, uint32_t id, pcol_str *out, pcol_error *err);
+uint64_t pcol_string_count(const pcol_file *f); /* number of ids, including 0 */
+
+/* Convenience: the i-th row's location chain.  Calls fn for depth 1
+ * (innermost) outward; stops when fn returns non-zero.  stack_id 0 = empty. */
+int pcol_stack_walk(pcol_file *f, uint32_t stack_id,
+                    int (*fn)(void *ctx, uint32_t depth, uint32_t location_id),
+                    void *ctx, pcol_error *err);
+
+/* Meta value lookup: first row with this key and source_id (0 = file-level);
+ * ENOTFOUND if absent. */
+int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key,
+                  pcol_str *out, pcol_error *err);
+
+/* ---------------------------------------------------------------- builder */
+
+typedef struct pcol_builder pcol_builder;
+
+int pcol_builder_new(pcol_builder **out, pcol_error *err);
+void pcol_builder_free(pcol_builder *b);
+
+/* Interns a byte string; returns its id (>= 1) in *id.  NULL ptr = NA (id 0). */
+int pcol_b_string(pcol_builder *b, const void *ptr, size_t len, uint32_t *id);
+int pcol_b_cstr(pcol_builder *b, const char *s, uint32_t *id); /* NULL -> 0 */
+/* The bytes of an interned string (borrowed until the builder changes). */
+pcol_str pcol_b_string_get(const pcol_builder *b, uint32_t id);
+
+int pcol_b_source(pcol_builder *b, const char *type, const char *uri,
+                  int64_t timestamp, uint32_t *source_id);
+int pcol_b_meta(pcol_builder *b, uint32_t source_id, const char *key,
+                const void *value, size_t value_len);
+int pcol_b_meta_str(pcol_builder *b, uint32_t source_id, const char *key,
+                    const char *value);
+/* Deduplicated (type, unit) pair, by string ids. */
+int pcol_b_value_type(pcol_builder *b, uint32_t type_sid, uint32_t unit_sid,
+                      uint32_t *vt_id);
+/* Declares that source measures value type vt (in declaration order). */
+int pcol_b_source_value_type(pcol_builder *b, uint32_t source_id, uint32_t vt_id);
+
+typedef struct pcol_function_row {
+  uint32_t name, system_name, filename; /* string ids */
+  int64_t start_line;                   /* PCOL_NA_I64 if unknown */
+} pcol_function_row;
+int pcol_b_function(pcol_builder *b, const pcol_function_row *fn, uint32_t *id);
+
+typedef struct pcol_mapping_row {
+  uint64_t memory_start, memory_limit, file_offset;
+  uint32_t filename, build_id; /* string ids */
+  uint8_t flags;               /* PCOL_MAP_* */
+} pcol_mapping_row;
+/* dedup = 0 always appends a new row (keeps a source's mapping list as is). */
+int pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m, int dedup,
+                   uint32_t *id);
+
+typedef struct pcol_line_row {
+  uint32_t function_id;
+  int64_t line;   /* PCOL_NA_I64 if unknown */
+  int64_t column; /* PCOL_NA_I64 if unknown */
+} pcol_line_row;
+/* A location: mapping (0 = none), address, flags, and its inline chain,
+ * lines[0] innermost.  Deduplicated on all fields. */
+int pcol_b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address,
+                    uint8_t flags, const pcol_line_row *lines, size_t nlines,
+                    uint32_t *id);
+
+/* Prefix-tree stack node (parent = caller node, 0 for the outermost frame).
+ * Deduplicated. */
+int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
+                      uint32_t *stack_id);
+/* Convenience: builds the node chain of a stack given innermost first. */
+int pcol_b_stack(pcol_builder *b, const uint32_t *locations_leaf_first,
+                 size_t n, uint32_t *stack_id);
+
+typedef struct pcol_label_row {
+  uint32_t key, str; /* string ids; str 0 = no string value */
+  int64_t num;
+  uint32_t num_unit; /* string id */
+} pcol_label_row;
+/* Deduplicated label set (order kept). n == 0 gives id 0. */
+int pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n,
+                    uint32_t *id);
+
+typedef struct pcol_sample_row {
+  uint32_t source_id;
+  int64_t time_ns;      /* PCOL_NA_I64 if unknown */
+  int64_t duration_ns;  /* 0 for a point sample */
+  int64_t weight;       /* raw samples this row stands for (1) */
+  int64_t cpu_delta_ns; /* PCOL_NA_I64 if unknown */
+  uint32_t stack_id;    /* 0 = empty stack */
+  uint32_t labelset_id; /* 0 = no labels */
+} pcol_sample_row;
+typedef struct pcol_value_row {
+  uint32_t value_type_id;
+  int64_t value;
+} pcol_value_row;
+/* Appends a sample; *sample_id (may be NULL) gets its 1-based id. */
+int pcol_b_sample(pcol_builder *b, const pcol_sample_row *s,
+                  const pcol_value_row *values, size_t nvalues,
+                  uint32_t *sample_id);
+/* Number of samples so far. */
+uint64_t pcol_b_sample_count(const pcol_builder *b);
+
+/* Verbatim text line of a source, placed before sample `before_sample`
+ * (1-based; count+1 = after the last one).  Used for exact round trips. */
+int pcol_b_text_line(pcol_builder *b, uint32_t source_id, uint64_t before_sample,
+                     const void *text, size_t len);
+/* Verbatim text of a sample whose canonical rendering differs. */
+int pcol_b_sample_text(pcol_builder *b, uint32_t sample_id, const void *text,
+                       size_t len);
+
+typedef struct pcol_model_row {
+  uint32_t source_id;
+  uint32_t uid, model, method, coeffs; /* string ids; coeffs is JSON text */
+  double r_square, x_start, x_end;
+} pcol_model_row;
+int pcol_b_model(pcol_builder *b, const pcol_model_row *m);
+
+/* Copies every table of an open pcol file into the builder with new ids
+ * (sources appended; strings, functions, locations, value types deduplicated). */
+int pcol_b_add_file(pcol_builder *b, pcol_file *f, pcol_error *err);
+
+typedef struct pcol_write_options {
+  int compress_lz4; /* 1: LZ4 each section that shrinks */
+} pcol_write_options;
+
+/* Writes a pcol file atomically: temp file in the target directory, fsync,
+ * rename.  On failure no partial file exists and `path` is untouched.
+ * path "-" writes to standard output. */
+int pcol_builder_write(pcol_builder *b, const char *path,
+                       const pcol_write_options *opt, pcol_error *err);
+/* Writes into a malloc'd buffer (*out, *len; free() it). */
+int pcol_builder_write_mem(pcol_builder *b, const pcol_write_options *opt,
+                           void **out, size_t *len, pcol_error *err);
+
+/* ------------------------------------------------------- atomic output */
+
+/* An output file published by rename (or stdout for "-"). */
+typedef struct pcol_out {
+  FILE *fp;
+  char *path;     /* destination */
+  char *tmp_path; /* NULL for stdout */
+} pcol_out;
+int pcol_out_open(pcol_out *o, const char *path, pcol_error *err);
+/* Flushes, fsyncs, renames into place and closes. */
+int pcol_out_commit(pcol_out *o, pcol_error *err);
+/* Removes the temporary file; the destination is untouched. */
+void pcol_out_abort(pcol_out *o);
+
+/* ------------------------------------------------------- conversions */
+
+typedef enum pcol_format {
+  PCOL_FMT_UNKNOWN = 0,
+  PCOL_FMT_PCOL,
+  PCOL_FMT_RPROF,
+  PCOL_FMT_PPROF,
+  PCOL_FMT_PERUN,
+  PCOL_FMT_COLLAPSED,
+  PCOL_FMT_SPEEDSCOPE /* export only */
+} pcol_format;
+
+/* Guesses the format from the first bytes of a file. */
+pcol_format pcol_detect_format(const void *head, size_t len);
+const char *pcol_format_name(pcol_format f);
+pcol_format pcol_format_by_name(const char *name);
+
+typedef struct pcol_import_options {
+  int coalesce;                /* merge runs of identical samples (spec.md) */
+  uint64_t max_input_bytes;    /* cap on decompressed input; 0 = 8 GiB */
+} pcol_import_options;
+
+/* Each importer appends one source (or more) read from `in` to the builder.
+ * `name` is used in messages and as the source_uri. */
+int pcol_import_rprof(pcol_builder *b, FILE *in, const char *name,
+                      const pcol_import_options *opt, pcol_error *err);
+int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
+                      const pcol_import_options *opt, pcol_error *err);
+int pcol_import_perun(pcol_builder *b, FILE *in, const char *name,
+                      const pcol_import_options *opt, pcol_error *err);
+int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
+                          const pcol_import_options *opt, pcol_error *err);
+/* Detects the format and dispatches (pcol files are added with
+ * pcol_b_add_file).  path "-" reads standard input. */
+int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
+                     const pcol_import_options *opt, pcol_error *err);
+
+/* Sample selection shared by every command that reads samples. */
+typedef struct pcol_select {
+  uint32_t source_id; /* 0 = all sources */
+  int has_from, has_to;
+  int64_t from_ns, to_ns; /* [from, to) relative to the source's start */
+} pcol_select;
+
+/* Walks the selected samples in row order.  For each, fn gets the row index
+ * (0-based) and the selected fraction num/den of the sample (1/1 when the
+ * sample lies wholly inside the range; a long sample cut by a bound gets
+ * overlap/duration).  Uses the time index (binary search) per source. */
+int pcol_select_iter(pcol_file *f, const pcol_select *sel,
+                     int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
+                     void *ctx, pcol_error *err);
+/* The one rounding rule for scaled amounts: v * num / den rounded to the
+ * nearest integer, halves away from zero, computed without overflow. */
+int64_t pcol_scale(int64_t v, int64_t num, int64_t den);
+
+/* Exporters write to `out` (the caller owns atomic publication). */
+int pcol_export_rprof(pcol_file *f, const pcol_select *sel, FILE *out,
+                      pcol_error *err);
+int pcol_export_pprof(pcol_file *f, const pcol_select *sel, FILE *out,
+                      int gzip, pcol_error *err);
+int pcol_export_perun(pcol_file *f, const pcol_select *sel, FILE *out,
+                      pcol_error *err);
+int pcol_export_collapsed(pcol_file *f, const pcol_select *sel,
+                          const char *value_type, FILE *out, pcol_error *err);
+int pcol_export_speedscope(pcol_file *f, const pcol_select *sel, FILE *out,
+                           pcol_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PCOL_H */

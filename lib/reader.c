@@ -1,0 +1,559 @@
+/* reader.c — opening, checking and viewing a pcol file (spec.md §2–§6).
+ *
+ * Open checks the header and the directory only: O(number of sections),
+ * independent of data size.  Each column is checked on its first use
+ * (offsets monotonic and in range, ids in range) and LZ4 sections are
+ * decoded then, once; so every view handed out is safe to index.
+ */
+#include "internal.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <lz4.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define DEFAULT_MAX_DECODED (UINT64_C(4) << 30)
+
+/* per-section state bits in `ready` */
+typedef struct sec_state {
+  _Atomic int ready; /* 1 once data is decoded and checked */
+  void *decoded;
+  const void *data;
+} sec_state;
+
+static sec_state *states(pcol_file *f) { return (sec_state *)(void *)f->sections[0].decoded; }
+
+static int corrupt(pcol_error *err, const char *fmt, uint64_t a, uint64_t b) {
+  char m[400];
+  snprintf(m, sizeof m, fmt, (unsigned long long)a, (unsigned long long)b);
+  return pcol_error_set(err, PCOL_ECORRUPT, "%s", m);
+}
+
+static int parse(pcol_file *f, pcol_error *err) {
+  const uint8_t *h = f->base;
+  if (f->size < PCOL_HEADER_SIZE)
+    return corrupt(err, "file is %llu bytes, shorter than the %llu-byte header", f->size,
+                   PCOL_HEADER_SIZE);
+  if (memcmp(h, PCOL_MAGIC, 8) != 0)
+    return pcol_error_set(err, PCOL_EFORMAT, "not a pcol file (bad magic at byte 0)");
+  pcol_header_info *hi = &f->hdr;
+  hi->major = pcol_rd16(h + 8);
+  hi->minor = pcol_rd16(h + 10);
+  if (hi->major != PCOL_FORMAT_MAJOR)
+    return pcol_error_set(err, PCOL_EUNSUPPORTED,
+                          "file has format version %u.%u; this reader understands %d.x (up to %d.%d)",
+                          hi->major, hi->minor, PCOL_FORMAT_MAJOR, PCOL_FORMAT_MAJOR,
+                          PCOL_FORMAT_MINOR);
+  if (pcol_rd32(h + 60) != (uint32_t)crc32(0L, h, 60))
+    return pcol_error_set(err, PCOL_ECORRUPT, "header checksum mismatch (bytes 0..63)");
+  if (pcol_rd32(h + 12) != PCOL_HEADER_SIZE)
+    return corrupt(err, "header_size is %llu, expected %llu (byte 12)", pcol_rd32(h + 12),
+                   PCOL_HEADER_SIZE);
+  hi->incompat_flags = pcol_rd64(h + 16);
+  hi->compat_flags = pcol_rd64(h + 24);
+  if (hi->incompat_flags != 0)
+    return pcol_error_set(err, PCOL_EUNSUPPORTED,
+                          "file uses incompatible feature flags 0x%llx this reader does not know",
+                          (unsigned long long)hi->incompat_flags);
+  hi->file_size = pcol_rd64(h + 32);
+  hi->dir_offset = pcol_rd64(h + 40);
+  hi->dir_count = pcol_rd32(h + 48);
+  hi->body_crc = pcol_rd32(h + 56);
+  hi->header_crc = pcol_rd32(h + 60);
+  if (hi->file_size != f->size)
+    return corrupt(err, "header says the file is %llu bytes but it is %llu (truncated or extended)",
+                   hi->file_size, f->size);
+  if (pcol_rd32(h + 52) != PCOL_DIR_ENTRY_SIZE)
+    return corrupt(err, "dir_entry_size is %llu, expected %llu (byte 52)", pcol_rd32(h + 52),
+                   PCOL_DIR_ENTRY_SIZE);
+  if (hi->dir_offset % PCOL_ALIGN || hi->dir_offset < PCOL_HEADER_SIZE ||
+      hi->dir_offset > f->size || (f->size - hi->dir_offset) / PCOL_DIR_ENTRY_SIZE != hi->dir_count ||
+      (f->size - hi->dir_offset) % PCOL_DIR_ENTRY_SIZE != 0)
+    return corrupt(err, "directory at offset %llu with %llu entries does not end the file",
+                   hi->dir_offset, hi->dir_count);
+
+  f->nsections = hi->dir_count;
+  /* sections[] plus one extra slot (index 0 is borrowed to hang the state
+   * array on; real sections are 1-based in f->idx). */
+  f->sections = calloc((size_t)f->nsections + 1, sizeof *f->sections);
+  sec_state *st = calloc((size_t)f->nsections + 1, sizeof *st);
+  if (!f->sections || !st) {
+    free(st);
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  }
+  f->sections[0].decoded = st;
+
+  uint64_t prev_key = 0, prev_end = PCOL_HEADER_SIZE;
+  int have_rows[PCOL_T_COUNT_] = {0};
+  for (uint32_t i = 0; i < f->nsections; i++) {
+    const uint8_t *d = f->base + hi->dir_offset + (uint64_t)i * PCOL_DIR_ENTRY_SIZE;
+    uint64_t at = hi->dir_offset + (uint64_t)i * PCOL_DIR_ENTRY_SIZE;
+    pcol_section *s = &f->sections[i + 1];
+    pcol_section_info *si = &s->info;
+    si->table = pcol_rd16(d);
+    si->column = pcol_rd16(d + 2);
+    si->type = d[4];
+    si->codec = d[5];
+    si->offset = pcol_rd64(d + 8);
+    si->stored_size = pcol_rd64(d + 16);
+    si->decoded_size = pcol_rd64(d + 24);
+    si->count = pcol_rd64(d + 32);
+    si->crc = pcol_rd32(d + 40);
+    uint64_t key = ((uint64_t)si->table << 16) | si->column;
+    if (i > 0 && key <= prev_key)
+      return corrupt(err, "directory entry at byte %llu is out of order (table/column key %llu)",
+                     at, key);
+    prev_key = key;
+    if (pcol_rd16(d + 6) != 0)
+      return corrupt(err, "directory entry at byte %llu has unknown flags 0x%llx", at,
+                     pcol_rd16(d + 6));
+    for (int k = 44; k < 64; k++)
+      if (d[k]) return corrupt(err, "reserved byte %llu of directory entry at byte %llu is not zero",
+                               (uint64_t)k, at);
+    if (si->column == 0) { /* row-count entry */
+      if (si->type || si->codec || si->offset || si->stored_size || si->decoded_size || si->crc)
+        return corrupt(err, "row-count entry at byte %llu has non-zero fields (table %llu)", at,
+                       si->table);
+      if (si->table < PCOL_T_COUNT_) {
+        f->rows[si->table] = si->count;
+        have_rows[si->table] = 1;
+      }
+      continue;
+    }
+    if (si->codec > PCOL_CODEC_LZ4)
+      return corrupt(err, "section at directory byte %llu uses unknown codec %llu", at, si->codec);
+    if (si->offset % PCOL_ALIGN || si->offset < prev_end || si->offset > hi->dir_offset ||
+        si->stored_size > hi->dir_offset - si->offset)
+      return corrupt(err, "section at file offset %llu (size %llu) is misaligned, overlaps or is out of bounds",
+                     si->offset, si->stored_size);
+    prev_end = si->offset + si->stored_size;
+    s->stored = f->base + si->offset;
+    if (si->codec == PCOL_CODEC_RAW && si->stored_size != si->decoded_size)
+      return corrupt(err, "raw section at offset %llu: stored size %llu differs from decoded size",
+                     si->offset, si->stored_size);
+    if (si->decoded_size > f->max_decoded)
+      return pcol_error_set(err, PCOL_ETOOBIG,
+                            "section at offset %llu decodes to %llu bytes, over the limit of %llu",
+                            (unsigned long long)si->offset, (unsigned long long)si->decoded_size,
+                            (unsigned long long)f->max_decoded);
+    const pcol_column_info *ci = pcol_column_info_get(si->table, si->column);
+    if (!ci) continue; /* a table or column from a newer minor version: ignored */
+    if (si->type != ci->type)
+      return corrupt(err, "section at offset %llu has type %llu, schema says otherwise", si->offset,
+                     si->type);
+    if (!have_rows[si->table])
+      return corrupt(err, "section at offset %llu belongs to table %llu, which has no row count",
+                     si->offset, si->table);
+    uint64_t w = pcol_type_width(ci->type), bytes;
+    if (__builtin_mul_overflow(si->count, w, &bytes) || bytes != si->decoded_size)
+      return corrupt(err, "section at offset %llu: %llu elements do not fill its decoded size",
+                     si->offset, si->count);
+    uint64_t rows = f->rows[si->table];
+    if (ci->type != PCOL_TYPE_BYTES) {
+      uint64_t want = rows + (ci->is_offsets ? 1 : 0);
+      if (rows == UINT64_MAX || si->count != want)
+        return corrupt(err, "section at offset %llu has %llu elements, table rows disagree",
+                       si->offset, si->count);
+    }
+    if (si->codec == PCOL_CODEC_LZ4 && (si->stored_size > (uint64_t)INT32_MAX ||
+                                        si->decoded_size > (uint64_t)INT32_MAX))
+      return corrupt(err, "LZ4 section at offset %llu is larger than one LZ4 block may be (%llu)",
+                     si->offset, si->decoded_size);
+    f->idx[si->table][si->column] = i + 1;
+  }
+  /* Row counts must be representable as u32 ids where ids are used. */
+  for (int t = 1; t < PCOL_T_COUNT_; t++)
+    if (f->rows[t] >= UINT32_MAX && t != PCOL_T_STRINGS && t != PCOL_T_LINES &&
+        t != PCOL_T_VALUES && t != PCOL_T_LABELS)
+      return corrupt(err, "table %llu has %llu rows, more than ids can address", (uint64_t)t,
+                     f->rows[t]);
+  if (f->rows[PCOL_T_STRINGS] >= UINT32_MAX)
+    return corrupt(err, "string table has %llu entries, more than ids can address (%llu)",
+                   f->rows[PCOL_T_STRINGS], UINT32_MAX);
+  /* Every row count must fit the file unless its columns are all absent;
+   * a corrupt giant count with absent columns is caught by the checks of
+   * the columns that refer to it.  Bound counts by a sane multiple of size
+   * so iterating rows cannot run for ages on a tiny file. */
+  for (int t = 1; t < PCOL_T_COUNT_; t++)
+    if (f->rows[t] > (uint64_t)f->size * 64 + 1024)
+      return corrupt(err, "table %llu claims %llu rows, implausible for the file size", (uint64_t)t,
+                     f->rows[t]);
+  pthread_mutex_t *mu = malloc(sizeof *mu);
+  if (!mu || pthread_mutex_init(mu, NULL) != 0) {
+    free(mu);
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  }
+  f->decode_lock = mu;
+  (void)st;
+  return PCOL_OK;
+}
+
+static int open_common(pcol_file *f, const pcol_open_options *opt, pcol_error *err) {
+  f->max_decoded = opt && opt->max_decoded_bytes ? opt->max_decoded_bytes : DEFAULT_MAX_DECODED;
+  return parse(f, err);
+}
+
+int pcol_open_buffer(const void *data, size_t len, const pcol_open_options *opt,
+                     pcol_file **out, pcol_error *err) {
+  *out = NULL;
+  pcol_file *f = calloc(1, sizeof *f);
+  if (!f) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  f->base = data;
+  f->size = len;
+  int rc = open_common(f, opt, err);
+  if (rc) {
+    pcol_close(f);
+    return rc;
+  }
+  *out = f;
+  return PCOL_OK;
+}
+
+int pcol_open(const char *path, const pcol_open_options *opt, pcol_file **out,
+              pcol_error *err) {
+  *out = NULL;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return pcol_error_set(err, PCOL_EIO, "%s: %s", path, strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return pcol_error_set(err, PCOL_EIO, "%s: not a regular file", path);
+  }
+  pcol_file *f = calloc(1, sizeof *f);
+  if (!f) {
+    close(fd);
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  }
+  f->size = (size_t)st.st_size;
+  if (f->size == 0) {
+    f->base = (const uint8_t *)"";
+  } else if (opt && opt->no_mmap) {
+    uint8_t *buf = malloc(f->size);
+    size_t got = 0;
+    while (buf && got < f->size) {
+      ssize_t n = read(fd, buf + got, f->size - got);
+      if (n <= 0) break;
+      got += (size_t)n;
+    }
+    if (!buf || got != f->size) {
+      free(buf);
+      close(fd);
+      free(f);
+      return pcol_error_set(err, buf ? PCOL_EIO : PCOL_ENOMEM, "%s: read failed", path);
+    }
+    f->base = buf;
+    f->owned = 1;
+  } else {
+    void *m = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (m == MAP_FAILED) {
+      int e = errno;
+      close(fd);
+      free(f);
+      return pcol_error_set(err, PCOL_EIO, "%s: mmap failed: %s", path, strerror(e));
+    }
+    f->base = m;
+    f->mapped = 1;
+  }
+  close(fd);
+  int rc = open_common(f, opt, err);
+  if (rc) {
+    /* prefix the message with the path */
+    if (err) {
+      char m[sizeof err->message];
+      snprintf(m, sizeof m, "%.200s: %.300s", path, err->message);
+      memcpy(err->message, m, sizeof m);
+    }
+    pcol_close(f);
+    return rc;
+  }
+  *out = f;
+  return PCOL_OK;
+}
+
+void pcol_close(pcol_file *f) {
+  if (!f) return;
+  if (f->sections) {
+    sec_state *st = states(f);
+    if (st)
+      for (uint32_t i = 1; i <= f->nsections; i++) free(st[i].decoded);
+    free(st);
+    free(f->sections);
+  }
+  if (f->decode_lock) {
+    pthread_mutex_destroy(f->decode_lock);
+    free(f->decode_lock);
+  }
+  if (f->mapped) munmap((void *)f->base, f->size);
+  if (f->owned) free((void *)f->base);
+  free(f);
+}
+
+void pcol_file_header(const pcol_file *f, pcol_header_info *out) { *out = f->hdr; }
+uint32_t pcol_section_count(const pcol_file *f) { return f->nsections; }
+int pcol_section_get(const pcol_file *f, uint32_t index, pcol_section_info *out) {
+  if (index >= f->nsections) return PCOL_EINVAL;
+  *out = f->sections[index + 1].info;
+  return PCOL_OK;
+}
+uint64_t pcol_rows(const pcol_file *f, int table) {
+  return table > 0 && table < PCOL_T_COUNT_ ? f->rows[table] : 0;
+}
+uint64_t pcol_string_count(const pcol_file *f) {
+  return f->rows[PCOL_T_STRINGS] ? f->rows[PCOL_T_STRINGS] : 1;
+}
+
+/* ----------------------------------------------- first-use column checks */
+
+static int check_column(pcol_file *f, const pcol_section_info *si, const pcol_column_info *ci,
+                        const void *data, pcol_error *err) {
+  const pcol_table_info *ti = pcol_table_info_get(si->table);
+  if (ci->is_offsets) {
+    const uint64_t *o = data;
+    uint64_t child_rows;
+    if (si->table == PCOL_T_STRINGS) {
+      uint32_t b = f->idx[PCOL_T_STRINGS][PCOL_C_STRINGS_BYTES];
+      child_rows = b ? f->sections[b].info.count : 0;
+    } else {
+      child_rows = f->rows[ti->child_table];
+    }
+    if (o[0] != 0)
+      return corrupt(err, "offsets section at file offset %llu does not start at 0 (%llu)",
+                     si->offset, o[0]);
+    for (uint64_t i = 1; i < si->count; i++)
+      if (o[i] < o[i - 1])
+        return corrupt(err, "offsets section at file offset %llu decreases at element %llu",
+                       si->offset, i);
+    if (o[si->count - 1] != child_rows)
+      return corrupt(err, "offsets section at file offset %llu ends at %llu, child table size differs",
+                     si->offset, o[si->count - 1]);
+    return PCOL_OK;
+  }
+  if (ci->type != PCOL_TYPE_U32) return PCOL_OK;
+  const uint32_t *v = data;
+  if (ci->is_string) {
+    uint64_t n = pcol_string_count(f);
+    for (uint64_t i = 0; i < si->count; i++)
+      if (v[i] >= n)
+        return corrupt(err, "string id %llu at row %llu is out of range", v[i], i);
+  } else if (ci->ref_table) {
+    uint64_t n = f->rows[ci->ref_table];
+    int self_parent = si->table == PCOL_T_STACKS && ci->id == PCOL_C_STACK_PARENT;
+    int nonzero = (si->table == PCOL_T_SAMPLES && ci->id == PCOL_C_S_SOURCE) ||
+                  (si->table == PCOL_T_STACKS && ci->id == PCOL_C_STACK_LOCATION) ||
+                  (si->table == PCOL_T_VALUES && ci->id == PCOL_C_V_TYPE);
+    for (uint64_t i = 0; i < si->count; i++) {
+      if (v[i] > n || (nonzero && v[i] == 0) || (self_parent && v[i] > i))
+        return corrupt(err, "id %llu at row %llu is out of range", v[i], i);
+    }
+  }
+  return PCOL_OK;
+}
+
+const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err) {
+  sec_state *st = &states(f)[sec];
+  if (atomic_load_explicit(&st->ready, memory_order_acquire)) return st->data;
+  pthread_mutex_lock(f->decode_lock);
+  const void *result = NULL;
+  if (st->ready) {
+    result = st->data;
+    goto out;
+  }
+  pcol_section *s = &f->sections[sec];
+  const pcol_section_info *si = &s->info;
+  const void *data = s->stored;
+  void *dec = NULL;
+  if (si->codec == PCOL_CODEC_LZ4) {
+    dec = malloc(si->decoded_size ? si->decoded_size : 1);
+    if (!dec) {
+      pcol_error_set(err, PCOL_ENOMEM, "out of memory decoding section at offset %llu",
+                     (unsigned long long)si->offset);
+      goto out;
+    }
+    int n = LZ4_decompress_safe((const char *)s->stored, dec, (int)si->stored_size,
+                                (int)si->decoded_size);
+    if (n < 0 || (uint64_t)n != si->decoded_size) {
+      free(dec);
+      corrupt(err, "LZ4 section at offset %llu does not decode to its declared size %llu",
+              si->offset, si->decoded_size);
+      goto out;
+    }
+    data = dec;
+  } else if (si->type != PCOL_TYPE_BYTES && si->type != PCOL_TYPE_U8 &&
+             ((uintptr_t)data % 8) != 0) {
+    /* a caller's buffer that is not 8-byte aligned: copy so loads are aligned */
+    dec = malloc(si->decoded_size ? si->decoded_size : 1);
+    if (!dec) {
+      pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+      goto out;
+    }
+    memcpy(dec, data, si->decoded_size);
+    data = dec;
+  }
+  const pcol_column_info *ci = pcol_column_info_get(si->table, si->column);
+  if (ci && check_column(f, si, ci, data, err) != PCOL_OK) {
+    free(dec);
+    goto out;
+  }
+  st->decoded = dec;
+  st->data = data;
+  atomic_store_explicit(&st->ready, 1, memory_order_release);
+  result = data;
+out:
+  pthread_mutex_unlock(f->decode_lock);
+  return result;
+}
+
+int pcol_column(pcol_file *f, int table, int column, pcol_view *out, pcol_error *err) {
+  const pcol_column_info *ci = pcol_column_info_get(table, column);
+  if (!ci) return pcol_error_set(err, PCOL_ENOTFOUND, "no column %d in table %d", column, table);
+  uint64_t rows = f->rows[table];
+  out->type = ci->type;
+  out->dflt = ci->is_offsets ? 0 : ci->dflt;
+  uint32_t sec = f->idx[table][column];
+  if (!sec) {
+    out->data = NULL;
+    out->count = ci->type == PCOL_TYPE_BYTES ? 0 : rows + (ci->is_offsets ? 1 : 0);
+    /* an absent column's default must itself be a valid reference */
+    if (ci->ref_table && rows && (uint64_t)ci->dflt > f->rows[ci->ref_table])
+      return corrupt(err, "table %llu lacks column %llu, whose default refers to a missing row",
+                     (uint64_t)table, (uint64_t)column);
+    if (ci->is_offsets && rows) {
+      const pcol_table_info *ti = pcol_table_info_get(table);
+      uint64_t child = table == PCOL_T_STRINGS ? 0 : f->rows[ti->child_table];
+      if (table == PCOL_T_STRINGS) {
+        uint32_t b = f->idx[PCOL_T_STRINGS][PCOL_C_STRINGS_BYTES];
+        child = b ? f->sections[b].info.count : 0;
+      }
+      if (child != 0)
+        return corrupt(err, "table %llu lacks its offsets column but its child has %llu rows",
+                       (uint64_t)table, child);
+    }
+    return PCOL_OK;
+  }
+  const void *d = pcol_section_data(f, sec, err);
+  if (!d) return err ? err->code : PCOL_ECORRUPT;
+  out->data = d;
+  out->count = f->sections[sec].info.count;
+  return PCOL_OK;
+}
+
+int pcol_string(pcol_file *f, uint32_t id, pcol_str *out, pcol_error *err) {
+  out->ptr = NULL;
+  out->len = 0;
+  if (id == 0) return PCOL_OK;
+  if (id >= pcol_string_count(f))
+    return pcol_error_set(err, PCOL_ECORRUPT, "string id %u is out of range", id);
+  pcol_view off, by;
+  int rc = pcol_column(f, PCOL_T_STRINGS, PCOL_C_STRINGS_OFFSETS, &off, err);
+  if (rc) return rc;
+  rc = pcol_column(f, PCOL_T_STRINGS, PCOL_C_STRINGS_BYTES, &by, err);
+  if (rc) return rc;
+  uint64_t a = pcol_view_u64(&off, id), e = pcol_view_u64(&off, id + 1);
+  out->ptr = by.data ? (const char *)by.data + a : "";
+  out->len = (size_t)(e - a);
+  return PCOL_OK;
+}
+
+int pcol_stack_walk(pcol_file *f, uint32_t stack_id,
+                    int (*fn)(void *ctx, uint32_t depth, uint32_t location_id), void *ctx,
+                    pcol_error *err) {
+  pcol_view par, loc;
+  int rc = pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &par, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &loc, err);
+  if (rc) return rc;
+  if (stack_id > f->rows[PCOL_T_STACKS])
+    return pcol_error_set(err, PCOL_ECORRUPT, "stack id %u is out of range", stack_id);
+  uint32_t depth = 1;
+  /* parents are checked to be smaller than their child, so this ends */
+  for (uint32_t n = stack_id; n; n = pcol_view_u32(&par, n - 1), depth++)
+    if (fn(ctx, depth, pcol_view_u32(&loc, n - 1))) break;
+  return PCOL_OK;
+}
+
+int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key, pcol_str *out,
+                  pcol_error *err) {
+  pcol_view k, v, s;
+  int rc = pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &k, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &v, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &s, err);
+  if (rc) return rc;
+  size_t kl = strlen(key);
+  for (uint64_t i = 0; i < f->rows[PCOL_T_META]; i++) {
+    if (pcol_view_u32(&s, i) != source_id) continue;
+    pcol_str ks;
+    if ((rc = pcol_string(f, pcol_view_u32(&k, i), &ks, err))) return rc;
+    if (ks.ptr && ks.len == kl && memcmp(ks.ptr, key, kl) == 0)
+      return pcol_string(f, pcol_view_u32(&v, i), out, err);
+  }
+  return PCOL_ENOTFOUND;
+}
+
+/* ------------------------------------------------------ full validation */
+
+static uint32_t crc_range(const uint8_t *p, uint64_t n) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  while (n) {
+    uInt chunk = n > (1u << 30) ? (1u << 30) : (uInt)n;
+    crc = crc32(crc, p, chunk);
+    p += chunk;
+    n -= chunk;
+  }
+  return (uint32_t)crc;
+}
+
+int pcol_validate_full(pcol_file *f, pcol_error *err) {
+  if (crc_range(f->base + PCOL_HEADER_SIZE, f->size - PCOL_HEADER_SIZE) != f->hdr.body_crc)
+    return pcol_error_set(err, PCOL_ECORRUPT, "body checksum mismatch (bytes 64..%llu)",
+                          (unsigned long long)f->size);
+  /* Padding between sections must be zero (it is covered by the body crc,
+   * but a writer bug that leaks bytes would still be caught here). */
+  uint64_t pos = PCOL_HEADER_SIZE;
+  for (uint32_t i = 1; i <= f->nsections; i++) {
+    const pcol_section_info *si = &f->sections[i].info;
+    if (si->column == 0) continue;
+    for (uint64_t p = pos; p < si->offset; p++)
+      if (f->base[p]) return corrupt(err, "padding byte at offset %llu is not zero (%llu)", p, f->base[p]);
+    if (crc_range(f->base + si->offset, si->stored_size) != si->crc)
+      return corrupt(err, "section at offset %llu (%llu bytes): checksum mismatch", si->offset,
+                     si->stored_size);
+    pos = si->offset + si->stored_size;
+  }
+  for (uint64_t p = pos; p < f->hdr.dir_offset; p++)
+    if (f->base[p]) return corrupt(err, "padding byte at offset %llu is not zero (%llu)", p, f->base[p]);
+  /* Decode and check every known column. */
+  for (int t = 1; t < PCOL_T_COUNT_; t++) {
+    const pcol_table_info *ti = pcol_table_info_get(t);
+    for (int c = 1; c <= ti->ncolumns; c++) {
+      pcol_view v;
+      int rc = pcol_column(f, t, c, &v, err);
+      if (rc) return rc;
+    }
+  }
+  /* Samples: grouped by source, time non-decreasing inside a source. */
+  pcol_view src, tim;
+  int rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &tim, err);
+  if (rc) return rc;
+  for (uint64_t i = 1; i < f->rows[PCOL_T_SAMPLES]; i++) {
+    uint32_t s0 = pcol_view_u32(&src, i - 1), s1 = pcol_view_u32(&src, i);
+    if (s1 < s0 || (s1 == s0 && pcol_view_i64(&tim, i) < pcol_view_i64(&tim, i - 1)))
+      return corrupt(err, "samples out of (source, time) order at sample %llu (source %llu)", i + 1, s1);
+  }
+  pcol_view tl;
+  if ((rc = pcol_column(f, PCOL_T_TEXT_LINES, PCOL_C_TL_BEFORE, &tl, err))) return rc;
+  for (uint64_t i = 0; i < f->rows[PCOL_T_TEXT_LINES]; i++) {
+    uint64_t b = pcol_view_u64(&tl, i);
+    if (b == 0 || b > f->rows[PCOL_T_SAMPLES] + 1)
+      return corrupt(err, "text line %llu is placed before sample %llu, out of range", i + 1, b);
+  }
+  pcol_view sts;
+  if ((rc = pcol_column(f, PCOL_T_SAMPLE_TEXT, PCOL_C_ST_SAMPLE, &sts, err))) return rc;
+  for (uint64_t i = 0; i < f->rows[PCOL_T_SAMPLE_TEXT]; i++)
+    if (pcol_view_u32(&sts, i) == 0)
+      return corrupt(err, "sample text %llu names sample %llu", i + 1, 0);
+  return PCOL_OK;
+}

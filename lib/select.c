@@ -1,0 +1,98 @@
+/* select.c — which samples a command reads: one source, a time range.
+ *
+ * A point sample (duration 0) is selected when from <= time < to.  A long
+ * sample [time, time + duration) counts by the fraction of its duration that
+ * lies inside [from, to); amounts are scaled with pcol_scale (spec.md §7). */
+#include "internal.h"
+
+int64_t pcol_scale(int64_t v, int64_t num, int64_t den) {
+  if (num == den) return v;
+  if (den <= 0) return 0;
+  __int128 p = (__int128)v * num;
+  __int128 q = p / den, r = p % den;
+  if (r < 0) r = -r;
+  if (2 * r >= (__int128)den) q += p < 0 ? -1 : 1;
+  if (q > INT64_MAX) return INT64_MAX;
+  if (q < INT64_MIN) return INT64_MIN;
+  return (int64_t)q;
+}
+
+/* first row in [lo, hi) whose time is >= t (times sorted inside a source) */
+static uint64_t lower_bound(const pcol_view *tim, uint64_t lo, uint64_t hi, int64_t t) {
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (pcol_view_i64(tim, mid) < t)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+static uint64_t source_end(const pcol_view *src, uint64_t lo, uint64_t hi, uint32_t s) {
+  /* first row in [lo, hi) with source > s (sources sorted) */
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (pcol_view_u32(src, mid) <= s)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+int pcol_select_iter(pcol_file *f, const pcol_select *sel,
+                     int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
+                     void *ctx, pcol_error *err) {
+  uint64_t n = pcol_rows(f, PCOL_T_SAMPLES);
+  pcol_view src, tim, dur;
+  int rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &tim, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &dur, err);
+  if (rc) return rc;
+  int ranged = sel && (sel->has_from || sel->has_to);
+  uint32_t only = sel ? sel->source_id : 0;
+  int64_t from = sel && sel->has_from ? sel->from_ns : INT64_MIN + 1;
+  int64_t to = sel && sel->has_to ? sel->to_ns : INT64_MAX;
+  uint64_t row = 0;
+  while (row < n) {
+    uint32_t s = pcol_view_u32(&src, row);
+    uint64_t end = source_end(&src, row, n, s);
+    if (end <= row) end = row + 1; /* unsorted input: still terminate */
+    if (only && s != only) {
+      row = end;
+      continue;
+    }
+    uint64_t i = row, stop = end;
+    if (ranged) {
+      i = lower_bound(&tim, row, end, from);
+      /* long samples that start before `from` may reach into the range */
+      while (i > row) {
+        int64_t t = pcol_view_i64(&tim, i - 1), d = pcol_view_i64(&dur, i - 1);
+        if (t == PCOL_NA_I64 || d <= 0 || t + d <= from) break;
+        i--;
+      }
+      stop = lower_bound(&tim, i, end, to);
+    }
+    for (; i < stop; i++) {
+      int64_t num = 1, den = 1;
+      if (ranged) {
+        int64_t t = pcol_view_i64(&tim, i), d = pcol_view_i64(&dur, i);
+        if (t == PCOL_NA_I64) continue;
+        if (d <= 0) {
+          if (t < from || t >= to) continue;
+        } else {
+          __int128 a = t > from ? t : from;
+          __int128 e = (__int128)t + d;
+          if (e > to) e = to;
+          if (e <= a) continue;
+          num = (int64_t)(e - a);
+          den = d;
+        }
+      }
+      if ((rc = fn(ctx, i, num, den))) return rc > 0 ? PCOL_OK : rc;
+    }
+    row = end;
+  }
+  return PCOL_OK;
+}

@@ -1,0 +1,121 @@
+/* util.c — errors, growable buffers, the hash set used for deduplication. */
+#include "internal.h"
+#include <stdarg.h>
+#include <stdio.h>
+
+int pcol_error_set(pcol_error *err, int code, const char *fmt, ...) {
+  if (err) {
+    err->code = code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+  }
+  return code;
+}
+
+const char *pcol_strerror(int code) {
+  switch (code) {
+  case PCOL_OK: return "ok";
+  case PCOL_EINVAL: return "invalid argument";
+  case PCOL_ENOMEM: return "out of memory";
+  case PCOL_EIO: return "I/O error";
+  case PCOL_ECORRUPT: return "corrupt or malformed input";
+  case PCOL_EUNSUPPORTED: return "unsupported version or feature";
+  case PCOL_ETOOBIG: return "size limit exceeded";
+  case PCOL_ENOTFOUND: return "not found";
+  case PCOL_EFORMAT: return "unrecognised input format";
+  }
+  return "unknown error";
+}
+
+int pcol_buf_reserve(pcol_buf *b, size_t extra) {
+  if (extra <= b->cap - b->len) return PCOL_OK;
+  if (extra > SIZE_MAX / 2 - b->len) return PCOL_ENOMEM;
+  size_t need = b->len + extra, cap = b->cap ? b->cap : 64;
+  while (cap < need) cap *= 2;
+  uint8_t *p = realloc(b->data, cap);
+  if (!p) return PCOL_ENOMEM;
+  b->data = p;
+  b->cap = cap;
+  return PCOL_OK;
+}
+
+int pcol_buf_append(pcol_buf *b, const void *p, size_t n) {
+  if (n == 0) return PCOL_OK;
+  if (pcol_buf_reserve(b, n)) return PCOL_ENOMEM;
+  memcpy(b->data + b->len, p, n);
+  b->len += n;
+  return PCOL_OK;
+}
+
+/* FNV-1a over 8-byte words, finished with a mixer: fast and good enough for
+ * dedup tables (keys are always compared in full on a hash match). */
+uint64_t pcol_hash_bytes(const void *p, size_t n, uint64_t seed) {
+  const uint8_t *s = p;
+  uint64_t h = 0xcbf29ce484222325ULL ^ seed;
+  while (n >= 8) {
+    uint64_t w;
+    memcpy(&w, s, 8);
+    h = (h ^ w) * 0x100000001b3ULL;
+    h ^= h >> 29;
+    s += 8;
+    n -= 8;
+  }
+  while (n--) h = (h ^ *s++) * 0x100000001b3ULL;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  return h;
+}
+
+uint32_t pcol_hset_find(const pcol_hset *h, uint64_t hash, pcol_eq_fn eq,
+                        const void *ctx, const void *key) {
+  if (!h->cap) return 0;
+  size_t mask = h->cap - 1;
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    uint32_t id = h->slots[i];
+    if (!id) return 0;
+    if (h->hashes[i] == hash && eq(ctx, id, key)) return id;
+  }
+}
+
+static int hset_grow(pcol_hset *h) {
+  size_t ncap = h->cap ? h->cap * 2 : 1024;
+  uint32_t *ns = calloc(ncap, sizeof *ns);
+  uint64_t *nh = malloc(ncap * sizeof *nh);
+  if (!ns || !nh) {
+    free(ns);
+    free(nh);
+    return PCOL_ENOMEM;
+  }
+  for (size_t i = 0; i < h->cap; i++) {
+    if (!h->slots[i]) continue;
+    size_t j = h->hashes[i] & (ncap - 1);
+    while (ns[j]) j = (j + 1) & (ncap - 1);
+    ns[j] = h->slots[i];
+    nh[j] = h->hashes[i];
+  }
+  free(h->slots);
+  free(h->hashes);
+  h->slots = ns;
+  h->hashes = nh;
+  h->cap = ncap;
+  return PCOL_OK;
+}
+
+int pcol_hset_insert(pcol_hset *h, uint64_t hash, uint32_t id) {
+  if ((h->count + 1) * 4 > h->cap * 3 && hset_grow(h)) return PCOL_ENOMEM;
+  size_t mask = h->cap - 1, i = hash & mask;
+  while (h->slots[i]) i = (i + 1) & mask;
+  h->slots[i] = id;
+  h->hashes[i] = hash;
+  h->count++;
+  return PCOL_OK;
+}
+
+void pcol_hset_free(pcol_hset *h) {
+  free(h->slots);
+  free(h->hashes);
+  memset(h, 0, sizeof *h);
+}

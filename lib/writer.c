@@ -1,0 +1,235 @@
+/* writer.c — lays out a builder's tables as a pcol file (spec.md §2–§4).
+ *
+ * The layout is planned in full before the first byte is written (sections
+ * compressed, offsets and checksums known), so the header can go first and
+ * the output can be a pipe.
+ */
+#include "internal.h"
+#include <lz4.h>
+#include <zlib.h>
+
+typedef struct plan_entry {
+  uint16_t table, column;
+  uint8_t type, codec;
+  uint64_t offset, stored_size, decoded_size, count;
+  uint32_t crc;
+  const uint8_t *data; /* stored bytes */
+  uint8_t *owned;      /* compressed copy, freed after writing */
+} plan_entry;
+
+typedef struct plan {
+  plan_entry *e;
+  size_t n, cap;
+  uint64_t dir_offset, file_size;
+  uint8_t header[PCOL_HEADER_SIZE];
+  uint8_t *dir;
+} plan;
+
+static void plan_free(plan *p) {
+  for (size_t i = 0; i < p->n; i++) free(p->e[i].owned);
+  free(p->e);
+  free(p->dir);
+}
+
+static plan_entry *plan_add(plan *p) {
+  if (p->n == p->cap) {
+    size_t nc = p->cap ? p->cap * 2 : 64;
+    plan_entry *ne = realloc(p->e, nc * sizeof *ne);
+    if (!ne) return NULL;
+    p->e = ne;
+    p->cap = nc;
+  }
+  plan_entry *e = &p->e[p->n++];
+  memset(e, 0, sizeof *e);
+  return e;
+}
+
+/* A column whose every element equals its default is not stored. */
+static int column_is_default(const pcol_buf *buf, const pcol_column_info *ci) {
+  if (ci->type == PCOL_TYPE_BYTES) return buf->len == 0;
+  size_t w = pcol_type_width(ci->type);
+  uint8_t d[8];
+  int64_t dv = ci->is_offsets ? 0 : ci->dflt;
+  memcpy(d, &dv, 8); /* little-endian hosts only (checked in spec/build) */
+  for (size_t i = 0; i < buf->len; i += w)
+    if (memcmp(buf->data + i, d, w) != 0) return 0;
+  return 1;
+}
+
+static uint64_t align_up(uint64_t x) { return (x + PCOL_ALIGN - 1) & ~(uint64_t)(PCOL_ALIGN - 1); }
+
+static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
+                     pcol_error *err) {
+  int lz4 = opt && opt->compress_lz4;
+  for (int t = 1; t < PCOL_T_COUNT_; t++) {
+    const pcol_table_info *ti = pcol_table_info_get(t);
+    pcol_btable *bt = &b->t[t];
+    if (bt->rows == 0) continue;
+    plan_entry *rc = plan_add(p);
+    if (!rc) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+    rc->table = (uint16_t)t;
+    rc->count = bt->rows;
+    for (int c = 0; c < ti->ncolumns; c++) {
+      const pcol_column_info *ci = &ti->columns[c];
+      pcol_buf *buf = &bt->cols[c];
+      if (column_is_default(buf, ci)) continue;
+      plan_entry *e = plan_add(p);
+      if (!e) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+      e->table = (uint16_t)t;
+      e->column = ci->id;
+      e->type = (uint8_t)ci->type;
+      e->decoded_size = buf->len;
+      e->count = ci->type == PCOL_TYPE_BYTES ? buf->len : buf->len / pcol_type_width(ci->type);
+      e->data = buf->data;
+      e->stored_size = buf->len;
+      if (lz4 && buf->len >= 128 && buf->len <= (size_t)LZ4_MAX_INPUT_SIZE) {
+        int bound = LZ4_compressBound((int)buf->len);
+        uint8_t *cbuf = malloc((size_t)bound);
+        if (!cbuf) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+        int n = LZ4_compress_default((const char *)buf->data, (char *)cbuf, (int)buf->len, bound);
+        if (n > 0 && (size_t)n < buf->len) {
+          e->codec = PCOL_CODEC_LZ4;
+          e->owned = cbuf;
+          e->data = cbuf;
+          e->stored_size = (uint64_t)n;
+        } else {
+          free(cbuf); /* did not shrink: stored raw */
+        }
+      }
+    }
+  }
+  /* Offsets: sections one after another, each 64-byte aligned. */
+  uint64_t off = PCOL_HEADER_SIZE;
+  for (size_t i = 0; i < p->n; i++) {
+    plan_entry *e = &p->e[i];
+    if (e->column == 0) continue; /* row-count entry: no bytes */
+    off = align_up(off);
+    e->offset = off;
+    /* crc32 takes uInt lengths: feed large sections in pieces */
+    uLong crc = crc32(0L, Z_NULL, 0);
+    for (uint64_t done = 0; done < e->stored_size;) {
+      uint64_t chunk = e->stored_size - done;
+      if (chunk > (1u << 30)) chunk = 1u << 30;
+      crc = crc32(crc, e->data + done, (uInt)chunk);
+      done += chunk;
+    }
+    e->crc = (uint32_t)crc;
+    off += e->stored_size;
+  }
+  p->dir_offset = align_up(off);
+  if (p->n > UINT32_MAX) return pcol_error_set(err, PCOL_ETOOBIG, "too many sections");
+  p->file_size = p->dir_offset + (uint64_t)p->n * PCOL_DIR_ENTRY_SIZE;
+  p->dir = calloc(p->n ? p->n : 1, PCOL_DIR_ENTRY_SIZE);
+  if (!p->dir) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  for (size_t i = 0; i < p->n; i++) {
+    uint8_t *d = p->dir + i * PCOL_DIR_ENTRY_SIZE;
+    plan_entry *e = &p->e[i];
+    pcol_wr16(d + 0, e->table);
+    pcol_wr16(d + 2, e->column);
+    d[4] = e->type;
+    d[5] = e->codec;
+    pcol_wr64(d + 8, e->offset);
+    pcol_wr64(d + 16, e->stored_size);
+    pcol_wr64(d + 24, e->decoded_size);
+    pcol_wr64(d + 32, e->count);
+    pcol_wr32(d + 40, e->crc);
+  }
+  /* body crc over [64, file_size): sections, zero padding, directory */
+  static const uint8_t zeros[PCOL_ALIGN];
+  uLong crc = crc32(0L, Z_NULL, 0);
+  uint64_t pos = PCOL_HEADER_SIZE;
+  for (size_t i = 0; i < p->n; i++) {
+    plan_entry *e = &p->e[i];
+    if (e->column == 0) continue;
+    crc = crc32(crc, zeros, (uInt)(e->offset - pos));
+    for (uint64_t done = 0; done < e->stored_size;) {
+      uint64_t chunk = e->stored_size - done;
+      if (chunk > (1u << 30)) chunk = 1u << 30;
+      crc = crc32(crc, e->data + done, (uInt)chunk);
+      done += chunk;
+    }
+    pos = e->offset + e->stored_size;
+  }
+  crc = crc32(crc, zeros, (uInt)(p->dir_offset - pos));
+  crc = crc32(crc, p->dir, (uInt)(p->n * PCOL_DIR_ENTRY_SIZE));
+
+  uint8_t *h = p->header;
+  memset(h, 0, PCOL_HEADER_SIZE);
+  memcpy(h, PCOL_MAGIC, 8);
+  pcol_wr16(h + 8, PCOL_FORMAT_MAJOR);
+  pcol_wr16(h + 10, PCOL_FORMAT_MINOR);
+  pcol_wr32(h + 12, PCOL_HEADER_SIZE);
+  pcol_wr64(h + 16, 0); /* incompat flags */
+  pcol_wr64(h + 24, 0); /* compat flags */
+  pcol_wr64(h + 32, p->file_size);
+  pcol_wr64(h + 40, p->dir_offset);
+  pcol_wr32(h + 48, (uint32_t)p->n);
+  pcol_wr32(h + 52, PCOL_DIR_ENTRY_SIZE);
+  pcol_wr32(h + 56, (uint32_t)crc);
+  pcol_wr32(h + 60, (uint32_t)crc32(0L, h, 60));
+  return PCOL_OK;
+}
+
+typedef int (*sink_fn)(void *ctx, const void *p, size_t n);
+
+static int emit(const plan *p, sink_fn put, void *ctx) {
+  static const uint8_t zeros[PCOL_ALIGN];
+  if (put(ctx, p->header, PCOL_HEADER_SIZE)) return PCOL_EIO;
+  uint64_t pos = PCOL_HEADER_SIZE;
+  for (size_t i = 0; i < p->n; i++) {
+    const plan_entry *e = &p->e[i];
+    if (e->column == 0) continue;
+    if (put(ctx, zeros, (size_t)(e->offset - pos))) return PCOL_EIO;
+    if (e->stored_size && put(ctx, e->data, (size_t)e->stored_size)) return PCOL_EIO;
+    pos = e->offset + e->stored_size;
+  }
+  if (put(ctx, zeros, (size_t)(p->dir_offset - pos))) return PCOL_EIO;
+  if (put(ctx, p->dir, p->n * PCOL_DIR_ENTRY_SIZE)) return PCOL_EIO;
+  return PCOL_OK;
+}
+
+static int put_file(void *ctx, const void *p, size_t n) {
+  return n && fwrite(p, 1, n, (FILE *)ctx) != n;
+}
+static int put_buf(void *ctx, const void *p, size_t n) {
+  return pcol_buf_append((pcol_buf *)ctx, p, n) != PCOL_OK;
+}
+
+int pcol_builder_write(pcol_builder *b, const char *path,
+                       const pcol_write_options *opt, pcol_error *err) {
+  plan p = {0};
+  int rc = make_plan(b, opt, &p, err);
+  if (rc) {
+    plan_free(&p);
+    return rc;
+  }
+  pcol_out o;
+  rc = pcol_out_open(&o, path, err);
+  if (rc) {
+    plan_free(&p);
+    return rc;
+  }
+  if (emit(&p, put_file, o.fp)) {
+    pcol_out_abort(&o);
+    plan_free(&p);
+    return pcol_error_set(err, PCOL_EIO, "%s: write failed", path);
+  }
+  plan_free(&p);
+  return pcol_out_commit(&o, err);
+}
+
+int pcol_builder_write_mem(pcol_builder *b, const pcol_write_options *opt,
+                           void **out, size_t *len, pcol_error *err) {
+  plan p = {0};
+  pcol_buf buf = {0};
+  int rc = make_plan(b, opt, &p, err);
+  if (!rc && emit(&p, put_buf, &buf)) rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  plan_free(&p);
+  if (rc) {
+    pcol_buf_free(&buf);
+    return rc;
+  }
+  *out = buf.data;
+  *len = buf.len;
+  return PCOL_OK;
+}

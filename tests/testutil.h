@@ -1,0 +1,31 @@
+/* testutil.h — helpers for the Criterion tests. */
+#ifndef PCOL_TESTUTIL_H
+#define PCOL_TESTUTIL_H
+#include "pcol.h"
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Path of the shared test data (../shared/testdata from the repo root). */
+static inline const char *testdata_dir(void) {
+  const char *d = getenv("PCOL_TESTDATA");
+  return d ? d : "../shared/testdata";
+}
+static inline int testdata_present(void) { return access(testdata_dir(), R_OK) == 0; }
+#define SKIP_WITHOUT_TESTDATA()                                                           \
+  do {                                                                                    \
+    if (!testdata_present()) cr_skip_test("shared test data not found at %s", testdata_dir()); \
+  } while (0)
+
+/* Builder -> memory -> open: the round trip used by most tests. */
+static inline pcol_file *tu_reopen(pcol_builder *b, const pcol_write_options *o, void **mem) {
+  size_t len;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_write_mem(b, o, mem, &len, &err), 0, "%s", err.message);
+  pcol_file *f = NULL;
+  cr_assert_eq(pcol_open_buffer(*mem, len, NULL, &f, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_validate_full(f, &err), 0, "%s", err.message);
+  return f;
+}
+#endif

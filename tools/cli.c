@@ -1,0 +1,377 @@
+/* cli.c — option parsing, errors and table output shared by the commands. */
+#include "cli.h"
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_exit_code(int rc) {
+  switch (rc) {
+  case PCOL_OK: return EXIT_OK;
+  case PCOL_EINVAL: return EXIT_USAGE;
+  case PCOL_EIO:
+  case PCOL_ENOMEM: return EXIT_IO;
+  default: return EXIT_DATA;
+  }
+}
+
+int cli_fail(const char *cmd, const pcol_error *err, int rc) {
+  const char *m = err && err->message[0] ? err->message : pcol_strerror(rc);
+  fprintf(stderr, "pcol %s: %s\n", cmd, m);
+  return cli_exit_code(rc);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "pcol %s: ", cmd);
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "\nTry 'pcol %s --help'.\n", cmd);
+  va_end(ap);
+  return EXIT_USAGE;
+}
+
+void cli_print_help(const cli_command *cmd, FILE *out) {
+  fprintf(out, "Usage: %s\n\n%s\n", cmd->synopsis, cmd->summary);
+  if (cmd->details) fprintf(out, "\n%s\n", cmd->details);
+  fprintf(out, "\nOptions:\n");
+  for (const cli_opt *o = cmd->opts; o && o->name; o++) {
+    char left[64];
+    if (o->short_name)
+      snprintf(left, sizeof left, "-%c, --%s%s", o->short_name, o->name, o->takes_arg ? " X" : "");
+    else
+      snprintf(left, sizeof left, "    --%s%s", o->name, o->takes_arg ? " X" : "");
+    fprintf(out, "  %-24s %s\n", left, o->help);
+  }
+  fprintf(out, "  %-24s %s\n", "-h, --help", "show this help");
+  fprintf(out, "\nExit status: 0 success, 1 invalid or damaged input, 2 usage error, "
+               "3 I/O error.\n");
+}
+
+static int find_opt(const cli_command *cmd, const char *name, size_t len, char short_name) {
+  int i = 0;
+  for (const cli_opt *o = cmd->opts; o && o->name; o++, i++) {
+    if (short_name && o->short_name == short_name) return i;
+    if (!short_name && strlen(o->name) == len && strncmp(o->name, name, len) == 0) return i;
+  }
+  return -1;
+}
+
+int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a) {
+  memset(a, 0, sizeof *a);
+  int only_pos = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *s = argv[i];
+    if (only_pos || s[0] != '-' || s[1] == 0) {
+      if (a->npos >= CLI_MAX_POS) return cli_usage_error(cmd->name, "too many arguments");
+      a->pos[a->npos++] = s;
+      continue;
+    }
+    if (strcmp(s, "--") == 0) {
+      only_pos = 1;
+      continue;
+    }
+    if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
+      cli_print_help(cmd, stdout);
+      return -1;
+    }
+    int k;
+    const char *val = NULL;
+    if (s[1] == '-') {
+      const char *eq = strchr(s + 2, '=');
+      size_t len = eq ? (size_t)(eq - (s + 2)) : strlen(s + 2);
+      k = find_opt(cmd, s + 2, len, 0);
+      if (k < 0) return cli_usage_error(cmd->name, "unknown option '%s'", s);
+      if (eq) val = eq + 1;
+    } else {
+      if (s[2] != 0) { /* -n5 style */
+        k = find_opt(cmd, NULL, 0, s[1]);
+        if (k >= 0 && cmd->opts[k].takes_arg) val = s + 2;
+        else return cli_usage_error(cmd->name, "unknown option '%s'", s);
+      } else {
+        k = find_opt(cmd, NULL, 0, s[1]);
+        if (k < 0) return cli_usage_error(cmd->name, "unknown option '%s'", s);
+      }
+    }
+    if (cmd->opts[k].takes_arg) {
+      if (!val) {
+        if (i + 1 >= argc)
+          return cli_usage_error(cmd->name, "option '--%s' needs a value", cmd->opts[k].name);
+        val = argv[++i];
+      }
+      a->val[k] = val;
+    } else {
+      if (val) return cli_usage_error(cmd->name, "option '--%s' takes no value", cmd->opts[k].name);
+      a->val[k] = "1";
+    }
+  }
+  return 0;
+}
+
+const char *cli_get(const cli_command *cmd, const cli_args *a, const char *name) {
+  int k = find_opt(cmd, name, strlen(name), 0);
+  return k < 0 ? NULL : a->val[k];
+}
+
+int cli_flag(const cli_command *cmd, const cli_args *a, const char *name) {
+  return cli_get(cmd, a, name) != NULL;
+}
+
+int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name, uint64_t dflt,
+                uint64_t *out) {
+  const char *s = cli_get(cmd, a, name);
+  if (!s) {
+    *out = dflt;
+    return 0;
+  }
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || end == s || *end || s[0] == '-')
+    return cli_usage_error(cmd->name, "--%s wants a non-negative integer, not '%s'", name, s);
+  *out = v;
+  return 0;
+}
+
+static int parse_seconds(const char *s, int64_t *ns) {
+  char *end;
+  errno = 0;
+  double d = strtod(s, &end);
+  if (errno || end == s || *end || !isfinite(d) || fabs(d) > 9.2e9) return -1;
+  *ns = (int64_t)llround(d * 1e9);
+  return 0;
+}
+
+int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel) {
+  memset(sel, 0, sizeof *sel);
+  uint64_t src;
+  if (cli_get_u64(cmd, a, "source", 0, &src)) return EXIT_USAGE;
+  if (src > UINT32_MAX) return cli_usage_error(cmd->name, "--source is out of range");
+  sel->source_id = (uint32_t)src;
+  const char *from = cli_get(cmd, a, "from"), *to = cli_get(cmd, a, "to");
+  if (from) {
+    if (parse_seconds(from, &sel->from_ns))
+      return cli_usage_error(cmd->name, "--from wants seconds, not '%s'", from);
+    sel->has_from = 1;
+  }
+  if (to) {
+    if (parse_seconds(to, &sel->to_ns))
+      return cli_usage_error(cmd->name, "--to wants seconds, not '%s'", to);
+    sel->has_to = 1;
+  }
+  return 0;
+}
+
+int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_file **f,
+             void **owned_buf) {
+  pcol_error err = {0};
+  pcol_open_options opt = {0};
+  *owned_buf = NULL;
+  opt.no_mmap = cli_flag(cmd, a, "no-mmap");
+  int rc;
+  if (strcmp(path, "-") == 0) {
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    size_t n;
+    while (buf && (n = fread(buf + len, 1, cap - len, stdin)) > 0) {
+      len += n;
+      if (len == cap) {
+        char *nb = realloc(buf, cap * 2);
+        if (!nb) {
+          free(buf);
+          buf = NULL;
+          break;
+        }
+        buf = nb;
+        cap *= 2;
+      }
+    }
+    if (!buf) {
+      fprintf(stderr, "pcol %s: out of memory reading standard input\n", cmd->name);
+      return EXIT_IO;
+    }
+    rc = pcol_open_buffer(buf, len, &opt, f, &err);
+    if (rc) {
+      free(buf);
+      char m[sizeof err.message];
+      snprintf(m, sizeof m, "<stdin>: %.480s", err.message);
+      memcpy(err.message, m, sizeof m);
+      return cli_fail(cmd->name, &err, rc);
+    }
+    *owned_buf = buf;
+    return 0;
+  }
+  rc = pcol_open(path, &opt, f, &err);
+  if (rc) return cli_fail(cmd->name, &err, rc);
+  return 0;
+}
+
+/* ------------------------------------------------------------ output */
+
+int cli_out_format(const char *s, out_format *f) {
+  if (!s || !strcmp(s, "tsv")) *f = OUT_TSV;
+  else if (!strcmp(s, "csv")) *f = OUT_CSV;
+  else if (!strcmp(s, "json")) *f = OUT_JSON;
+  else if (!strcmp(s, "jsonl")) *f = OUT_JSONL;
+  else if (!strcmp(s, "text")) *f = OUT_TEXT;
+  else return -1;
+  return 0;
+}
+
+static void sep(cli_table *t) {
+  if (t->fmt == OUT_JSON || t->fmt == OUT_JSONL) {
+    if (t->col == 0) {
+      if (t->fmt == OUT_JSON) fputs(t->rows ? ",\n{" : "\n{", t->fp);
+      else fputc('{', t->fp);
+    } else {
+      fputc(',', t->fp);
+    }
+    fputc('"', t->fp);
+    fputs(t->names[t->col], t->fp);
+    fputs("\":", t->fp);
+  } else if (t->col > 0) {
+    fputc(t->fmt == OUT_CSV ? ',' : '\t', t->fp);
+  }
+  t->col++;
+}
+
+void tbl_begin(cli_table *t, FILE *fp, out_format fmt, int ncols, const char *const *names) {
+  t->fp = fp;
+  t->fmt = fmt == OUT_TEXT ? OUT_TSV : fmt;
+  t->ncols = ncols;
+  t->names = names;
+  t->col = 0;
+  t->rows = 0;
+  if (t->fmt == OUT_JSON) {
+    fputc('[', fp);
+  } else if (t->fmt == OUT_TSV || t->fmt == OUT_CSV) {
+    for (int i = 0; i < ncols; i++) {
+      if (i) fputc(t->fmt == OUT_CSV ? ',' : '\t', fp);
+      fputs(names[i], fp);
+    }
+    fputc('\n', fp);
+  }
+}
+
+static void json_str(FILE *fp, const unsigned char *p, size_t n) {
+  fputc('"', fp);
+  for (size_t i = 0; i < n; i++) {
+    unsigned c = p[i];
+    if (c == '"' || c == '\\') {
+      fputc('\\', fp);
+      fputc((int)c, fp);
+    } else if (c < 0x20 || c == 0x7f) {
+      fprintf(fp, "\\u%04x", c);
+    } else if (c < 0x80) {
+      fputc((int)c, fp);
+    } else {
+      /* copy valid UTF-8 sequences; escape stray bytes as U+00XX */
+      size_t len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+      int ok = len && i + len <= n;
+      for (size_t k = 1; ok && k < len; k++) ok = (p[i + k] & 0xc0) == 0x80;
+      if (ok) {
+        fwrite(p + i, 1, len, fp);
+        i += len - 1;
+      } else {
+        fprintf(fp, "\\u%04x", c);
+      }
+    }
+  }
+  fputc('"', fp);
+}
+
+void tbl_str(cli_table *t, const char *p, size_t n) {
+  sep(t);
+  if (!p) {
+    fputs(t->fmt == OUT_JSON || t->fmt == OUT_JSONL ? "null" : "NA", t->fp);
+    return;
+  }
+  const unsigned char *s = (const unsigned char *)p;
+  switch (t->fmt) {
+  case OUT_JSON:
+  case OUT_JSONL: json_str(t->fp, s, n); break;
+  case OUT_CSV: {
+    int quote = n == 0 || (n == 2 && !memcmp(p, "NA", 2));
+    for (size_t i = 0; i < n && !quote; i++)
+      quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+    if (!quote) {
+      fwrite(p, 1, n, t->fp);
+      break;
+    }
+    fputc('"', t->fp);
+    for (size_t i = 0; i < n; i++) {
+      if (s[i] == '"') fputc('"', t->fp);
+      fputc(s[i], t->fp);
+    }
+    fputc('"', t->fp);
+    break;
+  }
+  default: /* TSV: escape what would break the row */
+    for (size_t i = 0; i < n; i++) {
+      unsigned char c = s[i];
+      if (c == '\t') fputs("\\t", t->fp);
+      else if (c == '\n') fputs("\\n", t->fp);
+      else if (c == '\r') fputs("\\r", t->fp);
+      else if (c == '\\') fputs("\\\\", t->fp);
+      else if (c == 0) fputs("\\0", t->fp);
+      else fputc(c, t->fp);
+    }
+  }
+}
+
+void tbl_cstr(cli_table *t, const char *s) { tbl_str(t, s, s ? strlen(s) : 0); }
+
+void tbl_na(cli_table *t) { tbl_str(t, NULL, 0); }
+
+void tbl_i64(cli_table *t, int64_t v) {
+  if (v == PCOL_NA_I64) {
+    tbl_na(t);
+    return;
+  }
+  sep(t);
+  char b[24];
+  int n = snprintf(b, sizeof b, "%lld", (long long)v);
+  fwrite(b, 1, (size_t)n, t->fp);
+}
+
+void tbl_u64(cli_table *t, uint64_t v) {
+  sep(t);
+  char b[24], *e = b + sizeof b, *p = e;
+  do {
+    *--p = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  fwrite(p, 1, (size_t)(e - p), t->fp);
+}
+
+void tbl_id(cli_table *t, uint64_t id) {
+  if (id == 0) tbl_na(t);
+  else tbl_u64(t, id);
+}
+
+void tbl_f64(cli_table *t, double v) {
+  if (isnan(v)) {
+    tbl_na(t);
+    return;
+  }
+  sep(t);
+  fprintf(t->fp, "%.17g", v);
+}
+
+void tbl_bool(cli_table *t, int v) {
+  sep(t);
+  if (t->fmt == OUT_JSON || t->fmt == OUT_JSONL) fputs(v ? "true" : "false", t->fp);
+  else fputs(v ? "1" : "0", t->fp);
+}
+
+void tbl_end_row(cli_table *t) {
+  if (t->fmt == OUT_JSON || t->fmt == OUT_JSONL) fputc('}', t->fp);
+  if (t->fmt != OUT_JSON) fputc('\n', t->fp);
+  t->col = 0;
+  t->rows++;
+}
+
+void tbl_finish(cli_table *t) {
+  if (t->fmt == OUT_JSON) fputs(t->rows ? "\n]\n" : "]\n", t->fp);
+}

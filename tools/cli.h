@@ -1,0 +1,110 @@
+/* cli.h — what the pcol commands share: option parsing, exit codes,
+ * table output (tsv/csv/json/jsonl), sample selection options. */
+#ifndef PCOL_CLI_H
+#define PCOL_CLI_H
+
+#include "pcol.h"
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes (documented in `pcol --help` and README). */
+enum {
+  EXIT_OK = 0,
+  EXIT_DATA = 1,  /* invalid, corrupt or unsupported input; validation failed */
+  EXIT_USAGE = 2, /* bad command line */
+  EXIT_IO = 3,    /* file cannot be read or written, out of memory */
+};
+
+/* Maps a library error code to an exit code. */
+int cli_exit_code(int pcol_rc);
+/* Prints "pcol CMD: message" to stderr and returns the exit code. */
+int cli_fail(const char *cmd, const pcol_error *err, int rc);
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ---------------------------------------------------------- options */
+typedef struct cli_opt {
+  const char *name;  /* long name without "--" */
+  char short_name;   /* 0 if none */
+  int takes_arg;
+  const char *help;
+} cli_opt;
+
+#define CLI_MAX_OPTS 40
+#define CLI_MAX_POS 64
+typedef struct cli_args {
+  const char *val[CLI_MAX_OPTS]; /* last value (or "1" for flags), NULL if unset */
+  int npos;
+  const char *pos[CLI_MAX_POS];
+} cli_args;
+
+typedef struct cli_command {
+  const char *name;
+  const char *synopsis; /* "pcol top FILE [options]" */
+  const char *summary;  /* one line */
+  const char *details;  /* paragraph printed by --help, may be NULL */
+  const cli_opt *opts;  /* terminated by {NULL} */
+  int (*run)(const struct cli_command *cmd, cli_args *a);
+} cli_command;
+
+/* Parses options in any order.  Returns -1 when --help was printed, 0 on
+ * success, EXIT_USAGE after printing an error. */
+int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a);
+const char *cli_get(const cli_command *cmd, const cli_args *a, const char *name);
+int cli_flag(const cli_command *cmd, const cli_args *a, const char *name);
+void cli_print_help(const cli_command *cmd, FILE *out);
+/* Parses an unsigned/signed integer option; prints a usage error on failure. */
+int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
+                uint64_t dflt, uint64_t *out);
+
+/* Common option rows. */
+#define CLI_OPT_SELECT                                                          \
+  {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`)"}, \
+  {"from", 0, 1, "only the part of the profile from this many seconds after its start"}, \
+  {"to", 0, 1, "only the part of the profile before this many seconds after its start"}
+/* Fills sel from --source/--from/--to.  Returns 0 or EXIT_USAGE. */
+int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel);
+
+/* Opens a pcol input ("-" = stdin, read into memory); honours --no-mmap. */
+int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_file **f,
+             void **owned_buf);
+
+/* ----------------------------------------------------- table output */
+typedef enum { OUT_TSV, OUT_CSV, OUT_JSON, OUT_JSONL, OUT_TEXT } out_format;
+int cli_out_format(const char *s, out_format *f); /* 0 ok, -1 unknown */
+
+typedef struct cli_table {
+  FILE *fp;
+  out_format fmt;
+  int ncols, col, rows;
+  const char *const *names;
+} cli_table;
+
+void tbl_begin(cli_table *t, FILE *fp, out_format fmt, int ncols, const char *const *names);
+void tbl_str(cli_table *t, const char *p, size_t n); /* p NULL = NA */
+void tbl_cstr(cli_table *t, const char *s);
+void tbl_i64(cli_table *t, int64_t v); /* PCOL_NA_I64 = NA */
+void tbl_u64(cli_table *t, uint64_t v);
+void tbl_id(cli_table *t, uint64_t id); /* 0 = NA */
+void tbl_f64(cli_table *t, double v);   /* NaN = NA */
+void tbl_bool(cli_table *t, int v);
+void tbl_na(cli_table *t);
+void tbl_end_row(cli_table *t);
+void tbl_finish(cli_table *t);
+
+/* The commands. */
+int cmd_pack(const cli_command *, cli_args *);
+int cmd_info(const cli_command *, cli_args *);
+int cmd_cat(const cli_command *, cli_args *);
+int cmd_validate(const cli_command *, cli_args *);
+int cmd_unpack(const cli_command *, cli_args *);
+int cmd_top(const cli_command *, cli_args *);
+int cmd_fold(const cli_command *, cli_args *);
+int cmd_flame(const cli_command *, cli_args *);
+int cmd_diff(const cli_command *, cli_args *);
+int cmd_merge(const cli_command *, cli_args *);
+
+extern const cli_opt opts_pack[], opts_info[], opts_cat[], opts_validate[], opts_unpack[],
+    opts_top[], opts_fold[], opts_flame[], opts_diff[], opts_merge[];
+
+#endif

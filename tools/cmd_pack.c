@@ -1,0 +1,35 @@
+/* cmd_pack.c — `pcol pack`: import one or more profiles, write a pcol file. */
+#include "cli.h"
+#include <string.h>
+
+const cli_opt opts_pack[] = {
+    {"output", 'o', 1, "output pcol file ('-' for standard output)"},
+    {"from", 'f', 1, "input format: rprof, pprof, perun, collapsed, pcol (default: detect)"},
+    {"compress", 0, 1, "section compression: lz4 or none (default none)"},
+    {"coalesce", 0, 0, "merge runs of identical consecutive samples into long samples"},
+    {NULL, 0, 0, NULL}};
+
+int cmd_pack(const cli_command *cmd, cli_args *a) {
+  const char *out = cli_get(cmd, a, "output");
+  if (!out) return cli_usage_error(cmd->name, "missing -o OUTPUT");
+  if (a->npos < 1) return cli_usage_error(cmd->name, "missing INPUT");
+  pcol_format fmt = PCOL_FMT_UNKNOWN;
+  const char *from = cli_get(cmd, a, "from");
+  if (from && (fmt = pcol_format_by_name(from)) == PCOL_FMT_UNKNOWN)
+    return cli_usage_error(cmd->name, "unknown input format '%s'", from);
+  pcol_write_options wopt = {0};
+  const char *comp = cli_get(cmd, a, "compress");
+  if (comp) {
+    if (!strcmp(comp, "lz4")) wopt.compress_lz4 = 1;
+    else if (strcmp(comp, "none")) return cli_usage_error(cmd->name, "unknown compression '%s'", comp);
+  }
+  pcol_import_options iopt = {0};
+  iopt.coalesce = cli_flag(cmd, a, "coalesce");
+  pcol_error err = {0};
+  pcol_builder *b = NULL;
+  int rc = pcol_builder_new(&b, &err);
+  for (int i = 0; !rc && i < a->npos; i++) rc = pcol_import_path(b, a->pos[i], fmt, &iopt, &err);
+  if (!rc) rc = pcol_builder_write(b, out, &wopt, &err);
+  pcol_builder_free(b);
+  return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
+}

@@ -1,0 +1,49 @@
+/* cmd_unpack.c — `pcol unpack`: write a pcol file in another format. */
+#include "cli.h"
+#include <stdlib.h>
+#include <string.h>
+
+const cli_opt opts_unpack[] = {
+    {"to", 't', 1, "output format: rprof, pprof, perun, collapsed, speedscope"},
+    {"output", 'o', 1, "output file ('-' for standard output)"},
+    {"no-gzip", 0, 0, "pprof: write raw protobuf instead of gzip"},
+    {"value", 0, 1, "collapsed: value type to weigh stacks by"},
+    {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
+    CLI_OPT_SELECT,
+    {NULL, 0, 0, NULL}};
+
+int cmd_unpack(const cli_command *cmd, cli_args *a) {
+  if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
+  const char *to = cli_get(cmd, a, "to"), *out = cli_get(cmd, a, "output");
+  if (!to) return cli_usage_error(cmd->name, "missing --to FORMAT");
+  if (!out) return cli_usage_error(cmd->name, "missing -o OUTPUT");
+  pcol_format fmt = pcol_format_by_name(to);
+  if (fmt == PCOL_FMT_UNKNOWN || fmt == PCOL_FMT_PCOL)
+    return cli_usage_error(cmd->name, "cannot write format '%s'", to);
+  pcol_select sel;
+  if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
+  pcol_file *f;
+  void *buf;
+  int rc = cli_open(cmd, a, a->pos[0], &f, &buf);
+  if (rc) return rc;
+  pcol_error err = {0};
+  pcol_out o;
+  rc = pcol_out_open(&o, out, &err);
+  if (!rc) {
+    switch (fmt) {
+    case PCOL_FMT_RPROF: rc = pcol_export_rprof(f, &sel, o.fp, &err); break;
+    case PCOL_FMT_PPROF: rc = pcol_export_pprof(f, &sel, o.fp, !cli_flag(cmd, a, "no-gzip"), &err); break;
+    case PCOL_FMT_PERUN: rc = pcol_export_perun(f, &sel, o.fp, &err); break;
+    case PCOL_FMT_COLLAPSED:
+      rc = pcol_export_collapsed(f, &sel, cli_get(cmd, a, "value"), o.fp, &err);
+      break;
+    case PCOL_FMT_SPEEDSCOPE: rc = pcol_export_speedscope(f, &sel, o.fp, &err); break;
+    default: rc = pcol_error_set(&err, PCOL_EINVAL, "cannot write format '%s'", to);
+    }
+    if (rc) pcol_out_abort(&o);
+    else rc = pcol_out_commit(&o, &err);
+  }
+  pcol_close(f);
+  free(buf);
+  return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
+}

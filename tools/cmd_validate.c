@@ -1,0 +1,29 @@
+/* cmd_validate.c — `pcol validate`: exit 0 when the file is valid. */
+#include "cli.h"
+#include <stdlib.h>
+
+const cli_opt opts_validate[] = {
+    {"full", 0, 0, "also verify checksums, offsets, ids, decoded sizes and order (O(size))"},
+    {"no-mmap", 0, 0, "read the file into memory instead of mapping it"},
+    {"quiet", 'q', 0, "print nothing when the file is valid"},
+    {NULL, 0, 0, NULL}};
+
+int cmd_validate(const cli_command *cmd, cli_args *a) {
+  if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
+  pcol_file *f;
+  void *buf;
+  int rc = cli_open(cmd, a, a->pos[0], &f, &buf);
+  if (rc) return rc;
+  pcol_error err = {0};
+  int full = cli_flag(cmd, a, "full");
+  rc = full ? pcol_validate_full(f, &err) : PCOL_OK;
+  pcol_close(f);
+  free(buf);
+  if (rc) {
+    fprintf(stderr, "pcol validate: %s: invalid: %s\n", a->pos[0], err.message);
+    return cli_exit_code(rc);
+  }
+  if (!cli_flag(cmd, a, "quiet"))
+    printf("%s: valid (%s)\n", a->pos[0], full ? "full check" : "header and directory");
+  return EXIT_OK;
+}

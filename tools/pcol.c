@@ -1,0 +1,96 @@
+/* pcol.c — the `pcol` command: dispatch to one file per subcommand. */
+#include "cli.h"
+#include <string.h>
+
+static const cli_command commands[] = {
+    {"pack", "pcol pack INPUT... -o OUT.pcol [--from FORMAT] [--compress lz4] [--coalesce]",
+     "Convert profiles (Rprof, pprof, Perun, collapsed stacks; detected) to pcol.",
+     "Several inputs become several sources of one file.  INPUT may be '-' for\n"
+     "standard input.  The output is written to a temporary file and renamed into\n"
+     "place, so a failed run leaves no partial file.",
+     opts_pack, cmd_pack},
+    {"unpack", "pcol unpack FILE.pcol --to FORMAT -o OUT",
+     "Convert a pcol file to rprof, pprof, perun, collapsed or speedscope.",
+     "-o - writes to standard output.  pprof output is gzip-compressed unless\n"
+     "--no-gzip is given.  --source/--from/--to select samples.",
+     opts_unpack, cmd_unpack},
+    {"info", "pcol info FILE.pcol", "Show version, tables, row counts, sections, sizes and compression.",
+     NULL, opts_info, cmd_info},
+    {"cat", "pcol cat FILE.pcol --table NAME [--format tsv|csv|json|jsonl] [--limit N]",
+     "Print a logical table.",
+     "Tables: meta, sources, value_types, samples, sample_values, sample_locations,\n"
+     "sample_labels, locations, location_lines, functions, mappings, stacks,\n"
+     "models, strings, text_lines, sample_text.  Unknown values print NA (null in JSON).",
+     opts_cat, cmd_cat},
+    {"validate", "pcol validate FILE.pcol [--full]",
+     "Check a pcol file: exit 0 when valid, otherwise a message and exit 1.",
+     "Without --full: header, directory and section bounds (O(1) in the data size).\n"
+     "With --full: also every checksum, every offset and id, decoded sizes, order.",
+     opts_validate, cmd_validate},
+    {"top", "pcol top FILE [--by function|line|file] [--value TYPE] [-n N] [--format text|tsv|csv|json]",
+     "Flat (self) and cumulative weight per function, line or file.", NULL, opts_top, cmd_top},
+    {"fold", "pcol fold FILE [--value TYPE]", "Print collapsed stacks (root;...;leaf weight).", NULL,
+     opts_fold, cmd_fold},
+    {"flame", "pcol flame FILE -o flame.svg [--value TYPE] [--title T] [--diff BASE]",
+     "Write an interactive SVG flame graph.", NULL, opts_flame, cmd_flame},
+    {"diff", "pcol diff BASE NEW [--absolute]", "Per-function change in flat and cum weight.", NULL,
+     opts_diff, cmd_diff},
+    {"merge", "pcol merge INPUT... -o OUT.pcol", "Combine profiles, keeping every source's identity.",
+     NULL, opts_merge, cmd_merge},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "pcol %s — columnar, mmap-able profiles (format %d.%d)\n\n"
+          "Usage: pcol COMMAND [ARGS] [OPTIONS]   (options may come in any order)\n\n"
+          "Commands:\n",
+          PCOL_VERSION_STRING, PCOL_FORMAT_MAJOR, PCOL_FORMAT_MINOR);
+  for (size_t i = 0; i < NCOMMANDS; i++)
+    fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+  fprintf(out,
+          "\n'pcol COMMAND --help' describes a command.  'pcol --version' prints the version.\n\n"
+          "Exit status:\n"
+          "  0  success\n"
+          "  1  invalid, damaged or unsupported input (or validation failed)\n"
+          "  2  usage error (bad command line)\n"
+          "  3  I/O error: a file cannot be read or written, or memory ran out\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return EXIT_USAGE;
+  }
+  const char *c = argv[1];
+  if (!strcmp(c, "--help") || !strcmp(c, "-h") || !strcmp(c, "help")) {
+    if (argc > 2)
+      for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(argv[2], commands[i].name)) {
+          cli_print_help(&commands[i], stdout);
+          return EXIT_OK;
+        }
+    usage(stdout);
+    return EXIT_OK;
+  }
+  if (!strcmp(c, "--version") || !strcmp(c, "-V")) {
+    printf("pcol %s (format %d.%d)\n", PCOL_VERSION_STRING, PCOL_FORMAT_MAJOR, PCOL_FORMAT_MINOR);
+    return EXIT_OK;
+  }
+  for (size_t i = 0; i < NCOMMANDS; i++) {
+    if (strcmp(c, commands[i].name)) continue;
+    cli_args a;
+    int rc = cli_parse(&commands[i], argc - 2, argv + 2, &a);
+    if (rc < 0) return EXIT_OK; /* --help */
+    if (rc) return rc;
+    rc = commands[i].run(&commands[i], &a);
+    if (fflush(stdout) != 0 && rc == EXIT_OK) {
+      fprintf(stderr, "pcol %s: error writing standard output\n", c);
+      return EXIT_IO;
+    }
+    return rc;
+  }
+  fprintf(stderr, "pcol: unknown command '%s'\n\n", c);
+  usage(stderr);
+  return EXIT_USAGE;
+}
