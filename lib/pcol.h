@@ -380,6 +380,12 @@ int pcol_b_model(pcol_builder *b, const pcol_model_row *m);
  * (sources appended; strings, functions, locations, value types deduplicated). */
 int pcol_b_add_file(pcol_builder *b, pcol_file *f, pcol_error *err);
 
+/* Merges each run of consecutive samples of one source that have the same
+ * stack, labels and values and are evenly spaced in time into one long
+ * sample (weight = run length, duration = run length x spacing); keeps
+ * sample_text ids and text_lines positions in step.  spec.md §7. */
+int pcol_builder_coalesce(pcol_builder *b, pcol_error *err);
+
 typedef struct pcol_write_options {
   int compress_lz4; /* 1: LZ4 each section that shrinks */
 } pcol_write_options;
