@@ -1,0 +1,410 @@
+/* test_format.c — builder -> file -> reader round trips of every table and
+ * column type, empty tables, large ids, LZ4, versioning and header checks. */
+#include "testutil.h"
+#include <math.h>
+#include <stdio.h>
+
+static pcol_builder *new_builder(void) {
+  pcol_builder *b;
+  pcol_error err;
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
+  return b;
+}
+
+static uint32_t S(pcol_builder *b, const char *s) {
+  uint32_t id;
+  cr_assert_eq(pcol_b_cstr(b, s, &id), 0);
+  return id;
+}
+
+static void expect_str(pcol_file *f, uint32_t id, const char *want) {
+  pcol_str s;
+  pcol_error err;
+  cr_assert_eq(pcol_string(f, id, &s, &err), 0, "%s", err.message);
+  if (!want) {
+    cr_assert_null(s.ptr);
+    return;
+  }
+  cr_assert_not_null(s.ptr);
+  cr_assert_eq(s.len, strlen(want));
+  cr_assert(memcmp(s.ptr, want, s.len) == 0, "got %.*s want %s", (int)s.len, s.ptr, want);
+}
+
+static pcol_view col(pcol_file *f, int t, int c) {
+  pcol_view v;
+  pcol_error err;
+  cr_assert_eq(pcol_column(f, t, c, &v, &err), 0, "%s", err.message);
+  return v;
+}
+
+/* A small profile that uses every table. */
+static pcol_builder *rich_profile(void) {
+  pcol_builder *b = new_builder();
+  uint32_t src, src2, vt1, vt2, fn1, fn2, map, loc1, loc2, stk, ls, sid;
+  cr_assert_eq(pcol_b_source(b, "test", "mem://a", 1700000000, &src), 0);
+  cr_assert_eq(pcol_b_source(b, "test", "mem://b", PCOL_NA_I64, &src2), 0);
+  cr_assert_eq(pcol_b_meta_str(b, src, "k1", "v1"), 0);
+  cr_assert_eq(pcol_b_meta(b, 0, "bin", "a\0b", 3), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), &vt1), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "alloc"), S(b, "bytes"), &vt2), 0);
+  uint32_t again;
+  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), &again), 0);
+  cr_assert_eq(again, vt1, "value types are deduplicated");
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt1), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt2), 0);
+  pcol_function_row f1 = {S(b, "main"), S(b, "_main"), S(b, "main.c"), 10};
+  pcol_function_row f2 = {S(b, "leaf"), 0, 0, PCOL_NA_I64};
+  cr_assert_eq(pcol_b_function(b, &f1, &fn1), 0);
+  cr_assert_eq(pcol_b_function(b, &f2, &fn2), 0);
+  pcol_mapping_row m = {0x400000, 0x500000, 0x1000, S(b, "/bin/x"), S(b, "abc123"),
+                        PCOL_MAP_HAS_FUNCTIONS | PCOL_MAP_HAS_INLINE_FRAMES};
+  cr_assert_eq(pcol_b_mapping(b, &m, 1, &map), 0);
+  pcol_line_row l1[] = {{fn1, 12, 3}};
+  pcol_line_row l2[] = {{fn2, 5, PCOL_NA_I64}, {fn1, 13, 1}}; /* inlined */
+  cr_assert_eq(pcol_b_location(b, map, 0x401000, 0, l1, 1, &loc1), 0);
+  cr_assert_eq(pcol_b_location(b, map, 0x401100, PCOL_LOC_IS_FOLDED, l2, 2, &loc2), 0);
+  uint32_t locs[] = {loc2, loc1};
+  cr_assert_eq(pcol_b_stack(b, locs, 2, &stk), 0);
+  pcol_label_row lab[] = {{S(b, "thread"), S(b, "t1"), 0, 0}, {S(b, "bytes"), 0, -7, S(b, "bytes")}};
+  cr_assert_eq(pcol_b_labelset(b, lab, 2, &ls), 0);
+  pcol_sample_row s = {src, 0, 0, 1, PCOL_NA_I64, stk, ls};
+  pcol_value_row v[] = {{vt1, INT64_MAX}, {vt2, INT64_MIN + 1}};
+  cr_assert_eq(pcol_b_sample(b, &s, v, 2, &sid), 0);
+  pcol_sample_row s2 = {src, 10, 30, 3, 5, 0, 0};
+  cr_assert_eq(pcol_b_sample(b, &s2, v, 1, NULL), 0);
+  pcol_sample_row s3 = {src2, PCOL_NA_I64, 0, 1, PCOL_NA_I64, stk, 0};
+  cr_assert_eq(pcol_b_sample(b, &s3, NULL, 0, NULL), 0);
+  cr_assert_eq(pcol_b_text_line(b, src, 1, "header", 6), 0);
+  cr_assert_eq(pcol_b_sample_text(b, sid, "raw", 3), 0);
+  pcol_model_row mod = {src, S(b, "f"), S(b, "linear"), S(b, "full"), S(b, "[1,2]"), 0.5, 1, 9};
+  cr_assert_eq(pcol_b_model(b, &mod), 0);
+  return b;
+}
+
+static void check_rich(pcol_file *f) {
+  cr_assert_eq(pcol_rows(f, PCOL_T_SOURCES), 2);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 3);
+  cr_assert_eq(pcol_rows(f, PCOL_T_FUNCTIONS), 2);
+  cr_assert_eq(pcol_rows(f, PCOL_T_LOCATIONS), 2);
+  cr_assert_eq(pcol_rows(f, PCOL_T_LINES), 3);
+  cr_assert_eq(pcol_rows(f, PCOL_T_STACKS), 2);
+  cr_assert_eq(pcol_rows(f, PCOL_T_VALUES), 3);
+  pcol_view ts = col(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TIMESTAMP);
+  cr_assert_eq(pcol_view_i64(&ts, 0), 1700000000);
+  cr_assert_eq(pcol_view_i64(&ts, 1), PCOL_NA_I64);
+  pcol_str m;
+  cr_assert_eq(pcol_meta_get(f, 1, "k1", &m, NULL), 0);
+  cr_assert(m.len == 2 && !memcmp(m.ptr, "v1", 2));
+  cr_assert_eq(pcol_meta_get(f, 0, "bin", &m, NULL), 0);
+  cr_assert(m.len == 3 && !memcmp(m.ptr, "a\0b", 3), "embedded NUL survives");
+  cr_assert_eq(pcol_meta_get(f, 2, "k1", &m, NULL), PCOL_ENOTFOUND);
+
+  pcol_view name = col(f, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME);
+  pcol_view sys = col(f, PCOL_T_FUNCTIONS, PCOL_C_FN_SYSTEM_NAME);
+  pcol_view start = col(f, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE);
+  expect_str(f, pcol_view_u32(&name, 0), "main");
+  expect_str(f, pcol_view_u32(&sys, 0), "_main");
+  expect_str(f, pcol_view_u32(&sys, 1), NULL);
+  cr_assert_eq(pcol_view_i64(&start, 0), 10);
+  cr_assert_eq(pcol_view_i64(&start, 1), PCOL_NA_I64);
+
+  pcol_view ms = col(f, PCOL_T_MAPPINGS, PCOL_C_MAP_START), mf = col(f, PCOL_T_MAPPINGS, PCOL_C_MAP_FLAGS);
+  cr_assert_eq(pcol_view_u64(&ms, 0), 0x400000);
+  cr_assert_eq(pcol_view_u8(&mf, 0), PCOL_MAP_HAS_FUNCTIONS | PCOL_MAP_HAS_INLINE_FRAMES);
+
+  pcol_view lo = col(f, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS);
+  pcol_view lf = col(f, PCOL_T_LOCATIONS, PCOL_C_LOC_FLAGS);
+  pcol_view lfn = col(f, PCOL_T_LINES, PCOL_C_LINE_FUNCTION), lline = col(f, PCOL_T_LINES, PCOL_C_LINE_LINE);
+  pcol_view lcol = col(f, PCOL_T_LINES, PCOL_C_LINE_COLUMN);
+  cr_assert_eq(pcol_view_u64(&lo, 1), 1);
+  cr_assert_eq(pcol_view_u64(&lo, 2), 3);
+  cr_assert_eq(pcol_view_u8(&lf, 1), PCOL_LOC_IS_FOLDED);
+  cr_assert_eq(pcol_view_u32(&lfn, 1), 2, "innermost inline line first");
+  cr_assert_eq(pcol_view_i64(&lline, 2), 13);
+  cr_assert_eq(pcol_view_i64(&lcol, 1), PCOL_NA_I64);
+  cr_assert_eq(pcol_view_i64(&lcol, 0), 3);
+
+  pcol_view w = col(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT), d = col(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION);
+  pcol_view cpu = col(f, PCOL_T_SAMPLES, PCOL_C_S_CPU_DELTA), st = col(f, PCOL_T_SAMPLES, PCOL_C_S_STACK);
+  pcol_view src = col(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE);
+  cr_assert_eq(pcol_view_i64(&w, 1), 3);
+  cr_assert_eq(pcol_view_i64(&d, 1), 30);
+  cr_assert_eq(pcol_view_i64(&cpu, 0), PCOL_NA_I64);
+  cr_assert_eq(pcol_view_i64(&cpu, 1), 5);
+  cr_assert_eq(pcol_view_u32(&st, 1), 0, "empty stack");
+  cr_assert_eq(pcol_view_u32(&src, 2), 2);
+
+  pcol_view vo = col(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS);
+  pcol_view vv = col(f, PCOL_T_VALUES, PCOL_C_V_VALUE);
+  cr_assert_eq(pcol_view_u64(&vo, 1), 2);
+  cr_assert_eq(pcol_view_u64(&vo, 3), 3);
+  cr_assert_eq(pcol_view_i64(&vv, 0), INT64_MAX);
+  cr_assert_eq(pcol_view_i64(&vv, 1), INT64_MIN + 1);
+
+  pcol_view lbn = col(f, PCOL_T_LABELS, PCOL_C_LB_NUM), lbu = col(f, PCOL_T_LABELS, PCOL_C_LB_UNIT);
+  cr_assert_eq(pcol_view_i64(&lbn, 1), -7);
+  expect_str(f, pcol_view_u32(&lbu, 1), "bytes");
+
+  pcol_view r2 = col(f, PCOL_T_MODELS, PCOL_C_MOD_R_SQUARE);
+  cr_assert_float_eq(pcol_view_f64(&r2, 0), 0.5, 1e-12);
+  pcol_view tt = col(f, PCOL_T_TEXT_LINES, PCOL_C_TL_TEXT);
+  expect_str(f, pcol_view_u32(&tt, 0), "header");
+}
+
+typedef struct {
+  uint32_t locs[8];
+  int n;
+} walk_acc;
+static int walk_cb(void *ctx, uint32_t depth, uint32_t loc) {
+  walk_acc *a = ctx;
+  cr_assert_eq(depth, (uint32_t)a->n + 1);
+  a->locs[a->n++] = loc;
+  return 0;
+}
+
+Test(format, round_trip_every_table) {
+  pcol_builder *b = rich_profile();
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  check_rich(f);
+  walk_acc a = {{0}, 0};
+  pcol_view st = col(f, PCOL_T_SAMPLES, PCOL_C_S_STACK);
+  cr_assert_eq(pcol_stack_walk(f, pcol_view_u32(&st, 0), walk_cb, &a, NULL), 0);
+  cr_assert_eq(a.n, 2);
+  cr_assert_eq(a.locs[0], 2, "depth 1 is the innermost location");
+  cr_assert_eq(a.locs[1], 1);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+Test(format, round_trip_lz4_identical_views) {
+  pcol_builder *b = rich_profile();
+  /* enough repetitive samples that sections compress */
+  uint32_t vt;
+  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), &vt), 0);
+  for (int i = 0; i < 5000; i++) {
+    pcol_sample_row s = {2, PCOL_NA_I64, 0, 1 + i % 3, PCOL_NA_I64, 1, 0};
+    pcol_value_row v = {vt, i};
+    cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL), 0);
+  }
+  pcol_write_options o = {1};
+  void *m1, *m2;
+  pcol_file *raw = tu_reopen(b, NULL, &m1), *lz = tu_reopen(b, &o, &m2);
+  int compressed = 0;
+  for (uint32_t i = 0; i < pcol_section_count(lz); i++) {
+    pcol_section_info si;
+    pcol_section_get(lz, i, &si);
+    compressed += si.codec == 1;
+  }
+  cr_assert_gt(compressed, 0, "some sections are LZ4");
+  for (int t = 1; t < PCOL_T_COUNT_; t++) {
+    const pcol_table_info *ti = pcol_table_info_get(t);
+    cr_assert_eq(pcol_rows(raw, t), pcol_rows(lz, t));
+    for (int c = 1; c <= ti->ncolumns; c++) {
+      pcol_view a = col(raw, t, c), z = col(lz, t, c);
+      cr_assert_eq(a.count, z.count);
+      cr_assert_eq(!a.data, !z.data);
+      size_t w = t == PCOL_T_STRINGS && c == 2 ? 1 : (ti->columns[c - 1].type == PCOL_TYPE_U8 ? 1 : ti->columns[c - 1].type == PCOL_TYPE_U32 ? 4 : 8);
+      if (a.data) cr_assert(memcmp(a.data, z.data, a.count * w) == 0, "table %d col %d", t, c);
+    }
+  }
+  pcol_close(raw);
+  pcol_close(lz);
+  free(m1);
+  free(m2);
+  pcol_builder_free(b);
+}
+
+Test(format, empty_builder_is_a_valid_file) {
+  pcol_builder *b = new_builder();
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 0);
+  cr_assert_eq(pcol_string_count(f), 1);
+  pcol_view v = col(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT);
+  cr_assert_null(v.data);
+  cr_assert_eq(v.count, 0);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+Test(format, defaults_are_not_stored) {
+  pcol_builder *b = new_builder();
+  uint32_t src, fn, loc, stk;
+  cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src), 0);
+  pcol_function_row fr = {S(b, "f"), 0, 0, PCOL_NA_I64};
+  cr_assert_eq(pcol_b_function(b, &fr, &fn), 0);
+  pcol_line_row l = {fn, PCOL_NA_I64, PCOL_NA_I64};
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc), 0);
+  cr_assert_eq(pcol_b_stack(b, &loc, 1, &stk), 0);
+  for (int i = 0; i < 100; i++) {
+    pcol_sample_row s = {src, i * 1000, 0, 1, PCOL_NA_I64, stk, 0};
+    cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+  }
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  /* weight (all 1), duration (all 0), cpu_delta (all NA), source (all 1): absent */
+  cr_assert_null(col(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT).data);
+  cr_assert_null(col(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION).data);
+  cr_assert_null(col(f, PCOL_T_SAMPLES, PCOL_C_S_CPU_DELTA).data);
+  cr_assert_null(col(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE).data);
+  cr_assert_not_null(col(f, PCOL_T_SAMPLES, PCOL_C_S_TIME).data);
+  pcol_view w = col(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT);
+  cr_assert_eq(pcol_view_i64(&w, 99), 1);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+Test(format, large_ids_and_many_strings) {
+  pcol_builder *b = new_builder();
+  uint32_t src, last = 0;
+  cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src), 0);
+  char buf[32];
+  for (int i = 0; i < 200000; i++) {
+    snprintf(buf, sizeof buf, "fn_%d", i);
+    pcol_function_row fr = {S(b, buf), 0, 0, i};
+    cr_assert_eq(pcol_b_function(b, &fr, &last), 0);
+  }
+  cr_assert_eq(last, 200000);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_view n = col(f, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME);
+  expect_str(f, pcol_view_u32(&n, 199999), "fn_199999");
+  pcol_view sl = col(f, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE);
+  cr_assert_eq(pcol_view_i64(&sl, 123456), 123456);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+Test(format, builder_rejects_bad_references_and_order) {
+  pcol_builder *b = new_builder();
+  uint32_t src, id;
+  cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src), 0);
+  pcol_sample_row s = {src, 100, 0, 1, PCOL_NA_I64, 7, 0};
+  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), PCOL_EINVAL, "stack 7 does not exist");
+  s.stack_id = 0;
+  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+  s.time_ns = 50;
+  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), PCOL_EINVAL, "time goes backwards");
+  cr_assert_eq(pcol_b_stack_node(b, 0, 1, &id), PCOL_EINVAL, "no location 1");
+  pcol_value_row v = {3, 1};
+  s.time_ns = 200;
+  cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL), PCOL_EINVAL, "no value type 3");
+  pcol_builder_free(b);
+}
+
+/* ---------------------------------------------------------- header rules */
+static void *good_file(size_t *len) {
+  pcol_builder *b = rich_profile();
+  void *mem;
+  cr_assert_eq(pcol_builder_write_mem(b, NULL, &mem, len, NULL), 0);
+  pcol_builder_free(b);
+  return mem;
+}
+
+#include <zlib.h>
+static void fix_header_crc(uint8_t *p) {
+  uint32_t c = (uint32_t)crc32(0L, p, 60);
+  for (int i = 0; i < 4; i++) p[60 + i] = (uint8_t)(c >> (8 * i));
+}
+
+Test(format, newer_major_is_refused_naming_both_versions) {
+  size_t len;
+  uint8_t *p = good_file(&len);
+  p[8] = 2; /* major 2 */
+  fix_header_crc(p);
+  pcol_file *f;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_open_buffer(p, len, NULL, &f, &err), PCOL_EUNSUPPORTED);
+  cr_assert(strstr(err.message, "2.0") && strstr(err.message, "1."), "%s", err.message);
+  free(p);
+}
+
+Test(format, newer_minor_is_read) {
+  size_t len;
+  uint8_t *p = good_file(&len);
+  p[10] = 7; /* minor 7 */
+  fix_header_crc(p);
+  pcol_file *f;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_open_buffer(p, len, NULL, &f, &err), 0, "%s", err.message);
+  check_rich(f);
+  pcol_close(f);
+  free(p);
+}
+
+Test(format, unknown_incompat_flag_is_refused_compat_flag_ignored) {
+  size_t len;
+  uint8_t *p = good_file(&len);
+  pcol_file *f;
+  pcol_error err = {0};
+  p[24] = 0x80; /* compat flag */
+  fix_header_crc(p);
+  cr_assert_eq(pcol_open_buffer(p, len, NULL, &f, &err), 0, "%s", err.message);
+  pcol_close(f);
+  p[16] = 0x01; /* incompat flag */
+  fix_header_crc(p);
+  cr_assert_eq(pcol_open_buffer(p, len, NULL, &f, &err), PCOL_EUNSUPPORTED);
+  free(p);
+}
+
+Test(format, every_single_byte_change_is_detected_by_full_validation) {
+  size_t len;
+  uint8_t *p = good_file(&len);
+  for (size_t i = 0; i < len; i++) {
+    uint8_t old = p[i];
+    p[i] ^= 0x5a;
+    pcol_file *f = NULL;
+    pcol_error err = {0};
+    int rc = pcol_open_buffer(p, len, NULL, &f, &err);
+    if (rc == 0) {
+      rc = pcol_validate_full(f, &err);
+      pcol_close(f);
+    }
+    cr_assert_neq(rc, 0, "byte %zu changed but the file still validates", i);
+    p[i] = old;
+  }
+  free(p);
+}
+
+Test(format, truncation_is_detected_at_open) {
+  size_t len;
+  uint8_t *p = good_file(&len);
+  for (size_t cut = 0; cut < len; cut += 7) {
+    pcol_file *f = NULL;
+    cr_assert_neq(pcol_open_buffer(p, cut, NULL, &f, NULL), 0, "cut at %zu", cut);
+  }
+  free(p);
+}
+
+Test(format, open_from_path_and_atomic_write) {
+  char dir[] = "/tmp/pcol-test-XXXXXX";
+  cr_assert_not_null(mkdtemp(dir));
+  char path[256];
+  snprintf(path, sizeof path, "%s/out.pcol", dir);
+  pcol_builder *b = rich_profile();
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_write(b, path, NULL, &err), 0, "%s", err.message);
+  pcol_file *f;
+  pcol_open_options o = {0};
+  cr_assert_eq(pcol_open(path, &o, &f, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_validate_full(f, &err), 0, "%s", err.message);
+  check_rich(f);
+  pcol_close(f);
+  o.no_mmap = 1;
+  cr_assert_eq(pcol_open(path, &o, &f, &err), 0, "%s", err.message);
+  check_rich(f);
+  pcol_close(f);
+  /* writing into a missing directory fails and leaves nothing behind */
+  char bad[300];
+  snprintf(bad, sizeof bad, "%s/nodir/out.pcol", dir);
+  cr_assert_eq(pcol_builder_write(b, bad, NULL, &err), PCOL_EIO);
+  cr_assert(strstr(err.message, "nodir"), "%s", err.message);
+  pcol_builder_free(b);
+  unlink(path);
+  rmdir(dir);
+}
