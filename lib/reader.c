@@ -163,6 +163,12 @@ static int parse(pcol_file *f, pcol_error *err) {
                                         si->decoded_size > (uint64_t)INT32_MAX))
       return corrupt(err, "LZ4 section at offset %llu is larger than one LZ4 block may be (%llu)",
                      si->offset, si->decoded_size);
+    /* An LZ4 block expands at most ~255:1 (one length byte adds 255 output
+     * bytes), so a larger claim is a decompression bomb: refuse it before
+     * anything is allocated. */
+    if (si->codec == PCOL_CODEC_LZ4 && si->decoded_size / 255 > si->stored_size + 1)
+      return corrupt(err, "LZ4 section at offset %llu claims %llu decoded bytes, more than LZ4 can expand to",
+                     si->offset, si->decoded_size);
     f->idx[si->table][si->column] = i + 1;
   }
   /* Row counts must be representable as u32 ids where ids are used. */
@@ -179,7 +185,7 @@ static int parse(pcol_file *f, pcol_error *err) {
    * the columns that refer to it.  Bound counts by a sane multiple of size
    * so iterating rows cannot run for ages on a tiny file. */
   for (int t = 1; t < PCOL_T_COUNT_; t++)
-    if (f->rows[t] > (uint64_t)f->size * 64 + 1024)
+    if (f->rows[t] / 64 > (uint64_t)f->size + 16)
       return corrupt(err, "table %llu claims %llu rows, implausible for the file size", (uint64_t)t,
                      f->rows[t]);
   pthread_mutex_t *mu = malloc(sizeof *mu);
@@ -308,6 +314,14 @@ uint64_t pcol_string_count(const pcol_file *f) {
 
 /* ----------------------------------------------- first-use column checks */
 
+/* Foreign keys that may never be 0 (NA): consumers index `id - 1`. */
+static int requires_nonzero(int table, int column) {
+  return (table == PCOL_T_SAMPLES && column == PCOL_C_S_SOURCE) ||
+         (table == PCOL_T_STACKS && column == PCOL_C_STACK_LOCATION) ||
+         (table == PCOL_T_VALUES && column == PCOL_C_V_TYPE) ||
+         (table == PCOL_T_SAMPLE_TEXT && column == PCOL_C_ST_SAMPLE);
+}
+
 static int check_column(pcol_file *f, const pcol_section_info *si, const pcol_column_info *ci,
                         const void *data, pcol_error *err) {
   const pcol_table_info *ti = pcol_table_info_get(si->table);
@@ -332,6 +346,22 @@ static int check_column(pcol_file *f, const pcol_section_info *si, const pcol_co
                      si->offset, o[si->count - 1]);
     return PCOL_OK;
   }
+  if (si->table == PCOL_T_TEXT_LINES && ci->id == PCOL_C_TL_BEFORE) {
+    /* a position among the samples: 1 .. samples+1 */
+    const uint64_t *b = data;
+    for (uint64_t i = 0; i < si->count; i++)
+      if (b[i] == 0 || b[i] > f->rows[PCOL_T_SAMPLES] + 1)
+        return corrupt(err, "text line %llu is placed before sample %llu, out of range", i + 1, b[i]);
+    return PCOL_OK;
+  }
+  if (ci->type == PCOL_TYPE_U8) { /* flag columns: unknown bits are errors */
+    const uint8_t *b = data;
+    uint8_t known = si->table == PCOL_T_MAPPINGS ? 0x0f : si->table == PCOL_T_LOCATIONS ? 0x01 : 0xff;
+    for (uint64_t i = 0; i < si->count; i++)
+      if (b[i] & ~known)
+        return corrupt(err, "flags 0x%llx at row %llu use unknown bits", b[i], i);
+    return PCOL_OK;
+  }
   if (ci->type != PCOL_TYPE_U32) return PCOL_OK;
   const uint32_t *v = data;
   if (ci->is_string) {
@@ -342,9 +372,7 @@ static int check_column(pcol_file *f, const pcol_section_info *si, const pcol_co
   } else if (ci->ref_table) {
     uint64_t n = f->rows[ci->ref_table];
     int self_parent = si->table == PCOL_T_STACKS && ci->id == PCOL_C_STACK_PARENT;
-    int nonzero = (si->table == PCOL_T_SAMPLES && ci->id == PCOL_C_S_SOURCE) ||
-                  (si->table == PCOL_T_STACKS && ci->id == PCOL_C_STACK_LOCATION) ||
-                  (si->table == PCOL_T_VALUES && ci->id == PCOL_C_V_TYPE);
+    int nonzero = requires_nonzero(si->table, ci->id);
     for (uint64_t i = 0; i < si->count; i++) {
       if (v[i] > n || (nonzero && v[i] == 0) || (self_parent && v[i] > i))
         return corrupt(err, "id %llu at row %llu is out of range", v[i], i);
@@ -418,10 +446,15 @@ int pcol_column(pcol_file *f, int table, int column, pcol_view *out, pcol_error 
     out->data = NULL;
     out->count = ci->type == PCOL_TYPE_BYTES ? 0 : rows + (ci->is_offsets ? 1 : 0);
     /* an absent column's default must itself be a valid reference */
-    if (ci->ref_table && rows && (uint64_t)ci->dflt > f->rows[ci->ref_table])
+    if (ci->ref_table && rows &&
+        ((uint64_t)ci->dflt > f->rows[ci->ref_table] ||
+         (ci->dflt == 0 && requires_nonzero(table, column))))
       return corrupt(err, "table %llu lacks column %llu, whose default refers to a missing row",
                      (uint64_t)table, (uint64_t)column);
-    if (ci->is_offsets && rows) {
+    if (table == PCOL_T_TEXT_LINES && column == PCOL_C_TL_BEFORE && rows)
+      return corrupt(err, "table %llu lacks column %llu (0 is not a valid position)",
+                     (uint64_t)table, (uint64_t)column);
+    if (ci->is_offsets) {
       const pcol_table_info *ti = pcol_table_info_get(table);
       uint64_t child = table == PCOL_T_STRINGS ? 0 : f->rows[ti->child_table];
       if (table == PCOL_T_STRINGS) {
