@@ -1,0 +1,445 @@
+/* rprof_export.c — a pcol file back out as Rprof text.
+ *
+ * A source imported from Rprof is written back byte for byte: its header and
+ * #File lines (text_lines) at their places, each sample as its original text
+ * (sample_text) or, where none is stored, rendered canonically exactly as the
+ * importer checked it (rprof.h).  Any other source (pprof, Perun, ...) is
+ * written as the most faithful Rprof R can read: a header with the interval
+ * taken from the source's period, #File lines just before first use, one line
+ * per unit of weight.  docs/rprof-mapping.md lists what cannot be kept. */
+#include "rprof.h"
+#include "pprof_common.h"
+#include <inttypes.h>
+
+typedef struct rp_out {
+  pcol_file *f;
+  FILE *out;
+  pcol_error *err;
+  const pcol_select *sel;
+  pcol_view s_src, s_weight, s_stack, s_voff, v_type, v_val, st_par, st_loc, l_off, ln_fn,
+      ln_line, fn_name, fn_file, tl_src, tl_before, tl_text, sx_sample, sx_text, so_type;
+  uint64_t nsamples, nstacks, nlocs, nlines, nfns, ntl, nsx, nvals, nsources;
+  uint32_t mem_vt[RPROF_NMEM];
+  int any_srcrefs; /* some frame has a file and a line: write line profiling */
+
+  /* the source being written */
+  uint32_t src;
+  int verbatim, ranged, final_nl0, emitted_last_sample;
+  const char *eol;
+  uint64_t first_row, end_row; /* the source's sample rows [first, end) */
+  uint64_t tl_cur, sx_cur, emitted_in_source;
+  pcol_rprof_ftab ft;
+  pcol_buf frames, render, line, xf;
+
+  /* generic (non-Rprof) segment */
+  int gen_open;
+  uint64_t gen_interval, gen_nextfile;
+
+  /* output */
+  const char *pending; /* line end owed by the last line written */
+  int may_drop;        /* the last line written was the input's unterminated last line */
+  uint64_t emitted;
+} rp_out;
+
+static int corrupt(rp_out *r, const char *what, uint64_t a) {
+  return pcol_error_set(r->err, PCOL_ECORRUPT, "rprof export: %s %" PRIu64 " out of range",
+                        what, a);
+}
+
+static void emit(rp_out *r, const void *text, size_t n) {
+  fputs(r->pending, r->out);
+  fwrite(text, 1, n, r->out);
+  /* a stored text ending in LF carries its own line end (rprof-mapping.md) */
+  r->pending = n && ((const char *)text)[n - 1] == '\n' ? "" : r->eol;
+  r->may_drop = 0;
+  r->emitted++;
+  r->emitted_in_source++;
+}
+
+static int str(rp_out *r, uint32_t sid, pcol_str *s) { return pcol_string(r->f, sid, s, r->err); }
+
+/* text without its stored line end, for recognising header/#File lines */
+static size_t strip_eol(const char *p, size_t n) {
+  if (n && p[n - 1] == '\n') n--;
+  if (n && p[n - 1] == '\r') n--;
+  return n;
+}
+
+/* ------------------------------------------------------------ setup */
+
+static int load_views(rp_out *r) {
+  struct {
+    int t, c;
+    pcol_view *v;
+  } cols[] = {
+      {PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &r->s_src},
+      {PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &r->s_weight},
+      {PCOL_T_SAMPLES, PCOL_C_S_STACK, &r->s_stack},
+      {PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &r->s_voff},
+      {PCOL_T_VALUES, PCOL_C_V_TYPE, &r->v_type},
+      {PCOL_T_VALUES, PCOL_C_V_VALUE, &r->v_val},
+      {PCOL_T_STACKS, PCOL_C_STACK_PARENT, &r->st_par},
+      {PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &r->st_loc},
+      {PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS, &r->l_off},
+      {PCOL_T_LINES, PCOL_C_LINE_FUNCTION, &r->ln_fn},
+      {PCOL_T_LINES, PCOL_C_LINE_LINE, &r->ln_line},
+      {PCOL_T_FUNCTIONS, PCOL_C_FN_NAME, &r->fn_name},
+      {PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME, &r->fn_file},
+      {PCOL_T_TEXT_LINES, PCOL_C_TL_SOURCE, &r->tl_src},
+      {PCOL_T_TEXT_LINES, PCOL_C_TL_BEFORE, &r->tl_before},
+      {PCOL_T_TEXT_LINES, PCOL_C_TL_TEXT, &r->tl_text},
+      {PCOL_T_SAMPLE_TEXT, PCOL_C_ST_SAMPLE, &r->sx_sample},
+      {PCOL_T_SAMPLE_TEXT, PCOL_C_ST_TEXT, &r->sx_text},
+      {PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &r->so_type},
+  };
+  for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+    int rc = pcol_column(r->f, cols[i].t, cols[i].c, cols[i].v, r->err);
+    if (rc) return rc;
+  }
+  r->nsamples = pcol_rows(r->f, PCOL_T_SAMPLES);
+  r->nstacks = pcol_rows(r->f, PCOL_T_STACKS);
+  r->nlocs = pcol_rows(r->f, PCOL_T_LOCATIONS);
+  r->nlines = pcol_rows(r->f, PCOL_T_LINES);
+  r->nfns = pcol_rows(r->f, PCOL_T_FUNCTIONS);
+  r->ntl = pcol_rows(r->f, PCOL_T_TEXT_LINES);
+  r->nsx = pcol_rows(r->f, PCOL_T_SAMPLE_TEXT);
+  r->nvals = pcol_rows(r->f, PCOL_T_VALUES);
+  r->nsources = pcol_rows(r->f, PCOL_T_SOURCES);
+  return PCOL_OK;
+}
+
+static int str_is(rp_out *r, uint32_t sid, const char *s, int *yes) {
+  pcol_str v;
+  int rc = str(r, sid, &v);
+  *yes = !rc && v.ptr && v.len == strlen(s) && memcmp(v.ptr, s, v.len) == 0;
+  return rc;
+}
+
+static int find_mem_types(rp_out *r) {
+  pcol_view ty, un;
+  int rc = pcol_column(r->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, r->err);
+  if (!rc) rc = pcol_column(r->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, r->err);
+  for (uint64_t i = 0; !rc && i < pcol_rows(r->f, PCOL_T_VALUE_TYPES); i++)
+    for (int k = 0; !rc && k < RPROF_NMEM; k++) {
+      int a, b;
+      if ((rc = str_is(r, pcol_view_u32(&ty, i), pcol_rprof_mem_type[k], &a))) break;
+      if ((rc = str_is(r, pcol_view_u32(&un, i), pcol_rprof_mem_unit[k], &b))) break;
+      if (a && b && !r->mem_vt[k]) r->mem_vt[k] = (uint32_t)(i + 1);
+    }
+  return rc;
+}
+
+static int scan_srcrefs(rp_out *r) {
+  for (uint64_t i = 0; i < r->nlines && !r->any_srcrefs; i++) {
+    uint32_t fn = pcol_view_u32(&r->ln_fn, i);
+    if (fn == 0 || fn > r->nfns) continue;
+    if (pcol_view_i64(&r->ln_line, i) != PCOL_NA_I64 && pcol_view_u32(&r->fn_file, fn - 1))
+      r->any_srcrefs = 1;
+  }
+  return PCOL_OK;
+}
+
+static int meta_u64(rp_out *r, uint32_t src, const char *key, uint64_t *v) {
+  pcol_str s;
+  pcol_error e = {0};
+  if (pcol_meta_get(r->f, src, key, &s, &e) || !s.ptr || !s.len || s.len > 20) return 0;
+  uint64_t x = 0;
+  for (size_t i = 0; i < s.len; i++) {
+    if (s.ptr[i] < '0' || s.ptr[i] > '9' || x > (UINT64_MAX - 9) / 10) return 0;
+    x = x * 10 + (uint64_t)(s.ptr[i] - '0');
+  }
+  *v = x;
+  return 1;
+}
+static int meta_is(rp_out *r, uint32_t src, const char *key, const char *val) {
+  pcol_str s;
+  pcol_error e = {0};
+  return !pcol_meta_get(r->f, src, key, &s, &e) && s.ptr && s.len == strlen(val) &&
+         memcmp(s.ptr, val, s.len) == 0;
+}
+
+/* The interval a non-Rprof source is written with, in microseconds. */
+static uint64_t source_interval(rp_out *r, uint32_t src) {
+  uint64_t v;
+  if (meta_u64(r, src, RPROF_META_INTERVAL_US, &v) && v) return v;
+  if (meta_is(r, src, PPROF_META_PERIOD_TYPE_UNIT, "nanoseconds") &&
+      meta_u64(r, src, PPROF_META_PERIOD, &v) && v)
+    return v < 1000 ? 1 : (v + 500) / 1000;
+  return 10000;
+}
+
+/* ------------------------------------------------------- frames */
+
+/* Collects the frames of a stack, innermost first, as (function, line). */
+typedef struct xframe {
+  uint32_t fn;
+  int64_t line;
+} xframe;
+
+static int collect(rp_out *r, uint32_t stack, pcol_buf *out) {
+  out->len = 0;
+  if (stack > r->nstacks) return corrupt(r, "stack id", stack);
+  for (uint32_t nd = stack; nd;) {
+    uint32_t loc = pcol_view_u32(&r->st_loc, nd - 1);
+    if (loc == 0 || loc > r->nlocs) return corrupt(r, "location id", loc);
+    uint64_t a = pcol_view_u64(&r->l_off, loc - 1), b = pcol_view_u64(&r->l_off, loc);
+    if (a > b || b > r->nlines) return corrupt(r, "location line offset", b);
+    for (uint64_t i = a; i < b; i++) {
+      xframe x = {pcol_view_u32(&r->ln_fn, i), pcol_view_i64(&r->ln_line, i)};
+      if (x.fn > r->nfns) return corrupt(r, "function id", x.fn);
+      if (pcol_buf_append(out, &x, sizeof x))
+        return pcol_error_set(r->err, PCOL_ENOMEM, "out of memory");
+    }
+    uint32_t par = pcol_view_u32(&r->st_par, nd - 1);
+    if (par >= nd) return corrupt(r, "stack parent", par);
+    nd = par;
+  }
+  return PCOL_OK;
+}
+
+/* The memory prefix of sample row i, if it has all four fields. */
+static int sample_mem(rp_out *r, uint64_t row, uint64_t mem[RPROF_NMEM], int *has) {
+  uint64_t a = pcol_view_u64(&r->s_voff, row), b = pcol_view_u64(&r->s_voff, row + 1);
+  int got = 0;
+  *has = 0;
+  if (!r->mem_vt[0]) return PCOL_OK;
+  if (a > b || b > r->nvals) return corrupt(r, "value offset", b);
+  for (uint64_t i = a; i < b; i++) {
+    uint32_t t = pcol_view_u32(&r->v_type, i);
+    for (int k = 0; k < RPROF_NMEM; k++)
+      if (t == r->mem_vt[k] && !(got & (1 << k))) {
+        int64_t v = pcol_view_i64(&r->v_val, i);
+        mem[k] = v < 0 ? 0 : (uint64_t)v / (uint64_t)pcol_rprof_mem_factor[k];
+        got |= 1 << k;
+      }
+  }
+  *has = got == (1 << RPROF_NMEM) - 1;
+  return PCOL_OK;
+}
+
+/* Line breaks cannot be written inside a line: a space stands for them. */
+static void unbreak(pcol_buf *b, size_t from) {
+  for (size_t i = from; i < b->len; i++)
+    if (b->data[i] == '\n' || b->data[i] == '\r') b->data[i] = ' ';
+}
+
+static int write_gen_file(rp_out *r, uint64_t num, pcol_str path) {
+  char head[48];
+  int k = snprintf(head, sizeof head, "#File %" PRIu64 ": ", num);
+  r->line.len = 0;
+  if (pcol_buf_append(&r->line, head, (size_t)k) ||
+      pcol_buf_append(&r->line, path.ptr, path.len))
+    return pcol_error_set(r->err, PCOL_ENOMEM, "out of memory");
+  unbreak(&r->line, 0);
+  emit(r, r->line.data, r->line.len);
+  return PCOL_OK;
+}
+
+/* Renders sample `row` into r->render (canonical or generic). */
+static int render_row(rp_out *r, uint64_t row, pcol_buf *xf) {
+  uint64_t mem[RPROF_NMEM];
+  int has_mem = 0, rc;
+  if (r->verbatim && (rc = sample_mem(r, row, mem, &has_mem))) return rc;
+  size_t n = xf->len / sizeof(xframe);
+  const xframe *x = (const xframe *)(const void *)xf->data;
+  r->frames.len = 0;
+  for (size_t i = 0; i < n; i++) {
+    pcol_rprof_frame fr = {NULL, 0, 0, x[i].line, 0};
+    uint32_t nsid = x[i].fn ? pcol_view_u32(&r->fn_name, x[i].fn - 1) : 0;
+    uint32_t fsid = x[i].fn ? pcol_view_u32(&r->fn_file, x[i].fn - 1) : 0;
+    pcol_str name = {NULL, 0}, path = {NULL, 0};
+    if ((rc = str(r, nsid, &name)) || (rc = str(r, fsid, &path))) return rc;
+    if (path.ptr && x[i].line != PCOL_NA_I64 && (r->verbatim || r->any_srcrefs)) {
+      const pcol_rprof_fent *e = pcol_rprof_ftab_path(&r->ft, path.ptr, path.len);
+      if (e) fr.fileno = e->num;
+      else if (!r->verbatim) {
+        /* R writes a #File line just before the first sample using the file */
+        fr.fileno = ++r->gen_nextfile;
+        if ((rc = pcol_rprof_ftab_add(&r->ft, fr.fileno, path.ptr, path.len, 0)) ||
+            (rc = write_gen_file(r, fr.fileno, path)))
+          return rc == PCOL_ENOMEM ? pcol_error_set(r->err, rc, "out of memory") : rc;
+      }
+    }
+    if (name.ptr) {
+      fr.name = name.ptr;
+      fr.name_len = name.len;
+    } else if (!r->verbatim && !(fr.fileno && i + 1 == n)) {
+      /* a frame without a name inside a stack: R's word for it */
+      fr.name = "<Anonymous>";
+      fr.name_len = 11;
+    }
+    if (!fr.name && !fr.fileno) continue; /* nothing R could write */
+    if (pcol_buf_append(&r->frames, &fr, sizeof fr))
+      return pcol_error_set(r->err, PCOL_ENOMEM, "out of memory");
+  }
+  const pcol_rprof_frame *fr = (const pcol_rprof_frame *)(const void *)r->frames.data;
+  if ((rc = pcol_rprof_render(&r->render, has_mem ? mem : NULL, fr,
+                              r->frames.len / sizeof *fr)))
+    return pcol_error_set(r->err, rc, "out of memory");
+  if (!r->verbatim) unbreak(&r->render, 0);
+  return PCOL_OK;
+}
+
+/* ------------------------------------------------------- text lines */
+
+static int apply_text_line(rp_out *r, const char *p, size_t n) {
+  unsigned flags;
+  uint64_t iv, num;
+  const char *path;
+  size_t plen;
+  int ok;
+  n = strip_eol(p, n);
+  if (pcol_rprof_is_header(p, n, &flags, &iv, &ok)) {
+    pcol_rprof_ftab_reset(&r->ft);
+  } else if (pcol_rprof_is_fileline(p, n, &num, &path, &plen, &ok) && ok) {
+    int rc = pcol_rprof_ftab_add(&r->ft, num, path, plen, 0);
+    if (rc) return pcol_error_set(r->err, rc, "rprof export: %s", pcol_strerror(rc));
+  }
+  return PCOL_OK;
+}
+
+/* Writes this source's text lines placed before sample id `upto` (or all). */
+static int flush_text(rp_out *r, uint64_t upto, int all) {
+  for (; r->tl_cur < r->ntl; r->tl_cur++) {
+    if (pcol_view_u32(&r->tl_src, r->tl_cur) != r->src) continue;
+    if (!all && pcol_view_u64(&r->tl_before, r->tl_cur) > upto) break;
+    pcol_str t;
+    int rc = str(r, pcol_view_u32(&r->tl_text, r->tl_cur), &t);
+    if (rc) return rc;
+    if (!t.ptr) t.ptr = "", t.len = 0;
+    if ((rc = apply_text_line(r, t.ptr, t.len))) return rc;
+    emit(r, t.ptr, t.len);
+  }
+  return PCOL_OK;
+}
+
+/* ------------------------------------------------------- samples */
+
+static int on_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  rp_out *r = ctx;
+  int rc;
+  uint64_t id = row + 1;
+  if (r->verbatim && (rc = flush_text(r, id, 0))) return rc;
+  int64_t w = pcol_view_i64(&r->s_weight, row);
+  int64_t times = pcol_scale(w, num, den);
+  if (times <= 0) return PCOL_OK;
+  /* the stored original line, if any */
+  while (r->sx_cur < r->nsx && pcol_view_u32(&r->sx_sample, r->sx_cur) < id) r->sx_cur++;
+  pcol_str text = {NULL, 0};
+  if (r->verbatim && r->sx_cur < r->nsx && pcol_view_u32(&r->sx_sample, r->sx_cur) == id) {
+    if ((rc = str(r, pcol_view_u32(&r->sx_text, r->sx_cur), &text))) return rc;
+    if (!text.ptr) text.ptr = "";
+  }
+  if (!text.ptr) {
+    uint32_t stack = pcol_view_u32(&r->s_stack, row);
+    if (!r->verbatim && stack == 0) return PCOL_OK; /* Rprof has no empty line */
+    if (!r->verbatim && !r->gen_open) {
+      char h[64];
+      int k = snprintf(h, sizeof h, "%ssample.interval=%" PRIu64,
+                       r->any_srcrefs ? "line profiling: " : "", r->gen_interval);
+      emit(r, h, (size_t)k);
+      r->gen_open = 1;
+    }
+    if ((rc = collect(r, stack, &r->xf)) || (rc = render_row(r, row, &r->xf))) return rc;
+    text.ptr = (const char *)r->render.data;
+    text.len = r->render.len;
+  }
+  for (int64_t k = 0; k < times; k++) emit(r, text.ptr, text.len);
+  if (row + 1 == r->end_row) r->emitted_last_sample = 1;
+  return PCOL_OK;
+}
+
+/* first row in [lo, hi) whose source is >= s (sources are sorted) */
+static uint64_t src_lower(rp_out *r, uint64_t lo, uint64_t hi, uint32_t s) {
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (pcol_view_u32(&r->s_src, mid) < s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+static int write_source(rp_out *r, uint32_t s) {
+  int is_rprof, rc;
+  if ((rc = str_is(r, pcol_view_u32(&r->so_type, s - 1), RPROF_SOURCE_TYPE, &is_rprof)))
+    return rc;
+  int has_text = 0;
+  for (uint64_t i = 0; i < r->ntl && !has_text; i++)
+    has_text = pcol_view_u32(&r->tl_src, i) == s;
+  r->src = s;
+  r->verbatim = is_rprof && has_text;
+  r->first_row = src_lower(r, 0, r->nsamples, s);
+  r->end_row = src_lower(r, r->first_row, r->nsamples, s + 1);
+  r->tl_cur = r->sx_cur = 0;
+  r->emitted_last_sample = 0;
+  r->emitted_in_source = 0;
+  r->final_nl0 = 0;
+  if (r->verbatim) {
+    pcol_rprof_ftab_reset(&r->ft);
+    r->gen_open = 0;
+    r->eol = meta_is(r, s, RPROF_META_EOL, "crlf") ? "\r\n" : "\n";
+    r->final_nl0 = meta_is(r, s, RPROF_META_FINAL_NEWLINE, "0");
+  } else {
+    uint64_t iv = source_interval(r, s);
+    r->eol = "\n";
+    if (r->gen_open && iv != r->gen_interval) r->gen_open = 0;
+    if (!r->gen_open) {
+      pcol_rprof_ftab_reset(&r->ft);
+      r->gen_nextfile = 0;
+      r->gen_interval = iv;
+    }
+  }
+  pcol_select one = {0};
+  if (r->sel) one = *r->sel;
+  one.source_id = s;
+  if ((rc = pcol_select_iter(r->f, &one, on_row, r, r->err))) return rc;
+  if (r->verbatim) {
+    /* trailing header/#File lines only when the selection reached the end */
+    int complete = !r->ranged || r->emitted_last_sample;
+    if (complete) {
+      if ((rc = flush_text(r, 0, 1))) return rc;
+      if (r->emitted_in_source && r->final_nl0) r->may_drop = 1;
+    }
+  }
+  return PCOL_OK;
+}
+
+int pcol_export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, pcol_error *err) {
+  rp_out r;
+  memset(&r, 0, sizeof r);
+  r.f = f;
+  r.out = out;
+  r.err = err;
+  r.sel = sel;
+  r.pending = "";
+  r.eol = "\n";
+  r.ranged = sel && (sel->has_from || sel->has_to);
+  int rc = load_views(&r);
+  if (!rc) rc = find_mem_types(&r);
+  if (!rc) rc = scan_srcrefs(&r);
+  if (!rc && sel && sel->source_id > r.nsources)
+    rc = pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the file has %" PRIu64 ")",
+                        sel->source_id, r.nsources);
+  for (uint64_t s = 1; !rc && s <= r.nsources; s++) {
+    if (sel && sel->source_id && s != sel->source_id) continue;
+    rc = write_source(&r, (uint32_t)s);
+  }
+  if (!rc && r.emitted == 0) {
+    /* R cannot read an empty file: at least a header */
+    char h[64];
+    uint32_t s = sel && sel->source_id ? sel->source_id : 1;
+    int k = snprintf(h, sizeof h, "sample.interval=%" PRIu64,
+                     s <= r.nsources ? source_interval(&r, s) : 10000);
+    r.eol = "\n";
+    emit(&r, h, (size_t)k);
+  }
+  if (!rc && !r.may_drop) fputs(r.pending, out);
+  pcol_rprof_ftab_free(&r.ft);
+  pcol_buf_free(&r.frames);
+  pcol_buf_free(&r.render);
+  pcol_buf_free(&r.line);
+  pcol_buf_free(&r.xf);
+  if (!rc && (fflush(out) || ferror(out)))
+    rc = pcol_error_set(err, PCOL_EIO, "rprof export: write error");
+  return rc;
+}

@@ -1,0 +1,561 @@
+/* rprof_import.c — R's Rprof() text output into a builder, and the parts of
+ * the format the exporter shares (header/#File parsing, #File table,
+ * canonical line rendering).
+ *
+ * One source per input; one sample per sample line (weight 1, time = sum of
+ * the intervals of the earlier sample lines).  Headers and #File lines are
+ * kept as text_lines at their positions; a sample whose canonical rendering
+ * differs from its original bytes keeps those bytes in sample_text.  The
+ * input is streamed one line at a time.  docs/rprof-mapping.md. */
+#include "rprof.h"
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+const char *const pcol_rprof_mem_type[RPROF_NMEM] = {"vsize.small", "vsize.large", "nodes",
+                                                     "duplications"};
+const char *const pcol_rprof_mem_unit[RPROF_NMEM] = {"bytes", "bytes", "bytes", "count"};
+const int64_t pcol_rprof_mem_factor[RPROF_NMEM] = {8, 8, 1, 1};
+
+/* ------------------------------------------------------------ parsing */
+
+static int has_prefix(const char *p, size_t n, const char *s) {
+  size_t l = strlen(s);
+  return n >= l && memcmp(p, s, l) == 0;
+}
+
+/* Unsigned decimal at p[*i..n): at least one digit, no overflow. */
+static int parse_u64(const char *p, size_t n, size_t *i, uint64_t *out) {
+  size_t k = *i;
+  uint64_t v = 0;
+  if (k >= n || !isdigit((unsigned char)p[k])) return 0;
+  for (; k < n && isdigit((unsigned char)p[k]); k++) {
+    unsigned d = (unsigned)(p[k] - '0');
+    if (v > (UINT64_MAX - d) / 10) return -1; /* overflow */
+    v = v * 10 + d;
+  }
+  *i = k;
+  *out = v;
+  return 1;
+}
+
+int pcol_rprof_is_header(const char *p, size_t n, unsigned *flags, uint64_t *interval_us,
+                         int *ok) {
+  static const char *const pre[3] = {"memory profiling: ", "GC profiling: ",
+                                     "line profiling: "};
+  *ok = 0;
+  *flags = 0;
+  if (!has_prefix(p, n, "sample.interval=") && !has_prefix(p, n, pre[0]) &&
+      !has_prefix(p, n, pre[1]) && !has_prefix(p, n, pre[2]))
+    return 0;
+  size_t i = 0;
+  for (int k = 0; k < 3; k++)
+    if (has_prefix(p + i, n - i, pre[k])) {
+      *flags |= 1u << k;
+      i += strlen(pre[k]);
+    }
+  if (!has_prefix(p + i, n - i, "sample.interval=")) return 1;
+  i += strlen("sample.interval=");
+  if (parse_u64(p, n, &i, interval_us) != 1 || i != n) return 1;
+  *ok = 1;
+  return 1;
+}
+
+int pcol_rprof_is_fileline(const char *p, size_t n, uint64_t *num, const char **path,
+                           size_t *path_len, int *ok) {
+  *ok = 0;
+  if (!has_prefix(p, n, "#File ")) return 0;
+  size_t i = 6;
+  if (parse_u64(p, n, &i, num) != 1 || *num == 0) return 1;
+  if (!has_prefix(p + i, n - i, ": ")) return 1;
+  i += 2;
+  *path = p + i;
+  *path_len = n - i;
+  *ok = 1;
+  return 1;
+}
+
+/* ------------------------------------------------------- #File table */
+
+typedef struct path_key {
+  const void *p;
+  size_t n;
+} path_key;
+
+static const pcol_rprof_fent *fent(const pcol_rprof_ftab *t, uint32_t id) {
+  return (const pcol_rprof_fent *)(const void *)t->ents.data + (id - 1);
+}
+static int num_eq(const void *ctx, uint32_t id, const void *key) {
+  return fent(ctx, id)->num == *(const uint64_t *)key;
+}
+static int path_eq(const void *ctx, uint32_t id, const void *key) {
+  const pcol_rprof_ftab *t = ctx;
+  const pcol_rprof_fent *e = fent(t, id);
+  const path_key *k = key;
+  return e->len == k->n && (k->n == 0 || memcmp(t->pool.data + e->off, k->p, k->n) == 0);
+}
+static uint64_t num_hash(uint64_t num) { return pcol_hash_mix(0x5eed, num); }
+
+void pcol_rprof_ftab_free(pcol_rprof_ftab *t) {
+  pcol_buf_free(&t->ents);
+  pcol_buf_free(&t->pool);
+  pcol_hset_free(&t->by_num);
+  pcol_hset_free(&t->by_path);
+}
+
+void pcol_rprof_ftab_reset(pcol_rprof_ftab *t) {
+  /* segments are few: freeing keeps the code simple */
+  pcol_rprof_ftab_free(t);
+}
+
+const pcol_rprof_fent *pcol_rprof_ftab_num(const pcol_rprof_ftab *t, uint64_t num) {
+  uint32_t id = pcol_hset_find(&t->by_num, num_hash(num), num_eq, t, &num);
+  return id ? fent(t, id) : NULL;
+}
+
+const pcol_rprof_fent *pcol_rprof_ftab_path(const pcol_rprof_ftab *t, const void *path,
+                                            size_t len) {
+  path_key k = {path, len};
+  uint32_t id = pcol_hset_find(&t->by_path, pcol_hash_bytes(path, len, 7), path_eq, t, &k);
+  return id ? fent(t, id) : NULL;
+}
+
+int pcol_rprof_ftab_add(pcol_rprof_ftab *t, uint64_t num, const void *path, size_t len,
+                        uint32_t sid) {
+  int new_num = pcol_rprof_ftab_num(t, num) == NULL;
+  int new_path = pcol_rprof_ftab_path(t, path, len) == NULL;
+  if (!new_num && !new_path) return PCOL_OK;
+  if (t->ents.len / sizeof(pcol_rprof_fent) >= UINT32_MAX - 1) return PCOL_ETOOBIG;
+  pcol_rprof_fent e = {num, sid, t->pool.len, len};
+  if (pcol_buf_append(&t->pool, path, len) || pcol_buf_append(&t->ents, &e, sizeof e))
+    return PCOL_ENOMEM;
+  uint32_t id = (uint32_t)(t->ents.len / sizeof e);
+  if (new_num && pcol_hset_insert(&t->by_num, num_hash(num), id)) return PCOL_ENOMEM;
+  if (new_path && pcol_hset_insert(&t->by_path, pcol_hash_bytes(path, len, 7), id))
+    return PCOL_ENOMEM;
+  return PCOL_OK;
+}
+
+/* ---------------------------------------------------------- rendering */
+
+int pcol_rprof_render(pcol_buf *out, const uint64_t *mem, const pcol_rprof_frame *fr,
+                      size_t n) {
+  char tmp[96];
+  out->len = 0;
+  if (mem) {
+    int k = snprintf(tmp, sizeof tmp, ":%" PRIu64 ":%" PRIu64 ":%" PRIu64 ":%" PRIu64 ":",
+                     mem[0], mem[1], mem[2], mem[3]);
+    if (pcol_buf_append(out, tmp, (size_t)k)) return PCOL_ENOMEM;
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (fr[i].fileno) {
+      int k = snprintf(tmp, sizeof tmp, "%" PRIu64 "#%" PRId64 " ", fr[i].fileno, fr[i].line);
+      if (pcol_buf_append(out, tmp, (size_t)k)) return PCOL_ENOMEM;
+    }
+    if (fr[i].name) {
+      if (pcol_buf_append(out, "\"", 1) || pcol_buf_append(out, fr[i].name, fr[i].name_len) ||
+          pcol_buf_append(out, "\" ", 2))
+        return PCOL_ENOMEM;
+    }
+  }
+  return PCOL_OK;
+}
+
+/* ------------------------------------------------------------ importer */
+
+enum { EOL_NONE = 0, EOL_LF = 1, EOL_CRLF = 2 };
+
+typedef struct rp_in {
+  pcol_builder *b;
+  const char *name;
+  pcol_error *err;
+  uint32_t src;
+  uint64_t lineno;
+  int eol_default;  /* EOL_LF or EOL_CRLF: the header's line end */
+  int last_eol;     /* of the line just read */
+  unsigned flags;   /* current segment */
+  int64_t interval_ns;
+  int64_t t_ns;     /* time of the next sample */
+  uint32_t vt[RPROF_NMEM];
+  int mem_declared;
+  uint64_t segments, truncated;
+  pcol_rprof_ftab ft;
+  pcol_buf frames, locs, render, text;
+} rp_in;
+
+#define FAIL(code, ...) pcol_error_set(r->err, code, __VA_ARGS__)
+
+static int bfail(rp_in *r, int rc) {
+  return pcol_error_set(r->err, rc, "%s:%" PRIu64 ": %s", r->name, r->lineno,
+                        pcol_strerror(rc));
+}
+
+static int declare_memory(rp_in *r) {
+  if (r->mem_declared) return PCOL_OK;
+  for (int k = 0; k < RPROF_NMEM; k++) {
+    uint32_t t, u;
+    int rc = pcol_b_cstr(r->b, pcol_rprof_mem_type[k], &t);
+    if (!rc) rc = pcol_b_cstr(r->b, pcol_rprof_mem_unit[k], &u);
+    if (!rc) rc = pcol_b_value_type(r->b, t, u, &r->vt[k]);
+    if (!rc) rc = pcol_b_source_value_type(r->b, r->src, r->vt[k]);
+    if (rc) return bfail(r, rc);
+  }
+  r->mem_declared = 1;
+  return PCOL_OK;
+}
+
+/* The stored text of a line: its content plus whatever is needed so that
+ * content + the source's default line end reproduces the original bytes
+ * (docs/rprof-mapping.md, "Line ends"). */
+static int stored_text(rp_in *r, const char *p, size_t n, int cr_dangling) {
+  r->text.len = 0;
+  if (pcol_buf_append(&r->text, p, n)) return PCOL_ENOMEM;
+  const char *suffix = "";
+  if (cr_dangling) suffix = "\r";
+  else if (r->last_eol == EOL_CRLF && r->eol_default == EOL_LF) suffix = "\r";
+  else if (r->last_eol == EOL_LF && r->eol_default == EOL_CRLF) suffix = "\n";
+  return pcol_buf_append(&r->text, suffix, strlen(suffix));
+}
+static int suffix_needed(const rp_in *r, int cr_dangling) {
+  return cr_dangling || (r->last_eol != EOL_NONE && r->last_eol != r->eol_default);
+}
+
+static int add_text_line(rp_in *r, const char *p, size_t n, int cr_dangling) {
+  int rc = stored_text(r, p, n, cr_dangling);
+  if (!rc)
+    rc = pcol_b_text_line(r->b, r->src, pcol_b_sample_count(r->b) + 1, r->text.data,
+                          r->text.len);
+  return rc ? bfail(r, rc) : PCOL_OK;
+}
+
+static int on_header(rp_in *r, const char *p, size_t n, unsigned flags, uint64_t iv,
+                     int cr_dangling) {
+  if (iv > (uint64_t)INT64_MAX / 1000)
+    return FAIL(PCOL_ETOOBIG, "%s:%" PRIu64 ": sample.interval=%" PRIu64 " is too large",
+                r->name, r->lineno, iv);
+  if (r->segments == 0) {
+    char num[32];
+    snprintf(num, sizeof num, "%" PRIu64, iv);
+    char fl[32] = "";
+    if (flags & RPROF_F_MEMORY) strcat(fl, "memory");
+    if (flags & RPROF_F_GC) strcat(fl, fl[0] ? ",gc" : "gc");
+    if (flags & RPROF_F_LINE) strcat(fl, fl[0] ? ",line" : "line");
+    int rc = pcol_b_meta_str(r->b, r->src, RPROF_META_INTERVAL_US, num);
+    if (!rc) rc = pcol_b_meta(r->b, r->src, RPROF_META_HEADER, p, n);
+    if (!rc) rc = pcol_b_meta_str(r->b, r->src, RPROF_META_FLAGS, fl);
+    if (rc) return bfail(r, rc);
+  }
+  r->segments++;
+  r->flags = flags;
+  r->interval_ns = (int64_t)iv * 1000;
+  pcol_rprof_ftab_reset(&r->ft);
+  int rc = (flags & RPROF_F_MEMORY) ? declare_memory(r) : PCOL_OK;
+  if (rc) return rc;
+  return add_text_line(r, p, n, cr_dangling);
+}
+
+static int on_fileline(rp_in *r, const char *p, size_t n, uint64_t num, const char *path,
+                       size_t plen, int cr_dangling) {
+  uint32_t sid;
+  int rc = pcol_b_string(r->b, path, plen, &sid);
+  if (!rc) rc = pcol_rprof_ftab_add(&r->ft, num, path, plen, sid);
+  if (rc) return bfail(r, rc);
+  return add_text_line(r, p, n, cr_dangling);
+}
+
+/* A ref "digits#digits" at p[i..n) followed by a space or the end: 1 = yes
+ * (with *end after the space), 0 = no, -1 = cut off by the end of the line. */
+static int scan_ref(const char *p, size_t n, size_t i, uint64_t *file, uint64_t *line,
+                    size_t *end) {
+  size_t k = i;
+  int a = parse_u64(p, n, &k, file);
+  if (a < 0) return 0;
+  if (a == 0) return 0;
+  if (k == n) return -1;
+  if (p[k] != '#') return 0;
+  k++;
+  if (k == n) return -1;
+  int c = parse_u64(p, n, &k, line);
+  if (c <= 0) return 0;
+  if (k == n) return -1; /* no space after it: cut off (maybe mid-number) */
+  if (p[k] != ' ') return 0;
+  *end = k + 1;
+  return 1;
+}
+
+static int push_frame(rp_in *r, const char *name, size_t nlen, int has_ref, uint64_t file,
+                      uint64_t line) {
+  pcol_rprof_frame f = {name, nlen, 0, PCOL_NA_I64, 0};
+  if (has_ref) {
+    if (line > (uint64_t)INT64_MAX)
+      return FAIL(PCOL_ECORRUPT, "%s:%" PRIu64 ": line number %" PRIu64 " is too large",
+                  r->name, r->lineno, line);
+    f.line = (int64_t)line;
+    const pcol_rprof_fent *e = pcol_rprof_ftab_num(&r->ft, file);
+    if (e) {
+      /* canonical number: the first #File line of this segment naming the path */
+      f.file_sid = e->sid;
+      f.fileno = pcol_rprof_ftab_path(&r->ft, pcol_rprof_fent_path(&r->ft, e), e->len)->num;
+    }
+    /* a file number without a #File line: the line is kept, the file is
+     * unknown, and the original text preserves the ref */
+  }
+  if (pcol_buf_append(&r->frames, &f, sizeof f)) return bfail(r, PCOL_ENOMEM);
+  return PCOL_OK;
+}
+
+/* Parses the memory prefix ":a:b:c:d:" at the start of p.  1 = ok (*i after
+ * it), 0 = malformed, -1 = cut off by the end of the line. */
+static int scan_mem(rp_in *r, const char *p, size_t n, size_t *i, uint64_t mem[4],
+                    int *erc) {
+  size_t k = 1;
+  for (int f = 0; f < RPROF_NMEM; f++) {
+    int a = parse_u64(p, n, &k, &mem[f]);
+    if (a < 0)
+      return *erc = FAIL(PCOL_ECORRUPT,
+                         "%s:%" PRIu64 ": memory field %d does not fit in 64 bits", r->name,
+                         r->lineno, f + 1), -2;
+    if (a == 0) return k == n ? -1 : 0;
+    if (k == n) return -1;
+    if (p[k] != ':') return 0;
+    k++;
+    if (mem[f] > (uint64_t)(INT64_MAX / pcol_rprof_mem_factor[f]))
+      return *erc = FAIL(PCOL_ECORRUPT,
+                         "%s:%" PRIu64 ": memory field %d (%s) = %" PRIu64
+                         " is too large to store in bytes as int64",
+                         r->name, r->lineno, f + 1, pcol_rprof_mem_type[f], mem[f]), -2;
+  }
+  *i = k;
+  return 1;
+}
+
+static int add_frame_locs(rp_in *r, size_t nfr) {
+  const pcol_rprof_frame *fr = (const pcol_rprof_frame *)(const void *)r->frames.data;
+  r->locs.len = 0;
+  for (size_t k = 0; k < nfr; k++) {
+    pcol_function_row fn = {0, 0, fr[k].file_sid, PCOL_NA_I64};
+    int rc = fr[k].name ? pcol_b_string(r->b, fr[k].name, fr[k].name_len, &fn.name) : 0;
+    uint32_t fid, loc;
+    if (!rc) rc = pcol_b_function(r->b, &fn, &fid);
+    pcol_line_row lr = {fid, fr[k].line, PCOL_NA_I64};
+    if (!rc) rc = pcol_b_location(r->b, 0, 0, 0, &lr, 1, &loc);
+    if (!rc) rc = PCOL_BUF_PUSH(&r->locs, uint32_t, loc);
+    if (rc) return bfail(r, rc);
+  }
+  return PCOL_OK;
+}
+
+static int on_sample(rp_in *r, const char *p, size_t n, int cr_dangling) {
+  uint64_t mem[RPROF_NMEM];
+  int has_mem = 0, cut = 0, rc;
+  size_t i = 0;
+  r->frames.len = 0;
+  if (p[0] == ':') {
+    int m = scan_mem(r, p, n, &i, mem, &rc);
+    if (m == -2) return rc;
+    if (m == 0)
+      return FAIL(PCOL_ECORRUPT,
+                  "%s:%" PRIu64 ": malformed memory prefix (expected :small:big:nodes:dups:)",
+                  r->name, r->lineno);
+    if (m < 0) cut = 1, i = n;
+    else has_mem = 1;
+  }
+  int pending = 0; /* a ref waiting for the name after it */
+  uint64_t pf = 0, pl = 0;
+  while (i < n && !cut) {
+    if (p[i] == '"') {
+      /* A name ends at '" ' followed by '"', a ref or the end of the line,
+       * or at a '"' that ends the line (cut before its space).  Names may
+       * hold spaces and quotes, so nothing simpler works. */
+      size_t j = i + 1, end = 0;
+      int found = 0;
+      for (;;) {
+        const char *q = j < n ? memchr(p + j, '"', n - j) : NULL;
+        if (!q) break;
+        j = (size_t)(q - p);
+        if (j + 1 == n) {
+          found = 1, end = n;
+          break;
+        }
+        if (p[j + 1] == ' ') {
+          size_t k = j + 2, e2;
+          uint64_t a, b2;
+          if (k == n || p[k] == '"' || scan_ref(p, n, k, &a, &b2, &e2) != 0) {
+            found = 1, end = k;
+            break;
+          }
+        }
+        j++;
+      }
+      if (!found) {
+        cut = 1; /* a name cut off by the end of the line */
+        break;
+      }
+      if ((rc = push_frame(r, p + i + 1, j - i - 1, pending, pf, pl))) return rc;
+      pending = 0;
+      i = end;
+    } else if (isdigit((unsigned char)p[i])) {
+      uint64_t f, l;
+      size_t e;
+      int s = scan_ref(p, n, i, &f, &l, &e);
+      if (s < 0) {
+        cut = 1; /* a ref cut off by the end of the line */
+        break;
+      }
+      if (s == 0)
+        return FAIL(PCOL_ECORRUPT,
+                    "%s:%" PRIu64 ":%zu: malformed source reference (expected FILE#LINE "
+                    "followed by a space)",
+                    r->name, r->lineno, i + 1);
+      /* two refs in a row: the first has no function after it */
+      if (pending && (rc = push_frame(r, NULL, 0, 1, pf, pl))) return rc;
+      pending = 1, pf = f, pl = l;
+      i = e;
+    } else {
+      return FAIL(PCOL_ECORRUPT,
+                  "%s:%" PRIu64 ":%zu: not an Rprof header, #File line or sample line "
+                  "(unexpected byte 0x%02x)",
+                  r->name, r->lineno, i + 1, (unsigned char)p[i]);
+    }
+  }
+  /* a trailing ref: a line of top-level code, in no named function */
+  if (pending && (rc = push_frame(r, NULL, 0, 1, pf, pl))) return rc;
+
+  size_t nfr = r->frames.len / sizeof(pcol_rprof_frame);
+  if ((rc = add_frame_locs(r, nfr))) return rc;
+  uint32_t stack = 0;
+  if ((rc = pcol_b_stack(r->b, (const uint32_t *)(const void *)r->locs.data, nfr, &stack)))
+    return bfail(r, rc);
+  pcol_value_row vals[RPROF_NMEM];
+  if (has_mem) {
+    if ((rc = declare_memory(r))) return rc;
+    for (int k = 0; k < RPROF_NMEM; k++)
+      vals[k] = (pcol_value_row){r->vt[k], (int64_t)mem[k] * pcol_rprof_mem_factor[k]};
+  }
+  pcol_sample_row s = {r->src, r->t_ns, 0, 1, PCOL_NA_I64, stack, 0};
+  uint32_t sid;
+  if ((rc = pcol_b_sample(r->b, &s, vals, has_mem ? RPROF_NMEM : 0, &sid)))
+    return bfail(r, rc);
+  if (r->t_ns > INT64_MAX - r->interval_ns)
+    return FAIL(PCOL_ETOOBIG, "%s:%" PRIu64 ": sample time overflows int64 nanoseconds",
+                r->name, r->lineno);
+  r->t_ns += r->interval_ns;
+
+  /* keep the original bytes when the canonical rendering differs */
+  if ((rc = pcol_rprof_render(&r->render, has_mem ? mem : NULL,
+                              (const pcol_rprof_frame *)(const void *)r->frames.data, nfr)))
+    return bfail(r, rc);
+  if (cut) r->truncated++;
+  if (cut || suffix_needed(r, cr_dangling) || r->render.len != n ||
+      memcmp(r->render.data, p, n) != 0) {
+    if ((rc = stored_text(r, p, n, cr_dangling)) ||
+        (rc = pcol_b_sample_text(r->b, sid, r->text.data, r->text.len)))
+      return bfail(r, rc);
+  }
+  return PCOL_OK;
+}
+
+static int finish_meta(rp_in *r) {
+  char num[32];
+  int rc;
+  snprintf(num, sizeof num, "%" PRIu64, r->segments);
+  if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_SEGMENTS, num))) return bfail(r, rc);
+  if (r->eol_default == EOL_CRLF &&
+      (rc = pcol_b_meta_str(r->b, r->src, RPROF_META_EOL, "crlf")))
+    return bfail(r, rc);
+  if (r->last_eol == EOL_NONE &&
+      (rc = pcol_b_meta_str(r->b, r->src, RPROF_META_FINAL_NEWLINE, "0")))
+    return bfail(r, rc);
+  if (r->truncated) {
+    snprintf(num, sizeof num, "%" PRIu64, r->truncated);
+    if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_TRUNCATED, num))) return bfail(r, rc);
+  }
+  return PCOL_OK;
+}
+
+static int import_lines(rp_in *r, FILE *in, uint64_t max_bytes) {
+  char *line = NULL;
+  size_t cap = 0, total = 0;
+  ssize_t got;
+  int rc = PCOL_OK;
+  while ((got = getline(&line, &cap, in)) > 0) {
+    r->lineno++;
+    total += (size_t)got;
+    if (total > max_bytes) {
+      rc = FAIL(PCOL_ETOOBIG, "%s:%" PRIu64 ": input larger than %" PRIu64 " bytes", r->name,
+                r->lineno, max_bytes);
+      break;
+    }
+    size_t n = (size_t)got;
+    int cr_dangling = 0;
+    r->last_eol = EOL_NONE;
+    if (line[n - 1] == '\n') {
+      n--, r->last_eol = EOL_LF;
+      if (n && line[n - 1] == '\r') n--, r->last_eol = EOL_CRLF;
+    } else if (line[n - 1] == '\r') {
+      n--, cr_dangling = 1; /* cut between CR and LF */
+    }
+    if (r->lineno == 1) r->eol_default = r->last_eol == EOL_CRLF ? EOL_CRLF : EOL_LF;
+    unsigned flags;
+    uint64_t iv, num;
+    const char *path;
+    size_t plen;
+    int ok;
+    if (pcol_rprof_is_header(line, n, &flags, &iv, &ok)) {
+      if (!ok) {
+        rc = FAIL(PCOL_ECORRUPT,
+                  "%s:%" PRIu64 ": malformed Rprof header (expected [memory profiling: ][GC "
+                  "profiling: ][line profiling: ]sample.interval=N)",
+                  r->name, r->lineno);
+        break;
+      }
+      rc = on_header(r, line, n, flags, iv, cr_dangling);
+    } else if (r->segments == 0) {
+      rc = FAIL(PCOL_ECORRUPT,
+                "%s:%" PRIu64 ": not an Rprof file: the first line must be a header such as "
+                "'sample.interval=20000'",
+                r->name, r->lineno);
+    } else if (n == 0) {
+      rc = FAIL(PCOL_ECORRUPT, "%s:%" PRIu64 ": empty line (Rprof never writes one)", r->name,
+                r->lineno);
+    } else if (pcol_rprof_is_fileline(line, n, &num, &path, &plen, &ok)) {
+      if (!ok)
+        rc = FAIL(PCOL_ECORRUPT, "%s:%" PRIu64 ": malformed #File line (expected '#File N: PATH')",
+                  r->name, r->lineno);
+      else
+        rc = on_fileline(r, line, n, num, path, plen, cr_dangling);
+    } else {
+      rc = on_sample(r, line, n, cr_dangling);
+    }
+    if (rc) break;
+  }
+  if (!rc && ferror(in))
+    rc = FAIL(PCOL_EIO, "%s: read error after line %" PRIu64 ": %s", r->name, r->lineno,
+              strerror(errno));
+  if (!rc && r->lineno == 0)
+    rc = FAIL(PCOL_ECORRUPT, "%s: empty input: no Rprof header", r->name);
+  free(line);
+  return rc;
+}
+
+int pcol_import_rprof(pcol_builder *b, FILE *in, const char *name,
+                      const pcol_import_options *opt, pcol_error *err) {
+  rp_in r;
+  memset(&r, 0, sizeof r);
+  r.b = b;
+  r.name = name ? name : "<rprof>";
+  r.err = err;
+  uint64_t max = opt && opt->max_input_bytes ? opt->max_input_bytes : (8ULL << 30);
+  int rc = pcol_b_source(b, RPROF_SOURCE_TYPE, r.name, PCOL_NA_I64, &r.src);
+  if (rc) return pcol_error_set(err, rc, "%s: %s", r.name, pcol_strerror(rc));
+  rc = import_lines(&r, in, max);
+  if (!rc) rc = finish_meta(&r);
+  if (!rc && opt && opt->coalesce) rc = pcol_builder_coalesce(b, err);
+  pcol_rprof_ftab_free(&r.ft);
+  pcol_buf_free(&r.frames);
+  pcol_buf_free(&r.locs);
+  pcol_buf_free(&r.render);
+  pcol_buf_free(&r.text);
+  return rc;
+}
