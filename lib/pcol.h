@@ -480,6 +480,95 @@ int pcol_export_collapsed(pcol_file *f, const pcol_select *sel,
 int pcol_export_speedscope(pcol_file *f, const pcol_select *sel, FILE *out,
                            pcol_error *err);
 
+/* ===== views: flat/cum aggregation and frame trees (lib/aggregate.c) =====
+ * Shared by `pcol top`, `diff`, `fold`, `flame` and the collapsed exporter.
+ * All of them read columns through zero-copy views and touch each selected
+ * sample once and each distinct stack node once. */
+
+/* Which number a view adds up. */
+typedef struct pcol_value_sel {
+  uint32_t vt_id;      /* value_types id; 0 = "samples" (the weight column) */
+  pcol_str type, unit; /* borrowed names ("samples"/"count" for vt_id 0) */
+} pcol_value_sel;
+
+/* Resolves a value name: "samples", "TYPE" or "TYPE/UNIT".  NULL = the
+ * default of the selected sources: meta "pprof.default_sample_type", else
+ * (not for Rprof sources) the last value type the source declares, else
+ * "samples"; sources that disagree give "samples".  ENOTFOUND if no type has
+ * that name, EINVAL if a bare TYPE matches several units. */
+int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
+                       pcol_value_sel *out, pcol_error *err);
+
+/* Sums the chosen value of the selected samples per stack node: *w_out gets
+ * a calloc'd array of pcol_rows(f, PCOL_T_STACKS) + 1 entries (index 0 =
+ * empty stack; free() it).  Long samples cut by the range are scaled with
+ * pcol_scale per sample.  *total_abs (may be NULL) = sum of |value| per
+ * sample, the pprof total. */
+int pcol_stack_weights(pcol_file *f, const pcol_select *sel,
+                       const pcol_value_sel *v, int64_t **w_out,
+                       int64_t *total_abs, pcol_error *err);
+
+typedef enum { PCOL_BY_FUNCTION = 0, PCOL_BY_LINE = 1, PCOL_BY_FILE = 2 } pcol_by;
+
+typedef struct pcol_top_row {
+  pcol_str name;   /* function name, "file#line" or file name */
+  int64_t flat;    /* samples whose innermost frame is this key */
+  int64_t cum;     /* samples with this key anywhere, once per sample */
+} pcol_top_row;
+
+typedef struct pcol_top {
+  pcol_top_row *rows; /* sorted: |flat| desc, name, |cum| desc */
+  size_t nrows;
+  int64_t total;      /* sum of |value| over the selected samples */
+  pcol_value_sel value;
+  void *priv_;
+} pcol_top;
+
+/* Flat/cum per function NAME (functions with one name merge, like pprof
+ * and summaryRprof), per "basename(file)#line" or per file.  Frames of a
+ * function with NA name count only for BY_LINE/BY_FILE; a non-empty stack
+ * with no key at all counts as "<no location>". */
+int pcol_top_compute(pcol_file *f, const pcol_select *sel,
+                     const pcol_value_sel *v, pcol_by by, pcol_top *out,
+                     pcol_error *err);
+void pcol_top_free(pcol_top *t);
+
+/* Frame tree: the stacks with every frame named (inline frames expanded,
+ * outermost first) and merged by name path.  Node 0 is the root. */
+typedef struct pcol_ftree {
+  uint32_t n;       /* nodes, including the root */
+  uint32_t *parent; /* parent[i] < i for i > 0 */
+  uint32_t *depth;  /* root 0 */
+  pcol_str *name;   /* frame name of node i (root: empty) */
+  int64_t *self;    /* value of samples whose innermost frame is node i */
+  int64_t *total;   /* self plus all descendants */
+  int64_t total_abs;
+  pcol_value_sel value;
+  void *priv_;
+} pcol_ftree;
+
+/* Frame names: the function name; for a function with NA name (Rprof
+ * top-level refs) "file:line" (or the file, or "[unknown]"); a location
+ * without lines "0x<address>" or "[unknown]". */
+int pcol_ftree_build(pcol_file *f, const pcol_select *sel,
+                     const pcol_value_sel *v, pcol_ftree *out, pcol_error *err);
+/* Child of `parent` named name[0..len), 0 if none. */
+uint32_t pcol_ftree_child(const pcol_ftree *t, uint32_t parent, const char *name,
+                          size_t len);
+void pcol_ftree_free(pcol_ftree *t);
+
+/* Writes collapsed stacks ("root;...;leaf value\n", sorted bytewise, one
+ * line per distinct name path with a non-zero value).  Inside a frame name
+ * ';', '\n', '\r' and NUL become '_'.  value: as pcol_value_resolve. */
+int pcol_fold_write(pcol_file *f, const pcol_select *sel, const char *value,
+                    FILE *out, pcol_error *err);
+
+/* Opens a pcol file, or imports any other profile format into memory and
+ * opens that.  *owned (free() after pcol_close) is the in-memory copy. */
+int pcol_open_any(const char *path, const pcol_open_options *opt,
+                  pcol_file **out, void **owned, pcol_error *err);
+/* ===== end of views block ===== */
+
 #ifdef __cplusplus
 }
 #endif

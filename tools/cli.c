@@ -359,6 +359,11 @@ void tbl_f64(cli_table *t, double v) {
   fprintf(t->fp, "%.17g", v);
 }
 
+void tbl_num(cli_table *t, const char *text) {
+  sep(t);
+  fputs(text, t->fp);
+}
+
 void tbl_bool(cli_table *t, int v) {
   sep(t);
   if (t->fmt == OUT_JSON || t->fmt == OUT_JSONL) fputs(v ? "true" : "false", t->fp);

@@ -87,6 +87,7 @@ void tbl_i64(cli_table *t, int64_t v); /* PCOL_NA_I64 = NA */
 void tbl_u64(cli_table *t, uint64_t v);
 void tbl_id(cli_table *t, uint64_t id); /* 0 = NA */
 void tbl_f64(cli_table *t, double v);   /* NaN = NA */
+void tbl_num(cli_table *t, const char *text); /* a pre-formatted number, written as is */
 void tbl_bool(cli_table *t, int v);
 void tbl_na(cli_table *t);
 void tbl_end_row(cli_table *t);

@@ -29,6 +29,7 @@ int cmd_pack(const cli_command *cmd, cli_args *a) {
   pcol_builder *b = NULL;
   int rc = pcol_builder_new(&b, &err);
   for (int i = 0; !rc && i < a->npos; i++) rc = pcol_import_path(b, a->pos[i], fmt, &iopt, &err);
+  if (!rc && iopt.coalesce) rc = pcol_builder_coalesce(b, &err);
   if (!rc) rc = pcol_builder_write(b, out, &wopt, &err);
   pcol_builder_free(b);
   return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;

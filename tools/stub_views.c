@@ -9,7 +9,6 @@
     fprintf(stderr, "pcol %s: not built yet\n", cmd->name);                    \
     return EXIT_DATA;                                                          \
   }
-STUB(top)
 STUB(fold)
 STUB(flame)
 STUB(diff)

@@ -1,0 +1,152 @@
+/* coalesce.c — long samples: merge runs of identical, evenly spaced raw
+ * samples into one row (docs/long-samples.md).
+ *
+ * A run is a maximal sequence of consecutive sample rows r0..rN-1 such that
+ *  - every row has the same source, stack, label set and the identical list
+ *    of (value type, value) pairs;
+ *  - every row is a raw point sample: weight 1, duration 0, time not NA;
+ *  - times are evenly spaced: t[k+1] - t[k] = d > 0, the same d for the run;
+ *  - rows after the first have cpu_delta 0 or NA (CPU time "before the
+ *    sample" belongs to the first tick; a later non-zero delta is a wake-up
+ *    and starts a new run, as in Firefox Profiler issue #4101);
+ *  - no text line is placed before a row after the first (the text sits
+ *    between two raw samples, so merging across it would lose its place);
+ *  - no row has a sample_text (its verbatim text belongs to one raw sample).
+ * A run of N >= 2 rows becomes one row: time t[0], duration N*d, weight N,
+ * cpu_delta of the first row, each value multiplied by N (the per-type sum).
+ * Sample ids in sample_text and positions in text_lines are renumbered.
+ * Every range query whose bounds fall on raw sample times then gives the
+ * same answer on the coalesced rows as on the raw ones (pcol_select_iter).
+ */
+#include "internal.h"
+
+#define SCOL(b, c) (&(b)->t[PCOL_T_SAMPLES].cols[(c)-1])
+#define VCOL(b, c) (&(b)->t[PCOL_T_VALUES].cols[(c)-1])
+
+static uint32_t g32(const pcol_buf *b, uint64_t i) {
+  uint32_t v;
+  memcpy(&v, b->data + i * 4, 4);
+  return v;
+}
+static int64_t g64(const pcol_buf *b, uint64_t i) {
+  int64_t v;
+  memcpy(&v, b->data + i * 8, 8);
+  return v;
+}
+static void p32(pcol_buf *b, uint64_t i, uint32_t v) { memcpy(b->data + i * 4, &v, 4); }
+static void p64(pcol_buf *b, uint64_t i, int64_t v) { memcpy(b->data + i * 8, &v, 8); }
+
+/* Same source, stack, labels and values (rows r and s). */
+static int same_kind(pcol_builder *b, uint64_t r, uint64_t s) {
+  if (g32(SCOL(b, PCOL_C_S_SOURCE), r) != g32(SCOL(b, PCOL_C_S_SOURCE), s) ||
+      g32(SCOL(b, PCOL_C_S_STACK), r) != g32(SCOL(b, PCOL_C_S_STACK), s) ||
+      g32(SCOL(b, PCOL_C_S_LABELSET), r) != g32(SCOL(b, PCOL_C_S_LABELSET), s))
+    return 0;
+  const pcol_buf *off = SCOL(b, PCOL_C_S_VALUE_OFFSETS);
+  uint64_t ra = (uint64_t)g64(off, r), re = (uint64_t)g64(off, r + 1);
+  uint64_t sa = (uint64_t)g64(off, s), se = (uint64_t)g64(off, s + 1);
+  if (re - ra != se - sa) return 0;
+  for (uint64_t k = 0; k < re - ra; k++)
+    if (g32(VCOL(b, PCOL_C_V_TYPE), ra + k) != g32(VCOL(b, PCOL_C_V_TYPE), sa + k) ||
+        g64(VCOL(b, PCOL_C_V_VALUE), ra + k) != g64(VCOL(b, PCOL_C_V_VALUE), sa + k))
+      return 0;
+  return 1;
+}
+
+static int raw_point(pcol_builder *b, uint64_t r) {
+  return g64(SCOL(b, PCOL_C_S_WEIGHT), r) == 1 && g64(SCOL(b, PCOL_C_S_DURATION), r) == 0 &&
+         g64(SCOL(b, PCOL_C_S_TIME), r) != PCOL_NA_I64;
+}
+
+/* The values of row r times n fit in 64 bits. */
+static int values_fit(pcol_builder *b, uint64_t r, int64_t n) {
+  const pcol_buf *off = SCOL(b, PCOL_C_S_VALUE_OFFSETS);
+  int64_t tmp;
+  for (uint64_t k = (uint64_t)g64(off, r); k < (uint64_t)g64(off, r + 1); k++)
+    if (__builtin_mul_overflow(g64(VCOL(b, PCOL_C_V_VALUE), k), n, &tmp)) return 0;
+  return 1;
+}
+
+int pcol_builder_coalesce(pcol_builder *b, pcol_error *err) {
+  uint64_t n = b->t[PCOL_T_SAMPLES].rows;
+  if (n < 2) return PCOL_OK;
+  /* cut[r] = 1: row r may not join the run of row r-1 */
+  uint8_t *cut = calloc(n + 1, 1);
+  uint32_t *map = malloc(n * sizeof *map);
+  if (!cut || !map) {
+    free(cut);
+    free(map);
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  }
+  pcol_btable *tl = &b->t[PCOL_T_TEXT_LINES], *st = &b->t[PCOL_T_SAMPLE_TEXT];
+  for (uint64_t i = 0; i < tl->rows; i++) {
+    uint64_t k = (uint64_t)g64(&tl->cols[PCOL_C_TL_BEFORE - 1], i);
+    if (k >= 1 && k <= n) cut[k - 1] = 1;
+  }
+  for (uint64_t i = 0; i < st->rows; i++) {
+    uint32_t id = g32(&st->cols[PCOL_C_ST_SAMPLE - 1], i);
+    if (id >= 1 && id <= n) cut[id - 1] = cut[id] = 1;
+  }
+  pcol_buf *src = SCOL(b, PCOL_C_S_SOURCE), *tim = SCOL(b, PCOL_C_S_TIME),
+           *dur = SCOL(b, PCOL_C_S_DURATION), *wt = SCOL(b, PCOL_C_S_WEIGHT),
+           *cpu = SCOL(b, PCOL_C_S_CPU_DELTA), *stk = SCOL(b, PCOL_C_S_STACK),
+           *lab = SCOL(b, PCOL_C_S_LABELSET), *off = SCOL(b, PCOL_C_S_VALUE_OFFSETS);
+  pcol_buf *vty = VCOL(b, PCOL_C_V_TYPE), *vva = VCOL(b, PCOL_C_V_VALUE);
+  uint64_t o = 0, vo = 0;
+  for (uint64_t s = 0; s < n;) {
+    /* extend the run [s, e) */
+    uint64_t e = s + 1;
+    int64_t d = 0;
+    if (raw_point(b, s))
+      while (e < n && !cut[e] && raw_point(b, e) && same_kind(b, s, e)) {
+        int64_t step;
+        if (__builtin_sub_overflow(g64(tim, e), g64(tim, e - 1), &step) || step <= 0) break;
+        if (e - s >= 2 && step != d) break;
+        int64_t c = g64(cpu, e);
+        if (c != 0 && c != PCOL_NA_I64) break;
+        int64_t len = (int64_t)(e - s + 1), span;
+        if (__builtin_mul_overflow(len, step, &span) || !values_fit(b, s, len)) break;
+        d = step;
+        e++;
+      }
+    int64_t len = (int64_t)(e - s);
+    /* write row o from row s (o <= s, vo <= off[s]: moving down is safe) */
+    p32(src, o, g32(src, s));
+    p64(tim, o, g64(tim, s));
+    p64(dur, o, len > 1 ? len * d : g64(dur, s));
+    p64(wt, o, len > 1 ? len : g64(wt, s));
+    p64(cpu, o, g64(cpu, s));
+    p32(stk, o, g32(stk, s));
+    p32(lab, o, g32(lab, s));
+    uint64_t va = (uint64_t)g64(off, s), ve = (uint64_t)g64(off, s + 1);
+    for (uint64_t k = va; k < ve; k++, vo++) {
+      p32(vty, vo, g32(vty, k));
+      p64(vva, vo, g64(vva, k) * len);
+    }
+    p64(off, o + 1, (int64_t)vo);
+    for (uint64_t r = s; r < e; r++) map[r] = (uint32_t)(o + 1);
+    o++;
+    s = e;
+  }
+  b->t[PCOL_T_SAMPLES].rows = o;
+  src->len = stk->len = lab->len = o * 4;
+  tim->len = dur->len = wt->len = cpu->len = o * 8;
+  off->len = (o + 1) * 8;
+  b->t[PCOL_T_VALUES].rows = vo;
+  vty->len = vo * 4;
+  vva->len = vo * 8;
+  /* renumber references to samples */
+  for (uint64_t i = 0; i < tl->rows; i++) {
+    uint64_t k = (uint64_t)g64(&tl->cols[PCOL_C_TL_BEFORE - 1], i);
+    if (k >= 1 && k <= n) k = map[k - 1];
+    else if (k == n + 1) k = o + 1;
+    p64(&tl->cols[PCOL_C_TL_BEFORE - 1], i, (int64_t)k);
+  }
+  for (uint64_t i = 0; i < st->rows; i++) {
+    uint32_t id = g32(&st->cols[PCOL_C_ST_SAMPLE - 1], i);
+    if (id >= 1 && id <= n) p32(&st->cols[PCOL_C_ST_SAMPLE - 1], i, map[id - 1]);
+  }
+  free(cut);
+  free(map);
+  return PCOL_OK;
+}

@@ -1,0 +1,391 @@
+/* merge.c — pcol_b_add_file: copy an open pcol file into a builder.
+ *
+ * Every table is copied with new ids.  Sources (and with them meta rows,
+ * source value types, text lines and models) are appended, so a merged file
+ * keeps each input's identity; strings, value types, functions, mappings,
+ * locations, stack nodes and label sets go through the builder's
+ * deduplicating pcol_b_* calls, so inputs share them.  Samples keep their
+ * order; sample ids in sample_text and text_lines are shifted by the number
+ * of samples already in the builder.  Memory: one id map per table of the
+ * input, i.e. proportional to the tables, not to anything larger.
+ */
+#include "internal.h"
+
+#define CHECK(x)                                                              \
+  do {                                                                        \
+    int rc_ = (x);                                                            \
+    if (rc_) goto fail;                                                       \
+  } while (0)
+
+typedef struct mctx {
+  pcol_builder *b;
+  pcol_file *f;
+  pcol_error *err;
+  uint32_t *smap; /* strings */
+  uint64_t nstr;
+  uint32_t *srcmap, *vtmap, *fnmap, *mapmap, *locmap, *stmap, *lsmap;
+} mctx;
+
+static int col(mctx *m, int table, int column, pcol_view *v) {
+  return pcol_column(m->f, table, column, v, m->err);
+}
+
+/* map a string id of the input (checked in range by the reader) */
+static uint32_t S(const mctx *m, uint32_t id) { return id < m->nstr ? m->smap[id] : 0; }
+static uint32_t MAPID(const uint32_t *map, uint64_t n, uint32_t id) {
+  return id && id <= n ? map[id] : 0;
+}
+
+static int alloc_map(uint32_t **out, uint64_t n) {
+  *out = calloc(n + 1, sizeof **out);
+  return *out ? PCOL_OK : PCOL_ENOMEM;
+}
+
+static int push_row_u32(pcol_btable *t, int c, uint32_t v) { return pcol_bt_push_u32(t, c, v); }
+
+static int copy_strings(mctx *m) {
+  m->nstr = pcol_string_count(m->f);
+  m->smap = calloc(m->nstr + 1, sizeof *m->smap);
+  if (!m->smap) return PCOL_ENOMEM;
+  for (uint64_t i = 1; i < m->nstr; i++) {
+    pcol_str s;
+    int rc = pcol_string(m->f, (uint32_t)i, &s, m->err);
+    if (rc) return rc;
+    if ((rc = pcol_b_string(m->b, s.ptr ? s.ptr : "", s.len, &m->smap[i]))) return rc;
+  }
+  return PCOL_OK;
+}
+
+static int copy_sources(mctx *m) {
+  pcol_view ty, uri, ts;
+  int rc;
+  if ((rc = col(m, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty)) ||
+      (rc = col(m, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &uri)) ||
+      (rc = col(m, PCOL_T_SOURCES, PCOL_C_SOURCES_TIMESTAMP, &ts)))
+    return rc;
+  uint64_t n = pcol_rows(m->f, PCOL_T_SOURCES);
+  pcol_btable *t = &m->b->t[PCOL_T_SOURCES];
+  if (t->rows + n >= UINT32_MAX - 1) return PCOL_ETOOBIG;
+  if ((rc = alloc_map(&m->srcmap, n))) return rc;
+  for (uint64_t i = 0; i < n; i++) {
+    if ((rc = push_row_u32(t, PCOL_C_SOURCES_TYPE, S(m, pcol_view_u32(&ty, i)))) ||
+        (rc = push_row_u32(t, PCOL_C_SOURCES_URI, S(m, pcol_view_u32(&uri, i)))) ||
+        (rc = pcol_bt_push_i64(t, PCOL_C_SOURCES_TIMESTAMP, pcol_view_i64(&ts, i))))
+      return rc;
+    m->srcmap[i + 1] = (uint32_t)++t->rows;
+  }
+  /* meta rows follow their source; file-level rows (source 0) stay file-level */
+  pcol_view k, v, s;
+  if ((rc = col(m, PCOL_T_META, PCOL_C_META_KEY, &k)) ||
+      (rc = col(m, PCOL_T_META, PCOL_C_META_VALUE, &v)) ||
+      (rc = col(m, PCOL_T_META, PCOL_C_META_SOURCE, &s)))
+    return rc;
+  pcol_btable *mt = &m->b->t[PCOL_T_META];
+  for (uint64_t i = 0; i < pcol_rows(m->f, PCOL_T_META); i++) {
+    if ((rc = push_row_u32(mt, PCOL_C_META_KEY, S(m, pcol_view_u32(&k, i)))) ||
+        (rc = push_row_u32(mt, PCOL_C_META_VALUE, S(m, pcol_view_u32(&v, i)))) ||
+        (rc = push_row_u32(mt, PCOL_C_META_SOURCE, MAPID(m->srcmap, n, pcol_view_u32(&s, i)))))
+      return rc;
+    mt->rows++;
+  }
+  return PCOL_OK;
+}
+
+static int copy_value_types(mctx *m) {
+  pcol_view ty, un, ss, sv;
+  int rc;
+  if ((rc = col(m, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty)) ||
+      (rc = col(m, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un)) ||
+      (rc = col(m, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss)) ||
+      (rc = col(m, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv)))
+    return rc;
+  uint64_t n = pcol_rows(m->f, PCOL_T_VALUE_TYPES);
+  if ((rc = alloc_map(&m->vtmap, n))) return rc;
+  for (uint64_t i = 0; i < n; i++)
+    if ((rc = pcol_b_value_type(m->b, S(m, pcol_view_u32(&ty, i)), S(m, pcol_view_u32(&un, i)),
+                                &m->vtmap[i + 1])))
+      return rc;
+  uint64_t nsrc = pcol_rows(m->f, PCOL_T_SOURCES);
+  for (uint64_t i = 0; i < pcol_rows(m->f, PCOL_T_SOURCE_VALUE_TYPES); i++)
+    if ((rc = pcol_b_source_value_type(m->b, MAPID(m->srcmap, nsrc, pcol_view_u32(&ss, i)),
+                                       MAPID(m->vtmap, n, pcol_view_u32(&sv, i)))))
+      return rc;
+  return PCOL_OK;
+}
+
+static int copy_code(mctx *m) {
+  int rc;
+  pcol_line_row *lines = NULL;
+  size_t lcap = 0;
+  /* functions */
+  pcol_view fname, fsys, ffile, fstart;
+  if ((rc = col(m, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME, &fname)) ||
+      (rc = col(m, PCOL_T_FUNCTIONS, PCOL_C_FN_SYSTEM_NAME, &fsys)) ||
+      (rc = col(m, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME, &ffile)) ||
+      (rc = col(m, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE, &fstart)))
+    return rc;
+  uint64_t nfn = pcol_rows(m->f, PCOL_T_FUNCTIONS);
+  if ((rc = alloc_map(&m->fnmap, nfn))) return rc;
+  for (uint64_t i = 0; i < nfn; i++) {
+    pcol_function_row r = {S(m, pcol_view_u32(&fname, i)), S(m, pcol_view_u32(&fsys, i)),
+                           S(m, pcol_view_u32(&ffile, i)), pcol_view_i64(&fstart, i)};
+    if ((rc = pcol_b_function(m->b, &r, &m->fnmap[i + 1]))) return rc;
+  }
+  /* mappings (deduplicated across inputs) */
+  pcol_view ms, ml, mo, mf, mb, mfl;
+  if ((rc = col(m, PCOL_T_MAPPINGS, PCOL_C_MAP_START, &ms)) ||
+      (rc = col(m, PCOL_T_MAPPINGS, PCOL_C_MAP_LIMIT, &ml)) ||
+      (rc = col(m, PCOL_T_MAPPINGS, PCOL_C_MAP_OFFSET, &mo)) ||
+      (rc = col(m, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME, &mf)) ||
+      (rc = col(m, PCOL_T_MAPPINGS, PCOL_C_MAP_BUILD_ID, &mb)) ||
+      (rc = col(m, PCOL_T_MAPPINGS, PCOL_C_MAP_FLAGS, &mfl)))
+    return rc;
+  uint64_t nmap = pcol_rows(m->f, PCOL_T_MAPPINGS);
+  if ((rc = alloc_map(&m->mapmap, nmap))) return rc;
+  for (uint64_t i = 0; i < nmap; i++) {
+    pcol_mapping_row r = {pcol_view_u64(&ms, i), pcol_view_u64(&ml, i), pcol_view_u64(&mo, i),
+                          S(m, pcol_view_u32(&mf, i)), S(m, pcol_view_u32(&mb, i)),
+                          pcol_view_u8(&mfl, i)};
+    if ((rc = pcol_b_mapping(m->b, &r, 1, &m->mapmap[i + 1]))) return rc;
+  }
+  /* locations and their lines */
+  pcol_view lm, la, lf, lo, nf, nl, nc;
+  if ((rc = col(m, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING, &lm)) ||
+      (rc = col(m, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS, &la)) ||
+      (rc = col(m, PCOL_T_LOCATIONS, PCOL_C_LOC_FLAGS, &lf)) ||
+      (rc = col(m, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS, &lo)) ||
+      (rc = col(m, PCOL_T_LINES, PCOL_C_LINE_FUNCTION, &nf)) ||
+      (rc = col(m, PCOL_T_LINES, PCOL_C_LINE_LINE, &nl)) ||
+      (rc = col(m, PCOL_T_LINES, PCOL_C_LINE_COLUMN, &nc)))
+    return rc;
+  uint64_t nloc = pcol_rows(m->f, PCOL_T_LOCATIONS), nlines = pcol_rows(m->f, PCOL_T_LINES);
+  if ((rc = alloc_map(&m->locmap, nloc))) return rc;
+  for (uint64_t i = 0; i < nloc; i++) {
+    uint64_t a = pcol_view_u64(&lo, i), e = pcol_view_u64(&lo, i + 1);
+    if (a > e || e > nlines) {
+      rc = pcol_error_set(m->err, PCOL_ECORRUPT, "location %llu has lines out of range",
+                          (unsigned long long)i + 1);
+      goto out;
+    }
+    if (e - a > lcap) {
+      size_t cap = (size_t)(e - a) * 2;
+      pcol_line_row *nlr = realloc(lines, cap * sizeof *nlr);
+      if (!nlr) {
+        rc = PCOL_ENOMEM;
+        goto out;
+      }
+      lines = nlr;
+      lcap = cap;
+    }
+    for (uint64_t k = a; k < e; k++) {
+      lines[k - a].function_id = MAPID(m->fnmap, nfn, pcol_view_u32(&nf, k));
+      lines[k - a].line = pcol_view_i64(&nl, k);
+      lines[k - a].column = pcol_view_i64(&nc, k);
+    }
+    if ((rc = pcol_b_location(m->b, MAPID(m->mapmap, nmap, pcol_view_u32(&lm, i)),
+                              pcol_view_u64(&la, i), pcol_view_u8(&lf, i), lines, (size_t)(e - a),
+                              &m->locmap[i + 1])))
+      goto out;
+  }
+  /* stack nodes: parents precede children (checked by the reader) */
+  pcol_view sp, sl;
+  if ((rc = col(m, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &sp)) ||
+      (rc = col(m, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &sl)))
+    goto out;
+  uint64_t ns = pcol_rows(m->f, PCOL_T_STACKS);
+  if ((rc = alloc_map(&m->stmap, ns))) goto out;
+  for (uint64_t i = 0; i < ns; i++) {
+    uint32_t p = pcol_view_u32(&sp, i);
+    if (p > i) {
+      rc = pcol_error_set(m->err, PCOL_ECORRUPT, "stack node %llu has parent %u after it",
+                          (unsigned long long)i + 1, p);
+      goto out;
+    }
+    if ((rc = pcol_b_stack_node(m->b, m->stmap[p], MAPID(m->locmap, nloc, pcol_view_u32(&sl, i)),
+                                &m->stmap[i + 1]))) {
+      if (rc == PCOL_EINVAL)
+        rc = pcol_error_set(m->err, PCOL_ECORRUPT, "stack node %llu has no valid location",
+                            (unsigned long long)i + 1);
+      goto out;
+    }
+  }
+out:
+  free(lines);
+  return rc;
+}
+
+static int copy_labels(mctx *m) {
+  pcol_view off, k, s, nu, u;
+  int rc;
+  if ((rc = col(m, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS, &off)) ||
+      (rc = col(m, PCOL_T_LABELS, PCOL_C_LB_KEY, &k)) ||
+      (rc = col(m, PCOL_T_LABELS, PCOL_C_LB_STR, &s)) ||
+      (rc = col(m, PCOL_T_LABELS, PCOL_C_LB_NUM, &nu)) ||
+      (rc = col(m, PCOL_T_LABELS, PCOL_C_LB_UNIT, &u)))
+    return rc;
+  uint64_t n = pcol_rows(m->f, PCOL_T_LABELSETS), nl = pcol_rows(m->f, PCOL_T_LABELS);
+  if ((rc = alloc_map(&m->lsmap, n))) return rc;
+  pcol_label_row *rows = NULL;
+  size_t cap = 0;
+  for (uint64_t i = 0; i < n && !rc; i++) {
+    uint64_t a = pcol_view_u64(&off, i), e = pcol_view_u64(&off, i + 1);
+    if (a > e || e > nl) {
+      rc = pcol_error_set(m->err, PCOL_ECORRUPT, "label set %llu is out of range",
+                          (unsigned long long)i + 1);
+      break;
+    }
+    if (e - a > cap) {
+      size_t nc = (size_t)(e - a) * 2;
+      pcol_label_row *r = realloc(rows, nc * sizeof *r);
+      if (!r) {
+        rc = PCOL_ENOMEM;
+        break;
+      }
+      rows = r;
+      cap = nc;
+    }
+    for (uint64_t j = a; j < e; j++) {
+      rows[j - a].key = S(m, pcol_view_u32(&k, j));
+      rows[j - a].str = S(m, pcol_view_u32(&s, j));
+      rows[j - a].num = pcol_view_i64(&nu, j);
+      rows[j - a].num_unit = S(m, pcol_view_u32(&u, j));
+    }
+    rc = pcol_b_labelset(m->b, rows, (size_t)(e - a), &m->lsmap[i + 1]);
+  }
+  free(rows);
+  return rc;
+}
+
+static int copy_samples(mctx *m, uint64_t base) {
+  pcol_view src, tim, dur, wt, cpu, stk, lab, off, vt, vv;
+  int rc;
+  if ((rc = col(m, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src)) ||
+      (rc = col(m, PCOL_T_SAMPLES, PCOL_C_S_TIME, &tim)) ||
+      (rc = col(m, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &dur)) ||
+      (rc = col(m, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &wt)) ||
+      (rc = col(m, PCOL_T_SAMPLES, PCOL_C_S_CPU_DELTA, &cpu)) ||
+      (rc = col(m, PCOL_T_SAMPLES, PCOL_C_S_STACK, &stk)) ||
+      (rc = col(m, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &lab)) ||
+      (rc = col(m, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &off)) ||
+      (rc = col(m, PCOL_T_VALUES, PCOL_C_V_TYPE, &vt)) ||
+      (rc = col(m, PCOL_T_VALUES, PCOL_C_V_VALUE, &vv)))
+    return rc;
+  uint64_t n = pcol_rows(m->f, PCOL_T_SAMPLES), nv = pcol_rows(m->f, PCOL_T_VALUES);
+  uint64_t nsrc = pcol_rows(m->f, PCOL_T_SOURCES), nvt = pcol_rows(m->f, PCOL_T_VALUE_TYPES);
+  uint64_t ns = pcol_rows(m->f, PCOL_T_STACKS), nls = pcol_rows(m->f, PCOL_T_LABELSETS);
+  pcol_value_row *vals = NULL;
+  size_t cap = 0;
+  for (uint64_t i = 0; i < n && !rc; i++) {
+    uint64_t a = pcol_view_u64(&off, i), e = pcol_view_u64(&off, i + 1);
+    if (a > e || e > nv) {
+      rc = pcol_error_set(m->err, PCOL_ECORRUPT, "sample %llu has values out of range",
+                          (unsigned long long)i + 1);
+      break;
+    }
+    if (e - a > cap) {
+      size_t nc = (size_t)(e - a) * 2;
+      pcol_value_row *r = realloc(vals, nc * sizeof *r);
+      if (!r) {
+        rc = PCOL_ENOMEM;
+        break;
+      }
+      vals = r;
+      cap = nc;
+    }
+    for (uint64_t j = a; j < e; j++) {
+      vals[j - a].value_type_id = MAPID(m->vtmap, nvt, pcol_view_u32(&vt, j));
+      vals[j - a].value = pcol_view_i64(&vv, j);
+    }
+    pcol_sample_row s = {MAPID(m->srcmap, nsrc, pcol_view_u32(&src, i)),
+                         pcol_view_i64(&tim, i),
+                         pcol_view_i64(&dur, i),
+                         pcol_view_i64(&wt, i),
+                         pcol_view_i64(&cpu, i),
+                         MAPID(m->stmap, ns, pcol_view_u32(&stk, i)),
+                         MAPID(m->lsmap, nls, pcol_view_u32(&lab, i))};
+    uint32_t sid;
+    rc = pcol_b_sample(m->b, &s, vals, (size_t)(e - a), &sid);
+    if (rc == PCOL_EINVAL)
+      rc = pcol_error_set(m->err, PCOL_ECORRUPT,
+                          "sample %llu is out of (source, time) order or has a bad reference",
+                          (unsigned long long)i + 1);
+    (void)base;
+  }
+  free(vals);
+  return rc;
+}
+
+static int copy_text_and_models(mctx *m, uint64_t base) {
+  int rc;
+  uint64_t nsrc = pcol_rows(m->f, PCOL_T_SOURCES);
+  pcol_view ts, tb, tt;
+  if ((rc = col(m, PCOL_T_TEXT_LINES, PCOL_C_TL_SOURCE, &ts)) ||
+      (rc = col(m, PCOL_T_TEXT_LINES, PCOL_C_TL_BEFORE, &tb)) ||
+      (rc = col(m, PCOL_T_TEXT_LINES, PCOL_C_TL_TEXT, &tt)))
+    return rc;
+  pcol_btable *t = &m->b->t[PCOL_T_TEXT_LINES];
+  for (uint64_t i = 0; i < pcol_rows(m->f, PCOL_T_TEXT_LINES); i++) {
+    if ((rc = pcol_bt_push_u32(t, PCOL_C_TL_SOURCE, MAPID(m->srcmap, nsrc, pcol_view_u32(&ts, i)))) ||
+        (rc = pcol_bt_push_u64(t, PCOL_C_TL_BEFORE, pcol_view_u64(&tb, i) + base)) ||
+        (rc = pcol_bt_push_u32(t, PCOL_C_TL_TEXT, S(m, pcol_view_u32(&tt, i)))))
+      return rc;
+    t->rows++;
+  }
+  pcol_view ss, sx;
+  if ((rc = col(m, PCOL_T_SAMPLE_TEXT, PCOL_C_ST_SAMPLE, &ss)) ||
+      (rc = col(m, PCOL_T_SAMPLE_TEXT, PCOL_C_ST_TEXT, &sx)))
+    return rc;
+  t = &m->b->t[PCOL_T_SAMPLE_TEXT];
+  for (uint64_t i = 0; i < pcol_rows(m->f, PCOL_T_SAMPLE_TEXT); i++) {
+    uint64_t id = pcol_view_u32(&ss, i) + base;
+    if (id > UINT32_MAX) return PCOL_ETOOBIG;
+    if ((rc = pcol_bt_push_u32(t, PCOL_C_ST_SAMPLE, (uint32_t)id)) ||
+        (rc = pcol_bt_push_u32(t, PCOL_C_ST_TEXT, S(m, pcol_view_u32(&sx, i)))))
+      return rc;
+    t->rows++;
+  }
+  pcol_view c[8];
+  for (int k = 0; k < 8; k++)
+    if ((rc = col(m, PCOL_T_MODELS, k + 1, &c[k]))) return rc;
+  for (uint64_t i = 0; i < pcol_rows(m->f, PCOL_T_MODELS); i++) {
+    pcol_model_row r = {MAPID(m->srcmap, nsrc, pcol_view_u32(&c[PCOL_C_MOD_SOURCE - 1], i)),
+                        S(m, pcol_view_u32(&c[PCOL_C_MOD_UID - 1], i)),
+                        S(m, pcol_view_u32(&c[PCOL_C_MOD_MODEL - 1], i)),
+                        S(m, pcol_view_u32(&c[PCOL_C_MOD_METHOD - 1], i)),
+                        S(m, pcol_view_u32(&c[PCOL_C_MOD_COEFFS - 1], i)),
+                        pcol_view_f64(&c[PCOL_C_MOD_R_SQUARE - 1], i),
+                        pcol_view_f64(&c[PCOL_C_MOD_X_START - 1], i),
+                        pcol_view_f64(&c[PCOL_C_MOD_X_END - 1], i)};
+    if ((rc = pcol_b_model(m->b, &r))) return rc;
+  }
+  return PCOL_OK;
+}
+
+int pcol_b_add_file(pcol_builder *b, pcol_file *f, pcol_error *err) {
+  mctx m;
+  memset(&m, 0, sizeof m);
+  m.b = b;
+  m.f = f;
+  m.err = err;
+  if (err) err->message[0] = 0;
+  uint64_t base = pcol_b_sample_count(b);
+  int rc = copy_strings(&m);
+  CHECK(rc);
+  CHECK(rc = copy_sources(&m));
+  CHECK(rc = copy_value_types(&m));
+  CHECK(rc = copy_code(&m));
+  CHECK(rc = copy_labels(&m));
+  CHECK(rc = copy_samples(&m, base));
+  CHECK(rc = copy_text_and_models(&m, base));
+fail:
+  if (rc && err && !err->message[0]) pcol_error_set(err, rc, "adding a pcol file: %s", pcol_strerror(rc));
+  free(m.smap);
+  free(m.srcmap);
+  free(m.vtmap);
+  free(m.fnmap);
+  free(m.mapmap);
+  free(m.locmap);
+  free(m.stmap);
+  free(m.lsmap);
+  return rc;
+}
