@@ -1,6 +1,33 @@
-# bench.mk — included by the Makefile.  (Filled in by the benchmark work.)
-.PHONY: bench bench-quick
-bench-quick:
-	@echo "bench-quick: no benchmarks yet"
-bench:
-	@echo "bench: no benchmarks yet"
+# bench.mk — benchmark harness (issue 7), included by the Makefile.
+#
+#   make bench         full run (sizes 10k..10M, every comparison), writes
+#                      bench/results/latest.md and bench/results/latest.svg
+#   make bench-quick   small sizes only (under 2 minutes); `make test` runs it
+#                      so the harness never rots.  Missing R/Go are noted, not fatal.
+#
+# What is measured is an -O2 build without sanitizers of libpcol and pcol in
+# $(BUILD)/bench-build, whatever BUILD's own flags are.  That build drops
+# -Werror (warnings are the normal build's job; a benchmark should not stop
+# on one) but keeps it for the bench/ programs themselves.
+
+BENCH_BUILD := $(BUILD)/bench-build
+BENCH_TOOLS := gen_profile bench_open bench_scan bench_pb_decode timecmd svgplot
+BENCH_WARN  := -Wall -Wextra -Werror -Wshadow
+BENCH_MAKE  := $(MAKE) --no-print-directory BUILD=$(BENCH_BUILD) OPT=-O2 SAN= \
+               CFLAGS="-O2 -g" WARN="-Wall -Wextra -Wno-unused-parameter"
+
+.PHONY: bench bench-quick bench-tools
+
+bench-tools: deps
+	@$(BENCH_MAKE) $(BENCH_BUILD)/bin/pcol $(BENCH_BUILD)/lib/libpcol.a
+	@$(BENCH_MAKE) $(BENCH_TOOLS:%=$(BENCH_BUILD)/bench/%)
+
+$(BUILD)/bench/%: bench/%.c $(LIBA) $(GEN_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(BENCH_WARN) -o $@ $< $(LIBA) $(LDLIBS)
+
+bench: bench-tools
+	@BUILD=$(BUILD) BENCH_BUILD=$(BENCH_BUILD) CC="$(CC)" bash bench/run.sh full
+
+bench-quick: bench-tools
+	@BUILD=$(BUILD) BENCH_BUILD=$(BENCH_BUILD) CC="$(CC)" bash bench/run.sh quick

@@ -1,0 +1,267 @@
+#!/usr/bin/env bash
+# run.sh — the benchmark driver (issue 7).  Called by `make bench` (full) and
+# `make bench-quick` (quick); see bench/README.md.
+#
+#   BUILD=dir BENCH_BUILD=dir bash bench/run.sh full|quick
+#
+# Generates profiles with bench/gen_profile into $BUILD/bench-data (cached,
+# regenerated when the generator changes), runs every case several times with
+# bench/timecmd (median, min/max, IQR, peak RSS), and writes
+#   full:  bench/results/latest.md, bench/results/latest.svg
+#   quick: $BUILD/bench-quick.md,   $BUILD/bench-quick.svg
+# A case whose command fails (a command not built yet, a tool not installed)
+# is recorded as "n/a (reason)"; the run itself only fails if the harness
+# cannot run at all.
+set -u
+MODE=${1:-quick}
+BUILD=${BUILD:-build}
+BB=${BENCH_BUILD:-$BUILD/bench-build}
+T=$BB/bench
+PCOL=$BB/bin/pcol
+DATA=$BUILD/bench-data
+WORK=$BUILD/bench-work
+mkdir -p "$DATA" "$WORK"
+RES=$WORK/results-$MODE.tsv
+: >"$RES"
+ERRF=$WORK/stderr.txt
+
+case $MODE in
+full)
+  SIZES="10000 100000 1000000 10000000"
+  VARIANT_SIZE=1000000
+  RUNS=5; BUDGET=20
+  R_MAX=${BENCH_R_MAX:-1000000}    # summaryRprof: ~60 s per 1M lines; 10M ≈ 10 min
+  GO_MAX=${BENCH_GO_MAX:-10000000}
+  BIG_SAMPLES=14000000             # ≈ 1 GB pcol (memory values + weights)
+  SCAN_SAMPLES=10000000
+  OUT_MD=bench/results/latest.md; OUT_SVG=bench/results/latest.svg
+  ;;
+quick)
+  SIZES="10000 100000"
+  VARIANT_SIZE=10000
+  RUNS=3; BUDGET=4
+  R_MAX=${BENCH_R_MAX:-10000}
+  GO_MAX=${BENCH_GO_MAX:-100000}
+  BIG_SAMPLES=100000
+  SCAN_SAMPLES=100000
+  OUT_MD=$BUILD/bench-quick.md; OUT_SVG=$BUILD/bench-quick.svg
+  ;;
+*) echo "usage: run.sh full|quick" >&2; exit 2 ;;
+esac
+mkdir -p "$(dirname "$OUT_MD")"
+LARGEST=${SIZES##* }
+
+log() { printf '%s\n' "$*" >&2; }
+have() { command -v "$1" >/dev/null 2>&1; }
+
+for t in gen_profile timecmd bench_open bench_scan bench_pb_decode svgplot; do
+  [ -x "$T/$t" ] || { log "bench: $T/$t missing (run through make bench)"; exit 1; }
+done
+
+HAVE_R=0; HAVE_GO=0
+if have Rscript && Rscript -e 'invisible(utils::summaryRprof)' >/dev/null 2>&1; then HAVE_R=1
+else log "bench: R (Rscript) not installed: summaryRprof comparisons are skipped"; fi
+if have go && go tool pprof -h >/dev/null 2>&1; then HAVE_GO=1
+else log "bench: Go (go tool pprof) not installed: pprof comparisons are skipped"; fi
+
+# ------------------------------------------------------------ recording
+# results.tsv: case size tool status median min max q1 q3 runs rss_kb note
+rec() { # rec CASE SIZE TOOL STATUS MEDIAN MIN MAX Q1 Q3 RUNS RSS NOTE
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$RES"
+}
+na() { # na CASE SIZE TOOL REASON
+  rec "$1" "$2" "$3" na - - - - - 0 - "$4"
+  log "  $1 $2 $3: n/a ($4)"
+}
+kv() { # kv KEY "k=v k=v ..."
+  local k=$1; shift
+  tr ' ' '\n' <<<"$*" | sed -n "s/^$k=//p" | head -n 1
+}
+reason() { # last non-empty stderr line, shortened, tabs removed
+  local r
+  r=$(grep -v -e '^[[:space:]]*$' -e "^Try '" "$ERRF" 2>/dev/null | tail -n 1 | tr '\t' ' ' | cut -c1-140)
+  printf '%s' "${r:-no message}"
+}
+
+# measure CASE SIZE TOOL [timecmd options] -- CMD...
+measure() {
+  local c=$1 s=$2 tool=$3; shift 3
+  local opts=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do opts+=("$1"); shift; done
+  shift
+  local line
+  line=$("$T/timecmd" -n "$RUNS" -w 1 -t "$BUDGET" -e "$ERRF" "${opts[@]}" -- "$@")
+  if [[ $line == ok* ]]; then
+    rec "$c" "$s" "$tool" ok "$(kv median "$line")" "$(kv min "$line")" "$(kv max "$line")" \
+      "$(kv q1 "$line")" "$(kv q3 "$line")" "$(kv runs "$line")" "$(kv rss_kb "$line")" ""
+    log "  $c $s $tool: $(kv median "$line") s (min $(kv min "$line"), max $(kv max "$line"), n=$(kv runs "$line")), rss $(kv rss_kb "$line") KB"
+    return 0
+  fi
+  local st; st=$(kv status "${line#fail }")
+  na "$c" "$s" "$tool" "exit $st: $(reason)"
+  return 1
+}
+fsize() { stat -c %s "$1" 2>/dev/null || echo 0; }
+
+# ------------------------------------------------------------- data
+# The cache is keyed by the generator's source: change it and data is redone.
+STAMP=$(cat bench/gen_profile.c | md5sum | cut -c1-12)
+if [ "$(cat "$DATA/STAMP" 2>/dev/null)" != "$STAMP" ]; then
+  rm -f "$DATA"/*.out "$DATA"/*.pb.gz "$DATA"/*.pcol "$DATA"/*.stats
+  echo "$STAMP" >"$DATA/STAMP"
+fi
+
+# shapes: sm = shallow stacks, many unique; sf = shallow, few; dm/df = deep.
+# suffix: -ml = memory + line profiling; -pl = plain (no memory, no lines).
+shape_args() {
+  local sh=$1 a=""
+  case ${sh:0:1} in d) a="--depth deep";; *) a="--depth shallow";; esac
+  case ${sh:1:1} in f) a="$a --stacks few";; *) a="$a --stacks many";; esac
+  case $sh in *-ml) a="$a --memory --lines";; esac
+  printf '%s' "$a"
+}
+gen() { # gen SHAPE N -> $DATA/SHAPE-N.{out,pb.gz,pcol,lz4.pcol,stats}
+  local sh=$1 n=$2 base=$DATA/$1-$2
+  [ -s "$base.stats" ] && return 0
+  log "bench: generating $sh with $n samples"
+  # shellcheck disable=SC2046
+  "$T/gen_profile" --samples "$n" $(shape_args "$sh") --rprof "$base.out" --pprof "$base.pb.gz" \
+    --pcol "$base.pcol" --pcol-lz4 "$base.lz4.pcol" >"$base.stats.tmp" &&
+    mv "$base.stats.tmp" "$base.stats"
+}
+stat_of() { kv "$2" "$(cat "$DATA/$1.stats")"; }
+
+MAIN=sm-ml
+T0=$(date +%s%N)
+for n in $SIZES; do gen $MAIN "$n" || { log "bench: generator failed"; exit 1; }; done
+for sh in sf-ml dm-ml df-ml sm-pl; do gen $sh $VARIANT_SIZE || exit 1; done
+[ -s "$DATA/tiny.pcol" ] || "$T/gen_profile" --samples 10 --stacks few --pcol "$DATA/tiny.pcol" >/dev/null
+[ -s "$DATA/big-$BIG_SAMPLES.pcol" ] || { log "bench: generating the big pcol ($BIG_SAMPLES samples)"
+  "$T/gen_profile" --samples $BIG_SAMPLES --stacks many --memory --weights --pcol "$DATA/big-$BIG_SAMPLES.pcol" >/dev/null; }
+[ -s "$DATA/scan-$SCAN_SAMPLES.pcol" ] ||
+  "$T/gen_profile" --samples $SCAN_SAMPLES --stacks few --weights --pcol "$DATA/scan-$SCAN_SAMPLES.pcol" >/dev/null
+log "bench: data ready in $(( ($(date +%s%N) - T0) / 1000000 )) ms"
+
+# -------------------------------------------------------- the cases
+log "bench: open (library, in-process loop)"
+open_case() { # open_case LABEL FILE SIZE
+  local line
+  line=$("$T/bench_open" "$2" "$([ "$MODE" = full ] && echo 20000 || echo 2000)" 2>"$ERRF")
+  if [[ $line == ok* ]]; then
+    rec open "$3" "$1" ok "$(awk -v v="$(kv median_us "$line")" 'BEGIN{print v*1e-6}')" \
+      "$(awk -v v="$(kv min_us "$line")" 'BEGIN{print v*1e-6}')" \
+      "$(awk -v v="$(kv max_us "$line")" 'BEGIN{print v*1e-6}')" \
+      "$(awk -v v="$(kv q1_us "$line")" 'BEGIN{print v*1e-6}')" \
+      "$(awk -v v="$(kv q3_us "$line")" 'BEGIN{print v*1e-6}')" "$(kv iters "$line")" - \
+      "file $(kv size "$line") bytes"
+    log "  open $3 $1: median $(kv median_us "$line") µs (IQR $(kv q1_us "$line")–$(kv q3_us "$line")) file $(kv size "$line") B"
+  else
+    na open "$3" "$1" "$(reason)"
+  fi
+}
+open_case "pcol_open tiny" "$DATA/tiny.pcol" 10
+open_case "pcol_open big" "$DATA/big-$BIG_SAMPLES.pcol" $BIG_SAMPLES
+for n in $SIZES; do open_case "pcol_open" "$DATA/$MAIN-$n.pcol" "$n"; done
+
+log "bench: scan of samples.weight through the view"
+line=$("$T/bench_scan" "$DATA/scan-$SCAN_SAMPLES.pcol" 21 2>"$ERRF")
+if [[ $line == ok* ]]; then
+  rec scan $SCAN_SAMPLES "weight sum" ok "$(kv median_gbs "$line")" "$(kv min_gbs "$line")" \
+    "$(kv max_gbs "$line")" - - 20 - "GB/s; first pass (faulting the mapping) $(kv first_gbs "$line") GB/s; view $(kv view_us "$line") µs"
+  log "  scan: median $(kv median_gbs "$line") GB/s (min $(kv min_gbs "$line"), max $(kv max_gbs "$line")), first pass $(kv first_gbs "$line") GB/s"
+else
+  na scan $SCAN_SAMPLES "weight sum" "$(reason)"
+fi
+
+# pack first: later cases use the packed files when packing works.
+pack_cases() { # pack_cases SHAPE N
+  local base=$DATA/$1-$2 n=$2
+  # the measured runs leave their output behind: the packed file later cases read
+  measure pack-rprof "$n" "pcol pack (Rprof) [$1]" -- "$PCOL" pack "$base.out" -o "$WORK/$1-$n.rprof.pcol" ||
+    rm -f "$WORK/$1-$n.rprof.pcol"
+  "$PCOL" pack "$base.out" --compress lz4 -o "$WORK/$1-$n.rprof.lz4.pcol" 2>"$ERRF" ||
+    { rm -f "$WORK/$1-$n.rprof.lz4.pcol"; na size "$n" "pcol pack --compress lz4 [$1]" "$(reason)"; }
+}
+log "bench: pcol pack of Rprof text"
+for n in $SIZES; do pack_cases $MAIN "$n"; done
+for sh in sf-ml dm-ml df-ml sm-pl; do pack_cases $sh $VARIANT_SIZE; done
+
+log "bench: pcol pack of pprof vs inflate + protobuf-c decode alone"
+for n in $SIZES; do
+  base=$DATA/$MAIN-$n
+  measure pack-pprof "$n" "protobuf-c decode" -- "$T/bench_pb_decode" "$base.pb.gz"
+  measure pack-pprof "$n" "pcol pack (pprof)" -- "$PCOL" pack "$base.pb.gz" -o "$WORK/$MAIN-$n.pprof.pcol" ||
+    rm -f "$WORK/$MAIN-$n.pprof.pcol"
+done
+
+# The pcol file `top` reads: the pack of the Rprof text when packing works
+# (what a user has), else the generator's own file (same profile).
+top_file() { # top_file SHAPE N
+  if [ -s "$WORK/$1-$2.rprof.pcol" ]; then echo "$WORK/$1-$2.rprof.pcol"; else echo "$DATA/$1-$2.pcol"; fi
+}
+
+log "bench: top (pcol top vs go tool pprof -top vs R summaryRprof)"
+for n in $SIZES; do
+  base=$DATA/$MAIN-$n
+  f=$(top_file $MAIN "$n")
+  measure top "$n" "pcol top" -- "$PCOL" top "$f" &&
+    [ "$f" = "$DATA/$MAIN-$n.pcol" ] && rec note "$n" "pcol top" ok - - - - - 0 - "read the generator's pcol (pack of Rprof unavailable)"
+  slow=(-w 1); [ "$n" -ge 1000000 ] && slow=(-w 0)
+  if [ $HAVE_GO = 0 ]; then na top "$n" "go tool pprof -top" "Go not installed"
+  elif [ "$n" -gt "$GO_MAX" ]; then na top "$n" "go tool pprof -top" "skipped above $GO_MAX samples (BENCH_GO_MAX)"
+  else measure top "$n" "go tool pprof -top" "${slow[@]}" -- go tool pprof -top "$base.pb.gz"; fi
+  if [ $HAVE_R = 0 ]; then na top "$n" "R summaryRprof" "R not installed"
+  elif [ "$n" -gt "$R_MAX" ]; then na top "$n" "R summaryRprof" "skipped above $R_MAX samples (BENCH_R_MAX): ~1 min per 1M lines"
+  else measure top "$n" "R summaryRprof" "${slow[@]}" -- Rscript -e "invisible(utils::summaryRprof('$base.out'))"; fi
+done
+for sh in sf-ml dm-ml df-ml sm-pl; do
+  measure top-shape $VARIANT_SIZE "pcol top [$sh]" -- "$PCOL" top "$(top_file $sh $VARIANT_SIZE)"
+done
+
+log "bench: pcol unpack --to pprof vs go tool pprof -proto"
+for n in $SIZES; do
+  base=$DATA/$MAIN-$n
+  src=$WORK/$MAIN-$n.pprof.pcol; [ -s "$src" ] || src=$DATA/$MAIN-$n.pcol
+  measure unpack "$n" "pcol unpack --to pprof" -- "$PCOL" unpack "$src" --to pprof -o "$WORK/unpack-$n.pb.gz"
+  slow=(-w 1); [ "$n" -ge 1000000 ] && slow=(-w 0)
+  if [ $HAVE_GO = 0 ]; then na unpack "$n" "go tool pprof -proto" "Go not installed"
+  elif [ "$n" -gt "$GO_MAX" ]; then na unpack "$n" "go tool pprof -proto" "skipped above $GO_MAX samples"
+  else measure unpack "$n" "go tool pprof -proto" "${slow[@]}" -o "$WORK/go-proto-$n.pb.gz" -- go tool pprof -proto "$base.pb.gz"; fi
+done
+
+log "bench: pcol cat --table sample_locations"
+for n in $SIZES; do
+  f=$(top_file $MAIN "$n")
+  if measure cat "$n" "pcol cat sample_locations" -- "$PCOL" cat "$f" --table sample_locations; then
+    rows=$("$PCOL" cat "$f" --table sample_locations | wc -l)
+    rec rows "$n" "pcol cat sample_locations" ok "$((rows - 1))" - - - - 0 - "rows printed (minus header)"
+  fi
+done
+
+log "bench: sizes"
+size_rows() { # size_rows SHAPE N
+  local base=$DATA/$1-$2 n=$2 p l
+  rec size "$n" "Rprof text [$1]" ok "$(fsize "$base.out")" - - - - 0 - bytes
+  rec size "$n" "pprof .pb.gz [$1]" ok "$(fsize "$base.pb.gz")" - - - - 0 - bytes
+  if [ -s "$WORK/$1-$n.rprof.pcol" ]; then p=$WORK/$1-$n.rprof.pcol; l=$WORK/$1-$n.rprof.lz4.pcol; src="pcol pack"
+  else p=$base.pcol; l=$base.lz4.pcol; src="generator (pack unavailable)"; fi
+  rec size "$n" "pcol [$1]" ok "$(fsize "$p")" - - - - 0 - "bytes; from $src"
+  [ -s "$l" ] && rec size "$n" "pcol lz4 [$1]" ok "$(fsize "$l")" - - - - 0 - "bytes; from $src"
+  return 0
+}
+for n in $SIZES; do size_rows $MAIN "$n"; done
+for sh in sf-ml dm-ml df-ml sm-pl; do size_rows $sh $VARIANT_SIZE; done
+
+log "bench: writing the report"
+BENCH_MODE=$MODE BENCH_RUNS=$RUNS bash bench/report.sh "$RES" "$DATA" "$MAIN" "$LARGEST" "$VARIANT_SIZE" \
+  "$BB" >"$OUT_MD.tmp" && mv "$OUT_MD.tmp" "$OUT_MD"
+awk -F'\t' -v main="$MAIN" '
+  $4 != "ok" || $5 == "-" { next }
+  $1 == "open" && $3 == "pcol_open"                 { print "open a profile\tpcol_open + close (library)\t" $2 "\t" $5 }
+  $1 == "pack-pprof" && $3 == "protobuf-c decode"   { print "open a profile\tpprof: inflate + protobuf-c decode (process)\t" $2 "\t" $5 }
+  $1 == "top"                                       { print "top (whole process)\t" $3 "\t" $2 "\t" $5 }
+  $1 == "pack-rprof" && index($3, "[" main "]")     { print "pack (whole process)\tpcol pack (Rprof)\t" $2 "\t" $5 }
+  $1 == "pack-pprof"                                { print "pack (whole process)\t" $3 "\t" $2 "\t" $5 }
+' "$RES" | "$T/svgplot" "pcol benchmarks ($MODE): time vs profile size, log-log — $(lscpu | sed -n 's/^Model name: *//p' | head -n1), $(nproc) cores" >"$OUT_SVG"
+log "bench: wrote $OUT_MD and $OUT_SVG ($(( ($(date +%s%N) - T0) / 1000000000 )) s)"
+exit 0
