@@ -1,0 +1,875 @@
+/* perun_export.c — pcol samples out as a Perun profile (.perf, JSON).
+ *
+ * A source imported from Perun (source_type "perun" with "perun.keys" in
+ * meta) is written back to the same JSON value: the kept top-level values
+ * come from meta, the resources from the samples' labels, values and stacks
+ * (docs/perun-mapping.md).  Anything else becomes a new Perun profile in the
+ * current layout: memory-collector style when the data measures bytes,
+ * kperf style (folded CPU stacks) otherwise.
+ *
+ * Output is streamed one resource group at a time, so memory stays in
+ * proportion to the largest group, not the file. */
+#include "internal.h"
+#include <jansson.h>
+#include <math.h>
+
+#define NANO 1000000000.0
+#define DUMP_FLAGS (JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17))
+
+/* label-key / unit classes (names as in perun_import.c) */
+enum { C_GENERIC = 1, C_TYPE_KEY, C_COLUMNS, C_SNAPSHOT, C_INDEX, C_TRACE, C_AMOUNT, C_JSON, C_ABSENT,
+       C_ADDRESS, C_SUBTYPE, C_UID };
+static const char *const class_names[] = {NULL, NULL, "perun.type_key", "perun.columns",
+                                          "perun.snapshot_index", "perun.index", "perun.trace",
+                                          "perun.amount", "json", "absent", "address", "subtype", "uid"};
+
+typedef struct selrow {
+  uint64_t row;
+  int64_t num, den;
+  uint64_t order;   /* sort key inside the group */
+  uint32_t group;   /* group key (string id / snapshot index / stack id) */
+  uint32_t aux;
+} selrow;
+
+typedef struct kv {
+  pcol_str key, val;
+} kv;
+
+typedef struct pexp {
+  pcol_file *f;
+  pcol_error *err;
+  FILE *out;
+  pcol_view s_src, s_time, s_dur, s_w, s_stack, s_ls, s_voff, v_type, v_val, ls_off, lb_key, lb_str,
+      lb_num, lb_unit, st_par, st_loc, loc_off, ln_fn, ln_line, fn_name, fn_file, vt_type, vt_unit,
+      src_type, src_uri, m_src, m_uid, m_model, m_method, m_r2, m_xs, m_xe, m_coeffs;
+  uint8_t *cls; /* per string id: class + 1, 0 = not looked at yet */
+  int real_amounts, kperf;
+  uint32_t src; /* exact mode: the source */
+  kv *meta;
+  size_t nmeta;
+  selrow *rows;
+  size_t nrows, caprows;
+  uint32_t *locs;
+  size_t nlocs, caplocs;
+  char *kbuf; /* NUL-terminated copy of a key */
+  size_t kcap;
+  /* synthetic mode */
+  int memory;
+  uint32_t *amount_vt; /* per source: value type used as amount (0 = weight) */
+} pexp;
+
+static int oom(pexp *x) { return pcol_error_set(x->err, PCOL_ENOMEM, "out of memory"); }
+static int ioerr(pexp *x) { return pcol_error_set(x->err, PCOL_EIO, "write error"); }
+
+static int str_of(pexp *x, uint32_t id, pcol_str *s) { return pcol_string(x->f, id, s, x->err); }
+
+static int classify(pexp *x, uint32_t sid) {
+  if (sid >= pcol_string_count(x->f)) return C_GENERIC;
+  if (!x->cls[sid]) {
+    pcol_str s = {0};
+    int c = C_GENERIC;
+    if (!str_of(x, sid, &s) && s.ptr)
+      for (int i = C_TYPE_KEY; i <= C_UID; i++)
+        if (strlen(class_names[i]) == s.len && !memcmp(class_names[i], s.ptr, s.len)) c = i;
+    x->cls[sid] = (uint8_t)(c + 1);
+  }
+  return x->cls[sid] - 1;
+}
+
+/* Copy of a string as a C string in x->kbuf. */
+static const char *cstr(pexp *x, pcol_str s) {
+  if (s.len + 1 > x->kcap) {
+    char *n = realloc(x->kbuf, s.len + 1);
+    if (!n) return NULL;
+    x->kbuf = n;
+    x->kcap = s.len + 1;
+  }
+  if (s.len) memcpy(x->kbuf, s.ptr, s.len);
+  x->kbuf[s.len] = 0;
+  return x->kbuf;
+}
+
+/* A JSON string of any bytes: valid UTF-8 as is; other bytes are read as
+ * Latin-1 (so every byte string has some JSON form). NA -> null. */
+static json_t *jbytes(pcol_str s) {
+  if (!s.ptr) return json_null();
+  json_t *j = json_stringn(s.ptr, s.len);
+  if (j) return j;
+  char *t = malloc(2 * s.len + 1);
+  if (!t) return NULL;
+  size_t n = 0;
+  for (size_t i = 0; i < s.len; i++) {
+    unsigned char c = (unsigned char)s.ptr[i];
+    if (c < 0x80 && c) t[n++] = (char)c;
+    else if (!c) t[n++] = ' ';
+    else {
+      t[n++] = (char)(0xc0 | (c >> 6));
+      t[n++] = (char)(0x80 | (c & 0x3f));
+    }
+  }
+  j = json_stringn(t, n);
+  free(t);
+  return j;
+}
+
+static json_t *jstr_id(pexp *x, uint32_t id) {
+  pcol_str s = {0};
+  if (str_of(x, id, &s)) return NULL;
+  return jbytes(s);
+}
+
+static int dump(pexp *x, const json_t *v) {
+  if (!v) return oom(x);
+  return json_dumpf(v, x->out, DUMP_FLAGS) ? ioerr(x) : PCOL_OK;
+}
+/* dumps and releases v */
+static int dump_new(pexp *x, json_t *v) {
+  int rc = dump(x, v);
+  json_decref(v);
+  return rc;
+}
+static int put(pexp *x, const char *s) { return fputs(s, x->out) < 0 ? ioerr(x) : PCOL_OK; }
+static int put_key(pexp *x, pcol_str k, int first) {
+  int rc = put(x, first ? "\n" : ",\n");
+  if (!rc) rc = dump_new(x, jbytes(k));
+  if (!rc) rc = put(x, ": ");
+  return rc;
+}
+
+static const pcol_str *meta_find(pexp *x, const char *key) {
+  size_t kl = strlen(key);
+  for (size_t i = 0; i < x->nmeta; i++)
+    if (x->meta[i].key.len == kl && !memcmp(x->meta[i].key.ptr, key, kl)) return &x->meta[i].val;
+  return NULL;
+}
+static json_t *meta_json(pexp *x, const char *key) {
+  const pcol_str *v = meta_find(x, key);
+  if (!v) return NULL;
+  return json_loadb(v->ptr, v->len, JSON_DECODE_ANY, NULL);
+}
+
+/* ------------------------------------------------------------ stacks */
+
+static int collect_loc(void *ctx, uint32_t depth, uint32_t loc) {
+  pexp *x = ctx;
+  (void)depth;
+  if (x->nlocs == x->caplocs) {
+    size_t c = x->caplocs ? 2 * x->caplocs : 32;
+    uint32_t *n = realloc(x->locs, c * sizeof *n);
+    if (!n) return 1;
+    x->locs = n;
+    x->caplocs = c;
+  }
+  x->locs[x->nlocs++] = loc;
+  return 0;
+}
+
+/* One frame object per inline line of the stack's locations, leaf first.
+ * style 0: {source, line, function} when the function has a file and the
+ * line is known, else {func}; style 1 (memory): always {source, line, function}. */
+static int frames_leaf_first(pexp *x, uint32_t stack, int style, json_t **out) {
+  x->nlocs = 0;
+  int rc = pcol_stack_walk(x->f, stack, collect_loc, x, x->err);
+  if (rc) return rc;
+  json_t *a = json_array();
+  if (!a) return oom(x);
+  for (size_t i = 0; i < x->nlocs; i++) {
+    uint32_t loc = x->locs[i];
+    if (loc == 0 || loc > pcol_rows(x->f, PCOL_T_LOCATIONS)) continue;
+    uint64_t lo = pcol_view_u64(&x->loc_off, loc - 1), hi = pcol_view_u64(&x->loc_off, loc);
+    if (hi > pcol_rows(x->f, PCOL_T_LINES)) hi = pcol_rows(x->f, PCOL_T_LINES);
+    for (uint64_t l = lo; l < hi; l++) {
+      uint32_t fn = pcol_view_u32(&x->ln_fn, l);
+      int64_t line = pcol_view_i64(&x->ln_line, l);
+      uint32_t name = 0, file = 0;
+      if (fn && fn <= pcol_rows(x->f, PCOL_T_FUNCTIONS)) {
+        name = pcol_view_u32(&x->fn_name, fn - 1);
+        file = pcol_view_u32(&x->fn_file, fn - 1);
+      }
+      json_t *fr;
+      json_t *jn = jstr_id(x, name);
+      if (name == 0) {
+        json_decref(jn);
+        jn = json_string("[unknown]");
+      }
+      if (style == 1 || (file && line != PCOL_NA_I64)) {
+        json_t *jf = file ? jstr_id(x, file) : json_string("unreachable");
+        fr = json_pack("{s:o,s:I,s:o}", "source", jf, "line",
+                       (json_int_t)(line == PCOL_NA_I64 ? 0 : line), "function", jn);
+      } else {
+        fr = json_pack("{s:o}", "func", jn);
+      }
+      if (!fr || json_array_append_new(a, fr)) {
+        json_decref(a);
+        return oom(x);
+      }
+    }
+  }
+  *out = a;
+  return PCOL_OK;
+}
+
+/* --------------------------------------------------------- exact mode */
+
+typedef struct rowinfo {
+  uint32_t type_key, columns; /* string ids */
+  int64_t snapshot, index;    /* -1 if absent */
+} rowinfo;
+
+static void label_range(pexp *x, uint64_t row, uint64_t *lo, uint64_t *hi) {
+  uint32_t ls = pcol_view_u32(&x->s_ls, row);
+  *lo = *hi = 0;
+  if (!ls || ls > pcol_rows(x->f, PCOL_T_LABELSETS)) return;
+  *lo = pcol_view_u64(&x->ls_off, ls - 1);
+  *hi = pcol_view_u64(&x->ls_off, ls);
+  uint64_t nl = pcol_rows(x->f, PCOL_T_LABELS);
+  if (*hi > nl) *hi = nl;
+  if (*lo > *hi) *lo = *hi;
+}
+
+static void row_info(pexp *x, uint64_t row, rowinfo *ri) {
+  ri->type_key = ri->columns = 0;
+  ri->snapshot = ri->index = -1;
+  uint64_t lo, hi;
+  label_range(x, row, &lo, &hi);
+  for (uint64_t i = lo; i < hi; i++) {
+    switch (classify(x, pcol_view_u32(&x->lb_key, i))) {
+    case C_TYPE_KEY: ri->type_key = pcol_view_u32(&x->lb_str, i); break;
+    case C_COLUMNS: ri->columns = pcol_view_u32(&x->lb_str, i); break;
+    case C_SNAPSHOT: ri->snapshot = pcol_view_i64(&x->lb_num, i); break;
+    case C_INDEX: ri->index = pcol_view_i64(&x->lb_num, i); break;
+    default: break;
+    }
+  }
+}
+
+static json_t *label_value(pexp *x, uint64_t i) {
+  uint32_t str = pcol_view_u32(&x->lb_str, i);
+  if (classify(x, pcol_view_u32(&x->lb_unit, i)) == C_JSON) {
+    pcol_str s;
+    if (str_of(x, str, &s) || !s.ptr) return NULL;
+    return json_loadb(s.ptr, s.len, JSON_DECODE_ANY, NULL);
+  }
+  if (str) return jstr_id(x, str);
+  return json_integer(pcol_view_i64(&x->lb_num, i));
+}
+
+/* The Perun event a sample came from (all keys, persistent and collectable). */
+static int event_json(pexp *x, const selrow *r, json_t **out) {
+  json_t *ev = json_object();
+  if (!ev) return oom(x);
+  uint64_t lo, hi;
+  label_range(x, r->row, &lo, &hi);
+  json_t *trace = NULL, *amount = NULL;
+  int trace_absent = 0, uid_is_str = 0;
+  int rc = PCOL_OK;
+  for (uint64_t i = lo; i < hi && !rc; i++) {
+    uint32_t key = pcol_view_u32(&x->lb_key, i);
+    int c = classify(x, key);
+    if (c == C_TRACE) {
+      if (classify(x, pcol_view_u32(&x->lb_unit, i)) == C_ABSENT) trace_absent = 1;
+      else if (!(trace = label_value(x, i))) rc = oom(x);
+      continue;
+    }
+    if (c == C_AMOUNT) {
+      if (!(amount = label_value(x, i))) rc = oom(x);
+      continue;
+    }
+    if (c != C_GENERIC && c != C_ADDRESS && c != C_SUBTYPE && c != C_UID) continue;
+    if (c == C_UID && pcol_view_u32(&x->lb_str, i) &&
+        classify(x, pcol_view_u32(&x->lb_unit, i)) != C_JSON)
+      uid_is_str = 1;
+    pcol_str ks;
+    const char *k;
+    json_t *v;
+    if ((rc = str_of(x, key, &ks))) break;
+    if (!(k = cstr(x, ks)) || !(v = label_value(x, i)) || json_object_set_new(ev, k, v)) rc = oom(x);
+  }
+  if (!rc && !amount) {
+    uint64_t vlo = pcol_view_u64(&x->s_voff, r->row), vhi = pcol_view_u64(&x->s_voff, r->row + 1);
+    if (vhi > vlo && vlo < pcol_rows(x->f, PCOL_T_VALUES)) {
+      int64_t v = pcol_scale(pcol_view_i64(&x->v_val, vlo), r->num, r->den);
+      amount = x->real_amounts ? json_real((double)v / NANO) : json_integer(v);
+      if (!amount) rc = oom(x);
+    }
+  }
+  if (!rc && amount) {
+    if (json_object_set_new(ev, "amount", amount)) rc = oom(x);
+    amount = NULL;
+  }
+  if (!rc && !trace && !trace_absent) {
+    rc = frames_leaf_first(x, pcol_view_u32(&x->s_stack, r->row), 0, &trace);
+    if (!rc && x->kperf) {
+      /* kperf: root first, and the leaf is the uid */
+      size_t n = json_array_size(trace);
+      if (uid_is_str && n) json_array_remove(trace, 0), n--;
+      for (size_t i = 0; i < n / 2; i++) {
+        json_t *a = json_incref(json_array_get(trace, i)), *b = json_incref(json_array_get(trace, n - 1 - i));
+        json_array_set_new(trace, i, b);
+        json_array_set_new(trace, n - 1 - i, a);
+      }
+    }
+  }
+  if (!rc && trace) {
+    if (json_object_set_new(ev, "trace", trace)) rc = oom(x);
+    trace = NULL;
+  }
+  json_decref(trace);
+  json_decref(amount);
+  if (rc) {
+    json_decref(ev);
+    return rc;
+  }
+  *out = ev;
+  return PCOL_OK;
+}
+
+static int cmp_selrow(const void *a, const void *b) {
+  const selrow *x = a, *y = b;
+  if (x->group != y->group) return x->group < y->group ? -1 : 1;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Layout 3: "resource_type_map" (persistent = 1) or "resources". */
+static int write_l3(pexp *x, int persistent, const json_t *empty) {
+  int rc = put(x, "{"), first = 1;
+  for (size_t i = 0; i < x->nrows && !rc;) {
+    size_t j = i;
+    while (j < x->nrows && x->rows[j].group == x->rows[i].group) j++;
+    rowinfo ri;
+    row_info(x, x->rows[i].row, &ri);
+    pcol_str key, cols;
+    json_t *colnames = NULL, *obj = NULL, *ev = NULL;
+    if ((rc = str_of(x, ri.type_key, &key)) || (rc = str_of(x, ri.columns, &cols))) break;
+    colnames = cols.ptr ? json_loadb(cols.ptr, cols.len, 0, NULL) : json_array();
+    if (!json_is_array(colnames)) {
+      json_decref(colnames);
+      rc = pcol_error_set(x->err, PCOL_ECORRUPT, "perun.columns label is not a JSON list");
+      break;
+    }
+    if (persistent) {
+      if (!(rc = event_json(x, &x->rows[i], &obj))) {
+        size_t c;
+        json_t *cn;
+        json_array_foreach(colnames, c, cn) json_object_del(obj, json_string_value(cn));
+      }
+    } else {
+      obj = json_object();
+      size_t c;
+      json_t *cn;
+      json_array_foreach(colnames, c, cn) json_object_set_new(obj, json_string_value(cn), json_array());
+      for (size_t r = i; r < j && !rc; r++) {
+        if ((rc = event_json(x, &x->rows[r], &ev))) break;
+        json_array_foreach(colnames, c, cn) {
+          json_t *v = json_object_get(ev, json_string_value(cn));
+          json_array_append(json_object_get(obj, json_string_value(cn)), v ? v : json_null());
+        }
+        json_decref(ev);
+      }
+    }
+    json_decref(colnames);
+    if (!rc && !key.ptr) rc = pcol_error_set(x->err, PCOL_ECORRUPT, "sample without a perun.type_key label");
+    if (!rc) rc = put_key(x, key, first);
+    if (!rc) rc = dump(x, obj);
+    json_decref(obj);
+    first = 0;
+    i = j;
+  }
+  const char *k;
+  json_t *v;
+  json_t *e = json_object_get(empty, persistent ? "resource_type_map" : "resources");
+  if (!rc) json_object_foreach(e, k, v) {
+      pcol_str ks = {k, strlen(k)};
+      if ((rc = put_key(x, ks, first)) || (rc = dump(x, v))) break;
+      first = 0;
+    }
+  if (!rc) rc = put(x, "}");
+  return rc;
+}
+
+/* Layouts 1 and 2: a snapshot skeleton from meta with its resources refilled. */
+static int write_snapshot(pexp *x, json_t *s, uint32_t index, size_t *pos) {
+  json_t *res = json_object_get(s, "resources");
+  int rc = PCOL_OK;
+  while (*pos < x->nrows && x->rows[*pos].group == index) {
+    json_t *ev;
+    if ((rc = event_json(x, &x->rows[*pos], &ev))) return rc;
+    if (!res || json_array_append_new(res, ev)) {
+      if (!res) json_decref(ev);
+      else return oom(x);
+    }
+    (*pos)++;
+  }
+  return dump(x, s);
+}
+
+static json_t *model_json(pexp *x, uint64_t i) {
+  json_t *m = json_object();
+  if (!m) return NULL;
+  const char *sk[] = {"uid", "model", "method"};
+  const pcol_view *sv[] = {&x->m_uid, &x->m_model, &x->m_method};
+  for (int k = 0; k < 3; k++) {
+    uint32_t id = pcol_view_u32(sv[k], i);
+    if (id) json_object_set_new(m, sk[k], jstr_id(x, id));
+  }
+  uint32_t c = pcol_view_u32(&x->m_coeffs, i);
+  pcol_str cs;
+  if (c && !str_of(x, c, &cs) && cs.ptr) {
+    json_t *cj = json_loadb(cs.ptr, cs.len, JSON_DECODE_ANY, NULL);
+    json_object_set_new(m, "coeffs", cj ? cj : jbytes(cs));
+  }
+  const char *nk[] = {"r_square", "x_start", "x_end"};
+  const pcol_view *nv[] = {&x->m_r2, &x->m_xs, &x->m_xe};
+  for (int k = 0; k < 3; k++) {
+    double d = pcol_view_f64(nv[k], i);
+    if (isnan(d)) continue;
+    if (d == floor(d) && fabs(d) < 9e15) json_object_set_new(m, nk[k], json_integer((json_int_t)d));
+    else json_object_set_new(m, nk[k], json_real(d));
+  }
+  return m;
+}
+
+static int write_models(pexp *x, int all_sources) {
+  int rc = put(x, "["), first = 1;
+  for (uint64_t i = 0; i < pcol_rows(x->f, PCOL_T_MODELS) && !rc; i++) {
+    if (!all_sources && pcol_view_u32(&x->m_src, i) != x->src) continue;
+    if (!first) rc = put(x, ", ");
+    if (!rc) rc = dump_new(x, model_json(x, i));
+    first = 0;
+  }
+  return rc ? rc : put(x, "]");
+}
+
+static int export_exact(pexp *x) {
+  int rc;
+  json_t *keys = meta_json(x, "perun.keys");
+  const pcol_str *lay = meta_find(x, "perun.layout");
+  if (!json_is_array(keys) || !lay || lay->len != 1 || lay->ptr[0] < '1' || lay->ptr[0] > '3') {
+    json_decref(keys);
+    return pcol_error_set(x->err, PCOL_ECORRUPT, "source %u: perun.keys/perun.layout meta is missing or bad",
+                          x->src);
+  }
+  int layout = lay->ptr[0] - '0';
+  x->real_amounts = meta_find(x, "perun.amount_scale") != NULL;
+  json_t *ci = meta_json(x, "perun.collector_info");
+  json_t *cn = json_object_get(ci, "name");
+  x->kperf = json_is_string(cn) && !strcmp(json_string_value(cn), "kperf");
+  json_decref(ci);
+  /* group the rows: layout 3 by type key (string ids keep the original key
+   * order), 1/2 by snapshot; inside a group by perun.index, else row order */
+  for (size_t i = 0; i < x->nrows; i++) {
+    rowinfo ri;
+    row_info(x, x->rows[i].row, &ri);
+    x->rows[i].group = layout == 3 ? ri.type_key : layout == 2 ? (uint32_t)ri.snapshot : 0;
+    x->rows[i].order = ri.index >= 0 ? (uint64_t)ri.index : x->rows[i].row;
+  }
+  qsort(x->rows, x->nrows, sizeof *x->rows, cmp_selrow);
+  json_t *empty = meta_json(x, "perun.empty_types");
+  rc = put(x, "{");
+  size_t n;
+  json_t *kj;
+  json_array_foreach(keys, n, kj) {
+    if (rc) break;
+    const char *k = json_string_value(kj);
+    if (!k) {
+      rc = pcol_error_set(x->err, PCOL_ECORRUPT, "perun.keys holds a non-string");
+      break;
+    }
+    pcol_str ks = {k, strlen(k)};
+    if ((rc = put_key(x, ks, n == 0))) break;
+    char mk[256];
+    snprintf(mk, sizeof mk, "perun.%s", k);
+    const pcol_str *mv = strlen(k) < 200 ? meta_find(x, mk) : NULL;
+    if (mv && !(layout == 1 && !strcmp(k, "global")) && !(layout == 2 && !strcmp(k, "snapshots"))) {
+      if (fwrite(mv->ptr, 1, mv->len, x->out) != mv->len) rc = ioerr(x);
+    } else if (layout == 3 && !strcmp(k, "resource_type_map")) {
+      rc = write_l3(x, 1, empty);
+    } else if (layout == 3 && !strcmp(k, "resources")) {
+      rc = write_l3(x, 0, empty);
+    } else if (layout == 1 && !strcmp(k, "global")) {
+      json_t *g = meta_json(x, "perun.global");
+      size_t pos = 0;
+      rc = g ? write_snapshot(x, g, 0, &pos) : pcol_error_set(x->err, PCOL_ECORRUPT, "perun.global meta is missing");
+      json_decref(g);
+    } else if (layout == 2 && !strcmp(k, "snapshots")) {
+      json_t *ss = meta_json(x, "perun.snapshots");
+      if (!json_is_array(ss)) {
+        json_decref(ss);
+        rc = pcol_error_set(x->err, PCOL_ECORRUPT, "perun.snapshots meta is missing");
+        break;
+      }
+      size_t pos = 0, si;
+      json_t *s;
+      rc = put(x, "[");
+      json_array_foreach(ss, si, s) {
+        if (rc) break;
+        while (pos < x->nrows && x->rows[pos].group < si) pos++; /* out-of-range indexes */
+        if (si && (rc = put(x, ",\n"))) break;
+        rc = write_snapshot(x, s, (uint32_t)si, &pos);
+      }
+      if (!rc) rc = put(x, "]");
+      json_decref(ss);
+    } else if (!strcmp(k, "models")) {
+      rc = write_models(x, 0);
+    } else {
+      rc = pcol_error_set(x->err, PCOL_ECORRUPT, "meta %s is missing", mk);
+    }
+  }
+  if (!rc) rc = put(x, "\n}\n");
+  json_decref(empty);
+  json_decref(keys);
+  return rc;
+}
+
+/* ----------------------------------------------------- synthetic mode */
+
+static int unit_is_bytes(pexp *x, uint32_t vt) {
+  pcol_str u;
+  if (!vt || vt > pcol_rows(x->f, PCOL_T_VALUE_TYPES) || str_of(x, pcol_view_u32(&x->vt_unit, vt - 1), &u) ||
+      !u.ptr)
+    return 0;
+  return (u.len == 5 && !memcmp(u.ptr, "bytes", 5)) || (u.len == 1 && u.ptr[0] == 'B');
+}
+
+static int64_t row_amount(pexp *x, const selrow *r) {
+  uint32_t s = pcol_view_u32(&x->s_src, r->row);
+  uint32_t vt = s < pcol_rows(x->f, PCOL_T_SOURCES) + 1 ? x->amount_vt[s] : 0;
+  if (!vt) return pcol_scale(pcol_view_i64(&x->s_w, r->row), r->num, r->den);
+  uint64_t lo = pcol_view_u64(&x->s_voff, r->row), hi = pcol_view_u64(&x->s_voff, r->row + 1);
+  if (hi > pcol_rows(x->f, PCOL_T_VALUES)) hi = pcol_rows(x->f, PCOL_T_VALUES);
+  for (uint64_t i = lo; i < hi; i++)
+    if (pcol_view_u32(&x->v_type, i) == vt) return pcol_scale(pcol_view_i64(&x->v_val, i), r->num, r->den);
+  return 0;
+}
+
+/* a label of the row by class (address / subtype); 0 if absent */
+static int row_label(pexp *x, uint64_t row, int cls, uint64_t *at) {
+  uint64_t lo, hi;
+  label_range(x, row, &lo, &hi);
+  for (uint64_t i = lo; i < hi; i++)
+    if (classify(x, pcol_view_u32(&x->lb_key, i)) == cls) {
+      *at = i;
+      return 1;
+    }
+  return 0;
+}
+
+typedef struct uidcount {
+  char **names;
+  size_t n, cap;
+  pcol_hset set;
+  uint32_t *counts;
+} uidcount;
+
+static int uid_eq(const void *ctx, uint32_t id, const void *key) {
+  const uidcount *u = ctx;
+  return !strcmp(u->names[id - 1], key);
+}
+
+/* "<uid>#<n>": n counts earlier groups with the same uid string */
+static char *next_type_key(uidcount *u, const char *uid) {
+  uint64_t h = pcol_hash_bytes(uid, strlen(uid), 7);
+  uint32_t id = pcol_hset_find(&u->set, h, uid_eq, u, uid);
+  if (!id) {
+    if (u->n == u->cap) {
+      size_t c = u->cap ? 2 * u->cap : 64;
+      char **nn = realloc(u->names, c * sizeof *nn);
+      uint32_t *nc = realloc(u->counts, c * sizeof *nc);
+      if (nn) u->names = nn;
+      if (nc) u->counts = nc;
+      if (!nn || !nc) return NULL;
+      u->cap = c;
+    }
+    if (!(u->names[u->n] = strdup(uid))) return NULL;
+    u->counts[u->n] = 0;
+    id = (uint32_t)++u->n;
+    if (pcol_hset_insert(&u->set, h, id)) return NULL;
+  }
+  size_t l = strlen(uid) + 24;
+  char *k = malloc(l);
+  if (k) snprintf(k, l, "%s#%u", uid, u->counts[id - 1]++);
+  return k;
+}
+
+static void uidcount_free(uidcount *u) {
+  for (size_t i = 0; i < u->n; i++) free(u->names[i]);
+  free(u->names);
+  free(u->counts);
+  pcol_hset_free(&u->set);
+}
+
+/* Persistent part of a synthetic group, and its uid text. */
+static int synth_persistent(pexp *x, const selrow *r, json_t **out, char **uidtext) {
+  uint32_t stack = pcol_view_u32(&x->s_stack, r->row);
+  json_t *tr = NULL, *p = NULL, *uid;
+  int rc = frames_leaf_first(x, stack, x->memory, &tr);
+  if (rc) return rc;
+  size_t n = json_array_size(tr);
+  if (x->memory) {
+    uid = n ? json_deep_copy(json_array_get(tr, 0))
+            : json_pack("{s:s,s:i,s:s}", "source", "unreachable", "line", 0, "function", "[unknown]");
+    json_t *src = json_object_get(uid, "source"), *fn = json_object_get(uid, "function");
+    char lb[32];
+    snprintf(lb, sizeof lb, "%lld", (long long)json_integer_value(json_object_get(uid, "line")));
+    size_t l = json_string_length(src) + json_string_length(fn) + strlen(lb) + 3;
+    *uidtext = malloc(l);
+    if (*uidtext) snprintf(*uidtext, l, "%s:%s:%s", json_string_value(src), json_string_value(fn), lb);
+    uint64_t at;
+    json_t *sub = row_label(x, r->row, C_SUBTYPE, &at) && pcol_view_u32(&x->lb_str, at)
+                      ? jstr_id(x, pcol_view_u32(&x->lb_str, at))
+                      : json_string("malloc");
+    p = json_pack("{s:s,s:o,s:o,s:o}", "type", "memory", "subtype", sub, "uid", uid, "trace", tr);
+    int64_t t = pcol_view_i64(&x->s_time, r->row);
+    if (p && t != PCOL_NA_I64) {
+      char tb[48];
+      snprintf(tb, sizeof tb, "%s%lld.%06lld", t < 0 ? "-" : "", (long long)(t < 0 ? -(t / 1000000000) : t / 1000000000),
+               (long long)((t < 0 ? -(t % 1000000000) : t % 1000000000) / 1000));
+      json_object_set_new(p, "time", json_string(tb));
+    }
+  } else {
+    /* kperf: trace root first without the leaf; uid = the leaf */
+    json_t *leaf = n ? json_incref(json_object_get(json_array_get(tr, 0), "func")) : json_string("[unknown]");
+    if (!leaf) leaf = json_incref(json_object_get(json_array_get(tr, 0), "function"));
+    json_t *rt = json_array();
+    for (size_t i = n; i-- > 1;) {
+      json_t *fr = json_array_get(tr, i), *nm = json_object_get(fr, "func");
+      if (!nm) nm = json_object_get(fr, "function");
+      json_array_append_new(rt, json_pack("{s:O}", "func", nm));
+    }
+    json_decref(tr);
+    *uidtext = strdup(json_string_value(leaf) ? json_string_value(leaf) : "[unknown]");
+    p = json_pack("{s:s,s:o,s:o}", "type", "time", "uid", leaf, "trace", rt);
+  }
+  if (!p || !*uidtext) {
+    json_decref(p);
+    free(*uidtext);
+    *uidtext = NULL;
+    return oom(x);
+  }
+  *out = p;
+  return PCOL_OK;
+}
+
+static int cmp_synth(const void *a, const void *b) {
+  const selrow *x = a, *y = b;
+  if (x->group != y->group) return x->group < y->group ? -1 : 1;
+  if (x->aux != y->aux) return x->aux < y->aux ? -1 : 1;
+  return x->row < y->row ? -1 : x->row > y->row;
+}
+
+static int export_synth(pexp *x, uint32_t nsources) {
+  int rc;
+  uint64_t ns = pcol_rows(x->f, PCOL_T_SOURCES);
+  x->amount_vt = calloc(ns + 1, sizeof *x->amount_vt);
+  if (!x->amount_vt) return oom(x);
+  /* memory style when a selected source measures bytes */
+  pcol_view svs, svv;
+  if ((rc = pcol_column(x->f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &svs, x->err)) ||
+      (rc = pcol_column(x->f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, x->err)))
+    return rc;
+  for (uint64_t i = 0; i < pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES); i++) {
+    uint32_t s = pcol_view_u32(&svs, i), vt = pcol_view_u32(&svv, i);
+    if (s > ns || !unit_is_bytes(x, vt)) continue;
+    pcol_str tn;
+    int alloc = !str_of(x, pcol_view_u32(&x->vt_type, vt - 1), &tn) && tn.ptr && tn.len == 11 &&
+                !memcmp(tn.ptr, "alloc_space", 11);
+    if (!x->amount_vt[s] || alloc) x->amount_vt[s] = vt;
+  }
+  for (size_t i = 0; i < x->nrows; i++)
+    if (x->amount_vt[pcol_view_u32(&x->s_src, x->rows[i].row) <= ns ? pcol_view_u32(&x->s_src, x->rows[i].row) : 0])
+      x->memory = 1;
+  if (!x->memory) memset(x->amount_vt, 0, (ns + 1) * sizeof *x->amount_vt);
+  /* groups: kperf one per stack; memory one per (stack, time, subtype) */
+  for (size_t i = 0; i < x->nrows; i++) {
+    selrow *r = &x->rows[i];
+    r->group = pcol_view_u32(&x->s_stack, r->row);
+    r->aux = 0;
+    if (x->memory) {
+      uint64_t at;
+      r->aux = row_label(x, r->row, C_SUBTYPE, &at) ? pcol_view_u32(&x->lb_str, at) : 0;
+      r->order = (uint64_t)pcol_view_i64(&x->s_time, r->row);
+    }
+  }
+  qsort(x->rows, x->nrows, sizeof *x->rows, cmp_synth);
+  const char *cmd = "pcol";
+  pcol_str uri = {0};
+  if (nsources == 1 && x->nrows) {
+    uint32_t s = pcol_view_u32(&x->s_src, x->rows[0].row);
+    if (s && s <= ns && !str_of(x, pcol_view_u32(&x->src_uri, s - 1), &uri) && uri.ptr) cmd = NULL;
+  }
+  json_t *cmdj = cmd ? json_string(cmd) : jbytes(uri);
+  json_t *hdr = x->memory ? json_pack("{s:s,s:{s:s},s:o,s:s,s:s}", "type", "memory", "units", "memory", "B",
+                                      "cmd", cmdj, "args", "", "workload", "")
+                          : json_pack("{s:s,s:{s:s},s:o,s:s,s:s}", "type", "time", "units", "time", "sample",
+                                      "cmd", cmdj, "args", "", "workload", "");
+  rc = put(x, "{\n\"header\": ");
+  if (!rc) rc = dump_new(x, hdr);
+  if (!rc) rc = put(x, ",\n\"collector_info\": ");
+  if (!rc) rc = dump_new(x, json_pack("{s:s,s:{}}", "name", x->memory ? "memory" : "kperf", "params"));
+  if (!rc) rc = put(x, ",\n\"postprocessors\": []");
+  /* two passes over the same groups: map, then columns */
+  for (int pass = 0; pass < 2 && !rc; pass++) {
+    uidcount uc = {0};
+    rc = put(x, pass ? ",\n\"resources\": {" : ",\n\"resource_type_map\": {");
+    int first = 1;
+    for (size_t i = 0; i < x->nrows && !rc;) {
+      size_t j = i;
+      while (j < x->nrows && x->rows[j].group == x->rows[i].group &&
+             (!x->memory || (x->rows[j].aux == x->rows[i].aux &&
+                             pcol_view_i64(&x->s_time, x->rows[j].row) == pcol_view_i64(&x->s_time, x->rows[i].row))))
+        j++;
+      json_t *p = NULL;
+      char *uid = NULL, *key = NULL;
+      rc = synth_persistent(x, &x->rows[i], &p, &uid);
+      if (!rc && !(key = next_type_key(&uc, uid))) rc = oom(x);
+      json_t *obj = p;
+      if (!rc && pass) {
+        json_decref(p);
+        p = NULL;
+        json_t *am = json_array(), *ad = NULL;
+        int64_t sum = 0;
+        for (size_t r = i; r < j; r++) {
+          int64_t a = row_amount(x, &x->rows[r]);
+          if (x->memory) {
+            json_array_append_new(am, json_integer(a));
+            uint64_t at;
+            if (row_label(x, x->rows[r].row, C_ADDRESS, &at)) {
+              if (!ad) ad = json_array();
+              json_array_append_new(ad, json_integer(pcol_view_i64(&x->lb_num, at)));
+            }
+          } else {
+            sum += a;
+          }
+        }
+        if (!x->memory) json_array_append_new(am, json_integer(sum));
+        if (ad && json_array_size(ad) != json_array_size(am)) {
+          json_decref(ad);
+          ad = NULL;
+        }
+        obj = ad ? json_pack("{s:o,s:o}", "amount", am, "address", ad) : json_pack("{s:o}", "amount", am);
+      }
+      pcol_str ks = {key, key ? strlen(key) : 0};
+      if (!rc) rc = put_key(x, ks, first);
+      if (!rc) rc = dump(x, obj);
+      json_decref(obj);
+      free(uid);
+      free(key);
+      first = 0;
+      i = j;
+    }
+    if (!rc) rc = put(x, "}");
+    uidcount_free(&uc);
+  }
+  if (!rc) rc = put(x, ",\n\"models\": ");
+  if (!rc) rc = write_models(x, 1);
+  if (!rc) rc = put(x, "\n}\n");
+  return rc;
+}
+
+/* ---------------------------------------------------------------- main */
+
+static int collect(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  pexp *x = ctx;
+  if (x->nrows == x->caprows) {
+    size_t c = x->caprows ? 2 * x->caprows : 1024;
+    selrow *n = realloc(x->rows, c * sizeof *n);
+    if (!n) return PCOL_ENOMEM;
+    x->rows = n;
+    x->caprows = c;
+  }
+  x->rows[x->nrows++] = (selrow){row, num, den, row, 0, 0};
+  return 0;
+}
+
+static int open_views(pexp *x) {
+  struct {
+    pcol_view *v;
+    int t, c;
+  } cols[] = {
+      {&x->s_src, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},     {&x->s_time, PCOL_T_SAMPLES, PCOL_C_S_TIME},
+      {&x->s_dur, PCOL_T_SAMPLES, PCOL_C_S_DURATION},   {&x->s_w, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},
+      {&x->s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},    {&x->s_ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET},
+      {&x->s_voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS}, {&x->v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},
+      {&x->v_val, PCOL_T_VALUES, PCOL_C_V_VALUE},       {&x->ls_off, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},
+      {&x->lb_key, PCOL_T_LABELS, PCOL_C_LB_KEY},       {&x->lb_str, PCOL_T_LABELS, PCOL_C_LB_STR},
+      {&x->lb_num, PCOL_T_LABELS, PCOL_C_LB_NUM},       {&x->lb_unit, PCOL_T_LABELS, PCOL_C_LB_UNIT},
+      {&x->st_par, PCOL_T_STACKS, PCOL_C_STACK_PARENT}, {&x->st_loc, PCOL_T_STACKS, PCOL_C_STACK_LOCATION},
+      {&x->loc_off, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS}, {&x->ln_fn, PCOL_T_LINES, PCOL_C_LINE_FUNCTION},
+      {&x->ln_line, PCOL_T_LINES, PCOL_C_LINE_LINE},    {&x->fn_name, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME},
+      {&x->fn_file, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME}, {&x->vt_type, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE},
+      {&x->vt_unit, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT}, {&x->src_type, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE},
+      {&x->src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI}, {&x->m_src, PCOL_T_MODELS, PCOL_C_MOD_SOURCE},
+      {&x->m_uid, PCOL_T_MODELS, PCOL_C_MOD_UID},       {&x->m_model, PCOL_T_MODELS, PCOL_C_MOD_MODEL},
+      {&x->m_method, PCOL_T_MODELS, PCOL_C_MOD_METHOD}, {&x->m_r2, PCOL_T_MODELS, PCOL_C_MOD_R_SQUARE},
+      {&x->m_xs, PCOL_T_MODELS, PCOL_C_MOD_X_START},    {&x->m_xe, PCOL_T_MODELS, PCOL_C_MOD_X_END},
+      {&x->m_coeffs, PCOL_T_MODELS, PCOL_C_MOD_COEFFS},
+  };
+  for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+    int rc = pcol_column(x->f, cols[i].t, cols[i].c, cols[i].v, x->err);
+    if (rc) return rc;
+  }
+  return PCOL_OK;
+}
+
+static int load_meta(pexp *x, uint32_t src) {
+  pcol_view k, v, s;
+  int rc = pcol_column(x->f, PCOL_T_META, PCOL_C_META_KEY, &k, x->err);
+  if (!rc) rc = pcol_column(x->f, PCOL_T_META, PCOL_C_META_VALUE, &v, x->err);
+  if (!rc) rc = pcol_column(x->f, PCOL_T_META, PCOL_C_META_SOURCE, &s, x->err);
+  if (rc) return rc;
+  uint64_t n = pcol_rows(x->f, PCOL_T_META);
+  x->meta = calloc(n ? n : 1, sizeof *x->meta);
+  if (!x->meta) return oom(x);
+  for (uint64_t i = 0; i < n; i++) {
+    if (pcol_view_u32(&s, i) != src) continue;
+    kv e;
+    if ((rc = str_of(x, pcol_view_u32(&k, i), &e.key)) || (rc = str_of(x, pcol_view_u32(&v, i), &e.val)))
+      return rc;
+    if (e.key.ptr && e.val.ptr && e.key.len > 6 && !memcmp(e.key.ptr, "perun.", 6)) x->meta[x->nmeta++] = e;
+  }
+  return PCOL_OK;
+}
+
+int pcol_export_perun(pcol_file *f, const pcol_select *sel, FILE *out, pcol_error *err) {
+  pexp x = {0};
+  x.f = f;
+  x.err = err;
+  x.out = out;
+  int rc = open_views(&x);
+  if (rc) return rc;
+  x.cls = calloc(pcol_string_count(f) + 1, 1);
+  if (!x.cls) return oom(&x);
+  rc = pcol_select_iter(f, sel, collect, &x, err);
+  if (rc == PCOL_ENOMEM) rc = oom(&x);
+  /* one Perun source selected (or the only one): write it back exactly */
+  uint32_t src = sel && sel->source_id ? sel->source_id : 0;
+  uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
+  if (!src && ns == 1) src = 1;
+  uint32_t nsel = 0;
+  {
+    uint32_t last = 0;
+    for (size_t i = 0; i < x.nrows; i++) {
+      uint32_t s = pcol_view_u32(&x.s_src, x.rows[i].row);
+      if (s != last) nsel++, last = s;
+    }
+  }
+  int exact = 0;
+  if (!rc && src && src <= ns) {
+    pcol_str st;
+    if (!(rc = str_of(&x, pcol_view_u32(&x.src_type, src - 1), &st)) && st.ptr && st.len == 5 &&
+        !memcmp(st.ptr, "perun", 5)) {
+      x.src = src;
+      rc = load_meta(&x, src);
+      exact = !rc && meta_find(&x, "perun.keys") != NULL;
+    }
+  }
+  if (!rc) rc = exact ? export_exact(&x) : export_synth(&x, nsel);
+  if (!rc && fflush(out)) rc = ioerr(&x);
+  free(x.cls);
+  free(x.meta);
+  free(x.rows);
+  free(x.locs);
+  free(x.kbuf);
+  free(x.amount_vt);
+  return rc;
+}
