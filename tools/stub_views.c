@@ -9,7 +9,4 @@
     fprintf(stderr, "pcol %s: not built yet\n", cmd->name);                    \
     return EXIT_DATA;                                                          \
   }
-STUB(fold)
 STUB(flame)
-STUB(diff)
-STUB(merge)
