@@ -265,19 +265,19 @@ static int on_fileline(rp_in *r, const char *p, size_t n, uint64_t num, const ch
 }
 
 /* A ref "digits#digits" at p[i..n) followed by a space or the end: 1 = yes
- * (with *end after the space), 0 = no, -1 = cut off by the end of the line. */
+ * (with *end after the space), 0 = no, -1 = cut off by the end of the line,
+ * -2 = a ref whose number does not fit in 64 bits. */
 static int scan_ref(const char *p, size_t n, size_t i, uint64_t *file, uint64_t *line,
                     size_t *end) {
   size_t k = i;
   int a = parse_u64(p, n, &k, file);
-  if (a < 0) return 0;
-  if (a == 0) return 0;
+  if (a <= 0) return a < 0 ? -2 : 0;
   if (k == n) return -1;
   if (p[k] != '#') return 0;
   k++;
   if (k == n) return -1;
   int c = parse_u64(p, n, &k, line);
-  if (c <= 0) return 0;
+  if (c <= 0) return c < 0 ? -2 : 0;
   if (k == n) return -1; /* no space after it: cut off (maybe mid-number) */
   if (p[k] != ' ') return 0;
   *end = k + 1;
@@ -336,7 +336,7 @@ static int add_frame_locs(rp_in *r, size_t nfr) {
   for (size_t k = 0; k < nfr; k++) {
     pcol_function_row fn = {0, 0, fr[k].file_sid, PCOL_NA_I64};
     int rc = fr[k].name ? pcol_b_string(r->b, fr[k].name, fr[k].name_len, &fn.name) : 0;
-    uint32_t fid, loc;
+    uint32_t fid = 0, loc = 0;
     if (!rc) rc = pcol_b_function(r->b, &fn, &fid);
     pcol_line_row lr = {fid, fr[k].line, PCOL_NA_I64};
     if (!rc) rc = pcol_b_location(r->b, 0, 0, 0, &lr, 1, &loc);
@@ -389,7 +389,15 @@ static int on_sample(rp_in *r, const char *p, size_t n, int cr_dangling) {
         j++;
       }
       if (!found) {
-        cut = 1; /* a name cut off by the end of the line */
+        /* a name cut off by the end of the line; one holding '" ' would
+         * have ended there, so that is garbage rather than a cut */
+        for (size_t k = i + 1; k + 1 < n; k++)
+          if (p[k] == '"' && p[k + 1] == ' ')
+            return FAIL(PCOL_ECORRUPT,
+                        "%s:%" PRIu64 ":%zu: unexpected text after the name that starts at "
+                        "column %zu",
+                        r->name, r->lineno, k + 3, i + 1);
+        cut = 1;
         break;
       }
       if ((rc = push_frame(r, p + i + 1, j - i - 1, pending, pf, pl))) return rc;
@@ -399,7 +407,11 @@ static int on_sample(rp_in *r, const char *p, size_t n, int cr_dangling) {
       uint64_t f, l;
       size_t e;
       int s = scan_ref(p, n, i, &f, &l, &e);
-      if (s < 0) {
+      if (s == -2)
+        return FAIL(PCOL_ECORRUPT,
+                    "%s:%" PRIu64 ":%zu: number in source reference does not fit in 64 bits",
+                    r->name, r->lineno, i + 1);
+      if (s == -1) {
         cut = 1; /* a ref cut off by the end of the line */
         break;
       }
