@@ -1,0 +1,630 @@
+/* test_perun.c — Perun import/export: field-level checks, exact round trips
+ * (compared as JSON values with jansson's json_equal), error messages. */
+#include "testutil.h"
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+
+#define FIX "tests/fixtures/perun/"
+
+static char *path_of(const char *dir, const char *name) {
+  static char buf[4][512];
+  static int k;
+  char *p = buf[k++ & 3];
+  snprintf(p, 512, "%s/%s", dir, name);
+  return p;
+}
+static const char *real_file(const char *name) {
+  return path_of(testdata_dir(), name);
+}
+
+/* imports `path` as Perun and reopens the written pcol file */
+static pcol_file *load(const char *path, void **mem) {
+  pcol_builder *b;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
+  FILE *in = fopen(path, "rb");
+  cr_assert(in, "cannot open %s", path);
+  int rc = pcol_import_perun(b, in, path, NULL, &err);
+  fclose(in);
+  cr_assert_eq(rc, 0, "%s", err.message);
+  pcol_file *f = tu_reopen(b, NULL, mem);
+  pcol_builder_free(b);
+  return f;
+}
+
+static int import_text(const char *text, pcol_error *err) {
+  pcol_builder *b;
+  cr_assert_eq(pcol_builder_new(&b, err), 0);
+  FILE *in = fmemopen((void *)text, strlen(text), "r");
+  int rc = pcol_import_perun(b, in, "bad.perf", NULL, err);
+  fclose(in);
+  pcol_builder_free(b);
+  return rc;
+}
+
+static char *export_perun(pcol_file *f, const pcol_select *sel, size_t *len) {
+  char *out = NULL;
+  FILE *o = open_memstream(&out, len);
+  pcol_error err = {0};
+  int rc = pcol_export_perun(f, sel, o, &err);
+  fclose(o);
+  cr_assert_eq(rc, 0, "%s", err.message);
+  return out;
+}
+
+/* the round trip that the issue asks for: same JSON value */
+static void assert_round_trip(const char *path) {
+  void *mem;
+  pcol_file *f = load(path, &mem);
+  size_t len;
+  char *out = export_perun(f, NULL, &len);
+  json_error_t je;
+  json_t *a = json_load_file(path, 0, &je);
+  cr_assert(a, "%s: %s", path, je.text);
+  json_t *b = json_loadb(out, len, 0, &je);
+  cr_assert(b, "export of %s is not JSON: %s (line %d)", path, je.text, je.line);
+  if (!json_equal(a, b)) {
+    /* name the first top-level key that differs */
+    const char *k;
+    json_t *v;
+    json_object_foreach(a, k, v) cr_expect(json_equal(v, json_object_get(b, k)), "%s: key %s differs", path, k);
+    cr_assert_eq(json_object_size(a), json_object_size(b), "%s: top-level key count differs", path);
+    cr_assert_fail("%s: export is not the same JSON value", path);
+  }
+  json_decref(a);
+  json_decref(b);
+  free(out);
+  pcol_close(f);
+  free(mem);
+}
+
+Test(perun, round_trip_real_files) {
+  SKIP_WITHOUT_TESTDATA();
+  assert_round_trip(real_file("perun/memory-basic.perf"));
+  assert_round_trip(real_file("perun/complexity-models.perf"));
+}
+
+Test(perun, round_trip_fixtures) {
+  const char *names[] = {"layout1-global.perf", "layout2-snapshots.perf", "kperf.perf",
+                         "trace-complexity.perf", "time.perf", "imported-perf.perf"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) assert_round_trip(path_of(FIX, names[i]));
+}
+
+/* --------------------------------------------------------- helpers */
+
+static pcol_str S(pcol_file *f, uint32_t id) {
+  pcol_str s = {0};
+  pcol_error err;
+  cr_assert_eq(pcol_string(f, id, &s, &err), 0);
+  return s;
+}
+static int streq(pcol_str s, const char *c) { return s.ptr && s.len == strlen(c) && !memcmp(s.ptr, c, s.len); }
+
+/* label of sample `row` by key: 1 if found */
+static int label(pcol_file *f, uint64_t row, const char *key, pcol_str *str, int64_t *num) {
+  pcol_view ls, off, k, st, nm;
+  pcol_error err;
+  cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &ls, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS, &off, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_KEY, &k, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_STR, &st, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_NUM, &nm, &err), 0);
+  uint32_t id = pcol_view_u32(&ls, row);
+  if (!id) return 0;
+  for (uint64_t i = pcol_view_u64(&off, id - 1); i < pcol_view_u64(&off, id); i++)
+    if (streq(S(f, pcol_view_u32(&k, i)), key)) {
+      if (str) *str = S(f, pcol_view_u32(&st, i));
+      if (num) *num = pcol_view_i64(&nm, i);
+      return 1;
+    }
+  return 0;
+}
+
+static uint64_t find_by_num_label(pcol_file *f, const char *key, int64_t want) {
+  for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SAMPLES); r++) {
+    int64_t n;
+    if (label(f, r, key, NULL, &n) && n == want) return r;
+  }
+  cr_assert_fail("no sample with %s = %lld", key, (long long)want);
+  return 0;
+}
+static uint64_t find_by_str_label(pcol_file *f, const char *key, const char *want) {
+  for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SAMPLES); r++) {
+    pcol_str s;
+    if (label(f, r, key, &s, NULL) && streq(s, want)) return r;
+  }
+  cr_assert_fail("no sample with %s = %s", key, want);
+  return 0;
+}
+
+typedef struct frames {
+  char names[32][96];
+  char files[32][96];
+  int64_t lines[32];
+  int n;
+  pcol_file *f;
+} frames;
+
+static int frame_cb(void *ctx, uint32_t depth, uint32_t loc) {
+  frames *fr = ctx;
+  pcol_view off, fn, ln, nm, fl;
+  pcol_error err;
+  cr_assert_eq(pcol_column(fr->f, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS, &off, &err), 0);
+  cr_assert_eq(pcol_column(fr->f, PCOL_T_LINES, PCOL_C_LINE_FUNCTION, &fn, &err), 0);
+  cr_assert_eq(pcol_column(fr->f, PCOL_T_LINES, PCOL_C_LINE_LINE, &ln, &err), 0);
+  cr_assert_eq(pcol_column(fr->f, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME, &nm, &err), 0);
+  cr_assert_eq(pcol_column(fr->f, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME, &fl, &err), 0);
+  uint64_t l = pcol_view_u64(&off, loc - 1);
+  uint32_t func = pcol_view_u32(&fn, l);
+  pcol_str n = S(fr->f, pcol_view_u32(&nm, func - 1)), file = S(fr->f, pcol_view_u32(&fl, func - 1));
+  snprintf(fr->names[fr->n], 96, "%.*s", (int)n.len, n.ptr ? n.ptr : "");
+  if (file.ptr) snprintf(fr->files[fr->n], 96, "%.*s", (int)file.len, file.ptr);
+  else snprintf(fr->files[fr->n], 96, "<NA>");
+  fr->lines[fr->n] = pcol_view_i64(&ln, l);
+  (void)depth;
+  return ++fr->n == 32;
+}
+
+static frames stack_of(pcol_file *f, uint64_t row) {
+  pcol_view st;
+  pcol_error err;
+  cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &st, &err), 0);
+  frames fr = {.f = f};
+  cr_assert_eq(pcol_stack_walk(f, pcol_view_u32(&st, row), frame_cb, &fr, &err), 0);
+  return fr;
+}
+
+static int64_t col_i64(pcol_file *f, int col, uint64_t row) {
+  pcol_view v;
+  pcol_error err;
+  cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, col, &v, &err), 0);
+  return pcol_view_i64(&v, row);
+}
+
+/* the first value of a sample and its (type, unit) */
+static int64_t value_of(pcol_file *f, uint64_t row, pcol_str *type, pcol_str *unit) {
+  pcol_view off, vt, val, tt, tu;
+  pcol_error err;
+  cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &off, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &vt, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &val, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &tt, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &tu, &err), 0);
+  uint64_t i = pcol_view_u64(&off, row);
+  cr_assert_eq(pcol_view_u64(&off, row + 1), i + 1, "sample %llu should have one value", (unsigned long long)row);
+  uint32_t t = pcol_view_u32(&vt, i);
+  if (type) *type = S(f, pcol_view_u32(&tt, t - 1));
+  if (unit) *unit = S(f, pcol_view_u32(&tu, t - 1));
+  return pcol_view_i64(&val, i);
+}
+
+static void assert_time_sorted(pcol_file *f) {
+  for (uint64_t r = 1; r < pcol_rows(f, PCOL_T_SAMPLES); r++)
+    cr_assert_leq(col_i64(f, PCOL_C_S_TIME, r - 1), col_i64(f, PCOL_C_S_TIME, r));
+}
+
+/* ------------------------------------------------------ field checks */
+
+Test(perun, memory_basic_fields) {
+  SKIP_WITHOUT_TESTDATA();
+  void *mem;
+  pcol_file *f = load(real_file("perun/memory-basic.perf"), &mem);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 34);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES), 1);
+  assert_time_sorted(f);
+  /* "/home/.../test.c:factorial:23#0": malloc of 4 bytes at 31257328, time 0.027000 */
+  uint64_t r = find_by_num_label(f, "address", 31257328);
+  pcol_str t, u, s;
+  cr_assert_eq(value_of(f, r, &t, &u), 4);
+  cr_assert(streq(t, "memory") && streq(u, "B"));
+  cr_assert_eq(col_i64(f, PCOL_C_S_TIME, r), 27000000);
+  cr_assert(label(f, r, "subtype", &s, NULL) && streq(s, "malloc"));
+  int64_t snap;
+  cr_assert(label(f, r, "snapshot", NULL, &snap) && snap == 26);
+  cr_assert(label(f, r, "uid", &s, NULL));
+  cr_assert(streq(s, "{\"source\":\"/home/jirka/Git/memory-repo/test.c\",\"line\":23,\"function\":\"factorial\"}"),
+            "uid kept as JSON text: %.*s", (int)s.len, s.ptr);
+  cr_assert(label(f, r, "perun.type_key", &s, NULL) && streq(s, "/home/jirka/Git/memory-repo/test.c:factorial:23#0"));
+  /* trace is leaf first: malloc, factorial, main, __libc_start_main, _start */
+  frames fr = stack_of(f, r);
+  cr_assert_eq(fr.n, 5);
+  cr_assert_str_eq(fr.names[0], "malloc");
+  cr_assert_str_eq(fr.files[0], "unreachable");
+  cr_assert_eq(fr.lines[0], 0);
+  cr_assert_str_eq(fr.names[1], "factorial");
+  cr_assert_str_eq(fr.files[1], "/home/jirka/Git/memory-repo/test.c");
+  cr_assert_eq(fr.lines[1], 23);
+  cr_assert_str_eq(fr.names[4], "_start");
+  /* free events have amount 0 */
+  uint64_t nfree = 0;
+  for (uint64_t i = 0; i < 34; i++)
+    if (label(f, i, "subtype", &s, NULL) && streq(s, "free")) {
+      nfree++;
+      cr_assert_eq(value_of(f, i, NULL, NULL), 0);
+    }
+  cr_assert_gt(nfree, 0);
+  pcol_str m;
+  pcol_error err;
+  cr_assert_eq(pcol_meta_get(f, 1, "perun.origin", &m, &err), 0);
+  cr_assert(streq(m, "\"1ba8c02d211d40692768b5d61c200c15d91fb2b2\""));
+  cr_assert_eq(pcol_meta_get(f, 1, "perun.header", &m, &err), 0);
+  cr_assert(streq(m, "{\"type\":\"memory\",\"units\":{\"memory\":\"B\"},\"workload\":\"test\",\"args\":\"\",\"cmd\":\"./test\"}"),
+            "header order kept: %.*s", (int)m.len, m.ptr);
+  pcol_close(f);
+  free(mem);
+}
+
+Test(perun, complexity_models_fields) {
+  SKIP_WITHOUT_TESTDATA();
+  void *mem;
+  pcol_file *f = load(real_file("perun/complexity-models.perf"), &mem);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 26);
+  cr_assert_eq(pcol_rows(f, PCOL_T_MODELS), 10);
+  for (uint64_t r = 0; r < 26; r++) cr_assert_eq(col_i64(f, PCOL_C_S_TIME, r), 230000); /* "0.00023s" */
+  /* SLList_insert: structure-unit-size 0..9, amounts 3,2,1,1,1,2,1,1,2,1 */
+  uint64_t r = find_by_str_label(f, "uid", "SLList_insert(SLList*, int)");
+  int64_t sz;
+  cr_assert(label(f, r, "structure-unit-size", NULL, &sz) && sz == 0);
+  pcol_str t, u;
+  cr_assert_eq(value_of(f, r, &t, &u), 3);
+  cr_assert(streq(t, "mixed(time delta)") && streq(u, "ms"));
+  cr_assert_eq(value_of(f, r + 9, NULL, NULL), 1);
+  cr_assert(label(f, r + 9, "structure-unit-size", NULL, &sz) && sz == 9);
+  /* no trace: the uid is the one frame */
+  frames fr = stack_of(f, r);
+  cr_assert_eq(fr.n, 1);
+  cr_assert_str_eq(fr.names[0], "SLList_insert(SLList*, int)");
+  /* first model */
+  pcol_view uid, model, method, r2, xs, xe, co;
+  pcol_error err;
+  cr_assert_eq(pcol_column(f, PCOL_T_MODELS, PCOL_C_MOD_UID, &uid, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_MODELS, PCOL_C_MOD_MODEL, &model, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_MODELS, PCOL_C_MOD_METHOD, &method, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_MODELS, PCOL_C_MOD_R_SQUARE, &r2, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_MODELS, PCOL_C_MOD_X_START, &xs, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_MODELS, PCOL_C_MOD_X_END, &xe, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_MODELS, PCOL_C_MOD_COEFFS, &co, &err), 0);
+  cr_assert(streq(S(f, pcol_view_u32(&uid, 0)), "SLList_insert(SLList*, int)"));
+  cr_assert(streq(S(f, pcol_view_u32(&model, 0)), "exponential"));
+  cr_assert(streq(S(f, pcol_view_u32(&method, 0)), "full"));
+  cr_assert_float_eq(pcol_view_f64(&r2, 0), 0.17966835944667436, 1e-17);
+  cr_assert_float_eq(pcol_view_f64(&xs, 0), 0.0, 0);
+  cr_assert_float_eq(pcol_view_f64(&xe, 0), 9.0, 0);
+  json_t *c = json_loadb(S(f, pcol_view_u32(&co, 0)).ptr, S(f, pcol_view_u32(&co, 0)).len, 0, NULL);
+  cr_assert(json_is_array(c) && json_array_size(c) == 2);
+  cr_assert_str_eq(json_string_value(json_object_get(json_array_get(c, 1), "name")), "b1");
+  cr_assert_float_eq(json_real_value(json_object_get(json_array_get(c, 1), "value")), 0.9458006943320206, 1e-17);
+  json_decref(c);
+  pcol_str m;
+  cr_assert_eq(pcol_meta_get(f, 1, "perun.models", &m, &err), PCOL_ENOTFOUND,
+               "canonical models need no verbatim copy");
+  pcol_close(f);
+  free(mem);
+}
+
+Test(perun, layout1_global) {
+  void *mem;
+  pcol_file *f = load(FIX "layout1-global.perf", &mem);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 3);
+  for (uint64_t r = 0; r < 3; r++) cr_assert_eq(col_i64(f, PCOL_C_S_TIME, r), 125000000);
+  /* same time: file order kept */
+  pcol_str s;
+  cr_assert(label(f, 2, "subtype", &s, NULL) && streq(s, "free"));
+  cr_assert_eq(value_of(f, 1, NULL, NULL), 128);
+  pcol_str m;
+  pcol_error err;
+  cr_assert_eq(pcol_meta_get(f, 1, "perun.layout", &m, &err), 0);
+  cr_assert(streq(m, "1"));
+  cr_assert_eq(pcol_meta_get(f, 1, "perun.global", &m, &err), 0);
+  cr_assert(streq(m, "{\"time\":\"0.125000\",\"resources\":[]}"), "%.*s", (int)m.len, m.ptr);
+  pcol_close(f);
+  free(mem);
+}
+
+Test(perun, layout2_snapshots_sorted_and_restored) {
+  void *mem;
+  pcol_file *f = load(FIX "layout2-snapshots.perf", &mem);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 3);
+  assert_time_sorted(f);
+  /* snapshot 1 (0.025) comes first; the realloc with its own time 0.030
+   * before the malloc of snapshot 0 (0.050) */
+  int64_t n;
+  cr_assert(label(f, 0, "perun.snapshot_index", NULL, &n) && n == 1);
+  cr_assert_eq(col_i64(f, PCOL_C_S_TIME, 0), 25000000);
+  cr_assert_eq(col_i64(f, PCOL_C_S_TIME, 1), 30000000);
+  cr_assert_eq(value_of(f, 1, NULL, NULL), 20);
+  cr_assert(label(f, 1, "perun.index", NULL, &n) && n == 1, "moved inside its snapshot: index kept");
+  cr_assert(label(f, 2, "perun.index", NULL, &n) && n == 0);
+  cr_assert(!label(f, 0, "perun.index", NULL, NULL), "unmoved groups carry no index");
+  pcol_close(f);
+  free(mem);
+}
+
+Test(perun, kperf_stacks_and_weights) {
+  void *mem;
+  pcol_file *f = load(FIX "kperf.perf", &mem);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 5);
+  uint64_t r = find_by_str_label(f, "perun.type_key", "memcpy#0");
+  cr_assert_eq(col_i64(f, PCOL_C_S_WEIGHT, r), 95, "kperf amount is the sample count");
+  cr_assert_eq(col_i64(f, PCOL_C_S_TIME, r), PCOL_NA_I64);
+  frames fr = stack_of(f, r);
+  /* leaf (uid) first, then the trace reversed */
+  cr_assert_eq(fr.n, 5);
+  cr_assert_str_eq(fr.names[0], "memcpy");
+  cr_assert_str_eq(fr.names[1], "copy_block");
+  cr_assert_str_eq(fr.names[4], "_start");
+  cr_assert_str_eq(fr.files[0], "<NA>");
+  cr_assert_eq(fr.lines[1], PCOL_NA_I64);
+  pcol_str s;
+  cr_assert(label(f, r, "command", &s, NULL) && streq(s, "busy"));
+  r = find_by_str_label(f, "perun.type_key", "[unknown]#0");
+  fr = stack_of(f, r);
+  cr_assert_eq(fr.n, 1);
+  pcol_str m;
+  pcol_error err;
+  cr_assert_eq(pcol_meta_get(f, 1, "perun.machine", &m, &err), 0);
+  json_t *mj = json_loadb(m.ptr, m.len, 0, NULL);
+  cr_assert_eq(json_integer_value(json_object_get(json_object_get(mj, "cpu"), "total")), 8);
+  json_decref(mj);
+  pcol_close(f);
+  free(mem);
+}
+
+Test(perun, trace_collector_columns) {
+  void *mem;
+  pcol_file *f = load(FIX "trace-complexity.perf", &mem);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 7);
+  assert_time_sorted(f);
+  cr_assert_eq(pcol_rows(f, PCOL_T_MODELS), 3);
+  uint64_t r = find_by_num_label(f, "timestamp", 1036);
+  int64_t n;
+  cr_assert(label(f, r, "exclusive", NULL, &n) && n == 11);
+  cr_assert(label(f, r, "call-order", NULL, &n) && n == 4);
+  cr_assert(label(f, r, "tid", NULL, &n) && n == 4243);
+  cr_assert(label(f, r, "structure-unit-size", NULL, &n) && n == 3);
+  pcol_str t, u;
+  cr_assert_eq(value_of(f, r, &t, &u), 11);
+  cr_assert(streq(t, "mixed(time delta)") && streq(u, "us"));
+  cr_assert_eq(col_i64(f, PCOL_C_S_TIME, r), 4000000); /* "0.004s" */
+  cr_assert_eq(col_i64(f, PCOL_C_S_TIME, 0), 1000000); /* main#0, "0.001s", sorted first */
+  pcol_str s;
+  cr_assert(label(f, r, "perun.columns", &s, NULL));
+  cr_assert(streq(s, "[\"amount\",\"exclusive\",\"structure-unit-size\",\"timestamp\",\"call-order\",\"tid\"]"));
+  /* r_square 1.0 is a real, so the models are kept verbatim as well */
+  pcol_str m;
+  pcol_error err;
+  cr_assert_eq(pcol_meta_get(f, 1, "perun.models", &m, &err), 0);
+  pcol_close(f);
+  free(mem);
+}
+
+Test(perun, time_collector_real_amounts) {
+  void *mem;
+  pcol_file *f = load(FIX "time.perf", &mem);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 6);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES), 1);
+  pcol_str m;
+  pcol_error err;
+  cr_assert_eq(pcol_meta_get(f, 1, "perun.amount_scale", &m, &err), 0);
+  uint64_t r = find_by_str_label(f, "perun.type_key", "sleep#0");
+  pcol_str t, u;
+  cr_assert_eq(value_of(f, r, &t, &u), 101200000); /* 0.1012 s */
+  cr_assert(streq(t, "time") && streq(u, "ns"));
+  cr_assert(!label(f, r, "perun.amount", NULL, NULL));
+  /* the integer 2 among reals keeps its exact JSON form */
+  r = find_by_str_label(f, "perun.type_key", "sleep#2");
+  cr_assert_eq(value_of(f, r + 1, NULL, NULL), 2000000000);
+  cr_assert(label(f, r + 1, "perun.amount", &m, NULL) && streq(m, "2"));
+  pcol_close(f);
+  free(mem);
+}
+
+Test(perun, imported_perf_unknown_time_and_folded_uid) {
+  void *mem;
+  pcol_file *f = load(FIX "imported-perf.perf", &mem);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 3);
+  uint64_t r = find_by_str_label(f, "uid", "ls;__libc_start_main;main;qsort;strcoll");
+  cr_assert_eq(col_i64(f, PCOL_C_S_TIME, r), PCOL_NA_I64, "\"???\" is NA");
+  cr_assert_eq(col_i64(f, PCOL_C_S_WEIGHT, r), 25);
+  frames fr = stack_of(f, r);
+  cr_assert_eq(fr.n, 5);
+  cr_assert_str_eq(fr.names[0], "strcoll");
+  cr_assert_str_eq(fr.names[4], "ls");
+  pcol_str m;
+  pcol_error err;
+  cr_assert_eq(pcol_meta_get(f, 1, "perun.stats", &m, &err), 0);
+  cr_assert_eq(pcol_meta_get(f, 1, "perun.metadata", &m, &err), 0);
+  json_t *md = json_loadb(m.ptr, m.len, 0, NULL);
+  cr_assert_eq(json_integer_value(json_object_get(json_array_get(md, 1), "value")), 140);
+  json_decref(md);
+  pcol_close(f);
+  free(mem);
+}
+
+/* -------------------------------------------------------------- errors */
+
+Test(perun, invalid_json_names_line_and_column) {
+  pcol_error err = {0};
+  int rc = import_text("{\n  \"header\": {\"type\": \"memory\",,}\n}\n", &err);
+  cr_assert_eq(rc, PCOL_ECORRUPT);
+  cr_assert(strstr(err.message, "bad.perf:2:"), "%s", err.message);
+  cr_assert(strstr(err.message, "invalid JSON"), "%s", err.message);
+}
+
+Test(perun, wrong_types_and_missing_keys) {
+  pcol_error err = {0};
+  cr_assert_eq(import_text("[1, 2]", &err), PCOL_EFORMAT);
+  cr_assert(strstr(err.message, "not a JSON object"), "%s", err.message);
+  cr_assert_eq(import_text("{\"header\": {}}", &err), PCOL_EFORMAT);
+  cr_assert(strstr(err.message, "not a Perun profile"), "%s", err.message);
+  cr_assert_eq(import_text("{\"resource_type_map\": {}, \"resources\": {\"a#0\": {\"amount\": [1]}}}", &err),
+               PCOL_ECORRUPT);
+  cr_assert(strstr(err.message, "a#0") && strstr(err.message, "resource_type_map"), "%s", err.message);
+  cr_assert_eq(import_text("{\"resource_type_map\": {\"a#0\": {}}, \"resources\": {\"a#0\": {\"amount\": [1, 2], "
+                           "\"address\": [1]}}}",
+                           &err),
+               PCOL_ECORRUPT);
+  cr_assert(strstr(err.message, "'address' has 1 entries but 'amount' has 2"), "%s", err.message);
+  cr_assert_eq(import_text("{\"resource_type_map\": {\"a#0\": {}}, \"resources\": {\"a#0\": {\"amount\": 3}}}", &err),
+               PCOL_ECORRUPT);
+  cr_assert(strstr(err.message, "expected a list"), "%s", err.message);
+  cr_assert_eq(import_text("{\"snapshots\": [{\"time\": \"1\", \"resources\": [5]}]}", &err), PCOL_ECORRUPT);
+  cr_assert(strstr(err.message, "snapshots[0].resources[0]: expected an object"), "%s", err.message);
+  cr_assert_eq(import_text("{\"global\": {\"resources\": {}}}", &err), PCOL_ECORRUPT);
+  cr_assert(strstr(err.message, "global.resources: expected a list"), "%s", err.message);
+}
+
+Test(perun, input_cap) {
+  pcol_builder *b;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
+  const char *t = "{\"global\": {\"time\": \"0\", \"resources\": []}}";
+  FILE *in = fmemopen((void *)t, strlen(t), "r");
+  pcol_import_options o = {0, 10};
+  cr_assert_eq(pcol_import_perun(b, in, "big.perf", &o, &err), PCOL_ETOOBIG);
+  cr_assert(strstr(err.message, "big.perf"), "%s", err.message);
+  fclose(in);
+  pcol_builder_free(b);
+}
+
+/* ------------------------------------------- profiles from elsewhere */
+
+static pcol_file *synthetic(int bytes, void **mem) {
+  pcol_builder *b;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
+  uint32_t src, ty, un, vt, fa, fb, fc, la, lb, lc, s1, s2, key, ls;
+  cr_assert_eq(pcol_b_source(b, "pprof", "heap.pb.gz", PCOL_NA_I64, &src), 0);
+  pcol_b_cstr(b, bytes ? "alloc_space" : "cpu", &ty);
+  pcol_b_cstr(b, bytes ? "bytes" : "nanoseconds", &un);
+  cr_assert_eq(pcol_b_value_type(b, ty, un, &vt), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt), 0);
+  pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
+  pcol_b_cstr(b, "main", &fn.name);
+  pcol_b_cstr(b, "main.c", &fn.filename);
+  pcol_b_function(b, &fn, &fa);
+  pcol_b_cstr(b, "alloc", &fn.name);
+  pcol_b_function(b, &fn, &fb);
+  pcol_b_cstr(b, "helper", &fn.name);
+  fn.filename = 0;
+  pcol_b_function(b, &fn, &fc);
+  pcol_line_row l = {fa, 10, PCOL_NA_I64};
+  pcol_b_location(b, 0, 0x10, 0, &l, 1, &la);
+  l = (pcol_line_row){fb, 20, PCOL_NA_I64};
+  pcol_b_location(b, 0, 0x20, 0, &l, 1, &lb);
+  l = (pcol_line_row){fc, PCOL_NA_I64, PCOL_NA_I64};
+  pcol_b_location(b, 0, 0x30, 0, &l, 1, &lc);
+  uint32_t st1[] = {lb, la}, st2[] = {lc, lb, la};
+  pcol_b_stack(b, st1, 2, &s1);
+  pcol_b_stack(b, st2, 3, &s2);
+  pcol_b_cstr(b, "address", &key);
+  pcol_label_row lr = {key, 0, 4096, 0};
+  pcol_b_labelset(b, &lr, 1, &ls);
+  pcol_sample_row s = {src, 1000000, 0, 1, PCOL_NA_I64, s1, ls};
+  pcol_value_row v = {vt, 512};
+  cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL), 0);
+  s.time_ns = 2000000;
+  v.value = 256;
+  cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL), 0);
+  s.stack_id = s2;
+  s.time_ns = 3000000;
+  s.weight = 3;
+  v.value = 64;
+  cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL), 0);
+  pcol_file *f = tu_reopen(b, NULL, mem);
+  pcol_builder_free(b);
+  return f;
+}
+
+/* export, then import the export again */
+static pcol_file *reimport(pcol_file *f, void **mem, json_t **js) {
+  size_t len;
+  char *out = export_perun(f, NULL, &len);
+  *js = json_loadb(out, len, 0, NULL);
+  cr_assert(*js, "export is not JSON: %s", out);
+  pcol_builder *b;
+  pcol_error err = {0};
+  pcol_builder_new(&b, &err);
+  FILE *in = fmemopen(out, len, "r");
+  cr_assert_eq(pcol_import_perun(b, in, "re.perf", NULL, &err), 0, "%s", err.message);
+  fclose(in);
+  free(out);
+  pcol_file *g = tu_reopen(b, NULL, mem);
+  pcol_builder_free(b);
+  return g;
+}
+
+Test(perun, export_memory_style) {
+  void *m1, *m2;
+  pcol_file *f = synthetic(1, &m1);
+  json_t *js;
+  pcol_file *g = reimport(f, &m2, &js);
+  cr_assert_str_eq(json_string_value(json_object_get(json_object_get(js, "collector_info"), "name")), "memory");
+  cr_assert_str_eq(json_string_value(json_object_get(json_object_get(json_object_get(js, "header"), "units"), "memory")), "B");
+  cr_assert_eq(pcol_rows(g, PCOL_T_SAMPLES), 3);
+  /* every event kept, with its amount, address and time */
+  uint64_t r = find_by_num_label(g, "address", 4096);
+  (void)r;
+  int64_t total = 0;
+  for (uint64_t i = 0; i < 3; i++) total += value_of(g, i, NULL, NULL);
+  cr_assert_eq(total, 512 + 256 + 64);
+  cr_assert_eq(col_i64(g, PCOL_C_S_TIME, 0), 1000000);
+  frames fr = stack_of(g, 2);
+  cr_assert_eq(fr.n, 3);
+  cr_assert_str_eq(fr.names[0], "helper");
+  cr_assert_str_eq(fr.files[0], "unreachable", "memory frames always name a source");
+  cr_assert_str_eq(fr.names[2], "main");
+  cr_assert_eq(fr.lines[2], 10);
+  json_decref(js);
+  pcol_close(g);
+  pcol_close(f);
+  free(m1);
+  free(m2);
+}
+
+Test(perun, export_kperf_style) {
+  void *m1, *m2;
+  pcol_file *f = synthetic(0, &m1);
+  json_t *js;
+  pcol_file *g = reimport(f, &m2, &js);
+  cr_assert_str_eq(json_string_value(json_object_get(json_object_get(js, "collector_info"), "name")), "kperf");
+  /* one event per distinct stack, amount = summed weight */
+  cr_assert_eq(pcol_rows(g, PCOL_T_SAMPLES), 2);
+  json_t *res = json_object_get(js, "resources");
+  json_t *a = json_object_get(json_object_get(res, "alloc#0"), "amount");
+  cr_assert_eq(json_integer_value(json_array_get(a, 0)), 2);
+  a = json_object_get(json_object_get(res, "helper#0"), "amount");
+  cr_assert_eq(json_integer_value(json_array_get(a, 0)), 3);
+  json_t *tr = json_object_get(json_object_get(json_object_get(js, "resource_type_map"), "helper#0"), "trace");
+  cr_assert_eq(json_array_size(tr), 2);
+  cr_assert_str_eq(json_string_value(json_object_get(json_array_get(tr, 0), "func")), "main");
+  uint64_t r = find_by_str_label(g, "uid", "helper");
+  cr_assert_eq(col_i64(g, PCOL_C_S_WEIGHT, r), 3);
+  frames fr = stack_of(g, r);
+  cr_assert_eq(fr.n, 3);
+  cr_assert_str_eq(fr.names[0], "helper");
+  cr_assert_str_eq(fr.names[1], "alloc");
+  json_decref(js);
+  pcol_close(g);
+  pcol_close(f);
+  free(m1);
+  free(m2);
+}
+
+Test(perun, export_respects_time_range) {
+  void *mem;
+  pcol_file *f = load(FIX "trace-complexity.perf", &mem);
+  pcol_select sel = {0, 1, 1, 2000000, 4000001};
+  size_t len;
+  char *out = export_perun(f, &sel, &len);
+  json_t *js = json_loadb(out, len, 0, NULL);
+  cr_assert(js);
+  json_t *res = json_object_get(js, "resources");
+  cr_assert_null(json_object_get(res, "main#0"), "main#0 (time 0.001s) is outside the range");
+  cr_assert_eq(json_array_size(json_object_get(json_object_get(res, "insert#0"), "amount")), 4);
+  json_decref(js);
+  free(out);
+  pcol_close(f);
+  free(mem);
+}
