@@ -1,0 +1,95 @@
+# fuzz/fuzz.mk — libFuzzer targets and the ThreadSanitizer test (included by
+# the Makefile).
+#
+#   make fuzz                      build $(BUILD)/fuzz/fuzz_{pcol,rprof,pprof,perun,collapsed}
+#                                  (clang -fsanitize=fuzzer,address,undefined)
+#   make fuzz-run SECONDS=N        run each target N seconds (one after the
+#                                  other) from the seed corpus; new inputs go to
+#                                  $(BUILD)/fuzz/corpus/<target>, crashes to
+#                                  $(BUILD)/fuzz/artifacts, logs to $(BUILD)/fuzz/logs
+#   make fuzz-run FUZZ_TARGETS=pcol SECONDS=600   one target only
+#   make test-tsan                 tests/test_threads.c under -fsanitize=thread
+#
+# Every crash, hang or leak found belongs in tests/fuzz-regress/<target>/,
+# which tests/test_fuzz_replay.c replays under gcc + ASan/UBSan in `make test`.
+
+FUZZ_CC      ?= clang
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_LIBDIR  := $(FUZZ_DIR)/libbuild
+FUZZ_TARGETS ?= pcol rprof pprof perun collapsed
+FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_OPTS    ?= -max_len=262144 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1
+PCOL_TESTDATA ?= ../shared/testdata
+SECONDS      ?= 60
+
+.PHONY: fuzz fuzz-run fuzz-seeds fuzz-force test-tsan
+fuzz-force:
+
+fuzz: $(FUZZ_BINS)
+
+# libpcol compiled by clang with libFuzzer coverage, in its own build tree.
+$(FUZZ_LIBDIR)/lib/libpcol.a: fuzz-force
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_LIBDIR) CC=$(FUZZ_CC) OPT=-O1 \
+	  SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_LIBDIR)/lib/libpcol.a
+
+$(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(FUZZ_LIBDIR)/lib/libpcol.a
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -Ilib -g -O1 $(WARN) -fsanitize=fuzzer $(FUZZ_SAN) \
+	  -o $@ $< $(FUZZ_LIBDIR)/lib/libpcol.a $(LDLIBS)
+
+# The generated seeds (synthetic pcol files, collapsed texts): plain build.
+$(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c fuzz/fuzz_common.h $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $(SAN) -o $@ $< $(LIBA) $(LDLIBS)
+
+# Seeds: regenerated each run under $(FUZZ_DIR)/seeds/<target>; the shared
+# test data is read in place (never copied into the repository).
+fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
+	@rm -rf $(FUZZ_DIR)/seeds
+	@for t in pcol rprof pprof perun collapsed; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
+	@$(FUZZ_DIR)/gen_seeds $(FUZZ_DIR)/seeds/pcol $(FUZZ_DIR)/seeds/collapsed
+	@td=$(PCOL_TESTDATA); s=$(FUZZ_DIR)/seeds; n=0; \
+	for f in $$td/rprof/* $$td/pprof/*.pb* $$td/pprof-from-r/*.pb* $$td/perun/*.perf; do \
+	  [ -f "$$f" ] || continue; b=$$(basename "$$f"); \
+	  case "$$f" in */rprof/*) cp "$$f" $$s/rprof/;; */perun/*) cp "$$f" $$s/perun/;; \
+	    *) cp "$$f" $$s/pprof/; case "$$f" in *.gz) gzip -dc "$$f" > $$s/pprof/$$b.raw 2>/dev/null || rm -f $$s/pprof/$$b.raw;; esac;; esac; \
+	  for c in none lz4; do \
+	    $(PCOL) pack "$$f" -o $$s/pcol/$$b.$$c.pcol --compress $$c 2>/dev/null && n=$$((n+1)); \
+	  done; \
+	done; \
+	for p in $$s/pcol/*.pcol; do \
+	  $(PCOL) unpack "$$p" --to collapsed -o $$s/collapsed/$$(basename $$p).txt 2>/dev/null || true; \
+	done; \
+	echo "fuzz seeds: $$(ls $$s/pcol | wc -l) pcol ($$n packed from test data), $$(ls $$s/rprof | wc -l) rprof, $$(ls $$s/pprof | wc -l) pprof, $$(ls $$s/perun | wc -l) perun, $$(ls $$s/collapsed | wc -l) collapsed"
+
+# Runs each target SECONDS seconds.  A crash stops the run (exit non-zero);
+# the input is in $(FUZZ_DIR)/artifacts.
+fuzz-run: $(FUZZ_BINS) fuzz-seeds
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/artifacts $(FUZZ_DIR)/logs tests/fuzz-regress/$$t; \
+	  echo "== fuzz_$$t for $(SECONDS) s (log: $(FUZZ_DIR)/logs/$$t.log)"; \
+	  start=$$(date +%s); \
+	  if $(FUZZ_DIR)/fuzz_$$t $(FUZZ_OPTS) -max_total_time=$(SECONDS) \
+	       -artifact_prefix=$(FUZZ_DIR)/artifacts/$$t- \
+	       $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/seeds/$$t tests/fuzz-regress/$$t \
+	       > $(FUZZ_DIR)/logs/$$t.log 2>&1; then st=clean; else st=FOUND; fi; \
+	  end=$$(date +%s); \
+	  runs=$$(grep -o 'stat::number_of_executed_units: *[0-9]*' $(FUZZ_DIR)/logs/$$t.log | grep -o '[0-9]*$$' || echo '?'); \
+	  echo "fuzz_$$t: $$st, $$((end-start)) s, $$runs executions, corpus $$(ls $(FUZZ_DIR)/corpus/$$t | wc -l) files"; \
+	  if [ $$st = FOUND ]; then tail -40 $(FUZZ_DIR)/logs/$$t.log; exit 1; fi; \
+	done
+
+# The replay test compiles fuzz_common.h in; rebuild it when that changes.
+$(BUILD)/tests/test_fuzz_replay $(BUILD)/tests/test_corrupt $(BUILD)/tests/test_threads: fuzz/fuzz_common.h
+
+# ----------------------------------------------------------- ThreadSanitizer
+# gcc's -fsanitize=thread, own build tree.  Run under `setarch -R` because
+# TSan's shadow layout breaks with the high mmap randomisation recent kernels use.
+TSAN_DIR := $(BUILD)/tsan
+test-tsan:
+	@$(MAKE) --no-print-directory BUILD=$(TSAN_DIR) SAN="-fsanitize=thread" OPT=-O1 \
+	  $(TSAN_DIR)/tests/test_threads
+	@echo "== $(TSAN_DIR)/tests/test_threads (ThreadSanitizer)"
+	@if setarch $$(uname -m) -R true 2>/dev/null; then r="setarch $$(uname -m) -R"; else r=; fi; \
+	  TSAN_OPTIONS="halt_on_error=1 exitcode=66 $$TSAN_OPTIONS" $$r $(TSAN_DIR)/tests/test_threads --jobs 1

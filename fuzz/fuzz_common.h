@@ -1,0 +1,370 @@
+/* fuzz_common.h — what the fuzz targets, the gcc replay test and the
+ * corruption tests share (header-only, all `static inline`):
+ *
+ *  - fz_walk(): touch everything a command can touch in an open pcol file
+ *    (every column of every table, every string, every stack, the derived
+ *    tables `pcol cat` prints, meta lookups, sample selection, exporters);
+ *  - fz_pcol_one(): the pcol target (open with a small decode cap, walk
+ *    without validation, then validate_full and walk again);
+ *  - fz_import_one(): an importer target (import from memory into a builder;
+ *    when the import succeeds, the written file must open and validate);
+ *  - fz_fill_builder(): a synthetic profile using every table, used to
+ *    generate seed files and as the victim of corruption tests.
+ *
+ * A broken invariant calls fz_fail(), which aborts: libFuzzer reports it as
+ * a crash and the replay test fails.
+ */
+#ifndef PCOL_FUZZ_COMMON_H
+#define PCOL_FUZZ_COMMON_H
+
+#include "pcol.h"
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FZ_MAX_DECODED (1u << 20)      /* decode cap for fuzzed pcol files */
+#define FZ_MAX_INPUT (16u << 20)       /* decompressed-input cap for importers */
+
+static inline void fz_fail(const char *what, const pcol_error *err) {
+  fprintf(stderr, "fuzz invariant broken: %s: %s\n", what, err ? err->message : "");
+  abort();
+}
+
+/* A sink for exporter output: /dev/null, opened once per process. */
+static inline FILE *fz_null(void) {
+  static FILE *nul;
+  if (!nul) nul = fopen("/dev/null", "w");
+  return nul;
+}
+
+/* ------------------------------------------------------------ walking */
+typedef struct fz_acc {
+  uint64_t sum; /* keeps the compiler from dropping loads */
+  uint64_t steps;
+} fz_acc;
+
+static inline int fz_stack_cb(void *ctx, uint32_t depth, uint32_t loc) {
+  fz_acc *a = ctx;
+  a->sum += depth ^ loc;
+  return ++a->steps > 4000000; /* a bound on work, not a correctness check */
+}
+
+static inline int fz_select_cb(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  fz_acc *a = ctx;
+  a->sum += row + (uint64_t)pcol_scale(1000, num, den);
+  return 0;
+}
+
+static inline uint64_t fz_view_sum(const pcol_view *v) {
+  uint64_t s = 0;
+  for (uint64_t i = 0; i < v->count; i++) {
+    switch (v->type) {
+    case PCOL_TYPE_U8: s += pcol_view_u8(v, i); break;
+    case PCOL_TYPE_U32: s += pcol_view_u32(v, i); break;
+    case PCOL_TYPE_I64: s += (uint64_t)pcol_view_i64(v, i); break;
+    case PCOL_TYPE_U64: s += pcol_view_u64(v, i); break;
+    case PCOL_TYPE_F64: s += isnan(pcol_view_f64(v, i)) ? 1u : 0u; break;
+    case PCOL_TYPE_BYTES: s += v->data ? ((const uint8_t *)v->data)[i] : 0; break;
+    }
+  }
+  return s;
+}
+
+/* Reads everything; returns the first error code met (0 if none).  Must
+ * never crash, whatever the file holds. */
+static inline int fz_walk(pcol_file *f, int run_exporters) {
+  pcol_error err = {0};
+  fz_acc acc = {0, 0};
+  int first = 0;
+#define FZ_NOTE(rc_)                        \
+  do {                                      \
+    int r_ = (rc_);                         \
+    if (r_ && !first) first = r_;           \
+  } while (0)
+  pcol_header_info h;
+  pcol_file_header(f, &h);
+  for (uint32_t i = 0; i < pcol_section_count(f); i++) {
+    pcol_section_info si;
+    if (pcol_section_get(f, i, &si)) fz_fail("section_get in range", NULL);
+    acc.sum += si.count;
+  }
+  /* every column of every table */
+  for (int t = 1; t < PCOL_T_COUNT_; t++) {
+    const pcol_table_info *ti = pcol_table_info_get(t);
+    for (int c = 1; c <= ti->ncolumns; c++) {
+      pcol_view v;
+      int rc = pcol_column(f, t, c, &v, &err);
+      FZ_NOTE(rc);
+      if (rc) continue;
+      const pcol_column_info *ci = pcol_column_info_get(t, c);
+      uint64_t want = ci->type == PCOL_TYPE_BYTES ? v.count : pcol_rows(f, t) + (ci->is_offsets ? 1 : 0);
+      if (v.count != want) fz_fail("view count matches the row count", NULL);
+      acc.sum += fz_view_sum(&v);
+    }
+  }
+  /* every string */
+  uint64_t ns = pcol_string_count(f);
+  for (uint64_t id = 0; id < ns && id < UINT32_MAX; id++) {
+    pcol_str s;
+    int rc = pcol_string(f, (uint32_t)id, &s, &err);
+    FZ_NOTE(rc);
+    if (rc) break;
+    for (size_t k = 0; k < s.len; k++) acc.sum += (uint8_t)s.ptr[k];
+  }
+  pcol_str s;
+  if (pcol_string(f, (uint32_t)(ns < UINT32_MAX ? ns : UINT32_MAX), &s, &err) == 0 && ns < UINT32_MAX)
+    fz_fail("string id past the end is refused", NULL);
+  /* every stack */
+  uint64_t nst = pcol_rows(f, PCOL_T_STACKS);
+  for (uint64_t id = 0; id <= nst && acc.steps <= 4000000; id++) {
+    int rc = pcol_stack_walk(f, (uint32_t)id, fz_stack_cb, &acc, &err);
+    FZ_NOTE(rc);
+    if (rc) break;
+  }
+  if (nst < UINT32_MAX && pcol_stack_walk(f, (uint32_t)nst + 1, fz_stack_cb, &acc, &err) == 0)
+    fz_fail("stack id past the end is refused", NULL);
+  /* derived rows, indexed as `pcol cat` does */
+  pcol_view vo, vt, vty, lso, lk, lo, lf;
+  if (!pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &vo, &err) &&
+      !pcol_column(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &vt, &err) &&
+      !pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vty, &err)) {
+    for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SAMPLES); r++)
+      for (uint64_t i = pcol_view_u64(&vo, r); i < pcol_view_u64(&vo, r + 1); i++) {
+        uint32_t id = pcol_view_u32(&vt, i);
+        if (id == 0 || id > vty.count) fz_fail("value type id checked", NULL);
+        acc.sum += pcol_view_u32(&vty, id - 1);
+      }
+  }
+  pcol_view sl;
+  if (!pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &sl, &err) &&
+      !pcol_column(f, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS, &lso, &err) &&
+      !pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_KEY, &lk, &err)) {
+    for (uint64_t r = 0; r < sl.count; r++) {
+      uint32_t ls = pcol_view_u32(&sl, r);
+      if (!ls) continue;
+      for (uint64_t i = pcol_view_u64(&lso, ls - 1); i < pcol_view_u64(&lso, ls); i++)
+        acc.sum += pcol_view_u32(&lk, i);
+    }
+  }
+  if (!pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS, &lo, &err) &&
+      !pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_FUNCTION, &lf, &err)) {
+    pcol_view fn;
+    int ok = !pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME, &fn, &err);
+    for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_LOCATIONS); r++)
+      for (uint64_t i = pcol_view_u64(&lo, r); i < pcol_view_u64(&lo, r + 1); i++) {
+        uint32_t fid = pcol_view_u32(&lf, i);
+        if (ok && fid) acc.sum += pcol_view_u32(&fn, fid - 1);
+      }
+  }
+  /* meta lookups, file-level and per source */
+  for (uint32_t src = 0; src <= 2; src++) {
+    pcol_str m;
+    int rc = pcol_meta_get(f, src, "rprof.header", &m, &err);
+    if (rc && rc != PCOL_ENOTFOUND) FZ_NOTE(rc);
+  }
+  /* selections: all, one source, a time window */
+  pcol_select sel = {0, 0, 0, 0, 0};
+  FZ_NOTE(pcol_select_iter(f, &sel, fz_select_cb, &acc, &err));
+  sel.source_id = 1;
+  sel.has_from = sel.has_to = 1;
+  sel.from_ns = 1000;
+  sel.to_ns = 50000000;
+  FZ_NOTE(pcol_select_iter(f, &sel, fz_select_cb, &acc, &err));
+  sel.source_id = 0;
+  sel.from_ns = INT64_MIN + 1;
+  sel.to_ns = INT64_MAX;
+  FZ_NOTE(pcol_select_iter(f, &sel, fz_select_cb, &acc, &err));
+  /* the exporters, as `pcol unpack` runs them */
+  FILE *nul = run_exporters ? fz_null() : NULL;
+  if (nul) {
+    pcol_select all = {0, 0, 0, 0, 0};
+    (void)pcol_export_rprof(f, &all, nul, &err);
+    (void)pcol_export_pprof(f, &all, nul, 0, &err);
+    (void)pcol_export_perun(f, &all, nul, &err);
+    (void)pcol_export_collapsed(f, &all, NULL, nul, &err);
+    (void)pcol_export_speedscope(f, &all, nul, &err);
+    fflush(nul);
+  }
+#undef FZ_NOTE
+  if (acc.sum == 0x5eed5eed5eed5eedULL) fputc(' ', stderr); /* use the sum */
+  return first;
+}
+
+/* ------------------------------------------------------- pcol target */
+static inline int fz_pcol_one(const uint8_t *data, size_t size) {
+  pcol_open_options opt = {0, FZ_MAX_DECODED};
+  pcol_error err = {0};
+  pcol_file *f = NULL;
+  /* 1. lazy, first-use checks only (what commands without --full do) */
+  if (pcol_open_buffer(data, size, &opt, &f, &err) != 0) return 0;
+  (void)fz_walk(f, 1);
+  pcol_close(f);
+  /* 2. full validation; a file it passes must walk without any error */
+  if (pcol_open_buffer(data, size, &opt, &f, &err) != 0) fz_fail("second open agrees", &err);
+  int valid = pcol_validate_full(f, &err) == 0;
+  int rc = fz_walk(f, 0);
+  if (valid && rc) fz_fail("a fully validated file walks without errors", NULL);
+  /* 3. a valid file copies into a builder and writes a valid file */
+  if (valid) {
+    pcol_builder *b = NULL;
+    if (pcol_builder_new(&b, &err)) fz_fail("builder_new", &err);
+    if (pcol_b_add_file(b, f, &err) == 0) {
+      void *mem = NULL;
+      size_t len = 0;
+      pcol_file *g = NULL;
+      if (pcol_builder_write_mem(b, NULL, &mem, &len, &err)) fz_fail("rewrite of a valid file", &err);
+      if (pcol_open_buffer(mem, len, NULL, &g, &err)) fz_fail("reopen of a rewritten file", &err);
+      if (pcol_validate_full(g, &err)) fz_fail("validate of a rewritten file", &err);
+      pcol_close(g);
+      free(mem);
+    }
+    pcol_builder_free(b);
+  }
+  pcol_close(f);
+  return 0;
+}
+
+/* --------------------------------------------------- importer targets */
+typedef int (*fz_importer)(pcol_builder *, FILE *, const char *, const pcol_import_options *,
+                           pcol_error *);
+
+/* Write, reopen, validate: what an import that succeeded must give. */
+static inline void fz_check_builder(pcol_builder *b, int lz4) {
+  pcol_error err = {0};
+  pcol_write_options wo = {lz4};
+  void *mem = NULL;
+  size_t len = 0;
+  pcol_file *f = NULL;
+  if (pcol_builder_write_mem(b, &wo, &mem, &len, &err)) fz_fail("write after a successful import", &err);
+  if (pcol_open_buffer(mem, len, NULL, &f, &err)) fz_fail("open after a successful import", &err);
+  if (pcol_validate_full(f, &err)) fz_fail("validate_full after a successful import", &err);
+  if (fz_walk(f, 1)) fz_fail("walk after a successful import", NULL);
+  pcol_close(f);
+  free(mem);
+}
+
+static inline int fz_import_one(fz_importer imp, const uint8_t *data, size_t size, int coalesce) {
+  static const char empty[1];
+  FILE *in = fmemopen(size ? (void *)data : (void *)empty, size ? size : 1, "rb");
+  if (!in) return 0;
+  if (!size) fgetc(in); /* fmemopen cannot be empty: consume the one byte */
+  pcol_builder *b = NULL;
+  pcol_error err = {0};
+  if (pcol_builder_new(&b, &err)) fz_fail("builder_new", &err);
+  pcol_import_options io = {coalesce, FZ_MAX_INPUT};
+  int rc = imp(b, in, "fuzz-input", &io, &err);
+  fclose(in);
+  if (rc == 0) fz_check_builder(b, (int)(size & 1));
+  else if (err.message[0] == 0 && rc != PCOL_EUNSUPPORTED)
+    fz_fail("a failed import explains itself", &err);
+  pcol_builder_free(b);
+  return 0;
+}
+
+/* --------------------------------------------------- synthetic profile */
+/* Fills b with `n` samples over two sources and at least one row in every
+ * table (strings with NULs and empty strings, inline frames, labels,
+ * values, verbatim text, models).  Returns 0 or a PCOL_E* code. */
+static inline int fz_fill_builder(pcol_builder *b, uint32_t n) {
+  int rc = 0;
+#define FZ_TRY(x)                \
+  do {                           \
+    if ((rc = (x)) != 0) return rc; \
+  } while (0)
+  uint32_t s1, s2, e, vt1, vt2, ty, un, fname[8], loc[8], mp;
+  FZ_TRY(pcol_b_source(b, "rprof", "a.out", 1700000000, &s1));
+  FZ_TRY(pcol_b_source(b, "pprof", "b.pb.gz", PCOL_NA_I64, &s2));
+  FZ_TRY(pcol_b_meta_str(b, 0, "pcol.created_by", "fuzz_common.h"));
+  FZ_TRY(pcol_b_meta_str(b, s1, "rprof.header", "sample.interval=20000"));
+  FZ_TRY(pcol_b_meta(b, s2, "pprof.nul", "a\0b", 3));
+  FZ_TRY(pcol_b_cstr(b, "", &e));
+  FZ_TRY(pcol_b_cstr(b, "samples", &ty));
+  FZ_TRY(pcol_b_cstr(b, "count", &un));
+  FZ_TRY(pcol_b_value_type(b, ty, un, &vt1));
+  FZ_TRY(pcol_b_cstr(b, "cpu", &ty));
+  FZ_TRY(pcol_b_cstr(b, "nanoseconds", &un));
+  FZ_TRY(pcol_b_value_type(b, ty, un, &vt2));
+  FZ_TRY(pcol_b_source_value_type(b, s2, vt1));
+  FZ_TRY(pcol_b_source_value_type(b, s2, vt2));
+  pcol_mapping_row m = {0x400000, 0x500000, 0x1000, 0, 0, PCOL_MAP_HAS_FUNCTIONS};
+  FZ_TRY(pcol_b_cstr(b, "/usr/bin/prog", &m.filename));
+  FZ_TRY(pcol_b_cstr(b, "b1d", &m.build_id));
+  FZ_TRY(pcol_b_mapping(b, &m, 0, &mp));
+  for (int i = 0; i < 8; i++) {
+    char nm[32];
+    snprintf(nm, sizeof nm, "fn_%d", i);
+    pcol_function_row fr = {0, 0, 0, i % 2 ? 10 * i : PCOL_NA_I64};
+    FZ_TRY(pcol_b_cstr(b, nm, &fr.name));
+    fr.system_name = i % 3 ? fr.name : e;
+    FZ_TRY(pcol_b_cstr(b, i % 2 ? "file.R" : "lib.c", &fr.filename));
+    FZ_TRY(pcol_b_function(b, &fr, &fname[i]));
+  }
+  for (int i = 0; i < 8; i++) {
+    pcol_line_row ln[2] = {{fname[i], 100 + i, i % 2 ? 3 : PCOL_NA_I64},
+                           {fname[(i + 1) % 8], 200 + i, PCOL_NA_I64}};
+    FZ_TRY(pcol_b_location(b, i % 2 ? mp : 0, 0x400100 + 16u * (unsigned)i, (uint8_t)(i == 3),
+                           ln, i % 3 == 0 ? 2 : 1, &loc[i]));
+  }
+  pcol_label_row lab[2] = {{0, 0, 0, 0}, {0, 0, 4096, 0}};
+  FZ_TRY(pcol_b_cstr(b, "thread", &lab[0].key));
+  FZ_TRY(pcol_b_cstr(b, "main", &lab[0].str));
+  FZ_TRY(pcol_b_cstr(b, "bytes", &lab[1].key));
+  FZ_TRY(pcol_b_cstr(b, "byte", &lab[1].num_unit));
+  uint32_t ls1, ls2;
+  FZ_TRY(pcol_b_labelset(b, lab, 1, &ls1));
+  FZ_TRY(pcol_b_labelset(b, lab, 2, &ls2));
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t chain[8], depth = 1 + i % 6, st;
+    for (uint32_t d = 0; d < depth; d++) chain[d] = loc[(i + d * 3) % 8];
+    FZ_TRY(pcol_b_stack(b, chain, depth, &st));
+    int second = i >= n / 2;
+    pcol_sample_row sr = {second ? s2 : s1,
+                          second ? PCOL_NA_I64 : (int64_t)i * 20000000,
+                          i % 5 == 0 ? 40000000 : 0,
+                          1 + (i % 7 == 0),
+                          i % 4 ? (int64_t)i * 1000 : PCOL_NA_I64,
+                          i % 9 == 8 ? 0 : st,
+                          i % 3 == 0 ? 0 : (i % 3 == 1 ? ls1 : ls2)};
+    pcol_value_row vr[2] = {{vt1, 1}, {vt2, (int64_t)i * 10000000 - 5}};
+    uint32_t sid;
+    FZ_TRY(pcol_b_sample(b, &sr, vr, second ? 2 : 0, &sid));
+    if (i % 11 == 5) FZ_TRY(pcol_b_sample_text(b, sid, "\"fn_1\" \"fn_2\" ", 14));
+    if (i % 13 == 0) FZ_TRY(pcol_b_text_line(b, sr.source_id, sid, "sample.interval=20000", 21));
+  }
+  FZ_TRY(pcol_b_text_line(b, s1, pcol_b_sample_count(b) + 1, "trailer", 7));
+  pcol_model_row mr = {s1, 0, 0, 0, 0, 0.97, 1.0, 1000.0};
+  FZ_TRY(pcol_b_cstr(b, "uid:1", &mr.uid));
+  FZ_TRY(pcol_b_cstr(b, "linear", &mr.model));
+  FZ_TRY(pcol_b_cstr(b, "full", &mr.method));
+  FZ_TRY(pcol_b_cstr(b, "{\"b0\": 1.5, \"b1\": 0.25}", &mr.coeffs));
+  FZ_TRY(pcol_b_model(b, &mr));
+#undef FZ_TRY
+  return 0;
+}
+
+/* Collapsed-stack seeds (Brendan Gregg's folded format and variants). */
+static const char *const fz_collapsed_seeds[] = {
+    "main;foo;bar 10\nmain;foo 3\nmain;baz;bar 7\n",
+    "main;a 1\r\nmain;b 2\r\n",
+    "# comment\nx 1\n\ny;z 0\nx 2.5\n",
+    "java;[unknown];libc.so`memcpy 5\nfunc with spaces;f2 12\n",
+    "a;b;c;d;e;f;g;h;i;j;k;l;m;n;o;p 1000000000000\n",
+    "noweight\n;leading 1\ntrailing; 1\n",
+};
+#define FZ_NCOLLAPSED (sizeof fz_collapsed_seeds / sizeof fz_collapsed_seeds[0])
+
+/* A synthetic file in malloc'd memory (free() it). */
+static inline int fz_make_file(uint32_t nsamples, int lz4, void **mem, size_t *len) {
+  pcol_builder *b = NULL;
+  pcol_error err = {0};
+  int rc = pcol_builder_new(&b, &err);
+  if (!rc) rc = fz_fill_builder(b, nsamples);
+  pcol_write_options wo = {lz4};
+  if (!rc) rc = pcol_builder_write_mem(b, &wo, mem, len, &err);
+  pcol_builder_free(b);
+  return rc;
+}
+
+#endif

@@ -1,0 +1,165 @@
+/* test_fuzz_replay.c — the fuzz corpus under gcc + ASan/UBSan (`make test`).
+ *
+ * Runs the same target functions as the libFuzzer binaries (fuzz/fuzz_common.h)
+ * over every file in tests/fuzz-regress/<target>/ (inputs that once crashed,
+ * hung or leaked, or that pin down a hole that was closed) and over the seed
+ * corpus: the shared test data and synthetic pcol files.  A broken invariant
+ * aborts, which Criterion reports as a crash of the test. */
+#include "testutil.h"
+#include "../fuzz/fuzz_common.h"
+#include <dirent.h>
+#include <sys/stat.h>
+
+typedef void (*target_fn)(const uint8_t *data, size_t size);
+
+static void t_pcol(const uint8_t *d, size_t n) { fz_pcol_one(d, n); }
+static void t_rprof(const uint8_t *d, size_t n) { fz_import_one(pcol_import_rprof, d, n, (n & 2) != 0); }
+static void t_pprof(const uint8_t *d, size_t n) { fz_import_one(pcol_import_pprof, d, n, (n & 2) != 0); }
+static void t_perun(const uint8_t *d, size_t n) { fz_import_one(pcol_import_perun, d, n, (n & 2) != 0); }
+static void t_collapsed(const uint8_t *d, size_t n) {
+  fz_import_one(pcol_import_collapsed, d, n, (n & 2) != 0);
+}
+
+static uint8_t *slurp(const char *path, size_t *len) {
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return NULL;
+  uint8_t *buf = NULL;
+  size_t cap = 0, n = 0, k;
+  do {
+    if (n == cap) {
+      cap = cap ? cap * 2 : 65536;
+      uint8_t *nb = realloc(buf, cap);
+      cr_assert(nb);
+      buf = nb;
+    }
+    k = fread(buf + n, 1, cap - n, fp);
+    n += k;
+  } while (k > 0);
+  fclose(fp);
+  *len = n;
+  return buf;
+}
+
+/* Runs fn on every regular file of dir whose name matches the filter
+ * (NULL = all); returns how many. */
+static int run_dir(const char *dir, const char *must_contain, target_fn fn) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  int count = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.') continue;
+    if (must_contain && !strstr(e->d_name, must_contain)) continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    size_t len = 0;
+    uint8_t *buf = slurp(path, &len);
+    cr_assert(buf, "cannot read %s", path);
+    fn(buf, len);
+    free(buf);
+    count++;
+  }
+  closedir(d);
+  return count;
+}
+
+static int run_testdata(const char *sub, const char *must_contain, target_fn fn) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/%s", testdata_dir(), sub);
+  return run_dir(dir, must_contain, fn);
+}
+
+Test(fuzz_replay, regressions) {
+  static const struct {
+    const char *name;
+    target_fn fn;
+  } targets[] = {{"pcol", t_pcol},   {"rprof", t_rprof},         {"pprof", t_pprof},
+                 {"perun", t_perun}, {"collapsed", t_collapsed}};
+  int total = 0;
+  for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+    char dir[256];
+    snprintf(dir, sizeof dir, "tests/fuzz-regress/%s", targets[i].name);
+    total += run_dir(dir, NULL, targets[i].fn);
+  }
+  cr_assert_gt(total, 0, "no regression inputs found under tests/fuzz-regress (run from the repo root)");
+}
+
+Test(fuzz_replay, synthetic_pcol_seeds) {
+  static const uint32_t sizes[] = {0, 1, 7, 60, 300};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+    for (int lz4 = 0; lz4 <= 1; lz4++) {
+      void *mem = NULL;
+      size_t len = 0;
+      cr_assert_eq(fz_make_file(sizes[i], lz4, &mem, &len), 0);
+      /* the synthetic file itself must be valid, or the seed is useless */
+      pcol_file *f = NULL;
+      pcol_error err = {0};
+      cr_assert_eq(pcol_open_buffer(mem, len, NULL, &f, &err), 0, "%s", err.message);
+      cr_assert_eq(pcol_validate_full(f, &err), 0, "%s", err.message);
+      cr_assert_eq(fz_walk(f, 1), 0, "a valid synthetic file walks cleanly");
+      pcol_close(f);
+      t_pcol(mem, len);
+      /* and every prefix of a small one (truncations) */
+      if (sizes[i] <= 7)
+        for (size_t cut = 0; cut < len; cut += 7) t_pcol(mem, cut);
+      free(mem);
+    }
+}
+
+Test(fuzz_replay, collapsed_seeds) {
+  for (size_t i = 0; i < FZ_NCOLLAPSED; i++)
+    t_collapsed((const uint8_t *)fz_collapsed_seeds[i], strlen(fz_collapsed_seeds[i]));
+}
+
+Test(fuzz_replay, testdata_seeds) {
+  SKIP_WITHOUT_TESTDATA();
+  int n = run_testdata("rprof", NULL, t_rprof);
+  n += run_testdata("perun", ".perf", t_perun);
+  n += run_testdata("pprof", ".pb", t_pprof);
+  n += run_testdata("pprof-from-r", ".pb", t_pprof);
+  cr_assert_gt(n, 10, "expected the shared test data files, found %d", n);
+}
+
+/* Each test data file imported with format detection, written raw and LZ4,
+ * and run through the pcol target: the seeds `make fuzz-run` packs with
+ * `pcol pack`.  Files whose importer has not landed yet are skipped. */
+static int pack_dir(const char *sub) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/%s", testdata_dir(), sub);
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  int packed = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.' || strstr(e->d_name, ".md") || strstr(e->d_name, ".txt")) continue;
+    char path[4096 + 256];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    pcol_builder *b = NULL;
+    pcol_error err = {0};
+    cr_assert_eq(pcol_builder_new(&b, &err), 0);
+    if (pcol_import_path(b, path, PCOL_FMT_UNKNOWN, NULL, &err) == 0) {
+      for (int lz4 = 0; lz4 <= 1; lz4++) {
+        pcol_write_options wo = {lz4};
+        void *mem = NULL;
+        size_t len = 0;
+        cr_assert_eq(pcol_builder_write_mem(b, &wo, &mem, &len, &err), 0, "%s", err.message);
+        t_pcol(mem, len);
+        free(mem);
+      }
+      packed++;
+    }
+    pcol_builder_free(b);
+  }
+  closedir(d);
+  return packed;
+}
+
+Test(fuzz_replay, packed_testdata_seeds, .timeout = 600) {
+  SKIP_WITHOUT_TESTDATA();
+  int n = pack_dir("rprof") + pack_dir("pprof") + pack_dir("pprof-from-r") + pack_dir("perun");
+  cr_log_info("packed %d test data files", n);
+}

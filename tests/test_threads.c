@@ -1,0 +1,155 @@
+/* test_threads.c — many threads reading one open file at once.
+ *
+ * All threads start together (a barrier) on a freshly opened file, so the
+ * lazy first-use work (LZ4 decoding and column checks, done once under the
+ * file's lock) races for real.  Each thread reads every column, string and
+ * stack and compares a checksum of what it saw with the single-threaded
+ * answer.  `make test-tsan` runs this binary under ThreadSanitizer. */
+#include "testutil.h"
+#include "../fuzz/fuzz_common.h"
+#include <pthread.h>
+
+#define NTHREADS 8
+
+typedef struct shared {
+  pcol_file *f;
+  pthread_barrier_t go;
+  uint64_t want;
+  uint64_t got[NTHREADS];
+  int rc[NTHREADS];
+} shared;
+
+typedef struct arg {
+  shared *s;
+  int k;
+} arg;
+
+static int sum_cb(void *ctx, uint32_t depth, uint32_t loc) {
+  *(uint64_t *)ctx += (uint64_t)depth * 31 + loc;
+  return 0;
+}
+
+/* A deterministic digest of everything readable; the order of tables is
+ * rotated by `k` so threads hit different sections first. */
+static int digest(pcol_file *f, int k, uint64_t *out) {
+  pcol_error err = {0};
+  uint64_t h = 0;
+  for (int n = 0; n < PCOL_T_COUNT_ - 1; n++) {
+    int t = 1 + (n + k) % (PCOL_T_COUNT_ - 1);
+    const pcol_table_info *ti = pcol_table_info_get(t);
+    uint64_t ht = (uint64_t)t;
+    for (int c = 1; c <= ti->ncolumns; c++) {
+      pcol_view v;
+      int rc = pcol_column(f, t, c, &v, &err);
+      if (rc) return rc;
+      ht = ht * 1000003 + fz_view_sum(&v) + v.count;
+    }
+    h += ht * 0x9e3779b97f4a7c15ULL; /* order of tables does not matter */
+  }
+  for (uint64_t id = 0; id < pcol_string_count(f); id++) {
+    pcol_str s;
+    int rc = pcol_string(f, (uint32_t)id, &s, &err);
+    if (rc) return rc;
+    for (size_t i = 0; i < s.len; i++) h = h * 31 + (uint8_t)s.ptr[i];
+  }
+  for (uint64_t id = 0; id <= pcol_rows(f, PCOL_T_STACKS); id++) {
+    int rc = pcol_stack_walk(f, (uint32_t)id, sum_cb, &h, &err);
+    if (rc) return rc;
+  }
+  pcol_str m;
+  if (pcol_meta_get(f, 1, "rprof.header", &m, &err) == 0) h += m.len;
+  *out = h;
+  return 0;
+}
+
+static void *worker(void *p) {
+  arg *a = p;
+  pthread_barrier_wait(&a->s->go);
+  a->s->rc[a->k] = digest(a->s->f, a->k, &a->s->got[a->k]);
+  return NULL;
+}
+
+static void run(int lz4, int validate_first) {
+  void *mem = NULL;
+  size_t len = 0;
+  cr_assert_eq(fz_make_file(2000, lz4, &mem, &len), 0);
+  pcol_error err = {0};
+  pcol_file *f = NULL;
+  /* the single-threaded answer, on its own open */
+  cr_assert_eq(pcol_open_buffer(mem, len, NULL, &f, &err), 0, "%s", err.message);
+  uint64_t want;
+  cr_assert_eq(digest(f, 0, &want), 0);
+  pcol_close(f);
+  if (lz4) {
+    int compressed = 0;
+    cr_assert_eq(pcol_open_buffer(mem, len, NULL, &f, &err), 0);
+    for (uint32_t i = 0; i < pcol_section_count(f); i++) {
+      pcol_section_info si;
+      pcol_section_get(f, i, &si);
+      compressed += si.codec == 1;
+    }
+    pcol_close(f);
+    cr_assert_gt(compressed, 5, "the test needs LZ4 sections to decode lazily");
+  }
+  for (int round = 0; round < 5; round++) {
+    shared s = {0};
+    cr_assert_eq(pcol_open_buffer(mem, len, NULL, &s.f, &err), 0);
+    if (validate_first) cr_assert_eq(pcol_validate_full(s.f, &err), 0, "%s", err.message);
+    s.want = want;
+    pthread_barrier_init(&s.go, NULL, NTHREADS);
+    pthread_t th[NTHREADS];
+    arg args[NTHREADS];
+    for (int k = 0; k < NTHREADS; k++) {
+      args[k] = (arg){&s, k};
+      cr_assert_eq(pthread_create(&th[k], NULL, worker, &args[k]), 0);
+    }
+    for (int k = 0; k < NTHREADS; k++) pthread_join(th[k], NULL);
+    pthread_barrier_destroy(&s.go);
+    for (int k = 0; k < NTHREADS; k++) {
+      cr_assert_eq(s.rc[k], 0, "thread %d failed", k);
+      cr_assert_eq(s.got[k], want, "thread %d saw different data", k);
+    }
+    pcol_close(s.f);
+  }
+  free(mem);
+}
+
+Test(threads, raw_file_lazy_checks_race) { run(0, 0); }
+Test(threads, lz4_file_lazy_decoding_races) { run(1, 0); }
+Test(threads, lz4_file_after_full_validation) { run(1, 1); }
+
+/* Many threads each opening the same path (mmap) and reading it. */
+static void *open_and_read(void *p) {
+  const char *path = p;
+  pcol_file *f = NULL;
+  pcol_error err = {0};
+  uint64_t h = 0;
+  if (pcol_open(path, NULL, &f, &err) != 0) return (void *)1;
+  int rc = digest(f, 3, &h);
+  pcol_close(f);
+  return rc ? (void *)1 : NULL;
+}
+
+Test(threads, separate_opens_of_one_path) {
+  pcol_builder *b = NULL;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
+  cr_assert_eq(fz_fill_builder(b, 500), 0);
+  char path[] = "/tmp/pcol-threads-XXXXXX";
+  int fd = mkstemp(path);
+  cr_assert_geq(fd, 0);
+  close(fd);
+  pcol_write_options wo = {1};
+  cr_assert_eq(pcol_builder_write(b, path, &wo, &err), 0, "%s", err.message);
+  pcol_builder_free(b);
+  pthread_t th[NTHREADS];
+  for (int k = 0; k < NTHREADS; k++) cr_assert_eq(pthread_create(&th[k], NULL, open_and_read, path), 0);
+  int failed = 0;
+  for (int k = 0; k < NTHREADS; k++) {
+    void *r;
+    pthread_join(th[k], &r);
+    failed += r != NULL;
+  }
+  unlink(path);
+  cr_assert_eq(failed, 0);
+}
