@@ -1,0 +1,375 @@
+/* speedscope.c — pcol samples as a speedscope file
+ * (https://www.speedscope.app/file-format-schema.json).
+ *
+ * Per selected source: one "sampled" profile weighted by the sample weight,
+ * one "sampled" profile per value type the source declares (skipped when a
+ * value is negative: speedscope rejects negative weights), and, when every
+ * selected sample has a time, one "evented" profile in nanoseconds, because
+ * sampled profiles cannot say when a sample happened or how long it lasted.
+ * In the evented profile a sample spans [time, time + duration); a point
+ * sample (duration 0) lasts until the next sample, but at most the source's
+ * sampling interval (its smallest positive gap between samples).  Frames are
+ * shared and deduplicated per function.  Written as a stream: memory grows
+ * with the distinct stacks and frames, not with the samples. */
+#include "internal.h"
+#include <jansson.h>
+
+typedef struct srow {
+  uint64_t row;
+  int64_t num, den;
+} srow;
+
+typedef struct sexp {
+  pcol_file *f;
+  pcol_error *err;
+  FILE *out;
+  pcol_view s_src, s_time, s_dur, s_w, s_stack, s_voff, v_type, v_val, loc_off, loc_addr, ln_fn, fn_name,
+      fn_file, fn_line, vt_type, vt_unit, svt_src, svt_vt, src_uri;
+  uint32_t *fn_frame, *loc_frame; /* id -> frame index + 1 */
+  uint32_t *frames;               /* frame i: function id, or location id | 1<<31 */
+  size_t nframes, capframes;
+  uint64_t *memo_off;             /* stack id -> offset + 1 in `stk` */
+  uint32_t *memo_len;
+  pcol_buf stk;                   /* u32 frame indices, root first */
+  uint32_t *tmp;
+  size_t ntmp, captmp;
+  srow *rows;
+  size_t nrows, caprows;
+  int nprofiles;
+} sexp;
+
+static int oom(sexp *x) { return pcol_error_set(x->err, PCOL_ENOMEM, "out of memory"); }
+static int io(sexp *x) { return pcol_error_set(x->err, PCOL_EIO, "write error"); }
+
+static int put(sexp *x, const char *s) { return fputs(s, x->out) < 0 ? io(x) : PCOL_OK; }
+
+/* JSON string of any bytes (invalid UTF-8 read as Latin-1). */
+static int put_str(sexp *x, pcol_str s) {
+  json_t *j = json_stringn(s.ptr ? s.ptr : "", s.ptr ? s.len : 0);
+  if (!j) {
+    char *t = malloc(2 * s.len + 1);
+    if (!t) return oom(x);
+    size_t n = 0;
+    for (size_t i = 0; i < s.len; i++) {
+      unsigned char c = (unsigned char)s.ptr[i];
+      if (c && c < 0x80) t[n++] = (char)c;
+      else if (!c) t[n++] = ' ';
+      else t[n++] = (char)(0xc0 | (c >> 6)), t[n++] = (char)(0x80 | (c & 0x3f));
+    }
+    j = json_stringn(t, n);
+    free(t);
+    if (!j) return oom(x);
+  }
+  int rc = json_dumpf(j, x->out, JSON_ENCODE_ANY) ? io(x) : PCOL_OK;
+  json_decref(j);
+  return rc;
+}
+
+static int collect_loc(void *ctx, uint32_t depth, uint32_t loc) {
+  sexp *x = ctx;
+  (void)depth;
+  if (x->ntmp == x->captmp) {
+    size_t c = x->captmp ? 2 * x->captmp : 64;
+    uint32_t *n = realloc(x->tmp, c * sizeof *n);
+    if (!n) return 1;
+    x->tmp = n;
+    x->captmp = c;
+  }
+  x->tmp[x->ntmp++] = loc;
+  return 0;
+}
+
+static int frame_index(sexp *x, uint32_t *memo, uint32_t key, uint32_t tag, uint32_t *out) {
+  if (!memo[key]) {
+    if (x->nframes == x->capframes) {
+      size_t c = x->capframes ? 2 * x->capframes : 256;
+      uint32_t *n = realloc(x->frames, c * sizeof *n);
+      if (!n) return oom(x);
+      x->frames = n;
+      x->capframes = c;
+    }
+    x->frames[x->nframes++] = key | tag;
+    memo[key] = (uint32_t)x->nframes;
+  }
+  *out = memo[key] - 1;
+  return PCOL_OK;
+}
+
+/* frame indices of a stack, root first (inline lines expanded) */
+static int stack_frames(sexp *x, uint32_t stack, const uint32_t **fr, uint32_t *n) {
+  if (stack > pcol_rows(x->f, PCOL_T_STACKS))
+    return pcol_error_set(x->err, PCOL_ECORRUPT, "stack id %u is out of range", stack);
+  if (!x->memo_off[stack]) {
+    x->ntmp = 0;
+    int rc = pcol_stack_walk(x->f, stack, collect_loc, x, x->err);
+    if (rc) return rc;
+    size_t off = x->stk.len;
+    uint64_t nloc = pcol_rows(x->f, PCOL_T_LOCATIONS), nl = pcol_rows(x->f, PCOL_T_LINES),
+             nfn = pcol_rows(x->f, PCOL_T_FUNCTIONS);
+    for (size_t i = x->ntmp; i-- > 0;) {
+      uint32_t loc = x->tmp[i], fi;
+      if (!loc || loc > nloc) continue;
+      uint64_t lo = pcol_view_u64(&x->loc_off, loc - 1), hi = pcol_view_u64(&x->loc_off, loc);
+      if (hi > nl) hi = nl;
+      if (lo >= hi) {
+        if ((rc = frame_index(x, x->loc_frame, loc, 1u << 31, &fi))) return rc;
+        if (PCOL_BUF_PUSH(&x->stk, uint32_t, fi)) return oom(x);
+        continue;
+      }
+      for (uint64_t l = hi; l-- > lo;) {
+        uint32_t fn = pcol_view_u32(&x->ln_fn, l);
+        if (!fn || fn > nfn) continue;
+        if ((rc = frame_index(x, x->fn_frame, fn, 0, &fi))) return rc;
+        if (PCOL_BUF_PUSH(&x->stk, uint32_t, fi)) return oom(x);
+      }
+    }
+    x->memo_off[stack] = off + 1;
+    x->memo_len[stack] = (uint32_t)((x->stk.len - off) / sizeof(uint32_t));
+  }
+  *fr = (const uint32_t *)(x->stk.data + x->memo_off[stack] - 1);
+  *n = x->memo_len[stack];
+  return PCOL_OK;
+}
+
+static int collect(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  sexp *x = ctx;
+  if (x->nrows == x->caprows) {
+    size_t c = x->caprows ? 2 * x->caprows : 1024;
+    srow *n = realloc(x->rows, c * sizeof *n);
+    if (!n) return PCOL_ENOMEM;
+    x->rows = n;
+    x->caprows = c;
+  }
+  x->rows[x->nrows++] = (srow){row, num, den};
+  return 0;
+}
+
+/* weight (vt 0) or value of type vt of a selected row; *has = 0 if absent */
+static int64_t amount(sexp *x, const srow *r, uint32_t vt, int *has) {
+  *has = 1;
+  if (!vt) return pcol_scale(pcol_view_i64(&x->s_w, r->row), r->num, r->den);
+  uint64_t lo = pcol_view_u64(&x->s_voff, r->row), hi = pcol_view_u64(&x->s_voff, r->row + 1);
+  if (hi > pcol_rows(x->f, PCOL_T_VALUES)) hi = pcol_rows(x->f, PCOL_T_VALUES);
+  for (uint64_t i = lo; i < hi; i++)
+    if (pcol_view_u32(&x->v_type, i) == vt) return pcol_scale(pcol_view_i64(&x->v_val, i), r->num, r->den);
+  *has = 0;
+  return 0;
+}
+
+static const char *unit_name(sexp *x, uint32_t vt) {
+  pcol_str u = {0};
+  if (!vt || pcol_string(x->f, pcol_view_u32(&x->vt_unit, vt - 1), &u, x->err) || !u.ptr) return "none";
+  static const char *const map[][2] = {{"nanoseconds", "nanoseconds"}, {"ns", "nanoseconds"},
+                                       {"microseconds", "microseconds"}, {"us", "microseconds"},
+                                       {"milliseconds", "milliseconds"}, {"ms", "milliseconds"},
+                                       {"seconds", "seconds"},           {"s", "seconds"},
+                                       {"bytes", "bytes"},               {"B", "bytes"}};
+  for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+    if (strlen(map[i][0]) == u.len && !memcmp(map[i][0], u.ptr, u.len)) return map[i][1];
+  return "none";
+}
+
+static int profile_head(sexp *x, const char *type, pcol_str uri, const char *what, pcol_str what2,
+                        const char *unit) {
+  int rc = put(x, x->nprofiles++ ? ",\n{\"type\":\"" : "\n{\"type\":\"");
+  if (!rc) rc = put(x, type);
+  if (!rc) rc = put(x, "\",\"name\":");
+  /* "<source uri>: <what>" */
+  size_t l = (uri.ptr ? uri.len : 0) + strlen(what) + (what2.ptr ? what2.len : 0) + 4;
+  char *n = malloc(l);
+  if (!n) return oom(x);
+  int k = snprintf(n, l, "%.*s: %s%.*s", (int)(uri.ptr ? uri.len : 0), uri.ptr ? uri.ptr : "", what,
+                   (int)(what2.ptr ? what2.len : 0), what2.ptr ? what2.ptr : "");
+  pcol_str ns = {n, (size_t)k};
+  if (!rc) rc = put_str(x, ns);
+  free(n);
+  if (!rc && fprintf(x->out, ",\"unit\":\"%s\"", unit) < 0) rc = io(x);
+  return rc;
+}
+
+static int write_frames_list(sexp *x, const uint32_t *fr, uint32_t n) {
+  if (fputc('[', x->out) == EOF) return io(x);
+  for (uint32_t i = 0; i < n; i++)
+    if (fprintf(x->out, i ? ",%u" : "%u", fr[i]) < 0) return io(x);
+  return fputc(']', x->out) == EOF ? io(x) : PCOL_OK;
+}
+
+static int sampled(sexp *x, pcol_str uri, uint32_t vt) {
+  int has, rc;
+  int64_t total = 0;
+  for (size_t i = 0; i < x->nrows; i++) {
+    int64_t a = amount(x, &x->rows[i], vt, &has);
+    if (a < 0) return PCOL_OK; /* negative weights: speedscope would reject the file */
+    total += a;
+  }
+  pcol_str tn = {0};
+  if (vt && (rc = pcol_string(x->f, pcol_view_u32(&x->vt_type, vt - 1), &tn, x->err))) return rc;
+  if ((rc = profile_head(x, "sampled", uri, vt ? "" : "samples", tn, unit_name(x, vt)))) return rc;
+  if (fprintf(x->out, ",\"startValue\":0,\"endValue\":%lld,\"samples\":[", (long long)total) < 0) return io(x);
+  for (size_t i = 0; i < x->nrows; i++) {
+    const uint32_t *fr;
+    uint32_t n;
+    if ((rc = stack_frames(x, pcol_view_u32(&x->s_stack, x->rows[i].row), &fr, &n))) return rc;
+    if (i && fputc(',', x->out) == EOF) return io(x);
+    if ((rc = write_frames_list(x, fr, n))) return rc;
+  }
+  if ((rc = put(x, "],\"weights\":["))) return rc;
+  for (size_t i = 0; i < x->nrows; i++)
+    if (fprintf(x->out, i ? ",%lld" : "%lld", (long long)amount(x, &x->rows[i], vt, &has)) < 0) return io(x);
+  return put(x, "]}");
+}
+
+static int event(sexp *x, int *first, char t, uint32_t frame, int64_t at) {
+  int rc = fprintf(x->out, "%s{\"type\":\"%c\",\"frame\":%u,\"at\":%lld}", *first ? "" : ",", t, frame,
+                   (long long)at) < 0 ? io(x) : PCOL_OK;
+  *first = 0;
+  return rc;
+}
+
+static int evented(sexp *x, pcol_str uri, const pcol_select *sel) {
+  if (!x->nrows) return PCOL_OK;
+  for (size_t i = 0; i < x->nrows; i++)
+    if (pcol_view_i64(&x->s_time, x->rows[i].row) == PCOL_NA_I64) return PCOL_OK;
+  /* the sampling interval: smallest positive gap */
+  int64_t interval = 0;
+  for (size_t i = 1; i < x->nrows; i++) {
+    int64_t g = pcol_view_i64(&x->s_time, x->rows[i].row) - pcol_view_i64(&x->s_time, x->rows[i - 1].row);
+    if (g > 0 && (!interval || g < interval)) interval = g;
+  }
+  int64_t from = sel && sel->has_from ? sel->from_ns : INT64_MIN, to = sel && sel->has_to ? sel->to_ns : INT64_MAX;
+  int rc = profile_head(x, "evented", uri, "timeline", (pcol_str){0}, "nanoseconds");
+  if (rc) return rc;
+  int64_t start = pcol_view_i64(&x->s_time, x->rows[0].row);
+  if (start < from) start = from;
+  if (fprintf(x->out, ",\"startValue\":%lld,\"events\":[", (long long)start) < 0) return io(x);
+  pcol_buf open = {0}; /* open frames, root first */
+  int first = 1;
+  int64_t cur_end = start;
+  for (size_t i = 0; i < x->nrows && !rc; i++) {
+    int64_t t = pcol_view_i64(&x->s_time, x->rows[i].row), d = pcol_view_i64(&x->s_dur, x->rows[i].row);
+    int64_t next = i + 1 < x->nrows ? pcol_view_i64(&x->s_time, x->rows[i + 1].row) : INT64_MAX;
+    if (d <= 0) d = i + 1 < x->nrows && next - t < interval ? next - t : interval;
+    int64_t e = t > INT64_MAX - d ? INT64_MAX : t + d;
+    if (e > next) e = next;
+    if (t < from) t = from;
+    if (e > to) e = to;
+    if (e < t) e = t;
+    const uint32_t *fr;
+    uint32_t n;
+    if ((rc = stack_frames(x, pcol_view_u32(&x->s_stack, x->rows[i].row), &fr, &n))) break;
+    uint32_t *o = (uint32_t *)open.data;
+    size_t no = open.len / sizeof *o, common = 0;
+    if (cur_end < t) { /* a gap: close everything */
+      while (no && !rc) rc = event(x, &first, 'C', o[--no], cur_end);
+    }
+    while (common < no && common < n && o[common] == fr[common]) common++;
+    while (no > common && !rc) rc = event(x, &first, 'C', o[--no], t);
+    open.len = no * sizeof *o;
+    for (size_t k = common; k < n && !rc; k++) {
+      rc = event(x, &first, 'O', fr[k], t);
+      if (!rc && PCOL_BUF_PUSH(&open, uint32_t, fr[k])) rc = oom(x);
+    }
+    cur_end = e;
+  }
+  uint32_t *o = (uint32_t *)open.data;
+  size_t no = open.len / sizeof(uint32_t);
+  while (no && !rc) rc = event(x, &first, 'C', o[--no], cur_end);
+  pcol_buf_free(&open);
+  if (!rc && fprintf(x->out, "],\"endValue\":%lld}", (long long)cur_end) < 0) rc = io(x);
+  return rc;
+}
+
+static int write_frame(sexp *x, uint32_t key) {
+  pcol_str name = {0}, file = {0};
+  int64_t line = PCOL_NA_I64;
+  int rc;
+  char buf[40];
+  if (key >> 31) {
+    uint32_t loc = key & 0x7fffffffu;
+    uint64_t a = pcol_view_u64(&x->loc_addr, loc - 1);
+    int n = a ? snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)a) : snprintf(buf, sizeof buf, "[unknown]");
+    name = (pcol_str){buf, (size_t)n};
+  } else {
+    if ((rc = pcol_string(x->f, pcol_view_u32(&x->fn_name, key - 1), &name, x->err)) ||
+        (rc = pcol_string(x->f, pcol_view_u32(&x->fn_file, key - 1), &file, x->err)))
+      return rc;
+    line = pcol_view_i64(&x->fn_line, key - 1);
+    if (!name.ptr) name = file.ptr ? file : (pcol_str){"[unknown]", 9};
+  }
+  if ((rc = put(x, "{\"name\":")) || (rc = put_str(x, name))) return rc;
+  if (file.ptr && ((rc = put(x, ",\"file\":")) || (rc = put_str(x, file)))) return rc;
+  if (line != PCOL_NA_I64 && fprintf(x->out, ",\"line\":%lld", (long long)line) < 0) return io(x);
+  return put(x, "}");
+}
+
+int pcol_export_speedscope(pcol_file *f, const pcol_select *sel, FILE *out, pcol_error *err) {
+  sexp x = {0};
+  x.f = f;
+  x.err = err;
+  x.out = out;
+  struct {
+    pcol_view *v;
+    int t, c;
+  } cols[] = {{&x.s_src, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},        {&x.s_time, PCOL_T_SAMPLES, PCOL_C_S_TIME},
+              {&x.s_dur, PCOL_T_SAMPLES, PCOL_C_S_DURATION},      {&x.s_w, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},
+              {&x.s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},       {&x.s_voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
+              {&x.v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},          {&x.v_val, PCOL_T_VALUES, PCOL_C_V_VALUE},
+              {&x.loc_off, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS}, {&x.loc_addr, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS},
+              {&x.ln_fn, PCOL_T_LINES, PCOL_C_LINE_FUNCTION},    {&x.fn_name, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME},
+              {&x.fn_file, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME}, {&x.fn_line, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE},
+              {&x.vt_type, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE},   {&x.vt_unit, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT},
+              {&x.svt_src, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE},
+              {&x.svt_vt, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE},
+              {&x.src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI}};
+  int rc = PCOL_OK;
+  for (size_t i = 0; i < sizeof cols / sizeof cols[0] && !rc; i++)
+    rc = pcol_column(f, cols[i].t, cols[i].c, cols[i].v, err);
+  uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);
+  if (!rc) {
+    x.fn_frame = calloc(pcol_rows(f, PCOL_T_FUNCTIONS) + 1, sizeof *x.fn_frame);
+    x.loc_frame = calloc(pcol_rows(f, PCOL_T_LOCATIONS) + 1, sizeof *x.loc_frame);
+    x.memo_off = calloc(nst + 1, sizeof *x.memo_off);
+    x.memo_len = calloc(nst + 1, sizeof *x.memo_len);
+    if (!x.fn_frame || !x.loc_frame || !x.memo_off || !x.memo_len) rc = oom(&x);
+  }
+  if (!rc) rc = put(&x, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
+                        "\"exporter\":\"pcol " PCOL_VERSION_STRING "\",\"name\":");
+  pcol_str name = {"pcol", 4};
+  if (!rc && ns == 1) rc = pcol_string(f, pcol_view_u32(&x.src_uri, 0), &name, err);
+  if (!rc && !name.ptr) name = (pcol_str){"pcol", 4};
+  if (!rc) rc = put_str(&x, name);
+  if (!rc) rc = put(&x, ",\"activeProfileIndex\":0,\"profiles\":[");
+  for (uint32_t s = 1; s <= ns && !rc; s++) {
+    if (sel && sel->source_id && sel->source_id != s) continue;
+    pcol_select one = sel ? *sel : (pcol_select){0};
+    one.source_id = s;
+    x.nrows = 0;
+    rc = pcol_select_iter(f, &one, collect, &x, err);
+    if (rc == PCOL_ENOMEM) rc = oom(&x);
+    if (rc || !x.nrows) continue;
+    pcol_str uri;
+    if ((rc = pcol_string(f, pcol_view_u32(&x.src_uri, s - 1), &uri, err))) break;
+    rc = sampled(&x, uri, 0);
+    for (uint64_t i = 0; i < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES) && !rc; i++) {
+      uint32_t vt = pcol_view_u32(&x.svt_vt, i);
+      if (pcol_view_u32(&x.svt_src, i) == s && vt && vt <= pcol_rows(f, PCOL_T_VALUE_TYPES)) rc = sampled(&x, uri, vt);
+    }
+    if (!rc) rc = evented(&x, uri, sel);
+  }
+  if (!rc) rc = put(&x, "\n],\"shared\":{\"frames\":[");
+  for (size_t i = 0; i < x.nframes && !rc; i++) {
+    if (i) rc = put(&x, ",\n");
+    if (!rc) rc = write_frame(&x, x.frames[i]);
+  }
+  if (!rc) rc = put(&x, "]}}\n");
+  if (!rc && fflush(out)) rc = io(&x);
+  free(x.fn_frame);
+  free(x.loc_frame);
+  free(x.frames);
+  free(x.memo_off);
+  free(x.memo_len);
+  free(x.tmp);
+  free(x.rows);
+  pcol_buf_free(&x.stk);
+  return rc;
+}
