@@ -65,13 +65,19 @@ int pcol_select_iter(pcol_file *f, const pcol_select *sel,
     }
     uint64_t i = row, stop = end;
     if (ranged) {
-      i = lower_bound(&tim, row, end, from);
-      /* long samples that start before `from` may reach into the range */
-      while (i > row) {
-        int64_t t = pcol_view_i64(&tim, i - 1), d = pcol_view_i64(&dur, i - 1);
-        if (t == PCOL_NA_I64 || d <= 0 || t + d <= from) break;
-        i--;
-      }
+      /* Long samples that start before `from` may reach into the range, and
+       * a point sample between them does not end the search: every sample
+       * that starts at or after from - (longest duration of the source) may
+       * overlap.  Without a duration column (raw samples only) that bound is
+       * `from` itself, so the search is one binary search. */
+      int64_t maxdur = 0;
+      if (dur.data)
+        for (uint64_t k = row; k < end; k++) {
+          int64_t d = pcol_view_i64(&dur, k);
+          if (d > maxdur) maxdur = d;
+        }
+      int64_t lo = from < INT64_MIN + 1 + maxdur ? INT64_MIN + 1 : from - maxdur;
+      i = lower_bound(&tim, row, end, lo);
       stop = lower_bound(&tim, i, end, to);
     }
     for (; i < stop; i++) {

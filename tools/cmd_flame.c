@@ -293,13 +293,10 @@ static int write_svg(FILE *fp, const pcol_ftree *t, const char *title, double im
       uint32_t v = stk[--sp];
       double w = v ? (double)t->total[v] / fl.root * fl.width : fl.width;
       frame(&fl, v, xs[v], w);
-      double x = xs[v];
+      /* the children drawn are those pass 1 placed */
       for (uint32_t i = koff[v]; i < koff[v + 1]; i++) {
         uint32_t c = kids[i];
-        if (t->total[c] <= 0) continue;
-        double cw = (double)t->total[c] / fl.root * fl.width;
-        if (cw >= MIN_W) stk[sp++] = c;
-        x += cw;
+        if (t->total[c] > 0 && (double)t->total[c] / fl.root * fl.width >= MIN_W) stk[sp++] = c;
       }
     }
   } else {

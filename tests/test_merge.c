@@ -1,0 +1,198 @@
+/* test_merge.c — pcol_b_add_file: merged files keep every source's
+ * identity and share functions, locations, strings, value types. */
+#include "testutil.h"
+#include <stdio.h>
+
+static uint32_t S(pcol_builder *b, const char *s) {
+  uint32_t id;
+  cr_assert_eq(pcol_b_cstr(b, s, &id), 0);
+  return id;
+}
+static uint32_t LOC(pcol_builder *b, const char *fn, const char *file, int64_t line) {
+  pcol_function_row r = {S(b, fn), 0, S(b, file), PCOL_NA_I64};
+  uint32_t f, id;
+  cr_assert_eq(pcol_b_function(b, &r, &f), 0);
+  pcol_line_row l = {f, line, PCOL_NA_I64};
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &id), 0);
+  return id;
+}
+
+/* one input: source `uri` with value type vt_name, samples of main;<leaf> */
+static pcol_builder *input(const char *uri, const char *vt_name, const char *leaf, int n) {
+  pcol_builder *b;
+  uint32_t src, vt;
+  cr_assert_eq(pcol_builder_new(&b, NULL), 0);
+  cr_assert_eq(pcol_b_source(b, "rprof", uri, 1234, &src), 0);
+  cr_assert_eq(pcol_b_meta_str(b, src, "rprof.interval_us", "20000"), 0);
+  cr_assert_eq(pcol_b_meta_str(b, 0, "file.note", uri), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, vt_name), S(b, "bytes"), &vt), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt), 0);
+  uint32_t locs[2] = {LOC(b, leaf, "x.R", 2), LOC(b, "main", "x.R", 1)};
+  uint32_t st;
+  cr_assert_eq(pcol_b_stack(b, locs, 2, &st), 0);
+  pcol_label_row lab = {S(b, "thread"), S(b, uri), 0, 0};
+  uint32_t ls;
+  cr_assert_eq(pcol_b_labelset(b, &lab, 1, &ls), 0);
+  cr_assert_eq(pcol_b_text_line(b, src, 1, "header", 6), 0);
+  for (int i = 0; i < n; i++) {
+    pcol_sample_row s = {src, i * 20000000LL, 0, 1, PCOL_NA_I64, st, ls};
+    pcol_value_row v = {vt, 100 + i};
+    cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL), 0);
+  }
+  cr_assert_eq(pcol_b_sample_text(b, (uint32_t)n, "last", 4), 0);
+  return b;
+}
+
+static pcol_file *reopen(pcol_builder *b, void **mem) { return tu_reopen(b, NULL, mem); }
+
+static uint32_t find_fn(pcol_file *f, const char *name, int *count) {
+  pcol_view nm;
+  cr_assert_eq(pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME, &nm, NULL), 0);
+  uint32_t found = 0;
+  *count = 0;
+  for (uint64_t i = 0; i < pcol_rows(f, PCOL_T_FUNCTIONS); i++) {
+    pcol_str s;
+    cr_assert_eq(pcol_string(f, pcol_view_u32(&nm, i), &s, NULL), 0);
+    if (s.ptr && s.len == strlen(name) && !memcmp(s.ptr, name, s.len)) {
+      found = (uint32_t)i + 1;
+      ++*count;
+    }
+  }
+  return found;
+}
+
+Test(merge, keeps_sources_and_shares_functions) {
+  pcol_builder *a = input("a.out", "mem", "f", 3), *b = input("b.out", "alloc", "g", 2);
+  void *ma, *mb, *mm;
+  pcol_file *fa = reopen(a, &ma), *fb = reopen(b, &mb);
+  pcol_builder *m;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&m, NULL), 0);
+  cr_assert_eq(pcol_b_add_file(m, fa, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_b_add_file(m, fb, &err), 0, "%s", err.message);
+  pcol_file *f = reopen(m, &mm);
+
+  cr_assert_eq(pcol_rows(f, PCOL_T_SOURCES), 2);
+  pcol_view uri, ts;
+  cr_assert_eq(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &uri, NULL), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TIMESTAMP, &ts, NULL), 0);
+  pcol_str s;
+  cr_assert_eq(pcol_string(f, pcol_view_u32(&uri, 1), &s, NULL), 0);
+  cr_expect(s.len == 5 && !memcmp(s.ptr, "b.out", 5));
+  cr_expect_eq(pcol_view_i64(&ts, 1), 1234);
+  /* main shared; f and g once each */
+  int cnt;
+  cr_expect(find_fn(f, "main", &cnt) != 0);
+  cr_expect_eq(cnt, 1);
+  cr_expect_eq(pcol_rows(f, PCOL_T_FUNCTIONS), 3);
+  cr_expect_eq(pcol_rows(f, PCOL_T_LOCATIONS), 3);
+  cr_expect_eq(pcol_rows(f, PCOL_T_STACKS), 3); /* main shared as the root node */
+  cr_expect_eq(pcol_rows(f, PCOL_T_VALUE_TYPES), 2);
+  cr_expect_eq(pcol_rows(f, PCOL_T_LABELSETS), 2);
+  /* samples keep their source */
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 5);
+  pcol_view src;
+  cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src, NULL), 0);
+  uint32_t want[5] = {1, 1, 1, 2, 2};
+  for (int i = 0; i < 5; i++) cr_expect_eq(pcol_view_u32(&src, i), want[i]);
+  /* per-source meta keeps its source; texts follow their samples */
+  pcol_str iv;
+  cr_expect_eq(pcol_meta_get(f, 2, "rprof.interval_us", &iv, NULL), 0);
+  cr_expect_eq(pcol_rows(f, PCOL_T_META), 4);
+  pcol_view tl, tls, st;
+  cr_assert_eq(pcol_column(f, PCOL_T_TEXT_LINES, PCOL_C_TL_BEFORE, &tl, NULL), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_TEXT_LINES, PCOL_C_TL_SOURCE, &tls, NULL), 0);
+  cr_expect_eq(pcol_view_u64(&tl, 0), 1);
+  cr_expect_eq(pcol_view_u64(&tl, 1), 4);
+  cr_expect_eq(pcol_view_u32(&tls, 1), 2);
+  cr_assert_eq(pcol_column(f, PCOL_T_SAMPLE_TEXT, PCOL_C_ST_SAMPLE, &st, NULL), 0);
+  cr_expect_eq(pcol_view_u32(&st, 0), 3);
+  cr_expect_eq(pcol_view_u32(&st, 1), 5);
+
+  /* --source 2 sees only b's samples; value types are unioned */
+  pcol_select two = {.source_id = 2};
+  pcol_value_sel v;
+  pcol_top t;
+  cr_assert_eq(pcol_value_resolve(f, &two, "alloc", &v, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_top_compute(f, &two, &v, PCOL_BY_FUNCTION, &t, &err), 0, "%s", err.message);
+  cr_expect_eq(t.total, 100 + 101);
+  cr_expect_eq(t.nrows, 2);
+  pcol_top_free(&t);
+  /* source 1 did not measure alloc: nothing */
+  pcol_select one = {.source_id = 1};
+  cr_assert_eq(pcol_top_compute(f, &one, &v, PCOL_BY_FUNCTION, &t, &err), 0);
+  cr_expect_eq(t.total, 0);
+  pcol_top_free(&t);
+
+  /* merging the merged file again keeps both identities (plus a third) */
+  pcol_builder *m2;
+  void *mm2;
+  cr_assert_eq(pcol_builder_new(&m2, NULL), 0);
+  cr_assert_eq(pcol_b_add_file(m2, f, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_b_add_file(m2, fa, &err), 0, "%s", err.message);
+  pcol_file *f2 = reopen(m2, &mm2);
+  cr_expect_eq(pcol_rows(f2, PCOL_T_SOURCES), 3);
+  cr_expect_eq(pcol_rows(f2, PCOL_T_FUNCTIONS), 3);
+  cr_expect_eq(pcol_rows(f2, PCOL_T_SAMPLES), 8);
+  cr_assert_eq(pcol_column(f2, PCOL_T_SAMPLE_TEXT, PCOL_C_ST_SAMPLE, &st, NULL), 0);
+  cr_expect_eq(pcol_view_u32(&st, 2), 8);
+
+  pcol_close(f2);
+  free(mm2);
+  pcol_builder_free(m2);
+  pcol_close(f);
+  pcol_close(fa);
+  pcol_close(fb);
+  free(mm);
+  free(ma);
+  free(mb);
+  pcol_builder_free(m);
+  pcol_builder_free(a);
+  pcol_builder_free(b);
+}
+
+Test(merge, real_rprof_files) {
+  SKIP_WITHOUT_TESTDATA();
+  const char *names[] = {"proftools__Rprof-rec0.out", "proftools__Rprof-dg.out"};
+  pcol_builder *m;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&m, NULL), 0);
+  pcol_import_options o = {0};
+  uint64_t total = 0;
+  for (int i = 0; i < 2; i++) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/rprof/%s", testdata_dir(), names[i]);
+    /* each through a pcol file, as `pcol merge a.pcol b.pcol` does */
+    pcol_builder *one;
+    cr_assert_eq(pcol_builder_new(&one, NULL), 0);
+    int rc = pcol_import_path(one, path, PCOL_FMT_RPROF, &o, &err);
+    if (rc == PCOL_EUNSUPPORTED) cr_skip_test("Rprof import not built");
+    cr_assert_eq(rc, 0, "%s", err.message);
+    void *mem;
+    pcol_file *f = tu_reopen(one, NULL, &mem);
+    total += pcol_rows(f, PCOL_T_SAMPLES);
+    cr_assert_eq(pcol_b_add_file(m, f, &err), 0, "%s", err.message);
+    pcol_close(f);
+    free(mem);
+    pcol_builder_free(one);
+  }
+  void *mm;
+  pcol_file *f = tu_reopen(m, NULL, &mm);
+  cr_expect_eq(pcol_rows(f, PCOL_T_SAMPLES), total);
+  cr_expect_eq(pcol_rows(f, PCOL_T_SOURCES), 2);
+  /* "system.time" is in both files: one function row */
+  int cnt;
+  find_fn(f, "system.time", &cnt);
+  cr_expect_eq(cnt, 1);
+  pcol_select two = {.source_id = 2};
+  pcol_value_sel v;
+  pcol_top t;
+  cr_assert_eq(pcol_value_resolve(f, &two, NULL, &v, NULL), 0);
+  cr_assert_eq(pcol_top_compute(f, &two, &v, PCOL_BY_FUNCTION, &t, &err), 0);
+  cr_expect_eq(t.total, 194);
+  cr_expect_eq(t.rows[0].flat, 185); /* dg, as in the file alone */
+  pcol_top_free(&t);
+  pcol_close(f);
+  free(mm);
+  pcol_builder_free(m);
+}

@@ -1,0 +1,551 @@
+/* test_views.c — flat/cum aggregation, value choice, time ranges, frame
+ * trees and collapsed stacks, coalescing (long samples). */
+#include "testutil.h"
+#include <stdio.h>
+
+/* ------------------------------------------------------------ helpers */
+static uint32_t S(pcol_builder *b, const char *s) {
+  uint32_t id;
+  cr_assert_eq(pcol_b_cstr(b, s, &id), 0);
+  return id;
+}
+static uint32_t FN(pcol_builder *b, const char *name, const char *file) {
+  pcol_function_row r = {S(b, name), 0, S(b, file), PCOL_NA_I64};
+  uint32_t id;
+  cr_assert_eq(pcol_b_function(b, &r, &id), 0);
+  return id;
+}
+static uint32_t LOC(pcol_builder *b, uint32_t fn, int64_t line) {
+  pcol_line_row l = {fn, line, PCOL_NA_I64};
+  uint32_t id;
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &id), 0);
+  return id;
+}
+/* stack from locations given leaf first, terminated by 0 */
+static uint32_t STK(pcol_builder *b, ...) {
+  uint32_t locs[64];
+  size_t n = 0;
+  va_list ap;
+  va_start(ap, b);
+  for (uint32_t l; (l = va_arg(ap, uint32_t)) != 0;) locs[n++] = l;
+  va_end(ap);
+  uint32_t id;
+  cr_assert_eq(pcol_b_stack(b, locs, n, &id), 0);
+  return id;
+}
+static void SAMPLE(pcol_builder *b, uint32_t src, int64_t t, int64_t dur, int64_t w,
+                   uint32_t stack, const pcol_value_row *v, size_t nv) {
+  pcol_sample_row s = {src, t, dur, w, PCOL_NA_I64, stack, 0};
+  cr_assert_eq(pcol_b_sample(b, &s, v, nv, NULL), 0);
+}
+static pcol_builder *NEWB(uint32_t *src, const char *type) {
+  pcol_builder *b;
+  cr_assert_eq(pcol_builder_new(&b, NULL), 0);
+  cr_assert_eq(pcol_b_source(b, type, "test", PCOL_NA_I64, src), 0);
+  return b;
+}
+static const pcol_top_row *ROW(const pcol_top *t, const char *name) {
+  for (size_t i = 0; i < t->nrows; i++)
+    if (t->rows[i].name.len == strlen(name) && !memcmp(t->rows[i].name.ptr, name, strlen(name)))
+      return &t->rows[i];
+  return NULL;
+}
+static void TOP(pcol_file *f, const pcol_select *sel, const char *value, pcol_by by, pcol_top *t) {
+  pcol_error err = {0};
+  pcol_value_sel v;
+  cr_assert_eq(pcol_value_resolve(f, sel, value, &v, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_top_compute(f, sel, &v, by, t, &err), 0, "%s", err.message);
+}
+static void EXPECT(const pcol_top *t, const char *name, int64_t flat, int64_t cum) {
+  const pcol_top_row *r = ROW(t, name);
+  cr_assert(r != NULL, "no row '%s'", name);
+  cr_expect_eq(r->flat, flat, "%s flat %lld, want %lld", name, (long long)r->flat, (long long)flat);
+  cr_expect_eq(r->cum, cum, "%s cum %lld, want %lld", name, (long long)r->cum, (long long)cum);
+}
+static char *FOLD(pcol_file *f, const pcol_select *sel, const char *value) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *fp = open_memstream(&buf, &len);
+  pcol_error err = {0};
+  cr_assert_eq(pcol_fold_write(f, sel, value, fp, &err), 0, "%s", err.message);
+  fclose(fp);
+  return buf;
+}
+
+/* ------------------------------------------------------------ top */
+Test(top, recursion_counts_once_in_cum) {
+  uint32_t src;
+  pcol_builder *b = NEWB(&src, "test");
+  uint32_t m = LOC(b, FN(b, "main", "a.R"), 1), f = LOC(b, FN(b, "f", "a.R"), 2),
+           g = LOC(b, FN(b, "g", "a.R"), 3), h = LOC(b, FN(b, "h", "a.R"), 4);
+  uint32_t s1 = STK(b, g, f, f, m, 0), s2 = STK(b, f, m, 0), s3 = STK(b, h, m, 0);
+  for (int i = 0; i < 3; i++) SAMPLE(b, src, i, 0, 1, s1, NULL, 0);
+  SAMPLE(b, src, 3, 0, 1, s2, NULL, 0);
+  SAMPLE(b, src, 4, 0, 1, s3, NULL, 0);
+  SAMPLE(b, src, 5, 0, 1, s3, NULL, 0);
+  void *mem;
+  pcol_file *fl = tu_reopen(b, NULL, &mem);
+  pcol_top t;
+  TOP(fl, NULL, NULL, PCOL_BY_FUNCTION, &t);
+  cr_assert_eq(t.total, 6);
+  cr_assert_eq(t.nrows, 4);
+  EXPECT(&t, "g", 3, 3);
+  EXPECT(&t, "h", 2, 2);
+  EXPECT(&t, "f", 1, 4); /* not 7: f recurses in three samples */
+  EXPECT(&t, "main", 0, 6);
+  /* sorted by flat, then name */
+  cr_expect(!memcmp(t.rows[0].name.ptr, "g", 1) && !memcmp(t.rows[1].name.ptr, "h", 1) &&
+            !memcmp(t.rows[2].name.ptr, "f", 1) && !memcmp(t.rows[3].name.ptr, "main", 4));
+  pcol_top_free(&t);
+  /* by line: f's line 2 appears twice in s1, counted once */
+  TOP(fl, NULL, NULL, PCOL_BY_LINE, &t);
+  EXPECT(&t, "a.R#2", 1, 4);
+  EXPECT(&t, "a.R#1", 0, 6);
+  pcol_top_free(&t);
+  TOP(fl, NULL, NULL, PCOL_BY_FILE, &t);
+  cr_expect_eq(t.nrows, 1);
+  EXPECT(&t, "a.R", 6, 6);
+  pcol_top_free(&t);
+  pcol_close(fl);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+Test(top, inline_frames_and_fold) {
+  uint32_t src;
+  pcol_builder *b = NEWB(&src, "pprof");
+  uint32_t fm = FN(b, "main", "m.go"), fo = FN(b, "outer", "m.go"), fi = FN(b, "inl", "m.go");
+  pcol_line_row lines[2] = {{fi, 10, PCOL_NA_I64}, {fo, 20, PCOL_NA_I64}}; /* innermost first */
+  uint32_t l1, lm = LOC(b, fm, 5);
+  cr_assert_eq(pcol_b_location(b, 0, 0x1000, 0, lines, 2, &l1), 0);
+  uint32_t s = STK(b, l1, lm, 0), s2 = STK(b, lm, 0);
+  SAMPLE(b, src, 0, 0, 1, s, NULL, 0);
+  SAMPLE(b, src, 1, 0, 1, s, NULL, 0);
+  SAMPLE(b, src, 2, 0, 1, s2, NULL, 0);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_top t;
+  TOP(f, NULL, "samples", PCOL_BY_FUNCTION, &t);
+  EXPECT(&t, "inl", 2, 2);
+  EXPECT(&t, "outer", 0, 2);
+  EXPECT(&t, "main", 1, 3);
+  pcol_top_free(&t);
+  TOP(f, NULL, "samples", PCOL_BY_LINE, &t);
+  EXPECT(&t, "m.go#10", 2, 2);
+  EXPECT(&t, "m.go#20", 0, 2);
+  pcol_top_free(&t);
+  char *fold = FOLD(f, NULL, NULL);
+  cr_expect_str_eq(fold, "main 1\nmain;outer;inl 2\n");
+  free(fold);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+Test(top, na_function_names_and_no_location) {
+  uint32_t src;
+  pcol_builder *b = NEWB(&src, "rprof");
+  uint32_t busy = LOC(b, FN(b, "busy", "dir/x.R"), 1);
+  pcol_function_row nr = {0, 0, S(b, "dir/x.R"), PCOL_NA_I64}; /* a top-level ref */
+  uint32_t fna;
+  cr_assert_eq(pcol_b_function(b, &nr, &fna), 0);
+  uint32_t top5 = LOC(b, fna, 5);
+  uint32_t nofile = LOC(b, 0, PCOL_NA_I64);
+  uint32_t s1 = STK(b, busy, top5, 0), s2 = STK(b, top5, 0), s3 = STK(b, nofile, 0);
+  SAMPLE(b, src, 0, 0, 1, s1, NULL, 0);
+  SAMPLE(b, src, 1, 0, 1, s2, NULL, 0);
+  SAMPLE(b, src, 2, 0, 1, s3, NULL, 0);
+  SAMPLE(b, src, 3, 0, 1, 0, NULL, 0); /* empty stack: in the total only */
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_top t;
+  TOP(f, NULL, NULL, PCOL_BY_FUNCTION, &t);
+  cr_expect_eq(t.total, 4);
+  cr_expect_eq(t.nrows, 2);
+  EXPECT(&t, "busy", 1, 1);
+  EXPECT(&t, "<no location>", 2, 2);
+  pcol_top_free(&t);
+  TOP(f, NULL, NULL, PCOL_BY_LINE, &t);
+  EXPECT(&t, "x.R#1", 1, 1);
+  EXPECT(&t, "x.R#5", 1, 2);
+  EXPECT(&t, "<no location>", 1, 1);
+  pcol_top_free(&t);
+  char *fold = FOLD(f, NULL, NULL);
+  cr_expect_str_eq(fold, "[unknown] 1\ndir/x.R:5 1\ndir/x.R:5;busy 1\n");
+  free(fold);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+Test(top, same_name_functions_merge) {
+  uint32_t src;
+  pcol_builder *b = NEWB(&src, "rprof");
+  uint32_t fa = LOC(b, FN(b, "f", "a.R"), 1), fb = LOC(b, FN(b, "f", "b.R"), 1),
+           m = LOC(b, FN(b, "main", "a.R"), 9);
+  SAMPLE(b, src, 0, 0, 1, STK(b, fa, fb, m, 0), NULL, 0);
+  SAMPLE(b, src, 1, 0, 1, STK(b, fb, m, 0), NULL, 0);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_top t;
+  TOP(f, NULL, NULL, PCOL_BY_FUNCTION, &t);
+  cr_expect_eq(t.nrows, 2);
+  EXPECT(&t, "f", 2, 2);
+  pcol_top_free(&t);
+  TOP(f, NULL, NULL, PCOL_BY_FILE, &t);
+  EXPECT(&t, "a.R", 1, 2);
+  EXPECT(&t, "b.R", 1, 2);
+  pcol_top_free(&t);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+/* ------------------------------------------------------- value types */
+Test(values, default_and_named_types) {
+  pcol_builder *b;
+  cr_assert_eq(pcol_builder_new(&b, NULL), 0);
+  uint32_t s1, s2, cpu, alloc;
+  cr_assert_eq(pcol_b_source(b, "pprof", "one", PCOL_NA_I64, &s1), 0);
+  cr_assert_eq(pcol_b_source(b, "pprof", "two", PCOL_NA_I64, &s2), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), &cpu), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "alloc"), S(b, "bytes"), &alloc), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, s1, cpu), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, s1, alloc), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, s2, cpu), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, s2, alloc), 0);
+  cr_assert_eq(pcol_b_meta_str(b, s2, "pprof.default_sample_type", "cpu"), 0);
+  uint32_t m = LOC(b, FN(b, "main", "m.go"), 1), w = LOC(b, FN(b, "work", "m.go"), 2);
+  uint32_t st = STK(b, w, m, 0);
+  pcol_value_row v1[2] = {{cpu, 100}, {alloc, -40}}; /* negative: counted by size in the total */
+  pcol_value_row v2[2] = {{cpu, 7}, {alloc, 64}};
+  SAMPLE(b, s1, 0, 0, 1, st, v1, 2);
+  SAMPLE(b, s2, 0, 0, 3, st, v2, 2);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_error err = {0};
+  pcol_value_sel v;
+  /* source 1: pprof's rule, the last type; source 2: its default_sample_type */
+  pcol_select one = {.source_id = 1}, two = {.source_id = 2};
+  cr_assert_eq(pcol_value_resolve(f, &one, NULL, &v, &err), 0);
+  cr_expect_eq(v.vt_id, alloc);
+  cr_assert_eq(pcol_value_resolve(f, &two, NULL, &v, &err), 0);
+  cr_expect_eq(v.vt_id, cpu);
+  /* both sources: they disagree, so samples */
+  cr_assert_eq(pcol_value_resolve(f, NULL, NULL, &v, &err), 0);
+  cr_expect_eq(v.vt_id, 0);
+  cr_expect_eq(pcol_value_resolve(f, NULL, "nope", &v, &err), PCOL_ENOTFOUND);
+  cr_expect(strstr(err.message, "cpu/nanoseconds") != NULL, "%s", err.message);
+  pcol_top t;
+  TOP(f, NULL, "alloc/bytes", PCOL_BY_FUNCTION, &t);
+  cr_expect_eq(t.total, 104);
+  EXPECT(&t, "work", 24, 24);
+  pcol_top_free(&t);
+  TOP(f, NULL, "samples", PCOL_BY_FUNCTION, &t);
+  EXPECT(&t, "work", 4, 4);
+  EXPECT(&t, "main", 0, 4);
+  pcol_top_free(&t);
+  TOP(f, &two, "cpu", PCOL_BY_FUNCTION, &t);
+  EXPECT(&t, "work", 7, 7);
+  pcol_top_free(&t);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+Test(values, rprof_default_is_samples) {
+  uint32_t src, vt;
+  pcol_builder *b = NEWB(&src, "rprof");
+  cr_assert_eq(pcol_b_value_type(b, S(b, "mem_small"), S(b, "bytes"), &vt), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt), 0);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_value_sel v;
+  cr_assert_eq(pcol_value_resolve(f, NULL, NULL, &v, NULL), 0);
+  cr_expect_eq(v.vt_id, 0);
+  cr_expect_eq(v.type.len, 7);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+/* ------------------------------------------------------- time ranges */
+Test(ranges, scale_rounds_half_away_from_zero) {
+  cr_expect_eq(pcol_scale(10, 25, 100), 3);   /* 2.5 -> 3 */
+  cr_expect_eq(pcol_scale(-10, 25, 100), -3); /* -2.5 -> -3 */
+  cr_expect_eq(pcol_scale(10, 24, 100), 2);   /* 2.4 -> 2 */
+  cr_expect_eq(pcol_scale(7, 1, 1), 7);
+  cr_expect_eq(pcol_scale(INT64_MAX, 3, 3), INT64_MAX);
+  cr_expect_eq(pcol_scale(INT64_MAX / 2, 3, 2), INT64_MAX / 2 + INT64_MAX / 4 + 1);
+}
+
+Test(ranges, long_samples_count_by_overlap) {
+  uint32_t src;
+  pcol_builder *b = NEWB(&src, "test");
+  uint32_t a = LOC(b, FN(b, "a", "f"), 1), p = LOC(b, FN(b, "p", "f"), 2);
+  uint32_t sa = STK(b, a, 0), sp = STK(b, p, 0);
+  const int64_t sec = 1000000000;
+  SAMPLE(b, src, 0, 10 * sec, 10, sa, NULL, 0); /* a: 10 ticks over [0s, 10s) */
+  SAMPLE(b, src, 2 * sec, 0, 1, sp, NULL, 0);
+  SAMPLE(b, src, 5 * sec, 0, 1, sp, NULL, 0);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_top t;
+  pcol_select sel = {.has_from = 1, .from_ns = 2500000000LL, .has_to = 1, .to_ns = 5 * sec};
+  TOP(f, &sel, NULL, PCOL_BY_FUNCTION, &t);
+  EXPECT(&t, "a", 3, 3);   /* 10 x 2.5/10 = 2.5, rounded half away from zero */
+  cr_expect(ROW(&t, "p") == NULL); /* 2s is before, 5s is not < to */
+  pcol_top_free(&t);
+  pcol_select sel2 = {.has_from = 1, .from_ns = 2 * sec, .has_to = 1, .to_ns = 6 * sec};
+  TOP(f, &sel2, NULL, PCOL_BY_FUNCTION, &t);
+  EXPECT(&t, "a", 4, 4);
+  EXPECT(&t, "p", 2, 2); /* [from, to) holds 2s and 5s */
+  cr_expect_eq(t.total, 6);
+  pcol_top_free(&t);
+  pcol_select only_to = {.has_to = 1, .to_ns = sec};
+  TOP(f, &only_to, NULL, PCOL_BY_FUNCTION, &t);
+  EXPECT(&t, "a", 1, 1);
+  cr_expect_eq(t.nrows, 1);
+  pcol_top_free(&t);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+/* ------------------------------------------------------- frame tree */
+Test(ftree, totals_and_child_lookup) {
+  uint32_t src;
+  pcol_builder *b = NEWB(&src, "test");
+  uint32_t m = LOC(b, FN(b, "main", "f"), 1), x = LOC(b, FN(b, "x", "f"), 2),
+           y = LOC(b, FN(b, "y", "f"), 3), x2 = LOC(b, FN(b, "x", "f"), 7);
+  SAMPLE(b, src, 0, 0, 2, STK(b, x, m, 0), NULL, 0);
+  SAMPLE(b, src, 1, 0, 3, STK(b, x2, m, 0), NULL, 0); /* same name, other line: same frame */
+  SAMPLE(b, src, 2, 0, 1, STK(b, y, x, m, 0), NULL, 0);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_value_sel v;
+  cr_assert_eq(pcol_value_resolve(f, NULL, "samples", &v, NULL), 0);
+  pcol_ftree t;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_ftree_build(f, NULL, &v, &t, &err), 0, "%s", err.message);
+  uint32_t nm = pcol_ftree_child(&t, 0, "main", 4);
+  uint32_t nx = pcol_ftree_child(&t, nm, "x", 1);
+  uint32_t ny = pcol_ftree_child(&t, nx, "y", 1);
+  cr_assert(nm && nx && ny);
+  cr_expect_eq(pcol_ftree_child(&t, 0, "x", 1), 0);
+  cr_expect_eq(t.total[0], 6);
+  cr_expect_eq(t.total[nm], 6);
+  cr_expect_eq(t.self[nx], 5);
+  cr_expect_eq(t.total[nx], 6);
+  cr_expect_eq(t.depth[ny], 3);
+  cr_expect_eq(t.parent[ny], nx);
+  pcol_ftree_free(&t);
+  char *fold = FOLD(f, NULL, NULL);
+  cr_expect_str_eq(fold, "main;x 5\nmain;x;y 1\n");
+  free(fold);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+Test(fold, separators_in_names_are_replaced) {
+  uint32_t src;
+  pcol_builder *b = NEWB(&src, "test");
+  uint32_t a = LOC(b, FN(b, "a;b\nc", "f"), 1);
+  SAMPLE(b, src, 0, 0, 1, STK(b, a, 0), NULL, 0);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  char *fold = FOLD(f, NULL, NULL);
+  cr_expect_str_eq(fold, "a_b_c 1\n");
+  free(fold);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+/* ------------------------------------------------------- coalescing */
+#define MS 1000000LL
+
+/* raw twin: A x5, B x3, A x2 every 20 ms, value "mem" 7 on each; a text
+ * line before sample 7 (inside the B run), a sample_text on sample 10, a
+ * text line after the last sample */
+static pcol_builder *raw_profile(void) {
+  uint32_t src, vt;
+  pcol_builder *b = NEWB(&src, "rprof");
+  cr_assert_eq(pcol_b_value_type(b, S(b, "mem"), S(b, "bytes"), &vt), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt), 0);
+  uint32_t m = LOC(b, FN(b, "main", "f"), 1), fa = LOC(b, FN(b, "A", "f"), 2),
+           fb = LOC(b, FN(b, "B", "f"), 3);
+  uint32_t sa = STK(b, fa, m, 0), sb = STK(b, fb, m, 0);
+  pcol_value_row v = {vt, 7};
+  for (int i = 0; i < 10; i++) {
+    if (i == 6) cr_assert_eq(pcol_b_text_line(b, src, 7, "#File 1: x.R", 12), 0);
+    SAMPLE(b, src, i * 20 * MS, 0, 1, i >= 5 && i < 8 ? sb : sa, &v, 1);
+  }
+  cr_assert_eq(pcol_b_sample_text(b, 10, "odd", 3), 0);
+  cr_assert_eq(pcol_b_text_line(b, src, 11, "tail", 4), 0);
+  return b;
+}
+
+Test(coalesce, runs_merge_and_references_follow) {
+  pcol_builder *b = raw_profile();
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_coalesce(b, &err), 0, "%s", err.message);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  /* rows: A(5) B(1) | B(2) A(1) A(1, has text) */
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 5);
+  pcol_view w, d, t, tl, st, vv;
+  cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &w, NULL), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &d, NULL), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &t, NULL), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &vv, NULL), 0);
+  int64_t ew[5] = {5, 1, 2, 1, 1}, ed[5] = {100 * MS, 0, 40 * MS, 0, 0},
+          et[5] = {0, 100 * MS, 120 * MS, 160 * MS, 180 * MS}, ev[5] = {35, 7, 14, 7, 7};
+  for (int i = 0; i < 5; i++) {
+    cr_expect_eq(pcol_view_i64(&w, i), ew[i], "row %d weight", i);
+    cr_expect_eq(pcol_view_i64(&d, i), ed[i], "row %d duration", i);
+    cr_expect_eq(pcol_view_i64(&t, i), et[i], "row %d time", i);
+    cr_expect_eq(pcol_view_i64(&vv, i), ev[i], "row %d value", i);
+  }
+  cr_assert_eq(pcol_column(f, PCOL_T_TEXT_LINES, PCOL_C_TL_BEFORE, &tl, NULL), 0);
+  cr_expect_eq(pcol_view_u64(&tl, 0), 3);
+  cr_expect_eq(pcol_view_u64(&tl, 1), 6);
+  cr_assert_eq(pcol_column(f, PCOL_T_SAMPLE_TEXT, PCOL_C_ST_SAMPLE, &st, NULL), 0);
+  cr_expect_eq(pcol_view_u32(&st, 0), 5);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+Test(coalesce, uneven_spacing_and_cpu_wakeups_keep_samples_apart) {
+  uint32_t src;
+  pcol_builder *b = NEWB(&src, "test");
+  uint32_t s = STK(b, LOC(b, FN(b, "a", "f"), 1), 0);
+  int64_t times[6] = {0, 10, 20, 35, 50, 65};
+  for (int i = 0; i < 6; i++) {
+    pcol_sample_row r = {src, times[i], 0, 1, i == 5 ? 3 : 0, s, 0};
+    cr_assert_eq(pcol_b_sample(b, &r, NULL, 0, NULL), 0);
+  }
+  cr_assert_eq(pcol_builder_coalesce(b, NULL), 0);
+  /* 0,10,20 (d=10) | 35,50 (d=15; 20->35 breaks the first run) | 65 (cpu wake-up) */
+  cr_expect_eq(pcol_b_sample_count(b), 3);
+  pcol_builder_free(b);
+}
+
+static int same_top(pcol_file *a, pcol_file *b, const pcol_select *sel, const char *value,
+                    pcol_by by) {
+  pcol_top x, y;
+  TOP(a, sel, value, by, &x);
+  TOP(b, sel, value, by, &y);
+  int same = x.total == y.total && x.nrows == y.nrows;
+  for (size_t i = 0; same && i < x.nrows; i++)
+    same = x.rows[i].flat == y.rows[i].flat && x.rows[i].cum == y.rows[i].cum &&
+           x.rows[i].name.len == y.rows[i].name.len &&
+           !memcmp(x.rows[i].name.ptr, y.rows[i].name.ptr, x.rows[i].name.len);
+  pcol_top_free(&x);
+  pcol_top_free(&y);
+  return same;
+}
+
+Test(coalesce, raw_and_coalesced_agree_on_boundary_ranges) {
+  pcol_builder *raw = raw_profile(), *co = raw_profile();
+  cr_assert_eq(pcol_builder_coalesce(co, NULL), 0);
+  void *m1, *m2;
+  pcol_file *a = tu_reopen(raw, NULL, &m1), *b = tu_reopen(co, NULL, &m2);
+  int checked = 0;
+  for (int from = -1; from <= 10; from++)
+    for (int to = from + 1; to <= 11; to++) {
+      pcol_select sel = {0};
+      if (from >= 0) sel.has_from = 1, sel.from_ns = from * 20 * MS;
+      if (to <= 10) sel.has_to = 1, sel.to_ns = to * 20 * MS;
+      cr_expect(same_top(a, b, &sel, "samples", PCOL_BY_FUNCTION), "samples [%d, %d)", from, to);
+      cr_expect(same_top(a, b, &sel, "mem", PCOL_BY_FUNCTION), "mem [%d, %d)", from, to);
+      checked++;
+    }
+  cr_expect_gt(checked, 70);
+  /* a bound inside a long sample is a fraction, not a raw count: 30 ms cuts
+   * A's run [0, 100 ms) at 1.5 ticks */
+  pcol_select mid = {.has_to = 1, .to_ns = 30 * MS};
+  pcol_top t;
+  TOP(b, &mid, "samples", PCOL_BY_FUNCTION, &t);
+  EXPECT(&t, "A", 2, 2); /* 5 x 30/100 = 1.5 -> 2 */
+  pcol_top_free(&t);
+  pcol_close(a);
+  pcol_close(b);
+  free(m1);
+  free(m2);
+  pcol_builder_free(raw);
+  pcol_builder_free(co);
+}
+
+/* --------------------------------------------------- real Rprof data */
+static pcol_file *import(const char *name, int coalesce, void **mem) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/rprof/%s", testdata_dir(), name);
+  pcol_builder *b;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, NULL), 0);
+  pcol_import_options o = {0};
+  int rc = pcol_import_path(b, path, PCOL_FMT_RPROF, &o, &err);
+  if (rc == PCOL_EUNSUPPORTED) {
+    pcol_builder_free(b);
+    cr_skip_test("Rprof import not built: %s", err.message);
+  }
+  cr_assert_eq(rc, 0, "%s", err.message);
+  if (coalesce) cr_assert_eq(pcol_builder_coalesce(b, &err), 0, "%s", err.message);
+  pcol_file *f = tu_reopen(b, NULL, mem);
+  pcol_builder_free(b);
+  return f;
+}
+
+Test(real, summaryRprof_reference_values) {
+  SKIP_WITHOUT_TESTDATA();
+  void *mem;
+  pcol_file *f = import("proftools__Rprof-dg.out", 0, &mem);
+  pcol_top t;
+  TOP(f, NULL, NULL, PCOL_BY_FUNCTION, &t);
+  /* summaryRprof: "dg" self 3.70 s, "<GC>" self 0.16 s at 20 ms */
+  EXPECT(&t, "dg", 185, 193);
+  EXPECT(&t, "<GC>", 8, 8);
+  pcol_top_free(&t);
+  pcol_close(f);
+  free(mem);
+  f = import("proftools__Rprof-rec0.out", 0, &mem);
+  TOP(f, NULL, NULL, PCOL_BY_FUNCTION, &t);
+  /* "g" self 3.66 s; "f" total 8.58 s (recursive: once per sample) */
+  EXPECT(&t, "g", 183, 425);
+  cr_expect_eq(ROW(&t, "f")->cum, 429);
+  pcol_top_free(&t);
+  pcol_close(f);
+  free(mem);
+}
+
+Test(real, coalesced_twin_answers_ranges_like_raw) {
+  SKIP_WITHOUT_TESTDATA();
+  const char *files[] = {"proftools__Rprof-dg.out", "proftools__Rprof-lmfit-new.out",
+                         "aprof__lotka1_naiveL.out", "proftools__Rprof-rec.out"};
+  for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+    void *m1, *m2;
+    pcol_file *a = import(files[k], 0, &m1), *b = import(files[k], 1, &m2);
+    pcol_str iv;
+    cr_assert_eq(pcol_meta_get(a, 1, "rprof.interval_us", &iv, NULL), 0);
+    int64_t step = strtoll(iv.ptr, NULL, 10) * 1000;
+    uint64_t n = pcol_rows(a, PCOL_T_SAMPLES);
+    if (strcmp(files[k], "proftools__Rprof-rec.out") != 0)
+      cr_expect_lt(pcol_rows(b, PCOL_T_SAMPLES), n, "%s did not coalesce", files[k]);
+    int64_t bounds[6] = {0, (int64_t)n / 7, (int64_t)n / 3, (int64_t)n / 2, (int64_t)n - 3, (int64_t)n + 5};
+    for (int i = 0; i < 6; i++)
+      for (int j = i + 1; j < 6; j++) {
+        pcol_select sel = {.has_from = 1, .from_ns = bounds[i] * step, .has_to = 1,
+                           .to_ns = bounds[j] * step};
+        cr_expect(same_top(a, b, &sel, NULL, PCOL_BY_FUNCTION), "%s [%lld, %lld)", files[k],
+                  (long long)bounds[i], (long long)bounds[j]);
+        cr_expect(same_top(a, b, &sel, NULL, PCOL_BY_LINE), "%s lines", files[k]);
+      }
+    pcol_close(a);
+    pcol_close(b);
+    free(m1);
+    free(m2);
+  }
+}
