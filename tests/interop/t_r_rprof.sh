@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Rprof against R itself (R >= 4): real profiles of R workloads
+# (tests/r/workloads.R) and every file in ../shared/testdata/rprof/ must
+#  1. pack and come back from `unpack --to rprof` byte for byte;
+#  2. give `pcol top` the same self/total as summaryRprof, by function and by
+#     line (tests/r/compare_top.R names the known differences);
+#  3. and an Rprof file exported from a pprof profile must be read by
+#     summaryRprof without error.
+# Exit 77 (skip) when Rscript is absent.
+set -u
+if ! command -v Rscript >/dev/null 2>&1; then
+  echo "SKIP: R not installed (Rscript not found)"; exit 77
+fi
+PCOL=${PCOL:-build/bin/pcol}
+BUILD=${BUILD:-build}
+TD=${PCOL_TESTDATA:-../shared/testdata}
+W=$BUILD/interop-rprof
+rm -rf "$W" && mkdir -p "$W/gen"
+fail=0
+err() { echo "FAIL: $*"; fail=1; }
+
+Rscript tests/r/workloads.R "$W/gen" >"$W/workloads.log" 2>&1 || {
+  cat "$W/workloads.log"; err "R workloads failed"; }
+
+inputs=("$W"/gen/*.out)
+if [ -d "$TD/rprof" ]; then inputs+=("$TD"/rprof/*); else echo "note: $TD/rprof absent, only generated profiles"; fi
+
+# `pcol top` may not exist yet in this tree: compare only when it runs
+have_top=0
+if "$PCOL" top --help >/dev/null 2>&1; then have_top=1; else echo "note: pcol top unavailable, summaryRprof comparison skipped"; fi
+
+n=0
+for f in "${inputs[@]}"; do
+  b=$(basename "$f")
+  "$PCOL" pack "$f" -o "$W/$b.pcol" || { err "pack $b"; continue; }
+  "$PCOL" validate --full "$W/$b.pcol" >/dev/null || err "validate $b"
+  "$PCOL" unpack "$W/$b.pcol" --to rprof -o "$W/$b.back" || { err "unpack $b"; continue; }
+  cmp -s "$f" "$W/$b.back" || err "round trip of $b is not byte-identical"
+  if [ $have_top = 1 ]; then
+    "$PCOL" top "$W/$b.pcol" --value samples --format csv >"$W/$b.fun.csv" &&
+    "$PCOL" top "$W/$b.pcol" --value samples --by line --format csv >"$W/$b.line.csv" ||
+      { err "pcol top $b"; continue; }
+    Rscript tests/r/compare_top.R "$f" "$W/$b.fun.csv" "$W/$b.line.csv" || err "top vs summaryRprof: $b"
+  fi
+  n=$((n + 1))
+done
+echo "rprof round trips: $n files"
+
+# R reads what we write from a pprof profile
+pb="$TD/pprof/go-cpu-inline-small.pb.gz"
+if [ -f "$pb" ] && "$PCOL" pack "$pb" -o "$W/pprof.pcol" 2>/dev/null; then
+  "$PCOL" unpack "$W/pprof.pcol" --to rprof -o "$W/pprof.out" || err "unpack pprof --to rprof"
+  Rscript -e 'a <- commandArgs(TRUE); s <- summaryRprof(a[1], lines = "show"); t <- summaryRprof(a[1])
+    stopifnot(nrow(t$by.self) > 0, t$sampling.time > 0)
+    cat(sprintf("summaryRprof read the pprof export: %d functions, %.2f s\n", nrow(t$by.total), t$sampling.time))' \
+    "$W/pprof.out" || err "summaryRprof cannot read the Rprof export of $pb"
+else
+  echo "note: pprof import unavailable or $pb absent: pprof -> Rprof -> R check skipped"
+fi
+exit $fail
