@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Rprof through the CLI: pack / unpack --to rprof round trips byte for byte
+# (shipped demo, synthetic fixtures, the shared R test data), standard
+# input/output, --source/--from/--to selection, and malformed input giving
+# "FILE:LINE: ..." messages with exit status 1.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+TD=${PCOL_TESTDATA:-../shared/testdata}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_rprof: $*" >&2; exit 1; }
+
+files=(examples/demo.out tests/fixtures/rprof/*)
+[ -d "$TD/rprof" ] && files+=("$TD"/rprof/*)
+for f in "${files[@]}"; do
+  b=$(basename "$f")
+  $PCOL pack "$f" -o "$tmp/$b.pcol" || fail "pack $f"
+  $PCOL validate --full "$tmp/$b.pcol" >/dev/null || fail "validate $b"
+  $PCOL unpack "$tmp/$b.pcol" --to rprof -o "$tmp/$b.out" || fail "unpack $b"
+  cmp -s "$f" "$tmp/$b.out" || fail "$b does not round trip byte for byte"
+  # LZ4 sections and standard input/output give the same bytes
+  $PCOL pack - --compress lz4 -o - < "$f" > "$tmp/$b.lz4.pcol" || fail "pack stdin $b"
+  $PCOL unpack "$tmp/$b.lz4.pcol" -o - --to rprof | cmp -s - "$f" || fail "stdin/stdout $b"
+done
+
+# one samples row per sample line
+n=$(grep -cv -e '^#File ' -e 'sample.interval=' examples/demo.out)
+rows=$($PCOL cat "$tmp/demo.out.pcol" --table samples | tail -n +2 | wc -l)
+[ "$n" = "$rows" ] || fail "demo: $rows samples for $n sample lines"
+
+# --format rprof is detected; --from rprof forces it
+$PCOL pack --from rprof tests/fixtures/rprof/append.out -o "$tmp/a.pcol" || fail "--from rprof"
+$PCOL cat "$tmp/a.pcol" --table meta | grep -q 'rprof.segments.3' || fail "meta rprof.segments"
+$PCOL cat "$tmp/a.pcol" --table meta | grep -q 'rprof.interval_us.10000' || fail "meta interval"
+
+# (time ranges are tested in tests/test_rprof.c: `unpack` uses --to for the
+# output format, so --from/--to selection is not reachable from this command)
+
+# two inputs, two sources: --source picks one back out exactly
+$PCOL pack tests/fixtures/rprof/crlf.out tests/fixtures/rprof/names.out -o "$tmp/two.pcol" || fail "pack two"
+$PCOL unpack "$tmp/two.pcol" --to rprof --source 2 -o - | cmp -s - tests/fixtures/rprof/names.out ||
+  fail "--source 2"
+$PCOL unpack "$tmp/two.pcol" --to rprof --source 1 -o - | cmp -s - tests/fixtures/rprof/crlf.out ||
+  fail "--source 1"
+
+# malformed input: exit 1 and FILE:LINE in the message
+bad() { # name, content, expected message part
+  printf "$2" > "$tmp/$1"
+  $PCOL pack --from rprof "$tmp/$1" -o "$tmp/bad.pcol" 2>"$tmp/err"; rc=$?
+  [ $rc = 1 ] || fail "$1: exit $rc, expected 1"
+  grep -qF "$3" "$tmp/err" || fail "$1: message '$(cat "$tmp/err")' lacks '$3'"
+  [ -e "$tmp/bad.pcol" ] && fail "$1: output written despite the error"
+  return 0
+}
+bad mem.out 'sample.interval=20000\n"f" \n:1:2:x:4:"f" \n' "mem.out:3: malformed memory prefix"
+bad huge.out 'sample.interval=20000\n:1:2:3:99999999999999999999:\n' "huge.out:2: memory field 4 does not fit in 64 bits"
+bad garbage.out 'sample.interval=20000\n"f" \n<html>\n' "garbage.out:3:1: not an Rprof header"
+bad empty.out '' "empty.out: empty input"
+bad bin.out '\001\002\003\000\377' "bin.out:1: not an Rprof file"
+bad hdr.out 'memory profiling: sample.interval=\n' "hdr.out:1: malformed Rprof header"
+exit 0
