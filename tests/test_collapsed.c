@@ -1,0 +1,351 @@
+/* test_collapsed.c — collapsed stacks in/out, and the speedscope exporter. */
+#include "testutil.h"
+#include <jansson.h>
+#include <stdio.h>
+
+#define FIX "tests/fixtures/collapsed/"
+
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  cr_assert(f, "cannot open %s", path);
+  char *buf = NULL;
+  size_t cap = 0;
+  FILE *m = open_memstream(&buf, &cap);
+  char tmp[4096];
+  size_t n;
+  while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) fwrite(tmp, 1, n, m);
+  fclose(m);
+  fclose(f);
+  *len = cap;
+  return buf;
+}
+
+static pcol_file *import_text(const char *text, void **mem, pcol_error *err, int *rc) {
+  pcol_builder *b;
+  cr_assert_eq(pcol_builder_new(&b, err), 0);
+  FILE *in = fmemopen((void *)text, strlen(text), "r");
+  *rc = pcol_import_collapsed(b, in, "t.folded", NULL, err);
+  fclose(in);
+  pcol_file *f = *rc ? NULL : tu_reopen(b, NULL, mem);
+  pcol_builder_free(b);
+  return f;
+}
+
+static pcol_file *load(const char *text, void **mem) {
+  pcol_error err = {0};
+  int rc;
+  pcol_file *f = import_text(text, mem, &err, &rc);
+  cr_assert_eq(rc, 0, "%s", err.message);
+  return f;
+}
+
+static char *export(pcol_file *f, const pcol_select *sel, const char *vt, int want_rc) {
+  char *out = NULL;
+  size_t len;
+  FILE *o = open_memstream(&out, &len);
+  pcol_error err = {0};
+  int rc = pcol_export_collapsed(f, sel, vt, o, &err);
+  fclose(o);
+  cr_assert_eq(rc, want_rc, "%s", err.message);
+  return out;
+}
+
+static void assert_round_trip(const char *name) {
+  char path[256];
+  snprintf(path, sizeof path, FIX "%s", name);
+  size_t len;
+  char *text = slurp(path, &len);
+  void *mem;
+  pcol_file *f = load(text, &mem);
+  char *out = export(f, NULL, NULL, 0);
+  cr_assert_str_eq(out, text, "%s does not come back byte for byte", name);
+  free(out);
+  free(text);
+  pcol_close(f);
+  free(mem);
+}
+
+Test(collapsed, round_trip_fixtures) {
+  const char *names[] = {"simple.folded", "decimal.folded", "diff.folded", "annotated.folded"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) assert_round_trip(names[i]);
+}
+
+Test(collapsed, unaggregated_lines_are_summed_in_first_seen_order) {
+  size_t len;
+  char *text = slurp(FIX "unaggregated.folded", &len);
+  void *mem;
+  pcol_file *f = load(text, &mem);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 5, "one sample per line");
+  char *out = export(f, NULL, NULL, 0);
+  cr_assert_str_eq(out, "main;a 6\nmain;b 1\nmain;b;c 1\n");
+  free(out);
+  free(text);
+  pcol_close(f);
+  free(mem);
+}
+
+static pcol_str S(pcol_file *f, uint32_t id) {
+  pcol_str s = {0};
+  pcol_error err;
+  cr_assert_eq(pcol_string(f, id, &s, &err), 0);
+  return s;
+}
+static int streq(pcol_str s, const char *c) { return s.ptr && s.len == strlen(c) && !memcmp(s.ptr, c, s.len); }
+
+static int leaf_cb(void *ctx, uint32_t depth, uint32_t loc) {
+  uint32_t *out = ctx;
+  out[depth - 1] = loc;
+  return depth == 8;
+}
+
+/* function name of the frame at `depth` (1 = leaf) of sample row */
+static pcol_str frame_name(pcol_file *f, uint64_t row, uint32_t depth) {
+  pcol_view st, off, fn, nm;
+  pcol_error err;
+  cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &st, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS, &off, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_FUNCTION, &fn, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME, &nm, &err), 0);
+  uint32_t locs[8] = {0};
+  cr_assert_eq(pcol_stack_walk(f, pcol_view_u32(&st, row), leaf_cb, locs, &err), 0);
+  cr_assert(locs[depth - 1], "no frame at depth %u", depth);
+  uint32_t func = pcol_view_u32(&fn, pcol_view_u64(&off, locs[depth - 1] - 1));
+  return S(f, pcol_view_u32(&nm, func - 1));
+}
+
+static int64_t i64(pcol_file *f, int table, int col, uint64_t row) {
+  pcol_view v;
+  pcol_error err;
+  cr_assert_eq(pcol_column(f, table, col, &v, &err), 0);
+  return pcol_view_i64(&v, row);
+}
+static uint32_t u32(pcol_file *f, int table, int col, uint64_t row) {
+  pcol_view v;
+  pcol_error err;
+  cr_assert_eq(pcol_column(f, table, col, &v, &err), 0);
+  return pcol_view_u32(&v, row);
+}
+
+Test(collapsed, fields_of_a_simple_file) {
+  void *mem;
+  pcol_file *f = load("main;work;compute 412\nmain;work;copy_block;memcpy_[k] 95\n\n 1\n", &mem);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 3, "blank lines are skipped");
+  cr_assert_eq(i64(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, 0), 412);
+  cr_assert_eq(i64(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, 0), PCOL_NA_I64);
+  cr_assert(streq(frame_name(f, 0, 1), "compute"));
+  cr_assert(streq(frame_name(f, 0, 3), "main"));
+  cr_assert(streq(frame_name(f, 1, 1), "memcpy_[k]"), "the kind suffix stays in the name");
+  cr_assert_eq(u32(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, 2), 0, "' 1' is the empty stack");
+  cr_assert_eq(pcol_rows(f, PCOL_T_VALUES), 0, "integer counts are weights only");
+  pcol_str st;
+  cr_assert(streq(S(f, u32(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, 0)), "collapsed"));
+  (void)st;
+  pcol_close(f);
+  free(mem);
+}
+
+Test(collapsed, decimal_counts) {
+  void *mem;
+  pcol_file *f = load("a;b 1.5\na;c 0.25\na;d 2.50\n", &mem);
+  cr_assert_eq(i64(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, 0), 2, "1.5 rounds half away from zero");
+  cr_assert_eq(i64(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, 1), 0);
+  cr_assert_eq(pcol_rows(f, PCOL_T_VALUES), 3);
+  cr_assert_eq(i64(f, PCOL_T_VALUES, PCOL_C_V_VALUE, 0), 1500000000);
+  cr_assert_eq(i64(f, PCOL_T_VALUES, PCOL_C_V_VALUE, 1), 250000000);
+  uint32_t vt = u32(f, PCOL_T_VALUES, PCOL_C_V_TYPE, 0);
+  cr_assert(streq(S(f, u32(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, vt - 1)), "count"));
+  cr_assert(streq(S(f, u32(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, vt - 1)), "1e-9"));
+  /* "2.50" is not how 2.5 is written back: its line is kept */
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLE_TEXT), 1);
+  cr_assert_eq(u32(f, PCOL_T_SAMPLE_TEXT, PCOL_C_ST_SAMPLE, 0), 3);
+  cr_assert(streq(S(f, u32(f, PCOL_T_SAMPLE_TEXT, PCOL_C_ST_TEXT, 0)), "a;d 2.50"));
+  char *out = export(f, NULL, "samples", 0);
+  cr_assert_str_eq(out, "a;b 2\na;c 0\na;d 3\n", "by weight: rounded counts");
+  free(out);
+  pcol_close(f);
+  free(mem);
+}
+
+Test(collapsed, differential_files) {
+  void *mem;
+  pcol_file *f = load("main;a 10 12\nmain;b 5 0\n", &mem);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 2);
+  cr_assert_eq(i64(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, 0), 12, "weight = the after count");
+  cr_assert_eq(pcol_rows(f, PCOL_T_VALUES), 4);
+  cr_assert_eq(i64(f, PCOL_T_VALUES, PCOL_C_V_VALUE, 0), 10);
+  cr_assert_eq(i64(f, PCOL_T_VALUES, PCOL_C_V_VALUE, 1), 12);
+  uint32_t vt = u32(f, PCOL_T_VALUES, PCOL_C_V_TYPE, 0);
+  cr_assert(streq(S(f, u32(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, vt - 1)), "count_before"));
+  cr_assert(streq(S(f, u32(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, vt - 1)), "count"));
+  char *out = export(f, NULL, "count_before", 0);
+  cr_assert_str_eq(out, "main;a 10\nmain;b 5\n");
+  free(out);
+  out = export(f, NULL, "no_such_type", PCOL_ENOTFOUND);
+  free(out);
+  pcol_close(f);
+  free(mem);
+}
+
+Test(collapsed, bad_lines_name_file_and_line) {
+  pcol_error err = {0};
+  void *mem;
+  int rc;
+  import_text("a;b 1\nno-count-here\n", &mem, &err, &rc);
+  cr_assert_eq(rc, PCOL_ECORRUPT);
+  cr_assert(strstr(err.message, "t.folded:2: expected 'stack count'"), "%s", err.message);
+  import_text("a;b 1\na;c x12\n", &mem, &err, &rc);
+  cr_assert_eq(rc, PCOL_ECORRUPT);
+  cr_assert(strstr(err.message, "t.folded:2: count 'x12' is not a number"), "%s", err.message);
+  import_text("a;b 1 2\na;c 3\n", &mem, &err, &rc);
+  cr_assert_eq(rc, PCOL_ECORRUPT);
+  cr_assert(strstr(err.message, "t.folded:2:") && strstr(err.message, "differential"), "%s", err.message);
+  import_text("a;b 1.2.3\n", &mem, &err, &rc);
+  cr_assert_eq(rc, PCOL_ECORRUPT);
+}
+
+Test(collapsed, from_a_perun_kperf_profile) {
+  pcol_builder *b;
+  pcol_error err = {0};
+  pcol_builder_new(&b, &err);
+  FILE *in = fopen("tests/fixtures/perun/kperf.perf", "rb");
+  cr_assert(in);
+  cr_assert_eq(pcol_import_perun(b, in, "kperf.perf", NULL, &err), 0, "%s", err.message);
+  fclose(in);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_builder_free(b);
+  char *out = export(f, NULL, NULL, 0);
+  /* kperf resources in file order, stacks root first, weight = amount */
+  cr_assert_str_eq(out, "_start;main;work;compute 412\n_start;main;compute 37\n"
+                        "_start;main;work;copy_block;memcpy 95\n_start;main 3\n[unknown] 1\n");
+  free(out);
+  pcol_close(f);
+  free(mem);
+}
+
+/* ------------------------------------------------------------ speedscope */
+
+static json_t *speedscope(pcol_file *f, const pcol_select *sel) {
+  char *out = NULL;
+  size_t len;
+  FILE *o = open_memstream(&out, &len);
+  pcol_error err = {0};
+  int rc = pcol_export_speedscope(f, sel, o, &err);
+  fclose(o);
+  cr_assert_eq(rc, 0, "%s", err.message);
+  json_error_t je;
+  json_t *j = json_loadb(out, len, 0, &je);
+  cr_assert(j, "not JSON: %s", je.text);
+  free(out);
+  return j;
+}
+
+Test(speedscope, sampled_profile_from_collapsed) {
+  void *mem;
+  pcol_file *f = load("main;work;compute 412\nmain;work 37\n 1\n", &mem);
+  json_t *j = speedscope(f, NULL);
+  cr_assert_str_eq(json_string_value(json_object_get(j, "$schema")), "https://www.speedscope.app/file-format-schema.json");
+  json_t *frames = json_object_get(json_object_get(j, "shared"), "frames");
+  cr_assert_eq(json_array_size(frames), 3);
+  json_t *profiles = json_object_get(j, "profiles");
+  cr_assert_eq(json_array_size(profiles), 1, "no times: no evented profile");
+  json_t *p = json_array_get(profiles, 0);
+  cr_assert_str_eq(json_string_value(json_object_get(p, "type")), "sampled");
+  cr_assert_eq(json_integer_value(json_object_get(p, "endValue")), 450);
+  json_t *s0 = json_array_get(json_object_get(p, "samples"), 0);
+  cr_assert_eq(json_array_size(s0), 3);
+  /* root first */
+  const char *root = json_string_value(json_object_get(json_array_get(frames, json_integer_value(json_array_get(s0, 0))), "name"));
+  const char *leaf = json_string_value(json_object_get(json_array_get(frames, json_integer_value(json_array_get(s0, 2))), "name"));
+  cr_assert_str_eq(root, "main");
+  cr_assert_str_eq(leaf, "compute");
+  cr_assert_eq(json_array_size(json_array_get(json_object_get(p, "samples"), 2)), 0);
+  cr_assert_eq(json_integer_value(json_array_get(json_object_get(p, "weights"), 1)), 37);
+  json_decref(j);
+  pcol_close(f);
+  free(mem);
+}
+
+/* samples with times: an evented profile whose opens/closes balance, long
+ * samples keep their duration, point samples last one interval */
+Test(speedscope, evented_profile_keeps_durations) {
+  pcol_builder *b;
+  pcol_error err = {0};
+  pcol_builder_new(&b, &err);
+  uint32_t src, fa, fb, la, lb, s1, s2;
+  pcol_b_source(b, "rprof", "t.out", PCOL_NA_I64, &src);
+  pcol_function_row fn = {0, 0, 0, 7};
+  pcol_b_cstr(b, "outer", &fn.name);
+  pcol_b_cstr(b, "x.R", &fn.filename);
+  pcol_b_function(b, &fn, &fa);
+  fn.start_line = PCOL_NA_I64;
+  fn.filename = 0;
+  pcol_b_cstr(b, "inner", &fn.name);
+  pcol_b_function(b, &fn, &fb);
+  pcol_line_row l = {fa, PCOL_NA_I64, PCOL_NA_I64};
+  pcol_b_location(b, 0, 0, 0, &l, 1, &la);
+  l.function_id = fb;
+  pcol_b_location(b, 0, 0, 0, &l, 1, &lb);
+  uint32_t st1[] = {la}, st2[] = {lb, la};
+  pcol_b_stack(b, st1, 1, &s1);
+  pcol_b_stack(b, st2, 2, &s2);
+  /* t=0 point, t=10 long (30 ns, weight 3), t=40 point, t=100 point after a gap */
+  pcol_sample_row r = {src, 0, 0, 1, PCOL_NA_I64, s1, 0};
+  cr_assert_eq(pcol_b_sample(b, &r, NULL, 0, NULL), 0);
+  r = (pcol_sample_row){src, 10, 30, 3, PCOL_NA_I64, s2, 0};
+  cr_assert_eq(pcol_b_sample(b, &r, NULL, 0, NULL), 0);
+  r = (pcol_sample_row){src, 40, 0, 1, PCOL_NA_I64, s2, 0};
+  cr_assert_eq(pcol_b_sample(b, &r, NULL, 0, NULL), 0);
+  r = (pcol_sample_row){src, 100, 0, 1, PCOL_NA_I64, s1, 0};
+  cr_assert_eq(pcol_b_sample(b, &r, NULL, 0, NULL), 0);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_builder_free(b);
+  json_t *j = speedscope(f, NULL);
+  json_t *profiles = json_object_get(j, "profiles");
+  cr_assert_eq(json_array_size(profiles), 2);
+  json_t *e = json_array_get(profiles, 1);
+  cr_assert_str_eq(json_string_value(json_object_get(e, "type")), "evented");
+  cr_assert_str_eq(json_string_value(json_object_get(e, "unit")), "nanoseconds");
+  json_t *ev = json_object_get(e, "events");
+  /* expected: O outer@0; O inner@10; C inner@40? no: the long sample ends at
+   * 40 and the next sample (same stack) starts at 40, so inner stays open
+   * until 40 + interval (10) = 50; then a gap: C inner@50, C outer@50;
+   * O outer@100, C outer@110 */
+  const char *want = "O0@0 O1@10 C1@50 C0@50 O0@100 C0@110";
+  char got[256] = "";
+  size_t i;
+  json_t *x;
+  int64_t last = -1, depth = 0;
+  json_array_foreach(ev, i, x) {
+    const char *t = json_string_value(json_object_get(x, "type"));
+    int64_t at = json_integer_value(json_object_get(x, "at"));
+    cr_assert_geq(at, last, "events must not go back in time");
+    last = at;
+    depth += *t == 'O' ? 1 : -1;
+    cr_assert_geq(depth, 0);
+    char one[32];
+    snprintf(one, sizeof one, "%s%s%lld@%lld", i ? " " : "", t, (long long)json_integer_value(json_object_get(x, "frame")),
+             (long long)at);
+    strncat(got, one, sizeof got - strlen(got) - 1);
+  }
+  cr_assert_eq(depth, 0, "balanced");
+  cr_assert_str_eq(got, want);
+  cr_assert_eq(json_integer_value(json_object_get(e, "endValue")), 110);
+  json_t *fr0 = json_array_get(json_object_get(json_object_get(j, "shared"), "frames"), 0);
+  cr_assert_str_eq(json_string_value(json_object_get(fr0, "file")), "x.R");
+  cr_assert_eq(json_integer_value(json_object_get(fr0, "line")), 7);
+  /* the sampled profile keeps weights (3 for the long sample) */
+  json_t *w = json_object_get(json_array_get(profiles, 0), "weights");
+  cr_assert_eq(json_integer_value(json_array_get(w, 1)), 3);
+  json_decref(j);
+  /* a time range cuts the long sample: [20, 45) */
+  pcol_select sel = {0, 1, 1, 20, 45};
+  j = speedscope(f, &sel);
+  w = json_object_get(json_array_get(json_object_get(j, "profiles"), 0), "weights");
+  cr_assert_eq(json_array_size(w), 2);
+  cr_assert_eq(json_integer_value(json_array_get(w, 0)), 2, "20 of 30 ns of weight 3");
+  json_decref(j);
+  pcol_close(f);
+  free(mem);
+}
