@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Core CLI: pack / info / cat / validate / help / version / exit codes, and the
+# read_top example, on the example profile the project ships.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+BUILD=${BUILD:-build}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_core: $*" >&2; exit 1; }
+
+$PCOL --version | grep -q '^pcol [0-9]' || fail "--version"
+$PCOL --help | grep -q 'Exit status' || fail "--help lacks exit codes"
+for c in pack unpack info cat validate top fold flame diff merge; do
+  $PCOL $c --help | grep -q "^Usage: pcol $c" || fail "pcol $c --help"
+done
+$PCOL nosuchcmd >/dev/null 2>&1; [ $? = 2 ] || fail "unknown command must exit 2"
+$PCOL cat >/dev/null 2>&1; [ $? = 2 ] || fail "missing args must exit 2"
+$PCOL info "$tmp/missing.pcol" 2>"$tmp/err"; [ $? = 3 ] || fail "missing file must exit 3"
+grep -q missing.pcol "$tmp/err" || fail "error must name the file"
+
+# options in any order, '-' for stdin
+$PCOL pack -o "$tmp/demo.pcol" examples/demo.out || fail "pack"
+$PCOL pack examples/demo.out --compress lz4 -o "$tmp/demo.lz4.pcol" || fail "pack lz4"
+$PCOL pack - -o "$tmp/stdin.pcol" < examples/demo.out || fail "pack from stdin"
+$PCOL validate --full "$tmp/demo.pcol" >/dev/null || fail "validate --full"
+$PCOL validate "$tmp/demo.lz4.pcol" --full >/dev/null || fail "validate --full lz4"
+$PCOL info "$tmp/demo.lz4.pcol" | grep -q 'lz4' || fail "info shows lz4 sections"
+$PCOL info "$tmp/demo.pcol" | grep -q 'format_version:  1.0' || fail "info version"
+
+# one samples row per sample line of the Rprof text
+want=$(grep -v -e '^#File' -e 'sample.interval=' examples/demo.out | wc -l)
+got=$($PCOL cat "$tmp/demo.pcol" --table samples | tail -n +2 | wc -l)
+[ "$want" = "$got" ] || fail "samples rows $got, want $want"
+got=$($PCOL cat --table samples --format csv "$tmp/demo.lz4.pcol" | tail -n +2 | wc -l)
+[ "$want" = "$got" ] || fail "lz4 samples rows $got, want $want"
+cmp <($PCOL cat "$tmp/demo.pcol" --table sample_locations) \
+    <($PCOL cat "$tmp/stdin.pcol" --table sample_locations) || fail "stdin pack differs"
+cmp <($PCOL cat "$tmp/demo.pcol" --table functions) \
+    <($PCOL cat - --table functions < "$tmp/demo.lz4.pcol") || fail "cat from stdin / lz4 differs"
+
+# json / jsonl / limit
+$PCOL cat --table functions "$tmp/demo.pcol" --format json --limit 2 > "$tmp/f.json"
+head -c1 "$tmp/f.json" | grep -q '\[' || fail "json array"
+[ "$(grep -c '"function_id"' "$tmp/f.json")" = 2 ] || fail "--limit 2 in json"
+[ "$($PCOL cat --table functions "$tmp/demo.pcol" --format jsonl | wc -l)" = \
+  "$(($($PCOL cat --table functions "$tmp/demo.pcol" | wc -l) - 1))" ] || fail "jsonl rows"
+$PCOL cat --table samples "$tmp/demo.pcol" --format json --limit 1 | grep -q '"cpu_delta_ns":null' \
+  || fail "NA must be null in json"
+$PCOL cat --table samples "$tmp/demo.pcol" --limit 1 | tail -1 | grep -q 'NA' || fail "NA in tsv"
+$PCOL cat --table nosuch "$tmp/demo.pcol" 2>/dev/null; [ $? = 2 ] || fail "unknown table exit 2"
+
+# validate: a damaged file is rejected with exit 1 and a message naming it
+cp "$tmp/demo.pcol" "$tmp/bad.pcol"
+size=$(stat -c %s "$tmp/bad.pcol")
+printf '\x01' | dd of="$tmp/bad.pcol" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+$PCOL validate --full "$tmp/bad.pcol" 2>"$tmp/err" >/dev/null; [ $? = 1 ] || fail "corrupt must exit 1"
+grep -q 'bad.pcol' "$tmp/err" || fail "validate message names the file"
+head -c 100 "$tmp/demo.pcol" > "$tmp/short.pcol"
+$PCOL info "$tmp/short.pcol" 2>/dev/null; [ $? = 1 ] || fail "truncated must exit 1"
+
+# a failed pack does not clobber an existing output
+cp "$tmp/demo.pcol" "$tmp/keep.pcol"
+printf '\x00\x01garbage' > "$tmp/garbage.bin"
+$PCOL pack "$tmp/garbage.bin" -o "$tmp/keep.pcol" 2>/dev/null; [ $? = 1 ] || fail "garbage must exit 1"
+cmp -s "$tmp/demo.pcol" "$tmp/keep.pcol" || fail "failed pack changed the destination"
+ls -A "$tmp" | grep -q '\.tmp-' && fail "temporary file left behind"
+
+# the library example
+"$BUILD/bin/read_top" "$tmp/demo.pcol" > "$tmp/top.txt" || fail "read_top"
+grep -q "^samples: $want " "$tmp/top.txt" || fail "read_top sample count"
+[ "$(tail -n +2 "$tmp/top.txt" | wc -l)" -ge 1 ] || fail "read_top lists functions"
+exit 0
