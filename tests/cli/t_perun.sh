@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Perun through the CLI: pack every fixture layout/collector (and the real
+# Perun files when ../shared/testdata is present), unpack --to perun and
+# compare the JSON values; convert a non-Perun profile to Perun and back.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_perun: $*" >&2; exit 1; }
+TESTDATA=${PCOL_TESTDATA:-../shared/testdata}
+
+# same JSON value (key order aside); python3 keeps ints and floats apart here
+same_json() {
+  python3 - "$1" "$2" <<'PY' || return 1
+import json, sys
+def norm(v):
+    if isinstance(v, dict): return {k: norm(x) for k, x in v.items()}
+    if isinstance(v, list): return [norm(x) for x in v]
+    if isinstance(v, float): return ("f", v)
+    if isinstance(v, bool): return ("b", v)
+    if isinstance(v, int): return ("i", v)
+    return v
+a = norm(json.load(open(sys.argv[1]))); b = norm(json.load(open(sys.argv[2])))
+sys.exit(0 if a == b else 1)
+PY
+}
+
+files=(tests/fixtures/perun/*.perf)
+[ -d "$TESTDATA/perun" ] && files+=("$TESTDATA"/perun/*.perf)
+for f in "${files[@]}"; do
+  b=$(basename "$f" .perf)
+  $PCOL pack "$f" -o "$tmp/$b.pcol" || fail "pack $f"
+  $PCOL validate --full "$tmp/$b.pcol" >/dev/null || fail "validate $b"
+  $PCOL unpack "$tmp/$b.pcol" --to perun -o "$tmp/$b.out.perf" || fail "unpack $b"
+  same_json "$f" "$tmp/$b.out.perf" || fail "$b: Perun -> pcol -> Perun changed the JSON value"
+done
+
+# detection: a Perun file needs no --from; the source type says perun
+$PCOL info "$tmp/kperf.pcol" | grep -q 'perun' || fail "info does not show a perun source"
+
+# collapsed stacks from a Perun kperf profile
+$PCOL unpack "$tmp/kperf.pcol" --to collapsed -o "$tmp/kperf.folded" || fail "kperf -> collapsed"
+grep -qx '_start;main;work;copy_block;memcpy 95' "$tmp/kperf.folded" || fail "kperf stack not root-first/leaf from uid"
+
+# a profile from elsewhere becomes a kperf-style Perun profile, and reads back
+$PCOL pack tests/fixtures/collapsed/simple.folded -o "$tmp/s.pcol" || fail "pack folded"
+$PCOL unpack "$tmp/s.pcol" --to perun -o "$tmp/s.perf" || fail "folded -> perun"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['collector_info']['name']=='kperf'; assert d['resources']['compute#0']['amount']==[412]" "$tmp/s.perf" \
+  || fail "kperf-style export"
+$PCOL pack "$tmp/s.perf" -o "$tmp/s2.pcol" || fail "re-pack exported perun"
+$PCOL unpack "$tmp/s2.pcol" --to collapsed -o "$tmp/s2.folded" || fail "perun -> collapsed"
+# (kperf needs a uid: the empty stack " 1" comes back as "[unknown] 1")
+sed 's/^ 1$/[unknown] 1/' tests/fixtures/collapsed/simple.folded | sort > "$tmp/a"; sort "$tmp/s2.folded" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "collapsed -> perun -> collapsed lost stacks or counts"
+
+# bad input: clear message naming file, line and column; exit 1
+printf '{\n "header": {,}\n}\n' > "$tmp/bad.perf"
+$PCOL pack --from perun "$tmp/bad.perf" -o "$tmp/bad.pcol" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] || fail "invalid JSON must exit 1 (got $rc)"
+grep -q 'bad.perf:2:' "$tmp/err" || fail "error lacks file:line: $(cat "$tmp/err")"
+[ ! -e "$tmp/bad.pcol" ] || fail "no output on failure"
+exit 0
