@@ -31,7 +31,9 @@ hn() { awk -v v="$1" 'BEGIN { if (v >= 1e6) printf "%gM", v/1e6; else if (v >= 1
 cell() {
   local m; m=$(get "$1" "$2" "$3")
   if [ -n "$m" ]; then
-    printf '%s (%s–%s, n=%s)' "$(ht "$m")" "$(ht "$(get "$1" "$2" "$3" 6)")" "$(ht "$(get "$1" "$2" "$3" 7)")" "$(get "$1" "$2" "$3" 10)"
+    local cpu; cpu=$(get "$1" "$2" "$3" 13)
+    printf '%s (%s–%s, n=%s%s)' "$(ht "$m")" "$(ht "$(get "$1" "$2" "$3" 6)")" "$(ht "$(get "$1" "$2" "$3" 7)")" \
+      "$(get "$1" "$2" "$3" 10)" "${cpu:+; cpu $(ht "$cpu")}"
   else
     local w; w=$(why "$1" "$2" "$3")
     printf 'n/a (%s)' "${w:-not run}"
@@ -135,7 +137,8 @@ echo "- **Machine:** $cpu, $(nproc) cores ($(lscpu | sed -n 's/^Hypervisor vendo
 echo "- **Compiler:** $(${CC:-cc} --version | head -n1); libpcol and pcol built with \`-O2 -g\` (no sanitizers) in \`$BB\`"
 echo "- **R:** $(R --version 2>/dev/null | head -n1 || echo 'not installed')"
 echo "- **Go:** $(go version 2>/dev/null || echo 'not installed')"
-echo "- **Method:** single thread, warm page cache; each command run ${BENCH_RUNS:-?} times after one warm-up (commands over ~10 s once), figures are the median with (min–max, n = runs); whole-process times include process start-up. Peak memory = ru_maxrss of the process (what \`/usr/bin/time -v\` reports)."
+echo "- **Method:** single thread, warm page cache; each command run ${BENCH_RUNS:-?} times after one warm-up (inputs of 1M+ samples: no warm-up, as many runs as fit in 20 s, at least one), figures are the median with (min–max, n = runs); whole-process times include process start-up. Peak memory = ru_maxrss of the process (what \`/usr/bin/time -v\` reports)."
+echo "- **Load:** load average $(awk -F'\t' '$1 == "env" && $3 == "load-start" {print $12}' "$RES") at the start, $(awk -F'\t' '$1 == "env" && $3 == "load-end" {print $12}' "$RES") at the end (2 vCPUs; other work on the machine inflates wall times — the cpu figure, user+system CPU of the process, is robust to it)."
 echo "- **Data:** bench/gen_profile (seed 42): \`$MAIN\` = shallow stacks (5–18 frames), many unique stacks, memory + line profiling, one sample per 20 ms tick; written as Rprof text, as pprof (one Sample per tick, gzip level 6 as google/pprof writes) and as pcol."
 echo
 echo "## Goals missed, and why"

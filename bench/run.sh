@@ -28,10 +28,10 @@ ERRF=$WORK/stderr.txt
 case $MODE in
 full)
   SIZES="10000 100000 1000000 10000000"
-  VARIANT_SIZE=1000000
+  VARIANT_SIZE=100000              # deep stacks: 2 KB a line, 1M would be 2 GB of text
   RUNS=5; BUDGET=20
-  R_MAX=${BENCH_R_MAX:-1000000}    # summaryRprof: ~60 s per 1M lines; 10M ≈ 10 min
-  GO_MAX=${BENCH_GO_MAX:-10000000}
+  R_MAX=${BENCH_R_MAX:-1000000}    # summaryRprof: ~1 min per 1M lines; 10M ≈ 10+ min
+  GO_MAX=${BENCH_GO_MAX:-1000000}  # go tool pprof: ~50 s and 1.2 GB RSS per 1M samples
   BIG_SAMPLES=14000000             # ≈ 1 GB pcol (memory values + weights)
   SCAN_SAMPLES=10000000
   OUT_MD=bench/results/latest.md; OUT_SVG=bench/results/latest.svg
@@ -65,9 +65,10 @@ if have go && go tool pprof -h >/dev/null 2>&1; then HAVE_GO=1
 else log "bench: Go (go tool pprof) not installed: pprof comparisons are skipped"; fi
 
 # ------------------------------------------------------------ recording
-# results.tsv: case size tool status median min max q1 q3 runs rss_kb note
-rec() { # rec CASE SIZE TOOL STATUS MEDIAN MIN MAX Q1 Q3 RUNS RSS NOTE
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$RES"
+# results.tsv: case size tool status median min max q1 q3 runs rss_kb note cpu
+rec() { # rec CASE SIZE TOOL STATUS MEDIAN MIN MAX Q1 Q3 RUNS RSS NOTE [CPU]
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$6" \
+    "$7" "$8" "$9" "${10}" "${11}" "${12}" "${13:--}" >>"$RES"
 }
 na() { # na CASE SIZE TOOL REASON
   rec "$1" "$2" "$3" na - - - - - 0 - "$4"
@@ -89,12 +90,15 @@ measure() {
   local opts=()
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do opts+=("$1"); shift; done
   shift
-  local line
-  line=$("$T/timecmd" -n "$RUNS" -w 1 -t "$BUDGET" -e "$ERRF" "${opts[@]}" -- "$@")
+  local line warm=1
+  # big inputs: no warm-up run (the files were just written, so the page
+  # cache is warm anyway, and a 1-minute warm-up would blow the budget)
+  [ "$s" -ge 1000000 ] 2>/dev/null && warm=0
+  line=$("$T/timecmd" -n "$RUNS" -w $warm -t "$BUDGET" -e "$ERRF" "${opts[@]}" -- "$@")
   if [[ $line == ok* ]]; then
     rec "$c" "$s" "$tool" ok "$(kv median "$line")" "$(kv min "$line")" "$(kv max "$line")" \
-      "$(kv q1 "$line")" "$(kv q3 "$line")" "$(kv runs "$line")" "$(kv rss_kb "$line")" ""
-    log "  $c $s $tool: $(kv median "$line") s (min $(kv min "$line"), max $(kv max "$line"), n=$(kv runs "$line")), rss $(kv rss_kb "$line") KB"
+      "$(kv q1 "$line")" "$(kv q3 "$line")" "$(kv runs "$line")" "$(kv rss_kb "$line")" "" "$(kv cpu "$line")"
+    log "  $c $s $tool: $(kv median "$line") s (min $(kv min "$line"), max $(kv max "$line"), n=$(kv runs "$line")), cpu $(kv cpu "$line") s, rss $(kv rss_kb "$line") KB"
     return 0
   fi
   local st; st=$(kv status "${line#fail }")
@@ -133,6 +137,7 @@ stat_of() { kv "$2" "$(cat "$DATA/$1.stats")"; }
 
 MAIN=sm-ml
 T0=$(date +%s%N)
+rec env 0 load-start ok - - - - - 0 - "$(cut -d' ' -f1-3 /proc/loadavg)"
 for n in $SIZES; do gen $MAIN "$n" || { log "bench: generator failed"; exit 1; }; done
 for sh in sf-ml dm-ml df-ml sm-pl; do gen $sh $VARIANT_SIZE || exit 1; done
 [ -s "$DATA/tiny.pcol" ] || "$T/gen_profile" --samples 10 --stacks few --pcol "$DATA/tiny.pcol" >/dev/null
@@ -206,13 +211,12 @@ for n in $SIZES; do
   f=$(top_file $MAIN "$n")
   measure top "$n" "pcol top" -- "$PCOL" top "$f" &&
     [ "$f" = "$DATA/$MAIN-$n.pcol" ] && rec note "$n" "pcol top" ok - - - - - 0 - "read the generator's pcol (pack of Rprof unavailable)"
-  slow=(-w 1); [ "$n" -ge 1000000 ] && slow=(-w 0)
   if [ $HAVE_GO = 0 ]; then na top "$n" "go tool pprof -top" "Go not installed"
-  elif [ "$n" -gt "$GO_MAX" ]; then na top "$n" "go tool pprof -top" "skipped above $GO_MAX samples (BENCH_GO_MAX)"
-  else measure top "$n" "go tool pprof -top" "${slow[@]}" -- go tool pprof -top "$base.pb.gz"; fi
+  elif [ "$n" -gt "$GO_MAX" ]; then na top "$n" "go tool pprof -top" "skipped above $GO_MAX samples (BENCH_GO_MAX): ~50 s and 1.2 GB RSS per 1M samples"
+  else measure top "$n" "go tool pprof -top" -- go tool pprof -top "$base.pb.gz"; fi
   if [ $HAVE_R = 0 ]; then na top "$n" "R summaryRprof" "R not installed"
   elif [ "$n" -gt "$R_MAX" ]; then na top "$n" "R summaryRprof" "skipped above $R_MAX samples (BENCH_R_MAX): ~1 min per 1M lines"
-  else measure top "$n" "R summaryRprof" "${slow[@]}" -- Rscript -e "invisible(utils::summaryRprof('$base.out'))"; fi
+  else measure top "$n" "R summaryRprof" -- Rscript -e "invisible(utils::summaryRprof('$base.out'))"; fi
 done
 for sh in sf-ml dm-ml df-ml sm-pl; do
   measure top-shape $VARIANT_SIZE "pcol top [$sh]" -- "$PCOL" top "$(top_file $sh $VARIANT_SIZE)"
@@ -223,10 +227,9 @@ for n in $SIZES; do
   base=$DATA/$MAIN-$n
   src=$WORK/$MAIN-$n.pprof.pcol; [ -s "$src" ] || src=$DATA/$MAIN-$n.pcol
   measure unpack "$n" "pcol unpack --to pprof" -- "$PCOL" unpack "$src" --to pprof -o "$WORK/unpack-$n.pb.gz"
-  slow=(-w 1); [ "$n" -ge 1000000 ] && slow=(-w 0)
   if [ $HAVE_GO = 0 ]; then na unpack "$n" "go tool pprof -proto" "Go not installed"
   elif [ "$n" -gt "$GO_MAX" ]; then na unpack "$n" "go tool pprof -proto" "skipped above $GO_MAX samples"
-  else measure unpack "$n" "go tool pprof -proto" "${slow[@]}" -o "$WORK/go-proto-$n.pb.gz" -- go tool pprof -proto "$base.pb.gz"; fi
+  else measure unpack "$n" "go tool pprof -proto" -o "$WORK/go-proto-$n.pb.gz" -- go tool pprof -proto "$base.pb.gz"; fi
 done
 
 log "bench: pcol cat --table sample_locations"
@@ -253,6 +256,7 @@ for n in $SIZES; do size_rows $MAIN "$n"; done
 for sh in sf-ml dm-ml df-ml sm-pl; do size_rows $sh $VARIANT_SIZE; done
 
 log "bench: writing the report"
+rec env 0 load-end ok - - - - - 0 - "$(cut -d' ' -f1-3 /proc/loadavg)"
 BENCH_MODE=$MODE BENCH_RUNS=$RUNS bash bench/report.sh "$RES" "$DATA" "$MAIN" "$LARGEST" "$VARIANT_SIZE" \
   "$BB" >"$OUT_MD.tmp" && mv "$OUT_MD.tmp" "$OUT_MD"
 awk -F'\t' -v main="$MAIN" '

@@ -7,7 +7,9 @@
  * Runs RUNS times (after WARMUPS untimed runs), but stops early once the
  * timed runs have used BUDGET_S seconds (at least one timed run always).
  * Prints one line:
- *   ok runs=N median=S min=S max=S q1=S q3=S rss_kb=K
+ *   ok runs=N median=S min=S max=S q1=S q3=S rss_kb=K cpu=S
+ * (cpu = median user+system CPU seconds of the child: separates a slow
+ * command from a busy machine or an fsync wait)
  * or, when a run exits non-zero or dies:
  *   fail status=N
  * stdout goes to STDOUT (default /dev/null), stderr to STDERR (default
@@ -42,7 +44,7 @@ static double quant(const double *v, int n, double q) {
 }
 
 static int run_once(char **cmd, const char *in, const char *out, const char *errf, double *secs,
-                    long *rss_kb) {
+                    double *cpu, long *rss_kb) {
   double t0 = now();
   pid_t pid = fork();
   if (pid < 0) return -1;
@@ -61,6 +63,8 @@ static int run_once(char **cmd, const char *in, const char *out, const char *err
   struct rusage ru;
   if (wait4(pid, &st, 0, &ru) < 0) return -1;
   *secs = now() - t0;
+  *cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+         1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
   if (ru.ru_maxrss > *rss_kb) *rss_kb = ru.ru_maxrss;
   if (WIFEXITED(st)) return WEXITSTATUS(st);
   return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
@@ -90,28 +94,31 @@ int main(int argc, char **argv) {
     return 2;
   }
   char **cmd = argv + i;
-  double *t = calloc((size_t)runs, sizeof *t), spent = 0;
+  double *t = calloc((size_t)runs, sizeof *t), *cpu = calloc((size_t)runs, sizeof *cpu), spent = 0;
   long rss = 0;
   int n = 0, rc;
   for (int k = 0; k < warm; k++) {
-    double s;
+    double s, cs;
     long r = 0;
-    if ((rc = run_once(cmd, in, out, errf, &s, &r)) != 0) {
+    if ((rc = run_once(cmd, in, out, errf, &s, &cs, &r)) != 0) {
       printf("fail status=%d\n", rc);
       return 0;
     }
     if (s > budget / 2) break; /* a slow command: its warm-up is warm enough */
   }
   while (n < runs && (n == 0 || spent < budget)) {
-    if ((rc = run_once(cmd, in, out, errf, &t[n], &rss)) != 0) {
+    if ((rc = run_once(cmd, in, out, errf, &t[n], &cpu[n], &rss)) != 0) {
       printf("fail status=%d\n", rc);
       return 0;
     }
     spent += t[n++];
   }
   qsort(t, (size_t)n, sizeof *t, cmpd);
-  printf("ok runs=%d median=%.6f min=%.6f max=%.6f q1=%.6f q3=%.6f rss_kb=%ld\n", n,
-         quant(t, n, 0.5), t[0], t[n - 1], quant(t, n, 0.25), quant(t, n, 0.75), rss);
+  qsort(cpu, (size_t)n, sizeof *cpu, cmpd);
+  printf("ok runs=%d median=%.6f min=%.6f max=%.6f q1=%.6f q3=%.6f rss_kb=%ld cpu=%.6f\n", n,
+         quant(t, n, 0.5), t[0], t[n - 1], quant(t, n, 0.25), quant(t, n, 0.75), rss,
+         quant(cpu, n, 0.5));
   free(t);
+  free(cpu);
   return 0;
 }
