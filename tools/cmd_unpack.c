@@ -9,7 +9,8 @@ const cli_opt opts_unpack[] = {
     {"no-gzip", 0, 0, "pprof: write raw protobuf instead of gzip"},
     {"value", 0, 1, "collapsed: value type to weigh stacks by"},
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
-    CLI_OPT_SELECT,
+    /* not CLI_OPT_SELECT: its --to (seconds) would clash with --to FORMAT */
+    {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`)"},
     {NULL, 0, 0, NULL}};
 
 int cmd_unpack(const cli_command *cmd, cli_args *a) {
@@ -21,7 +22,11 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   if (fmt == PCOL_FMT_UNKNOWN || fmt == PCOL_FMT_PCOL)
     return cli_usage_error(cmd->name, "cannot write format '%s'", to);
   pcol_select sel;
-  if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
+  memset(&sel, 0, sizeof sel);
+  uint64_t src;
+  if (cli_get_u64(cmd, a, "source", 0, &src)) return EXIT_USAGE;
+  if (src > UINT32_MAX) return cli_usage_error(cmd->name, "--source is out of range");
+  sel.source_id = (uint32_t)src;
   pcol_file *f;
   void *buf;
   int rc = cli_open(cmd, a, a->pos[0], &f, &buf);

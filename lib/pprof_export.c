@@ -1,0 +1,757 @@
+/* pprof_export.c — a pcol file (or a selection of it) as a pprof Profile.
+ *
+ * Everything is read through the public reader API.  Ids are row numbers
+ * (row index + 1), the string table is rebuilt (entry 0 = ""), and every
+ * selected pcol sample becomes one pprof sample: nothing is aggregated.
+ * Value columns are the union of the selected sources' value types; sources
+ * without value types (Rprof) get samples/count and cpu/nanoseconds derived
+ * from the weight and the "rprof.interval_us" meta.  The message is packed
+ * by protobuf-c straight into zlib's deflate (or the FILE), never whole in
+ * memory.  docs/pprof-mapping.md lists the meta keys read back here.
+ */
+#include "internal.h"
+#include "pprof_common.h"
+#include "profile.pb-c.h"
+#include <inttypes.h>
+#include <zlib.h>
+
+typedef struct bytes_key {
+  const void *p;
+  size_t n;
+} bytes_key;
+
+/* per source: how its values map onto the union of value columns */
+typedef struct src_info {
+  int involved;
+  int synth;           /* 1: values come from the weight (no value types) */
+  int64_t interval_ns; /* synth: ns per sample, 0 = unknown (no cpu column) */
+  size_t npos;         /* stored: number of declared value types */
+  uint32_t *pos_vt;    /* declared value type ids, in order */
+  uint32_t *pos_col;   /* column of each declared position */
+  uint32_t col_count, col_cpu; /* synth columns */
+} src_info;
+
+typedef struct ex {
+  pcol_file *f;
+  pcol_error *err;
+  int rc;
+  /* rebuilt string table */
+  ProtobufCBinaryData *strs;
+  size_t nstr, capstr;
+  uint32_t *cache; /* pcol string id -> pprof index; UINT32_MAX = not yet */
+  pcol_hset by_content;
+  /* value columns: (type, unit) pprof string indices */
+  int64_t *col_type, *col_unit;
+  size_t ncols, capcols;
+  src_info *src;
+  uint64_t nsrc;
+} ex;
+
+static int oom(ex *x) { return x->rc = pcol_error_set(x->err, PCOL_ENOMEM, "pprof export: out of memory"); }
+
+/* --------------------------------------------------------- string table */
+
+static int str_eq(const void *ctx, uint32_t id, const void *key) {
+  const ex *x = ctx;
+  const bytes_key *k = key;
+  const ProtobufCBinaryData *d = &x->strs[id];
+  return d->len == k->n && (k->n == 0 || memcmp(d->data, k->p, k->n) == 0);
+}
+
+/* Index of a byte string in the rebuilt table ("" is index 0).  The bytes
+ * must outlive the export (they live in the pcol file or are literals). */
+static int64_t str_bytes(ex *x, const void *p, size_t n) {
+  if (n == 0 || x->rc) return 0;
+  bytes_key k = {p, n};
+  uint64_t h = pcol_hash_bytes(p, n, 7);
+  uint32_t found = pcol_hset_find(&x->by_content, h, str_eq, x, &k);
+  if (found) return found;
+  if (x->nstr >= UINT32_MAX - 1) {
+    x->rc = pcol_error_set(x->err, PCOL_ETOOBIG, "pprof export: too many strings");
+    return 0;
+  }
+  if (x->nstr == x->capstr) {
+    size_t nc = x->capstr ? x->capstr * 2 : 1024;
+    ProtobufCBinaryData *ns = realloc(x->strs, nc * sizeof *ns);
+    if (!ns) return oom(x), 0;
+    x->strs = ns;
+    x->capstr = nc;
+  }
+  uint32_t id = (uint32_t)x->nstr++;
+  x->strs[id].data = (uint8_t *)(uintptr_t)p;
+  x->strs[id].len = n;
+  if (pcol_hset_insert(&x->by_content, h, id)) return oom(x), 0;
+  return id;
+}
+static int64_t str_c(ex *x, const char *s) { return str_bytes(x, s, strlen(s)); }
+
+/* Index of a pcol string id (0 = NA -> 0). */
+static int64_t str_id(ex *x, uint32_t sid) {
+  if (sid == 0 || x->rc) return 0;
+  if (sid >= pcol_string_count(x->f)) {
+    x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "string id %u is out of range", sid);
+    return 0;
+  }
+  if (x->cache[sid] != UINT32_MAX) return x->cache[sid];
+  pcol_str s;
+  if ((x->rc = pcol_string(x->f, sid, &s, x->err))) return 0;
+  int64_t idx = str_bytes(x, s.ptr, s.len);
+  x->cache[sid] = (uint32_t)idx;
+  return idx;
+}
+
+/* ------------------------------------------------------- value columns */
+
+/* Column for the occ-th (0-based) occurrence of (type, unit) in a source. */
+static int column_for(ex *x, int64_t type, int64_t unit, size_t occ, uint32_t *col) {
+  for (size_t i = 0; i < x->ncols; i++)
+    if (x->col_type[i] == type && x->col_unit[i] == unit && occ-- == 0) {
+      *col = (uint32_t)i;
+      return PCOL_OK;
+    }
+  /* not enough such columns yet: append one (occ is now the shortfall) */
+  for (;;) {
+    if (x->ncols == x->capcols) {
+      size_t nc = x->capcols ? x->capcols * 2 : 8;
+      int64_t *t = realloc(x->col_type, nc * sizeof *t);
+      if (!t) return oom(x);
+      x->col_type = t;
+      int64_t *u = realloc(x->col_unit, nc * sizeof *u);
+      if (!u) return oom(x);
+      x->col_unit = u;
+      x->capcols = nc;
+    }
+    x->col_type[x->ncols] = type;
+    x->col_unit[x->ncols] = unit;
+    x->ncols++;
+    if (occ-- == 0) break;
+  }
+  *col = (uint32_t)(x->ncols - 1);
+  return PCOL_OK;
+}
+
+static int parse_i64(pcol_str s, int64_t *out) {
+  if (!s.ptr || s.len == 0 || s.len > 20) return -1;
+  char t[24];
+  memcpy(t, s.ptr, s.len);
+  t[s.len] = 0;
+  char *end;
+  long long v = strtoll(t, &end, 10);
+  if (*end) return -1;
+  *out = v;
+  return 0;
+}
+
+static int str_is(pcol_str s, const char *lit) {
+  size_t n = strlen(lit);
+  return s.ptr && s.len == n && memcmp(s.ptr, lit, n) == 0;
+}
+
+/* Decides the value columns of every involved source. */
+static int plan_columns(ex *x) {
+  pcol_file *f = x->f;
+  pcol_view stype, svs, svv, vtt, vtu;
+  if ((x->rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &stype, x->err)) ||
+      (x->rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &svs, x->err)) ||
+      (x->rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, x->err)) ||
+      (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vtt, x->err)) ||
+      (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &vtu, x->err)))
+    return x->rc;
+  uint64_t nsvt = pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES), nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  for (uint64_t s = 1; s <= x->nsrc; s++) {
+    src_info *si = &x->src[s - 1];
+    if (!si->involved) continue;
+    pcol_str type;
+    if ((x->rc = pcol_string(f, pcol_view_u32(&stype, s - 1), &type, x->err))) return x->rc;
+    size_t n = 0;
+    for (uint64_t r = 0; r < nsvt; r++) n += pcol_view_u32(&svs, r) == s;
+    /* Rprof keeps its memory fields as snapshot levels, which must not be
+     * summed as pprof values: an Rprof source exports weight-based values */
+    si->synth = n == 0 || str_is(type, "rprof");
+    if (si->synth) {
+      pcol_str iv;
+      int64_t us;
+      int mr = pcol_meta_get(f, (uint32_t)s, RPROF_META_INTERVAL_US, &iv, x->err);
+      if (mr && mr != PCOL_ENOTFOUND) return x->rc = mr;
+      si->interval_ns = 0;
+      if (!mr && !parse_i64(iv, &us) && us > 0 && us <= INT64_MAX / 1000) si->interval_ns = us * 1000;
+      if ((x->rc = column_for(x, str_c(x, "samples"), str_c(x, "count"), 0, &si->col_count))) return x->rc;
+      if (si->interval_ns &&
+          (x->rc = column_for(x, str_c(x, "cpu"), str_c(x, "nanoseconds"), 0, &si->col_cpu)))
+        return x->rc;
+      continue;
+    }
+    si->pos_vt = malloc(n * sizeof *si->pos_vt);
+    si->pos_col = malloc(n * sizeof *si->pos_col);
+    if (!si->pos_vt || !si->pos_col) return oom(x);
+    for (uint64_t r = 0; r < nsvt; r++) {
+      if (pcol_view_u32(&svs, r) != s) continue;
+      uint32_t vt = pcol_view_u32(&svv, r);
+      if (vt == 0 || vt > nvt)
+        return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "source_value_types row %" PRIu64
+                                      " names value type %u, out of range", r + 1, vt);
+      size_t occ = 0;
+      for (size_t k = 0; k < si->npos; k++) occ += si->pos_vt[k] == vt;
+      si->pos_vt[si->npos] = vt;
+      int64_t t = str_id(x, pcol_view_u32(&vtt, vt - 1)), u = str_id(x, pcol_view_u32(&vtu, vt - 1));
+      if (x->rc || column_for(x, t, u, occ, &si->pos_col[si->npos])) return x->rc;
+      si->npos++;
+    }
+  }
+  return PCOL_OK;
+}
+
+/* ------------------------------------------------------- sample pass */
+
+typedef struct sel_rows {
+  pcol_buf rows; /* uint64 row, int64 num, int64 den triples */
+} sel_rows;
+static int collect(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  sel_rows *s = ctx;
+  uint64_t t[3] = {row, (uint64_t)num, (uint64_t)den};
+  return pcol_buf_append(&s->rows, t, sizeof t) ? PCOL_ENOMEM : 0;
+}
+
+typedef struct walk_ctx {
+  pcol_buf *ids;
+  int failed;
+} walk_ctx;
+static int walk_fn(void *ctx, uint32_t depth, uint32_t loc) {
+  walk_ctx *w = ctx;
+  (void)depth;
+  uint64_t id = loc;
+  if (pcol_buf_append(w->ids, &id, sizeof id)) {
+    w->failed = 1;
+    return 1;
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------- output stream */
+
+typedef struct out_buf {
+  ProtobufCBuffer base;
+  FILE *fp;
+  int gzip, failed;
+  z_stream zs;
+  uint8_t zout[65536];
+} out_buf;
+
+static void out_append(ProtobufCBuffer *pb, size_t len, const uint8_t *data) {
+  out_buf *o = (out_buf *)pb;
+  if (o->failed) return;
+  if (!o->gzip) {
+    if (len && fwrite(data, 1, len, o->fp) != len) o->failed = 1;
+    return;
+  }
+  while (len) {
+    uInt chunk = len > (1u << 30) ? (1u << 30) : (uInt)len;
+    o->zs.next_in = (Bytef *)(uintptr_t)data;
+    o->zs.avail_in = chunk;
+    while (o->zs.avail_in) {
+      o->zs.next_out = o->zout;
+      o->zs.avail_out = sizeof o->zout;
+      if (deflate(&o->zs, Z_NO_FLUSH) == Z_STREAM_ERROR) {
+        o->failed = 1;
+        return;
+      }
+      size_t k = sizeof o->zout - o->zs.avail_out;
+      if (k && fwrite(o->zout, 1, k, o->fp) != k) {
+        o->failed = 1;
+        return;
+      }
+    }
+    data += chunk;
+    len -= chunk;
+  }
+}
+
+static int out_finish(out_buf *o) {
+  if (o->gzip && !o->failed) {
+    int zr;
+    do {
+      o->zs.next_out = o->zout;
+      o->zs.avail_out = sizeof o->zout;
+      zr = deflate(&o->zs, Z_FINISH);
+      size_t k = sizeof o->zout - o->zs.avail_out;
+      if (zr == Z_STREAM_ERROR || (k && fwrite(o->zout, 1, k, o->fp) != k)) o->failed = 1;
+    } while (zr == Z_OK && !o->failed);
+  }
+  if (fflush(o->fp)) o->failed = 1;
+  return o->failed ? -1 : 0;
+}
+
+/* ----------------------------------------------------------- the export */
+
+static int64_t na0(int64_t v) { return v == PCOL_NA_I64 ? 0 : v; }
+
+/* the first meta value for key among the involved sources (file order) */
+typedef struct meta_cols {
+  pcol_view k, v, s;
+  uint64_t n;
+} meta_cols;
+
+static int meta_first(ex *x, const meta_cols *m, const char *key, pcol_str *out) {
+  size_t kl = strlen(key);
+  for (uint64_t i = 0; i < m->n; i++) {
+    uint32_t s = pcol_view_u32(&m->s, i);
+    if (s == 0 || s > x->nsrc || !x->src[s - 1].involved) continue;
+    pcol_str ks;
+    if ((x->rc = pcol_string(x->f, pcol_view_u32(&m->k, i), &ks, x->err))) return x->rc;
+    if (ks.ptr && ks.len == kl && memcmp(ks.ptr, key, kl) == 0) {
+      if ((x->rc = pcol_string(x->f, pcol_view_u32(&m->v, i), out, x->err))) return x->rc;
+      if (!out->ptr) out->ptr = "";
+      return PCOL_OK;
+    }
+  }
+  return PCOL_ENOTFOUND;
+}
+
+/* all the arrays the Profile message points into */
+typedef struct parts {
+  Perftools__Profiles__ValueType *vts, **vtp, period_type;
+  Perftools__Profiles__Function *fns, **fnp;
+  Perftools__Profiles__Mapping *maps, **mapp;
+  Perftools__Profiles__Location *locs, **locp;
+  Perftools__Profiles__Line *lines, **linep;
+  Perftools__Profiles__Label *labels, **labelp;
+  Perftools__Profiles__Sample *samples, **samplep;
+  int64_t *comments, *values;
+  pcol_buf loc_ids, svals; /* uint64 location ids; (u32 col, i64 value) pairs */
+  uint64_t *loc_off, *val_off;
+  sel_rows sel;
+} parts;
+
+static void parts_free(parts *p) {
+  free(p->vts);
+  free(p->vtp);
+  free(p->fns);
+  free(p->fnp);
+  free(p->maps);
+  free(p->mapp);
+  free(p->locs);
+  free(p->locp);
+  free(p->lines);
+  free(p->linep);
+  free(p->labels);
+  free(p->labelp);
+  free(p->samples);
+  free(p->samplep);
+  free(p->comments);
+  free(p->values);
+  free(p->loc_off);
+  free(p->val_off);
+  pcol_buf_free(&p->loc_ids);
+  pcol_buf_free(&p->svals);
+  pcol_buf_free(&p->sel.rows);
+}
+
+#define COLS(T, ...)                                                            \
+  do {                                                                          \
+    int c_[] = {__VA_ARGS__};                                                   \
+    for (size_t i_ = 0; i_ < sizeof c_ / sizeof c_[0]; i_++)                    \
+      if ((x->rc = pcol_column(f, T, c_[i_], &v[c_[i_]], x->err))) return x->rc; \
+  } while (0)
+
+static int add_tables(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
+  pcol_file *f = x->f;
+  pcol_view v[16];
+  /* functions: id = row + 1 */
+  uint64_t n = pcol_rows(f, PCOL_T_FUNCTIONS);
+  COLS(PCOL_T_FUNCTIONS, PCOL_C_FN_NAME, PCOL_C_FN_SYSTEM_NAME, PCOL_C_FN_FILENAME,
+       PCOL_C_FN_START_LINE);
+  P->fns = calloc(n + 1, sizeof *P->fns);
+  P->fnp = calloc(n + 1, sizeof *P->fnp);
+  if (!P->fns || !P->fnp) return oom(x);
+  for (uint64_t r = 0; r < n; r++) {
+    Perftools__Profiles__Function *fn = &P->fns[r];
+    perftools__profiles__function__init(fn);
+    fn->id = r + 1;
+    fn->name = str_id(x, pcol_view_u32(&v[PCOL_C_FN_NAME], r));
+    fn->system_name = str_id(x, pcol_view_u32(&v[PCOL_C_FN_SYSTEM_NAME], r));
+    fn->filename = str_id(x, pcol_view_u32(&v[PCOL_C_FN_FILENAME], r));
+    fn->start_line = na0(pcol_view_i64(&v[PCOL_C_FN_START_LINE], r));
+    P->fnp[r] = fn;
+  }
+  pr->n_function = n;
+  pr->function = P->fnp;
+
+  n = pcol_rows(f, PCOL_T_MAPPINGS);
+  COLS(PCOL_T_MAPPINGS, PCOL_C_MAP_START, PCOL_C_MAP_LIMIT, PCOL_C_MAP_OFFSET,
+       PCOL_C_MAP_FILENAME, PCOL_C_MAP_BUILD_ID, PCOL_C_MAP_FLAGS);
+  P->maps = calloc(n + 1, sizeof *P->maps);
+  P->mapp = calloc(n + 1, sizeof *P->mapp);
+  if (!P->maps || !P->mapp) return oom(x);
+  for (uint64_t r = 0; r < n; r++) {
+    Perftools__Profiles__Mapping *m = &P->maps[r];
+    perftools__profiles__mapping__init(m);
+    m->id = r + 1;
+    m->memory_start = pcol_view_u64(&v[PCOL_C_MAP_START], r);
+    m->memory_limit = pcol_view_u64(&v[PCOL_C_MAP_LIMIT], r);
+    m->file_offset = pcol_view_u64(&v[PCOL_C_MAP_OFFSET], r);
+    m->filename = str_id(x, pcol_view_u32(&v[PCOL_C_MAP_FILENAME], r));
+    m->build_id = str_id(x, pcol_view_u32(&v[PCOL_C_MAP_BUILD_ID], r));
+    uint8_t fl = pcol_view_u8(&v[PCOL_C_MAP_FLAGS], r);
+    m->has_functions = !!(fl & PCOL_MAP_HAS_FUNCTIONS);
+    m->has_filenames = !!(fl & PCOL_MAP_HAS_FILENAMES);
+    m->has_line_numbers = !!(fl & PCOL_MAP_HAS_LINE_NUMBERS);
+    m->has_inline_frames = !!(fl & PCOL_MAP_HAS_INLINE_FRAMES);
+    P->mapp[r] = m;
+  }
+  pr->n_mapping = n;
+  pr->mapping = P->mapp;
+
+  /* lines, then locations pointing at slices of the line pointer array */
+  uint64_t nl = pcol_rows(f, PCOL_T_LINES);
+  pcol_view lv[4];
+  if ((x->rc = pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_FUNCTION, &lv[1], x->err)) ||
+      (x->rc = pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_LINE, &lv[2], x->err)) ||
+      (x->rc = pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_COLUMN, &lv[3], x->err)))
+    return x->rc;
+  P->lines = calloc(nl + 1, sizeof *P->lines);
+  P->linep = calloc(nl + 1, sizeof *P->linep);
+  if (!P->lines || !P->linep) return oom(x);
+  for (uint64_t r = 0; r < nl; r++) {
+    Perftools__Profiles__Line *l = &P->lines[r];
+    perftools__profiles__line__init(l);
+    l->function_id = pcol_view_u32(&lv[1], r);
+    l->line = na0(pcol_view_i64(&lv[2], r));
+    l->column = na0(pcol_view_i64(&lv[3], r));
+    P->linep[r] = l;
+  }
+  n = pcol_rows(f, PCOL_T_LOCATIONS);
+  COLS(PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING, PCOL_C_LOC_ADDRESS, PCOL_C_LOC_FLAGS,
+       PCOL_C_LOC_LINE_OFFSETS);
+  P->locs = calloc(n + 1, sizeof *P->locs);
+  P->locp = calloc(n + 1, sizeof *P->locp);
+  if (!P->locs || !P->locp) return oom(x);
+  for (uint64_t r = 0; r < n; r++) {
+    Perftools__Profiles__Location *l = &P->locs[r];
+    perftools__profiles__location__init(l);
+    l->id = r + 1;
+    l->mapping_id = pcol_view_u32(&v[PCOL_C_LOC_MAPPING], r);
+    l->address = pcol_view_u64(&v[PCOL_C_LOC_ADDRESS], r);
+    l->is_folded = !!(pcol_view_u8(&v[PCOL_C_LOC_FLAGS], r) & PCOL_LOC_IS_FOLDED);
+    uint64_t a = pcol_view_u64(&v[PCOL_C_LOC_LINE_OFFSETS], r);
+    uint64_t e = pcol_view_u64(&v[PCOL_C_LOC_LINE_OFFSETS], r + 1);
+    if (a > e || e > nl)
+      return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "location %" PRIu64
+                                    " has a bad line range", r + 1);
+    l->n_line = e - a;
+    l->line = P->linep + a;
+    P->locp[r] = l;
+  }
+  pr->n_location = n;
+  pr->location = P->locp;
+
+  /* labels: one message per label row; a label set is a slice of them */
+  n = pcol_rows(f, PCOL_T_LABELS);
+  COLS(PCOL_T_LABELS, PCOL_C_LB_KEY, PCOL_C_LB_STR, PCOL_C_LB_NUM, PCOL_C_LB_UNIT);
+  P->labels = calloc(n + 1, sizeof *P->labels);
+  P->labelp = calloc(n + 1, sizeof *P->labelp);
+  if (!P->labels || !P->labelp) return oom(x);
+  for (uint64_t r = 0; r < n; r++) {
+    Perftools__Profiles__Label *l = &P->labels[r];
+    perftools__profiles__label__init(l);
+    l->key = str_id(x, pcol_view_u32(&v[PCOL_C_LB_KEY], r));
+    l->str = str_id(x, pcol_view_u32(&v[PCOL_C_LB_STR], r));
+    l->num = pcol_view_i64(&v[PCOL_C_LB_NUM], r);
+    l->num_unit = str_id(x, pcol_view_u32(&v[PCOL_C_LB_UNIT], r));
+    P->labelp[r] = l;
+  }
+  return x->rc;
+}
+
+static int add_samples(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
+  pcol_file *f = x->f;
+  pcol_view v[16], lso;
+  COLS(PCOL_T_SAMPLES, PCOL_C_S_SOURCE, PCOL_C_S_WEIGHT, PCOL_C_S_STACK, PCOL_C_S_LABELSET,
+       PCOL_C_S_VALUE_OFFSETS);
+  pcol_view vty, vva;
+  if ((x->rc = pcol_column(f, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS, &lso, x->err)) ||
+      (x->rc = pcol_column(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &vty, x->err)) ||
+      (x->rc = pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &vva, x->err)))
+    return x->rc;
+  uint64_t nlab = pcol_rows(f, PCOL_T_LABELS), nvals = pcol_rows(f, PCOL_T_VALUES);
+  size_t ns = P->sel.rows.len / (3 * sizeof(uint64_t));
+  const uint64_t *sr = (const uint64_t *)(const void *)P->sel.rows.data;
+  P->samples = calloc(ns + 1, sizeof *P->samples);
+  P->samplep = calloc(ns + 1, sizeof *P->samplep);
+  P->loc_off = calloc(ns + 1, sizeof *P->loc_off);
+  P->val_off = calloc(ns + 1, sizeof *P->val_off);
+  uint8_t *used = calloc(x->ncols + 1, 1);
+  if (!P->samples || !P->samplep || !P->loc_off || !P->val_off || !used) {
+    free(used);
+    return oom(x);
+  }
+  walk_ctx w = {&P->loc_ids, 0};
+  for (size_t i = 0; i < ns && !x->rc; i++) {
+    uint64_t row = sr[3 * i];
+    int64_t num = (int64_t)sr[3 * i + 1], den = (int64_t)sr[3 * i + 2];
+    Perftools__Profiles__Sample *s = &P->samples[i];
+    perftools__profiles__sample__init(s);
+    P->samplep[i] = s;
+    uint32_t src = pcol_view_u32(&v[PCOL_C_S_SOURCE], row);
+    if (src == 0 || src > x->nsrc) {
+      x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "sample %" PRIu64 " has source %u", row + 1, src);
+      break;
+    }
+    const src_info *si = &x->src[src - 1];
+    /* stack: leaf first, pcol location id == pprof location id */
+    P->loc_off[i] = P->loc_ids.len / sizeof(uint64_t);
+    if ((x->rc = pcol_stack_walk(f, pcol_view_u32(&v[PCOL_C_S_STACK], row), walk_fn, &w, x->err)))
+      break;
+    if (w.failed) {
+      oom(x);
+      break;
+    }
+    s->n_location_id = P->loc_ids.len / sizeof(uint64_t) - P->loc_off[i];
+    /* labels */
+    uint32_t ls = pcol_view_u32(&v[PCOL_C_S_LABELSET], row);
+    if (ls) {
+      uint64_t a = pcol_view_u64(&lso, ls - 1), e = pcol_view_u64(&lso, ls);
+      if (a > e || e > nlab) {
+        x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "label set %u has a bad range", ls);
+        break;
+      }
+      s->n_label = e - a;
+      s->label = P->labelp + a;
+    }
+    /* values, as sparse (column, value) pairs for now */
+    P->val_off[i] = P->svals.len;
+    int64_t weight = pcol_view_i64(&v[PCOL_C_S_WEIGHT], row);
+    if (si->synth) {
+      int64_t pair[2] = {si->col_count, pcol_scale(weight, num, den)};
+      if (pcol_buf_append(&P->svals, pair, sizeof pair)) {
+        oom(x);
+        break;
+      }
+      if (si->interval_ns) {
+        __int128 t = (__int128)weight * si->interval_ns;
+        int64_t cpu = t > INT64_MAX ? INT64_MAX : t < INT64_MIN ? INT64_MIN : (int64_t)t;
+        int64_t pc[2] = {si->col_cpu, pcol_scale(cpu, num, den)};
+        if (pcol_buf_append(&P->svals, pc, sizeof pc)) {
+          oom(x);
+          break;
+        }
+      }
+    } else {
+      uint64_t a = pcol_view_u64(&v[PCOL_C_S_VALUE_OFFSETS], row);
+      uint64_t e = pcol_view_u64(&v[PCOL_C_S_VALUE_OFFSETS], row + 1);
+      if (a > e || e > nvals) {
+        x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "sample %" PRIu64 " has a bad value range", row + 1);
+        break;
+      }
+      memset(used, 0, si->npos + 1);
+      for (uint64_t j = a; j < e; j++) {
+        uint32_t vt = pcol_view_u32(&vty, j);
+        size_t k = 0;
+        while (k < si->npos && (si->pos_vt[k] != vt || used[k])) k++;
+        if (k == si->npos) continue; /* a value type the source does not declare */
+        used[k] = 1;
+        int64_t pair[2] = {si->pos_col[k], pcol_scale(pcol_view_i64(&vva, j), num, den)};
+        if (pcol_buf_append(&P->svals, pair, sizeof pair)) {
+          oom(x);
+          break;
+        }
+      }
+    }
+  }
+  free(used);
+  if (x->rc) return x->rc;
+  /* now that the buffers stopped moving: dense value arrays and pointers */
+  size_t nc = x->ncols;
+  if (nc && ns > SIZE_MAX / sizeof(int64_t) / nc) return oom(x);
+  P->values = calloc(ns * nc + 1, sizeof *P->values);
+  if (!P->values) return oom(x);
+  uint64_t *lids = (uint64_t *)(void *)P->loc_ids.data;
+  const int64_t *sv = (const int64_t *)(const void *)P->svals.data;
+  size_t nsv = P->svals.len;
+  for (size_t i = 0; i < ns; i++) {
+    Perftools__Profiles__Sample *s = &P->samples[i];
+    s->location_id = s->n_location_id ? lids + P->loc_off[i] : NULL;
+    s->n_value = nc;
+    s->value = P->values + i * nc;
+    size_t end = i + 1 < ns ? P->val_off[i + 1] : nsv;
+    for (size_t o = P->val_off[i]; o < end; o += 2 * sizeof(int64_t)) {
+      const int64_t *pair = sv + o / sizeof(int64_t);
+      s->value[pair[0]] = pair[1];
+    }
+  }
+  pr->n_sample = ns;
+  pr->sample = P->samplep;
+  return PCOL_OK;
+}
+
+static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
+  pcol_file *f = x->f;
+  meta_cols m;
+  if ((x->rc = pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &m.k, x->err)) ||
+      (x->rc = pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &m.v, x->err)) ||
+      (x->rc = pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &m.s, x->err)))
+    return x->rc;
+  m.n = pcol_rows(f, PCOL_T_META);
+  pcol_str s;
+  int rc;
+#define META(key)                                                       \
+  ((rc = meta_first(x, &m, key, &s)) == PCOL_OK ? 1                    \
+   : rc == PCOL_ENOTFOUND                       ? (x->rc = 0)          \
+                                                : -1)
+  int64_t iv;
+  if (META(PPROF_META_DROP_FRAMES) > 0) pr->drop_frames = str_bytes(x, s.ptr, s.len);
+  if (META(PPROF_META_KEEP_FRAMES) > 0) pr->keep_frames = str_bytes(x, s.ptr, s.len);
+  if (META(PPROF_META_TIME_NANOS) > 0 && !parse_i64(s, &iv)) {
+    pr->time_nanos = iv;
+  } else if (!x->rc) {
+    /* another source type: its start time, if known */
+    pcol_view ts;
+    if ((x->rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TIMESTAMP, &ts, x->err))) return x->rc;
+    for (uint64_t i = 0; i < x->nsrc; i++) {
+      int64_t t = pcol_view_i64(&ts, i);
+      if (!x->src[i].involved || t == PCOL_NA_I64) continue;
+      if (t > -9223372036 && t < 9223372036) pr->time_nanos = t * 1000000000;
+      break;
+    }
+  }
+  if (META(PPROF_META_DURATION_NANOS) > 0 && !parse_i64(s, &iv)) pr->duration_nanos = iv;
+  /* period type and period: the first involved source that has them */
+  for (uint64_t i = 0; i < x->nsrc && !x->rc; i++) {
+    const src_info *si = &x->src[i];
+    if (!si->involved) continue;
+    if (si->synth) {
+      if (!si->interval_ns) continue;
+      P->period_type.type = str_c(x, "cpu");
+      P->period_type.unit = str_c(x, "nanoseconds");
+      pr->period_type = &P->period_type;
+      pr->period = si->interval_ns;
+      break;
+    }
+    pcol_str pt, pu, pp;
+    int a = pcol_meta_get(f, (uint32_t)(i + 1), PPROF_META_PERIOD_TYPE_TYPE, &pt, x->err);
+    int b = pcol_meta_get(f, (uint32_t)(i + 1), PPROF_META_PERIOD_TYPE_UNIT, &pu, x->err);
+    int c = pcol_meta_get(f, (uint32_t)(i + 1), PPROF_META_PERIOD, &pp, x->err);
+    if ((a && a != PCOL_ENOTFOUND) || (b && b != PCOL_ENOTFOUND) || (c && c != PCOL_ENOTFOUND))
+      return x->rc = a ? a : b ? b : c;
+    if (a && b && c) continue;
+    if (!a || !b) {
+      P->period_type.type = a ? 0 : str_bytes(x, pt.ptr, pt.len);
+      P->period_type.unit = b ? 0 : str_bytes(x, pu.ptr, pu.len);
+      pr->period_type = &P->period_type;
+    }
+    if (!c && !parse_i64(pp, &iv)) pr->period = iv;
+    break;
+  }
+  /* every comment of every involved source, in order */
+  size_t nc = 0;
+  const size_t kl = strlen(PPROF_META_COMMENT);
+  for (int pass = 0; pass < 2 && !x->rc; pass++) {
+    if (pass == 1) {
+      if (!nc) break;
+      P->comments = calloc(nc, sizeof *P->comments);
+      if (!P->comments) return oom(x);
+      pr->comment = P->comments;
+      pr->n_comment = nc;
+      nc = 0;
+    }
+    for (uint64_t i = 0; i < m.n; i++) {
+      uint32_t sv = pcol_view_u32(&m.s, i);
+      if (sv == 0 || sv > x->nsrc || !x->src[sv - 1].involved) continue;
+      pcol_str ks, vs;
+      if ((x->rc = pcol_string(f, pcol_view_u32(&m.k, i), &ks, x->err))) return x->rc;
+      if (!ks.ptr || ks.len != kl || memcmp(ks.ptr, PPROF_META_COMMENT, kl)) continue;
+      if (pass == 1) {
+        if ((x->rc = pcol_string(f, pcol_view_u32(&m.v, i), &vs, x->err))) return x->rc;
+        P->comments[nc] = vs.ptr ? str_bytes(x, vs.ptr, vs.len) : 0;
+      }
+      nc++;
+    }
+  }
+  if (META(PPROF_META_DEFAULT_SAMPLE_TYPE) > 0) pr->default_sample_type = str_bytes(x, s.ptr, s.len);
+  if (META(PPROF_META_DOC_URL) > 0) pr->doc_url = str_bytes(x, s.ptr, s.len);
+#undef META
+  return x->rc;
+}
+
+int pcol_export_pprof(pcol_file *f, const pcol_select *sel, FILE *out, int gzip,
+                      pcol_error *err) {
+  if (!f || !out) return pcol_error_set(err, PCOL_EINVAL, "pcol_export_pprof: NULL argument");
+  ex x;
+  memset(&x, 0, sizeof x);
+  x.f = f;
+  x.err = err;
+  parts P;
+  memset(&P, 0, sizeof P);
+  Perftools__Profiles__Profile pr;
+  perftools__profiles__profile__init(&pr);
+  perftools__profiles__value_type__init(&P.period_type);
+  x.nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  if (sel && sel->source_id > x.nsrc) {
+    return pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the file has %" PRIu64 ")",
+                          sel->source_id, x.nsrc);
+  }
+  uint64_t nstrings = pcol_string_count(f);
+  x.src = calloc(x.nsrc + 1, sizeof *x.src);
+  x.cache = malloc((nstrings + 1) * sizeof *x.cache);
+  x.capstr = 1024;
+  x.strs = malloc(x.capstr * sizeof *x.strs);
+  if (!x.src || !x.cache || !x.strs) {
+    oom(&x);
+    goto done;
+  }
+  memset(x.cache, 0xff, (nstrings + 1) * sizeof *x.cache);
+  x.strs[0].data = NULL;
+  x.strs[0].len = 0;
+  x.nstr = 1;
+  for (uint64_t s = 0; s < x.nsrc; s++) x.src[s].involved = !sel || !sel->source_id || sel->source_id == s + 1;
+
+  if (plan_columns(&x)) goto done;
+  if ((x.rc = pcol_select_iter(f, sel, collect, &P.sel, err))) {
+    if (x.rc == PCOL_ENOMEM) oom(&x);
+    goto done;
+  }
+  /* sample types */
+  P.vts = calloc(x.ncols + 1, sizeof *P.vts);
+  P.vtp = calloc(x.ncols + 1, sizeof *P.vtp);
+  if (!P.vts || !P.vtp) {
+    oom(&x);
+    goto done;
+  }
+  for (size_t i = 0; i < x.ncols; i++) {
+    perftools__profiles__value_type__init(&P.vts[i]);
+    P.vts[i].type = x.col_type[i];
+    P.vts[i].unit = x.col_unit[i];
+    P.vtp[i] = &P.vts[i];
+  }
+  pr.n_sample_type = x.ncols;
+  pr.sample_type = P.vtp;
+  /* tables first: samples point into the label pointer array */
+  if (add_tables(&x, &P, &pr) || add_samples(&x, &P, &pr) || profile_fields(&x, &P, &pr)) goto done;
+  pr.n_string_table = x.nstr;
+  pr.string_table = x.strs;
+
+  out_buf o;
+  memset(&o, 0, sizeof o);
+  o.base.append = out_append;
+  o.fp = out;
+  o.gzip = gzip;
+  if (gzip && deflateInit2(&o.zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    oom(&x);
+    goto done;
+  }
+  perftools__profiles__profile__pack_to_buffer(&pr, &o.base);
+  if (out_finish(&o)) x.rc = pcol_error_set(err, PCOL_EIO, "pprof export: write failed");
+  if (gzip) deflateEnd(&o.zs);
+done:
+  parts_free(&P);
+  for (uint64_t s = 0; x.src && s < x.nsrc; s++) {
+    free(x.src[s].pos_vt);
+    free(x.src[s].pos_col);
+  }
+  free(x.src);
+  free(x.cache);
+  free(x.strs);
+  free(x.col_type);
+  free(x.col_unit);
+  pcol_hset_free(&x.by_content);
+  return x.rc;
+}
