@@ -256,6 +256,21 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
     return vt_names(f, chosen, out, err);
   }
   if (!strcmp(name, "samples")) return vt_names(f, 0, out, err);
+  if (!strcmp(name, "rprof.alloc")) {
+    /* needs the three level snapshots of Rprof memory profiling */
+    static const char *need[3] = {"vsize.small", "vsize.large", "nodes"};
+    for (int k = 0; k < 3; k++) {
+      pcol_value_sel tmp;
+      int rc = pcol_value_resolve(f, sel, need[k], &tmp, err);
+      if (rc)
+        return pcol_error_set(err, rc, "value 'rprof.alloc' needs Rprof memory profiling (%s)",
+                              err ? err->message : need[k]);
+    }
+    out->vt_id = PCOL_VT_RPROF_ALLOC;
+    out->type = (pcol_str){"rprof.alloc", 11};
+    out->unit = (pcol_str){"bytes", 5};
+    return PCOL_OK;
+  }
   const char *slash = strchr(name, '/');
   size_t tl = slash ? (size_t)(slash - name) : strlen(name);
   pcol_view ty, un;
@@ -297,19 +312,53 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
 
 /* ------------------------------------------------- weights per stack */
 typedef struct wctx {
-  uint32_t vt;
+  uint32_t vt, alloc_vt[3];
   uint64_t nstacks, nvalues, nsamples;
-  pcol_view stack, weight, voff, vtype, vval;
+  pcol_view stack, weight, voff, vtype, vval, source;
   int64_t *w;
   int64_t total;
   pcol_error *err;
 } wctx;
 
+static int value_of(const wctx *c, uint64_t row, uint32_t vt, int64_t *v) {
+  uint64_t a = pcol_view_u64(&c->voff, row), e = pcol_view_u64(&c->voff, row + 1);
+  *v = 0;
+  if (a > e || e > c->nvalues)
+    return pcol_error_set(c->err, PCOL_ECORRUPT, "sample %llu has values out of range",
+                          (unsigned long long)row + 1);
+  for (uint64_t i = a; i < e; i++)
+    if (pcol_view_u32(&c->vtype, i) == vt) {
+      *v = pcol_view_i64(&c->vval, i);
+      break;
+    }
+  return PCOL_OK;
+}
+
+/* summaryRprof's per-line memory increase (see PCOL_VT_RPROF_ALLOC) */
+static int rprof_alloc(const wctx *c, uint64_t row, int64_t *out) {
+  *out = 0;
+  if (row == 0 || pcol_view_u32(&c->source, row - 1) != pcol_view_u32(&c->source, row))
+    return PCOL_OK;
+  for (int k = 0; k < 3; k++) {
+    int64_t cur, prev, d;
+    CHECK(value_of(c, row, c->alloc_vt[k], &cur));
+    CHECK(value_of(c, row - 1, c->alloc_vt[k], &prev));
+    if (!__builtin_sub_overflow(cur, prev, &d) && d > 0 &&
+        __builtin_add_overflow(*out, d, out))
+      return pcol_error_set(c->err, PCOL_ETOOBIG, "memory increase overflows at sample %llu",
+                            (unsigned long long)row + 1);
+  }
+  return PCOL_OK;
+}
+
 static int add_sample(void *p, uint64_t row, int64_t num, int64_t den) {
   wctx *c = p;
   int64_t v = 0;
   if (row >= c->nsamples) return PCOL_ECORRUPT;
-  if (c->vt == 0) {
+  if (c->vt == PCOL_VT_RPROF_ALLOC) {
+    int rc = rprof_alloc(c, row, &v);
+    if (rc) return rc;
+  } else if (c->vt == 0) {
     v = pcol_view_i64(&c->weight, row);
   } else {
     uint64_t a = pcol_view_u64(&c->voff, row), e = pcol_view_u64(&c->voff, row + 1);
@@ -350,6 +399,15 @@ int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_se
   CHECK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &c.voff, err));
   CHECK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &c.vtype, err));
   CHECK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &c.vval, err));
+  CHECK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &c.source, err));
+  if (c.vt == PCOL_VT_RPROF_ALLOC) {
+    static const char *need[3] = {"vsize.small", "vsize.large", "nodes"};
+    for (int k = 0; k < 3; k++) {
+      pcol_value_sel t;
+      CHECK(pcol_value_resolve(f, sel, need[k], &t, err));
+      c.alloc_vt[k] = t.vt_id;
+    }
+  }
   if (c.vt && c.voff.count != c.nsamples + 1)
     return pcol_error_set(err, PCOL_ECORRUPT, "sample value offsets have the wrong length");
   c.w = calloc(c.nstacks + 1, sizeof *c.w);

@@ -498,6 +498,11 @@ typedef struct pcol_value_sel {
  * that name, EINVAL if a bare TYPE matches several units. */
 int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
                        pcol_value_sel *out, pcol_error *err);
+/* Derived value "rprof.alloc" (bytes): per Rprof memory sample,
+ * max(0, d vsize.small) + max(0, d vsize.large) + max(0, d nodes) against
+ * the previous sample of the source (0 for its first), which is what
+ * summaryRprof(memory = "both") sums into mem.total (docs/long-samples.md). */
+#define PCOL_VT_RPROF_ALLOC UINT32_MAX
 
 /* Sums the chosen value of the selected samples per stack node: *w_out gets
  * a calloc'd array of pcol_rows(f, PCOL_T_STACKS) + 1 entries (index 0 =

@@ -1,6 +1,7 @@
 /* test_views.c — flat/cum aggregation, value choice, time ranges, frame
  * trees and collapsed stacks, coalescing (long samples). */
 #include "testutil.h"
+#include <math.h>
 #include <stdio.h>
 
 /* ------------------------------------------------------------ helpers */
@@ -547,5 +548,60 @@ Test(real, coalesced_twin_answers_ranges_like_raw) {
     pcol_close(b);
     free(m1);
     free(m2);
+  }
+}
+
+Test(values, rprof_alloc_is_summaryRprof_mem_total) {
+  uint32_t src, vs, vl, vn;
+  pcol_builder *b = NEWB(&src, "rprof");
+  cr_assert_eq(pcol_b_value_type(b, S(b, "vsize.small"), S(b, "bytes"), &vs), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "vsize.large"), S(b, "bytes"), &vl), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "nodes"), S(b, "bytes"), &vn), 0);
+  uint32_t m = LOC(b, FN(b, "main", "f"), 1), x = LOC(b, FN(b, "x", "f"), 2);
+  uint32_t sm = STK(b, m, 0), sx = STK(b, x, m, 0);
+  /* levels: (small, large, nodes) */
+  int64_t lv[4][3] = {{100, 100, 100}, {180, 90, 156}, {50, 50, 50}, {60, 80, 50}};
+  uint32_t st[4] = {sm, sx, sx, sm};
+  for (int i = 0; i < 4; i++) {
+    pcol_value_row v[3] = {{vs, lv[i][0]}, {vl, lv[i][1]}, {vn, lv[i][2]}};
+    SAMPLE(b, src, i, 0, 1, st[i], v, 3);
+  }
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_top t;
+  TOP(f, NULL, "rprof.alloc", PCOL_BY_FUNCTION, &t);
+  /* increases: 0 (first), 80+0+56, 0 (after a GC), 10+30+0 */
+  EXPECT(&t, "x", 136, 136);
+  EXPECT(&t, "main", 40, 176);
+  pcol_top_free(&t);
+  pcol_value_sel v;
+  cr_expect_eq(pcol_value_resolve(f, NULL, "rprof.alloc", &v, NULL), 0);
+  cr_expect_eq(v.vt_id, PCOL_VT_RPROF_ALLOC);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+Test(real, rprof_alloc_matches_mem_total) {
+  SKIP_WITHOUT_TESTDATA();
+  /* summaryRprof(memory = "both")$by.total$mem.total, R 4.2.2:
+   * aprof__foo.prof "foo" 21.1 MB, r-prof-profile__memory.out
+   * "Ops.data.frame" 56.0 MB */
+  struct {
+    const char *file, *fn;
+    double mb;
+  } ref[2] = {{"aprof__foo.prof", "foo", 21.1}, {"r-prof-profile__memory.out", "Ops.data.frame", 56.0}};
+  for (int k = 0; k < 2; k++) {
+    void *mem;
+    pcol_file *f = import(ref[k].file, 0, &mem);
+    pcol_top t;
+    TOP(f, NULL, "rprof.alloc", PCOL_BY_FUNCTION, &t);
+    const pcol_top_row *r = ROW(&t, ref[k].fn);
+    cr_assert(r != NULL);
+    cr_expect_eq(round((double)r->cum / 1048576 * 10) / 10, ref[k].mb, "%s: %f", ref[k].fn,
+                 (double)r->cum / 1048576);
+    pcol_top_free(&t);
+    pcol_close(f);
+    free(mem);
   }
 }
