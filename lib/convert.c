@@ -50,6 +50,14 @@ pcol_format pcol_detect_format(const void *head, size_t len) {
     while (k > 0 && (isdigit(p[k - 1]) || p[k - 1] == '.')) k--;
     if (k < j && k > 0 && p[k - 1] == ' ') return PCOL_FMT_COLLAPSED;
   }
+  /* legacy (pre-protobuf) pprof: binary CPU header words 0, 3 (64- or
+   * 32-bit) or a text heap/contention header; the pprof importer rejects
+   * them with a message that names the format */
+  if (len >= 16 && pcol_rd32(p) == 0 &&
+      (pcol_rd32(p + 4) == 3 || (pcol_rd32(p + 4) == 0 && pcol_rd64(p + 8) == 3)))
+    return PCOL_FMT_PPROF;
+  if (starts(p, len, "heap profile:") || starts(p, len, "--- contention"))
+    return PCOL_FMT_PPROF;
   /* protobuf: a Profile starts with a length-delimited or varint field 1..15 */
   if (len >= 2) {
     uint8_t tag = p[0];
