@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# CLI: top, fold, flame, diff, merge, pack --coalesce and --from/--to on
+# profiles written here (Rprof text the project generates itself).
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_views: FAIL: $*" >&2; exit 1; }
+
+# a: 3 x main>f>f>g (recursion), 1 x main>f, 2 x main>h, every 20 ms
+{
+  echo 'sample.interval=20000'
+  for i in 1 2 3; do echo '"g" "f" "f" "main" '; done
+  echo '"f" "main" '
+  echo '"h" "main" '; echo '"h" "main" '
+} > "$tmp/a.out"
+
+"$PCOL" top "$tmp/a.out" --format csv > "$tmp/top.csv" || fail "top on an Rprof file"
+cat > "$tmp/want.csv" <<'X'
+flat,flat_pct,sum_pct,cum,cum_pct,name
+3,50.00,50.00,3,50.00,g
+2,33.33,83.33,2,33.33,h
+1,16.67,100.00,4,66.67,f
+0,0.00,100.00,6,100.00,main
+X
+diff -u "$tmp/want.csv" "$tmp/top.csv" || fail "top csv"
+"$PCOL" top "$tmp/a.out" -n 1 --format csv | wc -l | grep -qx 2 || fail "top -n 1"
+"$PCOL" top "$tmp/a.out" | grep -q '^Type: samples (count)' || fail "top text header"
+"$PCOL" top "$tmp/a.out" --format json | grep -q '"cum":4,"cum_pct":66.67,"name":"f"' || fail "top json"
+"$PCOL" top "$tmp/a.out" --by nope 2>/dev/null; [ $? = 2 ] || fail "bad --by is a usage error"
+"$PCOL" top "$tmp/a.out" --value nope 2>"$tmp/err"; [ $? = 1 ] || fail "unknown value type exit"
+grep -q "no value type 'nope'" "$tmp/err" || fail "unknown value type message"
+
+# ranges: [40 ms, 100 ms) holds samples 3..5 (g, f, h)
+"$PCOL" top "$tmp/a.out" --from 0.04 --to 0.1 --format csv | grep -c ',g$\|,f$\|,h$' | grep -qx 3 ||
+  fail "top --from/--to"
+
+# coalesced twin answers boundary ranges like the raw file
+"$PCOL" pack "$tmp/a.out" -o "$tmp/raw.pcol" || fail pack
+"$PCOL" pack --coalesce "$tmp/a.out" -o "$tmp/co.pcol" || fail "pack --coalesce"
+"$PCOL" validate --full "$tmp/co.pcol" >/dev/null || fail "coalesced file invalid"
+n=$("$PCOL" cat "$tmp/co.pcol" --table samples --format csv | tail -n +2 | wc -l)
+[ "$n" = 3 ] || fail "coalesced rows: $n, want 3"
+for r in "" "--from 0.02" "--to 0.04" "--from 0.02 --to 0.1" "--from 0.06 --to 0.08"; do
+  cmp -s <("$PCOL" top "$tmp/raw.pcol" $r --format csv) <("$PCOL" top "$tmp/co.pcol" $r --format csv) ||
+    fail "raw and coalesced differ for '$r'"
+done
+
+# fold
+"$PCOL" fold "$tmp/a.out" > "$tmp/fold" || fail fold
+printf 'main;f 1\nmain;f;f;g 3\nmain;h 2\n' | diff -u - "$tmp/fold" || fail "fold output"
+"$PCOL" fold "$tmp/raw.pcol" --to 0.04 | diff -u <(printf 'main;f;f;g 2\n') - || fail "fold --to"
+
+# merge keeps both sources; --source picks one
+{
+  echo 'sample.interval=20000'
+  echo '"k" "main" '; echo '"k" "main" '
+} > "$tmp/b.out"
+"$PCOL" merge "$tmp/raw.pcol" "$tmp/b.out" -o "$tmp/m.pcol" || fail merge
+"$PCOL" cat "$tmp/m.pcol" --table sources --format csv | tail -n +2 | wc -l | grep -qx 2 || fail "merged sources"
+"$PCOL" top "$tmp/m.pcol" --source 2 --format csv | tail -n +2 | cut -d, -f6 | sort | tr '\n' ' ' |
+  grep -qx 'k main ' || fail "top --source 2"
+"$PCOL" top "$tmp/m.pcol" --format csv | grep -q '^0,0.00,[0-9.]*,8,100.00,main$' || fail "merged top main cum"
+"$PCOL" cat "$tmp/m.pcol" --table functions --format csv | grep -c ',main,' | grep -qx 1 || fail "main not shared"
+
+# diff
+"$PCOL" diff "$tmp/a.out" "$tmp/b.out" --absolute --format csv > "$tmp/d.csv" || fail diff
+head -1 "$tmp/d.csv" | grep -qx 'base_flat,new_flat,delta_flat,base_cum,new_cum,delta_cum,name' || fail "diff header"
+# sorted by the larger change (f and main: cum -4; then by name)
+sed -n 2,3p "$tmp/d.csv" | tr '\n' ' ' | grep -qx '1,0,-1,4,0,-4,f 0,0,0,6,2,-4,main ' ||
+  fail "diff rows: $(sed -n 2,3p "$tmp/d.csv")"
+"$PCOL" diff "$tmp/a.out" "$tmp/b.out" --format csv | grep -q '^0.0000,100.0000,100.0000,0.0000,100.0000,100.0000,k$' ||
+  fail "normalised diff"
+
+# flame
+"$PCOL" flame "$tmp/a.out" -o "$tmp/f.svg" --title 'T <&>' || fail flame
+grep -q '<title>g (3 samples, 50.00%)</title>' "$tmp/f.svg" || fail "flame hover text"
+grep -q 'T &lt;&amp;&gt;' "$tmp/f.svg" || fail "flame title escaping"
+if command -v xmllint >/dev/null; then xmllint --noout "$tmp/f.svg" || fail "flame SVG is not well-formed"; fi
+"$PCOL" flame --diff "$tmp/a.out" "$tmp/b.out" -o "$tmp/d.svg" || fail "flame --diff"
+grep -q 'change +' "$tmp/d.svg" || fail "diff flame hover text"
+"$PCOL" flame "$tmp/a.out" 2>/dev/null; [ $? = 2 ] || fail "flame without -o is a usage error"
+exit 0
