@@ -488,18 +488,23 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
     uint64_t a, e;
     loc_lines(c, (uint32_t)loc, &a, &e);
     uint32_t start = k;
-    if (a == e && t->by == PCOL_BY_FUNCTION) {
-      uint32_t key;
-      CHECK(mapping_key(t, (uint32_t)loc, &key, err));
-      t->loc_keys[k++] = key;
-    }
+    int unsymbolized = a == e; /* no lines, or lines without a function */
     for (uint64_t li = a; li < e; li++) {
       uint32_t key;
+      if (pcol_view_u32(&t->fc.ln_fn, li) == 0) unsymbolized = 1;
       CHECK(line_key(t, li, &key, err));
       if (!key) continue;
       int dup = 0;
       for (uint32_t j = start; j < k && !dup; j++) dup = t->loc_keys[j] == key;
       if (!dup) t->loc_keys[k++] = key;
+    }
+    /* pprof names an unsymbolized location after its mapping ("<unknown>"
+     * without one); a function with NA name (an Rprof top-level ref) is not
+     * unsymbolized and stays skipped */
+    if (k == start && unsymbolized && t->by == PCOL_BY_FUNCTION) {
+      uint32_t key;
+      CHECK(mapping_key(t, (uint32_t)loc, &key, err));
+      t->loc_keys[k++] = key;
     }
     t->loc_koff[loc + 1] = k;
   }
