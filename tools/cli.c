@@ -149,7 +149,11 @@ int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel) {
   if (cli_get_u64(cmd, a, "source", 0, &src)) return EXIT_USAGE;
   if (src > UINT32_MAX) return cli_usage_error(cmd->name, "--source is out of range");
   sel->source_id = (uint32_t)src;
-  const char *from = cli_get(cmd, a, "from"), *to = cli_get(cmd, a, "to");
+  /* `unpack` uses --to for the output format, so its range options are
+   * --from-time/--to-time; every other command says --from/--to. */
+  int alt = find_opt(cmd, "to-time", 7, 0) >= 0;
+  const char *from = cli_get(cmd, a, alt ? "from-time" : "from");
+  const char *to = cli_get(cmd, a, alt ? "to-time" : "to");
   if (from) {
     if (parse_seconds(from, &sel->from_ns))
       return cli_usage_error(cmd->name, "--from wants seconds, not '%s'", from);

@@ -11,6 +11,8 @@ const cli_opt opts_unpack[] = {
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
     /* not CLI_OPT_SELECT: its --to (seconds) would clash with --to FORMAT */
     {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`)"},
+    {"from-time", 0, 1, "only the part of the profile from this many seconds after its start"},
+    {"to-time", 0, 1, "only the part of the profile before this many seconds after its start"},
     {NULL, 0, 0, NULL}};
 
 int cmd_unpack(const cli_command *cmd, cli_args *a) {

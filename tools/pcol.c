@@ -12,7 +12,8 @@ static const cli_command commands[] = {
     {"unpack", "pcol unpack FILE.pcol --to FORMAT -o OUT",
      "Convert a pcol file to rprof, pprof, perun, collapsed or speedscope.",
      "-o - writes to standard output.  pprof output is gzip-compressed unless\n"
-     "--no-gzip is given.  --source/--from/--to select samples.",
+     "--no-gzip is given.  --source, --from-time and --to-time select samples\n"
+     "(--to names the output format here).",
      opts_unpack, cmd_unpack},
     {"info", "pcol info FILE.pcol", "Show version, tables, row counts, sections, sizes and compression.",
      NULL, opts_info, cmd_info},
