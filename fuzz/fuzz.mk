@@ -19,7 +19,7 @@ FUZZ_LIBDIR  := $(FUZZ_DIR)/libbuild
 FUZZ_TARGETS ?= pcol rprof pprof perun collapsed
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-FUZZ_OPTS    ?= -max_len=262144 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1
+FUZZ_OPTS    ?= -max_len=65536 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1
 PCOL_TESTDATA ?= ../shared/testdata
 SECONDS      ?= 60
 
@@ -61,6 +61,7 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	for p in $$s/pcol/*.pcol; do \
 	  $(PCOL) unpack "$$p" --to collapsed -o $$s/collapsed/$$(basename $$p).txt 2>/dev/null || true; \
 	done; \
+	find $$s -type f -size +64k -delete; \
 	echo "fuzz seeds: $$(ls $$s/pcol | wc -l) pcol ($$n packed from test data), $$(ls $$s/rprof | wc -l) rprof, $$(ls $$s/pprof | wc -l) pprof, $$(ls $$s/perun | wc -l) perun, $$(ls $$s/collapsed | wc -l) collapsed"
 
 # Runs each target SECONDS seconds.  A crash stops the run (exit non-zero);

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Exit codes of every command (0 ok, 1 invalid data, 2 usage, 3 I/O) and
+# "no command crashes on a damaged file": each command is run on files with
+# a damaged header, a damaged body (only --full or a first-use check can see
+# it) and random byte damage; it must exit 0 or 1 with a message, never
+# crash (signal, sanitizer report) or print a sanitizer error.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_exit_codes: $*" >&2; exit 1; }
+
+# expect CODE DESCRIPTION -- CMD...: runs CMD, checks its exit code and that
+# no sanitizer spoke; non-zero codes must come with a message on stderr.
+expect() {
+  local want=$1 what=$2; shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+  local got=$?
+  if grep -qE 'Sanitizer|runtime error|Segmentation|Aborted' "$tmp/err"; then
+    cat "$tmp/err" >&2; fail "$what: sanitizer/crash report ($*)"
+  fi
+  [ "$got" = "$want" ] || { cat "$tmp/err" >&2; fail "$what: exit $got, want $want ($*)"; }
+  if [ "$want" != 0 ]; then [ -s "$tmp/err" ] || fail "$what: exit $got without a message ($*)"; fi
+}
+# no_crash DESCRIPTION -- CMD...: exit 0 or 1 (damage may go unseen without --full).
+no_crash() {
+  local what=$1; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+  local got=$?
+  if [ $got -ge 2 ] || grep -qE 'Sanitizer|runtime error' "$tmp/err"; then
+    head -20 "$tmp/err" >&2; fail "$what: exit $got ($*)"
+  fi
+  if [ $got = 1 ]; then [ -s "$tmp/err" ] || fail "$what: exit 1 without a message ($*)"; fi
+}
+
+# poke FILE OFFSET BYTE(octal): overwrite one byte in place
+poke() { printf "\\$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none; }
+
+good=$tmp/good.pcol
+$PCOL pack examples/demo.out -o "$good" || fail "pack the example"
+$PCOL pack examples/demo.out --compress lz4 -o "$tmp/good-lz4.pcol" || fail "pack lz4"
+cp "$good" "$tmp/base.pcol"
+size=$(stat -c %s "$good")
+
+# a damaged header (checksum), a newer major version, a truncated file
+cp "$good" "$tmp/hdr.pcol"; poke "$tmp/hdr.pcol" 20 377
+cp "$good" "$tmp/major.pcol"; poke "$tmp/major.pcol" 8 377
+head -c $((size / 2)) "$good" > "$tmp/trunc.pcol"
+printf 'this is not a profile\n\001\002\003' > "$tmp/garbage.txt"
+: > "$tmp/empty"
+# a damaged body: flip a byte in the middle of the first data section
+cp "$good" "$tmp/body.pcol"
+sec_off=$($PCOL info "$good" | awk '/^sections:/{s=1;next} s && NF>=8 && $5 ~ /^[0-9]+$/ && $6>16 {print $5 + int($6/2); exit}')
+[ -n "$sec_off" ] || fail "could not find a data section in pcol info"
+poke "$tmp/body.pcol" "$sec_off" 377
+
+readers=(
+  "info"
+  "validate"
+  "validate --full"
+  "cat --table samples"
+  "cat --table strings"
+  "cat --table sample_locations"
+  "cat --table location_lines"
+  "cat --table functions"
+  "top"
+  "fold"
+  "unpack --to rprof -o $tmp/o.out"
+  "unpack --to pprof -o $tmp/o.pb.gz"
+  "unpack --to collapsed -o $tmp/o.txt"
+  "unpack --to speedscope -o $tmp/o.json"
+  "unpack --to perun -o $tmp/o.perf"
+  "flame -o $tmp/o.svg"
+  "merge -o $tmp/o.pcol"
+)
+
+# --- 0: valid input
+# commands that read without mmap on request
+nommap() { $PCOL ${1%% *} --help 2>/dev/null | grep -q -- --no-mmap; }
+for r in "${readers[@]}"; do
+  expect 0 "valid file" -- $PCOL $r "$good"
+  if nommap "$r"; then expect 0 "valid lz4 file, --no-mmap" -- $PCOL $r --no-mmap "$tmp/good-lz4.pcol"; fi
+done
+expect 0 "pack" -- $PCOL pack examples/demo.out -o "$tmp/p.pcol"
+expect 0 "diff" -- $PCOL diff "$good" "$tmp/good-lz4.pcol"
+
+# --- 1: invalid data (reported, named)
+for bad in hdr major trunc; do
+  for r in "${readers[@]}"; do expect 1 "$bad file" -- $PCOL $r "$tmp/$bad.pcol"; done
+  grep -q "$bad.pcol" "$tmp/err" || fail "message must name the file ($bad)"
+  expect 1 "diff with $bad file" -- $PCOL diff "$good" "$tmp/$bad.pcol"
+done
+expect 1 "validate --full sees body damage" -- $PCOL validate --full "$tmp/body.pcol"
+expect 1 "pack of garbage" -- $PCOL pack "$tmp/garbage.txt" -o "$tmp/p2.pcol"
+expect 1 "pack of an empty file" -- $PCOL pack "$tmp/empty" -o "$tmp/p2.pcol"
+expect 1 "pack of a damaged pcol" -- $PCOL pack "$tmp/body.pcol" -o "$tmp/p2.pcol"
+[ ! -e "$tmp/p2.pcol" ] || fail "failed pack left an output"
+expect 1 "merge of a damaged pcol" -- $PCOL merge "$good" "$tmp/body.pcol" -o "$tmp/m2.pcol"
+[ ! -e "$tmp/m2.pcol" ] || fail "failed merge left an output"
+
+# --- damaged bodies: no crash, with or without --full, mmap or not
+for r in "${readers[@]}"; do
+  no_crash "body damage" -- $PCOL $r "$tmp/body.pcol"
+  if nommap "$r"; then no_crash "body damage, --no-mmap" -- $PCOL $r --no-mmap "$tmp/body.pcol"; fi
+done
+RANDOM=4242
+for n in $(seq 1 25); do
+  cp "$good" "$tmp/r.pcol"
+  for k in 1 2 3; do poke "$tmp/r.pcol" $(((RANDOM * 32768 + RANDOM) % size)) $(printf '%o' $((RANDOM % 256))); done
+  for r in "${readers[@]}"; do no_crash "random damage #$n" -- $PCOL $r "$tmp/r.pcol"; done
+done
+
+# --- 2: usage
+for c in pack unpack info cat validate top fold flame diff merge; do
+  expect 2 "$c without arguments" -- $PCOL $c
+  expect 2 "$c with an unknown option" -- $PCOL $c --no-such-option "$good"
+done
+expect 2 "unknown command" -- $PCOL frobnicate
+expect 2 "no command" -- $PCOL
+expect 2 "cat unknown table" -- $PCOL cat "$good" --table nope
+expect 2 "cat bad format" -- $PCOL cat "$good" --table samples --format xml
+expect 2 "cat bad limit" -- $PCOL cat "$good" --table samples --limit lots
+expect 2 "unpack unknown format" -- $PCOL unpack "$good" --to nope -o "$tmp/x"
+expect 2 "pack unknown compression" -- $PCOL pack examples/demo.out --compress zstd -o "$tmp/x"
+expect 2 "pack unknown input format" -- $PCOL pack examples/demo.out --from nope -o "$tmp/x"
+
+# --- 3: I/O
+for r in "${readers[@]}"; do expect 3 "missing input" -- $PCOL $r "$tmp/missing.pcol"; done
+expect 3 "pack of a missing input" -- $PCOL pack "$tmp/missing.out" -o "$tmp/x.pcol"
+expect 3 "diff of a missing input" -- $PCOL diff "$good" "$tmp/missing.pcol"
+expect 3 "input is a directory" -- $PCOL info "$tmp"
+for w in "pack examples/demo.out" "merge $good" "unpack $good --to rprof" "flame $good"; do
+  expect 3 "unwritable output ($w)" -- $PCOL $w -o "$tmp/no/such/dir/out"
+  expect 3 "output is a directory ($w)" -- $PCOL $w -o "$tmp"
+done
+if [ -w /dev/full ]; then
+  expect 3 "stdout is full (cat)" -- sh -c "$PCOL cat '$good' --table samples > /dev/full"
+  expect 3 "stdout is full (pack -o -)" -- sh -c "$PCOL pack examples/demo.out -o - > /dev/full"
+fi
+cmp "$good" "$tmp/base.pcol" || fail "a reader modified its input"
+exit 0
