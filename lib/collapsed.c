@@ -397,6 +397,8 @@ static int entry_of(cexp *x, uint32_t stack, uint32_t *out) {
       if ((rc = line_name(x, l))) return rc == PCOL_ENOMEM ? oom(x->err) : rc;
     }
   }
+  /* an empty stack leaves the arena unallocated: NULL + 0 is UB */
+  if (!x->arena.data && pcol_buf_reserve(&x->arena, 1)) return oom(x->err);
   centry k = {off, x->arena.len - off, 0, 0, 0, 0, 0, 0, 0};
   uint64_t h = pcol_hash_bytes(x->arena.data + off, k.len, 11);
   uint32_t id = pcol_hset_find(&x->set, h, entry_eq, x, &k);

@@ -463,7 +463,7 @@ static int export_exact(pexp *x) {
     x->rows[i].group = layout == 3 ? ri.type_key : layout == 2 ? (uint32_t)ri.snapshot : 0;
     x->rows[i].order = ri.index >= 0 ? (uint64_t)ri.index : x->rows[i].row;
   }
-  qsort(x->rows, x->nrows, sizeof *x->rows, cmp_selrow);
+  if (x->nrows) qsort(x->rows, x->nrows, sizeof *x->rows, cmp_selrow); /* qsort(NULL, 0) is UB */
   json_t *empty = meta_json(x, "perun.empty_types");
   rc = put(x, "{");
   size_t n;
@@ -690,7 +690,7 @@ static int export_synth(pexp *x, uint32_t nsources) {
       r->order = (uint64_t)pcol_view_i64(&x->s_time, r->row);
     }
   }
-  qsort(x->rows, x->nrows, sizeof *x->rows, cmp_synth);
+  if (x->nrows) qsort(x->rows, x->nrows, sizeof *x->rows, cmp_synth); /* qsort(NULL, 0) is UB */
   const char *cmd = "pcol";
   pcol_str uri = {0};
   if (nsources == 1 && x->nrows) {

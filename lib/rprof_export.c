@@ -48,7 +48,7 @@ static int corrupt(rp_out *r, const char *what, uint64_t a) {
 
 static void emit(rp_out *r, const void *text, size_t n) {
   fputs(r->pending, r->out);
-  fwrite(text, 1, n, r->out);
+  if (n) fwrite(text, 1, n, r->out); /* text may be NULL when n == 0 */
   /* a stored text ending in LF carries its own line end (rprof-mapping.md) */
   r->pending = n && ((const char *)text)[n - 1] == '\n' ? "" : r->eol;
   r->may_drop = 0;

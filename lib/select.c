@@ -76,7 +76,8 @@ int pcol_select_iter(pcol_file *f, const pcol_select *sel,
           int64_t d = pcol_view_i64(&dur, k);
           if (d > maxdur) maxdur = d;
         }
-      int64_t lo = from < INT64_MIN + 1 + maxdur ? INT64_MIN + 1 : from - maxdur;
+      int64_t lo; /* from - maxdur, saturated (both come from the file) */
+      if (__builtin_sub_overflow(from, maxdur, &lo) || lo < INT64_MIN + 1) lo = INT64_MIN + 1;
       i = lower_bound(&tim, row, end, lo);
       stop = lower_bound(&tim, i, end, to);
     }

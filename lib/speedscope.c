@@ -126,6 +126,8 @@ static int stack_frames(sexp *x, uint32_t stack, const uint32_t **fr, uint32_t *
     x->memo_off[stack] = off + 1;
     x->memo_len[stack] = (uint32_t)((x->stk.len - off) / sizeof(uint32_t));
   }
+  /* empty stacks only: the buffer is still unallocated (NULL + k is UB) */
+  if (!x->stk.data && pcol_buf_reserve(&x->stk, sizeof(uint32_t))) return oom(x);
   *fr = (const uint32_t *)(x->stk.data + x->memo_off[stack] - 1);
   *n = x->memo_len[stack];
   return PCOL_OK;
