@@ -796,7 +796,7 @@ int pcol_import_perun(pcol_builder *b, FILE *in, const char *name,
   }
   if (!rc) {
     /* samples go in time order (NA first); remember positions that moved */
-    qsort(l.v, l.n, sizeof *l.v, cmp_ev);
+    if (l.n) qsort(l.v, l.n, sizeof *l.v, cmp_ev); /* qsort(NULL, 0) is UB */
     for (size_t i = 0; i < l.n; i++) {
       pgroup *g = &groups[l.v[i].group];
       if ((int64_t)l.v[i].idx < g->last_idx) g->needs_index = 1;
