@@ -192,7 +192,15 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
     }
     free(depth);
   }
-  if ((pcol_rows(f, PCOL_T_SAMPLES) + 1) * (maxdepth + 1) > 2000000) nul = NULL;
+  uint64_t maxlines = 1; /* inline frames per location multiply the depth */
+  pcol_view lof;
+  if (!pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS, &lof, &err))
+    for (uint64_t r = 0; r + 1 < lof.count; r++) {
+      uint64_t k = pcol_view_u64(&lof, r + 1) - pcol_view_u64(&lof, r);
+      if (k > maxlines) maxlines = k;
+    }
+  if ((double)(pcol_rows(f, PCOL_T_SAMPLES) + nst + 1) * (double)(maxdepth + 1) * (double)maxlines > 30000)
+    nul = NULL;
   if (nul) {
     pcol_select all = {0, 0, 0, 0, 0};
     (void)pcol_export_rprof(f, &all, nul, &err);

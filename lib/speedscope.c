@@ -235,7 +235,10 @@ static int evented(sexp *x, pcol_str uri, const pcol_select *sel) {
   /* the sampling interval: smallest positive gap */
   int64_t interval = 0;
   for (size_t i = 1; i < x->nrows; i++) {
-    int64_t g = pcol_view_i64(&x->s_time, x->rows[i].row) - pcol_view_i64(&x->s_time, x->rows[i - 1].row);
+    int64_t g; /* times come from the file: the difference may overflow */
+    if (__builtin_sub_overflow(pcol_view_i64(&x->s_time, x->rows[i].row),
+                               pcol_view_i64(&x->s_time, x->rows[i - 1].row), &g))
+      continue;
     if (g > 0 && (!interval || g < interval)) interval = g;
   }
   int64_t from = sel && sel->has_from ? sel->from_ns : INT64_MIN, to = sel && sel->has_to ? sel->to_ns : INT64_MAX;
@@ -250,7 +253,10 @@ static int evented(sexp *x, pcol_str uri, const pcol_select *sel) {
   for (size_t i = 0; i < x->nrows && !rc; i++) {
     int64_t t = pcol_view_i64(&x->s_time, x->rows[i].row), d = pcol_view_i64(&x->s_dur, x->rows[i].row);
     int64_t next = i + 1 < x->nrows ? pcol_view_i64(&x->s_time, x->rows[i + 1].row) : INT64_MAX;
-    if (d <= 0) d = i + 1 < x->nrows && next - t < interval ? next - t : interval;
+    int64_t gap; /* next - t, which may overflow for times read from a file */
+    if (__builtin_sub_overflow(next, t, &gap)) gap = INT64_MAX;
+    if (d <= 0) d = i + 1 < x->nrows && gap < interval ? gap : interval;
+    if (d < 0) d = 0; /* unsorted times in a damaged file */
     int64_t e = t > INT64_MAX - d ? INT64_MAX : t + d;
     if (e > next) e = next;
     if (t < from) t = from;
