@@ -404,6 +404,23 @@ static int write_source(rp_out *r, uint32_t s) {
   return PCOL_OK;
 }
 
+/* Rprof has one line per tick: a weight of 10^12 (a collapsed-stack count,
+ * say) cannot be written.  Past this many lines (31 days at 10 ms) the export
+ * is refused before anything is written. */
+#define RPROF_MAX_LINES (1ULL << 28)
+
+typedef struct line_count {
+  rp_out *r;
+  uint64_t lines;
+} line_count;
+
+static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  line_count *c = ctx;
+  int64_t t = pcol_scale(pcol_view_i64(&c->r->s_weight, row), num, den);
+  if (t > 0) c->lines += (uint64_t)t;
+  return c->lines > RPROF_MAX_LINES ? 1 : 0; /* 1 stops the walk early */
+}
+
 int pcol_export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, pcol_error *err) {
   rp_out r;
   memset(&r, 0, sizeof r);
@@ -420,6 +437,13 @@ int pcol_export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, pcol_erro
   if (!rc && sel && sel->source_id > r.nsources)
     rc = pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the file has %" PRIu64 ")",
                         sel->source_id, r.nsources);
+  line_count lc = {&r, 0};
+  if (!rc) rc = pcol_select_iter(f, sel, count_row, &lc, err);
+  if (!rc && lc.lines > RPROF_MAX_LINES)
+    rc = pcol_error_set(err, PCOL_ETOOBIG,
+                        "rprof export: the selected samples weigh more than %llu, and Rprof "
+                        "needs one line per unit of weight",
+                        (unsigned long long)RPROF_MAX_LINES);
   for (uint64_t s = 1; !rc && s <= r.nsources; s++) {
     if (sel && sel->source_id && s != sel->source_id) continue;
     rc = write_source(&r, (uint32_t)s);

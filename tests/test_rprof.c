@@ -635,3 +635,33 @@ Test(rprof, pprof_like_source_exports_as_rprof_r_can_read) {
   free(mem);
   pcol_builder_free(b);
 }
+
+Test(rprof, huge_weights_are_refused_before_writing) {
+  pcol_builder *b;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
+  uint32_t src, fn, loc, stack;
+  cr_assert_eq(pcol_b_source(b, "collapsed", "x.txt", PCOL_NA_I64, &src), 0);
+  pcol_function_row fr = {0, 0, 0, PCOL_NA_I64};
+  pcol_b_cstr(b, "f", &fr.name);
+  pcol_b_function(b, &fr, &fn);
+  pcol_line_row l = {fn, PCOL_NA_I64, PCOL_NA_I64};
+  pcol_b_location(b, 0, 0, 0, &l, 1, &loc);
+  pcol_b_stack(b, &loc, 1, &stack);
+  pcol_sample_row s = {src, PCOL_NA_I64, 0, 1000000000000LL, PCOL_NA_I64, stack, 0};
+  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  char *out = NULL;
+  size_t n = 0;
+  FILE *m = open_memstream(&out, &n);
+  int rc = pcol_export_rprof(f, NULL, m, &err);
+  fclose(m);
+  cr_assert_eq(rc, PCOL_ETOOBIG, "%s", err.message);
+  cr_assert(strstr(err.message, "one line per unit of weight"));
+  cr_assert_eq(n, 0, "nothing written");
+  free(out);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
