@@ -5,7 +5,11 @@
  * file's lock) races for real.  Each thread reads every column, string and
  * stack and compares a checksum of what it saw with the single-threaded
  * answer.  `make test-tsan` runs this binary under ThreadSanitizer. */
+#ifdef PCOL_PLAIN_TEST /* the TSan build (fuzz/fuzz.mk test-tsan) */
+#include "../fuzz/plain_test.h"
+#else
 #include "testutil.h"
+#endif
 #include "../fuzz/fuzz_common.h"
 #include <pthread.h>
 
