@@ -39,14 +39,18 @@ int cmd_info(const cli_command *cmd, cli_args *a) {
       pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &su, &err)) {
     pcol_close(f);
     free(buf);
-    return cli_fail(cmd->name, &err, PCOL_ECORRUPT);
+    return cli_fail(cmd->name, &err, err.code ? err.code : PCOL_ECORRUPT);
   }
   printf("sources:         %llu\n", (unsigned long long)ns);
   for (uint64_t i = 0; i < ns && i < 20; i++) {
     pcol_str t, u;
     if (pcol_string(f, pcol_view_u32(&st, i), &t, &err) ||
-        pcol_string(f, pcol_view_u32(&su, i), &u, &err))
-      break;
+        pcol_string(f, pcol_view_u32(&su, i), &u, &err)) {
+      /* damage met: say so and exit non-zero instead of a silent stop */
+      pcol_close(f);
+      free(buf);
+      return cli_fail(cmd->name, &err, err.code ? err.code : PCOL_ECORRUPT);
+    }
     printf("  %llu: %.*s %.*s\n", (unsigned long long)i + 1, (int)t.len, t.ptr ? t.ptr : "NA",
            (int)u.len, u.ptr ? u.ptr : "NA");
   }
