@@ -1,0 +1,1080 @@
+/* test_pprof.c — pprof import and export.
+ *
+ * Hand-built profiles (every field of profile.proto, packed and unpacked
+ * encodings, the string table last, NUL bytes in strings) go through
+ * import -> pcol file -> export and are compared field by field after
+ * resolving ids and string indices; real profiles from the shared test data
+ * are compared the same way.  Malformed inputs must give clear errors. */
+#include "testutil.h"
+#include "profile.pb-c.h"
+#include <stdio.h>
+#include <zlib.h>
+
+typedef Perftools__Profiles__Profile Profile;
+
+/* ------------------------------------------------------------ helpers */
+
+typedef struct mem {
+  uint8_t *p;
+  size_t n;
+} mem;
+
+static mem pack(const Profile *p) {
+  mem m;
+  m.n = perftools__profiles__profile__get_packed_size(p);
+  m.p = malloc(m.n + 1);
+  cr_assert_not_null(m.p);
+  perftools__profiles__profile__pack(p, m.p);
+  return m;
+}
+
+static mem cat(mem a, mem b) {
+  mem m = {malloc(a.n + b.n + 1), a.n + b.n};
+  memcpy(m.p, a.p, a.n);
+  memcpy(m.p + a.n, b.p, b.n);
+  return m;
+}
+
+static mem gzip_mem(const void *p, size_t n) {
+  z_stream zs;
+  memset(&zs, 0, sizeof zs);
+  cr_assert_eq(deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  mem m = {malloc(deflateBound(&zs, n) + 64), 0};
+  zs.next_in = (Bytef *)(uintptr_t)p;
+  zs.avail_in = (uInt)n;
+  zs.next_out = m.p;
+  zs.avail_out = (uInt)(deflateBound(&zs, n) + 64);
+  cr_assert_eq(deflate(&zs, Z_FINISH), Z_STREAM_END);
+  m.n = zs.total_out;
+  deflateEnd(&zs);
+  return m;
+}
+
+static mem gunzip_mem(const void *p, size_t n) {
+  z_stream zs;
+  memset(&zs, 0, sizeof zs);
+  cr_assert_eq(inflateInit2(&zs, 16 + MAX_WBITS), Z_OK);
+  size_t cap = 1 << 16;
+  mem m = {malloc(cap), 0};
+  zs.next_in = (Bytef *)(uintptr_t)p;
+  zs.avail_in = (uInt)n;
+  int r;
+  do {
+    if (m.n == cap) m.p = realloc(m.p, cap *= 2);
+    zs.next_out = m.p + m.n;
+    zs.avail_out = (uInt)(cap - m.n);
+    r = inflate(&zs, Z_NO_FLUSH);
+    m.n = cap - zs.avail_out;
+    cr_assert(r == Z_OK || r == Z_STREAM_END, "inflate: %d", r);
+  } while (r != Z_STREAM_END);
+  inflateEnd(&zs);
+  return m;
+}
+
+static int import_mem(pcol_builder *b, const void *data, size_t len, const char *name,
+                      const pcol_import_options *o, pcol_error *err) {
+  FILE *f = len ? fmemopen((void *)(uintptr_t)data, len, "rb") : tmpfile();
+  cr_assert_not_null(f);
+  int rc = pcol_import_pprof(b, f, name, o, err);
+  fclose(f);
+  return rc;
+}
+
+static pcol_builder *new_builder(void) {
+  pcol_builder *b;
+  pcol_error err;
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
+  return b;
+}
+
+/* pprof bytes -> builder -> pcol file in memory */
+static pcol_file *import_file(const void *data, size_t len, void **filemem) {
+  pcol_builder *b = new_builder();
+  pcol_error err = {0};
+  cr_assert_eq(import_mem(b, data, len, "test.pb", NULL, &err), 0, "%s", err.message);
+  pcol_file *f = tu_reopen(b, NULL, filemem);
+  pcol_builder_free(b);
+  return f;
+}
+
+static mem export_mem(pcol_file *f, const pcol_select *sel, int gz) {
+  mem m = {NULL, 0};
+  char *buf = NULL;
+  size_t n = 0;
+  FILE *o = open_memstream(&buf, &n);
+  pcol_error err = {0};
+  cr_assert_eq(pcol_export_pprof(f, sel, o, gz, &err), 0, "%s", err.message);
+  fclose(o);
+  m.p = (uint8_t *)buf;
+  m.n = n;
+  return m;
+}
+
+static Profile *decode(mem m) {
+  Profile *p = perftools__profiles__profile__unpack(NULL, m.n, m.p);
+  cr_assert_not_null(p, "exported profile does not decode");
+  return p;
+}
+
+/* ------------------------------------------ canonical, id-free rendering */
+
+typedef struct dumper {
+  const Profile *p;
+  char *buf;
+  size_t n;
+  FILE *o;
+} dumper;
+
+static void d_open(dumper *d, const Profile *p) {
+  d->p = p;
+  d->buf = NULL;
+  d->o = open_memstream(&d->buf, &d->n);
+}
+static char *d_close(dumper *d) {
+  fclose(d->o);
+  return d->buf;
+}
+
+static void d_str(dumper *d, int64_t idx) {
+  if (idx < 0 || (size_t)idx >= d->p->n_string_table) {
+    fprintf(d->o, "<bad string %lld>", (long long)idx);
+    return;
+  }
+  const ProtobufCBinaryData *s = &d->p->string_table[idx];
+  fputc('"', d->o);
+  for (size_t i = 0; i < s->len; i++) {
+    uint8_t c = s->data[i];
+    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+      fputc(c, d->o);
+    else
+      fprintf(d->o, "\\x%02x", c);
+  }
+  fputc('"', d->o);
+}
+
+/* sorted (id, index) pairs: rendering large profiles stays fast */
+typedef struct loc_ix {
+  uint64_t id;
+  size_t i;
+} loc_ix;
+static int loc_cmp(const void *a, const void *b) {
+  uint64_t x = ((const loc_ix *)a)->id, y = ((const loc_ix *)b)->id;
+  return x < y ? -1 : x > y;
+}
+static loc_ix *index_ids(size_t n, uint64_t (*id)(const Profile *, size_t), const Profile *p) {
+  loc_ix *ix = malloc((n + 1) * sizeof *ix);
+  for (size_t i = 0; i < n; i++) ix[i] = (loc_ix){id(p, i), i};
+  qsort(ix, n, sizeof *ix, loc_cmp);
+  return ix;
+}
+static long find_ix(const loc_ix *ix, size_t n, uint64_t id) {
+  loc_ix key = {id, 0};
+  const loc_ix *hit = bsearch(&key, ix, n, sizeof *ix, loc_cmp);
+  return hit ? (long)hit->i : -1;
+}
+static uint64_t fn_id(const Profile *p, size_t i) { return p->function[i]->id; }
+static uint64_t map_id(const Profile *p, size_t i) { return p->mapping[i]->id; }
+static uint64_t loc_id(const Profile *p, size_t i) { return p->location[i]->id; }
+
+typedef struct pindex {
+  loc_ix *fn, *map, *loc;
+} pindex;
+static pindex index_profile(const Profile *p) {
+  pindex x = {index_ids(p->n_function, fn_id, p), index_ids(p->n_mapping, map_id, p),
+              index_ids(p->n_location, loc_id, p)};
+  return x;
+}
+static void pindex_free(pindex *x) {
+  free(x->fn);
+  free(x->map);
+  free(x->loc);
+}
+static const pindex *CUR_IX; /* the index of the profile being rendered (test-only) */
+
+static const Perftools__Profiles__Function *find_fn(const Profile *p, uint64_t id) {
+  long i = find_ix(CUR_IX->fn, p->n_function, id);
+  return i < 0 ? NULL : p->function[i];
+}
+static const Perftools__Profiles__Mapping *find_map(const Profile *p, uint64_t id) {
+  long i = find_ix(CUR_IX->map, p->n_mapping, id);
+  return i < 0 ? NULL : p->mapping[i];
+}
+
+static void d_mapping(dumper *d, const Perftools__Profiles__Mapping *m) {
+  if (!m) {
+    fputs("nomap", d->o);
+    return;
+  }
+  fprintf(d->o, "map[%llx-%llx@%llx ", (unsigned long long)m->memory_start,
+          (unsigned long long)m->memory_limit, (unsigned long long)m->file_offset);
+  d_str(d, m->filename);
+  fputc(' ', d->o);
+  d_str(d, m->build_id);
+  fprintf(d->o, " %d%d%d%d]", m->has_functions, m->has_filenames, m->has_line_numbers,
+          m->has_inline_frames);
+}
+
+static void d_location(dumper *d, const Perftools__Profiles__Location *l) {
+  fprintf(d->o, "  loc %llx folded=%d ", (unsigned long long)l->address, l->is_folded);
+  d_mapping(d, find_map(d->p, l->mapping_id));
+  for (size_t k = 0; k < l->n_line; k++) {
+    const Perftools__Profiles__Function *fn = find_fn(d->p, l->line[k]->function_id);
+    fputs("\n    line ", d->o);
+    cr_assert_not_null(fn);
+    d_str(d, fn->name);
+    fputc(' ', d->o);
+    d_str(d, fn->system_name);
+    fputc(' ', d->o);
+    d_str(d, fn->filename);
+    fprintf(d->o, " start=%lld line=%lld col=%lld", (long long)fn->start_line,
+            (long long)l->line[k]->line, (long long)l->line[k]->column);
+  }
+  fputc('\n', d->o);
+}
+
+/* Everything but the samples. */
+static char *dump_header(const Profile *p) {
+  dumper d;
+  d_open(&d, p);
+  fputs("drop=", d.o);
+  d_str(&d, p->drop_frames);
+  fputs(" keep=", d.o);
+  d_str(&d, p->keep_frames);
+  fprintf(d.o, " time=%lld dur=%lld period=%lld ", (long long)p->time_nanos,
+          (long long)p->duration_nanos, (long long)p->period);
+  if (p->period_type) {
+    fputs("ptype=", d.o);
+    d_str(&d, p->period_type->type);
+    fputc('/', d.o);
+    d_str(&d, p->period_type->unit);
+  }
+  fputs(" dflt=", d.o);
+  d_str(&d, p->default_sample_type);
+  fputs(" doc=", d.o);
+  d_str(&d, p->doc_url);
+  for (size_t i = 0; i < p->n_comment; i++) {
+    fputs("\ncomment ", d.o);
+    d_str(&d, p->comment[i]);
+  }
+  for (size_t i = 0; i < p->n_sample_type; i++) {
+    fputs("\ntype ", d.o);
+    d_str(&d, p->sample_type[i]->type);
+    fputc('/', d.o);
+    d_str(&d, p->sample_type[i]->unit);
+  }
+  for (size_t i = 0; i < p->n_mapping; i++) {
+    fputs("\n", d.o);
+    d_mapping(&d, p->mapping[i]);
+  }
+  fprintf(d.o, "\nsamples %zu\n", p->n_sample);
+  return d_close(&d);
+}
+
+static char *dump_sample(const Profile *p, size_t i) {
+  dumper d;
+  d_open(&d, p);
+  const Perftools__Profiles__Sample *s = p->sample[i];
+  fputs("values", d.o);
+  for (size_t k = 0; k < s->n_value; k++) fprintf(d.o, " %lld", (long long)s->value[k]);
+  for (size_t k = 0; k < s->n_label; k++) {
+    fputs("\n  label ", d.o);
+    d_str(&d, s->label[k]->key);
+    fputc(' ', d.o);
+    d_str(&d, s->label[k]->str);
+    fprintf(d.o, " %lld ", (long long)s->label[k]->num);
+    d_str(&d, s->label[k]->num_unit);
+  }
+  fputc('\n', d.o);
+  for (size_t k = 0; k < s->n_location_id; k++) {
+    long li = find_ix(CUR_IX->loc, p->n_location, s->location_id[k]);
+    if (li < 0) {
+      fprintf(d.o, "  <missing location %llu>\n", (unsigned long long)s->location_id[k]);
+      continue;
+    }
+    d_location(&d, p->location[li]);
+  }
+  return d_close(&d);
+}
+
+/* The two profiles mean the same: every field, sample by sample. */
+static void expect_same_profile(const Profile *a, const Profile *b) {
+  pindex ia = index_profile(a), ib = index_profile(b);
+  CUR_IX = &ia;
+  char *ha = dump_header(a);
+  CUR_IX = &ib;
+  char *hb = dump_header(b);
+  cr_assert_str_eq(hb, ha);
+  free(ha);
+  free(hb);
+  for (size_t i = 0; i < a->n_sample; i++) {
+    CUR_IX = &ia;
+    char *sa = dump_sample(a, i);
+    CUR_IX = &ib;
+    char *sb = dump_sample(b, i);
+    cr_assert_str_eq(sb, sa, "sample %zu differs", i + 1);
+    free(sa);
+    free(sb);
+  }
+  CUR_IX = NULL;
+  pindex_free(&ia);
+  pindex_free(&ib);
+}
+
+/* --------------------------------------------- the hand-built profile */
+
+/* A string table in a scrambled order, so indices differ from pcol ids. */
+static ProtobufCBinaryData STRS[] = {
+    {0, NULL},
+    {8, (uint8_t *)"function"},        /* 1 */
+    {5, (uint8_t *)"count"},           /* 2 */
+    {7, (uint8_t *)"samples"},         /* 3 */
+    {5, (uint8_t *)"alloc"},           /* 4 */
+    {5, (uint8_t *)"bytes"},           /* 5 */
+    {3, (uint8_t *)"cpu"},             /* 6 */
+    {11, (uint8_t *)"nanoseconds"},    /* 7 */
+    {6, (uint8_t *)"main.f"},          /* 8 */
+    {9, (uint8_t *)"_ZN4main1f"},      /* 9 */
+    {7, (uint8_t *)"main.go"},         /* 10 */
+    {7, (uint8_t *)"inl\0ned"},        /* 11: embedded NUL */
+    {8, (uint8_t *)"/bin/app"},        /* 12 */
+    {8, (uint8_t *)"deadbeef"},        /* 13 */
+    {9, (uint8_t *)"[vdso]\xff\xfe"},  /* 14: invalid UTF-8 */
+    {6, (uint8_t *)"thread"},          /* 15 */
+    {4, (uint8_t *)"main"},            /* 16 */
+    {4, (uint8_t *)"size"},            /* 17 */
+    {12, (uint8_t *)"runtime\\..*$"},  /* 18 drop */
+    {8, (uint8_t *)"^keep.*$"},        /* 19 keep */
+    {10, (uint8_t *)"a comment "},     /* 20 */
+    {23, (uint8_t *)"https://example.org/doc"}, /* 21 */
+    {5, (uint8_t *)"space"},           /* 22 */
+    {4, (uint8_t *)"main"},            /* 23: duplicate content of 16 */
+};
+#define NSTRS (sizeof STRS / sizeof STRS[0])
+
+typedef struct hand {
+  Profile p;
+  Perftools__Profiles__ValueType vt[3], period_type;
+  Perftools__Profiles__ValueType *vtp[3];
+  Perftools__Profiles__Mapping map[2], *mapp[2];
+  Perftools__Profiles__Function fn[3], *fnp[3];
+  Perftools__Profiles__Line line[5], *linep[5];
+  Perftools__Profiles__Location loc[4], *locp[4];
+  Perftools__Profiles__Label lab[4], *labp[4];
+  Perftools__Profiles__Sample s[3], *sp[3];
+  uint64_t locs0[3], locs1[2];
+  int64_t vals[3][3];
+  int64_t comments[3];
+} hand;
+
+static void hand_build(hand *h) {
+  memset(h, 0, sizeof *h);
+  Profile *p = &h->p;
+  perftools__profiles__profile__init(p);
+  int64_t types[3][2] = {{3, 2}, {4, 5}, {6, 7}};
+  for (int i = 0; i < 3; i++) {
+    perftools__profiles__value_type__init(&h->vt[i]);
+    h->vt[i].type = types[i][0];
+    h->vt[i].unit = types[i][1];
+    h->vtp[i] = &h->vt[i];
+  }
+  p->n_sample_type = 3;
+  p->sample_type = h->vtp;
+  perftools__profiles__value_type__init(&h->period_type);
+  h->period_type.type = 22;
+  h->period_type.unit = 5;
+  p->period_type = &h->period_type;
+  p->period = 524288;
+  p->time_nanos = 1700000000123456789LL;
+  p->duration_nanos = 10000000000LL;
+  p->drop_frames = 18;
+  p->keep_frames = 19;
+  p->default_sample_type = 4;
+  p->doc_url = 21;
+  h->comments[0] = 20;
+  h->comments[1] = 0; /* an empty comment */
+  h->comments[2] = 1;
+  p->n_comment = 3;
+  p->comment = h->comments;
+  /* mappings: ids sparse, all flags, build id, odd file name */
+  uint64_t map_ids[2] = {77, 3};
+  for (int i = 0; i < 2; i++) {
+    perftools__profiles__mapping__init(&h->map[i]);
+    h->map[i].id = map_ids[i];
+    h->mapp[i] = &h->map[i];
+  }
+  h->map[0].memory_start = 0x400000;
+  h->map[0].memory_limit = 0x800000;
+  h->map[0].file_offset = 0x1000;
+  h->map[0].filename = 12;
+  h->map[0].build_id = 13;
+  h->map[0].has_functions = h->map[0].has_filenames = h->map[0].has_line_numbers =
+      h->map[0].has_inline_frames = 1;
+  h->map[1].memory_start = 0x7fff0000;
+  h->map[1].memory_limit = 0x7fff2000;
+  h->map[1].filename = 14;
+  h->map[1].has_line_numbers = 1;
+  p->n_mapping = 2;
+  p->mapping = h->mapp;
+  /* functions: start_line, name != system_name, embedded NUL, no name */
+  uint64_t fn_ids[3] = {0xdeadbeefcafeULL, 5, 6};
+  for (int i = 0; i < 3; i++) {
+    perftools__profiles__function__init(&h->fn[i]);
+    h->fn[i].id = fn_ids[i];
+    h->fnp[i] = &h->fn[i];
+  }
+  h->fn[0].name = 8;
+  h->fn[0].system_name = 9;
+  h->fn[0].filename = 10;
+  h->fn[0].start_line = 40;
+  h->fn[1].name = 11;
+  h->fn[1].system_name = 11;
+  h->fn[1].filename = 10;
+  h->fn[2].name = 23; /* "main" via the duplicate entry */
+  p->n_function = 3;
+  p->function = h->fnp;
+  /* lines: an inline chain with columns */
+  for (int i = 0; i < 5; i++) {
+    perftools__profiles__line__init(&h->line[i]);
+    h->linep[i] = &h->line[i];
+  }
+  h->line[0] = h->line[0];
+  h->line[0].function_id = 5; /* inlined callee first */
+  h->line[0].line = 12;
+  h->line[0].column = 7;
+  h->line[1].function_id = 0xdeadbeefcafeULL;
+  h->line[1].line = 44;
+  h->line[1].column = 3;
+  h->line[2].function_id = 6;
+  h->line[2].line = 9;
+  h->line[3].function_id = 0xdeadbeefcafeULL;
+  h->line[3].line = 41;
+  /* locations: inline chain + folded; no lines; no mapping */
+  uint64_t loc_ids[4] = {1000, 1, 0x7fff0010, 9};
+  for (int i = 0; i < 4; i++) {
+    perftools__profiles__location__init(&h->loc[i]);
+    h->loc[i].id = loc_ids[i];
+    h->locp[i] = &h->loc[i];
+  }
+  h->loc[0].mapping_id = 77;
+  h->loc[0].address = 0x401234;
+  h->loc[0].n_line = 2;
+  h->loc[0].line = &h->linep[0];
+  h->loc[0].is_folded = 1;
+  h->loc[1].mapping_id = 77;
+  h->loc[1].address = 0x402000;
+  h->loc[1].n_line = 1;
+  h->loc[1].line = &h->linep[2];
+  h->loc[2].mapping_id = 3;
+  h->loc[2].address = 0x7fff0010; /* no lines */
+  h->loc[3].n_line = 1;           /* no mapping, no address */
+  h->loc[3].line = &h->linep[3];
+  p->n_location = 4;
+  p->location = h->locp;
+  /* labels: string, numeric with unit, numeric without unit, key with both */
+  for (int i = 0; i < 4; i++) {
+    perftools__profiles__label__init(&h->lab[i]);
+    h->labp[i] = &h->lab[i];
+  }
+  h->lab[0].key = 15;
+  h->lab[0].str = 16;
+  h->lab[1].key = 17;
+  h->lab[1].num = 4096;
+  h->lab[1].num_unit = 5;
+  h->lab[2].key = 17;
+  h->lab[2].num = -3;
+  h->lab[3].key = 15;
+  h->lab[3].str = 1;
+  h->lab[3].num = 12;
+  /* samples: negative values, labels, empty stack */
+  h->locs0[0] = 1000;
+  h->locs0[1] = 1;
+  h->locs0[2] = 9;
+  h->locs1[0] = 0x7fff0010;
+  h->locs1[1] = 1;
+  int64_t v[3][3] = {{1, 4096, 10000000}, {2, -8192, -20000000}, {0, INT64_MIN, INT64_MAX}};
+  memcpy(h->vals, v, sizeof v);
+  for (int i = 0; i < 3; i++) {
+    perftools__profiles__sample__init(&h->s[i]);
+    h->s[i].n_value = 3;
+    h->s[i].value = h->vals[i];
+    h->sp[i] = &h->s[i];
+  }
+  h->s[0].n_location_id = 3;
+  h->s[0].location_id = h->locs0;
+  h->s[0].n_label = 2;
+  h->s[0].label = &h->labp[0];
+  h->s[1].n_location_id = 2;
+  h->s[1].location_id = h->locs1;
+  h->s[1].n_label = 2;
+  h->s[1].label = &h->labp[2];
+  p->n_sample = 3;
+  p->sample = h->sp;
+  p->n_string_table = NSTRS;
+  p->string_table = STRS;
+}
+
+/* The hand-built profile with its string table encoded after every other
+ * field (protobuf concatenation = merge), as the Go runtime writes it. */
+static mem hand_bytes_strings_last(hand *h) {
+  Profile strings_only;
+  perftools__profiles__profile__init(&strings_only);
+  strings_only.n_string_table = NSTRS;
+  strings_only.string_table = STRS;
+  h->p.n_string_table = 0;
+  mem a = pack(&h->p), b = pack(&strings_only);
+  h->p.n_string_table = NSTRS;
+  mem m = cat(a, b);
+  free(a.p);
+  free(b.p);
+  return m;
+}
+
+static Profile *round_trip(const void *data, size_t len, int gz) {
+  void *fm;
+  pcol_file *f = import_file(data, len, &fm);
+  mem out = export_mem(f, NULL, gz);
+  pcol_close(f);
+  free(fm);
+  if (gz) {
+    cr_assert(out.n > 2 && out.p[0] == 0x1f && out.p[1] == 0x8b, "gzip output expected");
+    mem raw = gunzip_mem(out.p, out.n);
+    free(out.p);
+    out = raw;
+  }
+  Profile *p = decode(out);
+  free(out.p);
+  return p;
+}
+
+/* export invariants google/pprof relies on */
+static void expect_valid_export(const Profile *p) {
+  cr_assert(p->n_string_table >= 1 && p->string_table[0].len == 0);
+  for (size_t i = 0; i < p->n_function; i++) cr_assert_eq(p->function[i]->id, i + 1);
+  for (size_t i = 0; i < p->n_location; i++) cr_assert_eq(p->location[i]->id, i + 1);
+  for (size_t i = 0; i < p->n_mapping; i++) cr_assert_eq(p->mapping[i]->id, i + 1);
+  for (size_t i = 0; i < p->n_sample; i++) cr_assert_eq(p->sample[i]->n_value, p->n_sample_type);
+}
+
+Test(pprof, hand_built_every_field_round_trips) {
+  hand h;
+  hand_build(&h);
+  mem in = hand_bytes_strings_last(&h);
+  Profile *back = round_trip(in.p, in.n, 0);
+  expect_valid_export(back);
+  expect_same_profile(&h.p, back);
+  /* spot checks on fields no real file has */
+  cr_assert_eq(back->n_comment, 3);
+  cr_assert_eq(back->n_sample, 3);
+  cr_assert_eq(back->sample[2]->n_location_id, 0);
+  cr_assert_eq(back->sample[2]->value[1], INT64_MIN);
+  cr_assert_eq(back->sample[2]->value[2], INT64_MAX);
+  perftools__profiles__profile__free_unpacked(back, NULL);
+  free(in.p);
+}
+
+Test(pprof, gzip_output_and_input) {
+  hand h;
+  hand_build(&h);
+  mem raw = pack(&h.p), gz = gzip_mem(raw.p, raw.n);
+  Profile *back = round_trip(gz.p, gz.n, 1);
+  expect_same_profile(&h.p, back);
+  perftools__profiles__profile__free_unpacked(back, NULL);
+  free(raw.p);
+  free(gz.p);
+}
+
+Test(pprof, multi_member_gzip) {
+  hand h;
+  hand_build(&h);
+  mem raw = hand_bytes_strings_last(&h);
+  size_t half = raw.n / 2;
+  mem g1 = gzip_mem(raw.p, half), g2 = gzip_mem(raw.p + half, raw.n - half);
+  mem both = cat(g1, g2);
+  Profile *back = round_trip(both.p, both.n, 0);
+  expect_same_profile(&h.p, back);
+  perftools__profiles__profile__free_unpacked(back, NULL);
+  free(raw.p);
+  free(g1.p);
+  free(g2.p);
+  free(both.p);
+}
+
+/* pcol tables hold what pprof said, with the documented conventions */
+Test(pprof, import_maps_into_pcol_tables) {
+  hand h;
+  hand_build(&h);
+  mem in = pack(&h.p);
+  void *fm;
+  pcol_file *f = import_file(in.p, in.n, &fm);
+  pcol_error err;
+  cr_assert_eq(pcol_rows(f, PCOL_T_SOURCES), 1);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 3);
+  cr_assert_eq(pcol_rows(f, PCOL_T_MAPPINGS), 2);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES), 3);
+  pcol_view ts;
+  cr_assert_eq(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TIMESTAMP, &ts, &err), 0);
+  cr_assert_eq(pcol_view_i64(&ts, 0), 1700000000);
+  pcol_str s;
+  cr_assert_eq(pcol_meta_get(f, 1, "pprof.period", &s, &err), 0);
+  cr_assert_eq(s.len, 6);
+  cr_assert(memcmp(s.ptr, "524288", 6) == 0);
+  cr_assert_eq(pcol_meta_get(f, 1, "pprof.doc_url", &s, &err), 0);
+  cr_assert(s.len == 23 && memcmp(s.ptr, "https://example.org/doc", 23) == 0);
+  cr_assert_eq(pcol_meta_get(f, 1, "pprof.default_sample_type", &s, &err), 0);
+  cr_assert(s.len == 5 && memcmp(s.ptr, "alloc", 5) == 0);
+  cr_assert_eq(pcol_meta_get(f, 1, "pprof.keep_frames", &s, &err), 0);
+  cr_assert(s.len == 8 && memcmp(s.ptr, "^keep.*$", 8) == 0);
+  /* weights 1, times NA, duration 0 */
+  pcol_view w, t, d;
+  cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &w, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &t, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &d, &err), 0);
+  for (int i = 0; i < 3; i++) {
+    cr_assert_eq(pcol_view_i64(&w, i), 1);
+    cr_assert_eq(pcol_view_i64(&t, i), PCOL_NA_I64);
+    cr_assert_eq(pcol_view_i64(&d, i), 0);
+  }
+  /* the function without a name has name NA and start_line 0 */
+  pcol_view fname, fstart, fsys;
+  cr_assert_eq(pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME, &fname, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_SYSTEM_NAME, &fsys, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE, &fstart, &err), 0);
+  int found_nul = 0;
+  for (uint64_t i = 0; i < pcol_rows(f, PCOL_T_FUNCTIONS); i++) {
+    cr_assert_eq(pcol_string(f, pcol_view_u32(&fname, i), &s, &err), 0);
+    if (s.ptr && s.len == 7 && memcmp(s.ptr, "inl\0ned", 7) == 0) found_nul = 1;
+    if (pcol_view_i64(&fstart, i) == 40) cr_assert_neq(pcol_view_u32(&fsys, i), pcol_view_u32(&fname, i));
+  }
+  cr_assert(found_nul, "the name with an embedded NUL kept its 7 bytes");
+  /* folded flag and the column of the inline chain */
+  pcol_view lflags, lcol;
+  cr_assert_eq(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_FLAGS, &lflags, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_COLUMN, &lcol, &err), 0);
+  int folded = 0;
+  for (uint64_t i = 0; i < pcol_rows(f, PCOL_T_LOCATIONS); i++) folded += pcol_view_u8(&lflags, i);
+  cr_assert_eq(folded, 1);
+  cr_assert_eq(pcol_view_i64(&lcol, 0), 7);
+  /* labels: num_unit kept */
+  pcol_view lunit, lnum;
+  cr_assert_eq(pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_UNIT, &lunit, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_NUM, &lnum, &err), 0);
+  int with_unit = 0;
+  for (uint64_t i = 0; i < pcol_rows(f, PCOL_T_LABELS); i++)
+    if (pcol_view_i64(&lnum, i) == 4096) {
+      cr_assert_eq(pcol_string(f, pcol_view_u32(&lunit, i), &s, &err), 0);
+      cr_assert(s.len == 5 && memcmp(s.ptr, "bytes", 5) == 0);
+      with_unit = 1;
+    }
+  cr_assert(with_unit);
+  pcol_close(f);
+  free(fm);
+  free(in.p);
+}
+
+/* A tiny profile written by hand with unpacked repeated scalars. */
+static const uint8_t UNPACKED[] = {
+    0x0a, 0x04, 0x08, 0x01, 0x10, 0x02,             /* sample_type {1, 2} */
+    0x12, 0x13,                                     /* sample, 19 bytes: */
+    0x08, 0x01, 0x08, 0x02,                         /*   location_id 1, 2 unpacked */
+    0x10, 0xfb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, /* value -5 */
+    0x1a, 0x02, 0x08, 0x03,                         /*   label {key 3} (dropped by pprof) */
+    0x2a, 0x04, 0x08, 0x01, 0x10, 0x04,             /* function {1, name 4} */
+    0x22, 0x06, 0x08, 0x01, 0x22, 0x02, 0x08, 0x01, /* location {1, line {fn 1}} */
+    0x22, 0x08, 0x08, 0x02, 0x22, 0x04, 0x08, 0x01, 0x10, 0x14, /* location {2, line {1, 20}} */
+    0x32, 0x00,                                     /* string_table "" */
+    0x32, 0x07, 's', 'a', 'm', 'p', 'l', 'e', 's',
+    0x32, 0x05, 'c', 'o', 'u', 'n', 't',
+    0x32, 0x01, 'k',
+    0x32, 0x01, 'f',
+    0x68, 0x01,                                     /* comment 1 unpacked */
+    0x68, 0x02,                                     /* comment 2 */
+};
+
+Test(pprof, unpacked_and_packed_encodings_read_the_same) {
+  Profile *a = perftools__profiles__profile__unpack(NULL, sizeof UNPACKED, UNPACKED);
+  cr_assert_not_null(a, "the hand-encoded bytes are valid protobuf");
+  cr_assert_eq(a->sample[0]->n_location_id, 2);
+  cr_assert_eq(a->sample[0]->value[0], -5);
+  Profile *back = round_trip(UNPACKED, sizeof UNPACKED, 0);
+  expect_same_profile(a, back);
+  /* protobuf-c packs on output: the packed form reads the same again */
+  mem packed = pack(a);
+  cr_assert_neq(packed.n, sizeof UNPACKED);
+  Profile *back2 = round_trip(packed.p, packed.n, 0);
+  expect_same_profile(a, back2);
+  perftools__profiles__profile__free_unpacked(a, NULL);
+  perftools__profiles__profile__free_unpacked(back, NULL);
+  perftools__profiles__profile__free_unpacked(back2, NULL);
+  free(packed.p);
+}
+
+/* ------------------------------------------------------------ errors */
+
+static void expect_error(const void *data, size_t len, const pcol_import_options *o, int code,
+                         const char *needle) {
+  pcol_builder *b = new_builder();
+  pcol_error err = {0};
+  int rc = import_mem(b, data, len, "bad.pb", o, &err);
+  cr_assert_eq(rc, code, "rc %d (%s), want %d", rc, err.message, code);
+  cr_assert(strstr(err.message, needle), "message '%s' lacks '%s'", err.message, needle);
+  cr_assert(strstr(err.message, "bad.pb"), "message '%s' names no file", err.message);
+  pcol_builder_free(b);
+}
+
+static void expect_bad_profile(hand *h, const char *needle) {
+  mem m = pack(&h->p);
+  expect_error(m.p, m.n, NULL, PCOL_ECORRUPT, needle);
+  free(m.p);
+}
+
+Test(pprof_errors, truncated_gzip) {
+  hand h;
+  hand_build(&h);
+  mem raw = pack(&h.p), gz = gzip_mem(raw.p, raw.n);
+  expect_error(gz.p, gz.n - 12, NULL, PCOL_ECORRUPT, "truncated gzip");
+  gz.p[gz.n / 2] ^= 0x55; /* damaged deflate data or checksum */
+  pcol_builder *b = new_builder();
+  pcol_error err = {0};
+  cr_assert_neq(import_mem(b, gz.p, gz.n, "bad.pb", NULL, &err), 0);
+  pcol_builder_free(b);
+  free(raw.p);
+  free(gz.p);
+}
+
+Test(pprof_errors, truncated_protobuf) {
+  hand h;
+  hand_build(&h);
+  mem raw = pack(&h.p);
+  expect_error(raw.p, raw.n - 3, NULL, PCOL_ECORRUPT, "byte offset");
+  free(raw.p);
+}
+
+Test(pprof_errors, bad_string_index) {
+  hand h;
+  hand_build(&h);
+  h.fn[1].name = 99;
+  expect_bad_profile(&h, "function #2 name is string index 99");
+  hand_build(&h);
+  h.lab[1].num_unit = -1;
+  expect_bad_profile(&h, "label 2 num_unit");
+  hand_build(&h);
+  h.p.doc_url = (int64_t)NSTRS;
+  expect_bad_profile(&h, "doc_url");
+}
+
+Test(pprof_errors, reserved_id_zero) {
+  hand h;
+  hand_build(&h);
+  h.loc[2].id = 0;
+  expect_bad_profile(&h, "location #3 has the reserved id 0");
+  hand_build(&h);
+  h.map[0].id = 0;
+  expect_bad_profile(&h, "mapping #1 has the reserved id 0");
+}
+
+Test(pprof_errors, duplicate_ids) {
+  hand h;
+  hand_build(&h);
+  h.fn[2].id = 5;
+  expect_bad_profile(&h, "function #3 has id 5, already used");
+}
+
+Test(pprof_errors, value_length_mismatch) {
+  hand h;
+  hand_build(&h);
+  h.s[1].n_value = 2;
+  expect_bad_profile(&h, "sample #2 has 2 values, but there are 3 sample types");
+}
+
+Test(pprof_errors, dangling_references) {
+  hand h;
+  hand_build(&h);
+  h.locs1[0] = 4242;
+  expect_bad_profile(&h, "location id 4242");
+  hand_build(&h);
+  h.line[2].function_id = 0;
+  expect_bad_profile(&h, "names function id 0");
+}
+
+Test(pprof_errors, string_table_rules) {
+  hand h;
+  hand_build(&h);
+  ProtobufCBinaryData first = STRS[0];
+  STRS[0] = (ProtobufCBinaryData){1, (uint8_t *)"x"};
+  expect_bad_profile(&h, "string_table[0]");
+  STRS[0] = first;
+  h.p.n_string_table = 0;
+  expect_bad_profile(&h, "string table is missing");
+}
+
+Test(pprof_errors, concatenated_profiles) {
+  hand h;
+  hand_build(&h);
+  mem a = pack(&h.p);
+  mem two = cat(a, a);
+  expect_error(two.p, two.n, NULL, PCOL_ECORRUPT, "concatenated profiles");
+  free(a.p);
+  free(two.p);
+}
+
+Test(pprof_errors, empty_and_garbage) {
+  expect_error("", 0, NULL, PCOL_ECORRUPT, "empty input");
+  static const uint8_t garbage[] = {0x0f, 0x01, 0x02};
+  expect_error(garbage, sizeof garbage, NULL, PCOL_ECORRUPT, "wire type");
+}
+
+Test(pprof_errors, legacy_formats_named) {
+  uint8_t hdr[48] = {0};
+  hdr[8] = 3;    /* 64-bit words 0, 3, 0, 10000, 0 */
+  hdr[24] = 0x10;
+  hdr[25] = 0x27;
+  expect_error(hdr, sizeof hdr, NULL, PCOL_EFORMAT, "legacy gperftools CPU profile");
+  const char *heap = "heap profile: 1: 2 [3: 4] @ heap/1048576\n";
+  expect_error(heap, strlen(heap), NULL, PCOL_EFORMAT, "legacy heap profile");
+  if (!testdata_present()) return;
+  const char *files[] = {"legacy-cpp-cpu.legacy", "legacy-go-crc32-cpu.legacy",
+                         "legacy-java-cpu.legacy"};
+  for (int i = 0; i < 3; i++) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/pprof/%s", testdata_dir(), files[i]);
+    pcol_builder *b = new_builder();
+    pcol_error err = {0};
+    cr_assert_eq(pcol_import_path(b, path, PCOL_FMT_UNKNOWN, NULL, &err), PCOL_EFORMAT, "%s: %s",
+                 files[i], err.message);
+    cr_assert(strstr(err.message, "legacy") && strstr(err.message, "not profile.proto") &&
+                  strstr(err.message, files[i]),
+              "%s", err.message);
+    pcol_builder_free(b);
+  }
+}
+
+Test(pprof_errors, input_size_cap) {
+  hand h;
+  hand_build(&h);
+  mem raw = pack(&h.p), gz = gzip_mem(raw.p, raw.n);
+  pcol_import_options o = {0};
+  o.max_input_bytes = raw.n - 1;
+  expect_error(raw.p, raw.n, &o, PCOL_ETOOBIG, "limit");
+  expect_error(gz.p, gz.n, &o, PCOL_ETOOBIG, "inflated");
+  o.max_input_bytes = raw.n; /* exactly at the cap is fine */
+  pcol_builder *b = new_builder();
+  pcol_error err = {0};
+  cr_assert_eq(import_mem(b, gz.p, gz.n, "ok.pb", &o, &err), 0, "%s", err.message);
+  pcol_builder_free(b);
+  free(raw.p);
+  free(gz.p);
+}
+
+/* --------------------------------------------- export of other sources */
+
+static uint32_t S(pcol_builder *b, const char *s) {
+  uint32_t id;
+  cr_assert_eq(pcol_b_cstr(b, s, &id), 0);
+  return id;
+}
+
+static const char *sv(const Profile *p, int64_t i) {
+  static char buf[4][256];
+  static int k;
+  k = (k + 1) % 4;
+  snprintf(buf[k], sizeof buf[k], "%.*s", (int)p->string_table[i].len,
+           (const char *)p->string_table[i].data);
+  return buf[k];
+}
+
+Test(pprof_export, rprof_source_gets_count_and_cpu) {
+  pcol_builder *b = new_builder();
+  uint32_t src, fn1, fn2, l1, l2, st;
+  cr_assert_eq(pcol_b_source(b, "rprof", "Rprof.out", PCOL_NA_I64, &src), 0);
+  cr_assert_eq(pcol_b_meta_str(b, src, "rprof.interval_us", "20000"), 0);
+  pcol_function_row f1 = {S(b, "f"), S(b, "f"), S(b, "a.R"), PCOL_NA_I64};
+  pcol_function_row f2 = {0, 0, S(b, "b.R"), PCOL_NA_I64}; /* trailing-ref frame */
+  cr_assert_eq(pcol_b_function(b, &f1, &fn1), 0);
+  cr_assert_eq(pcol_b_function(b, &f2, &fn2), 0);
+  pcol_line_row r1 = {fn1, 3, PCOL_NA_I64}, r2 = {fn2, 8, PCOL_NA_I64};
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &r1, 1, &l1), 0);
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &r2, 1, &l2), 0);
+  uint32_t locs[2] = {l2, l1};
+  cr_assert_eq(pcol_b_stack(b, locs, 2, &st), 0);
+  pcol_sample_row s = {src, 0, 0, 1, PCOL_NA_I64, st, 0};
+  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+  s.time_ns = 20000000;
+  s.weight = 3;
+  s.duration_ns = 60000000;
+  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+  void *fm;
+  pcol_file *f = tu_reopen(b, NULL, &fm);
+  mem out = export_mem(f, NULL, 0);
+  Profile *p = decode(out);
+  expect_valid_export(p);
+  cr_assert_eq(p->n_sample_type, 2);
+  cr_assert_str_eq(sv(p, p->sample_type[0]->type), "samples");
+  cr_assert_str_eq(sv(p, p->sample_type[0]->unit), "count");
+  cr_assert_str_eq(sv(p, p->sample_type[1]->type), "cpu");
+  cr_assert_str_eq(sv(p, p->sample_type[1]->unit), "nanoseconds");
+  cr_assert_not_null(p->period_type);
+  cr_assert_str_eq(sv(p, p->period_type->type), "cpu");
+  cr_assert_eq(p->period, 20000000);
+  cr_assert_eq(p->n_sample, 2);
+  cr_assert_eq(p->sample[0]->value[0], 1);
+  cr_assert_eq(p->sample[0]->value[1], 20000000);
+  cr_assert_eq(p->sample[1]->value[0], 3);
+  cr_assert_eq(p->sample[1]->value[1], 60000000);
+  cr_assert_eq(p->sample[0]->n_location_id, 2);
+  /* leaf first: the trailing-ref frame has no name but keeps its file */
+  const Perftools__Profiles__Location *leaf = p->location[p->sample[0]->location_id[0] - 1];
+  const Perftools__Profiles__Function *lf = p->function[leaf->line[0]->function_id - 1];
+  cr_assert_eq(lf->name, 0);
+  cr_assert_str_eq(sv(p, lf->filename), "b.R");
+  cr_assert_eq(leaf->line[0]->line, 8);
+  /* a time range halfway through the long sample scales it */
+  pcol_select sel = {0};
+  sel.has_from = 1;
+  sel.from_ns = 50000000;
+  mem part = export_mem(f, &sel, 0);
+  Profile *q = decode(part);
+  cr_assert_eq(q->n_sample, 1);
+  cr_assert_eq(q->sample[0]->value[0], 2); /* 3 x 30/60 = 1.5, rounded away from zero */
+  cr_assert_eq(q->sample[0]->value[1], 30000000);
+  perftools__profiles__profile__free_unpacked(p, NULL);
+  perftools__profiles__profile__free_unpacked(q, NULL);
+  free(out.p);
+  free(part.p);
+  pcol_close(f);
+  free(fm);
+  pcol_builder_free(b);
+}
+
+Test(pprof_export, merged_sources_union_types_and_select) {
+  hand h;
+  hand_build(&h);
+  mem a = pack(&h.p);
+  /* the second source measures one type the first has and one it lacks */
+  static const uint8_t second[] = {
+      0x0a, 0x04, 0x08, 0x01, 0x10, 0x02, /* sample_type cpu/nanoseconds */
+      0x0a, 0x04, 0x08, 0x03, 0x10, 0x02, /* sample_type wall/nanoseconds */
+      0x12, 0x04, 0x12, 0x02, 0x07, 0x09, /* sample {value [7, 9]} */
+      0x32, 0x00, 0x32, 0x03, 'c', 'p', 'u',
+      0x32, 0x0b, 'n', 'a', 'n', 'o', 's', 'e', 'c', 'o', 'n', 'd', 's',
+      0x32, 0x04, 'w', 'a', 'l', 'l'};
+  pcol_builder *b = new_builder();
+  pcol_error err = {0};
+  cr_assert_eq(import_mem(b, a.p, a.n, "one.pb", NULL, &err), 0, "%s", err.message);
+  cr_assert_eq(import_mem(b, second, sizeof second, "two.pb", NULL, &err), 0, "%s", err.message);
+  void *fm;
+  pcol_file *f = tu_reopen(b, NULL, &fm);
+  mem out = export_mem(f, NULL, 0);
+  Profile *p = decode(out);
+  expect_valid_export(p);
+  cr_assert_eq(p->n_sample_type, 4); /* samples, alloc, cpu, wall */
+  cr_assert_str_eq(sv(p, p->sample_type[3]->type), "wall");
+  cr_assert_eq(p->n_sample, 4);
+  cr_assert_eq(p->sample[0]->value[3], 0);  /* source 1 has no wall */
+  cr_assert_eq(p->sample[3]->value[0], 0);  /* source 2 has no samples */
+  cr_assert_eq(p->sample[3]->value[2], 7);  /* cpu lands in the shared column */
+  cr_assert_eq(p->sample[3]->value[3], 9);
+  pcol_select sel = {0};
+  sel.source_id = 2;
+  mem two = export_mem(f, &sel, 0);
+  Profile *q = decode(two);
+  cr_assert_eq(q->n_sample_type, 2);
+  cr_assert_eq(q->n_sample, 1);
+  cr_assert_eq(q->sample[0]->value[0], 7);
+  cr_assert_eq(q->n_comment, 0);
+  cr_assert_eq(q->time_nanos, 0);
+  perftools__profiles__profile__free_unpacked(p, NULL);
+  perftools__profiles__profile__free_unpacked(q, NULL);
+  free(out.p);
+  free(two.p);
+  free(a.p);
+  pcol_close(f);
+  free(fm);
+  pcol_builder_free(b);
+}
+
+/* ---------------------------------------------------------- real files */
+
+static mem read_testfile(const char *rel) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", testdata_dir(), rel);
+  FILE *f = fopen(path, "rb");
+  cr_assert_not_null(f, "%s", path);
+  mem m = {NULL, 0};
+  size_t cap = 0;
+  for (;;) {
+    if (m.n == cap) m.p = realloc(m.p, cap = cap ? cap * 2 : 65536);
+    size_t k = fread(m.p + m.n, 1, cap - m.n, f);
+    if (!k) break;
+    m.n += k;
+  }
+  fclose(f);
+  return m;
+}
+
+static void real_round_trip(const char *rel, uint64_t want_samples) {
+  SKIP_WITHOUT_TESTDATA();
+  mem in = read_testfile(rel);
+  mem raw = in.n > 2 && in.p[0] == 0x1f ? gunzip_mem(in.p, in.n) : in;
+  Profile *orig = decode(raw);
+  cr_assert_eq(orig->n_sample, want_samples, "%s", rel);
+  Profile *back = round_trip(in.p, in.n, 1);
+  expect_valid_export(back);
+  expect_same_profile(orig, back);
+  perftools__profiles__profile__free_unpacked(orig, NULL);
+  perftools__profiles__profile__free_unpacked(back, NULL);
+  if (raw.p != in.p) free(raw.p);
+  free(in.p);
+}
+
+Test(pprof_real, go_cpu_inline_small) { real_round_trip("pprof/go-cpu-inline-small.pb.gz", 76); }
+Test(pprof_real, go_cpu_large) { real_round_trip("pprof/go-cpu-large.pb.gz", 20430); }
+Test(pprof_real, cpp_unsymbolized) { real_round_trip("pprof/cpp-cpu-unsymbolized-mappings.pb.gz", 52); }
+Test(pprof_real, go_heap_nomappings) { real_round_trip("pprof/go-heap-nomappings-nofunctions.pb.gz", 2); }
+Test(pprof_real, go_heap_allocs_inline) { real_round_trip("pprof/go-heap-allocs-inline.pb.gz", 11951); }
+Test(pprof_real, go_heap_delta_negative) { real_round_trip("pprof/go-heap-delta-negative-values.pb.gz", 4942); }
+Test(pprof_real, go_cpu_string_labels) { real_round_trip("pprof/go-cpu-string-labels.pb.gz", 480); }
+Test(pprof_real, java_async_profiler) { real_round_trip("pprof/java-cpu-async-profiler.pb.gz", 2614); }
+Test(pprof_real, dotnet_uncompressed) { real_round_trip("pprof/dotnet-6types-labels-UNCOMPRESSED.pb", 2814); }
+Test(pprof_real, nodejs_wall) { real_round_trip("pprof/nodejs-wall.pb.gz", 27); }
+Test(pprof_real, native_ebpf_kernel) { real_round_trip("pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz", 439); }
+Test(pprof_real, edge_invalid_utf8_nul) { real_round_trip("pprof/edge-invalid-utf8-nul-strings.pb.gz", 1); }
+Test(pprof_real, r_gperftools) {
+  real_round_trip("pprof-from-r/r-prof-profile__1.out.prof.pb.gz", 24);
+  real_round_trip("pprof-from-r/r-prof-profile__1.out.prof.5bb4fa9.pb.gz", 130);
+}
+
+/* facts about the imported tables of real files */
+Test(pprof_real, negative_values_and_nul_names_survive) {
+  SKIP_WITHOUT_TESTDATA();
+  mem in = read_testfile("pprof/go-heap-delta-negative-values.pb.gz");
+  void *fm;
+  pcol_file *f = import_file(in.p, in.n, &fm);
+  pcol_view v;
+  pcol_error err;
+  cr_assert_eq(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &v, &err), 0);
+  uint64_t neg = 0;
+  for (uint64_t i = 0; i < pcol_rows(f, PCOL_T_VALUES); i++) neg += pcol_view_i64(&v, i) < 0;
+  cr_assert_eq(neg, 288);
+  cr_assert_eq(pcol_rows(f, PCOL_T_VALUES), 4942 * 4);
+  pcol_close(f);
+  free(fm);
+  free(in.p);
+
+  in = read_testfile("pprof/edge-invalid-utf8-nul-strings.pb.gz");
+  f = import_file(in.p, in.n, &fm);
+  pcol_view fname;
+  cr_assert_eq(pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME, &fname, &err), 0);
+  int found = 0;
+  for (uint64_t i = 0; i < pcol_rows(f, PCOL_T_FUNCTIONS); i++) {
+    pcol_str s;
+    cr_assert_eq(pcol_string(f, pcol_view_u32(&fname, i), &s, &err), 0);
+    if (s.len == 256) {
+      for (int k = 0; k < 256; k++) cr_assert_eq((uint8_t)s.ptr[k], k);
+      found = 1;
+    }
+  }
+  cr_assert(found, "the 256-byte name 0x00..0xff survives");
+  pcol_close(f);
+  free(fm);
+  free(in.p);
+}
