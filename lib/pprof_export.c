@@ -175,10 +175,15 @@ static int plan_columns(ex *x) {
       if (mr && mr != PCOL_ENOTFOUND) return x->rc = mr;
       si->interval_ns = 0;
       if (!mr && !parse_i64(iv, &us) && us > 0 && us <= INT64_MAX / 1000) si->interval_ns = us * 1000;
-      if ((x->rc = column_for(x, str_c(x, "samples"), str_c(x, "count"), 0, &si->col_count))) return x->rc;
-      if (si->interval_ns &&
-          (x->rc = column_for(x, str_c(x, "cpu"), str_c(x, "nanoseconds"), 0, &si->col_cpu)))
-        return x->rc;
+      /* one string per statement: the table order must not depend on the
+       * compiler's order of evaluating arguments */
+      int64_t st = str_c(x, "samples"), su = str_c(x, "count");
+      if ((x->rc = column_for(x, st, su, 0, &si->col_count))) return x->rc;
+      if (si->interval_ns) {
+        st = str_c(x, "cpu");
+        su = str_c(x, "nanoseconds");
+        if ((x->rc = column_for(x, st, su, 0, &si->col_cpu))) return x->rc;
+      }
       continue;
     }
     si->pos_vt = malloc(n * sizeof *si->pos_vt);

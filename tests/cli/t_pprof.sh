@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# pprof through the CLI: pack (gzip, raw, stdin), unpack --to pprof
+# (gzip by default, --no-gzip, --source), stable output, clear errors.
+# Uses the project's own example (Rprof -> pprof) and, when present, the
+# shared pprof test data.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+TD=${PCOL_TESTDATA:-../shared/testdata}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_pprof: $*" >&2; exit 1; }
+magic() { head -c 2 "$1" | od -An -tx1 | tr -d ' \n'; }
+
+# Rprof -> pcol -> pprof, gzip by default
+$PCOL pack examples/demo.out -o "$tmp/demo.pcol" || fail "pack demo.out"
+$PCOL unpack "$tmp/demo.pcol" --to pprof -o "$tmp/demo.pb.gz" || fail "unpack --to pprof"
+[ "$(magic "$tmp/demo.pb.gz")" = 1f8b ] || fail "pprof output is not gzip by default"
+$PCOL unpack "$tmp/demo.pcol" --to pprof --no-gzip -o "$tmp/demo.pb" || fail "unpack --no-gzip"
+[ "$(magic "$tmp/demo.pb")" != 1f8b ] || fail "--no-gzip wrote gzip"
+cmp <(gzip -dc "$tmp/demo.pb.gz") "$tmp/demo.pb" || fail "gzip and raw output differ"
+
+# pprof back in: detected as gzip and as raw protobuf, from a file and stdin
+$PCOL pack "$tmp/demo.pb.gz" -o "$tmp/d2.pcol" || fail "pack pprof gz"
+$PCOL pack "$tmp/demo.pb" -o "$tmp/d3.pcol" || fail "pack raw pprof"
+$PCOL pack - -o "$tmp/d4.pcol" <"$tmp/demo.pb.gz" || fail "pack pprof from stdin"
+$PCOL validate --full "$tmp/d2.pcol" >/dev/null || fail "validate pprof-made pcol"
+$PCOL cat "$tmp/d2.pcol" --table sources | grep -q pprof || fail "source type pprof"
+$PCOL cat "$tmp/d2.pcol" --table meta | grep -q 'pprof.period' || fail "pprof.period meta"
+# one pcol sample per pprof sample: as many as the Rprof samples
+n1=$($PCOL cat "$tmp/demo.pcol" --table samples | tail -n +2 | wc -l)
+n2=$($PCOL cat "$tmp/d2.pcol" --table samples | tail -n +2 | wc -l)
+[ "$n1" = "$n2" ] || fail "samples $n2, want $n1"
+cmp <($PCOL cat "$tmp/d2.pcol" --table sample_values) \
+    <($PCOL cat "$tmp/d4.pcol" --table sample_values) || fail "stdin pack differs"
+
+# export is stable: pprof -> pcol -> pprof gives the same bytes again
+$PCOL unpack "$tmp/d3.pcol" --to pprof --no-gzip -o "$tmp/again.pb" || fail "unpack again"
+cmp "$tmp/demo.pb" "$tmp/again.pb" || fail "pprof -> pcol -> pprof is not byte-stable"
+
+# --source selects one source of a merged file
+$PCOL pack "$tmp/demo.pb" "$tmp/demo.pb" -o "$tmp/two.pcol" || fail "pack two inputs"
+$PCOL unpack "$tmp/two.pcol" --to pprof --source 2 --no-gzip -o "$tmp/src2.pb" || fail "--source 2"
+cmp "$tmp/demo.pb" "$tmp/src2.pb" || fail "--source 2 differs from the single profile"
+$PCOL unpack "$tmp/two.pcol" --to pprof --source 3 -o "$tmp/none.pb" 2>/dev/null && fail "--source 3 must fail"
+[ -e "$tmp/none.pb" ] && fail "failed unpack left an output file"
+
+# errors name the file and the problem, exit 1
+head -c 200 "$tmp/demo.pb.gz" >"$tmp/trunc.pb.gz"
+$PCOL pack "$tmp/trunc.pb.gz" -o "$tmp/x.pcol" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] || fail "truncated gzip: exit $rc, want 1"
+grep -q 'trunc.pb.gz.*truncated gzip' "$tmp/err" || fail "truncated gzip message: $(cat "$tmp/err")"
+printf '\0\0\0\0\0\0\0\0\3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\020\047\0\0\0\0\0\0' >"$tmp/old.prof"
+$PCOL pack "$tmp/old.prof" -o "$tmp/x.pcol" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] || fail "legacy: exit $rc, want 1"
+grep -q 'old.prof: legacy gperftools CPU profile.*not profile.proto' "$tmp/err" ||
+  fail "legacy message: $(cat "$tmp/err")"
+printf '\x0a\x04\x08\x05\x10\x00\x32\x00' >"$tmp/badidx.pb" # sample_type type = string 5 of 1
+$PCOL pack "$tmp/badidx.pb" --from pprof -o "$tmp/x.pcol" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] || fail "bad string index: exit $rc, want 1"
+grep -q 'badidx.pb: malformed pprof profile: sample_type #1 type is string index 5' "$tmp/err" ||
+  fail "bad index message: $(cat "$tmp/err")"
+[ -e "$tmp/x.pcol" ] && fail "failed pack left an output file"
+
+# the shared pprof corpus: every protobuf file packs, validates, unpacks, and
+# a second round trip is byte-identical to the first
+if [ -d "$TD/pprof" ]; then
+  for f in "$TD"/pprof/*.pb "$TD"/pprof/*.pb.gz "$TD"/pprof-from-r/*.pb.gz; do
+    [ -f "$f" ] || continue
+    b=$(basename "$f")
+    $PCOL pack "$f" -o "$tmp/$b.pcol" || fail "pack $b"
+    $PCOL validate --full "$tmp/$b.pcol" >/dev/null || fail "validate $b"
+    $PCOL unpack "$tmp/$b.pcol" --to pprof --no-gzip -o "$tmp/$b.1.pb" || fail "unpack $b"
+    $PCOL pack "$tmp/$b.1.pb" -o "$tmp/$b.2.pcol" || fail "repack $b"
+    $PCOL unpack "$tmp/$b.2.pcol" --to pprof --no-gzip -o "$tmp/$b.2.pb" || fail "unpack again $b"
+    cmp -s "$tmp/$b.1.pb" "$tmp/$b.2.pb" || fail "$b: second round trip differs"
+  done
+  for f in "$TD"/pprof/legacy-*.legacy; do
+    [ -f "$f" ] || continue
+    $PCOL pack "$f" -o "$tmp/x.pcol" 2>"$tmp/err" && fail "legacy $f accepted"
+    grep -q "legacy" "$tmp/err" || fail "legacy $f: $(cat "$tmp/err")"
+  done
+fi
+exit 0
