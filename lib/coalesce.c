@@ -19,6 +19,7 @@
  * same answer on the coalesced rows as on the raw ones (pcol_select_iter).
  */
 #include "internal.h"
+#include <stdio.h>
 
 #define SCOL(b, c) (&(b)->t[PCOL_T_SAMPLES].cols[(c)-1])
 #define VCOL(b, c) (&(b)->t[PCOL_T_VALUES].cols[(c)-1])
@@ -65,6 +66,33 @@ static int values_fit(pcol_builder *b, uint64_t r, int64_t n) {
   for (uint64_t k = (uint64_t)g64(off, r); k < (uint64_t)g64(off, r + 1); k++)
     if (__builtin_mul_overflow(g64(VCOL(b, PCOL_C_V_VALUE), k), n, &tmp)) return 0;
   return 1;
+}
+
+/* Records, per source with long samples, the longest duration as meta
+ * "pcol.max_duration_ns" (spec.md §7): a range query then starts its binary
+ * search at from - max instead of reading the duration column. */
+static int note_max_durations(pcol_builder *b, pcol_error *err) {
+  uint64_t n = b->t[PCOL_T_SAMPLES].rows, ns = b->t[PCOL_T_SOURCES].rows;
+  const pcol_buf *src = SCOL(b, PCOL_C_S_SOURCE), *dur = SCOL(b, PCOL_C_S_DURATION);
+  const pcol_btable *meta = &b->t[PCOL_T_META];
+  uint32_t key;
+  if (pcol_b_cstr(b, "pcol.max_duration_ns", &key)) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  for (uint64_t i = 0; i < n;) {
+    uint32_t s = g32(src, i);
+    int64_t mx = 0;
+    for (; i < n && g32(src, i) == s; i++)
+      if (g64(dur, i) > mx) mx = g64(dur, i);
+    if (mx <= 0 || s == 0 || s > ns) continue;
+    int have = 0;
+    for (uint64_t m = 0; m < meta->rows && !have; m++)
+      have = g32(&meta->cols[PCOL_C_META_KEY - 1], m) == key &&
+             g32(&meta->cols[PCOL_C_META_SOURCE - 1], m) == s;
+    if (have) continue;
+    char v[24];
+    snprintf(v, sizeof v, "%lld", (long long)mx);
+    if (pcol_b_meta_str(b, s, "pcol.max_duration_ns", v)) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  }
+  return PCOL_OK;
 }
 
 int pcol_builder_coalesce(pcol_builder *b, pcol_error *err) {
@@ -148,5 +176,5 @@ int pcol_builder_coalesce(pcol_builder *b, pcol_error *err) {
   }
   free(cut);
   free(map);
-  return PCOL_OK;
+  return note_max_durations(b, err);
 }

@@ -41,6 +41,22 @@ static uint64_t source_end(const pcol_view *src, uint64_t lo, uint64_t hi, uint3
   return lo;
 }
 
+/* meta "pcol.max_duration_ns" of a source (written by coalescing): 1 and
+ * *out when present and well formed.  A wrong value can only make a range
+ * query miss or re-check samples; it cannot make it read out of bounds. */
+static int declared_max_duration(pcol_file *f, uint32_t source, int64_t *out) {
+  pcol_str v;
+  if (pcol_meta_get(f, source, "pcol.max_duration_ns", &v, NULL) != PCOL_OK || !v.ptr) return 0;
+  int64_t x = 0;
+  if (v.len == 0 || v.len > 18) return 0;
+  for (size_t i = 0; i < v.len; i++) {
+    if (v.ptr[i] < '0' || v.ptr[i] > '9') return 0;
+    x = x * 10 + (v.ptr[i] - '0');
+  }
+  *out = x;
+  return 1;
+}
+
 int pcol_select_iter(pcol_file *f, const pcol_select *sel,
                      int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
                      void *ctx, pcol_error *err) {
@@ -71,7 +87,7 @@ int pcol_select_iter(pcol_file *f, const pcol_select *sel,
        * overlap.  Without a duration column (raw samples only) that bound is
        * `from` itself, so the search is one binary search. */
       int64_t maxdur = 0;
-      if (dur.data)
+      if (dur.data && !declared_max_duration(f, s, &maxdur))
         for (uint64_t k = row; k < end; k++) {
           int64_t d = pcol_view_i64(&dur, k);
           if (d > maxdur) maxdur = d;
