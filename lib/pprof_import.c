@@ -337,6 +337,15 @@ static int idmap_put(idmap *m, uint64_t key, uint32_t val) {
   return 0;
 }
 
+/* Table index + 1 of an id, 0 if none.  Most producers number records
+ * 1..n in order, so try that before hashing. */
+#define ID_LOOKUP(NAME, FIELD, MAP)                                             \
+  static uint32_t NAME(const struct ctx *c, uint64_t id) {                      \
+    if (id - 1 < c->p->n_##FIELD && c->p->FIELD[id - 1]->id == id)             \
+      return (uint32_t)id;                                                      \
+    return idmap_get(&c->MAP, id);                                              \
+  }
+
 /* --------------------------------------------------------- validation */
 
 typedef struct ctx {
@@ -348,6 +357,10 @@ typedef struct ctx {
   idmap maps, locs, fns;
   uint32_t *map_ids, *loc_ids, *fn_ids; /* pprof table index -> pcol id */
 } ctx;
+
+ID_LOOKUP(fn_ix, function, fns)
+ID_LOOKUP(loc_ix, location, locs)
+ID_LOOKUP(map_ix, mapping, maps)
 
 static int bad(ctx *c, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -429,7 +442,7 @@ static int validate(ctx *c) {
   for (size_t i = 0; i < p->n_location; i++) {
     const Perftools__Profiles__Location *l = p->location[i];
     for (size_t j = 0; j < l->n_line; j++)
-      if (!idmap_get(&c->fns, l->line[j]->function_id))
+      if (!fn_ix(c, l->line[j]->function_id))
         return bad(c, "location #%zu (id %" PRIu64 ") line %zu names function id %" PRIu64
                       ", which does not exist",
                    i + 1, l->id, j + 1, l->line[j]->function_id);
@@ -441,7 +454,7 @@ static int validate(ctx *c) {
       return bad(c, "sample #%zu has %zu values, but there are %zu sample types", i + 1,
                  s->n_value, p->n_sample_type);
     for (size_t j = 0; j < s->n_location_id; j++)
-      if (!idmap_get(&c->locs, s->location_id[j]))
+      if (!loc_ix(c, s->location_id[j]))
         return bad(c, "sample #%zu refers to location id %" PRIu64 ", which does not exist",
                    i + 1, s->location_id[j]);
     for (size_t j = 0; j < s->n_label; j++) {
@@ -556,12 +569,12 @@ static int build(ctx *c) {
     }
     pcol_line_row *lr = (pcol_line_row *)(void *)lines.data;
     for (size_t j = 0; j < l->n_line; j++) {
-      lr[j].function_id = c->fn_ids[idmap_get(&c->fns, l->line[j]->function_id) - 1];
+      lr[j].function_id = c->fn_ids[fn_ix(c, l->line[j]->function_id) - 1];
       lr[j].line = l->line[j]->line;
       lr[j].column = l->line[j]->column;
     }
     /* a missing mapping silently becomes "no mapping", as in google/pprof */
-    uint32_t mi = idmap_get(&c->maps, l->mapping_id);
+    uint32_t mi = map_ix(c, l->mapping_id);
     rc = pcol_b_location(b, mi ? c->map_ids[mi - 1] : 0, l->address,
                          l->is_folded ? PCOL_LOC_IS_FOLDED : 0, lr, l->n_line, &c->loc_ids[i]);
   }
@@ -575,7 +588,7 @@ static int build(ctx *c) {
     }
     uint32_t *st = (uint32_t *)(void *)stack.data;
     for (size_t j = 0; j < s->n_location_id; j++)
-      st[j] = c->loc_ids[idmap_get(&c->locs, s->location_id[j]) - 1];
+      st[j] = c->loc_ids[loc_ix(c, s->location_id[j]) - 1];
     pcol_label_row *lb = (pcol_label_row *)(void *)labels.data;
     for (size_t j = 0; j < s->n_label && !rc; j++) {
       const Perftools__Profiles__Label *L = s->label[j];

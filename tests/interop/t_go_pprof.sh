@@ -67,8 +67,10 @@ check_top() {
   # -unit set to the value's own unit prints raw integers
   pp -top -nodecount=1000000 -nodefraction=0 -edgefraction=0 -sample_index="$type" \
     -unit="$unit" "$orig" >"$tmp/go_top.raw"
-  if ! "$PCOL" top "$pc" --value "$type" --format csv >"$tmp/pcol_top.csv" 2>"$tmp/pcol_top.err"; then
-    echo "FAIL: $label: pcol top --value $type failed: $(cat "$tmp/pcol_top.err")"
+  # TYPE/UNIT names the stored value exactly: a bare "samples" means pcol's
+  # weight column, not pprof's samples/count value (which may exceed 1)
+  if ! "$PCOL" top "$pc" --value "$type/$unit" --format csv >"$tmp/pcol_top.csv" 2>"$tmp/pcol_top.err"; then
+    echo "FAIL: $label: pcol top --value $type/$unit failed: $(cat "$tmp/pcol_top.err")"
     fail=$((fail + 1))
     return
   fi
@@ -105,7 +107,7 @@ if len(bad) > 12:
 sys.exit(1 if bad else 0)
 PY
   then
-    echo "FAIL: $label: pcol top --value $type differs from go tool pprof -top (above)"
+    echo "FAIL: $label: pcol top --value $type/$unit differs from go tool pprof -top (above)"
     fail=$((fail + 1))
   fi
 }
@@ -148,6 +150,40 @@ else
   cat "$tmp/go_run.log"
   fail=$((fail + 1))
 fi
+
+# Rprof -> pcol -> pprof: go tool pprof reads R names, files and lines,
+# samples/count and cpu/nanoseconds from the interval
+rprof_to_pprof() {
+  local demo=$REPO/examples/demo.out
+  [ -f "$demo" ] || return 0
+  if ! "$PCOL" pack "$demo" -o "$tmp/out/demo.pcol" ||
+    ! "$PCOL" unpack "$tmp/out/demo.pcol" --to pprof -o "$tmp/in/rprof-demo.pb.gz"; then
+    echo "FAIL: Rprof demo: pack/unpack failed"
+    fail=$((fail + 1))
+    return
+  fi
+  local n interval
+  n=$(grep -v -e '^#File' -e 'sample.interval=' "$demo" | grep -c .)
+  interval=$(head -1 "$demo" | sed 's/.*sample.interval=\([0-9]*\).*/\1/')
+  pp -raw "$tmp/in/rprof-demo.pb.gz" >"$tmp/rdemo.raw"
+  checked=$((checked + 1))
+  local want_cpu=$((n * interval * 1000)) got_n got_cpu
+  got_n=$(awk '/^Samples:/ { f = 1; next } f && /:/ { split($0, a, ":"); split(a[1], v, " "); s += v[1] } /^Locations/ { exit } END { print s + 0 }' "$tmp/rdemo.raw")
+  got_cpu=$(awk '/^Samples:/ { f = 1; next } f && /:/ { split($0, a, ":"); split(a[1], v, " "); s += v[2] } /^Locations/ { exit } END { printf "%.0f\n", s }' "$tmp/rdemo.raw")
+  if ! grep -q '^samples/count cpu/nanoseconds$' "$tmp/rdemo.raw" ||
+    ! grep -q "^PeriodType: cpu nanoseconds" "$tmp/rdemo.raw" ||
+    ! grep -q "^Period: $((interval * 1000))$" "$tmp/rdemo.raw" ||
+    ! grep -q ' smooth demo_code.R:3 ' "$tmp/rdemo.raw" ||
+    [ "$got_n" != "$n" ] || [ "$got_cpu" != "$want_cpu" ]; then
+    echo "FAIL: Rprof demo as pprof: want $n samples, $want_cpu ns, R names/files/lines; got $got_n, $got_cpu:"
+    head -12 "$tmp/rdemo.raw"
+    fail=$((fail + 1))
+    return
+  fi
+  echo "ok: Rprof demo -> pprof ($n samples, $want_cpu ns)"
+  files+=("$tmp/in/rprof-demo.pb.gz")
+}
+rprof_to_pprof
 
 for f in "${files[@]}"; do round_trip "$f"; done
 
