@@ -117,6 +117,7 @@ struct pcol_file {
   size_t size;
   int mapped;     /* 1: munmap on close */
   int owned;      /* 1: free(base) on close */
+  uint8_t *meta;  /* header + directory read with pread (NULL: parse the mapping) */
   pcol_header_info hdr;
   uint64_t max_decoded;
   uint32_t nsections;
