@@ -865,6 +865,55 @@ Test(pprof_errors, input_size_cap) {
   free(gz.p);
 }
 
+/* Every truncation and many single-byte changes of a valid profile either
+ * import (and then export) or fail with an error code: never crash, never
+ * leak (run under ASan by `make test`). */
+Test(pprof_errors, mutations_fail_cleanly) {
+  hand h;
+  hand_build(&h);
+  mem raw = hand_bytes_strings_last(&h);
+  uint8_t *buf = malloc(raw.n);
+  int ok = 0, bad = 0;
+  for (size_t cut = 0; cut < raw.n; cut++) {
+    pcol_builder *b = new_builder();
+    pcol_error err = {0};
+    int rc = import_mem(b, raw.p, cut, "cut.pb", NULL, &err);
+    cr_assert(rc <= 0);
+    if (rc) cr_assert(err.message[0], "an error without a message at cut %zu", cut);
+    rc ? bad++ : ok++;
+    pcol_builder_free(b);
+  }
+  static const uint8_t flips[] = {0x01, 0x80, 0xff, 0x7f};
+  for (size_t i = 0; i < raw.n; i++)
+    for (size_t k = 0; k < sizeof flips; k++) {
+      memcpy(buf, raw.p, raw.n);
+      buf[i] ^= flips[k];
+      pcol_builder *b = new_builder();
+      pcol_error err = {0};
+      int rc = import_mem(b, buf, raw.n, "flip.pb", NULL, &err);
+      cr_assert(rc <= 0);
+      if (rc == 0) {
+        /* whatever was accepted must also export */
+        void *fm;
+        pcol_file *f = tu_reopen(b, NULL, &fm);
+        mem out = export_mem(f, NULL, 0);
+        Profile *p = decode(out);
+        perftools__profiles__profile__free_unpacked(p, NULL);
+        free(out.p);
+        pcol_close(f);
+        free(fm);
+        ok++;
+      } else {
+        cr_assert(err.message[0]);
+        bad++;
+      }
+      pcol_builder_free(b);
+    }
+  cr_assert(bad > 0 && ok > 0);
+  free(buf);
+  free(raw.p);
+}
+
 /* --------------------------------------------- export of other sources */
 
 static uint32_t S(pcol_builder *b, const char *s) {
