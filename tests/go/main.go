@@ -2,7 +2,7 @@
 // test round-trips: CPU with pprof.Do labels, heap (four sample types),
 // mutex and goroutine.  Standard library only.
 //
-//	go run main.go OUTDIR
+//	go run . OUTDIR   (from tests/go; stdlib only, nothing to download)
 package main
 
 import (

@@ -1,0 +1,3 @@
+module pcol.test/mkprofiles
+
+go 1.18
