@@ -5,7 +5,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static char *dir_of(const char *path) {
@@ -16,6 +18,26 @@ static char *dir_of(const char *path) {
   return d;
 }
 
+/* Fills the trailing XXXXXX of tmpl with random letters and creates the
+ * file exclusively (O_EXCL), retrying on a name clash. */
+static int create_unique(char *tmpl) {
+  static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  char *x = tmpl + strlen(tmpl) - 6;
+  for (int attempt = 0; attempt < 100; attempt++) {
+    unsigned char r[6];
+    if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) {
+      uint64_t v = (uint64_t)getpid() * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)tmpl ^
+                   (uint64_t)attempt * 0xff51afd7ed558ccdULL ^ (uint64_t)time(NULL);
+      for (int i = 0; i < 6; i++) r[i] = (unsigned char)(v >> (8 * i));
+    }
+    for (int i = 0; i < 6; i++) x[i] = abc[r[i] % (sizeof abc - 1)];
+    int fd = open(tmpl, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0 || errno != EEXIST) return fd;
+  }
+  errno = EEXIST;
+  return -1;
+}
+
 int pcol_out_open(pcol_out *o, const char *path, pcol_error *err) {
   memset(o, 0, sizeof *o);
   if (strcmp(path, "-") == 0) {
@@ -24,7 +46,8 @@ int pcol_out_open(pcol_out *o, const char *path, pcol_error *err) {
     return o->path ? PCOL_OK : pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   }
   struct stat st;
-  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+  int exists = stat(path, &st) == 0;
+  if (exists && S_ISDIR(st.st_mode))
     return pcol_error_set(err, PCOL_EIO, "%s: is a directory", path);
   char *dir = dir_of(path);
   char *tmpl = NULL;
@@ -38,17 +61,19 @@ int pcol_out_open(pcol_out *o, const char *path, pcol_error *err) {
   free(dir);
   free(p2);
   dir = p2 = NULL;
-  int fd = mkstemp(tmpl);
+  /* Create the temporary file with mode 0666 so the kernel applies the
+   * umask as for a plain creat() (mkstemp would make it 0600, and reading
+   * the umask means changing it, which races with other threads). */
+  int fd = create_unique(tmpl);
   if (fd < 0) {
     int e = errno;
     pcol_error_set(err, PCOL_EIO, "%s: cannot create temporary file: %s", path, strerror(e));
     free(tmpl);
     return PCOL_EIO;
   }
-  /* mkstemp makes 0600; give the file the mode a plain creat() would. */
-  mode_t um = umask(0);
-  umask(um);
-  if (fchmod(fd, 0666 & ~um) != 0) { /* not fatal */ }
+  /* Replacing a file keeps its permission bits: a private 0600 file must
+   * not become world-readable. */
+  if (exists && S_ISREG(st.st_mode) && fchmod(fd, st.st_mode & 07777) != 0) { /* not fatal */ }
   o->fp = fdopen(fd, "wb");
   if (!o->fp) {
     close(fd);

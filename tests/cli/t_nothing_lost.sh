@@ -116,6 +116,13 @@ for attempt in 1 2 3; do
   [ $writing = 1 ] && killed_writing=1 && break
 done
 [ $killed_writing = 1 ] || note "the kill landed during the import, not the write (timing)"
+# replacing a file keeps its permissions (a private file stays private);
+# a new file gets the umask's mode, as with a plain creat()
+chmod 600 "$tmp/out/dest.pcol"
+$PCOL pack examples/demo.out -o "$tmp/out/dest.pcol" || fail "pack over a private file"
+[ "$(stat -c %a "$tmp/out/dest.pcol")" = 600 ] || fail "replacing a 0600 file changed its mode"
+(umask 027; $PCOL pack examples/demo.out -o "$tmp/out/new-mode.pcol") || fail "pack with umask 027"
+[ "$(stat -c %a "$tmp/out/new-mode.pcol")" = 640 ] || fail "new file ignores the umask"
 # and a run left alone replaces the destination in one step with a valid file
 $PCOL pack "$big" -o "$tmp/out/dest.pcol" || fail "pack after the kills"
 $PCOL validate --full "$tmp/out/dest.pcol" >/dev/null || fail "replaced destination is invalid"
