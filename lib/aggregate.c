@@ -231,6 +231,37 @@ static int source_default(pcol_file *f, uint32_t s, uint32_t *vt, pcol_error *er
   return PCOL_OK;
 }
 
+/* *vt = the id of the one stored value type named `type` if every selected
+ * source lists it in source_value_types, else 0. */
+static int stored_type_for_all(pcol_file *f, const pcol_select *sel, const char *type,
+                               uint32_t *vt, pcol_error *err) {
+  *vt = 0;
+  pcol_view ty, ss, sv;
+  CHECK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
+  CHECK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, err));
+  CHECK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err));
+  uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES), nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  uint32_t found = 0;
+  for (uint64_t i = 0; i < nvt; i++) {
+    pcol_str t;
+    CHECK(pcol_string(f, pcol_view_u32(&ty, i), &t, err));
+    if (str_is(t, type)) {
+      if (found) return PCOL_OK; /* several units: ambiguous, use the weight */
+      found = (uint32_t)(i + 1);
+    }
+  }
+  if (!found || nsrc == 0) return PCOL_OK;
+  for (uint64_t s = 1; s <= nsrc; s++) {
+    if (sel && sel->source_id && s != sel->source_id) continue;
+    int has = 0;
+    for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES) && !has; r++)
+      has = pcol_view_u32(&ss, r) == s && pcol_view_u32(&sv, r) == found;
+    if (!has) return PCOL_OK;
+  }
+  *vt = found;
+  return PCOL_OK;
+}
+
 int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
                        pcol_value_sel *out, pcol_error *err) {
   memset(out, 0, sizeof *out);
@@ -255,7 +286,14 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
     }
     return vt_names(f, chosen, out, err);
   }
-  if (!strcmp(name, "samples")) return vt_names(f, 0, out, err);
+  if (!strcmp(name, "samples")) {
+    /* A pprof source's own "samples" value (samples/count) is what
+     * `pprof -sample_index=samples` shows; prefer it when every selected
+     * source measures it, else count the weight column. */
+    uint32_t vt = 0;
+    CHECK(stored_type_for_all(f, sel, "samples", &vt, err));
+    return vt_names(f, vt, out, err);
+  }
   if (!strcmp(name, "rprof.alloc")) {
     /* needs the three level snapshots of Rprof memory profiling */
     static const char *need[3] = {"vsize.small", "vsize.large", "nodes"};
@@ -501,6 +539,12 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
     /* pprof names an unsymbolized location after its mapping ("<unknown>"
      * without one); a function with NA name (an Rprof top-level ref) is not
      * unsymbolized and stays skipped */
+    /* ... unless the location has a mapping or an address: then it is a
+     * pprof frame whose function has no name, and pprof names it after the
+     * mapping too (Rprof locations never have either) */
+    if (k == start && !unsymbolized && a < e &&
+        (pcol_view_u32(&t->fc.loc_map, loc - 1) || pcol_view_u64(&t->fc.loc_addr, loc - 1)))
+      unsymbolized = 1;
     if (k == start && unsymbolized && t->by == PCOL_BY_FUNCTION) {
       uint32_t key;
       CHECK(mapping_key(t, (uint32_t)loc, &key, err));
