@@ -468,7 +468,26 @@ typedef struct topctx {
   pcol_by by;
   uint32_t *fn_key; /* function id -> key (UINT32_MAX = not yet) */
   uint32_t *loc_koff, *loc_keys; /* CSR: distinct keys of each location, innermost first */
+  int unnamed_is_frame; /* a function without a name is a frame (pprof), not skipped (Rprof) */
 } topctx;
+
+/* Rprof stores top-level code refs as functions without a name, which
+ * summaryRprof does not count as functions; pprof shows a function without
+ * a name as a frame of its own ("<unknown>" or its mapping).  Decide by the
+ * selected sources: skip them only when every one of them is Rprof. */
+static int unnamed_functions_are_frames(pcol_file *f, const pcol_select *sel, int *out,
+                                        pcol_error *err) {
+  pcol_view ty;
+  *out = 0;
+  CHECK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, err));
+  for (uint64_t s = 0; s < pcol_rows(f, PCOL_T_SOURCES); s++) {
+    if (sel && sel->source_id && s + 1 != sel->source_id) continue;
+    pcol_str t;
+    CHECK(pcol_string(f, pcol_view_u32(&ty, s), &t, err));
+    if (!str_is(t, "rprof")) *out = 1;
+  }
+  return PCOL_OK;
+}
 
 static int mapping_key(topctx *t, uint32_t loc, uint32_t *key, pcol_error *err) {
   /* a location without lines: pprof folds these per mapping */
@@ -531,6 +550,10 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
       uint32_t key;
       if (pcol_view_u32(&t->fc.ln_fn, li) == 0) unsymbolized = 1;
       CHECK(line_key(t, li, &key, err));
+      /* a pprof line whose function has no name is its own frame, named
+       * after the mapping like an unsymbolized address */
+      if (!key && t->by == PCOL_BY_FUNCTION && t->unnamed_is_frame)
+        CHECK(mapping_key(t, (uint32_t)loc, &key, err));
       if (!key) continue;
       int dup = 0;
       for (uint32_t j = start; j < k && !dup; j++) dup = t->loc_keys[j] == key;
@@ -539,12 +562,6 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
     /* pprof names an unsymbolized location after its mapping ("<unknown>"
      * without one); a function with NA name (an Rprof top-level ref) is not
      * unsymbolized and stays skipped */
-    /* ... unless the location has a mapping or an address: then it is a
-     * pprof frame whose function has no name, and pprof names it after the
-     * mapping too (Rprof locations never have either) */
-    if (k == start && !unsymbolized && a < e &&
-        (pcol_view_u32(&t->fc.loc_map, loc - 1) || pcol_view_u64(&t->fc.loc_addr, loc - 1)))
-      unsymbolized = 1;
     if (k == start && unsymbolized && t->by == PCOL_BY_FUNCTION) {
       uint32_t key;
       CHECK(mapping_key(t, (uint32_t)loc, &key, err));
@@ -711,7 +728,8 @@ int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   topctx t;
   memset(&t, 0, sizeof t);
   t.by = by;
-  int rc = fctx_init(&t.fc, f, err);
+  int rc = unnamed_functions_are_frames(f, sel, &t.unnamed_is_frame, err);
+  if (!rc) rc = fctx_init(&t.fc, f, err);
   if (!rc) {
     out->value = *v;
     rc = top_run(&t, sel, v, out, err);
