@@ -423,6 +423,29 @@ static int add_sample(void *p, uint64_t row, int64_t num, int64_t den) {
   return 0;
 }
 
+/* Every sample, weighted by its weight column: one tight loop (stack ids
+ * were range-checked when their column was first used). */
+static int weights_all_samples(wctx *c) {
+  const uint32_t *stack = c->stack.data;
+  const int64_t *weight = c->weight.data;
+  int64_t *w = c->w, total = 0;
+  uint64_t n = c->nsamples;
+  if (!weight) { /* every weight is 1 */
+    for (uint64_t i = 0; i < n; i++) w[stack[i]]++;
+    total = (int64_t)n;
+  } else {
+    for (uint64_t i = 0; i < n; i++) {
+      int64_t v = weight[i], av = v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
+      if (__builtin_add_overflow(w[stack[i]], v, &w[stack[i]]) ||
+          __builtin_add_overflow(total, av, &total))
+        return pcol_error_set(c->err, PCOL_ETOOBIG, "sum of weights overflows 64 bits at sample %llu",
+                              (unsigned long long)i + 1);
+    }
+  }
+  c->total = total;
+  return PCOL_OK;
+}
+
 int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                        int64_t **w_out, int64_t *total_abs, pcol_error *err) {
   wctx c = {0};
@@ -434,10 +457,14 @@ int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_se
   *w_out = NULL;
   CHECK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &c.stack, err));
   CHECK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &c.weight, err));
-  CHECK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &c.voff, err));
-  CHECK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &c.vtype, err));
-  CHECK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &c.vval, err));
-  CHECK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &c.source, err));
+  /* Columns are checked on first use (an O(rows) pass), so touch the value
+   * columns only when a value type is asked for. */
+  if (c.vt) {
+    CHECK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &c.voff, err));
+    CHECK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &c.vtype, err));
+    CHECK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &c.vval, err));
+    CHECK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &c.source, err));
+  }
   if (c.vt == PCOL_VT_RPROF_ALLOC) {
     static const char *need[3] = {"vsize.small", "vsize.large", "nodes"};
     for (int k = 0; k < 3; k++) {
@@ -450,7 +477,12 @@ int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_se
     return pcol_error_set(err, PCOL_ECORRUPT, "sample value offsets have the wrong length");
   c.w = calloc(c.nstacks + 1, sizeof *c.w);
   if (!c.w) return oom(err);
-  int rc = pcol_select_iter(f, sel, add_sample, &c, err);
+  int rc;
+  if ((!sel || (!sel->source_id && !sel->has_from && !sel->has_to)) && c.vt == 0 &&
+      c.stack.data)
+    rc = weights_all_samples(&c); /* the common case, without a callback a row */
+  else
+    rc = pcol_select_iter(f, sel, add_sample, &c, err);
   if (rc) {
     free(c.w);
     if (err && !err->message[0]) pcol_error_set(err, rc, "sample data is damaged");
