@@ -182,6 +182,13 @@ typedef struct rp_in {
   uint64_t segments, truncated;
   pcol_rprof_ftab ft;
   pcol_buf frames, locs, render, text;
+  /* The previous sample line's stack part (after any memory prefix), when
+   * it parsed completely and rendered canonically: a repeated stack (runs
+   * of identical lines are the norm in Rprof) reuses its stack id without
+   * parsing or rendering again.  Any text line (header, #File) clears it. */
+  pcol_buf prev_tail;
+  uint32_t prev_stack;
+  int prev_ok;
 } rp_in;
 
 #define FAIL(code, ...) pcol_error_set(r->err, code, __VA_ARGS__)
@@ -222,6 +229,7 @@ static int suffix_needed(const rp_in *r, int cr_dangling) {
 }
 
 static int add_text_line(rp_in *r, const char *p, size_t n, int cr_dangling) {
+  r->prev_ok = 0;
   int rc = stored_text(r, p, n, cr_dangling);
   if (!rc)
     rc = pcol_b_text_line(r->b, r->src, pcol_b_sample_count(r->b) + 1, r->text.data,
@@ -346,6 +354,41 @@ static int add_frame_locs(rp_in *r, size_t nfr) {
   return PCOL_OK;
 }
 
+/* Adds a sample whose stack part equals the previous line's (see prev_tail). */
+static int repeat_sample(rp_in *r, const char *p, size_t n, size_t tail_at,
+                         const uint64_t *mem, int cr_dangling) {
+  int rc;
+  pcol_value_row vals[RPROF_NMEM];
+  if (mem) {
+    if ((rc = declare_memory(r))) return rc;
+    for (int k = 0; k < RPROF_NMEM; k++)
+      vals[k] = (pcol_value_row){r->vt[k], (int64_t)mem[k] * pcol_rprof_mem_factor[k]};
+  }
+  pcol_sample_row s = {r->src, r->t_ns, 0, 1, PCOL_NA_I64, r->prev_stack, 0};
+  uint32_t sid;
+  if ((rc = pcol_b_sample(r->b, &s, vals, mem ? RPROF_NMEM : 0, &sid))) return bfail(r, rc);
+  if (r->t_ns > INT64_MAX - r->interval_ns)
+    return FAIL(PCOL_ETOOBIG, "%s:%" PRIu64 ": sample time overflows int64 nanoseconds",
+                r->name, r->lineno);
+  r->t_ns += r->interval_ns;
+  /* the tail is canonical; so is the line if its memory prefix is */
+  int canonical = 1;
+  if (mem) {
+    char tmp[96];
+    int k = snprintf(tmp, sizeof tmp, ":%" PRIu64 ":%" PRIu64 ":%" PRIu64 ":%" PRIu64 ":", mem[0],
+                     mem[1], mem[2], mem[3]);
+    canonical = (size_t)k == tail_at && memcmp(tmp, p, tail_at) == 0;
+  } else {
+    canonical = tail_at == 0;
+  }
+  if (!canonical || suffix_needed(r, cr_dangling)) {
+    if ((rc = stored_text(r, p, n, cr_dangling)) ||
+        (rc = pcol_b_sample_text(r->b, sid, r->text.data, r->text.len)))
+      return bfail(r, rc);
+  }
+  return PCOL_OK;
+}
+
 static int on_sample(rp_in *r, const char *p, size_t n, int cr_dangling) {
   uint64_t mem[RPROF_NMEM];
   int has_mem = 0, cut = 0, rc;
@@ -361,6 +404,10 @@ static int on_sample(rp_in *r, const char *p, size_t n, int cr_dangling) {
     if (m < 0) cut = 1, i = n;
     else has_mem = 1;
   }
+  if (r->prev_ok && !cut && n - i == r->prev_tail.len &&
+      memcmp(p + i, r->prev_tail.data, n - i) == 0)
+    return repeat_sample(r, p, n, i, has_mem ? mem : NULL, cr_dangling);
+  size_t tail_at = i;
   int pending = 0; /* a ref waiting for the name after it */
   uint64_t pf = 0, pl = 0;
   while (i < n && !cut) {
@@ -459,8 +506,14 @@ static int on_sample(rp_in *r, const char *p, size_t n, int cr_dangling) {
                               (const pcol_rprof_frame *)(const void *)r->frames.data, nfr)))
     return bfail(r, rc);
   if (cut) r->truncated++;
-  if (cut || suffix_needed(r, cr_dangling) || r->render.len != n ||
-      memcmp(r->render.data, p, n) != 0) {
+  int canonical = !cut && r->render.len == n && memcmp(r->render.data, p, n) == 0;
+  r->prev_ok = canonical;
+  if (canonical) {
+    r->prev_tail.len = 0;
+    if (pcol_buf_append(&r->prev_tail, p + tail_at, n - tail_at)) r->prev_ok = 0;
+    r->prev_stack = stack;
+  }
+  if (!canonical || suffix_needed(r, cr_dangling)) {
     if ((rc = stored_text(r, p, n, cr_dangling)) ||
         (rc = pcol_b_sample_text(r->b, sid, r->text.data, r->text.len)))
       return bfail(r, rc);
@@ -569,5 +622,6 @@ int pcol_import_rprof(pcol_builder *b, FILE *in, const char *name,
   pcol_buf_free(&r.locs);
   pcol_buf_free(&r.render);
   pcol_buf_free(&r.text);
+  pcol_buf_free(&r.prev_tail);
   return rc;
 }
