@@ -1,5 +1,5 @@
 /* coalesce.c — long samples: merge runs of identical, evenly spaced raw
- * samples into one row (docs/long-samples.md).
+ * samples into one row (spec.md §7.1).
  *
  * A run is a maximal sequence of consecutive sample rows r0..rN-1 such that
  *  - every row has the same source, stack, label set and the identical list

@@ -11,7 +11,7 @@
  * "+5", "1.50") keeps its text in sample_text.
  *
  * Export: one line per distinct stack in order of first appearance, values
- * summed; see docs/perun-mapping.md (collapsed section) for the rules. */
+ * summed; see spec.md §10.3 (collapsed section) for the rules. */
 #include "internal.h"
 #include <errno.h>
 

@@ -501,7 +501,7 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
 /* Derived value "rprof.alloc" (bytes): per Rprof memory sample,
  * max(0, d vsize.small) + max(0, d vsize.large) + max(0, d nodes) against
  * the previous sample of the source (0 for its first), which is what
- * summaryRprof(memory = "both") sums into mem.total (docs/long-samples.md). */
+ * summaryRprof(memory = "both") sums into mem.total (spec.md §7.1). */
 #define PCOL_VT_RPROF_ALLOC UINT32_MAX
 
 /* Sums the chosen value of the selected samples per stack node: *w_out gets

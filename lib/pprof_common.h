@@ -1,7 +1,7 @@
 /* pprof_common.h — names shared by the pprof importer and exporter.
  *
  * The meta keys below record every profile-level field of a pprof Profile
- * (docs/pprof-mapping.md), so export can write the same fields back. */
+ * (spec.md §10.2), so export can write the same fields back. */
 #ifndef PCOL_PPROF_COMMON_H
 #define PCOL_PPROF_COMMON_H
 

@@ -4,7 +4,7 @@
  * all gzip members concatenated, capped), because the string table may sit
  * anywhere in the message.  Then protobuf-c decodes it into an arena, the
  * result is checked the way google/pprof's CheckValid does, and it is mapped
- * into the builder as docs/pprof-mapping.md describes: one source, one pcol
+ * into the builder as spec.md §10.2 describes: one source, one pcol
  * sample per pprof sample, every field kept.
  */
 #include "internal.h"

@@ -4,7 +4,7 @@
  * line the way the exporter will (pcol_rprof_render, with the same #File
  * numbering, pcol_rprof_ftab) and keeps the original bytes only where the two
  * differ.  Both sides must therefore use exactly these functions.
- * docs/rprof-mapping.md describes the mapping. */
+ * spec.md §10.1 describes the mapping. */
 #ifndef PCOL_RPROF_H
 #define PCOL_RPROF_H
 
@@ -12,7 +12,7 @@
 
 #define RPROF_SOURCE_TYPE "rprof"
 
-/* Per-source meta keys (docs/rprof-mapping.md). */
+/* Per-source meta keys (spec.md §10.1). */
 #define RPROF_META_INTERVAL_US "rprof.interval_us"
 #define RPROF_META_HEADER "rprof.header"
 #define RPROF_META_FLAGS "rprof.flags"

@@ -6,7 +6,7 @@
  * the intervals of the earlier sample lines).  Headers and #File lines are
  * kept as text_lines at their positions; a sample whose canonical rendering
  * differs from its original bytes keeps those bytes in sample_text.  The
- * input is streamed one line at a time.  docs/rprof-mapping.md. */
+ * input is streamed one line at a time.  spec.md §10.1. */
 #include "rprof.h"
 #include <ctype.h>
 #include <errno.h>
@@ -214,7 +214,7 @@ static int declare_memory(rp_in *r) {
 
 /* The stored text of a line: its content plus whatever is needed so that
  * content + the source's default line end reproduces the original bytes
- * (docs/rprof-mapping.md, "Line ends"). */
+ * (spec.md §10.1, "Line ends"). */
 static int stored_text(rp_in *r, const char *p, size_t n, int cr_dangling) {
   r->text.len = 0;
   if (pcol_buf_append(&r->text, p, n)) return PCOL_ENOMEM;
