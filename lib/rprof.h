@@ -85,6 +85,8 @@ typedef struct pcol_rprof_frame {
 
 /* The canonical line (without line end): memory prefix when mem != NULL
  * (fields as R writes them, i.e. cells for the heaps), then the frames. */
+/* Writes ":small:big:nodes:dups:" at p (at most 85 bytes); returns its length. */
+size_t pcol_rprof_mem_prefix(char *p, const uint64_t *mem);
 int pcol_rprof_render(pcol_buf *out, const uint64_t *mem, const pcol_rprof_frame *fr,
                       size_t n);
 

@@ -139,19 +139,43 @@ int pcol_rprof_ftab_add(pcol_rprof_ftab *t, uint64_t num, const void *path, size
 
 /* ---------------------------------------------------------- rendering */
 
+/* decimal digits of v at p; returns the end (the render runs once a line,
+ * so snprintf's parsing was a tenth of the import time) */
+static char *put_dec(char *p, uint64_t v) {
+  char t[20];
+  int n = 0;
+  do t[n++] = (char)('0' + v % 10); while ((v /= 10) != 0);
+  while (n) *p++ = t[--n];
+  return p;
+}
+
+size_t pcol_rprof_mem_prefix(char *p, const uint64_t *mem) {
+  char *e = p;
+  for (int k = 0; k < 4; k++) {
+    *e++ = ':';
+    e = put_dec(e, mem[k]);
+  }
+  *e++ = ':';
+  return (size_t)(e - p);
+}
+
 int pcol_rprof_render(pcol_buf *out, const uint64_t *mem, const pcol_rprof_frame *fr,
                       size_t n) {
   char tmp[96];
   out->len = 0;
-  if (mem) {
-    int k = snprintf(tmp, sizeof tmp, ":%" PRIu64 ":%" PRIu64 ":%" PRIu64 ":%" PRIu64 ":",
-                     mem[0], mem[1], mem[2], mem[3]);
-    if (pcol_buf_append(out, tmp, (size_t)k)) return PCOL_ENOMEM;
-  }
+  if (mem && pcol_buf_append(out, tmp, pcol_rprof_mem_prefix(tmp, mem))) return PCOL_ENOMEM;
   for (size_t i = 0; i < n; i++) {
     if (fr[i].fileno) {
-      int k = snprintf(tmp, sizeof tmp, "%" PRIu64 "#%" PRId64 " ", fr[i].fileno, fr[i].line);
-      if (pcol_buf_append(out, tmp, (size_t)k)) return PCOL_ENOMEM;
+      char *e = put_dec(tmp, fr[i].fileno);
+      *e++ = '#';
+      if (fr[i].line < 0) { /* only from a damaged or foreign file */
+        *e++ = '-';
+        e = put_dec(e, 0 - (uint64_t)fr[i].line);
+      } else {
+        e = put_dec(e, (uint64_t)fr[i].line);
+      }
+      *e++ = ' ';
+      if (pcol_buf_append(out, tmp, (size_t)(e - tmp))) return PCOL_ENOMEM;
     }
     if (fr[i].name) {
       if (pcol_buf_append(out, "\"", 1) || pcol_buf_append(out, fr[i].name, fr[i].name_len) ||
@@ -165,6 +189,14 @@ int pcol_rprof_render(pcol_buf *out, const uint64_t *mem, const pcol_rprof_frame
 /* ------------------------------------------------------------ importer */
 
 enum { EOL_NONE = 0, EOL_LF = 1, EOL_CRLF = 2 };
+
+typedef struct rp_fc_entry {
+  uint64_t hash;
+  uint32_t loc; /* 0 = empty slot */
+  uint32_t file_sid;
+  int64_t line;
+  uint32_t name_off, name_len; /* name_len UINT32_MAX: no name (a trailing ref) */
+} rp_fc_entry;
 
 typedef struct rp_in {
   pcol_builder *b;
@@ -187,6 +219,10 @@ typedef struct rp_in {
    * of identical lines are the norm in Rprof) reuses its stack id without
    * parsing or rendering again.  Any text line (header, #File) clears it. */
   pcol_buf prev_tail;
+  pcol_buf prev_locs, prev_nodes; /* see build_stack */
+  rp_fc_entry *fc; /* see add_frame_locs */
+  size_t fc_cap, fc_count;
+  pcol_buf fc_names;
   uint32_t prev_stack;
   int prev_ok;
 } rp_in;
@@ -338,19 +374,100 @@ static int scan_mem(rp_in *r, const char *p, size_t n, size_t *i, uint64_t mem[4
   return 1;
 }
 
+/* ---- frame cache: (name bytes, file, line) -> location id.  One probe
+ * into a compact table instead of a string, a function and a location
+ * lookup in the builder (each touching several big columns). */
+static uint64_t frame_hash(const pcol_rprof_frame *f) {
+  uint64_t h = f->name ? pcol_hash_bytes(f->name, f->name_len, 7) : 0x9e37;
+  return pcol_hash_mix(pcol_hash_mix(h, f->file_sid), (uint64_t)f->line);
+}
+
+static const rp_fc_entry *fc_find(const rp_in *r, const pcol_rprof_frame *f, uint64_t h) {
+  if (!r->fc_cap) return NULL;
+  size_t mask = r->fc_cap - 1;
+  uint32_t nlen = f->name ? (uint32_t)f->name_len : UINT32_MAX;
+  for (size_t i = h & mask;; i = (i + 1) & mask) {
+    const rp_fc_entry *e = &r->fc[i];
+    if (!e->loc) return NULL;
+    if (e->hash == h && e->file_sid == f->file_sid && e->line == f->line &&
+        e->name_len == nlen &&
+        (nlen == UINT32_MAX || memcmp(r->fc_names.data + e->name_off, f->name, nlen) == 0))
+      return e;
+  }
+}
+
+static int fc_insert(rp_in *r, const pcol_rprof_frame *f, uint64_t h, uint32_t loc) {
+  if (f->name && (f->name_len >= UINT32_MAX || r->fc_names.len > UINT32_MAX - f->name_len))
+    return PCOL_OK; /* not cached; still correct */
+  if ((r->fc_count + 1) * 2 > r->fc_cap) {
+    size_t nc = r->fc_cap ? r->fc_cap * 2 : 4096;
+    rp_fc_entry *nt = calloc(nc, sizeof *nt);
+    if (!nt) return PCOL_ENOMEM;
+    for (size_t i = 0; i < r->fc_cap; i++) {
+      if (!r->fc[i].loc) continue;
+      size_t j = r->fc[i].hash & (nc - 1);
+      while (nt[j].loc) j = (j + 1) & (nc - 1);
+      nt[j] = r->fc[i];
+    }
+    free(r->fc);
+    r->fc = nt;
+    r->fc_cap = nc;
+  }
+  rp_fc_entry e = {h, loc, f->file_sid, f->line, (uint32_t)r->fc_names.len,
+                   f->name ? (uint32_t)f->name_len : UINT32_MAX};
+  if (f->name && pcol_buf_append(&r->fc_names, f->name, f->name_len)) return PCOL_ENOMEM;
+  size_t j = h & (r->fc_cap - 1);
+  while (r->fc[j].loc) j = (j + 1) & (r->fc_cap - 1);
+  r->fc[j] = e;
+  r->fc_count++;
+  return PCOL_OK;
+}
+
 static int add_frame_locs(rp_in *r, size_t nfr) {
   const pcol_rprof_frame *fr = (const pcol_rprof_frame *)(const void *)r->frames.data;
   r->locs.len = 0;
   for (size_t k = 0; k < nfr; k++) {
-    pcol_function_row fn = {0, 0, fr[k].file_sid, PCOL_NA_I64};
-    int rc = fr[k].name ? pcol_b_string(r->b, fr[k].name, fr[k].name_len, &fn.name) : 0;
-    uint32_t fid = 0, loc = 0;
-    if (!rc) rc = pcol_b_function(r->b, &fn, &fid);
-    pcol_line_row lr = {fid, fr[k].line, PCOL_NA_I64};
-    if (!rc) rc = pcol_b_location(r->b, 0, 0, 0, &lr, 1, &loc);
+    uint64_t h = frame_hash(&fr[k]);
+    const rp_fc_entry *hit = fc_find(r, &fr[k], h);
+    uint32_t loc = hit ? hit->loc : 0;
+    int rc = PCOL_OK;
+    if (!hit) {
+      pcol_function_row fn = {0, 0, fr[k].file_sid, PCOL_NA_I64};
+      rc = fr[k].name ? pcol_b_string(r->b, fr[k].name, fr[k].name_len, &fn.name) : 0;
+      uint32_t fid = 0;
+      if (!rc) rc = pcol_b_function(r->b, &fn, &fid);
+      pcol_line_row lr = {fid, fr[k].line, PCOL_NA_I64};
+      if (!rc) rc = pcol_b_location(r->b, 0, 0, 0, &lr, 1, &loc);
+      if (!rc) rc = fc_insert(r, &fr[k], h, loc);
+    }
     if (!rc) rc = PCOL_BUF_PUSH(&r->locs, uint32_t, loc);
     if (rc) return bfail(r, rc);
   }
+  return PCOL_OK;
+}
+
+/* The stack of the frames in r->locs (innermost first).  Consecutive
+ * samples usually share their outer frames, so the nodes of the previous
+ * stack are reused for the common outer part and only the rest is looked
+ * up (prev_locs/prev_nodes: the previous stack, outermost first). */
+static int build_stack(rp_in *r, size_t n, uint32_t *stack) {
+  const uint32_t *locs = (const uint32_t *)(const void *)r->locs.data;
+  const uint32_t *pl = (const uint32_t *)(const void *)r->prev_locs.data;
+  const uint32_t *pn = (const uint32_t *)(const void *)r->prev_nodes.data;
+  size_t pm = r->prev_locs.len / sizeof(uint32_t), k = 0;
+  while (k < n && k < pm && pl[k] == locs[n - 1 - k]) k++;
+  uint32_t node = k ? pn[k - 1] : 0;
+  r->prev_locs.len = r->prev_nodes.len = k * sizeof(uint32_t);
+  for (size_t j = k; j < n; j++) {
+    int rc = pcol_b_stack_node(r->b, node, locs[n - 1 - j], &node);
+    if (!rc) rc = PCOL_BUF_PUSH(&r->prev_locs, uint32_t, locs[n - 1 - j]);
+    if (!rc) rc = PCOL_BUF_PUSH(&r->prev_nodes, uint32_t, node);
+    if (rc) {
+      r->prev_locs.len = r->prev_nodes.len = 0;
+      return rc;
+    }
+  }
+  *stack = node;
   return PCOL_OK;
 }
 
@@ -375,9 +492,8 @@ static int repeat_sample(rp_in *r, const char *p, size_t n, size_t tail_at,
   int canonical = 1;
   if (mem) {
     char tmp[96];
-    int k = snprintf(tmp, sizeof tmp, ":%" PRIu64 ":%" PRIu64 ":%" PRIu64 ":%" PRIu64 ":", mem[0],
-                     mem[1], mem[2], mem[3]);
-    canonical = (size_t)k == tail_at && memcmp(tmp, p, tail_at) == 0;
+    size_t k = pcol_rprof_mem_prefix(tmp, mem);
+    canonical = k == tail_at && memcmp(tmp, p, tail_at) == 0;
   } else {
     canonical = tail_at == 0;
   }
@@ -484,8 +600,7 @@ static int on_sample(rp_in *r, const char *p, size_t n, int cr_dangling) {
   size_t nfr = r->frames.len / sizeof(pcol_rprof_frame);
   if ((rc = add_frame_locs(r, nfr))) return rc;
   uint32_t stack = 0;
-  if ((rc = pcol_b_stack(r->b, (const uint32_t *)(const void *)r->locs.data, nfr, &stack)))
-    return bfail(r, rc);
+  if ((rc = build_stack(r, nfr, &stack))) return bfail(r, rc);
   pcol_value_row vals[RPROF_NMEM];
   if (has_mem) {
     if ((rc = declare_memory(r))) return rc;
@@ -623,5 +738,9 @@ int pcol_import_rprof(pcol_builder *b, FILE *in, const char *name,
   pcol_buf_free(&r.render);
   pcol_buf_free(&r.text);
   pcol_buf_free(&r.prev_tail);
+  pcol_buf_free(&r.prev_locs);
+  pcol_buf_free(&r.prev_nodes);
+  pcol_buf_free(&r.fc_names);
+  free(r.fc);
   return rc;
 }
