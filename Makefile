@@ -109,7 +109,7 @@ TEST_BUILD := $(BUILD)/test
 SANFLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
 test: deps
-	@$(MAKE) --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" OPT=-O1 test-unit test-cli test-interop test-tsan
+	@$(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" OPT=-O1 test-unit test-cli test-interop test-tsan
 	@$(MAKE) --no-print-directory bench-quick
 
 test-unit: all $(TEST_BIN)
