@@ -562,6 +562,34 @@ static uint32_t crc_range(const uint8_t *p, uint64_t n) {
   return (uint32_t)crc;
 }
 
+/* A source's declared longest duration (meta "pcol.max_duration_ns",
+ * spec.md §7.2) must not be smaller than any of its samples' durations, or
+ * range queries would miss long samples. */
+static int check_max_durations(pcol_file *f, const pcol_view *src, pcol_error *err) {
+  pcol_view dur;
+  int rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &dur, err);
+  if (rc || !dur.data) return rc;
+  uint64_t n = f->rows[PCOL_T_SAMPLES];
+  for (uint64_t i = 0; i < n;) {
+    uint32_t s = pcol_view_u32(src, i);
+    int64_t mx = 0;
+    for (; i < n && pcol_view_u32(src, i) == s; i++)
+      if (pcol_view_i64(&dur, i) > mx) mx = pcol_view_i64(&dur, i);
+    pcol_str v;
+    if (pcol_meta_get(f, s, "pcol.max_duration_ns", &v, NULL) != PCOL_OK || !v.ptr) continue;
+    char buf[24];
+    size_t len = v.len < sizeof buf - 1 ? v.len : sizeof buf - 1;
+    memcpy(buf, v.ptr, len);
+    buf[len] = 0;
+    char *end;
+    long long d = strtoll(buf, &end, 10);
+    if (len == 0 || len != v.len || *end || d < mx)
+      return corrupt(err, "source %llu declares a longest duration below its samples' (%llu ns)",
+                     s, (uint64_t)mx);
+  }
+  return PCOL_OK;
+}
+
 int pcol_validate_full(pcol_file *f, pcol_error *err) {
   if (crc_range(f->base + PCOL_HEADER_SIZE, f->size - PCOL_HEADER_SIZE) != f->hdr.body_crc)
     return pcol_error_set(err, PCOL_ECORRUPT, "body checksum mismatch (bytes 64..%llu)",
@@ -612,5 +640,5 @@ int pcol_validate_full(pcol_file *f, pcol_error *err) {
   for (uint64_t i = 0; i < f->rows[PCOL_T_SAMPLE_TEXT]; i++)
     if (pcol_view_u32(&sts, i) == 0)
       return corrupt(err, "sample text %llu names sample %llu", i + 1, 0);
-  return PCOL_OK;
+  return check_max_durations(f, &src, err);
 }

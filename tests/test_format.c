@@ -408,3 +408,43 @@ Test(format, open_from_path_and_atomic_write) {
   unlink(path);
   rmdir(dir);
 }
+
+Test(format, declared_max_duration_is_checked_and_written_by_coalescing) {
+  pcol_builder *b = new_builder();
+  uint32_t src, fn, loc, stk;
+  cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src), 0);
+  pcol_function_row fr = {S(b, "f"), 0, 0, PCOL_NA_I64};
+  cr_assert_eq(pcol_b_function(b, &fr, &fn), 0);
+  pcol_line_row l = {fn, 1, PCOL_NA_I64};
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc), 0);
+  cr_assert_eq(pcol_b_stack(b, &loc, 1, &stk), 0);
+  for (int i = 0; i < 6; i++) { /* one run of 6 ticks 10 ns apart */
+    pcol_sample_row s = {src, i * 10, 0, 1, PCOL_NA_I64, stk, 0};
+    cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+  }
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_coalesce(b, &err), 0, "%s", err.message);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem); /* validates fully */
+  pcol_str v;
+  cr_assert_eq(pcol_meta_get(f, src, "pcol.max_duration_ns", &v, NULL), 0);
+  cr_assert(v.len == 2 && !memcmp(v.ptr, "60", 2), "got %.*s", (int)v.len, v.ptr);
+  pcol_close(f);
+  free(mem);
+  /* a declared value below a real duration is invalid */
+  cr_assert_eq(pcol_b_meta_str(b, 0, "unrelated", "x"), 0);
+  pcol_builder *b2 = new_builder();
+  cr_assert_eq(pcol_b_source(b2, "t", "u", PCOL_NA_I64, &src), 0);
+  pcol_sample_row s = {src, 0, 30, 3, PCOL_NA_I64, 0, 0};
+  cr_assert_eq(pcol_b_sample(b2, &s, NULL, 0, NULL), 0);
+  cr_assert_eq(pcol_b_meta_str(b2, src, "pcol.max_duration_ns", "5"), 0);
+  size_t len;
+  cr_assert_eq(pcol_builder_write_mem(b2, NULL, &mem, &len, &err), 0);
+  cr_assert_eq(pcol_open_buffer(mem, len, NULL, &f, &err), 0);
+  cr_assert_eq(pcol_validate_full(f, &err), PCOL_ECORRUPT);
+  cr_assert(strstr(err.message, "longest duration"), "%s", err.message);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+  pcol_builder_free(b2);
+}
