@@ -3,7 +3,8 @@
 # (tests/r/workloads.R) and every file in ../shared/testdata/rprof/ must
 #  1. pack and come back from `unpack --to rprof` byte for byte;
 #  2. give `pcol top` the same self/total as summaryRprof, by function and by
-#     line (tests/r/compare_top.R names the known differences);
+#     line (tests/r/compare_top.R names the known differences), and for
+#     memory profiles the same mem.total (tests/r/compare_mem.R);
 #  3. and an Rprof file exported from a pprof profile must be read by
 #     summaryRprof without error.
 # Exit 77 (skip) when Rscript is absent.
@@ -41,6 +42,11 @@ for f in "${inputs[@]}"; do
     "$PCOL" top "$W/$b.pcol" --value samples --by line --format csv >"$W/$b.line.csv" ||
       { err "pcol top $b"; continue; }
     Rscript tests/r/compare_top.R "$f" "$W/$b.fun.csv" "$W/$b.line.csv" || err "top vs summaryRprof: $b"
+    if head -1 "$f" | grep -q '^memory profiling'; then
+      "$PCOL" top "$W/$b.pcol" --value rprof.alloc --format csv >"$W/$b.alloc.csv" ||
+        err "pcol top --value rprof.alloc $b"
+      Rscript tests/r/compare_mem.R "$f" "$W/$b.alloc.csv" || err "mem.total vs summaryRprof: $b"
+    fi
   fi
   n=$((n + 1))
 done
