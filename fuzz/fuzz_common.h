@@ -201,6 +201,16 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
     }
   if ((double)(pcol_rows(f, PCOL_T_SAMPLES) + nst + 1) * (double)(maxdepth + 1) * (double)maxlines > 30000)
     nul = NULL;
+  /* Rprof text has no weights: a sample of weight w is written w times, so
+   * a 50-byte collapsed line "a;b 20380083500" asks for 20 G lines. */
+  pcol_view wv;
+  double wsum = 0;
+  if (!pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &wv, &err))
+    for (uint64_t r = 0; r < wv.count && wsum <= 1e9; r++) {
+      int64_t w = pcol_view_i64(&wv, r);
+      wsum += w < 0 ? -(double)w : (double)w;
+    }
+  if ((double)(maxdepth + 1) * (double)maxlines * wsum > 300000) nul = NULL;
   if (nul) {
     pcol_select all = {0, 0, 0, 0, 0};
     (void)pcol_export_rprof(f, &all, nul, &err);
