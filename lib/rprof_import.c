@@ -391,7 +391,8 @@ static const rp_fc_entry *fc_find(const rp_in *r, const pcol_rprof_frame *f, uin
     if (!e->loc) return NULL;
     if (e->hash == h && e->file_sid == f->file_sid && e->line == f->line &&
         e->name_len == nlen &&
-        (nlen == UINT32_MAX || memcmp(r->fc_names.data + e->name_off, f->name, nlen) == 0))
+        (nlen == UINT32_MAX || nlen == 0 ||
+         memcmp(r->fc_names.data + e->name_off, f->name, nlen) == 0))
       return e;
   }
 }
@@ -521,7 +522,7 @@ static int on_sample(rp_in *r, const char *p, size_t n, int cr_dangling) {
     else has_mem = 1;
   }
   if (r->prev_ok && !cut && n - i == r->prev_tail.len &&
-      memcmp(p + i, r->prev_tail.data, n - i) == 0)
+      (n == i || memcmp(p + i, r->prev_tail.data, n - i) == 0))
     return repeat_sample(r, p, n, i, has_mem ? mem : NULL, cr_dangling);
   size_t tail_at = i;
   int pending = 0; /* a ref waiting for the name after it */
@@ -621,7 +622,7 @@ static int on_sample(rp_in *r, const char *p, size_t n, int cr_dangling) {
                               (const pcol_rprof_frame *)(const void *)r->frames.data, nfr)))
     return bfail(r, rc);
   if (cut) r->truncated++;
-  int canonical = !cut && r->render.len == n && memcmp(r->render.data, p, n) == 0;
+  int canonical = !cut && r->render.len == n && (n == 0 || memcmp(r->render.data, p, n) == 0);
   r->prev_ok = canonical;
   if (canonical) {
     r->prev_tail.len = 0;
