@@ -286,6 +286,7 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
     }
     return vt_names(f, chosen, out, err);
   }
+  if (!strcmp(name, "weight")) return vt_names(f, 0, out, err); /* always the weight column */
   if (!strcmp(name, "samples")) {
     /* A pprof source's own "samples" value (samples/count) is what
      * `pprof -sample_index=samples` shows; prefer it when every selected

@@ -10,7 +10,7 @@
 
 const cli_opt opts_diff[] = {
     {"absolute", 0, 0, "compare raw sums instead of shares of each profile's total"},
-    {"value", 0, 1, "value type to compare: samples, TYPE or TYPE/UNIT (default: each source's)"},
+    {"value", 0, 1, "value type to compare: weight, samples, TYPE or TYPE/UNIT (default: each source's)"},
     {"by", 0, 1, "function (default), line or file"},
     {"limit", 'n', 1, "print only the first N rows"},
     {"format", 0, 1, "text (default), tsv, csv or json"},

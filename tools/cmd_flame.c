@@ -15,7 +15,7 @@
 
 const cli_opt opts_flame[] = {
     {"output", 'o', 1, "output SVG file ('-' for standard output)"},
-    {"value", 0, 1, "value type for widths: samples, TYPE or TYPE/UNIT (default: the source's)"},
+    {"value", 0, 1, "value type for widths: weight, samples, TYPE or TYPE/UNIT (default: the source's)"},
     {"title", 0, 1, "title printed on the graph (default \"Flame Graph\")"},
     {"diff", 0, 1, "BASE profile: colour frames by growth (red) or shrinkage (blue) against it"},
     {"width", 0, 1, "image width in pixels (default 1200)"},

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 const cli_opt opts_fold[] = {
-    {"value", 0, 1, "value type to weigh stacks by: samples, TYPE or TYPE/UNIT (default: the source's)"},
+    {"value", 0, 1, "value type to weigh stacks by: weight, samples, TYPE or TYPE/UNIT (default: the source's)"},
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
     CLI_OPT_SELECT,
     {NULL, 0, 0, NULL}};

@@ -95,7 +95,7 @@ check() { # input pcol-file extra-args...
   fi
   local got want
   got=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['profiles'][0]['total'])" "$tmp/sum")
-  want=$($PCOL unpack "$p" --to collapsed --value samples -o - "$@" | awk '{s+=$NF} END{printf "%d\n", s}')
+  want=$($PCOL unpack "$p" --to collapsed --value weight -o - "$@" | awk '{s+=$NF} END{printf "%d\n", s}')
   if [ "$got" != "$want" ]; then
     echo "FAIL $name: speedscope total $got != pcol fold total $want"; fail=1; return
   fi
