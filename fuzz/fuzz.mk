@@ -62,7 +62,7 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	  $(PCOL) unpack "$$p" --to collapsed -o $$s/collapsed/$$(basename $$p).txt 2>/dev/null || true; \
 	done; \
 	find $$s -type f -size +64k -delete; \
-	echo "fuzz seeds: $$(ls $$s/pcol | wc -l) pcol ($$n packed from test data), $$(ls $$s/rprof | wc -l) rprof, $$(ls $$s/pprof | wc -l) pprof, $$(ls $$s/perun | wc -l) perun, $$(ls $$s/collapsed | wc -l) collapsed"
+	echo "fuzz seeds: $$(ls $$s/pcol | wc -l) pcol ($$n packed from test data, then files over 64 KiB dropped), $$(ls $$s/rprof | wc -l) rprof, $$(ls $$s/pprof | wc -l) pprof, $$(ls $$s/perun | wc -l) perun, $$(ls $$s/collapsed | wc -l) collapsed"
 
 # Runs each target SECONDS seconds.  A crash stops the run (exit non-zero);
 # the input is in $(FUZZ_DIR)/artifacts.
