@@ -1093,15 +1093,8 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
     char head[8];
     size_t n = fread(head, 1, sizeof head, fp);
     fclose(fp);
-    if (n == 8 && memcmp(head, PCOL_MAGIC, 8) == 0) {
-      int rc = pcol_open(path, opt, out, err);
-      if (rc && err) {
-        char m[sizeof err->message];
-        snprintf(m, sizeof m, "%s: %.480s", path, err->message);
-        memcpy(err->message, m, sizeof m);
-      }
-      return rc;
-    }
+    if (n == 8 && memcmp(head, PCOL_MAGIC, 8) == 0)
+      return pcol_open(path, opt, out, err); /* its messages name the path */
   }
   /* another format (or standard input): import into memory */
   pcol_builder *b = NULL;

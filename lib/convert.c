@@ -93,12 +93,15 @@ int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
       while (!rc && (m = fread(tmp, 1, sizeof tmp, in)) > 0) rc = pcol_buf_append(&buf, tmp, m);
       pcol_file *f = NULL;
       if (!rc) rc = pcol_open_buffer(buf.data, buf.len, NULL, &f, err);
+      if (!rc) rc = pcol_validate_full(f, err);
       if (!rc) rc = pcol_b_add_file(b, f, err);
       pcol_close(f);
       pcol_buf_free(&buf);
     } else {
       pcol_file *f = NULL;
-      rc = pcol_open(path, NULL, &f, err);
+      pcol_open_options oo = {0};
+      oo.no_mmap = opt && opt->no_mmap;
+      rc = pcol_open(path, &oo, &f, err);
       if (!rc) rc = pcol_validate_full(f, err);
       if (!rc) rc = pcol_b_add_file(b, f, err);
       pcol_close(f);

@@ -7,6 +7,7 @@
 const cli_opt opts_merge[] = {
     {"output", 'o', 1, "output pcol file ('-' for standard output)"},
     {"compress", 0, 1, "section compression: lz4 or none (default none)"},
+    {"no-mmap", 0, 0, "read pcol inputs into memory instead of mapping them"},
     {"coalesce", 0, 0, "merge runs of identical consecutive samples into long samples"},
     {NULL, 0, 0, NULL}};
 
@@ -22,6 +23,7 @@ int cmd_merge(const cli_command *cmd, cli_args *a) {
   }
   pcol_import_options iopt = {0};
   iopt.coalesce = cli_flag(cmd, a, "coalesce");
+  iopt.no_mmap = cli_flag(cmd, a, "no-mmap");
   pcol_error err = {0};
   pcol_builder *b = NULL;
   /* inputs are added one at a time: memory holds the merged tables plus one

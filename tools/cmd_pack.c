@@ -6,6 +6,7 @@ const cli_opt opts_pack[] = {
     {"output", 'o', 1, "output pcol file ('-' for standard output)"},
     {"from", 'f', 1, "input format: rprof, pprof, perun, collapsed, pcol (default: detect)"},
     {"compress", 0, 1, "section compression: lz4 or none (default none)"},
+    {"no-mmap", 0, 0, "read pcol inputs into memory instead of mapping them"},
     {"coalesce", 0, 0, "merge runs of identical consecutive samples into long samples"},
     {NULL, 0, 0, NULL}};
 
@@ -25,6 +26,7 @@ int cmd_pack(const cli_command *cmd, cli_args *a) {
   }
   pcol_import_options iopt = {0};
   iopt.coalesce = cli_flag(cmd, a, "coalesce");
+  iopt.no_mmap = cli_flag(cmd, a, "no-mmap");
   pcol_error err = {0};
   pcol_builder *b = NULL;
   int rc = pcol_builder_new(&b, &err);
