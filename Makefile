@@ -40,7 +40,7 @@ PCOL      := $(BUILD)/bin/pcol
 LIBA      := $(BUILD)/lib/libpcol.a
 LIBSO     := $(BUILD)/lib/libpcol.so
 
-.PHONY: all deps run test test-unit test-cli test-interop install clean \
+.PHONY: all deps run test test-unit test-cli test-interop test-clang install clean \
         fuzz fuzz-run bench bench-quick examples
 .DEFAULT_GOAL := all
 
@@ -110,7 +110,15 @@ SANFLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-
 
 test: deps
 	@$(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" OPT=-O1 test-unit test-cli test-interop test-tsan
+	@$(MAKE) --no-print-directory test-clang
 	@$(MAKE) --no-print-directory bench-quick
+
+# The tree must also build warning-free (-Werror) with clang.
+test-clang:
+	@if command -v clang >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory BUILD=$(BUILD)/clang CC=clang all >/dev/null && \
+	  echo "clang -Wall -Wextra -Werror build: ok"; \
+	else echo "clang not installed: clang build skipped"; fi
 
 test-unit: all $(TEST_BIN)
 	@set -e; pass=0; fail=0; for t in $(TEST_BIN); do \
