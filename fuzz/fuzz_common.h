@@ -313,7 +313,7 @@ static inline int fz_import_one(fz_importer imp, const uint8_t *data, size_t siz
   pcol_builder *b = NULL;
   pcol_error err = {0};
   if (pcol_builder_new(&b, &err)) fz_fail("builder_new", &err);
-  pcol_import_options io = {coalesce, FZ_MAX_INPUT};
+  pcol_import_options io = {.coalesce = coalesce, .max_input_bytes = FZ_MAX_INPUT};
   int rc = imp(b, in, "fuzz-input", &io, &err);
   fclose(in);
   if (rc == 0) fz_check_builder(b, (int)(size & 1));

@@ -481,7 +481,7 @@ Test(perun, input_cap) {
   cr_assert_eq(pcol_builder_new(&b, &err), 0);
   const char *t = "{\"global\": {\"time\": \"0\", \"resources\": []}}";
   FILE *in = fmemopen((void *)t, strlen(t), "r");
-  pcol_import_options o = {0, 10};
+  pcol_import_options o = {.max_input_bytes = 10};
   cr_assert_eq(pcol_import_perun(b, in, "big.perf", &o, &err), PCOL_ETOOBIG);
   cr_assert(strstr(err.message, "big.perf"), "%s", err.message);
   fclose(in);
