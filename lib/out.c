@@ -38,6 +38,8 @@ static int create_unique(char *tmpl) {
   return -1;
 }
 
+static int open_temp(pcol_out *o, const char *path, const struct stat *st, pcol_error *err);
+
 int pcol_out_open(pcol_out *o, const char *path, pcol_error *err) {
   memset(o, 0, sizeof *o);
   if (strcmp(path, "-") == 0) {
@@ -49,6 +51,40 @@ int pcol_out_open(pcol_out *o, const char *path, pcol_error *err) {
   int exists = stat(path, &st) == 0;
   if (exists && S_ISDIR(st.st_mode))
     return pcol_error_set(err, PCOL_EIO, "%s: is a directory", path);
+  if (exists && !S_ISREG(st.st_mode)) {
+    /* A device, FIFO or socket (/dev/null, a pipe): renaming over it would
+     * replace the node, so write to it directly; atomicity does not apply. */
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || !(o->fp = fdopen(fd, "wb"))) {
+      int e = errno;
+      if (fd >= 0) close(fd);
+      return pcol_error_set(err, PCOL_EIO, "%s: %s", path, strerror(e));
+    }
+    o->path = strdup(path);
+    if (!o->path) {
+      fclose(o->fp);
+      memset(o, 0, sizeof *o);
+      return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+    }
+    return PCOL_OK;
+  }
+  /* A symbolic link: write its target (renaming over the link would
+   * replace the link itself). */
+  struct stat lst;
+  char *resolved = NULL;
+  if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+    resolved = realpath(path, NULL);
+    if (!resolved) return pcol_error_set(err, PCOL_EIO, "%s: cannot resolve link: %s", path, strerror(errno));
+    path = resolved;
+  }
+  int rc = open_temp(o, path, exists ? &st : NULL, err);
+  free(resolved);
+  return rc;
+}
+
+/* The temporary file beside `path` (st: the existing destination, or NULL). */
+static int open_temp(pcol_out *o, const char *path, const struct stat *st, pcol_error *err) {
+  int exists = st != NULL;
   char *dir = dir_of(path);
   char *tmpl = NULL;
   char *p2 = strdup(path);
@@ -73,7 +109,7 @@ int pcol_out_open(pcol_out *o, const char *path, pcol_error *err) {
   }
   /* Replacing a file keeps its permission bits: a private 0600 file must
    * not become world-readable. */
-  if (exists && S_ISREG(st.st_mode) && fchmod(fd, st.st_mode & 07777) != 0) { /* not fatal */ }
+  if (exists && S_ISREG(st->st_mode) && fchmod(fd, st->st_mode & 07777) != 0) { /* not fatal */ }
   o->fp = fdopen(fd, "wb");
   if (!o->fp) {
     close(fd);
@@ -97,9 +133,13 @@ nomem:
 
 int pcol_out_commit(pcol_out *o, pcol_error *err) {
   int rc = PCOL_OK;
-  if (!o->tmp_path) { /* stdout */
-    if (fflush(o->fp) != 0 || ferror(o->fp))
-      rc = pcol_error_set(err, PCOL_EIO, "standard output: write failed: %s", strerror(errno));
+  if (!o->tmp_path) { /* stdout, or a device written directly */
+    int bad = fflush(o->fp) != 0 || ferror(o->fp);
+    int e = errno;
+    if (o->fp != stdout && fclose(o->fp) != 0 && !bad) bad = 1, e = errno;
+    if (bad)
+      rc = pcol_error_set(err, PCOL_EIO, "%s: write failed: %s",
+                          o->fp == stdout ? "standard output" : o->path, strerror(e));
     free(o->path);
     memset(o, 0, sizeof *o);
     return rc;
@@ -146,6 +186,7 @@ void pcol_out_abort(pcol_out *o) {
     free(o->tmp_path);
   } else if (o->fp) {
     fflush(o->fp);
+    if (o->fp != stdout) fclose(o->fp);
   }
   free(o->path);
   memset(o, 0, sizeof *o);

@@ -65,6 +65,22 @@ $PCOL pack "$tmp/garbage.bin" -o "$tmp/keep.pcol" 2>/dev/null; [ $? = 1 ] || fai
 cmp -s "$tmp/demo.pcol" "$tmp/keep.pcol" || fail "failed pack changed the destination"
 ls -A "$tmp" | grep -q '\.tmp-' && fail "temporary file left behind"
 
+# a symlink destination: its target is replaced, the link stays a link
+$PCOL pack examples/demo.out -o "$tmp/target.pcol" || fail "pack target"
+ln -s target.pcol "$tmp/link.pcol"
+$PCOL pack examples/demo.out --compress lz4 -o "$tmp/link.pcol" || fail "pack via link"
+[ -L "$tmp/link.pcol" ] || fail "the symlink was replaced"
+cmp -s "$tmp/target.pcol" "$tmp/demo.lz4.pcol" || fail "the link's target was not written"
+# a FIFO or device destination is written to, not replaced
+mkfifo "$tmp/fifo"
+cat "$tmp/fifo" > "$tmp/fromfifo" &
+$PCOL pack examples/demo.out -o "$tmp/fifo" || fail "pack into a fifo"
+wait
+[ -p "$tmp/fifo" ] || fail "the fifo was replaced"
+cmp -s "$tmp/fromfifo" "$tmp/demo.pcol" || fail "fifo received other bytes"
+$PCOL pack examples/demo.out -o /dev/null || fail "pack -o /dev/null"
+[ -c /dev/null ] || fail "/dev/null is no longer a device"
+
 # the library example
 "$BUILD/bin/read_top" "$tmp/demo.pcol" > "$tmp/top.txt" || fail "read_top"
 grep -q "^samples: $want " "$tmp/top.txt" || fail "read_top sample count"
