@@ -159,6 +159,7 @@ int pcol_b_meta(pcol_builder *b, uint32_t source_id, const char *key,
                 const void *value, size_t value_len) {
   uint32_t ks, vs;
   pcol_btable *t = BT(b, PCOL_T_META);
+  if (source_id > b->t[PCOL_T_SOURCES].rows) return PCOL_EINVAL;
   CHECK(pcol_b_cstr(b, key, &ks));
   CHECK(pcol_b_string(b, value, value_len, &vs));
   CHECK(pcol_bt_push_u32(t, PCOL_C_META_KEY, ks));
@@ -207,6 +208,9 @@ int pcol_b_value_type(pcol_builder *b, uint32_t type_sid, uint32_t unit_sid,
 
 int pcol_b_source_value_type(pcol_builder *b, uint32_t source_id, uint32_t vt_id) {
   pcol_btable *t = BT(b, PCOL_T_SOURCE_VALUE_TYPES);
+  if (source_id == 0 || source_id > b->t[PCOL_T_SOURCES].rows || vt_id == 0 ||
+      vt_id > b->t[PCOL_T_VALUE_TYPES].rows)
+    return PCOL_EINVAL;
   CHECK(pcol_bt_push_u32(t, PCOL_C_SVT_SOURCE, source_id));
   CHECK(pcol_bt_push_u32(t, PCOL_C_SVT_VALUE_TYPE, vt_id));
   t->rows++;
@@ -267,6 +271,7 @@ int pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m, int dedup,
                              pcol_hash_mix(m->file_offset,
                                            ((uint64_t)m->filename << 32) ^ m->build_id ^
                                                ((uint64_t)m->flags << 24)));
+  if (m->flags & ~0x0f) return PCOL_EINVAL; /* spec.md §5: unknown bits */
   if (dedup) {
     uint32_t found = pcol_hset_find(&b->mappings, h, map_eq, b, m);
     if (found) {
@@ -321,6 +326,9 @@ static int loc_eq(const void *ctx, uint32_t id, const void *key) {
 int pcol_b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address,
                     uint8_t flags, const pcol_line_row *lines, size_t nlines,
                     uint32_t *id) {
+  if ((flags & ~PCOL_LOC_IS_FOLDED) || mapping_id > b->t[PCOL_T_MAPPINGS].rows) return PCOL_EINVAL;
+  for (size_t i = 0; i < nlines; i++)
+    if (lines[i].function_id > b->t[PCOL_T_FUNCTIONS].rows) return PCOL_EINVAL;
   loc_key k = {mapping_id, address, flags, lines, nlines};
   uint64_t h = pcol_hash_mix(pcol_hash_mix(pcol_hash_mix(4, mapping_id), address), flags);
   for (size_t i = 0; i < nlines; i++)
@@ -462,10 +470,11 @@ int pcol_b_sample(pcol_builder *b, const pcol_sample_row *s,
     return PCOL_EINVAL;
   uint32_t id;
   CHECK(next_id(t->rows, &id));
-  for (size_t i = 0; i < nvalues; i++) {
+  for (size_t i = 0; i < nvalues; i++) /* all checked before anything is stored */
     if (values[i].value_type_id == 0 ||
         values[i].value_type_id > b->t[PCOL_T_VALUE_TYPES].rows)
       return PCOL_EINVAL;
+  for (size_t i = 0; i < nvalues; i++) {
     CHECK(pcol_bt_push_u32(vt, PCOL_C_V_TYPE, values[i].value_type_id));
     CHECK(pcol_bt_push_i64(vt, PCOL_C_V_VALUE, values[i].value));
     vt->rows++;
@@ -493,6 +502,10 @@ int pcol_b_text_line(pcol_builder *b, uint32_t source_id, uint64_t before_sample
                      const void *text, size_t len) {
   uint32_t ts;
   pcol_btable *t = BT(b, PCOL_T_TEXT_LINES);
+  /* before_sample may name a sample still to come; the writer checks it
+   * against the final count */
+  if (source_id == 0 || source_id > b->t[PCOL_T_SOURCES].rows || before_sample == 0)
+    return PCOL_EINVAL;
   CHECK(pcol_b_string(b, text ? text : "", len, &ts));
   CHECK(pcol_bt_push_u32(t, PCOL_C_TL_SOURCE, source_id));
   CHECK(pcol_bt_push_u64(t, PCOL_C_TL_BEFORE, before_sample));
@@ -505,6 +518,7 @@ int pcol_b_sample_text(pcol_builder *b, uint32_t sample_id, const void *text,
                        size_t len) {
   uint32_t ts;
   pcol_btable *t = BT(b, PCOL_T_SAMPLE_TEXT);
+  if (sample_id == 0 || sample_id > b->t[PCOL_T_SAMPLES].rows) return PCOL_EINVAL;
   CHECK(pcol_b_string(b, text ? text : "", len, &ts));
   CHECK(pcol_bt_push_u32(t, PCOL_C_ST_SAMPLE, sample_id));
   CHECK(pcol_bt_push_u32(t, PCOL_C_ST_TEXT, ts));
@@ -514,6 +528,7 @@ int pcol_b_sample_text(pcol_builder *b, uint32_t sample_id, const void *text,
 
 int pcol_b_model(pcol_builder *b, const pcol_model_row *m) {
   pcol_btable *t = BT(b, PCOL_T_MODELS);
+  if (m->source_id > b->t[PCOL_T_SOURCES].rows) return PCOL_EINVAL;
   CHECK(pcol_bt_push_u32(t, PCOL_C_MOD_SOURCE, m->source_id));
   CHECK(pcol_bt_push_u32(t, PCOL_C_MOD_UID, m->uid));
   CHECK(pcol_bt_push_u32(t, PCOL_C_MOD_MODEL, m->model));

@@ -61,6 +61,17 @@ static uint64_t align_up(uint64_t x) { return (x + PCOL_ALIGN - 1) & ~(uint64_t)
 static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
                      pcol_error *err) {
   int lz4 = opt && opt->compress_lz4;
+  /* the one reference the builder cannot check when it is added: a text
+   * line may stand before a sample added later */
+  const pcol_btable *tl = &b->t[PCOL_T_TEXT_LINES];
+  for (uint64_t i = 0; i < tl->rows; i++) {
+    uint64_t k;
+    memcpy(&k, tl->cols[PCOL_C_TL_BEFORE - 1].data + i * 8, 8);
+    if (k == 0 || k > b->t[PCOL_T_SAMPLES].rows + 1)
+      return pcol_error_set(err, PCOL_EINVAL, "text line %llu is placed before sample %llu, "
+                            "but there are %llu samples", (unsigned long long)i + 1,
+                            (unsigned long long)k, (unsigned long long)b->t[PCOL_T_SAMPLES].rows);
+  }
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);
     pcol_btable *bt = &b->t[t];

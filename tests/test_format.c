@@ -294,6 +294,33 @@ Test(format, builder_rejects_bad_references_and_order) {
   pcol_value_row v = {3, 1};
   s.time_ns = 200;
   cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL), PCOL_EINVAL, "no value type 3");
+  /* a rejected sample leaves nothing behind, not even its good values */
+  uint32_t vt;
+  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "ns"), &vt), 0);
+  pcol_value_row two[] = {{vt, 111}, {99, 222}};
+  cr_assert_eq(pcol_b_sample(b, &s, two, 2, NULL), PCOL_EINVAL);
+  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+  {
+    void *m0;
+    pcol_file *f = tu_reopen(b, NULL, &m0);
+    cr_assert_eq(pcol_rows(f, PCOL_T_VALUES), 0, "the rejected sample's value 111 was kept");
+    pcol_close(f);
+    free(m0);
+  }
+  /* references to rows that do not exist are refused when added */
+  cr_assert_eq(pcol_b_meta_str(b, 5, "k", "v"), PCOL_EINVAL, "no source 5");
+  cr_assert_eq(pcol_b_source_value_type(b, src, 9), PCOL_EINVAL, "no value type 9");
+  cr_assert_eq(pcol_b_sample_text(b, 0, "x", 1), PCOL_EINVAL);
+  cr_assert_eq(pcol_b_sample_text(b, 3, "x", 1), PCOL_EINVAL, "only 2 samples");
+  cr_assert_eq(pcol_b_text_line(b, src, 0, "x", 1), PCOL_EINVAL);
+  pcol_mapping_row m = {0, 0, 0, 0, 0, 0x10};
+  cr_assert_eq(pcol_b_mapping(b, &m, 0, &id), PCOL_EINVAL, "unknown mapping flag");
+  cr_assert_eq(pcol_b_text_line(b, src, 9, "late", 4), 0, "may name a later sample...");
+  void *mem;
+  size_t len;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_write_mem(b, NULL, &mem, &len, &err), PCOL_EINVAL,
+               "...but the writer refuses it if that sample never comes");
   pcol_builder_free(b);
 }
 
