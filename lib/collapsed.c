@@ -559,6 +559,9 @@ int pcol_export_collapsed(pcol_file *f, const pcol_select *sel, const char *valu
   if (!rc && value_type) {
     pcol_value_sel vs;
     rc = pcol_value_resolve(f, sel, value_type, &vs, err);
+    if (!rc && vs.vt_id == PCOL_VT_RPROF_ALLOC)
+      rc = pcol_error_set(err, PCOL_EINVAL, "value 'rprof.alloc' is not available for "
+                          "collapsed export; use `pcol fold --value rprof.alloc`");
     x.named = 1;
     x.want_vt = vs.vt_id;
   }

@@ -319,7 +319,13 @@ static void idmap_free(idmap *m) {
   free(m->vals);
 }
 static size_t idmap_slot(const idmap *m, uint64_t key) {
-  size_t i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 17) & m->mask;
+  /* a full mixer: ids from the file must not all land in one slot */
+  uint64_t h = key ^ (key >> 33);
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  size_t i = (size_t)h & m->mask;
   while (m->keys[i] && m->keys[i] != key) i = (i + 1) & m->mask;
   return i;
 }
