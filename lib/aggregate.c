@@ -904,7 +904,17 @@ static int ftree_run(fctx *c, ft_priv *p, const pcol_select *sel, const pcol_val
   }
   for (uint64_t i = 0; i <= c->nfn; i++) fn_key[i] = UINT32_MAX;
   map[0] = 0;
+  /* Each stack node expands into its location's inline chain, so a small
+   * file whose nodes all sit on one location with a huge chain could ask
+   * for stacks x lines frames.  Real profiles stay far below this budget. */
+  uint64_t budget = 16 * ((uint64_t)c->nstacks + c->nlines) + (UINT64_C(1) << 22);
   for (uint64_t n = 1; n <= c->nstacks; n++) {
+    if (p->n > budget) {
+      rc = pcol_error_set(err, PCOL_ETOOBIG, "the frame tree would exceed %llu nodes "
+                          "(stacks x inline frames); the file is implausible",
+                          (unsigned long long)budget);
+      goto done;
+    }
     uint32_t par = pcol_view_u32(&c->st_parent, n - 1), loc = pcol_view_u32(&c->st_loc, n - 1);
     if (par >= n) {
       rc = pcol_error_set(err, PCOL_ECORRUPT, "stack node %llu has a bad parent",

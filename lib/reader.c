@@ -141,6 +141,9 @@ static int parse(pcol_file *f, pcol_error *err) {
                             "section at offset %llu decodes to %llu bytes, over the limit of %llu",
                             (unsigned long long)si->offset, (unsigned long long)si->decoded_size,
                             (unsigned long long)f->max_decoded);
+    if (si->type < PCOL_TYPE_U8 || si->type > PCOL_TYPE_BYTES)
+      return corrupt(err, "section at offset %llu has unknown element type %llu", si->offset,
+                     si->type);
     const pcol_column_info *ci = pcol_column_info_get(si->table, si->column);
     if (!ci) continue; /* a table or column from a newer minor version: ignored */
     if (si->type != ci->type)
@@ -189,6 +192,16 @@ static int parse(pcol_file *f, pcol_error *err) {
     if (f->rows[t] / 64 > (uint64_t)f->size + 16)
       return corrupt(err, "table %llu claims %llu rows, implausible for the file size", (uint64_t)t,
                      f->rows[t]);
+  /* A table other than samples must store a column once it has rows, so
+   * a tiny file cannot claim millions of free rows (spec.md §3). */
+  for (int t = 1; t < PCOL_T_COUNT_; t++) {
+    if (t == PCOL_T_SAMPLES || f->rows[t] <= (t == PCOL_T_STRINGS ? 1u : 0u)) continue;
+    int stored = 0;
+    for (int c = 1; c < 16 && !stored; c++) stored = f->idx[t][c] != 0;
+    if (!stored)
+      return corrupt(err, "table %llu has %llu rows but stores none of its columns", (uint64_t)t,
+                     f->rows[t]);
+  }
   pthread_mutex_t *mu = malloc(sizeof *mu);
   if (!mu || pthread_mutex_init(mu, NULL) != 0) {
     free(mu);
@@ -361,6 +374,9 @@ static int check_column(pcol_file *f, const pcol_section_info *si, const pcol_co
     if (o[0] != 0)
       return corrupt(err, "offsets section at file offset %llu does not start at 0 (%llu)",
                      si->offset, o[0]);
+    if (si->table == PCOL_T_STRINGS && si->count > 1 && o[1] != 0)
+      return corrupt(err, "string id 0 (NA) has %llu bytes; it must be empty (offset %llu)",
+                     o[1], si->offset);
     for (uint64_t i = 1; i < si->count; i++)
       if (o[i] < o[i - 1])
         return corrupt(err, "offsets section at file offset %llu decreases at element %llu",

@@ -80,10 +80,16 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
     if (!rc) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
     rc->table = (uint16_t)t;
     rc->count = bt->rows;
+    /* spec.md §3: a table other than samples stores at least one column
+     * once it has rows (strings: more than the NA row), so its row count is
+     * paid for in bytes; the first column is kept if all are default. */
+    int must_store = t != PCOL_T_SAMPLES && bt->rows > (t == PCOL_T_STRINGS ? 1u : 0u);
+    for (int c = 0; c < ti->ncolumns && must_store; c++)
+      if (!column_is_default(&bt->cols[c], &ti->columns[c])) must_store = 0;
     for (int c = 0; c < ti->ncolumns; c++) {
       const pcol_column_info *ci = &ti->columns[c];
       pcol_buf *buf = &bt->cols[c];
-      if (column_is_default(buf, ci)) continue;
+      if (column_is_default(buf, ci) && !(must_store && c == 0)) continue;
       plan_entry *e = plan_add(p);
       if (!e) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
       e->table = (uint16_t)t;
