@@ -194,41 +194,58 @@ static int vt_names(pcol_file *f, uint32_t vt, pcol_value_sel *out, pcol_error *
   return pcol_string(f, pcol_view_u32(&un, vt - 1), &out->unit, err);
 }
 
-/* The default value type of one source (0 = samples). */
-static int source_default(pcol_file *f, uint32_t s, uint32_t *vt, pcol_error *err) {
-  *vt = 0;
-  pcol_view sty, svs, svv, vty;
+/* The default value type of each source in [lo, hi] (0 = samples), in
+ * one pass over meta and one over source_value_types (files may hold many
+ * sources; per-source scans would be quadratic).  d[s - lo] gets it. */
+static int source_defaults(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
+                           pcol_error *err) {
+  size_t n = (size_t)(hi - lo) + 1;
+  pcol_view sty, svs, svv, vty, mk, mv, ms;
   CHECK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &sty, err));
   CHECK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &svs, err));
   CHECK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, err));
   CHECK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vty, err));
-  pcol_str want = {NULL, 0};
-  int rc = pcol_meta_get(f, s, "pprof.default_sample_type", &want, err);
-  if (rc && rc != PCOL_ENOTFOUND) return rc;
-  uint32_t last = 0, named = 0;
-  uint64_t n = pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES);
-  for (uint64_t i = 0; i < n; i++) {
-    if (pcol_view_u32(&svs, i) != s) continue;
-    uint32_t v = pcol_view_u32(&svv, i);
-    if (v == 0) continue;
-    last = v;
-    if (want.ptr && !named) {
+  CHECK(pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &mk, err));
+  CHECK(pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &mv, err));
+  CHECK(pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &ms, err));
+  pcol_str *want = calloc(n, sizeof *want);
+  uint32_t *named = calloc(n, sizeof *named);
+  int rc = want && named ? PCOL_OK : oom(err);
+  /* pprof's default_sample_type names the type */
+  for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
+    uint32_t s = pcol_view_u32(&ms, i);
+    if (s < lo || s > hi || want[s - lo].ptr) continue;
+    pcol_str k;
+    if ((rc = pcol_string(f, pcol_view_u32(&mk, i), &k, err))) break;
+    if (str_is(k, "pprof.default_sample_type"))
+      rc = pcol_string(f, pcol_view_u32(&mv, i), &want[s - lo], err);
+  }
+  for (size_t i = 0; i < n; i++) d[i] = 0;
+  for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); i++) {
+    uint32_t s = pcol_view_u32(&svs, i), v = pcol_view_u32(&svv, i);
+    if (s < lo || s > hi || v == 0) continue;
+    d[s - lo] = v; /* the last type, pprof's fallback */
+    pcol_str *w = &want[s - lo];
+    if (w->ptr && !named[s - lo]) {
       pcol_str t;
-      CHECK(pcol_string(f, pcol_view_u32(&vty, v - 1), &t, err));
-      if (t.ptr && t.len == want.len && memcmp(t.ptr, want.ptr, want.len) == 0) named = v;
+      if ((rc = pcol_string(f, pcol_view_u32(&vty, v - 1), &t, err))) break;
+      if (t.ptr && t.len == w->len && memcmp(t.ptr, w->ptr, w->len) == 0) named[s - lo] = v;
     }
   }
-  if (named) {
-    *vt = named;
-    return PCOL_OK;
+  for (uint64_t s = lo; !rc && s <= hi; s++) {
+    if (named[s - lo]) {
+      d[s - lo] = named[s - lo];
+      continue;
+    }
+    /* pprof's rule (the last type) does not suit Rprof: its values are
+     * memory snapshots, and summaryRprof counts samples. */
+    pcol_str st = {NULL, 0};
+    if ((rc = pcol_string(f, pcol_view_u32(&sty, s - 1), &st, err))) break;
+    if (str_is(st, "rprof")) d[s - lo] = 0;
   }
-  /* pprof's rule (the last type) does not suit Rprof: its values are memory
-   * snapshots, and summaryRprof counts samples. */
-  pcol_str st = {NULL, 0};
-  if (s >= 1 && s <= pcol_rows(f, PCOL_T_SOURCES))
-    CHECK(pcol_string(f, pcol_view_u32(&sty, s - 1), &st, err));
-  if (!str_is(st, "rprof")) *vt = last;
-  return PCOL_OK;
+  free(want);
+  free(named);
+  return rc;
 }
 
 /* *vt = the id of the one stored value type named `type` if every selected
@@ -251,14 +268,15 @@ static int stored_type_for_all(pcol_file *f, const pcol_select *sel, const char 
     }
   }
   if (!found || nsrc == 0) return PCOL_OK;
-  for (uint64_t s = 1; s <= nsrc; s++) {
-    if (sel && sel->source_id && s != sel->source_id) continue;
-    int has = 0;
-    for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES) && !has; r++)
-      has = pcol_view_u32(&ss, r) == s && pcol_view_u32(&sv, r) == found;
-    if (!has) return PCOL_OK;
-  }
-  *vt = found;
+  uint8_t *has = calloc(nsrc + 1, 1);
+  if (!has) return oom(err);
+  for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); r++)
+    if (pcol_view_u32(&sv, r) == found && pcol_view_u32(&ss, r) <= nsrc) has[pcol_view_u32(&ss, r)] = 1;
+  int all = 1;
+  for (uint64_t s = 1; s <= nsrc && all; s++)
+    if (!(sel && sel->source_id && s != sel->source_id)) all = has[s];
+  free(has);
+  if (all) *vt = found;
   return PCOL_OK;
 }
 
@@ -275,14 +293,18 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
       lo = hi = sel->source_id;
     }
     uint32_t chosen = 0;
-    for (uint32_t s = lo; s >= 1 && s <= hi; s++) {
-      uint32_t d;
-      CHECK(source_default(f, s, &d, err));
-      if (s == lo) chosen = d;
-      else if (d != chosen) {
-        chosen = 0; /* sources disagree: count samples, which every source has */
-        break;
-      }
+    if (lo >= 1 && lo <= hi) {
+      uint32_t *d = malloc(((size_t)(hi - lo) + 1) * sizeof *d);
+      if (!d) return oom(err);
+      int rc = source_defaults(f, lo, hi, d, err);
+      chosen = rc ? 0 : d[0];
+      for (uint64_t i = 1; !rc && i <= (uint64_t)(hi - lo); i++)
+        if (d[i] != chosen) {
+          chosen = 0; /* sources disagree: count samples, which every source has */
+          break;
+        }
+      free(d);
+      if (rc) return rc;
     }
     return vt_names(f, chosen, out, err);
   }

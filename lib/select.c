@@ -41,20 +41,39 @@ static uint64_t source_end(const pcol_view *src, uint64_t lo, uint64_t hi, uint3
   return lo;
 }
 
-/* meta "pcol.max_duration_ns" of a source (written by coalescing): 1 and
- * *out when present and well formed.  A wrong value can only make a range
- * query miss or re-check samples; it cannot make it read out of bounds. */
-static int declared_max_duration(pcol_file *f, uint32_t source, int64_t *out) {
-  pcol_str v;
-  if (pcol_meta_get(f, source, "pcol.max_duration_ns", &v, NULL) != PCOL_OK || !v.ptr) return 0;
-  int64_t x = 0;
-  if (v.len == 0 || v.len > 18) return 0;
-  for (size_t i = 0; i < v.len; i++) {
-    if (v.ptr[i] < '0' || v.ptr[i] > '9') return 0;
-    x = x * 10 + (v.ptr[i] - '0');
+/* meta "pcol.max_duration_ns" of every source (written by coalescing), in
+ * one pass over meta: out[s] = the value, or -1 when a source declares none
+ * (or a malformed one).  A wrong value can only make a range query miss or
+ * re-check samples; it cannot make it read out of bounds. */
+static int declared_max_durations(pcol_file *f, int64_t **out, pcol_error *err) {
+  uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
+  int64_t *d = malloc((ns + 1) * sizeof *d);
+  if (!d) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  for (uint64_t s = 0; s <= ns; s++) d[s] = -1;
+  pcol_view mk, mv, ms;
+  int rc = pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &mk, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &mv, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &ms, err);
+  static const char key[] = "pcol.max_duration_ns";
+  for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
+    uint32_t s = pcol_view_u32(&ms, i);
+    if (s == 0 || s > ns || d[s] >= 0) continue;
+    pcol_str k, v;
+    if ((rc = pcol_string(f, pcol_view_u32(&mk, i), &k, err))) break;
+    if (!k.ptr || k.len != sizeof key - 1 || memcmp(k.ptr, key, k.len)) continue;
+    if ((rc = pcol_string(f, pcol_view_u32(&mv, i), &v, err))) break;
+    if (!v.ptr || v.len == 0 || v.len > 18) continue;
+    int64_t x = 0;
+    size_t j = 0;
+    for (; j < v.len && v.ptr[j] >= '0' && v.ptr[j] <= '9'; j++) x = x * 10 + (v.ptr[j] - '0');
+    if (j == v.len) d[s] = x;
   }
-  *out = x;
-  return 1;
+  if (rc) {
+    free(d);
+    return rc;
+  }
+  *out = d;
+  return PCOL_OK;
 }
 
 int pcol_select_iter(pcol_file *f, const pcol_select *sel,
@@ -71,6 +90,7 @@ int pcol_select_iter(pcol_file *f, const pcol_select *sel,
   int64_t from = sel && sel->has_from ? sel->from_ns : INT64_MIN + 1;
   int64_t to = sel && sel->has_to ? sel->to_ns : INT64_MAX;
   uint64_t row = 0;
+  int64_t *declared = NULL; /* see declared_max_durations, read on first need */
   while (row < n) {
     uint32_t s = pcol_view_u32(&src, row);
     uint64_t end = source_end(&src, row, n, s);
@@ -87,7 +107,10 @@ int pcol_select_iter(pcol_file *f, const pcol_select *sel,
        * overlap.  Without a duration column (raw samples only) that bound is
        * `from` itself, so the search is one binary search. */
       int64_t maxdur = 0;
-      if (dur.data && !declared_max_duration(f, s, &maxdur))
+      if (dur.data && !declared && (rc = declared_max_durations(f, &declared, err))) goto out;
+      if (dur.data && s < pcol_rows(f, PCOL_T_SOURCES) + 1 && declared[s] >= 0)
+        maxdur = declared[s];
+      else if (dur.data)
         for (uint64_t k = row; k < end; k++) {
           int64_t d = pcol_view_i64(&dur, k);
           if (d > maxdur) maxdur = d;
@@ -113,9 +136,15 @@ int pcol_select_iter(pcol_file *f, const pcol_select *sel,
           den = d;
         }
       }
-      if ((rc = fn(ctx, i, num, den))) return rc > 0 ? PCOL_OK : rc;
+      if ((rc = fn(ctx, i, num, den))) {
+        rc = rc > 0 ? PCOL_OK : rc;
+        goto out;
+      }
     }
     row = end;
   }
-  return PCOL_OK;
+  rc = PCOL_OK;
+out:
+  free(declared);
+  return rc;
 }
