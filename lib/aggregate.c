@@ -524,6 +524,8 @@ typedef struct topctx {
   uint32_t *fn_key; /* function id -> key (UINT32_MAX = not yet) */
   uint32_t *loc_koff, *loc_keys; /* CSR: distinct keys of each location, innermost first */
   int unnamed_is_frame; /* a function without a name is a frame (pprof), not skipped (Rprof) */
+  uint64_t *stamp;      /* build_loc_keys: stamp[key] = the last location that had it */
+  size_t stamp_cap;
 } topctx;
 
 /* Rprof stores top-level code refs as functions without a name, which
@@ -610,9 +612,20 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
       if (!key && t->by == PCOL_BY_FUNCTION && t->unnamed_is_frame)
         CHECK(mapping_key(t, (uint32_t)loc, &key, err));
       if (!key) continue;
-      int dup = 0;
-      for (uint32_t j = start; j < k && !dup; j++) dup = t->loc_keys[j] == key;
-      if (!dup) t->loc_keys[k++] = key;
+      /* distinct keys of this location: a stamp per key (a scan of the
+       * keys so far would be quadratic in a long inline chain) */
+      if (key >= t->stamp_cap) {
+        size_t nc = t->stamp_cap ? t->stamp_cap : 1024;
+        while (nc <= key) nc *= 2;
+        uint64_t *ns = realloc(t->stamp, nc * sizeof *ns);
+        if (!ns) return oom(err);
+        memset(ns + t->stamp_cap, 0, (nc - t->stamp_cap) * sizeof *ns);
+        t->stamp = ns;
+        t->stamp_cap = nc;
+      }
+      if (t->stamp[key] == loc) continue;
+      t->stamp[key] = loc;
+      t->loc_keys[k++] = key;
     }
     /* pprof names an unsymbolized location after its mapping ("<unknown>"
      * without one); a function with NA name (an Rprof top-level ref) is not
@@ -792,6 +805,7 @@ int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   free(t.fn_key);
   free(t.loc_koff);
   free(t.loc_keys);
+  free(t.stamp);
   if (rc) {
     free(out->rows);
     keytab_free(&t.keys);
