@@ -389,3 +389,20 @@ void tbl_end_row(cli_table *t) {
 void tbl_finish(cli_table *t) {
   if (t->fmt == OUT_JSON) fputs_unlocked(t->rows ? "\n]\n" : "]\n", t->fp);
 }
+
+int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, out_format *fmt,
+                       uint64_t *limit) {
+  *by = PCOL_BY_FUNCTION;
+  const char *bys = cli_get(cmd, a, "by");
+  if (bys) {
+    if (!strcmp(bys, "function")) *by = PCOL_BY_FUNCTION;
+    else if (!strcmp(bys, "line")) *by = PCOL_BY_LINE;
+    else if (!strcmp(bys, "file")) *by = PCOL_BY_FILE;
+    else return cli_usage_error(cmd->name, "--by wants function, line or file, not '%s'", bys);
+  }
+  *fmt = OUT_TEXT;
+  const char *fs = cli_get(cmd, a, "format");
+  if (fs && (cli_out_format(fs, fmt) || *fmt == OUT_JSONL))
+    return cli_usage_error(cmd->name, "--format wants text, tsv, csv or json, not '%s'", fs);
+  return cli_get_u64(cmd, a, "limit", UINT64_MAX, limit);
+}

@@ -93,6 +93,11 @@ void tbl_na(cli_table *t);
 void tbl_end_row(cli_table *t);
 void tbl_finish(cli_table *t);
 
+/* --by, --format (text/tsv/csv/json) and --limit of the report commands
+ * (top, diff).  Returns 0 or EXIT_USAGE after printing the error. */
+int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, out_format *fmt,
+                       uint64_t *limit);
+
 /* The commands. */
 int cmd_pack(const cli_command *, cli_args *);
 int cmd_info(const cli_command *, cli_args *);

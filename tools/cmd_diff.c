@@ -62,20 +62,10 @@ static double share(int64_t v, int64_t total) { return total ? 100.0 * (double)v
 int cmd_diff(const cli_command *cmd, cli_args *a) {
   if (a->npos != 2) return cli_usage_error(cmd->name, "expected BASE and NEW");
   int absolute = cli_flag(cmd, a, "absolute");
-  pcol_by by = PCOL_BY_FUNCTION;
-  const char *bys = cli_get(cmd, a, "by");
-  if (bys) {
-    if (!strcmp(bys, "function")) by = PCOL_BY_FUNCTION;
-    else if (!strcmp(bys, "line")) by = PCOL_BY_LINE;
-    else if (!strcmp(bys, "file")) by = PCOL_BY_FILE;
-    else return cli_usage_error(cmd->name, "--by wants function, line or file, not '%s'", bys);
-  }
-  out_format fmt = OUT_TEXT;
-  const char *fs = cli_get(cmd, a, "format");
-  if (fs && (cli_out_format(fs, &fmt) || fmt == OUT_JSONL))
-    return cli_usage_error(cmd->name, "--format wants text, tsv, csv or json, not '%s'", fs);
+  pcol_by by;
+  out_format fmt;
   uint64_t limit;
-  if (cli_get_u64(cmd, a, "limit", UINT64_MAX, &limit)) return EXIT_USAGE;
+  if (cli_report_options(cmd, a, &by, &fmt, &limit)) return EXIT_USAGE;
 
   pcol_error err = {0};
   pcol_file *fb = NULL, *fn = NULL;

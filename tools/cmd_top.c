@@ -70,20 +70,10 @@ static void print_table(FILE *fp, out_format fmt, const pcol_top *t, size_t n) {
 
 int cmd_top(const cli_command *cmd, cli_args *a) {
   if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
-  pcol_by by = PCOL_BY_FUNCTION;
-  const char *bys = cli_get(cmd, a, "by");
-  if (bys) {
-    if (!strcmp(bys, "function")) by = PCOL_BY_FUNCTION;
-    else if (!strcmp(bys, "line")) by = PCOL_BY_LINE;
-    else if (!strcmp(bys, "file")) by = PCOL_BY_FILE;
-    else return cli_usage_error(cmd->name, "--by wants function, line or file, not '%s'", bys);
-  }
-  out_format fmt = OUT_TEXT;
-  const char *fs = cli_get(cmd, a, "format");
-  if (fs && (cli_out_format(fs, &fmt) || fmt == OUT_JSONL))
-    return cli_usage_error(cmd->name, "--format wants text, tsv, csv or json, not '%s'", fs);
+  pcol_by by;
+  out_format fmt;
   uint64_t limit;
-  if (cli_get_u64(cmd, a, "limit", UINT64_MAX, &limit)) return EXIT_USAGE;
+  if (cli_report_options(cmd, a, &by, &fmt, &limit)) return EXIT_USAGE;
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
 
