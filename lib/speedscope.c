@@ -202,7 +202,8 @@ static int sampled(sexp *x, pcol_str uri, uint32_t vt) {
   for (size_t i = 0; i < x->nrows; i++) {
     int64_t a = amount(x, &x->rows[i], vt, &has);
     if (a < 0) return PCOL_OK; /* negative weights: speedscope would reject the file */
-    total += a;
+    if (__builtin_add_overflow(total, a, &total))
+      return pcol_error_set(x->err, PCOL_ETOOBIG, "speedscope: total weight overflows 64 bits");
   }
   pcol_str tn = {0};
   if (vt && (rc = pcol_string(x->f, pcol_view_u32(&x->vt_type, vt - 1), &tn, x->err))) return rc;
