@@ -737,8 +737,8 @@ static int export_synth(pexp *x, uint32_t nsources) {
               if (!ad) ad = json_array();
               json_array_append_new(ad, json_integer(pcol_view_i64(&x->lb_num, at)));
             }
-          } else {
-            sum += a;
+          } else if (__builtin_add_overflow(sum, a, &sum) && !rc) {
+            rc = pcol_error_set(x->err, PCOL_ETOOBIG, "perun: summed amount overflows 64 bits");
           }
         }
         if (!x->memory) json_array_append_new(am, json_integer(sum));
