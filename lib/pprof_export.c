@@ -484,7 +484,12 @@ static int add_samples(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
   P->samplep = calloc(ns + 1, sizeof *P->samplep);
   P->loc_off = calloc(ns + 1, sizeof *P->loc_off);
   P->val_off = calloc(ns + 1, sizeof *P->val_off);
-  uint8_t *used = calloc(x->ncols + 1, 1);
+  /* one flag per declared type of a source; a source may declare more types
+   * than there are columns (a repeated type), so size by the largest */
+  size_t maxpos = x->ncols;
+  for (uint64_t k = 0; k < x->nsrc; k++)
+    if (x->src[k].npos > maxpos) maxpos = x->src[k].npos;
+  uint8_t *used = calloc(maxpos + 1, 1);
   if (!P->samples || !P->samplep || !P->loc_off || !P->val_off || !used) {
     free(used);
     return oom(x);
