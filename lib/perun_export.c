@@ -267,11 +267,15 @@ static int event_json(pexp *x, const selrow *r, json_t **out) {
     uint32_t key = pcol_view_u32(&x->lb_key, i);
     int c = classify(x, key);
     if (c == C_TRACE) {
+      /* a damaged file may repeat the label: the last one wins */
+      json_decref(trace);
+      trace = NULL;
       if (classify(x, pcol_view_u32(&x->lb_unit, i)) == C_ABSENT) trace_absent = 1;
       else if (!(trace = label_value(x, i))) rc = oom(x);
       continue;
     }
     if (c == C_AMOUNT) {
+      json_decref(amount);
       if (!(amount = label_value(x, i))) rc = oom(x);
       continue;
     }
