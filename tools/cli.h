@@ -98,6 +98,10 @@ void tbl_finish(cli_table *t);
 int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, out_format *fmt,
                        uint64_t *limit);
 
+/* pack/merge: imports every positional input into one builder and writes
+ * -o atomically (--compress, --coalesce, --no-mmap); fmt UNKNOWN = detect. */
+int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt);
+
 /* The commands. */
 int cmd_pack(const cli_command *, cli_args *);
 int cmd_info(const cli_command *, cli_args *);
