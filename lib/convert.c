@@ -2,6 +2,8 @@
 #include "internal.h"
 #include <errno.h>
 #include <ctype.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 const char *pcol_format_name(pcol_format f) {
   switch (f) {
@@ -107,6 +109,24 @@ int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
       pcol_close(f);
     }
     goto done;
+  }
+  if (fmt == PCOL_FMT_PERUN && !is_stdin && !(opt && opt->no_mmap)) {
+    /* Perun is walked in place: map a regular file instead of reading it */
+    struct stat st;
+    uint64_t cap = opt && opt->max_input_bytes ? opt->max_input_bytes : (uint64_t)8 << 30;
+    if (fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      if ((uint64_t)st.st_size > cap || (uint64_t)st.st_size > SIZE_MAX) {
+        rc = pcol_error_set(err, PCOL_ETOOBIG, "%s: input is larger than the limit of %llu bytes", name,
+                            (unsigned long long)cap);
+        goto done;
+      }
+      void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(in), 0);
+      if (m != MAP_FAILED) {
+        rc = pcol_import_perun_text(b, m, (size_t)st.st_size, name, err);
+        munmap(m, (size_t)st.st_size);
+        goto done;
+      }
+    }
   }
   FILE *s = pcol_replay_stream(head, n, in);
   if (!s) {

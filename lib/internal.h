@@ -105,6 +105,11 @@ int pcol_bt_push_i64(pcol_btable *t, int col, int64_t v);
 int pcol_bt_push_u8(pcol_btable *t, int col, uint8_t v);
 int pcol_bt_push_f64(pcol_btable *t, int col, double v);
 
+/* --------------------------------------------------------- importers */
+/* Perun from JSON text in memory (pcol_import_path maps regular files). */
+int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const char *name,
+                           pcol_error *err);
+
 /* ------------------------------------------------------------ reader */
 typedef struct pcol_section {
   pcol_section_info info;

@@ -7,6 +7,7 @@
  * label; the rest of the file is kept as JSON text in `meta` under
  * "perun.<key>" so that the exporter can give back the same JSON value. */
 #include "internal.h"
+#include "json_scan.h"
 #include <jansson.h>
 #include <math.h>
 
@@ -21,23 +22,55 @@
 #define U_ABSENT "absent"
 #define NANO 1000000000.0
 
+/* One resource event, in document order (seq) and by time. */
 typedef struct pev {
   int64_t time;  /* ns, PCOL_NA_I64 first */
-  uint64_t seq;  /* original position (stable sort) */
+  uint64_t seq;  /* position in the document (stable sort, pending[]) */
   uint32_t group, idx;
-  json_t *obj;   /* layout 1/2: the event; layout 3: the resource_type_map entry */
-  json_t *cols;  /* layout 3: resources[key] */
 } pev;
 
+/* What an event becomes, kept until the events are sorted by time. */
+typedef struct pending {
+  uint32_t stack_id, labelset_id, value_type_id, nval;
+  int64_t value, weight;
+} pending;
+
+/* A run of events: a snapshot (layouts 1, 2) or a resource type (layout 3).
+ * Positions are byte offsets into the document. */
 typedef struct pgroup {
   uint32_t name_sid;    /* layout 3 type key */
   uint32_t columns_sid; /* layout 3 JSON array of column names */
   int64_t last_idx;
   int needs_index;
+  uint32_t nev;         /* events in the group */
+  size_t obj, obj_end;  /* layout 3: its resource_type_map entry */
+  size_t col0, ncols;   /* layout 3: its columns, p->cols[col0 ..] */
+  size_t list;          /* layouts 1, 2: its resources list (if nev) */
+  int64_t snap_time;    /* layouts 1, 2: time of events without their own */
 } pgroup;
 
+/* A layout 3 column: its decoded name and the position of its list. */
+typedef struct pcolumn {
+  char *name;
+  size_t pos;
+} pcolumn;
+
+/* Keys of one object in the document, decoded, with their value's place;
+ * duplicates are refused (jansson would keep the last, Python too, but a
+ * profile with them is damaged and the mapping would be ambiguous). */
+typedef struct kent {
+  const char *k; /* into the document, or owned when the key had escapes */
+  size_t kl, vb, ve;
+  int owned;
+} kent;
+typedef struct kindex {
+  kent *v;
+  size_t n, cap;
+  pcol_hset h;
+} kindex;
+
 typedef struct vtcache {
-  const char *subtype; /* NULL = no subtype */
+  char *subtype; /* NULL = no subtype; owned (events are freed one by one) */
   uint32_t vt;
 } vtcache;
 
@@ -56,6 +89,18 @@ typedef struct pimp {
   size_t nlabels, caplabels;
   uint32_t *locs;
   size_t nlocs, caplocs;
+  /* the document and where its parts are */
+  const char *text;
+  size_t len;
+  json_t *header;
+  kindex top, map, res;
+  pgroup *groups;
+  size_t ngroups, capgroups;
+  pcolumn *cols;
+  size_t ncols, capcols;
+  pev *ev;
+  size_t nev, capev;
+  pending *pend;
 } pimp;
 
 static int oom(pimp *p) { return pcol_error_set(p->err, PCOL_ENOMEM, "%s: out of memory", p->name); }
@@ -184,7 +229,9 @@ static int value_type(pimp *p, const char *subtype, uint32_t *out) {
   for (size_t i = 0; i < p->nvts; i++) known |= p->vts[i].vt == *out;
   if (!known && pcol_b_source_value_type(p->b, p->src, *out)) return oom(p);
   if (p->nvts < sizeof p->vts / sizeof p->vts[0]) {
-    p->vts[p->nvts].subtype = subtype;
+    char *copy = subtype ? strdup(subtype) : NULL;
+    if (subtype && !copy) return oom(p);
+    p->vts[p->nvts].subtype = copy;
     p->vts[p->nvts++].vt = *out;
   }
   return PCOL_OK;
@@ -347,15 +394,6 @@ static int event_stack(pimp *p, const json_t *trace, const json_t *uid, uint32_t
 
 /* ------------------------------------------------------------- events */
 
-/* The value of key k for event e (layout 3: the column entry wins). */
-static json_t *ev_get(const pev *e, const char *k) {
-  if (e->cols) {
-    json_t *c = json_object_get(e->cols, k);
-    if (c) return json_array_get(c, e->idx);
-  }
-  return json_object_get(e->obj, k);
-}
-
 static int amount_label_and_value(pimp *p, const json_t *a, const char *subtype,
                                   pcol_value_row *val, size_t *nval, int64_t *weight) {
   int exact = 0;
@@ -385,20 +423,12 @@ static int amount_label_and_value(pimp *p, const json_t *a, const char *subtype,
   return PCOL_OK;
 }
 
-static int add_field(pimp *p, const char *k, const json_t *v, const json_t **trace,
-                     const json_t **amount) {
-  if (!strcmp(k, "trace")) {
-    *trace = v;
-    return PCOL_OK;
-  }
-  if (!strcmp(k, "amount")) {
-    *amount = v;
-    return PCOL_OK;
-  }
-  return generic_label(p, k, v);
-}
-
-static int emit_event(pimp *p, const pev *e, pgroup *g) {
+/* An event is one JSON object: layouts 1 and 2 the resources entry itself,
+ * layout 3 the resource_type_map entry's keys (those without a column)
+ * followed by the event's entry of every column.  Everything but trace and
+ * amount becomes a label.  The sample row waits in p->pend[seq]. */
+static int emit_event(pimp *p, json_t *ev, uint32_t gi, uint32_t idx, uint64_t seq) {
+  pgroup *g = &p->groups[gi];
   p->nlabels = 0;
   int rc;
   if (p->layout == 3) {
@@ -406,30 +436,49 @@ static int emit_event(pimp *p, const pev *e, pgroup *g) {
         (rc = push_label(p, K_COLUMNS, g->columns_sid, 0, p->u_json)))
       return rc;
   } else if (p->layout == 2) {
-    if ((rc = push_label(p, K_SNAPSHOT, 0, e->group, 0))) return rc;
+    if ((rc = push_label(p, K_SNAPSHOT, 0, gi, 0))) return rc;
   }
-  if (g->needs_index && (rc = push_label(p, K_INDEX, 0, e->idx, 0))) return rc;
+  if (g->needs_index && (rc = push_label(p, K_INDEX, 0, idx, 0))) return rc;
   const json_t *trace = NULL, *amount = NULL;
   const char *k;
   json_t *v;
-  json_object_foreach(e->obj, k, v) {
-    if (e->cols && json_object_get(e->cols, k)) continue;
-    if ((rc = add_field(p, k, v, &trace, &amount))) return rc;
+  json_object_foreach(ev, k, v) {
+    if (!strcmp(k, "trace")) trace = v;
+    else if (!strcmp(k, "amount")) amount = v;
+    else if ((rc = generic_label(p, k, v))) return rc;
   }
-  if (e->cols) json_object_foreach(e->cols, k, v) {
-      if ((rc = add_field(p, k, json_array_get(v, e->idx), &trace, &amount))) return rc;
-    }
-  pcol_sample_row s = {p->src, e->time, 0, 1, PCOL_NA_I64, 0, 0};
+  pending *pd = &p->pend[seq];
+  pd->weight = 1;
   pcol_value_row val;
   size_t nval = 0;
-  json_t *st = ev_get(e, "subtype");
+  json_t *st = json_object_get(ev, "subtype");
   if (amount && (rc = amount_label_and_value(p, amount, json_is_string(st) ? json_string_value(st) : NULL,
-                                             &val, &nval, &s.weight)))
+                                             &val, &nval, &pd->weight)))
     return rc;
-  if ((rc = event_stack(p, trace, ev_get(e, "uid"), &s.stack_id))) return rc;
-  if (pcol_b_labelset(p->b, p->labels, p->nlabels, &s.labelset_id)) return oom(p);
-  if (pcol_b_sample(p->b, &s, &val, nval, NULL))
-    return pcol_error_set(p->err, PCOL_EINVAL, "%s: could not add a sample (internal order error)", p->name);
+  if (nval) {
+    pd->nval = 1;
+    pd->value_type_id = val.value_type_id;
+    pd->value = val.value;
+  }
+  if ((rc = event_stack(p, trace, json_object_get(ev, "uid"), &pd->stack_id))) return rc;
+  if (pcol_b_labelset(p->b, p->labels, p->nlabels, &pd->labelset_id)) return oom(p);
+  return PCOL_OK;
+}
+
+/* First pass: an event's time (and whether any amount has a fraction). */
+static int note_event(pimp *p, json_t *ev, uint32_t gi, uint32_t idx, uint64_t seq) {
+  json_t *t = json_object_get(ev, "time");
+  /* layouts 1, 2: events without their own time take the snapshot's */
+  int64_t time = !t && p->layout != 3 ? p->groups[gi].snap_time : parse_time(t);
+  if (json_is_real(json_object_get(ev, "amount"))) p->real_amounts = 1;
+  if (p->nev == p->capev) {
+    size_t c = p->capev ? 2 * p->capev : 256;
+    pev *n = realloc(p->ev, c * sizeof *n);
+    if (!n) return oom(p);
+    p->ev = n;
+    p->capev = c;
+  }
+  p->ev[p->nev++] = (pev){time, seq, gi, idx};
   return PCOL_OK;
 }
 
@@ -439,81 +488,136 @@ static int cmp_ev(const void *a, const void *b) {
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* --------------------------------------------------------------- load */
+/* ------------------------------------------------------- the document */
 
-typedef struct capped {
-  FILE *in;
-  uint64_t left;
-  int over;
-} capped;
-
-static size_t capped_read(void *buf, size_t len, void *data) {
-  capped *c = data;
-  if (c->left == 0) {
-    /* one more byte tells a file of exactly the cap from a longer one */
-    int ch = fgetc(c->in);
-    if (ch != EOF) c->over = 1;
-    return 0;
-  }
-  if (len > c->left) len = (size_t)c->left;
-  size_t n = fread(buf, 1, len, c->in);
-  c->left -= n;
-  if (n == 0 && ferror(c->in)) return (size_t)-1;
-  return n;
+static int bad_json(pimp *p, size_t pos, const char *why) {
+  size_t line, col;
+  pcol_js_line_col(p->text, p->len, pos, &line, &col);
+  return pcol_error_set(p->err, PCOL_ECORRUPT, "%s:%zu:%zu: invalid JSON: %s", p->name, line, col, why);
 }
 
-typedef struct evlist {
-  pev *v;
-  size_t n, cap;
-} evlist;
+static int scan_failed(pimp *p, const pcol_jscan *s) { return bad_json(p, s->err_pos, s->err); }
 
-static int ev_push(pimp *p, evlist *l, pev e) {
-  if (l->n == l->cap) {
-    size_t c = l->cap ? 2 * l->cap : 256;
-    pev *n = realloc(l->v, c * sizeof *n);
-    if (!n) return oom(p);
-    l->v = n;
-    l->cap = c;
-  }
-  e.seq = l->n;
-  l->v[l->n++] = e;
-  return PCOL_OK;
+/* The JSON value at [b, e) as a jansson tree (small parts only). */
+static int load(pimp *p, size_t b, size_t e, json_t **out) {
+  json_error_t je;
+  *out = json_loadb(p->text + b, e - b, JSON_DECODE_ANY, &je);
+  if (*out) return PCOL_OK;
+  /* the scanner accepted it, so this is a number out of range or no memory */
+  if (je.position < 0 || (size_t)je.position > e - b) je.position = 0;
+  return bad_json(p, b + (size_t)je.position, je.text);
 }
 
-/* Copy of a snapshot/global object with "resources" emptied (the skeleton
- * the exporter fills in again). */
-static json_t *skeleton(const json_t *o) {
-  json_t *c = json_object();
-  if (!c) return NULL;
+static int first_char(const pimp *p, size_t vb) { return vb < p->len ? p->text[vb] : 0; }
+
+static void kidx_free(kindex *x) {
+  for (size_t i = 0; i < x->n; i++)
+    if (x->v[i].owned) free((char *)x->v[i].k);
+  free(x->v);
+  pcol_hset_free(&x->h);
+  memset(x, 0, sizeof *x);
+}
+
+typedef struct kq {
   const char *k;
-  json_t *v;
-  json_object_foreach((json_t *)o, k, v) {
-    if (json_object_set_new(c, k, !strcmp(k, "resources") ? json_array() : json_incref(v))) {
-      json_decref(c);
-      return NULL;
+  size_t kl;
+} kq;
+
+static int kidx_eq(const void *ctx, uint32_t id, const void *key) {
+  const kent *e = &((const kindex *)ctx)->v[id - 1];
+  const kq *q = key;
+  return e->kl == q->kl && !memcmp(e->k, q->k, q->kl);
+}
+
+#define KIDX_LINEAR 8 /* small objects (most) need no hash table */
+
+static const kent *kidx_get(const kindex *x, const char *k, size_t kl) {
+  if (!x->h.cap) {
+    for (size_t i = 0; i < x->n; i++)
+      if (x->v[i].kl == kl && !memcmp(x->v[i].k, k, kl)) return &x->v[i];
+    return NULL;
+  }
+  kq q = {k, kl};
+  uint32_t id = pcol_hset_find(&x->h, pcol_hash_bytes(k, kl, 0), kidx_eq, x, &q);
+  return id ? &x->v[id - 1] : NULL;
+}
+
+static const kent *kidx_getc(const kindex *x, const char *k) { return kidx_get(x, k, strlen(k)); }
+
+/* Reads the object at the cursor (which must stand on '{') into x. */
+static int kidx_read(pimp *p, pcol_jscan *s, kindex *x, const char *where) {
+  pcol_jiter it;
+  pcol_jkey key;
+  int more;
+  if (pcol_js_begin(s, '{', &it)) return scan_failed(p, s);
+  while ((more = pcol_js_next(s, &it, &key)) == 1) {
+    if (x->n == x->cap) {
+      size_t c = x->cap ? 2 * x->cap : 16;
+      kent *n = realloc(x->v, c * sizeof *n);
+      if (!n) return oom(p);
+      x->v = n;
+      x->cap = c;
+    }
+    if (x->n >= UINT32_MAX - 1)
+      return pcol_error_set(p->err, PCOL_ETOOBIG, "%s: %s: too many keys", p->name, where);
+    kent *e = &x->v[x->n];
+    e->owned = key.escaped;
+    if (key.escaped) {
+      if (!(e->k = pcol_js_key_decode(s, &key, &e->kl))) return oom(p);
+    } else {
+      e->k = p->text + key.start;
+      e->kl = key.len;
+    }
+    if (pcol_js_value(s, &e->vb, &e->ve)) {
+      if (e->owned) free((char *)e->k);
+      return scan_failed(p, s);
+    }
+    if (kidx_get(x, e->k, e->kl)) {
+      x->n++; /* freed by kidx_free */
+      size_t line, col;
+      pcol_js_line_col(p->text, p->len, key.start, &line, &col);
+      return pcol_error_set(p->err, PCOL_ECORRUPT, "%s:%zu:%zu: %s: duplicate key \"%.*s\"", p->name,
+                            line, col, where, (int)(e->kl > 200 ? 200 : e->kl), e->k);
+    }
+    x->n++;
+    if (x->n > KIDX_LINEAR) {
+      /* index what came so far on crossing the limit, then each new key */
+      for (size_t i = x->h.cap ? x->n - 1 : 0; i < x->n; i++)
+        if (pcol_hset_insert(&x->h, pcol_hash_bytes(x->v[i].k, x->v[i].kl, 0), (uint32_t)(i + 1))) return oom(p);
     }
   }
-  return c;
+  return more < 0 ? scan_failed(p, s) : PCOL_OK;
 }
 
-static int collect_list(pimp *p, evlist *l, const json_t *snap, uint32_t group, const char *where) {
-  json_t *res = json_object_get(snap, "resources");
-  if (!res) return PCOL_OK;
-  if (!json_is_array(res))
-    return pcol_error_set(p->err, PCOL_ECORRUPT, "%s: %s.resources: expected a list", p->name, where);
-  for (size_t j = 0; j < json_array_size(res); j++) {
-    json_t *e = json_array_get(res, j);
-    if (!json_is_object(e))
-      return pcol_error_set(p->err, PCOL_ECORRUPT, "%s: %s.resources[%zu]: expected an object",
-                            p->name, where, j);
-    if (j > UINT32_MAX)
-      return pcol_error_set(p->err, PCOL_ETOOBIG, "%s: %s: too many resources", p->name, where);
-    pev ev = {parse_time(json_object_get(e, "time")), 0, group, (uint32_t)j, e, NULL};
-    int rc = ev_push(p, l, ev);
-    if (rc) return rc;
-  }
-  return PCOL_OK;
+/* A cursor standing at byte `pos`. */
+static pcol_jscan cursor_at(const pimp *p, size_t pos) {
+  pcol_jscan s;
+  pcol_js_init(&s, p->text, p->len);
+  s.pos = pos;
+  return s;
 }
+
+static int kidx_read_at(pimp *p, size_t pos, kindex *x, const char *where) {
+  pcol_jscan s = cursor_at(p, pos);
+  return kidx_read(p, &s, x, where);
+}
+
+static pgroup *new_group(pimp *p) {
+  if (p->ngroups == p->capgroups) {
+    size_t c = p->capgroups ? 2 * p->capgroups : 16;
+    pgroup *n = realloc(p->groups, c * sizeof *n);
+    if (!n) return NULL;
+    p->groups = n;
+    p->capgroups = c;
+  }
+  pgroup *g = &p->groups[p->ngroups++];
+  memset(g, 0, sizeof *g);
+  g->last_idx = -1;
+  g->snap_time = PCOL_NA_I64;
+  return g;
+}
+
+/* ------------------------------------------------------------ models */
 
 static int models(pimp *p, json_t *ms) {
   int canonical = 1;
@@ -564,250 +668,473 @@ static int models(pimp *p, json_t *ms) {
   return canonical ? PCOL_OK : meta_json(p, "perun.models", ms);
 }
 
-static int is_data_key(int layout, const char *k, const json_t *v) {
-  if (!strcmp(k, "models")) return json_is_array(v);
-  if (layout == 3) return !strcmp(k, "resource_type_map") || !strcmp(k, "resources");
-  if (layout == 2) return !strcmp(k, "snapshots");
-  return !strcmp(k, "global");
+/* ------------------------------------------------- layouts 1 and 2 */
+
+/* One snapshot (or `global`) object at byte `pos`: its resources list
+ * becomes a group; the rest, with resources emptied, is appended to skel
+ * (the skeleton the exporter fills in again). */
+static int read_snapshot(pimp *p, size_t pos, const char *where, json_t *skel) {
+  if (first_char(p, pos) != '{')
+    return pcol_error_set(p->err, PCOL_ECORRUPT, "%s: %s: expected an object", p->name, where);
+  kindex x = {0};
+  json_t *sk = json_object();
+  int rc = sk ? kidx_read_at(p, pos, &x, where) : oom(p);
+  pgroup *g = rc ? NULL : new_group(p);
+  if (!rc && !g) rc = oom(p);
+  for (size_t i = 0; i < x.n && !rc; i++) {
+    kent *e = &x.v[i];
+    json_t *v = NULL;
+    int is_res = e->kl == 9 && !memcmp(e->k, "resources", 9);
+    if (is_res) v = json_array();
+    else rc = load(p, e->vb, e->ve, &v);
+    if (!rc && (!v || json_object_setn_new(sk, e->k, e->kl, v))) rc = oom(p);
+    if (rc || !is_res) continue;
+    if (first_char(p, e->vb) != '[') {
+      rc = pcol_error_set(p->err, PCOL_ECORRUPT, "%s: %s.resources: expected a list", p->name, where);
+      break;
+    }
+    /* every entry must be an object; count them */
+    pcol_jscan s = cursor_at(p, e->vb);
+    pcol_jiter it;
+    size_t vb, ve, n = 0;
+    int more;
+    pcol_js_begin(&s, '[', &it);
+    while (!rc && (more = pcol_js_next(&s, &it, NULL)) == 1) {
+      if (pcol_js_value(&s, &vb, &ve)) {
+        rc = scan_failed(p, &s);
+      } else if (first_char(p, vb) != '{') {
+        rc = pcol_error_set(p->err, PCOL_ECORRUPT, "%s: %s.resources[%zu]: expected an object",
+                            p->name, where, n);
+      } else if (++n > UINT32_MAX) {
+        rc = pcol_error_set(p->err, PCOL_ETOOBIG, "%s: %s: too many resources", p->name, where);
+      }
+    }
+    if (!rc && more < 0) rc = scan_failed(p, &s);
+    g->list = e->vb;
+    g->nev = (uint32_t)n;
+  }
+  if (!rc) {
+    const kent *t = kidx_getc(&x, "time");
+    json_t *tv = t ? json_object_getn(sk, t->k, t->kl) : NULL;
+    g->snap_time = parse_time(tv);
+  }
+  kidx_free(&x);
+  if (!rc && (json_is_array(skel) ? json_array_append(skel, sk) : json_object_update(skel, sk))) rc = oom(p);
+  json_decref(sk);
+  return rc;
 }
 
-static int import_root(pimp *p, json_t *root, evlist *l, pgroup **groups, size_t *ngroups) {
+static int read_snapshots(pimp *p, const kent *list) {
+  json_t *skel = p->layout == 2 ? json_array() : json_object();
+  if (!skel) return oom(p);
+  int rc = PCOL_OK;
+  if (p->layout == 1) {
+    rc = read_snapshot(p, list->vb, "global", skel);
+  } else {
+    pcol_jscan s = cursor_at(p, list->vb);
+    pcol_jiter it;
+    size_t vb, ve;
+    int more;
+    pcol_js_begin(&s, '[', &it);
+    while (!rc && (more = pcol_js_next(&s, &it, NULL)) == 1) {
+      char where[48];
+      snprintf(where, sizeof where, "snapshots[%zu]", p->ngroups);
+      if (pcol_js_value(&s, &vb, &ve)) rc = scan_failed(p, &s);
+      else if (p->ngroups >= UINT32_MAX) rc = pcol_error_set(p->err, PCOL_ETOOBIG, "%s: too many snapshots", p->name);
+      else rc = read_snapshot(p, vb, where, skel);
+    }
+    if (!rc && more < 0) rc = scan_failed(p, &s);
+  }
+  if (!rc) rc = meta_json(p, p->layout == 2 ? "perun.snapshots" : "perun.global", skel);
+  json_decref(skel);
+  return rc;
+}
+
+/* --------------------------------------------------------- layout 3 */
+
+static int add_column(pimp *p, char *name, size_t pos) {
+  if (p->ncols == p->capcols) {
+    size_t c = p->capcols ? 2 * p->capcols : 16;
+    pcolumn *n = realloc(p->cols, c * sizeof *n);
+    if (!n) {
+      free(name);
+      return oom(p);
+    }
+    p->cols = n;
+    p->capcols = c;
+  }
+  p->cols[p->ncols++] = (pcolumn){name, pos};
+  return PCOL_OK;
+}
+
+static void drop_columns(pimp *p, size_t from) {
+  while (p->ncols > from) free(p->cols[--p->ncols].name);
+}
+
+/* resources[k] (entry e, its map entry pe): its columns, checked to be
+ * lists of one length; a group of that many events, or, when there are
+ * none, both entries kept verbatim in `empty`. */
+static int read_type(pimp *p, const kent *e, const kent *pe, json_t *empty) {
+  int kl = (int)(e->kl > 200 ? 200 : e->kl);
+  if (first_char(p, e->vb) != '{')
+    return pcol_error_set(p->err, PCOL_ECORRUPT, "%s: resources[\"%.*s\"]: expected an object", p->name, kl, e->k);
+  if (!pe || first_char(p, pe->vb) != '{')
+    return pcol_error_set(p->err, PCOL_ECORRUPT, "%s: resources[\"%.*s\"] has no object in resource_type_map",
+                          p->name, kl, e->k);
+  char where[256];
+  snprintf(where, sizeof where, "resources[\"%.*s\"]", kl, e->k);
+  kindex x = {0};
+  int rc = kidx_read_at(p, e->vb, &x, where);
+  size_t col0 = p->ncols, n = 0;
+  json_t *names = rc ? NULL : json_array();
+  if (!rc && !names) rc = oom(p);
+  for (size_t c = 0; c < x.n && !rc; c++) {
+    const kent *ce = &x.v[c];
+    if (first_char(p, ce->vb) != '[') {
+      rc = pcol_error_set(p->err, PCOL_ECORRUPT, "%s: %s[\"%.*s\"]: expected a list", p->name, where,
+                          (int)(ce->kl > 200 ? 200 : ce->kl), ce->k);
+      break;
+    }
+    pcol_jscan s = cursor_at(p, ce->vb);
+    pcol_jiter it;
+    size_t vb, ve, cnt = 0;
+    int more;
+    pcol_js_begin(&s, '[', &it);
+    while ((more = pcol_js_next(&s, &it, NULL)) == 1 && !pcol_js_value(&s, &vb, &ve)) cnt++;
+    if (more) {
+      rc = scan_failed(p, &s);
+      break;
+    }
+    if (c == 0) n = cnt;
+    else if (cnt != n) {
+      rc = pcol_error_set(p->err, PCOL_ECORRUPT, "%s: %s: column '%.*s' has %zu entries but '%.*s' has %zu",
+                          p->name, where, (int)(ce->kl > 200 ? 200 : ce->kl), ce->k, cnt,
+                          (int)(x.v[0].kl > 200 ? 200 : x.v[0].kl), x.v[0].k, n);
+      break;
+    }
+    char *name = malloc(ce->kl + 1);
+    if (!name || json_array_append_new(names, json_stringn(ce->k, ce->kl))) {
+      free(name);
+      rc = oom(p);
+      break;
+    }
+    memcpy(name, ce->k, ce->kl);
+    name[ce->kl] = 0;
+    rc = add_column(p, name, ce->vb);
+  }
+  kidx_free(&x);
+  if (!rc && n > UINT32_MAX)
+    rc = pcol_error_set(p->err, PCOL_ETOOBIG, "%s: %s: too many entries", p->name, where);
+  if (!rc && n == 0) {
+    /* nothing to make samples of: keep the entry verbatim */
+    json_t *pv = NULL, *v = NULL;
+    rc = load(p, pe->vb, pe->ve, &pv);
+    if (!rc) rc = load(p, e->vb, e->ve, &v);
+    if (!rc && (json_object_setn_new(json_object_get(empty, "resource_type_map"), e->k, e->kl, pv) ||
+                json_object_setn_new(json_object_get(empty, "resources"), e->k, e->kl, v)))
+      rc = oom(p);
+    else pv = v = NULL;
+    json_decref(pv);
+    json_decref(v);
+    drop_columns(p, col0);
+  } else if (!rc) {
+    pgroup *g = new_group(p);
+    char *cs = jtext(names);
+    if (!g || !cs || pcol_b_string(p->b, e->k, e->kl, &g->name_sid) ||
+        pcol_b_cstr(p->b, cs, &g->columns_sid))
+      rc = oom(p);
+    free(cs);
+    if (!rc) {
+      g->nev = (uint32_t)n;
+      g->obj = pe->vb;
+      g->obj_end = pe->ve;
+      g->col0 = col0;
+      g->ncols = p->ncols - col0;
+    }
+  }
+  json_decref(names);
+  return rc;
+}
+
+static int read_types(pimp *p, const kent *map, const kent *res) {
+  if (map && first_char(p, map->vb) != '{')
+    return pcol_error_set(p->err, PCOL_ECORRUPT, "%s: resource_type_map: expected an object", p->name);
+  if (res && first_char(p, res->vb) != '{')
+    return pcol_error_set(p->err, PCOL_ECORRUPT, "%s: resources: expected an object", p->name);
   int rc;
-  json_t *map = json_object_get(root, "resource_type_map"), *res = json_object_get(root, "resources");
-  json_t *snaps = json_object_get(root, "snapshots"), *glob = json_object_get(root, "global");
-  if (map || json_is_object(res)) p->layout = 3;
-  else if (json_is_array(snaps)) p->layout = 2;
-  else if (json_is_object(glob)) p->layout = 1;
+  if (map && (rc = kidx_read_at(p, map->vb, &p->map, "resource_type_map"))) return rc;
+  if (res && (rc = kidx_read_at(p, res->vb, &p->res, "resources"))) return rc;
+  json_t *empty = json_pack("{s{}s{}}", "resource_type_map", "resources");
+  if (!empty) return oom(p);
+  rc = PCOL_OK;
+  for (size_t i = 0; i < p->res.n && !rc; i++) {
+    const kent *e = &p->res.v[i];
+    if (p->ngroups >= UINT32_MAX)
+      rc = pcol_error_set(p->err, PCOL_ETOOBIG, "%s: too many resource types", p->name);
+    else rc = read_type(p, e, kidx_get(&p->map, e->k, e->kl), empty);
+  }
+  json_t *emap = json_object_get(empty, "resource_type_map");
+  for (size_t i = 0; i < p->map.n && !rc; i++) {
+    const kent *e = &p->map.v[i];
+    json_t *v;
+    if (kidx_get(&p->res, e->k, e->kl)) continue;
+    if (!(rc = load(p, e->vb, e->ve, &v)) && json_object_setn_new(emap, e->k, e->kl, v)) rc = oom(p);
+  }
+  if (!rc && (json_object_size(emap) || json_object_size(json_object_get(empty, "resources"))))
+    rc = meta_json(p, "perun.empty_types", empty);
+  json_decref(empty);
+  return rc;
+}
+
+/* ------------------------------------------------------ event walks */
+
+typedef int (*event_fn)(pimp *p, json_t *ev, uint32_t gi, uint32_t idx, uint64_t seq);
+
+/* Layout 3: the group's map entry plus entry `i` of each column, the columns
+ * read in lockstep (one cursor each), so no column is ever held whole. */
+static int walk_type(pimp *p, uint32_t gi, uint64_t *seq, event_fn fn, pcol_jscan *cur, pcol_jiter *it) {
+  pgroup *g = &p->groups[gi];
+  json_t *pe, *base = json_object(), *colset = json_object();
+  int rc = base && colset ? load(p, g->obj, g->obj_end, &pe) : oom(p);
+  if (rc) {
+    json_decref(base);
+    json_decref(colset);
+    return rc;
+  }
+  pcolumn *cols = p->cols + g->col0;
+  for (size_t c = 0; c < g->ncols && !rc; c++)
+    if (json_object_set_new(colset, cols[c].name, json_null())) rc = oom(p);
+  /* the map entry's keys that no column overrides, in their order */
+  const char *k;
+  json_t *v;
+  json_object_foreach(pe, k, v) {
+    if (!rc && !json_object_get(colset, k) && json_object_set(base, k, v)) rc = oom(p);
+  }
+  json_decref(pe);
+  json_decref(colset);
+  for (size_t c = 0; c < g->ncols && !rc; c++) {
+    cur[c] = cursor_at(p, cols[c].pos);
+    if (pcol_js_begin(&cur[c], '[', &it[c])) rc = scan_failed(p, &cur[c]);
+  }
+  for (uint32_t i = 0; i < g->nev && !rc; i++) {
+    json_t *ev = json_copy(base);
+    if (!ev) rc = oom(p);
+    for (size_t c = 0; c < g->ncols && !rc; c++) {
+      size_t vb, ve;
+      if (pcol_js_next(&cur[c], &it[c], NULL) != 1 || pcol_js_value(&cur[c], &vb, &ve))
+        rc = scan_failed(p, &cur[c]);
+      else if (!(rc = load(p, vb, ve, &v)) && json_object_set_new(ev, cols[c].name, v))
+        rc = oom(p);
+    }
+    if (!rc) rc = fn(p, ev, gi, i, (*seq)++);
+    json_decref(ev);
+  }
+  json_decref(base);
+  return rc;
+}
+
+static int walk_list(pimp *p, uint32_t gi, uint64_t *seq, event_fn fn) {
+  pcol_jscan s = cursor_at(p, p->groups[gi].list);
+  pcol_jiter it;
+  pcol_js_begin(&s, '[', &it);
+  int rc = PCOL_OK;
+  for (uint32_t i = 0; i < p->groups[gi].nev && !rc; i++) {
+    size_t vb, ve;
+    json_t *ev;
+    if (pcol_js_next(&s, &it, NULL) != 1 || pcol_js_value(&s, &vb, &ve)) return scan_failed(p, &s);
+    if ((rc = load(p, vb, ve, &ev))) return rc;
+    rc = fn(p, ev, gi, i, (*seq)++);
+    json_decref(ev);
+  }
+  return rc;
+}
+
+/* Every event of the document in document order. */
+static int walk_events(pimp *p, event_fn fn) {
+  size_t maxcols = 0;
+  for (size_t g = 0; g < p->ngroups; g++)
+    if (p->groups[g].ncols > maxcols) maxcols = p->groups[g].ncols;
+  pcol_jscan *cur = malloc((maxcols ? maxcols : 1) * sizeof *cur);
+  pcol_jiter *it = malloc((maxcols ? maxcols : 1) * sizeof *it);
+  int rc = cur && it ? PCOL_OK : oom(p);
+  uint64_t seq = 0;
+  for (size_t g = 0; g < p->ngroups && !rc; g++) {
+    if (!p->groups[g].nev) continue;
+    rc = p->layout == 3 ? walk_type(p, (uint32_t)g, &seq, fn, cur, it) : walk_list(p, (uint32_t)g, &seq, fn);
+  }
+  free(cur);
+  free(it);
+  return rc;
+}
+
+/* ----------------------------------------------------------- import */
+
+static int is_data_key(int layout, const kent *e, int first) {
+  if (e->kl == 6 && !memcmp(e->k, "models", 6)) return first == '[';
+#define IS(lit) (e->kl == sizeof lit - 1 && !memcmp(e->k, lit, sizeof lit - 1))
+  if (layout == 3) return IS("resource_type_map") || IS("resources");
+  if (layout == 2) return IS("snapshots");
+  return IS("global");
+#undef IS
+}
+
+/* Top level: which layout, the header, and every non-data key as meta. */
+static int read_top(pimp *p) {
+  pcol_jscan s;
+  pcol_js_init(&s, p->text, p->len);
+  int c = pcol_js_peek(&s);
+  if (c != '{') {
+    size_t vb, ve;
+    if (c != '[') return bad_json(p, s.pos, "'[' or '{' expected");
+    if (pcol_js_value(&s, &vb, &ve) || pcol_js_end(&s)) return scan_failed(p, &s);
+    return pcol_error_set(p->err, PCOL_EFORMAT, "%s: not a Perun profile: the top level is not a JSON object",
+                          p->name);
+  }
+  /* this walk checks the whole document before anything is built */
+  int rc = kidx_read(p, &s, &p->top, "top level");
+  if (rc) return rc;
+  if (pcol_js_end(&s)) return scan_failed(p, &s);
+  const kent *map = kidx_getc(&p->top, "resource_type_map"), *res = kidx_getc(&p->top, "resources");
+  const kent *snaps = kidx_getc(&p->top, "snapshots"), *glob = kidx_getc(&p->top, "global");
+  if (map || (res && first_char(p, res->vb) == '{')) p->layout = 3;
+  else if (snaps && first_char(p, snaps->vb) == '[') p->layout = 2;
+  else if (glob && first_char(p, glob->vb) == '{') p->layout = 1;
   else
     return pcol_error_set(p->err, PCOL_EFORMAT,
                           "%s: not a Perun profile: no 'resource_type_map'/'resources', "
                           "'snapshots' or 'global' key", p->name);
-  json_t *hdr = json_object_get(root, "header");
-  if (json_is_object(hdr)) {
-    json_t *t = json_object_get(hdr, "type");
+  const kent *h = kidx_getc(&p->top, "header");
+  if (h && first_char(p, h->vb) == '{') {
+    if ((rc = load(p, h->vb, h->ve, &p->header))) return rc;
+    json_t *t = json_object_get(p->header, "type");
     p->htype = json_is_string(t) ? json_string_value(t) : NULL;
-    p->units = json_object_get(hdr, "units");
+    p->units = json_object_get(p->header, "units");
   }
-  json_t *ci = json_object_get(root, "collector_info");
-  json_t *cn = json_is_object(ci) ? json_object_get(ci, "name") : NULL;
-  p->kperf = json_is_string(cn) && !strcmp(json_string_value(cn), "kperf");
+  const kent *ci = kidx_getc(&p->top, "collector_info");
+  if (ci && first_char(p, ci->vb) == '{') {
+    json_t *v;
+    if ((rc = load(p, ci->vb, ci->ve, &v))) return rc;
+    json_t *cn = json_object_get(v, "name");
+    p->kperf = json_is_string(cn) && !strcmp(json_string_value(cn), "kperf");
+    json_decref(v);
+  }
 
   /* provenance: every top-level key's place, and the non-data keys' values */
   char lay[2] = {(char)('0' + p->layout), 0};
-  if ((rc = pcol_b_meta_str(p->b, p->src, "perun.layout", lay))) return oom(p);
+  if (pcol_b_meta_str(p->b, p->src, "perun.layout", lay)) return oom(p);
   json_t *keys = json_array();
   if (!keys) return oom(p);
-  const char *k;
-  json_t *v;
-  json_object_foreach(root, k, v) {
-    if (json_array_append_new(keys, json_string(k))) {
-      json_decref(keys);
-      return oom(p);
-    }
-    if (is_data_key(p->layout, k, v)) continue;
-    size_t kl = strlen(k) + 7;
+  for (size_t i = 0; i < p->top.n && !rc; i++) {
+    const kent *e = &p->top.v[i];
+    if (json_array_append_new(keys, json_stringn(e->k, e->kl))) rc = oom(p);
+    if (rc || is_data_key(p->layout, e, first_char(p, e->vb))) continue;
+    size_t kl = e->kl + 7;
     char *mk = malloc(kl);
-    if (!mk) {
-      json_decref(keys);
-      return oom(p);
-    }
-    snprintf(mk, kl, "perun.%s", k);
-    rc = meta_json(p, mk, v);
+    json_t *v = NULL;
+    if (!mk) rc = oom(p);
+    else snprintf(mk, kl, "perun.%.*s", (int)e->kl, e->k);
+    if (!rc && !(rc = load(p, e->vb, e->ve, &v))) rc = meta_json(p, mk, v);
+    json_decref(v);
     free(mk);
-    if (rc) {
-      json_decref(keys);
-      return rc;
-    }
   }
-  rc = meta_json(p, "perun.keys", keys);
+  if (!rc) rc = meta_json(p, "perun.keys", keys);
   json_decref(keys);
   if (rc) return rc;
 
-  if (p->layout == 3) {
-    if (map && !json_is_object(map))
-      return pcol_error_set(p->err, PCOL_ECORRUPT, "%s: resource_type_map: expected an object", p->name);
-    if (res && !json_is_object(res))
-      return pcol_error_set(p->err, PCOL_ECORRUPT, "%s: resources: expected an object", p->name);
-    size_t ng = json_object_size(res);
-    *groups = calloc(ng ? ng : 1, sizeof **groups);
-    if (!*groups) return oom(p);
-    json_t *empty = json_pack("{s{}s{}}", "resource_type_map", "resources");
-    if (!empty) return oom(p);
-    json_t *emap = json_object_get(empty, "resource_type_map"), *eres = json_object_get(empty, "resources");
-    size_t gi = 0;
-    rc = PCOL_OK;
-    json_object_foreach(res, k, v) {
-      json_t *pe = json_object_get(map, k);
-      if (!json_is_object(v)) {
-        rc = pcol_error_set(p->err, PCOL_ECORRUPT, "%s: resources[\"%s\"]: expected an object", p->name, k);
-        break;
-      }
-      if (!json_is_object(pe)) {
-        rc = pcol_error_set(p->err, PCOL_ECORRUPT,
-                            "%s: resources[\"%s\"] has no object in resource_type_map", p->name, k);
-        break;
-      }
-      size_t n = 0;
-      int first = 1;
-      const char *ck, *first_key = NULL;
-      json_t *cv;
-      json_t *cols = json_array();
-      if (!cols) {
-        rc = oom(p);
-        break;
-      }
-      json_object_foreach(v, ck, cv) {
-        json_array_append_new(cols, json_string(ck));
-        if (!json_is_array(cv)) {
-          rc = pcol_error_set(p->err, PCOL_ECORRUPT, "%s: resources[\"%s\"][\"%s\"]: expected a list",
-                              p->name, k, ck);
-          break;
-        }
-        if (first) n = json_array_size(cv), first_key = ck, first = 0;
-        else if (json_array_size(cv) != n) {
-          rc = pcol_error_set(p->err, PCOL_ECORRUPT,
-                              "%s: resources[\"%s\"]: column '%s' has %zu entries but '%s' has %zu",
-                              p->name, k, ck, json_array_size(cv), first_key, n);
-          break;
-        }
-      }
-      if (!rc && n > UINT32_MAX)
-        rc = pcol_error_set(p->err, PCOL_ETOOBIG, "%s: resources[\"%s\"]: too many entries", p->name, k);
-      if (rc) {
-        json_decref(cols);
-        break;
-      }
-      if (n == 0) {
-        /* nothing to make samples of: keep the entry verbatim */
-        json_decref(cols);
-        json_object_set(emap, k, pe);
-        json_object_set(eres, k, v);
-        continue;
-      }
-      pgroup *g = &(*groups)[gi];
-      char *cs = jtext(cols);
-      json_decref(cols);
-      if (!cs || pcol_b_cstr(p->b, k, &g->name_sid) || pcol_b_cstr(p->b, cs, &g->columns_sid)) {
-        free(cs);
-        rc = oom(p);
-        break;
-      }
-      free(cs);
-      g->last_idx = -1;
-      for (size_t i = 0; i < n && !rc; i++) {
-        pev e = {0, 0, (uint32_t)gi, (uint32_t)i, pe, v};
-        e.time = parse_time(ev_get(&e, "time"));
-        rc = ev_push(p, l, e);
-      }
-      gi++;
-    }
-    *ngroups = gi;
-    if (!rc) json_object_foreach(map, k, v) {
-        if (!json_object_get(res, k)) json_object_set(emap, k, v);
-      }
-    if (!rc && (json_object_size(emap) || json_object_size(eres)))
-      rc = meta_json(p, "perun.empty_types", empty);
-    json_decref(empty);
-    if (rc) return rc;
-  } else {
-    json_t *list = p->layout == 2 ? snaps : NULL;
-    size_t ns = p->layout == 2 ? json_array_size(snaps) : 1;
-    *groups = calloc(ns ? ns : 1, sizeof **groups);
-    if (!*groups) return oom(p);
-    *ngroups = ns;
-    json_t *skel = p->layout == 2 ? json_array() : NULL;
-    if (p->layout == 2 && !skel) return oom(p);
-    for (size_t i = 0; i < ns; i++) {
-      json_t *s = p->layout == 2 ? json_array_get(list, i) : glob;
-      char where[48];
-      if (p->layout == 2) snprintf(where, sizeof where, "snapshots[%zu]", i);
-      else snprintf(where, sizeof where, "global");
-      if (!json_is_object(s)) {
-        json_decref(skel);
-        return pcol_error_set(p->err, PCOL_ECORRUPT, "%s: %s: expected an object", p->name, where);
-      }
-      (*groups)[i].last_idx = -1;
-      size_t before = l->n;
-      if ((rc = collect_list(p, l, s, (uint32_t)i, where))) {
-        json_decref(skel);
-        return rc;
-      }
-      /* events without their own time take the snapshot's */
-      int64_t st = parse_time(json_object_get(s, "time"));
-      for (size_t j = before; j < l->n; j++)
-        if (!json_object_get(l->v[j].obj, "time")) l->v[j].time = st;
-      json_t *sk = skeleton(s);
-      if (!sk) {
-        json_decref(skel);
-        return oom(p);
-      }
-      if (p->layout == 2) json_array_append_new(skel, sk);
-      else skel = sk;
-    }
-    rc = meta_json(p, p->layout == 2 ? "perun.snapshots" : "perun.global", skel);
-    json_decref(skel);
-    if (rc) return rc;
+  rc = p->layout == 3 ? read_types(p, map, res) : read_snapshots(p, p->layout == 2 ? snaps : glob);
+  if (rc) return rc;
+  const kent *ms = kidx_getc(&p->top, "models");
+  if (ms && first_char(p, ms->vb) == '[') {
+    json_t *v;
+    if ((rc = load(p, ms->vb, ms->ve, &v))) return rc;
+    rc = models(p, v);
+    json_decref(v);
   }
-  json_t *ms = json_object_get(root, "models");
-  if (json_is_array(ms) && (rc = models(p, ms))) return rc;
+  return rc;
+}
+
+/* Two walks over the events: the first finds their times (and whether
+ * amounts need scaling, which changes every value); the second interns
+ * stacks and labels in document order; the samples are then added by time.
+ * Memory: the document (mapped or read), 56 bytes per event and the builder. */
+static int import_events(pimp *p) {
+  int rc = walk_events(p, note_event);
+  if (rc) return rc;
+  if (p->real_amounts && pcol_b_meta_str(p->b, p->src, "perun.amount_scale", "1e9")) return oom(p);
+  if (!p->nev) return PCOL_OK;
+  p->pend = calloc(p->nev, sizeof *p->pend);
+  if (!p->pend) return oom(p);
+  qsort(p->ev, p->nev, sizeof *p->ev, cmp_ev);
+  /* remember positions that moved in their group */
+  for (size_t i = 0; i < p->nev; i++) {
+    pgroup *g = &p->groups[p->ev[i].group];
+    if ((int64_t)p->ev[i].idx < g->last_idx) g->needs_index = 1;
+    g->last_idx = p->ev[i].idx;
+  }
+  if ((rc = walk_events(p, emit_event))) return rc;
+  for (size_t i = 0; i < p->nev; i++) {
+    const pending *pd = &p->pend[p->ev[i].seq];
+    pcol_sample_row s = {p->src, p->ev[i].time, 0, pd->weight, PCOL_NA_I64, pd->stack_id, pd->labelset_id};
+    pcol_value_row val = {pd->value_type_id, pd->value};
+    if (pcol_b_sample(p->b, &s, &val, pd->nval, NULL))
+      return pcol_error_set(p->err, PCOL_EINVAL, "%s: could not add a sample (internal order error)", p->name);
+  }
   return PCOL_OK;
 }
 
-int pcol_import_perun(pcol_builder *b, FILE *in, const char *name,
-                      const pcol_import_options *opt, pcol_error *err) {
+int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const char *name,
+                           pcol_error *err) {
   pimp p = {0};
   p.b = b;
   p.name = name;
   p.err = err;
-  capped c = {in, opt && opt->max_input_bytes ? opt->max_input_bytes : (uint64_t)8 << 30, 0};
-  json_error_t je;
-  json_t *root = json_load_callback(capped_read, &c, 0, &je);
-  if (c.over) {
-    json_decref(root);
-    return pcol_error_set(err, PCOL_ETOOBIG, "%s: input is larger than the limit of %llu bytes", name,
-                          (unsigned long long)(opt && opt->max_input_bytes ? opt->max_input_bytes
-                                                                           : (uint64_t)8 << 30));
-  }
-  if (!root) {
-    if (ferror(in)) return pcol_error_set(err, PCOL_EIO, "%s: read error", name);
-    return pcol_error_set(err, PCOL_ECORRUPT, "%s:%d:%d: invalid JSON: %s", name, je.line, je.column,
-                          je.text);
-  }
-  if (!json_is_object(root)) {
-    json_decref(root);
-    return pcol_error_set(err, PCOL_EFORMAT, "%s: not a Perun profile: the top level is not a JSON object",
-                          name);
-  }
-  evlist l = {0};
-  pgroup *groups = NULL;
-  size_t ngroups = 0;
+  p.text = text;
+  p.len = len;
   int rc = PCOL_OK;
   if (pcol_b_source(b, "perun", name, PCOL_NA_I64, &p.src) || pcol_b_cstr(b, U_JSON, &p.u_json) ||
       pcol_b_cstr(b, U_ABSENT, &p.u_absent))
     rc = oom(&p);
-  if (!rc) rc = import_root(&p, root, &l, &groups, &ngroups);
-  if (!rc) {
-    /* amounts with a fraction anywhere: store every amount scaled by 1e9 */
-    for (size_t i = 0; i < l.n && !p.real_amounts; i++) {
-      json_t *a = ev_get(&l.v[i], "amount");
-      if (json_is_real(a)) p.real_amounts = 1;
-    }
-    if (p.real_amounts && pcol_b_meta_str(b, p.src, "perun.amount_scale", "1e9")) rc = oom(&p);
-  }
-  if (!rc) {
-    /* samples go in time order (NA first); remember positions that moved */
-    if (l.n) qsort(l.v, l.n, sizeof *l.v, cmp_ev); /* qsort(NULL, 0) is UB */
-    for (size_t i = 0; i < l.n; i++) {
-      pgroup *g = &groups[l.v[i].group];
-      if ((int64_t)l.v[i].idx < g->last_idx) g->needs_index = 1;
-      g->last_idx = l.v[i].idx;
-    }
-    for (size_t i = 0; i < l.n && !rc; i++) rc = emit_event(&p, &l.v[i], &groups[l.v[i].group]);
-  }
-  free(l.v);
-  free(groups);
+  if (!rc) rc = read_top(&p);
+  if (!rc) rc = import_events(&p);
+  json_decref(p.header);
+  for (size_t i = 0; i < p.nvts; i++) free(p.vts[i].subtype);
+  kidx_free(&p.top);
+  kidx_free(&p.map);
+  kidx_free(&p.res);
+  drop_columns(&p, 0);
+  free(p.cols);
+  free(p.groups);
+  free(p.ev);
+  free(p.pend);
   free(p.labels);
   free(p.locs);
-  json_decref(root);
+  return rc;
+}
+
+int pcol_import_perun(pcol_builder *b, FILE *in, const char *name,
+                      const pcol_import_options *opt, pcol_error *err) {
+  uint64_t cap = opt && opt->max_input_bytes ? opt->max_input_bytes : (uint64_t)8 << 30;
+  pcol_buf buf = {0};
+  int rc = PCOL_OK;
+  for (;;) {
+    if (buf.cap - buf.len < 65536 && pcol_buf_reserve(&buf, buf.len < (1 << 20) ? 65536 : buf.len / 2)) {
+      rc = pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
+      break;
+    }
+    size_t want = buf.cap - buf.len;
+    size_t n = fread(buf.data + buf.len, 1, want, in);
+    buf.len += n;
+    if (buf.len > cap) {
+      rc = pcol_error_set(err, PCOL_ETOOBIG, "%s: input is larger than the limit of %llu bytes", name,
+                          (unsigned long long)cap);
+      break;
+    }
+    if (n < want) {
+      if (ferror(in)) rc = pcol_error_set(err, PCOL_EIO, "%s: read error", name);
+      break;
+    }
+  }
+  if (!rc) rc = pcol_import_perun_text(b, (const char *)buf.data, buf.len, name, err);
+  pcol_buf_free(&buf);
   return rc;
 }
