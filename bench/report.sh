@@ -121,6 +121,22 @@ add "size: uncompressed pcol vs Rprof text" "≤ 0.15×" "${r1:+$(printf '%.3f×
 add "size: --compress lz4 pcol vs Rprof text" "≤ 0.05×" "${r2:+$(printf '%.3f× (%s)' "$r2" "$(hb "$lz")")}" "$(judge "$r2" "<=" 0.05)"
 add "size: --compress lz4 pcol vs pprof .pb.gz" "≤ 1.0×" "${r3:+$(printf '%.2f× (%s vs %s)' "$r3" "$(hb "$lz")" "$(hb "$gz")")}" "$(judge "$r3" "<=" 1.0)"
 
+# Perun: peak memory of pcol pack against the JSON size, at each style's
+# largest measured size (the issue asks for a small multiple of the size)
+perun_worst=""; perun_meas=""; perun_why=""
+for style in memory kperf; do
+  ps=$(awk -F'\t' -v t="pcol pack (Perun $style)" '$1 == "pack-perun" && $3 == t && $4 == "ok" {print $2}' "$RES" | sort -n | tail -n1)
+  if [ -z "$ps" ]; then
+    perun_why="${perun_why:+$perun_why; }$style: $(awk -F'\t' -v t="pcol pack (Perun $style)" '$1 == "pack-perun" && $3 == t {print $12}' "$RES" | tail -n1)"
+    continue
+  fi
+  pm=$(get pack-perun "$ps" "pcol pack (Perun $style)" 11); pj=$(get size "$ps" "Perun JSON [$style]")
+  pr=$(calc "$pm*1024/$pj")
+  perun_meas="${perun_meas:+$perun_meas; }$style $(hn "$ps") samples: $(printf '%.1f×' "$pr") ($(awk -v v="$pm" 'BEGIN{printf "%.0f MB", v/1024}') for $(hb "$pj"))"
+  if [ -z "$perun_worst" ] || [ "$(calc "($pr > $perun_worst) ? 1 : 0")" = 1 ]; then perun_worst=$pr; fi
+done
+add "pcol pack of Perun JSON: peak memory / file size" "≤ 4×" "$perun_meas" "$(judge "$perun_worst" "<=" 4)" "$perun_why"
+
 ct=$(get cat "$L" "pcol cat sample_locations"); rows=$(get rows "$L" "pcol cat sample_locations")
 if [ -n "$ct" ] && [ -n "$rows" ]; then mrs=$(calc "$rows/$ct/1e6"); else mrs=""; fi
 add "pcol cat --table sample_locations to /dev/null" "≥ 50 M rows/s" \
@@ -210,6 +226,19 @@ for s in $SIZES; do
   mb=$([ -n "$a" ] && printf '%.0f' "$(calc "$in/$a/1e6")" || echo -)
   rp=$([ -n "$d" ] && [ -n "$p" ] && printf '%.2f×' "$(calc "$p/$d")" || echo -)
   echo "| $(hn "$s") | $(hb "${in:-0}") | $(cell pack-rprof "$s" "pcol pack (Rprof) [$MAIN]") | $mb | $(rss pack-rprof "$s" "pcol pack (Rprof) [$MAIN]") | $(hb "$(get size "$s" "pprof .pb.gz [$MAIN]")") | $(cell pack-pprof "$s" "protobuf-c decode") | $(cell pack-pprof "$s" "pcol pack (pprof)") | $rp |"
+done
+echo
+echo "### pack of Perun JSON"
+echo
+echo "Peak RSS counts the mapped input file as well as the builder (both are resident)."
+echo
+echo "| style | samples | Perun JSON | pcol pack | MB/s | peak RSS | RSS / JSON size |"
+echo "|---|---|---|---|---|---|---|"
+for style in memory kperf; do
+  for s in $(awk -F'\t' -v t="Perun JSON [$style]" '$1 == "size" && $3 == t {print $2}' "$RES" | sort -n); do
+    j=$(get size "$s" "Perun JSON [$style]"); a=$(get pack-perun "$s" "pcol pack (Perun $style)"); m=$(get pack-perun "$s" "pcol pack (Perun $style)" 11)
+    echo "| $style | $(hn "$s") | $(hb "${j:-0}") | $(cell pack-perun "$s" "pcol pack (Perun $style)") | $([ -n "$a" ] && printf '%.0f' "$(calc "$j/$a/1e6")" || echo -) | $(rss pack-perun "$s" "pcol pack (Perun $style)") | $([ -n "$m" ] && printf '%.1f×' "$(calc "$m*1024/$j")" || echo -) |"
+  done
 done
 echo
 echo "### unpack --to pprof vs go tool pprof -proto"

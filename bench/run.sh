@@ -33,6 +33,8 @@ full)
   R_MAX=${BENCH_R_MAX:-1000000}    # summaryRprof: ~1 min per 1M lines; 10M ≈ 10+ min
   GO_MAX=${BENCH_GO_MAX:-1000000}  # go tool pprof: ~50 s and 1.2 GB RSS per 1M samples
   BIG_SAMPLES=14000000             # ≈ 1 GB pcol (memory values + weights)
+  PERUN_MEM_SIZES="10000 100000"   # memory-style Perun: ~1.1 KB of JSON a sample
+  PERUN_KPERF_SIZES="100000 1000000 4000000"  # kperf-style: ~36 bytes a sample
   SCAN_SAMPLES=10000000
   OUT_MD=bench/results/latest.md; OUT_SVG=bench/results/latest.svg
   ;;
@@ -43,6 +45,8 @@ quick)
   R_MAX=${BENCH_R_MAX:-10000}
   GO_MAX=${BENCH_GO_MAX:-100000}
   BIG_SAMPLES=100000
+  PERUN_MEM_SIZES="10000"
+  PERUN_KPERF_SIZES="100000"
   SCAN_SAMPLES=100000
   OUT_MD=$BUILD/bench-quick.md; OUT_SVG=$BUILD/bench-quick.svg
   ;;
@@ -111,7 +115,7 @@ fsize() { stat -c %s "$1" 2>/dev/null || echo 0; }
 # The cache is keyed by the generator's source: change it and data is redone.
 STAMP=$(cat bench/gen_profile.c | md5sum | cut -c1-12)
 if [ "$(cat "$DATA/STAMP" 2>/dev/null)" != "$STAMP" ]; then
-  rm -f "$DATA"/*.out "$DATA"/*.pb.gz "$DATA"/*.pcol "$DATA"/*.stats
+  rm -f "$DATA"/*.out "$DATA"/*.pb.gz "$DATA"/*.pcol "$DATA"/*.stats "$DATA"/*.perf
   echo "$STAMP" >"$DATA/STAMP"
 fi
 
@@ -199,6 +203,27 @@ for n in $SIZES; do
   measure pack-pprof "$n" "protobuf-c decode" -- "$T/bench_pb_decode" "$base.pb.gz"
   measure pack-pprof "$n" "pcol pack (pprof)" -- "$PCOL" pack "$base.pb.gz" -o "$WORK/$MAIN-$n.pprof.pcol" ||
     rm -f "$WORK/$MAIN-$n.pprof.pcol"
+done
+
+log "bench: pcol pack of Perun JSON (time, and peak memory against the file size)"
+# The Perun files are pcol's own exports (pcol unpack --to perun): memory-style
+# from the main profile (one resource type per sample, as Perun's memory
+# collector writes) and kperf-style from a plain one (one type per stack).
+perun_case() { # perun_case STYLE N SOURCE.pcol
+  local f=$DATA/perun-$1-$2.perf
+  [ -s "$f" ] || "$PCOL" unpack "$3" --to perun -o "$f" 2>"$ERRF" ||
+    { na pack-perun "$2" "pcol pack (Perun $1)" "unpack --to perun: $(reason)"; return 0; }
+  rec size "$2" "Perun JSON [$1]" ok "$(fsize "$f")" - - - - 0 - bytes
+  measure pack-perun "$2" "pcol pack (Perun $1)" -- "$PCOL" pack "$f" -o "$WORK/perun-$1-$2.pcol"
+  return 0
+}
+for n in $PERUN_MEM_SIZES; do
+  [ -s "$DATA/$MAIN-$n.pcol" ] || gen $MAIN "$n" || exit 1
+  perun_case memory "$n" "$DATA/$MAIN-$n.pcol"
+done
+for n in $PERUN_KPERF_SIZES; do
+  [ -s "$DATA/plain-$n.pcol" ] || "$T/gen_profile" --samples "$n" --stacks many --pcol "$DATA/plain-$n.pcol" >/dev/null
+  perun_case kperf "$n" "$DATA/plain-$n.pcol"
 done
 
 # The pcol file `top` reads: the pack of the Rprof text when packing works

@@ -49,10 +49,12 @@ typedef struct pgroup {
   int64_t snap_time;    /* layouts 1, 2: time of events without their own */
 } pgroup;
 
-/* A layout 3 column: its decoded name and the position of its list. */
+/* A layout 3 column: its decoded name (into the document unless it had
+ * escapes) and the position of its list. */
 typedef struct pcolumn {
-  char *name;
-  size_t pos;
+  const char *name;
+  size_t len, pos;
+  int owned;
 } pcolumn;
 
 /* Keys of one object in the document, decoded, with their value's place;
@@ -465,23 +467,6 @@ static int emit_event(pimp *p, json_t *ev, uint32_t gi, uint32_t idx, uint64_t s
   return PCOL_OK;
 }
 
-/* First pass: an event's time (and whether any amount has a fraction). */
-static int note_event(pimp *p, json_t *ev, uint32_t gi, uint32_t idx, uint64_t seq) {
-  json_t *t = json_object_get(ev, "time");
-  /* layouts 1, 2: events without their own time take the snapshot's */
-  int64_t time = !t && p->layout != 3 ? p->groups[gi].snap_time : parse_time(t);
-  if (json_is_real(json_object_get(ev, "amount"))) p->real_amounts = 1;
-  if (p->nev == p->capev) {
-    size_t c = p->capev ? 2 * p->capev : 256;
-    pev *n = realloc(p->ev, c * sizeof *n);
-    if (!n) return oom(p);
-    p->ev = n;
-    p->capev = c;
-  }
-  p->ev[p->nev++] = (pev){time, seq, gi, idx};
-  return PCOL_OK;
-}
-
 static int cmp_ev(const void *a, const void *b) {
   const pev *x = a, *y = b;
   if (x->time != y->time) return x->time < y->time ? -1 : 1;
@@ -752,23 +737,25 @@ static int read_snapshots(pimp *p, const kent *list) {
 
 /* --------------------------------------------------------- layout 3 */
 
-static int add_column(pimp *p, char *name, size_t pos) {
+/* Takes the key (and its ownership) of a column entry. */
+static int add_column(pimp *p, kent *ce) {
   if (p->ncols == p->capcols) {
     size_t c = p->capcols ? 2 * p->capcols : 16;
     pcolumn *n = realloc(p->cols, c * sizeof *n);
-    if (!n) {
-      free(name);
-      return oom(p);
-    }
+    if (!n) return oom(p);
     p->cols = n;
     p->capcols = c;
   }
-  p->cols[p->ncols++] = (pcolumn){name, pos};
+  p->cols[p->ncols++] = (pcolumn){ce->k, ce->kl, ce->vb, ce->owned};
+  ce->owned = 0;
   return PCOL_OK;
 }
 
 static void drop_columns(pimp *p, size_t from) {
-  while (p->ncols > from) free(p->cols[--p->ncols].name);
+  while (p->ncols > from) {
+    pcolumn *c = &p->cols[--p->ncols];
+    if (c->owned) free((char *)c->name);
+  }
 }
 
 /* resources[k] (entry e, its map entry pe): its columns, checked to be
@@ -789,7 +776,7 @@ static int read_type(pimp *p, const kent *e, const kent *pe, json_t *empty) {
   json_t *names = rc ? NULL : json_array();
   if (!rc && !names) rc = oom(p);
   for (size_t c = 0; c < x.n && !rc; c++) {
-    const kent *ce = &x.v[c];
+    kent *ce = &x.v[c];
     if (first_char(p, ce->vb) != '[') {
       rc = pcol_error_set(p->err, PCOL_ECORRUPT, "%s: %s[\"%.*s\"]: expected a list", p->name, where,
                           (int)(ce->kl > 200 ? 200 : ce->kl), ce->k);
@@ -812,15 +799,11 @@ static int read_type(pimp *p, const kent *e, const kent *pe, json_t *empty) {
                           (int)(x.v[0].kl > 200 ? 200 : x.v[0].kl), x.v[0].k, n);
       break;
     }
-    char *name = malloc(ce->kl + 1);
-    if (!name || json_array_append_new(names, json_stringn(ce->k, ce->kl))) {
-      free(name);
+    if (json_array_append_new(names, json_stringn(ce->k, ce->kl))) {
       rc = oom(p);
       break;
     }
-    memcpy(name, ce->k, ce->kl);
-    name[ce->kl] = 0;
-    rc = add_column(p, name, ce->vb);
+    rc = add_column(p, ce);
   }
   kidx_free(&x);
   if (!rc && n > UINT32_MAX)
@@ -883,6 +866,9 @@ static int read_types(pimp *p, const kent *map, const kent *res) {
   if (!rc && (json_object_size(emap) || json_object_size(json_object_get(empty, "resources"))))
     rc = meta_json(p, "perun.empty_types", empty);
   json_decref(empty);
+  /* the groups hold what the events need from here on */
+  kidx_free(&p->map);
+  kidx_free(&p->res);
   return rc;
 }
 
@@ -903,7 +889,7 @@ static int walk_type(pimp *p, uint32_t gi, uint64_t *seq, event_fn fn, pcol_jsca
   }
   pcolumn *cols = p->cols + g->col0;
   for (size_t c = 0; c < g->ncols && !rc; c++)
-    if (json_object_set_new(colset, cols[c].name, json_null())) rc = oom(p);
+    if (json_object_setn_new(colset, cols[c].name, cols[c].len, json_null())) rc = oom(p);
   /* the map entry's keys that no column overrides, in their order */
   const char *k;
   json_t *v;
@@ -923,7 +909,7 @@ static int walk_type(pimp *p, uint32_t gi, uint64_t *seq, event_fn fn, pcol_jsca
       size_t vb, ve;
       if (pcol_js_next(&cur[c], &it[c], NULL) != 1 || pcol_js_value(&cur[c], &vb, &ve))
         rc = scan_failed(p, &cur[c]);
-      else if (!(rc = load(p, vb, ve, &v)) && json_object_set_new(ev, cols[c].name, v))
+      else if (!(rc = load(p, vb, ve, &v)) && json_object_setn_new(ev, cols[c].name, cols[c].len, v))
         rc = oom(p);
     }
     if (!rc) rc = fn(p, ev, gi, i, (*seq)++);
@@ -964,6 +950,124 @@ static int walk_events(pimp *p, event_fn fn) {
   }
   free(cur);
   free(it);
+  return rc;
+}
+
+/* ------------------------------------------------ the first pass */
+
+/* The first pass needs only each event's time and whether its amount has a
+ * fraction, so it loads nothing else (traces are most of a Perun file). */
+typedef struct vslice {
+  size_t b, e;
+  int has;
+} vslice;
+
+/* "time" and "amount" of the object at pos (the last of each, as jansson). */
+static int find_time_amount(pimp *p, size_t pos, vslice *t, vslice *a) {
+  pcol_jscan s = cursor_at(p, pos);
+  pcol_jiter it;
+  pcol_jkey k;
+  int more;
+  t->has = a->has = 0;
+  if (pcol_js_begin(&s, '{', &it)) return scan_failed(p, &s);
+  while ((more = pcol_js_next(&s, &it, &k)) == 1) {
+    size_t vb, ve;
+    if (pcol_js_value(&s, &vb, &ve)) return scan_failed(p, &s);
+    vslice *d = pcol_js_key_is(&s, &k, "time") ? t : pcol_js_key_is(&s, &k, "amount") ? a : NULL;
+    if (d) *d = (vslice){vb, ve, 1};
+  }
+  return more < 0 ? scan_failed(p, &s) : PCOL_OK;
+}
+
+/* jansson reads a number with a fraction or exponent as a real. */
+static int is_real_text(const pimp *p, vslice a) {
+  if (!a.has || !(p->text[a.b] == '-' || (p->text[a.b] >= '0' && p->text[a.b] <= '9'))) return 0;
+  for (size_t i = a.b; i < a.e; i++)
+    if (p->text[i] == '.' || p->text[i] == 'e' || p->text[i] == 'E') return 1;
+  return 0;
+}
+
+static int slice_time(pimp *p, vslice t, int64_t *out) {
+  json_t *v;
+  int rc = load(p, t.b, t.e, &v);
+  if (rc) return rc;
+  *out = parse_time(v);
+  json_decref(v);
+  return PCOL_OK;
+}
+
+static int push_ev(pimp *p, int64_t time, uint64_t seq, uint32_t gi, uint32_t idx) {
+  if (p->nev == p->capev) {
+    size_t c = p->capev ? 2 * p->capev : 256;
+    pev *n = realloc(p->ev, c * sizeof *n);
+    if (!n) return oom(p);
+    p->ev = n;
+    p->capev = c;
+  }
+  p->ev[p->nev++] = (pev){time, seq, gi, idx};
+  return PCOL_OK;
+}
+
+/* Layout 3: time and amount come from their columns, else from the map entry. */
+static int note_type(pimp *p, uint32_t gi, uint64_t *seq) {
+  pgroup *g = &p->groups[gi];
+  vslice t, a;
+  int rc = find_time_amount(p, g->obj, &t, &a);
+  if (rc) return rc;
+  pcol_jscan cur[2];
+  pcol_jiter it[2];
+  int have[2] = {0, 0};
+  for (size_t c = 0; c < g->ncols; c++) {
+    const pcolumn *col = &p->cols[g->col0 + c];
+    int w = col->len == 4 && !memcmp(col->name, "time", 4)     ? 0
+            : col->len == 6 && !memcmp(col->name, "amount", 6) ? 1
+                                                                : -1;
+    if (w < 0) continue;
+    have[w] = 1;
+    cur[w] = cursor_at(p, col->pos);
+    if (pcol_js_begin(&cur[w], '[', &it[w])) return scan_failed(p, &cur[w]);
+  }
+  int64_t time = PCOL_NA_I64;
+  if (!have[0] && t.has && (rc = slice_time(p, t, &time))) return rc;
+  if (!have[1] && is_real_text(p, a)) p->real_amounts = 1;
+  for (uint32_t i = 0; i < g->nev; i++) {
+    vslice v[2];
+    for (int w = 0; w < 2; w++) {
+      if (!have[w]) continue;
+      if (pcol_js_next(&cur[w], &it[w], NULL) != 1 || pcol_js_value(&cur[w], &v[w].b, &v[w].e))
+        return scan_failed(p, &cur[w]);
+      v[w].has = 1;
+    }
+    if (have[0] && (rc = slice_time(p, v[0], &time))) return rc;
+    if (have[1] && is_real_text(p, v[1])) p->real_amounts = 1;
+    if ((rc = push_ev(p, time, (*seq)++, gi, i))) return rc;
+  }
+  return PCOL_OK;
+}
+
+/* Layouts 1, 2: events without their own time take the snapshot's. */
+static int note_list(pimp *p, uint32_t gi, uint64_t *seq) {
+  pcol_jscan s = cursor_at(p, p->groups[gi].list);
+  pcol_jiter it;
+  pcol_js_begin(&s, '[', &it);
+  for (uint32_t i = 0; i < p->groups[gi].nev; i++) {
+    size_t vb, ve;
+    vslice t, a;
+    int64_t time = p->groups[gi].snap_time;
+    int rc;
+    if (pcol_js_next(&s, &it, NULL) != 1 || pcol_js_value(&s, &vb, &ve)) return scan_failed(p, &s);
+    if ((rc = find_time_amount(p, vb, &t, &a)) || (t.has && (rc = slice_time(p, t, &time)))) return rc;
+    if (is_real_text(p, a)) p->real_amounts = 1;
+    if ((rc = push_ev(p, time, (*seq)++, gi, i))) return rc;
+  }
+  return PCOL_OK;
+}
+
+static int note_events(pimp *p) {
+  uint64_t seq = 0;
+  int rc = PCOL_OK;
+  for (size_t g = 0; g < p->ngroups && !rc; g++)
+    if (p->groups[g].nev) rc = p->layout == 3 ? note_type(p, (uint32_t)g, &seq) : note_list(p, (uint32_t)g, &seq);
   return rc;
 }
 
@@ -1058,7 +1162,7 @@ static int read_top(pimp *p) {
  * stacks and labels in document order; the samples are then added by time.
  * Memory: the document (mapped or read), 56 bytes per event and the builder. */
 static int import_events(pimp *p) {
-  int rc = walk_events(p, note_event);
+  int rc = note_events(p);
   if (rc) return rc;
   if (p->real_amounts && pcol_b_meta_str(p->b, p->src, "perun.amount_scale", "1e9")) return oom(p);
   if (!p->nev) return PCOL_OK;

@@ -475,6 +475,121 @@ Test(perun, wrong_types_and_missing_keys) {
   cr_assert(strstr(err.message, "global.resources: expected a list"), "%s", err.message);
 }
 
+Test(perun, duplicate_keys_refused) {
+  /* the walked objects refuse a repeated key (naming line and key) */
+  const char *docs[][2] = {
+      {"{\"global\": {\"resources\": []},\n \"global\": {\"resources\": []}}", "bad.perf:2:"},
+      {"{\"resource_type_map\": {\"a#0\": {}, \"a#0\": {}},\n\"resources\": {}}", "bad.perf:1:"},
+      {"{\"resource_type_map\": {\"a#0\": {}},\n\"resources\": {\"a#0\": {\"amount\": [1]},\n\"a#0\": {}}}",
+       "bad.perf:3:"},
+      {"{\"resource_type_map\": {\"a#0\": {}},\n\"resources\": {\"a#0\": {\"amount\": [1],\n \"amount\": [2]}}}",
+       "bad.perf:3:"},
+      {"{\"snapshots\": [{\"time\": \"1\",\n\"resources\": [], \"time\": \"2\"}]}", "bad.perf:2:"},
+      /* the same key spelled with an escape is the same key */
+      {"{\"global\": {\"resources\": []},\n \"glob\\u0061l\": {}}", "bad.perf:2:"},
+  };
+  for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+    pcol_error err = {0};
+    cr_assert_eq(import_text(docs[i][0], &err), PCOL_ECORRUPT, "doc %zu", i);
+    cr_assert(strstr(err.message, "duplicate key"), "doc %zu: %s", i, err.message);
+    cr_assert(strstr(err.message, docs[i][1]), "doc %zu: %s", i, err.message);
+  }
+}
+
+Test(perun, errors_deep_in_the_data_name_their_line) {
+  pcol_error err = {0};
+  /* a syntax error in the 3rd event (line 5) */
+  const char *bad = "{\"snapshots\": [{\"time\": \"1\", \"resources\": [\n"
+                    "{\"amount\": 1, \"uid\": \"a\"},\n"
+                    "{\"amount\": 2, \"uid\": \"b\"},\n"
+                    "\n"
+                    "{\"amount\": 3, \"uid\": \"c\"\n"
+                    "]}]}\n";
+  cr_assert_eq(import_text(bad, &err), PCOL_ECORRUPT);
+  cr_assert(strstr(err.message, "bad.perf:6:") && strstr(err.message, "invalid JSON"), "%s", err.message);
+  /* valid grammar, but a number jansson cannot hold: found when the event is read */
+  const char *big = "{\"resource_type_map\": {\"a#0\": {\"uid\": \"a\"}},\n"
+                    "\"resources\": {\"a#0\": {\"amount\": [1,\n"
+                    "1e999]}}}\n";
+  cr_assert_eq(import_text(big, &err), PCOL_ECORRUPT);
+  cr_assert(strstr(err.message, "bad.perf:3:") && strstr(err.message, "invalid JSON"), "%s", err.message);
+  /* invalid UTF-8 and \u0000 anywhere are refused like jansson refuses them */
+  cr_assert_eq(import_text("{\"global\": {\"resources\": [{\"uid\": \"\xff\"}]}}", &err), PCOL_ECORRUPT);
+  cr_assert_eq(import_text("{\"global\": {\"resources\": [{\"uid\": \"a\\u0000\"}]}}", &err), PCOL_ECORRUPT);
+  cr_assert_eq(import_text("{\"global\": {\"resources\": []}} x", &err), PCOL_ECORRUPT);
+}
+
+/* pcol_import_path maps a regular file; pcol_import_perun reads a stream
+ * into memory: both must build the same file, byte for byte. */
+static void *import_both_ways(const char *path, size_t *len_map, void **via_stream, size_t *len_stream) {
+  pcol_error err = {0};
+  pcol_builder *a, *b;
+  cr_assert_eq(pcol_builder_new(&a, &err), 0);
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
+  cr_assert_eq(pcol_import_path(a, path, PCOL_FMT_PERUN, NULL, &err), 0, "%s", err.message);
+  FILE *in = fopen(path, "rb");
+  cr_assert(in);
+  /* pcol_import_path names the source by its path too */
+  cr_assert_eq(pcol_import_perun(b, in, path, NULL, &err), 0, "%s", err.message);
+  fclose(in);
+  void *ma;
+  cr_assert_eq(pcol_builder_write_mem(a, NULL, &ma, len_map, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_builder_write_mem(b, NULL, via_stream, len_stream, &err), 0, "%s", err.message);
+  pcol_builder_free(a);
+  pcol_builder_free(b);
+  return ma;
+}
+
+Test(perun, mapped_and_streamed_imports_agree) {
+  const char *names[] = {"layout1-global.perf", "layout2-snapshots.perf", "kperf.perf",
+                         "trace-complexity.perf", "time.perf", "imported-perf.perf"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0] + 2; i++) {
+    const char *path = i < 6 ? path_of(FIX, names[i])
+                             : real_file(i == 6 ? "perun/memory-basic.perf" : "perun/complexity-models.perf");
+    if (i >= 6 && !testdata_present()) continue;
+    size_t la, lb;
+    void *b;
+    void *a = import_both_ways(path, &la, &b, &lb);
+    cr_assert(la == lb && !memcmp(a, b, la), "%s: mapped and streamed imports differ", path);
+    free(a);
+    free(b);
+  }
+}
+
+Test(perun, escaped_keys_are_decoded) {
+  /* a resource type key written with escapes in resources and plainly in
+   * resource_type_map is one type; escaped column names are columns */
+  const char *t = "{\"header\": {\"type\": \"memory\", \"units\": {\"memory\": \"B\"}},\n"
+                  "\"resource_type_map\": {\"f\xc3\xa9#0\": {\"uid\": \"f\\u00e9\", \"type\": \"memory\"}},\n"
+                  "\"resources\": {\"f\\u00e9#0\": {\"\\u0061mount\": [5, 7], \"addr\\\"ess\": [1, 2]}}}\n";
+  char path[] = "/tmp/pcol-perun-esc-XXXXXX";
+  int fd = mkstemp(path);
+  cr_assert(fd >= 0);
+  cr_assert_eq(write(fd, t, strlen(t)), (ssize_t)strlen(t));
+  close(fd);
+  void *mem;
+  pcol_file *f = load(path, &mem);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 2);
+  pcol_str type, unit;
+  cr_assert_eq(value_of(f, 1, &type, &unit), 7);
+  cr_assert(streq(type, "memory") && streq(unit, "B"));
+  pcol_str str;
+  int64_t num;
+  cr_assert(label(f, 0, "addr\"ess", &str, &num) && num == 1);
+  cr_assert(label(f, 0, "perun.type_key", &str, &num) && streq(str, "f\xc3\xa9#0"));
+  size_t len;
+  char *out = export_perun(f, NULL, &len);
+  json_error_t je;
+  json_t *x = json_loadb(t, strlen(t), 0, &je), *y = json_loadb(out, len, 0, &je);
+  cr_assert(x && y && json_equal(x, y), "escaped keys did not come back: %s", out);
+  json_decref(x);
+  json_decref(y);
+  free(out);
+  pcol_close(f);
+  free(mem);
+  unlink(path);
+}
+
 Test(perun, input_cap) {
   pcol_builder *b;
   pcol_error err = {0};
