@@ -433,7 +433,7 @@ pcol_format pcol_format_by_name(const char *name);
 typedef struct pcol_import_options {
   int coalesce;                /* merge runs of identical samples (spec.md) */
   uint64_t max_input_bytes;    /* cap on decompressed input; 0 = 8 GiB */
-  int no_mmap;                 /* pcol inputs: read into memory instead of mmap */
+  int no_mmap;                 /* pcol and Perun inputs: read, not mmap */
 } pcol_import_options;
 
 /* Each importer appends one source (or more) read from `in` to the builder.
