@@ -33,6 +33,12 @@ for f in "${files[@]}"; do
   $PCOL validate --full "$tmp/$b.pcol" >/dev/null || fail "validate $b"
   $PCOL unpack "$tmp/$b.pcol" --to perun -o "$tmp/$b.out.perf" || fail "unpack $b"
   same_json "$f" "$tmp/$b.out.perf" || fail "$b: Perun -> pcol -> Perun changed the JSON value"
+  # a mapped file, one read into memory (--no-mmap) and a pipe give the same
+  $PCOL pack --no-mmap "$f" -o "$tmp/$b.nomap.pcol" || fail "pack --no-mmap $f"
+  cmp -s "$tmp/$b.pcol" "$tmp/$b.nomap.pcol" || fail "$b: --no-mmap built a different file"
+  $PCOL pack - -o "$tmp/$b.pipe.pcol" <"$f" || fail "pack - <$f"
+  $PCOL unpack "$tmp/$b.pipe.pcol" --to perun -o "$tmp/$b.pipe.perf" || fail "unpack $b (pipe)"
+  same_json "$f" "$tmp/$b.pipe.perf" || fail "$b: Perun from a pipe changed the JSON value"
 done
 
 # detection: a Perun file needs no --from; the source type says perun
