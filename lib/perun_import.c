@@ -22,6 +22,20 @@
 #define U_ABSENT "absent"
 #define NANO 1000000000.0
 
+/* A value's place in the document: [b, e). */
+typedef struct vslice {
+  size_t b, e;
+  int has;
+} vslice;
+
+/* A trace frame's text already seen, and what it became (frames repeat:
+ * every stack repeats its callers' frames, byte for byte). */
+typedef struct fent {
+  size_t b, e;
+  uint32_t loc;
+  int canonical;
+} fent;
+
 /* One resource event, in document order (seq) and by time. */
 typedef struct pev {
   int64_t time;  /* ns, PCOL_NA_I64 first */
@@ -103,7 +117,16 @@ typedef struct pimp {
   pev *ev;
   size_t nev, capev;
   pending *pend;
+  fent *fc;          /* frame cache */
+  size_t nfc, capfc;
+  pcol_hset fch;
+  vslice *fr;        /* the frames of one trace */
+  size_t nfr, capfr;
 } pimp;
+
+static int load(pimp *p, size_t b, size_t e, json_t **out);
+static int scan_failed(pimp *p, const pcol_jscan *s);
+static pcol_jscan cursor_at(const pimp *p, size_t pos);
 
 static int oom(pimp *p) { return pcol_error_set(p->err, PCOL_ENOMEM, "%s: out of memory", p->name); }
 
@@ -350,15 +373,75 @@ static int trace_frame(pimp *p, const json_t *fr, int *canonical, uint32_t *loc)
   return frame_loc(p, fn, fl, file, sl, line, loc);
 }
 
+static int frame_eq(const void *ctx, uint32_t id, const void *key) {
+  const pimp *p = ctx;
+  const fent *f = &p->fc[id - 1];
+  const vslice *q = key;
+  return f->e - f->b == q->e - q->b && !memcmp(p->text + f->b, p->text + q->b, q->e - q->b);
+}
+
+/* The location of the frame whose text is q (parsed once per distinct text). */
+static int frame_at(pimp *p, vslice q, int *canonical, uint32_t *loc) {
+  uint64_t h = pcol_hash_bytes(p->text + q.b, q.e - q.b, 0);
+  uint32_t id = pcol_hset_find(&p->fch, h, frame_eq, p, &q);
+  if (id) {
+    *loc = p->fc[id - 1].loc;
+    if (!p->fc[id - 1].canonical) *canonical = 0;
+    return PCOL_OK;
+  }
+  json_t *fr;
+  int canon = 1, rc = load(p, q.b, q.e, &fr);
+  if (rc) return rc;
+  rc = trace_frame(p, fr, &canon, loc);
+  json_decref(fr);
+  if (rc) return rc;
+  if (!canon) *canonical = 0;
+  if (p->nfc == p->capfc) {
+    size_t c = p->capfc ? 2 * p->capfc : 256;
+    fent *n = realloc(p->fc, c * sizeof *n);
+    if (!n) return oom(p);
+    p->fc = n;
+    p->capfc = c;
+  }
+  if (p->nfc >= UINT32_MAX - 1) return PCOL_OK; /* cache full: still correct */
+  p->fc[p->nfc++] = (fent){q.b, q.e, *loc, canon};
+  return pcol_hset_insert(&p->fch, h, (uint32_t)p->nfc) ? oom(p) : PCOL_OK;
+}
+
+/* The frames of the list at trace (none if it is not a list). */
+static int trace_frames(pimp *p, vslice trace) {
+  p->nfr = 0;
+  if (p->text[trace.b] != '[') return PCOL_OK;
+  pcol_jscan s = cursor_at(p, trace.b);
+  pcol_jiter it;
+  int more;
+  pcol_js_begin(&s, '[', &it);
+  while ((more = pcol_js_next(&s, &it, NULL)) == 1) {
+    if (p->nfr == p->capfr) {
+      size_t c = p->capfr ? 2 * p->capfr : 64;
+      vslice *n = realloc(p->fr, c * sizeof *n);
+      if (!n) return oom(p);
+      p->fr = n;
+      p->capfr = c;
+    }
+    vslice *f = &p->fr[p->nfr];
+    if (pcol_js_value(&s, &f->b, &f->e)) return scan_failed(p, &s);
+    f->has = 1;
+    p->nfr++;
+  }
+  return more < 0 ? scan_failed(p, &s) : PCOL_OK;
+}
+
 /* Builds p->locs (leaf first) from trace / uid; adds the perun.trace label
  * when the exporter cannot rebuild the trace from the stack. */
-static int event_stack(pimp *p, const json_t *trace, const json_t *uid, uint32_t *stack_id) {
+static int event_stack(pimp *p, vslice trace, const json_t *uid, uint32_t *stack_id) {
   p->nlocs = 0;
   int rc;
   uint32_t loc;
-  if (trace) {
-    int canonical = json_is_array(trace);
-    size_t n = json_is_array(trace) ? json_array_size(trace) : 0;
+  if (trace.has) {
+    int canonical = p->text[trace.b] == '[';
+    if ((rc = trace_frames(p, trace))) return rc;
+    size_t n = p->nfr;
     /* kperf: root first without the leaf, which is the string uid */
     if (p->kperf && json_is_string(uid)) {
       const char *u = json_string_value(uid);
@@ -369,11 +452,15 @@ static int event_stack(pimp *p, const json_t *trace, const json_t *uid, uint32_t
     }
     for (size_t i = 0; i < n; i++) {
       size_t j = p->kperf ? n - 1 - i : i;
-      if ((rc = trace_frame(p, json_array_get(trace, j), &canonical, &loc)) ||
-          (rc = push_loc(p, loc)))
-        return rc;
+      if ((rc = frame_at(p, p->fr[j], &canonical, &loc)) || (rc = push_loc(p, loc))) return rc;
     }
-    if (!canonical && (rc = label_json_text(p, K_TRACE, trace))) return rc;
+    if (!canonical) {
+      json_t *t;
+      if ((rc = load(p, trace.b, trace.e, &t))) return rc;
+      rc = label_json_text(p, K_TRACE, t);
+      json_decref(t);
+      if (rc) return rc;
+    }
   } else {
     if ((rc = push_label(p, K_TRACE, 0, 0, p->u_absent))) return rc;
     /* no trace: a string uid is the stack (imported perf: "a;b;leaf") */
@@ -429,7 +516,7 @@ static int amount_label_and_value(pimp *p, const json_t *a, const char *subtype,
  * layout 3 the resource_type_map entry's keys (those without a column)
  * followed by the event's entry of every column.  Everything but trace and
  * amount becomes a label.  The sample row waits in p->pend[seq]. */
-static int emit_event(pimp *p, json_t *ev, uint32_t gi, uint32_t idx, uint64_t seq) {
+static int emit_event(pimp *p, json_t *ev, vslice trace, uint32_t gi, uint32_t idx, uint64_t seq) {
   pgroup *g = &p->groups[gi];
   p->nlabels = 0;
   int rc;
@@ -441,12 +528,11 @@ static int emit_event(pimp *p, json_t *ev, uint32_t gi, uint32_t idx, uint64_t s
     if ((rc = push_label(p, K_SNAPSHOT, 0, gi, 0))) return rc;
   }
   if (g->needs_index && (rc = push_label(p, K_INDEX, 0, idx, 0))) return rc;
-  const json_t *trace = NULL, *amount = NULL;
+  const json_t *amount = NULL;
   const char *k;
   json_t *v;
   json_object_foreach(ev, k, v) {
-    if (!strcmp(k, "trace")) trace = v;
-    else if (!strcmp(k, "amount")) amount = v;
+    if (!strcmp(k, "amount")) amount = v;
     else if ((rc = generic_label(p, k, v))) return rc;
   }
   pending *pd = &p->pend[seq];
@@ -874,45 +960,94 @@ static int read_types(pimp *p, const kent *map, const kent *res) {
 
 /* ------------------------------------------------------ event walks */
 
-typedef int (*event_fn)(pimp *p, json_t *ev, uint32_t gi, uint32_t idx, uint64_t seq);
+typedef int (*event_fn)(pimp *p, json_t *ev, vslice trace, uint32_t gi, uint32_t idx, uint64_t seq);
+
+/* A scalar without escapes is made directly; anything else goes to jansson. */
+static int load_fast(pimp *p, size_t b, size_t e, json_t **out) {
+  const char *t = p->text + b;
+  size_t n = e - b;
+  *out = NULL;
+  if (t[0] == '"') {
+    if (!memchr(t + 1, '\\', n - 2)) *out = json_stringn_nocheck(t + 1, n - 2); /* checked UTF-8 */
+    else return load(p, b, e, out);
+  } else if (t[0] == '-' || (t[0] >= '0' && t[0] <= '9')) {
+    uint64_t v = 0, lim = t[0] == '-' ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    size_t i = t[0] == '-';
+    for (; i < n && t[i] >= '0' && t[i] <= '9'; i++) {
+      if (v > (lim - (uint64_t)(t[i] - '0')) / 10) return load(p, b, e, out); /* jansson's error */
+      v = v * 10 + (uint64_t)(t[i] - '0');
+    }
+    if (i < n) return load(p, b, e, out); /* a real */
+    *out = json_integer(t[0] == '-' ? (json_int_t)(0 - v) : (json_int_t)v);
+  } else if (n == 4 && !memcmp(t, "true", 4)) {
+    *out = json_true();
+  } else if (n == 5 && !memcmp(t, "false", 5)) {
+    *out = json_false();
+  } else if (n == 4 && !memcmp(t, "null", 4)) {
+    *out = json_null();
+  } else {
+    return load(p, b, e, out);
+  }
+  return *out ? PCOL_OK : oom(p);
+}
+
+/* The members of the object at pos into `into` (a repeated key replaces the
+ * value, as jansson's parser does), except "trace", whose place goes to
+ * *trace, and keys of `skip`. */
+static int read_object(pimp *p, size_t pos, json_t *into, vslice *trace, const json_t *skip) {
+  pcol_jscan s = cursor_at(p, pos);
+  pcol_jiter it;
+  pcol_jkey k;
+  int more, rc = PCOL_OK;
+  if (pcol_js_begin(&s, '{', &it)) return scan_failed(p, &s);
+  while (!rc && (more = pcol_js_next(&s, &it, &k)) == 1) {
+    size_t vb, ve, kl = k.len;
+    if (pcol_js_value(&s, &vb, &ve)) return scan_failed(p, &s);
+    char *owned = NULL;
+    const char *key = p->text + k.start;
+    if (k.escaped && !(key = owned = pcol_js_key_decode(&s, &k, &kl))) return oom(p);
+    json_t *v;
+    if (kl == 5 && !memcmp(key, "trace", 5)) *trace = (vslice){vb, ve, 1};
+    else if (!(skip && json_object_getn(skip, key, kl)) && !(rc = load_fast(p, vb, ve, &v)) &&
+             json_object_setn_new(into, key, kl, v))
+      rc = oom(p);
+    free(owned);
+  }
+  if (rc) return rc;
+  return more < 0 ? scan_failed(p, &s) : PCOL_OK;
+}
 
 /* Layout 3: the group's map entry plus entry `i` of each column, the columns
  * read in lockstep (one cursor each), so no column is ever held whole. */
 static int walk_type(pimp *p, uint32_t gi, uint64_t *seq, event_fn fn, pcol_jscan *cur, pcol_jiter *it) {
   pgroup *g = &p->groups[gi];
-  json_t *pe, *base = json_object(), *colset = json_object();
-  int rc = base && colset ? load(p, g->obj, g->obj_end, &pe) : oom(p);
-  if (rc) {
-    json_decref(base);
-    json_decref(colset);
-    return rc;
-  }
+  json_t *base = json_object(), *colset = json_object();
+  int rc = base && colset ? PCOL_OK : oom(p);
   pcolumn *cols = p->cols + g->col0;
   for (size_t c = 0; c < g->ncols && !rc; c++)
     if (json_object_setn_new(colset, cols[c].name, cols[c].len, json_null())) rc = oom(p);
   /* the map entry's keys that no column overrides, in their order */
-  const char *k;
-  json_t *v;
-  json_object_foreach(pe, k, v) {
-    if (!rc && !json_object_get(colset, k) && json_object_set(base, k, v)) rc = oom(p);
-  }
-  json_decref(pe);
+  vslice pe_trace = {0, 0, 0};
+  if (!rc) rc = read_object(p, g->obj, base, &pe_trace, colset);
   json_decref(colset);
   for (size_t c = 0; c < g->ncols && !rc; c++) {
     cur[c] = cursor_at(p, cols[c].pos);
     if (pcol_js_begin(&cur[c], '[', &it[c])) rc = scan_failed(p, &cur[c]);
   }
   for (uint32_t i = 0; i < g->nev && !rc; i++) {
-    json_t *ev = json_copy(base);
+    json_t *ev = json_copy(base), *v;
+    vslice trace = pe_trace;
     if (!ev) rc = oom(p);
     for (size_t c = 0; c < g->ncols && !rc; c++) {
       size_t vb, ve;
       if (pcol_js_next(&cur[c], &it[c], NULL) != 1 || pcol_js_value(&cur[c], &vb, &ve))
         rc = scan_failed(p, &cur[c]);
-      else if (!(rc = load(p, vb, ve, &v)) && json_object_setn_new(ev, cols[c].name, cols[c].len, v))
+      else if (cols[c].len == 5 && !memcmp(cols[c].name, "trace", 5))
+        trace = (vslice){vb, ve, 1};
+      else if (!(rc = load_fast(p, vb, ve, &v)) && json_object_setn_new(ev, cols[c].name, cols[c].len, v))
         rc = oom(p);
     }
-    if (!rc) rc = fn(p, ev, gi, i, (*seq)++);
+    if (!rc) rc = fn(p, ev, trace, gi, i, (*seq)++);
     json_decref(ev);
   }
   json_decref(base);
@@ -926,10 +1061,11 @@ static int walk_list(pimp *p, uint32_t gi, uint64_t *seq, event_fn fn) {
   int rc = PCOL_OK;
   for (uint32_t i = 0; i < p->groups[gi].nev && !rc; i++) {
     size_t vb, ve;
-    json_t *ev;
+    vslice trace = {0, 0, 0};
     if (pcol_js_next(&s, &it, NULL) != 1 || pcol_js_value(&s, &vb, &ve)) return scan_failed(p, &s);
-    if ((rc = load(p, vb, ve, &ev))) return rc;
-    rc = fn(p, ev, gi, i, (*seq)++);
+    json_t *ev = json_object();
+    if (!ev) return oom(p);
+    if (!(rc = read_object(p, vb, ev, &trace, NULL))) rc = fn(p, ev, trace, gi, i, (*seq)++);
     json_decref(ev);
   }
   return rc;
@@ -957,10 +1093,6 @@ static int walk_events(pimp *p, event_fn fn) {
 
 /* The first pass needs only each event's time and whether its amount has a
  * fraction, so it loads nothing else (traces are most of a Perun file). */
-typedef struct vslice {
-  size_t b, e;
-  int has;
-} vslice;
 
 /* "time" and "amount" of the object at pos (the last of each, as jansson). */
 static int find_time_amount(pimp *p, size_t pos, vslice *t, vslice *a) {
@@ -1212,6 +1344,9 @@ int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const 
   free(p.pend);
   free(p.labels);
   free(p.locs);
+  free(p.fc);
+  free(p.fr);
+  pcol_hset_free(&p.fch);
   return rc;
 }
 
