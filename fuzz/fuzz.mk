@@ -1,7 +1,7 @@
 # fuzz/fuzz.mk — libFuzzer targets and the ThreadSanitizer test (included by
 # the Makefile).
 #
-#   make fuzz                      build $(BUILD)/fuzz/fuzz_{pcol,rprof,pprof,perun,collapsed}
+#   make fuzz                      build $(BUILD)/fuzz/fuzz_{pcol,rprof,pprof,perun,collapsed,json_scan}
 #                                  (clang -fsanitize=fuzzer,address,undefined)
 #   make fuzz-run SECONDS=N        run each target N seconds (one after the
 #                                  other) from the seed corpus; new inputs go to
@@ -16,7 +16,7 @@
 FUZZ_CC      ?= clang
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_LIBDIR  := $(FUZZ_DIR)/libbuild
-FUZZ_TARGETS ?= pcol rprof pprof perun collapsed
+FUZZ_TARGETS ?= pcol rprof pprof perun collapsed json_scan
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_OPTS    ?= -max_len=65536 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1
@@ -47,12 +47,12 @@ $(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c fuzz/fuzz_common.h $(LIBA)
 # test data is read in place (never copied into the repository).
 fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	@rm -rf $(FUZZ_DIR)/seeds
-	@for t in pcol rprof pprof perun collapsed; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
+	@for t in pcol rprof pprof perun collapsed json_scan; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
 	@$(FUZZ_DIR)/gen_seeds $(FUZZ_DIR)/seeds/pcol $(FUZZ_DIR)/seeds/collapsed
 	@td=$(PCOL_TESTDATA); s=$(FUZZ_DIR)/seeds; n=0; \
 	for f in $$td/rprof/* $$td/pprof/*.pb* $$td/pprof-from-r/*.pb* $$td/perun/*.perf; do \
 	  [ -f "$$f" ] || continue; b=$$(basename "$$f"); \
-	  case "$$f" in */rprof/*) cp "$$f" $$s/rprof/;; */perun/*) cp "$$f" $$s/perun/;; \
+	  case "$$f" in */rprof/*) cp "$$f" $$s/rprof/;; */perun/*) cp "$$f" $$s/perun/ && cp "$$f" $$s/json_scan/;; \
 	    *) cp "$$f" $$s/pprof/; case "$$f" in *.gz) gzip -dc "$$f" > $$s/pprof/$$b.raw 2>/dev/null || rm -f $$s/pprof/$$b.raw;; esac;; esac; \
 	  for c in none lz4; do \
 	    $(PCOL) pack "$$f" -o $$s/pcol/$$b.$$c.pcol --compress $$c 2>/dev/null && n=$$((n+1)); \
@@ -61,8 +61,9 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	for p in $$s/pcol/*.pcol; do \
 	  $(PCOL) unpack "$$p" --to collapsed -o $$s/collapsed/$$(basename $$p).txt 2>/dev/null || true; \
 	done; \
+	cp tests/fixtures/perun/*.perf $$s/json_scan/ 2>/dev/null || true; \
 	find $$s -type f -size +64k -delete; \
-	echo "fuzz seeds: $$(ls $$s/pcol | wc -l) pcol ($$n packed from test data, then files over 64 KiB dropped), $$(ls $$s/rprof | wc -l) rprof, $$(ls $$s/pprof | wc -l) pprof, $$(ls $$s/perun | wc -l) perun, $$(ls $$s/collapsed | wc -l) collapsed"
+	echo "fuzz seeds: $$(ls $$s/pcol | wc -l) pcol ($$n packed from test data, then files over 64 KiB dropped), $$(ls $$s/rprof | wc -l) rprof, $$(ls $$s/pprof | wc -l) pprof, $$(ls $$s/perun | wc -l) perun, $$(ls $$s/collapsed | wc -l) collapsed, $$(ls $$s/json_scan | wc -l) json_scan"
 
 # Runs each target SECONDS seconds.  A crash stops the run (exit non-zero);
 # the input is in $(FUZZ_DIR)/artifacts.
@@ -83,6 +84,8 @@ fuzz-run: $(FUZZ_BINS) fuzz-seeds
 
 # The replay test compiles fuzz_common.h in; rebuild it when that changes.
 $(BUILD)/tests/test_fuzz_replay $(BUILD)/tests/test_corrupt $(BUILD)/tests/test_threads: fuzz/fuzz_common.h
+# fuzz_json_scan.c's checks are compiled into these two (FZ_JS_NO_ENTRY).
+$(BUILD)/tests/test_fuzz_replay $(BUILD)/tests/test_json_scan: fuzz/fuzz_json_scan.c
 
 # ----------------------------------------------------------- ThreadSanitizer
 # gcc's -fsanitize=thread, own build tree.  The test is built with a plain

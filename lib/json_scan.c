@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_DEPTH 2048 /* jansson's JSON_PARSER_MAX_DEPTH */
+#define MAX_DEPTH 2048 /* jansson's JSON_PARSER_MAX_DEPTH, counted per value */
 
 static int fail(pcol_jscan *s, size_t at, const char *why) {
   s->err = why;
@@ -160,16 +160,16 @@ static int key_colon(pcol_jscan *s, pcol_jkey *k) {
 
 int pcol_js_value(pcol_jscan *s, size_t *start, size_t *end) {
   uint8_t stack[MAX_DEPTH / 8]; /* bit set = object */
-  size_t depth = 0;
+  size_t depth = 0;              /* containers open inside this value */
   ws(s);
   *start = s->pos;
   for (;;) {
-    /* a value */
+    /* a value, at nesting depth s->depth + depth + 1 */
     ws(s);
     if (s->pos >= s->n) return fail(s, s->n, "unexpected end of input");
+    if (s->depth + depth >= MAX_DEPTH) return fail(s, s->pos, "maximum nesting depth reached");
     char c = s->p[s->pos];
     if (c == '{' || c == '[') {
-      if (depth == MAX_DEPTH) return fail(s, s->pos, "maximum nesting depth reached");
       if (c == '{') stack[depth / 8] |= (uint8_t)(1u << (depth % 8));
       else stack[depth / 8] &= (uint8_t) ~(1u << (depth % 8));
       depth++;
@@ -229,7 +229,9 @@ int pcol_js_begin(pcol_jscan *s, char open, pcol_jiter *it) {
   ws(s);
   if (s->pos >= s->n || s->p[s->pos] != open)
     return fail(s, s->pos, open == '{' ? "expected '{'" : "expected '['");
+  if (s->depth >= MAX_DEPTH) return fail(s, s->pos, "maximum nesting depth reached");
   s->pos++;
+  s->depth++;
   it->first = 1;
   it->close = open == '{' ? '}' : ']';
   return 0;
@@ -240,12 +242,14 @@ int pcol_js_next(pcol_jscan *s, pcol_jiter *it, pcol_jkey *key) {
   if (s->pos >= s->n) return fail(s, s->n, "unexpected end of input");
   if (s->p[s->pos] == it->close && it->first) {
     s->pos++;
+    s->depth--;
     return 0;
   }
   if (!it->first) {
     char d = s->p[s->pos];
     if (d == it->close) {
       s->pos++;
+      s->depth--;
       return 0;
     }
     if (d != ',') return fail(s, s->pos, it->close == '}' ? "expected ',' or '}'" : "expected ',' or ']'");

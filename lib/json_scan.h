@@ -8,7 +8,13 @@
  * jansson's default parser (no NUL escapes, valid UTF-8, valid surrogate
  * pairs, nesting at most 2048 deep), so a document it accepts is one jansson
  * accepts too, apart from numbers out of jansson's range (those fail when the
- * element holding them is loaded).
+ * element holding them is loaded).  The other way round, jansson 2.14 also
+ * accepts a NUL byte right after a number or a literal ("[1\0]": its lexer
+ * loses the byte when it pushes back the look-ahead); the scanner refuses it.
+ *
+ * The nesting limit counts as jansson does: every value, scalars included,
+ * at most 2048 deep, so "[[...[]...]]" may hold 2048 arrays but "[[...[1]...]]"
+ * only 2047.  Containers entered with pcol_js_begin count too.
  *
  * A cursor is a plain struct; copy it to walk several places of one text at
  * once (Perun's column lists are read in lockstep that way). */
@@ -23,6 +29,7 @@ typedef struct pcol_jscan {
   size_t pos;      /* next byte to read */
   size_t err_pos;  /* on error: byte offset of the problem */
   const char *err; /* on error: what is wrong (static text) */
+  size_t depth;    /* containers entered with pcol_js_begin, not yet left */
 } pcol_jscan;
 
 /* Where a walk through one container stands. */

@@ -7,6 +7,8 @@
  * aborts, which Criterion reports as a crash of the test. */
 #include "testutil.h"
 #include "../fuzz/fuzz_common.h"
+#define FZ_JS_NO_ENTRY
+#include "../fuzz/fuzz_json_scan.c"
 #include <dirent.h>
 #include <sys/stat.h>
 
@@ -19,26 +21,7 @@ static void t_perun(const uint8_t *d, size_t n) { fz_import_one(pcol_import_peru
 static void t_collapsed(const uint8_t *d, size_t n) {
   fz_import_one(pcol_import_collapsed, d, n, (n & 2) != 0);
 }
-
-static uint8_t *slurp(const char *path, size_t *len) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) return NULL;
-  uint8_t *buf = NULL;
-  size_t cap = 0, n = 0, k;
-  do {
-    if (n == cap) {
-      cap = cap ? cap * 2 : 65536;
-      uint8_t *nb = realloc(buf, cap);
-      cr_assert(nb);
-      buf = nb;
-    }
-    k = fread(buf + n, 1, cap - n, fp);
-    n += k;
-  } while (k > 0);
-  fclose(fp);
-  *len = n;
-  return buf;
-}
+static void t_json_scan(const uint8_t *d, size_t n) { fz_json_scan_one(d, n); }
 
 /* Runs fn on every regular file of dir whose name matches the filter
  * (NULL = all); returns how many. */
@@ -55,7 +38,7 @@ static int run_dir(const char *dir, const char *must_contain, target_fn fn) {
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
     size_t len = 0;
-    uint8_t *buf = slurp(path, &len);
+    uint8_t *buf = (uint8_t *)tu_slurp(path, &len);
     cr_assert(buf, "cannot read %s", path);
     fn(buf, len);
     free(buf);
@@ -76,7 +59,7 @@ Test(fuzz_replay, regressions) {
     const char *name;
     target_fn fn;
   } targets[] = {{"pcol", t_pcol},   {"rprof", t_rprof},         {"pprof", t_pprof},
-                 {"perun", t_perun}, {"collapsed", t_collapsed}};
+                 {"perun", t_perun}, {"collapsed", t_collapsed}, {"json_scan", t_json_scan}};
   int total = 0;
   for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
     char dir[256];
@@ -117,6 +100,8 @@ Test(fuzz_replay, testdata_seeds) {
   SKIP_WITHOUT_TESTDATA();
   int n = run_testdata("rprof", NULL, t_rprof);
   n += run_testdata("perun", ".perf", t_perun);
+  run_testdata("perun", ".perf", t_json_scan);
+  run_dir("tests/fixtures/perun", NULL, t_json_scan);
   n += run_testdata("pprof", ".pb", t_pprof);
   n += run_testdata("pprof-from-r", ".pb", t_pprof);
   cr_assert_gt(n, 10, "expected the shared test data files, found %d", n);
