@@ -21,6 +21,8 @@
 #define U_JSON "json"                 /* label str is JSON text */
 #define U_ABSENT "absent"
 #define NANO 1000000000.0
+#define WORK_PER_BYTE 64           /* labels + frames an input byte may make */
+#define WORK_FLOOR ((uint64_t)1 << 24)
 
 /* A value's place in the document: [b, e). */
 typedef struct vslice {
@@ -61,6 +63,10 @@ typedef struct pgroup {
   size_t col0, ncols;   /* layout 3: its columns, p->cols[col0 ..] */
   size_t list;          /* layouts 1, 2: its resources list (if nev) */
   int64_t snap_time;    /* layouts 1, 2: time of events without their own */
+  /* layout 3 without trace or uid columns: every event has the same stack */
+  int same_stack, stack_done, has_trace_label;
+  uint32_t stack_id;
+  pcol_label_row trace_label;
 } pgroup;
 
 /* A layout 3 column: its decoded name (into the document unless it had
@@ -122,6 +128,7 @@ typedef struct pimp {
   pcol_hset fch;
   vslice *fr;        /* the frames of one trace */
   size_t nfr, capfr;
+  uint64_t work, max_work; /* labels + frames made, and the budget */
 } pimp;
 
 static int load(pimp *p, size_t b, size_t e, json_t **out);
@@ -264,7 +271,7 @@ static int value_type(pimp *p, const char *subtype, uint32_t *out) {
 
 /* ------------------------------------------------------------- labels */
 
-static int push_label(pimp *p, const char *key, uint32_t str, int64_t num, uint32_t unit) {
+static int push_label_row(pimp *p, const pcol_label_row *r) {
   if (p->nlabels == p->caplabels) {
     size_t c = p->caplabels ? 2 * p->caplabels : 16;
     pcol_label_row *n = realloc(p->labels, c * sizeof *n);
@@ -272,13 +279,14 @@ static int push_label(pimp *p, const char *key, uint32_t str, int64_t num, uint3
     p->labels = n;
     p->caplabels = c;
   }
-  pcol_label_row *l = &p->labels[p->nlabels];
-  if (pcol_b_cstr(p->b, key, &l->key)) return oom(p);
-  l->str = str;
-  l->num = num;
-  l->num_unit = unit;
-  p->nlabels++;
+  p->labels[p->nlabels++] = *r;
   return PCOL_OK;
+}
+
+static int push_label(pimp *p, const char *key, uint32_t str, int64_t num, uint32_t unit) {
+  pcol_label_row l = {0, str, num, unit};
+  if (pcol_b_cstr(p->b, key, &l.key)) return oom(p);
+  return push_label_row(p, &l);
 }
 
 static int label_json_text(pimp *p, const char *key, const json_t *v) {
@@ -548,7 +556,27 @@ static int emit_event(pimp *p, json_t *ev, vslice trace, uint32_t gi, uint32_t i
     pd->value_type_id = val.value_type_id;
     pd->value = val.value;
   }
-  if ((rc = event_stack(p, trace, json_object_get(ev, "uid"), &pd->stack_id))) return rc;
+  if (g->stack_done) {
+    pd->stack_id = g->stack_id;
+    if (g->has_trace_label && (rc = push_label_row(p, &g->trace_label))) return rc;
+  } else {
+    size_t before = p->nlabels;
+    if ((rc = event_stack(p, trace, json_object_get(ev, "uid"), &pd->stack_id))) return rc;
+    p->work += p->nlocs;
+    if (g->same_stack) {
+      g->stack_done = 1;
+      g->stack_id = pd->stack_id;
+      if ((g->has_trace_label = p->nlabels > before)) g->trace_label = p->labels[p->nlabels - 1];
+    }
+  }
+  /* Every event carries its type's keys as labels, so a type with many keys
+   * and many events multiplies two things the file holds once each: bound it
+   * (real profiles make a few labels per input byte). */
+  p->work += p->nlabels;
+  if (p->work > p->max_work)
+    return pcol_error_set(p->err, PCOL_ETOOBIG,
+                          "%s: the events expand to more than %llu labels and frames (%d per input byte): "
+                          "refusing the amplification", p->name, (unsigned long long)p->max_work, WORK_PER_BYTE);
   if (pcol_b_labelset(p->b, p->labels, p->nlabels, &pd->labelset_id)) return oom(p);
   return PCOL_OK;
 }
@@ -1026,6 +1054,7 @@ static int walk_type(pimp *p, uint32_t gi, uint64_t *seq, event_fn fn, pcol_jsca
   pcolumn *cols = p->cols + g->col0;
   for (size_t c = 0; c < g->ncols && !rc; c++)
     if (json_object_setn_new(colset, cols[c].name, cols[c].len, json_null())) rc = oom(p);
+  g->same_stack = !json_object_get(colset, "trace") && !json_object_get(colset, "uid");
   /* the map entry's keys that no column overrides, in their order */
   vslice pe_trace = {0, 0, 0};
   if (!rc) rc = read_object(p, g->obj, base, &pe_trace, colset);
@@ -1326,6 +1355,8 @@ int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const 
   p.err = err;
   p.text = text;
   p.len = len;
+  p.max_work = (uint64_t)len > (UINT64_MAX - WORK_FLOOR) / WORK_PER_BYTE ? UINT64_MAX
+                                                                         : WORK_FLOOR + (uint64_t)len * WORK_PER_BYTE;
   int rc = PCOL_OK;
   if (pcol_b_source(b, "perun", name, PCOL_NA_I64, &p.src) || pcol_b_cstr(b, U_JSON, &p.u_json) ||
       pcol_b_cstr(b, U_ABSENT, &p.u_absent))

@@ -590,6 +590,64 @@ Test(perun, escaped_keys_are_decoded) {
   unlink(path);
 }
 
+static int count_frames(void *ctx, uint32_t depth, uint32_t loc) {
+  (void)depth;
+  (void)loc;
+  ++*(size_t *)ctx;
+  return 0;
+}
+
+/* text of a layout 3 file: one type whose map entry has `keys` extra keys and
+ * a trace `depth` frames deep, and `events` events (one amount column) */
+static char *one_type(int keys, int depth, int events) {
+  char *t = NULL;
+  size_t len;
+  FILE *o = open_memstream(&t, &len);
+  fprintf(o, "{\"resource_type_map\": {\"a#0\": {\"uid\": \"a\"");
+  for (int i = 0; i < keys; i++) fprintf(o, ", \"k%d\": %d", i, i);
+  fprintf(o, ", \"trace\": [");
+  for (int i = 0; i < depth; i++) fprintf(o, "%s{\"func\": \"f%d\"}", i ? ", " : "", i);
+  fprintf(o, "]}},\n\"resources\": {\"a#0\": {\"amount\": [");
+  for (int i = 0; i < events; i++) fprintf(o, "%s%d", i ? "," : "", i);
+  fprintf(o, "]}}}\n");
+  fclose(o);
+  return t;
+}
+
+Test(perun, shared_keys_and_traces_do_not_amplify) {
+  pcol_error err = {0};
+  /* a deep trace shared by many events is one stack, made once: accepted
+   * (2000 frames x 20000 events would be 40M frames if made per event) */
+  char *deep = one_type(3, 2000, 20000);
+  pcol_builder *b;
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
+  FILE *in = fmemopen(deep, strlen(deep), "r");
+  cr_assert_eq(pcol_import_perun(b, in, "deep.perf", NULL, &err), 0, "%s", err.message);
+  fclose(in);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_builder_free(b);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 20000);
+  pcol_view st;
+  cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &st, &err), 0);
+  uint32_t s0 = pcol_view_u32(&st, 0);
+  for (uint64_t r = 1; r < 20000; r++) cr_assert_eq(pcol_view_u32(&st, r), s0);
+  size_t depth = 0;
+  cr_assert_eq(pcol_stack_walk(f, s0, count_frames, &depth, &err), 0);
+  cr_assert_eq(depth, 2000);
+  frames fr = stack_of(f, 19999); /* leaf first, as the trace lists it */
+  cr_assert_str_eq(fr.names[0], "f0");
+  cr_assert_str_eq(fr.names[31], "f31");
+  pcol_close(f);
+  free(mem);
+  free(deep);
+  /* 3000 keys copied into 20000 events' labels: 60M labels from ~140 KB */
+  char *wide = one_type(3000, 1, 20000);
+  cr_assert_eq(import_text(wide, &err), PCOL_ETOOBIG);
+  cr_assert(strstr(err.message, "bad.perf") && strstr(err.message, "amplification"), "%s", err.message);
+  free(wide);
+}
+
 Test(perun, input_cap) {
   pcol_builder *b;
   pcol_error err = {0};
