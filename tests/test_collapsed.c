@@ -5,21 +5,6 @@
 
 #define FIX "tests/fixtures/collapsed/"
 
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  cr_assert(f, "cannot open %s", path);
-  char *buf = NULL;
-  size_t cap = 0;
-  FILE *m = open_memstream(&buf, &cap);
-  char tmp[4096];
-  size_t n;
-  while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) fwrite(tmp, 1, n, m);
-  fclose(m);
-  fclose(f);
-  *len = cap;
-  return buf;
-}
-
 static pcol_file *import_text(const char *text, void **mem, pcol_error *err, int *rc) {
   pcol_builder *b;
   cr_assert_eq(pcol_builder_new(&b, err), 0);
@@ -54,7 +39,7 @@ static void assert_round_trip(const char *name) {
   char path[256];
   snprintf(path, sizeof path, FIX "%s", name);
   size_t len;
-  char *text = slurp(path, &len);
+  char *text = tu_slurp(path, &len);
   void *mem;
   pcol_file *f = load(text, &mem);
   char *out = export(f, NULL, NULL, 0);
@@ -72,7 +57,7 @@ Test(collapsed, round_trip_fixtures) {
 
 Test(collapsed, unaggregated_lines_are_summed_in_first_seen_order) {
   size_t len;
-  char *text = slurp(FIX "unaggregated.folded", &len);
+  char *text = tu_slurp(FIX "unaggregated.folded", &len);
   void *mem;
   pcol_file *f = load(text, &mem);
   cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 5, "one sample per line");

@@ -11,28 +11,6 @@
 
 /* ------------------------------------------------------------ helpers */
 
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  cr_assert(f, "cannot open %s", path);
-  char *buf = NULL;
-  size_t cap = 0, n = 0, k;
-  char tmp[65536];
-  while ((k = fread(tmp, 1, sizeof tmp, f)) > 0) {
-    if (n + k + 1 > cap) {
-      cap = (n + k + 1) * 2;
-      buf = realloc(buf, cap);
-      cr_assert(buf);
-    }
-    memcpy(buf + n, tmp, k);
-    n += k;
-  }
-  fclose(f);
-  if (!buf) buf = calloc(1, 1);
-  buf[n] = 0;
-  *len = n;
-  return buf;
-}
-
 static int starts(const char *p, size_t n, const char *s) {
   return n >= strlen(s) && memcmp(p, s, strlen(s)) == 0;
 }
@@ -146,7 +124,7 @@ static int import_bytes(const char *data, size_t n, pcol_builder *b, pcol_error 
 
 static void check_file(const char *path, int64_t want_samples, int64_t want_frames) {
   size_t len;
-  char *bytes = slurp(path, &len);
+  char *bytes = tu_slurp(path, &len);
   uint64_t es, ef;
   count_expected(bytes, len, &es, &ef);
   if (want_samples >= 0) cr_assert_eq(es, (uint64_t)want_samples, "%s: counted %llu samples",
@@ -327,7 +305,7 @@ Test(rprof, profvis_fixture_semantics) {
   pcol_file *f = pack_path(path, &mem);
   /* line 2: :2097152:...:"test space" "test" 1#3 (a trailing ref in <expr>) */
   size_t len;
-  char *bytes = slurp(path, &len);
+  char *bytes = tu_slurp(path, &len);
   cr_assert(strstr(bytes, "\"test space\""));
   free(bytes);
   pcol_view fname;
@@ -527,7 +505,7 @@ Test(rprof, two_sources_export_one_or_both) {
   void *mem;
   pcol_file *f = tu_reopen(b, NULL, &mem);
   size_t l1, l2, n;
-  char *a = slurp(FIXTURES "/cut.out", &l1), *c = slurp(FIXTURES "/crlf.out", &l2);
+  char *a = tu_slurp(FIXTURES "/cut.out", &l1), *c = tu_slurp(FIXTURES "/crlf.out", &l2);
   pcol_select sel = {0};
   sel.source_id = 2;
   char *out = export_mem(f, &sel, &n);
@@ -565,7 +543,7 @@ Test(rprof, coalesced_import_still_round_trips) {
   pcol_file *f = tu_reopen(b, NULL, &mem);
   cr_assert_lt(pcol_rows(f, PCOL_T_SAMPLES), 1200, "runs were merged");
   size_t len, n;
-  char *bytes = slurp(path, &len);
+  char *bytes = tu_slurp(path, &len);
   char *out = export_mem(f, NULL, &n);
   cr_assert(n == len && !memcmp(out, bytes, n), "coalesced export is the input");
   free(out);

@@ -3,6 +3,7 @@
 #define PCOL_TESTUTIL_H
 #include "pcol.h"
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,6 +18,30 @@ static inline int testdata_present(void) { return access(testdata_dir(), R_OK) =
   do {                                                                                    \
     if (!testdata_present()) cr_skip_test("shared test data not found at %s", testdata_dir()); \
   } while (0)
+
+/* The whole file, NUL-terminated (malloc'd); *len gets its size. */
+static inline char *tu_slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  cr_assert(f, "cannot open %s", path);
+  char *buf = NULL;
+  size_t cap = 0, n = 0, k;
+  char tmp[65536];
+  while ((k = fread(tmp, 1, sizeof tmp, f)) > 0) {
+    if (n + k + 1 > cap) {
+      cap = (n + k + 1) * 2;
+      buf = realloc(buf, cap);
+      cr_assert(buf);
+    }
+    memcpy(buf + n, tmp, k);
+    n += k;
+  }
+  fclose(f);
+  if (!buf) buf = calloc(1, 1);
+  cr_assert(buf);
+  buf[n] = 0;
+  *len = n;
+  return buf;
+}
 
 /* Builder -> memory -> open: the round trip used by most tests. */
 static inline pcol_file *tu_reopen(pcol_builder *b, const pcol_write_options *o, void **mem) {
