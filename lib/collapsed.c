@@ -238,21 +238,21 @@ int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
   c.name = name;
   c.err = err;
   if (pcol_b_source(b, "collapsed", name, PCOL_NA_I64, &c.src)) return oom(err);
-  uint64_t cap = opt && opt->max_input_bytes ? opt->max_input_bytes : (uint64_t)8 << 30, total = 0;
+  uint64_t cap = opt && opt->max_input_bytes ? opt->max_input_bytes : (uint64_t)8 << 30;
   char *line = NULL;
   size_t lcap = 0;
   ssize_t n;
   uint64_t lineno = 0;
   int mode = 0, rc = PCOL_OK;
+  /* the cap applies inside a line too (getline would buffer it whole) */
+  pcol_capped capped;
+  FILE *in_capped = pcol_capped_stream(&capped, in, cap);
+  if (!in_capped) return oom(err);
+  in = in_capped;
   errno = 0;
   while ((n = getline(&line, &lcap, in)) >= 0) {
     lineno++;
-    total += (uint64_t)n;
-    if (total > cap) {
-      rc = pcol_error_set(err, PCOL_ETOOBIG, "%s: input is larger than the limit of %llu bytes", name,
-                          (unsigned long long)cap);
-      break;
-    }
+    if (capped.over) break;
     size_t len = (size_t)n;
     if (len && line[len - 1] == '\n') len--;
     if (len && line[len - 1] == '\r') len--;
@@ -265,9 +265,13 @@ int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
     }
     if ((rc = import_line(&c, line, len, lineno, &mode))) break;
   }
+  if (!rc && capped.over)
+    rc = pcol_error_set(err, PCOL_ETOOBIG, "%s: input is larger than the limit of %llu bytes", name,
+                        (unsigned long long)cap);
   if (!rc && ferror(in)) rc = pcol_error_set(err, PCOL_EIO, "%s: read error", name);
   free(line);
   free(c.locs);
+  fclose(in_capped);
   return rc;
 }
 

@@ -185,3 +185,27 @@ FILE *pcol_replay_stream(const void *head, size_t n, FILE *rest) {
   if (!f) free(r);
   return f;
 }
+
+/* ---- a FILE* that ends after `cap` bytes of another, noting if there was more */
+static ssize_t capped_read(void *c, char *buf, size_t size) {
+  pcol_capped *k = c;
+  if (size == 0) return 0;
+  if (k->left == 0) {
+    /* one more byte tells an input of exactly the cap from a longer one */
+    if (!k->over && fgetc(k->in) != EOF) k->over = 1;
+    return 0;
+  }
+  if (size > k->left) size = (size_t)k->left;
+  size_t n = fread(buf, 1, size, k->in);
+  k->left -= n;
+  if (n == 0 && ferror(k->in)) return -1;
+  return (ssize_t)n;
+}
+
+FILE *pcol_capped_stream(pcol_capped *k, FILE *in, uint64_t cap) {
+  k->in = in;
+  k->left = cap;
+  k->over = 0;
+  cookie_io_functions_t io = {capped_read, NULL, NULL, NULL};
+  return fopencookie(k, "r", io);
+}

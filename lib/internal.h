@@ -139,5 +139,14 @@ const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err);
 /* A stream that yields head[0..n) and then the rest of `rest`. */
 #include <stdio.h>
 FILE *pcol_replay_stream(const void *head, size_t n, FILE *rest);
+/* A stream that ends after `cap` bytes of `in` (the caller owns *k, which
+ * must outlive the stream); k->over is set when `in` had more.  Line readers
+ * use it so that one endless line cannot be buffered past the input cap. */
+typedef struct pcol_capped {
+  FILE *in;
+  uint64_t left;
+  int over;
+} pcol_capped;
+FILE *pcol_capped_stream(pcol_capped *k, FILE *in, uint64_t cap);
 
 #endif

@@ -657,17 +657,18 @@ static int finish_meta(rp_in *r) {
 
 static int import_lines(rp_in *r, FILE *in, uint64_t max_bytes) {
   char *line = NULL;
-  size_t cap = 0, total = 0;
+  size_t cap = 0;
   ssize_t got;
   int rc = PCOL_OK;
+  /* the cap applies inside a line too: getline on `in` would buffer a
+   * newline-free input whole before any check */
+  pcol_capped k;
+  FILE *in_capped = pcol_capped_stream(&k, in, max_bytes);
+  if (!in_capped) return FAIL(PCOL_ENOMEM, "%s: out of memory", r->name);
+  in = in_capped;
   while ((got = getline(&line, &cap, in)) > 0) {
     r->lineno++;
-    total += (size_t)got;
-    if (total > max_bytes) {
-      rc = FAIL(PCOL_ETOOBIG, "%s:%" PRIu64 ": input larger than %" PRIu64 " bytes", r->name,
-                r->lineno, max_bytes);
-      break;
-    }
+    if (k.over) break;
     size_t n = (size_t)got;
     int cr_dangling = 0;
     r->last_eol = EOL_NONE;
@@ -711,12 +712,15 @@ static int import_lines(rp_in *r, FILE *in, uint64_t max_bytes) {
     }
     if (rc) break;
   }
+  if (!rc && k.over)
+    rc = FAIL(PCOL_ETOOBIG, "%s:%" PRIu64 ": input larger than %" PRIu64 " bytes", r->name, r->lineno, max_bytes);
   if (!rc && ferror(in))
     rc = FAIL(PCOL_EIO, "%s: read error after line %" PRIu64 ": %s", r->name, r->lineno,
               strerror(errno));
   if (!rc && r->lineno == 0)
     rc = FAIL(PCOL_ECORRUPT, "%s: empty input: no Rprof header", r->name);
   free(line);
+  fclose(in_capped);
   return rc;
 }
 

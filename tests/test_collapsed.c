@@ -334,3 +334,16 @@ Test(speedscope, evented_profile_keeps_durations) {
   pcol_close(f);
   free(mem);
 }
+
+Test(collapsed, endless_line_stops_at_the_input_cap) {
+  /* one line with no end: the importer must stop at the cap, not buffer it */
+  pcol_builder *b;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
+  FILE *in = tu_endless("a;b 1\nc;", 'x');
+  pcol_import_options o = {.max_input_bytes = 1 << 20};
+  cr_assert_eq(pcol_import_collapsed(b, in, "endless", &o, &err), PCOL_ETOOBIG, "%s", err.message);
+  cr_assert(strstr(err.message, "endless") && strstr(err.message, "1048576"), "%s", err.message);
+  fclose(in);
+  pcol_builder_free(b);
+}

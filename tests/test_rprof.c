@@ -643,3 +643,16 @@ Test(rprof, huge_weights_are_refused_before_writing) {
   free(mem);
   pcol_builder_free(b);
 }
+
+Test(rprof, endless_line_stops_at_the_input_cap) {
+  /* one line with no end: the importer must stop at the cap, not buffer it */
+  pcol_builder *b;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
+  FILE *in = tu_endless("sample.interval=20000\n\"f\" \"g", 'x');
+  pcol_import_options o = {.max_input_bytes = 1 << 20};
+  cr_assert_eq(pcol_import_rprof(b, in, "endless", &o, &err), PCOL_ETOOBIG, "%s", err.message);
+  cr_assert(strstr(err.message, "endless") && strstr(err.message, "1048576"), "%s", err.message);
+  fclose(in);
+  pcol_builder_free(b);
+}

@@ -43,6 +43,36 @@ static inline char *tu_slurp(const char *path, size_t *len) {
   return buf;
 }
 
+/* A stream that yields `prefix`, then `fill` forever (no newline, no end):
+ * an importer must stop on its input cap, not buffer it. */
+typedef struct tu_endless_state {
+  const char *prefix;
+  size_t pos, len;
+  char fill;
+} tu_endless_state;
+static inline ssize_t tu_endless_read(void *c, char *buf, size_t size) {
+  tu_endless_state *e = c;
+  size_t i = 0;
+  for (; i < size && e->pos < e->len; i++) buf[i] = e->prefix[e->pos++];
+  memset(buf + i, e->fill, size - i);
+  return (ssize_t)size;
+}
+static inline int tu_endless_close(void *c) {
+  free(c);
+  return 0;
+}
+static inline FILE *tu_endless(const char *prefix, char fill) {
+  tu_endless_state *e = calloc(1, sizeof *e);
+  cr_assert(e);
+  e->prefix = prefix;
+  e->len = strlen(prefix);
+  e->fill = fill;
+  cookie_io_functions_t io = {tu_endless_read, NULL, NULL, tu_endless_close};
+  FILE *f = fopencookie(e, "r", io);
+  cr_assert(f);
+  return f;
+}
+
 /* Builder -> memory -> open: the round trip used by most tests. */
 static inline pcol_file *tu_reopen(pcol_builder *b, const pcol_write_options *o, void **mem) {
   size_t len;
