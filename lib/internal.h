@@ -26,6 +26,12 @@ static inline void pcol_buf_free(pcol_buf *b) {
           (buf)->len += sizeof(T), 0)                                \
        : PCOL_ENOMEM)
 
+/* Room for one more element in a growable array `arr` of `n` used and `cap`
+ * allocated elements (capacity doubles, from 16).  PCOL_OK or PCOL_ENOMEM;
+ * on failure the array is unchanged. */
+int pcol_grow(void *arr_ptr, size_t *cap, size_t elem);
+#define PCOL_GROW(arr, n, cap) ((n) < (cap) ? PCOL_OK : pcol_grow(&(arr), &(cap), sizeof *(arr)))
+
 /* ------------------------------------------------------------ hash set */
 /* Open-addressing set of 1-based ids; equality is decided by the caller. */
 typedef struct pcol_hset {

@@ -49,6 +49,17 @@ int pcol_buf_append(pcol_buf *b, const void *p, size_t n) {
   return PCOL_OK;
 }
 
+int pcol_grow(void *arr_ptr, size_t *cap, size_t elem) {
+  size_t c = *cap ? 2 * *cap : 16;
+  if (c < *cap || c > SIZE_MAX / elem) return PCOL_ENOMEM;
+  void *old, *grown;
+  memcpy(&old, arr_ptr, sizeof old); /* arr_ptr is a T **: copy, do not alias */
+  if (!(grown = realloc(old, c * elem))) return PCOL_ENOMEM;
+  memcpy(arr_ptr, &grown, sizeof grown);
+  *cap = c;
+  return PCOL_OK;
+}
+
 /* FNV-1a over 8-byte words, finished with a mixer: fast and good enough for
  * dedup tables (keys are always compared in full on a hash match). */
 uint64_t pcol_hash_bytes(const void *p, size_t n, uint64_t seed) {

@@ -1,0 +1,157 @@
+/* perun.h — what the two halves of the Perun importer share (not installed).
+ *
+ *   perun_doc.c     where the events are: checks the JSON text (json_scan.c),
+ *                   indexes its structure by byte offset, walks the events;
+ *   perun_import.c  what an event becomes: times, values, labels, stacks,
+ *                   models, and the entry points.
+ * The exporter (perun_export.c) inverts the mapping; spec.md §10.3 has it. */
+#ifndef PCOL_PERUN_H
+#define PCOL_PERUN_H
+
+#include "internal.h"
+#include "json_scan.h"
+#include <jansson.h>
+
+/* Label keys and units with a fixed meaning (perun_export.c spells the same). */
+#define K_TYPE_KEY "perun.type_key"   /* layout 3: "<uid>#<n>" of the event */
+#define K_COLUMNS "perun.columns"     /* layout 3: JSON array of collectable keys */
+#define K_SNAPSHOT "perun.snapshot_index" /* layout 2: index into snapshots[] */
+#define K_INDEX "perun.index"         /* position in its group, when sorting moved it */
+#define K_TRACE "perun.trace"         /* verbatim trace, or num_unit "absent" */
+#define K_AMOUNT "perun.amount"       /* verbatim amount when the value cannot hold it */
+#define U_JSON "json"                 /* label str is JSON text */
+#define U_ABSENT "absent"
+#define NANO 1000000000.0
+#define WORK_PER_BYTE 64           /* labels + frames an input byte may make */
+#define WORK_FLOOR ((uint64_t)1 << 24)
+
+/* A value's place in the document: [b, e). */
+typedef struct vslice {
+  size_t b, e;
+  int has;
+} vslice;
+
+/* A trace frame's text already seen, and what it became (frames repeat:
+ * every stack repeats its callers' frames, byte for byte). */
+typedef struct fent {
+  size_t b, e;
+  uint32_t loc;
+  int canonical;
+} fent;
+
+/* One resource event, in document order (seq) and by time. */
+typedef struct pev {
+  int64_t time;  /* ns, PCOL_NA_I64 first */
+  uint64_t seq;  /* position in the document (stable sort, pending[]) */
+  uint32_t group, idx;
+} pev;
+
+/* What an event becomes, kept until the events are sorted by time. */
+typedef struct pending {
+  uint32_t stack_id, labelset_id, value_type_id, nval;
+  int64_t value, weight;
+} pending;
+
+/* A run of events: a snapshot (layouts 1, 2) or a resource type (layout 3).
+ * Positions are byte offsets into the document. */
+typedef struct pgroup {
+  uint32_t name_sid;    /* layout 3 type key */
+  uint32_t columns_sid; /* layout 3 JSON array of column names */
+  int64_t last_idx;
+  int needs_index;
+  uint32_t nev;         /* events in the group */
+  size_t obj, obj_end;  /* layout 3: its resource_type_map entry */
+  size_t col0, ncols;   /* layout 3: its columns, p->cols[col0 ..] */
+  size_t list;          /* layouts 1, 2: its resources list (if nev) */
+  int64_t snap_time;    /* layouts 1, 2: time of events without their own */
+  /* layout 3 without trace or uid columns: every event has the same stack */
+  int same_stack, stack_done, has_trace_label;
+  uint32_t stack_id;
+  pcol_label_row trace_label;
+} pgroup;
+
+/* A layout 3 column: its decoded name (into the document unless it had
+ * escapes) and the position of its list. */
+typedef struct pcolumn {
+  const char *name;
+  size_t len, pos;
+  int owned;
+} pcolumn;
+
+/* Keys of one object in the document, decoded, with their value's place;
+ * duplicates are refused (jansson would keep the last, Python too, but a
+ * profile with them is damaged and the mapping would be ambiguous). */
+typedef struct kent {
+  const char *k; /* into the document, or owned when the key had escapes */
+  size_t kl, vb, ve;
+  int owned;
+} kent;
+typedef struct kindex {
+  kent *v;
+  size_t n, cap;
+  pcol_hset h;
+} kindex;
+
+typedef struct vtcache {
+  char *subtype; /* NULL = no subtype; owned (events are freed one by one) */
+  uint32_t vt;
+} vtcache;
+
+typedef struct pimp {
+  pcol_builder *b;
+  const char *name;
+  pcol_error *err;
+  uint32_t src;
+  int layout, kperf, real_amounts;
+  const char *htype;
+  json_t *units;
+  vtcache vts[64];
+  size_t nvts;
+  uint32_t u_json, u_absent;
+  pcol_label_row *labels;
+  size_t nlabels, caplabels;
+  uint32_t *locs;
+  size_t nlocs, caplocs;
+  /* the document and where its parts are */
+  const char *text;
+  size_t len;
+  json_t *header;
+  kindex top, map, res;
+  pgroup *groups;
+  size_t ngroups, capgroups;
+  pcolumn *cols;
+  size_t ncols, capcols;
+  pev *ev;
+  size_t nev, capev;
+  pending *pend;
+  fent *fc;          /* frame cache */
+  size_t nfc, capfc;
+  pcol_hset fch;
+  vslice *fr;        /* the frames of one trace */
+  size_t nfr, capfr;
+  uint64_t work, max_work; /* labels + frames made, and the budget */
+} pimp;
+
+
+/* An event as a JSON object (everything but its trace, whose place is given). */
+typedef int (*event_fn)(pimp *p, json_t *ev, vslice trace, uint32_t gi, uint32_t idx, uint64_t seq);
+
+/* perun_import.c */
+int perun_oom(pimp *p);
+char *perun_jtext(const json_t *v);
+int perun_meta_json(pimp *p, const char *key, const json_t *v);
+int64_t perun_parse_time(const json_t *v);
+int perun_models(pimp *p, json_t *ms);
+int perun_emit_event(pimp *p, json_t *ev, vslice trace, uint32_t gi, uint32_t idx, uint64_t seq);
+
+/* perun_doc.c */
+int perun_load(pimp *p, size_t b, size_t e, json_t **out);
+int perun_scan_failed(pimp *p, const pcol_jscan *s);
+pcol_jscan perun_cursor_at(const pimp *p, size_t pos);
+int perun_read_top(pimp *p);
+int perun_note_events(pimp *p);
+int perun_walk_events(pimp *p, event_fn fn);
+void perun_kidx_free(kindex *x);
+void perun_drop_columns(pimp *p, size_t from);
+
+#endif
