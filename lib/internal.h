@@ -48,6 +48,8 @@ int pcol_hset_insert(pcol_hset *h, uint64_t hash, uint32_t id);
 void pcol_hset_free(pcol_hset *h);
 
 uint64_t pcol_hash_bytes(const void *p, size_t n, uint64_t seed);
+/* Keyed (SipHash-1-3, random key per process): for many keys chosen by a file. */
+uint64_t pcol_hash_keyed(const void *p, size_t n);
 static inline uint64_t pcol_hash_mix(uint64_t h, uint64_t v) {
   h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
   h *= 0xff51afd7ed558ccdULL;

@@ -92,10 +92,12 @@ typedef struct kindex {
   pcol_hset h;
 } kindex;
 
-typedef struct vtcache {
-  char *subtype; /* NULL = no subtype; owned (events are freed one by one) */
-  uint32_t vt;
-} vtcache;
+/* An amount, read once: what it adds to each event that has it. */
+typedef struct amount_info {
+  int present, has, exact, weight; /* weight: kperf count (v) */
+  int64_t v;                       /* the value (scaled by 1e9 for real amounts) */
+  uint32_t text_sid;               /* !exact: its JSON text, for perun.amount */
+} amount_info;
 
 typedef struct pimp {
   pcol_builder *b;
@@ -105,8 +107,10 @@ typedef struct pimp {
   int layout, kperf, real_amounts;
   const char *htype;
   json_t *units;
-  vtcache vts[64];
-  size_t nvts;
+  json_t *vt_by_subtype;  /* subtype -> value type id (jansson: seeded hash) */
+  uint32_t vt_no_subtype; /* 0 = not yet */
+  uint8_t *vt_declared;   /* [value type id]: declared for this source */
+  size_t nvt_declared;
   uint32_t u_json, u_absent;
   pcol_label_row *labels;
   size_t nlabels, caplabels;
@@ -129,7 +133,13 @@ typedef struct pimp {
   pcol_hset fch;
   vslice *fr;        /* the frames of one trace */
   size_t nfr, capfr;
-  uint64_t work, max_work; /* labels + frames made, and the budget */
+  uint64_t work, max_work; /* labels, frames and trace bytes made, and the budget */
+  /* layout 3: what the current type gives each of its events */
+  json_t *base;            /* map entry members without a column (no trace) */
+  int base_ready;          /* base_rows and base_amount computed */
+  pcol_label_row *base_rows;
+  size_t nbase_rows, capbase_rows;
+  amount_info base_amount;
 } pimp;
 
 

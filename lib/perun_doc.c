@@ -23,7 +23,9 @@ int perun_load(pimp *p, size_t b, size_t e, json_t **out) {
   *out = json_loadb(p->text + b, e - b, JSON_DECODE_ANY, &je);
   if (*out) return PCOL_OK;
   /* the scanner accepted it, so this is a number out of range or no memory */
-  if (je.position < 0 || (size_t)je.position > e - b) je.position = 0;
+  /* a scalar (a number out of range) is named where it starts */
+  if (je.position < 0 || (size_t)je.position > e - b || (p->text[b] != '{' && p->text[b] != '['))
+    je.position = 0;
   return bad_json(p, b + (size_t)je.position, je.text);
 }
 
@@ -57,7 +59,7 @@ static const kent *kidx_get(const kindex *x, const char *k, size_t kl) {
     return NULL;
   }
   kq q = {k, kl};
-  uint32_t id = pcol_hset_find(&x->h, pcol_hash_bytes(k, kl, 0), kidx_eq, x, &q);
+  uint32_t id = pcol_hset_find(&x->h, pcol_hash_keyed(k, kl), kidx_eq, x, &q);
   return id ? &x->v[id - 1] : NULL;
 }
 
@@ -96,7 +98,7 @@ static int kidx_read(pimp *p, pcol_jscan *s, kindex *x, const char *where) {
     if (x->n > KIDX_LINEAR) {
       /* index what came so far on crossing the limit, then each new key */
       for (size_t i = x->h.cap ? x->n - 1 : 0; i < x->n; i++)
-        if (pcol_hset_insert(&x->h, pcol_hash_bytes(x->v[i].k, x->v[i].kl, 0), (uint32_t)(i + 1))) return perun_oom(p);
+        if (pcol_hset_insert(&x->h, pcol_hash_keyed(x->v[i].k, x->v[i].kl), (uint32_t)(i + 1))) return perun_oom(p);
     }
   }
   return more < 0 ? perun_scan_failed(p, s) : PCOL_OK;
@@ -275,15 +277,14 @@ static int read_type(pimp *p, const kent *e, const kent *pe, json_t *empty) {
     rc = pcol_error_set(p->err, PCOL_ETOOBIG, "%s: %s: too many entries", p->name, where);
   if (!rc && n == 0) {
     /* nothing to make samples of: keep the entry verbatim */
-    json_t *pv = NULL, *v = NULL;
-    rc = perun_load(p, pe->vb, pe->ve, &pv);
-    if (!rc) rc = perun_load(p, e->vb, e->ve, &v);
-    if (!rc && (json_object_setn_new(json_object_get(empty, "resource_type_map"), e->k, e->kl, pv) ||
-                json_object_setn_new(json_object_get(empty, "resources"), e->k, e->kl, v)))
+    /* json_object_setn_new takes the value even when it fails */
+    json_t *v;
+    if (!(rc = perun_load(p, pe->vb, pe->ve, &v)) &&
+        json_object_setn_new(json_object_get(empty, "resource_type_map"), e->k, e->kl, v))
       rc = perun_oom(p);
-    else pv = v = NULL;
-    json_decref(pv);
-    json_decref(v);
+    if (!rc && !(rc = perun_load(p, e->vb, e->ve, &v)) &&
+        json_object_setn_new(json_object_get(empty, "resources"), e->k, e->kl, v))
+      rc = perun_oom(p);
     perun_drop_columns(p, col0);
   } else if (!rc) {
     pgroup *g = new_group(p);
@@ -384,11 +385,16 @@ static int read_object(pimp *p, size_t pos, json_t *into, vslice *trace, const j
     char *owned = NULL;
     const char *key = p->text + k.start;
     if (k.escaped && !(key = owned = pcol_js_key_decode(&s, &k, &kl))) return perun_oom(p);
-    json_t *v;
-    if (kl == 5 && !memcmp(key, "trace", 5)) *trace = (vslice){vb, ve, 1};
-    else if (!(skip && json_object_getn(skip, key, kl)) && !(rc = load_fast(p, vb, ve, &v)) &&
-             json_object_setn_new(into, key, kl, v))
+    json_t *v = NULL;
+    if (kl == 5 && !memcmp(key, "trace", 5)) {
+      *trace = (vslice){vb, ve, 1};
+    } else if (skip && json_object_getn(skip, key, kl)) {
+      /* overridden by a column: not used, but it must be valid JSON too
+       * (numbers in jansson's range); once per type */
+      if (!(rc = perun_load(p, vb, ve, &v))) json_decref(v);
+    } else if (!(rc = load_fast(p, vb, ve, &v)) && json_object_setn_new(into, key, kl, v)) {
       rc = perun_oom(p);
+    }
     free(owned);
   }
   if (rc) return rc;
@@ -404,31 +410,43 @@ static int walk_type(pimp *p, uint32_t gi, uint64_t *seq, event_fn fn, pcol_jsca
   pcolumn *cols = p->cols + g->col0;
   for (size_t c = 0; c < g->ncols && !rc; c++)
     if (json_object_setn_new(colset, cols[c].name, cols[c].len, json_null())) rc = perun_oom(p);
-  g->same_stack = !json_object_get(colset, "trace") && !json_object_get(colset, "uid");
-  /* the map entry's keys that no column overrides, in their order */
+  /* the map entry's members that no column overrides, in their order */
   vslice pe_trace = {0, 0, 0};
   if (!rc) rc = read_object(p, g->obj, base, &pe_trace, colset);
+  int trace_col = json_object_get(colset, "trace") != NULL, uid_col = json_object_get(colset, "uid") != NULL;
   json_decref(colset);
+  if (!rc && trace_col && pe_trace.has) {
+    /* overridden: checked once like the other overridden members */
+    json_t *v;
+    if (!(rc = perun_load(p, pe_trace.b, pe_trace.e, &v))) json_decref(v);
+  }
+  /* every event has the same stack unless a column can change it: a trace
+   * column, or a uid column where the uid is (part of) the stack */
+  g->same_stack = !trace_col && (!uid_col || (!p->kperf && pe_trace.has));
+  p->base = base;
+  p->base_ready = 0;
+  memset(&p->base_amount, 0, sizeof p->base_amount);
   for (size_t c = 0; c < g->ncols && !rc; c++) {
     cur[c] = perun_cursor_at(p, cols[c].pos);
     if (pcol_js_begin(&cur[c], '[', &it[c])) rc = perun_scan_failed(p, &cur[c]);
   }
   for (uint32_t i = 0; i < g->nev && !rc; i++) {
-    json_t *ev = json_copy(base), *v;
-    vslice trace = pe_trace;
-    if (!ev) rc = perun_oom(p);
+    json_t *own = json_object(), *v;
+    vslice trace = trace_col ? (vslice){0, 0, 0} : pe_trace;
+    if (!own) rc = perun_oom(p);
     for (size_t c = 0; c < g->ncols && !rc; c++) {
       size_t vb, ve;
       if (pcol_js_next(&cur[c], &it[c], NULL) != 1 || pcol_js_value(&cur[c], &vb, &ve))
         rc = perun_scan_failed(p, &cur[c]);
       else if (cols[c].len == 5 && !memcmp(cols[c].name, "trace", 5))
         trace = (vslice){vb, ve, 1};
-      else if (!(rc = load_fast(p, vb, ve, &v)) && json_object_setn_new(ev, cols[c].name, cols[c].len, v))
+      else if (!(rc = load_fast(p, vb, ve, &v)) && json_object_setn_new(own, cols[c].name, cols[c].len, v))
         rc = perun_oom(p);
     }
-    if (!rc) rc = fn(p, ev, trace, gi, i, (*seq)++);
-    json_decref(ev);
+    if (!rc) rc = fn(p, own, trace, gi, i, (*seq)++);
+    json_decref(own);
   }
+  p->base = NULL;
   json_decref(base);
   return rc;
 }

@@ -829,7 +829,7 @@ static int load_meta(pexp *x, uint32_t src) {
     kv e;
     if ((rc = str_of(x, pcol_view_u32(&k, i), &e.key)) || (rc = str_of(x, pcol_view_u32(&v, i), &e.val)))
       return rc;
-    if (e.key.ptr && e.val.ptr && e.key.len > 6 && !memcmp(e.key.ptr, "perun.", 6)) x->meta[x->nmeta++] = e;
+    if (e.key.ptr && e.val.ptr && e.key.len >= 6 && !memcmp(e.key.ptr, "perun.", 6)) x->meta[x->nmeta++] = e;
   }
   return PCOL_OK;
 }

@@ -79,34 +79,27 @@ int64_t perun_parse_time(const json_t *v) {
 /* ---------------------------------------------------------- value types */
 
 static int value_type(pimp *p, const char *subtype, uint32_t *out) {
-  for (size_t i = 0; i < p->nvts; i++) {
-    const char *s = p->vts[i].subtype;
-    if ((!s && !subtype) || (s && subtype && !strcmp(s, subtype))) {
-      *out = p->vts[i].vt;
-      return PCOL_OK;
-    }
+  json_t *hit = subtype ? json_object_get(p->vt_by_subtype, subtype) : NULL;
+  if (hit || (!subtype && p->vt_no_subtype)) {
+    *out = hit ? (uint32_t)json_integer_value(hit) : p->vt_no_subtype;
+    return PCOL_OK;
   }
   /* header.units is keyed by "type(subtype)" (trace), "type" (memory), or has
    * just one entry. */
   const char *tname = NULL, *unit = NULL;
+  char *tsub = NULL; /* "type(subtype)" */
   if (json_is_object(p->units)) {
     json_t *u = NULL;
-    const char *key;
-    json_t *val;
     if (p->htype && subtype) {
       size_t tl = strlen(p->htype), sl = strlen(subtype);
-      json_object_foreach(p->units, key, val) {
-        size_t kl = strlen(key);
-        if (kl == tl + sl + 2 && !memcmp(key, p->htype, tl) && key[tl] == '(' &&
-            !memcmp(key + tl + 1, subtype, sl) && key[kl - 1] == ')') {
-          tname = key;
-          u = val;
-          break;
-        }
-      }
+      if (!(tsub = malloc(tl + sl + 3))) return perun_oom(p);
+      snprintf(tsub, tl + sl + 3, "%s(%s)", p->htype, subtype);
+      if ((u = json_object_get(p->units, tsub))) tname = tsub;
     }
     if (!u && p->htype && (u = json_object_get(p->units, p->htype))) tname = p->htype;
     if (!u && json_object_size(p->units) == 1) {
+      const char *key;
+      json_t *val;
       json_object_foreach(p->units, key, val) {
         tname = key;
         u = val;
@@ -128,19 +121,25 @@ static int value_type(pimp *p, const char *subtype, uint32_t *out) {
     }
   }
   uint32_t ts, us = 0;
-  if (pcol_b_cstr(p->b, tname, &ts) || (unit && pcol_b_cstr(p->b, unit, &us)) ||
-      pcol_b_value_type(p->b, ts, us, out))
-    return perun_oom(p);
+  int rc = pcol_b_cstr(p->b, tname, &ts) || (unit && pcol_b_cstr(p->b, unit, &us)) ||
+           pcol_b_value_type(p->b, ts, us, out);
+  free(tsub);
+  if (rc) return perun_oom(p);
   /* several subtypes may share one value type: declare it once */
-  int known = 0;
-  for (size_t i = 0; i < p->nvts; i++) known |= p->vts[i].vt == *out;
-  if (!known && pcol_b_source_value_type(p->b, p->src, *out)) return perun_oom(p);
-  if (p->nvts < sizeof p->vts / sizeof p->vts[0]) {
-    char *copy = subtype ? strdup(subtype) : NULL;
-    if (subtype && !copy) return perun_oom(p);
-    p->vts[p->nvts].subtype = copy;
-    p->vts[p->nvts++].vt = *out;
+  if (*out >= p->nvt_declared) {
+    size_t n = (size_t)*out + 64;
+    uint8_t *d = realloc(p->vt_declared, n);
+    if (!d) return perun_oom(p);
+    memset(d + p->nvt_declared, 0, n - p->nvt_declared);
+    p->vt_declared = d;
+    p->nvt_declared = n;
   }
+  if (!p->vt_declared[*out]) {
+    if (pcol_b_source_value_type(p->b, p->src, *out)) return perun_oom(p);
+    p->vt_declared[*out] = 1;
+  }
+  if (!subtype) p->vt_no_subtype = *out;
+  else if (json_object_set_new(p->vt_by_subtype, subtype, json_integer(*out))) return perun_oom(p);
   return PCOL_OK;
 }
 
@@ -253,7 +252,7 @@ static int frame_eq(const void *ctx, uint32_t id, const void *key) {
 
 /* The location of the frame whose text is q (parsed once per distinct text). */
 static int frame_at(pimp *p, vslice q, int *canonical, uint32_t *loc) {
-  uint64_t h = pcol_hash_bytes(p->text + q.b, q.e - q.b, 0);
+  uint64_t h = pcol_hash_keyed(p->text + q.b, q.e - q.b);
   uint32_t id = pcol_hset_find(&p->fch, h, frame_eq, p, &q);
   if (id) {
     *loc = p->fc[id - 1].loc;
@@ -342,40 +341,70 @@ static int event_stack(pimp *p, vslice trace, const json_t *uid, uint32_t *stack
 
 /* ------------------------------------------------------------- events */
 
-static int amount_label_and_value(pimp *p, const json_t *a, const char *subtype,
-                                  pcol_value_row *val, size_t *nval, int64_t *weight) {
-  int exact = 0;
-  int64_t v = 0;
-  int has = 0;
+/* What an amount gives (after the first pass: real_amounts is known). */
+static int amount_parse(pimp *p, const json_t *a, amount_info *ai) {
+  memset(ai, 0, sizeof *ai);
+  ai->present = 1;
   if (!p->real_amounts && json_is_integer(a)) {
-    v = (int64_t)json_integer_value(a);
-    has = exact = 1;
+    ai->v = (int64_t)json_integer_value(a);
+    ai->has = ai->exact = 1;
   } else if (json_is_number(a)) {
     double d = json_number_value(a) * (p->real_amounts ? NANO : 1.0);
     if (isfinite(d) && fabs(d) < 9.2e18) {
-      v = llround(d);
-      has = 1;
-      exact = p->real_amounts && json_is_real(a) &&
-              (double)v / NANO == json_real_value(a);
+      ai->v = llround(d);
+      ai->has = 1;
+      ai->exact = p->real_amounts && json_is_real(a) && (double)ai->v / NANO == json_real_value(a);
     }
   }
-  int rc;
-  if (!exact && (rc = label_json_text(p, K_AMOUNT, a))) return rc;
-  if (has) {
-    if ((rc = value_type(p, subtype, &val->value_type_id))) return rc;
-    val->value = v;
-    *nval = 1;
-    /* kperf amounts are sample counts */
-    if (p->kperf && json_is_integer(a) && v >= 0) *weight = v;
+  /* kperf amounts are sample counts */
+  ai->weight = ai->has && p->kperf && json_is_integer(a) && ai->v >= 0;
+  if (!ai->exact) {
+    char *t = perun_jtext(a);
+    if (!t) return perun_oom(p);
+    int rc = pcol_b_string(p->b, t, strlen(t), &ai->text_sid);
+    free(t);
+    if (rc) return perun_oom(p);
   }
   return PCOL_OK;
 }
 
-/* An event is one JSON object: layouts 1 and 2 the resources entry itself,
- * layout 3 the resource_type_map entry's keys (those without a column)
- * followed by the event's entry of every column.  Everything but trace and
- * amount becomes a label.  The sample row waits in p->pend[seq]. */
-int perun_emit_event(pimp *p, json_t *ev, vslice trace, uint32_t gi, uint32_t idx, uint64_t seq) {
+static int amount_apply(pimp *p, const amount_info *ai, const char *subtype, pending *pd) {
+  int rc;
+  if (!ai->exact && (rc = push_label(p, K_AMOUNT, ai->text_sid, 0, p->u_json))) return rc;
+  if (ai->has) {
+    if ((rc = value_type(p, subtype, &pd->value_type_id))) return rc;
+    pd->value = ai->v;
+    pd->nval = 1;
+    if (ai->weight) pd->weight = ai->v;
+  }
+  return PCOL_OK;
+}
+
+/* The labels (and amount) of an object's members, in order. */
+static int member_labels(pimp *p, const json_t *o, amount_info *amount) {
+  const char *k;
+  json_t *v;
+  int rc;
+  json_object_foreach((json_t *)o, k, v) {
+    if (!strcmp(k, "amount")) rc = amount_parse(p, v, amount);
+    else rc = generic_label(p, k, v);
+    if (rc) return rc;
+  }
+  return PCOL_OK;
+}
+
+/* A member of the event: its own, else (layout 3) its type's. */
+static const json_t *ev_get(const pimp *p, const json_t *own, const char *k) {
+  const json_t *v = json_object_get(own, k);
+  return v || !p->base ? v : json_object_get(p->base, k);
+}
+
+/* An event: layouts 1 and 2 the resources entry (`own`), layout 3 the
+ * members of its type's resource_type_map entry that no column overrides
+ * (p->base; their labels are made once per type) followed by its entry of
+ * every column (`own`).  Everything but trace and amount becomes a label.
+ * The sample row waits in p->pend[seq]. */
+int perun_emit_event(pimp *p, json_t *own, vslice trace, uint32_t gi, uint32_t idx, uint64_t seq) {
   pgroup *g = &p->groups[gi];
   p->nlabels = 0;
   int rc;
@@ -387,33 +416,35 @@ int perun_emit_event(pimp *p, json_t *ev, vslice trace, uint32_t gi, uint32_t id
     if ((rc = push_label(p, K_SNAPSHOT, 0, gi, 0))) return rc;
   }
   if (g->needs_index && (rc = push_label(p, K_INDEX, 0, idx, 0))) return rc;
-  const json_t *amount = NULL;
-  const char *k;
-  json_t *v;
-  json_object_foreach(ev, k, v) {
-    if (!strcmp(k, "amount")) amount = v;
-    else if ((rc = generic_label(p, k, v))) return rc;
+  if (p->base && !p->base_ready) {
+    size_t before = p->nlabels;
+    if ((rc = member_labels(p, p->base, &p->base_amount))) return rc;
+    p->nbase_rows = 0;
+    for (size_t i = before; i < p->nlabels; i++) {
+      if (PCOL_GROW(p->base_rows, p->nbase_rows, p->capbase_rows)) return perun_oom(p);
+      p->base_rows[p->nbase_rows++] = p->labels[i];
+    }
+    p->base_ready = 1;
+  } else if (p->base) {
+    for (size_t i = 0; i < p->nbase_rows; i++)
+      if ((rc = push_label_row(p, &p->base_rows[i]))) return rc;
   }
+  amount_info own_amount = {0};
+  if ((rc = member_labels(p, own, &own_amount))) return rc;
   pending *pd = &p->pend[seq];
   pd->weight = 1;
-  pcol_value_row val;
-  size_t nval = 0;
-  json_t *st = json_object_get(ev, "subtype");
-  if (amount && (rc = amount_label_and_value(p, amount, json_is_string(st) ? json_string_value(st) : NULL,
-                                             &val, &nval, &pd->weight)))
-    return rc;
-  if (nval) {
-    pd->nval = 1;
-    pd->value_type_id = val.value_type_id;
-    pd->value = val.value;
-  }
+  const amount_info *am = own_amount.present ? &own_amount : p->base && p->base_amount.present ? &p->base_amount : NULL;
+  const json_t *st = ev_get(p, own, "subtype");
+  if (am && (rc = amount_apply(p, am, json_is_string(st) ? json_string_value(st) : NULL, pd))) return rc;
   if (g->stack_done) {
     pd->stack_id = g->stack_id;
     if (g->has_trace_label && (rc = push_label_row(p, &g->trace_label))) return rc;
   } else {
     size_t before = p->nlabels;
-    if ((rc = event_stack(p, trace, json_object_get(ev, "uid"), &pd->stack_id))) return rc;
-    p->work += p->nlocs;
+    if ((rc = event_stack(p, trace, ev_get(p, own, "uid"), &pd->stack_id))) return rc;
+    /* a type's trace read again for every event (kperf with a uid column)
+     * costs its length each time */
+    p->work += p->nlocs + (trace.has ? trace.e - trace.b : 0);
     if (g->same_stack) {
       g->stack_done = 1;
       g->stack_id = pd->stack_id;
@@ -426,7 +457,7 @@ int perun_emit_event(pimp *p, json_t *ev, vslice trace, uint32_t gi, uint32_t id
   p->work += p->nlabels;
   if (p->work > p->max_work)
     return pcol_error_set(p->err, PCOL_ETOOBIG,
-                          "%s: the events expand to more than %llu labels and frames (%d per input byte): "
+                          "%s: the events expand to more than %llu labels, frames and trace bytes (%d per input byte): "
                           "refusing the amplification", p->name, (unsigned long long)p->max_work, WORK_PER_BYTE);
   if (pcol_b_labelset(p->b, p->labels, p->nlabels, &pd->labelset_id)) return perun_oom(p);
   return PCOL_OK;
@@ -529,13 +560,16 @@ int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const 
   p.max_work = (uint64_t)len > (UINT64_MAX - WORK_FLOOR) / WORK_PER_BYTE ? UINT64_MAX
                                                                          : WORK_FLOOR + (uint64_t)len * WORK_PER_BYTE;
   int rc = PCOL_OK;
-  if (pcol_b_source(b, "perun", name, PCOL_NA_I64, &p.src) || pcol_b_cstr(b, U_JSON, &p.u_json) ||
+  if (!(p.vt_by_subtype = json_object()) || pcol_b_source(b, "perun", name, PCOL_NA_I64, &p.src) ||
+      pcol_b_cstr(b, U_JSON, &p.u_json) ||
       pcol_b_cstr(b, U_ABSENT, &p.u_absent))
     rc = perun_oom(&p);
   if (!rc) rc = perun_read_top(&p);
   if (!rc) rc = import_events(&p);
   json_decref(p.header);
-  for (size_t i = 0; i < p.nvts; i++) free(p.vts[i].subtype);
+  json_decref(p.vt_by_subtype);
+  free(p.vt_declared);
+  free(p.base_rows);
   perun_kidx_free(&p.top);
   perun_kidx_free(&p.map);
   perun_kidx_free(&p.res);

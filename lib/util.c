@@ -1,7 +1,11 @@
 /* util.c — errors, growable buffers, the hash set used for deduplication. */
 #include "internal.h"
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 int pcol_error_set(pcol_error *err, int code, const char *fmt, ...) {
   if (err) {
@@ -58,6 +62,59 @@ int pcol_grow(void *arr_ptr, size_t *cap, size_t elem) {
   memcpy(arr_ptr, &grown, sizeof grown);
   *cap = c;
   return PCOL_OK;
+}
+
+/* SipHash-1-3 under a key drawn once per process: for tables whose keys
+ * come straight from an untrusted file and are many (Perun's object keys,
+ * frame texts), where a fixed hash would let a crafted file make every
+ * probe collide.  (pcol_hash_bytes is faster and fine where keys are few
+ * or not chosen by the input.) */
+static uint64_t sip_key[2];
+static pthread_once_t sip_once = PTHREAD_ONCE_INIT;
+
+static void sip_init(void) {
+  uint64_t k[2] = {0, 0};
+  if (getrandom(k, sizeof k, GRND_NONBLOCK) != (ssize_t)sizeof k) {
+    /* no entropy source: still not guessable from the file alone */
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    k[0] = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ULL ^ (uint64_t)getpid();
+    k[1] = (uint64_t)(uintptr_t)&ts ^ ((uint64_t)ts.tv_sec << 20);
+  }
+  sip_key[0] = k[0];
+  sip_key[1] = k[1];
+}
+
+#define ROTL(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
+#define SIPROUND                                                                                   \
+  do {                                                                                             \
+    v0 += v1, v1 = ROTL(v1, 13), v1 ^= v0, v0 = ROTL(v0, 32);                                      \
+    v2 += v3, v3 = ROTL(v3, 16), v3 ^= v2;                                                         \
+    v0 += v3, v3 = ROTL(v3, 21), v3 ^= v0;                                                         \
+    v2 += v1, v1 = ROTL(v1, 17), v1 ^= v2, v2 = ROTL(v2, 32);                                      \
+  } while (0)
+
+uint64_t pcol_hash_keyed(const void *p, size_t n) {
+  pthread_once(&sip_once, sip_init);
+  const uint8_t *s = p;
+  uint64_t v0 = 0x736f6d6570736575ULL ^ sip_key[0], v1 = 0x646f72616e646f6dULL ^ sip_key[1];
+  uint64_t v2 = 0x6c7967656e657261ULL ^ sip_key[0], v3 = 0x7465646279746573ULL ^ sip_key[1];
+  uint64_t b = (uint64_t)n << 56, m;
+  for (; n >= 8; n -= 8, s += 8) {
+    m = pcol_rd64(s);
+    v3 ^= m;
+    SIPROUND;
+    v0 ^= m;
+  }
+  for (size_t i = 0; i < n; i++) b |= (uint64_t)s[i] << (8 * i);
+  v3 ^= b;
+  SIPROUND;
+  v0 ^= b;
+  v2 ^= 0xff;
+  SIPROUND;
+  SIPROUND;
+  SIPROUND;
+  return v0 ^ v1 ^ v2 ^ v3;
 }
 
 /* FNV-1a over 8-byte words, finished with a mixer: fast and good enough for

@@ -512,7 +512,17 @@ Test(perun, errors_deep_in_the_data_name_their_line) {
                     "\"resources\": {\"a#0\": {\"amount\": [1,\n"
                     "1e999]}}}\n";
   cr_assert_eq(import_text(big, &err), PCOL_ECORRUPT);
-  cr_assert(strstr(err.message, "bad.perf:3:") && strstr(err.message, "invalid JSON"), "%s", err.message);
+  cr_assert(strstr(err.message, "bad.perf:3:1:") && strstr(err.message, "invalid JSON"), "%s", err.message);
+  /* also where a column overrides the member, or a trace column the trace */
+  const char *hidden[] = {
+      "{\"resource_type_map\": {\"a#0\": {\"uid\": \"a\", \"amount\": 1e999}},\n"
+      "\"resources\": {\"a#0\": {\"amount\": [1]}}}\n",
+      "{\"resource_type_map\": {\"a#0\": {\"uid\": \"a\", \"trace\": [1e999]}},\n"
+      "\"resources\": {\"a#0\": {\"trace\": [[]]}}}\n"};
+  for (int i = 0; i < 2; i++) {
+    cr_assert_eq(import_text(hidden[i], &err), PCOL_ECORRUPT, "doc %d", i);
+    cr_assert(strstr(err.message, "bad.perf:1:"), "doc %d: %s", i, err.message);
+  }
   /* invalid UTF-8 and \u0000 anywhere are refused like jansson refuses them */
   cr_assert_eq(import_text("{\"global\": {\"resources\": [{\"uid\": \"\xff\"}]}}", &err), PCOL_ECORRUPT);
   cr_assert_eq(import_text("{\"global\": {\"resources\": [{\"uid\": \"a\\u0000\"}]}}", &err), PCOL_ECORRUPT);
@@ -646,6 +656,65 @@ Test(perun, shared_keys_and_traces_do_not_amplify) {
   cr_assert_eq(import_text(wide, &err), PCOL_ETOOBIG);
   cr_assert(strstr(err.message, "bad.perf") && strstr(err.message, "amplification"), "%s", err.message);
   free(wide);
+}
+
+/* the "n"th subtype s<n> of one type, each with its own unit */
+Test(perun, many_subtypes_declared_once_each) {
+  char *t = NULL;
+  size_t len;
+  FILE *o = open_memstream(&t, &len);
+  fprintf(o, "{\"header\": {\"type\": \"memory\", \"units\": {");
+  for (int i = 0; i < 100; i++) fprintf(o, "%s\"memory(s%d)\": \"B%d\"", i ? ", " : "", i, i);
+  fprintf(o, "}}, \"global\": {\"resources\": [");
+  for (int i = 0; i < 300; i++) fprintf(o, "%s{\"amount\": %d, \"subtype\": \"s%d\", \"uid\": \"f\"}", i ? ", " : "", i, i % 100);
+  fprintf(o, "]}}");
+  fclose(o);
+  pcol_builder *b;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
+  FILE *in = fmemopen(t, len, "r");
+  cr_assert_eq(pcol_import_perun(b, in, "sub.perf", NULL, &err), 0, "%s", err.message);
+  fclose(in);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_builder_free(b);
+  /* 100 value types, each declared once for the source (spec §10.3) */
+  cr_assert_eq(pcol_rows(f, PCOL_T_VALUE_TYPES), 100);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES), 100);
+  pcol_str type, unit;
+  for (uint64_t r = 0; r < 300; r += 37) {
+    cr_assert_eq(value_of(f, r, &type, &unit), (int64_t)r);
+    char want[16];
+    snprintf(want, sizeof want, "B%d", (int)(r % 100));
+    cr_assert(streq(unit, want), "row %llu", (unsigned long long)r);
+  }
+  pcol_close(f);
+  free(mem);
+  free(t);
+}
+
+Test(perun, uid_column_keeps_a_shared_trace_one_stack) {
+  /* not kperf: a uid column does not change the stack of a type with a trace */
+  const char *t = "{\"resource_type_map\": {\"a#0\": {\"type\": \"memory\", "
+                  "\"trace\": [{\"function\": \"f\", \"source\": \"x.c\", \"line\": 3}]}},\n"
+                  "\"resources\": {\"a#0\": {\"amount\": [1, 2, 3], \"uid\": [\"u\", \"v\", \"w\"]}}}\n";
+  pcol_builder *b;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
+  FILE *in = fmemopen((void *)t, strlen(t), "r");
+  cr_assert_eq(pcol_import_perun(b, in, "uid.perf", NULL, &err), 0, "%s", err.message);
+  fclose(in);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_builder_free(b);
+  cr_assert_eq(pcol_rows(f, PCOL_T_STACKS), 1);
+  pcol_str str;
+  int64_t num;
+  cr_assert(label(f, 2, "uid", &str, &num) && streq(str, "w"));
+  frames fr = stack_of(f, 1);
+  cr_assert(fr.n == 1 && !strcmp(fr.names[0], "f") && fr.lines[0] == 3);
+  pcol_close(f);
+  free(mem);
 }
 
 Test(perun, input_cap) {
