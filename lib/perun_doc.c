@@ -6,6 +6,7 @@
  * object, so no tree of the whole file is ever built.  What an event becomes
  * is perun_import.c's business. */
 #include "perun.h"
+#include <stdarg.h>
 
 /* ------------------------------------------------------- the document */
 
@@ -13,6 +14,18 @@ static int bad_json(pimp *p, size_t pos, const char *why) {
   size_t line, col;
   pcol_js_line_col(p->text, p->len, pos, &line, &col);
   return pcol_error_set(p->err, PCOL_ECORRUPT, "%s:%zu:%zu: invalid JSON: %s", p->name, line, col, why);
+}
+
+/* A structural error at byte `pos`: "NAME:LINE:COL: <fmt>". */
+static int bad_at(pimp *p, size_t pos, const char *fmt, ...) {
+  char body[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(body, sizeof body, fmt, ap);
+  va_end(ap);
+  size_t line, col;
+  pcol_js_line_col(p->text, p->len, pos, &line, &col);
+  return pcol_error_set(p->err, PCOL_ECORRUPT, "%s:%zu:%zu: %s", p->name, line, col, body);
 }
 
 int perun_scan_failed(pimp *p, const pcol_jscan *s) { return bad_json(p, s->err_pos, s->err); }
@@ -133,7 +146,7 @@ static pgroup *new_group(pimp *p) {
  * (the skeleton the exporter fills in again). */
 static int read_snapshot(pimp *p, size_t pos, const char *where, json_t *skel) {
   if (first_char(p, pos) != '{')
-    return pcol_error_set(p->err, PCOL_ECORRUPT, "%s: %s: expected an object", p->name, where);
+    return bad_at(p, pos, "%s: expected an object", where);
   kindex x = {0};
   json_t *sk = json_object();
   int rc = sk ? kidx_read_at(p, pos, &x, where) : perun_oom(p);
@@ -148,7 +161,7 @@ static int read_snapshot(pimp *p, size_t pos, const char *where, json_t *skel) {
     if (!rc && (!v || json_object_setn_new(sk, e->k, e->kl, v))) rc = perun_oom(p);
     if (rc || !is_res) continue;
     if (first_char(p, e->vb) != '[') {
-      rc = pcol_error_set(p->err, PCOL_ECORRUPT, "%s: %s.resources: expected a list", p->name, where);
+      rc = bad_at(p, e->vb, "%s.resources: expected a list", where);
       break;
     }
     /* every entry must be an object; count them */
@@ -161,8 +174,7 @@ static int read_snapshot(pimp *p, size_t pos, const char *where, json_t *skel) {
       if (pcol_js_value(&s, &vb, &ve)) {
         rc = perun_scan_failed(p, &s);
       } else if (first_char(p, vb) != '{') {
-        rc = pcol_error_set(p->err, PCOL_ECORRUPT, "%s: %s.resources[%zu]: expected an object",
-                            p->name, where, n);
+        rc = bad_at(p, vb, "%s.resources[%zu]: expected an object", where, n);
       } else if (++n > UINT32_MAX) {
         rc = pcol_error_set(p->err, PCOL_ETOOBIG, "%s: %s: too many resources", p->name, where);
       }
@@ -231,10 +243,9 @@ void perun_drop_columns(pimp *p, size_t from) {
 static int read_type(pimp *p, const kent *e, const kent *pe, json_t *empty) {
   int kl = (int)(e->kl > 200 ? 200 : e->kl);
   if (first_char(p, e->vb) != '{')
-    return pcol_error_set(p->err, PCOL_ECORRUPT, "%s: resources[\"%.*s\"]: expected an object", p->name, kl, e->k);
+    return bad_at(p, e->vb, "resources[\"%.*s\"]: expected an object", kl, e->k);
   if (!pe || first_char(p, pe->vb) != '{')
-    return pcol_error_set(p->err, PCOL_ECORRUPT, "%s: resources[\"%.*s\"] has no object in resource_type_map",
-                          p->name, kl, e->k);
+    return bad_at(p, e->vb, "resources[\"%.*s\"] has no object in resource_type_map", kl, e->k);
   char where[256];
   snprintf(where, sizeof where, "resources[\"%.*s\"]", kl, e->k);
   kindex x = {0};
@@ -245,7 +256,7 @@ static int read_type(pimp *p, const kent *e, const kent *pe, json_t *empty) {
   for (size_t c = 0; c < x.n && !rc; c++) {
     kent *ce = &x.v[c];
     if (first_char(p, ce->vb) != '[') {
-      rc = pcol_error_set(p->err, PCOL_ECORRUPT, "%s: %s[\"%.*s\"]: expected a list", p->name, where,
+      rc = bad_at(p, ce->vb, "%s[\"%.*s\"]: expected a list", where,
                           (int)(ce->kl > 200 ? 200 : ce->kl), ce->k);
       break;
     }
@@ -261,9 +272,9 @@ static int read_type(pimp *p, const kent *e, const kent *pe, json_t *empty) {
     }
     if (c == 0) n = cnt;
     else if (cnt != n) {
-      rc = pcol_error_set(p->err, PCOL_ECORRUPT, "%s: %s: column '%.*s' has %zu entries but '%.*s' has %zu",
-                          p->name, where, (int)(ce->kl > 200 ? 200 : ce->kl), ce->k, cnt,
-                          (int)(x.v[0].kl > 200 ? 200 : x.v[0].kl), x.v[0].k, n);
+      rc = bad_at(p, ce->vb, "%s: column '%.*s' has %zu entries but '%.*s' has %zu", where,
+                  (int)(ce->kl > 200 ? 200 : ce->kl), ce->k, cnt, (int)(x.v[0].kl > 200 ? 200 : x.v[0].kl),
+                  x.v[0].k, n);
       break;
     }
     if (json_array_append_new(names, json_stringn(ce->k, ce->kl))) {
@@ -307,9 +318,9 @@ static int read_type(pimp *p, const kent *e, const kent *pe, json_t *empty) {
 
 static int read_types(pimp *p, const kent *map, const kent *res) {
   if (map && first_char(p, map->vb) != '{')
-    return pcol_error_set(p->err, PCOL_ECORRUPT, "%s: resource_type_map: expected an object", p->name);
+    return bad_at(p, map->vb, "resource_type_map: expected an object");
   if (res && first_char(p, res->vb) != '{')
-    return pcol_error_set(p->err, PCOL_ECORRUPT, "%s: resources: expected an object", p->name);
+    return bad_at(p, res->vb, "resources: expected an object");
   int rc;
   if (map && (rc = kidx_read_at(p, map->vb, &p->map, "resource_type_map"))) return rc;
   if (res && (rc = kidx_read_at(p, res->vb, &p->res, "resources"))) return rc;

@@ -465,12 +465,14 @@ Test(perun, wrong_types_and_missing_keys) {
                            "\"address\": [1]}}}",
                            &err),
                PCOL_ECORRUPT);
-  cr_assert(strstr(err.message, "'address' has 1 entries but 'amount' has 2"), "%s", err.message);
+  cr_assert(strstr(err.message, "'address' has 1 entries but 'amount' has 2") && strstr(err.message, "bad.perf:1:"),
+            "%s", err.message);
   cr_assert_eq(import_text("{\"resource_type_map\": {\"a#0\": {}}, \"resources\": {\"a#0\": {\"amount\": 3}}}", &err),
                PCOL_ECORRUPT);
   cr_assert(strstr(err.message, "expected a list"), "%s", err.message);
   cr_assert_eq(import_text("{\"snapshots\": [{\"time\": \"1\", \"resources\": [5]}]}", &err), PCOL_ECORRUPT);
-  cr_assert(strstr(err.message, "snapshots[0].resources[0]: expected an object"), "%s", err.message);
+  cr_assert(strstr(err.message, "bad.perf:1:44: snapshots[0].resources[0]: expected an object"), "%s",
+            err.message);
   cr_assert_eq(import_text("{\"global\": {\"resources\": {}}}", &err), PCOL_ECORRUPT);
   cr_assert(strstr(err.message, "global.resources: expected a list"), "%s", err.message);
 }
