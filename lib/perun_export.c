@@ -254,8 +254,11 @@ static json_t *label_value(pexp *x, uint64_t i) {
   return json_integer(pcol_view_i64(&x->lb_num, i));
 }
 
-/* The Perun event a sample came from (all keys, persistent and collectable). */
-static int event_json(pexp *x, const selrow *r, json_t **out) {
+/* The Perun event a sample came from: all its keys (persistent and
+ * collectable), or with `only` (an object whose keys are the wanted ones:
+ * a layout 3 type's columns) just those, so that a type's persistent members
+ * are not rebuilt for every one of its events. */
+static int event_json(pexp *x, const selrow *r, const json_t *only, json_t **out) {
   json_t *ev = json_object();
   if (!ev) return oom(x);
   uint64_t lo, hi;
@@ -263,9 +266,11 @@ static int event_json(pexp *x, const selrow *r, json_t **out) {
   json_t *trace = NULL, *amount = NULL;
   int trace_absent = 0, uid_is_str = 0;
   int rc = PCOL_OK;
+  int want_trace = !only || json_object_get(only, "trace"), want_amount = !only || json_object_get(only, "amount");
   for (uint64_t i = lo; i < hi && !rc; i++) {
     uint32_t key = pcol_view_u32(&x->lb_key, i);
     int c = classify(x, key);
+    if ((c == C_TRACE && !want_trace) || (c == C_AMOUNT && !want_amount)) continue;
     if (c == C_TRACE) {
       /* a damaged file may repeat the label: the last one wins */
       json_decref(trace);
@@ -287,9 +292,11 @@ static int event_json(pexp *x, const selrow *r, json_t **out) {
     const char *k;
     json_t *v;
     if ((rc = str_of(x, key, &ks))) break;
-    if (!(k = cstr(x, ks)) || !(v = label_value(x, i)) || json_object_set_new(ev, k, v)) rc = oom(x);
+    if (!(k = cstr(x, ks))) rc = oom(x);
+    else if (only && !json_object_get(only, k)) continue;
+    else if (!(v = label_value(x, i)) || json_object_set_new(ev, k, v)) rc = oom(x);
   }
-  if (!rc && !amount) {
+  if (!rc && !amount && want_amount) {
     uint64_t vlo = pcol_view_u64(&x->s_voff, r->row), vhi = pcol_view_u64(&x->s_voff, r->row + 1);
     if (vhi > vlo && vlo < pcol_rows(x->f, PCOL_T_VALUES)) {
       int64_t v = pcol_scale(pcol_view_i64(&x->v_val, vlo), r->num, r->den);
@@ -301,7 +308,7 @@ static int event_json(pexp *x, const selrow *r, json_t **out) {
     if (json_object_set_new(ev, "amount", amount)) rc = oom(x);
     amount = NULL;
   }
-  if (!rc && !trace && !trace_absent) {
+  if (!rc && !trace && !trace_absent && want_trace) {
     rc = frames_leaf_first(x, pcol_view_u32(&x->s_stack, r->row), 0, &trace);
     if (!rc && x->kperf) {
       /* kperf: root first, and the leaf is the uid */
@@ -352,24 +359,32 @@ static int write_l3(pexp *x, int persistent, const json_t *empty) {
       break;
     }
     if (persistent) {
-      if (!(rc = event_json(x, &x->rows[i], &obj))) {
+      if (!(rc = event_json(x, &x->rows[i], NULL, &obj))) {
         size_t c;
         json_t *cn;
         json_array_foreach(colnames, c, cn) json_object_del(obj, json_string_value(cn));
       }
     } else {
       obj = json_object();
+      json_t *only = json_object();
       size_t c;
       json_t *cn;
-      json_array_foreach(colnames, c, cn) json_object_set_new(obj, json_string_value(cn), json_array());
+      if (!obj || !only) rc = oom(x);
+      json_array_foreach(colnames, c, cn) {
+        if (!json_is_string(cn)) continue; /* damaged label: that column stays out */
+        if (!rc && (json_object_set_new(obj, json_string_value(cn), json_array()) ||
+                    json_object_set_new(only, json_string_value(cn), json_null())))
+          rc = oom(x);
+      }
       for (size_t r = i; r < j && !rc; r++) {
-        if ((rc = event_json(x, &x->rows[r], &ev))) break;
+        if ((rc = event_json(x, &x->rows[r], only, &ev))) break;
         json_array_foreach(colnames, c, cn) {
           json_t *v = json_object_get(ev, json_string_value(cn));
           json_array_append(json_object_get(obj, json_string_value(cn)), v ? v : json_null());
         }
         json_decref(ev);
       }
+      json_decref(only);
     }
     json_decref(colnames);
     if (!rc && !key.ptr) rc = pcol_error_set(x->err, PCOL_ECORRUPT, "sample without a perun.type_key label");
@@ -397,7 +412,7 @@ static int write_snapshot(pexp *x, json_t *s, uint32_t index, size_t *pos) {
   int rc = PCOL_OK;
   while (*pos < x->nrows && x->rows[*pos].group == index) {
     json_t *ev;
-    if ((rc = event_json(x, &x->rows[*pos], &ev))) return rc;
+    if ((rc = event_json(x, &x->rows[*pos], NULL, &ev))) return rc;
     if (!res || json_array_append_new(res, ev)) {
       if (!res) json_decref(ev);
       else return oom(x);

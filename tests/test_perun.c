@@ -85,6 +85,13 @@ Test(perun, round_trip_real_files) {
   assert_round_trip(real_file("perun/complexity-models.perf"));
 }
 
+/* a type's large member shared by 10k events: imported and exported once
+ * per type, not per event (each took 30-70 s when it was per event) */
+Test(perun, round_trip_large_shared_members) {
+  assert_round_trip("tests/fuzz-regress/perun/map-label-json-redumped-per-event.perf");
+  assert_round_trip("tests/fuzz-regress/perun/map-trace-not-list-reparsed-per-event.perf");
+}
+
 Test(perun, round_trip_fixtures) {
   const char *names[] = {"layout1-global.perf", "layout2-snapshots.perf", "kperf.perf",
                          "trace-complexity.perf", "time.perf", "imported-perf.perf"};
