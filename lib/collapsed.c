@@ -238,7 +238,7 @@ int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
   c.name = name;
   c.err = err;
   if (pcol_b_source(b, "collapsed", name, PCOL_NA_I64, &c.src)) return oom(err);
-  uint64_t cap = opt && opt->max_input_bytes ? opt->max_input_bytes : (uint64_t)8 << 30;
+  uint64_t cap = pcol_input_cap(opt);
   char *line = NULL;
   size_t lcap = 0;
   ssize_t n;

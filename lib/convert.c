@@ -113,7 +113,7 @@ int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
   if (fmt == PCOL_FMT_PERUN && !is_stdin && !(opt && opt->no_mmap)) {
     /* Perun is walked in place: map a regular file instead of reading it */
     struct stat st;
-    uint64_t cap = opt && opt->max_input_bytes ? opt->max_input_bytes : (uint64_t)8 << 30;
+    uint64_t cap = pcol_input_cap(opt);
     if (fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
       if ((uint64_t)st.st_size > cap || (uint64_t)st.st_size > SIZE_MAX) {
         rc = pcol_error_set(err, PCOL_ETOOBIG, "%s: input is larger than the limit of %llu bytes", name,

@@ -114,6 +114,11 @@ int pcol_bt_push_u8(pcol_btable *t, int col, uint8_t v);
 int pcol_bt_push_f64(pcol_btable *t, int col, double v);
 
 /* --------------------------------------------------------- importers */
+/* The cap on an importer's (decompressed) input: the option, else 8 GiB. */
+static inline uint64_t pcol_input_cap(const pcol_import_options *opt) {
+  return opt && opt->max_input_bytes ? opt->max_input_bytes : (uint64_t)8 << 30;
+}
+
 /* Perun from JSON text in memory (pcol_import_path maps regular files). */
 int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const char *name,
                            pcol_error *err);

@@ -141,6 +141,23 @@ static pgroup *new_group(pimp *p) {
 
 /* ------------------------------------------------- layouts 1 and 2 */
 
+/* The number of entries of the list at pos; with `objects` (a name for
+ * messages) each must be an object. */
+static int count_entries(pimp *p, size_t pos, const char *objects, size_t *n) {
+  pcol_jscan s = perun_cursor_at(p, pos);
+  pcol_jiter it;
+  size_t vb, ve;
+  int more;
+  *n = 0;
+  if (pcol_js_begin(&s, '[', &it)) return perun_scan_failed(p, &s);
+  while ((more = pcol_js_next(&s, &it, NULL)) == 1) {
+    if (pcol_js_value(&s, &vb, &ve)) return perun_scan_failed(p, &s);
+    if (objects && first_char(p, vb) != '{') return bad_at(p, vb, "%s[%zu]: expected an object", objects, *n);
+    ++*n;
+  }
+  return more < 0 ? perun_scan_failed(p, &s) : PCOL_OK;
+}
+
 /* One snapshot (or `global`) object at byte `pos`: its resources list
  * becomes a group; the rest, with resources emptied, is appended to skel
  * (the skeleton the exporter fills in again). */
@@ -165,21 +182,14 @@ static int read_snapshot(pimp *p, size_t pos, const char *where, json_t *skel) {
       break;
     }
     /* every entry must be an object; count them */
-    pcol_jscan s = perun_cursor_at(p, e->vb);
-    pcol_jiter it;
-    size_t vb, ve, n = 0;
-    int more;
-    pcol_js_begin(&s, '[', &it);
-    while (!rc && (more = pcol_js_next(&s, &it, NULL)) == 1) {
-      if (pcol_js_value(&s, &vb, &ve)) {
-        rc = perun_scan_failed(p, &s);
-      } else if (first_char(p, vb) != '{') {
-        rc = bad_at(p, vb, "%s.resources[%zu]: expected an object", where, n);
-      } else if (++n > UINT32_MAX) {
-        rc = pcol_error_set(p->err, PCOL_ETOOBIG, "%s: %s: too many resources", p->name, where);
-      }
+    char rw[96];
+    size_t n;
+    snprintf(rw, sizeof rw, "%s.resources", where);
+    if ((rc = count_entries(p, e->vb, rw, &n))) break;
+    if (n > UINT32_MAX) {
+      rc = pcol_error_set(p->err, PCOL_ETOOBIG, "%s: %s: too many resources", p->name, where);
+      break;
     }
-    if (!rc && more < 0) rc = perun_scan_failed(p, &s);
     g->list = e->vb;
     g->nev = (uint32_t)n;
   }
@@ -260,16 +270,8 @@ static int read_type(pimp *p, const kent *e, const kent *pe, json_t *empty) {
                           (int)(ce->kl > 200 ? 200 : ce->kl), ce->k);
       break;
     }
-    pcol_jscan s = perun_cursor_at(p, ce->vb);
-    pcol_jiter it;
-    size_t vb, ve, cnt = 0;
-    int more;
-    pcol_js_begin(&s, '[', &it);
-    while ((more = pcol_js_next(&s, &it, NULL)) == 1 && !pcol_js_value(&s, &vb, &ve)) cnt++;
-    if (more) {
-      rc = perun_scan_failed(p, &s);
-      break;
-    }
+    size_t cnt;
+    if ((rc = count_entries(p, ce->vb, NULL, &cnt))) break;
     if (c == 0) n = cnt;
     else if (cnt != n) {
       rc = bad_at(p, ce->vb, "%s: column '%.*s' has %zu entries but '%.*s' has %zu", where,

@@ -588,27 +588,22 @@ int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const 
 
 int pcol_import_perun(pcol_builder *b, FILE *in, const char *name,
                       const pcol_import_options *opt, pcol_error *err) {
-  uint64_t cap = opt && opt->max_input_bytes ? opt->max_input_bytes : (uint64_t)8 << 30;
+  /* the text is walked in place, so a stream is read into memory first */
+  uint64_t cap = pcol_input_cap(opt);
+  pcol_capped k;
+  FILE *cin = pcol_capped_stream(&k, in, cap);
+  if (!cin) return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
   pcol_buf buf = {0};
+  char tmp[65536];
+  size_t m;
   int rc = PCOL_OK;
-  for (;;) {
-    if (buf.cap - buf.len < 65536 && pcol_buf_reserve(&buf, buf.len < (1 << 20) ? 65536 : buf.len / 2)) {
-      rc = pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
-      break;
-    }
-    size_t want = buf.cap - buf.len;
-    size_t n = fread(buf.data + buf.len, 1, want, in);
-    buf.len += n;
-    if (buf.len > cap) {
-      rc = pcol_error_set(err, PCOL_ETOOBIG, "%s: input is larger than the limit of %llu bytes", name,
-                          (unsigned long long)cap);
-      break;
-    }
-    if (n < want) {
-      if (ferror(in)) rc = pcol_error_set(err, PCOL_EIO, "%s: read error", name);
-      break;
-    }
-  }
+  while (!rc && (m = fread(tmp, 1, sizeof tmp, cin)) > 0)
+    if (pcol_buf_append(&buf, tmp, m)) rc = pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
+  if (!rc && k.over)
+    rc = pcol_error_set(err, PCOL_ETOOBIG, "%s: input is larger than the limit of %llu bytes", name,
+                        (unsigned long long)cap);
+  if (!rc && ferror(cin)) rc = pcol_error_set(err, PCOL_EIO, "%s: read error", name);
+  fclose(cin);
   if (!rc) rc = pcol_import_perun_text(b, (const char *)buf.data, buf.len, name, err);
   pcol_buf_free(&buf);
   return rc;

@@ -16,7 +16,6 @@
 #include <stddef.h>
 #include <zlib.h>
 
-#define DEFAULT_MAX_INPUT (UINT64_C(8) << 30)
 #define CHUNK 65536
 
 /* ------------------------------------------------------- reading input */
@@ -622,7 +621,7 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
                       const pcol_import_options *opt, pcol_error *err) {
   if (!b || !in) return pcol_error_set(err, PCOL_EINVAL, "pcol_import_pprof: NULL argument");
   if (!name) name = "<pprof>";
-  uint64_t cap = opt && opt->max_input_bytes ? opt->max_input_bytes : DEFAULT_MAX_INPUT;
+  uint64_t cap = pcol_input_cap(opt);
   pcol_buf raw = {0};
   int gz = 0;
   int rc = read_input(in, cap, name, &raw, &gz, err);

@@ -731,7 +731,7 @@ int pcol_import_rprof(pcol_builder *b, FILE *in, const char *name,
   r.b = b;
   r.name = name ? name : "<rprof>";
   r.err = err;
-  uint64_t max = opt && opt->max_input_bytes ? opt->max_input_bytes : (8ULL << 30);
+  uint64_t max = pcol_input_cap(opt);
   int rc = pcol_b_source(b, RPROF_SOURCE_TYPE, r.name, PCOL_NA_I64, &r.src);
   if (rc) return pcol_error_set(err, rc, "%s: %s", r.name, pcol_strerror(rc));
   rc = import_lines(&r, in, max);
