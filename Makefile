@@ -20,13 +20,26 @@ OPT     ?= -O2
 SAN     ?=
 CFLAGS  ?= $(OPT) -g
 WARN    := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
-CPPFLAGS_ALL := -std=c11 -D_GNU_SOURCE -Ilib -I$(BUILD)/gen $(CPPFLAGS)
+CPPFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(CPPFLAGS)
 LDLIBS  := -llz4 -lz -lprotobuf-c -ljansson -lpthread -lm
 
 DEBIAN_PKGS := liblz4-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler \
                libcriterion-dev libjansson-dev pkg-config
 
-LIB_SRC   := $(sort $(wildcard lib/*.c))
+# The library's version, read from the one public header (lz4's way).
+pcol_version_part = $(shell sed -n 's/^\#define PCOL_VERSION_$(1)  *\([0-9][0-9]*\).*/\1/p' include/pcol.h)
+VERSION_MAJOR := $(call pcol_version_part,MAJOR)
+VERSION_MINOR := $(call pcol_version_part,MINOR)
+VERSION_PATCH := $(call pcol_version_part,PATCH)
+VERSION       := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
+
+# The library in levels (lib/README.md): core needs nothing above it, query
+# needs core, each converter core and its own folder; the tools see
+# include/pcol.h only.  `make check-layers` checks the objects.
+CORE_SRC    := $(sort $(wildcard lib/core/*.c))
+QUERY_SRC   := $(sort $(wildcard lib/query/*.c))
+CONVERT_SRC := $(sort $(wildcard lib/convert/*.c lib/convert/*/*.c))
+LIB_SRC   := $(CORE_SRC) $(QUERY_SRC) $(CONVERT_SRC)
 TOOL_SRC  := $(sort $(wildcard tools/*.c))
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 GEN_C     := $(BUILD)/gen/profile.pb-c.c
@@ -38,10 +51,22 @@ TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 PCOL      := $(BUILD)/bin/pcol
 LIBA      := $(BUILD)/lib/libpcol.a
+SONAME    := libpcol.so.$(VERSION_MAJOR)
 LIBSO     := $(BUILD)/lib/libpcol.so
+LIBSO_REAL := $(BUILD)/lib/$(SONAME)
+
+# Include paths per level: what a file may include is what its level may use.
+$(BUILD)/obj/lib/core/%.o:    LAYER_CPPFLAGS = -Iinclude -Iformat -Ilib/core
+$(BUILD)/obj/lib/query/%.o:   LAYER_CPPFLAGS = -Iinclude -Iformat -Ilib/core -Ilib/query
+$(BUILD)/obj/lib/convert/%.o: LAYER_CPPFLAGS = -Iinclude -Iformat -Ilib/core -Ilib/convert -I$(<D)
+$(BUILD)/obj/lib/convert/pprof/%.o: EXTRA_CPPFLAGS = -I$(BUILD)/gen
+$(BUILD)/obj/tools/%.o:       LAYER_CPPFLAGS = -Iinclude
+# White-box tests and fuzz targets may include core's and a format's internals.
+TEST_CPPFLAGS := -Iinclude -Iformat -Ilib/core -Ilib/convert/perun -I$(BUILD)/gen -Itests -Ifuzz
+LIB_CFLAGS := -fPIC -fvisibility=hidden
 
 .PHONY: all deps run test test-unit test-cli test-interop test-clang install clean \
-        fuzz fuzz-run bench bench-quick examples
+        fuzz fuzz-run bench bench-quick examples check-layers
 .DEFAULT_GOAL := all
 
 all: deps $(PCOL) $(LIBA) $(LIBSO) $(BUILD)/bin/read_top
@@ -69,19 +94,28 @@ $(GEN_C) $(GEN_H) &: format/profile.proto | $(BUILD)/.deps-ok
 
 $(BUILD)/obj/gen/profile.pb-c.o: $(GEN_C)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(SAN) -fPIC -w -c $< -o $@
+	$(CC) $(CPPFLAGS_ALL) -I$(BUILD)/gen $(CFLAGS) $(SAN) $(LIB_CFLAGS) -w -c $< -o $@
 
-$(BUILD)/obj/%.o: %.c $(GEN_H) $(wildcard lib/*.h tools/*.h) | $(BUILD)/.deps-ok
+$(BUILD)/obj/lib/%.o: lib/%.c $(GEN_H) | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $(SAN) -fPIC -c $< -o $@
+	$(CC) $(CPPFLAGS_ALL) $(LAYER_CPPFLAGS) $(EXTRA_CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) $(LIB_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/tools/%.o: tools/%.c | $(BUILD)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(LAYER_CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) -MMD -MP -c $< -o $@
+
+-include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
 
 $(LIBA): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIBSO): $(LIB_OBJ)
+$(LIBSO_REAL): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(SAN) -o $@ $^ $(LDLIBS)
+	$(CC) -shared $(SAN) -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS)
+
+$(LIBSO): $(LIBSO_REAL)
+	ln -sf $(SONAME) $@
 
 $(PCOL): $(TOOL_OBJ) $(LIBA)
 	@mkdir -p $(dir $@)
@@ -89,13 +123,17 @@ $(PCOL): $(TOOL_OBJ) $(LIBA)
 
 $(BUILD)/bin/read_top: examples/read_top.c $(LIBA)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $(SAN) -o $@ $< $(LIBA) $(LDLIBS)
+	$(CC) $(CPPFLAGS_ALL) -Iinclude $(CFLAGS) $(WARN) $(SAN) -o $@ $< $(LIBA) $(LDLIBS)
 
 examples: $(BUILD)/bin/read_top
 
 $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) -Itests $(CFLAGS) $(WARN) $(SAN) -o $@ $< $(LIBA) $(LDLIBS) -lcriterion
+	$(CC) $(CPPFLAGS_ALL) $(TEST_CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) -o $@ $< $(LIBA) $(LDLIBS) -lcriterion
+
+# Fails when an object calls into a level it may not use (see lib/README.md).
+check-layers: $(LIB_OBJ) $(TOOL_OBJ)
+	@bash tests/check_layers.sh $(BUILD)/obj
 
 # ------------------------------------------------------------------ run
 run: all
@@ -109,7 +147,7 @@ TEST_BUILD := $(BUILD)/test
 SANFLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
 test: deps
-	@$(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" OPT=-O1 test-unit test-cli test-interop test-tsan
+	@$(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" OPT=-O1 check-layers test-unit test-cli test-interop test-tsan
 	@$(MAKE) --no-print-directory test-clang
 	@$(MAKE) --no-print-directory bench-quick
 
@@ -138,9 +176,10 @@ install: all
 	           $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(PCOL) $(DESTDIR)$(PREFIX)/bin/pcol
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/libpcol.a
-	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib/libpcol.so
-	install -m 644 lib/pcol.h $(DESTDIR)$(PREFIX)/include/pcol.h
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|0.1.0|g' format/pcol.pc.in \
+	install -m 755 $(LIBSO_REAL) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libpcol.so
+	install -m 644 include/pcol.h $(DESTDIR)$(PREFIX)/include/pcol.h
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' lib/pcol.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pcol.pc
 
 # ----------------------------------------------------------------- fuzz

@@ -24,7 +24,7 @@ bench-tools: deps
 
 $(BUILD)/bench/%: bench/%.c $(LIBA) $(GEN_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(BENCH_WARN) -o $@ $< $(LIBA) $(LDLIBS)
+	$(CC) $(CPPFLAGS_ALL) -Iinclude -I$(BUILD)/gen $(CFLAGS) $(BENCH_WARN) -o $@ $< $(LIBA) $(LDLIBS)
 
 bench: bench-tools
 	@BUILD=$(BUILD) BENCH_BUILD=$(BENCH_BUILD) CC="$(CC)" bash bench/run.sh full

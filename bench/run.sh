@@ -143,7 +143,7 @@ MAIN=sm-ml
 T0=$(date +%s%N)
 rec env 0 load-start ok - - - - - 0 - "$(cut -d' ' -f1-3 /proc/loadavg)"
 # the tree the measured binaries were built from (they were built just now)
-rec env 0 commit ok - - - - - 0 - "$(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet -- lib tools 2>/dev/null || echo ' + uncommitted changes in lib/ tools/')"
+rec env 0 commit ok - - - - - 0 - "$(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet -- lib include format tools 2>/dev/null || echo ' + uncommitted changes in lib/ tools/')"
 for n in $SIZES; do gen $MAIN "$n" || { log "bench: generator failed"; exit 1; }; done
 for sh in sf-ml dm-ml df-ml sm-pl; do gen $sh $VARIANT_SIZE || exit 1; done
 [ -s "$DATA/tiny.pcol" ] || "$T/gen_profile" --samples 10 --stacks few --pcol "$DATA/tiny.pcol" >/dev/null

@@ -35,13 +35,13 @@ $(FUZZ_LIBDIR)/lib/libpcol.a: fuzz-force
 
 $(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(FUZZ_LIBDIR)/lib/libpcol.a
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -Ilib -g -O1 $(WARN) -fsanitize=fuzzer $(FUZZ_SAN) \
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE $(TEST_CPPFLAGS) -g -O1 $(WARN) -fsanitize=fuzzer $(FUZZ_SAN) \
 	  -o $@ $< $(FUZZ_LIBDIR)/lib/libpcol.a $(LDLIBS)
 
 # The generated seeds (synthetic pcol files, collapsed texts): plain build.
 $(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c fuzz/fuzz_common.h $(LIBA)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $(SAN) -o $@ $< $(LIBA) $(LDLIBS)
+	$(CC) $(CPPFLAGS_ALL) $(TEST_CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) -o $@ $< $(LIBA) $(LDLIBS)
 
 # Seeds: regenerated each run under $(FUZZ_DIR)/seeds/<target>; the shared
 # test data is read in place (never copied into the repository).
@@ -97,7 +97,7 @@ test-tsan:
 	@$(MAKE) --no-print-directory BUILD=$(TSAN_DIR) SAN="-fsanitize=thread" OPT=-O1 \
 	  $(TSAN_DIR)/lib/libpcol.a
 	@mkdir -p $(TSAN_DIR)/tests
-	$(CC) $(CPPFLAGS_ALL) -Itests -DPCOL_PLAIN_TEST -O1 -g $(WARN) -fsanitize=thread \
+	$(CC) $(CPPFLAGS_ALL) $(TEST_CPPFLAGS) -DPCOL_PLAIN_TEST -O1 -g $(WARN) -fsanitize=thread \
 	  -o $(TSAN_DIR)/tests/test_threads tests/test_threads.c $(TSAN_DIR)/lib/libpcol.a $(LDLIBS)
 	@echo "== $(TSAN_DIR)/tests/test_threads (ThreadSanitizer)"
 	@if setarch $$(uname -m) -R true 2>/dev/null; then r="setarch $$(uname -m) -R"; else r=; fi; \

@@ -29,7 +29,10 @@ static char *export(pcol_file *f, const pcol_select *sel, const char *vt, int wa
   size_t len;
   FILE *o = open_memstream(&out, &len);
   pcol_error err = {0};
-  int rc = pcol_export_collapsed(f, sel, vt, o, &err);
+  /* the exporter takes a resolved value; names resolve as for the views */
+  pcol_value_sel v;
+  int rc = vt ? pcol_value_resolve(f, sel, vt, &v, &err) : PCOL_OK;
+  if (!rc) rc = pcol_export_collapsed(f, sel, vt ? &v : NULL, o, &err);
   fclose(o);
   cr_assert_eq(rc, want_rc, "%s", err.message);
   return out;

@@ -12,7 +12,7 @@
  *    anything is allocated, and holes that were closed stay closed.
  */
 #include "testutil.h"
-#include "../fuzz/fuzz_common.h"
+#include "fuzz_common.h"
 #include <zlib.h>
 
 /* ------------------------------------------------------------ helpers */

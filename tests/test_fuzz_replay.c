@@ -6,9 +6,9 @@
  * corpus: the shared test data and synthetic pcol files.  A broken invariant
  * aborts, which Criterion reports as a crash of the test. */
 #include "testutil.h"
-#include "../fuzz/fuzz_common.h"
+#include "fuzz_common.h"
 #define FZ_JS_NO_ENTRY
-#include "../fuzz/fuzz_json_scan.c"
+#include "fuzz_json_scan.c"
 #include <dirent.h>
 #include <sys/stat.h>
 

@@ -10,7 +10,7 @@
  * pcol_js_line_col one by one. */
 #include "testutil.h"
 #define FZ_JS_NO_ENTRY
-#include "../fuzz/fuzz_json_scan.c"
+#include "fuzz_json_scan.c"
 #include <dirent.h>
 #include <stdio.h>
 

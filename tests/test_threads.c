@@ -6,11 +6,11 @@
  * stack and compares a checksum of what it saw with the single-threaded
  * answer.  `make test-tsan` runs this binary under ThreadSanitizer. */
 #ifdef PCOL_PLAIN_TEST /* the TSan build (fuzz/fuzz.mk test-tsan) */
-#include "../fuzz/plain_test.h"
+#include "plain_test.h"
 #else
 #include "testutil.h"
 #endif
-#include "../fuzz/fuzz_common.h"
+#include "fuzz_common.h"
 #include <pthread.h>
 
 #define NTHREADS 8

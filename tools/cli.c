@@ -152,63 +152,42 @@ int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel) {
   /* `unpack` uses --to for the output format, so its range options are
    * --from-time/--to-time; every other command says --from/--to. */
   int alt = find_opt(cmd, "to-time", 7, 0) >= 0;
-  const char *from = cli_get(cmd, a, alt ? "from-time" : "from");
-  const char *to = cli_get(cmd, a, alt ? "to-time" : "to");
+  const char *from_opt = alt ? "from-time" : "from", *to_opt = alt ? "to-time" : "to";
+  const char *from = cli_get(cmd, a, from_opt), *to = cli_get(cmd, a, to_opt);
   if (from) {
     if (parse_seconds(from, &sel->from_ns))
-      return cli_usage_error(cmd->name, "--from wants seconds, not '%s'", from);
+      return cli_usage_error(cmd->name, "--%s wants seconds, not '%s'", from_opt, from);
     sel->has_from = 1;
   }
   if (to) {
     if (parse_seconds(to, &sel->to_ns))
-      return cli_usage_error(cmd->name, "--to wants seconds, not '%s'", to);
+      return cli_usage_error(cmd->name, "--%s wants seconds, not '%s'", to_opt, to);
     sel->has_to = 1;
   }
   return 0;
 }
 
-int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_file **f,
-             void **owned_buf) {
+int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_file **f) {
   pcol_error err = {0};
   pcol_open_options opt = {0};
-  *owned_buf = NULL;
   opt.no_mmap = cli_flag(cmd, a, "no-mmap");
-  int rc;
-  if (strcmp(path, "-") == 0) {
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    size_t n;
-    while (buf && (n = fread(buf + len, 1, cap - len, stdin)) > 0) {
-      len += n;
-      if (len == cap) {
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) {
-          free(buf);
-          buf = NULL;
-          break;
-        }
-        buf = nb;
-        cap *= 2;
-      }
-    }
-    if (!buf) {
-      fprintf(stderr, "pcol %s: out of memory reading standard input\n", cmd->name);
-      return EXIT_IO;
-    }
-    rc = pcol_open_buffer(buf, len, &opt, f, &err);
-    if (rc) {
-      free(buf);
-      char m[sizeof err.message];
-      snprintf(m, sizeof m, "<stdin>: %.480s", err.message);
-      memcpy(err.message, m, sizeof m);
-      return cli_fail(cmd->name, &err, rc);
-    }
-    *owned_buf = buf;
-    return 0;
+  int rc = pcol_open(path, &opt, f, &err); /* "-": standard input, read whole */
+  return rc ? cli_fail(cmd->name, &err, rc) : 0;
+}
+
+int cli_load(const cli_command *cmd, const cli_args *a, const char *path, const pcol_select *sel,
+             pcol_file **f, pcol_value_sel *v, pcol_error *err) {
+  pcol_open_options oo = {0};
+  oo.no_mmap = cli_flag(cmd, a, "no-mmap");
+  *f = NULL;
+  int rc = pcol_open_any(path, &oo, f, err);
+  if (rc) return rc;
+  if ((rc = pcol_value_resolve(*f, sel, cli_get(cmd, a, "value"), v, err))) {
+    pcol_error_prefix(err, path);
+    pcol_close(*f);
+    *f = NULL;
   }
-  rc = pcol_open(path, &opt, f, &err);
-  if (rc) return cli_fail(cmd->name, &err, rc);
-  return 0;
+  return rc;
 }
 
 /* ------------------------------------------------------------ output */

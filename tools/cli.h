@@ -65,9 +65,14 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
 /* Fills sel from --source/--from/--to.  Returns 0 or EXIT_USAGE. */
 int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel);
 
-/* Opens a pcol input ("-" = stdin, read into memory); honours --no-mmap. */
-int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_file **f,
-             void **owned_buf);
+/* Opens a pcol input ("-" = stdin, read into memory); honours --no-mmap.
+ * Prints the error and returns the exit code on failure. */
+int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_file **f);
+/* Opens any profile (pcol_open_any; --no-mmap) and resolves --value for the
+ * selection: what the commands that compute views do first.  Errors name
+ * the path; returns a PCOL_E* code (not printed). */
+int cli_load(const cli_command *cmd, const cli_args *a, const char *path, const pcol_select *sel,
+             pcol_file **f, pcol_value_sel *v, pcol_error *err);
 
 /* ----------------------------------------------------- table output */
 typedef enum { OUT_TSV, OUT_CSV, OUT_JSON, OUT_JSONL, OUT_TEXT } out_format;

@@ -369,8 +369,7 @@ int cmd_cat(const cli_command *cmd, cli_args *a) {
     free(c);
     return EXIT_USAGE;
   }
-  void *buf;
-  int rc = cli_open(cmd, a, a->pos[0], &c->f, &buf);
+  int rc = cli_open(cmd, a, a->pos[0], &c->f);
   if (rc) {
     free(c);
     return rc;
@@ -418,7 +417,6 @@ int cmd_cat(const cli_command *cmd, cli_args *a) {
   if (!known) ret = cli_usage_error(cmd->name, "unknown table '%s'", table);
   else if (rc || c->err.code) ret = cli_fail(cmd->name, &c->err, rc ? rc : c->err.code);
   pcol_close(c->f);
-  free(buf);
   free(c);
   return ret;
 }

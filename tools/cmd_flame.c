@@ -311,46 +311,6 @@ static int write_svg(FILE *fp, const pcol_ftree *t, const char *title, double im
   return ferror(fp) ? PCOL_EIO : PCOL_OK;
 }
 
-/* Share change of every node of `nw` against the same name path in `base`. */
-static int diff_deltas(const pcol_ftree *nw, const pcol_ftree *base, double **delta,
-                       double **bshare) {
-  uint32_t n = nw->n;
-  uint32_t *map = malloc((size_t)n * sizeof *map);
-  *delta = calloc(n, sizeof **delta);
-  *bshare = calloc(n, sizeof **bshare);
-  if (!map || !*delta || !*bshare) {
-    free(map);
-    return PCOL_ENOMEM;
-  }
-  double nt = nw->total[0] ? (double)nw->total[0] : 1, bt = base->total[0] ? (double)base->total[0] : 1;
-  map[0] = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    if (i) {
-      uint32_t p = map[nw->parent[i]];
-      map[i] = p == UINT32_MAX ? UINT32_MAX
-                               : pcol_ftree_child(base, p, nw->name[i].ptr, nw->name[i].len);
-      if (map[i] == 0) map[i] = UINT32_MAX;
-    }
-    double b = map[i] == UINT32_MAX ? 0 : 100.0 * (double)base->total[map[i]] / bt;
-    (*bshare)[i] = b;
-    (*delta)[i] = 100.0 * (double)nw->total[i] / nt - b;
-  }
-  free(map);
-  return PCOL_OK;
-}
-
-static int load(const cli_command *cmd, const cli_args *a, const char *path,
-                const pcol_select *sel, pcol_file **f, void **owned, pcol_ftree *t,
-                pcol_error *err) {
-  pcol_open_options oo = {0};
-  oo.no_mmap = cli_flag(cmd, a, "no-mmap");
-  int rc = pcol_open_any(path, &oo, f, owned, err);
-  pcol_value_sel v;
-  if (!rc) rc = pcol_value_resolve(*f, sel, cli_get(cmd, a, "value"), &v, err);
-  if (!rc) rc = pcol_ftree_build(*f, sel, &v, t, err);
-  return rc;
-}
-
 int cmd_flame(const cli_command *cmd, cli_args *a) {
   if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
   const char *out = cli_get(cmd, a, "output");
@@ -366,14 +326,15 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
 
   pcol_error err = {0};
   pcol_file *f = NULL, *fb = NULL;
-  void *owned = NULL, *ownedb = NULL;
   pcol_ftree t = {0}, tb = {0};
   double *delta = NULL, *bshare = NULL;
-  int rc = load(cmd, a, a->pos[0], &sel, &f, &owned, &t, &err);
+  pcol_value_sel v;
+  int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
+  if (!rc && (rc = pcol_ftree_build(f, &sel, &v, &t, &err))) pcol_error_prefix(&err, a->pos[0]);
   if (!rc && base_path) {
-    rc = load(cmd, a, base_path, &sel, &fb, &ownedb, &tb, &err);
-    if (!rc && diff_deltas(&t, &tb, &delta, &bshare))
-      rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
+    rc = cli_load(cmd, a, base_path, &sel, &fb, &v, &err);
+    if (!rc && (rc = pcol_ftree_build(fb, &sel, &v, &tb, &err))) pcol_error_prefix(&err, base_path);
+    if (!rc) rc = pcol_ftree_diff(&t, &tb, &bshare, &delta, &err);
   }
   if (!rc) {
     char sub[600];
@@ -400,7 +361,5 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
   pcol_ftree_free(&tb);
   if (f) pcol_close(f);
   if (fb) pcol_close(fb);
-  free(owned);
-  free(ownedb);
   return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
 }

@@ -1,7 +1,6 @@
 /* cmd_fold.c — `pcol fold`: collapsed stacks ("root;...;leaf value"), the
  * input of flamegraph.pl, speedscope and many other tools. */
 #include "cli.h"
-#include <stdlib.h>
 
 const cli_opt opts_fold[] = {
     {"value", 0, 1, "value type to weigh stacks by: weight, samples, TYPE or TYPE/UNIT (default: the source's)"},
@@ -17,11 +16,9 @@ int cmd_fold(const cli_command *cmd, cli_args *a) {
   pcol_open_options oo = {0};
   oo.no_mmap = cli_flag(cmd, a, "no-mmap");
   pcol_file *f = NULL;
-  void *owned = NULL;
-  int rc = pcol_open_any(a->pos[0], &oo, &f, &owned, &err);
+  int rc = pcol_open_any(a->pos[0], &oo, &f, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
   rc = pcol_fold_write(f, &sel, cli_get(cmd, a, "value"), stdout, &err);
   pcol_close(f);
-  free(owned);
   return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
 }

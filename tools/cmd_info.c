@@ -17,8 +17,7 @@ static const char *type_name(int t) {
 int cmd_info(const cli_command *cmd, cli_args *a) {
   if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
   pcol_file *f;
-  void *buf;
-  int rc = cli_open(cmd, a, a->pos[0], &f, &buf);
+  int rc = cli_open(cmd, a, a->pos[0], &f);
   if (rc) return rc;
   pcol_header_info h;
   pcol_file_header(f, &h);
@@ -38,7 +37,6 @@ int cmd_info(const cli_command *cmd, cli_args *a) {
   if (pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &st, &err) ||
       pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &su, &err)) {
     pcol_close(f);
-    free(buf);
     return cli_fail(cmd->name, &err, err.code ? err.code : PCOL_ECORRUPT);
   }
   printf("sources:         %llu\n", (unsigned long long)ns);
@@ -48,7 +46,6 @@ int cmd_info(const cli_command *cmd, cli_args *a) {
         pcol_string(f, pcol_view_u32(&su, i), &u, &err)) {
       /* damage met: say so and exit non-zero instead of a silent stop */
       pcol_close(f);
-      free(buf);
       return cli_fail(cmd->name, &err, err.code ? err.code : PCOL_ECORRUPT);
     }
     printf("  %llu: %.*s %.*s\n", (unsigned long long)i + 1, (int)t.len, t.ptr ? t.ptr : "NA",
@@ -87,6 +84,5 @@ int cmd_info(const cli_command *cmd, cli_args *a) {
   if (decoded) printf(" (%.1f%%)", 100.0 * (double)stored / (double)decoded);
   printf("\n");
   pcol_close(f);
-  free(buf);
   return EXIT_OK;
 }

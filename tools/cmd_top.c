@@ -81,8 +81,7 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
   pcol_open_options oo = {0};
   oo.no_mmap = cli_flag(cmd, a, "no-mmap");
   pcol_file *f = NULL;
-  void *owned = NULL;
-  int rc = pcol_open_any(a->pos[0], &oo, &f, &owned, &err);
+  int rc = pcol_open_any(a->pos[0], &oo, &f, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
   pcol_value_sel v;
   pcol_top t = {0};
@@ -95,6 +94,5 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
   }
   pcol_top_free(&t);
   pcol_close(f);
-  free(owned);
   return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
 }

@@ -1,6 +1,5 @@
 /* cmd_unpack.c — `pcol unpack`: write a pcol file in another format. */
 #include "cli.h"
-#include <stdlib.h>
 #include <string.h>
 
 const cli_opt opts_unpack[] = {
@@ -24,16 +23,20 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   if (fmt == PCOL_FMT_UNKNOWN || fmt == PCOL_FMT_PCOL)
     return cli_usage_error(cmd->name, "cannot write format '%s'", to);
   pcol_select sel;
-  memset(&sel, 0, sizeof sel);
-  uint64_t src;
-  if (cli_get_u64(cmd, a, "source", 0, &src)) return EXIT_USAGE;
-  if (src > UINT32_MAX) return cli_usage_error(cmd->name, "--source is out of range");
-  sel.source_id = (uint32_t)src;
+  if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   pcol_file *f;
-  void *buf;
-  int rc = cli_open(cmd, a, a->pos[0], &f, &buf);
+  int rc = cli_open(cmd, a, a->pos[0], &f);
   if (rc) return rc;
   pcol_error err = {0};
+  pcol_value_sel value, *vp = NULL;
+  const char *vname = cli_get(cmd, a, "value");
+  if (vname && fmt == PCOL_FMT_COLLAPSED) {
+    if ((rc = pcol_value_resolve(f, &sel, vname, &value, &err))) {
+      pcol_close(f);
+      return cli_fail(cmd->name, &err, rc);
+    }
+    vp = &value;
+  }
   pcol_out o;
   rc = pcol_out_open(&o, out, &err);
   if (!rc) {
@@ -42,7 +45,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     case PCOL_FMT_PPROF: rc = pcol_export_pprof(f, &sel, o.fp, !cli_flag(cmd, a, "no-gzip"), &err); break;
     case PCOL_FMT_PERUN: rc = pcol_export_perun(f, &sel, o.fp, &err); break;
     case PCOL_FMT_COLLAPSED:
-      rc = pcol_export_collapsed(f, &sel, cli_get(cmd, a, "value"), o.fp, &err);
+      rc = pcol_export_collapsed(f, &sel, vp, o.fp, &err);
       break;
     case PCOL_FMT_SPEEDSCOPE: rc = pcol_export_speedscope(f, &sel, o.fp, &err); break;
     default: rc = pcol_error_set(&err, PCOL_EINVAL, "cannot write format '%s'", to);
@@ -51,6 +54,5 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     else rc = pcol_out_commit(&o, &err);
   }
   pcol_close(f);
-  free(buf);
   return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
 }

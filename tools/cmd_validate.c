@@ -11,14 +11,12 @@ const cli_opt opts_validate[] = {
 int cmd_validate(const cli_command *cmd, cli_args *a) {
   if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
   pcol_file *f;
-  void *buf;
-  int rc = cli_open(cmd, a, a->pos[0], &f, &buf);
+  int rc = cli_open(cmd, a, a->pos[0], &f);
   if (rc) return rc;
   pcol_error err = {0};
   int full = cli_flag(cmd, a, "full");
   rc = full ? pcol_validate_full(f, &err) : PCOL_OK;
   pcol_close(f);
-  free(buf);
   if (rc) {
     fprintf(stderr, "pcol validate: %s: invalid: %s\n", a->pos[0], err.message);
     return cli_exit_code(rc);

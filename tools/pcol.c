@@ -75,7 +75,8 @@ int main(int argc, char **argv) {
     return EXIT_OK;
   }
   if (!strcmp(c, "--version") || !strcmp(c, "-V")) {
-    printf("pcol %s (format %d.%d)\n", PCOL_VERSION_STRING, PCOL_FORMAT_MAJOR, PCOL_FORMAT_MINOR);
+    printf("pcol %s (library %s, format %d.%d)\n", PCOL_VERSION_STRING, pcol_version_string(),
+           PCOL_FORMAT_MAJOR, PCOL_FORMAT_MINOR);
     return EXIT_OK;
   }
   for (size_t i = 0; i < NCOMMANDS; i++) {

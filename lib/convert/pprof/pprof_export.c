@@ -10,7 +10,7 @@
  * memory.  spec.md §10.2 lists the meta keys read back here.
  */
 #include "internal.h"
-#include "pprof_common.h"
+#include "pprof.h"
 #include "profile.pb-c.h"
 #include <inttypes.h>
 #include <zlib.h>
@@ -167,7 +167,7 @@ static int plan_columns(ex *x) {
     for (uint64_t r = 0; r < nsvt; r++) n += pcol_view_u32(&svs, r) == s;
     /* Rprof keeps its memory fields as snapshot levels, which must not be
      * summed as pprof values: an Rprof source exports weight-based values */
-    si->synth = n == 0 || str_is(type, "rprof");
+    si->synth = n == 0 || str_is(type, PCOL_SRC_RPROF);
     if (si->synth) {
       pcol_str iv;
       int64_t us;

@@ -38,37 +38,37 @@ static int parse(pcol_file *f, pcol_error *err) {
   if (f->size < PCOL_HEADER_SIZE)
     return corrupt(err, "file is %llu bytes, shorter than the %llu-byte header", f->size,
                    PCOL_HEADER_SIZE);
-  if (memcmp(h, PCOL_MAGIC, 8) != 0)
+  if (memcmp(h + PCOL_HDR_MAGIC, PCOL_MAGIC, PCOL_MAGIC_SIZE) != 0)
     return pcol_error_set(err, PCOL_EFORMAT, "not a pcol file (bad magic at byte 0)");
   pcol_header_info *hi = &f->hdr;
-  hi->major = pcol_rd16(h + 8);
-  hi->minor = pcol_rd16(h + 10);
+  hi->major = pcol_rd16(h + PCOL_HDR_MAJOR);
+  hi->minor = pcol_rd16(h + PCOL_HDR_MINOR);
   if (hi->major != PCOL_FORMAT_MAJOR)
     return pcol_error_set(err, PCOL_EUNSUPPORTED,
                           "file has format version %u.%u; this reader understands %d.x (up to %d.%d)",
                           hi->major, hi->minor, PCOL_FORMAT_MAJOR, PCOL_FORMAT_MAJOR,
                           PCOL_FORMAT_MINOR);
-  if (pcol_rd32(h + 60) != (uint32_t)crc32(0L, h, 60))
+  if (pcol_rd32(h + PCOL_HDR_HEADER_CRC) != (uint32_t)crc32(0L, h, PCOL_HDR_HEADER_CRC))
     return pcol_error_set(err, PCOL_ECORRUPT, "header checksum mismatch (bytes 0..63)");
-  if (pcol_rd32(h + 12) != PCOL_HEADER_SIZE)
-    return corrupt(err, "header_size is %llu, expected %llu (byte 12)", pcol_rd32(h + 12),
+  if (pcol_rd32(h + PCOL_HDR_HEADER_SIZE) != PCOL_HEADER_SIZE)
+    return corrupt(err, "header_size is %llu, expected %llu (byte 12)", pcol_rd32(h + PCOL_HDR_HEADER_SIZE),
                    PCOL_HEADER_SIZE);
-  hi->incompat_flags = pcol_rd64(h + 16);
-  hi->compat_flags = pcol_rd64(h + 24);
+  hi->incompat_flags = pcol_rd64(h + PCOL_HDR_INCOMPAT);
+  hi->compat_flags = pcol_rd64(h + PCOL_HDR_COMPAT);
   if (hi->incompat_flags != 0)
     return pcol_error_set(err, PCOL_EUNSUPPORTED,
                           "file uses incompatible feature flags 0x%llx this reader does not know",
                           (unsigned long long)hi->incompat_flags);
-  hi->file_size = pcol_rd64(h + 32);
-  hi->dir_offset = pcol_rd64(h + 40);
-  hi->dir_count = pcol_rd32(h + 48);
-  hi->body_crc = pcol_rd32(h + 56);
-  hi->header_crc = pcol_rd32(h + 60);
+  hi->file_size = pcol_rd64(h + PCOL_HDR_FILE_SIZE);
+  hi->dir_offset = pcol_rd64(h + PCOL_HDR_DIR_OFFSET);
+  hi->dir_count = pcol_rd32(h + PCOL_HDR_DIR_COUNT);
+  hi->body_crc = pcol_rd32(h + PCOL_HDR_BODY_CRC);
+  hi->header_crc = pcol_rd32(h + PCOL_HDR_HEADER_CRC);
   if (hi->file_size != f->size)
     return corrupt(err, "header says the file is %llu bytes but it is %llu (truncated or extended)",
                    hi->file_size, f->size);
-  if (pcol_rd32(h + 52) != PCOL_DIR_ENTRY_SIZE)
-    return corrupt(err, "dir_entry_size is %llu, expected %llu (byte 52)", pcol_rd32(h + 52),
+  if (pcol_rd32(h + PCOL_HDR_DIR_ENTRY_SIZE) != PCOL_DIR_ENTRY_SIZE)
+    return corrupt(err, "dir_entry_size is %llu, expected %llu (byte 52)", pcol_rd32(h + PCOL_HDR_DIR_ENTRY_SIZE),
                    PCOL_DIR_ENTRY_SIZE);
   if (hi->dir_offset % PCOL_ALIGN || hi->dir_offset < PCOL_HEADER_SIZE ||
       hi->dir_offset > f->size || (f->size - hi->dir_offset) / PCOL_DIR_ENTRY_SIZE != hi->dir_count ||
@@ -95,24 +95,24 @@ static int parse(pcol_file *f, pcol_error *err) {
     uint64_t at = hi->dir_offset + (uint64_t)i * PCOL_DIR_ENTRY_SIZE;
     pcol_section *s = &f->sections[i + 1];
     pcol_section_info *si = &s->info;
-    si->table = pcol_rd16(d);
-    si->column = pcol_rd16(d + 2);
-    si->type = d[4];
-    si->codec = d[5];
-    si->offset = pcol_rd64(d + 8);
-    si->stored_size = pcol_rd64(d + 16);
-    si->decoded_size = pcol_rd64(d + 24);
-    si->count = pcol_rd64(d + 32);
-    si->crc = pcol_rd32(d + 40);
+    si->table = pcol_rd16(d + PCOL_DIR_TABLE);
+    si->column = pcol_rd16(d + PCOL_DIR_COLUMN);
+    si->type = d[PCOL_DIR_TYPE];
+    si->codec = d[PCOL_DIR_CODEC];
+    si->offset = pcol_rd64(d + PCOL_DIR_OFFSET);
+    si->stored_size = pcol_rd64(d + PCOL_DIR_STORED_SIZE);
+    si->decoded_size = pcol_rd64(d + PCOL_DIR_DECODED_SIZE);
+    si->count = pcol_rd64(d + PCOL_DIR_COUNT);
+    si->crc = pcol_rd32(d + PCOL_DIR_CRC);
     uint64_t key = ((uint64_t)si->table << 16) | si->column;
     if (i > 0 && key <= prev_key)
       return corrupt(err, "directory entry at byte %llu is out of order (table/column key %llu)",
                      at, key);
     prev_key = key;
-    if (pcol_rd16(d + 6) != 0)
+    if (pcol_rd16(d + PCOL_DIR_FLAGS) != 0)
       return corrupt(err, "directory entry at byte %llu has unknown flags 0x%llx", at,
-                     pcol_rd16(d + 6));
-    for (int k = 44; k < 64; k++)
+                     pcol_rd16(d + PCOL_DIR_FLAGS));
+    for (int k = PCOL_DIR_RESERVED; k < PCOL_DIR_ENTRY_SIZE; k++)
       if (d[k]) return corrupt(err, "reserved byte %llu of directory entry at byte %llu is not zero",
                                (uint64_t)k, at);
     if (si->column == 0) { /* row-count entry */
@@ -197,7 +197,7 @@ static int parse(pcol_file *f, pcol_error *err) {
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     if (t == PCOL_T_SAMPLES || f->rows[t] <= (t == PCOL_T_STRINGS ? 1u : 0u)) continue;
     int stored = 0;
-    for (int c = 1; c < 16 && !stored; c++) stored = f->idx[t][c] != 0;
+    for (int c = 1; c < PCOL_MAX_COLUMNS && !stored; c++) stored = f->idx[t][c] != 0;
     if (!stored)
       return corrupt(err, "table %llu has %llu rows but stores none of its columns", (uint64_t)t,
                      f->rows[t]);
@@ -241,7 +241,7 @@ int pcol_open_buffer(const void *data, size_t len, const pcol_open_options *opt,
 static uint8_t *read_meta(int fd, uint64_t size) {
   uint8_t h[PCOL_HEADER_SIZE];
   if (size < PCOL_HEADER_SIZE || pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h) return NULL;
-  uint64_t dir = pcol_rd64(h + 40);
+  uint64_t dir = pcol_rd64(h + PCOL_HDR_DIR_OFFSET);
   if (dir < PCOL_HEADER_SIZE || dir > size || size - dir > (UINT64_C(1) << 20)) return NULL;
   size_t dn = (size_t)(size - dir);
   uint8_t *m = malloc(PCOL_HEADER_SIZE + dn);
@@ -257,6 +257,7 @@ static uint8_t *read_meta(int fd, uint64_t size) {
 int pcol_open(const char *path, const pcol_open_options *opt, pcol_file **out,
               pcol_error *err) {
   *out = NULL;
+  if (strcmp(path, "-") == 0) return pcol_open_stream(stdin, "<stdin>", opt, out, err);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return pcol_error_set(err, PCOL_EIO, "%s: %s", path, strerror(errno));
   struct stat st;
@@ -303,12 +304,45 @@ int pcol_open(const char *path, const pcol_open_options *opt, pcol_file **out,
   close(fd);
   int rc = open_common(f, opt, err);
   if (rc) {
-    /* prefix the message with the path */
-    if (err) {
-      char m[sizeof err->message];
-      snprintf(m, sizeof m, "%.200s: %.300s", path, err->message);
-      memcpy(err->message, m, sizeof m);
-    }
+    pcol_error_prefix(err, path);
+    pcol_close(f);
+    return rc;
+  }
+  *out = f;
+  return PCOL_OK;
+}
+
+int pcol_open_stream(FILE *in, const char *name, const pcol_open_options *opt, pcol_file **out,
+                     pcol_error *err) {
+  *out = NULL;
+  /* a pcol file needs random access: read it whole */
+  pcol_buf buf = {0};
+  size_t n;
+  int rc = PCOL_OK;
+  do {
+    if ((rc = pcol_buf_reserve(&buf, 1 << 16))) break;
+    n = fread(buf.data + buf.len, 1, buf.cap - buf.len, in);
+    buf.len += n;
+  } while (n > 0);
+  if (rc) {
+    pcol_buf_free(&buf);
+    return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory reading the input", name);
+  }
+  if (ferror(in)) {
+    pcol_buf_free(&buf);
+    return pcol_error_set(err, PCOL_EIO, "%s: read error", name);
+  }
+  pcol_file *f = calloc(1, sizeof *f);
+  if (!f) {
+    pcol_buf_free(&buf);
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  }
+  f->base = buf.data ? buf.data : (const uint8_t *)"";
+  f->size = buf.len;
+  f->owned = buf.data != NULL;
+  rc = open_common(f, opt, err);
+  if (rc) {
+    pcol_error_prefix(err, name);
     pcol_close(f);
     return rc;
   }
@@ -542,8 +576,12 @@ int pcol_stack_walk(pcol_file *f, uint32_t stack_id,
     return pcol_error_set(err, PCOL_ECORRUPT, "stack id %u is out of range", stack_id);
   uint32_t depth = 1;
   /* parents are checked to be smaller than their child, so this ends */
-  for (uint32_t n = stack_id; n; n = pcol_view_u32(&par, n - 1), depth++)
-    if (fn(ctx, depth, pcol_view_u32(&loc, n - 1))) break;
+  for (uint32_t n = stack_id; n; n = pcol_view_u32(&par, n - 1), depth++) {
+    int r = fn(ctx, depth, pcol_view_u32(&loc, n - 1));
+    if (r > 0) break;
+    if (r < 0) /* the callback failed: keep its message if it wrote one */
+      return err && err->code == r ? r : pcol_error_set(err, r, "%s", pcol_strerror(r));
+  }
   return PCOL_OK;
 }
 
@@ -592,7 +630,7 @@ static int check_max_durations(pcol_file *f, const pcol_view *src, pcol_error *e
     for (; i < n && pcol_view_u32(src, i) == s; i++)
       if (pcol_view_i64(&dur, i) > mx) mx = pcol_view_i64(&dur, i);
     pcol_str v;
-    if (pcol_meta_get(f, s, "pcol.max_duration_ns", &v, NULL) != PCOL_OK || !v.ptr) continue;
+    if (pcol_meta_get(f, s, PCOL_META_MAX_DURATION_NS, &v, NULL) != PCOL_OK || !v.ptr) continue;
     char buf[24];
     size_t len = v.len < sizeof buf - 1 ? v.len : sizeof buf - 1;
     memcpy(buf, v.ptr, len);

@@ -54,7 +54,7 @@ static int declared_max_durations(pcol_file *f, int64_t **out, pcol_error *err) 
   int rc = pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &mk, err);
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &mv, err);
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &ms, err);
-  static const char key[] = "pcol.max_duration_ns";
+  static const char key[] = PCOL_META_MAX_DURATION_NS;
   for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
     uint32_t s = pcol_view_u32(&ms, i);
     if (s == 0 || s > ns || d[s] >= 0) continue;

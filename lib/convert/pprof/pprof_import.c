@@ -8,7 +8,7 @@
  * sample per pprof sample, every field kept.
  */
 #include "internal.h"
-#include "pprof_common.h"
+#include "pprof.h"
 #include "profile.pb-c.h"
 #include <inttypes.h>
 #include <stdalign.h>
@@ -514,7 +514,7 @@ static int build(ctx *c) {
   int64_t ts = PCOL_NA_I64;
   if (p->time_nanos) ts = p->time_nanos / 1000000000 - floor_div(p->time_nanos, 1000000000);
   uint32_t src;
-  TRY(pcol_b_source(b, PPROF_SOURCE_TYPE, c->name, ts, &src));
+  TRY(pcol_b_source(b, PCOL_SRC_PPROF, c->name, ts, &src));
 
   /* profile-level fields, present (nonzero) ones only: proto3 has no other
    * notion of presence, so this reproduces the same encoded fields */

@@ -1,68 +1,10 @@
-/* util.c — errors, growable buffers, the hash set used for deduplication. */
+/* hash.c — hashing (fast and keyed) and the hash set used for deduplication. */
 #include "internal.h"
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
-
-int pcol_error_set(pcol_error *err, int code, const char *fmt, ...) {
-  if (err) {
-    err->code = code;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-  }
-  return code;
-}
-
-const char *pcol_strerror(int code) {
-  switch (code) {
-  case PCOL_OK: return "ok";
-  case PCOL_EINVAL: return "invalid argument";
-  case PCOL_ENOMEM: return "out of memory";
-  case PCOL_EIO: return "I/O error";
-  case PCOL_ECORRUPT: return "corrupt or malformed input";
-  case PCOL_EUNSUPPORTED: return "unsupported version or feature";
-  case PCOL_ETOOBIG: return "size limit exceeded";
-  case PCOL_ENOTFOUND: return "not found";
-  case PCOL_EFORMAT: return "unrecognised input format";
-  }
-  return "unknown error";
-}
-
-int pcol_buf_reserve(pcol_buf *b, size_t extra) {
-  if (extra <= b->cap - b->len) return PCOL_OK;
-  if (extra > SIZE_MAX / 2 - b->len) return PCOL_ENOMEM;
-  size_t need = b->len + extra, cap = b->cap ? b->cap : 64;
-  while (cap < need) cap *= 2;
-  uint8_t *p = realloc(b->data, cap);
-  if (!p) return PCOL_ENOMEM;
-  b->data = p;
-  b->cap = cap;
-  return PCOL_OK;
-}
-
-int pcol_buf_append(pcol_buf *b, const void *p, size_t n) {
-  if (n == 0) return PCOL_OK;
-  if (pcol_buf_reserve(b, n)) return PCOL_ENOMEM;
-  memcpy(b->data + b->len, p, n);
-  b->len += n;
-  return PCOL_OK;
-}
-
-int pcol_grow(void *arr_ptr, size_t *cap, size_t elem) {
-  size_t c = *cap ? 2 * *cap : 16;
-  if (c < *cap || c > SIZE_MAX / elem) return PCOL_ENOMEM;
-  void *old, *grown;
-  memcpy(&old, arr_ptr, sizeof old); /* arr_ptr is a T **: copy, do not alias */
-  if (!(grown = realloc(old, c * elem))) return PCOL_ENOMEM;
-  memcpy(arr_ptr, &grown, sizeof grown);
-  *cap = c;
-  return PCOL_OK;
-}
 
 /* SipHash-1-3 under a key drawn once per process: for tables whose keys
  * come straight from an untrusted file and are many (Perun's object keys,

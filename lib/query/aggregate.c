@@ -8,7 +8,7 @@
  * where the key appears with no ancestor holding it, which counts a key once
  * per sample however often it recurses (pprof -top, summaryRprof).
  */
-#include "internal.h"
+#include "frames.h"
 #include <errno.h>
 
 #define CHECK(x)                                                              \
@@ -123,6 +123,8 @@ typedef struct fctx {
   uint64_t nloc, nlines, nfn, nmap, nstacks;
   pcol_view loc_off, loc_map, loc_addr, ln_fn, ln_line, fn_name, fn_file, map_file, st_parent,
       st_loc;
+  pcol_frames fr; /* the frame-naming rule's columns */
+  pcol_buf scratch;
 } fctx;
 
 static int fctx_init(fctx *c, pcol_file *f, pcol_error *err) {
@@ -144,6 +146,7 @@ static int fctx_init(fctx *c, pcol_file *f, pcol_error *err) {
   CHECK(pcol_column(f, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME, &c->map_file, err));
   CHECK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &c->st_parent, err));
   CHECK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &c->st_loc, err));
+  CHECK(pcol_frames_init(&c->fr, f, err));
   if (c->loc_off.count != c->nloc + 1 && c->nloc)
     return pcol_error_set(err, PCOL_ECORRUPT, "location offsets have %llu entries for %llu locations",
                           (unsigned long long)c->loc_off.count, (unsigned long long)c->nloc);
@@ -152,11 +155,7 @@ static int fctx_init(fctx *c, pcol_file *f, pcol_error *err) {
 
 /* Lines [*a, *e) of location `loc` (1-based; 0 or out of range = none). */
 static void loc_lines(const fctx *c, uint32_t loc, uint64_t *a, uint64_t *e) {
-  *a = *e = 0;
-  if (loc == 0 || loc > c->nloc) return;
-  *a = pcol_view_u64(&c->loc_off, loc - 1);
-  *e = pcol_view_u64(&c->loc_off, loc);
-  if (*e > c->nlines || *a > *e) *a = *e = 0; /* checked by the reader; belt and braces */
+  pcol_frames_lines(&c->fr, loc, a, e);
 }
 
 static int fn_string(const fctx *c, uint32_t fn, const pcol_view *col, pcol_str *out,
@@ -217,7 +216,7 @@ static int source_defaults(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
     if (s < lo || s > hi || want[s - lo].ptr) continue;
     pcol_str k;
     if ((rc = pcol_string(f, pcol_view_u32(&mk, i), &k, err))) break;
-    if (str_is(k, "pprof.default_sample_type"))
+    if (str_is(k, PPROF_META_DEFAULT_SAMPLE_TYPE))
       rc = pcol_string(f, pcol_view_u32(&mv, i), &want[s - lo], err);
   }
   for (size_t i = 0; i < n; i++) d[i] = 0;
@@ -241,7 +240,7 @@ static int source_defaults(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
      * memory snapshots, and summaryRprof counts samples. */
     pcol_str st = {NULL, 0};
     if ((rc = pcol_string(f, pcol_view_u32(&sty, s - 1), &st, err))) break;
-    if (str_is(st, "rprof")) d[s - lo] = 0;
+    if (str_is(st, PCOL_SRC_RPROF)) d[s - lo] = 0;
   }
   free(want);
   free(named);
@@ -317,18 +316,18 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
     CHECK(stored_type_for_all(f, sel, "samples", &vt, err));
     return vt_names(f, vt, out, err);
   }
-  if (!strcmp(name, "rprof.alloc")) {
+  if (!strcmp(name, PCOL_VALUE_RPROF_ALLOC)) {
     /* needs the three level snapshots of Rprof memory profiling */
-    static const char *need[3] = {"vsize.small", "vsize.large", "nodes"};
+    static const char *need[3] = {RPROF_VT_SMALL, RPROF_VT_LARGE, RPROF_VT_NODES};
     for (int k = 0; k < 3; k++) {
       pcol_value_sel tmp;
       int rc = pcol_value_resolve(f, sel, need[k], &tmp, err);
       if (rc)
-        return pcol_error_set(err, rc, "value 'rprof.alloc' needs Rprof memory profiling (%s)",
-                              err ? err->message : need[k]);
+        return pcol_error_set(err, rc, "value '%s' needs Rprof memory profiling (%s)",
+                              PCOL_VALUE_RPROF_ALLOC, err ? err->message : need[k]);
     }
     out->vt_id = PCOL_VT_RPROF_ALLOC;
-    out->type = (pcol_str){"rprof.alloc", 11};
+    out->type = (pcol_str){PCOL_VALUE_RPROF_ALLOC, sizeof PCOL_VALUE_RPROF_ALLOC - 1};
     out->unit = (pcol_str){"bytes", 5};
     return PCOL_OK;
   }
@@ -489,7 +488,7 @@ int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_se
     CHECK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &c.source, err));
   }
   if (c.vt == PCOL_VT_RPROF_ALLOC) {
-    static const char *need[3] = {"vsize.small", "vsize.large", "nodes"};
+    static const char *need[3] = {RPROF_VT_SMALL, RPROF_VT_LARGE, RPROF_VT_NODES};
     for (int k = 0; k < 3; k++) {
       pcol_value_sel t;
       CHECK(pcol_value_resolve(f, sel, need[k], &t, err));
@@ -541,7 +540,7 @@ static int unnamed_functions_are_frames(pcol_file *f, const pcol_select *sel, in
     if (sel && sel->source_id && s + 1 != sel->source_id) continue;
     pcol_str t;
     CHECK(pcol_string(f, pcol_view_u32(&ty, s), &t, err));
-    if (!str_is(t, "rprof")) *out = 1;
+    if (!str_is(t, PCOL_SRC_RPROF)) *out = 1;
   }
   return PCOL_OK;
 }
@@ -802,6 +801,7 @@ int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
     out->value = *v;
     rc = top_run(&t, sel, v, out, err);
   }
+  pcol_buf_free(&t.fc.scratch);
   free(t.fn_key);
   free(t.loc_koff);
   free(t.loc_keys);
@@ -885,45 +885,31 @@ static int ft_child(ft_priv *p, uint32_t parent, uint32_t key, uint32_t *out) {
   return PCOL_OK;
 }
 
-/* The name of frame `li` (a line row) for the frame tree. */
+/* The name of frame `li` (a line row) for the frame tree (frames.h). */
 static int frame_key(fctx *c, keytab *keys, uint32_t *fn_key, uint64_t li, uint32_t *key,
                      pcol_error *err) {
-  uint32_t fn = pcol_view_u32(&c->ln_fn, li);
-  if (fn > c->nfn) fn = 0;
+  uint32_t fn = pcol_frames_fn(&c->fr, li);
   if (fn && fn_key[fn] != UINT32_MAX && fn_key[fn] != 0) {
     *key = fn_key[fn];
     return PCOL_OK;
   }
-  pcol_str name = {NULL, 0};
-  if (fn) CHECK(fn_string(c, fn, &c->fn_name, &name, err));
-  if (name.ptr) {
+  pcol_str name;
+  int by_function;
+  CHECK(pcol_frame_line_name(&c->fr, li, &c->scratch, &name, &by_function, err));
+  if (by_function) {
     CHECK(key_intern(keys, name.ptr, name.len, 0, key));
     fn_key[fn] = *key;
     return PCOL_OK;
   }
-  /* no function name (an Rprof top-level ref): name the place instead */
-  if (fn) fn_key[fn] = 0;
-  pcol_str file = {NULL, 0};
-  if (fn) CHECK(fn_string(c, fn, &c->fn_file, &file, err));
-  int64_t line = pcol_view_i64(&c->ln_line, li);
-  char buf[600];
-  int n;
-  if (file.ptr && line != PCOL_NA_I64)
-    n = snprintf(buf, sizeof buf, "%.*s:%lld", (int)(file.len > 500 ? 500 : file.len), file.ptr,
-                 (long long)line);
-  else if (file.ptr)
-    n = snprintf(buf, sizeof buf, "%.*s", (int)(file.len > 500 ? 500 : file.len), file.ptr);
-  else
-    n = snprintf(buf, sizeof buf, "[unknown]");
-  return key_intern(keys, buf, (size_t)n, 1, key);
+  if (fn) fn_key[fn] = 0; /* named by place: per line, not per function */
+  return key_intern(keys, name.ptr, name.len, 1, key);
 }
 
 static int addr_key(fctx *c, keytab *keys, uint32_t loc, uint32_t *key) {
-  uint64_t addr = loc && loc <= c->nloc ? pcol_view_u64(&c->loc_addr, loc - 1) : 0;
-  char buf[32];
-  int n = addr ? snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)addr)
-               : snprintf(buf, sizeof buf, "[unknown]");
-  return key_intern(keys, buf, (size_t)n, 1, key);
+  char buf[PCOL_ADDR_NAME_MAX];
+  pcol_str name;
+  pcol_frame_addr_name(&c->fr, loc, buf, &name);
+  return key_intern(keys, name.ptr, name.len, 1, key);
 }
 
 static int ftree_run(fctx *c, ft_priv *p, const pcol_select *sel, const pcol_value_sel *v,
@@ -1026,6 +1012,7 @@ int pcol_ftree_build(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   out->value = *v;
   out->priv_ = p;
   rc = ftree_run(&c, p, sel, v, out, err);
+  pcol_buf_free(&c.scratch);
   out->parent = p->parent;
   if (rc) {
     pcol_ftree_free(out);
@@ -1126,36 +1113,4 @@ int pcol_fold_write(pcol_file *f, const pcol_select *sel, const char *value, FIL
   pcol_buf_free(&idx);
   pcol_ftree_free(&t);
   return rc;
-}
-
-/* ------------------------------------------------------ any input */
-int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **out, void **owned,
-                  pcol_error *err) {
-  *out = NULL;
-  *owned = NULL;
-  if (strcmp(path, "-") != 0) {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return pcol_error_set(err, PCOL_EIO, "%s: %s", path, strerror(errno));
-    char head[8];
-    size_t n = fread(head, 1, sizeof head, fp);
-    fclose(fp);
-    if (n == 8 && memcmp(head, PCOL_MAGIC, 8) == 0)
-      return pcol_open(path, opt, out, err); /* its messages name the path */
-  }
-  /* another format (or standard input): import into memory */
-  pcol_builder *b = NULL;
-  void *mem = NULL;
-  size_t len = 0;
-  pcol_import_options io = {0};
-  int rc = pcol_builder_new(&b, err);
-  if (!rc) rc = pcol_import_path(b, path, PCOL_FMT_UNKNOWN, &io, err);
-  if (!rc) rc = pcol_builder_write_mem(b, NULL, &mem, &len, err);
-  pcol_builder_free(b);
-  if (!rc) rc = pcol_open_buffer(mem, len, opt, out, err);
-  if (rc) {
-    free(mem);
-    return rc;
-  }
-  *owned = mem;
-  return PCOL_OK;
 }

@@ -26,9 +26,28 @@
 extern "C" {
 #endif
 
-#define PCOL_VERSION_STRING "0.1.0"
+/* Marks the functions libpcol.so exports; everything else is hidden. */
+#if defined(__GNUC__)
+#define PCOL_API __attribute__((visibility("default")))
+#else
+#define PCOL_API
+#endif
+
+/* The library's version (the Makefile and pcol.pc read it from here).  The
+ * major number changes with an incompatible change of this header; it is
+ * the SONAME's number (libpcol.so.MAJOR). */
+#define PCOL_VERSION_MAJOR 0
+#define PCOL_VERSION_MINOR 2
+#define PCOL_VERSION_PATCH 0
+#define PCOL_VERSION_NUMBER \
+  (PCOL_VERSION_MAJOR * 100 * 100 + PCOL_VERSION_MINOR * 100 + PCOL_VERSION_PATCH)
+#define PCOL_VERSION_STRING "0.2.0"
+/* The on-disk format this library writes (spec.md). */
 #define PCOL_FORMAT_MAJOR 1
 #define PCOL_FORMAT_MINOR 0
+
+/* ================================================== level 1: core (lib/core)
+ * Read, validate, build and write pcol files; sample selection. */
 
 /* ---------------------------------------------------------------- errors */
 
@@ -50,12 +69,22 @@ typedef struct pcol_error {
 } pcol_error;
 
 /* Sets err (if non-NULL) and returns code.  printf-style. */
-int pcol_error_set(pcol_error *err, int code, const char *fmt, ...)
+PCOL_API int pcol_error_set(pcol_error *err, int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-const char *pcol_strerror(int code);
+PCOL_API const char *pcol_strerror(int code);
+/* Puts "prefix: " before err's message (a file name, a command), keeping
+ * its code; does nothing when err is NULL.  Returns err->code (or 0). */
+PCOL_API int pcol_error_prefix(pcol_error *err, const char *prefix);
+/* Callbacks (pcol_stack_walk, pcol_select_iter) follow one rule: return 0
+ * to go on, > 0 to stop early (the call then returns PCOL_OK), < 0 (a
+ * PCOL_E* code) to fail: the call stops and returns that code. */
+
+/* The library's version as PCOL_VERSION_NUMBER and as a string. */
+PCOL_API unsigned pcol_version(void);
+PCOL_API const char *pcol_version_string(void);
 
 /* ------------------------------------------------------------ NA values */
 
@@ -169,10 +198,10 @@ typedef struct pcol_table_info {
 } pcol_table_info;
 
 /* NULL if the id is unknown. */
-const pcol_table_info *pcol_table_info_get(int table);
+PCOL_API const pcol_table_info *pcol_table_info_get(int table);
 /* Look up a stored table by name ("samples"); NULL if none. */
-const pcol_table_info *pcol_table_info_by_name(const char *name);
-const pcol_column_info *pcol_column_info_get(int table, int column);
+PCOL_API const pcol_table_info *pcol_table_info_by_name(const char *name);
+PCOL_API const pcol_column_info *pcol_column_info_get(int table, int column);
 
 /* ---------------------------------------------------------------- reader */
 
@@ -185,16 +214,21 @@ typedef struct pcol_open_options {
 
 /* Opens a pcol file read-only.  Checks the header, the directory and every
  * section's bounds, alignment and size (cost: O(number of sections)). */
-int pcol_open(const char *path, const pcol_open_options *opt, pcol_file **out,
+PCOL_API int pcol_open(const char *path, const pcol_open_options *opt, pcol_file **out,
               pcol_error *err);
 /* Same checks on caller-owned memory, which must outlive the pcol_file. */
-int pcol_open_buffer(const void *data, size_t len, const pcol_open_options *opt,
+PCOL_API int pcol_open_buffer(const void *data, size_t len, const pcol_open_options *opt,
                      pcol_file **out, pcol_error *err);
-void pcol_close(pcol_file *f);
+/* Reads a whole stream (a pipe, standard input) into memory and opens that;
+ * the file owns the copy (freed by pcol_close).  `name` is used in messages.
+ * pcol_open(path "-") does this for standard input. */
+PCOL_API int pcol_open_stream(FILE *in, const char *name, const pcol_open_options *opt,
+                              pcol_file **out, pcol_error *err);
+PCOL_API void pcol_close(pcol_file *f);
 
 /* Full validation: checksums, every offset monotonic and in range, every id in
  * range, stack parents before children, exact decoded sizes, sample order. */
-int pcol_validate_full(pcol_file *f, pcol_error *err);
+PCOL_API int pcol_validate_full(pcol_file *f, pcol_error *err);
 
 typedef struct pcol_header_info {
   uint16_t major, minor;
@@ -203,7 +237,7 @@ typedef struct pcol_header_info {
   uint32_t dir_count;
   uint32_t body_crc, header_crc;
 } pcol_header_info;
-void pcol_file_header(const pcol_file *f, pcol_header_info *out);
+PCOL_API void pcol_file_header(const pcol_file *f, pcol_header_info *out);
 
 /* One directory entry, as stored. */
 typedef struct pcol_section_info {
@@ -212,11 +246,11 @@ typedef struct pcol_section_info {
   uint64_t offset, stored_size, decoded_size, count;
   uint32_t crc;
 } pcol_section_info;
-uint32_t pcol_section_count(const pcol_file *f);
-int pcol_section_get(const pcol_file *f, uint32_t index, pcol_section_info *out);
+PCOL_API uint32_t pcol_section_count(const pcol_file *f);
+PCOL_API int pcol_section_get(const pcol_file *f, uint32_t index, pcol_section_info *out);
 
 /* Rows of a stored table (0 if the table is absent). */
-uint64_t pcol_rows(const pcol_file *f, int table);
+PCOL_API uint64_t pcol_rows(const pcol_file *f, int table);
 
 /* A borrowed, typed view of one column. */
 typedef struct pcol_view {
@@ -228,7 +262,7 @@ typedef struct pcol_view {
 
 /* Gets a column (decoding an LZ4 section once, on first use).  An absent
  * column gives data == NULL and count == expected count. */
-int pcol_column(pcol_file *f, int table, int column, pcol_view *out,
+PCOL_API int pcol_column(pcol_file *f, int table, int column, pcol_view *out,
                 pcol_error *err);
 
 /* Element accessors for views (no bounds check: i < v->count is the caller's). */
@@ -259,50 +293,51 @@ typedef struct pcol_str {
 } pcol_str;
 
 /* String by id (id 0 = NA: ptr NULL).  Out-of-range ids are ECORRUPT. */
-int pcol_string(pcol_file *f, uint32_t id, pcol_str *out, pcol_error *err);
-uint64_t pcol_string_count(const pcol_file *f); /* number of ids, including 0 */
+PCOL_API int pcol_string(pcol_file *f, uint32_t id, pcol_str *out, pcol_error *err);
+PCOL_API uint64_t pcol_string_count(const pcol_file *f); /* number of ids, including 0 */
 
-/* Convenience: the i-th row's location chain.  Calls fn for depth 1
- * (innermost) outward; stops when fn returns non-zero.  stack_id 0 = empty. */
-int pcol_stack_walk(pcol_file *f, uint32_t stack_id,
+/* Convenience: a stack's location chain.  Calls fn for depth 1 (innermost)
+ * outward; fn returns 0 to go on, > 0 to stop (result PCOL_OK), < 0 to fail
+ * (that code is returned).  stack_id 0 = empty. */
+PCOL_API int pcol_stack_walk(pcol_file *f, uint32_t stack_id,
                     int (*fn)(void *ctx, uint32_t depth, uint32_t location_id),
                     void *ctx, pcol_error *err);
 
 /* Meta value lookup: first row with this key and source_id (0 = file-level);
  * ENOTFOUND if absent. */
-int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key,
+PCOL_API int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key,
                   pcol_str *out, pcol_error *err);
 
 /* ---------------------------------------------------------------- builder */
 
 typedef struct pcol_builder pcol_builder;
 
-int pcol_builder_new(pcol_builder **out, pcol_error *err);
-void pcol_builder_free(pcol_builder *b);
+PCOL_API int pcol_builder_new(pcol_builder **out, pcol_error *err);
+PCOL_API void pcol_builder_free(pcol_builder *b);
 
 /* Interns a byte string; returns its id (>= 1) in *id.  NULL ptr = NA (id 0). */
-int pcol_b_string(pcol_builder *b, const void *ptr, size_t len, uint32_t *id);
-int pcol_b_cstr(pcol_builder *b, const char *s, uint32_t *id); /* NULL -> 0 */
+PCOL_API int pcol_b_string(pcol_builder *b, const void *ptr, size_t len, uint32_t *id);
+PCOL_API int pcol_b_cstr(pcol_builder *b, const char *s, uint32_t *id); /* NULL -> 0 */
 /* The bytes of an interned string (borrowed until the builder changes). */
-pcol_str pcol_b_string_get(const pcol_builder *b, uint32_t id);
+PCOL_API pcol_str pcol_b_string_get(const pcol_builder *b, uint32_t id);
 
-int pcol_b_source(pcol_builder *b, const char *type, const char *uri,
+PCOL_API int pcol_b_source(pcol_builder *b, const char *type, const char *uri,
                   int64_t timestamp, uint32_t *source_id);
-int pcol_b_meta(pcol_builder *b, uint32_t source_id, const char *key,
+PCOL_API int pcol_b_meta(pcol_builder *b, uint32_t source_id, const char *key,
                 const void *value, size_t value_len);
-int pcol_b_meta_str(pcol_builder *b, uint32_t source_id, const char *key,
+PCOL_API int pcol_b_meta_str(pcol_builder *b, uint32_t source_id, const char *key,
                     const char *value);
 /* Deduplicated (type, unit) pair, by string ids. */
-int pcol_b_value_type(pcol_builder *b, uint32_t type_sid, uint32_t unit_sid,
+PCOL_API int pcol_b_value_type(pcol_builder *b, uint32_t type_sid, uint32_t unit_sid,
                       uint32_t *vt_id);
 /* Declares that source measures value type vt (in declaration order). */
-int pcol_b_source_value_type(pcol_builder *b, uint32_t source_id, uint32_t vt_id);
+PCOL_API int pcol_b_source_value_type(pcol_builder *b, uint32_t source_id, uint32_t vt_id);
 
 typedef struct pcol_function_row {
   uint32_t name, system_name, filename; /* string ids */
   int64_t start_line;                   /* PCOL_NA_I64 if unknown */
 } pcol_function_row;
-int pcol_b_function(pcol_builder *b, const pcol_function_row *fn, uint32_t *id);
+PCOL_API int pcol_b_function(pcol_builder *b, const pcol_function_row *fn, uint32_t *id);
 
 typedef struct pcol_mapping_row {
   uint64_t memory_start, memory_limit, file_offset;
@@ -310,7 +345,7 @@ typedef struct pcol_mapping_row {
   uint8_t flags;               /* PCOL_MAP_* */
 } pcol_mapping_row;
 /* dedup = 0 always appends a new row (keeps a source's mapping list as is). */
-int pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m, int dedup,
+PCOL_API int pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m, int dedup,
                    uint32_t *id);
 
 typedef struct pcol_line_row {
@@ -320,16 +355,16 @@ typedef struct pcol_line_row {
 } pcol_line_row;
 /* A location: mapping (0 = none), address, flags, and its inline chain,
  * lines[0] innermost.  Deduplicated on all fields. */
-int pcol_b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address,
+PCOL_API int pcol_b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address,
                     uint8_t flags, const pcol_line_row *lines, size_t nlines,
                     uint32_t *id);
 
 /* Prefix-tree stack node (parent = caller node, 0 for the outermost frame).
  * Deduplicated. */
-int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
+PCOL_API int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
                       uint32_t *stack_id);
 /* Convenience: builds the node chain of a stack given innermost first. */
-int pcol_b_stack(pcol_builder *b, const uint32_t *locations_leaf_first,
+PCOL_API int pcol_b_stack(pcol_builder *b, const uint32_t *locations_leaf_first,
                  size_t n, uint32_t *stack_id);
 
 typedef struct pcol_label_row {
@@ -338,7 +373,7 @@ typedef struct pcol_label_row {
   uint32_t num_unit; /* string id */
 } pcol_label_row;
 /* Deduplicated label set (order kept). n == 0 gives id 0. */
-int pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n,
+PCOL_API int pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n,
                     uint32_t *id);
 
 typedef struct pcol_sample_row {
@@ -355,18 +390,18 @@ typedef struct pcol_value_row {
   int64_t value;
 } pcol_value_row;
 /* Appends a sample; *sample_id (may be NULL) gets its 1-based id. */
-int pcol_b_sample(pcol_builder *b, const pcol_sample_row *s,
+PCOL_API int pcol_b_sample(pcol_builder *b, const pcol_sample_row *s,
                   const pcol_value_row *values, size_t nvalues,
                   uint32_t *sample_id);
 /* Number of samples so far. */
-uint64_t pcol_b_sample_count(const pcol_builder *b);
+PCOL_API uint64_t pcol_b_sample_count(const pcol_builder *b);
 
 /* Verbatim text line of a source, placed before sample `before_sample`
  * (1-based; count+1 = after the last one).  Used for exact round trips. */
-int pcol_b_text_line(pcol_builder *b, uint32_t source_id, uint64_t before_sample,
+PCOL_API int pcol_b_text_line(pcol_builder *b, uint32_t source_id, uint64_t before_sample,
                      const void *text, size_t len);
 /* Verbatim text of a sample whose canonical rendering differs. */
-int pcol_b_sample_text(pcol_builder *b, uint32_t sample_id, const void *text,
+PCOL_API int pcol_b_sample_text(pcol_builder *b, uint32_t sample_id, const void *text,
                        size_t len);
 
 typedef struct pcol_model_row {
@@ -374,17 +409,17 @@ typedef struct pcol_model_row {
   uint32_t uid, model, method, coeffs; /* string ids; coeffs is JSON text */
   double r_square, x_start, x_end;
 } pcol_model_row;
-int pcol_b_model(pcol_builder *b, const pcol_model_row *m);
+PCOL_API int pcol_b_model(pcol_builder *b, const pcol_model_row *m);
 
 /* Copies every table of an open pcol file into the builder with new ids
  * (sources appended; strings, functions, locations, value types deduplicated). */
-int pcol_b_add_file(pcol_builder *b, pcol_file *f, pcol_error *err);
+PCOL_API int pcol_b_add_file(pcol_builder *b, pcol_file *f, pcol_error *err);
 
 /* Merges each run of consecutive samples of one source that have the same
  * stack, labels and values and are evenly spaced in time into one long
  * sample (weight = run length, duration = run length x spacing); keeps
  * sample_text ids and text_lines positions in step.  spec.md §7. */
-int pcol_builder_coalesce(pcol_builder *b, pcol_error *err);
+PCOL_API int pcol_builder_coalesce(pcol_builder *b, pcol_error *err);
 
 typedef struct pcol_write_options {
   int compress_lz4; /* 1: LZ4 each section that shrinks */
@@ -393,63 +428,13 @@ typedef struct pcol_write_options {
 /* Writes a pcol file atomically: temp file in the target directory, fsync,
  * rename.  On failure no partial file exists and `path` is untouched.
  * path "-" writes to standard output. */
-int pcol_builder_write(pcol_builder *b, const char *path,
+PCOL_API int pcol_builder_write(pcol_builder *b, const char *path,
                        const pcol_write_options *opt, pcol_error *err);
 /* Writes into a malloc'd buffer (*out, *len; free() it). */
-int pcol_builder_write_mem(pcol_builder *b, const pcol_write_options *opt,
+PCOL_API int pcol_builder_write_mem(pcol_builder *b, const pcol_write_options *opt,
                            void **out, size_t *len, pcol_error *err);
 
-/* ------------------------------------------------------- atomic output */
-
-/* An output file published by rename (or stdout for "-"). */
-typedef struct pcol_out {
-  FILE *fp;
-  char *path;     /* destination */
-  char *tmp_path; /* NULL for stdout */
-} pcol_out;
-int pcol_out_open(pcol_out *o, const char *path, pcol_error *err);
-/* Flushes, fsyncs, renames into place and closes. */
-int pcol_out_commit(pcol_out *o, pcol_error *err);
-/* Removes the temporary file; the destination is untouched. */
-void pcol_out_abort(pcol_out *o);
-
-/* ------------------------------------------------------- conversions */
-
-typedef enum pcol_format {
-  PCOL_FMT_UNKNOWN = 0,
-  PCOL_FMT_PCOL,
-  PCOL_FMT_RPROF,
-  PCOL_FMT_PPROF,
-  PCOL_FMT_PERUN,
-  PCOL_FMT_COLLAPSED,
-  PCOL_FMT_SPEEDSCOPE /* export only */
-} pcol_format;
-
-/* Guesses the format from the first bytes of a file. */
-pcol_format pcol_detect_format(const void *head, size_t len);
-const char *pcol_format_name(pcol_format f);
-pcol_format pcol_format_by_name(const char *name);
-
-typedef struct pcol_import_options {
-  int coalesce;                /* merge runs of identical samples (spec.md) */
-  uint64_t max_input_bytes;    /* cap on decompressed input; 0 = 8 GiB */
-  int no_mmap;                 /* pcol and Perun inputs: read, not mmap */
-} pcol_import_options;
-
-/* Each importer appends one source (or more) read from `in` to the builder.
- * `name` is used in messages and as the source_uri. */
-int pcol_import_rprof(pcol_builder *b, FILE *in, const char *name,
-                      const pcol_import_options *opt, pcol_error *err);
-int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
-                      const pcol_import_options *opt, pcol_error *err);
-int pcol_import_perun(pcol_builder *b, FILE *in, const char *name,
-                      const pcol_import_options *opt, pcol_error *err);
-int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
-                          const pcol_import_options *opt, pcol_error *err);
-/* Detects the format and dispatches (pcol files are added with
- * pcol_b_add_file).  path "-" reads standard input. */
-int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
-                     const pcol_import_options *opt, pcol_error *err);
+/* ------------------------------------------------------ selection */
 
 /* Sample selection shared by every command that reads samples. */
 typedef struct pcol_select {
@@ -462,29 +447,31 @@ typedef struct pcol_select {
  * (0-based) and the selected fraction num/den of the sample (1/1 when the
  * sample lies wholly inside the range; a long sample cut by a bound gets
  * overlap/duration).  Uses the time index (binary search) per source. */
-int pcol_select_iter(pcol_file *f, const pcol_select *sel,
+PCOL_API int pcol_select_iter(pcol_file *f, const pcol_select *sel,
                      int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
                      void *ctx, pcol_error *err);
 /* The one rounding rule for scaled amounts: v * num / den rounded to the
  * nearest integer, halves away from zero, computed without overflow. */
-int64_t pcol_scale(int64_t v, int64_t num, int64_t den);
+PCOL_API int64_t pcol_scale(int64_t v, int64_t num, int64_t den);
 
-/* Exporters write to `out` (the caller owns atomic publication). */
-int pcol_export_rprof(pcol_file *f, const pcol_select *sel, FILE *out,
-                      pcol_error *err);
-int pcol_export_pprof(pcol_file *f, const pcol_select *sel, FILE *out,
-                      int gzip, pcol_error *err);
-int pcol_export_perun(pcol_file *f, const pcol_select *sel, FILE *out,
-                      pcol_error *err);
-int pcol_export_collapsed(pcol_file *f, const pcol_select *sel,
-                          const char *value_type, FILE *out, pcol_error *err);
-int pcol_export_speedscope(pcol_file *f, const pcol_select *sel, FILE *out,
-                           pcol_error *err);
+/* ------------------------------------------------------- atomic output */
 
-/* ===== views: flat/cum aggregation and frame trees (lib/aggregate.c) =====
- * Shared by `pcol top`, `diff`, `fold`, `flame` and the collapsed exporter.
- * All of them read columns through zero-copy views and touch each selected
- * sample once and each distinct stack node once. */
+/* An output file published by rename (or stdout for "-"). */
+typedef struct pcol_out {
+  FILE *fp;
+  char *path;     /* destination */
+  char *tmp_path; /* NULL for stdout */
+} pcol_out;
+PCOL_API int pcol_out_open(pcol_out *o, const char *path, pcol_error *err);
+/* Flushes, fsyncs, renames into place and closes. */
+PCOL_API int pcol_out_commit(pcol_out *o, pcol_error *err);
+/* Removes the temporary file; the destination is untouched. */
+PCOL_API void pcol_out_abort(pcol_out *o);
+
+/* ================================================ level 2: query (lib/query)
+ * Analyses of an open file: flat/cum aggregation, frame trees, collapsed
+ * stacks, diffs.  They read columns through zero-copy views and touch each
+ * selected sample once and each distinct stack node once. */
 
 /* Which number a view adds up. */
 typedef struct pcol_value_sel {
@@ -497,7 +484,7 @@ typedef struct pcol_value_sel {
  * (not for Rprof sources) the last value type the source declares, else
  * "samples"; sources that disagree give "samples".  ENOTFOUND if no type has
  * that name, EINVAL if a bare TYPE matches several units. */
-int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
+PCOL_API int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
                        pcol_value_sel *out, pcol_error *err);
 /* Derived value "rprof.alloc" (bytes): per Rprof memory sample,
  * max(0, d vsize.small) + max(0, d vsize.large) + max(0, d nodes) against
@@ -510,7 +497,7 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
  * empty stack; free() it).  Long samples cut by the range are scaled with
  * pcol_scale per sample.  *total_abs (may be NULL) = sum of |value| per
  * sample, the pprof total. */
-int pcol_stack_weights(pcol_file *f, const pcol_select *sel,
+PCOL_API int pcol_stack_weights(pcol_file *f, const pcol_select *sel,
                        const pcol_value_sel *v, int64_t **w_out,
                        int64_t *total_abs, pcol_error *err);
 
@@ -534,10 +521,10 @@ typedef struct pcol_top {
  * and summaryRprof), per "basename(file)#line" or per file.  Frames of a
  * function with NA name count only for BY_LINE/BY_FILE; a non-empty stack
  * with no key at all counts as "<no location>". */
-int pcol_top_compute(pcol_file *f, const pcol_select *sel,
+PCOL_API int pcol_top_compute(pcol_file *f, const pcol_select *sel,
                      const pcol_value_sel *v, pcol_by by, pcol_top *out,
                      pcol_error *err);
-void pcol_top_free(pcol_top *t);
+PCOL_API void pcol_top_free(pcol_top *t);
 
 /* Frame tree: the stacks with every frame named (inline frames expanded,
  * outermost first) and merged by name path.  Node 0 is the root. */
@@ -556,24 +543,113 @@ typedef struct pcol_ftree {
 /* Frame names: the function name; for a function with NA name (Rprof
  * top-level refs) "file:line" (or the file, or "[unknown]"); a location
  * without lines "0x<address>" or "[unknown]". */
-int pcol_ftree_build(pcol_file *f, const pcol_select *sel,
+PCOL_API int pcol_ftree_build(pcol_file *f, const pcol_select *sel,
                      const pcol_value_sel *v, pcol_ftree *out, pcol_error *err);
 /* Child of `parent` named name[0..len), 0 if none. */
-uint32_t pcol_ftree_child(const pcol_ftree *t, uint32_t parent, const char *name,
+PCOL_API uint32_t pcol_ftree_child(const pcol_ftree *t, uint32_t parent, const char *name,
                           size_t len);
-void pcol_ftree_free(pcol_ftree *t);
+PCOL_API void pcol_ftree_free(pcol_ftree *t);
+
+/* ----------------------------------------------------------- diffs */
+
+/* The one definition of a share, used by every diff: 100 x v / total, with
+ * total the sum of |value| of a profile (pcol_top.total, pcol_ftree.total_abs);
+ * 0 when total is 0. */
+PCOL_API double pcol_share(int64_t v, int64_t total);
+
+typedef struct pcol_diff_row {
+  pcol_str name;                 /* borrowed from the two pcol_top results */
+  int64_t base_flat, base_cum, new_flat, new_cum;
+  double d_flat, d_cum;          /* change: share points, or raw (absolute) */
+  int64_t abs_flat, abs_cum;     /* absolute: new - base, exact */
+} pcol_diff_row;
+
+typedef struct pcol_diff {
+  pcol_diff_row *rows; /* sorted: max(|d_flat|, |d_cum|) desc, then name */
+  size_t nrows;
+  int64_t base_total, new_total;
+  int absolute;
+} pcol_diff;
+
+/* Joins two top results by name.  absolute = 0: changes in share points
+ * (pcol_share of each side's total); 1: raw differences, exact (ETOOBIG when
+ * one does not fit in 64 bits).  Valid while both tops live. */
+PCOL_API int pcol_diff_compute(const pcol_top *base, const pcol_top *nw, int absolute,
+                               pcol_diff *out, pcol_error *err);
+PCOL_API void pcol_diff_free(pcol_diff *d);
+
+/* For each node of `nw`, the share of the same name path in `base`
+ * (*base_share) and the change of share (*delta), both malloc'd arrays of
+ * nw->n entries (free() them). */
+PCOL_API int pcol_ftree_diff(const pcol_ftree *nw, const pcol_ftree *base, double **base_share,
+                             double **delta, pcol_error *err);
 
 /* Writes collapsed stacks ("root;...;leaf value\n", sorted bytewise, one
  * line per distinct name path with a non-zero value).  Inside a frame name
  * ';', '\n', '\r' and NUL become '_'.  value: as pcol_value_resolve. */
-int pcol_fold_write(pcol_file *f, const pcol_select *sel, const char *value,
+PCOL_API int pcol_fold_write(pcol_file *f, const pcol_select *sel, const char *value,
                     FILE *out, pcol_error *err);
 
-/* Opens a pcol file, or imports any other profile format into memory and
- * opens that.  *owned (free() after pcol_close) is the in-memory copy. */
-int pcol_open_any(const char *path, const pcol_open_options *opt,
-                  pcol_file **out, void **owned, pcol_error *err);
-/* ===== end of views block ===== */
+/* ========================================== level 3: convert (lib/convert)
+ * Other profile formats into a builder, and pcol files back out to them. */
+
+/* ------------------------------------------------------- conversions */
+
+typedef enum pcol_format {
+  PCOL_FMT_UNKNOWN = 0,
+  PCOL_FMT_PCOL,
+  PCOL_FMT_RPROF,
+  PCOL_FMT_PPROF,
+  PCOL_FMT_PERUN,
+  PCOL_FMT_COLLAPSED,
+  PCOL_FMT_SPEEDSCOPE /* export only */
+} pcol_format;
+
+/* Guesses the format from the first bytes of a file. */
+PCOL_API pcol_format pcol_detect_format(const void *head, size_t len);
+PCOL_API const char *pcol_format_name(pcol_format f);
+PCOL_API pcol_format pcol_format_by_name(const char *name);
+
+typedef struct pcol_import_options {
+  int coalesce;                /* merge runs of identical samples (spec.md) */
+  uint64_t max_input_bytes;    /* cap on decompressed input; 0 = 8 GiB */
+  int no_mmap;                 /* pcol and Perun inputs: read, not mmap */
+} pcol_import_options;
+
+/* Each importer appends one source (or more) read from `in` to the builder.
+ * `name` is used in messages and as the source_uri. */
+PCOL_API int pcol_import_rprof(pcol_builder *b, FILE *in, const char *name,
+                      const pcol_import_options *opt, pcol_error *err);
+PCOL_API int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
+                      const pcol_import_options *opt, pcol_error *err);
+PCOL_API int pcol_import_perun(pcol_builder *b, FILE *in, const char *name,
+                      const pcol_import_options *opt, pcol_error *err);
+PCOL_API int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
+                          const pcol_import_options *opt, pcol_error *err);
+/* Detects the format and dispatches (pcol files are added with
+ * pcol_b_add_file).  path "-" reads standard input. */
+PCOL_API int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
+                     const pcol_import_options *opt, pcol_error *err);
+/* Opens a pcol file, or imports any other profile format (path "-": standard
+ * input) into memory and opens that; the file owns the copy (pcol_close
+ * frees it). */
+PCOL_API int pcol_open_any(const char *path, const pcol_open_options *opt,
+                           pcol_file **out, pcol_error *err);
+
+/* Exporters write to `out` (the caller owns atomic publication). */
+PCOL_API int pcol_export_rprof(pcol_file *f, const pcol_select *sel, FILE *out,
+                      pcol_error *err);
+PCOL_API int pcol_export_pprof(pcol_file *f, const pcol_select *sel, FILE *out,
+                      int gzip, pcol_error *err);
+PCOL_API int pcol_export_perun(pcol_file *f, const pcol_select *sel, FILE *out,
+                      pcol_error *err);
+/* value: the value to weigh stacks by (pcol_value_resolve; not rprof.alloc),
+ * NULL for the source's own counts (exact round trip of collapsed input). */
+PCOL_API int pcol_export_collapsed(pcol_file *f, const pcol_select *sel,
+                          const pcol_value_sel *value, FILE *out, pcol_error *err);
+PCOL_API int pcol_export_speedscope(pcol_file *f, const pcol_select *sel, FILE *out,
+                           pcol_error *err);
+
 
 #ifdef __cplusplus
 }

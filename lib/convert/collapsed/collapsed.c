@@ -12,7 +12,7 @@
  *
  * Export: one line per distinct stack in order of first appearance, values
  * summed; see spec.md §10.3 (collapsed section) for the rules. */
-#include "internal.h"
+#include "frames.h"
 #include <errno.h>
 
 #define NANO_I 1000000000LL
@@ -98,9 +98,10 @@ static int render_nano(char *buf, size_t cap, __int128 v) {
 }
 
 static int vt_get(cimp *c, int which, uint32_t *out) {
-  static const char *const names[][2] = {{"count", "1e-9"},        {"count_before", "count"},
-                                         {"count_after", "count"}, {"count_before", "1e-9"},
-                                         {"count_after", "1e-9"}};
+  static const char *const names[][2] = {
+      {COLLAPSED_VT_COUNT, COLLAPSED_UNIT_NANO},  {COLLAPSED_VT_BEFORE, COLLAPSED_UNIT_COUNT},
+      {COLLAPSED_VT_AFTER, COLLAPSED_UNIT_COUNT}, {COLLAPSED_VT_BEFORE, COLLAPSED_UNIT_NANO},
+      {COLLAPSED_VT_AFTER, COLLAPSED_UNIT_NANO}};
   if (!c->vt[which]) {
     uint32_t t, u;
     if (pcol_b_cstr(c->b, names[which][0], &t) || pcol_b_cstr(c->b, names[which][1], &u) ||
@@ -237,7 +238,7 @@ int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
   c.b = b;
   c.name = name;
   c.err = err;
-  if (pcol_b_source(b, "collapsed", name, PCOL_NA_I64, &c.src)) return oom(err);
+  if (pcol_b_source(b, PCOL_SRC_COLLAPSED, name, PCOL_NA_I64, &c.src)) return oom(err);
   uint64_t cap = pcol_input_cap(opt);
   char *line = NULL;
   size_t lcap = 0;
@@ -288,8 +289,9 @@ typedef struct centry {
 typedef struct cexp {
   pcol_file *f;
   pcol_error *err;
-  pcol_view s_src, s_stack, s_w, s_voff, v_type, v_val, st_loc, st_par, loc_off, loc_addr, ln_fn, ln_line,
-      fn_name, fn_file;
+  pcol_view s_src, s_stack, s_w, s_voff, v_type, v_val;
+  pcol_frames fr;      /* the frame-naming rule */
+  pcol_buf scratch;
   uint8_t *vtcls;      /* per value type: 1 count/1e-9, 2 before/count, 3 after/count, 4 before/1e-9, 5 after/1e-9 */
   uint32_t want_vt;    /* named value: its id (0 = weight) */
   int named;
@@ -309,52 +311,12 @@ static int str_is(pcol_str s, const char *c) {
   return s.ptr && s.len == n && !memcmp(s.ptr, c, n);
 }
 
-static int push_loc(void *ctx, uint32_t depth, uint32_t loc) {
-  cexp *x = ctx;
-  (void)depth;
-  if (x->nlocs == x->caplocs) {
-    size_t cap = x->caplocs ? 2 * x->caplocs : 64;
-    uint32_t *n = realloc(x->locs, cap * sizeof *n);
-    if (!n) return 1;
-    x->locs = n;
-    x->caplocs = cap;
-  }
-  x->locs[x->nlocs++] = loc;
-  return 0;
-}
-
+/* appends a frame name, sanitized for collapsed text */
 static int put_name(cexp *x, pcol_str s) {
   size_t start = x->arena.len;
   if (pcol_buf_append(&x->arena, s.ptr, s.len)) return PCOL_ENOMEM;
-  for (size_t i = start; i < x->arena.len; i++) {
-    char ch = (char)x->arena.data[i];
-    if (ch == ';' || ch == '\n' || ch == '\r' || ch == 0) x->arena.data[i] = '_';
-  }
+  pcol_frame_sanitize((char *)x->arena.data + start, s.len);
   return PCOL_OK;
-}
-
-/* frame name of one inline line (same rules as the views) */
-static int line_name(cexp *x, uint64_t l) {
-  pcol_str s = {0};
-  uint32_t fn = pcol_view_u32(&x->ln_fn, l);
-  int rc;
-  if (fn && fn <= pcol_rows(x->f, PCOL_T_FUNCTIONS)) {
-    if ((rc = pcol_string(x->f, pcol_view_u32(&x->fn_name, fn - 1), &s, x->err))) return rc;
-    if (s.ptr) return put_name(x, s);
-    pcol_str file;
-    if ((rc = pcol_string(x->f, pcol_view_u32(&x->fn_file, fn - 1), &file, x->err))) return rc;
-    if (file.ptr) {
-      if ((rc = put_name(x, file))) return rc;
-      int64_t line = pcol_view_i64(&x->ln_line, l);
-      if (line != PCOL_NA_I64) {
-        char b[32];
-        int n = snprintf(b, sizeof b, ":%lld", (long long)line);
-        return pcol_buf_append(&x->arena, b, (size_t)n);
-      }
-      return PCOL_OK;
-    }
-  }
-  return pcol_buf_append(&x->arena, "[unknown]", 9);
 }
 
 static int entry_eq(const void *ctx, uint32_t id, const void *key) {
@@ -371,34 +333,30 @@ static int entry_of(cexp *x, uint32_t stack, uint32_t *out) {
     *out = x->memo[stack] - 1;
     return PCOL_OK;
   }
-  x->nlocs = 0;
-  int rc = pcol_stack_walk(x->f, stack, push_loc, x, x->err);
+  int rc = pcol_stack_locations(x->f, stack, &x->locs, &x->nlocs, &x->caplocs, x->err);
   if (rc) return rc;
   size_t off = x->arena.len;
   int first = 1;
-  uint64_t nl = pcol_rows(x->f, PCOL_T_LINES), nloc = pcol_rows(x->f, PCOL_T_LOCATIONS);
   for (size_t i = x->nlocs; i-- > 0;) {
     uint32_t loc = x->locs[i];
-    uint64_t lo = 0, hi = 0;
-    if (loc && loc <= nloc) {
-      lo = pcol_view_u64(&x->loc_off, loc - 1);
-      hi = pcol_view_u64(&x->loc_off, loc);
-      if (hi > nl) hi = nl;
-      if (lo > hi) lo = hi;
-    }
+    uint64_t lo, hi;
+    pcol_frames_lines(&x->fr, loc, &lo, &hi);
     if (lo == hi) {
       if (!first && pcol_buf_append(&x->arena, ";", 1)) return oom(x->err);
       first = 0;
-      uint64_t a = loc && loc <= nloc ? pcol_view_u64(&x->loc_addr, loc - 1) : 0;
-      char b[32];
-      int n = a ? snprintf(b, sizeof b, "0x%llx", (unsigned long long)a) : snprintf(b, sizeof b, "[unknown]");
-      if (pcol_buf_append(&x->arena, b, (size_t)n)) return oom(x->err);
+      char b[PCOL_ADDR_NAME_MAX];
+      pcol_str name;
+      pcol_frame_addr_name(&x->fr, loc, b, &name);
+      if (put_name(x, name)) return oom(x->err);
       continue;
     }
     for (uint64_t l = hi; l-- > lo;) { /* outermost inline line first */
       if (!first && pcol_buf_append(&x->arena, ";", 1)) return oom(x->err);
       first = 0;
-      if ((rc = line_name(x, l))) return rc == PCOL_ENOMEM ? oom(x->err) : rc;
+      pcol_str name;
+      int by_function;
+      if ((rc = pcol_frame_line_name(&x->fr, l, &x->scratch, &name, &by_function, x->err))) return rc;
+      if (put_name(x, name)) return oom(x->err);
     }
   }
   /* an empty stack leaves the arena unallocated: NULL + 0 is UB */
@@ -486,11 +444,11 @@ static int classify_value_types(cexp *x) {
     if ((rc = pcol_string(x->f, pcol_view_u32(&t, i), &ts, x->err)) ||
         (rc = pcol_string(x->f, pcol_view_u32(&u, i), &us, x->err)))
       return rc;
-    int nano = str_is(us, "1e-9"), cnt = str_is(us, "count");
+    int nano = str_is(us, COLLAPSED_UNIT_NANO), cnt = str_is(us, COLLAPSED_UNIT_COUNT);
     uint8_t c = 0;
-    if (str_is(ts, "count") && nano) c = 1;
-    else if (str_is(ts, "count_before")) c = cnt ? 2 : nano ? 4 : 0;
-    else if (str_is(ts, "count_after")) c = cnt ? 3 : nano ? 5 : 0;
+    if (str_is(ts, COLLAPSED_VT_COUNT) && nano) c = 1;
+    else if (str_is(ts, COLLAPSED_VT_BEFORE)) c = cnt ? 2 : nano ? 4 : 0;
+    else if (str_is(ts, COLLAPSED_VT_AFTER)) c = cnt ? 3 : nano ? 5 : 0;
     x->vtcls[i + 1] = c;
   }
   return PCOL_OK;
@@ -514,7 +472,7 @@ static int load_texts(cexp *x) {
     uint32_t src = pcol_view_u32(&x->s_src, s - 1);
     pcol_str st;
     if (!src || src > pcol_rows(x->f, PCOL_T_SOURCES) ||
-        pcol_string(x->f, pcol_view_u32(&stype, src - 1), &st, x->err) || !str_is(st, "collapsed"))
+        pcol_string(x->f, pcol_view_u32(&stype, src - 1), &st, x->err) || !str_is(st, PCOL_SRC_COLLAPSED))
       continue;
     x->text_of[s - 1] = pcol_view_u32(&txt, i);
   }
@@ -543,7 +501,7 @@ io:
   return pcol_error_set(x->err, PCOL_EIO, "write error");
 }
 
-int pcol_export_collapsed(pcol_file *f, const pcol_select *sel, const char *value_type,
+int pcol_export_collapsed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *value,
                           FILE *out, pcol_error *err) {
   cexp x = {0};
   x.f = f;
@@ -553,21 +511,19 @@ int pcol_export_collapsed(pcol_file *f, const pcol_select *sel, const char *valu
     int t, c;
   } cols[] = {{&x.s_src, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},          {&x.s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},
               {&x.s_w, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},            {&x.s_voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
-              {&x.v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},            {&x.v_val, PCOL_T_VALUES, PCOL_C_V_VALUE},
-              {&x.loc_off, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS}, {&x.loc_addr, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS},
-              {&x.ln_fn, PCOL_T_LINES, PCOL_C_LINE_FUNCTION},      {&x.ln_line, PCOL_T_LINES, PCOL_C_LINE_LINE},
-              {&x.fn_name, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME},       {&x.fn_file, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME}};
+              {&x.v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},            {&x.v_val, PCOL_T_VALUES, PCOL_C_V_VALUE}};
   int rc = PCOL_OK;
   for (size_t i = 0; i < sizeof cols / sizeof cols[0] && !rc; i++)
     rc = pcol_column(f, cols[i].t, cols[i].c, cols[i].v, err);
-  if (!rc && value_type) {
-    pcol_value_sel vs;
-    rc = pcol_value_resolve(f, sel, value_type, &vs, err);
-    if (!rc && vs.vt_id == PCOL_VT_RPROF_ALLOC)
-      rc = pcol_error_set(err, PCOL_EINVAL, "value 'rprof.alloc' is not available for "
-                          "collapsed export; use `pcol fold --value rprof.alloc`");
+  if (!rc) rc = pcol_frames_init(&x.fr, f, err);
+  if (!rc && value) {
+    if (value->vt_id == PCOL_VT_RPROF_ALLOC)
+      rc = pcol_error_set(err, PCOL_EINVAL, "value '%s' is not available for collapsed export; "
+                          "use `pcol fold --value %s`", PCOL_VALUE_RPROF_ALLOC, PCOL_VALUE_RPROF_ALLOC);
+    else if (value->vt_id > pcol_rows(f, PCOL_T_VALUE_TYPES))
+      rc = pcol_error_set(err, PCOL_EINVAL, "value type %u does not exist", value->vt_id);
     x.named = 1;
-    x.want_vt = vs.vt_id;
+    x.want_vt = value->vt_id;
   }
   if (!rc) rc = classify_value_types(&x);
   if (!rc) rc = load_texts(&x);
@@ -581,6 +537,7 @@ int pcol_export_collapsed(pcol_file *f, const pcol_select *sel, const char *valu
   free(x.locs);
   free(x.text_of);
   pcol_buf_free(&x.arena);
+  pcol_buf_free(&x.scratch);
   pcol_hset_free(&x.set);
   return rc;
 }

@@ -1,5 +1,6 @@
-/* convert.c — format detection and the import dispatcher. */
-#include "internal.h"
+/* detect.c — format detection, the import dispatcher and pcol_open_any: the
+ * one file of lib/convert that names every format. */
+#include "convert.h"
 #include <errno.h>
 #include <ctype.h>
 #include <sys/mman.h>
@@ -86,28 +87,20 @@ int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
   }
   if (fmt == PCOL_FMT_UNKNOWN) fmt = pcol_detect_format(head, n);
   if (fmt == PCOL_FMT_PCOL) {
+    pcol_file *f = NULL;
+    pcol_open_options oo = {0};
+    oo.no_mmap = opt && opt->no_mmap;
     if (is_stdin) {
-      /* slurp stdin: a pcol file needs random access */
-      pcol_buf buf = {0};
-      rc = pcol_buf_append(&buf, head, n);
-      uint8_t tmp[65536];
-      size_t m;
-      while (!rc && (m = fread(tmp, 1, sizeof tmp, in)) > 0) rc = pcol_buf_append(&buf, tmp, m);
-      pcol_file *f = NULL;
-      if (!rc) rc = pcol_open_buffer(buf.data, buf.len, NULL, &f, err);
-      if (!rc) rc = pcol_validate_full(f, err);
-      if (!rc) rc = pcol_b_add_file(b, f, err);
-      pcol_close(f);
-      pcol_buf_free(&buf);
+      /* a pcol file needs random access: read it whole, head first */
+      FILE *s = pcol_replay_stream(head, n, in);
+      rc = s ? pcol_open_stream(s, name, &oo, &f, err) : pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+      if (s) fclose(s);
     } else {
-      pcol_file *f = NULL;
-      pcol_open_options oo = {0};
-      oo.no_mmap = opt && opt->no_mmap;
       rc = pcol_open(path, &oo, &f, err);
-      if (!rc) rc = pcol_validate_full(f, err);
-      if (!rc) rc = pcol_b_add_file(b, f, err);
-      pcol_close(f);
     }
+    if (!rc) rc = pcol_validate_full(f, err);
+    if (!rc) rc = pcol_b_add_file(b, f, err);
+    pcol_close(f);
     goto done;
   }
   if (fmt == PCOL_FMT_PERUN && !is_stdin && !(opt && opt->no_mmap)) {
@@ -149,63 +142,33 @@ done:
   return rc;
 }
 
-/* ---- a FILE* that yields a saved head, then the rest of another FILE* */
-typedef struct replay {
-  uint8_t head[4096];
-  size_t n, pos;
-  FILE *rest;
-} replay;
-
-static ssize_t replay_read(void *c, char *buf, size_t size) {
-  replay *r = c;
-  if (r->pos < r->n) {
-    size_t k = r->n - r->pos < size ? r->n - r->pos : size;
-    memcpy(buf, r->head + r->pos, k);
-    r->pos += k;
-    return (ssize_t)k;
+/* ------------------------------------------------------ any input */
+int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **out,
+                  pcol_error *err) {
+  *out = NULL;
+  if (strcmp(path, "-") != 0) {
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return pcol_error_set(err, PCOL_EIO, "%s: %s", path, strerror(errno));
+    char head[PCOL_MAGIC_SIZE];
+    size_t n = fread(head, 1, sizeof head, fp);
+    fclose(fp);
+    if (n == PCOL_MAGIC_SIZE && memcmp(head, PCOL_MAGIC, PCOL_MAGIC_SIZE) == 0)
+      return pcol_open(path, opt, out, err); /* its messages name the path */
   }
-  size_t k = fread(buf, 1, size, r->rest);
-  if (k == 0 && ferror(r->rest)) return -1;
-  return (ssize_t)k;
-}
-static int replay_close(void *c) {
-  free(c);
-  return 0;
-}
-
-FILE *pcol_replay_stream(const void *head, size_t n, FILE *rest) {
-  replay *r = calloc(1, sizeof *r);
-  if (!r) return NULL;
-  if (n > sizeof r->head) n = sizeof r->head;
-  memcpy(r->head, head, n);
-  r->n = n;
-  r->rest = rest;
-  cookie_io_functions_t io = {replay_read, NULL, NULL, replay_close};
-  FILE *f = fopencookie(r, "r", io);
-  if (!f) free(r);
-  return f;
-}
-
-/* ---- a FILE* that ends after `cap` bytes of another, noting if there was more */
-static ssize_t capped_read(void *c, char *buf, size_t size) {
-  pcol_capped *k = c;
-  if (size == 0) return 0;
-  if (k->left == 0) {
-    /* one more byte tells an input of exactly the cap from a longer one */
-    if (!k->over && fgetc(k->in) != EOF) k->over = 1;
-    return 0;
+  /* another format (or standard input): import into memory */
+  pcol_builder *b = NULL;
+  void *mem = NULL;
+  size_t len = 0;
+  pcol_import_options io = {0};
+  int rc = pcol_builder_new(&b, err);
+  if (!rc) rc = pcol_import_path(b, path, PCOL_FMT_UNKNOWN, &io, err);
+  if (!rc) rc = pcol_builder_write_mem(b, NULL, &mem, &len, err);
+  pcol_builder_free(b);
+  if (!rc) rc = pcol_open_buffer(mem, len, opt, out, err);
+  if (rc) {
+    free(mem);
+    return rc;
   }
-  if (size > k->left) size = (size_t)k->left;
-  size_t n = fread(buf, 1, size, k->in);
-  k->left -= n;
-  if (n == 0 && ferror(k->in)) return -1;
-  return (ssize_t)n;
-}
-
-FILE *pcol_capped_stream(pcol_capped *k, FILE *in, uint64_t cap) {
-  k->in = in;
-  k->left = cap;
-  k->over = 0;
-  cookie_io_functions_t io = {capped_read, NULL, NULL, NULL};
-  return fopencookie(k, "r", io);
+  (*out)->owned = 1; /* pcol_close frees the copy */
+  return PCOL_OK;
 }

@@ -8,7 +8,6 @@
  * taken from the source's period, #File lines just before first use, one line
  * per unit of weight.  spec.md §10.1 lists what cannot be kept. */
 #include "rprof.h"
-#include "pprof_common.h"
 #include <inttypes.h>
 
 typedef struct rp_out {
@@ -361,7 +360,7 @@ static uint64_t src_lower(rp_out *r, uint64_t lo, uint64_t hi, uint32_t s) {
 
 static int write_source(rp_out *r, uint32_t s) {
   int is_rprof, rc;
-  if ((rc = str_is(r, pcol_view_u32(&r->so_type, s - 1), RPROF_SOURCE_TYPE, &is_rprof)))
+  if ((rc = str_is(r, pcol_view_u32(&r->so_type, s - 1), PCOL_SRC_RPROF, &is_rprof)))
     return rc;
   int has_text = 0;
   for (uint64_t i = 0; i < r->ntl && !has_text; i++)

@@ -315,12 +315,12 @@ static int event_stack(pimp *p, vslice trace, const json_t *uid, uint32_t *stack
     if (!canonical) {
       json_t *t;
       if ((rc = perun_load(p, trace.b, trace.e, &t))) return rc;
-      rc = label_json_text(p, K_TRACE, t);
+      rc = label_json_text(p, PERUN_LABEL_TRACE, t);
       json_decref(t);
       if (rc) return rc;
     }
   } else {
-    if ((rc = push_label(p, K_TRACE, 0, 0, p->u_absent))) return rc;
+    if ((rc = push_label(p, PERUN_LABEL_TRACE, 0, 0, p->u_absent))) return rc;
     /* no trace: a string uid is the stack (imported perf: "a;b;leaf") */
     if (json_is_string(uid)) {
       const char *u = json_string_value(uid);
@@ -370,7 +370,7 @@ static int amount_parse(pimp *p, const json_t *a, amount_info *ai) {
 
 static int amount_apply(pimp *p, const amount_info *ai, const char *subtype, pending *pd) {
   int rc;
-  if (!ai->exact && (rc = push_label(p, K_AMOUNT, ai->text_sid, 0, p->u_json))) return rc;
+  if (!ai->exact && (rc = push_label(p, PERUN_LABEL_AMOUNT, ai->text_sid, 0, p->u_json))) return rc;
   if (ai->has) {
     if ((rc = value_type(p, subtype, &pd->value_type_id))) return rc;
     pd->value = ai->v;
@@ -409,13 +409,13 @@ int perun_emit_event(pimp *p, json_t *own, vslice trace, uint32_t gi, uint32_t i
   p->nlabels = 0;
   int rc;
   if (p->layout == 3) {
-    if ((rc = push_label(p, K_TYPE_KEY, g->name_sid, 0, 0)) ||
-        (rc = push_label(p, K_COLUMNS, g->columns_sid, 0, p->u_json)))
+    if ((rc = push_label(p, PERUN_LABEL_TYPE_KEY, g->name_sid, 0, 0)) ||
+        (rc = push_label(p, PERUN_LABEL_COLUMNS, g->columns_sid, 0, p->u_json)))
       return rc;
   } else if (p->layout == 2) {
-    if ((rc = push_label(p, K_SNAPSHOT, 0, gi, 0))) return rc;
+    if ((rc = push_label(p, PERUN_LABEL_SNAPSHOT, 0, gi, 0))) return rc;
   }
-  if (g->needs_index && (rc = push_label(p, K_INDEX, 0, idx, 0))) return rc;
+  if (g->needs_index && (rc = push_label(p, PERUN_LABEL_INDEX, 0, idx, 0))) return rc;
   if (p->base && !p->base_ready) {
     size_t before = p->nlabels;
     if ((rc = member_labels(p, p->base, &p->base_amount))) return rc;
@@ -517,7 +517,7 @@ int perun_models(pimp *p, json_t *ms) {
     if (pcol_b_model(p->b, &r)) return perun_oom(p);
   }
   /* records the table cannot give back exactly are kept verbatim too */
-  return canonical ? PCOL_OK : perun_meta_json(p, "perun.models", ms);
+  return canonical ? PCOL_OK : perun_meta_json(p, PERUN_META_MODELS, ms);
 }
 
 /* Two walks over the events: the first finds their times (and whether
@@ -527,7 +527,7 @@ int perun_models(pimp *p, json_t *ms) {
 static int import_events(pimp *p) {
   int rc = perun_note_events(p);
   if (rc) return rc;
-  if (p->real_amounts && pcol_b_meta_str(p->b, p->src, "perun.amount_scale", "1e9")) return perun_oom(p);
+  if (p->real_amounts && pcol_b_meta_str(p->b, p->src, PERUN_META_AMOUNT_SCALE, "1e9")) return perun_oom(p);
   if (!p->nev) return PCOL_OK;
   p->pend = calloc(p->nev, sizeof *p->pend);
   if (!p->pend) return perun_oom(p);
@@ -560,9 +560,9 @@ int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const 
   p.max_work = (uint64_t)len > (UINT64_MAX - WORK_FLOOR) / WORK_PER_BYTE ? UINT64_MAX
                                                                          : WORK_FLOOR + (uint64_t)len * WORK_PER_BYTE;
   int rc = PCOL_OK;
-  if (!(p.vt_by_subtype = json_object()) || pcol_b_source(b, "perun", name, PCOL_NA_I64, &p.src) ||
-      pcol_b_cstr(b, U_JSON, &p.u_json) ||
-      pcol_b_cstr(b, U_ABSENT, &p.u_absent))
+  if (!(p.vt_by_subtype = json_object()) || pcol_b_source(b, PCOL_SRC_PERUN, name, PCOL_NA_I64, &p.src) ||
+      pcol_b_cstr(b, PERUN_UNIT_JSON, &p.u_json) ||
+      pcol_b_cstr(b, PERUN_UNIT_ABSENT, &p.u_absent))
     rc = perun_oom(&p);
   if (!rc) rc = perun_read_top(&p);
   if (!rc) rc = import_events(&p);

@@ -225,7 +225,7 @@ static int read_snapshots(pimp *p, const kent *list) {
     }
     if (!rc && more < 0) rc = perun_scan_failed(p, &s);
   }
-  if (!rc) rc = perun_meta_json(p, p->layout == 2 ? "perun.snapshots" : "perun.global", skel);
+  if (!rc) rc = perun_meta_json(p, p->layout == 2 ? PERUN_META_SNAPSHOTS : PERUN_META_GLOBAL, skel);
   json_decref(skel);
   return rc;
 }
@@ -343,7 +343,7 @@ static int read_types(pimp *p, const kent *map, const kent *res) {
     if (!(rc = perun_load(p, e->vb, e->ve, &v)) && json_object_setn_new(emap, e->k, e->kl, v)) rc = perun_oom(p);
   }
   if (!rc && (json_object_size(emap) || json_object_size(json_object_get(empty, "resources"))))
-    rc = perun_meta_json(p, "perun.empty_types", empty);
+    rc = perun_meta_json(p, PERUN_META_EMPTY_TYPES, empty);
   json_decref(empty);
   /* the groups hold what the events need from here on */
   perun_kidx_free(&p->map);
@@ -661,7 +661,7 @@ int perun_read_top(pimp *p) {
 
   /* provenance: every top-level key's place, and the non-data keys' values */
   char lay[2] = {(char)('0' + p->layout), 0};
-  if (pcol_b_meta_str(p->b, p->src, "perun.layout", lay)) return perun_oom(p);
+  if (pcol_b_meta_str(p->b, p->src, PERUN_META_LAYOUT, lay)) return perun_oom(p);
   json_t *keys = json_array();
   if (!keys) return perun_oom(p);
   for (size_t i = 0; i < p->top.n && !rc; i++) {
@@ -672,12 +672,12 @@ int perun_read_top(pimp *p) {
     char *mk = malloc(kl);
     json_t *v = NULL;
     if (!mk) rc = perun_oom(p);
-    else snprintf(mk, kl, "perun.%.*s", (int)e->kl, e->k);
+    else snprintf(mk, kl, PERUN_META_PREFIX "%.*s", (int)e->kl, e->k);
     if (!rc && !(rc = perun_load(p, e->vb, e->ve, &v))) rc = perun_meta_json(p, mk, v);
     json_decref(v);
     free(mk);
   }
-  if (!rc) rc = perun_meta_json(p, "perun.keys", keys);
+  if (!rc) rc = perun_meta_json(p, PERUN_META_KEYS, keys);
   json_decref(keys);
   if (rc) return rc;
 

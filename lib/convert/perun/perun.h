@@ -8,19 +8,10 @@
 #ifndef PCOL_PERUN_H
 #define PCOL_PERUN_H
 
-#include "internal.h"
+#include "convert.h"
 #include "json_scan.h"
 #include <jansson.h>
 
-/* Label keys and units with a fixed meaning (perun_export.c spells the same). */
-#define K_TYPE_KEY "perun.type_key"   /* layout 3: "<uid>#<n>" of the event */
-#define K_COLUMNS "perun.columns"     /* layout 3: JSON array of collectable keys */
-#define K_SNAPSHOT "perun.snapshot_index" /* layout 2: index into snapshots[] */
-#define K_INDEX "perun.index"         /* position in its group, when sorting moved it */
-#define K_TRACE "perun.trace"         /* verbatim trace, or num_unit "absent" */
-#define K_AMOUNT "perun.amount"       /* verbatim amount when the value cannot hold it */
-#define U_JSON "json"                 /* label str is JSON text */
-#define U_ABSENT "absent"
 #define NANO 1000000000.0
 #define WORK_PER_BYTE 64           /* labels + frames an input byte may make */
 #define WORK_FLOOR ((uint64_t)1 << 24)

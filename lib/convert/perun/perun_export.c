@@ -19,9 +19,10 @@
 /* label-key / unit classes (names as in perun_import.c) */
 enum { C_GENERIC = 1, C_TYPE_KEY, C_COLUMNS, C_SNAPSHOT, C_INDEX, C_TRACE, C_AMOUNT, C_JSON, C_ABSENT,
        C_ADDRESS, C_SUBTYPE, C_UID };
-static const char *const class_names[] = {NULL, NULL, "perun.type_key", "perun.columns",
-                                          "perun.snapshot_index", "perun.index", "perun.trace",
-                                          "perun.amount", "json", "absent", "address", "subtype", "uid"};
+static const char *const class_names[] = {NULL, NULL, PERUN_LABEL_TYPE_KEY, PERUN_LABEL_COLUMNS,
+                                          PERUN_LABEL_SNAPSHOT, PERUN_LABEL_INDEX, PERUN_LABEL_TRACE,
+                                          PERUN_LABEL_AMOUNT, PERUN_UNIT_JSON, PERUN_UNIT_ABSENT,
+                                          "address", "subtype", "uid"};
 
 typedef struct selrow {
   uint64_t row;
@@ -461,16 +462,16 @@ static int write_models(pexp *x, int all_sources) {
 
 static int export_exact(pexp *x) {
   int rc;
-  json_t *keys = meta_json(x, "perun.keys");
-  const pcol_str *lay = meta_find(x, "perun.layout");
+  json_t *keys = meta_json(x, PERUN_META_KEYS);
+  const pcol_str *lay = meta_find(x, PERUN_META_LAYOUT);
   if (!json_is_array(keys) || !lay || lay->len != 1 || lay->ptr[0] < '1' || lay->ptr[0] > '3') {
     json_decref(keys);
     return pcol_error_set(x->err, PCOL_ECORRUPT, "source %u: perun.keys/perun.layout meta is missing or bad",
                           x->src);
   }
   int layout = lay->ptr[0] - '0';
-  x->real_amounts = meta_find(x, "perun.amount_scale") != NULL;
-  json_t *ci = meta_json(x, "perun.collector_info");
+  x->real_amounts = meta_find(x, PERUN_META_AMOUNT_SCALE) != NULL;
+  json_t *ci = meta_json(x, PERUN_META_COLLECTOR_INFO);
   json_t *cn = json_object_get(ci, "name");
   x->kperf = json_is_string(cn) && !strcmp(json_string_value(cn), "kperf");
   json_decref(ci);
@@ -483,7 +484,7 @@ static int export_exact(pexp *x) {
     x->rows[i].order = ri.index >= 0 ? (uint64_t)ri.index : x->rows[i].row;
   }
   if (x->nrows) qsort(x->rows, x->nrows, sizeof *x->rows, cmp_selrow); /* qsort(NULL, 0) is UB */
-  json_t *empty = meta_json(x, "perun.empty_types");
+  json_t *empty = meta_json(x, PERUN_META_EMPTY_TYPES);
   rc = put(x, "{");
   size_t n;
   json_t *kj;
@@ -497,7 +498,7 @@ static int export_exact(pexp *x) {
     pcol_str ks = {k, strlen(k)};
     if ((rc = put_key(x, ks, n == 0))) break;
     char mk[256];
-    snprintf(mk, sizeof mk, "perun.%s", k);
+    snprintf(mk, sizeof mk, PERUN_META_PREFIX "%s", k);
     const pcol_str *mv = strlen(k) < 200 ? meta_find(x, mk) : NULL;
     if (mv && !(layout == 1 && !strcmp(k, "global")) && !(layout == 2 && !strcmp(k, "snapshots"))) {
       if (fwrite(mv->ptr, 1, mv->len, x->out) != mv->len) rc = ioerr(x);
@@ -506,12 +507,12 @@ static int export_exact(pexp *x) {
     } else if (layout == 3 && !strcmp(k, "resources")) {
       rc = write_l3(x, 0, empty);
     } else if (layout == 1 && !strcmp(k, "global")) {
-      json_t *g = meta_json(x, "perun.global");
+      json_t *g = meta_json(x, PERUN_META_GLOBAL);
       size_t pos = 0;
       rc = g ? write_snapshot(x, g, 0, &pos) : pcol_error_set(x->err, PCOL_ECORRUPT, "perun.global meta is missing");
       json_decref(g);
     } else if (layout == 2 && !strcmp(k, "snapshots")) {
-      json_t *ss = meta_json(x, "perun.snapshots");
+      json_t *ss = meta_json(x, PERUN_META_SNAPSHOTS);
       if (!json_is_array(ss)) {
         json_decref(ss);
         rc = pcol_error_set(x->err, PCOL_ECORRUPT, "perun.snapshots meta is missing");
@@ -844,7 +845,8 @@ static int load_meta(pexp *x, uint32_t src) {
     kv e;
     if ((rc = str_of(x, pcol_view_u32(&k, i), &e.key)) || (rc = str_of(x, pcol_view_u32(&v, i), &e.val)))
       return rc;
-    if (e.key.ptr && e.val.ptr && e.key.len >= 6 && !memcmp(e.key.ptr, "perun.", 6)) x->meta[x->nmeta++] = e;
+    if (e.key.ptr && e.val.ptr && e.key.len >= sizeof PERUN_META_PREFIX - 1 &&
+        !memcmp(e.key.ptr, PERUN_META_PREFIX, sizeof PERUN_META_PREFIX - 1)) x->meta[x->nmeta++] = e;
   }
   return PCOL_OK;
 }
@@ -879,7 +881,7 @@ int pcol_export_perun(pcol_file *f, const pcol_select *sel, FILE *out, pcol_erro
         !memcmp(st.ptr, "perun", 5)) {
       x.src = src;
       rc = load_meta(&x, src);
-      exact = !rc && meta_find(&x, "perun.keys") != NULL;
+      exact = !rc && meta_find(&x, PERUN_META_KEYS) != NULL;
     }
   }
   if (!rc) rc = exact ? export_exact(&x) : export_synth(&x, nsel);

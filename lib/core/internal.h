@@ -3,6 +3,8 @@
 #define PCOL_INTERNAL_H
 
 #include "pcol.h"
+#include "keys.h"
+#include "layout.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,13 +80,8 @@ static inline void pcol_wr64(uint8_t *p, uint64_t v) {
   for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* ------------------------------------------------------- format layout */
-#define PCOL_MAGIC "\x89PCOL\r\n\x1a"
-#define PCOL_HEADER_SIZE 64
-#define PCOL_DIR_ENTRY_SIZE 64
-#define PCOL_ALIGN 64
-#define PCOL_CODEC_RAW 0
-#define PCOL_CODEC_LZ4 1
+/* Bound on schema column ids (every table has fewer): sizes per-table arrays. */
+#define PCOL_MAX_COLUMNS 16
 
 size_t pcol_type_width(pcol_type t); /* 0 for BYTES (1 byte each) */
 
@@ -92,7 +89,7 @@ size_t pcol_type_width(pcol_type t); /* 0 for BYTES (1 byte each) */
 /* Column storage of one table inside the builder. */
 typedef struct pcol_btable {
   uint64_t rows;
-  pcol_buf cols[16]; /* cols[k] = column id k+1 */
+  pcol_buf cols[PCOL_MAX_COLUMNS]; /* cols[k] = column id k+1 */
 } pcol_btable;
 
 struct pcol_builder {
@@ -119,9 +116,6 @@ static inline uint64_t pcol_input_cap(const pcol_import_options *opt) {
   return opt && opt->max_input_bytes ? opt->max_input_bytes : (uint64_t)8 << 30;
 }
 
-/* Perun from JSON text in memory (pcol_import_path maps regular files). */
-int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const char *name,
-                           pcol_error *err);
 
 /* ------------------------------------------------------------ reader */
 typedef struct pcol_section {
@@ -141,7 +135,7 @@ struct pcol_file {
   uint32_t nsections;
   pcol_section *sections;
   /* index [table][column] -> section index + 1 (0 = absent) */
-  uint32_t idx[PCOL_T_COUNT_][16];
+  uint32_t idx[PCOL_T_COUNT_][PCOL_MAX_COLUMNS];
   uint64_t rows[PCOL_T_COUNT_];
   void *decode_lock; /* pthread_mutex_t* */
 };

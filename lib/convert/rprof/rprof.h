@@ -10,16 +10,7 @@
 
 #include "internal.h"
 
-#define RPROF_SOURCE_TYPE "rprof"
-
-/* Per-source meta keys (spec.md §10.1). */
-#define RPROF_META_INTERVAL_US "rprof.interval_us"
-#define RPROF_META_HEADER "rprof.header"
-#define RPROF_META_FLAGS "rprof.flags"
-#define RPROF_META_SEGMENTS "rprof.segments"
-#define RPROF_META_EOL "rprof.eol"
-#define RPROF_META_FINAL_NEWLINE "rprof.final_newline"
-#define RPROF_META_TRUNCATED "rprof.truncated_lines"
+/* Per-source meta keys: RPROF_META_* in format/keys.h. */
 
 /* The memory fields (":small:big:nodes:dups:") as (type, unit) value types,
  * in the order a sample stores them. */

@@ -141,15 +141,15 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
   for (size_t i = 0; i < p->n; i++) {
     uint8_t *d = p->dir + i * PCOL_DIR_ENTRY_SIZE;
     plan_entry *e = &p->e[i];
-    pcol_wr16(d + 0, e->table);
-    pcol_wr16(d + 2, e->column);
-    d[4] = e->type;
-    d[5] = e->codec;
-    pcol_wr64(d + 8, e->offset);
-    pcol_wr64(d + 16, e->stored_size);
-    pcol_wr64(d + 24, e->decoded_size);
-    pcol_wr64(d + 32, e->count);
-    pcol_wr32(d + 40, e->crc);
+    pcol_wr16(d + PCOL_DIR_TABLE, e->table);
+    pcol_wr16(d + PCOL_DIR_COLUMN, e->column);
+    d[PCOL_DIR_TYPE] = e->type;
+    d[PCOL_DIR_CODEC] = e->codec;
+    pcol_wr64(d + PCOL_DIR_OFFSET, e->offset);
+    pcol_wr64(d + PCOL_DIR_STORED_SIZE, e->stored_size);
+    pcol_wr64(d + PCOL_DIR_DECODED_SIZE, e->decoded_size);
+    pcol_wr64(d + PCOL_DIR_COUNT, e->count);
+    pcol_wr32(d + PCOL_DIR_CRC, e->crc);
   }
   /* body crc over [64, file_size): sections, zero padding, directory */
   static const uint8_t zeros[PCOL_ALIGN];
@@ -172,18 +172,18 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
 
   uint8_t *h = p->header;
   memset(h, 0, PCOL_HEADER_SIZE);
-  memcpy(h, PCOL_MAGIC, 8);
-  pcol_wr16(h + 8, PCOL_FORMAT_MAJOR);
-  pcol_wr16(h + 10, PCOL_FORMAT_MINOR);
-  pcol_wr32(h + 12, PCOL_HEADER_SIZE);
-  pcol_wr64(h + 16, 0); /* incompat flags */
-  pcol_wr64(h + 24, 0); /* compat flags */
-  pcol_wr64(h + 32, p->file_size);
-  pcol_wr64(h + 40, p->dir_offset);
-  pcol_wr32(h + 48, (uint32_t)p->n);
-  pcol_wr32(h + 52, PCOL_DIR_ENTRY_SIZE);
-  pcol_wr32(h + 56, (uint32_t)crc);
-  pcol_wr32(h + 60, (uint32_t)crc32(0L, h, 60));
+  memcpy(h + PCOL_HDR_MAGIC, PCOL_MAGIC, PCOL_MAGIC_SIZE);
+  pcol_wr16(h + PCOL_HDR_MAJOR, PCOL_FORMAT_MAJOR);
+  pcol_wr16(h + PCOL_HDR_MINOR, PCOL_FORMAT_MINOR);
+  pcol_wr32(h + PCOL_HDR_HEADER_SIZE, PCOL_HEADER_SIZE);
+  pcol_wr64(h + PCOL_HDR_INCOMPAT, 0); /* incompat flags */
+  pcol_wr64(h + PCOL_HDR_COMPAT, 0); /* compat flags */
+  pcol_wr64(h + PCOL_HDR_FILE_SIZE, p->file_size);
+  pcol_wr64(h + PCOL_HDR_DIR_OFFSET, p->dir_offset);
+  pcol_wr32(h + PCOL_HDR_DIR_COUNT, (uint32_t)p->n);
+  pcol_wr32(h + PCOL_HDR_DIR_ENTRY_SIZE, PCOL_DIR_ENTRY_SIZE);
+  pcol_wr32(h + PCOL_HDR_BODY_CRC, (uint32_t)crc);
+  pcol_wr32(h + PCOL_HDR_HEADER_CRC, (uint32_t)crc32(0L, h, PCOL_HDR_HEADER_CRC));
   return PCOL_OK;
 }
 

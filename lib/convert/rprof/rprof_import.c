@@ -13,8 +13,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-const char *const pcol_rprof_mem_type[RPROF_NMEM] = {"vsize.small", "vsize.large", "nodes",
-                                                     "duplications"};
+const char *const pcol_rprof_mem_type[RPROF_NMEM] = {RPROF_VT_SMALL, RPROF_VT_LARGE, RPROF_VT_NODES,
+                                                     RPROF_VT_DUPS};
 const char *const pcol_rprof_mem_unit[RPROF_NMEM] = {"bytes", "bytes", "bytes", "count"};
 const int64_t pcol_rprof_mem_factor[RPROF_NMEM] = {8, 8, 1, 1};
 
@@ -732,7 +732,7 @@ int pcol_import_rprof(pcol_builder *b, FILE *in, const char *name,
   r.name = name ? name : "<rprof>";
   r.err = err;
   uint64_t max = pcol_input_cap(opt);
-  int rc = pcol_b_source(b, RPROF_SOURCE_TYPE, r.name, PCOL_NA_I64, &r.src);
+  int rc = pcol_b_source(b, PCOL_SRC_RPROF, r.name, PCOL_NA_I64, &r.src);
   if (rc) return pcol_error_set(err, rc, "%s: %s", r.name, pcol_strerror(rc));
   rc = import_lines(&r, in, max);
   if (!rc) rc = finish_meta(&r);

@@ -76,7 +76,7 @@ static int note_max_durations(pcol_builder *b, pcol_error *err) {
   const pcol_buf *src = SCOL(b, PCOL_C_S_SOURCE), *dur = SCOL(b, PCOL_C_S_DURATION);
   const pcol_btable *meta = &b->t[PCOL_T_META];
   uint32_t key;
-  if (pcol_b_cstr(b, "pcol.max_duration_ns", &key)) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  if (pcol_b_cstr(b, PCOL_META_MAX_DURATION_NS, &key)) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   for (uint64_t i = 0; i < n;) {
     uint32_t s = g32(src, i);
     int64_t mx = 0;
@@ -90,7 +90,7 @@ static int note_max_durations(pcol_builder *b, pcol_error *err) {
     if (have) continue;
     char v[24];
     snprintf(v, sizeof v, "%lld", (long long)mx);
-    if (pcol_b_meta_str(b, s, "pcol.max_duration_ns", v)) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+    if (pcol_b_meta_str(b, s, PCOL_META_MAX_DURATION_NS, v)) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   }
   return PCOL_OK;
 }

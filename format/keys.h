@@ -1,0 +1,76 @@
+/* keys.h — reserved names stored inside pcol files: source types, meta keys,
+ * value-type names and label keys with a fixed meaning (spec.md §6,
+ * doc/mappings.md).  Code names them through these macros only, so that a
+ * name is spelled once; a reader of the spec finds each one here. */
+#ifndef PCOL_FORMAT_KEYS_H
+#define PCOL_FORMAT_KEYS_H
+
+/* ------------------------------------------------------ source types */
+#define PCOL_SRC_RPROF "rprof"
+#define PCOL_SRC_PPROF "pprof"
+#define PCOL_SRC_PERUN "perun"
+#define PCOL_SRC_COLLAPSED "collapsed"
+
+/* --------------------------------------------------- core meta keys */
+/* Longest duration of the source's samples in ns, decimal digits only
+ * (spec.md §7): written by coalescing, used by range queries. */
+#define PCOL_META_MAX_DURATION_NS "pcol.max_duration_ns"
+
+/* ----------------------------------------- Rprof (doc/mappings.md) */
+#define RPROF_META_INTERVAL_US "rprof.interval_us" /* sampling interval, µs */
+#define RPROF_META_HEADER "rprof.header"
+#define RPROF_META_FLAGS "rprof.flags"
+#define RPROF_META_SEGMENTS "rprof.segments"
+#define RPROF_META_EOL "rprof.eol"
+#define RPROF_META_FINAL_NEWLINE "rprof.final_newline"
+#define RPROF_META_TRUNCATED "rprof.truncated_lines"
+/* The memory fields ":small:big:nodes:dups:" as value types (type names;
+ * units and factors in lib/convert/rprof). */
+#define RPROF_VT_SMALL "vsize.small"
+#define RPROF_VT_LARGE "vsize.large"
+#define RPROF_VT_NODES "nodes"
+#define RPROF_VT_DUPS "duplications"
+/* The derived value of summaryRprof(memory = "both") (lib/query). */
+#define PCOL_VALUE_RPROF_ALLOC "rprof.alloc"
+
+/* ----------------------------------------- pprof (doc/mappings.md) */
+#define PPROF_META_DROP_FRAMES "pprof.drop_frames"
+#define PPROF_META_KEEP_FRAMES "pprof.keep_frames"
+#define PPROF_META_TIME_NANOS "pprof.time_nanos"
+#define PPROF_META_DURATION_NANOS "pprof.duration_nanos"
+#define PPROF_META_PERIOD_TYPE_TYPE "pprof.period_type.type"
+#define PPROF_META_PERIOD_TYPE_UNIT "pprof.period_type.unit"
+#define PPROF_META_PERIOD "pprof.period"
+#define PPROF_META_COMMENT "pprof.comment"
+#define PPROF_META_DEFAULT_SAMPLE_TYPE "pprof.default_sample_type"
+#define PPROF_META_DOC_URL "pprof.doc_url"
+
+/* ----------------------------------------- Perun (doc/mappings.md) */
+#define PERUN_META_PREFIX "perun."
+#define PERUN_META_KEYS "perun.keys"
+#define PERUN_META_LAYOUT "perun.layout"
+#define PERUN_META_AMOUNT_SCALE "perun.amount_scale"
+#define PERUN_META_COLLECTOR_INFO "perun.collector_info"
+#define PERUN_META_EMPTY_TYPES "perun.empty_types"
+#define PERUN_META_GLOBAL "perun.global"
+#define PERUN_META_SNAPSHOTS "perun.snapshots"
+#define PERUN_META_MODELS "perun.models"
+/* label keys */
+#define PERUN_LABEL_TYPE_KEY "perun.type_key"   /* layout 3: "<uid>#<n>" of the event */
+#define PERUN_LABEL_COLUMNS "perun.columns"     /* layout 3: JSON array of collectable keys */
+#define PERUN_LABEL_SNAPSHOT "perun.snapshot_index" /* layout 2: index into snapshots[] */
+#define PERUN_LABEL_INDEX "perun.index"         /* position in its group, when sorting moved it */
+#define PERUN_LABEL_TRACE "perun.trace"         /* verbatim trace, or num_unit "absent" */
+#define PERUN_LABEL_AMOUNT "perun.amount"       /* verbatim amount when the value cannot hold it */
+/* label units */
+#define PERUN_UNIT_JSON "json"                  /* label str is JSON text */
+#define PERUN_UNIT_ABSENT "absent"
+
+/* ------------------------------------- collapsed (doc/mappings.md) */
+#define COLLAPSED_VT_COUNT "count"
+#define COLLAPSED_VT_BEFORE "count_before"
+#define COLLAPSED_VT_AFTER "count_after"
+#define COLLAPSED_UNIT_COUNT "count"
+#define COLLAPSED_UNIT_NANO "1e-9"
+
+#endif

@@ -1,0 +1,46 @@
+/* layout.h — the fixed-offset parts of a pcol file (spec.md §3, §4), defined
+ * once for the reader and the writer.  Every offset is in bytes from the
+ * start of the header or of one directory entry; every field is little
+ * endian.  Change nothing here without spec.md, a version rule and the
+ * conformance files. */
+#ifndef PCOL_FORMAT_LAYOUT_H
+#define PCOL_FORMAT_LAYOUT_H
+
+#define PCOL_MAGIC "\x89PCOL\r\n\x1a"
+#define PCOL_MAGIC_SIZE 8
+
+/* ------------------------------------------------ header (64 bytes) */
+#define PCOL_HEADER_SIZE 64
+#define PCOL_HDR_MAGIC 0           /* 8 bytes */
+#define PCOL_HDR_MAJOR 8           /* u16 */
+#define PCOL_HDR_MINOR 10          /* u16 */
+#define PCOL_HDR_HEADER_SIZE 12    /* u32, = PCOL_HEADER_SIZE */
+#define PCOL_HDR_INCOMPAT 16       /* u64, flags a reader must understand */
+#define PCOL_HDR_COMPAT 24         /* u64, flags a reader may ignore */
+#define PCOL_HDR_FILE_SIZE 32      /* u64 */
+#define PCOL_HDR_DIR_OFFSET 40     /* u64 */
+#define PCOL_HDR_DIR_COUNT 48      /* u32 */
+#define PCOL_HDR_DIR_ENTRY_SIZE 52 /* u32, = PCOL_DIR_ENTRY_SIZE */
+#define PCOL_HDR_BODY_CRC 56       /* u32, CRC-32 of bytes [64, file_size) */
+#define PCOL_HDR_HEADER_CRC 60     /* u32, CRC-32 of bytes [0, 60) */
+
+/* ---------------------------------------- directory entry (64 bytes) */
+#define PCOL_DIR_ENTRY_SIZE 64
+#define PCOL_DIR_TABLE 0           /* u16 */
+#define PCOL_DIR_COLUMN 2          /* u16, 0 = the table's row-count entry */
+#define PCOL_DIR_TYPE 4            /* u8, pcol_type */
+#define PCOL_DIR_CODEC 5           /* u8, PCOL_CODEC_* */
+#define PCOL_DIR_FLAGS 6           /* u16, must be 0 */
+#define PCOL_DIR_OFFSET 8          /* u64 */
+#define PCOL_DIR_STORED_SIZE 16    /* u64 */
+#define PCOL_DIR_DECODED_SIZE 24   /* u64 */
+#define PCOL_DIR_COUNT 32          /* u64, elements (or rows, column 0) */
+#define PCOL_DIR_CRC 40            /* u32, CRC-32 of the stored bytes */
+#define PCOL_DIR_RESERVED 44       /* bytes 44..63, must be 0 */
+
+/* ------------------------------------------------------------ sections */
+#define PCOL_ALIGN 64              /* every section starts at a multiple */
+#define PCOL_CODEC_RAW 0
+#define PCOL_CODEC_LZ4 1
+
+#endif

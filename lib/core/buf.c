@@ -1,0 +1,33 @@
+/* buf.c — growable byte buffers and arrays. */
+#include "internal.h"
+
+int pcol_buf_reserve(pcol_buf *b, size_t extra) {
+  if (extra <= b->cap - b->len) return PCOL_OK;
+  if (extra > SIZE_MAX / 2 - b->len) return PCOL_ENOMEM;
+  size_t need = b->len + extra, cap = b->cap ? b->cap : 64;
+  while (cap < need) cap *= 2;
+  uint8_t *p = realloc(b->data, cap);
+  if (!p) return PCOL_ENOMEM;
+  b->data = p;
+  b->cap = cap;
+  return PCOL_OK;
+}
+
+int pcol_buf_append(pcol_buf *b, const void *p, size_t n) {
+  if (n == 0) return PCOL_OK;
+  if (pcol_buf_reserve(b, n)) return PCOL_ENOMEM;
+  memcpy(b->data + b->len, p, n);
+  b->len += n;
+  return PCOL_OK;
+}
+
+int pcol_grow(void *arr_ptr, size_t *cap, size_t elem) {
+  size_t c = *cap ? 2 * *cap : 16;
+  if (c < *cap || c > SIZE_MAX / elem) return PCOL_ENOMEM;
+  void *old, *grown;
+  memcpy(&old, arr_ptr, sizeof old); /* arr_ptr is a T **: copy, do not alias */
+  if (!(grown = realloc(old, c * elem))) return PCOL_ENOMEM;
+  memcpy(arr_ptr, &grown, sizeof grown);
+  *cap = c;
+  return PCOL_OK;
+}

@@ -1,0 +1,44 @@
+/* error.c — error codes, messages, the library version. */
+#include "internal.h"
+#include <stdarg.h>
+#include <stdio.h>
+
+/* Formats into a local buffer first: an argument may be err->message itself
+ * (a message extended with context), and vsnprintf must not write where it
+ * reads. */
+int pcol_error_set(pcol_error *err, int code, const char *fmt, ...) {
+  if (err) {
+    char m[sizeof err->message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m, sizeof m, fmt, ap);
+    va_end(ap);
+    err->code = code;
+    memcpy(err->message, m, sizeof m);
+  }
+  return code;
+}
+
+int pcol_error_prefix(pcol_error *err, const char *prefix) {
+  if (!err) return 0;
+  return pcol_error_set(err, err->code, "%s: %s", prefix, err->message);
+}
+
+unsigned pcol_version(void) { return PCOL_VERSION_NUMBER; }
+const char *pcol_version_string(void) { return PCOL_VERSION_STRING; }
+
+const char *pcol_strerror(int code) {
+  switch (code) {
+  case PCOL_OK: return "ok";
+  case PCOL_EINVAL: return "invalid argument";
+  case PCOL_ENOMEM: return "out of memory";
+  case PCOL_EIO: return "I/O error";
+  case PCOL_ECORRUPT: return "corrupt or malformed input";
+  case PCOL_EUNSUPPORTED: return "unsupported version or feature";
+  case PCOL_ETOOBIG: return "size limit exceeded";
+  case PCOL_ENOTFOUND: return "not found";
+  case PCOL_EFORMAT: return "unrecognised input format";
+  }
+  return "unknown error";
+}
+

@@ -1,0 +1,98 @@
+/* frames.c — the frame-naming rule (frames.h) and stack location lists. */
+#include "frames.h"
+#include <stdio.h>
+
+int pcol_frames_init(pcol_frames *fr, pcol_file *f, pcol_error *err) {
+  memset(fr, 0, sizeof *fr);
+  fr->f = f;
+  fr->nloc = pcol_rows(f, PCOL_T_LOCATIONS);
+  fr->nlines = pcol_rows(f, PCOL_T_LINES);
+  fr->nfn = pcol_rows(f, PCOL_T_FUNCTIONS);
+  const struct {
+    pcol_view *v;
+    int t, c;
+  } cols[] = {{&fr->loc_off, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS},
+              {&fr->loc_addr, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS},
+              {&fr->ln_fn, PCOL_T_LINES, PCOL_C_LINE_FUNCTION},
+              {&fr->ln_line, PCOL_T_LINES, PCOL_C_LINE_LINE},
+              {&fr->fn_name, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME},
+              {&fr->fn_file, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME}};
+  for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+    int rc = pcol_column(f, cols[i].t, cols[i].c, cols[i].v, err);
+    if (rc) return rc;
+  }
+  return PCOL_OK;
+}
+
+void pcol_frames_lines(const pcol_frames *fr, uint32_t loc, uint64_t *a, uint64_t *e) {
+  *a = *e = 0;
+  if (!loc || loc > fr->nloc) return;
+  uint64_t lo = pcol_view_u64(&fr->loc_off, loc - 1), hi = pcol_view_u64(&fr->loc_off, loc);
+  if (hi > fr->nlines) hi = fr->nlines;
+  if (lo > hi) lo = hi;
+  *a = lo;
+  *e = hi;
+}
+
+int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, pcol_str *out,
+                         int *by_function, pcol_error *err) {
+  uint32_t fn = pcol_frames_fn(fr, li);
+  pcol_str name = {NULL, 0}, file = {NULL, 0};
+  int rc;
+  *by_function = 0;
+  if (fn && (rc = pcol_string(fr->f, pcol_view_u32(&fr->fn_name, fn - 1), &name, err))) return rc;
+  if (name.ptr) {
+    *out = name;
+    *by_function = 1;
+    return PCOL_OK;
+  }
+  /* no function name (an Rprof top-level ref): name the place instead */
+  if (fn && (rc = pcol_string(fr->f, pcol_view_u32(&fr->fn_file, fn - 1), &file, err))) return rc;
+  scratch->len = 0;
+  if (!file.ptr) {
+    rc = pcol_buf_append(scratch, "[unknown]", 9);
+  } else {
+    rc = pcol_buf_append(scratch, file.ptr, file.len);
+    int64_t line = pcol_view_i64(&fr->ln_line, li);
+    if (!rc && line != PCOL_NA_I64) {
+      char b[24];
+      int n = snprintf(b, sizeof b, ":%lld", (long long)line);
+      rc = pcol_buf_append(scratch, b, (size_t)n);
+    }
+  }
+  if (rc) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  *out = (pcol_str){(const char *)scratch->data, scratch->len};
+  return PCOL_OK;
+}
+
+void pcol_frame_addr_name(const pcol_frames *fr, uint32_t loc, char *buf, pcol_str *out) {
+  uint64_t addr = loc && loc <= fr->nloc ? pcol_view_u64(&fr->loc_addr, loc - 1) : 0;
+  int n = addr ? snprintf(buf, PCOL_ADDR_NAME_MAX, "0x%llx", (unsigned long long)addr)
+               : snprintf(buf, PCOL_ADDR_NAME_MAX, "[unknown]");
+  *out = (pcol_str){buf, (size_t)n};
+}
+
+void pcol_frame_sanitize(char *p, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (p[i] == ';' || p[i] == '\n' || p[i] == '\r' || p[i] == 0) p[i] = '_';
+}
+
+typedef struct loc_list {
+  uint32_t **locs;
+  size_t *n, *cap;
+} loc_list;
+
+static int push_loc(void *ctx, uint32_t depth, uint32_t loc) {
+  loc_list *l = ctx;
+  (void)depth;
+  if (PCOL_GROW(*l->locs, *l->n, *l->cap)) return PCOL_ENOMEM;
+  (*l->locs)[(*l->n)++] = loc;
+  return 0;
+}
+
+int pcol_stack_locations(pcol_file *f, uint32_t stack_id, uint32_t **locs, size_t *n,
+                         size_t *cap, pcol_error *err) {
+  loc_list l = {locs, n, cap};
+  *n = 0;
+  return pcol_stack_walk(f, stack_id, push_loc, &l, err);
+}

@@ -1,0 +1,129 @@
+/* diff.c — two profiles compared: per-key flat/cum changes (`pcol diff`) and
+ * per-node share changes of a frame tree (`pcol flame --diff`).  One
+ * definition of a share serves both: 100 x value / total, where total is
+ * the sum of |value| over the selected samples (pprof's total), so a profile
+ * twice as long does not look twice as slow, and negative values (a diff
+ * profile) cannot make a total cancel out. */
+#include "internal.h"
+#include <math.h>
+
+double pcol_share(int64_t v, int64_t total) {
+  return total ? 100.0 * (double)v / (double)total : 0;
+}
+
+static int name_cmp(pcol_str a, pcol_str b) {
+  size_t n = a.len < b.len ? a.len : b.len;
+  int c = n ? memcmp(a.ptr, b.ptr, n) : 0;
+  return c ? c : a.len == b.len ? 0 : a.len < b.len ? -1 : 1;
+}
+static int row_name_cmp(const void *x, const void *y) {
+  return name_cmp(((const pcol_top_row *)x)->name, ((const pcol_top_row *)y)->name);
+}
+static int drow_cmp(const void *x, const void *y) {
+  const pcol_diff_row *a = x, *b = y;
+  double ka = fmax(fabs(a->d_flat), fabs(a->d_cum)), kb = fmax(fabs(b->d_flat), fabs(b->d_cum));
+  if (ka != kb) return ka > kb ? -1 : 1;
+  return name_cmp(a->name, b->name);
+}
+
+/* rows of t sorted by name, in a new array */
+static pcol_top_row *by_name(const pcol_top *t) {
+  pcol_top_row *r = malloc((t->nrows + 1) * sizeof *r);
+  if (!r) return NULL;
+  if (t->nrows) memcpy(r, t->rows, t->nrows * sizeof *r);
+  qsort(r, t->nrows, sizeof *r, row_name_cmp);
+  return r;
+}
+
+static int delta(const pcol_top *base, const pcol_top *nw, int absolute, pcol_diff_row *r,
+                 pcol_error *err) {
+  if (!absolute) {
+    r->d_flat = pcol_share(r->new_flat, nw->total) - pcol_share(r->base_flat, base->total);
+    r->d_cum = pcol_share(r->new_cum, nw->total) - pcol_share(r->base_cum, base->total);
+    return PCOL_OK;
+  }
+  /* raw sums: exact, or refused (a wrong number with exit 0 is worse) */
+  if (__builtin_sub_overflow(r->new_flat, r->base_flat, &r->abs_flat) ||
+      __builtin_sub_overflow(r->new_cum, r->base_cum, &r->abs_cum))
+    return pcol_error_set(err, PCOL_ETOOBIG, "the change of '%.*s' does not fit in 64 bits",
+                          (int)(r->name.len > 200 ? 200 : r->name.len), r->name.ptr ? r->name.ptr : "");
+  r->d_flat = (double)r->abs_flat;
+  r->d_cum = (double)r->abs_cum;
+  return PCOL_OK;
+}
+
+int pcol_diff_compute(const pcol_top *base, const pcol_top *nw, int absolute, pcol_diff *out,
+                      pcol_error *err) {
+  memset(out, 0, sizeof *out);
+  pcol_top_row *b = by_name(base), *n = by_name(nw);
+  pcol_diff_row *rows = calloc(base->nrows + nw->nrows + 1, sizeof *rows);
+  int rc = PCOL_OK;
+  if (!b || !n || !rows) rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  size_t nr = 0, i = 0, j = 0;
+  /* merge-join the two name-sorted lists */
+  while (!rc && (i < base->nrows || j < nw->nrows)) {
+    int c = i >= base->nrows ? 1 : j >= nw->nrows ? -1 : name_cmp(b[i].name, n[j].name);
+    pcol_diff_row *r = &rows[nr++];
+    if (c <= 0) {
+      r->name = b[i].name;
+      r->base_flat = b[i].flat;
+      r->base_cum = b[i].cum;
+      i++;
+    }
+    if (c >= 0) {
+      r->name = n[j].name;
+      r->new_flat = n[j].flat;
+      r->new_cum = n[j].cum;
+      j++;
+    }
+    rc = delta(base, nw, absolute, r, err);
+  }
+  free(b);
+  free(n);
+  if (rc) {
+    free(rows);
+    return rc;
+  }
+  qsort(rows, nr, sizeof *rows, drow_cmp);
+  out->rows = rows;
+  out->nrows = nr;
+  out->base_total = base->total;
+  out->new_total = nw->total;
+  out->absolute = absolute;
+  return PCOL_OK;
+}
+
+void pcol_diff_free(pcol_diff *d) {
+  if (!d) return;
+  free(d->rows);
+  memset(d, 0, sizeof *d);
+}
+
+int pcol_ftree_diff(const pcol_ftree *nw, const pcol_ftree *base, double **base_share,
+                    double **delta_out, pcol_error *err) {
+  uint32_t n = nw->n;
+  uint32_t *map = malloc(((size_t)n + 1) * sizeof *map);
+  double *bs = calloc((size_t)n + 1, sizeof *bs), *d = calloc((size_t)n + 1, sizeof *d);
+  *base_share = *delta_out = NULL;
+  if (!map || !bs || !d) {
+    free(map);
+    free(bs);
+    free(d);
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  }
+  if (n) map[0] = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    if (i) {
+      uint32_t p = map[nw->parent[i]];
+      map[i] = p == UINT32_MAX ? UINT32_MAX
+                               : pcol_ftree_child(base, p, nw->name[i].ptr, nw->name[i].len);
+      if (map[i] == 0) map[i] = UINT32_MAX;
+    }
+    bs[i] = map[i] == UINT32_MAX ? 0 : pcol_share(base->total[map[i]], base->total_abs);
+    d[i] = pcol_share(nw->total[i], nw->total_abs) - bs[i];
+  }
+  free(map);
+  *base_share = bs;
+  *delta_out = d;
+  return PCOL_OK;
+}
