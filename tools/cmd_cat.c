@@ -29,7 +29,7 @@ typedef struct cat_ctx {
   const uint32_t *st_parent, *st_loc;
 } cat_ctx;
 
-#define CHECK(x)                                                                                   \
+#define TRY_OR_FAIL(x)                                                                                   \
   do {                                                                                             \
     if ((rc = (x)) != 0) goto fail;                                                                \
   } while (0)
@@ -117,7 +117,7 @@ static int cat_stored(cat_ctx *c, int table, const char *idname, const int *cols
                       const char *const *names) {
   const pcol_table_info *ti = pcol_table_info_get(table);
   int rc = 0;
-  for (int k = 0; k < ncols; k++) CHECK(pcol_column(c->f, table, cols[k], &c->v[k], &c->err));
+  for (int k = 0; k < ncols; k++) TRY_OR_FAIL(pcol_column(c->f, table, cols[k], &c->v[k], &c->err));
   const char *hdr[12];
   int nh = 0;
   if (idname) hdr[nh++] = idname;
@@ -221,21 +221,21 @@ static int cat_samples(cat_ctx *c, int which, const pcol_select *sel) {
   static const char *const n_b[] = {"sample_id", "key", "str", "num", "unit"};
   switch (which) {
   case D_SAMPLES:
-    for (int k = 0; k < 7; k++) CHECK(pcol_column(f, PCOL_T_SAMPLES, k + 1, &c->v[k], &c->err));
+    for (int k = 0; k < 7; k++) TRY_OR_FAIL(pcol_column(f, PCOL_T_SAMPLES, k + 1, &c->v[k], &c->err));
     tbl_begin(&c->t, stdout, c->t.fmt, 8, n_s);
     break;
   case D_VALUES:
-    CHECK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &c->v[0], &c->err));
-    CHECK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &c->v[1], &c->err));
-    CHECK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &c->v[2], &c->err));
-    CHECK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &c->v[3], &c->err));
-    CHECK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &c->v[4], &c->err));
+    TRY_OR_FAIL(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &c->v[0], &c->err));
+    TRY_OR_FAIL(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &c->v[1], &c->err));
+    TRY_OR_FAIL(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &c->v[2], &c->err));
+    TRY_OR_FAIL(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &c->v[3], &c->err));
+    TRY_OR_FAIL(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &c->v[4], &c->err));
     tbl_begin(&c->t, stdout, c->t.fmt, 4, n_v);
     break;
   case D_LOCS:
-    CHECK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &c->v[0], &c->err));
-    CHECK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &c->v[7], &c->err));
-    CHECK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &c->v[8], &c->err));
+    TRY_OR_FAIL(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &c->v[0], &c->err));
+    TRY_OR_FAIL(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &c->v[7], &c->err));
+    TRY_OR_FAIL(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &c->v[8], &c->err));
     tbl_begin(&c->t, stdout, c->t.fmt, 3, n_l);
     /* the direct path needs both stack columns stored (an absent one is
      * all-default: rare, left to the general path) */
@@ -246,9 +246,9 @@ static int cat_samples(cat_ctx *c, int which, const pcol_select *sel) {
     }
     break;
   case D_LABELS:
-    CHECK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &c->v[0], &c->err));
-    CHECK(pcol_column(f, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS, &c->v[1], &c->err));
-    for (int k = 0; k < 4; k++) CHECK(pcol_column(f, PCOL_T_LABELS, k + 1, &c->v[2 + k], &c->err));
+    TRY_OR_FAIL(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &c->v[0], &c->err));
+    TRY_OR_FAIL(pcol_column(f, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS, &c->v[1], &c->err));
+    for (int k = 0; k < 4; k++) TRY_OR_FAIL(pcol_column(f, PCOL_T_LABELS, k + 1, &c->v[2 + k], &c->err));
     tbl_begin(&c->t, stdout, c->t.fmt, 5, n_b);
     break;
   }
@@ -269,13 +269,13 @@ static int cat_locations(cat_ctx *c, int lines) {
   int rc = 0;
   pcol_file *f = c->f;
   pcol_view *v = c->v;
-  CHECK(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING, &v[0], &c->err));
-  CHECK(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS, &v[1], &c->err));
-  CHECK(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_FLAGS, &v[2], &c->err));
-  CHECK(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS, &v[3], &c->err));
-  CHECK(pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_FUNCTION, &v[4], &c->err));
-  CHECK(pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_LINE, &v[5], &c->err));
-  CHECK(pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_COLUMN, &v[6], &c->err));
+  TRY_OR_FAIL(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING, &v[0], &c->err));
+  TRY_OR_FAIL(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS, &v[1], &c->err));
+  TRY_OR_FAIL(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_FLAGS, &v[2], &c->err));
+  TRY_OR_FAIL(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS, &v[3], &c->err));
+  TRY_OR_FAIL(pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_FUNCTION, &v[4], &c->err));
+  TRY_OR_FAIL(pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_LINE, &v[5], &c->err));
+  TRY_OR_FAIL(pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_COLUMN, &v[6], &c->err));
   static const char *const n_loc[] = {"location_id", "function_id", "line", "address",
                                       "mapping_id", "is_folded"};
   static const char *const n_ll[] = {"location_id", "depth", "function_id", "line", "column"};
@@ -316,7 +316,7 @@ fail:
 
 static int cat_mappings(cat_ctx *c) {
   int rc = 0;
-  for (int k = 0; k < 6; k++) CHECK(pcol_column(c->f, PCOL_T_MAPPINGS, k + 1, &c->v[k], &c->err));
+  for (int k = 0; k < 6; k++) TRY_OR_FAIL(pcol_column(c->f, PCOL_T_MAPPINGS, k + 1, &c->v[k], &c->err));
   static const char *const names[] = {"mapping_id", "memory_start", "memory_limit", "file_offset",
                                       "filename", "build_id", "has_functions", "has_filenames",
                                       "has_line_numbers", "has_inline_frames"};

@@ -11,7 +11,7 @@
  */
 #include "internal.h"
 
-#define CHECK(x)                                                              \
+#define TRY_OR_FAIL(x)                                                              \
   do {                                                                        \
     int rc_ = (x);                                                            \
     if (rc_) goto fail;                                                       \
@@ -370,13 +370,13 @@ int pcol_b_add_file(pcol_builder *b, pcol_file *f, pcol_error *err) {
   if (err) err->message[0] = 0;
   uint64_t base = pcol_b_sample_count(b);
   int rc = copy_strings(&m);
-  CHECK(rc);
-  CHECK(rc = copy_sources(&m));
-  CHECK(rc = copy_value_types(&m));
-  CHECK(rc = copy_code(&m));
-  CHECK(rc = copy_labels(&m));
-  CHECK(rc = copy_samples(&m, base));
-  CHECK(rc = copy_text_and_models(&m, base));
+  TRY_OR_FAIL(rc);
+  TRY_OR_FAIL(rc = copy_sources(&m));
+  TRY_OR_FAIL(rc = copy_value_types(&m));
+  TRY_OR_FAIL(rc = copy_code(&m));
+  TRY_OR_FAIL(rc = copy_labels(&m));
+  TRY_OR_FAIL(rc = copy_samples(&m, base));
+  TRY_OR_FAIL(rc = copy_text_and_models(&m, base));
 fail:
   if (rc && err && !err->message[0]) pcol_error_set(err, rc, "adding a pcol file: %s", pcol_strerror(rc));
   free(m.smap);

@@ -41,12 +41,6 @@ static inline int64_t i64_at(const pcol_buf *b, uint64_t i) {
   return v;
 }
 
-#define CHECK(x)                                                              \
-  do {                                                                        \
-    int rc_ = (x);                                                            \
-    if (rc_) return rc_;                                                      \
-  } while (0)
-
 /* Ids are u32; refuse to wrap. */
 static int next_id(uint64_t rows, uint32_t *id) {
   if (rows >= UINT32_MAX - 1) return PCOL_ETOOBIG;
@@ -124,11 +118,11 @@ int pcol_b_string(pcol_builder *b, const void *ptr, size_t len, uint32_t *id) {
   }
   if (b->string_count >= UINT32_MAX - 1) return PCOL_ETOOBIG;
   pcol_btable *t = BT(b, PCOL_T_STRINGS);
-  CHECK(pcol_buf_append(&t->cols[PCOL_C_STRINGS_BYTES - 1], ptr, len));
-  CHECK(pcol_bt_push_u64(t, PCOL_C_STRINGS_OFFSETS,
+  PCOL_RETURN_NOT_OK(pcol_buf_append(&t->cols[PCOL_C_STRINGS_BYTES - 1], ptr, len));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u64(t, PCOL_C_STRINGS_OFFSETS,
                          t->cols[PCOL_C_STRINGS_BYTES - 1].len));
   uint32_t nid = (uint32_t)b->string_count;
-  CHECK(pcol_hset_insert(&b->strings, h, nid));
+  PCOL_RETURN_NOT_OK(pcol_hset_insert(&b->strings, h, nid));
   b->string_count++;
   t->rows = b->string_count;
   *id = nid;
@@ -144,12 +138,12 @@ int pcol_b_source(pcol_builder *b, const char *type, const char *uri,
                   int64_t timestamp, uint32_t *source_id) {
   uint32_t ts, us, id;
   pcol_btable *t = BT(b, PCOL_T_SOURCES);
-  CHECK(next_id(t->rows, &id));
-  CHECK(pcol_b_cstr(b, type, &ts));
-  CHECK(pcol_b_cstr(b, uri, &us));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_SOURCES_TYPE, ts));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_SOURCES_URI, us));
-  CHECK(pcol_bt_push_i64(t, PCOL_C_SOURCES_TIMESTAMP, timestamp));
+  PCOL_RETURN_NOT_OK(next_id(t->rows, &id));
+  PCOL_RETURN_NOT_OK(pcol_b_cstr(b, type, &ts));
+  PCOL_RETURN_NOT_OK(pcol_b_cstr(b, uri, &us));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_SOURCES_TYPE, ts));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_SOURCES_URI, us));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_i64(t, PCOL_C_SOURCES_TIMESTAMP, timestamp));
   t->rows++;
   *source_id = id;
   return PCOL_OK;
@@ -160,11 +154,11 @@ int pcol_b_meta(pcol_builder *b, uint32_t source_id, const char *key,
   uint32_t ks, vs;
   pcol_btable *t = BT(b, PCOL_T_META);
   if (source_id > b->t[PCOL_T_SOURCES].rows) return PCOL_EINVAL;
-  CHECK(pcol_b_cstr(b, key, &ks));
-  CHECK(pcol_b_string(b, value, value_len, &vs));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_META_KEY, ks));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_META_VALUE, vs));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_META_SOURCE, source_id));
+  PCOL_RETURN_NOT_OK(pcol_b_cstr(b, key, &ks));
+  PCOL_RETURN_NOT_OK(pcol_b_string(b, value, value_len, &vs));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_META_KEY, ks));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_META_VALUE, vs));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_META_SOURCE, source_id));
   t->rows++;
   return PCOL_OK;
 }
@@ -197,11 +191,11 @@ int pcol_b_value_type(pcol_builder *b, uint32_t type_sid, uint32_t unit_sid,
   }
   pcol_btable *t = BT(b, PCOL_T_VALUE_TYPES);
   uint32_t id;
-  CHECK(next_id(t->rows, &id));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_VT_TYPE, type_sid));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_VT_UNIT, unit_sid));
+  PCOL_RETURN_NOT_OK(next_id(t->rows, &id));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_VT_TYPE, type_sid));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_VT_UNIT, unit_sid));
   t->rows++;
-  CHECK(pcol_hset_insert(&b->value_types, h, id));
+  PCOL_RETURN_NOT_OK(pcol_hset_insert(&b->value_types, h, id));
   *vt_id = id;
   return PCOL_OK;
 }
@@ -211,8 +205,8 @@ int pcol_b_source_value_type(pcol_builder *b, uint32_t source_id, uint32_t vt_id
   if (source_id == 0 || source_id > b->t[PCOL_T_SOURCES].rows || vt_id == 0 ||
       vt_id > b->t[PCOL_T_VALUE_TYPES].rows)
     return PCOL_EINVAL;
-  CHECK(pcol_bt_push_u32(t, PCOL_C_SVT_SOURCE, source_id));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_SVT_VALUE_TYPE, vt_id));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_SVT_SOURCE, source_id));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_SVT_VALUE_TYPE, vt_id));
   t->rows++;
   return PCOL_OK;
 }
@@ -240,13 +234,13 @@ int pcol_b_function(pcol_builder *b, const pcol_function_row *fn, uint32_t *id) 
   }
   pcol_btable *t = BT(b, PCOL_T_FUNCTIONS);
   uint32_t nid;
-  CHECK(next_id(t->rows, &nid));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_FN_NAME, fn->name));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_FN_SYSTEM_NAME, fn->system_name));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_FN_FILENAME, fn->filename));
-  CHECK(pcol_bt_push_i64(t, PCOL_C_FN_START_LINE, fn->start_line));
+  PCOL_RETURN_NOT_OK(next_id(t->rows, &nid));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_FN_NAME, fn->name));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_FN_SYSTEM_NAME, fn->system_name));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_FN_FILENAME, fn->filename));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_i64(t, PCOL_C_FN_START_LINE, fn->start_line));
   t->rows++;
-  CHECK(pcol_hset_insert(&b->functions, h, nid));
+  PCOL_RETURN_NOT_OK(pcol_hset_insert(&b->functions, h, nid));
   *id = nid;
   return PCOL_OK;
 }
@@ -281,15 +275,15 @@ int pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m, int dedup,
   }
   pcol_btable *t = BT(b, PCOL_T_MAPPINGS);
   uint32_t nid;
-  CHECK(next_id(t->rows, &nid));
-  CHECK(pcol_bt_push_u64(t, PCOL_C_MAP_START, m->memory_start));
-  CHECK(pcol_bt_push_u64(t, PCOL_C_MAP_LIMIT, m->memory_limit));
-  CHECK(pcol_bt_push_u64(t, PCOL_C_MAP_OFFSET, m->file_offset));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_MAP_FILENAME, m->filename));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_MAP_BUILD_ID, m->build_id));
-  CHECK(pcol_bt_push_u8(t, PCOL_C_MAP_FLAGS, m->flags));
+  PCOL_RETURN_NOT_OK(next_id(t->rows, &nid));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u64(t, PCOL_C_MAP_START, m->memory_start));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u64(t, PCOL_C_MAP_LIMIT, m->memory_limit));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u64(t, PCOL_C_MAP_OFFSET, m->file_offset));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_MAP_FILENAME, m->filename));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_MAP_BUILD_ID, m->build_id));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u8(t, PCOL_C_MAP_FLAGS, m->flags));
   t->rows++;
-  CHECK(pcol_hset_insert(&b->mappings, h, nid));
+  PCOL_RETURN_NOT_OK(pcol_hset_insert(&b->mappings, h, nid));
   *id = nid;
   return PCOL_OK;
 }
@@ -342,19 +336,19 @@ int pcol_b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address,
   }
   pcol_btable *t = BT(b, PCOL_T_LOCATIONS), *lt = BT(b, PCOL_T_LINES);
   uint32_t nid;
-  CHECK(next_id(t->rows, &nid));
+  PCOL_RETURN_NOT_OK(next_id(t->rows, &nid));
   for (size_t i = 0; i < nlines; i++) {
-    CHECK(pcol_bt_push_u32(lt, PCOL_C_LINE_FUNCTION, lines[i].function_id));
-    CHECK(pcol_bt_push_i64(lt, PCOL_C_LINE_LINE, lines[i].line));
-    CHECK(pcol_bt_push_i64(lt, PCOL_C_LINE_COLUMN, lines[i].column));
+    PCOL_RETURN_NOT_OK(pcol_bt_push_u32(lt, PCOL_C_LINE_FUNCTION, lines[i].function_id));
+    PCOL_RETURN_NOT_OK(pcol_bt_push_i64(lt, PCOL_C_LINE_LINE, lines[i].line));
+    PCOL_RETURN_NOT_OK(pcol_bt_push_i64(lt, PCOL_C_LINE_COLUMN, lines[i].column));
     lt->rows++;
   }
-  CHECK(pcol_bt_push_u32(t, PCOL_C_LOC_MAPPING, mapping_id));
-  CHECK(pcol_bt_push_u64(t, PCOL_C_LOC_ADDRESS, address));
-  CHECK(pcol_bt_push_u8(t, PCOL_C_LOC_FLAGS, flags));
-  CHECK(pcol_bt_push_u64(t, PCOL_C_LOC_LINE_OFFSETS, lt->rows));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_LOC_MAPPING, mapping_id));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u64(t, PCOL_C_LOC_ADDRESS, address));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u8(t, PCOL_C_LOC_FLAGS, flags));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u64(t, PCOL_C_LOC_LINE_OFFSETS, lt->rows));
   t->rows++;
-  CHECK(pcol_hset_insert(&b->locations, h, nid));
+  PCOL_RETURN_NOT_OK(pcol_hset_insert(&b->locations, h, nid));
   *id = nid;
   return PCOL_OK;
 }
@@ -381,11 +375,11 @@ int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
     return PCOL_OK;
   }
   uint32_t nid;
-  CHECK(next_id(t->rows, &nid));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_STACK_PARENT, parent));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_STACK_LOCATION, location_id));
+  PCOL_RETURN_NOT_OK(next_id(t->rows, &nid));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_STACK_PARENT, parent));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_STACK_LOCATION, location_id));
   t->rows++;
-  CHECK(pcol_hset_insert(&b->stacks, h, nid));
+  PCOL_RETURN_NOT_OK(pcol_hset_insert(&b->stacks, h, nid));
   *stack_id = nid;
   return PCOL_OK;
 }
@@ -393,7 +387,7 @@ int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
 int pcol_b_stack(pcol_builder *b, const uint32_t *locs, size_t n,
                  uint32_t *stack_id) {
   uint32_t node = 0;
-  for (size_t i = n; i-- > 0;) CHECK(pcol_b_stack_node(b, node, locs[i], &node));
+  for (size_t i = n; i-- > 0;) PCOL_RETURN_NOT_OK(pcol_b_stack_node(b, node, locs[i], &node));
   *stack_id = node;
   return PCOL_OK;
 }
@@ -439,17 +433,17 @@ int pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n,
   }
   pcol_btable *t = BT(b, PCOL_T_LABELSETS), *lt = BT(b, PCOL_T_LABELS);
   uint32_t nid;
-  CHECK(next_id(t->rows, &nid));
+  PCOL_RETURN_NOT_OK(next_id(t->rows, &nid));
   for (size_t i = 0; i < n; i++) {
-    CHECK(pcol_bt_push_u32(lt, PCOL_C_LB_KEY, labels[i].key));
-    CHECK(pcol_bt_push_u32(lt, PCOL_C_LB_STR, labels[i].str));
-    CHECK(pcol_bt_push_i64(lt, PCOL_C_LB_NUM, labels[i].num));
-    CHECK(pcol_bt_push_u32(lt, PCOL_C_LB_UNIT, labels[i].num_unit));
+    PCOL_RETURN_NOT_OK(pcol_bt_push_u32(lt, PCOL_C_LB_KEY, labels[i].key));
+    PCOL_RETURN_NOT_OK(pcol_bt_push_u32(lt, PCOL_C_LB_STR, labels[i].str));
+    PCOL_RETURN_NOT_OK(pcol_bt_push_i64(lt, PCOL_C_LB_NUM, labels[i].num));
+    PCOL_RETURN_NOT_OK(pcol_bt_push_u32(lt, PCOL_C_LB_UNIT, labels[i].num_unit));
     lt->rows++;
   }
-  CHECK(pcol_bt_push_u64(t, PCOL_C_LS_OFFSETS, lt->rows));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u64(t, PCOL_C_LS_OFFSETS, lt->rows));
   t->rows++;
-  CHECK(pcol_hset_insert(&b->labelsets, h, nid));
+  PCOL_RETURN_NOT_OK(pcol_hset_insert(&b->labelsets, h, nid));
   *id = nid;
   return PCOL_OK;
 }
@@ -469,24 +463,24 @@ int pcol_b_sample(pcol_builder *b, const pcol_sample_row *s,
                   (s->source_id == b->last_source && s->time_ns < b->last_time)))
     return PCOL_EINVAL;
   uint32_t id;
-  CHECK(next_id(t->rows, &id));
+  PCOL_RETURN_NOT_OK(next_id(t->rows, &id));
   for (size_t i = 0; i < nvalues; i++) /* all checked before anything is stored */
     if (values[i].value_type_id == 0 ||
         values[i].value_type_id > b->t[PCOL_T_VALUE_TYPES].rows)
       return PCOL_EINVAL;
   for (size_t i = 0; i < nvalues; i++) {
-    CHECK(pcol_bt_push_u32(vt, PCOL_C_V_TYPE, values[i].value_type_id));
-    CHECK(pcol_bt_push_i64(vt, PCOL_C_V_VALUE, values[i].value));
+    PCOL_RETURN_NOT_OK(pcol_bt_push_u32(vt, PCOL_C_V_TYPE, values[i].value_type_id));
+    PCOL_RETURN_NOT_OK(pcol_bt_push_i64(vt, PCOL_C_V_VALUE, values[i].value));
     vt->rows++;
   }
-  CHECK(pcol_bt_push_u32(t, PCOL_C_S_SOURCE, s->source_id));
-  CHECK(pcol_bt_push_i64(t, PCOL_C_S_TIME, s->time_ns));
-  CHECK(pcol_bt_push_i64(t, PCOL_C_S_DURATION, s->duration_ns));
-  CHECK(pcol_bt_push_i64(t, PCOL_C_S_WEIGHT, s->weight));
-  CHECK(pcol_bt_push_i64(t, PCOL_C_S_CPU_DELTA, s->cpu_delta_ns));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_S_STACK, s->stack_id));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_S_LABELSET, s->labelset_id));
-  CHECK(pcol_bt_push_u64(t, PCOL_C_S_VALUE_OFFSETS, vt->rows));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_S_SOURCE, s->source_id));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_i64(t, PCOL_C_S_TIME, s->time_ns));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_i64(t, PCOL_C_S_DURATION, s->duration_ns));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_i64(t, PCOL_C_S_WEIGHT, s->weight));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_i64(t, PCOL_C_S_CPU_DELTA, s->cpu_delta_ns));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_S_STACK, s->stack_id));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_S_LABELSET, s->labelset_id));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u64(t, PCOL_C_S_VALUE_OFFSETS, vt->rows));
   t->rows++;
   b->last_source = s->source_id;
   b->last_time = s->time_ns;
@@ -506,10 +500,10 @@ int pcol_b_text_line(pcol_builder *b, uint32_t source_id, uint64_t before_sample
    * against the final count */
   if (source_id == 0 || source_id > b->t[PCOL_T_SOURCES].rows || before_sample == 0)
     return PCOL_EINVAL;
-  CHECK(pcol_b_string(b, text ? text : "", len, &ts));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_TL_SOURCE, source_id));
-  CHECK(pcol_bt_push_u64(t, PCOL_C_TL_BEFORE, before_sample));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_TL_TEXT, ts));
+  PCOL_RETURN_NOT_OK(pcol_b_string(b, text ? text : "", len, &ts));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_TL_SOURCE, source_id));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u64(t, PCOL_C_TL_BEFORE, before_sample));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_TL_TEXT, ts));
   t->rows++;
   return PCOL_OK;
 }
@@ -519,9 +513,9 @@ int pcol_b_sample_text(pcol_builder *b, uint32_t sample_id, const void *text,
   uint32_t ts;
   pcol_btable *t = BT(b, PCOL_T_SAMPLE_TEXT);
   if (sample_id == 0 || sample_id > b->t[PCOL_T_SAMPLES].rows) return PCOL_EINVAL;
-  CHECK(pcol_b_string(b, text ? text : "", len, &ts));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_ST_SAMPLE, sample_id));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_ST_TEXT, ts));
+  PCOL_RETURN_NOT_OK(pcol_b_string(b, text ? text : "", len, &ts));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_ST_SAMPLE, sample_id));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_ST_TEXT, ts));
   t->rows++;
   return PCOL_OK;
 }
@@ -529,14 +523,14 @@ int pcol_b_sample_text(pcol_builder *b, uint32_t sample_id, const void *text,
 int pcol_b_model(pcol_builder *b, const pcol_model_row *m) {
   pcol_btable *t = BT(b, PCOL_T_MODELS);
   if (m->source_id > b->t[PCOL_T_SOURCES].rows) return PCOL_EINVAL;
-  CHECK(pcol_bt_push_u32(t, PCOL_C_MOD_SOURCE, m->source_id));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_MOD_UID, m->uid));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_MOD_MODEL, m->model));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_MOD_METHOD, m->method));
-  CHECK(pcol_bt_push_f64(t, PCOL_C_MOD_R_SQUARE, m->r_square));
-  CHECK(pcol_bt_push_f64(t, PCOL_C_MOD_X_START, m->x_start));
-  CHECK(pcol_bt_push_f64(t, PCOL_C_MOD_X_END, m->x_end));
-  CHECK(pcol_bt_push_u32(t, PCOL_C_MOD_COEFFS, m->coeffs));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_MOD_SOURCE, m->source_id));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_MOD_UID, m->uid));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_MOD_MODEL, m->model));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_MOD_METHOD, m->method));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_f64(t, PCOL_C_MOD_R_SQUARE, m->r_square));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_f64(t, PCOL_C_MOD_X_START, m->x_start));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_f64(t, PCOL_C_MOD_X_END, m->x_end));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_MOD_COEFFS, m->coeffs));
   t->rows++;
   return PCOL_OK;
 }

@@ -9,6 +9,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ----------------------------------------------------- error helpers */
+/* Returns from the enclosing function with the code of a failed call. */
+#define PCOL_RETURN_NOT_OK(expr)                                              \
+  do {                                                                        \
+    int rc_ = (expr);                                                         \
+    if (rc_) return rc_;                                                      \
+  } while (0)
+/* Same for a callee that takes no pcol_error (the pcol_b_* calls, pcol_buf):
+ * fills err with the code's name so that every failure has a message. */
+#define PCOL_RETURN_NOT_OK_WITH_ERROR(expr, err)                              \
+  do {                                                                        \
+    int rc_ = (expr);                                                         \
+    if (rc_) return pcol_error_set((err), rc_, "%s", pcol_strerror(rc_));     \
+  } while (0)
+static inline int pcol_oom(pcol_error *err) {
+  return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+}
+/* s equals the C string c (an NA string equals nothing). */
+static inline int pcol_str_is(pcol_str s, const char *c) {
+  size_t n = strlen(c);
+  return s.ptr && s.len == n && memcmp(s.ptr, c, n) == 0;
+}
+
 /* ------------------------------------------------------- growable buffer */
 typedef struct pcol_buf {
   uint8_t *data;
@@ -139,6 +162,10 @@ struct pcol_file {
   uint64_t rows[PCOL_T_COUNT_];
   void *decode_lock; /* pthread_mutex_t* */
 };
+
+/* Meta "pcol.max_duration_ns": 1 to 18 decimal digits, nothing else
+ * (spec.md §7).  0 and *out, or -1 when v does not follow that grammar. */
+int pcol_parse_max_duration(pcol_str v, int64_t *out);
 
 /* Raw data of a section (decoding if needed); NULL + error on failure. */
 const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err);

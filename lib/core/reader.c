@@ -631,13 +631,11 @@ static int check_max_durations(pcol_file *f, const pcol_view *src, pcol_error *e
       if (pcol_view_i64(&dur, i) > mx) mx = pcol_view_i64(&dur, i);
     pcol_str v;
     if (pcol_meta_get(f, s, PCOL_META_MAX_DURATION_NS, &v, NULL) != PCOL_OK || !v.ptr) continue;
-    char buf[24];
-    size_t len = v.len < sizeof buf - 1 ? v.len : sizeof buf - 1;
-    memcpy(buf, v.ptr, len);
-    buf[len] = 0;
-    char *end;
-    long long d = strtoll(buf, &end, 10);
-    if (len == 0 || len != v.len || *end || d < mx)
+    int64_t d;
+    if (pcol_parse_max_duration(v, &d))
+      return pcol_error_set(err, PCOL_ECORRUPT,
+                            "source %u: meta " PCOL_META_MAX_DURATION_NS " is not 1 to 18 decimal digits", s);
+    if (d < mx)
       return corrupt(err, "source %llu declares a longest duration below its samples' (%llu ns)",
                      s, (uint64_t)mx);
   }

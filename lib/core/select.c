@@ -45,6 +45,17 @@ static uint64_t source_end(const pcol_view *src, uint64_t lo, uint64_t hi, uint3
  * one pass over meta: out[s] = the value, or -1 when a source declares none
  * (or a malformed one).  A wrong value can only make a range query miss or
  * re-check samples; it cannot make it read out of bounds. */
+int pcol_parse_max_duration(pcol_str v, int64_t *out) {
+  if (!v.ptr || v.len == 0 || v.len > 18) return -1;
+  int64_t x = 0;
+  for (size_t j = 0; j < v.len; j++) {
+    if (v.ptr[j] < '0' || v.ptr[j] > '9') return -1;
+    x = x * 10 + (v.ptr[j] - '0');
+  }
+  *out = x;
+  return 0;
+}
+
 static int declared_max_durations(pcol_file *f, int64_t **out, pcol_error *err) {
   uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
   int64_t *d = malloc((ns + 1) * sizeof *d);
@@ -62,11 +73,8 @@ static int declared_max_durations(pcol_file *f, int64_t **out, pcol_error *err) 
     if ((rc = pcol_string(f, pcol_view_u32(&mk, i), &k, err))) break;
     if (!k.ptr || k.len != sizeof key - 1 || memcmp(k.ptr, key, k.len)) continue;
     if ((rc = pcol_string(f, pcol_view_u32(&mv, i), &v, err))) break;
-    if (!v.ptr || v.len == 0 || v.len > 18) continue;
-    int64_t x = 0;
-    size_t j = 0;
-    for (; j < v.len && v.ptr[j] >= '0' && v.ptr[j] <= '9'; j++) x = x * 10 + (v.ptr[j] - '0');
-    if (j == v.len) d[s] = x;
+    int64_t x;
+    d[s] = pcol_parse_max_duration(v, &x) == 0 ? x : -2; /* the first row counts */
   }
   if (rc) {
     free(d);

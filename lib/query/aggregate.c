@@ -11,19 +11,6 @@
 #include "frames.h"
 #include <errno.h>
 
-#define CHECK(x)                                                              \
-  do {                                                                        \
-    int rc_ = (x);                                                            \
-    if (rc_) return rc_;                                                      \
-  } while (0)
-
-static int oom(pcol_error *err) { return pcol_error_set(err, PCOL_ENOMEM, "out of memory"); }
-
-static int str_is(pcol_str s, const char *c) {
-  size_t n = strlen(c);
-  return s.ptr && s.len == n && memcmp(s.ptr, c, n) == 0;
-}
-
 /* ------------------------------------------------------------ arena */
 /* Blocks that never move, so pcol_str pointers into them stay valid. */
 typedef struct ablock {
@@ -105,7 +92,7 @@ static int key_intern(keytab *t, const char *p, size_t n, int copy, uint32_t *id
   uint32_t nid = ++t->n;
   t->s[nid].ptr = p ? p : "";
   t->s[nid].len = n;
-  CHECK(pcol_hset_insert(&t->h, h, nid));
+  PCOL_RETURN_NOT_OK(pcol_hset_insert(&t->h, h, nid));
   *id = nid;
   return PCOL_OK;
 }
@@ -136,17 +123,17 @@ static int fctx_init(fctx *c, pcol_file *f, pcol_error *err) {
   c->nmap = pcol_rows(f, PCOL_T_MAPPINGS);
   c->nstacks = pcol_rows(f, PCOL_T_STACKS);
   /* pcol_column checks ids, offsets and parent < child on first use */
-  CHECK(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS, &c->loc_off, err));
-  CHECK(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING, &c->loc_map, err));
-  CHECK(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS, &c->loc_addr, err));
-  CHECK(pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_FUNCTION, &c->ln_fn, err));
-  CHECK(pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_LINE, &c->ln_line, err));
-  CHECK(pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME, &c->fn_name, err));
-  CHECK(pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME, &c->fn_file, err));
-  CHECK(pcol_column(f, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME, &c->map_file, err));
-  CHECK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &c->st_parent, err));
-  CHECK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &c->st_loc, err));
-  CHECK(pcol_frames_init(&c->fr, f, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS, &c->loc_off, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING, &c->loc_map, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS, &c->loc_addr, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_FUNCTION, &c->ln_fn, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_LINE, &c->ln_line, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME, &c->fn_name, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME, &c->fn_file, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME, &c->map_file, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &c->st_parent, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &c->st_loc, err));
+  PCOL_RETURN_NOT_OK(pcol_frames_init(&c->fr, f, err));
   if (c->loc_off.count != c->nloc + 1 && c->nloc)
     return pcol_error_set(err, PCOL_ECORRUPT, "location offsets have %llu entries for %llu locations",
                           (unsigned long long)c->loc_off.count, (unsigned long long)c->nloc);
@@ -187,9 +174,9 @@ static int vt_names(pcol_file *f, uint32_t vt, pcol_value_sel *out, pcol_error *
     return PCOL_OK;
   }
   pcol_view ty, un;
-  CHECK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
-  CHECK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, err));
-  CHECK(pcol_string(f, pcol_view_u32(&ty, vt - 1), &out->type, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, err));
+  PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, vt - 1), &out->type, err));
   return pcol_string(f, pcol_view_u32(&un, vt - 1), &out->unit, err);
 }
 
@@ -200,23 +187,23 @@ static int source_defaults(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
                            pcol_error *err) {
   size_t n = (size_t)(hi - lo) + 1;
   pcol_view sty, svs, svv, vty, mk, mv, ms;
-  CHECK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &sty, err));
-  CHECK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &svs, err));
-  CHECK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, err));
-  CHECK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vty, err));
-  CHECK(pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &mk, err));
-  CHECK(pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &mv, err));
-  CHECK(pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &ms, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &sty, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &svs, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vty, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &mk, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &mv, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &ms, err));
   pcol_str *want = calloc(n, sizeof *want);
   uint32_t *named = calloc(n, sizeof *named);
-  int rc = want && named ? PCOL_OK : oom(err);
+  int rc = want && named ? PCOL_OK : pcol_oom(err);
   /* pprof's default_sample_type names the type */
   for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
     uint32_t s = pcol_view_u32(&ms, i);
     if (s < lo || s > hi || want[s - lo].ptr) continue;
     pcol_str k;
     if ((rc = pcol_string(f, pcol_view_u32(&mk, i), &k, err))) break;
-    if (str_is(k, PPROF_META_DEFAULT_SAMPLE_TYPE))
+    if (pcol_str_is(k, PPROF_META_DEFAULT_SAMPLE_TYPE))
       rc = pcol_string(f, pcol_view_u32(&mv, i), &want[s - lo], err);
   }
   for (size_t i = 0; i < n; i++) d[i] = 0;
@@ -240,7 +227,7 @@ static int source_defaults(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
      * memory snapshots, and summaryRprof counts samples. */
     pcol_str st = {NULL, 0};
     if ((rc = pcol_string(f, pcol_view_u32(&sty, s - 1), &st, err))) break;
-    if (str_is(st, PCOL_SRC_RPROF)) d[s - lo] = 0;
+    if (pcol_str_is(st, PCOL_SRC_RPROF)) d[s - lo] = 0;
   }
   free(want);
   free(named);
@@ -253,22 +240,22 @@ static int stored_type_for_all(pcol_file *f, const pcol_select *sel, const char 
                                uint32_t *vt, pcol_error *err) {
   *vt = 0;
   pcol_view ty, ss, sv;
-  CHECK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
-  CHECK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, err));
-  CHECK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err));
   uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES), nsrc = pcol_rows(f, PCOL_T_SOURCES);
   uint32_t found = 0;
   for (uint64_t i = 0; i < nvt; i++) {
     pcol_str t;
-    CHECK(pcol_string(f, pcol_view_u32(&ty, i), &t, err));
-    if (str_is(t, type)) {
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, i), &t, err));
+    if (pcol_str_is(t, type)) {
       if (found) return PCOL_OK; /* several units: ambiguous, use the weight */
       found = (uint32_t)(i + 1);
     }
   }
   if (!found || nsrc == 0) return PCOL_OK;
   uint8_t *has = calloc(nsrc + 1, 1);
-  if (!has) return oom(err);
+  if (!has) return pcol_oom(err);
   for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); r++)
     if (pcol_view_u32(&sv, r) == found && pcol_view_u32(&ss, r) <= nsrc) has[pcol_view_u32(&ss, r)] = 1;
   int all = 1;
@@ -294,7 +281,7 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
     uint32_t chosen = 0;
     if (lo >= 1 && lo <= hi) {
       uint32_t *d = malloc(((size_t)(hi - lo) + 1) * sizeof *d);
-      if (!d) return oom(err);
+      if (!d) return pcol_oom(err);
       int rc = source_defaults(f, lo, hi, d, err);
       chosen = rc ? 0 : d[0];
       for (uint64_t i = 1; !rc && i <= (uint64_t)(hi - lo); i++)
@@ -313,7 +300,7 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
      * `pprof -sample_index=samples` shows; prefer it when every selected
      * source measures it, else count the weight column. */
     uint32_t vt = 0;
-    CHECK(stored_type_for_all(f, sel, "samples", &vt, err));
+    PCOL_RETURN_NOT_OK(stored_type_for_all(f, sel, "samples", &vt, err));
     return vt_names(f, vt, out, err);
   }
   if (!strcmp(name, PCOL_VALUE_RPROF_ALLOC)) {
@@ -334,16 +321,16 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
   const char *slash = strchr(name, '/');
   size_t tl = slash ? (size_t)(slash - name) : strlen(name);
   pcol_view ty, un;
-  CHECK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
-  CHECK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, err));
   uint64_t n = pcol_rows(f, PCOL_T_VALUE_TYPES);
   uint32_t found = 0, count = 0;
   for (uint64_t i = 0; i < n; i++) {
     pcol_str t, u;
-    CHECK(pcol_string(f, pcol_view_u32(&ty, i), &t, err));
-    CHECK(pcol_string(f, pcol_view_u32(&un, i), &u, err));
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, i), &t, err));
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&un, i), &u, err));
     if (!t.ptr || t.len != tl || memcmp(t.ptr, name, tl)) continue;
-    if (slash && !str_is(u, slash + 1)) continue;
+    if (slash && !pcol_str_is(u, slash + 1)) continue;
     if (!found) found = (uint32_t)(i + 1);
     count++;
   }
@@ -353,8 +340,8 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
     list[0] = 0;
     for (uint64_t i = 0; i < n && k + 2 < sizeof list; i++) {
       pcol_str t, u;
-      CHECK(pcol_string(f, pcol_view_u32(&ty, i), &t, err));
-      CHECK(pcol_string(f, pcol_view_u32(&un, i), &u, err));
+      PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, i), &t, err));
+      PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&un, i), &u, err));
       int w = snprintf(list + k, sizeof list - k, ", %.*s/%.*s", (int)(t.ptr ? t.len : 2),
                        t.ptr ? t.ptr : "NA", (int)(u.ptr ? u.len : 2), u.ptr ? u.ptr : "NA");
       if (w < 0) break;
@@ -401,8 +388,8 @@ static int rprof_alloc(const wctx *c, uint64_t row, int64_t *out) {
     return PCOL_OK;
   for (int k = 0; k < 3; k++) {
     int64_t cur, prev, d;
-    CHECK(value_of(c, row, c->alloc_vt[k], &cur));
-    CHECK(value_of(c, row - 1, c->alloc_vt[k], &prev));
+    PCOL_RETURN_NOT_OK(value_of(c, row, c->alloc_vt[k], &cur));
+    PCOL_RETURN_NOT_OK(value_of(c, row - 1, c->alloc_vt[k], &prev));
     if (!__builtin_sub_overflow(cur, prev, &d) && d > 0 &&
         __builtin_add_overflow(*out, d, out))
       return pcol_error_set(c->err, PCOL_ETOOBIG, "memory increase overflows at sample %llu",
@@ -477,28 +464,28 @@ int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_se
   c.nvalues = pcol_rows(f, PCOL_T_VALUES);
   c.nsamples = pcol_rows(f, PCOL_T_SAMPLES);
   *w_out = NULL;
-  CHECK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &c.stack, err));
-  CHECK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &c.weight, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &c.stack, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &c.weight, err));
   /* Columns are checked on first use (an O(rows) pass), so touch the value
    * columns only when a value type is asked for. */
   if (c.vt) {
-    CHECK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &c.voff, err));
-    CHECK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &c.vtype, err));
-    CHECK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &c.vval, err));
-    CHECK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &c.source, err));
+    PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &c.voff, err));
+    PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &c.vtype, err));
+    PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &c.vval, err));
+    PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &c.source, err));
   }
   if (c.vt == PCOL_VT_RPROF_ALLOC) {
     static const char *need[3] = {RPROF_VT_SMALL, RPROF_VT_LARGE, RPROF_VT_NODES};
     for (int k = 0; k < 3; k++) {
       pcol_value_sel t;
-      CHECK(pcol_value_resolve(f, sel, need[k], &t, err));
+      PCOL_RETURN_NOT_OK(pcol_value_resolve(f, sel, need[k], &t, err));
       c.alloc_vt[k] = t.vt_id;
     }
   }
   if (c.vt && c.voff.count != c.nsamples + 1)
     return pcol_error_set(err, PCOL_ECORRUPT, "sample value offsets have the wrong length");
   c.w = calloc(c.nstacks + 1, sizeof *c.w);
-  if (!c.w) return oom(err);
+  if (!c.w) return pcol_oom(err);
   int rc;
   if ((!sel || (!sel->source_id && !sel->has_from && !sel->has_to)) && c.vt == 0 &&
       c.stack.data)
@@ -535,12 +522,12 @@ static int unnamed_functions_are_frames(pcol_file *f, const pcol_select *sel, in
                                         pcol_error *err) {
   pcol_view ty;
   *out = 0;
-  CHECK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, err));
   for (uint64_t s = 0; s < pcol_rows(f, PCOL_T_SOURCES); s++) {
     if (sel && sel->source_id && s + 1 != sel->source_id) continue;
     pcol_str t;
-    CHECK(pcol_string(f, pcol_view_u32(&ty, s), &t, err));
-    if (!str_is(t, PCOL_SRC_RPROF)) *out = 1;
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, s), &t, err));
+    if (!pcol_str_is(t, PCOL_SRC_RPROF)) *out = 1;
   }
   return PCOL_OK;
 }
@@ -549,7 +536,7 @@ static int mapping_key(topctx *t, uint32_t loc, uint32_t *key, pcol_error *err) 
   /* a location without lines: pprof folds these per mapping */
   uint32_t m = pcol_view_u32(&t->fc.loc_map, loc - 1);
   pcol_str fnm = {NULL, 0};
-  if (m && m <= t->fc.nmap) CHECK(pcol_string(t->fc.f, pcol_view_u32(&t->fc.map_file, m - 1), &fnm, err));
+  if (m && m <= t->fc.nmap) PCOL_RETURN_NOT_OK(pcol_string(t->fc.f, pcol_view_u32(&t->fc.map_file, m - 1), &fnm, err));
   if (fnm.ptr && fnm.len) {
     pcol_str b = basename_of(fnm);
     char buf[512];
@@ -571,15 +558,15 @@ static int line_key(topctx *t, uint64_t li, uint32_t *key, pcol_error *err) {
       return PCOL_OK;
     }
     pcol_str s;
-    CHECK(fn_string(&t->fc, fn, t->by == PCOL_BY_FUNCTION ? &t->fc.fn_name : &t->fc.fn_file, &s, err));
-    if (s.ptr) CHECK(key_intern(&t->keys, s.ptr, s.len, 0, key));
+    PCOL_RETURN_NOT_OK(fn_string(&t->fc, fn, t->by == PCOL_BY_FUNCTION ? &t->fc.fn_name : &t->fc.fn_file, &s, err));
+    if (s.ptr) PCOL_RETURN_NOT_OK(key_intern(&t->keys, s.ptr, s.len, 0, key));
     t->fn_key[fn] = *key;
     return PCOL_OK;
   }
   int64_t line = pcol_view_i64(&t->fc.ln_line, li);
   if (line == PCOL_NA_I64) return PCOL_OK;
   pcol_str file;
-  CHECK(fn_string(&t->fc, fn, &t->fc.fn_file, &file, err));
+  PCOL_RETURN_NOT_OK(fn_string(&t->fc, fn, &t->fc.fn_file, &file, err));
   pcol_str b = file.ptr ? basename_of(file) : (pcol_str){"[unknown]", 9};
   char buf[600];
   int n = snprintf(buf, sizeof buf, "%.*s#%lld", (int)(b.len > 500 ? 500 : b.len), b.ptr,
@@ -592,7 +579,7 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
   t->loc_koff = malloc((c->nloc + 2) * sizeof *t->loc_koff);
   t->loc_keys = malloc((c->nlines + c->nloc + 1) * sizeof *t->loc_keys);
   t->fn_key = malloc((c->nfn + 1) * sizeof *t->fn_key);
-  if (!t->loc_koff || !t->loc_keys || !t->fn_key) return oom(err);
+  if (!t->loc_koff || !t->loc_keys || !t->fn_key) return pcol_oom(err);
   for (uint64_t i = 0; i <= c->nfn; i++) t->fn_key[i] = UINT32_MAX;
   uint32_t k = 0;
   t->loc_koff[0] = 0;
@@ -605,11 +592,11 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
     for (uint64_t li = a; li < e; li++) {
       uint32_t key;
       if (pcol_view_u32(&t->fc.ln_fn, li) == 0) unsymbolized = 1;
-      CHECK(line_key(t, li, &key, err));
+      PCOL_RETURN_NOT_OK(line_key(t, li, &key, err));
       /* a pprof line whose function has no name is its own frame, named
        * after the mapping like an unsymbolized address */
       if (!key && t->by == PCOL_BY_FUNCTION && t->unnamed_is_frame)
-        CHECK(mapping_key(t, (uint32_t)loc, &key, err));
+        PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &key, err));
       if (!key) continue;
       /* distinct keys of this location: a stamp per key (a scan of the
        * keys so far would be quadratic in a long inline chain) */
@@ -617,7 +604,7 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
         size_t nc = t->stamp_cap ? t->stamp_cap : 1024;
         while (nc <= key) nc *= 2;
         uint64_t *ns = realloc(t->stamp, nc * sizeof *ns);
-        if (!ns) return oom(err);
+        if (!ns) return pcol_oom(err);
         memset(ns + t->stamp_cap, 0, (nc - t->stamp_cap) * sizeof *ns);
         t->stamp = ns;
         t->stamp_cap = nc;
@@ -631,7 +618,7 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
      * unsymbolized and stays skipped */
     if (k == start && unsymbolized && t->by == PCOL_BY_FUNCTION) {
       uint32_t key;
-      CHECK(mapping_key(t, (uint32_t)loc, &key, err));
+      PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &key, err));
       t->loc_keys[k++] = key;
     }
     t->loc_koff[loc + 1] = k;
@@ -680,7 +667,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   kids = malloc((ns + 1) * sizeof *kids);
   stk = malloc((ns + 1) * sizeof *stk);
   if (!sub || !fk || !touched || !flat || !cum || !cnt || !koff || !kids || !stk) {
-    rc = oom(err);
+    rc = pcol_oom(err);
     goto done;
   }
   /* forward: flat key of each node (its own first key, else its parent's) */
@@ -716,7 +703,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   {
     uint32_t *pos = malloc((ns + 1) * sizeof *pos);
     if (!pos) {
-      rc = oom(err);
+      rc = pcol_oom(err);
       goto done;
     }
     memcpy(pos, koff, (ns + 1) * sizeof *pos);
@@ -731,7 +718,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
      * clear and left when popped the second time (high bit set) */
     uint32_t *st2 = realloc(stk, (2 * ns + 2) * sizeof *stk);
     if (!st2) {
-      rc = oom(err);
+      rc = pcol_oom(err);
       goto done;
     }
     stk = st2;
@@ -760,7 +747,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   for (size_t k = 1; k < nk; k++) nr += flat[k] != 0 || cum[k] != 0;
   out->rows = calloc(nr ? nr : 1, sizeof *out->rows);
   if (!out->rows) {
-    rc = oom(err);
+    rc = pcol_oom(err);
     goto done;
   }
   nr = 0;
@@ -817,7 +804,7 @@ int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
     free(out->rows);
     keytab_free(&t.keys);
     memset(out, 0, sizeof *out);
-    return oom(err);
+    return pcol_oom(err);
   }
   p->keys = t.keys;
   out->priv_ = p;
@@ -880,7 +867,7 @@ static int ft_child(ft_priv *p, uint32_t parent, uint32_t key, uint32_t *out) {
   uint32_t id = p->n++;
   p->parent[id] = parent;
   p->keyid[id] = key;
-  CHECK(pcol_hset_insert(&p->kids, h, id));
+  PCOL_RETURN_NOT_OK(pcol_hset_insert(&p->kids, h, id));
   *out = id;
   return PCOL_OK;
 }
@@ -895,9 +882,9 @@ static int frame_key(fctx *c, keytab *keys, uint32_t *fn_key, uint64_t li, uint3
   }
   pcol_str name;
   int by_function;
-  CHECK(pcol_frame_line_name(&c->fr, li, &c->scratch, &name, &by_function, err));
+  PCOL_RETURN_NOT_OK(pcol_frame_line_name(&c->fr, li, &c->scratch, &name, &by_function, err));
   if (by_function) {
-    CHECK(key_intern(keys, name.ptr, name.len, 0, key));
+    PCOL_RETURN_NOT_OK(key_intern(keys, name.ptr, name.len, 0, key));
     fn_key[fn] = *key;
     return PCOL_OK;
   }
@@ -921,7 +908,7 @@ static int ftree_run(fctx *c, ft_priv *p, const pcol_select *sel, const pcol_val
   map = malloc((c->nstacks + 1) * sizeof *map);
   fn_key = malloc((c->nfn + 1) * sizeof *fn_key);
   if (!map || !fn_key) {
-    rc = oom(err);
+    rc = pcol_oom(err);
     goto done;
   }
   for (uint64_t i = 0; i <= c->nfn; i++) fn_key[i] = UINT32_MAX;
@@ -963,7 +950,7 @@ static int ftree_run(fctx *c, ft_priv *p, const pcol_select *sel, const pcol_val
   out->self = calloc(p->n, sizeof *out->self);
   out->total = calloc(p->n, sizeof *out->total);
   if (!out->depth || !out->name || !out->self || !out->total) {
-    rc = oom(err);
+    rc = pcol_oom(err);
     goto done;
   }
   for (uint64_t n = 1; n <= c->nstacks; n++) out->self[map[n]] += w[n];
@@ -996,7 +983,7 @@ int pcol_ftree_build(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   int rc = fctx_init(&c, f, err);
   if (rc) return rc;
   ft_priv *p = calloc(1, sizeof *p);
-  if (!p) return oom(err);
+  if (!p) return pcol_oom(err);
   p->cap = 1024;
   p->parent = malloc(p->cap * sizeof *p->parent);
   p->keyid = malloc(p->cap * sizeof *p->keyid);
@@ -1004,7 +991,7 @@ int pcol_ftree_build(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
     free(p->parent);
     free(p->keyid);
     free(p);
-    return oom(err);
+    return pcol_oom(err);
   }
   p->n = 1; /* the root */
   p->parent[0] = 0;
@@ -1059,7 +1046,7 @@ static int cmp_lines(const void *a, const void *b, void *ctx) {
 
 static int put_frame(pcol_buf *b, pcol_str s) {
   size_t at = b->len;
-  CHECK(pcol_buf_append(b, s.ptr, s.len));
+  PCOL_RETURN_NOT_OK(pcol_buf_append(b, s.ptr, s.len));
   for (size_t i = at; i < b->len; i++) {
     uint8_t ch = b->data[i];
     if (ch == ';' || ch == '\n' || ch == '\r' || ch == 0) b->data[i] = '_';
@@ -1070,9 +1057,9 @@ static int put_frame(pcol_buf *b, pcol_str s) {
 int pcol_fold_write(pcol_file *f, const pcol_select *sel, const char *value, FILE *out,
                     pcol_error *err) {
   pcol_value_sel v;
-  CHECK(pcol_value_resolve(f, sel, value, &v, err));
+  PCOL_RETURN_NOT_OK(pcol_value_resolve(f, sel, value, &v, err));
   pcol_ftree t;
-  CHECK(pcol_ftree_build(f, sel, &v, &t, err));
+  PCOL_RETURN_NOT_OK(pcol_ftree_build(f, sel, &v, &t, err));
   pcol_buf text = {0}, idx = {0};
   uint32_t *path = malloc(((size_t)t.n + 1) * sizeof *path);
   int rc = path ? PCOL_OK : PCOL_ENOMEM;

@@ -27,8 +27,6 @@ typedef struct cimp {
   size_t nlocs, caplocs;
 } cimp;
 
-static int oom(pcol_error *err) { return pcol_error_set(err, PCOL_ENOMEM, "out of memory"); }
-
 /* A count token: digits with at most one '.', optional leading '-'/'+'.
  * *nano = value x 1e9 rounded half away from zero at the 9th decimal. */
 static int parse_count(const char *s, size_t n, int *is_int, int64_t *ival, int64_t *nano) {
@@ -106,7 +104,7 @@ static int vt_get(cimp *c, int which, uint32_t *out) {
     uint32_t t, u;
     if (pcol_b_cstr(c->b, names[which][0], &t) || pcol_b_cstr(c->b, names[which][1], &u) ||
         pcol_b_value_type(c->b, t, u, &c->vt[which]) || pcol_b_source_value_type(c->b, c->src, c->vt[which]))
-      return oom(c->err);
+      return pcol_oom(c->err);
   }
   *out = c->vt[which];
   return PCOL_OK;
@@ -131,11 +129,11 @@ static int frame_stack(cimp *c, const char *s, size_t n, uint32_t *stack) {
     uint32_t loc;
     if (pcol_b_string(c->b, s + start, i - start, &fn.name) || pcol_b_function(c->b, &fn, &l.function_id) ||
         pcol_b_location(c->b, 0, 0, 0, &l, 1, &loc))
-      return oom(c->err);
+      return pcol_oom(c->err);
     if (c->nlocs == c->caplocs) {
       size_t cap = c->caplocs ? 2 * c->caplocs : 64;
       uint32_t *nl = realloc(c->locs, cap * sizeof *nl);
-      if (!nl) return oom(c->err);
+      if (!nl) return pcol_oom(c->err);
       c->locs = nl;
       c->caplocs = cap;
     }
@@ -148,7 +146,7 @@ static int frame_stack(cimp *c, const char *s, size_t n, uint32_t *stack) {
     c->locs[i] = c->locs[c->nlocs - 1 - i];
     c->locs[c->nlocs - 1 - i] = t;
   }
-  return pcol_b_stack(c->b, c->locs, c->nlocs, stack) ? oom(c->err) : PCOL_OK;
+  return pcol_b_stack(c->b, c->locs, c->nlocs, stack) ? pcol_oom(c->err) : PCOL_OK;
 }
 
 /* the last blank-separated token of s[0..n): its start, or n if none */
@@ -224,11 +222,11 @@ static int import_line(cimp *c, char *line, size_t len, uint64_t lineno, int *mo
     cl = snprintf(canon, sizeof canon, "%s %s", a, b);
   }
   uint32_t id;
-  if (pcol_b_sample(c->b, &s, v, nv, &id)) return oom(c->err);
+  if (pcol_b_sample(c->b, &s, v, nv, &id)) return pcol_oom(c->err);
   /* the exporter writes rest + ' ' + canon; keep the line if that differs */
   size_t tail = len - rest - 1;
   if (line[rest] != ' ' || (size_t)cl != tail || memcmp(canon, line + rest + 1, tail))
-    if (pcol_b_sample_text(c->b, id, line, len)) return oom(c->err);
+    if (pcol_b_sample_text(c->b, id, line, len)) return pcol_oom(c->err);
   return PCOL_OK;
 }
 
@@ -238,7 +236,7 @@ int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
   c.b = b;
   c.name = name;
   c.err = err;
-  if (pcol_b_source(b, PCOL_SRC_COLLAPSED, name, PCOL_NA_I64, &c.src)) return oom(err);
+  if (pcol_b_source(b, PCOL_SRC_COLLAPSED, name, PCOL_NA_I64, &c.src)) return pcol_oom(err);
   uint64_t cap = pcol_input_cap(opt);
   char *line = NULL;
   size_t lcap = 0;
@@ -248,7 +246,7 @@ int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
   /* the cap applies inside a line too (getline would buffer it whole) */
   pcol_capped capped;
   FILE *in_capped = pcol_capped_stream(&capped, in, cap);
-  if (!in_capped) return oom(err);
+  if (!in_capped) return pcol_oom(err);
   in = in_capped;
   errno = 0;
   while ((n = getline(&line, &lcap, in)) >= 0) {
@@ -306,11 +304,6 @@ typedef struct cexp {
   int any_diff;
 } cexp;
 
-static int str_is(pcol_str s, const char *c) {
-  size_t n = strlen(c);
-  return s.ptr && s.len == n && !memcmp(s.ptr, c, n);
-}
-
 /* appends a frame name, sanitized for collapsed text */
 static int put_name(cexp *x, pcol_str s) {
   size_t start = x->arena.len;
@@ -342,25 +335,25 @@ static int entry_of(cexp *x, uint32_t stack, uint32_t *out) {
     uint64_t lo, hi;
     pcol_frames_lines(&x->fr, loc, &lo, &hi);
     if (lo == hi) {
-      if (!first && pcol_buf_append(&x->arena, ";", 1)) return oom(x->err);
+      if (!first && pcol_buf_append(&x->arena, ";", 1)) return pcol_oom(x->err);
       first = 0;
       char b[PCOL_ADDR_NAME_MAX];
       pcol_str name;
       pcol_frame_addr_name(&x->fr, loc, b, &name);
-      if (put_name(x, name)) return oom(x->err);
+      if (put_name(x, name)) return pcol_oom(x->err);
       continue;
     }
     for (uint64_t l = hi; l-- > lo;) { /* outermost inline line first */
-      if (!first && pcol_buf_append(&x->arena, ";", 1)) return oom(x->err);
+      if (!first && pcol_buf_append(&x->arena, ";", 1)) return pcol_oom(x->err);
       first = 0;
       pcol_str name;
       int by_function;
       if ((rc = pcol_frame_line_name(&x->fr, l, &x->scratch, &name, &by_function, x->err))) return rc;
-      if (put_name(x, name)) return oom(x->err);
+      if (put_name(x, name)) return pcol_oom(x->err);
     }
   }
   /* an empty stack leaves the arena unallocated: NULL + 0 is UB */
-  if (!x->arena.data && pcol_buf_reserve(&x->arena, 1)) return oom(x->err);
+  if (!x->arena.data && pcol_buf_reserve(&x->arena, 1)) return pcol_oom(x->err);
   centry k = {off, x->arena.len - off, 0, 0, 0, 0, 0, 0, 0};
   uint64_t h = pcol_hash_bytes(x->arena.data + off, k.len, 11);
   uint32_t id = pcol_hset_find(&x->set, h, entry_eq, x, &k);
@@ -370,13 +363,13 @@ static int entry_of(cexp *x, uint32_t stack, uint32_t *out) {
     if (x->ne == x->cape) {
       size_t cap = x->cape ? 2 * x->cape : 256;
       centry *n = realloc(x->e, cap * sizeof *n);
-      if (!n) return oom(x->err);
+      if (!n) return pcol_oom(x->err);
       x->e = n;
       x->cape = cap;
     }
     x->e[x->ne++] = k;
     id = (uint32_t)x->ne;
-    if (pcol_hset_insert(&x->set, h, id)) return oom(x->err);
+    if (pcol_hset_insert(&x->set, h, id)) return pcol_oom(x->err);
   }
   x->memo[stack] = id;
   *out = id - 1;
@@ -438,17 +431,17 @@ static int classify_value_types(cexp *x) {
   if (rc) return rc;
   uint64_t n = pcol_rows(x->f, PCOL_T_VALUE_TYPES);
   x->vtcls = calloc(n + 1, 1);
-  if (!x->vtcls) return oom(x->err);
+  if (!x->vtcls) return pcol_oom(x->err);
   for (uint64_t i = 0; i < n; i++) {
     pcol_str ts, us;
     if ((rc = pcol_string(x->f, pcol_view_u32(&t, i), &ts, x->err)) ||
         (rc = pcol_string(x->f, pcol_view_u32(&u, i), &us, x->err)))
       return rc;
-    int nano = str_is(us, COLLAPSED_UNIT_NANO), cnt = str_is(us, COLLAPSED_UNIT_COUNT);
+    int nano = pcol_str_is(us, COLLAPSED_UNIT_NANO), cnt = pcol_str_is(us, COLLAPSED_UNIT_COUNT);
     uint8_t c = 0;
-    if (str_is(ts, COLLAPSED_VT_COUNT) && nano) c = 1;
-    else if (str_is(ts, COLLAPSED_VT_BEFORE)) c = cnt ? 2 : nano ? 4 : 0;
-    else if (str_is(ts, COLLAPSED_VT_AFTER)) c = cnt ? 3 : nano ? 5 : 0;
+    if (pcol_str_is(ts, COLLAPSED_VT_COUNT) && nano) c = 1;
+    else if (pcol_str_is(ts, COLLAPSED_VT_BEFORE)) c = cnt ? 2 : nano ? 4 : 0;
+    else if (pcol_str_is(ts, COLLAPSED_VT_AFTER)) c = cnt ? 3 : nano ? 5 : 0;
     x->vtcls[i + 1] = c;
   }
   return PCOL_OK;
@@ -465,14 +458,14 @@ static int load_texts(cexp *x) {
   if (!rc) rc = pcol_column(x->f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &stype, x->err);
   if (rc) return rc;
   x->text_of = calloc(ns + 1, sizeof *x->text_of);
-  if (!x->text_of) return oom(x->err);
+  if (!x->text_of) return pcol_oom(x->err);
   for (uint64_t i = 0; i < n; i++) {
     uint32_t s = pcol_view_u32(&sid, i);
     if (!s || s > ns) continue;
     uint32_t src = pcol_view_u32(&x->s_src, s - 1);
     pcol_str st;
     if (!src || src > pcol_rows(x->f, PCOL_T_SOURCES) ||
-        pcol_string(x->f, pcol_view_u32(&stype, src - 1), &st, x->err) || !str_is(st, PCOL_SRC_COLLAPSED))
+        pcol_string(x->f, pcol_view_u32(&stype, src - 1), &st, x->err) || !pcol_str_is(st, PCOL_SRC_COLLAPSED))
       continue;
     x->text_of[s - 1] = pcol_view_u32(&txt, i);
   }
@@ -527,7 +520,7 @@ int pcol_export_collapsed(pcol_file *f, const pcol_select *sel, const pcol_value
   }
   if (!rc) rc = classify_value_types(&x);
   if (!rc) rc = load_texts(&x);
-  if (!rc && !(x.memo = calloc(pcol_rows(f, PCOL_T_STACKS) + 1, sizeof *x.memo))) rc = oom(err);
+  if (!rc && !(x.memo = calloc(pcol_rows(f, PCOL_T_STACKS) + 1, sizeof *x.memo))) rc = pcol_oom(err);
   if (!rc) rc = pcol_select_iter(f, sel, add_sample, &x, err);
   if (!rc) rc = write_lines(&x, out);
   if (!rc && fflush(out)) rc = pcol_error_set(err, PCOL_EIO, "write error");

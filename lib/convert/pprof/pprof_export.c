@@ -142,11 +142,6 @@ static int parse_i64(pcol_str s, int64_t *out) {
   return 0;
 }
 
-static int str_is(pcol_str s, const char *lit) {
-  size_t n = strlen(lit);
-  return s.ptr && s.len == n && memcmp(s.ptr, lit, n) == 0;
-}
-
 /* Decides the value columns of every involved source. */
 static int plan_columns(ex *x) {
   pcol_file *f = x->f;
@@ -167,7 +162,7 @@ static int plan_columns(ex *x) {
     for (uint64_t r = 0; r < nsvt; r++) n += pcol_view_u32(&svs, r) == s;
     /* Rprof keeps its memory fields as snapshot levels, which must not be
      * summed as pprof values: an Rprof source exports weight-based values */
-    si->synth = n == 0 || str_is(type, PCOL_SRC_RPROF);
+    si->synth = n == 0 || pcol_str_is(type, PCOL_SRC_RPROF);
     if (si->synth) {
       pcol_str iv;
       int64_t us;

@@ -107,7 +107,7 @@ static int load_views(rp_out *r) {
   return PCOL_OK;
 }
 
-static int str_is(rp_out *r, uint32_t sid, const char *s, int *yes) {
+static int sid_is(rp_out *r, uint32_t sid, const char *s, int *yes) {
   pcol_str v;
   int rc = str(r, sid, &v);
   *yes = !rc && v.ptr && v.len == strlen(s) && memcmp(v.ptr, s, v.len) == 0;
@@ -121,8 +121,8 @@ static int find_mem_types(rp_out *r) {
   for (uint64_t i = 0; !rc && i < pcol_rows(r->f, PCOL_T_VALUE_TYPES); i++)
     for (int k = 0; !rc && k < RPROF_NMEM; k++) {
       int a, b;
-      if ((rc = str_is(r, pcol_view_u32(&ty, i), pcol_rprof_mem_type[k], &a))) break;
-      if ((rc = str_is(r, pcol_view_u32(&un, i), pcol_rprof_mem_unit[k], &b))) break;
+      if ((rc = sid_is(r, pcol_view_u32(&ty, i), pcol_rprof_mem_type[k], &a))) break;
+      if ((rc = sid_is(r, pcol_view_u32(&un, i), pcol_rprof_mem_unit[k], &b))) break;
       if (a && b && !r->mem_vt[k]) r->mem_vt[k] = (uint32_t)(i + 1);
     }
   return rc;
@@ -360,7 +360,7 @@ static uint64_t src_lower(rp_out *r, uint64_t lo, uint64_t hi, uint32_t s) {
 
 static int write_source(rp_out *r, uint32_t s) {
   int is_rprof, rc;
-  if ((rc = str_is(r, pcol_view_u32(&r->so_type, s - 1), PCOL_SRC_RPROF, &is_rprof)))
+  if ((rc = sid_is(r, pcol_view_u32(&r->so_type, s - 1), PCOL_SRC_RPROF, &is_rprof)))
     return rc;
   int has_text = 0;
   for (uint64_t i = 0; i < r->ntl && !has_text; i++)
