@@ -66,7 +66,7 @@ TEST_CPPFLAGS := -Iinclude -Iformat -Ilib/core -Ilib/convert/perun -I$(BUILD)/ge
 LIB_CFLAGS := -fPIC -fvisibility=hidden
 
 .PHONY: all deps run test test-unit test-cli test-interop test-clang install clean \
-        fuzz fuzz-run bench bench-quick examples check-layers
+        fuzz fuzz-run bench bench-quick examples check-layers test-install
 .DEFAULT_GOAL := all
 
 all: deps $(PCOL) $(LIBA) $(LIBSO) $(BUILD)/bin/read_top
@@ -149,6 +149,7 @@ SANFLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-
 test: deps
 	@$(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" OPT=-O1 check-layers test-unit test-cli test-interop test-tsan
 	@$(MAKE) --no-print-directory test-clang
+	@$(MAKE) --no-print-directory test-install
 	@$(MAKE) --no-print-directory bench-quick
 
 # The tree must also build warning-free (-Werror) with clang.
@@ -163,6 +164,11 @@ test-unit: all $(TEST_BIN)
 	  echo "== $$t"; \
 	  if PCOL_BUILD=$(BUILD) $$t --jobs 2; then pass=$$((pass+1)); else fail=$$((fail+1)); echo "FAILED: $$t"; fi; \
 	done; echo "unit test binaries: $$pass passed, $$fail failed"; [ $$fail = 0 ]
+
+# Packaging (a plain build): install into a scratch prefix, build a program
+# with pkg-config against it, check exports and SONAME.
+test-install: all
+	@BUILD=$(BUILD) bash tests/install/t_install.sh
 
 test-cli: all
 	@PCOL=$(PCOL) BUILD=$(BUILD) bash tests/cli/run_all.sh

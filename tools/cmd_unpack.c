@@ -1,4 +1,5 @@
-/* cmd_unpack.c — `pcol unpack`: write a pcol file in another format. */
+/* cmd_unpack.c — `pcol unpack`: write a profile (pcol or any format pcol
+ * reads) in another format. */
 #include "cli.h"
 #include <string.h>
 
@@ -24,10 +25,13 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     return cli_usage_error(cmd->name, "cannot write format '%s'", to);
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
-  pcol_file *f;
-  int rc = cli_open(cmd, a, a->pos[0], &f);
-  if (rc) return rc;
+  /* any input format: `pcol unpack cpu.pb.gz --to rprof` converts in one step */
   pcol_error err = {0};
+  pcol_open_options oo = {0};
+  oo.no_mmap = cli_flag(cmd, a, "no-mmap");
+  pcol_file *f;
+  int rc = pcol_open_any(a->pos[0], &oo, &f, &err);
+  if (rc) return cli_fail(cmd->name, &err, rc);
   pcol_value_sel value, *vp = NULL;
   const char *vname = cli_get(cmd, a, "value");
   if (vname && fmt == PCOL_FMT_COLLAPSED) {

@@ -9,8 +9,8 @@ static const cli_command commands[] = {
      "standard input.  The output is written to a temporary file and renamed into\n"
      "place, so a failed run leaves no partial file.",
      opts_pack, cmd_pack},
-    {"unpack", "pcol unpack FILE.pcol --to FORMAT -o OUT",
-     "Convert a pcol file to rprof, pprof, perun, collapsed or speedscope.",
+    {"unpack", "pcol unpack FILE --to FORMAT -o OUT",
+     "Convert a profile (pcol, or any format pcol reads) to rprof, pprof, perun, collapsed or speedscope.",
      "-o - writes to standard output.  pprof output is gzip-compressed unless\n"
      "--no-gzip is given.  --source, --from-time and --to-time select samples\n"
      "(--to names the output format here).",

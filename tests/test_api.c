@@ -1,0 +1,120 @@
+/* test_api.c — the library's conventions: error messages, the callback rule
+ * of pcol_stack_walk, the version, and the one definition of a diff share. */
+#include "testutil.h"
+#include <limits.h>
+
+/* A message extended with its own text (as value resolution does) must come
+ * out whole, not garbled: pcol_error_set used to format err->message into
+ * itself. */
+Test(api, error_set_may_quote_its_own_message) {
+  pcol_error err = {0};
+  pcol_error_set(&err, PCOL_ENOTFOUND, "no value type '%s'", "vsize.small");
+  int rc = pcol_error_set(&err, PCOL_ENOTFOUND, "needs memory profiling (%s)", err.message);
+  cr_assert_eq(rc, PCOL_ENOTFOUND);
+  cr_assert_str_eq(err.message, "needs memory profiling (no value type 'vsize.small')");
+  cr_assert_eq(pcol_error_prefix(&err, "run.out"), PCOL_ENOTFOUND);
+  cr_assert_str_eq(err.message, "run.out: needs memory profiling (no value type 'vsize.small')");
+  cr_assert_eq(err.code, PCOL_ENOTFOUND);
+  cr_assert_eq(pcol_error_prefix(NULL, "x"), 0);
+}
+
+Test(api, version_matches_the_header) {
+  cr_assert_eq(pcol_version(), PCOL_VERSION_NUMBER);
+  cr_assert_str_eq(pcol_version_string(), PCOL_VERSION_STRING);
+  char v[32];
+  snprintf(v, sizeof v, "%d.%d.%d", PCOL_VERSION_MAJOR, PCOL_VERSION_MINOR, PCOL_VERSION_PATCH);
+  cr_assert_str_eq(v, PCOL_VERSION_STRING);
+}
+
+/* a file with one stack main > f > g (3 nodes) */
+static pcol_file *three_frames(void **mem) {
+  pcol_builder *b;
+  cr_assert_eq(pcol_builder_new(&b, NULL), 0);
+  uint32_t src, locs[3];
+  cr_assert_eq(pcol_b_source(b, "test", "t", PCOL_NA_I64, &src), 0);
+  const char *names[3] = {"g", "f", "main"};
+  for (int i = 0; i < 3; i++) {
+    pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
+    uint32_t fid;
+    cr_assert_eq(pcol_b_cstr(b, names[i], &fn.name), 0);
+    cr_assert_eq(pcol_b_function(b, &fn, &fid), 0);
+    pcol_line_row l = {fid, PCOL_NA_I64, PCOL_NA_I64};
+    cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &locs[i]), 0);
+  }
+  pcol_sample_row s = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
+  cr_assert_eq(pcol_b_stack(b, locs, 3, &s.stack_id), 0);
+  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+  size_t len;
+  cr_assert_eq(pcol_builder_write_mem(b, NULL, mem, &len, NULL), 0);
+  pcol_builder_free(b);
+  pcol_file *f;
+  cr_assert_eq(pcol_open_buffer(*mem, len, NULL, &f, NULL), 0);
+  return f;
+}
+
+typedef struct walk {
+  int calls, stop_at, fail_at;
+} walk;
+static int on_frame(void *ctx, uint32_t depth, uint32_t loc) {
+  walk *w = ctx;
+  (void)loc;
+  w->calls++;
+  if ((int)depth == w->fail_at) return PCOL_ENOMEM;
+  return (int)depth == w->stop_at;
+}
+
+/* One rule for callbacks: 0 goes on, > 0 stops with PCOL_OK, < 0 fails and
+ * is returned (a failed realloc in an exporter's callback used to be
+ * swallowed, and the stack written truncated with exit 0). */
+Test(api, stack_walk_returns_a_callback_failure) {
+  void *mem;
+  pcol_file *f = three_frames(&mem);
+  pcol_error err = {0};
+  walk w = {0, 0, 0};
+  cr_assert_eq(pcol_stack_walk(f, 3, on_frame, &w, &err), PCOL_OK);
+  cr_assert_eq(w.calls, 3);
+  w = (walk){0, 2, 0};
+  cr_assert_eq(pcol_stack_walk(f, 3, on_frame, &w, &err), PCOL_OK);
+  cr_assert_eq(w.calls, 2);
+  w = (walk){0, 0, 2};
+  cr_assert_eq(pcol_stack_walk(f, 3, on_frame, &w, &err), PCOL_ENOMEM);
+  cr_assert_eq(w.calls, 2);
+  cr_assert_eq(err.code, PCOL_ENOMEM);
+  cr_assert_str_eq(err.message, "out of memory");
+  pcol_close(f);
+  free(mem);
+}
+
+/* pcol diff and pcol flame --diff share one definition: 100 x v / sum|v| */
+Test(api, diff_shares_and_exact_absolute_changes) {
+  cr_assert_float_eq(pcol_share(1, 4), 25.0, 1e-12);
+  cr_assert_float_eq(pcol_share(-1, 4), -25.0, 1e-12);
+  cr_assert_eq(pcol_share(5, 0), 0.0);
+  pcol_top_row br[] = {{{"a", 1}, 2, 4}, {{"b", 1}, 2, 2}}, nr[] = {{{"a", 1}, 6, 8}, {{"c", 1}, 2, 2}};
+  pcol_top base = {br, 2, 4, {0, {0, 0}, {0, 0}}, NULL}, nw = {nr, 2, 8, {0, {0, 0}, {0, 0}}, NULL};
+  pcol_diff d;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_diff_compute(&base, &nw, 0, &d, &err), 0, "%s", err.message);
+  cr_assert_eq(d.nrows, 3);
+  /* sorted by max(|d_flat|, |d_cum|), then name: b (-50, -50) first, then
+   * a (flat 50% -> 75%: +25, cum 100% -> 100%) and c (+25, +25) */
+  cr_assert_eq(d.rows[0].name.ptr[0], 'b');
+  cr_assert_float_eq(d.rows[0].d_flat, -50.0, 1e-9);
+  cr_assert_eq(d.rows[1].name.ptr[0], 'a');
+  cr_assert_float_eq(d.rows[1].d_flat, 25.0, 1e-9);
+  cr_assert_float_eq(d.rows[1].d_cum, 0.0, 1e-9);
+  cr_assert_eq(d.rows[2].name.ptr[0], 'c');
+  pcol_diff_free(&d);
+  cr_assert_eq(pcol_diff_compute(&base, &nw, 1, &d, &err), 0);
+  cr_assert_eq(d.rows[0].name.ptr[0], 'a'); /* raw: a +4 */
+  cr_assert_eq(d.rows[0].abs_flat, 4);
+  cr_assert_eq(d.rows[0].abs_cum, 4);
+  pcol_diff_free(&d);
+  /* a raw change that does not fit in 64 bits is refused, not wrapped */
+  pcol_top_row big_b[] = {{{"x", 1}, INT64_MIN + 1, 0}}, big_n[] = {{{"x", 1}, INT64_MAX, 0}};
+  pcol_top tb = {big_b, 1, 1, {0, {0, 0}, {0, 0}}, NULL}, tn = {big_n, 1, 1, {0, {0, 0}, {0, 0}}, NULL};
+  cr_assert_eq(pcol_diff_compute(&tb, &tn, 1, &d, &err), PCOL_ETOOBIG);
+  cr_assert(strstr(err.message, "'x'"), "%s", err.message);
+  cr_assert_eq(pcol_diff_compute(&tb, &tn, 0, &d, &err), 0); /* shares are finite */
+  pcol_diff_free(&d);
+}
