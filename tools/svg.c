@@ -1,0 +1,295 @@
+/* svg.c — the flame graph as one self-contained SVG (drawing, colours,
+ * the embedded zoom script).  The tree and the diff shares come from the
+ * library (pcol_ftree_build, pcol_ftree_diff); this file only draws. */
+#include "svg.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FRAME_H 16
+#define PAD 10
+#define TOP 50
+#define BOTTOM 34
+#define CHAR_W 7.0 /* Verdana 12px, average */
+#define MIN_W 0.1  /* frames narrower than this many pixels are left out */
+
+/* XML text: escapes markup, keeps valid UTF-8, replaces anything XML 1.0
+ * cannot hold (control characters, broken sequences) with '?'. */
+static void xml_text(FILE *fp, const char *p, size_t n) {
+  const unsigned char *s = (const unsigned char *)p;
+  for (size_t i = 0; i < n; i++) {
+    unsigned c = s[i];
+    if (c == '&') fputs("&amp;", fp);
+    else if (c == '<') fputs("&lt;", fp);
+    else if (c == '>') fputs("&gt;", fp);
+    else if (c == '"') fputs("&quot;", fp);
+    else if (c == '\'') fputs("&apos;", fp);
+    else if (c < 0x20 || c == 0x7f) fputc('?', fp);
+    else if (c < 0x80) fputc((int)c, fp);
+    else {
+      size_t len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 && c < 0xf0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+      int ok = len && i + len <= n;
+      for (size_t k = 1; ok && k < len; k++) ok = (s[i + k] & 0xc0) == 0x80;
+      if (ok) {
+        fwrite(s + i, 1, len, fp);
+        i += len - 1;
+      } else {
+        fputc('?', fp);
+      }
+    }
+  }
+}
+
+/* Text that fits w pixels: the name, or its start and "..", or nothing. */
+static size_t fit_chars(double w, size_t len, int *dots) {
+  double n = floor((w - 6) / CHAR_W);
+  *dots = 0;
+  if (n < 3) return 0;
+  if ((double)len <= n) return len;
+  *dots = 1;
+  return (size_t)n - 2;
+}
+
+static uint32_t hash_name(pcol_str s) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < s.len; i++) h = (h ^ (unsigned char)s.ptr[i]) * 16777619u;
+  return h;
+}
+
+typedef struct flame {
+  FILE *fp;
+  const pcol_ftree *t;
+  double width;       /* drawable pixels */
+  double root;        /* root total (> 0) */
+  int height;         /* image height */
+  const double *delta; /* diff mode: change of share per node, else NULL */
+  double maxdelta;
+  const double *base_share;
+  pcol_str unit;
+} flame;
+
+static void colour(const flame *fl, uint32_t n, int *r, int *g, int *b) {
+  if (fl->delta) {
+    double i = fl->maxdelta > 0 ? fabs(fl->delta[n]) / fl->maxdelta : 0;
+    int v = (int)lround(255 * (1 - i));
+    if (fl->delta[n] > 0) *r = 255, *g = v, *b = v;
+    else *r = v, *g = v, *b = 255;
+    return;
+  }
+  /* flamegraph.pl's "hot" palette, stable per name */
+  uint32_t h = hash_name(fl->t->name[n]);
+  double v1 = (h & 0xff) / 255.0, v2 = ((h >> 8) & 0xff) / 255.0, v3 = ((h >> 16) & 0xff) / 255.0;
+  *r = 205 + (int)(50 * v3);
+  *g = (int)(230 * v1);
+  *b = (int)(55 * v2);
+}
+
+static void frame(const flame *fl, uint32_t n, double x, double w) {
+  const pcol_ftree *t = fl->t;
+  FILE *fp = fl->fp;
+  pcol_str name = n ? t->name[n] : (pcol_str){"all", 3};
+  double y = fl->height - BOTTOM - (t->depth[n] + 1) * FRAME_H;
+  double share = 100.0 * (double)t->total[n] / fl->root;
+  int r, g, b;
+  colour(fl, n, &r, &g, &b);
+  fprintf(fp, "<g data-x=\"%.9f\" data-w=\"%.9f\" data-d=\"%u\" data-name=\"", (x - PAD) / fl->width,
+          w / fl->width, t->depth[n]);
+  xml_text(fp, name.ptr, name.len);
+  fputs("\" data-info=\"", fp);
+  xml_text(fp, name.ptr, name.len);
+  fprintf(fp, " (%lld %.*s, %.2f%%", (long long)t->total[n], (int)fl->unit.len, fl->unit.ptr, share);
+  if (fl->delta)
+    fprintf(fp, "; base %.2f%%, change %+.2f points", fl->base_share[n], fl->delta[n]);
+  fputs(")\"><title>", fp);
+  xml_text(fp, name.ptr, name.len);
+  fprintf(fp, " (%lld %.*s, %.2f%%", (long long)t->total[n], (int)fl->unit.len, fl->unit.ptr, share);
+  if (fl->delta)
+    fprintf(fp, "; base %.2f%%, change %+.2f points", fl->base_share[n], fl->delta[n]);
+  fprintf(fp,
+          ")</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" "
+          "rx=\"2\" ry=\"2\"/><text x=\"%.2f\" y=\"%.1f\">",
+          x, y, w, FRAME_H - 1, r, g, b, x + 3, y + 11.5);
+  int dots;
+  size_t k = fit_chars(w, name.len, &dots);
+  if (k) {
+    /* do not cut a UTF-8 sequence in half */
+    while (k > 0 && k < name.len && ((unsigned char)name.ptr[k] & 0xc0) == 0x80) k--;
+    xml_text(fp, name.ptr, k);
+    if (dots) fputs("..", fp);
+  }
+  fputs("</text></g>\n", fp);
+}
+
+static const char *SCRIPT =
+    "<script type=\"text/ecmascript\"><![CDATA[\n"
+    "var details, frames, unzoom;\n"
+    "function init(evt) {\n"
+    "  details = document.getElementById('details').firstChild;\n"
+    "  unzoom = document.getElementById('unzoom');\n"
+    "  frames = document.getElementById('frames').getElementsByTagName('g');\n"
+    "  for (var i = 0; i < frames.length; i++) {\n"
+    "    var g = frames[i];\n"
+    "    g.addEventListener('mouseover', function () { details.nodeValue = this.getAttribute('data-info'); });\n"
+    "    g.addEventListener('mouseout', function () { details.nodeValue = ' '; });\n"
+    "    g.addEventListener('click', function () { zoom(this); });\n"
+    "  }\n"
+    "  unzoom.addEventListener('click', function () { zoom(null); });\n"
+    "}\n"
+    "function num(g, a) { return parseFloat(g.getAttribute(a)); }\n"
+    "function place(g, x, w, dim) {\n"
+    "  var r = g.getElementsByTagName('rect')[0], t = g.getElementsByTagName('text')[0];\n"
+    "  r.setAttribute('x', x); r.setAttribute('width', w); t.setAttribute('x', x + 3);\n"
+    "  var name = g.getAttribute('data-name'), n = Math.floor((w - 6) / CHAR_W);\n"
+    "  t.textContent = n < 3 ? '' : (name.length <= n ? name : name.substring(0, n - 2) + '..');\n"
+    "  g.style.opacity = dim ? 0.5 : 1; g.style.display = '';\n"
+    "}\n"
+    "function zoom(z) {\n"
+    "  var zx = z ? num(z, 'data-x') : 0, zw = z ? num(z, 'data-w') : 1, zd = z ? num(z, 'data-d') : 0;\n"
+    "  var eps = 1e-9;\n"
+    "  for (var i = 0; i < frames.length; i++) {\n"
+    "    var g = frames[i], x = num(g, 'data-x'), w = num(g, 'data-w'), d = num(g, 'data-d');\n"
+    "    if (d < zd && x <= zx + eps && x + w >= zx + zw - eps) place(g, PAD, SPAN, true);\n"
+    "    else if (d >= zd && x >= zx - eps && x + w <= zx + zw + eps && w / zw * SPAN >= MIN_W)\n"
+    "      place(g, PAD + (x - zx) / zw * SPAN, w / zw * SPAN, false);\n"
+    "    else g.style.display = 'none';\n"
+    "  }\n"
+    "  unzoom.style.opacity = z ? 1 : 0;\n"
+    "}\n"
+    "]]></script>\n";
+
+/* Depth-first layout; children sorted by name. */
+static int cmp_child(const void *a, const void *b, void *ctx) {
+  const pcol_ftree *t = ctx;
+  pcol_str x = t->name[*(const uint32_t *)a], y = t->name[*(const uint32_t *)b];
+  size_t n = x.len < y.len ? x.len : y.len;
+  int c = n ? memcmp(x.ptr, y.ptr, n) : 0;
+  return c ? c : x.len == y.len ? 0 : x.len < y.len ? -1 : 1;
+}
+
+int svg_flame_write(FILE *fp, const pcol_ftree *t, const char *title, double img_w,
+                     const double *delta, const double *base_share, const char *subtitle) {
+  uint32_t n = t->n;
+  /* children lists */
+  uint32_t *koff = calloc((size_t)n + 1, sizeof *koff), *kids = malloc((size_t)n * sizeof *kids);
+  uint32_t *stk = malloc((size_t)n * sizeof *stk);
+  double *xs = malloc((size_t)n * sizeof *xs);
+  if (!koff || !kids || !stk || !xs) {
+    free(koff);
+    free(kids);
+    free(stk);
+    free(xs);
+    return PCOL_ENOMEM;
+  }
+  for (uint32_t i = 1; i < n; i++) koff[t->parent[i]]++;
+  uint32_t acc = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t c = koff[i];
+    koff[i] = acc;
+    acc += c;
+  }
+  koff[n] = acc;
+  {
+    uint32_t *pos = malloc((size_t)n * sizeof *pos);
+    if (!pos) {
+      free(koff);
+      free(kids);
+      free(stk);
+      free(xs);
+      return PCOL_ENOMEM;
+    }
+    memcpy(pos, koff, (size_t)n * sizeof *pos);
+    for (uint32_t i = 1; i < n; i++) kids[pos[t->parent[i]]++] = i;
+    free(pos);
+  }
+  for (uint32_t i = 0; i < n; i++)
+    if (koff[i + 1] - koff[i] > 1)
+      qsort_r(kids + koff[i], koff[i + 1] - koff[i], sizeof *kids, cmp_child, (void *)t);
+
+  flame fl = {0};
+  fl.fp = fp;
+  fl.t = t;
+  fl.width = img_w - 2 * PAD;
+  fl.root = t->total[0] > 0 ? (double)t->total[0] : 0;
+  fl.delta = delta;
+  fl.base_share = base_share;
+  fl.unit = t->value.vt_id ? t->value.unit : (pcol_str){"samples", 7};
+  if (!fl.unit.ptr) fl.unit = (pcol_str){"", 0};
+  if (delta)
+    for (uint32_t i = 0; i < n; i++)
+      if (fabs(delta[i]) > fl.maxdelta) fl.maxdelta = fabs(delta[i]);
+  /* pass 1: which frames are drawn, and the deepest one */
+  uint32_t maxd = 0;
+  size_t sp = 0;
+  if (fl.root > 0) {
+    xs[0] = PAD;
+    stk[sp++] = 0;
+    while (sp) {
+      uint32_t v = stk[--sp];
+      if (t->depth[v] > maxd) maxd = t->depth[v];
+      double x = xs[v];
+      for (uint32_t i = koff[v]; i < koff[v + 1]; i++) {
+        uint32_t c = kids[i];
+        if (t->total[c] <= 0) continue;
+        double w = (double)t->total[c] / fl.root * fl.width;
+        if (w >= MIN_W) {
+          xs[c] = x;
+          stk[sp++] = c;
+        }
+        x += w;
+      }
+    }
+  }
+  fl.height = TOP + BOTTOM + (int)(maxd + 1) * FRAME_H;
+  fprintf(fp,
+          "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+          "<svg version=\"1.1\" width=\"%.0f\" height=\"%d\" onload=\"init(evt)\" "
+          "viewBox=\"0 0 %.0f %d\" xmlns=\"http://www.w3.org/2000/svg\">\n"
+          "<!-- Flame graph written by pcol " PCOL_VERSION_STRING " -->\n"
+          "<defs><linearGradient id=\"bg\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">"
+          "<stop stop-color=\"#eeeeee\" offset=\"5%%\"/><stop stop-color=\"#eeeeb0\" offset=\"95%%\"/>"
+          "</linearGradient></defs>\n"
+          "<style type=\"text/css\">text { font-family: Verdana, sans-serif; font-size: 12px; fill: #000; }"
+          " #frames g { cursor: pointer; } #frames g:hover rect { stroke: #000; stroke-width: 0.5; }"
+          " #title { font-size: 17px; } #unzoom { cursor: pointer; }</style>\n",
+          img_w, fl.height, img_w, fl.height);
+  fprintf(fp, "<script type=\"text/ecmascript\"><![CDATA[ var PAD = %d, SPAN = %.2f, CHAR_W = %.1f, MIN_W = %.2f; ]]></script>\n",
+          PAD, fl.width, CHAR_W, MIN_W);
+  fputs(SCRIPT, fp);
+  fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%d\" fill=\"url(#bg)\"/>\n", img_w,
+          fl.height);
+  fprintf(fp, "<text id=\"title\" x=\"%.1f\" y=\"24\" text-anchor=\"middle\">", img_w / 2);
+  xml_text(fp, title, strlen(title));
+  fputs("</text>\n", fp);
+  if (subtitle) {
+    fprintf(fp, "<text x=\"%.1f\" y=\"42\" text-anchor=\"middle\" fill=\"#555\">", img_w / 2);
+    xml_text(fp, subtitle, strlen(subtitle));
+    fputs("</text>\n", fp);
+  }
+  fprintf(fp, "<text id=\"unzoom\" x=\"%d\" y=\"24\" style=\"opacity:0\">Reset Zoom</text>\n", PAD);
+  fprintf(fp, "<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n", PAD, fl.height - 12);
+  fputs("<g id=\"frames\">\n", fp);
+  if (fl.root > 0) {
+    /* pass 2: draw, parents before children */
+    sp = 0;
+    stk[sp++] = 0;
+    while (sp) {
+      uint32_t v = stk[--sp];
+      double w = v ? (double)t->total[v] / fl.root * fl.width : fl.width;
+      frame(&fl, v, xs[v], w);
+      /* the children drawn are those pass 1 placed */
+      for (uint32_t i = koff[v]; i < koff[v + 1]; i++) {
+        uint32_t c = kids[i];
+        if (t->total[c] > 0 && (double)t->total[c] / fl.root * fl.width >= MIN_W) stk[sp++] = c;
+      }
+    }
+  } else {
+    fprintf(fp, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">no samples to show</text>\n",
+            img_w / 2, TOP + FRAME_H);
+  }
+  fputs("</g>\n</svg>\n", fp);
+  free(koff);
+  free(kids);
+  free(stk);
+  free(xs);
+  return ferror(fp) ? PCOL_EIO : PCOL_OK;
+}
