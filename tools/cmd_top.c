@@ -78,15 +78,12 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
 
   pcol_error err = {0};
-  pcol_open_options oo = {0};
-  oo.no_mmap = cli_flag(cmd, a, "no-mmap");
   pcol_file *f = NULL;
-  int rc = pcol_open_any(a->pos[0], &oo, &f, &err);
-  if (rc) return cli_fail(cmd->name, &err, rc);
   pcol_value_sel v;
   pcol_top t = {0};
-  rc = pcol_value_resolve(f, &sel, cli_get(cmd, a, "value"), &v, &err);
-  if (!rc) rc = pcol_top_compute(f, &sel, &v, by, &t, &err);
+  int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
+  if (rc) return cli_fail(cmd->name, &err, rc);
+  rc = pcol_top_compute(f, &sel, &v, by, &t, &err);
   if (!rc) {
     size_t n = limit < t.nrows ? (size_t)limit : t.nrows;
     if (fmt == OUT_TEXT) print_text(stdout, a->pos[0], &t, n);
