@@ -1,7 +1,8 @@
 /* frames.h — THE rule that names a frame, and a stack's locations (not
  * installed).  Every view and every exporter that prints a frame as text
- * (top, fold, flame, the collapsed exporter, ...) names it through here, so
- * one frame has one name everywhere (doc/mappings.md, "Frame names"):
+ * (fold, flame, the collapsed exporter) names it through here, so one frame
+ * has one name everywhere (doc/mappings.md §6, "Frame names").  `top` groups
+ * by keys (function name, line, file), whose function names are the same:
  *
  *   - a line of a location whose function has a name: the function name;
  *   - a function with NA name (an Rprof top-level srcref): "FILE:LINE", or
