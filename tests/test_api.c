@@ -118,3 +118,48 @@ Test(api, diff_shares_and_exact_absolute_changes) {
   cr_assert_eq(pcol_diff_compute(&tb, &tn, 0, &d, &err), 0); /* shares are finite */
   pcol_diff_free(&d);
 }
+
+/* `pcol cat --format json|jsonl` writes every float as valid JSON: an
+ * infinite value (a Perun model's r_square, say) is the string "Infinity",
+ * never a bare inf that no JSON parser accepts. */
+#include <jansson.h>
+#include <math.h>
+Test(api, cat_json_writes_infinity_as_valid_json) {
+  const char *bdir = getenv("PCOL_BUILD");
+  char pcol[512], path[] = "/tmp/pcol-inf-XXXXXX";
+  snprintf(pcol, sizeof pcol, "%s/bin/pcol", bdir ? bdir : "build");
+  if (access(pcol, X_OK) != 0) cr_skip_test("no pcol binary at %s", pcol);
+  int fd = mkstemp(path);
+  cr_assert(fd >= 0);
+  close(fd);
+  pcol_builder *b;
+  cr_assert_eq(pcol_builder_new(&b, NULL), 0);
+  uint32_t src;
+  cr_assert_eq(pcol_b_source(b, "test", "t", PCOL_NA_I64, &src), 0);
+  pcol_model_row m = {src, 0, 0, 0, 0, INFINITY, -INFINITY, NAN};
+  cr_assert_eq(pcol_b_cstr(b, "linear", &m.model), 0);
+  cr_assert_eq(pcol_b_model(b, &m), 0);
+  cr_assert_eq(pcol_builder_write(b, path, NULL, NULL), 0);
+  pcol_builder_free(b);
+  const char *fmts[2] = {"json", "jsonl"};
+  for (int k = 0; k < 2; k++) {
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "%s cat %s --table models --format %s", pcol, path, fmts[k]);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p);
+    char out[8192];
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    cr_assert_eq(pclose(p), 0, "%s", cmd);
+    json_error_t je;
+    /* jsonl: one row, so the whole output is one JSON value either way */
+    json_t *j = json_loads(out, JSON_DECODE_ANY, &je);
+    cr_assert(j, "%s is not JSON (%s): %s", fmts[k], je.text, out);
+    json_t *row = json_is_array(j) ? json_array_get(j, 0) : j;
+    cr_assert_str_eq(json_string_value(json_object_get(row, "r_square")), "Infinity", "%s", out);
+    cr_assert_str_eq(json_string_value(json_object_get(row, "x_start")), "-Infinity", "%s", out);
+    cr_assert(json_is_null(json_object_get(row, "x_end")), "%s", out); /* NaN = NA */
+    json_decref(j);
+  }
+  unlink(path);
+}

@@ -344,6 +344,12 @@ void tbl_f64(cli_table *t, double v) {
     return;
   }
   sep(t);
+  if (isinf(v) && (t->fmt == OUT_JSON || t->fmt == OUT_JSONL)) {
+    /* JSON has no infinity: a string that JavaScript's Number() and
+     * Python's float() read back (never the bare `inf` of printf) */
+    fputs(v > 0 ? "\"Infinity\"" : "\"-Infinity\"", t->fp);
+    return;
+  }
   fprintf(t->fp, "%.17g", v);
 }
 

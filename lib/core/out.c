@@ -40,6 +40,51 @@ static int create_unique(char *tmpl) {
 
 static int open_temp(pcol_out *o, const char *path, const struct stat *st, pcol_error *err);
 
+/* The file a path names after following symbolic links (malloc'd): the
+ * path itself when it is not a link, the final target otherwise, also when
+ * that target does not exist yet (a dangling link is written through, not
+ * replaced).  NULL with err set on a loop (ELOOP after 40 links, as the
+ * kernel counts) or a link that cannot be read. */
+static char *follow_links(const char *path, pcol_error *err) {
+  char *cur = strdup(path);
+  for (int hops = 0; cur; hops++) {
+    struct stat ls;
+    if (lstat(cur, &ls) != 0 || !S_ISLNK(ls.st_mode)) return cur;
+    if (hops == 40) {
+      pcol_error_set(err, PCOL_EIO, "%s: %s", path, strerror(ELOOP));
+      free(cur);
+      return NULL;
+    }
+    size_t cap = (size_t)ls.st_size + 2;
+    if (cap < 64) cap = 64;
+    char *t = malloc(cap);
+    ssize_t n = t ? readlink(cur, t, cap) : -1;
+    if (n < 0 || (size_t)n >= cap) { /* unreadable, or changed under us */
+      int e = n < 0 ? errno : EAGAIN;
+      free(t);
+      free(cur);
+      pcol_error_set(err, t ? PCOL_EIO : PCOL_ENOMEM, "%s: cannot resolve link: %s", path, strerror(e));
+      return NULL;
+    }
+    t[n] = 0;
+    char *next;
+    if (t[0] == '/') {
+      next = t;
+    } else { /* relative to the link's own directory */
+      char *dir = dir_of(cur);
+      size_t len = dir ? strlen(dir) + (size_t)n + 2 : 0;
+      next = dir ? malloc(len) : NULL;
+      if (next) snprintf(next, len, "%s/%s", dir, t);
+      free(dir);
+      free(t);
+    }
+    free(cur);
+    cur = next;
+  }
+  pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  return NULL;
+}
+
 int pcol_out_open(pcol_out *o, const char *path, pcol_error *err) {
   memset(o, 0, sizeof *o);
   if (strcmp(path, "-") == 0) {
@@ -47,38 +92,32 @@ int pcol_out_open(pcol_out *o, const char *path, pcol_error *err) {
     o->path = strdup("-");
     return o->path ? PCOL_OK : pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   }
+  /* A symbolic link: write its target (renaming over the link would
+   * replace the link itself). */
+  char *target = follow_links(path, err);
+  if (!target) return err ? err->code : PCOL_EIO;
   struct stat st;
-  int exists = stat(path, &st) == 0;
-  if (exists && S_ISDIR(st.st_mode))
-    return pcol_error_set(err, PCOL_EIO, "%s: is a directory", path);
-  if (exists && !S_ISREG(st.st_mode)) {
+  int exists = stat(target, &st) == 0, rc;
+  if (exists && S_ISDIR(st.st_mode)) {
+    rc = pcol_error_set(err, PCOL_EIO, "%s: is a directory", path);
+  } else if (exists && !S_ISREG(st.st_mode)) {
     /* A device, FIFO or socket (/dev/null, a pipe): renaming over it would
      * replace the node, so write to it directly; atomicity does not apply. */
-    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    rc = PCOL_OK;
+    int fd = open(target, O_WRONLY | O_CLOEXEC);
     if (fd < 0 || !(o->fp = fdopen(fd, "wb"))) {
       int e = errno;
       if (fd >= 0) close(fd);
-      return pcol_error_set(err, PCOL_EIO, "%s: %s", path, strerror(e));
-    }
-    o->path = strdup(path);
-    if (!o->path) {
+      rc = pcol_error_set(err, PCOL_EIO, "%s: %s", path, strerror(e));
+    } else if (!(o->path = strdup(path))) {
       fclose(o->fp);
       memset(o, 0, sizeof *o);
-      return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+      rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
     }
-    return PCOL_OK;
+  } else {
+    rc = open_temp(o, target, exists ? &st : NULL, err);
   }
-  /* A symbolic link: write its target (renaming over the link would
-   * replace the link itself). */
-  struct stat lst;
-  char *resolved = NULL;
-  if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
-    resolved = realpath(path, NULL);
-    if (!resolved) return pcol_error_set(err, PCOL_EIO, "%s: cannot resolve link: %s", path, strerror(errno));
-    path = resolved;
-  }
-  int rc = open_temp(o, path, exists ? &st : NULL, err);
-  free(resolved);
+  free(target);
   return rc;
 }
 
@@ -90,10 +129,16 @@ static int open_temp(pcol_out *o, const char *path, const struct stat *st, pcol_
   char *p2 = strdup(path);
   if (!dir || !p2) goto nomem;
   const char *base = basename(p2);
-  size_t n = strlen(dir) + strlen(base) + 32;
+  /* ".NAME.tmp-XXXXXX" must itself be a valid name: cut NAME so that the
+   * temporary name fits NAME_MAX (the random suffix keeps it unique) */
+  long name_max = pathconf(dir, _PC_NAME_MAX);
+  if (name_max <= 0 || name_max > 4096) name_max = 255;
+  size_t blen = strlen(base), room = (size_t)name_max - (sizeof ".tmp-XXXXXX" - 1) - 1;
+  if (blen > room) blen = room;
+  size_t n = strlen(dir) + blen + 32;
   tmpl = malloc(n);
   if (!tmpl) goto nomem;
-  snprintf(tmpl, n, "%s/.%s.tmp-XXXXXX", dir, base);
+  snprintf(tmpl, n, "%s/.%.*s.tmp-XXXXXX", dir, (int)blen, base);
   free(dir);
   free(p2);
   dir = p2 = NULL;

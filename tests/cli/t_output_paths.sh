@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# CLI: output paths that are links or long names (atomic output, lib/core/out.c).
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_output_paths: FAIL: $*" >&2; exit 1; }
+in=examples/demo.out
+
+# a dangling link as -o: the link's target is created, the link stays a link
+ln -s target.pcol "$tmp/dangling"
+"$PCOL" pack "$in" -o "$tmp/dangling" || fail "pack to a dangling link"
+[ -L "$tmp/dangling" ] || fail "the dangling link was replaced by a regular file"
+"$PCOL" validate --full "$tmp/target.pcol" >/dev/null || fail "the link's target was not written"
+
+# a relative link into another directory, and a chain of two links
+mkdir "$tmp/sub"
+ln -s sub/t.pcol "$tmp/rel"; ln -s rel "$tmp/chain"
+"$PCOL" pack "$in" -o "$tmp/chain" || fail "pack through a chain of links"
+[ -L "$tmp/chain" ] && [ -L "$tmp/rel" ] && [ -f "$tmp/sub/t.pcol" ] || fail "link chain not followed to sub/t.pcol"
+
+# a link loop: a clear error, nothing written, the links untouched
+ln -s loop1 "$tmp/loop2"; ln -s loop2 "$tmp/loop1"
+"$PCOL" pack "$in" -o "$tmp/loop1" 2>"$tmp/err"; rc=$?
+[ $rc = 3 ] || fail "a link loop: exit $rc, want 3"
+grep -q 'loop1: Too many levels of symbolic links' "$tmp/err" || fail "loop message: $(cat "$tmp/err")"
+[ -L "$tmp/loop1" ] && [ -L "$tmp/loop2" ] || fail "a link of the loop was replaced"
+ls -A "$tmp" | grep -q tmp- && fail "a temporary file was left behind"
+
+# a name of 255 bytes (NAME_MAX): the temporary name must fit too
+long=$(printf 'n%.0s' $(seq 1 250)).pcol
+"$PCOL" pack "$in" -o "$tmp/$long" || fail "pack to a 255-byte file name"
+"$PCOL" validate --full "$tmp/$long" >/dev/null || fail "the 255-byte name was not written whole"
+ls -A "$tmp" | grep -q tmp- && fail "a temporary file was left behind"
+exit 0
