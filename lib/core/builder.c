@@ -183,7 +183,7 @@ static int vt_eq(const void *ctx, uint32_t id, const void *key) {
 int pcol_b_value_type(pcol_builder *b, uint32_t type_sid, uint32_t unit_sid,
                       uint32_t *vt_id) {
   pair_key k = {type_sid, unit_sid};
-  uint64_t h = pcol_hash_mix(pcol_hash_mix(1, type_sid), unit_sid);
+  uint64_t h = pcol_hash2(1, type_sid, unit_sid);
   uint32_t found = pcol_hset_find(&b->value_types, h, vt_eq, b, &k);
   if (found) {
     *vt_id = found;
@@ -223,10 +223,12 @@ static int fn_eq(const void *ctx, uint32_t id, const void *key) {
 }
 
 int pcol_b_function(pcol_builder *b, const pcol_function_row *fn, uint32_t *id) {
-  uint64_t h = pcol_hash_mix(pcol_hash_mix(pcol_hash_mix(pcol_hash_mix(2, fn->name),
-                                                         fn->system_name),
-                                           fn->filename),
-                             (uint64_t)fn->start_line);
+  pcol_hstate hs;
+  pcol_hs_init(&hs, 2);
+  pcol_hs_add(&hs, ((uint64_t)fn->name << 32) | fn->system_name);
+  pcol_hs_add(&hs, fn->filename);
+  pcol_hs_add(&hs, (uint64_t)fn->start_line);
+  uint64_t h = pcol_hs_end(&hs);
   uint32_t found = pcol_hset_find(&b->functions, h, fn_eq, b, fn);
   if (found) {
     *id = found;
@@ -260,11 +262,14 @@ static int map_eq(const void *ctx, uint32_t id, const void *key) {
 
 int pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m, int dedup,
                    uint32_t *id) {
-  uint64_t h = pcol_hash_mix(pcol_hash_mix(pcol_hash_mix(3, m->memory_start),
-                                           m->memory_limit),
-                             pcol_hash_mix(m->file_offset,
-                                           ((uint64_t)m->filename << 32) ^ m->build_id ^
-                                               ((uint64_t)m->flags << 24)));
+  pcol_hstate hs;
+  pcol_hs_init(&hs, 3);
+  pcol_hs_add(&hs, m->memory_start);
+  pcol_hs_add(&hs, m->memory_limit);
+  pcol_hs_add(&hs, m->file_offset);
+  pcol_hs_add(&hs, ((uint64_t)m->filename << 32) | m->build_id);
+  pcol_hs_add(&hs, m->flags);
+  uint64_t h = pcol_hs_end(&hs);
   if (m->flags & ~0x0f) return PCOL_EINVAL; /* spec.md §5: unknown bits */
   if (dedup) {
     uint32_t found = pcol_hset_find(&b->mappings, h, map_eq, b, m);
@@ -324,11 +329,16 @@ int pcol_b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address,
   for (size_t i = 0; i < nlines; i++)
     if (lines[i].function_id > b->t[PCOL_T_FUNCTIONS].rows) return PCOL_EINVAL;
   loc_key k = {mapping_id, address, flags, lines, nlines};
-  uint64_t h = pcol_hash_mix(pcol_hash_mix(pcol_hash_mix(4, mapping_id), address), flags);
-  for (size_t i = 0; i < nlines; i++)
-    h = pcol_hash_mix(pcol_hash_mix(pcol_hash_mix(h, lines[i].function_id),
-                                    (uint64_t)lines[i].line),
-                      (uint64_t)lines[i].column);
+  pcol_hstate hs;
+  pcol_hs_init(&hs, 4);
+  pcol_hs_add(&hs, ((uint64_t)mapping_id << 8) | flags);
+  pcol_hs_add(&hs, address);
+  for (size_t i = 0; i < nlines; i++) {
+    pcol_hs_add(&hs, lines[i].function_id);
+    pcol_hs_add(&hs, (uint64_t)lines[i].line);
+    pcol_hs_add(&hs, (uint64_t)lines[i].column);
+  }
+  uint64_t h = pcol_hs_end(&hs);
   uint32_t found = pcol_hset_find(&b->locations, h, loc_eq, b, &k);
   if (found) {
     *id = found;
@@ -368,7 +378,7 @@ int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
       location_id > b->t[PCOL_T_LOCATIONS].rows)
     return PCOL_EINVAL;
   pair_key k = {parent, location_id};
-  uint64_t h = pcol_hash_mix(pcol_hash_mix(5, parent), location_id);
+  uint64_t h = pcol_hash2(5, parent, location_id);
   uint32_t found = pcol_hset_find(&b->stacks, h, stack_eq, b, &k);
   if (found) {
     *stack_id = found;
@@ -420,12 +430,14 @@ int pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n,
     return PCOL_OK;
   }
   ls_key k = {labels, n};
-  uint64_t h = 6;
-  for (size_t i = 0; i < n; i++)
-    h = pcol_hash_mix(pcol_hash_mix(pcol_hash_mix(pcol_hash_mix(h, labels[i].key),
-                                                  labels[i].str),
-                                    (uint64_t)labels[i].num),
-                      labels[i].num_unit);
+  pcol_hstate hs;
+  pcol_hs_init(&hs, 6);
+  for (size_t i = 0; i < n; i++) {
+    pcol_hs_add(&hs, ((uint64_t)labels[i].key << 32) | labels[i].str);
+    pcol_hs_add(&hs, (uint64_t)labels[i].num);
+    pcol_hs_add(&hs, labels[i].num_unit);
+  }
+  uint64_t h = pcol_hs_end(&hs);
   uint32_t found = pcol_hset_find(&b->labelsets, h, ls_eq, b, &k);
   if (found) {
     *id = found;

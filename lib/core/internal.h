@@ -72,9 +72,52 @@ uint32_t pcol_hset_find(const pcol_hset *h, uint64_t hash, pcol_eq_fn eq,
 int pcol_hset_insert(pcol_hset *h, uint64_t hash, uint32_t id);
 void pcol_hset_free(pcol_hset *h);
 
+/* Keyed hashing (SipHash-1-3, a random key per process): every table keyed
+ * by data from a file uses it (hash.c says why).  Bytes: */
 uint64_t pcol_hash_bytes(const void *p, size_t n, uint64_t seed);
-/* Keyed (SipHash-1-3, random key per process): for many keys chosen by a file. */
-uint64_t pcol_hash_keyed(const void *p, size_t n);
+static inline uint64_t pcol_hash_keyed(const void *p, size_t n) { return pcol_hash_bytes(p, n, 0); }
+
+/* A sequence of 64-bit words (a tuple of ids, addresses, numbers):
+ *   pcol_hstate s; pcol_hs_init(&s, TAG); pcol_hs_add(&s, a); ...; h = pcol_hs_end(&s); */
+typedef struct pcol_hstate {
+  uint64_t v0, v1, v2, v3, n;
+} pcol_hstate;
+void pcol_hs_init(pcol_hstate *s, uint64_t tag);
+#define PCOL_ROTL(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
+static inline void pcol_sipround(pcol_hstate *s) {
+  s->v0 += s->v1, s->v1 = PCOL_ROTL(s->v1, 13), s->v1 ^= s->v0, s->v0 = PCOL_ROTL(s->v0, 32);
+  s->v2 += s->v3, s->v3 = PCOL_ROTL(s->v3, 16), s->v3 ^= s->v2;
+  s->v0 += s->v3, s->v3 = PCOL_ROTL(s->v3, 21), s->v3 ^= s->v0;
+  s->v2 += s->v1, s->v1 = PCOL_ROTL(s->v1, 17), s->v1 ^= s->v2, s->v2 = PCOL_ROTL(s->v2, 32);
+}
+static inline void pcol_hs_add(pcol_hstate *s, uint64_t w) {
+  s->v3 ^= w;
+  pcol_sipround(s); /* one compression round: SipHash-1-3 */
+  s->v0 ^= w;
+  s->n++;
+}
+/* Finishes with a last block b (the word count, or SipHash's length byte). */
+static inline uint64_t pcol_hs_end_with(pcol_hstate *s, uint64_t b) {
+  s->v3 ^= b;
+  pcol_sipround(s);
+  s->v0 ^= b;
+  s->v2 ^= 0xff;
+  pcol_sipround(s); /* three finalisation rounds */
+  pcol_sipround(s);
+  pcol_sipround(s);
+  return s->v0 ^ s->v1 ^ s->v2 ^ s->v3;
+}
+static inline uint64_t pcol_hs_end(pcol_hstate *s) { return pcol_hs_end_with(s, s->n << 56); }
+/* Two words, the common case (a stack node, a value type). */
+static inline uint64_t pcol_hash2(uint64_t tag, uint64_t a, uint64_t b) {
+  pcol_hstate s;
+  pcol_hs_init(&s, tag);
+  pcol_hs_add(&s, a);
+  pcol_hs_add(&s, b);
+  return pcol_hs_end(&s);
+}
+/* DEPRECATED inside libpcol (fixed and invertible: a file can aim keys at
+ * one slot); kept until its last users move to pcol_hstate. */
 static inline uint64_t pcol_hash_mix(uint64_t h, uint64_t v) {
   h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
   h *= 0xff51afd7ed558ccdULL;
