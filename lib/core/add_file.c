@@ -1,4 +1,4 @@
-/* merge.c — pcol_b_add_file: copy an open pcol file into a builder.
+/* add_file.c — pcol_b_add_file: copy an open pcol file into a builder.
  *
  * Every table is copied with new ids.  Sources (and with them meta rows,
  * source value types, text lines and models) are appended, so a merged file
@@ -113,12 +113,9 @@ static int copy_value_types(mctx *m) {
   return PCOL_OK;
 }
 
-static int copy_code(mctx *m) {
-  int rc;
-  pcol_line_row *lines = NULL;
-  size_t lcap = 0;
-  /* functions */
+static int copy_functions(mctx *m) {
   pcol_view fname, fsys, ffile, fstart;
+  int rc;
   if ((rc = col(m, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME, &fname)) ||
       (rc = col(m, PCOL_T_FUNCTIONS, PCOL_C_FN_SYSTEM_NAME, &fsys)) ||
       (rc = col(m, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME, &ffile)) ||
@@ -131,8 +128,13 @@ static int copy_code(mctx *m) {
                            S(m, pcol_view_u32(&ffile, i)), pcol_view_i64(&fstart, i)};
     if ((rc = pcol_b_function(m->b, &r, &m->fnmap[i + 1]))) return rc;
   }
-  /* mappings (deduplicated across inputs) */
+  return PCOL_OK;
+}
+
+/* mappings (deduplicated across inputs) */
+static int copy_mappings(mctx *m) {
   pcol_view ms, ml, mo, mf, mb, mfl;
+  int rc;
   if ((rc = col(m, PCOL_T_MAPPINGS, PCOL_C_MAP_START, &ms)) ||
       (rc = col(m, PCOL_T_MAPPINGS, PCOL_C_MAP_LIMIT, &ml)) ||
       (rc = col(m, PCOL_T_MAPPINGS, PCOL_C_MAP_OFFSET, &mo)) ||
@@ -148,8 +150,13 @@ static int copy_code(mctx *m) {
                           pcol_view_u8(&mfl, i)};
     if ((rc = pcol_b_mapping(m->b, &r, 1, &m->mapmap[i + 1]))) return rc;
   }
-  /* locations and their lines */
+  return PCOL_OK;
+}
+
+/* locations and their lines (after functions and mappings) */
+static int copy_locations(mctx *m) {
   pcol_view lm, la, lf, lo, nf, nl, nc;
+  int rc;
   if ((rc = col(m, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING, &lm)) ||
       (rc = col(m, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS, &la)) ||
       (rc = col(m, PCOL_T_LOCATIONS, PCOL_C_LOC_FLAGS, &lf)) ||
@@ -158,60 +165,64 @@ static int copy_code(mctx *m) {
       (rc = col(m, PCOL_T_LINES, PCOL_C_LINE_LINE, &nl)) ||
       (rc = col(m, PCOL_T_LINES, PCOL_C_LINE_COLUMN, &nc)))
     return rc;
+  uint64_t nfn = pcol_rows(m->f, PCOL_T_FUNCTIONS), nmap = pcol_rows(m->f, PCOL_T_MAPPINGS);
   uint64_t nloc = pcol_rows(m->f, PCOL_T_LOCATIONS), nlines = pcol_rows(m->f, PCOL_T_LINES);
   if ((rc = alloc_map(&m->locmap, nloc))) return rc;
-  for (uint64_t i = 0; i < nloc; i++) {
+  pcol_line_row *lines = NULL;
+  size_t cap = 0;
+  for (uint64_t i = 0; i < nloc && !rc; i++) {
     uint64_t a = pcol_view_u64(&lo, i), e = pcol_view_u64(&lo, i + 1);
     if (a > e || e > nlines) {
       rc = pcol_error_set(m->err, PCOL_ECORRUPT, "location %llu has lines out of range",
                           (unsigned long long)i + 1);
-      goto out;
+      break;
     }
-    if (e - a > lcap) {
-      size_t cap = (size_t)(e - a) * 2;
-      pcol_line_row *nlr = realloc(lines, cap * sizeof *nlr);
-      if (!nlr) {
+    if (e - a > cap) {
+      size_t ncap = (size_t)(e - a) * 2;
+      pcol_line_row *r = realloc(lines, ncap * sizeof *r);
+      if (!r) {
         rc = PCOL_ENOMEM;
-        goto out;
+        break;
       }
-      lines = nlr;
-      lcap = cap;
+      lines = r;
+      cap = ncap;
     }
     for (uint64_t k = a; k < e; k++) {
       lines[k - a].function_id = MAPID(m->fnmap, nfn, pcol_view_u32(&nf, k));
       lines[k - a].line = pcol_view_i64(&nl, k);
       lines[k - a].column = pcol_view_i64(&nc, k);
     }
-    if ((rc = pcol_b_location(m->b, MAPID(m->mapmap, nmap, pcol_view_u32(&lm, i)),
-                              pcol_view_u64(&la, i), pcol_view_u8(&lf, i), lines, (size_t)(e - a),
-                              &m->locmap[i + 1])))
-      goto out;
+    rc = pcol_b_location(m->b, MAPID(m->mapmap, nmap, pcol_view_u32(&lm, i)),
+                         pcol_view_u64(&la, i), pcol_view_u8(&lf, i), lines, (size_t)(e - a),
+                         &m->locmap[i + 1]);
   }
-  /* stack nodes: parents precede children (checked by the reader) */
+  free(lines);
+  return rc;
+}
+
+/* stack nodes: parents precede children (checked by the reader) */
+static int copy_stacks(mctx *m) {
   pcol_view sp, sl;
+  int rc;
   if ((rc = col(m, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &sp)) ||
       (rc = col(m, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &sl)))
-    goto out;
-  uint64_t ns = pcol_rows(m->f, PCOL_T_STACKS);
-  if ((rc = alloc_map(&m->stmap, ns))) goto out;
+    return rc;
+  uint64_t ns = pcol_rows(m->f, PCOL_T_STACKS), nloc = pcol_rows(m->f, PCOL_T_LOCATIONS);
+  if ((rc = alloc_map(&m->stmap, ns))) return rc;
   for (uint64_t i = 0; i < ns; i++) {
     uint32_t p = pcol_view_u32(&sp, i);
-    if (p > i) {
-      rc = pcol_error_set(m->err, PCOL_ECORRUPT, "stack node %llu has parent %u after it",
-                          (unsigned long long)i + 1, p);
-      goto out;
-    }
+    if (p > i)
+      return pcol_error_set(m->err, PCOL_ECORRUPT, "stack node %llu has parent %u after it",
+                            (unsigned long long)i + 1, p);
     if ((rc = pcol_b_stack_node(m->b, m->stmap[p], MAPID(m->locmap, nloc, pcol_view_u32(&sl, i)),
                                 &m->stmap[i + 1]))) {
       if (rc == PCOL_EINVAL)
         rc = pcol_error_set(m->err, PCOL_ECORRUPT, "stack node %llu has no valid location",
                             (unsigned long long)i + 1);
-      goto out;
+      return rc;
     }
   }
-out:
-  free(lines);
-  return rc;
+  return PCOL_OK;
 }
 
 static int copy_labels(mctx *m) {
@@ -373,7 +384,10 @@ int pcol_b_add_file(pcol_builder *b, pcol_file *f, pcol_error *err) {
   TRY_OR_FAIL(rc);
   TRY_OR_FAIL(rc = copy_sources(&m));
   TRY_OR_FAIL(rc = copy_value_types(&m));
-  TRY_OR_FAIL(rc = copy_code(&m));
+  TRY_OR_FAIL(rc = copy_functions(&m));
+  TRY_OR_FAIL(rc = copy_mappings(&m));
+  TRY_OR_FAIL(rc = copy_locations(&m));
+  TRY_OR_FAIL(rc = copy_stacks(&m));
   TRY_OR_FAIL(rc = copy_labels(&m));
   TRY_OR_FAIL(rc = copy_samples(&m, base));
   TRY_OR_FAIL(rc = copy_text_and_models(&m, base));

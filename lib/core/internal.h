@@ -213,6 +213,10 @@ int pcol_parse_max_duration(pcol_str v, int64_t *out);
 /* Raw data of a section (decoding if needed); NULL + error on failure. */
 const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err);
 
+/* Fills err with PCOL_ECORRUPT and fmt, whose two %llu take a and b
+ * (reader.c and validate.c).  Returns PCOL_ECORRUPT. */
+int pcol_corrupt(pcol_error *err, const char *fmt, uint64_t a, uint64_t b);
+
 /* A stream that yields head[0..n) and then the rest of `rest`. */
 #include <stdio.h>
 FILE *pcol_replay_stream(const void *head, size_t n, FILE *rest);

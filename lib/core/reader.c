@@ -4,6 +4,7 @@
  * independent of data size.  Each column is checked on its first use
  * (offsets monotonic and in range, ids in range) and LZ4 sections are
  * decoded then, once; so every view handed out is safe to index.
+ * pcol_validate_full, the checks that read every byte, is in validate.c.
  */
 #include "internal.h"
 #include <errno.h>
@@ -27,17 +28,19 @@ typedef struct sec_state {
 
 static sec_state *states(pcol_file *f) { return (sec_state *)(void *)f->sections[0].decoded; }
 
-static int corrupt(pcol_error *err, const char *fmt, uint64_t a, uint64_t b) {
+int pcol_corrupt(pcol_error *err, const char *fmt, uint64_t a, uint64_t b) {
   char m[400];
   snprintf(m, sizeof m, fmt, (unsigned long long)a, (unsigned long long)b);
   return pcol_error_set(err, PCOL_ECORRUPT, "%s", m);
 }
 
-static int parse(pcol_file *f, pcol_error *err) {
+/* The 64-byte header (spec.md §2) into f->hdr: magic, version, checksum,
+ * flags, and a directory that ends the file. */
+static int parse_header(pcol_file *f, pcol_error *err) {
   const uint8_t *h = f->meta ? f->meta : f->base;
   if (f->size < PCOL_HEADER_SIZE)
-    return corrupt(err, "file is %llu bytes, shorter than the %llu-byte header", f->size,
-                   PCOL_HEADER_SIZE);
+    return pcol_corrupt(err, "file is %llu bytes, shorter than the %llu-byte header", f->size,
+                        PCOL_HEADER_SIZE);
   if (memcmp(h + PCOL_HDR_MAGIC, PCOL_MAGIC, PCOL_MAGIC_SIZE) != 0)
     return pcol_error_set(err, PCOL_EFORMAT, "not a pcol file (bad magic at byte 0)");
   pcol_header_info *hi = &f->hdr;
@@ -51,8 +54,8 @@ static int parse(pcol_file *f, pcol_error *err) {
   if (pcol_rd32(h + PCOL_HDR_HEADER_CRC) != (uint32_t)crc32(0L, h, PCOL_HDR_HEADER_CRC))
     return pcol_error_set(err, PCOL_ECORRUPT, "header checksum mismatch (bytes 0..63)");
   if (pcol_rd32(h + PCOL_HDR_HEADER_SIZE) != PCOL_HEADER_SIZE)
-    return corrupt(err, "header_size is %llu, expected %llu (byte 12)", pcol_rd32(h + PCOL_HDR_HEADER_SIZE),
-                   PCOL_HEADER_SIZE);
+    return pcol_corrupt(err, "header_size is %llu, expected %llu (byte 12)",
+                        pcol_rd32(h + PCOL_HDR_HEADER_SIZE), PCOL_HEADER_SIZE);
   hi->incompat_flags = pcol_rd64(h + PCOL_HDR_INCOMPAT);
   hi->compat_flags = pcol_rd64(h + PCOL_HDR_COMPAT);
   if (hi->incompat_flags != 0)
@@ -65,20 +68,23 @@ static int parse(pcol_file *f, pcol_error *err) {
   hi->body_crc = pcol_rd32(h + PCOL_HDR_BODY_CRC);
   hi->header_crc = pcol_rd32(h + PCOL_HDR_HEADER_CRC);
   if (hi->file_size != f->size)
-    return corrupt(err, "header says the file is %llu bytes but it is %llu (truncated or extended)",
-                   hi->file_size, f->size);
+    return pcol_corrupt(err, "header says the file is %llu bytes but it is %llu (truncated or extended)",
+                        hi->file_size, f->size);
   if (pcol_rd32(h + PCOL_HDR_DIR_ENTRY_SIZE) != PCOL_DIR_ENTRY_SIZE)
-    return corrupt(err, "dir_entry_size is %llu, expected %llu (byte 52)", pcol_rd32(h + PCOL_HDR_DIR_ENTRY_SIZE),
-                   PCOL_DIR_ENTRY_SIZE);
+    return pcol_corrupt(err, "dir_entry_size is %llu, expected %llu (byte 52)",
+                        pcol_rd32(h + PCOL_HDR_DIR_ENTRY_SIZE), PCOL_DIR_ENTRY_SIZE);
   if (hi->dir_offset % PCOL_ALIGN || hi->dir_offset < PCOL_HEADER_SIZE ||
       hi->dir_offset > f->size || (f->size - hi->dir_offset) / PCOL_DIR_ENTRY_SIZE != hi->dir_count ||
       (f->size - hi->dir_offset) % PCOL_DIR_ENTRY_SIZE != 0)
-    return corrupt(err, "directory at offset %llu with %llu entries does not end the file",
-                   hi->dir_offset, hi->dir_count);
+    return pcol_corrupt(err, "directory at offset %llu with %llu entries does not end the file",
+                        hi->dir_offset, hi->dir_count);
+  return PCOL_OK;
+}
 
-  f->nsections = hi->dir_count;
-  /* sections[] plus one extra slot (index 0 is borrowed to hang the state
-   * array on; real sections are 1-based in f->idx). */
+/* sections[] plus one extra slot (index 0 is borrowed to hang the state
+ * array on; real sections are 1-based in f->idx). */
+static int alloc_sections(pcol_file *f, pcol_error *err) {
+  f->nsections = f->hdr.dir_count;
   f->sections = calloc((size_t)f->nsections + 1, sizeof *f->sections);
   sec_state *st = calloc((size_t)f->nsections + 1, sizeof *st);
   if (!f->sections || !st) {
@@ -86,112 +92,134 @@ static int parse(pcol_file *f, pcol_error *err) {
     return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   }
   f->sections[0].decoded = st;
+  return PCOL_OK;
+}
 
-  uint64_t prev_key = 0, prev_end = PCOL_HEADER_SIZE;
-  int have_rows[PCOL_T_COUNT_] = {0};
-  for (uint32_t i = 0; i < f->nsections; i++) {
-    const uint8_t *d = (f->meta ? f->meta + PCOL_HEADER_SIZE : f->base + hi->dir_offset) +
-                       (uint64_t)i * PCOL_DIR_ENTRY_SIZE;
-    uint64_t at = hi->dir_offset + (uint64_t)i * PCOL_DIR_ENTRY_SIZE;
-    pcol_section *s = &f->sections[i + 1];
-    pcol_section_info *si = &s->info;
-    si->table = pcol_rd16(d + PCOL_DIR_TABLE);
-    si->column = pcol_rd16(d + PCOL_DIR_COLUMN);
-    si->type = d[PCOL_DIR_TYPE];
-    si->codec = d[PCOL_DIR_CODEC];
-    si->offset = pcol_rd64(d + PCOL_DIR_OFFSET);
-    si->stored_size = pcol_rd64(d + PCOL_DIR_STORED_SIZE);
-    si->decoded_size = pcol_rd64(d + PCOL_DIR_DECODED_SIZE);
-    si->count = pcol_rd64(d + PCOL_DIR_COUNT);
-    si->crc = pcol_rd32(d + PCOL_DIR_CRC);
-    uint64_t key = ((uint64_t)si->table << 16) | si->column;
-    if (i > 0 && key <= prev_key)
-      return corrupt(err, "directory entry at byte %llu is out of order (table/column key %llu)",
-                     at, key);
-    prev_key = key;
-    if (pcol_rd16(d + PCOL_DIR_FLAGS) != 0)
-      return corrupt(err, "directory entry at byte %llu has unknown flags 0x%llx", at,
-                     pcol_rd16(d + PCOL_DIR_FLAGS));
-    for (int k = PCOL_DIR_RESERVED; k < PCOL_DIR_ENTRY_SIZE; k++)
-      if (d[k]) return corrupt(err, "reserved byte %llu of directory entry at byte %llu is not zero",
-                               (uint64_t)k, at);
-    if (si->column == 0) { /* row-count entry */
-      if (si->type || si->codec || si->offset || si->stored_size || si->decoded_size || si->crc)
-        return corrupt(err, "row-count entry at byte %llu has non-zero fields (table %llu)", at,
-                       si->table);
-      if (si->table < PCOL_T_COUNT_) {
-        f->rows[si->table] = si->count;
-        have_rows[si->table] = 1;
-      }
-      continue;
-    }
-    if (si->codec > PCOL_CODEC_LZ4)
-      return corrupt(err, "section at directory byte %llu uses unknown codec %llu", at, si->codec);
-    if (si->offset % PCOL_ALIGN || si->offset < prev_end || si->offset > hi->dir_offset ||
-        si->stored_size > hi->dir_offset - si->offset)
-      return corrupt(err, "section at file offset %llu (size %llu) is misaligned, overlaps or is out of bounds",
-                     si->offset, si->stored_size);
-    prev_end = si->offset + si->stored_size;
-    s->stored = f->base + si->offset;
-    if (si->codec == PCOL_CODEC_RAW && si->stored_size != si->decoded_size)
-      return corrupt(err, "raw section at offset %llu: stored size %llu differs from decoded size",
-                     si->offset, si->stored_size);
-    if (si->decoded_size > f->max_decoded)
-      return pcol_error_set(err, PCOL_ETOOBIG,
-                            "section at offset %llu decodes to %llu bytes, over the limit of %llu",
-                            (unsigned long long)si->offset, (unsigned long long)si->decoded_size,
-                            (unsigned long long)f->max_decoded);
-    if (si->type < PCOL_TYPE_U8 || si->type > PCOL_TYPE_BYTES)
-      return corrupt(err, "section at offset %llu has unknown element type %llu", si->offset,
-                     si->type);
-    const pcol_column_info *ci = pcol_column_info_get(si->table, si->column);
-    if (!ci) continue; /* a table or column from a newer minor version: ignored */
-    if (si->type != ci->type)
-      return corrupt(err, "section at offset %llu has type %llu, schema says otherwise", si->offset,
-                     si->type);
-    if (!have_rows[si->table])
-      return corrupt(err, "section at offset %llu belongs to table %llu, which has no row count",
-                     si->offset, si->table);
-    uint64_t w = pcol_type_width(ci->type), bytes;
-    if (__builtin_mul_overflow(si->count, w, &bytes) || bytes != si->decoded_size)
-      return corrupt(err, "section at offset %llu: %llu elements do not fill its decoded size",
-                     si->offset, si->count);
-    uint64_t rows = f->rows[si->table];
-    if (ci->type != PCOL_TYPE_BYTES) {
-      uint64_t want = rows + (ci->is_offsets ? 1 : 0);
-      if (rows == UINT64_MAX || si->count != want)
-        return corrupt(err, "section at offset %llu has %llu elements, table rows disagree",
-                       si->offset, si->count);
-    }
-    if (si->codec == PCOL_CODEC_LZ4 && (si->stored_size > (uint64_t)INT32_MAX ||
-                                        si->decoded_size > (uint64_t)INT32_MAX))
-      return corrupt(err, "LZ4 section at offset %llu is larger than one LZ4 block may be (%llu)",
-                     si->offset, si->decoded_size);
-    /* An LZ4 block expands at most ~255:1 (one length byte adds 255 output
-     * bytes), so a larger claim is a decompression bomb: refuse it before
-     * anything is allocated. */
-    if (si->codec == PCOL_CODEC_LZ4 && si->decoded_size / 255 > si->stored_size + 1)
-      return corrupt(err, "LZ4 section at offset %llu claims %llu decoded bytes, more than LZ4 can expand to",
-                     si->offset, si->decoded_size);
-    f->idx[si->table][si->column] = i + 1;
+/* What the directory walk carries from one entry to the next. */
+typedef struct dir_walk {
+  uint64_t prev_key, prev_end; /* entries sorted by key; sections in file order */
+  int have_rows[PCOL_T_COUNT_];
+} dir_walk;
+
+/* The checks of a data section's entry (column > 0), directory entry i at
+ * file byte `at`: codec, placement, sizes, type, element count, LZ4 bounds.
+ * A known column is then entered in f->idx. */
+static int check_section(pcol_file *f, uint32_t i, uint64_t at, dir_walk *w, pcol_error *err) {
+  const pcol_header_info *hi = &f->hdr;
+  pcol_section *s = &f->sections[i + 1];
+  pcol_section_info *si = &s->info;
+  if (si->codec > PCOL_CODEC_LZ4)
+    return pcol_corrupt(err, "section at directory byte %llu uses unknown codec %llu", at, si->codec);
+  if (si->offset % PCOL_ALIGN || si->offset < w->prev_end || si->offset > hi->dir_offset ||
+      si->stored_size > hi->dir_offset - si->offset)
+    return pcol_corrupt(err, "section at file offset %llu (size %llu) is misaligned, overlaps or is out of bounds",
+                        si->offset, si->stored_size);
+  w->prev_end = si->offset + si->stored_size;
+  s->stored = f->base + si->offset;
+  if (si->codec == PCOL_CODEC_RAW && si->stored_size != si->decoded_size)
+    return pcol_corrupt(err, "raw section at offset %llu: stored size %llu differs from decoded size",
+                        si->offset, si->stored_size);
+  if (si->decoded_size > f->max_decoded)
+    return pcol_error_set(err, PCOL_ETOOBIG,
+                          "section at offset %llu decodes to %llu bytes, over the limit of %llu",
+                          (unsigned long long)si->offset, (unsigned long long)si->decoded_size,
+                          (unsigned long long)f->max_decoded);
+  if (si->type < PCOL_TYPE_U8 || si->type > PCOL_TYPE_BYTES)
+    return pcol_corrupt(err, "section at offset %llu has unknown element type %llu", si->offset,
+                        si->type);
+  const pcol_column_info *ci = pcol_column_info_get(si->table, si->column);
+  if (!ci) return PCOL_OK; /* a table or column from a newer minor version: ignored */
+  if (si->type != ci->type)
+    return pcol_corrupt(err, "section at offset %llu has type %llu, schema says otherwise", si->offset,
+                        si->type);
+  if (!w->have_rows[si->table])
+    return pcol_corrupt(err, "section at offset %llu belongs to table %llu, which has no row count",
+                        si->offset, si->table);
+  uint64_t width = pcol_type_width(ci->type), bytes;
+  if (__builtin_mul_overflow(si->count, width, &bytes) || bytes != si->decoded_size)
+    return pcol_corrupt(err, "section at offset %llu: %llu elements do not fill its decoded size",
+                        si->offset, si->count);
+  uint64_t rows = f->rows[si->table];
+  if (ci->type != PCOL_TYPE_BYTES) {
+    uint64_t want = rows + (ci->is_offsets ? 1 : 0);
+    if (rows == UINT64_MAX || si->count != want)
+      return pcol_corrupt(err, "section at offset %llu has %llu elements, table rows disagree",
+                          si->offset, si->count);
   }
+  if (si->codec == PCOL_CODEC_LZ4 && (si->stored_size > (uint64_t)INT32_MAX ||
+                                      si->decoded_size > (uint64_t)INT32_MAX))
+    return pcol_corrupt(err, "LZ4 section at offset %llu is larger than one LZ4 block may be (%llu)",
+                        si->offset, si->decoded_size);
+  /* An LZ4 block expands at most ~255:1 (one length byte adds 255 output
+   * bytes), so a larger claim is a decompression bomb: refuse it before
+   * anything is allocated. */
+  if (si->codec == PCOL_CODEC_LZ4 && si->decoded_size / 255 > si->stored_size + 1)
+    return pcol_corrupt(err, "LZ4 section at offset %llu claims %llu decoded bytes, more than LZ4 can expand to",
+                        si->offset, si->decoded_size);
+  f->idx[si->table][si->column] = i + 1;
+  return PCOL_OK;
+}
+
+/* Decodes and checks directory entry i (spec.md §3) into f->sections[i + 1];
+ * a row-count entry sets f->rows, a data section goes on to check_section. */
+static int parse_dir_entry(pcol_file *f, uint32_t i, dir_walk *w, pcol_error *err) {
+  const pcol_header_info *hi = &f->hdr;
+  const uint8_t *d = (f->meta ? f->meta + PCOL_HEADER_SIZE : f->base + hi->dir_offset) +
+                     (uint64_t)i * PCOL_DIR_ENTRY_SIZE;
+  uint64_t at = hi->dir_offset + (uint64_t)i * PCOL_DIR_ENTRY_SIZE;
+  pcol_section_info *si = &f->sections[i + 1].info;
+  si->table = pcol_rd16(d + PCOL_DIR_TABLE);
+  si->column = pcol_rd16(d + PCOL_DIR_COLUMN);
+  si->type = d[PCOL_DIR_TYPE];
+  si->codec = d[PCOL_DIR_CODEC];
+  si->offset = pcol_rd64(d + PCOL_DIR_OFFSET);
+  si->stored_size = pcol_rd64(d + PCOL_DIR_STORED_SIZE);
+  si->decoded_size = pcol_rd64(d + PCOL_DIR_DECODED_SIZE);
+  si->count = pcol_rd64(d + PCOL_DIR_COUNT);
+  si->crc = pcol_rd32(d + PCOL_DIR_CRC);
+  uint64_t key = ((uint64_t)si->table << 16) | si->column;
+  if (i > 0 && key <= w->prev_key)
+    return pcol_corrupt(err, "directory entry at byte %llu is out of order (table/column key %llu)",
+                        at, key);
+  w->prev_key = key;
+  if (pcol_rd16(d + PCOL_DIR_FLAGS) != 0)
+    return pcol_corrupt(err, "directory entry at byte %llu has unknown flags 0x%llx", at,
+                        pcol_rd16(d + PCOL_DIR_FLAGS));
+  for (int k = PCOL_DIR_RESERVED; k < PCOL_DIR_ENTRY_SIZE; k++)
+    if (d[k]) return pcol_corrupt(err, "reserved byte %llu of directory entry at byte %llu is not zero",
+                                  (uint64_t)k, at);
+  if (si->column == 0) { /* row-count entry */
+    if (si->type || si->codec || si->offset || si->stored_size || si->decoded_size || si->crc)
+      return pcol_corrupt(err, "row-count entry at byte %llu has non-zero fields (table %llu)", at,
+                          si->table);
+    if (si->table < PCOL_T_COUNT_) {
+      f->rows[si->table] = si->count;
+      w->have_rows[si->table] = 1;
+    }
+    return PCOL_OK;
+  }
+  return check_section(f, i, at, w, err);
+}
+
+/* Table-level invariants, once every row count and column is known. */
+static int check_tables(const pcol_file *f, pcol_error *err) {
   /* Row counts must be representable as u32 ids where ids are used. */
   for (int t = 1; t < PCOL_T_COUNT_; t++)
     if (f->rows[t] >= UINT32_MAX && t != PCOL_T_STRINGS && t != PCOL_T_LINES &&
         t != PCOL_T_VALUES && t != PCOL_T_LABELS)
-      return corrupt(err, "table %llu has %llu rows, more than ids can address", (uint64_t)t,
-                     f->rows[t]);
+      return pcol_corrupt(err, "table %llu has %llu rows, more than ids can address", (uint64_t)t,
+                          f->rows[t]);
   if (f->rows[PCOL_T_STRINGS] >= UINT32_MAX)
-    return corrupt(err, "string table has %llu entries, more than ids can address (%llu)",
-                   f->rows[PCOL_T_STRINGS], UINT32_MAX);
+    return pcol_corrupt(err, "string table has %llu entries, more than ids can address (%llu)",
+                        f->rows[PCOL_T_STRINGS], UINT32_MAX);
   /* Every row count must fit the file unless its columns are all absent;
    * a corrupt giant count with absent columns is caught by the checks of
    * the columns that refer to it.  Bound counts by a sane multiple of size
    * so iterating rows cannot run for ages on a tiny file. */
   for (int t = 1; t < PCOL_T_COUNT_; t++)
     if (f->rows[t] / 64 > (uint64_t)f->size + 16)
-      return corrupt(err, "table %llu claims %llu rows, implausible for the file size", (uint64_t)t,
-                     f->rows[t]);
+      return pcol_corrupt(err, "table %llu claims %llu rows, implausible for the file size", (uint64_t)t,
+                          f->rows[t]);
   /* A table other than samples must store a column once it has rows, so
    * a tiny file cannot claim millions of free rows (spec.md §3). */
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
@@ -199,17 +227,32 @@ static int parse(pcol_file *f, pcol_error *err) {
     int stored = 0;
     for (int c = 1; c < PCOL_MAX_COLUMNS && !stored; c++) stored = f->idx[t][c] != 0;
     if (!stored)
-      return corrupt(err, "table %llu has %llu rows but stores none of its columns", (uint64_t)t,
-                     f->rows[t]);
+      return pcol_corrupt(err, "table %llu has %llu rows but stores none of its columns", (uint64_t)t,
+                          f->rows[t]);
   }
+  return PCOL_OK;
+}
+
+/* The lock that makes a section's first-use decode happen once. */
+static int init_decode_lock(pcol_file *f, pcol_error *err) {
   pthread_mutex_t *mu = malloc(sizeof *mu);
   if (!mu || pthread_mutex_init(mu, NULL) != 0) {
     free(mu);
     return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   }
   f->decode_lock = mu;
-  (void)st;
   return PCOL_OK;
+}
+
+/* Open's checks: the header and the directory only, O(number of sections). */
+static int parse(pcol_file *f, pcol_error *err) {
+  PCOL_RETURN_NOT_OK(parse_header(f, err));
+  PCOL_RETURN_NOT_OK(alloc_sections(f, err));
+  dir_walk w = {.prev_key = 0, .prev_end = PCOL_HEADER_SIZE};
+  for (uint32_t i = 0; i < f->nsections; i++)
+    PCOL_RETURN_NOT_OK(parse_dir_entry(f, i, &w, err));
+  PCOL_RETURN_NOT_OK(check_tables(f, err));
+  return init_decode_lock(f, err);
 }
 
 static int open_common(pcol_file *f, const pcol_open_options *opt, pcol_error *err) {
@@ -406,18 +449,18 @@ static int check_column(pcol_file *f, const pcol_section_info *si, const pcol_co
       child_rows = f->rows[ti->child_table];
     }
     if (o[0] != 0)
-      return corrupt(err, "offsets section at file offset %llu does not start at 0 (%llu)",
-                     si->offset, o[0]);
+      return pcol_corrupt(err, "offsets section at file offset %llu does not start at 0 (%llu)",
+                          si->offset, o[0]);
     if (si->table == PCOL_T_STRINGS && si->count > 1 && o[1] != 0)
-      return corrupt(err, "string id 0 (NA) has %llu bytes; it must be empty (offset %llu)",
-                     o[1], si->offset);
+      return pcol_corrupt(err, "string id 0 (NA) has %llu bytes; it must be empty (offset %llu)",
+                          o[1], si->offset);
     for (uint64_t i = 1; i < si->count; i++)
       if (o[i] < o[i - 1])
-        return corrupt(err, "offsets section at file offset %llu decreases at element %llu",
-                       si->offset, i);
+        return pcol_corrupt(err, "offsets section at file offset %llu decreases at element %llu",
+                            si->offset, i);
     if (o[si->count - 1] != child_rows)
-      return corrupt(err, "offsets section at file offset %llu ends at %llu, child table size differs",
-                     si->offset, o[si->count - 1]);
+      return pcol_corrupt(err, "offsets section at file offset %llu ends at %llu, child table size differs",
+                          si->offset, o[si->count - 1]);
     return PCOL_OK;
   }
   if (si->table == PCOL_T_TEXT_LINES && ci->id == PCOL_C_TL_BEFORE) {
@@ -425,7 +468,7 @@ static int check_column(pcol_file *f, const pcol_section_info *si, const pcol_co
     const uint64_t *b = data;
     for (uint64_t i = 0; i < si->count; i++)
       if (b[i] == 0 || b[i] > f->rows[PCOL_T_SAMPLES] + 1)
-        return corrupt(err, "text line %llu is placed before sample %llu, out of range", i + 1, b[i]);
+        return pcol_corrupt(err, "text line %llu is placed before sample %llu, out of range", i + 1, b[i]);
     return PCOL_OK;
   }
   if (ci->type == PCOL_TYPE_U8) { /* flag columns: unknown bits are errors */
@@ -433,7 +476,7 @@ static int check_column(pcol_file *f, const pcol_section_info *si, const pcol_co
     uint8_t known = si->table == PCOL_T_MAPPINGS ? 0x0f : si->table == PCOL_T_LOCATIONS ? 0x01 : 0xff;
     for (uint64_t i = 0; i < si->count; i++)
       if (b[i] & ~known)
-        return corrupt(err, "flags 0x%llx at row %llu use unknown bits", b[i], i);
+        return pcol_corrupt(err, "flags 0x%llx at row %llu use unknown bits", b[i], i);
     return PCOL_OK;
   }
   if (ci->type != PCOL_TYPE_U32) return PCOL_OK;
@@ -442,14 +485,14 @@ static int check_column(pcol_file *f, const pcol_section_info *si, const pcol_co
     uint64_t n = pcol_string_count(f);
     for (uint64_t i = 0; i < si->count; i++)
       if (v[i] >= n)
-        return corrupt(err, "string id %llu at row %llu is out of range", v[i], i);
+        return pcol_corrupt(err, "string id %llu at row %llu is out of range", v[i], i);
   } else if (ci->ref_table) {
     uint64_t n = f->rows[ci->ref_table];
     int self_parent = si->table == PCOL_T_STACKS && ci->id == PCOL_C_STACK_PARENT;
     int nonzero = requires_nonzero(si->table, ci->id);
     for (uint64_t i = 0; i < si->count; i++) {
       if (v[i] > n || (nonzero && v[i] == 0) || (self_parent && v[i] > i))
-        return corrupt(err, "id %llu at row %llu is out of range", v[i], i);
+        return pcol_corrupt(err, "id %llu at row %llu is out of range", v[i], i);
     }
   }
   return PCOL_OK;
@@ -479,8 +522,8 @@ const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err) {
                                 (int)si->decoded_size);
     if (n < 0 || (uint64_t)n != si->decoded_size) {
       free(dec);
-      corrupt(err, "LZ4 section at offset %llu does not decode to its declared size %llu",
-              si->offset, si->decoded_size);
+      pcol_corrupt(err, "LZ4 section at offset %llu does not decode to its declared size %llu",
+                   si->offset, si->decoded_size);
       goto out;
     }
     data = dec;
@@ -523,11 +566,11 @@ int pcol_column(pcol_file *f, int table, int column, pcol_view *out, pcol_error 
     if (ci->ref_table && rows &&
         ((uint64_t)ci->dflt > f->rows[ci->ref_table] ||
          (ci->dflt == 0 && requires_nonzero(table, column))))
-      return corrupt(err, "table %llu lacks column %llu, whose default refers to a missing row",
-                     (uint64_t)table, (uint64_t)column);
+      return pcol_corrupt(err, "table %llu lacks column %llu, whose default refers to a missing row",
+                          (uint64_t)table, (uint64_t)column);
     if (table == PCOL_T_TEXT_LINES && column == PCOL_C_TL_BEFORE && rows)
-      return corrupt(err, "table %llu lacks column %llu (0 is not a valid position)",
-                     (uint64_t)table, (uint64_t)column);
+      return pcol_corrupt(err, "table %llu lacks column %llu (0 is not a valid position)",
+                          (uint64_t)table, (uint64_t)column);
     if (ci->is_offsets) {
       const pcol_table_info *ti = pcol_table_info_get(table);
       uint64_t child = table == PCOL_T_STRINGS ? 0 : f->rows[ti->child_table];
@@ -536,8 +579,8 @@ int pcol_column(pcol_file *f, int table, int column, pcol_view *out, pcol_error 
         child = b ? f->sections[b].info.count : 0;
       }
       if (child != 0)
-        return corrupt(err, "table %llu lacks its offsets column but its child has %llu rows",
-                       (uint64_t)table, child);
+        return pcol_corrupt(err, "table %llu lacks its offsets column but its child has %llu rows",
+                            (uint64_t)table, child);
     }
     return PCOL_OK;
   }
@@ -601,96 +644,4 @@ int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key, pcol_str *o
       return pcol_string(f, pcol_view_u32(&v, i), out, err);
   }
   return PCOL_ENOTFOUND;
-}
-
-/* ------------------------------------------------------ full validation */
-
-static uint32_t crc_range(const uint8_t *p, uint64_t n) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  while (n) {
-    uInt chunk = n > (1u << 30) ? (1u << 30) : (uInt)n;
-    crc = crc32(crc, p, chunk);
-    p += chunk;
-    n -= chunk;
-  }
-  return (uint32_t)crc;
-}
-
-/* A source's declared longest duration (meta "pcol.max_duration_ns",
- * spec.md §7.2) must not be smaller than any of its samples' durations, or
- * range queries would miss long samples. */
-static int check_max_durations(pcol_file *f, const pcol_view *src, pcol_error *err) {
-  pcol_view dur;
-  int rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &dur, err);
-  if (rc || !dur.data) return rc;
-  uint64_t n = f->rows[PCOL_T_SAMPLES];
-  for (uint64_t i = 0; i < n;) {
-    uint32_t s = pcol_view_u32(src, i);
-    int64_t mx = 0;
-    for (; i < n && pcol_view_u32(src, i) == s; i++)
-      if (pcol_view_i64(&dur, i) > mx) mx = pcol_view_i64(&dur, i);
-    pcol_str v;
-    if (pcol_meta_get(f, s, PCOL_META_MAX_DURATION_NS, &v, NULL) != PCOL_OK || !v.ptr) continue;
-    int64_t d;
-    if (pcol_parse_max_duration(v, &d))
-      return pcol_error_set(err, PCOL_ECORRUPT,
-                            "source %u: meta " PCOL_META_MAX_DURATION_NS " is not 1 to 18 decimal digits", s);
-    if (d < mx)
-      return corrupt(err, "source %llu declares a longest duration below its samples' (%llu ns)",
-                     s, (uint64_t)mx);
-  }
-  return PCOL_OK;
-}
-
-int pcol_validate_full(pcol_file *f, pcol_error *err) {
-  if (crc_range(f->base + PCOL_HEADER_SIZE, f->size - PCOL_HEADER_SIZE) != f->hdr.body_crc)
-    return pcol_error_set(err, PCOL_ECORRUPT, "body checksum mismatch (bytes 64..%llu)",
-                          (unsigned long long)f->size);
-  /* Padding between sections must be zero (it is covered by the body crc,
-   * but a writer bug that leaks bytes would still be caught here). */
-  uint64_t pos = PCOL_HEADER_SIZE;
-  for (uint32_t i = 1; i <= f->nsections; i++) {
-    const pcol_section_info *si = &f->sections[i].info;
-    if (si->column == 0) continue;
-    for (uint64_t p = pos; p < si->offset; p++)
-      if (f->base[p]) return corrupt(err, "padding byte at offset %llu is not zero (%llu)", p, f->base[p]);
-    if (crc_range(f->base + si->offset, si->stored_size) != si->crc)
-      return corrupt(err, "section at offset %llu (%llu bytes): checksum mismatch", si->offset,
-                     si->stored_size);
-    pos = si->offset + si->stored_size;
-  }
-  for (uint64_t p = pos; p < f->hdr.dir_offset; p++)
-    if (f->base[p]) return corrupt(err, "padding byte at offset %llu is not zero (%llu)", p, f->base[p]);
-  /* Decode and check every known column. */
-  for (int t = 1; t < PCOL_T_COUNT_; t++) {
-    const pcol_table_info *ti = pcol_table_info_get(t);
-    for (int c = 1; c <= ti->ncolumns; c++) {
-      pcol_view v;
-      int rc = pcol_column(f, t, c, &v, err);
-      if (rc) return rc;
-    }
-  }
-  /* Samples: grouped by source, time non-decreasing inside a source. */
-  pcol_view src, tim;
-  int rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src, err);
-  if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &tim, err);
-  if (rc) return rc;
-  for (uint64_t i = 1; i < f->rows[PCOL_T_SAMPLES]; i++) {
-    uint32_t s0 = pcol_view_u32(&src, i - 1), s1 = pcol_view_u32(&src, i);
-    if (s1 < s0 || (s1 == s0 && pcol_view_i64(&tim, i) < pcol_view_i64(&tim, i - 1)))
-      return corrupt(err, "samples out of (source, time) order at sample %llu (source %llu)", i + 1, s1);
-  }
-  pcol_view tl;
-  if ((rc = pcol_column(f, PCOL_T_TEXT_LINES, PCOL_C_TL_BEFORE, &tl, err))) return rc;
-  for (uint64_t i = 0; i < f->rows[PCOL_T_TEXT_LINES]; i++) {
-    uint64_t b = pcol_view_u64(&tl, i);
-    if (b == 0 || b > f->rows[PCOL_T_SAMPLES] + 1)
-      return corrupt(err, "text line %llu is placed before sample %llu, out of range", i + 1, b);
-  }
-  pcol_view sts;
-  if ((rc = pcol_column(f, PCOL_T_SAMPLE_TEXT, PCOL_C_ST_SAMPLE, &sts, err))) return rc;
-  for (uint64_t i = 0; i < f->rows[PCOL_T_SAMPLE_TEXT]; i++)
-    if (pcol_view_u32(&sts, i) == 0)
-      return corrupt(err, "sample text %llu names sample %llu", i + 1, 0);
-  return check_max_durations(f, &src, err);
 }

@@ -32,13 +32,7 @@ static void plan_free(plan *p) {
 }
 
 static plan_entry *plan_add(plan *p) {
-  if (p->n == p->cap) {
-    size_t nc = p->cap ? p->cap * 2 : 64;
-    plan_entry *ne = realloc(p->e, nc * sizeof *ne);
-    if (!ne) return NULL;
-    p->e = ne;
-    p->cap = nc;
-  }
+  if (PCOL_GROW(p->e, p->n, p->cap)) return NULL;
   plan_entry *e = &p->e[p->n++];
   memset(e, 0, sizeof *e);
   return e;
@@ -58,11 +52,20 @@ static int column_is_default(const pcol_buf *buf, const pcol_column_info *ci) {
 
 static uint64_t align_up(uint64_t x) { return (x + PCOL_ALIGN - 1) & ~(uint64_t)(PCOL_ALIGN - 1); }
 
-static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
-                     pcol_error *err) {
-  int lz4 = opt && opt->compress_lz4;
-  /* the one reference the builder cannot check when it is added: a text
-   * line may stand before a sample added later */
+/* crc32 takes uInt lengths: feed large ranges in pieces */
+static uLong crc_update(uLong crc, const uint8_t *data, uint64_t n) {
+  for (uint64_t done = 0; done < n;) {
+    uint64_t chunk = n - done;
+    if (chunk > (1u << 30)) chunk = 1u << 30;
+    crc = crc32(crc, data + done, (uInt)chunk);
+    done += chunk;
+  }
+  return crc;
+}
+
+/* The one reference the builder cannot check when it is added: a text
+ * line may stand before a sample added later. */
+static int check_text_line_refs(const pcol_builder *b, pcol_error *err) {
   const pcol_btable *tl = &b->t[PCOL_T_TEXT_LINES];
   for (uint64_t i = 0; i < tl->rows; i++) {
     uint64_t k;
@@ -72,6 +75,30 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
                             "but there are %llu samples", (unsigned long long)i + 1,
                             (unsigned long long)k, (unsigned long long)b->t[PCOL_T_SAMPLES].rows);
   }
+  return PCOL_OK;
+}
+
+/* Stores an LZ4 copy of e's bytes when that is smaller; else e stays raw. */
+static int compress_entry(plan_entry *e, const pcol_buf *buf, pcol_error *err) {
+  if (buf->len < 128 || buf->len > (size_t)LZ4_MAX_INPUT_SIZE) return PCOL_OK;
+  int bound = LZ4_compressBound((int)buf->len);
+  uint8_t *cbuf = malloc((size_t)bound);
+  if (!cbuf) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  int n = LZ4_compress_default((const char *)buf->data, (char *)cbuf, (int)buf->len, bound);
+  if (n > 0 && (size_t)n < buf->len) {
+    e->codec = PCOL_CODEC_LZ4;
+    e->owned = cbuf;
+    e->data = cbuf;
+    e->stored_size = (uint64_t)n;
+  } else {
+    free(cbuf); /* did not shrink: stored raw */
+  }
+  return PCOL_OK;
+}
+
+/* One row-count entry per table with rows, then one entry per stored column,
+ * in directory order (table, column). */
+static int plan_sections(pcol_builder *b, int lz4, plan *p, pcol_error *err) {
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);
     pcol_btable *bt = &b->t[t];
@@ -99,43 +126,29 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
       e->count = ci->type == PCOL_TYPE_BYTES ? buf->len : buf->len / pcol_type_width(ci->type);
       e->data = buf->data;
       e->stored_size = buf->len;
-      if (lz4 && buf->len >= 128 && buf->len <= (size_t)LZ4_MAX_INPUT_SIZE) {
-        int bound = LZ4_compressBound((int)buf->len);
-        uint8_t *cbuf = malloc((size_t)bound);
-        if (!cbuf) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
-        int n = LZ4_compress_default((const char *)buf->data, (char *)cbuf, (int)buf->len, bound);
-        if (n > 0 && (size_t)n < buf->len) {
-          e->codec = PCOL_CODEC_LZ4;
-          e->owned = cbuf;
-          e->data = cbuf;
-          e->stored_size = (uint64_t)n;
-        } else {
-          free(cbuf); /* did not shrink: stored raw */
-        }
-      }
+      if (lz4) PCOL_RETURN_NOT_OK(compress_entry(e, buf, err));
     }
   }
-  /* Offsets: sections one after another, each 64-byte aligned. */
+  return PCOL_OK;
+}
+
+/* Offsets: sections one after another, each 64-byte aligned, with their
+ * checksums.  Returns the directory's offset. */
+static uint64_t place_sections(plan *p) {
   uint64_t off = PCOL_HEADER_SIZE;
   for (size_t i = 0; i < p->n; i++) {
     plan_entry *e = &p->e[i];
     if (e->column == 0) continue; /* row-count entry: no bytes */
     off = align_up(off);
     e->offset = off;
-    /* crc32 takes uInt lengths: feed large sections in pieces */
-    uLong crc = crc32(0L, Z_NULL, 0);
-    for (uint64_t done = 0; done < e->stored_size;) {
-      uint64_t chunk = e->stored_size - done;
-      if (chunk > (1u << 30)) chunk = 1u << 30;
-      crc = crc32(crc, e->data + done, (uInt)chunk);
-      done += chunk;
-    }
-    e->crc = (uint32_t)crc;
+    e->crc = (uint32_t)crc_update(crc32(0L, Z_NULL, 0), e->data, e->stored_size);
     off += e->stored_size;
   }
-  p->dir_offset = align_up(off);
-  if (p->n > UINT32_MAX) return pcol_error_set(err, PCOL_ETOOBIG, "too many sections");
-  p->file_size = p->dir_offset + (uint64_t)p->n * PCOL_DIR_ENTRY_SIZE;
+  return align_up(off);
+}
+
+/* The directory (spec.md §3): one entry per plan entry. */
+static int write_directory(plan *p, pcol_error *err) {
   p->dir = calloc(p->n ? p->n : 1, PCOL_DIR_ENTRY_SIZE);
   if (!p->dir) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   for (size_t i = 0; i < p->n; i++) {
@@ -151,25 +164,28 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
     pcol_wr64(d + PCOL_DIR_COUNT, e->count);
     pcol_wr32(d + PCOL_DIR_CRC, e->crc);
   }
-  /* body crc over [64, file_size): sections, zero padding, directory */
+  return PCOL_OK;
+}
+
+/* body crc over [64, file_size): sections, zero padding, directory */
+static uint32_t body_crc(const plan *p) {
   static const uint8_t zeros[PCOL_ALIGN];
   uLong crc = crc32(0L, Z_NULL, 0);
   uint64_t pos = PCOL_HEADER_SIZE;
   for (size_t i = 0; i < p->n; i++) {
-    plan_entry *e = &p->e[i];
+    const plan_entry *e = &p->e[i];
     if (e->column == 0) continue;
     crc = crc32(crc, zeros, (uInt)(e->offset - pos));
-    for (uint64_t done = 0; done < e->stored_size;) {
-      uint64_t chunk = e->stored_size - done;
-      if (chunk > (1u << 30)) chunk = 1u << 30;
-      crc = crc32(crc, e->data + done, (uInt)chunk);
-      done += chunk;
-    }
+    crc = crc_update(crc, e->data, e->stored_size);
     pos = e->offset + e->stored_size;
   }
   crc = crc32(crc, zeros, (uInt)(p->dir_offset - pos));
   crc = crc32(crc, p->dir, (uInt)(p->n * PCOL_DIR_ENTRY_SIZE));
+  return (uint32_t)crc;
+}
 
+/* The 64-byte header (spec.md §2), once the body's checksum is known. */
+static void write_header(plan *p, uint32_t body) {
   uint8_t *h = p->header;
   memset(h, 0, PCOL_HEADER_SIZE);
   memcpy(h + PCOL_HDR_MAGIC, PCOL_MAGIC, PCOL_MAGIC_SIZE);
@@ -182,8 +198,19 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
   pcol_wr64(h + PCOL_HDR_DIR_OFFSET, p->dir_offset);
   pcol_wr32(h + PCOL_HDR_DIR_COUNT, (uint32_t)p->n);
   pcol_wr32(h + PCOL_HDR_DIR_ENTRY_SIZE, PCOL_DIR_ENTRY_SIZE);
-  pcol_wr32(h + PCOL_HDR_BODY_CRC, (uint32_t)crc);
+  pcol_wr32(h + PCOL_HDR_BODY_CRC, body);
   pcol_wr32(h + PCOL_HDR_HEADER_CRC, (uint32_t)crc32(0L, h, PCOL_HDR_HEADER_CRC));
+}
+
+static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
+                     pcol_error *err) {
+  PCOL_RETURN_NOT_OK(check_text_line_refs(b, err));
+  PCOL_RETURN_NOT_OK(plan_sections(b, opt && opt->compress_lz4, p, err));
+  p->dir_offset = place_sections(p);
+  if (p->n > UINT32_MAX) return pcol_error_set(err, PCOL_ETOOBIG, "too many sections");
+  p->file_size = p->dir_offset + (uint64_t)p->n * PCOL_DIR_ENTRY_SIZE;
+  PCOL_RETURN_NOT_OK(write_directory(p, err));
+  write_header(p, body_crc(p));
   return PCOL_OK;
 }
 

@@ -1,0 +1,100 @@
+/* validate.c — pcol_validate_full: checksums and the checks that read every byte.
+ *
+ * Open (reader.c) checks the header and the directory, and each column is
+ * checked on its first use.  Full validation (spec.md §8, O(file size)) adds
+ * the body and section checksums, zero padding, every known column decoded
+ * and checked, sample order, text-line and sample-text references, and the
+ * declared longest durations (§7.2).
+ */
+#include "internal.h"
+#include <zlib.h>
+
+static uint32_t crc_range(const uint8_t *p, uint64_t n) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  while (n) {
+    uInt chunk = n > (1u << 30) ? (1u << 30) : (uInt)n;
+    crc = crc32(crc, p, chunk);
+    p += chunk;
+    n -= chunk;
+  }
+  return (uint32_t)crc;
+}
+
+/* A source's declared longest duration (meta "pcol.max_duration_ns",
+ * spec.md §7.2) must not be smaller than any of its samples' durations, or
+ * range queries would miss long samples. */
+static int check_max_durations(pcol_file *f, const pcol_view *src, pcol_error *err) {
+  pcol_view dur;
+  int rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &dur, err);
+  if (rc || !dur.data) return rc;
+  uint64_t n = f->rows[PCOL_T_SAMPLES];
+  for (uint64_t i = 0; i < n;) {
+    uint32_t s = pcol_view_u32(src, i);
+    int64_t mx = 0;
+    for (; i < n && pcol_view_u32(src, i) == s; i++)
+      if (pcol_view_i64(&dur, i) > mx) mx = pcol_view_i64(&dur, i);
+    pcol_str v;
+    if (pcol_meta_get(f, s, PCOL_META_MAX_DURATION_NS, &v, NULL) != PCOL_OK || !v.ptr) continue;
+    int64_t d;
+    if (pcol_parse_max_duration(v, &d))
+      return pcol_error_set(err, PCOL_ECORRUPT,
+                            "source %u: meta " PCOL_META_MAX_DURATION_NS " is not 1 to 18 decimal digits", s);
+    if (d < mx)
+      return pcol_corrupt(err, "source %llu declares a longest duration below its samples' (%llu ns)",
+                          s, (uint64_t)mx);
+  }
+  return PCOL_OK;
+}
+
+int pcol_validate_full(pcol_file *f, pcol_error *err) {
+  if (crc_range(f->base + PCOL_HEADER_SIZE, f->size - PCOL_HEADER_SIZE) != f->hdr.body_crc)
+    return pcol_error_set(err, PCOL_ECORRUPT, "body checksum mismatch (bytes 64..%llu)",
+                          (unsigned long long)f->size);
+  /* Padding between sections must be zero (it is covered by the body crc,
+   * but a writer bug that leaks bytes would still be caught here). */
+  uint64_t pos = PCOL_HEADER_SIZE;
+  for (uint32_t i = 1; i <= f->nsections; i++) {
+    const pcol_section_info *si = &f->sections[i].info;
+    if (si->column == 0) continue;
+    for (uint64_t p = pos; p < si->offset; p++)
+      if (f->base[p]) return pcol_corrupt(err, "padding byte at offset %llu is not zero (%llu)", p, f->base[p]);
+    if (crc_range(f->base + si->offset, si->stored_size) != si->crc)
+      return pcol_corrupt(err, "section at offset %llu (%llu bytes): checksum mismatch", si->offset,
+                          si->stored_size);
+    pos = si->offset + si->stored_size;
+  }
+  for (uint64_t p = pos; p < f->hdr.dir_offset; p++)
+    if (f->base[p]) return pcol_corrupt(err, "padding byte at offset %llu is not zero (%llu)", p, f->base[p]);
+  /* Decode and check every known column. */
+  for (int t = 1; t < PCOL_T_COUNT_; t++) {
+    const pcol_table_info *ti = pcol_table_info_get(t);
+    for (int c = 1; c <= ti->ncolumns; c++) {
+      pcol_view v;
+      int rc = pcol_column(f, t, c, &v, err);
+      if (rc) return rc;
+    }
+  }
+  /* Samples: grouped by source, time non-decreasing inside a source. */
+  pcol_view src, tim;
+  int rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &tim, err);
+  if (rc) return rc;
+  for (uint64_t i = 1; i < f->rows[PCOL_T_SAMPLES]; i++) {
+    uint32_t s0 = pcol_view_u32(&src, i - 1), s1 = pcol_view_u32(&src, i);
+    if (s1 < s0 || (s1 == s0 && pcol_view_i64(&tim, i) < pcol_view_i64(&tim, i - 1)))
+      return pcol_corrupt(err, "samples out of (source, time) order at sample %llu (source %llu)", i + 1, s1);
+  }
+  pcol_view tl;
+  if ((rc = pcol_column(f, PCOL_T_TEXT_LINES, PCOL_C_TL_BEFORE, &tl, err))) return rc;
+  for (uint64_t i = 0; i < f->rows[PCOL_T_TEXT_LINES]; i++) {
+    uint64_t b = pcol_view_u64(&tl, i);
+    if (b == 0 || b > f->rows[PCOL_T_SAMPLES] + 1)
+      return pcol_corrupt(err, "text line %llu is placed before sample %llu, out of range", i + 1, b);
+  }
+  pcol_view sts;
+  if ((rc = pcol_column(f, PCOL_T_SAMPLE_TEXT, PCOL_C_ST_SAMPLE, &sts, err))) return rc;
+  for (uint64_t i = 0; i < f->rows[PCOL_T_SAMPLE_TEXT]; i++)
+    if (pcol_view_u32(&sts, i) == 0)
+      return pcol_corrupt(err, "sample text %llu names sample %llu", i + 1, 0);
+  return check_max_durations(f, &src, err);
+}
