@@ -1,0 +1,168 @@
+/* fuzz_views.h — the views target (header-only, shared by fuzz_views.c and
+ * the gcc replay test): a pcol file, opened with its checksums made right,
+ * through every analysis of lib/query — value resolution, stack weights, top
+ * with every `by`, the frame tree, fold, diff — for several values and
+ * selections, with and without full validation.  Besides memory safety it
+ * checks the views agree with each other:
+ *   - top's total and the frame tree's total_abs are the same sum;
+ *   - no flat or cum exceeds the total in magnitude;
+ *   - fold's lines add up to the frame tree's non-root self values;
+ *   - a profile diffed against itself changes nothing.
+ * Output is bounded: fold writes into memory and is skipped for files whose
+ * samples x depth x inline frames could make it large (amplification is
+ * budgeted elsewhere; here it would only slow the fuzzer). */
+#ifndef PCOL_FUZZ_VIEWS_H
+#define PCOL_FUZZ_VIEWS_H
+
+#include "fuzz_common.h"
+
+static inline int64_t fzv_abs(int64_t v) { return v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v; }
+
+/* sum of the numbers ending fold's lines ("a;b 12\n") */
+static inline __int128 fzv_fold_sum(const char *p, size_t n) {
+  __int128 s = 0;
+  size_t i = 0;
+  while (i < n) {
+    size_t e = i;
+    while (e < n && p[e] != '\n') e++;
+    size_t b = e;
+    while (b > i && p[b - 1] != ' ') b--;
+    int neg = b < e && p[b] == '-';
+    __int128 v = 0;
+    for (size_t k = b + (size_t)neg; k < e; k++) v = v * 10 + (p[k] - '0');
+    s += neg ? -v : v;
+    i = e + 1;
+  }
+  return s;
+}
+
+static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const char *vname,
+                                 int fold_ok) {
+  pcol_error err = {0};
+  pcol_value_sel v;
+  if (pcol_value_resolve(f, sel, vname, &v, &err)) return;
+  int64_t *w = NULL, tabs = 0;
+  if (pcol_stack_weights(f, sel, &v, &w, &tabs, &err) == 0) free(w);
+  pcol_top t[3];
+  int ok[3];
+  for (int by = 0; by < 3; by++) {
+    memset(&t[by], 0, sizeof t[by]);
+    ok[by] = pcol_top_compute(f, sel, &v, (pcol_by)by, &t[by], &err) == 0;
+    if (!ok[by]) continue;
+    for (size_t i = 0; i < t[by].nrows; i++)
+      if (fzv_abs(t[by].rows[i].flat) > t[by].total || fzv_abs(t[by].rows[i].cum) > t[by].total)
+        fz_fail("|flat| and |cum| stay within the total", NULL);
+    if (by && ok[0] && t[by].total != t[0].total) fz_fail("every `by` has the same total", NULL);
+    pcol_diff d;
+    if (pcol_diff_compute(&t[by], &t[by], 1, &d, &err) == 0) {
+      for (size_t i = 0; i < d.nrows; i++)
+        if (d.rows[i].abs_flat || d.rows[i].abs_cum) fz_fail("a profile against itself changes nothing", NULL);
+      pcol_diff_free(&d);
+    }
+  }
+  pcol_ftree ft = {0};
+  if (pcol_ftree_build(f, sel, &v, &ft, &err) == 0) {
+    if (ok[0] && ft.total_abs != t[0].total) fz_fail("top and the frame tree sum the same total", NULL);
+    for (uint32_t i = 1; i < ft.n; i++)
+      if (ft.parent[i] >= i || ft.depth[i] != ft.depth[ft.parent[i]] + 1) fz_fail("frame tree shape", NULL);
+    double *bs = NULL, *dl = NULL;
+    if (pcol_ftree_diff(&ft, &ft, &bs, &dl, &err) == 0) {
+      for (uint32_t i = 0; i < ft.n; i++)
+        if (dl[i] != 0) fz_fail("a frame tree against itself changes nothing", NULL);
+      free(bs);
+      free(dl);
+    }
+    if (fold_ok) {
+      char *out = NULL;
+      size_t len = 0;
+      FILE *m = open_memstream(&out, &len);
+      if (m) {
+        int rc = pcol_fold_write(f, sel, vname, m, &err);
+        fclose(m);
+        if (rc == 0) {
+          __int128 self = 0;
+          for (uint32_t i = 1; i < ft.n; i++) self += ft.self[i];
+          if (fzv_fold_sum(out, len) != self) fz_fail("fold adds up to the frame tree", NULL);
+        }
+        free(out);
+      }
+    }
+    pcol_ftree_free(&ft);
+  }
+  for (int by = 0; by < 3; by++) pcol_top_free(&t[by]);
+}
+
+/* whether fold's text could be large: samples x depth x inline frames */
+static inline int fzv_fold_small(pcol_file *f) {
+  pcol_error err = {0};
+  uint64_t nst = pcol_rows(f, PCOL_T_STACKS), maxdepth = 0, maxlines = 1;
+  pcol_view par, lof;
+  if (nst >= (1u << 20)) return 0;
+  if (nst && !pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &par, &err)) {
+    uint32_t *depth = calloc(nst + 1, sizeof *depth);
+    if (!depth) return 0;
+    for (uint64_t i = 0; i < nst; i++) {
+      uint32_t p = pcol_view_u32(&par, i);
+      depth[i + 1] = (p <= i ? depth[p] : 0) + 1;
+      if (depth[i + 1] > maxdepth) maxdepth = depth[i + 1];
+    }
+    free(depth);
+  }
+  if (!pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS, &lof, &err))
+    for (uint64_t r = 0; r + 1 < lof.count; r++) {
+      uint64_t k = pcol_view_u64(&lof, r + 1) - pcol_view_u64(&lof, r);
+      if (k > maxlines) maxlines = k;
+    }
+  return (double)(nst + 1) * (double)(maxdepth + 1) * (double)maxlines < 200000;
+}
+
+static inline void fzv_views(pcol_file *f) {
+  pcol_error err = {0};
+  int fold_ok = fzv_fold_small(f);
+  /* values: the default, the weight, samples, rprof.alloc, and the file's
+   * first and last value types by TYPE/UNIT */
+  const char *names[6] = {NULL, "weight", "samples", "rprof.alloc", NULL, NULL};
+  char typed[2][300];
+  int nn = 4;
+  pcol_view ty, un;
+  uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  if (nvt && !pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, &err) &&
+      !pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, &err))
+    for (int k = 0; k < 2; k++) {
+      uint64_t i = k ? nvt - 1 : 0;
+      pcol_str t, u;
+      if (pcol_string(f, pcol_view_u32(&ty, i), &t, &err) || pcol_string(f, pcol_view_u32(&un, i), &u, &err) ||
+          !t.ptr || !u.ptr || t.len > 140 || u.len > 140 || memchr(t.ptr, 0, t.len) || memchr(u.ptr, 0, u.len))
+        continue;
+      snprintf(typed[k], sizeof typed[k], "%.*s/%.*s", (int)t.len, t.ptr, (int)u.len, u.ptr);
+      names[nn++] = typed[k];
+    }
+  pcol_select sels[3] = {{0, 0, 0, 0, 0}, {1, 0, 0, 0, 0}, {0, 1, 1, 1000, 50000000}};
+  for (int s = 0; s < 3; s++)
+    for (int k = 0; k < nn; k++) fzv_one_value(f, &sels[s], names[k], fold_ok && s != 1);
+}
+
+/* The target: the input as a pcol file with its checksums made right,
+ * viewed before and after full validation. */
+static inline int fz_views_one(const uint8_t *data, size_t size) {
+  if (size < 64 || size > (16u << 20)) return 0;
+  uint8_t *copy = malloc(size);
+  if (!copy) return 0;
+  memcpy(copy, data, size);
+  fz_fix_checksums(copy, size);
+  pcol_open_options opt = {0, FZ_MAX_DECODED};
+  pcol_error err = {0};
+  pcol_file *f = NULL;
+  if (pcol_open_buffer(copy, size, &opt, &f, &err) == 0) {
+    fzv_views(f); /* first-use checks only, as commands without --full */
+    pcol_close(f);
+    if (pcol_open_buffer(copy, size, &opt, &f, &err) == 0) {
+      if (pcol_validate_full(f, &err) == 0) fzv_views(f);
+      pcol_close(f);
+    }
+  }
+  free(copy);
+  return 0;
+}
+
+#endif
