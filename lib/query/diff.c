@@ -58,7 +58,7 @@ int pcol_diff_compute(const pcol_top *base, const pcol_top *nw, int absolute, pc
   pcol_top_row *b = by_name(base), *n = by_name(nw);
   pcol_diff_row *rows = calloc(base->nrows + nw->nrows + 1, sizeof *rows);
   int rc = PCOL_OK;
-  if (!b || !n || !rows) rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  if (!b || !n || !rows) rc = pcol_oom(err);
   size_t nr = 0, i = 0, j = 0;
   /* merge-join the two name-sorted lists */
   while (!rc && (i < base->nrows || j < nw->nrows)) {
@@ -109,7 +109,7 @@ int pcol_ftree_diff(const pcol_ftree *nw, const pcol_ftree *base, double **base_
     free(map);
     free(bs);
     free(d);
-    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+    return pcol_oom(err);
   }
   if (n) map[0] = 0;
   for (uint32_t i = 0; i < n; i++) {

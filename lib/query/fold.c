@@ -1,0 +1,72 @@
+/* fold.c — pcol_fold_write: collapsed stacks ("root;...;leaf value" per
+ * line, sorted bytewise) from the frame tree, what `pcol fold` prints.
+ * Cost model: one frame tree (ftree.c), then one line per tree node with a
+ * non-zero self value, built by walking up its parents (O(depth) each) into
+ * one text buffer; lines are sorted through an index of (start, length)
+ * pairs, so the text is never moved, and written with one fwrite each. */
+#include "query.h"
+
+static int cmp_lines(const void *a, const void *b, void *ctx) {
+  const uint8_t *base = ((const pcol_buf *)ctx)->data;
+  const uint64_t *x = a, *y = b; /* [start, len] pairs */
+  size_t n = x[1] < y[1] ? x[1] : y[1];
+  int c = memcmp(base + x[0], base + y[0], n);
+  if (c) return c;
+  return x[1] == y[1] ? 0 : x[1] < y[1] ? -1 : 1;
+}
+
+/* Appends frame name s, sanitized for collapsed text (frames.h). */
+static int put_frame(pcol_buf *b, pcol_str s) {
+  size_t at = b->len;
+  PCOL_RETURN_NOT_OK(pcol_buf_append(b, s.ptr, s.len));
+  pcol_frame_sanitize((char *)b->data + at, s.len);
+  return PCOL_OK;
+}
+
+int pcol_fold_write(pcol_file *f, const pcol_select *sel, const char *value, FILE *out,
+                    pcol_error *err) {
+  pcol_value_sel v;
+  PCOL_RETURN_NOT_OK(pcol_value_resolve(f, sel, value, &v, err));
+  pcol_ftree t;
+  PCOL_RETURN_NOT_OK(pcol_ftree_build(f, sel, &v, &t, err));
+  pcol_buf text = {0}, idx = {0};
+  uint32_t *path = malloc(((size_t)t.n + 1) * sizeof *path);
+  int rc = path ? PCOL_OK : PCOL_ENOMEM;
+  for (uint32_t i = 1; !rc && i < t.n; i++) {
+    if (t.self[i] == 0) continue;
+    uint32_t d = 0;
+    for (uint32_t x = i; x; x = t.parent[x]) path[d++] = x;
+    uint64_t start = text.len;
+    for (uint32_t k = d; !rc && k-- > 0;) {
+      rc = put_frame(&text, t.name[path[k]]);
+      if (!rc && k) rc = pcol_buf_append(&text, ";", 1);
+    }
+    uint64_t pair[2] = {start, text.len - start};
+    if (!rc) rc = pcol_buf_append(&idx, pair, sizeof pair);
+    /* the value goes after the sort key */
+    char num[32];
+    int n = snprintf(num, sizeof num, " %lld\n", (long long)t.self[i]);
+    if (!rc) rc = pcol_buf_append(&text, num, (size_t)n);
+  }
+  if (!rc) {
+    size_t nl = idx.len / (2 * sizeof(uint64_t));
+    uint64_t *pairs = (uint64_t *)(void *)idx.data;
+    if (nl) qsort_r(pairs, nl, 2 * sizeof(uint64_t), cmp_lines, &text);
+    for (size_t i = 0; i < nl; i++) {
+      const uint8_t *p = text.data + pairs[2 * i];
+      const uint8_t *e = memchr(p, '\n', text.len - pairs[2 * i]);
+      if (!e) continue;
+      if (fwrite(p, 1, (size_t)(e - p + 1), out) != (size_t)(e - p + 1)) {
+        rc = pcol_error_set(err, PCOL_EIO, "write error");
+        break;
+      }
+    }
+  } else if (!(err && err->message[0])) {
+    pcol_error_set(err, rc, "folding stacks: %s", pcol_strerror(rc));
+  }
+  free(path);
+  pcol_buf_free(&text);
+  pcol_buf_free(&idx);
+  pcol_ftree_free(&t);
+  return rc;
+}

@@ -1,0 +1,215 @@
+/* ftree.c — the frame tree (pcol_ftree_*): the stacks with every frame
+ * named by core's rule (frames.h), inline frames expanded outermost first,
+ * merged by name path; what `pcol flame` draws and `pcol fold` prints.
+ * Cost model: weights per stack node from weights.c, then one pass over the
+ * distinct stack nodes (parents come first, so a node's tree node is its
+ * parent's plus its location's frames), each frame found with one hash
+ * probe of (parent, key); a named function's name is interned once.  The tree
+ * is bounded (16 x (stacks + lines) + 2^22 nodes) so that a small hostile
+ * file cannot ask for stacks x inline-chain nodes. */
+#include "query.h"
+
+typedef struct ft_priv {
+  pcol_q_keytab keys;
+  pcol_hset kids;    /* (parent, key) -> node */
+  uint32_t *keyid;   /* key of node i */
+  uint32_t *parent;  /* same array as pcol_ftree.parent while building */
+  uint32_t n;        /* nodes, the root included */
+  size_t keyid_cap, parent_cap;
+} ft_priv;
+
+/* Bound on the nodes of a frame tree, 2^30 - 1 (ids keep 31 bits with room
+ * to spare); the budget in ftree_run usually stops a tree long before. */
+#define FT_MAX_NODES ((UINT32_C(1) << 30) - 1)
+
+typedef struct {
+  uint32_t parent, key;
+} ft_key;
+
+static int ft_eq(const void *ctx, uint32_t id, const void *key) {
+  const ft_priv *p = ctx;
+  const ft_key *k = key;
+  return p->parent[id] == k->parent && p->keyid[id] == k->key;
+}
+
+static uint64_t ft_hash(uint32_t parent, uint32_t key) {
+  return pcol_hash_mix(pcol_hash_mix(11, parent), key);
+}
+
+/* Appends node *id = p->n (not indexed in p->kids). */
+static inline int ft_push(ft_priv *p, uint32_t parent, uint32_t key, uint32_t *id) {
+  if (p->n >= FT_MAX_NODES) return PCOL_ETOOBIG;
+  PCOL_RETURN_NOT_OK(PCOL_GROW(p->parent, p->n, p->parent_cap));
+  PCOL_RETURN_NOT_OK(PCOL_GROW(p->keyid, p->n, p->keyid_cap));
+  *id = p->n++;
+  p->parent[*id] = parent;
+  p->keyid[*id] = key;
+  return PCOL_OK;
+}
+
+/* *out = the child of `parent` with key `key`, added if new. */
+static int ft_child(ft_priv *p, uint32_t parent, uint32_t key, uint32_t *out) {
+  ft_key k = {parent, key};
+  uint64_t h = ft_hash(parent, key);
+  uint32_t found = pcol_hset_find(&p->kids, h, ft_eq, p, &k);
+  if (found) {
+    *out = found;
+    return PCOL_OK;
+  }
+  uint32_t id;
+  PCOL_RETURN_NOT_OK(ft_push(p, parent, key, &id));
+  PCOL_RETURN_NOT_OK(pcol_hset_insert(&p->kids, h, id));
+  *out = id;
+  return PCOL_OK;
+}
+
+/* The name of frame `li` (a line row) for the frame tree (frames.h). */
+static int frame_key(pcol_q_fctx *c, pcol_q_keytab *keys, uint32_t *fn_key, uint64_t li,
+                     uint32_t *key, pcol_error *err) {
+  uint32_t fn = pcol_frames_fn(&c->fr, li);
+  if (fn && fn_key[fn] != UINT32_MAX && fn_key[fn] != 0) {
+    *key = fn_key[fn];
+    return PCOL_OK;
+  }
+  pcol_str name;
+  int by_function;
+  PCOL_RETURN_NOT_OK(pcol_frame_line_name(&c->fr, li, &c->scratch, &name, &by_function, err));
+  if (by_function) {
+    PCOL_RETURN_NOT_OK(pcol_q_key_intern(keys, name.ptr, name.len, 0, key));
+    fn_key[fn] = *key;
+    return PCOL_OK;
+  }
+  if (fn) fn_key[fn] = 0; /* named by place: per line, not per function */
+  return pcol_q_key_intern(keys, name.ptr, name.len, 1, key);
+}
+
+static int addr_key(pcol_q_fctx *c, pcol_q_keytab *keys, uint32_t loc, uint32_t *key) {
+  char buf[PCOL_ADDR_NAME_MAX];
+  pcol_str name;
+  pcol_frame_addr_name(&c->fr, loc, buf, &name);
+  return pcol_q_key_intern(keys, name.ptr, name.len, 1, key);
+}
+
+static int ftree_run(pcol_q_fctx *c, ft_priv *p, const pcol_select *sel, const pcol_value_sel *v,
+                     pcol_ftree *out, pcol_error *err) {
+  int64_t *w = NULL;
+  uint32_t *map = NULL, *fn_key = NULL;
+  int rc = pcol_stack_weights(c->f, sel, v, &w, &out->total_abs, err);
+  if (rc) return rc;
+  map = malloc((c->nstacks + 1) * sizeof *map);
+  fn_key = malloc((c->nfn + 1) * sizeof *fn_key);
+  if (!map || !fn_key) {
+    rc = pcol_oom(err);
+    goto done;
+  }
+  for (uint64_t i = 0; i <= c->nfn; i++) fn_key[i] = UINT32_MAX;
+  map[0] = 0;
+  /* Each stack node expands into its location's inline chain, so a small
+   * file whose nodes all sit on one location with a huge chain could ask
+   * for stacks x lines frames.  Real profiles stay far below this budget. */
+  uint64_t budget = 16 * ((uint64_t)c->nstacks + c->nlines) + (UINT64_C(1) << 22);
+  for (uint64_t n = 1; n <= c->nstacks; n++) {
+    if (p->n > budget) {
+      rc = pcol_error_set(err, PCOL_ETOOBIG, "the frame tree would exceed %llu nodes "
+                          "(stacks x inline frames); the file is implausible",
+                          (unsigned long long)budget);
+      goto done;
+    }
+    uint32_t par = pcol_view_u32(&c->st_parent, n - 1), loc = pcol_view_u32(&c->st_loc, n - 1);
+    if (par >= n) {
+      rc = pcol_error_set(err, PCOL_ECORRUPT, "stack node %llu has a bad parent",
+                          (unsigned long long)n);
+      goto done;
+    }
+    uint32_t cur = map[par];
+    uint64_t a, e;
+    pcol_frames_lines(&c->fr, loc, &a, &e);
+    uint32_t key;
+    if (a == e) {
+      if ((rc = addr_key(c, &p->keys, loc, &key)) || (rc = ft_child(p, cur, key, &cur))) goto fail;
+    }
+    for (uint64_t li = e; li > a; li--) /* outermost inline frame first */
+      if ((rc = frame_key(c, &p->keys, fn_key, li - 1, &key, err)) ||
+          (rc = ft_child(p, cur, key, &cur)))
+        goto fail;
+    map[n] = cur;
+  }
+  out->n = p->n;
+  out->parent = p->parent;
+  out->depth = malloc((size_t)p->n * sizeof *out->depth);
+  out->name = malloc((size_t)p->n * sizeof *out->name);
+  out->self = calloc(p->n, sizeof *out->self);
+  out->total = calloc(p->n, sizeof *out->total);
+  if (!out->depth || !out->name || !out->self || !out->total) {
+    rc = pcol_oom(err);
+    goto done;
+  }
+  for (uint64_t n = 1; n <= c->nstacks; n++) out->self[map[n]] += w[n];
+  out->self[0] += w[0]; /* samples with an empty stack sit on the root */
+  out->name[0].ptr = "";
+  out->name[0].len = 0;
+  out->depth[0] = 0;
+  for (uint32_t i = 1; i < p->n; i++) {
+    out->name[i] = p->keys.s[p->keyid[i]];
+    out->depth[i] = out->depth[p->parent[i]] + 1;
+  }
+  for (uint32_t i = p->n; i-- > 0;) {
+    out->total[i] += out->self[i];
+    if (i) out->total[p->parent[i]] += out->total[i];
+  }
+  goto done;
+fail:
+  if (err && !err->message[0]) pcol_error_set(err, rc, "building the frame tree: %s", pcol_strerror(rc));
+done:
+  free(w);
+  free(map);
+  free(fn_key);
+  return rc;
+}
+
+int pcol_ftree_build(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                     pcol_ftree *out, pcol_error *err) {
+  memset(out, 0, sizeof *out);
+  pcol_q_fctx c;
+  int rc = pcol_q_fctx_init(&c, f, err);
+  if (rc) return rc;
+  ft_priv *p = calloc(1, sizeof *p);
+  if (!p) return pcol_oom(err);
+  out->value = *v;
+  out->priv_ = p;
+  uint32_t root; /* node 0 */
+  rc = ft_push(p, 0, 0, &root) ? pcol_oom(err) : ftree_run(&c, p, sel, v, out, err);
+  pcol_buf_free(&c.scratch);
+  out->parent = p->parent;
+  if (rc) {
+    pcol_ftree_free(out);
+    return rc;
+  }
+  return PCOL_OK;
+}
+
+uint32_t pcol_ftree_child(const pcol_ftree *t, uint32_t parent, const char *name, size_t len) {
+  const ft_priv *p = t->priv_;
+  if (!p) return 0;
+  uint32_t key = pcol_q_key_find(&p->keys, name, len);
+  if (!key) return 0;
+  ft_key k = {parent, key};
+  return pcol_hset_find(&p->kids, ft_hash(parent, key), ft_eq, p, &k);
+}
+
+void pcol_ftree_free(pcol_ftree *t) {
+  if (!t) return;
+  ft_priv *p = t->priv_;
+  if (p) {
+    pcol_q_keytab_free(&p->keys);
+    pcol_hset_free(&p->kids);
+    free(p->keyid);
+    free(p->parent);
+    free(p);
+  }
+  free(t->depth);
+  free(t->name);
+  free(t->self);
+  free(t->total);
+  memset(t, 0, sizeof *t);
+}

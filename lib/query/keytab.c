@@ -1,0 +1,122 @@
+/* keytab.c — the key table and the file column cache of query.h.  Cost
+ * model: interning hashes the name once and probes an open-addressing set
+ * (O(1) expected, O(name) bytes); names composed by a view (a "file#line",
+ * a frame named by place) are copied once into 64 KiB arena blocks, names
+ * read from the file are borrowed, never copied.  fctx_init only takes
+ * zero-copy views; the first use of a column checks it in one O(rows) pass
+ * (pcol_column). */
+#include "query.h"
+
+/* ------------------------------------------------------------ arena */
+/* Blocks that never move, so pcol_str pointers into them stay valid. */
+typedef struct pcol_q_ablock {
+  struct pcol_q_ablock *next;
+  size_t used, cap;
+  char data[];
+} ablock;
+
+static char *arena_put(ablock **a, const char *p, size_t n) {
+  if (!*a || (*a)->cap - (*a)->used < n) {
+    size_t cap = n > 65536 ? n : 65536;
+    ablock *b = malloc(sizeof *b + cap);
+    if (!b) return NULL;
+    b->next = *a;
+    b->used = 0;
+    b->cap = cap;
+    *a = b;
+  }
+  char *r = (*a)->data + (*a)->used;
+  if (n) memcpy(r, p, n);
+  (*a)->used += n;
+  return r;
+}
+
+static void arena_free(ablock *a) {
+  while (a) {
+    ablock *n = a->next;
+    free(a);
+    a = n;
+  }
+}
+
+/* ------------------------------------------------------ key table */
+typedef struct {
+  const char *p;
+  size_t n;
+} kkey;
+
+static int key_eq(const void *ctx, uint32_t id, const void *key) {
+  const pcol_q_keytab *t = ctx;
+  const kkey *k = key;
+  return t->s[id].len == k->n && (k->n == 0 || memcmp(t->s[id].ptr, k->p, k->n) == 0);
+}
+
+uint32_t pcol_q_key_find(const pcol_q_keytab *t, const char *p, size_t n) {
+  kkey k = {p, n};
+  return pcol_hset_find(&t->h, pcol_hash_bytes(p, n, 7), key_eq, t, &k);
+}
+
+int pcol_q_key_intern(pcol_q_keytab *t, const char *p, size_t n, int copy, uint32_t *id) {
+  uint64_t h = pcol_hash_bytes(p, n, 7);
+  kkey k = {p, n};
+  uint32_t found = pcol_hset_find(&t->h, h, key_eq, t, &k);
+  if (found) {
+    *id = found;
+    return PCOL_OK;
+  }
+  /* s[0] is unused: the new id n + 1 needs n + 2 entries, at most 2^31 */
+  if (t->n + 2 > UINT32_C(1) << 31) return PCOL_ETOOBIG;
+  PCOL_RETURN_NOT_OK(PCOL_GROW(t->s, (size_t)t->n + 1, t->cap));
+  if (copy) {
+    p = arena_put(&t->arena, p, n);
+    if (!p) return PCOL_ENOMEM;
+  }
+  uint32_t nid = ++t->n;
+  t->s[nid].ptr = p ? p : "";
+  t->s[nid].len = n;
+  PCOL_RETURN_NOT_OK(pcol_hset_insert(&t->h, h, nid));
+  *id = nid;
+  return PCOL_OK;
+}
+
+void pcol_q_keytab_free(pcol_q_keytab *t) {
+  free(t->s);
+  pcol_hset_free(&t->h);
+  arena_free(t->arena);
+  memset(t, 0, sizeof *t);
+}
+
+/* ------------------------------------------------- file column cache */
+int pcol_q_fctx_init(pcol_q_fctx *c, pcol_file *f, pcol_error *err) {
+  memset(c, 0, sizeof *c);
+  c->f = f;
+  c->nloc = pcol_rows(f, PCOL_T_LOCATIONS);
+  c->nlines = pcol_rows(f, PCOL_T_LINES);
+  c->nfn = pcol_rows(f, PCOL_T_FUNCTIONS);
+  c->nmap = pcol_rows(f, PCOL_T_MAPPINGS);
+  c->nstacks = pcol_rows(f, PCOL_T_STACKS);
+  /* pcol_column checks ids, offsets and parent < child on first use */
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS, &c->loc_off, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING, &c->loc_map, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS, &c->loc_addr, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_FUNCTION, &c->ln_fn, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_LINE, &c->ln_line, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME, &c->fn_name, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME, &c->fn_file, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME, &c->map_file, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &c->st_parent, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &c->st_loc, err));
+  PCOL_RETURN_NOT_OK(pcol_frames_init(&c->fr, f, err));
+  if (c->loc_off.count != c->nloc + 1 && c->nloc)
+    return pcol_error_set(err, PCOL_ECORRUPT, "location offsets have %llu entries for %llu locations",
+                          (unsigned long long)c->loc_off.count, (unsigned long long)c->nloc);
+  return PCOL_OK;
+}
+
+int pcol_q_fn_string(const pcol_q_fctx *c, uint32_t fn, const pcol_view *col, pcol_str *out,
+                     pcol_error *err) {
+  out->ptr = NULL;
+  out->len = 0;
+  if (fn == 0 || fn > c->nfn) return PCOL_OK;
+  return pcol_string(c->f, pcol_view_u32(col, fn - 1), out, err);
+}

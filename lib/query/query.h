@@ -1,0 +1,60 @@
+/* query.h — what the files of the query level share (lib/query, not
+ * installed): the key table, which interns the names a view adds up under
+ * (function names, "file#line", frame names) as dense ids, and the file
+ * column cache (fctx), the columns of the location, line, function, mapping
+ * and stack tables that top and the frame tree walk.  Both live in
+ * keytab.c.  Frame names come from core's frames.h, format vocabulary from
+ * format/keys.h (through internal.h).  value.c also names the value types
+ * that rprof.alloc is derived from, for weights.c. */
+#ifndef PCOL_QUERY_H
+#define PCOL_QUERY_H
+
+#include "internal.h"
+#include "frames.h"
+
+/* ------------------------------------------------------ key table */
+/* Interned byte strings -> dense ids 1..n (0 = none).  Names copied into
+ * the table live in an arena of blocks that never move, so the pcol_str
+ * values in s[] stay valid until pcol_q_keytab_free. */
+struct pcol_q_ablock;
+typedef struct pcol_q_keytab {
+  pcol_str *s; /* s[id] */
+  uint32_t n;  /* ids 1..n are in use */
+  size_t cap;  /* entries allocated in s */
+  pcol_hset h;
+  struct pcol_q_ablock *arena; /* copies of composed names */
+} pcol_q_keytab;
+
+/* The id of p[0..n), 0 if it was never interned. */
+uint32_t pcol_q_key_find(const pcol_q_keytab *t, const char *p, size_t n);
+/* *id = the id of p[0..n), added if new.  copy = 1: p is temporary and is
+ * copied into the arena; copy = 0: p outlives the table (a file string).
+ * PCOL_ENOMEM, or PCOL_ETOOBIG past 2^31 - 2 keys; err is not filled. */
+int pcol_q_key_intern(pcol_q_keytab *t, const char *p, size_t n, int copy, uint32_t *id);
+void pcol_q_keytab_free(pcol_q_keytab *t);
+
+/* ------------------------------------------------- file column cache */
+typedef struct pcol_q_fctx {
+  pcol_file *f;
+  uint64_t nloc, nlines, nfn, nmap, nstacks;
+  pcol_view loc_off, loc_map, loc_addr, ln_fn, ln_line, fn_name, fn_file, map_file, st_parent,
+      st_loc;
+  pcol_frames fr;  /* the frame-naming rule's columns */
+  pcol_buf scratch; /* names composed by pcol_frame_line_name; the owner frees it */
+} pcol_q_fctx;
+
+/* Loads the columns (each checked by pcol_column on first use). */
+int pcol_q_fctx_init(pcol_q_fctx *c, pcol_file *f, pcol_error *err);
+
+/* The string in column `col` of the functions table for function `fn`
+ * (1-based); NA ({NULL, 0}) for function 0 or one out of range. */
+int pcol_q_fn_string(const pcol_q_fctx *c, uint32_t fn, const pcol_view *col, pcol_str *out,
+                     pcol_error *err);
+
+/* ---------------------------------------------------- value choice */
+/* The stored value types PCOL_VALUE_RPROF_ALLOC is derived from (value.c):
+ * RPROF_VT_SMALL, RPROF_VT_LARGE, RPROF_VT_NODES. */
+#define PCOL_Q_RPROF_ALLOC_NTYPES 3
+extern const char *const pcol_q_rprof_alloc_types[PCOL_Q_RPROF_ALLOC_NTYPES];
+
+#endif

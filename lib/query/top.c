@@ -1,0 +1,337 @@
+/* top.c — pcol_top_compute: flat and cumulative weight per function name,
+ * per "basename(file)#line" or per file, the table of `pcol top` and the
+ * input of `pcol diff`.
+ *
+ * Cost model (why it is fast): one pass over the selected samples sums the
+ * value per stack node (weights.c); everything after that works on the
+ * distinct stack nodes (the prefix tree), never on samples again.  Cumulative
+ * weight uses the tree too: a key's cum is the sum of the subtree weights of
+ * the nodes where the key appears with no ancestor holding it, which counts
+ * a key once per sample however often it recurses (pprof -top,
+ * summaryRprof).  The keys of each location are found once (a CSR array of
+ * distinct keys per location), and names are interned per function, not
+ * per frame.
+ */
+#include "query.h"
+
+typedef struct topctx {
+  pcol_q_fctx fc;
+  pcol_q_keytab keys;
+  pcol_by by;
+  uint32_t *fn_key; /* function id -> key (UINT32_MAX = not yet) */
+  uint32_t *loc_koff, *loc_keys; /* CSR: distinct keys of each location, innermost first */
+  int unnamed_is_frame; /* a function without a name is a frame (pprof), not skipped (Rprof) */
+  uint64_t *stamp;      /* build_loc_keys: stamp[key] = the last location that had it */
+  size_t stamp_cap;
+} topctx;
+
+/* Rprof stores top-level code refs as functions without a name, which
+ * summaryRprof does not count as functions; pprof shows a function without
+ * a name as a frame of its own ("<unknown>" or its mapping).  Decide by the
+ * selected sources: skip them only when every one of them is Rprof. */
+static int unnamed_functions_are_frames(pcol_file *f, const pcol_select *sel, int *out,
+                                        pcol_error *err) {
+  pcol_view ty;
+  *out = 0;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, err));
+  for (uint64_t s = 0; s < pcol_rows(f, PCOL_T_SOURCES); s++) {
+    if (sel && sel->source_id && s + 1 != sel->source_id) continue;
+    pcol_str t;
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, s), &t, err));
+    if (!pcol_str_is(t, PCOL_SRC_RPROF)) *out = 1;
+  }
+  return PCOL_OK;
+}
+
+static pcol_str basename_of(pcol_str s) {
+  for (size_t i = s.len; i > 0; i--)
+    if (s.ptr[i - 1] == '/' || s.ptr[i - 1] == '\\') {
+      s.ptr += i;
+      s.len -= i;
+      break;
+    }
+  return s;
+}
+
+static int mapping_key(topctx *t, uint32_t loc, uint32_t *key, pcol_error *err) {
+  /* a location without lines: pprof folds these per mapping */
+  uint32_t m = pcol_view_u32(&t->fc.loc_map, loc - 1);
+  pcol_str fnm = {NULL, 0};
+  if (m && m <= t->fc.nmap)
+    PCOL_RETURN_NOT_OK(pcol_string(t->fc.f, pcol_view_u32(&t->fc.map_file, m - 1), &fnm, err));
+  if (fnm.ptr && fnm.len) {
+    pcol_str b = basename_of(fnm);
+    char buf[512];
+    int n = snprintf(buf, sizeof buf, "[%.*s]", (int)(b.len > 500 ? 500 : b.len), b.ptr);
+    return pcol_q_key_intern(&t->keys, buf, (size_t)n, 1, key);
+  }
+  return pcol_q_key_intern(&t->keys, "<unknown>", 9, 0, key);
+}
+
+/* The key of one line row (0 = this frame has none). */
+static int line_key(topctx *t, uint64_t li, uint32_t *key, pcol_error *err) {
+  *key = 0;
+  uint32_t fn = pcol_view_u32(&t->fc.ln_fn, li);
+  if (fn > t->fc.nfn) fn = 0;
+  if (t->by == PCOL_BY_FUNCTION || t->by == PCOL_BY_FILE) {
+    if (fn == 0) return PCOL_OK;
+    if (t->fn_key[fn] != UINT32_MAX) {
+      *key = t->fn_key[fn];
+      return PCOL_OK;
+    }
+    pcol_str s;
+    const pcol_view *col = t->by == PCOL_BY_FUNCTION ? &t->fc.fn_name : &t->fc.fn_file;
+    PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, col, &s, err));
+    if (s.ptr) PCOL_RETURN_NOT_OK(pcol_q_key_intern(&t->keys, s.ptr, s.len, 0, key));
+    t->fn_key[fn] = *key;
+    return PCOL_OK;
+  }
+  int64_t line = pcol_view_i64(&t->fc.ln_line, li);
+  if (line == PCOL_NA_I64) return PCOL_OK;
+  pcol_str file;
+  PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, &t->fc.fn_file, &file, err));
+  pcol_str b = file.ptr ? basename_of(file) : (pcol_str){"[unknown]", 9};
+  char buf[600];
+  int n = snprintf(buf, sizeof buf, "%.*s#%lld", (int)(b.len > 500 ? 500 : b.len), b.ptr,
+                   (long long)line);
+  return pcol_q_key_intern(&t->keys, buf, (size_t)n, 1, key);
+}
+
+static int build_loc_keys(topctx *t, pcol_error *err) {
+  pcol_q_fctx *c = &t->fc;
+  t->loc_koff = malloc((c->nloc + 2) * sizeof *t->loc_koff);
+  t->loc_keys = malloc((c->nlines + c->nloc + 1) * sizeof *t->loc_keys);
+  t->fn_key = malloc((c->nfn + 1) * sizeof *t->fn_key);
+  if (!t->loc_koff || !t->loc_keys || !t->fn_key) return pcol_oom(err);
+  for (uint64_t i = 0; i <= c->nfn; i++) t->fn_key[i] = UINT32_MAX;
+  uint32_t k = 0;
+  t->loc_koff[0] = 0;
+  t->loc_koff[1] = 0; /* location 0 (none) has no keys */
+  for (uint64_t loc = 1; loc <= c->nloc; loc++) {
+    uint64_t a, e;
+    pcol_frames_lines(&c->fr, (uint32_t)loc, &a, &e);
+    uint32_t start = k;
+    int unsymbolized = a == e; /* no lines, or lines without a function */
+    for (uint64_t li = a; li < e; li++) {
+      uint32_t key;
+      if (pcol_view_u32(&t->fc.ln_fn, li) == 0) unsymbolized = 1;
+      PCOL_RETURN_NOT_OK(line_key(t, li, &key, err));
+      /* a pprof line whose function has no name is its own frame, named
+       * after the mapping like an unsymbolized address */
+      if (!key && t->by == PCOL_BY_FUNCTION && t->unnamed_is_frame)
+        PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &key, err));
+      if (!key) continue;
+      /* distinct keys of this location: a stamp per key (a scan of the
+       * keys so far would be quadratic in a long inline chain) */
+      while (key >= t->stamp_cap) {
+        size_t had = t->stamp_cap;
+        if (pcol_grow(&t->stamp, &t->stamp_cap, sizeof *t->stamp)) return pcol_oom(err);
+        memset(t->stamp + had, 0, (t->stamp_cap - had) * sizeof *t->stamp);
+      }
+      if (t->stamp[key] == loc) continue;
+      t->stamp[key] = loc;
+      t->loc_keys[k++] = key;
+    }
+    /* pprof names an unsymbolized location after its mapping ("<unknown>"
+     * without one); a function with NA name (an Rprof top-level ref) is not
+     * unsymbolized and stays skipped */
+    if (k == start && unsymbolized && t->by == PCOL_BY_FUNCTION) {
+      uint32_t key;
+      PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &key, err));
+      t->loc_keys[k++] = key;
+    }
+    t->loc_koff[loc + 1] = k;
+  }
+  return PCOL_OK;
+}
+
+static int row_cmp(const void *pa, const void *pb) {
+  const pcol_top_row *a = pa, *b = pb;
+  uint64_t fa = a->flat < 0 ? -(uint64_t)a->flat : (uint64_t)a->flat;
+  uint64_t fb = b->flat < 0 ? -(uint64_t)b->flat : (uint64_t)b->flat;
+  if (fa != fb) return fa > fb ? -1 : 1;
+  size_t n = a->name.len < b->name.len ? a->name.len : b->name.len;
+  int c = n ? memcmp(a->name.ptr, b->name.ptr, n) : 0;
+  if (c) return c;
+  if (a->name.len != b->name.len) return a->name.len < b->name.len ? -1 : 1;
+  uint64_t ca = a->cum < 0 ? -(uint64_t)a->cum : (uint64_t)a->cum;
+  uint64_t cb = b->cum < 0 ? -(uint64_t)b->cum : (uint64_t)b->cum;
+  return ca == cb ? 0 : ca > cb ? -1 : 1;
+}
+
+typedef struct top_priv {
+  pcol_q_keytab keys;
+} top_priv;
+
+static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, pcol_top *out,
+                   pcol_error *err) {
+  pcol_q_fctx *c = &t->fc;
+  uint64_t ns = c->nstacks;
+  int64_t *w = NULL, *sub = NULL, *flat = NULL, *cum = NULL;
+  uint32_t *fk = NULL, *cnt = NULL, *kids = NULL, *koff = NULL, *stk = NULL;
+  uint8_t *touched = NULL;
+  int rc = pcol_stack_weights(c->f, sel, v, &w, &out->total, err);
+  if (rc) return rc;
+  if ((rc = build_loc_keys(t, err))) goto done;
+  uint32_t nokey;
+  if ((rc = pcol_q_key_intern(&t->keys, "<no location>", 13, 0, &nokey))) goto done;
+  size_t nk = (size_t)t->keys.n + 1;
+  sub = malloc((ns + 1) * sizeof *sub);
+  fk = malloc((ns + 1) * sizeof *fk);
+  touched = calloc(ns + 1, 1);
+  flat = calloc(nk, sizeof *flat);
+  cum = calloc(nk, sizeof *cum);
+  cnt = calloc(nk, sizeof *cnt);
+  koff = calloc(ns + 2, sizeof *koff);
+  kids = malloc((ns + 1) * sizeof *kids);
+  stk = malloc((2 * ns + 2) * sizeof *stk);
+  if (!sub || !fk || !touched || !flat || !cum || !cnt || !koff || !kids || !stk) {
+    rc = pcol_oom(err);
+    goto done;
+  }
+  /* forward: flat key of each node (its own first key, else its parent's) */
+  fk[0] = 0;
+  for (uint64_t n = 1; n <= ns; n++) {
+    uint32_t p = pcol_view_u32(&c->st_parent, n - 1), loc = pcol_view_u32(&c->st_loc, n - 1);
+    if (p >= n || loc > c->nloc) {
+      rc = pcol_error_set(err, PCOL_ECORRUPT, "stack node %llu has a bad parent or location",
+                          (unsigned long long)n);
+      goto done;
+    }
+    uint32_t a = t->loc_koff[loc], e = t->loc_koff[loc + 1];
+    fk[n] = a < e ? t->loc_keys[a] : fk[p];
+    sub[n] = w[n];
+    touched[n] = w[n] != 0;
+    if (w[n] != 0) {
+      uint32_t key = fk[n] ? fk[n] : nokey;
+      flat[key] += w[n];
+      if (!fk[n]) cum[nokey] += w[n];
+    }
+  }
+  /* backward: subtree sums (parents precede children) */
+  for (uint64_t n = ns; n >= 1; n--) {
+    uint32_t p = pcol_view_u32(&c->st_parent, n - 1);
+    if (p) {
+      sub[p] += sub[n];
+      touched[p] |= touched[n];
+    }
+    koff[p + 1]++;
+  }
+  /* children lists (CSR, parent 0 = roots) */
+  for (uint64_t i = 1; i <= ns + 1; i++) koff[i] += koff[i - 1];
+  {
+    uint32_t *pos = malloc((ns + 1) * sizeof *pos);
+    if (!pos) {
+      rc = pcol_oom(err);
+      goto done;
+    }
+    memcpy(pos, koff, (ns + 1) * sizeof *pos);
+    for (uint64_t n = 1; n <= ns; n++) kids[pos[pcol_view_u32(&c->st_parent, n - 1)]++] = (uint32_t)n;
+    free(pos);
+  }
+  /* depth-first walk with a per-key "on the current path" counter: a key
+   * adds its node's subtree only where no ancestor already holds it */
+  {
+    size_t sp = 0;
+    /* stk (2 ns + 2 entries) holds node ids; a node is entered when pushed
+     * with its high bit clear and left when popped the second time (high
+     * bit set) */
+    for (uint32_t i = koff[0]; i < koff[1]; i++)
+      if (touched[kids[i]]) stk[sp++] = kids[i];
+    while (sp) {
+      uint32_t x = stk[--sp];
+      uint32_t n = x & 0x7fffffffu;
+      uint32_t loc = pcol_view_u32(&c->st_loc, n - 1);
+      uint32_t a = t->loc_koff[loc], e = t->loc_koff[loc + 1];
+      if (x & 0x80000000u) {
+        for (uint32_t j = a; j < e; j++) cnt[t->loc_keys[j]]--;
+        continue;
+      }
+      for (uint32_t j = a; j < e; j++) {
+        uint32_t key = t->loc_keys[j];
+        if (cnt[key]++ == 0) cum[key] += sub[n];
+      }
+      stk[sp++] = n | 0x80000000u;
+      for (uint32_t i = koff[n]; i < koff[n + 1]; i++)
+        if (touched[kids[i]]) stk[sp++] = kids[i];
+    }
+  }
+  /* rows */
+  size_t nr = 0;
+  for (size_t k = 1; k < nk; k++) nr += flat[k] != 0 || cum[k] != 0;
+  out->rows = calloc(nr ? nr : 1, sizeof *out->rows);
+  if (!out->rows) {
+    rc = pcol_oom(err);
+    goto done;
+  }
+  nr = 0;
+  for (size_t k = 1; k < nk; k++)
+    if (flat[k] != 0 || cum[k] != 0) {
+      out->rows[nr].name = t->keys.s[k];
+      out->rows[nr].flat = flat[k];
+      out->rows[nr].cum = cum[k];
+      nr++;
+    }
+  out->nrows = nr;
+  qsort(out->rows, nr, sizeof *out->rows, row_cmp);
+done:
+  free(w);
+  free(sub);
+  free(flat);
+  free(cum);
+  free(fk);
+  free(cnt);
+  free(kids);
+  free(koff);
+  free(stk);
+  free(touched);
+  return rc;
+}
+
+int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
+                     pcol_top *out, pcol_error *err) {
+  memset(out, 0, sizeof *out);
+  if (pcol_rows(f, PCOL_T_STACKS) >= 0x7fffffffu)
+    return pcol_error_set(err, PCOL_ETOOBIG, "too many stack nodes");
+  topctx t;
+  memset(&t, 0, sizeof t);
+  t.by = by;
+  int rc = unnamed_functions_are_frames(f, sel, &t.unnamed_is_frame, err);
+  if (!rc) rc = pcol_q_fctx_init(&t.fc, f, err);
+  if (!rc) {
+    out->value = *v;
+    rc = top_run(&t, sel, v, out, err);
+  }
+  pcol_buf_free(&t.fc.scratch);
+  free(t.fn_key);
+  free(t.loc_koff);
+  free(t.loc_keys);
+  free(t.stamp);
+  if (rc) {
+    free(out->rows);
+    pcol_q_keytab_free(&t.keys);
+    memset(out, 0, sizeof *out);
+    return rc;
+  }
+  top_priv *p = malloc(sizeof *p);
+  if (!p) {
+    free(out->rows);
+    pcol_q_keytab_free(&t.keys);
+    memset(out, 0, sizeof *out);
+    return pcol_oom(err);
+  }
+  p->keys = t.keys;
+  out->priv_ = p;
+  return PCOL_OK;
+}
+
+void pcol_top_free(pcol_top *t) {
+  if (!t) return;
+  free(t->rows);
+  if (t->priv_) {
+    top_priv *p = t->priv_;
+    pcol_q_keytab_free(&p->keys);
+    free(p);
+  }
+  memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,222 @@
+/* value.c — which number a view adds up: pcol_value_resolve turns a value
+ * name (NULL for the default, "weight", "samples", "rprof.alloc", TYPE or
+ * TYPE/UNIT) into a value_types id and its names.  Cost model: a few passes
+ * over the small tables (value_types, source_value_types, meta, sources),
+ * each O(rows) with one allocation per source at most; no sample is read.
+ * The per-source defaults take one pass over meta and one over
+ * source_value_types for all selected sources together. */
+#include "query.h"
+
+/* The value names the query level gives a meaning of its own. */
+static const char VALUE_WEIGHT[] = "weight";   /* always the weight column */
+static const char VALUE_SAMPLES[] = "samples"; /* the weight column's type name */
+static const char UNIT_COUNT[] = "count";      /* the weight column's unit */
+static const char UNIT_BYTES[] = "bytes";      /* the unit of PCOL_VALUE_RPROF_ALLOC */
+
+/* The stored value types PCOL_VALUE_RPROF_ALLOC is derived from. */
+const char *const pcol_q_rprof_alloc_types[PCOL_Q_RPROF_ALLOC_NTYPES] = {
+    RPROF_VT_SMALL, RPROF_VT_LARGE, RPROF_VT_NODES};
+
+static int vt_names(pcol_file *f, uint32_t vt, pcol_value_sel *out, pcol_error *err) {
+  out->vt_id = vt;
+  if (vt == 0) {
+    out->type = (pcol_str){VALUE_SAMPLES, sizeof VALUE_SAMPLES - 1};
+    out->unit = (pcol_str){UNIT_COUNT, sizeof UNIT_COUNT - 1};
+    return PCOL_OK;
+  }
+  pcol_view ty, un;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, err));
+  PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, vt - 1), &out->type, err));
+  return pcol_string(f, pcol_view_u32(&un, vt - 1), &out->unit, err);
+}
+
+/* The default value type of each source in [lo, hi] (0 = samples), in
+ * one pass over meta and one over source_value_types (files may hold many
+ * sources; per-source scans would be quadratic).  d[s - lo] gets it. */
+static int source_defaults(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
+                           pcol_error *err) {
+  size_t n = (size_t)(hi - lo) + 1;
+  pcol_view sty, svs, svv, vty, mk, mv, ms;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &sty, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &svs, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vty, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &mk, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &mv, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &ms, err));
+  pcol_str *want = calloc(n, sizeof *want);
+  uint32_t *named = calloc(n, sizeof *named);
+  int rc = want && named ? PCOL_OK : pcol_oom(err);
+  /* pprof's default_sample_type names the type */
+  for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
+    uint32_t s = pcol_view_u32(&ms, i);
+    if (s < lo || s > hi || want[s - lo].ptr) continue;
+    pcol_str k;
+    if ((rc = pcol_string(f, pcol_view_u32(&mk, i), &k, err))) break;
+    if (pcol_str_is(k, PPROF_META_DEFAULT_SAMPLE_TYPE))
+      rc = pcol_string(f, pcol_view_u32(&mv, i), &want[s - lo], err);
+  }
+  for (size_t i = 0; i < n; i++) d[i] = 0;
+  for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); i++) {
+    uint32_t s = pcol_view_u32(&svs, i), v = pcol_view_u32(&svv, i);
+    if (s < lo || s > hi || v == 0) continue;
+    d[s - lo] = v; /* the last type, pprof's fallback */
+    pcol_str *w = &want[s - lo];
+    if (w->ptr && !named[s - lo]) {
+      pcol_str t;
+      if ((rc = pcol_string(f, pcol_view_u32(&vty, v - 1), &t, err))) break;
+      if (t.ptr && t.len == w->len && memcmp(t.ptr, w->ptr, w->len) == 0) named[s - lo] = v;
+    }
+  }
+  for (uint64_t s = lo; !rc && s <= hi; s++) {
+    if (named[s - lo]) {
+      d[s - lo] = named[s - lo];
+      continue;
+    }
+    /* pprof's rule (the last type) does not suit Rprof: its values are
+     * memory snapshots, and summaryRprof counts samples. */
+    pcol_str st = {NULL, 0};
+    if ((rc = pcol_string(f, pcol_view_u32(&sty, s - 1), &st, err))) break;
+    if (pcol_str_is(st, PCOL_SRC_RPROF)) d[s - lo] = 0;
+  }
+  free(want);
+  free(named);
+  return rc;
+}
+
+/* *vt = the id of the one stored value type named `type` if every selected
+ * source lists it in source_value_types, else 0. */
+static int stored_type_for_all(pcol_file *f, const pcol_select *sel, const char *type,
+                               uint32_t *vt, pcol_error *err) {
+  *vt = 0;
+  pcol_view ty, ss, sv;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err));
+  uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES), nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  uint32_t found = 0;
+  for (uint64_t i = 0; i < nvt; i++) {
+    pcol_str t;
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, i), &t, err));
+    if (pcol_str_is(t, type)) {
+      if (found) return PCOL_OK; /* several units: ambiguous, use the weight */
+      found = (uint32_t)(i + 1);
+    }
+  }
+  if (!found || nsrc == 0) return PCOL_OK;
+  uint8_t *has = calloc(nsrc + 1, 1);
+  if (!has) return pcol_oom(err);
+  for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); r++)
+    if (pcol_view_u32(&sv, r) == found && pcol_view_u32(&ss, r) <= nsrc) has[pcol_view_u32(&ss, r)] = 1;
+  int all = 1;
+  for (uint64_t s = 1; s <= nsrc && all; s++)
+    if (!(sel && sel->source_id && s != sel->source_id)) all = has[s];
+  free(has);
+  if (all) *vt = found;
+  return PCOL_OK;
+}
+
+/* NULL name: the default of the selected sources (source_defaults); when
+ * they disagree, the weight column, which every source has. */
+static int resolve_default(pcol_file *f, const pcol_select *sel, pcol_value_sel *out,
+                           pcol_error *err) {
+  uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  uint32_t lo = 1, hi = (uint32_t)(nsrc > UINT32_MAX ? UINT32_MAX : nsrc);
+  if (sel && sel->source_id) {
+    if (sel->source_id > nsrc)
+      return pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the file has %llu)",
+                            sel->source_id, (unsigned long long)nsrc);
+    lo = hi = sel->source_id;
+  }
+  uint32_t chosen = 0;
+  if (lo >= 1 && lo <= hi) {
+    uint32_t *d = malloc(((size_t)(hi - lo) + 1) * sizeof *d);
+    if (!d) return pcol_oom(err);
+    int rc = source_defaults(f, lo, hi, d, err);
+    chosen = rc ? 0 : d[0];
+    for (uint64_t i = 1; !rc && i <= (uint64_t)(hi - lo); i++)
+      if (d[i] != chosen) {
+        chosen = 0; /* sources disagree: count samples, which every source has */
+        break;
+      }
+    free(d);
+    if (rc) return rc;
+  }
+  return vt_names(f, chosen, out, err);
+}
+
+/* TYPE or TYPE/UNIT: the one stored value type with that name. */
+static int resolve_named(pcol_file *f, const char *name, pcol_value_sel *out, pcol_error *err) {
+  const char *slash = strchr(name, '/');
+  size_t tl = slash ? (size_t)(slash - name) : strlen(name);
+  pcol_view ty, un;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, err));
+  uint64_t n = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  uint32_t found = 0, count = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    pcol_str t, u;
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, i), &t, err));
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&un, i), &u, err));
+    if (!t.ptr || t.len != tl || memcmp(t.ptr, name, tl)) continue;
+    if (slash && !pcol_str_is(u, slash + 1)) continue;
+    if (!found) found = (uint32_t)(i + 1);
+    count++;
+  }
+  if (!found) {
+    char list[300];
+    size_t k = 0;
+    list[0] = 0;
+    for (uint64_t i = 0; i < n && k + 2 < sizeof list; i++) {
+      pcol_str t, u;
+      PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, i), &t, err));
+      PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&un, i), &u, err));
+      int w = snprintf(list + k, sizeof list - k, ", %.*s/%.*s", (int)(t.ptr ? t.len : 2),
+                       t.ptr ? t.ptr : "NA", (int)(u.ptr ? u.len : 2), u.ptr ? u.ptr : "NA");
+      if (w < 0) break;
+      k += (size_t)w;
+      if (k >= sizeof list) k = sizeof list - 1;
+    }
+    return pcol_error_set(err, PCOL_ENOTFOUND, "no value type '%s' (the file has: %s%s)",
+                          name, VALUE_SAMPLES, list);
+  }
+  if (count > 1)
+    return pcol_error_set(err, PCOL_EINVAL,
+                          "value type '%s' exists with several units; name one as TYPE/UNIT", name);
+  return vt_names(f, found, out, err);
+}
+
+/* PCOL_VALUE_RPROF_ALLOC, derived per sample by pcol_stack_weights: needs
+ * the three level snapshots of Rprof memory profiling. */
+static int resolve_rprof_alloc(pcol_file *f, pcol_value_sel *out, pcol_error *err) {
+  for (int k = 0; k < PCOL_Q_RPROF_ALLOC_NTYPES; k++) {
+    pcol_value_sel tmp;
+    int rc = resolve_named(f, pcol_q_rprof_alloc_types[k], &tmp, err);
+    if (rc)
+      return pcol_error_set(err, rc, "value '%s' needs Rprof memory profiling (%s)",
+                            PCOL_VALUE_RPROF_ALLOC,
+                            err ? err->message : pcol_q_rprof_alloc_types[k]);
+  }
+  out->vt_id = PCOL_VT_RPROF_ALLOC;
+  out->type = (pcol_str){PCOL_VALUE_RPROF_ALLOC, sizeof PCOL_VALUE_RPROF_ALLOC - 1};
+  out->unit = (pcol_str){UNIT_BYTES, sizeof UNIT_BYTES - 1};
+  return PCOL_OK;
+}
+
+int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
+                       pcol_value_sel *out, pcol_error *err) {
+  memset(out, 0, sizeof *out);
+  if (!name) return resolve_default(f, sel, out, err);
+  if (!strcmp(name, VALUE_WEIGHT)) return vt_names(f, 0, out, err);
+  if (!strcmp(name, VALUE_SAMPLES)) {
+    /* A pprof source's own "samples" value (samples/count) is what
+     * `pprof -sample_index=samples` shows; prefer it when every selected
+     * source measures it, else count the weight column. */
+    uint32_t vt = 0;
+    PCOL_RETURN_NOT_OK(stored_type_for_all(f, sel, VALUE_SAMPLES, &vt, err));
+    return vt_names(f, vt, out, err);
+  }
+  if (!strcmp(name, PCOL_VALUE_RPROF_ALLOC)) return resolve_rprof_alloc(f, out, err);
+  return resolve_named(f, name, out, err);
+}

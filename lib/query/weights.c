@@ -1,0 +1,146 @@
+/* weights.c — pcol_stack_weights: the chosen value of the selected samples
+ * summed per stack node, the one pass over samples that every view starts
+ * from (top.c explains why the rest works on stack nodes only).  Cost
+ * model: O(selected samples) plus one calloc of stacks + 1 int64; the
+ * common case (every sample, the weight column) is a tight loop over two
+ * columns, other selections go through pcol_select_iter with a callback a
+ * row, and a stored value type costs a scan of the sample's few values.
+ * Also the derived value rprof.alloc (summaryRprof's memory increase),
+ * computed against the previous sample of the same source. */
+#include "query.h"
+
+typedef struct wctx {
+  uint32_t vt, alloc_vt[PCOL_Q_RPROF_ALLOC_NTYPES];
+  uint64_t nstacks, nvalues, nsamples;
+  pcol_view stack, weight, voff, vtype, vval, source;
+  int64_t *w;
+  int64_t total;
+  pcol_error *err;
+} wctx;
+
+static int value_of(const wctx *c, uint64_t row, uint32_t vt, int64_t *v) {
+  uint64_t a = pcol_view_u64(&c->voff, row), e = pcol_view_u64(&c->voff, row + 1);
+  *v = 0;
+  if (a > e || e > c->nvalues)
+    return pcol_error_set(c->err, PCOL_ECORRUPT, "sample %llu has values out of range",
+                          (unsigned long long)row + 1);
+  for (uint64_t i = a; i < e; i++)
+    if (pcol_view_u32(&c->vtype, i) == vt) {
+      *v = pcol_view_i64(&c->vval, i);
+      break;
+    }
+  return PCOL_OK;
+}
+
+/* summaryRprof's per-line memory increase (see PCOL_VT_RPROF_ALLOC) */
+static int rprof_alloc(const wctx *c, uint64_t row, int64_t *out) {
+  *out = 0;
+  if (row == 0 || pcol_view_u32(&c->source, row - 1) != pcol_view_u32(&c->source, row))
+    return PCOL_OK;
+  for (int k = 0; k < PCOL_Q_RPROF_ALLOC_NTYPES; k++) {
+    int64_t cur, prev, d;
+    PCOL_RETURN_NOT_OK(value_of(c, row, c->alloc_vt[k], &cur));
+    PCOL_RETURN_NOT_OK(value_of(c, row - 1, c->alloc_vt[k], &prev));
+    if (!__builtin_sub_overflow(cur, prev, &d) && d > 0 &&
+        __builtin_add_overflow(*out, d, out))
+      return pcol_error_set(c->err, PCOL_ETOOBIG, "memory increase overflows at sample %llu",
+                            (unsigned long long)row + 1);
+  }
+  return PCOL_OK;
+}
+
+static int add_sample(void *p, uint64_t row, int64_t num, int64_t den) {
+  wctx *c = p;
+  int64_t v = 0;
+  if (row >= c->nsamples) return PCOL_ECORRUPT;
+  if (c->vt == PCOL_VT_RPROF_ALLOC) {
+    int rc = rprof_alloc(c, row, &v);
+    if (rc) return rc;
+  } else if (c->vt == 0) {
+    v = pcol_view_i64(&c->weight, row);
+  } else {
+    int rc = value_of(c, row, c->vt, &v);
+    if (rc) return rc;
+  }
+  if (v == 0) return 0;
+  v = pcol_scale(v, num, den);
+  uint32_t s = pcol_view_u32(&c->stack, row);
+  if (s > c->nstacks)
+    return pcol_error_set(c->err, PCOL_ECORRUPT, "sample %llu names stack %u, out of range",
+                          (unsigned long long)row + 1, s);
+  int64_t av = v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
+  if (__builtin_add_overflow(c->w[s], v, &c->w[s]) ||
+      __builtin_add_overflow(c->total, av, &c->total))
+    return pcol_error_set(c->err, PCOL_ETOOBIG, "sum of values overflows 64 bits at sample %llu",
+                          (unsigned long long)row + 1);
+  return 0;
+}
+
+/* Every sample, weighted by its weight column: one tight loop (stack ids
+ * were range-checked when their column was first used). */
+static int weights_all_samples(wctx *c) {
+  const uint32_t *stack = c->stack.data;
+  const int64_t *weight = c->weight.data;
+  int64_t *w = c->w, total = 0;
+  uint64_t n = c->nsamples;
+  if (!weight) { /* every weight is 1 */
+    for (uint64_t i = 0; i < n; i++) w[stack[i]]++;
+    total = (int64_t)n;
+  } else {
+    for (uint64_t i = 0; i < n; i++) {
+      int64_t v = weight[i], av = v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
+      if (__builtin_add_overflow(w[stack[i]], v, &w[stack[i]]) ||
+          __builtin_add_overflow(total, av, &total))
+        return pcol_error_set(c->err, PCOL_ETOOBIG, "sum of weights overflows 64 bits at sample %llu",
+                              (unsigned long long)i + 1);
+    }
+  }
+  c->total = total;
+  return PCOL_OK;
+}
+
+int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                       int64_t **w_out, int64_t *total_abs, pcol_error *err) {
+  wctx c = {0};
+  c.vt = v ? v->vt_id : 0;
+  c.err = err;
+  c.nstacks = pcol_rows(f, PCOL_T_STACKS);
+  c.nvalues = pcol_rows(f, PCOL_T_VALUES);
+  c.nsamples = pcol_rows(f, PCOL_T_SAMPLES);
+  *w_out = NULL;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &c.stack, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &c.weight, err));
+  /* Columns are checked on first use (an O(rows) pass), so touch the value
+   * columns only when a value type is asked for. */
+  if (c.vt) {
+    PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &c.voff, err));
+    PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &c.vtype, err));
+    PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &c.vval, err));
+    PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &c.source, err));
+  }
+  if (c.vt == PCOL_VT_RPROF_ALLOC) {
+    for (int k = 0; k < PCOL_Q_RPROF_ALLOC_NTYPES; k++) {
+      pcol_value_sel t;
+      PCOL_RETURN_NOT_OK(pcol_value_resolve(f, sel, pcol_q_rprof_alloc_types[k], &t, err));
+      c.alloc_vt[k] = t.vt_id;
+    }
+  }
+  if (c.vt && c.voff.count != c.nsamples + 1)
+    return pcol_error_set(err, PCOL_ECORRUPT, "sample value offsets have the wrong length");
+  c.w = calloc(c.nstacks + 1, sizeof *c.w);
+  if (!c.w) return pcol_oom(err);
+  int rc;
+  if ((!sel || (!sel->source_id && !sel->has_from && !sel->has_to)) && c.vt == 0 &&
+      c.stack.data)
+    rc = weights_all_samples(&c); /* the common case, without a callback a row */
+  else
+    rc = pcol_select_iter(f, sel, add_sample, &c, err);
+  if (rc) {
+    free(c.w);
+    if (err && !err->message[0]) pcol_error_set(err, rc, "sample data is damaged");
+    return rc;
+  }
+  *w_out = c.w;
+  if (total_abs) *total_abs = c.total;
+  return PCOL_OK;
+}
