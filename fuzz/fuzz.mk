@@ -16,7 +16,7 @@
 FUZZ_CC      ?= clang
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_LIBDIR  := $(FUZZ_DIR)/libbuild
-FUZZ_TARGETS ?= pcol rprof pprof perun collapsed json_scan
+FUZZ_TARGETS ?= pcol rprof pprof perun collapsed json_scan views
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_OPTS    ?= -max_len=65536 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1
@@ -33,7 +33,7 @@ $(FUZZ_LIBDIR)/lib/libpcol.a: fuzz-force
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_LIBDIR) CC=$(FUZZ_CC) OPT=-O1 \
 	  SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_LIBDIR)/lib/libpcol.a
 
-$(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(FUZZ_LIBDIR)/lib/libpcol.a
+$(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h fuzz/fuzz_views.h $(FUZZ_LIBDIR)/lib/libpcol.a
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE $(TEST_CPPFLAGS) -g -O1 $(WARN) -fsanitize=fuzzer $(FUZZ_SAN) \
 	  -o $@ $< $(FUZZ_LIBDIR)/lib/libpcol.a $(LDLIBS)
@@ -47,7 +47,7 @@ $(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c fuzz/fuzz_common.h $(LIBA)
 # test data is read in place (never copied into the repository).
 fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	@rm -rf $(FUZZ_DIR)/seeds
-	@for t in pcol rprof pprof perun collapsed json_scan; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
+	@for t in pcol rprof pprof perun collapsed json_scan views; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
 	@$(FUZZ_DIR)/gen_seeds $(FUZZ_DIR)/seeds/pcol $(FUZZ_DIR)/seeds/collapsed
 	@td=$(PCOL_TESTDATA); s=$(FUZZ_DIR)/seeds; n=0; \
 	for f in $$td/rprof/* $$td/pprof/*.pb* $$td/pprof-from-r/*.pb* $$td/perun/*.perf; do \
@@ -62,6 +62,7 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	  $(PCOL) unpack "$$p" --to collapsed -o $$s/collapsed/$$(basename $$p).txt 2>/dev/null || true; \
 	done; \
 	cp tests/fixtures/perun/*.perf $$s/json_scan/ 2>/dev/null || true; \
+	cp $$s/pcol/* $$s/views/ 2>/dev/null || true; \
 	find $$s -type f -size +64k -delete; \
 	echo "fuzz seeds: $$(ls $$s/pcol | wc -l) pcol ($$n packed from test data, then files over 64 KiB dropped), $$(ls $$s/rprof | wc -l) rprof, $$(ls $$s/pprof | wc -l) pprof, $$(ls $$s/perun | wc -l) perun, $$(ls $$s/collapsed | wc -l) collapsed, $$(ls $$s/json_scan | wc -l) json_scan"
 
@@ -83,7 +84,7 @@ fuzz-run: $(FUZZ_BINS) fuzz-seeds
 	done
 
 # The replay test compiles fuzz_common.h in; rebuild it when that changes.
-$(BUILD)/tests/test_fuzz_replay $(BUILD)/tests/test_corrupt $(BUILD)/tests/test_threads: fuzz/fuzz_common.h
+$(BUILD)/tests/test_fuzz_replay $(BUILD)/tests/test_corrupt $(BUILD)/tests/test_threads: fuzz/fuzz_common.h fuzz/fuzz_views.h
 # fuzz_json_scan.c's checks are compiled into these two (FZ_JS_NO_ENTRY).
 $(BUILD)/tests/test_fuzz_replay $(BUILD)/tests/test_json_scan: fuzz/fuzz_json_scan.c
 

@@ -7,6 +7,7 @@
  * aborts, which Criterion reports as a crash of the test. */
 #include "testutil.h"
 #include "fuzz_common.h"
+#include "fuzz_views.h"
 #define FZ_JS_NO_ENTRY
 #include "fuzz_json_scan.c"
 #include <dirent.h>
@@ -22,6 +23,7 @@ static void t_collapsed(const uint8_t *d, size_t n) {
   fz_import_one(pcol_import_collapsed, d, n, (n & 2) != 0);
 }
 static void t_json_scan(const uint8_t *d, size_t n) { fz_json_scan_one(d, n); }
+static void t_views(const uint8_t *d, size_t n) { fz_views_one(d, n); }
 
 /* Runs fn on every regular file of dir whose name matches the filter
  * (NULL = all); returns how many. */
@@ -59,7 +61,8 @@ Test(fuzz_replay, regressions) {
     const char *name;
     target_fn fn;
   } targets[] = {{"pcol", t_pcol},   {"rprof", t_rprof},         {"pprof", t_pprof},
-                 {"perun", t_perun}, {"collapsed", t_collapsed}, {"json_scan", t_json_scan}};
+                 {"perun", t_perun}, {"collapsed", t_collapsed}, {"json_scan", t_json_scan},
+                 {"views", t_views}};
   int total = 0;
   for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
     char dir[256];
@@ -84,6 +87,7 @@ Test(fuzz_replay, synthetic_pcol_seeds) {
       cr_assert_eq(fz_walk(f, 1), 0, "a valid synthetic file walks cleanly");
       pcol_close(f);
       t_pcol(mem, len);
+      t_views(mem, len);
       /* and every prefix of a small one (truncations) */
       if (sizes[i] <= 7)
         for (size_t cut = 0; cut < len; cut += 7) t_pcol(mem, cut);
@@ -133,6 +137,7 @@ static int pack_dir(const char *sub) {
         size_t len = 0;
         cr_assert_eq(pcol_builder_write_mem(b, &wo, &mem, &len, &err), 0, "%s", err.message);
         t_pcol(mem, len);
+        if (!lz4) t_views(mem, len);
         free(mem);
       }
       packed++;
