@@ -586,9 +586,10 @@ PCOL_API int pcol_ftree_diff(const pcol_ftree *nw, const pcol_ftree *base, doubl
 
 /* Writes collapsed stacks ("root;...;leaf value\n", sorted bytewise, one
  * line per distinct name path with a non-zero value).  Inside a frame name
- * ';', '\n', '\r' and NUL become '_'.  value: as pcol_value_resolve. */
-PCOL_API int pcol_fold_write(pcol_file *f, const pcol_select *sel, const char *value,
-                    FILE *out, pcol_error *err);
+ * ';', '\n', '\r' and NUL become '_' (doc/mappings.md §6).  v: the value
+ * to add up (pcol_value_resolve). */
+PCOL_API int pcol_fold_write(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                             FILE *out, pcol_error *err);
 
 /* ========================================== level 3: convert (lib/convert)
  * Other profile formats into a builder, and pcol files back out to them. */

@@ -68,7 +68,9 @@ static char *FOLD(pcol_file *f, const pcol_select *sel, const char *value) {
   size_t len = 0;
   FILE *fp = open_memstream(&buf, &len);
   pcol_error err = {0};
-  cr_assert_eq(pcol_fold_write(f, sel, value, fp, &err), 0, "%s", err.message);
+  pcol_value_sel v;
+  cr_assert_eq(pcol_value_resolve(f, sel, value, &v, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_fold_write(f, sel, &v, fp, &err), 0, "%s", err.message);
   fclose(fp);
   return buf;
 }

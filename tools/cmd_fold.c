@@ -13,12 +13,11 @@ int cmd_fold(const cli_command *cmd, cli_args *a) {
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   pcol_error err = {0};
-  pcol_open_options oo = {0};
-  oo.no_mmap = cli_flag(cmd, a, "no-mmap");
   pcol_file *f = NULL;
-  int rc = pcol_open_any(a->pos[0], &oo, &f, &err);
+  pcol_value_sel v;
+  int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
-  rc = pcol_fold_write(f, &sel, cli_get(cmd, a, "value"), stdout, &err);
+  rc = pcol_fold_write(f, &sel, &v, stdout, &err);
   pcol_close(f);
   return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
 }

@@ -23,12 +23,10 @@ static int put_frame(pcol_buf *b, pcol_str s) {
   return PCOL_OK;
 }
 
-int pcol_fold_write(pcol_file *f, const pcol_select *sel, const char *value, FILE *out,
+int pcol_fold_write(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, FILE *out,
                     pcol_error *err) {
-  pcol_value_sel v;
-  PCOL_RETURN_NOT_OK(pcol_value_resolve(f, sel, value, &v, err));
   pcol_ftree t;
-  PCOL_RETURN_NOT_OK(pcol_ftree_build(f, sel, &v, &t, err));
+  PCOL_RETURN_NOT_OK(pcol_ftree_build(f, sel, v, &t, err));
   pcol_buf text = {0}, idx = {0};
   uint32_t *path = malloc(((size_t)t.n + 1) * sizeof *path);
   int rc = path ? PCOL_OK : PCOL_ENOMEM;
