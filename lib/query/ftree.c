@@ -33,7 +33,7 @@ static int ft_eq(const void *ctx, uint32_t id, const void *key) {
 }
 
 static uint64_t ft_hash(uint32_t parent, uint32_t key) {
-  return pcol_hash_mix(pcol_hash_mix(11, parent), key);
+  return pcol_hash2(11, parent, key);
 }
 
 /* Appends node *id = p->n (not indexed in p->kids). */
