@@ -578,7 +578,6 @@ int pcol_import_rprof(pcol_builder *b, FILE *in, const char *name,
   if (rc) return pcol_error_set(err, rc, "%s: %s", r.name, pcol_strerror(rc));
   rc = import_lines(&r, in, max);
   if (!rc) rc = finish_meta(&r);
-  if (!rc && opt && opt->coalesce) rc = pcol_builder_coalesce(b, err);
   pcol_rprof_ftab_free(&r.ft);
   pcol_buf_free(&r.frames);
   pcol_buf_free(&r.locs);
