@@ -94,13 +94,7 @@ static int entry_of(cexp *x, uint32_t stack, uint32_t *out) {
   if (id) {
     x->arena.len = off; /* already known under another stack id */
   } else {
-    if (x->ne == x->cape) {
-      size_t cap = x->cape ? 2 * x->cape : 256;
-      centry *n = realloc(x->e, cap * sizeof *n);
-      if (!n) return pcol_oom(x->err);
-      x->e = n;
-      x->cape = cap;
-    }
+    if (PCOL_GROW(x->e, x->ne, x->cape)) return pcol_oom(x->err);
     x->e[x->ne++] = k;
     id = (uint32_t)x->ne;
     if (pcol_hset_insert(&x->set, h, id)) return pcol_oom(x->err);
@@ -233,15 +227,11 @@ int pcol_export_collapsed(pcol_file *f, const pcol_select *sel, const pcol_value
   cexp x = {0};
   x.f = f;
   x.err = err;
-  struct {
-    pcol_view *v;
-    int t, c;
-  } cols[] = {{&x.s_src, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},          {&x.s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},
-              {&x.s_w, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},            {&x.s_voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
-              {&x.v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},            {&x.v_val, PCOL_T_VALUES, PCOL_C_V_VALUE}};
-  int rc = PCOL_OK;
-  for (size_t i = 0; i < sizeof cols / sizeof cols[0] && !rc; i++)
-    rc = pcol_column(f, cols[i].t, cols[i].c, cols[i].v, err);
+  const pcol_column_req cols[] = {
+      {&x.s_src, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},   {&x.s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},
+      {&x.s_w, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},     {&x.s_voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
+      {&x.v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},     {&x.v_val, PCOL_T_VALUES, PCOL_C_V_VALUE}};
+  int rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
   if (!rc) rc = pcol_frames_init(&x.fr, f, err);
   if (!rc && value) {
     if (value->vt_id == PCOL_VT_RPROF_ALLOC)

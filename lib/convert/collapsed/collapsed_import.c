@@ -100,13 +100,7 @@ static int frame_stack(cimp *c, const char *s, size_t n, uint32_t *stack) {
     if (pcol_b_string(c->b, s + start, i - start, &fn.name) || pcol_b_function(c->b, &fn, &l.function_id) ||
         pcol_b_location(c->b, 0, 0, 0, &l, 1, &loc))
       return pcol_oom(c->err);
-    if (c->nlocs == c->caplocs) {
-      size_t cap = c->caplocs ? 2 * c->caplocs : 64;
-      uint32_t *nl = realloc(c->locs, cap * sizeof *nl);
-      if (!nl) return pcol_oom(c->err);
-      c->locs = nl;
-      c->caplocs = cap;
-    }
+    if (PCOL_GROW(c->locs, c->nlocs, c->caplocs)) return pcol_oom(c->err);
     c->locs[c->nlocs++] = loc;
     start = i + 1;
   }
