@@ -6,8 +6,9 @@
  *    tables `pcol cat` prints, meta lookups, sample selection, exporters);
  *  - fz_pcol_one(): the pcol target (open with a small decode cap, walk
  *    without validation, then validate_full and walk again);
- *  - fz_import_one(): an importer target (import from memory into a builder;
- *    when the import succeeds, the written file must open and validate);
+ *  - fz_import_one(): an importer target (import from memory into a builder,
+ *    then pcol_builder_coalesce when asked; when that succeeds, the written
+ *    file must open and validate);
  *  - fz_fill_builder(): a synthetic profile using every table, used to
  *    generate seed files and as the victim of corruption tests.
  *
@@ -313,9 +314,10 @@ static inline int fz_import_one(fz_importer imp, const uint8_t *data, size_t siz
   pcol_builder *b = NULL;
   pcol_error err = {0};
   if (pcol_builder_new(&b, &err)) fz_fail("builder_new", &err);
-  pcol_import_options io = {.coalesce = coalesce, .max_input_bytes = FZ_MAX_INPUT};
+  pcol_import_options io = {.max_input_bytes = FZ_MAX_INPUT};
   int rc = imp(b, in, "fuzz-input", &io, &err);
   fclose(in);
+  if (rc == 0 && coalesce) rc = pcol_builder_coalesce(b, &err); /* as pack --coalesce */
   if (rc == 0) fz_check_builder(b, (int)(size & 1));
   else if (err.message[0] == 0 && rc != PCOL_EUNSUPPORTED)
     fz_fail("a failed import explains itself", &err);

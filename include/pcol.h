@@ -612,13 +612,15 @@ PCOL_API const char *pcol_format_name(pcol_format f);
 PCOL_API pcol_format pcol_format_by_name(const char *name);
 
 typedef struct pcol_import_options {
-  int coalesce;                /* merge runs of identical samples (spec.md) */
   uint64_t max_input_bytes;    /* cap on decompressed input; 0 = 8 GiB */
   int no_mmap;                 /* pcol and Perun inputs: read, not mmap */
 } pcol_import_options;
 
 /* Each importer appends one source (or more) read from `in` to the builder.
- * `name` is used in messages and as the source_uri. */
+ * `name` is used in messages and as the source_uri.  Importers only append:
+ * none changes samples already in the builder.  For long samples, call
+ * pcol_builder_coalesce once after importing every input, as
+ * `pcol pack --coalesce` does. */
 PCOL_API int pcol_import_rprof(pcol_builder *b, FILE *in, const char *name,
                       const pcol_import_options *opt, pcol_error *err);
 PCOL_API int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,

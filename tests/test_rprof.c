@@ -534,9 +534,8 @@ Test(rprof, coalesced_import_still_round_trips) {
   pcol_builder *b;
   pcol_error err = {0};
   cr_assert_eq(pcol_builder_new(&b, &err), 0);
-  pcol_import_options o = {0};
-  o.coalesce = 1;
-  int rc = pcol_import_path(b, path, PCOL_FMT_RPROF, &o, &err);
+  int rc = pcol_import_path(b, path, PCOL_FMT_RPROF, NULL, &err);
+  if (!rc) rc = pcol_builder_coalesce(b, &err);
   if (rc == PCOL_EUNSUPPORTED) cr_skip_test("coalescing not built: %s", err.message);
   cr_assert_eq(rc, 0, "%s", err.message);
   void *mem;

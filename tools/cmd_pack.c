@@ -22,8 +22,8 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
     if (!strcmp(comp, "lz4")) wopt.compress_lz4 = 1;
     else if (strcmp(comp, "none")) return cli_usage_error(cmd->name, "unknown compression '%s'", comp);
   }
+  int coalesce = cli_flag(cmd, a, "coalesce");
   pcol_import_options iopt = {0};
-  iopt.coalesce = cli_flag(cmd, a, "coalesce");
   iopt.no_mmap = cli_flag(cmd, a, "no-mmap");
   pcol_error err = {0};
   pcol_builder *b = NULL;
@@ -38,7 +38,9 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
       memcpy(err.message, m, sizeof m);
     }
   }
-  if (!rc && iopt.coalesce) rc = pcol_builder_coalesce(b, &err);
+  /* after the last input: runs are merged across every input's samples the
+   * same way, whatever their format (no importer coalesces) */
+  if (!rc && coalesce) rc = pcol_builder_coalesce(b, &err);
   if (!rc) rc = pcol_builder_write(b, out, &wopt, &err);
   pcol_builder_free(b);
   return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;

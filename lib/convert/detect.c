@@ -70,75 +70,113 @@ pcol_format pcol_detect_format(const void *head, size_t len) {
   return PCOL_FMT_UNKNOWN;
 }
 
-int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
-                     const pcol_import_options *opt, pcol_error *err) {
-  int is_stdin = strcmp(path, "-") == 0;
-  FILE *in = is_stdin ? stdin : fopen(path, "rb");
-  if (!in) return pcol_error_set(err, PCOL_EIO, "%s: %s", path, strerror(errno));
-  const char *name = is_stdin ? "<stdin>" : path;
-  int rc;
-  /* Read the head to detect the format, then hand the importer a stream
-   * that replays the head followed by the rest (works for pipes too). */
+/* ------------------------------------------------------ import a path */
+
+/* An opened input and its first bytes (read to detect the format). */
+typedef struct input {
+  FILE *in;
+  const char *path, *name; /* name: for messages ("<stdin>" for "-") */
+  int is_stdin;
   uint8_t head[4096];
-  size_t n = fread(head, 1, sizeof head, in);
-  if (ferror(in)) {
-    rc = pcol_error_set(err, PCOL_EIO, "%s: read error", name);
-    goto done;
+  size_t n;
+} input;
+
+/* Opens path ("-": standard input) and reads its head. */
+static int open_input(input *x, const char *path, pcol_error *err) {
+  x->is_stdin = strcmp(path, "-") == 0;
+  x->path = path;
+  x->name = x->is_stdin ? "<stdin>" : path;
+  x->in = x->is_stdin ? stdin : fopen(path, "rb");
+  if (!x->in) return pcol_error_set(err, PCOL_EIO, "%s: %s", path, strerror(errno));
+  x->n = fread(x->head, 1, sizeof x->head, x->in);
+  if (ferror(x->in)) {
+    if (!x->is_stdin) fclose(x->in);
+    return pcol_error_set(err, PCOL_EIO, "%s: read error", x->name);
   }
-  if (fmt == PCOL_FMT_UNKNOWN) fmt = pcol_detect_format(head, n);
-  if (fmt == PCOL_FMT_PCOL) {
-    pcol_file *f = NULL;
-    pcol_open_options oo = {0};
-    oo.no_mmap = opt && opt->no_mmap;
-    if (is_stdin) {
-      /* a pcol file needs random access: read it whole, head first */
-      FILE *s = pcol_replay_stream(head, n, in);
-      rc = s ? pcol_open_stream(s, name, &oo, &f, err) : pcol_error_set(err, PCOL_ENOMEM, "out of memory");
-      if (s) fclose(s);
-    } else {
-      rc = pcol_open(path, &oo, &f, err);
-    }
-    if (!rc) rc = pcol_validate_full(f, err);
-    if (!rc) rc = pcol_b_add_file(b, f, err);
-    pcol_close(f);
-    goto done;
+  return PCOL_OK;
+}
+
+static void close_input(input *x) {
+  if (!x->is_stdin) fclose(x->in);
+}
+
+/* A pcol file: opened (validated in full) and copied into the builder. */
+static int import_pcol(pcol_builder *b, input *x, const pcol_import_options *opt,
+                       pcol_error *err) {
+  pcol_file *f = NULL;
+  pcol_open_options oo = {0};
+  oo.no_mmap = opt && opt->no_mmap;
+  int rc;
+  if (x->is_stdin) {
+    /* a pcol file needs random access: read it whole, head first */
+    FILE *s = pcol_replay_stream(x->head, x->n, x->in);
+    rc = s ? pcol_open_stream(s, x->name, &oo, &f, err) : pcol_oom(err);
+    if (s) fclose(s);
+  } else {
+    rc = pcol_open(x->path, &oo, &f, err);
   }
-  if (fmt == PCOL_FMT_PERUN && !is_stdin && !(opt && opt->no_mmap)) {
-    /* Perun is walked in place: map a regular file instead of reading it */
-    struct stat st;
-    uint64_t cap = pcol_input_cap(opt);
-    if (fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-      if ((uint64_t)st.st_size > cap || (uint64_t)st.st_size > SIZE_MAX) {
-        rc = pcol_error_set(err, PCOL_ETOOBIG, "%s: input is larger than the limit of %llu bytes", name,
-                            (unsigned long long)cap);
-        goto done;
-      }
-      void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(in), 0);
-      if (m != MAP_FAILED) {
-        rc = pcol_import_perun_text(b, m, (size_t)st.st_size, name, err);
-        munmap(m, (size_t)st.st_size);
-        goto done;
-      }
-    }
-  }
-  FILE *s = pcol_replay_stream(head, n, in);
-  if (!s) {
-    rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
-    goto done;
-  }
+  if (!rc) rc = pcol_validate_full(f, err);
+  if (!rc) rc = pcol_b_add_file(b, f, err);
+  pcol_close(f);
+  return rc;
+}
+
+/* Perun is walked in place: a regular file is mapped instead of read.
+ * NOT_MAPPED when it cannot be (not a regular file, empty, mmap failed):
+ * the caller reads it as a stream then. */
+enum { NOT_MAPPED = 1 };
+static int import_perun_mapped(pcol_builder *b, input *x, const pcol_import_options *opt,
+                               pcol_error *err) {
+  struct stat st;
+  uint64_t cap = pcol_input_cap(opt);
+  if (fstat(fileno(x->in), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
+    return NOT_MAPPED;
+  if ((uint64_t)st.st_size > cap || (uint64_t)st.st_size > SIZE_MAX)
+    return pcol_error_set(err, PCOL_ETOOBIG, "%s: input is larger than the limit of %llu bytes",
+                          x->name, (unsigned long long)cap);
+  void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(x->in), 0);
+  if (m == MAP_FAILED) return NOT_MAPPED;
+  int rc = pcol_import_perun_text(b, m, (size_t)st.st_size, x->name, err);
+  munmap(m, (size_t)st.st_size);
+  return rc;
+}
+
+/* Any other format: the importer reads a stream that replays the head and
+ * then the rest of the input (so pipes work too). */
+static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
+                         const pcol_import_options *opt, pcol_error *err) {
+  FILE *s = pcol_replay_stream(x->head, x->n, x->in);
+  if (!s) return pcol_oom(err);
+  int rc;
   switch (fmt) {
-  case PCOL_FMT_RPROF: rc = pcol_import_rprof(b, s, name, opt, err); break;
-  case PCOL_FMT_PPROF: rc = pcol_import_pprof(b, s, name, opt, err); break;
-  case PCOL_FMT_PERUN: rc = pcol_import_perun(b, s, name, opt, err); break;
-  case PCOL_FMT_COLLAPSED: rc = pcol_import_collapsed(b, s, name, opt, err); break;
+  case PCOL_FMT_RPROF: rc = pcol_import_rprof(b, s, x->name, opt, err); break;
+  case PCOL_FMT_PPROF: rc = pcol_import_pprof(b, s, x->name, opt, err); break;
+  case PCOL_FMT_PERUN: rc = pcol_import_perun(b, s, x->name, opt, err); break;
+  case PCOL_FMT_COLLAPSED: rc = pcol_import_collapsed(b, s, x->name, opt, err); break;
   default:
     rc = pcol_error_set(err, PCOL_EFORMAT,
                         "%s: unrecognised input format (expected Rprof, pprof, Perun, "
-                        "collapsed stacks or pcol; use --from to name it)", name);
+                        "collapsed stacks or pcol; use --from to name it)", x->name);
   }
   fclose(s);
-done:
-  if (!is_stdin) fclose(in);
+  return rc;
+}
+
+int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
+                     const pcol_import_options *opt, pcol_error *err) {
+  input x;
+  int rc = open_input(&x, path, err);
+  if (rc) return rc;
+  if (fmt == PCOL_FMT_UNKNOWN) fmt = pcol_detect_format(x.head, x.n);
+  if (fmt == PCOL_FMT_PCOL) {
+    rc = import_pcol(b, &x, opt, err);
+  } else {
+    rc = NOT_MAPPED;
+    if (fmt == PCOL_FMT_PERUN && !x.is_stdin && !(opt && opt->no_mmap))
+      rc = import_perun_mapped(b, &x, opt, err);
+    if (rc == NOT_MAPPED) rc = import_stream(b, &x, fmt, opt, err);
+  }
+  close_input(&x);
   return rc;
 }
 

@@ -8,20 +8,13 @@ int pcol_frames_init(pcol_frames *fr, pcol_file *f, pcol_error *err) {
   fr->nloc = pcol_rows(f, PCOL_T_LOCATIONS);
   fr->nlines = pcol_rows(f, PCOL_T_LINES);
   fr->nfn = pcol_rows(f, PCOL_T_FUNCTIONS);
-  const struct {
-    pcol_view *v;
-    int t, c;
-  } cols[] = {{&fr->loc_off, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS},
-              {&fr->loc_addr, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS},
-              {&fr->ln_fn, PCOL_T_LINES, PCOL_C_LINE_FUNCTION},
-              {&fr->ln_line, PCOL_T_LINES, PCOL_C_LINE_LINE},
-              {&fr->fn_name, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME},
-              {&fr->fn_file, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME}};
-  for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
-    int rc = pcol_column(f, cols[i].t, cols[i].c, cols[i].v, err);
-    if (rc) return rc;
-  }
-  return PCOL_OK;
+  const pcol_column_req cols[] = {{&fr->loc_off, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS},
+                                  {&fr->loc_addr, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS},
+                                  {&fr->ln_fn, PCOL_T_LINES, PCOL_C_LINE_FUNCTION},
+                                  {&fr->ln_line, PCOL_T_LINES, PCOL_C_LINE_LINE},
+                                  {&fr->fn_name, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME},
+                                  {&fr->fn_file, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME}};
+  return pcol_columns(f, cols, PCOL_NCOLS(cols), err);
 }
 
 void pcol_frames_lines(const pcol_frames *fr, uint32_t loc, uint64_t *a, uint64_t *e) {

@@ -230,4 +230,29 @@ typedef struct pcol_capped {
 } pcol_capped;
 FILE *pcol_capped_stream(pcol_capped *k, FILE *in, uint64_t cap);
 
+
+/* ------------------------------------------------------ column lists */
+/* One column to load: *v = column `column` of table `table`. */
+typedef struct pcol_column_req {
+  pcol_view *v;
+  int table, column;
+} pcol_column_req;
+/* Loads n columns in order (pcol_column each); stops at the first failure
+ * and returns its code, with err filled.  columns.c */
+int pcol_columns(pcol_file *f, const pcol_column_req *req, size_t n, pcol_error *err);
+#define PCOL_NCOLS(req) (sizeof(req) / sizeof((req)[0]))
+
+/* ---------------------------------------------------- selected rows */
+/* A selected sample row and the fraction num/den of it that is selected
+ * (pcol_select_iter, spec.md §7). */
+typedef struct pcol_selected_row {
+  uint64_t row;
+  int64_t num, den;
+} pcol_selected_row;
+/* Every row pcol_select_iter selects, in its order, into a new array
+ * (*rows, free() it; NULL when *n = 0).  PCOL_ENOMEM or a column's error,
+ * with err filled.  select.c */
+int pcol_select_rows(pcol_file *f, const pcol_select *sel, pcol_selected_row **rows, size_t *n,
+                     pcol_error *err);
+
 #endif

@@ -156,3 +156,30 @@ out:
   free(declared);
   return rc;
 }
+
+typedef struct row_list {
+  pcol_selected_row *rows;
+  size_t n, cap;
+} row_list;
+
+static int push_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  row_list *l = ctx;
+  if (PCOL_GROW(l->rows, l->n, l->cap)) return PCOL_ENOMEM;
+  l->rows[l->n++] = (pcol_selected_row){row, num, den};
+  return 0;
+}
+
+int pcol_select_rows(pcol_file *f, const pcol_select *sel, pcol_selected_row **rows, size_t *n,
+                     pcol_error *err) {
+  row_list l = {NULL, 0, 0};
+  int rc = pcol_select_iter(f, sel, push_row, &l, err);
+  if (rc) {
+    free(l.rows);
+    *rows = NULL;
+    *n = 0;
+    return rc == PCOL_ENOMEM ? pcol_oom(err) : rc;
+  }
+  *rows = l.rows;
+  *n = l.n;
+  return PCOL_OK;
+}

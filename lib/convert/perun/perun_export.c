@@ -9,7 +9,7 @@
  *
  * Output is streamed one resource group at a time, so memory stays in
  * proportion to the largest group, not the file. */
-#include "internal.h"
+#include "frames.h"
 #include <jansson.h>
 #include <math.h>
 
@@ -25,7 +25,7 @@ static const char *const class_names[] = {NULL, NULL, PERUN_LABEL_TYPE_KEY, PERU
                                           "address", "subtype", "uid"};
 
 typedef struct selrow {
-  uint64_t row;
+  uint64_t row;     /* pcol_selected_row's fields, then the grouping */
   int64_t num, den;
   uint64_t order;   /* sort key inside the group */
   uint32_t group;   /* group key (string id / snapshot index / stack id) */
@@ -41,15 +41,16 @@ typedef struct pexp {
   pcol_error *err;
   FILE *out;
   pcol_view s_src, s_time, s_dur, s_w, s_stack, s_ls, s_voff, v_type, v_val, ls_off, lb_key, lb_str,
-      lb_num, lb_unit, st_par, st_loc, loc_off, ln_fn, ln_line, fn_name, fn_file, vt_type, vt_unit,
-      src_type, src_uri, m_src, m_uid, m_model, m_method, m_r2, m_xs, m_xe, m_coeffs;
+      lb_num, lb_unit, st_par, st_loc, vt_type, vt_unit, src_type, src_uri, m_src, m_uid, m_model,
+      m_method, m_r2, m_xs, m_xe, m_coeffs;
+  pcol_frames fr; /* locations, lines, functions */
   uint8_t *cls; /* per string id: class + 1, 0 = not looked at yet */
   int real_amounts, kperf;
   uint32_t src; /* exact mode: the source */
   kv *meta;
   size_t nmeta;
   selrow *rows;
-  size_t nrows, caprows;
+  size_t nrows;
   uint32_t *locs;
   size_t nlocs, caplocs;
   char *kbuf; /* NUL-terminated copy of a key */
@@ -151,41 +152,27 @@ static json_t *meta_json(pexp *x, const char *key) {
 
 /* ------------------------------------------------------------ stacks */
 
-static int collect_loc(void *ctx, uint32_t depth, uint32_t loc) {
-  pexp *x = ctx;
-  (void)depth;
-  if (x->nlocs == x->caplocs) {
-    size_t c = x->caplocs ? 2 * x->caplocs : 32;
-    uint32_t *n = realloc(x->locs, c * sizeof *n);
-    if (!n) return 1;
-    x->locs = n;
-    x->caplocs = c;
-  }
-  x->locs[x->nlocs++] = loc;
-  return 0;
-}
-
 /* One frame object per inline line of the stack's locations, leaf first.
  * style 0: {source, line, function} when the function has a file and the
- * line is known, else {func}; style 1 (memory): always {source, line, function}. */
+ * line is known, else {func}; style 1 (memory): always {source, line, function}.
+ * A Perun frame names a function, so a function without a name is
+ * "[unknown]" (its file and line stay in their own fields) and a location
+ * without lines (an address only) gives no frame. */
 static int frames_leaf_first(pexp *x, uint32_t stack, int style, json_t **out) {
-  x->nlocs = 0;
-  int rc = pcol_stack_walk(x->f, stack, collect_loc, x, x->err);
+  int rc = pcol_stack_locations(x->f, stack, &x->locs, &x->nlocs, &x->caplocs, x->err);
   if (rc) return rc;
   json_t *a = json_array();
   if (!a) return oom(x);
   for (size_t i = 0; i < x->nlocs; i++) {
-    uint32_t loc = x->locs[i];
-    if (loc == 0 || loc > pcol_rows(x->f, PCOL_T_LOCATIONS)) continue;
-    uint64_t lo = pcol_view_u64(&x->loc_off, loc - 1), hi = pcol_view_u64(&x->loc_off, loc);
-    if (hi > pcol_rows(x->f, PCOL_T_LINES)) hi = pcol_rows(x->f, PCOL_T_LINES);
+    uint64_t lo, hi;
+    pcol_frames_lines(&x->fr, x->locs[i], &lo, &hi);
     for (uint64_t l = lo; l < hi; l++) {
-      uint32_t fn = pcol_view_u32(&x->ln_fn, l);
-      int64_t line = pcol_view_i64(&x->ln_line, l);
+      uint32_t fn = pcol_frames_fn(&x->fr, l);
+      int64_t line = pcol_view_i64(&x->fr.ln_line, l);
       uint32_t name = 0, file = 0;
-      if (fn && fn <= pcol_rows(x->f, PCOL_T_FUNCTIONS)) {
-        name = pcol_view_u32(&x->fn_name, fn - 1);
-        file = pcol_view_u32(&x->fn_file, fn - 1);
+      if (fn) {
+        name = pcol_view_u32(&x->fr.fn_name, fn - 1);
+        file = pcol_view_u32(&x->fr.fn_file, fn - 1);
       }
       json_t *fr;
       json_t *jn = jstr_id(x, name);
@@ -575,15 +562,17 @@ static int row_label(pexp *x, uint64_t row, int cls, uint64_t *at) {
 }
 
 typedef struct uidcount {
-  char **names;
+  struct uident {
+    char *name;
+    uint32_t count;
+  } *e;
   size_t n, cap;
   pcol_hset set;
-  uint32_t *counts;
 } uidcount;
 
 static int uid_eq(const void *ctx, uint32_t id, const void *key) {
   const uidcount *u = ctx;
-  return !strcmp(u->names[id - 1], key);
+  return !strcmp(u->e[id - 1].name, key);
 }
 
 /* "<uid>#<n>": n counts earlier groups with the same uid string */
@@ -591,30 +580,21 @@ static char *next_type_key(uidcount *u, const char *uid) {
   uint64_t h = pcol_hash_bytes(uid, strlen(uid), 7);
   uint32_t id = pcol_hset_find(&u->set, h, uid_eq, u, uid);
   if (!id) {
-    if (u->n == u->cap) {
-      size_t c = u->cap ? 2 * u->cap : 64;
-      char **nn = realloc(u->names, c * sizeof *nn);
-      uint32_t *nc = realloc(u->counts, c * sizeof *nc);
-      if (nn) u->names = nn;
-      if (nc) u->counts = nc;
-      if (!nn || !nc) return NULL;
-      u->cap = c;
-    }
-    if (!(u->names[u->n] = strdup(uid))) return NULL;
-    u->counts[u->n] = 0;
+    if (PCOL_GROW(u->e, u->n, u->cap)) return NULL;
+    if (!(u->e[u->n].name = strdup(uid))) return NULL;
+    u->e[u->n].count = 0;
     id = (uint32_t)++u->n;
     if (pcol_hset_insert(&u->set, h, id)) return NULL;
   }
   size_t l = strlen(uid) + 24;
   char *k = malloc(l);
-  if (k) snprintf(k, l, "%s#%u", uid, u->counts[id - 1]++);
+  if (k) snprintf(k, l, "%s#%u", uid, u->e[id - 1].count++);
   return k;
 }
 
 static void uidcount_free(uidcount *u) {
-  for (size_t i = 0; i < u->n; i++) free(u->names[i]);
-  free(u->names);
-  free(u->counts);
+  for (size_t i = 0; i < u->n; i++) free(u->e[i].name);
+  free(u->e);
   pcol_hset_free(&u->set);
 }
 
@@ -788,24 +768,26 @@ static int export_synth(pexp *x, uint32_t nsources) {
 
 /* ---------------------------------------------------------------- main */
 
-static int collect(void *ctx, uint64_t row, int64_t num, int64_t den) {
-  pexp *x = ctx;
-  if (x->nrows == x->caprows) {
-    size_t c = x->caprows ? 2 * x->caprows : 1024;
-    selrow *n = realloc(x->rows, c * sizeof *n);
-    if (!n) return PCOL_ENOMEM;
-    x->rows = n;
-    x->caprows = c;
+/* The selected rows, each in its own group in row order until the export
+ * mode groups them. */
+static int select_rows(pexp *x, const pcol_select *sel) {
+  pcol_selected_row *r;
+  size_t n;
+  int rc = pcol_select_rows(x->f, sel, &r, &n, x->err);
+  if (rc) return rc;
+  x->rows = n ? malloc(n * sizeof *x->rows) : NULL;
+  if (n && !x->rows) {
+    free(r);
+    return oom(x);
   }
-  x->rows[x->nrows++] = (selrow){row, num, den, row, 0, 0};
-  return 0;
+  for (size_t i = 0; i < n; i++) x->rows[i] = (selrow){r[i].row, r[i].num, r[i].den, r[i].row, 0, 0};
+  x->nrows = n;
+  free(r);
+  return PCOL_OK;
 }
 
 static int open_views(pexp *x) {
-  struct {
-    pcol_view *v;
-    int t, c;
-  } cols[] = {
+  const pcol_column_req cols[] = {
       {&x->s_src, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},     {&x->s_time, PCOL_T_SAMPLES, PCOL_C_S_TIME},
       {&x->s_dur, PCOL_T_SAMPLES, PCOL_C_S_DURATION},   {&x->s_w, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},
       {&x->s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},    {&x->s_ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET},
@@ -814,21 +796,15 @@ static int open_views(pexp *x) {
       {&x->lb_key, PCOL_T_LABELS, PCOL_C_LB_KEY},       {&x->lb_str, PCOL_T_LABELS, PCOL_C_LB_STR},
       {&x->lb_num, PCOL_T_LABELS, PCOL_C_LB_NUM},       {&x->lb_unit, PCOL_T_LABELS, PCOL_C_LB_UNIT},
       {&x->st_par, PCOL_T_STACKS, PCOL_C_STACK_PARENT}, {&x->st_loc, PCOL_T_STACKS, PCOL_C_STACK_LOCATION},
-      {&x->loc_off, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS}, {&x->ln_fn, PCOL_T_LINES, PCOL_C_LINE_FUNCTION},
-      {&x->ln_line, PCOL_T_LINES, PCOL_C_LINE_LINE},    {&x->fn_name, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME},
-      {&x->fn_file, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME}, {&x->vt_type, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE},
-      {&x->vt_unit, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT}, {&x->src_type, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE},
-      {&x->src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI}, {&x->m_src, PCOL_T_MODELS, PCOL_C_MOD_SOURCE},
-      {&x->m_uid, PCOL_T_MODELS, PCOL_C_MOD_UID},       {&x->m_model, PCOL_T_MODELS, PCOL_C_MOD_MODEL},
-      {&x->m_method, PCOL_T_MODELS, PCOL_C_MOD_METHOD}, {&x->m_r2, PCOL_T_MODELS, PCOL_C_MOD_R_SQUARE},
-      {&x->m_xs, PCOL_T_MODELS, PCOL_C_MOD_X_START},    {&x->m_xe, PCOL_T_MODELS, PCOL_C_MOD_X_END},
-      {&x->m_coeffs, PCOL_T_MODELS, PCOL_C_MOD_COEFFS},
+      {&x->vt_type, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE}, {&x->vt_unit, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT},
+      {&x->src_type, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE}, {&x->src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI},
+      {&x->m_src, PCOL_T_MODELS, PCOL_C_MOD_SOURCE},    {&x->m_uid, PCOL_T_MODELS, PCOL_C_MOD_UID},
+      {&x->m_model, PCOL_T_MODELS, PCOL_C_MOD_MODEL},   {&x->m_method, PCOL_T_MODELS, PCOL_C_MOD_METHOD},
+      {&x->m_r2, PCOL_T_MODELS, PCOL_C_MOD_R_SQUARE},   {&x->m_xs, PCOL_T_MODELS, PCOL_C_MOD_X_START},
+      {&x->m_xe, PCOL_T_MODELS, PCOL_C_MOD_X_END},      {&x->m_coeffs, PCOL_T_MODELS, PCOL_C_MOD_COEFFS},
   };
-  for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
-    int rc = pcol_column(x->f, cols[i].t, cols[i].c, cols[i].v, x->err);
-    if (rc) return rc;
-  }
-  return PCOL_OK;
+  PCOL_RETURN_NOT_OK(pcol_columns(x->f, cols, PCOL_NCOLS(cols), x->err));
+  return pcol_frames_init(&x->fr, x->f, x->err);
 }
 
 static int load_meta(pexp *x, uint32_t src) {
@@ -860,8 +836,7 @@ int pcol_export_perun(pcol_file *f, const pcol_select *sel, FILE *out, pcol_erro
   if (rc) return rc;
   x.cls = calloc(pcol_string_count(f) + 1, 1);
   if (!x.cls) return oom(&x);
-  rc = pcol_select_iter(f, sel, collect, &x, err);
-  if (rc == PCOL_ENOMEM) rc = oom(&x);
+  rc = select_rows(&x, sel);
   /* one Perun source selected (or the only one): write it back exactly */
   uint32_t src = sel && sel->source_id ? sel->source_id : 0;
   uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);

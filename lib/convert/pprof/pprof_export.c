@@ -41,7 +41,9 @@ typedef struct ex {
   uint32_t *cache; /* pcol string id -> pprof index; UINT32_MAX = not yet */
   pcol_hset by_content;
   /* value columns: (type, unit) pprof string indices */
-  int64_t *col_type, *col_unit;
+  struct vcol {
+    int64_t type, unit;
+  } *cols;
   size_t ncols, capcols;
   src_info *src;
   uint64_t nsrc;
@@ -70,13 +72,7 @@ static int64_t str_bytes(ex *x, const void *p, size_t n) {
     x->rc = pcol_error_set(x->err, PCOL_ETOOBIG, "pprof export: too many strings");
     return 0;
   }
-  if (x->nstr == x->capstr) {
-    size_t nc = x->capstr ? x->capstr * 2 : 1024;
-    ProtobufCBinaryData *ns = realloc(x->strs, nc * sizeof *ns);
-    if (!ns) return oom(x), 0;
-    x->strs = ns;
-    x->capstr = nc;
-  }
+  if (PCOL_GROW(x->strs, x->nstr, x->capstr)) return oom(x), 0;
   uint32_t id = (uint32_t)x->nstr++;
   x->strs[id].data = (uint8_t *)(uintptr_t)p;
   x->strs[id].len = n;
@@ -105,25 +101,14 @@ static int64_t str_id(ex *x, uint32_t sid) {
 /* Column for the occ-th (0-based) occurrence of (type, unit) in a source. */
 static int column_for(ex *x, int64_t type, int64_t unit, size_t occ, uint32_t *col) {
   for (size_t i = 0; i < x->ncols; i++)
-    if (x->col_type[i] == type && x->col_unit[i] == unit && occ-- == 0) {
+    if (x->cols[i].type == type && x->cols[i].unit == unit && occ-- == 0) {
       *col = (uint32_t)i;
       return PCOL_OK;
     }
   /* not enough such columns yet: append one (occ is now the shortfall) */
   for (;;) {
-    if (x->ncols == x->capcols) {
-      size_t nc = x->capcols ? x->capcols * 2 : 8;
-      int64_t *t = realloc(x->col_type, nc * sizeof *t);
-      if (!t) return oom(x);
-      x->col_type = t;
-      int64_t *u = realloc(x->col_unit, nc * sizeof *u);
-      if (!u) return oom(x);
-      x->col_unit = u;
-      x->capcols = nc;
-    }
-    x->col_type[x->ncols] = type;
-    x->col_unit[x->ncols] = unit;
-    x->ncols++;
+    if (PCOL_GROW(x->cols, x->ncols, x->capcols)) return oom(x);
+    x->cols[x->ncols++] = (struct vcol){type, unit};
     if (occ-- == 0) break;
   }
   *col = (uint32_t)(x->ncols - 1);
@@ -202,15 +187,6 @@ static int plan_columns(ex *x) {
 }
 
 /* ------------------------------------------------------- sample pass */
-
-typedef struct sel_rows {
-  pcol_buf rows; /* uint64 row, int64 num, int64 den triples */
-} sel_rows;
-static int collect(void *ctx, uint64_t row, int64_t num, int64_t den) {
-  sel_rows *s = ctx;
-  uint64_t t[3] = {row, (uint64_t)num, (uint64_t)den};
-  return pcol_buf_append(&s->rows, t, sizeof t) ? PCOL_ENOMEM : 0;
-}
 
 typedef struct walk_ctx {
   pcol_buf *ids;
@@ -319,7 +295,8 @@ typedef struct parts {
   int64_t *comments, *values;
   pcol_buf loc_ids, svals; /* uint64 location ids; (u32 col, i64 value) pairs */
   uint64_t *loc_off, *val_off;
-  sel_rows sel;
+  pcol_selected_row *sel; /* the selected sample rows */
+  size_t nsel;
 } parts;
 
 static void parts_free(parts *p) {
@@ -343,7 +320,7 @@ static void parts_free(parts *p) {
   free(p->val_off);
   pcol_buf_free(&p->loc_ids);
   pcol_buf_free(&p->svals);
-  pcol_buf_free(&p->sel.rows);
+  free(p->sel);
 }
 
 #define COLS(T, ...)                                                            \
@@ -473,8 +450,7 @@ static int add_samples(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
       (x->rc = pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &vva, x->err)))
     return x->rc;
   uint64_t nlab = pcol_rows(f, PCOL_T_LABELS), nvals = pcol_rows(f, PCOL_T_VALUES);
-  size_t ns = P->sel.rows.len / (3 * sizeof(uint64_t));
-  const uint64_t *sr = (const uint64_t *)(const void *)P->sel.rows.data;
+  size_t ns = P->nsel;
   P->samples = calloc(ns + 1, sizeof *P->samples);
   P->samplep = calloc(ns + 1, sizeof *P->samplep);
   P->loc_off = calloc(ns + 1, sizeof *P->loc_off);
@@ -491,8 +467,8 @@ static int add_samples(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
   }
   walk_ctx w = {&P->loc_ids, 0};
   for (size_t i = 0; i < ns && !x->rc; i++) {
-    uint64_t row = sr[3 * i];
-    int64_t num = (int64_t)sr[3 * i + 1], den = (int64_t)sr[3 * i + 2];
+    uint64_t row = P->sel[i].row;
+    int64_t num = P->sel[i].num, den = P->sel[i].den;
     Perftools__Profiles__Sample *s = &P->samples[i];
     perftools__profiles__sample__init(s);
     P->samplep[i] = s;
@@ -710,8 +686,8 @@ int pcol_export_pprof(pcol_file *f, const pcol_select *sel, FILE *out, int gzip,
   for (uint64_t s = 0; s < x.nsrc; s++) x.src[s].involved = !sel || !sel->source_id || sel->source_id == s + 1;
 
   if (plan_columns(&x)) goto done;
-  if ((x.rc = pcol_select_iter(f, sel, collect, &P.sel, err))) {
-    if (x.rc == PCOL_ENOMEM) oom(&x);
+  if ((x.rc = pcol_select_rows(f, sel, &P.sel, &P.nsel, err))) {
+    if (x.rc == PCOL_ENOMEM) oom(&x); /* names the exporter */
     goto done;
   }
   /* sample types */
@@ -723,8 +699,8 @@ int pcol_export_pprof(pcol_file *f, const pcol_select *sel, FILE *out, int gzip,
   }
   for (size_t i = 0; i < x.ncols; i++) {
     perftools__profiles__value_type__init(&P.vts[i]);
-    P.vts[i].type = x.col_type[i];
-    P.vts[i].unit = x.col_unit[i];
+    P.vts[i].type = x.cols[i].type;
+    P.vts[i].unit = x.cols[i].unit;
     P.vtp[i] = &P.vts[i];
   }
   pr.n_sample_type = x.ncols;
@@ -755,8 +731,7 @@ done:
   free(x.src);
   free(x.cache);
   free(x.strs);
-  free(x.col_type);
-  free(x.col_unit);
+  free(x.cols);
   pcol_hset_free(&x.by_content);
   return x.rc;
 }

@@ -1,4 +1,5 @@
-/* rprof.h — what the Rprof importer and exporter share (not installed).
+/* rprof.h — what the Rprof importer and exporter share (not installed);
+ * defined in rprof_common.c, so neither side uses the other's file.
  *
  * Byte-exact round trips rest on one rule: the importer renders every sample
  * line the way the exporter will (pcol_rprof_render, with the same #File
@@ -22,6 +23,10 @@ extern const int64_t pcol_rprof_mem_factor[RPROF_NMEM];
 
 /* Header flags, in the order R writes them. */
 enum { RPROF_F_MEMORY = 1, RPROF_F_GC = 2, RPROF_F_LINE = 4 };
+
+/* Unsigned decimal at p[*i..n): 1 with *out and *i after the digits, 0 when
+ * p[*i] is not a digit, -1 when the number does not fit in 64 bits. */
+int pcol_rprof_parse_u64(const char *p, size_t n, size_t *i, uint64_t *out);
 
 /* Parses a header line (without its line end): flags and interval.
  * Returns 1 when the line looks like a header (starts with a flag prefix or

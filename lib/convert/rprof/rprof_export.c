@@ -67,34 +67,28 @@ static size_t strip_eol(const char *p, size_t n) {
 /* ------------------------------------------------------------ setup */
 
 static int load_views(rp_out *r) {
-  struct {
-    int t, c;
-    pcol_view *v;
-  } cols[] = {
-      {PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &r->s_src},
-      {PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &r->s_weight},
-      {PCOL_T_SAMPLES, PCOL_C_S_STACK, &r->s_stack},
-      {PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &r->s_voff},
-      {PCOL_T_VALUES, PCOL_C_V_TYPE, &r->v_type},
-      {PCOL_T_VALUES, PCOL_C_V_VALUE, &r->v_val},
-      {PCOL_T_STACKS, PCOL_C_STACK_PARENT, &r->st_par},
-      {PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &r->st_loc},
-      {PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS, &r->l_off},
-      {PCOL_T_LINES, PCOL_C_LINE_FUNCTION, &r->ln_fn},
-      {PCOL_T_LINES, PCOL_C_LINE_LINE, &r->ln_line},
-      {PCOL_T_FUNCTIONS, PCOL_C_FN_NAME, &r->fn_name},
-      {PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME, &r->fn_file},
-      {PCOL_T_TEXT_LINES, PCOL_C_TL_SOURCE, &r->tl_src},
-      {PCOL_T_TEXT_LINES, PCOL_C_TL_BEFORE, &r->tl_before},
-      {PCOL_T_TEXT_LINES, PCOL_C_TL_TEXT, &r->tl_text},
-      {PCOL_T_SAMPLE_TEXT, PCOL_C_ST_SAMPLE, &r->sx_sample},
-      {PCOL_T_SAMPLE_TEXT, PCOL_C_ST_TEXT, &r->sx_text},
-      {PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &r->so_type},
+  const pcol_column_req cols[] = {
+      {&r->s_src, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},
+      {&r->s_weight, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},
+      {&r->s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},
+      {&r->s_voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
+      {&r->v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},
+      {&r->v_val, PCOL_T_VALUES, PCOL_C_V_VALUE},
+      {&r->st_par, PCOL_T_STACKS, PCOL_C_STACK_PARENT},
+      {&r->st_loc, PCOL_T_STACKS, PCOL_C_STACK_LOCATION},
+      {&r->l_off, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS},
+      {&r->ln_fn, PCOL_T_LINES, PCOL_C_LINE_FUNCTION},
+      {&r->ln_line, PCOL_T_LINES, PCOL_C_LINE_LINE},
+      {&r->fn_name, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME},
+      {&r->fn_file, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME},
+      {&r->tl_src, PCOL_T_TEXT_LINES, PCOL_C_TL_SOURCE},
+      {&r->tl_before, PCOL_T_TEXT_LINES, PCOL_C_TL_BEFORE},
+      {&r->tl_text, PCOL_T_TEXT_LINES, PCOL_C_TL_TEXT},
+      {&r->sx_sample, PCOL_T_SAMPLE_TEXT, PCOL_C_ST_SAMPLE},
+      {&r->sx_text, PCOL_T_SAMPLE_TEXT, PCOL_C_ST_TEXT},
+      {&r->so_type, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE},
   };
-  for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
-    int rc = pcol_column(r->f, cols[i].t, cols[i].c, cols[i].v, r->err);
-    if (rc) return rc;
-  }
+  PCOL_RETURN_NOT_OK(pcol_columns(r->f, cols, PCOL_NCOLS(cols), r->err));
   r->nsamples = pcol_rows(r->f, PCOL_T_SAMPLES);
   r->nstacks = pcol_rows(r->f, PCOL_T_STACKS);
   r->nlocs = pcol_rows(r->f, PCOL_T_LOCATIONS);

@@ -1,6 +1,6 @@
-/* rprof_import.c — R's Rprof() text output into a builder, and the parts of
+/* rprof_import.c — R's Rprof() text output into a builder.  The parts of
  * the format the exporter shares (header/#File parsing, #File table,
- * canonical line rendering).
+ * canonical line rendering) are in rprof_common.c.
  *
  * One source per input; one sample per sample line (weight 1, time = sum of
  * the intervals of the earlier sample lines).  Headers and #File lines are
@@ -12,179 +12,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
-
-const char *const pcol_rprof_mem_type[RPROF_NMEM] = {RPROF_VT_SMALL, RPROF_VT_LARGE, RPROF_VT_NODES,
-                                                     RPROF_VT_DUPS};
-const char *const pcol_rprof_mem_unit[RPROF_NMEM] = {"bytes", "bytes", "bytes", "count"};
-const int64_t pcol_rprof_mem_factor[RPROF_NMEM] = {8, 8, 1, 1};
-
-/* ------------------------------------------------------------ parsing */
-
-static int has_prefix(const char *p, size_t n, const char *s) {
-  size_t l = strlen(s);
-  return n >= l && memcmp(p, s, l) == 0;
-}
-
-/* Unsigned decimal at p[*i..n): at least one digit, no overflow. */
-static int parse_u64(const char *p, size_t n, size_t *i, uint64_t *out) {
-  size_t k = *i;
-  uint64_t v = 0;
-  if (k >= n || !isdigit((unsigned char)p[k])) return 0;
-  for (; k < n && isdigit((unsigned char)p[k]); k++) {
-    unsigned d = (unsigned)(p[k] - '0');
-    if (v > (UINT64_MAX - d) / 10) return -1; /* overflow */
-    v = v * 10 + d;
-  }
-  *i = k;
-  *out = v;
-  return 1;
-}
-
-int pcol_rprof_is_header(const char *p, size_t n, unsigned *flags, uint64_t *interval_us,
-                         int *ok) {
-  static const char *const pre[3] = {"memory profiling: ", "GC profiling: ",
-                                     "line profiling: "};
-  *ok = 0;
-  *flags = 0;
-  if (!has_prefix(p, n, "sample.interval=") && !has_prefix(p, n, pre[0]) &&
-      !has_prefix(p, n, pre[1]) && !has_prefix(p, n, pre[2]))
-    return 0;
-  size_t i = 0;
-  for (int k = 0; k < 3; k++)
-    if (has_prefix(p + i, n - i, pre[k])) {
-      *flags |= 1u << k;
-      i += strlen(pre[k]);
-    }
-  if (!has_prefix(p + i, n - i, "sample.interval=")) return 1;
-  i += strlen("sample.interval=");
-  if (parse_u64(p, n, &i, interval_us) != 1 || i != n) return 1;
-  *ok = 1;
-  return 1;
-}
-
-int pcol_rprof_is_fileline(const char *p, size_t n, uint64_t *num, const char **path,
-                           size_t *path_len, int *ok) {
-  *ok = 0;
-  if (!has_prefix(p, n, "#File ")) return 0;
-  size_t i = 6;
-  if (parse_u64(p, n, &i, num) != 1 || *num == 0) return 1;
-  if (!has_prefix(p + i, n - i, ": ")) return 1;
-  i += 2;
-  *path = p + i;
-  *path_len = n - i;
-  *ok = 1;
-  return 1;
-}
-
-/* ------------------------------------------------------- #File table */
-
-typedef struct path_key {
-  const void *p;
-  size_t n;
-} path_key;
-
-static const pcol_rprof_fent *fent(const pcol_rprof_ftab *t, uint32_t id) {
-  return (const pcol_rprof_fent *)(const void *)t->ents.data + (id - 1);
-}
-static int num_eq(const void *ctx, uint32_t id, const void *key) {
-  return fent(ctx, id)->num == *(const uint64_t *)key;
-}
-static int path_eq(const void *ctx, uint32_t id, const void *key) {
-  const pcol_rprof_ftab *t = ctx;
-  const pcol_rprof_fent *e = fent(t, id);
-  const path_key *k = key;
-  return e->len == k->n && (k->n == 0 || memcmp(t->pool.data + e->off, k->p, k->n) == 0);
-}
-static uint64_t num_hash(uint64_t num) { return pcol_hash_mix(0x5eed, num); }
-
-void pcol_rprof_ftab_free(pcol_rprof_ftab *t) {
-  pcol_buf_free(&t->ents);
-  pcol_buf_free(&t->pool);
-  pcol_hset_free(&t->by_num);
-  pcol_hset_free(&t->by_path);
-}
-
-void pcol_rprof_ftab_reset(pcol_rprof_ftab *t) {
-  /* segments are few: freeing keeps the code simple */
-  pcol_rprof_ftab_free(t);
-}
-
-const pcol_rprof_fent *pcol_rprof_ftab_num(const pcol_rprof_ftab *t, uint64_t num) {
-  uint32_t id = pcol_hset_find(&t->by_num, num_hash(num), num_eq, t, &num);
-  return id ? fent(t, id) : NULL;
-}
-
-const pcol_rprof_fent *pcol_rprof_ftab_path(const pcol_rprof_ftab *t, const void *path,
-                                            size_t len) {
-  path_key k = {path, len};
-  uint32_t id = pcol_hset_find(&t->by_path, pcol_hash_bytes(path, len, 7), path_eq, t, &k);
-  return id ? fent(t, id) : NULL;
-}
-
-int pcol_rprof_ftab_add(pcol_rprof_ftab *t, uint64_t num, const void *path, size_t len,
-                        uint32_t sid) {
-  int new_num = pcol_rprof_ftab_num(t, num) == NULL;
-  int new_path = pcol_rprof_ftab_path(t, path, len) == NULL;
-  if (!new_num && !new_path) return PCOL_OK;
-  if (t->ents.len / sizeof(pcol_rprof_fent) >= UINT32_MAX - 1) return PCOL_ETOOBIG;
-  pcol_rprof_fent e = {num, sid, t->pool.len, len};
-  if (pcol_buf_append(&t->pool, path, len) || pcol_buf_append(&t->ents, &e, sizeof e))
-    return PCOL_ENOMEM;
-  uint32_t id = (uint32_t)(t->ents.len / sizeof e);
-  if (new_num && pcol_hset_insert(&t->by_num, num_hash(num), id)) return PCOL_ENOMEM;
-  if (new_path && pcol_hset_insert(&t->by_path, pcol_hash_bytes(path, len, 7), id))
-    return PCOL_ENOMEM;
-  return PCOL_OK;
-}
-
-/* ---------------------------------------------------------- rendering */
-
-/* decimal digits of v at p; returns the end (the render runs once a line,
- * so snprintf's parsing was a tenth of the import time) */
-static char *put_dec(char *p, uint64_t v) {
-  char t[20];
-  int n = 0;
-  do t[n++] = (char)('0' + v % 10); while ((v /= 10) != 0);
-  while (n) *p++ = t[--n];
-  return p;
-}
-
-size_t pcol_rprof_mem_prefix(char *p, const uint64_t *mem) {
-  char *e = p;
-  for (int k = 0; k < 4; k++) {
-    *e++ = ':';
-    e = put_dec(e, mem[k]);
-  }
-  *e++ = ':';
-  return (size_t)(e - p);
-}
-
-int pcol_rprof_render(pcol_buf *out, const uint64_t *mem, const pcol_rprof_frame *fr,
-                      size_t n) {
-  char tmp[96];
-  out->len = 0;
-  if (mem && pcol_buf_append(out, tmp, pcol_rprof_mem_prefix(tmp, mem))) return PCOL_ENOMEM;
-  for (size_t i = 0; i < n; i++) {
-    if (fr[i].fileno) {
-      char *e = put_dec(tmp, fr[i].fileno);
-      *e++ = '#';
-      if (fr[i].line < 0) { /* only from a damaged or foreign file */
-        *e++ = '-';
-        e = put_dec(e, 0 - (uint64_t)fr[i].line);
-      } else {
-        e = put_dec(e, (uint64_t)fr[i].line);
-      }
-      *e++ = ' ';
-      if (pcol_buf_append(out, tmp, (size_t)(e - tmp))) return PCOL_ENOMEM;
-    }
-    if (fr[i].name) {
-      if (pcol_buf_append(out, "\"", 1) || pcol_buf_append(out, fr[i].name, fr[i].name_len) ||
-          pcol_buf_append(out, "\" ", 2))
-        return PCOL_ENOMEM;
-    }
-  }
-  return PCOL_OK;
-}
 
 /* ------------------------------------------------------------ importer */
 
@@ -314,13 +141,13 @@ static int on_fileline(rp_in *r, const char *p, size_t n, uint64_t num, const ch
 static int scan_ref(const char *p, size_t n, size_t i, uint64_t *file, uint64_t *line,
                     size_t *end) {
   size_t k = i;
-  int a = parse_u64(p, n, &k, file);
+  int a = pcol_rprof_parse_u64(p, n, &k, file);
   if (a <= 0) return a < 0 ? -2 : 0;
   if (k == n) return -1;
   if (p[k] != '#') return 0;
   k++;
   if (k == n) return -1;
-  int c = parse_u64(p, n, &k, line);
+  int c = pcol_rprof_parse_u64(p, n, &k, line);
   if (c <= 0) return c < 0 ? -2 : 0;
   if (k == n) return -1; /* no space after it: cut off (maybe mid-number) */
   if (p[k] != ' ') return 0;
@@ -355,7 +182,7 @@ static int scan_mem(rp_in *r, const char *p, size_t n, size_t *i, uint64_t mem[4
                     int *erc) {
   size_t k = 1;
   for (int f = 0; f < RPROF_NMEM; f++) {
-    int a = parse_u64(p, n, &k, &mem[f]);
+    int a = pcol_rprof_parse_u64(p, n, &k, &mem[f]);
     if (a < 0)
       return *erc = FAIL(PCOL_ECORRUPT,
                          "%s:%" PRIu64 ": memory field %d does not fit in 64 bits", r->name,
@@ -472,9 +299,9 @@ static int build_stack(rp_in *r, size_t n, uint32_t *stack) {
   return PCOL_OK;
 }
 
-/* Adds a sample whose stack part equals the previous line's (see prev_tail). */
-static int repeat_sample(rp_in *r, const char *p, size_t n, size_t tail_at,
-                         const uint64_t *mem, int cr_dangling) {
+/* Appends a sample of `stack` (with the memory fields when mem != NULL) at
+ * the current time, then moves the time on by one interval. */
+static int add_sample(rp_in *r, uint32_t stack, const uint64_t *mem, uint32_t *sid) {
   int rc;
   pcol_value_row vals[RPROF_NMEM];
   if (mem) {
@@ -482,13 +309,33 @@ static int repeat_sample(rp_in *r, const char *p, size_t n, size_t tail_at,
     for (int k = 0; k < RPROF_NMEM; k++)
       vals[k] = (pcol_value_row){r->vt[k], (int64_t)mem[k] * pcol_rprof_mem_factor[k]};
   }
-  pcol_sample_row s = {r->src, r->t_ns, 0, 1, PCOL_NA_I64, r->prev_stack, 0};
-  uint32_t sid;
-  if ((rc = pcol_b_sample(r->b, &s, vals, mem ? RPROF_NMEM : 0, &sid))) return bfail(r, rc);
+  pcol_sample_row s = {r->src, r->t_ns, 0, 1, PCOL_NA_I64, stack, 0};
+  if ((rc = pcol_b_sample(r->b, &s, vals, mem ? RPROF_NMEM : 0, sid))) return bfail(r, rc);
   if (r->t_ns > INT64_MAX - r->interval_ns)
     return FAIL(PCOL_ETOOBIG, "%s:%" PRIu64 ": sample time overflows int64 nanoseconds",
                 r->name, r->lineno);
   r->t_ns += r->interval_ns;
+  return PCOL_OK;
+}
+
+/* Keeps the line's bytes as the sample's text when the exporter's canonical
+ * rendering differs from them or the line end is not the source's default. */
+static int keep_text(rp_in *r, uint32_t sid, const char *p, size_t n, int canonical,
+                     int cr_dangling) {
+  int rc;
+  if (canonical && !suffix_needed(r, cr_dangling)) return PCOL_OK;
+  if ((rc = stored_text(r, p, n, cr_dangling)) ||
+      (rc = pcol_b_sample_text(r->b, sid, r->text.data, r->text.len)))
+    return bfail(r, rc);
+  return PCOL_OK;
+}
+
+/* Adds a sample whose stack part equals the previous line's (see prev_tail). */
+static int repeat_sample(rp_in *r, const char *p, size_t n, size_t tail_at,
+                         const uint64_t *mem, int cr_dangling) {
+  uint32_t sid;
+  int rc = add_sample(r, r->prev_stack, mem, &sid);
+  if (rc) return rc;
   /* the tail is canonical; so is the line if its memory prefix is */
   int canonical = 1;
   if (mem) {
@@ -498,61 +345,48 @@ static int repeat_sample(rp_in *r, const char *p, size_t n, size_t tail_at,
   } else {
     canonical = tail_at == 0;
   }
-  if (!canonical || suffix_needed(r, cr_dangling)) {
-    if ((rc = stored_text(r, p, n, cr_dangling)) ||
-        (rc = pcol_b_sample_text(r->b, sid, r->text.data, r->text.len)))
-      return bfail(r, rc);
-  }
-  return PCOL_OK;
+  return keep_text(r, sid, p, n, canonical, cr_dangling);
 }
 
-static int on_sample(rp_in *r, const char *p, size_t n, int cr_dangling) {
-  uint64_t mem[RPROF_NMEM];
-  int has_mem = 0, cut = 0, rc;
-  size_t i = 0;
-  r->frames.len = 0;
-  if (p[0] == ':') {
-    int m = scan_mem(r, p, n, &i, mem, &rc);
-    if (m == -2) return rc;
-    if (m == 0)
-      return FAIL(PCOL_ECORRUPT,
-                  "%s:%" PRIu64 ": malformed memory prefix (expected :small:big:nodes:dups:)",
-                  r->name, r->lineno);
-    if (m < 0) cut = 1, i = n;
-    else has_mem = 1;
-  }
-  if (r->prev_ok && !cut && n - i == r->prev_tail.len &&
-      (n == i || memcmp(p + i, r->prev_tail.data, n - i) == 0))
-    return repeat_sample(r, p, n, i, has_mem ? mem : NULL, cr_dangling);
-  size_t tail_at = i;
-  int pending = 0; /* a ref waiting for the name after it */
-  uint64_t pf = 0, pl = 0;
-  while (i < n && !cut) {
-    if (p[i] == '"') {
-      /* A name ends at '" ' followed by '"', a ref or the end of the line,
-       * or at a '"' that ends the line (cut before its space).  Names may
-       * hold spaces and quotes, so nothing simpler works. */
-      size_t j = i + 1, end = 0;
-      int found = 0;
-      for (;;) {
-        const char *q = j < n ? memchr(p + j, '"', n - j) : NULL;
-        if (!q) break;
-        j = (size_t)(q - p);
-        if (j + 1 == n) {
-          found = 1, end = n;
-          break;
-        }
-        if (p[j + 1] == ' ') {
-          size_t k = j + 2, e2;
-          uint64_t a, b2;
-          if (k == n || p[k] == '"' || scan_ref(p, n, k, &a, &b2, &e2) != 0) {
-            found = 1, end = k;
-            break;
-          }
-        }
-        j++;
+/* Where the name whose opening quote is at p[i] ends: 1 with *close (its
+ * closing quote) and *next (where the next token starts), 0 when nothing
+ * closes it before the end of the line.  A name ends at '" ' followed by
+ * '"', a ref or the end of the line, or at a '"' that ends the line (cut
+ * before its space).  Names may hold spaces and quotes, so nothing simpler
+ * works. */
+static int name_end(const char *p, size_t n, size_t i, size_t *close, size_t *next) {
+  size_t j = i + 1;
+  for (;;) {
+    const char *q = j < n ? memchr(p + j, '"', n - j) : NULL;
+    if (!q) return 0;
+    j = (size_t)(q - p);
+    if (j + 1 == n) {
+      *close = j, *next = n;
+      return 1;
+    }
+    if (p[j + 1] == ' ') {
+      size_t k = j + 2, e2;
+      uint64_t a, b2;
+      if (k == n || p[k] == '"' || scan_ref(p, n, k, &a, &b2, &e2) != 0) {
+        *close = j, *next = k;
+        return 1;
       }
-      if (!found) {
+    }
+    j++;
+  }
+}
+
+/* The tokenizer: the frames of the stack part p[i..n) of a sample line into
+ * r->frames, innermost first.  Sets *cut when the line ends inside a name or
+ * a ref (R cut it off); anything else malformed is an error. */
+static int scan_frames(rp_in *r, const char *p, size_t n, size_t i, int *cut) {
+  int pending = 0, rc; /* a ref waiting for the name after it */
+  uint64_t pf = 0, pl = 0;
+  r->frames.len = 0;
+  while (i < n && !*cut) {
+    if (p[i] == '"') {
+      size_t close, next;
+      if (!name_end(p, n, i, &close, &next)) {
         /* a name cut off by the end of the line; one holding '" ' would
          * have ended there, so that is garbage rather than a cut */
         for (size_t k = i + 1; k + 1 < n; k++)
@@ -561,12 +395,12 @@ static int on_sample(rp_in *r, const char *p, size_t n, int cr_dangling) {
                         "%s:%" PRIu64 ":%zu: unexpected text after the name that starts at "
                         "column %zu",
                         r->name, r->lineno, k + 3, i + 1);
-        cut = 1;
+        *cut = 1;
         break;
       }
-      if ((rc = push_frame(r, p + i + 1, j - i - 1, pending, pf, pl))) return rc;
+      if ((rc = push_frame(r, p + i + 1, close - i - 1, pending, pf, pl))) return rc;
       pending = 0;
-      i = end;
+      i = next;
     } else if (isdigit((unsigned char)p[i])) {
       uint64_t f, l;
       size_t e;
@@ -576,7 +410,7 @@ static int on_sample(rp_in *r, const char *p, size_t n, int cr_dangling) {
                     "%s:%" PRIu64 ":%zu: number in source reference does not fit in 64 bits",
                     r->name, r->lineno, i + 1);
       if (s == -1) {
-        cut = 1; /* a ref cut off by the end of the line */
+        *cut = 1; /* a ref cut off by the end of the line */
         break;
       }
       if (s == 0)
@@ -597,30 +431,22 @@ static int on_sample(rp_in *r, const char *p, size_t n, int cr_dangling) {
   }
   /* a trailing ref: a line of top-level code, in no named function */
   if (pending && (rc = push_frame(r, NULL, 0, 1, pf, pl))) return rc;
+  return PCOL_OK;
+}
 
+/* Emission: the sample of a scanned line (frames in r->frames, stack part
+ * from tail_at), and its original bytes when the canonical rendering
+ * differs.  A canonical line becomes the previous line for repeat_sample. */
+static int emit_sample(rp_in *r, const char *p, size_t n, size_t tail_at, const uint64_t *mem,
+                       int cut, int cr_dangling) {
+  const pcol_rprof_frame *fr = (const pcol_rprof_frame *)(const void *)r->frames.data;
   size_t nfr = r->frames.len / sizeof(pcol_rprof_frame);
+  uint32_t stack = 0, sid;
+  int rc;
   if ((rc = add_frame_locs(r, nfr))) return rc;
-  uint32_t stack = 0;
   if ((rc = build_stack(r, nfr, &stack))) return bfail(r, rc);
-  pcol_value_row vals[RPROF_NMEM];
-  if (has_mem) {
-    if ((rc = declare_memory(r))) return rc;
-    for (int k = 0; k < RPROF_NMEM; k++)
-      vals[k] = (pcol_value_row){r->vt[k], (int64_t)mem[k] * pcol_rprof_mem_factor[k]};
-  }
-  pcol_sample_row s = {r->src, r->t_ns, 0, 1, PCOL_NA_I64, stack, 0};
-  uint32_t sid;
-  if ((rc = pcol_b_sample(r->b, &s, vals, has_mem ? RPROF_NMEM : 0, &sid)))
-    return bfail(r, rc);
-  if (r->t_ns > INT64_MAX - r->interval_ns)
-    return FAIL(PCOL_ETOOBIG, "%s:%" PRIu64 ": sample time overflows int64 nanoseconds",
-                r->name, r->lineno);
-  r->t_ns += r->interval_ns;
-
-  /* keep the original bytes when the canonical rendering differs */
-  if ((rc = pcol_rprof_render(&r->render, has_mem ? mem : NULL,
-                              (const pcol_rprof_frame *)(const void *)r->frames.data, nfr)))
-    return bfail(r, rc);
+  if ((rc = add_sample(r, stack, mem, &sid))) return rc;
+  if ((rc = pcol_rprof_render(&r->render, mem, fr, nfr))) return bfail(r, rc);
   if (cut) r->truncated++;
   int canonical = !cut && r->render.len == n && (n == 0 || memcmp(r->render.data, p, n) == 0);
   r->prev_ok = canonical;
@@ -629,12 +455,28 @@ static int on_sample(rp_in *r, const char *p, size_t n, int cr_dangling) {
     if (pcol_buf_append(&r->prev_tail, p + tail_at, n - tail_at)) r->prev_ok = 0;
     r->prev_stack = stack;
   }
-  if (!canonical || suffix_needed(r, cr_dangling)) {
-    if ((rc = stored_text(r, p, n, cr_dangling)) ||
-        (rc = pcol_b_sample_text(r->b, sid, r->text.data, r->text.len)))
-      return bfail(r, rc);
+  return keep_text(r, sid, p, n, canonical, cr_dangling);
+}
+
+static int on_sample(rp_in *r, const char *p, size_t n, int cr_dangling) {
+  uint64_t mem[RPROF_NMEM];
+  int has_mem = 0, cut = 0, rc;
+  size_t i = 0;
+  if (p[0] == ':') {
+    int m = scan_mem(r, p, n, &i, mem, &rc);
+    if (m == -2) return rc;
+    if (m == 0)
+      return FAIL(PCOL_ECORRUPT,
+                  "%s:%" PRIu64 ": malformed memory prefix (expected :small:big:nodes:dups:)",
+                  r->name, r->lineno);
+    if (m < 0) cut = 1, i = n;
+    else has_mem = 1;
   }
-  return PCOL_OK;
+  if (r->prev_ok && !cut && n - i == r->prev_tail.len &&
+      (n == i || memcmp(p + i, r->prev_tail.data, n - i) == 0))
+    return repeat_sample(r, p, n, i, has_mem ? mem : NULL, cr_dangling);
+  if ((rc = scan_frames(r, p, n, i, &cut))) return rc;
+  return emit_sample(r, p, n, i, has_mem ? mem : NULL, cut, cr_dangling);
 }
 
 static int finish_meta(rp_in *r) {
@@ -736,7 +578,6 @@ int pcol_import_rprof(pcol_builder *b, FILE *in, const char *name,
   if (rc) return pcol_error_set(err, rc, "%s: %s", r.name, pcol_strerror(rc));
   rc = import_lines(&r, in, max);
   if (!rc) rc = finish_meta(&r);
-  if (!rc && opt && opt->coalesce) rc = pcol_builder_coalesce(b, err);
   pcol_rprof_ftab_free(&r.ft);
   pcol_buf_free(&r.frames);
   pcol_buf_free(&r.locs);

@@ -11,30 +11,26 @@
  * sampling interval (its smallest positive gap between samples).  Frames are
  * shared and deduplicated per function.  Written as a stream: memory grows
  * with the distinct stacks and frames, not with the samples. */
-#include "internal.h"
+#include "frames.h"
 #include <jansson.h>
-
-typedef struct srow {
-  uint64_t row;
-  int64_t num, den;
-} srow;
 
 typedef struct sexp {
   pcol_file *f;
   pcol_error *err;
   FILE *out;
-  pcol_view s_src, s_time, s_dur, s_w, s_stack, s_voff, v_type, v_val, loc_off, loc_addr, ln_fn, fn_name,
-      fn_file, fn_line, vt_type, vt_unit, svt_src, svt_vt, src_uri;
+  pcol_view s_src, s_time, s_dur, s_w, s_stack, s_voff, v_type, v_val, fn_line, vt_type, vt_unit,
+      svt_src, svt_vt, src_uri;
+  pcol_frames fr;                 /* locations, lines, functions; address-only names */
   uint32_t *fn_frame, *loc_frame; /* id -> frame index + 1 */
   uint32_t *frames;               /* frame i: function id, or location id | 1<<31 */
   size_t nframes, capframes;
   uint64_t *memo_off;             /* stack id -> offset + 1 in `stk` */
   uint32_t *memo_len;
   pcol_buf stk;                   /* u32 frame indices, root first */
-  uint32_t *tmp;
+  uint32_t *tmp;                  /* a stack's locations, leaf first */
   size_t ntmp, captmp;
-  srow *rows;
-  size_t nrows, caprows;
+  pcol_selected_row *rows;        /* the selected rows of one source */
+  size_t nrows;
   int nprofiles;
 } sexp;
 
@@ -65,29 +61,9 @@ static int put_str(sexp *x, pcol_str s) {
   return rc;
 }
 
-static int collect_loc(void *ctx, uint32_t depth, uint32_t loc) {
-  sexp *x = ctx;
-  (void)depth;
-  if (x->ntmp == x->captmp) {
-    size_t c = x->captmp ? 2 * x->captmp : 64;
-    uint32_t *n = realloc(x->tmp, c * sizeof *n);
-    if (!n) return 1;
-    x->tmp = n;
-    x->captmp = c;
-  }
-  x->tmp[x->ntmp++] = loc;
-  return 0;
-}
-
 static int frame_index(sexp *x, uint32_t *memo, uint32_t key, uint32_t tag, uint32_t *out) {
   if (!memo[key]) {
-    if (x->nframes == x->capframes) {
-      size_t c = x->capframes ? 2 * x->capframes : 256;
-      uint32_t *n = realloc(x->frames, c * sizeof *n);
-      if (!n) return oom(x);
-      x->frames = n;
-      x->capframes = c;
-    }
+    if (PCOL_GROW(x->frames, x->nframes, x->capframes)) return oom(x);
     x->frames[x->nframes++] = key | tag;
     memo[key] = (uint32_t)x->nframes;
   }
@@ -100,25 +76,22 @@ static int stack_frames(sexp *x, uint32_t stack, const uint32_t **fr, uint32_t *
   if (stack > pcol_rows(x->f, PCOL_T_STACKS))
     return pcol_error_set(x->err, PCOL_ECORRUPT, "stack id %u is out of range", stack);
   if (!x->memo_off[stack]) {
-    x->ntmp = 0;
-    int rc = pcol_stack_walk(x->f, stack, collect_loc, x, x->err);
+    int rc = pcol_stack_locations(x->f, stack, &x->tmp, &x->ntmp, &x->captmp, x->err);
     if (rc) return rc;
     size_t off = x->stk.len;
-    uint64_t nloc = pcol_rows(x->f, PCOL_T_LOCATIONS), nl = pcol_rows(x->f, PCOL_T_LINES),
-             nfn = pcol_rows(x->f, PCOL_T_FUNCTIONS);
     for (size_t i = x->ntmp; i-- > 0;) {
       uint32_t loc = x->tmp[i], fi;
-      if (!loc || loc > nloc) continue;
-      uint64_t lo = pcol_view_u64(&x->loc_off, loc - 1), hi = pcol_view_u64(&x->loc_off, loc);
-      if (hi > nl) hi = nl;
-      if (lo >= hi) {
+      if (!loc || loc > x->fr.nloc) continue;
+      uint64_t lo, hi;
+      pcol_frames_lines(&x->fr, loc, &lo, &hi);
+      if (lo == hi) {
         if ((rc = frame_index(x, x->loc_frame, loc, 1u << 31, &fi))) return rc;
         if (PCOL_BUF_PUSH(&x->stk, uint32_t, fi)) return oom(x);
         continue;
       }
       for (uint64_t l = hi; l-- > lo;) {
-        uint32_t fn = pcol_view_u32(&x->ln_fn, l);
-        if (!fn || fn > nfn) continue;
+        uint32_t fn = pcol_frames_fn(&x->fr, l);
+        if (!fn) continue;
         if ((rc = frame_index(x, x->fn_frame, fn, 0, &fi))) return rc;
         if (PCOL_BUF_PUSH(&x->stk, uint32_t, fi)) return oom(x);
       }
@@ -133,21 +106,8 @@ static int stack_frames(sexp *x, uint32_t stack, const uint32_t **fr, uint32_t *
   return PCOL_OK;
 }
 
-static int collect(void *ctx, uint64_t row, int64_t num, int64_t den) {
-  sexp *x = ctx;
-  if (x->nrows == x->caprows) {
-    size_t c = x->caprows ? 2 * x->caprows : 1024;
-    srow *n = realloc(x->rows, c * sizeof *n);
-    if (!n) return PCOL_ENOMEM;
-    x->rows = n;
-    x->caprows = c;
-  }
-  x->rows[x->nrows++] = (srow){row, num, den};
-  return 0;
-}
-
 /* weight (vt 0) or value of type vt of a selected row; *has = 0 if absent */
-static int64_t amount(sexp *x, const srow *r, uint32_t vt, int *has) {
+static int64_t amount(sexp *x, const pcol_selected_row *r, uint32_t vt, int *has) {
   *has = 1;
   if (!vt) return pcol_scale(pcol_view_i64(&x->s_w, r->row), r->num, r->den);
   uint64_t lo = pcol_view_u64(&x->s_voff, r->row), hi = pcol_view_u64(&x->s_voff, r->row + 1);
@@ -292,15 +252,12 @@ static int write_frame(sexp *x, uint32_t key) {
   pcol_str name = {0}, file = {0};
   int64_t line = PCOL_NA_I64;
   int rc;
-  char buf[40];
+  char buf[PCOL_ADDR_NAME_MAX];
   if (key >> 31) {
-    uint32_t loc = key & 0x7fffffffu;
-    uint64_t a = pcol_view_u64(&x->loc_addr, loc - 1);
-    int n = a ? snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)a) : snprintf(buf, sizeof buf, "[unknown]");
-    name = (pcol_str){buf, (size_t)n};
+    pcol_frame_addr_name(&x->fr, key & 0x7fffffffu, buf, &name); /* the frames.h rule */
   } else {
-    if ((rc = pcol_string(x->f, pcol_view_u32(&x->fn_name, key - 1), &name, x->err)) ||
-        (rc = pcol_string(x->f, pcol_view_u32(&x->fn_file, key - 1), &file, x->err)))
+    if ((rc = pcol_string(x->f, pcol_view_u32(&x->fr.fn_name, key - 1), &name, x->err)) ||
+        (rc = pcol_string(x->f, pcol_view_u32(&x->fr.fn_file, key - 1), &file, x->err)))
       return rc;
     line = pcol_view_i64(&x->fn_line, key - 1);
     if (!name.ptr) name = file.ptr ? file : (pcol_str){"[unknown]", 9};
@@ -316,23 +273,18 @@ int pcol_export_speedscope(pcol_file *f, const pcol_select *sel, FILE *out, pcol
   x.f = f;
   x.err = err;
   x.out = out;
-  struct {
-    pcol_view *v;
-    int t, c;
-  } cols[] = {{&x.s_src, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},        {&x.s_time, PCOL_T_SAMPLES, PCOL_C_S_TIME},
-              {&x.s_dur, PCOL_T_SAMPLES, PCOL_C_S_DURATION},      {&x.s_w, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},
-              {&x.s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},       {&x.s_voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
-              {&x.v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},          {&x.v_val, PCOL_T_VALUES, PCOL_C_V_VALUE},
-              {&x.loc_off, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS}, {&x.loc_addr, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS},
-              {&x.ln_fn, PCOL_T_LINES, PCOL_C_LINE_FUNCTION},    {&x.fn_name, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME},
-              {&x.fn_file, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME}, {&x.fn_line, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE},
-              {&x.vt_type, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE},   {&x.vt_unit, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT},
-              {&x.svt_src, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE},
-              {&x.svt_vt, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE},
-              {&x.src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI}};
-  int rc = PCOL_OK;
-  for (size_t i = 0; i < sizeof cols / sizeof cols[0] && !rc; i++)
-    rc = pcol_column(f, cols[i].t, cols[i].c, cols[i].v, err);
+  const pcol_column_req cols[] = {
+      {&x.s_src, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},        {&x.s_time, PCOL_T_SAMPLES, PCOL_C_S_TIME},
+      {&x.s_dur, PCOL_T_SAMPLES, PCOL_C_S_DURATION},      {&x.s_w, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},
+      {&x.s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},       {&x.s_voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
+      {&x.v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},          {&x.v_val, PCOL_T_VALUES, PCOL_C_V_VALUE},
+      {&x.fn_line, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE},
+      {&x.vt_type, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE},   {&x.vt_unit, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT},
+      {&x.svt_src, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE},
+      {&x.svt_vt, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE},
+      {&x.src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI}};
+  int rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
+  if (!rc) rc = pcol_frames_init(&x.fr, f, err);
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);
   if (!rc) {
     x.fn_frame = calloc(pcol_rows(f, PCOL_T_FUNCTIONS) + 1, sizeof *x.fn_frame);
@@ -352,9 +304,8 @@ int pcol_export_speedscope(pcol_file *f, const pcol_select *sel, FILE *out, pcol
     if (sel && sel->source_id && sel->source_id != s) continue;
     pcol_select one = sel ? *sel : (pcol_select){0};
     one.source_id = s;
-    x.nrows = 0;
-    rc = pcol_select_iter(f, &one, collect, &x, err);
-    if (rc == PCOL_ENOMEM) rc = oom(&x);
+    free(x.rows);
+    rc = pcol_select_rows(f, &one, &x.rows, &x.nrows, err);
     if (rc || !x.nrows) continue;
     pcol_str uri;
     if ((rc = pcol_string(f, pcol_view_u32(&x.src_uri, s - 1), &uri, err))) break;

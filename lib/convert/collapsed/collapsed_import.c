@@ -1,0 +1,239 @@
+/* collapsed_import.c — collapsed ("folded") stacks into a builder:
+ * `root;...;leaf COUNT`, one sample per line.
+ *
+ * Time NA, stack = the ';'-separated frames (frame-kind suffixes such as
+ * `_[k]` stay part of the function name).
+ * Counts: an integer is the sample's weight; a decimal count is kept exactly
+ * (to 9 decimals) as value ("count", "1e-9") = count x 10^9, with the weight
+ * its rounded value.  A differential file (two counts per line, decided by
+ * the first line) stores ("count_before", u) and ("count_after", u), u =
+ * "count" when both are integers, else "1e-9" (scaled as above); the weight
+ * is the "after" count.  A line whose canonical rendering differs (tabs,
+ * "+5", "1.50") keeps its text in sample_text.  spec.md §10.3 (collapsed
+ * section). */
+#include "collapsed.h"
+#include <errno.h>
+
+typedef struct cimp {
+  pcol_builder *b;
+  const char *name;
+  pcol_error *err;
+  uint32_t src;
+  uint32_t vt[6]; /* count/1e-9, before/count, after/count, before/1e-9, after/1e-9 */
+  uint32_t *locs;
+  size_t nlocs, caplocs;
+} cimp;
+
+/* A count token: digits with at most one '.', optional leading '-'/'+'.
+ * *nano = value x 1e9 rounded half away from zero at the 9th decimal. */
+static int parse_count(const char *s, size_t n, int *is_int, int64_t *ival, int64_t *nano) {
+  size_t i = 0;
+  int neg = 0;
+  if (i < n && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
+  unsigned __int128 ip = 0, fp = 0;
+  int digits = 0, fd = 0, dot = 0, round_up = 0;
+  for (; i < n; i++) {
+    if (s[i] >= '0' && s[i] <= '9') {
+      digits++;
+      if (!dot) {
+        ip = ip * 10 + (unsigned)(s[i] - '0');
+        if (ip > (unsigned __int128)INT64_MAX) return -1;
+      } else if (fd < 9) {
+        fp = fp * 10 + (unsigned)(s[i] - '0');
+        fd++;
+      } else if (fd == 9) {
+        round_up = s[i] >= '5';
+        fd++;
+      }
+    } else if (s[i] == '.' && !dot) {
+      dot = 1;
+    } else {
+      return -1;
+    }
+  }
+  if (!digits) return -1;
+  *is_int = !dot;
+  *ival = neg ? -(int64_t)ip : (int64_t)ip;
+  for (int k = fd; k < 9; k++) fp *= 10;
+  unsigned __int128 v = ip * NANO_I + fp + (unsigned)round_up;
+  if (v > (unsigned __int128)INT64_MAX) {
+    if (dot) return -1;
+    v = INT64_MAX; /* integer counts beyond 9.2e9 only lose their nano form */
+  }
+  *nano = neg ? -(int64_t)v : (int64_t)v;
+  return 0;
+}
+
+
+static int vt_get(cimp *c, int which, uint32_t *out) {
+  static const char *const names[][2] = {
+      {COLLAPSED_VT_COUNT, COLLAPSED_UNIT_NANO},  {COLLAPSED_VT_BEFORE, COLLAPSED_UNIT_COUNT},
+      {COLLAPSED_VT_AFTER, COLLAPSED_UNIT_COUNT}, {COLLAPSED_VT_BEFORE, COLLAPSED_UNIT_NANO},
+      {COLLAPSED_VT_AFTER, COLLAPSED_UNIT_NANO}};
+  if (!c->vt[which]) {
+    uint32_t t, u;
+    if (pcol_b_cstr(c->b, names[which][0], &t) || pcol_b_cstr(c->b, names[which][1], &u) ||
+        pcol_b_value_type(c->b, t, u, &c->vt[which]) || pcol_b_source_value_type(c->b, c->src, c->vt[which]))
+      return pcol_oom(c->err);
+  }
+  *out = c->vt[which];
+  return PCOL_OK;
+}
+
+static int64_t round_nano(int64_t nano) {
+  int64_t q = nano / NANO_I, r = nano % NANO_I;
+  if (r >= NANO_I / 2) q++;
+  else if (r <= -NANO_I / 2) q--;
+  return q;
+}
+
+static int frame_stack(cimp *c, const char *s, size_t n, uint32_t *stack) {
+  *stack = 0;
+  if (n == 0) return PCOL_OK;
+  c->nlocs = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= n; i++) {
+    if (i < n && s[i] != ';') continue;
+    pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
+    pcol_line_row l = {0, PCOL_NA_I64, PCOL_NA_I64};
+    uint32_t loc;
+    if (pcol_b_string(c->b, s + start, i - start, &fn.name) || pcol_b_function(c->b, &fn, &l.function_id) ||
+        pcol_b_location(c->b, 0, 0, 0, &l, 1, &loc))
+      return pcol_oom(c->err);
+    if (PCOL_GROW(c->locs, c->nlocs, c->caplocs)) return pcol_oom(c->err);
+    c->locs[c->nlocs++] = loc;
+    start = i + 1;
+  }
+  /* root first in the text, leaf first for the builder */
+  for (size_t i = 0; i < c->nlocs / 2; i++) {
+    uint32_t t = c->locs[i];
+    c->locs[i] = c->locs[c->nlocs - 1 - i];
+    c->locs[c->nlocs - 1 - i] = t;
+  }
+  return pcol_b_stack(c->b, c->locs, c->nlocs, stack) ? pcol_oom(c->err) : PCOL_OK;
+}
+
+/* the last blank-separated token of s[0..n): its start, or n if none */
+static size_t last_token(const char *s, size_t n) {
+  size_t k = n;
+  while (k > 0 && s[k - 1] != ' ' && s[k - 1] != '\t') k--;
+  return k;
+}
+
+static int is_number(const char *s, size_t n) {
+  int a, ok;
+  int64_t b, d;
+  ok = n > 0 && parse_count(s, n, &a, &b, &d) == 0;
+  return ok;
+}
+
+static int import_line(cimp *c, char *line, size_t len, uint64_t lineno, int *mode) {
+  size_t k = last_token(line, len);
+  if (k == 0 || k == len)
+    return pcol_error_set(c->err, PCOL_ECORRUPT, "%s:%llu: expected 'stack count'", c->name,
+                          (unsigned long long)lineno);
+  const char *t2 = line + k;
+  size_t l2 = len - k, rest = k - 1;
+  const char *t1 = NULL;
+  size_t l1 = 0;
+  if (*mode == 0) {
+    size_t j = last_token(line, rest);
+    *mode = j > 0 && j < rest && is_number(line + j, rest - j) ? 2 : 1;
+  }
+  if (*mode == 2) {
+    size_t j = last_token(line, rest);
+    if (j == 0 || j == rest || !is_number(line + j, rest - j))
+      return pcol_error_set(c->err, PCOL_ECORRUPT,
+                            "%s:%llu: expected 'stack count_before count_after' (the file is differential)",
+                            c->name, (unsigned long long)lineno);
+    t1 = line + j;
+    l1 = rest - j;
+    rest = j - 1;
+  }
+  int int1 = 1, int2;
+  int64_t i1 = 0, n1 = 0, i2, n2;
+  if (parse_count(t2, l2, &int2, &i2, &n2) || (t1 && parse_count(t1, l1, &int1, &i1, &n1)))
+    return pcol_error_set(c->err, PCOL_ECORRUPT, "%s:%llu: count '%.*s' is not a number", c->name,
+                          (unsigned long long)lineno, (int)(l2 > 40 ? 40 : l2), t2);
+  pcol_sample_row s = {c->src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
+  pcol_value_row v[2];
+  size_t nv = 0;
+  int rc;
+  if ((rc = frame_stack(c, line, rest, &s.stack_id))) return rc;
+  char canon[128];
+  int cl;
+  if (*mode == 1) {
+    if (int2) {
+      s.weight = i2;
+      cl = snprintf(canon, sizeof canon, "%lld", (long long)i2);
+    } else {
+      s.weight = round_nano(n2);
+      if ((rc = vt_get(c, 0, &v[0].value_type_id))) return rc;
+      v[nv++].value = n2;
+      cl = render_nano(canon, sizeof canon, n2);
+    }
+  } else {
+    int dec = !int1 || !int2;
+    s.weight = int2 ? i2 : round_nano(n2);
+    if ((rc = vt_get(c, dec ? 3 : 1, &v[0].value_type_id)) || (rc = vt_get(c, dec ? 4 : 2, &v[1].value_type_id)))
+      return rc;
+    v[0].value = dec ? n1 : i1;
+    v[1].value = dec ? n2 : i2;
+    nv = 2;
+    char a[48], b[48];
+    if (dec) render_nano(a, sizeof a, n1), render_nano(b, sizeof b, n2);
+    else snprintf(a, sizeof a, "%lld", (long long)i1), snprintf(b, sizeof b, "%lld", (long long)i2);
+    cl = snprintf(canon, sizeof canon, "%s %s", a, b);
+  }
+  uint32_t id;
+  if (pcol_b_sample(c->b, &s, v, nv, &id)) return pcol_oom(c->err);
+  /* the exporter writes rest + ' ' + canon; keep the line if that differs */
+  size_t tail = len - rest - 1;
+  if (line[rest] != ' ' || (size_t)cl != tail || memcmp(canon, line + rest + 1, tail))
+    if (pcol_b_sample_text(c->b, id, line, len)) return pcol_oom(c->err);
+  return PCOL_OK;
+}
+
+int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
+                          const pcol_import_options *opt, pcol_error *err) {
+  cimp c = {0};
+  c.b = b;
+  c.name = name;
+  c.err = err;
+  if (pcol_b_source(b, PCOL_SRC_COLLAPSED, name, PCOL_NA_I64, &c.src)) return pcol_oom(err);
+  uint64_t cap = pcol_input_cap(opt);
+  char *line = NULL;
+  size_t lcap = 0;
+  ssize_t n;
+  uint64_t lineno = 0;
+  int mode = 0, rc = PCOL_OK;
+  /* the cap applies inside a line too (getline would buffer it whole) */
+  pcol_capped capped;
+  FILE *in_capped = pcol_capped_stream(&capped, in, cap);
+  if (!in_capped) return pcol_oom(err);
+  in = in_capped;
+  errno = 0;
+  while ((n = getline(&line, &lcap, in)) >= 0) {
+    lineno++;
+    if (capped.over) break;
+    size_t len = (size_t)n;
+    if (len && line[len - 1] == '\n') len--;
+    if (len && line[len - 1] == '\r') len--;
+    size_t k = 0;
+    while (k < len && (line[k] == ' ' || line[k] == '\t')) k++;
+    if (k == len) continue; /* blank line */
+    if (memchr(line, 0, len)) {
+      rc = pcol_error_set(err, PCOL_ECORRUPT, "%s:%llu: NUL byte in a line", name, (unsigned long long)lineno);
+      break;
+    }
+    if ((rc = import_line(&c, line, len, lineno, &mode))) break;
+  }
+  if (!rc && capped.over)
+    rc = pcol_error_set(err, PCOL_ETOOBIG, "%s: input is larger than the limit of %llu bytes", name,
+                        (unsigned long long)cap);
+  if (!rc && ferror(in)) rc = pcol_error_set(err, PCOL_EIO, "%s: read error", name);
+  free(line);
+  free(c.locs);
+  fclose(in_capped);
+  return rc;
+}
