@@ -687,7 +687,7 @@ Test(perun, many_subtypes_declared_once_each) {
   void *mem;
   pcol_file *f = tu_reopen(b, NULL, &mem);
   pcol_builder_free(b);
-  /* 100 value types, each declared once for the source (spec §10.3) */
+  /* 100 value types, each declared once for the source (doc/mappings.md §3.1) */
   cr_assert_eq(pcol_rows(f, PCOL_T_VALUE_TYPES), 100);
   cr_assert_eq(pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES), 100);
   pcol_str type, unit;

@@ -116,13 +116,6 @@ static inline uint64_t pcol_hash2(uint64_t tag, uint64_t a, uint64_t b) {
   pcol_hs_add(&s, b);
   return pcol_hs_end(&s);
 }
-/* DEPRECATED inside libpcol (fixed and invertible: a file can aim keys at
- * one slot); kept until its last users move to pcol_hstate. */
-static inline uint64_t pcol_hash_mix(uint64_t h, uint64_t v) {
-  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-  h *= 0xff51afd7ed558ccdULL;
-  return h ^ (h >> 33);
-}
 
 /* ---------------------------------------------------- little endian io */
 static inline uint16_t pcol_rd16(const uint8_t *p) {

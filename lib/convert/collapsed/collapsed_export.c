@@ -6,7 +6,7 @@
  * pcol_frame_addr_name) and sanitized for ';'-separated text
  * (pcol_frame_sanitize), so a frame has the name here that it has in
  * `pcol fold`, top and flame.  The counts are the ones the importer reads
- * (collapsed.h); spec.md §10.3 (collapsed section) has the rules. */
+ * (collapsed.h); doc/mappings.md §4.2 has the rules. */
 #include "collapsed.h"
 #include "frames.h"
 

@@ -9,7 +9,7 @@
  * the first line) stores ("count_before", u) and ("count_after", u), u =
  * "count" when both are integers, else "1e-9" (scaled as above); the weight
  * is the "after" count.  A line whose canonical rendering differs (tabs,
- * "+5", "1.50") keeps its text in sample_text.  spec.md §10.3 (collapsed
+ * "+5", "1.50") keeps its text in sample_text.  doc/mappings.md §4.1 (collapsed
  * section). */
 #include "collapsed.h"
 #include <errno.h>

@@ -4,7 +4,7 @@
  *                   indexes its structure by byte offset, walks the events;
  *   perun_import.c  what an event becomes: times, values, labels, stacks,
  *                   models, and the entry points.
- * The exporter (perun_export.c) inverts the mapping; spec.md §10.3 has it. */
+ * The exporter (perun_export.c) inverts the mapping; doc/mappings.md §3 has it. */
 #ifndef PCOL_PERUN_H
 #define PCOL_PERUN_H
 

@@ -3,7 +3,7 @@
  * A source imported from Perun (source_type "perun" with "perun.keys" in
  * meta) is written back to the same JSON value: the kept top-level values
  * come from meta, the resources from the samples' labels, values and stacks
- * (spec.md §10.3).  Anything else becomes a new Perun profile in the
+ * (doc/mappings.md §3.2).  Anything else becomes a new Perun profile in the
  * current layout: memory-collector style when the data measures bytes,
  * kperf style (folded CPU stacks) otherwise.
  *

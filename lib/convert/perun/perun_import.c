@@ -1,7 +1,7 @@
 /* perun_import.c — Perun profiles (.perf, JSON) into a pcol builder: what
  * each event becomes (perun_doc.c finds the events in the text).
  *
- * Written from the file format only (spec.md §10.3 has the exact
+ * Written from the file format only (doc/mappings.md §3.1 has the exact
  * mapping, which pcol_export_perun inverts).  In short: one Perun resource
  * event becomes one sample; `amount` becomes a sample value; `trace` (or a
  * string `uid`) becomes the stack; every other key of the event becomes a

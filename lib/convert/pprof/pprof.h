@@ -1,7 +1,7 @@
 /* pprof.h — what the pprof importer and exporter share.
  *
  * The meta keys (format/keys.h, PPROF_META_*) record every profile-level field of a pprof Profile
- * (spec.md §10.2), so export can write the same fields back. */
+ * (doc/mappings.md §2), so export can write the same fields back. */
 #ifndef PCOL_PPROF_H
 #define PCOL_PPROF_H
 

@@ -7,7 +7,7 @@
  * without value types (Rprof) get samples/count and cpu/nanoseconds derived
  * from the weight and the "rprof.interval_us" meta.  The message is packed
  * by protobuf-c straight into zlib's deflate (or the FILE), never whole in
- * memory.  spec.md §10.2 lists the meta keys read back here.
+ * memory.  doc/mappings.md §2.2 lists the meta keys read back here.
  */
 #include "internal.h"
 #include "pprof.h"

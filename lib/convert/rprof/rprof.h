@@ -5,7 +5,7 @@
  * line the way the exporter will (pcol_rprof_render, with the same #File
  * numbering, pcol_rprof_ftab) and keeps the original bytes only where the two
  * differ.  Both sides must therefore use exactly these functions.
- * spec.md §10.1 describes the mapping. */
+ * doc/mappings.md §1 describes the mapping. */
 #ifndef PCOL_RPROF_H
 #define PCOL_RPROF_H
 

@@ -1,7 +1,7 @@
 /* rprof_common.c — what the Rprof importer and exporter share (rprof.h):
  * the memory value types, header and #File line parsing, the #File table
  * and the canonical rendering of a sample line.  Both sides must use exactly
- * these functions for byte-exact round trips.  spec.md §10.1. */
+ * these functions for byte-exact round trips.  doc/mappings.md §1. */
 #include "rprof.h"
 #include <ctype.h>
 
@@ -86,7 +86,9 @@ static int path_eq(const void *ctx, uint32_t id, const void *key) {
   const path_key *k = key;
   return e->len == k->n && (k->n == 0 || memcmp(t->pool.data + e->off, k->p, k->n) == 0);
 }
-static uint64_t num_hash(uint64_t num) { return pcol_hash_mix(0x5eed, num); }
+/* keyed: #File numbers come from the file (a fixed hash let 50k crafted
+ * numbers share one slot: 23 s) */
+static uint64_t num_hash(uint64_t num) { return pcol_hash2(0x5eed, num, 0); }
 
 void pcol_rprof_ftab_free(pcol_rprof_ftab *t) {
   pcol_buf_free(&t->ents);

@@ -6,7 +6,7 @@
  * importer checked it (rprof.h).  Any other source (pprof, Perun, ...) is
  * written as the most faithful Rprof R can read: a header with the interval
  * taken from the source's period, #File lines just before first use, one line
- * per unit of weight.  spec.md §10.1 lists what cannot be kept. */
+ * per unit of weight.  doc/mappings.md §1.2 lists what cannot be kept. */
 #include "rprof.h"
 #include <inttypes.h>
 

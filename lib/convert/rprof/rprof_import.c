@@ -6,7 +6,7 @@
  * the intervals of the earlier sample lines).  Headers and #File lines are
  * kept as text_lines at their positions; a sample whose canonical rendering
  * differs from its original bytes keeps those bytes in sample_text.  The
- * input is streamed one line at a time.  spec.md §10.1. */
+ * input is streamed one line at a time.  doc/mappings.md §1. */
 #include "rprof.h"
 #include <ctype.h>
 #include <errno.h>
@@ -77,7 +77,7 @@ static int declare_memory(rp_in *r) {
 
 /* The stored text of a line: its content plus whatever is needed so that
  * content + the source's default line end reproduces the original bytes
- * (spec.md §10.1, "Line ends"). */
+ * (doc/mappings.md §1.1, "Line ends"). */
 static int stored_text(rp_in *r, const char *p, size_t n, int cr_dangling) {
   r->text.len = 0;
   if (pcol_buf_append(&r->text, p, n)) return PCOL_ENOMEM;
@@ -206,7 +206,11 @@ static int scan_mem(rp_in *r, const char *p, size_t n, size_t *i, uint64_t mem[4
  * lookup in the builder (each touching several big columns). */
 static uint64_t frame_hash(const pcol_rprof_frame *f) {
   uint64_t h = f->name ? pcol_hash_bytes(f->name, f->name_len, 7) : 0x9e37;
-  return pcol_hash_mix(pcol_hash_mix(h, f->file_sid), (uint64_t)f->line);
+  pcol_hstate s;
+  pcol_hs_init(&s, h);
+  pcol_hs_add(&s, f->file_sid);
+  pcol_hs_add(&s, (uint64_t)f->line);
+  return pcol_hs_end(&s);
 }
 
 static const rp_fc_entry *fc_find(const rp_in *r, const pcol_rprof_frame *f, uint64_t h) {

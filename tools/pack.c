@@ -1,0 +1,34 @@
+/* pack.c — cli_pack_inputs: what `pcol pack` and `pcol merge` do: import
+ * every input into one builder, coalesce once if asked, write -o atomically. */
+#include "cli.h"
+#include <string.h>
+
+int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
+  const char *out = cli_get(cmd, a, "output");
+  if (!out) return cli_usage_error(cmd->name, "missing -o OUTPUT");
+  if (a->npos < 1) return cli_usage_error(cmd->name, "missing INPUT");
+  pcol_write_options wopt = {0};
+  const char *comp = cli_get(cmd, a, "compress");
+  if (comp) {
+    if (!strcmp(comp, "lz4")) wopt.compress_lz4 = 1;
+    else if (strcmp(comp, "none")) return cli_usage_error(cmd->name, "unknown compression '%s'", comp);
+  }
+  int coalesce = cli_flag(cmd, a, "coalesce");
+  pcol_import_options iopt = {0};
+  iopt.no_mmap = cli_flag(cmd, a, "no-mmap");
+  pcol_error err = {0};
+  pcol_builder *b = NULL;
+  /* inputs are added one at a time: memory holds the merged tables plus one
+   * input's id maps, never all inputs at once */
+  int rc = pcol_builder_new(&b, &err);
+  for (int i = 0; !rc && i < a->npos; i++) {
+    rc = pcol_import_path(b, a->pos[i], fmt, &iopt, &err);
+    if (rc && !strstr(err.message, a->pos[i])) pcol_error_prefix(&err, a->pos[i]); /* name the input */
+  }
+  /* after the last input: runs are merged across every input's samples the
+   * same way, whatever their format (no importer coalesces) */
+  if (!rc && coalesce) rc = pcol_builder_coalesce(b, &err);
+  if (!rc) rc = pcol_builder_write(b, out, &wopt, &err);
+  pcol_builder_free(b);
+  return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
+}
