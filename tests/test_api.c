@@ -163,3 +163,53 @@ Test(api, cat_json_writes_infinity_as_valid_json) {
   }
   unlink(path);
 }
+
+/* One rule for a sample's value: a value type listed twice in one sample
+ * (a pprof profile may declare a sample type twice) counts its first entry
+ * in every view and exporter — the collapsed exporter took the last one. */
+static char *collapsed_of(pcol_file *f, const pcol_value_sel *v) {
+  char *out = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&out, &len);
+  pcol_error err = {0};
+  pcol_select all = {0, 0, 0, 0, 0};
+  cr_assert_eq(pcol_export_collapsed(f, &all, v, m, &err), 0, "%s", err.message);
+  fclose(m);
+  return out;
+}
+Test(api, a_value_type_listed_twice_counts_its_first_entry) {
+  pcol_builder *b;
+  cr_assert_eq(pcol_builder_new(&b, NULL), 0);
+  uint32_t src, t, u, vt, fid, loc;
+  cr_assert_eq(pcol_b_source(b, "test", "t", PCOL_NA_I64, &src), 0);
+  cr_assert_eq(pcol_b_cstr(b, "alloc", &t), 0);
+  cr_assert_eq(pcol_b_cstr(b, "bytes", &u), 0);
+  cr_assert_eq(pcol_b_value_type(b, t, u, &vt), 0);
+  pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
+  cr_assert_eq(pcol_b_cstr(b, "f", &fn.name), 0);
+  cr_assert_eq(pcol_b_function(b, &fn, &fid), 0);
+  pcol_line_row l = {fid, PCOL_NA_I64, PCOL_NA_I64};
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc), 0);
+  pcol_sample_row s = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
+  cr_assert_eq(pcol_b_stack(b, &loc, 1, &s.stack_id), 0);
+  pcol_value_row vals[2] = {{vt, 5}, {vt, 7}};
+  cr_assert_eq(pcol_b_sample(b, &s, vals, 2, NULL), 0);
+  void *mem;
+  size_t len;
+  cr_assert_eq(pcol_builder_write_mem(b, NULL, &mem, &len, NULL), 0);
+  pcol_builder_free(b);
+  pcol_file *f;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_open_buffer(mem, len, NULL, &f, &err), 0);
+  pcol_value_sel v;
+  cr_assert_eq(pcol_value_resolve(f, NULL, "alloc", &v, &err), 0, "%s", err.message);
+  pcol_top top = {0};
+  cr_assert_eq(pcol_top_compute(f, NULL, &v, PCOL_BY_FUNCTION, &top, &err), 0);
+  cr_assert_eq(top.total, 5);
+  pcol_top_free(&top);
+  char *c = collapsed_of(f, &v);
+  cr_assert_str_eq(c, "f 5\n");
+  free(c);
+  pcol_close(f);
+  free(mem);
+}

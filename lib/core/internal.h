@@ -248,4 +248,32 @@ typedef struct pcol_selected_row {
 int pcol_select_rows(pcol_file *f, const pcol_select *sel, pcol_selected_row **rows, size_t *n,
                      pcol_error *err);
 
+/* ------------------------------------------------------ sample values */
+/* THE rule for "the number of value type vt of a sample", used by every
+ * view and exporter: vt 0 is the weight column; otherwise the sample's first
+ * sample_values entry of that type (a type declared twice by a source, as a
+ * pprof profile may, counts once, as go tool pprof -sample_index takes the
+ * first).  Returns 1 when present, 0 when the sample has none (*v = 0). */
+typedef struct pcol_sample_cols {
+  pcol_view weight, voff, vtype, vval;
+  uint64_t nvalues;
+} pcol_sample_cols;
+int pcol_sample_cols_init(pcol_sample_cols *c, pcol_file *f, pcol_error *err);
+static inline int pcol_sample_value(const pcol_sample_cols *c, uint64_t row, uint32_t vt,
+                                    int64_t *v) {
+  if (!vt) {
+    *v = pcol_view_i64(&c->weight, row);
+    return 1;
+  }
+  uint64_t a = pcol_view_u64(&c->voff, row), e = pcol_view_u64(&c->voff, row + 1);
+  if (e > c->nvalues) e = c->nvalues; /* the reader checked; belt and braces */
+  for (uint64_t i = a; i < e; i++)
+    if (pcol_view_u32(&c->vtype, i) == vt) {
+      *v = pcol_view_i64(&c->vval, i);
+      return 1;
+    }
+  *v = 0;
+  return 0;
+}
+
 #endif

@@ -183,3 +183,13 @@ int pcol_select_rows(pcol_file *f, const pcol_select *sel, pcol_selected_row **r
   *n = l.n;
   return PCOL_OK;
 }
+
+int pcol_sample_cols_init(pcol_sample_cols *c, pcol_file *f, pcol_error *err) {
+  memset(c, 0, sizeof *c);
+  c->nvalues = pcol_rows(f, PCOL_T_VALUES);
+  pcol_column_req req[] = {{&c->weight, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},
+                           {&c->voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
+                           {&c->vtype, PCOL_T_VALUES, PCOL_C_V_TYPE},
+                           {&c->vval, PCOL_T_VALUES, PCOL_C_V_VALUE}};
+  return pcol_columns(f, req, PCOL_NCOLS(req), err);
+}

@@ -18,17 +18,10 @@ typedef struct wctx {
   pcol_error *err;
 } wctx;
 
+/* the value of type vt of a sample: the one rule in core (pcol_sample_value) */
 static int value_of(const wctx *c, uint64_t row, uint32_t vt, int64_t *v) {
-  uint64_t a = pcol_view_u64(&c->voff, row), e = pcol_view_u64(&c->voff, row + 1);
-  *v = 0;
-  if (a > e || e > c->nvalues)
-    return pcol_error_set(c->err, PCOL_ECORRUPT, "sample %llu has values out of range",
-                          (unsigned long long)row + 1);
-  for (uint64_t i = a; i < e; i++)
-    if (pcol_view_u32(&c->vtype, i) == vt) {
-      *v = pcol_view_i64(&c->vval, i);
-      break;
-    }
+  pcol_sample_cols sc = {c->weight, c->voff, c->vtype, c->vval, c->nvalues};
+  (void)pcol_sample_value(&sc, row, vt, v);
   return PCOL_OK;
 }
 

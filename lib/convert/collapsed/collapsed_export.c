@@ -113,17 +113,11 @@ static int add_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
   if (hi > pcol_rows(x->f, PCOL_T_VALUES)) hi = pcol_rows(x->f, PCOL_T_VALUES);
   __int128 a1 = 0, a2 = 0;
   int dec = 0, diff = 0, has = 0, single = 0;
-  if (x->named) {
-    if (!x->want_vt) {
-      a2 = (__int128)pcol_scale(pcol_view_i64(&x->s_w, row), num, den) * NANO_I;
-      has = 1;
-    }
-    for (uint64_t i = lo; i < hi && x->want_vt; i++)
-      if (pcol_view_u32(&x->v_type, i) == x->want_vt) {
-        a2 = (__int128)pcol_scale(pcol_view_i64(&x->v_val, i), num, den) * NANO_I;
-        has = 1;
-      }
-    if (!has) return 0;
+  if (x->named) { /* the chosen value: the one rule in core (pcol_sample_value) */
+    pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES)};
+    int64_t v;
+    if (!(has = pcol_sample_value(&sc, row, x->want_vt, &v))) return 0;
+    a2 = (__int128)pcol_scale(v, num, den) * NANO_I;
   } else {
     for (uint64_t i = lo; i < hi; i++) {
       uint32_t vt = pcol_view_u32(&x->v_type, i);

@@ -541,12 +541,9 @@ static int unit_is_bytes(pexp *x, uint32_t vt) {
 static int64_t row_amount(pexp *x, const selrow *r) {
   uint32_t s = pcol_view_u32(&x->s_src, r->row);
   uint32_t vt = s < pcol_rows(x->f, PCOL_T_SOURCES) + 1 ? x->amount_vt[s] : 0;
-  if (!vt) return pcol_scale(pcol_view_i64(&x->s_w, r->row), r->num, r->den);
-  uint64_t lo = pcol_view_u64(&x->s_voff, r->row), hi = pcol_view_u64(&x->s_voff, r->row + 1);
-  if (hi > pcol_rows(x->f, PCOL_T_VALUES)) hi = pcol_rows(x->f, PCOL_T_VALUES);
-  for (uint64_t i = lo; i < hi; i++)
-    if (pcol_view_u32(&x->v_type, i) == vt) return pcol_scale(pcol_view_i64(&x->v_val, i), r->num, r->den);
-  return 0;
+  pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES)};
+  int64_t v;
+  return pcol_sample_value(&sc, r->row, vt, &v) ? pcol_scale(v, r->num, r->den) : 0;
 }
 
 /* a label of the row by class (address / subtype); 0 if absent */

@@ -109,13 +109,10 @@ static int stack_frames(sexp *x, uint32_t stack, const uint32_t **fr, uint32_t *
 /* weight (vt 0) or value of type vt of a selected row; *has = 0 if absent */
 static int64_t amount(sexp *x, const pcol_selected_row *r, uint32_t vt, int *has) {
   *has = 1;
-  if (!vt) return pcol_scale(pcol_view_i64(&x->s_w, r->row), r->num, r->den);
-  uint64_t lo = pcol_view_u64(&x->s_voff, r->row), hi = pcol_view_u64(&x->s_voff, r->row + 1);
-  if (hi > pcol_rows(x->f, PCOL_T_VALUES)) hi = pcol_rows(x->f, PCOL_T_VALUES);
-  for (uint64_t i = lo; i < hi; i++)
-    if (pcol_view_u32(&x->v_type, i) == vt) return pcol_scale(pcol_view_i64(&x->v_val, i), r->num, r->den);
-  *has = 0;
-  return 0;
+  pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES)};
+  int64_t v;
+  *has = pcol_sample_value(&sc, r->row, vt, &v);
+  return *has ? pcol_scale(v, r->num, r->den) : 0;
 }
 
 static const char *unit_name(sexp *x, uint32_t vt) {
