@@ -557,6 +557,12 @@ PCOL_API void pcol_ftree_free(pcol_ftree *t);
  * 0 when total is 0. */
 PCOL_API double pcol_share(int64_t v, int64_t total);
 
+/* PCOL_OK when two profiles' chosen values measure the same thing (same
+ * type and unit names), else PCOL_EINVAL with both named: a diff of bytes
+ * against nanoseconds means nothing (go tool pprof -diff_base refuses too). */
+PCOL_API int pcol_value_compatible(const pcol_value_sel *base, const pcol_value_sel *nw,
+                                   pcol_error *err);
+
 typedef struct pcol_diff_row {
   pcol_str name;                 /* borrowed from the two pcol_top results */
   int64_t base_flat, base_cum, new_flat, new_cum;

@@ -164,6 +164,16 @@ int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel) {
       return cli_usage_error(cmd->name, "--%s wants seconds, not '%s'", to_opt, to);
     sel->has_to = 1;
   }
+  if (from && to && sel->from_ns > sel->to_ns)
+    return cli_usage_error(cmd->name, "--%s %s is after --%s %s", from_opt, from, to_opt, to);
+  return 0;
+}
+
+int cli_stdin_once(const cli_command *cmd, const char *const *paths, int n) {
+  int seen = 0;
+  for (int i = 0; i < n; i++)
+    if (paths[i] && strcmp(paths[i], "-") == 0 && seen++)
+      return cli_usage_error(cmd->name, "standard input ('-') can be read only once");
   return 0;
 }
 

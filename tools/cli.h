@@ -65,6 +65,10 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
 /* Fills sel from --source/--from/--to.  Returns 0 or EXIT_USAGE. */
 int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel);
 
+/* A usage error when standard input ("-") is named more than once among
+ * the n paths (it can be read only once).  Returns 0 or EXIT_USAGE. */
+int cli_stdin_once(const cli_command *cmd, const char *const *paths, int n);
+
 /* Opens a pcol input ("-" = stdin, read into memory); honours --no-mmap.
  * Prints the error and returns the exit code on failure. */
 int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_file **f);

@@ -28,6 +28,7 @@ static int load(const cli_command *cmd, const cli_args *a, const char *path, pco
 
 int cmd_diff(const cli_command *cmd, cli_args *a) {
   if (a->npos != 2) return cli_usage_error(cmd->name, "expected BASE and NEW");
+  if (cli_stdin_once(cmd, a->pos, 2)) return EXIT_USAGE;
   int absolute = cli_flag(cmd, a, "absolute");
   pcol_by by;
   out_format fmt;
@@ -40,6 +41,7 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
   pcol_diff d = {0};
   int rc = load(cmd, a, a->pos[0], by, &fb, &tb, &err);
   if (!rc) rc = load(cmd, a, a->pos[1], by, &fn, &tn, &err);
+  if (!rc) rc = pcol_value_compatible(&tb.value, &tn.value, &err);
   if (!rc) rc = pcol_diff_compute(&tb, &tn, absolute, &d, &err);
   if (!rc) {
     size_t nr = d.nrows;

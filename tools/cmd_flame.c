@@ -34,6 +34,8 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   const char *base_path = cli_get(cmd, a, "diff");
+  const char *inputs[2] = {a->pos[0], base_path};
+  if (cli_stdin_once(cmd, inputs, 2)) return EXIT_USAGE;
   const char *title = cli_get(cmd, a, "title");
   if (!title) title = base_path ? "Differential Flame Graph" : "Flame Graph";
 
@@ -47,6 +49,7 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
   if (!rc && base_path) {
     rc = cli_load(cmd, a, base_path, &sel, &fb, &v, &err);
     if (!rc && (rc = pcol_ftree_build(fb, &sel, &v, &tb, &err))) pcol_error_prefix(&err, base_path);
+    if (!rc) rc = pcol_value_compatible(&tb.value, &t.value, &err);
     if (!rc) rc = pcol_ftree_diff(&t, &tb, &bshare, &delta, &err);
   }
   if (!rc) {

@@ -7,6 +7,7 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
   const char *out = cli_get(cmd, a, "output");
   if (!out) return cli_usage_error(cmd->name, "missing -o OUTPUT");
   if (a->npos < 1) return cli_usage_error(cmd->name, "missing INPUT");
+  if (cli_stdin_once(cmd, a->pos, a->npos)) return EXIT_USAGE;
   pcol_write_options wopt = {0};
   const char *comp = cli_get(cmd, a, "compress");
   if (comp) {

@@ -199,6 +199,10 @@ struct pcol_file {
   void *decode_lock; /* pthread_mutex_t* */
 };
 
+/* The selection's source exists (ENOTFOUND naming both numbers otherwise);
+ * pcol_select_iter checks it, and so must code that walks sources itself. */
+int pcol_select_check(pcol_file *f, const pcol_select *sel, pcol_error *err);
+
 /* Meta "pcol.max_duration_ns": 1 to 18 decimal digits, nothing else
  * (spec.md §7).  0 and *out, or -1 when v does not follow that grammar. */
 int pcol_parse_max_duration(pcol_str v, int64_t *out);

@@ -84,6 +84,26 @@ static int declared_max_durations(pcol_file *f, int64_t **out, pcol_error *err) 
   return PCOL_OK;
 }
 
+int pcol_select_check(pcol_file *f, const pcol_select *sel, pcol_error *err) {
+  uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  if (sel && sel->source_id > nsrc)
+    return pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the file has %llu)", sel->source_id,
+                          (unsigned long long)nsrc);
+  return PCOL_OK;
+}
+
+static int no_times(pcol_file *f, uint32_t s, pcol_error *err) {
+  pcol_view ty;
+  pcol_str t = {NULL, 0};
+  if (s && s <= pcol_rows(f, PCOL_T_SOURCES) &&
+      pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, NULL) == PCOL_OK)
+    (void)pcol_string(f, pcol_view_u32(&ty, s - 1), &t, NULL);
+  return pcol_error_set(err, PCOL_EINVAL,
+                        "source %u (%.*s) has no sample times, so a time range cannot select "
+                        "its samples; choose another source with --source",
+                        s, (int)(t.ptr ? (t.len > 64 ? 64 : t.len) : 2), t.ptr ? t.ptr : "NA");
+}
+
 int pcol_select_iter(pcol_file *f, const pcol_select *sel,
                      int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
                      void *ctx, pcol_error *err) {
@@ -95,6 +115,7 @@ int pcol_select_iter(pcol_file *f, const pcol_select *sel,
   if (rc) return rc;
   int ranged = sel && (sel->has_from || sel->has_to);
   uint32_t only = sel ? sel->source_id : 0;
+  if ((rc = pcol_select_check(f, sel, err))) return rc;
   int64_t from = sel && sel->has_from ? sel->from_ns : INT64_MIN + 1;
   int64_t to = sel && sel->has_to ? sel->to_ns : INT64_MAX;
   uint64_t row = 0;
@@ -108,6 +129,13 @@ int pcol_select_iter(pcol_file *f, const pcol_select *sel,
       continue;
     }
     uint64_t i = row, stop = end;
+    /* a time range cannot select samples that have no time: say so rather
+     * than answer with nothing (times sort NA first, so the source's last
+     * row is NA only when all are) */
+    if (ranged && pcol_view_i64(&tim, end - 1) == PCOL_NA_I64) {
+      rc = no_times(f, s, err);
+      goto out;
+    }
     if (ranged) {
       /* Long samples that start before `from` may reach into the range, and
        * a point sample between them does not end the search: every sample

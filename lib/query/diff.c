@@ -7,6 +7,21 @@
 #include "internal.h"
 #include <math.h>
 
+static int str_eq(pcol_str a, pcol_str b) {
+  return a.len == b.len && (a.len == 0 || (a.ptr && b.ptr && memcmp(a.ptr, b.ptr, a.len) == 0));
+}
+
+int pcol_value_compatible(const pcol_value_sel *base, const pcol_value_sel *nw, pcol_error *err) {
+  if (str_eq(base->type, nw->type) && str_eq(base->unit, nw->unit)) return PCOL_OK;
+#define VS(v) (int)((v)->type.len > 100 ? 100 : (v)->type.len), (v)->type.ptr ? (v)->type.ptr : "", \
+              (int)((v)->unit.len > 100 ? 100 : (v)->unit.len), (v)->unit.ptr ? (v)->unit.ptr : ""
+  return pcol_error_set(err, PCOL_EINVAL,
+                        "incompatible value types: the base measures %.*s (%.*s), the new profile "
+                        "%.*s (%.*s); compare a value both have with --value TYPE",
+                        VS(base), VS(nw));
+#undef VS
+}
+
 double pcol_share(int64_t v, int64_t total) {
   return total ? 100.0 * (double)v / (double)total : 0;
 }

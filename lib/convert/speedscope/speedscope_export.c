@@ -290,6 +290,7 @@ int pcol_export_speedscope(pcol_file *f, const pcol_select *sel, FILE *out, pcol
     x.memo_len = calloc(nst + 1, sizeof *x.memo_len);
     if (!x.fn_frame || !x.loc_frame || !x.memo_off || !x.memo_len) rc = oom(&x);
   }
+  if (!rc) rc = pcol_select_check(f, sel, err);
   if (!rc) rc = put(&x, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
                         "\"exporter\":\"pcol " PCOL_VERSION_STRING "\",\"name\":");
   pcol_str name = {"pcol", 4};

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# CLI: a question pcol cannot answer gets an error, not an empty or wrong
+# answer with exit 0 (issue 13): time ranges over samples without times,
+# inverted ranges, sources that do not exist, diffs of different quantities,
+# standard input named twice.  Inputs are made here from examples/demo.out.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_answers: FAIL: $*" >&2; exit 1; }
+expect() { # CODE PATTERN CMD...: CMD exits CODE and says PATTERN on stderr
+  local code=$1 pat=$2; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+  [ $rc = "$code" ] || fail "'$*' exited $rc, want $code: $(cat "$tmp/err")"
+  grep -q -- "$pat" "$tmp/err" || fail "'$*' did not say '$pat': $(cat "$tmp/err")"
+}
+rp=examples/demo.out
+"$PCOL" unpack $rp --to pprof -o "$tmp/d.pb.gz" || fail "unpack --to pprof"
+
+# a time range over a source whose samples have no times (pprof): every
+# command that takes a range says which source, instead of "0 of 0 total"
+msg='source 1 (pprof) has no sample times'
+expect 2 "$msg" "$PCOL" top "$tmp/d.pb.gz" --from 0 --to 1
+expect 2 "$msg" "$PCOL" fold "$tmp/d.pb.gz" --to 1
+expect 2 "$msg" "$PCOL" flame "$tmp/d.pb.gz" --from 0.5 -o "$tmp/f.svg"
+for t in rprof pprof perun collapsed speedscope; do
+  expect 2 "$msg" "$PCOL" unpack "$tmp/d.pb.gz" --to $t --from-time 0 --to-time 1 -o "$tmp/x"
+done
+[ -e "$tmp/f.svg" ] || [ -e "$tmp/x" ] && fail "an output was written for a refused range"
+# the same range on a source with times still works
+"$PCOL" top $rp --from 0 --to 1 --format csv | tail -n +2 | grep -q . || fail "a range over Rprof times"
+
+# from > to is a usage error
+expect 2 '--from 0.3 is after --to 0.1' "$PCOL" top $rp --from 0.3 --to 0.1
+expect 2 '--from-time 2 is after --to-time 1' "$PCOL" unpack $rp --to collapsed --from-time 2 --to-time 1 -o "$tmp/x"
+
+# a source that does not exist, in every command that selects samples
+for cmd in "top $rp" "fold $rp" "flame $rp -o $tmp/f.svg"; do
+  expect 1 'no source 9 (the file has 1)' "$PCOL" $cmd --source 9
+done
+for t in rprof pprof perun collapsed speedscope; do
+  expect 1 'no source 9 (the file has 1)' "$PCOL" unpack $rp --to $t --source 9 -o "$tmp/x"
+done
+
+# diff of two different quantities is refused with both named (as go tool
+# pprof -diff_base refuses), and works on a value both profiles have
+expect 2 'the base measures samples (count), the new profile cpu (nanoseconds)' \
+  "$PCOL" diff $rp "$tmp/d.pb.gz"
+expect 2 'the base measures cpu (nanoseconds), the new profile samples (count)' \
+  "$PCOL" flame $rp --diff "$tmp/d.pb.gz" -o "$tmp/f.svg"
+"$PCOL" diff $rp "$tmp/d.pb.gz" --value samples --format csv > "$tmp/d.csv" || fail "diff --value samples"
+# the same samples on both sides: every change is zero
+awk -F, 'NR > 1 && ($3 != "0.0000" || $6 != "0.0000") {bad = 1} END {exit bad}' "$tmp/d.csv" ||
+  fail "an Rprof profile and its own pprof export differ: $(head -3 "$tmp/d.csv")"
+
+# standard input can be read once
+expect 2 "can be read only once" "$PCOL" diff - - 
+expect 2 "can be read only once" "$PCOL" flame - --diff - -o "$tmp/f.svg"
+expect 2 "can be read only once" "$PCOL" merge - - -o "$tmp/m.pcol"
+exit 0
