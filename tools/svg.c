@@ -84,7 +84,12 @@ static void colour(const flame *fl, uint32_t n, int *r, int *g, int *b) {
   *b = (int)(55 * v2);
 }
 
-static void frame(const flame *fl, uint32_t n, double x, double w) {
+/* data-p/data-e: the frame's preorder number among drawn frames and the
+ * last one of its subtree.  Zoom decides who is an ancestor or a
+ * descendant with these integers, exactly; x and w only place frames
+ * (comparing rounded fractions lost frames: a child's x + w came out 1e-9
+ * past its parent's). */
+static void frame(const flame *fl, uint32_t n, double x, double w, uint32_t pre, uint32_t end) {
   const pcol_ftree *t = fl->t;
   FILE *fp = fl->fp;
   pcol_str name = n ? t->name[n] : (pcol_str){"all", 3};
@@ -92,8 +97,8 @@ static void frame(const flame *fl, uint32_t n, double x, double w) {
   double share = 100.0 * (double)t->total[n] / fl->root;
   int r, g, b;
   colour(fl, n, &r, &g, &b);
-  fprintf(fp, "<g data-x=\"%.9f\" data-w=\"%.9f\" data-d=\"%u\" data-name=\"", (x - PAD) / fl->width,
-          w / fl->width, t->depth[n]);
+  fprintf(fp, "<g data-x=\"%.9f\" data-w=\"%.9f\" data-d=\"%u\" data-p=\"%u\" data-e=\"%u\" data-name=\"",
+          (x - PAD) / fl->width, w / fl->width, t->depth[n], pre, end);
   xml_text(fp, name.ptr, name.len);
   fputs("\" data-info=\"", fp);
   xml_text(fp, name.ptr, name.len);
@@ -144,12 +149,13 @@ static const char *SCRIPT =
     "  g.style.opacity = dim ? 0.5 : 1; g.style.display = '';\n"
     "}\n"
     "function zoom(z) {\n"
-    "  var zx = z ? num(z, 'data-x') : 0, zw = z ? num(z, 'data-w') : 1, zd = z ? num(z, 'data-d') : 0;\n"
-    "  var eps = 1e-9;\n"
+    "  var zx = z ? num(z, 'data-x') : 0, zw = z ? num(z, 'data-w') : 1;\n"
+    "  var zp = z ? num(z, 'data-p') : 0, ze = z ? num(z, 'data-e') : frames.length - 1;\n"
     "  for (var i = 0; i < frames.length; i++) {\n"
-    "    var g = frames[i], x = num(g, 'data-x'), w = num(g, 'data-w'), d = num(g, 'data-d');\n"
-    "    if (d < zd && x <= zx + eps && x + w >= zx + zw - eps) place(g, PAD, SPAN, true);\n"
-    "    else if (d >= zd && x >= zx - eps && x + w <= zx + zw + eps && w / zw * SPAN >= MIN_W)\n"
+    "    var g = frames[i], x = num(g, 'data-x'), w = num(g, 'data-w');\n"
+    "    var p = num(g, 'data-p'), e = num(g, 'data-e');\n"
+    "    if (p < zp && e >= ze) place(g, PAD, SPAN, true); /* an ancestor: whole width, dimmed */\n"
+    "    else if (p >= zp && e <= ze) /* the frame or a descendant: every one stays */\n"
     "      place(g, PAD + (x - zx) / zw * SPAN, w / zw * SPAN, false);\n"
     "    else g.style.display = 'none';\n"
     "  }\n"
@@ -173,11 +179,16 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const char *title, double img
   uint32_t *koff = calloc((size_t)n + 1, sizeof *koff), *kids = malloc((size_t)n * sizeof *kids);
   uint32_t *stk = malloc((size_t)n * sizeof *stk);
   double *xs = malloc((size_t)n * sizeof *xs);
-  if (!koff || !kids || !stk || !xs) {
+  uint32_t *pre = malloc((size_t)n * sizeof *pre), *order = malloc((size_t)n * sizeof *order);
+  uint32_t *size = calloc((size_t)n + 1, sizeof *size);
+  if (!koff || !kids || !stk || !xs || !pre || !order || !size) {
     free(koff);
     free(kids);
     free(stk);
     free(xs);
+    free(pre);
+    free(order);
+    free(size);
     return PCOL_ENOMEM;
   }
   for (uint32_t i = 1; i < n; i++) koff[t->parent[i]]++;
@@ -218,13 +229,15 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const char *title, double img
     for (uint32_t i = 0; i < n; i++)
       if (fabs(delta[i]) > fl.maxdelta) fl.maxdelta = fabs(delta[i]);
   /* pass 1: which frames are drawn, and the deepest one */
-  uint32_t maxd = 0;
+  uint32_t maxd = 0, ndrawn = 0;
   size_t sp = 0;
   if (fl.root > 0) {
     xs[0] = PAD;
     stk[sp++] = 0;
     while (sp) {
       uint32_t v = stk[--sp];
+      pre[v] = ndrawn;
+      order[ndrawn++] = v;
       if (t->depth[v] > maxd) maxd = t->depth[v];
       double x = xs[v];
       for (uint32_t i = koff[v]; i < koff[v + 1]; i++) {
@@ -238,6 +251,12 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const char *title, double img
         x += w;
       }
     }
+  }
+  /* subtree sizes among drawn frames, children before parents */
+  for (uint32_t k = ndrawn; k-- > 0;) {
+    uint32_t v = order[k];
+    size[v] += 1;
+    if (k) size[t->parent[v]] += size[v];
   }
   fl.height = TOP + BOTTOM + (int)(maxd + 1) * FRAME_H;
   fprintf(fp,
@@ -275,7 +294,7 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const char *title, double img
     while (sp) {
       uint32_t v = stk[--sp];
       double w = v ? (double)t->total[v] / fl.root * fl.width : fl.width;
-      frame(&fl, v, xs[v], w);
+      frame(&fl, v, xs[v], w, pre[v], pre[v] + size[v] - 1);
       /* the children drawn are those pass 1 placed */
       for (uint32_t i = koff[v]; i < koff[v + 1]; i++) {
         uint32_t c = kids[i];
@@ -291,5 +310,8 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const char *title, double img
   free(kids);
   free(stk);
   free(xs);
+  free(pre);
+  free(order);
+  free(size);
   return ferror(fp) ? PCOL_EIO : PCOL_OK;
 }

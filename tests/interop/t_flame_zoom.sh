@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Flame graph zoom in a real browser (issue 13): headless Chromium loads
+# `pcol flame` SVGs of real profiles, clicks frames and checks that every
+# ancestor stays (dimmed) and every descendant stays (flame_zoom_check.js).
+# A screenshot of a zoomed graph is kept in $BUILD/artifacts for a person.
+# Exit 77 (skip) without Chromium.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+BUILD=${BUILD:-build}
+TD=${PCOL_TESTDATA:-../shared/testdata}
+BROWSER=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+[ -n "$BROWSER" ] || { echo "t_flame_zoom: SKIP: chromium not installed" >&2; exit 77; }
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_flame_zoom: FAIL: $*" >&2; exit 1; }
+browse() { # URL ARGS... (a fresh profile each time; bounded in time)
+  local url=$1; shift
+  timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$tmp/profile" "$@" "$url" 2>"$tmp/chromium.log"
+}
+
+inputs="examples/demo.out"
+for f in "$TD/rprof/proftools__Rprof-rec.out" "$TD/pprof/go-cpu-inline-small.pb.gz" \
+         "$TD/pprof/java-cpu-async-profiler.pb.gz" "$TD/pprof/nodejs-wall.pb.gz"; do
+  [ -f "$f" ] && inputs="$inputs $f"
+done
+total=0
+for f in $inputs; do
+  b=$(basename "$f")
+  "$PCOL" flame "$f" -o "$tmp/$b.svg" || fail "pcol flame $f"
+  sed "s/MAXCLICKS/150/" "$here/flame_zoom_check.js" > "$tmp/check.js"
+  { sed '$d' "$tmp/$b.svg"; printf '<script type="text/ecmascript"><![CDATA[\n'; cat "$tmp/check.js"
+    printf ']]></script>\n</svg>\n'; } > "$tmp/$b.check.svg"
+  tail -1 "$tmp/$b.svg" | grep -q '^</svg>$' || fail "$b.svg does not end with </svg>"
+  res=$(browse "file://$tmp/$b.check.svg" --dump-dom | grep -o '<text id="result">[^<]*' | sed 's/.*>//')
+  [ -n "$res" ] || { cat "$tmp/chromium.log" >&2; fail "$b: no verdict from the browser"; }
+  echo "t_flame_zoom: $b: $res" >&2
+  case "$res" in *" bad=0 "*) ;; *) fail "$b: $res" ;; esac
+  clicks=${res#*clicks=}; total=$((total + ${clicks%% *}))
+done
+[ "$total" -gt 50 ] || fail "only $total zooms checked"
+
+# a picture for a person: the Java profile zoomed into its widest frame at depth 3
+mkdir -p "$BUILD/artifacts"
+last=$(echo $inputs | awk '{print $NF}'); b=$(basename "$last")
+{ sed '$d' "$tmp/$b.svg"
+  printf '<script type="text/ecmascript"><![CDATA[ window.addEventListener("load", function () {\n'
+  printf '  var gs = document.getElementById("frames").getElementsByTagName("g"), best = null;\n'
+  printf '  for (var i = 0; i < gs.length; i++) if (gs[i].getAttribute("data-d") === "3" &&\n'
+  printf '      (!best || parseFloat(gs[i].getAttribute("data-w")) > parseFloat(best.getAttribute("data-w")))) best = gs[i];\n'
+  printf '  if (best) zoom(best); }); ]]></script>\n</svg>\n'; } > "$tmp/zoomed.svg"
+browse "file://$tmp/zoomed.svg" --window-size=1200,700 --screenshot="$BUILD/artifacts/flame-zoom.png" >/dev/null
+[ -s "$BUILD/artifacts/flame-zoom.png" ] && echo "t_flame_zoom: screenshot: $BUILD/artifacts/flame-zoom.png" >&2
+echo "t_flame_zoom: $total zooms checked" >&2
+exit 0
