@@ -25,6 +25,9 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     return cli_usage_error(cmd->name, "cannot write format '%s'", to);
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
+  if (cli_get(cmd, a, "value") && fmt != PCOL_FMT_COLLAPSED) /* was silently ignored */
+    return cli_usage_error(cmd->name, "--value applies to --to collapsed only; %s output keeps "
+                           "the profile's value types as they are", pcol_format_name(fmt));
   /* any input format: `pcol unpack cpu.pb.gz --to rprof` converts in one step */
   pcol_error err = {0};
   pcol_open_options oo = {0};

@@ -53,6 +53,12 @@ expect 2 'the base measures cpu (nanoseconds), the new profile samples (count)' 
 awk -F, 'NR > 1 && ($3 != "0.0000" || $6 != "0.0000") {bad = 1} END {exit bad}' "$tmp/d.csv" ||
   fail "an Rprof profile and its own pprof export differ: $(head -3 "$tmp/d.csv")"
 
+# --value is refused where an exporter would ignore it
+for t in rprof pprof perun speedscope; do
+  expect 2 "value applies to --to collapsed only" "$PCOL" unpack $rp --to $t --value samples -o "$tmp/x"
+done
+"$PCOL" unpack $rp --to collapsed --value samples -o "$tmp/x" || fail "--value with --to collapsed"
+
 # standard input can be read once
 expect 2 "can be read only once" "$PCOL" diff - - 
 expect 2 "can be read only once" "$PCOL" flame - --diff - -o "$tmp/f.svg"
