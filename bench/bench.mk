@@ -4,6 +4,11 @@
 #                      bench/results/latest.md and bench/results/latest.svg
 #   make bench-quick   small sizes only (under 2 minutes); `make test` runs it
 #                      so the harness never rots.  Missing R/Go are noted, not fatal.
+#   make bench-flood   hash flooding (issue 20): crafted vs random keys for each
+#                      hash table keyed by input, 12.5k..100k keys; fails when a
+#                      crafted input costs more than 3x its random twin.  Writes
+#                      $(BUILD)/bench-flood.md; FLOOD_OLD=path/to/old/pcol also
+#                      measures a pcol from before the keyed hash (bench/README.md).
 #
 # What is measured is an -O2 build without sanitizers of libpcol and pcol in
 # $(BUILD)/bench-build, whatever BUILD's own flags are.  That build drops
@@ -11,12 +16,12 @@
 # on one) but keeps it for the bench/ programs themselves.
 
 BENCH_BUILD := $(BUILD)/bench-build
-BENCH_TOOLS := gen_profile bench_open bench_scan bench_pb_decode timecmd svgplot
+BENCH_TOOLS := gen_profile gen_flood bench_open bench_scan bench_pb_decode timecmd svgplot
 BENCH_WARN  := -Wall -Wextra -Werror -Wshadow
 BENCH_MAKE  := $(MAKE) --no-print-directory BUILD=$(BENCH_BUILD) OPT=-O2 SAN= \
                CFLAGS="-O2 -g" WARN="-Wall -Wextra -Wno-unused-parameter"
 
-.PHONY: bench bench-quick bench-tools
+.PHONY: bench bench-quick bench-flood bench-tools
 
 bench-tools: deps
 	@$(BENCH_MAKE) $(BENCH_BUILD)/bin/pcol $(BENCH_BUILD)/lib/libpcol.a
@@ -31,3 +36,6 @@ bench: bench-tools
 
 bench-quick: bench-tools
 	@BUILD=$(BUILD) BENCH_BUILD=$(BENCH_BUILD) CC="$(CC)" bash bench/run.sh quick
+
+bench-flood: bench-tools
+	@BUILD=$(BUILD) BENCH_BUILD=$(BENCH_BUILD) bash bench/flood.sh

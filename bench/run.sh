@@ -9,6 +9,7 @@
 # bench/timecmd (median, min/max, IQR, peak RSS), and writes
 #   full:  bench/results/latest.md, bench/results/latest.svg
 #   quick: $BUILD/bench-quick.md,   $BUILD/bench-quick.svg
+# and appends bench/flood.sh's hash-flooding section to the markdown.
 # A case whose command fails (a command not built yet, a tool not installed)
 # is recorded as "n/a (reason)"; the run itself only fails if the harness
 # cannot run at all.
@@ -286,6 +287,21 @@ log "bench: writing the report"
 rec env 0 load-end ok - - - - - 0 - "$(cut -d' ' -f1-3 /proc/loadavg)"
 BENCH_MODE=$MODE BENCH_RUNS=$RUNS bash bench/report.sh "$RES" "$DATA" "$MAIN" "$LARGEST" "$VARIANT_SIZE" \
   "$BB" >"$OUT_MD.tmp" && mv "$OUT_MD.tmp" "$OUT_MD"
+
+# Hash flooding (issue 20): bench/flood.sh's own section, appended.  Full run:
+# its sizes (12.5k..100k keys); quick run: 2000 keys, only to keep the
+# harness working (at that size process start-up dominates the ratios).
+# Never fatal here: a missed ratio is reported in the section, and
+# `make bench-flood` is the run that fails on it.
+log "bench: hash flooding (bench/flood.sh)"
+FLOOD_MD=$WORK/flood-$MODE.md
+if [ "$MODE" = full ]; then FSIZES="12500 25000 50000 100000"; else FSIZES=2000; fi
+if BUILD="$BUILD" BENCH_BUILD="$BB" FLOOD_SIZES="$FSIZES" FLOOD_RUNS=$RUNS FLOOD_SECTION=1 \
+  FLOOD_GATE=0 FLOOD_OUT="$FLOOD_MD" bash bench/flood.sh; then
+  { echo; cat "$FLOOD_MD"; } >>"$OUT_MD"
+else
+  printf '\n## Hash flooding\n\nbench/flood.sh failed to run (see the log).\n' >>"$OUT_MD"
+fi
 awk -F'\t' -v main="$MAIN" '
   $4 != "ok" || $5 == "-" { next }
   $1 == "open" && $3 == "pcol_open"                 { print "open a profile\tpcol_open + close (library)\t" $2 "\t" $5 }
