@@ -234,6 +234,11 @@ def valid_cases():
     e.insert(1, Entry(1, 2, BYTES, b"", 0))  # the strings table pays for its rows in bytes
     valid("valid-strings-empty", "the empty string as id 1: strings with 2 rows store only an "
           "empty bytes column (offsets absent, all 0)", p, data=serialize(e))
+    e = pack(p.materialize())
+    e.remove(find(e, 1, 1))
+    e.insert(1, Entry(1, 2, BYTES, b"\x00", 0, codec=1, decoded=0))
+    valid("valid-lz4-empty-block", "valid-strings-empty with its 0 bytes as the LZ4 block "
+          "00 (one token, no literals)", p, data=serialize(e))
     p = Profile()
     p.add("functions", start_line=1)
     e = [rowcount(1, 1), column(1, 1, U64, [0, 0])] + pack(p.materialize())
@@ -357,6 +362,13 @@ def lz4_bad_cases():
         x = find(e, 6, 4)
         x.codec, x.data, x.decoded = 1, block, n
         bad(name, "U1", "use", desc, e)
+    p = Profile()
+    p.add("functions", name=p.s(""))
+    e = pack(p.materialize())
+    e.remove(find(e, 1, 1))
+    e.insert(1, Entry(1, 2, BYTES, b"", 0, codec=1, decoded=0))
+    bad("u1-lz4-empty-zero", "U1", "use", "an LZ4 section of 0 decoded bytes stored in 0 bytes "
+        "(a block has at least its token)", e)
 
 
 # ------------------------------------------------------------ header: H
