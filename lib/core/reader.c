@@ -108,9 +108,9 @@ typedef struct dir_walk {
 } dir_walk;
 
 /* The checks of a column entry (column > 0), directory entry i at file
- * byte `at` (spec.md §8.1, rules D6-D14).  D6-D13 apply to every entry,
- * known or not; a known column is then checked against the schema (D14)
- * and entered in f->idx. */
+ * byte `at` (spec.md §8.1, rules D6-D13, in that order).  D6-D12 apply to
+ * every entry, known or not; D13 checks a known column against the schema
+ * (then entered in f->idx) and an unknown one's count against its rows. */
 static int check_section(pcol_file *f, uint32_t i, uint64_t at, dir_walk *w, pcol_error *err) {
   const pcol_header_info *hi = &f->hdr;
   pcol_section *s = &f->sections[i + 1];
