@@ -65,7 +65,7 @@ $(BUILD)/obj/tools/%.o:       LAYER_CPPFLAGS = -Iinclude
 TEST_CPPFLAGS := -Iinclude -Iformat -Ilib/core -Ilib/convert/perun -I$(BUILD)/gen -Itests -Ifuzz
 LIB_CFLAGS := -fPIC -fvisibility=hidden
 
-.PHONY: all deps run test test-unit test-cli test-interop test-clang install clean \
+.PHONY: all deps run test test-unit test-cli test-conformance test-interop test-clang install clean \
         fuzz fuzz-run bench bench-quick examples check-layers test-install
 .DEFAULT_GOAL := all
 
@@ -147,7 +147,7 @@ TEST_BUILD := $(BUILD)/test
 SANFLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
 test: deps
-	@$(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" OPT=-O1 check-layers test-unit test-cli test-interop test-tsan
+	@$(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" OPT=-O1 check-layers test-unit test-cli test-conformance test-interop test-tsan
 	@$(MAKE) --no-print-directory test-clang
 	@$(MAKE) --no-print-directory test-install
 	@$(MAKE) --no-print-directory bench-quick
@@ -175,6 +175,14 @@ test-cli: all
 
 test-interop: all
 	@PCOL=$(PCOL) BUILD=$(BUILD) bash tests/interop/run_all.sh
+
+# The conformance suite (spec.md §12): every file's verdict and libpcol's
+# stage, the views of the valid files through `pcol cat`, the two 64 MiB
+# files of rule T1, and the committed files against what gen.py writes.
+test-conformance: all
+	@if command -v python3 >/dev/null 2>&1; then \
+	  python3 tests/conformance/run.py --pcol $(PCOL) --stages --large --check-generated; \
+	else echo "python3 not installed: conformance suite skipped"; fi
 
 # -------------------------------------------------------------- install
 install: all

@@ -250,6 +250,28 @@ void tbl_begin(cli_table *t, FILE *fp, out_format fmt, int ncols, const char *co
   }
 }
 
+/* Length of the well-formed UTF-8 sequence at p[0, n) (RFC 3629: no
+ * overlong forms, no surrogates, nothing above U+10FFFF), 0 if none. */
+static size_t utf8_len(const unsigned char *p, size_t n) {
+  unsigned c = p[0], lo = 0x80, hi = 0xbf;
+  size_t len;
+  if (c >= 0xc2 && c <= 0xdf) len = 2;
+  else if (c >= 0xe0 && c <= 0xef) len = 3;
+  else if (c >= 0xf0 && c <= 0xf4) len = 4;
+  else return 0;
+  if (c == 0xe0) lo = 0xa0;      /* overlong */
+  else if (c == 0xed) hi = 0x9f; /* surrogates */
+  else if (c == 0xf0) lo = 0x90; /* overlong */
+  else if (c == 0xf4) hi = 0x8f; /* above U+10FFFF */
+  if (n < len || p[1] < lo || p[1] > hi) return 0;
+  for (size_t k = 2; k < len; k++)
+    if ((p[k] & 0xc0) != 0x80) return 0;
+  return len;
+}
+
+/* A byte string as a JSON string (spec.md §11.3): `"` and `\` escaped
+ * with a backslash, bytes 00-1f and 7f as \u00xx, well-formed UTF-8
+ * copied, and every other byte as \u00xx (its Latin-1 code point). */
 static void json_str(FILE *fp, const unsigned char *p, size_t n) {
   putc_unlocked('"', fp);
   for (size_t i = 0; i < n; i++) {
@@ -262,11 +284,8 @@ static void json_str(FILE *fp, const unsigned char *p, size_t n) {
     } else if (c < 0x80) {
       putc_unlocked((int)c, fp);
     } else {
-      /* copy valid UTF-8 sequences; escape stray bytes as U+00XX */
-      size_t len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
-      int ok = len && i + len <= n;
-      for (size_t k = 1; ok && k < len; k++) ok = (p[i + k] & 0xc0) == 0x80;
-      if (ok) {
+      size_t len = utf8_len(p + i, n - i);
+      if (len) {
         fwrite_unlocked(p + i, 1, len, fp);
         i += len - 1;
       } else {

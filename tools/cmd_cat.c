@@ -1,8 +1,11 @@
-/* cmd_cat.c — `pcol cat --table NAME`: print a logical table.
+/* cmd_cat.c — `pcol cat --table NAME`: print a logical view.
  *
- * Stored tables print as they are (with their 1-based id first); derived
- * tables (sample_values, sample_locations, sample_labels, locations,
- * location_lines) are produced by streaming over the stored columns. */
+ * spec.md §11 defines the 17 views (columns, rows, what prints as null) and
+ * their rendering; tests/conformance checks this file against it.  Views
+ * of one stored table print its rows in order (most with their 1-based id
+ * first); derived views (sample_values, sample_locations, sample_labels,
+ * locations, location_lines) are produced by streaming over the stored
+ * columns. */
 #include "cli.h"
 #include <stdlib.h>
 #include <string.h>
@@ -414,7 +417,13 @@ int cmd_cat(const cli_command *cmd, cli_args *a) {
     known = 0;
   }
   int ret = EXIT_OK;
-  if (!known) ret = cli_usage_error(cmd->name, "unknown table '%s'", table);
+  if (!known)
+    ret = cli_usage_error(cmd->name,
+                          "unknown table '%s' (meta, sources, value_types, source_value_types, "
+                          "functions, mappings, locations, location_lines, stacks, samples, "
+                          "sample_values, sample_locations, sample_labels, text_lines, "
+                          "sample_text, models, strings)",
+                          table);
   else if (rc || c->err.code) ret = cli_fail(cmd->name, &c->err, rc ? rc : c->err.code);
   pcol_close(c->f);
   free(c);

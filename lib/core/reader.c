@@ -18,6 +18,8 @@
 #include <zlib.h>
 
 #define DEFAULT_MAX_DECODED (UINT64_C(4) << 30)
+/* The incompat_flags bits this reader implements (spec.md §9): none in 1.0. */
+#define KNOWN_INCOMPAT UINT64_C(0)
 
 /* per-section state bits in `ready` */
 typedef struct sec_state {
@@ -58,10 +60,10 @@ static int parse_header(pcol_file *f, pcol_error *err) {
                         pcol_rd32(h + PCOL_HDR_HEADER_SIZE), PCOL_HEADER_SIZE);
   hi->incompat_flags = pcol_rd64(h + PCOL_HDR_INCOMPAT);
   hi->compat_flags = pcol_rd64(h + PCOL_HDR_COMPAT);
-  if (hi->incompat_flags != 0)
+  if (hi->incompat_flags & ~KNOWN_INCOMPAT)
     return pcol_error_set(err, PCOL_EUNSUPPORTED,
                           "file uses incompatible feature flags 0x%llx this reader does not know",
-                          (unsigned long long)hi->incompat_flags);
+                          (unsigned long long)(hi->incompat_flags & ~KNOWN_INCOMPAT));
   hi->file_size = pcol_rd64(h + PCOL_HDR_FILE_SIZE);
   hi->dir_offset = pcol_rd64(h + PCOL_HDR_DIR_OFFSET);
   hi->dir_count = pcol_rd32(h + PCOL_HDR_DIR_COUNT);
@@ -98,12 +100,17 @@ static int alloc_sections(pcol_file *f, pcol_error *err) {
 /* What the directory walk carries from one entry to the next. */
 typedef struct dir_walk {
   uint64_t prev_key, prev_end; /* entries sorted by key; sections in file order */
-  int have_rows[PCOL_T_COUNT_];
+  /* the last row-count entry: its table (0 = none yet; table 0 is refused)
+   * and count.  Entries are sorted, so a column's row-count entry, when
+   * there is one, is the last one seen before it. */
+  uint32_t rows_table;
+  uint64_t rows;
 } dir_walk;
 
-/* The checks of a data section's entry (column > 0), directory entry i at
- * file byte `at`: codec, placement, sizes, type, element count, LZ4 bounds.
- * A known column is then entered in f->idx. */
+/* The checks of a column entry (column > 0), directory entry i at file
+ * byte `at` (spec.md §8.1, rules D6-D13, in that order).  D6-D12 apply to
+ * every entry, known or not; D13 checks a known column against the schema
+ * (then entered in f->idx) and an unknown one's count against its rows. */
 static int check_section(pcol_file *f, uint32_t i, uint64_t at, dir_walk *w, pcol_error *err) {
   const pcol_header_info *hi = &f->hdr;
   pcol_section *s = &f->sections[i + 1];
@@ -127,25 +134,13 @@ static int check_section(pcol_file *f, uint32_t i, uint64_t at, dir_walk *w, pco
   if (si->type < PCOL_TYPE_U8 || si->type > PCOL_TYPE_BYTES)
     return pcol_corrupt(err, "section at offset %llu has unknown element type %llu", si->offset,
                         si->type);
-  const pcol_column_info *ci = pcol_column_info_get(si->table, si->column);
-  if (!ci) return PCOL_OK; /* a table or column from a newer minor version: ignored */
-  if (si->type != ci->type)
-    return pcol_corrupt(err, "section at offset %llu has type %llu, schema says otherwise", si->offset,
-                        si->type);
-  if (!w->have_rows[si->table])
+  if (w->rows_table != si->table)
     return pcol_corrupt(err, "section at offset %llu belongs to table %llu, which has no row count",
                         si->offset, si->table);
-  uint64_t width = pcol_type_width(ci->type), bytes;
+  uint64_t width = pcol_type_width((pcol_type)si->type), bytes;
   if (__builtin_mul_overflow(si->count, width, &bytes) || bytes != si->decoded_size)
     return pcol_corrupt(err, "section at offset %llu: %llu elements do not fill its decoded size",
                         si->offset, si->count);
-  uint64_t rows = f->rows[si->table];
-  if (ci->type != PCOL_TYPE_BYTES) {
-    uint64_t want = rows + (ci->is_offsets ? 1 : 0);
-    if (rows == UINT64_MAX || si->count != want)
-      return pcol_corrupt(err, "section at offset %llu has %llu elements, table rows disagree",
-                          si->offset, si->count);
-  }
   if (si->codec == PCOL_CODEC_LZ4 && (si->stored_size > (uint64_t)INT32_MAX ||
                                       si->decoded_size > (uint64_t)INT32_MAX))
     return pcol_corrupt(err, "LZ4 section at offset %llu is larger than one LZ4 block may be (%llu)",
@@ -156,12 +151,30 @@ static int check_section(pcol_file *f, uint32_t i, uint64_t at, dir_walk *w, pco
   if (si->codec == PCOL_CODEC_LZ4 && si->decoded_size / 255 > si->stored_size + 1)
     return pcol_corrupt(err, "LZ4 section at offset %llu claims %llu decoded bytes, more than LZ4 can expand to",
                         si->offset, si->decoded_size);
+  uint64_t rows = w->rows;
+  const pcol_column_info *ci = pcol_column_info_get(si->table, si->column);
+  if (!ci) {
+    /* a table or column from a newer minor version: ignored, but it is a
+     * column all the same: one element a row, or an offsets column (rows +
+     * 1), or bytes */
+    if (si->type != PCOL_TYPE_BYTES && si->count != rows && si->count != rows + 1)
+      return pcol_corrupt(err, "section at offset %llu (a column this reader does not know) has %llu "
+                          "elements, neither its table's rows nor rows + 1", si->offset, si->count);
+    return PCOL_OK;
+  }
+  if (si->type != ci->type)
+    return pcol_corrupt(err, "section at offset %llu has type %llu, schema says otherwise", si->offset,
+                        si->type);
+  if (ci->type != PCOL_TYPE_BYTES && si->count != rows + (ci->is_offsets ? 1 : 0))
+    return pcol_corrupt(err, "section at offset %llu has %llu elements, table rows disagree",
+                        si->offset, si->count);
   f->idx[si->table][si->column] = i + 1;
   return PCOL_OK;
 }
 
-/* Decodes and checks directory entry i (spec.md §3) into f->sections[i + 1];
- * a row-count entry sets f->rows, a data section goes on to check_section. */
+/* Decodes and checks directory entry i (spec.md §3, §8.1 D1-D5) into
+ * f->sections[i + 1]; a row-count entry sets the table's rows, a column
+ * entry goes on to check_section. */
 static int parse_dir_entry(pcol_file *f, uint32_t i, dir_walk *w, pcol_error *err) {
   const pcol_header_info *hi = &f->hdr;
   const uint8_t *d = (f->meta ? f->meta + PCOL_HEADER_SIZE : f->base + hi->dir_offset) +
@@ -182,6 +195,9 @@ static int parse_dir_entry(pcol_file *f, uint32_t i, dir_walk *w, pcol_error *er
     return pcol_corrupt(err, "directory entry at byte %llu is out of order (table/column key %llu)",
                         at, key);
   w->prev_key = key;
+  if (si->table == 0)
+    return pcol_corrupt(err, "directory entry at byte %llu names table 0, which is not used (column %llu)",
+                        at, si->column);
   if (pcol_rd16(d + PCOL_DIR_FLAGS) != 0)
     return pcol_corrupt(err, "directory entry at byte %llu has unknown flags 0x%llx", at,
                         pcol_rd16(d + PCOL_DIR_FLAGS));
@@ -192,33 +208,27 @@ static int parse_dir_entry(pcol_file *f, uint32_t i, dir_walk *w, pcol_error *er
     if (si->type || si->codec || si->offset || si->stored_size || si->decoded_size || si->crc)
       return pcol_corrupt(err, "row-count entry at byte %llu has non-zero fields (table %llu)", at,
                           si->table);
-    if (si->table < PCOL_T_COUNT_) {
-      f->rows[si->table] = si->count;
-      w->have_rows[si->table] = 1;
-    }
+    /* Bound every row count, known table or not, by a multiple of the file
+     * size, so that iterating rows cannot run for ages on a tiny file (a
+     * known table other than samples must also store a column, below). */
+    if (si->count / 64 > (uint64_t)f->size + 16)
+      return pcol_corrupt(err, "table %llu claims %llu rows, implausible for the file size", si->table,
+                          si->count);
+    w->rows_table = si->table;
+    w->rows = si->count;
+    if (si->table < PCOL_T_COUNT_) f->rows[si->table] = si->count;
     return PCOL_OK;
   }
   return check_section(f, i, at, w, err);
 }
 
-/* Table-level invariants, once every row count and column is known. */
+/* Table-level invariants, once every row count and column is known
+ * (spec.md §8.1, rules T1 and T2). */
 static int check_tables(const pcol_file *f, pcol_error *err) {
   /* Row counts must be representable as u32 ids where ids are used. */
   for (int t = 1; t < PCOL_T_COUNT_; t++)
-    if (f->rows[t] >= UINT32_MAX && t != PCOL_T_STRINGS && t != PCOL_T_LINES &&
-        t != PCOL_T_VALUES && t != PCOL_T_LABELS)
+    if (f->rows[t] >= UINT32_MAX && t != PCOL_T_LINES && t != PCOL_T_VALUES && t != PCOL_T_LABELS)
       return pcol_corrupt(err, "table %llu has %llu rows, more than ids can address", (uint64_t)t,
-                          f->rows[t]);
-  if (f->rows[PCOL_T_STRINGS] >= UINT32_MAX)
-    return pcol_corrupt(err, "string table has %llu entries, more than ids can address (%llu)",
-                        f->rows[PCOL_T_STRINGS], UINT32_MAX);
-  /* Every row count must fit the file unless its columns are all absent;
-   * a corrupt giant count with absent columns is caught by the checks of
-   * the columns that refer to it.  Bound counts by a sane multiple of size
-   * so iterating rows cannot run for ages on a tiny file. */
-  for (int t = 1; t < PCOL_T_COUNT_; t++)
-    if (f->rows[t] / 64 > (uint64_t)f->size + 16)
-      return pcol_corrupt(err, "table %llu claims %llu rows, implausible for the file size", (uint64_t)t,
                           f->rows[t]);
   /* A table other than samples must store a column once it has rows, so
    * a tiny file cannot claim millions of free rows (spec.md §3). */
@@ -248,7 +258,7 @@ static int init_decode_lock(pcol_file *f, pcol_error *err) {
 static int parse(pcol_file *f, pcol_error *err) {
   PCOL_RETURN_NOT_OK(parse_header(f, err));
   PCOL_RETURN_NOT_OK(alloc_sections(f, err));
-  dir_walk w = {.prev_key = 0, .prev_end = PCOL_HEADER_SIZE};
+  dir_walk w = {.prev_key = 0, .prev_end = PCOL_HEADER_SIZE, .rows_table = 0, .rows = 0};
   for (uint32_t i = 0; i < f->nsections; i++)
     PCOL_RETURN_NOT_OK(parse_dir_entry(f, i, &w, err));
   PCOL_RETURN_NOT_OK(check_tables(f, err));
@@ -498,6 +508,42 @@ static int check_column(pcol_file *f, const pcol_section_info *si, const pcol_co
   return PCOL_OK;
 }
 
+/* An LZ4 block as spec.md §4 requires it: src[0, n) is a run of sequences
+ * (token, literal length, literals, then a 2-byte offset and a match
+ * length) whose last one has literals only and ends the input exactly;
+ * every match has an offset from 1 to the bytes decoded so far, starts at
+ * least 12 bytes and ends at least 5 bytes before the end of the block (the
+ * LZ4 block format's end conditions); the block decodes to exactly `want`
+ * bytes.  Only the lengths are walked (no byte is copied), so liblz4, which
+ * accepts an offset of 0 and then copies bytes it never wrote, is called
+ * only on blocks that follow these rules. */
+static int lz4_block_ok(const uint8_t *src, uint64_t n, uint64_t want) {
+  uint64_t ip = 0, op = 0;
+  for (;;) {
+    if (ip >= n) return 0; /* a sequence starts with a token (n = 0: no block) */
+    unsigned token = src[ip++], b;
+    uint64_t len = token >> 4;
+    if (len == 15) do {
+        if (ip >= n) return 0;
+        len += b = src[ip++];
+      } while (b == 255 && len <= want);
+    if (len > n - ip || len > want - op) return 0;
+    ip += len;
+    op += len;
+    if (ip == n) return op == want; /* the last sequence: literals only */
+    if (n - ip < 2) return 0;
+    uint64_t off = (uint64_t)src[ip] | (uint64_t)src[ip + 1] << 8, m = (token & 15u) + 4;
+    ip += 2;
+    if (off == 0 || off > op || op + 12 > want) return 0;
+    if ((token & 15u) == 15) do {
+        if (ip >= n) return 0;
+        m += b = src[ip++];
+      } while (b == 255 && m <= want);
+    if (m > want - op || op + m + 5 > want) return 0;
+    op += m;
+  }
+}
+
 const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err) {
   sec_state *st = &states(f)[sec];
   if (atomic_load_explicit(&st->ready, memory_order_acquire)) return st->data;
@@ -512,6 +558,12 @@ const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err) {
   const void *data = s->stored;
   void *dec = NULL;
   if (si->codec == PCOL_CODEC_LZ4) {
+    /* the block's structure first (no allocation for a corrupt one) */
+    if (!lz4_block_ok(s->stored, si->stored_size, si->decoded_size)) {
+      pcol_corrupt(err, "LZ4 section at offset %llu is not an LZ4 block that decodes to its declared size %llu",
+                   si->offset, si->decoded_size);
+      goto out;
+    }
     dec = malloc(si->decoded_size ? si->decoded_size : 1);
     if (!dec) {
       pcol_error_set(err, PCOL_ENOMEM, "out of memory decoding section at offset %llu",
@@ -520,7 +572,7 @@ const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err) {
     }
     int n = LZ4_decompress_safe((const char *)s->stored, dec, (int)si->stored_size,
                                 (int)si->decoded_size);
-    if (n < 0 || (uint64_t)n != si->decoded_size) {
+    if (n < 0 || (uint64_t)n != si->decoded_size) { /* not expected after lz4_block_ok */
       free(dec);
       pcol_corrupt(err, "LZ4 section at offset %llu does not decode to its declared size %llu",
                    si->offset, si->decoded_size);

@@ -1,10 +1,11 @@
 /* validate.c — pcol_validate_full: checksums and the checks that read every byte.
  *
  * Open (reader.c) checks the header and the directory, and each column is
- * checked on its first use.  Full validation (spec.md §8, O(file size)) adds
- * the body and section checksums, zero padding, every known column decoded
- * and checked, sample order, text-line and sample-text references, and the
- * declared longest durations (§7.2).
+ * checked on its first use.  Full validation (spec.md §8.3, O(file size))
+ * adds the body and section checksums (of every section, known or not),
+ * zero padding, every known column decoded and checked, sample order,
+ * text-line and sample-text references, and the declared longest durations
+ * (§7.2).
  */
 #include "internal.h"
 #include <zlib.h>
@@ -20,30 +21,61 @@ static uint32_t crc_range(const uint8_t *p, uint64_t n) {
   return (uint32_t)crc;
 }
 
-/* A source's declared longest duration (meta "pcol.max_duration_ns",
- * spec.md §7.2) must not be smaller than any of its samples' durations, or
- * range queries would miss long samples. */
-static int check_max_durations(pcol_file *f, const pcol_view *src, pcol_error *err) {
-  pcol_view dur;
-  int rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &dur, err);
-  if (rc || !dur.data) return rc;
-  uint64_t n = f->rows[PCOL_T_SAMPLES];
-  for (uint64_t i = 0; i < n;) {
-    uint32_t s = pcol_view_u32(src, i);
-    int64_t mx = 0;
-    for (; i < n && pcol_view_u32(src, i) == s; i++)
-      if (pcol_view_i64(&dur, i) > mx) mx = pcol_view_i64(&dur, i);
-    pcol_str v;
-    if (pcol_meta_get(f, s, PCOL_META_MAX_DURATION_NS, &v, NULL) != PCOL_OK || !v.ptr) continue;
-    int64_t d;
-    if (pcol_parse_max_duration(v, &d))
-      return pcol_error_set(err, PCOL_ECORRUPT,
-                            "source %u: meta " PCOL_META_MAX_DURATION_NS " is not 1 to 18 decimal digits", s);
-    if (d < mx)
-      return pcol_corrupt(err, "source %llu declares a longest duration below its samples' (%llu ns)",
-                          s, (uint64_t)mx);
+/* First sample row of source s or later (sources are non-decreasing: the
+ * sample order was checked before). */
+static uint64_t first_of_source(const pcol_view *src, uint64_t n, uint32_t s) {
+  uint64_t lo = 0, hi = n;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (pcol_view_u32(src, mid) < s) lo = mid + 1;
+    else hi = mid;
   }
-  return PCOL_OK;
+  return lo;
+}
+
+/* A source's declared longest duration (meta "pcol.max_duration_ns",
+ * spec.md §7.2, rule F6): the first meta row with that key for a source
+ * (source_id != 0) must be 1 to 18 decimal digits and not smaller than the
+ * longest duration_ns of the source's samples, or range queries would miss
+ * long samples.  Checked for every source that declares one, with or
+ * without samples or a duration column; later rows are ignored. */
+static int check_max_durations(pcol_file *f, const pcol_view *src, pcol_error *err) {
+  pcol_view dur, mk, mv, ms;
+  int rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &dur, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &mk, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &mv, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &ms, err);
+  if (rc) return rc;
+  uint64_t n = f->rows[PCOL_T_SAMPLES], nsrc = f->rows[PCOL_T_SOURCES];
+  uint8_t *seen = NULL; /* one bit a source: its first row was checked */
+  for (uint64_t i = 0; i < f->rows[PCOL_T_META]; i++) {
+    uint32_t s = pcol_view_u32(&ms, i);
+    if (s == 0 || (seen && (seen[s / 8] >> (s % 8) & 1))) continue;
+    pcol_str k, v;
+    if ((rc = pcol_string(f, pcol_view_u32(&mk, i), &k, err))) break;
+    if (!pcol_str_is(k, PCOL_META_MAX_DURATION_NS)) continue;
+    if (!seen && !(seen = calloc(nsrc / 8 + 1, 1))) {
+      rc = pcol_oom(err);
+      break;
+    }
+    seen[s / 8] |= (uint8_t)(1u << (s % 8));
+    if ((rc = pcol_string(f, pcol_view_u32(&mv, i), &v, err))) break;
+    int64_t d, mx = 0;
+    if (pcol_parse_max_duration(v, &d)) {
+      rc = pcol_error_set(err, PCOL_ECORRUPT,
+                          "source %u: meta " PCOL_META_MAX_DURATION_NS " is not 1 to 18 decimal digits", s);
+      break;
+    }
+    for (uint64_t r = first_of_source(src, n, s); r < n && pcol_view_u32(src, r) == s; r++)
+      if (pcol_view_i64(&dur, r) > mx) mx = pcol_view_i64(&dur, r);
+    if (d < mx) {
+      rc = pcol_corrupt(err, "source %llu declares a longest duration below its samples' (%llu ns)", s,
+                        (uint64_t)mx);
+      break;
+    }
+  }
+  free(seen);
+  return rc;
 }
 
 int pcol_validate_full(pcol_file *f, pcol_error *err) {

@@ -1,0 +1,759 @@
+#!/usr/bin/env python3
+"""gen.py — writes the pcol conformance suite (spec.md §12) from spec.md's rules.
+
+    python3 tests/conformance/gen.py [DIR]          the committed files (default: files/)
+    python3 tests/conformance/gen.py --large DIR    the file of 64 MiB of rule T1, made
+                                                    at test time, never committed
+
+Every file is built by pcolgen.py (a writer written from spec.md alone, no
+libpcol); expected views come from the same logical tables through spec.md
+§11.  Each invalid file is a valid one with one change, named by the rule
+of spec.md §8 it breaks.  Output is deterministic.
+"""
+import os
+import struct
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pcolgen import (  # noqa: E402
+    BYTES, F64, I64, NA, NAN, U8, U32, U64, Entry, Profile, column, f64, find, lz4_compress,
+    lz4_decode, lz4_sequences, pack, put, rowcount, serialize, views_text)
+
+CASES = []  # (name, verdict, rule, stage, description, bytes, views or None)
+
+
+def case(name, verdict, rule, stage, desc, data, views=None):
+    assert all(c[0] != name for c in CASES), name
+    if verdict == "valid":
+        assert views is not None and rule == "-" and stage == "-"
+    CASES.append((name, verdict, rule, stage, desc, data, views))
+
+
+# ------------------------------------------------------------- profiles
+def rich():
+    """Every table and column, NA and 0 references, flags, odd bytes."""
+    p = Profile()
+    S = p.s
+    a = p.add("sources", source_type=S("rprof"), source_uri=S("a.out"), source_timestamp=1700000000)
+    b = p.add("sources", source_type=S("pprof"))
+    p.add("meta", key=S("k1"), value=S("v1"), source_id=a)
+    p.add("meta", key=S("bin"), value=S(b"a\x00b"))  # file-level: source_id 0 shows null
+    p.add("meta", key=S("pcol.max_duration_ns"), value=S("30"), source_id=a)
+    p.add("meta", key=S("pcol.max_duration_ns"), value=S("5"), source_id=a)  # ignored: not first
+    p.add("meta", key=S("pcol.max_duration_ns"), value=S("x"))  # ignored: file-level
+    p.add("meta", value=S(""))
+    cpu = p.add("value_types", type=S("cpu"), unit=S("nanoseconds"))
+    alloc = p.add("value_types", type=S("alloc"), unit=S("bytes"))
+    anon = p.add("value_types")
+    p.add("source_value_types", source_id=a, value_type_id=cpu)
+    p.add("source_value_types", source_id=a, value_type_id=alloc)
+    p.add("source_value_types", source_id=b, value_type_id=anon)
+    p.add("source_value_types")
+    main = p.add("functions", name=S("main"), system_name=S("_main"), filename=S("main.c"),
+                 start_line=10)
+    leaf = p.add("functions", name=S("caf\xc3\xa9".encode("latin-1")))  # UTF-8 é
+    odd = p.add("functions", name=S(b"\xe9t\xe9"), filename=S(b"tab\there\nnl"), start_line=-5)
+    p.add("functions", name=S('quote"back\\slash'), system_name=S(b"nul\x00\x7f\x1f"),
+          start_line=NA + 1)
+    m1 = p.add("mappings", memory_start=0x400000, memory_limit=0x500000, file_offset=0x1000,
+               filename=S("/bin/x"), build_id=S("abc123"), flags=1 | 8)
+    m2 = p.add("mappings", memory_start=2 ** 64 - 1, flags=15, build_id=S(b"\xf0\x9f\x98\x80"))
+    p.add("mappings", filename=S(b"\xed\xa0\x80 \xf4\x90\x80\x80 \xe0\x80\x80 \xc0\xaf"))
+    l1 = p.add("locations", mapping_id=m1, address=0x401000,
+               lines=[dict(function_id=main, line=12, column=3)])
+    l2 = p.add("locations", mapping_id=m1, address=0x401100, flags=1,
+               lines=[dict(function_id=leaf, line=5), dict(function_id=main, line=13, column=1)])
+    l3 = p.add("locations", address=2 ** 63)
+    l4 = p.add("locations", mapping_id=m2, lines=[dict(), dict(function_id=odd, line=NA + 1)])
+    s1 = p.add("stacks", location_id=l1)
+    s2 = p.add("stacks", parent_id=s1, location_id=l2)
+    s3 = p.add("stacks", parent_id=s2, location_id=l3)
+    s4 = p.add("stacks", location_id=l4)
+    p.add("stacks", parent_id=s4, location_id=l4)
+    t, k = S("thread"), S("key")
+    ls1 = p.add("labelsets", labels=[
+        dict(key=t, str=S("t1")),  # a string label: num 0 shows null
+        dict(key=S("bytes"), num=-7, num_unit=S("bytes")),
+        dict(key=k, str=S("")),  # the empty string is not NA: num still null
+        dict(key=k, str=S("s"), num=7),
+        dict(key=k),  # no string: num 0 shows 0
+        dict(key=k, str=S("s"), num=NA),
+        dict(str=S(b"\xc3\x28 \xe2\x82"), num=2 ** 63 - 1)])
+    ls2 = p.add("labelsets")  # an empty label set
+    ls3 = p.add("labelsets", labels=[dict(key=t, str=S("t2"))])
+    p.add("samples", source_id=a, time_ns=0, stack_id=s3, labelset_id=ls1,
+          values=[dict(value_type_id=cpu, value=2 ** 63 - 1), dict(value_type_id=alloc, value=NA + 1)])
+    p.add("samples", source_id=a, time_ns=10, duration_ns=30, weight=3, cpu_delta_ns=5,
+          values=[dict(value_type_id=cpu, value=6)])
+    p.add("samples", source_id=a, time_ns=10, weight=NA, cpu_delta_ns=0, stack_id=s1,
+          labelset_id=ls3, values=[dict(value_type_id=alloc, value=NA), dict(value_type_id=anon)])
+    p.add("samples", source_id=b, stack_id=s4, labelset_id=ls2, duration_ns=NA)
+    p.add("samples", source_id=b, time_ns=-5, weight=0, stack_id=5)
+    p.add("samples", source_id=b, time_ns=100, weight=-2, labelset_id=ls3)
+    p.add("text_lines", source_id=a, before_sample=1, text=S("sample.interval=10000"))
+    p.add("text_lines", source_id=a, before_sample=3, text=S("#File 1: x.R"))
+    p.add("text_lines", source_id=b, before_sample=7, text=S(b"trailing \xff"))
+    p.add("text_lines", before_sample=4)
+    p.add("sample_text", sample_id=1, text=S("raw line"))
+    p.add("sample_text", sample_id=6, text=S(b"\xff\xfe"))
+    p.add("models", source_id=a, uid=S("f"), model=S("linear"), method=S("full"),
+          r_square=f64(0.5), x_start=f64(-0.0), x_end=f64(float("inf")),
+          coeffs=S('[{"name": "b0", "value": 1.5}]'))
+    p.add("models", x_start=0x7FF0000000000001, x_end=f64(float("-inf")))  # NaN payload: null
+    p.add("models", source_id=b, r_square=f64(0.1), x_start=f64(1e300), x_end=f64(5e-324))
+    p.add("models", r_square=f64(1e16), x_start=f64(123456789.125), x_end=f64(-1e-7))
+    return p
+
+
+def small():
+    """The base of most invalid files: a little of everything."""
+    p = Profile()
+    S = p.s
+    src = p.add("sources", source_type=S("rprof"), source_uri=S("a.out"))
+    vt = p.add("value_types", type=S("mem"), unit=S("bytes"))
+    fn = p.add("functions", name=S("f"), filename=S("f.R"))
+    mp = p.add("mappings", memory_start=4096, flags=1)
+    loc = p.add("locations", mapping_id=mp, address=4100, lines=[dict(function_id=fn, line=3)])
+    p.add("locations", flags=1, lines=[dict(function_id=fn, line=4)])
+    st = p.add("stacks", location_id=loc)
+    p.add("stacks", parent_id=st, location_id=2)
+    ls = p.add("labelsets", labels=[dict(key=S("thread"), str=S("main"))])
+    p.add("samples", source_id=src, time_ns=0, stack_id=2, labelset_id=ls,
+          values=[dict(value_type_id=vt, value=100)])
+    p.add("samples", source_id=src, time_ns=20, duration_ns=20, weight=2, stack_id=1,
+          values=[dict(value_type_id=vt, value=40)])
+    p.add("meta", key=S("pcol.max_duration_ns"), value=S("20"), source_id=src)
+    p.add("text_lines", source_id=src, before_sample=1, text=S("header"))
+    p.add("sample_text", sample_id=2, text=S("raw"))
+    p.add("models", source_id=src, uid=S("u"), r_square=f64(0.25))
+    return p
+
+
+def tiny():
+    """The base of the header, directory and whole-file cases: one source, one
+    function, two samples (the second long), a declared longest duration."""
+    p = Profile()
+    S = p.s
+    src = p.add("sources", source_type=S("rprof"))
+    p.add("meta", key=S("pcol.max_duration_ns"), value=S("20"), source_id=src)
+    p.add("functions", name=S("f"))
+    p.add("samples", source_id=src, time_ns=0)
+    p.add("samples", source_id=src, time_ns=20, duration_ns=20, weight=2)
+    return p
+
+
+def tiny_entries(**kw):
+    p = tiny()
+    return p, pack(p.materialize(), **kw)
+
+
+def valid(name, desc, p, data=None, **kw):
+    M = p.materialize()
+    if data is None:
+        data = serialize(pack(M, **kw))
+    case(name, "valid", "-", "-", desc, data, views_text(M, p.strings))
+
+
+def small_entries(**kw):
+    p = small()
+    return p, pack(p.materialize(), **kw)
+
+
+def bad(name, rule, stage, desc, entries=None, verdict="invalid", **ser):
+    if entries is None:
+        entries = tiny_entries()[1]
+    case(name, verdict, rule, stage, desc, serialize(entries, **ser))
+
+
+def hook_at(at, fmt, value):
+    def h(buf, layout):
+        put(buf, at, fmt, value)
+    return h
+
+
+def sort(entries):
+    return sorted(entries, key=lambda e: e.key())
+
+
+# ----------------------------------------------------------- valid files
+def valid_cases():
+    case("valid-empty", "valid", "-", "-", "64 bytes: a header and no tables",
+         serialize([]), views_text(Profile().materialize(), [b""]))
+    valid("valid-rich", "every table and column: NA, 0 references, flags, odd bytes, "
+          "label num rules, NaN payloads, infinities, file-level meta", rich())
+    valid("valid-rich-lz4", "valid-rich with every section LZ4-coded, also where LZ4 is "
+          "larger than raw", rich(), codec=lambda t, c: 1)
+    valid("valid-rich-stored-defaults", "valid-rich storing every column, all-default ones "
+          "too (a reader treats both alike)", rich(), store_all=True)
+    valid("valid-small", "the base of the first-use cases", small())
+    valid("valid-tiny", "the base of the header, directory and whole-file cases", tiny())
+
+    # defaults: absent columns (§3); samples may store nothing at all
+    p = Profile()
+    p.add("sources")
+    p.add("functions")
+    for _ in range(3):
+        p.add("samples")
+    valid("valid-defaults", "absent columns read as their defaults: samples store no column "
+          "(source 1, NA times, weight 1), the all-default sources and functions keep their "
+          "first column", p)
+    valid("valid-defaults-stored", "valid-defaults with every default column stored", p,
+          store_all=True)
+
+    # the unknown: newer minors, compat flags, unknown tables and columns
+    p, e = small_entries()
+    e += [rowcount(300, 3), column(300, 1, U32, [1, 2, 3]),
+          Entry(300, 2, BYTES, b"hello", 5),
+          column(300, 3, U64, [0, 1, 2, 3], codec=1),
+          Entry(300, 4, I64, b"\x1f" + bytes(23), 3, codec=1),  # LZ4 garbage: never decoded
+          column(11, 9, I64, [5, 6]), column(13, 2, U64, [0, 9]), column(8, 5, U8, [0xff, 0xff]),
+          rowcount(65535, 0), Entry(65535, 1, U32, b"", 0), Entry(65535, 65535, BYTES, b"", 0),
+          rowcount(5, 0)]
+    valid("valid-unknown-entries", "unknown tables and columns (rows, rows + 1 or bytes; LZ4 "
+          "whose block is never decoded) are checked and ignored; a known table with a "
+          "row-count entry of 0", p, data=serialize(sort(e)))
+    valid("valid-minor-compat", "version 1.7 with every compat flag set: read as 1.0", small(),
+          data=serialize(pack(small().materialize()), minor=7, compat=2 ** 64 - 1))
+    p, e = small_entries()
+    for x in e:
+        x.gap = 64 * (1 + x.column % 3) if x.column else 0
+    valid("valid-gaps", "zero gaps longer than the alignment needs between sections and "
+          "before the directory", p, data=serialize(e, dir_gap=192))
+    p, e = small_entries()
+    size = len(serialize(e + [rowcount(400, 0)]))
+    e.append(rowcount(400, 64 * (size + 17) - 1))
+    valid("valid-rows-bound", "an unknown table with the most rows D5 allows "
+          "(64 x (file_size + 17) - 1) and no column", p, data=serialize(e))
+
+    # strings (§6.1)
+    p = Profile()
+    p.add("functions", name=p.s(""))
+    e = pack(p.materialize())
+    e.remove(find(e, 1, 1))  # all offsets are 0: absent
+    e.insert(1, Entry(1, 2, BYTES, b"", 0))  # the strings table pays for its rows in bytes
+    valid("valid-strings-empty", "the empty string as id 1: strings with 2 rows store only an "
+          "empty bytes column (offsets absent, all 0)", p, data=serialize(e))
+    e = pack(p.materialize())
+    e.remove(find(e, 1, 1))
+    e.insert(1, Entry(1, 2, BYTES, b"\x00", 0, codec=1, decoded=0))
+    valid("valid-lz4-empty-block", "valid-strings-empty with its 0 bytes as the LZ4 block "
+          "00 (one token, no literals)", p, data=serialize(e))
+    p = Profile()
+    p.add("functions", start_line=1)
+    e = [rowcount(1, 1), column(1, 1, U64, [0, 0])] + pack(p.materialize())
+    valid("valid-strings-one-row", "a strings table of 1 row (id 0 only) with its offsets "
+          "stored", p, data=serialize(e))
+    e = [rowcount(1, 0)] + pack(p.materialize())
+    valid("valid-strings-zero-rows", "a strings row count of 0: only id 0, as without a "
+          "strings table", p, data=serialize(e))
+
+    # pcol.max_duration_ns (§7.2)
+    p = small()
+    S = p.s
+    p.t[2] = [dict(key=S("pcol.max_duration_ns"), value=S("000000000000000020"), source_id=1),
+              dict(key=S("pcol.max_duration_ns"), value=S("junk"), source_id=1),
+              dict(key=S("pcol.max_duration_ns"), value=S("-1"), source_id=0)]
+    p.add("sources", source_type=S("empty"))
+    p.add("meta", key=S("pcol.max_duration_ns"), value=S("0"), source_id=2)
+    p.add("sources")
+    p.add("meta", key=S("pcol.max_duration_ns"), value=S("999999999999999999"), source_id=3)
+    valid("valid-max-duration", "18 digits with leading zeros; later rows and file-level rows "
+          "ignored; sources without samples", p)
+
+    # text_lines.before_sample in a merged file (§6.8)
+    p = Profile()
+    S = p.s
+    for uri in ("a.out", "empty.out", "c.out"):
+        p.add("sources", source_type=S("rprof"), source_uri=S(uri))
+    for src, t in ((1, 0), (1, 20), (3, 0)):
+        p.add("samples", source_id=src, time_ns=t)
+    p.add("text_lines", source_id=1, before_sample=1, text=S("sample.interval=20000"))
+    p.add("text_lines", source_id=1, before_sample=3, text=S("#File 9: trailing.R"))
+    p.add("text_lines", source_id=2, before_sample=3, text=S("sample.interval=20000"))
+    p.add("text_lines", source_id=3, before_sample=3, text=S("sample.interval=20000"))
+    p.add("text_lines", source_id=3, before_sample=4, text=S("#File 1: last.R"))
+    valid("valid-merged-text-lines", "a merge of a.out, an empty file and c.out: the empty "
+          "source's lines and a.out's trailing line carry c.out's first sample id (3)", p)
+
+    # LZ4 at the edges of §4 (on functions.start_line, where any bytes are values)
+    for name, desc, seqs in LZ4_VALID:
+        block = lz4_sequences(seqs)
+        raw = lz4_decode(block, LZ4_SIZE[name])
+        assert raw is not None, name
+        valid(name, desc, *lz4_profile(raw, block))
+
+
+LZ4_SIZE = {}
+LZ4_VALID = []
+
+
+def lz4_case(name, desc, size, seqs, ok=True):
+    LZ4_SIZE[name] = size
+    (LZ4_VALID if ok else LZ4_BAD).append((name, desc, seqs))
+
+
+LZ4_BAD = []
+A = bytes(range(65, 65 + 52))  # 52 distinct bytes
+lz4_case("valid-lz4-edges", "literal lengths 15, 285 (length bytes 255, 15) and 81; match "
+         "lengths 4, 19 and 7; an offset equal to all bytes decoded so far; the last match "
+         "starting at D-12 and ending at D-5", 416, [
+             ("lit", A[:15]), ("match", 15, 4),  # offset = everything decoded so far
+             ("lit", bytes(i * 7 % 256 for i in range(285))), ("match", 1, 19),
+             ("lit", bytes(i * 3 % 256 for i in range(81))),  # up to D - 12 = 404
+             ("match", 4, 7),  # 404 .. 411 = D - 5
+             ("lit", A[:5])])
+lz4_case("valid-lz4-overlap", "offset 1 repeating one byte 300 times (length bytes 255 and "
+         "26)", 320, [("lit", b"\x07" * 8), ("match", 1, 300), ("lit", A[:12])])
+
+
+def lz4_profile(raw, block):
+    p = Profile()
+    for k in range(len(raw) // 8):
+        p.add("functions", start_line=struct.unpack_from("<q", raw, 8 * k)[0])
+    e = pack(p.materialize())
+    x = find(e, 6, 4)
+    x.codec, x.data, x.decoded = 1, block, len(raw)
+    return p, serialize(e)
+
+
+# LZ4 blocks that break §4 (rule U1).  D is the declared decoded size.
+lz4_case("u1-lz4-offset-0", "a match with offset 0", 64,
+         [("lit", A[:16]), ("match", 0, 8), ("lit", A[:40])], ok=False)
+lz4_case("u1-lz4-offset-too-far", "a match reaching before the start of the output", 64,
+         [("lit", A[:16]), ("match", 17, 8), ("lit", A[:40])], ok=False)
+lz4_case("u1-lz4-match-starts-late", "a match starting at D-11 (the last 12 bytes may hold "
+         "no match start)", 64, [("lit", A[:53]), ("match", 4, 4), ("lit", A[:7])], ok=False)
+lz4_case("u1-lz4-match-ends-late", "a match ending at D-4 (the last 5 bytes must be "
+         "literals)", 64, [("lit", A[:52]), ("match", 4, 8), ("lit", A[:4])], ok=False)
+lz4_case("u1-lz4-ends-with-match", "the block ends right after a match", 64,
+         [("lit", A[:32]), ("match", 32, 32)], ok=False)
+lz4_case("u1-lz4-short", "a valid block of 56 bytes where 64 are declared", 64,
+         [("lit", A[:40]), ("match", 8, 8), ("lit", A[:8])], ok=False)
+lz4_case("u1-lz4-long", "literals running past the declared 64 bytes", 64,
+         [("lit", bytes(72))], ok=False)
+
+
+def lz4_bad_cases():
+    for name, desc, seqs in LZ4_BAD:
+        raw_len = LZ4_SIZE[name]
+        block = lz4_sequences(seqs)
+        assert lz4_decode(block, raw_len) is None, name
+        p = Profile()
+        for k in range(raw_len // 8):
+            p.add("functions", start_line=k + 1)
+        e = pack(p.materialize())
+        x = find(e, 6, 4)
+        x.codec, x.data, x.decoded = 1, block, raw_len
+        bad(name, "U1", "use", desc, e)
+    # byte-level damage
+    good = lz4_compress(bytes(range(64)))
+    for name, desc, block in (
+            ("u1-lz4-trailing-byte", "one byte after the last literals", good + b"\x00"),
+            ("u1-lz4-cut", "the block cut inside its literals", good[:-3]),
+            ("u1-lz4-length-past-end", "a literal length whose 255 bytes run off the end",
+             b"\xf0\xff\xff"),
+            ("u1-lz4-empty", "stored_size 0 for 8 decoded bytes", b"")):
+        p = Profile()
+        n = 8 if name == "u1-lz4-empty" else 64
+        for k in range(n // 8):
+            p.add("functions", start_line=k + 1)
+        e = pack(p.materialize())
+        x = find(e, 6, 4)
+        x.codec, x.data, x.decoded = 1, block, n
+        bad(name, "U1", "use", desc, e)
+    p = Profile()
+    p.add("functions", name=p.s(""))
+    e = pack(p.materialize())
+    e.remove(find(e, 1, 1))
+    e.insert(1, Entry(1, 2, BYTES, b"", 0, codec=1, decoded=0))
+    bad("u1-lz4-empty-zero", "U1", "use", "an LZ4 section of 0 decoded bytes stored in 0 bytes "
+        "(a block has at least its token)", e)
+
+
+# ------------------------------------------------------------ header: H
+def header_cases():
+    ok = serialize(tiny_entries()[1])
+    case("h1-empty-file", "invalid", "H1", "open", "0 bytes", b"")
+    case("h1-63-bytes", "invalid", "H1", "open", "valid-empty cut to 63 bytes",
+         serialize([])[:63])
+    bad("h2-magic", "H2", "open", "magic byte 1 is Q",
+        hooks=[lambda b, l: b.__setitem__(1, ord("Q"))])
+    bad("h3-major-2", "H3", "open", "version 2.0", verdict="unsupported", major=2)
+    bad("h3-major-0", "H3", "open", "version 0.9", verdict="unsupported", major=0, minor=9)
+    bad("h4-header-crc", "H4", "open", "header_crc off by one",
+        hooks=[lambda b, l: put(b, 60, "<I", 0)], fix=("sections", "body"))
+    bad("h5-header-size", "H5", "open", "header_size 128", hooks=[hook_at(12, "<I", 128)])
+    bad("h6-incompat-bit-0", "H6", "open", "incompat flag 0x1 (reserved for 1.1)",
+        verdict="unsupported", incompat=1)
+    bad("h6-incompat-bit-63", "H6", "open", "incompat flag 0x8000000000000000",
+        verdict="unsupported", incompat=2 ** 63)
+    case("h7-extended", "invalid", "H7", "open", "64 zero bytes appended (file_size is the "
+         "old size)", ok + bytes(64))
+    case("h7-truncated", "invalid", "H7", "open", "the last directory entry cut off (the "
+         "header still gives the old size and count)", ok[:-64])
+    bad("h8-dir-entry-size", "H8", "open", "dir_entry_size 32", hooks=[hook_at(52, "<I", 32)])
+    bad("h9-dir-misaligned", "H9", "open", "the directory at a multiple of 64 plus 8",
+        dir_shift=8)
+    bad("h9-dir-count", "H9", "open", "dir_count one more than the entries",
+        hooks=[lambda b, l: put(b, 48, "<I", len(l["entries"]) + 1)])
+    case("h9-dir-offset-0", "invalid", "H9", "open", "dir_offset 0 with dir_count 1 in a 64-byte "
+         "file", serialize([], hooks=[hook_at(40, "<Q", 0), hook_at(48, "<I", 1)]))
+    case("h9-dir-past-end", "invalid", "H9", "open", "dir_offset past the end of the file",
+         serialize([], hooks=[hook_at(40, "<Q", 128)]))
+
+
+# --------------------------------------------------------- directory: D
+def dir_cases():
+    p, e = tiny_entries()
+    i = e.index(find(e, 11, 2))
+    e[i], e[i + 1] = e[i + 1], e[i]
+    bad("d1-order", "D1", "open", "samples columns 2 and 3 swapped (sections follow the "
+        "directory order)", e)
+    p, e = tiny_entries()
+    x = find(e, 6, 1)
+    e.insert(e.index(x) + 1, column(6, 1, U32, p.materialize()[6][1]))
+    bad("d1-duplicate-column", "D1", "open", "functions.name listed twice", e)
+    p, e = tiny_entries()
+    e.insert(e.index(find(e, 6, 0)), rowcount(6, 1))
+    bad("d1-duplicate-rowcount", "D1", "open", "functions' row count listed twice", e)
+    p, e = tiny_entries()
+    bad("d2-table-0-rowcount", "D2", "open", "an empty row-count entry of table 0",
+        [rowcount(0, 0)] + e)
+    bad("d2-table-0-column", "D2", "open", "table 0 with a row and a u32 column",
+        [rowcount(0, 1), column(0, 1, U32, [7])] + e)
+    for name, what, col, fld in (("d3-flags", "flags 1 on samples.time_ns", 2, "flags"),
+                                 ("d3-flags-rowcount", "flags 0x8000 on samples' row count", 0,
+                                  "flags"),
+                                 ("d3-reserved", "reserved byte 63 of samples.time_ns is 1", 2,
+                                  "reserved")):
+        p, e = tiny_entries()
+        x = find(e, 11, col)
+        if fld == "flags":
+            x.flags = 1 if col else 0x8000
+        else:
+            x.reserved = bytes(19) + b"\x01"
+        bad(name, "D3", "open", what, e)
+    for name, fld, v in (("d4-rowcount-offset", "offset", 64), ("d4-rowcount-type", "type", 2),
+                         ("d4-rowcount-codec", "codec", 1), ("d4-rowcount-stored", "stored", 8),
+                         ("d4-rowcount-decoded", "decoded", 8)):
+        p, e = tiny_entries()
+        find(e, 6, 0).fields[fld] = v
+        bad(name, "D4", "open", "functions' row-count entry has %s %d" % (fld, v), e)
+    p, e = tiny_entries()
+    find(e, 6, 0).crc = 1
+    bad("d4-rowcount-crc", "D4", "open", "functions' row-count entry has crc 1", e)
+    for name, t in (("d5-rows-samples", 11), ("d5-rows-unknown", 400)):
+        p, e = tiny_entries()
+        if t == 11:  # samples with no columns (only samples may store none)
+            e = [x for x in e if x.table != 11 or x.column == 0]
+            e = [x for x in e if x.table != 2]  # no meta: nothing declares a duration
+        else:
+            e.append(rowcount(400, 0))
+        size = len(serialize(e))
+        find(e, t, 0).count = 64 * (size + 17)
+        bad(name, "D5", "open", "%s: one row more than D5 allows" %
+            ("samples (no columns)" if t == 11 else "unknown table 400"), e)
+
+    def col_entries(mod, t=11, c=2, base=tiny_entries):
+        p, e = base()
+        mod(find(e, t, c), e)
+        return e
+    bad("d6-codec-2", "D6", "open", "samples.time_ns with codec 2",
+        col_entries(lambda x, e: setattr(x, "codec", 2)))
+    e = tiny_entries()[1] + [rowcount(300, 1), Entry(300, 1, BYTES, b"x", 1, codec=255)]
+    bad("d6-codec-255-unknown", "D6", "open", "an unknown column with codec 255", e)
+    bad("d7-misaligned", "D7", "open", "samples.time_ns at a multiple of 64 plus 8",
+        col_entries(lambda x, e: setattr(x, "gap", 8)))
+
+    p, e = tiny_entries(keep=[(11, 5)])
+    find(e, 11, 5).data = bytes(16)  # cpu_delta_ns 0, 0
+    e = [x for x in e if (x.table, x.column) != (11, 3)]
+    e.insert(e.index(find(e, 11, 5)), column(11, 3, I64, [0, 0]))  # durations 0: zeros too
+    e = [x for x in e if x.table != 2]  # and no declared duration
+
+    def overlap(buf, layout):
+        put(buf, find(e, 11, 5)._dir + 8, "<Q", find(e, 11, 3)._off)
+    bad("d7-overlap", "D7", "open", "samples.cpu_delta_ns at the offset of "
+        "samples.duration_ns (both all zero)", e, hooks=[overlap])
+    e = tiny_entries()[1] + [rowcount(300, 64), Entry(300, 1, BYTES, bytes(64), 64)]
+    e[-1].offset = 0
+    bad("d7-before-first", "D7", "open", "an unknown bytes column at offset 0 (over the header)",
+        e)
+
+    def into_dir(buf, layout):
+        x = layout["entries"][-1]
+        over = layout["dir"] - x._off + 8
+        for f, at in (("stored", 16), ("decoded", 24), ("count", 32)):
+            put(buf, x._dir + at, "<Q", over)
+    e = tiny_entries()[1] + [rowcount(300, 8), Entry(300, 1, BYTES, bytes(8), 8)]
+    bad("d7-into-directory", "D7", "open", "an unknown bytes column running 8 bytes into the "
+        "directory", e, hooks=[into_dir])
+
+    def past_dir(buf, layout):
+        put(buf, layout["entries"][-1]._dir + 8, "<Q", layout["dir"] + 64)
+    e = tiny_entries()[1] + [rowcount(300, 0), Entry(300, 1, BYTES, b"", 0)]
+    bad("d7-offset-past-directory", "D7", "open", "an empty unknown column whose offset is past "
+        "the directory", e, hooks=[past_dir])
+    e = tiny_entries()[1] + [rowcount(300, 1), Entry(300, 1, BYTES, b"ab", 3, decoded=3)]
+    bad("d8-raw-size", "D8", "open", "a raw unknown bytes column: stored_size 2, decoded_size "
+        "and count 3", e)
+    e = tiny_entries()[1] + [rowcount(300, 1), Entry(300, 1, 0, b"\x00", 1)]
+    bad("d9-type-0-unknown", "D9", "open", "an unknown column of type 0", e)
+    e = tiny_entries()[1] + [rowcount(300, 1), Entry(300, 1, 7, b"\x00", 1)]
+    bad("d9-type-7-unknown", "D9", "open", "an unknown column of type 7", e)
+    p, e = small_entries()
+    e.remove(find(e, 16, 0))
+    bad("d10-no-rowcount", "D10", "open", "sample_text's columns without its row-count entry", e)
+    e = tiny_entries()[1] + [column(300, 1, U32, [1, 2])]
+    bad("d10-no-rowcount-unknown", "D10", "open", "an unknown table's column without a "
+        "row-count entry", e)
+    p, e = small_entries()
+    x = find(e, 12, 2)
+    e.remove(find(e, 13, 0))
+    e.remove(find(e, 13, 1))
+    for t in (14,):
+        for y in [y for y in e if y.table == t]:
+            e.remove(y)
+    x.table = 13
+    find(e, 11, 7).data = bytes(8)
+    bad("d10-values-renamed", "D10", "open", "values.value (12, 2) renamed (13, 2) in a file "
+        "without labelsets: without D10 every value would read 0", sort(e))
+    bad("d11-count-width", "D11", "open", "samples.time_ns: 2 elements in 24 bytes",
+        col_entries(lambda x, e: setattr(x, "data", x.data + bytes(8)) or setattr(x, "decoded", 24)))
+    e = tiny_entries()[1] + [rowcount(300, 2), Entry(300, 1, U32, bytes(12), 2)]
+    bad("d11-count-width-unknown", "D11", "open", "an unknown u32 column: 2 elements in 12 "
+        "bytes", e)
+    e = tiny_entries()[1] + [rowcount(300, 2), Entry(300, 1, I64, bytes(16), 2)]
+    e[-1].fields.update(count=2 ** 61, decoded=16)
+    bad("d11-overflow-unknown", "D11", "open", "an unknown i64 column of 2^61 elements "
+        "(count x 8 overflows)", e)
+    e = tiny_entries()[1] + [rowcount(300, 1020), Entry(300, 1, BYTES, b"\x00\x00", 1020,
+                                                         codec=1, decoded=1020)]
+    bad("d12-lz4-ratio-unknown", "D12", "open", "an unknown LZ4 column claiming 1020 bytes "
+        "from 2 (more than 255:1)", e)
+    p = Profile()
+    p.add("functions", name=p.s("a" * 1020))
+    e = pack(p.materialize())
+    x = find(e, 1, 2)
+    x.codec, x.data = 1, b"\xf0\xff"  # 2 stored bytes for the 1020 the offsets need
+    bad("d12-lz4-ratio", "D12", "open", "strings.bytes in LZ4 claiming 1020 bytes from 2", e)
+    e = tiny_entries()[1] + [rowcount(300, 1), Entry(300, 1, BYTES, bytes(64), 1, codec=1)]
+    e[-1].fields.update(decoded=2 ** 31, count=2 ** 31)
+    bad("d12-lz4-2g-unknown", "D12", "open", "an unknown LZ4 column of 2^31 decoded bytes", e)
+    bad("d13-type", "D13", "open", "samples.weight stored as u64 (same width)",
+        col_entries(lambda x, e: setattr(x, "type", U64), c=4))
+    bad("d13-type-strings", "D13", "open", "strings.bytes stored as u8",
+        col_entries(lambda x, e: setattr(x, "type", U8), t=1, c=2))
+    bad("d13-count", "D13", "open", "samples.time_ns with 3 elements for 2 rows",
+        col_entries(lambda x, e: (setattr(x, "data", x.data + bytes(8)), setattr(x, "decoded", 24),
+                                  setattr(x, "count", 3))))
+    bad("d13-offsets-count", "D13", "open", "samples.value_offsets with 2 elements for 2 rows",
+        col_entries(lambda x, e: (setattr(x, "data", x.data[:16]), setattr(x, "decoded", 16),
+                                  setattr(x, "count", 2)), c=8, base=small_entries))
+    e = sort(tiny_entries()[1] + [column(11, 9, U32, [1, 2, 3, 4])])
+    bad("d13-unknown-count", "D13", "open", "an unknown samples column with rows + 2 elements",
+        e)
+
+
+def table_cases():
+    p = Profile()
+    p.add("functions")
+    e = pack(p.materialize(), omit=[(6, 1)])
+    bad("t2-functions", "T2", "open", "functions with a row and no column", e)
+    e = pack(p.materialize(), omit=[(6, 1)]) + [column(6, 9, U32, [0])]
+    bad("t2-unknown-column-only", "T2", "open", "functions with a row and only an unknown "
+        "column", sort(e))
+    bad("t2-strings", "T2", "open", "strings with 2 rows and no column", [rowcount(1, 2)])
+
+
+# ------------------------------------------------------- first use: U
+def use_cases():
+    lz4_bad_cases()
+
+    def mod(name, rule, desc, t, c, values, type=None, base=small, **kw):
+        p = base()
+        e = pack(p.materialize(), **kw)
+        x = find(e, t, c)
+        y = column(t, c, type or x.type, values)
+        x.data, x.decoded, x.count = y.data, y.decoded, y.count
+        bad(name, rule, "use", desc, e)
+    mod("u2-offsets-start", "U2", "samples.value_offsets starting at 1", 11, 8, [1, 1, 2])
+    mod("u2-offsets-decrease", "U2", "locations.line_offsets decreasing", 8, 4, [0, 2, 1])
+    mod("u2-offsets-end", "U2", "labelsets.label_offsets ending before the last label", 13, 1,
+        [0, 0])
+    p = small()
+    strings = p.strings
+    total = sum(len(s) for s in strings)
+    mod("u2-strings-end", "U2", "strings.offsets ending 1 byte before the end of bytes", 1, 1,
+        [0] + [sum(len(s) for s in strings[:k + 1]) for k in range(len(strings) - 1)] +
+        [total - 1])
+    p, e = small_entries()
+    e.remove(find(e, 8, 4))
+    bad("u2-absent-offsets", "U2", "use", "locations.line_offsets absent (all 0) while lines "
+        "has rows", e)
+    p, e = small_entries()
+    x = find(e, 1, 2)
+    x.data, x.decoded, x.count = b"", 0, 0
+    e.remove(x)
+    e.remove(find(e, 1, 1))
+    e.insert(1, Entry(1, 2, BYTES, b"", 0))
+    p2 = Profile()
+    p2.add("functions", name=p2.s("f"))
+    e = pack(p2.materialize())
+    y = find(e, 1, 2)
+    y.data, y.decoded, y.count = b"xf", 2, 2
+    e.remove(find(e, 1, 1))
+    bad("u2-strings-absent-offsets", "U2", "use", "strings.offsets absent (all 0) while bytes "
+        "holds 2 bytes", e)
+    p2 = Profile()
+    p2.add("functions", name=p2.s("f"))
+    e = pack(p2.materialize())
+    find(e, 1, 1).data = struct.pack("<3Q", 0, 1, 1)
+    bad("u3-string-0", "U3", "use", "string id 0 is 1 byte long", e)
+    p = small()
+    mod("u4-string-id", "U4", "functions.name = the number of strings", 6, 1,
+        [len(p.strings)])
+    mod("u5-ref-range", "U5", "stacks.location_id = locations + 1", 10, 2, [1, 3])
+    mod("u5-samples-source-0", "U5", "samples.source_id 0", 11, 1, [1, 0], keep=[(11, 1)])
+    mod("u5-stacks-location-0", "U5", "stacks.location_id 0", 10, 2, [1, 0])
+    mod("u5-values-type-0", "U5", "values.value_type_id 0", 12, 1, [1, 0])
+    mod("u5-sample-text-0", "U5", "sample_text.sample_id 0", 16, 1, [0])
+    mod("u5-parent-self", "U5", "stack 2 is its own parent", 10, 1, [0, 2])
+    mod("u5-parent-forward", "U5", "stack 1's parent is stack 2", 10, 1, [2, 1])
+    mod("u5-meta-source", "U5", "meta.source_id = sources + 1", 2, 3, [2])
+    mod("u6-mapping-flags", "U6", "mappings.flags 0x10", 7, 6, [0x10])
+    mod("u6-location-flags", "U6", "locations.flags 0x02", 8, 3, [0, 2])
+    mod("u7-before-0", "U7", "text_lines.before_sample 0", 15, 2, [0])
+    mod("u7-before-past-end", "U7", "text_lines.before_sample = samples + 2", 15, 2, [4])
+    p = Profile()
+    for _ in range(2):
+        p.add("samples")
+    bad("u8-samples-no-source", "U8", "use", "samples store no source_id (default 1) and there "
+        "is no source", pack(p.materialize()))
+    for name, t, c, what in (("u8-stacks-location-absent", 10, 2, "stacks.location_id"),
+                             ("u8-values-type-absent", 12, 1, "values.value_type_id"),
+                             ("u8-sample-text-absent", 16, 1, "sample_text.sample_id"),
+                             ("u8-before-absent", 15, 2, "text_lines.before_sample")):
+        p, e = small_entries()
+        e.remove(find(e, t, c))
+        bad(name, "U8", "use", "%s absent (its default 0 is not valid)" % what, e)
+
+
+# -------------------------------------------------------- full validation: F
+def full_cases():
+    bad("f1-body-crc", "F1", "full", "body_crc 0", hooks=[lambda b, l: put(b, 56, "<I", 0)],
+        fix=("sections", "header"))
+    p, e = tiny_entries()
+    find(e, 6, 1).crc = 0
+    bad("f2-section-crc", "F2", "full", "functions.name's crc 0", e)
+    e = tiny_entries()[1] + [rowcount(300, 1), Entry(300, 1, U32, b"\x01\x00\x00\x00", 1)]
+    e[-1].crc = 0
+    bad("f2-section-crc-unknown", "F2", "full", "an unknown column's crc 0", e)
+
+    def pad_after_header(buf, layout):
+        buf[0x40 + 60] = 1  # sections start at 128 here: see the gap below
+    p, e = tiny_entries()
+    e[1].gap = 64
+    bad("f3-padding-gap", "F3", "full", "a 1 in a 64-byte gap before the first section", e,
+        hooks=[pad_after_header])
+
+    def pad_before_dir(buf, layout):
+        buf[layout["dir"] - 1] = 0x80
+    p, e = tiny_entries()
+    bad("f3-padding-before-directory", "F3", "full", "the last padding byte before the "
+        "directory is 0x80", e, dir_gap=64, hooks=[pad_before_dir])
+
+    def pad_between(buf, layout):
+        x = find(layout["entries"], 6, 1)
+        buf[x._off + len(x.data)] = 0xff
+    bad("f3-padding-between", "F3", "full", "the byte after functions.name is 0xff",
+        hooks=[pad_between])
+
+    def reorder(name, desc, rows):
+        p = tiny()
+        for r, (src, t) in zip(p.t[11], rows):
+            r["source_id"], r["time_ns"] = src, t
+        bad(name, "F5", "full", desc, pack(p.materialize()))
+    p = tiny()
+    p.add("sources")
+    e = pack(p.materialize(), keep=[(11, 1)])
+    x = find(e, 11, 1)
+    y = column(11, 1, U32, [2, 1])
+    x.data = y.data
+    bad("f5-source-order", "F5", "full", "sample 1 of source 2 before sample 2 of source 1", e)
+    reorder("f5-time-order", "times 20 then 0 in one source", [(1, 20), (1, 0)])
+    reorder("f5-na-after-time", "an NA time after time 0 (NA is the smallest)", [(1, 0), (1, NA)])
+    for name, value, desc in (("f6-space", " 20", "leading blank"), ("f6-plus", "+20", "a sign"),
+                              ("f6-minus-zero", "-0", "a sign"), ("f6-empty", "", "empty"),
+                              ("f6-trailing-newline", "20\n", "a trailing newline"),
+                              ("f6-hex", "0x20", "hex"), ("f6-decimal-point", "20.0", "a point"),
+                              ("f6-19-digits", "0000000000000000020", "19 digits"),
+                              ("f6-fullwidth", "\uff12\uff10", "full-width digits")):
+        p = tiny()
+        p.t[2][0]["value"] = p.s(value)
+        bad(name, "F6", "full", "pcol.max_duration_ns %r: %s" % (value, desc), pack(p.materialize()))
+    p = tiny()
+    p.t[2][0]["value"] = p.s("19")
+    bad("f6-smaller", "F6", "full", "pcol.max_duration_ns 19 below a duration of 20",
+        pack(p.materialize()))
+    p = tiny()
+    p.t[2].insert(0, dict(key=p.s("pcol.max_duration_ns"), value=p.s("5"), source_id=1))
+    bad("f6-first-counts", "F6", "full", "rows 5 then 20: the first counts, and 5 < 20",
+        pack(p.materialize()))
+    p = tiny()
+    src = p.add("sources")
+    p.add("meta", key=p.s("pcol.max_duration_ns"), value=p.s("abc"), source_id=src)
+    bad("f6-no-samples", "F6", "full", "'abc' for a source without samples",
+        pack(p.materialize()))
+    p = tiny()
+    p.t[11][1]["duration_ns"] = 0
+    p.t[2][0]["value"] = p.s("abc")
+    bad("f6-no-durations", "F6", "full", "'abc' in a file without a duration_ns column",
+        pack(p.materialize()))
+
+
+# -------------------------------------------------------------- T1: 64 MiB
+def large_cases():
+    """Rule T1 alone needs more than 2^32 / 64 bytes (D5 comes first): samples
+    with 2^32 - 1 rows and no column.  (The valid twin, 2^32 - 2 rows, is in
+    tests/test_conformance.c: a full check of 4 billion rows takes seconds.)"""
+    e = [rowcount(3, 1), column(3, 3, I64, [0]), rowcount(11, 2 ** 32 - 1)]
+    return [("t1-samples-rows", serialize(e, dir_gap=2 ** 26))]
+
+
+def main():
+    args = sys.argv[1:]
+    if args and args[0] == "--large":
+        os.makedirs(args[1], exist_ok=True)
+        for name, data in large_cases():
+            with open(os.path.join(args[1], name + ".pcol"), "wb") as f:
+                f.write(data)
+        return
+    out = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), "files")
+    valid_cases()
+    header_cases()
+    dir_cases()
+    table_cases()
+    use_cases()
+    full_cases()
+    os.makedirs(out, exist_ok=True)
+    for old in os.listdir(out):
+        if old.endswith((".pcol", ".views")):
+            os.remove(os.path.join(out, old))
+    lines = ["# file\tverdict\trule\tstage\twhat (generated by gen.py; see README.md)"]
+    for name, verdict, rule, stage, desc, data, views in CASES:
+        with open(os.path.join(out, name + ".pcol"), "wb") as f:
+            f.write(data)
+        if views is not None:
+            with open(os.path.join(out, name + ".views"), "w", encoding="utf-8", newline="\n") as f:
+                f.write(views)
+        lines.append("\t".join((name, verdict, rule, stage, desc)))
+    lines.append("t1-samples-rows\tinvalid\tT1\topen\tsamples with 2^32 - 1 rows (64 MiB; made "
+                 "by gen.py --large at test time)")
+    with open(os.path.join(out, "manifest.tsv"), "w", newline="\n") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

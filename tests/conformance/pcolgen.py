@@ -1,0 +1,578 @@
+"""pcolgen.py — a pcol writer and view renderer written from spec.md alone.
+
+The conformance suite's generator (gen.py) builds its files with this module.
+Nothing here calls or imports libpcol: files are laid out from spec.md §2-§5,
+LZ4 blocks follow §4, and the expected logical views follow §11.  Python 3
+standard library only.
+"""
+import math
+import struct
+import zlib
+
+# ------------------------------------------------------------ §3, §5: types
+U8, U32, I64, U64, F64, BYTES = 1, 2, 3, 4, 5, 6
+WIDTH = {U8: 1, U32: 4, I64: 8, U64: 8, F64: 8, BYTES: 1}
+PACK = {U8: "<B", U32: "<I", I64: "<q", U64: "<Q", F64: "<Q"}
+NA = -(2 ** 63)  # i64 NA, INT64_MIN
+NAN = 0x7FF8000000000000  # f64 default: the quiet NaN, as bits
+ALIGN = 64
+
+
+def f64(x):
+    """An f64 cell as its bit pattern (columns hold bits, so NaN payloads survive)."""
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+# Tables (§5).  A column: (id, name, type, kind, default); kind is 'str',
+# ('ref', table), 'offsets', 'bytes', 'flags' or 'num'.
+SCHEMA = {
+    1: ("strings", [(1, "offsets", U64, "offsets", 0), (2, "bytes", BYTES, "bytes", None)]),
+    2: ("meta", [(1, "key", U32, "str", 0), (2, "value", U32, "str", 0),
+                 (3, "source_id", U32, ("ref", 3), 0)]),
+    3: ("sources", [(1, "source_type", U32, "str", 0), (2, "source_uri", U32, "str", 0),
+                    (3, "source_timestamp", I64, "num", NA)]),
+    4: ("value_types", [(1, "type", U32, "str", 0), (2, "unit", U32, "str", 0)]),
+    5: ("source_value_types", [(1, "source_id", U32, ("ref", 3), 0),
+                               (2, "value_type_id", U32, ("ref", 4), 0)]),
+    6: ("functions", [(1, "name", U32, "str", 0), (2, "system_name", U32, "str", 0),
+                      (3, "filename", U32, "str", 0), (4, "start_line", I64, "num", NA)]),
+    7: ("mappings", [(1, "memory_start", U64, "num", 0), (2, "memory_limit", U64, "num", 0),
+                     (3, "file_offset", U64, "num", 0), (4, "filename", U32, "str", 0),
+                     (5, "build_id", U32, "str", 0), (6, "flags", U8, "flags", 0)]),
+    8: ("locations", [(1, "mapping_id", U32, ("ref", 7), 0), (2, "address", U64, "num", 0),
+                      (3, "flags", U8, "flags", 0), (4, "line_offsets", U64, "offsets", 0)]),
+    9: ("lines", [(1, "function_id", U32, ("ref", 6), 0), (2, "line", I64, "num", NA),
+                  (3, "column", I64, "num", NA)]),
+    10: ("stacks", [(1, "parent_id", U32, ("ref", 10), 0), (2, "location_id", U32, ("ref", 8), 0)]),
+    11: ("samples", [(1, "source_id", U32, ("ref", 3), 1), (2, "time_ns", I64, "num", NA),
+                     (3, "duration_ns", I64, "num", 0), (4, "weight", I64, "num", 1),
+                     (5, "cpu_delta_ns", I64, "num", NA), (6, "stack_id", U32, ("ref", 10), 0),
+                     (7, "labelset_id", U32, ("ref", 13), 0),
+                     (8, "value_offsets", U64, "offsets", 0)]),
+    12: ("values", [(1, "value_type_id", U32, ("ref", 4), 0), (2, "value", I64, "num", 0)]),
+    13: ("labelsets", [(1, "label_offsets", U64, "offsets", 0)]),
+    14: ("labels", [(1, "key", U32, "str", 0), (2, "str", U32, "str", 0), (3, "num", I64, "num", 0),
+                    (4, "num_unit", U32, "str", 0)]),
+    15: ("text_lines", [(1, "source_id", U32, ("ref", 3), 0), (2, "before_sample", U64, "num", 0),
+                        (3, "text", U32, "str", 0)]),
+    16: ("sample_text", [(1, "sample_id", U32, ("ref", 11), 0), (2, "text", U32, "str", 0)]),
+    17: ("models", [(1, "source_id", U32, ("ref", 3), 0), (2, "uid", U32, "str", 0),
+                    (3, "model", U32, "str", 0), (4, "method", U32, "str", 0),
+                    (5, "r_square", F64, "f64", NAN), (6, "x_start", F64, "f64", NAN),
+                    (7, "x_end", F64, "f64", NAN), (8, "coeffs", U32, "str", 0)]),
+}
+TABLE_ID = {v[0]: k for k, v in SCHEMA.items()}
+CHILD = {8: 9, 11: 12, 13: 14}  # offsets column -> child table (§5)
+
+
+def column_info(t, c):
+    for col in SCHEMA.get(t, ("", []))[1]:
+        if col[0] == c:
+            return col
+    return None
+
+
+# ------------------------------------------------------------- §4: LZ4
+def _lz4_len(out, n):
+    while n >= 255:
+        out.append(255)
+        n -= 255
+    out.append(n)
+
+
+def lz4_sequences(seqs):
+    """An LZ4 block from explicit sequences: ('lit', bytes) followed by
+    ('match', offset, length), ..., ending with ('lit', bytes).  Nothing is
+    checked: invalid blocks are built on purpose."""
+    out = bytearray()
+    k = 0
+    while k < len(seqs):
+        lit = seqs[k][1]
+        k += 1
+        m = seqs[k] if k < len(seqs) and seqs[k][0] == "match" else None
+        if m:
+            k += 1
+        ml = m[2] - 4 if m else 0
+        out.append((min(len(lit), 15) << 4) | min(ml, 15))
+        if len(lit) >= 15:
+            _lz4_len(out, len(lit) - 15)
+        out += lit
+        if m:
+            out += struct.pack("<H", m[1])
+            if ml >= 15:
+                _lz4_len(out, ml - 15)
+    return bytes(out)
+
+
+def lz4_compress(data):
+    """A greedy LZ4 block compressor that keeps §4's rules: matches of at
+    least 4 bytes, starting at or before len - 12, ending at or before len - 5."""
+    n = len(data)
+    seqs, anchor, i, last = [], 0, 0, {}
+    while i + 12 <= n:
+        key = data[i:i + 4]
+        c = last.get(key)
+        last[key] = i
+        if c is not None and i - c <= 65535:
+            m = 4
+            while i + m < n - 5 and data[c + m] == data[i + m]:
+                m += 1
+            seqs += [("lit", data[anchor:i]), ("match", i - c, m)]
+            i += m
+            anchor = i
+        else:
+            i += 1
+    seqs.append(("lit", data[anchor:]))
+    block = lz4_sequences(seqs)
+    assert lz4_decode(block, n) == data
+    return block
+
+
+def lz4_decode(src, want):
+    """§4 rules 1-5: the decoded bytes, or None when the block is invalid."""
+    n, ip, out = len(src), 0, bytearray()
+    while True:
+        if ip >= n:
+            return None
+        token = src[ip]
+        ip += 1
+        ln = token >> 4
+        if ln == 15:
+            while True:
+                if ip >= n:
+                    return None
+                b = src[ip]
+                ip += 1
+                ln += b
+                if b != 255:
+                    break
+        if ln > n - ip or len(out) + ln > want:
+            return None
+        out += src[ip:ip + ln]
+        ip += ln
+        if ip == n:
+            return bytes(out) if len(out) == want else None
+        if n - ip < 2:
+            return None
+        off = src[ip] | src[ip + 1] << 8
+        ip += 2
+        if off == 0 or off > len(out) or len(out) + 12 > want:
+            return None
+        m = (token & 15) + 4
+        if token & 15 == 15:
+            while True:
+                if ip >= n:
+                    return None
+                b = src[ip]
+                ip += 1
+                m += b
+                if b != 255:
+                    break
+        if len(out) + m + 5 > want:
+            return None
+        for _ in range(m):
+            out.append(out[-off])
+
+
+# ------------------------------------------------------- §2, §3: the file
+def align(x):
+    return (x + ALIGN - 1) // ALIGN * ALIGN
+
+
+class Entry:
+    """One directory entry; column 0 is a row-count entry."""
+
+    def __init__(self, table, column, type=0, data=b"", count=0, codec=0, decoded=None):
+        self.table, self.column, self.type, self.codec = table, column, type, codec
+        self.data, self.count = data, count
+        self.decoded = len(data) if decoded is None else decoded
+        self.flags, self.reserved = 0, bytes(20)
+        self.offset = None  # forced offset (else laid out)
+        self.stored = None  # forced stored_size (else len(data))
+        self.crc = None  # forced crc (else computed)
+        self.gap = 0  # extra zero bytes before the section
+        self.fields = {}  # forced raw fields: name -> value
+
+    def key(self):
+        return self.table * 65536 + self.column
+
+
+def rowcount(table, rows):
+    return Entry(table, 0, count=rows)
+
+
+def column(table, col, type, values, codec=0):
+    """A column entry from its values (ints, f64 bit patterns, or bytes)."""
+    if type == BYTES:
+        raw = bytes(values)
+        count = len(raw)
+    else:
+        raw = b"".join(struct.pack(PACK[type], v) for v in values)
+        count = len(values)
+    e = Entry(table, col, type, raw, count)
+    if codec == 1:
+        e.codec, e.data, e.decoded = 1, lz4_compress(raw), len(raw)
+    return e
+
+
+def put(buf, at, fmt, v):
+    struct.pack_into(fmt, buf, at, v)
+
+
+def serialize(entries, major=1, minor=0, incompat=0, compat=0, dir_gap=0, dir_shift=0,
+              hooks=(), fix=("sections", "body", "header")):
+    """Lays out the file (§1-§3): sections in directory order at multiples of
+    64, the directory at the end, checksums.  hooks(buf, layout) may change
+    bytes before the checksums are computed; `fix` names the checksums to
+    compute (the others stay 0 or as the hooks left them)."""
+    pos = 64
+    for e in entries:
+        if e.column == 0:
+            e._off = 0
+            continue
+        e._off = align(pos) + e.gap if e.offset is None else e.offset
+        pos = max(pos, e._off + len(e.data))
+    dir_off = align(pos) + dir_gap + dir_shift
+    size = dir_off + 64 * len(entries)
+    buf = bytearray(size)
+    for e in entries:
+        if e.column and e._off + len(e.data) <= size:
+            buf[e._off:e._off + len(e.data)] = e.data
+    for i, e in enumerate(entries):
+        d = dir_off + 64 * i
+        f = dict(table=e.table, column=e.column, type=e.type, codec=e.codec, flags=e.flags,
+                 offset=e._off if e.column else 0,
+                 stored=(len(e.data) if e.stored is None else e.stored) if e.column else 0,
+                 decoded=e.decoded if e.column else 0, count=e.count)
+        f.update(e.fields)
+        put(buf, d + 0, "<H", f["table"])
+        put(buf, d + 2, "<H", f["column"])
+        put(buf, d + 4, "<B", f["type"])
+        put(buf, d + 5, "<B", f["codec"])
+        put(buf, d + 6, "<H", f["flags"])
+        put(buf, d + 8, "<Q", f["offset"])
+        put(buf, d + 16, "<Q", f["stored"])
+        put(buf, d + 24, "<Q", f["decoded"])
+        put(buf, d + 32, "<Q", f["count"])
+        buf[d + 44:d + 64] = e.reserved
+        e._dir = d
+    buf[0:8] = b"\x89PCOL\r\n\x1a"
+    put(buf, 8, "<H", major)
+    put(buf, 10, "<H", minor)
+    put(buf, 12, "<I", 64)
+    put(buf, 16, "<Q", incompat)
+    put(buf, 24, "<Q", compat)
+    put(buf, 32, "<Q", size)
+    put(buf, 40, "<Q", dir_off)
+    put(buf, 48, "<I", len(entries))
+    put(buf, 52, "<I", 64)
+    layout = {"dir": dir_off, "entries": entries}
+    for h in hooks:
+        r = h(buf, layout)
+        if r is not None:
+            buf = r
+    for e in entries:
+        if e.column == 0:
+            if e.crc is not None:
+                put(buf, e._dir + 40, "<I", e.crc)
+            continue
+        off, st = struct.unpack_from("<QQ", buf, e._dir + 8)
+        crc = e.crc
+        if crc is None and "sections" in fix and off + st <= len(buf):
+            crc = zlib.crc32(bytes(buf[off:off + st]))
+        if crc is not None:
+            put(buf, e._dir + 40, "<I", crc)
+    if "body" in fix:
+        put(buf, 56, "<I", zlib.crc32(bytes(buf[64:])))
+    if "header" in fix:
+        put(buf, 60, "<I", zlib.crc32(bytes(buf[0:60])))
+    return bytes(buf)
+
+
+# ------------------------------------------------------ a profile, logically
+class Profile:
+    """Tables as lists of rows (dicts by column name, missing = default).
+    locations rows hold 'lines', samples rows 'values', labelsets rows
+    'labels' (lists of child rows); strings are interned with s()."""
+
+    def __init__(self):
+        self.strings = [b""]  # id 0: NA
+        self.ids = {}
+        self.t = {t: [] for t in SCHEMA if t not in (1, 9, 12, 14)}
+
+    def s(self, b):
+        if isinstance(b, str):
+            b = b.encode()
+        if b not in self.ids:
+            self.ids[b] = len(self.strings)
+            self.strings.append(b)
+        return self.ids[b]
+
+    def add(self, table, **row):
+        rows = self.t[TABLE_ID[table] if isinstance(table, str) else table]
+        rows.append(row)
+        return len(rows)
+
+    def materialize(self):
+        """{table: {'rows': n, col: [values]}} with every default filled in."""
+        M = {}
+        rows = dict(self.t)
+        rows[9] = [l for loc in self.t[8] for l in loc.get("lines", [])]
+        rows[12] = [v for s in self.t[11] for v in s.get("values", [])]
+        rows[14] = [l for ls in self.t[13] for l in ls.get("labels", [])]
+        for t, (name, cols) in SCHEMA.items():
+            if t == 1:
+                n = len(self.strings) if len(self.strings) > 1 else 0
+                offs, acc = [0], 0
+                for b in self.strings[:n]:
+                    acc += len(b)
+                    offs.append(acc)
+                M[1] = {"rows": n, 1: offs if n else [0], 2: b"".join(self.strings[:n])}
+                continue
+            R = rows[t]
+            m = {"rows": len(R)}
+            for cid, cname, ty, kind, dflt in cols:
+                if kind == "offsets":
+                    key = {8: "lines", 11: "values", 13: "labels"}[t]
+                    offs, acc = [0], 0
+                    for r in R:
+                        acc += len(r.get(key, []))
+                        offs.append(acc)
+                    m[cid] = offs
+                else:
+                    m[cid] = [r.get(cname, dflt) for r in R]
+            M[t] = m
+        return M
+
+
+def is_default(t, c, values):
+    info = column_info(t, c)
+    if info[3] == "bytes":
+        return len(values) == 0
+    return all(v == info[4] for v in values)
+
+
+def pack(M, store_all=False, omit=(), keep=(), codec=None):
+    """Directory entries for a materialized profile, in key order.  The
+    writer's choice (§3): all-default columns left out, except the first
+    column of a table other than samples that would store none.  store_all
+    stores every column of every table with rows; omit and keep force
+    columns out or in; codec(t, c) picks 0 (raw) or 1 (LZ4)."""
+    out = []
+    for t in sorted(SCHEMA):
+        m = M[t]
+        n = m["rows"]
+        if n == 0:
+            continue
+        out.append(rowcount(t, n))
+        chosen = []
+        for cid, cname, ty, kind, dflt in SCHEMA[t][1]:
+            vals = m[cid]
+            store = store_all or not is_default(t, cid, vals)
+            if (t, cid) in omit:
+                store = False
+            if (t, cid) in keep:
+                store = True
+            chosen.append((cid, ty, vals, store))
+        if (t != 11 and not any(c[3] for c in chosen) and (t != 1 or n > 1)
+                and (t, chosen[0][0]) not in omit):
+            chosen[0] = chosen[0][:3] + (True,)
+        for cid, ty, vals, store in chosen:
+            if store:
+                out.append(column(t, cid, ty, vals, codec(t, cid) if codec else 0))
+    return out
+
+
+def find(entries, t, c):
+    for e in entries:
+        if e.table == t and e.column == c:
+            return e
+    raise KeyError((t, c))
+
+
+# ---------------------------------------------------------- §11: the views
+class Str(bytes):
+    """A str cell (rendered by §11.3's byte rules)."""
+
+
+class F(int):
+    """An f64 cell, as its bit pattern."""
+
+
+def json_string(b):
+    out = ['"']
+    i, n = 0, len(b)
+    while i < n:
+        c = b[i]
+        if c in (0x22, 0x5C):
+            out.append("\\" + chr(c))
+        elif c < 0x20 or c == 0x7F:
+            out.append("\\u%04x" % c)
+        elif c < 0x80:
+            out.append(chr(c))
+        else:
+            ln = utf8_len(b, i)
+            if ln:
+                out.append(b[i:i + ln].decode("utf-8"))
+                i += ln - 1
+            else:
+                out.append("\\u%04x" % c)
+        i += 1
+    out.append('"')
+    return "".join(out)
+
+
+def utf8_len(b, i):
+    """Length of the well-formed UTF-8 sequence at b[i:] (RFC 3629), 0 if none."""
+    c = b[i]
+    if 0xC2 <= c <= 0xDF:
+        ln = 2
+    elif 0xE0 <= c <= 0xEF:
+        ln = 3
+    elif 0xF0 <= c <= 0xF4:
+        ln = 4
+    else:
+        return 0
+    lo, hi = 0x80, 0xBF
+    if c == 0xE0:
+        lo = 0xA0
+    elif c == 0xED:
+        hi = 0x9F
+    elif c == 0xF0:
+        lo = 0x90
+    elif c == 0xF4:
+        hi = 0x8F
+    if i + ln > len(b) or not lo <= b[i + 1] <= hi:
+        return 0
+    if any(b[i + k] & 0xC0 != 0x80 for k in range(2, ln)):
+        return 0
+    return ln
+
+
+def render_cell(v):
+    if v is None:
+        return "null"
+    if v is True or v is False:
+        return "true" if v else "false"
+    if isinstance(v, Str):
+        return json_string(bytes(v))
+    if isinstance(v, F):
+        x = struct.unpack("<d", struct.pack("<Q", int(v)))[0]
+        if math.isnan(x):
+            return "null"
+        if math.isinf(x):
+            return '"Infinity"' if x > 0 else '"-Infinity"'
+        return "%.17g" % x
+    return str(int(v))
+
+
+def render_row(names, cells):
+    return "{" + ",".join('"%s":%s' % (k, render_cell(v)) for k, v in zip(names, cells)) + "}"
+
+
+VIEWS = ["meta", "sources", "value_types", "source_value_types", "functions", "mappings",
+         "locations", "location_lines", "stacks", "samples", "sample_values",
+         "sample_locations", "sample_labels", "text_lines", "sample_text", "models", "strings"]
+
+
+def views(M, strings):
+    """The 17 logical views of §11.2, as lists of JSON lines (§11.3)."""
+
+    def s(x):  # str(x)
+        return None if x == 0 else Str(strings[x])
+
+    def ref(x):
+        return None if x == 0 else x
+
+    def i64(x):
+        return None if x == NA else x
+
+    def col(t, c):
+        return M[t][c]
+
+    out = {}
+
+    def table(name, names, rows):
+        out[name] = [render_row(names, r) for r in rows]
+
+    n = lambda t: M[t]["rows"]
+    table("meta", ["key", "value", "source_id"],
+          [[s(col(2, 1)[i]), s(col(2, 2)[i]), ref(col(2, 3)[i])] for i in range(n(2))])
+    table("sources", ["source_id", "source_type", "source_uri", "source_timestamp"],
+          [[i + 1, s(col(3, 1)[i]), s(col(3, 2)[i]), i64(col(3, 3)[i])] for i in range(n(3))])
+    table("value_types", ["value_type_id", "type", "unit"],
+          [[i + 1, s(col(4, 1)[i]), s(col(4, 2)[i])] for i in range(n(4))])
+    table("source_value_types", ["source_id", "value_type_id"],
+          [[ref(col(5, 1)[i]), ref(col(5, 2)[i])] for i in range(n(5))])
+    table("functions", ["function_id", "name", "system_name", "filename", "start_line"],
+          [[i + 1, s(col(6, 1)[i]), s(col(6, 2)[i]), s(col(6, 3)[i]), i64(col(6, 4)[i])]
+           for i in range(n(6))])
+    table("mappings", ["mapping_id", "memory_start", "memory_limit", "file_offset", "filename",
+                       "build_id", "has_functions", "has_filenames", "has_line_numbers",
+                       "has_inline_frames"],
+          [[i + 1, col(7, 1)[i], col(7, 2)[i], col(7, 3)[i], s(col(7, 4)[i]), s(col(7, 5)[i])]
+           + [bool(col(7, 6)[i] & b) for b in (1, 2, 4, 8)] for i in range(n(7))])
+    lo = col(8, 4)
+    rows = []
+    for i in range(n(8)):
+        a, e = lo[i], lo[i + 1]
+        fn, ln = (ref(col(9, 1)[a]), i64(col(9, 2)[a])) if a < e else (None, None)
+        rows.append([i + 1, fn, ln, col(8, 2)[i], ref(col(8, 1)[i]), bool(col(8, 3)[i] & 1)])
+    table("locations", ["location_id", "function_id", "line", "address", "mapping_id",
+                        "is_folded"], rows)
+    table("location_lines", ["location_id", "depth", "function_id", "line", "column"],
+          [[i + 1, k - lo[i] + 1, ref(col(9, 1)[k]), i64(col(9, 2)[k]), i64(col(9, 3)[k])]
+           for i in range(n(8)) for k in range(lo[i], lo[i + 1])])
+    table("stacks", ["stack_id", "parent_id", "location_id"],
+          [[i + 1, ref(col(10, 1)[i]), ref(col(10, 2)[i])] for i in range(n(10))])
+    table("samples", ["sample_id", "source_id", "time_ns", "duration_ns", "weight",
+                      "cpu_delta_ns", "stack_id", "labelset_id"],
+          [[i + 1, ref(col(11, 1)[i]), i64(col(11, 2)[i]), i64(col(11, 3)[i]),
+            i64(col(11, 4)[i]), i64(col(11, 5)[i]), ref(col(11, 6)[i]), ref(col(11, 7)[i])]
+           for i in range(n(11))])
+    vo = col(11, 8)
+    rows = []
+    for i in range(n(11)):
+        for k in range(vo[i], vo[i + 1]):
+            t = col(12, 1)[k]
+            rows.append([i + 1, s(col(4, 1)[t - 1]), s(col(4, 2)[t - 1]), i64(col(12, 2)[k])])
+    table("sample_values", ["sample_id", "type", "unit", "value"], rows)
+    rows = []
+    for i in range(n(11)):
+        node, depth = col(11, 6)[i], 1
+        while node:
+            rows.append([i + 1, depth, col(10, 2)[node - 1]])
+            node, depth = col(10, 1)[node - 1], depth + 1
+    table("sample_locations", ["sample_id", "depth", "location_id"], rows)
+    lso = col(13, 1)
+    rows = []
+    for i in range(n(11)):
+        ls = col(11, 7)[i]
+        if ls == 0:
+            continue
+        for k in range(lso[ls - 1], lso[ls]):
+            st, num = col(14, 2)[k], col(14, 3)[k]
+            rows.append([i + 1, s(col(14, 1)[k]), s(st), None if st and num == 0 else i64(num),
+                         s(col(14, 4)[k])])
+    table("sample_labels", ["sample_id", "key", "str", "num", "unit"], rows)
+    table("text_lines", ["source_id", "before_sample", "text"],
+          [[ref(col(15, 1)[i]), col(15, 2)[i], s(col(15, 3)[i])] for i in range(n(15))])
+    table("sample_text", ["sample_id", "text"],
+          [[ref(col(16, 1)[i]), s(col(16, 2)[i])] for i in range(n(16))])
+    table("models", ["model_id", "source_id", "uid", "model", "method", "r_square", "x_start",
+                     "x_end", "coeffs"],
+          [[i + 1, ref(col(17, 1)[i]), s(col(17, 2)[i]), s(col(17, 3)[i]), s(col(17, 4)[i]),
+            F(col(17, 5)[i]), F(col(17, 6)[i]), F(col(17, 7)[i]), s(col(17, 8)[i])]
+           for i in range(n(17))])
+    nstr = max(len(strings), 1)
+    table("strings", ["string_id", "value"], [[k, Str(strings[k])] for k in range(1, nstr)])
+    return out
+
+
+def views_text(M, strings):
+    v = views(M, strings)
+    lines = []
+    for name in VIEWS:
+        lines.append("# view " + name)
+        lines.extend(v[name])
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""run.py — checks a pcol reader against the conformance suite (spec.md §12).
+
+    python3 tests/conformance/run.py [--pcol PATH] [--stages] [--large] [--check-generated]
+    python3 tests/conformance/run.py --validate 'CMD {file}' --cat 'CMD {file} {view}'
+
+For every file of files/manifest.tsv the reader's verdict must be the
+expected one: the --validate command exits 0 for a valid file and non-zero
+for an invalid or unsupported one.  For every valid file, the --cat command
+must print each of the 17 views exactly as files/NAME.views has it (JSON
+lines, spec.md §11.3).  Defaults: `pcol validate --full -q {file}` and
+`pcol cat {file} --table {view} --format jsonl`, with pcol from --pcol or
+$PCOL.
+
+--stages       also check libpcol's stages (spec.md §8): a file refused at
+               `open` fails `pcol validate` without --full; one refused on
+               first `use` or in `full` validation passes it.
+--large        also make the 64 MiB file of rule T1 (gen.py --large) in a
+               scratch directory and check its verdict.
+--check-generated  regenerate the suite in a scratch directory and fail if
+               it differs from the committed files (gen.py and files agree), or
+               if README.md does not name every file and rule of the manifest.
+"""
+import argparse
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FILES = os.path.join(HERE, "files")
+VIEWS = ["meta", "sources", "value_types", "source_value_types", "functions", "mappings",
+         "locations", "location_lines", "stacks", "samples", "sample_values",
+         "sample_locations", "sample_labels", "text_lines", "sample_text", "models", "strings"]
+
+
+def run(template, **subst):
+    argv = [a.format(**subst) for a in shlex.split(template)]
+    try:
+        p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    except subprocess.TimeoutExpired:
+        return None, b"", b"timed out"
+    return p.returncode, p.stdout, p.stderr
+
+
+def read_manifest():
+    rows = []
+    with open(os.path.join(FILES, "manifest.tsv"), encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            name, verdict, rule, stage, what = line.rstrip("\n").split("\t")
+            rows.append((name, verdict, rule, stage, what))
+    return rows
+
+
+def read_views(path):
+    views, cur = {}, None
+    with open(path, encoding="utf-8", newline="\n") as f:
+        for line in f.read().split("\n")[:-1]:
+            if line.startswith("# view "):
+                cur = line[7:]
+                views[cur] = []
+            else:
+                views[cur].append(line)
+    return views
+
+
+def check_generated():
+    tmp = tempfile.mkdtemp(prefix="pcol-conformance-")
+    try:
+        subprocess.run([sys.executable, os.path.join(HERE, "gen.py"), tmp], check=True)
+        a, b = sorted(os.listdir(tmp)), sorted(os.listdir(FILES))
+        if a != b:
+            return ["generated file names differ from files/: %s" %
+                    sorted(set(a).symmetric_difference(b))]
+        bad = []
+        for n in a:
+            with open(os.path.join(tmp, n), "rb") as x, open(os.path.join(FILES, n), "rb") as y:
+                if x.read() != y.read():
+                    bad.append("files/%s differs from what gen.py writes (run gen.py)" % n)
+        with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        for name, verdict, rule, stage, what in read_manifest():
+            if "`%s`" % name not in readme:
+                bad.append("README.md does not name %s" % name)
+            if rule != "-" and "\n| %s | " % rule not in readme:
+                bad.append("README.md has no row for rule %s" % rule)
+        return bad
+    finally:
+        shutil.rmtree(tmp)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
+    ap.add_argument("--pcol", default=os.environ.get("PCOL", "pcol"))
+    ap.add_argument("--validate")
+    ap.add_argument("--cat")
+    ap.add_argument("--stages", action="store_true")
+    ap.add_argument("--large", action="store_true")
+    ap.add_argument("--check-generated", action="store_true")
+    ap.add_argument("names", nargs="*", help="only these files")
+    a = ap.parse_args()
+    pcol = shlex.quote(a.pcol)
+    validate = a.validate or pcol + " validate --full -q {file}"
+    cat = a.cat or pcol + " cat {file} --table {view} --format jsonl"
+    failures, checked = [], 0
+    if a.check_generated:
+        failures += check_generated()
+    large_dir = None
+    if a.large:
+        large_dir = tempfile.mkdtemp(prefix="pcol-conformance-large-")
+        subprocess.run([sys.executable, os.path.join(HERE, "gen.py"), "--large", large_dir],
+                       check=True)
+    try:
+        for name, verdict, rule, stage, what in read_manifest():
+            if a.names and name not in a.names:
+                continue
+            path = os.path.join(FILES, name + ".pcol")
+            if not os.path.exists(path):
+                if not large_dir:
+                    continue
+                path = os.path.join(large_dir, name + ".pcol")
+            checked += 1
+            label = "%s (%s%s)" % (name, verdict, "" if rule == "-" else " " + rule)
+            rc, out, err = run(validate, file=path)
+            if rc is None:
+                failures.append("%s: the validate command timed out" % label)
+                continue
+            if (rc == 0) != (verdict == "valid"):
+                failures.append("%s: validate exited %d: %s" %
+                                (label, rc, err.decode("utf-8", "replace").strip()))
+                continue
+            if a.stages and verdict != "valid":
+                rc2, _, err2 = run(pcol + " validate -q {file}", file=path)
+                if (rc2 != 0) != (stage == "open"):
+                    failures.append("%s: stage %s, but `pcol validate` without --full exited "
+                                    "%d %s" % (label, stage, rc2,
+                                               err2.decode("utf-8", "replace").strip()))
+            vpath = os.path.join(FILES, name + ".views")
+            if verdict != "valid" or not os.path.exists(vpath):
+                continue
+            want = read_views(vpath)
+            for view in VIEWS:
+                rc, out, err = run(cat, file=path, view=view)
+                if rc != 0:
+                    failures.append("%s: view %s: exit %s: %s" %
+                                    (label, view, rc, err.decode("utf-8", "replace").strip()))
+                    continue
+                try:
+                    got = out.decode("utf-8").split("\n")
+                except UnicodeDecodeError as e:
+                    failures.append("%s: view %s is not UTF-8 (%s)" % (label, view, e))
+                    continue
+                if got and got[-1] == "":
+                    got.pop()
+                else:
+                    failures.append("%s: view %s does not end with a newline" % (label, view))
+                if got != want[view]:
+                    k = next((i for i, (x, y) in enumerate(zip(got, want[view])) if x != y),
+                             min(len(got), len(want[view])))
+                    failures.append("%s: view %s, line %d:\n    want %s\n    got  %s" % (
+                        label, view, k + 1, want[view][k] if k < len(want[view]) else "(end)",
+                        got[k] if k < len(got) else "(end)"))
+    finally:
+        if large_dir:
+            shutil.rmtree(large_dir)
+    for f in failures:
+        print("FAIL " + f)
+    print("conformance: %d files checked, %d failures" % (checked, len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
