@@ -16,6 +16,9 @@
 #define PCOL_HDR_MINOR 10          /* u16 */
 #define PCOL_HDR_HEADER_SIZE 12    /* u32, = PCOL_HEADER_SIZE */
 #define PCOL_HDR_INCOMPAT 16       /* u64, flags a reader must understand */
+/* incompat bit 0, reserved for format 1.1 (spec.md §9): sections may use
+ * codecs and column transforms beyond raw and LZ4.  A 1.0 reader refuses it. */
+#define PCOL_INCOMPAT_CODECS_1_1 UINT64_C(0x1)
 #define PCOL_HDR_COMPAT 24         /* u64, flags a reader may ignore */
 #define PCOL_HDR_FILE_SIZE 32      /* u64 */
 #define PCOL_HDR_DIR_OFFSET 40     /* u64 */

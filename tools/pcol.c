@@ -19,9 +19,10 @@ static const cli_command commands[] = {
      NULL, opts_info, cmd_info},
     {"cat", "pcol cat FILE.pcol --table NAME [--format tsv|csv|json|jsonl] [--limit N]",
      "Print a logical table.",
-     "Tables: meta, sources, value_types, samples, sample_values, sample_locations,\n"
-     "sample_labels, locations, location_lines, functions, mappings, stacks,\n"
-     "models, strings, text_lines, sample_text.  Unknown values print NA (null in JSON).",
+     "Tables (spec.md §11): meta, sources, value_types, source_value_types, samples,\n"
+     "sample_values, sample_locations, sample_labels, locations, location_lines,\n"
+     "functions, mappings, stacks, models, strings, text_lines, sample_text.\n"
+     "Unknown values print NA (null in JSON).",
      opts_cat, cmd_cat},
     {"validate", "pcol validate FILE.pcol [--full]",
      "Check a pcol file: exit 0 when valid, otherwise a message and exit 1.",

@@ -68,7 +68,7 @@ static int declared_max_durations(pcol_file *f, int64_t **out, pcol_error *err) 
   static const char key[] = PCOL_META_MAX_DURATION_NS;
   for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
     uint32_t s = pcol_view_u32(&ms, i);
-    if (s == 0 || s > ns || d[s] >= 0) continue;
+    if (s == 0 || s > ns || d[s] != -1) continue; /* the first row counts, valid or not */
     pcol_str k, v;
     if ((rc = pcol_string(f, pcol_view_u32(&mk, i), &k, err))) break;
     if (!k.ptr || k.len != sizeof key - 1 || memcmp(k.ptr, key, k.len)) continue;
