@@ -210,3 +210,18 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
   (*out)->owned = 1; /* pcol_close frees the copy */
   return PCOL_OK;
 }
+
+/* ------------------------------------------------------------ export */
+int pcol_export(pcol_file *f, pcol_format fmt, const pcol_select *sel, FILE *out,
+                const pcol_export_options *opt, pcol_error *err) {
+  if (!f || !out) return pcol_error_set(err, PCOL_EINVAL, "pcol_export: NULL argument");
+  switch (fmt) {
+  case PCOL_FMT_RPROF: return pcol_export_rprof_opt(f, sel, out, opt, err);
+  case PCOL_FMT_PPROF: return pcol_export_pprof_opt(f, sel, out, opt, err);
+  case PCOL_FMT_PERUN: return pcol_export_perun_opt(f, sel, out, opt, err);
+  case PCOL_FMT_COLLAPSED: return pcol_export_collapsed_opt(f, sel, out, opt, err);
+  case PCOL_FMT_SPEEDSCOPE: return pcol_export_speedscope_opt(f, sel, out, opt, err);
+  default: break;
+  }
+  return pcol_error_set(err, PCOL_EINVAL, "cannot write format '%s'", pcol_format_name(fmt));
+}
