@@ -360,7 +360,8 @@ static int decode_profile(const uint8_t *raw, size_t n, ProtobufCAllocator *allo
   perftools__profiles__profile__init(p);
   size_t count[16] = {0}, i;
   topf f;
-  pcol_buf pt = {0}; /* period_type occurrences, merged as protobuf merges them */
+  const uint8_t *pt = NULL; /* period_type: the last occurrence wins (protobuf-c, Go) */
+  size_t npt = 0;
   /* pass 1: how many of each repeated field */
   for (i = 0; i < n;) {
     if (top_next(raw, n, &i, &f)) goto framing;
@@ -407,10 +408,8 @@ static int decode_profile(const uint8_t *raw, size_t n, ProtobufCAllocator *allo
       m = p;
       break;
     case 11:
-      if (pcol_buf_append(&pt, d, len)) {
-        pcol_buf_free(&pt);
-        return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
-      }
+      pt = d;
+      npt = len;
       m = p;
       break;
     case 7: p->drop_frames = (int64_t)f.v; m = p; break;
@@ -436,22 +435,12 @@ static int decode_profile(const uint8_t *raw, size_t n, ProtobufCAllocator *allo
     }
     if (!m) goto bad_field;
   }
-  if (pt.data) {
-    p->period_type = perftools__profiles__value_type__unpack(alloc, pt.len, pt.data);
-    pcol_buf_free(&pt);
-    if (!p->period_type) goto bad_period;
-  } else if (pt.len == 0 && count[11]) { /* present but empty: all defaults */
-    p->period_type = alloc->alloc(alloc->allocator_data, sizeof *p->period_type);
-    if (!p->period_type) return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
-    perftools__profiles__value_type__init(p->period_type);
-  }
+  if (pt && !(p->period_type = perftools__profiles__value_type__unpack(alloc, npt, pt))) goto bad_period;
   *out = p;
   return PCOL_OK;
 framing: /* scan_top walked the same bytes: not reached */
-  pcol_buf_free(&pt);
   return pcol_error_set(err, PCOL_ECORRUPT, "%s: truncated protobuf near byte offset %zu", name, f.at);
 bad_field:
-  pcol_buf_free(&pt);
   return pcol_error_set(err, PCOL_ECORRUPT,
                         "%s: malformed pprof protobuf (%s%zu bytes): field %" PRIu64 " at byte "
                         "offset %zu is truncated or has a field of the wrong wire type",

@@ -239,6 +239,20 @@ static int write_gen_file(rp_out *r, uint64_t num, pcol_str path) {
   return PCOL_OK;
 }
 
+static uint64_t dec_len(uint64_t v) {
+  uint64_t n = 1;
+  while (v >= 10) v /= 10, n++;
+  return n;
+}
+/* What pcol_rprof_render writes for a frame: 'F#L ' and '"name" '. */
+static uint64_t frame_len(const pcol_rprof_frame *fr) {
+  uint64_t n = fr->name ? fr->name_len + 3 : 0;
+  if (fr->fileno)
+    n += dec_len(fr->fileno) + 2 +
+         (fr->line < 0 ? 1 + dec_len(0 - (uint64_t)fr->line) : dec_len((uint64_t)fr->line));
+  return n;
+}
+
 /* Renders sample `row` into r->render (canonical or generic). */
 static int render_row(rp_out *r, uint64_t row, pcol_buf *xf) {
   uint64_t mem[RPROF_NMEM];
@@ -246,7 +260,8 @@ static int render_row(rp_out *r, uint64_t row, pcol_buf *xf) {
   if (r->verbatim && (rc = sample_mem(r, row, mem, &has_mem))) return rc;
   size_t n = xf->len / sizeof(xframe);
   const xframe *x = (const xframe *)(const void *)xf->data;
-  uint64_t est = 128; /* memory prefix and line end */
+  char mp[96];
+  uint64_t est = has_mem ? pcol_rprof_mem_prefix(mp, mem) : 0; /* the line's length */
   r->frames.len = 0;
   for (size_t i = 0; i < n; i++) {
     pcol_rprof_frame fr = {NULL, 0, 0, x[i].line, 0};
@@ -277,7 +292,7 @@ static int render_row(rp_out *r, uint64_t row, pcol_buf *xf) {
     if (pcol_buf_append(&r->frames, &fr, sizeof fr))
       return pcol_error_set(r->err, PCOL_ENOMEM, "out of memory");
     /* the line is rendered whole: its size must fit in the budget */
-    est += fr.name_len + 48;
+    est += frame_len(&fr);
     if (est > r->bud->limit && (rc = room_for(r, est))) return rc;
   }
   if ((rc = room_for(r, est))) return rc;
