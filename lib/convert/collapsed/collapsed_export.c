@@ -330,13 +330,17 @@ static int load_texts(cexp *x) {
   return PCOL_OK;
 }
 
-/* Writes the text of text node t: its names root first, ';' between. */
+/* Writes the text of text node t: its names root first, ';' between.  A
+ * line that cannot fit in what is left of the budget is refused unwritten. */
 static int write_text(cexp *x, uint32_t t, FILE *out) {
+  uint64_t len = 0;
   x->nchain = 0;
   for (; t; t = x->tn[t - 1].parent) {
     if (PCOL_GROW(x->chain, x->nchain, x->capchain)) return pcol_oom(x->err);
     x->chain[x->nchain++] = t;
+    len += x->names[x->tn[t - 1].name - 1].len + 1;
   }
+  if (pcol_budget_exceeded(x->bud, len)) return pcol_budget_refuse(x->bud, x->err);
   for (size_t i = x->nchain; i-- > 0;) {
     const cname *n = &x->names[x->tn[x->chain[i] - 1].name - 1];
     if ((i + 1 < x->nchain && fputc(';', out) == EOF) ||
