@@ -392,7 +392,11 @@ static int decode_profile(const uint8_t *raw, size_t n, ProtobufCAllocator *allo
     if (top_next(raw, n, &i, &f)) goto framing;
     if (f.field >= 16) continue;
     int is_msg = (f.field >= 1 && f.field <= 6) || f.field == 11;
-    if (is_msg ? f.wt != 2 : (f.wt != 0 && !(f.field == 13 && f.wt == 2))) goto bad_field;
+    if (is_msg ? f.wt != 2 : (f.wt != 0 && !(f.field == 13 && f.wt == 2)))
+      return pcol_error_set(err, PCOL_ECORRUPT,
+                            "%s: malformed pprof protobuf (%s%zu bytes): field %" PRIu64 " at byte "
+                            "offset %zu has wire type %u, not %u",
+                            name, gz ? "inflated, " : "", n, f.field, f.at, f.wt, is_msg ? 2u : 0u);
     size_t len = f.e - f.b;
     const uint8_t *d = raw + f.b;
     void *m = NULL;
@@ -442,8 +446,8 @@ framing: /* scan_top walked the same bytes: not reached */
   return pcol_error_set(err, PCOL_ECORRUPT, "%s: truncated protobuf near byte offset %zu", name, f.at);
 bad_field:
   return pcol_error_set(err, PCOL_ECORRUPT,
-                        "%s: malformed pprof protobuf (%s%zu bytes): field %" PRIu64 " at byte "
-                        "offset %zu is truncated or has a field of the wrong wire type",
+                        "%s: malformed pprof protobuf (%s%zu bytes): the message of field %" PRIu64
+                        " at byte offset %zu is truncated or has a field of the wrong wire type",
                         name, gz ? "inflated, " : "", n, f.field, f.at);
 bad_period:
   return pcol_error_set(err, PCOL_ECORRUPT,
