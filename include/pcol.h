@@ -618,9 +618,15 @@ PCOL_API const char *pcol_format_name(pcol_format f);
 PCOL_API pcol_format pcol_format_by_name(const char *name);
 
 typedef struct pcol_import_options {
-  uint64_t max_input_bytes;    /* cap on decompressed input; 0 = 8 GiB */
+  /* cap on an input's bytes after decompression; 0 = the default:
+   * PCOL_INPUT_CAP_PER_BYTE x the compressed size of a gzip input (at least
+   * PCOL_INPUT_CAP_MIN), and PCOL_INPUT_CAP_MAX for anything else */
+  uint64_t max_input_bytes;
   int no_mmap;                 /* pcol and Perun inputs: read, not mmap */
 } pcol_import_options;
+#define PCOL_INPUT_CAP_MIN ((uint64_t)64 << 20)   /* 64 MiB */
+#define PCOL_INPUT_CAP_PER_BYTE 64
+#define PCOL_INPUT_CAP_MAX ((uint64_t)8 << 30)    /* 8 GiB */
 
 /* Each importer appends one source (or more) read from `in` to the builder.
  * `name` is used in messages and as the source_uri.  Importers only append:
@@ -645,7 +651,28 @@ PCOL_API int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt
 PCOL_API int pcol_open_any(const char *path, const pcol_open_options *opt,
                            pcol_file **out, pcol_error *err);
 
-/* Exporters write to `out` (the caller owns atomic publication). */
+/* The export budget (doc/safety.md, "Resource bounds"): an exporter writes
+ * at most B bytes, and holds at most B bytes of output in memory at once
+ * (rendered text, JSON trees, id lists), where B is max_output_bytes or by
+ * default max(PCOL_EXPORT_BUDGET_MIN, PCOL_EXPORT_BUDGET_PER_BYTE x the pcol
+ * file's size); Rprof, which writes a sample once per unit of weight, may
+ * also write PCOL_EXPORT_BUDGET_PER_LINE bytes per line.  Past it the export
+ * fails with PCOL_ETOOBIG. */
+#define PCOL_EXPORT_BUDGET_MIN ((uint64_t)64 << 20) /* 64 MiB */
+#define PCOL_EXPORT_BUDGET_PER_BYTE 64
+#define PCOL_EXPORT_BUDGET_PER_LINE 4096
+typedef struct pcol_export_options {
+  uint64_t max_output_bytes;   /* B; 0 = the default above */
+  int no_gzip;                 /* pprof: raw protobuf instead of gzip */
+  const pcol_value_sel *value; /* collapsed: as pcol_export_collapsed's value */
+} pcol_export_options;
+/* Writes f (the selected samples) to `out` in format fmt (rprof, pprof,
+ * perun, collapsed or speedscope) under the budget of opt (NULL: defaults). */
+PCOL_API int pcol_export(pcol_file *f, pcol_format fmt, const pcol_select *sel, FILE *out,
+                         const pcol_export_options *opt, pcol_error *err);
+
+/* The exporters one by one, with the default options (the caller owns
+ * atomic publication of `out`). */
 PCOL_API int pcol_export_rprof(pcol_file *f, const pcol_select *sel, FILE *out,
                       pcol_error *err);
 PCOL_API int pcol_export_pprof(pcol_file *f, const pcol_select *sel, FILE *out,

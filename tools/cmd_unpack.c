@@ -9,6 +9,8 @@ const cli_opt opts_unpack[] = {
     {"no-gzip", 0, 0, "pprof: write raw protobuf instead of gzip"},
     {"value", 0, 1, "collapsed: value type to weigh stacks by"},
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
+    {"max-output", 0, 1, "budget in bytes for the output, and for what it holds in memory "
+                         "(default: 64 x the pcol file's size, at least 64 MiB)"},
     /* not CLI_OPT_SELECT: its --to (seconds) would clash with --to FORMAT */
     {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`)"},
     {"from-time", 0, 1, "only the part of the profile from this many seconds after its start"},
@@ -28,6 +30,11 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   if (cli_get(cmd, a, "value") && fmt != PCOL_FMT_COLLAPSED) /* was silently ignored */
     return cli_usage_error(cmd->name, "--value applies to --to collapsed only; %s output keeps "
                            "the profile's value types as they are", pcol_format_name(fmt));
+  pcol_export_options eo = {0, 0, NULL};
+  if (cli_get_u64(cmd, a, "max-output", 0, &eo.max_output_bytes)) return EXIT_USAGE;
+  if (cli_get(cmd, a, "max-output") && !eo.max_output_bytes)
+    return cli_usage_error(cmd->name, "--max-output must be at least 1 byte");
+  eo.no_gzip = cli_flag(cmd, a, "no-gzip");
   /* any input format: `pcol unpack cpu.pb.gz --to rprof` converts in one step */
   pcol_error err = {0};
   pcol_open_options oo = {0};
@@ -44,19 +51,13 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     }
     vp = &value;
   }
+  eo.value = vp;
   pcol_out o;
   rc = pcol_out_open(&o, out, &err);
   if (!rc) {
-    switch (fmt) {
-    case PCOL_FMT_RPROF: rc = pcol_export_rprof(f, &sel, o.fp, &err); break;
-    case PCOL_FMT_PPROF: rc = pcol_export_pprof(f, &sel, o.fp, !cli_flag(cmd, a, "no-gzip"), &err); break;
-    case PCOL_FMT_PERUN: rc = pcol_export_perun(f, &sel, o.fp, &err); break;
-    case PCOL_FMT_COLLAPSED:
-      rc = pcol_export_collapsed(f, &sel, vp, o.fp, &err);
-      break;
-    case PCOL_FMT_SPEEDSCOPE: rc = pcol_export_speedscope(f, &sel, o.fp, &err); break;
-    default: rc = pcol_error_set(&err, PCOL_EINVAL, "cannot write format '%s'", to);
-    }
+    rc = pcol_export(f, fmt, &sel, o.fp, &eo, &err);
+    /* an export's message names what is wrong; name the input too */
+    if (rc && rc != PCOL_EIO && !strstr(err.message, a->pos[0])) pcol_error_prefix(&err, a->pos[0]);
     if (rc) pcol_out_abort(&o);
     else rc = pcol_out_commit(&o, &err);
   }

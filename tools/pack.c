@@ -17,6 +17,10 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
   int coalesce = cli_flag(cmd, a, "coalesce");
   pcol_import_options iopt = {0};
   iopt.no_mmap = cli_flag(cmd, a, "no-mmap");
+  /* --max-input (pack only: merge has no such option, cli_get gives NULL) */
+  if (cli_get_u64(cmd, a, "max-input", 0, &iopt.max_input_bytes)) return EXIT_USAGE;
+  if (cli_get(cmd, a, "max-input") && !iopt.max_input_bytes)
+    return cli_usage_error(cmd->name, "--max-input must be at least 1 byte");
   pcol_error err = {0};
   pcol_builder *b = NULL;
   /* inputs are added one at a time: memory holds the merged tables plus one

@@ -10,4 +10,18 @@
 int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const char *name,
                            pcol_error *err);
 
+/* The exporters with options (pcol_export dispatches to them; each public
+ * pcol_export_<format> is one of them with the default options).  Each runs
+ * under the export budget of its options (internal.h, pcol_budget). */
+int pcol_export_rprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
+                          const pcol_export_options *opt, pcol_error *err);
+int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
+                          const pcol_export_options *opt, pcol_error *err);
+int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
+                          const pcol_export_options *opt, pcol_error *err);
+int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
+                              const pcol_export_options *opt, pcol_error *err);
+int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
+                               const pcol_export_options *opt, pcol_error *err);
+
 #endif

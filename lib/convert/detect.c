@@ -33,6 +33,27 @@ static int starts(const uint8_t *p, size_t n, const char *s) {
   return n >= l && memcmp(p, s, l) == 0;
 }
 
+/* How many first bytes detection reads (pcol_import_path). */
+#define DETECT_HEAD 4096
+
+/* p[0..e) (a line without its '\n') ends in " <count>": digits with at most
+ * dots, an optional sign (collapsed_import.c's count token). */
+static int ends_in_count(const uint8_t *p, size_t e) {
+  if (e && p[e - 1] == '\r') e--;
+  size_t k = e, digits = 0;
+  while (k > 0 && (isdigit(p[k - 1]) || p[k - 1] == '.')) digits += isdigit(p[--k]) != 0;
+  if (digits && k > 0 && (p[k - 1] == '-' || p[k - 1] == '+')) k--;
+  return digits && k > 0 && p[k - 1] == ' ';
+}
+
+/* Text: no NUL and no control byte but tab and CR (UTF-8 is fine).  A
+ * protobuf message's first kilobytes always hold small varints. */
+static int looks_text(const uint8_t *p, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if ((p[i] < 0x20 && p[i] != '\t' && p[i] != '\r') || p[i] == 0x7f) return 0;
+  return 1;
+}
+
 pcol_format pcol_detect_format(const void *head, size_t len) {
   const uint8_t *p = head;
   if (starts(p, len, PCOL_MAGIC)) return PCOL_FMT_PCOL;
@@ -43,16 +64,12 @@ pcol_format pcol_detect_format(const void *head, size_t len) {
   size_t i = 0;
   while (i < len && isspace(p[i])) i++;
   if (i < len && p[i] == '{') return PCOL_FMT_PERUN;
-  /* collapsed stacks: a text line ending in " <number>" */
+  /* collapsed stacks: a text line ending in " <count>" (the head's first
+   * line, or the whole head when it is text without a line end) */
   size_t e = 0;
   while (e < len && p[e] != '\n') e++;
-  if (e > 0 && e < len) {
-    size_t j = e;
-    if (j && p[j - 1] == '\r') j--;
-    size_t k = j;
-    while (k > 0 && (isdigit(p[k - 1]) || p[k - 1] == '.')) k--;
-    if (k < j && k > 0 && p[k - 1] == ' ') return PCOL_FMT_COLLAPSED;
-  }
+  int one_line = e == len && looks_text(p, len);
+  if (e > 0 && (e < len || one_line) && ends_in_count(p, e)) return PCOL_FMT_COLLAPSED;
   /* legacy (pre-protobuf) pprof: binary CPU header words 0, 3 (64- or
    * 32-bit) or a text heap/contention header; the pprof importer rejects
    * them with a message that names the format */
@@ -61,6 +78,9 @@ pcol_format pcol_detect_format(const void *head, size_t len) {
     return PCOL_FMT_PPROF;
   if (starts(p, len, "heap profile:") || starts(p, len, "--- contention"))
     return PCOL_FMT_PPROF;
+  /* text without a line end in the whole head is never protobuf: a first
+   * line longer than the head is a collapsed line with long frame names */
+  if (one_line && len) return len >= DETECT_HEAD ? PCOL_FMT_COLLAPSED : PCOL_FMT_UNKNOWN;
   /* protobuf: a Profile starts with a length-delimited or varint field 1..15 */
   if (len >= 2) {
     uint8_t tag = p[0];
@@ -77,7 +97,7 @@ typedef struct input {
   FILE *in;
   const char *path, *name; /* name: for messages ("<stdin>" for "-") */
   int is_stdin;
-  uint8_t head[4096];
+  uint8_t head[DETECT_HEAD];
   size_t n;
 } input;
 
@@ -209,4 +229,19 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
   }
   (*out)->owned = 1; /* pcol_close frees the copy */
   return PCOL_OK;
+}
+
+/* ------------------------------------------------------------ export */
+int pcol_export(pcol_file *f, pcol_format fmt, const pcol_select *sel, FILE *out,
+                const pcol_export_options *opt, pcol_error *err) {
+  if (!f || !out) return pcol_error_set(err, PCOL_EINVAL, "pcol_export: NULL argument");
+  switch (fmt) {
+  case PCOL_FMT_RPROF: return pcol_export_rprof_opt(f, sel, out, opt, err);
+  case PCOL_FMT_PPROF: return pcol_export_pprof_opt(f, sel, out, opt, err);
+  case PCOL_FMT_PERUN: return pcol_export_perun_opt(f, sel, out, opt, err);
+  case PCOL_FMT_COLLAPSED: return pcol_export_collapsed_opt(f, sel, out, opt, err);
+  case PCOL_FMT_SPEEDSCOPE: return pcol_export_speedscope_opt(f, sel, out, opt, err);
+  default: break;
+  }
+  return pcol_error_set(err, PCOL_EINVAL, "cannot write format '%s'", pcol_format_name(fmt));
 }

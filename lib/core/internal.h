@@ -280,4 +280,64 @@ static inline int pcol_sample_value(const pcol_sample_cols *c, uint64_t row, uin
   return 0;
 }
 
+/* ---------------------------------------------------- export budget */
+/* THE budget rule of every exporter (doc/safety.md, "Resource bounds"):
+ * bytes written, and bytes of output held in memory at once (rendered text,
+ * JSON trees, id lists), are each at most B =
+ * pcol_export_options.max_output_bytes, or by default
+ * max(PCOL_EXPORT_BUDGET_MIN, PCOL_EXPORT_BUDGET_PER_BYTE x the file's size).
+ * An exporter opens a budget on its output stream and writes to b->fp, a
+ * stream that counts bytes and refuses the write that would pass B; memory
+ * it holds for output goes through pcol_budget_hold/release.  stream.c */
+typedef struct pcol_budget {
+  uint64_t limit;        /* B, bytes (written; held) */
+  uint64_t written, held;
+  uint64_t file_size, lines; /* for messages: the file's size, lines allowed */
+  int custom;            /* B came from max_output_bytes */
+  int over;              /* a write was refused: it would have passed B */
+  const char *what;      /* "collapsed export" */
+  FILE *out;             /* the caller's stream */
+  FILE *fp;              /* the counting stream in front of it: write here */
+} pcol_budget;
+
+/* B for an export of f under opt (NULL: the default). */
+uint64_t pcol_export_budget(const pcol_file *f, const pcol_export_options *opt);
+/* Starts an export to out: b->fp is the stream to write to. */
+int pcol_budget_open(pcol_budget *b, const pcol_file *f, const pcol_export_options *opt,
+                     const char *what, FILE *out, pcol_error *err);
+/* Rprof writes a sample once per unit of weight: with the default budget,
+ * each such line may add PCOL_EXPORT_BUDGET_PER_LINE bytes to B. */
+void pcol_budget_allow_lines(pcol_budget *b, uint64_t lines);
+/* Holds n more bytes of output in memory: PCOL_OK, or PCOL_ETOOBIG with a
+ * message that names the budget and how to raise it. */
+int pcol_budget_hold(pcol_budget *b, uint64_t n, pcol_error *err);
+static inline void pcol_budget_release(pcol_budget *b, uint64_t n) {
+  b->held = n < b->held ? b->held - n : 0;
+}
+/* The bytes written so far would pass B with n more (a cheap check before
+ * writing something of known size)... */
+static inline int pcol_budget_exceeded(const pcol_budget *b, uint64_t n) {
+  return b->over || n > b->limit - b->written; /* written <= limit always */
+}
+/* ...and then: refuses the output (PCOL_ETOOBIG, with the message). */
+int pcol_budget_refuse(pcol_budget *b, pcol_error *err);
+/* Ends the export whose result so far is rc: flushes and closes b->fp,
+ * flushes out.  A write refused by the budget turns rc into PCOL_ETOOBIG
+ * (with the message); a failed flush into PCOL_EIO.  Returns the result. */
+int pcol_budget_close(pcol_budget *b, int rc, pcol_error *err);
+
+/* ------------------------------------------------ decompression cap */
+/* The cap on the inflated bytes of a compressed (gzip) input of which
+ * `compressed` bytes have been read so far: max_input_bytes when set, else
+ * max(PCOL_INPUT_CAP_MIN, PCOL_INPUT_CAP_PER_BYTE x compressed), at most
+ * PCOL_INPUT_CAP_MAX (doc/safety.md, "Resource bounds").  Checked while
+ * inflating, so a bomb stops after reading a little more than cap / 64. */
+static inline uint64_t pcol_inflate_cap(const pcol_import_options *opt, uint64_t compressed) {
+  if (opt && opt->max_input_bytes) return opt->max_input_bytes;
+  uint64_t c = compressed > PCOL_INPUT_CAP_MAX / PCOL_INPUT_CAP_PER_BYTE
+                   ? PCOL_INPUT_CAP_MAX
+                   : compressed * PCOL_INPUT_CAP_PER_BYTE;
+  return c < PCOL_INPUT_CAP_MIN ? PCOL_INPUT_CAP_MIN : c;
+}
+
 #endif

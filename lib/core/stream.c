@@ -62,3 +62,88 @@ FILE *pcol_capped_stream(pcol_capped *k, FILE *in, uint64_t cap) {
   cookie_io_functions_t io = {capped_read, NULL, NULL, NULL};
   return fopencookie(k, "r", io);
 }
+
+/* ---- the export budget (internal.h): a FILE* that counts what it passes on */
+uint64_t pcol_export_budget(const pcol_file *f, const pcol_export_options *opt) {
+  if (opt && opt->max_output_bytes) return opt->max_output_bytes;
+  uint64_t size = f ? f->size : 0;
+  uint64_t b = size > UINT64_MAX / PCOL_EXPORT_BUDGET_PER_BYTE ? UINT64_MAX
+                                                              : size * PCOL_EXPORT_BUDGET_PER_BYTE;
+  return b > PCOL_EXPORT_BUDGET_MIN ? b : PCOL_EXPORT_BUDGET_MIN;
+}
+
+static ssize_t budget_write(void *c, const char *buf, size_t size) {
+  pcol_budget *b = c;
+  if (size > b->limit - b->written) { /* written <= limit always */
+    b->over = 1;
+    return 0; /* the stream's error flag is set: every later write fails too */
+  }
+  if (size && fwrite(buf, 1, size, b->out) != size) return 0;
+  b->written += size;
+  return (ssize_t)size;
+}
+
+int pcol_budget_open(pcol_budget *b, const pcol_file *f, const pcol_export_options *opt,
+                     const char *what, FILE *out, pcol_error *err) {
+  memset(b, 0, sizeof *b);
+  b->limit = pcol_export_budget(f, opt);
+  b->custom = opt && opt->max_output_bytes;
+  b->file_size = f ? f->size : 0;
+  b->what = what;
+  b->out = out;
+  if (!out) return pcol_error_set(err, PCOL_EINVAL, "%s: no output stream", what);
+  cookie_io_functions_t io = {NULL, budget_write, NULL, NULL};
+  b->fp = fopencookie(b, "w", io);
+  return b->fp ? PCOL_OK : pcol_oom(err);
+}
+
+void pcol_budget_allow_lines(pcol_budget *b, uint64_t lines) {
+  if (b->custom) return; /* an explicit budget is the whole budget */
+  b->lines += lines;
+  uint64_t extra = lines > UINT64_MAX / PCOL_EXPORT_BUDGET_PER_LINE ? UINT64_MAX
+                                                                   : lines * PCOL_EXPORT_BUDGET_PER_LINE;
+  b->limit = extra > UINT64_MAX - b->limit ? UINT64_MAX : b->limit + extra;
+}
+
+/* "the export budget of N bytes (how it was set); raise it with ..." */
+static int budget_fail(const pcol_budget *b, const char *doing, pcol_error *err) {
+  char how[160];
+  if (b->custom)
+    snprintf(how, sizeof how, "set by --max-output / max_output_bytes");
+  else if (b->lines)
+    snprintf(how, sizeof how, "%d x the file's %llu bytes, at least %llu MiB, plus %d per line for "
+             "%llu lines of weight", PCOL_EXPORT_BUDGET_PER_BYTE, (unsigned long long)b->file_size,
+             (unsigned long long)(PCOL_EXPORT_BUDGET_MIN >> 20), PCOL_EXPORT_BUDGET_PER_LINE,
+             (unsigned long long)b->lines);
+  else
+    snprintf(how, sizeof how, "%d x the file's %llu bytes, at least %llu MiB",
+             PCOL_EXPORT_BUDGET_PER_BYTE, (unsigned long long)b->file_size,
+             (unsigned long long)(PCOL_EXPORT_BUDGET_MIN >> 20));
+  return pcol_error_set(err, PCOL_ETOOBIG,
+                        "%s: %s the export budget of %llu bytes (%s); raise it with "
+                        "`pcol unpack --max-output BYTES` (pcol_export_options.max_output_bytes)",
+                        b->what, doing, (unsigned long long)b->limit, how);
+}
+
+int pcol_budget_hold(pcol_budget *b, uint64_t n, pcol_error *err) {
+  if (n > b->limit - b->held) return budget_fail(b, "would hold more output in memory than", err);
+  b->held += n;
+  return PCOL_OK;
+}
+
+int pcol_budget_refuse(pcol_budget *b, pcol_error *err) {
+  b->over = 1;
+  return budget_fail(b, "the output would be larger than", err);
+}
+
+int pcol_budget_close(pcol_budget *b, int rc, pcol_error *err) {
+  if (b->fp) {
+    int bad = fflush(b->fp) != 0;
+    bad |= fclose(b->fp) != 0;
+    b->fp = NULL;
+    bad |= fflush(b->out) != 0;
+    if (b->over) return budget_fail(b, "the output would be larger than", err);
+    if (!rc && bad) rc = pcol_error_set(err, PCOL_EIO, "%s: write error", b->what);
+  }
+  return rc;
+}

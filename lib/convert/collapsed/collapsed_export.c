@@ -6,101 +6,237 @@
  * pcol_frame_addr_name) and sanitized for ';'-separated text
  * (pcol_frame_sanitize), so a frame has the name here that it has in
  * `pcol fold`, top and flame.  The counts are the ones the importer reads
- * (collapsed.h); doc/mappings.md §4.2 has the rules. */
+ * (collapsed.h); doc/mappings.md §4.2 has the rules.
+ *
+ * Streamed: the text of a stack is never held.  Each distinct frame name is
+ * kept once (names), and a stack's text is a path in a tree of text nodes
+ * (a node = its parent's text, ';', one name), so two stacks whose texts are
+ * equal reach the same node however they were stored.  Each stack node is
+ * resolved once, from its parent's text node, so the work is linear in the
+ * file; a line is rendered only when it is written, under the export budget
+ * (internal.h, pcol_budget), which also counts the names and nodes held. */
 #include "collapsed.h"
 #include "frames.h"
 
 typedef struct centry {
-  size_t off, len;     /* stack text in the arena */
+  uint32_t tn;         /* text node of the line (0 = the empty text) */
   __int128 a1, a2;     /* before (diff) / amount, in nano-units */
   uint64_t first_row;  /* sample_text of a one-sample line */
   uint32_t nsamples;
   uint8_t decimal, diff, partial;
 } centry;
 
+typedef struct cname {
+  const char *ptr;     /* into the file, or NULL: names.data + off */
+  size_t off, len;
+} cname;
+
+typedef struct tnode {
+  uint32_t parent, name; /* text node (0 = root), name id (1-based) */
+} tnode;
+
+/* memory charged to the budget per text node and per name: the entry,
+ * its hash slot (two arrays at up to 3/4 load) and the maps that index it */
+#define TNODE_COST (sizeof(tnode) + 2 * (sizeof(uint32_t) + sizeof(uint64_t)) + sizeof(uint32_t))
+#define NAME_COST (sizeof(cname) + 2 * (sizeof(uint32_t) + sizeof(uint64_t)))
+
 typedef struct cexp {
   pcol_file *f;
   pcol_error *err;
-  pcol_view s_src, s_stack, s_w, s_voff, v_type, v_val;
+  pcol_budget *bud;
+  pcol_view s_src, s_stack, s_w, s_voff, v_type, v_val, st_par, st_loc;
   pcol_frames fr;      /* the frame-naming rule */
-  pcol_buf scratch;
+  pcol_buf scratch, sane;
   uint8_t *vtcls;      /* per value type: 1 count/1e-9, 2 before/count, 3 after/count, 4 before/1e-9, 5 after/1e-9 */
   uint32_t want_vt;    /* named value: its id (0 = weight) */
   int named;
-  uint32_t *memo;      /* stack id -> entry + 1 */
+  /* frame names, each distinct text once */
+  cname *names;
+  size_t nnames, capnames;
+  pcol_buf name_bytes;
+  pcol_hset name_set;
+  uint32_t *name_of_sid, *name_of_line, *name_of_loc; /* name id, 0 = not yet */
+  /* the text tree */
+  tnode *tn;           /* tn[i - 1] = text node i */
+  size_t ntn, captn;
+  pcol_hset tn_set;
+  uint32_t *memo;      /* stack id -> text node, 0 = not yet (a stack node has >= 1 frame) */
+  uint32_t *chain;     /* stack nodes being resolved / text nodes of a line */
+  size_t nchain, capchain;
+  uint32_t *entry_of;  /* text node -> entry + 1 (capacity: captn + 1) */
+  size_t cap_entry_of;
   centry *e;
   size_t ne, cape;
-  pcol_buf arena;
-  pcol_hset set;
-  uint32_t *locs;
-  size_t nlocs, caplocs;
   uint32_t *text_of;   /* sample row -> sample_text string id */
   int any_diff;
 } cexp;
 
-/* appends a frame name, sanitized for collapsed text */
-static int put_name(cexp *x, pcol_str s) {
-  size_t start = x->arena.len;
-  if (pcol_buf_append(&x->arena, s.ptr, s.len)) return PCOL_ENOMEM;
-  pcol_frame_sanitize((char *)x->arena.data + start, s.len);
+static const char *name_ptr(const cexp *x, const cname *n) {
+  return n->ptr ? n->ptr : (const char *)x->name_bytes.data + n->off;
+}
+
+static int name_eq(const void *ctx, uint32_t id, const void *key) {
+  const cexp *x = ctx;
+  const cname *k = key, *n = &x->names[id - 1];
+  return n->len == k->len && (!k->len || !memcmp(name_ptr(x, n), k->ptr, k->len));
+}
+
+/* The id of a name's text (after sanitizing), interning it on first sight.
+ * A name borrowed from the file (stable) is kept by pointer when it needs no
+ * change; any other is copied. */
+static int intern_name(cexp *x, pcol_str s, int stable, uint32_t *out) {
+  const char *p = s.ptr ? s.ptr : "";
+  size_t n = s.ptr ? s.len : 0;
+  int dirty = 0;
+  for (size_t i = 0; i < n && !dirty; i++) dirty = p[i] == ';' || p[i] == '\n' || p[i] == '\r' || !p[i];
+  if (dirty) {
+    x->sane.len = 0;
+    if (pcol_buf_append(&x->sane, p, n)) return pcol_oom(x->err);
+    pcol_frame_sanitize((char *)x->sane.data, n);
+    p = (const char *)x->sane.data;
+  }
+  uint64_t h = pcol_hash_keyed(p, n);
+  cname k = {p, 0, n};
+  uint32_t id = pcol_hset_find(&x->name_set, h, name_eq, x, &k);
+  if (!id) {
+    int copy = dirty || !stable;
+    int rc = pcol_budget_hold(x->bud, NAME_COST + (copy ? n : 0), x->err);
+    if (rc) return rc;
+    if (x->nnames >= UINT32_MAX - 1)
+      return pcol_error_set(x->err, PCOL_ETOOBIG, "collapsed export: too many frame names");
+    if (PCOL_GROW(x->names, x->nnames, x->capnames)) return pcol_oom(x->err);
+    cname c = {p, 0, n};
+    if (copy) { /* a sanitized or composed name */
+      c.ptr = NULL;
+      c.off = x->name_bytes.len;
+      if (pcol_buf_append(&x->name_bytes, p, n)) return pcol_oom(x->err);
+    }
+    x->names[x->nnames++] = c;
+    id = (uint32_t)x->nnames;
+    if (pcol_hset_insert(&x->name_set, h, id)) return pcol_oom(x->err);
+  }
+  *out = id;
   return PCOL_OK;
 }
 
-static int entry_eq(const void *ctx, uint32_t id, const void *key) {
-  const cexp *x = ctx;
-  const centry *k = key, *e = &x->e[id - 1];
-  return e->len == k->len && !memcmp(x->arena.data + e->off, x->arena.data + k->off, k->len);
-}
-
-/* the line entry of a stack (rendering it on first sight) */
-static int entry_of(cexp *x, uint32_t stack, uint32_t *out) {
-  if (stack > pcol_rows(x->f, PCOL_T_STACKS))
-    return pcol_error_set(x->err, PCOL_ECORRUPT, "stack id %u is out of range", stack);
-  if (x->memo[stack]) {
-    *out = x->memo[stack] - 1;
+/* Name id of line row li (cached per line row, and per string for names of
+ * functions, so each name's bytes are looked at once). */
+static int line_name(cexp *x, uint64_t li, uint32_t *out) {
+  if (x->name_of_line[li]) {
+    *out = x->name_of_line[li];
     return PCOL_OK;
   }
-  int rc = pcol_stack_locations(x->f, stack, &x->locs, &x->nlocs, &x->caplocs, x->err);
-  if (rc) return rc;
-  size_t off = x->arena.len;
-  int first = 1;
-  for (size_t i = x->nlocs; i-- > 0;) {
-    uint32_t loc = x->locs[i];
-    uint64_t lo, hi;
-    pcol_frames_lines(&x->fr, loc, &lo, &hi);
-    if (lo == hi) {
-      if (!first && pcol_buf_append(&x->arena, ";", 1)) return pcol_oom(x->err);
-      first = 0;
-      char b[PCOL_ADDR_NAME_MAX];
-      pcol_str name;
-      pcol_frame_addr_name(&x->fr, loc, b, &name);
-      if (put_name(x, name)) return pcol_oom(x->err);
-      continue;
-    }
-    for (uint64_t l = hi; l-- > lo;) { /* outermost inline line first */
-      if (!first && pcol_buf_append(&x->arena, ";", 1)) return pcol_oom(x->err);
-      first = 0;
-      pcol_str name;
-      int by_function;
-      if ((rc = pcol_frame_line_name(&x->fr, l, &x->scratch, &name, &by_function, x->err))) return rc;
-      if (put_name(x, name)) return pcol_oom(x->err);
-    }
-  }
-  /* an empty stack leaves the arena unallocated: NULL + 0 is UB */
-  if (!x->arena.data && pcol_buf_reserve(&x->arena, 1)) return pcol_oom(x->err);
-  centry k = {off, x->arena.len - off, 0, 0, 0, 0, 0, 0, 0};
-  uint64_t h = pcol_hash_bytes(x->arena.data + off, k.len, 11);
-  uint32_t id = pcol_hset_find(&x->set, h, entry_eq, x, &k);
-  if (id) {
-    x->arena.len = off; /* already known under another stack id */
+  uint32_t fn = pcol_frames_fn(&x->fr, li);
+  uint32_t sid = fn ? pcol_view_u32(&x->fr.fn_name, fn - 1) : 0;
+  int rc;
+  if (sid && sid < pcol_string_count(x->f) && x->name_of_sid[sid]) {
+    *out = x->name_of_sid[sid];
   } else {
-    if (PCOL_GROW(x->e, x->ne, x->cape)) return pcol_oom(x->err);
-    x->e[x->ne++] = k;
-    id = (uint32_t)x->ne;
-    if (pcol_hset_insert(&x->set, h, id)) return pcol_oom(x->err);
+    pcol_str name;
+    int by_function;
+    if ((rc = pcol_frame_line_name(&x->fr, li, &x->scratch, &name, &by_function, x->err))) return rc;
+    /* a composed name ("FILE:LINE") is made per line row: count it */
+    if (!by_function && (rc = pcol_budget_hold(x->bud, name.len, x->err))) return rc;
+    if ((rc = intern_name(x, name, by_function, out))) return rc;
+    if (by_function && sid < pcol_string_count(x->f)) x->name_of_sid[sid] = *out;
   }
-  x->memo[stack] = id;
-  *out = id - 1;
+  x->name_of_line[li] = *out;
+  return PCOL_OK;
+}
+
+static int tn_eq(const void *ctx, uint32_t id, const void *key) {
+  const cexp *x = ctx;
+  const tnode *k = key, *t = &x->tn[id - 1];
+  return t->parent == k->parent && t->name == k->name;
+}
+
+/* The text node "text of parent;name" (or "name" under the root). */
+static int child(cexp *x, uint32_t parent, uint32_t name, uint32_t *out) {
+  tnode k = {parent, name};
+  uint64_t h = pcol_hash2(0x7e, parent, name);
+  uint32_t id = pcol_hset_find(&x->tn_set, h, tn_eq, x, &k);
+  if (!id) {
+    int rc = pcol_budget_hold(x->bud, TNODE_COST, x->err);
+    if (rc) return rc;
+    if (x->ntn >= UINT32_MAX - 1)
+      return pcol_error_set(x->err, PCOL_ETOOBIG, "collapsed export: too many distinct stacks");
+    if (PCOL_GROW(x->tn, x->ntn, x->captn)) return pcol_oom(x->err);
+    x->tn[x->ntn++] = k;
+    id = (uint32_t)x->ntn;
+    if (pcol_hset_insert(&x->tn_set, h, id)) return pcol_oom(x->err);
+  }
+  *out = id;
+  return PCOL_OK;
+}
+
+/* The text node of stack node `node` (its parent's, then its location's
+ * frames, outermost inline line first). */
+static int extend(cexp *x, uint32_t t, uint32_t node, uint32_t *out) {
+  uint32_t loc = pcol_view_u32(&x->st_loc, node - 1), name;
+  uint64_t lo, hi;
+  int rc;
+  pcol_frames_lines(&x->fr, loc, &lo, &hi);
+  if (lo == hi) {
+    if (!(loc && loc <= x->fr.nloc && (name = x->name_of_loc[loc]))) {
+      char b[PCOL_ADDR_NAME_MAX];
+      pcol_str s;
+      pcol_frame_addr_name(&x->fr, loc, b, &s);
+      if ((rc = intern_name(x, s, 0, &name))) return rc;
+      if (loc && loc <= x->fr.nloc) x->name_of_loc[loc] = name;
+    }
+    return child(x, t, name, out);
+  }
+  for (uint64_t l = hi; l-- > lo;) {
+    if ((rc = line_name(x, l, &name)) || (rc = child(x, t, name, &t))) return rc;
+  }
+  *out = t;
+  return PCOL_OK;
+}
+
+/* The text node of a stack: walks up to a resolved ancestor, then down. */
+static int stack_text(cexp *x, uint32_t stack, uint32_t *out) {
+  if (stack > pcol_rows(x->f, PCOL_T_STACKS))
+    return pcol_error_set(x->err, PCOL_ECORRUPT, "stack id %u is out of range", stack);
+  x->nchain = 0;
+  uint32_t s = stack;
+  while (s && !x->memo[s]) {
+    if (PCOL_GROW(x->chain, x->nchain, x->capchain)) return pcol_oom(x->err);
+    x->chain[x->nchain++] = s;
+    uint32_t par = pcol_view_u32(&x->st_par, s - 1);
+    if (par >= s) return pcol_error_set(x->err, PCOL_ECORRUPT, "stack %u has parent %u", s, par);
+    s = par;
+  }
+  uint32_t t = s ? x->memo[s] : 0;
+  for (size_t i = x->nchain; i-- > 0;) {
+    int rc = extend(x, t, x->chain[i], &t);
+    if (rc) return rc;
+    x->memo[x->chain[i]] = t;
+  }
+  /* the text of one empty name is the empty text */
+  if (t && !x->tn[t - 1].parent && !x->names[x->tn[t - 1].name - 1].len) t = 0;
+  *out = t;
+  return PCOL_OK;
+}
+
+/* the line entry of a stack (made on first sight) */
+static int entry_of(cexp *x, uint32_t stack, uint32_t *out) {
+  uint32_t t = 0;
+  int rc = stack_text(x, stack, &t);
+  if (rc) return rc;
+  if (x->cap_entry_of < x->ntn + 1) {
+    size_t c = x->captn + 1;
+    uint32_t *n = realloc(x->entry_of, c * sizeof *n);
+    if (!n) return pcol_oom(x->err);
+    memset(n + x->cap_entry_of, 0, (c - x->cap_entry_of) * sizeof *n);
+    x->entry_of = n;
+    x->cap_entry_of = c;
+  }
+  if (!x->entry_of[t]) {
+    if (PCOL_GROW(x->e, x->ne, x->cape)) return pcol_oom(x->err);
+    x->e[x->ne++] = (centry){t, 0, 0, 0, 0, 0, 0, 0};
+    x->entry_of[t] = (uint32_t)x->ne;
+  }
+  *out = x->entry_of[t] - 1;
   return PCOL_OK;
 }
 
@@ -194,6 +330,26 @@ static int load_texts(cexp *x) {
   return PCOL_OK;
 }
 
+/* Writes the text of text node t: its names root first, ';' between.  A
+ * line that cannot fit in what is left of the budget is refused unwritten. */
+static int write_text(cexp *x, uint32_t t, FILE *out) {
+  uint64_t len = 0;
+  x->nchain = 0;
+  for (; t; t = x->tn[t - 1].parent) {
+    if (PCOL_GROW(x->chain, x->nchain, x->capchain)) return pcol_oom(x->err);
+    x->chain[x->nchain++] = t;
+    len += x->names[x->tn[t - 1].name - 1].len + 1;
+  }
+  if (pcol_budget_exceeded(x->bud, len)) return pcol_budget_refuse(x->bud, x->err);
+  for (size_t i = x->nchain; i-- > 0;) {
+    const cname *n = &x->names[x->tn[x->chain[i] - 1].name - 1];
+    if ((i + 1 < x->nchain && fputc(';', out) == EOF) ||
+        (n->len && fwrite(name_ptr(x, n), 1, n->len, out) != n->len))
+      return PCOL_EIO;
+  }
+  return PCOL_OK;
+}
+
 static int write_lines(cexp *x, FILE *out) {
   char a[64], b[64];
   for (size_t i = 0; i < x->ne; i++) {
@@ -208,7 +364,9 @@ static int write_lines(cexp *x, FILE *out) {
     }
     if (e->decimal) render_nano(a, sizeof a, e->a1), render_nano(b, sizeof b, e->a2);
     else render_nano(a, sizeof a, e->a1 / NANO_I * NANO_I), render_nano(b, sizeof b, e->a2 / NANO_I * NANO_I);
-    if (fwrite(x->arena.data + e->off, 1, e->len, out) != e->len) goto io;
+    int rc = write_text(x, e->tn, out);
+    if (rc == PCOL_EIO) goto io;
+    if (rc) return rc;
     if (x->any_diff ? fprintf(out, " %s %s\n", a, b) < 0 : fprintf(out, " %s\n", b) < 0) goto io;
   }
   return PCOL_OK;
@@ -216,16 +374,22 @@ io:
   return pcol_error_set(x->err, PCOL_EIO, "write error");
 }
 
-int pcol_export_collapsed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *value,
-                          FILE *out, pcol_error *err) {
+int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
+                              const pcol_export_options *opt, pcol_error *err) {
+  const pcol_value_sel *value = opt ? opt->value : NULL;
+  pcol_budget bud;
   cexp x = {0};
   x.f = f;
   x.err = err;
+  x.bud = &bud;
+  int rc = pcol_budget_open(&bud, f, opt, "collapsed export", out, err);
+  if (rc) return rc;
   const pcol_column_req cols[] = {
       {&x.s_src, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},   {&x.s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},
       {&x.s_w, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},     {&x.s_voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
-      {&x.v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},     {&x.v_val, PCOL_T_VALUES, PCOL_C_V_VALUE}};
-  int rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
+      {&x.v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},     {&x.v_val, PCOL_T_VALUES, PCOL_C_V_VALUE},
+      {&x.st_par, PCOL_T_STACKS, PCOL_C_STACK_PARENT}, {&x.st_loc, PCOL_T_STACKS, PCOL_C_STACK_LOCATION}};
+  rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
   if (!rc) rc = pcol_frames_init(&x.fr, f, err);
   if (!rc && value) {
     if (value->vt_id == PCOL_VT_RPROF_ALLOC)
@@ -238,17 +402,37 @@ int pcol_export_collapsed(pcol_file *f, const pcol_select *sel, const pcol_value
   }
   if (!rc) rc = classify_value_types(&x);
   if (!rc) rc = load_texts(&x);
-  if (!rc && !(x.memo = calloc(pcol_rows(f, PCOL_T_STACKS) + 1, sizeof *x.memo))) rc = pcol_oom(err);
+  if (!rc) {
+    x.memo = calloc(pcol_rows(f, PCOL_T_STACKS) + 1, sizeof *x.memo);
+    x.name_of_sid = calloc(pcol_string_count(f) + 1, sizeof *x.name_of_sid);
+    x.name_of_line = calloc(x.fr.nlines + 1, sizeof *x.name_of_line);
+    x.name_of_loc = calloc(x.fr.nloc + 1, sizeof *x.name_of_loc);
+    if (!x.memo || !x.name_of_sid || !x.name_of_line || !x.name_of_loc) rc = pcol_oom(err);
+  }
   if (!rc) rc = pcol_select_iter(f, sel, add_sample, &x, err);
-  if (!rc) rc = write_lines(&x, out);
-  if (!rc && fflush(out)) rc = pcol_error_set(err, PCOL_EIO, "write error");
+  if (!rc) rc = write_lines(&x, bud.fp);
+  rc = pcol_budget_close(&bud, rc, err);
   free(x.vtcls);
   free(x.memo);
   free(x.e);
-  free(x.locs);
+  free(x.chain);
   free(x.text_of);
-  pcol_buf_free(&x.arena);
+  free(x.names);
+  free(x.name_of_sid);
+  free(x.name_of_line);
+  free(x.name_of_loc);
+  free(x.tn);
+  free(x.entry_of);
+  pcol_buf_free(&x.name_bytes);
   pcol_buf_free(&x.scratch);
-  pcol_hset_free(&x.set);
+  pcol_buf_free(&x.sane);
+  pcol_hset_free(&x.name_set);
+  pcol_hset_free(&x.tn_set);
   return rc;
+}
+
+int pcol_export_collapsed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *value,
+                          FILE *out, pcol_error *err) {
+  pcol_export_options o = {0, 0, value};
+  return pcol_export_collapsed_opt(f, sel, out, &o, err);
 }

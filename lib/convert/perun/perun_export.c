@@ -7,8 +7,12 @@
  * current layout: memory-collector style when the data measures bytes,
  * kperf style (folded CPU stacks) otherwise.
  *
- * Output is streamed one resource group at a time, so memory stays in
- * proportion to the largest group, not the file. */
+ * Output is streamed one resource group at a time (a snapshot's events one
+ * at a time), so memory stays in proportion to the largest layout 3 type,
+ * not the file; what a group holds as JSON is counted against the export
+ * budget (internal.h, pcol_budget), as are the bytes written.  Stored text
+ * reaches the output only re-serialised by jansson: a meta value that is
+ * not one JSON value is rc_pending, never pasted. */
 #include "frames.h"
 #include <jansson.h>
 #include <math.h>
@@ -39,7 +43,9 @@ typedef struct kv {
 typedef struct pexp {
   pcol_file *f;
   pcol_error *err;
-  FILE *out;
+  FILE *out;        /* the budget's counting stream */
+  pcol_budget *bud;
+  int rc_pending;   /* a helper's failure (budget, damaged string) behind a NULL */
   pcol_view s_src, s_time, s_dur, s_w, s_stack, s_ls, s_voff, v_type, v_val, ls_off, lb_key, lb_str,
       lb_num, lb_unit, st_par, st_loc, vt_type, vt_unit, src_type, src_uri, m_src, m_uid, m_model,
       m_method, m_r2, m_xs, m_xe, m_coeffs;
@@ -53,17 +59,54 @@ typedef struct pexp {
   size_t nrows;
   uint32_t *locs;
   size_t nlocs, caplocs;
-  char *kbuf; /* NUL-terminated copy of a key */
-  size_t kcap;
   /* synthetic mode */
   int memory;
   uint32_t *amount_vt; /* per source: value type used as amount (0 = weight) */
 } pexp;
 
-static int oom(pexp *x) { return pcol_error_set(x->err, PCOL_ENOMEM, "out of memory"); }
+/* A failure to make JSON: out of memory, unless a helper failed first (its
+ * message is in err already: the budget, a damaged string). */
+static int oom(pexp *x) {
+  return x->rc_pending ? x->rc_pending : pcol_error_set(x->err, PCOL_ENOMEM, "perun export: out of memory");
+}
 static int ioerr(pexp *x) { return pcol_error_set(x->err, PCOL_EIO, "write error"); }
 
 static int str_of(pexp *x, uint32_t id, pcol_str *s) { return pcol_string(x->f, id, s, x->err); }
+
+/* ------------------------------------------------- memory of JSON trees */
+/* jansson's cost of a value, roughly: a node and its text. */
+#define JNODE 64
+static int hold(pexp *x, uint64_t n) {
+  int rc = pcol_budget_hold(x->bud, n, x->err);
+  if (rc) x->rc_pending = rc;
+  return rc;
+}
+/* What parsing JSON text costs: its bytes, and a node per value (values are
+ * at most the brackets and commas outside strings, plus one). */
+static uint64_t json_cost(const char *p, size_t n) {
+  uint64_t values = 1;
+  int in_str = 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = p[i];
+    if (in_str) {
+      if (c == '\\') i++;
+      else if (c == '"') in_str = 0;
+    } else if (c == '"') {
+      in_str = 1;
+    } else if (c == '[' || c == '{' || c == ',') {
+      values++;
+    }
+  }
+  return n + values * JNODE;
+}
+/* Parses stored JSON text (NULL when it is not one JSON value; *rc set
+ * when the budget refuses it). */
+static json_t *load_text(pexp *x, pcol_str s, int *rc) {
+  *rc = PCOL_OK;
+  if (!s.ptr) return NULL;
+  if ((*rc = hold(x, json_cost(s.ptr, s.len)))) return NULL;
+  return json_loadb(s.ptr, s.len, JSON_DECODE_ANY, NULL);
+}
 
 static int classify(pexp *x, uint32_t sid) {
   if (sid >= pcol_string_count(x->f)) return C_GENERIC;
@@ -76,19 +119,6 @@ static int classify(pexp *x, uint32_t sid) {
     x->cls[sid] = (uint8_t)(c + 1);
   }
   return x->cls[sid] - 1;
-}
-
-/* Copy of a string as a C string in x->kbuf. */
-static const char *cstr(pexp *x, pcol_str s) {
-  if (s.len + 1 > x->kcap) {
-    char *n = realloc(x->kbuf, s.len + 1);
-    if (!n) return NULL;
-    x->kbuf = n;
-    x->kcap = s.len + 1;
-  }
-  if (s.len) memcpy(x->kbuf, s.ptr, s.len);
-  x->kbuf[s.len] = 0;
-  return x->kbuf;
 }
 
 /* A JSON string of any bytes: valid UTF-8 as is; other bytes are read as
@@ -116,8 +146,24 @@ static json_t *jbytes(pcol_str s) {
 
 static json_t *jstr_id(pexp *x, uint32_t id) {
   pcol_str s = {0};
-  if (str_of(x, id, &s)) return NULL;
+  int rc = str_of(x, id, &s);
+  if (rc) {
+    x->rc_pending = rc;
+    return NULL;
+  }
+  if (hold(x, s.len + JNODE)) return NULL;
   return jbytes(s);
+}
+
+/* obj[key] = v (taking v), for a key of any bytes (as jbytes makes them
+ * UTF-8).  PCOL_ENOMEM only when memory ran out. */
+static int set_key(pexp *x, json_t *obj, pcol_str k, json_t *v) {
+  if (!v) return oom(x);
+  json_t *ks = jbytes(k.ptr ? k : (pcol_str){"", 0});
+  int bad = !ks || !json_is_string(ks) ||
+            json_object_setn_new(obj, json_string_value(ks), json_string_length(ks), v);
+  json_decref(ks);
+  return bad ? oom(x) : PCOL_OK;
 }
 
 static int dump(pexp *x, const json_t *v) {
@@ -144,10 +190,11 @@ static const pcol_str *meta_find(pexp *x, const char *key) {
     if (x->meta[i].key.len == kl && !memcmp(x->meta[i].key.ptr, key, kl)) return &x->meta[i].val;
   return NULL;
 }
-static json_t *meta_json(pexp *x, const char *key) {
+/* NULL when absent or not JSON (*rc set when the budget rc_pending it) */
+static json_t *meta_json(pexp *x, const char *key, int *rc) {
   const pcol_str *v = meta_find(x, key);
-  if (!v) return NULL;
-  return json_loadb(v->ptr, v->len, JSON_DECODE_ANY, NULL);
+  *rc = PCOL_OK;
+  return v ? load_text(x, *v, rc) : NULL;
 }
 
 /* ------------------------------------------------------------ stacks */
@@ -175,6 +222,10 @@ static int frames_leaf_first(pexp *x, uint32_t stack, int style, json_t **out) {
         file = pcol_view_u32(&x->fr.fn_file, fn - 1);
       }
       json_t *fr;
+      if ((rc = hold(x, 2 * JNODE))) {
+        json_decref(a);
+        return rc;
+      }
       json_t *jn = jstr_id(x, name);
       if (name == 0) {
         json_decref(jn);
@@ -231,15 +282,24 @@ static void row_info(pexp *x, uint64_t row, rowinfo *ri) {
   }
 }
 
-static json_t *label_value(pexp *x, uint64_t i) {
+/* The value of label row i: JSON text parsed (refused when it is not one
+ * JSON value), a string, or the number. */
+static int label_value(pexp *x, uint64_t i, json_t **out) {
   uint32_t str = pcol_view_u32(&x->lb_str, i);
+  int rc;
+  *out = NULL;
   if (classify(x, pcol_view_u32(&x->lb_unit, i)) == C_JSON) {
     pcol_str s;
-    if (str_of(x, str, &s) || !s.ptr) return NULL;
-    return json_loadb(s.ptr, s.len, JSON_DECODE_ANY, NULL);
+    if ((rc = str_of(x, str, &s))) return rc;
+    if (!(*out = load_text(x, s, &rc)) && !rc)
+      rc = pcol_error_set(x->err, PCOL_ECORRUPT,
+                          "perun export: label row %llu has unit json but is not one JSON value",
+                          (unsigned long long)i + 1);
+    return rc;
   }
-  if (str) return jstr_id(x, str);
-  return json_integer(pcol_view_i64(&x->lb_num, i));
+  if (hold(x, JNODE)) return x->rc_pending;
+  *out = str ? jstr_id(x, str) : json_integer(pcol_view_i64(&x->lb_num, i));
+  return *out ? PCOL_OK : oom(x);
 }
 
 /* The Perun event a sample came from: all its keys (persistent and
@@ -264,12 +324,12 @@ static int event_json(pexp *x, const selrow *r, const json_t *only, json_t **out
       json_decref(trace);
       trace = NULL;
       if (classify(x, pcol_view_u32(&x->lb_unit, i)) == C_ABSENT) trace_absent = 1;
-      else if (!(trace = label_value(x, i))) rc = oom(x);
+      else rc = label_value(x, i, &trace);
       continue;
     }
     if (c == C_AMOUNT) {
       json_decref(amount);
-      if (!(amount = label_value(x, i))) rc = oom(x);
+      rc = label_value(x, i, &amount);
       continue;
     }
     if (c != C_GENERIC && c != C_ADDRESS && c != C_SUBTYPE && c != C_UID) continue;
@@ -277,12 +337,11 @@ static int event_json(pexp *x, const selrow *r, const json_t *only, json_t **out
         classify(x, pcol_view_u32(&x->lb_unit, i)) != C_JSON)
       uid_is_str = 1;
     pcol_str ks;
-    const char *k;
     json_t *v;
     if ((rc = str_of(x, key, &ks))) break;
-    if (!(k = cstr(x, ks))) rc = oom(x);
-    else if (only && !json_object_get(only, k)) continue;
-    else if (!(v = label_value(x, i)) || json_object_set_new(ev, k, v)) rc = oom(x);
+    if (only && !(ks.ptr && json_object_getn(only, ks.ptr, ks.len))) continue;
+    if (!(rc = label_value(x, i, &v)) && !(rc = hold(x, ks.len + JNODE))) rc = set_key(x, ev, ks, v);
+    else json_decref(v);
   }
   if (!rc && !amount && want_amount) {
     uint64_t vlo = pcol_view_u64(&x->s_voff, r->row), vhi = pcol_view_u64(&x->s_voff, r->row + 1);
@@ -339,8 +398,10 @@ static int write_l3(pexp *x, int persistent, const json_t *empty) {
     row_info(x, x->rows[i].row, &ri);
     pcol_str key, cols;
     json_t *colnames = NULL, *obj = NULL, *ev = NULL;
+    uint64_t mark = x->bud->held; /* what this type's JSON holds is released after it */
     if ((rc = str_of(x, ri.type_key, &key)) || (rc = str_of(x, ri.columns, &cols))) break;
-    colnames = cols.ptr ? json_loadb(cols.ptr, cols.len, 0, NULL) : json_array();
+    colnames = cols.ptr ? load_text(x, cols, &rc) : json_array();
+    if (rc) break;
     if (!json_is_array(colnames)) {
       json_decref(colnames);
       rc = pcol_error_set(x->err, PCOL_ECORRUPT, "perun.columns label is not a JSON list");
@@ -379,6 +440,7 @@ static int write_l3(pexp *x, int persistent, const json_t *empty) {
     if (!rc) rc = put_key(x, key, first);
     if (!rc) rc = dump(x, obj);
     json_decref(obj);
+    pcol_budget_release(x->bud, x->bud->held - mark);
     first = 0;
     i = j;
   }
@@ -394,54 +456,109 @@ static int write_l3(pexp *x, int persistent, const json_t *empty) {
   return rc;
 }
 
-/* Layouts 1 and 2: a snapshot skeleton from meta with its resources refilled. */
-static int write_snapshot(pexp *x, json_t *s, uint32_t index, size_t *pos) {
-  json_t *res = json_object_get(s, "resources");
-  int rc = PCOL_OK;
-  while (*pos < x->nrows && x->rows[*pos].group == index) {
-    json_t *ev;
-    if ((rc = event_json(x, &x->rows[*pos], NULL, &ev))) return rc;
-    if (!res || json_array_append_new(res, ev)) {
-      if (!res) json_decref(ev);
-      else return oom(x);
-    }
-    (*pos)++;
-  }
-  return dump(x, s);
+/* dumps a JSON string of key bytes */
+static int put_jkey(pexp *x, const char *k, size_t n) {
+  json_t *j = json_stringn(k, n);
+  return j ? dump_new(x, j) : oom(x);
 }
 
-static json_t *model_json(pexp *x, uint64_t i) {
-  json_t *m = json_object();
-  if (!m) return NULL;
-  const char *sk[] = {"uid", "model", "method"};
+/* Layouts 1 and 2: a snapshot skeleton from meta (`what`) with its
+ * resources refilled by the events of group `index`.  Written member by
+ * member, each event made, written and freed in turn: the bytes are those
+ * json_dumpf (compact) gives for the filled skeleton. */
+static int write_snapshot(pexp *x, json_t *s, const char *what, uint32_t index, size_t *pos) {
+  size_t end = *pos;
+  while (end < x->nrows && x->rows[end].group == index) end++;
+  json_t *res = json_object_get(s, "resources");
+  if (!json_is_object(s) || (res && !json_is_array(res)))
+    return pcol_error_set(x->err, PCOL_ECORRUPT, "source %u: %s meta is not a snapshot "
+                          "(an object whose resources are a list)", x->src, what);
+  int rc = put(x, "{"), first = 1;
+  const char *k;
+  size_t kl;
+  json_t *v;
+  json_object_keylen_foreach(s, k, kl, v) {
+    if (!rc && !first) rc = put(x, ",");
+    if (!rc) rc = put_jkey(x, k, kl);
+    if (!rc) rc = put(x, ":");
+    first = 0;
+    if (rc) break;
+    if (v != res) {
+      rc = dump(x, v);
+      continue;
+    }
+    rc = put(x, "[");
+    size_t i, nfirst = 0;
+    json_t *e;
+    json_array_foreach(res, i, e) { /* what the skeleton holds already */
+      if (!rc && i) rc = put(x, ",");
+      if (!rc) rc = dump(x, e);
+      nfirst++;
+    }
+    for (size_t r = *pos; r < end && !rc; r++) {
+      uint64_t mark = x->bud->held;
+      json_t *ev;
+      if ((rc = event_json(x, &x->rows[r], NULL, &ev))) break;
+      if (r > *pos || nfirst) rc = put(x, ",");
+      if (!rc) rc = dump(x, ev);
+      json_decref(ev);
+      pcol_budget_release(x->bud, x->bud->held - mark);
+    }
+    if (!rc) rc = put(x, "]");
+  }
+  if (!rc) rc = put(x, "}");
+  *pos = end; /* without a resources list, the events have nowhere to go */
+  return rc;
+}
+
+/* Model row i as a Perun model object.  A NaN number is an absent one;
+ * an infinite one cannot be written in JSON and is refused. */
+static int model_json(pexp *x, uint64_t i, json_t **out) {
+  static const char *const sk[] = {"uid", "model", "method"};
+  static const char *const nk[] = {"r_square", "x_start", "x_end"};
   const pcol_view *sv[] = {&x->m_uid, &x->m_model, &x->m_method};
-  for (int k = 0; k < 3; k++) {
+  const pcol_view *nv[] = {&x->m_r2, &x->m_xs, &x->m_xe};
+  int rc = hold(x, 8 * JNODE);
+  json_t *m = rc ? NULL : json_object();
+  if (!m) return oom(x);
+  for (int k = 0; k < 3 && !rc; k++) {
     uint32_t id = pcol_view_u32(sv[k], i);
-    if (id) json_object_set_new(m, sk[k], jstr_id(x, id));
+    if (id && json_object_set_new(m, sk[k], jstr_id(x, id))) rc = oom(x);
   }
   uint32_t c = pcol_view_u32(&x->m_coeffs, i);
   pcol_str cs;
-  if (c && !str_of(x, c, &cs) && cs.ptr) {
-    json_t *cj = json_loadb(cs.ptr, cs.len, JSON_DECODE_ANY, NULL);
-    json_object_set_new(m, "coeffs", cj ? cj : jbytes(cs));
+  if (!rc && c && !(rc = str_of(x, c, &cs)) && cs.ptr) {
+    json_t *cj = load_text(x, cs, &rc); /* JSON text, else kept as a string */
+    if (!rc && json_object_set_new(m, "coeffs", cj ? cj : jbytes(cs))) rc = oom(x);
   }
-  const char *nk[] = {"r_square", "x_start", "x_end"};
-  const pcol_view *nv[] = {&x->m_r2, &x->m_xs, &x->m_xe};
-  for (int k = 0; k < 3; k++) {
+  for (int k = 0; k < 3 && !rc; k++) {
     double d = pcol_view_f64(nv[k], i);
     if (isnan(d)) continue;
-    if (d == floor(d) && fabs(d) < 9e15) json_object_set_new(m, nk[k], json_integer((json_int_t)d));
-    else json_object_set_new(m, nk[k], json_real(d));
+    if (isinf(d))
+      rc = pcol_error_set(x->err, PCOL_EUNSUPPORTED,
+                          "perun export: model %llu has %s = %sinfinity, which JSON cannot hold",
+                          (unsigned long long)i + 1, nk[k], d < 0 ? "-" : "");
+    else if (json_object_set_new(m, nk[k], d == floor(d) && fabs(d) < 9e15 ? json_integer((json_int_t)d)
+                                                                             : json_real(d)))
+      rc = oom(x);
   }
-  return m;
+  if (rc) {
+    json_decref(m);
+    return rc;
+  }
+  *out = m;
+  return PCOL_OK;
 }
 
 static int write_models(pexp *x, int all_sources) {
   int rc = put(x, "["), first = 1;
   for (uint64_t i = 0; i < pcol_rows(x->f, PCOL_T_MODELS) && !rc; i++) {
     if (!all_sources && pcol_view_u32(&x->m_src, i) != x->src) continue;
+    uint64_t mark = x->bud->held;
+    json_t *m;
     if (!first) rc = put(x, ", ");
-    if (!rc) rc = dump_new(x, model_json(x, i));
+    if (!rc && !(rc = model_json(x, i, &m))) rc = dump_new(x, m);
+    pcol_budget_release(x->bud, x->bud->held - mark);
     first = 0;
   }
   return rc ? rc : put(x, "]");
@@ -449,8 +566,9 @@ static int write_models(pexp *x, int all_sources) {
 
 static int export_exact(pexp *x) {
   int rc;
-  json_t *keys = meta_json(x, PERUN_META_KEYS);
+  json_t *keys = meta_json(x, PERUN_META_KEYS, &rc);
   const pcol_str *lay = meta_find(x, PERUN_META_LAYOUT);
+  if (rc) return rc;
   if (!json_is_array(keys) || !lay || lay->len != 1 || lay->ptr[0] < '1' || lay->ptr[0] > '3') {
     json_decref(keys);
     return pcol_error_set(x->err, PCOL_ECORRUPT, "source %u: perun.keys/perun.layout meta is missing or bad",
@@ -458,7 +576,11 @@ static int export_exact(pexp *x) {
   }
   int layout = lay->ptr[0] - '0';
   x->real_amounts = meta_find(x, PERUN_META_AMOUNT_SCALE) != NULL;
-  json_t *ci = meta_json(x, PERUN_META_COLLECTOR_INFO);
+  json_t *ci = meta_json(x, PERUN_META_COLLECTOR_INFO, &rc);
+  if (rc) {
+    json_decref(keys);
+    return rc;
+  }
   json_t *cn = json_object_get(ci, "name");
   x->kperf = json_is_string(cn) && !strcmp(json_string_value(cn), "kperf");
   json_decref(ci);
@@ -471,8 +593,8 @@ static int export_exact(pexp *x) {
     x->rows[i].order = ri.index >= 0 ? (uint64_t)ri.index : x->rows[i].row;
   }
   if (x->nrows) qsort(x->rows, x->nrows, sizeof *x->rows, cmp_selrow); /* qsort(NULL, 0) is UB */
-  json_t *empty = meta_json(x, PERUN_META_EMPTY_TYPES);
-  rc = put(x, "{");
+  json_t *empty = meta_json(x, PERUN_META_EMPTY_TYPES, &rc);
+  if (!rc) rc = put(x, "{");
   size_t n;
   json_t *kj;
   json_array_foreach(keys, n, kj) {
@@ -488,21 +610,31 @@ static int export_exact(pexp *x) {
     snprintf(mk, sizeof mk, PERUN_META_PREFIX "%s", k);
     const pcol_str *mv = strlen(k) < 200 ? meta_find(x, mk) : NULL;
     if (mv && !(layout == 1 && !strcmp(k, "global")) && !(layout == 2 && !strcmp(k, "snapshots"))) {
-      if (fwrite(mv->ptr, 1, mv->len, x->out) != mv->len) rc = ioerr(x);
+      /* kept JSON text goes out only as jansson writes it back: one value,
+       * so a file cannot add keys or break the document */
+      json_t *v = load_text(x, *mv, &rc);
+      if (!rc && !v)
+        rc = pcol_error_set(x->err, PCOL_ECORRUPT, "source %u: meta %s is not one JSON value", x->src, mk);
+      if (!rc) rc = dump(x, v);
+      json_decref(v);
     } else if (layout == 3 && !strcmp(k, "resource_type_map")) {
       rc = write_l3(x, 1, empty);
     } else if (layout == 3 && !strcmp(k, "resources")) {
       rc = write_l3(x, 0, empty);
     } else if (layout == 1 && !strcmp(k, "global")) {
-      json_t *g = meta_json(x, PERUN_META_GLOBAL);
+      json_t *g = meta_json(x, PERUN_META_GLOBAL, &rc);
       size_t pos = 0;
-      rc = g ? write_snapshot(x, g, 0, &pos) : pcol_error_set(x->err, PCOL_ECORRUPT, "perun.global meta is missing");
+      if (!rc) rc = g ? write_snapshot(x, g, PERUN_META_GLOBAL, 0, &pos)
+                      : pcol_error_set(x->err, PCOL_ECORRUPT, "source %u: meta " PERUN_META_GLOBAL
+                                       " is missing or not JSON", x->src);
       json_decref(g);
     } else if (layout == 2 && !strcmp(k, "snapshots")) {
-      json_t *ss = meta_json(x, PERUN_META_SNAPSHOTS);
-      if (!json_is_array(ss)) {
+      json_t *ss = meta_json(x, PERUN_META_SNAPSHOTS, &rc);
+      if (!rc && !json_is_array(ss))
+        rc = pcol_error_set(x->err, PCOL_ECORRUPT, "source %u: meta " PERUN_META_SNAPSHOTS
+                            " is missing or not a JSON list", x->src);
+      if (rc) {
         json_decref(ss);
-        rc = pcol_error_set(x->err, PCOL_ECORRUPT, "perun.snapshots meta is missing");
         break;
       }
       size_t pos = 0, si;
@@ -512,14 +644,14 @@ static int export_exact(pexp *x) {
         if (rc) break;
         while (pos < x->nrows && x->rows[pos].group < si) pos++; /* out-of-range indexes */
         if (si && (rc = put(x, ",\n"))) break;
-        rc = write_snapshot(x, s, (uint32_t)si, &pos);
+        rc = write_snapshot(x, s, PERUN_META_SNAPSHOTS, (uint32_t)si, &pos);
       }
       if (!rc) rc = put(x, "]");
       json_decref(ss);
     } else if (!strcmp(k, "models")) {
       rc = write_models(x, 0);
     } else {
-      rc = pcol_error_set(x->err, PCOL_ECORRUPT, "meta %s is missing", mk);
+      rc = pcol_error_set(x->err, PCOL_ECORRUPT, "source %u: meta %s is missing", x->src, mk);
     }
   }
   if (!rc) rc = put(x, "\n}\n");
@@ -717,6 +849,7 @@ static int export_synth(pexp *x, uint32_t nsources) {
         j++;
       json_t *p = NULL;
       char *uid = NULL, *key = NULL;
+      uint64_t mark = x->bud->held; /* released after the group */
       rc = synth_persistent(x, &x->rows[i], &p, &uid);
       if (!rc && !(key = next_type_key(&uc, uid))) rc = oom(x);
       json_t *obj = p;
@@ -725,7 +858,8 @@ static int export_synth(pexp *x, uint32_t nsources) {
         p = NULL;
         json_t *am = json_array(), *ad = NULL;
         int64_t sum = 0;
-        for (size_t r = i; r < j; r++) {
+        if (!rc) rc = hold(x, (j - i) * (uint64_t)JNODE);
+        for (size_t r = i; r < j && !rc; r++) {
           int64_t a = row_amount(x, &x->rows[r]);
           if (x->memory) {
             json_array_append_new(am, json_integer(a));
@@ -751,6 +885,7 @@ static int export_synth(pexp *x, uint32_t nsources) {
       json_decref(obj);
       free(uid);
       free(key);
+      pcol_budget_release(x->bud, x->bud->held - mark);
       first = 0;
       i = j;
     }
@@ -824,16 +959,19 @@ static int load_meta(pexp *x, uint32_t src) {
   return PCOL_OK;
 }
 
-int pcol_export_perun(pcol_file *f, const pcol_select *sel, FILE *out, pcol_error *err) {
+int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
+                          const pcol_export_options *opt, pcol_error *err) {
   pexp x = {0};
+  pcol_budget bud;
+  int rc = pcol_budget_open(&bud, f, opt, "perun export", out, err);
+  if (rc) return rc;
   x.f = f;
   x.err = err;
-  x.out = out;
-  int rc = open_views(&x);
-  if (rc) return rc;
-  x.cls = calloc(pcol_string_count(f) + 1, 1);
-  if (!x.cls) return oom(&x);
-  rc = select_rows(&x, sel);
+  x.out = bud.fp;
+  x.bud = &bud;
+  rc = open_views(&x);
+  if (!rc && !(x.cls = calloc(pcol_string_count(f) + 1, 1))) rc = oom(&x);
+  if (!rc) rc = select_rows(&x, sel);
   /* one Perun source selected (or the only one): write it back exactly */
   uint32_t src = sel && sel->source_id ? sel->source_id : 0;
   uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
@@ -857,12 +995,15 @@ int pcol_export_perun(pcol_file *f, const pcol_select *sel, FILE *out, pcol_erro
     }
   }
   if (!rc) rc = exact ? export_exact(&x) : export_synth(&x, nsel);
-  if (!rc && fflush(out)) rc = ioerr(&x);
+  rc = pcol_budget_close(&bud, rc, err);
   free(x.cls);
   free(x.meta);
   free(x.rows);
   free(x.locs);
-  free(x.kbuf);
   free(x.amount_vt);
   return rc;
+}
+
+int pcol_export_perun(pcol_file *f, const pcol_select *sel, FILE *out, pcol_error *err) {
+  return pcol_export_perun_opt(f, sel, out, NULL, err);
 }

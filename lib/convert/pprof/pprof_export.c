@@ -34,6 +34,7 @@ typedef struct src_info {
 typedef struct ex {
   pcol_file *f;
   pcol_error *err;
+  pcol_budget *bud; /* the export budget: location id lists are counted */
   int rc;
   /* rebuilt string table */
   ProtobufCBinaryData *strs;
@@ -487,6 +488,8 @@ static int add_samples(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
       break;
     }
     s->n_location_id = P->loc_ids.len / sizeof(uint64_t) - P->loc_off[i];
+    /* every sample lists its whole stack: samples x depth, held until packed */
+    if ((x->rc = pcol_budget_hold(x->bud, s->n_location_id * sizeof(uint64_t), x->err))) break;
     /* labels */
     uint32_t ls = pcol_view_u32(&v[PCOL_C_S_LABELSET], row);
     if (ls) {
@@ -653,13 +656,18 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
   return x->rc;
 }
 
-int pcol_export_pprof(pcol_file *f, const pcol_select *sel, FILE *out, int gzip,
-                      pcol_error *err) {
+int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
+                          const pcol_export_options *opt, pcol_error *err) {
   if (!f || !out) return pcol_error_set(err, PCOL_EINVAL, "pcol_export_pprof: NULL argument");
+  int gzip = !(opt && opt->no_gzip);
   ex x;
+  pcol_budget bud;
   memset(&x, 0, sizeof x);
+  if ((x.rc = pcol_budget_open(&bud, f, opt, "pprof export", out, err))) return x.rc;
+  out = bud.fp;
   x.f = f;
   x.err = err;
+  x.bud = &bud;
   parts P;
   memset(&P, 0, sizeof P);
   Perftools__Profiles__Profile pr;
@@ -667,8 +675,9 @@ int pcol_export_pprof(pcol_file *f, const pcol_select *sel, FILE *out, int gzip,
   perftools__profiles__value_type__init(&P.period_type);
   x.nsrc = pcol_rows(f, PCOL_T_SOURCES);
   if (sel && sel->source_id > x.nsrc) {
-    return pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the file has %" PRIu64 ")",
+    x.rc = pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the file has %" PRIu64 ")",
                           sel->source_id, x.nsrc);
+    return pcol_budget_close(&bud, x.rc, err);
   }
   uint64_t nstrings = pcol_string_count(f);
   x.src = calloc(x.nsrc + 1, sizeof *x.src);
@@ -733,5 +742,11 @@ done:
   free(x.strs);
   free(x.cols);
   pcol_hset_free(&x.by_content);
-  return x.rc;
+  return pcol_budget_close(&bud, x.rc, err);
+}
+
+int pcol_export_pprof(pcol_file *f, const pcol_select *sel, FILE *out, int gzip,
+                      pcol_error *err) {
+  pcol_export_options o = {0, !gzip, NULL};
+  return pcol_export_pprof_opt(f, sel, out, &o, err);
 }

@@ -1,8 +1,11 @@
 /* pprof_import.c — a pprof profile (profile.proto, gzip or raw) into a builder.
  *
  * The whole stream is read first (inflated when it starts with the gzip magic,
- * all gzip members concatenated, capped), because the string table may sit
- * anywhere in the message.  Then protobuf-c decodes it into an arena, the
+ * all gzip members concatenated, capped relative to the compressed bytes:
+ * pcol_inflate_cap), because the string table may sit anywhere in the
+ * message.  Then the top-level fields are decoded here and each sub-message
+ * by protobuf-c into an arena; the string table is not copied but points
+ * into the one inflated buffer, which is then cut down to the strings.  The
  * result is checked the way google/pprof's CheckValid does, and it is mapped
  * into the builder as doc/mappings.md §2.1 describes: one source, one pcol
  * sample per pprof sample, every field kept.
@@ -35,14 +38,23 @@ static int room(pcol_buf *out, uint64_t cap, size_t *avail) {
   return PCOL_OK;
 }
 
-static int too_big(const char *name, uint64_t cap, int gz, pcol_error *err) {
+static int too_big(const char *name, const pcol_import_options *opt, uint64_t cap, uint64_t read,
+                   int gz, pcol_error *err) {
+  if (gz && !(opt && opt->max_input_bytes))
+    return pcol_error_set(err, PCOL_ETOOBIG,
+                          "%s: gzip data inflates to more than %" PRIu64 " bytes, the limit for "
+                          "%" PRIu64 " compressed bytes (%d x, at least %" PRIu64 " MiB); raise it "
+                          "with `pcol pack --max-input BYTES` (max_input_bytes)",
+                          name, cap, read, PCOL_INPUT_CAP_PER_BYTE, PCOL_INPUT_CAP_MIN >> 20);
   return pcol_error_set(err, PCOL_ETOOBIG,
                         "%s: %s profile exceeds the input limit of %" PRIu64
-                        " bytes (raise max_input_bytes)",
+                        " bytes; raise it with `pcol pack --max-input BYTES` (max_input_bytes)",
                         name, gz ? "inflated" : "raw", cap);
 }
 
-static int inflate_all(FILE *in, const uint8_t *first, size_t nfirst, uint64_t cap,
+/* Inflates all of `in` (its first nfirst bytes already read) into `out`,
+ * never past the cap for the compressed bytes read so far. */
+static int inflate_all(FILE *in, const uint8_t *first, size_t nfirst, const pcol_import_options *opt,
                        const char *name, pcol_buf *out, pcol_error *err) {
   z_stream zs;
   memset(&zs, 0, sizeof zs);
@@ -56,6 +68,8 @@ static int inflate_all(FILE *in, const uint8_t *first, size_t nfirst, uint64_t c
   }
   int rc = PCOL_OK, member_done = 0;
   uint64_t consumed = 0, members = 0; /* compressed bytes fed so far */
+  uint64_t read = nfirst;             /* compressed bytes read */
+  uint64_t cap = pcol_inflate_cap(opt, read);
   memcpy(inb, first, nfirst);
   zs.next_in = inb;
   zs.avail_in = (uInt)nfirst;
@@ -68,6 +82,8 @@ static int inflate_all(FILE *in, const uint8_t *first, size_t nfirst, uint64_t c
       }
       zs.next_in = inb;
       zs.avail_in = (uInt)n;
+      read += n;
+      cap = pcol_inflate_cap(opt, read);
     }
     if (member_done) {
       /* more bytes after a complete member: the next gzip member (Go's
@@ -84,7 +100,7 @@ static int inflate_all(FILE *in, const uint8_t *first, size_t nfirst, uint64_t c
       break;
     }
     if (avail == 0) {
-      rc = too_big(name, cap, 1, err);
+      rc = too_big(name, opt, cap, read, 1, err);
       break;
     }
     if (avail > UINT32_MAX) avail = UINT32_MAX;
@@ -107,7 +123,7 @@ static int inflate_all(FILE *in, const uint8_t *first, size_t nfirst, uint64_t c
       break;
     }
   }
-  if (!rc && out->len > cap) rc = too_big(name, cap, 1, err);
+  if (!rc && out->len > cap) rc = too_big(name, opt, cap, read, 1, err);
   if (!rc && !member_done)
     rc = pcol_error_set(err, PCOL_ECORRUPT,
                         "%s: truncated gzip stream: input ends after %" PRIu64
@@ -119,26 +135,27 @@ static int inflate_all(FILE *in, const uint8_t *first, size_t nfirst, uint64_t c
 }
 
 /* Reads all of `in` into `out`, inflating if it starts with 1f 8b. */
-static int read_input(FILE *in, uint64_t cap, const char *name, pcol_buf *out,
+static int read_input(FILE *in, const pcol_import_options *opt, const char *name, pcol_buf *out,
                       int *gzipped, pcol_error *err) {
   uint8_t first[CHUNK];
   size_t n = fread(first, 1, sizeof first, in);
   if (n == 0 && ferror(in)) return pcol_error_set(err, PCOL_EIO, "%s: read error", name);
   if (n == 0) return pcol_error_set(err, PCOL_ECORRUPT, "%s: empty input file", name);
   *gzipped = n >= 2 && first[0] == 0x1f && first[1] == 0x8b;
-  if (*gzipped) return inflate_all(in, first, n, cap, name, out, err);
-  if (n > cap) return too_big(name, cap, 0, err);
+  if (*gzipped) return inflate_all(in, first, n, opt, name, out, err);
+  uint64_t cap = pcol_input_cap(opt);
+  if (n > cap) return too_big(name, opt, cap, n, 0, err);
   if (pcol_buf_append(out, first, n)) return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
   for (;;) {
     size_t avail;
     if (room(out, cap, &avail)) return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
-    if (avail == 0) return too_big(name, cap, 0, err);
+    if (avail == 0) return too_big(name, opt, cap, out->len, 0, err);
     size_t k = fread(out->data + out->len, 1, avail, in);
     out->len += k;
     if (k == 0) break;
   }
   if (ferror(in)) return pcol_error_set(err, PCOL_EIO, "%s: read error", name);
-  if (out->len > cap) return too_big(name, cap, 0, err);
+  if (out->len > cap) return too_big(name, opt, cap, out->len, 0, err);
   return PCOL_OK;
 }
 
@@ -295,6 +312,168 @@ static void arena_release(arena *a) {
     a->head = k->next;
     free(k);
   }
+}
+
+/* ------------------------------------------- decoding the Profile message */
+
+/* What protobuf-c's Profile unpack gives, with one difference: the string
+ * table is not copied, its entries point into `raw` (the one inflated copy).
+ * Sub-messages are unpacked by protobuf-c one at a time into the arena.
+ * scan_top has checked the framing. */
+typedef struct topf {
+  size_t at, b, e; /* field offset; payload [b, e) (wire type 2), or the varint in v */
+  uint64_t field, v;
+  unsigned wt;
+} topf;
+
+static int top_next(const uint8_t *p, size_t n, size_t *i, topf *f) {
+  f->at = *i;
+  uint64_t tag, len;
+  if (varint(p, n, i, &tag)) return -1;
+  f->field = tag >> 3;
+  f->wt = tag & 7;
+  f->b = f->e = *i;
+  f->v = 0;
+  switch (f->wt) {
+  case 0: return varint(p, n, i, &f->v) ? -1 : 0;
+  case 1:
+    if (n - *i < 8) return -1;
+    *i += 8;
+    return 0;
+  case 5:
+    if (n - *i < 4) return -1;
+    *i += 4;
+    return 0;
+  case 2:
+    if (varint(p, n, i, &len) || len > n - *i) return -1;
+    f->b = *i;
+    f->e = *i += (size_t)len;
+    return 0;
+  default: return -1;
+  }
+}
+
+static int decode_profile(const uint8_t *raw, size_t n, ProtobufCAllocator *alloc, const char *name,
+                          int gz, Perftools__Profiles__Profile **out, pcol_error *err) {
+  Perftools__Profiles__Profile *p = alloc->alloc(alloc->allocator_data, sizeof *p);
+  if (!p) return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
+  perftools__profiles__profile__init(p);
+  size_t count[16] = {0}, i;
+  topf f;
+  const uint8_t *pt = NULL; /* period_type: the last occurrence wins (protobuf-c, Go) */
+  size_t npt = 0;
+  /* pass 1: how many of each repeated field */
+  for (i = 0; i < n;) {
+    if (top_next(raw, n, &i, &f)) goto framing;
+    if (f.field >= 16) continue; /* unknown: skipped, as protobuf-c skips them */
+    if (f.field == 13 && f.wt == 2) { /* packed comments: one varint each */
+      for (size_t k = f.b; k < f.e;) {
+        uint64_t v;
+        if (varint(raw, f.e, &k, &v)) goto bad_field;
+        count[13]++;
+      }
+      continue;
+    }
+    count[f.field]++;
+  }
+  size_t w = sizeof(void *);
+  p->sample_type = alloc->alloc(alloc->allocator_data, (count[1] + 1) * w);
+  p->sample = alloc->alloc(alloc->allocator_data, (count[2] + 1) * w);
+  p->mapping = alloc->alloc(alloc->allocator_data, (count[3] + 1) * w);
+  p->location = alloc->alloc(alloc->allocator_data, (count[4] + 1) * w);
+  p->function = alloc->alloc(alloc->allocator_data, (count[5] + 1) * w);
+  p->string_table = alloc->alloc(alloc->allocator_data, (count[6] + 1) * sizeof *p->string_table);
+  p->comment = alloc->alloc(alloc->allocator_data, (count[13] + 1) * sizeof *p->comment);
+  if (!p->sample_type || !p->sample || !p->mapping || !p->location || !p->function ||
+      !p->string_table || !p->comment)
+    return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
+  /* pass 2: the values */
+  for (i = 0; i < n;) {
+    if (top_next(raw, n, &i, &f)) goto framing;
+    if (f.field >= 16) continue;
+    int is_msg = (f.field >= 1 && f.field <= 6) || f.field == 11;
+    if (is_msg ? f.wt != 2 : (f.wt != 0 && !(f.field == 13 && f.wt == 2)))
+      return pcol_error_set(err, PCOL_ECORRUPT,
+                            "%s: malformed pprof protobuf (%s%zu bytes): field %" PRIu64 " at byte "
+                            "offset %zu has wire type %u, not %u",
+                            name, gz ? "inflated, " : "", n, f.field, f.at, f.wt, is_msg ? 2u : 0u);
+    size_t len = f.e - f.b;
+    const uint8_t *d = raw + f.b;
+    void *m = NULL;
+    switch (f.field) {
+    case 1: m = p->sample_type[p->n_sample_type++] = perftools__profiles__value_type__unpack(alloc, len, d); break;
+    case 2: m = p->sample[p->n_sample++] = perftools__profiles__sample__unpack(alloc, len, d); break;
+    case 3: m = p->mapping[p->n_mapping++] = perftools__profiles__mapping__unpack(alloc, len, d); break;
+    case 4: m = p->location[p->n_location++] = perftools__profiles__location__unpack(alloc, len, d); break;
+    case 5: m = p->function[p->n_function++] = perftools__profiles__function__unpack(alloc, len, d); break;
+    case 6:
+      p->string_table[p->n_string_table].len = len;
+      p->string_table[p->n_string_table++].data = (uint8_t *)(uintptr_t)d;
+      m = p;
+      break;
+    case 11:
+      pt = d;
+      npt = len;
+      m = p;
+      break;
+    case 7: p->drop_frames = (int64_t)f.v; m = p; break;
+    case 8: p->keep_frames = (int64_t)f.v; m = p; break;
+    case 9: p->time_nanos = (int64_t)f.v; m = p; break;
+    case 10: p->duration_nanos = (int64_t)f.v; m = p; break;
+    case 12: p->period = (int64_t)f.v; m = p; break;
+    case 14: p->default_sample_type = (int64_t)f.v; m = p; break;
+    case 15: p->doc_url = (int64_t)f.v; m = p; break;
+    case 13:
+      if (f.wt == 0) {
+        p->comment[p->n_comment++] = (int64_t)f.v;
+      } else {
+        for (size_t k = f.b; k < f.e;) {
+          uint64_t v;
+          if (varint(raw, f.e, &k, &v)) goto bad_field;
+          p->comment[p->n_comment++] = (int64_t)v;
+        }
+      }
+      m = p;
+      break;
+    default: m = p; break; /* field 0: refused by scan_top */
+    }
+    if (!m) goto bad_field;
+  }
+  if (pt && !(p->period_type = perftools__profiles__value_type__unpack(alloc, npt, pt))) goto bad_period;
+  *out = p;
+  return PCOL_OK;
+framing: /* scan_top walked the same bytes: not reached */
+  return pcol_error_set(err, PCOL_ECORRUPT, "%s: truncated protobuf near byte offset %zu", name, f.at);
+bad_field:
+  return pcol_error_set(err, PCOL_ECORRUPT,
+                        "%s: malformed pprof protobuf (%s%zu bytes): the message of field %" PRIu64
+                        " at byte offset %zu is truncated or has a field of the wrong wire type",
+                        name, gz ? "inflated, " : "", n, f.field, f.at);
+bad_period:
+  return pcol_error_set(err, PCOL_ECORRUPT,
+                        "%s: malformed pprof protobuf (%s%zu bytes): period_type is truncated or "
+                        "has a field of the wrong wire type",
+                        name, gz ? "inflated, " : "", n);
+}
+
+/* Cuts the inflated buffer down to the string table (every other field is
+ * decoded into the arena by now) and points the table at the new copy. */
+static void keep_strings_only(pcol_buf *raw, Perftools__Profiles__Profile *p) {
+  size_t o = 0;
+  for (size_t k = 0; k < p->n_string_table; k++) { /* in file order: moves go down */
+    ProtobufCBinaryData *s = &p->string_table[k];
+    if (s->len) memmove(raw->data + o, s->data, s->len);
+    s->data = (uint8_t *)(uintptr_t)o; /* an offset until the buffer settles */
+    o += s->len;
+  }
+  uint8_t *shrunk = realloc(raw->data, o ? o : 1);
+  if (shrunk) {
+    raw->data = shrunk;
+    raw->cap = o ? o : 1;
+  }
+  raw->len = o;
+  for (size_t k = 0; k < p->n_string_table; k++)
+    p->string_table[k].data = raw->data + (size_t)(uintptr_t)p->string_table[k].data;
 }
 
 /* ------------------------------------------------------- id -> index map */
@@ -618,10 +797,9 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
                       const pcol_import_options *opt, pcol_error *err) {
   if (!b || !in) return pcol_error_set(err, PCOL_EINVAL, "pcol_import_pprof: NULL argument");
   if (!name) name = "<pprof>";
-  uint64_t cap = pcol_input_cap(opt);
   pcol_buf raw = {0};
   int gz = 0;
-  int rc = read_input(in, cap, name, &raw, &gz, err);
+  int rc = read_input(in, opt, name, &raw, &gz, err);
   if (rc) {
     pcol_buf_free(&raw);
     return rc;
@@ -634,14 +812,7 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   ProtobufCAllocator alloc = {arena_alloc, arena_free_one, &ar};
   Perftools__Profiles__Profile *p = NULL;
   rc = scan_top(raw.data, raw.len, name, err);
-  if (!rc) {
-    p = perftools__profiles__profile__unpack(&alloc, raw.len, raw.data);
-    if (!p)
-      rc = pcol_error_set(err, PCOL_ECORRUPT,
-                          "%s: malformed pprof protobuf (%s%zu bytes): a nested message is "
-                          "truncated or has a field of the wrong wire type",
-                          name, gz ? "inflated, " : "", raw.len);
-  }
+  if (!rc) rc = decode_profile(raw.data, raw.len, &alloc, name, gz, &p, err);
   if (rc) {
     const char *kind = legacy_kind(raw.data, raw.len);
     if (kind)
@@ -653,8 +824,8 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
     pcol_buf_free(&raw);
     return rc;
   }
-  /* the string table is decoded; the raw bytes are no longer needed */
-  pcol_buf_free(&raw);
+  /* the rest is decoded: keep only the strings the table points at */
+  keep_strings_only(&raw, p);
 
   ctx c;
   memset(&c, 0, sizeof c);
@@ -681,5 +852,6 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   free(c.loc_ids);
   free(c.fn_ids);
   arena_release(&ar);
+  pcol_buf_free(&raw);
   return rc;
 }

@@ -12,7 +12,8 @@
 
 typedef struct rp_out {
   pcol_file *f;
-  FILE *out;
+  FILE *out;        /* the budget's counting stream */
+  pcol_budget *bud;
   pcol_error *err;
   const pcol_select *sel;
   pcol_view s_src, s_weight, s_stack, s_voff, v_type, v_val, st_par, st_loc, l_off, ln_fn,
@@ -169,8 +170,16 @@ typedef struct xframe {
   int64_t line;
 } xframe;
 
+/* Checks that n more bytes of a line could be held (and written once). */
+static int room_for(rp_out *r, uint64_t n) {
+  int rc = pcol_budget_hold(r->bud, n, r->err);
+  if (!rc) pcol_budget_release(r->bud, n);
+  return rc;
+}
+
 static int collect(rp_out *r, uint32_t stack, pcol_buf *out) {
   out->len = 0;
+  int rc;
   if (stack > r->nstacks) return corrupt(r, "stack id", stack);
   for (uint32_t nd = stack; nd;) {
     uint32_t loc = pcol_view_u32(&r->st_loc, nd - 1);
@@ -182,6 +191,8 @@ static int collect(rp_out *r, uint32_t stack, pcol_buf *out) {
       if (x.fn > r->nfns) return corrupt(r, "function id", x.fn);
       if (pcol_buf_append(out, &x, sizeof x))
         return pcol_error_set(r->err, PCOL_ENOMEM, "out of memory");
+      /* inline lines x depth: a stack's frames are bounded by the budget */
+      if (!(out->len & 0xffff) && (rc = room_for(r, out->len))) return rc;
     }
     uint32_t par = pcol_view_u32(&r->st_par, nd - 1);
     if (par >= nd) return corrupt(r, "stack parent", par);
@@ -228,6 +239,20 @@ static int write_gen_file(rp_out *r, uint64_t num, pcol_str path) {
   return PCOL_OK;
 }
 
+static uint64_t dec_len(uint64_t v) {
+  uint64_t n = 1;
+  while (v >= 10) v /= 10, n++;
+  return n;
+}
+/* What pcol_rprof_render writes for a frame: 'F#L ' and '"name" '. */
+static uint64_t frame_len(const pcol_rprof_frame *fr) {
+  uint64_t n = fr->name ? fr->name_len + 3 : 0;
+  if (fr->fileno)
+    n += dec_len(fr->fileno) + 2 +
+         (fr->line < 0 ? 1 + dec_len(0 - (uint64_t)fr->line) : dec_len((uint64_t)fr->line));
+  return n;
+}
+
 /* Renders sample `row` into r->render (canonical or generic). */
 static int render_row(rp_out *r, uint64_t row, pcol_buf *xf) {
   uint64_t mem[RPROF_NMEM];
@@ -235,6 +260,8 @@ static int render_row(rp_out *r, uint64_t row, pcol_buf *xf) {
   if (r->verbatim && (rc = sample_mem(r, row, mem, &has_mem))) return rc;
   size_t n = xf->len / sizeof(xframe);
   const xframe *x = (const xframe *)(const void *)xf->data;
+  char mp[96];
+  uint64_t est = has_mem ? pcol_rprof_mem_prefix(mp, mem) : 0; /* the line's length */
   r->frames.len = 0;
   for (size_t i = 0; i < n; i++) {
     pcol_rprof_frame fr = {NULL, 0, 0, x[i].line, 0};
@@ -264,7 +291,11 @@ static int render_row(rp_out *r, uint64_t row, pcol_buf *xf) {
     if (!fr.name && !fr.fileno) continue; /* nothing R could write */
     if (pcol_buf_append(&r->frames, &fr, sizeof fr))
       return pcol_error_set(r->err, PCOL_ENOMEM, "out of memory");
+    /* the line is rendered whole: its size must fit in the budget */
+    est += frame_len(&fr);
+    if (est > r->bud->limit && (rc = room_for(r, est))) return rc;
   }
+  if ((rc = room_for(r, est))) return rc;
   const pcol_rprof_frame *fr = (const pcol_rprof_frame *)(const void *)r->frames.data;
   if ((rc = pcol_rprof_render(&r->render, has_mem ? mem : NULL, fr,
                               r->frames.len / sizeof *fr)))
@@ -337,7 +368,12 @@ static int on_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
     text.ptr = (const char *)r->render.data;
     text.len = r->render.len;
   }
+  /* `times` copies: refused at once when they cannot fit in the budget */
+  uint64_t each = text.len + 2, all = (uint64_t)times;
+  if (all > UINT64_MAX / each || pcol_budget_exceeded(r->bud, all * each))
+    return pcol_budget_refuse(r->bud, r->err);
   for (int64_t k = 0; k < times; k++) emit(r, text.ptr, text.len);
+  if (ferror(r->out)) return pcol_error_set(r->err, PCOL_EIO, "rprof export: write error");
   if (row + 1 == r->end_row) r->emitted_last_sample = 1;
   return PCOL_OK;
 }
@@ -414,17 +450,22 @@ static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   return c->lines > RPROF_MAX_LINES ? 1 : 0; /* 1 stops the walk early */
 }
 
-int pcol_export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, pcol_error *err) {
+int pcol_export_rprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
+                          const pcol_export_options *opt, pcol_error *err) {
   rp_out r;
+  pcol_budget bud;
   memset(&r, 0, sizeof r);
+  int rc = pcol_budget_open(&bud, f, opt, "rprof export", out, err);
+  if (rc) return rc;
   r.f = f;
-  r.out = out;
+  r.out = bud.fp;
+  r.bud = &bud;
   r.err = err;
   r.sel = sel;
   r.pending = "";
   r.eol = "\n";
   r.ranged = sel && (sel->has_from || sel->has_to);
-  int rc = load_views(&r);
+  rc = load_views(&r);
   if (!rc) rc = find_mem_types(&r);
   if (!rc) rc = scan_srcrefs(&r);
   if (!rc && sel && sel->source_id > r.nsources)
@@ -437,6 +478,8 @@ int pcol_export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, pcol_erro
                         "rprof export: the selected samples weigh more than %llu, and Rprof "
                         "needs one line per unit of weight",
                         (unsigned long long)RPROF_MAX_LINES);
+  /* one line per unit of weight: the budget grows with the lines */
+  if (!rc) pcol_budget_allow_lines(&bud, lc.lines);
   for (uint64_t s = 1; !rc && s <= r.nsources; s++) {
     if (sel && sel->source_id && s != sel->source_id) continue;
     rc = write_source(&r, (uint32_t)s);
@@ -450,13 +493,15 @@ int pcol_export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, pcol_erro
     r.eol = "\n";
     emit(&r, h, (size_t)k);
   }
-  if (!rc && !r.may_drop) fputs(r.pending, out);
+  if (!rc && !r.may_drop) fputs(r.pending, r.out);
   pcol_rprof_ftab_free(&r.ft);
   pcol_buf_free(&r.frames);
   pcol_buf_free(&r.render);
   pcol_buf_free(&r.line);
   pcol_buf_free(&r.xf);
-  if (!rc && (fflush(out) || ferror(out)))
-    rc = pcol_error_set(err, PCOL_EIO, "rprof export: write error");
-  return rc;
+  return pcol_budget_close(&bud, rc, err);
+}
+
+int pcol_export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, pcol_error *err) {
+  return pcol_export_rprof_opt(f, sel, out, NULL, err);
 }

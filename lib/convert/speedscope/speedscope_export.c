@@ -10,14 +10,17 @@
  * sample (duration 0) lasts until the next sample, but at most the source's
  * sampling interval (its smallest positive gap between samples).  Frames are
  * shared and deduplicated per function.  Written as a stream: memory grows
- * with the distinct stacks and frames, not with the samples. */
+ * with the distinct stacks and frames, not with the samples; the frame lists
+ * of the stacks it keeps, and the bytes it writes, count against the export
+ * budget (internal.h, pcol_budget). */
 #include "frames.h"
 #include <jansson.h>
 
 typedef struct sexp {
   pcol_file *f;
   pcol_error *err;
-  FILE *out;
+  FILE *out;                      /* the budget's counting stream */
+  pcol_budget *bud;
   pcol_view s_src, s_time, s_dur, s_w, s_stack, s_voff, v_type, v_val, fn_line, vt_type, vt_unit,
       svt_src, svt_vt, src_uri;
   pcol_frames fr;                 /* locations, lines, functions; address-only names */
@@ -96,6 +99,10 @@ static int stack_frames(sexp *x, uint32_t stack, const uint32_t **fr, uint32_t *
         if (PCOL_BUF_PUSH(&x->stk, uint32_t, fi)) return oom(x);
       }
     }
+    /* a stack's frame list is kept for its later samples: count it */
+    if ((x->stk.len - off) / sizeof(uint32_t) > UINT32_MAX)
+      return pcol_error_set(x->err, PCOL_ETOOBIG, "speedscope: stack %u is too deep", stack);
+    if ((rc = pcol_budget_hold(x->bud, x->stk.len - off, x->err))) return rc;
     x->memo_off[stack] = off + 1;
     x->memo_len[stack] = (uint32_t)((x->stk.len - off) / sizeof(uint32_t));
   }
@@ -265,11 +272,16 @@ static int write_frame(sexp *x, uint32_t key) {
   return put(x, "}");
 }
 
-int pcol_export_speedscope(pcol_file *f, const pcol_select *sel, FILE *out, pcol_error *err) {
+int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
+                               const pcol_export_options *opt, pcol_error *err) {
   sexp x = {0};
+  pcol_budget bud;
+  int rc = pcol_budget_open(&bud, f, opt, "speedscope export", out, err);
+  if (rc) return rc;
   x.f = f;
   x.err = err;
-  x.out = out;
+  x.out = bud.fp;
+  x.bud = &bud;
   const pcol_column_req cols[] = {
       {&x.s_src, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},        {&x.s_time, PCOL_T_SAMPLES, PCOL_C_S_TIME},
       {&x.s_dur, PCOL_T_SAMPLES, PCOL_C_S_DURATION},      {&x.s_w, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},
@@ -280,7 +292,7 @@ int pcol_export_speedscope(pcol_file *f, const pcol_select *sel, FILE *out, pcol
       {&x.svt_src, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE},
       {&x.svt_vt, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE},
       {&x.src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI}};
-  int rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
+  rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
   if (!rc) rc = pcol_frames_init(&x.fr, f, err);
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);
   if (!rc) {
@@ -320,7 +332,7 @@ int pcol_export_speedscope(pcol_file *f, const pcol_select *sel, FILE *out, pcol
     if (!rc) rc = write_frame(&x, x.frames[i]);
   }
   if (!rc) rc = put(&x, "]}}\n");
-  if (!rc && fflush(out)) rc = io(&x);
+  rc = pcol_budget_close(&bud, rc, err);
   free(x.fn_frame);
   free(x.loc_frame);
   free(x.frames);
@@ -330,4 +342,8 @@ int pcol_export_speedscope(pcol_file *f, const pcol_select *sel, FILE *out, pcol
   free(x.rows);
   pcol_buf_free(&x.stk);
   return rc;
+}
+
+int pcol_export_speedscope(pcol_file *f, const pcol_select *sel, FILE *out, pcol_error *err) {
+  return pcol_export_speedscope_opt(f, sel, out, NULL, err);
 }

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Hostile input, round two (issue 20) through the CLI: the export budget
+# (`unpack --max-output`), the decompression cap (`pack --max-input`) and
+# format detection.  Exit codes: 1 bad input, 2 usage; no partial output.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_hostile: $*" >&2; exit 1; }
+
+# A 1 KB pprof: one location with 1024 inline frames of one function whose
+# name is 256 KiB, so a stack's text is 256 MiB.
+python3 - "$tmp/amp.pb.gz" <<'PY' || fail "python3 could not write the test profile"
+import gzip, sys
+def varint(n):
+    out = bytearray()
+    while True:
+        b = n & 0x7f; n >>= 7
+        if n: out.append(b | 0x80)
+        else: out.append(b); return bytes(out)
+def field(num, wt, payload):
+    if wt == 0: return varint(num << 3) + varint(payload)
+    return varint(num << 3 | 2) + varint(len(payload)) + payload
+p = field(1, 2, field(1, 0, 1) + field(2, 0, 2))                       # samples/count
+p += field(2, 2, field(1, 2, varint(1)) + field(2, 2, varint(1)))      # one sample at location 1
+p += field(4, 2, field(1, 0, 1) + field(4, 2, field(1, 0, 1) + field(2, 0, 7)) * 1024)
+p += field(5, 2, field(1, 0, 1) + field(2, 0, 3))                      # function 1
+for s in [b"", b"samples", b"count", b"f" * (256 << 10)]: p += field(6, 2, s)
+open(sys.argv[1], "wb").write(gzip.compress(p, 9))
+PY
+[ "$(stat -c %s "$tmp/amp.pb.gz")" -lt 4096 ] || fail "the amplifier should be tiny"
+
+for fmt in collapsed rprof perun; do
+  echo keep > "$tmp/out.$fmt"
+  $PCOL unpack "$tmp/amp.pb.gz" --to $fmt -o "$tmp/out.$fmt" 2>"$tmp/err"; rc=$?
+  [ $rc = 1 ] || fail "$fmt: exit $rc, want 1: $(cat "$tmp/err")"
+  grep -q 'amp.pb.gz' "$tmp/err" || fail "$fmt: the message does not name the file: $(cat "$tmp/err")"
+  grep -q 'export budget of [0-9]* bytes' "$tmp/err" || fail "$fmt: the message does not name the budget"
+  grep -q -- '--max-output' "$tmp/err" || fail "$fmt: the message does not say how to raise it"
+  [ "$(cat "$tmp/out.$fmt")" = keep ] || fail "$fmt: the destination was changed"
+done
+ls -A "$tmp" | grep -q '\.tmp-' && fail "a temporary output was left behind"
+# speedscope and pprof name the function once: no amplification
+$PCOL unpack "$tmp/amp.pb.gz" --to speedscope -o "$tmp/out.json" || fail "speedscope of the amplifier"
+$PCOL unpack "$tmp/amp.pb.gz" --to pprof -o "$tmp/out.pb.gz" || fail "pprof of the amplifier"
+
+# --max-output: lower and raise the budget; a bad value is a usage error
+printf 'main;a 3\nmain;b 2\n' > "$tmp/s.folded"
+$PCOL pack "$tmp/s.folded" -o "$tmp/s.pcol" || fail "pack s.folded"
+$PCOL unpack "$tmp/s.pcol" --to collapsed --max-output 5 -o "$tmp/s.out" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] || fail "--max-output 5: exit $rc, want 1"
+grep -q 's.pcol' "$tmp/err" || fail "--max-output 5: the message does not name the file: $(cat "$tmp/err")"
+[ ! -e "$tmp/s.out" ] || fail "--max-output 5 left an output"
+$PCOL unpack "$tmp/s.pcol" --to collapsed --max-output 100000 -o "$tmp/s.out" || fail "--max-output 100000"
+cmp -s "$tmp/s.folded" "$tmp/s.out" || fail "--max-output changed the output"
+for v in 0 abc -1; do
+  $PCOL unpack "$tmp/s.pcol" --to collapsed --max-output "$v" -o "$tmp/s2.out" 2>/dev/null; rc=$?
+  [ $rc = 2 ] || fail "--max-output $v: exit $rc, want 2"
+done
+
+# A gzip bomb: 200 MiB of zeros in 200 KB.  The default cap (64 x the
+# compressed bytes, at least 64 MiB) stops it while inflating.
+python3 -c "
+import gzip, sys
+with gzip.open(sys.argv[1], 'wb', 9) as g:
+    z = bytes(1 << 20)
+    for _ in range(200): g.write(z)" "$tmp/bomb.pb.gz" || fail "python3 could not write the bomb"
+$PCOL pack "$tmp/bomb.pb.gz" -o "$tmp/bomb.pcol" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] || fail "bomb: exit $rc, want 1: $(cat "$tmp/err")"
+grep -q 'bomb.pb.gz: gzip data inflates to more than' "$tmp/err" || fail "bomb: $(cat "$tmp/err")"
+grep -q -- '--max-input' "$tmp/err" || fail "bomb: the message does not say how to raise the cap"
+[ ! -e "$tmp/bomb.pcol" ] || fail "bomb: an output was left"
+# raised, it inflates, and then is no profile (a different message)
+$PCOL pack "$tmp/bomb.pb.gz" --max-input 300000000 -o "$tmp/bomb.pcol" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] || fail "bomb with --max-input: exit $rc, want 1"
+grep -q 'inflates to more than' "$tmp/err" && fail "--max-input did not raise the cap"
+for v in 0 abc; do
+  $PCOL pack "$tmp/bomb.pb.gz" --max-input "$v" -o "$tmp/bomb.pcol" 2>/dev/null; rc=$?
+  [ $rc = 2 ] || fail "--max-input $v: exit $rc, want 2"
+done
+
+# detection: a negative first count; a first line longer than the 4 KB head
+# (its 'b' reads as a protobuf tag); a one-line file without a line end
+printf 'a;b -5\na;c 3\n' > "$tmp/neg.folded"
+$PCOL pack "$tmp/neg.folded" -o "$tmp/neg.pcol" || fail "a negative first count is not detected"
+python3 -c "
+import sys
+open(sys.argv[1], 'w').write('bar;' + 'x' * (10 << 20) + ' 3\nbar 1\n')" "$tmp/long.folded"
+$PCOL pack "$tmp/long.folded" -o "$tmp/long.pcol" 2>"$tmp/err" || fail "a 10 MB first line: $(cat "$tmp/err")"
+$PCOL unpack "$tmp/long.pcol" --to collapsed -o "$tmp/long.out" || fail "unpack the long line"
+cmp -s "$tmp/long.folded" "$tmp/long.out" || fail "the long line did not round-trip"
+printf 'a;b 1' > "$tmp/one.folded"
+$PCOL pack "$tmp/one.folded" -o "$tmp/one.pcol" || fail "a one-line file without a line end"
+exit 0
