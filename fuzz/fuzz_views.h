@@ -77,7 +77,7 @@ static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const cha
       size_t len = 0;
       FILE *m = open_memstream(&out, &len);
       if (m) {
-        int rc = pcol_fold_write(f, sel, &v, m, &err);
+        int rc = pcol_fold_write(f, sel, &v, NULL, m, &err);
         fclose(m);
         if (rc == 0) {
           __int128 self = 0;

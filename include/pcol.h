@@ -590,12 +590,30 @@ PCOL_API void pcol_diff_free(pcol_diff *d);
 PCOL_API int pcol_ftree_diff(const pcol_ftree *nw, const pcol_ftree *base, double **base_share,
                              double **delta, pcol_error *err);
 
+/* The export budget (doc/safety.md, "Resource bounds"): an exporter writes
+ * at most B bytes, and holds at most B bytes of output in memory at once
+ * (rendered text, JSON trees, id lists), where B is max_output_bytes or by
+ * default max(PCOL_EXPORT_BUDGET_MIN, PCOL_EXPORT_BUDGET_PER_BYTE x the pcol
+ * file's size); Rprof, which writes a sample once per unit of weight, may
+ * also write PCOL_EXPORT_BUDGET_PER_LINE bytes per line.  Past it the export
+ * fails with PCOL_ETOOBIG. */
+#define PCOL_EXPORT_BUDGET_MIN ((uint64_t)64 << 20) /* 64 MiB */
+#define PCOL_EXPORT_BUDGET_PER_BYTE 64
+#define PCOL_EXPORT_BUDGET_PER_LINE 4096
+typedef struct pcol_export_options {
+  uint64_t max_output_bytes;   /* B; 0 = the default above */
+  int no_gzip;                 /* pprof: raw protobuf instead of gzip */
+  const pcol_value_sel *value; /* collapsed: as pcol_export_collapsed's value */
+} pcol_export_options;
+
 /* Writes collapsed stacks ("root;...;leaf value\n", sorted bytewise, one
  * line per distinct name path with a non-zero value).  Inside a frame name
  * ';', '\n', '\r' and NUL become '_' (doc/mappings.md §6).  v: the value
  * to add up (pcol_value_resolve). */
 PCOL_API int pcol_fold_write(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                             FILE *out, pcol_error *err);
+                             const pcol_export_options *opt, FILE *out, pcol_error *err);
+/* (fold sorts its lines before writing the first, so it holds them: they,
+ * and the bytes written, count against the budget of opt, as an export's.) */
 
 /* ========================================== level 3: convert (lib/convert)
  * Other profile formats into a builder, and pcol files back out to them. */
@@ -651,21 +669,6 @@ PCOL_API int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt
 PCOL_API int pcol_open_any(const char *path, const pcol_open_options *opt,
                            pcol_file **out, pcol_error *err);
 
-/* The export budget (doc/safety.md, "Resource bounds"): an exporter writes
- * at most B bytes, and holds at most B bytes of output in memory at once
- * (rendered text, JSON trees, id lists), where B is max_output_bytes or by
- * default max(PCOL_EXPORT_BUDGET_MIN, PCOL_EXPORT_BUDGET_PER_BYTE x the pcol
- * file's size); Rprof, which writes a sample once per unit of weight, may
- * also write PCOL_EXPORT_BUDGET_PER_LINE bytes per line.  Past it the export
- * fails with PCOL_ETOOBIG. */
-#define PCOL_EXPORT_BUDGET_MIN ((uint64_t)64 << 20) /* 64 MiB */
-#define PCOL_EXPORT_BUDGET_PER_BYTE 64
-#define PCOL_EXPORT_BUDGET_PER_LINE 4096
-typedef struct pcol_export_options {
-  uint64_t max_output_bytes;   /* B; 0 = the default above */
-  int no_gzip;                 /* pprof: raw protobuf instead of gzip */
-  const pcol_value_sel *value; /* collapsed: as pcol_export_collapsed's value */
-} pcol_export_options;
 /* Writes f (the selected samples) to `out` in format fmt (rprof, pprof,
  * perun, collapsed or speedscope) under the budget of opt (NULL: defaults). */
 PCOL_API int pcol_export(pcol_file *f, pcol_format fmt, const pcol_select *sel, FILE *out,

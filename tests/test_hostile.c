@@ -65,7 +65,7 @@ static pcol_file *inline_amplifier(size_t name_len, size_t nlines, void **mem) {
 }
 
 static void assert_budget_message(const pcol_error *err) {
-  cr_assert(strstr(err->message, "export budget"), "message: %s", err->message);
+  cr_assert(strstr(err->message, "output budget"), "message: %s", err->message);
   cr_assert(strstr(err->message, "--max-output"), "message: %s", err->message);
 }
 

@@ -70,7 +70,7 @@ static char *FOLD(pcol_file *f, const pcol_select *sel, const char *value) {
   pcol_error err = {0};
   pcol_value_sel v;
   cr_assert_eq(pcol_value_resolve(f, sel, value, &v, &err), 0, "%s", err.message);
-  cr_assert_eq(pcol_fold_write(f, sel, &v, fp, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_fold_write(f, sel, &v, NULL, fp, &err), 0, "%s", err.message);
   fclose(fp);
   return buf;
 }

@@ -5,6 +5,7 @@
 const cli_opt opts_fold[] = {
     {"value", 0, 1, "value type to weigh stacks by: weight, samples, TYPE or TYPE/UNIT (default: the source's)"},
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
+    {"max-output", 0, 1, "output budget in bytes (default: 64 x the profile's size, at least 64 MiB)"},
     CLI_OPT_SELECT,
     {NULL, 0, 0, NULL}};
 
@@ -12,12 +13,14 @@ int cmd_fold(const cli_command *cmd, cli_args *a) {
   if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
+  pcol_export_options eo = {0, 0, NULL};
+  if (cli_get_u64(cmd, a, "max-output", 0, &eo.max_output_bytes)) return EXIT_USAGE;
   pcol_error err = {0};
   pcol_file *f = NULL;
   pcol_value_sel v;
   int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
-  rc = pcol_fold_write(f, &sel, &v, stdout, &err);
+  rc = pcol_fold_write(f, &sel, &v, &eo, stdout, &err);
   pcol_close(f);
   return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
 }

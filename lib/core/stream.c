@@ -120,8 +120,8 @@ static int budget_fail(const pcol_budget *b, const char *doing, pcol_error *err)
              PCOL_EXPORT_BUDGET_PER_BYTE, (unsigned long long)b->file_size,
              (unsigned long long)(PCOL_EXPORT_BUDGET_MIN >> 20));
   return pcol_error_set(err, PCOL_ETOOBIG,
-                        "%s: %s the export budget of %llu bytes (%s); raise it with "
-                        "`pcol unpack --max-output BYTES` (pcol_export_options.max_output_bytes)",
+                        "%s: %s the output budget of %llu bytes (%s); raise it with "
+                        "--max-output BYTES (pcol_export_options.max_output_bytes)",
                         b->what, doing, (unsigned long long)b->limit, how);
 }
 

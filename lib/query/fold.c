@@ -23,10 +23,21 @@ static int put_frame(pcol_buf *b, pcol_str s) {
   return PCOL_OK;
 }
 
-int pcol_fold_write(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, FILE *out,
-                    pcol_error *err) {
+int pcol_fold_write(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                    const pcol_export_options *opt, FILE *out, pcol_error *err) {
   pcol_ftree t;
   PCOL_RETURN_NOT_OK(pcol_ftree_build(f, sel, v, &t, err));
+  /* The lines are sorted before the first is written, so they are held:
+   * the text and its index count against the output budget (a tiny file
+   * whose long names repeat in every line of a deep tree could otherwise
+   * hold gigabytes), and so do the bytes written. */
+  pcol_budget bud;
+  int brc = pcol_budget_open(&bud, f, opt, "fold", out, err);
+  if (brc) {
+    pcol_ftree_free(&t);
+    return brc;
+  }
+  out = bud.fp;
   pcol_buf text = {0}, idx = {0};
   uint32_t *path = malloc(((size_t)t.n + 1) * sizeof *path);
   int rc = path ? PCOL_OK : PCOL_ENOMEM;
@@ -35,6 +46,7 @@ int pcol_fold_write(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
     uint32_t d = 0;
     for (uint32_t x = i; x; x = t.parent[x]) path[d++] = x;
     uint64_t start = text.len;
+    size_t before = text.len; /* the text held is the output to be (the index is 16 B a line) */
     for (uint32_t k = d; !rc && k-- > 0;) {
       rc = put_frame(&text, t.name[path[k]]);
       if (!rc && k) rc = pcol_buf_append(&text, ";", 1);
@@ -45,6 +57,7 @@ int pcol_fold_write(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
     char num[32];
     int n = snprintf(num, sizeof num, " %lld\n", (long long)t.self[i]);
     if (!rc) rc = pcol_buf_append(&text, num, (size_t)n);
+    if (!rc && (rc = pcol_budget_hold(&bud, text.len - before, err))) break;
   }
   if (!rc) {
     size_t nl = idx.len / (2 * sizeof(uint64_t));
@@ -55,13 +68,14 @@ int pcol_fold_write(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
       const uint8_t *e = memchr(p, '\n', text.len - pairs[2 * i]);
       if (!e) continue;
       if (fwrite(p, 1, (size_t)(e - p + 1), out) != (size_t)(e - p + 1)) {
-        rc = pcol_error_set(err, PCOL_EIO, "write error");
+        rc = bud.over ? PCOL_ETOOBIG : pcol_error_set(err, PCOL_EIO, "write error");
         break;
       }
     }
-  } else if (!(err && err->message[0])) {
+  } else if (rc != PCOL_ETOOBIG && !(err && err->message[0])) {
     pcol_error_set(err, rc, "folding stacks: %s", pcol_strerror(rc));
   }
+  rc = pcol_budget_close(&bud, rc, err);
   free(path);
   pcol_buf_free(&text);
   pcol_buf_free(&idx);

@@ -35,11 +35,24 @@ for fmt in collapsed rprof perun; do
   $PCOL unpack "$tmp/amp.pb.gz" --to $fmt -o "$tmp/out.$fmt" 2>"$tmp/err"; rc=$?
   [ $rc = 1 ] || fail "$fmt: exit $rc, want 1: $(cat "$tmp/err")"
   grep -q 'amp.pb.gz' "$tmp/err" || fail "$fmt: the message does not name the file: $(cat "$tmp/err")"
-  grep -q 'export budget of [0-9]* bytes' "$tmp/err" || fail "$fmt: the message does not name the budget"
+  grep -q 'output budget of [0-9]* bytes' "$tmp/err" || fail "$fmt: the message does not name the budget"
   grep -q -- '--max-output' "$tmp/err" || fail "$fmt: the message does not say how to raise it"
   [ "$(cat "$tmp/out.$fmt")" = keep ] || fail "$fmt: the destination was changed"
 done
 ls -A "$tmp" | grep -q '\.tmp-' && fail "a temporary output was left behind"
+# fold holds its sorted lines: the same budget, the same message, nothing printed
+$PCOL fold "$tmp/amp.pb.gz" >"$tmp/fold.out" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] || fail "fold: exit $rc, want 1: $(cat "$tmp/err")"
+grep -q 'fold: would hold more output in memory than the output budget of [0-9]* bytes' "$tmp/err" ||
+  fail "fold: the message does not name the budget: $(cat "$tmp/err")"
+[ -s "$tmp/fold.out" ] && fail "fold printed part of its output"
+# --max-output sets the budget both ways: the demo's 544-byte fold passes 544
+# and is refused at 543
+n=$($PCOL fold examples/demo.out | wc -c)
+$PCOL fold examples/demo.out --max-output "$n" | cmp -s - <($PCOL fold examples/demo.out) ||
+  fail "fold --max-output $n (its exact size) should print it all"
+$PCOL fold examples/demo.out --max-output $((n - 1)) >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q 'set by --max-output' "$tmp/err" || fail "fold --max-output $((n - 1)): exit $rc: $(cat "$tmp/err")"
 # speedscope and pprof name the function once: no amplification
 $PCOL unpack "$tmp/amp.pb.gz" --to speedscope -o "$tmp/out.json" || fail "speedscope of the amplifier"
 $PCOL unpack "$tmp/amp.pb.gz" --to pprof -o "$tmp/out.pb.gz" || fail "pprof of the amplifier"
