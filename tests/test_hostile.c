@@ -356,6 +356,17 @@ Test(perun_json, kept_meta_text_is_not_pasted) {
   free(out);
 }
 
+/* ... nor can the key list name a key twice (the importer refuses that). */
+Test(perun_json, a_key_named_twice_is_damaged_input) {
+  perun_src p = perun_source("3", "[\"header\", \"header\"]");
+  cr_assert_eq(pcol_b_meta_str(p.b, p.src, "perun.header", "{}"), 0);
+  char *out = NULL;
+  pcol_error err = {0};
+  int rc = perun_export_text(p, &out, &err);
+  cr_assert_eq(rc, PCOL_ECORRUPT, "rc %d, output %s", rc, out ? out : "");
+  free(out);
+}
+
 Test(perun_json, kept_meta_is_written_back_by_jansson) {
   perun_src p = perun_source("3", "[\"header\"]");
   cr_assert_eq(pcol_b_meta_str(p.b, p.src, "perun.header", " {\"type\" : \"time\", \"units\": {}} "), 0);

@@ -596,12 +596,20 @@ static int export_exact(pexp *x) {
   json_t *empty = meta_json(x, PERUN_META_EMPTY_TYPES, &rc);
   if (!rc) rc = put(x, "{");
   size_t n;
-  json_t *kj;
+  json_t *kj, *seen = json_object();
+  if (!seen) rc = oom(x);
   json_array_foreach(keys, n, kj) {
     if (rc) break;
     const char *k = json_string_value(kj);
     if (!k) {
-      rc = pcol_error_set(x->err, PCOL_ECORRUPT, "perun.keys holds a non-string");
+      rc = pcol_error_set(x->err, PCOL_ECORRUPT, "source %u: perun.keys holds a non-string", x->src);
+      break;
+    }
+    /* the importer refuses a repeated key: the document had each once */
+    if (json_object_get(seen, k) || json_object_set_new(seen, k, json_null())) {
+      rc = json_object_get(seen, k)
+               ? pcol_error_set(x->err, PCOL_ECORRUPT, "source %u: perun.keys names a key twice", x->src)
+               : oom(x);
       break;
     }
     pcol_str ks = {k, strlen(k)};
@@ -655,6 +663,7 @@ static int export_exact(pexp *x) {
     }
   }
   if (!rc) rc = put(x, "\n}\n");
+  json_decref(seen);
   json_decref(empty);
   json_decref(keys);
   return rc;
