@@ -636,9 +636,10 @@ PCOL_API const char *pcol_format_name(pcol_format f);
 PCOL_API pcol_format pcol_format_by_name(const char *name);
 
 typedef struct pcol_import_options {
-  /* cap on an input's bytes after decompression; 0 = the default:
-   * PCOL_INPUT_CAP_PER_BYTE x the compressed size of a gzip input (at least
-   * PCOL_INPUT_CAP_MIN), and PCOL_INPUT_CAP_MAX for anything else */
+  /* cap on an input's bytes after decompression; 0 = the default: a gzip
+   * input may inflate to PCOL_INPUT_CAP_PER_BYTE x the compressed bytes read
+   * so far, at least PCOL_INPUT_CAP_MIN and at most PCOL_INPUT_CAP_MAX
+   * (checked while inflating); anything else PCOL_INPUT_CAP_MAX */
   uint64_t max_input_bytes;
   int no_mmap;                 /* pcol and Perun inputs: read, not mmap */
 } pcol_import_options;

@@ -64,6 +64,8 @@ static pcol_file *inline_amplifier(size_t name_len, size_t nlines, void **mem) {
   return reopen(b, 1, mem);
 }
 
+static char *collapsed_of(pcol_file *f);
+
 static void assert_budget_message(const pcol_error *err) {
   cr_assert(strstr(err->message, "output budget"), "message: %s", err->message);
   cr_assert(strstr(err->message, "--max-output"), "message: %s", err->message);
@@ -136,6 +138,44 @@ Test(budget, speedscope_and_pprof_do_not_amplify_inline_frames) {
   cr_assert_eq(pcol_export_pprof(f, NULL, o, 0, &err), 0, "%s", err.message);
   fclose(o);
   cr_assert_lt(n, 1 << 20);
+  pcol_close(f);
+  free(mem);
+}
+
+/* Samples x depth: 20,000 samples of one 4,000-deep stack are 80 M frames
+ * (160 MB of speedscope frame lists, 640 MB of pprof location ids) from a
+ * file of a few hundred KB.  (Rprof gets 4 KiB more per line of weight and
+ * refuses past 149 MB here: the inline test above covers it faster.) */
+Test(budget, samples_times_depth_is_refused) {
+  pcol_builder *b;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
+  uint32_t src, fn, loc, st = 0;
+  cr_assert_eq(pcol_b_source(b, "pprof", "deep", PCOL_NA_I64, &src), 0);
+  pcol_function_row fr = {S(b, "f"), 0, 0, PCOL_NA_I64};
+  cr_assert_eq(pcol_b_function(b, &fr, &fn), 0);
+  pcol_line_row ln = {fn, 1, PCOL_NA_I64};
+  cr_assert_eq(pcol_b_location(b, 0, 0x10, 0, &ln, 1, &loc), 0);
+  for (int i = 0; i < 4000; i++) cr_assert_eq(pcol_b_stack_node(b, st, loc, &st), 0);
+  pcol_sample_row sr = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, st, 0};
+  for (int i = 0; i < 20000; i++) cr_assert_eq(pcol_b_sample(b, &sr, NULL, 0, NULL), 0);
+  void *mem;
+  pcol_file *f = reopen(b, 1, &mem);
+  const pcol_format fmts[] = {PCOL_FMT_SPEEDSCOPE, PCOL_FMT_PPROF};
+  for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
+    uint64_t n;
+    FILE *o = sink(&n);
+    int rc = pcol_export(f, fmts[i], NULL, o, NULL, &err);
+    fclose(o);
+    cr_assert_eq(rc, PCOL_ETOOBIG, "%s: rc %d (%s)", pcol_format_name(fmts[i]), rc, err.message);
+    assert_budget_message(&err);
+    cr_assert_leq(n, PCOL_EXPORT_BUDGET_MIN, "%s wrote %llu bytes", pcol_format_name(fmts[i]),
+                  (unsigned long long)n);
+  }
+  /* one distinct stack: collapsed writes it once */
+  char *out = collapsed_of(f);
+  cr_assert_eq(strlen(out), 4000 * 2 - 1 + strlen(" 20000\n"));
+  free(out);
   pcol_close(f);
   free(mem);
 }
@@ -313,6 +353,17 @@ Test(perun_json, kept_meta_text_is_not_pasted) {
   int rc = perun_export_text(p, &out, &err);
   cr_assert_eq(rc, PCOL_ECORRUPT, "rc %d, output %s", rc, out ? out : "");
   cr_assert(strstr(err.message, "perun.header"), "%s", err.message);
+  free(out);
+}
+
+/* ... nor can the key list name a key twice (the importer refuses that). */
+Test(perun_json, a_key_named_twice_is_damaged_input) {
+  perun_src p = perun_source("3", "[\"header\", \"header\"]");
+  cr_assert_eq(pcol_b_meta_str(p.b, p.src, "perun.header", "{}"), 0);
+  char *out = NULL;
+  pcol_error err = {0};
+  int rc = perun_export_text(p, &out, &err);
+  cr_assert_eq(rc, PCOL_ECORRUPT, "rc %d, output %s", rc, out ? out : "");
   free(out);
 }
 

@@ -46,6 +46,8 @@ typedef struct pexp {
   FILE *out;        /* the budget's counting stream */
   pcol_budget *bud;
   int rc_pending;   /* a helper's failure (budget, damaged string) behind a NULL */
+  json_t **jstr;    /* string id -> its JSON string, made once and shared */
+  uint64_t pinned;  /* budget held by jstr, kept to the end */
   pcol_view s_src, s_time, s_dur, s_w, s_stack, s_ls, s_voff, v_type, v_val, ls_off, lb_key, lb_str,
       lb_num, lb_unit, st_par, st_loc, vt_type, vt_unit, src_type, src_uri, m_src, m_uid, m_model,
       m_method, m_r2, m_xs, m_xe, m_coeffs;
@@ -144,7 +146,11 @@ static json_t *jbytes(pcol_str s) {
   return j;
 }
 
+/* A new reference to the JSON string of string id `id` (NA: null).  Each
+ * string is made once and shared: a name repeated in every frame of every
+ * event is held once. */
 static json_t *jstr_id(pexp *x, uint32_t id) {
+  if (id < pcol_string_count(x->f) && x->jstr[id]) return json_incref(x->jstr[id]);
   pcol_str s = {0};
   int rc = str_of(x, id, &s);
   if (rc) {
@@ -152,7 +158,23 @@ static json_t *jstr_id(pexp *x, uint32_t id) {
     return NULL;
   }
   if (hold(x, s.len + JNODE)) return NULL;
-  return jbytes(s);
+  json_t *j = jbytes(s);
+  if (j && id < pcol_string_count(x->f)) {
+    x->jstr[id] = json_incref(j);
+    x->pinned += s.len + JNODE;
+  }
+  return j;
+}
+
+/* What a group of events holds is released after it is written; the shared
+ * strings it made stay. */
+typedef struct held_mark {
+  uint64_t held, pinned;
+} held_mark;
+static held_mark group_begin(const pexp *x) { return (held_mark){x->bud->held, x->pinned}; }
+static void group_end(pexp *x, held_mark m) {
+  uint64_t made = x->bud->held - m.held, kept = x->pinned - m.pinned;
+  pcol_budget_release(x->bud, made > kept ? made - kept : 0);
 }
 
 /* obj[key] = v (taking v), for a key of any bytes (as jbytes makes them
@@ -166,8 +188,29 @@ static int set_key(pexp *x, json_t *obj, pcol_str k, json_t *v) {
   return bad ? oom(x) : PCOL_OK;
 }
 
+/* The fewest bytes jansson writes for v (compact): strings may be shared by
+ * many nodes, so a small tree can stand for much text. */
+static uint64_t text_min(json_t *v) {
+  uint64_t n = 2;
+  size_t i, kl;
+  const char *k;
+  json_t *e;
+  switch (json_typeof(v)) {
+  case JSON_OBJECT:
+    json_object_keylen_foreach(v, k, kl, e) n += (n > 2) + kl + 3 + text_min(e); /* ,"k":v */
+    return n;
+  case JSON_ARRAY:
+    json_array_foreach(v, i, e) n += (i > 0) + text_min(e);
+    return n;
+  case JSON_STRING: return json_string_length(v) + 2;
+  default: return 1;
+  }
+}
+
+/* Writes v, refused unwritten when it cannot fit in the budget. */
 static int dump(pexp *x, const json_t *v) {
   if (!v) return oom(x);
+  if (pcol_budget_exceeded(x->bud, text_min((json_t *)v))) return pcol_budget_refuse(x->bud, x->err);
   return json_dumpf(v, x->out, DUMP_FLAGS) ? ioerr(x) : PCOL_OK;
 }
 /* dumps and releases v */
@@ -398,7 +441,7 @@ static int write_l3(pexp *x, int persistent, const json_t *empty) {
     row_info(x, x->rows[i].row, &ri);
     pcol_str key, cols;
     json_t *colnames = NULL, *obj = NULL, *ev = NULL;
-    uint64_t mark = x->bud->held; /* what this type's JSON holds is released after it */
+    held_mark mark = group_begin(x); /* what this type's JSON holds is released after it */
     if ((rc = str_of(x, ri.type_key, &key)) || (rc = str_of(x, ri.columns, &cols))) break;
     colnames = cols.ptr ? load_text(x, cols, &rc) : json_array();
     if (rc) break;
@@ -440,7 +483,7 @@ static int write_l3(pexp *x, int persistent, const json_t *empty) {
     if (!rc) rc = put_key(x, key, first);
     if (!rc) rc = dump(x, obj);
     json_decref(obj);
-    pcol_budget_release(x->bud, x->bud->held - mark);
+    group_end(x, mark);
     first = 0;
     i = j;
   }
@@ -496,13 +539,13 @@ static int write_snapshot(pexp *x, json_t *s, const char *what, uint32_t index, 
       nfirst++;
     }
     for (size_t r = *pos; r < end && !rc; r++) {
-      uint64_t mark = x->bud->held;
+      held_mark mark = group_begin(x);
       json_t *ev;
       if ((rc = event_json(x, &x->rows[r], NULL, &ev))) break;
       if (r > *pos || nfirst) rc = put(x, ",");
       if (!rc) rc = dump(x, ev);
       json_decref(ev);
-      pcol_budget_release(x->bud, x->bud->held - mark);
+      group_end(x, mark);
     }
     if (!rc) rc = put(x, "]");
   }
@@ -554,11 +597,11 @@ static int write_models(pexp *x, int all_sources) {
   int rc = put(x, "["), first = 1;
   for (uint64_t i = 0; i < pcol_rows(x->f, PCOL_T_MODELS) && !rc; i++) {
     if (!all_sources && pcol_view_u32(&x->m_src, i) != x->src) continue;
-    uint64_t mark = x->bud->held;
+    held_mark mark = group_begin(x);
     json_t *m;
     if (!first) rc = put(x, ", ");
     if (!rc && !(rc = model_json(x, i, &m))) rc = dump_new(x, m);
-    pcol_budget_release(x->bud, x->bud->held - mark);
+    group_end(x, mark);
     first = 0;
   }
   return rc ? rc : put(x, "]");
@@ -596,12 +639,20 @@ static int export_exact(pexp *x) {
   json_t *empty = meta_json(x, PERUN_META_EMPTY_TYPES, &rc);
   if (!rc) rc = put(x, "{");
   size_t n;
-  json_t *kj;
+  json_t *kj, *seen = json_object();
+  if (!seen) rc = oom(x);
   json_array_foreach(keys, n, kj) {
     if (rc) break;
     const char *k = json_string_value(kj);
     if (!k) {
-      rc = pcol_error_set(x->err, PCOL_ECORRUPT, "perun.keys holds a non-string");
+      rc = pcol_error_set(x->err, PCOL_ECORRUPT, "source %u: perun.keys holds a non-string", x->src);
+      break;
+    }
+    /* the importer refuses a repeated key: the document had each once */
+    if (json_object_get(seen, k) || json_object_set_new(seen, k, json_null())) {
+      rc = json_object_get(seen, k)
+               ? pcol_error_set(x->err, PCOL_ECORRUPT, "source %u: perun.keys names a key twice", x->src)
+               : oom(x);
       break;
     }
     pcol_str ks = {k, strlen(k)};
@@ -655,6 +706,7 @@ static int export_exact(pexp *x) {
     }
   }
   if (!rc) rc = put(x, "\n}\n");
+  json_decref(seen);
   json_decref(empty);
   json_decref(keys);
   return rc;
@@ -735,7 +787,7 @@ static int synth_persistent(pexp *x, const selrow *r, json_t **out, char **uidte
   if (rc) return rc;
   size_t n = json_array_size(tr);
   if (x->memory) {
-    uid = n ? json_deep_copy(json_array_get(tr, 0))
+    uid = n ? json_copy(json_array_get(tr, 0)) /* shares its strings */
             : json_pack("{s:s,s:i,s:s}", "source", "unreachable", "line", 0, "function", "[unknown]");
     json_t *src = json_object_get(uid, "source"), *fn = json_object_get(uid, "function");
     char lb[32];
@@ -839,6 +891,7 @@ static int export_synth(pexp *x, uint32_t nsources) {
   /* two passes over the same groups: map, then columns */
   for (int pass = 0; pass < 2 && !rc; pass++) {
     uidcount uc = {0};
+    uint64_t uc_held = 0; /* the uid texts uc keeps, for this pass */
     rc = put(x, pass ? ",\n\"resources\": {" : ",\n\"resource_type_map\": {");
     int first = 1;
     for (size_t i = 0; i < x->nrows && !rc;) {
@@ -849,9 +902,14 @@ static int export_synth(pexp *x, uint32_t nsources) {
         j++;
       json_t *p = NULL;
       char *uid = NULL, *key = NULL;
-      uint64_t mark = x->bud->held; /* released after the group */
+      held_mark mark = group_begin(x); /* released after the group */
       rc = synth_persistent(x, &x->rows[i], &p, &uid);
+      size_t before = uc.n;
       if (!rc && !(key = next_type_key(&uc, uid))) rc = oom(x);
+      if (!rc && uc.n > before) { /* a new uid: kept until the pass ends */
+        uint64_t k = strlen(uid) + JNODE;
+        if (!(rc = hold(x, k))) uc_held += k, x->pinned += k;
+      }
       json_t *obj = p;
       if (!rc && pass) {
         json_decref(p);
@@ -885,12 +943,14 @@ static int export_synth(pexp *x, uint32_t nsources) {
       json_decref(obj);
       free(uid);
       free(key);
-      pcol_budget_release(x->bud, x->bud->held - mark);
+      group_end(x, mark);
       first = 0;
       i = j;
     }
     if (!rc) rc = put(x, "}");
     uidcount_free(&uc);
+    pcol_budget_release(x->bud, uc_held);
+    x->pinned -= uc_held;
   }
   if (!rc) rc = put(x, ",\n\"models\": ");
   if (!rc) rc = write_models(x, 1);
@@ -970,7 +1030,9 @@ int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   x.out = bud.fp;
   x.bud = &bud;
   rc = open_views(&x);
-  if (!rc && !(x.cls = calloc(pcol_string_count(f) + 1, 1))) rc = oom(&x);
+  if (!rc && (!(x.cls = calloc(pcol_string_count(f) + 1, 1)) ||
+              !(x.jstr = calloc(pcol_string_count(f) + 1, sizeof *x.jstr))))
+    rc = oom(&x);
   if (!rc) rc = select_rows(&x, sel);
   /* one Perun source selected (or the only one): write it back exactly */
   uint32_t src = sel && sel->source_id ? sel->source_id : 0;
@@ -996,6 +1058,8 @@ int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   }
   if (!rc) rc = exact ? export_exact(&x) : export_synth(&x, nsel);
   rc = pcol_budget_close(&bud, rc, err);
+  for (uint64_t i = 0; x.jstr && i < pcol_string_count(f); i++) json_decref(x.jstr[i]);
+  free(x.jstr);
   free(x.cls);
   free(x.meta);
   free(x.rows);

@@ -169,6 +169,16 @@ static int sampled(sexp *x, pcol_str uri, uint32_t vt) {
     if (__builtin_add_overflow(total, a, &total))
       return pcol_error_set(x->err, PCOL_ETOOBIG, "speedscope: total weight overflows 64 bits");
   }
+  /* each sample writes its frame list, at least 2 bytes a frame: a profile
+   * that cannot fit in what is left of the budget is refused unwritten */
+  uint64_t need = 0;
+  for (size_t i = 0; i < x->nrows; i++) {
+    const uint32_t *fr;
+    uint32_t n;
+    if ((rc = stack_frames(x, pcol_view_u32(&x->s_stack, x->rows[i].row), &fr, &n))) return rc;
+    need += 2 * (uint64_t)n + 1; /* "[", n numbers and n - 1 commas, "]" */
+  }
+  if (pcol_budget_exceeded(x->bud, need)) return pcol_budget_refuse(x->bud, x->err);
   pcol_str tn = {0};
   if (vt && (rc = pcol_string(x->f, pcol_view_u32(&x->vt_type, vt - 1), &tn, x->err))) return rc;
   if ((rc = profile_head(x, "sampled", uri, vt ? "" : "samples", tn, unit_name(x, vt)))) return rc;
