@@ -6,7 +6,8 @@
  * importer checked it (rprof.h).  Any other source (pprof, Perun, ...) is
  * written as the most faithful Rprof R can read: a header with the interval
  * taken from the source's period, #File lines just before first use, one line
- * per unit of weight.  doc/mappings.md §1.2 lists what cannot be kept. */
+ * per raw sample the row stands for (THE count rule, pcol_sample_count: a
+ * pprof sample's samples/count, else the weight).  doc/mappings.md §1.2 lists what cannot be kept. */
 #include "rprof.h"
 #include <inttypes.h>
 
@@ -20,6 +21,8 @@ typedef struct rp_out {
       ln_line, fn_name, fn_file, tl_src, tl_before, tl_text, sx_sample, sx_text, so_type;
   uint64_t nsamples, nstacks, nlocs, nlines, nfns, ntl, nsx, nvals, nsources;
   uint32_t mem_vt[RPROF_NMEM];
+  uint32_t *cvt;          /* per source: its count type (pcol_count_types) */
+  pcol_sample_cols sc;    /* for pcol_sample_count */
   int any_srcrefs; /* some frame has a file and a line: write line profiling */
 
   /* the source being written */
@@ -344,7 +347,7 @@ static int on_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   int rc;
   uint64_t id = row + 1;
   if (r->verbatim && (rc = flush_text(r, id, 0))) return rc;
-  int64_t w = pcol_view_i64(&r->s_weight, row);
+  int64_t w = pcol_sample_count(&r->sc, row, r->cvt[r->src]);
   int64_t times = pcol_scale(w, num, den);
   if (times <= 0) return PCOL_OK;
   /* the stored original line, if any */
@@ -445,7 +448,9 @@ typedef struct line_count {
 
 static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   line_count *c = ctx;
-  int64_t t = pcol_scale(pcol_view_i64(&c->r->s_weight, row), num, den);
+  uint32_t s = pcol_view_u32(&c->r->s_src, row);
+  int64_t t = pcol_scale(pcol_sample_count(&c->r->sc, row, s <= c->r->nsources ? c->r->cvt[s] : 0),
+                         num, den);
   if (t > 0) c->lines += (uint64_t)t;
   return c->lines > RPROF_MAX_LINES ? 1 : 0; /* 1 stops the walk early */
 }
@@ -466,6 +471,8 @@ int pcol_export_rprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   r.eol = "\n";
   r.ranged = sel && (sel->has_from || sel->has_to);
   rc = load_views(&r);
+  if (!rc) rc = pcol_sample_cols_init(&r.sc, f, err);
+  if (!rc) rc = pcol_count_types(f, &r.cvt, err);
   if (!rc) rc = find_mem_types(&r);
   if (!rc) rc = scan_srcrefs(&r);
   if (!rc && sel && sel->source_id > r.nsources)
@@ -476,7 +483,7 @@ int pcol_export_rprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc && lc.lines > RPROF_MAX_LINES)
     rc = pcol_error_set(err, PCOL_ETOOBIG,
                         "rprof export: the selected samples weigh more than %llu, and Rprof "
-                        "needs one line per unit of weight",
+                        "needs one line per sample",
                         (unsigned long long)RPROF_MAX_LINES);
   /* one line per unit of weight: the budget grows with the lines */
   if (!rc) pcol_budget_allow_lines(&bud, lc.lines);
@@ -495,6 +502,7 @@ int pcol_export_rprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   }
   if (!rc && !r.may_drop) fputs(r.pending, r.out);
   pcol_rprof_ftab_free(&r.ft);
+  free(r.cvt);
   pcol_buf_free(&r.frames);
   pcol_buf_free(&r.render);
   pcol_buf_free(&r.line);
