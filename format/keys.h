@@ -11,6 +11,12 @@
 #define PCOL_SRC_PERUN "perun"
 #define PCOL_SRC_COLLAPSED "collapsed"
 
+/* ---------------------------------------------- core value types */
+/* pprof's "samples/count": when a source measured it, it is the number of
+ * raw samples a row stands for (lib/core/count.c, doc/mappings.md §0). */
+#define PCOL_VT_SAMPLES "samples"
+#define PCOL_UNIT_COUNT "count"
+
 /* --------------------------------------------------- core meta keys */
 /* Longest duration of the source's samples in ns, decimal digits only
  * (spec.md §7): written by coalescing, used by range queries. */

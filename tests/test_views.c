@@ -373,9 +373,11 @@ Test(fold, separators_in_names_are_replaced) {
 /* raw twin: A x5, B x3, A x2 every 20 ms, value "mem" 7 on each; a text
  * line before sample 7 (inside the B run), a sample_text on sample 10, a
  * text line after the last sample */
-static pcol_builder *raw_profile(void) {
+/* A timed profile whose value "mem" is an amount (a Perun source: Rprof's
+ * memory fields are snapshots, which are never coalesced, spec.md §7.1 rule 8). */
+static pcol_builder *raw_profile_of(const char *type) {
   uint32_t src, vt;
-  pcol_builder *b = NEWB(&src, "rprof");
+  pcol_builder *b = NEWB(&src, type);
   cr_assert_eq(pcol_b_value_type(b, S(b, "mem"), S(b, "bytes"), &vt), 0);
   cr_assert_eq(pcol_b_source_value_type(b, src, vt), 0);
   uint32_t m = LOC(b, FN(b, "main", "f"), 1), fa = LOC(b, FN(b, "A", "f"), 2),
@@ -389,6 +391,22 @@ static pcol_builder *raw_profile(void) {
   cr_assert_eq(pcol_b_sample_text(b, 10, "odd", 3), 0);
   cr_assert_eq(pcol_b_text_line(b, src, 11, "tail", 4), 0);
   return b;
+}
+static pcol_builder *raw_profile(void) { return raw_profile_of("perun"); }
+
+/* F2: the same rows in an Rprof source: values are snapshots, no row merges */
+Test(coalesce, rprof_snapshots_are_not_merged) {
+  pcol_builder *b = raw_profile_of("rprof");
+  cr_assert_eq(pcol_builder_coalesce(b, NULL), 0);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 10);
+  pcol_view vv;
+  cr_assert_eq(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &vv, NULL), 0);
+  for (int i = 0; i < 10; i++) cr_expect_eq(pcol_view_i64(&vv, i), 7, "row %d keeps its snapshot", i);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
 }
 
 Test(coalesce, runs_merge_and_references_follow) {

@@ -11,7 +11,11 @@
  *    and starts a new run, as in Firefox Profiler issue #4101);
  *  - no text line is placed before a row after the first (the text sits
  *    between two raw samples, so merging across it would lose its place);
- *  - no row has a sample_text (its verbatim text belongs to one raw sample).
+ *  - no row has a sample_text (its verbatim text belongs to one raw sample);
+ *  - no row is an Rprof sample with values: Rprof's memory fields are
+ *    snapshots, not amounts, so N equal snapshots are not one value x N
+ *    (interop review F2: `top --value rprof.alloc` and the byte-identical
+ *    round trip both depend on each line's own snapshot).
  * A run of N >= 2 rows becomes one row: time t[0], duration N*d, weight N,
  * cpu_delta of the first row, each value multiplied by N (the per-type sum).
  * Sample ids in sample_text and positions in text_lines are renumbered.
@@ -52,6 +56,17 @@ static int same_kind(pcol_builder *b, uint64_t r, uint64_t s) {
         g64(VCOL(b, PCOL_C_V_VALUE), ra + k) != g64(VCOL(b, PCOL_C_V_VALUE), sa + k))
       return 0;
   return 1;
+}
+
+/* Row r carries snapshots: its source is Rprof and it has values. */
+static int snapshots(pcol_builder *b, uint64_t r) {
+  const pcol_buf *off = SCOL(b, PCOL_C_S_VALUE_OFFSETS);
+  if (g64(off, r + 1) == g64(off, r)) return 0;
+  uint32_t src = g32(SCOL(b, PCOL_C_S_SOURCE), r);
+  const pcol_btable *so = &b->t[PCOL_T_SOURCES];
+  if (src == 0 || src > so->rows) return 0;
+  pcol_str ty = pcol_b_string_get(b, g32(&so->cols[PCOL_C_SOURCES_TYPE - 1], src - 1));
+  return pcol_str_is(ty, PCOL_SRC_RPROF);
 }
 
 static int raw_point(pcol_builder *b, uint64_t r) {
@@ -125,7 +140,7 @@ int pcol_builder_coalesce(pcol_builder *b, pcol_error *err) {
     /* extend the run [s, e) */
     uint64_t e = s + 1;
     int64_t d = 0;
-    if (raw_point(b, s))
+    if (raw_point(b, s) && !snapshots(b, s))
       while (e < n && !cut[e] && raw_point(b, e) && same_kind(b, s, e)) {
         int64_t step;
         if (__builtin_sub_overflow(g64(tim, e), g64(tim, e - 1), &step) || step <= 0) break;

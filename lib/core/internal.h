@@ -280,6 +280,22 @@ static inline int pcol_sample_value(const pcol_sample_cols *c, uint64_t row, uin
   return 0;
 }
 
+/* THE count rule (count.c): how many raw samples a row stands for.  c[s]
+ * (s = 1..sources; *out has sources + 1 entries, free() it) is the stored
+ * "samples/count" type when source s measured one, else 0; a row of source
+ * s then counts pcol_sample_count(cols, row, c[s]): that value, or the
+ * weight column when the source has none (or the row lacks it). */
+int pcol_count_types(pcol_file *f, uint32_t **out, pcol_error *err);
+static inline int64_t pcol_sample_count(const pcol_sample_cols *c, uint64_t row, uint32_t cvt) {
+  int64_t v;
+  if (cvt && pcol_sample_value(c, row, cvt, &v)) return v;
+  return pcol_view_i64(&c->weight, row);
+}
+/* THE default value type of each source in [lo, hi] (0 = the count):
+ * d[s - lo].  count.c */
+int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
+                              pcol_error *err);
+
 /* ---------------------------------------------------- export budget */
 /* THE budget rule of every exporter (doc/safety.md, "Resource bounds"):
  * bytes written, and bytes of output held in memory at once (rendered text,

@@ -9,8 +9,8 @@
 
 /* The value names the query level gives a meaning of its own. */
 static const char VALUE_WEIGHT[] = "weight";   /* always the weight column */
-static const char VALUE_SAMPLES[] = "samples"; /* the weight column's type name */
-static const char UNIT_COUNT[] = "count";      /* the weight column's unit */
+static const char VALUE_SAMPLES[] = PCOL_VT_SAMPLES; /* the weight column's type name */
+static const char UNIT_COUNT[] = PCOL_UNIT_COUNT; /* the weight column's unit */
 static const char UNIT_BYTES[] = "bytes";      /* the unit of PCOL_VALUE_RPROF_ALLOC */
 
 /* The stored value types PCOL_VALUE_RPROF_ALLOC is derived from. */
@@ -29,60 +29,6 @@ static int vt_names(pcol_file *f, uint32_t vt, pcol_value_sel *out, pcol_error *
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, err));
   PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, vt - 1), &out->type, err));
   return pcol_string(f, pcol_view_u32(&un, vt - 1), &out->unit, err);
-}
-
-/* The default value type of each source in [lo, hi] (0 = samples), in
- * one pass over meta and one over source_value_types (files may hold many
- * sources; per-source scans would be quadratic).  d[s - lo] gets it. */
-static int source_defaults(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
-                           pcol_error *err) {
-  size_t n = (size_t)(hi - lo) + 1;
-  pcol_view sty, svs, svv, vty, mk, mv, ms;
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &sty, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &svs, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vty, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &mk, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &mv, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &ms, err));
-  pcol_str *want = calloc(n, sizeof *want);
-  uint32_t *named = calloc(n, sizeof *named);
-  int rc = want && named ? PCOL_OK : pcol_oom(err);
-  /* pprof's default_sample_type names the type */
-  for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
-    uint32_t s = pcol_view_u32(&ms, i);
-    if (s < lo || s > hi || want[s - lo].ptr) continue;
-    pcol_str k;
-    if ((rc = pcol_string(f, pcol_view_u32(&mk, i), &k, err))) break;
-    if (pcol_str_is(k, PPROF_META_DEFAULT_SAMPLE_TYPE))
-      rc = pcol_string(f, pcol_view_u32(&mv, i), &want[s - lo], err);
-  }
-  for (size_t i = 0; i < n; i++) d[i] = 0;
-  for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); i++) {
-    uint32_t s = pcol_view_u32(&svs, i), v = pcol_view_u32(&svv, i);
-    if (s < lo || s > hi || v == 0) continue;
-    d[s - lo] = v; /* the last type, pprof's fallback */
-    pcol_str *w = &want[s - lo];
-    if (w->ptr && !named[s - lo]) {
-      pcol_str t;
-      if ((rc = pcol_string(f, pcol_view_u32(&vty, v - 1), &t, err))) break;
-      if (t.ptr && t.len == w->len && memcmp(t.ptr, w->ptr, w->len) == 0) named[s - lo] = v;
-    }
-  }
-  for (uint64_t s = lo; !rc && s <= hi; s++) {
-    if (named[s - lo]) {
-      d[s - lo] = named[s - lo];
-      continue;
-    }
-    /* pprof's rule (the last type) does not suit Rprof: its values are
-     * memory snapshots, and summaryRprof counts samples. */
-    pcol_str st = {NULL, 0};
-    if ((rc = pcol_string(f, pcol_view_u32(&sty, s - 1), &st, err))) break;
-    if (pcol_str_is(st, PCOL_SRC_RPROF)) d[s - lo] = 0;
-  }
-  free(want);
-  free(named);
-  return rc;
 }
 
 /* *vt = the id of the one stored value type named `type` if every selected
@@ -117,7 +63,7 @@ static int stored_type_for_all(pcol_file *f, const pcol_select *sel, const char 
   return PCOL_OK;
 }
 
-/* NULL name: the default of the selected sources (source_defaults); when
+/* NULL name: the default of the selected sources (pcol_source_default_types); when
  * they disagree, the weight column, which every source has. */
 static int resolve_default(pcol_file *f, const pcol_select *sel, pcol_value_sel *out,
                            pcol_error *err) {
@@ -133,7 +79,7 @@ static int resolve_default(pcol_file *f, const pcol_select *sel, pcol_value_sel 
   if (lo >= 1 && lo <= hi) {
     uint32_t *d = malloc(((size_t)(hi - lo) + 1) * sizeof *d);
     if (!d) return pcol_oom(err);
-    int rc = source_defaults(f, lo, hi, d, err);
+    int rc = pcol_source_default_types(f, lo, hi, d, err); /* the core rule */
     chosen = rc ? 0 : d[0];
     for (uint64_t i = 1; !rc && i <= (uint64_t)(hi - lo); i++)
       if (d[i] != chosen) {

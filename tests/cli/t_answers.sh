@@ -63,4 +63,31 @@ done
 expect 2 "can be read only once" "$PCOL" diff - - 
 expect 2 "can be read only once" "$PCOL" flame - --diff - -o "$tmp/f.svg"
 expect 2 "can be read only once" "$PCOL" merge - - -o "$tmp/m.pcol"
+# a pprof sample with samples/count N is N samples in every export (THE count
+# rule, lib/core/count.c): Rprof lines, collapsed counts and the speedscope
+# "samples" profile agree with `top --value samples` and not with the rows
+# (t_counts.sh and t_speedscope.sh judge them with go tool pprof and R)
+TD=${PCOL_TESTDATA:-../shared/testdata}
+g=$TD/pprof/go-cpu-inline-small.pb.gz
+if [ -f "$g" ]; then
+  total() { sed -n 's/.* of \([0-9]*\) total.*/\1/p'; }
+  n=$("$PCOL" top "$g" --value samples -n 1 | total)
+  rows=$("$PCOL" top "$g" --value weight -n 1 | total)
+  [ -n "$n" ] && [ "$n" != "$rows" ] || fail "$g: samples $n, rows $rows (a profile with counts > 1 expected)"
+  "$PCOL" unpack "$g" --to rprof -o "$tmp/g.out" || fail "unpack --to rprof"
+  [ "$(grep -vc -e '^sample.interval=' -e '^line profiling:' -e '^#File ' "$tmp/g.out")" = "$n" ] ||
+    fail "Rprof export of $g does not have $n sample lines"
+  [ "$("$PCOL" unpack "$g" --to collapsed -o - | awk '{s+=$NF} END{print s}')" = "$n" ] ||
+    fail "collapsed export of $g does not count $n samples"
+  "$PCOL" unpack "$g" --to speedscope -o "$tmp/g.json" || fail "unpack --to speedscope"
+  python3 - "$tmp/g.json" "$n" <<'PY' || fail "speedscope export of $g"
+import json, sys
+d = json.load(open(sys.argv[1])); p = d["profiles"]
+names = [x["name"] for x in p]
+assert len(set(names)) == len(names), names
+s = [x for x in p if x["name"].endswith(": samples")]
+assert len(s) == 1 and sum(s[0]["weights"]) == int(sys.argv[2]), (names, sys.argv[2])
+assert p[d["activeProfileIndex"]]["name"].endswith(": cpu"), d["activeProfileIndex"]
+PY
+fi
 exit 0

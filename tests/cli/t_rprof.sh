@@ -58,4 +58,17 @@ bad garbage.out 'sample.interval=20000\n"f" \n<html>\n' "garbage.out:3:1: not an
 bad empty.out '' "empty.out: empty input"
 bad bin.out '\001\002\003\000\377' "bin.out:1: not an Rprof file"
 bad hdr.out 'memory profiling: sample.interval=\n' "hdr.out:1: malformed Rprof header"
+
+# F2: Rprof memory fields are snapshots. memgc-snapshots.out (R 4.2,
+# tests/r/memgc-snapshots.R: memory + GC + line profiling) has runs of equal lines
+# with equal memory fields; --coalesce must keep them apart, so the round
+# trip stays byte-identical and rprof.alloc (summaryRprof's memory increase)
+# is the raw file's
+m=tests/fixtures/rprof/memgc-snapshots.out
+"$PCOL" pack $m -o "$tmp/m.pcol" && "$PCOL" pack $m --coalesce -o "$tmp/mc.pcol" || { echo "FAIL: pack $m"; exit 1; }
+"$PCOL" unpack "$tmp/mc.pcol" --to rprof -o "$tmp/mc.out" && cmp -s $m "$tmp/mc.out" ||
+  { echo "FAIL: $m --coalesce does not round-trip byte for byte"; exit 1; }
+"$PCOL" top "$tmp/m.pcol" --value rprof.alloc --format csv >"$tmp/a1" &&
+  "$PCOL" top "$tmp/mc.pcol" --value rprof.alloc --format csv >"$tmp/a2" && cmp -s "$tmp/a1" "$tmp/a2" ||
+  { echo "FAIL: $m: rprof.alloc changes with --coalesce"; diff "$tmp/a1" "$tmp/a2" | head -5; exit 1; }
 exit 0

@@ -7,8 +7,11 @@
 # speedscope's own importer, taken from its release bundle and run in node
 # (the bundle is a browser app: the script finds the importer that handles
 # "$schema": ".../file-format-schema.json" and stops the bundle before it
-# renders).  The "samples" profile's total must equal the sum of `pcol
-# unpack --to collapsed --value samples`.
+# renders).  The "samples" profile's total (THE count rule: a pprof
+# sample's samples/count, else the weight) must equal the sum of `pcol unpack
+# --to collapsed`, and for pprof inputs `go tool pprof -sample_index=samples`'s
+# total; speedscope must open (activeProfileIndex) on the profile of the type
+# `go tool pprof -top` shows by default, and profile names must be distinct.
 #
 # Env: PCOL, BUILD, PCOL_TESTDATA, PCOL_NPM_DIR (npm install dir; default
 # $BUILD/npm-speedscope).  Exit 0 pass, 1 fail, 77 skip (no node/npm or no
@@ -70,7 +73,7 @@ const log = console.log; console.log = () => {};
 new Function(src)();
 new Promise((ok) => ok(globalThis.__pcolImport(data))).then((g) => {
   if (!g || !g.profiles || g.profiles.length !== data.profiles.length) throw new Error('profiles missing after import');
-  log(JSON.stringify({ profiles: g.profiles.map((p, i) => ({
+  log(JSON.stringify({ active: data.activeProfileIndex, profiles: g.profiles.map((p, i) => ({
     name: p.getName(), type: data.profiles[i].type, total: p.getTotalWeight() })) }));
 }).catch((e) => { console.error('speedscope rejected the file: ' + String(e && e.message || e).slice(0, 500)); process.exit(1); });
 JS
@@ -79,14 +82,15 @@ inputs=(tests/fixtures/collapsed/simple.folded tests/fixtures/collapsed/annotate
         tests/fixtures/collapsed/decimal.folded tests/fixtures/perun/kperf.perf
         tests/fixtures/perun/trace-complexity.perf tests/fixtures/perun/layout2-snapshots.perf)
 for f in "$TD"/rprof/*.out "$TD"/perun/*.perf "$TD"/pprof/go-cpu-inline-small.pb.gz \
+         "$TD"/pprof/go-cpu-string-labels.pb.gz "$TD"/ext/pprof/go-benchmark-cpu.pb.gz \
          "$TD"/pprof/go-heap-allocs-inline.pb.gz "$TD"/pprof/nodejs-wall.pb.gz \
          "$TD"/pprof/edge-invalid-utf8-nul-strings.pb.gz; do
   [ -f "$f" ] && inputs+=("$f")
 done
 
 fail=0 n=0
-check() { # input pcol-file extra-args...
-  local name=$1 p=$2; shift 2
+check() { # name pcol-file original-input extra-args...
+  local name=$1 p=$2 orig=$3; shift 3
   if ! $PCOL unpack "$p" --to speedscope -o "$tmp/out.json" "$@" 2>"$tmp/err"; then
     echo "FAIL $name: unpack: $(cat "$tmp/err")"; fail=1; return
   fi
@@ -94,11 +98,30 @@ check() { # input pcol-file extra-args...
     echo "FAIL $name: $(head -c 2000 "$tmp/err")"; fail=1; return
   fi
   local got want
-  got=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['profiles'][0]['total'])" "$tmp/sum")
-  want=$($PCOL unpack "$p" --to collapsed --value weight -o - "$@" | awk '{s+=$NF} END{printf "%d\n", s}')
+  got=$(python3 -c "
+import json,sys
+d=json.load(open(sys.argv[1])); names=[p['name'] for p in d['profiles']]
+assert len(set(names))==len(names), 'duplicate profile names: %r' % names
+print([p['total'] for p in d['profiles'] if p['name'].endswith(': samples')][0])" "$tmp/sum") || {
+    echo "FAIL $name: no distinct names or no samples profile: $(cat "$tmp/sum" | head -c 500)"; fail=1; return; }
+  want=$($PCOL unpack "$p" --to collapsed --value samples -o - "$@" | awk '{s+=$NF} END{printf "%d\n", s}')
   if [ "$got" != "$want" ]; then
-    echo "FAIL $name: speedscope total $got != pcol fold total $want"; fail=1; return
+    echo "FAIL $name: speedscope samples total $got != pcol unpack --to collapsed --value samples total $want"; fail=1; return
   fi
+  case $name in *.pb.gz|*.pb) # the reference tool: go tool pprof
+    if command -v go >/dev/null 2>&1; then
+      local gt dt active
+      gt=$(go tool pprof -symbolize=none -top -nodecount=1 -sample_index=samples "$orig" 2>/dev/null |
+           sed -n 's/.* of \([0-9]*\) total.*/\1/p')
+      if [ -n "$gt" ] && [ "$gt" != "$got" ]; then
+        echo "FAIL $name: speedscope samples total $got != go tool pprof -sample_index=samples $gt"; fail=1; return
+      fi
+      dt=$(go tool pprof -symbolize=none -top -nodecount=1 "$orig" 2>/dev/null | sed -n 's/^Type: //p')
+      active=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['profiles'][d['active']]['name'])" "$tmp/sum")
+      case $active in *": $dt") ;; *)
+        echo "FAIL $name: speedscope opens on '$active', go tool pprof shows type '$dt'"; fail=1; return;; esac
+    fi;;
+  esac
   n=$((n + 1))
 }
 for f in "${inputs[@]}"; do
@@ -106,12 +129,12 @@ for f in "${inputs[@]}"; do
   if ! $PCOL pack "$f" -o "$tmp/in.pcol" 2>"$tmp/err"; then
     echo "FAIL $b: pack: $(cat "$tmp/err")"; fail=1; continue
   fi
-  check "$b" "$tmp/in.pcol"
+  check "$b" "$tmp/in.pcol" "$f"
 done
 # timed samples give an evented timeline too (one source selected)
 for f in "$TD"/rprof/*.out; do
   [ -f "$f" ] || continue
-  $PCOL pack "$f" -o "$tmp/r.pcol" && check "$(basename "$f") --source 1" "$tmp/r.pcol" --source 1
+  $PCOL pack "$f" -o "$tmp/r.pcol" && check "$(basename "$f") --source 1" "$tmp/r.pcol" "$f" --source 1
   grep -q '"evented"' "$tmp/out.json" || { echo "FAIL $(basename "$f"): no evented profile for timed samples"; fail=1; }
   break
 done

@@ -49,6 +49,7 @@ typedef struct cexp {
   pcol_buf scratch, sane;
   uint8_t *vtcls;      /* per value type: 1 count/1e-9, 2 before/count, 3 after/count, 4 before/1e-9, 5 after/1e-9 */
   uint32_t want_vt;    /* named value: its id (0 = weight) */
+  uint32_t *cvt;       /* per source: its count type (THE count rule, pcol_count_types) */
   int named;
   /* frame names, each distinct text once */
   cname *names;
@@ -268,7 +269,12 @@ static int add_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
       default: break;
       }
     }
-    if (!diff && !single) a2 = (__int128)pcol_scale(pcol_view_i64(&x->s_w, row), num, den) * NANO_I;
+    if (!diff && !single) { /* THE count rule: samples/count of pprof, else the weight */
+      pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES)};
+      uint32_t s = pcol_view_u32(&x->s_src, row);
+      int64_t c = pcol_sample_count(&sc, row, s <= pcol_rows(x->f, PCOL_T_SOURCES) ? x->cvt[s] : 0);
+      a2 = (__int128)pcol_scale(c, num, den) * NANO_I;
+    }
   }
   centry *e = &x->e[ei];
   if (e->nsamples == 0) e->first_row = row;
@@ -401,6 +407,7 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     x.want_vt = value->vt_id;
   }
   if (!rc) rc = classify_value_types(&x);
+  if (!rc) rc = pcol_count_types(f, &x.cvt, err);
   if (!rc) rc = load_texts(&x);
   if (!rc) {
     x.memo = calloc(pcol_rows(f, PCOL_T_STACKS) + 1, sizeof *x.memo);
@@ -413,6 +420,7 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc) rc = write_lines(&x, bud.fp);
   rc = pcol_budget_close(&bud, rc, err);
   free(x.vtcls);
+  free(x.cvt);
   free(x.memo);
   free(x.e);
   free(x.chain);

@@ -6,8 +6,10 @@
  * importer checked it (rprof.h).  Any other source (pprof, Perun, ...) is
  * written as the most faithful Rprof R can read: a header with the interval
  * taken from the source's period, #File lines just before first use, one line
- * per unit of weight.  doc/mappings.md §1.2 lists what cannot be kept. */
+ * per raw sample the row stands for (THE count rule, pcol_sample_count: a
+ * pprof sample's samples/count, else the weight).  doc/mappings.md §1.2 lists what cannot be kept. */
 #include "rprof.h"
+#include "frames.h"
 #include <inttypes.h>
 
 typedef struct rp_out {
@@ -20,6 +22,8 @@ typedef struct rp_out {
       ln_line, fn_name, fn_file, tl_src, tl_before, tl_text, sx_sample, sx_text, so_type;
   uint64_t nsamples, nstacks, nlocs, nlines, nfns, ntl, nsx, nvals, nsources;
   uint32_t mem_vt[RPROF_NMEM];
+  uint32_t *cvt;          /* per source: its count type (pcol_count_types) */
+  pcol_sample_cols sc;    /* for pcol_sample_count */
   int any_srcrefs; /* some frame has a file and a line: write line profiling */
 
   /* the source being written */
@@ -29,7 +33,8 @@ typedef struct rp_out {
   uint64_t first_row, end_row; /* the source's sample rows [first, end) */
   uint64_t tl_cur, sx_cur, emitted_in_source;
   pcol_rprof_ftab ft;
-  pcol_buf frames, render, line, xf;
+  pcol_buf frames, render, line, xf, anames;
+  pcol_frames fr; /* the frame rule: names of address-only locations */
 
   /* generic (non-Rprof) segment */
   int gen_open;
@@ -164,10 +169,12 @@ static uint64_t source_interval(rp_out *r, uint32_t src) {
 
 /* ------------------------------------------------------- frames */
 
-/* Collects the frames of a stack, innermost first, as (function, line). */
+/* Collects the frames of a stack, innermost first, as (function, line), or
+ * (0, NA, location) for a location without lines (an unsymbolised address). */
 typedef struct xframe {
   uint32_t fn;
   int64_t line;
+  uint32_t loc;
 } xframe;
 
 /* Checks that n more bytes of a line could be held (and written once). */
@@ -186,8 +193,13 @@ static int collect(rp_out *r, uint32_t stack, pcol_buf *out) {
     if (loc == 0 || loc > r->nlocs) return corrupt(r, "location id", loc);
     uint64_t a = pcol_view_u64(&r->l_off, loc - 1), b = pcol_view_u64(&r->l_off, loc);
     if (a > b || b > r->nlines) return corrupt(r, "location line offset", b);
+    if (a == b) { /* an address only: named by the frame rule (frames.h) */
+      xframe x = {0, PCOL_NA_I64, loc};
+      if (pcol_buf_append(out, &x, sizeof x))
+        return pcol_error_set(r->err, PCOL_ENOMEM, "out of memory");
+    }
     for (uint64_t i = a; i < b; i++) {
-      xframe x = {pcol_view_u32(&r->ln_fn, i), pcol_view_i64(&r->ln_line, i)};
+      xframe x = {pcol_view_u32(&r->ln_fn, i), pcol_view_i64(&r->ln_line, i), 0};
       if (x.fn > r->nfns) return corrupt(r, "function id", x.fn);
       if (pcol_buf_append(out, &x, sizeof x))
         return pcol_error_set(r->err, PCOL_ENOMEM, "out of memory");
@@ -263,8 +275,23 @@ static int render_row(rp_out *r, uint64_t row, pcol_buf *xf) {
   char mp[96];
   uint64_t est = has_mem ? pcol_rprof_mem_prefix(mp, mem) : 0; /* the line's length */
   r->frames.len = 0;
+  r->anames.len = 0; /* room for every address name: pointers into it stay valid */
+  if (pcol_buf_reserve(&r->anames, n * PCOL_ADDR_NAME_MAX))
+    return pcol_error_set(r->err, PCOL_ENOMEM, "out of memory");
   for (size_t i = 0; i < n; i++) {
     pcol_rprof_frame fr = {NULL, 0, 0, x[i].line, 0};
+    if (!x[i].fn && x[i].loc) { /* the frame rule's name, as in fold and collapsed */
+      pcol_str an;
+      char *buf = (char *)r->anames.data + r->anames.len;
+      pcol_frame_addr_name(&r->fr, x[i].loc, buf, &an);
+      r->anames.len += PCOL_ADDR_NAME_MAX;
+      fr.name = an.ptr;
+      fr.name_len = an.len;
+      if (pcol_buf_append(&r->frames, &fr, sizeof fr))
+        return pcol_error_set(r->err, PCOL_ENOMEM, "out of memory");
+      est += frame_len(&fr);
+      continue;
+    }
     uint32_t nsid = x[i].fn ? pcol_view_u32(&r->fn_name, x[i].fn - 1) : 0;
     uint32_t fsid = x[i].fn ? pcol_view_u32(&r->fn_file, x[i].fn - 1) : 0;
     pcol_str name = {NULL, 0}, path = {NULL, 0};
@@ -344,7 +371,7 @@ static int on_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   int rc;
   uint64_t id = row + 1;
   if (r->verbatim && (rc = flush_text(r, id, 0))) return rc;
-  int64_t w = pcol_view_i64(&r->s_weight, row);
+  int64_t w = pcol_sample_count(&r->sc, row, r->cvt[r->src]);
   int64_t times = pcol_scale(w, num, den);
   if (times <= 0) return PCOL_OK;
   /* the stored original line, if any */
@@ -445,7 +472,9 @@ typedef struct line_count {
 
 static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   line_count *c = ctx;
-  int64_t t = pcol_scale(pcol_view_i64(&c->r->s_weight, row), num, den);
+  uint32_t s = pcol_view_u32(&c->r->s_src, row);
+  int64_t t = pcol_scale(pcol_sample_count(&c->r->sc, row, s <= c->r->nsources ? c->r->cvt[s] : 0),
+                         num, den);
   if (t > 0) c->lines += (uint64_t)t;
   return c->lines > RPROF_MAX_LINES ? 1 : 0; /* 1 stops the walk early */
 }
@@ -466,6 +495,9 @@ int pcol_export_rprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   r.eol = "\n";
   r.ranged = sel && (sel->has_from || sel->has_to);
   rc = load_views(&r);
+  if (!rc) rc = pcol_sample_cols_init(&r.sc, f, err);
+  if (!rc) rc = pcol_frames_init(&r.fr, f, err);
+  if (!rc) rc = pcol_count_types(f, &r.cvt, err);
   if (!rc) rc = find_mem_types(&r);
   if (!rc) rc = scan_srcrefs(&r);
   if (!rc && sel && sel->source_id > r.nsources)
@@ -476,7 +508,7 @@ int pcol_export_rprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc && lc.lines > RPROF_MAX_LINES)
     rc = pcol_error_set(err, PCOL_ETOOBIG,
                         "rprof export: the selected samples weigh more than %llu, and Rprof "
-                        "needs one line per unit of weight",
+                        "needs one line per sample",
                         (unsigned long long)RPROF_MAX_LINES);
   /* one line per unit of weight: the budget grows with the lines */
   if (!rc) pcol_budget_allow_lines(&bud, lc.lines);
@@ -495,10 +527,12 @@ int pcol_export_rprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   }
   if (!rc && !r.may_drop) fputs(r.pending, r.out);
   pcol_rprof_ftab_free(&r.ft);
+  free(r.cvt);
   pcol_buf_free(&r.frames);
   pcol_buf_free(&r.render);
   pcol_buf_free(&r.line);
   pcol_buf_free(&r.xf);
+  pcol_buf_free(&r.anames);
   return pcol_budget_close(&bud, rc, err);
 }
 

@@ -1,9 +1,11 @@
 /* speedscope.c — pcol samples as a speedscope file
  * (https://www.speedscope.app/file-format-schema.json).
  *
- * Per selected source: one "sampled" profile weighted by the sample weight,
- * one "sampled" profile per value type the source declares (skipped when a
- * value is negative: speedscope rejects negative weights), and, when every
+ * Per selected source: one "sampled" profile "<uri>: samples" weighted by
+ * THE count rule (pcol_sample_count; left out when the source measured
+ * pprof's samples/count, whose own profile is that count), one "sampled"
+ * profile per value type the source declares (skipped when a value is
+ * negative: speedscope rejects negative weights), and, when every
  * selected sample has a time, one "evented" profile in nanoseconds, because
  * sampled profiles cannot say when a sample happened or how long it lasted.
  * In the evented profile a sample spans [time, time + duration); a point
@@ -12,7 +14,9 @@
  * shared and deduplicated per function.  Written as a stream: memory grows
  * with the distinct stacks and frames, not with the samples; the frame lists
  * of the stacks it keeps, and the bytes it writes, count against the export
- * budget (internal.h, pcol_budget). */
+ * budget (internal.h, pcol_budget).  activeProfileIndex is the profile of
+ * the first written source's default type (pcol_source_default_types), the
+ * one speedscope opens on. */
 #include "frames.h"
 #include <jansson.h>
 
@@ -35,6 +39,8 @@ typedef struct sexp {
   pcol_selected_row *rows;        /* the selected rows of one source */
   size_t nrows;
   int nprofiles;
+  uint32_t *cvt;                  /* per source: its count type (pcol_count_types) */
+  uint32_t cur_src;
 } sexp;
 
 static int oom(sexp *x) { return pcol_error_set(x->err, PCOL_ENOMEM, "out of memory"); }
@@ -118,8 +124,30 @@ static int64_t amount(sexp *x, const pcol_selected_row *r, uint32_t vt, int *has
   *has = 1;
   pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES)};
   int64_t v;
+  if (!vt) /* the count profile: THE count rule */
+    return pcol_scale(pcol_sample_count(&sc, r->row, x->cvt[x->cur_src]), r->num, r->den);
   *has = pcol_sample_value(&sc, r->row, vt, &v);
   return *has ? pcol_scale(v, r->num, r->den) : 0;
+}
+
+/* 1 when the sampled profile of vt would be written: no negative amount */
+static int sampled_ok(sexp *x, uint32_t vt) {
+  int has;
+  for (size_t i = 0; i < x->nrows; i++)
+    if (amount(x, &x->rows[i], vt, &has) < 0) return 0;
+  return 1;
+}
+
+/* The types whose sampled profiles source s gets, in order (0 = the count
+ * profile); *n of them.  types has room for source_value_types + 1. */
+static void source_types(sexp *x, uint32_t s, uint32_t *types, size_t *n) {
+  *n = 0;
+  if (!x->cvt[s]) types[(*n)++] = 0;
+  for (uint64_t i = 0; i < pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES); i++) {
+    uint32_t vt = pcol_view_u32(&x->svt_vt, i);
+    if (pcol_view_u32(&x->svt_src, i) == s && vt && vt <= pcol_rows(x->f, PCOL_T_VALUE_TYPES))
+      types[(*n)++] = vt;
+  }
 }
 
 static const char *unit_name(sexp *x, uint32_t vt) {
@@ -304,6 +332,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
       {&x.src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI}};
   rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
   if (!rc) rc = pcol_frames_init(&x.fr, f, err);
+  if (!rc) rc = pcol_count_types(f, &x.cvt, err);
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);
   if (!rc) {
     x.fn_frame = calloc(pcol_rows(f, PCOL_T_FUNCTIONS) + 1, sizeof *x.fn_frame);
@@ -319,23 +348,53 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc && ns == 1) rc = pcol_string(f, pcol_view_u32(&x.src_uri, 0), &name, err);
   if (!rc && !name.ptr) name = (pcol_str){"pcol", 4};
   if (!rc) rc = put_str(&x, name);
-  if (!rc) rc = put(&x, ",\"activeProfileIndex\":0,\"profiles\":[");
+  uint32_t *types = NULL;
+  size_t ntypes = 0;
+  if (!rc && !(types = malloc((pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES) + 1) * sizeof *types)))
+    rc = oom(&x);
+  /* activeProfileIndex: the default type's profile of the first source written */
+  int active = 0;
   for (uint32_t s = 1; s <= ns && !rc; s++) {
     if (sel && sel->source_id && sel->source_id != s) continue;
     pcol_select one = sel ? *sel : (pcol_select){0};
     one.source_id = s;
     free(x.rows);
+    x.rows = NULL;
+    x.cur_src = s;
+    rc = pcol_select_rows(f, &one, &x.rows, &x.nrows, err);
+    if (rc || !x.nrows) continue;
+    uint32_t dflt = 0;
+    if ((rc = pcol_source_default_types(f, s, s, &dflt, err))) break;
+    if (!dflt && x.cvt[s]) dflt = x.cvt[s]; /* the count is pprof's samples/count */
+    source_types(&x, s, types, &ntypes);
+    int k = 0;
+    for (size_t i = 0; i < ntypes; i++) {
+      if (!sampled_ok(&x, types[i])) continue;
+      if (types[i] == dflt) {
+        active = k;
+        break;
+      }
+      k++;
+    }
+    break;
+  }
+  if (!rc && fprintf(x.out, ",\"activeProfileIndex\":%d,\"profiles\":[", active) < 0) rc = io(&x);
+  for (uint32_t s = 1; s <= ns && !rc; s++) {
+    if (sel && sel->source_id && sel->source_id != s) continue;
+    pcol_select one = sel ? *sel : (pcol_select){0};
+    one.source_id = s;
+    free(x.rows);
+    x.rows = NULL;
+    x.cur_src = s;
     rc = pcol_select_rows(f, &one, &x.rows, &x.nrows, err);
     if (rc || !x.nrows) continue;
     pcol_str uri;
     if ((rc = pcol_string(f, pcol_view_u32(&x.src_uri, s - 1), &uri, err))) break;
-    rc = sampled(&x, uri, 0);
-    for (uint64_t i = 0; i < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES) && !rc; i++) {
-      uint32_t vt = pcol_view_u32(&x.svt_vt, i);
-      if (pcol_view_u32(&x.svt_src, i) == s && vt && vt <= pcol_rows(f, PCOL_T_VALUE_TYPES)) rc = sampled(&x, uri, vt);
-    }
+    source_types(&x, s, types, &ntypes);
+    for (size_t i = 0; i < ntypes && !rc; i++) rc = sampled(&x, uri, types[i]);
     if (!rc) rc = evented(&x, uri, sel);
   }
+  free(types);
   if (!rc) rc = put(&x, "\n],\"shared\":{\"frames\":[");
   for (size_t i = 0; i < x.nframes && !rc; i++) {
     if (i) rc = put(&x, ",\n");
@@ -343,6 +402,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   }
   if (!rc) rc = put(&x, "]}}\n");
   rc = pcol_budget_close(&bud, rc, err);
+  free(x.cvt);
   free(x.fn_frame);
   free(x.loc_frame);
   free(x.frames);
