@@ -66,7 +66,7 @@ TEST_CPPFLAGS := -Iinclude -Iformat -Ilib/core -Ilib/convert/perun -I$(BUILD)/ge
 LIB_CFLAGS := -fPIC -fvisibility=hidden
 
 .PHONY: all deps run test test-unit test-cli test-conformance test-interop test-clang install clean \
-        fuzz fuzz-run bench bench-quick examples check-layers test-install
+        fuzz fuzz-run bench bench-quick examples check-layers test-install test-bounds
 .DEFAULT_GOAL := all
 
 all: deps $(PCOL) $(LIBA) $(LIBSO) $(BUILD)/bin/read_top
@@ -150,6 +150,7 @@ test: deps
 	@$(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" OPT=-O1 check-layers test-unit test-cli test-conformance test-interop test-tsan
 	@$(MAKE) --no-print-directory test-clang
 	@$(MAKE) --no-print-directory test-install
+	@$(MAKE) --no-print-directory test-bounds
 	@$(MAKE) --no-print-directory bench-quick
 
 # The tree must also build warning-free (-Werror) with clang.
@@ -169,6 +170,11 @@ test-unit: all $(TEST_BIN)
 # with pkg-config against it, check exports and SONAME.
 test-install: all
 	@BUILD=$(BUILD) bash tests/install/t_install.sh
+
+# Resource bounds (doc/safety.md): peak memory of every command on hostile
+# inputs, under prlimit, on the plain build (sanitizers reserve terabytes).
+test-bounds: all
+	@PCOL=$(PCOL) bash tests/bounds/t_bounds.sh
 
 test-cli: all
 	@PCOL=$(PCOL) BUILD=$(BUILD) bash tests/cli/run_all.sh

@@ -597,7 +597,7 @@ PCOL_API int pcol_ftree_diff(const pcol_ftree *nw, const pcol_ftree *base, doubl
  * file's size); Rprof, which writes a sample once per unit of weight, may
  * also write PCOL_EXPORT_BUDGET_PER_LINE bytes per line.  Past it the export
  * fails with PCOL_ETOOBIG. */
-#define PCOL_EXPORT_BUDGET_MIN ((uint64_t)64 << 20) /* 64 MiB */
+#define PCOL_EXPORT_BUDGET_MIN ((uint64_t)32 << 20) /* 32 MiB: with the process, under 64 MB */
 #define PCOL_EXPORT_BUDGET_PER_BYTE 64
 #define PCOL_EXPORT_BUDGET_PER_LINE 4096
 typedef struct pcol_export_options {
@@ -643,7 +643,7 @@ typedef struct pcol_import_options {
   uint64_t max_input_bytes;
   int no_mmap;                 /* pcol and Perun inputs: read, not mmap */
 } pcol_import_options;
-#define PCOL_INPUT_CAP_MIN ((uint64_t)64 << 20)   /* 64 MiB */
+#define PCOL_INPUT_CAP_MIN ((uint64_t)32 << 20)   /* 32 MiB: with the process, under 64 MB */
 #define PCOL_INPUT_CAP_PER_BYTE 64
 #define PCOL_INPUT_CAP_MAX ((uint64_t)8 << 30)    /* 8 GiB */
 

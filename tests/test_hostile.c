@@ -74,7 +74,7 @@ static void assert_budget_message(const pcol_error *err) {
 /* ------------------------------------------------------ export budget */
 
 /* 256 KiB x 1024 inline frames: 256 MiB of collapsed text from a file of a
- * few KB.  The default budget is 64 MiB for such a file. */
+ * few KB.  The default budget is 32 MiB for such a file. */
 Test(budget, collapsed_inline_amplification_is_refused) {
   void *mem;
   pcol_file *f = inline_amplifier(256 << 10, 1024, &mem);

@@ -46,8 +46,11 @@ int pcol_fold_write(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
     uint32_t d = 0;
     for (uint32_t x = i; x; x = t.parent[x]) path[d++] = x;
     uint64_t start = text.len;
-    size_t before = text.len; /* the text held is the output to be (the index is 16 B a line) */
+    /* the text held is the output to be (the index is 16 B a line); each
+     * frame is counted before it is copied, so a line that cannot fit is
+     * refused before it is built */
     for (uint32_t k = d; !rc && k-- > 0;) {
+      if ((rc = pcol_budget_hold(&bud, t.name[path[k]].len + (k ? 1 : 0), err))) break;
       rc = put_frame(&text, t.name[path[k]]);
       if (!rc && k) rc = pcol_buf_append(&text, ";", 1);
     }
@@ -56,8 +59,8 @@ int pcol_fold_write(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
     /* the value goes after the sort key */
     char num[32];
     int n = snprintf(num, sizeof num, " %lld\n", (long long)t.self[i]);
+    if (!rc && (rc = pcol_budget_hold(&bud, (uint64_t)n, err))) break;
     if (!rc) rc = pcol_buf_append(&text, num, (size_t)n);
-    if (!rc && (rc = pcol_budget_hold(&bud, text.len - before, err))) break;
   }
   if (!rc) {
     size_t nl = idx.len / (2 * sizeof(uint64_t));

@@ -72,7 +72,7 @@ for v in 0 abc -1; do
 done
 
 # A gzip bomb: 200 MiB of zeros in 200 KB.  The default cap (64 x the
-# compressed bytes, at least 64 MiB) stops it while inflating.
+# compressed bytes, at least 32 MiB) stops it while inflating.
 python3 -c "
 import gzip, sys
 with gzip.open(sys.argv[1], 'wb', 9) as g:
