@@ -214,10 +214,23 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
    * a 50-byte collapsed line "a;b 20380083500" asks for 20 G lines. */
   pcol_view wv;
   double wsum = 0;
+  /* a row stands for |weight| samples, or for its samples/count value
+   * (lib/core/count.c): take the largest number a row holds, which bounds
+   * either rule */
+  pcol_view vof, vvl;
+  int have_v = !pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &vof, &err) &&
+               !pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &vvl, &err);
   if (!pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &wv, &err))
     for (uint64_t r = 0; r < wv.count && wsum <= 1e9; r++) {
       int64_t w = pcol_view_i64(&wv, r);
-      wsum += w < 0 ? -(double)w : (double)w;
+      double c = w < 0 ? -(double)w : (double)w;
+      for (uint64_t i = have_v ? pcol_view_u64(&vof, r) : 0;
+           have_v && i < pcol_view_u64(&vof, r + 1) && i < vvl.count; i++) {
+        int64_t v = pcol_view_i64(&vvl, i);
+        double a = v < 0 ? -(double)v : (double)v;
+        if (a > c) c = a;
+      }
+      wsum += c;
     }
   if ((double)(maxdepth + 1) * (double)maxlines * wsum > 300000) nul = NULL;
   if (nul) {
