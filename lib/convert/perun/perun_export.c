@@ -598,7 +598,7 @@ static int write_models(pexp *x, int all_sources) {
   for (uint64_t i = 0; i < pcol_rows(x->f, PCOL_T_MODELS) && !rc; i++) {
     if (!all_sources && pcol_view_u32(&x->m_src, i) != x->src) continue;
     held_mark mark = group_begin(x);
-    json_t *m;
+    json_t *m = NULL;
     if (!first) rc = put(x, ", ");
     if (!rc && !(rc = model_json(x, i, &m))) rc = dump_new(x, m);
     group_end(x, mark);
