@@ -89,7 +89,7 @@ static int stack_frames(sexp *x, uint32_t stack, const uint32_t **fr, uint32_t *
     if (rc) return rc;
     size_t off = x->stk.len;
     for (size_t i = x->ntmp; i-- > 0;) {
-      uint32_t loc = x->tmp[i], fi;
+      uint32_t loc = x->tmp[i], fi = 0;
       if (!loc || loc > x->fr.nloc) continue;
       uint64_t lo, hi;
       pcol_frames_lines(&x->fr, loc, &lo, &hi);
