@@ -91,7 +91,7 @@ class File:
         return VIEWS
 
     def rows(self, table):
-        """Rows of a stored table (0 when absent)."""
+        """Rows of a stored table, named as `pcol info` names it (0 when absent)."""
         return self._handle().rows(table)
 
     def table(self, name, *, source=None, from_=None, to=None, max_rows=DEFAULT_MAX_ROWS,
