@@ -514,3 +514,656 @@ size_t pcb_utf8_clean(const char *s, size_t n, char *out, const char *nul) {
   }
   return o;
 }
+
+/* ============================================================ writing
+ *
+ * Input tables are the views above (any subset of their columns).  Ids are
+ * keys: a table's id column (or, when absent, its row numbers 1..n) names
+ * its rows, references are looked up by key, and rows get new ids in input
+ * order.  The builder deduplicates strings, value types, functions,
+ * locations, stacks and label sets, so rows equal in every field share one
+ * id; input that came from pcb_table_get has no such duplicates and keeps
+ * its ids. */
+
+enum { /* view indexes, as in views[] */
+  V_META, V_SOURCES, V_SAMPLES, V_SAMPLE_VALUES, V_SAMPLE_LOCATIONS, V_LOCATIONS, V_FUNCTIONS,
+  V_VALUE_TYPES, V_SOURCE_VALUE_TYPES, V_SAMPLE_LABELS, V_LOCATION_LINES, V_MAPPINGS, V_STACKS,
+  V_MODELS, V_TEXT_LINES, V_SAMPLE_TEXT, V_STRINGS
+};
+
+typedef struct idmap {
+  uint64_t n;       /* rows of the table */
+  int ident;        /* keys are 1..n in order */
+  int64_t *key;     /* sorted keys (when not ident) */
+  uint64_t *row;    /* row of key[i] */
+  uint32_t *newid;  /* new id of each row (0: none yet) */
+} idmap;
+
+typedef struct wctx {
+  const pcb_input *in;
+  pcol_builder *b;
+  pcol_error *err;
+  char *tmp;
+  size_t tmpcap;
+  idmap m[PCB_NVIEWS];
+} wctx;
+
+static const pcb_in_table *wt(const wctx *w, int v) { return &w->in->t[v]; }
+static int has_table(const wctx *w, int v) { return w->in->t[v].present; }
+static int has_col(const wctx *w, int v, int c) {
+  return w->in->t[v].present && w->in->t[v].cols[c].type != PCB_IN_ABSENT;
+}
+
+static int werr(wctx *w, int code, int v, int c, uint64_t r, const char *what) {
+  const pcb_view_info *vi = &views[v];
+  if (c >= 0)
+    return pcol_error_set(w->err, code, "%s$%s, row %llu: %s", vi->name, vi->cols[c].name,
+                          (unsigned long long)r + 1, what);
+  return pcol_error_set(w->err, code, "%s, row %llu: %s", vi->name, (unsigned long long)r + 1, what);
+}
+
+/* The builder's appends return a code only: name what failed. */
+static int bcheck(wctx *w, int rc, int v, uint64_t r) {
+  if (!rc) return 0;
+  return werr(w, rc, v, -1, r, rc == PCOL_EINVAL ? "refused by the builder (a reference or order rule)"
+                                                 : pcol_strerror(rc));
+}
+
+/* i64 cell; `na` is what NA becomes (callers pass PCOL_NA_I64 or a default). */
+static int cell_i64(wctx *w, int v, int c, uint64_t r, int64_t dflt, int64_t *out) {
+  const pcb_in_col *col = &wt(w, v)->cols[c];
+  switch (col->type) {
+  case PCB_IN_ABSENT: *out = dflt; return 0;
+  case PCB_IN_I32: {
+    int32_t x = ((const int32_t *)col->data)[r];
+    *out = x == INT32_MIN ? PCOL_NA_I64 : x;
+    return 0;
+  }
+  case PCB_IN_F64: {
+    double d = ((const double *)col->data)[r];
+    if (isnan(d)) *out = PCOL_NA_I64;
+    else if (d != floor(d) || d < -9223372036854775808.0 || d >= 9223372036854775808.0)
+      return werr(w, PCOL_EINVAL, v, c, r, "not a whole number in the range of a 64-bit integer");
+    else *out = (int64_t)d;
+    return 0;
+  }
+  case PCB_IN_I64: *out = ((const int64_t *)col->data)[r]; return 0;
+  case PCB_IN_U64: {
+    uint64_t x = ((const uint64_t *)col->data)[r];
+    if (x > INT64_MAX) return werr(w, PCOL_EINVAL, v, c, r, "larger than a 64-bit signed integer");
+    *out = (int64_t)x;
+    return 0;
+  }
+  case PCB_IN_U32: *out = ((const uint32_t *)col->data)[r]; return 0;
+  case PCB_IN_U8: *out = ((const uint8_t *)col->data)[r]; return 0;
+  case PCB_IN_STR: return werr(w, PCOL_EINVAL, v, c, r, "must be numbers, not strings");
+  }
+  return werr(w, PCOL_EINVAL, v, c, r, "unknown column type");
+}
+
+static int cell_u64(wctx *w, int v, int c, uint64_t r, uint64_t *out) {
+  const pcb_in_col *col = &wt(w, v)->cols[c];
+  if (col->type == PCB_IN_U64) {
+    *out = ((const uint64_t *)col->data)[r];
+    return 0;
+  }
+  if (col->type == PCB_IN_F64) { /* R: addresses as doubles */
+    double d = ((const double *)col->data)[r];
+    if (isnan(d) || d < 0 || d != floor(d) || d >= 18446744073709551616.0)
+      return werr(w, PCOL_EINVAL, v, c, r, "not a whole number from 0 to 2^64-1");
+    *out = (uint64_t)d;
+    return 0;
+  }
+  int64_t x;
+  int rc = cell_i64(w, v, c, r, 0, &x);
+  if (rc) return rc;
+  if (x < 0) return werr(w, PCOL_EINVAL, v, c, r, x == PCOL_NA_I64 ? "NA where a number is needed" : "negative");
+  *out = (uint64_t)x;
+  return 0;
+}
+
+static int cell_f64(wctx *w, int v, int c, uint64_t r, double *out) {
+  const pcb_in_col *col = &wt(w, v)->cols[c];
+  if (col->type == PCB_IN_ABSENT) {
+    *out = NAN;
+    return 0;
+  }
+  if (col->type == PCB_IN_F64) {
+    *out = ((const double *)col->data)[r];
+    return 0;
+  }
+  int64_t x;
+  int rc = cell_i64(w, v, c, r, 0, &x);
+  if (rc) return rc;
+  *out = x == PCOL_NA_I64 ? NAN : (double)x;
+  return 0;
+}
+
+static int cell_bytes(wctx *w, int v, int c, uint64_t r, const char **p, size_t *len) {
+  const pcb_in_col *col = &wt(w, v)->cols[c];
+  *p = NULL;
+  *len = 0;
+  if (col->type == PCB_IN_ABSENT) return 0;
+  if (col->type != PCB_IN_STR) return werr(w, PCOL_EINVAL, v, c, r, "must be strings");
+  return w->in->get_str(w->in->ctx, v, c, r, p, len, w->err);
+}
+
+static int cell_str(wctx *w, int v, int c, uint64_t r, uint32_t *sid) {
+  const char *p;
+  size_t len;
+  int rc = cell_bytes(w, v, c, r, &p, &len);
+  if (rc) return rc;
+  *sid = 0;
+  return p ? bcheck(w, pcol_b_string(w->b, p, len, sid), v, r) : 0;
+}
+
+/* A NUL-terminated copy (NULL for NA) for the builder calls that take C strings. */
+static int cell_cstr(wctx *w, int v, int c, uint64_t r, const char **s) {
+  const char *p;
+  size_t len;
+  int rc = cell_bytes(w, v, c, r, &p, &len);
+  if (rc) return rc;
+  *s = NULL;
+  if (!p) return 0;
+  if (memchr(p, 0, len)) return werr(w, PCOL_EINVAL, v, c, r, "contains a NUL byte");
+  if (len + 1 > w->tmpcap) {
+    char *t = realloc(w->tmp, len + 1);
+    if (!t) return oom(w->err);
+    w->tmp = t;
+    w->tmpcap = len + 1;
+  }
+  memcpy(w->tmp, p, len);
+  w->tmp[len] = 0;
+  *s = w->tmp;
+  return 0;
+}
+
+/* ------------------------------------------------------------- id maps */
+
+static const int64_t *sort_keys;
+static int cmp_rows(const void *a, const void *b) {
+  int64_t x = sort_keys[*(const uint64_t *)a], y = sort_keys[*(const uint64_t *)b];
+  return x < y ? -1 : x > y;
+}
+
+/* The keys of view v: its id column (c >= 0) or its row numbers. */
+static int map_build(wctx *w, int v, int c) {
+  idmap *m = &w->m[v];
+  uint64_t n = has_table(w, v) ? wt(w, v)->nrows : 0;
+  m->n = n;
+  m->ident = 1;
+  if (n > SIZE_MAX / 8 - 1 || !(m->newid = calloc(n + 1, sizeof *m->newid))) return oom(w->err);
+  if (c < 0 || !has_col(w, v, c)) return 0;
+  int64_t *keys = malloc((n + 1) * sizeof *keys);
+  if (!keys) return oom(w->err);
+  int rc = 0;
+  for (uint64_t r = 0; r < n; r++) {
+    if ((rc = cell_i64(w, v, c, r, 0, &keys[r]))) goto out;
+    if (keys[r] <= 0) {
+      rc = werr(w, PCOL_EINVAL, v, c, r, "ids must be 1 or more");
+      goto out;
+    }
+    if (keys[r] != (int64_t)r + 1) m->ident = 0;
+  }
+  if (m->ident) goto out;
+  uint64_t *rows = malloc((n + 1) * sizeof *rows);
+  if (!rows) {
+    rc = oom(w->err);
+    goto out;
+  }
+  for (uint64_t r = 0; r < n; r++) rows[r] = r;
+  sort_keys = keys; /* qsort has no context argument in C11 */
+  qsort(rows, (size_t)n, sizeof *rows, cmp_rows);
+  m->key = malloc((n + 1) * sizeof *m->key);
+  if (!m->key) {
+    free(rows);
+    rc = oom(w->err);
+    goto out;
+  }
+  for (uint64_t i = 0; i < n; i++) {
+    m->key[i] = keys[rows[i]];
+    if (i && m->key[i] == m->key[i - 1]) {
+      free(rows);
+      rc = werr(w, PCOL_EINVAL, v, c, rows[i], "duplicate id");
+      goto out;
+    }
+  }
+  m->row = rows;
+out:
+  free(keys);
+  return rc;
+}
+
+/* Row of `key` in the map, or -1. */
+static int64_t map_row(const idmap *m, int64_t key) {
+  if (m->ident) return key >= 1 && (uint64_t)key <= m->n ? key - 1 : -1;
+  uint64_t lo = 0, hi = m->n;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (m->key[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < m->n && m->key[lo] == key ? (int64_t)m->row[lo] : -1;
+}
+
+/* A reference cell of view v into view `to`: 0 for NA or 0, else the new id
+ * of the row with that key (which must exist and be built). */
+static int cell_ref(wctx *w, int v, int c, uint64_t r, int to, uint32_t dflt, uint32_t *out) {
+  int64_t k;
+  int rc = cell_i64(w, v, c, r, dflt, &k);
+  if (rc) return rc;
+  if (k == PCOL_NA_I64 || k == 0) {
+    *out = 0;
+    return 0;
+  }
+  int64_t row = map_row(&w->m[to], k);
+  if (row < 0 || !w->m[to].newid[row]) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "refers to id %lld, which %s does not have%s", (long long)k, views[to].name,
+             row >= 0 ? " (yet: rows must come after the rows they refer to)" : "");
+    return werr(w, PCOL_EINVAL, v, c, r, msg);
+  }
+  *out = w->m[to].newid[row];
+  return 0;
+}
+
+/* The rows of child view v grouped by the row of their parent (view p,
+ * key column c): rows of parent i are rows[off[i]..off[i+1]).  With a depth
+ * column, each group is put in depth order. */
+typedef struct groups {
+  uint64_t *off, *rows;
+} groups;
+
+static const int64_t *sort_depth;
+static int cmp_depth(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  int64_t dx = sort_depth[x], dy = sort_depth[y];
+  return dx != dy ? (dx < dy ? -1 : 1) : (x > y) - (x < y);
+}
+
+static int group_by(wctx *w, int v, int c, int p, int depth_col, groups *g) {
+  uint64_t n = has_table(w, v) ? wt(w, v)->nrows : 0, np = w->m[p].n;
+  int rc = 0;
+  int64_t *depth = NULL;
+  uint64_t *parent = malloc((n + 1) * sizeof *parent);
+  g->off = calloc(np + 2, sizeof *g->off);
+  g->rows = malloc((n + 1) * sizeof *g->rows);
+  if (!parent || !g->off || !g->rows) {
+    rc = oom(w->err);
+    goto out;
+  }
+  for (uint64_t r = 0; r < n; r++) {
+    int64_t k;
+    if ((rc = cell_i64(w, v, c, r, 0, &k))) goto out;
+    int64_t row = map_row(&w->m[p], k);
+    if (row < 0) {
+      char msg[160];
+      snprintf(msg, sizeof msg, "refers to id %lld, which %s does not have", (long long)k, views[p].name);
+      rc = werr(w, PCOL_EINVAL, v, c, r, msg);
+      goto out;
+    }
+    parent[r] = (uint64_t)row;
+    g->off[row + 2]++;
+  }
+  for (uint64_t i = 2; i < np + 2; i++) g->off[i] += g->off[i - 1];
+  for (uint64_t r = 0; r < n; r++) g->rows[g->off[parent[r] + 1]++] = r; /* stable */
+  if (depth_col >= 0 && has_col(w, v, depth_col)) {
+    if (!(depth = malloc((n + 1) * sizeof *depth))) {
+      rc = oom(w->err);
+      goto out;
+    }
+    for (uint64_t r = 0; r < n; r++)
+      if ((rc = cell_i64(w, v, depth_col, r, 0, &depth[r]))) goto out;
+    sort_depth = depth;
+    for (uint64_t i = 0; i < np; i++) {
+      uint64_t a = g->off[i], e = g->off[i + 1];
+      int sorted = 1;
+      for (uint64_t k = a + 1; k < e && sorted; k++) sorted = depth[g->rows[k - 1]] <= depth[g->rows[k]];
+      if (!sorted) qsort(g->rows + a, (size_t)(e - a), sizeof *g->rows, cmp_depth);
+    }
+  }
+out:
+  free(parent);
+  free(depth);
+  return rc;
+}
+
+static void groups_free(groups *g) {
+  free(g->off);
+  free(g->rows);
+  g->off = g->rows = NULL;
+}
+
+/* ------------------------------------------------------------- tables */
+
+static int w_strings(wctx *w) {
+  if (!has_table(w, V_STRINGS)) return 0;
+  for (uint64_t r = 0; r < wt(w, V_STRINGS)->nrows; r++) {
+    uint32_t id;
+    int rc = cell_str(w, V_STRINGS, 1, r, &id);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+static int w_sources(wctx *w) {
+  int rc = map_build(w, V_SOURCES, 0);
+  if (rc) return rc;
+  if (!has_table(w, V_SOURCES) || wt(w, V_SOURCES)->nrows == 0) {
+    /* no sources given: one unnamed source for whatever refers to source 1 */
+    free(w->m[V_SOURCES].newid);
+    w->m[V_SOURCES] = (idmap){.n = 1, .ident = 1, .newid = calloc(2, sizeof(uint32_t))};
+    if (!w->m[V_SOURCES].newid) return oom(w->err);
+    if (!has_table(w, V_SAMPLES) || wt(w, V_SAMPLES)->nrows == 0) return 0;
+    return bcheck(w, pcol_b_source(w->b, NULL, NULL, PCOL_NA_I64, &w->m[V_SOURCES].newid[0]), V_SOURCES, 0);
+  }
+  for (uint64_t r = 0; r < wt(w, V_SOURCES)->nrows; r++) {
+    const char *type, *uri;
+    char *t2 = NULL;
+    int64_t ts;
+    if ((rc = cell_cstr(w, V_SOURCES, 1, r, &type))) return rc;
+    if (type && !(t2 = strdup(type))) return oom(w->err);
+    if (!(rc = cell_cstr(w, V_SOURCES, 2, r, &uri)) && !(rc = cell_i64(w, V_SOURCES, 3, r, PCOL_NA_I64, &ts)))
+      rc = bcheck(w, pcol_b_source(w->b, t2, uri, ts, &w->m[V_SOURCES].newid[r]), V_SOURCES, r);
+    free(t2);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+static int w_meta(wctx *w) {
+  if (!has_table(w, V_META)) return 0;
+  for (uint64_t r = 0; r < wt(w, V_META)->nrows; r++) {
+    const char *key, *val;
+    size_t len;
+    uint32_t sid;
+    char *k2 = NULL;
+    int rc = cell_cstr(w, V_META, 0, r, &key);
+    if (rc) return rc;
+    if (key && !(k2 = strdup(key))) return oom(w->err);
+    if (!(rc = cell_bytes(w, V_META, 1, r, &val, &len)) && !(rc = cell_ref(w, V_META, 2, r, V_SOURCES, 0, &sid)))
+      rc = bcheck(w, pcol_b_meta(w->b, sid, k2, val, len), V_META, r);
+    free(k2);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+static int w_value_types(wctx *w) {
+  int rc = map_build(w, V_VALUE_TYPES, 0);
+  for (uint64_t r = 0; !rc && r < w->m[V_VALUE_TYPES].n; r++) {
+    uint32_t t, u;
+    if (!(rc = cell_str(w, V_VALUE_TYPES, 1, r, &t)) && !(rc = cell_str(w, V_VALUE_TYPES, 2, r, &u)))
+      rc = bcheck(w, pcol_b_value_type(w->b, t, u, &w->m[V_VALUE_TYPES].newid[r]), V_VALUE_TYPES, r);
+  }
+  if (rc || !has_table(w, V_SOURCE_VALUE_TYPES)) return rc;
+  for (uint64_t r = 0; !rc && r < wt(w, V_SOURCE_VALUE_TYPES)->nrows; r++) {
+    uint32_t s, vt;
+    if (!(rc = cell_ref(w, V_SOURCE_VALUE_TYPES, 0, r, V_SOURCES, 0, &s)) &&
+        !(rc = cell_ref(w, V_SOURCE_VALUE_TYPES, 1, r, V_VALUE_TYPES, 0, &vt)))
+      rc = bcheck(w, pcol_b_source_value_type(w->b, s, vt), V_SOURCE_VALUE_TYPES, r);
+  }
+  return rc;
+}
+
+static int w_functions(wctx *w) {
+  int rc = map_build(w, V_FUNCTIONS, 0);
+  for (uint64_t r = 0; !rc && r < w->m[V_FUNCTIONS].n; r++) {
+    pcol_function_row fn;
+    if (!(rc = cell_str(w, V_FUNCTIONS, 1, r, &fn.name)) && !(rc = cell_str(w, V_FUNCTIONS, 2, r, &fn.system_name)) &&
+        !(rc = cell_str(w, V_FUNCTIONS, 3, r, &fn.filename)) &&
+        !(rc = cell_i64(w, V_FUNCTIONS, 4, r, PCOL_NA_I64, &fn.start_line)))
+      rc = bcheck(w, pcol_b_function(w->b, &fn, &w->m[V_FUNCTIONS].newid[r]), V_FUNCTIONS, r);
+  }
+  return rc;
+}
+
+static int w_mappings(wctx *w) {
+  int rc = map_build(w, V_MAPPINGS, 0);
+  for (uint64_t r = 0; !rc && r < w->m[V_MAPPINGS].n; r++) {
+    pcol_mapping_row m = {0};
+    uint64_t *u[3] = {&m.memory_start, &m.memory_limit, &m.file_offset};
+    for (int k = 0; k < 3 && !rc; k++)
+      if (has_col(w, V_MAPPINGS, 1 + k)) rc = cell_u64(w, V_MAPPINGS, 1 + k, r, u[k]);
+    if (!rc) rc = cell_str(w, V_MAPPINGS, 4, r, &m.filename);
+    if (!rc) rc = cell_str(w, V_MAPPINGS, 5, r, &m.build_id);
+    for (int k = 0; k < 4 && !rc; k++) {
+      int64_t b;
+      if (!(rc = cell_i64(w, V_MAPPINGS, 6 + k, r, 0, &b)) && b && b != PCOL_NA_I64) m.flags |= (uint8_t)(1u << k);
+    }
+    if (!rc) rc = bcheck(w, pcol_b_mapping(w->b, &m, 0, &w->m[V_MAPPINGS].newid[r]), V_MAPPINGS, r);
+  }
+  return rc;
+}
+
+static int w_locations(wctx *w) {
+  int rc = map_build(w, V_LOCATIONS, 0);
+  if (rc) return rc;
+  groups g = {0};
+  int by_lines = has_table(w, V_LOCATION_LINES);
+  if (by_lines && (rc = group_by(w, V_LOCATION_LINES, 0, V_LOCATIONS, 1, &g))) goto out;
+  pcol_line_row *lines = NULL;
+  size_t cap = 0;
+  for (uint64_t r = 0; !rc && r < w->m[V_LOCATIONS].n; r++) {
+    size_t nl = 0;
+    if (by_lines) {
+      uint64_t a = g.off[r], e = g.off[r + 1];
+      if (e - a > cap) {
+        pcol_line_row *t = realloc(lines, (size_t)(e - a) * sizeof *t);
+        if (!t) {
+          rc = oom(w->err);
+          break;
+        }
+        lines = t;
+        cap = (size_t)(e - a);
+      }
+      for (uint64_t k = a; k < e && !rc; k++, nl++) {
+        uint64_t lr = g.rows[k];
+        if (!(rc = cell_ref(w, V_LOCATION_LINES, 2, lr, V_FUNCTIONS, 0, &lines[nl].function_id)) &&
+            !(rc = cell_i64(w, V_LOCATION_LINES, 3, lr, PCOL_NA_I64, &lines[nl].line)))
+          rc = cell_i64(w, V_LOCATION_LINES, 4, lr, PCOL_NA_I64, &lines[nl].column);
+      }
+    } else { /* the location's one line, when it has a function or a line */
+      pcol_line_row l1;
+      if (!cap) {
+        if (!(lines = malloc(sizeof *lines))) {
+          rc = oom(w->err);
+          break;
+        }
+        cap = 1;
+      }
+      if (!(rc = cell_ref(w, V_LOCATIONS, 1, r, V_FUNCTIONS, 0, &l1.function_id)) &&
+          !(rc = cell_i64(w, V_LOCATIONS, 2, r, PCOL_NA_I64, &l1.line))) {
+        l1.column = PCOL_NA_I64;
+        if (l1.function_id || l1.line != PCOL_NA_I64) lines[nl++] = l1;
+      }
+    }
+    uint64_t addr = 0;
+    uint32_t map = 0;
+    int64_t folded = 0;
+    if (!rc && has_col(w, V_LOCATIONS, 3)) rc = cell_u64(w, V_LOCATIONS, 3, r, &addr);
+    if (!rc) rc = cell_ref(w, V_LOCATIONS, 4, r, V_MAPPINGS, 0, &map);
+    if (!rc) rc = cell_i64(w, V_LOCATIONS, 5, r, 0, &folded);
+    if (!rc)
+      rc = bcheck(w,
+                  pcol_b_location(w->b, map, addr, folded && folded != PCOL_NA_I64 ? PCOL_LOC_IS_FOLDED : 0,
+                                  lines, nl, &w->m[V_LOCATIONS].newid[r]),
+                  V_LOCATIONS, r);
+  }
+  free(lines);
+out:
+  groups_free(&g);
+  return rc;
+}
+
+static int w_stacks(wctx *w) {
+  int rc = map_build(w, V_STACKS, 0);
+  for (uint64_t r = 0; !rc && r < w->m[V_STACKS].n; r++) {
+    uint32_t parent, loc;
+    if (!(rc = cell_ref(w, V_STACKS, 1, r, V_STACKS, 0, &parent)) &&
+        !(rc = cell_ref(w, V_STACKS, 2, r, V_LOCATIONS, 0, &loc)))
+      rc = bcheck(w, pcol_b_stack_node(w->b, parent, loc, &w->m[V_STACKS].newid[r]), V_STACKS, r);
+  }
+  return rc;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t es, pcol_error *err) {
+  if (need <= *cap) return 0;
+  size_t nc = need < 16 ? 16 : need * 2;
+  void *t = realloc(*p, nc * es);
+  if (!t) return oom(err);
+  *p = t;
+  *cap = nc;
+  return 0;
+}
+
+static int w_samples(wctx *w) {
+  int rc = map_build(w, V_SAMPLES, 0);
+  if (rc) return rc;
+  groups gv = {0}, gl = {0}, gb = {0};
+  uint32_t *locs = NULL;
+  pcol_value_row *vals = NULL;
+  pcol_label_row *labs = NULL;
+  size_t clocs = 0, cvals = 0, clabs = 0;
+  /* stacks: samples$stack_id through `stacks` when both are given, else
+   * sample_locations */
+  int use_stack_ids = has_table(w, V_STACKS) && has_col(w, V_SAMPLES, 6);
+  int by_locs = !use_stack_ids && has_table(w, V_SAMPLE_LOCATIONS);
+  if (has_table(w, V_SAMPLE_VALUES) && (rc = group_by(w, V_SAMPLE_VALUES, 0, V_SAMPLES, -1, &gv))) goto out;
+  if (by_locs && (rc = group_by(w, V_SAMPLE_LOCATIONS, 0, V_SAMPLES, 1, &gl))) goto out;
+  if (has_table(w, V_SAMPLE_LABELS) && (rc = group_by(w, V_SAMPLE_LABELS, 0, V_SAMPLES, -1, &gb))) goto out;
+  for (uint64_t r = 0; !rc && r < w->m[V_SAMPLES].n; r++) {
+    pcol_sample_row s;
+    if ((rc = cell_ref(w, V_SAMPLES, 1, r, V_SOURCES, 1, &s.source_id)) ||
+        (rc = cell_i64(w, V_SAMPLES, 2, r, PCOL_NA_I64, &s.time_ns)) ||
+        (rc = cell_i64(w, V_SAMPLES, 3, r, 0, &s.duration_ns)) || (rc = cell_i64(w, V_SAMPLES, 4, r, 1, &s.weight)) ||
+        (rc = cell_i64(w, V_SAMPLES, 5, r, PCOL_NA_I64, &s.cpu_delta_ns)))
+      break;
+    if (s.source_id == 0) {
+      rc = werr(w, PCOL_EINVAL, V_SAMPLES, 1, r, "a sample needs a source");
+      break;
+    }
+    s.stack_id = 0;
+    if (use_stack_ids) {
+      if ((rc = cell_ref(w, V_SAMPLES, 6, r, V_STACKS, 0, &s.stack_id))) break;
+    } else if (by_locs) {
+      uint64_t a = gl.off[r], e = gl.off[r + 1];
+      if ((rc = grow((void **)&locs, &clocs, (size_t)(e - a), sizeof *locs, w->err))) break;
+      for (uint64_t k = a; k < e && !rc; k++)
+        rc = cell_ref(w, V_SAMPLE_LOCATIONS, 2, gl.rows[k], V_LOCATIONS, 0, &locs[k - a]);
+      for (uint64_t k = a; k < e && !rc; k++)
+        if (!locs[k - a]) rc = werr(w, PCOL_EINVAL, V_SAMPLE_LOCATIONS, 2, gl.rows[k], "NA location");
+      if (!rc) rc = bcheck(w, pcol_b_stack(w->b, locs, (size_t)(e - a), &s.stack_id), V_SAMPLES, r);
+      if (rc) break;
+    }
+    s.labelset_id = 0;
+    if (gb.off) {
+      uint64_t a = gb.off[r], e = gb.off[r + 1];
+      if ((rc = grow((void **)&labs, &clabs, (size_t)(e - a), sizeof *labs, w->err))) break;
+      for (uint64_t k = a; k < e && !rc; k++) {
+        uint64_t lr = gb.rows[k];
+        pcol_label_row *l = &labs[k - a];
+        if (!(rc = cell_str(w, V_SAMPLE_LABELS, 1, lr, &l->key)) && !(rc = cell_str(w, V_SAMPLE_LABELS, 2, lr, &l->str)) &&
+            !(rc = cell_i64(w, V_SAMPLE_LABELS, 3, lr, PCOL_NA_I64, &l->num)))
+          rc = cell_str(w, V_SAMPLE_LABELS, 4, lr, &l->num_unit);
+        /* a string label without a number is shown with num NA: stored 0 */
+        if (!rc && l->str && l->num == PCOL_NA_I64) l->num = 0;
+      }
+      if (!rc && e > a) rc = bcheck(w, pcol_b_labelset(w->b, labs, (size_t)(e - a), &s.labelset_id), V_SAMPLES, r);
+      if (rc) break;
+    }
+    size_t nv = 0;
+    if (gv.off) {
+      uint64_t a = gv.off[r], e = gv.off[r + 1];
+      if ((rc = grow((void **)&vals, &cvals, (size_t)(e - a), sizeof *vals, w->err))) break;
+      for (uint64_t k = a; k < e && !rc; k++, nv++) {
+        uint64_t vr = gv.rows[k];
+        uint32_t t, u;
+        if (!(rc = cell_str(w, V_SAMPLE_VALUES, 1, vr, &t)) && !(rc = cell_str(w, V_SAMPLE_VALUES, 2, vr, &u)) &&
+            !(rc = bcheck(w, pcol_b_value_type(w->b, t, u, &vals[nv].value_type_id), V_SAMPLE_VALUES, vr)))
+          rc = cell_i64(w, V_SAMPLE_VALUES, 3, vr, 0, &vals[nv].value);
+      }
+      if (rc) break;
+    }
+    rc = pcol_b_sample(w->b, &s, vals, nv, &w->m[V_SAMPLES].newid[r]);
+    if (rc == PCOL_EINVAL)
+      rc = werr(w, rc, V_SAMPLES, -1, r,
+                "refused: samples must be grouped by source_id, in time order within a source");
+    else if (rc) rc = bcheck(w, rc, V_SAMPLES, r);
+  }
+out:
+  groups_free(&gv);
+  groups_free(&gl);
+  groups_free(&gb);
+  free(locs);
+  free(vals);
+  free(labs);
+  return rc;
+}
+
+static int w_text(wctx *w) {
+  int rc = 0;
+  for (uint64_t r = 0; !rc && has_table(w, V_TEXT_LINES) && r < wt(w, V_TEXT_LINES)->nrows; r++) {
+    uint32_t src;
+    int64_t k;
+    const char *p;
+    size_t len;
+    if ((rc = cell_ref(w, V_TEXT_LINES, 0, r, V_SOURCES, 0, &src)) || (rc = cell_i64(w, V_TEXT_LINES, 1, r, 0, &k)) ||
+        (rc = cell_bytes(w, V_TEXT_LINES, 2, r, &p, &len)))
+      break;
+    /* before_sample is a sample id, or one past the last sample */
+    int64_t row = map_row(&w->m[V_SAMPLES], k);
+    uint64_t before;
+    if (row >= 0) before = w->m[V_SAMPLES].newid[row];
+    else if (k >= 1 && (uint64_t)k == w->m[V_SAMPLES].n + 1) before = pcol_b_sample_count(w->b) + 1;
+    else {
+      rc = werr(w, PCOL_EINVAL, V_TEXT_LINES, 1, r, "not a sample id (nor one past the last)");
+      break;
+    }
+    rc = bcheck(w, pcol_b_text_line(w->b, src, before, p, len), V_TEXT_LINES, r);
+  }
+  for (uint64_t r = 0; !rc && has_table(w, V_SAMPLE_TEXT) && r < wt(w, V_SAMPLE_TEXT)->nrows; r++) {
+    uint32_t sid;
+    const char *p;
+    size_t len;
+    if (!(rc = cell_ref(w, V_SAMPLE_TEXT, 0, r, V_SAMPLES, 0, &sid)) && !(rc = cell_bytes(w, V_SAMPLE_TEXT, 1, r, &p, &len)))
+      rc = bcheck(w, pcol_b_sample_text(w->b, sid, p, len), V_SAMPLE_TEXT, r);
+  }
+  return rc;
+}
+
+static int w_models(wctx *w) {
+  int rc = 0;
+  for (uint64_t r = 0; !rc && has_table(w, V_MODELS) && r < wt(w, V_MODELS)->nrows; r++) {
+    pcol_model_row m;
+    if (!(rc = cell_ref(w, V_MODELS, 1, r, V_SOURCES, 0, &m.source_id)) && !(rc = cell_str(w, V_MODELS, 2, r, &m.uid)) &&
+        !(rc = cell_str(w, V_MODELS, 3, r, &m.model)) && !(rc = cell_str(w, V_MODELS, 4, r, &m.method)) &&
+        !(rc = cell_f64(w, V_MODELS, 5, r, &m.r_square)) && !(rc = cell_f64(w, V_MODELS, 6, r, &m.x_start)) &&
+        !(rc = cell_f64(w, V_MODELS, 7, r, &m.x_end)) && !(rc = cell_str(w, V_MODELS, 8, r, &m.coeffs)))
+      rc = bcheck(w, pcol_b_model(w->b, &m), V_MODELS, r);
+  }
+  return rc;
+}
+
+int pcb_write(const pcb_input *in, const char *path, int compress_lz4, pcol_error *err) {
+  wctx w = {0};
+  w.in = in;
+  w.err = err;
+  int rc = pcol_builder_new(&w.b, err);
+  if (rc) return rc;
+  if (!(rc = w_strings(&w)) && !(rc = w_sources(&w)) && !(rc = w_meta(&w)) && !(rc = w_value_types(&w)) &&
+      !(rc = w_functions(&w)) && !(rc = w_mappings(&w)) && !(rc = w_locations(&w)) && !(rc = w_stacks(&w)) &&
+      !(rc = w_samples(&w)) && !(rc = w_text(&w)) && !(rc = w_models(&w))) {
+    pcol_write_options opt = {0};
+    opt.compress_lz4 = compress_lz4;
+    rc = pcol_builder_write(w.b, path, &opt, err);
+  }
+  pcol_builder_free(w.b);
+  for (int v = 0; v < PCB_NVIEWS; v++) {
+    free(w.m[v].key);
+    free(w.m[v].row);
+    free(w.m[v].newid);
+  }
+  free(w.tmp);
+  return rc;
+}
