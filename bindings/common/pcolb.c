@@ -609,9 +609,10 @@ static int cell_u64(wctx *w, int v, int c, uint64_t r, uint64_t *out) {
   }
   if (col->type == PCB_IN_F64) { /* R: addresses as doubles */
     double d = ((const double *)col->data)[r];
-    if (isnan(d) || d < 0 || d != floor(d) || d >= 18446744073709551616.0)
-      return werr(w, PCOL_EINVAL, v, c, r, "not a whole number from 0 to 2^64-1");
-    *out = (uint64_t)d;
+    if (isnan(d) || d < 0 || d != floor(d) || d > 18446744073709551616.0)
+      return werr(w, PCOL_EINVAL, v, c, r, "not a whole number from 0 to 2^64");
+    /* 2^64 is how a double holds the values from 2^64-1024 up: the largest */
+    *out = d == 18446744073709551616.0 ? UINT64_MAX : (uint64_t)d;
     return 0;
   }
   int64_t x;
@@ -1017,6 +1018,59 @@ static int grow(void **p, size_t *cap, size_t need, size_t es, pcol_error *err) 
   return 0;
 }
 
+/* The label set of sample row r (its sample_labels rows), built or found. */
+static int labels_of(wctx *w, const groups *gb, uint64_t r, pcol_label_row **labs, size_t *clabs, uint32_t *id) {
+  uint64_t a = gb->off[r], e = gb->off[r + 1];
+  int rc = grow((void **)labs, clabs, (size_t)(e - a), sizeof **labs, w->err);
+  for (uint64_t k = a; k < e && !rc; k++) {
+    uint64_t lr = gb->rows[k];
+    pcol_label_row *l = &(*labs)[k - a];
+    if (!(rc = cell_str(w, V_SAMPLE_LABELS, 1, lr, &l->key)) && !(rc = cell_str(w, V_SAMPLE_LABELS, 2, lr, &l->str)) &&
+        !(rc = cell_i64(w, V_SAMPLE_LABELS, 3, lr, PCOL_NA_I64, &l->num)))
+      rc = cell_str(w, V_SAMPLE_LABELS, 4, lr, &l->num_unit);
+    /* a string label without a number is shown with num NA: stored 0 */
+    if (!rc && l->str && l->num == PCOL_NA_I64) l->num = 0;
+  }
+  *id = 0;
+  if (!rc && e > a) rc = bcheck(w, pcol_b_labelset(w->b, *labs, (size_t)(e - a), id), V_SAMPLES, r);
+  return rc;
+}
+
+/* Label sets have no view of their own: when samples$labelset_id is given,
+ * the sets are first built in the order of those ids (from the first sample
+ * of each), so that a file read back keeps its label set ids. */
+static int labelsets_in_id_order(wctx *w, const groups *gb, pcol_label_row **labs, size_t *clabs) {
+  uint64_t n = w->m[V_SAMPLES].n;
+  int64_t *key = malloc((n + 1) * sizeof *key);
+  uint64_t *rows = malloc((n + 1) * sizeof *rows);
+  int rc = 0;
+  if (!key || !rows) {
+    rc = oom(w->err);
+    goto out;
+  }
+  uint64_t m = 0;
+  for (uint64_t r = 0; r < n && !rc; r++) {
+    rc = cell_i64(w, V_SAMPLES, 7, r, 0, &key[r]);
+    if (!rc && key[r] > 0 && gb->off[r + 1] > gb->off[r]) rows[m++] = r;
+  }
+  if (rc) goto out;
+  sort_keys = key;
+  qsort(rows, (size_t)m, sizeof *rows, cmp_rows); /* by key, then (stable enough) */
+  for (uint64_t i = 0; i < m && !rc; i++) {
+    if (i && key[rows[i]] == key[rows[i - 1]]) continue;
+    uint32_t id;
+    /* the first sample with this key: the smallest row among equal keys */
+    uint64_t best = rows[i];
+    for (uint64_t j = i + 1; j < m && key[rows[j]] == key[rows[i]]; j++)
+      if (rows[j] < best) best = rows[j];
+    rc = labels_of(w, gb, best, labs, clabs, &id);
+  }
+out:
+  free(key);
+  free(rows);
+  return rc;
+}
+
 static int w_samples(wctx *w) {
   int rc = map_build(w, V_SAMPLES, 0);
   if (rc) return rc;
@@ -1032,6 +1086,7 @@ static int w_samples(wctx *w) {
   if (has_table(w, V_SAMPLE_VALUES) && (rc = group_by(w, V_SAMPLE_VALUES, 0, V_SAMPLES, -1, &gv))) goto out;
   if (by_locs && (rc = group_by(w, V_SAMPLE_LOCATIONS, 0, V_SAMPLES, 1, &gl))) goto out;
   if (has_table(w, V_SAMPLE_LABELS) && (rc = group_by(w, V_SAMPLE_LABELS, 0, V_SAMPLES, -1, &gb))) goto out;
+  if (gb.off && has_col(w, V_SAMPLES, 7) && (rc = labelsets_in_id_order(w, &gb, &labs, &clabs))) goto out;
   for (uint64_t r = 0; !rc && r < w->m[V_SAMPLES].n; r++) {
     pcol_sample_row s;
     if ((rc = cell_ref(w, V_SAMPLES, 1, r, V_SOURCES, 1, &s.source_id)) ||
@@ -1057,21 +1112,7 @@ static int w_samples(wctx *w) {
       if (rc) break;
     }
     s.labelset_id = 0;
-    if (gb.off) {
-      uint64_t a = gb.off[r], e = gb.off[r + 1];
-      if ((rc = grow((void **)&labs, &clabs, (size_t)(e - a), sizeof *labs, w->err))) break;
-      for (uint64_t k = a; k < e && !rc; k++) {
-        uint64_t lr = gb.rows[k];
-        pcol_label_row *l = &labs[k - a];
-        if (!(rc = cell_str(w, V_SAMPLE_LABELS, 1, lr, &l->key)) && !(rc = cell_str(w, V_SAMPLE_LABELS, 2, lr, &l->str)) &&
-            !(rc = cell_i64(w, V_SAMPLE_LABELS, 3, lr, PCOL_NA_I64, &l->num)))
-          rc = cell_str(w, V_SAMPLE_LABELS, 4, lr, &l->num_unit);
-        /* a string label without a number is shown with num NA: stored 0 */
-        if (!rc && l->str && l->num == PCOL_NA_I64) l->num = 0;
-      }
-      if (!rc && e > a) rc = bcheck(w, pcol_b_labelset(w->b, labs, (size_t)(e - a), &s.labelset_id), V_SAMPLES, r);
-      if (rc) break;
-    }
+    if (gb.off && (rc = labels_of(w, &gb, r, &labs, &clabs, &s.labelset_id))) break;
     size_t nv = 0;
     if (gv.off) {
       uint64_t a = gv.off[r], e = gv.off[r + 1];

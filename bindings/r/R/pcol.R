@@ -86,6 +86,8 @@ pcol_validate <- function(path, mmap = TRUE) {
 # profile v1 (r-prof/profile: samples aggregated, a list column of
 # locations) into the v2 tables: one sample row per v1 row, its value as
 # the weight (samples/count) or as a sample value of the one sample type.
+# The source type comes from the hidden component read_rprof (.rprof) or
+# read_pprof (.msg) leaves, as the profile package's v2 plan infers it.
 .from_profile_v1 <- function(p) {
   st <- p$sample_types
   if (NROW(st) != 1L) stop("write_pcol: a profile v1 list must have one sample type", call. = FALSE)
@@ -101,7 +103,9 @@ pcol_validate <- function(path, mmap = TRUE) {
   out <- list(
     meta = data.frame(key = as.character(p$meta$key), value = as.character(p$meta$value),
                       source_id = rep(NA_integer_, NROW(p$meta)), stringsAsFactors = FALSE),
-    sources = data.frame(source_id = 1L, source_type = "profile", source_uri = NA_character_,
+    sources = data.frame(source_id = 1L,
+                         source_type = if (!is.null(p$.rprof)) "rprof" else if (!is.null(p$.msg)) "pprof" else "profile",
+                         source_uri = NA_character_,
                          source_timestamp = NA_real_, stringsAsFactors = FALSE),
     samples = samples,
     sample_locations = data.frame(sample_id = rep(seq_len(n), nl), depth = sequence(nl),

@@ -271,7 +271,7 @@ static SEXP string_id(pcol_file *f, const char *path, strcache *c, uint32_t id) 
  * seq_len, a compact sequence). */
 static SEXP column_vector(pcol_file *f, SEXP file, const char *path, strcache *sc, pcb_col *c,
                           R_xlen_t n, int altrep) {
-  if (c->kind == PCB_ID) return R_NilValue;
+  if (c->kind == PCB_ID && c->seq) return R_NilValue;
   if (c->kind == PCB_STR) {
     SEXP v = PROTECT(Rf_allocVector(STRSXP, n));
     const uint32_t *ids = c->data;
@@ -296,6 +296,7 @@ static SEXP column_vector(pcol_file *f, SEXP file, const char *path, strcache *s
   colstate s = {c->data, n};
   SEXP v;
   switch (c->kind) {
+  case PCB_ID: /* a selection's sample ids */
   case PCB_REF:
   case PCB_COUNT: {
     v = PROTECT(Rf_allocVector(INTSXP, n));
