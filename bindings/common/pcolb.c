@@ -847,6 +847,12 @@ static int w_strings(wctx *w) {
   return 0;
 }
 
+static char *dupstr(const char *s) { /* strdup is POSIX, not C11 */
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  return d ? memcpy(d, s, n) : NULL;
+}
+
 static int w_sources(wctx *w) {
   int rc = map_build(w, V_SOURCES, 0);
   if (rc) return rc;
@@ -863,7 +869,7 @@ static int w_sources(wctx *w) {
     char *t2 = NULL;
     int64_t ts;
     if ((rc = cell_cstr(w, V_SOURCES, 1, r, &type))) return rc;
-    if (type && !(t2 = strdup(type))) return oom(w->err);
+    if (type && !(t2 = dupstr(type))) return oom(w->err);
     if (!(rc = cell_cstr(w, V_SOURCES, 2, r, &uri)) && !(rc = cell_i64(w, V_SOURCES, 3, r, PCOL_NA_I64, &ts)))
       rc = bcheck(w, pcol_b_source(w->b, t2, uri, ts, &w->m[V_SOURCES].newid[r]), V_SOURCES, r);
     free(t2);
@@ -881,7 +887,7 @@ static int w_meta(wctx *w) {
     char *k2 = NULL;
     int rc = cell_cstr(w, V_META, 0, r, &key);
     if (rc) return rc;
-    if (key && !(k2 = strdup(key))) return oom(w->err);
+    if (key && !(k2 = dupstr(key))) return oom(w->err);
     if (!(rc = cell_bytes(w, V_META, 1, r, &val, &len)) && !(rc = cell_ref(w, V_META, 2, r, V_SOURCES, 0, &sid)))
       rc = bcheck(w, pcol_b_meta(w->b, sid, k2, val, len), V_META, r);
     free(k2);

@@ -28,7 +28,7 @@ import numpy as _np
 
 from . import _pcol
 
-__all__ = ["open", "File", "Table", "Top", "Error", "NA_I64", "VIEWS", "version"]
+__all__ = ["open", "write", "File", "Table", "Top", "Error", "NA_I64", "VIEWS", "version"]
 
 Error = _pcol.Error
 NA_I64 = -(2 ** 63)
@@ -52,6 +52,55 @@ def open(path, *, mmap=True):
     that another process may truncate: a mapped file that shrinks raises
     SIGBUS on access)."""
     return File(path, mmap=mmap)
+
+
+def _write_column(col, kind):
+    """One column for the writer: ("str", sequence) or (type, numpy array)."""
+    if kind == "str":
+        if hasattr(col, "to_numpy"):  # pandas: NA -> None
+            col = [None if x is None or x != x else x for x in col.tolist()]
+        return ("str", col)
+    na = {"ref": 0, "id": 0, "i64": NA_I64, "f64": _np.nan}.get(kind, 0)
+    if hasattr(col, "to_numpy") and getattr(col, "hasnans", False):  # pandas nullable
+        col = col.to_numpy(dtype="float64" if kind == "f64" else "int64", na_value=na)
+    if isinstance(col, _np.ma.MaskedArray):
+        col = col.filled(na)
+    a = _np.asarray(col)
+    if kind == "f64":
+        return ("f64", a.astype(_np.float64, copy=False))
+    if a.dtype.kind == "u" and a.dtype.itemsize == 8:
+        return ("u64", a)
+    if a.dtype.kind == "f":
+        return ("f64", a.astype(_np.float64, copy=False))
+    return ("i64", a.astype(_np.int64, copy=False))
+
+
+def write(tables, path, *, compress=False):
+    """Pack tables into a pcol file at `path` (written atomically).
+
+    tables: a mapping of view name -> mapping of column name -> column (the
+    result of File.tables(), dicts of numpy arrays or lists, or pandas
+    DataFrames).  Any subset of the views and of their columns may be given;
+    ids are keys, references are resolved through them and the file gets
+    new ids in row order (the same ids when the tables came from a pcol
+    file).  Strings may be str, bytes (stored as they are) or None (NA)."""
+    spec = []
+    for name, t in tables.items():
+        if name not in _VIEWS:
+            continue
+        kinds = dict(_VIEWS[name][0])
+        cols = {}
+        n = None
+        for c in (t.columns if hasattr(t, "columns") else t.keys()):
+            if c not in kinds:
+                continue
+            cols[c] = _write_column(t[c], kinds[c])
+            m = len(cols[c][1])
+            if n is not None and m != n:
+                raise ValueError("%s: columns of different lengths" % name)
+            n = m
+        spec.append((name, n or 0, cols))
+    _pcol.write(spec, _os.fspath(path), bool(compress))
 
 
 class File:

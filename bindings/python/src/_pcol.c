@@ -428,6 +428,128 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
   return (PyObject *)h;
 }
 
+/* ------------------------------------------------------------ write */
+
+typedef struct pywrite {
+  PyObject *str_cols[PCB_NVIEWS][PCB_MAX_COLS]; /* sequences of str / bytes / None */
+  PyObject *last;                               /* the item whose bytes were handed out last */
+} pywrite;
+
+static int py_get_str(void *ctx, int view, int col, uint64_t row, const char **p, size_t *len,
+                      pcol_error *err) {
+  pywrite *w = ctx;
+  Py_CLEAR(w->last); /* its bytes have been copied by now */
+  PyObject *o = PySequence_GetItem(w->str_cols[view][col], (Py_ssize_t)row);
+  if (!o) {
+    PyErr_Clear();
+    return pcol_error_set(err, PCOL_EINVAL, "%s$%s, row %llu: cannot be read", pcb_view_at(view)->name,
+                          pcb_view_at(view)->cols[col].name, (unsigned long long)row + 1);
+  }
+  w->last = o;
+  *p = NULL;
+  *len = 0;
+  if (o == Py_None) return 0;
+  Py_ssize_t n = 0;
+  if (PyUnicode_Check(o)) {
+    *p = PyUnicode_AsUTF8AndSize(o, &n); /* cached in the str, which `last` keeps alive */
+  } else if (PyBytes_Check(o)) {
+    char *b;
+    if (PyBytes_AsStringAndSize(o, &b, &n) == 0) *p = b;
+  } else {
+    return pcol_error_set(err, PCOL_EINVAL, "%s$%s, row %llu: must be str, bytes or None", pcb_view_at(view)->name,
+                          pcb_view_at(view)->cols[col].name, (unsigned long long)row + 1);
+  }
+  if (!*p) {
+    PyErr_Clear();
+    return pcol_error_set(err, PCOL_EINVAL, "%s$%s, row %llu: not encodable as UTF-8", pcb_view_at(view)->name,
+                          pcb_view_at(view)->cols[col].name, (unsigned long long)row + 1);
+  }
+  *len = (size_t)n;
+  return 0;
+}
+
+/* write([(view, nrows, {column: (type, data)})], path, compress)
+ * type: "i64", "u64", "f64" (C-contiguous numpy arrays of that type) or
+ * "str" (a sequence of str / bytes / None). */
+static PyObject *mod_write(PyObject *self, PyObject *args) {
+  PyObject *tables, *pathobj, *bytes = NULL;
+  int compress = 0;
+  if (!PyArg_ParseTuple(args, "OO&p", &tables, PyUnicode_FSConverter, &bytes, &compress)) return NULL;
+  pathobj = bytes;
+  pcb_input in;
+  memset(&in, 0, sizeof in);
+  pywrite w;
+  memset(&w, 0, sizeof w);
+  PyObject *keep = PyList_New(0); /* buffers held for the call */
+  PyObject *res = NULL;
+  PyObject *seq = keep ? PySequence_Fast(tables, "tables must be a list") : NULL;
+  if (!seq) goto out;
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+    const char *vname;
+    unsigned long long nrows;
+    PyObject *cols;
+    if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "sKO!", &vname, &nrows, &PyDict_Type, &cols)) goto out;
+    int v = 0;
+    while (pcb_view_at(v) && strcmp(pcb_view_at(v)->name, vname)) v++;
+    const pcb_view_info *vi = pcb_view_at(v);
+    if (!vi) {
+      PyErr_Format(PyExc_ValueError, "no view named '%s'", vname);
+      goto out;
+    }
+    in.t[v].present = 1;
+    in.t[v].nrows = nrows;
+    PyObject *key, *val;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(cols, &pos, &key, &val)) {
+      const char *cname = PyUnicode_AsUTF8(key), *type;
+      PyObject *data;
+      if (!cname || !PyArg_ParseTuple(val, "sO", &type, &data)) goto out;
+      int k = 0;
+      while (k < vi->ncols && strcmp(vi->cols[k].name, cname)) k++;
+      if (k == vi->ncols) continue; /* not a column of the view: ignored */
+      pcb_in_col *c = &in.t[v].cols[k];
+      if (!strcmp(type, "str")) {
+        if (PySequence_Size(data) != (Py_ssize_t)nrows) {
+          PyErr_Format(PyExc_ValueError, "%s$%s has the wrong length", vname, cname);
+          goto out;
+        }
+        c->type = PCB_IN_STR;
+        w.str_cols[v][k] = data;
+        continue;
+      }
+      int npt = !strcmp(type, "i64") ? NPY_INT64 : !strcmp(type, "u64") ? NPY_UINT64 : NPY_FLOAT64;
+      PyObject *a = PyArray_FROMANY(data, npt, 1, 1, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED);
+      if (!a || PyList_Append(keep, a) < 0) {
+        Py_XDECREF(a);
+        goto out;
+      }
+      Py_DECREF(a);
+      if (PyArray_SIZE((PyArrayObject *)a) != (npy_intp)nrows) {
+        PyErr_Format(PyExc_ValueError, "%s$%s has the wrong length", vname, cname);
+        goto out;
+      }
+      c->type = npt == NPY_INT64 ? PCB_IN_I64 : npt == NPY_UINT64 ? PCB_IN_U64 : PCB_IN_F64;
+      c->data = PyArray_DATA((PyArrayObject *)a);
+    }
+  }
+  in.get_str = py_get_str;
+  in.ctx = &w;
+  pcol_error err = {0};
+  /* the GIL stays held: strings are read from Python objects */
+  int rc = pcb_write(&in, PyBytes_AS_STRING(pathobj), compress, &err);
+  Py_CLEAR(w.last);
+  if (rc) {
+    PyErr_Format(PcolError, "%s: %s", PyBytes_AS_STRING(pathobj), err.message[0] ? err.message : pcol_strerror(rc));
+    goto out;
+  }
+  res = Py_NewRef(Py_None);
+out:
+  Py_XDECREF(seq);
+  Py_XDECREF(keep);
+  Py_XDECREF(bytes);
+  return res;
+}
+
 static const char *kind_name(pcb_kind k) {
   switch (k) {
   case PCB_ID: return "id";
@@ -473,6 +595,7 @@ static PyMethodDef mod_methods[] = {
     {"open", mod_open, METH_VARARGS, "open(path, mmap) -> Handle"},
     {"views", mod_views, METH_NOARGS, "the logical views and their columns"},
     {"version", mod_version, METH_NOARGS, "libpcol's version"},
+    {"write", mod_write, METH_VARARGS, "write(tables, path, compress)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "pcol._pcol", "libpcol for Python", -1,
