@@ -150,6 +150,7 @@ test: deps
 	@$(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" OPT=-O1 check-layers test-unit test-cli test-interop test-tsan
 	@$(MAKE) --no-print-directory test-clang
 	@$(MAKE) --no-print-directory test-install
+	@$(MAKE) --no-print-directory test-bindings
 	@$(MAKE) --no-print-directory bench-quick
 
 # The tree must also build warning-free (-Werror) with clang.
@@ -175,6 +176,19 @@ test-cli: all
 
 test-interop: all
 	@PCOL=$(PCOL) BUILD=$(BUILD) bash tests/interop/run_all.sh
+
+# The R and Python packages (bindings/), built against this (plain) build
+# installed into a scratch prefix, and their tests; each is skipped with the
+# reason when R or /usr/bin/python3 with numpy is missing.
+.PHONY: test-bindings test-r test-python bench-bindings
+test-bindings: all
+	@BUILD=$(BUILD) bash bindings/test.sh all
+
+test-r: all
+	@BUILD=$(BUILD) bash bindings/test.sh r
+
+test-python: all
+	@BUILD=$(BUILD) bash bindings/test.sh python
 
 # -------------------------------------------------------------- install
 install: all

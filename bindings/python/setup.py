@@ -4,7 +4,8 @@ libpcol is found with pkg-config (PKG_CONFIG_PATH may point at a scratch
 prefix), or under $PCOL_PREFIX, else /usr/local.  The extension records the
 library's directory as its run path, so no ldconfig or LD_LIBRARY_PATH is
 needed after `make install`.  Build from the repository tree: the C glue
-shared with the R package is in ../common.
+shared with the R package is in ../common (or $PCOL_COMMON, for a build from
+a copy of this folder).
 """
 import os
 import shlex
@@ -14,7 +15,7 @@ import numpy
 from setuptools import Extension, setup
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-COMMON = os.path.normpath(os.path.join(HERE, "..", "common"))
+COMMON = os.environ.get("PCOL_COMMON") or os.path.normpath(os.path.join(HERE, "..", "common"))
 if not os.path.isfile(os.path.join(COMMON, "pcolb.c")):
     raise SystemExit("pcol: bindings/common/pcolb.c not found; build from the pcol repository tree")
 

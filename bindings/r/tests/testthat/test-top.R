@@ -24,11 +24,10 @@ compare_top <- function(path, by, value) {
     expect_equal(nrow(t), 0L)
     return(1L)
   }
-  expect_identical(t$name, want$name, info = paste(path, by, value))
-  expect_identical(t$flat, as.numeric(want$flat), info = paste(path, by, value))
-  expect_identical(t$cum, as.numeric(want$cum), info = paste(path, by, value))
-  for (c in c("flat_pct", "sum_pct", "cum_pct"))
-    expect_identical(sprintf("%.2f", t[[c]]), sprintf("%.2f", want[[c]]), info = paste(path, by, value, c))
+  pct <- function(d) lapply(d[c("flat_pct", "sum_pct", "cum_pct")], sprintf, fmt = "%.2f")
+  expect_identical(list(t$name, t$flat, t$cum, pct(t)),
+                   list(want$name, as.numeric(want$flat), as.numeric(want$cum), pct(want)),
+                   info = paste(path, by, value))
   1L
 }
 
