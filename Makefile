@@ -190,6 +190,10 @@ test-r: all
 test-python: all
 	@BUILD=$(BUILD) bash bindings/test.sh python
 
+# The bindings' benchmark rows (bench/bindings.sh): writes bench/results/bindings.md.
+bench-bindings: all bench-tools
+	@BUILD=$(BUILD) BENCH_BUILD=$(BUILD)/bench-build bash bench/bindings.sh
+
 # -------------------------------------------------------------- install
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
