@@ -151,6 +151,7 @@ test: deps
 	@$(MAKE) --no-print-directory test-clang
 	@$(MAKE) --no-print-directory test-install
 	@$(MAKE) --no-print-directory test-bounds
+	@$(MAKE) --no-print-directory test-bindings
 	@$(MAKE) --no-print-directory bench-quick
 
 # The tree must also build warning-free (-Werror) with clang.
@@ -189,6 +190,23 @@ test-conformance: all
 	@if command -v python3 >/dev/null 2>&1; then \
 	  python3 tests/conformance/run.py --pcol $(PCOL) --stages --large --check-generated; \
 	else echo "python3 not installed: conformance suite skipped"; fi
+
+# The R and Python packages (bindings/), built against this (plain) build
+# installed into a scratch prefix, and their tests; each is skipped with the
+# reason when R or /usr/bin/python3 with numpy is missing.
+.PHONY: test-bindings test-r test-python bench-bindings
+test-bindings: all
+	@BUILD=$(BUILD) bash bindings/test.sh all
+
+test-r: all
+	@BUILD=$(BUILD) bash bindings/test.sh r
+
+test-python: all
+	@BUILD=$(BUILD) bash bindings/test.sh python
+
+# The bindings' benchmark rows (bench/bindings.sh): writes bench/results/bindings.md.
+bench-bindings: all bench-tools
+	@BUILD=$(BUILD) BENCH_BUILD=$(BUILD)/bench-build bash bench/bindings.sh
 
 # -------------------------------------------------------------- install
 install: all

@@ -1,0 +1,1216 @@
+/* pcolb.c — logical views, UTF-8 cleaning and the writer shared by the R and
+ * Python bindings (see pcolb.h).  Uses include/pcol.h only.
+ *
+ * The views follow spec.md §11 and tools/cmd_cat.c row for row.  Every
+ * column is fetched through pcol_column, which checks it on first use (ids
+ * in range, offsets monotonic and ending at the child table, stack parents
+ * before children), so the derivations below index only checked data. */
+#include "pcolb.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ catalogue */
+
+#define C(n, k) {n, PCB_##k}
+static const pcb_view_info views[PCB_NVIEWS] = {
+    {"meta", 3, {C("key", STR), C("value", STR), C("source_id", REF)}, 0, 0},
+    {"sources", 4,
+     {C("source_id", ID), C("source_type", STR), C("source_uri", STR), C("source_timestamp", I64)}, 0, 0},
+    {"samples", 8,
+     {C("sample_id", ID), C("source_id", REF), C("time_ns", I64), C("duration_ns", I64), C("weight", I64),
+      C("cpu_delta_ns", I64), C("stack_id", REF), C("labelset_id", REF)}, 1, 0},
+    {"sample_values", 4, {C("sample_id", REF), C("type", STR), C("unit", STR), C("value", I64)}, 1, 1},
+    {"sample_locations", 3, {C("sample_id", REF), C("depth", COUNT), C("location_id", REF)}, 1, 1},
+    {"locations", 6,
+     {C("location_id", ID), C("function_id", REF), C("line", I64), C("address", U64), C("mapping_id", REF),
+      C("is_folded", BOOL)}, 0, 1},
+    {"functions", 5,
+     {C("function_id", ID), C("name", STR), C("system_name", STR), C("filename", STR), C("start_line", I64)},
+     0, 0},
+    {"value_types", 3, {C("value_type_id", ID), C("type", STR), C("unit", STR)}, 0, 0},
+    {"source_value_types", 2, {C("source_id", REF), C("value_type_id", REF)}, 0, 0},
+    {"sample_labels", 5, {C("sample_id", REF), C("key", STR), C("str", STR), C("num", I64), C("unit", STR)}, 1, 1},
+    {"location_lines", 5,
+     {C("location_id", REF), C("depth", COUNT), C("function_id", REF), C("line", I64), C("column", I64)}, 0, 1},
+    {"mappings", 10,
+     {C("mapping_id", ID), C("memory_start", U64), C("memory_limit", U64), C("file_offset", U64),
+      C("filename", STR), C("build_id", STR), C("has_functions", BOOL), C("has_filenames", BOOL),
+      C("has_line_numbers", BOOL), C("has_inline_frames", BOOL)}, 0, 1},
+    {"stacks", 3, {C("stack_id", ID), C("parent_id", REF), C("location_id", REF)}, 0, 0},
+    {"models", 9,
+     {C("model_id", ID), C("source_id", REF), C("uid", STR), C("model", STR), C("method", STR),
+      C("r_square", F64), C("x_start", F64), C("x_end", F64), C("coeffs", STR)}, 0, 0},
+    {"text_lines", 3, {C("source_id", REF), C("before_sample", U64), C("text", STR)}, 0, 0},
+    {"sample_text", 2, {C("sample_id", REF), C("text", STR)}, 0, 0},
+    {"strings", 2, {C("string_id", ID), C("value", STR)}, 0, 0},
+};
+#undef C
+
+/* Stored views: the table and, per view column, the stored column (0: the
+ * row id). */
+typedef struct stored_map {
+  const char *view;
+  int table;
+  int cols[PCB_MAX_COLS];
+} stored_map;
+static const stored_map stored[] = {
+    {"meta", PCOL_T_META, {PCOL_C_META_KEY, PCOL_C_META_VALUE, PCOL_C_META_SOURCE}},
+    {"sources", PCOL_T_SOURCES, {0, 1, 2, 3}},
+    {"samples", PCOL_T_SAMPLES, {0, 1, 2, 3, 4, 5, 6, 7}},
+    {"functions", PCOL_T_FUNCTIONS, {0, 1, 2, 3, 4}},
+    {"value_types", PCOL_T_VALUE_TYPES, {0, 1, 2}},
+    {"source_value_types", PCOL_T_SOURCE_VALUE_TYPES, {1, 2}},
+    {"stacks", PCOL_T_STACKS, {0, 1, 2}},
+    {"models", PCOL_T_MODELS, {0, 1, 2, 3, 4, 5, 6, 7, 8}},
+    {"text_lines", PCOL_T_TEXT_LINES, {1, 2, 3}},
+    {"sample_text", PCOL_T_SAMPLE_TEXT, {1, 2}},
+};
+
+const pcb_view_info *pcb_view_at(int i) { return i >= 0 && i < PCB_NVIEWS ? &views[i] : NULL; }
+
+const pcb_view_info *pcb_view_by_name(const char *name) {
+  for (int i = 0; i < PCB_NVIEWS; i++)
+    if (strcmp(views[i].name, name) == 0) return &views[i];
+  return NULL;
+}
+
+int pcb_seconds(double s, int64_t *ns) {
+  if (!isfinite(s) || fabs(s) > 9.2e9) return -1;
+  *ns = (int64_t)llround(s * 1e9);
+  return 0;
+}
+
+/* ------------------------------------------------------------- helpers */
+
+static int oom(pcol_error *err) { return pcol_error_set(err, PCOL_ENOMEM, "out of memory"); }
+
+static pcol_type elem_type(pcb_kind k) {
+  switch (k) {
+  case PCB_I64: return PCOL_TYPE_I64;
+  case PCB_U64: return PCOL_TYPE_U64;
+  case PCB_F64: return PCOL_TYPE_F64;
+  case PCB_BOOL: return PCOL_TYPE_U8;
+  default: return PCOL_TYPE_U32;
+  }
+}
+
+static size_t elem_size(pcol_type t) {
+  switch (t) {
+  case PCOL_TYPE_U8: return 1;
+  case PCOL_TYPE_U32: return 4;
+  default: return 8;
+  }
+}
+
+/* A computed column of n rows. */
+static int col_alloc(pcb_col *c, uint64_t n, pcol_error *err) {
+  size_t es = elem_size(c->type);
+  if (n > SIZE_MAX / es - 1) return oom(err);
+  c->owned = malloc(n ? (size_t)n * es : 1);
+  if (!c->owned) return oom(err);
+  c->data = c->owned;
+  return PCOL_OK;
+}
+
+/* A stored column, borrowed. */
+static int col_borrow(pcol_file *f, int table, int column, pcb_col *c, pcol_error *err) {
+  pcol_view v;
+  int rc = pcol_column(f, table, column, &v, err);
+  if (rc) return rc;
+  c->data = v.data;
+  c->dflt = v.dflt;
+  if (v.data && v.type != c->type)
+    return pcol_error_set(err, PCOL_ECORRUPT, "column %d of table %d has an unexpected type", column, table);
+  return PCOL_OK;
+}
+
+static int get(pcol_file *f, int table, int column, pcol_view *v, pcol_error *err) {
+  return pcol_column(f, table, column, v, err);
+}
+
+#define TRY(x)                                                                                     \
+  do {                                                                                             \
+    if ((rc = (x)) != 0) goto done;                                                                \
+  } while (0)
+
+/* The selected sample rows: all of them (all = 1) or the list rows[0..n). */
+typedef struct rowset {
+  int all;
+  uint64_t n;
+  uint64_t *rows;
+  size_t cap;
+} rowset;
+
+static int rows_add(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  (void)num;
+  (void)den;
+  rowset *s = ctx;
+  if (s->n == s->cap) {
+    size_t nc = s->cap ? s->cap * 2 : 1024;
+    uint64_t *p = realloc(s->rows, nc * sizeof *p);
+    if (!p) return PCOL_ENOMEM;
+    s->rows = p;
+    s->cap = nc;
+  }
+  s->rows[s->n++] = row;
+  return 0;
+}
+
+static int select_rows(pcol_file *f, const pcb_select *sel, rowset *s, pcol_error *err) {
+  memset(s, 0, sizeof *s);
+  if (!sel || (sel->sel.source_id == 0 && !sel->sel.has_from && !sel->sel.has_to)) {
+    s->all = 1;
+    s->n = pcol_rows(f, PCOL_T_SAMPLES);
+    return PCOL_OK;
+  }
+  int rc = pcol_select_iter(f, &sel->sel, rows_add, s, err);
+  if (rc) {
+    free(s->rows);
+    s->rows = NULL;
+    if (rc == PCOL_ENOMEM) return oom(err);
+  }
+  return rc;
+}
+#define ROW(s, i) ((s)->all ? (uint64_t)(i) : (s)->rows[i])
+
+static int too_many(const pcb_select *sel, const char *view, uint64_t n, pcol_error *err) {
+  if (sel && sel->max_rows && n > sel->max_rows)
+    return pcol_error_set(err, PCOL_ETOOBIG,
+                          "view %s would have %llu rows, more than the limit of %llu (max_rows)", view,
+                          (unsigned long long)n, (unsigned long long)sel->max_rows);
+  return PCOL_OK;
+}
+
+static int want_col(uint32_t want, int k) { return k < 32 && ((want >> k) & 1u); }
+
+/* ------------------------------------------------------- stored views */
+
+static int get_stored(pcol_file *f, const stored_map *m, const rowset *rs, uint32_t want,
+                      pcb_table *t, pcol_error *err) {
+  int rc = 0;
+  const pcb_view_info *vi = t->view;
+  for (int k = 0; k < vi->ncols; k++) {
+    if (!want_col(want, k)) continue;
+    pcb_col *c = &t->cols[k];
+    int sc = m->cols[k];
+    if (!rs || rs->all) { /* the whole table: borrowed */
+      if (sc == 0) c->seq = 1;
+      else TRY(col_borrow(f, m->table, sc, c, err));
+      continue;
+    }
+    /* a selection of samples: gathered */
+    TRY(col_alloc(c, rs->n, err));
+    if (sc == 0) {
+      uint32_t *o = c->owned;
+      for (uint64_t i = 0; i < rs->n; i++) o[i] = (uint32_t)(rs->rows[i] + 1);
+      continue;
+    }
+    pcol_view v;
+    TRY(get(f, m->table, sc, &v, err));
+    if (c->type == PCOL_TYPE_U32) {
+      uint32_t *o = c->owned;
+      for (uint64_t i = 0; i < rs->n; i++) o[i] = pcol_view_u32(&v, rs->rows[i]);
+    } else {
+      int64_t *o = c->owned;
+      for (uint64_t i = 0; i < rs->n; i++) o[i] = pcol_view_i64(&v, rs->rows[i]);
+    }
+  }
+done:
+  return rc;
+}
+
+/* ------------------------------------------------------- derived views */
+
+static int get_sample_values(pcol_file *f, const rowset *rs, uint32_t want, pcb_table *t,
+                             pcol_error *err) {
+  int rc = 0;
+  pcol_view vo, vt, vv, tt, tu;
+  TRY(get(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &vo, err));
+  TRY(get(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &vt, err));
+  TRY(get(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &vv, err));
+  TRY(get(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &tt, err));
+  TRY(get(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &tu, err));
+  uint64_t n = 0;
+  if (rs->all) n = pcol_rows(f, PCOL_T_VALUES);
+  else
+    for (uint64_t i = 0; i < rs->n; i++)
+      n += pcol_view_u64(&vo, rs->rows[i] + 1) - pcol_view_u64(&vo, rs->rows[i]);
+  t->nrows = n;
+  for (int k = 0; k < 4; k++)
+    if (want_col(want, k) && !(k == 3 && rs->all)) TRY(col_alloc(&t->cols[k], n, err));
+  if (want_col(want, 3) && rs->all) TRY(col_borrow(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &t->cols[3], err));
+  uint32_t *sid = t->cols[0].owned, *ty = t->cols[1].owned, *un = t->cols[2].owned;
+  int64_t *val = t->cols[3].owned;
+  uint64_t o = 0;
+  for (uint64_t i = 0; i < rs->n && (sid || ty || un || val); i++) {
+    uint64_t r = ROW(rs, i);
+    uint64_t a = pcol_view_u64(&vo, r), e = pcol_view_u64(&vo, r + 1);
+    for (uint64_t k = a; k < e; k++, o++) {
+      uint32_t vtid = pcol_view_u32(&vt, k); /* checked: 1..rows(value_types) */
+      if (sid) sid[o] = (uint32_t)(r + 1);
+      if (ty) ty[o] = pcol_view_u32(&tt, vtid - 1);
+      if (un) un[o] = pcol_view_u32(&tu, vtid - 1);
+      if (val) val[o] = pcol_view_i64(&vv, k);
+    }
+  }
+done:
+  return rc;
+}
+
+static int get_sample_locations(pcol_file *f, const rowset *rs, const pcb_select *sel, uint32_t want,
+                                pcb_table *t, pcol_error *err) {
+  int rc = 0;
+  pcol_view st, par, loc;
+  uint32_t *depth = NULL;
+  TRY(get(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &st, err));
+  TRY(get(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &par, err));
+  TRY(get(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &loc, err));
+  uint64_t nodes = pcol_rows(f, PCOL_T_STACKS);
+  /* depth of each node: parents precede their children (checked) */
+  if (nodes > SIZE_MAX / sizeof *depth - 1 || !(depth = malloc(((size_t)nodes + 1) * sizeof *depth))) {
+    rc = oom(err);
+    goto done;
+  }
+  depth[0] = 0;
+  for (uint64_t n = 1; n <= nodes; n++) depth[n] = depth[pcol_view_u32(&par, n - 1)] + 1;
+  uint64_t total = 0;
+  for (uint64_t i = 0; i < rs->n; i++) total += depth[pcol_view_u32(&st, ROW(rs, i))];
+  TRY(too_many(sel, "sample_locations", total, err));
+  t->nrows = total;
+  for (int k = 0; k < 3; k++)
+    if (want_col(want, k)) TRY(col_alloc(&t->cols[k], total, err));
+  uint32_t *sid = t->cols[0].owned, *dep = t->cols[1].owned, *lid = t->cols[2].owned;
+  uint64_t o = 0;
+  for (uint64_t i = 0; i < rs->n; i++) {
+    uint64_t r = ROW(rs, i);
+    uint32_t d = 1;
+    for (uint32_t n = pcol_view_u32(&st, r); n; n = pcol_view_u32(&par, n - 1), d++, o++) {
+      if (sid) sid[o] = (uint32_t)(r + 1);
+      if (dep) dep[o] = d;
+      if (lid) lid[o] = pcol_view_u32(&loc, n - 1);
+    }
+  }
+done:
+  free(depth);
+  return rc;
+}
+
+static int get_sample_labels(pcol_file *f, const rowset *rs, const pcb_select *sel, uint32_t want,
+                             pcb_table *t, pcol_error *err) {
+  int rc = 0;
+  pcol_view ls, lo, key, str, num, unit;
+  TRY(get(f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &ls, err));
+  TRY(get(f, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS, &lo, err));
+  TRY(get(f, PCOL_T_LABELS, PCOL_C_LB_KEY, &key, err));
+  TRY(get(f, PCOL_T_LABELS, PCOL_C_LB_STR, &str, err));
+  TRY(get(f, PCOL_T_LABELS, PCOL_C_LB_NUM, &num, err));
+  TRY(get(f, PCOL_T_LABELS, PCOL_C_LB_UNIT, &unit, err));
+  uint64_t total = 0;
+  for (uint64_t i = 0; i < rs->n; i++) {
+    uint32_t s = pcol_view_u32(&ls, ROW(rs, i));
+    if (s) total += pcol_view_u64(&lo, s) - pcol_view_u64(&lo, s - 1);
+  }
+  TRY(too_many(sel, "sample_labels", total, err));
+  t->nrows = total;
+  for (int k = 0; k < 5; k++)
+    if (want_col(want, k)) TRY(col_alloc(&t->cols[k], total, err));
+  uint32_t *sid = t->cols[0].owned, *k_ = t->cols[1].owned, *s_ = t->cols[2].owned, *u_ = t->cols[4].owned;
+  int64_t *n_ = t->cols[3].owned;
+  uint64_t o = 0;
+  for (uint64_t i = 0; i < rs->n; i++) {
+    uint64_t r = ROW(rs, i);
+    uint32_t s = pcol_view_u32(&ls, r);
+    if (!s) continue;
+    for (uint64_t k = pcol_view_u64(&lo, s - 1), e = pcol_view_u64(&lo, s); k < e; k++, o++) {
+      uint32_t sv = pcol_view_u32(&str, k);
+      int64_t nv = pcol_view_i64(&num, k);
+      if (sid) sid[o] = (uint32_t)(r + 1);
+      if (k_) k_[o] = pcol_view_u32(&key, k);
+      if (s_) s_[o] = sv;
+      /* a string label without a number shows no number (spec.md §11.2) */
+      if (n_) n_[o] = sv && nv == 0 ? PCOL_NA_I64 : nv;
+      if (u_) u_[o] = pcol_view_u32(&unit, k);
+    }
+  }
+done:
+  return rc;
+}
+
+static int get_locations(pcol_file *f, uint32_t want, pcb_table *t, pcol_error *err) {
+  int rc = 0;
+  pcol_view lo, fn, ln;
+  TRY(get(f, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS, &lo, err));
+  TRY(get(f, PCOL_T_LINES, PCOL_C_LINE_FUNCTION, &fn, err));
+  TRY(get(f, PCOL_T_LINES, PCOL_C_LINE_LINE, &ln, err));
+  uint64_t n = pcol_rows(f, PCOL_T_LOCATIONS);
+  t->nrows = n;
+  if (want_col(want, 0)) t->cols[0].seq = 1;
+  if (want_col(want, 1)) TRY(col_alloc(&t->cols[1], n, err));
+  if (want_col(want, 2)) TRY(col_alloc(&t->cols[2], n, err));
+  if (want_col(want, 3)) TRY(col_borrow(f, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS, &t->cols[3], err));
+  if (want_col(want, 4)) TRY(col_borrow(f, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING, &t->cols[4], err));
+  /* flags may hold only bit 0, is_folded (checked on first use): 0 or 1 */
+  if (want_col(want, 5)) TRY(col_borrow(f, PCOL_T_LOCATIONS, PCOL_C_LOC_FLAGS, &t->cols[5], err));
+  uint32_t *fid = t->cols[1].owned;
+  int64_t *line = t->cols[2].owned;
+  for (uint64_t r = 0; r < n && (fid || line); r++) {
+    uint64_t a = pcol_view_u64(&lo, r), e = pcol_view_u64(&lo, r + 1);
+    /* the location's own function and line: its first (innermost) line */
+    if (fid) fid[r] = a < e ? pcol_view_u32(&fn, a) : 0;
+    if (line) line[r] = a < e ? pcol_view_i64(&ln, a) : PCOL_NA_I64;
+  }
+done:
+  return rc;
+}
+
+static int get_location_lines(pcol_file *f, uint32_t want, pcb_table *t, pcol_error *err) {
+  int rc = 0;
+  pcol_view lo;
+  TRY(get(f, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS, &lo, err));
+  uint64_t n = pcol_rows(f, PCOL_T_LINES), nl = pcol_rows(f, PCOL_T_LOCATIONS);
+  t->nrows = n;
+  /* the offsets start at 0, never decrease and end at rows(lines)
+   * (checked), so the view's rows are the lines rows in stored order */
+  if (want_col(want, 0)) TRY(col_alloc(&t->cols[0], n, err));
+  if (want_col(want, 1)) TRY(col_alloc(&t->cols[1], n, err));
+  for (int k = 2; k < 5; k++)
+    if (want_col(want, k)) TRY(col_borrow(f, PCOL_T_LINES, k - 1, &t->cols[k], err));
+  uint32_t *lid = t->cols[0].owned, *dep = t->cols[1].owned;
+  for (uint64_t r = 0; r < nl && (lid || dep); r++)
+    for (uint64_t k = pcol_view_u64(&lo, r), a = k, e = pcol_view_u64(&lo, r + 1); k < e; k++) {
+      if (lid) lid[k] = (uint32_t)(r + 1);
+      if (dep) dep[k] = (uint32_t)(k - a + 1);
+    }
+done:
+  return rc;
+}
+
+static int get_mappings(pcol_file *f, uint32_t want, pcb_table *t, pcol_error *err) {
+  int rc = 0;
+  uint64_t n = pcol_rows(f, PCOL_T_MAPPINGS);
+  t->nrows = n;
+  if (want_col(want, 0)) t->cols[0].seq = 1;
+  for (int k = 1; k < 6; k++)
+    if (want_col(want, k)) TRY(col_borrow(f, PCOL_T_MAPPINGS, k, &t->cols[k], err));
+  pcol_view fl;
+  TRY(get(f, PCOL_T_MAPPINGS, PCOL_C_MAP_FLAGS, &fl, err));
+  for (int b = 0; b < 4; b++) {
+    if (!want_col(want, 6 + b)) continue;
+    TRY(col_alloc(&t->cols[6 + b], n, err));
+    uint8_t *o = t->cols[6 + b].owned;
+    for (uint64_t r = 0; r < n; r++) o[r] = (pcol_view_u8(&fl, r) >> b) & 1;
+  }
+done:
+  return rc;
+}
+
+/* ----------------------------------------------------------- the entry */
+
+int pcb_table_get(pcol_file *f, const char *name, const pcb_select *sel, uint32_t want,
+                  pcb_table *out, pcol_error *err) {
+  memset(out, 0, sizeof *out);
+  const pcb_view_info *vi = pcb_view_by_name(name);
+  if (!vi) return pcol_error_set(err, PCOL_ENOTFOUND, "no view named '%s'", name);
+  out->view = vi;
+  out->ncols = vi->ncols;
+  for (int k = 0; k < vi->ncols; k++) {
+    if (!want_col(want, k)) continue;
+    out->cols[k].name = vi->cols[k].name;
+    out->cols[k].kind = vi->cols[k].kind;
+    out->cols[k].type = elem_type(vi->cols[k].kind);
+  }
+  int rc = 0;
+  rowset rs = {0};
+  if (vi->sample_view) TRY(select_rows(f, sel, &rs, err));
+  if (!strcmp(name, "sample_values")) rc = get_sample_values(f, &rs, want, out, err);
+  else if (!strcmp(name, "sample_locations")) rc = get_sample_locations(f, &rs, sel, want, out, err);
+  else if (!strcmp(name, "sample_labels")) rc = get_sample_labels(f, &rs, sel, want, out, err);
+  else if (!strcmp(name, "locations")) rc = get_locations(f, want, out, err);
+  else if (!strcmp(name, "location_lines")) rc = get_location_lines(f, want, out, err);
+  else if (!strcmp(name, "mappings")) rc = get_mappings(f, want, out, err);
+  else if (!strcmp(name, "strings")) {
+    uint64_t n = pcol_string_count(f);
+    out->nrows = n ? n - 1 : 0;
+    out->cols[0].seq = out->cols[1].seq = 1;
+    /* touch the strings columns so that a damaged one fails here */
+    pcol_str s;
+    if (out->nrows) rc = pcol_string(f, 1, &s, err);
+  } else {
+    for (size_t i = 0; i < sizeof stored / sizeof stored[0]; i++) {
+      if (strcmp(stored[i].view, name)) continue;
+      out->nrows = vi->sample_view ? rs.n : pcol_rows(f, stored[i].table);
+      rc = get_stored(f, &stored[i], vi->sample_view ? &rs : NULL, want, out, err);
+    }
+  }
+done:
+  free(rs.rows);
+  if (rc) pcb_table_free(out);
+  return rc;
+}
+
+void pcb_table_free(pcb_table *t) {
+  for (int k = 0; k < PCB_MAX_COLS; k++) {
+    free(t->cols[k].owned);
+    t->cols[k].owned = NULL;
+    t->cols[k].data = NULL;
+  }
+}
+
+/* ------------------------------------------------------------ strings */
+
+/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), 0 if there is none. */
+static size_t utf8_seq(const unsigned char *p, size_t n) {
+  unsigned c = p[0];
+  if (c < 0x80) return 1;
+  if (c < 0xC2 || c > 0xF4) return 0;
+  if (c < 0xE0) return n >= 2 && (p[1] & 0xC0) == 0x80 ? 2 : 0;
+  if (c < 0xF0) {
+    if (n < 3 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80) return 0;
+    if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0)) return 0;
+    return 3;
+  }
+  if (n < 4 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80 || (p[3] & 0xC0) != 0x80) return 0;
+  if ((c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] >= 0x90)) return 0;
+  return 4;
+}
+
+int pcb_utf8_clean_already(const char *s, size_t n) {
+  const unsigned char *p = (const unsigned char *)s;
+  for (size_t i = 0; i < n;) {
+    if (p[i] >= 0x01 && p[i] < 0x80) {
+      i++;
+      continue;
+    }
+    size_t l = p[i] ? utf8_seq(p + i, n - i) : 0;
+    if (!l) return 0;
+    i += l;
+  }
+  return 1;
+}
+
+size_t pcb_utf8_clean(const char *s, size_t n, char *out, const char *nul) {
+  const unsigned char *p = (const unsigned char *)s;
+  size_t o = 0;
+  for (size_t i = 0; i < n;) {
+    if (p[i] == 0 && nul) {
+      size_t l = strlen(nul);
+      memcpy(out + o, nul, l);
+      o += l;
+      i++;
+      continue;
+    }
+    size_t l = utf8_seq(p + i, n - i);
+    if (l) {
+      memcpy(out + o, p + i, l);
+      o += l;
+      i += l;
+    } else { /* the byte as its Latin-1 code point U+0080..U+00FF */
+      out[o++] = (char)(0xC0 | (p[i] >> 6));
+      out[o++] = (char)(0x80 | (p[i] & 0x3F));
+      i++;
+    }
+  }
+  return o;
+}
+
+/* ============================================================ writing
+ *
+ * Input tables are the views above (any subset of their columns).  Ids are
+ * keys: a table's id column (or, when absent, its row numbers 1..n) names
+ * its rows, references are looked up by key, and rows get new ids in input
+ * order.  The builder deduplicates strings, value types, functions,
+ * locations, stacks and label sets, so rows equal in every field share one
+ * id; input that came from pcb_table_get has no such duplicates and keeps
+ * its ids. */
+
+enum { /* view indexes, as in views[] */
+  V_META, V_SOURCES, V_SAMPLES, V_SAMPLE_VALUES, V_SAMPLE_LOCATIONS, V_LOCATIONS, V_FUNCTIONS,
+  V_VALUE_TYPES, V_SOURCE_VALUE_TYPES, V_SAMPLE_LABELS, V_LOCATION_LINES, V_MAPPINGS, V_STACKS,
+  V_MODELS, V_TEXT_LINES, V_SAMPLE_TEXT, V_STRINGS
+};
+
+typedef struct idmap {
+  uint64_t n;       /* rows of the table */
+  int ident;        /* keys are 1..n in order */
+  int64_t *key;     /* sorted keys (when not ident) */
+  uint64_t *row;    /* row of key[i] */
+  uint32_t *newid;  /* new id of each row (0: none yet) */
+} idmap;
+
+typedef struct wctx {
+  const pcb_input *in;
+  pcol_builder *b;
+  pcol_error *err;
+  char *tmp;
+  size_t tmpcap;
+  idmap m[PCB_NVIEWS];
+} wctx;
+
+static const pcb_in_table *wt(const wctx *w, int v) { return &w->in->t[v]; }
+static int has_table(const wctx *w, int v) { return w->in->t[v].present; }
+static int has_col(const wctx *w, int v, int c) {
+  return w->in->t[v].present && w->in->t[v].cols[c].type != PCB_IN_ABSENT;
+}
+
+static int werr(wctx *w, int code, int v, int c, uint64_t r, const char *what) {
+  const pcb_view_info *vi = &views[v];
+  if (c >= 0)
+    return pcol_error_set(w->err, code, "%s$%s, row %llu: %s", vi->name, vi->cols[c].name,
+                          (unsigned long long)r + 1, what);
+  return pcol_error_set(w->err, code, "%s, row %llu: %s", vi->name, (unsigned long long)r + 1, what);
+}
+
+/* The builder's appends return a code only: name what failed. */
+static int bcheck(wctx *w, int rc, int v, uint64_t r) {
+  if (!rc) return 0;
+  return werr(w, rc, v, -1, r, rc == PCOL_EINVAL ? "refused by the builder (a reference or order rule)"
+                                                 : pcol_strerror(rc));
+}
+
+/* i64 cell; `na` is what NA becomes (callers pass PCOL_NA_I64 or a default). */
+static int cell_i64(wctx *w, int v, int c, uint64_t r, int64_t dflt, int64_t *out) {
+  const pcb_in_col *col = &wt(w, v)->cols[c];
+  switch (col->type) {
+  case PCB_IN_ABSENT: *out = dflt; return 0;
+  case PCB_IN_I32: {
+    int32_t x = ((const int32_t *)col->data)[r];
+    *out = x == INT32_MIN ? PCOL_NA_I64 : x;
+    return 0;
+  }
+  case PCB_IN_F64: {
+    double d = ((const double *)col->data)[r];
+    if (isnan(d)) *out = PCOL_NA_I64;
+    else if (d != floor(d) || d < -9223372036854775808.0 || d >= 9223372036854775808.0)
+      return werr(w, PCOL_EINVAL, v, c, r, "not a whole number in the range of a 64-bit integer");
+    else *out = (int64_t)d;
+    return 0;
+  }
+  case PCB_IN_I64: *out = ((const int64_t *)col->data)[r]; return 0;
+  case PCB_IN_U64: {
+    uint64_t x = ((const uint64_t *)col->data)[r];
+    if (x > INT64_MAX) return werr(w, PCOL_EINVAL, v, c, r, "larger than a 64-bit signed integer");
+    *out = (int64_t)x;
+    return 0;
+  }
+  case PCB_IN_U32: *out = ((const uint32_t *)col->data)[r]; return 0;
+  case PCB_IN_U8: *out = ((const uint8_t *)col->data)[r]; return 0;
+  case PCB_IN_STR: return werr(w, PCOL_EINVAL, v, c, r, "must be numbers, not strings");
+  }
+  return werr(w, PCOL_EINVAL, v, c, r, "unknown column type");
+}
+
+static int cell_u64(wctx *w, int v, int c, uint64_t r, uint64_t *out) {
+  const pcb_in_col *col = &wt(w, v)->cols[c];
+  if (col->type == PCB_IN_U64) {
+    *out = ((const uint64_t *)col->data)[r];
+    return 0;
+  }
+  if (col->type == PCB_IN_F64) { /* R: addresses as doubles */
+    double d = ((const double *)col->data)[r];
+    if (isnan(d) || d < 0 || d != floor(d) || d > 18446744073709551616.0)
+      return werr(w, PCOL_EINVAL, v, c, r, "not a whole number from 0 to 2^64");
+    /* 2^64 is how a double holds the values from 2^64-1024 up: the largest */
+    *out = d == 18446744073709551616.0 ? UINT64_MAX : (uint64_t)d;
+    return 0;
+  }
+  int64_t x;
+  int rc = cell_i64(w, v, c, r, 0, &x);
+  if (rc) return rc;
+  if (x < 0) return werr(w, PCOL_EINVAL, v, c, r, x == PCOL_NA_I64 ? "NA where a number is needed" : "negative");
+  *out = (uint64_t)x;
+  return 0;
+}
+
+static int cell_f64(wctx *w, int v, int c, uint64_t r, double *out) {
+  const pcb_in_col *col = &wt(w, v)->cols[c];
+  if (col->type == PCB_IN_ABSENT) {
+    *out = NAN;
+    return 0;
+  }
+  if (col->type == PCB_IN_F64) {
+    *out = ((const double *)col->data)[r];
+    return 0;
+  }
+  int64_t x;
+  int rc = cell_i64(w, v, c, r, 0, &x);
+  if (rc) return rc;
+  *out = x == PCOL_NA_I64 ? NAN : (double)x;
+  return 0;
+}
+
+static int cell_bytes(wctx *w, int v, int c, uint64_t r, const char **p, size_t *len) {
+  const pcb_in_col *col = &wt(w, v)->cols[c];
+  *p = NULL;
+  *len = 0;
+  if (col->type == PCB_IN_ABSENT) return 0;
+  if (col->type != PCB_IN_STR) return werr(w, PCOL_EINVAL, v, c, r, "must be strings");
+  return w->in->get_str(w->in->ctx, v, c, r, p, len, w->err);
+}
+
+static int cell_str(wctx *w, int v, int c, uint64_t r, uint32_t *sid) {
+  const char *p;
+  size_t len;
+  int rc = cell_bytes(w, v, c, r, &p, &len);
+  if (rc) return rc;
+  *sid = 0;
+  return p ? bcheck(w, pcol_b_string(w->b, p, len, sid), v, r) : 0;
+}
+
+/* A NUL-terminated copy (NULL for NA) for the builder calls that take C strings. */
+static int cell_cstr(wctx *w, int v, int c, uint64_t r, const char **s) {
+  const char *p;
+  size_t len;
+  int rc = cell_bytes(w, v, c, r, &p, &len);
+  if (rc) return rc;
+  *s = NULL;
+  if (!p) return 0;
+  if (memchr(p, 0, len)) return werr(w, PCOL_EINVAL, v, c, r, "contains a NUL byte");
+  if (len + 1 > w->tmpcap) {
+    char *t = realloc(w->tmp, len + 1);
+    if (!t) return oom(w->err);
+    w->tmp = t;
+    w->tmpcap = len + 1;
+  }
+  memcpy(w->tmp, p, len);
+  w->tmp[len] = 0;
+  *s = w->tmp;
+  return 0;
+}
+
+/* ------------------------------------------------------------- id maps */
+
+static const int64_t *sort_keys;
+static int cmp_rows(const void *a, const void *b) {
+  int64_t x = sort_keys[*(const uint64_t *)a], y = sort_keys[*(const uint64_t *)b];
+  return x < y ? -1 : x > y;
+}
+
+/* The keys of view v: its id column (c >= 0) or its row numbers. */
+static int map_build(wctx *w, int v, int c) {
+  idmap *m = &w->m[v];
+  uint64_t n = has_table(w, v) ? wt(w, v)->nrows : 0;
+  m->n = n;
+  m->ident = 1;
+  if (n > SIZE_MAX / 8 - 1 || !(m->newid = calloc(n + 1, sizeof *m->newid))) return oom(w->err);
+  if (c < 0 || !has_col(w, v, c)) return 0;
+  int64_t *keys = malloc((n + 1) * sizeof *keys);
+  if (!keys) return oom(w->err);
+  int rc = 0;
+  for (uint64_t r = 0; r < n; r++) {
+    if ((rc = cell_i64(w, v, c, r, 0, &keys[r]))) goto out;
+    if (keys[r] <= 0) {
+      rc = werr(w, PCOL_EINVAL, v, c, r, "ids must be 1 or more");
+      goto out;
+    }
+    if (keys[r] != (int64_t)r + 1) m->ident = 0;
+  }
+  if (m->ident) goto out;
+  uint64_t *rows = malloc((n + 1) * sizeof *rows);
+  if (!rows) {
+    rc = oom(w->err);
+    goto out;
+  }
+  for (uint64_t r = 0; r < n; r++) rows[r] = r;
+  sort_keys = keys; /* qsort has no context argument in C11 */
+  qsort(rows, (size_t)n, sizeof *rows, cmp_rows);
+  m->key = malloc((n + 1) * sizeof *m->key);
+  if (!m->key) {
+    free(rows);
+    rc = oom(w->err);
+    goto out;
+  }
+  for (uint64_t i = 0; i < n; i++) {
+    m->key[i] = keys[rows[i]];
+    if (i && m->key[i] == m->key[i - 1]) {
+      free(rows);
+      rc = werr(w, PCOL_EINVAL, v, c, rows[i], "duplicate id");
+      goto out;
+    }
+  }
+  m->row = rows;
+out:
+  free(keys);
+  return rc;
+}
+
+/* Row of `key` in the map, or -1. */
+static int64_t map_row(const idmap *m, int64_t key) {
+  if (m->ident) return key >= 1 && (uint64_t)key <= m->n ? key - 1 : -1;
+  uint64_t lo = 0, hi = m->n;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (m->key[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < m->n && m->key[lo] == key ? (int64_t)m->row[lo] : -1;
+}
+
+/* A reference cell of view v into view `to`: 0 for NA or 0, else the new id
+ * of the row with that key (which must exist and be built). */
+static int cell_ref(wctx *w, int v, int c, uint64_t r, int to, uint32_t dflt, uint32_t *out) {
+  int64_t k;
+  int rc = cell_i64(w, v, c, r, dflt, &k);
+  if (rc) return rc;
+  if (k == PCOL_NA_I64 || k == 0) {
+    *out = 0;
+    return 0;
+  }
+  int64_t row = map_row(&w->m[to], k);
+  if (row < 0 || !w->m[to].newid[row]) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "refers to id %lld, which %s does not have%s", (long long)k, views[to].name,
+             row >= 0 ? " (yet: rows must come after the rows they refer to)" : "");
+    return werr(w, PCOL_EINVAL, v, c, r, msg);
+  }
+  *out = w->m[to].newid[row];
+  return 0;
+}
+
+/* The rows of child view v grouped by the row of their parent (view p,
+ * key column c): rows of parent i are rows[off[i]..off[i+1]).  With a depth
+ * column, each group is put in depth order. */
+typedef struct groups {
+  uint64_t *off, *rows;
+} groups;
+
+static const int64_t *sort_depth;
+static int cmp_depth(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  int64_t dx = sort_depth[x], dy = sort_depth[y];
+  return dx != dy ? (dx < dy ? -1 : 1) : (x > y) - (x < y);
+}
+
+static int group_by(wctx *w, int v, int c, int p, int depth_col, groups *g) {
+  uint64_t n = has_table(w, v) ? wt(w, v)->nrows : 0, np = w->m[p].n;
+  int rc = 0;
+  int64_t *depth = NULL;
+  uint64_t *parent = malloc((n + 1) * sizeof *parent);
+  g->off = calloc(np + 2, sizeof *g->off);
+  g->rows = malloc((n + 1) * sizeof *g->rows);
+  if (!parent || !g->off || !g->rows) {
+    rc = oom(w->err);
+    goto out;
+  }
+  for (uint64_t r = 0; r < n; r++) {
+    int64_t k;
+    if ((rc = cell_i64(w, v, c, r, 0, &k))) goto out;
+    int64_t row = map_row(&w->m[p], k);
+    if (row < 0) {
+      char msg[160];
+      snprintf(msg, sizeof msg, "refers to id %lld, which %s does not have", (long long)k, views[p].name);
+      rc = werr(w, PCOL_EINVAL, v, c, r, msg);
+      goto out;
+    }
+    parent[r] = (uint64_t)row;
+    g->off[row + 2]++;
+  }
+  for (uint64_t i = 2; i < np + 2; i++) g->off[i] += g->off[i - 1];
+  for (uint64_t r = 0; r < n; r++) g->rows[g->off[parent[r] + 1]++] = r; /* stable */
+  if (depth_col >= 0 && has_col(w, v, depth_col)) {
+    if (!(depth = malloc((n + 1) * sizeof *depth))) {
+      rc = oom(w->err);
+      goto out;
+    }
+    for (uint64_t r = 0; r < n; r++)
+      if ((rc = cell_i64(w, v, depth_col, r, 0, &depth[r]))) goto out;
+    sort_depth = depth;
+    for (uint64_t i = 0; i < np; i++) {
+      uint64_t a = g->off[i], e = g->off[i + 1];
+      int sorted = 1;
+      for (uint64_t k = a + 1; k < e && sorted; k++) sorted = depth[g->rows[k - 1]] <= depth[g->rows[k]];
+      if (!sorted) qsort(g->rows + a, (size_t)(e - a), sizeof *g->rows, cmp_depth);
+    }
+  }
+out:
+  free(parent);
+  free(depth);
+  return rc;
+}
+
+static void groups_free(groups *g) {
+  free(g->off);
+  free(g->rows);
+  g->off = g->rows = NULL;
+}
+
+/* ------------------------------------------------------------- tables */
+
+static int w_strings(wctx *w) {
+  if (!has_table(w, V_STRINGS)) return 0;
+  for (uint64_t r = 0; r < wt(w, V_STRINGS)->nrows; r++) {
+    uint32_t id;
+    int rc = cell_str(w, V_STRINGS, 1, r, &id);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+static char *dupstr(const char *s) { /* strdup is POSIX, not C11 */
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  return d ? memcpy(d, s, n) : NULL;
+}
+
+static int w_sources(wctx *w) {
+  int rc = map_build(w, V_SOURCES, 0);
+  if (rc) return rc;
+  if (!has_table(w, V_SOURCES) || wt(w, V_SOURCES)->nrows == 0) {
+    /* no sources given: one unnamed source for whatever refers to source 1 */
+    free(w->m[V_SOURCES].newid);
+    w->m[V_SOURCES] = (idmap){.n = 1, .ident = 1, .newid = calloc(2, sizeof(uint32_t))};
+    if (!w->m[V_SOURCES].newid) return oom(w->err);
+    if (!has_table(w, V_SAMPLES) || wt(w, V_SAMPLES)->nrows == 0) return 0;
+    return bcheck(w, pcol_b_source(w->b, NULL, NULL, PCOL_NA_I64, &w->m[V_SOURCES].newid[0]), V_SOURCES, 0);
+  }
+  for (uint64_t r = 0; r < wt(w, V_SOURCES)->nrows; r++) {
+    const char *type, *uri;
+    char *t2 = NULL;
+    int64_t ts;
+    if ((rc = cell_cstr(w, V_SOURCES, 1, r, &type))) return rc;
+    if (type && !(t2 = dupstr(type))) return oom(w->err);
+    if (!(rc = cell_cstr(w, V_SOURCES, 2, r, &uri)) && !(rc = cell_i64(w, V_SOURCES, 3, r, PCOL_NA_I64, &ts)))
+      rc = bcheck(w, pcol_b_source(w->b, t2, uri, ts, &w->m[V_SOURCES].newid[r]), V_SOURCES, r);
+    free(t2);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+static int w_meta(wctx *w) {
+  if (!has_table(w, V_META)) return 0;
+  for (uint64_t r = 0; r < wt(w, V_META)->nrows; r++) {
+    const char *key, *val;
+    size_t len;
+    uint32_t sid;
+    char *k2 = NULL;
+    int rc = cell_cstr(w, V_META, 0, r, &key);
+    if (rc) return rc;
+    if (key && !(k2 = dupstr(key))) return oom(w->err);
+    if (!(rc = cell_bytes(w, V_META, 1, r, &val, &len)) && !(rc = cell_ref(w, V_META, 2, r, V_SOURCES, 0, &sid)))
+      rc = bcheck(w, pcol_b_meta(w->b, sid, k2, val, len), V_META, r);
+    free(k2);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+static int w_value_types(wctx *w) {
+  int rc = map_build(w, V_VALUE_TYPES, 0);
+  for (uint64_t r = 0; !rc && r < w->m[V_VALUE_TYPES].n; r++) {
+    uint32_t t, u;
+    if (!(rc = cell_str(w, V_VALUE_TYPES, 1, r, &t)) && !(rc = cell_str(w, V_VALUE_TYPES, 2, r, &u)))
+      rc = bcheck(w, pcol_b_value_type(w->b, t, u, &w->m[V_VALUE_TYPES].newid[r]), V_VALUE_TYPES, r);
+  }
+  if (rc || !has_table(w, V_SOURCE_VALUE_TYPES)) return rc;
+  for (uint64_t r = 0; !rc && r < wt(w, V_SOURCE_VALUE_TYPES)->nrows; r++) {
+    uint32_t s, vt;
+    if (!(rc = cell_ref(w, V_SOURCE_VALUE_TYPES, 0, r, V_SOURCES, 0, &s)) &&
+        !(rc = cell_ref(w, V_SOURCE_VALUE_TYPES, 1, r, V_VALUE_TYPES, 0, &vt)))
+      rc = bcheck(w, pcol_b_source_value_type(w->b, s, vt), V_SOURCE_VALUE_TYPES, r);
+  }
+  return rc;
+}
+
+static int w_functions(wctx *w) {
+  int rc = map_build(w, V_FUNCTIONS, 0);
+  for (uint64_t r = 0; !rc && r < w->m[V_FUNCTIONS].n; r++) {
+    pcol_function_row fn;
+    if (!(rc = cell_str(w, V_FUNCTIONS, 1, r, &fn.name)) && !(rc = cell_str(w, V_FUNCTIONS, 2, r, &fn.system_name)) &&
+        !(rc = cell_str(w, V_FUNCTIONS, 3, r, &fn.filename)) &&
+        !(rc = cell_i64(w, V_FUNCTIONS, 4, r, PCOL_NA_I64, &fn.start_line)))
+      rc = bcheck(w, pcol_b_function(w->b, &fn, &w->m[V_FUNCTIONS].newid[r]), V_FUNCTIONS, r);
+  }
+  return rc;
+}
+
+static int w_mappings(wctx *w) {
+  int rc = map_build(w, V_MAPPINGS, 0);
+  for (uint64_t r = 0; !rc && r < w->m[V_MAPPINGS].n; r++) {
+    pcol_mapping_row m = {0};
+    uint64_t *u[3] = {&m.memory_start, &m.memory_limit, &m.file_offset};
+    for (int k = 0; k < 3 && !rc; k++)
+      if (has_col(w, V_MAPPINGS, 1 + k)) rc = cell_u64(w, V_MAPPINGS, 1 + k, r, u[k]);
+    if (!rc) rc = cell_str(w, V_MAPPINGS, 4, r, &m.filename);
+    if (!rc) rc = cell_str(w, V_MAPPINGS, 5, r, &m.build_id);
+    for (int k = 0; k < 4 && !rc; k++) {
+      int64_t b;
+      if (!(rc = cell_i64(w, V_MAPPINGS, 6 + k, r, 0, &b)) && b && b != PCOL_NA_I64) m.flags |= (uint8_t)(1u << k);
+    }
+    if (!rc) rc = bcheck(w, pcol_b_mapping(w->b, &m, 0, &w->m[V_MAPPINGS].newid[r]), V_MAPPINGS, r);
+  }
+  return rc;
+}
+
+static int w_locations(wctx *w) {
+  int rc = map_build(w, V_LOCATIONS, 0);
+  if (rc) return rc;
+  groups g = {0};
+  int by_lines = has_table(w, V_LOCATION_LINES);
+  if (by_lines && (rc = group_by(w, V_LOCATION_LINES, 0, V_LOCATIONS, 1, &g))) goto out;
+  pcol_line_row *lines = NULL;
+  size_t cap = 0;
+  for (uint64_t r = 0; !rc && r < w->m[V_LOCATIONS].n; r++) {
+    size_t nl = 0;
+    if (by_lines) {
+      uint64_t a = g.off[r], e = g.off[r + 1];
+      if (e - a > cap) {
+        pcol_line_row *t = realloc(lines, (size_t)(e - a) * sizeof *t);
+        if (!t) {
+          rc = oom(w->err);
+          break;
+        }
+        lines = t;
+        cap = (size_t)(e - a);
+      }
+      for (uint64_t k = a; k < e && !rc; k++, nl++) {
+        uint64_t lr = g.rows[k];
+        if (!(rc = cell_ref(w, V_LOCATION_LINES, 2, lr, V_FUNCTIONS, 0, &lines[nl].function_id)) &&
+            !(rc = cell_i64(w, V_LOCATION_LINES, 3, lr, PCOL_NA_I64, &lines[nl].line)))
+          rc = cell_i64(w, V_LOCATION_LINES, 4, lr, PCOL_NA_I64, &lines[nl].column);
+      }
+    } else { /* the location's one line, when it has a function or a line */
+      pcol_line_row l1;
+      if (!cap) {
+        if (!(lines = malloc(sizeof *lines))) {
+          rc = oom(w->err);
+          break;
+        }
+        cap = 1;
+      }
+      if (!(rc = cell_ref(w, V_LOCATIONS, 1, r, V_FUNCTIONS, 0, &l1.function_id)) &&
+          !(rc = cell_i64(w, V_LOCATIONS, 2, r, PCOL_NA_I64, &l1.line))) {
+        l1.column = PCOL_NA_I64;
+        if (l1.function_id || l1.line != PCOL_NA_I64) lines[nl++] = l1;
+      }
+    }
+    uint64_t addr = 0;
+    uint32_t map = 0;
+    int64_t folded = 0;
+    if (!rc && has_col(w, V_LOCATIONS, 3)) rc = cell_u64(w, V_LOCATIONS, 3, r, &addr);
+    if (!rc) rc = cell_ref(w, V_LOCATIONS, 4, r, V_MAPPINGS, 0, &map);
+    if (!rc) rc = cell_i64(w, V_LOCATIONS, 5, r, 0, &folded);
+    if (!rc)
+      rc = bcheck(w,
+                  pcol_b_location(w->b, map, addr, folded && folded != PCOL_NA_I64 ? PCOL_LOC_IS_FOLDED : 0,
+                                  lines, nl, &w->m[V_LOCATIONS].newid[r]),
+                  V_LOCATIONS, r);
+  }
+  free(lines);
+out:
+  groups_free(&g);
+  return rc;
+}
+
+static int w_stacks(wctx *w) {
+  int rc = map_build(w, V_STACKS, 0);
+  for (uint64_t r = 0; !rc && r < w->m[V_STACKS].n; r++) {
+    uint32_t parent, loc;
+    if (!(rc = cell_ref(w, V_STACKS, 1, r, V_STACKS, 0, &parent)) &&
+        !(rc = cell_ref(w, V_STACKS, 2, r, V_LOCATIONS, 0, &loc)))
+      rc = bcheck(w, pcol_b_stack_node(w->b, parent, loc, &w->m[V_STACKS].newid[r]), V_STACKS, r);
+  }
+  return rc;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t es, pcol_error *err) {
+  if (need <= *cap) return 0;
+  size_t nc = need < 16 ? 16 : need * 2;
+  void *t = realloc(*p, nc * es);
+  if (!t) return oom(err);
+  *p = t;
+  *cap = nc;
+  return 0;
+}
+
+/* The label set of sample row r (its sample_labels rows), built or found. */
+static int labels_of(wctx *w, const groups *gb, uint64_t r, pcol_label_row **labs, size_t *clabs, uint32_t *id) {
+  uint64_t a = gb->off[r], e = gb->off[r + 1];
+  int rc = grow((void **)labs, clabs, (size_t)(e - a), sizeof **labs, w->err);
+  for (uint64_t k = a; k < e && !rc; k++) {
+    uint64_t lr = gb->rows[k];
+    pcol_label_row *l = &(*labs)[k - a];
+    if (!(rc = cell_str(w, V_SAMPLE_LABELS, 1, lr, &l->key)) && !(rc = cell_str(w, V_SAMPLE_LABELS, 2, lr, &l->str)) &&
+        !(rc = cell_i64(w, V_SAMPLE_LABELS, 3, lr, PCOL_NA_I64, &l->num)))
+      rc = cell_str(w, V_SAMPLE_LABELS, 4, lr, &l->num_unit);
+    /* a string label without a number is shown with num NA: stored 0 */
+    if (!rc && l->str && l->num == PCOL_NA_I64) l->num = 0;
+  }
+  *id = 0;
+  if (!rc && e > a) rc = bcheck(w, pcol_b_labelset(w->b, *labs, (size_t)(e - a), id), V_SAMPLES, r);
+  return rc;
+}
+
+/* Label sets have no view of their own: when samples$labelset_id is given,
+ * the sets are first built in the order of those ids (from the first sample
+ * of each), so that a file read back keeps its label set ids. */
+static int labelsets_in_id_order(wctx *w, const groups *gb, pcol_label_row **labs, size_t *clabs) {
+  uint64_t n = w->m[V_SAMPLES].n;
+  int64_t *key = malloc((n + 1) * sizeof *key);
+  uint64_t *rows = malloc((n + 1) * sizeof *rows);
+  int rc = 0;
+  if (!key || !rows) {
+    rc = oom(w->err);
+    goto out;
+  }
+  uint64_t m = 0;
+  for (uint64_t r = 0; r < n && !rc; r++) {
+    rc = cell_i64(w, V_SAMPLES, 7, r, 0, &key[r]);
+    if (!rc && key[r] > 0 && gb->off[r + 1] > gb->off[r]) rows[m++] = r;
+  }
+  if (rc) goto out;
+  sort_keys = key;
+  qsort(rows, (size_t)m, sizeof *rows, cmp_rows); /* by key, then (stable enough) */
+  for (uint64_t i = 0; i < m && !rc; i++) {
+    if (i && key[rows[i]] == key[rows[i - 1]]) continue;
+    uint32_t id;
+    /* the first sample with this key: the smallest row among equal keys */
+    uint64_t best = rows[i];
+    for (uint64_t j = i + 1; j < m && key[rows[j]] == key[rows[i]]; j++)
+      if (rows[j] < best) best = rows[j];
+    rc = labels_of(w, gb, best, labs, clabs, &id);
+  }
+out:
+  free(key);
+  free(rows);
+  return rc;
+}
+
+static int w_samples(wctx *w) {
+  int rc = map_build(w, V_SAMPLES, 0);
+  if (rc) return rc;
+  groups gv = {0}, gl = {0}, gb = {0};
+  uint32_t *locs = NULL;
+  pcol_value_row *vals = NULL;
+  pcol_label_row *labs = NULL;
+  size_t clocs = 0, cvals = 0, clabs = 0;
+  /* stacks: samples$stack_id through `stacks` when both are given, else
+   * sample_locations */
+  int use_stack_ids = has_table(w, V_STACKS) && has_col(w, V_SAMPLES, 6);
+  int by_locs = !use_stack_ids && has_table(w, V_SAMPLE_LOCATIONS);
+  if (has_table(w, V_SAMPLE_VALUES) && (rc = group_by(w, V_SAMPLE_VALUES, 0, V_SAMPLES, -1, &gv))) goto out;
+  if (by_locs && (rc = group_by(w, V_SAMPLE_LOCATIONS, 0, V_SAMPLES, 1, &gl))) goto out;
+  if (has_table(w, V_SAMPLE_LABELS) && (rc = group_by(w, V_SAMPLE_LABELS, 0, V_SAMPLES, -1, &gb))) goto out;
+  if (gb.off && has_col(w, V_SAMPLES, 7) && (rc = labelsets_in_id_order(w, &gb, &labs, &clabs))) goto out;
+  for (uint64_t r = 0; !rc && r < w->m[V_SAMPLES].n; r++) {
+    pcol_sample_row s;
+    if ((rc = cell_ref(w, V_SAMPLES, 1, r, V_SOURCES, 1, &s.source_id)) ||
+        (rc = cell_i64(w, V_SAMPLES, 2, r, PCOL_NA_I64, &s.time_ns)) ||
+        (rc = cell_i64(w, V_SAMPLES, 3, r, 0, &s.duration_ns)) || (rc = cell_i64(w, V_SAMPLES, 4, r, 1, &s.weight)) ||
+        (rc = cell_i64(w, V_SAMPLES, 5, r, PCOL_NA_I64, &s.cpu_delta_ns)))
+      break;
+    if (s.source_id == 0) {
+      rc = werr(w, PCOL_EINVAL, V_SAMPLES, 1, r, "a sample needs a source");
+      break;
+    }
+    s.stack_id = 0;
+    if (use_stack_ids) {
+      if ((rc = cell_ref(w, V_SAMPLES, 6, r, V_STACKS, 0, &s.stack_id))) break;
+    } else if (by_locs) {
+      uint64_t a = gl.off[r], e = gl.off[r + 1];
+      if ((rc = grow((void **)&locs, &clocs, (size_t)(e - a), sizeof *locs, w->err))) break;
+      for (uint64_t k = a; k < e && !rc; k++)
+        rc = cell_ref(w, V_SAMPLE_LOCATIONS, 2, gl.rows[k], V_LOCATIONS, 0, &locs[k - a]);
+      for (uint64_t k = a; k < e && !rc; k++)
+        if (!locs[k - a]) rc = werr(w, PCOL_EINVAL, V_SAMPLE_LOCATIONS, 2, gl.rows[k], "NA location");
+      if (!rc) rc = bcheck(w, pcol_b_stack(w->b, locs, (size_t)(e - a), &s.stack_id), V_SAMPLES, r);
+      if (rc) break;
+    }
+    s.labelset_id = 0;
+    if (gb.off && (rc = labels_of(w, &gb, r, &labs, &clabs, &s.labelset_id))) break;
+    size_t nv = 0;
+    if (gv.off) {
+      uint64_t a = gv.off[r], e = gv.off[r + 1];
+      if ((rc = grow((void **)&vals, &cvals, (size_t)(e - a), sizeof *vals, w->err))) break;
+      for (uint64_t k = a; k < e && !rc; k++, nv++) {
+        uint64_t vr = gv.rows[k];
+        uint32_t t, u;
+        if (!(rc = cell_str(w, V_SAMPLE_VALUES, 1, vr, &t)) && !(rc = cell_str(w, V_SAMPLE_VALUES, 2, vr, &u)) &&
+            !(rc = bcheck(w, pcol_b_value_type(w->b, t, u, &vals[nv].value_type_id), V_SAMPLE_VALUES, vr)))
+          rc = cell_i64(w, V_SAMPLE_VALUES, 3, vr, 0, &vals[nv].value);
+      }
+      if (rc) break;
+    }
+    rc = pcol_b_sample(w->b, &s, vals, nv, &w->m[V_SAMPLES].newid[r]);
+    if (rc == PCOL_EINVAL)
+      rc = werr(w, rc, V_SAMPLES, -1, r,
+                "refused: samples must be grouped by source_id, in time order within a source");
+    else if (rc) rc = bcheck(w, rc, V_SAMPLES, r);
+  }
+out:
+  groups_free(&gv);
+  groups_free(&gl);
+  groups_free(&gb);
+  free(locs);
+  free(vals);
+  free(labs);
+  return rc;
+}
+
+static int w_text(wctx *w) {
+  int rc = 0;
+  for (uint64_t r = 0; !rc && has_table(w, V_TEXT_LINES) && r < wt(w, V_TEXT_LINES)->nrows; r++) {
+    uint32_t src;
+    int64_t k;
+    const char *p;
+    size_t len;
+    if ((rc = cell_ref(w, V_TEXT_LINES, 0, r, V_SOURCES, 0, &src)) || (rc = cell_i64(w, V_TEXT_LINES, 1, r, 0, &k)) ||
+        (rc = cell_bytes(w, V_TEXT_LINES, 2, r, &p, &len)))
+      break;
+    /* before_sample is a sample id, or one past the last sample */
+    int64_t row = map_row(&w->m[V_SAMPLES], k);
+    uint64_t before;
+    if (row >= 0) before = w->m[V_SAMPLES].newid[row];
+    else if (k >= 1 && (uint64_t)k == w->m[V_SAMPLES].n + 1) before = pcol_b_sample_count(w->b) + 1;
+    else {
+      rc = werr(w, PCOL_EINVAL, V_TEXT_LINES, 1, r, "not a sample id (nor one past the last)");
+      break;
+    }
+    rc = bcheck(w, pcol_b_text_line(w->b, src, before, p, len), V_TEXT_LINES, r);
+  }
+  for (uint64_t r = 0; !rc && has_table(w, V_SAMPLE_TEXT) && r < wt(w, V_SAMPLE_TEXT)->nrows; r++) {
+    uint32_t sid;
+    const char *p;
+    size_t len;
+    if (!(rc = cell_ref(w, V_SAMPLE_TEXT, 0, r, V_SAMPLES, 0, &sid)) && !(rc = cell_bytes(w, V_SAMPLE_TEXT, 1, r, &p, &len)))
+      rc = bcheck(w, pcol_b_sample_text(w->b, sid, p, len), V_SAMPLE_TEXT, r);
+  }
+  return rc;
+}
+
+static int w_models(wctx *w) {
+  int rc = 0;
+  for (uint64_t r = 0; !rc && has_table(w, V_MODELS) && r < wt(w, V_MODELS)->nrows; r++) {
+    pcol_model_row m;
+    if (!(rc = cell_ref(w, V_MODELS, 1, r, V_SOURCES, 0, &m.source_id)) && !(rc = cell_str(w, V_MODELS, 2, r, &m.uid)) &&
+        !(rc = cell_str(w, V_MODELS, 3, r, &m.model)) && !(rc = cell_str(w, V_MODELS, 4, r, &m.method)) &&
+        !(rc = cell_f64(w, V_MODELS, 5, r, &m.r_square)) && !(rc = cell_f64(w, V_MODELS, 6, r, &m.x_start)) &&
+        !(rc = cell_f64(w, V_MODELS, 7, r, &m.x_end)) && !(rc = cell_str(w, V_MODELS, 8, r, &m.coeffs)))
+      rc = bcheck(w, pcol_b_model(w->b, &m), V_MODELS, r);
+  }
+  return rc;
+}
+
+int pcb_write(const pcb_input *in, const char *path, int compress_lz4, pcol_error *err) {
+  wctx w = {0};
+  w.in = in;
+  w.err = err;
+  int rc = pcol_builder_new(&w.b, err);
+  if (rc) return rc;
+  if (!(rc = w_strings(&w)) && !(rc = w_sources(&w)) && !(rc = w_meta(&w)) && !(rc = w_value_types(&w)) &&
+      !(rc = w_functions(&w)) && !(rc = w_mappings(&w)) && !(rc = w_locations(&w)) && !(rc = w_stacks(&w)) &&
+      !(rc = w_samples(&w)) && !(rc = w_text(&w)) && !(rc = w_models(&w))) {
+    pcol_write_options opt = {0};
+    opt.compress_lz4 = compress_lz4;
+    rc = pcol_builder_write(w.b, path, &opt, err);
+  }
+  pcol_builder_free(w.b);
+  for (int v = 0; v < PCB_NVIEWS; v++) {
+    free(w.m[v].key);
+    free(w.m[v].row);
+    free(w.m[v].newid);
+  }
+  free(w.tmp);
+  return rc;
+}

@@ -1,0 +1,147 @@
+/* pcolb.h — the C glue shared by the R and Python bindings of libpcol.
+ *
+ * It uses include/pcol.h only (the public API) and gives both bindings:
+ *  - the 17 logical views of a file (spec.md §11, what `pcol cat --table`
+ *    prints) as typed columns: stored columns are borrowed from the file
+ *    (zero-copy; valid until pcol_close), derived columns are computed into
+ *    malloc'd arrays;
+ *  - the one rule that turns a stored byte string into valid UTF-8 (every
+ *    well-formed UTF-8 sequence kept, every other byte as its Latin-1 code
+ *    point, as `pcol cat --format json` writes it);
+ *  - a writer that packs such tables (from R data frames or numpy arrays)
+ *    back into a pcol file through the builder.
+ *
+ * Not installed and not part of libpcol: each binding compiles it in. */
+#ifndef PCOLB_H
+#define PCOLB_H
+
+#include "pcol.h"
+#include <stddef.h>
+#include <stdint.h>
+
+/* What a cell of a column means (spec.md §11.1). */
+typedef enum pcb_kind {
+  PCB_ID = 1, /* the row's 1-based id; u32; never null */
+  PCB_REF,    /* u32 id; 0 = null */
+  PCB_STR,    /* u32 string id; 0 = null */
+  PCB_I64,    /* i64; INT64_MIN = null */
+  PCB_U64,    /* u64; never null */
+  PCB_F64,    /* f64; any NaN = null */
+  PCB_BOOL,   /* u8, 0 or 1 */
+  PCB_COUNT   /* u32 count (a depth); never null */
+} pcb_kind;
+
+#define PCB_MAX_COLS 10
+#define PCB_NVIEWS 17
+
+typedef struct pcb_col_info {
+  const char *name;
+  pcb_kind kind;
+} pcb_col_info;
+
+typedef struct pcb_view_info {
+  const char *name;
+  int ncols;
+  pcb_col_info cols[PCB_MAX_COLS];
+  int sample_view; /* 1: rows follow the samples (a selection applies) */
+  int derived;     /* 1: some columns are computed, not stored */
+} pcb_view_info;
+
+/* The views in the order read_pcol lists them; NULL past the end. */
+const pcb_view_info *pcb_view_at(int i);
+/* By name; NULL if none. */
+const pcb_view_info *pcb_view_by_name(const char *name);
+
+/* One column of a view.  Its values, row r: seq ? r + 1 : data ? data[r] :
+ * dflt, with data of element type `type` (PCOL_TYPE_U32 for ID, REF, STR,
+ * COUNT; I64; U64; F64; U8 for BOOL). */
+typedef struct pcb_col {
+  const char *name;
+  pcb_kind kind;
+  pcol_type type;
+  const void *data; /* borrowed from the file (owned == NULL) or `owned` */
+  int64_t dflt;     /* bit pattern of every row's value when data and seq are 0 */
+  int seq;          /* 1: row r holds r + 1 (ids; the strings view's value) */
+  void *owned;      /* malloc'd storage of a computed column, freed by pcb_table_free */
+} pcb_col;
+
+typedef struct pcb_table {
+  const pcb_view_info *view;
+  uint64_t nrows;
+  int ncols;
+  pcb_col cols[PCB_MAX_COLS]; /* only the wanted columns are filled; others have name NULL */
+} pcb_table;
+
+/* Which samples the sample views show (all when source_id == 0 and no
+ * bound), as `pcol cat --source --from --to` does (spec.md §7). */
+typedef struct pcb_select {
+  pcol_select sel;
+  uint64_t max_rows; /* refuse a view with more rows (0: no limit) */
+} pcb_select;
+
+/* Seconds (as --from/--to take them) into nanoseconds; -1 if not finite or
+ * out of range. */
+int pcb_seconds(double s, int64_t *ns);
+
+/* Fills *out with view `name`'s columns whose bit is set in `want` (bit k =
+ * column k; UINT32_MAX for all).  sel may be NULL (every sample).  Errors
+ * (an unknown view, a damaged column, too many rows, no memory) return a
+ * PCOL_E* code with a message in err. */
+int pcb_table_get(pcol_file *f, const char *name, const pcb_select *sel, uint32_t want,
+                  pcb_table *out, pcol_error *err);
+void pcb_table_free(pcb_table *t);
+
+/* ------------------------------------------------------------ strings */
+
+/* 1 when p[0..n) is well-formed UTF-8 (RFC 3629) without NUL bytes. */
+int pcb_utf8_clean_already(const char *p, size_t n);
+/* Writes the UTF-8 rendering of p[0..n) into out (room for 3n bytes):
+ * well-formed sequences as they are, every other byte b as U+00bb.  A NUL
+ * byte becomes `nul` (NULL: kept as the byte 0; R, which cannot hold NUL in
+ * a string, passes U+FFFD).  Returns the length written. */
+size_t pcb_utf8_clean(const char *p, size_t n, char *out, const char *nul);
+
+/* ------------------------------------------------------------ writing */
+
+/* A table handed to the writer by a binding: for each column of the view
+ * (by index into pcb_view_info.cols) either absent or an array of nrows
+ * values in one of these representations. */
+typedef enum pcb_in_type {
+  PCB_IN_ABSENT = 0,
+  PCB_IN_I32,  /* int32; INT32_MIN (R's NA_integer_) = null */
+  PCB_IN_F64,  /* double; NaN = null; must be a whole number for integer kinds */
+  PCB_IN_I64,  /* int64; INT64_MIN = null */
+  PCB_IN_U64,  /* uint64 */
+  PCB_IN_U32,  /* uint32 */
+  PCB_IN_U8,   /* uint8 / bool */
+  PCB_IN_STR   /* strings through pcb_input.get_str */
+} pcb_in_type;
+
+typedef struct pcb_in_col {
+  pcb_in_type type;
+  const void *data;
+} pcb_in_col;
+
+typedef struct pcb_in_table {
+  int present;
+  uint64_t nrows;
+  pcb_in_col cols[PCB_MAX_COLS];
+} pcb_in_table;
+
+typedef struct pcb_input {
+  pcb_in_table t[PCB_NVIEWS]; /* indexed like pcb_view_at */
+  /* Gets the UTF-8 bytes of a string cell (*p = NULL for NA); returns 0, or
+   * a PCOL_E* code after filling err. */
+  int (*get_str)(void *ctx, int view, int col, uint64_t row, const char **p, size_t *len,
+                 pcol_error *err);
+  void *ctx;
+} pcb_input;
+
+/* Packs the tables into a pcol file at `path` (atomically, as
+ * pcol_builder_write does).  Ids in the input are keys: references are
+ * resolved through them, and the file gets new ids in input order (equal
+ * to the input's when the input came from pcb_table_get).  Rules:
+ * doc in bindings/README.md ("Writing"). */
+int pcb_write(const pcb_input *in, const char *path, int compress_lz4, pcol_error *err);
+
+#endif

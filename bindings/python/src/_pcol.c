@@ -1,0 +1,619 @@
+/* _pcol.c — the C extension behind the `pcol` Python package.
+ *
+ * A Handle owns one open pcol_file.  Columns that the file stores are
+ * handed out as read-only numpy arrays over the file's memory (the mapping,
+ * or the decoded copy of an LZ4 section) whose base is the Handle, so the
+ * file stays open while any of them lives; computed columns are numpy
+ * arrays that own their malloc'd buffer.  The views themselves come from
+ * bindings/common (pcolb.h), shared with the R package. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
+#include "pcolb.h"
+#include <stdlib.h>
+#include <string.h>
+
+static PyObject *PcolError; /* pcol.Error */
+
+typedef struct {
+  PyObject_HEAD
+  pcol_file *f;
+  PyObject *path;      /* str, for messages */
+  PyObject **strcache; /* decoded strings by id, filled on first use */
+  uint64_t nstrings;
+} Handle;
+
+static PyTypeObject HandleType;
+
+/* Raises pcol.Error with the library's message, naming the file. */
+static PyObject *raise_pcol(PyObject *path, const pcol_error *err, int rc) {
+  const char *m = err->message[0] ? err->message : pcol_strerror(rc);
+  PyObject *msg;
+  const char *p = path ? PyUnicode_AsUTF8(path) : NULL;
+  if (!p) PyErr_Clear();
+  if (p && strstr(m, p) == NULL) msg = PyUnicode_FromFormat("%s: %s", p, m);
+  else msg = PyUnicode_FromString(m);
+  if (!msg) {
+    PyErr_Clear();
+    msg = PyUnicode_DecodeUTF8(m, (Py_ssize_t)strlen(m), "replace");
+    if (!msg) return NULL;
+  }
+  PyObject *e = PyObject_CallOneArg(PcolError, msg);
+  Py_DECREF(msg);
+  if (!e) return NULL;
+  PyObject *code = PyLong_FromLong(rc), *name = PyUnicode_FromString(pcol_strerror(rc));
+  if (code) PyObject_SetAttrString(e, "code", code);
+  if (name) PyObject_SetAttrString(e, "reason", name);
+  if (path) PyObject_SetAttrString(e, "path", path);
+  Py_XDECREF(code);
+  Py_XDECREF(name);
+  PyErr_Clear();
+  PyErr_SetObject(PcolError, e);
+  Py_DECREF(e);
+  return NULL;
+}
+
+/* ----------------------------------------------------------- strings */
+
+/* A str from stored bytes: valid UTF-8 as is, other bytes as U+0080..U+00FF
+ * (pcb_utf8_clean, the rule of `pcol cat --format json`). */
+static PyObject *str_from_bytes(const char *p, size_t n) {
+  if (pcb_utf8_clean_already(p, n)) return PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, "strict");
+  if (n > (SIZE_MAX - 1) / 3) return PyErr_NoMemory();
+  char *buf = malloc(3 * n + 1);
+  if (!buf) return PyErr_NoMemory();
+  size_t m = pcb_utf8_clean(p, n, buf, NULL);
+  PyObject *s = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)m, "strict");
+  free(buf);
+  return s;
+}
+
+/* New reference to string id `id` (None for 0). */
+static PyObject *handle_str(Handle *h, uint32_t id) {
+  if (id == 0) Py_RETURN_NONE;
+  if (!h->strcache) {
+    h->nstrings = pcol_string_count(h->f);
+    if (h->nstrings > SIZE_MAX / sizeof(PyObject *)) return PyErr_NoMemory();
+    h->strcache = calloc(h->nstrings ? (size_t)h->nstrings : 1, sizeof(PyObject *));
+    if (!h->strcache) return PyErr_NoMemory();
+  }
+  if (id >= h->nstrings) {
+    pcol_error err = {0};
+    pcol_error_set(&err, PCOL_ECORRUPT, "string id %u is out of range", id);
+    return raise_pcol(h->path, &err, PCOL_ECORRUPT);
+  }
+  PyObject *s = h->strcache[id];
+  if (!s) {
+    pcol_str ps;
+    pcol_error err = {0};
+    int rc = pcol_string(h->f, id, &ps, &err);
+    if (rc) return raise_pcol(h->path, &err, rc);
+    s = str_from_bytes(ps.ptr, ps.len);
+    if (!s) return NULL;
+    h->strcache[id] = s;
+  }
+  Py_INCREF(s);
+  return s;
+}
+
+/* ----------------------------------------------------------- columns */
+
+static int npy_type(pcol_type t) {
+  switch (t) {
+  case PCOL_TYPE_U8: return NPY_BOOL; /* BOOL columns hold 0 or 1 */
+  case PCOL_TYPE_U32: return NPY_UINT32;
+  case PCOL_TYPE_I64: return NPY_INT64;
+  case PCOL_TYPE_U64: return NPY_UINT64;
+  case PCOL_TYPE_F64: return NPY_FLOAT64;
+  default: return NPY_VOID;
+  }
+}
+
+static void capsule_free(PyObject *cap) { free(PyCapsule_GetPointer(cap, "pcol.buffer")); }
+
+/* A read-only 1-d array over `data` (n elements) whose base is `base`
+ * (a reference is taken).  stride 0 repeats one element. */
+static PyObject *array_over(int typenum, npy_intp n, void *data, npy_intp stride, PyObject *base) {
+  PyArray_Descr *d = PyArray_DescrFromType(typenum);
+  if (!d) return NULL;
+  npy_intp strides[1] = {stride};
+  PyObject *a = PyArray_NewFromDescr(&PyArray_Type, d, 1, &n, strides, data,
+                                     NPY_ARRAY_ALIGNED | (stride ? NPY_ARRAY_C_CONTIGUOUS : 0), NULL);
+  if (!a) return NULL;
+  Py_INCREF(base);
+  if (PyArray_SetBaseObject((PyArrayObject *)a, base) < 0) {
+    Py_DECREF(a);
+    return NULL;
+  }
+  return a;
+}
+
+/* The numpy array of one column (takes over c->owned). */
+static PyObject *column_array(Handle *h, pcb_col *c, uint64_t nrows) {
+  npy_intp n = (npy_intp)nrows;
+  if (c->kind == PCB_STR) { /* object array of str / None */
+    PyObject *a = PyArray_SimpleNew(1, &n, NPY_OBJECT);
+    if (!a) return NULL;
+    PyObject **o = PyArray_DATA((PyArrayObject *)a);
+    memset(o, 0, (size_t)n * sizeof *o); /* not initialised; NULL items are released with XDECREF */
+    const uint32_t *ids = c->data;
+    for (npy_intp i = 0; i < n; i++) {
+      uint32_t id = c->seq ? (uint32_t)(i + 1) : ids ? ids[i] : (uint32_t)c->dflt;
+      PyObject *s = handle_str(h, id);
+      if (!s) {
+        Py_DECREF(a);
+        return NULL;
+      }
+      o[i] = s;
+    }
+    PyArray_CLEARFLAGS((PyArrayObject *)a, NPY_ARRAY_WRITEABLE);
+    return a;
+  }
+  int t = npy_type(c->type);
+  if (c->seq) { /* row ids 1..n, computed */
+    PyObject *a = PyArray_SimpleNew(1, &n, NPY_UINT32);
+    if (!a) return NULL;
+    uint32_t *o = PyArray_DATA((PyArrayObject *)a);
+    for (npy_intp i = 0; i < n; i++) o[i] = (uint32_t)(i + 1);
+    PyArray_CLEARFLAGS((PyArrayObject *)a, NPY_ARRAY_WRITEABLE);
+    return a;
+  }
+  if (!c->data) { /* an absent column: its default, repeated (stride 0) */
+    npy_intp one = 1;
+    PyObject *v = PyArray_SimpleNew(1, &one, t);
+    if (!v) return NULL;
+    void *p = PyArray_DATA((PyArrayObject *)v);
+    switch (c->type) {
+    case PCOL_TYPE_U8: *(uint8_t *)p = (uint8_t)c->dflt; break;
+    case PCOL_TYPE_U32: *(uint32_t *)p = (uint32_t)c->dflt; break;
+    default: memcpy(p, &c->dflt, 8); break;
+    }
+    PyObject *a = array_over(t, n, p, 0, v);
+    Py_DECREF(v);
+    return a;
+  }
+  npy_intp es = c->type == PCOL_TYPE_U8 ? 1 : c->type == PCOL_TYPE_U32 ? 4 : 8;
+  if (c->owned) { /* computed: the array owns the buffer */
+    PyObject *cap = PyCapsule_New(c->owned, "pcol.buffer", capsule_free);
+    if (!cap) return NULL;
+    c->owned = NULL;
+    PyObject *a = array_over(t, n, (void *)c->data, es, cap);
+    Py_DECREF(cap);
+    return a;
+  }
+  /* stored: a view of the file, which the array keeps open */
+  return array_over(t, n, (void *)c->data, es, (PyObject *)h);
+}
+
+/* ----------------------------------------------------------- Handle */
+
+static void handle_dealloc(Handle *h) {
+  if (h->strcache) {
+    for (uint64_t i = 0; i < h->nstrings; i++) Py_XDECREF(h->strcache[i]);
+    free(h->strcache);
+  }
+  if (h->f) pcol_close(h->f);
+  Py_XDECREF(h->path);
+  Py_TYPE(h)->tp_free((PyObject *)h);
+}
+
+static int parse_select(PyObject *source, PyObject *from, PyObject *to, PyObject *max_rows,
+                        pcb_select *s) {
+  memset(s, 0, sizeof *s);
+  if (source != Py_None) {
+    unsigned long long v = PyLong_AsUnsignedLongLong(source);
+    if (PyErr_Occurred()) return -1;
+    if (v == 0 || v > UINT32_MAX) {
+      PyErr_SetString(PyExc_ValueError, "source must be a source_id (1 or more)");
+      return -1;
+    }
+    s->sel.source_id = (uint32_t)v;
+  }
+  if (from != Py_None) {
+    double d = PyFloat_AsDouble(from);
+    if (PyErr_Occurred()) return -1;
+    if (pcb_seconds(d, &s->sel.from_ns)) {
+      PyErr_SetString(PyExc_ValueError, "from_ must be a finite number of seconds");
+      return -1;
+    }
+    s->sel.has_from = 1;
+  }
+  if (to != Py_None) {
+    double d = PyFloat_AsDouble(to);
+    if (PyErr_Occurred()) return -1;
+    if (pcb_seconds(d, &s->sel.to_ns)) {
+      PyErr_SetString(PyExc_ValueError, "to must be a finite number of seconds");
+      return -1;
+    }
+    s->sel.has_to = 1;
+  }
+  if (s->sel.has_from && s->sel.has_to && s->sel.from_ns > s->sel.to_ns) {
+    PyErr_SetString(PyExc_ValueError, "from_ is after to");
+    return -1;
+  }
+  if (max_rows && max_rows != Py_None) {
+    s->max_rows = PyLong_AsUnsignedLongLong(max_rows);
+    if (PyErr_Occurred()) return -1;
+  }
+  return 0;
+}
+
+/* Handle.table(view, columns, source, from_, to, max_rows) -> (nrows, {name: array})
+ * columns: a tuple of names, or None for all. */
+static PyObject *handle_table(Handle *h, PyObject *args) {
+  const char *view;
+  PyObject *cols, *source, *from, *to, *max_rows;
+  if (!PyArg_ParseTuple(args, "sOOOOO", &view, &cols, &source, &from, &to, &max_rows)) return NULL;
+  const pcb_view_info *vi = pcb_view_by_name(view);
+  if (!vi) return PyErr_Format(PyExc_ValueError, "no view named '%s'", view);
+  uint32_t want = 0;
+  if (cols == Py_None) {
+    want = UINT32_MAX;
+  } else {
+    PyObject *seq = PySequence_Fast(cols, "columns must be a sequence of names");
+    if (!seq) return NULL;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+      const char *c = PyUnicode_AsUTF8(PySequence_Fast_GET_ITEM(seq, i));
+      if (!c) {
+        Py_DECREF(seq);
+        return NULL;
+      }
+      int k = 0;
+      while (k < vi->ncols && strcmp(vi->cols[k].name, c)) k++;
+      if (k == vi->ncols) {
+        Py_DECREF(seq);
+        return PyErr_Format(PyExc_KeyError, "%s", c);
+      }
+      want |= 1u << k;
+    }
+    Py_DECREF(seq);
+  }
+  pcb_select sel;
+  if (parse_select(source, from, to, max_rows, &sel)) return NULL;
+  pcb_table t;
+  pcol_error err = {0};
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = pcb_table_get(h->f, view, &sel, want, &t, &err);
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_pcol(h->path, &err, rc);
+  if (t.nrows > (uint64_t)PY_SSIZE_T_MAX) {
+    pcb_table_free(&t);
+    return PyErr_NoMemory();
+  }
+  PyObject *d = PyDict_New();
+  if (!d) goto fail;
+  for (int k = 0; k < vi->ncols; k++) {
+    if (!t.cols[k].name) continue;
+    PyObject *a = column_array(h, &t.cols[k], t.nrows);
+    if (!a || PyDict_SetItemString(d, t.cols[k].name, a) < 0) {
+      Py_XDECREF(a);
+      goto fail;
+    }
+    Py_DECREF(a);
+  }
+  pcb_table_free(&t);
+  return Py_BuildValue("(KN)", (unsigned long long)t.nrows, d);
+fail:
+  Py_XDECREF(d);
+  pcb_table_free(&t);
+  return NULL;
+}
+
+/* Handle.top(by, value, source, from_, to) -> (names, flat, cum, total, type, unit) */
+static PyObject *handle_top(Handle *h, PyObject *args) {
+  const char *bys, *value;
+  PyObject *source, *from, *to;
+  if (!PyArg_ParseTuple(args, "szOOO", &bys, &value, &source, &from, &to)) return NULL;
+  pcol_by by;
+  if (!strcmp(bys, "function")) by = PCOL_BY_FUNCTION;
+  else if (!strcmp(bys, "line")) by = PCOL_BY_LINE;
+  else if (!strcmp(bys, "file")) by = PCOL_BY_FILE;
+  else return PyErr_Format(PyExc_ValueError, "by must be 'function', 'line' or 'file', not '%s'", bys);
+  pcb_select sel;
+  if (parse_select(source, from, to, NULL, &sel)) return NULL;
+  pcol_error err = {0};
+  pcol_value_sel v;
+  pcol_top t = {0};
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = pcol_value_resolve(h->f, &sel.sel, value, &v, &err);
+  if (!rc) rc = pcol_top_compute(h->f, &sel.sel, &v, by, &t, &err);
+  Py_END_ALLOW_THREADS
+  if (rc) {
+    pcol_top_free(&t);
+    return raise_pcol(h->path, &err, rc);
+  }
+  npy_intp n = (npy_intp)t.nrows;
+  PyObject *names = PyList_New(n), *flat = PyArray_SimpleNew(1, &n, NPY_INT64),
+           *cum = PyArray_SimpleNew(1, &n, NPY_INT64), *ty = NULL, *un = NULL, *res = NULL;
+  if (!names || !flat || !cum) goto out;
+  int64_t *fp = PyArray_DATA((PyArrayObject *)flat), *cp = PyArray_DATA((PyArrayObject *)cum);
+  for (npy_intp i = 0; i < n; i++) {
+    const pcol_top_row *r = &t.rows[i];
+    PyObject *s = str_from_bytes(r->name.ptr ? r->name.ptr : "", r->name.len);
+    if (!s) goto out;
+    PyList_SET_ITEM(names, i, s);
+    fp[i] = r->flat;
+    cp[i] = r->cum;
+  }
+  if (t.value.type.ptr) ty = str_from_bytes(t.value.type.ptr, t.value.type.len);
+  else ty = Py_NewRef(Py_None);
+  if (t.value.unit.ptr) un = str_from_bytes(t.value.unit.ptr, t.value.unit.len);
+  else un = Py_NewRef(Py_None);
+  if (!ty || !un) goto out;
+  res = Py_BuildValue("(OOOLOO)", names, flat, cum, (long long)t.total, ty, un);
+out:
+  Py_XDECREF(names);
+  Py_XDECREF(flat);
+  Py_XDECREF(cum);
+  Py_XDECREF(ty);
+  Py_XDECREF(un);
+  pcol_top_free(&t);
+  return res;
+}
+
+static PyObject *handle_validate(Handle *h, PyObject *unused) {
+  pcol_error err = {0};
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = pcol_validate_full(h->f, &err);
+  Py_END_ALLOW_THREADS
+  if (rc) return raise_pcol(h->path, &err, rc);
+  Py_RETURN_NONE;
+}
+
+static PyObject *handle_rows(Handle *h, PyObject *args) {
+  const char *name;
+  if (!PyArg_ParseTuple(args, "s", &name)) return NULL;
+  const pcol_table_info *ti = pcol_table_info_by_name(name);
+  if (!ti) return PyErr_Format(PyExc_ValueError, "no stored table named '%s'", name);
+  return PyLong_FromUnsignedLongLong(pcol_rows(h->f, ti->id));
+}
+
+static PyMethodDef handle_methods[] = {
+    {"table", (PyCFunction)handle_table, METH_VARARGS, "table(view, columns, source, from_, to, max_rows)"},
+    {"top", (PyCFunction)handle_top, METH_VARARGS, "top(by, value, source, from_, to)"},
+    {"validate", (PyCFunction)handle_validate, METH_NOARGS, "full validation (checksums and all)"},
+    {"rows", (PyCFunction)handle_rows, METH_VARARGS, "rows of a stored table"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject HandleType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pcol._pcol.Handle",
+    .tp_basicsize = sizeof(Handle),
+    .tp_dealloc = (destructor)handle_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "An open pcol file (owned by pcol.File and by the arrays that view it).",
+    .tp_methods = handle_methods,
+};
+
+/* ----------------------------------------------------------- module */
+
+/* open(path, mmap) -> Handle: a pcol file, or any format pcol imports. */
+static PyObject *mod_open(PyObject *self, PyObject *args) {
+  PyObject *pathobj, *bytes = NULL;
+  int mmap = 1;
+  if (!PyArg_ParseTuple(args, "O&p", PyUnicode_FSDecoder, &pathobj, &mmap)) return NULL;
+  if (!PyUnicode_FSConverter(pathobj, &bytes)) {
+    Py_DECREF(pathobj);
+    return NULL;
+  }
+  pcol_open_options opt = {0};
+  opt.no_mmap = !mmap;
+  pcol_file *f = NULL;
+  pcol_error err = {0};
+  const char *p = PyBytes_AS_STRING(bytes);
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = pcol_open_any(p, &opt, &f, &err);
+  Py_END_ALLOW_THREADS
+  Py_DECREF(bytes);
+  if (rc) {
+    raise_pcol(pathobj, &err, rc);
+    Py_DECREF(pathobj);
+    return NULL;
+  }
+  Handle *h = PyObject_New(Handle, &HandleType);
+  if (!h) {
+    pcol_close(f);
+    Py_DECREF(pathobj);
+    return NULL;
+  }
+  h->f = f;
+  h->path = pathobj;
+  h->strcache = NULL;
+  h->nstrings = 0;
+  return (PyObject *)h;
+}
+
+/* ------------------------------------------------------------ write */
+
+typedef struct pywrite {
+  PyObject *str_cols[PCB_NVIEWS][PCB_MAX_COLS]; /* sequences of str / bytes / None */
+  PyObject *last;                               /* the item whose bytes were handed out last */
+} pywrite;
+
+static int py_get_str(void *ctx, int view, int col, uint64_t row, const char **p, size_t *len,
+                      pcol_error *err) {
+  pywrite *w = ctx;
+  Py_CLEAR(w->last); /* its bytes have been copied by now */
+  PyObject *o = PySequence_GetItem(w->str_cols[view][col], (Py_ssize_t)row);
+  if (!o) {
+    PyErr_Clear();
+    return pcol_error_set(err, PCOL_EINVAL, "%s$%s, row %llu: cannot be read", pcb_view_at(view)->name,
+                          pcb_view_at(view)->cols[col].name, (unsigned long long)row + 1);
+  }
+  w->last = o;
+  *p = NULL;
+  *len = 0;
+  if (o == Py_None) return 0;
+  Py_ssize_t n = 0;
+  if (PyUnicode_Check(o)) {
+    *p = PyUnicode_AsUTF8AndSize(o, &n); /* cached in the str, which `last` keeps alive */
+  } else if (PyBytes_Check(o)) {
+    char *b;
+    if (PyBytes_AsStringAndSize(o, &b, &n) == 0) *p = b;
+  } else {
+    return pcol_error_set(err, PCOL_EINVAL, "%s$%s, row %llu: must be str, bytes or None", pcb_view_at(view)->name,
+                          pcb_view_at(view)->cols[col].name, (unsigned long long)row + 1);
+  }
+  if (!*p) {
+    PyErr_Clear();
+    return pcol_error_set(err, PCOL_EINVAL, "%s$%s, row %llu: not encodable as UTF-8", pcb_view_at(view)->name,
+                          pcb_view_at(view)->cols[col].name, (unsigned long long)row + 1);
+  }
+  *len = (size_t)n;
+  return 0;
+}
+
+/* write([(view, nrows, {column: (type, data)})], path, compress)
+ * type: "i64", "u64", "f64" (C-contiguous numpy arrays of that type) or
+ * "str" (a sequence of str / bytes / None). */
+static PyObject *mod_write(PyObject *self, PyObject *args) {
+  PyObject *tables, *pathobj, *bytes = NULL;
+  int compress = 0;
+  if (!PyArg_ParseTuple(args, "OO&p", &tables, PyUnicode_FSConverter, &bytes, &compress)) return NULL;
+  pathobj = bytes;
+  pcb_input in;
+  memset(&in, 0, sizeof in);
+  pywrite w;
+  memset(&w, 0, sizeof w);
+  PyObject *keep = PyList_New(0); /* buffers held for the call */
+  PyObject *res = NULL;
+  PyObject *seq = keep ? PySequence_Fast(tables, "tables must be a list") : NULL;
+  if (!seq) goto out;
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+    const char *vname;
+    unsigned long long nrows;
+    PyObject *cols;
+    if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "sKO!", &vname, &nrows, &PyDict_Type, &cols)) goto out;
+    int v = 0;
+    while (pcb_view_at(v) && strcmp(pcb_view_at(v)->name, vname)) v++;
+    const pcb_view_info *vi = pcb_view_at(v);
+    if (!vi) {
+      PyErr_Format(PyExc_ValueError, "no view named '%s'", vname);
+      goto out;
+    }
+    in.t[v].present = 1;
+    in.t[v].nrows = nrows;
+    PyObject *key, *val;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(cols, &pos, &key, &val)) {
+      const char *cname = PyUnicode_AsUTF8(key), *type;
+      PyObject *data;
+      if (!cname || !PyArg_ParseTuple(val, "sO", &type, &data)) goto out;
+      int k = 0;
+      while (k < vi->ncols && strcmp(vi->cols[k].name, cname)) k++;
+      if (k == vi->ncols) continue; /* not a column of the view: ignored */
+      pcb_in_col *c = &in.t[v].cols[k];
+      if (!strcmp(type, "str")) {
+        if (PySequence_Size(data) != (Py_ssize_t)nrows) {
+          PyErr_Format(PyExc_ValueError, "%s$%s has the wrong length", vname, cname);
+          goto out;
+        }
+        c->type = PCB_IN_STR;
+        w.str_cols[v][k] = data;
+        continue;
+      }
+      int npt = !strcmp(type, "i64") ? NPY_INT64 : !strcmp(type, "u64") ? NPY_UINT64 : NPY_FLOAT64;
+      PyObject *a = PyArray_FROMANY(data, npt, 1, 1, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED);
+      if (!a || PyList_Append(keep, a) < 0) {
+        Py_XDECREF(a);
+        goto out;
+      }
+      Py_DECREF(a);
+      if (PyArray_SIZE((PyArrayObject *)a) != (npy_intp)nrows) {
+        PyErr_Format(PyExc_ValueError, "%s$%s has the wrong length", vname, cname);
+        goto out;
+      }
+      c->type = npt == NPY_INT64 ? PCB_IN_I64 : npt == NPY_UINT64 ? PCB_IN_U64 : PCB_IN_F64;
+      c->data = PyArray_DATA((PyArrayObject *)a);
+    }
+  }
+  in.get_str = py_get_str;
+  in.ctx = &w;
+  pcol_error err = {0};
+  /* the GIL stays held: strings are read from Python objects */
+  int rc = pcb_write(&in, PyBytes_AS_STRING(pathobj), compress, &err);
+  Py_CLEAR(w.last);
+  if (rc) {
+    PyErr_Format(PcolError, "%s: %s", PyBytes_AS_STRING(pathobj), err.message[0] ? err.message : pcol_strerror(rc));
+    goto out;
+  }
+  res = Py_NewRef(Py_None);
+out:
+  Py_XDECREF(seq);
+  Py_XDECREF(keep);
+  Py_XDECREF(bytes);
+  return res;
+}
+
+static const char *kind_name(pcb_kind k) {
+  switch (k) {
+  case PCB_ID: return "id";
+  case PCB_REF: return "ref";
+  case PCB_STR: return "str";
+  case PCB_I64: return "i64";
+  case PCB_U64: return "u64";
+  case PCB_F64: return "f64";
+  case PCB_BOOL: return "bool";
+  case PCB_COUNT: return "count";
+  }
+  return "?";
+}
+
+/* views() -> [(name, ((column, kind), ...), sample_view, derived)] */
+static PyObject *mod_views(PyObject *self, PyObject *unused) {
+  PyObject *l = PyList_New(0);
+  for (int i = 0; l && pcb_view_at(i); i++) {
+    const pcb_view_info *v = pcb_view_at(i);
+    PyObject *cols = PyTuple_New(v->ncols);
+    if (!cols) goto fail;
+    for (int k = 0; k < v->ncols; k++)
+      PyTuple_SET_ITEM(cols, k, Py_BuildValue("(ss)", v->cols[k].name, kind_name(v->cols[k].kind)));
+    PyObject *e = Py_BuildValue("(sNOO)", v->name, cols, v->sample_view ? Py_True : Py_False,
+                                v->derived ? Py_True : Py_False);
+    if (!e || PyList_Append(l, e) < 0) {
+      Py_XDECREF(e);
+      goto fail;
+    }
+    Py_DECREF(e);
+  }
+  return l;
+fail:
+  Py_XDECREF(l);
+  return NULL;
+}
+
+static PyObject *mod_version(PyObject *self, PyObject *unused) {
+  return PyUnicode_FromString(pcol_version_string());
+}
+
+static PyMethodDef mod_methods[] = {
+    {"open", mod_open, METH_VARARGS, "open(path, mmap) -> Handle"},
+    {"views", mod_views, METH_NOARGS, "the logical views and their columns"},
+    {"version", mod_version, METH_NOARGS, "libpcol's version"},
+    {"write", mod_write, METH_VARARGS, "write(tables, path, compress)"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "pcol._pcol", "libpcol for Python", -1,
+                                    mod_methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__pcol(void) {
+  import_array();
+  if (PyType_Ready(&HandleType) < 0) return NULL;
+  PyObject *m = PyModule_Create(&moddef);
+  if (!m) return NULL;
+  PcolError = PyErr_NewExceptionWithDoc(
+      "pcol.Error", "A pcol file (or another profile) is damaged, unreadable or not understood.\n"
+                    "Attributes: path, code (the PCOL_E* number), reason (its name).",
+      NULL, NULL);
+  if (!PcolError || PyModule_AddObject(m, "Error", Py_NewRef(PcolError)) < 0 ||
+      PyModule_AddObject(m, "Handle", Py_NewRef((PyObject *)&HandleType)) < 0) {
+    Py_DECREF(m);
+    return NULL;
+  }
+  return m;
+}

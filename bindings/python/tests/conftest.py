@@ -1,0 +1,82 @@
+"""Shared fixtures: the pcol CLI (the reference), the test profiles of
+../shared/testdata packed into pcol files once per session.
+
+Environment: PCOL (the pcol binary; default: `pcol` on PATH, else
+build/bin/pcol), PCOL_TESTDATA (default: <repo>/../shared/testdata).
+"""
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+
+
+def _pcol_bin():
+    p = os.environ.get("PCOL") or shutil.which("pcol") or os.path.join(REPO, "build", "bin", "pcol")
+    if not os.path.isfile(p):
+        pytest.exit("pcol CLI not found (set PCOL=path/to/pcol)", returncode=2)
+    return p
+
+
+PCOL = _pcol_bin()
+TESTDATA = os.environ.get("PCOL_TESTDATA") or os.path.join(REPO, "..", "shared", "testdata")
+
+
+def run_pcol(*args, check=True):
+    r = subprocess.run([PCOL, *args], capture_output=True)
+    if check and r.returncode != 0:
+        raise AssertionError("pcol %s failed (%d): %s" % (" ".join(args), r.returncode, r.stderr.decode()))
+    return r
+
+
+def cat_jsonl(path, view, *extra):
+    """`pcol cat --format jsonl` as a list of dicts (the reference)."""
+    out = run_pcol("cat", path, "--table", view, "--format", "jsonl", *extra).stdout
+    # the CLI writes valid UTF-8 for valid UTF-8 and \\u00XX for other bytes
+    return [json.loads(line) for line in out.decode("utf-8", "surrogateescape").splitlines()]
+
+
+def input_files():
+    """Every profile in the test data (not the notes, not go's expected outputs)."""
+    if not os.path.isdir(TESTDATA):
+        return []
+    out = []
+    for root, dirs, files in os.walk(TESTDATA):
+        dirs.sort()
+        if "expected-go1.19-pprof" in root:
+            continue
+        for f in sorted(files):
+            if not f.endswith(".md"):
+                out.append(os.path.join(root, f))
+    return out
+
+
+@pytest.fixture(scope="session")
+def packed(tmp_path_factory):
+    """[(input, pcol file)] for every test profile `pcol pack` accepts, plus
+    an LZ4-compressed and a coalesced copy of a few (other code paths:
+    decoded sections, long samples)."""
+    if not os.path.isdir(TESTDATA):
+        pytest.skip("test data not found at %s (set PCOL_TESTDATA)" % TESTDATA)
+    d = tmp_path_factory.mktemp("packed")
+    out = []
+    for i, src in enumerate(input_files()):
+        dst = str(d / ("%03d-%s.pcol" % (i, os.path.basename(src))))
+        if run_pcol("pack", src, "-o", dst, check=False).returncode == 0:
+            out.append((src, dst))
+    assert len(out) > 50, "too few test profiles could be packed"
+    extra = []
+    for src, _ in out[::15]:
+        for opts in (["--compress", "lz4"], ["--coalesce"]):
+            dst = str(d / ("%s%s.pcol" % (os.path.basename(src), opts[0])))
+            run_pcol("pack", src, "-o", dst, *opts)
+            extra.append((src, dst))
+    return out + extra
+
+
+@pytest.fixture(scope="session")
+def rprof_packed(packed):
+    return [(s, p) for s, p in packed if "/rprof/" in s]

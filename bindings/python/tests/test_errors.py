@@ -1,0 +1,172 @@
+"""Bad input raises pcol.Error naming the file and the reason (the
+library's message, as the CLI prints it); it never crashes."""
+import os
+import random
+import struct
+import subprocess
+import sys
+import zlib
+
+import pytest
+
+import pcol
+from conftest import TESTDATA, run_pcol
+
+
+def cli_message(cmd, path):
+    r = run_pcol(cmd, path, check=False)
+    assert r.returncode != 0
+    return r.stderr.decode().strip().split(": ", 1)[1]
+
+
+def test_missing_file(tmp_path):
+    p = str(tmp_path / "nope.pcol")
+    with pytest.raises(pcol.Error) as e:
+        pcol.open(p)
+    assert p in str(e.value) and "No such file" in str(e.value)
+    assert e.value.path == p and e.value.code == -3
+
+
+def test_not_a_profile(tmp_path):
+    p = tmp_path / "junk.bin"
+    p.write_bytes(bytes(range(256)) * 8)
+    with pytest.raises(pcol.Error) as e:
+        pcol.open(str(p))
+    assert str(p) in str(e.value)
+    assert str(e.value) == cli_message("top", str(p))
+
+
+def test_empty_file_and_directory(tmp_path):
+    p = tmp_path / "empty.pcol"
+    p.write_bytes(b"")
+    with pytest.raises(pcol.Error) as e:
+        pcol.open(str(p))
+    assert str(p) in str(e.value)
+    with pytest.raises(pcol.Error) as e:
+        pcol.open(str(tmp_path))
+    assert str(tmp_path) in str(e.value)
+
+
+def test_inputs_pcol_refuses(packed):
+    """Inputs `pcol pack` refuses (legacy pprof, broken JSON) raise the
+    CLI's message."""
+    packed_src = {s for s, _ in packed}
+    n = 0
+    for root, _dirs, files in os.walk(TESTDATA):
+        if "expected-go" in root:
+            continue
+        for f in files:
+            src = os.path.join(root, f)
+            if f.endswith(".md") or src in packed_src:
+                continue
+            with pytest.raises(pcol.Error) as e:
+                pcol.open(src)
+            assert str(e.value) == cli_message("top", src)
+            n += 1
+    assert n >= 5
+
+
+def test_truncated_and_bad_header(packed, tmp_path):
+    data = open(packed[0][1], "rb").read()
+    for cut in (0, 10, 63, 64, len(data) // 2, len(data) - 1):
+        p = tmp_path / ("cut%d.pcol" % cut)
+        p.write_bytes(data[:cut])
+        with pytest.raises(pcol.Error) as e:
+            pcol.open(str(p))
+        assert str(p) in str(e.value)
+    p = tmp_path / "hdr.pcol"
+    p.write_bytes(data[:20] + bytes([data[20] ^ 1]) + data[21:])
+    with pytest.raises(pcol.Error) as e:
+        pcol.open(str(p))
+    assert "header checksum" in str(e.value) and str(p) in str(e.value)
+    assert str(e.value) == cli_message("info", str(p))
+
+
+def section(data, table, column):
+    """(offset, count) of a raw section, read from the directory as spec.md §3 lays it out."""
+    dir_off, = struct.unpack_from("<Q", data, 40)
+    count, = struct.unpack_from("<I", data, 48)
+    for i in range(count):
+        e = dir_off + 64 * i
+        t, c, _ty, codec = struct.unpack_from("<HHBB", data, e)
+        off, = struct.unpack_from("<Q", data, e + 8)
+        n, = struct.unpack_from("<Q", data, e + 32)
+        if (t, c) == (table, column) and codec == 0:
+            return off, n
+    return None
+
+
+def test_damaged_column_fails_on_first_use(packed, tmp_path):
+    """A stack id out of range in samples.stack_id (header intact): opening
+    works, the column's first use raises, naming the file; validate() too."""
+    for _src, path in packed:
+        data = bytearray(open(path, "rb").read())
+        s = section(data, 11, 6)  # samples.stack_id
+        if s and s[1] > 2:
+            break
+    else:
+        pytest.skip("no file with a stored stack_id column")
+    struct.pack_into("<I", data, s[0] + 4 * (s[1] // 2), 0xFFFFFFF0)
+    p = tmp_path / "badstack.pcol"
+    p.write_bytes(bytes(data))
+    with pcol.open(str(p)) as f:
+        f.table("samples")["time_ns"]  # other columns still read
+        with pytest.raises(pcol.Error) as e:
+            f.table("samples")["stack_id"]
+        assert str(p) in str(e.value) and "out of range" in str(e.value) and e.value.reason
+        for view in ("sample_locations",):
+            with pytest.raises(pcol.Error):
+                f.table(view)
+        with pytest.raises(pcol.Error):
+            f.top()
+        with pytest.raises(pcol.Error):
+            f.validate()
+    r = run_pcol("cat", str(p), "--table", "sample_locations", check=False)
+    assert r.returncode == 1
+
+
+MUTATE = r"""
+import random, sys
+import pcol
+data = open(sys.argv[1], "rb").read()
+rng = random.Random(int(sys.argv[2]))
+out = sys.argv[3]
+errors = ok = 0
+for i in range(int(sys.argv[4])):
+    b = bytearray(data)
+    for _ in range(rng.choice((1, 2, 8))):
+        pos = rng.randrange(64, len(b)) if rng.random() < 0.9 else rng.randrange(len(b))
+        b[pos] = rng.randrange(256) if rng.random() < 0.5 else b[pos] ^ (1 << rng.randrange(8))
+    if rng.random() < 0.1:
+        b = b[: rng.randrange(len(b))]
+    open(out, "wb").write(b)
+    try:
+        with pcol.open(out, mmap=rng.random() < 0.7) as f:
+            for v in pcol.VIEWS:
+                t = f.table(v, max_rows=10**7)
+                for c in t.columns:
+                    t[c]
+            f.top()
+            f.top(by="line")
+        ok += 1
+    except pcol.Error as e:
+        assert str(e).startswith(out), str(e)
+        errors += 1
+print(ok, errors)
+"""
+
+
+def test_mutated_files_never_crash(packed, tmp_path):
+    """Random byte changes and truncations of real files: every read either
+    works or raises pcol.Error naming the file (run in a child process, so
+    that a crash is reported as one)."""
+    files = [p for _s, p in packed if os.path.getsize(p) < 200000][::7]
+    total = [0, 0]
+    for k, path in enumerate(files):
+        r = subprocess.run([sys.executable, "-c", MUTATE, path, str(k), str(tmp_path / "m.pcol"), "60"],
+                           capture_output=True, text=True, env=dict(os.environ))
+        assert r.returncode == 0, "crash (%d) on mutations of %s:\n%s" % (r.returncode, path, r.stderr[-2000:])
+        ok, err = map(int, r.stdout.split())
+        total[0] += ok
+        total[1] += err
+    assert total[1] > 0 and total[0] + total[1] == 60 * len(files)

@@ -1,0 +1,144 @@
+"""Zero-copy: stored columns are views of the mapped file, and they keep
+the mapping alive after close(); a closed file refuses new reads."""
+import gc
+
+import numpy as np
+import pytest
+
+import pcol
+
+
+def mappings_of(path):
+    with open("/proc/self/maps") as m:
+        return [l.split() for l in m if l.rstrip().endswith(path)]
+
+
+def address_in_mapping(a, path):
+    addr = a.__array_interface__["data"][0]
+    for parts in mappings_of(path):
+        lo, hi = (int(x, 16) for x in parts[0].split("-"))
+        if lo <= addr < hi:
+            return True
+    return False
+
+
+@pytest.fixture
+def big(packed):
+    """The uncompressed packed file with the most samples that stores its
+    samples' times and stacks."""
+    best = None
+    for _s, p in packed:
+        if p.endswith("--compress.pcol"):
+            continue
+        with pcol.open(p) as f:
+            n = f.table("samples").nrows
+            s = f.table("samples")
+            stored = all(s[c].strides == (s[c].itemsize,) for c in ("time_ns", "stack_id"))
+            if stored and (best is None or n > best[0]):
+                best = (n, p)
+    return best[1]
+
+
+def test_stored_columns_are_views_of_the_mapping(big):
+    with pcol.open(big) as f:
+        s = f.table("samples")
+        stored = [c for c in ("time_ns", "weight", "stack_id", "duration_ns", "cpu_delta_ns") if s[c].strides == (s[c].itemsize,)]
+        assert stored, "no stored sample column"
+        for c in stored:
+            a = s[c]
+            assert not a.flags.owndata and not a.flags.writeable
+            assert address_in_mapping(a, big), c  # the array's memory is the file's mapping
+            assert np.shares_memory(a, f.table("samples")[c])
+        # a computed column is not
+        assert not address_in_mapping(f.table("sample_locations")["depth"], big)
+
+
+def test_no_mmap(big):
+    with pcol.open(big, mmap=False) as f:
+        a = f.table("samples")["time_ns"]
+        assert mappings_of(big) == []
+        with pcol.open(big) as g:
+            assert np.array_equal(a, g.table("samples")["time_ns"])
+
+
+def test_lz4_columns_keep_their_decoded_copy(packed):
+    p = next(p for _s, p in packed if p.endswith("--compress.pcol"))
+    with pcol.open(p) as f:
+        a = f.table("samples")["time_ns"]
+    # closed, and the file's decoded sections are still readable through a
+    ref = pcol.open(p).table("samples")["time_ns"]
+    assert np.array_equal(a, ref)
+
+
+def test_arrays_outlive_close_then_release_the_mapping(big):
+    gc.collect()
+    assert mappings_of(big) == []
+    f = pcol.open(big)
+    s = f.table("samples")
+    t = s["time_ns"]
+    expect = t.copy()
+    lazy = f.table("functions")
+    f.close()
+    assert f.closed
+    assert mappings_of(big), "the mapping went away under a live array"
+    assert np.array_equal(t, expect)  # still readable: the array holds the file open
+    with pytest.raises(ValueError, match="closed"):
+        f.table("samples")
+    with pytest.raises(ValueError, match="closed"):
+        lazy["name"]  # not fetched before close
+    with pytest.raises(ValueError, match="closed"):
+        f.top()
+    del s, t, lazy
+    gc.collect()
+    assert mappings_of(big) == [], "the mapping outlived every array"
+
+
+def test_context_manager_closes(big):
+    with pcol.open(big) as f:
+        pass
+    assert f.closed
+    gc.collect()
+    assert mappings_of(big) == []
+
+
+def test_absent_columns_are_constant(packed):
+    """A column the file does not store is its default in every row (a
+    read-only array of stride 0)."""
+    seen = 0
+    for _s, p in packed:
+        with pcol.open(p) as f:
+            s = f.table("samples")
+            for c, dflt in (("source_id", 1), ("duration_ns", 0), ("weight", 1), ("labelset_id", 0)):
+                a = s[c]
+                if a.strides == (0,) and len(a):
+                    assert (a == dflt).all()
+                    seen += 1
+    assert seen > 0
+
+
+def test_masked(big):
+    with pcol.open(big) as f:
+        m = f.table("samples", masked=True)["cpu_delta_ns"]
+        raw = f.table("samples")["cpu_delta_ns"]
+        assert isinstance(m, np.ma.MaskedArray)
+        assert (m.mask == (raw == pcol.NA_I64)).all()
+        assert isinstance(f.table("samples", masked=True)["stack_id"], np.ndarray)
+
+
+def test_max_rows(big):
+    with pcol.open(big) as f:
+        n = f.table("sample_locations").nrows
+        assert n > 10
+        with pytest.raises(pcol.Error, match="max_rows"):
+            f.table("sample_locations", max_rows=n - 1)
+        assert f.table("sample_locations", max_rows=n).nrows == n
+        assert f.table("sample_locations", max_rows=None).nrows == n
+
+
+def test_unknown_view_and_column(big):
+    with pcol.open(big) as f:
+        with pytest.raises(ValueError, match="no view"):
+            f.table("sample")
+        with pytest.raises(KeyError):
+            f.table("samples")["nope"]
+        assert dict(f.table("samples")).keys() == set(f.table("samples").columns)

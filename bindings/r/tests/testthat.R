@@ -1,0 +1,3 @@
+library(testthat)
+library(pcol)
+test_check("pcol")

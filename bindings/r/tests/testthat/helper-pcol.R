@@ -1,0 +1,126 @@
+# Shared by the tests: the pcol CLI (the reference), the test profiles of
+# ../shared/testdata packed once per run.
+# Environment: PCOL (the pcol binary; default `pcol` on PATH, else
+# <repo>/build/bin/pcol), PCOL_TESTDATA (default <repo>/../shared/testdata).
+repo_root <- function() {
+  d <- normalizePath(getwd(), mustWork = FALSE)
+  while (!file.exists(file.path(d, "include", "pcol.h")) && dirname(d) != d) d <- dirname(d)
+  d
+}
+PCOL <- local({
+  p <- Sys.getenv("PCOL")
+  if (!nzchar(p)) p <- Sys.which("pcol")
+  if (!nzchar(p)) p <- file.path(repo_root(), "build", "bin", "pcol")
+  unname(p)
+})
+TESTDATA <- local({
+  d <- Sys.getenv("PCOL_TESTDATA")
+  if (!nzchar(d)) d <- file.path(repo_root(), "..", "shared", "testdata")
+  normalizePath(d, mustWork = FALSE)
+})
+
+run_pcol <- function(..., check = TRUE) {
+  args <- c(...)
+  out <- tempfile(); err <- tempfile()
+  on.exit(unlink(c(out, err)))
+  status <- system2(PCOL, shQuote(args), stdout = out, stderr = err)
+  res <- list(status = status, stdout = readBin(out, "raw", file.size(out)),
+              stderr = paste(readLines(err, warn = FALSE), collapse = "\n"))
+  if (check && status != 0) stop(sprintf("pcol %s failed (%d): %s", paste(args, collapse = " "), status, res$stderr))
+  res
+}
+
+# `pcol cat --format json` as a data frame (null -> NA; \u0000, which R
+# strings cannot hold, -> U+FFFD as the package maps it); NULL when empty
+cat_json <- function(path, view, ...) {
+  txt <- rawToChar(run_pcol("cat", path, "--table", view, "--format", "json", ...)$stdout)
+  Encoding(txt) <- "UTF-8"
+  txt <- gsub("\\u0000", "\\ufffd", txt, fixed = TRUE)
+  d <- jsonlite::fromJSON(txt, simplifyVector = TRUE)
+  if (is.data.frame(d)) d else NULL
+}
+
+# Every view of `path` as `pcol cat` prints it, from one shell: for each
+# view its row count (lines of the TSV, whose strings escape newlines) and
+# its first `limit` rows as JSON.  A list by view: list(n, json text).
+cat_views <- function(path, views, limit, ...) {
+  d <- tempfile("cat")
+  dir.create(d)
+  on.exit(unlink(d, recursive = TRUE))
+  extra <- paste(shQuote(c(...)), collapse = " ")
+  script <- sprintf(paste(
+    "for v in %s; do",
+    "  %s cat %s --table $v %s | wc -l > %s/$v.n || exit 1;",
+    "  %s cat %s --table $v --format json --limit %d %s > %s/$v.json || exit 1;",
+    "done"), paste(views, collapse = " "), shQuote(PCOL), shQuote(path), extra, shQuote(d),
+    shQuote(PCOL), shQuote(path), limit, extra, shQuote(d))
+  if (system(script) != 0) stop("pcol cat failed on ", path)
+  out <- lapply(views, function(v) {
+    txt <- readChar(file.path(d, paste0(v, ".json")), file.size(file.path(d, paste0(v, ".json"))), useBytes = TRUE)
+    list(n = as.integer(readLines(file.path(d, paste0(v, ".n")))) - 1L, json = txt)
+  })
+  names(out) <- views
+  out
+}
+
+parse_json <- function(txt) {
+  Encoding(txt) <- "UTF-8"
+  txt <- gsub("\\u0000", "\\ufffd", txt, fixed = TRUE)
+  d <- jsonlite::fromJSON(txt, simplifyVector = TRUE)
+  if (is.data.frame(d)) d else NULL
+}
+
+# one column of it, as the package types it
+json_column <- function(d, name, kind) {
+  v <- d[[name]]
+  if (kind == "str") return(as.character(v))
+  if (kind == "bool") return(as.logical(v))
+  if (kind == "f64" && is.character(v))
+    return(ifelse(v == "Infinity", Inf, ifelse(v == "-Infinity", -Inf, suppressWarnings(as.numeric(v)))))
+  as.numeric(v)
+}
+
+skip_without_testdata <- function() {
+  if (!dir.exists(TESTDATA)) skip(paste("test data not found at", TESTDATA, "(set PCOL_TESTDATA)"))
+  if (!file.exists(PCOL)) skip(paste("pcol CLI not found at", PCOL, "(set PCOL)"))
+}
+
+input_files <- function() {
+  f <- list.files(TESTDATA, recursive = TRUE, full.names = TRUE)
+  f[!grepl("\\.md$", f) & !grepl("expected-go1.19-pprof", f)]
+}
+
+.packed <- new.env()
+# list of c(src, pcol) for every test profile `pcol pack` accepts, plus an
+# LZ4-compressed and a coalesced copy of a few
+packed <- function() {
+  if (!is.null(.packed$v)) return(.packed$v)
+  d <- file.path(tempdir(), "packed")
+  dir.create(d, showWarnings = FALSE)
+  out <- list()
+  for (i in seq_along(input_files())) {
+    src <- input_files()[i]
+    dst <- file.path(d, sprintf("%03d-%s.pcol", i, basename(src)))
+    if (run_pcol("pack", src, "-o", dst, check = FALSE)$status == 0) out[[length(out) + 1]] <- c(src, dst)
+  }
+  stopifnot(length(out) > 50)
+  extra <- list()
+  for (k in seq(1, length(out), by = 15)) {
+    src <- out[[k]][1]
+    for (opt in list(c("--compress", "lz4"), "--coalesce")) {
+      dst <- file.path(d, paste0(basename(src), opt[1], ".pcol"))
+      run_pcol("pack", src, "-o", dst, opt)
+      extra[[length(extra) + 1]] <- c(src, dst)
+    }
+  }
+  .packed$v <- c(out, extra)
+  .packed$v
+}
+
+kinds <- function(view) .Call(pcol:::C_view_columns, view)
+
+# /proc/self/maps lines that map `path`
+mapped <- function(path) {
+  m <- readLines("/proc/self/maps")
+  m[endsWith(m, normalizePath(path))]
+}

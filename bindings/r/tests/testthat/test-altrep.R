@@ -1,0 +1,72 @@
+# Stored columns are ALTREP vectors over the mapped file: they keep it
+# mapped while they live, copy themselves when written to, and the file is
+# unmapped when the last one is gone.
+inspect <- function(x) paste(utils::capture.output(.Internal(inspect(x))), collapse = "\n")
+
+biggest <- function() {
+  best <- NULL
+  for (x in packed()) {
+    if (grepl("compress", x[2])) next
+    s <- read_pcol(x[2], tables = "samples", altrep = FALSE)$samples
+    if (length(unique(s$time_ns)) > 1 && (is.null(best) || nrow(s) > best[[1]])) best <- list(nrow(s), x[2])
+  }
+  best[[2]]
+}
+
+test_that("stored numeric columns are ALTREP over the mapping; computed ones are not", {
+  skip_without_testdata()
+  f <- biggest()
+  s <- pcol_table(f, "samples")
+  expect_match(inspect(s$time_ns), "pcol i64 column over the file's memory")
+  expect_match(inspect(s$stack_id), "pcol ref column over the file's memory")
+  expect_false(grepl("pcol", inspect(pcol_table(f, "sample_locations")$depth)))
+  expect_false(grepl("pcol", inspect(pcol_table(f, "samples", altrep = FALSE)$time_ns)))
+  expect_identical(s, pcol_table(f, "samples", altrep = FALSE))
+})
+
+test_that("columns keep the file mapped; the last one gone unmaps it", {
+  skip_without_testdata()
+  f <- biggest()
+  gc()
+  expect_length(mapped(f), 0L)
+  t <- pcol_table(f, "samples")$time_ns
+  gc()
+  expect_gt(length(mapped(f)), 0L) # only the column refers to the file now
+  expect_identical(t, pcol_table(f, "samples", altrep = FALSE)$time_ns)
+  rm(t)
+  gc()
+  expect_length(mapped(f), 0L)
+  x <- pcol_top(f)
+  p <- read_pcol(f, altrep = FALSE)
+  expect_length(mapped(f), 0L) # closed at once, without waiting for the GC
+  p <- read_pcol(f, mmap = FALSE)
+  expect_length(mapped(f), 0L)
+})
+
+test_that("writing to a column copies it; the file is unchanged", {
+  skip_without_testdata()
+  f <- biggest()
+  before <- unname(tools::md5sum(f))
+  s <- pcol_table(f, "samples")
+  t <- s$time_ns
+  t[1] <- -1
+  expect_identical(t[1], -1)
+  expect_match(inspect(t), "pcol i64 column over the file's memory.*copied|REALSXP", all = FALSE)
+  expect_false(identical(t[1], s$time_ns[1]))
+  id <- s$stack_id
+  id[2] <- 0L
+  expect_identical(id[2], 0L)
+  expect_identical(unname(tools::md5sum(f)), before)
+  r <- tempfile(fileext = ".rds")
+  saveRDS(s, r)
+  expect_identical(readRDS(r), pcol_table(f, "samples", altrep = FALSE))
+})
+
+test_that("max_rows and unknown views", {
+  skip_without_testdata()
+  f <- biggest()
+  n <- nrow(pcol_table(f, "sample_locations"))
+  expect_error(pcol_table(f, "sample_locations", max_rows = n - 1), "max_rows")
+  expect_equal(nrow(pcol_table(f, "sample_locations", max_rows = n)), n)
+  expect_error(read_pcol(f, tables = "sample"), "no view named 'sample'")
+})

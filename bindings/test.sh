@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The R and Python packages against a plain build of libpcol installed into a
+# scratch prefix ($BUILD/bindings/prefix), as a user would: `make install`,
+# `R CMD INSTALL bindings/r`, `pip install bindings/python`; then their tests
+# (testthat, pytest) against the installed `pcol` CLI and ../shared/testdata.
+#
+#   bash bindings/test.sh [all|r|python]      (make test-bindings / test-r / test-python)
+#   bash bindings/test.sh install             build and install only (bench/bindings.sh)
+#
+# A package whose tools are missing is skipped with the reason (exit 0);
+# .ci/run installs them (r-base-dev r-cran-testthat r-cran-jsonlite,
+# python3-numpy python3-pytest python3-pip python3-dev python3-pandas).
+set -u
+what=${1:-all}
+BUILD=${BUILD:-build}
+PY=${PYTHON:-/usr/bin/python3}
+W=$BUILD/bindings
+prefix=$PWD/$W/prefix
+export PCOL_TESTDATA=${PCOL_TESTDATA:-$PWD/../shared/testdata}
+fail=0
+
+mkdir -p "$W"
+make -s --no-print-directory BUILD="$BUILD" PREFIX="$prefix" install >/dev/null || { echo "bindings: make install failed"; exit 1; }
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+export PCOL=$prefix/bin/pcol
+[ -d "$PCOL_TESTDATA" ] || echo "bindings: note: $PCOL_TESTDATA absent; the tests that need test profiles are skipped"
+
+install_r() { # -> $W/rlib
+  local lib=$PWD/$W/rlib
+  rm -rf "$lib" && mkdir -p "$lib"
+  R CMD INSTALL --preclean --clean --no-multiarch --library="$lib" bindings/r >"$W/r-install.log" 2>&1 ||
+    { cat "$W/r-install.log"; echo "FAIL: R CMD INSTALL bindings/r"; return 1; }
+}
+
+install_python() { # -> $W/py
+  local src=$PWD/$W/pysrc target=$PWD/$W/py
+  rm -rf "$src" "$target" && mkdir -p "$src" && cp -r bindings/python/. "$src/"
+  rm -rf "$src/build" "$src"/*.egg-info
+  # built from a copy (the source tree stays clean); no index: no network
+  PCOL_COMMON=$PWD/bindings/common "$PY" -m pip install --no-build-isolation --no-deps --no-index \
+    --target "$target" "$src" >"$W/py-install.log" 2>&1 ||
+    { cat "$W/py-install.log"; echo "FAIL: pip install bindings/python"; return 1; }
+}
+
+run_r() {
+  if ! command -v Rscript >/dev/null 2>&1; then echo "SKIP: R package tests: R not installed"; return 0; fi
+  if [ ! -f "$(R RHOME 2>/dev/null)/include/R.h" ] && [ ! -f /usr/share/R/include/R.h ]; then
+    echo "SKIP: R package tests: R headers missing (install r-base-dev)"; return 0; fi
+  for p in testthat jsonlite; do
+    Rscript -e "if (!requireNamespace('$p', quietly = TRUE)) quit(status = 1)" >/dev/null 2>&1 ||
+      { echo "SKIP: R package tests: R package $p missing (install r-cran-$p)"; return 0; }
+  done
+  local lib=$PWD/$W/rlib
+  install_r || { fail=1; return; }
+  (cd bindings/r/tests && R_LIBS="$lib" Rscript -e '
+    library(testthat); library(pcol)
+    r <- as.data.frame(test_dir("testthat", reporter = "check", stop_on_failure = FALSE))
+    cat(sprintf("R package (pcol %s, libpcol %s): %d tests, %d expectations, %d failed, %d errors, %d skipped\n",
+                packageVersion("pcol"), pcol_version(), nrow(r), sum(r$nb), sum(r$failed), sum(r$error), sum(r$skipped)))
+    if (any(r$skipped)) cat("skipped:", paste(r$test[r$skipped], collapse = "; "), "\n")
+    quit(status = if (sum(r$failed) + sum(r$error) > 0) 1 else 0)') || { echo "FAIL: R package tests"; fail=1; }
+}
+
+run_python() {
+  if [ ! -x "$PY" ]; then echo "SKIP: Python package tests: $PY not found"; return 0; fi
+  for m in numpy pytest pip setuptools; do
+    "$PY" -c "import $m" >/dev/null 2>&1 || { echo "SKIP: Python package tests: $PY has no $m (install python3-$m)"; return 0; }
+  done
+  "$PY" -c "import sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" ||
+    { echo "SKIP: Python package tests: Python.h missing (install python3-dev)"; return 0; }
+  local target=$PWD/$W/py
+  install_python || { fail=1; return; }
+  "$PY" -c "import pandas" >/dev/null 2>&1 || echo "note: pandas not installed: the to_pandas tests are skipped"
+  echo "Python package tests (pytest, $("$PY" --version), numpy $("$PY" -c "import numpy; print(numpy.__version__)")):"
+  (cd bindings/python/tests && PYTHONPATH="$target" "$PY" -m pytest -q -p no:cacheprovider -rs .) ||
+    { echo "FAIL: Python package tests"; fail=1; }
+}
+
+case $what in
+  r) run_r ;;
+  python) run_python ;;
+  all) run_python; run_r ;;
+  install) install_python || fail=1; install_r || fail=1 ;;
+  *) echo "usage: bindings/test.sh [all|r|python]"; exit 2 ;;
+esac
+exit $fail
