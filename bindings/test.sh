@@ -4,7 +4,7 @@
 # `R CMD INSTALL bindings/r`, `pip install bindings/python`; then their tests
 # (testthat, pytest) against the installed `pcol` CLI and ../shared/testdata.
 #
-#   bash bindings/test.sh [all|r|python]      (make test-bindings / test-r / test-python)
+#   bash bindings/test.sh [all|r|python|glue] (make test-bindings / test-r / test-python)
 #   bash bindings/test.sh install             build and install only (bench/bindings.sh)
 #
 # A package whose tools are missing is skipped with the reason (exit 0);
@@ -40,6 +40,35 @@ install_python() { # -> $W/py
   PCOL_COMMON=$PWD/bindings/common "$PY" -m pip install --no-build-isolation --no-deps --no-index \
     --target "$target" "$src" >"$W/py-install.log" 2>&1 ||
     { cat "$W/py-install.log"; echo "FAIL: pip install bindings/python"; return 1; }
+}
+
+# The shared C glue alone, under ASan/UBSan, against the static libpcol:
+# every view of every test profile, an exact write/re-read round trip (strings
+# as bytes), and mutated files (bindings/common/check_glue.c).
+run_glue() {
+  local g=$W/glue cc=${CC:-cc}
+  rm -rf "$g" && mkdir -p "$g/in"
+  if ! $cc -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+       -fno-omit-frame-pointer -Wall -Wextra -Werror -Wshadow -Iinclude -Ibindings/common \
+       bindings/common/check_glue.c bindings/common/pcolb.c "$BUILD/lib/libpcol.a" \
+       -llz4 -lz -lprotobuf-c -ljansson -lpthread -lm -o "$g/check_glue" 2>"$g/cc.log"; then
+    cat "$g/cc.log"; echo "FAIL: building bindings/common/check_glue.c"; fail=1; return; fi
+  if [ ! -d "$PCOL_TESTDATA" ]; then echo "SKIP: glue checks: no test data"; return 0; fi
+  local i=0 f
+  while IFS= read -r f; do
+    i=$((i + 1))
+    "$PCOL" pack "$f" -o "$g/in/$i.pcol" 2>/dev/null || rm -f "$g/in/$i.pcol"
+  done < <(find "$PCOL_TESTDATA" -type f ! -name '*.md' ! -path '*expected-go*' | sort)
+  echo "glue (ASan/UBSan):"
+  if ASAN_OPTIONS=detect_leaks=1 "$g/check_glue" "$g"/in/*.pcol >"$g/out.log" 2>&1; then tail -1 "$g/out.log"
+  else tail -20 "$g/out.log"; echo "FAIL: glue checks"; fail=1; fi
+  local n=0 bad=0
+  for f in $(ls "$g"/in/*.pcol | awk 'NR % 4 == 1'); do
+    n=$((n + 1))
+    "$g/check_glue" --mutate 200 "$n" "$f" >/dev/null || { echo "FAIL: glue on mutations of $f"; bad=1; }
+  done
+  echo "glue: $((n * 200)) mutations of $n files read or refused cleanly$([ $bad = 1 ] && echo ': NO')"
+  [ $bad = 0 ] || fail=1
 }
 
 run_r() {
@@ -79,7 +108,8 @@ run_python() {
 case $what in
   r) run_r ;;
   python) run_python ;;
-  all) run_python; run_r ;;
+  all) run_glue; run_python; run_r ;;
+  glue) run_glue ;;
   install) install_python || fail=1; install_r || fail=1 ;;
   *) echo "usage: bindings/test.sh [all|r|python]"; exit 2 ;;
 esac

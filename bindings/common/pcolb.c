@@ -724,8 +724,8 @@ static int map_build(wctx *w, int v, int c) {
   for (uint64_t i = 0; i < n; i++) {
     m->key[i] = keys[rows[i]];
     if (i && m->key[i] == m->key[i - 1]) {
-      free(rows);
       rc = werr(w, PCOL_EINVAL, v, c, rows[i], "duplicate id");
+      free(rows);
       goto out;
     }
   }

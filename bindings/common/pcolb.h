@@ -138,7 +138,9 @@ typedef struct pcb_input {
 } pcb_input;
 
 /* Packs the tables into a pcol file at `path` (atomically, as
- * pcol_builder_write does).  Ids in the input are keys: references are
+ * pcol_builder_write does).  Not reentrant (its sorts compare through a
+ * static pointer, qsort having no context in C11): the bindings call it
+ * from R's one thread, or with Python's GIL held.  Ids in the input are keys: references are
  * resolved through them, and the file gets new ids in input order (equal
  * to the input's when the input came from pcb_table_get).  Rules:
  * doc in bindings/README.md ("Writing"). */

@@ -92,6 +92,8 @@ def test_bad_tables(tmp_path, packed):
                     "locations": {"location_id": [1]}}, out)
     with pytest.raises(pcol.Error, match="must be str, bytes or None"):
         pcol.write({"functions": {"name": [1.5]}}, out)
+    with pytest.raises(pcol.Error, match=r"functions\$function_id, row 2: duplicate id"):
+        pcol.write({"functions": {"function_id": [3, 3], "name": ["a", "b"]}}, out)
     with pytest.raises(pcol.Error, match="time order"):
         pcol.write({"samples": {"time_ns": [5, 1]}}, out)
     import os

@@ -77,9 +77,11 @@ SEXP C_close(SEXP x) {
 typedef struct colstate {
   const void *p; /* the column in the file's memory */
   R_xlen_t n;
+  int ival;      /* constant columns (absent from the file): the value */
+  double dval;
 } colstate;
 
-static R_altrep_class_t cls_ref, cls_i64, cls_u64, cls_f64, cls_lgl;
+static R_altrep_class_t cls_ref, cls_i64, cls_u64, cls_f64, cls_lgl, cls_cint, cls_creal, cls_clgl;
 
 static void state_finalize(SEXP x) {
   free(R_ExternalPtrAddr(x));
@@ -102,6 +104,9 @@ static inline double i64_at(const colstate *s, R_xlen_t i) {
 static inline double u64_at(const colstate *s, R_xlen_t i) { return (double)((const uint64_t *)s->p)[i]; }
 static inline double f64_at(const colstate *s, R_xlen_t i) { return ((const double *)s->p)[i]; }
 static inline int lgl_at(const colstate *s, R_xlen_t i) { return ((const uint8_t *)s->p)[i] != 0; }
+static inline int cint_at(const colstate *s, R_xlen_t i) { return s->ival; }
+static inline double creal_at(const colstate *s, R_xlen_t i) { return s->dval; }
+static inline int clgl_at(const colstate *s, R_xlen_t i) { return s->ival; }
 
 #define ALT_COMMON(NAME, SEXPTYPE, CTYPE, ACCESS, AT)                                              \
   static void NAME##_fill(const colstate *s, R_xlen_t i, R_xlen_t n, CTYPE *buf) {                 \
@@ -136,8 +141,9 @@ static inline int lgl_at(const colstate *s, R_xlen_t i) { return ((const uint8_t
   }                                                                                                \
   static Rboolean NAME##_inspect(SEXP x, int pre, int deep, int pvec,                              \
                                  void (*inspect_subtree)(SEXP, int, int, int)) {                  \
-    Rprintf(" pcol %s column over the file's memory (%lld rows%s)\n", #NAME, (long long)st(x)->n,  \
-            R_altrep_data2(x) == R_NilValue ? "" : ", copied");                                    \
+    Rprintf(" pcol %s column %s (%lld rows%s)\n", #NAME,                                           \
+            st(x)->p ? "over the file's memory" : "of one value (absent from the file)",           \
+            (long long)st(x)->n, R_altrep_data2(x) == R_NilValue ? "" : ", copied");               \
     return TRUE;                                                                                   \
   }
 
@@ -146,11 +152,21 @@ ALT_COMMON(i64, REALSXP, double, REAL, i64_at)
 ALT_COMMON(u64, REALSXP, double, REAL, u64_at)
 ALT_COMMON(f64, REALSXP, double, REAL, f64_at)
 ALT_COMMON(lgl, LGLSXP, int, LOGICAL, lgl_at)
+ALT_COMMON(cint, INTSXP, int, INTEGER, cint_at)
+ALT_COMMON(creal, REALSXP, double, REAL, creal_at)
+ALT_COMMON(clgl, LGLSXP, int, LOGICAL, clgl_at)
 
 static int ref_elt(SEXP x, R_xlen_t i) {
   SEXP d = R_altrep_data2(x);
   return d != R_NilValue ? INTEGER(d)[i] : ref_at(st(x), i);
 }
+#define INT_ELT_FN(NAME, ACCESS, AT)                                                              \
+  static int NAME##_elt(SEXP x, R_xlen_t i) {                                                      \
+    SEXP d = R_altrep_data2(x);                                                                    \
+    return d != R_NilValue ? ACCESS(d)[i] : AT(st(x), i);                                          \
+  }
+INT_ELT_FN(cint, INTEGER, cint_at)
+INT_ELT_FN(clgl, LOGICAL, clgl_at)
 static int lgl_elt(SEXP x, R_xlen_t i) {
   SEXP d = R_altrep_data2(x);
   return d != R_NilValue ? LOGICAL(d)[i] : lgl_at(st(x), i);
@@ -163,6 +179,7 @@ static int lgl_elt(SEXP x, R_xlen_t i) {
 REAL_ELT_FN(i64, i64_at)
 REAL_ELT_FN(u64, u64_at)
 REAL_ELT_FN(f64, f64_at)
+REAL_ELT_FN(creal, creal_at)
 
 /* f64 columns need no conversion: R may read the file's memory directly */
 static const void *f64_dataptr_or_null(SEXP x) {
@@ -189,6 +206,12 @@ static void register_altrep(DllInfo *dll) {
   REGISTER(cls_u64, u64, R_make_altreal_class, real, dll);
   REGISTER(cls_f64, f64, R_make_altreal_class, real, dll);
   REGISTER(cls_lgl, lgl, R_make_altlogical_class, logical, dll);
+  REGISTER(cls_cint, cint, R_make_altinteger_class, integer, dll);
+  REGISTER(cls_creal, creal, R_make_altreal_class, real, dll);
+  REGISTER(cls_clgl, clgl, R_make_altlogical_class, logical, dll);
+  R_set_altvec_Dataptr_or_null_method(cls_cint, copy_or_null);
+  R_set_altvec_Dataptr_or_null_method(cls_creal, copy_or_null);
+  R_set_altvec_Dataptr_or_null_method(cls_clgl, copy_or_null);
   R_set_altvec_Dataptr_or_null_method(cls_ref, copy_or_null);
   R_set_altvec_Dataptr_or_null_method(cls_i64, copy_or_null);
   R_set_altvec_Dataptr_or_null_method(cls_u64, copy_or_null);
@@ -197,7 +220,7 @@ static void register_altrep(DllInfo *dll) {
 }
 
 static SEXP altrep_over(R_altrep_class_t cls, const void *p, R_xlen_t n, SEXP file) {
-  colstate *s = malloc(sizeof *s);
+  colstate *s = calloc(1, sizeof *s);
   if (!s) Rf_error("out of memory");
   s->p = p;
   s->n = n;
@@ -282,6 +305,38 @@ static SEXP column_vector(pcol_file *f, SEXP file, const char *path, strcache *s
     UNPROTECT(1);
     return v;
   }
+  if (!c->data && altrep && n > 0) { /* absent from the file: one value, repeated */
+    SEXP v;
+    colstate *cs;
+    switch (c->kind) {
+    case PCB_REF:
+    case PCB_COUNT:
+      v = PROTECT(altrep_over(cls_cint, NULL, n, R_NilValue));
+      cs = st(v);
+      cs->ival = c->dflt && c->kind == PCB_REF ? (int)(uint32_t)c->dflt : c->kind == PCB_REF ? NA_INTEGER : (int)c->dflt;
+      UNPROTECT(1);
+      return v;
+    case PCB_BOOL:
+      v = PROTECT(altrep_over(cls_clgl, NULL, n, R_NilValue));
+      st(v)->ival = c->dflt != 0;
+      UNPROTECT(1);
+      return v;
+    case PCB_I64:
+    case PCB_U64:
+    case PCB_F64: {
+      v = PROTECT(altrep_over(cls_creal, NULL, n, R_NilValue));
+      int64_t dv = c->dflt;
+      double x;
+      if (c->kind == PCB_F64) memcpy(&x, &dv, sizeof x);
+      else if (c->kind == PCB_U64) x = (double)(uint64_t)dv;
+      else x = dv == PCOL_NA_I64 ? NA_REAL : (double)dv;
+      st(v)->dval = x;
+      UNPROTECT(1);
+      return v;
+    }
+    default: break;
+    }
+  }
   if (c->data && !c->owned && altrep && n > 0) {
     switch (c->kind) {
     case PCB_REF: return altrep_over(cls_ref, c->data, n, file);
@@ -293,7 +348,7 @@ static SEXP column_vector(pcol_file *f, SEXP file, const char *path, strcache *s
     }
   }
   /* an ordinary vector, filled in one pass */
-  colstate s = {c->data, n};
+  colstate s = {c->data, n, 0, 0};
   SEXP v;
   switch (c->kind) {
   case PCB_ID: /* a selection's sample ids */

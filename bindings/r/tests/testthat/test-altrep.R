@@ -70,3 +70,22 @@ test_that("max_rows and unknown views", {
   expect_equal(nrow(pcol_table(f, "sample_locations", max_rows = n)), n)
   expect_error(read_pcol(f, tables = "sample"), "no view named 'sample'")
 })
+
+test_that("columns the file does not store are ALTREP constants", {
+  skip_without_testdata()
+  n <- 0L
+  for (x in packed()[seq(1, length(packed()), by = 5)]) {
+    s <- pcol_table(x[2], "samples")
+    e <- pcol_table(x[2], "samples", altrep = FALSE)
+    for (c in names(s)) {
+      if (!grepl("of one value", inspect(s[[c]]))) next
+      expect_identical(s[[c]], e[[c]])
+      expect_length(unique(e[[c]]), 1L)
+      v <- s[[c]]
+      v[1] <- if (is.integer(v)) 42L else 42
+      expect_identical(v[1:2], c(if (is.integer(v)) 42L else 42, e[[c]][2]))
+      n <- n + 1L
+    }
+  }
+  expect_gt(n, 5L)
+})

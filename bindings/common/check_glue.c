@@ -1,0 +1,226 @@
+/* check_glue.c — the shared glue under AddressSanitizer/UBSan, without R or
+ * Python (bindings/test.sh builds it with -fsanitize and runs it).
+ *
+ *   check_glue FILE...            every view of each file, every cell read;
+ *                                 then pcb_write of all views (strings as
+ *                                 their exact bytes) and a re-read: every
+ *                                 view must be equal cell for cell
+ *   check_glue --mutate N SEED FILE
+ *                                 N random byte changes/truncations of FILE:
+ *                                 every view read or a clean error
+ * Exit 0 when all is well; prints one line per problem. */
+#include "pcolb.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int problems;
+
+/* the value of cell r as 64 bits, and for strings its bytes */
+static uint64_t cell(const pcb_col *c, uint64_t r) {
+  if (c->seq) return r + 1;
+  if (!c->data) return (uint64_t)c->dflt;
+  switch (c->type) {
+  case PCOL_TYPE_U8: return ((const uint8_t *)c->data)[r];
+  case PCOL_TYPE_U32: return ((const uint32_t *)c->data)[r];
+  default: return ((const uint64_t *)c->data)[r];
+  }
+}
+
+static int read_all(pcol_file *f, pcb_table *t, uint64_t *sink, pcol_error *err) {
+  pcb_select sel = {0};
+  sel.max_rows = 10000000;
+  for (int v = 0; pcb_view_at(v); v++) {
+    int rc = pcb_table_get(f, pcb_view_at(v)->name, &sel, UINT32_MAX, &t[v], err);
+    if (rc) {
+      for (int k = 0; k < v; k++) pcb_table_free(&t[k]);
+      return rc;
+    }
+    for (int k = 0; k < t[v].ncols; k++)
+      for (uint64_t r = 0; r < t[v].nrows; r++) {
+        uint64_t x = cell(&t[v].cols[k], r);
+        *sink += x;
+        if (t[v].cols[k].kind == PCB_STR) {
+          pcol_str s;
+          if ((rc = pcol_string(f, (uint32_t)x, &s, err))) return rc;
+          char buf[64];
+          size_t n = s.len < 21 ? s.len : 21; /* clean a prefix: the rule on real bytes */
+          *sink += pcb_utf8_clean(s.ptr ? s.ptr : "", n, buf, NULL);
+        }
+      }
+  }
+  return 0;
+}
+
+/* ------------------------------------------------ write and re-read */
+
+typedef struct wsrc {
+  pcol_file *f;
+  pcb_table *t;
+} wsrc;
+
+static int get_str(void *ctx, int view, int col, uint64_t row, const char **p, size_t *len, pcol_error *err) {
+  wsrc *w = ctx;
+  pcol_str s;
+  int rc = pcol_string(w->f, (uint32_t)cell(&w->t[view].cols[col], row), &s, err);
+  *p = s.ptr;
+  *len = s.len;
+  return rc;
+}
+
+static int round_trip(const char *path, pcol_file *f, pcb_table *t) {
+  pcb_input in;
+  memset(&in, 0, sizeof in);
+  uint64_t *tmp[PCB_NVIEWS][PCB_MAX_COLS] = {{0}};
+  for (int v = 0; v < PCB_NVIEWS; v++) {
+    in.t[v].present = 1;
+    in.t[v].nrows = t[v].nrows;
+    for (int k = 0; k < t[v].ncols; k++) {
+      pcb_col *c = &t[v].cols[k];
+      if (c->kind == PCB_STR) {
+        in.t[v].cols[k].type = PCB_IN_STR;
+        continue;
+      }
+      /* every column as u64/i64/f64 values, as a binding would pass them */
+      uint64_t *a = tmp[v][k] = malloc((t[v].nrows + 1) * 8);
+      if (!a) return 1;
+      for (uint64_t r = 0; r < t[v].nrows; r++) a[r] = cell(c, r);
+      in.t[v].cols[k].type = c->kind == PCB_F64 ? PCB_IN_F64 : c->kind == PCB_U64 ? PCB_IN_U64 : PCB_IN_I64;
+      in.t[v].cols[k].data = a;
+    }
+  }
+  wsrc w = {f, t};
+  in.get_str = get_str;
+  in.ctx = &w;
+  char out[] = "/tmp/check_glue-XXXXXX";
+  int fd = mkstemp(out);
+  if (fd >= 0) close(fd);
+  pcol_error err = {0};
+  int rc = pcb_write(&in, out, 0, &err), bad = 0;
+  for (int v = 0; v < PCB_NVIEWS; v++)
+    for (int k = 0; k < PCB_MAX_COLS; k++) free(tmp[v][k]);
+  if (rc) {
+    printf("%s: write failed: %s\n", path, err.message);
+    unlink(out);
+    return 1;
+  }
+  pcol_file *g;
+  if (pcol_open(out, NULL, &g, &err)) {
+    printf("%s: re-open failed: %s\n", path, err.message);
+    unlink(out);
+    return 1;
+  }
+  pcb_table u[PCB_NVIEWS];
+  uint64_t sink = 0;
+  if (read_all(g, u, &sink, &err)) {
+    printf("%s: re-read failed: %s\n", path, err.message);
+    bad = 1;
+  }
+  for (int v = 0; v < PCB_NVIEWS && !bad; v++) {
+    if (u[v].nrows != t[v].nrows) {
+      printf("%s: view %s has %llu rows, written back %llu\n", path, pcb_view_at(v)->name,
+             (unsigned long long)t[v].nrows, (unsigned long long)u[v].nrows);
+      bad = 1;
+      break;
+    }
+    for (int k = 0; k < t[v].ncols && !bad; k++)
+      for (uint64_t r = 0; r < t[v].nrows && !bad; r++) {
+        uint64_t a = cell(&t[v].cols[k], r), b = cell(&u[v].cols[k], r);
+        int same = a == b;
+        if (t[v].cols[k].kind == PCB_STR) {
+          pcol_str x, y;
+          pcol_string(f, (uint32_t)a, &x, &err);
+          pcol_string(g, (uint32_t)b, &y, &err);
+          same = (!x.ptr) == (!y.ptr) && x.len == y.len && (!x.len || !memcmp(x.ptr, y.ptr, x.len));
+        } else if (t[v].cols[k].kind == PCB_F64) {
+          double da, db;
+          memcpy(&da, &a, 8);
+          memcpy(&db, &b, 8);
+          same = a == b || (da != da && db != db);
+        }
+        if (!same) {
+          printf("%s: view %s column %s row %llu differs after write\n", path, pcb_view_at(v)->name,
+                 t[v].cols[k].name, (unsigned long long)r + 1);
+          bad = 1;
+        }
+      }
+  }
+  for (int v = 0; v < PCB_NVIEWS; v++) pcb_table_free(&u[v]);
+  pcol_close(g);
+  unlink(out);
+  return bad;
+}
+
+static void check_file(const char *path) {
+  pcol_file *f;
+  pcol_error err = {0};
+  if (pcol_open_any(path, NULL, &f, &err)) {
+    printf("%s: %s\n", path, err.message);
+    problems++;
+    return;
+  }
+  pcb_table t[PCB_NVIEWS];
+  uint64_t sink = 0;
+  if (read_all(f, t, &sink, &err)) {
+    printf("%s: %s\n", path, err.message);
+    problems++;
+  } else {
+    problems += round_trip(path, f, t);
+    for (int v = 0; v < PCB_NVIEWS; v++) pcb_table_free(&t[v]);
+  }
+  pcol_close(f);
+}
+
+static uint64_t rng;
+static uint64_t rnd(void) {
+  uint64_t z = (rng += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+static int mutate(int n, uint64_t seed, const char *path) {
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return 2;
+  fseek(fp, 0, SEEK_END);
+  long size = ftell(fp);
+  fseek(fp, 0, SEEK_SET);
+  unsigned char *data = malloc((size_t)size + 1), *b = malloc((size_t)size + 1);
+  if (!data || !b || fread(data, 1, (size_t)size, fp) != (size_t)size) return 2;
+  fclose(fp);
+  rng = seed;
+  int ok = 0, errors = 0;
+  for (int i = 0; i < n; i++) {
+    memcpy(b, data, (size_t)size);
+    size_t len = (size_t)size;
+    int changes = (int)(rnd() % 3 == 0 ? 8 : 1 + rnd() % 2);
+    for (int c = 0; c < changes && len > 64; c++) b[64 + rnd() % (len - 64)] ^= (unsigned char)(1 + rnd() % 255);
+    if (rnd() % 10 == 0) len = (size_t)(rnd() % (len + 1));
+    pcol_file *f;
+    pcol_error err = {0};
+    if (pcol_open_buffer(b, len, NULL, &f, &err)) {
+      errors++;
+      continue;
+    }
+    pcb_table t[PCB_NVIEWS];
+    uint64_t sink = 0;
+    if (read_all(f, t, &sink, &err)) errors++;
+    else {
+      ok++;
+      for (int v = 0; v < PCB_NVIEWS; v++) pcb_table_free(&t[v]);
+    }
+    pcol_close(f);
+  }
+  free(data);
+  free(b);
+  printf("%s: %d mutations read, %d refused\n", path, ok, errors);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc >= 5 && !strcmp(argv[1], "--mutate")) return mutate(atoi(argv[2]), strtoull(argv[3], NULL, 10), argv[4]);
+  for (int i = 1; i < argc; i++) check_file(argv[i]);
+  printf("check_glue: %d files, %d problems\n", argc - 1, problems);
+  return problems != 0;
+}
