@@ -21,24 +21,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # 1. a 1 KB pprof: 1,024 inline frames of a function whose name is 256 KiB
 #    (every stack's text is 256 MiB)
-python3 - "$tmp/amp.pb.gz" <<'PY' || fail "python3 could not write the amplifier"
-import gzip, sys
-def varint(n):
-    out = bytearray()
-    while True:
-        b = n & 0x7f; n >>= 7
-        if n: out.append(b | 0x80)
-        else: out.append(b); return bytes(out)
-def field(num, wt, payload):
-    if wt == 0: return varint(num << 3) + varint(payload)
-    return varint(num << 3 | 2) + varint(len(payload)) + payload
-p = field(1, 2, field(1, 0, 1) + field(2, 0, 2))
-p += field(2, 2, field(1, 2, varint(1)) + field(2, 2, varint(1)))
-p += field(4, 2, field(1, 0, 1) + field(4, 2, field(1, 0, 1) + field(2, 0, 7)) * 1024)
-p += field(5, 2, field(1, 0, 1) + field(2, 0, 3))
-for s in [b"", b"samples", b"count", b"f" * (256 << 10)]: p += field(6, 2, s)
-open(sys.argv[1], "wb").write(gzip.compress(p, 9))
-PY
+python3 tests/support/amplifier.py "$tmp/amp.pb.gz" || fail "python3 could not write the amplifier"
 # 2. a 200 KB gzip bomb (200 MiB of zeros)
 python3 -c "import gzip, sys
 z = bytes(1 << 20)

@@ -10,24 +10,7 @@ fail() { echo "t_hostile: $*" >&2; exit 1; }
 
 # A 1 KB pprof: one location with 1024 inline frames of one function whose
 # name is 256 KiB, so a stack's text is 256 MiB.
-python3 - "$tmp/amp.pb.gz" <<'PY' || fail "python3 could not write the test profile"
-import gzip, sys
-def varint(n):
-    out = bytearray()
-    while True:
-        b = n & 0x7f; n >>= 7
-        if n: out.append(b | 0x80)
-        else: out.append(b); return bytes(out)
-def field(num, wt, payload):
-    if wt == 0: return varint(num << 3) + varint(payload)
-    return varint(num << 3 | 2) + varint(len(payload)) + payload
-p = field(1, 2, field(1, 0, 1) + field(2, 0, 2))                       # samples/count
-p += field(2, 2, field(1, 2, varint(1)) + field(2, 2, varint(1)))      # one sample at location 1
-p += field(4, 2, field(1, 0, 1) + field(4, 2, field(1, 0, 1) + field(2, 0, 7)) * 1024)
-p += field(5, 2, field(1, 0, 1) + field(2, 0, 3))                      # function 1
-for s in [b"", b"samples", b"count", b"f" * (256 << 10)]: p += field(6, 2, s)
-open(sys.argv[1], "wb").write(gzip.compress(p, 9))
-PY
+python3 tests/support/amplifier.py "$tmp/amp.pb.gz" || fail "python3 could not write the test profile"
 [ "$(stat -c %s "$tmp/amp.pb.gz")" -lt 4096 ] || fail "the amplifier should be tiny"
 
 for fmt in collapsed rprof perun; do

@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""Writes a 1 KB gzipped pprof built to amplify (tests/cli/t_hostile.sh,
+tests/bounds/t_bounds.sh): one sample at one location with 1,024 inline
+frames of one function whose name is 256 KiB, so every stack's text is
+256 MiB.  Usage: amplifier.py OUT.pb.gz"""
+import gzip
+import sys
+
+
+def varint(n):
+    out = bytearray()
+    while True:
+        b = n & 0x7f
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def field(num, wt, payload):
+    if wt == 0:
+        return varint(num << 3) + varint(payload)
+    return varint(num << 3 | 2) + varint(len(payload)) + payload
+
+
+p = field(1, 2, field(1, 0, 1) + field(2, 0, 2))                       # samples/count
+p += field(2, 2, field(1, 2, varint(1)) + field(2, 2, varint(1)))      # one sample at location 1
+p += field(4, 2, field(1, 0, 1) + field(4, 2, field(1, 0, 1) + field(2, 0, 7)) * 1024)
+p += field(5, 2, field(1, 0, 1) + field(2, 0, 3))                      # function 1
+for s in [b"", b"samples", b"count", b"f" * (256 << 10)]:
+    p += field(6, 2, s)
+with open(sys.argv[1], "wb") as f:
+    f.write(gzip.compress(p, 9))
