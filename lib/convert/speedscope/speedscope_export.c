@@ -310,6 +310,16 @@ static int write_frame(sexp *x, uint32_t key) {
   return put(x, "}");
 }
 
+/* the selected rows of source s (sel's range) into x->rows */
+static int load_source(sexp *x, const pcol_select *sel, uint32_t s) {
+  pcol_select one = sel ? *sel : (pcol_select){0};
+  one.source_id = s;
+  free(x->rows);
+  x->rows = NULL;
+  x->cur_src = s;
+  return pcol_select_rows(x->f, &one, &x->rows, &x->nrows, x->err);
+}
+
 int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                                const pcol_export_options *opt, pcol_error *err) {
   sexp x = {0};
@@ -356,13 +366,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   int active = 0;
   for (uint32_t s = 1; s <= ns && !rc; s++) {
     if (sel && sel->source_id && sel->source_id != s) continue;
-    pcol_select one = sel ? *sel : (pcol_select){0};
-    one.source_id = s;
-    free(x.rows);
-    x.rows = NULL;
-    x.cur_src = s;
-    rc = pcol_select_rows(f, &one, &x.rows, &x.nrows, err);
-    if (rc || !x.nrows) continue;
+    if ((rc = load_source(&x, sel, s)) || !x.nrows) continue;
     uint32_t dflt = 0;
     if ((rc = pcol_source_default_types(f, s, s, &dflt, err))) break;
     if (!dflt && x.cvt[s]) dflt = x.cvt[s]; /* the count is pprof's samples/count */
@@ -381,13 +385,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc && fprintf(x.out, ",\"activeProfileIndex\":%d,\"profiles\":[", active) < 0) rc = io(&x);
   for (uint32_t s = 1; s <= ns && !rc; s++) {
     if (sel && sel->source_id && sel->source_id != s) continue;
-    pcol_select one = sel ? *sel : (pcol_select){0};
-    one.source_id = s;
-    free(x.rows);
-    x.rows = NULL;
-    x.cur_src = s;
-    rc = pcol_select_rows(f, &one, &x.rows, &x.nrows, err);
-    if (rc || !x.nrows) continue;
+    if ((rc = load_source(&x, sel, s)) || !x.nrows) continue;
     pcol_str uri;
     if ((rc = pcol_string(f, pcol_view_u32(&x.src_uri, s - 1), &uri, err))) break;
     source_types(&x, s, types, &ntypes);
