@@ -16,6 +16,10 @@
  * raw samples a row stands for (lib/core/count.c, doc/mappings.md §0). */
 #define PCOL_VT_SAMPLES "samples"
 #define PCOL_UNIT_COUNT "count"
+/* CPU time, as pprof's Go CPU profiles name it; Rprof sources have it too,
+ * derived from their intervals (lib/core/count.c, doc/mappings.md §0). */
+#define PCOL_VT_CPU "cpu"
+#define PCOL_UNIT_NANOSECONDS "nanoseconds"
 
 /* --------------------------------------------------- core meta keys */
 /* Longest duration of the source's samples in ns, decimal digits only
@@ -24,6 +28,8 @@
 
 /* ----------------------------------------- Rprof (doc/mappings.md) */
 #define RPROF_META_INTERVAL_US "rprof.interval_us" /* sampling interval, µs */
+/* The last segment's interval, when `Rprof(append = TRUE)` made several */
+#define RPROF_META_INTERVAL_LAST_US "rprof.interval_last_us"
 #define RPROF_META_HEADER "rprof.header"
 #define RPROF_META_FLAGS "rprof.flags"
 #define RPROF_META_SEGMENTS "rprof.segments"

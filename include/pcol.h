@@ -479,7 +479,8 @@ typedef struct pcol_value_sel {
   pcol_str type, unit; /* borrowed names ("samples"/"count" for vt_id 0) */
 } pcol_value_sel;
 
-/* Resolves a value name: "samples", "TYPE" or "TYPE/UNIT".  NULL = the
+/* Resolves a value name: "samples", "weight", "rprof.alloc", "TYPE" or
+ * "TYPE/UNIT" ("cpu" also on Rprof sources, PCOL_VT_TIME).  NULL = the
  * default of the selected sources: meta "pprof.default_sample_type", else
  * (not for Rprof sources) the last value type the source declares, else
  * "samples"; sources that disagree give "samples".  ENOTFOUND if no type has
@@ -491,6 +492,17 @@ PCOL_API int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char
  * the previous sample of the source (0 for its first), which is what
  * summaryRprof(memory = "both") sums into mem.total (spec.md §7.1). */
 #define PCOL_VT_RPROF_ALLOC UINT32_MAX
+/* Derived value "cpu" (nanoseconds) of a selection none of whose sources
+ * stores cpu/nanoseconds: the time of Rprof samples, interval x ticks per
+ * segment (doc/mappings.md §0, the time rule).  When a stored cpu/nanoseconds
+ * type exists, "cpu" resolves to it and Rprof sources fill in this time. */
+#define PCOL_VT_TIME (UINT32_MAX - 1)
+
+/* Which sources have the value v: (*has)[s] = 1 for source s (1..sources;
+ * a calloc'd array of sources + 1 entries, free() it).  A selected source
+ * without it counts 0 in every view; the CLI warns, naming it. */
+PCOL_API int pcol_value_sources(pcol_file *f, const pcol_value_sel *v, uint8_t **has,
+                                pcol_error *err);
 
 /* Sums the chosen value of the selected samples per stack node: *w_out gets
  * a calloc'd array of pcol_rows(f, PCOL_T_STACKS) + 1 entries (index 0 =

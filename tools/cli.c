@@ -196,8 +196,36 @@ int cli_load(const cli_command *cmd, const cli_args *a, const char *path, const 
     pcol_error_prefix(err, path);
     pcol_close(*f);
     *f = NULL;
+    return rc;
   }
-  return rc;
+  cli_warn_value(cmd, *f, sel, v, path);
+  return PCOL_OK;
+}
+
+void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
+                    const pcol_value_sel *v, const char *path) {
+  uint8_t *has = NULL;
+  pcol_error e = {0};
+  pcol_view ty, uri;
+  if (pcol_value_sources(f, v, &has, &e) ||
+      pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, &e) ||
+      pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &uri, &e)) {
+    free(has);
+    return; /* a damaged table: the view itself will say so */
+  }
+  uint64_t n = pcol_rows(f, PCOL_T_SOURCES);
+  for (uint64_t s = 1; s <= n; s++) {
+    if (has[s] || (sel && sel->source_id && sel->source_id != s)) continue;
+    pcol_str t = {0}, u = {0};
+    (void)pcol_string(f, pcol_view_u32(&ty, s - 1), &t, &e);
+    (void)pcol_string(f, pcol_view_u32(&uri, s - 1), &u, &e);
+    fprintf(stderr, "pcol %s: warning: %s: source %llu (%.*s %.*s) has no value %.*s/%.*s; "
+                    "its samples count 0\n", cmd->name, path, (unsigned long long)s,
+            (int)(t.ptr ? t.len : 2), t.ptr ? t.ptr : "NA", (int)(u.ptr ? u.len : 2),
+            u.ptr ? u.ptr : "NA", (int)v->type.len, v->type.ptr ? v->type.ptr : "",
+            (int)v->unit.len, v->unit.ptr ? v->unit.ptr : "");
+  }
+  free(has);
 }
 
 /* ------------------------------------------------------------ output */

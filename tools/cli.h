@@ -77,6 +77,10 @@ int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_f
  * the path; returns a PCOL_E* code (not printed). */
 int cli_load(const cli_command *cmd, const cli_args *a, const char *path, const pcol_select *sel,
              pcol_file **f, pcol_value_sel *v, pcol_error *err);
+/* Warns on stderr, naming each selected source that lacks the value v
+ * (pcol_value_sources): its samples count 0 in the view. */
+void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
+                    const pcol_value_sel *v, const char *path);
 
 /* ----------------------------------------------------- table output */
 typedef enum { OUT_TSV, OUT_CSV, OUT_JSON, OUT_JSONL, OUT_TEXT } out_format;

@@ -50,6 +50,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
       return cli_fail(cmd->name, &err, rc);
     }
     vp = &value;
+    cli_warn_value(cmd, f, &sel, vp, a->pos[0]);
   }
   eo.value = vp;
   pcol_out o;

@@ -10,8 +10,20 @@
  * Default type: pprof.default_sample_type when the source names one it
  * measured, else a pprof-like source's last type (go tool pprof's
  * fallback), but 0 (the count) for Rprof, whose values are memory
- * snapshots.  Cost: one pass over meta and one over source_value_types. */
+ * snapshots.  Cost: one pass over meta and one over source_value_types.
+ *
+ * Time (pcol_rtime): the CPU time an Rprof sample stands for.  Rprof stores
+ * no time value; a line is one tick of its segment's sample.interval, and
+ * `Rprof(append = TRUE)` may start a segment with another interval (interop
+ * review F3).  The importer places each sample at the sum of the intervals
+ * before it, so a sample's own interval is the distance to the next sample
+ * of its source; a coalesced run (duration N x interval) is its duration;
+ * the source's last sample is weight x the last segment's interval (meta
+ * rprof.interval_last_us, else rprof.interval_us).  Cost: one pass over
+ * meta, then O(1) a sample. */
 #include "internal.h"
+#include <errno.h>
+#include <stdlib.h>
 
 /* The stored value type "samples"/"count" (0 if none). */
 static int samples_count_vt(pcol_file *f, uint32_t *vt, pcol_error *err) {
@@ -94,4 +106,83 @@ int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
   free(want);
   free(named);
   return rc;
+}
+
+/* A meta value that is a positive decimal number of microseconds, in ns. */
+static int64_t meta_us_as_ns(pcol_str v) {
+  char buf[32];
+  if (!v.ptr || v.len == 0 || v.len >= sizeof buf) return 0;
+  memcpy(buf, v.ptr, v.len);
+  buf[v.len] = 0;
+  for (size_t i = 0; i < v.len; i++)
+    if (buf[i] < '0' || buf[i] > '9') return 0;
+  errno = 0;
+  unsigned long long us = strtoull(buf, NULL, 10);
+  if (errno || us == 0 || us > (unsigned long long)(INT64_MAX / 1000)) return 0;
+  return (int64_t)us * 1000;
+}
+
+int pcol_rtime_init(pcol_rtime *t, pcol_file *f, pcol_error *err) {
+  memset(t, 0, sizeof *t);
+  t->nsources = pcol_rows(f, PCOL_T_SOURCES);
+  t->nsamples = pcol_rows(f, PCOL_T_SAMPLES);
+  pcol_view sty, mk, mv, ms, ty, un;
+  const pcol_column_req cols[] = {
+      {&t->time, PCOL_T_SAMPLES, PCOL_C_S_TIME},       {&t->dur, PCOL_T_SAMPLES, PCOL_C_S_DURATION},
+      {&t->weight, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},   {&t->source, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},
+      {&sty, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE},     {&mk, PCOL_T_META, PCOL_C_META_KEY},
+      {&mv, PCOL_T_META, PCOL_C_META_VALUE},           {&ms, PCOL_T_META, PCOL_C_META_SOURCE},
+      {&ty, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE},       {&un, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT}};
+  PCOL_RETURN_NOT_OK(pcol_columns(f, cols, PCOL_NCOLS(cols), err));
+  for (uint64_t i = 0; i < pcol_rows(f, PCOL_T_VALUE_TYPES) && !t->cpu_vt; i++) {
+    pcol_str a, b;
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, i), &a, err));
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&un, i), &b, err));
+    if (pcol_str_is(a, PCOL_VT_CPU) && pcol_str_is(b, PCOL_UNIT_NANOSECONDS))
+      t->cpu_vt = (uint32_t)(i + 1);
+  }
+  if (!(t->last_ns = calloc(t->nsources + 1, sizeof *t->last_ns))) return pcol_oom(err);
+  int64_t *first = calloc(t->nsources + 1, sizeof *first);
+  if (!first) {
+    pcol_rtime_free(t);
+    return pcol_oom(err);
+  }
+  int rc = PCOL_OK;
+  for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
+    uint32_t s = pcol_view_u32(&ms, i);
+    if (s < 1 || s > t->nsources) continue;
+    pcol_str k, v, st;
+    if ((rc = pcol_string(f, pcol_view_u32(&mk, i), &k, err))) break;
+    int is_first = pcol_str_is(k, RPROF_META_INTERVAL_US);
+    int is_last = pcol_str_is(k, RPROF_META_INTERVAL_LAST_US);
+    if (!is_first && !is_last) continue;
+    if ((rc = pcol_string(f, pcol_view_u32(&sty, s - 1), &st, err))) break;
+    if (!pcol_str_is(st, PCOL_SRC_RPROF)) continue;
+    if ((rc = pcol_string(f, pcol_view_u32(&mv, i), &v, err))) break;
+    if (is_first) first[s] = meta_us_as_ns(v);
+    else t->last_ns[s] = meta_us_as_ns(v);
+  }
+  for (uint64_t s = 1; s <= t->nsources; s++)
+    if (!t->last_ns[s]) t->last_ns[s] = first[s];
+  free(first);
+  if (rc) pcol_rtime_free(t);
+  return rc;
+}
+
+void pcol_rtime_free(pcol_rtime *t) {
+  free(t->last_ns);
+  t->last_ns = NULL;
+}
+
+int64_t pcol_rtime_value(const pcol_rtime *t, uint64_t row) {
+  uint32_t s = pcol_view_u32(&t->source, row);
+  int64_t d = pcol_view_i64(&t->dur, row);
+  if (d != PCOL_NA_I64 && d > 0) return d; /* a coalesced run: N x interval */
+  int64_t t0 = pcol_view_i64(&t->time, row);
+  if (row + 1 < t->nsamples && pcol_view_u32(&t->source, row + 1) == s && t0 != PCOL_NA_I64) {
+    int64_t t1 = pcol_view_i64(&t->time, row + 1), gap;
+    if (t1 != PCOL_NA_I64 && t1 >= t0 && !__builtin_sub_overflow(t1, t0, &gap)) return gap;
+  }
+  __int128 v = (__int128)pcol_view_i64(&t->weight, row) * (s <= t->nsources ? t->last_ns[s] : 0);
+  return v > INT64_MAX ? INT64_MAX : v < -INT64_MAX ? -INT64_MAX : (int64_t)v;
 }

@@ -291,6 +291,41 @@ static inline int64_t pcol_sample_count(const pcol_sample_cols *c, uint64_t row,
   if (cvt && pcol_sample_value(c, row, cvt, &v)) return v;
   return pcol_view_i64(&c->weight, row);
 }
+/* THE time rule (count.c): the CPU time in ns a sample of an Rprof source
+ * stands for, which Rprof does not store (interval x ticks, per segment).
+ * last_ns[s] > 0: source s derives its time this way (s = 1..nsources);
+ * cpu_vt: the stored value type cpu/nanoseconds (0 if none), which the
+ * derived time stands in for in sources that lack it. */
+typedef struct pcol_rtime {
+  pcol_view time, dur, weight, source;
+  uint64_t nsamples, nsources;
+  int64_t *last_ns;
+  uint32_t cpu_vt;
+} pcol_rtime;
+int pcol_rtime_init(pcol_rtime *t, pcol_file *f, pcol_error *err);
+void pcol_rtime_free(pcol_rtime *t);
+static inline int pcol_rtime_has(const pcol_rtime *t, uint32_t src) {
+  return t->last_ns && src >= 1 && src <= t->nsources && t->last_ns[src] > 0;
+}
+/* The time of sample `row`, whose source has pcol_rtime_has. */
+int64_t pcol_rtime_value(const pcol_rtime *t, uint64_t row);
+
+/* THE value of type vt of a sample with the time rule applied: the stored
+ * value when the sample has one; else the derived time when vt asks for
+ * time (PCOL_VT_TIME, or the stored cpu/nanoseconds type a source lacks)
+ * and the sample's source derives it.  t may be NULL (no time rule). */
+static inline int pcol_sample_value_rt(const pcol_sample_cols *c, const pcol_rtime *t,
+                                       uint64_t row, uint32_t vt, int64_t *v) {
+  if (vt != PCOL_VT_TIME && pcol_sample_value(c, row, vt, v)) return 1;
+  if (t && vt && (vt == PCOL_VT_TIME || vt == t->cpu_vt) &&
+      pcol_rtime_has(t, pcol_view_u32(&t->source, row))) {
+    *v = pcol_rtime_value(t, row);
+    return 1;
+  }
+  *v = 0;
+  return 0;
+}
+
 /* THE default value type of each source in [lo, hi] (0 = the count):
  * d[s - lo].  count.c */
 int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,

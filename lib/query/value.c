@@ -133,6 +133,22 @@ static int resolve_named(pcol_file *f, const char *name, pcol_value_sel *out, pc
   return vt_names(f, found, out, err);
 }
 
+/* "cpu" and "cpu/nanoseconds": names the time rule answers for Rprof */
+static int is_time_name(const char *name) {
+  return !strcmp(name, PCOL_VT_CPU) || !strcmp(name, PCOL_VT_CPU "/" PCOL_UNIT_NANOSECONDS);
+}
+
+/* *any = 1 when a selected source derives its time (lib/core/count.c) */
+static int any_time_source(pcol_file *f, const pcol_select *sel, int *any, pcol_error *err) {
+  pcol_rtime rt;
+  *any = 0;
+  PCOL_RETURN_NOT_OK(pcol_rtime_init(&rt, f, err));
+  for (uint64_t s = 1; s <= rt.nsources && !*any; s++)
+    if (!(sel && sel->source_id && s != sel->source_id)) *any = pcol_rtime_has(&rt, (uint32_t)s);
+  pcol_rtime_free(&rt);
+  return PCOL_OK;
+}
+
 /* PCOL_VALUE_RPROF_ALLOC, derived per sample by pcol_stack_weights: needs
  * the three level snapshots of Rprof memory profiling. */
 static int resolve_rprof_alloc(pcol_file *f, pcol_value_sel *out, pcol_error *err) {
@@ -164,5 +180,70 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
     return vt_names(f, vt, out, err);
   }
   if (!strcmp(name, PCOL_VALUE_RPROF_ALLOC)) return resolve_rprof_alloc(f, out, err);
-  return resolve_named(f, name, out, err);
+  int rc = resolve_named(f, name, out, err);
+  if (rc == PCOL_ENOTFOUND) {
+    int any = 0;
+    pcol_error e2;
+    PCOL_RETURN_NOT_OK(any_time_source(f, sel, &any, &e2));
+    if (any && !is_time_name(name) && err) { /* name what the time rule adds */
+      size_t l = strlen(err->message);
+      if (l > 0 && l + 40 < sizeof err->message && err->message[l - 1] == ')')
+        snprintf(err->message + l - 1, sizeof err->message - l + 1, ", %s/%s)", PCOL_VT_CPU,
+                 PCOL_UNIT_NANOSECONDS);
+    }
+    if (any && is_time_name(name)) {
+      if (err) err->message[0] = 0, err->code = PCOL_OK;
+      out->vt_id = PCOL_VT_TIME;
+      out->type = (pcol_str){PCOL_VT_CPU, sizeof PCOL_VT_CPU - 1};
+      out->unit = (pcol_str){PCOL_UNIT_NANOSECONDS, sizeof PCOL_UNIT_NANOSECONDS - 1};
+      return PCOL_OK;
+    }
+  }
+  return rc;
+}
+
+int pcol_value_sources(pcol_file *f, const pcol_value_sel *v, uint8_t **has_out,
+                       pcol_error *err) {
+  uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  uint8_t *has = calloc(nsrc + 1, 1);
+  if (!has) return pcol_oom(err);
+  *has_out = has;
+  uint32_t vt = v ? v->vt_id : 0;
+  if (vt == 0) {
+    memset(has + 1, 1, nsrc);
+    return PCOL_OK;
+  }
+  pcol_view ss, sv;
+  int rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err);
+  uint32_t want[PCOL_Q_RPROF_ALLOC_NTYPES] = {vt};
+  int nwant = 1;
+  if (!rc && vt == PCOL_VT_RPROF_ALLOC) { /* all three snapshot types */
+    nwant = PCOL_Q_RPROF_ALLOC_NTYPES;
+    for (int k = 0; !rc && k < nwant; k++) {
+      pcol_value_sel t;
+      rc = resolve_named(f, pcol_q_rprof_alloc_types[k], &t, err);
+      want[k] = t.vt_id;
+    }
+  }
+  for (int k = 0; !rc && k < nwant; k++) {
+    uint8_t bit = (uint8_t)(1u << k);
+    for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); r++) {
+      uint32_t s = pcol_view_u32(&ss, r);
+      if (s >= 1 && s <= nsrc && pcol_view_u32(&sv, r) == want[k]) has[s] |= bit;
+    }
+  }
+  uint8_t full = (uint8_t)((1u << nwant) - 1);
+  for (uint64_t s = 1; s <= nsrc; s++) has[s] = has[s] == full;
+  pcol_rtime rt;
+  if (!rc && (rc = pcol_rtime_init(&rt, f, err)) == PCOL_OK) {
+    if (vt == PCOL_VT_TIME || (rt.cpu_vt && vt == rt.cpu_vt))
+      for (uint64_t s = 1; s <= nsrc; s++) has[s] |= (uint8_t)pcol_rtime_has(&rt, (uint32_t)s);
+    pcol_rtime_free(&rt);
+  }
+  if (rc) {
+    free(has);
+    *has_out = NULL;
+  }
+  return rc;
 }

@@ -15,13 +15,16 @@ typedef struct wctx {
   pcol_view stack, weight, voff, vtype, vval, source;
   int64_t *w;
   int64_t total;
+  pcol_rtime rt; /* the time rule, when the value is time */
+  int use_rt;
   pcol_error *err;
 } wctx;
 
-/* the value of type vt of a sample: the one rule in core (pcol_sample_value) */
+/* the value of type vt of a sample: the one rule in core
+ * (pcol_sample_value, with the time rule of Rprof sources) */
 static int value_of(const wctx *c, uint64_t row, uint32_t vt, int64_t *v) {
   pcol_sample_cols sc = {c->weight, c->voff, c->vtype, c->vval, c->nvalues};
-  (void)pcol_sample_value(&sc, row, vt, v);
+  (void)pcol_sample_value_rt(&sc, c->use_rt ? &c->rt : NULL, row, vt, v);
   return PCOL_OK;
 }
 
@@ -118,16 +121,26 @@ int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_se
       c.alloc_vt[k] = t.vt_id;
     }
   }
-  if (c.vt && c.voff.count != c.nsamples + 1)
+  if (c.vt) {
+    PCOL_RETURN_NOT_OK(pcol_rtime_init(&c.rt, f, err));
+    c.use_rt = c.vt == PCOL_VT_TIME || (c.rt.cpu_vt && c.vt == c.rt.cpu_vt);
+  }
+  if (c.vt && c.voff.count != c.nsamples + 1) {
+    pcol_rtime_free(&c.rt);
     return pcol_error_set(err, PCOL_ECORRUPT, "sample value offsets have the wrong length");
+  }
   c.w = calloc(c.nstacks + 1, sizeof *c.w);
-  if (!c.w) return pcol_oom(err);
+  if (!c.w) {
+    pcol_rtime_free(&c.rt);
+    return pcol_oom(err);
+  }
   int rc;
   if ((!sel || (!sel->source_id && !sel->has_from && !sel->has_to)) && c.vt == 0 &&
       c.stack.data)
     rc = weights_all_samples(&c); /* the common case, without a callback a row */
   else
     rc = pcol_select_iter(f, sel, add_sample, &c, err);
+  pcol_rtime_free(&c.rt);
   if (rc) {
     free(c.w);
     if (err && !err->message[0]) pcol_error_set(err, rc, "sample data is damaged");

@@ -90,4 +90,20 @@ assert len(s) == 1 and sum(s[0]["weights"]) == int(sys.argv[2]), (names, sys.arg
 assert p[d["activeProfileIndex"]]["name"].endswith(": cpu"), d["activeProfileIndex"]
 PY
 fi
+# Rprof has a time value (the time rule, lib/core/count.c): `--value cpu` is
+# ticks x interval, and a merged file warns about a source without it
+"$PCOL" top $rp --value cpu --format csv >"$tmp/cpu.csv" || fail "top --value cpu on Rprof"
+"$PCOL" top $rp --value samples --format csv >"$tmp/n.csv" || fail "top --value samples"
+iv=$(head -1 $rp | sed 's/.*sample.interval=//')
+awk -F, -v iv="$iv" 'NR==FNR { if (FNR > 1) n[$6] = $1; next }
+  FNR > 1 && $1 != n[$6] * iv * 1000 { print "bad " $6; bad = 1 } END { exit bad }' \
+  "$tmp/n.csv" "$tmp/cpu.csv" || fail "Rprof cpu is not samples x interval"
+printf 'main;a 3\nmain;b 2\n' >"$tmp/c.txt"
+"$PCOL" merge -o "$tmp/m.pcol" $rp "$tmp/c.txt" || fail "merge"
+"$PCOL" top "$tmp/m.pcol" --value cpu --format csv >"$tmp/mcpu.csv" 2>"$tmp/err" || fail "top --value cpu merged"
+grep -q "warning: .*source 2 (collapsed .*c.txt) has no value cpu/nanoseconds" "$tmp/err" ||
+  fail "no warning for the source without cpu: $(cat "$tmp/err")"
+cmp -s "$tmp/cpu.csv" "$tmp/mcpu.csv" || fail "merged cpu differs from the Rprof source's"
+"$PCOL" top "$tmp/m.pcol" --value cpu --source 1 2>"$tmp/err" >/dev/null && [ ! -s "$tmp/err" ] ||
+  fail "a warning although the selected source has cpu: $(cat "$tmp/err")"
 exit 0

@@ -48,6 +48,7 @@ typedef struct ex {
   size_t ncols, capcols;
   src_info *src;
   uint64_t nsrc;
+  pcol_rtime rt; /* the time rule: an Rprof sample's cpu/nanoseconds */
 } ex;
 
 static int oom(ex *x) { return x->rc = pcol_error_set(x->err, PCOL_ENOMEM, "pprof export: out of memory"); }
@@ -511,8 +512,13 @@ static int add_samples(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
         break;
       }
       if (si->interval_ns) {
-        __int128 t = (__int128)weight * si->interval_ns;
-        int64_t cpu = t > INT64_MAX ? INT64_MAX : t < INT64_MIN ? INT64_MIN : (int64_t)t;
+        int64_t cpu;
+        if (pcol_rtime_has(&x->rt, src)) {
+          cpu = pcol_rtime_value(&x->rt, row); /* the time rule, per segment */
+        } else {
+          __int128 t = (__int128)weight * si->interval_ns;
+          cpu = t > INT64_MAX ? INT64_MAX : t < INT64_MIN ? INT64_MIN : (int64_t)t;
+        }
         int64_t pc[2] = {si->col_cpu, pcol_scale(cpu, num, den)};
         if (pcol_buf_append(&P->svals, pc, sizeof pc)) {
           oom(x);
@@ -694,6 +700,7 @@ int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   x.nstr = 1;
   for (uint64_t s = 0; s < x.nsrc; s++) x.src[s].involved = !sel || !sel->source_id || sel->source_id == s + 1;
 
+  if ((x.rc = pcol_rtime_init(&x.rt, f, err))) goto done;
   if (plan_columns(&x)) goto done;
   if ((x.rc = pcol_select_rows(f, sel, &P.sel, &P.nsel, err))) {
     if (x.rc == PCOL_ENOMEM) oom(&x); /* names the exporter */
@@ -741,6 +748,7 @@ done:
   free(x.cache);
   free(x.strs);
   free(x.cols);
+  pcol_rtime_free(&x.rt);
   pcol_hset_free(&x.by_content);
   return pcol_budget_close(&bud, x.rc, err);
 }

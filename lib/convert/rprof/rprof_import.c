@@ -488,6 +488,10 @@ static int finish_meta(rp_in *r) {
   int rc;
   snprintf(num, sizeof num, "%" PRIu64, r->segments);
   if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_SEGMENTS, num))) return bfail(r, rc);
+  if (r->segments > 1) { /* the time of the source's last sample (lib/core/count.c) */
+    snprintf(num, sizeof num, "%" PRId64, r->interval_ns / 1000);
+    if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_INTERVAL_LAST_US, num))) return bfail(r, rc);
+  }
   if (r->eol_default == EOL_CRLF &&
       (rc = pcol_b_meta_str(r->b, r->src, RPROF_META_EOL, "crlf")))
     return bfail(r, rc);
