@@ -98,6 +98,8 @@ iv=$(head -1 $rp | sed 's/.*sample.interval=//')
 awk -F, -v iv="$iv" 'NR==FNR { if (FNR > 1) n[$6] = $1; next }
   FNR > 1 && $1 != n[$6] * iv * 1000 { print "bad " $6; bad = 1 } END { exit bad }' \
   "$tmp/n.csv" "$tmp/cpu.csv" || fail "Rprof cpu is not samples x interval"
+"$PCOL" unpack $rp --to collapsed --value cpu -o "$tmp/cpu.folded" || fail "collapsed export of cpu"
+"$PCOL" fold $rp --value cpu | LC_ALL=C sort | cmp -s - <(LC_ALL=C sort "$tmp/cpu.folded") || fail "collapsed cpu export differs from fold"
 printf 'main;a 3\nmain;b 2\n' >"$tmp/c.txt"
 "$PCOL" merge -o "$tmp/m.pcol" $rp "$tmp/c.txt" || fail "merge"
 "$PCOL" top "$tmp/m.pcol" --value cpu --format csv >"$tmp/mcpu.csv" 2>"$tmp/err" || fail "top --value cpu merged"

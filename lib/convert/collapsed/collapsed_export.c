@@ -49,6 +49,7 @@ typedef struct cexp {
   pcol_buf scratch, sane;
   uint8_t *vtcls;      /* per value type: 1 count/1e-9, 2 before/count, 3 after/count, 4 before/1e-9, 5 after/1e-9 */
   uint32_t want_vt;    /* named value: its id (0 = weight) */
+  pcol_rtime rt;       /* the time rule, for a named value */
   uint32_t *cvt;       /* per source: its count type (THE count rule, pcol_count_types) */
   int named;
   /* frame names, each distinct text once */
@@ -253,7 +254,7 @@ static int add_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
   if (x->named) { /* the chosen value: the one rule in core (pcol_sample_value) */
     pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES)};
     int64_t v;
-    if (!(has = pcol_sample_value(&sc, row, x->want_vt, &v))) return 0;
+    if (!(has = pcol_sample_value_rt(&sc, &x->rt, row, x->want_vt, &v))) return 0;
     a2 = (__int128)pcol_scale(v, num, den) * NANO_I;
   } else {
     for (uint64_t i = lo; i < hi; i++) {
@@ -401,11 +402,12 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if (value->vt_id == PCOL_VT_RPROF_ALLOC)
       rc = pcol_error_set(err, PCOL_EINVAL, "value '%s' is not available for collapsed export; "
                           "use `pcol fold --value %s`", PCOL_VALUE_RPROF_ALLOC, PCOL_VALUE_RPROF_ALLOC);
-    else if (value->vt_id > pcol_rows(f, PCOL_T_VALUE_TYPES))
+    else if (value->vt_id > pcol_rows(f, PCOL_T_VALUE_TYPES) && value->vt_id != PCOL_VT_TIME)
       rc = pcol_error_set(err, PCOL_EINVAL, "value type %u does not exist", value->vt_id);
     x.named = 1;
     x.want_vt = value->vt_id;
   }
+  if (!rc && value) rc = pcol_rtime_init(&x.rt, f, err); /* Rprof's time (--value cpu) */
   if (!rc) rc = classify_value_types(&x);
   if (!rc) rc = pcol_count_types(f, &x.cvt, err);
   if (!rc) rc = load_texts(&x);
@@ -421,6 +423,7 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   rc = pcol_budget_close(&bud, rc, err);
   free(x.vtcls);
   free(x.cvt);
+  pcol_rtime_free(&x.rt);
   free(x.memo);
   free(x.e);
   free(x.chain);
