@@ -10,6 +10,12 @@
 int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const char *name,
                            pcol_error *err);
 
+/* Names a legacy (pre-protobuf) pprof format, binary or text, from a
+ * file's first bytes, or NULL: the formats google/pprof's legacy_profile.go
+ * falls back to.  Detection routes them to the pprof importer, which
+ * refuses them with this name and the `pprof -proto` command. */
+const char *pcol_pprof_legacy_kind(const uint8_t *p, size_t n);
+
 /* The exporters with options (pcol_export dispatches to them; each public
  * pcol_export_<format> is one of them with the default options).  Each runs
  * under the export budget of its options (internal.h, pcol_budget). */

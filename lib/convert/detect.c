@@ -64,20 +64,16 @@ pcol_format pcol_detect_format(const void *head, size_t len) {
   size_t i = 0;
   while (i < len && isspace(p[i])) i++;
   if (i < len && p[i] == '{') return PCOL_FMT_PERUN;
+  /* legacy (pre-protobuf) pprof, binary or text: the pprof importer
+   * rejects it with a message that names the format (before collapsed:
+   * "threadcreate profile: total 7" ends in a count) */
+  if (pcol_pprof_legacy_kind(p, len)) return PCOL_FMT_PPROF;
   /* collapsed stacks: a text line ending in " <count>" (the head's first
    * line, or the whole head when it is text without a line end) */
   size_t e = 0;
   while (e < len && p[e] != '\n') e++;
   int one_line = e == len && looks_text(p, len);
   if (e > 0 && (e < len || one_line) && ends_in_count(p, e)) return PCOL_FMT_COLLAPSED;
-  /* legacy (pre-protobuf) pprof: binary CPU header words 0, 3 (64- or
-   * 32-bit) or a text heap/contention header; the pprof importer rejects
-   * them with a message that names the format */
-  if (len >= 16 && pcol_rd32(p) == 0 &&
-      (pcol_rd32(p + 4) == 3 || (pcol_rd32(p + 4) == 0 && pcol_rd64(p + 8) == 3)))
-    return PCOL_FMT_PPROF;
-  if (starts(p, len, "heap profile:") || starts(p, len, "--- contention"))
-    return PCOL_FMT_PPROF;
   /* text without a line end in the whole head is never protobuf: a first
    * line longer than the head is a collapsed line with long frame names */
   if (one_line && len) return len >= DETECT_HEAD ? PCOL_FMT_COLLAPSED : PCOL_FMT_UNKNOWN;

@@ -108,4 +108,14 @@ grep -q "warning: .*source 2 (collapsed .*c.txt) has no value cpu/nanoseconds" "
 cmp -s "$tmp/cpu.csv" "$tmp/mcpu.csv" || fail "merged cpu differs from the Rprof source's"
 "$PCOL" top "$tmp/m.pcol" --value cpu --source 1 2>"$tmp/err" >/dev/null && [ ! -s "$tmp/err" ] ||
   fail "a warning although the selected source has cpu: $(cat "$tmp/err")"
+# legacy (pre-protobuf) pprof text is named as legacy, never taken for
+# collapsed stacks (interop review F6); the same for the real files of ext/
+printf 'threadcreate profile: total 7\n1 @ 0x44cb3 0x271fb5\n' >"$tmp/tc.thread"
+printf -- '--- threadz 1 ---\n\n--- Thread 7f79 (name: main/1) stack: ---\n  PC:  0x00bc8f1c: helper\n' >"$tmp/tz.thread"
+printf -- '--- heapz 1 ---\nformat = java\nresolution = bytes\n  7048  1 @ 0x3 0x4\n' >"$tmp/hz.heap"
+legacy=("$tmp/tc.thread" "$tmp/tz.thread" "$tmp/hz.heap")
+[ -d "${PCOL_TESTDATA:-../shared/testdata}/ext/legacy" ] && legacy+=("${PCOL_TESTDATA:-../shared/testdata}"/ext/legacy/*)
+for f in "${legacy[@]}"; do
+  expect 1 "legacy .*profile.*not profile.proto; convert it with .pprof -proto" "$PCOL" top "$f"
+done
 exit 0

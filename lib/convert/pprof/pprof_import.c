@@ -161,9 +161,7 @@ static int read_input(FILE *in, const pcol_import_options *opt, const char *name
 
 /* ------------------------------------------------ legacy format names */
 
-/* Names a legacy (pre-protobuf) pprof format, or NULL.  Mirrors the
- * formats google/pprof's legacy_profile.go falls back to. */
-static const char *legacy_kind(const uint8_t *p, size_t n) {
+const char *pcol_pprof_legacy_kind(const uint8_t *p, size_t n) {
   if (n >= 24 && pcol_rd64(p) == 0 && pcol_rd64(p + 8) == 3 && pcol_rd64(p + 16) == 0)
     return "legacy gperftools CPU profile (64-bit binary)";
   if (n >= 12 && pcol_rd32(p) == 0 && pcol_rd32(p + 4) == 3)
@@ -814,7 +812,7 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   rc = scan_top(raw.data, raw.len, name, err);
   if (!rc) rc = decode_profile(raw.data, raw.len, &alloc, name, gz, &p, err);
   if (rc) {
-    const char *kind = legacy_kind(raw.data, raw.len);
+    const char *kind = pcol_pprof_legacy_kind(raw.data, raw.len);
     if (kind)
       rc = pcol_error_set(err, PCOL_EFORMAT,
                           "%s: %s, not profile.proto; convert it with `pprof -proto %s > "
