@@ -530,7 +530,12 @@ typedef struct pcol_top {
 } pcol_top;
 
 /* Flat/cum per function NAME (functions with one name merge, like pprof
- * and summaryRprof), per "basename(file)#line" or per file.  Frames of a
+ * and summaryRprof), per line or per file.  BY_LINE names a frame as
+ * `go tool pprof -lines` does: "FUNCTION FILE:LINE" with the file's full
+ * path (pprof's cleaning: /proc/self/cwd/ trimmed, filepath.Clean), "FILE:LINE"
+ * for a function with NA name (an Rprof top-level ref); frames without a
+ * line are "FUNCTION" (pprof), or not counted when every selected source is
+ * Rprof (summaryRprof(lines = "show") counts locations only).  Frames of a
  * function with NA name count only for BY_LINE/BY_FILE; a non-empty stack
  * with no key at all counts as "<no location>". */
 PCOL_API int pcol_top_compute(pcol_file *f, const pcol_select *sel,

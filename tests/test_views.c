@@ -100,10 +100,10 @@ Test(top, recursion_counts_once_in_cum) {
   cr_expect(!memcmp(t.rows[0].name.ptr, "g", 1) && !memcmp(t.rows[1].name.ptr, "h", 1) &&
             !memcmp(t.rows[2].name.ptr, "f", 1) && !memcmp(t.rows[3].name.ptr, "main", 4));
   pcol_top_free(&t);
-  /* by line: f's line 2 appears twice in s1, counted once */
+  /* by line (pprof -lines names): f's line 2 appears twice in s1, counted once */
   TOP(fl, NULL, NULL, PCOL_BY_LINE, &t);
-  EXPECT(&t, "a.R#2", 1, 4);
-  EXPECT(&t, "a.R#1", 0, 6);
+  EXPECT(&t, "f a.R:2", 1, 4);
+  EXPECT(&t, "main a.R:1", 0, 6);
   pcol_top_free(&t);
   TOP(fl, NULL, NULL, PCOL_BY_FILE, &t);
   cr_expect_eq(t.nrows, 1);
@@ -134,8 +134,8 @@ Test(top, inline_frames_and_fold) {
   EXPECT(&t, "main", 1, 3);
   pcol_top_free(&t);
   TOP(f, NULL, "samples", PCOL_BY_LINE, &t);
-  EXPECT(&t, "m.go#10", 2, 2);
-  EXPECT(&t, "m.go#20", 0, 2);
+  EXPECT(&t, "inl m.go:10", 2, 2);
+  EXPECT(&t, "outer m.go:20", 0, 2);
   pcol_top_free(&t);
   char *fold = FOLD(f, NULL, NULL);
   cr_expect_str_eq(fold, "main 1\nmain;outer;inl 2\n");
@@ -170,8 +170,8 @@ Test(top, na_function_names_and_no_location) {
   EXPECT(&t, "<unknown>", 1, 1);     /* a line without function: pprof's unsymbolized */
   pcol_top_free(&t);
   TOP(f, NULL, NULL, PCOL_BY_LINE, &t);
-  EXPECT(&t, "x.R#1", 1, 1);
-  EXPECT(&t, "x.R#5", 1, 2);
+  EXPECT(&t, "busy dir/x.R:1", 1, 1);
+  EXPECT(&t, "dir/x.R:5", 1, 2); /* a top-level ref: no function */
   EXPECT(&t, "<no location>", 1, 1);
   pcol_top_free(&t);
   char *fold = FOLD(f, NULL, NULL);

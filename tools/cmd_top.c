@@ -5,7 +5,7 @@
 #include <string.h>
 
 const cli_opt opts_top[] = {
-    {"by", 0, 1, "function (default), line (file#line, as summaryRprof lines=\"show\") or file"},
+    {"by", 0, 1, "function (default), line (\"FUNCTION /full/path:LINE\", as go tool pprof -lines) or file"},
     {"value", 0, 1, "value to add up: weight (the weight column), samples, TYPE or TYPE/UNIT; cpu works on Rprof too (interval x ticks), rprof.alloc on Rprof memory profiles (default: the source's)"},
     {"limit", 'n', 1, "print only the first N rows"},
     {"format", 0, 1, "text (default), tsv, csv or json"},

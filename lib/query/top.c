@@ -1,5 +1,5 @@
 /* top.c — pcol_top_compute: flat and cumulative weight per function name,
- * per "basename(file)#line" or per file, the table of `pcol top` and the
+ * per "function path:line" (pprof -lines) or per file, the table of `pcol top` and the
  * input of `pcol diff`.
  *
  * Cost model (why it is fast): one pass over the selected samples sums the
@@ -23,6 +23,7 @@ typedef struct topctx {
   int unnamed_is_frame; /* a function without a name is a frame (pprof), not skipped (Rprof) */
   uint64_t *stamp;      /* build_loc_keys: stamp[key] = the last location that had it */
   size_t stamp_cap;
+  pcol_buf scratch;     /* line_key: the name being composed */
 } topctx;
 
 /* Rprof stores top-level code refs as functions without a name, which
@@ -68,6 +69,51 @@ static int mapping_key(topctx *t, uint32_t loc, uint32_t *key, pcol_error *err) 
   return pcol_q_key_intern(&t->keys, "<unknown>", 9, 0, key);
 }
 
+/* pprof's file name in a node: the prefixes /proc/self/cwd/./ and
+ * /proc/self/cwd/ trimmed (report.go trimPath, without -trim_path or a
+ * source path), then Go's filepath.Clean (graph.go nodeInfo), lexically:
+ * repeated slashes, "." and "dir/.." are removed.  Appends to out. */
+static int pprof_clean_path(pcol_str p, pcol_buf *out) {
+  static const char *const trim[] = {"/proc/self/cwd/./", "/proc/self/cwd/"};
+  for (size_t i = 0; i < 2; i++) {
+    size_t l = strlen(trim[i]);
+    if (p.len >= l && memcmp(p.ptr, trim[i], l) == 0) {
+      p.ptr += l;
+      p.len -= l;
+      break;
+    }
+  }
+  if (p.len == 0) return pcol_buf_append(out, ".", 1);
+  size_t base = out->len, i = 0;
+  int rooted = p.ptr[0] == '/';
+  if (rooted && pcol_buf_append(out, "/", 1)) return PCOL_ENOMEM;
+  size_t floor = out->len; /* ".." never climbs above this (the root, or the start) */
+  while (i < p.len) {
+    while (i < p.len && p.ptr[i] == '/') i++;
+    size_t b = i;
+    while (i < p.len && p.ptr[i] != '/') i++;
+    size_t n = i - b;
+    if (n == 0 || (n == 1 && p.ptr[b] == '.')) continue;
+    if (n == 2 && p.ptr[b] == '.' && p.ptr[b + 1] == '.') {
+      char *d = (char *)out->data;
+      if (out->len > floor) { /* drop the last element, unless it is ".." */
+        size_t e = out->len, s0 = e;
+        while (s0 > floor && d[s0 - 1] != '/') s0--;
+        if (!(e - s0 == 2 && d[s0] == '.' && d[s0 + 1] == '.')) {
+          out->len = s0 > floor ? s0 - 1 : floor;
+          continue;
+        }
+      } else if (rooted) {
+        continue; /* "/.." is "/" */
+      }
+    }
+    if (out->len > floor && pcol_buf_append(out, "/", 1)) return PCOL_ENOMEM;
+    if (pcol_buf_append(out, p.ptr + b, n)) return PCOL_ENOMEM;
+  }
+  if (out->len == base) return pcol_buf_append(out, ".", 1);
+  return PCOL_OK;
+}
+
 /* The key of one line row (0 = this frame has none). */
 static int line_key(topctx *t, uint64_t li, uint32_t *key, pcol_error *err) {
   *key = 0;
@@ -86,15 +132,31 @@ static int line_key(topctx *t, uint64_t li, uint32_t *key, pcol_error *err) {
     t->fn_key[fn] = *key;
     return PCOL_OK;
   }
+  /* BY_LINE: pprof -lines' name, "FUNCTION FILE:LINE" with the full path
+   * (NameComponents in pprof's graph.go): without a line "FUNCTION FILE",
+   * without a file "FUNCTION".  A frame with no line is skipped for Rprof
+   * sources, as summaryRprof(lines = "show") keeps only locations. */
   int64_t line = pcol_view_i64(&t->fc.ln_line, li);
-  if (line == PCOL_NA_I64) return PCOL_OK;
-  pcol_str file;
+  if (line == 0) line = PCOL_NA_I64; /* pprof: line 0 is no line */
+  if (line == PCOL_NA_I64 && !t->unnamed_is_frame) return PCOL_OK;
+  pcol_str name, file;
+  PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, &t->fc.fn_name, &name, err));
   PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, &t->fc.fn_file, &file, err));
-  pcol_str b = file.ptr ? basename_of(file) : (pcol_str){"[unknown]", 9};
-  char buf[600];
-  int n = snprintf(buf, sizeof buf, "%.*s#%lld", (int)(b.len > 500 ? 500 : b.len), b.ptr,
-                   (long long)line);
-  return pcol_q_key_intern(&t->keys, buf, (size_t)n, 1, key);
+  t->scratch.len = 0;
+  if (name.ptr && name.len && pcol_buf_append(&t->scratch, name.ptr, name.len)) return pcol_oom(err);
+  if (file.ptr && file.len) {
+    if (t->scratch.len && pcol_buf_append(&t->scratch, " ", 1)) return pcol_oom(err);
+    if (pprof_clean_path(file, &t->scratch)) return pcol_oom(err);
+  }
+  if (line != PCOL_NA_I64) { /* pprof: "%s:%d" of file and line, even with no file */
+    char num[32];
+    int n = snprintf(num, sizeof num, ":%lld", (long long)line);
+    if (!(file.ptr && file.len) && t->scratch.len && pcol_buf_append(&t->scratch, " ", 1))
+      return pcol_oom(err);
+    if (pcol_buf_append(&t->scratch, num, (size_t)n)) return pcol_oom(err);
+  }
+  if (!t->scratch.len) return PCOL_OK; /* nothing known: the location's mapping names it */
+  return pcol_q_key_intern(&t->keys, (const char *)t->scratch.data, t->scratch.len, 1, key);
 }
 
 static int build_loc_keys(topctx *t, pcol_error *err) {
@@ -118,7 +180,7 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
       PCOL_RETURN_NOT_OK(line_key(t, li, &key, err));
       /* a pprof line whose function has no name is its own frame, named
        * after the mapping like an unsymbolized address */
-      if (!key && t->by == PCOL_BY_FUNCTION && t->unnamed_is_frame)
+      if (!key && t->by != PCOL_BY_FILE && t->unnamed_is_frame)
         PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &key, err));
       if (!key) continue;
       /* distinct keys of this location: a stamp per key (a scan of the
@@ -135,7 +197,8 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
     /* pprof names an unsymbolized location after its mapping ("<unknown>"
      * without one); a function with NA name (an Rprof top-level ref) is not
      * unsymbolized and stays skipped */
-    if (k == start && unsymbolized && t->by == PCOL_BY_FUNCTION) {
+    if (k == start && unsymbolized &&
+        (t->by == PCOL_BY_FUNCTION || (t->by == PCOL_BY_LINE && t->unnamed_is_frame))) {
       uint32_t key;
       PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &key, err));
       t->loc_keys[k++] = key;
@@ -303,6 +366,7 @@ int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
     rc = top_run(&t, sel, v, out, err);
   }
   pcol_buf_free(&t.fc.scratch);
+  pcol_buf_free(&t.scratch);
   free(t.fn_key);
   free(t.loc_koff);
   free(t.loc_keys);

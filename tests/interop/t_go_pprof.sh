@@ -60,16 +60,18 @@ type_unit() {
   pp -raw "$1" | awk -v t="$2" 'f { for (i = 1; i <= NF; i++) { sub(/\[dflt\]$/, "", $i); split($i, a, "/"); if (a[1] == t) { print a[2]; exit } } exit } /^Samples:/ { f = 1 }'
 }
 
-# pcol top (csv: flat,flat_pct,sum_pct,cum,cum_pct,name) vs pprof -top, per function.
+# pcol top (csv: flat,flat_pct,sum_pct,cum,cum_pct,name) vs pprof -top, per
+# function; with a 5th argument "line", pcol top --by line vs pprof -top -lines.
 check_top() {
-  local label=$1 orig=$2 pc=$3 type=$4 unit
+  local label=$1 orig=$2 pc=$3 type=$4 unit goby=() pby=()
+  [ "${5:-}" = line ] && goby=(-lines) pby=(--by line) label="$label (--by line)"
   unit=$(type_unit "$orig" "$type")
   # -unit set to the value's own unit prints raw integers
-  pp -top -nodecount=1000000 -nodefraction=0 -edgefraction=0 -sample_index="$type" \
+  pp -top "${goby[@]}" -nodecount=1000000 -nodefraction=0 -edgefraction=0 -sample_index="$type" \
     -unit="$unit" "$orig" >"$tmp/go_top.raw"
   # TYPE/UNIT names the stored value exactly: a bare "samples" means pcol's
   # weight column, not pprof's samples/count value (which may exceed 1)
-  if ! "$PCOL" top "$pc" --value "$type/$unit" --format csv >"$tmp/pcol_top.csv" 2>"$tmp/pcol_top.err"; then
+  if ! "$PCOL" top "$pc" "${pby[@]}" --value "$type/$unit" --format csv >"$tmp/pcol_top.csv" 2>"$tmp/pcol_top.err"; then
     echo "FAIL: $label: pcol top --value $type/$unit failed: $(cat "$tmp/pcol_top.err")"
     fail=$((fail + 1))
     return
@@ -90,16 +92,27 @@ for line in open(sys.argv[1], "rb").read().split(b"\n"):
         rows.append([m.group(3), round(float(m.group(1))), round(float(m.group(2)))])
     elif rows:
         rows[-1][0] += b"\n" + line
-go = {}
+# pprof keys nodes by (name, file, line, ...) and may print two nodes with
+# one name ("??" as a function and as a file); pcol keys by the printed
+# name, so such rows are added up: flat exactly, cum not compared (a
+# sample holding both nodes counts once in pcol)
+go, dup = {}, set()
 for name, flat, cum in rows:
     if name.endswith(b"\n"):
         name = name[:-1]
-    go[re.sub(rb" \((partial-)?inline\)$", b"", name)] = (flat, cum)
+    name = re.sub(rb" \((partial-)?inline\)$", b"", name)
+    if name in go:
+        dup.add(name)
+        flat, cum = flat + go[name][0], cum + go[name][1]
+    go[name] = (flat, cum)
 pc = {}
 with open(sys.argv[2], newline="", encoding="latin-1") as f:
     for r in csv.DictReader(f):
         pc[r["name"].encode("latin-1")] = (int(r["flat"]), int(r["cum"]))
-bad = [(n, go.get(n), pc.get(n)) for n in sorted(set(go) | set(pc)) if go.get(n) != pc.get(n)]
+def same(n):
+    g, p = go.get(n), pc.get(n)
+    return g == p or (n in dup and g and p and g[0] == p[0])
+bad = [(n, go.get(n), pc.get(n)) for n in sorted(set(go) | set(pc)) if not same(n)]
 for n, g, p in bad[:12]:
     print("  %r: go (flat, cum) %s, pcol %s" % (n[:70], g, p))
 if len(bad) > 12:
@@ -130,6 +143,8 @@ round_trip() {
     same "$b" "$orig" "$back" -top -sample_index="$t"
     [ $have_top = 1 ] && check_top "$b" "$orig" "$tmp/out/$b.pcol" "$t"
   done
+  # granularity lines, for the profile's default type (go tool pprof's last)
+  [ $have_top = 1 ] && [ -n "$t" ] && check_top "$b" "$orig" "$tmp/out/$b.pcol" "$t" line
   [ $fail = "$before" ] && echo "ok: $b"
 }
 
