@@ -22,6 +22,13 @@ int cli_fail(const char *cmd, const pcol_error *err, int rc) {
   return cli_exit_code(rc);
 }
 
+int cli_fail_in(const char *cmd, const char *path, pcol_error *err, int rc) {
+  /* damage found in a column names the table (core); name the file too */
+  if (rc != PCOL_EIO && err && err->message[0] && !strstr(err->message, path))
+    pcol_error_prefix(err, path);
+  return cli_fail(cmd, err, rc);
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -181,8 +188,20 @@ int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_f
   pcol_error err = {0};
   pcol_open_options opt = {0};
   opt.no_mmap = cli_flag(cmd, a, "no-mmap");
-  int rc = pcol_open(path, &opt, f, &err); /* "-": standard input, read whole */
+  /* any input format: a pcol file is mapped, another is converted in memory
+   * ("-": standard input, read whole) */
+  int rc = pcol_open_any(path, &opt, f, &err);
   return rc ? cli_fail(cmd->name, &err, rc) : 0;
+}
+
+pcol_format cli_input_format(const char *path) {
+  if (!strcmp(path, "-")) return PCOL_FMT_UNKNOWN; /* cannot look without reading it */
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return PCOL_FMT_UNKNOWN;
+  unsigned char head[4096];
+  size_t n = fread(head, 1, sizeof head, fp);
+  fclose(fp);
+  return pcol_detect_format(head, n);
 }
 
 int cli_load(const cli_command *cmd, const cli_args *a, const char *path, const pcol_select *sel,

@@ -19,6 +19,8 @@ enum {
 int cli_exit_code(int pcol_rc);
 /* Prints "pcol CMD: message" to stderr and returns the exit code. */
 int cli_fail(const char *cmd, const pcol_error *err, int rc);
+/* cli_fail for an error met while reading `path`: the message names it. */
+int cli_fail_in(const char *cmd, const char *path, pcol_error *err, int rc);
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -69,9 +71,12 @@ int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel);
  * the n paths (it can be read only once).  Returns 0 or EXIT_USAGE. */
 int cli_stdin_once(const cli_command *cmd, const char *const *paths, int n);
 
-/* Opens a pcol input ("-" = stdin, read into memory); honours --no-mmap.
+/* Opens any profile (pcol_open_any: a pcol file is mapped, another format
+ * converted in memory; "-" = stdin, read into memory); honours --no-mmap.
  * Prints the error and returns the exit code on failure. */
 int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_file **f);
+/* The format of a file by its first bytes (PCOL_FMT_UNKNOWN for "-"). */
+pcol_format cli_input_format(const char *path);
 /* Opens any profile (pcol_open_any; --no-mmap) and resolves --value for the
  * selection: what the commands that compute views do first.  Errors name
  * the path; returns a PCOL_E* code (not printed). */

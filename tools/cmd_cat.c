@@ -372,6 +372,14 @@ int cmd_cat(const cli_command *cmd, cli_args *a) {
     free(c);
     return EXIT_USAGE;
   }
+  int per_sample = !strcmp(table, "samples") || !strcmp(table, "sample_values") ||
+                   !strcmp(table, "sample_locations") || !strcmp(table, "sample_labels");
+  if (!per_sample && (sel.source_id || sel.has_from || sel.has_to)) {
+    free(c); /* was silently ignored: every row printed */
+    return cli_usage_error(cmd->name, "--source, --from and --to select samples; they apply to "
+                           "samples, sample_values, sample_locations and sample_labels, not %s",
+                           table);
+  }
   int rc = cli_open(cmd, a, a->pos[0], &c->f);
   if (rc) {
     free(c);
@@ -424,7 +432,7 @@ int cmd_cat(const cli_command *cmd, cli_args *a) {
                           "sample_values, sample_locations, sample_labels, text_lines, "
                           "sample_text, models, strings)",
                           table);
-  else if (rc || c->err.code) ret = cli_fail(cmd->name, &c->err, rc ? rc : c->err.code);
+  else if (rc || c->err.code) ret = cli_fail_in(cmd->name, a->pos[0], &c->err, rc ? rc : c->err.code);
   pcol_close(c->f);
   free(c);
   return ret;

@@ -22,5 +22,5 @@ int cmd_fold(const cli_command *cmd, cli_args *a) {
   if (rc) return cli_fail(cmd->name, &err, rc);
   rc = pcol_fold_write(f, &sel, &v, &eo, stdout, &err);
   pcol_close(f);
-  return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
+  return rc ? cli_fail_in(cmd->name, a->pos[0], &err, rc) : EXIT_OK;
 }

@@ -22,6 +22,10 @@ int cmd_info(const cli_command *cmd, cli_args *a) {
   pcol_header_info h;
   pcol_file_header(f, &h);
   printf("file:            %s\n", a->pos[0]);
+  pcol_format in = cli_input_format(a->pos[0]);
+  if (in != PCOL_FMT_PCOL && in != PCOL_FMT_UNKNOWN) /* the lines below describe the conversion */
+    printf("input_format:    %s (converted in memory; `pcol pack` writes this file)\n",
+           pcol_format_name(in));
   printf("format_version:  %u.%u\n", h.major, h.minor);
   printf("file_size:       %llu bytes\n", (unsigned long long)h.file_size);
   printf("sections:        %u (directory at offset %llu)\n", h.dir_count,

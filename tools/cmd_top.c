@@ -91,5 +91,5 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
   }
   pcol_top_free(&t);
   pcol_close(f);
-  return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
+  return rc ? cli_fail_in(cmd->name, a->pos[0], &err, rc) : EXIT_OK;
 }

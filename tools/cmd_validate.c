@@ -1,4 +1,6 @@
-/* cmd_validate.c — `pcol validate`: exit 0 when the file is valid. */
+/* cmd_validate.c — `pcol validate`: exit 0 when the file is valid.  A file
+ * of another format is valid when pcol reads it whole and what it becomes
+ * passes the full check. */
 #include "cli.h"
 #include <stdlib.h>
 
@@ -14,7 +16,10 @@ int cmd_validate(const cli_command *cmd, cli_args *a) {
   int rc = cli_open(cmd, a, a->pos[0], &f);
   if (rc) return rc;
   pcol_error err = {0};
-  int full = cli_flag(cmd, a, "full");
+  /* another format was parsed in full to open it: check what it became */
+  pcol_format in = cli_input_format(a->pos[0]);
+  int converted = in != PCOL_FMT_PCOL && in != PCOL_FMT_UNKNOWN;
+  int full = cli_flag(cmd, a, "full") || converted;
   rc = full ? pcol_validate_full(f, &err) : PCOL_OK;
   pcol_close(f);
   if (rc) {
@@ -22,6 +27,9 @@ int cmd_validate(const cli_command *cmd, cli_args *a) {
     return cli_exit_code(rc);
   }
   if (!cli_flag(cmd, a, "quiet"))
-    printf("%s: valid (%s)\n", a->pos[0], full ? "full check" : "header and directory");
+    printf("%s: valid (%s)\n", a->pos[0],
+           converted ? "read in full, and its pcol conversion passes the full check"
+           : full    ? "full check"
+                     : "header and directory");
   return EXIT_OK;
 }

@@ -48,11 +48,14 @@ static int ends_in_count(const uint8_t *p, size_t e) {
 
 /* Text: no NUL and no control byte but tab and CR (UTF-8 is fine).  A
  * protobuf message's first kilobytes always hold small varints. */
-static int looks_text(const uint8_t *p, size_t n) {
+static int looks_text_nl(const uint8_t *p, size_t n, int newlines) {
   for (size_t i = 0; i < n; i++)
-    if ((p[i] < 0x20 && p[i] != '\t' && p[i] != '\r') || p[i] == 0x7f) return 0;
+    if ((p[i] < 0x20 && p[i] != '\t' && p[i] != '\r' && !(newlines && p[i] == '\n')) ||
+        p[i] == 0x7f)
+      return 0;
   return 1;
 }
+static int looks_text(const uint8_t *p, size_t n) { return looks_text_nl(p, n, 0); }
 
 pcol_format pcol_detect_format(const void *head, size_t len) {
   const uint8_t *p = head;
@@ -77,6 +80,9 @@ pcol_format pcol_detect_format(const void *head, size_t len) {
   /* text without a line end in the whole head is never protobuf: a first
    * line longer than the head is a collapsed line with long frame names */
   if (one_line && len) return len >= DETECT_HEAD ? PCOL_FMT_COLLAPSED : PCOL_FMT_UNKNOWN;
+  /* text (lines of printable bytes) is never a Profile: its fields carry
+   * lengths and varints, bytes below 0x20, within the first few bytes */
+  if (looks_text_nl(p, len, 1)) return PCOL_FMT_UNKNOWN;
   /* protobuf: a Profile starts with a length-delimited or varint field 1..15 */
   if (len >= 2) {
     uint8_t tag = p[0];
@@ -104,10 +110,12 @@ static int open_input(input *x, const char *path, pcol_error *err) {
   x->name = x->is_stdin ? "<stdin>" : path;
   x->in = x->is_stdin ? stdin : fopen(path, "rb");
   if (!x->in) return pcol_error_set(err, PCOL_EIO, "%s: %s", path, strerror(errno));
+  errno = 0;
   x->n = fread(x->head, 1, sizeof x->head, x->in);
-  if (ferror(x->in)) {
+  if (ferror(x->in)) { /* a directory opens, then fails to read: say so */
+    int e = errno;
     if (!x->is_stdin) fclose(x->in);
-    return pcol_error_set(err, PCOL_EIO, "%s: read error", x->name);
+    return pcol_error_set(err, PCOL_EIO, "%s: %s", x->name, e ? strerror(e) : "read error");
   }
   return PCOL_OK;
 }

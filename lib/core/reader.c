@@ -316,7 +316,8 @@ int pcol_open(const char *path, const pcol_open_options *opt, pcol_file **out,
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);
-    return pcol_error_set(err, PCOL_EIO, "%s: not a regular file", path);
+    return pcol_error_set(err, PCOL_EIO, "%s: %s", path,
+                          S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
   }
   pcol_file *f = calloc(1, sizeof *f);
   if (!f) {
@@ -592,6 +593,10 @@ const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err) {
   }
   const pcol_column_info *ci = pcol_column_info_get(si->table, si->column);
   if (ci && check_column(f, si, ci, data, err) != PCOL_OK) {
+    const pcol_table_info *ti = pcol_table_info_get(si->table);
+    char where[96]; /* damage names its table and column (and the caller the file) */
+    snprintf(where, sizeof where, "table %s, column %s", ti ? ti->name : "?", ci->name);
+    pcol_error_prefix(err, where);
     free(dec);
     goto out;
   }

@@ -118,4 +118,25 @@ legacy=("$tmp/tc.thread" "$tmp/tz.thread" "$tmp/hz.heap")
 for f in "${legacy[@]}"; do
   expect 1 "legacy .*profile.*not profile.proto; convert it with .pprof -proto" "$PCOL" top "$f"
 done
+# every reading command reads any format; a directory says so; text is not
+# taken for pprof; --source on a table without samples is refused
+"$PCOL" validate $rp | grep -q "valid (read in full" || fail "validate of an Rprof file"
+"$PCOL" info $rp | grep -q "^input_format: *rprof" || fail "info of an Rprof file"
+"$PCOL" cat "$tmp/d.pb.gz" -t functions --format csv | grep -q "^[0-9]*,fib," || fail "cat of a pprof file"
+for cmd in "top" "cat -t meta" "info" "validate" "fold" "unpack --to rprof -o $tmp/x" "pack -o $tmp/x"; do
+  expect 3 "$tmp: Is a directory" "$PCOL" $cmd "$tmp"
+done
+printf 'hello world\nfoo\n' >"$tmp/t.txt"
+expect 1 "unrecognised input format" "$PCOL" top "$tmp/t.txt"
+expect 2 "apply to samples, .* not functions" "$PCOL" cat $rp -t functions --source 1
+# damage found inside a column names the file, the table and the column
+"$PCOL" pack $rp -o "$tmp/d.pcol" || fail "pack"
+off=$("$PCOL" info "$tmp/d.pcol" | awk '$1 == "samples_stored" && $2 == "stack_id" { print $5 }')
+[ -n "$off" ] || fail "no stack_id section in pcol info"
+cp "$tmp/d.pcol" "$tmp/bad.pcol"
+printf '\377\377\377\177' | dd of="$tmp/bad.pcol" bs=1 seek="$off" conv=notrunc 2>/dev/null
+for cmd in "top" "fold" "cat -t samples" "unpack --to pprof -o $tmp/x"; do
+  expect 1 "$tmp/bad.pcol: table samples_stored, column stack_id: id 2147483647 at row 0 is out of range" \
+    "$PCOL" $cmd "$tmp/bad.pcol"
+done
 exit 0
