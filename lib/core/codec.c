@@ -30,8 +30,8 @@ static int lz4_decode(const uint8_t *src, uint64_t n, uint8_t *dst, uint64_t wan
         len += b = src[ip++];
       } while (b == 255 && len <= want);
     if (len > n - ip || len > want - op) return 0;
-    if (len <= 16 && n - ip >= 16 && want - op >= 16)
-      memcpy(dst + op, src + ip, 16); /* short literals: one fixed-size copy */
+    if (n - ip >= len + 16 && want - op >= len + 16) /* room: 16-byte chunks, may overshoot */
+      for (uint64_t k = 0; k < len; k += 16) memcpy(dst + op + k, src + ip + k, 16);
     else
       memcpy(dst + op, src + ip, len);
     ip += len;
@@ -48,11 +48,14 @@ static int lz4_decode(const uint8_t *src, uint64_t n, uint8_t *dst, uint64_t wan
     if (m > want - op || op + m + 5 > want) return 0;
     uint8_t *d = dst + op;
     const uint8_t *s = d - off;
-    if (off >= 8) { /* 8 bytes at a time; the tail byte by byte */
-      uint64_t k = 0;
-      for (; k + 8 <= m; k += 8) memcpy(d + k, s + k, 8);
-      for (; k < m; k++) d[k] = s[k];
-    } else { /* overlapping: the match repeats the last `off` bytes */
+    /* Chunks may write past the match (never past `want`): later sequences
+     * overwrite those bytes.  A chunk reads only bytes already written when
+     * the offset is at least the chunk size. */
+    if (off >= 16 && want - op >= m + 16) {
+      for (uint64_t k = 0; k < m; k += 16) memcpy(d + k, s + k, 16);
+    } else if (off >= 8 && want - op >= m + 8) {
+      for (uint64_t k = 0; k < m; k += 8) memcpy(d + k, s + k, 8);
+    } else { /* overlapping or at the end: byte by byte */
       for (uint64_t k = 0; k < m; k++) d[k] = s[k];
     }
     op += m;
