@@ -21,9 +21,9 @@ SAN     ?=
 CFLAGS  ?= $(OPT) -g
 WARN    := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 CPPFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(CPPFLAGS)
-LDLIBS  := -llz4 -lz -lprotobuf-c -ljansson -lpthread -lm
+LDLIBS  := -llz4 -lzstd -lz -lprotobuf-c -ljansson -lpthread -lm
 
-DEBIAN_PKGS := liblz4-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler \
+DEBIAN_PKGS := liblz4-dev libzstd-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler \
                libcriterion-dev libjansson-dev pkg-config
 
 # The library's version, read from the one public header (lz4's way).

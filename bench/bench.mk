@@ -4,6 +4,8 @@
 #                      bench/results/latest.md and bench/results/latest.svg
 #   make bench-quick   small sizes only (under 2 minutes); `make test` runs it
 #                      so the harness never rots.  Missing R/Go are noted, not fatal.
+#   make bench-codecs  format 1.1 size goals (zstd vs .pb.gz, raw vs protobuf,
+#                      Rprof), under a few minutes; `make bench` appends them
 #   make bench-flood   hash flooding (issue 20): crafted vs random keys for each
 #                      hash table keyed by input, 12.5k..100k keys; fails when a
 #                      crafted input costs more than 3x its random twin.  Writes
@@ -21,7 +23,7 @@ BENCH_WARN  := -Wall -Wextra -Werror -Wshadow
 BENCH_MAKE  := $(MAKE) --no-print-directory BUILD=$(BENCH_BUILD) OPT=-O2 SAN= \
                CFLAGS="-O2 -g" WARN="-Wall -Wextra -Wno-unused-parameter"
 
-.PHONY: bench bench-quick bench-flood bench-tools
+.PHONY: bench bench-quick bench-flood bench-tools bench-codecs
 
 bench-tools: deps
 	@$(BENCH_MAKE) $(BENCH_BUILD)/bin/pcol $(BENCH_BUILD)/lib/libpcol.a
@@ -36,6 +38,11 @@ bench: bench-tools
 
 bench-quick: bench-tools
 	@BUILD=$(BUILD) BENCH_BUILD=$(BENCH_BUILD) CC="$(CC)" bash bench/run.sh quick
+
+# The size goals of format 1.1 (issue 17) alone: writes $(BUILD)/bench-codecs.md.
+bench-codecs: bench-tools
+	@PCOL=$(BENCH_BUILD)/bin/pcol T=$(BENCH_BUILD)/bench DATA=$(BUILD)/bench-data \
+	  bash bench/codecs.sh >$(BUILD)/bench-codecs.md && cat $(BUILD)/bench-codecs.md
 
 bench-flood: bench-tools
 	@BUILD=$(BUILD) BENCH_BUILD=$(BENCH_BUILD) bash bench/flood.sh

@@ -537,7 +537,7 @@ static void write_pcol(const gen *g) {
     }
     OK(pcol_b_sample(b, &row, vals, nv, NULL));
   }
-  pcol_write_options wo = {g->lz4};
+  pcol_write_options wo = {.compress_lz4 = g->lz4};
   if (g->pcol && pcol_builder_write(b, g->pcol, &wo, &err)) die(err.message);
   wo.compress_lz4 = 1;
   if (g->pcol_lz4 && pcol_builder_write(b, g->pcol_lz4, &wo, &err)) die(err.message);

@@ -51,7 +51,7 @@ run_glue() {
   if ! $cc -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined \
        -fno-omit-frame-pointer -Wall -Wextra -Werror -Wshadow -Iinclude -Ibindings/common \
        bindings/common/check_glue.c bindings/common/pcolb.c "$BUILD/lib/libpcol.a" \
-       -llz4 -lz -lprotobuf-c -ljansson -lpthread -lm -o "$g/check_glue" 2>"$g/cc.log"; then
+       -llz4 -lzstd -lz -lprotobuf-c -ljansson -lpthread -lm -o "$g/check_glue" 2>"$g/cc.log"; then
     cat "$g/cc.log"; echo "FAIL: building bindings/common/check_glue.c"; fail=1; return; fi
   if [ ! -d "$PCOL_TESTDATA" ]; then echo "SKIP: glue checks: no test data"; return 0; fi
   local i=0 f

@@ -33,7 +33,7 @@
 #define PCOL_DIR_COLUMN 2          /* u16, 0 = the table's row-count entry */
 #define PCOL_DIR_TYPE 4            /* u8, pcol_type */
 #define PCOL_DIR_CODEC 5           /* u8, PCOL_CODEC_* */
-#define PCOL_DIR_FLAGS 6           /* u16, must be 0 */
+#define PCOL_DIR_FLAGS 6           /* u16, transforms (1.1; 0 in 1.0) */
 #define PCOL_DIR_OFFSET 8          /* u64 */
 #define PCOL_DIR_STORED_SIZE 16    /* u64 */
 #define PCOL_DIR_DECODED_SIZE 24   /* u64 */
@@ -45,5 +45,10 @@
 #define PCOL_ALIGN 64              /* every section starts at a multiple */
 #define PCOL_CODEC_RAW 0
 #define PCOL_CODEC_LZ4 1
+#define PCOL_CODEC_ZSTD 2          /* format 1.1: one zstd frame */
+/* Column transforms (format 1.1), bits of the directory entry's flags,
+ * undone after the codec: split first, then delta (spec.md §4). */
+#define PCOL_TRANSFORM_DELTA 0x1   /* v[i] - v[i-1], signed, exact */
+#define PCOL_TRANSFORM_SPLIT 0x2   /* byte-stream split */
 
 #endif

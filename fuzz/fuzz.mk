@@ -54,7 +54,7 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	  [ -f "$$f" ] || continue; b=$$(basename "$$f"); \
 	  case "$$f" in */rprof/*) cp "$$f" $$s/rprof/;; */perun/*) cp "$$f" $$s/perun/ && cp "$$f" $$s/json_scan/;; \
 	    *) cp "$$f" $$s/pprof/; case "$$f" in *.gz) gzip -dc "$$f" > $$s/pprof/$$b.raw 2>/dev/null || rm -f $$s/pprof/$$b.raw;; esac;; esac; \
-	  for c in none lz4; do \
+	  for c in none lz4 zstd; do \
 	    $(PCOL) pack "$$f" -o $$s/pcol/$$b.$$c.pcol --compress $$c 2>/dev/null && n=$$((n+1)); \
 	  done; \
 	done; \
@@ -62,6 +62,7 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	  $(PCOL) unpack "$$p" --to collapsed -o $$s/collapsed/$$(basename $$p).txt 2>/dev/null || true; \
 	done; \
 	cp tests/fixtures/perun/*.perf $$s/json_scan/ 2>/dev/null || true; \
+	cp tests/conformance/files/*.pcol $$s/pcol/ 2>/dev/null || true; \
 	cp $$s/pcol/* $$s/views/ 2>/dev/null || true; \
 	find $$s -type f -size +64k -delete; \
 	echo "fuzz seeds: $$(ls $$s/pcol | wc -l) pcol ($$n packed from test data, then files over 64 KiB dropped), $$(ls $$s/rprof | wc -l) rprof, $$(ls $$s/pprof | wc -l) pprof, $$(ls $$s/perun | wc -l) perun, $$(ls $$s/collapsed | wc -l) collapsed, $$(ls $$s/json_scan | wc -l) json_scan"

@@ -313,9 +313,11 @@ typedef int (*fz_importer)(pcol_builder *, FILE *, const char *, const pcol_impo
                            pcol_error *);
 
 /* Write, reopen, validate: what an import that succeeded must give. */
-static inline void fz_check_builder(pcol_builder *b, int lz4) {
+/* codec: 0 raw, 1 LZ4, 2 zstd with transforms (format 1.1; level 1, fast) */
+#define FZ_WRITE_OPTIONS(codec) {.compress_lz4 = (codec) == 1, .compress_zstd = (codec) == 2, .zstd_level = 1}
+static inline void fz_check_builder(pcol_builder *b, int codec) {
   pcol_error err = {0};
-  pcol_write_options wo = {lz4};
+  pcol_write_options wo = FZ_WRITE_OPTIONS(codec);
   void *mem = NULL;
   size_t len = 0;
   pcol_file *f = NULL;
@@ -339,7 +341,7 @@ static inline int fz_import_one(fz_importer imp, const uint8_t *data, size_t siz
   int rc = imp(b, in, "fuzz-input", &io, &err);
   fclose(in);
   if (rc == 0 && coalesce) rc = pcol_builder_coalesce(b, &err); /* as pack --coalesce */
-  if (rc == 0) fz_check_builder(b, (int)(size & 1));
+  if (rc == 0) fz_check_builder(b, (int)(size % 3));
   else if (err.message[0] == 0 && rc != PCOL_EUNSUPPORTED)
     fz_fail("a failed import explains itself", &err);
   pcol_builder_free(b);
@@ -439,12 +441,12 @@ static const char *const fz_collapsed_seeds[] = {
 #define FZ_NCOLLAPSED (sizeof fz_collapsed_seeds / sizeof fz_collapsed_seeds[0])
 
 /* A synthetic file in malloc'd memory (free() it). */
-static inline int fz_make_file(uint32_t nsamples, int lz4, void **mem, size_t *len) {
+static inline int fz_make_file(uint32_t nsamples, int codec, void **mem, size_t *len) {
   pcol_builder *b = NULL;
   pcol_error err = {0};
   int rc = pcol_builder_new(&b, &err);
   if (!rc) rc = fz_fill_builder(b, nsamples);
-  pcol_write_options wo = {lz4};
+  pcol_write_options wo = FZ_WRITE_OPTIONS(codec);
   if (!rc) rc = pcol_builder_write_mem(b, &wo, mem, len, &err);
   pcol_builder_free(b);
   return rc;

@@ -23,7 +23,7 @@ int main(int argc, char **argv) {
   static const uint32_t sizes[] = {0, 1, 7, 60};
   int bad = 0;
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-    for (int lz4 = 0; lz4 <= 1; lz4++) {
+    for (int lz4 = 0; lz4 <= 2; lz4++) { /* raw, LZ4, zstd (format 1.1) */
       void *mem = NULL;
       size_t len = 0;
       if (fz_make_file(sizes[i], lz4, &mem, &len)) {
@@ -31,7 +31,7 @@ int main(int argc, char **argv) {
         return 1;
       }
       char name[64];
-      snprintf(name, sizeof name, "synthetic-%u%s.pcol", sizes[i], lz4 ? "-lz4" : "");
+      snprintf(name, sizeof name, "synthetic-%u%s.pcol", sizes[i], lz4 == 2 ? "-zstd" : lz4 ? "-lz4" : "");
       bad |= put(argv[1], name, mem, len);
       free(mem);
     }

@@ -44,7 +44,7 @@ extern "C" {
 #define PCOL_VERSION_STRING "0.2.0"
 /* The on-disk format this library writes (spec.md). */
 #define PCOL_FORMAT_MAJOR 1
-#define PCOL_FORMAT_MINOR 0
+#define PCOL_FORMAT_MINOR 1
 
 /* ================================================== level 1: core (lib/core)
  * Read, validate, build and write pcol files; sample selection. */
@@ -242,7 +242,8 @@ PCOL_API void pcol_file_header(const pcol_file *f, pcol_header_info *out);
 /* One directory entry, as stored. */
 typedef struct pcol_section_info {
   uint16_t table, column;
-  uint8_t type, codec;
+  uint8_t type, codec;  /* codec: 0 raw, 1 LZ4, 2 zstd (format 1.1) */
+  uint16_t transform;   /* format 1.1 transform bits: 1 delta, 2 byte-stream split */
   uint64_t offset, stored_size, decoded_size, count;
   uint32_t crc;
 } pcol_section_info;
@@ -423,7 +424,13 @@ PCOL_API int pcol_builder_coalesce(pcol_builder *b, pcol_error *err);
 
 typedef struct pcol_write_options {
   int compress_lz4; /* 1: LZ4 each section that shrinks */
+  /* 1: zstd each section that shrinks, after the column transforms that
+   * shrink it most (format 1.1, spec.md §4; the file then needs a 1.1
+   * reader).  Takes precedence over compress_lz4. */
+  int compress_zstd;
+  int zstd_level; /* 1..22; 0 = PCOL_ZSTD_DEFAULT_LEVEL */
 } pcol_write_options;
+#define PCOL_ZSTD_DEFAULT_LEVEL 19
 
 /* Writes a pcol file atomically: temp file in the target directory, fsync,
  * rename.  On failure no partial file exists and `path` is untouched.

@@ -94,13 +94,14 @@ static void every_byte(int lz4) {
 }
 Test(corrupt, every_byte_every_position_raw, .timeout = 600) { every_byte(0); }
 Test(corrupt, every_byte_every_position_lz4, .timeout = 600) { every_byte(1); }
+Test(corrupt, every_byte_every_position_zstd, .timeout = 600) { every_byte(2); }
 
 /* ---------------------------------------------- random damage, larger file */
 Test(corrupt, random_bytes_and_bit_flips_of_a_large_file, .timeout = 600) {
-  for (int lz4 = 0; lz4 <= 1; lz4++) {
+  for (int lz4 = 0; lz4 <= 2; lz4++) { /* raw, LZ4, zstd */
     size_t len;
     uint8_t *orig = make(3000, lz4, &len);
-    cr_assert_gt(len, 50000);
+    cr_assert_gt(len, lz4 == 2 ? 2000 : 50000); /* zstd shrinks it most */
     uint8_t *p = malloc(len);
     memcpy(p, orig, len);
     for (int n = 0; n < 2000; n++) {
@@ -109,7 +110,7 @@ Test(corrupt, random_bytes_and_bit_flips_of_a_large_file, .timeout = 600) {
       if (n % 2) p[i] ^= (uint8_t)(1u << (rnd() % 8)); /* bit flip */
       else do p[i] = (uint8_t)rnd(); while (p[i] == old);
       cr_assert(detected(p, len), "change at byte %zu of %zu (%s) went undetected", i, len,
-                lz4 ? "lz4" : "raw");
+                lz4 == 2 ? "zstd" : lz4 ? "lz4" : "raw");
       p[i] = old;
     }
     /* several changes at once */

@@ -1,6 +1,7 @@
 /* test_format.c — builder -> file -> reader round trips of every table and
  * column type, empty tables, large ids, LZ4, versioning and header checks. */
 #include "testutil.h"
+#include "layout.h"
 #include <math.h>
 #include <stdio.h>
 
@@ -178,26 +179,37 @@ Test(format, round_trip_every_table) {
   pcol_builder_free(b);
 }
 
-Test(format, round_trip_lz4_identical_views) {
+/* The rich profile with enough repetitive samples that sections compress,
+ * written raw and with o: every column reads the same; returns how many
+ * sections use `codec` and whether the header says format 1.1 (bit 0). */
+static int round_trip(const pcol_write_options *o, int codec, int *v11, int *transforms) {
   pcol_builder *b = rich_profile();
-  /* enough repetitive samples that sections compress */
   uint32_t vt;
   cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), &vt), 0);
   for (int i = 0; i < 5000; i++) {
-    pcol_sample_row s = {2, PCOL_NA_I64, 0, 1 + i % 3, PCOL_NA_I64, 1, 0};
+    pcol_sample_row s = {2, 1000 * (int64_t)i, 0, 1 + i % 3, PCOL_NA_I64, 1, 0};
     pcol_value_row v = {vt, i};
     cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL), 0);
   }
-  pcol_write_options o = {1};
   void *m1, *m2;
-  pcol_file *raw = tu_reopen(b, NULL, &m1), *lz = tu_reopen(b, &o, &m2);
+  pcol_file *raw = tu_reopen(b, NULL, &m1), *lz = tu_reopen(b, o, &m2);
+  pcol_error err = {0};
+  cr_assert_eq(pcol_validate_full(lz, &err), 0, "%s", err.message);
   int compressed = 0;
+  *transforms = 0;
   for (uint32_t i = 0; i < pcol_section_count(lz); i++) {
     pcol_section_info si;
     pcol_section_get(lz, i, &si);
-    compressed += si.codec == 1;
+    compressed += si.codec == codec;
+    *transforms += si.transform != 0;
   }
-  cr_assert_gt(compressed, 0, "some sections are LZ4");
+  pcol_header_info h, hr;
+  pcol_file_header(lz, &h);
+  pcol_file_header(raw, &hr);
+  cr_assert_eq(hr.minor, 0, "a raw file is format 1.0");
+  cr_assert_eq(hr.incompat_flags, 0);
+  *v11 = h.minor == 1 && h.incompat_flags == 1;
+  if (!*v11) cr_assert(h.minor == 0 && h.incompat_flags == 0, "1.0 or 1.1 with bit 0, nothing else");
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);
     cr_assert_eq(pcol_rows(raw, t), pcol_rows(lz, t));
@@ -213,6 +225,37 @@ Test(format, round_trip_lz4_identical_views) {
   pcol_close(lz);
   free(m1);
   free(m2);
+  pcol_builder_free(b);
+  return compressed;
+}
+
+Test(format, round_trip_lz4_identical_views) {
+  pcol_write_options o = {.compress_lz4 = 1};
+  int v11, tf;
+  cr_assert_gt(round_trip(&o, PCOL_CODEC_LZ4, &v11, &tf), 0, "some sections are LZ4");
+  cr_assert(!v11 && !tf, "LZ4 files stay format 1.0, without transforms");
+}
+
+/* zstd (format 1.1): same columns, header 1.1 with incompat bit 0, and the
+ * transforms chosen where they help (times and offsets are ramps). */
+Test(format, zstd_round_trip_identical_views_and_version_1_1) {
+  for (int level = 1; level <= 19; level += 18) {
+    pcol_write_options o = {.compress_zstd = 1, .zstd_level = level};
+    int v11, tf;
+    cr_assert_gt(round_trip(&o, PCOL_CODEC_ZSTD, &v11, &tf), 0, "some sections are zstd");
+    cr_assert(v11, "a zstd file is format 1.1 with incompat bit 0");
+    cr_assert_gt(tf, 0, "some columns are transformed");
+  }
+}
+
+Test(format, zstd_level_out_of_range_is_refused) {
+  pcol_builder *b = rich_profile();
+  pcol_write_options o = {.compress_zstd = 1, .zstd_level = 23};
+  void *mem = NULL;
+  size_t len;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_write_mem(b, &o, &mem, &len, &err), PCOL_EINVAL);
+  cr_assert(strstr(err.message, "zstd level 23"), "%s", err.message);
   pcol_builder_free(b);
 }
 
@@ -373,7 +416,7 @@ Test(format, unknown_incompat_flag_is_refused_compat_flag_ignored) {
   fix_header_crc(p);
   cr_assert_eq(pcol_open_buffer(p, len, NULL, &f, &err), 0, "%s", err.message);
   pcol_close(f);
-  p[16] = 0x01; /* incompat flag */
+  p[16] = 0x02; /* incompat flag 1 (bit 0 is format 1.1's, known) */
   fix_header_crc(p);
   cr_assert_eq(pcol_open_buffer(p, len, NULL, &f, &err), PCOL_EUNSUPPORTED);
   free(p);

@@ -31,7 +31,7 @@ static uint32_t S(pcol_builder *b, const char *s) {
 }
 
 static pcol_file *reopen(pcol_builder *b, int lz4, void **mem) {
-  pcol_write_options wo = {lz4};
+  pcol_write_options wo = {.compress_lz4 = lz4};
   pcol_file *f = tu_reopen(b, &wo, mem);
   pcol_builder_free(b);
   return f;

@@ -62,7 +62,7 @@ int cmd_info(const cli_command *cmd, cli_args *a) {
     printf("  %-20s %12llu\n", ti->name, (unsigned long long)pcol_rows(f, t));
   }
 
-  printf("\nsections:\n  %-20s %-15s %-5s %-5s %12s %12s %12s %10s\n", "table", "column", "type",
+  printf("\nsections:\n  %-20s %-15s %-5s %-7s %12s %12s %12s %10s\n", "table", "column", "type",
          "codec", "offset", "stored", "decoded", "elements");
   uint64_t stored = 0, decoded = 0;
   for (uint32_t i = 0; i < pcol_section_count(f); i++) {
@@ -76,8 +76,12 @@ int cmd_info(const cli_command *cmd, cli_args *a) {
     if (!ti) snprintf(tb, sizeof tb, "unknown(%u)", s.table);
     snprintf(cb, sizeof cb, "%s", ci ? ci->name : "?");
     if (!ci) snprintf(cb, sizeof cb, "unknown(%u)", s.column);
-    printf("  %-20s %-15s %-5s %-5s %12llu %12llu %12llu %10llu\n", tb, cb, type_name(s.type),
-           s.codec == 1 ? "lz4" : "raw", (unsigned long long)s.offset,
+    /* codec, then the format 1.1 transforms: +d delta, +s byte-stream split */
+    char codec[16];
+    snprintf(codec, sizeof codec, "%s%s%s%s", s.codec == 2 ? "zstd" : s.codec == 1 ? "lz4" : "raw",
+             s.transform ? "+" : "", s.transform & 1 ? "d" : "", s.transform & 2 ? "s" : "");
+    printf("  %-20s %-15s %-5s %-7s %12llu %12llu %12llu %10llu\n", tb, cb, type_name(s.type),
+           codec, (unsigned long long)s.offset,
            (unsigned long long)s.stored_size, (unsigned long long)s.decoded_size,
            (unsigned long long)s.count);
     stored += s.stored_size;

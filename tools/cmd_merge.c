@@ -6,7 +6,7 @@
 
 const cli_opt opts_merge[] = {
     {"output", 'o', 1, "output pcol file ('-' for standard output)"},
-    {"compress", 0, 1, "section compression: lz4 or none (default none)"},
+    {"compress", 0, 1, "section compression: none (default), lz4 or zstd[:LEVEL] (see pack)"},
     {"no-mmap", 0, 0, "read pcol and Perun inputs into memory instead of mapping them"},
     {"coalesce", 0, 0, "merge runs of identical consecutive samples into long samples"},
     {NULL, 0, 0, NULL}};

@@ -1,6 +1,7 @@
 /* pack.c — cli_pack_inputs: what `pcol pack` and `pcol merge` do: import
  * every input into one builder, coalesce once if asked, write -o atomically. */
 #include "cli.h"
+#include <stdlib.h>
 #include <string.h>
 
 int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
@@ -12,7 +13,17 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
   const char *comp = cli_get(cmd, a, "compress");
   if (comp) {
     if (!strcmp(comp, "lz4")) wopt.compress_lz4 = 1;
-    else if (strcmp(comp, "none")) return cli_usage_error(cmd->name, "unknown compression '%s'", comp);
+    else if (!strncmp(comp, "zstd", 4) && (comp[4] == 0 || comp[4] == ':')) {
+      wopt.compress_zstd = 1; /* zstd or zstd:LEVEL, LEVEL 1..22 */
+      if (comp[4] == ':') {
+        char *end;
+        long lv = strtol(comp + 5, &end, 10);
+        if (end == comp + 5 || *end || lv < 1 || lv > 22)
+          return cli_usage_error(cmd->name, "zstd level '%s' is not a number from 1 to 22", comp + 5);
+        wopt.zstd_level = (int)lv;
+      }
+    } else if (strcmp(comp, "none"))
+      return cli_usage_error(cmd->name, "unknown compression '%s' (none, lz4, zstd or zstd:LEVEL)", comp);
   }
   int coalesce = cli_flag(cmd, a, "coalesce");
   pcol_import_options iopt = {0};

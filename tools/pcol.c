@@ -3,7 +3,7 @@
 #include <string.h>
 
 static const cli_command commands[] = {
-    {"pack", "pcol pack INPUT... -o OUT.pcol [--from FORMAT] [--compress lz4] [--coalesce]",
+    {"pack", "pcol pack INPUT... -o OUT.pcol [--from FORMAT] [--compress none|lz4|zstd[:LEVEL]] [--coalesce]",
      "Convert profiles (Rprof, pprof, Perun, collapsed stacks; detected) to pcol.",
      "Several inputs become several sources of one file.  INPUT may be '-' for\n"
      "standard input.  The output is written to a temporary file and renamed into\n"

@@ -207,6 +207,27 @@ int pcol_select_check(pcol_file *f, const pcol_select *sel, pcol_error *err);
  * (spec.md §7).  0 and *out, or -1 when v does not follow that grammar. */
 int pcol_parse_max_duration(pcol_str v, int64_t *out);
 
+/* ------------------------------------------------------------ codecs */
+/* codec.c.  Decodes the stored bytes of a section (codec, then transform
+ * bits) into a new buffer of decoded_size bytes (*out, free() it), checking
+ * every rule of spec.md §4; PCOL_ECORRUPT or PCOL_ENOMEM with err filled. */
+int pcol_section_decode(const pcol_section_info *si, unsigned transform, const uint8_t *stored,
+                        void **out, pcol_error *err);
+/* transform bits that spec.md §4 allows on a column of element type `type` */
+int pcol_transform_allowed(unsigned transform, unsigned type);
+/* A section's stored form: data == NULL when it stays raw. */
+typedef struct pcol_encoded {
+  uint8_t *data; /* malloc'd */
+  uint64_t size;
+  uint8_t codec;
+  uint16_t transform;
+} pcol_encoded;
+/* Compresses in[0, n) (count elements of type) with codec (LZ4, or zstd at
+ * level with the transforms that shrink it most) when that makes it
+ * smaller.  PCOL_OK (out->data NULL: keep raw) or PCOL_ENOMEM. */
+int pcol_section_encode(int codec, int level, const uint8_t *in, uint64_t n, uint64_t count,
+                        pcol_type type, pcol_encoded *out);
+
 /* Raw data of a section (decoding if needed); NULL + error on failure. */
 const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err);
 

@@ -9,7 +9,6 @@
 #include "internal.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <lz4.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sys/mman.h>
@@ -18,8 +17,9 @@
 #include <zlib.h>
 
 #define DEFAULT_MAX_DECODED (UINT64_C(4) << 30)
-/* The incompat_flags bits this reader implements (spec.md §9): none in 1.0. */
-#define KNOWN_INCOMPAT UINT64_C(0)
+/* The incompat_flags bits this reader implements (spec.md §9): bit 0, the
+ * codecs and transforms of format 1.1. */
+#define KNOWN_INCOMPAT PCOL_INCOMPAT_CODECS_1_1
 
 /* per-section state bits in `ready` */
 typedef struct sec_state {
@@ -115,8 +115,13 @@ static int check_section(pcol_file *f, uint32_t i, uint64_t at, dir_walk *w, pco
   const pcol_header_info *hi = &f->hdr;
   pcol_section *s = &f->sections[i + 1];
   pcol_section_info *si = &s->info;
-  if (si->codec > PCOL_CODEC_LZ4)
+  int v11 = (hi->incompat_flags & PCOL_INCOMPAT_CODECS_1_1) != 0;
+  if (si->codec > PCOL_CODEC_LZ4 && !(v11 && si->codec == PCOL_CODEC_ZSTD)) {
+    if (si->codec == PCOL_CODEC_ZSTD)
+      return pcol_corrupt(err, "section at directory byte %llu uses codec %llu (zstd, format 1.1) but the "
+                          "header does not set incompat flag 0x1", at, si->codec);
     return pcol_corrupt(err, "section at directory byte %llu uses unknown codec %llu", at, si->codec);
+  }
   if (si->offset % PCOL_ALIGN || si->offset < w->prev_end || si->offset > hi->dir_offset ||
       si->stored_size > hi->dir_offset - si->offset)
     return pcol_corrupt(err, "section at file offset %llu (size %llu) is misaligned, overlaps or is out of bounds",
@@ -134,6 +139,9 @@ static int check_section(pcol_file *f, uint32_t i, uint64_t at, dir_walk *w, pco
   if (si->type < PCOL_TYPE_U8 || si->type > PCOL_TYPE_BYTES)
     return pcol_corrupt(err, "section at offset %llu has unknown element type %llu", si->offset,
                         si->type);
+  if (!pcol_transform_allowed(si->transform, si->type))
+    return pcol_corrupt(err, "section at offset %llu: transform 0x%llx does not apply to its element type",
+                        si->offset, si->transform);
   if (w->rows_table != si->table)
     return pcol_corrupt(err, "section at offset %llu belongs to table %llu, which has no row count",
                         si->offset, si->table);
@@ -150,6 +158,12 @@ static int check_section(pcol_file *f, uint32_t i, uint64_t at, dir_walk *w, pco
    * anything is allocated. */
   if (si->codec == PCOL_CODEC_LZ4 && si->decoded_size / 255 > si->stored_size + 1)
     return pcol_corrupt(err, "LZ4 section at offset %llu claims %llu decoded bytes, more than LZ4 can expand to",
+                        si->offset, si->decoded_size);
+  /* A zstd block decodes to at most 128 KiB and takes at least 4 bytes
+   * (an RLE block), so a frame expands at most 32768:1: a larger claim is
+   * a decompression bomb, refused before anything is allocated. */
+  if (si->codec == PCOL_CODEC_ZSTD && si->decoded_size / 32768 > si->stored_size)
+    return pcol_corrupt(err, "zstd section at offset %llu claims %llu decoded bytes, more than zstd can expand to",
                         si->offset, si->decoded_size);
   uint64_t rows = w->rows;
   const pcol_column_info *ci = pcol_column_info_get(si->table, si->column);
@@ -198,14 +212,18 @@ static int parse_dir_entry(pcol_file *f, uint32_t i, dir_walk *w, pcol_error *er
   if (si->table == 0)
     return pcol_corrupt(err, "directory entry at byte %llu names table 0, which is not used (column %llu)",
                         at, si->column);
-  if (pcol_rd16(d + PCOL_DIR_FLAGS) != 0)
+  /* flags: the transforms of format 1.1, only in a file that says so */
+  si->transform = pcol_rd16(d + PCOL_DIR_FLAGS);
+  if (si->transform & ~(uint16_t)((hi->incompat_flags & PCOL_INCOMPAT_CODECS_1_1)
+                                      ? PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT : 0))
     return pcol_corrupt(err, "directory entry at byte %llu has unknown flags 0x%llx", at,
-                        pcol_rd16(d + PCOL_DIR_FLAGS));
+                        si->transform);
   for (int k = PCOL_DIR_RESERVED; k < PCOL_DIR_ENTRY_SIZE; k++)
     if (d[k]) return pcol_corrupt(err, "reserved byte %llu of directory entry at byte %llu is not zero",
                                   (uint64_t)k, at);
   if (si->column == 0) { /* row-count entry */
-    if (si->type || si->codec || si->offset || si->stored_size || si->decoded_size || si->crc)
+    if (si->type || si->codec || si->transform || si->offset || si->stored_size || si->decoded_size ||
+        si->crc)
       return pcol_corrupt(err, "row-count entry at byte %llu has non-zero fields (table %llu)", at,
                           si->table);
     /* Bound every row count, known table or not, by a multiple of the file
@@ -509,42 +527,6 @@ static int check_column(pcol_file *f, const pcol_section_info *si, const pcol_co
   return PCOL_OK;
 }
 
-/* An LZ4 block as spec.md §4 requires it: src[0, n) is a run of sequences
- * (token, literal length, literals, then a 2-byte offset and a match
- * length) whose last one has literals only and ends the input exactly;
- * every match has an offset from 1 to the bytes decoded so far, starts at
- * least 12 bytes and ends at least 5 bytes before the end of the block (the
- * LZ4 block format's end conditions); the block decodes to exactly `want`
- * bytes.  Only the lengths are walked (no byte is copied), so liblz4, which
- * accepts an offset of 0 and then copies bytes it never wrote, is called
- * only on blocks that follow these rules. */
-static int lz4_block_ok(const uint8_t *src, uint64_t n, uint64_t want) {
-  uint64_t ip = 0, op = 0;
-  for (;;) {
-    if (ip >= n) return 0; /* a sequence starts with a token (n = 0: no block) */
-    unsigned token = src[ip++], b;
-    uint64_t len = token >> 4;
-    if (len == 15) do {
-        if (ip >= n) return 0;
-        len += b = src[ip++];
-      } while (b == 255 && len <= want);
-    if (len > n - ip || len > want - op) return 0;
-    ip += len;
-    op += len;
-    if (ip == n) return op == want; /* the last sequence: literals only */
-    if (n - ip < 2) return 0;
-    uint64_t off = (uint64_t)src[ip] | (uint64_t)src[ip + 1] << 8, m = (token & 15u) + 4;
-    ip += 2;
-    if (off == 0 || off > op || op + 12 > want) return 0;
-    if ((token & 15u) == 15) do {
-        if (ip >= n) return 0;
-        m += b = src[ip++];
-      } while (b == 255 && m <= want);
-    if (m > want - op || op + m + 5 > want) return 0;
-    op += m;
-  }
-}
-
 const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err) {
   sec_state *st = &states(f)[sec];
   if (atomic_load_explicit(&st->ready, memory_order_acquire)) return st->data;
@@ -558,27 +540,9 @@ const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err) {
   const pcol_section_info *si = &s->info;
   const void *data = s->stored;
   void *dec = NULL;
-  if (si->codec == PCOL_CODEC_LZ4) {
-    /* the block's structure first (no allocation for a corrupt one) */
-    if (!lz4_block_ok(s->stored, si->stored_size, si->decoded_size)) {
-      pcol_corrupt(err, "LZ4 section at offset %llu is not an LZ4 block that decodes to its declared size %llu",
-                   si->offset, si->decoded_size);
-      goto out;
-    }
-    dec = malloc(si->decoded_size ? si->decoded_size : 1);
-    if (!dec) {
-      pcol_error_set(err, PCOL_ENOMEM, "out of memory decoding section at offset %llu",
-                     (unsigned long long)si->offset);
-      goto out;
-    }
-    int n = LZ4_decompress_safe((const char *)s->stored, dec, (int)si->stored_size,
-                                (int)si->decoded_size);
-    if (n < 0 || (uint64_t)n != si->decoded_size) { /* not expected after lz4_block_ok */
-      free(dec);
-      pcol_corrupt(err, "LZ4 section at offset %llu does not decode to its declared size %llu",
-                   si->offset, si->decoded_size);
-      goto out;
-    }
+  if (si->codec != PCOL_CODEC_RAW || si->transform) {
+    /* decoded once, checked while decoding (codec.c) */
+    if (pcol_section_decode(si, si->transform, s->stored, &dec, err) != PCOL_OK) goto out;
     data = dec;
   } else if (si->type != PCOL_TYPE_BYTES && si->type != PCOL_TYPE_U8 &&
              ((uintptr_t)data % 8) != 0) {

@@ -5,12 +5,12 @@
  * the output can be a pipe.
  */
 #include "internal.h"
-#include <lz4.h>
 #include <zlib.h>
 
 typedef struct plan_entry {
   uint16_t table, column;
   uint8_t type, codec;
+  uint16_t transform; /* format 1.1 transform bits (the entry's flags) */
   uint64_t offset, stored_size, decoded_size, count;
   uint32_t crc;
   const uint8_t *data; /* stored bytes */
@@ -21,6 +21,7 @@ typedef struct plan {
   plan_entry *e;
   size_t n, cap;
   uint64_t dir_offset, file_size;
+  int v11; /* some entry uses a codec or transform of format 1.1 */
   uint8_t header[PCOL_HEADER_SIZE];
   uint8_t *dir;
 } plan;
@@ -78,27 +79,25 @@ static int check_text_line_refs(const pcol_builder *b, pcol_error *err) {
   return PCOL_OK;
 }
 
-/* Stores an LZ4 copy of e's bytes when that is smaller; else e stays raw. */
-static int compress_entry(plan_entry *e, const pcol_buf *buf, pcol_error *err) {
-  if (buf->len < 128 || buf->len > (size_t)LZ4_MAX_INPUT_SIZE) return PCOL_OK;
-  int bound = LZ4_compressBound((int)buf->len);
-  uint8_t *cbuf = malloc((size_t)bound);
-  if (!cbuf) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
-  int n = LZ4_compress_default((const char *)buf->data, (char *)cbuf, (int)buf->len, bound);
-  if (n > 0 && (size_t)n < buf->len) {
-    e->codec = PCOL_CODEC_LZ4;
-    e->owned = cbuf;
-    e->data = cbuf;
-    e->stored_size = (uint64_t)n;
-  } else {
-    free(cbuf); /* did not shrink: stored raw */
-  }
+/* Stores a compressed copy of e's bytes (codec, level) when that is
+ * smaller; else e stays raw. */
+static int compress_entry(plan_entry *e, const pcol_buf *buf, int codec, int level,
+                          pcol_error *err) {
+  pcol_encoded enc;
+  if (pcol_section_encode(codec, level, buf->data, buf->len, e->count, (pcol_type)e->type, &enc))
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  if (!enc.data) return PCOL_OK;
+  e->codec = enc.codec;
+  e->transform = enc.transform;
+  e->owned = enc.data;
+  e->data = enc.data;
+  e->stored_size = enc.size;
   return PCOL_OK;
 }
 
 /* One row-count entry per table with rows, then one entry per stored column,
  * in directory order (table, column). */
-static int plan_sections(pcol_builder *b, int lz4, plan *p, pcol_error *err) {
+static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_error *err) {
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);
     pcol_btable *bt = &b->t[t];
@@ -126,7 +125,8 @@ static int plan_sections(pcol_builder *b, int lz4, plan *p, pcol_error *err) {
       e->count = ci->type == PCOL_TYPE_BYTES ? buf->len : buf->len / pcol_type_width(ci->type);
       e->data = buf->data;
       e->stored_size = buf->len;
-      if (lz4) PCOL_RETURN_NOT_OK(compress_entry(e, buf, err));
+      if (codec != PCOL_CODEC_RAW) PCOL_RETURN_NOT_OK(compress_entry(e, buf, codec, level, err));
+      if (e->codec > PCOL_CODEC_LZ4 || e->transform) p->v11 = 1;
     }
   }
   return PCOL_OK;
@@ -158,6 +158,7 @@ static int write_directory(plan *p, pcol_error *err) {
     pcol_wr16(d + PCOL_DIR_COLUMN, e->column);
     d[PCOL_DIR_TYPE] = e->type;
     d[PCOL_DIR_CODEC] = e->codec;
+    pcol_wr16(d + PCOL_DIR_FLAGS, e->transform);
     pcol_wr64(d + PCOL_DIR_OFFSET, e->offset);
     pcol_wr64(d + PCOL_DIR_STORED_SIZE, e->stored_size);
     pcol_wr64(d + PCOL_DIR_DECODED_SIZE, e->decoded_size);
@@ -190,9 +191,11 @@ static void write_header(plan *p, uint32_t body) {
   memset(h, 0, PCOL_HEADER_SIZE);
   memcpy(h + PCOL_HDR_MAGIC, PCOL_MAGIC, PCOL_MAGIC_SIZE);
   pcol_wr16(h + PCOL_HDR_MAJOR, PCOL_FORMAT_MAJOR);
-  pcol_wr16(h + PCOL_HDR_MINOR, PCOL_FORMAT_MINOR);
+  /* the lowest version whose features the file uses (spec.md §9): 1.0,
+   * or 1.1 with incompat bit 0 when a section uses zstd or a transform */
+  pcol_wr16(h + PCOL_HDR_MINOR, p->v11 ? 1 : 0);
   pcol_wr32(h + PCOL_HDR_HEADER_SIZE, PCOL_HEADER_SIZE);
-  pcol_wr64(h + PCOL_HDR_INCOMPAT, 0); /* incompat flags */
+  pcol_wr64(h + PCOL_HDR_INCOMPAT, p->v11 ? PCOL_INCOMPAT_CODECS_1_1 : 0); /* incompat flags */
   pcol_wr64(h + PCOL_HDR_COMPAT, 0); /* compat flags */
   pcol_wr64(h + PCOL_HDR_FILE_SIZE, p->file_size);
   pcol_wr64(h + PCOL_HDR_DIR_OFFSET, p->dir_offset);
@@ -205,7 +208,13 @@ static void write_header(plan *p, uint32_t body) {
 static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
                      pcol_error *err) {
   PCOL_RETURN_NOT_OK(check_text_line_refs(b, err));
-  PCOL_RETURN_NOT_OK(plan_sections(b, opt && opt->compress_lz4, p, err));
+  int codec = !opt ? PCOL_CODEC_RAW
+              : opt->compress_zstd ? PCOL_CODEC_ZSTD
+              : opt->compress_lz4 ? PCOL_CODEC_LZ4 : PCOL_CODEC_RAW;
+  int level = opt && opt->zstd_level ? opt->zstd_level : PCOL_ZSTD_DEFAULT_LEVEL;
+  if (codec == PCOL_CODEC_ZSTD && (level < 1 || level > 22))
+    return pcol_error_set(err, PCOL_EINVAL, "zstd level %d is not in 1..22", level);
+  PCOL_RETURN_NOT_OK(plan_sections(b, codec, level, p, err));
   p->dir_offset = place_sections(p);
   if (p->n > UINT32_MAX) return pcol_error_set(err, PCOL_ETOOBIG, "too many sections");
   p->file_size = p->dir_offset + (uint64_t)p->n * PCOL_DIR_ENTRY_SIZE;

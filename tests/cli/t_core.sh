@@ -26,6 +26,32 @@ $PCOL validate --full "$tmp/demo.pcol" >/dev/null || fail "validate --full"
 $PCOL validate "$tmp/demo.lz4.pcol" --full >/dev/null || fail "validate --full lz4"
 $PCOL info "$tmp/demo.lz4.pcol" | grep -q 'lz4' || fail "info shows lz4 sections"
 $PCOL info "$tmp/demo.pcol" | grep -q 'format_version:  1.0' || fail "info version"
+$PCOL info "$tmp/demo.lz4.pcol" | grep -q 'incompat 0x0,' || fail "an lz4 file stays 1.0"
+
+# zstd (format 1.1, spec.md §4): version 1.1 with incompat bit 0, levels, and
+# pack of a pcol input changes the codec losslessly: every view (spec.md §11)
+# of every codec's rewrite equals the original's, as JSON lines
+$PCOL pack examples/demo.out --compress zstd -o "$tmp/demo.zstd.pcol" || fail "pack zstd"
+$PCOL validate --full "$tmp/demo.zstd.pcol" >/dev/null || fail "validate --full zstd"
+$PCOL info "$tmp/demo.zstd.pcol" | grep -q 'format_version:  1.1' || fail "a zstd file is 1.1"
+$PCOL info "$tmp/demo.zstd.pcol" | grep -q 'incompat 0x1,' || fail "a zstd file sets incompat bit 0"
+$PCOL info "$tmp/demo.zstd.pcol" | grep -q ' zstd' || fail "info shows zstd sections"
+for bad in zstd:0 zstd:23 zstd:x zstd: zst; do
+  $PCOL pack examples/demo.out --compress $bad -o "$tmp/bad.pcol" 2>/dev/null
+  [ $? = 2 ] || fail "--compress $bad must exit 2"
+done
+views=$(sed -n 's/^# view //p' tests/conformance/files/valid-rich.views)
+[ -n "$views" ] || fail "no view names"
+for src in "$tmp/demo.pcol" "$tmp/demo.zstd.pcol"; do
+  for c in zstd zstd:1 lz4 none; do
+    $PCOL pack "$src" --compress $c -o "$tmp/re.pcol" || fail "pack $src --compress $c"
+    for v in $views; do
+      cmp -s <($PCOL cat --table $v --format jsonl "$tmp/demo.pcol") \
+             <($PCOL cat --table $v --format jsonl "$tmp/re.pcol") ||
+        fail "$(basename $src) rewritten with --compress $c: view $v differs"
+    done
+  done
+done
 
 # one samples row per sample line of the Rprof text
 want=$(grep -v -e '^#File' -e 'sample.interval=' examples/demo.out | wc -l)

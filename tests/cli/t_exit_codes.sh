@@ -121,7 +121,7 @@ expect 2 "cat unknown table" -- $PCOL cat "$good" --table nope
 expect 2 "cat bad format" -- $PCOL cat "$good" --table samples --format xml
 expect 2 "cat bad limit" -- $PCOL cat "$good" --table samples --limit lots
 expect 2 "unpack unknown format" -- $PCOL unpack "$good" --to nope -o "$tmp/x"
-expect 2 "pack unknown compression" -- $PCOL pack examples/demo.out --compress zstd -o "$tmp/x"
+expect 2 "pack unknown compression" -- $PCOL pack examples/demo.out --compress brotli -o "$tmp/x"
 expect 2 "pack unknown input format" -- $PCOL pack examples/demo.out --from nope -o "$tmp/x"
 
 # --- 3: I/O

@@ -17,8 +17,9 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pcolgen import (  # noqa: E402
-    BYTES, F64, I64, NA, NAN, U8, U32, U64, Entry, Profile, column, f64, find, lz4_compress,
-    lz4_decode, lz4_sequences, pack, put, rowcount, serialize, views_text)
+    BYTES, DELTA, F64, I64, NA, NAN, SPLIT, U8, U32, U64, Entry, Profile, column, f64, find,
+    lz4_compress, lz4_decode, lz4_sequences, pack, put, rowcount, serialize, split_bytes,
+    views_text, zstd_compress, zstd_frame)
 
 CASES = []  # (name, verdict, rule, stage, description, bytes, views or None)
 
@@ -183,7 +184,7 @@ def valid_cases():
     valid("valid-rich", "every table and column: NA, 0 references, flags, odd bytes, "
           "label num rules, NaN payloads, infinities, file-level meta", rich())
     valid("valid-rich-lz4", "valid-rich with every section LZ4-coded, also where LZ4 is "
-          "larger than raw", rich(), codec=lambda t, c: 1)
+          "larger than raw", rich(), codec=lambda t, c, ty: 1)
     valid("valid-rich-stored-defaults", "valid-rich storing every column, all-default ones "
           "too (a reader treats both alike)", rich(), store_all=True)
     valid("valid-small", "the base of the first-use cases", small())
@@ -384,8 +385,8 @@ def header_cases():
     bad("h4-header-crc", "H4", "open", "header_crc off by one",
         hooks=[lambda b, l: put(b, 60, "<I", 0)], fix=("sections", "body"))
     bad("h5-header-size", "H5", "open", "header_size 128", hooks=[hook_at(12, "<I", 128)])
-    bad("h6-incompat-bit-0", "H6", "open", "incompat flag 0x1 (reserved for 1.1)",
-        verdict="unsupported", incompat=1)
+    bad("h6-incompat-bit-1", "H6", "open", "incompat flag 0x2 (unassigned; bit 0 is 1.1's)",
+        verdict="unsupported", incompat=2)
     bad("h6-incompat-bit-63", "H6", "open", "incompat flag 0x8000000000000000",
         verdict="unsupported", incompat=2 ** 63)
     case("h7-extended", "invalid", "H7", "open", "64 zero bytes appended (file_size is the "
@@ -713,6 +714,214 @@ def full_cases():
         pack(p.materialize()))
 
 
+# ------------------------------------------- format 1.1: zstd, transforms
+V11 = dict(minor=1, incompat=1)  # header of a file that uses them (§9)
+
+
+def every_transform(t, c, ty):
+    """zstd, with delta and split wherever §4 allows them (delta dropped
+    where a difference does not fit, as a writer does)."""
+    if ty in (U32, I64, U64):
+        return (2, DELTA | SPLIT)
+    return (2, SPLIT) if ty == F64 else 2
+
+
+def v11_valid(name, desc, p, **kw):
+    M = p.materialize()
+    case(name, "valid", "-", "-", desc, serialize(pack(M, **kw), **V11), views_text(M, p.strings))
+
+
+def v11_entries(p, t, c, mod):
+    """p packed raw, column (t, c) changed by mod(entry), as a 1.1 file."""
+    e = pack(p.materialize())
+    mod(find(e, t, c))
+    return e
+
+
+def starts(values):
+    """A profile whose functions.start_line (i64, any value allowed) holds values."""
+    p = Profile()
+    for v in values:
+        p.add("functions", start_line=v)
+    return p
+
+
+def v11_cases():
+    # valid files
+    v11_valid("valid-rich-zstd", "valid-rich with every section one zstd frame (raw "
+              "blocks; version 1.1, incompat bit 0)", rich(), codec=lambda t, c, ty: 2)
+    v11_valid("valid-rich-zstd-transforms", "valid-rich in zstd with delta and byte-stream "
+              "split on every column they apply to (delta left out where a difference does "
+              "not fit)", rich(), codec=every_transform)
+    v11_valid("valid-small-transforms-raw", "valid-small with delta and split on raw "
+              "sections (codec 0: a transform alone)", small(),
+              codec=lambda t, c, ty: (0, DELTA | SPLIT) if ty in (U32, I64, U64) else 0)
+    v11_valid("valid-small-delta-lz4", "valid-small with delta only, in LZ4 (1.1: any codec "
+              "takes a transform)", small(),
+              codec=lambda t, c, ty: (1, DELTA) if ty in (U32, I64, U64) else 1)
+    v11_valid("valid-small-split-zstd", "valid-small with split only (u32, i64, u64, f64), "
+              "in zstd", small(),
+              codec=lambda t, c, ty: (2, SPLIT) if ty in (U32, I64, U64, F64) else 2)
+    p = small()
+    case("valid-incompat-bit-0-unused", "valid", "-", "-", "version 1.1 with incompat bit 0 "
+         "set and only raw sections: a 1.1 reader reads it",
+         serialize(pack(p.materialize()), **V11), views_text(p.materialize(), p.strings))
+    # delta at the edges of the types' ranges
+    p = starts([NA, -1, 2 ** 63 - 2, 2 ** 63 - 1, 2 ** 63 - 1, NA + 1])
+    v11_valid("valid-delta-i64-edges", "delta on functions.start_line (i64) through "
+              "INT64_MIN, INT64_MAX and back: deltas -2^63, 2^63 - 1, 1, 0, -(2^64 - 2)... "
+              "all within a signed i64", p,
+              codec=lambda t, c, ty: (2, DELTA) if (t, c) == (6, 4) else 0)
+    p = Profile()
+    for lo in (2 ** 62, 2 ** 63 + 2 ** 62 - 1, 2 ** 64 - 1, 2 ** 63 - 1):
+        p.add("mappings", memory_start=lo)
+    v11_valid("valid-delta-u64-edges", "delta on mappings.memory_start (u64): 2^62, "
+              "2^63 + 2^62 - 1, 2^64 - 1, 2^63 - 1 (deltas up to 2^63 - 1 and down to -2^63)",
+              p, codec=lambda t, c, ty: (0, DELTA) if (t, c) == (7, 1) else 0)
+    # a frame of several blocks: raw, RLE, raw
+    vals = [0x0101010101010101] * 64 + list(range(64))
+    p = starts(vals)
+    e = pack(p.materialize())
+    x = find(e, 6, 4)
+    raw = x.data
+    x.codec, x.data = 2, zstd_frame([(0, raw[:8]), (1, raw[8:9], 504), (0, raw[512:])],
+                                    len(raw), single=False)
+    case("valid-zstd-blocks", "valid", "-", "-", "functions.start_line as one zstd frame of "
+         "a raw, an RLE and a raw block, with a window descriptor (not single-segment) and "
+         "a 2-byte content size", serialize(e, **V11), views_text(p.materialize(), p.strings))
+
+    # the header flag (D6, D3, D4)
+    p = small()
+    bad("d6-zstd-without-flag", "D6", "open", "a zstd section in a file whose incompat bit 0 "
+        "is clear (version 1.1 all the same)",
+        pack(p.materialize(), codec=lambda t, c, ty: 2 if (t, c) == (6, 1) else 0), minor=1)
+    bad("d6-codec-3", "D6", "open", "codec 3 in a 1.1 file",
+        v11_entries(small(), 11, 2, lambda x: setattr(x, "codec", 3)), **V11)
+    bad("d3-transform-without-flag", "D3", "open", "delta on samples.time_ns (flags 1) in a "
+        "file whose incompat bit 0 is clear",
+        pack(small().materialize(), codec=lambda t, c, ty: (0, DELTA) if (t, c) == (11, 2) else 0))
+    bad("d3-transform-bit-2", "D3", "open", "flags 4 (an unassigned transform bit) on "
+        "samples.time_ns in a 1.1 file",
+        v11_entries(small(), 11, 2, lambda x: setattr(x, "flags", 4)), **V11)
+    e = pack(small().materialize())
+    find(e, 11, 0).flags = 1
+    bad("d4-rowcount-transform", "D4", "open", "flags 1 on samples' row-count entry in a 1.1 "
+        "file", e, **V11)
+    # D14: transforms by type
+    p = small()
+    bad("d14-delta-f64", "D14", "open", "delta on models.r_square (f64)",
+        v11_entries(p, 17, 5, lambda x: setattr(x, "flags", DELTA)), **V11)
+    bad("d14-split-bytes", "D14", "open", "split on strings.bytes",
+        v11_entries(p, 1, 2, lambda x: setattr(x, "flags", SPLIT)), **V11)
+    bad("d14-split-u8", "D14", "open", "split on mappings.flags (u8)",
+        v11_entries(p, 7, 6, lambda x: setattr(x, "flags", SPLIT)), **V11)
+    e = pack(p.materialize()) + [rowcount(300, 2), Entry(300, 1, BYTES, b"ab", 2)]
+    e[-1].flags = DELTA
+    bad("d14-delta-unknown-bytes", "D14", "open", "delta on an unknown bytes column (never "
+        "decoded, still checked)", e, **V11)
+    # D15: decoder bombs, refused before anything is decoded
+    def bomb(x):
+        x.codec, x.data = 2, zstd_frame([(1, b"\x00", 1 << 17)], 1 << 17)
+        x.fields.update(decoded=1 << 30, count=1 << 30)
+    e = tiny_entries()[1] + [rowcount(300, 1), Entry(300, 1, BYTES, b"", 0)]
+    bomb(e[-1])
+    bad("d15-zstd-bomb-unknown", "D15", "open", "an unknown bytes column of 2^30 decoded bytes "
+        "from a 13-byte zstd frame (over 32768:1)", e, **V11)
+    p = Profile()
+    p.add("functions", name=p.s("a" * 65536))
+    e = pack(p.materialize())
+    x = find(e, 1, 2)
+    x.codec, x.data = 2, b"\x28"  # 65536 bytes from 1: over 32768:1
+    bad("d15-zstd-ratio", "D15", "open", "strings.bytes in zstd claiming 65536 bytes from 1",
+        e, **V11)
+
+    # U9: zstd frames that break §4 (on functions.start_line: 8 rows, 64 bytes)
+    raw = b"".join(struct.pack("<q", k + 1) for k in range(8))
+    good = zstd_compress(raw)
+    skippable = struct.pack("<II", 0x184D2A50, 4) + bytes(4)
+    for name, desc, frame in (
+            ("u9-zstd-magic", "frame magic 28 B5 2F FE", good[:3] + b"\xfe" + good[4:]),
+            ("u9-zstd-content-size", "Frame_Content_Size 56 for the 64 decoded bytes (the "
+             "frame decodes to 56)", zstd_frame([(0, raw[:56])], 56)),
+            ("u9-zstd-no-content-size", "a frame without Frame_Content_Size",
+             zstd_frame([(0, raw)], None)),
+            ("u9-zstd-trailing-byte", "one byte after the frame", good + b"\x00"),
+            ("u9-zstd-two-frames", "the 64 bytes as two frames of 32",
+             zstd_frame([(0, raw[:32])], 32)
+             + zstd_frame([(0, raw[32:])], 32)),
+            ("u9-zstd-skippable", "a skippable frame before the frame", skippable + good),
+            ("u9-zstd-dictionary", "a frame naming dictionary 7",
+             zstd_frame([(0, raw)], 64, dict_id=7)),
+            ("u9-zstd-short", "content size 64, blocks of 56 bytes",
+             zstd_frame([(0, raw[:56])], 64)),
+            ("u9-zstd-long", "content size 64, blocks of 72 bytes",
+             zstd_frame([(0, raw + raw[:8])], 64)),
+            ("u9-zstd-cut", "the frame cut inside its last block", good[:-3]),
+            ("u9-zstd-no-last-block", "no block has the Last_Block bit",
+             good[:6] + bytes([good[6] & 0xFE]) + good[7:]),
+            ("u9-zstd-reserved-block", "a block of the reserved type 3",
+             zstd_frame([(3, raw)], 64)),
+            ("u9-zstd-empty", "stored_size 0", b"")):
+        p = starts(range(1, 9))
+        e = pack(p.materialize())
+        x = find(e, 6, 4)
+        x.codec, x.data = 2, frame
+        bad(name, "U9", "use", desc, e, **V11)
+
+    # U10: deltas that leave the column's type (known columns: decoded on use)
+    def delta_bad(name, desc, t, c, ty, deltas, base):
+        e = pack(base.materialize())
+        x = find(e, t, c)
+        fmt = {U32: "<i", I64: "<q", U64: "<q"}[ty]
+        x.data = b"".join(struct.pack(fmt, d) for d in deltas)
+        x.flags = DELTA
+        bad(name, "U10", "use", desc, e, **V11)
+    delta_bad("u10-delta-u32-negative", "stacks.parent_id deltas 0, -1: the second value "
+              "would be -1", 10, 1, U32, [0, -1], small())
+    delta_bad("u10-delta-u32-over", "stacks.parent_id deltas 2^31 - 1 twice, then 2: "
+              "2^32 (one past the u32 range)", 10, 1, U32, [2 ** 31 - 1, 2 ** 31 - 1, 2],
+              starts_stacks(3))
+    delta_bad("u10-delta-i64-over", "functions.start_line deltas 2^63 - 1, 1: 2^63 does not "
+              "fit an i64", 6, 4, I64, [2 ** 63 - 1, 1], starts([1, 2]))
+    delta_bad("u10-delta-i64-under", "functions.start_line deltas -2^63, -1", 6, 4, I64,
+              [-2 ** 63, -1], starts([1, 2]))
+    p = Profile()
+    for lo in (1, 2):
+        p.add("mappings", memory_start=lo)
+    delta_bad("u10-delta-u64-negative", "mappings.memory_start deltas 1, -2: -1", 7, 1, U64,
+              [1, -2], p)
+    delta_bad("u10-delta-u64-over", "mappings.memory_start deltas 2^63 - 1 three times: "
+              "past 2^64 - 1", 7, 1, U64, [2 ** 63 - 1] * 3, mappings(3))
+    # the decoded column still meets §8.2: a parent delta that decodes in range but
+    # to a parent that is not smaller than its child
+    delta_bad("u5-delta-parent", "stacks.parent_id deltas 0, 2: stack 2's parent is 2 "
+              "(U5, checked on the decoded values)", 10, 1, U32, [0, 2], small())
+    p = small()
+    e = pack(p.materialize(), codec=lambda t, c, ty: (0, SPLIT) if (t, c) == (10, 2) else 0)
+    x = find(e, 10, 2)
+    x.data = split_bytes(struct.pack("<II", 1, 3), 4)
+    bad("u5-split-location", "U5", "use", "stacks.location_id byte-split, decoding to "
+        "location 3 of 2 (U5, checked on the decoded values)", e, **V11)
+
+
+def starts_stacks(n):
+    """n stacks in a chain on one location (stacks.parent_id: 0, 1, ..., n - 1)."""
+    p = Profile()
+    p.add("functions", name=p.s("f"))
+    loc = p.add("locations", lines=[dict(function_id=1, line=1)])
+    prev = 0
+    for _ in range(n):
+        prev = p.add("stacks", parent_id=prev, location_id=loc)
+    return p
+
+
+def mappings(n):
+    p = Profile()
+    for k in range(n):
+        p.add("mappings", memory_start=k + 1)
+    return p
+
+
 # -------------------------------------------------------------- T1: 64 MiB
 def large_cases():
     """Rule T1 alone needs more than 2^32 / 64 bytes (D5 comes first): samples
@@ -737,6 +946,7 @@ def main():
     table_cases()
     use_cases()
     full_cases()
+    v11_cases()
     os.makedirs(out, exist_ok=True)
     for old in os.listdir(out):
         if old.endswith((".pcol", ".views")):

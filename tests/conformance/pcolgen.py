@@ -2,7 +2,8 @@
 
 The conformance suite's generator (gen.py) builds its files with this module.
 Nothing here calls or imports libpcol: files are laid out from spec.md §2-§5,
-LZ4 blocks follow §4, and the expected logical views follow §11.  Python 3
+LZ4 blocks, zstd frames (raw and RLE blocks, RFC 8878) and the transforms of
+format 1.1 follow §4, and the expected logical views follow §11.  Python 3
 standard library only.
 """
 import math
@@ -174,6 +175,84 @@ def lz4_decode(src, want):
             out.append(out[-off])
 
 
+# ------------------------------------------------ §4: zstd (format 1.1)
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+
+
+def zstd_block(kind, content, last, size=None):
+    """One block: kind 0 raw (content = its bytes), 1 RLE (content = one
+    byte, repeated `size` times), 3 reserved (invalid)."""
+    n = len(content) if kind != 1 else size
+    h = (n << 3) | (kind << 1) | (1 if last else 0)
+    return struct.pack("<I", h)[:3] + content
+
+
+def zstd_frame(blocks, fcs, single=True, dict_id=None):
+    """A frame header, then the blocks as given (each (kind, content[, size])).
+    fcs None: no Frame_Content_Size (then not single-segment: a window
+    descriptor is written)."""
+    if fcs is None:
+        single = False
+    fcs_code, fcs_bytes = 0, b""
+    if fcs is not None:
+        if single and fcs < 256:
+            fcs_code, fcs_bytes = 0, struct.pack("<B", fcs)
+        elif fcs >= 256 and fcs < 65536 + 256:
+            fcs_code, fcs_bytes = 1, struct.pack("<H", fcs - 256)
+        elif fcs < 2 ** 32:
+            fcs_code, fcs_bytes = 2, struct.pack("<I", fcs)
+        else:
+            fcs_code, fcs_bytes = 3, struct.pack("<Q", fcs)
+    did_code, did_bytes = 0, b""
+    if dict_id is not None:
+        did_code, did_bytes = 3, struct.pack("<I", dict_id)
+    fhd = (fcs_code << 6) | ((1 if single else 0) << 5) | did_code
+    out = ZSTD_MAGIC + bytes([fhd])
+    if not single:
+        out += bytes([(17 - 10) << 3])  # window descriptor: 128 KiB
+    out += did_bytes + fcs_bytes
+    for i, b in enumerate(blocks):
+        out += zstd_block(b[0], b[1], i == len(blocks) - 1, *b[2:])
+    return out
+
+
+def zstd_compress(raw):
+    """A valid frame for raw: raw blocks of at most 128 KiB, with a runs of
+    one repeated byte as RLE blocks when the whole block is one byte."""
+    blocks = []
+    for k in range(0, max(len(raw), 1), 1 << 17):
+        chunk = raw[k:k + (1 << 17)]
+        if len(chunk) > 1 and chunk.count(chunk[:1]) == len(chunk):
+            blocks.append((1, chunk[:1], len(chunk)))
+        else:
+            blocks.append((0, chunk))
+    return zstd_frame(blocks, len(raw))
+
+
+# ------------------------------------------- §4: transforms (format 1.1)
+DELTA, SPLIT = 1, 2
+SIGNED = {U32: "<i", I64: "<q", U64: "<q"}
+
+
+def split_bytes(raw, w):
+    """Byte-stream split: byte k of element i at k * n + i."""
+    return b"".join(raw[k::w] for k in range(w))
+
+
+def delta_values(values, type):
+    """The deltas v[i] - v[i-1] (v[-1] = 0) as signed integers of the width,
+    packed; None when one does not fit (the writer then does not use delta)."""
+    lo, hi = -(2 ** (8 * WIDTH[type] - 1)), 2 ** (8 * WIDTH[type] - 1) - 1
+    out, prev = [], 0
+    for v in values:
+        d = v - prev
+        if not lo <= d <= hi:
+            return None
+        out.append(struct.pack(SIGNED[type], d))
+        prev = v
+    return b"".join(out)
+
+
 # ------------------------------------------------------- §2, §3: the file
 def align(x):
     return (x + ALIGN - 1) // ALIGN * ALIGN
@@ -201,17 +280,29 @@ def rowcount(table, rows):
     return Entry(table, 0, count=rows)
 
 
-def column(table, col, type, values, codec=0):
-    """A column entry from its values (ints, f64 bit patterns, or bytes)."""
+def column(table, col, type, values, codec=0, tf=0):
+    """A column entry from its values (ints, f64 bit patterns, or bytes);
+    codec 0 raw, 1 LZ4, 2 zstd; tf the transform bits (1.1), applied first."""
     if type == BYTES:
         raw = bytes(values)
         count = len(raw)
     else:
         raw = b"".join(struct.pack(PACK[type], v) for v in values)
         count = len(values)
-    e = Entry(table, col, type, raw, count)
+    stored = raw
+    if tf & DELTA:
+        stored = delta_values(values, type)
+        if stored is None:  # a difference does not fit: no delta (as writers do)
+            tf &= ~DELTA
+            stored = raw
+    if tf & SPLIT:
+        stored = split_bytes(stored, WIDTH[type])
+    e = Entry(table, col, type, stored, count)
+    e.decoded, e.flags = len(raw), tf
     if codec == 1:
-        e.codec, e.data, e.decoded = 1, lz4_compress(raw), len(raw)
+        e.codec, e.data = 1, lz4_compress(stored)
+    elif codec == 2:
+        e.codec, e.data = 2, zstd_compress(stored)
     return e
 
 
@@ -357,7 +448,8 @@ def pack(M, store_all=False, omit=(), keep=(), codec=None):
     writer's choice (§3): all-default columns left out, except the first
     column of a table other than samples that would store none.  store_all
     stores every column of every table with rows; omit and keep force
-    columns out or in; codec(t, c) picks 0 (raw) or 1 (LZ4)."""
+    columns out or in; codec(t, c, type) picks 0 (raw), 1 (LZ4), 2 (zstd), or
+    a pair (codec, transform bits)."""
     out = []
     for t in sorted(SCHEMA):
         m = M[t]
@@ -379,7 +471,9 @@ def pack(M, store_all=False, omit=(), keep=(), codec=None):
             chosen[0] = chosen[0][:3] + (True,)
         for cid, ty, vals, store in chosen:
             if store:
-                out.append(column(t, cid, ty, vals, codec(t, cid) if codec else 0))
+                ct = codec(t, cid, ty) if codec else 0
+                ct = ct if isinstance(ct, tuple) else (ct, 0)
+                out.append(column(t, cid, ty, vals, ct[0], ct[1]))
     return out
 
 

@@ -1,0 +1,358 @@
+/* codec.c — section codecs and column transforms (spec.md §4), both ways.
+ *
+ * Reading: pcol_section_decode turns a section's stored bytes into the
+ * plain little-endian array of its decoded_size: the codec first (LZ4 block,
+ * checked and decoded in one pass; or one zstd frame), then the transforms
+ * of format 1.1 (byte-stream split, then delta), each refusing what the
+ * spec refuses.  Writing: pcol_section_encode picks the transforms and
+ * compresses with the codec asked for, keeping the smaller result.
+ */
+#include "internal.h"
+#include <lz4.h>
+#include <zstd.h>
+
+/* ------------------------------------------------------------ LZ4 block */
+
+/* One LZ4 block as spec.md §4 requires it (rules 1-5), checked and decoded
+ * in the same pass: src[0, n) is a run of sequences whose last one has
+ * literals only and ends the input exactly; every match has an offset from
+ * 1 to the bytes decoded so far, starts at least 12 bytes and ends at least
+ * 5 bytes before the end of the block; the output is exactly `want` bytes
+ * and nothing is written past it.  Returns 1 when valid (dst filled). */
+static int lz4_decode(const uint8_t *src, uint64_t n, uint8_t *dst, uint64_t want) {
+  uint64_t ip = 0, op = 0;
+  for (;;) {
+    if (ip >= n) return 0; /* a sequence starts with a token (n = 0: no block) */
+    unsigned token = src[ip++], b;
+    uint64_t len = token >> 4;
+    if (len == 15) do {
+        if (ip >= n) return 0;
+        len += b = src[ip++];
+      } while (b == 255 && len <= want);
+    if (len > n - ip || len > want - op) return 0;
+    if (n - ip >= len + 16 && want - op >= len + 16) /* room: 16-byte chunks, may overshoot */
+      for (uint64_t k = 0; k < len; k += 16) memcpy(dst + op + k, src + ip + k, 16);
+    else
+      memcpy(dst + op, src + ip, len);
+    ip += len;
+    op += len;
+    if (ip == n) return op == want; /* the last sequence: literals only */
+    if (n - ip < 2) return 0;
+    uint64_t off = (uint64_t)src[ip] | (uint64_t)src[ip + 1] << 8, m = (token & 15u) + 4;
+    ip += 2;
+    if (off == 0 || off > op || op + 12 > want) return 0;
+    if ((token & 15u) == 15) do {
+        if (ip >= n) return 0;
+        m += b = src[ip++];
+      } while (b == 255 && m <= want);
+    if (m > want - op || op + m + 5 > want) return 0;
+    uint8_t *d = dst + op;
+    const uint8_t *s = d - off;
+    /* Chunks may write past the match (never past `want`): later sequences
+     * overwrite those bytes.  A chunk reads only bytes already written when
+     * the offset is at least the chunk size. */
+    if (off >= 16 && want - op >= m + 16) {
+      for (uint64_t k = 0; k < m; k += 16) memcpy(d + k, s + k, 16);
+    } else if (off >= 8 && want - op >= m + 8) {
+      for (uint64_t k = 0; k < m; k += 8) memcpy(d + k, s + k, 8);
+    } else { /* overlapping or at the end: byte by byte */
+      for (uint64_t k = 0; k < m; k++) d[k] = s[k];
+    }
+    op += m;
+  }
+}
+
+/* ------------------------------------------------------------ zstd frame */
+
+/* One zstd frame as spec.md §4 requires it: the frame magic, exactly one
+ * frame filling the stored bytes, a Frame_Content_Size equal to `want`, no
+ * dictionary; then libzstd decodes it (checking the content checksum when
+ * the frame has one) and must produce exactly `want` bytes.  The output
+ * buffer is the whole window, so any window size is accepted. */
+static int zstd_decode(const uint8_t *src, uint64_t n, uint8_t *dst, uint64_t want,
+                       const char **why) {
+  static const uint8_t magic[4] = {0x28, 0xB5, 0x2F, 0xFD};
+  if (n < 4 || memcmp(src, magic, 4) != 0) return *why = "does not start with the zstd frame magic", 0;
+  size_t fs = ZSTD_findFrameCompressedSize(src, (size_t)n);
+  if (ZSTD_isError(fs) || fs != n) return *why = "is not exactly one zstd frame", 0;
+  unsigned long long cs = ZSTD_getFrameContentSize(src, (size_t)n);
+  if (cs == ZSTD_CONTENTSIZE_UNKNOWN || cs == ZSTD_CONTENTSIZE_ERROR)
+    return *why = "is a zstd frame without a content size", 0;
+  if (cs != want) return *why = "is a zstd frame whose content size differs from the decoded size", 0;
+  if (ZSTD_getDictID_fromFrame(src, (size_t)n) != 0) return *why = "is a zstd frame that needs a dictionary", 0;
+  ZSTD_DCtx *dc = ZSTD_createDCtx();
+  if (!dc) return *why = "out of memory", 0;
+  ZSTD_DCtx_setParameter(dc, ZSTD_d_windowLogMax, ZSTD_dParam_getBounds(ZSTD_d_windowLogMax).upperBound);
+  size_t got = ZSTD_decompressDCtx(dc, dst, (size_t)want, src, (size_t)n);
+  ZSTD_freeDCtx(dc);
+  if (ZSTD_isError(got) || got != want) return *why = "does not decode to its declared size", 0;
+  return 1;
+}
+
+/* ------------------------------------------------------------ transforms */
+
+/* Byte-stream split (Parquet's BYTE_STREAM_SPLIT): byte k of element i is
+ * stored at k * count + i.  split: plain -> streams; join: streams -> plain. */
+static void byte_split(const uint8_t *in, uint8_t *out, uint64_t count, unsigned w) {
+  for (uint64_t i = 0; i < count; i++)
+    for (unsigned k = 0; k < w; k++) out[k * count + i] = in[i * w + k];
+}
+static void byte_join(const uint8_t *in, uint8_t *out, uint64_t count, unsigned w) {
+  if (w == 4) {
+    const uint8_t *s0 = in, *s1 = in + count, *s2 = in + 2 * count, *s3 = in + 3 * count;
+    for (uint64_t i = 0; i < count; i++) {
+      uint8_t *o = out + 4 * i;
+      o[0] = s0[i], o[1] = s1[i], o[2] = s2[i], o[3] = s3[i];
+    }
+    return;
+  }
+  for (uint64_t i = 0; i < count; i++)
+    for (unsigned k = 0; k < w; k++) out[i * w + k] = in[k * count + i];
+}
+
+/* Delta, undone in place: element i holds v[i] - v[i-1] as a signed w-byte
+ * integer (v[-1] = 0); the exact sums must stay in the column's type.
+ * Returns the index of the first element that leaves it, or count. */
+static uint64_t undelta(uint8_t *p, uint64_t count, pcol_type type) {
+  if (type == PCOL_TYPE_U32) {
+    int64_t v = 0;
+    for (uint64_t i = 0; i < count; i++) {
+      int32_t d;
+      memcpy(&d, p + 4 * i, 4);
+      v += d;
+      if (v < 0 || v > (int64_t)UINT32_MAX) return i;
+      uint32_t u = (uint32_t)v;
+      memcpy(p + 4 * i, &u, 4);
+    }
+  } else if (type == PCOL_TYPE_I64) {
+    int64_t v = 0;
+    for (uint64_t i = 0; i < count; i++) {
+      int64_t d;
+      memcpy(&d, p + 8 * i, 8);
+      if (__builtin_add_overflow(v, d, &v)) return i;
+      memcpy(p + 8 * i, &v, 8);
+    }
+  } else { /* u64 */
+    uint64_t v = 0;
+    for (uint64_t i = 0; i < count; i++) {
+      int64_t d;
+      memcpy(&d, p + 8 * i, 8);
+      uint64_t mag = d < 0 ? (uint64_t)0 - (uint64_t)d : (uint64_t)d;
+      if (d < 0 ? v < mag : __builtin_add_overflow(v, mag, &v)) return i;
+      if (d < 0) v -= mag;
+      memcpy(p + 8 * i, &v, 8);
+    }
+  }
+  return count;
+}
+
+/* Delta, applied into out; 0 when some difference does not fit a signed
+ * w-byte integer (the transform is then not used). */
+static int delta(const uint8_t *in, uint8_t *out, uint64_t count, pcol_type type) {
+  if (type == PCOL_TYPE_U32) {
+    int64_t prev = 0;
+    for (uint64_t i = 0; i < count; i++) {
+      uint32_t u;
+      memcpy(&u, in + 4 * i, 4);
+      int64_t d = (int64_t)u - prev;
+      if (d < INT32_MIN || d > INT32_MAX) return 0;
+      int32_t d32 = (int32_t)d;
+      memcpy(out + 4 * i, &d32, 4);
+      prev = u;
+    }
+  } else if (type == PCOL_TYPE_I64) {
+    int64_t prev = 0;
+    for (uint64_t i = 0; i < count; i++) {
+      int64_t v, d;
+      memcpy(&v, in + 8 * i, 8);
+      if (__builtin_sub_overflow(v, prev, &d)) return 0;
+      memcpy(out + 8 * i, &d, 8);
+      prev = v;
+    }
+  } else { /* u64 */
+    uint64_t prev = 0;
+    for (uint64_t i = 0; i < count; i++) {
+      uint64_t v;
+      memcpy(&v, in + 8 * i, 8);
+      int64_t d;
+      if (v >= prev) {
+        if (v - prev > (uint64_t)INT64_MAX) return 0;
+        d = (int64_t)(v - prev);
+      } else {
+        uint64_t mag = prev - v;
+        if (mag > (uint64_t)INT64_MAX + 1) return 0;
+        d = mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag;
+      }
+      memcpy(out + 8 * i, &d, 8);
+      prev = v;
+    }
+  }
+  return 1;
+}
+
+int pcol_transform_allowed(unsigned transform, unsigned type) {
+  if (transform & ~(unsigned)(PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT)) return 0;
+  int integer = type == PCOL_TYPE_U32 || type == PCOL_TYPE_I64 || type == PCOL_TYPE_U64;
+  if ((transform & PCOL_TRANSFORM_DELTA) && !integer) return 0;
+  if ((transform & PCOL_TRANSFORM_SPLIT) && !integer && type != PCOL_TYPE_F64) return 0;
+  return 1;
+}
+
+/* ------------------------------------------------------------ decoding */
+
+int pcol_section_decode(const pcol_section_info *si, unsigned transform, const uint8_t *stored,
+                        void **out, pcol_error *err) {
+  uint64_t d = si->decoded_size;
+  uint8_t *dec = malloc(d ? d : 1), *tmp = NULL;
+  if (!dec)
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory decoding section at offset %llu",
+                          (unsigned long long)si->offset);
+  int split = (transform & PCOL_TRANSFORM_SPLIT) && d;
+  /* the codec's output goes to dec, or to tmp when a split must be undone */
+  uint8_t *codec_out = dec;
+  if (split && si->codec != PCOL_CODEC_RAW && !(codec_out = tmp = malloc(d))) {
+    free(dec);
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory decoding section at offset %llu",
+                          (unsigned long long)si->offset);
+  }
+  const char *why = NULL;
+  int rc = PCOL_OK;
+  if (si->codec == PCOL_CODEC_LZ4) {
+    if (!lz4_decode(stored, si->stored_size, codec_out, d))
+      rc = pcol_corrupt(err, "LZ4 section at offset %llu is not an LZ4 block that decodes to its declared size %llu",
+                        si->offset, d);
+  } else if (si->codec == PCOL_CODEC_ZSTD) {
+    if (!zstd_decode(stored, si->stored_size, codec_out, d, &why)) {
+      char m[200];
+      snprintf(m, sizeof m, "zstd section at offset %%llu (decoded size %%llu) %s", why);
+      rc = pcol_corrupt(err, m, si->offset, d);
+    }
+  } else if (!split) {
+    memcpy(dec, stored, d); /* raw with delta only (or realigned raw) */
+  } else {
+    codec_out = (uint8_t *)(uintptr_t)stored; /* raw + split: join straight from the file */
+  }
+  if (!rc && split) {
+    unsigned w = (unsigned)pcol_type_width((pcol_type)si->type);
+    byte_join(codec_out, dec, si->count, w);
+  }
+  free(tmp);
+  if (!rc && (transform & PCOL_TRANSFORM_DELTA)) {
+    uint64_t bad = undelta(dec, si->count, (pcol_type)si->type);
+    if (bad != si->count)
+      rc = pcol_corrupt(err, "delta section at offset %llu leaves its column's type at element %llu",
+                        si->offset, bad);
+  }
+  if (rc) {
+    free(dec);
+    return rc;
+  }
+  *out = dec;
+  return PCOL_OK;
+}
+
+/* ------------------------------------------------------------ encoding */
+
+/* The compressed form of in[0, n) with the codec, into a new buffer; 0
+ * bytes (and NULL) when it does not shrink or cannot be made. */
+static size_t compress_bytes(int codec, int level, const uint8_t *in, size_t n, uint8_t **out) {
+  *out = NULL;
+  if (codec == PCOL_CODEC_LZ4) {
+    if (n > (size_t)LZ4_MAX_INPUT_SIZE) return 0;
+    int bound = LZ4_compressBound((int)n);
+    uint8_t *c = malloc((size_t)bound);
+    if (!c) return 0;
+    int k = LZ4_compress_default((const char *)in, (char *)c, (int)n, bound);
+    if (k <= 0 || (size_t)k >= n) return free(c), 0;
+    *out = c;
+    return (size_t)k;
+  }
+  size_t bound = ZSTD_compressBound(n);
+  uint8_t *c = malloc(bound);
+  if (!c) return 0;
+  ZSTD_CCtx *cc = ZSTD_createCCtx();
+  size_t k = cc ? ZSTD_compressCCtx(cc, c, bound, in, n, level) : 0;
+  ZSTD_freeCCtx(cc);
+  /* a frame over 1/32768 of its content would break spec.md's ratio rule
+   * only if zstd broke its own format: checked all the same */
+  if (!cc || ZSTD_isError(k) || k >= n || n / 32768 > k) return free(c), 0;
+  *out = c;
+  return k;
+}
+
+/* Which transforms to try for a column of this type (zstd only). */
+static size_t candidates(pcol_type type, unsigned *t) {
+  size_t n = 0;
+  t[n++] = 0;
+  if (type == PCOL_TYPE_U32 || type == PCOL_TYPE_I64 || type == PCOL_TYPE_U64) {
+    t[n++] = PCOL_TRANSFORM_SPLIT;
+    t[n++] = PCOL_TRANSFORM_DELTA;
+    t[n++] = PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT;
+  } else if (type == PCOL_TYPE_F64) {
+    t[n++] = PCOL_TRANSFORM_SPLIT;
+  }
+  return n;
+}
+
+/* in transformed by t into out (same size); 0 when delta does not apply. */
+static int apply(unsigned t, const uint8_t *in, uint8_t *out, uint8_t *scratch, uint64_t count,
+                 pcol_type type) {
+  unsigned w = (unsigned)pcol_type_width(type);
+  if (t == 0) return memcpy(out, in, count * w), 1;
+  if (t == PCOL_TRANSFORM_SPLIT) return byte_split(in, out, count, w), 1;
+  if (t == PCOL_TRANSFORM_DELTA) return delta(in, out, count, type);
+  if (!delta(in, scratch, count, type)) return 0;
+  byte_split(scratch, out, count, w);
+  return 1;
+}
+
+/* The transform whose compressed form of a sample of the column (its first
+ * PCOL_PROBE_BYTES) is smallest. */
+#define PCOL_PROBE_BYTES ((size_t)1 << 18)
+static int choose_transform(int level, const uint8_t *in, uint64_t count, pcol_type type,
+                            unsigned *best) {
+  unsigned t[4];
+  size_t nt = candidates(type, t), w = pcol_type_width(type);
+  uint64_t pc = count * w > PCOL_PROBE_BYTES ? PCOL_PROBE_BYTES / w : count;
+  size_t pn = (size_t)(pc * w), best_size = SIZE_MAX;
+  *best = 0;
+  if (nt == 1) return PCOL_OK;
+  uint8_t *buf = malloc(pn ? 2 * pn : 1);
+  if (!buf) return PCOL_ENOMEM;
+  for (size_t k = 0; k < nt; k++) {
+    if (!apply(t[k], in, buf, buf + pn, pc, type)) continue;
+    uint8_t *c;
+    size_t sz = compress_bytes(PCOL_CODEC_ZSTD, level, buf, pn, &c);
+    free(c);
+    if (!sz) sz = pn;
+    if (sz < best_size) best_size = sz, *best = t[k];
+  }
+  free(buf);
+  return PCOL_OK;
+}
+
+int pcol_section_encode(int codec, int level, const uint8_t *in, uint64_t n, uint64_t count,
+                        pcol_type type, pcol_encoded *out) {
+  memset(out, 0, sizeof *out);
+  if (n < 128) return PCOL_OK; /* too small to gain: raw */
+  unsigned t = 0;
+  uint8_t *src = (uint8_t *)(uintptr_t)in, *work = NULL;
+  if (codec == PCOL_CODEC_ZSTD && type != PCOL_TYPE_BYTES) {
+    PCOL_RETURN_NOT_OK(choose_transform(level, in, count, type, &t));
+    if (t) {
+      work = malloc(t == (PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT) ? 2 * n : n);
+      if (!work) return PCOL_ENOMEM;
+      if (!apply(t, in, work, work + n, count, type)) t = 0; /* the probe fitted, the rest not */
+      else src = work;
+    }
+  }
+  uint8_t *c;
+  size_t k = compress_bytes(codec, level, src, (size_t)n, &c);
+  free(work);
+  if (!k) return PCOL_OK; /* stays raw (a transform alone is not worth a copy) */
+  out->data = c;
+  out->size = k;
+  out->codec = (uint8_t)codec;
+  out->transform = (uint16_t)t;
+  return PCOL_OK;
+}
