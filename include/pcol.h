@@ -430,7 +430,7 @@ typedef struct pcol_write_options {
   int compress_zstd;
   int zstd_level; /* 1..22; 0 = PCOL_ZSTD_DEFAULT_LEVEL */
 } pcol_write_options;
-#define PCOL_ZSTD_DEFAULT_LEVEL 19
+#define PCOL_ZSTD_DEFAULT_LEVEL 9 /* go-cpu-large: 0.65x the .pb.gz in 1.2 s; 19 gives 0.60x in 8x the time */
 
 /* Writes a pcol file atomically: temp file in the target directory, fsync,
  * rename.  On failure no partial file exists and `path` is untouched.
