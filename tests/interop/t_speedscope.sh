@@ -108,6 +108,19 @@ print([p['total'] for p in d['profiles'] if p['name'].endswith(': samples')][0])
   if [ "$got" != "$want" ]; then
     echo "FAIL $name: speedscope samples total $got != pcol unpack --to collapsed --value samples total $want"; fail=1; return
   fi
+  case $name in *.out*) # Rprof: a cpu profile by the time rule, no summed memory snapshots
+    local cpu wcpu
+    cpu=$(python3 -c "
+import json,sys
+d=json.load(open(sys.argv[1]))
+assert not [p for p in d['profiles'] if p['name'].split(': ')[-1] in ('vsize.small','vsize.large','nodes','duplications')], 'memory snapshots summed'
+print([p['total'] for p in d['profiles'] if p['name'].endswith(': cpu')][0])" "$tmp/sum") || {
+      echo "FAIL $name: no cpu profile, or memory snapshots as weights"; fail=1; return; }
+    wcpu=$($PCOL unpack "$p" --to collapsed --value cpu -o - "$@" | awk '{s+=$NF} END{printf "%.0f\n", s}')
+    if [ "$cpu" != "$wcpu" ]; then
+      echo "FAIL $name: speedscope cpu total $cpu != pcol collapsed --value cpu total $wcpu"; fail=1; return
+    fi;;
+  esac
   case $name in *.pb.gz|*.pb) # the reference tool: go tool pprof
     if command -v go >/dev/null 2>&1; then
       local gt dt active

@@ -41,6 +41,7 @@ typedef struct sexp {
   int nprofiles;
   uint32_t *cvt;                  /* per source: its count type (pcol_count_types) */
   uint32_t cur_src;
+  pcol_rtime rt;                  /* the time rule: an Rprof source's cpu profile */
 } sexp;
 
 static int oom(sexp *x) { return pcol_error_set(x->err, PCOL_ENOMEM, "out of memory"); }
@@ -126,7 +127,7 @@ static int64_t amount(sexp *x, const pcol_selected_row *r, uint32_t vt, int *has
   int64_t v;
   if (!vt) /* the count profile: THE count rule */
     return pcol_scale(pcol_sample_count(&sc, r->row, x->cvt[x->cur_src]), r->num, r->den);
-  *has = pcol_sample_value(&sc, r->row, vt, &v);
+  *has = pcol_sample_value_rt(&sc, &x->rt, r->row, vt, &v);
   return *has ? pcol_scale(v, r->num, r->den) : 0;
 }
 
@@ -143,6 +144,12 @@ static int sampled_ok(sexp *x, uint32_t vt) {
 static void source_types(sexp *x, uint32_t s, uint32_t *types, size_t *n) {
   *n = 0;
   if (!x->cvt[s]) types[(*n)++] = 0;
+  if (pcol_rtime_has(&x->rt, s)) {
+    /* Rprof: its memory fields are level snapshots, which summed as weights
+     * mean nothing; its time is the time rule's (§0) */
+    types[(*n)++] = PCOL_VT_TIME;
+    return;
+  }
   for (uint64_t i = 0; i < pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES); i++) {
     uint32_t vt = pcol_view_u32(&x->svt_vt, i);
     if (pcol_view_u32(&x->svt_src, i) == s && vt && vt <= pcol_rows(x->f, PCOL_T_VALUE_TYPES))
@@ -152,6 +159,7 @@ static void source_types(sexp *x, uint32_t s, uint32_t *types, size_t *n) {
 
 static const char *unit_name(sexp *x, uint32_t vt) {
   pcol_str u = {0};
+  if (vt == PCOL_VT_TIME) return "nanoseconds";
   if (!vt || pcol_string(x->f, pcol_view_u32(&x->vt_unit, vt - 1), &u, x->err) || !u.ptr) return "none";
   static const char *const map[][2] = {{"nanoseconds", "nanoseconds"}, {"ns", "nanoseconds"},
                                        {"microseconds", "microseconds"}, {"us", "microseconds"},
@@ -208,7 +216,8 @@ static int sampled(sexp *x, pcol_str uri, uint32_t vt) {
   }
   if (pcol_budget_exceeded(x->bud, need)) return pcol_budget_refuse(x->bud, x->err);
   pcol_str tn = {0};
-  if (vt && (rc = pcol_string(x->f, pcol_view_u32(&x->vt_type, vt - 1), &tn, x->err))) return rc;
+  if (vt == PCOL_VT_TIME) tn = (pcol_str){PCOL_VT_CPU, sizeof PCOL_VT_CPU - 1};
+  else if (vt && (rc = pcol_string(x->f, pcol_view_u32(&x->vt_type, vt - 1), &tn, x->err))) return rc;
   if ((rc = profile_head(x, "sampled", uri, vt ? "" : "samples", tn, unit_name(x, vt)))) return rc;
   if (fprintf(x->out, ",\"startValue\":0,\"endValue\":%lld,\"samples\":[", (long long)total) < 0) return io(x);
   for (size_t i = 0; i < x->nrows; i++) {
@@ -343,6 +352,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
   if (!rc) rc = pcol_frames_init(&x.fr, f, err);
   if (!rc) rc = pcol_count_types(f, &x.cvt, err);
+  if (!rc) rc = pcol_rtime_init(&x.rt, f, err);
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);
   if (!rc) {
     x.fn_frame = calloc(pcol_rows(f, PCOL_T_FUNCTIONS) + 1, sizeof *x.fn_frame);
@@ -360,7 +370,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc) rc = put_str(&x, name);
   uint32_t *types = NULL;
   size_t ntypes = 0;
-  if (!rc && !(types = malloc((pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES) + 1) * sizeof *types)))
+  if (!rc && !(types = malloc((pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES) + 2) * sizeof *types)))
     rc = oom(&x);
   /* activeProfileIndex: the default type's profile of the first source written */
   int active = 0;
@@ -401,6 +411,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc) rc = put(&x, "]}}\n");
   rc = pcol_budget_close(&bud, rc, err);
   free(x.cvt);
+  pcol_rtime_free(&x.rt);
   free(x.fn_frame);
   free(x.loc_frame);
   free(x.frames);
