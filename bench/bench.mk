@@ -4,6 +4,7 @@
 #                      bench/results/latest.md and bench/results/latest.svg
 #   make bench-quick   small sizes only (under 2 minutes); `make test` runs it
 #                      so the harness never rots.  Missing R/Go are noted, not fatal.
+#   make bench-report  `pcol report` page size and time to interactive (100k, 1M)
 #   make bench-flood   hash flooding (issue 20): crafted vs random keys for each
 #                      hash table keyed by input, 12.5k..100k keys; fails when a
 #                      crafted input costs more than 3x its random twin.  Writes
@@ -21,7 +22,7 @@ BENCH_WARN  := -Wall -Wextra -Werror -Wshadow
 BENCH_MAKE  := $(MAKE) --no-print-directory BUILD=$(BENCH_BUILD) OPT=-O2 SAN= \
                CFLAGS="-O2 -g" WARN="-Wall -Wextra -Wno-unused-parameter"
 
-.PHONY: bench bench-quick bench-flood bench-tools
+.PHONY: bench bench-quick bench-flood bench-tools bench-report
 
 bench-tools: deps
 	@$(BENCH_MAKE) $(BENCH_BUILD)/bin/pcol $(BENCH_BUILD)/lib/libpcol.a
@@ -39,3 +40,9 @@ bench-quick: bench-tools
 
 bench-flood: bench-tools
 	@BUILD=$(BUILD) BENCH_BUILD=$(BENCH_BUILD) bash bench/flood.sh
+
+# `pcol report` pages of 100k and 1M generated samples: size against the pcol
+# file (fails past 4x) and time to interactive in Chromium; writes
+# bench/results/report.md (bench/report_page.sh).
+bench-report: bench-tools
+	@BUILD=$(BUILD) BENCH_BUILD=$(BENCH_BUILD) bash bench/report_page.sh
