@@ -101,6 +101,7 @@ async function main() {
 
   for (const c of cfg.cases) {
     errors = [];
+    await Emulation.setDeviceMetricsOverride({ width: c.readme ? 1100 : 1300, height: 1000, deviceScaleFactor: 1, mobile: false });
     const loaded = Page.loadEventFired();
     const t0 = Date.now();
     await Page.navigate({ url: 'file://' + c.html });
@@ -209,6 +210,14 @@ async function main() {
       }
       await click(...(await ev(`(() => { const b = document.getElementById('unzoom').getBoundingClientRect(); return [b.left + 5, b.top + 5]; })()`)));
       ok(await ev('pcolReport.zoomed()') === 0, `${c.name}: reset zoom did not reset`);
+    }
+    if (c.readme) { // the README's picture: a range that cuts a long sample, no search
+      await ev(`(() => { const s = document.getElementById('search'); s.value = ''; s.dispatchEvent(new Event('input'));
+        pcolReport.select(${c.readme[0]}, ${c.readme[1]}); window.scrollTo(0, 0); })()`);
+      const h = await ev(`Math.ceil(document.getElementById('footer').getBoundingClientRect().top)`);
+      const pic = await Page.captureScreenshot({ format: 'png', clip: { x: 0, y: 0, width: 1100, height: h, scale: 1 } });
+      fs.writeFileSync(path.join(cfg.artifacts, 'report-readme.png'), Buffer.from(pic.data, 'base64'));
+      await Emulation.setDeviceMetricsOverride({ width: 1300, height: 1000, deviceScaleFactor: 1, mobile: false });
     }
     const shot = await Page.captureScreenshot({ format: 'png', captureBeyondViewport: false });
     fs.writeFileSync(path.join(cfg.artifacts, `report-${c.name}.png`), Buffer.from(shot.data, 'base64'));

@@ -37,8 +37,8 @@ add() { # name input html [json fields]
 }
 # the project's own profile, coalesced: long samples (the README picture)
 "$PCOL" pack examples/demo.out --coalesce -o "$tmp/demo.pcol" || fail "pack demo"
-"$PCOL" report "$tmp/demo.pcol" -o "$tmp/demo.html" || fail "report demo"
-add demo "$tmp/demo.pcol" "$tmp/demo.html" '"search":"^(fib|sum)$","brush":true,"shot":true'
+"$PCOL" report "$tmp/demo.pcol" -o "$tmp/demo.html" --title "examples/demo.out (pcol pack --coalesce)" || fail "report demo"
+add demo "$tmp/demo.pcol" "$tmp/demo.html" '"search":"^(fib|sum)$","brush":true,"shot":true,"readme":[120000000,310000000]'
 if [ -f "$TD/rprof/r-prof-profile__memory.out" ]; then
   "$PCOL" pack "$TD/rprof/r-prof-profile__memory.out" -o "$tmp/mem.pcol" || fail "pack memory"
   "$PCOL" report "$tmp/mem.pcol" -o "$tmp/mem.html" || fail "report memory"

@@ -455,7 +455,7 @@
     document.title = M.title + ' \u2014 pcol report';
     $('title').textContent = M.title;
     var durs = M.sources.filter(function (s) { return s.timed; }).map(function (s) { return (s.t1 - Math.min(0, s.t0)) / 1e9; });
-    $('facts').innerHTML = '<b>' + N.toLocaleString('en') + '</b> samples in <b>' + M.sources.length + '</b> source' + (M.sources.length === 1 ? '' : 's') +
+    $('facts').innerHTML = '<b>' + N.toLocaleString('en') + '</b> sample rows in <b>' + M.sources.length + '</b> source' + (M.sources.length === 1 ? '' : 's') +
       (durs.length ? ', <b>' + Math.max.apply(null, durs).toFixed(3) + ' s</b> long' : ', no sample times') +
       '; value types: ' + M.values.map(function (v) { return '<b>' + esc(v.type) + '</b>/' + esc(v.unit); }).join(', ') +
       '; ' + esc(M.tool) + ', format ' + esc(M.format) + ', ' + M.file_size.toLocaleString('en') + ' bytes' +
