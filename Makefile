@@ -96,6 +96,20 @@ $(BUILD)/obj/gen/profile.pb-c.o: $(GEN_C)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) -I$(BUILD)/gen $(CFLAGS) $(SAN) $(LIB_CFLAGS) -w -c $< -o $@
 
+# The report page's template and script (lib/query/report/), compiled into
+# the library as byte arrays (od from coreutils: no other tool needed).
+REPORT_ASSETS := lib/query/report/report.html lib/query/report/report.js
+$(BUILD)/gen/report_assets.h: $(REPORT_ASSETS)
+	@mkdir -p $(dir $@)
+	@{ echo '/* generated from $(REPORT_ASSETS) by the Makefile */'; \
+	  for f in $(REPORT_ASSETS); do n=$$(basename $$f | tr . _); \
+	    echo "static const unsigned char pcol_$$n[] = {"; \
+	    od -An -v -tu1 $$f | sed -e 's/  */,/g' -e 's/^,//' -e 's/$$/,/'; \
+	    echo "0};"; echo "static const size_t pcol_$${n}_len = sizeof pcol_$$n - 1;"; \
+	  done; } > $@.tmp && mv $@.tmp $@
+$(BUILD)/obj/lib/query/report.o: $(BUILD)/gen/report_assets.h
+$(BUILD)/obj/lib/query/report.o: EXTRA_CPPFLAGS = -I$(BUILD)/gen
+
 $(BUILD)/obj/lib/%.o: lib/%.c $(GEN_H) | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(LAYER_CPPFLAGS) $(EXTRA_CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) $(LIB_CFLAGS) -MMD -MP -c $< -o $@

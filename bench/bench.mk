@@ -6,6 +6,7 @@
 #                      so the harness never rots.  Missing R/Go are noted, not fatal.
 #   make bench-codecs  format 1.1 size goals (zstd vs .pb.gz, raw vs protobuf,
 #                      Rprof), under a few minutes; `make bench` appends them
+#   make bench-report  `pcol report` page size and time to interactive (100k, 1M)
 #   make bench-flood   hash flooding (issue 20): crafted vs random keys for each
 #                      hash table keyed by input, 12.5k..100k keys; fails when a
 #                      crafted input costs more than 3x its random twin.  Writes
@@ -23,7 +24,7 @@ BENCH_WARN  := -Wall -Wextra -Werror -Wshadow
 BENCH_MAKE  := $(MAKE) --no-print-directory BUILD=$(BENCH_BUILD) OPT=-O2 SAN= \
                CFLAGS="-O2 -g" WARN="-Wall -Wextra -Wno-unused-parameter"
 
-.PHONY: bench bench-quick bench-flood bench-tools bench-codecs
+.PHONY: bench bench-quick bench-flood bench-tools bench-codecs bench-report
 
 bench-tools: deps
 	@$(BENCH_MAKE) $(BENCH_BUILD)/bin/pcol $(BENCH_BUILD)/lib/libpcol.a
@@ -46,3 +47,9 @@ bench-codecs: bench-tools
 
 bench-flood: bench-tools
 	@BUILD=$(BUILD) BENCH_BUILD=$(BENCH_BUILD) bash bench/flood.sh
+
+# `pcol report` pages of 100k and 1M generated samples: size against the pcol
+# file (fails past 4x) and time to interactive in Chromium; writes
+# bench/results/report.md (bench/report_page.sh).
+bench-report: bench-tools
+	@BUILD=$(BUILD) BENCH_BUILD=$(BENCH_BUILD) bash bench/report_page.sh

@@ -639,6 +639,25 @@ PCOL_API int pcol_fold_write(pcol_file *f, const pcol_select *sel, const pcol_va
 /* (fold sorts its lines before writing the first, so it holds them: they,
  * and the bytes written, count against the budget of opt, as an export's.) */
 
+/* ---------------------------------------------------------- report */
+
+/* The report page (`pcol report`): one self-contained HTML file (no network,
+ * everything inline) with what `pcol info` says, a timeline (long samples as
+ * rectangles, Rprof memory as a line), a top table and a flame graph that
+ * the page recomputes for a brushed time range by the rule of spec.md §7
+ * (a long sample counts weight x covered / duration, pcol_scale's rounding),
+ * and with `base` a differential flame graph.  The profile's data is
+ * embedded as base64 binary columns.  Writes to `out` (the caller owns
+ * atomic publication, see pcol_out_open). */
+typedef struct pcol_report_options {
+  const char *title;     /* page title; NULL = path */
+  const char *path;      /* the profile's name as shown; may be NULL */
+  pcol_file *base;       /* NULL, or the base of a differential flame graph */
+  const char *base_path; /* its name as shown */
+} pcol_report_options;
+PCOL_API int pcol_report_write(pcol_file *f, const pcol_report_options *opt, FILE *out,
+                               pcol_error *err);
+
 /* ========================================== level 3: convert (lib/convert)
  * Other profile formats into a builder, and pcol files back out to them. */
 

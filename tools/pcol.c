@@ -39,6 +39,19 @@ static const cli_command commands[] = {
      opts_diff, cmd_diff},
     {"merge", "pcol merge INPUT... -o OUT.pcol", "Combine profiles, keeping every source's identity.",
      NULL, opts_merge, cmd_merge},
+    {"report", "pcol report FILE -o report.html [--diff BASE] [--title T]",
+     "Write one self-contained HTML page: timeline, top table, flame graph.",
+     "The page works offline in any browser (no network, everything inline) and\n"
+     "shows what `pcol info` says, a timeline per source (and per thread label;\n"
+     "long samples as rectangles of their duration, Rprof memory as a line), a\n"
+     "top table (sortable, regex filter) and a flame graph (click to zoom,\n"
+     "search with matched %).  Drag across the timeline to select a time range:\n"
+     "the table and the graph are recomputed for it, a long sample counted by\n"
+     "the part of its duration inside the range (weight x covered / duration,\n"
+     "rounded as `pcol top --from A --to B` does).  Value and source selectors\n"
+     "choose what is added up.  --diff BASE colours the flame graph by the\n"
+     "change of each frame's share against BASE (red grew, blue shrank).",
+     opts_report, cmd_report},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

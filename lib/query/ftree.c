@@ -16,6 +16,7 @@ typedef struct ft_priv {
   uint32_t *parent;  /* same array as pcol_ftree.parent while building */
   uint32_t n;        /* nodes, the root included */
   size_t keyid_cap, parent_cap;
+  uint32_t *stack_node; /* tree node of each stack node (pcol_q_ftree_stack_nodes) */
 } ft_priv;
 
 /* Bound on the nodes of a frame tree, 2^30 - 1 (ids keep 31 bits with room
@@ -134,6 +135,8 @@ static int ftree_run(pcol_q_fctx *c, ft_priv *p, const pcol_select *sel, const p
         goto fail;
     map[n] = cur;
   }
+  p->stack_node = map; /* kept for the report page; freed with the tree */
+  map = NULL;
   out->n = p->n;
   out->parent = p->parent;
   out->depth = malloc((size_t)p->n * sizeof *out->depth);
@@ -144,7 +147,7 @@ static int ftree_run(pcol_q_fctx *c, ft_priv *p, const pcol_select *sel, const p
     rc = pcol_oom(err);
     goto done;
   }
-  for (uint64_t n = 1; n <= c->nstacks; n++) out->self[map[n]] += w[n];
+  for (uint64_t n = 1; n <= c->nstacks; n++) out->self[p->stack_node[n]] += w[n];
   out->self[0] += w[0]; /* samples with an empty stack sit on the root */
   out->name[0].ptr = "";
   out->name[0].len = 0;
@@ -197,6 +200,11 @@ uint32_t pcol_ftree_child(const pcol_ftree *t, uint32_t parent, const char *name
   return pcol_hset_find(&p->kids, ft_hash(parent, key), ft_eq, p, &k);
 }
 
+const uint32_t *pcol_q_ftree_stack_nodes(const pcol_ftree *t) {
+  const ft_priv *p = t->priv_;
+  return p ? p->stack_node : NULL;
+}
+
 void pcol_ftree_free(pcol_ftree *t) {
   if (!t) return;
   ft_priv *p = t->priv_;
@@ -205,6 +213,7 @@ void pcol_ftree_free(pcol_ftree *t) {
     pcol_hset_free(&p->kids);
     free(p->keyid);
     free(p->parent);
+    free(p->stack_node);
     free(p);
   }
   free(t->depth);

@@ -57,4 +57,24 @@ int pcol_q_fn_string(const pcol_q_fctx *c, uint32_t fn, const pcol_view *col, pc
 #define PCOL_Q_RPROF_ALLOC_NTYPES 3
 extern const char *const pcol_q_rprof_alloc_types[PCOL_Q_RPROF_ALLOC_NTYPES];
 
+/* ------------------------------------------------ for the report page */
+/* top.c: the keys pcol_top_compute adds up under, per location (a CSR:
+ * the distinct keys of location l are loc_keys[loc_koff[l] ..
+ * loc_koff[l + 1]), innermost first; location 0 has none); nokey is the
+ * key of "<no location>". */
+typedef struct pcol_q_topkeys {
+  uint64_t nloc;
+  uint32_t *loc_koff, *loc_keys, nokey;
+  pcol_q_keytab keys;
+} pcol_q_topkeys;
+int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, pcol_q_topkeys *out,
+                    pcol_error *err);
+void pcol_q_topkeys_free(pcol_q_topkeys *k);
+/* ftree.c: the frame-tree node of each stack node (nstacks + 1 entries,
+ * index 0 = the root), valid until pcol_ftree_free. */
+const uint32_t *pcol_q_ftree_stack_nodes(const pcol_ftree *t);
+/* weights.c: the value v of every sample (pcol_rows(samples) entries, in
+ * row order, unscaled), by the rule pcol_stack_weights adds up. */
+int pcol_q_sample_values(pcol_file *f, const pcol_value_sel *v, int64_t *out, pcol_error *err);
+
 #endif

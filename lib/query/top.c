@@ -399,3 +399,36 @@ void pcol_top_free(pcol_top *t) {
   }
   memset(t, 0, sizeof *t);
 }
+
+/* For the report page (report.c), which recomputes top in the browser: the
+ * distinct keys of each location exactly as pcol_top_compute finds them
+ * (the CSR arrays of build_loc_keys, and the key table), so that the page
+ * and `pcol top` cannot disagree on what a frame counts under. */
+int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, pcol_q_topkeys *out,
+                    pcol_error *err) {
+  memset(out, 0, sizeof *out);
+  topctx t;
+  memset(&t, 0, sizeof t);
+  t.by = by;
+  int rc = unnamed_functions_are_frames(f, sel, &t.unnamed_is_frame, err);
+  if (!rc) rc = pcol_q_fctx_init(&t.fc, f, err);
+  if (!rc) rc = build_loc_keys(&t, err);
+  if (!rc && (rc = pcol_q_key_intern(&t.keys, "<no location>", 13, 0, &out->nokey)))
+    rc = pcol_oom(err);
+  pcol_buf_free(&t.fc.scratch);
+  free(t.fn_key);
+  free(t.stamp);
+  out->nloc = t.fc.nloc;
+  out->loc_koff = t.loc_koff;
+  out->loc_keys = t.loc_keys;
+  out->keys = t.keys;
+  if (rc) pcol_q_topkeys_free(out);
+  return rc;
+}
+
+void pcol_q_topkeys_free(pcol_q_topkeys *k) {
+  free(k->loc_koff);
+  free(k->loc_keys);
+  pcol_q_keytab_free(&k->keys);
+  memset(k, 0, sizeof *k);
+}

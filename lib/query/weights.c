@@ -45,19 +45,23 @@ static int rprof_alloc(const wctx *c, uint64_t row, int64_t *out) {
   return PCOL_OK;
 }
 
+/* the value of the sample at `row` that a view adds up (unscaled) */
+static int sample_value(const wctx *c, uint64_t row, int64_t *v) {
+  *v = 0;
+  if (row >= c->nsamples) return PCOL_ECORRUPT;
+  if (c->vt == PCOL_VT_RPROF_ALLOC) return rprof_alloc(c, row, v);
+  if (c->vt == 0) {
+    *v = pcol_view_i64(&c->weight, row);
+    return PCOL_OK;
+  }
+  return value_of(c, row, c->vt, v);
+}
+
 static int add_sample(void *p, uint64_t row, int64_t num, int64_t den) {
   wctx *c = p;
   int64_t v = 0;
-  if (row >= c->nsamples) return PCOL_ECORRUPT;
-  if (c->vt == PCOL_VT_RPROF_ALLOC) {
-    int rc = rprof_alloc(c, row, &v);
-    if (rc) return rc;
-  } else if (c->vt == 0) {
-    v = pcol_view_i64(&c->weight, row);
-  } else {
-    int rc = value_of(c, row, c->vt, &v);
-    if (rc) return rc;
-  }
+  int rc = sample_value(c, row, &v);
+  if (rc) return rc;
   if (v == 0) return 0;
   v = pcol_scale(v, num, den);
   uint32_t s = pcol_view_u32(&c->stack, row);
@@ -95,43 +99,65 @@ static int weights_all_samples(wctx *c) {
   return PCOL_OK;
 }
 
-int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                       int64_t **w_out, int64_t *total_abs, pcol_error *err) {
-  wctx c = {0};
-  c.vt = v ? v->vt_id : 0;
-  c.err = err;
-  c.nstacks = pcol_rows(f, PCOL_T_STACKS);
-  c.nvalues = pcol_rows(f, PCOL_T_VALUES);
-  c.nsamples = pcol_rows(f, PCOL_T_SAMPLES);
-  *w_out = NULL;
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &c.stack, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &c.weight, err));
-  /* Columns are checked on first use (an O(rows) pass), so touch the value
-   * columns only when a value type is asked for. */
-  if (c.vt) {
-    PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &c.voff, err));
-    PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &c.vtype, err));
-    PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &c.vval, err));
-    PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &c.source, err));
+/* The columns a value needs (each checked on first use, an O(rows) pass,
+ * so the value columns are touched only when a value type is asked for).
+ * On success the caller frees c->rt (wctx_free). */
+static int wctx_init(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                     pcol_error *err) {
+  memset(c, 0, sizeof *c);
+  c->vt = v ? v->vt_id : 0;
+  c->err = err;
+  c->nstacks = pcol_rows(f, PCOL_T_STACKS);
+  c->nvalues = pcol_rows(f, PCOL_T_VALUES);
+  c->nsamples = pcol_rows(f, PCOL_T_SAMPLES);
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &c->stack, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &c->weight, err));
+  if (c->vt) {
+    PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &c->voff, err));
+    PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &c->vtype, err));
+    PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &c->vval, err));
+    PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &c->source, err));
   }
-  if (c.vt == PCOL_VT_RPROF_ALLOC) {
+  if (c->vt == PCOL_VT_RPROF_ALLOC) {
     for (int k = 0; k < PCOL_Q_RPROF_ALLOC_NTYPES; k++) {
       pcol_value_sel t;
       PCOL_RETURN_NOT_OK(pcol_value_resolve(f, sel, pcol_q_rprof_alloc_types[k], &t, err));
-      c.alloc_vt[k] = t.vt_id;
+      c->alloc_vt[k] = t.vt_id;
     }
   }
-  if (c.vt) {
-    PCOL_RETURN_NOT_OK(pcol_rtime_init(&c.rt, f, err));
-    c.use_rt = c.vt == PCOL_VT_TIME || (c.rt.cpu_vt && c.vt == c.rt.cpu_vt);
-  }
-  if (c.vt && c.voff.count != c.nsamples + 1) {
-    pcol_rtime_free(&c.rt);
+  if (c->vt && c->voff.count != c->nsamples + 1)
     return pcol_error_set(err, PCOL_ECORRUPT, "sample value offsets have the wrong length");
+  if (c->vt) {
+    PCOL_RETURN_NOT_OK(pcol_rtime_init(&c->rt, f, err));
+    c->use_rt = c->vt == PCOL_VT_TIME || (c->rt.cpu_vt && c->vt == c->rt.cpu_vt);
   }
+  return PCOL_OK;
+}
+
+static void wctx_free(wctx *c) { pcol_rtime_free(&c->rt); }
+
+int pcol_q_sample_values(pcol_file *f, const pcol_value_sel *v, int64_t *out, pcol_error *err) {
+  wctx c;
+  PCOL_RETURN_NOT_OK(wctx_init(&c, f, NULL, v, err));
+  for (uint64_t i = 0; i < c.nsamples; i++) {
+    int rc = sample_value(&c, i, &out[i]);
+    if (rc) {
+      wctx_free(&c);
+      return err && err->message[0] ? rc : pcol_error_set(err, rc, "sample data is damaged");
+    }
+  }
+  wctx_free(&c);
+  return PCOL_OK;
+}
+
+int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                       int64_t **w_out, int64_t *total_abs, pcol_error *err) {
+  wctx c;
+  *w_out = NULL;
+  PCOL_RETURN_NOT_OK(wctx_init(&c, f, sel, v, err));
   c.w = calloc(c.nstacks + 1, sizeof *c.w);
   if (!c.w) {
-    pcol_rtime_free(&c.rt);
+    wctx_free(&c);
     return pcol_oom(err);
   }
   int rc;
@@ -140,7 +166,7 @@ int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_se
     rc = weights_all_samples(&c); /* the common case, without a callback a row */
   else
     rc = pcol_select_iter(f, sel, add_sample, &c, err);
-  pcol_rtime_free(&c.rt);
+  wctx_free(&c);
   if (rc) {
     free(c.w);
     if (err && !err->message[0]) pcol_error_set(err, rc, "sample data is damaged");

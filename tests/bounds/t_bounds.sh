@@ -51,6 +51,7 @@ for f in "$tmp/amp.pb.gz" "$tmp/demo.out" "$tmp/demo.pcol"; do
   run $small "top --by line $b" "$PCOL" top "$f" --by line
   run $small "fold $b" "$PCOL" fold "$f"
   run $small "flame $b" "$PCOL" flame "$f" -o "$tmp/f.svg"
+  run $small "report $b" "$PCOL" report "$f" -o "$tmp/r.html"
   run $small "diff $b $b" "$PCOL" diff "$f" "$f"
   for t in rprof pprof perun collapsed speedscope; do
     run $small "unpack --to $t $b" "$PCOL" unpack "$f" --to $t -o "$tmp/out.$t"

@@ -1,0 +1,44 @@
+// report_page.js — how long a `pcol report` page takes to become
+// interactive in headless Chromium (navigation start to the page's
+// data-ready mark: data decoded, timeline, top table and flame graph drawn)
+// and to recompute for a range.  Driven through the DevTools protocol
+// (chrome-remote-interface from npm) on 127.0.0.1.  Bounded in time.
+//   node report_page.js BROWSER PROFILE_DIR PAGE.html RUNS
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { spawn } = require('child_process');
+const CDP = require('chrome-remote-interface');
+const [browser, prof, page, runsArg] = process.argv.slice(2);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+(async () => {
+  const chrome = spawn(browser, ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0', '--user-data-dir=' + prof,
+    '--window-size=1300,1000', 'about:blank'], { stdio: 'ignore' });
+  const guard = setTimeout(() => { chrome.kill('SIGKILL'); console.error('timed out'); process.exit(1); }, 300000);
+  let port = 0;
+  for (let i = 0; i < 200 && !port; i++) {
+    await sleep(100);
+    try { port = +fs.readFileSync(path.join(prof, 'DevToolsActivePort'), 'utf8').split('\n')[0]; } catch (e) { /* not yet */ }
+  }
+  const client = await CDP({ host: '127.0.0.1', port });
+  const { Page, Runtime } = client;
+  await Page.enable();
+  const ev = async (e) => (await Runtime.evaluate({ expression: e, returnByValue: true })).result.value;
+  const ready = [], range = [];
+  for (let r = 0; r < +runsArg; r++) {
+    const t0 = Date.now();
+    await Page.navigate({ url: 'file://' + path.resolve(page) });
+    while (!(await ev(`document.body && document.body.getAttribute('data-ready')`))) await sleep(20);
+    ready.push(Date.now() - t0);
+    range.push(await ev(`(() => { const m = pcolReport.meta, s = m.sources.find(s => s.timed);
+      if (!s) return 0; const t = performance.now(); pcolReport.select(s.t0 + (s.t1 - s.t0) / 3, s.t0 + (s.t1 - s.t0) / 2);
+      return Math.round(performance.now() - t); })()`));
+  }
+  const med = (a) => a.slice().sort((x, y) => x - y)[Math.floor(a.length / 2)];
+  console.log(`${med(ready)}\t${Math.min(...ready)}\t${Math.max(...ready)}\t${med(range)}`);
+  await client.close();
+  chrome.kill('SIGTERM');
+  clearTimeout(guard);
+})().catch((e) => { console.error(e); process.exit(1); });

@@ -1,0 +1,686 @@
+/* report.c — pcol_report_write: one self-contained HTML page (`pcol report`)
+ * with a timeline, a top table and a flame graph that the page recomputes
+ * for a brushed time range.
+ *
+ * The page is the template lib/query/report/report.html with its script
+ * report.js (compiled into the library as byte arrays, $(BUILD)/gen/
+ * report_assets.h) and the profile's data between them: a small JSON
+ * object (names, sources, value types, what `pcol info` says) and binary
+ * columns, base64-encoded, each in the narrowest of u8/u16/u32/i32/f64 or
+ * one constant.  Nothing per sample is JSON, so a 1M-sample profile makes a
+ * page of a few bytes per sample.
+ *
+ * What the page adds up comes from the query level itself, so the page and
+ * `pcol top` cannot disagree on a rule: each sample's value (weights.c, also
+ * rprof.alloc), the keys each location counts under for top (top.c), the
+ * frame tree and each stack node's node in it (ftree.c), the shares of a
+ * diff base (diff.c).  The script applies the range rule of spec.md §7
+ * (weight x covered / duration, pcol_scale's rounding) to them.
+ *
+ * Cost model: O(samples x value types) time and memory for the columns,
+ * O(stacks + locations + lines) for the trees and keys. */
+#include "query.h"
+#include "report_assets.h"
+
+#include <stdarg.h>
+
+typedef struct rep {
+  pcol_file *f;
+  pcol_buf js;  /* the JSON object */
+  pcol_buf bin; /* the binary columns, each 8-byte aligned */
+  int rc;       /* first failure of an append (PCOL_ENOMEM) */
+  uint64_t ns, nstacks;
+  int64_t *tmp; /* samples (or more) int64 of scratch */
+} rep;
+
+static void put(rep *r, const void *p, size_t n) {
+  if (!r->rc && pcol_buf_append(&r->js, p, n)) r->rc = PCOL_ENOMEM;
+}
+
+static void putf(rep *r, const char *fmt, ...) {
+  char b[256];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(b, sizeof b, fmt, ap);
+  va_end(ap);
+  if (n > 0) put(r, b, (size_t)n < sizeof b ? (size_t)n : sizeof b - 1);
+}
+
+/* A JSON string: valid UTF-8 kept, broken sequences and NUL as U+FFFD, '<'
+ * escaped so that the text can never close the <script> it sits in. */
+static void jstr(rep *r, const char *p, size_t n) {
+  const unsigned char *s = (const unsigned char *)p;
+  put(r, "\"", 1);
+  for (size_t i = 0; i < n; i++) {
+    unsigned c = s[i];
+    if (c == '"' || c == '\\') {
+      char e[2] = {'\\', (char)c};
+      put(r, e, 2);
+    } else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7f) {
+      putf(r, c == 0 ? "\\ufffd" : "\\u%04x", c);
+    } else if (c < 0x80) {
+      put(r, s + i, 1);
+    } else {
+      size_t len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 && c < 0xf0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+      int ok = len && i + len <= n;
+      for (size_t k = 1; ok && k < len; k++) ok = (s[i + k] & 0xc0) == 0x80;
+      if (ok && len == 3 && c == 0xe0) ok = s[i + 1] >= 0xa0;
+      if (ok && len == 3 && c == 0xed) ok = s[i + 1] < 0xa0; /* no surrogates */
+      if (ok && len == 4 && c == 0xf0) ok = s[i + 1] >= 0x90;
+      if (ok && len == 4 && c == 0xf4) ok = s[i + 1] < 0x90;
+      if (ok) {
+        put(r, s + i, len);
+        i += len - 1;
+      } else {
+        put(r, "\\ufffd", 6);
+      }
+    }
+  }
+  put(r, "\"", 1);
+}
+
+static void jpstr(rep *r, pcol_str s) {
+  if (s.ptr) jstr(r, s.ptr, s.len);
+  else put(r, "null", 4);
+}
+
+static void jkey(rep *r, const char *k) {
+  jstr(r, k, strlen(k));
+  put(r, ":", 1);
+}
+
+/* A column of n int64 values as "name":{...}, in the narrowest encoding:
+ * "c" (all equal), "u8", "u16", "u32", "i32" or "f64" (exact below 2^53;
+ * larger magnitudes are marked "lossy"). */
+static void col(rep *r, const char *name, const int64_t *v, uint64_t n) {
+  int64_t lo = n ? v[0] : 0, hi = lo;
+  for (uint64_t i = 1; i < n; i++) {
+    if (v[i] < lo) lo = v[i];
+    if (v[i] > hi) hi = v[i];
+  }
+  jkey(r, name);
+  if (lo == hi) {
+    putf(r, "{\"e\":\"c\",\"n\":%llu,\"v\":%lld}", (unsigned long long)n, (long long)lo);
+    return;
+  }
+  const char *e;
+  size_t w;
+  if (lo >= 0 && hi < 256) e = "u8", w = 1;
+  else if (lo >= 0 && hi < 65536) e = "u16", w = 2;
+  else if (lo >= 0 && hi <= (int64_t)UINT32_MAX) e = "u32", w = 4;
+  else if (lo >= INT32_MIN && hi <= INT32_MAX) e = "i32", w = 4;
+  else e = "f64", w = 8;
+  while (!r->rc && r->bin.len % 8) r->rc = pcol_buf_append(&r->bin, "", 1) ? PCOL_ENOMEM : 0;
+  if (r->rc || pcol_buf_reserve(&r->bin, (size_t)n * w)) {
+    r->rc = PCOL_ENOMEM;
+    return;
+  }
+  size_t off = r->bin.len;
+  uint8_t *d = (uint8_t *)r->bin.data + off;
+  for (uint64_t i = 0; i < n; i++) {
+    int64_t x = v[i];
+    if (w == 1) d[i] = (uint8_t)x;
+    else if (w == 2) pcol_wr16(d + 2 * i, (uint16_t)x);
+    else if (w == 4) pcol_wr32(d + 4 * i, (uint32_t)x);
+    else {
+      double f = (double)x;
+      uint64_t u;
+      memcpy(&u, &f, 8);
+      pcol_wr64(d + 8 * i, u);
+    }
+  }
+  r->bin.len += (size_t)n * w;
+  int lossy = w == 8 && (lo < -(INT64_C(1) << 53) || hi > (INT64_C(1) << 53));
+  putf(r, "{\"e\":\"%s\",\"n\":%llu,\"o\":%llu%s}", e, (unsigned long long)n,
+       (unsigned long long)off, lossy ? ",\"lossy\":1" : "");
+}
+
+static void col_u32(rep *r, const char *name, const uint32_t *v, uint64_t n) {
+  int64_t *t = malloc((n ? n : 1) * sizeof *t);
+  if (!t) {
+    r->rc = PCOL_ENOMEM;
+    return;
+  }
+  for (uint64_t i = 0; i < n; i++) t[i] = v[i];
+  col(r, name, t, n);
+  free(t);
+}
+
+static void col_f64(rep *r, const char *name, const double *v, uint64_t n) {
+  while (!r->rc && r->bin.len % 8) r->rc = pcol_buf_append(&r->bin, "", 1) ? PCOL_ENOMEM : 0;
+  size_t off = r->bin.len;
+  for (uint64_t i = 0; i < n && !r->rc; i++) {
+    uint8_t b[8];
+    uint64_t u;
+    memcpy(&u, &v[i], 8);
+    pcol_wr64(b, u);
+    if (pcol_buf_append(&r->bin, b, 8)) r->rc = PCOL_ENOMEM;
+  }
+  jkey(r, name);
+  putf(r, "{\"e\":\"f64\",\"n\":%llu,\"o\":%llu}", (unsigned long long)n, (unsigned long long)off);
+}
+
+/* ------------------------------------------------------------ pieces */
+
+static int names_of(rep *r, const pcol_q_keytab *k) {
+  put(r, "[", 1);
+  for (uint32_t i = 1; i <= k->n; i++) {
+    if (i > 1) put(r, ",", 1);
+    jpstr(r, k->s[i]);
+  }
+  put(r, "]", 1);
+  return r->rc;
+}
+
+static int str_cmp_bytes(pcol_str x, pcol_str y) {
+  size_t n = x.len < y.len ? x.len : y.len;
+  int c = n ? memcmp(x.ptr, y.ptr, n) : 0;
+  return c ? c : x.len == y.len ? 0 : x.len < y.len ? -1 : 1;
+}
+
+static int key_cmp(const void *a, const void *b, void *ctx) {
+  const pcol_q_keytab *k = ctx;
+  return str_cmp_bytes(k->s[*(const uint32_t *)a], k->s[*(const uint32_t *)b]);
+}
+
+/* One key set of top: names, their byte order (top sorts ties by name
+ * bytewise, which JavaScript's string order is not), the CSR per location. */
+static int keyset(rep *r, const pcol_select *sel, pcol_by by, int unnamed, pcol_error *err) {
+  static const char *const byname[] = {"function", "line", "file"};
+  pcol_q_topkeys k;
+  PCOL_RETURN_NOT_OK(pcol_q_top_keys(r->f, sel, by, &k, err));
+  uint32_t n = k.keys.n;
+  uint32_t *ord = malloc(((size_t)n + 1) * sizeof *ord);
+  uint32_t *rank = malloc(((size_t)n + 1) * sizeof *rank);
+  if (!ord || !rank) {
+    free(ord);
+    free(rank);
+    pcol_q_topkeys_free(&k);
+    return pcol_oom(err);
+  }
+  for (uint32_t i = 0; i < n; i++) ord[i] = i + 1;
+  qsort_r(ord, n, sizeof *ord, key_cmp, &k.keys);
+  rank[0] = 0;
+  for (uint32_t i = 0; i < n; i++) rank[ord[i]] = i + 1;
+  putf(r, "{\"by\":\"%s\",\"unnamed\":%d,\"nokey\":%u,\"names\":", byname[by], unnamed, k.nokey);
+  names_of(r, &k.keys);
+  put(r, ",", 1);
+  col_u32(r, "rank", rank, (uint64_t)n + 1);
+  put(r, ",", 1);
+  col_u32(r, "koff", k.loc_koff, k.nloc + 2);
+  put(r, ",", 1);
+  col_u32(r, "keys", k.loc_keys, k.loc_koff[k.nloc + 1]);
+  put(r, "}", 1);
+  free(ord);
+  free(rank);
+  pcol_q_topkeys_free(&k);
+  return r->rc;
+}
+
+/* Which key sets the page needs: by line and by file; by function once per
+ * way of naming unnamed functions that a choice of sources can give (frames
+ * of their own unless every selected source is Rprof, top.c). */
+static int keysets(rep *r, const uint8_t *is_rprof, uint64_t nsrc, pcol_error *err) {
+  uint32_t first_rprof = 0, any_other = 0;
+  for (uint64_t s = 1; s <= nsrc; s++) {
+    if (is_rprof[s] && !first_rprof) first_rprof = (uint32_t)s;
+    if (!is_rprof[s]) any_other = 1;
+  }
+  put(r, "\"keysets\":[", 11);
+  int k = 0;
+  if (first_rprof) {
+    pcol_select one = {0};
+    one.source_id = first_rprof;
+    PCOL_RETURN_NOT_OK(keyset(r, &one, PCOL_BY_FUNCTION, 0, err));
+    k++;
+  }
+  if (any_other || !nsrc) {
+    if (k++) put(r, ",", 1);
+    PCOL_RETURN_NOT_OK(keyset(r, NULL, PCOL_BY_FUNCTION, 1, err));
+  }
+  put(r, ",", 1);
+  PCOL_RETURN_NOT_OK(keyset(r, NULL, PCOL_BY_LINE, 0, err));
+  put(r, ",", 1);
+  PCOL_RETURN_NOT_OK(keyset(r, NULL, PCOL_BY_FILE, 0, err));
+  put(r, "]", 1);
+  return r->rc;
+}
+
+/* The frame tree (structure only: the page adds the values up) and each
+ * stack node's node in it. */
+static int frame_tree(rep *r, pcol_ftree *t, pcol_error *err) {
+  pcol_q_keytab names = {0};
+  uint32_t *nid = malloc(((size_t)t->n + 1) * sizeof *nid);
+  if (!nid) return pcol_oom(err);
+  int rc = PCOL_OK;
+  nid[0] = 0;
+  for (uint32_t i = 1; i < t->n && !rc; i++)
+    rc = pcol_q_key_intern(&names, t->name[i].ptr ? t->name[i].ptr : "", t->name[i].len, 0, &nid[i]);
+  if (rc) {
+    free(nid);
+    pcol_q_keytab_free(&names);
+    return pcol_oom(err);
+  }
+  putf(r, "\"ftree\":{\"n\":%u,\"names\":", t->n);
+  names_of(r, &names);
+  put(r, ",", 1);
+  col_u32(r, "parent", t->parent, t->n);
+  put(r, ",", 1);
+  col_u32(r, "name", nid, t->n);
+  put(r, ",", 1);
+  col_u32(r, "stack", pcol_q_ftree_stack_nodes(t), r->nstacks + 1);
+  put(r, "}", 1);
+  free(nid);
+  pcol_q_keytab_free(&names);
+  return r->rc;
+}
+
+/* The value choices: the weight column, each stored type, rprof.alloc. */
+typedef struct vchoice {
+  pcol_value_sel v;
+  char cli[160]; /* the --value argument that names it */
+} vchoice;
+
+static int value_choices(rep *r, vchoice **out, size_t *n, pcol_error *err) {
+  uint64_t nvt = pcol_rows(r->f, PCOL_T_VALUE_TYPES);
+  vchoice *c = calloc(nvt + 2, sizeof *c);
+  if (!c) return pcol_oom(err);
+  size_t k = 0;
+  int rc = pcol_value_resolve(r->f, NULL, "weight", &c[k].v, err);
+  snprintf(c[k++].cli, sizeof c->cli, "weight");
+  for (uint64_t i = 0; !rc && i < nvt; i++) {
+    pcol_view ty, un;
+    pcol_str t, u;
+    if ((rc = pcol_column(r->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err)) ||
+        (rc = pcol_column(r->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, err)) ||
+        (rc = pcol_string(r->f, pcol_view_u32(&ty, i), &t, err)) ||
+        (rc = pcol_string(r->f, pcol_view_u32(&un, i), &u, err)))
+      break;
+    c[k].v.vt_id = (uint32_t)(i + 1);
+    c[k].v.type = t;
+    c[k].v.unit = u;
+    snprintf(c[k].cli, sizeof c->cli, "%.*s/%.*s", (int)(t.len > 70 ? 70 : t.len),
+             t.ptr ? t.ptr : "NA", (int)(u.len > 70 ? 70 : u.len), u.ptr ? u.ptr : "NA");
+    k++;
+  }
+  if (!rc && pcol_value_resolve(r->f, NULL, PCOL_VALUE_RPROF_ALLOC, &c[k].v, NULL) == PCOL_OK)
+    snprintf(c[k++].cli, sizeof c->cli, "%s", PCOL_VALUE_RPROF_ALLOC);
+  if (rc) {
+    free(c);
+    return rc;
+  }
+  *out = c;
+  *n = k;
+  return PCOL_OK;
+}
+
+static size_t choice_of(const vchoice *c, size_t n, uint32_t vt) {
+  for (size_t i = 0; i < n; i++)
+    if (c[i].v.vt_id == vt) return i;
+  return 0;
+}
+
+/* Thread labels: the first of these keys that some sample has gives a
+ * timeline track per value. */
+static const char *const THREAD_KEYS[] = {"thread_name", "thread", "thread_id", "tid"};
+
+static int threads(rep *r, pcol_error *err) {
+  pcol_file *f = r->f;
+  uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS), nlb = pcol_rows(f, PCOL_T_LABELS);
+  if (!nls || !nlb) return PCOL_OK;
+  pcol_view lso, lk, lstr, lnum, sls;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS, &lso, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_KEY, &lk, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_STR, &lstr, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_NUM, &lnum, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &sls, err));
+  /* the key: the first of THREAD_KEYS present */
+  int best = -1;
+  for (uint64_t i = 0; i < nlb; i++) {
+    pcol_str k;
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&lk, i), &k, err));
+    for (int j = 0; j < (int)(sizeof THREAD_KEYS / sizeof *THREAD_KEYS); j++)
+      if (pcol_str_is(k, THREAD_KEYS[j]) && (best < 0 || j < best)) best = j;
+  }
+  if (best < 0) return PCOL_OK;
+  uint32_t *ls_thr = calloc(nls + 1, sizeof *ls_thr);
+  pcol_q_keytab names = {0};
+  if (!ls_thr) return pcol_oom(err);
+  int rc = PCOL_OK;
+  for (uint64_t s = 1; s <= nls && !rc; s++) {
+    uint64_t a = pcol_view_u64(&lso, s - 1), e = pcol_view_u64(&lso, s);
+    if (e > nlb) e = nlb;
+    for (uint64_t i = a; i < e && !rc; i++) {
+      pcol_str k, v;
+      if ((rc = pcol_string(f, pcol_view_u32(&lk, i), &k, err))) break;
+      if (!pcol_str_is(k, THREAD_KEYS[best])) continue;
+      if ((rc = pcol_string(f, pcol_view_u32(&lstr, i), &v, err))) break;
+      char nb[32];
+      if (!v.ptr) {
+        int64_t num = pcol_view_i64(&lnum, i);
+        int m = snprintf(nb, sizeof nb, "%lld", (long long)num);
+        v.ptr = nb;
+        v.len = (size_t)m;
+        if (num == PCOL_NA_I64) continue;
+      }
+      if (pcol_q_key_intern(&names, v.ptr, v.len, 1, &ls_thr[s])) rc = pcol_oom(err);
+      break;
+    }
+  }
+  if (!rc) {
+    for (uint64_t i = 0; i < r->ns; i++) {
+      uint32_t ls = pcol_view_u32(&sls, i);
+      r->tmp[i] = ls <= nls ? ls_thr[ls] : 0;
+    }
+    put(r, "\"threads\":{\"key\":", 17);
+    jstr(r, THREAD_KEYS[best], strlen(THREAD_KEYS[best]));
+    put(r, ",\"names\":", 9);
+    names_of(r, &names);
+    put(r, ",", 1);
+    col(r, "col", r->tmp, r->ns);
+    put(r, "},", 2);
+    rc = r->rc;
+  }
+  free(ls_thr);
+  pcol_q_keytab_free(&names);
+  return rc;
+}
+
+/* Sources: what `pcol info` lists, plus each one's rows, leading rows
+ * without a time, time span and default value. */
+static int sources(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, pcol_error *err) {
+  pcol_file *f = r->f;
+  uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES), n = r->ns;
+  pcol_view st, su, src, tim, dur;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &st, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &su, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &tim, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &dur, err));
+  put(r, "\"sources\":[", 11);
+  uint64_t row = 0;
+  for (uint64_t s = 1; s <= nsrc; s++) {
+    pcol_str t, u;
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&st, s - 1), &t, err));
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&su, s - 1), &u, err));
+    is_rprof[s] = pcol_str_is(t, PCOL_SRC_RPROF);
+    /* rows of source s (sorted by source; anything else counts as none) */
+    uint64_t a = row;
+    while (row < n && pcol_view_u32(&src, row) == s) row++;
+    uint64_t na = 0;
+    while (a + na < row && pcol_view_i64(&tim, a + na) == PCOL_NA_I64) na++;
+    int64_t t0 = 0, t1 = 0;
+    int timed = a + na < row;
+    if (timed) {
+      t0 = pcol_view_i64(&tim, a + na);
+      for (uint64_t i = a + na; i < row; i++) {
+        int64_t e, d = dur.data ? pcol_view_i64(&dur, i) : 0;
+        if (__builtin_add_overflow(pcol_view_i64(&tim, i), d > 0 ? d : 0, &e)) e = INT64_MAX;
+        if (e > t1) t1 = e;
+      }
+    }
+    pcol_select one = {0};
+    one.source_id = (uint32_t)s;
+    pcol_value_sel dv;
+    PCOL_RETURN_NOT_OK(pcol_value_resolve(f, &one, NULL, &dv, err));
+    int64_t interval = 0;
+    pcol_str iv;
+    if (pcol_meta_get(f, (uint32_t)s, RPROF_META_INTERVAL_US, &iv, NULL) == PCOL_OK && iv.ptr &&
+        iv.len < 18) {
+      for (size_t j = 0; j < iv.len && iv.ptr[j] >= '0' && iv.ptr[j] <= '9'; j++)
+        interval = interval * 10 + (iv.ptr[j] - '0');
+      interval *= 1000;
+    }
+    if (s > 1) put(r, ",", 1);
+    putf(r, "{\"id\":%llu,\"type\":", (unsigned long long)s);
+    jpstr(r, t);
+    put(r, ",\"uri\":", 7);
+    jpstr(r, u);
+    putf(r, ",\"row0\":%llu,\"row1\":%llu,\"na\":%llu,\"timed\":%d,\"t0\":%lld,\"t1\":%lld,"
+            "\"value\":%zu,\"interval_ns\":%lld}",
+         (unsigned long long)a, (unsigned long long)row, (unsigned long long)na, timed,
+         (long long)t0, (long long)t1, choice_of(vc, nvc, dv.vt_id), (long long)interval);
+  }
+  put(r, "],", 2);
+  if (row != n)
+    return pcol_error_set(err, PCOL_ECORRUPT, "samples are not sorted by source (row %llu)",
+                          (unsigned long long)row + 1);
+  return r->rc;
+}
+
+/* The per-sample columns: source, time (deltas within a source), duration,
+ * stack, and each value choice. */
+static int sample_cols(rep *r, const vchoice *vc, size_t nvc, pcol_error *err) {
+  pcol_file *f = r->f;
+  uint64_t n = r->ns;
+  pcol_view src, tim, dur, stk;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &tim, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &dur, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &stk, err));
+  put(r, "\"cols\":{", 8);
+  for (uint64_t i = 0; i < n; i++) r->tmp[i] = pcol_view_u32(&src, i);
+  col(r, "src", r->tmp, n);
+  /* times as deltas from the previous timed sample of the source (the
+   * first one absolute; NA rows 0): small numbers, exact prefix sums */
+  int delta = 1;
+  for (uint64_t i = 0; i < n; i++) {
+    int64_t t = pcol_view_i64(&tim, i);
+    int first = i == 0 || pcol_view_u32(&src, i - 1) != pcol_view_u32(&src, i) ||
+                pcol_view_i64(&tim, i - 1) == PCOL_NA_I64;
+    if (t == PCOL_NA_I64) r->tmp[i] = 0;
+    else if (first) r->tmp[i] = t;
+    else if (__builtin_sub_overflow(t, pcol_view_i64(&tim, i - 1), &r->tmp[i]) || r->tmp[i] < 0)
+      delta = 0;
+  }
+  if (!delta)
+    for (uint64_t i = 0; i < n; i++) {
+      int64_t t = pcol_view_i64(&tim, i);
+      r->tmp[i] = t == PCOL_NA_I64 ? 0 : t;
+    }
+  put(r, ",", 1);
+  col(r, delta ? "tdelta" : "tabs", r->tmp, n);
+  for (uint64_t i = 0; i < n; i++) r->tmp[i] = dur.data ? pcol_view_i64(&dur, i) : 0;
+  put(r, ",", 1);
+  col(r, "dur", r->tmp, n);
+  for (uint64_t i = 0; i < n; i++) r->tmp[i] = pcol_view_u32(&stk, i);
+  put(r, ",", 1);
+  col(r, "stack", r->tmp, n);
+  for (size_t k = 0; k < nvc; k++) {
+    PCOL_RETURN_NOT_OK(pcol_q_sample_values(f, &vc[k].v, r->tmp, err));
+    char name[32];
+    snprintf(name, sizeof name, "v%zu", k);
+    put(r, ",", 1);
+    col(r, name, r->tmp, n);
+  }
+  put(r, "},", 2);
+  return r->rc;
+}
+
+/* For --diff: each frame-tree node's share in the base, per value choice
+ * that the base has too (by the same --value name). */
+static int diff_shares(rep *r, const pcol_ftree *t, const vchoice *vc, size_t nvc,
+                       const pcol_report_options *o, pcol_error *err) {
+  put(r, "\"diff\":{\"path\":", 15);
+  const char *bp = o->base_path ? o->base_path : "base";
+  jstr(r, bp, strlen(bp));
+  put(r, ",\"shares\":{", 11);
+  int first = 1;
+  for (size_t k = 0; k < nvc; k++) {
+    pcol_value_sel bv;
+    pcol_ftree bt;
+    double *bshare = NULL, *delta = NULL;
+    if (pcol_value_resolve(o->base, NULL, vc[k].cli, &bv, NULL) ||
+        pcol_value_compatible(&bv, &vc[k].v, NULL))
+      continue;
+    PCOL_RETURN_NOT_OK(pcol_ftree_build(o->base, NULL, &bv, &bt, err));
+    int rc = pcol_ftree_diff(t, &bt, &bshare, &delta, err);
+    pcol_ftree_free(&bt);
+    if (rc) return rc;
+    char name[32];
+    snprintf(name, sizeof name, "%zu", k);
+    if (!first) put(r, ",", 1);
+    first = 0;
+    col_f64(r, name, bshare, t->n);
+    free(bshare);
+    free(delta);
+  }
+  put(r, "}},", 3);
+  return r->rc;
+}
+
+static void header_info(rep *r, const pcol_report_options *o) {
+  pcol_header_info h;
+  pcol_file_header(r->f, &h);
+  const char *path = o && o->path ? o->path : "";
+  const char *title = o && o->title ? o->title : path;
+  put(r, "{\"title\":", 9);
+  jstr(r, title, strlen(title));
+  put(r, ",\"path\":", 8);
+  jstr(r, path, strlen(path));
+  putf(r, ",\"tool\":\"pcol %s\",\"format\":\"%u.%u\",\"file_size\":%llu,\"n\":%llu,\"nstacks\":%llu,",
+       pcol_version_string(), h.major, h.minor, (unsigned long long)h.file_size,
+       (unsigned long long)r->ns, (unsigned long long)r->nstacks);
+  put(r, "\"tables\":{", 10);
+  for (int t = 1; t < PCOL_T_COUNT_; t++) {
+    const pcol_table_info *ti = pcol_table_info_get(t);
+    if (t > 1) put(r, ",", 1);
+    jkey(r, ti ? ti->name : "?");
+    putf(r, "%llu", (unsigned long long)pcol_rows(r->f, t));
+  }
+  put(r, "},", 2);
+}
+
+static int build_json(rep *r, const pcol_report_options *o, pcol_error *err) {
+  pcol_file *f = r->f;
+  uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  vchoice *vc = NULL;
+  size_t nvc = 0;
+  pcol_ftree t = {0};
+  uint8_t *is_rprof = calloc(nsrc + 1, 1);
+  pcol_view sp, sl;
+  if (!is_rprof) return pcol_oom(err);
+  int rc = value_choices(r, &vc, &nvc, err);
+  if (rc) goto done;
+  header_info(r, o);
+  if ((rc = sources(r, vc, nvc, is_rprof, err))) goto done;
+  {
+    pcol_value_sel dv;
+    if ((rc = pcol_value_resolve(f, NULL, NULL, &dv, err))) goto done;
+    putf(r, "\"value\":%zu,\"values\":[", choice_of(vc, nvc, dv.vt_id));
+  }
+  for (size_t k = 0; k < nvc; k++) {
+    if (k) put(r, ",", 1);
+    put(r, "{\"type\":", 8);
+    jpstr(r, vc[k].v.type);
+    put(r, ",\"unit\":", 8);
+    jpstr(r, vc[k].v.unit);
+    put(r, ",\"cli\":", 7);
+    jstr(r, vc[k].cli, strlen(vc[k].cli));
+    putf(r, ",\"vt\":%lld}", vc[k].v.vt_id == PCOL_VT_RPROF_ALLOC ? -1LL : (long long)vc[k].v.vt_id);
+  }
+  put(r, "],", 2);
+  /* Rprof memory: the three snapshot types, drawn as a line */
+  {
+    size_t m[PCOL_Q_RPROF_ALLOC_NTYPES];
+    int all = 1;
+    for (int k = 0; k < PCOL_Q_RPROF_ALLOC_NTYPES; k++) {
+      pcol_value_sel mv;
+      if (pcol_value_resolve(f, NULL, pcol_q_rprof_alloc_types[k], &mv, NULL)) all = 0;
+      else m[k] = choice_of(vc, nvc, mv.vt_id);
+    }
+    if (all) putf(r, "\"memory\":[%zu,%zu,%zu],", m[0], m[1], m[2]);
+  }
+  if ((rc = sample_cols(r, vc, nvc, err))) goto done;
+  if ((rc = pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &sp, err)) ||
+      (rc = pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &sl, err)))
+    goto done;
+  put(r, "\"stacks\":{", 10);
+  for (uint64_t i = 0; i < r->nstacks; i++) r->tmp[i] = pcol_view_u32(&sp, i);
+  col(r, "parent", r->tmp, r->nstacks);
+  for (uint64_t i = 0; i < r->nstacks; i++) r->tmp[i] = pcol_view_u32(&sl, i);
+  put(r, ",", 1);
+  col(r, "loc", r->tmp, r->nstacks);
+  put(r, "},", 2);
+  if ((rc = keysets(r, is_rprof, nsrc, err))) goto done;
+  put(r, ",", 1);
+  if ((rc = threads(r, err))) goto done;
+  if ((rc = pcol_ftree_build(f, NULL, &vc[0].v, &t, err))) goto done;
+  if (o && o->base && (rc = diff_shares(r, &t, vc, nvc, o, err))) goto done;
+  if ((rc = frame_tree(r, &t, err))) goto done;
+  putf(r, ",\"bin_len\":%llu}", (unsigned long long)r->bin.len);
+  rc = r->rc ? pcol_oom(err) : PCOL_OK;
+done:
+  pcol_ftree_free(&t);
+  free(vc);
+  free(is_rprof);
+  return rc;
+}
+
+/* ------------------------------------------------------------ output */
+
+static int write_b64(FILE *out, const unsigned char *p, size_t n) {
+  static const char A[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  char line[4 * 1024 + 2];
+  size_t k = 0;
+  for (size_t i = 0; i < n; i += 3) {
+    uint32_t v = (uint32_t)p[i] << 16;
+    if (i + 1 < n) v |= (uint32_t)p[i + 1] << 8;
+    if (i + 2 < n) v |= p[i + 2];
+    line[k++] = A[(v >> 18) & 63];
+    line[k++] = A[(v >> 12) & 63];
+    line[k++] = i + 1 < n ? A[(v >> 6) & 63] : '=';
+    line[k++] = i + 2 < n ? A[v & 63] : '=';
+    if (k == sizeof line - 2) {
+      line[k++] = '\n';
+      if (fwrite(line, 1, k, out) != k) return PCOL_EIO;
+      k = 0;
+    }
+  }
+  return k && fwrite(line, 1, k, out) != k ? PCOL_EIO : PCOL_OK;
+}
+
+/* the template up to (not including) marker m, from *pos; *pos moves past it */
+static int write_until(FILE *out, const char *tpl, size_t len, size_t *pos, const char *m) {
+  size_t ml = strlen(m);
+  const char *at = m[0] ? memmem(tpl + *pos, len - *pos, m, ml) : NULL;
+  size_t end = at ? (size_t)(at - tpl) : len;
+  if (fwrite(tpl + *pos, 1, end - *pos, out) != end - *pos) return PCOL_EIO;
+  *pos = at ? end + ml : len;
+  return PCOL_OK;
+}
+
+int pcol_report_write(pcol_file *f, const pcol_report_options *opt, FILE *out, pcol_error *err) {
+  rep r;
+  memset(&r, 0, sizeof r);
+  r.f = f;
+  r.ns = pcol_rows(f, PCOL_T_SAMPLES);
+  r.nstacks = pcol_rows(f, PCOL_T_STACKS);
+  /* scratch for the per-sample and per-stack columns */
+  uint64_t big = r.ns > r.nstacks ? r.ns : r.nstacks;
+  if (big >= SIZE_MAX / 16) return pcol_error_set(err, PCOL_ETOOBIG, "the profile is too large for a report");
+  r.tmp = malloc((size_t)(big + 1) * sizeof *r.tmp);
+  if (!r.tmp) return pcol_oom(err);
+  int rc = build_json(&r, opt, err);
+  free(r.tmp);
+  r.tmp = NULL;
+  if (!rc) {
+    const char *tpl = (const char *)pcol_report_html;
+    size_t len = pcol_report_html_len, pos = 0;
+    rc = write_until(out, tpl, len, &pos, "<!--PCOL-DATA-->");
+    if (!rc && fputs("<script id=\"pcol-meta\" type=\"application/json\">", out) < 0) rc = PCOL_EIO;
+    if (!rc && fwrite(r.js.data, 1, r.js.len, out) != r.js.len) rc = PCOL_EIO;
+    if (!rc && fputs("</script>\n<script id=\"pcol-bin\" type=\"text/plain\">", out) < 0) rc = PCOL_EIO;
+    if (!rc) rc = write_b64(out, (const unsigned char *)r.bin.data, r.bin.len);
+    if (!rc && fputs("</script>\n", out) < 0) rc = PCOL_EIO;
+    if (!rc) rc = write_until(out, tpl, len, &pos, "<!--PCOL-SCRIPT-->");
+    if (!rc && fputs("<script>\n", out) < 0) rc = PCOL_EIO;
+    if (!rc && fwrite(pcol_report_js, 1, pcol_report_js_len, out) != pcol_report_js_len) rc = PCOL_EIO;
+    if (!rc && fputs("</script>\n", out) < 0) rc = PCOL_EIO;
+    if (!rc) rc = write_until(out, tpl, len, &pos, "");
+    if (rc) pcol_error_set(err, rc, "cannot write the report");
+  }
+  pcol_buf_free(&r.js);
+  pcol_buf_free(&r.bin);
+  return rc;
+}

@@ -1,0 +1,233 @@
+// report_check.js — drives headless Chromium through the DevTools protocol
+// (chrome-remote-interface, from npm) over `pcol report` pages, as a person
+// would: no console errors; the top table equals `pcol top` (same rounding)
+// for the whole profile, for a brushed range that cuts a long sample, for a
+// value and a source chosen in the selectors; a click on the flame graph
+// zooms keeping every ancestor and descendant; a search shows the matched
+// share that `pcol fold` gives.  Screenshots go to ARTIFACTS.
+//
+//   node report_check.js CONFIG.json
+// CONFIG: {pcol, browser, artifacts, tmp, cases: [{name, input, html, ...}]}
+// Chromium listens on 127.0.0.1 only and is killed at the end; the whole
+// run is bounded by a timer.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { spawn, execFileSync } = require('child_process');
+const CDP = require('chrome-remote-interface');
+
+const cfg = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+let failures = 0, checks = 0;
+function ok(cond, what) {
+  checks++;
+  if (!cond) { failures++; console.error('FAIL: ' + what); }
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function pcol(args) {
+  return execFileSync(cfg.pcol, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+}
+// seconds for --from/--to, exact to the nanosecond
+function secs(ns) {
+  const neg = ns < 0, a = Math.abs(ns);
+  return (neg ? '-' : '') + Math.floor(a / 1e9) + '.' + String(a % 1e9).padStart(9, '0');
+}
+function cliTop(input, opt) {
+  const args = ['top', input, '--format', 'tsv'];
+  if (opt.value) args.push('--value', opt.value);
+  if (opt.source) args.push('--source', String(opt.source));
+  if (opt.from !== undefined) args.push('--from', secs(opt.from), '--to', secs(opt.to));
+  if (opt.by) args.push('--by', opt.by);
+  const lines = pcol(args).split('\n').filter((l) => l.length);
+  lines.shift();
+  return lines.map((l) => {
+    const c = l.split('\t');
+    return [c[0], c[1], c[2], c[3], c[4], c.slice(5).join('\t')];
+  });
+}
+
+async function main() {
+  const prof = path.join(cfg.tmp, 'chromium-profile');
+  const chrome = spawn(cfg.browser, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+    '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0', '--user-data-dir=' + prof,
+    '--window-size=1300,1000', 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  chrome.stderr.on('data', (d) => { stderr += d; });
+  const guard = setTimeout(() => { console.error('FAIL: timed out'); chrome.kill('SIGKILL'); process.exit(1); }, 240000);
+  let port = 0;
+  for (let i = 0; i < 200 && !port; i++) {
+    await sleep(100);
+    try { port = +fs.readFileSync(path.join(prof, 'DevToolsActivePort'), 'utf8').split('\n')[0]; } catch (e) { /* not yet */ }
+  }
+  if (!port) { console.error(stderr); throw new Error('Chromium did not open its DevTools port'); }
+  const client = await CDP({ host: '127.0.0.1', port });
+  const { Page, Runtime, Input, Log, Emulation } = client;
+  let errors = [];
+  Runtime.consoleAPICalled((e) => { if (e.type === 'error' || e.type === 'assert') errors.push('console.' + e.type + ': ' + e.args.map((a) => a.value || a.description).join(' ')); });
+  Runtime.exceptionThrown((e) => errors.push('exception: ' + (e.exceptionDetails.exception ? e.exceptionDetails.exception.description : e.exceptionDetails.text)));
+  Log.entryAdded((e) => { if (e.entry.level === 'error') errors.push('log: ' + e.entry.text + ' ' + (e.entry.url || '')); });
+  await Promise.all([Page.enable(), Runtime.enable(), Log.enable()]);
+  await Emulation.setDeviceMetricsOverride({ width: 1300, height: 1000, deviceScaleFactor: 1, mobile: false });
+  const ev = async (expr) => {
+    const r = await Runtime.evaluate({ expression: expr, returnByValue: true, awaitPromise: true });
+    if (r.exceptionDetails) throw new Error('evaluate ' + expr + ': ' + JSON.stringify(r.exceptionDetails));
+    return r.result.value;
+  };
+  const click = async (x, y) => {
+    await Input.dispatchMouseEvent({ type: 'mouseMoved', x, y });
+    await Input.dispatchMouseEvent({ type: 'mousePressed', x, y, button: 'left', clickCount: 1 });
+    await Input.dispatchMouseEvent({ type: 'mouseReleased', x, y, button: 'left', clickCount: 1 });
+  };
+  const tableRows = () => ev(`Array.from(document.querySelectorAll('#top tbody tr')).map(tr => {
+      const td = tr.children; return [tr.dataset.flat, td[1].textContent.replace('%',''), td[2].textContent.replace('%',''),
+        tr.dataset.cum, td[4].textContent.replace('%',''), td[5].textContent]; })`);
+  const compareTop = async (c, opt, what) => {
+    const page = await tableRows(), cli = cliTop(c.input, opt);
+    const n = Math.min(cli.length, 1000);
+    ok(page.length === n, `${c.name} ${what}: page shows ${page.length} rows, pcol top ${cli.length}`);
+    let bad = 0;
+    for (let i = 0; i < n && i < page.length; i++) {
+      if (JSON.stringify(page[i]) !== JSON.stringify(cli[i])) {
+        if (bad++ < 3) console.error(`  row ${i}: page ${JSON.stringify(page[i])} vs pcol top ${JSON.stringify(cli[i])}`);
+      }
+    }
+    ok(bad === 0, `${c.name} ${what}: ${bad} rows differ from pcol top ${JSON.stringify(opt)}`);
+    console.error(`report_check: ${c.name}: ${what}: ${n} rows equal to pcol top`);
+    return cli;
+  };
+  const setSelect = (id, value) => ev(`(() => { const s = document.getElementById('${id}'); s.value = ${JSON.stringify(String(value))};
+      s.dispatchEvent(new Event('change')); return s.value; })()`);
+
+  for (const c of cfg.cases) {
+    errors = [];
+    await Emulation.setDeviceMetricsOverride({ width: c.readme ? 1100 : 1300, height: 1000, deviceScaleFactor: 1, mobile: false });
+    const loaded = Page.loadEventFired();
+    const t0 = Date.now();
+    await Page.navigate({ url: 'file://' + c.html });
+    await loaded;
+    for (let i = 0; i < 100 && !(await ev(`document.body.getAttribute('data-ready')`)); i++) await sleep(50);
+    ok(await ev(`document.body.getAttribute('data-ready')`) === '1', `${c.name}: page never got ready`);
+    console.error(`report_check: ${c.name}: ready in ${Date.now() - t0} ms`);
+    const meta = await ev('pcolReport.meta.values.map(v => v.cli)');
+    const defValue = await ev('pcolReport.meta.values[pcolReport.state.value].cli');
+    await compareTop(c, { value: defValue }, 'whole profile');
+    if (c.value) {
+      const k = meta.indexOf(c.value);
+      ok(k >= 0, `${c.name}: no value ${c.value} in the selector (${meta})`);
+      await setSelect('value', k);
+      await compareTop(c, { value: c.value }, 'value ' + c.value);
+      await setSelect('value', meta.indexOf(defValue));
+    }
+    if (c.source) {
+      await setSelect('source', c.source);
+      const v = await ev('pcolReport.meta.values[pcolReport.state.value].cli');
+      await compareTop(c, { source: c.source, value: v }, 'source ' + c.source);
+    }
+    // search: type a regex, compare "matched %" with the share pcol fold gives
+    if (c.search) {
+      await ev(`document.getElementById('search').focus()`);
+      await Input.insertText({ text: c.search });
+      const shown = await ev(`document.getElementById('matched').textContent`);
+      const re = new RegExp(c.search);
+      const st = await ev('pcolReport.state');
+      const v = await ev('pcolReport.meta.values[pcolReport.state.value].cli');
+      const args = ['fold', c.input, '--value', v];
+      if (st.source) args.push('--source', String(st.source));
+      if (st.range) args.push('--from', secs(st.range[0]), '--to', secs(st.range[1]));
+      let total = 0, matched = 0;
+      for (const line of pcol(args).split('\n')) {
+        const sp = line.lastIndexOf(' ');
+        if (sp < 0) continue;
+        const val = +line.slice(sp + 1);
+        total += val;
+        if (line.slice(0, sp).split(';').some((f) => re.test(f))) matched += val;
+      }
+      const want = 'matched ' + (total ? (100 * matched / total).toFixed(2) : '0.00') + '%';
+      ok(shown === want, `${c.name}: search /${c.search}/ shows "${shown}", pcol fold gives "${want}"`);
+      ok(matched > 0 && matched < total, `${c.name}: search /${c.search}/ matches ${matched} of ${total}: pick a regex that tells`);
+      console.error(`report_check: ${c.name}: search /${c.search}/: ${shown}`);
+    }
+    if (c.brush) {
+      // the longest sample of the chosen source, cut in half by a real drag
+      const longs = await ev('pcolReport.samples()');
+      const srcRows = await ev(`pcolReport.meta.sources.map(s => [s.row0, s.row1])`);
+      const mine = longs.filter((s) => !c.source || (s[0] >= srcRows[c.source - 1][0] && s[0] < srcRows[c.source - 1][1]));
+      ok(mine.length > 0, `${c.name}: no long sample to cut`);
+      if (mine.length) {
+        mine.sort((a, b) => b[2] - a[2]);
+        const [row, t, d] = mine[0];
+        const box = await ev(`(() => { const b = document.getElementById('timeline').getBoundingClientRect(); return [b.left, b.top, b.width, b.height]; })()`);
+        const xa = await ev(`pcolReport.timeToX(${t} - ${d})`), xb = await ev(`pcolReport.timeToX(${t + d / 2})`);
+        const y = box[1] + 20 + 17;
+        await ev(`document.getElementById('timeline').scrollIntoView()`);
+        const box2 = await ev(`(() => { const b = document.getElementById('timeline').getBoundingClientRect(); return [b.left, b.top]; })()`);
+        const yy = y - box[1] + box2[1];
+        await Input.dispatchMouseEvent({ type: 'mouseMoved', x: Math.max(xa, box[0] + 151), y: yy });
+        await Input.dispatchMouseEvent({ type: 'mousePressed', x: Math.max(xa, box[0] + 151), y: yy, button: 'left', clickCount: 1 });
+        for (let k = 1; k <= 5; k++) await Input.dispatchMouseEvent({ type: 'mouseMoved', x: xa + (xb - xa) * k / 5, y: yy, button: 'left' });
+        await Input.dispatchMouseEvent({ type: 'mouseReleased', x: xb, y: yy, button: 'left', clickCount: 1 });
+        const from = +(await ev(`document.getElementById('range').dataset.fromNs`));
+        const to = +(await ev(`document.getElementById('range').dataset.toNs`));
+        ok(to > from, `${c.name}: the drag selected no range`);
+        ok(from < t + d && to > t && to < t + d, `${c.name}: range [${from}, ${to}) does not cut sample ${row + 1} [${t}, ${t + d})`);
+        console.error(`report_check: ${c.name}: brushed [${secs(from)}, ${secs(to)}) s, cutting sample ${row + 1} at ${(100 * (to - t) / d).toFixed(1)}% of its ${d} ns`);
+        const v = await ev('pcolReport.meta.values[pcolReport.state.value].cli');
+        await compareTop(c, { source: c.source, value: v, from, to }, 'brushed range');
+        c.shotAfterBrush = true;
+      }
+    }
+    // flame graph: zoom by a click on a frame with children, check what stays
+    const frames = await ev('pcolReport.frames()');
+    const tree = await ev('pcolReport.fold()');
+    const parent = {}; tree.forEach((n) => { parent[n.n] = n.parent; });
+    const hasKids = {}; tree.forEach((n) => { if (n.total > 0) hasKids[n.parent] = 1; });
+    const cand = frames.filter((f) => f.d >= 2 && hasKids[f.n] && f.w > 20).sort((a, b) => b.d - a.d || b.w - a.w);
+    if (cand.length) {
+      const z = cand[Math.floor(cand.length / 2)];
+      await ev(`document.getElementById('flame').scrollIntoView()`);
+      const fb = await ev(`(() => { const b = document.getElementById('flame').getBoundingClientRect(); return [b.left, b.top]; })()`);
+      await click(fb[0] + z.x + z.w / 2, fb[1] + z.y + 8);
+      ok(await ev('pcolReport.zoomed()') === z.n, `${c.name}: a click on ${z.name} did not zoom into it`);
+      const after = await ev('pcolReport.frames()');
+      const W = await ev(`document.getElementById('flame').clientWidth`);
+      const under = (a, b) => { for (let k = a; ; k = parent[k]) { if (k === b) return true; if (!k) return false; } };
+      const byN = {}; tree.forEach((n) => { byN[n.n] = n; });
+      let bad = 0, anc = 0, desc = 0;
+      for (const f of after) {
+        if (f.n !== z.n && under(z.n, f.n)) { anc++; if (!f.dim || Math.abs(f.w - W) > 1e-6) bad++; }
+        else if (under(f.n, z.n)) { desc++; if (f.dim || Math.abs(f.w - byN[f.n].total / byN[z.n].total * W) > 1e-6 * W) bad++; }
+        else bad++;
+      }
+      const wantDesc = tree.filter((n) => under(n.n, z.n) && n.total / byN[z.n].total * W >= 0.3).length;
+      const wantAnc = (() => { let k = 0; for (let a = z.n; a; a = parent[a]) k++; return k; })();
+      ok(bad === 0, `${c.name}: ${bad} frames wrong after zooming into ${z.name}`);
+      ok(anc === wantAnc, `${c.name}: ${anc} ancestors shown, want ${wantAnc}`);
+      ok(desc <= wantDesc && desc >= 1, `${c.name}: ${desc} descendants shown of ${wantDesc}`);
+      console.error(`report_check: ${c.name}: zoom into ${z.name} (depth ${z.d}): ${anc} ancestors, ${desc} frames kept`);
+      if (c.shot) {
+        await Page.captureScreenshot({ format: 'png' }).then((s) => fs.writeFileSync(path.join(cfg.artifacts, `report-${c.name}-zoom.png`), Buffer.from(s.data, 'base64')));
+      }
+      await click(...(await ev(`(() => { const b = document.getElementById('unzoom').getBoundingClientRect(); return [b.left + 5, b.top + 5]; })()`)));
+      ok(await ev('pcolReport.zoomed()') === 0, `${c.name}: reset zoom did not reset`);
+    }
+    if (c.readme) { // the README's picture: a range that cuts a long sample, no search
+      await ev(`(() => { const s = document.getElementById('search'); s.value = ''; s.dispatchEvent(new Event('input'));
+        pcolReport.select(${c.readme[0]}, ${c.readme[1]}); window.scrollTo(0, 0); })()`);
+      const h = await ev(`Math.ceil(document.getElementById('footer').getBoundingClientRect().top)`);
+      const pic = await Page.captureScreenshot({ format: 'png', clip: { x: 0, y: 0, width: 1100, height: h, scale: 1 } });
+      fs.writeFileSync(path.join(cfg.artifacts, 'report-readme.png'), Buffer.from(pic.data, 'base64'));
+      await Emulation.setDeviceMetricsOverride({ width: 1300, height: 1000, deviceScaleFactor: 1, mobile: false });
+    }
+    const shot = await Page.captureScreenshot({ format: 'png', captureBeyondViewport: false });
+    fs.writeFileSync(path.join(cfg.artifacts, `report-${c.name}.png`), Buffer.from(shot.data, 'base64'));
+    await sleep(50);
+    ok(errors.length === 0, `${c.name}: console errors: ${errors.join(' | ')}`);
+  }
+  await client.close();
+  chrome.kill('SIGTERM');
+  clearTimeout(guard);
+  console.log(`report_check: ${checks - failures} passed, ${failures} failed`);
+  process.exit(failures ? 1 : 0);
+}
+main().catch((e) => { console.error('FAIL: ' + (e && e.stack || e)); process.exit(1); });

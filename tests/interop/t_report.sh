@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# `pcol report` pages in a real browser (issue 16): headless Chromium,
+# driven through the DevTools protocol by report_check.js (client:
+# chrome-remote-interface from npm, installed into $BUILD/npm on first use),
+# opens reports of an Rprof profile with memory, a coalesced profile with
+# long samples, a Go CPU profile with labels, a merged file and a diff; it
+# checks there are no console errors, that the top table equals `pcol top`
+# (whole profile, a chosen value, a chosen source, and a brushed range that
+# cuts a long sample), flame graph zoom and search.  Screenshots are kept in
+# $BUILD/artifacts/report-*.png.  Exit 77 (skip) without Chromium, node or
+# the npm client.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+BUILD=${BUILD:-build}
+TD=${PCOL_TESTDATA:-../shared/testdata}
+here=$(cd "$(dirname "$0")" && pwd)
+skip() { echo "t_report: SKIP: $*" >&2; exit 77; }
+fail() { echo "t_report: FAIL: $*" >&2; exit 1; }
+BROWSER=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+[ -n "$BROWSER" ] || skip "chromium not installed"
+command -v node >/dev/null || skip "node not installed"
+NPM_DIR=$(cd "$BUILD" && pwd)/npm
+if [ ! -d "$NPM_DIR/node_modules/chrome-remote-interface" ]; then
+  command -v npm >/dev/null || skip "npm not installed (needed for chrome-remote-interface)"
+  mkdir -p "$NPM_DIR"
+  timeout 300 npm install --no-audit --no-fund --silent --prefix "$NPM_DIR" chrome-remote-interface@0.34 >/dev/null 2>&1 ||
+    skip "cannot install chrome-remote-interface from npm"
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$BUILD/artifacts"
+ART=$(cd "$BUILD/artifacts" && pwd)
+
+cases=""
+add() { # name input html [json fields]
+  cases="$cases${cases:+,}{\"name\":\"$1\",\"input\":\"$2\",\"html\":\"$3\"${4:+,$4}}"
+}
+# the project's own profile, coalesced: long samples (the README picture)
+"$PCOL" pack examples/demo.out --coalesce -o "$tmp/demo.pcol" || fail "pack demo"
+"$PCOL" report "$tmp/demo.pcol" -o "$tmp/demo.html" --title "examples/demo.out (pcol pack --coalesce)" || fail "report demo"
+add demo "$tmp/demo.pcol" "$tmp/demo.html" '"search":"^(fib|sum)$","brush":true,"shot":true,"readme":[120000000,310000000]'
+if [ -f "$TD/rprof/r-prof-profile__memory.out" ]; then
+  "$PCOL" pack "$TD/rprof/r-prof-profile__memory.out" -o "$tmp/mem.pcol" || fail "pack memory"
+  "$PCOL" report "$tmp/mem.pcol" -o "$tmp/mem.html" || fail "report memory"
+  add rprof-memory "$tmp/mem.pcol" "$tmp/mem.html" '"value":"rprof.alloc","search":"^as\\.data"'
+fi
+if [ -f "$TD/rprof/aprof__lotka1_naiveL.out" ]; then
+  "$PCOL" pack "$TD/rprof/aprof__lotka1_naiveL.out" --coalesce -o "$tmp/long.pcol" || fail "pack coalesced"
+  "$PCOL" report "$tmp/long.pcol" -o "$tmp/long.html" || fail "report coalesced"
+  add coalesced "$tmp/long.pcol" "$tmp/long.html" '"brush":true,"search":"anyDuplicated"'
+fi
+if [ -f "$TD/pprof/go-cpu-string-labels.pb.gz" ]; then
+  "$PCOL" report "$TD/pprof/go-cpu-string-labels.pb.gz" -o "$tmp/go.html" || fail "report go"
+  add go-labels "$TD/pprof/go-cpu-string-labels.pb.gz" "$tmp/go.html" '"value":"samples/count","search":"slowFunction"'
+  if [ -f "$tmp/long.pcol" ]; then
+    "$PCOL" merge "$tmp/long.pcol" "$TD/pprof/go-cpu-string-labels.pb.gz" -o "$tmp/merged.pcol" || fail "merge"
+    "$PCOL" report "$tmp/merged.pcol" -o "$tmp/merged.html" || fail "report merged"
+    add merged "$tmp/merged.pcol" "$tmp/merged.html" '"source":1,"brush":true,"search":"^is\\."'
+  fi
+fi
+"$PCOL" pack examples/demo.out -o "$tmp/base.pcol" || fail "pack base"
+"$PCOL" report "$tmp/demo.pcol" --diff "$tmp/base.pcol" -o "$tmp/diff.html" || fail "report --diff"
+add diff "$tmp/demo.pcol" "$tmp/diff.html" '"brush":true'
+
+printf '{"pcol":"%s","browser":"%s","artifacts":"%s","tmp":"%s","cases":[%s]}\n' \
+  "$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")" "$BROWSER" "$ART" "$tmp" "$cases" > "$tmp/config.json"
+NODE_PATH="$NPM_DIR/node_modules" timeout 300 node "$here/report_check.js" "$tmp/config.json" || fail "browser checks failed"
+echo "t_report: screenshots: $ART/report-*.png" >&2
+exit 0

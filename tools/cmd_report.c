@@ -1,0 +1,45 @@
+/* cmd_report.c — `pcol report`: one self-contained HTML page (timeline,
+ * top table, flame graph; recomputed in the page for a brushed time range).
+ * The page and its data come from the library (pcol_report_write); this
+ * file parses the options and publishes the file atomically. */
+#include "cli.h"
+#include <stdlib.h>
+
+const cli_opt opts_report[] = {
+    {"output", 'o', 1, "output HTML file ('-' for standard output)"},
+    {"diff", 0, 1, "BASE profile: add a differential flame graph against it"},
+    {"title", 0, 1, "page title (default: the file name)"},
+    {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
+    {NULL, 0, 0, NULL}};
+
+int cmd_report(const cli_command *cmd, cli_args *a) {
+  if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
+  const char *out = cli_get(cmd, a, "output");
+  if (!out) return cli_usage_error(cmd->name, "missing -o OUTPUT");
+  const char *base_path = cli_get(cmd, a, "diff");
+  const char *inputs[2] = {a->pos[0], base_path};
+  if (cli_stdin_once(cmd, inputs, 2)) return EXIT_USAGE;
+
+  pcol_error err = {0};
+  pcol_file *f = NULL, *fb = NULL;
+  pcol_value_sel v;
+  pcol_select sel = {0};
+  int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
+  if (!rc && base_path) rc = cli_load(cmd, a, base_path, &sel, &fb, &v, &err);
+  if (!rc) {
+    pcol_report_options ro = {cli_get(cmd, a, "title"), a->pos[0], fb, base_path};
+    pcol_out o;
+    rc = pcol_out_open(&o, out, &err);
+    if (!rc) {
+      if ((rc = pcol_report_write(f, &ro, o.fp, &err))) {
+        pcol_error_prefix(&err, a->pos[0]);
+        pcol_out_abort(&o);
+      } else {
+        rc = pcol_out_commit(&o, &err);
+      }
+    }
+  }
+  if (f) pcol_close(f);
+  if (fb) pcol_close(fb);
+  return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
+}
