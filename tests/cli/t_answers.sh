@@ -77,8 +77,13 @@ if [ -f "$g" ]; then
   "$PCOL" unpack "$g" --to rprof -o "$tmp/g.out" || fail "unpack --to rprof"
   [ "$(grep -vc -e '^sample.interval=' -e '^line profiling:' -e '^#File ' "$tmp/g.out")" = "$n" ] ||
     fail "Rprof export of $g does not have $n sample lines"
-  [ "$("$PCOL" unpack "$g" --to collapsed -o - | awk '{s+=$NF} END{print s}')" = "$n" ] ||
+  [ "$("$PCOL" unpack "$g" --to collapsed --value samples -o - | awk '{s+=$NF} END{print s}')" = "$n" ] ||
     fail "collapsed export of $g does not count $n samples"
+  # without --value a collapsed export carries the source's default value,
+  # as fold does (the default of every view and export, doc/mappings.md §0)
+  "$PCOL" unpack "$g" --to collapsed -o - | LC_ALL=C sort >"$tmp/u.folded"
+  "$PCOL" fold "$g" | LC_ALL=C sort | cmp -s - "$tmp/u.folded" ||
+    fail "collapsed export of $g differs from fold (the default value)"
   "$PCOL" unpack "$g" --to speedscope -o "$tmp/g.json" || fail "unpack --to speedscope"
   python3 - "$tmp/g.json" "$n" <<'PY' || fail "speedscope export of $g"
 import json, sys

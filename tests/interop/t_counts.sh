@@ -6,7 +6,8 @@
 #  - Rprof export read by summaryRprof: sampling.time = go tool pprof's
 #    samples total x period, and by.self per function = pprof's flat
 #    samples x period (the period is the Rprof interval);
-#  - collapsed export summed flamegraph-style: the total, and per leaf
+#  - collapsed export (--value samples; without it, the default type as
+#    fold) summed flamegraph-style: the total, and per leaf
 #    function the flat samples of go tool pprof.
 # (speedscope is judged in t_speedscope.sh.)  Exit 77 without R or Go.
 set -u
@@ -40,7 +41,7 @@ for f in "${inputs[@]}"; do
   [ "$rows" != "$total" ] || echo "note: $b has no row with a count above 1"
 
   # collapsed, summed like flamegraph.pl
-  "$PCOL" unpack "$f" --to collapsed -o "$tmp/c.txt" || { echo "FAIL $b: collapsed export"; fail=1; continue; }
+  "$PCOL" unpack "$f" --to collapsed --value samples -o "$tmp/c.txt" || { echo "FAIL $b: collapsed export"; fail=1; continue; }
   got=$(awk '{s+=$NF} END{printf "%d", s}' "$tmp/c.txt")
   [ "$got" = "$total" ] || { echo "FAIL $b: collapsed total $got, go tool pprof $total samples"; fail=1; }
   awk '{c=$NF; $NF=""; sub(/ $/, ""); k=split($0, fr, ";"); s[fr[k]]+=c} END{for (x in s) print x "\t" s[x]}' \
@@ -81,7 +82,7 @@ for f in "$TD"/ext/pprof/go-cpu-stripped-unsymbolized.pb.gz "$TD"/ext/legacy-pro
   total=$(go tool pprof -symbolize=none -top -nodecount=1 -sample_index=samples "$f" 2>/dev/null |
           sed -n 's/.* of \([0-9]*\) total.*/\1/p')
   period=$(go tool pprof -symbolize=none -raw "$f" 2>/dev/null | sed -n 's/^Period: \([0-9]*\)$/\1/p')
-  "$PCOL" unpack "$f" --to rprof -o "$tmp/r.out" && "$PCOL" unpack "$f" --to collapsed -o "$tmp/c.txt" ||
+  "$PCOL" unpack "$f" --to rprof -o "$tmp/r.out" && "$PCOL" unpack "$f" --to collapsed --value samples -o "$tmp/c.txt" ||
     { echo "FAIL $b: export"; fail=1; continue; }
   if grep -qx '' "$tmp/r.out"; then echo "FAIL $b: an empty Rprof line"; fail=1; continue; fi
   if [ -z "$total" ] || [ -z "$period" ]; then # no samples/count: summaryRprof must still read it

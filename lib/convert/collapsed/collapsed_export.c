@@ -50,6 +50,8 @@ typedef struct cexp {
   uint8_t *vtcls;      /* per value type: 1 count/1e-9, 2 before/count, 3 after/count, 4 before/1e-9, 5 after/1e-9 */
   uint32_t want_vt;    /* named value: its id (0 = weight) */
   pcol_rtime rt;       /* the time rule, for a named value */
+  uint32_t *dflt;      /* per source: the default value type (0: the count rule;
+                        * always 0 for collapsed sources, whose counts round-trip) */
   uint32_t *cvt;       /* per source: its count type (THE count rule, pcol_count_types) */
   int named;
   /* frame names, each distinct text once */
@@ -251,7 +253,15 @@ static int add_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
   if (hi > pcol_rows(x->f, PCOL_T_VALUES)) hi = pcol_rows(x->f, PCOL_T_VALUES);
   __int128 a1 = 0, a2 = 0;
   int dec = 0, diff = 0, has = 0, single = 0;
-  if (x->named) { /* the chosen value: the one rule in core (pcol_sample_value) */
+  uint32_t src = pcol_view_u32(&x->s_src, row);
+  uint32_t dv = src <= pcol_rows(x->f, PCOL_T_SOURCES) ? x->dflt[src] : 0;
+  if (!x->named && dv) { /* another format's source: its default value (§0), as fold */
+    pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES)};
+    int64_t v;
+    /* as fold: a stack whose value is 0 is no line */
+    if (!(has = pcol_sample_value_rt(&sc, &x->rt, row, dv, &v)) || !pcol_scale(v, num, den)) return 0;
+    a2 = (__int128)pcol_scale(v, num, den) * NANO_I;
+  } else if (x->named) { /* the chosen value: the one rule in core (pcol_sample_value) */
     pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES)};
     int64_t v;
     if (!(has = pcol_sample_value_rt(&sc, &x->rt, row, x->want_vt, &v))) return 0;
@@ -312,6 +322,23 @@ static int classify_value_types(cexp *x) {
   return PCOL_OK;
 }
 
+/* x->dflt: THE default value type of each source (lib/core/count.c), but 0
+ * for collapsed sources (their own counts, written back as read) */
+static int default_types(cexp *x) {
+  uint64_t ns = pcol_rows(x->f, PCOL_T_SOURCES);
+  pcol_view st;
+  int rc = pcol_column(x->f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &st, x->err);
+  if (rc) return rc;
+  if (!(x->dflt = calloc(ns + 1, sizeof *x->dflt))) return pcol_oom(x->err);
+  if (ns && (rc = pcol_source_default_types(x->f, 1, (uint32_t)ns, x->dflt + 1, x->err))) return rc;
+  for (uint64_t s = 1; s <= ns; s++) {
+    pcol_str t;
+    if ((rc = pcol_string(x->f, pcol_view_u32(&st, s - 1), &t, x->err))) return rc;
+    if (pcol_str_is(t, PCOL_SRC_COLLAPSED)) x->dflt[s] = 0;
+  }
+  return PCOL_OK;
+}
+
 /* sample_text of samples of collapsed sources only (other formats use it
  * for their own lines) */
 static int load_texts(cexp *x) {
@@ -362,6 +389,9 @@ static int write_lines(cexp *x, FILE *out) {
   for (size_t i = 0; i < x->ne; i++) {
     centry *e = &x->e[i];
     if (!e->nsamples) continue;
+    uint32_t src = pcol_view_u32(&x->s_src, e->first_row);
+    if (!x->any_diff && e->a2 == 0 && src <= pcol_rows(x->f, PCOL_T_SOURCES) && x->dflt[src])
+      continue; /* another format's stack whose values cancel out: no line, as fold */
     if (e->nsamples == 1 && !e->partial && !x->named && x->text_of && x->text_of[e->first_row]) {
       pcol_str t;
       int rc = pcol_string(x->f, x->text_of[e->first_row], &t, x->err);
@@ -407,7 +437,8 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     x.named = 1;
     x.want_vt = value->vt_id;
   }
-  if (!rc && value) rc = pcol_rtime_init(&x.rt, f, err); /* Rprof's time (--value cpu) */
+  if (!rc) rc = pcol_rtime_init(&x.rt, f, err); /* Rprof's time (--value cpu) */
+  if (!rc) rc = default_types(&x);
   if (!rc) rc = classify_value_types(&x);
   if (!rc) rc = pcol_count_types(f, &x.cvt, err);
   if (!rc) rc = load_texts(&x);
@@ -423,6 +454,7 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   rc = pcol_budget_close(&bud, rc, err);
   free(x.vtcls);
   free(x.cvt);
+  free(x.dflt);
   pcol_rtime_free(&x.rt);
   free(x.memo);
   free(x.e);
