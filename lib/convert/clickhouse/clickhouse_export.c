@@ -89,6 +89,51 @@ static size_t ncols(const chtabdef *t) {
 
 const char *pcol_clickhouse_table(unsigned t) { return t < PCOL_CH_NTABLES ? tabs[t].name : NULL; }
 
+/* Views on each server over its local tables (a source's rows are on one
+ * shard, so they see whole sources): per stack, what `pcol top --by
+ * function` and `pcol fold` need, since SQL cannot walk a stack's parents.
+ * A function without a name is skipped (variant 0: every selected source is
+ * Rprof) or a frame named after its location's mapping (variant 1), as in
+ * lib/query/top.c; the query picks the variant (doc/clickhouse.md). */
+static const char views_sql[] =
+    "CREATE VIEW IF NOT EXISTS pcol_location_keys_local AS\n"
+    "SELECT source_key, location_id,\n"
+    "  if(ifNull(map_file, '') != '', concat('[', substring(replaceRegexpOne(assumeNotNull(map_file),\n"
+    "     '^.*[/\\\\\\\\]', ''), 1, 500), ']'), '<unknown>') AS map_key,\n"
+    "  n_lines = 0 OR n_fn0 > 0 AS unsymbolized,\n"
+    "  if(empty(named) AND unsymbolized, [map_key], named) AS keys0,\n"
+    "  if(empty(named) AND unsymbolized, map_key, first_named) AS first0,\n"
+    "  if(n_unnamed > 0 AND NOT has(named, map_key), arrayPushBack(named, map_key), named) AS keys1_,\n"
+    "  if(empty(keys1_) AND unsymbolized, [map_key], keys1_) AS keys1,\n"
+    "  if(n_unnamed > 0 AND (n_named = 0 OR unnamed_depth < named_depth) OR empty(keys1_),\n"
+    "     map_key, first_named) AS first1,\n"
+    "  frames\n"
+    "FROM (SELECT source_key, location_id, filename AS map_file, frames FROM pcol_locations_local\n"
+    "      ANY LEFT JOIN (SELECT source_key, mapping_id, filename FROM pcol_mappings_local)\n"
+    "      USING (source_key, mapping_id))\n"
+    "ANY LEFT JOIN\n"
+    "  (SELECT source_key, location_id, count() AS n_lines, countIf(function_id = 0) AS n_fn0,\n"
+    "     countIf(isNotNull(name)) AS n_named, countIf(isNull(name)) AS n_unnamed,\n"
+    "     minIf(depth, isNotNull(name)) AS named_depth, minIf(depth, isNull(name)) AS unnamed_depth,\n"
+    "     argMinIf(assumeNotNull(name), depth, isNotNull(name)) AS first_named,\n"
+    "     groupUniqArrayIf(assumeNotNull(name), isNotNull(name)) AS named\n"
+    "   FROM pcol_location_lines_local\n"
+    "   ANY LEFT JOIN (SELECT source_key, function_id, name FROM pcol_functions_local)\n"
+    "   USING (source_key, function_id)\n"
+    "   GROUP BY source_key, location_id)\n"
+    "USING (source_key, location_id);\n"
+    "CREATE VIEW IF NOT EXISTS pcol_stack_keys_local AS\n"
+    "SELECT source_key, stack_id,\n"
+    "  argMinIf(first0, pos, notEmpty(keys0)) AS flat0, groupUniqArrayArray(keys0) AS stack_keys0,\n"
+    "  argMinIf(first1, pos, notEmpty(keys1)) AS flat1, groupUniqArrayArray(keys1) AS stack_keys1,\n"
+    "  arrayStringConcat(arrayMap(x -> arrayStringConcat(arrayReverse(arrayMap(n ->\n"
+    "      replaceAll(replaceAll(replaceAll(replaceAll(n, ';', '_'), '\\n', '_'), '\\r', '_'), '\\0', '_'),\n"
+    "      x.2)), ';'), arrayReverse(arraySort(x -> x.1, groupArray((pos, frames))))), ';') AS folded\n"
+    "FROM (SELECT source_key, stack_id, location_id, pos FROM pcol_stacks_local FINAL\n"
+    "      ARRAY JOIN locations AS location_id, arrayEnumerate(locations) AS pos)\n"
+    "ANY LEFT JOIN pcol_location_keys_local USING (source_key, location_id)\n"
+    "GROUP BY source_key, stack_id;\n";
+
 int pcol_clickhouse_schema(FILE *out, const char *cluster, pcol_error *err) {
   if (!cluster || !*cluster) cluster = "pcol";
   for (const char *c = cluster; *c; c++)
@@ -112,6 +157,7 @@ int pcol_clickhouse_schema(FILE *out, const char *cluster, pcol_error *err) {
             "  ENGINE = Distributed(%s, currentDatabase(), pcol_%s_local, sipHash64(source_key));\n",
             d->name, d->name, cluster, d->name);
   }
+  fputs(views_sql, out);
   return ferror(out) ? pcol_error_set(err, PCOL_EIO, "clickhouse: write error") : PCOL_OK;
 }
 
