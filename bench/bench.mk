@@ -39,3 +39,9 @@ bench-quick: bench-tools
 
 bench-flood: bench-tools
 	@BUILD=$(BUILD) BENCH_BUILD=$(BENCH_BUILD) bash bench/flood.sh
+
+# pcol export --to clickhouse of a 1M-sample profile: MB/s of Native output
+# (goal >= 100 MB/s; doc/clickhouse.md "Scale on paper").
+.PHONY: bench-clickhouse
+bench-clickhouse: bench-tools
+	@BENCH_BUILD=$(BENCH_BUILD) bash bench/clickhouse.sh

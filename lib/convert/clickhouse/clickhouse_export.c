@@ -231,6 +231,7 @@ typedef struct chx {
   /* per source: old id -> new id (0 = not used by the source) and back */
   uint32_t *st_new, *loc_new, *fn_new, *map_new, *ls_new;
   uint32_t *st_old, *loc_old, *fn_old, *map_old, *ls_old;
+  uint8_t *st_named; /* per old stack id: a sample of the source names it */
   size_t n_st, n_loc, n_fn, n_map, n_ls;
   uint32_t *path; /* a stack's path while it is numbered */
   size_t npath, cappath;
@@ -240,7 +241,7 @@ typedef struct chx {
 static int oom(chx *x) { return pcol_oom(x->err); }
 
 /* Bytes out: to the hash or to the table's stream, within the budget. */
-static int emit(chx *x, unsigned t, const void *p, size_t n) {
+static inline int emit(chx *x, unsigned t, const void *p, size_t n) {
   if (!n) return PCOL_OK;
   if (x->hashing) {
     x->hashed += n;
@@ -307,7 +308,7 @@ static void blk_begin(chx *x, unsigned t) {
 }
 
 /* The row just filled is complete: flush when the block is full. */
-static int end_row(chx *x, unsigned t) {
+static inline int end_row(chx *x, unsigned t) {
   chblk *b = &x->blk;
   b->rows++;
   size_t bytes = 0;
@@ -317,14 +318,14 @@ static int end_row(chx *x, unsigned t) {
 
 #define PUSH(x, buf, T, v) (PCOL_BUF_PUSH((buf), T, (v)) ? oom(x) : PCOL_OK)
 
-static int put_u8(chx *x, size_t c, uint8_t v) { return PUSH(x, &x->blk.data[c], uint8_t, v); }
-static int put_u16(chx *x, size_t c, uint16_t v) { return PUSH(x, &x->blk.data[c], uint16_t, v); }
-static int put_u32(chx *x, size_t c, uint32_t v) { return PUSH(x, &x->blk.data[c], uint32_t, v); }
-static int put_u64(chx *x, size_t c, uint64_t v) { return PUSH(x, &x->blk.data[c], uint64_t, v); }
-static int put_i64(chx *x, size_t c, int64_t v) { return PUSH(x, &x->blk.data[c], int64_t, v); }
+static inline int put_u8(chx *x, size_t c, uint8_t v) { return PUSH(x, &x->blk.data[c], uint8_t, v); }
+static inline int put_u16(chx *x, size_t c, uint16_t v) { return PUSH(x, &x->blk.data[c], uint16_t, v); }
+static inline int put_u32(chx *x, size_t c, uint32_t v) { return PUSH(x, &x->blk.data[c], uint32_t, v); }
+static inline int put_u64(chx *x, size_t c, uint64_t v) { return PUSH(x, &x->blk.data[c], uint64_t, v); }
+static inline int put_i64(chx *x, size_t c, int64_t v) { return PUSH(x, &x->blk.data[c], int64_t, v); }
 
 /* Nullable(Int64): NA (INT64_MIN) is NULL. */
-static int put_ni64(chx *x, size_t c, int64_t v) {
+static inline int put_ni64(chx *x, size_t c, int64_t v) {
   int na = v == PCOL_NA_I64;
   int rc = PUSH(x, &x->blk.aux[c], uint8_t, (uint8_t)na);
   return rc ? rc : put_i64(x, c, na ? 0 : v);
@@ -376,6 +377,7 @@ static void forget(uint32_t *nw, const uint32_t *old, size_t *n) {
  * that order, then the mappings and functions of those locations, and the
  * label sets in sample order. */
 static int number_source(chx *x) {
+  for (size_t i = 0; i < x->n_st; i++) x->st_named[x->st_old[i]] = 0;
   forget(x->st_new, x->st_old, &x->n_st);
   forget(x->loc_new, x->loc_old, &x->n_loc);
   forget(x->fn_new, x->fn_old, &x->n_fn);
@@ -388,7 +390,9 @@ static int number_source(chx *x) {
     uint32_t ls = pcol_view_u32(&x->s_ls, r);
     if (ls && ls <= x->nls) use(x->ls_new, x->ls_old, &x->n_ls, ls);
     x->npath = 0;
-    for (uint32_t n = pcol_view_u32(&x->s_stack, r); n && n <= x->nstacks && !x->st_new[n];
+    uint32_t leaf = pcol_view_u32(&x->s_stack, r);
+    if (leaf && leaf <= x->nstacks) x->st_named[leaf] = 1;
+    for (uint32_t n = leaf; n && n <= x->nstacks && !x->st_new[n];
          n = pcol_view_u32(&x->st_parent, n - 1)) {
       if (x->npath > x->nstacks) /* parents precede children (checked on use): never */
         return pcol_error_set(x->err, PCOL_ECORRUPT, "stack %u: cycle", n);
@@ -519,9 +523,11 @@ static int gen_stacks(chx *x, unsigned t) {
     PCOL_RETURN_NOT_OK(put_u32(x, 1, (uint32_t)i + 1));
     PCOL_RETURN_NOT_OK(put_u32(x, 2, p ? x->st_new[p] : 0));
     PCOL_RETURN_NOT_OK(put_u32(x, 3, x->loc_new[pcol_view_u32(&x->st_loc, o - 1)]));
-    /* the whole path, innermost first: SQL has no recursive walk */
+    /* the whole path, innermost first (SQL has no recursive walk), for the
+     * stacks that samples name: a node that is only a prefix gets none, or
+     * deep stacks would cost their depth squared */
     size_t depth = 0;
-    for (uint32_t n = o; n; n = pcol_view_u32(&x->st_parent, n - 1)) {
+    for (uint32_t n = x->st_named[o] ? o : 0; n; n = pcol_view_u32(&x->st_parent, n - 1)) {
       if (++depth > x->nstacks) return pcol_error_set(x->err, PCOL_ECORRUPT, "stack %u: cycle", o);
       PCOL_RETURN_NOT_OK(arr_u32(x, 4, x->loc_new[pcol_view_u32(&x->st_loc, n - 1)]));
     }
@@ -671,6 +677,7 @@ static int alloc_maps(chx *x) {
   uint64_t n[5] = {x->nstacks, x->fr.nloc, x->fr.nfn, x->nmap, x->nls};
   uint32_t **nw[5] = {&x->st_new, &x->loc_new, &x->fn_new, &x->map_new, &x->ls_new};
   uint32_t **old[5] = {&x->st_old, &x->loc_old, &x->fn_old, &x->map_old, &x->ls_old};
+  if (!(x->st_named = calloc((size_t)x->nstacks + 1, 1))) return oom(x);
   for (int i = 0; i < 5; i++) {
     if (n[i] >= SIZE_MAX / sizeof(uint32_t) - 1) return oom(x);
     *nw[i] = calloc((size_t)n[i] + 1, sizeof(uint32_t));
@@ -720,6 +727,7 @@ int pcol_export_clickhouse(pcol_file *f, FILE *const outs[PCOL_CH_NTABLES],
   free(x->st_new), free(x->loc_new), free(x->fn_new), free(x->map_new), free(x->ls_new);
   free(x->st_old), free(x->loc_old), free(x->fn_old), free(x->map_old), free(x->ls_old);
   free(x->path);
+  free(x->st_named);
   free(x);
   return rc;
 }
