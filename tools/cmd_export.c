@@ -26,7 +26,12 @@ const cli_opt opts_export[] = {
 
 /* dir/name into buf; 0, or a usage error when it does not fit */
 static int join_path(char *buf, size_t n, const char *dir, const char *name) {
-  return snprintf(buf, n, "%s/%s", dir, name) < (int)n ? 0 : -1;
+  size_t d = strlen(dir), k = strlen(name);
+  if (d + k + 2 > n) return -1;
+  memcpy(buf, dir, d);
+  buf[d] = '/';
+  memcpy(buf + d + 1, name, k + 1);
+  return 0;
 }
 
 /* Streams the file at path into `cmd --query 'INSERT INTO pcol_T FORMAT Native'`. */
