@@ -53,3 +53,8 @@ bench-flood: bench-tools
 # bench/results/report.md (bench/report_page.sh).
 bench-report: bench-tools
 	@BUILD=$(BUILD) BENCH_BUILD=$(BENCH_BUILD) bash bench/report_page.sh
+# pcol export --to clickhouse of a 1M-sample profile: MB/s of Native output
+# (goal >= 100 MB/s; doc/clickhouse.md "Scale on paper").
+.PHONY: bench-clickhouse
+bench-clickhouse: bench-tools
+	@BENCH_BUILD=$(BENCH_BUILD) bash bench/clickhouse.sh

@@ -670,7 +670,8 @@ typedef enum pcol_format {
   PCOL_FMT_PPROF,
   PCOL_FMT_PERUN,
   PCOL_FMT_COLLAPSED,
-  PCOL_FMT_SPEEDSCOPE /* export only */
+  PCOL_FMT_SPEEDSCOPE, /* export only */
+  PCOL_FMT_CLICKHOUSE  /* export only: one stream per table (pcol_export_clickhouse) */
 } pcol_format;
 
 /* Guesses the format from the first bytes of a file. */
@@ -732,6 +733,22 @@ PCOL_API int pcol_export_collapsed(pcol_file *f, const pcol_select *sel,
                           const pcol_value_sel *value, FILE *out, pcol_error *err);
 PCOL_API int pcol_export_speedscope(pcol_file *f, const pcol_select *sel, FILE *out,
                            pcol_error *err);
+
+/* ClickHouse (doc/clickhouse.md): the profile model's tables as Native-format
+ * column blocks, one stream per table (outs[t] receives table t, named
+ * pcol_clickhouse_table(t); tables come in load order, `sources` last), every
+ * row keyed by a 16-byte source_key derived from the content of its source
+ * (the same on every machine; a profile exported twice gives the same rows).
+ * Every source of f is written; *nsources (may be NULL) says how many.  The
+ * bytes of all tables count against opt's export budget. */
+#define PCOL_CH_NTABLES 11
+PCOL_API const char *pcol_clickhouse_table(unsigned table); /* NULL past the last */
+PCOL_API int pcol_export_clickhouse(pcol_file *f, FILE *const outs[PCOL_CH_NTABLES],
+                                    const pcol_export_options *opt, uint64_t *nsources,
+                                    pcol_error *err);
+/* The CREATE TABLE statements (local ReplacingMergeTree tables and a
+ * Distributed table over cluster `cluster`, default "pcol", for each table). */
+PCOL_API int pcol_clickhouse_schema(FILE *out, const char *cluster, pcol_error *err);
 
 
 #ifdef __cplusplus

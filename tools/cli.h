@@ -133,8 +133,10 @@ int cmd_diff(const cli_command *, cli_args *);
 int cmd_merge(const cli_command *, cli_args *);
 int cmd_report(const cli_command *, cli_args *);
 extern const cli_opt opts_report[];
+int cmd_export(const cli_command *, cli_args *);
 
 extern const cli_opt opts_pack[], opts_info[], opts_cat[], opts_validate[], opts_unpack[],
     opts_top[], opts_fold[], opts_flame[], opts_diff[], opts_merge[];
+extern const cli_opt opts_export[];
 
 #endif

@@ -25,6 +25,9 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   pcol_format fmt = pcol_format_by_name(to);
   if (fmt == PCOL_FMT_UNKNOWN || fmt == PCOL_FMT_PCOL)
     return cli_usage_error(cmd->name, "cannot write format '%s'", to);
+  if (fmt == PCOL_FMT_CLICKHOUSE)
+    return cli_usage_error(cmd->name, "clickhouse is one file per table: use pcol export "
+                           "--to clickhouse -o DIR");
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   if (cli_get(cmd, a, "value") && fmt != PCOL_FMT_COLLAPSED) /* was silently ignored */

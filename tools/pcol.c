@@ -52,6 +52,15 @@ static const cli_command commands[] = {
      "choose what is added up.  --diff BASE colours the flame graph by the\n"
      "change of each frame's share against BASE (red grew, blue shrank).",
      opts_report, cmd_report},
+    {"export", "pcol export INPUT... --to clickhouse -o DIR [--load CMD] [--cluster NAME]",
+     "Write profiles' tables for a columnar database (ClickHouse Native files and schema.sql).",
+     "One pcol_TABLE.native file per table (Native column blocks) and schema.sql (local\n"
+     "ReplacingMergeTree tables and Distributed tables over --cluster).  Rows are keyed by a\n"
+     "source_key derived from each source's content, so loading a profile twice changes no\n"
+     "answer.  Every input is validated before anything is written.  --load CMD streams each\n"
+     "file into CMD --query 'INSERT INTO pcol_TABLE FORMAT Native', sources last.\n"
+     "doc/clickhouse.md gives the schema and the SQL for top, diff and flame graphs.",
+     opts_export, cmd_export},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -37,6 +37,17 @@ void pcol_hs_init(pcol_hstate *s, uint64_t tag) {
   s->n = 0;
 }
 
+/* Under a fixed key that the caller names: for hashes that must agree
+ * between processes and machines (content keys, e.g. the ClickHouse
+ * exporter's source keys), never for hash tables. */
+void pcol_hs_init_fixed(pcol_hstate *s, uint64_t k0, uint64_t k1) {
+  s->v0 = 0x736f6d6570736575ULL ^ k0;
+  s->v1 = 0x646f72616e646f6dULL ^ k1;
+  s->v2 = 0x6c7967656e657261ULL ^ k0;
+  s->v3 = 0x7465646279746573ULL ^ k1;
+  s->n = 0;
+}
+
 uint64_t pcol_hash_bytes(const void *p, size_t n, uint64_t seed) {
   pcol_hstate st;
   pcol_hs_init(&st, seed);

@@ -83,6 +83,9 @@ typedef struct pcol_hstate {
   uint64_t v0, v1, v2, v3, n;
 } pcol_hstate;
 void pcol_hs_init(pcol_hstate *s, uint64_t tag);
+/* SipHash-1-3 under the fixed key (k0, k1): the same on every machine, for
+ * content keys only (hash.c). */
+void pcol_hs_init_fixed(pcol_hstate *s, uint64_t k0, uint64_t k1);
 #define PCOL_ROTL(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
 static inline void pcol_sipround(pcol_hstate *s) {
   s->v0 += s->v1, s->v1 = PCOL_ROTL(s->v1, 13), s->v1 ^= s->v0, s->v0 = PCOL_ROTL(s->v0, 32);

@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# pcol tables in ClickHouse (doc/clickhouse.md), against two real servers:
+# starts two clickhouse-server processes on 127.0.0.1 (own ports, own
+# temporary data directories, bounded in time, stopped on exit), creates
+# schema.sql on both (local tables + Distributed tables over both as shards),
+# loads profiles of five formats with `pcol export --load`, and checks that
+# the SQL of doc/clickhouse.md, run as written, answers what pcol says:
+#   top (flat, cum by function): all profiles; a time range that cuts long
+#   samples; a label filter (against go tool pprof -tagfocus + pcol top);
+#   diff against pcol diff --absolute; fold against pcol fold;
+#   loading the same files again (and their merge) changes no answer;
+#   a damaged input loads nothing.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+PCOL=$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+T=$root/../shared/testdata
+DOC=$root/doc/clickhouse.md
+
+for tool in clickhouse-server clickhouse-client; do
+  command -v $tool >/dev/null 2>&1 || { echo "skipped: $tool not installed"; exit 77; }
+done
+[ -d "$T" ] || { echo "skipped: $T not found"; exit 77; }
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/pcol-ch-XXXXXX")
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+  for p in "${pids[@]}"; do
+    for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.2; done
+    kill -9 "$p" 2>/dev/null
+  done
+  rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# ---- two servers: ports from a free range, one cluster "pcol" of two shards
+base=$(( 20000 + ($$ % 4000) * 5 ))
+P1=$base; P2=$((base + 1))
+start_server() { # start_server N TCP HTTP
+  local d=$W/s$1
+  mkdir -p "$d/data" "$d/tmp" "$d/log" "$d/user_files"
+  cat >"$d/users.xml" <<EOF
+<?xml version="1.0"?>
+<yandex><profiles><default><max_memory_usage>2000000000</max_memory_usage></default></profiles>
+<users><default><password></password><networks><ip>127.0.0.1</ip><ip>::1</ip></networks>
+<profile>default</profile><quota>default</quota></default></users>
+<quotas><default></default></quotas></yandex>
+EOF
+  cat >"$d/config.xml" <<EOF
+<?xml version="1.0"?>
+<yandex>
+<logger><level>warning</level><log>$d/log/server.log</log><errorlog>$d/log/error.log</errorlog><console>0</console></logger>
+<listen_host>127.0.0.1</listen_host>
+<tcp_port>$2</tcp_port><http_port>$3</http_port>
+<path>$d/data/</path><tmp_path>$d/tmp/</tmp_path><user_files_path>$d/user_files/</user_files_path>
+<users_config>$d/users.xml</users_config>
+<default_profile>default</default_profile><default_database>default</default_database>
+<mark_cache_size>67108864</mark_cache_size><max_concurrent_queries>20</max_concurrent_queries>
+<remote_servers><pcol>
+<shard><replica><host>127.0.0.1</host><port>$P1</port></replica></shard>
+<shard><replica><host>127.0.0.1</host><port>$P2</port></replica></shard>
+</pcol></remote_servers>
+</yandex>
+EOF
+  # bounded: the server cannot outlive the test by more than 15 minutes
+  timeout 900 clickhouse-server --config-file="$d/config.xml" >"$d/log/stdout" 2>&1 &
+  pids+=($!)
+}
+start_server 1 $P1 $((base + 2))
+start_server 2 $P2 $((base + 3))
+ch() { local port=$1; shift; timeout 120 clickhouse-client --host 127.0.0.1 --port "$port" "$@"; }
+for port in $P1 $P2; do
+  ok=0
+  for _ in $(seq 120); do
+    if ch $port -q "SELECT 1" >/dev/null 2>&1; then ok=1; break; fi
+    sleep 0.5
+  done
+  [ $ok = 1 ] || { echo "FAIL: clickhouse-server on port $port did not start in 60 s"; \
+                   cat "$W"/s*/log/error.log 2>/dev/null | tail -5; exit 1; }
+done
+echo "clickhouse $(ch $P1 -q 'SELECT version()') on ports $P1 and $P2"
+
+# ---- inputs: 14 profiles of five formats (one pcol file with long samples)
+"$PCOL" pack "$T/rprof/proftools__Rprof-dg.out" --coalesce -o "$W/dg-long.pcol" || exit 1
+[ "$("$PCOL" cat "$W/dg-long.pcol" --table samples | awk -F'\t' 'NR>1 && $4>0' | wc -l)" -gt 0 ] ||
+  { echo "FAIL: the coalesced file has no long samples"; exit 1; }
+# the range bounds below (0.55 s, 1.01 s, 2.31 s: mid-tick) must cut long samples
+cut=$("$PCOL" cat "$W/dg-long.pcol" --table samples | awk -F'\t' 'NR>1 && $4>0 {
+  for (i = 0; i < 3; i++) { b = (i == 0 ? 550000000 : i == 1 ? 1010000000 : 2310000000);
+    if ($3 < b && $3 + $4 > b) n++ } } END {print n+0}')
+[ "$cut" -gt 0 ] || { echo "FAIL: no long sample straddles a range bound"; exit 1; }
+inputs=(
+  "$T/rprof/proftools__glmEx.out" "$T/rprof/r-prof-profile__1.out" "$T/rprof/aprof__foo.prof"
+  "$T/rprof/proftools__Rprof-rec0.out" "$W/dg-long.pcol"
+  "$T/pprof/go-cpu-string-labels.pb.gz" "$T/pprof/java-cpu-async-profiler.pb.gz"
+  "$T/pprof/cpp-cpu-unsymbolized-mappings.pb.gz" "$T/pprof/go-heap-allocs-inline.pb.gz"
+  "$T/pprof/dotnet-6types-labels-UNCOMPRESSED.pb" "$T/pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz"
+  "$T/pprof/go-heap-nomappings-nofunctions.pb.gz"
+  "$T/perun/memory-basic.perf" "$T/ext/collapsed/flamegraph__perf-rust-Yamakaky-dcpu-collapsed-all.txt")
+"$PCOL" merge "${inputs[@]}" -o "$W/all.pcol" || exit 1
+# pcol top refuses a range over sources without sample times (pprof, collapsed);
+# the SQL counts none of their samples in a range (spec.md §7), so ranges are
+# compared with the merge of the sources that have times (Rprof, pcol, Perun)
+"$PCOL" merge "${inputs[@]:0:5}" "$T/perun/memory-basic.perf" -o "$W/timed.pcol" || exit 1
+
+# ---- schema on both servers, load through the Distributed tables of one
+"$PCOL" export "${inputs[0]}" --to clickhouse -o "$W/schema" 2>/dev/null || exit 1
+for port in $P1 $P2; do
+  ch $port --multiquery <"$W/schema/schema.sql" || { echo "FAIL: schema.sql on port $port"; exit 1; }
+done
+LOAD="timeout 120 clickhouse-client --host 127.0.0.1 --port $P1 --insert_distributed_sync=1"
+"$PCOL" export "${inputs[@]}" --to clickhouse --load "$LOAD" || { echo "FAIL: pcol export --load"; exit 1; }
+n1=$(ch $P1 -q "SELECT count() FROM pcol_sources_local"); n2=$(ch $P2 -q "SELECT count() FROM pcol_sources_local")
+[ "$n1" -gt 0 ] && [ "$n2" -gt 0 ] && [ $((n1 + n2)) = ${#inputs[@]} ] ||
+  bad "sources per shard: $n1 + $n2, expected ${#inputs[@]} spread over both"
+echo "loaded ${#inputs[@]} profiles: $n1 sources on shard 1, $n2 on shard 2"
+
+# ---- the documented SQL
+query() { # query NAME: the ```sql block of doc/clickhouse.md that starts "-- query: NAME"
+  awk -v q="-- query: $1" '/^```sql/{inb=1; buf=""; next} /^```/{if(inb && take) {printf "%s", buf; exit} inb=0; take=0; next}
+       inb{ if ($0 == q) take=1; buf = buf $0 "\n" }' "$DOC"
+}
+# TSV as pcol writes it: CH escapes ' as \' too, pcol does not
+run() { ch $P1 --format TSV -q "$(cat)" | sed "s/\\\\'/'/g"; }
+run_raw() { ch $P1 --format TSVRaw -q "$(cat)"; }
+for q in top diff fold; do [ -n "$(query $q)" ] || { echo "FAIL: no '$q' query in $DOC"; exit 1; }; done
+with_range() { # seconds -> the two parameter lines set
+  sed -e "s/toInt64(-9223372036854775808) AS from_ns,/toInt64($1) AS from_ns,/" \
+      -e "s/toInt64(9223372036854775807) AS to_ns,/toInt64($2) AS to_ns,/"
+}
+with_label() {
+  sed -e "s/^--  AND (source_key, labelset_id) IN/    AND (source_key, labelset_id) IN/" \
+      -e "s/key = 'KEY' AND str = 'VALUE'/key = '$1' AND str = '$2'/"
+}
+pcol_top() { "$PCOL" top "$@" --value weight --format tsv | awk -F'\t' 'NR>1{print $6"\t"$1"\t"$4}'; }
+same() { # same WHAT EXPECTED ACTUAL
+  if [ ! -s "$2" ]; then bad "$1: pcol gave nothing"
+  elif cmp -s "$2" "$3"; then echo "ok: $1 ($(wc -l <"$2") rows equal)"
+  else bad "$1 differs (< pcol, > SQL):"; diff "$2" "$3" | head -10; fi
+}
+check_all() { # check_all TAG: every comparison, answers kept in $W/TAG.*
+  local t=$1
+  pcol_top "$W/all.pcol" >"$W/$t.top.pcol"
+  query top | run >"$W/$t.top.sql"
+  same "top, $t" "$W/$t.top.pcol" "$W/$t.top.sql"
+  # a range that cuts the long samples of dg-long.pcol in mid-tick (ticks of 20 ms)
+  pcol_top "$W/timed.pcol" --from 0.55 --to 2.31 >"$W/$t.range.pcol"
+  query top | with_range 550000000 2310000000 | run >"$W/$t.range.sql"
+  same "top in [0.55 s, 2.31 s), long samples counted proportionally, $t" "$W/$t.range.pcol" "$W/$t.range.sql"
+  pcol_top "$W/timed.pcol" --from 1.01 >"$W/$t.from.pcol"
+  query top | with_range 1010000000 9223372036854775807 | run >"$W/$t.from.sql"
+  same "top from 1.01 s, $t" "$W/$t.from.pcol" "$W/$t.from.sql"
+  # a label filter: pcol top has none; go tool pprof -tagfocus keeps those samples
+  if [ -s "$W/tagged.pb.gz" ]; then
+    pcol_top "$W/tagged.pb.gz" >"$W/$t.label.pcol"
+    query top | with_label function slow | run >"$W/$t.label.sql"
+    same "top with label function=slow (go tool pprof -tagfocus), $t" "$W/$t.label.pcol" "$W/$t.label.sql"
+  fi
+  # diff: two sets of sources against pcol diff --absolute of their merges
+  "$PCOL" diff --absolute --value weight --format tsv "$W/base.pcol" "$W/new.pcol" |
+    awk -F'\t' 'NR>1{print $7"\t"$1"\t"$2"\t"$3"\t"$4"\t"$5"\t"$6}' | LC_ALL=C sort >"$W/$t.diff.pcol"
+  query diff | sed -e "s/%BASE%/%java-cpu-async%/g" -e "s/%NEW%/%go-heap-allocs%/g" | run |
+    LC_ALL=C sort >"$W/$t.diff.sql"
+  same "diff of two versions, $t" "$W/$t.diff.pcol" "$W/$t.diff.sql"
+  # a flame graph's collapsed stacks
+  "$PCOL" fold "$W/all.pcol" --value weight >"$W/$t.fold.pcol"
+  query fold | run_raw | sed 's/\t\(-\{0,1\}[0-9]*\)$/ \1/' >"$W/$t.fold.sql"
+  same "fold (collapsed stacks), $t" "$W/$t.fold.pcol" "$W/$t.fold.sql"
+}
+"$PCOL" merge "$T/pprof/java-cpu-async-profiler.pb.gz" -o "$W/base.pcol" &&
+  "$PCOL" merge "$T/pprof/go-heap-allocs-inline.pb.gz" -o "$W/new.pcol" || exit 1
+if command -v go >/dev/null 2>&1; then
+  timeout 120 go tool pprof -proto -tagfocus=function=slow "$T/pprof/go-cpu-string-labels.pb.gz" \
+    >"$W/tagged.pb.gz" 2>/dev/null || bad "go tool pprof -tagfocus"
+else
+  echo "skipped: the label-filter check needs go tool pprof (go not installed)"
+fi
+check_all first
+
+# ---- loading the same files again, and their merge, changes no answer
+rows() { ch $P1 -q "SELECT (SELECT count() FROM pcol_samples FINAL), (SELECT count() FROM pcol_sources FINAL), (SELECT count() FROM pcol_stacks FINAL)"; }
+before=$(rows)
+"$PCOL" export "${inputs[@]}" "$W/all.pcol" --to clickhouse --load "$LOAD" 2>/dev/null ||
+  bad "second pcol export --load"
+after=$(rows)
+raw=$(ch $P1 -q "SELECT count() FROM pcol_sources")
+[ "$before" = "$after" ] && [ "$raw" -gt "${#inputs[@]}" ] ||
+  bad "after loading again: rows (samples, sources, stacks) $before -> $after ($raw source rows stored)"
+check_all again
+for x in top range from label diff fold; do
+  [ -e "$W/first.$x.sql" ] || continue
+  cmp -s "$W/first.$x.sql" "$W/again.$x.sql" || bad "$x: the answer changed after loading again"
+done
+echo "ok: loading the same files again (and their merge): rows $after, answers unchanged"
+
+# ---- a damaged input loads nothing, not even the good inputs before it
+head -c 3000 "$W/dg-long.pcol" >"$W/damaged.pcol"
+raw_before=$(ch $P1 -q "SELECT count() FROM pcol_samples")
+if "$PCOL" export "$T/rprof/proftools__Rprof-lmfit-new.out" "$W/damaged.pcol" --to clickhouse \
+     --load "$LOAD" 2>"$W/damaged.err"; then
+  bad "pcol export of a damaged input succeeded"
+else
+  echo "ok: damaged input refused: $(head -1 "$W/damaged.err")"
+fi
+[ "$(ch $P1 -q "SELECT count() FROM pcol_samples")" = "$raw_before" ] || bad "a damaged input loaded rows"
+[ "$(ch $P1 -q "SELECT count() FROM pcol_sources WHERE source_uri LIKE '%lmfit-new%'")" = 0 ] ||
+  bad "the good input next to a damaged one was loaded"
+
+exit $fail
