@@ -57,4 +57,12 @@ int pcol_q_fn_string(const pcol_q_fctx *c, uint32_t fn, const pcol_view *col, pc
 #define PCOL_Q_RPROF_ALLOC_NTYPES 3
 extern const char *const pcol_q_rprof_alloc_types[PCOL_Q_RPROF_ALLOC_NTYPES];
 
+/* ------------------------------------------------------- weights */
+/* pcol_stack_weights with the selection's filter built by the caller
+ * (flt may be NULL or inactive): kept samples add to the nodes, every
+ * selected sample to the total. */
+int pcol_q_weights(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                   const pcol_value_sel *v, int64_t **w_out, int64_t *total_abs,
+                   pcol_error *err);
+
 #endif

@@ -15,6 +15,7 @@ typedef struct wctx {
   pcol_view stack, weight, voff, vtype, vval, source;
   int64_t *w;
   int64_t total;
+  const pcol_filter *flt; /* NULL: every selected sample */
   pcol_error *err;
 } wctx;
 
@@ -62,6 +63,14 @@ static int add_sample(void *p, uint64_t row, int64_t num, int64_t den) {
     return pcol_error_set(c->err, PCOL_ECORRUPT, "sample %llu names stack %u, out of range",
                           (unsigned long long)row + 1, s);
   int64_t av = v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
+  /* a filtered-out sample still counts in the total (pprof's total is
+   * that of the profile before -focus, -ignore, -tagfocus...) */
+  if (c->flt && !pcol_filter_keep(c->flt, row)) {
+    if (__builtin_add_overflow(c->total, av, &c->total))
+      return pcol_error_set(c->err, PCOL_ETOOBIG, "sum of values overflows 64 bits at sample %llu",
+                            (unsigned long long)row + 1);
+    return 0;
+  }
   if (__builtin_add_overflow(c->w[s], v, &c->w[s]) ||
       __builtin_add_overflow(c->total, av, &c->total))
     return pcol_error_set(c->err, PCOL_ETOOBIG, "sum of values overflows 64 bits at sample %llu",
@@ -94,7 +103,18 @@ static int weights_all_samples(wctx *c) {
 
 int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                        int64_t **w_out, int64_t *total_abs, pcol_error *err) {
+  pcol_filter flt;
+  int rc = pcol_filter_build(f, sel, &flt, err);
+  if (!rc) rc = pcol_q_weights(f, sel, &flt, v, w_out, total_abs, err);
+  pcol_filter_free(&flt);
+  return rc;
+}
+
+int pcol_q_weights(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                   const pcol_value_sel *v, int64_t **w_out, int64_t *total_abs,
+                   pcol_error *err) {
   wctx c = {0};
+  c.flt = flt && flt->active ? flt : NULL;
   c.vt = v ? v->vt_id : 0;
   c.err = err;
   c.nstacks = pcol_rows(f, PCOL_T_STACKS);
@@ -124,10 +144,10 @@ int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_se
   if (!c.w) return pcol_oom(err);
   int rc;
   if ((!sel || (!sel->source_id && !sel->has_from && !sel->has_to)) && c.vt == 0 &&
-      c.stack.data)
+      c.stack.data && !c.flt)
     rc = weights_all_samples(&c); /* the common case, without a callback a row */
   else
-    rc = pcol_select_iter(f, sel, add_sample, &c, err);
+    rc = pcol_select_iter_filter(f, sel, NULL, add_sample, &c, err);
   if (rc) {
     free(c.w);
     if (err && !err->message[0]) pcol_error_set(err, rc, "sample data is damaged");
