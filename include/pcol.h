@@ -585,6 +585,57 @@ PCOL_API void pcol_percentage(int64_t v, int64_t total, char *buf, size_t n);
 PCOL_API void pcol_unit_pick(const int64_t *vals, size_t nvals, int64_t total, pcol_str from,
                              char *out, size_t n);
 
+/* ---------------------------------------------------------- labels */
+/* go tool pprof -tags: for each label key (sorted by name), the value of
+ * the selected samples that carry each of its values (sorted by |value|
+ * desc, then name; a numeric label's value is printed in its unit, as
+ * pcol_unit_label does with "minimum").  A sample with two values of a key
+ * counts for both. */
+typedef struct pcol_tag_value {
+  pcol_str name;
+  int64_t value;
+  uint64_t value_abs;
+} pcol_tag_value;
+typedef struct pcol_tag_key {
+  pcol_str key;
+  int64_t total; /* sum over the key's values */
+  pcol_tag_value *values;
+  size_t nvalues;
+} pcol_tag_key;
+typedef struct pcol_tags {
+  pcol_tag_key *keys;
+  size_t nkeys;
+  pcol_value_sel value;
+  void *priv_;
+} pcol_tags;
+PCOL_API int pcol_tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                               pcol_tags *out, pcol_error *err);
+PCOL_API void pcol_tags_free(pcol_tags *t);
+
+/* go tool pprof -traces: every selected sample that has a frame, in row
+ * order, with its value, its frames (innermost first, named by the frame
+ * rule of pcol_ftree_build; inlined[i] = 1 for a frame inlined into the
+ * next) and its labels (str.ptr NULL for a numeric label).  What t points
+ * to is valid during the call only; fn returns 0 to go on, > 0 to stop,
+ * < 0 to fail with that code. */
+typedef struct pcol_label_kv {
+  pcol_str key, str;
+  int64_t num;
+  pcol_str unit;
+} pcol_label_kv;
+typedef struct pcol_trace {
+  uint64_t row;
+  int64_t value;
+  size_t nframes;
+  const pcol_str *frames;
+  const uint8_t *inlined;
+  size_t nlabels;
+  const pcol_label_kv *labels;
+} pcol_trace;
+PCOL_API int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                              int (*fn)(void *ctx, const pcol_trace *t), void *ctx,
+                              pcol_error *err);
+
 /* Frame tree: the stacks with every frame named (inline frames expanded,
  * outermost first) and merged by name path.  Node 0 is the root. */
 typedef struct pcol_ftree {

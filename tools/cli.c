@@ -420,9 +420,10 @@ static void json_kv(FILE *fp, int *first, const char *k, const char *v) {
 
 void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const char *const *names,
                     const cli_view_meta *m) {
-  tbl_begin(t, fp, fmt, ncols, names);
-  if (t->fmt != OUT_JSON) return;
-  t->object = 1;
+  if (fmt != OUT_JSON) {
+    tbl_begin(t, fp, fmt, ncols, names);
+    return;
+  }
   fputs("{\"command\":", fp);
   json_str(fp, (const unsigned char *)m->command, strlen(m->command));
   fputs(",\"file\":", fp);
@@ -457,7 +458,9 @@ void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const cha
     for (int i = 0; i < 6; i++)
       if (v[i]) json_kv(fp, &first, k[i], v[i]);
   }
-  fputs("},\"rows\":[", fp);
+  fputs("},\"rows\":", fp);
+  tbl_begin(t, fp, fmt, ncols, names); /* the '[' */
+  t->object = 1;
 }
 
 int cli_view_format(const cli_command *cmd, const cli_args *a, out_format *fmt) {

@@ -157,8 +157,11 @@ int cmd_fold(const cli_command *, cli_args *);
 int cmd_flame(const cli_command *, cli_args *);
 int cmd_diff(const cli_command *, cli_args *);
 int cmd_merge(const cli_command *, cli_args *);
+int cmd_tags(const cli_command *, cli_args *);
+int cmd_traces(const cli_command *, cli_args *);
 
 extern const cli_opt opts_pack[], opts_info[], opts_cat[], opts_validate[], opts_unpack[],
     opts_top[], opts_fold[], opts_flame[], opts_diff[], opts_merge[];
+extern const cli_opt opts_tags[], opts_traces[];
 
 #endif

@@ -64,5 +64,10 @@ extern const char *const pcol_q_rprof_alloc_types[PCOL_Q_RPROF_ALLOC_NTYPES];
 int pcol_q_weights(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                    const pcol_value_sel *v, int64_t **w_out, int64_t *total_abs,
                    pcol_error *err);
+/* The chosen value of every kept sample (zeros included), in row order:
+ * fn(ctx, row, value) returns 0 to go on, > 0 to stop, < 0 to fail. */
+int pcol_q_values_iter(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                       const pcol_value_sel *v, int (*fn)(void *ctx, uint64_t row, int64_t value),
+                       void *ctx, pcol_error *err);
 
 #endif

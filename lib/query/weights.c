@@ -16,6 +16,8 @@ typedef struct wctx {
   int64_t *w;
   int64_t total;
   const pcol_filter *flt; /* NULL: every selected sample */
+  int (*row_fn)(void *ctx, uint64_t row, int64_t value); /* pcol_q_values_iter */
+  void *row_ctx;
   pcol_error *err;
 } wctx;
 
@@ -55,6 +57,10 @@ static int add_sample(void *p, uint64_t row, int64_t num, int64_t den) {
   } else {
     int rc = value_of(c, row, c->vt, &v);
     if (rc) return rc;
+  }
+  if (c->row_fn) { /* pcol_q_values_iter: every kept sample, zeros included */
+    if (c->flt && !pcol_filter_keep(c->flt, row)) return 0;
+    return c->row_fn(c->row_ctx, row, pcol_scale(v, num, den));
   }
   if (v == 0) return 0;
   v = pcol_scale(v, num, den);
@@ -110,10 +116,33 @@ int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_se
   return rc;
 }
 
+static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                       const pcol_value_sel *v, int64_t **w_out, int64_t *total_abs,
+                       pcol_error *err);
+
+int pcol_q_values_iter(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                       const pcol_value_sel *v, int (*fn)(void *ctx, uint64_t row, int64_t value),
+                       void *ctx, pcol_error *err) {
+  wctx c = {0};
+  c.row_fn = fn;
+  c.row_ctx = ctx;
+  int64_t *w = NULL;
+  int rc = weights_run(&c, f, sel, flt, v, &w, NULL, err);
+  free(w);
+  return rc;
+}
+
 int pcol_q_weights(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                    const pcol_value_sel *v, int64_t **w_out, int64_t *total_abs,
                    pcol_error *err) {
   wctx c = {0};
+  return weights_run(&c, f, sel, flt, v, w_out, total_abs, err);
+}
+
+static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                       const pcol_value_sel *v, int64_t **w_out, int64_t *total_abs,
+                       pcol_error *err) {
+  wctx c = *cp;
   c.flt = flt && flt->active ? flt : NULL;
   c.vt = v ? v->vt_id : 0;
   c.err = err;
@@ -144,7 +173,7 @@ int pcol_q_weights(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
   if (!c.w) return pcol_oom(err);
   int rc;
   if ((!sel || (!sel->source_id && !sel->has_from && !sel->has_to)) && c.vt == 0 &&
-      c.stack.data && !c.flt)
+      c.stack.data && !c.flt && !c.row_fn)
     rc = weights_all_samples(&c); /* the common case, without a callback a row */
   else
     rc = pcol_select_iter_filter(f, sel, NULL, add_sample, &c, err);

@@ -86,5 +86,39 @@ if [ -f "$g" ]; then
   [ -n "$a" ] && [ "$a" = "$b" ] || { echo "FAIL: unpack --focus total $a, pprof -focus $b"; fail=$((fail + 1)); }
 fi
 
+# pcol tags = pprof -tags (the numbers: pprof aligns with a tabwriter) and
+# pcol traces = pprof -traces (the text from the first separator on)
+tags_of() { # key<TAB>total, then key<TAB>amount<TAB>value per value
+  awk '/: Total / { k = $0; sub(/^ */, "", k); sub(/: Total .*/, "", k); t = $NF; print k "\t" t; next }
+       /\): / { a = $1; v = $0; sub(/^[^)]*\): /, "", v); print k "\t" a "\t" v; next }
+       /^ +[^ ]+: / { a = $1; sub(/:$/, "", a); v = $0; sub(/^ *[^ ]+: /, "", v); print k "\t" a "\t" v }'
+}
+# (not compared: a location without lines or mapping, which pcol names
+# "[unknown]" by its one frame rule and pprof "<unknown>")
+for f in "$TD"/pprof/go-cpu-string-labels.pb.gz "$TD"/pprof/dotnet-6types-labels-UNCOMPRESSED.pb \
+  "$TD"/ext/pprof/go-*label*; do
+  [ -f "$f" ] || continue
+  checked=$((checked + 1))
+  go tool pprof -symbolize=none -tags "$f" 2>/dev/null | tags_of | sort >"$tmp/go.tags"
+  "$PCOL" tags "$f" | tags_of | sort >"$tmp/pc.tags"
+  if ! cmp -s "$tmp/go.tags" "$tmp/pc.tags"; then
+    echo "FAIL: $(basename "$f"): pcol tags differs from go tool pprof -tags (< pprof, > pcol):"
+    diff "$tmp/go.tags" "$tmp/pc.tags" | head -10
+    fail=$((fail + 1))
+  fi
+  case $f in *dotnet*) continue ;; esac # pprof leaves out one sample of it, pcol does not
+  for args in "" "-tagfocus=. -focus=." ; do
+    pa=$(echo "$args" | sed 's/-tagfocus=/--tag=/; s/-focus=/--focus=/')
+    checked=$((checked + 1))
+    go tool pprof -symbolize=none -traces $args "$f" 2>/dev/null | sed -n '/^-----------+/,$p' >"$tmp/go.tr"
+    "$PCOL" traces "$f" $pa | sed -n '/^-----------+/,$p' >"$tmp/pc.tr"
+    if ! cmp -s "$tmp/go.tr" "$tmp/pc.tr"; then
+      echo "FAIL: $(basename "$f"): pcol traces $pa differs from go tool pprof -traces $args (< pprof, > pcol):"
+      diff "$tmp/go.tr" "$tmp/pc.tr" | head -10
+      fail=$((fail + 1))
+    fi
+  done
+done
+
 echo "pprof views: $checked comparisons on $n profiles, $fail failed"
 [ $fail = 0 ]
