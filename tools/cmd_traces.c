@@ -93,7 +93,7 @@ static int on_trace(void *ctx, const pcol_trace *t) {
         o->lines[nl] = strdup(o->text);
         if (!o->lines[nl++]) return PCOL_ENOMEM;
       }
-      qsort(o->lines, nl, sizeof *o->lines, cmp_str);
+      if (nl > 1) qsort(o->lines, nl, sizeof *o->lines, cmp_str);
       for (size_t i = 0; i < nl; i++) {
         puts(o->lines[i]);
         free(o->lines[i]);
