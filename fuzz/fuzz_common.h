@@ -167,7 +167,7 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
     if (rc && rc != PCOL_ENOTFOUND) FZ_NOTE(rc);
   }
   /* selections: all, one source, a time window */
-  pcol_select sel = {0, 0, 0, 0, 0};
+  pcol_select sel = {0};
   FZ_NOTE(pcol_select_iter(f, &sel, fz_select_cb, &acc, &err));
   /* a source that does not exist (ENOTFOUND) and a time range over samples
    * without times (EINVAL) are refused, on valid files too */
@@ -234,7 +234,7 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
     }
   if ((double)(maxdepth + 1) * (double)maxlines * wsum > 300000) nul = NULL;
   if (nul) {
-    pcol_select all = {0, 0, 0, 0, 0};
+    pcol_select all = {0};
     (void)pcol_export_rprof(f, &all, nul, &err);
     (void)pcol_export_pprof(f, &all, nul, 0, &err);
     (void)pcol_export_perun(f, &all, nul, &err);

@@ -448,7 +448,24 @@ typedef struct pcol_select {
   uint32_t source_id; /* 0 = all sources */
   int has_from, has_to;
   int64_t from_ns, to_ns; /* [from, to) relative to the source's start */
+  /* go tool pprof's filters (NULL = none), with its semantics
+   * (profile/filter.go), as POSIX extended regular expressions (regex.h)
+   * that match anywhere in a function's name or file name, or in the file
+   * of a location's mapping:
+   *   focus  keep samples with a matching location;
+   *   ignore drop samples with a matching location (before focus);
+   *   hide   remove matching frames from the stacks (a sample left
+   *          without any frame is dropped);
+   *   show   keep only matching frames (and frames without a function).
+   * Any of them drops samples with an empty stack, as pprof does. */
+  const char *focus, *ignore, *hide, *show;
+  /* pprof -tagfocus / -tagignore on string labels: "KEY=RE[,RE...]" (the
+   * sample has label KEY with a value matching one RE) or "RE[,RE...]" (each
+   * RE matches some "key:value" of the sample).  tag keeps, tag_ignore drops. */
+  const char *tag, *tag_ignore;
 } pcol_select;
+/* 1 when sel has a name or label filter (focus ... tag_ignore). */
+PCOL_API int pcol_select_filtered(const pcol_select *sel);
 
 /* Walks the selected samples in row order.  For each, fn gets the row index
  * (0-based) and the selected fraction num/den of the sample (1/1 when the
@@ -526,7 +543,11 @@ typedef struct pcol_top_row {
   pcol_str name;   /* function name, "file#line" or file name */
   int64_t flat;    /* samples whose innermost frame is this key */
   int64_t cum;     /* samples with this key anywhere, once per sample */
+  int inl;         /* PCOL_INLINE_* : how the key's frames were called */
 } pcol_top_row;
+/* pprof's "(inline)" marker: a key every caller reached through an inlined
+ * frame (PCOL_INLINE_ONLY), through both (PCOL_INLINE_PARTIAL), or never. */
+enum { PCOL_INLINE_NONE = 0, PCOL_INLINE_ONLY = 1, PCOL_INLINE_PARTIAL = 3 };
 
 typedef struct pcol_top {
   pcol_top_row *rows; /* sorted: |flat| desc, name, |cum| desc */
@@ -549,6 +570,95 @@ PCOL_API int pcol_top_compute(pcol_file *f, const pcol_select *sel,
                      const pcol_value_sel *v, pcol_by by, pcol_top *out,
                      pcol_error *err);
 PCOL_API void pcol_top_free(pcol_top *t);
+
+/* Row orders of go tool pprof (graph.go Nodes.Sort): FLAT = |flat| desc,
+ * name, |cum| desc (the order pcol_top_compute returns); CUM = |cum| desc,
+ * name, |flat| desc (pprof -top -cum, summaryRprof by.total); NAME = name. */
+typedef enum { PCOL_SORT_FLAT = 0, PCOL_SORT_CUM = 1, PCOL_SORT_NAME = 2 } pcol_sort;
+PCOL_API void pcol_top_sort(pcol_top *t, pcol_sort order);
+/* pprof's node fraction: drops the rows whose |cum| is below
+ * |(int64)(sum of flat x fraction)| (the order of the others is kept);
+ * returns how many were dropped.  *label_cutoff (may be NULL) gets what
+ * pprof prints in "Dropped N nodes (cum <= X)": |(int64)(total x fraction)|. */
+PCOL_API size_t pcol_top_cutoff(pcol_top *t, double fraction, int64_t *label_cutoff);
+/* Redoes the "(inline)" marks for the rows left in t (after pcol_top_cutoff
+ * or a row limit set in t->nrows), as pprof does when it rebuilds its graph
+ * from the nodes it keeps: a call then comes from the nearest kept frame. */
+PCOL_API int pcol_top_mark_inline(pcol_top *t, pcol_error *err);
+
+/* --------------------------------------------------------- units */
+/* go tool pprof's measurement rules (internal/measurement), for text views.
+ * pcol_unit_scale: v in unit `from` expressed in `to` ("auto"/"minimum" =
+ * the largest unit of the family that keeps the value >= 1), *out_unit the
+ * unit's printed name ("" for a count).  Families: bytes (B kB MB GB TB PB,
+ * x1024), time (ns us ms s hrs), GCU; other units are left as they are. */
+PCOL_API double pcol_unit_scale(int64_t v, pcol_str from, const char *to,
+                                const char **out_unit);
+/* 1 when `from` belongs to a family (bytes, time, GCU). */
+PCOL_API int pcol_unit_known(pcol_str from);
+/* 1 when `to` is "auto", "minimum", "raw" or a unit of from's family. */
+PCOL_API int pcol_unit_valid_target(pcol_str from, const char *to);
+/* pprof's ScaledLabel: "%.2f" without ".00", then the unit ("1.23s",
+ * "45.60MB", "0"); to = "raw" prints the integer as it is. */
+PCOL_API void pcol_unit_label(int64_t v, pcol_str from, const char *to, char *buf, size_t n);
+/* pprof's Percentage: "  100%", "%5.2f%%" from 1 %, "%5.2g%%" below. */
+PCOL_API void pcol_percentage(int64_t v, int64_t total, char *buf, size_t n);
+/* pprof's choice of one unit for a table (report.go selectOutputUnit): from
+ * the smallest non-zero |value| of vals and the total; out gets the unit to
+ * pass to pcol_unit_label (at least 32 bytes). */
+PCOL_API void pcol_unit_pick(const int64_t *vals, size_t nvals, int64_t total, pcol_str from,
+                             char *out, size_t n);
+
+/* ---------------------------------------------------------- labels */
+/* go tool pprof -tags: for each label key (sorted by name), the value of
+ * the selected samples that carry each of its values (sorted by |value|
+ * desc, then name; a numeric label's value is printed in its unit, as
+ * pcol_unit_label does with "minimum").  A sample with two values of a key
+ * counts for both. */
+typedef struct pcol_tag_value {
+  pcol_str name;
+  int64_t value;
+  uint64_t value_abs;
+} pcol_tag_value;
+typedef struct pcol_tag_key {
+  pcol_str key;
+  int64_t total; /* sum over the key's values */
+  pcol_tag_value *values;
+  size_t nvalues;
+} pcol_tag_key;
+typedef struct pcol_tags {
+  pcol_tag_key *keys;
+  size_t nkeys;
+  pcol_value_sel value;
+  void *priv_;
+} pcol_tags;
+PCOL_API int pcol_tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                               pcol_tags *out, pcol_error *err);
+PCOL_API void pcol_tags_free(pcol_tags *t);
+
+/* go tool pprof -traces: every selected sample that has a frame, in row
+ * order, with its value, its frames (innermost first, named by the frame
+ * rule of pcol_ftree_build; inlined[i] = 1 for a frame inlined into the
+ * next) and its labels (str.ptr NULL for a numeric label).  What t points
+ * to is valid during the call only; fn returns 0 to go on, > 0 to stop,
+ * < 0 to fail with that code. */
+typedef struct pcol_label_kv {
+  pcol_str key, str;
+  int64_t num;
+  pcol_str unit;
+} pcol_label_kv;
+typedef struct pcol_trace {
+  uint64_t row;
+  int64_t value;
+  size_t nframes;
+  const pcol_str *frames;
+  const uint8_t *inlined;
+  size_t nlabels;
+  const pcol_label_kv *labels;
+} pcol_trace;
+PCOL_API int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                              int (*fn)(void *ctx, const pcol_trace *t), void *ctx,
+                              pcol_error *err);
 
 /* Frame tree: the stacks with every frame named (inline frames expanded,
  * outermost first) and merged by name path.  Node 0 is the root. */

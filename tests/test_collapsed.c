@@ -328,7 +328,7 @@ Test(speedscope, evented_profile_keeps_durations) {
   cr_assert_eq(json_integer_value(json_array_get(w, 1)), 3);
   json_decref(j);
   /* a time range cuts the long sample: [20, 45) */
-  pcol_select sel = {0, 1, 1, 20, 45};
+  pcol_select sel = {.has_from = 1, .has_to = 1, .from_ns = 20, .to_ns = 45};
   j = speedscope(f, &sel);
   w = json_object_get(json_array_get(json_object_get(j, "profiles"), 0), "weights");
   cr_assert_eq(json_array_size(w), 2);

@@ -866,7 +866,7 @@ Test(perun, export_kperf_style) {
 Test(perun, export_respects_time_range) {
   void *mem;
   pcol_file *f = load(FIX "trace-complexity.perf", &mem);
-  pcol_select sel = {0, 1, 1, 2000000, 4000001};
+  pcol_select sel = {.has_from = 1, .has_to = 1, .from_ns = 2000000, .to_ns = 4000001};
   size_t len;
   char *out = export_perun(f, &sel, &len);
   json_t *js = json_loadb(out, len, 0, NULL);

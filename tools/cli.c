@@ -171,6 +171,12 @@ int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel) {
       return cli_usage_error(cmd->name, "--%s wants seconds, not '%s'", to_opt, to);
     sel->has_to = 1;
   }
+  sel->focus = cli_get(cmd, a, "focus");
+  sel->ignore = cli_get(cmd, a, "ignore");
+  sel->hide = cli_get(cmd, a, "hide");
+  sel->show = cli_get(cmd, a, "show");
+  sel->tag = cli_get(cmd, a, "tag");
+  sel->tag_ignore = cli_get(cmd, a, "tag-ignore");
   if (from && to && sel->from_ns > sel->to_ns)
     return cli_usage_error(cmd->name, "--%s %s is after --%s %s", from_opt, from, to_opt, to);
   return 0;
@@ -284,6 +290,7 @@ void tbl_begin(cli_table *t, FILE *fp, out_format fmt, int ncols, const char *co
   t->fmt = fmt == OUT_TEXT ? OUT_TSV : fmt;
   t->ncols = ncols;
   t->names = names;
+  t->object = 0;
   t->col = 0;
   t->rows = 0;
   if (t->fmt == OUT_JSON) {
@@ -448,7 +455,91 @@ void tbl_end_row(cli_table *t) {
 }
 
 void tbl_finish(cli_table *t) {
-  if (t->fmt == OUT_JSON) fputs_unlocked(t->rows ? "\n]\n" : "]\n", t->fp);
+  if (t->fmt == OUT_JSON) fputs_unlocked(t->rows ? "\n]" : "]", t->fp);
+  if (t->fmt == OUT_JSON) fputs_unlocked(t->object ? "}\n" : "\n", t->fp);
+}
+
+static void json_kv(FILE *fp, int *first, const char *k, const char *v) {
+  fprintf(fp, "%s\"%s\":", *first ? "" : ",", k);
+  json_str(fp, (const unsigned char *)v, strlen(v));
+  *first = 0;
+}
+
+void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const char *const *names,
+                    const cli_view_meta *m) {
+  if (fmt != OUT_JSON) {
+    tbl_begin(t, fp, fmt, ncols, names);
+    return;
+  }
+  fputs("{\"command\":", fp);
+  json_str(fp, (const unsigned char *)m->command, strlen(m->command));
+  fputs(",\"file\":", fp);
+  json_str(fp, (const unsigned char *)m->path, strlen(m->path));
+  fputs(",\"type\":", fp);
+  if (m->type.ptr) json_str(fp, (const unsigned char *)m->type.ptr, m->type.len);
+  else fputs("null", fp);
+  fputs(",\"unit\":", fp);
+  if (m->unit.ptr) json_str(fp, (const unsigned char *)m->unit.ptr, m->unit.len);
+  else fputs("null", fp);
+  fprintf(fp, ",\"total\":%lld,\"filters\":{", (long long)m->total);
+  const pcol_select *s = m->sel;
+  int first = 1;
+  if (s) {
+    char b[64];
+    if (s->source_id) {
+      fprintf(fp, "\"source\":%u", s->source_id);
+      first = 0;
+    }
+    if (s->has_from) {
+      snprintf(b, sizeof b, "%.9g", (double)s->from_ns / 1e9);
+      fprintf(fp, "%s\"from\":%s", first ? "" : ",", b);
+      first = 0;
+    }
+    if (s->has_to) {
+      snprintf(b, sizeof b, "%.9g", (double)s->to_ns / 1e9);
+      fprintf(fp, "%s\"to\":%s", first ? "" : ",", b);
+      first = 0;
+    }
+    const char *k[] = {"focus", "ignore", "hide", "show", "tag", "tag_ignore"};
+    const char *v[] = {s->focus, s->ignore, s->hide, s->show, s->tag, s->tag_ignore};
+    for (int i = 0; i < 6; i++)
+      if (v[i]) json_kv(fp, &first, k[i], v[i]);
+  }
+  fputs("},\"rows\":", fp);
+  tbl_begin(t, fp, fmt, ncols, names); /* the '[' */
+  t->object = 1;
+}
+
+int cli_view_format(const cli_command *cmd, const cli_args *a, out_format *fmt) {
+  *fmt = OUT_TEXT;
+  const char *fs = cli_get(cmd, a, "format");
+  if (fs && cli_out_format(fs, fmt))
+    return cli_usage_error(cmd->name, "--format wants text, tsv, csv, json or jsonl, not '%s'", fs);
+  return 0;
+}
+
+int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, const int64_t *vals,
+                  size_t nvals, int64_t total, char *to) {
+  const char *u = cli_get(cmd, a, "unit");
+  if (!u || !strcmp(u, "auto")) {
+    pcol_unit_pick(vals, nvals, total, unit, to, 32);
+    return 0;
+  }
+  if (!pcol_unit_valid_target(unit, u))
+    return cli_usage_error(cmd->name, "--unit wants auto, raw or a unit of %.*s (B, kB, MB, GB, "
+                           "TB for bytes; ns, us, ms, s, hrs for time), not '%s'",
+                           (int)unit.len, unit.ptr ? unit.ptr : "NA", u);
+  snprintf(to, 32, "%s", u);
+  return 0;
+}
+
+void cli_print_filters(FILE *fp, const pcol_select *sel) {
+  if (!pcol_select_filtered(sel)) return;
+  fputs("Active filters:\n", fp);
+  const char *k[] = {"focus", "ignore", "hide", "show", "tagfocus", "tagignore"};
+  const char *v[] = {sel->focus, sel->ignore, sel->hide, sel->show, sel->tag, sel->tag_ignore};
+  for (int i = 0; i < 6; i++)
+    if (v[i]) fprintf(fp, "   %s=%.80s\n", k[i], v[i]);
 }
 
 int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, out_format *fmt,
@@ -463,7 +554,7 @@ int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, o
   }
   *fmt = OUT_TEXT;
   const char *fs = cli_get(cmd, a, "format");
-  if (fs && (cli_out_format(fs, fmt) || *fmt == OUT_JSONL))
-    return cli_usage_error(cmd->name, "--format wants text, tsv, csv or json, not '%s'", fs);
+  if (fs && cli_out_format(fs, fmt))
+    return cli_usage_error(cmd->name, "--format wants text, tsv, csv, json or jsonl, not '%s'", fs);
   return cli_get_u64(cmd, a, "limit", UINT64_MAX, limit);
 }

@@ -64,7 +64,17 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
   {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`)"}, \
   {"from", 0, 1, "only the part of the profile from this many seconds after its start"}, \
   {"to", 0, 1, "only the part of the profile before this many seconds after its start"}
-/* Fills sel from --source/--from/--to.  Returns 0 or EXIT_USAGE. */
+/* go tool pprof's sample filters, shared by every command that reads
+ * samples (the rules are in lib/core/filter.c). */
+#define CLI_OPT_FILTER                                                          \
+  {"focus", 0, 1, "only samples with a frame matching REGEX (POSIX ERE, anywhere in a function, file or mapping name; pprof -focus)"}, \
+  {"ignore", 0, 1, "drop samples with a frame matching REGEX (pprof -ignore)"}, \
+  {"hide", 0, 1, "remove frames matching REGEX from the stacks (pprof -hide)"}, \
+  {"show", 0, 1, "keep only frames matching REGEX, and frames without a function (pprof -show)"}, \
+  {"tag", 0, 1, "only samples with a string label KEY=RE[,RE...], or whose \"key:value\" labels match each RE (pprof -tagfocus)"}, \
+  {"tag-ignore", 0, 1, "drop samples with such a label (pprof -tagignore)"}
+/* Fills sel from --source/--from/--to and the filters (CLI_OPT_FILTER).
+ * Returns 0 or EXIT_USAGE. */
 int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel);
 
 /* A usage error when standard input ("-") is named more than once among
@@ -96,7 +106,32 @@ typedef struct cli_table {
   out_format fmt;
   int ncols, col, rows;
   const char *const *names;
+  int object; /* JSON: rows sit in {"...": ..., "rows": [...]} */
 } cli_table;
+
+/* What a view's machine output says about itself: JSON puts it in an object
+ * around the rows ({"command", "file", "type", "unit", "total", "filters",
+ * "rows"}); other formats print the rows only. */
+typedef struct cli_view_meta {
+  const char *command, *path;
+  pcol_str type, unit;
+  int64_t total;
+  const pcol_select *sel;
+} cli_view_meta;
+void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const char *const *names,
+                    const cli_view_meta *m);
+/* The --format of a view (text, tsv, csv, json, jsonl; default text).
+ * Returns 0 or EXIT_USAGE. */
+int cli_view_format(const cli_command *cmd, const cli_args *a, out_format *fmt);
+/* The --unit of a text view: "auto" (default, pprof's choice per table),
+ * "raw" or a unit of the value's family; *to is what pcol_unit_label takes
+ * (a buffer of 32 bytes).  vals: the numbers printed, for "auto". */
+int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, const int64_t *vals,
+                  size_t nvals, int64_t total, char *to);
+/* Prints the unfiltered/filtered header lines of text views: "Active
+ * filters:" as pprof does, and a warning on stderr for a filter that matched
+ * nothing is left to the library's caller. */
+void cli_print_filters(FILE *fp, const pcol_select *sel);
 
 void tbl_begin(cli_table *t, FILE *fp, out_format fmt, int ncols, const char *const *names);
 void tbl_str(cli_table *t, const char *p, size_t n); /* p NULL = NA */
@@ -134,9 +169,12 @@ int cmd_merge(const cli_command *, cli_args *);
 int cmd_report(const cli_command *, cli_args *);
 extern const cli_opt opts_report[];
 int cmd_export(const cli_command *, cli_args *);
+int cmd_tags(const cli_command *, cli_args *);
+int cmd_traces(const cli_command *, cli_args *);
 
 extern const cli_opt opts_pack[], opts_info[], opts_cat[], opts_validate[], opts_unpack[],
     opts_top[], opts_fold[], opts_flame[], opts_diff[], opts_merge[];
 extern const cli_opt opts_export[];
+extern const cli_opt opts_tags[], opts_traces[];
 
 #endif

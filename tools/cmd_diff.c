@@ -13,16 +13,17 @@ const cli_opt opts_diff[] = {
     {"value", 0, 1, "value type to compare: weight, samples, TYPE or TYPE/UNIT (default: each source's)"},
     {"by", 0, 1, "function (default), line or file"},
     {"limit", 'n', 1, "print only the first N rows"},
-    {"format", 0, 1, "text (default), tsv, csv or json"},
+    {"format", 0, 1, "text (default), tsv, csv, json or jsonl"},
     {"no-mmap", 0, 0, "read the inputs into memory instead of mapping them"},
+    CLI_OPT_FILTER,
     {NULL, 0, 0, NULL}};
 
 /* opens one side and computes its flat/cum rows */
 static int load(const cli_command *cmd, const cli_args *a, const char *path, pcol_by by,
-                pcol_file **f, pcol_top *t, pcol_error *err) {
+                const pcol_select *sel, pcol_file **f, pcol_top *t, pcol_error *err) {
   pcol_value_sel v;
-  int rc = cli_load(cmd, a, path, NULL, f, &v, err);
-  if (!rc && (rc = pcol_top_compute(*f, NULL, &v, by, t, err))) pcol_error_prefix(err, path);
+  int rc = cli_load(cmd, a, path, sel, f, &v, err);
+  if (!rc && (rc = pcol_top_compute(*f, sel, &v, by, t, err))) pcol_error_prefix(err, path);
   return rc;
 }
 
@@ -39,8 +40,10 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
   pcol_file *fb = NULL, *fn = NULL;
   pcol_top tb = {0}, tn = {0};
   pcol_diff d = {0};
-  int rc = load(cmd, a, a->pos[0], by, &fb, &tb, &err);
-  if (!rc) rc = load(cmd, a, a->pos[1], by, &fn, &tn, &err);
+  pcol_select sel; /* the filters, the same on both sides */
+  if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
+  int rc = load(cmd, a, a->pos[0], by, &sel, &fb, &tb, &err);
+  if (!rc) rc = load(cmd, a, a->pos[1], by, &sel, &fn, &tn, &err);
   if (!rc) rc = pcol_value_compatible(&tb.value, &tn.value, &err);
   if (!rc) rc = pcol_diff_compute(&tb, &tn, absolute, &d, &err);
   if (!rc) {

@@ -22,6 +22,7 @@ const cli_opt opts_flame[] = {
     {"width", 0, 1, "image width in pixels (default 1200)"},
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
     CLI_OPT_SELECT,
+    CLI_OPT_FILTER,
     {NULL, 0, 0, NULL}};
 
 int cmd_flame(const cli_command *cmd, cli_args *a) {

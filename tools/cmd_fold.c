@@ -7,6 +7,7 @@ const cli_opt opts_fold[] = {
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
     {"max-output", 0, 1, "output budget in bytes (default: 64 x the profile's size, at least 32 MiB)"},
     CLI_OPT_SELECT,
+    CLI_OPT_FILTER,
     {NULL, 0, 0, NULL}};
 
 int cmd_fold(const cli_command *cmd, cli_args *a) {

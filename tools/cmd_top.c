@@ -7,47 +7,82 @@
 const cli_opt opts_top[] = {
     {"by", 0, 1, "function (default), line (\"FUNCTION /full/path:LINE\", as go tool pprof -lines) or file"},
     {"value", 0, 1, "value to add up: weight (the weight column), samples, TYPE or TYPE/UNIT; cpu works on Rprof too (interval x ticks), rprof.alloc on Rprof memory profiles (default: the source's)"},
-    {"limit", 'n', 1, "print only the first N rows"},
-    {"format", 0, 1, "text (default), tsv, csv or json"},
+    {"sort", 0, 1, "row order: flat (default; pprof -top), cum (pprof -top -cum, summaryRprof by.total) or name"},
+    {"limit", 'n', 1, "print only the first N rows (after --node-fraction)"},
+    {"node-fraction", 0, 1, "hide rows whose |cum| is below this fraction of the total, as pprof "
+                            "-nodefraction (default 0.005 in text, 0 in other formats)"},
+    {"unit", 0, 1, "text: auto (default: pprof's choice, e.g. 1.23s, 45.60MB), raw, or a unit "
+                   "(ns us ms s hrs; B kB MB GB TB)"},
+    {"format", 0, 1, "text (default), tsv, csv, json (an object with type, unit, total, "
+                     "filters and rows) or jsonl; numbers stay raw, the unit is a column"},
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
     CLI_OPT_SELECT,
+    CLI_OPT_FILTER,
     {NULL, 0, 0, NULL}};
 
 static double pct(int64_t v, int64_t total) {
   return total ? 100.0 * (double)v / (double)total : 0.0;
 }
 
-static void print_text(FILE *fp, const char *path, const pcol_top *t, size_t n) {
+static const char *inline_name(int inl) {
+  return inl == PCOL_INLINE_ONLY ? "inline" : inl == PCOL_INLINE_PARTIAL ? "partial-inline" : "";
+}
+
+/* pprof -top's layout (report.go printText), after pcol's File/Type lines */
+static void print_text(FILE *fp, const char *path, const pcol_top *t, size_t n,
+                       const pcol_select *sel, size_t dropped, int64_t cutoff, size_t shown_of,
+                       const char *unit) {
   const pcol_value_sel *v = &t->value;
+  char b1[64], b2[64], b3[64], p1[16], p2[16], p3[16];
   fprintf(fp, "File: %s\n", path);
   fprintf(fp, "Type: %.*s (%.*s)\n", (int)v->type.len, v->type.ptr ? v->type.ptr : "NA",
           (int)v->unit.len, v->unit.ptr ? v->unit.ptr : "NA");
+  cli_print_filters(fp, sel);
   int64_t shown = 0;
   for (size_t i = 0; i < n; i++) shown += t->rows[i].flat;
-  fprintf(fp, "Showing nodes accounting for %lld, %.2f%% of %lld total\n", (long long)shown,
-          pct(shown, t->total), (long long)t->total);
-  if (n < t->nrows) fprintf(fp, "Showing top %zu nodes out of %zu\n", n, t->nrows);
-  fprintf(fp, "%10s %7s %7s %10s %7s  %s\n", "flat", "flat%", "sum%", "cum", "cum%", "name");
-  double sum = 0;
+  pcol_unit_label(shown, v->unit, unit, b1, sizeof b1);
+  pcol_unit_label(t->total, v->unit, unit, b2, sizeof b2);
+  pcol_percentage(shown, t->total, p1, sizeof p1);
+  const char *pp = p1;
+  while (*pp == ' ') pp++;
+  fprintf(fp, "Showing nodes accounting for %s, %s of %s total\n", b1, pp, b2);
+  if (t->total && dropped) {
+    pcol_unit_label(cutoff, v->unit, unit, b1, sizeof b1);
+    fprintf(fp, "Dropped %zu node%s (cum <= %s)\n", dropped, dropped > 1 ? "s" : "", b1);
+  }
+  if (t->total && n > 0 && n < shown_of)
+    fprintf(fp, "Showing top %zu nodes out of %zu\n", n, shown_of);
+  fprintf(fp, "%10s %5s%% %5s%% %10s %5s%%\n", "flat", "flat", "sum", "cum", "cum");
+  int64_t sum = 0;
   for (size_t i = 0; i < n; i++) {
     const pcol_top_row *r = &t->rows[i];
-    sum += pct(r->flat, t->total);
-    fprintf(fp, "%10lld %6.2f%% %6.2f%% %10lld %6.2f%%  ", (long long)r->flat,
-            pct(r->flat, t->total), sum, (long long)r->cum, pct(r->cum, t->total));
-    /* names are printed as they are, except bytes that would break the line */
+    sum += r->flat;
+    pcol_unit_label(r->flat, v->unit, unit, b1, sizeof b1);
+    pcol_unit_label(r->cum, v->unit, unit, b3, sizeof b3);
+    pcol_percentage(r->flat, t->total, p1, sizeof p1);
+    pcol_percentage(sum, t->total, p2, sizeof p2);
+    pcol_percentage(r->cum, t->total, p3, sizeof p3);
+    fprintf(fp, "%10s %s %s %10s %s  ", b1, p1, p2, b3, p3);
+    /* names as they are, except bytes that would break the line or drive
+     * the terminal */
     for (size_t k = 0; k < r->name.len; k++) {
       unsigned char c = (unsigned char)r->name.ptr[k];
-      if (c == '\n' || c == '\r' || c == 0) fputs("\\n", fp);
+      if (c == '\n') fputs("\\n", fp);
+      else if (c == '\r') fputs("\\r", fp);
+      else if ((c < 0x20 && c != 0x09) || c == 0x7f) fprintf(fp, "\\x%02x", c);
       else fputc(c, fp);
     }
+    if (r->inl) fprintf(fp, " (%s)", inline_name(r->inl));
     fputc('\n', fp);
   }
 }
 
-static void print_table(FILE *fp, out_format fmt, const pcol_top *t, size_t n) {
-  static const char *const names[] = {"flat", "flat_pct", "sum_pct", "cum", "cum_pct", "name"};
+static void print_table(FILE *fp, out_format fmt, const pcol_top *t, size_t n,
+                        const cli_view_meta *m) {
+  static const char *const names[] = {"flat", "flat_pct", "sum_pct", "cum", "cum_pct", "name",
+                                      "inline", "unit"};
   cli_table tb;
-  tbl_begin(&tb, fp, fmt, 6, names);
+  tbl_begin_view(&tb, fp, fmt, 8, names, m);
   double sum = 0;
   char b[64];
   for (size_t i = 0; i < n; i++) {
@@ -63,9 +98,34 @@ static void print_table(FILE *fp, out_format fmt, const pcol_top *t, size_t n) {
     snprintf(b, sizeof b, "%.2f", pct(r->cum, t->total));
     tbl_num(&tb, b);
     tbl_str(&tb, r->name.ptr ? r->name.ptr : "", r->name.len);
+    if (r->inl) tbl_cstr(&tb, inline_name(r->inl));
+    else tbl_na(&tb);
+    tbl_str(&tb, t->value.unit.ptr, t->value.unit.len);
     tbl_end_row(&tb);
   }
   tbl_finish(&tb);
+}
+
+static int top_options(const cli_command *cmd, const cli_args *a, out_format fmt, pcol_sort *sort,
+                    double *fraction) {
+  *sort = PCOL_SORT_FLAT;
+  const char *ss = cli_get(cmd, a, "sort");
+  if (ss) {
+    if (!strcmp(ss, "flat")) *sort = PCOL_SORT_FLAT;
+    else if (!strcmp(ss, "cum")) *sort = PCOL_SORT_CUM;
+    else if (!strcmp(ss, "name")) *sort = PCOL_SORT_NAME;
+    else return cli_usage_error(cmd->name, "--sort wants flat, cum or name, not '%s'", ss);
+  }
+  *fraction = fmt == OUT_TEXT ? 0.005 : 0;
+  const char *nf = cli_get(cmd, a, "node-fraction");
+  if (nf) {
+    char *end;
+    double d = strtod(nf, &end);
+    if (end == nf || *end || !(d >= 0 && d <= 1))
+      return cli_usage_error(cmd->name, "--node-fraction wants a number from 0 to 1, not '%s'", nf);
+    *fraction = d;
+  }
+  return 0;
 }
 
 int cmd_top(const cli_command *cmd, cli_args *a) {
@@ -73,7 +133,10 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
   pcol_by by;
   out_format fmt;
   uint64_t limit;
+  pcol_sort sort;
+  double fraction = 0;
   if (cli_report_options(cmd, a, &by, &fmt, &limit)) return EXIT_USAGE;
+  if (top_options(cmd, a, fmt, &sort, &fraction)) return EXIT_USAGE;
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
 
@@ -81,15 +144,44 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
   pcol_file *f = NULL;
   pcol_value_sel v;
   pcol_top t = {0};
+  int bad_unit = 0;
   int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
   rc = pcol_top_compute(f, &sel, &v, by, &t, &err);
+  int64_t cutoff = 0;
+  size_t dropped = 0;
+  if (!rc) {
+    dropped = pcol_top_cutoff(&t, fraction, &cutoff);
+    pcol_top_sort(&t, sort);
+    size_t n = limit < t.nrows ? (size_t)limit : t.nrows, all = t.nrows;
+    if (dropped || n < all) { /* pprof's marks come from the graph of the rows it shows */
+      t.nrows = n;
+      rc = pcol_top_mark_inline(&t, &err);
+      t.nrows = all;
+    }
+  }
   if (!rc) {
     size_t n = limit < t.nrows ? (size_t)limit : t.nrows;
-    if (fmt == OUT_TEXT) print_text(stdout, a->pos[0], &t, n);
-    else print_table(stdout, fmt, &t, n);
+    if (fmt == OUT_TEXT) {
+      int64_t *vals = malloc((2 * n + 1) * sizeof *vals);
+      char unit[32];
+      if (!vals) {
+        rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
+      } else {
+        for (size_t i = 0; i < n; i++) { /* pprof: a node's flat, else its cum */
+          vals[i] = t.rows[i].flat ? t.rows[i].flat : t.rows[i].cum;
+        }
+        if (cli_view_unit(cmd, a, t.value.unit, vals, n, t.total, unit)) bad_unit = 1;
+        else print_text(stdout, a->pos[0], &t, n, &sel, dropped, cutoff, t.nrows, unit);
+        free(vals);
+      }
+    } else {
+      cli_view_meta m = {"top", a->pos[0], t.value.type, t.value.unit, t.total, &sel};
+      print_table(stdout, fmt, &t, n, &m);
+    }
   }
   pcol_top_free(&t);
   pcol_close(f);
+  if (bad_unit) return EXIT_USAGE;
   return rc ? cli_fail_in(cmd->name, a->pos[0], &err, rc) : EXIT_OK;
 }

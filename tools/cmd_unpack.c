@@ -15,6 +15,7 @@ const cli_opt opts_unpack[] = {
     {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`)"},
     {"from-time", 0, 1, "only the part of the profile from this many seconds after its start"},
     {"to-time", 0, 1, "only the part of the profile before this many seconds after its start"},
+    CLI_OPT_FILTER,
     {NULL, 0, 0, NULL}};
 
 int cmd_unpack(const cli_command *cmd, cli_args *a) {
@@ -30,6 +31,9 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
                            "--to clickhouse -o DIR");
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
+  if (sel.hide || sel.show) /* the exporters write whole stacks */
+    return cli_usage_error(cmd->name, "--hide and --show change stacks, which an export keeps "
+                           "whole; use --focus/--ignore/--tag here, or pcol fold --hide");
   if (cli_get(cmd, a, "value") && fmt != PCOL_FMT_COLLAPSED) /* was silently ignored */
     return cli_usage_error(cmd->name, "--value applies to --to collapsed only; %s output keeps "
                            "the profile's value types as they are", pcol_format_name(fmt));

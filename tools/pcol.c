@@ -29,8 +29,20 @@ static const cli_command commands[] = {
      "Without --full: header, directory and section bounds (O(1) in the data size).\n"
      "With --full: also every checksum, every offset and id, decoded sizes, order.",
      opts_validate, cmd_validate},
-    {"top", "pcol top FILE [--by function|line|file] [--value TYPE] [-n N] [--format text|tsv|csv|json]",
-     "Flat (self) and cumulative weight per function, line or file.", NULL, opts_top, cmd_top},
+    {"top", "pcol top FILE [--by function|line|file] [--value TYPE] [--sort flat|cum|name] [-n N] [--unit U] [--format text|tsv|csv|json|jsonl] [--focus RE ...]",
+     "Flat (self) and cumulative weight per function, line or file.",
+     "Text is go tool pprof -top's layout: human units (--unit), rows below --node-fraction\n"
+     "(0.5 % of the total) hidden with \"Dropped N nodes\", \"(inline)\" marks.  The filters\n"
+     "--focus/--ignore/--hide/--show (POSIX extended regular expressions on function,\n"
+     "file and mapping names) and --tag/--tag-ignore (string labels) mean what they mean\n"
+     "to pprof, here and in fold, flame, diff, tags, traces and unpack; the total stays\n"
+     "that of the profile before them, as pprof's does.",
+     opts_top, cmd_top},
+    {"tags", "pcol tags FILE [--value TYPE] [--format ...] [--focus RE ...]",
+     "Label keys, their values and the weight of each (pprof -tags).", NULL, opts_tags, cmd_tags},
+    {"traces", "pcol traces FILE [-n N] [--value TYPE] [--format ...] [--focus RE ...]",
+     "Every sample with its labels, value and stack (pprof -traces).", NULL, opts_traces,
+     cmd_traces},
     {"fold", "pcol fold FILE [--value TYPE]", "Print collapsed stacks (root;...;leaf weight).", NULL,
      opts_fold, cmd_fold},
     {"flame", "pcol flame FILE -o flame.svg [--value TYPE] [--title T] [--diff BASE]",

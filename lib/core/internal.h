@@ -206,6 +206,34 @@ struct pcol_file {
  * pcol_select_iter checks it, and so must code that walks sources itself. */
 int pcol_select_check(pcol_file *f, const pcol_select *sel, pcol_error *err);
 
+/* The name and label filters of a selection (filter.c), built once per
+ * view: which stack nodes and label sets keep a sample, and which lines and
+ * locations hide/show removed from the stacks (NULL when neither is given).
+ * `matched` has bit 0 when focus matched a location, 1 ignore, 2 hide, 3
+ * show (pprof warns "... expression matched no samples" otherwise). */
+typedef struct pcol_filter {
+  int active;
+  unsigned matched;
+  uint8_t *node_keep;   /* [stacks + 1], NULL without name filters */
+  uint8_t *line_hidden; /* [lines], NULL without hide/show */
+  uint8_t *loc_hidden;  /* [locations + 1], NULL without hide/show */
+  uint8_t *ls_keep;     /* [labelsets + 1], NULL without label filters */
+  pcol_view s_stack, s_labelset;
+  uint64_t nstacks, nlabelsets;
+} pcol_filter;
+/* Builds the filter of sel (inactive when sel has none).  EINVAL for a bad
+ * regular expression. */
+int pcol_filter_build(pcol_file *f, const pcol_select *sel, pcol_filter *out, pcol_error *err);
+/* 1 when sample `row` passes the filter (always for an inactive one). */
+int pcol_filter_keep(const pcol_filter *x, uint64_t row);
+void pcol_filter_free(pcol_filter *x);
+/* pcol_select_iter with a filter built by the caller (NULL: none; sel's
+ * own filter strings are then ignored), for views that also need the
+ * hidden lines or the unfiltered rows' total. */
+int pcol_select_iter_filter(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                            int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
+                            void *ctx, pcol_error *err);
+
 /* Meta "pcol.max_duration_ns": 1 to 18 decimal digits, nothing else
  * (spec.md §7).  0 and *out, or -1 when v does not follow that grammar. */
 int pcol_parse_max_duration(pcol_str v, int64_t *out);

@@ -107,6 +107,17 @@ static int no_times(pcol_file *f, uint32_t s, pcol_error *err) {
 int pcol_select_iter(pcol_file *f, const pcol_select *sel,
                      int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
                      void *ctx, pcol_error *err) {
+  if (!pcol_select_filtered(sel)) return pcol_select_iter_filter(f, sel, NULL, fn, ctx, err);
+  pcol_filter flt;
+  int rc = pcol_filter_build(f, sel, &flt, err);
+  if (!rc) rc = pcol_select_iter_filter(f, sel, &flt, fn, ctx, err);
+  pcol_filter_free(&flt);
+  return rc;
+}
+
+int pcol_select_iter_filter(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                            int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
+                            void *ctx, pcol_error *err) {
   uint64_t n = pcol_rows(f, PCOL_T_SAMPLES);
   pcol_view src, tim, dur;
   int rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src, err);
@@ -158,6 +169,7 @@ int pcol_select_iter(pcol_file *f, const pcol_select *sel,
     }
     for (; i < stop; i++) {
       int64_t num = 1, den = 1;
+      if (flt && !pcol_filter_keep(flt, i)) continue;
       if (ranged) {
         int64_t t = pcol_view_i64(&tim, i), d = pcol_view_i64(&dur, i);
         if (t == PCOL_NA_I64) continue;

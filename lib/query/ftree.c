@@ -95,8 +95,11 @@ static int ftree_run(pcol_q_fctx *c, ft_priv *p, const pcol_select *sel, const p
                      pcol_ftree *out, pcol_error *err) {
   int64_t *w = NULL;
   uint32_t *map = NULL, *fn_key = NULL;
-  int rc = pcol_stack_weights(c->f, sel, v, &w, &out->total_abs, err);
+  pcol_filter flt;
+  int rc = pcol_filter_build(c->f, sel, &flt, err);
   if (rc) return rc;
+  const uint8_t *hid = flt.line_hidden; /* --hide/--show */
+  if ((rc = pcol_q_weights(c->f, sel, &flt, v, &w, &out->total_abs, err))) goto done;
   map = malloc((c->nstacks + 1) * sizeof *map);
   fn_key = malloc((c->nfn + 1) * sizeof *fn_key);
   if (!map || !fn_key) {
@@ -126,11 +129,16 @@ static int ftree_run(pcol_q_fctx *c, ft_priv *p, const pcol_select *sel, const p
     uint64_t a, e;
     pcol_frames_lines(&c->fr, loc, &a, &e);
     uint32_t key;
+    if (hid && flt.loc_hidden[loc]) { /* removed from the stacks: its frames are its caller's */
+      map[n] = cur;
+      continue;
+    }
     if (a == e) {
       if ((rc = addr_key(c, &p->keys, loc, &key)) || (rc = ft_child(p, cur, key, &cur))) goto fail;
     }
     for (uint64_t li = e; li > a; li--) /* outermost inline frame first */
-      if ((rc = frame_key(c, &p->keys, fn_key, li - 1, &key, err)) ||
+      if (hid && hid[li - 1]) continue;
+      else if ((rc = frame_key(c, &p->keys, fn_key, li - 1, &key, err)) ||
           (rc = ft_child(p, cur, key, &cur)))
         goto fail;
     map[n] = cur;
@@ -167,6 +175,7 @@ done:
   free(w);
   free(map);
   free(fn_key);
+  pcol_filter_free(&flt);
   return rc;
 }
 

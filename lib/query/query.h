@@ -76,5 +76,17 @@ const uint32_t *pcol_q_ftree_stack_nodes(const pcol_ftree *t);
 /* weights.c: the value v of every sample (pcol_rows(samples) entries, in
  * row order, unscaled), by the rule pcol_stack_weights adds up. */
 int pcol_q_sample_values(pcol_file *f, const pcol_value_sel *v, int64_t *out, pcol_error *err);
+/* ------------------------------------------------------- weights */
+/* pcol_stack_weights with the selection's filter built by the caller
+ * (flt may be NULL or inactive): kept samples add to the nodes, every
+ * selected sample to the total. */
+int pcol_q_weights(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                   const pcol_value_sel *v, int64_t **w_out, int64_t *total_abs,
+                   pcol_error *err);
+/* The chosen value of every kept sample (zeros included), in row order:
+ * fn(ctx, row, value) returns 0 to go on, > 0 to stop, < 0 to fail. */
+int pcol_q_values_iter(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                       const pcol_value_sel *v, int (*fn)(void *ctx, uint64_t row, int64_t value),
+                       void *ctx, pcol_error *err);
 
 #endif

@@ -14,14 +14,41 @@
  */
 #include "query.h"
 
+static uint64_t mag(int64_t v) { return v < 0 ? -(uint64_t)v : (uint64_t)v; }
+
+/* What the marks need, kept with the result so that pcol_top_mark_inline
+ * can redo them for the rows that are left. */
+typedef struct inl_state {
+  pcol_view st_parent, st_loc;
+  uint64_t nstacks;
+  uint32_t *loc_aoff, *loc_all; /* from build_loc_keys */
+  int64_t *sub;                 /* subtree weight per stack node */
+  uint8_t *touched;             /* a non-zero sample passes through the node */
+  int64_t cutoff;               /* pprof's edge cutoff */
+  size_t nkeys;
+} inl_state;
+
+static void inl_free(inl_state *s) {
+  free(s->loc_aoff);
+  free(s->loc_all);
+  free(s->sub);
+  free(s->touched);
+  memset(s, 0, sizeof *s);
+}
+
+
 typedef struct topctx {
   pcol_q_fctx fc;
   pcol_q_keytab keys;
   pcol_by by;
   uint32_t *fn_key; /* function id -> key (UINT32_MAX = not yet) */
   uint32_t *loc_koff, *loc_keys; /* CSR: distinct keys of each location, innermost first */
+  uint32_t *loc_aoff, *loc_all;  /* CSR: every key of each location, innermost first, with
+                                  * bit 31 set on a key at an inlined (not outermost) line */
+  inl_state is;                   /* for the "(inline)" marks, moved into the result */
   int unnamed_is_frame; /* a function without a name is a frame (pprof), not skipped (Rprof) */
   uint64_t *stamp;      /* build_loc_keys: stamp[key] = the last location that had it */
+  const pcol_filter *flt; /* the selection's filters (hidden lines) */
   size_t stamp_cap;
   pcol_buf scratch;     /* line_key: the name being composed */
 } topctx;
@@ -163,8 +190,13 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
   pcol_q_fctx *c = &t->fc;
   t->loc_koff = malloc((c->nloc + 2) * sizeof *t->loc_koff);
   t->loc_keys = malloc((c->nlines + c->nloc + 1) * sizeof *t->loc_keys);
+  t->loc_aoff = malloc((c->nloc + 2) * sizeof *t->loc_aoff);
+  t->loc_all = malloc((c->nlines + c->nloc + 1) * sizeof *t->loc_all);
   t->fn_key = malloc((c->nfn + 1) * sizeof *t->fn_key);
-  if (!t->loc_koff || !t->loc_keys || !t->fn_key) return pcol_oom(err);
+  if (!t->loc_koff || !t->loc_keys || !t->loc_aoff || !t->loc_all || !t->fn_key)
+    return pcol_oom(err);
+  uint32_t ka = 0;
+  t->loc_aoff[0] = t->loc_aoff[1] = 0;
   for (uint64_t i = 0; i <= c->nfn; i++) t->fn_key[i] = UINT32_MAX;
   uint32_t k = 0;
   t->loc_koff[0] = 0;
@@ -174,8 +206,17 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
     pcol_frames_lines(&c->fr, (uint32_t)loc, &a, &e);
     uint32_t start = k;
     int unsymbolized = a == e; /* no lines, or lines without a function */
+    const uint8_t *hid = t->flt ? t->flt->line_hidden : NULL;
+    if (hid && t->flt->loc_hidden[loc]) { /* --hide/--show removed it */
+      t->loc_koff[loc + 1] = k;
+      t->loc_aoff[loc + 1] = ka;
+      continue;
+    }
+    uint64_t last = e; /* the outermost line left */
+    while (hid && last > a && hid[last - 1]) last--;
     for (uint64_t li = a; li < e; li++) {
       uint32_t key;
+      if (hid && hid[li]) continue;
       if (pcol_view_u32(&t->fc.ln_fn, li) == 0) unsymbolized = 1;
       PCOL_RETURN_NOT_OK(line_key(t, li, &key, err));
       /* a pprof line whose function has no name is its own frame, named
@@ -190,6 +231,8 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
         if (pcol_grow(&t->stamp, &t->stamp_cap, sizeof *t->stamp)) return pcol_oom(err);
         memset(t->stamp + had, 0, (t->stamp_cap - had) * sizeof *t->stamp);
       }
+      /* pprof: a call into a line that is not the outermost is inlined */
+      t->loc_all[ka++] = key | (li + 1 == last ? 0 : 0x80000000u);
       if (t->stamp[key] == loc) continue;
       t->stamp[key] = loc;
       t->loc_keys[k++] = key;
@@ -201,30 +244,175 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
         (t->by == PCOL_BY_FUNCTION || (t->by == PCOL_BY_LINE && t->unnamed_is_frame))) {
       uint32_t key;
       PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &key, err));
+      t->loc_all[ka++] = key;
       t->loc_keys[k++] = key;
     }
     t->loc_koff[loc + 1] = k;
+    t->loc_aoff[loc + 1] = ka;
   }
   return PCOL_OK;
 }
 
-static int row_cmp(const void *pa, const void *pb) {
-  const pcol_top_row *a = pa, *b = pb;
-  uint64_t fa = a->flat < 0 ? -(uint64_t)a->flat : (uint64_t)a->flat;
-  uint64_t fb = b->flat < 0 ? -(uint64_t)b->flat : (uint64_t)b->flat;
-  if (fa != fb) return fa > fb ? -1 : 1;
+/* pprof's orders (graph.go Nodes.Sort): |a| desc, bytewise name */
+static int by_mag(int64_t a, int64_t b) {
+  return mag(a) == mag(b) ? 0 : mag(a) > mag(b) ? -1 : 1;
+}
+static int by_name(const pcol_top_row *a, const pcol_top_row *b) {
   size_t n = a->name.len < b->name.len ? a->name.len : b->name.len;
   int c = n ? memcmp(a->name.ptr, b->name.ptr, n) : 0;
   if (c) return c;
-  if (a->name.len != b->name.len) return a->name.len < b->name.len ? -1 : 1;
-  uint64_t ca = a->cum < 0 ? -(uint64_t)a->cum : (uint64_t)a->cum;
-  uint64_t cb = b->cum < 0 ? -(uint64_t)b->cum : (uint64_t)b->cum;
-  return ca == cb ? 0 : ca > cb ? -1 : 1;
+  return a->name.len == b->name.len ? 0 : a->name.len < b->name.len ? -1 : 1;
+}
+static int row_cmp(const void *pa, const void *pb) { /* FlatNameOrder */
+  const pcol_top_row *a = pa, *b = pb;
+  int c = by_mag(a->flat, b->flat);
+  if (!c) c = by_name(a, b);
+  return c ? c : by_mag(a->cum, b->cum);
+}
+static int row_cmp_cum(const void *pa, const void *pb) { /* CumNameOrder */
+  const pcol_top_row *a = pa, *b = pb;
+  int c = by_mag(a->cum, b->cum);
+  if (!c) c = by_name(a, b);
+  return c ? c : by_mag(a->flat, b->flat);
+}
+static int row_cmp_name(const void *pa, const void *pb) { return by_name(pa, pb); }
+
+void pcol_top_sort(pcol_top *t, pcol_sort order) {
+  if (!t->nrows) return;
+  qsort(t->rows, t->nrows, sizeof *t->rows,
+        order == PCOL_SORT_CUM ? row_cmp_cum : order == PCOL_SORT_NAME ? row_cmp_name : row_cmp);
+}
+
+size_t pcol_top_cutoff(pcol_top *t, double fraction, int64_t *label_cutoff) {
+  /* report.go newTrimmedGraph: the cutoff is a fraction of the sum of flat
+   * over every node, the label's a fraction of the total */
+  double sum = 0;
+  for (size_t i = 0; i < t->nrows; i++) sum += (double)t->rows[i].flat;
+  double c = sum * fraction, l = (double)t->total * fraction;
+  uint64_t cut = c >= 9.2e18 || c <= -9.2e18 ? UINT64_MAX : mag((int64_t)c);
+  if (label_cutoff) *label_cutoff = l >= 9.2e18 || l <= -9.2e18 ? INT64_MAX : (int64_t)mag((int64_t)l);
+  if (cut == 0) return 0;
+  size_t k = 0;
+  for (size_t i = 0; i < t->nrows; i++)
+    if (mag(t->rows[i].cum) >= cut) t->rows[k++] = t->rows[i];
+  size_t dropped = t->nrows - k;
+  t->nrows = k;
+  return dropped;
+}
+
+/* pprof's "(inline)" marks (report.go TextItems, graph.go newGraph): a call
+ * edge caller -> callee is inlined when every call along it went into a
+ * line that is not the outermost of its location; a key is "inline" when
+ * one of its incoming edges is, "partial-inline" when others are not.
+ * Edges are (caller key, callee key) pairs in an open-addressing table. */
+typedef struct edge_tab {
+  uint64_t *k; /* caller << 32 | callee; 0 = empty */
+  uint8_t *all_inl;
+  int64_t *w;  /* weight through the edge */
+  size_t cap, n;
+} edge_tab;
+
+static int edge_add(edge_tab *e, uint32_t from, uint32_t to, int inl, int64_t w) {
+  if (2 * (e->n + 1) > e->cap) {
+    size_t nc = e->cap ? 2 * e->cap : 1024;
+    uint64_t *nk = calloc(nc, sizeof *nk);
+    uint8_t *nf = malloc(nc);
+    int64_t *nw = malloc(nc * sizeof *nw);
+    if (!nk || !nf || !nw) {
+      free(nk);
+      free(nf);
+      free(nw);
+      return PCOL_ENOMEM;
+    }
+    for (size_t i = 0; i < e->cap; i++)
+      if (e->k[i]) {
+        size_t h = (size_t)(pcol_hash2(13, (uint32_t)(e->k[i] >> 32), (uint32_t)e->k[i]) & (nc - 1));
+        while (nk[h]) h = (h + 1) & (nc - 1);
+        nk[h] = e->k[i];
+        nf[h] = e->all_inl[i];
+        nw[h] = e->w[i];
+      }
+    free(e->k);
+    free(e->all_inl);
+    free(e->w);
+    e->k = nk;
+    e->all_inl = nf;
+    e->w = nw;
+    e->cap = nc;
+  }
+  uint64_t key = (uint64_t)from << 32 | to;
+  size_t h = (size_t)(pcol_hash2(13, from, to) & (e->cap - 1));
+  while (e->k[h] && e->k[h] != key) h = (h + 1) & (e->cap - 1);
+  if (!e->k[h]) {
+    e->k[h] = key;
+    e->all_inl[h] = (uint8_t)inl;
+    e->w[h] = 0;
+    e->n++;
+  } else if (!inl) {
+    e->all_inl[h] = 0;
+  }
+  if (__builtin_add_overflow(e->w[h], w, &e->w[h])) e->w[h] = w < 0 ? INT64_MIN : INT64_MAX;
+  return PCOL_OK;
+}
+
+/* kept[key] (NULL: every key) are the graph's nodes: a call goes from the
+ * nearest kept frame outward, as pprof's graph rebuilt from kept nodes. */
+static int inline_marks(const inl_state *s, const uint8_t *kept, uint8_t *inl, pcol_error *err) {
+  edge_tab e = {0};
+  int rc = PCOL_OK;
+  uint32_t *kk = malloc((s->nstacks + 1) * sizeof *kk); /* innermost kept key on the path */
+  if (!kk) return pcol_oom(err);
+  kk[0] = 0;
+  for (uint64_t n = 1; n <= s->nstacks && !rc; n++) {
+    uint32_t p = pcol_view_u32(&s->st_parent, n - 1), loc = pcol_view_u32(&s->st_loc, n - 1);
+    uint32_t caller = kk[p < n ? p : 0];
+    for (uint32_t j = s->loc_aoff[loc + 1]; j > s->loc_aoff[loc] && !rc; j--) {
+      uint32_t x = s->loc_all[j - 1], key = x & 0x7fffffffu;
+      if (kept && !kept[key]) continue;
+      if (s->touched[n] && caller && caller != key)
+        rc = edge_add(&e, caller, key, (int)(x >> 31), s->sub[n]);
+      caller = key;
+    }
+    kk[n] = caller;
+  }
+  /* pprof drops the edges below its -edgefraction before it marks */
+  for (size_t i = 0; i < e.cap && !rc; i++)
+    if (e.k[i] && mag(e.w[i]) >= (uint64_t)s->cutoff) inl[(uint32_t)e.k[i]] |= e.all_inl[i] ? 1 : 2;
+  free(kk);
+  free(e.k);
+  free(e.all_inl);
+  free(e.w);
+  return rc ? pcol_oom(err) : PCOL_OK;
+}
+
+static int inline_of(uint8_t m) {
+  return m & 1 ? (m & 2 ? PCOL_INLINE_PARTIAL : PCOL_INLINE_ONLY) : PCOL_INLINE_NONE;
 }
 
 typedef struct top_priv {
   pcol_q_keytab keys;
+  inl_state is;
 } top_priv;
+
+int pcol_top_mark_inline(pcol_top *t, pcol_error *err) {
+  top_priv *p = t->priv_;
+  if (!p || !p->is.sub) return PCOL_OK;
+  uint8_t *kept = calloc(p->is.nkeys + 1, 1), *inl = calloc(p->is.nkeys + 1, 1);
+  int rc = PCOL_OK;
+  if (!kept || !inl) rc = pcol_oom(err);
+  for (size_t i = 0; !rc && i < t->nrows; i++) {
+    uint32_t k = pcol_q_key_find(&p->keys, t->rows[i].name.ptr, t->rows[i].name.len);
+    if (k && k <= p->is.nkeys) kept[k] = 1;
+  }
+  if (!rc) rc = inline_marks(&p->is, kept, inl, err);
+  for (size_t i = 0; !rc && i < t->nrows; i++) {
+    uint32_t k = pcol_q_key_find(&p->keys, t->rows[i].name.ptr, t->rows[i].name.len);
+    t->rows[i].inl = k && k <= p->is.nkeys ? inline_of(inl[k]) : PCOL_INLINE_NONE;
+  }
+  free(kept);
+  free(inl);
+  return rc;
+}
 
 static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, pcol_top *out,
                    pcol_error *err) {
@@ -232,9 +420,12 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   uint64_t ns = c->nstacks;
   int64_t *w = NULL, *sub = NULL, *flat = NULL, *cum = NULL;
   uint32_t *fk = NULL, *cnt = NULL, *kids = NULL, *koff = NULL, *stk = NULL;
-  uint8_t *touched = NULL;
-  int rc = pcol_stack_weights(c->f, sel, v, &w, &out->total, err);
+  uint8_t *touched = NULL, *inl = NULL;
+  pcol_filter flt;
+  int rc = pcol_filter_build(c->f, sel, &flt, err);
   if (rc) return rc;
+  t->flt = &flt;
+  if ((rc = pcol_q_weights(c->f, sel, &flt, v, &w, &out->total, err))) goto done;
   if ((rc = build_loc_keys(t, err))) goto done;
   uint32_t nokey;
   if ((rc = pcol_q_key_intern(&t->keys, "<no location>", 13, 0, &nokey))) goto done;
@@ -245,10 +436,11 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   flat = calloc(nk, sizeof *flat);
   cum = calloc(nk, sizeof *cum);
   cnt = calloc(nk, sizeof *cnt);
+  inl = calloc(nk, 1);
   koff = calloc(ns + 2, sizeof *koff);
   kids = malloc((ns + 1) * sizeof *kids);
   stk = malloc((2 * ns + 2) * sizeof *stk);
-  if (!sub || !fk || !touched || !flat || !cum || !cnt || !koff || !kids || !stk) {
+  if (!sub || !fk || !touched || !flat || !cum || !cnt || !inl || !koff || !kids || !stk) {
     rc = pcol_oom(err);
     goto done;
   }
@@ -319,6 +511,26 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
         if (touched[kids[i]]) stk[sp++] = kids[i];
     }
   }
+  {
+    /* pprof's default -edgefraction, 0.001 of the sum of flat */
+    double sf = 0;
+    for (size_t k = 1; k < nk; k++) sf += (double)flat[k];
+    double ec = sf * 0.001;
+    inl_state *is = &t->is;
+    is->st_parent = c->st_parent;
+    is->st_loc = c->st_loc;
+    is->nstacks = ns;
+    is->loc_aoff = t->loc_aoff;
+    is->loc_all = t->loc_all;
+    is->sub = sub;
+    is->touched = touched;
+    t->loc_aoff = t->loc_all = NULL;
+    sub = NULL;
+    touched = NULL;
+    is->cutoff = ec >= 9.2e18 || ec <= -9.2e18 ? INT64_MAX : (int64_t)mag((int64_t)ec);
+    is->nkeys = nk - 1;
+    if ((rc = inline_marks(is, NULL, inl, err))) goto done;
+  }
   /* rows */
   size_t nr = 0;
   for (size_t k = 1; k < nk; k++) nr += flat[k] != 0 || cum[k] != 0;
@@ -333,6 +545,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
       out->rows[nr].name = t->keys.s[k];
       out->rows[nr].flat = flat[k];
       out->rows[nr].cum = cum[k];
+      out->rows[nr].inl = inline_of(inl[k]); /* see inline_marks */
       nr++;
     }
   out->nrows = nr;
@@ -348,6 +561,9 @@ done:
   free(koff);
   free(stk);
   free(touched);
+  free(inl);
+  pcol_filter_free(&flt);
+  t->flt = NULL;
   return rc;
 }
 
@@ -370,10 +586,13 @@ int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   free(t.fn_key);
   free(t.loc_koff);
   free(t.loc_keys);
+  free(t.loc_aoff);
+  free(t.loc_all);
   free(t.stamp);
   if (rc) {
     free(out->rows);
     pcol_q_keytab_free(&t.keys);
+    inl_free(&t.is);
     memset(out, 0, sizeof *out);
     return rc;
   }
@@ -381,10 +600,12 @@ int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   if (!p) {
     free(out->rows);
     pcol_q_keytab_free(&t.keys);
+    inl_free(&t.is);
     memset(out, 0, sizeof *out);
     return pcol_oom(err);
   }
   p->keys = t.keys;
+  p->is = t.is;
   out->priv_ = p;
   return PCOL_OK;
 }
@@ -395,6 +616,7 @@ void pcol_top_free(pcol_top *t) {
   if (t->priv_) {
     top_priv *p = t->priv_;
     pcol_q_keytab_free(&p->keys);
+    inl_free(&p->is);
     free(p);
   }
   memset(t, 0, sizeof *t);

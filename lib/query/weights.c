@@ -15,6 +15,9 @@ typedef struct wctx {
   pcol_view stack, weight, voff, vtype, vval, source;
   int64_t *w;
   int64_t total;
+  const pcol_filter *flt; /* NULL: every selected sample */
+  int (*row_fn)(void *ctx, uint64_t row, int64_t value); /* pcol_q_values_iter */
+  void *row_ctx;
   pcol_rtime rt; /* the time rule, when the value is time */
   int use_rt;
   pcol_error *err;
@@ -60,8 +63,12 @@ static int sample_value(const wctx *c, uint64_t row, int64_t *v) {
 static int add_sample(void *p, uint64_t row, int64_t num, int64_t den) {
   wctx *c = p;
   int64_t v = 0;
-  int rc = sample_value(c, row, &v);
-  if (rc) return rc;
+  int rc0 = sample_value(c, row, &v);
+  if (rc0) return rc0;
+  if (c->row_fn) { /* pcol_q_values_iter: every kept sample, zeros included */
+    if (c->flt && !pcol_filter_keep(c->flt, row)) return 0;
+    return c->row_fn(c->row_ctx, row, pcol_scale(v, num, den));
+  }
   if (v == 0) return 0;
   v = pcol_scale(v, num, den);
   uint32_t s = pcol_view_u32(&c->stack, row);
@@ -69,6 +76,14 @@ static int add_sample(void *p, uint64_t row, int64_t num, int64_t den) {
     return pcol_error_set(c->err, PCOL_ECORRUPT, "sample %llu names stack %u, out of range",
                           (unsigned long long)row + 1, s);
   int64_t av = v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
+  /* a filtered-out sample still counts in the total (pprof's total is
+   * that of the profile before -focus, -ignore, -tagfocus...) */
+  if (c->flt && !pcol_filter_keep(c->flt, row)) {
+    if (__builtin_add_overflow(c->total, av, &c->total))
+      return pcol_error_set(c->err, PCOL_ETOOBIG, "sum of values overflows 64 bits at sample %llu",
+                            (unsigned long long)row + 1);
+    return 0;
+  }
   if (__builtin_add_overflow(c->w[s], v, &c->w[s]) ||
       __builtin_add_overflow(c->total, av, &c->total))
     return pcol_error_set(c->err, PCOL_ETOOBIG, "sum of values overflows 64 bits at sample %llu",
@@ -152,9 +167,45 @@ int pcol_q_sample_values(pcol_file *f, const pcol_value_sel *v, int64_t *out, pc
 
 int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                        int64_t **w_out, int64_t *total_abs, pcol_error *err) {
+  pcol_filter flt;
+  int rc = pcol_filter_build(f, sel, &flt, err);
+  if (!rc) rc = pcol_q_weights(f, sel, &flt, v, w_out, total_abs, err);
+  pcol_filter_free(&flt);
+  return rc;
+}
+
+static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                       const pcol_value_sel *v, int64_t **w_out, int64_t *total_abs,
+                       pcol_error *err);
+
+int pcol_q_values_iter(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                       const pcol_value_sel *v, int (*fn)(void *ctx, uint64_t row, int64_t value),
+                       void *ctx, pcol_error *err) {
+  wctx c = {0};
+  c.row_fn = fn;
+  c.row_ctx = ctx;
+  int64_t *w = NULL;
+  int rc = weights_run(&c, f, sel, flt, v, &w, NULL, err);
+  free(w);
+  return rc;
+}
+
+int pcol_q_weights(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                   const pcol_value_sel *v, int64_t **w_out, int64_t *total_abs,
+                   pcol_error *err) {
+  wctx c = {0};
+  return weights_run(&c, f, sel, flt, v, w_out, total_abs, err);
+}
+
+static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                       const pcol_value_sel *v, int64_t **w_out, int64_t *total_abs,
+                       pcol_error *err) {
   wctx c;
   *w_out = NULL;
   PCOL_RETURN_NOT_OK(wctx_init(&c, f, sel, v, err));
+  c.row_fn = cp->row_fn;
+  c.row_ctx = cp->row_ctx;
+  c.flt = flt && flt->active ? flt : NULL;
   c.w = calloc(c.nstacks + 1, sizeof *c.w);
   if (!c.w) {
     wctx_free(&c);
@@ -162,10 +213,10 @@ int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_se
   }
   int rc;
   if ((!sel || (!sel->source_id && !sel->has_from && !sel->has_to)) && c.vt == 0 &&
-      c.stack.data)
+      c.stack.data && !c.flt && !c.row_fn)
     rc = weights_all_samples(&c); /* the common case, without a callback a row */
   else
-    rc = pcol_select_iter(f, sel, add_sample, &c, err);
+    rc = pcol_select_iter_filter(f, sel, NULL, add_sample, &c, err);
   wctx_free(&c);
   if (rc) {
     free(c.w);

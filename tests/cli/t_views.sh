@@ -17,22 +17,22 @@ fail() { echo "t_views: FAIL: $*" >&2; exit 1; }
 
 "$PCOL" top "$tmp/a.out" --format csv > "$tmp/top.csv" || fail "top on an Rprof file"
 cat > "$tmp/want.csv" <<'X'
-flat,flat_pct,sum_pct,cum,cum_pct,name
-3,50.00,50.00,3,50.00,g
-2,33.33,83.33,2,33.33,h
-1,16.67,100.00,4,66.67,f
-0,0.00,100.00,6,100.00,main
+flat,flat_pct,sum_pct,cum,cum_pct,name,inline,unit
+3,50.00,50.00,3,50.00,g,NA,count
+2,33.33,83.33,2,33.33,h,NA,count
+1,16.67,100.00,4,66.67,f,NA,count
+0,0.00,100.00,6,100.00,main,NA,count
 X
 diff -u "$tmp/want.csv" "$tmp/top.csv" || fail "top csv"
 "$PCOL" top "$tmp/a.out" -n 1 --format csv | wc -l | grep -qx 2 || fail "top -n 1"
 "$PCOL" top "$tmp/a.out" | grep -q '^Type: samples (count)' || fail "top text header"
-"$PCOL" top "$tmp/a.out" --format json | grep -q '"cum":4,"cum_pct":66.67,"name":"f"' || fail "top json"
+"$PCOL" top "$tmp/a.out" --format json | grep -q '"cum":4,"cum_pct":66.67,"name":"f","inline":null,"unit":"count"' || fail "top json"
 "$PCOL" top "$tmp/a.out" --by nope 2>/dev/null; [ $? = 2 ] || fail "bad --by is a usage error"
 "$PCOL" top "$tmp/a.out" --value nope 2>"$tmp/err"; [ $? = 1 ] || fail "unknown value type exit"
 grep -q "no value type 'nope'" "$tmp/err" || fail "unknown value type message"
 
 # ranges: [40 ms, 100 ms) holds samples 3..5 (g, f, h)
-"$PCOL" top "$tmp/a.out" --from 0.04 --to 0.1 --format csv | grep -c ',g$\|,f$\|,h$' | grep -qx 3 ||
+"$PCOL" top "$tmp/a.out" --from 0.04 --to 0.1 --format csv | grep -c ',g,NA,count$\|,f,NA,count$\|,h,NA,count$' | grep -qx 3 ||
   fail "top --from/--to"
 
 # coalesced twin answers boundary ranges like the raw file
@@ -60,7 +60,7 @@ printf 'main;f 1\nmain;f;f;g 3\nmain;h 2\n' | diff -u - "$tmp/fold" || fail "fol
 "$PCOL" cat "$tmp/m.pcol" --table sources --format csv | tail -n +2 | wc -l | grep -qx 2 || fail "merged sources"
 "$PCOL" top "$tmp/m.pcol" --source 2 --format csv | tail -n +2 | cut -d, -f6 | sort | tr '\n' ' ' |
   grep -qx 'k main ' || fail "top --source 2"
-"$PCOL" top "$tmp/m.pcol" --format csv | grep -q '^0,0.00,[0-9.]*,8,100.00,main$' || fail "merged top main cum"
+"$PCOL" top "$tmp/m.pcol" --format csv | grep -q '^0,0.00,[0-9.]*,8,100.00,main,NA,count$' || fail "merged top main cum"
 "$PCOL" cat "$tmp/m.pcol" --table functions --format csv | grep -c ',main,' | grep -qx 1 || fail "main not shared"
 
 # diff

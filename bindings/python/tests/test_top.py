@@ -27,7 +27,7 @@ def compare(f, path, by, value):
         cli = r.stderr.decode().strip()[len("pcol top: "):]
         assert str(e.value) in (cli, "%s: %s" % (path, cli)) and path in str(e.value)
         return 0
-    want = json.loads(r.stdout)
+    want = json.loads(r.stdout)["rows"]  # {"type", "unit", "total", "filters", "rows"}
     t = f.top(by=by, value=value)
     assert [w["name"] for w in want] == t.name, (path, by, value)
     assert [w["flat"] for w in want] == t.flat.tolist(), (path, by, value)
@@ -74,7 +74,7 @@ def test_top_selection(packed):
                     f.top(source=1, from_=0.05, to=0.5)
                 continue
             t = f.top(source=1, from_=0.05, to=0.5)
-            want = json.loads(r.stdout)
+            want = json.loads(r.stdout)["rows"]
             assert [(w["name"], w["flat"], w["cum"]) for w in want] == list(t)
             n += 1
     assert n >= 10

@@ -18,7 +18,7 @@ compare_top <- function(path, by, value) {
   txt <- rawToChar(r$stdout)
   Encoding(txt) <- "UTF-8"
   txt <- gsub("\\u0000", "\\ufffd", txt, fixed = TRUE) # R strings cannot hold NUL
-  want <- jsonlite::fromJSON(txt, simplifyVector = TRUE)
+  want <- jsonlite::fromJSON(txt, simplifyVector = TRUE)$rows # with type, unit, total, filters
   t <- pcol_top(path, by = by, value = value)
   if (length(want) == 0) {
     expect_equal(nrow(t), 0L)
@@ -53,7 +53,7 @@ test_that("pcol_top: a time range and bad arguments", {
   path <- packed()[[1]][2]
   r <- run_pcol("top", path, "--format", "json", "--source", "1", "--from", "0.05", "--to", "0.5", check = FALSE)
   if (r$status == 0) {
-    want <- jsonlite::fromJSON(rawToChar(r$stdout))
+    want <- jsonlite::fromJSON(rawToChar(r$stdout))$rows
     t <- pcol_top(path, source = 1, from = 0.05, to = 0.5)
     if (length(want)) expect_identical(t$flat, as.numeric(want$flat))
   }

@@ -1,0 +1,310 @@
+/* labels.c — the label views: pcol_tags_compute (go tool pprof -tags: per
+ * label key, the value of the samples carrying each label value) and
+ * pcol_traces_iter (pprof -traces: each sample with its labels, value and
+ * named frames).
+ *
+ * Cost model: tags sums the selected samples' values per label set in one
+ * pass (the label sets are few), then walks each label set's labels once;
+ * traces walks each kept sample's stack (O(depth) per sample). */
+#include "query.h"
+
+typedef struct tags_acc {
+  int64_t *per_ls; /* value per label set */
+  uint8_t *seen;   /* a kept sample has the label set (its value may be 0) */
+  uint64_t nls;
+  pcol_view ls;
+  pcol_error *err;
+} tags_acc;
+
+static int tags_add(void *p, uint64_t row, int64_t v) {
+  tags_acc *a = p;
+  uint32_t ls = pcol_view_u32(&a->ls, row);
+  if (ls > a->nls)
+    return pcol_error_set(a->err, PCOL_ECORRUPT, "sample %llu names label set %u, out of range",
+                          (unsigned long long)row + 1, ls);
+  a->seen[ls] = 1;
+  if (__builtin_add_overflow(a->per_ls[ls], v, &a->per_ls[ls]))
+    return pcol_error_set(a->err, PCOL_ETOOBIG, "sum of values overflows 64 bits");
+  return 0;
+}
+
+typedef struct tags_priv {
+  pcol_q_keytab keys, vals; /* label keys; "key id, value" pairs */
+  pcol_tag_value *values;
+} tags_priv;
+
+static int tag_value_cmp(const void *pa, const void *pb) {
+  const pcol_tag_value *a = pa, *b = pb;
+  uint64_t x = a->value_abs, y = b->value_abs;
+  if (x != y) return x > y ? -1 : 1;
+  size_t n = a->name.len < b->name.len ? a->name.len : b->name.len;
+  int c = n ? memcmp(a->name.ptr, b->name.ptr, n) : 0;
+  return c ? c : (a->name.len > b->name.len) - (a->name.len < b->name.len);
+}
+
+static int tag_key_cmp(const void *pa, const void *pb) {
+  const pcol_tag_key *a = pa, *b = pb;
+  size_t n = a->key.len < b->key.len ? a->key.len : b->key.len;
+  int c = n ? memcmp(a->key.ptr, b->key.ptr, n) : 0;
+  return c ? c : (a->key.len > b->key.len) - (a->key.len < b->key.len);
+}
+
+int pcol_tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                      pcol_tags *out, pcol_error *err) {
+  memset(out, 0, sizeof *out);
+  out->value = *v;
+  tags_priv *p = calloc(1, sizeof *p);
+  tags_acc a = {0};
+  pcol_filter flt;
+  int64_t *sums = NULL;
+  uint32_t *val_key = NULL;
+  size_t val_cap = 0, sums_cap = 0;
+  pcol_buf tmp = {0};
+  if (!p) return pcol_oom(err);
+  out->priv_ = p;
+  a.nls = pcol_rows(f, PCOL_T_LABELSETS);
+  a.err = err;
+  uint64_t nlabels = pcol_rows(f, PCOL_T_LABELS);
+  pcol_view lsoff, lkey, lstr, lnum, lunit;
+  pcol_column_req req[] = {{&a.ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET},
+                           {&lsoff, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},
+                           {&lkey, PCOL_T_LABELS, PCOL_C_LB_KEY},
+                           {&lstr, PCOL_T_LABELS, PCOL_C_LB_STR},
+                           {&lnum, PCOL_T_LABELS, PCOL_C_LB_NUM},
+                           {&lunit, PCOL_T_LABELS, PCOL_C_LB_UNIT}};
+  int rc = pcol_columns(f, req, PCOL_NCOLS(req), err);
+  if (!rc) rc = pcol_filter_build(f, sel, &flt, err);
+  else memset(&flt, 0, sizeof flt);
+  if (!rc && (!(a.per_ls = calloc(a.nls + 1, sizeof *a.per_ls)) || !(a.seen = calloc(a.nls + 1, 1))))
+    rc = pcol_oom(err);
+  if (!rc) rc = pcol_q_values_iter(f, sel, &flt, v, tags_add, &a, err);
+  for (uint64_t ls = 1; !rc && ls <= a.nls; ls++) {
+    if (!a.seen[ls]) continue; /* pprof lists a value whose samples add up to 0 too */
+    uint64_t lo = pcol_view_u64(&lsoff, ls - 1), hi = pcol_view_u64(&lsoff, ls);
+    if (hi > nlabels) hi = nlabels;
+    for (uint64_t i = lo; i < hi && !rc; i++) {
+      pcol_str k, s;
+      if ((rc = pcol_string(f, pcol_view_u32(&lkey, i), &k, err))) break;
+      uint32_t kid, vid;
+      if ((rc = pcol_q_key_intern(&p->keys, k.ptr ? k.ptr : "", k.ptr ? k.len : 0, 0, &kid)))
+        break;
+      uint32_t sid = pcol_view_u32(&lstr, i);
+      char num[96];
+      if (sid) {
+        if ((rc = pcol_string(f, sid, &s, err))) break;
+      } else { /* a number: pprof prints it in its unit, scaled ("1.50MB") */
+        pcol_str u;
+        if ((rc = pcol_string(f, pcol_view_u32(&lunit, i), &u, err))) break;
+        if (!u.ptr || !u.len) u = k; /* pprof: a number without a unit takes the key's name */
+        pcol_unit_label(pcol_view_i64(&lnum, i), u, "minimum", num, sizeof num);
+        s.ptr = num;
+        s.len = strlen(num);
+      }
+      /* the pair (key id, value) as one interned byte string */
+      tmp.len = 0;
+      if (pcol_buf_append(&tmp, &kid, sizeof kid) ||
+          pcol_buf_append(&tmp, s.ptr ? s.ptr : "", s.ptr ? s.len : 0) ||
+          pcol_q_key_intern(&p->vals, (const char *)tmp.data, tmp.len, 1, &vid)) {
+        rc = pcol_oom(err);
+        break;
+      }
+      while (vid >= sums_cap) {
+        size_t had = sums_cap;
+        if (pcol_grow(&sums, &sums_cap, sizeof *sums)) { rc = pcol_oom(err); break; }
+        memset(sums + had, 0, (sums_cap - had) * sizeof *sums);
+      }
+      while (!rc && vid >= val_cap) {
+        if (pcol_grow(&val_key, &val_cap, sizeof *val_key)) rc = pcol_oom(err);
+      }
+      if (rc) break;
+      val_key[vid] = kid;
+      if (__builtin_add_overflow(sums[vid], a.per_ls[ls], &sums[vid]))
+        rc = pcol_error_set(err, PCOL_ETOOBIG, "sum of values overflows 64 bits");
+    }
+  }
+  if (!rc) {
+    out->nkeys = p->keys.n;
+    out->keys = calloc(p->keys.n + 1, sizeof *out->keys);
+    p->values = calloc(p->vals.n + 1, sizeof *p->values);
+    if (!out->keys || !p->values) rc = pcol_oom(err);
+  }
+  if (!rc) {
+    /* values grouped by key: count, offsets, place */
+    size_t *cnt = calloc(p->keys.n + 2, sizeof *cnt);
+    if (!cnt) rc = pcol_oom(err);
+    for (uint32_t i = 1; !rc && i <= p->vals.n; i++) cnt[val_key[i]]++;
+    size_t off = 0;
+    for (uint32_t k = 1; !rc && k <= p->keys.n; k++) {
+      out->keys[k - 1].key = p->keys.s[k];
+      out->keys[k - 1].values = p->values + off;
+      off += cnt[k];
+    }
+    for (uint32_t i = 1; !rc && i <= p->vals.n; i++) {
+      pcol_tag_key *tk = &out->keys[val_key[i] - 1];
+      pcol_tag_value *tv = &tk->values[tk->nvalues++];
+      pcol_str s = p->vals.s[i];
+      tv->name.ptr = s.ptr + sizeof(uint32_t);
+      tv->name.len = s.len - sizeof(uint32_t);
+      tv->value = sums[i];
+      tv->value_abs = sums[i] < 0 ? -(uint64_t)sums[i] : (uint64_t)sums[i];
+      tk->total += sums[i];
+    }
+    for (uint32_t k = 0; !rc && k < p->keys.n; k++)
+      qsort(out->keys[k].values, out->keys[k].nvalues, sizeof *out->keys[k].values, tag_value_cmp);
+    if (!rc) qsort(out->keys, out->nkeys, sizeof *out->keys, tag_key_cmp);
+    free(cnt);
+  }
+  free(a.per_ls);
+  free(a.seen);
+  free(sums);
+  free(val_key);
+  pcol_buf_free(&tmp);
+  pcol_filter_free(&flt);
+  if (rc) pcol_tags_free(out);
+  return rc;
+}
+
+void pcol_tags_free(pcol_tags *t) {
+  if (!t) return;
+  tags_priv *p = t->priv_;
+  if (p) {
+    pcol_q_keytab_free(&p->keys);
+    pcol_q_keytab_free(&p->vals);
+    free(p->values);
+    free(p);
+  }
+  free(t->keys);
+  memset(t, 0, sizeof *t);
+}
+
+/* ----------------------------------------------------------- traces */
+typedef struct tr_ctx {
+  pcol_q_fctx fc;
+  const pcol_filter *flt;
+  pcol_view stack, ls, lsoff, lkey, lstr, lnum, lunit;
+  uint64_t nls, nlabels;
+  pcol_str *frames;
+  uint8_t *inl;
+  size_t nfr, capf, capi;
+  pcol_label_kv *labels;
+  size_t caplab;
+  uint32_t *locs;
+  size_t nlocs, caplocs;
+  pcol_buf names; /* composed frame names of one trace */
+  size_t *name_off; /* frames composed in `names`: offset + 1 (0 = borrowed) */
+  size_t capoff;
+  int (*fn)(void *ctx, const pcol_trace *t);
+  void *ctx;
+  pcol_error *err;
+} tr_ctx;
+
+static int tr_push(tr_ctx *c, pcol_str name, size_t composed_off, int inl) {
+  if (PCOL_GROW(c->frames, c->nfr, c->capf) || PCOL_GROW(c->inl, c->nfr, c->capi) ||
+      PCOL_GROW(c->name_off, c->nfr, c->capoff))
+    return pcol_oom(c->err);
+  c->frames[c->nfr] = name;
+  c->inl[c->nfr] = (uint8_t)inl;
+  c->name_off[c->nfr] = composed_off;
+  c->nfr++;
+  return PCOL_OK;
+}
+
+static int tr_row(void *p, uint64_t row, int64_t value) {
+  tr_ctx *c = p;
+  uint32_t st = pcol_view_u32(&c->stack, row);
+  int rc = pcol_stack_locations(c->fc.f, st, &c->locs, &c->nlocs, &c->caplocs, c->err);
+  if (rc) return rc;
+  c->nfr = 0;
+  c->names.len = 0;
+  const uint8_t *hid = c->flt && c->flt->active ? c->flt->line_hidden : NULL;
+  for (size_t i = 0; i < c->nlocs; i++) { /* innermost first */
+    uint32_t loc = c->locs[i];
+    if (hid && c->flt->loc_hidden[loc]) continue;
+    uint64_t a, e;
+    pcol_frames_lines(&c->fc.fr, loc, &a, &e);
+    if (a == e) {
+      char buf[PCOL_ADDR_NAME_MAX];
+      pcol_str nm;
+      pcol_frame_addr_name(&c->fc.fr, loc, buf, &nm);
+      size_t off = c->names.len;
+      if (pcol_buf_append(&c->names, nm.ptr, nm.len)) return pcol_oom(c->err);
+      if ((rc = tr_push(c, (pcol_str){NULL, nm.len}, off + 1, 0))) return rc;
+      continue;
+    }
+    uint64_t last = e;
+    while (hid && last > a && hid[last - 1]) last--;
+    for (uint64_t li = a; li < e; li++) {
+      if (hid && hid[li]) continue;
+      pcol_str nm;
+      int byfn;
+      if ((rc = pcol_frame_line_name(&c->fc.fr, li, &c->fc.scratch, &nm, &byfn, c->err))) return rc;
+      size_t off = 0;
+      if (!byfn) { /* composed in scratch: keep a copy for this trace */
+        off = c->names.len + 1;
+        if (pcol_buf_append(&c->names, nm.ptr, nm.len)) return pcol_oom(c->err);
+        nm.ptr = NULL;
+      }
+      if ((rc = tr_push(c, nm, off, li + 1 != last))) return rc;
+    }
+  }
+  if (c->nfr == 0) return 0; /* pprof -traces skips a sample without frames */
+  for (size_t i = 0; i < c->nfr; i++) /* the buffer may have moved while it grew */
+    if (c->name_off[i]) c->frames[i].ptr = (const char *)c->names.data + c->name_off[i] - 1;
+  /* labels */
+  uint32_t ls = pcol_view_u32(&c->ls, row);
+  size_t nl = 0;
+  if (ls && ls <= c->nls) {
+    uint64_t lo = pcol_view_u64(&c->lsoff, ls - 1), hi = pcol_view_u64(&c->lsoff, ls);
+    if (hi > c->nlabels) hi = c->nlabels;
+    for (uint64_t i = lo; i < hi; i++) {
+      if (PCOL_GROW(c->labels, nl, c->caplab)) return pcol_oom(c->err);
+      pcol_label_kv *kv = &c->labels[nl++];
+      memset(kv, 0, sizeof *kv);
+      if ((rc = pcol_string(c->fc.f, pcol_view_u32(&c->lkey, i), &kv->key, c->err))) return rc;
+      uint32_t sid = pcol_view_u32(&c->lstr, i);
+      if (sid) {
+        if ((rc = pcol_string(c->fc.f, sid, &kv->str, c->err))) return rc;
+        if (!kv->str.ptr) kv->str.ptr = "";
+      } else {
+        kv->num = pcol_view_i64(&c->lnum, i);
+        if ((rc = pcol_string(c->fc.f, pcol_view_u32(&c->lunit, i), &kv->unit, c->err))) return rc;
+      }
+    }
+  }
+  pcol_trace t = {row, value, c->nfr, c->frames, c->inl, nl, c->labels};
+  return c->fn(c->ctx, &t);
+}
+
+int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                     int (*fn)(void *ctx, const pcol_trace *t), void *ctx, pcol_error *err) {
+  tr_ctx c;
+  memset(&c, 0, sizeof c);
+  c.fn = fn;
+  c.ctx = ctx;
+  c.err = err;
+  c.nls = pcol_rows(f, PCOL_T_LABELSETS);
+  c.nlabels = pcol_rows(f, PCOL_T_LABELS);
+  pcol_filter flt;
+  memset(&flt, 0, sizeof flt);
+  pcol_column_req req[] = {{&c.stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},
+                           {&c.ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET},
+                           {&c.lsoff, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},
+                           {&c.lkey, PCOL_T_LABELS, PCOL_C_LB_KEY},
+                           {&c.lstr, PCOL_T_LABELS, PCOL_C_LB_STR},
+                           {&c.lnum, PCOL_T_LABELS, PCOL_C_LB_NUM},
+                           {&c.lunit, PCOL_T_LABELS, PCOL_C_LB_UNIT}};
+  int rc = pcol_columns(f, req, PCOL_NCOLS(req), err);
+  if (!rc) rc = pcol_q_fctx_init(&c.fc, f, err);
+  if (!rc) rc = pcol_filter_build(f, sel, &flt, err);
+  c.flt = &flt;
+  if (!rc) rc = pcol_q_values_iter(f, sel, &flt, v, tr_row, &c, err);
+  pcol_filter_free(&flt);
+  pcol_buf_free(&c.fc.scratch);
+  pcol_buf_free(&c.names);
+  free(c.frames);
+  free(c.inl);
+  free(c.name_off);
+  free(c.labels);
+  free(c.locs);
+  return rc;
+}

@@ -1,0 +1,161 @@
+/* units.c — human units for the text views, by go tool pprof's rules
+ * (internal/measurement: Scale, ScaledLabel, Percentage; internal/report:
+ * selectOutputUnit), so that `pcol top` prints "1.23s" and "45.60MB" where
+ * pprof does, and the same percentages.  Three families: bytes (B kB MB GB
+ * TB PB, powers of 1024), time (ns us ms s hrs) and Google compute units;
+ * any other unit (count, samples, ...) prints the number as it is. */
+#include "query.h"
+#include <ctype.h>
+#include <math.h>
+
+typedef struct unit_def {
+  const char *name;       /* canonical, as printed */
+  const char *aliases[4]; /* lower case */
+  double factor;
+} unit_def;
+
+typedef struct unit_family {
+  const unit_def *units;
+  int n;
+  int dflt; /* index of the default unit */
+} unit_family;
+
+static const unit_def bytes_u[] = {
+    {"B", {"b", "byte"}, 1},
+    {"kB", {"kb", "kbyte", "kilobyte"}, 1024.0},
+    {"MB", {"mb", "mbyte", "megabyte"}, 1048576.0},
+    {"GB", {"gb", "gbyte", "gigabyte"}, 1073741824.0},
+    {"TB", {"tb", "tbyte", "terabyte"}, 1099511627776.0},
+    {"PB", {"pb", "pbyte", "petabyte"}, 1125899906842624.0},
+};
+static const unit_def time_u[] = {
+    {"ns", {"ns", "nanosecond"}, 1},
+    {"us", {"\xce\xbcs", "us", "microsecond"}, 1e3},
+    {"ms", {"ms", "millisecond"}, 1e6},
+    {"s", {"s", "sec", "second"}, 1e9},
+    {"hrs", {"hour", "hr"}, 3600e9},
+};
+static const unit_def gcu_u[] = {
+    {"n*GCU", {"nanogcu"}, 1e-9}, {"u*GCU", {"microgcu"}, 1e-6}, {"m*GCU", {"milligcu"}, 1e-3},
+    {"GCU", {"gcu"}, 1},          {"k*GCU", {"kilogcu"}, 1e3},   {"M*GCU", {"megagcu"}, 1e6},
+    {"G*GCU", {"gigagcu"}, 1e9},  {"T*GCU", {"teragcu"}, 1e12},  {"P*GCU", {"petagcu"}, 1e15},
+};
+static const unit_family families[] = {
+    {bytes_u, 6, 0},
+    {time_u, 5, 3},
+    {gcu_u, 9, 3},
+};
+
+/* pprof's sniffUnit: lower case, a plural 's' dropped past two letters. */
+static const unit_def *sniff(const unit_family *fam, const char *u, size_t len) {
+  char b[32];
+  if (!u || len == 0 || len >= sizeof b) return NULL;
+  for (size_t i = 0; i < len; i++) b[i] = (char)tolower((unsigned char)u[i]);
+  if (len > 2 && b[len - 1] == 's') len--;
+  b[len] = 0;
+  for (int i = 0; i < fam->n; i++)
+    for (int k = 0; k < 4 && fam->units[i].aliases[k]; k++)
+      if (!strcmp(b, fam->units[i].aliases[k])) return &fam->units[i];
+  return NULL;
+}
+
+static int is_auto(const char *to) {
+  return !strcmp(to, "minimum") || !strcmp(to, "auto");
+}
+
+double pcol_unit_scale(int64_t v, pcol_str from, const char *to, const char **out_unit) {
+  if (v < 0 && v != INT64_MIN) {
+    double r = pcol_unit_scale(-v, from, to, out_unit);
+    return -r;
+  }
+  for (size_t f = 0; f < sizeof families / sizeof *families; f++) {
+    const unit_family *fam = &families[f];
+    const unit_def *fu = sniff(fam, from.ptr, from.len);
+    if (!fu) continue;
+    double x = (double)v * fu->factor;
+    if (is_auto(to)) {
+      double best = 0;
+      const char *name = NULL;
+      for (int i = 0; i < fam->n; i++)
+        if (fam->units[i].factor >= best && x / fam->units[i].factor >= 1.0) {
+          best = fam->units[i].factor;
+          name = fam->units[i].name;
+        }
+      if (name) {
+        *out_unit = name;
+        return x / best;
+      }
+      *out_unit = fam->units[fam->dflt].name;
+      return x / fam->units[fam->dflt].factor;
+    }
+    const unit_def *tu = sniff(fam, to, strlen(to));
+    if (!tu) tu = &fam->units[fam->dflt];
+    *out_unit = tu->name;
+    return x / tu->factor;
+  }
+  if (!strcmp(to, "count") || !strcmp(to, "sample") || !strcmp(to, "unit") || is_auto(to))
+    *out_unit = "";
+  else
+    *out_unit = to;
+  return (double)v;
+}
+
+int pcol_unit_known(pcol_str unit) {
+  for (size_t f = 0; f < sizeof families / sizeof *families; f++)
+    if (sniff(&families[f], unit.ptr, unit.len)) return 1;
+  return 0;
+}
+
+int pcol_unit_valid_target(pcol_str from, const char *to) {
+  if (is_auto(to) || !strcmp(to, "raw")) return 1;
+  for (size_t f = 0; f < sizeof families / sizeof *families; f++)
+    if (sniff(&families[f], from.ptr, from.len)) return sniff(&families[f], to, strlen(to)) != NULL;
+  return 0;
+}
+
+void pcol_unit_label(int64_t v, pcol_str from, const char *to, char *buf, size_t n) {
+  if (!strcmp(to, "raw")) {
+    snprintf(buf, n, "%lld", (long long)v);
+    return;
+  }
+  const char *u;
+  double x = pcol_unit_scale(v, from, to, &u);
+  char num[64];
+  snprintf(num, sizeof num, "%.2f", x);
+  size_t l = strlen(num);
+  if (l >= 3 && !strcmp(num + l - 3, ".00")) num[l - 3] = 0;
+  if (!strcmp(num, "0") || !strcmp(num, "-0")) {
+    snprintf(buf, n, "0");
+    return;
+  }
+  snprintf(buf, n, "%s%s", num, u);
+}
+
+void pcol_percentage(int64_t v, int64_t total, char *buf, size_t n) {
+  double r = 0;
+  if (total != 0) r = fabs((double)v / (double)total) * 100;
+  if (r >= 99.95 && r <= 100.05) snprintf(buf, n, "  100%%");
+  else if (r >= 1.0) snprintf(buf, n, "%5.2f%%", r);
+  else snprintf(buf, n, "%5.2g%%", r);
+}
+
+void pcol_unit_pick(const int64_t *vals, size_t nvals, int64_t total, pcol_str from, char *out,
+                    size_t n) {
+  int64_t minv = 0;
+  for (size_t i = 0; i < nvals; i++) {
+    int64_t a = vals[i] < 0 ? (vals[i] == INT64_MIN ? INT64_MAX : -vals[i]) : vals[i];
+    if (a > 0 && (minv == 0 || a < minv)) minv = a;
+  }
+  int64_t maxv = total;
+  if (minv == 0) minv = maxv;
+  const char *umin, *umax, *u;
+  (void)pcol_unit_scale(minv, from, "minimum", &umin);
+  (void)pcol_unit_scale(maxv, from, "minimum", &umax);
+  u = umin;
+  if (strcmp(umin, umax) && minv <= INT64_MAX / 100 && minv * 100 < maxv)
+    (void)pcol_unit_scale(100 * minv, from, "minimum", &u);
+  if (!*u) /* no family: the sample's own unit (a count prints as it is) */
+    snprintf(out, n, "%.*s", (int)(from.len < 31 ? from.len : 31), from.ptr ? from.ptr : "");
+  else
+    snprintf(out, n, "%s", u);
+}

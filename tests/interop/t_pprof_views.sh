@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# pcol's views against go tool pprof's, text for text: `pcol top` (sort,
+# node fraction, -n, units, "(inline)") and the filters --focus/--ignore/
+# --hide/--show/--tag/--tag-ignore, on every pprof profile of the shared
+# test data (ext/ included).  The lines from "Showing nodes accounting for"
+# on must be identical to `go tool pprof -top` with the same options.
+#
+# Env: PCOL (pcol binary), PCOL_TESTDATA (default ../shared/testdata).
+# Exit 0 pass, 1 fail, 77 skip (no Go).
+set -u
+if ! command -v go >/dev/null 2>&1; then
+  echo "SKIP: go not installed (apt-get install golang-go to compare pcol's views with go tool pprof)"
+  exit 77
+fi
+PCOL=${PCOL:-build/bin/pcol}
+TD=${PCOL_TESTDATA:-../shared/testdata}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME=$tmp/home PPROF_BINARY_PATH=/nonexistent GOCACHE=$tmp/gocache GOPROXY=off \
+  GOTOOLCHAIN=local TZ=UTC
+mkdir -p "$HOME"
+fail=0 checked=0
+
+# same FILE PPROF-ARGS -- PCOL-ARGS
+same() {
+  local f=$1
+  shift
+  local pp=() pc=()
+  while [ "$1" != -- ]; do pp+=("$1"); shift; done
+  shift
+  pc=("$@")
+  go tool pprof -symbolize=none -top "${pp[@]}" "$f" 2>/dev/null | sed -n '/^Showing nodes/,$p' >"$tmp/go.txt"
+  "$PCOL" top "$f" "${pc[@]}" 2>&1 | sed -n '/^Showing nodes/,$p' >"$tmp/pc.txt"
+  checked=$((checked + 1))
+  if ! cmp -s "$tmp/go.txt" "$tmp/pc.txt"; then
+    echo "FAIL: $(basename "$f"): go tool pprof -top ${pp[*]} vs pcol top ${pc[*]} (< pprof, > pcol):"
+    diff "$tmp/go.txt" "$tmp/pc.txt" | head -10
+    fail=$((fail + 1))
+  fi
+}
+
+n=0
+for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/*; do
+  [ -f "$f" ] || continue
+  case $f in *edge-invalid-utf8*) continue ;; esac # control bytes: pcol escapes them
+  n=$((n + 1))
+  same "$f" -- 
+  same "$f" -cum -- --sort cum
+  same "$f" -nodefraction=0 -- --node-fraction 0
+  same "$f" -nodefraction=0.05 -cum -- --node-fraction 0.05 --sort cum
+done
+[ $n -gt 0 ] || { echo "SKIP: no pprof profiles under $TD"; exit 77; }
+
+# filters, with the same regular expressions (Go's RE2 and POSIX ERE agree on these)
+g=$TD/pprof/go-cpu-inline-small.pb.gz
+if [ -f "$g" ]; then
+  same "$g" -focus=mapassign -- --focus mapassign
+  same "$g" -ignore=mapassign -hide='runtime\.main' -nodefraction=0.03 -- --ignore mapassign --hide 'runtime\.main' --node-fraction 0.03
+  same "$g" -show='main|map' -cum -- --show 'main|map' --sort cum
+  same "$g" -hide=inline -focus=Abs -- --hide inline --focus Abs
+  same "$g" -show=runtime -ignore=evacuate -- --show runtime --ignore evacuate
+  same "$g" -focus=nomatch -- --focus nomatch
+  same "$g" -unit=ms -- --unit ms
+  same "$g" -focus='\.go$' -- --focus '\.go$' # file names match too
+fi
+l=$TD/pprof/go-cpu-string-labels.pb.gz
+if [ -f "$l" ]; then
+  same "$l" -tagfocus=function=slow -- --tag function=slow
+  same "$l" -tagignore=function=fast -- --tag-ignore function=fast
+  same "$l" -tagfocus=function:sl,foo:b -- --tag function:sl,foo:b
+  same "$l" -tagfocus=function=fa,sl -tagignore=profile_id=^0 -- --tag function=fa,sl --tag-ignore 'profile_id=^0'
+  same "$l" -tagfocus=function=slow -focus=main -cum -- --tag function=slow --focus main --sort cum
+fi
+h=$TD/pprof/go-heap-allocs-inline.pb.gz
+if [ -f "$h" ]; then
+  same "$h" -sample_index=alloc_space -hide=runtime -- --value alloc_space --hide runtime
+  same "$h" -sample_index=inuse_objects -show=grpc -cum -- --value inuse_objects --show grpc --sort cum
+fi
+
+# a filtered export is a real subset: its total is what top says is left
+if [ -f "$g" ]; then
+  "$PCOL" unpack "$g" --to pprof --focus mapassign -o "$tmp/f.pb.gz" || fail=$((fail + 1))
+  a=$(go tool pprof -symbolize=none -top -unit=ms "$tmp/f.pb.gz" 2>/dev/null | sed -n 's/.* of \(.*\) total/\1/p')
+  b=$(go tool pprof -symbolize=none -top -unit=ms -focus=mapassign "$g" 2>/dev/null | sed -n 's/.*accounting for \([^,]*\),.*/\1/p')
+  checked=$((checked + 1))
+  [ -n "$a" ] && [ "$a" = "$b" ] || { echo "FAIL: unpack --focus total $a, pprof -focus $b"; fail=$((fail + 1)); }
+fi
+
+# pcol tags = pprof -tags (the numbers: pprof aligns with a tabwriter) and
+# pcol traces = pprof -traces (the text from the first separator on)
+tags_of() { # key<TAB>total, then key<TAB>amount<TAB>value per value
+  awk '/: Total / { k = $0; sub(/^ */, "", k); sub(/: Total .*/, "", k); t = $NF; print k "\t" t; next }
+       /\): / { a = $1; v = $0; sub(/^[^)]*\): /, "", v); print k "\t" a "\t" v; next }
+       /^ +[^ ]+: / { a = $1; sub(/:$/, "", a); v = $0; sub(/^ *[^ ]+: /, "", v); print k "\t" a "\t" v }'
+}
+# (not compared: a location without lines or mapping, which pcol names
+# "[unknown]" by its one frame rule and pprof "<unknown>")
+for f in "$TD"/pprof/go-cpu-string-labels.pb.gz "$TD"/pprof/dotnet-6types-labels-UNCOMPRESSED.pb \
+  "$TD"/ext/pprof/go-*label*; do
+  [ -f "$f" ] || continue
+  checked=$((checked + 1))
+  go tool pprof -symbolize=none -tags "$f" 2>/dev/null | tags_of | sort >"$tmp/go.tags"
+  "$PCOL" tags "$f" | tags_of | sort >"$tmp/pc.tags"
+  if ! cmp -s "$tmp/go.tags" "$tmp/pc.tags"; then
+    echo "FAIL: $(basename "$f"): pcol tags differs from go tool pprof -tags (< pprof, > pcol):"
+    diff "$tmp/go.tags" "$tmp/pc.tags" | head -10
+    fail=$((fail + 1))
+  fi
+  case $f in *dotnet*) continue ;; esac # pprof leaves out one sample of it, pcol does not
+  for args in "" "-tagfocus=. -focus=." ; do
+    pa=$(echo "$args" | sed 's/-tagfocus=/--tag=/; s/-focus=/--focus=/')
+    checked=$((checked + 1))
+    go tool pprof -symbolize=none -traces $args "$f" 2>/dev/null | sed -n '/^-----------+/,$p' >"$tmp/go.tr"
+    "$PCOL" traces "$f" $pa | sed -n '/^-----------+/,$p' >"$tmp/pc.tr"
+    if ! cmp -s "$tmp/go.tr" "$tmp/pc.tr"; then
+      echo "FAIL: $(basename "$f"): pcol traces $pa differs from go tool pprof -traces $args (< pprof, > pcol):"
+      diff "$tmp/go.tr" "$tmp/pc.tr" | head -10
+      fail=$((fail + 1))
+    fi
+  done
+done
+
+echo "pprof views: $checked comparisons on $n profiles, $fail failed"
+[ $fail = 0 ]

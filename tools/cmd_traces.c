@@ -1,0 +1,163 @@
+/* cmd_traces.c — `pcol traces`: every sample with its labels, value and
+ * stack, as go tool pprof -traces prints them (pcol_traces_iter). */
+#include "cli.h"
+#include <stdlib.h>
+#include <string.h>
+
+const cli_opt opts_traces[] = {
+    {"value", 0, 1, "value to print: weight, samples, TYPE or TYPE/UNIT (default: the source's)"},
+    {"limit", 'n', 1, "print only the first N traces"},
+    {"format", 0, 1, "text (default: pprof -traces), tsv, csv, json or jsonl (a row a sample: "
+                     "value, unit, labels, stack root;...;leaf)"},
+    {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
+    CLI_OPT_SELECT,
+    CLI_OPT_FILTER,
+    {NULL, 0, 0, NULL}};
+
+typedef struct tr_out {
+  out_format fmt;
+  cli_table tb;
+  pcol_str unit;
+  uint64_t left;
+  char **lines; /* label lines of one trace, to sort */
+  size_t cap;
+  char *text;   /* joined text of a machine row */
+  size_t text_cap;
+} tr_out;
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int append(tr_out *o, size_t *len, const char *p, size_t n) {
+  if (*len + n + 1 > o->text_cap) {
+    size_t c = (*len + n + 1) * 2;
+    char *t = realloc(o->text, c);
+    if (!t) return -1;
+    o->text = t;
+    o->text_cap = c;
+  }
+  memcpy(o->text + *len, p, n);
+  *len += n;
+  o->text[*len] = 0;
+  return 0;
+}
+
+static int label_text(const pcol_label_kv *l, pcol_str unit_dflt, char *b, size_t n) {
+  if (l->str.ptr) return snprintf(b, n, "%.*s", (int)(l->str.len > 4000 ? 4000 : l->str.len), l->str.ptr);
+  pcol_str u = l->unit.ptr && l->unit.len ? l->unit : unit_dflt;
+  pcol_unit_label(l->num, u, "auto", b, n);
+  return (int)strlen(b);
+}
+
+static int on_trace(void *ctx, const pcol_trace *t) {
+  tr_out *o = ctx;
+  if (o->left == 0) return 1;
+  o->left--;
+  char b[4200];
+  if (o->fmt == OUT_TEXT) {
+    puts("-----------+-------------------------------------------------------");
+    /* labels: one line per key, its values joined by spaces, sorted (text
+     * labels first, then numbers, as pprof) */
+    for (int numeric = 0; numeric < 2; numeric++) {
+      size_t nl = 0;
+      for (size_t i = 0; i < t->nlabels; i++) {
+        const pcol_label_kv *l = &t->labels[i];
+        if ((l->str.ptr == NULL) != numeric) continue;
+        size_t j = 0;
+        for (; j < i; j++) /* the first label of its key gathers the values */
+          if ((t->labels[j].str.ptr == NULL) == numeric && t->labels[j].key.len == l->key.len &&
+              !memcmp(t->labels[j].key.ptr, l->key.ptr, l->key.len))
+            break;
+        if (j < i) continue;
+        size_t len = 0;
+        int w = snprintf(b, sizeof b, "%10.*s:  ", (int)(l->key.len > 200 ? 200 : l->key.len), l->key.ptr);
+        if (append(o, &len, b, (size_t)w)) return PCOL_ENOMEM;
+        int first = 1;
+        for (size_t k = i; k < t->nlabels; k++) {
+          const pcol_label_kv *m = &t->labels[k];
+          if ((m->str.ptr == NULL) != numeric || m->key.len != l->key.len ||
+              memcmp(m->key.ptr, l->key.ptr, l->key.len))
+            continue;
+          w = label_text(m, m->key, b, sizeof b);
+          if ((!first && append(o, &len, " ", 1)) || append(o, &len, b, (size_t)w)) return PCOL_ENOMEM;
+          first = 0;
+        }
+        if (nl == o->cap) {
+          size_t c = o->cap ? 2 * o->cap : 8;
+          char **ls = realloc(o->lines, c * sizeof *ls);
+          if (!ls) return PCOL_ENOMEM;
+          o->lines = ls;
+          o->cap = c;
+        }
+        o->lines[nl] = strdup(o->text);
+        if (!o->lines[nl++]) return PCOL_ENOMEM;
+      }
+      if (nl > 1) qsort(o->lines, nl, sizeof *o->lines, cmp_str);
+      for (size_t i = 0; i < nl; i++) {
+        puts(o->lines[i]);
+        free(o->lines[i]);
+      }
+    }
+    for (size_t i = 0; i < t->nframes; i++) {
+      char v[64] = "";
+      if (i == 0) pcol_unit_label(t->value, o->unit, "minimum", v, sizeof v);
+      printf("%10s   %.*s%s\n", v, (int)t->frames[i].len, t->frames[i].ptr,
+             t->inlined[i] ? " (inline)" : "");
+    }
+    return 0;
+  }
+  tbl_i64(&o->tb, t->value);
+  tbl_str(&o->tb, o->unit.ptr, o->unit.len);
+  size_t len = 0;
+  if (append(o, &len, "", 0)) return PCOL_ENOMEM;
+  for (size_t i = 0; i < t->nlabels; i++) {
+    const pcol_label_kv *l = &t->labels[i];
+    int w = label_text(l, l->key, b, sizeof b);
+    if ((i && append(o, &len, ",", 1)) || append(o, &len, l->key.ptr ? l->key.ptr : "", l->key.len) ||
+        append(o, &len, "=", 1) || append(o, &len, b, (size_t)w))
+      return PCOL_ENOMEM;
+  }
+  tbl_str(&o->tb, o->text, len);
+  len = 0;
+  if (append(o, &len, "", 0)) return PCOL_ENOMEM;
+  for (size_t i = t->nframes; i-- > 0;)
+    if (append(o, &len, t->frames[i].ptr, t->frames[i].len) || (i && append(o, &len, ";", 1)))
+      return PCOL_ENOMEM;
+  tbl_str(&o->tb, o->text, len);
+  tbl_end_row(&o->tb);
+  return 0;
+}
+
+int cmd_traces(const cli_command *cmd, cli_args *a) {
+  if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
+  tr_out o;
+  memset(&o, 0, sizeof o);
+  if (cli_view_format(cmd, a, &o.fmt)) return EXIT_USAGE;
+  if (cli_get_u64(cmd, a, "limit", UINT64_MAX, &o.left)) return EXIT_USAGE;
+  pcol_select sel;
+  if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
+  pcol_error err = {0};
+  pcol_file *f = NULL;
+  pcol_value_sel v;
+  int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
+  if (rc) return cli_fail(cmd->name, &err, rc);
+  o.unit = v.unit;
+  static const char *const names[] = {"value", "unit", "labels", "stack"};
+  if (o.fmt == OUT_TEXT) {
+    printf("File: %s\nType: %.*s (%.*s)\n", a->pos[0], (int)v.type.len, v.type.ptr ? v.type.ptr : "NA",
+           (int)v.unit.len, v.unit.ptr ? v.unit.ptr : "NA");
+    cli_print_filters(stdout, &sel);
+  } else {
+    cli_view_meta m = {"traces", a->pos[0], v.type, v.unit, 0, &sel};
+    tbl_begin_view(&o.tb, stdout, o.fmt, 4, names, &m);
+  }
+  rc = pcol_traces_iter(f, &sel, &v, on_trace, &o, &err);
+  if (rc == PCOL_ENOMEM && !err.message[0]) pcol_error_set(&err, rc, "out of memory");
+  if (!rc && o.fmt == OUT_TEXT) puts("-----------+-------------------------------------------------------");
+  else if (!rc) tbl_finish(&o.tb);
+  free(o.lines);
+  free(o.text);
+  pcol_close(f);
+  return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
+}
