@@ -231,6 +231,9 @@ install: all
 	install -m 755 $(LIBSO_REAL) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libpcol.so
 	install -m 644 include/pcol.h $(DESTDIR)$(PREFIX)/include/pcol.h
+	# the C glue the R and Python packages compile in (bindings/README.md)
+	install -d $(DESTDIR)$(PREFIX)/share/pcol/bindings
+	install -m 644 bindings/common/pcolb.c bindings/common/pcolb.h $(DESTDIR)$(PREFIX)/share/pcol/bindings/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' lib/pcol.pc.in \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pcol.pc
 

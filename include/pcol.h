@@ -199,7 +199,8 @@ typedef struct pcol_table_info {
 
 /* NULL if the id is unknown. */
 PCOL_API const pcol_table_info *pcol_table_info_get(int table);
-/* Look up a stored table by name ("samples"); NULL if none. */
+/* Look up a stored table by its spec.md §5 name ("samples") or the name
+ * `pcol info` prints ("samples_stored"); NULL if none. */
 PCOL_API const pcol_table_info *pcol_table_info_by_name(const char *name);
 PCOL_API const pcol_column_info *pcol_column_info_get(int table, int column);
 
@@ -265,6 +266,16 @@ typedef struct pcol_view {
  * column gives data == NULL and count == expected count. */
 PCOL_API int pcol_column(pcol_file *f, int table, int column, pcol_view *out,
                 pcol_error *err);
+/* The same view, but of the values as the file stores them, without the
+ * first-use value checks (spec.md §8.2: ids in range, flags, positions): for
+ * a stored, uncompressed value column this costs O(1) whatever its size, and
+ * data[0 .. count) is in bounds (open checked the section, rule D13).  The
+ * ids in it may be out of range or 0 in a damaged file, so never index a
+ * table with them; pcol_column (checked) is for that.  An absent, offsets,
+ * LZ4 or unaligned column is returned as pcol_column returns it (checked).
+ * For programs that hand a column on (the language bindings); doc/safety.md. */
+PCOL_API int pcol_column_unchecked(pcol_file *f, int table, int column, pcol_view *out,
+                                   pcol_error *err);
 
 /* Element accessors for views (no bounds check: i < v->count is the caller's). */
 static inline uint32_t pcol_view_u32(const pcol_view *v, uint64_t i) {
@@ -328,6 +339,12 @@ PCOL_API int pcol_b_meta(pcol_builder *b, uint32_t source_id, const char *key,
                 const void *value, size_t value_len);
 PCOL_API int pcol_b_meta_str(pcol_builder *b, uint32_t source_id, const char *key,
                     const char *value);
+/* The same two by string ids (from pcol_b_string, so any bytes, NUL
+ * included; 0 = NA); an id the builder has not given out is PCOL_EINVAL. */
+PCOL_API int pcol_b_source_sid(pcol_builder *b, uint32_t type_sid, uint32_t uri_sid,
+                               int64_t timestamp, uint32_t *source_id);
+PCOL_API int pcol_b_meta_sid(pcol_builder *b, uint32_t source_id, uint32_t key_sid,
+                             uint32_t value_sid);
 /* Deduplicated (type, unit) pair, by string ids. */
 PCOL_API int pcol_b_value_type(pcol_builder *b, uint32_t type_sid, uint32_t unit_sid,
                       uint32_t *vt_id);

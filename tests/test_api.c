@@ -213,3 +213,51 @@ Test(api, a_value_type_listed_twice_counts_its_first_entry) {
   pcol_close(f);
   free(mem);
 }
+
+/* Stored tables by spec.md §5's name and by the schema's (pcol info's). */
+Test(api, table_info_by_name_takes_the_spec_names) {
+  for (int t = 1; t < PCOL_T_COUNT_; t++) {
+    const pcol_table_info *ti = pcol_table_info_get(t);
+    cr_assert_eq(pcol_table_info_by_name(ti->name), ti, "%s", ti->name);
+  }
+  cr_assert_eq(pcol_table_info_by_name("samples")->id, PCOL_T_SAMPLES);
+  cr_assert_eq(pcol_table_info_by_name("locations")->id, PCOL_T_LOCATIONS);
+  cr_assert_eq(pcol_table_info_by_name("samples_stored")->id, PCOL_T_SAMPLES);
+  cr_assert_null(pcol_table_info_by_name("sample"));
+  cr_assert_null(pcol_table_info_by_name("_stored"));
+  cr_assert_null(pcol_table_info_by_name("stacks_stored"));
+  cr_assert_null(pcol_table_info_by_name(""));
+}
+
+/* Sources and meta by string id: any bytes (NUL too); ids the builder has
+ * not given out are refused. */
+Test(api, builder_sources_and_meta_by_string_id) {
+  pcol_builder *b;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
+  uint32_t ty, key, val, src;
+  cr_assert_eq(pcol_b_string(b, "a\0b", 3, &ty), 0);
+  cr_assert_eq(pcol_b_string(b, "k\0", 2, &key), 0);
+  cr_assert_eq(pcol_b_string(b, "v", 1, &val), 0);
+  cr_assert_eq(pcol_b_source_sid(b, ty, 99, 0, &src), PCOL_EINVAL);
+  cr_assert_eq(pcol_b_source_sid(b, ty, 0, 7, &src), 0);
+  cr_assert_eq(src, 1);
+  cr_assert_eq(pcol_b_meta_sid(b, 2, key, val), PCOL_EINVAL, "no source 2");
+  cr_assert_eq(pcol_b_meta_sid(b, 1, key, 99), PCOL_EINVAL);
+  cr_assert_eq(pcol_b_meta_sid(b, 1, key, val), 0);
+  void *mem;
+  size_t len;
+  cr_assert_eq(pcol_builder_write_mem(b, NULL, &mem, &len, &err), 0, "%s", err.message);
+  pcol_builder_free(b);
+  pcol_file *f;
+  cr_assert_eq(pcol_open_buffer(mem, len, NULL, &f, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_validate_full(f, &err), 0, "%s", err.message);
+  pcol_view v;
+  pcol_str s;
+  cr_assert_eq(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &v, &err), 0);
+  cr_assert_eq(pcol_string(f, pcol_view_u32(&v, 0), &s, &err), 0);
+  cr_assert(s.len == 3 && memcmp(s.ptr, "a\0b", 3) == 0);
+  cr_assert_eq(pcol_meta_get(f, 1, "k", &s, &err), PCOL_ENOTFOUND, "the key is k NUL, not k");
+  pcol_close(f);
+  free(mem);
+}

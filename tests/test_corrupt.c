@@ -13,6 +13,7 @@
  */
 #include "testutil.h"
 #include "fuzz_common.h"
+#include <lz4.h>
 #include <zlib.h>
 
 /* ------------------------------------------------------------ helpers */
@@ -325,13 +326,19 @@ static void expect_column_refused(const uint8_t *p, size_t len, int table, int c
   pcol_close(f);
 }
 
-Test(crafted, sanity_of_the_crafting_helper) {
-  uint32_t loc[2] = {1, 1}, par[2] = {0, 1};
+/* One location and two stack nodes (parents 0, 1); `loc` is the
+ * stacks.location_id entry. */
+static uint8_t *two_stacks(centry loc, size_t *len) {
+  static const uint32_t par[2] = {0, 1};
   centry e[] = {ROWS(PCOL_T_LOCATIONS, 1), ROWS(PCOL_T_STACKS, 2),
-                RAW(PCOL_T_STACKS, 1, PCOL_TYPE_U32, par, 8, 2),
-                RAW(PCOL_T_STACKS, 2, PCOL_TYPE_U32, loc, 8, 2)};
+                RAW(PCOL_T_STACKS, 1, PCOL_TYPE_U32, par, 8, 2), loc};
+  return craft(e, 4, len);
+}
+
+Test(crafted, sanity_of_the_crafting_helper) {
+  uint32_t loc[2] = {1, 1};
   size_t len;
-  uint8_t *p = craft(e, 4, &len);
+  uint8_t *p = two_stacks((centry)RAW(PCOL_T_STACKS, 2, PCOL_TYPE_U32, loc, 8, 2), &len);
   pcol_file *f;
   pcol_error err = {0};
   cr_assert_eq(open_rc(p, len, 0, &f, &err), 0, "%s", err.message);
@@ -410,6 +417,40 @@ Test(crafted, stack_parent_cycle_and_forward_reference) {
     expect_column_refused(p, len, PCOL_T_STACKS, PCOL_C_STACK_PARENT);
     free(p);
   }
+}
+
+/* pcol_column_unchecked hands out the stored ids as they are, in O(1) and in
+ * bounds, and checks nothing; pcol_column still refuses the column after it.
+ * An LZ4 or offsets column goes through the checks. */
+Test(crafted, unchecked_column_is_the_stored_values) {
+  uint32_t loc[2] = {1, 9}; /* location 9 of 1 */
+  size_t len;
+  uint8_t *p = two_stacks((centry)RAW(PCOL_T_STACKS, 2, PCOL_TYPE_U32, loc, 8, 2), &len);
+  pcol_file *f;
+  pcol_error err = {0};
+  cr_assert_eq(open_rc(p, len, 0, &f, &err), 0, "%s", err.message);
+  pcol_view v;
+  cr_assert_eq(pcol_column_unchecked(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &v, &err), 0);
+  cr_assert_eq(v.count, 2);
+  cr_assert_eq(v.type, PCOL_TYPE_U32);
+  cr_assert((const uint8_t *)v.data > p && (const uint8_t *)v.data < p + len, "points into the file");
+  cr_assert_eq(pcol_view_u32(&v, 1), 9);
+  cr_assert_eq(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &v, &err), PCOL_ECORRUPT);
+  cr_assert_eq(pcol_column_unchecked(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &v, &err), 0,
+               "still handed out after a failed check");
+  cr_assert_eq(pcol_column_unchecked(f, PCOL_T_STACKS, 99, &v, &err), PCOL_ENOTFOUND);
+  pcol_close(f);
+  free(p);
+  /* the same column LZ4-compressed: decoded and checked, so refused */
+  uint8_t z[64];
+  int zn = LZ4_compress_default((const char *)loc, (char *)z, 8, (int)sizeof z);
+  cr_assert(zn > 0);
+  p = two_stacks((centry){PCOL_T_STACKS, 2, PCOL_TYPE_U32, 1, z, (uint64_t)zn, 8, 2}, &len);
+  cr_assert_eq(open_rc(p, len, 0, &f, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_column_unchecked(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &v, &err), PCOL_ECORRUPT);
+  cr_assert(strstr(err.message, "out of range"), "%s", err.message);
+  pcol_close(f);
+  free(p);
 }
 
 Test(crafted, offsets_that_decrease_or_overrun) {

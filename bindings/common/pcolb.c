@@ -2,9 +2,11 @@
  * Python bindings (see pcolb.h).  Uses include/pcol.h only.
  *
  * The views follow spec.md §11 and tools/cmd_cat.c row for row.  Every
- * column is fetched through pcol_column, which checks it on first use (ids
- * in range, offsets monotonic and ending at the child table, stack parents
- * before children), so the derivations below index only checked data. */
+ * column the glue reads is fetched through pcol_column, which checks it on
+ * first use (ids in range, offsets monotonic and ending at the child table,
+ * stack parents before children), so the derivations below index only
+ * checked data.  Only a whole stored view asked for `unchecked` borrows its
+ * columns as stored (col_borrow), to be handed on, never indexed here. */
 #include "pcolb.h"
 #include <math.h>
 #include <stdlib.h>
@@ -113,10 +115,13 @@ static int col_alloc(pcb_col *c, uint64_t n, pcol_error *err) {
   return PCOL_OK;
 }
 
-/* A stored column, borrowed. */
-static int col_borrow(pcol_file *f, int table, int column, pcb_col *c, pcol_error *err) {
+/* A stored column, borrowed: checked, or as stored (`unchecked`, for a
+ * binding to hand on; the glue never indexes with such a column). */
+static int col_borrow(pcol_file *f, int table, int column, int unchecked, pcb_col *c,
+                      pcol_error *err) {
   pcol_view v;
-  int rc = pcol_column(f, table, column, &v, err);
+  int rc = unchecked ? pcol_column_unchecked(f, table, column, &v, err)
+                     : pcol_column(f, table, column, &v, err);
   if (rc) return rc;
   c->data = v.data;
   c->dflt = v.dflt;
@@ -186,8 +191,8 @@ static int want_col(uint32_t want, int k) { return k < 32 && ((want >> k) & 1u);
 
 /* ------------------------------------------------------- stored views */
 
-static int get_stored(pcol_file *f, const stored_map *m, const rowset *rs, uint32_t want,
-                      pcb_table *t, pcol_error *err) {
+static int get_stored(pcol_file *f, const stored_map *m, const rowset *rs, int unchecked,
+                      uint32_t want, pcb_table *t, pcol_error *err) {
   int rc = 0;
   const pcb_view_info *vi = t->view;
   for (int k = 0; k < vi->ncols; k++) {
@@ -196,7 +201,7 @@ static int get_stored(pcol_file *f, const stored_map *m, const rowset *rs, uint3
     int sc = m->cols[k];
     if (!rs || rs->all) { /* the whole table: borrowed */
       if (sc == 0) c->seq = 1;
-      else TRY(col_borrow(f, m->table, sc, c, err));
+      else TRY(col_borrow(f, m->table, sc, unchecked, c, err));
       continue;
     }
     /* a selection of samples: gathered */
@@ -239,7 +244,7 @@ static int get_sample_values(pcol_file *f, const rowset *rs, uint32_t want, pcb_
   t->nrows = n;
   for (int k = 0; k < 4; k++)
     if (want_col(want, k) && !(k == 3 && rs->all)) TRY(col_alloc(&t->cols[k], n, err));
-  if (want_col(want, 3) && rs->all) TRY(col_borrow(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &t->cols[3], err));
+  if (want_col(want, 3) && rs->all) TRY(col_borrow(f, PCOL_T_VALUES, PCOL_C_V_VALUE, 0, &t->cols[3], err));
   uint32_t *sid = t->cols[0].owned, *ty = t->cols[1].owned, *un = t->cols[2].owned;
   int64_t *val = t->cols[3].owned;
   uint64_t o = 0;
@@ -348,10 +353,10 @@ static int get_locations(pcol_file *f, uint32_t want, pcb_table *t, pcol_error *
   if (want_col(want, 0)) t->cols[0].seq = 1;
   if (want_col(want, 1)) TRY(col_alloc(&t->cols[1], n, err));
   if (want_col(want, 2)) TRY(col_alloc(&t->cols[2], n, err));
-  if (want_col(want, 3)) TRY(col_borrow(f, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS, &t->cols[3], err));
-  if (want_col(want, 4)) TRY(col_borrow(f, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING, &t->cols[4], err));
+  if (want_col(want, 3)) TRY(col_borrow(f, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS, 0, &t->cols[3], err));
+  if (want_col(want, 4)) TRY(col_borrow(f, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING, 0, &t->cols[4], err));
   /* flags may hold only bit 0, is_folded (checked on first use): 0 or 1 */
-  if (want_col(want, 5)) TRY(col_borrow(f, PCOL_T_LOCATIONS, PCOL_C_LOC_FLAGS, &t->cols[5], err));
+  if (want_col(want, 5)) TRY(col_borrow(f, PCOL_T_LOCATIONS, PCOL_C_LOC_FLAGS, 0, &t->cols[5], err));
   uint32_t *fid = t->cols[1].owned;
   int64_t *line = t->cols[2].owned;
   for (uint64_t r = 0; r < n && (fid || line); r++) {
@@ -375,7 +380,7 @@ static int get_location_lines(pcol_file *f, uint32_t want, pcb_table *t, pcol_er
   if (want_col(want, 0)) TRY(col_alloc(&t->cols[0], n, err));
   if (want_col(want, 1)) TRY(col_alloc(&t->cols[1], n, err));
   for (int k = 2; k < 5; k++)
-    if (want_col(want, k)) TRY(col_borrow(f, PCOL_T_LINES, k - 1, &t->cols[k], err));
+    if (want_col(want, k)) TRY(col_borrow(f, PCOL_T_LINES, k - 1, 0, &t->cols[k], err));
   uint32_t *lid = t->cols[0].owned, *dep = t->cols[1].owned;
   for (uint64_t r = 0; r < nl && (lid || dep); r++)
     for (uint64_t k = pcol_view_u64(&lo, r), a = k, e = pcol_view_u64(&lo, r + 1); k < e; k++) {
@@ -392,7 +397,7 @@ static int get_mappings(pcol_file *f, uint32_t want, pcb_table *t, pcol_error *e
   t->nrows = n;
   if (want_col(want, 0)) t->cols[0].seq = 1;
   for (int k = 1; k < 6; k++)
-    if (want_col(want, k)) TRY(col_borrow(f, PCOL_T_MAPPINGS, k, &t->cols[k], err));
+    if (want_col(want, k)) TRY(col_borrow(f, PCOL_T_MAPPINGS, k, 0, &t->cols[k], err));
   pcol_view fl;
   TRY(get(f, PCOL_T_MAPPINGS, PCOL_C_MAP_FLAGS, &fl, err));
   for (int b = 0; b < 4; b++) {
@@ -440,7 +445,7 @@ int pcb_table_get(pcol_file *f, const char *name, const pcb_select *sel, uint32_
     for (size_t i = 0; i < sizeof stored / sizeof stored[0]; i++) {
       if (strcmp(stored[i].view, name)) continue;
       out->nrows = vi->sample_view ? rs.n : pcol_rows(f, stored[i].table);
-      rc = get_stored(f, &stored[i], vi->sample_view ? &rs : NULL, want, out, err);
+      rc = get_stored(f, &stored[i], vi->sample_view ? &rs : NULL, sel && sel->unchecked, want, out, err);
     }
   }
 done:
@@ -543,8 +548,6 @@ typedef struct wctx {
   const pcb_input *in;
   pcol_builder *b;
   pcol_error *err;
-  char *tmp;
-  size_t tmpcap;
   idmap m[PCB_NVIEWS];
 } wctx;
 
@@ -656,27 +659,6 @@ static int cell_str(wctx *w, int v, int c, uint64_t r, uint32_t *sid) {
   if (rc) return rc;
   *sid = 0;
   return p ? bcheck(w, pcol_b_string(w->b, p, len, sid), v, r) : 0;
-}
-
-/* A NUL-terminated copy (NULL for NA) for the builder calls that take C strings. */
-static int cell_cstr(wctx *w, int v, int c, uint64_t r, const char **s) {
-  const char *p;
-  size_t len;
-  int rc = cell_bytes(w, v, c, r, &p, &len);
-  if (rc) return rc;
-  *s = NULL;
-  if (!p) return 0;
-  if (memchr(p, 0, len)) return werr(w, PCOL_EINVAL, v, c, r, "contains a NUL byte");
-  if (len + 1 > w->tmpcap) {
-    char *t = realloc(w->tmp, len + 1);
-    if (!t) return oom(w->err);
-    w->tmp = t;
-    w->tmpcap = len + 1;
-  }
-  memcpy(w->tmp, p, len);
-  w->tmp[len] = 0;
-  *s = w->tmp;
-  return 0;
 }
 
 /* ------------------------------------------------------------- id maps */
@@ -847,12 +829,6 @@ static int w_strings(wctx *w) {
   return 0;
 }
 
-static char *dupstr(const char *s) { /* strdup is POSIX, not C11 */
-  size_t n = strlen(s) + 1;
-  char *d = malloc(n);
-  return d ? memcpy(d, s, n) : NULL;
-}
-
 static int w_sources(wctx *w) {
   int rc = map_build(w, V_SOURCES, 0);
   if (rc) return rc;
@@ -864,36 +840,26 @@ static int w_sources(wctx *w) {
     if (!has_table(w, V_SAMPLES) || wt(w, V_SAMPLES)->nrows == 0) return 0;
     return bcheck(w, pcol_b_source(w->b, NULL, NULL, PCOL_NA_I64, &w->m[V_SOURCES].newid[0]), V_SOURCES, 0);
   }
-  for (uint64_t r = 0; r < wt(w, V_SOURCES)->nrows; r++) {
-    const char *type, *uri;
-    char *t2 = NULL;
+  for (uint64_t r = 0; !rc && r < wt(w, V_SOURCES)->nrows; r++) {
+    uint32_t type, uri;
     int64_t ts;
-    if ((rc = cell_cstr(w, V_SOURCES, 1, r, &type))) return rc;
-    if (type && !(t2 = dupstr(type))) return oom(w->err);
-    if (!(rc = cell_cstr(w, V_SOURCES, 2, r, &uri)) && !(rc = cell_i64(w, V_SOURCES, 3, r, PCOL_NA_I64, &ts)))
-      rc = bcheck(w, pcol_b_source(w->b, t2, uri, ts, &w->m[V_SOURCES].newid[r]), V_SOURCES, r);
-    free(t2);
-    if (rc) return rc;
+    if (!(rc = cell_str(w, V_SOURCES, 1, r, &type)) && !(rc = cell_str(w, V_SOURCES, 2, r, &uri)) &&
+        !(rc = cell_i64(w, V_SOURCES, 3, r, PCOL_NA_I64, &ts)))
+      rc = bcheck(w, pcol_b_source_sid(w->b, type, uri, ts, &w->m[V_SOURCES].newid[r]), V_SOURCES, r);
   }
-  return 0;
+  return rc;
 }
 
 static int w_meta(wctx *w) {
   if (!has_table(w, V_META)) return 0;
-  for (uint64_t r = 0; r < wt(w, V_META)->nrows; r++) {
-    const char *key, *val;
-    size_t len;
-    uint32_t sid;
-    char *k2 = NULL;
-    int rc = cell_cstr(w, V_META, 0, r, &key);
-    if (rc) return rc;
-    if (key && !(k2 = dupstr(key))) return oom(w->err);
-    if (!(rc = cell_bytes(w, V_META, 1, r, &val, &len)) && !(rc = cell_ref(w, V_META, 2, r, V_SOURCES, 0, &sid)))
-      rc = bcheck(w, pcol_b_meta(w->b, sid, k2, val, len), V_META, r);
-    free(k2);
-    if (rc) return rc;
+  int rc = 0;
+  for (uint64_t r = 0; !rc && r < wt(w, V_META)->nrows; r++) {
+    uint32_t key, val, src;
+    if (!(rc = cell_str(w, V_META, 0, r, &key)) && !(rc = cell_str(w, V_META, 1, r, &val)) &&
+        !(rc = cell_ref(w, V_META, 2, r, V_SOURCES, 0, &src)))
+      rc = bcheck(w, pcol_b_meta_sid(w->b, src, key, val), V_META, r);
   }
-  return 0;
+  return rc;
 }
 
 static int w_value_types(wctx *w) {
@@ -1211,6 +1177,5 @@ int pcb_write(const pcb_input *in, const char *path, int compress_lz4, pcol_erro
     free(w.m[v].row);
     free(w.m[v].newid);
   }
-  free(w.tmp);
   return rc;
 }

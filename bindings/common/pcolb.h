@@ -77,6 +77,10 @@ typedef struct pcb_table {
 typedef struct pcb_select {
   pcol_select sel;
   uint64_t max_rows; /* refuse a view with more rows (0: no limit) */
+  /* 1: the columns of a whole stored view are the values as stored
+   * (pcol_column_unchecked: O(1), ids not checked against their tables);
+   * derived views and selections are checked whatever this says. */
+  int unchecked;
 } pcb_select;
 
 /* Seconds (as --from/--to take them) into nanoseconds; -1 if not finite or

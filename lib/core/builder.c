@@ -134,33 +134,47 @@ int pcol_b_cstr(pcol_builder *b, const char *s, uint32_t *id) {
 }
 
 /* ------------------------------------------------------ sources, meta */
-int pcol_b_source(pcol_builder *b, const char *type, const char *uri,
-                  int64_t timestamp, uint32_t *source_id) {
-  uint32_t ts, us, id;
+int pcol_b_source_sid(pcol_builder *b, uint32_t type_sid, uint32_t uri_sid, int64_t timestamp,
+                      uint32_t *source_id) {
+  uint32_t id;
   pcol_btable *t = BT(b, PCOL_T_SOURCES);
+  if (type_sid >= b->string_count || uri_sid >= b->string_count) return PCOL_EINVAL;
   PCOL_RETURN_NOT_OK(next_id(t->rows, &id));
-  PCOL_RETURN_NOT_OK(pcol_b_cstr(b, type, &ts));
-  PCOL_RETURN_NOT_OK(pcol_b_cstr(b, uri, &us));
-  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_SOURCES_TYPE, ts));
-  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_SOURCES_URI, us));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_SOURCES_TYPE, type_sid));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_SOURCES_URI, uri_sid));
   PCOL_RETURN_NOT_OK(pcol_bt_push_i64(t, PCOL_C_SOURCES_TIMESTAMP, timestamp));
   t->rows++;
   *source_id = id;
   return PCOL_OK;
 }
 
-int pcol_b_meta(pcol_builder *b, uint32_t source_id, const char *key,
-                const void *value, size_t value_len) {
-  uint32_t ks, vs;
+int pcol_b_source(pcol_builder *b, const char *type, const char *uri,
+                  int64_t timestamp, uint32_t *source_id) {
+  uint32_t ts, us;
+  PCOL_RETURN_NOT_OK(pcol_b_cstr(b, type, &ts));
+  PCOL_RETURN_NOT_OK(pcol_b_cstr(b, uri, &us));
+  return pcol_b_source_sid(b, ts, us, timestamp, source_id);
+}
+
+int pcol_b_meta_sid(pcol_builder *b, uint32_t source_id, uint32_t key_sid, uint32_t value_sid) {
   pcol_btable *t = BT(b, PCOL_T_META);
-  if (source_id > b->t[PCOL_T_SOURCES].rows) return PCOL_EINVAL;
-  PCOL_RETURN_NOT_OK(pcol_b_cstr(b, key, &ks));
-  PCOL_RETURN_NOT_OK(pcol_b_string(b, value, value_len, &vs));
-  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_META_KEY, ks));
-  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_META_VALUE, vs));
+  if (source_id > b->t[PCOL_T_SOURCES].rows || key_sid >= b->string_count ||
+      value_sid >= b->string_count)
+    return PCOL_EINVAL;
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_META_KEY, key_sid));
+  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_META_VALUE, value_sid));
   PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_META_SOURCE, source_id));
   t->rows++;
   return PCOL_OK;
+}
+
+int pcol_b_meta(pcol_builder *b, uint32_t source_id, const char *key,
+                const void *value, size_t value_len) {
+  uint32_t ks, vs;
+  if (source_id > b->t[PCOL_T_SOURCES].rows) return PCOL_EINVAL;
+  PCOL_RETURN_NOT_OK(pcol_b_cstr(b, key, &ks));
+  PCOL_RETURN_NOT_OK(pcol_b_string(b, value, value_len, &vs));
+  return pcol_b_meta_sid(b, source_id, ks, vs);
 }
 
 int pcol_b_meta_str(pcol_builder *b, uint32_t source_id, const char *key,

@@ -612,6 +612,25 @@ int pcol_column(pcol_file *f, int table, int column, pcol_view *out, pcol_error 
   return PCOL_OK;
 }
 
+/* The stored elements themselves, without the §8.2 value checks: O(1) for a
+ * stored, uncompressed, aligned value column (open checked its bounds, type
+ * and count, rule D13).  Everything else (an absent, offsets, LZ4 or
+ * unaligned column) is what pcol_column gives, checked.  Nothing in libpcol
+ * indexes with these values. */
+int pcol_column_unchecked(pcol_file *f, int table, int column, pcol_view *out, pcol_error *err) {
+  const pcol_column_info *ci = pcol_column_info_get(table, column);
+  uint32_t sec = ci && !ci->is_offsets ? f->idx[table][column] : 0;
+  const pcol_section *s = sec ? &f->sections[sec] : NULL;
+  if (!s || s->info.codec != PCOL_CODEC_RAW ||
+      (ci->type != PCOL_TYPE_BYTES && ci->type != PCOL_TYPE_U8 && (uintptr_t)s->stored % 8))
+    return pcol_column(f, table, column, out, err);
+  out->type = ci->type;
+  out->dflt = ci->dflt;
+  out->data = s->stored;
+  out->count = s->info.count;
+  return PCOL_OK;
+}
+
 int pcol_string(pcol_file *f, uint32_t id, pcol_str *out, pcol_error *err) {
   out->ptr = NULL;
   out->len = 0;

@@ -133,9 +133,19 @@ const pcol_table_info *pcol_table_info_get(int table) {
   return &tables[table];
 }
 
+/* By spec.md §5's name ("samples") or the schema's ("samples_stored", as
+ * `pcol info` prints it: the stored tables whose logical view of the same
+ * name has more columns). */
 const pcol_table_info *pcol_table_info_by_name(const char *name) {
-  for (int i = 1; i < PCOL_T_COUNT_; i++)
-    if (strcmp(tables[i].name, name) == 0) return &tables[i];
+  static const char suffix[] = "_stored";
+  size_t n = strlen(name);
+  for (int i = 1; i < PCOL_T_COUNT_; i++) {
+    const char *t = tables[i].name;
+    size_t tn = strlen(t);
+    if (strcmp(t, name) == 0) return &tables[i];
+    if (tn == n + sizeof suffix - 1 && strcmp(t + n, suffix) == 0 && strncmp(t, name, n) == 0)
+      return &tables[i];
+  }
   return NULL;
 }
 

@@ -36,4 +36,8 @@ LD_LIBRARY_PATH="$prefix/lib" "$tmp/read_top" "$tmp/demo.pcol" > "$tmp/out" || f
 "$BUILD/bin/read_top" "$tmp/demo.pcol" | cmp -s - "$tmp/out" || fail "shared and static builds of read_top disagree"
 grep -q . "$tmp/out" || fail "read_top printed nothing"
 "$prefix/bin/pcol" --version | grep -q "library $v" || fail "installed pcol --version"
+# the C glue of the R and Python packages, where they look for it
+g=$(pkg-config --variable=bindingsdir pcol)
+[ "$g" = "$prefix/share/pcol/bindings" ] && cmp -s "$g/pcolb.c" bindings/common/pcolb.c &&
+  cmp -s "$g/pcolb.h" bindings/common/pcolb.h || fail "bindings glue not installed in \$bindingsdir ($g)"
 echo "install: ok (SONAME libpcol.so.$major, $(wc -l < "$tmp/exported") exported functions = include/pcol.h, pkg-config build runs)"

@@ -140,19 +140,28 @@ class File:
         return VIEWS
 
     def rows(self, table):
-        """Rows of a stored table, named as `pcol info` names it (0 when absent)."""
+        """Rows of a stored table (0 when absent), by its spec.md §5 name
+        ("samples") or as `pcol info` names it ("samples_stored")."""
         return self._handle().rows(table)
 
     def table(self, name, *, source=None, from_=None, to=None, max_rows=DEFAULT_MAX_ROWS,
-              masked=False):
+              masked=False, checked=False):
         """The view `name` as a read-only mapping of column name -> numpy array.
 
         source, from_, to (seconds since the source's start) select samples
         for the sample views, as `pcol cat --source --from --to`.  Stored
         columns are fetched on first access (zero-copy); the views that are
         derived (sample_values, sample_locations, sample_labels, locations,
-        location_lines, mappings) are computed at once."""
-        return Table(self, name, (source, from_, to, max_rows), masked)
+        location_lines, mappings) are computed at once.
+
+        A stored view's id and reference columns are the file's values as
+        they are, handed out in O(1) without a pass over them: in a damaged
+        file they may refer to rows that do not exist (numpy's indexing
+        raises IndexError then; nothing reads out of bounds).  checked=True
+        first runs libpcol's check of each column (every id in range, O(n),
+        once per open file), raising pcol.Error on a damaged one; derived
+        views, selections, top() and validate() always check."""
+        return Table(self, name, (source, from_, to, max_rows, bool(checked)), masked)
 
     def tables(self, **kw):
         """Every view, as {name: Table}."""

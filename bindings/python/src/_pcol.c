@@ -240,12 +240,15 @@ static int parse_select(PyObject *source, PyObject *from, PyObject *to, PyObject
   return 0;
 }
 
-/* Handle.table(view, columns, source, from_, to, max_rows) -> (nrows, {name: array})
- * columns: a tuple of names, or None for all. */
+/* Handle.table(view, columns, source, from_, to, max_rows, checked) -> (nrows, {name: array})
+ * columns: a tuple of names, or None for all.  checked = 0: a whole stored
+ * view's columns as stored (pcol_column_unchecked, O(1)). */
 static PyObject *handle_table(Handle *h, PyObject *args) {
   const char *view;
   PyObject *cols, *source, *from, *to, *max_rows;
-  if (!PyArg_ParseTuple(args, "sOOOOO", &view, &cols, &source, &from, &to, &max_rows)) return NULL;
+  int checked = 1;
+  if (!PyArg_ParseTuple(args, "sOOOOO|p", &view, &cols, &source, &from, &to, &max_rows, &checked))
+    return NULL;
   const pcb_view_info *vi = pcb_view_by_name(view);
   if (!vi) return PyErr_Format(PyExc_ValueError, "no view named '%s'", view);
   uint32_t want = 0;
@@ -272,6 +275,7 @@ static PyObject *handle_table(Handle *h, PyObject *args) {
   }
   pcb_select sel;
   if (parse_select(source, from, to, max_rows, &sel)) return NULL;
+  sel.unchecked = !checked;
   pcb_table t;
   pcol_error err = {0};
   int rc;
@@ -374,7 +378,7 @@ static PyObject *handle_rows(Handle *h, PyObject *args) {
 }
 
 static PyMethodDef handle_methods[] = {
-    {"table", (PyCFunction)handle_table, METH_VARARGS, "table(view, columns, source, from_, to, max_rows)"},
+    {"table", (PyCFunction)handle_table, METH_VARARGS, "table(view, columns, source, from_, to, max_rows[, checked])"},
     {"top", (PyCFunction)handle_top, METH_VARARGS, "top(by, value, source, from_, to)"},
     {"validate", (PyCFunction)handle_validate, METH_NOARGS, "full validation (checksums and all)"},
     {"rows", (PyCFunction)handle_rows, METH_VARARGS, "rows of a stored table"},

@@ -1,3 +1,4 @@
-/* The shared binding glue (bindings/common/pcolb.c), compiled into the
- * extension; setup.py puts bindings/common on the include path. */
+/* The binding glue shared with the R package (bindings/common/pcolb.c in
+ * the pcol repository), compiled into the extension from where `make
+ * install` put it (<prefix>/share/pcol/bindings; setup.py finds it). */
 #include "pcolb.c"

@@ -96,9 +96,11 @@ def section(data, table, column):
     return None
 
 
-def test_damaged_column_fails_on_first_use(packed, tmp_path):
+def test_damaged_column(packed, tmp_path):
     """A stack id out of range in samples.stack_id (header intact): opening
-    works, the column's first use raises, naming the file; validate() too."""
+    works; table() hands the column out as stored (O(1), the bad id in it,
+    numpy's indexing refuses it); checked=True, every view that indexes
+    with it, top() and validate() raise, naming the file."""
     for _src, path in packed:
         data = bytearray(open(path, "rb").read())
         s = section(data, 11, 6)  # samples.stack_id
@@ -110,10 +112,16 @@ def test_damaged_column_fails_on_first_use(packed, tmp_path):
     p = tmp_path / "badstack.pcol"
     p.write_bytes(bytes(data))
     with pcol.open(str(p)) as f:
-        f.table("samples")["time_ns"]  # other columns still read
+        f.table("samples", checked=True)["time_ns"]  # other columns still read
+        ids = f.table("samples")["stack_id"]  # as stored
+        assert ids[s[1] // 2] == 0xFFFFFFF0 and not ids.flags.owndata
+        stacks = f.table("stacks")["location_id"]
+        with pytest.raises(IndexError):
+            stacks[ids - 1]
         with pytest.raises(pcol.Error) as e:
-            f.table("samples")["stack_id"]
+            f.table("samples", checked=True)["stack_id"]
         assert str(p) in str(e.value) and "out of range" in str(e.value) and e.value.reason
+        assert f.table("samples")["stack_id"][s[1] // 2] == 0xFFFFFFF0  # still as stored
         for view in ("sample_locations",):
             with pytest.raises(pcol.Error):
                 f.table(view)
@@ -143,9 +151,10 @@ for i in range(int(sys.argv[4])):
     try:
         with pcol.open(out, mmap=rng.random() < 0.7) as f:
             for v in pcol.VIEWS:
-                t = f.table(v, max_rows=10**7)
-                for c in t.columns:
-                    t[c]
+                for checked in (False, True):
+                    t = f.table(v, max_rows=10**7, checked=checked)
+                    for c in t.columns:
+                        t[c].sum() if t[c].dtype != object else len(t[c])
             f.top()
             f.top(by="line")
         ok += 1

@@ -57,11 +57,13 @@ def test_every_view_equals_pcol_cat(packed):
     assert n == len(packed) * 17
 
 
-def test_no_mmap_reads_the_same(packed):
+def test_no_mmap_and_checked_read_the_same(packed):
+    """mmap=False, and checked=True (libpcol's checks before a stored column
+    is handed out), give what the default gives."""
     for _src, path in packed[::10]:
         with pcol.open(path) as a, pcol.open(path, mmap=False) as b:
             for view in pcol.VIEWS:
-                ta, tb = a.table(view), b.table(view)
+                ta, tb = a.table(view), b.table(view, checked=True)
                 for c in ta.columns:
                     assert np.array_equal(ta[c], tb[c]) or ta.kinds[c] == "f64"
 
@@ -113,6 +115,10 @@ def test_types(packed):
         assert f.table("models")["r_square"].dtype == np.float64
         assert f.table("functions")["name"].dtype == object
         assert f.table("sample_locations")["depth"].dtype == np.uint32
+        assert f.rows("samples") == f.rows("samples_stored") == s.nrows
+        assert f.rows("stacks") == f.table("stacks").nrows
+        with pytest.raises(ValueError):
+            f.rows("sample_values")  # a view, not a stored table
         for v in pcol.VIEWS:  # every column is 1-d, read-only and of the view's length
             t = f.table(v)
             for c in t.columns:

@@ -85,6 +85,25 @@ def test_minimal_tables(tmp_path):
         assert f.table("sources").nrows == 1
 
 
+def test_nul_bytes_in_every_string_column(tmp_path):
+    """Strings are bytes in the format, NUL included: sources' type and uri
+    and meta keys too (the builder takes them by string id)."""
+    out = str(tmp_path / "nul.pcol")
+    pcol.write({
+        "sources": {"source_id": [1], "source_type": [b"ty\0pe"], "source_uri": ["u\0ri"]},
+        "meta": {"key": ["k\0ey", "plain"], "value": [b"v\0", None], "source_id": [1, 0]},
+        "functions": {"function_id": [1], "name": ["f\0n"]},
+    }, out)
+    with pcol.open(out) as f:
+        s = f.table("sources")
+        assert list(s["source_type"]) == ["ty\0pe"] and list(s["source_uri"]) == ["u\0ri"]
+        m = f.table("meta")
+        assert list(m["key"]) == ["k\0ey", "plain"] and list(m["value"]) == ["v\0", None]
+        assert list(f.table("functions")["name"]) == ["f\0n"]
+    r = run_pcol("cat", out, "--table", "meta", "--format", "jsonl")
+    assert b'"k\\u0000ey"' in r.stdout
+
+
 def test_bad_tables(tmp_path, packed):
     out = str(tmp_path / "bad.pcol")
     with pytest.raises(pcol.Error, match=r"samples\$stack_id, row 1: refers to id 77"):

@@ -1,3 +1,4 @@
-/* The shared binding glue (bindings/common/pcolb.c), compiled into the
- * package; configure puts bindings/common on the include path. */
+/* The binding glue shared with the Python package (bindings/common/pcolb.c
+ * in the pcol repository), compiled into the package from where `make
+ * install` put it (<prefix>/share/pcol/bindings; configure finds it). */
 #include "pcolb.c"
