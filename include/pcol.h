@@ -603,6 +603,33 @@ PCOL_API size_t pcol_top_cutoff(pcol_top *t, double fraction, int64_t *label_cut
  * from the nodes it keeps: a call then comes from the nearest kept frame. */
 PCOL_API int pcol_top_mark_inline(pcol_top *t, pcol_error *err);
 
+/* go tool pprof -peek: the rows of t (in t's order; every row of the
+ * profile when t was not cut) whose name matches the POSIX extended regular
+ * expression `regex`, each with its callers (in) and callees (out) and the
+ * weight through each call: a sample counts once per call however often the
+ * call recurs in its stack, a key calling itself is no call, and a call is
+ * inline when every sample's first such call goes into an inlined line.
+ * Lists are sorted by |value| desc, caller, callee.  Borrows from t: free
+ * the result before t.  EINVAL for a bad expression. */
+typedef struct pcol_peek_edge {
+  pcol_str caller, callee;
+  int64_t value;
+  int inl; /* 1: every call was inlined */
+} pcol_peek_edge;
+typedef struct pcol_peek_node {
+  const pcol_top_row *row;
+  pcol_peek_edge *in, *out;
+  size_t nin, nout;
+} pcol_peek_node;
+typedef struct pcol_peek {
+  pcol_peek_node *nodes;
+  size_t nnodes;
+  pcol_peek_edge *edges_;
+} pcol_peek;
+PCOL_API int pcol_peek_compute(const pcol_top *t, const char *regex, pcol_peek *out,
+                               pcol_error *err);
+PCOL_API void pcol_peek_free(pcol_peek *p);
+
 /* --------------------------------------------------------- units */
 /* go tool pprof's measurement rules (internal/measurement), for text views.
  * pcol_unit_scale: v in unit `from` expressed in `to` ("auto"/"minimum" =

@@ -542,6 +542,46 @@ void cli_print_filters(FILE *fp, const pcol_select *sel) {
     if (v[i]) fprintf(fp, "   %s=%.80s\n", k[i], v[i]);
 }
 
+void cli_print_name(FILE *fp, pcol_str name) {
+  for (size_t k = 0; k < name.len; k++) {
+    unsigned char c = (unsigned char)name.ptr[k];
+    if (c == '\n') fputs("\\n", fp);
+    else if (c == '\r') fputs("\\r", fp);
+    else if ((c < 0x20 && c != 0x09) || c == 0x7f) fprintf(fp, "\\x%02x", c);
+    else fputc(c, fp);
+  }
+}
+
+void cli_print_view_header(FILE *fp, const char *path, const pcol_top *t, size_t n,
+                           const pcol_select *sel, const char *unit) {
+  const pcol_value_sel *v = &t->value;
+  char b1[64], b2[64], p1[16];
+  fprintf(fp, "File: %s\n", path);
+  fprintf(fp, "Type: %.*s (%.*s)\n", (int)v->type.len, v->type.ptr ? v->type.ptr : "NA",
+          (int)v->unit.len, v->unit.ptr ? v->unit.ptr : "NA");
+  cli_print_filters(fp, sel);
+  int64_t shown = 0;
+  for (size_t i = 0; i < n; i++) shown += t->rows[i].flat;
+  pcol_unit_label(shown, v->unit, unit, b1, sizeof b1);
+  pcol_unit_label(t->total, v->unit, unit, b2, sizeof b2);
+  pcol_percentage(shown, t->total, p1, sizeof p1);
+  const char *pp = p1;
+  while (*pp == ' ') pp++;
+  fprintf(fp, "Showing nodes accounting for %s, %s of %s total\n", b1, pp, b2);
+}
+
+int cli_sort_option(const cli_command *cmd, const cli_args *a, pcol_sort *sort) {
+  *sort = PCOL_SORT_FLAT;
+  const char *ss = cli_get(cmd, a, "sort");
+  if (ss) {
+    if (!strcmp(ss, "flat")) *sort = PCOL_SORT_FLAT;
+    else if (!strcmp(ss, "cum")) *sort = PCOL_SORT_CUM;
+    else if (!strcmp(ss, "name")) *sort = PCOL_SORT_NAME;
+    else return cli_usage_error(cmd->name, "--sort wants flat, cum or name, not '%s'", ss);
+  }
+  return 0;
+}
+
 int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, out_format *fmt,
                        uint64_t *limit) {
   *by = PCOL_BY_FUNCTION;

@@ -73,6 +73,10 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
   {"show", 0, 1, "keep only frames matching REGEX, and frames without a function (pprof -show)"}, \
   {"tag", 0, 1, "only samples with a string label KEY=RE[,RE...], or whose \"key:value\" labels match each RE (pprof -tagfocus)"}, \
   {"tag-ignore", 0, 1, "drop samples with such a label (pprof -tagignore)"}
+/* --unit of the text views in pprof's layout (cli_view_unit). */
+#define CLI_OPT_UNIT                                                            \
+  {"unit", 0, 1, "text: auto (default: pprof's choice, e.g. 1.23s, 45.60MB), raw, or a unit " \
+                 "(ns us ms s hrs; B kB MB GB TB)"}
 /* Fills sel from --source/--from/--to and the filters (CLI_OPT_FILTER).
  * Returns 0 or EXIT_USAGE. */
 int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel);
@@ -151,6 +155,18 @@ void tbl_finish(cli_table *t);
 int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, out_format *fmt,
                        uint64_t *limit);
 
+/* A name in a text view: as it is, except bytes that would break the line
+ * or drive the terminal (\n, \r, \xNN). */
+void cli_print_name(FILE *fp, pcol_str name);
+/* The head of pprof's text views (top, peek): "File:", "Type:", the active
+ * filters and "Showing nodes accounting for X, P% of T total" over the first
+ * n rows of t, in unit (as pcol_unit_label takes it). */
+void cli_print_view_header(FILE *fp, const char *path, const pcol_top *t, size_t n,
+                           const pcol_select *sel, const char *unit);
+/* --sort flat|cum|name of the views in pprof's orders (top, peek).
+ * Returns 0 or EXIT_USAGE. */
+int cli_sort_option(const cli_command *cmd, const cli_args *a, pcol_sort *sort);
+
 /* pack/merge: imports every positional input into one builder and writes
  * -o atomically (--compress, --coalesce, --no-mmap); fmt UNKNOWN = detect. */
 int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt);
@@ -171,6 +187,8 @@ extern const cli_opt opts_report[];
 int cmd_export(const cli_command *, cli_args *);
 int cmd_tags(const cli_command *, cli_args *);
 int cmd_traces(const cli_command *, cli_args *);
+int cmd_peek(const cli_command *, cli_args *);
+extern const cli_opt opts_peek[];
 
 extern const cli_opt opts_pack[], opts_info[], opts_cat[], opts_validate[], opts_unpack[],
     opts_top[], opts_fold[], opts_flame[], opts_diff[], opts_merge[];

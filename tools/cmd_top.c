@@ -11,8 +11,7 @@ const cli_opt opts_top[] = {
     {"limit", 'n', 1, "print only the first N rows (after --node-fraction)"},
     {"node-fraction", 0, 1, "hide rows whose |cum| is below this fraction of the total, as pprof "
                             "-nodefraction (default 0.005 in text, 0 in other formats)"},
-    {"unit", 0, 1, "text: auto (default: pprof's choice, e.g. 1.23s, 45.60MB), raw, or a unit "
-                   "(ns us ms s hrs; B kB MB GB TB)"},
+    CLI_OPT_UNIT,
     {"format", 0, 1, "text (default), tsv, csv, json (an object with type, unit, total, "
                      "filters and rows) or jsonl; numbers stay raw, the unit is a column"},
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
@@ -33,19 +32,8 @@ static void print_text(FILE *fp, const char *path, const pcol_top *t, size_t n,
                        const pcol_select *sel, size_t dropped, int64_t cutoff, size_t shown_of,
                        const char *unit) {
   const pcol_value_sel *v = &t->value;
-  char b1[64], b2[64], b3[64], p1[16], p2[16], p3[16];
-  fprintf(fp, "File: %s\n", path);
-  fprintf(fp, "Type: %.*s (%.*s)\n", (int)v->type.len, v->type.ptr ? v->type.ptr : "NA",
-          (int)v->unit.len, v->unit.ptr ? v->unit.ptr : "NA");
-  cli_print_filters(fp, sel);
-  int64_t shown = 0;
-  for (size_t i = 0; i < n; i++) shown += t->rows[i].flat;
-  pcol_unit_label(shown, v->unit, unit, b1, sizeof b1);
-  pcol_unit_label(t->total, v->unit, unit, b2, sizeof b2);
-  pcol_percentage(shown, t->total, p1, sizeof p1);
-  const char *pp = p1;
-  while (*pp == ' ') pp++;
-  fprintf(fp, "Showing nodes accounting for %s, %s of %s total\n", b1, pp, b2);
+  char b1[64], b3[64], p1[16], p2[16], p3[16];
+  cli_print_view_header(fp, path, t, n, sel, unit);
   if (t->total && dropped) {
     pcol_unit_label(cutoff, v->unit, unit, b1, sizeof b1);
     fprintf(fp, "Dropped %zu node%s (cum <= %s)\n", dropped, dropped > 1 ? "s" : "", b1);
@@ -63,15 +51,7 @@ static void print_text(FILE *fp, const char *path, const pcol_top *t, size_t n,
     pcol_percentage(sum, t->total, p2, sizeof p2);
     pcol_percentage(r->cum, t->total, p3, sizeof p3);
     fprintf(fp, "%10s %s %s %10s %s  ", b1, p1, p2, b3, p3);
-    /* names as they are, except bytes that would break the line or drive
-     * the terminal */
-    for (size_t k = 0; k < r->name.len; k++) {
-      unsigned char c = (unsigned char)r->name.ptr[k];
-      if (c == '\n') fputs("\\n", fp);
-      else if (c == '\r') fputs("\\r", fp);
-      else if ((c < 0x20 && c != 0x09) || c == 0x7f) fprintf(fp, "\\x%02x", c);
-      else fputc(c, fp);
-    }
+    cli_print_name(fp, r->name);
     if (r->inl) fprintf(fp, " (%s)", inline_name(r->inl));
     fputc('\n', fp);
   }
@@ -108,14 +88,7 @@ static void print_table(FILE *fp, out_format fmt, const pcol_top *t, size_t n,
 
 static int top_options(const cli_command *cmd, const cli_args *a, out_format fmt, pcol_sort *sort,
                     double *fraction) {
-  *sort = PCOL_SORT_FLAT;
-  const char *ss = cli_get(cmd, a, "sort");
-  if (ss) {
-    if (!strcmp(ss, "flat")) *sort = PCOL_SORT_FLAT;
-    else if (!strcmp(ss, "cum")) *sort = PCOL_SORT_CUM;
-    else if (!strcmp(ss, "name")) *sort = PCOL_SORT_NAME;
-    else return cli_usage_error(cmd->name, "--sort wants flat, cum or name, not '%s'", ss);
-  }
+  if (cli_sort_option(cmd, a, sort)) return EXIT_USAGE;
   *fraction = fmt == OUT_TEXT ? 0.005 : 0;
   const char *nf = cli_get(cmd, a, "node-fraction");
   if (nf) {

@@ -43,6 +43,14 @@ static const cli_command commands[] = {
     {"traces", "pcol traces FILE [-n N] [--value TYPE] [--format ...] [--focus RE ...]",
      "Every sample with its labels, value and stack (pprof -traces).", NULL, opts_traces,
      cmd_traces},
+    {"peek", "pcol peek FILE REGEX [--by function|line|file] [--value TYPE] [--sort flat|cum] [--unit U] [--format ...] [--focus RE ...]",
+     "Callers and callees of the functions matching REGEX, with flat/cum (pprof -peek).",
+     "Text is go tool pprof -peek's: for each matching row (in --sort order), the\n"
+     "weight that reaches it from each caller and goes from it to each callee, and\n"
+     "that weight's share of the row's cum.  A sample counts once per call however\n"
+     "often the call recurs.  REGEX is a POSIX extended regular expression matched\n"
+     "anywhere in the row's name; nothing is trimmed (pprof -peek keeps every node).",
+     opts_peek, cmd_peek},
     {"fold", "pcol fold FILE [--value TYPE]", "Print collapsed stacks (root;...;leaf weight).", NULL,
      opts_fold, cmd_fold},
     {"flame", "pcol flame FILE -o flame.svg [--value TYPE] [--title T] [--diff BASE]",

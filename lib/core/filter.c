@@ -34,7 +34,7 @@ typedef struct rx_set {
   size_t cap;
 } rx_set;
 
-static int rx_compile(regex_t *rx, const char *what, const char *re, pcol_error *err) {
+int pcol_rx_compile(regex_t *rx, const char *what, const char *re, pcol_error *err) {
   int e = regcomp(rx, re, REG_EXTENDED | REG_NOSUB);
   if (e) {
     char m[160];
@@ -45,7 +45,7 @@ static int rx_compile(regex_t *rx, const char *what, const char *re, pcol_error 
 }
 
 /* regexec on a byte string (NA = ""), which is not NUL-terminated in the file */
-static int rx_match(const regex_t *rx, char **buf, size_t *cap, pcol_str s) {
+int pcol_rx_match(const regex_t *rx, char **buf, size_t *cap, pcol_str s) {
   size_t n = s.ptr ? s.len : 0;
   if (n + 1 > *cap) {
     size_t c = (n + 1) * 2;
@@ -66,7 +66,7 @@ static int rx_bits(pcol_file *f, rx_set *x, uint32_t sid, uint8_t *bits, pcol_er
   *bits = 0;
   for (int r = 0; r < RX_N; r++) {
     if (!x->have[r]) continue;
-    int m = rx_match(&x->rx[r], &x->buf, &x->cap, s);
+    int m = pcol_rx_match(&x->rx[r], &x->buf, &x->cap, s);
     if (m < 0) return pcol_oom(err);
     if (m) *bits |= (uint8_t)(1u << r);
   }
@@ -106,7 +106,7 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
   int rc = PCOL_OK;
   for (int r = 0; r < RX_N && !rc; r++)
     if (res[r]) {
-      rc = rx_compile(&x.rx[r], what[r], res[r], err);
+      rc = pcol_rx_compile(&x.rx[r], what[r], res[r], err);
       x.have[r] = !rc;
     }
   if (!rc) rc = name_bits(f, &x, &fnb, &mapb, err);
@@ -236,7 +236,7 @@ static int tag_compile(const char *what, const char *spec, tag_filter *t, pcol_e
     if (!one) return pcol_oom(err);
     memcpy(one, p, len);
     one[len] = 0;
-    int rc = rx_compile(&t->rx[t->n], what, one, err);
+    int rc = pcol_rx_compile(&t->rx[t->n], what, one, err);
     free(one);
     if (rc) return rc;
     t->n++;
@@ -268,7 +268,7 @@ static int tag_match(pcol_file *f, const tag_filter *t, const pcol_view *lsoff, 
     if (t->key.ptr) {
       if (!k.ptr || k.len != t->key.len || memcmp(k.ptr, t->key.ptr, k.len)) continue;
       for (int r = 0; r < t->n; r++) {
-        int m = rx_match(&t->rx[r], buf, cap, v);
+        int m = pcol_rx_match(&t->rx[r], buf, cap, v);
         if (m < 0) return pcol_oom(err);
         if (m) {
           *out = 1;
@@ -281,7 +281,7 @@ static int tag_match(pcol_file *f, const tag_filter *t, const pcol_view *lsoff, 
                        k.ptr ? k.ptr : "", (int)(v.len > 500 ? 500 : v.len), v.ptr ? v.ptr : "");
       pcol_str kv = {tmp, (size_t)n};
       for (int r = 0; r < t->n && r < 64; r++) {
-        int m = rx_match(&t->rx[r], buf, cap, kv);
+        int m = pcol_rx_match(&t->rx[r], buf, cap, kv);
         if (m < 0) return pcol_oom(err);
         if (m) seen |= UINT64_C(1) << r;
       }

@@ -227,6 +227,13 @@ int pcol_filter_build(pcol_file *f, const pcol_select *sel, pcol_filter *out, pc
 /* 1 when sample `row` passes the filter (always for an inactive one). */
 int pcol_filter_keep(const pcol_filter *x, uint64_t row);
 void pcol_filter_free(pcol_filter *x);
+/* The one way pcol compiles a user's regular expression (POSIX ERE,
+ * REG_NOSUB): EINVAL naming `what` and the expression when it is bad. */
+#include <regex.h>
+int pcol_rx_compile(regex_t *rx, const char *what, const char *re, pcol_error *err);
+/* regexec on a byte string (NA = "") through a NUL-terminated copy kept in
+ * *buf (*cap bytes, grown as needed): 1 match, 0 not, -1 out of memory. */
+int pcol_rx_match(const regex_t *rx, char **buf, size_t *cap, pcol_str s);
 /* pcol_select_iter with a filter built by the caller (NULL: none; sel's
  * own filter strings are then ignored), for views that also need the
  * hidden lines or the unfiltered rows' total. */

@@ -70,6 +70,24 @@ typedef struct pcol_q_topkeys {
 int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, pcol_q_topkeys *out,
                     pcol_error *err);
 void pcol_q_topkeys_free(pcol_q_topkeys *k);
+/* top.c: what a pcol_top result keeps (its priv_) for the views built on
+ * it (the "(inline)" marks, peek.c): the key table and, per location, every
+ * key innermost first (a CSR, bit 31 set on a key at an inlined line), with
+ * each stack node's subtree weight. */
+typedef struct pcol_q_inl_state {
+  pcol_view st_parent, st_loc;
+  uint64_t nstacks;
+  uint32_t *loc_aoff, *loc_all; /* from build_loc_keys */
+  int64_t *sub;                 /* subtree weight per stack node */
+  uint8_t *touched;             /* a non-zero sample passes through the node */
+  int64_t cutoff;               /* pprof's edge cutoff */
+  size_t nkeys;
+} pcol_q_inl_state;
+void pcol_q_inl_free(pcol_q_inl_state *s);
+typedef struct pcol_q_top_priv {
+  pcol_q_keytab keys;
+  pcol_q_inl_state is;
+} pcol_q_top_priv;
 /* ftree.c: the frame-tree node of each stack node (nstacks + 1 entries,
  * index 0 = the root), valid until pcol_ftree_free. */
 const uint32_t *pcol_q_ftree_stack_nodes(const pcol_ftree *t);

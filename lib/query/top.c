@@ -16,19 +16,7 @@
 
 static uint64_t mag(int64_t v) { return v < 0 ? -(uint64_t)v : (uint64_t)v; }
 
-/* What the marks need, kept with the result so that pcol_top_mark_inline
- * can redo them for the rows that are left. */
-typedef struct inl_state {
-  pcol_view st_parent, st_loc;
-  uint64_t nstacks;
-  uint32_t *loc_aoff, *loc_all; /* from build_loc_keys */
-  int64_t *sub;                 /* subtree weight per stack node */
-  uint8_t *touched;             /* a non-zero sample passes through the node */
-  int64_t cutoff;               /* pprof's edge cutoff */
-  size_t nkeys;
-} inl_state;
-
-static void inl_free(inl_state *s) {
+void pcol_q_inl_free(pcol_q_inl_state *s) {
   free(s->loc_aoff);
   free(s->loc_all);
   free(s->sub);
@@ -45,7 +33,7 @@ typedef struct topctx {
   uint32_t *loc_koff, *loc_keys; /* CSR: distinct keys of each location, innermost first */
   uint32_t *loc_aoff, *loc_all;  /* CSR: every key of each location, innermost first, with
                                   * bit 31 set on a key at an inlined (not outermost) line */
-  inl_state is;                   /* for the "(inline)" marks, moved into the result */
+  pcol_q_inl_state is;                   /* for the "(inline)" marks, moved into the result */
   int unnamed_is_frame; /* a function without a name is a frame (pprof), not skipped (Rprof) */
   uint64_t *stamp;      /* build_loc_keys: stamp[key] = the last location that had it */
   const pcol_filter *flt; /* the selection's filters (hidden lines) */
@@ -357,7 +345,7 @@ static int edge_add(edge_tab *e, uint32_t from, uint32_t to, int inl, int64_t w)
 
 /* kept[key] (NULL: every key) are the graph's nodes: a call goes from the
  * nearest kept frame outward, as pprof's graph rebuilt from kept nodes. */
-static int inline_marks(const inl_state *s, const uint8_t *kept, uint8_t *inl, pcol_error *err) {
+static int inline_marks(const pcol_q_inl_state *s, const uint8_t *kept, uint8_t *inl, pcol_error *err) {
   edge_tab e = {0};
   int rc = PCOL_OK;
   uint32_t *kk = malloc((s->nstacks + 1) * sizeof *kk); /* innermost kept key on the path */
@@ -389,13 +377,9 @@ static int inline_of(uint8_t m) {
   return m & 1 ? (m & 2 ? PCOL_INLINE_PARTIAL : PCOL_INLINE_ONLY) : PCOL_INLINE_NONE;
 }
 
-typedef struct top_priv {
-  pcol_q_keytab keys;
-  inl_state is;
-} top_priv;
 
 int pcol_top_mark_inline(pcol_top *t, pcol_error *err) {
-  top_priv *p = t->priv_;
+  pcol_q_top_priv *p = t->priv_;
   if (!p || !p->is.sub) return PCOL_OK;
   uint8_t *kept = calloc(p->is.nkeys + 1, 1), *inl = calloc(p->is.nkeys + 1, 1);
   int rc = PCOL_OK;
@@ -516,7 +500,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     double sf = 0;
     for (size_t k = 1; k < nk; k++) sf += (double)flat[k];
     double ec = sf * 0.001;
-    inl_state *is = &t->is;
+    pcol_q_inl_state *is = &t->is;
     is->st_parent = c->st_parent;
     is->st_loc = c->st_loc;
     is->nstacks = ns;
@@ -592,15 +576,15 @@ int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   if (rc) {
     free(out->rows);
     pcol_q_keytab_free(&t.keys);
-    inl_free(&t.is);
+    pcol_q_inl_free(&t.is);
     memset(out, 0, sizeof *out);
     return rc;
   }
-  top_priv *p = malloc(sizeof *p);
+  pcol_q_top_priv *p = malloc(sizeof *p);
   if (!p) {
     free(out->rows);
     pcol_q_keytab_free(&t.keys);
-    inl_free(&t.is);
+    pcol_q_inl_free(&t.is);
     memset(out, 0, sizeof *out);
     return pcol_oom(err);
   }
@@ -614,9 +598,9 @@ void pcol_top_free(pcol_top *t) {
   if (!t) return;
   free(t->rows);
   if (t->priv_) {
-    top_priv *p = t->priv_;
+    pcol_q_top_priv *p = t->priv_;
     pcol_q_keytab_free(&p->keys);
-    inl_free(&p->is);
+    pcol_q_inl_free(&p->is);
     free(p);
   }
   memset(t, 0, sizeof *t);

@@ -31,6 +31,22 @@ diff -u "$tmp/want.csv" "$tmp/top.csv" || fail "top csv"
 "$PCOL" top "$tmp/a.out" --value nope 2>"$tmp/err"; [ $? = 1 ] || fail "unknown value type exit"
 grep -q "no value type 'nope'" "$tmp/err" || fail "unknown value type message"
 
+# peek: f is called by main (4 samples; f -> f is no call) and calls g (3)
+"$PCOL" peek "$tmp/a.out" '^f$' --format csv > "$tmp/peek.csv" || fail "peek csv"
+cat > "$tmp/want.csv" <<'X'
+node,relation,name,flat,cum,value,pct,inline,unit
+f,caller,main,NA,NA,4,100.00,0,count
+f,node,f,1,4,NA,NA,NA,count
+f,callee,g,NA,NA,3,75.00,0,count
+X
+diff -u "$tmp/want.csv" "$tmp/peek.csv" || fail "peek csv"
+"$PCOL" peek "$tmp/a.out" '^f$' | grep -q '^         1 16.67% 16.67%          4 66.67%                | f$' || fail "peek text"
+"$PCOL" peek "$tmp/a.out" zz >"$tmp/out" 2>"$tmp/err"; [ $? = 1 ] || fail "peek without a match exits 1"
+[ -s "$tmp/out" ] && fail "peek without a match prints no report"
+grep -q "no matches found for regexp: zz" "$tmp/err" || fail "peek no-match message"
+"$PCOL" peek "$tmp/a.out" '(' 2>"$tmp/err"; [ $? = 2 ] || fail "peek bad regex is a usage error"
+grep -q "bad regular expression" "$tmp/err" || fail "peek bad regex message"
+
 # ranges: [40 ms, 100 ms) holds samples 3..5 (g, f, h)
 "$PCOL" top "$tmp/a.out" --from 0.04 --to 0.1 --format csv | grep -c ',g,NA,count$\|,f,NA,count$\|,h,NA,count$' | grep -qx 3 ||
   fail "top --from/--to"

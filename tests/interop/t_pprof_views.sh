@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # pcol's views against go tool pprof's, text for text: `pcol top` (sort,
-# node fraction, -n, units, "(inline)") and the filters --focus/--ignore/
+# node fraction, -n, units, "(inline)"), `pcol peek` (pprof -peek, also
+# with -lines) and the filters --focus/--ignore/
 # --hide/--show/--tag/--tag-ignore, on every pprof profile of the shared
 # test data (ext/ included).  The lines from "Showing nodes accounting for"
 # on must be identical to `go tool pprof -top` with the same options.
@@ -21,23 +22,26 @@ export HOME=$tmp/home PPROF_BINARY_PATH=/nonexistent GOCACHE=$tmp/gocache GOPROX
 mkdir -p "$HOME"
 fail=0 checked=0
 
-# same FILE PPROF-ARGS -- PCOL-ARGS
-same() {
-  local f=$1
-  shift
+# compare VIEW FILE PPROF-ARGS -- PCOL-ARGS: `pcol VIEW FILE PCOL-ARGS` prints
+# what `go tool pprof PPROF-ARGS FILE` does from "Showing nodes" on
+compare() {
+  local view=$1 f=$2
+  shift 2
   local pp=() pc=()
   while [ "$1" != -- ]; do pp+=("$1"); shift; done
   shift
   pc=("$@")
-  go tool pprof -symbolize=none -top "${pp[@]}" "$f" 2>/dev/null | sed -n '/^Showing nodes/,$p' >"$tmp/go.txt"
-  "$PCOL" top "$f" "${pc[@]}" 2>&1 | sed -n '/^Showing nodes/,$p' >"$tmp/pc.txt"
+  go tool pprof -symbolize=none "${pp[@]}" "$f" 2>/dev/null | sed -n '/^Showing nodes/,$p' >"$tmp/go.txt"
+  "$PCOL" "$view" "$f" "${pc[@]}" 2>&1 | sed -n '/^Showing nodes/,$p' >"$tmp/pc.txt"
   checked=$((checked + 1))
   if ! cmp -s "$tmp/go.txt" "$tmp/pc.txt"; then
-    echo "FAIL: $(basename "$f"): go tool pprof -top ${pp[*]} vs pcol top ${pc[*]} (< pprof, > pcol):"
+    echo "FAIL: $(basename "$f"): go tool pprof ${pp[*]} vs pcol $view ${pc[*]} (< pprof, > pcol):"
     diff "$tmp/go.txt" "$tmp/pc.txt" | head -10
     fail=$((fail + 1))
   fi
 }
+same() { local f=$1; shift; compare top "$f" -top "$@"; }   # pcol top = pprof -top
+peek() { local f=$1; shift; compare peek "$f" "$@"; }       # pcol peek = pprof -peek
 
 n=0
 for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/*; do
@@ -48,6 +52,8 @@ for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/*; do
   same "$f" -cum -- --sort cum
   same "$f" -nodefraction=0 -- --node-fraction 0
   same "$f" -nodefraction=0.05 -cum -- --node-fraction 0.05 --sort cum
+  peek "$f" -peek . -- .
+  peek "$f" -peek 'main|runtime\.' -cum -- 'main|runtime\.' --sort cum
 done
 [ $n -gt 0 ] || { echo "SKIP: no pprof profiles under $TD"; exit 77; }
 
@@ -62,6 +68,12 @@ if [ -f "$g" ]; then
   same "$g" -focus=nomatch -- --focus nomatch
   same "$g" -unit=ms -- --unit ms
   same "$g" -focus='\.go$' -- --focus '\.go$' # file names match too
+  peek "$g" -lines -peek map -- map --by line
+  peek "$g" -files -peek . -- . --by file # (pprof -files splits a file's nodes in many profiles)
+  peek "$g" -peek map -focus=growWork -unit=ms -- map --focus growWork --unit ms
+  peek "$g" -peek . -hide=runtime -- . --hide runtime
+  peek "$g" -peek . -show='main|map' -- . --show 'main|map'
+  peek "$g" -peek nomatch -- nomatch # pprof: an error and no report
 fi
 l=$TD/pprof/go-cpu-string-labels.pb.gz
 if [ -f "$l" ]; then
@@ -70,11 +82,13 @@ if [ -f "$l" ]; then
   same "$l" -tagfocus=function:sl,foo:b -- --tag function:sl,foo:b
   same "$l" -tagfocus=function=fa,sl -tagignore=profile_id=^0 -- --tag function=fa,sl --tag-ignore 'profile_id=^0'
   same "$l" -tagfocus=function=slow -focus=main -cum -- --tag function=slow --focus main --sort cum
+  peek "$l" -tagfocus=function=slow -peek . -- . --tag function=slow
 fi
 h=$TD/pprof/go-heap-allocs-inline.pb.gz
 if [ -f "$h" ]; then
   same "$h" -sample_index=alloc_space -hide=runtime -- --value alloc_space --hide runtime
   same "$h" -sample_index=inuse_objects -show=grpc -cum -- --value inuse_objects --show grpc --sort cum
+  peek "$h" -sample_index=alloc_space -peek grpc -- grpc --value alloc_space
 fi
 
 # a filtered export is a real subset: its total is what top says is left

@@ -1,0 +1,258 @@
+/* peek.c — pcol_peek_compute: the callers and callees of the rows of a
+ * pcol_top result whose name matches a regular expression, with the weight
+ * through each call (go tool pprof -peek, report.go printTree over
+ * graph.go newGraph).
+ *
+ * Rules (pprof's): the graph's nodes are top's keys; walking a stack from
+ * its root, every key (inline lines expanded, outermost first) is called by
+ * the key before it, a key calling itself makes no edge; an edge counts a
+ * sample once however often it recurs in the stack, and it is "inline" when
+ * the first occurrence in every sample goes into a line that is not the
+ * outermost of its location.
+ *
+ * Cost: one depth-first walk over the distinct stack nodes that carry
+ * weight (the prefix tree top already summed), with a per-edge "on the
+ * current path" counter: an edge adds the subtree weight of the node where
+ * it first appears on a path.  Only edges that touch a matched key are
+ * kept. */
+#include "query.h"
+
+typedef struct ptab { /* edges by (caller << 32 | callee), open addressing */
+  uint64_t *k;        /* 0 = empty */
+  uint32_t *id;       /* index into the edge arrays */
+  size_t cap;
+  uint32_t n, ecap;
+  int64_t *w;
+  uint32_t *onpath;
+  uint8_t *inl; /* every first occurrence was inlined */
+} ptab;
+
+static void ptab_free(ptab *t) {
+  free(t->k);
+  free(t->id);
+  free(t->w);
+  free(t->onpath);
+  free(t->inl);
+}
+
+/* The edge from -> to (added when new); UINT32_MAX when out of memory. */
+static uint32_t ptab_get(ptab *t, uint32_t from, uint32_t to) {
+  if (2 * ((size_t)t->n + 1) > t->cap) {
+    size_t nc = t->cap ? 2 * t->cap : 256;
+    uint64_t *nk = calloc(nc, sizeof *nk);
+    uint32_t *ni = malloc(nc * sizeof *ni);
+    if (!nk || !ni) {
+      free(nk);
+      free(ni);
+      return UINT32_MAX;
+    }
+    for (size_t i = 0; i < t->cap; i++)
+      if (t->k[i]) {
+        size_t h = (size_t)(pcol_hash2(17, (uint32_t)(t->k[i] >> 32), (uint32_t)t->k[i]) & (nc - 1));
+        while (nk[h]) h = (h + 1) & (nc - 1);
+        nk[h] = t->k[i];
+        ni[h] = t->id[i];
+      }
+    free(t->k);
+    free(t->id);
+    t->k = nk;
+    t->id = ni;
+    t->cap = nc;
+  }
+  uint64_t key = (uint64_t)from << 32 | to;
+  size_t h = (size_t)(pcol_hash2(17, from, to) & (t->cap - 1));
+  while (t->k[h] && t->k[h] != key) h = (h + 1) & (t->cap - 1);
+  if (t->k[h]) return t->id[h];
+  if (t->n == t->ecap) {
+    uint32_t nc = t->ecap ? 2 * t->ecap : 128;
+    int64_t *w = realloc(t->w, nc * sizeof *w);
+    if (w) t->w = w;
+    uint32_t *o = realloc(t->onpath, nc * sizeof *o);
+    if (o) t->onpath = o;
+    uint8_t *l = realloc(t->inl, nc);
+    if (l) t->inl = l;
+    if (!w || !o || !l) return UINT32_MAX;
+    t->ecap = nc;
+  }
+  uint32_t e = t->n++;
+  t->k[h] = key;
+  t->id[h] = e;
+  t->w[e] = 0;
+  t->onpath[e] = 0;
+  t->inl[e] = 1;
+  return e;
+}
+
+typedef struct peek_walk {
+  const pcol_q_inl_state *s;
+  const uint8_t *matched; /* [nkeys + 1] */
+  uint32_t *kk;           /* [nstacks + 1]: the innermost key on the path to the node */
+  ptab edges;
+} peek_walk;
+
+/* The edges at stack node n, in pprof's order (outermost line first):
+ * enter = 1 counts them in, enter = 0 takes them off the path. */
+static int node_edges(peek_walk *pw, uint32_t n, int enter) {
+  const pcol_q_inl_state *s = pw->s;
+  uint32_t p = pcol_view_u32(&s->st_parent, n - 1), loc = pcol_view_u32(&s->st_loc, n - 1);
+  uint32_t caller = pw->kk[p < n ? p : 0];
+  for (uint32_t j = s->loc_aoff[loc + 1]; j > s->loc_aoff[loc]; j--) {
+    uint32_t x = s->loc_all[j - 1], key = x & 0x7fffffffu;
+    if (caller && caller != key && (pw->matched[caller] || pw->matched[key])) {
+      uint32_t e = ptab_get(&pw->edges, caller, key);
+      if (e == UINT32_MAX) return PCOL_ENOMEM;
+      if (!enter) {
+        pw->edges.onpath[e]--;
+      } else if (pw->edges.onpath[e]++ == 0) {
+        int64_t *w = &pw->edges.w[e];
+        if (__builtin_add_overflow(*w, s->sub[n], w)) *w = s->sub[n] < 0 ? INT64_MIN : INT64_MAX;
+        if (!(x >> 31)) pw->edges.inl[e] = 0;
+      }
+    }
+    caller = key;
+  }
+  pw->kk[n] = caller;
+  return PCOL_OK;
+}
+
+static int peek_walk_run(peek_walk *pw, pcol_error *err) {
+  const pcol_q_inl_state *s = pw->s;
+  uint64_t ns = s->nstacks;
+  uint32_t *koff = calloc(ns + 2, sizeof *koff), *kids = malloc((ns + 1) * sizeof *kids),
+           *stk = malloc((2 * ns + 2) * sizeof *stk), *pos = malloc((ns + 2) * sizeof *pos);
+  int rc = PCOL_OK;
+  if (!koff || !kids || !stk || !pos) rc = PCOL_ENOMEM;
+  if (!rc) { /* children lists (CSR, parent 0 = roots); parents precede children */
+    for (uint64_t n = 1; n <= ns; n++) koff[pcol_view_u32(&s->st_parent, n - 1) + 1]++;
+    for (uint64_t i = 1; i <= ns + 1; i++) koff[i] += koff[i - 1];
+    memcpy(pos, koff, (ns + 1) * sizeof *pos);
+    for (uint64_t n = 1; n <= ns; n++) kids[pos[pcol_view_u32(&s->st_parent, n - 1)]++] = (uint32_t)n;
+    size_t sp = 0;
+    for (uint32_t i = koff[0]; i < koff[1]; i++)
+      if (s->touched[kids[i]]) stk[sp++] = kids[i];
+    while (sp && !rc) {
+      uint32_t x = stk[--sp], n = x & 0x7fffffffu;
+      if (x & 0x80000000u) {
+        rc = node_edges(pw, n, 0);
+        continue;
+      }
+      rc = node_edges(pw, n, 1);
+      stk[sp++] = n | 0x80000000u;
+      for (uint32_t i = koff[n]; i < koff[n + 1]; i++)
+        if (s->touched[kids[i]]) stk[sp++] = kids[i];
+    }
+  }
+  free(koff);
+  free(kids);
+  free(stk);
+  free(pos);
+  return rc ? pcol_oom(err) : PCOL_OK;
+}
+
+static int str_cmp(pcol_str a, pcol_str b) {
+  size_t n = a.len < b.len ? a.len : b.len;
+  int c = n ? memcmp(a.ptr, b.ptr, n) : 0;
+  return c ? c : a.len == b.len ? 0 : a.len < b.len ? -1 : 1;
+}
+static int edge_cmp(const void *pa, const void *pb) { /* graph.go edgeList.Less */
+  const pcol_peek_edge *a = pa, *b = pb;
+  uint64_t x = a->value < 0 ? -(uint64_t)a->value : (uint64_t)a->value;
+  uint64_t y = b->value < 0 ? -(uint64_t)b->value : (uint64_t)b->value;
+  if (a->value != b->value && x != y) return x > y ? -1 : 1;
+  int c = str_cmp(a->caller, b->caller);
+  return c ? c : str_cmp(a->callee, b->callee);
+}
+
+int pcol_peek_compute(const pcol_top *t, const char *regex, pcol_peek *out, pcol_error *err) {
+  memset(out, 0, sizeof *out);
+  const pcol_q_top_priv *p = t->priv_;
+  if (!p || !p->is.sub) return pcol_error_set(err, PCOL_EINVAL, "peek needs a pcol_top result");
+  const pcol_q_inl_state *s = &p->is;
+  regex_t rx;
+  PCOL_RETURN_NOT_OK(pcol_rx_compile(&rx, "peek", regex ? regex : "", err));
+  peek_walk pw;
+  memset(&pw, 0, sizeof pw);
+  pw.s = s;
+  size_t nk = s->nkeys;
+  uint8_t *matched = calloc(nk + 1, 1);
+  int32_t *node_of = malloc((nk + 1) * sizeof *node_of); /* key -> index in out->nodes */
+  pw.kk = malloc((s->nstacks + 1) * sizeof *pw.kk);
+  char *buf = NULL;
+  size_t cap = 0;
+  int rc = PCOL_OK;
+  if (!matched || !node_of || !pw.kk) rc = pcol_oom(err);
+  if (!rc) {
+    out->nodes = calloc(t->nrows ? t->nrows : 1, sizeof *out->nodes);
+    if (!out->nodes) rc = pcol_oom(err);
+  }
+  for (size_t k = 0; !rc && k <= nk; k++) node_of[k] = -1;
+  /* the rows that match, in the order of t's rows */
+  for (size_t i = 0; !rc && i < t->nrows; i++) {
+    uint32_t k = pcol_q_key_find(&p->keys, t->rows[i].name.ptr, t->rows[i].name.len);
+    if (!k || k > nk) continue;
+    int m = pcol_rx_match(&rx, &buf, &cap, t->rows[i].name);
+    if (m < 0) rc = pcol_oom(err);
+    if (m <= 0) continue;
+    matched[k] = 1;
+    node_of[k] = (int32_t)out->nnodes;
+    out->nodes[out->nnodes++].row = &t->rows[i];
+  }
+  if (!rc && out->nnodes) {
+    pw.matched = matched;
+    pw.kk[0] = 0;
+    rc = peek_walk_run(&pw, err);
+  }
+  if (!rc && pw.edges.n) {
+    /* each edge once in its callee's "in" list and once in its caller's
+     * "out" list, when that key matched */
+    ptab *e = &pw.edges;
+    out->edges_ = calloc(2 * (size_t)e->n, sizeof *out->edges_);
+    if (!out->edges_) rc = pcol_oom(err);
+    for (size_t i = 0; !rc && i < e->cap; i++) {
+      if (!e->k[i]) continue;
+      uint32_t from = (uint32_t)(e->k[i] >> 32), to = (uint32_t)e->k[i];
+      if (node_of[to] >= 0) out->nodes[node_of[to]].nin++;
+      if (node_of[from] >= 0) out->nodes[node_of[from]].nout++;
+    }
+    size_t at = 0;
+    for (size_t j = 0; !rc && j < out->nnodes; j++) {
+      out->nodes[j].in = out->edges_ + at;
+      at += out->nodes[j].nin;
+      out->nodes[j].out = out->edges_ + at;
+      at += out->nodes[j].nout;
+      out->nodes[j].nin = out->nodes[j].nout = 0;
+    }
+    for (size_t i = 0; !rc && i < e->cap; i++) {
+      if (!e->k[i]) continue;
+      uint32_t from = (uint32_t)(e->k[i] >> 32), to = (uint32_t)e->k[i], id = e->id[i];
+      pcol_peek_edge ed = {p->keys.s[from], p->keys.s[to], e->w[id], e->inl[id]};
+      if (node_of[to] >= 0) {
+        pcol_peek_node *nd = &out->nodes[node_of[to]];
+        nd->in[nd->nin++] = ed;
+      }
+      if (node_of[from] >= 0) {
+        pcol_peek_node *nd = &out->nodes[node_of[from]];
+        nd->out[nd->nout++] = ed;
+      }
+    }
+    for (size_t j = 0; !rc && j < out->nnodes; j++) {
+      if (out->nodes[j].nin > 1) qsort(out->nodes[j].in, out->nodes[j].nin, sizeof *out->edges_, edge_cmp);
+      if (out->nodes[j].nout > 1) qsort(out->nodes[j].out, out->nodes[j].nout, sizeof *out->edges_, edge_cmp);
+    }
+  }
+  regfree(&rx);
+  free(buf);
+  free(matched);
+  free(node_of);
+  free(pw.kk);
+  ptab_free(&pw.edges);
+  if (rc) pcol_peek_free(out);
+  return rc;
+}
+
+void pcol_peek_free(pcol_peek *p) {
+  if (!p) return;
+  free(p->nodes);
+  free(p->edges_);
+  memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,151 @@
+/* cmd_peek.c — `pcol peek FILE REGEX`: the callers and callees of the
+ * functions (lines, files) whose name matches REGEX, with flat/cum and the
+ * weight through each call, printed like `go tool pprof -peek` (report.go
+ * printTree); the numbers come from pcol_top_compute and pcol_peek_compute. */
+#include "cli.h"
+#include <stdlib.h>
+#include <string.h>
+
+const cli_opt opts_peek[] = {
+    {"by", 0, 1, "function (default), line (as go tool pprof -lines) or file"},
+    {"value", 0, 1, "value to add up: weight, samples, TYPE or TYPE/UNIT; cpu works on Rprof too (default: the source's)"},
+    {"sort", 0, 1, "order of the matched rows: flat (default), cum or name"},
+    CLI_OPT_UNIT,
+    {"format", 0, 1, "text (default), tsv, csv, json or jsonl: one row per matched node "
+                     "(relation \"node\") and per caller/callee; numbers stay raw"},
+    {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
+    CLI_OPT_SELECT,
+    CLI_OPT_FILTER,
+    {NULL, 0, 0, NULL}};
+
+static void print_edge(FILE *fp, const pcol_peek_edge *e, pcol_str name, int64_t cum,
+                       pcol_str vunit, const char *unit) {
+  char b[64], p[16];
+  pcol_unit_label(e->value, vunit, unit, b, sizeof b);
+  pcol_percentage(e->value, cum, p, sizeof p);
+  fprintf(fp, "%50s %s |   ", b, p);
+  cli_print_name(fp, name);
+  fputs(e->inl ? " (inline)\n" : "\n", fp);
+}
+
+/* pprof's layout (report.go printTree) */
+static void print_text(FILE *fp, const char *path, const pcol_top *t, const pcol_peek *pk,
+                       const pcol_select *sel, const char *unit) {
+  static const char sep[] = "----------------------------------------------------------+-------------";
+  const pcol_str vu = t->value.unit;
+  cli_print_view_header(fp, path, t, t->nrows, sel, unit);
+  fprintf(fp, "%s\n      flat  flat%%   sum%%        cum   cum%%   calls calls%% + context \t \t \n",
+          sep);
+  int64_t flat_sum = 0;
+  char b1[64], b2[64], p1[16], p2[16], p3[16];
+  for (size_t i = 0; i < pk->nnodes; i++) {
+    const pcol_peek_node *nd = &pk->nodes[i];
+    const pcol_top_row *r = nd->row;
+    fprintf(fp, "%s\n", sep);
+    for (size_t j = 0; j < nd->nin; j++) print_edge(fp, &nd->in[j], nd->in[j].caller, r->cum, vu, unit);
+    flat_sum += r->flat;
+    pcol_unit_label(r->flat, vu, unit, b1, sizeof b1);
+    pcol_unit_label(r->cum, vu, unit, b2, sizeof b2);
+    pcol_percentage(r->flat, t->total, p1, sizeof p1);
+    pcol_percentage(flat_sum, t->total, p2, sizeof p2);
+    pcol_percentage(r->cum, t->total, p3, sizeof p3);
+    fprintf(fp, "%10s %s %s %10s %s                | ", b1, p1, p2, b2, p3);
+    cli_print_name(fp, r->name);
+    fputc('\n', fp);
+    for (size_t j = 0; j < nd->nout; j++) print_edge(fp, &nd->out[j], nd->out[j].callee, r->cum, vu, unit);
+  }
+  if (t->nrows) fprintf(fp, "%s\n", sep);
+}
+
+static void table_edge(cli_table *tb, pcol_str node, const char *rel, const pcol_peek_edge *e,
+                       pcol_str name, int64_t cum, pcol_str unit) {
+  char b[32];
+  tbl_str(tb, node.ptr, node.len);
+  tbl_cstr(tb, rel);
+  tbl_str(tb, name.ptr, name.len);
+  tbl_na(tb);
+  tbl_na(tb);
+  tbl_i64(tb, e->value);
+  snprintf(b, sizeof b, "%.2f", cum ? 100.0 * (double)e->value / (double)cum : 0.0);
+  tbl_num(tb, b);
+  tbl_bool(tb, e->inl);
+  tbl_str(tb, unit.ptr, unit.len);
+  tbl_end_row(tb);
+}
+
+static void print_table(FILE *fp, out_format fmt, const pcol_top *t, const pcol_peek *pk,
+                        const cli_view_meta *m) {
+  static const char *const names[] = {"node", "relation", "name", "flat", "cum",
+                                      "value", "pct", "inline", "unit"};
+  cli_table tb;
+  tbl_begin_view(&tb, fp, fmt, 9, names, m);
+  const pcol_str u = t->value.unit;
+  for (size_t i = 0; i < pk->nnodes; i++) {
+    const pcol_peek_node *nd = &pk->nodes[i];
+    const pcol_top_row *r = nd->row;
+    for (size_t j = 0; j < nd->nin; j++) table_edge(&tb, r->name, "caller", &nd->in[j], nd->in[j].caller, r->cum, u);
+    tbl_str(&tb, r->name.ptr, r->name.len);
+    tbl_cstr(&tb, "node");
+    tbl_str(&tb, r->name.ptr, r->name.len);
+    tbl_i64(&tb, r->flat);
+    tbl_i64(&tb, r->cum);
+    tbl_na(&tb);
+    tbl_na(&tb);
+    tbl_na(&tb);
+    tbl_str(&tb, u.ptr, u.len);
+    tbl_end_row(&tb);
+    for (size_t j = 0; j < nd->nout; j++) table_edge(&tb, r->name, "callee", &nd->out[j], nd->out[j].callee, r->cum, u);
+  }
+  tbl_finish(&tb);
+}
+
+int cmd_peek(const cli_command *cmd, cli_args *a) {
+  if (a->npos != 2) return cli_usage_error(cmd->name, "expected FILE and REGEX");
+  pcol_by by;
+  out_format fmt;
+  uint64_t limit;
+  pcol_sort sort;
+  if (cli_report_options(cmd, a, &by, &fmt, &limit)) return EXIT_USAGE;
+  if (cli_sort_option(cmd, a, &sort)) return EXIT_USAGE;
+  pcol_select sel;
+  if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
+  pcol_error err = {0};
+  pcol_file *f = NULL;
+  pcol_value_sel v;
+  pcol_top t = {0};
+  pcol_peek pk = {0};
+  int bad_unit = 0, nomatch = 0;
+  int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
+  if (rc) return cli_fail(cmd->name, &err, rc);
+  rc = pcol_top_compute(f, &sel, &v, by, &t, &err); /* pprof -peek trims nothing */
+  if (!rc) {
+    pcol_top_sort(&t, sort);
+    rc = pcol_peek_compute(&t, a->pos[1], &pk, &err);
+  }
+  nomatch = !rc && pk.nnodes == 0; /* pprof: an error, and no report */
+  if (nomatch) {
+  } else if (!rc && fmt == OUT_TEXT) {
+    int64_t *vals = malloc((t.nrows + 1) * sizeof *vals);
+    char unit[32];
+    if (!vals) {
+      rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
+    } else {
+      for (size_t i = 0; i < t.nrows; i++) vals[i] = t.rows[i].flat ? t.rows[i].flat : t.rows[i].cum;
+      if (cli_view_unit(cmd, a, t.value.unit, vals, t.nrows, t.total, unit)) bad_unit = 1;
+      else print_text(stdout, a->pos[0], &t, &pk, &sel, unit);
+      free(vals);
+    }
+  } else if (!rc) {
+    cli_view_meta m = {"peek", a->pos[0], t.value.type, t.value.unit, t.total, &sel};
+    print_table(stdout, fmt, &t, &pk, &m);
+  }
+  pcol_peek_free(&pk);
+  pcol_top_free(&t);
+  pcol_close(f);
+  if (bad_unit) return EXIT_USAGE;
+  if (nomatch) {
+    fprintf(stderr, "pcol %s: no matches found for regexp: %s\n", cmd->name, a->pos[1]);
+    return EXIT_DATA;
+  }
+  return rc ? cli_fail_in(cmd->name, a->pos[0], &err, rc) : EXIT_OK;
+}
