@@ -554,7 +554,14 @@ PCOL_API int pcol_stack_weights(pcol_file *f, const pcol_select *sel,
                        const pcol_value_sel *v, int64_t **w_out,
                        int64_t *total_abs, pcol_error *err);
 
-typedef enum { PCOL_BY_FUNCTION = 0, PCOL_BY_LINE = 1, PCOL_BY_FILE = 2 } pcol_by;
+/* SOURCE_LINE: "FILE:LINE", the lines of every function merged (pcol list
+ * --by file; summaryRprof(lines = "show")'s by.line, with the full path). */
+typedef enum {
+  PCOL_BY_FUNCTION = 0,
+  PCOL_BY_LINE = 1,
+  PCOL_BY_FILE = 2,
+  PCOL_BY_SOURCE_LINE = 3
+} pcol_by;
 
 typedef struct pcol_top_row {
   pcol_str name;   /* function name, "file#line" or file name */
@@ -629,6 +636,43 @@ typedef struct pcol_peek {
 PCOL_API int pcol_peek_compute(const pcol_top *t, const char *regex, pcol_peek *out,
                                pcol_error *err);
 PCOL_API void pcol_peek_free(pcol_peek *p);
+
+/* go tool pprof -list: source lines annotated with flat and cum.  by =
+ * PCOL_BY_LINE: a block per function whose name matches `regex` and file
+ * (pprof's ROUTINE), sorted by name and file; PCOL_BY_SOURCE_LINE: a block
+ * per file whose (cleaned) path matches, the lines of all its functions
+ * merged (summaryRprof(lines = "show")'s by.line).  A block spans pprof's
+ * window: from the function's start line (else 5 lines before its first
+ * line with samples) to 5 lines after its last, read from the source file
+ * found as pprof finds it (an absolute path as is; a relative one under each
+ * directory of `source_path` (':'-separated; NULL = the current directory)
+ * and their parents).  When the file cannot be read, `error` says why and
+ * the lines are only those with samples, with NA text.  A function none of
+ * whose lines has a file gives a block with NA file and no lines (pprof's
+ * "No source information").  EINVAL for a bad expression. */
+typedef struct pcol_list_line {
+  int64_t line, flat, cum;
+  pcol_str text; /* NA when the source was not read */
+} pcol_list_line;
+typedef struct pcol_list_block {
+  pcol_str name;   /* function; NA by file */
+  pcol_str file;   /* pprof's cleaned path */
+  int64_t flat, cum; /* sums over the block's lines, as pprof prints them */
+  pcol_list_line *lines;
+  size_t nlines;
+  const char *error;
+} pcol_list_block;
+typedef struct pcol_list {
+  pcol_list_block *blocks;
+  size_t nblocks;
+  int64_t total;
+  pcol_value_sel value;
+  void *priv_;
+} pcol_list;
+PCOL_API int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                               pcol_by by, const char *regex, const char *source_path,
+                               pcol_list *out, pcol_error *err);
+PCOL_API void pcol_list_free(pcol_list *l);
 
 /* --------------------------------------------------------- units */
 /* go tool pprof's measurement rules (internal/measurement), for text views.

@@ -188,6 +188,8 @@ int cmd_export(const cli_command *, cli_args *);
 int cmd_tags(const cli_command *, cli_args *);
 int cmd_traces(const cli_command *, cli_args *);
 int cmd_peek(const cli_command *, cli_args *);
+int cmd_list(const cli_command *, cli_args *);
+extern const cli_opt opts_list[];
 extern const cli_opt opts_peek[];
 
 extern const cli_opt opts_pack[], opts_info[], opts_cat[], opts_validate[], opts_unpack[],

@@ -51,6 +51,16 @@ static const cli_command commands[] = {
      "often the call recurs.  REGEX is a POSIX extended regular expression matched\n"
      "anywhere in the row's name; nothing is trimmed (pprof -peek keeps every node).",
      opts_peek, cmd_peek},
+    {"list", "pcol list FILE REGEX [--by function|file] [--source-path DIR] [--value TYPE] [--unit U] [--format ...] [--focus RE ...]",
+     "Source lines annotated with flat/cum (pprof -list; Rprof srcrefs).",
+     "Text is go tool pprof -list's: a ROUTINE block per function matching REGEX and\n"
+     "source file, lines from the function's start (or 5 before its first line with\n"
+     "samples) to 5 after its last.  --by file makes a block per source file whose\n"
+     "path matches, every function's lines merged (summaryRprof(lines = \"show\")'s\n"
+     "by.line for Rprof line profiles).  Relative source paths are searched in\n"
+     "--source-path (default: the current directory) and its parents; a file not\n"
+     "found prints \" Error: ...\" (machine formats then give the lines with samples).",
+     opts_list, cmd_list},
     {"fold", "pcol fold FILE [--value TYPE]", "Print collapsed stacks (root;...;leaf weight).", NULL,
      opts_fold, cmd_fold},
     {"flame", "pcol flame FILE -o flame.svg [--value TYPE] [--title T] [--diff BASE]",

@@ -51,6 +51,10 @@ int pcol_q_fctx_init(pcol_q_fctx *c, pcol_file *f, pcol_error *err);
 int pcol_q_fn_string(const pcol_q_fctx *c, uint32_t fn, const pcol_view *col, pcol_str *out,
                      pcol_error *err);
 
+/* top.c: pprof's file name in a node (/proc/self/cwd/ trimmed, then Go's
+ * filepath.Clean), appended to out; PCOL_ENOMEM. */
+int pcol_q_clean_path(pcol_str p, pcol_buf *out);
+
 /* ---------------------------------------------------- value choice */
 /* The stored value types PCOL_VALUE_RPROF_ALLOC is derived from (value.c):
  * RPROF_VT_SMALL, RPROF_VT_LARGE, RPROF_VT_NODES. */
@@ -87,6 +91,10 @@ void pcol_q_inl_free(pcol_q_inl_state *s);
 typedef struct pcol_q_top_priv {
   pcol_q_keytab keys;
   pcol_q_inl_state is;
+  /* BY_LINE / BY_SOURCE_LINE: the location_lines row a key was first made
+   * from (key_li[key], UINT64_MAX for a key of no line), for list.c */
+  uint64_t *key_li;
+  size_t key_li_n;
 } pcol_q_top_priv;
 /* ftree.c: the frame-tree node of each stack node (nstacks + 1 entries,
  * index 0 = the root), valid until pcol_ftree_free. */

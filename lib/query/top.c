@@ -39,6 +39,8 @@ typedef struct topctx {
   const pcol_filter *flt; /* the selection's filters (hidden lines) */
   size_t stamp_cap;
   pcol_buf scratch;     /* line_key: the name being composed */
+  uint64_t *key_li;     /* BY_LINE, BY_SOURCE_LINE: a key's first line row */
+  size_t key_li_cap;
 } topctx;
 
 /* Rprof stores top-level code refs as functions without a name, which
@@ -88,7 +90,7 @@ static int mapping_key(topctx *t, uint32_t loc, uint32_t *key, pcol_error *err) 
  * /proc/self/cwd/ trimmed (report.go trimPath, without -trim_path or a
  * source path), then Go's filepath.Clean (graph.go nodeInfo), lexically:
  * repeated slashes, "." and "dir/.." are removed.  Appends to out. */
-static int pprof_clean_path(pcol_str p, pcol_buf *out) {
+int pcol_q_clean_path(pcol_str p, pcol_buf *out) {
   static const char *const trim[] = {"/proc/self/cwd/./", "/proc/self/cwd/"};
   for (size_t i = 0; i < 2; i++) {
     size_t l = strlen(trim[i]);
@@ -147,6 +149,19 @@ static int line_key(topctx *t, uint64_t li, uint32_t *key, pcol_error *err) {
     t->fn_key[fn] = *key;
     return PCOL_OK;
   }
+  if (t->by == PCOL_BY_SOURCE_LINE) { /* "FILE:LINE", only frames that have both */
+    int64_t line = pcol_view_i64(&t->fc.ln_line, li);
+    pcol_str file;
+    if (line == 0 || line == PCOL_NA_I64) return PCOL_OK;
+    PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, &t->fc.fn_file, &file, err));
+    if (!file.ptr || !file.len) return PCOL_OK;
+    char num[32];
+    int n = snprintf(num, sizeof num, ":%lld", (long long)line);
+    t->scratch.len = 0;
+    if (pcol_q_clean_path(file, &t->scratch) || pcol_buf_append(&t->scratch, num, (size_t)n))
+      return pcol_oom(err);
+    return pcol_q_key_intern(&t->keys, (const char *)t->scratch.data, t->scratch.len, 1, key);
+  }
   /* BY_LINE: pprof -lines' name, "FUNCTION FILE:LINE" with the full path
    * (NameComponents in pprof's graph.go): without a line "FUNCTION FILE",
    * without a file "FUNCTION".  A frame with no line is skipped for Rprof
@@ -161,7 +176,7 @@ static int line_key(topctx *t, uint64_t li, uint32_t *key, pcol_error *err) {
   if (name.ptr && name.len && pcol_buf_append(&t->scratch, name.ptr, name.len)) return pcol_oom(err);
   if (file.ptr && file.len) {
     if (t->scratch.len && pcol_buf_append(&t->scratch, " ", 1)) return pcol_oom(err);
-    if (pprof_clean_path(file, &t->scratch)) return pcol_oom(err);
+    if (pcol_q_clean_path(file, &t->scratch)) return pcol_oom(err);
   }
   if (line != PCOL_NA_I64) { /* pprof: "%s:%d" of file and line, even with no file */
     char num[32];
@@ -207,9 +222,17 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
       if (hid && hid[li]) continue;
       if (pcol_view_u32(&t->fc.ln_fn, li) == 0) unsymbolized = 1;
       PCOL_RETURN_NOT_OK(line_key(t, li, &key, err));
+      if (key && (t->by == PCOL_BY_LINE || t->by == PCOL_BY_SOURCE_LINE)) {
+        while (key >= t->key_li_cap) { /* the line a key was first made from */
+          size_t had = t->key_li_cap;
+          if (pcol_grow(&t->key_li, &t->key_li_cap, sizeof *t->key_li)) return pcol_oom(err);
+          for (size_t z = had; z < t->key_li_cap; z++) t->key_li[z] = UINT64_MAX;
+        }
+        if (t->key_li[key] == UINT64_MAX) t->key_li[key] = li;
+      }
       /* a pprof line whose function has no name is its own frame, named
        * after the mapping like an unsymbolized address */
-      if (!key && t->by != PCOL_BY_FILE && t->unnamed_is_frame)
+      if (!key && t->by != PCOL_BY_FILE && t->by != PCOL_BY_SOURCE_LINE && t->unnamed_is_frame)
         PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &key, err));
       if (!key) continue;
       /* distinct keys of this location: a stamp per key (a scan of the
@@ -574,6 +597,7 @@ int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   free(t.loc_all);
   free(t.stamp);
   if (rc) {
+    free(t.key_li);
     free(out->rows);
     pcol_q_keytab_free(&t.keys);
     pcol_q_inl_free(&t.is);
@@ -582,6 +606,7 @@ int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   }
   pcol_q_top_priv *p = malloc(sizeof *p);
   if (!p) {
+    free(t.key_li);
     free(out->rows);
     pcol_q_keytab_free(&t.keys);
     pcol_q_inl_free(&t.is);
@@ -590,6 +615,8 @@ int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   }
   p->keys = t.keys;
   p->is = t.is;
+  p->key_li = t.key_li;
+  p->key_li_n = t.key_li_cap;
   out->priv_ = p;
   return PCOL_OK;
 }
@@ -601,6 +628,7 @@ void pcol_top_free(pcol_top *t) {
     pcol_q_top_priv *p = t->priv_;
     pcol_q_keytab_free(&p->keys);
     pcol_q_inl_free(&p->is);
+    free(p->key_li);
     free(p);
   }
   memset(t, 0, sizeof *t);
@@ -622,8 +650,10 @@ int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, pcol_q_top
   if (!rc && (rc = pcol_q_key_intern(&t.keys, "<no location>", 13, 0, &out->nokey)))
     rc = pcol_oom(err);
   pcol_buf_free(&t.fc.scratch);
+  pcol_buf_free(&t.scratch);
   free(t.fn_key);
   free(t.stamp);
+  free(t.key_li);
   out->nloc = t.fc.nloc;
   out->loc_koff = t.loc_koff;
   out->loc_keys = t.loc_keys;

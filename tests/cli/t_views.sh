@@ -47,6 +47,27 @@ grep -q "no matches found for regexp: zz" "$tmp/err" || fail "peek no-match mess
 "$PCOL" peek "$tmp/a.out" '(' 2>"$tmp/err"; [ $? = 2 ] || fail "peek bad regex is a usage error"
 grep -q "bad regular expression" "$tmp/err" || fail "peek bad regex message"
 
+# list: Rprof srcrefs against a source file found through --source-path
+printf 'line profiling: sample.interval=20000\n#File 1: a.R\n1#2 "f" \n1#3 "f" \n"g" 1#3 "f" \n' >"$tmp/l.out"
+mkdir -p "$tmp/src"
+printf 'f <- function() {\n  x <- 1\n  g(x)\n}\n' >"$tmp/src/a.R"
+"$PCOL" list "$tmp/l.out" '^f$' --source-path "$tmp/src" >"$tmp/list.txt" || fail "list"
+cat >"$tmp/want.txt" <<'X'
+Total: 3
+ROUTINE ======================== f in a.R
+         3          3 (flat, cum)   100% of Total
+         .          .      1:f <- function() {
+         1          1      2:  x <- 1
+         2          2      3:  g(x)
+         .          .      4:}
+X
+diff -u "$tmp/want.txt" "$tmp/list.txt" || fail "list text"
+"$PCOL" list "$tmp/l.out" . --by file --format csv --source-path "$tmp/src" | grep -qx 'NA,a.R,3,2,2,  g(x),count' ||
+  fail "list --by file csv"
+abs=$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")
+(cd / && "$abs" list "$tmp/l.out" f) | grep -qx ' Error: could not find file a.R on path /' || fail "list: source not found"
+"$PCOL" list "$tmp/l.out" zz 2>/dev/null; [ $? = 1 ] || fail "list without a match exits 1"
+
 # ranges: [40 ms, 100 ms) holds samples 3..5 (g, f, h)
 "$PCOL" top "$tmp/a.out" --from 0.04 --to 0.1 --format csv | grep -c ',g,NA,count$\|,f,NA,count$\|,h,NA,count$' | grep -qx 3 ||
   fail "top --from/--to"

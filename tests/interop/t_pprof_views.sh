@@ -23,7 +23,8 @@ mkdir -p "$HOME"
 fail=0 checked=0
 
 # compare VIEW FILE PPROF-ARGS -- PCOL-ARGS: `pcol VIEW FILE PCOL-ARGS` prints
-# what `go tool pprof PPROF-ARGS FILE` does from "Showing nodes" on
+# what `go tool pprof PPROF-ARGS FILE` does from "Showing nodes" on (from
+# the first line with FROM=1)
 compare() {
   local view=$1 f=$2
   shift 2
@@ -31,8 +32,10 @@ compare() {
   while [ "$1" != -- ]; do pp+=("$1"); shift; done
   shift
   pc=("$@")
-  go tool pprof -symbolize=none "${pp[@]}" "$f" 2>/dev/null | sed -n '/^Showing nodes/,$p' >"$tmp/go.txt"
-  "$PCOL" "$view" "$f" "${pc[@]}" 2>&1 | sed -n '/^Showing nodes/,$p' >"$tmp/pc.txt"
+  local from='/^Showing nodes/,$p'
+  [ -n "${FROM:-}" ] && from=p
+  go tool pprof -symbolize=none "${pp[@]}" "$f" 2>/dev/null | sed -n "$from" >"$tmp/go.txt"
+  "$PCOL" "$view" "$f" "${pc[@]}" 2>/dev/null | sed -n "$from" >"$tmp/pc.txt"
   checked=$((checked + 1))
   if ! cmp -s "$tmp/go.txt" "$tmp/pc.txt"; then
     echo "FAIL: $(basename "$f"): go tool pprof ${pp[*]} vs pcol $view ${pc[*]} (< pprof, > pcol):"
@@ -90,6 +93,32 @@ if [ -f "$h" ]; then
   same "$h" -sample_index=inuse_objects -show=grpc -cum -- --value inuse_objects --show grpc --sort cum
   peek "$h" -sample_index=alloc_space -peek grpc -- grpc --value alloc_space
 fi
+
+# pcol list = go tool pprof -list, on profiles of our own Go program whose
+# sources are on disk (tests/go, built here), and on the test data (whose
+# sources are absent: the " Error: ..." lines must agree too)
+compare_list() { FROM=1 compare list "$@"; } # the whole output
+REPO=$(pwd)
+mkdir -p "$tmp/gp"
+if (cd "$REPO/tests/go" && go run . "$tmp/gp" >"$tmp/go_run.log" 2>&1); then
+  for p in "$tmp"/gp/*.pb.gz; do
+    compare_list "$p" -list 'main\.' -- 'main\.'
+    compare_list "$p" -list 'allocate|runtime\.mallocgc' -- 'allocate|runtime\.mallocgc'
+    compare_list "$p" -list nomatch -- nomatch
+  done
+  # -source_path: a copy of the sources, changed, found through the path's
+  # "/go/" component (pprof's heuristic); pprof and pcol must read the copy
+  mkdir -p "$tmp/src/go"
+  sed 's/^func spin/func spin \/\* the copy \*\//' "$REPO/tests/go/main.go" >"$tmp/src/go/main.go"
+  compare_list "$tmp/gp/go-cpu-labels.pb.gz" -source_path="$tmp/src/go" -list 'main\.spin' -- 'main\.spin' --source-path "$tmp/src/go"
+  "$PCOL" list "$tmp/gp/go-cpu-labels.pb.gz" 'main\.spin' --source-path "$tmp/src/go" | grep -q 'the copy' ||
+    { echo "FAIL: pcol list --source-path did not read the copy"; fail=$((fail + 1)); }
+else
+  echo "FAIL: go run tests/go:"; cat "$tmp/go_run.log"; fail=$((fail + 1))
+fi
+for f in "$TD"/pprof/go-*.pb.gz "$TD"/ext/pprof/go-heap-*; do
+  [ -f "$f" ] && compare_list "$f" -list . -- .
+done
 
 # a filtered export is a real subset: its total is what top says is left
 if [ -f "$g" ]; then

@@ -42,6 +42,14 @@ for f in "${inputs[@]}"; do
     "$PCOL" top "$W/$b.pcol" --value samples --by line --format csv >"$W/$b.line.csv" ||
       { err "pcol top $b"; continue; }
     Rscript tests/r/compare_top.R "$f" "$W/$b.fun.csv" "$W/$b.line.csv" || err "top vs summaryRprof: $b"
+    if head -1 "$f" | grep -q 'line profiling'; then # pcol list's source lines = summaryRprof's by.line
+      "$PCOL" list "$W/$b.pcol" . --by file --value samples --format csv >"$W/$b.list.csv" 2>/dev/null ||
+        : >"$W/$b.list.csv" # (no line has a file: R's table has no line either)
+      if [ -s "$W/$b.list.csv" ]; then
+        Rscript tests/r/compare_top.R "$f" "$W/$b.fun.csv" "$W/$b.line.csv" "$W/$b.list.csv" ||
+          err "list --by file vs summaryRprof(lines = \"show\"): $b"
+      fi
+    fi
     # the time rule: interval x ticks per segment, in top and in the pprof export
     "$PCOL" top "$W/$b.pcol" --value cpu --format csv >"$W/$b.time.csv" || err "pcol top --value cpu $b"
     gotop=()

@@ -1,7 +1,9 @@
 # compare_top.R — does `pcol top` agree with R's own summaryRprof()?
 #
-#   Rscript tests/r/compare_top.R PROFILE FUN.csv LINE.csv
+#   Rscript tests/r/compare_top.R PROFILE FUN.csv LINE.csv [LIST.csv]
 #
+# LIST.csv (optional): `pcol list PROFILE . --by file --value samples
+# --format csv`; its source lines are then what is compared by line.
 # FUN.csv / LINE.csv: `pcol top --value samples --format csv` of the packed
 # PROFILE, by function and by line (pprof's -lines names, added up per
 # basename#line below).  For every function (and every file#line
@@ -28,7 +30,7 @@
 #                segment.  pcol counts samples, so both sides are compared in
 #                samples x the FIRST interval, which is what summaryRprof shows.
 args <- commandArgs(trailingOnly = TRUE)
-stopifnot(length(args) == 3)
+stopifnot(length(args) %in% c(3, 4))
 prof <- args[[1]]
 fun <- read.csv(args[[2]], stringsAsFactors = FALSE, check.names = FALSE,
                 na.strings = character(0), encoding = "UTF-8")
@@ -160,6 +162,20 @@ if (line_prof) {
   lin <- data.frame(name = names(nrows), flat = as.vector(tapply(lin$flat, key, sum)[names(nrows)]),
                     cum = as.vector(tapply(lin$cum, key, sum)[names(nrows)]),
                     one = as.vector(nrows) == 1, stringsAsFactors = FALSE)
+  p_nl <- if ("<no location>" %in% lin$name) lin$flat[lin$name == "<no location>"] else 0
+  if (length(args) == 4) {
+    # LIST.csv: `pcol list PROFILE . --by file`, a row per source line with
+    # every function's samples merged, so cum is exact (once per sample) and
+    # is compared on every line, not only where one function makes the key
+    ls <- read.csv(args[[4]], stringsAsFactors = FALSE, check.names = FALSE,
+                   na.strings = character(0), encoding = "UTF-8")
+    ls <- ls[ls$flat != 0 | ls$cum != 0, , drop = FALSE]
+    key <- paste0(basename(ls$file), "#", ls$line)
+    nrows <- table(key)
+    lin <- data.frame(name = names(nrows), flat = as.vector(tapply(ls$flat, key, sum)[names(nrows)]),
+                      cum = as.vector(tapply(ls$cum, key, sum)[names(nrows)]),
+                      one = as.vector(nrows) == 1, stringsAsFactors = FALSE)
+  }
   sl <- suppressWarnings(summaryRprof(prof, lines = "show"))
   rl <- sl$by.total
   bogus <- function(k) grepl('"', k, fixed = TRUE) || grepl("^NA#", k)
@@ -170,7 +186,6 @@ if (line_prof) {
   # R's "<no location>" = pcol's + the appended headers (+ lines R could not
   # attribute because of a split name, which it files under a bogus location)
   r_nl <- if ("<no location>" %in% rownames(rl)) rl["<no location>", "self.time"] else 0
-  p_nl <- if ("<no location>" %in% lin$name) lin$flat[lin$name == "<no location>"] else 0
   if (exact_lines && !same(p_nl + appended, r_nl))
     fail("line <no location>: pcol %d + %d appended headers, summaryRprof %.3f", p_nl,
          appended, r_nl)

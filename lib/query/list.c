@@ -1,0 +1,370 @@
+/* list.c — pcol_list_compute: source lines annotated with flat and cum
+ * weight (go tool pprof -list, report/source.go printSource; Rprof srcrefs
+ * per file, summaryRprof(lines = "show")'s by.line).
+ *
+ * The numbers are pcol_top_compute's by line: per function (BY_LINE, the
+ * key "FUNCTION FILE:LINE") or per file (BY_SOURCE_LINE, "FILE:LINE"), so a
+ * line's cum counts a sample once however often the line recurs in it.  Each
+ * key remembers the location_lines row it came from, which gives back the
+ * function, file, line and start line.  Blocks are per function and file
+ * (pprof: functions by name, their files by name), and span pprof's window
+ * of the source: from the function's start line (else 5 lines before the
+ * first line with samples) to 5 lines after the last.  Source files are
+ * found as pprof finds them (source.go openSourceFile): an absolute path as
+ * it is, a relative one under each directory of the search path and their
+ * parents, after trimming the part of the path up to the search directory's
+ * base name. */
+#include "query.h"
+
+#include <errno.h>
+#include <unistd.h>
+
+typedef struct entry {
+  pcol_str name, file; /* file: cleaned, in the arena */
+  int64_t line, start, flat, cum;
+} entry;
+
+typedef struct list_priv {
+  pcol_top top;    /* owns the names */
+  pcol_buf arena;  /* cleaned file names, NUL-separated; offsets until done */
+  char **bufs;     /* source texts and error messages */
+  size_t nbufs, bufs_cap;
+} list_priv;
+
+static int keep_buf(list_priv *p, char *b) {
+  if (PCOL_GROW(p->bufs, p->nbufs, p->bufs_cap)) {
+    free(b);
+    return PCOL_ENOMEM;
+  }
+  p->bufs[p->nbufs++] = b;
+  return PCOL_OK;
+}
+
+static int str_cmp(pcol_str a, pcol_str b) {
+  size_t n = a.len < b.len ? a.len : b.len;
+  int c = n ? memcmp(a.ptr, b.ptr, n) : 0;
+  return c ? c : a.len == b.len ? 0 : a.len < b.len ? -1 : 1;
+}
+static int entry_cmp(const void *pa, const void *pb) {
+  const entry *a = pa, *b = pb;
+  int c = str_cmp(a->name, b->name);
+  if (!c) c = str_cmp(a->file, b->file);
+  return c ? c : a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* pprof's trimPath (source.go) with no -trim_path: the part of the path up
+ * to "/" + base name of a search directory + "/" goes, else the prefixes
+ * /proc/self/cwd/./ and /proc/self/cwd/. */
+static const char *trim_path(const char *path, const char *search) {
+  const char *d = search;
+  while (d && *d) {
+    const char *e = strchr(d, ':');
+    size_t n = e ? (size_t)(e - d) : strlen(d);
+    size_t b = n;
+    while (b > 0 && d[b - 1] == '/') b--; /* base name of d[0..n) */
+    size_t a = b;
+    while (a > 0 && d[a - 1] != '/') a--;
+    if (b > a) {
+      char want[4096];
+      if (b - a + 2 < sizeof want) {
+        snprintf(want, sizeof want, "/%.*s/", (int)(b - a), d + a);
+        const char *hit = strstr(path, want);
+        if (hit) return hit + strlen(want);
+      }
+    }
+    d = e ? e + 1 : NULL;
+  }
+  static const char *const pre[] = {"/proc/self/cwd/./", "/proc/self/cwd/"};
+  for (int i = 0; i < 2; i++)
+    if (!strncmp(path, pre[i], strlen(pre[i]))) return path + strlen(pre[i]);
+  return path;
+}
+
+/* Opens the source of `path` as pprof does; NULL and *msg (malloc'd) when
+ * it is not found. */
+static FILE *open_source(const char *path, const char *search, char **msg) {
+  const char *p = trim_path(path, search);
+  *msg = NULL;
+  if (p[0] == '/') {
+    FILE *fp = fopen(p, "rb");
+    if (!fp) {
+      int e = errno;
+      const char *why = e == ENOENT ? "no such file or directory" : strerror(e);
+      size_t n = strlen(p) + strlen(why) + 16;
+      *msg = malloc(n);
+      if (*msg) snprintf(*msg, n, "open %s: %s", p, why);
+    }
+    return fp;
+  }
+  const char *d = search;
+  while (d && *d) {
+    const char *e = strchr(d, ':');
+    size_t n = e ? (size_t)(e - d) : strlen(d);
+    char dir[4096];
+    if (n < sizeof dir) {
+      memcpy(dir, d, n);
+      dir[n] = 0;
+      while (n > 1 && dir[n - 1] == '/') dir[--n] = 0;
+      for (;;) { /* dir, then each parent (Go's filepath.Dir) */
+        char full[8192];
+        snprintf(full, sizeof full, "%s/%s", dir, p);
+        FILE *fp = fopen(full, "rb");
+        if (fp) return fp;
+        size_t l = strlen(dir), had = l;
+        while (l > 0 && dir[l - 1] != '/') l--;
+        if (l == 0) {
+          if (!strcmp(dir, ".")) break;
+          strcpy(dir, ".");
+          continue;
+        }
+        while (l > 1 && dir[l - 1] == '/') l--;
+        if (l == had) break; /* the root */
+        dir[l] = 0;
+      }
+    }
+    d = e ? e + 1 : NULL;
+  }
+  size_t n = strlen(p) + strlen(search ? search : "") + 40;
+  *msg = malloc(n);
+  if (*msg) snprintf(*msg, n, "could not find file %s on path %s", p, search ? search : "");
+  return NULL;
+}
+
+/* Reads fp whole into *buf (NUL-terminated). */
+static int slurp(FILE *fp, char **buf, size_t *len) {
+  size_t cap = 65536, n = 0;
+  char *b = malloc(cap);
+  if (!b) return PCOL_ENOMEM;
+  for (;;) {
+    if (cap - n < 4096) {
+      char *nb = realloc(b, cap * 2);
+      if (!nb) {
+        free(b);
+        return PCOL_ENOMEM;
+      }
+      b = nb;
+      cap *= 2;
+    }
+    size_t r = fread(b + n, 1, cap - n - 1, fp);
+    n += r;
+    if (r == 0) break;
+  }
+  b[n] = 0;
+  *buf = b;
+  *len = n;
+  return PCOL_OK;
+}
+
+/* One block: the window of the source, or the lines with samples when the
+ * source cannot be read (error set). */
+static int make_block(list_priv *p, const entry *e, size_t n, const char *search,
+                      pcol_list_block *b, pcol_error *err) {
+  b->name = e[0].name;
+  b->file = e[0].file;
+  int64_t start = INT64_MAX, end = INT64_MIN;
+  for (size_t i = 0; i < n; i++) {
+    b->flat += e[i].flat;
+    b->cum += e[i].cum;
+    int64_t s = e[i].start > 0 ? e[i].start : e[i].line - 5;
+    if (s < start) start = s;
+    if (e[i].line + 5 > end) end = e[i].line + 5;
+  }
+  if (start < 1) start = 1;
+  if (start > end) return PCOL_OK; /* a start line after the lines: pprof reads nothing */
+  char *path = malloc(b->file.len + 1), *msg = NULL, *text = NULL;
+  if (!path) return pcol_oom(err);
+  memcpy(path, b->file.ptr, b->file.len);
+  path[b->file.len] = 0;
+  FILE *fp = open_source(path, search, &msg);
+  free(path);
+  size_t tlen = 0;
+  int rc = PCOL_OK;
+  if (fp) {
+    rc = slurp(fp, &text, &tlen);
+    if (ferror(fp) && !rc) {
+      size_t m = b->file.len + 64;
+      msg = malloc(m);
+      if (msg) snprintf(msg, m, "read %.*s: %s", (int)b->file.len, b->file.ptr, strerror(EIO));
+    }
+    fclose(fp);
+  }
+  if (rc || (!fp && !msg)) {
+    free(text);
+    free(msg);
+    return pcol_oom(err);
+  }
+  if (msg) {
+    free(text);
+    text = NULL;
+    if (keep_buf(p, msg)) return pcol_oom(err);
+    b->error = msg;
+  } else if (keep_buf(p, text)) {
+    return pcol_oom(err);
+  }
+  if (!text) { /* only the lines with samples */
+    b->lines = calloc(n ? n : 1, sizeof *b->lines);
+    if (!b->lines) return pcol_oom(err);
+    for (size_t i = 0; i < n; i++) {
+      pcol_list_line *l = &b->lines[b->nlines];
+      if (b->nlines && l[-1].line == e[i].line) {
+        l[-1].flat += e[i].flat;
+        l[-1].cum += e[i].cum;
+        continue;
+      }
+      l->line = e[i].line;
+      l->flat = e[i].flat;
+      l->cum = e[i].cum;
+      b->nlines++;
+    }
+    return PCOL_OK;
+  }
+  /* the window, line by line (bufio.Scanner: a trailing \r is dropped) */
+  size_t cap = end >= start ? (size_t)(end - start + 1) : 1;
+  if (cap > 1u << 24) cap = 1u << 24;
+  b->lines = calloc(cap, sizeof *b->lines);
+  if (!b->lines) return pcol_oom(err);
+  const char *q = text, *qe = text + tlen;
+  int64_t ln = 1;
+  size_t k = 0; /* next entry */
+  while (q < qe && ln <= end && b->nlines < cap) {
+    const char *nl = memchr(q, '\n', (size_t)(qe - q));
+    const char *le = nl ? nl : qe;
+    size_t len = (size_t)(le - q);
+    if (len && q[len - 1] == '\r') len--;
+    if (ln >= start) {
+      pcol_list_line *l = &b->lines[b->nlines++];
+      l->line = ln;
+      l->text.ptr = q;
+      l->text.len = len;
+      while (k < n && e[k].line < ln) k++;
+      for (; k < n && e[k].line == ln; k++) {
+        l->flat += e[k].flat;
+        l->cum += e[k].cum;
+      }
+    }
+    q = nl ? nl + 1 : qe;
+    ln++;
+  }
+  return PCOL_OK;
+}
+
+int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
+                      const char *regex, const char *source_path, pcol_list *out, pcol_error *err) {
+  memset(out, 0, sizeof *out);
+  if (by != PCOL_BY_LINE && by != PCOL_BY_SOURCE_LINE)
+    return pcol_error_set(err, PCOL_EINVAL, "list is by function (line) or by file (source line)");
+  regex_t rx;
+  PCOL_RETURN_NOT_OK(pcol_rx_compile(&rx, "list", regex ? regex : "", err));
+  list_priv *p = calloc(1, sizeof *p);
+  entry *ents = NULL;
+  size_t nents = 0;
+  char *buf = NULL, cwd[4096];
+  size_t cap = 0;
+  pcol_view start_col;
+  pcol_q_fctx fc;
+  memset(&fc, 0, sizeof fc);
+  int rc = p ? PCOL_OK : pcol_oom(err);
+  if (!rc) rc = pcol_top_compute(f, sel, v, by, &p->top, err);
+  if (!rc) rc = pcol_q_fctx_init(&fc, f, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE, &start_col, err);
+  if (!rc && !source_path) source_path = getcwd(cwd, sizeof cwd) ? cwd : ".";
+  const pcol_q_top_priv *tp = p ? p->top.priv_ : NULL;
+  if (!rc && !(ents = calloc(p->top.nrows ? p->top.nrows : 1, sizeof *ents))) rc = pcol_oom(err);
+  size_t *foff = NULL; /* file name offsets in the arena (it moves while it grows) */
+  if (!rc && !(foff = calloc(p->top.nrows ? p->top.nrows : 1, sizeof *foff))) rc = pcol_oom(err);
+  for (size_t i = 0; !rc && i < p->top.nrows; i++) {
+    const pcol_top_row *r = &p->top.rows[i];
+    uint32_t k = pcol_q_key_find(&tp->keys, r->name.ptr, r->name.len);
+    if (!k || k >= tp->key_li_n || tp->key_li[k] == UINT64_MAX) continue; /* not a line */
+    uint64_t li = tp->key_li[k];
+    uint32_t fn = pcol_view_u32(&fc.ln_fn, li);
+    entry e = {{NULL, 0}, {NULL, 0}, 0, 0, r->flat, r->cum};
+    pcol_str file;
+    if ((rc = pcol_q_fn_string(&fc, fn, &fc.fn_name, &e.name, err))) break;
+    if ((rc = pcol_q_fn_string(&fc, fn, &fc.fn_file, &file, err))) break;
+    if (by == PCOL_BY_LINE && !e.name.ptr) continue; /* top-level code: per file only */
+    if (by == PCOL_BY_SOURCE_LINE) e.name = (pcol_str){NULL, 0}; /* every function's lines */
+    e.line = pcol_view_i64(&fc.ln_line, li);
+    if (e.line == PCOL_NA_I64) e.line = 0;
+    e.start = fn && fn <= fc.nfn ? pcol_view_i64(&start_col, fn - 1) : 0;
+    if (e.start == PCOL_NA_I64) e.start = 0;
+    foff[nents] = p->arena.len;
+    if (file.ptr && file.len) {
+      /* pprof shows the path trimmed by -source_path's heuristic too */
+      char *tmp = malloc(file.len + 1);
+      if (!tmp) {
+        rc = pcol_oom(err);
+        break;
+      }
+      memcpy(tmp, file.ptr, file.len);
+      tmp[file.len] = 0;
+      const char *t = source_path == cwd ? tmp : trim_path(tmp, source_path);
+      pcol_str ts = {t, strlen(t)};
+      int bad = pcol_q_clean_path(ts, &p->arena);
+      free(tmp);
+      if (bad) {
+        rc = pcol_oom(err);
+        break;
+      }
+    }
+    e.file.len = p->arena.len - foff[nents];
+    if (pcol_buf_append(&p->arena, "", 1)) {
+      rc = pcol_oom(err);
+      break;
+    }
+    pcol_str fs = {(const char *)p->arena.data + foff[nents], e.file.len};
+    int m = pcol_rx_match(&rx, &buf, &cap, by == PCOL_BY_LINE ? e.name : fs);
+    if (m < 0) rc = pcol_oom(err);
+    if (m > 0) ents[nents++] = e;
+  }
+  for (size_t i = 0; !rc && i < nents; i++) ents[i].file.ptr = (const char *)p->arena.data + foff[i];
+  free(foff);
+  if (!rc && nents) {
+    qsort(ents, nents, sizeof *ents, entry_cmp);
+    out->blocks = calloc(nents, sizeof *out->blocks);
+    if (!out->blocks) rc = pcol_oom(err);
+  }
+  for (size_t i = 0; !rc && i < nents;) {
+    size_t j = i; /* one function (by file: one file) */
+    while (j < nents && !str_cmp(ents[j].name, ents[i].name) &&
+           (by == PCOL_BY_LINE || !str_cmp(ents[j].file, ents[i].file)))
+      j++;
+    int any_file = 0;
+    for (size_t x = i; x < j; x++) any_file |= ents[x].file.len > 0;
+    if (!any_file) { /* pprof: "No source information for NAME" */
+      out->blocks[out->nblocks].name = ents[i].name;
+      out->blocks[out->nblocks++].file = (pcol_str){NULL, 0};
+    }
+    for (size_t x = i; any_file && x < j && !rc;) {
+      size_t y = x;
+      while (y < j && !str_cmp(ents[y].file, ents[x].file)) y++;
+      if (ents[x].file.len) rc = make_block(p, ents + x, y - x, source_path, &out->blocks[out->nblocks++], err);
+      x = y;
+    }
+    i = j;
+  }
+  out->total = p ? p->top.total : 0;
+  out->value = *v;
+  regfree(&rx);
+  free(buf);
+  free(ents);
+  pcol_buf_free(&fc.scratch);
+  out->priv_ = p;
+  if (rc) pcol_list_free(out);
+  return rc;
+}
+
+void pcol_list_free(pcol_list *l) {
+  if (!l) return;
+  for (size_t i = 0; i < l->nblocks; i++) free(l->blocks[i].lines);
+  free(l->blocks);
+  list_priv *p = l->priv_;
+  if (p) {
+    pcol_top_free(&p->top);
+    pcol_buf_free(&p->arena);
+    for (size_t i = 0; i < p->nbufs; i++) free(p->bufs[i]);
+    free(p->bufs);
+    free(p);
+  }
+  memset(l, 0, sizeof *l);
+}

@@ -1,0 +1,131 @@
+/* cmd_list.c — `pcol list FILE REGEX`: source lines annotated with flat and
+ * cum, printed like `go tool pprof -list` (report/source.go printSource);
+ * the blocks come from pcol_list_compute. */
+#include "cli.h"
+#include <stdlib.h>
+#include <string.h>
+
+const cli_opt opts_list[] = {
+    {"by", 0, 1, "function (default: a block per function matching REGEX, as pprof -list) or "
+                 "file (a block per file whose path matches, every function's lines merged; "
+                 "summaryRprof(lines = \"show\"))"},
+    {"source-path", 0, 1, "directories (':'-separated) to find relative source files in, "
+                          "and their parents (pprof -source_path; default: the current directory)"},
+    {"value", 0, 1, "value to add up: weight, samples, TYPE or TYPE/UNIT; cpu works on Rprof too (default: the source's)"},
+    {"unit", 0, 1, "text: minimum (default: each number in its own unit, as pprof -list), raw, "
+                   "or a unit (ns us ms s hrs; B kB MB GB TB)"},
+    {"format", 0, 1, "text (default), tsv, csv, json or jsonl: a row per source line"},
+    {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
+    CLI_OPT_SELECT,
+    CLI_OPT_FILTER,
+    {NULL, 0, 0, NULL}};
+
+static const char *dot_or(int64_t v, pcol_str vu, const char *unit, char *b, size_t n) {
+  if (v == 0) return ".";
+  pcol_unit_label(v, vu, unit, b, n);
+  return b;
+}
+
+static void print_text(FILE *fp, const pcol_list *l, pcol_by by, const char *unit) {
+  char b1[64], b2[64], p[16];
+  const pcol_str vu = l->value.unit;
+  pcol_unit_label(l->total, vu, unit, b1, sizeof b1);
+  fprintf(fp, "Total: %s\n", b1);
+  for (size_t i = 0; i < l->nblocks; i++) {
+    const pcol_list_block *k = &l->blocks[i];
+    if (!k->file.ptr) {
+      fputs("No source information for ", fp);
+      cli_print_name(fp, k->name);
+      fputc('\n', fp);
+      continue;
+    }
+    if (by == PCOL_BY_LINE) {
+      fputs("ROUTINE ======================== ", fp);
+      cli_print_name(fp, k->name);
+      fputs(" in ", fp);
+    } else {
+      fputs("SOURCE ======================== ", fp);
+    }
+    cli_print_name(fp, k->file);
+    fputc('\n', fp);
+    pcol_unit_label(k->flat, vu, unit, b1, sizeof b1);
+    pcol_unit_label(k->cum, vu, unit, b2, sizeof b2);
+    pcol_percentage(k->cum, l->total, p, sizeof p);
+    fprintf(fp, "%10s %10s (flat, cum) %s of Total\n", b1, b2, p);
+    if (k->error) {
+      fprintf(fp, " Error: %s\n", k->error);
+      continue;
+    }
+    for (size_t j = 0; j < k->nlines; j++) {
+      const pcol_list_line *ln = &k->lines[j];
+      fprintf(fp, "%10s ", dot_or(ln->flat, vu, unit, b1, sizeof b1));
+      fprintf(fp, "%10s %6lld:", dot_or(ln->cum, vu, unit, b2, sizeof b2), (long long)ln->line);
+      fwrite(ln->text.ptr, 1, ln->text.len, fp); /* the source as it is, as pprof */
+      fputc('\n', fp);
+    }
+  }
+}
+
+static void print_table(FILE *fp, out_format fmt, const pcol_list *l, const cli_view_meta *m) {
+  static const char *const names[] = {"function", "file", "line", "flat", "cum", "text", "unit"};
+  cli_table tb;
+  tbl_begin_view(&tb, fp, fmt, 7, names, m);
+  for (size_t i = 0; i < l->nblocks; i++) {
+    const pcol_list_block *k = &l->blocks[i];
+    for (size_t j = 0; j < k->nlines; j++) {
+      const pcol_list_line *ln = &k->lines[j];
+      tbl_str(&tb, k->name.ptr, k->name.len);
+      tbl_str(&tb, k->file.ptr, k->file.len);
+      tbl_i64(&tb, ln->line);
+      tbl_i64(&tb, ln->flat);
+      tbl_i64(&tb, ln->cum);
+      tbl_str(&tb, ln->text.ptr, ln->text.len);
+      tbl_str(&tb, l->value.unit.ptr, l->value.unit.len);
+      tbl_end_row(&tb);
+    }
+  }
+  tbl_finish(&tb);
+}
+
+int cmd_list(const cli_command *cmd, cli_args *a) {
+  if (a->npos != 2) return cli_usage_error(cmd->name, "expected FILE and REGEX");
+  pcol_by by = PCOL_BY_LINE;
+  const char *bys = cli_get(cmd, a, "by");
+  if (bys && !strcmp(bys, "file")) by = PCOL_BY_SOURCE_LINE;
+  else if (bys && strcmp(bys, "function"))
+    return cli_usage_error(cmd->name, "--by wants function or file, not '%s'", bys);
+  out_format fmt;
+  if (cli_view_format(cmd, a, &fmt)) return EXIT_USAGE;
+  pcol_select sel;
+  if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
+  pcol_error err = {0};
+  pcol_file *f = NULL;
+  pcol_value_sel v;
+  pcol_list l = {0};
+  int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
+  if (rc) return cli_fail(cmd->name, &err, rc);
+  char unit[32] = "minimum";
+  const char *u = cli_get(cmd, a, "unit");
+  if (u && strcmp(u, "minimum") && strcmp(u, "auto") &&
+      cli_view_unit(cmd, a, v.unit, NULL, 0, 0, unit)) {
+    pcol_close(f);
+    return EXIT_USAGE;
+  }
+  rc = pcol_list_compute(f, &sel, &v, by, a->pos[1], cli_get(cmd, a, "source-path"), &l, &err);
+  int nomatch = !rc && l.nblocks == 0;
+  if (!rc && !nomatch) {
+    if (fmt == OUT_TEXT) {
+      print_text(stdout, &l, by, unit);
+    } else {
+      cli_view_meta m = {"list", a->pos[0], v.type, v.unit, l.total, &sel};
+      print_table(stdout, fmt, &l, &m);
+    }
+  }
+  pcol_list_free(&l);
+  pcol_close(f);
+  if (nomatch) { /* pprof: an error, and no report */
+    fprintf(stderr, "pcol %s: no matches found for regexp: %s\n", cmd->name, a->pos[1]);
+    return EXIT_DATA;
+  }
+  return rc ? cli_fail_in(cmd->name, a->pos[0], &err, rc) : EXIT_OK;
+}
