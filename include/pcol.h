@@ -674,6 +674,31 @@ PCOL_API int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_
                                pcol_list *out, pcol_error *err);
 PCOL_API void pcol_list_free(pcol_list *l);
 
+/* What `pcol info` says of each source, in O(sources x log samples):
+ * type and URI, the timestamp (seconds, NA), its samples (rows) and the
+ * span of their times (first time_ns, end of the last sample; NA without
+ * times), pprof's period (period_type/unit) or Rprof's interval (as
+ * "sample.interval"/"nanoseconds"), pprof's duration (NA otherwise), the
+ * value types it declares (value_types ids) and the value the views add up
+ * by default (pcol_value_resolve with this source alone).  Strings are
+ * borrowed from the file. */
+typedef struct pcol_source_summary {
+  uint32_t id;
+  pcol_str type, uri;
+  int64_t timestamp_s;
+  uint64_t samples;
+  int64_t first_ns, end_ns;
+  int64_t period;
+  pcol_str period_type, period_unit;
+  int64_t duration_ns;
+  uint32_t *value_types;
+  size_t nvalue_types;
+  pcol_value_sel default_value;
+} pcol_source_summary;
+PCOL_API int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n,
+                                   pcol_error *err);
+PCOL_API void pcol_source_summaries_free(pcol_source_summary *s, size_t n);
+
 /* --------------------------------------------------------- units */
 /* go tool pprof's measurement rules (internal/measurement), for text views.
  * pcol_unit_scale: v in unit `from` expressed in `to` ("auto"/"minimum" =

@@ -4,10 +4,121 @@
 #include "cli.h"
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 const cli_opt opts_info[] = {
+    {"format", 0, 1, "text (default: each source, then the file's header, tables and sections), "
+                     "or tsv, csv, json, jsonl: a row per source (JSON: with the default value "
+                     "type, its unit and the profile's total in it)"},
     {"no-mmap", 0, 0, "read the file into memory instead of mapping it"},
     {NULL, 0, 0, NULL}};
+
+/* "type/unit" of value type id (1-based), "NA" parts when unknown */
+static void vt_name(pcol_file *f, uint32_t id, char *b, size_t n) {
+  pcol_view t, u;
+  pcol_str ts = {NULL, 0}, us = {NULL, 0};
+  if (id && id <= pcol_rows(f, PCOL_T_VALUE_TYPES) &&
+      !pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &t, NULL) &&
+      !pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &u, NULL)) {
+    if (pcol_string(f, pcol_view_u32(&t, id - 1), &ts, NULL)) ts.ptr = NULL;
+    if (pcol_string(f, pcol_view_u32(&u, id - 1), &us, NULL)) us.ptr = NULL;
+  }
+  snprintf(b, n, "%.*s/%.*s", ts.ptr ? (int)ts.len : 2, ts.ptr ? ts.ptr : "NA",
+           us.ptr ? (int)us.len : 2, us.ptr ? us.ptr : "NA");
+}
+
+static void value_list(pcol_file *f, const pcol_source_summary *x, char *b, size_t n) {
+  size_t at = 0;
+  b[0] = 0;
+  for (size_t k = 0; k < x->nvalue_types && at + 1 < n; k++) {
+    char one[256];
+    vt_name(f, x->value_types[k], one, sizeof one);
+    at += (size_t)snprintf(b + at, n - at, "%s%s", k ? ", " : "", one);
+  }
+}
+
+static const pcol_str NS = {"nanoseconds", 11};
+
+/* What each source is (pcol_source_summaries), before the file's layout. */
+static void print_sources_text(pcol_file *f, const pcol_source_summary *s, size_t n) {
+  char b1[64], b2[64], vl[2048];
+  for (size_t i = 0; i < n; i++) {
+    const pcol_source_summary *x = &s[i];
+    printf("source %u:%*s%.*s %.*s\n", x->id, x->id < 10 ? 8 : x->id < 100 ? 7 : 1, "",
+           (int)x->type.len, x->type.ptr ? x->type.ptr : "NA", (int)x->uri.len,
+           x->uri.ptr ? x->uri.ptr : "NA");
+    if (x->timestamp_s != PCOL_NA_I64) {
+      time_t t = (time_t)x->timestamp_s;
+      struct tm tm;
+      if (gmtime_r(&t, &tm) && strftime(b1, sizeof b1, "%Y-%m-%d %H:%M:%S UTC", &tm))
+        printf("  time:          %s\n", b1);
+    }
+    if (x->period != PCOL_NA_I64) {
+      pcol_unit_label(x->period, x->period_unit, "minimum", b1, sizeof b1);
+      printf("  period:        %s (%.*s)\n", b1, (int)x->period_type.len,
+             x->period_type.ptr ? x->period_type.ptr : "NA");
+    }
+    if (x->duration_ns != PCOL_NA_I64) {
+      pcol_unit_label(x->duration_ns, NS, "minimum", b1, sizeof b1);
+      printf("  duration:      %s\n", b1);
+    }
+    printf("  samples:       %llu", (unsigned long long)x->samples);
+    if (x->first_ns != PCOL_NA_I64) {
+      pcol_unit_label(x->first_ns, NS, "minimum", b1, sizeof b1);
+      pcol_unit_label(x->end_ns, NS, "minimum", b2, sizeof b2);
+      printf(", at %s .. %s", b1, b2);
+    } else if (x->samples) {
+      printf(", without times");
+    }
+    value_list(f, x, vl, sizeof vl);
+    printf("\n  values:        %s (default: %.*s/%.*s)\n", x->nvalue_types ? vl : "none",
+           (int)x->default_value.type.len, x->default_value.type.ptr ? x->default_value.type.ptr : "NA",
+           (int)x->default_value.unit.len, x->default_value.unit.ptr ? x->default_value.unit.ptr : "NA");
+  }
+}
+
+static int print_sources_table(pcol_file *f, const char *path, out_format fmt,
+                               const pcol_source_summary *s, size_t n, pcol_error *err) {
+  static const char *const names[] = {"source_id", "source_type", "source_uri", "timestamp",
+                                      "samples", "first_ns", "end_ns", "duration_ns", "period",
+                                      "period_type", "period_unit", "value_types",
+                                      "default_type", "default_unit"};
+  cli_view_meta m = {"info", path, {NULL, 0}, {NULL, 0}, 0, NULL};
+  if (fmt == OUT_JSON) { /* the file's default value and its total */
+    pcol_value_sel v;
+    int64_t *w = NULL;
+    int rc = pcol_value_resolve(f, NULL, NULL, &v, err);
+    if (!rc) rc = pcol_stack_weights(f, NULL, &v, &w, &m.total, err);
+    free(w);
+    if (rc) return rc;
+    m.type = v.type;
+    m.unit = v.unit;
+  }
+  cli_table tb;
+  char vl[2048];
+  tbl_begin_view(&tb, stdout, fmt, 14, names, &m);
+  for (size_t i = 0; i < n; i++) {
+    const pcol_source_summary *x = &s[i];
+    tbl_u64(&tb, x->id);
+    tbl_str(&tb, x->type.ptr, x->type.len);
+    tbl_str(&tb, x->uri.ptr, x->uri.len);
+    tbl_i64(&tb, x->timestamp_s);
+    tbl_u64(&tb, x->samples);
+    tbl_i64(&tb, x->first_ns);
+    tbl_i64(&tb, x->end_ns);
+    tbl_i64(&tb, x->duration_ns);
+    tbl_i64(&tb, x->period);
+    tbl_str(&tb, x->period_type.ptr, x->period_type.len);
+    tbl_str(&tb, x->period_unit.ptr, x->period_unit.len);
+    value_list(f, x, vl, sizeof vl);
+    tbl_cstr(&tb, vl);
+    tbl_str(&tb, x->default_value.type.ptr, x->default_value.type.len);
+    tbl_str(&tb, x->default_value.unit.ptr, x->default_value.unit.len);
+    tbl_end_row(&tb);
+  }
+  tbl_finish(&tb);
+  return PCOL_OK;
+}
 
 static const char *type_name(int t) {
   static const char *n[] = {"-", "u8", "u32", "i64", "u64", "f64", "bytes"};
@@ -16,9 +127,21 @@ static const char *type_name(int t) {
 
 int cmd_info(const cli_command *cmd, cli_args *a) {
   if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
+  out_format fmt;
+  if (cli_view_format(cmd, a, &fmt)) return EXIT_USAGE;
   pcol_file *f;
   int rc = cli_open(cmd, a, a->pos[0], &f);
   if (rc) return rc;
+  pcol_source_summary *sum = NULL;
+  size_t nsum = 0;
+  pcol_error serr = {0};
+  rc = pcol_source_summaries(f, &sum, &nsum, &serr);
+  if (!rc && fmt != OUT_TEXT) rc = print_sources_table(f, a->pos[0], fmt, sum, nsum, &serr);
+  if (rc || fmt != OUT_TEXT) {
+    pcol_source_summaries_free(sum, nsum);
+    pcol_close(f);
+    return rc ? cli_fail_in(cmd->name, a->pos[0], &serr, rc) : EXIT_OK;
+  }
   pcol_header_info h;
   pcol_file_header(f, &h);
   printf("file:            %s\n", a->pos[0]);
@@ -26,6 +149,8 @@ int cmd_info(const cli_command *cmd, cli_args *a) {
   if (in != PCOL_FMT_PCOL && in != PCOL_FMT_UNKNOWN) /* the lines below describe the conversion */
     printf("input_format:    %s (converted in memory; `pcol pack` writes this file)\n",
            pcol_format_name(in));
+  print_sources_text(f, sum, nsum);
+  pcol_source_summaries_free(sum, nsum);
   printf("format_version:  %u.%u\n", h.major, h.minor);
   printf("file_size:       %llu bytes\n", (unsigned long long)h.file_size);
   printf("sections:        %u (directory at offset %llu)\n", h.dir_count,

@@ -15,8 +15,16 @@ static const cli_command commands[] = {
      "--no-gzip is given.  --source, --from-time and --to-time select samples\n"
      "(--to names the output format here).",
      opts_unpack, cmd_unpack},
-    {"info", "pcol info FILE.pcol", "Show version, tables, row counts, sections, sizes and compression.",
-     NULL, opts_info, cmd_info},
+    {"info", "pcol info FILE [--format text|tsv|csv|json|jsonl]",
+     "Per source: type, time, period, duration, samples, value types; then version, tables, sections.",
+     "Each source first: its type and URI, start time, period (pprof's period, Rprof's\n"
+     "sample.interval), duration (pprof's), number of samples and the span of their\n"
+     "times, its value types and the one views add up by default.  Then the file:\n"
+     "version, tables and row counts, sections with sizes and codecs.  The sources\n"
+     "take O(sources x log samples): info costs about the same for any file size.\n"
+     "--format tsv|csv|json|jsonl prints a row per source (JSON adds the default\n"
+     "value type, its unit and the profile's total in it).",
+     opts_info, cmd_info},
     {"cat", "pcol cat FILE.pcol --table NAME [--format tsv|csv|json|jsonl] [--limit N]",
      "Print a logical table.",
      "Tables (spec.md §11): meta, sources, value_types, source_value_types, samples,\n"

@@ -68,6 +68,14 @@ abs=$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")
 (cd / && "$abs" list "$tmp/l.out" f) | grep -qx ' Error: could not find file a.R on path /' || fail "list: source not found"
 "$PCOL" list "$tmp/l.out" zz 2>/dev/null; [ $? = 1 ] || fail "list without a match exits 1"
 
+# info: each source first (period, samples and their time span, values)
+"$PCOL" info "$tmp/a.out" >"$tmp/info.txt" || fail "info"
+grep -qx '  period:        20ms (sample.interval)' "$tmp/info.txt" || fail "info period"
+grep -qx '  samples:       6, at 0 .. 100ms' "$tmp/info.txt" || fail "info samples"
+grep -q '^format_version:' "$tmp/info.txt" || fail "info keeps the file's layout after the sources"
+"$PCOL" info "$tmp/a.out" --format json | tr -d "\n" | grep -q '"type":"samples","unit":"count","total":6,.*"samples":6,"first_ns":0,"end_ns":100000000' ||
+  fail "info json"
+
 # ranges: [40 ms, 100 ms) holds samples 3..5 (g, f, h)
 "$PCOL" top "$tmp/a.out" --from 0.04 --to 0.1 --format csv | grep -c ',g,NA,count$\|,f,NA,count$\|,h,NA,count$' | grep -qx 3 ||
   fail "top --from/--to"

@@ -120,6 +120,22 @@ for f in "$TD"/pprof/go-*.pb.gz "$TD"/ext/pprof/go-heap-*; do
   [ -f "$f" ] && compare_list "$f" -list . -- .
 done
 
+# pcol info = pprof -raw's header: period type, period, start time and value
+# types, per pprof profile of the test data (a period of 0 is none)
+for f in "$TD"/pprof/*.pb.gz "$TD"/ext/pprof/go-*; do
+  [ -f "$f" ] || continue
+  case $f in *edge-invalid*) continue ;; esac
+  go tool pprof -raw "$f" 2>/dev/null >"$tmp/raw.txt" || continue
+  want=$(awk '/^PeriodType:/ { pt = $2 } /^Period:/ { p = $2 == 0 ? "" : $2 } /^Time:/ { t = $2 " " substr($3, 1, 8) }
+    /^Samples:/ { getline; vt = $0; gsub(/\[dflt\]/, "", vt); gsub(/ /, ", ", vt) }
+    END { print pt "|" p "|" t "|" vt }' "$tmp/raw.txt")
+  got=$("$PCOL" info "$f" --format tsv 2>/dev/null | awk -F'\t' 'NR == 2 {
+    t = $4 == "NA" ? "" : strftime("%Y-%m-%d %H:%M:%S", $4, 1)
+    print ($10 == "NA" ? "" : $10) "|" ($9 == "NA" ? "" : $9) "|" t "|" $12 }')
+  checked=$((checked + 1))
+  [ "$want" = "$got" ] || { echo "FAIL: $(basename "$f"): pprof -raw says $want, pcol info $got"; fail=$((fail + 1)); }
+done
+
 # a filtered export is a real subset: its total is what top says is left
 if [ -f "$g" ]; then
   "$PCOL" unpack "$g" --to pprof --focus mapassign -o "$tmp/f.pb.gz" || fail=$((fail + 1))

@@ -1,0 +1,139 @@
+/* info.c — pcol_source_summaries: what `pcol info` says of each source
+ * (type, time, period, duration, time span, samples, value types).
+ *
+ * Cost: O(sources x log samples).  Samples are sorted by source and, inside
+ * a source, by time (spec.md F5), so a source's samples are one run of rows
+ * found by binary search, and its time span is its first and last row. */
+#include "query.h"
+
+static int64_t parse_i64(pcol_str s) {
+  if (!s.ptr || !s.len || s.len > 19) return PCOL_NA_I64;
+  int64_t x = 0;
+  size_t i = 0;
+  int neg = s.ptr[0] == '-';
+  if (neg) i = 1;
+  if (i == s.len) return PCOL_NA_I64;
+  for (; i < s.len; i++) {
+    if (s.ptr[i] < '0' || s.ptr[i] > '9') return PCOL_NA_I64;
+    if (x > (INT64_MAX - 9) / 10) return PCOL_NA_I64;
+    x = x * 10 + (s.ptr[i] - '0');
+  }
+  return neg ? -x : x;
+}
+
+/* meta KEY of source s as a number, NA when absent or not a number */
+static int meta_i64(pcol_file *f, uint32_t s, const char *key, int64_t *out, pcol_error *err) {
+  pcol_str v;
+  *out = PCOL_NA_I64;
+  int rc = pcol_meta_get(f, s, key, &v, err);
+  if (rc == PCOL_ENOTFOUND) {
+    if (err) memset(err, 0, sizeof *err);
+    return PCOL_OK;
+  }
+  if (rc) return rc;
+  *out = parse_i64(v);
+  return PCOL_OK;
+}
+
+static int meta_str(pcol_file *f, uint32_t s, const char *key, pcol_str *out, pcol_error *err) {
+  out->ptr = NULL;
+  out->len = 0;
+  int rc = pcol_meta_get(f, s, key, out, err);
+  if (rc == PCOL_ENOTFOUND) {
+    if (err) memset(err, 0, sizeof *err);
+    return PCOL_OK;
+  }
+  return rc;
+}
+
+/* first row in [lo, hi) with source > s */
+static uint64_t after_source(const pcol_view *src, uint64_t lo, uint64_t hi, uint32_t s) {
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (pcol_view_u32(src, mid) <= s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pcol_error *err) {
+  *out = NULL;
+  *n = 0;
+  uint64_t ns = pcol_rows(f, PCOL_T_SOURCES), nrows = pcol_rows(f, PCOL_T_SAMPLES);
+  uint64_t nsvt = pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES);
+  pcol_view ty, uri, ts, src, tim, dur, svs, svv;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &uri, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TIMESTAMP, &ts, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &tim, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &dur, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &svs, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, err));
+  pcol_source_summary *s = calloc(ns ? ns : 1, sizeof *s);
+  if (!s) return pcol_oom(err);
+  int rc = PCOL_OK;
+  uint64_t lo = 0;
+  for (uint64_t i = 0; i < ns && !rc; i++) {
+    pcol_source_summary *x = &s[i];
+    uint32_t id = (uint32_t)(i + 1);
+    x->id = id;
+    if ((rc = pcol_string(f, pcol_view_u32(&ty, i), &x->type, err))) break;
+    if ((rc = pcol_string(f, pcol_view_u32(&uri, i), &x->uri, err))) break;
+    x->timestamp_s = pcol_view_i64(&ts, i);
+    /* the source's run of samples */
+    uint64_t a = after_source(&src, lo, nrows, id - 1), b = after_source(&src, a, nrows, id);
+    lo = b;
+    x->samples = b - a;
+    x->first_ns = x->end_ns = PCOL_NA_I64;
+    uint64_t t0 = a;
+    while (t0 < b && pcol_view_i64(&tim, t0) == PCOL_NA_I64) t0++; /* NA sorts first */
+    if (t0 < b) {
+      x->first_ns = pcol_view_i64(&tim, t0);
+      int64_t last = pcol_view_i64(&tim, b - 1), d = pcol_view_i64(&dur, b - 1);
+      if (d == PCOL_NA_I64 || d < 0 || __builtin_add_overflow(last, d, &x->end_ns)) x->end_ns = last;
+    }
+    /* period and duration: pprof's, or Rprof's interval */
+    if ((rc = meta_i64(f, id, PPROF_META_DURATION_NANOS, &x->duration_ns, err))) break;
+    if ((rc = meta_i64(f, id, PPROF_META_PERIOD, &x->period, err))) break;
+    if ((rc = meta_str(f, id, PPROF_META_PERIOD_TYPE_TYPE, &x->period_type, err))) break;
+    if ((rc = meta_str(f, id, PPROF_META_PERIOD_TYPE_UNIT, &x->period_unit, err))) break;
+    if (x->period == PCOL_NA_I64) {
+      int64_t us;
+      if ((rc = meta_i64(f, id, RPROF_META_INTERVAL_US, &us, err))) break;
+      if (us != PCOL_NA_I64 && us >= 0 && us < INT64_MAX / 1000) {
+        x->period = us * 1000;
+        x->period_type = (pcol_str){"sample.interval", 15};
+        x->period_unit = (pcol_str){"nanoseconds", 11};
+      }
+    }
+    /* value types, and the one the views add up by default */
+    for (uint64_t r = 0; r < nsvt; r++)
+      if (pcol_view_u32(&svs, r) == id) x->nvalue_types++;
+    x->value_types = calloc(x->nvalue_types ? x->nvalue_types : 1, sizeof *x->value_types);
+    if (!x->value_types) {
+      rc = pcol_oom(err);
+      break;
+    }
+    size_t k = 0;
+    for (uint64_t r = 0; r < nsvt; r++)
+      if (pcol_view_u32(&svs, r) == id) x->value_types[k++] = pcol_view_u32(&svv, r);
+    pcol_select one;
+    memset(&one, 0, sizeof one);
+    one.source_id = id;
+    if ((rc = pcol_value_resolve(f, &one, NULL, &x->default_value, err))) break;
+  }
+  if (rc) {
+    pcol_source_summaries_free(s, ns);
+    return rc;
+  }
+  *out = s;
+  *n = (size_t)ns;
+  return PCOL_OK;
+}
+
+void pcol_source_summaries_free(pcol_source_summary *s, size_t n) {
+  if (!s) return;
+  for (size_t i = 0; i < n; i++) free(s[i].value_types);
+  free(s);
+}
