@@ -560,7 +560,8 @@ typedef enum {
   PCOL_BY_FUNCTION = 0,
   PCOL_BY_LINE = 1,
   PCOL_BY_FILE = 2,
-  PCOL_BY_SOURCE_LINE = 3
+  PCOL_BY_SOURCE_LINE = 3,
+  PCOL_BY_ADDRESS = 4 /* go tool pprof -addresses: "%016x" address, then the LINE name */
 } pcol_by;
 
 typedef struct pcol_top_row {
@@ -594,6 +595,13 @@ PCOL_API int pcol_top_compute(pcol_file *f, const pcol_select *sel,
                      const pcol_value_sel *v, pcol_by by, pcol_top *out,
                      pcol_error *err);
 PCOL_API void pcol_top_free(pcol_top *t);
+/* pcol top --by label:KEY: a row per value of label KEY (string or numeric,
+ * named as pcol_tags_compute names them) with flat = cum = the value of the
+ * selected samples that carry it (a sample with two values of KEY counts
+ * for both, as pprof -tags); samples without KEY make no row.  total is the
+ * selection's, as in pcol_top_compute.  Free with pcol_top_free. */
+PCOL_API int pcol_top_by_label(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                               const char *key, pcol_top *out, pcol_error *err);
 
 /* Row orders of go tool pprof (graph.go Nodes.Sort): FLAT = |flat| desc,
  * name, |cum| desc (the order pcol_top_compute returns); CUM = |cum| desc,

@@ -590,7 +590,10 @@ int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, o
     if (!strcmp(bys, "function")) *by = PCOL_BY_FUNCTION;
     else if (!strcmp(bys, "line")) *by = PCOL_BY_LINE;
     else if (!strcmp(bys, "file")) *by = PCOL_BY_FILE;
-    else return cli_usage_error(cmd->name, "--by wants function, line or file, not '%s'", bys);
+    else if (!strcmp(bys, "address")) *by = PCOL_BY_ADDRESS;
+    else if (!strncmp(bys, "label:", 6) && bys[6] && !strcmp(cmd->name, "top")) *by = PCOL_BY_FUNCTION; /* cmd_top */
+    else return cli_usage_error(cmd->name, "--by wants function, line, file or address%s, not '%s'",
+                                !strcmp(cmd->name, "top") ? " or label:KEY" : "", bys);
   }
   *fmt = OUT_TEXT;
   const char *fs = cli_get(cmd, a, "format");

@@ -11,7 +11,7 @@
 const cli_opt opts_diff[] = {
     {"absolute", 0, 0, "compare raw sums instead of shares of each profile's total"},
     {"value", 0, 1, "value type to compare: weight, samples, TYPE or TYPE/UNIT (default: each source's)"},
-    {"by", 0, 1, "function (default), line or file"},
+    {"by", 0, 1, "function (default), line, file or address"},
     {"limit", 'n', 1, "print only the first N rows"},
     {"format", 0, 1, "text (default), tsv, csv, json or jsonl"},
     {"no-mmap", 0, 0, "read the inputs into memory instead of mapping them"},

@@ -7,7 +7,7 @@
 #include <string.h>
 
 const cli_opt opts_peek[] = {
-    {"by", 0, 1, "function (default), line (as go tool pprof -lines) or file"},
+    {"by", 0, 1, "function (default), line (as go tool pprof -lines), file or address (as -addresses)"},
     {"value", 0, 1, "value to add up: weight, samples, TYPE or TYPE/UNIT; cpu works on Rprof too (default: the source's)"},
     {"sort", 0, 1, "order of the matched rows: flat (default), cum or name"},
     CLI_OPT_UNIT,

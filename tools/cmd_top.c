@@ -5,7 +5,9 @@
 #include <string.h>
 
 const cli_opt opts_top[] = {
-    {"by", 0, 1, "function (default), line (\"FUNCTION /full/path:LINE\", as go tool pprof -lines) or file"},
+    {"by", 0, 1, "function (default), line (\"FUNCTION /full/path:LINE\", as go tool pprof -lines), "
+                 "file, address (as pprof -addresses) or label:KEY (a row per value of label KEY, "
+                 "as pprof -tags adds them up)"},
     {"value", 0, 1, "value to add up: weight (the weight column), samples, TYPE or TYPE/UNIT; cpu works on Rprof too (interval x ticks), rprof.alloc on Rprof memory profiles (default: the source's)"},
     {"sort", 0, 1, "row order: flat (default; pprof -top), cum (pprof -top -cum, summaryRprof by.total) or name"},
     {"limit", 'n', 1, "print only the first N rows (after --node-fraction)"},
@@ -120,7 +122,11 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
   int bad_unit = 0;
   int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
-  rc = pcol_top_compute(f, &sel, &v, by, &t, &err);
+  const char *bys = cli_get(cmd, a, "by");
+  if (bys && !strncmp(bys, "label:", 6))
+    rc = pcol_top_by_label(f, &sel, &v, bys + 6, &t, &err);
+  else
+    rc = pcol_top_compute(f, &sel, &v, by, &t, &err);
   int64_t cutoff = 0;
   size_t dropped = 0;
   if (!rc) {

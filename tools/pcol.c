@@ -37,7 +37,7 @@ static const cli_command commands[] = {
      "Without --full: header, directory and section bounds (O(1) in the data size).\n"
      "With --full: also every checksum, every offset and id, decoded sizes, order.",
      opts_validate, cmd_validate},
-    {"top", "pcol top FILE [--by function|line|file] [--value TYPE] [--sort flat|cum|name] [-n N] [--unit U] [--format text|tsv|csv|json|jsonl] [--focus RE ...]",
+    {"top", "pcol top FILE [--by function|line|file|address|label:KEY] [--value TYPE] [--sort flat|cum|name] [-n N] [--unit U] [--format text|tsv|csv|json|jsonl] [--focus RE ...]",
      "Flat (self) and cumulative weight per function, line or file.",
      "Text is go tool pprof -top's layout: human units (--unit), rows below --node-fraction\n"
      "(0.5 % of the total) hidden with \"Dropped N nodes\", \"(inline)\" marks.  The filters\n"
@@ -51,7 +51,7 @@ static const cli_command commands[] = {
     {"traces", "pcol traces FILE [-n N] [--value TYPE] [--format ...] [--focus RE ...]",
      "Every sample with its labels, value and stack (pprof -traces).", NULL, opts_traces,
      cmd_traces},
-    {"peek", "pcol peek FILE REGEX [--by function|line|file] [--value TYPE] [--sort flat|cum] [--unit U] [--format ...] [--focus RE ...]",
+    {"peek", "pcol peek FILE REGEX [--by function|line|file|address] [--value TYPE] [--sort flat|cum] [--unit U] [--format ...] [--focus RE ...]",
      "Callers and callees of the functions matching REGEX, with flat/cum (pprof -peek).",
      "Text is go tool pprof -peek's: for each matching row (in --sort order), the\n"
      "weight that reaches it from each caller and goes from it to each callee, and\n"

@@ -308,3 +308,46 @@ int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   free(c.locs);
   return rc;
 }
+
+/* top --by label:KEY: a row per value of the string or numeric label KEY
+ * (pcol_tags_compute's names and values), flat = cum = the value of the
+ * selected samples carrying it; samples without KEY make no row, and the
+ * total stays the selection's.  The names are interned in the result's key
+ * table, so it lives and is freed like any pcol_top. */
+int pcol_top_by_label(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                      const char *key, pcol_top *out, pcol_error *err) {
+  memset(out, 0, sizeof *out);
+  out->value = *v;
+  pcol_tags tg;
+  int64_t *w = NULL;
+  int rc = pcol_tags_compute(f, sel, v, &tg, err);
+  if (rc) return rc;
+  pcol_q_top_priv *p = calloc(1, sizeof *p);
+  if (!p) rc = pcol_oom(err);
+  if (!rc) rc = pcol_stack_weights(f, sel, v, &w, &out->total, err);
+  free(w);
+  const pcol_tag_key *k = NULL;
+  for (size_t i = 0; !rc && i < tg.nkeys; i++)
+    if (tg.keys[i].key.len == strlen(key) && !memcmp(tg.keys[i].key.ptr, key, tg.keys[i].key.len))
+      k = &tg.keys[i];
+  if (!rc && k && !(out->rows = calloc(k->nvalues ? k->nvalues : 1, sizeof *out->rows)))
+    rc = pcol_oom(err);
+  for (size_t i = 0; !rc && k && i < k->nvalues; i++) {
+    uint32_t id;
+    if ((rc = pcol_q_key_intern(&p->keys, k->values[i].name.ptr, k->values[i].name.len, 1, &id))) {
+      rc = pcol_oom(err);
+      break;
+    }
+    pcol_top_row *r = &out->rows[out->nrows++];
+    r->name = p->keys.s[id];
+    r->flat = r->cum = k->values[i].value;
+  }
+  pcol_tags_free(&tg);
+  out->priv_ = p;
+  if (rc) {
+    pcol_top_free(out);
+    return rc;
+  }
+  pcol_top_sort(out, PCOL_SORT_FLAT);
+  return PCOL_OK;
+}

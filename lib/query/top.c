@@ -39,6 +39,7 @@ typedef struct topctx {
   const pcol_filter *flt; /* the selection's filters (hidden lines) */
   size_t stamp_cap;
   pcol_buf scratch;     /* line_key: the name being composed */
+  uint64_t cur_addr;    /* BY_ADDRESS: the address of the location being keyed */
   uint64_t *key_li;     /* BY_LINE, BY_SOURCE_LINE: a key's first line row */
   size_t key_li_cap;
 } topctx;
@@ -71,19 +72,34 @@ static pcol_str basename_of(pcol_str s) {
   return s;
 }
 
+/* BY_ADDRESS: the current location's address ("%016x" and a space to come),
+ * at the start of t->scratch */
+static int address_prefix(topctx *t, pcol_error *err) {
+  if (t->by != PCOL_BY_ADDRESS || !t->cur_addr) return PCOL_OK;
+  char a[24];
+  int n = snprintf(a, sizeof a, "%016llx", (unsigned long long)t->cur_addr);
+  return pcol_buf_append(&t->scratch, a, (size_t)n) ? pcol_oom(err) : PCOL_OK;
+}
+
 static int mapping_key(topctx *t, uint32_t loc, uint32_t *key, pcol_error *err) {
-  /* a location without lines: pprof folds these per mapping */
+  /* a location without lines: pprof folds these per mapping (per address
+   * too, by address) */
   uint32_t m = pcol_view_u32(&t->fc.loc_map, loc - 1);
   pcol_str fnm = {NULL, 0};
   if (m && m <= t->fc.nmap)
     PCOL_RETURN_NOT_OK(pcol_string(t->fc.f, pcol_view_u32(&t->fc.map_file, m - 1), &fnm, err));
+  t->scratch.len = 0;
+  PCOL_RETURN_NOT_OK(address_prefix(t, err));
+  if (t->scratch.len && pcol_buf_append(&t->scratch, " ", 1)) return pcol_oom(err);
   if (fnm.ptr && fnm.len) {
     pcol_str b = basename_of(fnm);
-    char buf[512];
-    int n = snprintf(buf, sizeof buf, "[%.*s]", (int)(b.len > 500 ? 500 : b.len), b.ptr);
-    return pcol_q_key_intern(&t->keys, buf, (size_t)n, 1, key);
+    if (pcol_buf_append(&t->scratch, "[", 1) || pcol_buf_append(&t->scratch, b.ptr, b.len) ||
+        pcol_buf_append(&t->scratch, "]", 1))
+      return pcol_oom(err);
+  } else if (pcol_buf_append(&t->scratch, "<unknown>", 9)) {
+    return pcol_oom(err);
   }
-  return pcol_q_key_intern(&t->keys, "<unknown>", 9, 0, key);
+  return pcol_q_key_intern(&t->keys, (const char *)t->scratch.data, t->scratch.len, 1, key);
 }
 
 /* pprof's file name in a node: the prefixes /proc/self/cwd/./ and
@@ -173,7 +189,12 @@ static int line_key(topctx *t, uint64_t li, uint32_t *key, pcol_error *err) {
   PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, &t->fc.fn_name, &name, err));
   PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, &t->fc.fn_file, &file, err));
   t->scratch.len = 0;
-  if (name.ptr && name.len && pcol_buf_append(&t->scratch, name.ptr, name.len)) return pcol_oom(err);
+  PCOL_RETURN_NOT_OK(address_prefix(t, err));
+  size_t base = t->scratch.len;
+  if (name.ptr && name.len) {
+    if (t->scratch.len && pcol_buf_append(&t->scratch, " ", 1)) return pcol_oom(err);
+    if (pcol_buf_append(&t->scratch, name.ptr, name.len)) return pcol_oom(err);
+  }
   if (file.ptr && file.len) {
     if (t->scratch.len && pcol_buf_append(&t->scratch, " ", 1)) return pcol_oom(err);
     if (pcol_q_clean_path(file, &t->scratch)) return pcol_oom(err);
@@ -185,7 +206,7 @@ static int line_key(topctx *t, uint64_t li, uint32_t *key, pcol_error *err) {
       return pcol_oom(err);
     if (pcol_buf_append(&t->scratch, num, (size_t)n)) return pcol_oom(err);
   }
-  if (!t->scratch.len) return PCOL_OK; /* nothing known: the location's mapping names it */
+  if (t->scratch.len == base) return PCOL_OK; /* nothing known: the location's mapping names it */
   return pcol_q_key_intern(&t->keys, (const char *)t->scratch.data, t->scratch.len, 1, key);
 }
 
@@ -215,6 +236,7 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
       t->loc_aoff[loc + 1] = ka;
       continue;
     }
+    t->cur_addr = pcol_view_u64(&c->loc_addr, loc - 1);
     uint64_t last = e; /* the outermost line left */
     while (hid && last > a && hid[last - 1]) last--;
     for (uint64_t li = a; li < e; li++) {
@@ -252,7 +274,8 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
      * without one); a function with NA name (an Rprof top-level ref) is not
      * unsymbolized and stays skipped */
     if (k == start && unsymbolized &&
-        (t->by == PCOL_BY_FUNCTION || (t->by == PCOL_BY_LINE && t->unnamed_is_frame))) {
+        (t->by == PCOL_BY_FUNCTION ||
+         ((t->by == PCOL_BY_LINE || t->by == PCOL_BY_ADDRESS) && t->unnamed_is_frame))) {
       uint32_t key;
       PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &key, err));
       t->loc_all[ka++] = key;

@@ -76,6 +76,10 @@ grep -q '^format_version:' "$tmp/info.txt" || fail "info keeps the file's layout
 "$PCOL" info "$tmp/a.out" --format json | tr -d "\n" | grep -q '"type":"samples","unit":"count","total":6,.*"samples":6,"first_ns":0,"end_ns":100000000' ||
   fail "info json"
 
+# --by label:KEY and a bad --by
+"$PCOL" top "$tmp/a.out" --by label:none --format csv | wc -l | grep -qx 1 || fail "top --by label: without the label: no rows"
+"$PCOL" diff "$tmp/a.out" "$tmp/a.out" --by label:x 2>/dev/null; [ $? = 2 ] || fail "diff --by label is a usage error"
+
 # ranges: [40 ms, 100 ms) holds samples 3..5 (g, f, h)
 "$PCOL" top "$tmp/a.out" --from 0.04 --to 0.1 --format csv | grep -c ',g,NA,count$\|,f,NA,count$\|,h,NA,count$' | grep -qx 3 ||
   fail "top --from/--to"

@@ -55,6 +55,7 @@ for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/*; do
   same "$f" -cum -- --sort cum
   same "$f" -nodefraction=0 -- --node-fraction 0
   same "$f" -nodefraction=0.05 -cum -- --node-fraction 0.05 --sort cum
+  same "$f" -addresses -nodefraction=0 -- --by address --node-fraction 0
   peek "$f" -peek . -- .
   peek "$f" -peek 'main|runtime\.' -cum -- 'main|runtime\.' --sort cum
 done
@@ -72,6 +73,8 @@ if [ -f "$g" ]; then
   same "$g" -unit=ms -- --unit ms
   same "$g" -focus='\.go$' -- --focus '\.go$' # file names match too
   peek "$g" -lines -peek map -- map --by line
+  peek "$g" -addresses -peek map -- map --by address
+  same "$g" -addresses -cum -- --by address --sort cum
   peek "$g" -files -peek . -- . --by file # (pprof -files splits a file's nodes in many profiles)
   peek "$g" -peek map -focus=growWork -unit=ms -- map --focus growWork --unit ms
   peek "$g" -peek . -hide=runtime -- . --hide runtime
@@ -143,6 +146,18 @@ if [ -f "$g" ]; then
   b=$(go tool pprof -symbolize=none -top -unit=ms -focus=mapassign "$g" 2>/dev/null | sed -n 's/.*accounting for \([^,]*\),.*/\1/p')
   checked=$((checked + 1))
   [ -n "$a" ] && [ "$a" = "$b" ] || { echo "FAIL: unpack --focus total $a, pprof -focus $b"; fail=$((fail + 1)); }
+fi
+
+# top --by label:KEY: each value's row = what pprof keeps with -tagfocus=KEY=^VALUE$
+if [ -f "$l" ]; then
+  "$PCOL" top "$l" --by label:function --format tsv | tail -n +2 | cut -f1,6 >"$tmp/lab.tsv"
+  [ -s "$tmp/lab.tsv" ] || { echo "FAIL: top --by label:function gave no rows"; fail=$((fail + 1)); }
+  while IFS=$'\t' read -r amount value; do
+    want=$(go tool pprof -symbolize=none -top -unit=ns -nodefraction=0 -tagfocus="function=^$value\$" "$l" 2>/dev/null |
+      sed -n 's/^Showing nodes accounting for \([0-9]*\)ns,.*/\1/p')
+    checked=$((checked + 1))
+    [ "$want" = "$amount" ] || { echo "FAIL: top --by label:function $value = $amount, pprof -tagfocus $want"; fail=$((fail + 1)); }
+  done <"$tmp/lab.tsv"
 fi
 
 # pcol tags = pprof -tags (the numbers: pprof aligns with a tabwriter) and
