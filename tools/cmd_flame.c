@@ -1,8 +1,12 @@
 /* cmd_flame.c — `pcol flame`: a self-contained interactive SVG flame graph
  * (after Brendan Gregg's flamegraph.pl): the root at the bottom, callees
  * above their callers, widths proportional to the value, children sorted by
- * name.  Hovering shows name, value and share; a click zooms into a frame
- * and "Reset Zoom" goes back.  The frames are laid out here, so the picture
+ * name.  Hovering shows name, value (in pprof's units) and share; a click
+ * zooms into a frame and "Reset Zoom" goes back; "Search" (or Ctrl-F) asks
+ * for a regular expression, highlights the frames it matches and shows
+ * "Matched: N%", the share under them; "Reset Search" (or Escape) clears
+ * it.  --inverted draws an icicle graph, --minwidth and --palette are
+ * flamegraph.pl's.  The frames are laid out here, so the picture
  * is complete without JavaScript; the script only adds hover and zoom.
  *
  * --diff BASE colours each frame of the (new) profile by the change of its
@@ -20,6 +24,11 @@ const cli_opt opts_flame[] = {
     {"title", 0, 1, "title printed on the graph (default \"Flame Graph\")"},
     {"diff", 0, 1, "BASE profile: colour frames by growth (red) or shrinkage (blue) against it"},
     {"width", 0, 1, "image width in pixels (default 1200)"},
+    {"inverted", 0, 0, "an icicle graph: the root on top, callees below their callers"},
+    {"minwidth", 0, 1, "leave out frames narrower than this many pixels, or N% of the total "
+                       "(default 0.1 pixels; as flamegraph.pl --minwidth)"},
+    {"palette", 0, 1, "colours: hot (default), mem, io, red, green, blue, aqua, yellow, purple, "
+                      "orange (flamegraph.pl's)"},
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
@@ -37,6 +46,24 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
   const char *base_path = cli_get(cmd, a, "diff");
   const char *inputs[2] = {a->pos[0], base_path};
   if (cli_stdin_once(cmd, inputs, 2)) return EXIT_USAGE;
+  double minwidth = 0.1;
+  const char *mw = cli_get(cmd, a, "minwidth");
+  if (mw) {
+    char *end;
+    double d = strtod(mw, &end);
+    int pct = *end == '%';
+    if (end == mw || (pct ? end[1] != 0 : *end != 0) || !(d >= 0 && d <= (pct ? 100 : 1e6)))
+      return cli_usage_error(cmd->name, "--minwidth wants pixels or N%%, not '%s'", mw);
+    minwidth = pct ? d / 100 * ((double)width - 20) : d;
+  }
+  const char *palette = cli_get(cmd, a, "palette");
+  if (palette) {
+    int ok = 0;
+    for (int i = 0; svg_palettes[i]; i++) ok |= !strcmp(palette, svg_palettes[i]);
+    if (!ok)
+      return cli_usage_error(cmd->name, "--palette wants hot, mem, io, red, green, blue, aqua, "
+                             "yellow, purple or orange, not '%s'", palette);
+  }
   const char *title = cli_get(cmd, a, "title");
   if (!title) title = base_path ? "Differential Flame Graph" : "Flame Graph";
 
@@ -54,16 +81,19 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
     if (!rc) rc = pcol_ftree_diff(&t, &tb, &bshare, &delta, &err);
   }
   if (!rc) {
-    char sub[600];
-    snprintf(sub, sizeof sub, "%s%.*s (%.*s), total %lld%s%.400s", base_path ? "widths: new; " : "",
+    char sub[600], tot[64];
+    if (pcol_unit_known(t.value.unit)) pcol_unit_label(t.total[0], t.value.unit, "minimum", tot, sizeof tot);
+    else snprintf(tot, sizeof tot, "%lld", (long long)t.total[0]);
+    snprintf(sub, sizeof sub, "%s%.*s (%.*s), total %s%s%.400s", base_path ? "widths: new; " : "",
              (int)t.value.type.len, t.value.type.ptr ? t.value.type.ptr : "NA",
              (int)t.value.unit.len, t.value.unit.ptr ? t.value.unit.ptr : "NA",
-             (long long)t.total[0], base_path ? "; red grew, blue shrank against " : "",
+             tot, base_path ? "; red grew, blue shrank against " : "",
              base_path ? base_path : "");
+    svg_flame_opts so = {title, sub, (double)width, minwidth, cli_flag(cmd, a, "inverted"), palette};
     pcol_out o;
     rc = pcol_out_open(&o, out, &err);
     if (!rc) {
-      rc = svg_flame_write(o.fp, &t, title, (double)width, delta, bshare, sub);
+      rc = svg_flame_write(o.fp, &t, &so, delta, bshare);
       if (rc) {
         pcol_error_set(&err, rc, "%s: cannot write the SVG", out);
         pcol_out_abort(&o);

@@ -71,8 +71,13 @@ static const cli_command commands[] = {
      opts_list, cmd_list},
     {"fold", "pcol fold FILE [--value TYPE]", "Print collapsed stacks (root;...;leaf weight).", NULL,
      opts_fold, cmd_fold},
-    {"flame", "pcol flame FILE -o flame.svg [--value TYPE] [--title T] [--diff BASE]",
-     "Write an interactive SVG flame graph.", NULL, opts_flame, cmd_flame},
+    {"flame", "pcol flame FILE -o flame.svg [--value TYPE] [--title T] [--diff BASE] [--inverted] [--minwidth PX|N%] [--palette P]",
+     "Write an interactive SVG flame graph (zoom, search, icicle).",
+     "Hover shows a frame's value (human units) and share; a click zooms into a\n"
+     "frame, \"Reset Zoom\" goes back; \"Search\" or Ctrl-F asks for a regular\n"
+     "expression, highlights the frames it matches and shows \"Matched: N%\" (the\n"
+     "share of the total under them); \"Reset Search\" or Escape clears it.",
+     opts_flame, cmd_flame},
     {"diff", "pcol diff BASE NEW [--absolute]", "Per-function change in flat and cum weight.", NULL,
      opts_diff, cmd_diff},
     {"merge", "pcol merge INPUT... -o OUT.pcol", "Combine profiles, keeping every source's identity.",

@@ -11,7 +11,7 @@
 #define TOP 50
 #define BOTTOM 34
 #define CHAR_W 7.0 /* Verdana 12px, average */
-#define MIN_W 0.1  /* frames narrower than this many pixels are left out */
+#define MATCH_FILL "rgb(230,0,230)" /* frames a search matched */
 
 /* XML text: escapes markup, keeps valid UTF-8, replaces anything XML 1.0
  * cannot hold (control characters, broken sequences) with '?'. */
@@ -66,7 +66,12 @@ typedef struct flame {
   double maxdelta;
   const double *base_share;
   pcol_str unit;
+  int inverted;
+  int palette; /* index in svg_palettes */
 } flame;
+
+const char *const svg_palettes[] = {"hot", "mem", "io", "red", "green", "blue", "aqua",
+                                    "yellow", "purple", "orange", NULL};
 
 static void colour(const flame *fl, uint32_t n, int *r, int *g, int *b) {
   if (fl->delta) {
@@ -76,12 +81,28 @@ static void colour(const flame *fl, uint32_t n, int *r, int *g, int *b) {
     else *r = v, *g = v, *b = 255;
     return;
   }
-  /* flamegraph.pl's "hot" palette, stable per name */
+  /* flamegraph.pl's palettes, stable per name */
   uint32_t h = hash_name(fl->t->name[n]);
   double v1 = (h & 0xff) / 255.0, v2 = ((h >> 8) & 0xff) / 255.0, v3 = ((h >> 16) & 0xff) / 255.0;
-  *r = 205 + (int)(50 * v3);
-  *g = (int)(230 * v1);
-  *b = (int)(55 * v2);
+  switch (fl->palette) {
+  case 1: *r = 0, *g = 190 + (int)(50 * v2), *b = (int)(210 * v1); break;                      /* mem */
+  case 2: *r = *g = 80 + (int)(60 * v1), *b = 190 + (int)(55 * v2); break;                     /* io */
+  case 3: *r = 200 + (int)(55 * v1), *g = *b = 50 + (int)(80 * v1); break;                     /* red */
+  case 4: *g = 200 + (int)(55 * v1), *r = *b = 50 + (int)(60 * v1); break;                     /* green */
+  case 5: *b = 205 + (int)(50 * v1), *r = *g = 80 + (int)(60 * v1); break;                     /* blue */
+  case 6: *r = 50 + (int)(60 * v1), *g = *b = 165 + (int)(55 * v1); break;                     /* aqua */
+  case 7: *r = *g = 175 + (int)(55 * v1), *b = 50 + (int)(20 * v1); break;                     /* yellow */
+  case 8: *r = *b = 190 + (int)(65 * v1), *g = 80 + (int)(60 * v1); break;                     /* purple */
+  case 9: *r = 190 + (int)(65 * v1), *g = 90 + (int)(65 * v1), *b = 0; break;                  /* orange */
+  default: *r = 205 + (int)(50 * v3), *g = (int)(230 * v1), *b = (int)(55 * v2); break;       /* hot */
+  }
+}
+
+/* "1.23s (12.34%)"-style amounts: pprof's units where the unit is known,
+ * else the number and the unit */
+static void amount(const flame *fl, int64_t v, char *b, size_t n) {
+  if (pcol_unit_known(fl->unit)) pcol_unit_label(v, fl->unit, "minimum", b, n);
+  else snprintf(b, n, "%lld %.*s", (long long)v, (int)fl->unit.len, fl->unit.ptr);
 }
 
 /* data-p/data-e: the frame's preorder number among drawn frames and the
@@ -93,21 +114,25 @@ static void frame(const flame *fl, uint32_t n, double x, double w, uint32_t pre,
   const pcol_ftree *t = fl->t;
   FILE *fp = fl->fp;
   pcol_str name = n ? t->name[n] : (pcol_str){"all", 3};
-  double y = fl->height - BOTTOM - (t->depth[n] + 1) * FRAME_H;
+  double y = fl->inverted ? TOP + (double)t->depth[n] * FRAME_H
+                          : fl->height - BOTTOM - (t->depth[n] + 1) * FRAME_H;
   double share = 100.0 * (double)t->total[n] / fl->root;
+  char am[64];
+  amount(fl, t->total[n], am, sizeof am);
   int r, g, b;
   colour(fl, n, &r, &g, &b);
-  fprintf(fp, "<g data-x=\"%.9f\" data-w=\"%.9f\" data-d=\"%u\" data-p=\"%u\" data-e=\"%u\" data-name=\"",
-          (x - PAD) / fl->width, w / fl->width, t->depth[n], pre, end);
+  fprintf(fp, "<g data-x=\"%.9f\" data-w=\"%.9f\" data-d=\"%u\" data-p=\"%u\" data-e=\"%u\" "
+          "data-v=\"%lld\" data-name=\"",
+          (x - PAD) / fl->width, w / fl->width, t->depth[n], pre, end, (long long)t->total[n]);
   xml_text(fp, name.ptr, name.len);
   fputs("\" data-info=\"", fp);
   xml_text(fp, name.ptr, name.len);
-  fprintf(fp, " (%lld %.*s, %.2f%%", (long long)t->total[n], (int)fl->unit.len, fl->unit.ptr, share);
+  fprintf(fp, " (%s, %.2f%%", am, share);
   if (fl->delta)
     fprintf(fp, "; base %.2f%%, change %+.2f points", fl->base_share[n], fl->delta[n]);
   fputs(")\"><title>", fp);
   xml_text(fp, name.ptr, name.len);
-  fprintf(fp, " (%lld %.*s, %.2f%%", (long long)t->total[n], (int)fl->unit.len, fl->unit.ptr, share);
+  fprintf(fp, " (%s, %.2f%%", am, share);
   if (fl->delta)
     fprintf(fp, "; base %.2f%%, change %+.2f points", fl->base_share[n], fl->delta[n]);
   fprintf(fp,
@@ -139,6 +164,42 @@ static const char *SCRIPT =
     "    g.addEventListener('click', function () { zoom(this); });\n"
     "  }\n"
     "  unzoom.addEventListener('click', function () { zoom(null); });\n"
+    "  searchbtn = document.getElementById('search');\n"
+    "  matchedtxt = document.getElementById('matched').firstChild;\n"
+    "  searchbtn.addEventListener('click', function () { if (searching) search(null); else ask(); });\n"
+    "  window.addEventListener('keydown', function (e) {\n"
+    "    if ((e.ctrlKey || e.metaKey) && (e.key === 'f' || e.key === 'F' || e.keyCode === 70)) { e.preventDefault(); ask(); }\n"
+    "    else if (e.key === 'Escape') search(null);\n"
+    "  });\n"
+    "}\n"
+    "var searchbtn, matchedtxt, searching = null;\n"
+    "function ask() {\n"
+    "  var t = window.prompt('Search frames (regular expression):', searching || '');\n"
+    "  if (t) search(t);\n"
+    "}\n"
+    "/* Highlights the frames whose name matches re (null: resets) and shows\n"
+    "   the share of the total under a matched frame, each counted once:\n"
+    "   frames are in preorder, so a match inside the previous counted\n"
+    "   match's subtree (data-p .. data-e) adds nothing.  Returns the share\n"
+    "   in percent (-1 for a bad expression). */\n"
+    "function search(re) {\n"
+    "  var rx = null;\n"
+    "  if (!frames.length) return 0;\n"
+    "  if (re) { try { rx = new RegExp(re); } catch (err) { return -1; } }\n"
+    "  var root = num(frames[0], 'data-v'), sum = 0, end = -1;\n"
+    "  for (var i = 0; i < frames.length; i++) {\n"
+    "    var g = frames[i], r = g.getElementsByTagName('rect')[0];\n"
+    "    if (!g.hasAttribute('data-fill')) g.setAttribute('data-fill', r.getAttribute('fill'));\n"
+    "    if (rx && i > 0 && rx.test(g.getAttribute('data-name'))) {\n"
+    "      r.setAttribute('fill', MATCH_FILL);\n"
+    "      if (num(g, 'data-p') > end) { sum += num(g, 'data-v'); end = num(g, 'data-e'); }\n"
+    "    } else r.setAttribute('fill', g.getAttribute('data-fill'));\n"
+    "  }\n"
+    "  var pct = rx && root > 0 ? 100 * sum / root : 0;\n"
+    "  searching = rx ? re : null;\n"
+    "  searchbtn.firstChild.nodeValue = rx ? 'Reset Search' : 'Search';\n"
+    "  matchedtxt.nodeValue = rx ? 'Matched: ' + pct.toFixed(2) + '%' : ' ';\n"
+    "  return pct;\n"
     "}\n"
     "function num(g, a) { return parseFloat(g.getAttribute(a)); }\n"
     "function place(g, x, w, dim) {\n"
@@ -172,9 +233,11 @@ static int cmp_child(const void *a, const void *b, void *ctx) {
   return c ? c : x.len == y.len ? 0 : x.len < y.len ? -1 : 1;
 }
 
-int svg_flame_write(FILE *fp, const pcol_ftree *t, const char *title, double img_w,
-                     const double *delta, const double *base_share, const char *subtitle) {
+int svg_flame_write(FILE *fp, const pcol_ftree *t, const svg_flame_opts *o, const double *delta,
+                    const double *base_share) {
   uint32_t n = t->n;
+  const double img_w = o->width, MIN_W = o->minwidth;
+  const char *title = o->title, *subtitle = o->subtitle;
   /* children lists */
   uint32_t *koff = calloc((size_t)n + 1, sizeof *koff), *kids = malloc((size_t)n * sizeof *kids);
   uint32_t *stk = malloc((size_t)n * sizeof *stk);
@@ -223,6 +286,9 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const char *title, double img
   fl.root = t->total[0] > 0 ? (double)t->total[0] : 0;
   fl.delta = delta;
   fl.base_share = base_share;
+  fl.inverted = o->inverted;
+  for (int i = 0; o->palette && svg_palettes[i]; i++)
+    if (!strcmp(o->palette, svg_palettes[i])) fl.palette = i;
   fl.unit = t->value.vt_id ? t->value.unit : (pcol_str){"samples", 7};
   if (!fl.unit.ptr) fl.unit = (pcol_str){"", 0};
   if (delta)
@@ -269,9 +335,10 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const char *title, double img
           "</linearGradient></defs>\n"
           "<style type=\"text/css\">text { font-family: Verdana, sans-serif; font-size: 12px; fill: #000; }"
           " #frames g { cursor: pointer; } #frames g:hover rect { stroke: #000; stroke-width: 0.5; }"
-          " #title { font-size: 17px; } #unzoom { cursor: pointer; }</style>\n",
+          " #title { font-size: 17px; } #unzoom, #search { cursor: pointer; }</style>\n",
           img_w, fl.height, img_w, fl.height);
-  fprintf(fp, "<script type=\"text/ecmascript\"><![CDATA[ var PAD = %d, SPAN = %.2f, CHAR_W = %.1f, MIN_W = %.2f; ]]></script>\n",
+  fprintf(fp, "<script type=\"text/ecmascript\"><![CDATA[ var PAD = %d, SPAN = %.2f, CHAR_W = %.1f, "
+          "MIN_W = %.4f, MATCH_FILL = '" MATCH_FILL "'; ]]></script>\n",
           PAD, fl.width, CHAR_W, MIN_W);
   fputs(SCRIPT, fp);
   fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%d\" fill=\"url(#bg)\"/>\n", img_w,
@@ -285,7 +352,11 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const char *title, double img
     fputs("</text>\n", fp);
   }
   fprintf(fp, "<text id=\"unzoom\" x=\"%d\" y=\"24\" style=\"opacity:0\">Reset Zoom</text>\n", PAD);
+  fprintf(fp, "<text id=\"search\" x=\"%.0f\" y=\"24\" text-anchor=\"end\">Search</text>\n",
+          img_w - PAD);
   fprintf(fp, "<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n", PAD, fl.height - 12);
+  fprintf(fp, "<text id=\"matched\" x=\"%.0f\" y=\"%d\" text-anchor=\"end\"> </text>\n",
+          img_w - PAD, fl.height - 12);
   fputs("<g id=\"frames\">\n", fp);
   if (fl.root > 0) {
     /* pass 2: draw, parents before children */

@@ -5,10 +5,23 @@
 #include "pcol.h"
 #include <stdio.h>
 
-/* Writes tree t as an SVG img_w pixels wide.  delta/base_share (NULL for a
- * plain graph) are pcol_ftree_diff's arrays: frames are then coloured by the
- * change of their share.  PCOL_OK or PCOL_EIO. */
-int svg_flame_write(FILE *fp, const pcol_ftree *t, const char *title, double img_w,
-                    const double *delta, const double *base_share, const char *subtitle);
+/* How the graph looks: width in pixels, frames narrower than minwidth
+ * pixels left out, inverted = an icicle graph (the root on top), palette =
+ * one of svg_palettes (NULL = "hot"). */
+typedef struct svg_flame_opts {
+  const char *title, *subtitle;
+  double width, minwidth;
+  int inverted;
+  const char *palette;
+} svg_flame_opts;
+
+/* The palette names, NULL-terminated (flamegraph.pl's colour schemes). */
+extern const char *const svg_palettes[];
+
+/* Writes tree t as an SVG.  delta/base_share (NULL for a plain graph) are
+ * pcol_ftree_diff's arrays: frames are then coloured by the change of their
+ * share.  PCOL_OK, PCOL_ENOMEM or PCOL_EIO. */
+int svg_flame_write(FILE *fp, const pcol_ftree *t, const svg_flame_opts *o, const double *delta,
+                    const double *base_share);
 
 #endif

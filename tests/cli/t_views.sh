@@ -124,6 +124,14 @@ sed -n 2,3p "$tmp/d.csv" | tr '\n' ' ' | grep -qx '1,0,-1,4,0,-4,f 0,0,0,6,2,-4,
 # flame
 "$PCOL" flame "$tmp/a.out" -o "$tmp/f.svg" --title 'T <&>' || fail flame
 grep -q '<title>g (3 samples, 50.00%)</title>' "$tmp/f.svg" || fail "flame hover text"
+grep -q '<text id="search"' "$tmp/f.svg" || fail "flame has a search button"
+"$PCOL" flame "$tmp/a.out" --palette nope -o "$tmp/x.svg" 2>/dev/null; [ $? = 2 ] || fail "flame --palette nope"
+"$PCOL" flame "$tmp/a.out" --minwidth 2x -o "$tmp/x.svg" 2>/dev/null; [ $? = 2 ] || fail "flame --minwidth 2x"
+"$PCOL" flame "$tmp/a.out" --minwidth 40% --palette mem -o "$tmp/x.svg" || fail "flame --minwidth 40%"
+[ "$(grep -c '<g data-x' "$tmp/x.svg")" = 5 ] || fail "flame --minwidth 40% keeps all, main, f, f, g"
+grep -q 'data-name="h"' "$tmp/x.svg" && fail "flame --minwidth 40% leaves h (33 %) out"
+"$PCOL" flame "$tmp/a.out" --inverted -o "$tmp/x.svg" || fail "flame --inverted"
+grep -q 'data-name="all".*<rect x="10.00" y="50.0"' "$tmp/x.svg" || fail "flame --inverted: the root on top"
 grep -q 'T &lt;&amp;&gt;' "$tmp/f.svg" || fail "flame title escaping"
 if command -v xmllint >/dev/null; then xmllint --noout "$tmp/f.svg" || fail "flame SVG is not well-formed"; fi
 "$PCOL" flame --diff "$tmp/a.out" "$tmp/b.out" -o "$tmp/d.svg" || fail "flame --diff"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Flame graph zoom in a real browser (issue 13): headless Chromium loads
 # `pcol flame` SVGs of real profiles, clicks frames and checks that every
-# ancestor stays (dimmed) and every descendant stays (flame_zoom_check.js).
+# ancestor stays (dimmed) and every descendant stays (flame_zoom_check.js),
+# also in icicle graphs (--inverted); and search (issue 15): highlighted
+# frames and "Matched: N%" (flame_search_check.js), N against pprof -focus.
 # A screenshot of a zoomed graph is kept in $BUILD/artifacts for a person.
 # Exit 77 (skip) without Chromium.
 set -u
@@ -42,6 +44,54 @@ for f in $inputs; do
 done
 [ "$total" -gt 50 ] || fail "only $total zooms checked"
 
+# an icicle graph (--inverted) zooms the same way
+for f in $inputs; do
+  b=$(basename "$f")
+  "$PCOL" flame "$f" --inverted --palette blue -o "$tmp/$b.inv.svg" || fail "pcol flame --inverted $f"
+  grep -q 'fill="rgb(' "$tmp/$b.inv.svg" || fail "$b: no frames"
+  sed "s/MAXCLICKS/40/" "$here/flame_zoom_check.js" > "$tmp/check.js"
+  { sed '$d' "$tmp/$b.inv.svg"; printf '<script type="text/ecmascript"><![CDATA[\n'; cat "$tmp/check.js"
+    printf ']]></script>\n</svg>\n'; } > "$tmp/$b.inv.check.svg"
+  res=$(browse "file://$tmp/$b.inv.check.svg" --dump-dom | grep -o '<text id="result">[^<]*' | sed 's/.*>//')
+  echo "t_flame_zoom: $b --inverted: $res" >&2
+  case "$res" in *" bad=0 "*) ;; *) fail "$b --inverted: ${res:-no verdict}" ;; esac
+done
+
+# search (the page's search() and Ctrl-F/Escape): the frames highlighted and
+# "Matched: N%" are checked in the browser (flame_search_check.js), and N
+# against go tool pprof -focus with the same expression (the share of the
+# samples with a matching frame), when Go is there
+search_check() { # FILE RE...
+  local f=$1 b
+  shift
+  b=$(basename "$f")
+  local list="" r
+  for r in "$@"; do list="$list'$(printf '%s' "$r" | sed 's/\\/\\\\/g')',"; done
+  "$PCOL" flame "$f" --minwidth 0 -o "$tmp/$b.s.svg" || fail "pcol flame --minwidth 0 $f"
+  { sed '$d' "$tmp/$b.s.svg"; printf '<script type="text/ecmascript"><![CDATA[\n'
+    printf 'var SEARCH_RES = [%s];\n' "${list%,}"
+    sed "s/REGEXES/SEARCH_RES/" "$here/flame_search_check.js"; printf ']]></script>\n</svg>\n'; } > "$tmp/$b.s.check.svg"
+  res=$(browse "file://$tmp/$b.s.check.svg" --dump-dom | grep -o '<text id="result">[^<]*' | sed 's/.*>//')
+  echo "t_flame_zoom: search $b: $res" >&2
+  case "$res" in *" bad=0 "*) ;; *) fail "search $b: ${res:-no verdict}" ;; esac
+  command -v go >/dev/null 2>&1 || return 0
+  local shares=${res#*shares=}
+  shares=${shares%% first=*}
+  for r in "$@"; do
+    local got want
+    got=$(printf '%s\n' "$shares" | tr ';' '\n' | grep -F "$r=" | head -1 | sed 's/.*=//')
+    want=$(HOME=$tmp PPROF_BINARY_PATH=/nonexistent go tool pprof -symbolize=none -top -nodefraction=0 \
+      -focus="$r" "$f" 2>/dev/null | sed -n 's/^Showing nodes accounting for [^,]*, \([0-9.]*\)% of.*/\1/p')
+    awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; if (b == "" || d > 0.006 || d < -0.006) exit 1 }' ||
+      fail "search $b '$r': Matched $got%, go tool pprof -focus keeps $want%"
+    echo "t_flame_zoom: search $b '$r': $got% = pprof -focus $want%" >&2
+  done
+}
+g=$TD/pprof/go-cpu-inline-small.pb.gz
+[ -f "$g" ] && search_check "$g" mapassign '^main\.' 'Abs|growWork' 'runtime\.(mallocgc|evacuate)'
+j=$TD/pprof/java-cpu-async-profiler.pb.gz
+[ -f "$j" ] && search_check "$j" 'java/util' 'Thread\.run'
+
 # a picture for a person: the Java profile zoomed into its widest frame at depth 3
 mkdir -p "$BUILD/artifacts"
 last=$(echo $inputs | awk '{print $NF}'); b=$(basename "$last")
@@ -53,5 +103,11 @@ last=$(echo $inputs | awk '{print $NF}'); b=$(basename "$last")
   printf '  if (best) zoom(best); }); ]]></script>\n</svg>\n'; } > "$tmp/zoomed.svg"
 browse "file://$tmp/zoomed.svg" --window-size=1200,700 --screenshot="$BUILD/artifacts/flame-zoom.png" >/dev/null
 [ -s "$BUILD/artifacts/flame-zoom.png" ] && echo "t_flame_zoom: screenshot: $BUILD/artifacts/flame-zoom.png" >&2
+# and one searched, inverted (an icicle), for a person too
+"$PCOL" flame "$last" --inverted -o "$tmp/icicle.svg" || fail "pcol flame --inverted"
+{ sed '$d' "$tmp/icicle.svg"
+  printf '<script type="text/ecmascript"><![CDATA[ window.addEventListener("load", function () { search("router"); }); ]]></script>\n</svg>\n'; } > "$tmp/icicle.s.svg"
+browse "file://$tmp/icicle.s.svg" --window-size=1200,700 --screenshot="$BUILD/artifacts/flame-search-icicle.png" >/dev/null
+[ -s "$BUILD/artifacts/flame-search-icicle.png" ] && echo "t_flame_zoom: screenshot: $BUILD/artifacts/flame-search-icicle.png" >&2
 echo "t_flame_zoom: $total zooms checked" >&2
 exit 0
