@@ -481,7 +481,18 @@ void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const cha
   fputs(",\"unit\":", fp);
   if (m->unit.ptr) json_str(fp, (const unsigned char *)m->unit.ptr, m->unit.len);
   else fputs("null", fp);
-  fprintf(fp, ",\"total\":%lld,\"filters\":{", (long long)m->total);
+  fprintf(fp, ",\"total\":%lld,", (long long)m->total);
+  if (m->base_path) {
+    fputs("\"base\":", fp);
+    json_str(fp, (const unsigned char *)m->base_path, strlen(m->base_path));
+    fprintf(fp, ",\"base_total\":%lld,", (long long)m->base_total);
+  }
+  if (m->numbers) {
+    fputs("\"numbers\":", fp);
+    json_str(fp, (const unsigned char *)m->numbers, strlen(m->numbers));
+    fputc(',', fp);
+  }
+  fputs("\"filters\":{", fp);
   const pcol_select *s = m->sel;
   int first = 1;
   if (s) {

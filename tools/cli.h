@@ -121,6 +121,9 @@ typedef struct cli_view_meta {
   pcol_str type, unit;
   int64_t total;
   const pcol_select *sel;
+  const char *base_path; /* diff: the base profile and its total ("base", "base_total") */
+  int64_t base_total;
+  const char *numbers;   /* what the rows' numbers are ("shares" ...), NULL: amounts in unit */
 } cli_view_meta;
 void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const char *const *names,
                     const cli_view_meta *m);

@@ -79,7 +79,10 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
       static const char *const names[] = {"base_flat", "new_flat", "delta_flat", "base_cum",
                                           "new_cum", "delta_cum", "name"};
       cli_table t;
-      tbl_begin(&t, stdout, fmt, 7, names);
+      cli_view_meta m = {"diff", a->pos[1], tn.value.type, tn.value.unit, tn.total, &sel,
+                         a->pos[0], tb.total,
+                         absolute ? NULL : "percent of each total; deltas in percentage points"};
+      tbl_begin_view(&t, stdout, fmt, 7, names, &m);
       char b[64];
       for (size_t k = 0; k < n; k++) {
         pcol_diff_row *r = &rows[k];

@@ -117,7 +117,7 @@ int cmd_list(const cli_command *cmd, cli_args *a) {
     if (fmt == OUT_TEXT) {
       print_text(stdout, &l, by, unit);
     } else {
-      cli_view_meta m = {"list", a->pos[0], v.type, v.unit, l.total, &sel};
+      cli_view_meta m = {"list", a->pos[0], v.type, v.unit, l.total, &sel, NULL, 0, NULL};
       print_table(stdout, fmt, &l, &m);
     }
   }

@@ -51,7 +51,7 @@ int cmd_tags(const cli_command *cmd, cli_args *a) {
     static const char *const names[] = {"key", "value", "amount", "pct", "unit"};
     cli_table tb;
     int64_t total = 0;
-    cli_view_meta m = {"tags", a->pos[0], v.type, v.unit, 0, &sel};
+    cli_view_meta m = {"tags", a->pos[0], v.type, v.unit, 0, &sel, NULL, 0, NULL};
     for (size_t k = 0; k < t.nkeys; k++) total += t.keys[k].total;
     m.total = total;
     tbl_begin_view(&tb, stdout, fmt, 5, names, &m);

@@ -155,7 +155,7 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
         free(vals);
       }
     } else {
-      cli_view_meta m = {"top", a->pos[0], t.value.type, t.value.unit, t.total, &sel};
+      cli_view_meta m = {"top", a->pos[0], t.value.type, t.value.unit, t.total, &sel, NULL, 0, NULL};
       print_table(stdout, fmt, &t, n, &m);
     }
   }

@@ -149,7 +149,7 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
            (int)v.unit.len, v.unit.ptr ? v.unit.ptr : "NA");
     cli_print_filters(stdout, &sel);
   } else {
-    cli_view_meta m = {"traces", a->pos[0], v.type, v.unit, 0, &sel};
+    cli_view_meta m = {"traces", a->pos[0], v.type, v.unit, 0, &sel, NULL, 0, NULL};
     tbl_begin_view(&o.tb, stdout, o.fmt, 4, names, &m);
   }
   rc = pcol_traces_iter(f, &sel, &v, on_trace, &o, &err);

@@ -80,6 +80,11 @@ grep -q '^format_version:' "$tmp/info.txt" || fail "info keeps the file's layout
 "$PCOL" top "$tmp/a.out" --by label:none --format csv | wc -l | grep -qx 1 || fail "top --by label: without the label: no rows"
 "$PCOL" diff "$tmp/a.out" "$tmp/a.out" --by label:x 2>/dev/null; [ $? = 2 ] || fail "diff --by label is a usage error"
 
+# diff --format json: an object with type, unit, both totals and what the numbers are
+"$PCOL" diff "$tmp/a.out" "$tmp/a.out" --format json | head -1 |
+  grep -q '^{"command":"diff","file":"[^"]*a.out","type":"samples","unit":"count","total":6,"base":"[^"]*a.out","base_total":6,"numbers":"percent' ||
+  fail "diff json object"
+
 # ranges: [40 ms, 100 ms) holds samples 3..5 (g, f, h)
 "$PCOL" top "$tmp/a.out" --from 0.04 --to 0.1 --format csv | grep -c ',g,NA,count$\|,f,NA,count$\|,h,NA,count$' | grep -qx 3 ||
   fail "top --from/--to"
