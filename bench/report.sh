@@ -89,6 +89,19 @@ add "pcol top vs R summaryRprof (pcol file vs Rprof text)" "≥ 300× faster" \
   "${rr:+$(printf '%.0f×' "$rr") at $(hn "$sr") samples}" "$(judge "${rr:-}" ">=" 300)" \
   "$(why top "$L" "R summaryRprof")"
 
+# the views of issue 15: the slowest against pcol top at the largest size
+VIEWS=$(awk -F'\t' '$1 == "views" { print $3 }' "$RES" | awk '!seen[$0]++')
+tp=$(get top "$L" "pcol top"); worst=""; wname=""
+while IFS= read -r v; do
+  [ -n "$v" ] || continue
+  t=$(get views "$L" "$v")
+  [ -n "$t" ] && [ -n "$tp" ] || continue
+  r=$(calc "$t/$tp")
+  if [ -z "$worst" ] || awk -v a="$r" -v b="$worst" 'BEGIN { exit !(a > b) }'; then worst=$r; wname=$v; fi
+done <<<"$VIEWS"
+add "every view (top --by line/address, peek, list, tags, traces, info) vs pcol top, $(hn "$L") samples" \
+  "≤ 2× pcol top" "${worst:+$(printf '%.2f×' "$worst") (slowest: $wname)}" "$(judge "$worst" "<=" 2)"
+
 pk=$(get pack-rprof "$L" "pcol pack (Rprof) [$MAIN]")
 insz=$(get size "$L" "Rprof text [$MAIN]")
 outsz=$(get size "$L" "pcol [$MAIN]")
@@ -216,6 +229,22 @@ done
 note=$(awk -F'\t' '$1 == "note" {print $12}' "$RES" | head -n1)
 [ -n "$note" ] && echo && echo "Note: pcol top $note."
 echo
+if [ -n "$VIEWS" ]; then
+  echo "### views on the file pcol top reads (whole process; goal ≤ 2× pcol top)"
+  echo
+  echo "| samples | view | time | / pcol top | peak RSS |"
+  echo "|---|---|---|---|---|"
+  for s in $SIZES; do
+    a=$(get top "$s" "pcol top")
+    while IFS= read -r v; do
+      [ -n "$v" ] || continue
+      b=$(get views "$s" "$v")
+      r=$([ -n "$a" ] && [ -n "$b" ] && printf '%.2f×' "$(calc "$b/$a")" || echo -)
+      echo "| $(hn "$s") | $v | $(cell views "$s" "$v") | $r | $(rss views "$s" "$v") |"
+    done <<<"$VIEWS"
+  done
+  echo
+fi
 echo "### pack"
 echo
 echo "| samples | input | pcol pack (Rprof) | MB/s | peak RSS | pprof .pb.gz | inflate+decode only | pcol pack (pprof) | pack / decode |"

@@ -250,6 +250,18 @@ for sh in sf-ml dm-ml df-ml sm-pl; do
   measure top-shape $VARIANT_SIZE "pcol top [$sh]" -- "$PCOL" top "$(top_file $sh $VARIANT_SIZE)"
 done
 
+# The views of issue 15 on the file `top` reads: each should stay within 2x
+# of `pcol top` on it (bench/report.sh: the goal and the table).
+VIEWS="top --by line|top --by address|peek .|list . --by file --source-path /nonexistent|tags|traces -n 10|info"
+log "bench: views (each within 2x of pcol top)"
+for n in $SIZES; do
+  f=$(top_file $MAIN "$n")
+  while IFS= read -r v; do
+    # shellcheck disable=SC2086 # the view's words
+    measure views "$n" "pcol $v" -- "$PCOL" ${v%% *} "$f" ${v#"${v%% *}"}
+  done < <(tr '|' '\n' <<<"$VIEWS")
+done
+
 log "bench: pcol unpack --to pprof vs go tool pprof -proto"
 for n in $SIZES; do
   base=$DATA/$MAIN-$n

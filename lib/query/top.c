@@ -677,6 +677,8 @@ int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, pcol_q_top
   free(t.fn_key);
   free(t.stamp);
   free(t.key_li);
+  free(t.loc_aoff); /* the inline marks' arrays: the page does not use them */
+  free(t.loc_all);
   out->nloc = t.fc.nloc;
   out->loc_koff = t.loc_koff;
   out->loc_keys = t.loc_keys;
