@@ -1,6 +1,7 @@
 /* cli.c — option parsing, errors and table output shared by the commands. */
 #include "cli.h"
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -135,8 +136,22 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name, uin
   char *end;
   errno = 0;
   unsigned long long v = strtoull(s, &end, 10);
+  /* sizes (--max-input, --max-output) may end in K, M, G or T: powers of 1024 */
+  int is_size = !strncmp(name, "max-", 4);
+  const char *units = "KMGT", *u = is_size && *end ? strchr(units, *end & ~0x20) : NULL;
+  if (u && *u && !end[1]) {
+    for (int k = 0; k <= (int)(u - units); k++) {
+      if (v > ULLONG_MAX / 1024) {
+        errno = ERANGE;
+        break;
+      }
+      v *= 1024;
+    }
+    end++;
+  }
   if (errno || end == s || *end || s[0] == '-')
-    return cli_usage_error(cmd->name, "--%s wants a non-negative integer, not '%s'", name, s);
+    return cli_usage_error(cmd->name, "--%s wants a non-negative integer%s, not '%s'", name,
+                           is_size ? " (bytes; K, M, G, T: powers of 1024)" : "", s);
   *out = v;
   return 0;
 }
