@@ -17,23 +17,35 @@ static double pct(int64_t v, int64_t total) {
   return total ? 100.0 * (double)v / (double)total : 0.0;
 }
 
+/* a sum of the value as given (pcol_value_text: 1.5, not 1500000000) */
+typedef struct vtext {
+  char s[48];
+} vtext;
+static vtext vt_of(const pcol_value_sel *v, int64_t x) {
+  vtext b;
+  pcol_value_text(v, x, b.s, sizeof b.s);
+  return b;
+}
+
 static void print_text(FILE *fp, const char *path, const pcol_top *t, size_t n) {
   const pcol_value_sel *v = &t->value;
   fprintf(fp, "File: %s\n", path);
-  fprintf(fp, "Type: %.*s (%.*s)\n", (int)v->type.len, v->type.ptr ? v->type.ptr : "NA",
-          (int)v->unit.len, v->unit.ptr ? v->unit.ptr : "NA");
+  pcol_str unit; /* of the numbers as printed: "1e-9 B" values print in B */
+  pcol_value_decimals(v, &unit);
+  fprintf(fp, "Type: %.*s", (int)v->type.len, v->type.ptr ? v->type.ptr : "NA");
+  fprintf(fp, unit.len || !unit.ptr ? " (%.*s)\n" : "\n", (int)unit.len, unit.ptr ? unit.ptr : "NA");
   int64_t shown = 0;
   for (size_t i = 0; i < n; i++) shown += t->rows[i].flat;
-  fprintf(fp, "Showing nodes accounting for %lld, %.2f%% of %lld total\n", (long long)shown,
-          pct(shown, t->total), (long long)t->total);
+  fprintf(fp, "Showing nodes accounting for %s, %.2f%% of %s total\n", vt_of(v, shown).s,
+          pct(shown, t->total), vt_of(v, t->total).s);
   if (n < t->nrows) fprintf(fp, "Showing top %zu nodes out of %zu\n", n, t->nrows);
   fprintf(fp, "%10s %7s %7s %10s %7s  %s\n", "flat", "flat%", "sum%", "cum", "cum%", "name");
   double sum = 0;
   for (size_t i = 0; i < n; i++) {
     const pcol_top_row *r = &t->rows[i];
     sum += pct(r->flat, t->total);
-    fprintf(fp, "%10lld %6.2f%% %6.2f%% %10lld %6.2f%%  ", (long long)r->flat,
-            pct(r->flat, t->total), sum, (long long)r->cum, pct(r->cum, t->total));
+    fprintf(fp, "%10s %6.2f%% %6.2f%% %10s %6.2f%%  ", vt_of(v, r->flat).s,
+            pct(r->flat, t->total), sum, vt_of(v, r->cum).s, pct(r->cum, t->total));
     /* names are printed as they are, except bytes that would break the line */
     for (size_t k = 0; k < r->name.len; k++) {
       unsigned char c = (unsigned char)r->name.ptr[k];
@@ -54,12 +66,12 @@ static void print_table(FILE *fp, out_format fmt, const pcol_top *t, size_t n) {
     const pcol_top_row *r = &t->rows[i];
     double fp_ = pct(r->flat, t->total);
     sum += fp_;
-    tbl_i64(&tb, r->flat);
+    tbl_num(&tb, vt_of(&t->value, r->flat).s);
     snprintf(b, sizeof b, "%.2f", fp_);
     tbl_num(&tb, b);
     snprintf(b, sizeof b, "%.2f", sum);
     tbl_num(&tb, b);
-    tbl_i64(&tb, r->cum);
+    tbl_num(&tb, vt_of(&t->value, r->cum).s);
     snprintf(b, sizeof b, "%.2f", pct(r->cum, t->total));
     tbl_num(&tb, b);
     tbl_str(&tb, r->name.ptr ? r->name.ptr : "", r->name.len);

@@ -15,8 +15,7 @@ typedef struct wctx {
   pcol_view stack, weight, voff, vtype, vval, source;
   int64_t *w;
   int64_t total;
-  pcol_rtime rt; /* the time rule, when the value is time */
-  int use_rt;
+  pcol_rtime rt; /* the time and decimal-count rules (a value is chosen) */
   pcol_error *err;
 } wctx;
 
@@ -24,7 +23,7 @@ typedef struct wctx {
  * (pcol_sample_value, with the time rule of Rprof sources) */
 static int value_of(const wctx *c, uint64_t row, uint32_t vt, int64_t *v) {
   pcol_sample_cols sc = {c->weight, c->voff, c->vtype, c->vval, c->nvalues};
-  (void)pcol_sample_value_rt(&sc, c->use_rt ? &c->rt : NULL, row, vt, v);
+  (void)pcol_sample_value_rt(&sc, &c->rt, row, vt, v);
   return PCOL_OK;
 }
 
@@ -123,7 +122,6 @@ int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_se
   }
   if (c.vt) {
     PCOL_RETURN_NOT_OK(pcol_rtime_init(&c.rt, f, err));
-    c.use_rt = c.vt == PCOL_VT_TIME || (c.rt.cpu_vt && c.vt == c.rt.cpu_vt);
   }
   if (c.vt && c.voff.count != c.nsamples + 1) {
     pcol_rtime_free(&c.rt);

@@ -40,6 +40,7 @@ typedef struct sexp {
   size_t nrows;
   int nprofiles;
   uint32_t *cvt;                  /* per source: its count type (pcol_count_types) */
+  pcol_rtime rt;                  /* the decimal-count rule (count.c): every collapsed line counts */
   uint32_t cur_src;
 } sexp;
 
@@ -126,7 +127,7 @@ static int64_t amount(sexp *x, const pcol_selected_row *r, uint32_t vt, int *has
   int64_t v;
   if (!vt) /* the count profile: THE count rule */
     return pcol_scale(pcol_sample_count(&sc, r->row, x->cvt[x->cur_src]), r->num, r->den);
-  *has = pcol_sample_value(&sc, r->row, vt, &v);
+  *has = pcol_sample_value_rt(&sc, &x->rt, r->row, vt, &v);
   return *has ? pcol_scale(v, r->num, r->den) : 0;
 }
 
@@ -210,7 +211,13 @@ static int sampled(sexp *x, pcol_str uri, uint32_t vt) {
   pcol_str tn = {0};
   if (vt && (rc = pcol_string(x->f, pcol_view_u32(&x->vt_type, vt - 1), &tn, x->err))) return rc;
   if ((rc = profile_head(x, "sampled", uri, vt ? "" : "samples", tn, unit_name(x, vt)))) return rc;
-  if (fprintf(x->out, ",\"startValue\":0,\"endValue\":%lld,\"samples\":[", (long long)total) < 0) return io(x);
+  /* a decimal unit ("1e-9": collapsed 1.5) is written as the decimal it stands for */
+  pcol_str un = {0};
+  if (vt && (rc = pcol_string(x->f, pcol_view_u32(&x->vt_unit, vt - 1), &un, x->err))) return rc;
+  int dec = vt ? pcol_unit_decimals(un, NULL) : 0;
+  char num[48];
+  pcol_decimal_text(num, sizeof num, total, dec);
+  if (fprintf(x->out, ",\"startValue\":0,\"endValue\":%s,\"samples\":[", num) < 0) return io(x);
   for (size_t i = 0; i < x->nrows; i++) {
     const uint32_t *fr;
     uint32_t n;
@@ -219,8 +226,10 @@ static int sampled(sexp *x, pcol_str uri, uint32_t vt) {
     if ((rc = write_frames_list(x, fr, n))) return rc;
   }
   if ((rc = put(x, "],\"weights\":["))) return rc;
-  for (size_t i = 0; i < x->nrows; i++)
-    if (fprintf(x->out, i ? ",%lld" : "%lld", (long long)amount(x, &x->rows[i], vt, &has)) < 0) return io(x);
+  for (size_t i = 0; i < x->nrows; i++) {
+    pcol_decimal_text(num, sizeof num, amount(x, &x->rows[i], vt, &has), dec);
+    if (fprintf(x->out, i ? ",%s" : "%s", num) < 0) return io(x);
+  }
   return put(x, "]}");
 }
 
@@ -343,6 +352,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
   if (!rc) rc = pcol_frames_init(&x.fr, f, err);
   if (!rc) rc = pcol_count_types(f, &x.cvt, err);
+  if (!rc) rc = pcol_rtime_init(&x.rt, f, err);
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);
   if (!rc) {
     x.fn_frame = calloc(pcol_rows(f, PCOL_T_FUNCTIONS) + 1, sizeof *x.fn_frame);
@@ -401,6 +411,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc) rc = put(&x, "]}}\n");
   rc = pcol_budget_close(&bud, rc, err);
   free(x.cvt);
+  pcol_rtime_free(&x.rt);
   free(x.fn_frame);
   free(x.loc_frame);
   free(x.frames);
