@@ -206,7 +206,9 @@ static uint64_t text_min(json_t *v) {
   case JSON_ARRAY:
     json_array_foreach(v, i, e) n += (i > 0) + text_min(e);
     return n;
-  case JSON_STRING: return json_string_length(v) + 2;
+  case JSON_STRING: /* a NaN/Infinity token (perun_json.h) is written bare */
+    return perun_json_is_token(json_string_value(v), json_string_length(v)) ? json_string_length(v) - 1
+                                                                            : json_string_length(v) + 2;
   default: return 1;
   }
 }
