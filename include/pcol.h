@@ -539,6 +539,17 @@ PCOL_API int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char
  * type exists, "cpu" resolves to it and Rprof sources fill in this time. */
 #define PCOL_VT_TIME (UINT32_MAX - 1)
 
+/* How the numbers of value v read (doc/mappings.md §0, decimal units): a
+ * unit "1e-9" or "1e-9 U" stores the value x 10^9 (collapsed decimal
+ * counts, Perun real amounts), so views print value / 10^9.  Returns the
+ * decimals (9, else 0); *unit (may be NULL) = the unit of the printed
+ * number: U, "" for a bare "1e-9", else v's unit ("count" for samples). */
+PCOL_API int pcol_value_decimals(const pcol_value_sel *v, pcol_str *unit);
+/* x, a sum of value v, as the text views print: exact, without trailing
+ * zeros ("1500000000" of count/1e-9 is "1.5").  NUL-terminated in buf
+ * (40 bytes hold any value); returns the length. */
+PCOL_API int pcol_value_text(const pcol_value_sel *v, int64_t x, char *buf, size_t cap);
+
 /* Which sources have the value v: (*has)[s] = 1 for source s (1..sources;
  * a calloc'd array of sources + 1 entries, free() it).  A selected source
  * without it counts 0 in every view; the CLI warns, naming it. */

@@ -54,11 +54,14 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
     if (!rc) rc = pcol_ftree_diff(&t, &tb, &bshare, &delta, &err);
   }
   if (!rc) {
-    char sub[600];
-    snprintf(sub, sizeof sub, "%s%.*s (%.*s), total %lld%s%.400s", base_path ? "widths: new; " : "",
+    char sub[600], total[48];
+    pcol_str unit; /* of the numbers as printed (1.5 of count/1e-9) */
+    pcol_value_decimals(&t.value, &unit);
+    pcol_value_text(&t.value, t.total[0], total, sizeof total);
+    snprintf(sub, sizeof sub, "%s%.*s (%.*s), total %s%s%.400s", base_path ? "widths: new; " : "",
              (int)t.value.type.len, t.value.type.ptr ? t.value.type.ptr : "NA",
-             (int)t.value.unit.len, t.value.unit.ptr ? t.value.unit.ptr : "NA",
-             (long long)t.total[0], base_path ? "; red grew, blue shrank against " : "",
+             (int)unit.len, unit.ptr ? unit.ptr : "NA",
+             total, base_path ? "; red grew, blue shrank against " : "",
              base_path ? base_path : "");
     pcol_out o;
     rc = pcol_out_open(&o, out, &err);

@@ -35,8 +35,10 @@ static void print_text(FILE *fp, const char *path, const pcol_top *t, size_t n,
   const pcol_value_sel *v = &t->value;
   char b1[64], b2[64], b3[64], p1[16], p2[16], p3[16];
   fprintf(fp, "File: %s\n", path);
-  fprintf(fp, "Type: %.*s (%.*s)\n", (int)v->type.len, v->type.ptr ? v->type.ptr : "NA",
-          (int)v->unit.len, v->unit.ptr ? v->unit.ptr : "NA");
+  pcol_str vunit; /* of the numbers as printed: "1e-9 B" values print in B */
+  pcol_value_decimals(v, &vunit);
+  fprintf(fp, "Type: %.*s", (int)v->type.len, v->type.ptr ? v->type.ptr : "NA");
+  fprintf(fp, vunit.len || !vunit.ptr ? " (%.*s)\n" : "\n", (int)vunit.len, vunit.ptr ? vunit.ptr : "NA");
   cli_print_filters(fp, sel);
   int64_t shown = 0;
   for (size_t i = 0; i < n; i++) shown += t->rows[i].flat;

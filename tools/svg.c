@@ -95,6 +95,10 @@ static void frame(const flame *fl, uint32_t n, double x, double w, uint32_t pre,
   pcol_str name = n ? t->name[n] : (pcol_str){"all", 3};
   double y = fl->height - BOTTOM - (t->depth[n] + 1) * FRAME_H;
   double share = 100.0 * (double)t->total[n] / fl->root;
+  struct {
+    char s[48];
+  } total; /* as given: 1.5, not 1500000000 of count/1e-9 */
+  pcol_value_text(&t->value, t->total[n], total.s, sizeof total.s);
   int r, g, b;
   colour(fl, n, &r, &g, &b);
   fprintf(fp, "<g data-x=\"%.9f\" data-w=\"%.9f\" data-d=\"%u\" data-p=\"%u\" data-e=\"%u\" data-name=\"",
@@ -102,12 +106,12 @@ static void frame(const flame *fl, uint32_t n, double x, double w, uint32_t pre,
   xml_text(fp, name.ptr, name.len);
   fputs("\" data-info=\"", fp);
   xml_text(fp, name.ptr, name.len);
-  fprintf(fp, " (%lld %.*s, %.2f%%", (long long)t->total[n], (int)fl->unit.len, fl->unit.ptr, share);
+  fprintf(fp, " (%s%s%.*s, %.2f%%", total.s, fl->unit.len ? " " : "", (int)fl->unit.len, fl->unit.ptr, share);
   if (fl->delta)
     fprintf(fp, "; base %.2f%%, change %+.2f points", fl->base_share[n], fl->delta[n]);
   fputs(")\"><title>", fp);
   xml_text(fp, name.ptr, name.len);
-  fprintf(fp, " (%lld %.*s, %.2f%%", (long long)t->total[n], (int)fl->unit.len, fl->unit.ptr, share);
+  fprintf(fp, " (%s%s%.*s, %.2f%%", total.s, fl->unit.len ? " " : "", (int)fl->unit.len, fl->unit.ptr, share);
   if (fl->delta)
     fprintf(fp, "; base %.2f%%, change %+.2f points", fl->base_share[n], fl->delta[n]);
   fprintf(fp,
@@ -223,7 +227,8 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const char *title, double img
   fl.root = t->total[0] > 0 ? (double)t->total[0] : 0;
   fl.delta = delta;
   fl.base_share = base_share;
-  fl.unit = t->value.vt_id ? t->value.unit : (pcol_str){"samples", 7};
+  fl.unit = (pcol_str){"samples", 7};
+  if (t->value.vt_id) pcol_value_decimals(&t->value, &fl.unit); /* "1e-9 B" values are in B */
   if (!fl.unit.ptr) fl.unit = (pcol_str){"", 0};
   if (delta)
     for (uint32_t i = 0; i < n; i++)

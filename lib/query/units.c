@@ -114,12 +114,20 @@ int pcol_unit_valid_target(pcol_str from, const char *to) {
 }
 
 void pcol_unit_label(int64_t v, pcol_str from, const char *to, char *buf, size_t n) {
+  /* a decimal unit ("1e-9", "1e-9 B": collapsed decimal counts, Perun real
+   * amounts) holds v x 10^9: the value as given is v / 10^9 (the core rule) */
+  pcol_str shown;
+  int dec = pcol_unit_decimals(from, &shown);
+  if (dec && (!strcmp(to, "raw") || !pcol_unit_known(shown))) {
+    pcol_decimal_text(buf, n, v, dec);
+    return;
+  }
   if (!strcmp(to, "raw")) {
     snprintf(buf, n, "%lld", (long long)v);
     return;
   }
   const char *u;
-  double x = pcol_unit_scale(v, from, to, &u);
+  double x = dec ? pcol_unit_scale(v, shown, to, &u) / 1e9 : pcol_unit_scale(v, from, to, &u);
   char num[64];
   snprintf(num, sizeof num, "%.2f", x);
   size_t l = strlen(num);

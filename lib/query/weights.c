@@ -18,8 +18,7 @@ typedef struct wctx {
   const pcol_filter *flt; /* NULL: every selected sample */
   int (*row_fn)(void *ctx, uint64_t row, int64_t value); /* pcol_q_values_iter */
   void *row_ctx;
-  pcol_rtime rt; /* the time rule, when the value is time */
-  int use_rt;
+  pcol_rtime rt; /* the time and decimal-count rules (a value is chosen) */
   pcol_error *err;
 } wctx;
 
@@ -27,7 +26,7 @@ typedef struct wctx {
  * (pcol_sample_value, with the time rule of Rprof sources) */
 static int value_of(const wctx *c, uint64_t row, uint32_t vt, int64_t *v) {
   pcol_sample_cols sc = {c->weight, c->voff, c->vtype, c->vval, c->nvalues};
-  (void)pcol_sample_value_rt(&sc, c->use_rt ? &c->rt : NULL, row, vt, v);
+  (void)pcol_sample_value_rt(&sc, &c->rt, row, vt, v);
   return PCOL_OK;
 }
 
@@ -142,10 +141,7 @@ static int wctx_init(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_v
   }
   if (c->vt && c->voff.count != c->nsamples + 1)
     return pcol_error_set(err, PCOL_ECORRUPT, "sample value offsets have the wrong length");
-  if (c->vt) {
-    PCOL_RETURN_NOT_OK(pcol_rtime_init(&c->rt, f, err));
-    c->use_rt = c->vt == PCOL_VT_TIME || (c->rt.cpu_vt && c->vt == c->rt.cpu_vt);
-  }
+  if (c->vt) PCOL_RETURN_NOT_OK(pcol_rtime_init(&c->rt, f, err));
   return PCOL_OK;
 }
 

@@ -10,6 +10,7 @@
 
 #include "convert.h"
 #include "json_scan.h"
+#include "perun_json.h"
 #include <jansson.h>
 
 #define NANO 1000000000.0

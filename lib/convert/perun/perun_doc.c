@@ -33,7 +33,7 @@ int perun_scan_failed(pimp *p, const pcol_jscan *s) { return bad_json(p, s->err_
 /* The JSON value at [b, e) as a jansson tree (small parts only). */
 int perun_load(pimp *p, size_t b, size_t e, json_t **out) {
   json_error_t je;
-  *out = json_loadb(p->text + b, e - b, JSON_DECODE_ANY, &je);
+  *out = perun_json_loadb(p->text + b, e - b, JSON_DECODE_ANY, &je);
   if (*out) return PCOL_OK;
   /* the scanner accepted it, so this is a number out of range or no memory */
   /* a scalar (a number out of range) is named where it starts */
@@ -647,7 +647,7 @@ int perun_read_top(pimp *p) {
   if (h && first_char(p, h->vb) == '{') {
     if ((rc = perun_load(p, h->vb, h->ve, &p->header))) return rc;
     json_t *t = json_object_get(p->header, "type");
-    p->htype = json_is_string(t) ? json_string_value(t) : NULL;
+    p->htype = perun_json_is_str(t) ? json_string_value(t) : NULL;
     p->units = json_object_get(p->header, "units");
   }
   const kent *ci = kidx_getc(&p->top, "collector_info");
@@ -655,7 +655,7 @@ int perun_read_top(pimp *p) {
     json_t *v;
     if ((rc = perun_load(p, ci->vb, ci->ve, &v))) return rc;
     json_t *cn = json_object_get(v, "name");
-    p->kperf = json_is_string(cn) && !strcmp(json_string_value(cn), "kperf");
+    p->kperf = perun_json_is_str(cn) && !strcmp(json_string_value(cn), "kperf");
     json_decref(v);
   }
 

@@ -12,9 +12,10 @@
 
 int perun_oom(pimp *p) { return pcol_error_set(p->err, PCOL_ENOMEM, "%s: out of memory", p->name); }
 
-/* JSON text of any value (compact, key order kept); malloc'd. */
+/* JSON text of any value (compact, key order kept; NaN and Infinity as
+ * Python writes them, perun_json.h); malloc'd. */
 char *perun_jtext(const json_t *v) {
-  return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+  return perun_json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
 }
 
 int perun_meta_json(pimp *p, const char *key, const json_t *v) {
@@ -40,7 +41,7 @@ int64_t perun_parse_time(const json_t *v) {
     if (!isfinite(d) || fabs(d) >= 9.2e18) return PCOL_NA_I64;
     return llround(d);
   }
-  if (!json_is_string(v)) return PCOL_NA_I64;
+  if (!perun_json_is_str(v)) return PCOL_NA_I64;
   const char *s = json_string_value(v);
   size_t n = json_string_length(v), i = 0;
   int neg = 0;
@@ -105,7 +106,7 @@ static int value_type(pimp *p, const char *subtype, uint32_t *out) {
         u = val;
       }
     }
-    if (u && json_is_string(u)) unit = json_string_value(u);
+    if (u && perun_json_is_str(u)) unit = json_string_value(u);
   }
   if (!tname) tname = p->htype ? p->htype : "amount";
   char ubuf[128];
@@ -169,7 +170,7 @@ static int label_json_text(pimp *p, const char *key, const json_t *v) {
 
 /* Strings as str, integers as num, anything else as JSON text (unit "json"). */
 static int generic_label(pimp *p, const char *key, const json_t *v) {
-  if (json_is_string(v)) {
+  if (perun_json_is_str(v)) {
     uint32_t sid;
     if (pcol_b_string(p->b, json_string_value(v), json_string_length(v), &sid)) return perun_oom(p);
     return push_label(p, key, sid, 0, 0);
@@ -201,7 +202,7 @@ static int frame_loc(pimp *p, const char *fn, size_t fnlen, const char *file, si
 
 static const char *jstr(const json_t *o, const char *k, size_t *len) {
   json_t *v = json_object_get(o, k);
-  if (!json_is_string(v)) return NULL;
+  if (!perun_json_is_str(v)) return NULL;
   *len = json_string_length(v);
   return json_string_value(v);
 }
@@ -231,7 +232,7 @@ static int trace_frame(pimp *p, const json_t *fr, int *canonical, uint32_t *loc)
     if (json_is_integer(ln)) line = (int64_t)json_integer_value(ln);
   } else {
     *canonical = 0;
-    if (json_is_string(fr)) fn = json_string_value(fr), fl = json_string_length(fr);
+    if (perun_json_is_str(fr)) fn = json_string_value(fr), fl = json_string_length(fr);
   }
   if (!fn) {
     char *t = perun_jtext(fr);
@@ -301,7 +302,7 @@ static int event_stack(pimp *p, vslice trace, const json_t *uid, uint32_t *stack
     if ((rc = trace_frames(p, trace))) return rc;
     size_t n = p->nfr;
     /* kperf: root first without the leaf, which is the string uid */
-    if (p->kperf && json_is_string(uid)) {
+    if (p->kperf && perun_json_is_str(uid)) {
       const char *u = json_string_value(uid);
       size_t ul = json_string_length(uid), k = ul;
       while (k > 0 && u[k - 1] != ';') k--;
@@ -322,7 +323,7 @@ static int event_stack(pimp *p, vslice trace, const json_t *uid, uint32_t *stack
   } else {
     if ((rc = push_label(p, PERUN_LABEL_TRACE, 0, 0, p->u_absent))) return rc;
     /* no trace: a string uid is the stack (imported perf: "a;b;leaf") */
-    if (json_is_string(uid)) {
+    if (perun_json_is_str(uid)) {
       const char *u = json_string_value(uid);
       size_t e = json_string_length(uid);
       for (;;) {
@@ -435,7 +436,7 @@ int perun_emit_event(pimp *p, json_t *own, vslice trace, uint32_t gi, uint32_t i
   pd->weight = 1;
   const amount_info *am = own_amount.present ? &own_amount : p->base && p->base_amount.present ? &p->base_amount : NULL;
   const json_t *st = ev_get(p, own, "subtype");
-  if (am && (rc = amount_apply(p, am, json_is_string(st) ? json_string_value(st) : NULL, pd))) return rc;
+  if (am && (rc = amount_apply(p, am, perun_json_is_str(st) ? json_string_value(st) : NULL, pd))) return rc;
   if (g->stack_done) {
     pd->stack_id = g->stack_id;
     if (g->has_trace_label && (rc = push_label_row(p, &g->trace_label))) return rc;
@@ -487,8 +488,8 @@ int perun_models(pimp *p, json_t *ms) {
       json_t *v = json_object_get(m, sk[k]);
       if (!v) continue;
       expect++;
-      if (!json_is_string(v)) canonical = 0;
-      if (json_is_string(v) ? pcol_b_string(p->b, json_string_value(v), json_string_length(v), sv[k])
+      if (!perun_json_is_str(v)) canonical = 0;
+      if (perun_json_is_str(v) ? pcol_b_string(p->b, json_string_value(v), json_string_length(v), sv[k])
                             : 0)
         return perun_oom(p);
     }
