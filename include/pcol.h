@@ -514,6 +514,14 @@ PCOL_API void pcol_out_abort(pcol_out *o);
  * stacks, diffs.  They read columns through zero-copy views and touch each
  * selected sample once and each distinct stack node once. */
 
+/* A sum a view adds up: 128 bits, so that no sum of 64-bit values can
+ * overflow (a real Perun file's amounts, stored x 1e9, sum past 2^63;
+ * interop review F4).  gcc and clang on 64-bit targets.  pcol_sum_text
+ * writes one in decimal; a binding converts with it or to double. */
+typedef __int128 pcol_sum;
+/* v in decimal into buf (NUL-terminated, truncated to cap); the length. */
+PCOL_API int pcol_sum_text(pcol_sum v, char *buf, size_t cap);
+
 /* Which number a view adds up. */
 typedef struct pcol_value_sel {
   uint32_t vt_id;      /* value_types id; 0 = "samples" (the weight column) */
@@ -548,7 +556,7 @@ PCOL_API int pcol_value_decimals(const pcol_value_sel *v, pcol_str *unit);
 /* x, a sum of value v, as the text views print: exact, without trailing
  * zeros ("1500000000" of count/1e-9 is "1.5").  NUL-terminated in buf
  * (40 bytes hold any value); returns the length. */
-PCOL_API int pcol_value_text(const pcol_value_sel *v, int64_t x, char *buf, size_t cap);
+PCOL_API int pcol_value_text(const pcol_value_sel *v, pcol_sum x, char *buf, size_t cap);
 
 /* Which sources have the value v: (*has)[s] = 1 for source s (1..sources;
  * a calloc'd array of sources + 1 entries, free() it).  A selected source
@@ -562,15 +570,15 @@ PCOL_API int pcol_value_sources(pcol_file *f, const pcol_value_sel *v, uint8_t *
  * pcol_scale per sample.  *total_abs (may be NULL) = sum of |value| per
  * sample, the pprof total. */
 PCOL_API int pcol_stack_weights(pcol_file *f, const pcol_select *sel,
-                       const pcol_value_sel *v, int64_t **w_out,
-                       int64_t *total_abs, pcol_error *err);
+                       const pcol_value_sel *v, pcol_sum **w_out,
+                       pcol_sum *total_abs, pcol_error *err);
 
 typedef enum { PCOL_BY_FUNCTION = 0, PCOL_BY_LINE = 1, PCOL_BY_FILE = 2 } pcol_by;
 
 typedef struct pcol_top_row {
   pcol_str name;   /* function name, "file#line" or file name */
-  int64_t flat;    /* samples whose innermost frame is this key */
-  int64_t cum;     /* samples with this key anywhere, once per sample */
+  pcol_sum flat;   /* samples whose innermost frame is this key */
+  pcol_sum cum;    /* samples with this key anywhere, once per sample */
   int inl;         /* PCOL_INLINE_* : how the key's frames were called */
 } pcol_top_row;
 /* pprof's "(inline)" marker: a key every caller reached through an inlined
@@ -580,7 +588,7 @@ enum { PCOL_INLINE_NONE = 0, PCOL_INLINE_ONLY = 1, PCOL_INLINE_PARTIAL = 3 };
 typedef struct pcol_top {
   pcol_top_row *rows; /* sorted: |flat| desc, name, |cum| desc */
   size_t nrows;
-  int64_t total;      /* sum of |value| over the selected samples */
+  pcol_sum total;     /* sum of |value| over the selected samples */
   pcol_value_sel value;
   void *priv_;
 } pcol_top;
@@ -608,7 +616,7 @@ PCOL_API void pcol_top_sort(pcol_top *t, pcol_sort order);
  * |(int64)(sum of flat x fraction)| (the order of the others is kept);
  * returns how many were dropped.  *label_cutoff (may be NULL) gets what
  * pprof prints in "Dropped N nodes (cum <= X)": |(int64)(total x fraction)|. */
-PCOL_API size_t pcol_top_cutoff(pcol_top *t, double fraction, int64_t *label_cutoff);
+PCOL_API size_t pcol_top_cutoff(pcol_top *t, double fraction, pcol_sum *label_cutoff);
 /* Redoes the "(inline)" marks for the rows left in t (after pcol_top_cutoff
  * or a row limit set in t->nrows), as pprof does when it rebuilds its graph
  * from the nodes it keeps: a call then comes from the nearest kept frame. */
@@ -620,7 +628,7 @@ PCOL_API int pcol_top_mark_inline(pcol_top *t, pcol_error *err);
  * the largest unit of the family that keeps the value >= 1), *out_unit the
  * unit's printed name ("" for a count).  Families: bytes (B kB MB GB TB PB,
  * x1024), time (ns us ms s hrs), GCU; other units are left as they are. */
-PCOL_API double pcol_unit_scale(int64_t v, pcol_str from, const char *to,
+PCOL_API double pcol_unit_scale(pcol_sum v, pcol_str from, const char *to,
                                 const char **out_unit);
 /* 1 when `from` belongs to a family (bytes, time, GCU). */
 PCOL_API int pcol_unit_known(pcol_str from);
@@ -628,13 +636,13 @@ PCOL_API int pcol_unit_known(pcol_str from);
 PCOL_API int pcol_unit_valid_target(pcol_str from, const char *to);
 /* pprof's ScaledLabel: "%.2f" without ".00", then the unit ("1.23s",
  * "45.60MB", "0"); to = "raw" prints the integer as it is. */
-PCOL_API void pcol_unit_label(int64_t v, pcol_str from, const char *to, char *buf, size_t n);
+PCOL_API void pcol_unit_label(pcol_sum v, pcol_str from, const char *to, char *buf, size_t n);
 /* pprof's Percentage: "  100%", "%5.2f%%" from 1 %, "%5.2g%%" below. */
-PCOL_API void pcol_percentage(int64_t v, int64_t total, char *buf, size_t n);
+PCOL_API void pcol_percentage(pcol_sum v, pcol_sum total, char *buf, size_t n);
 /* pprof's choice of one unit for a table (report.go selectOutputUnit): from
  * the smallest non-zero |value| of vals and the total; out gets the unit to
  * pass to pcol_unit_label (at least 32 bytes). */
-PCOL_API void pcol_unit_pick(const int64_t *vals, size_t nvals, int64_t total, pcol_str from,
+PCOL_API void pcol_unit_pick(const pcol_sum *vals, size_t nvals, pcol_sum total, pcol_str from,
                              char *out, size_t n);
 
 /* ---------------------------------------------------------- labels */
@@ -695,9 +703,9 @@ typedef struct pcol_ftree {
   uint32_t *parent; /* parent[i] < i for i > 0 */
   uint32_t *depth;  /* root 0 */
   pcol_str *name;   /* frame name of node i (root: empty) */
-  int64_t *self;    /* value of samples whose innermost frame is node i */
-  int64_t *total;   /* self plus all descendants */
-  int64_t total_abs;
+  pcol_sum *self;   /* value of samples whose innermost frame is node i */
+  pcol_sum *total;  /* self plus all descendants */
+  pcol_sum total_abs;
   pcol_value_sel value;
   void *priv_;
 } pcol_ftree;
@@ -717,7 +725,7 @@ PCOL_API void pcol_ftree_free(pcol_ftree *t);
 /* The one definition of a share, used by every diff: 100 x v / total, with
  * total the sum of |value| of a profile (pcol_top.total, pcol_ftree.total_abs);
  * 0 when total is 0. */
-PCOL_API double pcol_share(int64_t v, int64_t total);
+PCOL_API double pcol_share(pcol_sum v, pcol_sum total);
 
 /* PCOL_OK when two profiles' chosen values measure the same thing (same
  * type and unit names), else PCOL_EINVAL with both named: a diff of bytes
@@ -727,15 +735,15 @@ PCOL_API int pcol_value_compatible(const pcol_value_sel *base, const pcol_value_
 
 typedef struct pcol_diff_row {
   pcol_str name;                 /* borrowed from the two pcol_top results */
-  int64_t base_flat, base_cum, new_flat, new_cum;
+  pcol_sum base_flat, base_cum, new_flat, new_cum;
   double d_flat, d_cum;          /* change: share points, or raw (absolute) */
-  int64_t abs_flat, abs_cum;     /* absolute: new - base, exact */
+  pcol_sum abs_flat, abs_cum;    /* absolute: new - base, exact */
 } pcol_diff_row;
 
 typedef struct pcol_diff {
   pcol_diff_row *rows; /* sorted: max(|d_flat|, |d_cum|) desc, then name */
   size_t nrows;
-  int64_t base_total, new_total;
+  pcol_sum base_total, new_total;
   int absolute;
 } pcol_diff;
 

@@ -183,7 +183,7 @@ Test(collapsed, mixed_integer_and_decimal_counts_keep_every_line) {
   pcol_str unit;
   cr_assert_eq(pcol_value_decimals(&v, &unit), 9);
   cr_assert_eq(unit.len, 0);
-  int64_t *w, total;
+  pcol_sum *w, total;
   cr_assert_eq(pcol_stack_weights(f, NULL, &v, &w, &total, &err), 0, "%s", err.message);
   cr_assert_eq(total, 3500000000, "every line counts: %lld", (long long)total);
   free(w);

@@ -408,6 +408,12 @@ void tbl_cstr(cli_table *t, const char *s) { tbl_str(t, s, s ? strlen(s) : 0); }
 
 void tbl_na(cli_table *t) { tbl_str(t, NULL, 0); }
 
+void tbl_sum(cli_table *t, pcol_sum v) {
+  char b[48];
+  pcol_sum_text(v, b, sizeof b);
+  tbl_num(t, b);
+}
+
 void tbl_i64(cli_table *t, int64_t v) {
   if (v == PCOL_NA_I64) {
     tbl_na(t);
@@ -496,7 +502,9 @@ void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const cha
   fputs(",\"unit\":", fp);
   if (m->unit.ptr) json_str(fp, (const unsigned char *)m->unit.ptr, m->unit.len);
   else fputs("null", fp);
-  fprintf(fp, ",\"total\":%lld,\"filters\":{", (long long)m->total);
+  char tot[48];
+  pcol_sum_text(m->total, tot, sizeof tot);
+  fprintf(fp, ",\"total\":%s,\"filters\":{", tot);
   const pcol_select *s = m->sel;
   int first = 1;
   if (s) {
@@ -533,8 +541,8 @@ int cli_view_format(const cli_command *cmd, const cli_args *a, out_format *fmt) 
   return 0;
 }
 
-int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, const int64_t *vals,
-                  size_t nvals, int64_t total, char *to) {
+int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, const pcol_sum *vals,
+                  size_t nvals, pcol_sum total, char *to) {
   const char *u = cli_get(cmd, a, "unit");
   if (!u || !strcmp(u, "auto")) {
     pcol_unit_pick(vals, nvals, total, unit, to, 32);

@@ -23,7 +23,7 @@ const cli_opt opts_diff[] = {
 typedef struct vtext {
   char s[48];
 } vtext;
-static vtext vt_of(const pcol_value_sel *v, int64_t x, int sign) {
+static vtext vt_of(const pcol_value_sel *v, pcol_sum x, int sign) {
   vtext b;
   b.s[0] = '+';
   int plus = sign && x >= 0;
@@ -98,7 +98,7 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
       for (size_t k = 0; k < n; k++) {
         pcol_diff_row *r = &rows[k];
         if (absolute) {
-          int64_t x[6] = {r->base_flat, r->new_flat, r->abs_flat, r->base_cum, r->new_cum, r->abs_cum};
+          pcol_sum x[6] = {r->base_flat, r->new_flat, r->abs_flat, r->base_cum, r->new_cum, r->abs_cum};
           for (int q = 0; q < 6; q++) tbl_num(&t, vt_of(&tn.value, x[q], 0).s);
         } else {
           double v[6] = {pcol_share(r->base_flat, tb.total), pcol_share(r->new_flat, tn.total), r->d_flat,

@@ -270,11 +270,12 @@ int64_t pcol_rtime_value(const pcol_rtime *t, uint64_t row) {
 }
 
 int pcol_unit_decimals(pcol_str unit, pcol_str *shown) {
-  static const char nano[] = COLLAPSED_UNIT_NANO; /* "1e-9" */
-  size_t l = sizeof nano - 1;
-  if (unit.ptr && unit.len >= l && !memcmp(unit.ptr, nano, l) && (unit.len == l || unit.ptr[l] == ' ')) {
-    if (shown) *shown = unit.len == l ? (pcol_str){"", 0} : (pcol_str){unit.ptr + l + 1, unit.len - l - 1};
-    return 9;
+  /* "1e-D" or "1e-D U", D = 1..9 (COLLAPSED_UNIT_NANO is "1e-9"; a Perun
+   * file whose amounts are too large for 10^9 is stored with fewer) */
+  if (unit.ptr && unit.len >= 4 && !memcmp(unit.ptr, "1e-", 3) && unit.ptr[3] >= '1' &&
+      unit.ptr[3] <= '9' && (unit.len == 4 || (unit.ptr[4] == ' ' && unit.len > 5))) {
+    if (shown) *shown = unit.len == 4 ? (pcol_str){"", 0} : (pcol_str){unit.ptr + 5, unit.len - 5};
+    return unit.ptr[3] - '0';
   }
   if (shown) *shown = unit;
   return 0;
@@ -306,3 +307,5 @@ int pcol_decimal_text(char *buf, size_t cap, __int128 v, int decimals) {
   buf[o] = 0;
   return (int)o;
 }
+
+int pcol_sum_text(pcol_sum v, char *buf, size_t cap) { return pcol_decimal_text(buf, cap, v, 0); }

@@ -257,6 +257,6 @@ int pcol_value_decimals(const pcol_value_sel *v, pcol_str *unit) {
   return pcol_unit_decimals(v->unit, unit); /* the core rule */
 }
 
-int pcol_value_text(const pcol_value_sel *v, int64_t x, char *buf, size_t cap) {
+int pcol_value_text(const pcol_value_sel *v, pcol_sum x, char *buf, size_t cap) {
   return pcol_decimal_text(buf, cap, x, pcol_value_decimals(v, NULL));
 }

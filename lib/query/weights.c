@@ -13,8 +13,8 @@ typedef struct wctx {
   uint32_t vt, alloc_vt[PCOL_Q_RPROF_ALLOC_NTYPES];
   uint64_t nstacks, nvalues, nsamples;
   pcol_view stack, weight, voff, vtype, vval, source;
-  int64_t *w;
-  int64_t total;
+  pcol_sum *w;  /* 128-bit sums: no sum of 64-bit values overflows (F4) */
+  pcol_sum total;
   const pcol_filter *flt; /* NULL: every selected sample */
   int (*row_fn)(void *ctx, uint64_t row, int64_t value); /* pcol_q_values_iter */
   void *row_ctx;
@@ -74,19 +74,12 @@ static int add_sample(void *p, uint64_t row, int64_t num, int64_t den) {
   if (s > c->nstacks)
     return pcol_error_set(c->err, PCOL_ECORRUPT, "sample %llu names stack %u, out of range",
                           (unsigned long long)row + 1, s);
-  int64_t av = v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
+  pcol_sum av = v < 0 ? -(pcol_sum)v : v;
   /* a filtered-out sample still counts in the total (pprof's total is
    * that of the profile before -focus, -ignore, -tagfocus...) */
-  if (c->flt && !pcol_filter_keep(c->flt, row)) {
-    if (__builtin_add_overflow(c->total, av, &c->total))
-      return pcol_error_set(c->err, PCOL_ETOOBIG, "sum of values overflows 64 bits at sample %llu",
-                            (unsigned long long)row + 1);
-    return 0;
-  }
-  if (__builtin_add_overflow(c->w[s], v, &c->w[s]) ||
-      __builtin_add_overflow(c->total, av, &c->total))
-    return pcol_error_set(c->err, PCOL_ETOOBIG, "sum of values overflows 64 bits at sample %llu",
-                          (unsigned long long)row + 1);
+  c->total += av; /* at most 2^64 samples of at most 2^63: no overflow */
+  if (c->flt && !pcol_filter_keep(c->flt, row)) return 0;
+  c->w[s] += v;
   return 0;
 }
 
@@ -95,18 +88,16 @@ static int add_sample(void *p, uint64_t row, int64_t num, int64_t den) {
 static int weights_all_samples(wctx *c) {
   const uint32_t *stack = c->stack.data;
   const int64_t *weight = c->weight.data;
-  int64_t *w = c->w, total = 0;
+  pcol_sum *w = c->w, total = 0;
   uint64_t n = c->nsamples;
   if (!weight) { /* every weight is 1 */
     for (uint64_t i = 0; i < n; i++) w[stack[i]]++;
-    total = (int64_t)n;
+    total = (pcol_sum)n;
   } else {
     for (uint64_t i = 0; i < n; i++) {
-      int64_t v = weight[i], av = v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
-      if (__builtin_add_overflow(w[stack[i]], v, &w[stack[i]]) ||
-          __builtin_add_overflow(total, av, &total))
-        return pcol_error_set(c->err, PCOL_ETOOBIG, "sum of weights overflows 64 bits at sample %llu",
-                              (unsigned long long)i + 1);
+      int64_t v = weight[i];
+      w[stack[i]] += v;
+      total += v < 0 ? -(pcol_sum)v : v;
     }
   }
   c->total = total;
@@ -162,7 +153,7 @@ int pcol_q_sample_values(pcol_file *f, const pcol_value_sel *v, int64_t *out, pc
 }
 
 int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                       int64_t **w_out, int64_t *total_abs, pcol_error *err) {
+                       pcol_sum **w_out, pcol_sum *total_abs, pcol_error *err) {
   pcol_filter flt;
   int rc = pcol_filter_build(f, sel, &flt, err);
   if (!rc) rc = pcol_q_weights(f, sel, &flt, v, w_out, total_abs, err);
@@ -171,7 +162,7 @@ int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_se
 }
 
 static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
-                       const pcol_value_sel *v, int64_t **w_out, int64_t *total_abs,
+                       const pcol_value_sel *v, pcol_sum **w_out, pcol_sum *total_abs,
                        pcol_error *err);
 
 int pcol_q_values_iter(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
@@ -180,21 +171,21 @@ int pcol_q_values_iter(pcol_file *f, const pcol_select *sel, const pcol_filter *
   wctx c = {0};
   c.row_fn = fn;
   c.row_ctx = ctx;
-  int64_t *w = NULL;
+  pcol_sum *w = NULL;
   int rc = weights_run(&c, f, sel, flt, v, &w, NULL, err);
   free(w);
   return rc;
 }
 
 int pcol_q_weights(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
-                   const pcol_value_sel *v, int64_t **w_out, int64_t *total_abs,
+                   const pcol_value_sel *v, pcol_sum **w_out, pcol_sum *total_abs,
                    pcol_error *err) {
   wctx c = {0};
   return weights_run(&c, f, sel, flt, v, w_out, total_abs, err);
 }
 
 static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
-                       const pcol_value_sel *v, int64_t **w_out, int64_t *total_abs,
+                       const pcol_value_sel *v, pcol_sum **w_out, pcol_sum *total_abs,
                        pcol_error *err) {
   wctx c;
   *w_out = NULL;

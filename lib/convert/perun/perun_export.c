@@ -55,6 +55,7 @@ typedef struct pexp {
   pcol_frames fr; /* locations, lines, functions */
   uint8_t *cls; /* per string id: class + 1, 0 = not looked at yet */
   int real_amounts, kperf;
+  double amount_scale; /* real amounts: stored x this (perun.amount_scale) */
   uint32_t src; /* exact mode: the source */
   kv *meta;
   size_t nmeta;
@@ -396,7 +397,7 @@ static int event_json(pexp *x, const selrow *r, const json_t *only, json_t **out
     uint64_t vlo = pcol_view_u64(&x->s_voff, r->row), vhi = pcol_view_u64(&x->s_voff, r->row + 1);
     if (vhi > vlo && vlo < pcol_rows(x->f, PCOL_T_VALUES)) {
       int64_t v = pcol_scale(pcol_view_i64(&x->v_val, vlo), r->num, r->den);
-      amount = x->real_amounts ? json_real((double)v / NANO) : json_integer(v);
+      amount = x->real_amounts ? json_real((double)v / x->amount_scale) : json_integer(v);
       if (!amount) rc = oom(x);
     }
   }
@@ -624,7 +625,11 @@ static int export_exact(pexp *x) {
                           x->src);
   }
   int layout = lay->ptr[0] - '0';
-  x->real_amounts = meta_find(x, PERUN_META_AMOUNT_SCALE) != NULL;
+  const pcol_str *sc = meta_find(x, PERUN_META_AMOUNT_SCALE);
+  x->real_amounts = sc != NULL;
+  /* "1eK", K = 0..9: amounts were stored x 10^K (perun_import.c) */
+  x->amount_scale = sc && sc->len == 3 && !memcmp(sc->ptr, "1e", 2) && sc->ptr[2] >= '0' && sc->ptr[2] <= '9'
+                        ? pow(10, sc->ptr[2] - '0') : NANO;
   json_t *ci = meta_json(x, PERUN_META_COLLECTOR_INFO, &rc);
   if (rc) {
     json_decref(keys);

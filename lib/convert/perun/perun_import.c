@@ -110,7 +110,11 @@ static int value_type(pimp *p, const char *subtype, uint32_t *out) {
   }
   if (!tname) tname = p->htype ? p->htype : "amount";
   char ubuf[128];
-  if (p->real_amounts) {
+  if (p->real_amounts && p->amount_k != 9) { /* stored x 10^k: "1e-k U" */
+    if (unit) snprintf(ubuf, sizeof ubuf, "1e-%d %s", p->amount_k, unit);
+    else snprintf(ubuf, sizeof ubuf, "1e-%d", p->amount_k);
+    unit = p->amount_k ? ubuf : unit;
+  } else if (p->real_amounts) {
     /* amounts are stored as integers scaled by 1e9 */
     if (!unit) unit = "1e-9";
     else if (!strcmp(unit, "s")) unit = "ns";
@@ -350,11 +354,12 @@ static int amount_parse(pimp *p, const json_t *a, amount_info *ai) {
     ai->v = (int64_t)json_integer_value(a);
     ai->has = ai->exact = 1;
   } else if (json_is_number(a)) {
-    double d = json_number_value(a) * (p->real_amounts ? NANO : 1.0);
+    double scale = p->real_amounts ? pow(10, p->amount_k) : 1.0;
+    double d = json_number_value(a) * scale;
     if (isfinite(d) && fabs(d) < 9.2e18) {
       ai->v = llround(d);
       ai->has = 1;
-      ai->exact = p->real_amounts && json_is_real(a) && (double)ai->v / NANO == json_real_value(a);
+      ai->exact = p->real_amounts && json_is_real(a) && (double)ai->v / scale == json_real_value(a);
     }
   }
   /* kperf amounts are sample counts */
@@ -528,7 +533,17 @@ int perun_models(pimp *p, json_t *ms) {
 static int import_events(pimp *p) {
   int rc = perun_note_events(p);
   if (rc) return rc;
-  if (p->real_amounts && pcol_b_meta_str(p->b, p->src, PERUN_META_AMOUNT_SCALE, "1e9")) return perun_oom(p);
+  if (p->real_amounts) {
+    /* real amounts are stored x 10^9, or x 10^k with the largest k <= 9 at
+     * which the largest amount still fits in 64 bits (interop review F4: a
+     * real file has amounts of 5.6e17 ms); what a value cannot hold exactly
+     * is kept verbatim in perun.amount as well */
+    p->amount_k = 9;
+    while (p->amount_k > 0 && p->amount_max * pow(10, p->amount_k) >= 9.2e18) p->amount_k--;
+    char sc[8];
+    snprintf(sc, sizeof sc, "1e%d", p->amount_k);
+    if (pcol_b_meta_str(p->b, p->src, PERUN_META_AMOUNT_SCALE, sc)) return perun_oom(p);
+  }
   if (!p->nev) return PCOL_OK;
   p->pend = calloc(p->nev, sizeof *p->pend);
   if (!p->pend) return perun_oom(p);
