@@ -154,15 +154,49 @@ typedef struct pcol_btable {
   pcol_buf cols[PCOL_MAX_COLUMNS]; /* cols[k] = column id k+1 */
 } pcol_btable;
 
+/* Stack nodes: (parent, location) -> id with the key inline in the slot,
+ * so a probe costs one cache miss (the generic pcol_hset reads the id, the
+ * hash and then two builder columns): 3 words a slot, id (0 = empty),
+ * parent, location (the hash is computed again when the table grows). */
+typedef struct pcol_nodeset {
+  uint32_t *e;
+  size_t cap, count;
+} pcol_nodeset;
+
 struct pcol_builder {
   pcol_btable t[PCOL_T_COUNT_];
-  pcol_hset strings, value_types, functions, mappings, locations, stacks,
-      labelsets;
+  pcol_hset strings, value_types, functions, mappings, locations, labelsets;
+  pcol_nodeset stacks;
+  /* Samples columns that have held only their default so far are not
+   * stored: lazy[k] counts the rows of column k+1 while its buffer is empty
+   * (the first other value stores them).  A 10M-sample Rprof profile would
+   * otherwise keep 320 MB of defaults the writer then skips. */
+  uint64_t lazy[PCOL_MAX_COLUMNS];
+  uint64_t sdflt[PCOL_MAX_COLUMNS]; /* their defaults, as stored bytes */
   uint64_t string_count; /* including NA id 0 */
   int samples_unsorted;  /* set when (source, time) order is broken */
   uint32_t last_source;
   int64_t last_time;
 };
+
+/* The stack of locs[0, n) (innermost first), as pcol_b_stack, reusing the
+ * nodes of the outer frames it shares with the previous stack built
+ * through the same memo (consecutive samples usually share most of them,
+ * and a repeated stack costs no lookup at all).  The memo holds that
+ * previous stack, outermost first; free it with pcol_stack_memo_free. */
+typedef struct pcol_stack_memo {
+  pcol_buf locs, nodes;
+} pcol_stack_memo;
+int pcol_b_stack_memo(pcol_builder *b, pcol_stack_memo *m, const uint32_t *locs, size_t n,
+                      uint32_t *stack_id);
+static inline void pcol_stack_memo_free(pcol_stack_memo *m) {
+  pcol_buf_free(&m->locs);
+  pcol_buf_free(&m->nodes);
+}
+
+/* Stores the samples columns kept lazy (every reader of the builder's
+ * sample columns calls it first).  PCOL_OK or PCOL_ENOMEM. */
+int pcol_b_materialize(pcol_builder *b);
 
 /* Appends one row of raw column values (cells[k] for column k+1; for the
  * offsets column the caller passes the *end* offset of the row). */
