@@ -639,8 +639,11 @@ int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, pcol_q_top
   if (!rc && (rc = pcol_q_key_intern(&t.keys, "<no location>", 13, 0, &out->nokey)))
     rc = pcol_oom(err);
   pcol_buf_free(&t.fc.scratch);
+  pcol_buf_free(&t.scratch);
   free(t.fn_key);
   free(t.stamp);
+  free(t.loc_aoff); /* the inline marks' arrays: top_run's, not the page's */
+  free(t.loc_all);
   out->nloc = t.fc.nloc;
   out->loc_koff = t.loc_koff;
   out->loc_keys = t.loc_keys;

@@ -222,7 +222,8 @@ static int sampled(sexp *x, pcol_str uri, uint32_t vt) {
   if ((rc = profile_head(x, "sampled", uri, vt ? "" : "samples", tn, unit_name(x, vt)))) return rc;
   /* a decimal unit ("1e-9": collapsed 1.5) is written as the decimal it stands for */
   pcol_str un = {0};
-  if (vt && (rc = pcol_string(x->f, pcol_view_u32(&x->vt_unit, vt - 1), &un, x->err))) return rc;
+  if (vt && vt != PCOL_VT_TIME && (rc = pcol_string(x->f, pcol_view_u32(&x->vt_unit, vt - 1), &un, x->err)))
+    return rc;
   int dec = vt ? pcol_unit_decimals(un, NULL) : 0;
   char num[48];
   pcol_decimal_text(num, sizeof num, total, dec);
