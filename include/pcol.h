@@ -804,6 +804,78 @@ typedef struct pcol_report_options {
 PCOL_API int pcol_report_write(pcol_file *f, const pcol_report_options *opt, FILE *out,
                                pcol_error *err);
 
+/* ------------------------------------------------ logical views (views.c)
+ * The 17 views of spec.md §11 (what `pcol cat --table NAME` prints and what
+ * the R and Python packages return), one implementation.  A view is read
+ * into caller-owned column arrays, batch by batch (nanoarrow-like): the
+ * library allocates nothing for the rows; pcol_lview_rows documents its one
+ * temporary array.  Every column is read through pcol_column (checked). */
+
+/* What a cell of a view's column means (spec.md §11.1). */
+typedef enum pcol_lview_kind {
+  PCOL_LK_ID = 1, /* the row's 1-based id; u32; never null */
+  PCOL_LK_REF,    /* u32 id; 0 = null */
+  PCOL_LK_STR,    /* u32 string id (pcol_string); 0 = null */
+  PCOL_LK_I64,    /* i64; PCOL_NA_I64 = null */
+  PCOL_LK_U64,    /* u64; never null */
+  PCOL_LK_F64,    /* f64; NaN = null */
+  PCOL_LK_BOOL,   /* u8, 0 or 1 */
+  PCOL_LK_COUNT   /* u32 count (a depth, from 1); never null */
+} pcol_lview_kind;
+
+#define PCOL_LVIEW_MAX_COLS 10
+#define PCOL_LVIEW_COUNT 17
+
+typedef struct pcol_lview_col {
+  const char *name;
+  pcol_lview_kind kind;
+  pcol_type type; /* element type of its arrays: U32 (ID, REF, STR, COUNT), I64, U64, F64, U8 (BOOL) */
+  /* When the whole view is read (no selection), row r of this column is
+   * r + 1 (seq), or stored column `column` (> 0) of table `table` as is, row
+   * for row; else (both 0) it is computed.  Lets a caller borrow columns
+   * zero-copy (pcol_column) and compute only the rest. */
+  int seq;
+  int table, column;
+} pcol_lview_col;
+
+typedef struct pcol_lview_info {
+  const char *name;
+  int index; /* 0 .. PCOL_LVIEW_COUNT - 1 */
+  int ncols;
+  pcol_lview_col cols[PCOL_LVIEW_MAX_COLS];
+  int sample_view; /* 1: rows follow the samples; a selection applies */
+  int derived;     /* 1: some columns are computed (neither seq nor stored) */
+} pcol_lview_info;
+
+/* The views in spec order (meta, sources, samples, sample_values,
+ * sample_locations, locations, functions, ...); NULL past the end. */
+PCOL_API const pcol_lview_info *pcol_lview_at(int i);
+/* By name; NULL if there is none. */
+PCOL_API const pcol_lview_info *pcol_lview_by_name(const char *name);
+
+/* Caller-owned output: cols[k] is an array of cap elements of the view's
+ * cols[k].type, or NULL when column k is not wanted.  cap >= 1. */
+typedef struct pcol_lview_batch {
+  void *cols[PCOL_LVIEW_MAX_COLS];
+  size_t cap;
+} pcol_lview_batch;
+
+/* Number of rows of view v for the samples sel selects (sel NULL or
+ * zeroed: every sample; sel applies to sample views only and is ignored
+ * for the others, as `pcol cat` ignores --focus there).  O(1) for a whole stored view; else one pass over the selected
+ * samples (sample_locations: plus a temporary array of 4 bytes per stack
+ * node, freed before return). */
+PCOL_API int pcol_lview_rows(pcol_file *f, const pcol_lview_info *v, const pcol_select *sel,
+                             uint64_t *out, pcol_error *err);
+/* Reads view v in row order: fills b's arrays with up to b->cap rows and
+ * calls fn(ctx, n) with the n rows filled (n >= 1), again and again until
+ * the view ends; the arrays are overwritten after fn returns.  fn follows
+ * the callback rule (0 on, > 0 stop with PCOL_OK, < 0 fail with that code).
+ * Allocates nothing. */
+PCOL_API int pcol_lview_scan(pcol_file *f, const pcol_lview_info *v, const pcol_select *sel,
+                             const pcol_lview_batch *b, int (*fn)(void *ctx, size_t n),
+                             void *ctx, pcol_error *err);
+
 /* ========================================== level 3: convert (lib/convert)
  * Other profile formats into a builder, and pcol files back out to them. */
 
