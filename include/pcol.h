@@ -871,7 +871,7 @@ PCOL_API int pcol_lview_rows(pcol_file *f, const pcol_lview_info *v, const pcol_
  * calls fn(ctx, n) with the n rows filled (n >= 1), again and again until
  * the view ends; the arrays are overwritten after fn returns.  fn follows
  * the callback rule (0 on, > 0 stop with PCOL_OK, < 0 fail with that code).
- * Allocates nothing. */
+ * Allocates nothing (a filtered sel: what pcol_select_iter allocates). */
 PCOL_API int pcol_lview_scan(pcol_file *f, const pcol_lview_info *v, const pcol_select *sel,
                              const pcol_lview_batch *b, int (*fn)(void *ctx, size_t n),
                              void *ctx, pcol_error *err);

@@ -419,7 +419,8 @@ int pcol_lview_rows(pcol_file *f, const pcol_lview_info *v, const pcol_select *s
   case V_STRINGS: {
     uint64_t n = pcol_string_count(f);
     *out = n ? n - 1 : 0;
-    return PCOL_OK;
+    pcol_str str; /* touch the strings columns, so that a damaged one fails here */
+    return n > 1 ? pcol_string(f, 1, &str, err) : PCOL_OK;
   }
   case V_LOCATIONS: *out = pcol_rows(f, PCOL_T_LOCATIONS); return PCOL_OK;
   case V_LOCATION_LINES: {
