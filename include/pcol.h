@@ -867,9 +867,12 @@ typedef struct pcol_lview_batch {
  * node, freed before return). */
 PCOL_API int pcol_lview_rows(pcol_file *f, const pcol_lview_info *v, const pcol_select *sel,
                              uint64_t *out, pcol_error *err);
-/* Reads view v in row order: fills b's arrays with up to b->cap rows and
- * calls fn(ctx, n) with the n rows filled (n >= 1), again and again until
- * the view ends; the arrays are overwritten after fn returns.  fn follows
+/* Reads view v in row order.  First fn(ctx, 0), once the columns the view
+ * reads are fetched and checked (a caller may print a header then: errors
+ * before it mean the view cannot be read at all); then it fills b's arrays
+ * with up to b->cap rows and calls fn(ctx, n) with the n rows filled
+ * (n >= 1), again and again until the view ends; the arrays are
+ * overwritten after fn returns.  fn follows
  * the callback rule (0 on, > 0 stop with PCOL_OK, < 0 fail with that code).
  * Allocates nothing (a filtered sel: what pcol_select_iter allocates). */
 PCOL_API int pcol_lview_scan(pcol_file *f, const pcol_lview_info *v, const pcol_select *sel,

@@ -44,14 +44,20 @@ static pcol_file *small(void **mem) {
 typedef struct collect {
   const pcol_lview_batch *b;
   uint32_t out[3][64]; /* the first three u32 columns, concatenated */
-  size_t n, calls;
+  size_t n, calls, started;
   int ret; /* what the callback returns */
 } collect;
 
 static int on_batch(void *ctx, size_t n) {
   collect *c = ctx;
+  if (n == 0) { /* the start: once, first */
+    cr_assert_eq(c->calls, 0);
+    c->started++;
+    return 0;
+  }
+  cr_assert_eq(c->started, 1);
   c->calls++;
-  cr_assert(n >= 1 && n <= c->b->cap);
+  cr_assert(n <= c->b->cap);
   for (size_t i = 0; i < n && c->n + i < 64; i++)
     for (int k = 0; k < 3; k++)
       if (c->b->cols[k]) c->out[k][c->n + i] = ((const uint32_t *)c->b->cols[k])[i];

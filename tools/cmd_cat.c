@@ -23,6 +23,7 @@ typedef struct cat_ctx {
   uint64_t limit, printed;
   pcol_error err;
   const pcol_lview_info *vi;
+  const char *hdr[PCOL_LVIEW_MAX_COLS]; /* column names, for the table's life */
   pcol_lview_batch b; /* the library fills it (pcol_lview_scan), we print it */
   /* sample_locations as tsv/csv: rows are formatted into `ob` directly
    * (tbl_* costs ~100 ns a row; this path ~10-20 ns; bench/README.md) */
@@ -103,6 +104,11 @@ static void str_cell(cat_ctx *c, uint32_t id) {
 /* One batch of rows, each cell printed as its kind prints (spec.md §11.1). */
 static int print_batch(void *ctx, size_t n) {
   cat_ctx *c = ctx;
+  if (n == 0) { /* the columns are read: the header (none when they cannot be) */
+    for (int k = 0; k < c->vi->ncols; k++) c->hdr[k] = c->vi->cols[k].name;
+    tbl_begin(&c->t, stdout, c->t.fmt, c->vi->ncols, c->hdr); /* kept: JSON keys */
+    return 0;
+  }
   if (c->ob) return fast_locs(c, n);
   const pcol_lview_info *vi = c->vi;
   for (size_t i = 0; i < n && more(c); i++, c->printed++) {
@@ -137,14 +143,11 @@ static int print_batch(void *ctx, size_t n) {
 /* Prints view vi through pcol_lview_scan, BATCH rows at a time. */
 static int cat_view(cat_ctx *c, const pcol_select *sel) {
   const pcol_lview_info *vi = c->vi;
-  const char *hdr[PCOL_LVIEW_MAX_COLS];
-  for (int k = 0; k < vi->ncols; k++) hdr[k] = vi->cols[k].name;
   size_t cap = c->limit < BATCH ? (size_t)c->limit + 1 : BATCH;
   char *mem = malloc((size_t)vi->ncols * cap * 8);
   if (!mem) return pcol_error_set(&c->err, PCOL_ENOMEM, "out of memory");
   c->b.cap = cap;
   for (int k = 0; k < vi->ncols; k++) c->b.cols[k] = mem + (size_t)k * cap * 8;
-  tbl_begin(&c->t, stdout, c->t.fmt, vi->ncols, hdr);
   if (!strcmp(vi->name, "sample_locations") && (c->t.fmt == OUT_TSV || c->t.fmt == OUT_CSV))
     c->ob = malloc(OB_SIZE); /* NULL: the tbl_* path */
   int rc = pcol_lview_scan(c->f, vi, vi->sample_view ? sel : NULL, &c->b, print_batch, c, &c->err);

@@ -60,8 +60,7 @@ static int want_col(uint32_t want, int k) { return k < 32 && ((want >> k) & 1u);
 /* The batch is the whole view (cap = its rows): one call, then stop. */
 static int one_batch(void *ctx, size_t n) {
   (void)ctx;
-  (void)n;
-  return 1;
+  return n ? 1 : 0; /* 0: the start signal */
 }
 
 /* The whole view: columns stored as they are borrowed (pcol_lview_col's

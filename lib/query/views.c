@@ -280,11 +280,7 @@ static int fetch(scan *s, pcol_error *err) {
   case V_MAPPINGS:
     for (int k = 0; k < 6 && !rc; k++) rc = pcol_column(f, PCOL_T_MAPPINGS, PCOL_C_MAP_START + k, &x[k], err);
     return rc;
-  case V_STRINGS: {
-    /* touch the strings columns, so that a damaged one fails here */
-    pcol_str str;
-    return pcol_string_count(f) > 1 ? pcol_string(f, 1, &str, err) : 0;
-  }
+  case V_STRINGS: return 0; /* read string by string (pcol_string) */
   default:
     for (int k = 0; k < vi->ncols && !rc; k++)
       if (vi->cols[k].column > 0) rc = pcol_column(f, vi->cols[k].table, vi->cols[k].column, &s->v[k], err);
@@ -351,6 +347,7 @@ int pcol_lview_scan(pcol_file *f, const pcol_lview_info *v, const pcol_select *s
   s.ctx = ctx;
   int rc = fetch(&s, err);
   if (rc) return rc;
+  if ((rc = fn(ctx, 0)) != 0) return rc < 0 ? rc : PCOL_OK; /* the columns are read: rows follow */
   if (v->sample_view) {
     if (selects(sel)) {
       rc = pcol_select_iter(f, sel, sample_cb, &s, err);
