@@ -1,5 +1,8 @@
 /* fuzz_json_scan.c — libFuzzer target: lib/json_scan.c against jansson.
  *
+ * "jansson" below is jansson through perun_json_loadb (perun_json.h): the
+ * scanner reads Python's dialect (NaN, Infinity, -Infinity), and so does
+ * that loader, by handing jansson a copy with those tokens as strings.
  * For any bytes:
  *  - the scanner (pcol_js_value + pcol_js_end) accepts iff jansson's
  *    json_loadb(JSON_DECODE_ANY) does.  The one documented exception is a
@@ -9,8 +12,8 @@
  *    jansson is asked again, so a disagreement behind it is still seen.
  *    The other way round, jansson 2.14 loses a NUL byte that directly
  *    follows a number or a literal ("[1\0]" loads; the scanner refuses it,
- *    see json_scan.h): such a NUL, where the scanner stops, becomes a space
- *    first (jansson's verdict cannot change: it either drops the byte or
+ *    see json_scan.h; not after Infinity, which jansson reads as a string):
+ *    such a NUL, where the scanner stops, becomes a space first (jansson's verdict cannot change: it either drops the byte or
  *    fails on both texts), and jansson must then agree on both texts;
  *  - a walk with pcol_js_begin/pcol_js_next, recursing into copies of the
  *    cursor, agrees with pcol_js_value: same verdict, same end positions;
@@ -29,6 +32,7 @@
  * tests/test_fuzz_replay.c and tests/test_json_scan.c include this file with
  * FZ_JS_NO_ENTRY defined, to run the same checks under gcc. */
 #include "json_scan.h"
+#include "perun_json.h"
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -65,7 +69,7 @@ static void fzjs_check_error(const pcol_jscan *s) {
  * json_error_t off the recursion's stack. */
 static __attribute__((noinline)) json_t *fzjs_load(const char *p, size_t n) {
   json_error_t je;
-  return json_loadb(p, n, JSON_DECODE_ANY, &je);
+  return perun_json_loadb(p, n, JSON_DECODE_ANY, &je);
 }
 
 /* One member, after the walk went through it from `at` to `sub` (rw: the
@@ -216,6 +220,7 @@ static int fz_json_scan_one(const uint8_t *data, size_t size) {
   while (!ok && at.err_pos < size && at.err_pos > 0 && t[at.err_pos] == 0 &&
          ((t[at.err_pos - 1] >= '0' && t[at.err_pos - 1] <= '9') ||
           (t[at.err_pos - 1] >= 'a' && t[at.err_pos - 1] <= 'z') || t[at.err_pos - 1] == 'E') &&
+         !(at.err_pos >= 8 && !memcmp(t + at.err_pos - 8, "Infinity", 8)) &&
          strcmp(at.err, "control character in a string")) {
     t[at.err_pos] = ' ';
     nuls++;
@@ -224,16 +229,16 @@ static int fz_json_scan_one(const uint8_t *data, size_t size) {
   json_error_t je;
   json_t *doc;
   if (nuls) { /* jansson: the same verdict with the NULs and with the spaces */
-    doc = json_loadb((const char *)data, size, JSON_DECODE_ANY, &je);
+    doc = perun_json_loadb((const char *)data, size, JSON_DECODE_ANY, &je);
     int before = doc || json_error_code(&je) == json_error_numeric_overflow;
     json_decref(doc);
-    doc = json_loadb(t, size, JSON_DECODE_ANY, &je);
+    doc = perun_json_loadb(t, size, JSON_DECODE_ANY, &je);
     if (before != (doc || json_error_code(&je) == json_error_numeric_overflow))
       fzjs_fail("a NUL after a token turned into a space changes jansson's verdict", size);
     json_decref(doc);
   }
   int blanked = 0;
-  while (!(doc = json_loadb(t, size, JSON_DECODE_ANY, &je)) &&
+  while (!(doc = perun_json_loadb(t, size, JSON_DECODE_ANY, &je)) &&
          json_error_code(&je) == json_error_numeric_overflow) {
     if (++blanked > 64) { /* too many to chase one by one: skip the input */
       free(t);

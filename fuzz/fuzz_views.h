@@ -41,7 +41,7 @@ static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const cha
   pcol_error err = {0};
   pcol_value_sel v;
   if (pcol_value_resolve(f, sel, vname, &v, &err)) return;
-  int64_t *w = NULL, tabs = 0;
+  pcol_sum *w = NULL, tabs = 0;
   if (pcol_stack_weights(f, sel, &v, &w, &tabs, &err) == 0) free(w);
   pcol_top t[3];
   int ok[3];

@@ -514,6 +514,14 @@ PCOL_API void pcol_out_abort(pcol_out *o);
  * stacks, diffs.  They read columns through zero-copy views and touch each
  * selected sample once and each distinct stack node once. */
 
+/* A sum a view adds up: 128 bits, so that no sum of 64-bit values can
+ * overflow (a real Perun file's amounts, stored x 1e9, sum past 2^63;
+ * interop review F4).  gcc and clang on 64-bit targets.  pcol_sum_text
+ * writes one in decimal; a binding converts with it or to double. */
+typedef __int128 pcol_sum;
+/* v in decimal into buf (NUL-terminated, truncated to cap); the length. */
+PCOL_API int pcol_sum_text(pcol_sum v, char *buf, size_t cap);
+
 /* Which number a view adds up. */
 typedef struct pcol_value_sel {
   uint32_t vt_id;      /* value_types id; 0 = "samples" (the weight column) */
@@ -539,6 +547,17 @@ PCOL_API int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char
  * type exists, "cpu" resolves to it and Rprof sources fill in this time. */
 #define PCOL_VT_TIME (UINT32_MAX - 1)
 
+/* How the numbers of value v read (doc/mappings.md §0, decimal units): a
+ * unit "1e-9" or "1e-9 U" stores the value x 10^9 (collapsed decimal
+ * counts, Perun real amounts), so views print value / 10^9.  Returns the
+ * decimals (9, else 0); *unit (may be NULL) = the unit of the printed
+ * number: U, "" for a bare "1e-9", else v's unit ("count" for samples). */
+PCOL_API int pcol_value_decimals(const pcol_value_sel *v, pcol_str *unit);
+/* x, a sum of value v, as the text views print: exact, without trailing
+ * zeros ("1500000000" of count/1e-9 is "1.5").  NUL-terminated in buf
+ * (40 bytes hold any value); returns the length. */
+PCOL_API int pcol_value_text(const pcol_value_sel *v, pcol_sum x, char *buf, size_t cap);
+
 /* Which sources have the value v: (*has)[s] = 1 for source s (1..sources;
  * a calloc'd array of sources + 1 entries, free() it).  A selected source
  * without it counts 0 in every view; the CLI warns, naming it. */
@@ -551,8 +570,8 @@ PCOL_API int pcol_value_sources(pcol_file *f, const pcol_value_sel *v, uint8_t *
  * pcol_scale per sample.  *total_abs (may be NULL) = sum of |value| per
  * sample, the pprof total. */
 PCOL_API int pcol_stack_weights(pcol_file *f, const pcol_select *sel,
-                       const pcol_value_sel *v, int64_t **w_out,
-                       int64_t *total_abs, pcol_error *err);
+                       const pcol_value_sel *v, pcol_sum **w_out,
+                       pcol_sum *total_abs, pcol_error *err);
 
 /* SOURCE_LINE: "FILE:LINE", the lines of every function merged (pcol list
  * --by file; summaryRprof(lines = "show")'s by.line, with the full path). */
@@ -566,8 +585,8 @@ typedef enum {
 
 typedef struct pcol_top_row {
   pcol_str name;   /* function name, "file#line" or file name */
-  int64_t flat;    /* samples whose innermost frame is this key */
-  int64_t cum;     /* samples with this key anywhere, once per sample */
+  pcol_sum flat;   /* samples whose innermost frame is this key */
+  pcol_sum cum;    /* samples with this key anywhere, once per sample */
   int inl;         /* PCOL_INLINE_* : how the key's frames were called */
 } pcol_top_row;
 /* pprof's "(inline)" marker: a key every caller reached through an inlined
@@ -577,7 +596,7 @@ enum { PCOL_INLINE_NONE = 0, PCOL_INLINE_ONLY = 1, PCOL_INLINE_PARTIAL = 3 };
 typedef struct pcol_top {
   pcol_top_row *rows; /* sorted: |flat| desc, name, |cum| desc */
   size_t nrows;
-  int64_t total;      /* sum of |value| over the selected samples */
+  pcol_sum total;     /* sum of |value| over the selected samples */
   pcol_value_sel value;
   void *priv_;
 } pcol_top;
@@ -612,7 +631,7 @@ PCOL_API void pcol_top_sort(pcol_top *t, pcol_sort order);
  * |(int64)(sum of flat x fraction)| (the order of the others is kept);
  * returns how many were dropped.  *label_cutoff (may be NULL) gets what
  * pprof prints in "Dropped N nodes (cum <= X)": |(int64)(total x fraction)|. */
-PCOL_API size_t pcol_top_cutoff(pcol_top *t, double fraction, int64_t *label_cutoff);
+PCOL_API size_t pcol_top_cutoff(pcol_top *t, double fraction, pcol_sum *label_cutoff);
 /* Redoes the "(inline)" marks for the rows left in t (after pcol_top_cutoff
  * or a row limit set in t->nrows), as pprof does when it rebuilds its graph
  * from the nodes it keeps: a call then comes from the nearest kept frame. */
@@ -628,7 +647,7 @@ PCOL_API int pcol_top_mark_inline(pcol_top *t, pcol_error *err);
  * the result before t.  EINVAL for a bad expression. */
 typedef struct pcol_peek_edge {
   pcol_str caller, callee;
-  int64_t value;
+  pcol_sum value;
   int inl; /* 1: every call was inlined */
 } pcol_peek_edge;
 typedef struct pcol_peek_node {
@@ -659,13 +678,14 @@ PCOL_API void pcol_peek_free(pcol_peek *p);
  * whose lines has a file gives a block with NA file and no lines (pprof's
  * "No source information").  EINVAL for a bad expression. */
 typedef struct pcol_list_line {
-  int64_t line, flat, cum;
+  int64_t line;
+  pcol_sum flat, cum;
   pcol_str text; /* NA when the source was not read */
 } pcol_list_line;
 typedef struct pcol_list_block {
   pcol_str name;   /* function; NA by file */
   pcol_str file;   /* pprof's cleaned path */
-  int64_t flat, cum; /* sums over the block's lines, as pprof prints them */
+  pcol_sum flat, cum; /* sums over the block's lines, as pprof prints them */
   pcol_list_line *lines;
   size_t nlines;
   const char *error;
@@ -673,7 +693,7 @@ typedef struct pcol_list_block {
 typedef struct pcol_list {
   pcol_list_block *blocks;
   size_t nblocks;
-  int64_t total;
+  pcol_sum total;
   pcol_value_sel value;
   void *priv_;
 } pcol_list;
@@ -713,7 +733,7 @@ PCOL_API void pcol_source_summaries_free(pcol_source_summary *s, size_t n);
  * the largest unit of the family that keeps the value >= 1), *out_unit the
  * unit's printed name ("" for a count).  Families: bytes (B kB MB GB TB PB,
  * x1024), time (ns us ms s hrs), GCU; other units are left as they are. */
-PCOL_API double pcol_unit_scale(int64_t v, pcol_str from, const char *to,
+PCOL_API double pcol_unit_scale(pcol_sum v, pcol_str from, const char *to,
                                 const char **out_unit);
 /* 1 when `from` belongs to a family (bytes, time, GCU). */
 PCOL_API int pcol_unit_known(pcol_str from);
@@ -721,13 +741,13 @@ PCOL_API int pcol_unit_known(pcol_str from);
 PCOL_API int pcol_unit_valid_target(pcol_str from, const char *to);
 /* pprof's ScaledLabel: "%.2f" without ".00", then the unit ("1.23s",
  * "45.60MB", "0"); to = "raw" prints the integer as it is. */
-PCOL_API void pcol_unit_label(int64_t v, pcol_str from, const char *to, char *buf, size_t n);
+PCOL_API void pcol_unit_label(pcol_sum v, pcol_str from, const char *to, char *buf, size_t n);
 /* pprof's Percentage: "  100%", "%5.2f%%" from 1 %, "%5.2g%%" below. */
-PCOL_API void pcol_percentage(int64_t v, int64_t total, char *buf, size_t n);
+PCOL_API void pcol_percentage(pcol_sum v, pcol_sum total, char *buf, size_t n);
 /* pprof's choice of one unit for a table (report.go selectOutputUnit): from
  * the smallest non-zero |value| of vals and the total; out gets the unit to
  * pass to pcol_unit_label (at least 32 bytes). */
-PCOL_API void pcol_unit_pick(const int64_t *vals, size_t nvals, int64_t total, pcol_str from,
+PCOL_API void pcol_unit_pick(const pcol_sum *vals, size_t nvals, pcol_sum total, pcol_str from,
                              char *out, size_t n);
 
 /* ---------------------------------------------------------- labels */
@@ -788,9 +808,9 @@ typedef struct pcol_ftree {
   uint32_t *parent; /* parent[i] < i for i > 0 */
   uint32_t *depth;  /* root 0 */
   pcol_str *name;   /* frame name of node i (root: empty) */
-  int64_t *self;    /* value of samples whose innermost frame is node i */
-  int64_t *total;   /* self plus all descendants */
-  int64_t total_abs;
+  pcol_sum *self;   /* value of samples whose innermost frame is node i */
+  pcol_sum *total;  /* self plus all descendants */
+  pcol_sum total_abs;
   pcol_value_sel value;
   void *priv_;
 } pcol_ftree;
@@ -810,7 +830,7 @@ PCOL_API void pcol_ftree_free(pcol_ftree *t);
 /* The one definition of a share, used by every diff: 100 x v / total, with
  * total the sum of |value| of a profile (pcol_top.total, pcol_ftree.total_abs);
  * 0 when total is 0. */
-PCOL_API double pcol_share(int64_t v, int64_t total);
+PCOL_API double pcol_share(pcol_sum v, pcol_sum total);
 
 /* PCOL_OK when two profiles' chosen values measure the same thing (same
  * type and unit names), else PCOL_EINVAL with both named: a diff of bytes
@@ -820,15 +840,15 @@ PCOL_API int pcol_value_compatible(const pcol_value_sel *base, const pcol_value_
 
 typedef struct pcol_diff_row {
   pcol_str name;                 /* borrowed from the two pcol_top results */
-  int64_t base_flat, base_cum, new_flat, new_cum;
+  pcol_sum base_flat, base_cum, new_flat, new_cum;
   double d_flat, d_cum;          /* change: share points, or raw (absolute) */
-  int64_t abs_flat, abs_cum;     /* absolute: new - base, exact */
+  pcol_sum abs_flat, abs_cum;    /* absolute: new - base, exact */
 } pcol_diff_row;
 
 typedef struct pcol_diff {
   pcol_diff_row *rows; /* sorted: max(|d_flat|, |d_cum|) desc, then name */
   size_t nrows;
-  int64_t base_total, new_total;
+  pcol_sum base_total, new_total;
   int absolute;
 } pcol_diff;
 
@@ -888,6 +908,81 @@ typedef struct pcol_report_options {
 } pcol_report_options;
 PCOL_API int pcol_report_write(pcol_file *f, const pcol_report_options *opt, FILE *out,
                                pcol_error *err);
+
+/* ------------------------------------------------ logical views (views.c)
+ * The 17 views of spec.md §11 (what `pcol cat --table NAME` prints and what
+ * the R and Python packages return), one implementation.  A view is read
+ * into caller-owned column arrays, batch by batch (nanoarrow-like): the
+ * library allocates nothing for the rows; pcol_lview_rows documents its one
+ * temporary array.  Every column is read through pcol_column (checked). */
+
+/* What a cell of a view's column means (spec.md §11.1). */
+typedef enum pcol_lview_kind {
+  PCOL_LK_ID = 1, /* the row's 1-based id; u32; never null */
+  PCOL_LK_REF,    /* u32 id; 0 = null */
+  PCOL_LK_STR,    /* u32 string id (pcol_string); 0 = null */
+  PCOL_LK_I64,    /* i64; PCOL_NA_I64 = null */
+  PCOL_LK_U64,    /* u64; never null */
+  PCOL_LK_F64,    /* f64; NaN = null */
+  PCOL_LK_BOOL,   /* u8, 0 or 1 */
+  PCOL_LK_COUNT   /* u32 count (a depth, from 1); never null */
+} pcol_lview_kind;
+
+#define PCOL_LVIEW_MAX_COLS 10
+#define PCOL_LVIEW_COUNT 17
+
+typedef struct pcol_lview_col {
+  const char *name;
+  pcol_lview_kind kind;
+  pcol_type type; /* element type of its arrays: U32 (ID, REF, STR, COUNT), I64, U64, F64, U8 (BOOL) */
+  /* When the whole view is read (no selection), row r of this column is
+   * r + 1 (seq), or stored column `column` (> 0) of table `table` as is, row
+   * for row; else (both 0) it is computed.  Lets a caller borrow columns
+   * zero-copy (pcol_column) and compute only the rest. */
+  int seq;
+  int table, column;
+} pcol_lview_col;
+
+typedef struct pcol_lview_info {
+  const char *name;
+  int index; /* 0 .. PCOL_LVIEW_COUNT - 1 */
+  int ncols;
+  pcol_lview_col cols[PCOL_LVIEW_MAX_COLS];
+  int sample_view; /* 1: rows follow the samples; a selection applies */
+  int derived;     /* 1: some columns are computed (neither seq nor stored) */
+} pcol_lview_info;
+
+/* The views in spec order (meta, sources, samples, sample_values,
+ * sample_locations, locations, functions, ...); NULL past the end. */
+PCOL_API const pcol_lview_info *pcol_lview_at(int i);
+/* By name; NULL if there is none. */
+PCOL_API const pcol_lview_info *pcol_lview_by_name(const char *name);
+
+/* Caller-owned output: cols[k] is an array of cap elements of the view's
+ * cols[k].type, or NULL when column k is not wanted.  cap >= 1. */
+typedef struct pcol_lview_batch {
+  void *cols[PCOL_LVIEW_MAX_COLS];
+  size_t cap;
+} pcol_lview_batch;
+
+/* Number of rows of view v for the samples sel selects (sel NULL or
+ * zeroed: every sample; sel applies to sample views only and is ignored
+ * for the others, as `pcol cat` ignores --focus there).  O(1) for a whole stored view; else one pass over the selected
+ * samples (sample_locations: plus a temporary array of 4 bytes per stack
+ * node, freed before return). */
+PCOL_API int pcol_lview_rows(pcol_file *f, const pcol_lview_info *v, const pcol_select *sel,
+                             uint64_t *out, pcol_error *err);
+/* Reads view v in row order.  First fn(ctx, 0), once the columns the view
+ * reads are fetched and checked (a caller may print a header then: errors
+ * before it mean the view cannot be read at all); then it fills b's arrays
+ * with up to b->cap rows and calls fn(ctx, n) with the n rows filled
+ * (n >= 1), again and again until the view ends; the arrays are
+ * overwritten after fn returns.  fn follows
+ * the callback rule (0 on, > 0 stop with PCOL_OK, < 0 fail with that code).
+ * Allocates nothing (a filtered sel: what pcol_select_iter allocates). */
+PCOL_API int pcol_lview_scan(pcol_file *f, const pcol_lview_info *v, const pcol_select *sel,
+                             const pcol_lview_batch *b, int (*fn)(void *ctx, size_t n),
+                             void *ctx, pcol_error *err);
 
 /* ========================================== level 3: convert (lib/convert)
  * Other profile formats into a builder, and pcol files back out to them. */

@@ -154,6 +154,79 @@ Test(collapsed, decimal_counts) {
   free(mem);
 }
 
+/* what `pcol fold` writes for the default value */
+static char *fold_default(pcol_file *f) {
+  char *out = NULL;
+  size_t len;
+  FILE *o = open_memstream(&out, &len);
+  pcol_error err = {0};
+  pcol_value_sel v;
+  int rc = pcol_value_resolve(f, NULL, NULL, &v, &err);
+  if (!rc) rc = pcol_fold_write(f, NULL, &v, NULL, o, &err);
+  fclose(o);
+  cr_assert_eq(rc, 0, "%s", err.message);
+  return out;
+}
+
+/* user review, defect 4: integer and decimal counts in one file.  The
+ * default value is count/1e-9, which only the decimal lines store; the
+ * integer lines count their weight x 10^9 there (the decimal-count rule),
+ * so no line is lost, and the views print the counts as given. */
+Test(collapsed, mixed_integer_and_decimal_counts_keep_every_line) {
+  void *mem;
+  const char *text = "a;b 1.5\nc 2\n";
+  pcol_file *f = load(text, &mem);
+  pcol_error err = {0};
+  pcol_value_sel v;
+  cr_assert_eq(pcol_value_resolve(f, NULL, NULL, &v, &err), 0, "%s", err.message);
+  cr_assert(streq(v.type, "count") && streq(v.unit, "1e-9"));
+  pcol_str unit;
+  cr_assert_eq(pcol_value_decimals(&v, &unit), 9);
+  cr_assert_eq(unit.len, 0);
+  pcol_sum *w, total;
+  cr_assert_eq(pcol_stack_weights(f, NULL, &v, &w, &total, &err), 0, "%s", err.message);
+  cr_assert_eq(total, 3500000000, "every line counts: %lld", (long long)total);
+  free(w);
+  char *out = fold_default(f);
+  cr_assert_str_eq(out, "a;b 1.5\nc 2\n");
+  free(out);
+  pcol_top t = {0};
+  cr_assert_eq(pcol_top_compute(f, NULL, &v, PCOL_BY_FUNCTION, &t, &err), 0, "%s", err.message);
+  cr_assert_eq(t.total, 3500000000);
+  char b[48];
+  pcol_value_text(&t.value, t.rows[0].flat, b, sizeof b);
+  cr_assert(streq(t.rows[0].name, "c") && !strcmp(b, "2"), "top: %.*s %s", (int)t.rows[0].name.len, t.rows[0].name.ptr, b);
+  pcol_value_text(&t.value, -250000000, b, sizeof b);
+  cr_assert_str_eq(b, "-0.25");
+  pcol_top_free(&t);
+  uint8_t *has;
+  cr_assert_eq(pcol_value_sources(f, &v, &has, &err), 0);
+  cr_assert_eq(has[1], 1, "the source has the value on every line");
+  free(has);
+  /* the export: byte for byte without a value, decimals with count/1e-9 */
+  out = export(f, NULL, NULL, 0);
+  cr_assert_str_eq(out, text);
+  free(out);
+  out = export(f, NULL, "count", 0);
+  cr_assert_str_eq(out, text);
+  free(out);
+  pcol_close(f);
+  free(mem);
+  /* a differential file mixing both: count_after, the decimal form */
+  f = load("a 1 2\nb 1.5 2.5\nc 3 4\n", &mem);
+  out = fold_default(f);
+  cr_assert_str_eq(out, "a 2\nb 2.5\nc 4\n");
+  free(out);
+  out = export(f, NULL, "count_before/1e-9", 0);
+  cr_assert_str_eq(out, "a 1\nb 1.5\nc 3\n");
+  free(out);
+  out = export(f, NULL, NULL, 0);
+  cr_assert_str_eq(out, "a 1 2\nb 1.5 2.5\nc 3 4\n");
+  free(out);
+  pcol_close(f);
+  free(mem);
+}
+
 Test(collapsed, differential_files) {
   void *mem;
   pcol_file *f = load("main;a 10 12\nmain;b 5 0\n", &mem);

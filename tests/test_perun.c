@@ -1,6 +1,8 @@
 /* test_perun.c — Perun import/export: field-level checks, exact round trips
  * (compared as JSON values with jansson's json_equal), error messages. */
 #include "testutil.h"
+#include "keys.h"
+#include "perun_json.h"
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -53,6 +55,23 @@ static char *export_perun(pcol_file *f, const pcol_select *sel, size_t *len) {
   return out;
 }
 
+/* a file's JSON value as Perun (Python's json) reads it */
+static json_t *load_json_file(const char *path, json_error_t *je) {
+  FILE *in = fopen(path, "rb");
+  cr_assert(in, "cannot open %s", path);
+  char *text = NULL;
+  size_t n = 0;
+  FILE *m = open_memstream(&text, &n);
+  char buf[65536];
+  size_t k;
+  while ((k = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, k, m);
+  fclose(in);
+  fclose(m);
+  json_t *v = perun_json_loadb(text, n, 0, je);
+  free(text);
+  return v;
+}
+
 /* the round trip that the issue asks for: same JSON value */
 static void assert_round_trip(const char *path) {
   void *mem;
@@ -60,9 +79,9 @@ static void assert_round_trip(const char *path) {
   size_t len;
   char *out = export_perun(f, NULL, &len);
   json_error_t je;
-  json_t *a = json_load_file(path, 0, &je);
+  json_t *a = load_json_file(path, &je); /* Python's dialect: NaN is NaN */
   cr_assert(a, "%s: %s", path, je.text);
-  json_t *b = json_loadb(out, len, 0, &je);
+  json_t *b = perun_json_loadb(out, len, 0, &je);
   cr_assert(b, "export of %s is not JSON: %s (line %d)", path, je.text, je.line);
   if (!json_equal(a, b)) {
     /* name the first top-level key that differs */
@@ -94,7 +113,8 @@ Test(perun, round_trip_large_shared_members) {
 
 Test(perun, round_trip_fixtures) {
   const char *names[] = {"layout1-global.perf", "layout2-snapshots.perf", "kperf.perf",
-                         "trace-complexity.perf", "time.perf", "imported-perf.perf"};
+                         "trace-complexity.perf", "time.perf", "imported-perf.perf",
+                         "python-nonfinite.perf", "python-nonfinite-memory.perf"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) assert_round_trip(path_of(FIX, names[i]));
 }
 
@@ -449,6 +469,79 @@ Test(perun, imported_perf_unknown_time_and_folded_uid) {
   free(mem);
 }
 
+/* ------------------------------------ Python's NaN and Infinity (F7) */
+
+/* Perun's own output, written by Python's json: a bare NaN in a model's
+ * bucket_stats.  It packs, and comes back as the same value (NaN as NaN). */
+Test(perun, python_nan_in_a_real_file_round_trips) {
+  SKIP_WITHOUT_TESTDATA();
+  assert_round_trip(real_file("ext/perun/postprocess_profiles__exp_datapoints_rg_ma_kr.perf"));
+}
+
+/* An amount that is NaN or +-Infinity has no int64 value: the sample has no
+ * value and keeps the amount verbatim in perun.amount; finite ones are
+ * values as before.  Everything else non-finite is kept as JSON text. */
+Test(perun, non_finite_amounts_are_kept_verbatim) {
+  void *mem;
+  pcol_file *f = load(FIX "python-nonfinite-memory.perf", &mem);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 3);
+  pcol_view off;
+  pcol_error err;
+  cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &off, &err), 0);
+  const char *want[] = {"NaN", NULL, "-Infinity"};
+  for (uint64_t r = 0; r < 3; r++) {
+    pcol_str a = {0};
+    int has = label(f, r, PERUN_LABEL_AMOUNT, &a, NULL);
+    uint64_t nv = pcol_view_u64(&off, r + 1) - pcol_view_u64(&off, r);
+    if (want[r]) {
+      cr_expect(has && streq(a, want[r]), "sample %llu: perun.amount %s", (unsigned long long)r, want[r]);
+      cr_expect_eq(nv, 0, "sample %llu: a non-finite amount is no value", (unsigned long long)r);
+    } else {
+      cr_expect_not(has);
+      cr_expect_eq(value_of(f, r, NULL, NULL), 64);
+    }
+  }
+  pcol_str u = {0};
+  cr_assert(label(f, 2, "uid", &u, NULL) && streq(u, "NaN"), "a NaN uid is JSON text, not a string");
+  cr_assert(label(f, 1, "address", &u, NULL) && streq(u, "Infinity"));
+  pcol_close(f);
+  free(mem);
+}
+
+/* the loader and the writer of the dialect, alone */
+Test(perun, json_dialect_load_and_dump) {
+  json_error_t je;
+  const char *t = "{\"NaN\": [NaN, Infinity, -Infinity, \"NaN\", -1.5], \"x\": {\"Infinity\": NaN}}";
+  json_t *v = perun_json_loadb(t, strlen(t), 0, &je);
+  cr_assert(v, "%s", je.text);
+  json_t *a = json_object_get(v, "NaN");
+  cr_assert(perun_json_is_token(json_string_value(json_array_get(a, 0)), json_string_length(json_array_get(a, 0))));
+  cr_assert(perun_json_is_str(json_array_get(a, 3)), "the string \"NaN\" stays a string");
+  cr_assert_not(perun_json_is_str(json_array_get(a, 1)));
+  char *out = perun_json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  cr_assert_str_eq(out, "{\"NaN\":[NaN,Infinity,-Infinity,\"NaN\",-1.5],\"x\":{\"Infinity\":NaN}}");
+  free(out);
+  /* strings that only begin like a token's are written as they are */
+  json_t *w = json_pack("[s#, s#, s]", "\0NaNx", (size_t)5, "\0Na", (size_t)3, "a\"b\\");
+  out = perun_json_dumps(w, JSON_COMPACT);
+  cr_assert_str_eq(out, "[\"\\u0000NaNx\",\"\\u0000Na\",\"a\\\"b\\\\\"]");
+  free(out);
+  json_decref(w);
+  json_decref(v);
+  /* a string holding \u0000 could be mistaken for a token: refused */
+  cr_assert_null(perun_json_loadb("[\"\\u0000NaN\", NaN]", 19, 0, &je));
+  /* a token in a key's place is not a key */
+  cr_assert_null(perun_json_loadb("{NaN: 1}", 8, 0, &je));
+  cr_assert_null(perun_json_loadb("{\"a\": 1, Infinity: 2}", 21, 0, &je));
+  /* errors are placed in the caller's text */
+  const char *bad = "[NaN, NaN, 1e99999]";
+  json_error_t jj;
+  cr_assert_null(perun_json_loadb(bad, strlen(bad), 0, &je));
+  cr_assert_null(json_loadb("[0.0, 0.0, 1e99999]", strlen(bad), 0, &jj)); /* NaN and 0.0: same length */
+  cr_expect_eq(je.position, jj.position, "position %d, jansson %d", je.position, jj.position);
+  cr_expect_eq(je.column, jj.column, "column %d, jansson %d", je.column, jj.column);
+}
+
 /* -------------------------------------------------------------- errors */
 
 Test(perun, invalid_json_names_line_and_column) {
@@ -561,7 +654,8 @@ static void *import_both_ways(const char *path, size_t *len_map, void **via_stre
 
 Test(perun, mapped_and_streamed_imports_agree) {
   const char *names[] = {"layout1-global.perf", "layout2-snapshots.perf", "kperf.perf",
-                         "trace-complexity.perf", "time.perf", "imported-perf.perf"};
+                         "trace-complexity.perf", "time.perf", "imported-perf.perf",
+                         "python-nonfinite.perf", "python-nonfinite-memory.perf"};
   for (size_t i = 0; i < sizeof names / sizeof names[0] + 2; i++) {
     const char *path = i < 6 ? path_of(FIX, names[i])
                              : real_file(i == 6 ? "perun/memory-basic.perf" : "perun/complexity-models.perf");

@@ -158,3 +158,84 @@ Test(threads, separate_opens_of_one_path) {
   unlink(path);
   cr_assert_eq(failed, 0);
 }
+
+/* The Rprof importer parses on a second thread (rprof_import.c) once the
+ * input is bigger than its first 16 KB block.  A 1 MB input with every
+ * feature that carries state across lines (repeats, #File lines mid-way, a
+ * second segment that gives file 1 another path, refs that are not
+ * canonical, CRLF lines, a cut last line) must come back byte for byte, and
+ * two imports must write identical files, whatever the threads' timing. */
+static char *rprof_text(size_t *len) {
+  char *buf = NULL;
+  FILE *m = open_memstream(&buf, len);
+  cr_assert(m != NULL);
+  fprintf(m, "memory profiling: line profiling: sample.interval=20000\n#File 1: a.R\n#File 2: b.R\n");
+  uint64_t x = 12345;
+  char prev[512] = "";
+  int files = 2;
+  for (int i = 0; i < 16000; i++) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    unsigned r = (unsigned)(x >> 33);
+    if (i == 5000) fprintf(m, "#File 3: a.R\n"), files = 3; /* a.R again: refs 3# are not canonical */
+    if (i == 11000)
+      fprintf(m, "memory profiling: line profiling: sample.interval=10000\n#File 1: c.R\n#File 2: a.R\n");
+    fprintf(m, r % 97 ? ":%u:%u:%u:%u:" : ":0%u:%u:%u:%u:", r % 1000, r % 77, r % 5, r % 3);
+    if (r % 3 == 0 && prev[0]) {
+      fputs(prev, m); /* the previous stack again */
+    } else {
+      char *p = prev;
+      int depth = 1 + (int)(r % 6);
+      for (int d = 0; d < depth && p < prev + 400; d++) {
+        unsigned y = (unsigned)(x >> (d * 5)) ^ r;
+        if (y % 211 == 0) p += sprintf(p, "9#1 "); /* a file number without a #File line */
+        else if (y % 5) p += sprintf(p, "%u#%u ", 1 + y % files, y % 20);
+        p += sprintf(p, "\"f%u\" ", (y >> 7) % 40);
+      }
+      fputs(prev, m);
+    }
+    fputs(r % 401 == 0 ? "\r\n" : "\n", m);
+  }
+  fputs(":1:2:3:4:\"f1\" \"tru", m); /* R cut the last line */
+  fclose(m);
+  return buf;
+}
+
+Test(threads, rprof_import_on_two_threads_round_trips) {
+  size_t len = 0;
+  char *text = rprof_text(&len);
+  cr_assert_gt(len, 500000);
+  void *first = NULL;
+  size_t first_len = 0;
+  for (int round = 0; round < 2; round++) {
+    pcol_error err = {0};
+    pcol_builder *b = NULL;
+    cr_assert_eq(pcol_builder_new(&b, &err), 0);
+    FILE *in = fmemopen(text, len, "rb");
+    cr_assert(in != NULL);
+    cr_assert_eq(pcol_import_rprof(b, in, "two-threads.out", NULL, &err), 0, "%s", err.message);
+    fclose(in);
+    void *mem = NULL;
+    size_t mlen = 0;
+    cr_assert_eq(pcol_builder_write_mem(b, NULL, &mem, &mlen, &err), 0, "%s", err.message);
+    pcol_builder_free(b);
+    if (round == 0) {
+      first = mem, first_len = mlen;
+      pcol_file *f = NULL;
+      cr_assert_eq(pcol_open_buffer(mem, mlen, NULL, &f, &err), 0, "%s", err.message);
+      char *back = NULL;
+      size_t blen = 0;
+      FILE *out = open_memstream(&back, &blen);
+      cr_assert_eq(pcol_export(f, PCOL_FMT_RPROF, NULL, out, NULL, &err), 0, "%s", err.message);
+      fclose(out);
+      cr_assert_eq(blen, len, "exported %zu bytes, read %zu", blen, len);
+      cr_assert(memcmp(back, text, len) == 0, "the export differs from the input");
+      free(back);
+      pcol_close(f);
+    } else {
+      cr_assert(mlen == first_len && memcmp(mem, first, mlen) == 0, "two imports differ");
+      free(mem);
+    }
+  }
+  free(first);
+  free(text);
+}

@@ -1,6 +1,7 @@
 /* cli.c — option parsing, errors and table output shared by the commands. */
 #include "cli.h"
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -135,8 +136,22 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name, uin
   char *end;
   errno = 0;
   unsigned long long v = strtoull(s, &end, 10);
+  /* sizes (--max-input, --max-output) may end in K, M, G or T: powers of 1024 */
+  int is_size = !strncmp(name, "max-", 4);
+  const char *units = "KMGT", *u = is_size && *end ? strchr(units, *end & ~0x20) : NULL;
+  if (u && *u && !end[1]) {
+    for (int k = 0; k <= (int)(u - units); k++) {
+      if (v > ULLONG_MAX / 1024) {
+        errno = ERANGE;
+        break;
+      }
+      v *= 1024;
+    }
+    end++;
+  }
   if (errno || end == s || *end || s[0] == '-')
-    return cli_usage_error(cmd->name, "--%s wants a non-negative integer, not '%s'", name, s);
+    return cli_usage_error(cmd->name, "--%s wants a non-negative integer%s, not '%s'", name,
+                           is_size ? " (bytes; K, M, G, T: powers of 1024)" : "", s);
   *out = v;
   return 0;
 }
@@ -393,6 +408,12 @@ void tbl_cstr(cli_table *t, const char *s) { tbl_str(t, s, s ? strlen(s) : 0); }
 
 void tbl_na(cli_table *t) { tbl_str(t, NULL, 0); }
 
+void tbl_sum(cli_table *t, pcol_sum v) {
+  char b[48];
+  pcol_sum_text(v, b, sizeof b);
+  tbl_num(t, b);
+}
+
 void tbl_i64(cli_table *t, int64_t v) {
   if (v == PCOL_NA_I64) {
     tbl_na(t);
@@ -481,11 +502,14 @@ void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const cha
   fputs(",\"unit\":", fp);
   if (m->unit.ptr) json_str(fp, (const unsigned char *)m->unit.ptr, m->unit.len);
   else fputs("null", fp);
-  fprintf(fp, ",\"total\":%lld,", (long long)m->total);
+  char tot[48];
+  pcol_sum_text(m->total, tot, sizeof tot);
+  fprintf(fp, ",\"total\":%s,", tot);
   if (m->base_path) {
     fputs("\"base\":", fp);
     json_str(fp, (const unsigned char *)m->base_path, strlen(m->base_path));
-    fprintf(fp, ",\"base_total\":%lld,", (long long)m->base_total);
+    pcol_sum_text(m->base_total, tot, sizeof tot);
+    fprintf(fp, ",\"base_total\":%s,", tot);
   }
   if (m->numbers) {
     fputs("\"numbers\":", fp);
@@ -529,8 +553,8 @@ int cli_view_format(const cli_command *cmd, const cli_args *a, out_format *fmt) 
   return 0;
 }
 
-int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, const int64_t *vals,
-                  size_t nvals, int64_t total, char *to) {
+int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, const pcol_sum *vals,
+                  size_t nvals, pcol_sum total, char *to) {
   const char *u = cli_get(cmd, a, "unit");
   if (!u || !strcmp(u, "auto")) {
     pcol_unit_pick(vals, nvals, total, unit, to, 32);
@@ -568,10 +592,12 @@ void cli_print_view_header(FILE *fp, const char *path, const pcol_top *t, size_t
   const pcol_value_sel *v = &t->value;
   char b1[64], b2[64], p1[16];
   fprintf(fp, "File: %s\n", path);
-  fprintf(fp, "Type: %.*s (%.*s)\n", (int)v->type.len, v->type.ptr ? v->type.ptr : "NA",
-          (int)v->unit.len, v->unit.ptr ? v->unit.ptr : "NA");
+  pcol_str vunit; /* of the numbers as printed: "1e-9 B" values print in B */
+  pcol_value_decimals(v, &vunit);
+  fprintf(fp, "Type: %.*s", (int)v->type.len, v->type.ptr ? v->type.ptr : "NA");
+  fprintf(fp, vunit.len || !vunit.ptr ? " (%.*s)\n" : "\n", (int)vunit.len, vunit.ptr ? vunit.ptr : "NA");
   cli_print_filters(fp, sel);
-  int64_t shown = 0;
+  pcol_sum shown = 0;
   for (size_t i = 0; i < n; i++) shown += t->rows[i].flat;
   pcol_unit_label(shown, v->unit, unit, b1, sizeof b1);
   pcol_unit_label(t->total, v->unit, unit, b2, sizeof b2);

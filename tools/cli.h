@@ -119,10 +119,10 @@ typedef struct cli_table {
 typedef struct cli_view_meta {
   const char *command, *path;
   pcol_str type, unit;
-  int64_t total;
+  pcol_sum total;
   const pcol_select *sel;
   const char *base_path; /* diff: the base profile and its total ("base", "base_total") */
-  int64_t base_total;
+  pcol_sum base_total;
   const char *numbers;   /* what the rows' numbers are ("shares" ...), NULL: amounts in unit */
 } cli_view_meta;
 void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const char *const *names,
@@ -133,8 +133,8 @@ int cli_view_format(const cli_command *cmd, const cli_args *a, out_format *fmt);
 /* The --unit of a text view: "auto" (default, pprof's choice per table),
  * "raw" or a unit of the value's family; *to is what pcol_unit_label takes
  * (a buffer of 32 bytes).  vals: the numbers printed, for "auto". */
-int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, const int64_t *vals,
-                  size_t nvals, int64_t total, char *to);
+int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, const pcol_sum *vals,
+                  size_t nvals, pcol_sum total, char *to);
 /* Prints the unfiltered/filtered header lines of text views: "Active
  * filters:" as pprof does, and a warning on stderr for a filter that matched
  * nothing is left to the library's caller. */
@@ -144,6 +144,7 @@ void tbl_begin(cli_table *t, FILE *fp, out_format fmt, int ncols, const char *co
 void tbl_str(cli_table *t, const char *p, size_t n); /* p NULL = NA */
 void tbl_cstr(cli_table *t, const char *s);
 void tbl_i64(cli_table *t, int64_t v); /* PCOL_NA_I64 = NA */
+void tbl_sum(cli_table *t, pcol_sum v); /* a view's 128-bit sum, in decimal */
 void tbl_u64(cli_table *t, uint64_t v);
 void tbl_id(cli_table *t, uint64_t id); /* 0 = NA */
 void tbl_f64(cli_table *t, double v);   /* NaN = NA */

@@ -18,6 +18,19 @@ const cli_opt opts_diff[] = {
     CLI_OPT_FILTER,
     {NULL, 0, 0, NULL}};
 
+/* a sum of the value as given (pcol_value_text: 1.5, not 1500000000);
+ * signed: "+" before a change that is not negative */
+typedef struct vtext {
+  char s[48];
+} vtext;
+static vtext vt_of(const pcol_value_sel *v, pcol_sum x, int sign) {
+  vtext b;
+  b.s[0] = '+';
+  int plus = sign && x >= 0;
+  pcol_value_text(v, x, b.s + plus, sizeof b.s - 1);
+  return b;
+}
+
 /* opens one side and computes its flat/cum rows */
 static int load(const cli_command *cmd, const cli_args *a, const char *path, pcol_by by,
                 const pcol_select *sel, pcol_file **f, pcol_top *t, pcol_error *err) {
@@ -51,8 +64,8 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
     pcol_diff_row *rows = d.rows;
     size_t n = limit < nr ? (size_t)limit : nr;
     if (fmt == OUT_TEXT) {
-      printf("Base: %s (total %lld)\nNew:  %s (total %lld)\n", a->pos[0], (long long)tb.total,
-             a->pos[1], (long long)tn.total);
+      printf("Base: %s (total %s)\nNew:  %s (total %s)\n", a->pos[0], vt_of(&tb.value, tb.total, 0).s,
+             a->pos[1], vt_of(&tn.value, tn.total, 0).s);
       printf("Type: %.*s (%.*s)%s\n", (int)tn.value.type.len, tn.value.type.ptr,
              (int)tn.value.unit.len, tn.value.unit.ptr,
              absolute ? ", raw sums" : ", shares of each total in percent; deltas in points");
@@ -65,9 +78,10 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
       for (size_t k = 0; k < n; k++) {
         pcol_diff_row *r = &rows[k];
         if (absolute)
-          printf("%10lld %10lld %+10lld %10lld %10lld %+10lld  ", (long long)r->base_flat,
-                 (long long)r->new_flat, (long long)r->abs_flat, (long long)r->base_cum,
-                 (long long)r->new_cum, (long long)r->abs_cum);
+          printf("%10s %10s %10s %10s %10s %10s  ", vt_of(&tn.value, r->base_flat, 0).s,
+                 vt_of(&tn.value, r->new_flat, 0).s, vt_of(&tn.value, r->abs_flat, 1).s,
+                 vt_of(&tn.value, r->base_cum, 0).s, vt_of(&tn.value, r->new_cum, 0).s,
+                 vt_of(&tn.value, r->abs_cum, 1).s);
         else
           printf("%8.2f%% %8.2f%% %+9.2f %8.2f%% %8.2f%% %+9.2f  ", pcol_share(r->base_flat, tb.total),
                  pcol_share(r->new_flat, tn.total), r->d_flat, pcol_share(r->base_cum, tb.total),
@@ -87,12 +101,8 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
       for (size_t k = 0; k < n; k++) {
         pcol_diff_row *r = &rows[k];
         if (absolute) {
-          tbl_i64(&t, r->base_flat);
-          tbl_i64(&t, r->new_flat);
-          tbl_i64(&t, r->abs_flat);
-          tbl_i64(&t, r->base_cum);
-          tbl_i64(&t, r->new_cum);
-          tbl_i64(&t, r->abs_cum);
+          pcol_sum x[6] = {r->base_flat, r->new_flat, r->abs_flat, r->base_cum, r->new_cum, r->abs_cum};
+          for (int q = 0; q < 6; q++) tbl_num(&t, vt_of(&tn.value, x[q], 0).s);
         } else {
           double v[6] = {pcol_share(r->base_flat, tb.total), pcol_share(r->new_flat, tn.total), r->d_flat,
                          pcol_share(r->base_cum, tb.total), pcol_share(r->new_cum, tn.total), r->d_cum};

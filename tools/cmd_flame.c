@@ -81,13 +81,17 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
     if (!rc) rc = pcol_ftree_diff(&t, &tb, &bshare, &delta, &err);
   }
   if (!rc) {
-    char sub[600], tot[64];
-    if (pcol_unit_known(t.value.unit)) pcol_unit_label(t.total[0], t.value.unit, "minimum", tot, sizeof tot);
-    else snprintf(tot, sizeof tot, "%lld", (long long)t.total[0]);
+    char sub[600], total[48];
+    pcol_str unit; /* of the numbers as printed (1.5 of count/1e-9) */
+    pcol_value_decimals(&t.value, &unit);
+    if (pcol_unit_known(t.value.unit)) /* pprof's human units (1.23s, 45.60MB) */
+      pcol_unit_label(t.total[0], t.value.unit, "minimum", total, sizeof total);
+    else
+      pcol_value_text(&t.value, t.total[0], total, sizeof total);
     snprintf(sub, sizeof sub, "%s%.*s (%.*s), total %s%s%.400s", base_path ? "widths: new; " : "",
              (int)t.value.type.len, t.value.type.ptr ? t.value.type.ptr : "NA",
-             (int)t.value.unit.len, t.value.unit.ptr ? t.value.unit.ptr : "NA",
-             tot, base_path ? "; red grew, blue shrank against " : "",
+             (int)unit.len, unit.ptr ? unit.ptr : "NA",
+             total, base_path ? "; red grew, blue shrank against " : "",
              base_path ? base_path : "");
     svg_flame_opts so = {title, sub, (double)width, minwidth, cli_flag(cmd, a, "inverted"), palette};
     pcol_out o;

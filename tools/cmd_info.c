@@ -86,7 +86,7 @@ static int print_sources_table(pcol_file *f, const char *path, out_format fmt,
   cli_view_meta m = {"info", path, {NULL, 0}, {NULL, 0}, 0, NULL, NULL, 0, NULL};
   if (fmt == OUT_JSON) { /* the file's default value and its total */
     pcol_value_sel v;
-    int64_t *w = NULL;
+    pcol_sum *w = NULL;
     int rc = pcol_value_resolve(f, NULL, NULL, &v, err);
     if (!rc) rc = pcol_stack_weights(f, NULL, &v, &w, &m.total, err);
     free(w);

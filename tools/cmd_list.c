@@ -20,7 +20,7 @@ const cli_opt opts_list[] = {
     CLI_OPT_FILTER,
     {NULL, 0, 0, NULL}};
 
-static const char *dot_or(int64_t v, pcol_str vu, const char *unit, char *b, size_t n) {
+static const char *dot_or(pcol_sum v, pcol_str vu, const char *unit, char *b, size_t n) {
   if (v == 0) return ".";
   pcol_unit_label(v, vu, unit, b, n);
   return b;
@@ -77,8 +77,8 @@ static void print_table(FILE *fp, out_format fmt, const pcol_list *l, const cli_
       tbl_str(&tb, k->name.ptr, k->name.len);
       tbl_str(&tb, k->file.ptr, k->file.len);
       tbl_i64(&tb, ln->line);
-      tbl_i64(&tb, ln->flat);
-      tbl_i64(&tb, ln->cum);
+      tbl_sum(&tb, ln->flat);
+      tbl_sum(&tb, ln->cum);
       tbl_str(&tb, ln->text.ptr, ln->text.len);
       tbl_str(&tb, l->value.unit.ptr, l->value.unit.len);
       tbl_end_row(&tb);

@@ -10,7 +10,7 @@ const cli_opt opts_pack[] = {
                        "input is rewritten with the new codec, losslessly"},
     {"no-mmap", 0, 0, "read pcol and Perun inputs into memory instead of mapping them"},
     {"coalesce", 0, 0, "merge runs of identical consecutive samples into long samples"},
-    {"max-input", 0, 1, "limit in bytes on an input after decompression (default: a gzip input "
+    {"max-input", 0, 1, "limit in bytes (K, M, G, T: x1024) on an input after decompression (default: a gzip input "
                         "may inflate to 64 x its size, at least 32 MiB; other inputs 8 GiB)"},
     {NULL, 0, 0, NULL}};
 

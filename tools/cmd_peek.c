@@ -36,7 +36,7 @@ static void print_text(FILE *fp, const char *path, const pcol_top *t, const pcol
   cli_print_view_header(fp, path, t, t->nrows, sel, unit);
   fprintf(fp, "%s\n      flat  flat%%   sum%%        cum   cum%%   calls calls%% + context \t \t \n",
           sep);
-  int64_t flat_sum = 0;
+  pcol_sum flat_sum = 0;
   char b1[64], b2[64], p1[16], p2[16], p3[16];
   for (size_t i = 0; i < pk->nnodes; i++) {
     const pcol_peek_node *nd = &pk->nodes[i];
@@ -58,14 +58,14 @@ static void print_text(FILE *fp, const char *path, const pcol_top *t, const pcol
 }
 
 static void table_edge(cli_table *tb, pcol_str node, const char *rel, const pcol_peek_edge *e,
-                       pcol_str name, int64_t cum, pcol_str unit) {
+                       pcol_str name, pcol_sum cum, pcol_str unit) {
   char b[32];
   tbl_str(tb, node.ptr, node.len);
   tbl_cstr(tb, rel);
   tbl_str(tb, name.ptr, name.len);
   tbl_na(tb);
   tbl_na(tb);
-  tbl_i64(tb, e->value);
+  tbl_sum(tb, e->value);
   snprintf(b, sizeof b, "%.2f", cum ? 100.0 * (double)e->value / (double)cum : 0.0);
   tbl_num(tb, b);
   tbl_bool(tb, e->inl);
@@ -87,8 +87,8 @@ static void print_table(FILE *fp, out_format fmt, const pcol_top *t, const pcol_
     tbl_str(&tb, r->name.ptr, r->name.len);
     tbl_cstr(&tb, "node");
     tbl_str(&tb, r->name.ptr, r->name.len);
-    tbl_i64(&tb, r->flat);
-    tbl_i64(&tb, r->cum);
+    tbl_sum(&tb, r->flat);
+    tbl_sum(&tb, r->cum);
     tbl_na(&tb);
     tbl_na(&tb);
     tbl_na(&tb);
@@ -125,7 +125,7 @@ int cmd_peek(const cli_command *cmd, cli_args *a) {
   nomatch = !rc && pk.nnodes == 0; /* pprof: an error, and no report */
   if (nomatch) {
   } else if (!rc && fmt == OUT_TEXT) {
-    int64_t *vals = malloc((t.nrows + 1) * sizeof *vals);
+    pcol_sum *vals = malloc((t.nrows + 1) * sizeof *vals);
     char unit[32];
     if (!vals) {
       rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");

@@ -21,7 +21,7 @@ const cli_opt opts_top[] = {
     CLI_OPT_FILTER,
     {NULL, 0, 0, NULL}};
 
-static double pct(int64_t v, int64_t total) {
+static double pct(pcol_sum v, pcol_sum total) {
   return total ? 100.0 * (double)v / (double)total : 0.0;
 }
 
@@ -31,7 +31,7 @@ static const char *inline_name(int inl) {
 
 /* pprof -top's layout (report.go printText), after pcol's File/Type lines */
 static void print_text(FILE *fp, const char *path, const pcol_top *t, size_t n,
-                       const pcol_select *sel, size_t dropped, int64_t cutoff, size_t shown_of,
+                       const pcol_select *sel, size_t dropped, pcol_sum cutoff, size_t shown_of,
                        const char *unit) {
   const pcol_value_sel *v = &t->value;
   char b1[64], b3[64], p1[16], p2[16], p3[16];
@@ -43,7 +43,7 @@ static void print_text(FILE *fp, const char *path, const pcol_top *t, size_t n,
   if (t->total && n > 0 && n < shown_of)
     fprintf(fp, "Showing top %zu nodes out of %zu\n", n, shown_of);
   fprintf(fp, "%10s %5s%% %5s%% %10s %5s%%\n", "flat", "flat", "sum", "cum", "cum");
-  int64_t sum = 0;
+  pcol_sum sum = 0;
   for (size_t i = 0; i < n; i++) {
     const pcol_top_row *r = &t->rows[i];
     sum += r->flat;
@@ -71,12 +71,12 @@ static void print_table(FILE *fp, out_format fmt, const pcol_top *t, size_t n,
     const pcol_top_row *r = &t->rows[i];
     double fp_ = pct(r->flat, t->total);
     sum += fp_;
-    tbl_i64(&tb, r->flat);
+    tbl_sum(&tb, r->flat);
     snprintf(b, sizeof b, "%.2f", fp_);
     tbl_num(&tb, b);
     snprintf(b, sizeof b, "%.2f", sum);
     tbl_num(&tb, b);
-    tbl_i64(&tb, r->cum);
+    tbl_sum(&tb, r->cum);
     snprintf(b, sizeof b, "%.2f", pct(r->cum, t->total));
     tbl_num(&tb, b);
     tbl_str(&tb, r->name.ptr ? r->name.ptr : "", r->name.len);
@@ -127,7 +127,7 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
     rc = pcol_top_by_label(f, &sel, &v, bys + 6, &t, &err);
   else
     rc = pcol_top_compute(f, &sel, &v, by, &t, &err);
-  int64_t cutoff = 0;
+  pcol_sum cutoff = 0;
   size_t dropped = 0;
   if (!rc) {
     dropped = pcol_top_cutoff(&t, fraction, &cutoff);
@@ -142,7 +142,7 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
   if (!rc) {
     size_t n = limit < t.nrows ? (size_t)limit : t.nrows;
     if (fmt == OUT_TEXT) {
-      int64_t *vals = malloc((2 * n + 1) * sizeof *vals);
+      pcol_sum *vals = malloc((2 * n + 1) * sizeof *vals);
       char unit[32];
       if (!vals) {
         rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");

@@ -9,7 +9,7 @@ const cli_opt opts_unpack[] = {
     {"no-gzip", 0, 0, "pprof: write raw protobuf instead of gzip"},
     {"value", 0, 1, "collapsed: value type to weigh stacks by"},
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
-    {"max-output", 0, 1, "budget in bytes for the output, and for what it holds in memory "
+    {"max-output", 0, 1, "budget in bytes (K, M, G, T: x1024) for the output, and for what it holds in memory "
                          "(default: 64 x the pcol file's size, at least 32 MiB)"},
     /* not CLI_OPT_SELECT: its --to (seconds) would clash with --to FORMAT */
     {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`)"},

@@ -3,6 +3,9 @@
 #include "cli.h"
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
   const char *out = cli_get(cmd, a, "output");
@@ -34,6 +37,13 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
     return cli_usage_error(cmd->name, "--max-input must be at least 1 byte");
   pcol_error err = {0};
   pcol_builder *b = NULL;
+#ifdef __GLIBC__
+  /* The builder's columns grow by doubling.  Below glibc's (dynamic, up to
+   * 32 MB) mmap threshold each growth copies inside the heap and leaves the
+   * old copy resident as a hole: ~100 MB of peak memory at 10M samples.
+   * Mapped from 1 MB on, growth is an mremap (no copy, no hole). */
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
   /* inputs are added one at a time: memory holds the merged tables plus one
    * input's id maps, never all inputs at once */
   int rc = pcol_builder_new(&b, &err);

@@ -98,11 +98,17 @@ static void colour(const flame *fl, uint32_t n, int *r, int *g, int *b) {
   }
 }
 
-/* "1.23s (12.34%)"-style amounts: pprof's units where the unit is known,
- * else the number and the unit */
-static void amount(const flame *fl, int64_t v, char *b, size_t n) {
-  if (pcol_unit_known(fl->unit)) pcol_unit_label(v, fl->unit, "minimum", b, n);
-  else snprintf(b, n, "%lld %.*s", (long long)v, (int)fl->unit.len, fl->unit.ptr);
+/* a frame's value: pprof's human units where the unit is known (1.23s,
+ * 45.60MB), else the number as given and its unit */
+static void amount(const flame *fl, pcol_sum v, char *b, size_t n) {
+  const pcol_value_sel *vs = &fl->t->value;
+  if (vs->vt_id && pcol_unit_known(vs->unit)) {
+    pcol_unit_label(v, vs->unit, "minimum", b, n);
+    return;
+  }
+  char s[48]; /* as given: 1.5, not 1500000000 of count/1e-9 */
+  pcol_value_text(vs, v, s, sizeof s);
+  snprintf(b, n, "%s%s%.*s", s, fl->unit.len ? " " : "", (int)fl->unit.len, fl->unit.ptr);
 }
 
 /* data-p/data-e: the frame's preorder number among drawn frames and the
@@ -117,13 +123,14 @@ static void frame(const flame *fl, uint32_t n, double x, double w, uint32_t pre,
   double y = fl->inverted ? TOP + (double)t->depth[n] * FRAME_H
                           : fl->height - BOTTOM - (t->depth[n] + 1) * FRAME_H;
   double share = 100.0 * (double)t->total[n] / fl->root;
-  char am[64];
+  char am[96], dv[48];
   amount(fl, t->total[n], am, sizeof am);
+  pcol_sum_text(t->total[n], dv, sizeof dv);
   int r, g, b;
   colour(fl, n, &r, &g, &b);
   fprintf(fp, "<g data-x=\"%.9f\" data-w=\"%.9f\" data-d=\"%u\" data-p=\"%u\" data-e=\"%u\" "
-          "data-v=\"%lld\" data-name=\"",
-          (x - PAD) / fl->width, w / fl->width, t->depth[n], pre, end, (long long)t->total[n]);
+          "data-v=\"%s\" data-name=\"",
+          (x - PAD) / fl->width, w / fl->width, t->depth[n], pre, end, dv);
   xml_text(fp, name.ptr, name.len);
   fputs("\" data-info=\"", fp);
   xml_text(fp, name.ptr, name.len);
@@ -289,7 +296,8 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const svg_flame_opts *o, cons
   fl.inverted = o->inverted;
   for (int i = 0; o->palette && svg_palettes[i]; i++)
     if (!strcmp(o->palette, svg_palettes[i])) fl.palette = i;
-  fl.unit = t->value.vt_id ? t->value.unit : (pcol_str){"samples", 7};
+  fl.unit = (pcol_str){"samples", 7};
+  if (t->value.vt_id) pcol_value_decimals(&t->value, &fl.unit); /* "1e-9 B" values are in B */
   if (!fl.unit.ptr) fl.unit = (pcol_str){"", 0};
   if (delta)
     for (uint32_t i = 0; i < n; i++)

@@ -2,9 +2,9 @@
  *
  * It uses include/pcol.h only (the public API) and gives both bindings:
  *  - the 17 logical views of a file (spec.md §11, what `pcol cat --table`
- *    prints) as typed columns: stored columns are borrowed from the file
- *    (zero-copy; valid until pcol_close), derived columns are computed into
- *    malloc'd arrays;
+ *    prints) as whole typed columns: stored columns are borrowed from the
+ *    file (zero-copy; valid until pcol_close), the others are filled by
+ *    libpcol (pcol_lview_scan) into malloc'd arrays;
  *  - the one rule that turns a stored byte string into valid UTF-8 (every
  *    well-formed UTF-8 sequence kept, every other byte as its Latin-1 code
  *    point, as `pcol cat --format json` writes it);
@@ -19,38 +19,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What a cell of a column means (spec.md §11.1). */
-typedef enum pcb_kind {
-  PCB_ID = 1, /* the row's 1-based id; u32; never null */
-  PCB_REF,    /* u32 id; 0 = null */
-  PCB_STR,    /* u32 string id; 0 = null */
-  PCB_I64,    /* i64; INT64_MIN = null */
-  PCB_U64,    /* u64; never null */
-  PCB_F64,    /* f64; any NaN = null */
-  PCB_BOOL,   /* u8, 0 or 1 */
-  PCB_COUNT   /* u32 count (a depth); never null */
-} pcb_kind;
+/* The views themselves are libpcol's (pcol_lview_*, lib/query/views.c, the
+ * implementation `pcol cat` prints); these names are the glue's for them. */
+typedef pcol_lview_kind pcb_kind; /* what a cell means (spec.md §11.1) */
+#define PCB_ID PCOL_LK_ID       /* the row's 1-based id; u32; never null */
+#define PCB_REF PCOL_LK_REF     /* u32 id; 0 = null */
+#define PCB_STR PCOL_LK_STR     /* u32 string id; 0 = null */
+#define PCB_I64 PCOL_LK_I64     /* i64; INT64_MIN = null */
+#define PCB_U64 PCOL_LK_U64     /* u64; never null */
+#define PCB_F64 PCOL_LK_F64     /* f64; any NaN = null */
+#define PCB_BOOL PCOL_LK_BOOL   /* u8, 0 or 1 */
+#define PCB_COUNT PCOL_LK_COUNT /* u32 count (a depth); never null */
 
-#define PCB_MAX_COLS 10
-#define PCB_NVIEWS 17
+#define PCB_MAX_COLS PCOL_LVIEW_MAX_COLS
+#define PCB_NVIEWS PCOL_LVIEW_COUNT
 
-typedef struct pcb_col_info {
-  const char *name;
-  pcb_kind kind;
-} pcb_col_info;
-
-typedef struct pcb_view_info {
-  const char *name;
-  int ncols;
-  pcb_col_info cols[PCB_MAX_COLS];
-  int sample_view; /* 1: rows follow the samples (a selection applies) */
-  int derived;     /* 1: some columns are computed, not stored */
-} pcb_view_info;
+typedef pcol_lview_info pcb_view_info;
 
 /* The views in the order read_pcol lists them; NULL past the end. */
-const pcb_view_info *pcb_view_at(int i);
+#define pcb_view_at pcol_lview_at
 /* By name; NULL if none. */
-const pcb_view_info *pcb_view_by_name(const char *name);
+#define pcb_view_by_name pcol_lview_by_name
 
 /* One column of a view.  Its values, row r: seq ? r + 1 : data ? data[r] :
  * dflt, with data of element type `type` (PCOL_TYPE_U32 for ID, REF, STR,

@@ -61,6 +61,12 @@ int pcol_builder_new(pcol_builder **out, pcol_error *err) {
     pcol_builder_free(b);
     return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   }
+  const pcol_table_info *si = pcol_table_info_get(PCOL_T_SAMPLES);
+  for (int c = 0; c < si->ncolumns; c++) {
+    size_t w = pcol_type_width(si->columns[c].type);
+    uint64_t d = (uint64_t)si->columns[c].dflt;
+    b->sdflt[c] = w < 8 ? d & (((uint64_t)1 << (8 * w)) - 1) : d;
+  }
   b->t[PCOL_T_STRINGS].rows = 1;
   b->string_count = 1;
   *out = b;
@@ -76,7 +82,7 @@ void pcol_builder_free(pcol_builder *b) {
   pcol_hset_free(&b->functions);
   pcol_hset_free(&b->mappings);
   pcol_hset_free(&b->locations);
-  pcol_hset_free(&b->stacks);
+  free(b->stacks.e);
   pcol_hset_free(&b->labelsets);
   free(b);
 }
@@ -378,11 +384,22 @@ int pcol_b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address,
 }
 
 /* -------------------------------------------------------------- stacks */
-static int stack_eq(const void *ctx, uint32_t id, const void *key) {
-  const pcol_builder *b = ctx;
-  const pair_key *k = key;
-  return u32_at(COL(b, PCOL_T_STACKS, PCOL_C_STACK_PARENT), id - 1) == k->a &&
-         u32_at(COL(b, PCOL_T_STACKS, PCOL_C_STACK_LOCATION), id - 1) == k->b;
+static int nodeset_grow(pcol_nodeset *h) {
+  size_t ncap = h->cap ? h->cap * 2 : 1024;
+  if (ncap > SIZE_MAX / (3 * sizeof(uint32_t))) return PCOL_ENOMEM;
+  uint32_t *ne = calloc(ncap, 3 * sizeof *ne);
+  if (!ne) return PCOL_ENOMEM;
+  for (size_t i = 0; i < h->cap; i++) {
+    const uint32_t *s = h->e + 3 * i;
+    if (!s[0]) continue;
+    size_t j = pcol_hash2(5, s[1], s[2]) & (ncap - 1);
+    while (ne[3 * j]) j = (j + 1) & (ncap - 1);
+    memcpy(ne + 3 * j, s, 3 * sizeof *s);
+  }
+  free(h->e);
+  h->e = ne;
+  h->cap = ncap;
+  return PCOL_OK;
 }
 
 int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
@@ -391,19 +408,31 @@ int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
   if (parent > t->rows || location_id == 0 ||
       location_id > b->t[PCOL_T_LOCATIONS].rows)
     return PCOL_EINVAL;
-  pair_key k = {parent, location_id};
-  uint64_t h = pcol_hash2(5, parent, location_id);
-  uint32_t found = pcol_hset_find(&b->stacks, h, stack_eq, b, &k);
-  if (found) {
-    *stack_id = found;
-    return PCOL_OK;
-  }
+  pcol_nodeset *h = &b->stacks;
+  uint64_t hash = pcol_hash2(5, parent, location_id);
+  size_t i = 0, mask = h->cap - 1;
+  if (h->cap)
+    for (i = hash & mask;; i = (i + 1) & mask) {
+      const uint32_t *s = h->e + 3 * i;
+      if (!s[0]) break;
+      if (s[1] == parent && s[2] == location_id) {
+        *stack_id = s[0];
+        return PCOL_OK;
+      }
+    }
   uint32_t nid;
   PCOL_RETURN_NOT_OK(next_id(t->rows, &nid));
+  if ((h->count + 1) * 4 > h->cap * 3) { /* load <= 3/4, as pcol_hset */
+    PCOL_RETURN_NOT_OK(nodeset_grow(h));
+    mask = h->cap - 1;
+    for (i = hash & mask; h->e[3 * i]; i = (i + 1) & mask) {}
+  }
   PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_STACK_PARENT, parent));
   PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_STACK_LOCATION, location_id));
   t->rows++;
-  PCOL_RETURN_NOT_OK(pcol_hset_insert(&b->stacks, h, nid));
+  uint32_t *s = h->e + 3 * i;
+  s[0] = nid, s[1] = parent, s[2] = location_id;
+  h->count++;
   *stack_id = nid;
   return PCOL_OK;
 }
@@ -412,6 +441,34 @@ int pcol_b_stack(pcol_builder *b, const uint32_t *locs, size_t n,
                  uint32_t *stack_id) {
   uint32_t node = 0;
   for (size_t i = n; i-- > 0;) PCOL_RETURN_NOT_OK(pcol_b_stack_node(b, node, locs[i], &node));
+  *stack_id = node;
+  return PCOL_OK;
+}
+
+int pcol_b_stack_memo(pcol_builder *b, pcol_stack_memo *m, const uint32_t *locs, size_t n,
+                      uint32_t *stack_id) {
+  const uint32_t *pl = (const uint32_t *)(const void *)m->locs.data;
+  const uint32_t *pn = (const uint32_t *)(const void *)m->nodes.data;
+  size_t pm = m->locs.len / sizeof(uint32_t), k = 0;
+  while (k < n && k < pm && pl[k] == locs[n - 1 - k]) k++;
+  uint32_t node = k ? pn[k - 1] : 0;
+  m->locs.len = m->nodes.len = k * sizeof(uint32_t);
+  if (pcol_buf_reserve(&m->locs, (n - k) * sizeof(uint32_t)) ||
+      pcol_buf_reserve(&m->nodes, (n - k) * sizeof(uint32_t))) {
+    m->locs.len = m->nodes.len = 0;
+    return PCOL_ENOMEM;
+  }
+  for (size_t j = k; j < n; j++) {
+    int rc = pcol_b_stack_node(b, node, locs[n - 1 - j], &node);
+    if (rc) {
+      m->locs.len = m->nodes.len = 0;
+      return rc;
+    }
+    memcpy(m->locs.data + m->locs.len, &locs[n - 1 - j], sizeof(uint32_t));
+    memcpy(m->nodes.data + m->nodes.len, &node, sizeof node);
+    m->locs.len += sizeof(uint32_t);
+    m->nodes.len += sizeof node;
+  }
   *stack_id = node;
   return PCOL_OK;
 }
@@ -475,6 +532,47 @@ int pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n,
 }
 
 /* ------------------------------------------------------------ samples */
+/* Appends v (w bytes) to samples column col, lazily while it is default. */
+static int s_push(pcol_builder *b, int col, uint64_t v, size_t w) {
+  pcol_buf *buf = COL(b, PCOL_T_SAMPLES, col);
+  if (buf->len == 0) {
+    uint64_t d = b->sdflt[col - 1];
+    if (v == d) {
+      b->lazy[col - 1]++;
+      return PCOL_OK;
+    }
+    uint64_t n = b->lazy[col - 1];
+    if (n) {
+      if (n > (SIZE_MAX - w) / w) return PCOL_ENOMEM;
+      PCOL_RETURN_NOT_OK(pcol_buf_reserve(buf, (size_t)(n + 1) * w));
+      for (uint64_t i = 0; i < n; i++) memcpy(buf->data + i * w, &d, w); /* little endian */
+      buf->len = (size_t)n * w;
+      b->lazy[col - 1] = 0;
+    }
+  }
+  PCOL_RETURN_NOT_OK(pcol_buf_reserve(buf, w));
+  memcpy(buf->data + buf->len, &v, w);
+  buf->len += w;
+  return PCOL_OK;
+}
+
+int pcol_b_materialize(pcol_builder *b) {
+  const pcol_table_info *ti = pcol_table_info_get(PCOL_T_SAMPLES);
+  for (int c = 0; c < ti->ncolumns; c++) {
+    if (!b->lazy[c]) continue;
+    uint64_t n = b->lazy[c];
+    size_t w = pcol_type_width(ti->columns[c].type);
+    uint64_t d = (uint64_t)ti->columns[c].dflt;
+    pcol_buf *buf = &b->t[PCOL_T_SAMPLES].cols[c];
+    if (n > SIZE_MAX / w) return PCOL_ENOMEM;
+    PCOL_RETURN_NOT_OK(pcol_buf_reserve(buf, (size_t)n * w));
+    for (uint64_t i = 0; i < n; i++) memcpy(buf->data + i * w, &d, w);
+    buf->len = (size_t)n * w;
+    b->lazy[c] = 0;
+  }
+  return PCOL_OK;
+}
+
 int pcol_b_sample(pcol_builder *b, const pcol_sample_row *s,
                   const pcol_value_row *values, size_t nvalues,
                   uint32_t *sample_id) {
@@ -499,13 +597,13 @@ int pcol_b_sample(pcol_builder *b, const pcol_sample_row *s,
     PCOL_RETURN_NOT_OK(pcol_bt_push_i64(vt, PCOL_C_V_VALUE, values[i].value));
     vt->rows++;
   }
-  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_S_SOURCE, s->source_id));
-  PCOL_RETURN_NOT_OK(pcol_bt_push_i64(t, PCOL_C_S_TIME, s->time_ns));
-  PCOL_RETURN_NOT_OK(pcol_bt_push_i64(t, PCOL_C_S_DURATION, s->duration_ns));
-  PCOL_RETURN_NOT_OK(pcol_bt_push_i64(t, PCOL_C_S_WEIGHT, s->weight));
-  PCOL_RETURN_NOT_OK(pcol_bt_push_i64(t, PCOL_C_S_CPU_DELTA, s->cpu_delta_ns));
-  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_S_STACK, s->stack_id));
-  PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_S_LABELSET, s->labelset_id));
+  PCOL_RETURN_NOT_OK(s_push(b, PCOL_C_S_SOURCE, s->source_id, 4));
+  PCOL_RETURN_NOT_OK(s_push(b, PCOL_C_S_TIME, (uint64_t)s->time_ns, 8));
+  PCOL_RETURN_NOT_OK(s_push(b, PCOL_C_S_DURATION, (uint64_t)s->duration_ns, 8));
+  PCOL_RETURN_NOT_OK(s_push(b, PCOL_C_S_WEIGHT, (uint64_t)s->weight, 8));
+  PCOL_RETURN_NOT_OK(s_push(b, PCOL_C_S_CPU_DELTA, (uint64_t)s->cpu_delta_ns, 8));
+  PCOL_RETURN_NOT_OK(s_push(b, PCOL_C_S_STACK, s->stack_id, 4));
+  PCOL_RETURN_NOT_OK(s_push(b, PCOL_C_S_LABELSET, s->labelset_id, 4));
   PCOL_RETURN_NOT_OK(pcol_bt_push_u64(t, PCOL_C_S_VALUE_OFFSETS, vt->rows));
   t->rows++;
   b->last_source = s->source_id;

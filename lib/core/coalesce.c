@@ -113,6 +113,7 @@ static int note_max_durations(pcol_builder *b, pcol_error *err) {
 int pcol_builder_coalesce(pcol_builder *b, pcol_error *err) {
   uint64_t n = b->t[PCOL_T_SAMPLES].rows;
   if (n < 2) return PCOL_OK;
+  if (pcol_b_materialize(b)) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   /* cut[r] = 1: row r may not join the run of row r-1 */
   uint8_t *cut = calloc(n + 1, 1);
   uint32_t *map = malloc(n * sizeof *map);

@@ -20,7 +20,16 @@
  * of its source; a coalesced run (duration N x interval) is its duration;
  * the source's last sample is weight x the last segment's interval (meta
  * rprof.interval_last_us, else rprof.interval_us).  Cost: one pass over
- * meta, then O(1) a sample. */
+ * meta, then O(1) a sample.
+ *
+ * Decimal counts (internal.h, pcol_rtime): a collapsed file may mix integer
+ * counts (the weight; (T, "count") in a differential file) and decimal ones
+ * ((T, "1e-9"), on the lines that have one).  Every line has a count, so a
+ * collapsed sample without the decimal type is its integer count x 10^9
+ * there, and a collapsed source's default type is the decimal form of what
+ * it would otherwise be, when the file has one.  Otherwise the lines with
+ * integer counts would count 0 in the views (user review, defect 4).  Cost:
+ * one pass over value_types and one over sources. */
 #include "internal.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -55,6 +64,62 @@ int pcol_count_types(pcol_file *f, uint32_t **out, pcol_error *err) {
   }
   *out = c;
   return PCOL_OK;
+}
+
+/* The decimal-count rule's tables: dec[vt] (value types + 1 entries) and
+ * col[s] (sources + 1), as pcol_rtime's dec_from and collapsed. */
+static int decimal_tables(pcol_file *f, uint32_t **dec_out, uint8_t **col_out, pcol_error *err) {
+  static const char *const names[3] = {COLLAPSED_VT_COUNT, COLLAPSED_VT_BEFORE, COLLAPSED_VT_AFTER};
+  uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES), ns = pcol_rows(f, PCOL_T_SOURCES);
+  pcol_view ty, un, sty;
+  *dec_out = NULL;
+  *col_out = NULL;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &sty, err));
+  uint32_t *dec = calloc(nvt + 1, sizeof *dec);
+  uint8_t *col = calloc(ns + 1, 1), *kind = calloc(nvt + 1, 1); /* kind: 1 + name, +3 when decimal */
+  int rc = dec && col && kind ? PCOL_OK : pcol_oom(err);
+  uint32_t integer[3] = {0, 0, 0}; /* (T, "count") per name, the first */
+  for (uint64_t i = 0; !rc && i < nvt; i++) {
+    pcol_str t, u;
+    if ((rc = pcol_string(f, pcol_view_u32(&ty, i), &t, err)) || (rc = pcol_string(f, pcol_view_u32(&un, i), &u, err)))
+      break;
+    for (int k = 0; k < 3; k++) {
+      if (!pcol_str_is(t, names[k])) continue;
+      if (pcol_str_is(u, COLLAPSED_UNIT_NANO)) kind[i + 1] = (uint8_t)(4 + k);
+      else if (pcol_str_is(u, COLLAPSED_UNIT_COUNT) && !integer[k]) integer[k] = (uint32_t)(i + 1);
+    }
+  }
+  for (uint64_t i = 1; !rc && i <= nvt; i++) {
+    if (kind[i] < 4) continue;
+    int k = kind[i] - 4;
+    if (integer[k] || k == 0) dec[i] = integer[k] + 1; /* "count" without one: the weight */
+  }
+  for (uint64_t s = 0; !rc && s < ns; s++) {
+    pcol_str st;
+    if ((rc = pcol_string(f, pcol_view_u32(&sty, s), &st, err))) break;
+    col[s + 1] = (uint8_t)pcol_str_is(st, PCOL_SRC_COLLAPSED);
+  }
+  free(kind);
+  if (rc) {
+    free(dec);
+    free(col);
+    return rc;
+  }
+  *dec_out = dec;
+  *col_out = col;
+  return PCOL_OK;
+}
+
+static uint32_t decimal_of(const uint32_t *dec, uint64_t nvt, uint32_t from) {
+  for (uint64_t i = 1; i <= nvt; i++)
+    if (dec[i] == from + 1) return (uint32_t)i;
+  return 0;
+}
+
+uint32_t pcol_rtime_decimal_of(const pcol_rtime *t, uint32_t from) {
+  return t->dec_from ? decimal_of(t->dec_from, t->nvt, from) : 0;
 }
 
 int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
@@ -103,6 +168,17 @@ int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
     if ((rc = pcol_string(f, pcol_view_u32(&sty, s - 1), &st, err))) break;
     if (pcol_str_is(st, PCOL_SRC_RPROF)) d[s - lo] = 0;
   }
+  /* a collapsed source shows every line's count: the decimal form of its
+   * type when the file has one (the decimal-count rule) */
+  uint32_t *dec = NULL;
+  uint8_t *col = NULL;
+  if (!rc) rc = decimal_tables(f, &dec, &col, err);
+  for (uint64_t s = lo; !rc && s <= hi; s++) {
+    uint32_t x = s < pcol_rows(f, PCOL_T_SOURCES) + 1 && col[s] ? decimal_of(dec, pcol_rows(f, PCOL_T_VALUE_TYPES), d[s - lo]) : 0;
+    if (x) d[s - lo] = x;
+  }
+  free(dec);
+  free(col);
   free(want);
   free(named);
   return rc;
@@ -165,13 +241,19 @@ int pcol_rtime_init(pcol_rtime *t, pcol_file *f, pcol_error *err) {
   for (uint64_t s = 1; s <= t->nsources; s++)
     if (!t->last_ns[s]) t->last_ns[s] = first[s];
   free(first);
+  t->nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  if (!rc) rc = decimal_tables(f, &t->dec_from, &t->collapsed, err);
   if (rc) pcol_rtime_free(t);
   return rc;
 }
 
 void pcol_rtime_free(pcol_rtime *t) {
   free(t->last_ns);
+  free(t->dec_from);
+  free(t->collapsed);
   t->last_ns = NULL;
+  t->dec_from = NULL;
+  t->collapsed = NULL;
 }
 
 int64_t pcol_rtime_value(const pcol_rtime *t, uint64_t row) {
@@ -186,3 +268,44 @@ int64_t pcol_rtime_value(const pcol_rtime *t, uint64_t row) {
   __int128 v = (__int128)pcol_view_i64(&t->weight, row) * (s <= t->nsources ? t->last_ns[s] : 0);
   return v > INT64_MAX ? INT64_MAX : v < -INT64_MAX ? -INT64_MAX : (int64_t)v;
 }
+
+int pcol_unit_decimals(pcol_str unit, pcol_str *shown) {
+  /* "1e-D" or "1e-D U", D = 1..9 (COLLAPSED_UNIT_NANO is "1e-9"; a Perun
+   * file whose amounts are too large for 10^9 is stored with fewer) */
+  if (unit.ptr && unit.len >= 4 && !memcmp(unit.ptr, "1e-", 3) && unit.ptr[3] >= '1' &&
+      unit.ptr[3] <= '9' && (unit.len == 4 || (unit.ptr[4] == ' ' && unit.len > 5))) {
+    if (shown) *shown = unit.len == 4 ? (pcol_str){"", 0} : (pcol_str){unit.ptr + 5, unit.len - 5};
+    return unit.ptr[3] - '0';
+  }
+  if (shown) *shown = unit;
+  return 0;
+}
+
+int pcol_decimal_text(char *buf, size_t cap, __int128 v, int decimals) {
+  if (!cap) return 0;
+  unsigned __int128 a = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v, scale = 1;
+  for (int k = 0; k < decimals; k++) scale *= 10;
+  unsigned __int128 ip = a / scale, fp = a % scale;
+  char ib[48];
+  int n = 0;
+  do {
+    ib[n++] = (char)('0' + (int)(ip % 10));
+    ip /= 10;
+  } while (ip && n < 47);
+  size_t o = 0;
+  if (v < 0 && o < cap) buf[o++] = '-';
+  while (n && o < cap) buf[o++] = ib[--n];
+  if (fp) {
+    char fb[40];
+    int e = decimals;
+    for (int k = decimals; k-- > 0; fp /= 10) fb[k] = (char)('0' + (int)(fp % 10));
+    while (e > 0 && fb[e - 1] == '0') e--;
+    if (o < cap) buf[o++] = '.';
+    for (int k = 0; k < e && o < cap; k++) buf[o++] = fb[k];
+  }
+  if (o >= cap) o = cap - 1;
+  buf[o] = 0;
+  return (int)o;
+}
+
+int pcol_sum_text(pcol_sum v, char *buf, size_t cap) { return pcol_decimal_text(buf, cap, v, 0); }

@@ -154,15 +154,49 @@ typedef struct pcol_btable {
   pcol_buf cols[PCOL_MAX_COLUMNS]; /* cols[k] = column id k+1 */
 } pcol_btable;
 
+/* Stack nodes: (parent, location) -> id with the key inline in the slot,
+ * so a probe costs one cache miss (the generic pcol_hset reads the id, the
+ * hash and then two builder columns): 3 words a slot, id (0 = empty),
+ * parent, location (the hash is computed again when the table grows). */
+typedef struct pcol_nodeset {
+  uint32_t *e;
+  size_t cap, count;
+} pcol_nodeset;
+
 struct pcol_builder {
   pcol_btable t[PCOL_T_COUNT_];
-  pcol_hset strings, value_types, functions, mappings, locations, stacks,
-      labelsets;
+  pcol_hset strings, value_types, functions, mappings, locations, labelsets;
+  pcol_nodeset stacks;
+  /* Samples columns that have held only their default so far are not
+   * stored: lazy[k] counts the rows of column k+1 while its buffer is empty
+   * (the first other value stores them).  A 10M-sample Rprof profile would
+   * otherwise keep 320 MB of defaults the writer then skips. */
+  uint64_t lazy[PCOL_MAX_COLUMNS];
+  uint64_t sdflt[PCOL_MAX_COLUMNS]; /* their defaults, as stored bytes */
   uint64_t string_count; /* including NA id 0 */
   int samples_unsorted;  /* set when (source, time) order is broken */
   uint32_t last_source;
   int64_t last_time;
 };
+
+/* The stack of locs[0, n) (innermost first), as pcol_b_stack, reusing the
+ * nodes of the outer frames it shares with the previous stack built
+ * through the same memo (consecutive samples usually share most of them,
+ * and a repeated stack costs no lookup at all).  The memo holds that
+ * previous stack, outermost first; free it with pcol_stack_memo_free. */
+typedef struct pcol_stack_memo {
+  pcol_buf locs, nodes;
+} pcol_stack_memo;
+int pcol_b_stack_memo(pcol_builder *b, pcol_stack_memo *m, const uint32_t *locs, size_t n,
+                      uint32_t *stack_id);
+static inline void pcol_stack_memo_free(pcol_stack_memo *m) {
+  pcol_buf_free(&m->locs);
+  pcol_buf_free(&m->nodes);
+}
+
+/* Stores the samples columns kept lazy (every reader of the builder's
+ * sample columns calls it first).  PCOL_OK or PCOL_ENOMEM. */
+int pcol_b_materialize(pcol_builder *b);
 
 /* Appends one row of raw column values (cells[k] for column k+1; for the
  * offsets column the caller passes the *end* offset of the row). */
@@ -354,12 +388,21 @@ static inline int64_t pcol_sample_count(const pcol_sample_cols *c, uint64_t row,
  * stands for, which Rprof does not store (interval x ticks, per segment).
  * last_ns[s] > 0: source s derives its time this way (s = 1..nsources);
  * cpu_vt: the stored value type cpu/nanoseconds (0 if none), which the
- * derived time stands in for in sources that lack it. */
+ * derived time stands in for in sources that lack it.
+ * With it, THE decimal-count rule (count.c): a collapsed source stores a
+ * decimal count as (T, "1e-9") = count x 10^9 on the lines that have one,
+ * and an integer count as (T, "count"), or as the weight for T = "count";
+ * a sample of a collapsed source that lacks the decimal type stands for its
+ * integer count x 10^9 there.  dec_from[vt] (vt = 1..nvt) = 1 + the type it
+ * fills in from (1 + 0: the weight), 0 for other types; collapsed[s] = 1
+ * for a collapsed source. */
 typedef struct pcol_rtime {
   pcol_view time, dur, weight, source;
-  uint64_t nsamples, nsources;
+  uint64_t nsamples, nsources, nvt;
   int64_t *last_ns;
   uint32_t cpu_vt;
+  uint32_t *dec_from;
+  uint8_t *collapsed;
 } pcol_rtime;
 int pcol_rtime_init(pcol_rtime *t, pcol_file *f, pcol_error *err);
 void pcol_rtime_free(pcol_rtime *t);
@@ -368,6 +411,15 @@ static inline int pcol_rtime_has(const pcol_rtime *t, uint32_t src) {
 }
 /* The time of sample `row`, whose source has pcol_rtime_has. */
 int64_t pcol_rtime_value(const pcol_rtime *t, uint64_t row);
+/* 1 when the samples of source src that lack value type vt get it from the
+ * decimal-count rule. */
+static inline int pcol_rtime_fills(const pcol_rtime *t, uint32_t src, uint32_t vt) {
+  return t->dec_from && vt >= 1 && vt <= t->nvt && t->dec_from[vt] && src >= 1 && src <= t->nsources &&
+         t->collapsed[src];
+}
+/* The decimal form (T, "1e-9") of type `from` (0 = the weight) in this
+ * file, 0 if none: what a collapsed source's counts are shown as. */
+uint32_t pcol_rtime_decimal_of(const pcol_rtime *t, uint32_t from);
 
 /* THE value of type vt of a sample with the time rule applied: the stored
  * value when the sample has one; else the derived time when vt asks for
@@ -381,9 +433,24 @@ static inline int pcol_sample_value_rt(const pcol_sample_cols *c, const pcol_rti
     *v = pcol_rtime_value(t, row);
     return 1;
   }
+  int64_t n;
+  if (t && pcol_rtime_fills(t, pcol_view_u32(&t->source, row), vt) &&
+      pcol_sample_value(c, row, t->dec_from[vt] - 1, &n)) { /* the decimal-count rule */
+    *v = n > INT64_MAX / 1000000000 ? INT64_MAX : n < -(INT64_MAX / 1000000000) ? -INT64_MAX : n * 1000000000;
+    return 1;
+  }
   *v = 0;
   return 0;
 }
+
+/* THE rule of decimal units (count.c): a unit "1e-9" or "1e-9 U" holds the
+ * value x 10^9 (collapsed decimal counts, Perun real amounts without a time
+ * unit).  Returns 9 for such a unit, else 0; *shown (may be NULL) = the
+ * unit the value is in once divided: U, "" for "1e-9", else the unit. */
+int pcol_unit_decimals(pcol_str unit, pcol_str *shown);
+/* v / 10^decimals exactly, without trailing zeros ("12", "1.5", "-0.25");
+ * NUL-terminated, truncated to cap.  Returns the length. */
+int pcol_decimal_text(char *buf, size_t cap, __int128 v, int decimals);
 
 /* THE default value type of each source in [lo, hi] (0 = the count):
  * d[s - lo].  count.c */

@@ -1,5 +1,7 @@
 /* fold.c — pcol_fold_write: collapsed stacks ("root;...;leaf value" per
- * line, sorted bytewise) from the frame tree, what `pcol fold` prints.
+ * line, sorted bytewise) from the frame tree, what `pcol fold` prints;
+ * values in the unit they stand for (pcol_value_text: a count/1e-9 of
+ * 1500000000 prints 1.5, as the collapsed input said).
  * Cost model: one frame tree (ftree.c), then one line per tree node with a
  * non-zero self value, built by walking up its parents (O(depth) each) into
  * one text buffer; lines are sorted through an index of (start, length)
@@ -57,8 +59,10 @@ int pcol_fold_write(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
     uint64_t pair[2] = {start, text.len - start};
     if (!rc) rc = pcol_buf_append(&idx, pair, sizeof pair);
     /* the value goes after the sort key */
-    char num[32];
-    int n = snprintf(num, sizeof num, " %lld\n", (long long)t.self[i]);
+    char num[48];
+    num[0] = ' ';
+    int n = 1 + pcol_value_text(&t.value, t.self[i], num + 1, sizeof num - 2); /* 1.5, not 1500000000 */
+    num[n++] = '\n';
     if (!rc && (rc = pcol_budget_hold(&bud, (uint64_t)n, err))) break;
     if (!rc) rc = pcol_buf_append(&text, num, (size_t)n);
   }

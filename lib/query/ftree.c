@@ -93,7 +93,7 @@ static int addr_key(pcol_q_fctx *c, pcol_q_keytab *keys, uint32_t loc, uint32_t 
 
 static int ftree_run(pcol_q_fctx *c, ft_priv *p, const pcol_select *sel, const pcol_value_sel *v,
                      pcol_ftree *out, pcol_error *err) {
-  int64_t *w = NULL;
+  pcol_sum *w = NULL;
   uint32_t *map = NULL, *fn_key = NULL;
   pcol_filter flt;
   int rc = pcol_filter_build(c->f, sel, &flt, err);

@@ -319,7 +319,7 @@ int pcol_top_by_label(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   memset(out, 0, sizeof *out);
   out->value = *v;
   pcol_tags tg;
-  int64_t *w = NULL;
+  pcol_sum *w = NULL;
   int rc = pcol_tags_compute(f, sel, v, &tg, err);
   if (rc) return rc;
   pcol_q_top_priv *p = calloc(1, sizeof *p);

@@ -21,7 +21,8 @@
 
 typedef struct entry {
   pcol_str name, file; /* file: cleaned, in the arena */
-  int64_t line, start, flat, cum;
+  int64_t line, start;
+  pcol_sum flat, cum;
 } entry;
 
 typedef struct list_priv {

@@ -22,7 +22,7 @@ typedef struct ptab { /* edges by (caller << 32 | callee), open addressing */
   uint32_t *id;       /* index into the edge arrays */
   size_t cap;
   uint32_t n, ecap;
-  int64_t *w;
+  pcol_sum *w;
   uint32_t *onpath;
   uint8_t *inl; /* every first occurrence was inlined */
 } ptab;
@@ -65,7 +65,7 @@ static uint32_t ptab_get(ptab *t, uint32_t from, uint32_t to) {
   if (t->k[h]) return t->id[h];
   if (t->n == t->ecap) {
     uint32_t nc = t->ecap ? 2 * t->ecap : 128;
-    int64_t *w = realloc(t->w, nc * sizeof *w);
+    pcol_sum *w = realloc(t->w, nc * sizeof *w);
     if (w) t->w = w;
     uint32_t *o = realloc(t->onpath, nc * sizeof *o);
     if (o) t->onpath = o;
@@ -104,8 +104,7 @@ static int node_edges(peek_walk *pw, uint32_t n, int enter) {
       if (!enter) {
         pw->edges.onpath[e]--;
       } else if (pw->edges.onpath[e]++ == 0) {
-        int64_t *w = &pw->edges.w[e];
-        if (__builtin_add_overflow(*w, s->sub[n], w)) *w = s->sub[n] < 0 ? INT64_MIN : INT64_MAX;
+        pw->edges.w[e] += s->sub[n]; /* 128 bits: cannot overflow (F4) */
         if (!(x >> 31)) pw->edges.inl[e] = 0;
       }
     }
@@ -156,8 +155,8 @@ static int str_cmp(pcol_str a, pcol_str b) {
 }
 static int edge_cmp(const void *pa, const void *pb) { /* graph.go edgeList.Less */
   const pcol_peek_edge *a = pa, *b = pb;
-  uint64_t x = a->value < 0 ? -(uint64_t)a->value : (uint64_t)a->value;
-  uint64_t y = b->value < 0 ? -(uint64_t)b->value : (uint64_t)b->value;
+  unsigned __int128 x = a->value < 0 ? -(unsigned __int128)a->value : (unsigned __int128)a->value;
+  unsigned __int128 y = b->value < 0 ? -(unsigned __int128)b->value : (unsigned __int128)b->value;
   if (a->value != b->value && x != y) return x > y ? -1 : 1;
   int c = str_cmp(a->caller, b->caller);
   return c ? c : str_cmp(a->callee, b->callee);

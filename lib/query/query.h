@@ -82,9 +82,9 @@ typedef struct pcol_q_inl_state {
   pcol_view st_parent, st_loc;
   uint64_t nstacks;
   uint32_t *loc_aoff, *loc_all; /* from build_loc_keys */
-  int64_t *sub;                 /* subtree weight per stack node */
+  pcol_sum *sub;                /* subtree weight per stack node */
   uint8_t *touched;             /* a non-zero sample passes through the node */
-  int64_t cutoff;               /* pprof's edge cutoff */
+  pcol_sum cutoff;              /* pprof's edge cutoff */
   size_t nkeys;
 } pcol_q_inl_state;
 void pcol_q_inl_free(pcol_q_inl_state *s);
@@ -107,7 +107,7 @@ int pcol_q_sample_values(pcol_file *f, const pcol_value_sel *v, int64_t *out, pc
  * (flt may be NULL or inactive): kept samples add to the nodes, every
  * selected sample to the total. */
 int pcol_q_weights(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
-                   const pcol_value_sel *v, int64_t **w_out, int64_t *total_abs,
+                   const pcol_value_sel *v, pcol_sum **w_out, pcol_sum *total_abs,
                    pcol_error *err);
 /* The chosen value of every kept sample (zeros included), in row order:
  * fn(ctx, row, value) returns 0 to go on, > 0 to stop, < 0 to fail. */

@@ -14,7 +14,8 @@
  */
 #include "query.h"
 
-static uint64_t mag(int64_t v) { return v < 0 ? -(uint64_t)v : (uint64_t)v; }
+typedef unsigned __int128 pcol_umag;
+static pcol_umag mag(pcol_sum v) { return v < 0 ? -(pcol_umag)v : (pcol_umag)v; }
 
 void pcol_q_inl_free(pcol_q_inl_state *s) {
   free(s->loc_aoff);
@@ -288,7 +289,7 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
 }
 
 /* pprof's orders (graph.go Nodes.Sort): |a| desc, bytewise name */
-static int by_mag(int64_t a, int64_t b) {
+static int by_mag(pcol_sum a, pcol_sum b) {
   return mag(a) == mag(b) ? 0 : mag(a) > mag(b) ? -1 : 1;
 }
 static int by_name(const pcol_top_row *a, const pcol_top_row *b) {
@@ -317,14 +318,14 @@ void pcol_top_sort(pcol_top *t, pcol_sort order) {
         order == PCOL_SORT_CUM ? row_cmp_cum : order == PCOL_SORT_NAME ? row_cmp_name : row_cmp);
 }
 
-size_t pcol_top_cutoff(pcol_top *t, double fraction, int64_t *label_cutoff) {
+size_t pcol_top_cutoff(pcol_top *t, double fraction, pcol_sum *label_cutoff) {
   /* report.go newTrimmedGraph: the cutoff is a fraction of the sum of flat
    * over every node, the label's a fraction of the total */
   double sum = 0;
   for (size_t i = 0; i < t->nrows; i++) sum += (double)t->rows[i].flat;
   double c = sum * fraction, l = (double)t->total * fraction;
-  uint64_t cut = c >= 9.2e18 || c <= -9.2e18 ? UINT64_MAX : mag((int64_t)c);
-  if (label_cutoff) *label_cutoff = l >= 9.2e18 || l <= -9.2e18 ? INT64_MAX : (int64_t)mag((int64_t)l);
+  pcol_umag cut = mag((pcol_sum)c); /* sums of 64-bit values: well inside 128 bits */
+  if (label_cutoff) *label_cutoff = (pcol_sum)mag((pcol_sum)l);
   if (cut == 0) return 0;
   size_t k = 0;
   for (size_t i = 0; i < t->nrows; i++)
@@ -342,16 +343,16 @@ size_t pcol_top_cutoff(pcol_top *t, double fraction, int64_t *label_cutoff) {
 typedef struct edge_tab {
   uint64_t *k; /* caller << 32 | callee; 0 = empty */
   uint8_t *all_inl;
-  int64_t *w;  /* weight through the edge */
+  pcol_sum *w; /* weight through the edge */
   size_t cap, n;
 } edge_tab;
 
-static int edge_add(edge_tab *e, uint32_t from, uint32_t to, int inl, int64_t w) {
+static int edge_add(edge_tab *e, uint32_t from, uint32_t to, int inl, pcol_sum w) {
   if (2 * (e->n + 1) > e->cap) {
     size_t nc = e->cap ? 2 * e->cap : 1024;
     uint64_t *nk = calloc(nc, sizeof *nk);
     uint8_t *nf = malloc(nc);
-    int64_t *nw = malloc(nc * sizeof *nw);
+    pcol_sum *nw = malloc(nc * sizeof *nw);
     if (!nk || !nf || !nw) {
       free(nk);
       free(nf);
@@ -411,7 +412,7 @@ static int inline_marks(const pcol_q_inl_state *s, const uint8_t *kept, uint8_t 
   }
   /* pprof drops the edges below its -edgefraction before it marks */
   for (size_t i = 0; i < e.cap && !rc; i++)
-    if (e.k[i] && mag(e.w[i]) >= (uint64_t)s->cutoff) inl[(uint32_t)e.k[i]] |= e.all_inl[i] ? 1 : 2;
+    if (e.k[i] && mag(e.w[i]) >= (pcol_umag)s->cutoff) inl[(uint32_t)e.k[i]] |= e.all_inl[i] ? 1 : 2;
   free(kk);
   free(e.k);
   free(e.all_inl);
@@ -448,7 +449,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
                    pcol_error *err) {
   pcol_q_fctx *c = &t->fc;
   uint64_t ns = c->nstacks;
-  int64_t *w = NULL, *sub = NULL, *flat = NULL, *cum = NULL;
+  pcol_sum *w = NULL, *sub = NULL, *flat = NULL, *cum = NULL;
   uint32_t *fk = NULL, *cnt = NULL, *kids = NULL, *koff = NULL, *stk = NULL;
   uint8_t *touched = NULL, *inl = NULL;
   pcol_filter flt;
@@ -557,7 +558,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     t->loc_aoff = t->loc_all = NULL;
     sub = NULL;
     touched = NULL;
-    is->cutoff = ec >= 9.2e18 || ec <= -9.2e18 ? INT64_MAX : (int64_t)mag((int64_t)ec);
+    is->cutoff = (pcol_sum)mag((pcol_sum)ec);
     is->nkeys = nk - 1;
     if ((rc = inline_marks(is, NULL, inl, err))) goto done;
   }
@@ -677,7 +678,7 @@ int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, pcol_q_top
   free(t.fn_key);
   free(t.stamp);
   free(t.key_li);
-  free(t.loc_aoff); /* the inline marks' arrays: the page does not use them */
+  free(t.loc_aoff); /* the inline marks' arrays: top_run's, not the page's */
   free(t.loc_all);
   out->nloc = t.fc.nloc;
   out->loc_koff = t.loc_koff;

@@ -63,8 +63,8 @@ static int is_auto(const char *to) {
   return !strcmp(to, "minimum") || !strcmp(to, "auto");
 }
 
-double pcol_unit_scale(int64_t v, pcol_str from, const char *to, const char **out_unit) {
-  if (v < 0 && v != INT64_MIN) {
+double pcol_unit_scale(pcol_sum v, pcol_str from, const char *to, const char **out_unit) {
+  if (v < 0) {
     double r = pcol_unit_scale(-v, from, to, out_unit);
     return -r;
   }
@@ -113,13 +113,28 @@ int pcol_unit_valid_target(pcol_str from, const char *to) {
   return 0;
 }
 
-void pcol_unit_label(int64_t v, pcol_str from, const char *to, char *buf, size_t n) {
+void pcol_unit_label(pcol_sum v, pcol_str from, const char *to, char *buf, size_t n) {
+  /* a decimal unit ("1e-9", "1e-9 B": collapsed decimal counts, Perun real
+   * amounts) holds v x 10^9: the value as given is v / 10^9 (the core rule) */
+  pcol_str shown;
+  int dec = pcol_unit_decimals(from, &shown);
+  if (dec && (!strcmp(to, "raw") || !pcol_unit_known(shown))) {
+    pcol_decimal_text(buf, n, v, dec);
+    return;
+  }
   if (!strcmp(to, "raw")) {
-    snprintf(buf, n, "%lld", (long long)v);
+    pcol_sum_text(v, buf, n);
     return;
   }
   const char *u;
-  double x = pcol_unit_scale(v, from, to, &u);
+  if (!dec && !pcol_unit_known(from)) { /* no unit family: the number exactly, as pprof */
+    (void)pcol_unit_scale(v, from, to, &u);
+    char num[48];
+    pcol_sum_text(v, num, sizeof num);
+    snprintf(buf, n, "%s%s", num, u);
+    return;
+  }
+  double x = dec ? pcol_unit_scale(v, shown, to, &u) / pow(10, dec) : pcol_unit_scale(v, from, to, &u);
   char num[64];
   snprintf(num, sizeof num, "%.2f", x);
   size_t l = strlen(num);
@@ -131,7 +146,7 @@ void pcol_unit_label(int64_t v, pcol_str from, const char *to, char *buf, size_t
   snprintf(buf, n, "%s%s", num, u);
 }
 
-void pcol_percentage(int64_t v, int64_t total, char *buf, size_t n) {
+void pcol_percentage(pcol_sum v, pcol_sum total, char *buf, size_t n) {
   double r = 0;
   if (total != 0) r = fabs((double)v / (double)total) * 100;
   if (r >= 99.95 && r <= 100.05) snprintf(buf, n, "  100%%");
@@ -139,20 +154,20 @@ void pcol_percentage(int64_t v, int64_t total, char *buf, size_t n) {
   else snprintf(buf, n, "%5.2g%%", r);
 }
 
-void pcol_unit_pick(const int64_t *vals, size_t nvals, int64_t total, pcol_str from, char *out,
+void pcol_unit_pick(const pcol_sum *vals, size_t nvals, pcol_sum total, pcol_str from, char *out,
                     size_t n) {
-  int64_t minv = 0;
+  pcol_sum minv = 0;
   for (size_t i = 0; i < nvals; i++) {
-    int64_t a = vals[i] < 0 ? (vals[i] == INT64_MIN ? INT64_MAX : -vals[i]) : vals[i];
+    pcol_sum a = vals[i] < 0 ? -vals[i] : vals[i];
     if (a > 0 && (minv == 0 || a < minv)) minv = a;
   }
-  int64_t maxv = total;
+  pcol_sum maxv = total;
   if (minv == 0) minv = maxv;
   const char *umin, *umax, *u;
   (void)pcol_unit_scale(minv, from, "minimum", &umin);
   (void)pcol_unit_scale(maxv, from, "minimum", &umax);
   u = umin;
-  if (strcmp(umin, umax) && minv <= INT64_MAX / 100 && minv * 100 < maxv)
+  if (strcmp(umin, umax) && minv * 100 < maxv)
     (void)pcol_unit_scale(100 * minv, from, "minimum", &u);
   if (!*u) /* no family: the sample's own unit (a count prints as it is) */
     snprintf(out, n, "%.*s", (int)(from.len < 31 ? from.len : 31), from.ptr ? from.ptr : "");

@@ -239,6 +239,7 @@ int pcol_value_sources(pcol_file *f, const pcol_value_sel *v, uint8_t **has_out,
   if (!rc && (rc = pcol_rtime_init(&rt, f, err)) == PCOL_OK) {
     if (vt == PCOL_VT_TIME || (rt.cpu_vt && vt == rt.cpu_vt))
       for (uint64_t s = 1; s <= nsrc; s++) has[s] |= (uint8_t)pcol_rtime_has(&rt, (uint32_t)s);
+    for (uint64_t s = 1; s <= nsrc; s++) has[s] |= (uint8_t)pcol_rtime_fills(&rt, (uint32_t)s, vt);
     pcol_rtime_free(&rt);
   }
   if (rc) {
@@ -246,4 +247,16 @@ int pcol_value_sources(pcol_file *f, const pcol_value_sel *v, uint8_t **has_out,
     *has_out = NULL;
   }
   return rc;
+}
+
+int pcol_value_decimals(const pcol_value_sel *v, pcol_str *unit) {
+  if (!v || v->vt_id == 0) {
+    if (unit) *unit = (pcol_str){UNIT_COUNT, sizeof UNIT_COUNT - 1};
+    return 0;
+  }
+  return pcol_unit_decimals(v->unit, unit); /* the core rule */
+}
+
+int pcol_value_text(const pcol_value_sel *v, pcol_sum x, char *buf, size_t cap) {
+  return pcol_decimal_text(buf, cap, x, pcol_value_decimals(v, NULL));
 }

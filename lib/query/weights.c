@@ -13,13 +13,12 @@ typedef struct wctx {
   uint32_t vt, alloc_vt[PCOL_Q_RPROF_ALLOC_NTYPES];
   uint64_t nstacks, nvalues, nsamples;
   pcol_view stack, weight, voff, vtype, vval, source;
-  int64_t *w;
-  int64_t total;
+  pcol_sum *w;  /* 128-bit sums: no sum of 64-bit values overflows (F4) */
+  pcol_sum total;
   const pcol_filter *flt; /* NULL: every selected sample */
   int (*row_fn)(void *ctx, uint64_t row, int64_t value); /* pcol_q_values_iter */
   void *row_ctx;
-  pcol_rtime rt; /* the time rule, when the value is time */
-  int use_rt;
+  pcol_rtime rt; /* the time and decimal-count rules (a value is chosen) */
   pcol_error *err;
 } wctx;
 
@@ -27,7 +26,7 @@ typedef struct wctx {
  * (pcol_sample_value, with the time rule of Rprof sources) */
 static int value_of(const wctx *c, uint64_t row, uint32_t vt, int64_t *v) {
   pcol_sample_cols sc = {c->weight, c->voff, c->vtype, c->vval, c->nvalues};
-  (void)pcol_sample_value_rt(&sc, c->use_rt ? &c->rt : NULL, row, vt, v);
+  (void)pcol_sample_value_rt(&sc, &c->rt, row, vt, v);
   return PCOL_OK;
 }
 
@@ -75,19 +74,12 @@ static int add_sample(void *p, uint64_t row, int64_t num, int64_t den) {
   if (s > c->nstacks)
     return pcol_error_set(c->err, PCOL_ECORRUPT, "sample %llu names stack %u, out of range",
                           (unsigned long long)row + 1, s);
-  int64_t av = v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
+  pcol_sum av = v < 0 ? -(pcol_sum)v : v;
   /* a filtered-out sample still counts in the total (pprof's total is
    * that of the profile before -focus, -ignore, -tagfocus...) */
-  if (c->flt && !pcol_filter_keep(c->flt, row)) {
-    if (__builtin_add_overflow(c->total, av, &c->total))
-      return pcol_error_set(c->err, PCOL_ETOOBIG, "sum of values overflows 64 bits at sample %llu",
-                            (unsigned long long)row + 1);
-    return 0;
-  }
-  if (__builtin_add_overflow(c->w[s], v, &c->w[s]) ||
-      __builtin_add_overflow(c->total, av, &c->total))
-    return pcol_error_set(c->err, PCOL_ETOOBIG, "sum of values overflows 64 bits at sample %llu",
-                          (unsigned long long)row + 1);
+  c->total += av; /* at most 2^64 samples of at most 2^63: no overflow */
+  if (c->flt && !pcol_filter_keep(c->flt, row)) return 0;
+  c->w[s] += v;
   return 0;
 }
 
@@ -96,18 +88,16 @@ static int add_sample(void *p, uint64_t row, int64_t num, int64_t den) {
 static int weights_all_samples(wctx *c) {
   const uint32_t *stack = c->stack.data;
   const int64_t *weight = c->weight.data;
-  int64_t *w = c->w, total = 0;
+  pcol_sum *w = c->w, total = 0;
   uint64_t n = c->nsamples;
   if (!weight) { /* every weight is 1 */
     for (uint64_t i = 0; i < n; i++) w[stack[i]]++;
-    total = (int64_t)n;
+    total = (pcol_sum)n;
   } else {
     for (uint64_t i = 0; i < n; i++) {
-      int64_t v = weight[i], av = v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
-      if (__builtin_add_overflow(w[stack[i]], v, &w[stack[i]]) ||
-          __builtin_add_overflow(total, av, &total))
-        return pcol_error_set(c->err, PCOL_ETOOBIG, "sum of weights overflows 64 bits at sample %llu",
-                              (unsigned long long)i + 1);
+      int64_t v = weight[i];
+      w[stack[i]] += v;
+      total += v < 0 ? -(pcol_sum)v : v;
     }
   }
   c->total = total;
@@ -142,10 +132,7 @@ static int wctx_init(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_v
   }
   if (c->vt && c->voff.count != c->nsamples + 1)
     return pcol_error_set(err, PCOL_ECORRUPT, "sample value offsets have the wrong length");
-  if (c->vt) {
-    PCOL_RETURN_NOT_OK(pcol_rtime_init(&c->rt, f, err));
-    c->use_rt = c->vt == PCOL_VT_TIME || (c->rt.cpu_vt && c->vt == c->rt.cpu_vt);
-  }
+  if (c->vt) PCOL_RETURN_NOT_OK(pcol_rtime_init(&c->rt, f, err));
   return PCOL_OK;
 }
 
@@ -166,7 +153,7 @@ int pcol_q_sample_values(pcol_file *f, const pcol_value_sel *v, int64_t *out, pc
 }
 
 int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                       int64_t **w_out, int64_t *total_abs, pcol_error *err) {
+                       pcol_sum **w_out, pcol_sum *total_abs, pcol_error *err) {
   pcol_filter flt;
   int rc = pcol_filter_build(f, sel, &flt, err);
   if (!rc) rc = pcol_q_weights(f, sel, &flt, v, w_out, total_abs, err);
@@ -175,7 +162,7 @@ int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_se
 }
 
 static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
-                       const pcol_value_sel *v, int64_t **w_out, int64_t *total_abs,
+                       const pcol_value_sel *v, pcol_sum **w_out, pcol_sum *total_abs,
                        pcol_error *err);
 
 int pcol_q_values_iter(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
@@ -184,21 +171,21 @@ int pcol_q_values_iter(pcol_file *f, const pcol_select *sel, const pcol_filter *
   wctx c = {0};
   c.row_fn = fn;
   c.row_ctx = ctx;
-  int64_t *w = NULL;
+  pcol_sum *w = NULL;
   int rc = weights_run(&c, f, sel, flt, v, &w, NULL, err);
   free(w);
   return rc;
 }
 
 int pcol_q_weights(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
-                   const pcol_value_sel *v, int64_t **w_out, int64_t *total_abs,
+                   const pcol_value_sel *v, pcol_sum **w_out, pcol_sum *total_abs,
                    pcol_error *err) {
   wctx c = {0};
   return weights_run(&c, f, sel, flt, v, w_out, total_abs, err);
 }
 
 static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
-                       const pcol_value_sel *v, int64_t **w_out, int64_t *total_abs,
+                       const pcol_value_sel *v, pcol_sum **w_out, pcol_sum *total_abs,
                        pcol_error *err) {
   wctx c;
   *w_out = NULL;

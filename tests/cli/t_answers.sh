@@ -144,4 +144,28 @@ for cmd in "top" "fold" "cat -t samples" "unpack --to pprof -o $tmp/x"; do
   expect 1 "$tmp/bad.pcol: table samples_stored, column stack_id: id 2147483647 at row 0 is out of range" \
     "$PCOL" $cmd "$tmp/bad.pcol"
 done
+# F4: a real Perun file's amounts up to 5.6e17 ms are values (stored x 10^k,
+# the largest k <= 9 that fits 64 bits), and their sum past 2^63 is an exact
+# 128-bit sum, never an error: top, fold and diff give the file's own sum
+big="${PCOL_TESTDATA:-../shared/testdata}/ext/perun/degradation_profiles__const4.perf"
+if [ -f "$big" ]; then
+  "$PCOL" top "$big" --format json >"$tmp/big.json" || fail "top of $big"
+  "$PCOL" fold "$big" >"$tmp/big.folded" || fail "fold of $big"
+  "$PCOL" diff "$big" "$big" --absolute >/dev/null || fail "diff of $big"
+  python3 - "$big" "$tmp/big.json" "$tmp/big.folded" <<'PY' || fail "the sum of $big"
+import json, sys
+from decimal import Decimal
+doc = json.load(open(sys.argv[1]), parse_float=Decimal)
+# layout 3: resources[K] is a set of columns, one of them "amount"
+amounts = [a for cols in doc["resources"].values() for a in cols["amount"]]
+want = sum(Decimal(a) for a in amounts)               # the file's own sum
+top = json.load(open(sys.argv[2]))
+k = int(top["unit"][3]) if top["unit"].startswith("1e-") else 0  # stored x 10^k
+fold = sum(Decimal(l.rsplit(" ", 1)[1]) for l in open(sys.argv[3]))  # fold prints the amounts
+assert top["total"] > 2**63, top["total"]                 # past 64 bits: a 128-bit sum
+assert Decimal(top["total"]) / 10**k == fold, (top["total"], fold)
+assert abs(fold - want) <= len(amounts) * Decimal(10) ** -k, (fold, want)  # rounding: 10^-k a value
+print("F4: %d amounts, total %s" % (len(amounts), fold))
+PY
+fi
 exit 0

@@ -24,6 +24,37 @@ sort "$tmp/u.out" | cmp -s - "$tmp/fold" || fail "pcol fold and unpack --to coll
 $PCOL unpack "$tmp/diff.pcol" --to collapsed --value count_before -o "$tmp/before" || fail "--value"
 head -1 "$tmp/before" | grep -qx 'main;a 10' || fail "--value count_before: $(head -1 "$tmp/before")"
 
+# integer and decimal counts in one file (user review, defect 4): every line
+# is in every view, with its count as given; the file still round-trips
+printf 'a;b 1.5\nc 2\n' > "$tmp/c2.folded"
+$PCOL pack - -o "$tmp/c2.pcol" < "$tmp/c2.folded" || fail "pack mixed counts"
+$PCOL fold "$tmp/c2.pcol" | cmp -s "$tmp/c2.folded" - || fail "fold of mixed counts: $($PCOL fold "$tmp/c2.pcol")"
+$PCOL top "$tmp/c2.pcol" > "$tmp/top" || fail "top of mixed counts"
+grep -q 'of 3.5 total' "$tmp/top" || fail "top total: $(cat "$tmp/top")"
+grep -Eq '^ +2 .* c$' "$tmp/top" && grep -Eq '^ +1.5 .* b$' "$tmp/top" || fail "top rows: $(cat "$tmp/top")"
+$PCOL top "$tmp/c2.pcol" --format json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)  # numbers stay raw, with their unit (1e-9: the count x 10^9)
+assert d["unit"] == "1e-9" and d["total"] == 3500000000, d
+rows = {r["name"]: r["flat"] / 1e9 for r in d["rows"]}
+assert rows == {"c": 2, "b": 1.5, "a": 0}, rows' || fail "top --format json of mixed counts"
+$PCOL flame "$tmp/c2.pcol" -o "$tmp/c2.svg" || fail "flame of mixed counts"
+grep -q '<title>c (2, 57.14%)' "$tmp/c2.svg" && grep -q '<title>b (1.5, 42.86%)' "$tmp/c2.svg" ||
+  fail "flame of mixed counts: $(grep -o '<title>[^<]*' "$tmp/c2.svg")"
+$PCOL unpack "$tmp/c2.pcol" --to collapsed -o - | cmp -s "$tmp/c2.folded" - || fail "mixed counts did not round-trip"
+$PCOL diff --absolute "$tmp/c2.pcol" "$tmp/c2.pcol" | grep -Eq '^ +2 +2 +\+0 ' || fail "diff of mixed counts"
+$PCOL unpack "$tmp/c2.pcol" --to speedscope -o - | python3 -c '
+import json, sys
+d = json.load(sys.stdin); p = d["profiles"][d["activeProfileIndex"]]
+assert p["weights"] == [1.5, 2] and p["endValue"] == 3.5, p' || fail "speedscope of mixed counts"
+# the fixture that mixes them (tabs, +7, 1.50): fold and unpack agree
+$PCOL fold "$tmp/decimal.pcol" | sort > "$tmp/fold"
+printf 'main;a 1.5\nmain;b 0.25\nmain;c 2\nmain;d 7\nmain;e 1.5\n' | cmp -s - "$tmp/fold" || fail "fold of decimal.folded: $(cat "$tmp/fold")"
+# merged with an integer-only file: the decimal form covers both
+printf 'x;y 3\n' > "$tmp/int.folded"
+$PCOL merge "$tmp/int.folded" "$tmp/c2.folded" -o "$tmp/m.pcol" || fail "merge collapsed files"
+$PCOL fold "$tmp/m.pcol" | cmp -s - <(printf 'a;b 1.5\nc 2\nx;y 3\n') || fail "fold of merged: $($PCOL fold "$tmp/m.pcol")"
+
 # from stdin, format detected
 $PCOL pack - -o "$tmp/stdin.pcol" < tests/fixtures/collapsed/simple.folded || fail "pack from stdin"
 $PCOL unpack "$tmp/stdin.pcol" --to folded -o - | cmp -s tests/fixtures/collapsed/simple.folded - || fail "stdin round trip"

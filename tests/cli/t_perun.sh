@@ -9,14 +9,15 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "t_perun: $*" >&2; exit 1; }
 TESTDATA=${PCOL_TESTDATA:-../shared/testdata}
 
-# same JSON value (key order aside); python3 keeps ints and floats apart here
+# same JSON value (key order aside) as Perun reads it (Python's json: NaN,
+# Infinity, -Infinity are numbers); python3 keeps ints and floats apart here
 same_json() {
   python3 - "$1" "$2" <<'PY' || return 1
 import json, sys
 def norm(v):
     if isinstance(v, dict): return {k: norm(x) for k, x in v.items()}
     if isinstance(v, list): return [norm(x) for x in v]
-    if isinstance(v, float): return ("f", v)
+    if isinstance(v, float): return ("f", "nan") if v != v else ("f", v)  # NaN == NaN here
     if isinstance(v, bool): return ("b", v)
     if isinstance(v, int): return ("i", v)
     return v
@@ -39,6 +40,38 @@ for f in "${files[@]}"; do
   $PCOL pack - -o "$tmp/$b.pipe.pcol" <"$f" || fail "pack - <$f"
   $PCOL unpack "$tmp/$b.pipe.pcol" --to perun -o "$tmp/$b.pipe.perf" || fail "unpack $b (pipe)"
   same_json "$f" "$tmp/$b.pipe.perf" || fail "$b: Perun from a pipe changed the JSON value"
+done
+
+# Perun's own outside files (ext/perun): every one Python's json reads packs
+# and comes back as the same JSON value (one holds a bare NaN, interop
+# review F7); the ones Python refuses (truncated, trailing commas) are
+# refused too
+if [ -d "$TESTDATA/ext/perun" ]; then
+  for f in "$TESTDATA"/ext/perun/*.perf; do
+    b=ext-$(basename "$f" .perf)
+    if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$f" 2>/dev/null; then
+      $PCOL pack "$f" -o "$tmp/$b.pcol" || fail "pack $f"
+      $PCOL unpack "$tmp/$b.pcol" --to perun -o "$tmp/$b.out.perf" || fail "unpack $b"
+      same_json "$f" "$tmp/$b.out.perf" || fail "$b: Perun -> pcol -> Perun changed the JSON value"
+    else
+      $PCOL pack "$f" -o "$tmp/$b.pcol" 2>/dev/null && fail "$f: Python refuses it, pcol packed it"
+    fi
+  done
+else
+  echo "t_perun: skipped: the ext/perun round trips ($TESTDATA/ext/perun absent)"
+fi
+
+# views write standard JSON: no bare NaN or Infinity, even from a Perun file
+# full of them (they stay JSON text inside strings)
+$PCOL pack tests/fixtures/perun/python-nonfinite-memory.perf -o "$tmp/nf.pcol" || fail "pack nonfinite"
+for args in "top --format json" "cat --table sample_labels --format json" "cat --table models --format json" \
+            "cat --table meta --format jsonl"; do
+  $PCOL $args "$tmp/nf.pcol" > "$tmp/nf.json" || fail "$args"
+  python3 -c '
+import json, sys
+def no(c): raise ValueError("bare " + c)
+for line in (open(sys.argv[1]) if sys.argv[2] == "jsonl" else [open(sys.argv[1]).read()]):
+    json.loads(line, parse_constant=no)' "$tmp/nf.json" "${args##* }" || fail "$args wrote a bare NaN/Infinity"
 done
 
 # detection: a Perun file needs no --from; the source type says perun

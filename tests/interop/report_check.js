@@ -41,8 +41,8 @@ function cliTop(input, opt) {
   const lines = pcol(args).split('\n').filter((l) => l.length);
   lines.shift();
   return lines.map((l) => {
-    const c = l.split('\t');
-    return [c[0], c[1], c[2], c[3], c[4], c.slice(5).join('\t')];
+    const c = l.split('\t'); // flat flat_pct sum_pct cum cum_pct name inline unit
+    return [c[0], c[1], c[2], c[3], c[4], c.slice(5, c.length - 2).join('\t')];
   });
 }
 

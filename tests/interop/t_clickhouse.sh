@@ -6,7 +6,7 @@
 # loads profiles of five formats with `pcol export --load`, and checks that
 # the SQL of doc/clickhouse.md, run as written, answers what pcol says:
 #   top (flat, cum by function): all profiles; a time range that cuts long
-#   samples; a label filter (against go tool pprof -tagfocus + pcol top);
+#   samples; a label filter (against pcol top --tag, and go tool pprof -tagfocus);
 #   diff against pcol diff --absolute; fold against pcol fold;
 #   loading the same files again (and their merge) changes no answer;
 #   a damaged input loads nothing.
@@ -156,7 +156,11 @@ check_all() { # check_all TAG: every comparison, answers kept in $W/TAG.*
   pcol_top "$W/timed.pcol" --from 1.01 >"$W/$t.from.pcol"
   query top | with_range 1010000000 9223372036854775807 | run >"$W/$t.from.sql"
   same "top from 1.01 s, $t" "$W/$t.from.pcol" "$W/$t.from.sql"
-  # a label filter: pcol top has none; go tool pprof -tagfocus keeps those samples
+  # a label filter: pcol top --tag on the merge of every loaded file
+  pcol_top "$W/all.pcol" --tag 'function=^slow$' >"$W/$t.ptag.pcol"
+  query top | with_label function slow | run >"$W/$t.ptag.sql"
+  same "top with label function=slow (pcol top --tag), $t" "$W/$t.ptag.pcol" "$W/$t.ptag.sql"
+  # and the same filter by the reference tool: go tool pprof -tagfocus
   if [ -s "$W/tagged.pb.gz" ]; then
     pcol_top "$W/tagged.pb.gz" >"$W/$t.label.pcol"
     query top | with_label function slow | run >"$W/$t.label.sql"
@@ -193,7 +197,7 @@ raw=$(ch $P1 -q "SELECT count() FROM pcol_sources")
 [ "$before" = "$after" ] && [ "$raw" -gt "${#inputs[@]}" ] ||
   bad "after loading again: rows (samples, sources, stacks) $before -> $after ($raw source rows stored)"
 check_all again
-for x in top range from label diff fold; do
+for x in top range from ptag label diff fold; do
   [ -e "$W/first.$x.sql" ] || continue
   cmp -s "$W/first.$x.sql" "$W/again.$x.sql" || bad "$x: the answer changed after loading again"
 done

@@ -306,6 +306,13 @@ fail:
   return NULL;
 }
 
+/* a 128-bit sum as a Python int (exact) */
+static PyObject *sum_to_py(pcol_sum v) {
+  char b[48];
+  pcol_sum_text(v, b, sizeof b);
+  return PyLong_FromString(b, NULL, 10);
+}
+
 /* Handle.top(by, value, source, from_, to) -> (names, flat, cum, total, type, unit) */
 static PyObject *handle_top(Handle *h, PyObject *args) {
   const char *bys, *value;
@@ -331,25 +338,45 @@ static PyObject *handle_top(Handle *h, PyObject *args) {
     return raise_pcol(h->path, &err, rc);
   }
   npy_intp n = (npy_intp)t.nrows;
-  PyObject *names = PyList_New(n), *flat = PyArray_SimpleNew(1, &n, NPY_INT64),
-           *cum = PyArray_SimpleNew(1, &n, NPY_INT64), *ty = NULL, *un = NULL, *res = NULL;
+  /* libpcol's sums are 128-bit; int64 arrays when every one fits (always,
+   * but for sums of huge values), else object arrays of Python ints */
+  int wide = 0;
+  for (npy_intp i = 0; i < n && !wide; i++)
+    wide = t.rows[i].flat != (int64_t)t.rows[i].flat || t.rows[i].cum != (int64_t)t.rows[i].cum;
+  int dtype = wide ? NPY_OBJECT : NPY_INT64;
+  PyObject *names = PyList_New(n), *flat = PyArray_SimpleNew(1, &n, dtype),
+           *cum = PyArray_SimpleNew(1, &n, dtype), *ty = NULL, *un = NULL, *res = NULL,
+           *total = NULL;
   if (!names || !flat || !cum) goto out;
-  int64_t *fp = PyArray_DATA((PyArrayObject *)flat), *cp = PyArray_DATA((PyArrayObject *)cum);
   for (npy_intp i = 0; i < n; i++) {
     const pcol_top_row *r = &t.rows[i];
     PyObject *s = str_from_bytes(r->name.ptr ? r->name.ptr : "", r->name.len);
     if (!s) goto out;
     PyList_SET_ITEM(names, i, s);
-    fp[i] = r->flat;
-    cp[i] = r->cum;
+    if (!wide) {
+      ((int64_t *)PyArray_DATA((PyArrayObject *)flat))[i] = (int64_t)r->flat;
+      ((int64_t *)PyArray_DATA((PyArrayObject *)cum))[i] = (int64_t)r->cum;
+    } else {
+      PyObject *a = sum_to_py(r->flat), *b = sum_to_py(r->cum);
+      if (!a || !b || PyArray_SETITEM((PyArrayObject *)flat, PyArray_GETPTR1((PyArrayObject *)flat, i), a) ||
+          PyArray_SETITEM((PyArrayObject *)cum, PyArray_GETPTR1((PyArrayObject *)cum, i), b)) {
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        goto out;
+      }
+      Py_DECREF(a);
+      Py_DECREF(b);
+    }
   }
+  if (!(total = sum_to_py(t.total))) goto out;
   if (t.value.type.ptr) ty = str_from_bytes(t.value.type.ptr, t.value.type.len);
   else ty = Py_NewRef(Py_None);
   if (t.value.unit.ptr) un = str_from_bytes(t.value.unit.ptr, t.value.unit.len);
   else un = Py_NewRef(Py_None);
   if (!ty || !un) goto out;
-  res = Py_BuildValue("(OOOLOO)", names, flat, cum, (long long)t.total, ty, un);
+  res = Py_BuildValue("(OOOOOO)", names, flat, cum, total, ty, un);
 out:
+  Py_XDECREF(total);
   Py_XDECREF(names);
   Py_XDECREF(flat);
   Py_XDECREF(cum);

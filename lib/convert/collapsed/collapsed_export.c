@@ -53,7 +53,7 @@ typedef struct cexp {
   uint32_t *dflt;      /* per source: the default value type (0: the count rule;
                         * always 0 for collapsed sources, whose counts round-trip) */
   uint32_t *cvt;       /* per source: its count type (THE count rule, pcol_count_types) */
-  int named;
+  int named, named_dec; /* named_dec: the named value has a decimal unit ("1e-9") */
   /* frame names, each distinct text once */
   cname *names;
   size_t nnames, capnames;
@@ -265,7 +265,8 @@ static int add_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
     pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES)};
     int64_t v;
     if (!(has = pcol_sample_value_rt(&sc, &x->rt, row, x->want_vt, &v))) return 0;
-    a2 = (__int128)pcol_scale(v, num, den) * NANO_I;
+    a2 = (__int128)pcol_scale(v, num, den) * (x->named_dec ? 1 : NANO_I); /* count/1e-9: 1.5, as fold */
+    dec = x->named_dec;
   } else {
     for (uint64_t i = lo; i < hi; i++) {
       uint32_t vt = pcol_view_u32(&x->v_type, i);
@@ -435,6 +436,7 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     else if (value->vt_id > pcol_rows(f, PCOL_T_VALUE_TYPES) && value->vt_id != PCOL_VT_TIME)
       rc = pcol_error_set(err, PCOL_EINVAL, "value type %u does not exist", value->vt_id);
     x.named = 1;
+    x.named_dec = value->vt_id && pcol_unit_decimals(value->unit, NULL) == 9;
     x.want_vt = value->vt_id;
   }
   if (!rc) rc = pcol_rtime_init(&x.rt, f, err); /* Rprof's time (--value cpu) */

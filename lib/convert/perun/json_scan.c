@@ -186,8 +186,14 @@ int pcol_js_value(pcol_jscan *s, size_t *start, size_t *end) {
       }
     } else if (c == '"') {
       if (string(s, NULL)) return -1;
+    } else if (c == '-' && s->pos + 1 < s->n && s->p[s->pos + 1] == 'I') {
+      if (literal(s, "-Infinity")) return -1; /* Python's dialect (json_scan.h) */
     } else if (c == '-' || (c >= '0' && c <= '9')) {
       if (number(s)) return -1;
+    } else if (c == 'N') {
+      if (literal(s, "NaN")) return -1;
+    } else if (c == 'I') {
+      if (literal(s, "Infinity")) return -1;
     } else if (c == 't') {
       if (literal(s, "true")) return -1;
     } else if (c == 'f') {

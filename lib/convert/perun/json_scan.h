@@ -16,6 +16,13 @@
  * at most 2048 deep, so "[[...[]...]]" may hold 2048 arrays but "[[...[1]...]]"
  * only 2047.  Containers entered with pcol_js_begin count too.
  *
+ * The dialect is Python's json module's, which writes Perun's profiles: the
+ * bare tokens NaN, Infinity and -Infinity (exactly so spelled) are numbers
+ * too (interop review F7).  jansson refuses them; perun_json.h loads them
+ * (as "\u0000NaN"-style strings, which no accepted input string can be,
+ * since \u0000 is refused) and writes them back.  So "a document it accepts
+ * is one jansson accepts" above means jansson through perun_json_loadb.
+ *
  * A cursor is a plain struct; copy it to walk several places of one text at
  * once (Perun's column lists are read in lockstep that way). */
 #ifndef PCOL_JSON_SCAN_H

@@ -10,6 +10,7 @@
 
 #include "convert.h"
 #include "json_scan.h"
+#include "perun_json.h"
 #include <jansson.h>
 
 #define NANO 1000000000.0
@@ -96,6 +97,8 @@ typedef struct pimp {
   pcol_error *err;
   uint32_t src;
   int layout, kperf, real_amounts;
+  double amount_max;   /* first pass: the largest |amount| (a number) */
+  int amount_k;        /* real amounts are stored x 10^amount_k (9, fewer when too large) */
   const char *htype;
   json_t *units;
   json_t *vt_by_subtype;  /* subtype -> value type id (jansson: seeded hash) */

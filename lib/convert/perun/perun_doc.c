@@ -6,6 +6,7 @@
  * object, so no tree of the whole file is ever built.  What an event becomes
  * is perun_import.c's business. */
 #include "perun.h"
+#include <math.h>
 #include <stdarg.h>
 
 /* ------------------------------------------------------- the document */
@@ -33,7 +34,7 @@ int perun_scan_failed(pimp *p, const pcol_jscan *s) { return bad_json(p, s->err_
 /* The JSON value at [b, e) as a jansson tree (small parts only). */
 int perun_load(pimp *p, size_t b, size_t e, json_t **out) {
   json_error_t je;
-  *out = json_loadb(p->text + b, e - b, JSON_DECODE_ANY, &je);
+  *out = perun_json_loadb(p->text + b, e - b, JSON_DECODE_ANY, &je);
   if (*out) return PCOL_OK;
   /* the scanner accepted it, so this is a number out of range or no memory */
   /* a scalar (a number out of range) is named where it starts */
@@ -529,6 +530,20 @@ static int is_real_text(const pimp *p, vslice a) {
   return 0;
 }
 
+/* First pass over an amount: is it a real, and how large (for the scale
+ * real amounts are stored with, perun_import.c). */
+static void note_amount(pimp *p, vslice a) {
+  if (is_real_text(p, a)) p->real_amounts = 1;
+  if (!a.has || !(p->text[a.b] == '-' || (p->text[a.b] >= '0' && p->text[a.b] <= '9'))) return;
+  char buf[64];
+  size_t n = a.e - a.b;
+  if (n >= sizeof buf) n = sizeof buf - 1; /* a number's first 63 bytes give its size */
+  memcpy(buf, p->text + a.b, n);
+  buf[n] = 0;
+  double d = fabs(strtod(buf, NULL));
+  if (d > p->amount_max) p->amount_max = d;
+}
+
 static int slice_time(pimp *p, vslice t, int64_t *out) {
   json_t *v;
   int rc = perun_load(p, t.b, t.e, &v);
@@ -565,7 +580,7 @@ static int note_type(pimp *p, uint32_t gi, uint64_t *seq) {
   }
   int64_t time = PCOL_NA_I64;
   if (!have[0] && t.has && (rc = slice_time(p, t, &time))) return rc;
-  if (!have[1] && is_real_text(p, a)) p->real_amounts = 1;
+  if (!have[1]) note_amount(p, a);
   for (uint32_t i = 0; i < g->nev; i++) {
     vslice v[2];
     for (int w = 0; w < 2; w++) {
@@ -575,7 +590,7 @@ static int note_type(pimp *p, uint32_t gi, uint64_t *seq) {
       v[w].has = 1;
     }
     if (have[0] && (rc = slice_time(p, v[0], &time))) return rc;
-    if (have[1] && is_real_text(p, v[1])) p->real_amounts = 1;
+    if (have[1]) note_amount(p, v[1]);
     if ((rc = push_ev(p, time, (*seq)++, gi, i))) return rc;
   }
   return PCOL_OK;
@@ -593,7 +608,7 @@ static int note_list(pimp *p, uint32_t gi, uint64_t *seq) {
     int rc;
     if (pcol_js_next(&s, &it, NULL) != 1 || pcol_js_value(&s, &vb, &ve)) return perun_scan_failed(p, &s);
     if ((rc = find_time_amount(p, vb, &t, &a)) || (t.has && (rc = slice_time(p, t, &time)))) return rc;
-    if (is_real_text(p, a)) p->real_amounts = 1;
+    note_amount(p, a);
     if ((rc = push_ev(p, time, (*seq)++, gi, i))) return rc;
   }
   return PCOL_OK;
@@ -647,7 +662,7 @@ int perun_read_top(pimp *p) {
   if (h && first_char(p, h->vb) == '{') {
     if ((rc = perun_load(p, h->vb, h->ve, &p->header))) return rc;
     json_t *t = json_object_get(p->header, "type");
-    p->htype = json_is_string(t) ? json_string_value(t) : NULL;
+    p->htype = perun_json_is_str(t) ? json_string_value(t) : NULL;
     p->units = json_object_get(p->header, "units");
   }
   const kent *ci = kidx_getc(&p->top, "collector_info");
@@ -655,7 +670,7 @@ int perun_read_top(pimp *p) {
     json_t *v;
     if ((rc = perun_load(p, ci->vb, ci->ve, &v))) return rc;
     json_t *cn = json_object_get(v, "name");
-    p->kperf = json_is_string(cn) && !strcmp(json_string_value(cn), "kperf");
+    p->kperf = perun_json_is_str(cn) && !strcmp(json_string_value(cn), "kperf");
     json_decref(v);
   }
 

@@ -14,6 +14,7 @@
  * reaches the output only re-serialised by jansson: a meta value that is
  * not one JSON value is rc_pending, never pasted. */
 #include "frames.h"
+#include "perun_json.h"
 #include <jansson.h>
 #include <math.h>
 
@@ -54,6 +55,7 @@ typedef struct pexp {
   pcol_frames fr; /* locations, lines, functions */
   uint8_t *cls; /* per string id: class + 1, 0 = not looked at yet */
   int real_amounts, kperf;
+  double amount_scale; /* real amounts: stored x this (perun.amount_scale) */
   uint32_t src; /* exact mode: the source */
   kv *meta;
   size_t nmeta;
@@ -107,7 +109,7 @@ static json_t *load_text(pexp *x, pcol_str s, int *rc) {
   *rc = PCOL_OK;
   if (!s.ptr) return NULL;
   if ((*rc = hold(x, json_cost(s.ptr, s.len)))) return NULL;
-  return json_loadb(s.ptr, s.len, JSON_DECODE_ANY, NULL);
+  return perun_json_loadb(s.ptr, s.len, JSON_DECODE_ANY, NULL);
 }
 
 static int classify(pexp *x, uint32_t sid) {
@@ -124,10 +126,13 @@ static int classify(pexp *x, uint32_t sid) {
 }
 
 /* A JSON string of any bytes: valid UTF-8 as is; other bytes are read as
- * Latin-1 (so every byte string has some JSON form). NA -> null. */
+ * Latin-1 (so every byte string has some JSON form). NA -> null.  A string
+ * that reads as one of perun_json.h's tokens ("\0NaN", made by no
+ * importer) takes the Latin-1 path too, which writes its NUL as a blank:
+ * a string is never written as a bare NaN. */
 static json_t *jbytes(pcol_str s) {
   if (!s.ptr) return json_null();
-  json_t *j = json_stringn(s.ptr, s.len);
+  json_t *j = perun_json_is_token(s.ptr, s.len) ? NULL : json_stringn(s.ptr, s.len);
   if (j) return j;
   char *t = malloc(2 * s.len + 1);
   if (!t) return NULL;
@@ -202,7 +207,9 @@ static uint64_t text_min(json_t *v) {
   case JSON_ARRAY:
     json_array_foreach(v, i, e) n += (i > 0) + text_min(e);
     return n;
-  case JSON_STRING: return json_string_length(v) + 2;
+  case JSON_STRING: /* a NaN/Infinity token (perun_json.h) is written bare */
+    return perun_json_is_token(json_string_value(v), json_string_length(v)) ? json_string_length(v) - 1
+                                                                            : json_string_length(v) + 2;
   default: return 1;
   }
 }
@@ -211,7 +218,7 @@ static uint64_t text_min(json_t *v) {
 static int dump(pexp *x, const json_t *v) {
   if (!v) return oom(x);
   if (pcol_budget_exceeded(x->bud, text_min((json_t *)v))) return pcol_budget_refuse(x->bud, x->err);
-  return json_dumpf(v, x->out, DUMP_FLAGS) ? ioerr(x) : PCOL_OK;
+  return perun_json_dumpf(v, x->out, DUMP_FLAGS) ? ioerr(x) : PCOL_OK;
 }
 /* dumps and releases v */
 static int dump_new(pexp *x, json_t *v) {
@@ -390,7 +397,7 @@ static int event_json(pexp *x, const selrow *r, const json_t *only, json_t **out
     uint64_t vlo = pcol_view_u64(&x->s_voff, r->row), vhi = pcol_view_u64(&x->s_voff, r->row + 1);
     if (vhi > vlo && vlo < pcol_rows(x->f, PCOL_T_VALUES)) {
       int64_t v = pcol_scale(pcol_view_i64(&x->v_val, vlo), r->num, r->den);
-      amount = x->real_amounts ? json_real((double)v / NANO) : json_integer(v);
+      amount = x->real_amounts ? json_real((double)v / x->amount_scale) : json_integer(v);
       if (!amount) rc = oom(x);
     }
   }
@@ -618,7 +625,11 @@ static int export_exact(pexp *x) {
                           x->src);
   }
   int layout = lay->ptr[0] - '0';
-  x->real_amounts = meta_find(x, PERUN_META_AMOUNT_SCALE) != NULL;
+  const pcol_str *sc = meta_find(x, PERUN_META_AMOUNT_SCALE);
+  x->real_amounts = sc != NULL;
+  /* "1eK", K = 0..9: amounts were stored x 10^K (perun_import.c) */
+  x->amount_scale = sc && sc->len == 3 && !memcmp(sc->ptr, "1e", 2) && sc->ptr[2] >= '0' && sc->ptr[2] <= '9'
+                        ? pow(10, sc->ptr[2] - '0') : NANO;
   json_t *ci = meta_json(x, PERUN_META_COLLECTOR_INFO, &rc);
   if (rc) {
     json_decref(keys);

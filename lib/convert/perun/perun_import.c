@@ -12,9 +12,10 @@
 
 int perun_oom(pimp *p) { return pcol_error_set(p->err, PCOL_ENOMEM, "%s: out of memory", p->name); }
 
-/* JSON text of any value (compact, key order kept); malloc'd. */
+/* JSON text of any value (compact, key order kept; NaN and Infinity as
+ * Python writes them, perun_json.h); malloc'd. */
 char *perun_jtext(const json_t *v) {
-  return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+  return perun_json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
 }
 
 int perun_meta_json(pimp *p, const char *key, const json_t *v) {
@@ -40,7 +41,7 @@ int64_t perun_parse_time(const json_t *v) {
     if (!isfinite(d) || fabs(d) >= 9.2e18) return PCOL_NA_I64;
     return llround(d);
   }
-  if (!json_is_string(v)) return PCOL_NA_I64;
+  if (!perun_json_is_str(v)) return PCOL_NA_I64;
   const char *s = json_string_value(v);
   size_t n = json_string_length(v), i = 0;
   int neg = 0;
@@ -105,11 +106,15 @@ static int value_type(pimp *p, const char *subtype, uint32_t *out) {
         u = val;
       }
     }
-    if (u && json_is_string(u)) unit = json_string_value(u);
+    if (u && perun_json_is_str(u)) unit = json_string_value(u);
   }
   if (!tname) tname = p->htype ? p->htype : "amount";
   char ubuf[128];
-  if (p->real_amounts) {
+  if (p->real_amounts && p->amount_k != 9) { /* stored x 10^k: "1e-k U" */
+    if (unit) snprintf(ubuf, sizeof ubuf, "1e-%d %s", p->amount_k, unit);
+    else snprintf(ubuf, sizeof ubuf, "1e-%d", p->amount_k);
+    unit = p->amount_k ? ubuf : unit;
+  } else if (p->real_amounts) {
     /* amounts are stored as integers scaled by 1e9 */
     if (!unit) unit = "1e-9";
     else if (!strcmp(unit, "s")) unit = "ns";
@@ -169,7 +174,7 @@ static int label_json_text(pimp *p, const char *key, const json_t *v) {
 
 /* Strings as str, integers as num, anything else as JSON text (unit "json"). */
 static int generic_label(pimp *p, const char *key, const json_t *v) {
-  if (json_is_string(v)) {
+  if (perun_json_is_str(v)) {
     uint32_t sid;
     if (pcol_b_string(p->b, json_string_value(v), json_string_length(v), &sid)) return perun_oom(p);
     return push_label(p, key, sid, 0, 0);
@@ -201,7 +206,7 @@ static int frame_loc(pimp *p, const char *fn, size_t fnlen, const char *file, si
 
 static const char *jstr(const json_t *o, const char *k, size_t *len) {
   json_t *v = json_object_get(o, k);
-  if (!json_is_string(v)) return NULL;
+  if (!perun_json_is_str(v)) return NULL;
   *len = json_string_length(v);
   return json_string_value(v);
 }
@@ -231,7 +236,7 @@ static int trace_frame(pimp *p, const json_t *fr, int *canonical, uint32_t *loc)
     if (json_is_integer(ln)) line = (int64_t)json_integer_value(ln);
   } else {
     *canonical = 0;
-    if (json_is_string(fr)) fn = json_string_value(fr), fl = json_string_length(fr);
+    if (perun_json_is_str(fr)) fn = json_string_value(fr), fl = json_string_length(fr);
   }
   if (!fn) {
     char *t = perun_jtext(fr);
@@ -301,7 +306,7 @@ static int event_stack(pimp *p, vslice trace, const json_t *uid, uint32_t *stack
     if ((rc = trace_frames(p, trace))) return rc;
     size_t n = p->nfr;
     /* kperf: root first without the leaf, which is the string uid */
-    if (p->kperf && json_is_string(uid)) {
+    if (p->kperf && perun_json_is_str(uid)) {
       const char *u = json_string_value(uid);
       size_t ul = json_string_length(uid), k = ul;
       while (k > 0 && u[k - 1] != ';') k--;
@@ -322,7 +327,7 @@ static int event_stack(pimp *p, vslice trace, const json_t *uid, uint32_t *stack
   } else {
     if ((rc = push_label(p, PERUN_LABEL_TRACE, 0, 0, p->u_absent))) return rc;
     /* no trace: a string uid is the stack (imported perf: "a;b;leaf") */
-    if (json_is_string(uid)) {
+    if (perun_json_is_str(uid)) {
       const char *u = json_string_value(uid);
       size_t e = json_string_length(uid);
       for (;;) {
@@ -349,11 +354,12 @@ static int amount_parse(pimp *p, const json_t *a, amount_info *ai) {
     ai->v = (int64_t)json_integer_value(a);
     ai->has = ai->exact = 1;
   } else if (json_is_number(a)) {
-    double d = json_number_value(a) * (p->real_amounts ? NANO : 1.0);
+    double scale = p->real_amounts ? pow(10, p->amount_k) : 1.0;
+    double d = json_number_value(a) * scale;
     if (isfinite(d) && fabs(d) < 9.2e18) {
       ai->v = llround(d);
       ai->has = 1;
-      ai->exact = p->real_amounts && json_is_real(a) && (double)ai->v / NANO == json_real_value(a);
+      ai->exact = p->real_amounts && json_is_real(a) && (double)ai->v / scale == json_real_value(a);
     }
   }
   /* kperf amounts are sample counts */
@@ -435,7 +441,7 @@ int perun_emit_event(pimp *p, json_t *own, vslice trace, uint32_t gi, uint32_t i
   pd->weight = 1;
   const amount_info *am = own_amount.present ? &own_amount : p->base && p->base_amount.present ? &p->base_amount : NULL;
   const json_t *st = ev_get(p, own, "subtype");
-  if (am && (rc = amount_apply(p, am, json_is_string(st) ? json_string_value(st) : NULL, pd))) return rc;
+  if (am && (rc = amount_apply(p, am, perun_json_is_str(st) ? json_string_value(st) : NULL, pd))) return rc;
   if (g->stack_done) {
     pd->stack_id = g->stack_id;
     if (g->has_trace_label && (rc = push_label_row(p, &g->trace_label))) return rc;
@@ -487,8 +493,8 @@ int perun_models(pimp *p, json_t *ms) {
       json_t *v = json_object_get(m, sk[k]);
       if (!v) continue;
       expect++;
-      if (!json_is_string(v)) canonical = 0;
-      if (json_is_string(v) ? pcol_b_string(p->b, json_string_value(v), json_string_length(v), sv[k])
+      if (!perun_json_is_str(v)) canonical = 0;
+      if (perun_json_is_str(v) ? pcol_b_string(p->b, json_string_value(v), json_string_length(v), sv[k])
                             : 0)
         return perun_oom(p);
     }
@@ -527,7 +533,17 @@ int perun_models(pimp *p, json_t *ms) {
 static int import_events(pimp *p) {
   int rc = perun_note_events(p);
   if (rc) return rc;
-  if (p->real_amounts && pcol_b_meta_str(p->b, p->src, PERUN_META_AMOUNT_SCALE, "1e9")) return perun_oom(p);
+  if (p->real_amounts) {
+    /* real amounts are stored x 10^9, or x 10^k with the largest k <= 9 at
+     * which the largest amount still fits in 64 bits (interop review F4: a
+     * real file has amounts of 5.6e17 ms); what a value cannot hold exactly
+     * is kept verbatim in perun.amount as well */
+    p->amount_k = 9;
+    while (p->amount_k > 0 && p->amount_max * pow(10, p->amount_k) >= 9.2e18) p->amount_k--;
+    char sc[8];
+    snprintf(sc, sizeof sc, "1e%d", p->amount_k);
+    if (pcol_b_meta_str(p->b, p->src, PERUN_META_AMOUNT_SCALE, sc)) return perun_oom(p);
+  }
   if (!p->nev) return PCOL_OK;
   p->pend = calloc(p->nev, sizeof *p->pend);
   if (!p->pend) return perun_oom(p);

@@ -545,6 +545,17 @@ static int add_samples(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
           break;
         }
       }
+      /* a collapsed line with an integer count has its decimal type too
+       * (the decimal-count rule, lib/core/count.c) */
+      pcol_sample_cols sc = {v[PCOL_C_S_WEIGHT], v[PCOL_C_S_VALUE_OFFSETS], vty, vva, nvals};
+      for (size_t k = 0; k < si->npos && !x->rc; k++) {
+        int64_t fv;
+        if (used[k] || !pcol_rtime_fills(&x->rt, src, si->pos_vt[k]) ||
+            !pcol_sample_value_rt(&sc, &x->rt, row, si->pos_vt[k], &fv))
+          continue;
+        int64_t pair[2] = {si->pos_col[k], pcol_scale(fv, num, den)};
+        if (pcol_buf_append(&P->svals, pair, sizeof pair)) oom(x);
+      }
     }
   }
   free(used);

@@ -758,6 +758,7 @@ static int build(ctx *c) {
                          l->is_folded ? PCOL_LOC_IS_FOLDED : 0, lr, l->n_line, &c->loc_ids[i]);
   }
   pcol_buf stack = {0}, labels = {0};
+  pcol_stack_memo memo = {0};
   for (size_t i = 0; i < p->n_sample && !rc; i++) {
     const Perftools__Profiles__Sample *s = p->sample[i];
     if (pcol_buf_reserve(&stack, s->n_location_id * sizeof(uint32_t) + 1) ||
@@ -776,7 +777,7 @@ static int build(ctx *c) {
         rc = sid(c, L->num_unit, &lb[j].num_unit);
     }
     pcol_sample_row row = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
-    if (!rc) rc = pcol_b_stack(b, st, s->n_location_id, &row.stack_id);
+    if (!rc) rc = pcol_b_stack_memo(b, &memo, st, s->n_location_id, &row.stack_id);
     if (!rc) rc = pcol_b_labelset(b, lb, s->n_label, &row.labelset_id);
     for (size_t j = 0; j < nvt; j++) vals[j].value = s->value[j];
     if (!rc) rc = pcol_b_sample(b, &row, vals, nvt, NULL);
@@ -784,6 +785,7 @@ static int build(ctx *c) {
   pcol_buf_free(&lines);
   pcol_buf_free(&stack);
   pcol_buf_free(&labels);
+  pcol_stack_memo_free(&memo);
   free(vals);
   TRY(rc);
   return PCOL_OK;

@@ -1,10 +1,15 @@
 /* rprof.h — what the Rprof importer and exporter share (not installed);
  * defined in rprof_common.c, so neither side uses the other's file.
  *
- * Byte-exact round trips rest on one rule: the importer renders every sample
- * line the way the exporter will (pcol_rprof_render, with the same #File
- * numbering, pcol_rprof_ftab) and keeps the original bytes only where the two
- * differ.  Both sides must therefore use exactly these functions.
+ * Byte-exact round trips rest on one rule: the importer keeps the original
+ * bytes of a sample line exactly where the exporter's rendering
+ * (pcol_rprof_render, with the same #File numbering, pcol_rprof_ftab)
+ * would differ from them.  The importer decides that token by token while
+ * it parses (rprof_import.c: a name is '"name" ', a ref 'F#L ' with the
+ * canonical file number F = pcol_rprof_fent.canon, numbers and memory
+ * fields without leading zeros), so a change to pcol_rprof_render must
+ * change that check too; tests/test_threads.c and the round-trip tests
+ * compare the two.
  * doc/mappings.md §1 describes the mapping. */
 #ifndef PCOL_RPROF_H
 #define PCOL_RPROF_H
@@ -49,7 +54,9 @@ typedef struct pcol_rprof_ftab {
 
 typedef struct pcol_rprof_fent {
   uint64_t num;
-  uint32_t sid; /* importer: the path's string id; exporter: 0 */
+  uint64_t canon; /* the number a ref to `num` is rendered with: that of the
+                   * first entry naming this entry's path */
+  uint32_t sid;   /* importer: its own index of the path; exporter: 0 */
   size_t off, len;
 } pcol_rprof_fent;
 
@@ -76,7 +83,7 @@ typedef struct pcol_rprof_frame {
   size_t name_len;
   uint64_t fileno; /* 0 = no ref */
   int64_t line;
-  uint32_t file_sid; /* importer only: the ref's file, as a string id (0 = unknown) */
+  uint32_t file_sid; /* importer only: the ref's file, as its path index (0 = unknown) */
 } pcol_rprof_frame;
 
 /* The canonical line (without line end): memory prefix when mem != NULL

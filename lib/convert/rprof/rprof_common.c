@@ -117,10 +117,11 @@ const pcol_rprof_fent *pcol_rprof_ftab_path(const pcol_rprof_ftab *t, const void
 int pcol_rprof_ftab_add(pcol_rprof_ftab *t, uint64_t num, const void *path, size_t len,
                         uint32_t sid) {
   int new_num = pcol_rprof_ftab_num(t, num) == NULL;
-  int new_path = pcol_rprof_ftab_path(t, path, len) == NULL;
+  const pcol_rprof_fent *first = pcol_rprof_ftab_path(t, path, len);
+  int new_path = first == NULL;
   if (!new_num && !new_path) return PCOL_OK;
   if (t->ents.len / sizeof(pcol_rprof_fent) >= UINT32_MAX - 1) return PCOL_ETOOBIG;
-  pcol_rprof_fent e = {num, sid, t->pool.len, len};
+  pcol_rprof_fent e = {num, first ? first->num : num, sid, t->pool.len, len};
   if (pcol_buf_append(&t->pool, path, len) || pcol_buf_append(&t->ents, &e, sizeof e))
     return PCOL_ENOMEM;
   uint32_t id = (uint32_t)(t->ents.len / sizeof e);

@@ -1,57 +1,789 @@
 /* rprof_import.c — R's Rprof() text output into a builder.  The parts of
  * the format the exporter shares (header/#File parsing, #File table,
- * canonical line rendering) are in rprof_common.c.
+ * canonical line rendering rules) are in rprof_common.c.
  *
  * One source per input; one sample per sample line (weight 1, time = sum of
  * the intervals of the earlier sample lines).  Headers and #File lines are
  * kept as text_lines at their positions; a sample whose canonical rendering
- * differs from its original bytes keeps those bytes in sample_text.  The
- * input is streamed one line at a time.  doc/mappings.md §1. */
+ * differs from its original bytes keeps those bytes in sample_text.
+ * doc/mappings.md §1.
+ *
+ * Two stages, which may run on two threads (issue 17: packing uses both
+ * cores).  The parser reads the input in blocks, splits lines, parses them,
+ * decides which lines are canonical and which repeat the previous one, and
+ * numbers the distinct frames (name, file, line) in order of first use; it
+ * touches no builder.  The builder stage takes the parsed blocks in input
+ * order and makes every builder call, in the same order as one thread
+ * would, so the file is byte-identical whatever the timing.  A parse error
+ * is passed along as the end of the stream: the builder stage reports it
+ * after everything before it, as the sequential reading did. */
 #include "rprof.h"
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
-
-/* ------------------------------------------------------------ importer */
 
 enum { EOL_NONE = 0, EOL_LF = 1, EOL_CRLF = 2 };
 
+/* ------------------------------------------------- parsed blocks */
+
+enum { REC_HEADER = 1, REC_FILE, REC_SAMPLE, REC_REPEAT };
+
+/* One parsed line; text at data[off, off + n) of its block. */
+typedef struct rp_rec {
+  uint8_t kind, last_eol, cr_dangling, canonical, cut, has_mem;
+  uint64_t lineno;
+  size_t off, n;
+  uint64_t mem[RPROF_NMEM]; /* has_mem */
+  unsigned flags;           /* REC_HEADER */
+  uint64_t iv;
+  size_t path_at, plen;     /* REC_FILE: the path; path_idx its index */
+  uint32_t path_idx;
+  uint32_t nfr;             /* REC_SAMPLE: frame numbers at frs[fr_at ..) */
+  size_t fr_at;
+  uint32_t tid;             /* REC_SAMPLE: its stack part's number (0: none) */
+  uint8_t hit;              /* ... seen before: no frames, the stack of tid */
+} rp_rec;
+
+/* A frame numbered for the first time: what the builder stage needs to
+ * make its location.  has_name 0: a ref with no function after it. */
+typedef struct rp_newfr {
+  size_t name_at, name_len;
+  int has_name;
+  uint32_t path_idx;
+  int64_t line;
+} rp_newfr;
+
+typedef struct rp_block {
+  char *data;
+  size_t len, cap;
+  pcol_buf recs;  /* rp_rec[] */
+  pcol_buf frs;   /* uint32_t frame numbers, innermost first per sample */
+  pcol_buf newfr; /* rp_newfr[], in frame number order */
+  int eol_default;
+  int last;       /* the parser's last block; err_rc: how it ended */
+  int err_rc;
+} rp_block;
+
+/* ------------------------------------------------------- the parser */
+
 typedef struct rp_fc_entry {
   uint64_t hash;
-  uint32_t loc; /* 0 = empty slot */
-  uint32_t file_sid;
+  uint32_t num; /* frame number + 1; 0 = empty slot */
+  uint32_t path_idx;
   int64_t line;
-  uint32_t name_off, name_len; /* name_len UINT32_MAX: no name (a trailing ref) */
+  uint32_t name_off, name_len; /* name_len UINT32_MAX: no name */
 } rp_fc_entry;
+
+#define RP_SMALL_NUMS 256
+
+/* A canonical stack part (the text after any memory prefix) seen before. */
+typedef struct rp_tail {
+  uint64_t hash;
+  uint32_t off, len; /* in the generation's bytes */
+  uint32_t tid;      /* 0 = empty slot */
+} rp_tail;
+/* The tail cache is two generations of at most RP_TAIL_BYTES of text each,
+ * which bounds its memory whatever the number of distinct stacks: new
+ * tails go to the young one; when it is full, the old one is dropped and
+ * the young one becomes old.  A tail found in the old generation is copied
+ * to the young one, so popular stacks stay. */
+#define RP_TAIL_BYTES ((size_t)8 << 20)
+typedef struct rp_tgen {
+  rp_tail *t;
+  size_t cap, count;
+  pcol_buf bytes;
+} rp_tgen;
+
+typedef struct rp_parse {
+  const char *name;
+  pcol_error err;
+  FILE *in;
+  uint64_t cap, total; /* input cap; bytes read */
+  int over, eof, read_error;
+  size_t next_block; /* size of the next block's read */
+  uint64_t lineno;
+  int eol_default, last_eol;
+  uint64_t segments;
+  pcol_rprof_ftab ft;
+  uint32_t small[RP_SMALL_NUMS]; /* #File number < 256 -> ftab entry id */
+  pcol_buf frames;               /* pcol_rprof_frame[] of the current line */
+  pcol_buf carry;                /* a line cut by the end of a block */
+  /* The previous sample line's stack part (after any memory prefix), when
+   * it parsed completely and was canonical: a repeated stack (runs of
+   * identical lines are the norm in Rprof) is passed on as a repeat.  Any
+   * text line (header, #File) clears it. */
+  pcol_buf prev_tail;
+  int prev_ok;
+  /* every distinct path of a #File line gets an index (1-based) */
+  pcol_hset paths;
+  pcol_buf path_ents; /* {size_t off, len}[] */
+  pcol_buf path_pool;
+  /* frame cache: (name bytes, path, line) -> frame number */
+  rp_fc_entry *fc;
+  size_t fc_cap, fc_count;
+  pcol_buf fc_names;
+  uint32_t nframes; /* frame numbers given */
+  /* tail cache: canonical stack part -> tid, within one segment (a new
+   * segment's #File lines may give the same text another meaning) */
+  rp_tgen tg[2]; /* tg[young], tg[!young] */
+  int young;
+  uint32_t ntails; /* tids given */
+} rp_parse;
+
+#define PFAIL(P, code, ...) pcol_error_set(&(P)->err, code, __VA_ARGS__)
+
+static int pfail_rc(rp_parse *P, int rc) {
+  return PFAIL(P, rc, "%s:%" PRIu64 ": %s", P->name, P->lineno, pcol_strerror(rc));
+}
+
+typedef struct path_ent {
+  size_t off, len;
+} path_ent;
+
+static int path_eq(const void *ctx, uint32_t id, const void *key) {
+  const rp_parse *P = ctx;
+  const path_ent *e = (const path_ent *)(const void *)P->path_ents.data + (id - 1);
+  const path_ent *k = key; /* off: a pointer, as the key's bytes */
+  const char *kp;
+  memcpy(&kp, &k->off, sizeof kp);
+  return e->len == k->len && (k->len == 0 || memcmp(P->path_pool.data + e->off, kp, k->len) == 0);
+}
+
+/* The index of a path (made on first sight). */
+static int path_index(rp_parse *P, const char *path, size_t len, uint32_t *idx) {
+  path_ent k = {0, len};
+  memcpy(&k.off, &path, sizeof path);
+  uint64_t h = pcol_hash_bytes(path, len, 11);
+  uint32_t id = pcol_hset_find(&P->paths, h, path_eq, P, &k);
+  if (!id) {
+    if (P->path_ents.len / sizeof(path_ent) >= UINT32_MAX - 1) return PCOL_ETOOBIG;
+    path_ent e = {P->path_pool.len, len};
+    if (pcol_buf_append(&P->path_pool, path, len) || pcol_buf_append(&P->path_ents, &e, sizeof e))
+      return PCOL_ENOMEM;
+    id = (uint32_t)(P->path_ents.len / sizeof e);
+    if (pcol_hset_insert(&P->paths, h, id)) return PCOL_ENOMEM;
+  }
+  *idx = id;
+  return PCOL_OK;
+}
+
+/* The first #File entry of this segment with number num; NULL if none. */
+static const pcol_rprof_fent *file_entry(const rp_parse *P, uint64_t num) {
+  if (num < RP_SMALL_NUMS) {
+    uint32_t id = P->small[num];
+    return id ? (const pcol_rprof_fent *)(const void *)P->ft.ents.data + (id - 1) : NULL;
+  }
+  return pcol_rprof_ftab_num(&P->ft, num);
+}
+
+/* Unsigned decimal at p[*i..n) as pcol_rprof_parse_u64, and whether it is
+ * written as the exporter writes it (no leading zero). */
+static inline int parse_num(const char *p, size_t n, size_t *i, uint64_t *out, int *canon) {
+  size_t s = *i;
+  int a = pcol_rprof_parse_u64(p, n, i, out);
+  if (a == 1 && *i - s > 1 && p[s] == '0') *canon = 0;
+  return a;
+}
+
+/* A ref "digits#digits" at p[i..n) followed by a space or the end: 1 = yes
+ * (with *end after the space), 0 = no, -1 = cut off by the end of the line,
+ * -2 = a ref whose number does not fit in 64 bits.  *canon is cleared when
+ * a number has a leading zero. */
+static int scan_ref(const char *p, size_t n, size_t i, uint64_t *file, uint64_t *line,
+                    size_t *end, int *canon) {
+  size_t k = i;
+  int a = parse_num(p, n, &k, file, canon);
+  if (a <= 0) return a < 0 ? -2 : 0;
+  if (k == n) return -1;
+  if (p[k] != '#') return 0;
+  k++;
+  if (k == n) return -1;
+  int c = parse_num(p, n, &k, line, canon);
+  if (c <= 0) return c < 0 ? -2 : 0;
+  if (k == n) return -1; /* no space after it: cut off (maybe mid-number) */
+  if (p[k] != ' ') return 0;
+  *end = k + 1;
+  return 1;
+}
+
+/* A frame of the current line; *canon is cleared when the exporter would
+ * not write its ref as it stands (a file number without a #File line, or
+ * not the first number of its path). */
+static int push_frame(rp_parse *P, const char *name, size_t nlen, int has_ref, uint64_t file,
+                      uint64_t line, int *canon) {
+  pcol_rprof_frame f = {name, nlen, 0, PCOL_NA_I64, 0};
+  if (has_ref) {
+    if (line > (uint64_t)INT64_MAX)
+      return PFAIL(P, PCOL_ECORRUPT, "%s:%" PRIu64 ": line number %" PRIu64 " is too large",
+                   P->name, P->lineno, line);
+    f.line = (int64_t)line;
+    const pcol_rprof_fent *e = file_entry(P, file);
+    if (e) {
+      /* canonical number: the first #File line of this segment naming the path */
+      f.file_sid = e->sid;
+      f.fileno = e->canon;
+      if (f.fileno != file) *canon = 0;
+    } else {
+      /* a file number without a #File line: the line is kept, the file is
+       * unknown, and the original text preserves the ref */
+      *canon = 0;
+    }
+  }
+  if (pcol_buf_append(&P->frames, &f, sizeof f)) return pfail_rc(P, PCOL_ENOMEM);
+  return PCOL_OK;
+}
+
+/* Parses the memory prefix ":a:b:c:d:" at the start of p.  1 = ok (*i after
+ * it), 0 = malformed, -1 = cut off by the end of the line, -2 = error (set). */
+static int scan_mem(rp_parse *P, const char *p, size_t n, size_t *i, uint64_t mem[4],
+                    int *canon) {
+  size_t k = 1;
+  for (int f = 0; f < RPROF_NMEM; f++) {
+    int a = parse_num(p, n, &k, &mem[f], canon);
+    if (a < 0)
+      return PFAIL(P, PCOL_ECORRUPT, "%s:%" PRIu64 ": memory field %d does not fit in 64 bits",
+                   P->name, P->lineno, f + 1), -2;
+    if (a == 0) return k == n ? -1 : 0;
+    if (k == n) return -1;
+    if (p[k] != ':') return 0;
+    k++;
+    if (mem[f] > (uint64_t)(INT64_MAX / pcol_rprof_mem_factor[f]))
+      return PFAIL(P, PCOL_ECORRUPT,
+                   "%s:%" PRIu64 ": memory field %d (%s) = %" PRIu64
+                   " is too large to store in bytes as int64",
+                   P->name, P->lineno, f + 1, pcol_rprof_mem_type[f], mem[f]), -2;
+  }
+  *i = k;
+  return 1;
+}
+
+/* Where the name whose opening quote is at p[i] ends: 1 with *close (its
+ * closing quote) and *next (where the next token starts), 0 when nothing
+ * closes it before the end of the line.  A name ends at '" ' followed by
+ * '"', a ref or the end of the line, or at a '"' that ends the line (cut
+ * before its space).  Names may hold spaces and quotes, so nothing simpler
+ * works. */
+static int name_end(const char *p, size_t n, size_t i, size_t *close, size_t *next) {
+  size_t j = i + 1;
+  for (;;) {
+    const char *q = j < n ? memchr(p + j, '"', n - j) : NULL;
+    if (!q) return 0;
+    j = (size_t)(q - p);
+    if (j + 1 == n) {
+      *close = j, *next = n;
+      return 1;
+    }
+    if (p[j + 1] == ' ') {
+      size_t k = j + 2, e2;
+      uint64_t a, b2;
+      int c2 = 1;
+      if (k == n || p[k] == '"' || scan_ref(p, n, k, &a, &b2, &e2, &c2) != 0) {
+        *close = j, *next = k;
+        return 1;
+      }
+    }
+    j++;
+  }
+}
+
+/* The tokenizer: the frames of the stack part p[i..n) of a sample line into
+ * P->frames, innermost first.  Sets *cut when the line ends inside a name or
+ * a ref (R cut it off); anything else malformed is an error.  *canon is
+ * cleared when the exporter would write the frames differently (see
+ * pcol_rprof_render: every name as '"name" ', every ref as 'file#line '
+ * with the canonical file number, numbers without leading zeros). */
+static int scan_frames(rp_parse *P, const char *p, size_t n, size_t i, int *cut, int *canon) {
+  int pending = 0, rc; /* a ref waiting for the name after it */
+  uint64_t pf = 0, pl = 0;
+  P->frames.len = 0;
+  while (i < n && !*cut) {
+    if (p[i] == '"') {
+      size_t close, next;
+      if (!name_end(p, n, i, &close, &next)) {
+        /* a name cut off by the end of the line; one holding '" ' would
+         * have ended there, so that is garbage rather than a cut */
+        for (size_t k = i + 1; k + 1 < n; k++)
+          if (p[k] == '"' && p[k + 1] == ' ')
+            return PFAIL(P, PCOL_ECORRUPT,
+                         "%s:%" PRIu64 ":%zu: unexpected text after the name that starts at "
+                         "column %zu",
+                         P->name, P->lineno, k + 3, i + 1);
+        *cut = 1;
+        break;
+      }
+      if (next != close + 2) *canon = 0; /* '"' ending the line: no space */
+      if ((rc = push_frame(P, p + i + 1, close - i - 1, pending, pf, pl, canon))) return rc;
+      pending = 0;
+      i = next;
+    } else if (isdigit((unsigned char)p[i])) {
+      uint64_t f, l;
+      size_t e;
+      int s = scan_ref(p, n, i, &f, &l, &e, canon);
+      if (s == -2)
+        return PFAIL(P, PCOL_ECORRUPT,
+                     "%s:%" PRIu64 ":%zu: number in source reference does not fit in 64 bits",
+                     P->name, P->lineno, i + 1);
+      if (s == -1) {
+        *cut = 1; /* a ref cut off by the end of the line */
+        break;
+      }
+      if (s == 0)
+        return PFAIL(P, PCOL_ECORRUPT,
+                     "%s:%" PRIu64 ":%zu: malformed source reference (expected FILE#LINE "
+                     "followed by a space)",
+                     P->name, P->lineno, i + 1);
+      /* two refs in a row: the first has no function after it */
+      if (pending && (rc = push_frame(P, NULL, 0, 1, pf, pl, canon))) return rc;
+      pending = 1, pf = f, pl = l;
+      i = e;
+    } else {
+      return PFAIL(P, PCOL_ECORRUPT,
+                   "%s:%" PRIu64 ":%zu: not an Rprof header, #File line or sample line "
+                   "(unexpected byte 0x%02x)",
+                   P->name, P->lineno, i + 1, (unsigned char)p[i]);
+    }
+  }
+  /* a trailing ref: a line of top-level code, in no named function */
+  if (pending && (rc = push_frame(P, NULL, 0, 1, pf, pl, canon))) return rc;
+  return PCOL_OK;
+}
+
+/* Doubles an open-addressing table (linear probing) of esz-byte entries
+ * that start with their uint64_t hash and are empty when the uint32_t at
+ * used_off is 0. */
+static int oa_grow(void *arr_ptr, size_t *cap, size_t esz, size_t used_off) {
+  size_t nc = *cap ? *cap * 2 : 4096;
+  if (nc > SIZE_MAX / esz) return PCOL_ENOMEM;
+  uint8_t *nt = calloc(nc, esz), *t;
+  if (!nt) return PCOL_ENOMEM;
+  memcpy(&t, arr_ptr, sizeof t); /* arr_ptr is a T **: copy, do not alias (as pcol_grow) */
+  for (size_t i = 0; i < *cap; i++) {
+    const uint8_t *e = t + i * esz;
+    uint32_t used;
+    uint64_t h;
+    memcpy(&used, e + used_off, sizeof used);
+    if (!used) continue;
+    memcpy(&h, e, sizeof h);
+    size_t j = h & (nc - 1);
+    for (;; j = (j + 1) & (nc - 1)) {
+      memcpy(&used, nt + j * esz + used_off, sizeof used);
+      if (!used) break;
+    }
+    memcpy(nt + j * esz, e, esz);
+  }
+  free(t);
+  memcpy(arr_ptr, &nt, sizeof nt);
+  *cap = nc;
+  return PCOL_OK;
+}
+
+/* ---- frame cache: (name bytes, path, line) -> frame number, so that the
+ * builder stage makes each distinct frame's location once and then reads
+ * it from an array.  Keyed hash: names come from the file. */
+static uint64_t frame_hash(const pcol_rprof_frame *f) {
+  pcol_hstate s;
+  pcol_hs_init(&s, 7);
+  if (f->name) {
+    const uint8_t *q = (const uint8_t *)f->name;
+    size_t m = f->name_len;
+    for (; m >= 8; m -= 8, q += 8) pcol_hs_add(&s, pcol_rd64(q));
+    uint64_t last = (uint64_t)(f->name_len & 0xff) << 56;
+    for (size_t i = 0; i < m; i++) last |= (uint64_t)q[i] << (8 * i);
+    pcol_hs_add(&s, last);
+  } else {
+    pcol_hs_add(&s, UINT64_MAX); /* no name: differs from every name's last word */
+  }
+  pcol_hs_add(&s, f->file_sid);
+  pcol_hs_add(&s, (uint64_t)f->line);
+  return pcol_hs_end(&s);
+}
+
+static const rp_fc_entry *fc_find(const rp_parse *P, const pcol_rprof_frame *f, uint64_t h) {
+  if (!P->fc_cap) return NULL;
+  size_t mask = P->fc_cap - 1;
+  uint32_t nlen = f->name ? (uint32_t)f->name_len : UINT32_MAX;
+  for (size_t i = h & mask;; i = (i + 1) & mask) {
+    const rp_fc_entry *e = &P->fc[i];
+    if (!e->num) return NULL;
+    if (e->hash == h && e->path_idx == f->file_sid && e->line == f->line &&
+        e->name_len == nlen &&
+        (nlen == UINT32_MAX || nlen == 0 ||
+         memcmp(P->fc_names.data + e->name_off, f->name, nlen) == 0))
+      return e;
+  }
+}
+
+static int fc_insert(rp_parse *P, const pcol_rprof_frame *f, uint64_t h, uint32_t num) {
+  if (f->name && (f->name_len >= UINT32_MAX || P->fc_names.len > UINT32_MAX - f->name_len))
+    return PCOL_OK; /* not cached: a new number each time, still correct */
+  if ((P->fc_count + 1) * 4 > P->fc_cap * 3 &&
+      oa_grow(&P->fc, &P->fc_cap, sizeof *P->fc, offsetof(rp_fc_entry, num)))
+    return PCOL_ENOMEM;
+  rp_fc_entry e = {h, num + 1, f->file_sid, f->line, (uint32_t)P->fc_names.len,
+                   f->name ? (uint32_t)f->name_len : UINT32_MAX};
+  if (f->name && pcol_buf_append(&P->fc_names, f->name, f->name_len)) return PCOL_ENOMEM;
+  size_t j = h & (P->fc_cap - 1);
+  while (P->fc[j].num) j = (j + 1) & (P->fc_cap - 1);
+  P->fc[j] = e;
+  P->fc_count++;
+  return PCOL_OK;
+}
+
+/* ---- tail cache */
+static void tg_clear(rp_tgen *g) {
+  if (g->t) memset(g->t, 0, g->cap * sizeof *g->t);
+  g->count = 0;
+  g->bytes.len = 0;
+}
+static void tc_clear(rp_parse *P) {
+  tg_clear(&P->tg[0]);
+  tg_clear(&P->tg[1]);
+}
+
+static uint32_t tg_find(const rp_tgen *g, uint64_t h, const char *p, size_t n) {
+  if (!g->cap) return 0;
+  size_t mask = g->cap - 1;
+  for (size_t i = h & mask;; i = (i + 1) & mask) {
+    const rp_tail *e = &g->t[i];
+    if (!e->tid) return 0;
+    if (e->hash == h && e->len == n && memcmp(g->bytes.data + e->off, p, n) == 0) return e->tid;
+  }
+}
+
+/* Stores the tail p[0, n) with tid in the young generation (turning the
+ * generations over when it is full). */
+static int tg_put(rp_parse *P, uint64_t h, const char *p, size_t n, uint32_t tid) {
+  rp_tgen *g = &P->tg[P->young];
+  if (g->bytes.len + n > RP_TAIL_BYTES) {
+    P->young = !P->young;
+    g = &P->tg[P->young];
+    tg_clear(g);
+  }
+  if ((g->count + 1) * 2 > g->cap &&
+      oa_grow(&g->t, &g->cap, sizeof *g->t, offsetof(rp_tail, tid)))
+    return PCOL_ENOMEM;
+  rp_tail e = {h, (uint32_t)g->bytes.len, (uint32_t)n, tid};
+  if (pcol_buf_append(&g->bytes, p, n)) return PCOL_ENOMEM;
+  size_t j = h & (g->cap - 1);
+  while (g->t[j].tid) j = (j + 1) & (g->cap - 1);
+  g->t[j] = e;
+  g->count++;
+  return PCOL_OK;
+}
+
+/* The tid of a tail seen before (0: none); -1 on ENOMEM. */
+static int64_t tc_find(rp_parse *P, uint64_t h, const char *p, size_t n) {
+  uint32_t tid = tg_find(&P->tg[P->young], h, p, n);
+  if (tid) return tid;
+  if ((tid = tg_find(&P->tg[!P->young], h, p, n)) != 0 && tg_put(P, h, p, n, tid))
+    return -1;
+  return tid;
+}
+
+/* Gives the tail p[0, n) a new tid (*tid; 0 when it is too long to keep). */
+static int tc_add(rp_parse *P, uint64_t h, const char *p, size_t n, uint32_t *tid) {
+  *tid = 0;
+  if (n > RP_TAIL_BYTES / 16 || P->ntails >= UINT32_MAX - 1) return PCOL_OK;
+  PCOL_RETURN_NOT_OK(tg_put(P, h, p, n, P->ntails + 1));
+  *tid = ++P->ntails;
+  return PCOL_OK;
+}
+
+/* The frame numbers of P->frames into the block (new frames defined). */
+static int number_frames(rp_parse *P, rp_block *blk, size_t nfr) {
+  const pcol_rprof_frame *fr = (const pcol_rprof_frame *)(const void *)P->frames.data;
+  if (pcol_buf_reserve(&blk->frs, nfr * sizeof(uint32_t))) return pfail_rc(P, PCOL_ENOMEM);
+  for (size_t k = 0; k < nfr; k++) {
+    uint64_t h = frame_hash(&fr[k]);
+    const rp_fc_entry *hit = fc_find(P, &fr[k], h);
+    uint32_t num;
+    if (hit) {
+      num = hit->num - 1;
+    } else {
+      if (P->nframes >= UINT32_MAX - 1) return pfail_rc(P, PCOL_ETOOBIG);
+      num = P->nframes++;
+      rp_newfr d = {fr[k].name ? (size_t)(fr[k].name - blk->data) : 0, fr[k].name_len,
+                    fr[k].name != NULL, fr[k].file_sid, fr[k].line};
+      if (pcol_buf_append(&blk->newfr, &d, sizeof d) || fc_insert(P, &fr[k], h, num))
+        return pfail_rc(P, PCOL_ENOMEM);
+    }
+    memcpy(blk->frs.data + blk->frs.len, &num, sizeof num);
+    blk->frs.len += sizeof num;
+  }
+  return PCOL_OK;
+}
+
+static int push_rec(rp_parse *P, rp_block *blk, const rp_rec *rec) {
+  if (pcol_buf_append(&blk->recs, rec, sizeof *rec)) return pfail_rc(P, PCOL_ENOMEM);
+  return PCOL_OK;
+}
+
+static int parse_sample(rp_parse *P, rp_block *blk, rp_rec *rec) {
+  const char *p = blk->data + rec->off;
+  size_t n = rec->n, i = 0;
+  int cut = 0, canon = 1, tail_canon = 1, rc;
+  if (p[0] == ':') {
+    int m = scan_mem(P, p, n, &i, rec->mem, &canon);
+    if (m == -2) return P->err.code;
+    if (m == 0)
+      return PFAIL(P, PCOL_ECORRUPT,
+                   "%s:%" PRIu64 ": malformed memory prefix (expected :small:big:nodes:dups:)",
+                   P->name, P->lineno);
+    if (m < 0) cut = 1, i = n;
+    else rec->has_mem = 1;
+  }
+  if (P->prev_ok && !cut && n - i == P->prev_tail.len &&
+      (n == i || memcmp(p + i, P->prev_tail.data, n - i) == 0)) {
+    /* the tail is canonical; so is the line if its memory prefix is */
+    rec->kind = REC_REPEAT;
+    rec->canonical = (uint8_t)canon;
+    return push_rec(P, blk, rec);
+  }
+  rec->kind = REC_SAMPLE;
+  uint64_t th = 0;
+  if (!cut) { /* a canonical stack part seen before in this segment */
+    th = pcol_hash_bytes(p + i, n - i, 13);
+    int64_t t = tc_find(P, th, p + i, n - i);
+    if (t < 0) return pfail_rc(P, PCOL_ENOMEM);
+    if ((rec->tid = (uint32_t)t) != 0) {
+      rec->hit = 1;
+      rec->canonical = (uint8_t)canon;
+      goto done;
+    }
+  }
+  if ((rc = scan_frames(P, p, n, i, &cut, &tail_canon))) return rc;
+  size_t nfr = P->frames.len / sizeof(pcol_rprof_frame);
+  rec->cut = (uint8_t)cut;
+  rec->canonical = (uint8_t)(canon && tail_canon && !cut);
+  rec->fr_at = blk->frs.len / sizeof(uint32_t);
+  rec->nfr = (uint32_t)nfr;
+  if (nfr > UINT32_MAX) return pfail_rc(P, PCOL_ETOOBIG);
+  if ((rc = number_frames(P, blk, nfr))) return rc;
+  if (tail_canon && !cut && tc_add(P, th, p + i, n - i, &rec->tid)) return pfail_rc(P, PCOL_ENOMEM);
+done:
+  P->prev_ok = rec->canonical;
+  if (rec->canonical) {
+    P->prev_tail.len = 0;
+    if (pcol_buf_append(&P->prev_tail, p + i, n - i)) P->prev_ok = 0;
+  }
+  return push_rec(P, blk, rec);
+}
+
+static int parse_fileline(rp_parse *P, rp_block *blk, rp_rec *rec, uint64_t num,
+                          const char *path, size_t plen) {
+  uint32_t idx;
+  int rc = path_index(P, path, plen, &idx);
+  int fresh = num < RP_SMALL_NUMS && !P->small[num];
+  if (!rc) rc = pcol_rprof_ftab_add(&P->ft, num, path, plen, idx);
+  if (rc) return pfail_rc(P, rc);
+  if (fresh) P->small[num] = pcol_rprof_ftab_count(&P->ft); /* the entry just added */
+  P->prev_ok = 0;
+  rec->kind = REC_FILE;
+  rec->path_at = (size_t)(path - blk->data);
+  rec->plen = plen;
+  rec->path_idx = idx;
+  return push_rec(P, blk, rec);
+}
+
+/* One line (got bytes at data[off], its line end included). */
+static int parse_line(rp_parse *P, rp_block *blk, size_t off, size_t got) {
+  const char *line = blk->data + off;
+  P->lineno++;
+  size_t n = got;
+  rp_rec rec;
+  memset(&rec, 0, sizeof rec);
+  P->last_eol = EOL_NONE;
+  if (line[n - 1] == '\n') {
+    n--, P->last_eol = EOL_LF;
+    if (n && line[n - 1] == '\r') n--, P->last_eol = EOL_CRLF;
+  } else if (line[n - 1] == '\r') {
+    n--, rec.cr_dangling = 1; /* cut between CR and LF */
+  }
+  if (P->lineno == 1) P->eol_default = P->last_eol == EOL_CRLF ? EOL_CRLF : EOL_LF;
+  rec.last_eol = (uint8_t)P->last_eol;
+  rec.lineno = P->lineno;
+  rec.off = off;
+  rec.n = n;
+  unsigned flags;
+  uint64_t iv, num;
+  const char *path;
+  size_t plen;
+  int ok;
+  if (pcol_rprof_is_header(line, n, &flags, &iv, &ok)) {
+    if (!ok)
+      return PFAIL(P, PCOL_ECORRUPT,
+                   "%s:%" PRIu64 ": malformed Rprof header (expected [memory profiling: ][GC "
+                   "profiling: ][line profiling: ]sample.interval=N)",
+                   P->name, P->lineno);
+    if (iv > (uint64_t)INT64_MAX / 1000)
+      return PFAIL(P, PCOL_ETOOBIG, "%s:%" PRIu64 ": sample.interval=%" PRIu64 " is too large",
+                   P->name, P->lineno, iv);
+    P->segments++;
+    pcol_rprof_ftab_reset(&P->ft);
+    tc_clear(P);
+    memset(P->small, 0, sizeof P->small);
+    P->prev_ok = 0;
+    rec.kind = REC_HEADER;
+    rec.flags = flags;
+    rec.iv = iv;
+    return push_rec(P, blk, &rec);
+  }
+  if (P->segments == 0)
+    return PFAIL(P, PCOL_ECORRUPT,
+                 "%s:%" PRIu64 ": not an Rprof file: the first line must be a header such as "
+                 "'sample.interval=20000'",
+                 P->name, P->lineno);
+  if (n == 0)
+    return PFAIL(P, PCOL_ECORRUPT, "%s:%" PRIu64 ": empty line (Rprof never writes one)",
+                 P->name, P->lineno);
+  if (pcol_rprof_is_fileline(line, n, &num, &path, &plen, &ok)) {
+    if (!ok)
+      return PFAIL(P, PCOL_ECORRUPT, "%s:%" PRIu64 ": malformed #File line (expected '#File N: PATH')",
+                   P->name, P->lineno);
+    return parse_fileline(P, blk, &rec, num, path, plen);
+  }
+  return parse_sample(P, blk, &rec);
+}
+
+/* Block sizes: the first is small, so that small inputs are parsed in one
+ * block (no thread), and the size doubles up to RP_BLOCK_MAX. */
+#define RP_BLOCK_FIRST ((size_t)16 << 10)
+#define RP_BLOCK_MAX ((size_t)1 << 20)
+
+/* Reads into blk->data up to its capacity (within the input cap). */
+static void read_more(rp_parse *P, rp_block *blk) {
+  if (P->eof) return;
+  size_t want = blk->cap - blk->len;
+  /* one byte past the cap tells "over" */
+  uint64_t allowed = P->cap - P->total < UINT64_MAX ? P->cap - P->total + 1 : UINT64_MAX;
+  if (want > allowed) want = (size_t)allowed;
+  size_t got = want ? fread(blk->data + blk->len, 1, want, P->in) : 0;
+  P->total += got;
+  blk->len += got;
+  if (P->total > P->cap) { /* the byte past the cap: not part of the input */
+    P->over = 1;
+    P->eof = 1;
+    blk->len--;
+    P->total--;
+  } else if (got < want) {
+    P->eof = 1;
+    if (ferror(P->in)) P->read_error = errno ? errno : EIO;
+  }
+}
+
+static int ensure_cap(rp_block *blk, size_t cap) {
+  if (blk->cap >= cap) return PCOL_OK;
+  char *d = realloc(blk->data, cap);
+  if (!d) return PCOL_ENOMEM;
+  blk->data = d;
+  blk->cap = cap;
+  return PCOL_OK;
+}
+
+/* After the last line: the checks of the end of the input. */
+static int parse_end(rp_parse *P) {
+  if (P->over)
+    return PFAIL(P, PCOL_ETOOBIG, "%s:%" PRIu64 ": input larger than %" PRIu64 " bytes", P->name,
+                 P->lineno, P->cap);
+  if (P->read_error)
+    return PFAIL(P, PCOL_EIO, "%s: read error after line %" PRIu64 ": %s", P->name, P->lineno,
+                 strerror(P->read_error));
+  if (P->lineno == 0) return PFAIL(P, PCOL_ECORRUPT, "%s: empty input: no Rprof header", P->name);
+  return PCOL_OK;
+}
+
+/* Fills blk with the next lines of the input: the carried part of a line,
+ * then a block's worth of reading; every complete line is parsed, the rest
+ * carried to the next block.  At the end of the input (or on a parse
+ * error) blk->last is set, with blk->err_rc. */
+static void parse_block(rp_parse *P, rp_block *blk) {
+  blk->len = 0;
+  blk->recs.len = blk->frs.len = blk->newfr.len = 0;
+  blk->last = 0;
+  blk->err_rc = PCOL_OK;
+  int rc = ensure_cap(blk, P->next_block > P->carry.len * 2 ? P->next_block : P->carry.len * 2);
+  if (rc) goto fail;
+  if (P->next_block < RP_BLOCK_MAX) P->next_block *= 2;
+  if (P->carry.len) memcpy(blk->data, P->carry.data, P->carry.len);
+  blk->len = P->carry.len;
+  P->carry.len = 0;
+  size_t pos = 0;
+  for (;;) {
+    read_more(P, blk);
+    const char *nl;
+    while (pos < blk->len && (nl = memchr(blk->data + pos, '\n', blk->len - pos)) != NULL) {
+      size_t end = (size_t)(nl - blk->data) + 1;
+      if ((rc = parse_line(P, blk, pos, end - pos))) goto fail;
+      pos = end;
+    }
+    if (pos > 0 || P->eof) break;
+    /* not one whole line in the block: make it bigger (the input cap bounds it) */
+    if (blk->cap > SIZE_MAX / 2 || (rc = ensure_cap(blk, blk->cap * 2))) goto fail;
+  }
+  if (!P->eof) {
+    blk->eol_default = P->eol_default;
+    if (pcol_buf_append(&P->carry, blk->data + pos, blk->len - pos)) {
+      rc = pfail_rc(P, PCOL_ENOMEM);
+      goto fail;
+    }
+    return;
+  }
+  if (pos < blk->len) { /* the last line has no line end */
+    if (P->over) {
+      P->lineno++; /* the line the cap cut */
+    } else if (!P->read_error && (rc = parse_line(P, blk, pos, blk->len - pos))) {
+      goto fail;
+    }
+  }
+  rc = parse_end(P);
+fail:
+  if (rc == PCOL_ENOMEM && !P->err.message[0]) pfail_rc(P, rc);
+  blk->eol_default = P->eol_default;
+  blk->last = 1;
+  blk->err_rc = rc;
+}
+
+static void parse_free(rp_parse *P) {
+  pcol_rprof_ftab_free(&P->ft);
+  pcol_buf_free(&P->frames);
+  pcol_buf_free(&P->carry);
+  pcol_buf_free(&P->prev_tail);
+  pcol_hset_free(&P->paths);
+  pcol_buf_free(&P->path_ents);
+  pcol_buf_free(&P->path_pool);
+  pcol_buf_free(&P->fc_names);
+  free(P->fc);
+  for (int g = 0; g < 2; g++) {
+    pcol_buf_free(&P->tg[g].bytes);
+    free(P->tg[g].t);
+  }
+}
+
+/* ------------------------------------------------- the builder stage */
 
 typedef struct rp_in {
   pcol_builder *b;
   const char *name;
   pcol_error *err;
   uint32_t src;
-  uint64_t lineno;
+  uint64_t lineno;  /* of the record being added */
   int eol_default;  /* EOL_LF or EOL_CRLF: the header's line end */
-  int last_eol;     /* of the line just read */
+  int last_eol;     /* of the line just added */
   unsigned flags;   /* current segment */
   int64_t interval_ns;
   int64_t t_ns;     /* time of the next sample */
   uint32_t vt[RPROF_NMEM];
   int mem_declared;
   uint64_t segments, truncated;
-  pcol_rprof_ftab ft;
-  pcol_buf frames, locs, render, text;
-  /* The previous sample line's stack part (after any memory prefix), when
-   * it parsed completely and rendered canonically: a repeated stack (runs
-   * of identical lines are the norm in Rprof) reuses its stack id without
-   * parsing or rendering again.  Any text line (header, #File) clears it. */
-  pcol_buf prev_tail;
-  pcol_buf prev_locs, prev_nodes; /* see build_stack */
-  rp_fc_entry *fc; /* see add_frame_locs */
-  size_t fc_cap, fc_count;
-  pcol_buf fc_names;
+  pcol_buf locs, text;
+  pcol_stack_memo memo; /* the previous stack's nodes */
+  pcol_buf locmap;  /* uint32_t location id of each frame number */
+  pcol_buf sidmap;  /* uint32_t string id of each path index (index 0: none) */
+  pcol_buf tailmap; /* uint32_t stack id of each tid (index 0: none) */
   uint32_t prev_stack;
-  int prev_ok;
 } rp_in;
 
 #define FAIL(code, ...) pcol_error_set(r->err, code, __VA_ARGS__)
@@ -92,7 +824,6 @@ static int suffix_needed(const rp_in *r, int cr_dangling) {
 }
 
 static int add_text_line(rp_in *r, const char *p, size_t n, int cr_dangling) {
-  r->prev_ok = 0;
   int rc = stored_text(r, p, n, cr_dangling);
   if (!rc)
     rc = pcol_b_text_line(r->b, r->src, pcol_b_sample_count(r->b) + 1, r->text.data,
@@ -102,9 +833,6 @@ static int add_text_line(rp_in *r, const char *p, size_t n, int cr_dangling) {
 
 static int on_header(rp_in *r, const char *p, size_t n, unsigned flags, uint64_t iv,
                      int cr_dangling) {
-  if (iv > (uint64_t)INT64_MAX / 1000)
-    return FAIL(PCOL_ETOOBIG, "%s:%" PRIu64 ": sample.interval=%" PRIu64 " is too large",
-                r->name, r->lineno, iv);
   if (r->segments == 0) {
     char num[32];
     snprintf(num, sizeof num, "%" PRIu64, iv);
@@ -119,187 +847,68 @@ static int on_header(rp_in *r, const char *p, size_t n, unsigned flags, uint64_t
   }
   r->segments++;
   r->flags = flags;
-  r->interval_ns = (int64_t)iv * 1000;
-  pcol_rprof_ftab_reset(&r->ft);
+  r->interval_ns = (int64_t)iv * 1000; /* the parser checked the range */
   int rc = (flags & RPROF_F_MEMORY) ? declare_memory(r) : PCOL_OK;
   if (rc) return rc;
   return add_text_line(r, p, n, cr_dangling);
 }
 
-static int on_fileline(rp_in *r, const char *p, size_t n, uint64_t num, const char *path,
-                       size_t plen, int cr_dangling) {
+static int on_fileline(rp_in *r, const char *p, size_t n, const char *path, size_t plen,
+                       uint32_t idx, int cr_dangling) {
   uint32_t sid;
   int rc = pcol_b_string(r->b, path, plen, &sid);
-  if (!rc) rc = pcol_rprof_ftab_add(&r->ft, num, path, plen, sid);
+  size_t have = r->sidmap.len / sizeof(uint32_t);
+  if (!rc && idx >= have) {
+    size_t add = ((size_t)idx + 1 - have) * sizeof(uint32_t);
+    rc = pcol_buf_reserve(&r->sidmap, add);
+    if (!rc) {
+      memset(r->sidmap.data + r->sidmap.len, 0, add);
+      r->sidmap.len += add;
+    }
+  }
   if (rc) return bfail(r, rc);
+  memcpy(r->sidmap.data + (size_t)idx * sizeof sid, &sid, sizeof sid);
   return add_text_line(r, p, n, cr_dangling);
 }
 
-/* A ref "digits#digits" at p[i..n) followed by a space or the end: 1 = yes
- * (with *end after the space), 0 = no, -1 = cut off by the end of the line,
- * -2 = a ref whose number does not fit in 64 bits. */
-static int scan_ref(const char *p, size_t n, size_t i, uint64_t *file, uint64_t *line,
-                    size_t *end) {
-  size_t k = i;
-  int a = pcol_rprof_parse_u64(p, n, &k, file);
-  if (a <= 0) return a < 0 ? -2 : 0;
-  if (k == n) return -1;
-  if (p[k] != '#') return 0;
-  k++;
-  if (k == n) return -1;
-  int c = pcol_rprof_parse_u64(p, n, &k, line);
-  if (c <= 0) return c < 0 ? -2 : 0;
-  if (k == n) return -1; /* no space after it: cut off (maybe mid-number) */
-  if (p[k] != ' ') return 0;
-  *end = k + 1;
-  return 1;
+/* The location of a frame numbered for the first time. */
+static int new_location(rp_in *r, const rp_block *blk, const rp_newfr *d, uint32_t *loc) {
+  uint32_t fsid = 0;
+  if (d->path_idx) memcpy(&fsid, r->sidmap.data + (size_t)d->path_idx * 4, 4);
+  pcol_function_row fn = {0, 0, fsid, PCOL_NA_I64};
+  int rc = d->has_name
+               ? pcol_b_string(r->b, blk->data + d->name_at, d->name_len, &fn.name)
+               : PCOL_OK;
+  uint32_t fid = 0;
+  if (!rc) rc = pcol_b_function(r->b, &fn, &fid);
+  pcol_line_row lr = {fid, d->line, PCOL_NA_I64};
+  if (!rc) rc = pcol_b_location(r->b, 0, 0, 0, &lr, 1, loc);
+  if (!rc) rc = PCOL_BUF_PUSH(&r->locmap, uint32_t, *loc);
+  return rc;
 }
 
-static int push_frame(rp_in *r, const char *name, size_t nlen, int has_ref, uint64_t file,
-                      uint64_t line) {
-  pcol_rprof_frame f = {name, nlen, 0, PCOL_NA_I64, 0};
-  if (has_ref) {
-    if (line > (uint64_t)INT64_MAX)
-      return FAIL(PCOL_ECORRUPT, "%s:%" PRIu64 ": line number %" PRIu64 " is too large",
-                  r->name, r->lineno, line);
-    f.line = (int64_t)line;
-    const pcol_rprof_fent *e = pcol_rprof_ftab_num(&r->ft, file);
-    if (e) {
-      /* canonical number: the first #File line of this segment naming the path */
-      f.file_sid = e->sid;
-      f.fileno = pcol_rprof_ftab_path(&r->ft, pcol_rprof_fent_path(&r->ft, e), e->len)->num;
-    }
-    /* a file number without a #File line: the line is kept, the file is
-     * unknown, and the original text preserves the ref */
-  }
-  if (pcol_buf_append(&r->frames, &f, sizeof f)) return bfail(r, PCOL_ENOMEM);
-  return PCOL_OK;
-}
-
-/* Parses the memory prefix ":a:b:c:d:" at the start of p.  1 = ok (*i after
- * it), 0 = malformed, -1 = cut off by the end of the line. */
-static int scan_mem(rp_in *r, const char *p, size_t n, size_t *i, uint64_t mem[4],
-                    int *erc) {
-  size_t k = 1;
-  for (int f = 0; f < RPROF_NMEM; f++) {
-    int a = pcol_rprof_parse_u64(p, n, &k, &mem[f]);
-    if (a < 0)
-      return *erc = FAIL(PCOL_ECORRUPT,
-                         "%s:%" PRIu64 ": memory field %d does not fit in 64 bits", r->name,
-                         r->lineno, f + 1), -2;
-    if (a == 0) return k == n ? -1 : 0;
-    if (k == n) return -1;
-    if (p[k] != ':') return 0;
-    k++;
-    if (mem[f] > (uint64_t)(INT64_MAX / pcol_rprof_mem_factor[f]))
-      return *erc = FAIL(PCOL_ECORRUPT,
-                         "%s:%" PRIu64 ": memory field %d (%s) = %" PRIu64
-                         " is too large to store in bytes as int64",
-                         r->name, r->lineno, f + 1, pcol_rprof_mem_type[f], mem[f]), -2;
-  }
-  *i = k;
-  return 1;
-}
-
-/* ---- frame cache: (name bytes, file, line) -> location id.  One probe
- * into a compact table instead of a string, a function and a location
- * lookup in the builder (each touching several big columns). */
-static uint64_t frame_hash(const pcol_rprof_frame *f) {
-  uint64_t h = f->name ? pcol_hash_bytes(f->name, f->name_len, 7) : 0x9e37;
-  pcol_hstate s;
-  pcol_hs_init(&s, h);
-  pcol_hs_add(&s, f->file_sid);
-  pcol_hs_add(&s, (uint64_t)f->line);
-  return pcol_hs_end(&s);
-}
-
-static const rp_fc_entry *fc_find(const rp_in *r, const pcol_rprof_frame *f, uint64_t h) {
-  if (!r->fc_cap) return NULL;
-  size_t mask = r->fc_cap - 1;
-  uint32_t nlen = f->name ? (uint32_t)f->name_len : UINT32_MAX;
-  for (size_t i = h & mask;; i = (i + 1) & mask) {
-    const rp_fc_entry *e = &r->fc[i];
-    if (!e->loc) return NULL;
-    if (e->hash == h && e->file_sid == f->file_sid && e->line == f->line &&
-        e->name_len == nlen &&
-        (nlen == UINT32_MAX || nlen == 0 ||
-         memcmp(r->fc_names.data + e->name_off, f->name, nlen) == 0))
-      return e;
-  }
-}
-
-static int fc_insert(rp_in *r, const pcol_rprof_frame *f, uint64_t h, uint32_t loc) {
-  if (f->name && (f->name_len >= UINT32_MAX || r->fc_names.len > UINT32_MAX - f->name_len))
-    return PCOL_OK; /* not cached; still correct */
-  if ((r->fc_count + 1) * 2 > r->fc_cap) {
-    size_t nc = r->fc_cap ? r->fc_cap * 2 : 4096;
-    rp_fc_entry *nt = calloc(nc, sizeof *nt);
-    if (!nt) return PCOL_ENOMEM;
-    for (size_t i = 0; i < r->fc_cap; i++) {
-      if (!r->fc[i].loc) continue;
-      size_t j = r->fc[i].hash & (nc - 1);
-      while (nt[j].loc) j = (j + 1) & (nc - 1);
-      nt[j] = r->fc[i];
-    }
-    free(r->fc);
-    r->fc = nt;
-    r->fc_cap = nc;
-  }
-  rp_fc_entry e = {h, loc, f->file_sid, f->line, (uint32_t)r->fc_names.len,
-                   f->name ? (uint32_t)f->name_len : UINT32_MAX};
-  if (f->name && pcol_buf_append(&r->fc_names, f->name, f->name_len)) return PCOL_ENOMEM;
-  size_t j = h & (r->fc_cap - 1);
-  while (r->fc[j].loc) j = (j + 1) & (r->fc_cap - 1);
-  r->fc[j] = e;
-  r->fc_count++;
-  return PCOL_OK;
-}
-
-static int add_frame_locs(rp_in *r, size_t nfr) {
-  const pcol_rprof_frame *fr = (const pcol_rprof_frame *)(const void *)r->frames.data;
+/* The locations of a sample's frames into r->locs (innermost first). */
+static int frame_locs(rp_in *r, const rp_block *blk, const rp_rec *rec, size_t *newk) {
+  const uint32_t *fr = (const uint32_t *)(const void *)blk->frs.data + rec->fr_at;
+  const rp_newfr *defs = (const rp_newfr *)(const void *)blk->newfr.data;
   r->locs.len = 0;
-  for (size_t k = 0; k < nfr; k++) {
-    uint64_t h = frame_hash(&fr[k]);
-    const rp_fc_entry *hit = fc_find(r, &fr[k], h);
-    uint32_t loc = hit ? hit->loc : 0;
-    int rc = PCOL_OK;
-    if (!hit) {
-      pcol_function_row fn = {0, 0, fr[k].file_sid, PCOL_NA_I64};
-      rc = fr[k].name ? pcol_b_string(r->b, fr[k].name, fr[k].name_len, &fn.name) : 0;
-      uint32_t fid = 0;
-      if (!rc) rc = pcol_b_function(r->b, &fn, &fid);
-      pcol_line_row lr = {fid, fr[k].line, PCOL_NA_I64};
-      if (!rc) rc = pcol_b_location(r->b, 0, 0, 0, &lr, 1, &loc);
-      if (!rc) rc = fc_insert(r, &fr[k], h, loc);
+  if (pcol_buf_reserve(&r->locs, (size_t)rec->nfr * sizeof(uint32_t))) return bfail(r, PCOL_ENOMEM);
+  uint32_t *out = (uint32_t *)(void *)r->locs.data;
+  for (uint32_t k = 0; k < rec->nfr; k++) {
+    uint32_t num = fr[k], loc;
+    size_t known = r->locmap.len / sizeof(uint32_t);
+    if (num < known) {
+      memcpy(&loc, r->locmap.data + (size_t)num * 4, 4);
+    } else {
+      /* numbers are given in order: the next definition is this one */
+      int rc = num == known && *newk < blk->newfr.len / sizeof(rp_newfr)
+                   ? new_location(r, blk, &defs[(*newk)++], &loc)
+                   : PCOL_EINVAL;
+      if (rc) return bfail(r, rc);
     }
-    if (!rc) rc = PCOL_BUF_PUSH(&r->locs, uint32_t, loc);
-    if (rc) return bfail(r, rc);
+    out[k] = loc;
   }
-  return PCOL_OK;
-}
-
-/* The stack of the frames in r->locs (innermost first).  Consecutive
- * samples usually share their outer frames, so the nodes of the previous
- * stack are reused for the common outer part and only the rest is looked
- * up (prev_locs/prev_nodes: the previous stack, outermost first). */
-static int build_stack(rp_in *r, size_t n, uint32_t *stack) {
-  const uint32_t *locs = (const uint32_t *)(const void *)r->locs.data;
-  const uint32_t *pl = (const uint32_t *)(const void *)r->prev_locs.data;
-  const uint32_t *pn = (const uint32_t *)(const void *)r->prev_nodes.data;
-  size_t pm = r->prev_locs.len / sizeof(uint32_t), k = 0;
-  while (k < n && k < pm && pl[k] == locs[n - 1 - k]) k++;
-  uint32_t node = k ? pn[k - 1] : 0;
-  r->prev_locs.len = r->prev_nodes.len = k * sizeof(uint32_t);
-  for (size_t j = k; j < n; j++) {
-    int rc = pcol_b_stack_node(r->b, node, locs[n - 1 - j], &node);
-    if (!rc) rc = PCOL_BUF_PUSH(&r->prev_locs, uint32_t, locs[n - 1 - j]);
-    if (!rc) rc = PCOL_BUF_PUSH(&r->prev_nodes, uint32_t, node);
-    if (rc) {
-      r->prev_locs.len = r->prev_nodes.len = 0;
-      return rc;
-    }
-  }
-  *stack = node;
+  r->locs.len = (size_t)rec->nfr * sizeof(uint32_t);
   return PCOL_OK;
 }
 
@@ -334,153 +943,61 @@ static int keep_text(rp_in *r, uint32_t sid, const char *p, size_t n, int canoni
   return PCOL_OK;
 }
 
-/* Adds a sample whose stack part equals the previous line's (see prev_tail). */
-static int repeat_sample(rp_in *r, const char *p, size_t n, size_t tail_at,
-                         const uint64_t *mem, int cr_dangling) {
-  uint32_t sid;
-  int rc = add_sample(r, r->prev_stack, mem, &sid);
-  if (rc) return rc;
-  /* the tail is canonical; so is the line if its memory prefix is */
-  int canonical = 1;
-  if (mem) {
-    char tmp[96];
-    size_t k = pcol_rprof_mem_prefix(tmp, mem);
-    canonical = k == tail_at && memcmp(tmp, p, tail_at) == 0;
-  } else {
-    canonical = tail_at == 0;
-  }
-  return keep_text(r, sid, p, n, canonical, cr_dangling);
+/* tailmap[tid] = stack; tids come in order. */
+static int set_tail(rp_in *r, uint32_t tid, uint32_t stack) {
+  if (!r->tailmap.len && PCOL_BUF_PUSH(&r->tailmap, uint32_t, 0)) return PCOL_ENOMEM;
+  if ((size_t)tid != r->tailmap.len / sizeof(uint32_t)) return PCOL_EINVAL;
+  return PCOL_BUF_PUSH(&r->tailmap, uint32_t, stack);
 }
 
-/* Where the name whose opening quote is at p[i] ends: 1 with *close (its
- * closing quote) and *next (where the next token starts), 0 when nothing
- * closes it before the end of the line.  A name ends at '" ' followed by
- * '"', a ref or the end of the line, or at a '"' that ends the line (cut
- * before its space).  Names may hold spaces and quotes, so nothing simpler
- * works. */
-static int name_end(const char *p, size_t n, size_t i, size_t *close, size_t *next) {
-  size_t j = i + 1;
-  for (;;) {
-    const char *q = j < n ? memchr(p + j, '"', n - j) : NULL;
-    if (!q) return 0;
-    j = (size_t)(q - p);
-    if (j + 1 == n) {
-      *close = j, *next = n;
-      return 1;
-    }
-    if (p[j + 1] == ' ') {
-      size_t k = j + 2, e2;
-      uint64_t a, b2;
-      if (k == n || p[k] == '"' || scan_ref(p, n, k, &a, &b2, &e2) != 0) {
-        *close = j, *next = k;
-        return 1;
+/* Everything of one parsed block into the builder, in order. */
+static int build_block(rp_in *r, const rp_block *blk) {
+  const rp_rec *rec = (const rp_rec *)(const void *)blk->recs.data;
+  size_t nrec = blk->recs.len / sizeof *rec, newk = 0;
+  r->eol_default = blk->eol_default;
+  for (size_t i = 0; i < nrec; i++) {
+    const rp_rec *x = &rec[i];
+    const char *p = blk->data + x->off;
+    int rc = PCOL_OK;
+    uint32_t stack, sid;
+    r->lineno = x->lineno;
+    r->last_eol = x->last_eol;
+    switch (x->kind) {
+    case REC_HEADER: rc = on_header(r, p, x->n, x->flags, x->iv, x->cr_dangling); break;
+    case REC_FILE:
+      rc = on_fileline(r, p, x->n, blk->data + x->path_at, x->plen, x->path_idx, x->cr_dangling);
+      break;
+    case REC_REPEAT:
+      rc = add_sample(r, r->prev_stack, x->has_mem ? x->mem : NULL, &sid);
+      if (!rc) rc = keep_text(r, sid, p, x->n, x->canonical, x->cr_dangling);
+      break;
+    default: /* REC_SAMPLE */
+      if (x->hit) {
+        if ((size_t)x->tid >= r->tailmap.len / sizeof(uint32_t)) {
+          rc = bfail(r, PCOL_EINVAL);
+          break;
+        }
+        memcpy(&stack, r->tailmap.data + (size_t)x->tid * 4, 4);
+      } else {
+        if ((rc = frame_locs(r, blk, x, &newk))) break;
+        if ((rc = pcol_b_stack_memo(r->b, &r->memo, (const uint32_t *)(const void *)r->locs.data,
+                                    x->nfr, &stack))) {
+          rc = bfail(r, rc);
+          break;
+        }
+        if (x->tid && (rc = set_tail(r, x->tid, stack))) {
+          rc = bfail(r, rc);
+          break;
+        }
       }
+      if ((rc = add_sample(r, stack, x->has_mem ? x->mem : NULL, &sid))) break;
+      if (x->cut) r->truncated++;
+      if (x->canonical) r->prev_stack = stack;
+      rc = keep_text(r, sid, p, x->n, x->canonical, x->cr_dangling);
     }
-    j++;
+    if (rc) return rc;
   }
-}
-
-/* The tokenizer: the frames of the stack part p[i..n) of a sample line into
- * r->frames, innermost first.  Sets *cut when the line ends inside a name or
- * a ref (R cut it off); anything else malformed is an error. */
-static int scan_frames(rp_in *r, const char *p, size_t n, size_t i, int *cut) {
-  int pending = 0, rc; /* a ref waiting for the name after it */
-  uint64_t pf = 0, pl = 0;
-  r->frames.len = 0;
-  while (i < n && !*cut) {
-    if (p[i] == '"') {
-      size_t close, next;
-      if (!name_end(p, n, i, &close, &next)) {
-        /* a name cut off by the end of the line; one holding '" ' would
-         * have ended there, so that is garbage rather than a cut */
-        for (size_t k = i + 1; k + 1 < n; k++)
-          if (p[k] == '"' && p[k + 1] == ' ')
-            return FAIL(PCOL_ECORRUPT,
-                        "%s:%" PRIu64 ":%zu: unexpected text after the name that starts at "
-                        "column %zu",
-                        r->name, r->lineno, k + 3, i + 1);
-        *cut = 1;
-        break;
-      }
-      if ((rc = push_frame(r, p + i + 1, close - i - 1, pending, pf, pl))) return rc;
-      pending = 0;
-      i = next;
-    } else if (isdigit((unsigned char)p[i])) {
-      uint64_t f, l;
-      size_t e;
-      int s = scan_ref(p, n, i, &f, &l, &e);
-      if (s == -2)
-        return FAIL(PCOL_ECORRUPT,
-                    "%s:%" PRIu64 ":%zu: number in source reference does not fit in 64 bits",
-                    r->name, r->lineno, i + 1);
-      if (s == -1) {
-        *cut = 1; /* a ref cut off by the end of the line */
-        break;
-      }
-      if (s == 0)
-        return FAIL(PCOL_ECORRUPT,
-                    "%s:%" PRIu64 ":%zu: malformed source reference (expected FILE#LINE "
-                    "followed by a space)",
-                    r->name, r->lineno, i + 1);
-      /* two refs in a row: the first has no function after it */
-      if (pending && (rc = push_frame(r, NULL, 0, 1, pf, pl))) return rc;
-      pending = 1, pf = f, pl = l;
-      i = e;
-    } else {
-      return FAIL(PCOL_ECORRUPT,
-                  "%s:%" PRIu64 ":%zu: not an Rprof header, #File line or sample line "
-                  "(unexpected byte 0x%02x)",
-                  r->name, r->lineno, i + 1, (unsigned char)p[i]);
-    }
-  }
-  /* a trailing ref: a line of top-level code, in no named function */
-  if (pending && (rc = push_frame(r, NULL, 0, 1, pf, pl))) return rc;
   return PCOL_OK;
-}
-
-/* Emission: the sample of a scanned line (frames in r->frames, stack part
- * from tail_at), and its original bytes when the canonical rendering
- * differs.  A canonical line becomes the previous line for repeat_sample. */
-static int emit_sample(rp_in *r, const char *p, size_t n, size_t tail_at, const uint64_t *mem,
-                       int cut, int cr_dangling) {
-  const pcol_rprof_frame *fr = (const pcol_rprof_frame *)(const void *)r->frames.data;
-  size_t nfr = r->frames.len / sizeof(pcol_rprof_frame);
-  uint32_t stack = 0, sid;
-  int rc;
-  if ((rc = add_frame_locs(r, nfr))) return rc;
-  if ((rc = build_stack(r, nfr, &stack))) return bfail(r, rc);
-  if ((rc = add_sample(r, stack, mem, &sid))) return rc;
-  if ((rc = pcol_rprof_render(&r->render, mem, fr, nfr))) return bfail(r, rc);
-  if (cut) r->truncated++;
-  int canonical = !cut && r->render.len == n && (n == 0 || memcmp(r->render.data, p, n) == 0);
-  r->prev_ok = canonical;
-  if (canonical) {
-    r->prev_tail.len = 0;
-    if (pcol_buf_append(&r->prev_tail, p + tail_at, n - tail_at)) r->prev_ok = 0;
-    r->prev_stack = stack;
-  }
-  return keep_text(r, sid, p, n, canonical, cr_dangling);
-}
-
-static int on_sample(rp_in *r, const char *p, size_t n, int cr_dangling) {
-  uint64_t mem[RPROF_NMEM];
-  int has_mem = 0, cut = 0, rc;
-  size_t i = 0;
-  if (p[0] == ':') {
-    int m = scan_mem(r, p, n, &i, mem, &rc);
-    if (m == -2) return rc;
-    if (m == 0)
-      return FAIL(PCOL_ECORRUPT,
-                  "%s:%" PRIu64 ": malformed memory prefix (expected :small:big:nodes:dups:)",
-                  r->name, r->lineno);
-    if (m < 0) cut = 1, i = n;
-    else has_mem = 1;
-  }
-  if (r->prev_ok && !cut && n - i == r->prev_tail.len &&
-      (n == i || memcmp(p + i, r->prev_tail.data, n - i) == 0))
-    return repeat_sample(r, p, n, i, has_mem ? mem : NULL, cr_dangling);
-  if ((rc = scan_frames(r, p, n, i, &cut))) return rc;
-  return emit_sample(r, p, n, i, has_mem ? mem : NULL, cut, cr_dangling);
 }
 
 static int finish_meta(rp_in *r) {
@@ -505,72 +1022,105 @@ static int finish_meta(rp_in *r) {
   return PCOL_OK;
 }
 
-static int import_lines(rp_in *r, FILE *in, uint64_t max_bytes) {
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t got;
-  int rc = PCOL_OK;
-  /* the cap applies inside a line too: getline on `in` would buffer a
-   * newline-free input whole before any check */
-  pcol_capped k;
-  FILE *in_capped = pcol_capped_stream(&k, in, max_bytes);
-  if (!in_capped) return FAIL(PCOL_ENOMEM, "%s: out of memory", r->name);
-  in = in_capped;
-  while ((got = getline(&line, &cap, in)) > 0) {
-    r->lineno++;
-    if (k.over) break;
-    size_t n = (size_t)got;
-    int cr_dangling = 0;
-    r->last_eol = EOL_NONE;
-    if (line[n - 1] == '\n') {
-      n--, r->last_eol = EOL_LF;
-      if (n && line[n - 1] == '\r') n--, r->last_eol = EOL_CRLF;
-    } else if (line[n - 1] == '\r') {
-      n--, cr_dangling = 1; /* cut between CR and LF */
-    }
-    if (r->lineno == 1) r->eol_default = r->last_eol == EOL_CRLF ? EOL_CRLF : EOL_LF;
-    unsigned flags;
-    uint64_t iv, num;
-    const char *path;
-    size_t plen;
-    int ok;
-    if (pcol_rprof_is_header(line, n, &flags, &iv, &ok)) {
-      if (!ok) {
-        rc = FAIL(PCOL_ECORRUPT,
-                  "%s:%" PRIu64 ": malformed Rprof header (expected [memory profiling: ][GC "
-                  "profiling: ][line profiling: ]sample.interval=N)",
-                  r->name, r->lineno);
-        break;
-      }
-      rc = on_header(r, line, n, flags, iv, cr_dangling);
-    } else if (r->segments == 0) {
-      rc = FAIL(PCOL_ECORRUPT,
-                "%s:%" PRIu64 ": not an Rprof file: the first line must be a header such as "
-                "'sample.interval=20000'",
-                r->name, r->lineno);
-    } else if (n == 0) {
-      rc = FAIL(PCOL_ECORRUPT, "%s:%" PRIu64 ": empty line (Rprof never writes one)", r->name,
-                r->lineno);
-    } else if (pcol_rprof_is_fileline(line, n, &num, &path, &plen, &ok)) {
-      if (!ok)
-        rc = FAIL(PCOL_ECORRUPT, "%s:%" PRIu64 ": malformed #File line (expected '#File N: PATH')",
-                  r->name, r->lineno);
-      else
-        rc = on_fileline(r, line, n, num, path, plen, cr_dangling);
-    } else {
-      rc = on_sample(r, line, n, cr_dangling);
-    }
-    if (rc) break;
+/* ----------------------------------------------- the two stages together */
+
+/* Blocks in flight between the stages (each up to RP_BLOCK_MAX of text). */
+#define RP_NBLOCKS 3
+
+typedef struct rp_pipe {
+  rp_parse P;
+  rp_block blk[RP_NBLOCKS];
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  unsigned head, filled; /* next block the parser fills; blocks ready */
+  int stop;              /* the builder stage stopped: parse no more */
+} rp_pipe;
+
+static void *parse_thread(void *arg) {
+  rp_pipe *q = arg;
+  for (;;) {
+    pthread_mutex_lock(&q->mu);
+    while (q->filled == RP_NBLOCKS && !q->stop) pthread_cond_wait(&q->cv, &q->mu);
+    int stop = q->stop;
+    rp_block *blk = &q->blk[q->head % RP_NBLOCKS];
+    pthread_mutex_unlock(&q->mu);
+    if (stop) break;
+    parse_block(&q->P, blk);
+    pthread_mutex_lock(&q->mu);
+    q->head++;
+    q->filled++;
+    pthread_cond_broadcast(&q->cv);
+    pthread_mutex_unlock(&q->mu);
+    if (blk->last) break;
   }
-  if (!rc && k.over)
-    rc = FAIL(PCOL_ETOOBIG, "%s:%" PRIu64 ": input larger than %" PRIu64 " bytes", r->name, r->lineno, max_bytes);
-  if (!rc && ferror(in))
-    rc = FAIL(PCOL_EIO, "%s: read error after line %" PRIu64 ": %s", r->name, r->lineno,
-              strerror(errno));
-  if (!rc && r->lineno == 0)
-    rc = FAIL(PCOL_ECORRUPT, "%s: empty input: no Rprof header", r->name);
-  free(line);
-  fclose(in_capped);
+  return NULL;
+}
+
+/* The builder stage's side of the end of a block: the parser's error. */
+static int block_end(rp_in *r, const rp_pipe *q, const rp_block *blk) {
+  if (!blk->last || !blk->err_rc) return PCOL_OK;
+  *r->err = q->P.err;
+  return blk->err_rc;
+}
+
+static int import_lines(rp_in *r, FILE *in, uint64_t max_bytes) {
+  rp_pipe *q = calloc(1, sizeof *q);
+  if (!q) return FAIL(PCOL_ENOMEM, "%s: out of memory", r->name);
+  q->P.name = r->name;
+  q->P.in = in;
+  q->P.cap = max_bytes;
+  q->P.next_block = RP_BLOCK_FIRST;
+  int rc;
+  /* the first block on this thread: a small input ends there */
+  parse_block(&q->P, &q->blk[0]);
+  rc = build_block(r, &q->blk[0]);
+  if (!rc) rc = block_end(r, q, &q->blk[0]);
+  int done = rc || q->blk[0].last;
+  pthread_t th;
+  int threaded = 0;
+  if (!done && pthread_mutex_init(&q->mu, NULL) == 0) {
+    if (pthread_cond_init(&q->cv, NULL) == 0) {
+      if (pthread_create(&th, NULL, parse_thread, q) == 0) threaded = 1;
+      else pthread_cond_destroy(&q->cv);
+    }
+    if (!threaded) pthread_mutex_destroy(&q->mu);
+  }
+  if (threaded) {
+    for (unsigned tail = 0;; tail++) {
+      pthread_mutex_lock(&q->mu);
+      while (q->filled == 0) pthread_cond_wait(&q->cv, &q->mu);
+      rp_block *blk = &q->blk[tail % RP_NBLOCKS];
+      pthread_mutex_unlock(&q->mu);
+      rc = build_block(r, blk);
+      if (!rc) rc = block_end(r, q, blk);
+      int last = blk->last;
+      pthread_mutex_lock(&q->mu);
+      q->filled--;
+      if (rc) q->stop = 1;
+      pthread_cond_broadcast(&q->cv);
+      pthread_mutex_unlock(&q->mu);
+      if (rc || last) break;
+    }
+    pthread_join(th, NULL);
+    pthread_cond_destroy(&q->cv);
+    pthread_mutex_destroy(&q->mu);
+  } else {
+    /* no second thread (or nothing left): the stages in turn */
+    while (!done) {
+      parse_block(&q->P, &q->blk[0]);
+      rc = build_block(r, &q->blk[0]);
+      if (!rc) rc = block_end(r, q, &q->blk[0]);
+      done = rc || q->blk[0].last;
+    }
+  }
+  for (int i = 0; i < RP_NBLOCKS; i++) {
+    free(q->blk[i].data);
+    pcol_buf_free(&q->blk[i].recs);
+    pcol_buf_free(&q->blk[i].frs);
+    pcol_buf_free(&q->blk[i].newfr);
+  }
+  parse_free(&q->P);
+  free(q);
   return rc;
 }
 
@@ -586,15 +1136,11 @@ int pcol_import_rprof(pcol_builder *b, FILE *in, const char *name,
   if (rc) return pcol_error_set(err, rc, "%s: %s", r.name, pcol_strerror(rc));
   rc = import_lines(&r, in, max);
   if (!rc) rc = finish_meta(&r);
-  pcol_rprof_ftab_free(&r.ft);
-  pcol_buf_free(&r.frames);
   pcol_buf_free(&r.locs);
-  pcol_buf_free(&r.render);
   pcol_buf_free(&r.text);
-  pcol_buf_free(&r.prev_tail);
-  pcol_buf_free(&r.prev_locs);
-  pcol_buf_free(&r.prev_nodes);
-  pcol_buf_free(&r.fc_names);
-  free(r.fc);
+  pcol_stack_memo_free(&r.memo);
+  pcol_buf_free(&r.locmap);
+  pcol_buf_free(&r.sidmap);
+  pcol_buf_free(&r.tailmap);
   return rc;
 }

@@ -41,7 +41,8 @@ typedef struct sexp {
   int nprofiles;
   uint32_t *cvt;                  /* per source: its count type (pcol_count_types) */
   uint32_t cur_src;
-  pcol_rtime rt;                  /* the time rule: an Rprof source's cpu profile */
+  pcol_rtime rt;                  /* count.c: the time rule (an Rprof source's cpu profile) and
+                                   * the decimal-count rule (every collapsed line counts) */
 } sexp;
 
 static int oom(sexp *x) { return pcol_error_set(x->err, PCOL_ENOMEM, "out of memory"); }
@@ -219,7 +220,14 @@ static int sampled(sexp *x, pcol_str uri, uint32_t vt) {
   if (vt == PCOL_VT_TIME) tn = (pcol_str){PCOL_VT_CPU, sizeof PCOL_VT_CPU - 1};
   else if (vt && (rc = pcol_string(x->f, pcol_view_u32(&x->vt_type, vt - 1), &tn, x->err))) return rc;
   if ((rc = profile_head(x, "sampled", uri, vt ? "" : "samples", tn, unit_name(x, vt)))) return rc;
-  if (fprintf(x->out, ",\"startValue\":0,\"endValue\":%lld,\"samples\":[", (long long)total) < 0) return io(x);
+  /* a decimal unit ("1e-9": collapsed 1.5) is written as the decimal it stands for */
+  pcol_str un = {0};
+  if (vt && vt != PCOL_VT_TIME && (rc = pcol_string(x->f, pcol_view_u32(&x->vt_unit, vt - 1), &un, x->err)))
+    return rc;
+  int dec = vt ? pcol_unit_decimals(un, NULL) : 0;
+  char num[48];
+  pcol_decimal_text(num, sizeof num, total, dec);
+  if (fprintf(x->out, ",\"startValue\":0,\"endValue\":%s,\"samples\":[", num) < 0) return io(x);
   for (size_t i = 0; i < x->nrows; i++) {
     const uint32_t *fr;
     uint32_t n;
@@ -228,8 +236,10 @@ static int sampled(sexp *x, pcol_str uri, uint32_t vt) {
     if ((rc = write_frames_list(x, fr, n))) return rc;
   }
   if ((rc = put(x, "],\"weights\":["))) return rc;
-  for (size_t i = 0; i < x->nrows; i++)
-    if (fprintf(x->out, i ? ",%lld" : "%lld", (long long)amount(x, &x->rows[i], vt, &has)) < 0) return io(x);
+  for (size_t i = 0; i < x->nrows; i++) {
+    pcol_decimal_text(num, sizeof num, amount(x, &x->rows[i], vt, &has), dec);
+    if (fprintf(x->out, i ? ",%s" : "%s", num) < 0) return io(x);
+  }
   return put(x, "]}");
 }
 

@@ -70,7 +70,8 @@ test_that("a damaged column fails on first use, naming the file", {
   f <- tempfile(fileext = ".pcol")
   writeBin(b, f)
   expect_silent(pcol_table(f, "functions"))
-  expect_error(read_pcol(f), paste0(f, ": id 4294967280 at row"), fixed = TRUE)
+  expect_error(read_pcol(f), paste0(f, ": table samples_stored, column stack_id: id 4294967280 at row"),
+               fixed = TRUE)
   expect_error(pcol_top(f), f, fixed = TRUE)
   expect_error(pcol_validate(f), f, fixed = TRUE)
 })
