@@ -93,13 +93,13 @@ add "pcol top vs R summaryRprof (pcol file vs Rprof text)" "≥ 300× faster" \
 VIEWS=$(awk -F'\t' '$1 == "views" { print $3 }' "$RES" | awk '!seen[$0]++')
 tp=$(get top "$L" "pcol top"); worst=""; wname=""
 while IFS= read -r v; do
-  [ -n "$v" ] || continue
+  { [ -z "$v" ] || [ "$v" = "pcol peek ." ]; } && continue # every call printed: in the table only
   t=$(get views "$L" "$v")
   [ -n "$t" ] && [ -n "$tp" ] || continue
   r=$(calc "$t/$tp")
   if [ -z "$worst" ] || awk -v a="$r" -v b="$worst" 'BEGIN { exit !(a > b) }'; then worst=$r; wname=$v; fi
 done <<<"$VIEWS"
-add "every view (top --by line/address, peek, list, tags, traces, info) vs pcol top, $(hn "$L") samples" \
+add "every view (top --by line/address, peek of a function, list --by file, tags, traces, info) vs pcol top, $(hn "$L") samples" \
   "≤ 2× pcol top" "${worst:+$(printf '%.2f×' "$worst") (slowest: $wname)}" "$(judge "$worst" "<=" 2)"
 
 pk=$(get pack-rprof "$L" "pcol pack (Rprof) [$MAIN]")

@@ -76,7 +76,8 @@ static char *FOLD(pcol_file *f, const pcol_select *sel, const char *value) {
 }
 
 /* ------------------------------------------------------------ top */
-Test(top, recursion_counts_once_in_cum) {
+/* 3 x main>f>f>g (recursion), 1 x main>f, 2 x main>h; one file a.R, lines 1..4 */
+static pcol_file *RECURSION(pcol_builder **bp, void **mem) {
   uint32_t src;
   pcol_builder *b = NEWB(&src, "test");
   uint32_t m = LOC(b, FN(b, "main", "a.R"), 1), f = LOC(b, FN(b, "f", "a.R"), 2),
@@ -86,8 +87,14 @@ Test(top, recursion_counts_once_in_cum) {
   SAMPLE(b, src, 3, 0, 1, s2, NULL, 0);
   SAMPLE(b, src, 4, 0, 1, s3, NULL, 0);
   SAMPLE(b, src, 5, 0, 1, s3, NULL, 0);
+  *bp = b;
+  return tu_reopen(b, NULL, mem);
+}
+
+Test(top, recursion_counts_once_in_cum) {
+  pcol_builder *b;
   void *mem;
-  pcol_file *fl = tu_reopen(b, NULL, &mem);
+  pcol_file *fl = RECURSION(&b, &mem);
   pcol_top t;
   TOP(fl, NULL, NULL, PCOL_BY_FUNCTION, &t);
   cr_assert_eq(t.total, 6);
@@ -625,4 +632,91 @@ Test(real, rprof_alloc_matches_mem_total) {
     pcol_close(f);
     free(mem);
   }
+}
+
+/* ------------------------------------------ peek, list, info (issue 15) */
+Test(peek, callers_and_callees_once_per_sample) {
+  pcol_builder *b;
+  void *mem;
+  pcol_file *fl = RECURSION(&b, &mem);
+  pcol_top t;
+  TOP(fl, NULL, NULL, PCOL_BY_FUNCTION, &t);
+  pcol_peek p;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_peek_compute(&t, "^f$", &p, &err), 0, "%s", err.message);
+  cr_assert_eq(p.nnodes, 1);
+  const pcol_peek_node *n = &p.nodes[0];
+  cr_expect_eq(n->row->flat, 1);
+  cr_expect_eq(n->row->cum, 4);
+  /* main -> f in 4 samples; f -> f is no call; f -> g in 3 */
+  cr_assert_eq(n->nin, 1);
+  cr_expect(n->in[0].caller.len == 4 && !memcmp(n->in[0].caller.ptr, "main", 4));
+  cr_expect_eq(n->in[0].value, 4);
+  cr_assert_eq(n->nout, 1);
+  cr_expect(n->out[0].callee.len == 1 && n->out[0].callee.ptr[0] == 'g');
+  cr_expect_eq(n->out[0].value, 3);
+  pcol_peek_free(&p);
+  cr_expect_eq(pcol_peek_compute(&t, "(", &p, &err), PCOL_EINVAL); /* a bad expression */
+  pcol_top_free(&t);
+  pcol_close(fl);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+Test(list, lines_per_function_and_per_file) {
+  pcol_builder *b;
+  void *mem;
+  pcol_file *fl = RECURSION(&b, &mem);
+  pcol_error err = {0};
+  pcol_value_sel v;
+  cr_assert_eq(pcol_value_resolve(fl, NULL, NULL, &v, &err), 0, "%s", err.message);
+  pcol_list l;
+  /* by function: f's block, its file not found (no such directory) */
+  cr_assert_eq(pcol_list_compute(fl, NULL, &v, PCOL_BY_LINE, "^f$", "/nonexistent", &l, &err), 0,
+               "%s", err.message);
+  cr_assert_eq(l.nblocks, 1);
+  cr_expect(l.blocks[0].error != NULL);
+  cr_assert_eq(l.blocks[0].nlines, 1);
+  cr_expect_eq(l.blocks[0].lines[0].line, 2);
+  cr_expect_eq(l.blocks[0].lines[0].flat, 1);
+  cr_expect_eq(l.blocks[0].lines[0].cum, 4);
+  pcol_list_free(&l);
+  /* by file: every function's lines of a.R in one block */
+  cr_assert_eq(pcol_list_compute(fl, NULL, &v, PCOL_BY_SOURCE_LINE, "a\\.R", "/nonexistent", &l, &err),
+               0, "%s", err.message);
+  cr_assert_eq(l.nblocks, 1);
+  cr_assert_eq(l.blocks[0].nlines, 4);
+  static const int64_t want[4][3] = {{1, 0, 6}, {2, 1, 4}, {3, 3, 3}, {4, 2, 2}};
+  for (int i = 0; i < 4; i++) {
+    cr_expect_eq(l.blocks[0].lines[i].line, want[i][0]);
+    cr_expect_eq(l.blocks[0].lines[i].flat, want[i][1]);
+    cr_expect_eq(l.blocks[0].lines[i].cum, want[i][2]);
+  }
+  cr_expect_eq(l.blocks[0].flat, 6);
+  pcol_list_free(&l);
+  pcol_close(fl);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+Test(info, source_summaries) {
+  pcol_builder *b;
+  void *mem;
+  pcol_file *fl = RECURSION(&b, &mem);
+  pcol_error err = {0};
+  pcol_source_summary *s;
+  size_t n;
+  cr_assert_eq(pcol_source_summaries(fl, &s, &n, &err), 0, "%s", err.message);
+  cr_assert_eq(n, 1);
+  cr_expect_eq(s[0].id, 1);
+  cr_expect_eq(s[0].samples, 6);
+  cr_expect_eq(s[0].first_ns, 0);
+  cr_expect_eq(s[0].end_ns, 5);
+  cr_expect_eq(s[0].period, PCOL_NA_I64);
+  cr_expect_eq(s[0].duration_ns, PCOL_NA_I64);
+  cr_expect(s[0].type.len == 4 && !memcmp(s[0].type.ptr, "test", 4));
+  pcol_source_summaries_free(s, n);
+  pcol_close(fl);
+  free(mem);
+  pcol_builder_free(b);
 }

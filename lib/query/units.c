@@ -47,7 +47,28 @@ static const unit_family families[] = {
 };
 
 /* pprof's sniffUnit: lower case, a plural 's' dropped past two letters. */
+static const unit_def *sniff_uncached(const unit_family *fam, const char *u, size_t len);
+/* A view labels thousands of numbers in one unit: the last answer per
+ * family is kept (per thread), keyed by the unit's bytes. */
 static const unit_def *sniff(const unit_family *fam, const char *u, size_t len) {
+  static _Thread_local struct {
+    char u[32];
+    size_t len;
+    const unit_def *r;
+    int set;
+  } last[sizeof families / sizeof *families];
+  size_t f = (size_t)(fam - families);
+  if (!u || len == 0 || len >= sizeof last[0].u) return NULL;
+  if (last[f].set && last[f].len == len && !memcmp(last[f].u, u, len)) return last[f].r;
+  const unit_def *r = sniff_uncached(fam, u, len);
+  memcpy(last[f].u, u, len);
+  last[f].len = len;
+  last[f].r = r;
+  last[f].set = 1;
+  return r;
+}
+
+static const unit_def *sniff_uncached(const unit_family *fam, const char *u, size_t len) {
   char b[32];
   if (!u || len == 0 || len >= sizeof b) return NULL;
   for (size_t i = 0; i < len; i++) b[i] = (char)tolower((unsigned char)u[i]);
