@@ -722,6 +722,9 @@ typedef struct pcol_source_summary {
   uint32_t *value_types;
   size_t nvalue_types;
   pcol_value_sel default_value;
+  /* derived values this source answers: "cpu" by the time rule (Rprof:
+   * interval x ticks, PCOL_VT_TIME) and "rprof.alloc" (Rprof memory) */
+  int derived_cpu, derived_alloc;
 } pcol_source_summary;
 PCOL_API int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n,
                                    pcol_error *err);

@@ -74,6 +74,10 @@ static void print_sources_text(pcol_file *f, const pcol_source_summary *s, size_
     printf("\n  values:        %s (default: %.*s/%.*s)\n", x->nvalue_types ? vl : "none",
            (int)x->default_value.type.len, x->default_value.type.ptr ? x->default_value.type.ptr : "NA",
            (int)x->default_value.unit.len, x->default_value.unit.ptr ? x->default_value.unit.ptr : "NA");
+    if (x->derived_cpu || x->derived_alloc)
+      printf("  derived:       %s%s%s\n", x->derived_cpu ? "cpu/nanoseconds (interval x ticks)" : "",
+             x->derived_cpu && x->derived_alloc ? ", " : "",
+             x->derived_alloc ? "rprof.alloc/bytes (memory allocated, as summaryRprof's mem.total)" : "");
   }
 }
 
@@ -82,7 +86,7 @@ static int print_sources_table(pcol_file *f, const char *path, out_format fmt,
   static const char *const names[] = {"source_id", "source_type", "source_uri", "timestamp",
                                       "samples", "first_ns", "end_ns", "duration_ns", "period",
                                       "period_type", "period_unit", "value_types",
-                                      "default_type", "default_unit"};
+                                      "default_type", "default_unit", "derived_values"};
   cli_view_meta m = {"info", path, {NULL, 0}, {NULL, 0}, 0, NULL, NULL, 0, NULL};
   if (fmt == OUT_JSON) { /* the file's default value and its total */
     pcol_value_sel v;
@@ -96,7 +100,7 @@ static int print_sources_table(pcol_file *f, const char *path, out_format fmt,
   }
   cli_table tb;
   char vl[2048];
-  tbl_begin_view(&tb, stdout, fmt, 14, names, &m);
+  tbl_begin_view(&tb, stdout, fmt, 15, names, &m);
   for (size_t i = 0; i < n; i++) {
     const pcol_source_summary *x = &s[i];
     tbl_u64(&tb, x->id);
@@ -114,6 +118,11 @@ static int print_sources_table(pcol_file *f, const char *path, out_format fmt,
     tbl_cstr(&tb, vl);
     tbl_str(&tb, x->default_value.type.ptr, x->default_value.type.len);
     tbl_str(&tb, x->default_value.unit.ptr, x->default_value.unit.len);
+    if (x->derived_cpu || x->derived_alloc)
+      tbl_cstr(&tb, x->derived_cpu && x->derived_alloc ? "cpu/nanoseconds, rprof.alloc/bytes"
+                    : x->derived_cpu ? "cpu/nanoseconds" : "rprof.alloc/bytes");
+    else
+      tbl_na(&tb);
     tbl_end_row(&tb);
   }
   tbl_finish(&tb);

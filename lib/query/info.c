@@ -122,6 +122,10 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
     memset(&one, 0, sizeof one);
     one.source_id = id;
     if ((rc = pcol_value_resolve(f, &one, NULL, &x->default_value, err))) break;
+    pcol_value_sel d;
+    pcol_error quiet = {0};
+    x->derived_cpu = !pcol_value_resolve(f, &one, "cpu", &d, &quiet) && d.vt_id == PCOL_VT_TIME;
+    x->derived_alloc = !pcol_value_resolve(f, &one, PCOL_VALUE_RPROF_ALLOC, &d, &quiet);
   }
   if (rc) {
     pcol_source_summaries_free(s, ns);

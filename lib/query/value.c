@@ -111,8 +111,9 @@ static int resolve_named(pcol_file *f, const char *name, pcol_value_sel *out, pc
     count++;
   }
   if (!found) {
-    char list[300];
+    char list[340];
     size_t k = 0;
+    int alloc_parts = 0; /* the stored types rprof.alloc is derived from */
     list[0] = 0;
     for (uint64_t i = 0; i < n && k + 2 < sizeof list; i++) {
       pcol_str t, u;
@@ -123,7 +124,11 @@ static int resolve_named(pcol_file *f, const char *name, pcol_value_sel *out, pc
       if (w < 0) break;
       k += (size_t)w;
       if (k >= sizeof list) k = sizeof list - 1;
+      for (int a = 0; a < PCOL_Q_RPROF_ALLOC_NTYPES; a++)
+        alloc_parts += t.ptr && pcol_str_is(t, pcol_q_rprof_alloc_types[a]);
     }
+    if (alloc_parts == PCOL_Q_RPROF_ALLOC_NTYPES && k + 40 < sizeof list) /* derived, as in --help */
+      snprintf(list + k, sizeof list - k, ", " PCOL_VALUE_RPROF_ALLOC "/%s (derived)", UNIT_BYTES);
     return pcol_error_set(err, PCOL_ENOTFOUND, "no value type '%s' (the file has: %s%s)",
                           name, VALUE_SAMPLES, list);
   }

@@ -85,6 +85,12 @@ grep -q '^format_version:' "$tmp/info.txt" || fail "info keeps the file's layout
   grep -q '^{"command":"diff","file":"[^"]*a.out","type":"samples","unit":"count","total":6,"base":"[^"]*a.out","base_total":6,"numbers":"percent' ||
   fail "diff json object"
 
+# the derived values of an Rprof memory profile are named: by info, and in
+# the list an unknown --value prints
+printf 'memory profiling: sample.interval=20000\n:100:200:300:4:"f" \n:150:200:300:4:"g" "f" \n' >"$tmp/m.out"
+"$PCOL" info "$tmp/m.out" | grep -q '^  derived: .*cpu/nanoseconds.*rprof.alloc/bytes' || fail "info names the derived values"
+"$PCOL" top "$tmp/m.out" --value nope 2>&1 | grep -q 'rprof.alloc/bytes (derived)' || fail "an unknown --value lists rprof.alloc"
+
 # ranges: [40 ms, 100 ms) holds samples 3..5 (g, f, h)
 "$PCOL" top "$tmp/a.out" --from 0.04 --to 0.1 --format csv | grep -c ',g,NA,count$\|,f,NA,count$\|,h,NA,count$' | grep -qx 3 ||
   fail "top --from/--to"
