@@ -104,6 +104,8 @@ EXC = {
                     "above RPROF_MAX_LINES is not made (R would read gigabytes)",
     "go-dup": "go tool pprof prints two nodes with one name (a function with two files, "
               "or inlined and not): flat is added up, cum not compared",
+    "json-bytes": "JSON cannot hold bytes that are not UTF-8: pcol writes such a name read "
+                  "as Latin-1 (a NUL as a blank; doc/mappings.md §5); names are compared so mapped",
     "collapsed-sep": "collapsed text cannot hold ';', CR, LF or NUL in a name: they are "
                      "'_' there (doc/mappings.md §6); names are compared so mapped",
     "empty-stack": "Rprof cannot hold a sample with an empty stack (doc/mappings.md §1.2): "
@@ -117,7 +119,7 @@ fails = []          # (file, export, message)
 known = []          # printed "known bug:" lines
 exc_count = {}      # reason key -> number of cases
 stats = {"files": 0, "judged": 0, "comparisons": 0, "skipped": [], "not_judged": []}
-RPROF_MAX_LINES = 300000
+RPROF_MAX_LINES = 250000
 
 
 def exc(key, n=1):
@@ -162,6 +164,7 @@ class Reading:
         self.negative = False    # a value below 0
         self.abs_total = False   # the total printed is the sum of |values|
         self.none = False
+        self.frames = False      # names by the frame rule (doc/mappings.md §6)
 
     def add(self, names_leaf_first, v):
         """One sample: flat to the leaf, cum once to each distinct name."""
@@ -222,7 +225,7 @@ def compare(f, what, src, out, name_map=None, total_adjust=0, skip_fn=None):
         for k2, ks in seen.items():
             if len(ks) > 1:
                 snocum.add(k2)
-                exc("collapsed-sep")
+                exc("same-name")
     skip = sskip | out.skip
     for n in sorted(set(sf) | set(sc) | set(out.flat) | set(out.cum), key=repr):
         if n in skip:
@@ -263,6 +266,17 @@ SEP = re.compile(r"[;\r\n\x00]")
 
 def collapsed_sep(name):
     return SEP.sub("_", name)
+
+
+def json_name(name):
+    """A name as pcol's JSON exporters write it (doc/mappings.md §5): bytes
+    that are not UTF-8 are read as Latin-1, and then a NUL is a blank."""
+    b = name.encode("utf-8", "surrogateescape")
+    try:
+        return b.decode("utf-8")
+    except UnicodeDecodeError:
+        exc("json-bytes")
+        return "".join(" " if c == 0 else chr(c) for c in b)
 
 
 def read_collapsed(path, judge="collapsed sums", rounded=False):
@@ -512,31 +526,44 @@ def pb_rows(path):
                 elif f2 == 3 and wt2 == 0:
                     addr = v2
                 elif f2 == 4 and wt2 == 2:
-                    fid = 0
+                    fid = ln = 0
                     for f3, wt3, v3 in pb_fields(v2):
                         if f3 == 1 and wt3 == 0:
                             fid = v3
-                    lines.append(fid)
+                        elif f3 == 2 and wt3 == 0:
+                            ln = v3 - (1 << 64) if v3 >= 1 << 63 else v3
+                    lines.append((fid, ln))
             locs[lid] = (addr, lines)
         elif f == 5 and wt == 2:
-            fid, name = 0, 0
+            fid, name, fn = 0, 0, 0
             for f2, wt2, v2 in pb_fields(v):
                 if f2 == 1 and wt2 == 0:
                     fid = v2
                 elif f2 == 2 and wt2 == 0:
                     name = v2
-            funcs[fid] = name
+                elif f2 == 4 and wt2 == 0:
+                    fn = v2
+            funcs[fid] = (name, fn)
         elif f == 6 and wt == 2:
             strs.append(v.decode("utf-8", "surrogateescape"))
-    fname = {k: strs[v] for k, v in funcs.items()}
+    fname = {k: strs[v[0]] for k, v in funcs.items()}
+    ffile = {k: strs[v[1]] for k, v in funcs.items()}
+
+    def frame(fid, ln):  # the frame rule, doc/mappings.md §6
+        if fname.get(fid):
+            return fname[fid]
+        if ffile.get(fid):
+            return "%s:%d" % (ffile[fid], ln)
+        return "[unknown]"
     r = Reading("pprof rows (Sample messages)")
+    r.frames = True  # named by the frame rule, as fold and the exporters
     for ids in samples:
         names = []
         for lid in ids:
             addr, lines = locs.get(lid, (0, []))
             if not lines:
                 names.append("0x%x" % addr if addr else "[unknown]")
-            names += [fname.get(fid) or "[unnamed]" for fid in lines]
+            names += [frame(fid, ln) for fid, ln in lines]
         r.add(names, 1)
     return r, {n for n in fname.values() if n}
 
@@ -747,17 +774,17 @@ def source_readings(res, rsum):
     return s
 
 
-def skipper(src, out_is_r=False, src_is_r=False):
+def skipper(src, out_is_r=False, src_is_r=False, frames_both=False):
     """The names a comparison leaves out (a function name -> an EXC key or
     None): names with a blank when summaryRprof reads either side, and when
     the source lists its function names, every other name (a frame without
     a function name, named by each tool its own way)."""
     real = src.get("real_names")
-    seps = {collapsed_sep(x) for x in real} if real is not None else None
+    seps = {collapsed_sep(x) for x in real} | {json_name(x) for x in real} if real is not None else None
     def fn(n):
         if (out_is_r or src_is_r) and isinstance(n, str) and " " in n:
             return "r-split"
-        if real is not None and n not in real and n not in seps:
+        if real is not None and not frames_both and n not in real and n not in seps:
             return "nameless"
         return None
     return fn
@@ -816,10 +843,13 @@ def judge_one(res, rsum, ss):
                         skip_fn=skipper(src, src_is_r=src_is_r))
             if kind == "pprof" and [t for t, _ in types] != src["type_list"]:
                 fail(b, what, "sample types %s, source %s" % (types, src["type_list"]))
+            if kind == "pprof" and dflt != src["default"]:
+                fail(b, what, "go tool pprof opens on %s, on the source on %s" % (dflt, src["default"]))
         elif e == "collapsed":
             out = read_collapsed(o, judge="collapsed sums (export)")
             compare(b, what, src["count"], out, name_map=collapsed_sep,
-                    total_adjust=r_empty, skip_fn=skipper(src, src_is_r=src_is_r))
+                    total_adjust=r_empty, skip_fn=skipper(src, src_is_r=src_is_r,
+                                                         frames_both=src["count"].frames))
         elif e == "speedscope":
             rec = ss.get(o)
             if rec is None or "error" in rec:
@@ -855,8 +885,8 @@ def judge_one(res, rsum, ss):
                     if k > 1:
                         out.nocum.add(n)
                         exc("same-name")
-                compare(b, what + " (%s)" % t, sr, out, total_adjust=r_empty,
-                        skip_fn=skipper(src, src_is_r=src_is_r))
+                compare(b, what + " (%s)" % t, sr, out, total_adjust=r_empty, name_map=json_name,
+                        skip_fn=skipper(src, src_is_r=src_is_r, frames_both=sr.frames))
         elif e == "perun":
             c2, a2 = read_perun(o)
             c2.judge, a2.judge = "Perun count sums (export)", "Perun amount sums (export)"
