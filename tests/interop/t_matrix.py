@@ -409,22 +409,24 @@ def pb_fields(b):
         yield f, wt, v
 
 
+def pb_vars(msg):
+    """The varint fields of a message: {field number: value} (the last wins)."""
+    return {f: v for f, wt, v in pb_fields(msg) if wt == 0}
+
+
+def pb_load(path):
+    b = open(path, "rb").read()
+    return gzip.decompress(b) if b[:2] == b"\x1f\x8b" else b
+
+
 def pprof_types(path):
     """The sample types (type, unit) and default_sample_type of a pprof file:
     only to choose the -sample_index commands; the numbers come from go."""
-    b = open(path, "rb").read()
-    if b[:2] == b"\x1f\x8b":
-        b = gzip.decompress(b)
     st, strs, dflt = [], [], 0
-    for f, wt, v in pb_fields(b):
+    for f, wt, v in pb_fields(pb_load(path)):
         if f == 1 and wt == 2:
-            t = u = 0
-            for f2, wt2, v2 in pb_fields(v):
-                if f2 == 1 and wt2 == 0:
-                    t = v2
-                elif f2 == 2 and wt2 == 0:
-                    u = v2
-            st.append((t, u))
+            d = pb_vars(v)
+            st.append((d.get(1, 0), d.get(2, 0)))
         elif f == 6 and wt == 2:
             strs.append(v.decode("utf-8", "surrogateescape"))
         elif f == 14 and wt == 0:
@@ -507,11 +509,8 @@ def pb_rows(path):
     frame, a location's inline lines innermost first.  Returns (Reading, the
     set of non-empty function names: names not in it are frames without a
     function name, which each tool names its own way, see EXC nameless)."""
-    b = open(path, "rb").read()
-    if b[:2] == b"\x1f\x8b":
-        b = gzip.decompress(b)
     samples, locs, funcs, strs = [], {}, {}, []
-    for f, wt, v in pb_fields(b):
+    for f, wt, v in pb_fields(pb_load(path)):
         if f == 2 and wt == 2:
             ids = []
             for f2, wt2, v2 in pb_fields(v):
@@ -519,31 +518,17 @@ def pb_rows(path):
                     ids += pb_ints(wt2, v2)
             samples.append(ids)
         elif f == 4 and wt == 2:
-            lid, addr, lines = 0, 0, []
+            lines = []
             for f2, wt2, v2 in pb_fields(v):
-                if f2 == 1 and wt2 == 0:
-                    lid = v2
-                elif f2 == 3 and wt2 == 0:
-                    addr = v2
-                elif f2 == 4 and wt2 == 2:
-                    fid = ln = 0
-                    for f3, wt3, v3 in pb_fields(v2):
-                        if f3 == 1 and wt3 == 0:
-                            fid = v3
-                        elif f3 == 2 and wt3 == 0:
-                            ln = v3 - (1 << 64) if v3 >= 1 << 63 else v3
-                    lines.append((fid, ln))
-            locs[lid] = (addr, lines)
+                if f2 == 4 and wt2 == 2:
+                    d = pb_vars(v2)
+                    ln = d.get(2, 0)
+                    lines.append((d.get(1, 0), ln - (1 << 64) if ln >= 1 << 63 else ln))
+            d = pb_vars(v)
+            locs[d.get(1, 0)] = (d.get(3, 0), lines)
         elif f == 5 and wt == 2:
-            fid, name, fn = 0, 0, 0
-            for f2, wt2, v2 in pb_fields(v):
-                if f2 == 1 and wt2 == 0:
-                    fid = v2
-                elif f2 == 2 and wt2 == 0:
-                    name = v2
-                elif f2 == 4 and wt2 == 0:
-                    fn = v2
-            funcs[fid] = (name, fn)
+            d = pb_vars(v)
+            funcs[d.get(1, 0)] = (d.get(2, 0), d.get(4, 0))
         elif f == 6 and wt == 2:
             strs.append(v.decode("utf-8", "surrogateescape"))
     fname = {k: strs[v[0]] for k, v in funcs.items()}
