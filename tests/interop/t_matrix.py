@@ -70,11 +70,8 @@ REFUSED_SUFFIX = {".legacy": "legacy (pre-profile.proto) format, named as legacy
 # reason).  Each is printed as "known bug:"; a listed case that passes is
 # printed as "known bug fixed?" (then remove it from this list).
 KNOWN_BUGS = [
-    ("degradation_profiles__const4.perf", "*",
-     "interop review F4: 'sum of values overflows 64 bits' refuses a real Perun file "
-     "(fix: exact wider accumulation; wt-convfix)"),
-    ("postprocess_profiles__exp_datapoints_rg_ma_kr.perf", "*",
-     "interop review F7: Python json's NaN refused as invalid JSON (fixed on wt-convfix)"),
+    # (F4, a real Perun file past 64 bits, and F7, Perun's NaN, were here
+    # until they were fixed: 128-bit view sums, the NaN-aware Perun JSON)
 ]
 
 # Exceptions: where the judge misreads, or the target format cannot hold
