@@ -25,5 +25,5 @@ flame=$("$PCOL" flame $f -o - | sed -n 's/.*<title>all (\([0-9]*\) .*/\1/p' | he
 
 "$PCOL" unpack $f --to speedscope -o "$tmp/s.json" || fail "unpack --to speedscope"
 names=$(python3 -c "import json,sys; print(' '.join(p['name'].rsplit(': ', 1)[1] for p in json.load(open(sys.argv[1]))['profiles']))" "$tmp/s.json")
-[ "$names" = "samples timeline" ] || fail "speedscope profiles of an Rprof memory profile: $names; want 'samples timeline'"
+[ "$names" = "samples cpu timeline" ] || fail "speedscope profiles of an Rprof memory profile: $names; want 'samples cpu timeline' (the count, the time rule's cpu, no memory snapshots)"
 exit 0

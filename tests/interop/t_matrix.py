@@ -77,6 +77,9 @@ KNOWN_BUGS = [
 # Exceptions: where the judge misreads, or the target format cannot hold
 # what the source has (doc/mappings.md says so).  key -> reason.
 EXC = {
+    "go-int64": "go tool pprof adds values in int64: a type whose sum passes 2^63 (a real Perun "
+                "file's amounts) wraps in the judge; pcol's 128-bit sums are checked against the "
+                "source's own sums instead",
     "r-split": "summaryRprof splits names on spaces (strsplit(line, \" \")): names with a "
                "space and R's fragments of them are not compared",
     "r-cut": "a cut last line (truncated file): summaryRprof counts the cut token as a "
@@ -336,9 +339,16 @@ def read_perun(path):
     real = any(isinstance(e.get("amount"), float) for e in evs)
     cnt, amt = Reading("Perun count sums"), Reading("Perun amount sums")
     amt.none = not any(is_num(e.get("amount")) for e in evs)  # no value type then
+    # pcol stores real amounts x 10^K: K = 9, or the largest K that keeps the
+    # largest amount within 64 bits (doc/mappings.md §3.1)
+    K = 9
     if real:
+        big = max([abs(e["amount"]) for e in evs if is_num(e.get("amount")) and math.isfinite(e["amount"])] or [0])
+        while K > 0 and big * 10 ** K >= 9.2e18:
+            K -= 1
         amt.rel_tol = 1e-12
         amt.abs_tol = 0.5 * max(1, len(evs))
+    amt.k = K if real else 0  # exports that print values as given (unit "1e-K U") divide by 10^K
     for e in evs:
         tr, uid = e.get("trace"), e.get("uid")
         def fname(fr):
@@ -364,7 +374,7 @@ def read_perun(path):
             w = a
         cnt.add(names, w)
         if is_num(a) and math.isfinite(a):
-            amt.add(names, round(a * 1e9) if real else a)
+            amt.add(names, round(a * 10 ** K) if real else a)
         else:
             amt.add(names, 0)
     return cnt, amt
@@ -603,10 +613,12 @@ def rprof_walk(path):
 
 # ---------------------------------------------------------------------------
 # pcol views
-def svg_total(path):
+def svg_total(path, decimals=0):
+    """The root frame's value: its data-v attribute (raw; the title shows
+    human units, 1.76s), in the value's own unit (÷ 10^D for a "1e-D" unit)."""
     t = open(path, encoding="utf-8", errors="replace").read()
-    m = re.search(r"<title>all \(([-0-9.]+)", t)
-    return Decimal(m.group(1)) if m else None
+    m = re.search(r'data-v="(-?[0-9.]+)" data-name="all"', t)
+    return Decimal(m.group(1)) / (Decimal(10) ** decimals) if m else None
 
 
 def read_top_csv(path, judge="pcol top"):
@@ -670,7 +682,11 @@ def job(i, f, kind):
             if n > RPROF_MAX_LINES:
                 res["rprof_skipped"] = n
                 continue
-        rc, _, err = run([PCOL, "unpack", f, "--to", e, "-o", o])
+        # a collapsed export carries the source's default value, as fold (§0);
+        # the judge here is the count, so another format's source asks for it
+        # (fold and the default are compared in views())
+        extra = ["--value", "samples"] if e == "collapsed" and kind != "collapsed" else []
+        rc, _, err = run([PCOL, "unpack", f, "--to", e, "-o", o] + extra)
         if rc == 0:
             res["out"][e] = o
         else:
@@ -678,9 +694,11 @@ def job(i, f, kind):
     v = {}
     rc, _, err = run([PCOL, "top", f, "--format", "csv"], out=os.path.join(d, "top.csv"))
     v["top"] = os.path.join(d, "top.csv") if rc == 0 else "error: " + err
-    rc, out, err = run([PCOL, "top", f, "-n", "1"])
-    m = re.search(rb"of (-?[0-9.]+) total", out)
-    v["top_total"] = Decimal(m.group(1).decode()) if m else None
+    rc, out, err = run([PCOL, "top", f, "-n", "1", "--format", "json"])  # raw, as the csv rows
+    try:
+        v["top_total"] = Decimal(json.loads(out.decode("utf-8", "replace"))["total"]) if rc == 0 else None
+    except ValueError:
+        v["top_total"] = None
     rc, fold, err = run([PCOL, "fold", f])
     v["fold"] = fold if rc == 0 else "error: " + err
     if rc == 0:
@@ -817,6 +835,9 @@ def judge_one(res, rsum, ss):
                 if sr is None:
                     fail(b, what, "type %s is not one the source measured" % t)
                     continue
+                if sr.total is not None and abs(sr.total) >= 2 ** 63:
+                    exc("go-int64")  # go tool pprof sums in int64: it cannot judge this
+                    continue
                 adj = 0
                 if kind == "rprof" and r_empty:
                     exc("r-empty")
@@ -861,13 +882,19 @@ def judge_one(res, rsum, ss):
                 if sr is None:
                     fail(b, what, "profile %r is no type of the source" % p["name"])
                     continue
-                out = Reading("speedscope", total=p["total"], rel_tol=1e-12)
+                # a value of a "1e-K U" unit (K < 9: Perun amounts too large for
+                # 1e9) is written as given; the judge's sums are x 10^K
+                sc = 10 ** sr.k if 0 < getattr(sr, "k", 0) < 9 else 1
+                out = Reading("speedscope", total=p["total"] * sc, rel_tol=1e-12)
                 for n, (sw, tw, k) in p["frames"].items():
-                    out.flat[n], out.cum[n] = sw, tw
+                    out.flat[n], out.cum[n] = sw * sc, tw * sc
                     if k > 1:
                         out.nocum.add(n)
                         exc("same-name")
-                compare(b, what + " (%s)" % t, sr, out, total_adjust=r_empty, name_map=json_name,
+                adj = r_empty
+                if kind == "rprof" and r_empty and t != "samples":  # the time of those lines
+                    adj = r_empty * round(src["count"].rnd[0] * 1e9)
+                compare(b, what + " (%s)" % t, sr, out, total_adjust=adj, name_map=json_name,
                         skip_fn=skipper(src, src_is_r=src_is_r, frames_both=sr.frames))
         elif e == "perun":
             c2, a2 = read_perun(o)
@@ -911,9 +938,20 @@ def views(res, src):
     top.abs_total = True
     top.negative = any(x < 0 for x in top.flat.values())
     net = top.total
-    top.total = v["top_total"]
+    top_raw = v["top_total"]
     fold = read_collapsed(os.path.join(d, "fold.txt"), judge="pcol fold")
-    fl = svg_total(v["flame"])
+
+    def as_given(x):
+        """A raw number (top's JSON, the SVG's data-v) is x 10^D for a
+        decimal unit ("1e-D": collapsed 1.5, large Perun amounts); fold and
+        diff print the value as given."""
+        if x is not None and fold.total is not None and x != fold.total:
+            for dd in range(1, 10):
+                if x / (Decimal(10) ** dd) == fold.total:
+                    return fold.total
+        return x
+    top.total = as_given(top_raw)
+    fl = as_given(svg_total(v["flame"]))
     m = re.findall(r"\(total ([-0-9.]+)\)", v["diff"])
     totals = {"top": top.total, "fold": fold.total, "flame": fl,
               "diff base": Decimal(m[0]) if m else None, "diff new": Decimal(m[1]) if len(m) > 1 else None}
@@ -938,6 +976,7 @@ def views(res, src):
     # and the default value's reference on the source
     dt = src["default"]
     sr = src["count"] if dt == "count" else src["types"].get(dt)
+    top.total = top_raw  # raw, as the csv's flat and cum
     if sr is not None:
         compare(b, "pcol top (default value)", sr, top, total_adjust=src.get("r_empty", 0),
                 skip_fn=skipper(dict(src, real_names=None) if res["kind"] == "pprof" else src,
