@@ -80,8 +80,8 @@ static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const cha
         int rc = pcol_fold_write(f, sel, &v, NULL, m, &err);
         fclose(m);
         if (rc == 0) {
-          __int128 self = 0;
-          for (uint32_t i = 1; i < ft.n; i++) self += ft.self[i];
+          __int128 self = 0; /* node 0's self: the empty stacks' line " N" */
+          for (uint32_t i = 0; i < ft.n; i++) self += ft.self[i];
           if (fzv_fold_sum(out, len) != self) fz_fail("fold adds up to the frame tree", NULL);
         }
         free(out);

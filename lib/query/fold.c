@@ -43,7 +43,9 @@ int pcol_fold_write(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
   pcol_buf text = {0}, idx = {0};
   uint32_t *path = malloc(((size_t)t.n + 1) * sizeof *path);
   int rc = path ? PCOL_OK : PCOL_ENOMEM;
-  for (uint32_t i = 1; !rc && i < t.n; i++) {
+  /* node 0, the root, holds the samples with an empty stack: the line " N"
+   * (as the collapsed exporter writes), so the lines add up to the total */
+  for (uint32_t i = 0; !rc && i < t.n; i++) {
     if (t.self[i] == 0) continue;
     uint32_t d = 0;
     for (uint32_t x = i; x; x = t.parent[x]) path[d++] = x;

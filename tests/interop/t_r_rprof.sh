@@ -54,7 +54,7 @@ for f in "${inputs[@]}"; do
     "$PCOL" top "$W/$b.pcol" --value cpu --format csv >"$W/$b.time.csv" || err "pcol top --value cpu $b"
     gotop=()
     if command -v go >/dev/null 2>&1 && "$PCOL" unpack "$W/$b.pcol" --to pprof -o "$W/$b.pb.gz" &&
-      go tool pprof -top -unit=ns "$W/$b.pb.gz" >"$W/$b.gotop" 2>/dev/null; then gotop=("$W/$b.gotop"); fi
+      go tool pprof -top -sample_index=cpu -unit=ns "$W/$b.pb.gz" >"$W/$b.gotop" 2>/dev/null; then gotop=("$W/$b.gotop"); fi
     Rscript tests/r/compare_time.R "$f" "$W/$b.time.csv" "${gotop[@]}" || err "time per segment: $b"
     if head -1 "$f" | grep -q '^memory profiling'; then
       "$PCOL" top "$W/$b.pcol" --value rprof.alloc --format csv >"$W/$b.alloc.csv" ||

@@ -20,63 +20,23 @@ set -u
 PCOL=${PCOL:-build/bin/pcol}
 BUILD=${BUILD:-build}
 TD=${PCOL_TESTDATA:-../shared/testdata}
-SPEEDSCOPE_VERSION=1.25.0
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-  echo "SKIP: node/npm not installed (apt-get install nodejs npm to run the speedscope interop test)"
-  exit 77
-fi
-NPM_DIR=${PCOL_NPM_DIR:-$BUILD/npm-speedscope}
-mkdir -p "$NPM_DIR"
-NPM_DIR=$(cd "$NPM_DIR" && pwd)
-if [ ! -f "$NPM_DIR/node_modules/speedscope/package.json" ] || [ ! -d "$NPM_DIR/node_modules/ajv" ]; then
-  if ! (cd "$NPM_DIR" && timeout 300 npm install --no-audit --no-fund --loglevel=error \
-        "speedscope@$SPEEDSCOPE_VERSION" ajv@8 >/dev/null 2>&1); then
-    echo "SKIP: could not npm install speedscope@$SPEEDSCOPE_VERSION and ajv@8 (no registry access?)"
-    exit 77
-  fi
-fi
-REL=$NPM_DIR/node_modules/speedscope/dist/release
-BUNDLE=$(ls "$REL"/speedscope-*.js 2>/dev/null | head -1)
-SCHEMA=$REL/file-format-schema.json
-[ -f "$BUNDLE" ] && [ -f "$SCHEMA" ] || { echo "t_speedscope: speedscope package lacks its bundle or schema" >&2; exit 1; }
+. "$(dirname "$0")/speedscope_env.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cat > "$tmp/load.cjs" <<'JS'
-// usage: node load.cjs NPM_DIR BUNDLE SCHEMA FILE -> prints {"profiles":[{name,type,total}]}
-const fs = require('fs');
-const path = require('path');
-const [npmDir, bundlePath, schemaPath, file] = process.argv.slice(2);
-const Ajv = require(path.join(npmDir, 'node_modules', 'ajv'));
-const data = JSON.parse(fs.readFileSync(file, 'utf8'));
-const ajv = new Ajv({ strict: false, allErrors: true });
-const validate = ajv.compile(JSON.parse(fs.readFileSync(schemaPath, 'utf8')));
-if (!validate(data)) {
-  console.error('schema: ' + ajv.errorsText(validate.errors).slice(0, 2000));
-  process.exit(1);
+JUDGE=$(dirname "$0")/speedscope_judge.cjs
+# load FILE > SUMMARY: speedscope's importer reads FILE ({active, profiles:
+# [{name, type, total, frames}]}), or says why not on stderr
+load() {
+  echo "$1" >"$tmp/list"
+  node "$JUDGE" "$NPM_DIR" "$BUNDLE" "$SCHEMA" "$tmp/list" "$tmp/rec" >/dev/null &&
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+if 'error' in r:
+    sys.exit('speedscope rejected the file: ' + r['error'])
+print(json.dumps(r))" "$tmp/rec"
 }
-let src = fs.readFileSync(bundlePath, 'utf8');
-const m = src.match(/"Importing as speedscope json file"\),([\w$]+)\(/);
-const at = src.lastIndexOf('console.log(`speedscope v${');
-if (!m || at < 0) { console.error('speedscope importer not found in ' + bundlePath); process.exit(1); }
-src = src.slice(0, at) + `globalThis.__pcolImport=${m[1]};return;` + src.slice(at);
-// stand-ins for the browser objects the bundle touches while it defines things
-const any = new Proxy(function () {}, {
-  get: (t, k) => (k === Symbol.toPrimitive ? () => '' : any), apply: () => any, construct: () => any });
-Object.assign(globalThis, {
-  window: globalThis, document: any, navigator: { userAgent: 'node', platform: 'node' },
-  location: { hash: '', search: '', href: 'file:///', protocol: 'file:' },
-  localStorage: { getItem: () => null, setItem() {} }, addEventListener() {},
-  matchMedia: () => ({ matches: false, addEventListener() {}, addListener() {} }),
-  requestAnimationFrame: () => 0 });
-const log = console.log; console.log = () => {};
-new Function(src)();
-new Promise((ok) => ok(globalThis.__pcolImport(data))).then((g) => {
-  if (!g || !g.profiles || g.profiles.length !== data.profiles.length) throw new Error('profiles missing after import');
-  log(JSON.stringify({ active: data.activeProfileIndex, profiles: g.profiles.map((p, i) => ({
-    name: p.getName(), type: data.profiles[i].type, total: p.getTotalWeight() })) }));
-}).catch((e) => { console.error('speedscope rejected the file: ' + String(e && e.message || e).slice(0, 500)); process.exit(1); });
-JS
 
 inputs=(tests/fixtures/collapsed/simple.folded tests/fixtures/collapsed/annotated.folded
         tests/fixtures/collapsed/decimal.folded tests/fixtures/perun/kperf.perf
@@ -94,7 +54,7 @@ check() { # name pcol-file original-input extra-args...
   if ! $PCOL unpack "$p" --to speedscope -o "$tmp/out.json" "$@" 2>"$tmp/err"; then
     echo "FAIL $name: unpack: $(cat "$tmp/err")"; fail=1; return
   fi
-  if ! node "$tmp/load.cjs" "$NPM_DIR" "$BUNDLE" "$SCHEMA" "$tmp/out.json" >"$tmp/sum" 2>"$tmp/err"; then
+  if ! load "$tmp/out.json" >"$tmp/sum" 2>"$tmp/err"; then
     echo "FAIL $name: $(head -c 2000 "$tmp/err")"; fail=1; return
   fi
   local got want

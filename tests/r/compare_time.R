@@ -3,7 +3,7 @@
 #
 #   Rscript tests/r/compare_time.R PROFILE TIME.csv [PPROF_TOP.txt]
 #
-# PPROF_TOP.txt (optional): `go tool pprof -top -unit=ns` of PROFILE exported
+# PPROF_TOP.txt (optional): `go tool pprof -top -sample_index=cpu -unit=ns` of PROFILE exported
 # with `pcol unpack --to pprof`; its total must be the same time.
 # TIME.csv: `pcol top --value cpu --format csv` of PROFILE (nanoseconds).
 # This script walks the file as R wrote it: each header line sets the

@@ -667,7 +667,18 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
       nc++;
     }
   }
-  if (META(PPROF_META_DEFAULT_SAMPLE_TYPE) > 0) pr->default_sample_type = str_bytes(x, s.ptr, s.len);
+  if (META(PPROF_META_DEFAULT_SAMPLE_TYPE) > 0) {
+    pr->default_sample_type = str_bytes(x, s.ptr, s.len);
+  } else if (!x->rc) {
+    /* the first involved source is synthetic (Rprof, or no value types):
+     * its default is the count (doc/mappings.md §0), not go tool pprof's
+     * fallback, the last type (cpu) */
+    for (uint64_t i = 0; i < x->nsrc; i++) {
+      if (!x->src[i].involved) continue;
+      if (x->src[i].synth) pr->default_sample_type = str_c(x, "samples");
+      break;
+    }
+  }
   if (META(PPROF_META_DOC_URL) > 0) pr->doc_url = str_bytes(x, s.ptr, s.len);
 #undef META
   return x->rc;

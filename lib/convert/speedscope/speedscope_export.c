@@ -26,7 +26,7 @@ typedef struct sexp {
   FILE *out;                      /* the budget's counting stream */
   pcol_budget *bud;
   pcol_view s_src, s_time, s_dur, s_w, s_stack, s_voff, v_type, v_val, fn_line, vt_type, vt_unit,
-      svt_src, svt_vt, src_uri;
+      svt_src, svt_vt, src_uri, src_type;
   pcol_frames fr;                 /* locations, lines, functions; address-only names */
   uint32_t *fn_frame, *loc_frame; /* id -> frame index + 1 */
   uint32_t *frames;               /* frame i: function id, or location id | 1<<31 */
@@ -145,10 +145,13 @@ static int sampled_ok(sexp *x, uint32_t vt) {
 static void source_types(sexp *x, uint32_t s, uint32_t *types, size_t *n) {
   *n = 0;
   if (!x->cvt[s]) types[(*n)++] = 0;
-  if (pcol_rtime_has(&x->rt, s)) {
-    /* Rprof: its memory fields are level snapshots, which summed as weights
-     * mean nothing; its time is the time rule's (§0) */
-    types[(*n)++] = PCOL_VT_TIME;
+  /* Rprof's memory fields are level snapshots, not additive: as in the
+   * pprof export, an Rprof source gets the count profile and its time by
+   * the time rule (§0), never its memory fields */
+  pcol_str st = {0};
+  if (pcol_string(x->f, pcol_view_u32(&x->src_type, s - 1), &st, NULL) == PCOL_OK &&
+      pcol_str_is(st, PCOL_SRC_RPROF)) {
+    if (pcol_rtime_has(&x->rt, s)) types[(*n)++] = PCOL_VT_TIME;
     return;
   }
   for (uint64_t i = 0; i < pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES); i++) {
@@ -199,12 +202,11 @@ static int write_frames_list(sexp *x, const uint32_t *fr, uint32_t n) {
 
 static int sampled(sexp *x, pcol_str uri, uint32_t vt) {
   int has, rc;
-  int64_t total = 0;
+  __int128 total = 0; /* 64-bit weights: their sum fits 128 bits (interop review F4) */
   for (size_t i = 0; i < x->nrows; i++) {
     int64_t a = amount(x, &x->rows[i], vt, &has);
     if (a < 0) return PCOL_OK; /* negative weights: speedscope would reject the file */
-    if (__builtin_add_overflow(total, a, &total))
-      return pcol_error_set(x->err, PCOL_ETOOBIG, "speedscope: total weight overflows 64 bits");
+    total += a;
   }
   /* each sample writes its frame list, at least 2 bytes a frame: a profile
    * that cannot fit in what is left of the budget is refused unwritten */
@@ -358,7 +360,8 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
       {&x.vt_type, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE},   {&x.vt_unit, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT},
       {&x.svt_src, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE},
       {&x.svt_vt, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE},
-      {&x.src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI}};
+      {&x.src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI},
+      {&x.src_type, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE}};
   rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
   if (!rc) rc = pcol_frames_init(&x.fr, f, err);
   if (!rc) rc = pcol_count_types(f, &x.cvt, err);

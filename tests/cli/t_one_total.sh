@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# CLI: defects the conversion matrix (tests/interop/t_matrix.sh) found, each
+# checked here without R, Go or node:
+#  - `pcol fold` left out the samples with an empty stack (a memory-only
+#    Rprof line), so its lines did not add up to the total of top, flame,
+#    diff and `unpack --to collapsed`: it prints them as " N", as the
+#    collapsed exporter does (and flamegraph.pl counts such a line);
+#  - the speedscope export summed Rprof's memory fields, which are level
+#    snapshots (the pprof export leaves them out): an Rprof source gets the
+#    count profile (and the timeline) only.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_one_total: FAIL: $*" >&2; exit 1; }
+f=tests/fixtures/rprof/memonly.out   # 5 lines, 3 with an empty stack
+sum() { awk '{ s += $NF } END { print s + 0 }'; }
+fold=$("$PCOL" fold $f | sum)
+coll=$("$PCOL" unpack $f --to collapsed -o - | sum)
+top=$("$PCOL" top $f | sed -n 's/.* of \([0-9]*\) total.*/\1/p')
+flame=$("$PCOL" flame $f -o - | sed -n 's/.*<title>all (\([0-9]*\) .*/\1/p' | head -1)
+[ "$fold" = 5 ] && [ "$coll" = 5 ] && [ "$top" = 5 ] && [ "$flame" = 5 ] ||
+  fail "totals: fold $fold, unpack --to collapsed $coll, top $top, flame $flame; want 5"
+"$PCOL" fold $f | grep -qx ' 3' || fail "fold has no ' 3' line for the empty stacks: $("$PCOL" fold $f)"
+
+"$PCOL" unpack $f --to speedscope -o "$tmp/s.json" || fail "unpack --to speedscope"
+names=$(python3 -c "import json,sys; print(' '.join(p['name'].rsplit(': ', 1)[1] for p in json.load(open(sys.argv[1]))['profiles']))" "$tmp/s.json")
+[ "$names" = "samples cpu timeline" ] || fail "speedscope profiles of an Rprof memory profile: $names; want 'samples cpu timeline' (the count, the time rule's cpu, no memory snapshots)"
+exit 0

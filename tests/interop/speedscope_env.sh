@@ -1,0 +1,24 @@
+# speedscope_env.sh — sourced by t_speedscope.sh and t_matrix.sh: installs the
+# speedscope npm package (and ajv) into $PCOL_NPM_DIR (default
+# $BUILD/npm-speedscope; from the npm registry only) and sets NPM_DIR, BUNDLE
+# (the release bundle, whose importer speedscope_judge.cjs runs) and SCHEMA.
+# Exits 77 (skip) without node/npm or registry access.
+SPEEDSCOPE_VERSION=1.25.0
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  echo "SKIP: node/npm not installed (apt-get install nodejs npm to run the speedscope interop tests)"
+  exit 77
+fi
+NPM_DIR=${PCOL_NPM_DIR:-${BUILD:-build}/npm-speedscope}
+mkdir -p "$NPM_DIR"
+NPM_DIR=$(cd "$NPM_DIR" && pwd)
+if [ ! -f "$NPM_DIR/node_modules/speedscope/package.json" ] || [ ! -d "$NPM_DIR/node_modules/ajv" ]; then
+  if ! (cd "$NPM_DIR" && timeout 300 npm install --no-audit --no-fund --loglevel=error \
+        "speedscope@$SPEEDSCOPE_VERSION" ajv@8 >/dev/null 2>&1); then
+    echo "SKIP: could not npm install speedscope@$SPEEDSCOPE_VERSION and ajv@8 (no registry access?)"
+    exit 77
+  fi
+fi
+REL=$NPM_DIR/node_modules/speedscope/dist/release
+BUNDLE=$(ls "$REL"/speedscope-*.js 2>/dev/null | head -1)
+SCHEMA=$REL/file-format-schema.json
+[ -f "$BUNDLE" ] && [ -f "$SCHEMA" ] || { echo "speedscope package lacks its bundle or schema" >&2; exit 1; }

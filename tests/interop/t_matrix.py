@@ -1,0 +1,1086 @@
+#!/usr/bin/env python3
+"""The conversion matrix (issue 13, "One answer everywhere"); run by t_matrix.sh.
+
+Every profile of the shared test data goes through every export that applies
+(`pcol unpack IN --to rprof|pprof|collapsed|speedscope`, and perun for Perun
+inputs).  Each output is read by its format's reference tool:
+
+  Rprof       R's summaryRprof (tests/r/matrix_summary.R, one R process)
+  pprof       go tool pprof -top, per sample type, raw units (one pprof
+              process per file, driven through its interactive commands)
+  collapsed   flamegraph-style sums: per line the leaf gets the count as flat,
+              each distinct frame of the line gets it once as cum
+  speedscope  speedscope's own importer (tests/interop/speedscope_judge.cjs,
+              one node process), per profile and per frame name
+  Perun       the sums of its own amounts (this file)
+
+and its total and per-function flat/cum are compared with the reference tool
+of the SOURCE format on the original input: go tool pprof -top with the
+matching -sample_index (pprof), summaryRprof (Rprof), the sums of the file's
+own amounts/counts (Perun, collapsed; computed here from the original file).
+Which value an export carries follows doc/mappings.md §0: Rprof lines,
+collapsed counts and speedscope's "samples" profile are THE count (a pprof
+sample's samples/count, else the row); each pprof or speedscope value type is
+that type; speedscope opens on the source's default type.
+
+`pcol top`, `pcol fold`, `pcol flame` (the SVG's "all" title) and `pcol diff
+F F` must give the same total on every file, and that total is the source
+reference's for the default value; `pcol top`'s flat/cum per function is
+compared too.
+
+Exceptions are only where a judge misreads (or a target format cannot hold
+what the source has, as doc/mappings.md documents); each is named in EXC with
+its reason, counted, and printed in the summary.  A pcol bug that is not fixed
+yet is listed in KNOWN_BUGS (file, export, reason) and printed as "known bug:".
+Everything else that differs is a failure.
+
+Usage: t_matrix.py PCOL TESTDATA WORKDIR NPM_DIR BUNDLE SCHEMA REPO
+"""
+import concurrent.futures as cf
+import gzip
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+from decimal import Decimal
+
+PCOL, TD, W, NPM_DIR, BUNDLE, SCHEMA, REPO = sys.argv[1:8]
+JOBS = int(os.environ.get("PCOL_MATRIX_JOBS", "2"))
+
+# ---------------------------------------------------------------------------
+# Files pcol refuses on purpose (not profiles in a format pcol reads), with
+# the reason; checked to be refused with exit status 1.
+REFUSED = {
+    "ODD-jfr-dump2-labels.pb.gz": "not pprof (a JFR labels protobuf)",
+    "ODD-otlp-ebpf-profile.pb.bin": "not pprof (an OTLP profile)",
+    "dotnet-73.pb.gz": "function id 0 (go tool pprof rejects it too)",
+    "examples__clusterized-profile.perf": "invalid JSON",
+    "examples__time-short.perf": "invalid JSON",
+    "to_add_profiles__err-prof-1-incomplete.perf": "invalid JSON (cut off)",
+    "speedscope__simple-utf16-le.txt": "UTF-16 text (collapsed stacks are UTF-8/bytes)",
+    "speedscope__simple-with-invalids.txt":
+        "comment lines and an invalid line (speedscope's own test of junk input)",
+}
+REFUSED_DIRS = {"legacy": "legacy (pre-profile.proto) format, named as legacy"}
+REFUSED_SUFFIX = {".legacy": "legacy (pre-profile.proto) format, named as legacy"}
+
+# Real pcol bugs not fixed on this branch: (file basename, export or "*",
+# reason).  Each is printed as "known bug:"; a listed case that passes is
+# printed as "known bug fixed?" (then remove it from this list).
+KNOWN_BUGS = [
+    # (F4, a real Perun file past 64 bits, and F7, Perun's NaN, were here
+    # until they were fixed: 128-bit view sums, the NaN-aware Perun JSON)
+]
+
+# Exceptions: where the judge misreads, or the target format cannot hold
+# what the source has (doc/mappings.md says so).  key -> reason.
+EXC = {
+    "go-int64": "go tool pprof adds values in int64: a type whose sum passes 2^63 (a real Perun "
+                "file's amounts) wraps in the judge; pcol's 128-bit sums are checked against the "
+                "source's own sums instead",
+    "r-split": "summaryRprof splits names on spaces (strsplit(line, \" \")): names with a "
+               "space and R's fragments of them are not compared",
+    "r-cut": "a cut last line (truncated file): summaryRprof counts the cut token as a "
+             "name, pcol drops it; the cut token's fragment is not compared",
+    "r-empty": "summaryRprof drops memory-only lines (an empty stack); pcol keeps them as "
+               "samples without frames: the total is compared with them added",
+    "r-rounding": "summaryRprof rounds times to 2 (interval >= 10 ms) or 3 digits: counts "
+                  "are compared as R rounds them",
+    "go-addr": "go tool pprof -top names an address-only location after its mapping "
+               "([binary]) or address; the frame rule (doc/mappings.md §6) names it "
+               "0x<address>: such names are not compared (totals are)",
+    "go-abs-total": "go tool pprof's total is the sum of |values| when some are negative "
+                    "(its percentages' base): its sum of flat is compared",
+    "nameless": "a frame without a function name (an address-only location, a function "
+                "whose name is empty, an Rprof top-level line ref) is named by each tool its "
+                "own way (go tool pprof: [mapping] or <unknown>; frame rule: 0x<address>, "
+                "FILE:LINE or [unknown]; Rprof export: <Anonymous> or a trailing ref that "
+                "summaryRprof drops): such names are not compared, totals are",
+    "ss-negative": "speedscope rejects negative weights: a type with a negative value gets "
+                   "no profile (doc/mappings.md §5) and the count profile is opened",
+    "rprof-budget": "the Rprof export (one line per count) of a profile whose count is "
+                    "above RPROF_MAX_LINES is not made (R would read gigabytes)",
+    "go-dup": "go tool pprof prints two nodes with one name (a function with two files, "
+              "or inlined and not): flat is added up, cum not compared",
+    "json-bytes": "JSON cannot hold bytes that are not UTF-8: pcol writes such a name read "
+                  "as Latin-1 (a NUL as a blank; doc/mappings.md §5); names are compared so mapped",
+    "collapsed-sep": "collapsed text cannot hold ';', CR, LF or NUL in a name: they are "
+                     "'_' there (doc/mappings.md §6); names are compared so mapped",
+    "empty-stack": "Rprof cannot hold a sample with an empty stack (doc/mappings.md §1.2): "
+                   "the Rprof export's total is compared without them",
+    "same-name": "two frames of one name (different files) are one name to a judge keyed "
+                 "by name: flat is added up, cum not compared",
+}
+
+# ---------------------------------------------------------------------------
+fails = []          # (file, export, message)
+known = []          # printed "known bug:" lines
+exc_count = {}      # reason key -> number of cases
+stats = {"files": 0, "judged": 0, "comparisons": 0, "skipped": [], "not_judged": []}
+RPROF_MAX_LINES = 250000
+
+
+def exc(key, n=1):
+    exc_count[key] = exc_count.get(key, 0) + n
+
+
+def fail(f, what, msg):
+    fails.append((f, what, msg))
+
+
+def known_bug(base, what):
+    for b, w, why in KNOWN_BUGS:
+        if b == base and w in ("*", what):
+            return why
+    return None
+
+
+def run(args, out=None, stdin=None, timeout=600):
+    """Runs a command; returns (rc, stdout bytes, stderr text)."""
+    p = subprocess.run(args, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=timeout)
+    if out is not None:
+        with open(out, "wb") as fh:
+            fh.write(p.stdout)
+    return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+
+# ---------------------------------------------------------------------------
+# A reading: what one judge says about one file for one value.
+class Reading:
+    def __init__(self, judge, total=0, flat=None, cum=None, nocum=None, abs_tol=0.0,
+                 rel_tol=0.0):
+        self.judge = judge
+        self.total = total
+        self.flat = flat if flat is not None else {}
+        self.cum = cum if cum is not None else {}
+        self.nocum = nocum if nocum is not None else set()  # names whose cum is not comparable
+        self.abs_tol, self.rel_tol = abs_tol, rel_tol
+        self.skip = set()        # names this judge misreads (not compared)
+        self.skip_why = {}
+        self.rnd = None          # R: (interval, digits): compare as R rounds
+        self.negative = False    # a value below 0
+        self.abs_total = False   # the total printed is the sum of |values|
+        self.none = False
+        self.frames = False      # names by the frame rule (doc/mappings.md §6)
+
+    def add(self, names_leaf_first, v):
+        """One sample: flat to the leaf, cum once to each distinct name."""
+        self.total += v
+        if v < 0:
+            self.negative = True
+        if names_leaf_first:
+            leaf = names_leaf_first[0]
+            self.flat[leaf] = self.flat.get(leaf, 0) + v
+        for n in set(names_leaf_first):
+            self.cum[n] = self.cum.get(n, 0) + v
+
+
+def close(a, b, ra, rb):
+    a, b = float(a), float(b)
+    tol = max(ra.abs_tol, rb.abs_tol, max(ra.rel_tol, rb.rel_tol) * max(abs(a), abs(b)))
+    for r, x, y in ((ra, b, a), (rb, a, b)):
+        if r.rnd:  # y is R's rounded time / interval; x the other side's count
+            iv, dg = r.rnd
+            return abs(round(x * iv, dg) - y * iv) <= 0.6 * 10 ** -dg
+    return abs(a - b) <= tol + 1e-9 * max(1.0, abs(a), abs(b)) * (tol > 0)
+
+
+def compare(f, what, src, out, name_map=None, total_adjust=0, skip_fn=None):
+    """Compares an output's reading with the source's; records failures.
+    name_map: maps a source name to the name the output shows; skip_fn(name)
+    -> an EXC key when that name is not compared."""
+    stats["comparisons"] += 1
+    bad = []
+    st, ot = src.total + total_adjust, out.total
+    if src.negative or out.negative:
+        # go tool pprof (and pcol top, which follows it) print the sum of
+        # |values| as the total: their net total is their sum of flat
+        for r in (src, out):
+            if r.abs_total:
+                exc("go-abs-total")
+                if r is src:
+                    st = sum(r.flat.values()) + total_adjust
+                else:
+                    ot = sum(r.flat.values())
+    if not close(st, ot, src, out):
+        bad.append("total: source %s (%s) %s, output %s (%s) %s" % (
+            src.judge, "adjusted %+g" % total_adjust if total_adjust else "", fmt(st),
+            out.judge, "", fmt(out.total)))
+    def mapped(d):
+        r = {}
+        for k, v in d.items():
+            k2 = name_map(k) if name_map else k
+            r[k2] = r.get(k2, 0) + v
+        return r
+    sf, sc = mapped(src.flat), mapped(src.cum)
+    snocum = {name_map(k) if name_map else k for k in src.nocum}
+    sskip = {name_map(k) if name_map else k for k in src.skip}
+    if name_map:  # two source names that map to one: cum not comparable
+        seen = {}
+        for k in src.cum:
+            seen.setdefault(name_map(k), set()).add(k)
+        for k2, ks in seen.items():
+            if len(ks) > 1:
+                snocum.add(k2)
+                exc("same-name")
+    skip = sskip | out.skip
+    for n in sorted(set(sf) | set(sc) | set(out.flat) | set(out.cum), key=repr):
+        if n in skip:
+            continue
+        why = skip_fn(n) if skip_fn else None
+        if why:
+            exc(why)
+            continue
+        a, b = sf.get(n, 0), out.flat.get(n, 0)
+        if not close(a, b, src, out):
+            bad.append("%s flat: source %s, output %s" % (short(n), fmt(a), fmt(b)))
+        if n in snocum or n in out.nocum:
+            continue
+        a, b = sc.get(n, 0), out.cum.get(n, 0)
+        if not close(a, b, src, out):
+            bad.append("%s cum: source %s, output %s" % (short(n), fmt(a), fmt(b)))
+    if bad:
+        more = " ... and %d more" % (len(bad) - 8) if len(bad) > 8 else ""
+        fail(f, what, "%s vs %s: %s%s" % (src.judge, out.judge, "; ".join(bad[:8]), more))
+    return not bad
+
+
+def fmt(v):
+    if isinstance(v, float) and v.is_integer() and abs(v) < 2 ** 63:
+        return str(int(v))
+    return str(v)
+
+
+def short(n):
+    s = n if isinstance(n, str) else repr(n)
+    return repr(s[:80] + ("..." if len(s) > 80 else ""))
+
+
+# ---------------------------------------------------------------------------
+# Judges computed here: collapsed and Perun sums.
+SEP = re.compile(r"[;\r\n\x00]")
+
+
+def collapsed_sep(name):
+    return SEP.sub("_", name)
+
+
+def json_name(name):
+    """A name as pcol's JSON exporters write it (doc/mappings.md §5): bytes
+    that are not UTF-8 are read as Latin-1, and then a NUL is a blank."""
+    b = name.encode("utf-8", "surrogateescape")
+    try:
+        return b.decode("utf-8")
+    except UnicodeDecodeError:
+        exc("json-bytes")
+        return "".join(" " if c == 0 else chr(c) for c in b)
+
+
+def read_collapsed(path, judge="collapsed sums", rounded=False):
+    """flamegraph.pl-style: the last blank-separated token is the count; the
+    rest split on ';' is the stack, root first.  rounded: each line counts
+    round-half-away(count) (the count rule for a collapsed source's rows)."""
+    r = Reading(judge)
+    with open(path, "rb") as fh:
+        data = fh.read()
+    for raw in data.split(b"\n"):
+        line = raw.rstrip(b"\r").decode("utf-8", "surrogateescape")
+        if not line.strip():
+            continue
+        # flamegraph.pl: /^(.*)\s+?(\d+(?:\.\d*)?)$/, the stack is greedy: in
+        # "a;  3" the leaf is " " (one blank)
+        m = re.match(r"^(.*)[ \t]([-+]?[0-9.]+)$", line)
+        if not m:
+            raise ValueError("%s: not a collapsed line: %r" % (path, line[:80]))
+        c = Decimal(m.group(2))
+        if rounded:
+            c = int(c.to_integral_value(rounding="ROUND_HALF_UP")) if c >= 0 else \
+                -int((-c).to_integral_value(rounding="ROUND_HALF_UP"))
+        frames = m.group(1).split(";") if m.group(1) != "" else []
+        r.add(list(reversed(frames)), c)
+    return r
+
+
+def perun_events(d):
+    if "resource_type_map" in d or isinstance(d.get("resources"), dict):
+        rtm = d.get("resource_type_map") or {}
+        for k, cols in (d.get("resources") or {}).items():
+            base = rtm.get(k, {})
+            n = min((len(v) for v in cols.values()), default=0) if cols else 0
+            for i in range(n):
+                ev = dict(base)
+                ev.update({c: v[i] for c, v in cols.items()})
+                yield ev
+    elif isinstance(d.get("snapshots"), list):
+        for s in d["snapshots"]:
+            for ev in s.get("resources", []):
+                yield ev
+    elif isinstance(d.get("global"), dict):
+        for ev in d["global"].get("resources", []):
+            yield ev
+
+
+def is_num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def read_perun(path):
+    """Perun's own sums: per event its trace's frames (leaf first; kperf:
+    root first without the leaf, which is the uid after its last ';'; no
+    trace: the uid split on ';', root first), the count (1, or a kperf
+    event's amount) and the amount (scaled by 1e9, rounded, when any amount
+    in the file is a real, as the amount's unit says)."""
+    d = json.load(open(path, encoding="utf-8"))
+    kperf = (d.get("collector_info") or {}).get("name") == "kperf"
+    evs = list(perun_events(d))
+    real = any(isinstance(e.get("amount"), float) for e in evs)
+    cnt, amt = Reading("Perun count sums"), Reading("Perun amount sums")
+    amt.none = not any(is_num(e.get("amount")) for e in evs)  # no value type then
+    # pcol stores real amounts x 10^K: K = 9, or the largest K that keeps the
+    # largest amount within 64 bits (doc/mappings.md §3.1)
+    K = 9
+    if real:
+        big = max([abs(e["amount"]) for e in evs if is_num(e.get("amount")) and math.isfinite(e["amount"])] or [0])
+        while K > 0 and big * 10 ** K >= 9.2e18:
+            K -= 1
+        amt.rel_tol = 1e-12
+        amt.abs_tol = 0.5 * max(1, len(evs))
+    amt.k = K if real else 0  # exports that print values as given (unit "1e-K U") divide by 10^K
+    for e in evs:
+        tr, uid = e.get("trace"), e.get("uid")
+        def fname(fr):
+            if isinstance(fr, dict):
+                for k in ("function", "func", "name"):
+                    if isinstance(fr.get(k), str):
+                        return fr[k]
+            return None
+        if kperf and isinstance(tr, list):
+            names = [fname(x) for x in tr][::-1]
+            if isinstance(uid, str):
+                names = [uid.rsplit(";", 1)[-1]] + names
+        elif isinstance(tr, list):
+            names = [fname(x) for x in tr]
+        elif tr is None and isinstance(uid, str):
+            names = uid.split(";")[::-1]
+        else:
+            names = []
+        names = [n if n is not None else "[unknown]" for n in names]
+        a = e.get("amount")
+        w = 1
+        if kperf and isinstance(a, int) and not isinstance(a, bool) and a >= 0:
+            w = a
+        cnt.add(names, w)
+        if is_num(a) and math.isfinite(a):
+            amt.add(names, round(a * 10 ** K) if real else a)
+        else:
+            amt.add(names, 0)
+    return cnt, amt
+
+
+# ---------------------------------------------------------------------------
+# go tool pprof
+GOENV = dict(os.environ, HOME=os.path.join(W, "home"), PPROF_BINARY_PATH="/nonexistent",
+             GOFLAGS="-mod=readonly", GOPROXY="off", GOTOOLCHAIN="local", TZ="UTC")
+
+
+def pb_varint(b, i):
+    v = s = 0
+    while True:
+        c = b[i]
+        i += 1
+        v |= (c & 0x7F) << s
+        s += 7
+        if c < 0x80:
+            return v, i
+
+
+def pb_fields(b):
+    i = 0
+    while i < len(b):
+        key, i = pb_varint(b, i)
+        f, wt = key >> 3, key & 7
+        if wt == 0:
+            v, i = pb_varint(b, i)
+        elif wt == 2:
+            n, i = pb_varint(b, i)
+            v, i = b[i:i + n], i + n
+        elif wt == 1:
+            v, i = b[i:i + 8], i + 8
+        elif wt == 5:
+            v, i = b[i:i + 4], i + 4
+        else:
+            raise ValueError("wire type %d" % wt)
+        yield f, wt, v
+
+
+def pb_vars(msg):
+    """The varint fields of a message: {field number: value} (the last wins)."""
+    return {f: v for f, wt, v in pb_fields(msg) if wt == 0}
+
+
+def pb_load(path):
+    b = open(path, "rb").read()
+    return gzip.decompress(b) if b[:2] == b"\x1f\x8b" else b
+
+
+def pprof_types(path):
+    """The sample types (type, unit) and default_sample_type of a pprof file:
+    only to choose the -sample_index commands; the numbers come from go."""
+    st, strs, dflt = [], [], 0
+    for f, wt, v in pb_fields(pb_load(path)):
+        if f == 1 and wt == 2:
+            d = pb_vars(v)
+            st.append((d.get(1, 0), d.get(2, 0)))
+        elif f == 6 and wt == 2:
+            strs.append(v.decode("utf-8", "surrogateescape"))
+        elif f == 14 and wt == 0:
+            dflt = v
+    types = [(strs[t], strs[u]) for t, u in st]
+    return types, strs[dflt] if dflt else ""
+
+
+ROW = re.compile(r"^ *(-?[0-9.]+(?:e[-+][0-9]+)?)[^ ]* +-?[0-9.]+(?:e[-+]?[0-9]+)?% +-?[0-9.]+"
+                 r"(?:e[-+]?[0-9]+)?% +(-?[0-9.]+(?:e[-+][0-9]+)?)[^ ]* +-?[0-9.]+(?:e[-+]?[0-9]+)?%  (.*)$")
+TOTAL = re.compile(r"Showing nodes accounting for .* of (-?[0-9.e+]+)[^ ]* total")
+
+
+def go_session(path):
+    """One go tool pprof process: -top for every sample type (raw units:
+    unit = the type's own unit), through its interactive commands
+    (sample_index=N, unit=U, top).  Returns (types, default type,
+    {type: Reading})."""
+    types, dflt = pprof_types(path)
+    cmds = ["nodecount=1000000", "nodefraction=0", "edgefraction=0"]
+    for i, (t, u) in enumerate(types):
+        cmds += ["sample_index=%d" % i, "unit=%s" % (u or "count"), "top"]
+    cmds.append("quit")
+    p = subprocess.run(["go", "tool", "pprof", "-symbolize=none", path],
+                       input=("\n".join(cmds) + "\n").encode(), stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, env=GOENV, timeout=600)
+    text = p.stdout.decode("utf-8", "surrogateescape")
+    parts = re.split(r"\(pprof\) ", text)
+    tables = [part for part in parts if "Showing nodes accounting for" in part]
+    if any(x in text for x in ("outside the range", "unrecognized", "failed to")):
+        raise RuntimeError("go tool pprof: %s" % text[:300])
+    if len(tables) != len(types):
+        raise RuntimeError("go tool pprof gave %d tables for %d types: %s" % (
+            len(tables), len(types), text[:300]))
+    readings = {}
+    for (t, u), tab in zip(types, tables):
+        r = Reading("go tool pprof -top -sample_index=%s" % t, rel_tol=1e-15)
+        rows, started = [], False
+        for line in tab.split("\n"):
+            if not started:
+                mt = TOTAL.search(line)
+                if mt:
+                    r.total = float(mt.group(1))
+                started = started or "flat%" in line
+                continue
+            mr = ROW.match(line)
+            if mr:
+                rows.append([mr.group(3), float(mr.group(1)), float(mr.group(2))])
+            elif rows and line:
+                rows[-1][0] += "\n" + line
+        for name, fl, cu in rows:
+            name = re.sub(r" \((partial-)?inline\)$", "", name)
+            if name in r.flat:
+                r.nocum.add(name)
+                exc("go-dup")
+            r.flat[name] = r.flat.get(name, 0) + fl
+            r.cum[name] = r.cum.get(name, 0) + cu
+        r.abs_total = True  # see compare() and EXC go-abs-total
+        r.negative = any(x < 0 for x in r.flat.values())
+        readings[t] = r
+    return types, dflt or (types[-1][0] if types else ""), readings
+
+
+def pb_ints(wt, v):
+    """A repeated integer field: packed (wire type 2) or one varint."""
+    if wt == 0:
+        return [v]
+    out, i = [], 0
+    while i < len(v):
+        x, i = pb_varint(v, i)
+        out.append(x)
+    return out
+
+
+def pb_rows(path):
+    """THE count of a pprof source without samples/count is the row: one per
+    Sample message (doc/mappings.md §0).  go tool pprof cannot show it (it
+    merges identical samples when it reads a file), so the rows are counted
+    here from the protobuf: flat to the leaf frame, cum once per distinct
+    frame, a location's inline lines innermost first.  Returns (Reading, the
+    set of non-empty function names: names not in it are frames without a
+    function name, which each tool names its own way, see EXC nameless)."""
+    samples, locs, funcs, strs = [], {}, {}, []
+    for f, wt, v in pb_fields(pb_load(path)):
+        if f == 2 and wt == 2:
+            ids = []
+            for f2, wt2, v2 in pb_fields(v):
+                if f2 == 1:
+                    ids += pb_ints(wt2, v2)
+            samples.append(ids)
+        elif f == 4 and wt == 2:
+            lines = []
+            for f2, wt2, v2 in pb_fields(v):
+                if f2 == 4 and wt2 == 2:
+                    d = pb_vars(v2)
+                    ln = d.get(2, 0)
+                    lines.append((d.get(1, 0), ln - (1 << 64) if ln >= 1 << 63 else ln))
+            d = pb_vars(v)
+            locs[d.get(1, 0)] = (d.get(3, 0), lines)
+        elif f == 5 and wt == 2:
+            d = pb_vars(v)
+            funcs[d.get(1, 0)] = (d.get(2, 0), d.get(4, 0))
+        elif f == 6 and wt == 2:
+            strs.append(v.decode("utf-8", "surrogateescape"))
+    fname = {k: strs[v[0]] for k, v in funcs.items()}
+    ffile = {k: strs[v[1]] for k, v in funcs.items()}
+
+    def frame(fid, ln):  # the frame rule, doc/mappings.md §6
+        if fname.get(fid):
+            return fname[fid]
+        if ffile.get(fid):
+            return "%s:%d" % (ffile[fid], ln)
+        return "[unknown]"
+    r = Reading("pprof rows (Sample messages)")
+    r.frames = True  # named by the frame rule, as fold and the exporters
+    for ids in samples:
+        names = []
+        for lid in ids:
+            addr, lines = locs.get(lid, (0, []))
+            if not lines:
+                names.append("0x%x" % addr if addr else "[unknown]")
+            names += [frame(fid, ln) for fid, ln in lines]
+        r.add(names, 1)
+    return r, {n for n in fname.values() if n}
+
+
+# ---------------------------------------------------------------------------
+# summaryRprof
+def read_r(tsv, judge="summaryRprof"):
+    r = Reading(judge)
+    iv = None
+    for line in open(tsv, encoding="utf-8", errors="surrogateescape").read().split("\n"):
+        if not line:
+            continue
+        k, _, rest = line.partition("\t")
+        if k == "error":
+            raise RuntimeError("summaryRprof: " + rest)
+        if k == "interval":
+            iv = float(rest)
+        elif k == "sampling":
+            r.total = float(rest) / iv
+        elif k in ("self", "total"):
+            v, _, name = rest.partition("\t")
+            if not (len(name) >= 2 and name.startswith('"') and name.endswith('"')):
+                r.skip.add(name)  # a fragment of a name R split (r-split)
+                exc("r-split")
+                continue
+            name = name[1:-1]
+            (r.flat if k == "self" else r.cum)[name] = float(v) / iv
+    r.rnd = (iv, 3 if iv < 0.01 else 2)
+    exc("r-rounding")
+    return r
+
+
+def r_skip_spaces(src_or_out, other):
+    """Names with a space (R splits them): not compared."""
+    sp = {n for n in set(other.flat) | set(other.cum) if isinstance(n, str) and " " in n}
+    if sp:
+        exc("r-split", len(sp))
+    src_or_out.skip |= sp
+
+
+def rprof_walk(path):
+    """What summaryRprof misreads in an Rprof SOURCE: memory-only lines it
+    drops, and cut names (a last line cut off)."""
+    empty = 0
+    lines = open(path, "rb").read().split(b"\n")
+    first = lines[0]
+    mem = first.startswith(b"memory profiling")
+    for ln in lines[1:]:
+        ln = ln.rstrip(b"\r")
+        if mem and re.match(rb"^:[0-9]+:[0-9]+:[0-9]+:[0-9]+:$", ln):
+            empty += 1
+    cut = bool(lines[-1]) and not lines[-1].endswith(b" ")
+    return empty, cut
+
+
+# ---------------------------------------------------------------------------
+# pcol views
+def svg_total(path, decimals=0):
+    """The root frame's value: its data-v attribute (raw; the title shows
+    human units, 1.76s), in the value's own unit (÷ 10^D for a "1e-D" unit)."""
+    t = open(path, encoding="utf-8", errors="replace").read()
+    m = re.search(r'data-v="(-?[0-9.]+)" data-name="all"', t)
+    return Decimal(m.group(1)) / (Decimal(10) ** decimals) if m else None
+
+
+def read_top_csv(path, judge="pcol top"):
+    import csv
+    r = Reading(judge)
+    with open(path, newline="", encoding="utf-8", errors="surrogateescape") as fh:
+        for row in csv.DictReader(fh):
+            fl, cu = Decimal(row["flat"]), Decimal(row["cum"])
+            r.flat[row["name"]] = r.flat.get(row["name"], 0) + fl
+            r.cum[row["name"]] = r.cum.get(row["name"], 0) + cu
+            r.total += fl
+    return r
+
+
+# ---------------------------------------------------------------------------
+def discover():
+    groups = [("rprof", "rprof"), ("ext/rprof", "rprof"), ("pprof", "pprof"),
+              ("pprof-from-r", "pprof"), ("ext/pprof", "pprof"), ("ext/legacy-proto", "pprof"),
+              ("perun", "perun"), ("ext/perun", "perun"), ("ext/collapsed", "collapsed"),
+              ("ext/legacy", None)]
+    out = []
+    for d, kind in groups:
+        p = os.path.join(TD, d)
+        if not os.path.isdir(p):
+            continue
+        for b in sorted(os.listdir(p)):
+            f = os.path.join(p, b)
+            if os.path.isfile(f) and not b.endswith(".md"):
+                out.append((f, kind))
+    return out
+
+
+def exports_for(kind):
+    e = ["rprof", "pprof", "collapsed", "speedscope"]
+    return e + ["perun"] if kind == "perun" else e
+
+
+def job(i, f, kind):
+    """Runs everything for one input (in a worker thread)."""
+    b = os.path.basename(f)
+    d = os.path.join(W, "f%03d" % i)
+    os.makedirs(d, exist_ok=True)
+    res = {"i": i, "f": f, "b": b, "kind": kind, "d": d, "out": {}, "err": {}}
+    reason = REFUSED.get(b) or (REFUSED_DIRS.get(os.path.basename(os.path.dirname(f))))
+    for suf, why in REFUSED_SUFFIX.items():
+        if b.endswith(suf):
+            reason = why
+    rc, _, err = run([PCOL, "top", f, "-n", "1"])
+    if rc != 0:
+        res["refused"] = (rc, err.strip(), reason)
+        return res
+    if reason:
+        res["refused_not"] = reason
+    ext = {"rprof": ".out", "pprof": ".pb.gz", "collapsed": ".folded", "speedscope": ".json",
+           "perun": ".perf"}
+    for e in sorted(exports_for(kind), key=lambda e: e != "collapsed"):
+        o = os.path.join(d, "x" + ext[e])
+        if e == "rprof" and "collapsed" in res["out"]:
+            # Rprof writes one line per count: keep R's reading affordable
+            n = read_collapsed(res["out"]["collapsed"]).total
+            if n > RPROF_MAX_LINES:
+                res["rprof_skipped"] = n
+                continue
+        # a collapsed export carries the source's default value, as fold (§0);
+        # the judge here is the count, so another format's source asks for it
+        # (fold and the default are compared in views())
+        extra = ["--value", "samples"] if e == "collapsed" and kind != "collapsed" else []
+        rc, _, err = run([PCOL, "unpack", f, "--to", e, "-o", o] + extra)
+        if rc == 0:
+            res["out"][e] = o
+        else:
+            res["err"][e] = err.strip()
+    v = {}
+    rc, _, err = run([PCOL, "top", f, "--format", "csv"], out=os.path.join(d, "top.csv"))
+    v["top"] = os.path.join(d, "top.csv") if rc == 0 else "error: " + err
+    rc, out, err = run([PCOL, "top", f, "-n", "1", "--format", "json"])  # raw, as the csv rows
+    try:
+        v["top_total"] = Decimal(json.loads(out.decode("utf-8", "replace"))["total"]) if rc == 0 else None
+    except ValueError:
+        v["top_total"] = None
+    rc, fold, err = run([PCOL, "fold", f])
+    v["fold"] = fold if rc == 0 else "error: " + err
+    if rc == 0:
+        with open(os.path.join(d, "fold.txt"), "wb") as fh:
+            fh.write(fold)
+    rc, _, err = run([PCOL, "flame", f, "-o", os.path.join(d, "flame.svg")])
+    v["flame"] = os.path.join(d, "flame.svg") if rc == 0 else "error: " + err
+    rc, out, err = run([PCOL, "diff", f, f, "--absolute"])
+    v["diff"] = out.decode("utf-8", "replace") if rc == 0 else "error: " + err
+    res["views"] = v
+    # go tool pprof on the source and on the pprof export
+    try:
+        if kind == "pprof":
+            res["go_src"] = go_session(f)
+            res["pb"] = pb_rows(f)
+    except Exception as ex:  # noqa: BLE001 - reported as a failure
+        res["go_src_err"] = str(ex)
+    try:
+        if "pprof" in res["out"]:
+            res["go_out"] = go_session(res["out"]["pprof"])
+    except Exception as ex:  # noqa: BLE001
+        res["go_out_err"] = str(ex)
+    return res
+
+
+# ---------------------------------------------------------------------------
+def source_readings(res, rsum):
+    """The source's reference: {"count": Reading, "types": {name: Reading},
+    "default": name or "count", "adjust": {...}}."""
+    f, kind = res["f"], res["kind"]
+    s = {"types": {}, "default": "count"}
+    if kind == "pprof":
+        types, dflt, readings = res["go_src"]
+        s["types"] = readings
+        s["default"] = dflt
+        s["type_list"] = [t for t, _ in types]
+        rows, real = res["pb"]
+        s["real_names"] = real
+        if ("samples", "count") in types:
+            s["count"] = readings["samples"]
+        else:
+            # no samples/count: the count is the row (doc/mappings.md §0), which
+            # go tool pprof cannot show (it merges identical samples on reading)
+            s["count"] = rows
+    elif kind == "rprof":
+        r = rsum[("src", res["i"])]
+        empty, cut = rprof_walk(f)
+        s["count"] = r
+        s["r_empty"] = empty
+        # every name the file holds (a quoted token); other names in an
+        # output are frames without a function (EXC nameless)
+        s["real_names"] = set(re.findall(r'"(.*?)"(?= |$)', open(f, encoding="utf-8",
+                                         errors="surrogateescape").read(), re.M))
+        if cut:
+            exc("r-cut")
+        iv_ns = round(r.rnd[0] * 1e9)
+        t = Reading("summaryRprof x interval (ns)", total=r.total * iv_ns,
+                    flat={k: v * iv_ns for k, v in r.flat.items()},
+                    cum={k: v * iv_ns for k, v in r.cum.items()})
+        t.skip = set(r.skip)
+        t.rnd = None
+        t.abs_tol = 0.6 * 10 ** -r.rnd[1] * 1e9
+        s["types"] = {"samples": r, "cpu": t}
+    elif kind == "perun":
+        cnt, amt = read_perun(f)
+        s["count"] = cnt
+        if not amt.none:
+            s["types"] = {"__amount__": amt}
+            s["default"] = "__amount__"
+    elif kind == "collapsed":
+        s["count"] = read_collapsed(f, rounded=True)
+        s["types"] = {}
+    return s
+
+
+def skipper(src, out_is_r=False, src_is_r=False, frames_both=False):
+    """The names a comparison leaves out (a function name -> an EXC key or
+    None): names with a blank when summaryRprof reads either side, and when
+    the source lists its function names, every other name (a frame without
+    a function name, named by each tool its own way)."""
+    real = src.get("real_names")
+    seps = {collapsed_sep(x) for x in real} | {json_name(x) for x in real} if real is not None else None
+    def fn(n):
+        if (out_is_r or src_is_r) and isinstance(n, str) and " " in n:
+            return "r-split"
+        if real is not None and not frames_both and n not in real and n not in seps:
+            return "nameless"
+        return None
+    return fn
+
+
+def judge_one(res, rsum, ss):
+    f, b, kind = res["f"], res["b"], res["kind"]
+    src = source_readings(res, rsum)
+    n_judged = 0
+    r_empty = src.get("r_empty", 0)
+    src_is_r = kind == "rprof"
+
+    def type_reading(t):
+        if t in src["types"]:
+            return src["types"][t]
+        if kind == "perun" and "__amount__" in src["types"] and t != "samples":
+            return src["types"]["__amount__"]
+        if t == "samples" and kind in ("collapsed", "perun"):
+            return src["count"]
+        return None
+
+    if "rprof_skipped" in res:
+        exc("rprof-budget")
+        stats["not_judged"].append("%s --to rprof (%s lines)" % (b, res["rprof_skipped"]))
+    for e, o in res["out"].items():
+        what = "--to " + e
+        kb = known_bug(b, e)
+        nfail = len(fails)
+        if e == "rprof":
+            out = rsum.get(("out", res["i"]))
+            if out is None:
+                continue
+            sk = skipper(src, out_is_r=True, src_is_r=src_is_r)
+            if kind == "rprof":
+                # the Rprof export of an Rprof source is the source, byte for byte
+                if open(o, "rb").read() != open(f, "rb").read():
+                    fail(b, what, "not byte-identical to the source")
+                compare(b, what, src["count"], out, skip_fn=sk)
+            else:
+                compare(b, what, src["count"], out, total_adjust=-empty_stacks(src), skip_fn=sk)
+        elif e == "pprof":
+            if "go_out_err" in res:
+                fail(b, what, res["go_out_err"])
+                continue
+            types, dflt, readings = res["go_out"]
+            for t, _u in types:
+                sr = type_reading(t)
+                if sr is None:
+                    fail(b, what, "type %s is not one the source measured" % t)
+                    continue
+                if sr.total is not None and abs(sr.total) >= 2 ** 63:
+                    exc("go-int64")  # go tool pprof sums in int64: it cannot judge this
+                    continue
+                adj = 0
+                if kind == "rprof" and r_empty:
+                    exc("r-empty")
+                    adj = r_empty * (1 if t == "samples" else round(src["count"].rnd[0] * 1e9))
+                compare(b, what + " (-sample_index=%s)" % t, sr, readings[t], total_adjust=adj,
+                        skip_fn=skipper(src, src_is_r=src_is_r))
+            if kind == "pprof" and [t for t, _ in types] != src["type_list"]:
+                fail(b, what, "sample types %s, source %s" % (types, src["type_list"]))
+            if kind == "pprof" and dflt != src["default"]:
+                fail(b, what, "go tool pprof opens on %s, on the source on %s" % (dflt, src["default"]))
+        elif e == "collapsed":
+            out = read_collapsed(o, judge="collapsed sums (export)")
+            compare(b, what, src["count"], out, name_map=collapsed_sep,
+                    total_adjust=r_empty, skip_fn=skipper(src, src_is_r=src_is_r,
+                                                         frames_both=src["count"].frames))
+        elif e == "speedscope":
+            rec = ss.get(o)
+            if rec is None or "error" in rec:
+                fail(b, what, "speedscope: %s" % (rec or {}).get("error", "not loaded"))
+                continue
+            profs = rec["profiles"]
+            want = src["default"]
+            dr = src["count"] if want == "count" else src["types"].get(want)
+            if profs:
+                act = profs[rec["active"]]["name"].rsplit(": ", 1)[-1]
+                if want == "count":
+                    ok = act == "samples"
+                elif dr is not None and dr.negative:
+                    exc("ss-negative")
+                    ok = act == "samples"
+                elif want == "__amount__":
+                    ok = act not in ("samples", "timeline")
+                else:
+                    ok = act == want
+                if not ok:
+                    fail(b, what, "speedscope opens on '%s', the source's default is '%s'" % (act, want))
+            for p in profs:
+                t = p["name"].rsplit(": ", 1)[-1]
+                if p["type"] == "evented":
+                    continue
+                sr = src["count"] if t == "samples" else type_reading(t)
+                if sr is None:
+                    fail(b, what, "profile %r is no type of the source" % p["name"])
+                    continue
+                # a value of a "1e-K U" unit (K < 9: Perun amounts too large for
+                # 1e9) is written as given; the judge's sums are x 10^K
+                sc = 10 ** sr.k if 0 < getattr(sr, "k", 0) < 9 else 1
+                out = Reading("speedscope", total=p["total"] * sc, rel_tol=1e-12)
+                for n, (sw, tw, k) in p["frames"].items():
+                    out.flat[n], out.cum[n] = sw * sc, tw * sc
+                    if k > 1:
+                        out.nocum.add(n)
+                        exc("same-name")
+                adj = r_empty
+                if kind == "rprof" and r_empty and t != "samples":  # the time of those lines
+                    adj = r_empty * round(src["count"].rnd[0] * 1e9)
+                compare(b, what + " (%s)" % t, sr, out, total_adjust=adj, name_map=json_name,
+                        skip_fn=skipper(src, src_is_r=src_is_r, frames_both=sr.frames))
+        elif e == "perun":
+            c2, a2 = read_perun(o)
+            c2.judge, a2.judge = "Perun count sums (export)", "Perun amount sums (export)"
+            compare(b, what + " (count)", src["count"], c2)
+            if "__amount__" in src["types"]:
+                compare(b, what + " (amount)", src["types"]["__amount__"], a2)
+        n_judged += 1
+        if kb and len(fails) > nfail:
+            del fails[nfail:]
+            known.append("%s %s: %s" % (b, what, kb))
+    for e, err in res["err"].items():
+        kb = known_bug(b, e)
+        if kb:
+            known.append("%s --to %s: %s" % (b, e, kb))
+        else:
+            fail(b, "--to " + e, "pcol unpack failed: %s" % err[:300])
+    views(res, src)
+    return n_judged
+
+
+def empty_stacks(src):
+    """Samples with an empty stack (Rprof cannot hold them): the count
+    reading's total minus its flat (every other sample has a leaf)."""
+    c = src["count"]
+    n = c.total - sum(c.flat.values())
+    if n:
+        exc("empty-stack")
+    return n
+
+
+def views(res, src):
+    b, d = res["b"], res["d"]
+    v = res["views"]
+    for k in ("top", "fold", "flame", "diff"):
+        x = v[k]
+        if isinstance(x, str) and x.startswith("error: "):
+            fail(b, "pcol " + k, x[7:300])
+            return
+    top = read_top_csv(v["top"])
+    top.abs_total = True
+    top.negative = any(x < 0 for x in top.flat.values())
+    net = top.total
+    top_raw = v["top_total"]
+    fold = read_collapsed(os.path.join(d, "fold.txt"), judge="pcol fold")
+
+    def as_given(x):
+        """A raw number (top's JSON, the SVG's data-v) is x 10^D for a
+        decimal unit ("1e-D": collapsed 1.5, large Perun amounts); fold and
+        diff print the value as given."""
+        if x is not None and fold.total is not None and x != fold.total:
+            for dd in range(1, 10):
+                if x / (Decimal(10) ** dd) == fold.total:
+                    return fold.total
+        return x
+    top.total = as_given(top_raw)
+    fl = as_given(svg_total(v["flame"]))
+    m = re.findall(r"\(total ([-0-9.]+)\)", v["diff"])
+    totals = {"top": top.total, "fold": fold.total, "flame": fl,
+              "diff base": Decimal(m[0]) if m else None, "diff new": Decimal(m[1]) if len(m) > 1 else None}
+    if fl is None and not top.total and "<svg" in open(v["flame"], errors="replace").read():
+        totals["flame"] = top.total  # nothing to draw: the SVG has no "all" frame
+    stats["comparisons"] += 1
+    if top.negative or (src["default"] != "count" and src["types"].get(src["default"]) is not None
+                        and src["types"][src["default"]].negative):
+        # top and diff print go tool pprof's total, the sum of |values|
+        # (EXC go-abs-total): fold and flame are compared with top's net sum
+        exc("go-abs-total")
+        top.negative = True
+        vals = {totals["top"], totals["diff base"], totals["diff new"]}
+        vals2 = {net, totals["fold"], totals["flame"]}
+        if len(vals) != 1 or len(vals2) != 1 or None in vals | vals2:
+            fail(b, "views", "totals differ: %s, top's net %s" % (
+                ", ".join("%s %s" % kv for kv in totals.items()), net))
+    else:
+        vals = set(totals.values())
+        if len(vals) != 1 or None in vals:
+            fail(b, "views", "totals differ: %s" % ", ".join("%s %s" % kv for kv in totals.items()))
+    # and the default value's reference on the source
+    dt = src["default"]
+    sr = src["count"] if dt == "count" else src["types"].get(dt)
+    top.total = top_raw  # raw, as the csv's flat and cum
+    if sr is not None:
+        compare(b, "pcol top (default value)", sr, top, total_adjust=src.get("r_empty", 0),
+                skip_fn=skipper(dict(src, real_names=None) if res["kind"] == "pprof" else src,
+                                src_is_r=res["kind"] == "rprof"))
+
+
+# ---------------------------------------------------------------------------
+def main():
+    os.makedirs(os.path.join(W, "home"), exist_ok=True)
+    inputs = discover()
+    only = os.environ.get("PCOL_MATRIX_ONLY")  # a regex on the path, to run a part
+    if only:
+        inputs = [x for x in inputs if re.search(only, x[0])]
+    results = []
+    with cf.ThreadPoolExecutor(JOBS) as ex:
+        futs = [ex.submit(job, i, f, k) for i, (f, k) in enumerate(inputs)]
+        for fu in futs:
+            results.append(fu.result())
+    # summaryRprof on every Rprof source and export, in one R process
+    rlist, keys = [], []
+    for res in results:
+        if "refused" in res:
+            continue
+        if res["kind"] == "rprof":
+            rlist.append(res["f"])
+            keys.append(("src", res["i"]))
+        if "rprof" in res["out"]:
+            rlist.append(res["out"]["rprof"])
+            keys.append(("out", res["i"]))
+    rdir = os.path.join(W, "r")
+    os.makedirs(rdir, exist_ok=True)
+    with open(os.path.join(W, "r.list"), "w") as fh:
+        fh.write("".join(os.path.abspath(x) + "\n" for x in rlist))
+    p = subprocess.run(["Rscript", os.path.join(REPO, "tests/r/matrix_summary.R"),
+                        os.path.join(W, "r.list"), rdir], capture_output=True, text=True)
+    if p.returncode != 0:
+        print("FAIL: Rscript matrix_summary.R: " + p.stderr[:2000])
+        return 1
+    rsum = {}
+    for n, k in enumerate(keys, 1):
+        try:
+            rsum[k] = read_r(os.path.join(rdir, "%d.tsv" % n),
+                             "summaryRprof" + (" (export)" if k[0] == "out" else ""))
+        except Exception as ex:  # noqa: BLE001
+            res = results[k[1]]
+            fail(res["b"], "summaryRprof of the " + ("source" if k[0] == "src" else "Rprof export"), str(ex))
+    # speedscope's importer on every speedscope export, in one node process
+    slist = [res["out"]["speedscope"] for res in results if "speedscope" in res.get("out", {})]
+    with open(os.path.join(W, "s.list"), "w") as fh:
+        fh.write("".join(x + "\n" for x in slist))
+    p = subprocess.run(["node", os.path.join(REPO, "tests/interop/speedscope_judge.cjs"), NPM_DIR,
+                        BUNDLE, SCHEMA, os.path.join(W, "s.list"), os.path.join(W, "s.jsonl")],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        print("FAIL: node speedscope_judge.cjs: " + p.stderr[:2000])
+        return 1
+    ss = {}
+    for line in open(os.path.join(W, "s.jsonl"), encoding="utf-8"):
+        rec = json.loads(line)
+        ss[rec["file"]] = rec
+    # judge
+    for res in results:
+        b = res["b"]
+        if "refused" in res:
+            rc, err, reason = res["refused"]
+            kb = known_bug(b, "*")
+            if reason and rc == 1:
+                stats["skipped"].append("%s (%s)" % (b, reason))
+            elif kb:
+                known.append("%s: %s [pcol: %s]" % (b, kb, err[:120]))
+            else:
+                fail(b, "pcol top", "refused (exit %d): %s" % (rc, err[:300]))
+            continue
+        if "refused_not" in res:
+            fail(b, "input", "listed as refused (%s) but pcol reads it" % res["refused_not"])
+        if "go_src_err" in res:
+            fail(b, "go tool pprof on the source", res["go_src_err"])
+            continue
+        stats["files"] += 1
+        try:
+            stats["judged"] += judge_one(res, rsum, ss)
+        except Exception as ex:  # noqa: BLE001
+            import traceback
+            fail(b, "judge", "%s: %s" % (ex, traceback.format_exc()[-600:]))
+        kb = known_bug(b, "*")
+        if kb and not any(k.startswith(b) for k in known):
+            print("known bug fixed? %s: %s (no failure seen: remove it from KNOWN_BUGS)" % (b, kb))
+    # report
+    for f, what, msg in fails:
+        print("FAIL: %s: %s: %s" % (f, what, msg))
+    for k in known:
+        print("known bug: " + k)
+    print("t_matrix: %d files x exports judged (%d input files, %d refused on purpose), "
+          "%d comparisons, %d failures, %d known bugs" % (
+              stats["judged"], stats["files"], len(stats["skipped"]), stats["comparisons"],
+              len(fails), len(known)))
+    print("refused on purpose: " + "; ".join(stats["skipped"]))
+    if stats["not_judged"]:
+        print("not made (RPROF_MAX_LINES %d): %s" % (RPROF_MAX_LINES, "; ".join(stats["not_judged"])))
+    for k, n in sorted(exc_count.items()):
+        if n:
+            print("exception %-14s %5d  %s" % (k, n, EXC[k]))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The conversion matrix (issue 13): every profile of the shared test data,
+# through every export that applies, read by each format's reference tool
+# (summaryRprof, go tool pprof, flamegraph-style sums, speedscope's importer,
+# Perun's own sums) and compared, total and per function, with the source's
+# reference tool on the original; pcol top/fold/flame/diff totals agree.
+# The rules, the exceptions (where a judge misreads, each with its reason)
+# and KNOWN_BUGS are in tests/interop/t_matrix.py.
+#
+# Env: PCOL, BUILD, PCOL_TESTDATA, PCOL_NPM_DIR (speedscope's npm install,
+# shared with t_speedscope.sh; default $BUILD/npm-speedscope),
+# PCOL_MATRIX_JOBS (parallel workers, default 2).
+# Exit 0 pass, 1 fail, 77 skip (no R, Go, node/npm, or no test data).
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+BUILD=${BUILD:-build}
+TD=${PCOL_TESTDATA:-../shared/testdata}
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+for t in Rscript go python3; do
+  command -v $t >/dev/null 2>&1 || { echo "SKIP: $t not installed (the matrix needs R, Go, python3 and node/npm)"; exit 77; }
+done
+[ -d "$TD" ] || { echo "SKIP: no shared test data at $TD"; exit 77; }
+. "$REPO/tests/interop/speedscope_env.sh"
+W=$BUILD/interop-matrix
+rm -rf "$W" && mkdir -p "$W"
+W=$(cd "$W" && pwd)
+PCOL_ABS=$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")
+python3 "$REPO/tests/interop/t_matrix.py" "$PCOL_ABS" "$TD" "$W" "$NPM_DIR" "$BUNDLE" "$SCHEMA" "$REPO"
