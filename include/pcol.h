@@ -319,6 +319,11 @@ PCOL_API int pcol_stack_walk(pcol_file *f, uint32_t stack_id,
  * ENOTFOUND if absent. */
 PCOL_API int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key,
                   pcol_str *out, pcol_error *err);
+/* The same value as a decimal integer ([-]digits, within int64): ENOTFOUND
+ * if absent, EFORMAT (with a message naming key and value) if it is not
+ * such a number. */
+PCOL_API int pcol_meta_get_i64(pcol_file *f, uint32_t source_id, const char *key,
+                      int64_t *out, pcol_error *err);
 
 /* ---------------------------------------------------------------- builder */
 

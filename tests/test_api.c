@@ -266,3 +266,40 @@ Test(api, builder_sources_and_meta_by_string_id) {
   pcol_close(f);
   free(mem);
 }
+
+/* Numeric meta values: one rule ([-]digits within int64) for every reader
+ * of an interval, a period or a time. */
+Test(api, meta_get_i64_takes_decimal_integers_only) {
+  pcol_builder *b;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
+  uint32_t src;
+  cr_assert_eq(pcol_b_source(b, "t", "u", 0, &src), 0);
+  const char *kv[][2] = {{"ok", "10000"},  {"neg", "-5"},     {"max", "9223372036854775807"},
+                         {"over", "9223372036854775808"}, {"word", "12a"}, {"space", " 1"},
+                         {"empty", ""},    {"minus", "-"},     {"long", "00000000000000000001"}};
+  for (size_t i = 0; i < sizeof kv / sizeof *kv; i++)
+    cr_assert_eq(pcol_b_meta_str(b, src, kv[i][0], kv[i][1]), 0);
+  void *mem;
+  size_t len;
+  cr_assert_eq(pcol_builder_write_mem(b, NULL, &mem, &len, &err), 0, "%s", err.message);
+  pcol_builder_free(b);
+  pcol_file *f;
+  cr_assert_eq(pcol_open_buffer(mem, len, NULL, &f, &err), 0, "%s", err.message);
+  int64_t v = 0;
+  cr_assert_eq(pcol_meta_get_i64(f, src, "ok", &v, &err), 0);
+  cr_assert_eq(v, 10000);
+  cr_assert_eq(pcol_meta_get_i64(f, src, "neg", &v, &err), 0);
+  cr_assert_eq(v, -5);
+  cr_assert_eq(pcol_meta_get_i64(f, src, "max", &v, &err), 0);
+  cr_assert_eq(v, INT64_MAX);
+  const char *bad[] = {"over", "word", "space", "empty", "minus", "long"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    cr_assert_eq(pcol_meta_get_i64(f, src, bad[i], &v, &err), PCOL_EFORMAT, "%s", bad[i]);
+    cr_assert(strstr(err.message, bad[i]), "the message names the key: %s", err.message);
+  }
+  cr_assert_eq(pcol_meta_get_i64(f, src, "absent", &v, &err), PCOL_ENOTFOUND);
+  cr_assert_eq(pcol_meta_get_i64(f, 0, "ok", &v, &err), PCOL_ENOTFOUND, "file-level is another scope");
+  pcol_close(f);
+  free(mem);
+}

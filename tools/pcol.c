@@ -67,7 +67,11 @@ static const cli_command commands[] = {
      "path matches, every function's lines merged (summaryRprof(lines = \"show\")'s\n"
      "by.line for Rprof line profiles).  Relative source paths are searched in\n"
      "--source-path (default: the current directory) and its parents; a file not\n"
-     "found prints \" Error: ...\" (machine formats then give the lines with samples).",
+     "found prints \" Error: ...\" (machine formats then give the lines with samples).\n"
+     "On Rprof a line's flat is summaryRprof's self rule: a sample counts on its\n"
+     "innermost line with a srcref (R's by.line), so a call to a function without\n"
+     "srcrefs (rnorm) is flat on the calling line; pprof -list of the pprof export\n"
+     "gives that flat to the callee (\"No source information for rnorm\").",
      opts_list, cmd_list},
     {"fold", "pcol fold FILE [--value TYPE]", "Print collapsed stacks (root;...;leaf weight).", NULL,
      opts_fold, cmd_fold},

@@ -31,7 +31,6 @@
  * integer counts would count 0 in the views (user review, defect 4).  Cost:
  * one pass over value_types and one over sources. */
 #include "internal.h"
-#include <errno.h>
 #include <stdlib.h>
 
 /* The stored value type "samples"/"count" (0 if none). */
@@ -186,16 +185,9 @@ int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
 
 /* A meta value that is a positive decimal number of microseconds, in ns. */
 static int64_t meta_us_as_ns(pcol_str v) {
-  char buf[32];
-  if (!v.ptr || v.len == 0 || v.len >= sizeof buf) return 0;
-  memcpy(buf, v.ptr, v.len);
-  buf[v.len] = 0;
-  for (size_t i = 0; i < v.len; i++)
-    if (buf[i] < '0' || buf[i] > '9') return 0;
-  errno = 0;
-  unsigned long long us = strtoull(buf, NULL, 10);
-  if (errno || us == 0 || us > (unsigned long long)(INT64_MAX / 1000)) return 0;
-  return (int64_t)us * 1000;
+  int64_t us;
+  if (pcol_str_i64(v, &us) || us <= 0 || us > INT64_MAX / 1000) return 0;
+  return us * 1000;
 }
 
 int pcol_rtime_init(pcol_rtime *t, pcol_file *f, pcol_error *err) {

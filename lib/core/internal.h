@@ -32,6 +32,23 @@ static inline int pcol_str_is(pcol_str s, const char *c) {
   return s.ptr && s.len == n && memcmp(s.ptr, c, n) == 0;
 }
 
+/* A decimal integer as meta values and text formats write them: an optional
+ * '-' and 1..19 digits, nothing else, within int64.  0 and *out set, or -1.
+ * The one rule every reader of a numeric meta value uses
+ * (pcol_meta_get_i64 is its public face). */
+static inline int pcol_str_i64(pcol_str s, int64_t *out) {
+  size_t i = s.ptr && s.len && s.ptr[0] == '-';
+  if (!s.ptr || s.len <= i || s.len - i > 19) return -1;
+  uint64_t x = 0;
+  for (; i < s.len; i++) {
+    if (s.ptr[i] < '0' || s.ptr[i] > '9') return -1;
+    x = x * 10 + (uint64_t)(s.ptr[i] - '0'); /* 19 digits: no wrap */
+  }
+  if (x > (uint64_t)INT64_MAX) return -1;
+  *out = s.ptr[0] == '-' ? -(int64_t)x : (int64_t)x;
+  return 0;
+}
+
 /* ------------------------------------------------------- growable buffer */
 typedef struct pcol_buf {
   uint8_t *data;

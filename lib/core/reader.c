@@ -685,3 +685,14 @@ int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key, pcol_str *o
   }
   return PCOL_ENOTFOUND;
 }
+
+int pcol_meta_get_i64(pcol_file *f, uint32_t source_id, const char *key, int64_t *out,
+                      pcol_error *err) {
+  pcol_str v;
+  int rc = pcol_meta_get(f, source_id, key, &v, err);
+  if (rc) return rc;
+  if (pcol_str_i64(v, out))
+    return pcol_error_set(err, PCOL_EFORMAT, "meta %s of source %u is not an integer: \"%.*s\"", key,
+                          source_id, v.ptr && v.len < 64 ? (int)v.len : 0, v.ptr ? v.ptr : "");
+  return PCOL_OK;
+}

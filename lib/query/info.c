@@ -6,33 +6,15 @@
  * found by binary search, and its time span is its first and last row. */
 #include "query.h"
 
-static int64_t parse_i64(pcol_str s) {
-  if (!s.ptr || !s.len || s.len > 19) return PCOL_NA_I64;
-  int64_t x = 0;
-  size_t i = 0;
-  int neg = s.ptr[0] == '-';
-  if (neg) i = 1;
-  if (i == s.len) return PCOL_NA_I64;
-  for (; i < s.len; i++) {
-    if (s.ptr[i] < '0' || s.ptr[i] > '9') return PCOL_NA_I64;
-    if (x > (INT64_MAX - 9) / 10) return PCOL_NA_I64;
-    x = x * 10 + (s.ptr[i] - '0');
-  }
-  return neg ? -x : x;
-}
-
 /* meta KEY of source s as a number, NA when absent or not a number */
 static int meta_i64(pcol_file *f, uint32_t s, const char *key, int64_t *out, pcol_error *err) {
-  pcol_str v;
-  *out = PCOL_NA_I64;
-  int rc = pcol_meta_get(f, s, key, &v, err);
-  if (rc == PCOL_ENOTFOUND) {
+  int rc = pcol_meta_get_i64(f, s, key, out, err);
+  if (rc == PCOL_ENOTFOUND || rc == PCOL_EFORMAT) {
+    *out = PCOL_NA_I64;
     if (err) memset(err, 0, sizeof *err);
     return PCOL_OK;
   }
-  if (rc) return rc;
-  *out = parse_i64(v);
-  return PCOL_OK;
+  return rc;
 }
 
 static int meta_str(pcol_file *f, uint32_t s, const char *key, pcol_str *out, pcol_error *err) {

@@ -424,13 +424,10 @@ static int sources(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, pco
     pcol_value_sel dv;
     PCOL_RETURN_NOT_OK(pcol_value_resolve(f, &one, NULL, &dv, err));
     int64_t interval = 0;
-    pcol_str iv;
-    if (pcol_meta_get(f, (uint32_t)s, RPROF_META_INTERVAL_US, &iv, NULL) == PCOL_OK && iv.ptr &&
-        iv.len < 18) {
-      for (size_t j = 0; j < iv.len && iv.ptr[j] >= '0' && iv.ptr[j] <= '9'; j++)
-        interval = interval * 10 + (iv.ptr[j] - '0');
-      interval *= 1000;
-    }
+    if (pcol_meta_get_i64(f, (uint32_t)s, RPROF_META_INTERVAL_US, &interval, NULL) != PCOL_OK ||
+        interval < 0 || interval > INT64_MAX / 1000)
+      interval = 0;
+    interval *= 1000;
     if (s > 1) put(r, ",", 1);
     putf(r, "{\"id\":%llu,\"type\":", (unsigned long long)s);
     jpstr(r, t);

@@ -160,6 +160,25 @@ if [ -f "$l" ]; then
   done <"$tmp/lab.tsv"
 fi
 
+# top --by label:KEY on a numeric label (heap profiles' "bytes"): pprof
+# -tagroot=KEY makes a root frame per raw value (named by the number when
+# -unit is the sample unit's base); pcol's rows are named as pprof -tags
+# names them ("1.75kB", checked below), so what is compared exactly is the
+# total the rows share: the sum of pprof's pseudo-frame cums = the sum of
+# pcol's rows
+for f in "$TD"/pprof/go-heap-*.pb.gz "$TD"/ext/pprof/go-heap-* "$TD"/ext/pprof/go-memory-guide.pb.gz \
+  "$TD"/ext/pprof/go-alloc-objects-parca.pb.gz "$TD"/ext/pprof/pprofutils-heapage-in.pb.gz; do
+  [ -f "$f" ] || continue
+  unit=$("$PCOL" top "$f" --by label:bytes --format tsv 2>/dev/null | awk -F'\t' 'NR == 2 { print $8 }')
+  case $unit in bytes) u=-unit=B ;; nanoseconds) u=-unit=ns ;; count) u= ;; *) continue ;; esac
+  pc=$("$PCOL" top "$f" --by label:bytes --format tsv | awk -F'\t' 'NR > 1 { s += $4 } END { printf "%.0f", s }')
+  go=$(go tool pprof -symbolize=none -tagroot=bytes $u -top -cum -nodefraction=0 -nodecount=10000000 "$f" 2>/dev/null |
+    awk '$NF ~ /^-?[0-9]+$/ && $(NF-1) ~ /%$/ { v = $(NF-2); sub(/[a-zA-Z]+$/, "", v); s += v } END { printf "%.0f", s }')
+  checked=$((checked + 1))
+  [ -n "$pc" ] && [ "$pc" = "$go" ] ||
+    { echo "FAIL: $(basename "$f"): top --by label:bytes rows add up to $pc, pprof -tagroot=bytes frames to $go"; fail=$((fail + 1)); }
+done
+
 # pcol tags = pprof -tags (the numbers: pprof aligns with a tabwriter) and
 # pcol traces = pprof -traces (the text from the first separator on)
 tags_of() { # key<TAB>total, then key<TAB>amount<TAB>value per value
@@ -169,8 +188,12 @@ tags_of() { # key<TAB>total, then key<TAB>amount<TAB>value per value
 }
 # (not compared: a location without lines or mapping, which pcol names
 # "[unknown]" by its one frame rule and pprof "<unknown>")
+# (every profile with labels, string or numeric: go heap's "bytes" too)
 for f in "$TD"/pprof/go-cpu-string-labels.pb.gz "$TD"/pprof/dotnet-6types-labels-UNCOMPRESSED.pb \
-  "$TD"/ext/pprof/go-*label*; do
+  "$TD"/pprof/go-heap-*.pb.gz "$TD"/pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz "$TD"/ext/pprof/go-*label* \
+  "$TD"/ext/pprof/go-heap-* "$TD"/ext/pprof/go-memory-guide.pb.gz "$TD"/ext/pprof/go-alloc-objects-parca.pb.gz \
+  "$TD"/ext/pprof/pprofutils-*-in.pb.gz "$TD"/ext/pprof/parca-*.pb.gz "$TD"/ext/pprof/go-req-2.pb.gz \
+  "$TD"/ext/pprof/go-goroutine-nethttp.pb.gz "$TD"/ext/pprof/python-pyspy-1.pb.gz; do
   [ -f "$f" ] || continue
   checked=$((checked + 1))
   go tool pprof -symbolize=none -tags "$f" 2>/dev/null | tags_of | sort >"$tmp/go.tags"

@@ -49,6 +49,23 @@ for f in "${inputs[@]}"; do
         Rscript tests/r/compare_top.R "$f" "$W/$b.fun.csv" "$W/$b.line.csv" "$W/$b.list.csv" ||
           err "list --by file vs summaryRprof(lines = \"show\"): $b"
       fi
+      # pcol list by function = go tool pprof -list on the pprof export, with
+      # the source present (workload_code.R): the same blocks, lines and cum.
+      # flat is summaryRprof's self rule on Rprof (a sample's innermost line
+      # with a srcref: R's by.line, checked above), where pprof gives it to
+      # the leaf function without a srcref ("No source information for
+      # rnorm"), so the flat column is left out here
+      case $f in "$W"/gen/*)
+        if command -v go >/dev/null 2>&1 && "$PCOL" unpack "$W/$b.pcol" --to pprof -o "$W/$b.list.pb.gz"; then
+          nocol() { grep -v '^No source information for ' | sed -E 's/^ *[^ ]+ +([^ ]+ \(flat, cum\))/\1/; s/^(.{10}) (.{10} +[0-9]+:)/\2/'; }
+          "$PCOL" list "$W/$b.pcol" . --value samples 2>&1 | nocol >"$W/$b.list.pc"
+          HOME=$W go tool pprof -sample_index=samples -list . "$W/$b.list.pb.gz" 2>/dev/null | nocol >"$W/$b.list.go"
+          if ! grep -q '^ROUTINE' "$W/$b.list.go" || ! cmp -s "$W/$b.list.pc" "$W/$b.list.go"; then
+            err "list . vs go tool pprof -list . on the pprof export: $b (< pcol, > pprof)"
+            diff "$W/$b.list.pc" "$W/$b.list.go" | head -10
+          fi
+        fi ;;
+      esac
     fi
     # the time rule: interval x ticks per segment, in top and in the pprof export
     "$PCOL" top "$W/$b.pcol" --value cpu --format csv >"$W/$b.time.csv" || err "pcol top --value cpu $b"

@@ -2,7 +2,8 @@
 #
 #   Rscript tests/r/workloads.R OUTDIR
 #
-# Writes OUTDIR/{plain,memory,line,gc,callframes,nofilter,append,all,names}.out.
+# Writes OUTDIR/{plain,memory,line,gc,callframes,nofilter,append,all,names}.out
+# and the code they profile, OUTDIR/workload_code.R.
 # Each workload burns a fraction of a second of CPU in named R functions, so
 # every profile has a few dozen samples.  The functions live in a sourced
 # file (keep.source = TRUE) so that line profiling has srcrefs and #File lines.
@@ -72,4 +73,5 @@ Rprof(NULL)
 Rprof(f, interval = 0.01, append = TRUE, memory.profiling = TRUE, line.profiling = TRUE)
 work(0.3)
 Rprof(NULL)
-unlink(code)
+# workload_code.R stays: the line profiles' #File lines name it, and
+# `pcol list` / `go tool pprof -list` read it (tests/interop/t_r_rprof.sh)

@@ -117,18 +117,6 @@ static int column_for(ex *x, int64_t type, int64_t unit, size_t occ, uint32_t *c
   return PCOL_OK;
 }
 
-static int parse_i64(pcol_str s, int64_t *out) {
-  if (!s.ptr || s.len == 0 || s.len > 20) return -1;
-  char t[24];
-  memcpy(t, s.ptr, s.len);
-  t[s.len] = 0;
-  char *end;
-  long long v = strtoll(t, &end, 10);
-  if (*end) return -1;
-  *out = v;
-  return 0;
-}
-
 /* Decides the value columns of every involved source. */
 static int plan_columns(ex *x) {
   pcol_file *f = x->f;
@@ -151,12 +139,14 @@ static int plan_columns(ex *x) {
      * summed as pprof values: an Rprof source exports weight-based values */
     si->synth = n == 0 || pcol_str_is(type, PCOL_SRC_RPROF);
     if (si->synth) {
-      pcol_str iv;
       int64_t us;
-      int mr = pcol_meta_get(f, (uint32_t)s, RPROF_META_INTERVAL_US, &iv, x->err);
-      if (mr && mr != PCOL_ENOTFOUND) return x->rc = mr;
+      int mr = pcol_meta_get_i64(f, (uint32_t)s, RPROF_META_INTERVAL_US, &us, x->err);
+      if (mr && mr != PCOL_ENOTFOUND && mr != PCOL_EFORMAT) return x->rc = mr;
       si->interval_ns = 0;
-      if (!mr && !parse_i64(iv, &us) && us > 0 && us <= INT64_MAX / 1000) si->interval_ns = us * 1000;
+      /* the period; the cpu values are the time rule's (count.c), which
+       * needs the interval too */
+      if (!mr && us > 0 && us <= INT64_MAX / 1000 && pcol_rtime_has(&x->rt, (uint32_t)s))
+        si->interval_ns = us * 1000;
       /* one string per statement: the table order must not depend on the
        * compiler's order of evaluating arguments */
       int64_t st = str_c(x, "samples"), su = str_c(x, "count");
@@ -512,13 +502,7 @@ static int add_samples(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
         break;
       }
       if (si->interval_ns) {
-        int64_t cpu;
-        if (pcol_rtime_has(&x->rt, src)) {
-          cpu = pcol_rtime_value(&x->rt, row); /* the time rule, per segment */
-        } else {
-          __int128 t = (__int128)weight * si->interval_ns;
-          cpu = t > INT64_MAX ? INT64_MAX : t < INT64_MIN ? INT64_MIN : (int64_t)t;
-        }
+        int64_t cpu = pcol_rtime_value(&x->rt, row); /* the time rule, per segment */
         int64_t pc[2] = {si->col_cpu, pcol_scale(cpu, num, den)};
         if (pcol_buf_append(&P->svals, pc, sizeof pc)) {
           oom(x);
@@ -601,7 +585,7 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
   int64_t iv;
   if (META(PPROF_META_DROP_FRAMES) > 0) pr->drop_frames = str_bytes(x, s.ptr, s.len);
   if (META(PPROF_META_KEEP_FRAMES) > 0) pr->keep_frames = str_bytes(x, s.ptr, s.len);
-  if (META(PPROF_META_TIME_NANOS) > 0 && !parse_i64(s, &iv)) {
+  if (META(PPROF_META_TIME_NANOS) > 0 && !pcol_str_i64(s, &iv)) {
     pr->time_nanos = iv;
   } else if (!x->rc) {
     /* another source type: its start time, if known */
@@ -614,7 +598,7 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
       break;
     }
   }
-  if (META(PPROF_META_DURATION_NANOS) > 0 && !parse_i64(s, &iv)) pr->duration_nanos = iv;
+  if (META(PPROF_META_DURATION_NANOS) > 0 && !pcol_str_i64(s, &iv)) pr->duration_nanos = iv;
   /* period type and period: the first involved source that has them */
   for (uint64_t i = 0; i < x->nsrc && !x->rc; i++) {
     const src_info *si = &x->src[i];
@@ -639,7 +623,7 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
       P->period_type.unit = b ? 0 : str_bytes(x, pu.ptr, pu.len);
       pr->period_type = &P->period_type;
     }
-    if (!c && !parse_i64(pp, &iv)) pr->period = iv;
+    if (!c && !pcol_str_i64(pp, &iv)) pr->period = iv;
     break;
   }
   /* every comment of every involved source, in order */

@@ -139,15 +139,9 @@ static int scan_srcrefs(rp_out *r) {
 }
 
 static int meta_u64(rp_out *r, uint32_t src, const char *key, uint64_t *v) {
-  pcol_str s;
-  pcol_error e = {0};
-  if (pcol_meta_get(r->f, src, key, &s, &e) || !s.ptr || !s.len || s.len > 20) return 0;
-  uint64_t x = 0;
-  for (size_t i = 0; i < s.len; i++) {
-    if (s.ptr[i] < '0' || s.ptr[i] > '9' || x > (UINT64_MAX - 9) / 10) return 0;
-    x = x * 10 + (uint64_t)(s.ptr[i] - '0');
-  }
-  *v = x;
+  int64_t x;
+  if (pcol_meta_get_i64(r->f, src, key, &x, NULL) || x < 0) return 0;
+  *v = (uint64_t)x;
   return 1;
 }
 static int meta_is(rp_out *r, uint32_t src, const char *key, const char *val) {
