@@ -785,12 +785,16 @@ PCOL_API int pcol_tags_compute(pcol_file *f, const pcol_select *sel, const pcol_
                                pcol_tags *out, pcol_error *err);
 PCOL_API void pcol_tags_free(pcol_tags *t);
 
-/* go tool pprof -traces: every selected sample that has a frame, in row
- * order, with its value, its frames (innermost first, named by the frame
- * rule of pcol_ftree_build; inlined[i] = 1 for a frame inlined into the
- * next) and its labels (str.ptr NULL for a numeric label).  What t points
- * to is valid during the call only; fn returns 0 to go on, > 0 to stop,
- * < 0 to fail with that code. */
+/* go tool pprof -traces: the selected samples that have a frame, as pprof
+ * reads a profile (profile.Merge): samples with the same stack and label
+ * set are one trace at the place of the first (row), their values added;
+ * a trace whose every value type adds up to 0 is left out.  With its
+ * frames (innermost first, named by the frame rule of pcol_ftree_build,
+ * except that a location without lines is "[mapping file]" or "<unknown>"
+ * as pprof names it; inlined[i] = 1 for a frame inlined into the next) and
+ * its labels (str.ptr NULL for a numeric label).  What t points to is valid
+ * during the call only; fn returns 0 to go on, > 0 to stop, < 0 to fail
+ * with that code. */
 typedef struct pcol_label_kv {
   pcol_str key, str;
   int64_t num;

@@ -721,3 +721,102 @@ Test(info, source_summaries) {
   free(mem);
   pcol_builder_free(b);
 }
+
+/* Two deep branches whose stack nodes alternate in id order (a1 b1 a2 b2
+ * ...): the path walk of top would climb each branch again at every node,
+ * so it gives up for the tree walk; both must count a recursive function
+ * once per sample.  The same profile built branch after branch (the order
+ * writers give) takes the path walk: the rows must be the same. */
+static pcol_file *TWO_BRANCHES(int interleaved, void **mem) {
+  enum { D = 3000 };
+  uint32_t src;
+  pcol_builder *b = NEWB(&src, "test");
+  uint32_t r = LOC(b, FN(b, "r", "a.R"), 1), leaf = LOC(b, FN(b, "leaf", "b.R"), 2);
+  uint32_t pa = 0, pb = 0;
+  if (interleaved) {
+    for (int i = 0; i < D; i++) {
+      cr_assert_eq(pcol_b_stack_node(b, pa, r, &pa), 0);
+      cr_assert_eq(pcol_b_stack_node(b, pb, i + 1 == D ? leaf : r, &pb), 0);
+    }
+  } else {
+    for (int i = 0; i < D; i++) cr_assert_eq(pcol_b_stack_node(b, pa, r, &pa), 0);
+    for (int i = 0; i < D; i++) cr_assert_eq(pcol_b_stack_node(b, pb, i + 1 == D ? leaf : r, &pb), 0);
+  }
+  SAMPLE(b, src, 0, 0, 5, pa, NULL, 0);
+  SAMPLE(b, src, 1, 0, 7, pb, NULL, 0);
+  pcol_file *f = tu_reopen(b, NULL, mem);
+  pcol_builder_free(b);
+  return f;
+}
+Test(top, cum_once_whatever_the_order_of_stack_nodes) {
+  for (int interleaved = 0; interleaved < 2; interleaved++) {
+    void *mem;
+    pcol_file *f = TWO_BRANCHES(interleaved, &mem);
+    pcol_top t;
+    TOP(f, NULL, NULL, PCOL_BY_FUNCTION, &t);
+    cr_assert_eq(t.total, 12);
+    cr_assert_eq(t.nrows, 2, "order %d: %zu rows", interleaved, t.nrows);
+    EXPECT(&t, "r", 5, 12); /* 3000 frames deep, counted once a sample */
+    EXPECT(&t, "leaf", 7, 7);
+    pcol_top_free(&t);
+    pcol_close(f);
+    free(mem);
+  }
+}
+
+/* pprof -traces shows samples as profile.Merge leaves them: same stack and
+ * labels are one trace (values added, at the first one's place), and a
+ * trace whose values all add up to 0 is left out. */
+typedef struct traces_seen {
+  size_t n;
+  uint64_t row[8];
+  int64_t value[8];
+} traces_seen;
+static int collect_trace(void *ctx, const pcol_trace *t) {
+  traces_seen *s = ctx;
+  cr_assert(s->n < 8);
+  s->row[s->n] = t->row;
+  s->value[s->n++] = t->value;
+  return 0;
+}
+Test(traces, merged_as_pprof_reads_a_profile) {
+  uint32_t src, vt, k, va, vb, lsa, lsb;
+  pcol_builder *b = NEWB(&src, "pprof");
+  cr_assert_eq(pcol_b_value_type(b, S(b, "alloc_space"), S(b, "bytes"), &vt), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt), 0);
+  uint32_t m = LOC(b, FN(b, "main", "m.go"), 1), f = LOC(b, FN(b, "f", "m.go"), 2);
+  uint32_t s1 = STK(b, f, m, 0), s2 = STK(b, m, 0);
+  cr_assert_eq(pcol_b_cstr(b, "k", &k), 0);
+  cr_assert_eq(pcol_b_cstr(b, "a", &va), 0);
+  cr_assert_eq(pcol_b_cstr(b, "b", &vb), 0);
+  pcol_label_row la = {k, va, 0, 0}, lb = {k, vb, 0, 0};
+  cr_assert_eq(pcol_b_labelset(b, &la, 1, &lsa), 0);
+  cr_assert_eq(pcol_b_labelset(b, &lb, 1, &lsb), 0);
+  struct { uint32_t stack, ls; int64_t v; } in[] = {
+      {s1, lsa, 10}, {s2, lsa, 3}, {s1, lsb, 4}, {s1, lsa, 20}, /* rows 0..3 */
+      {s2, lsb, 6},  {s2, lsb, -6}, {s2, 0, 0}};                 /* rows 4..6 */
+  for (size_t i = 0; i < sizeof in / sizeof *in; i++) {
+    pcol_sample_row s = {src, (int64_t)i, 0, 1, PCOL_NA_I64, in[i].stack, in[i].ls};
+    pcol_value_row v = {vt, in[i].v};
+    cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL), 0);
+  }
+  void *mem;
+  pcol_file *fl = tu_reopen(b, NULL, &mem);
+  pcol_builder_free(b);
+  pcol_error err = {0};
+  pcol_value_sel v;
+  cr_assert_eq(pcol_value_resolve(fl, NULL, NULL, &v, &err), 0, "%s", err.message);
+  traces_seen seen = {0};
+  cr_assert_eq(pcol_traces_iter(fl, NULL, &v, collect_trace, &seen, &err), 0, "%s", err.message);
+  /* (s1, a) = rows 0 + 3; (s2, a) row 1; (s1, b) row 2; (s2, b) adds up to
+   * 0 and (s2, none) is 0: both left out */
+  cr_assert_eq(seen.n, 3, "%zu traces", seen.n);
+  cr_expect_eq(seen.row[0], 0);
+  cr_expect_eq(seen.value[0], 30);
+  cr_expect_eq(seen.row[1], 1);
+  cr_expect_eq(seen.value[1], 3);
+  cr_expect_eq(seen.row[2], 2);
+  cr_expect_eq(seen.value[2], 4);
+  pcol_close(fl);
+  free(mem);
+}

@@ -102,8 +102,9 @@ static int on_trace(void *ctx, const pcol_trace *t) {
     for (size_t i = 0; i < t->nframes; i++) {
       char v[64] = "";
       if (i == 0) pcol_unit_label(t->value, o->unit, "minimum", v, sizeof v);
-      printf("%10s   %.*s%s\n", v, (int)t->frames[i].len, t->frames[i].ptr,
-             t->inlined[i] ? " (inline)" : "");
+      printf("%10s   ", v); /* the name as stored: a NUL in it is printed, as pprof does */
+      fwrite(t->frames[i].ptr, 1, t->frames[i].len, stdout);
+      fputs(t->inlined[i] ? " (inline)\n" : "\n", stdout);
     }
     return 0;
   }

@@ -49,7 +49,11 @@ static const cli_command commands[] = {
     {"tags", "pcol tags FILE [--value TYPE] [--format ...] [--focus RE ...]",
      "Label keys, their values and the weight of each (pprof -tags).", NULL, opts_tags, cmd_tags},
     {"traces", "pcol traces FILE [-n N] [--value TYPE] [--format ...] [--focus RE ...]",
-     "Every sample with its labels, value and stack (pprof -traces).", NULL, opts_traces,
+     "Every sample with its labels, value and stack (pprof -traces).",
+     "As pprof reads a profile, samples with the same stack and labels are one trace\n"
+     "(values added, at the place of the first) and a trace whose every value is 0\n"
+     "is left out; a location without symbols is \"[mapping file]\" or \"<unknown>\".",
+     opts_traces,
      cmd_traces},
     {"peek", "pcol peek FILE REGEX [--by function|line|file|address] [--value TYPE] [--sort flat|cum] [--unit U] [--format ...] [--focus RE ...]",
      "Callers and callees of the functions matching REGEX, with flat/cum (pprof -peek).",

@@ -110,3 +110,47 @@ void pcol_hset_free(pcol_hset *h) {
   free(h->hashes);
   memset(h, 0, sizeof *h);
 }
+
+int pcol_u64map_get(pcol_u64map *m, uint64_t key, uint32_t *index, int *added) {
+  *added = 0;
+  if (key == UINT64_MAX) return PCOL_EINVAL;
+  if (2 * (m->n + 1) > m->cap) {
+    size_t nc = m->cap ? 2 * m->cap : 256;
+    uint64_t *nk = calloc(nc, sizeof *nk);
+    uint32_t *nv = malloc(nc * sizeof *nv);
+    if (!nk || !nv) {
+      free(nk);
+      free(nv);
+      return PCOL_ENOMEM;
+    }
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->k[i]) {
+        size_t h = (size_t)(pcol_hash2(17, m->k[i], 0) & (nc - 1));
+        while (nk[h]) h = (h + 1) & (nc - 1);
+        nk[h] = m->k[i];
+        nv[h] = m->v[i];
+      }
+    free(m->k);
+    free(m->v);
+    m->k = nk;
+    m->v = nv;
+    m->cap = nc;
+  }
+  uint64_t k = key + 1;
+  size_t h = (size_t)(pcol_hash2(17, k, 0) & (m->cap - 1));
+  while (m->k[h] && m->k[h] != k) h = (h + 1) & (m->cap - 1);
+  if (!m->k[h]) {
+    if (m->n >= UINT32_MAX) return PCOL_ETOOBIG;
+    m->k[h] = k;
+    m->v[h] = (uint32_t)m->n++;
+    *added = 1;
+  }
+  *index = m->v[h];
+  return PCOL_OK;
+}
+
+void pcol_u64map_free(pcol_u64map *m) {
+  free(m->k);
+  free(m->v);
+  memset(m, 0, sizeof *m);
+}

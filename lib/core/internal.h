@@ -87,6 +87,19 @@ typedef int (*pcol_eq_fn)(const void *ctx, uint32_t id, const void *key);
 uint32_t pcol_hset_find(const pcol_hset *h, uint64_t hash, pcol_eq_fn eq,
                         const void *ctx, const void *key);
 int pcol_hset_insert(pcol_hset *h, uint64_t hash, uint32_t id);
+
+/* A 64-bit key -> dense index map (open addressing, at most half full):
+ * the n-th new key gets index n.  For pairs of ids (an edge, a stack and
+ * its labels) that views group by. */
+typedef struct pcol_u64map {
+  uint64_t *k; /* key + 1; 0 = empty */
+  uint32_t *v;
+  size_t cap, n;
+} pcol_u64map;
+/* *index of key, *added = 1 when it is new; PCOL_ENOMEM, or PCOL_ETOOBIG
+ * past 2^32 - 1 keys (key UINT64_MAX is refused as PCOL_EINVAL). */
+int pcol_u64map_get(pcol_u64map *m, uint64_t key, uint32_t *index, int *added);
+void pcol_u64map_free(pcol_u64map *m);
 void pcol_hset_free(pcol_hset *h);
 
 /* Keyed hashing (SipHash-1-3, a random key per process): every table keyed

@@ -519,10 +519,29 @@ static int check_column(pcol_file *f, const pcol_section_info *si, const pcol_co
     uint64_t n = f->rows[ci->ref_table];
     int self_parent = si->table == PCOL_T_STACKS && ci->id == PCOL_C_STACK_PARENT;
     int nonzero = requires_nonzero(si->table, ci->id);
-    for (uint64_t i = 0; i < si->count; i++) {
-      if (v[i] > n || (nonzero && v[i] == 0) || (self_parent && v[i] > i))
-        return pcol_corrupt(err, "id %llu at row %llu is out of range", v[i], i);
+    /* first the largest and smallest id, without branches (a sample's
+     * stack column is the largest column a view checks: 10M ids), then the
+     * row at fault only when there is one */
+    uint32_t mx[4] = {0, 0, 0, 0}, mn[4] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
+    uint64_t i = 0;
+    for (; i + 4 <= si->count; i += 4)
+      for (int k = 0; k < 4; k++) {
+        mx[k] = v[i + k] > mx[k] ? v[i + k] : mx[k];
+        mn[k] = v[i + k] < mn[k] ? v[i + k] : mn[k];
+      }
+    for (; i < si->count; i++) {
+      mx[0] = v[i] > mx[0] ? v[i] : mx[0];
+      mn[0] = v[i] < mn[0] ? v[i] : mn[0];
     }
+    for (int k = 1; k < 4; k++) {
+      mx[0] = mx[k] > mx[0] ? mx[k] : mx[0];
+      mn[0] = mn[k] < mn[0] ? mn[k] : mn[0];
+    }
+    if (mx[0] > n || (nonzero && mn[0] == 0) || self_parent)
+      for (i = 0; i < si->count; i++) {
+        if (v[i] > n || (nonzero && v[i] == 0) || (self_parent && v[i] > i))
+          return pcol_corrupt(err, "id %llu at row %llu is out of range", v[i], i);
+      }
   }
   return PCOL_OK;
 }

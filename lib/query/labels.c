@@ -222,13 +222,10 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
     if (hid && c->flt->loc_hidden[loc]) continue;
     uint64_t a, e;
     pcol_frames_lines(&c->fc.fr, loc, &a, &e);
-    if (a == e) {
-      char buf[PCOL_ADDR_NAME_MAX];
-      pcol_str nm;
-      pcol_frame_addr_name(&c->fc.fr, loc, buf, &nm);
+    if (a == e) { /* pprof: "[mapping file]" or "<unknown>", as top names it */
       size_t off = c->names.len;
-      if (pcol_buf_append(&c->names, nm.ptr, nm.len)) return pcol_oom(c->err);
-      if ((rc = tr_push(c, (pcol_str){NULL, nm.len}, off + 1, 0))) return rc;
+      if ((rc = pcol_q_unsymbolized_name(&c->fc, loc, &c->names, c->err))) return rc;
+      if ((rc = tr_push(c, (pcol_str){NULL, c->names.len - off}, off + 1, 0))) return rc;
       continue;
     }
     uint64_t last = e;
@@ -239,7 +236,11 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
       int byfn;
       if ((rc = pcol_frame_line_name(&c->fc.fr, li, &c->fc.scratch, &nm, &byfn, c->err))) return rc;
       size_t off = 0;
-      if (!byfn) { /* composed in scratch: keep a copy for this trace */
+      if (!byfn && nm.len == 9 && !memcmp(nm.ptr, "[unknown]", 9)) { /* no name, no file */
+        off = c->names.len + 1;
+        if ((rc = pcol_q_unsymbolized_name(&c->fc, loc, &c->names, c->err))) return rc;
+        nm = (pcol_str){NULL, c->names.len - (off - 1)};
+      } else if (!byfn) { /* composed in scratch: keep a copy for this trace */
         off = c->names.len + 1;
         if (pcol_buf_append(&c->names, nm.ptr, nm.len)) return pcol_oom(c->err);
         nm.ptr = NULL;
@@ -275,6 +276,91 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
   return c->fn(c->ctx, &t);
 }
 
+/* pprof -traces prints the samples of the profile as pprof merged it on
+ * reading (profile.Merge): samples with the same stack and labels are one,
+ * their values added, at the place of the first; a merged sample whose
+ * every value is 0 is dropped.  Grouped here by (stack node, label set),
+ * with the sum of the chosen value and of every stored value type (the
+ * weight for a source without value types) to decide the zeros. */
+typedef struct tr_group {
+  uint64_t row;   /* the first kept row */
+  pcol_sum sum;   /* of the chosen value */
+} tr_group;
+typedef struct tr_groups {
+  pcol_view stack, ls, source, weight, voff, vtype, vval;
+  uint8_t *typed;  /* typed[source] = the source has value types */
+  uint64_t nsources, nvalues, ntypes;
+  pcol_u64map map; /* stack << 32 | label set -> group */
+  size_t n, capv;
+  tr_group *v;
+  pcol_sum *tsum;  /* n x (ntypes + 1): slot 0 the weight */
+  pcol_error *err;
+} tr_groups;
+
+static int tr_groups_init(tr_groups *g, pcol_file *f, pcol_error *err) {
+  g->err = err;
+  g->nsources = pcol_rows(f, PCOL_T_SOURCES);
+  g->nvalues = pcol_rows(f, PCOL_T_VALUES);
+  g->ntypes = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  pcol_view svs;
+  pcol_column_req req[] = {{&g->stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},
+                           {&g->ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET},
+                           {&g->source, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},
+                           {&g->weight, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},
+                           {&g->voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
+                           {&g->vtype, PCOL_T_VALUES, PCOL_C_V_TYPE},
+                           {&g->vval, PCOL_T_VALUES, PCOL_C_V_VALUE},
+                           {&svs, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE}};
+  PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
+  if (!(g->typed = calloc(g->nsources + 1, 1))) return pcol_oom(err);
+  for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); r++) {
+    uint32_t s = pcol_view_u32(&svs, r);
+    if (s && s <= g->nsources) g->typed[s] = 1;
+  }
+  return PCOL_OK;
+}
+
+static void tr_groups_free(tr_groups *g) {
+  free(g->typed);
+  pcol_u64map_free(&g->map);
+  free(g->v);
+  free(g->tsum);
+}
+
+static int tr_group_row(void *p, uint64_t row, int64_t value) {
+  tr_groups *g = p;
+  uint64_t key = (uint64_t)pcol_view_u32(&g->stack, row) << 32 | pcol_view_u32(&g->ls, row);
+  uint32_t gi;
+  int added, rc = pcol_u64map_get(&g->map, key, &gi, &added);
+  if (rc) return rc == PCOL_ENOMEM ? pcol_oom(g->err) : pcol_error_set(g->err, rc, "too many traces");
+  if (added) {
+    size_t had = g->capv;
+    if (PCOL_GROW(g->v, g->n, g->capv)) return pcol_oom(g->err);
+    if (g->capv != had) {
+      pcol_sum *t = realloc(g->tsum, g->capv * (g->ntypes + 1) * sizeof *t);
+      if (!t) return pcol_oom(g->err);
+      g->tsum = t;
+    }
+    g->n++;
+    g->v[gi] = (tr_group){row, 0};
+    memset(g->tsum + gi * (g->ntypes + 1), 0, (g->ntypes + 1) * sizeof *g->tsum);
+  }
+  g->v[gi].sum += value;
+  pcol_sum *ts = g->tsum + gi * (g->ntypes + 1);
+  uint32_t s = pcol_view_u32(&g->source, row);
+  if (s <= g->nsources && g->typed[s]) {
+    uint64_t a = pcol_view_u64(&g->voff, row), e = pcol_view_u64(&g->voff, row + 1);
+    if (e > g->nvalues) e = g->nvalues;
+    for (uint64_t i = a; i < e; i++) {
+      uint32_t t = pcol_view_u32(&g->vtype, i);
+      if (t && t <= g->ntypes) ts[t] += pcol_view_i64(&g->vval, i);
+    }
+  } else {
+    ts[0] += pcol_view_i64(&g->weight, row);
+  }
+  return 0;
+}
+
 int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                      int (*fn)(void *ctx, const pcol_trace *t), void *ctx, pcol_error *err) {
   tr_ctx c;
@@ -297,7 +383,20 @@ int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   if (!rc) rc = pcol_q_fctx_init(&c.fc, f, err);
   if (!rc) rc = pcol_filter_build(f, sel, &flt, err);
   c.flt = &flt;
-  if (!rc) rc = pcol_q_values_iter(f, sel, &flt, v, tr_row, &c, err);
+  tr_groups g;
+  memset(&g, 0, sizeof g);
+  if (!rc) rc = tr_groups_init(&g, f, err);
+  if (!rc) rc = pcol_q_values_iter(f, sel, &flt, v, tr_group_row, &g, err);
+  for (size_t i = 0; !rc && i < g.n; i++) {
+    const tr_group *x = &g.v[i];
+    int nonzero = 0; /* pprof drops a merged sample whose every value is 0 */
+    for (size_t k = 0; k <= g.ntypes && !nonzero; k++) nonzero = g.tsum[i * (g.ntypes + 1) + k] != 0;
+    if (!nonzero) continue;
+    int64_t value = x->sum > INT64_MAX ? INT64_MAX : x->sum < INT64_MIN ? INT64_MIN : (int64_t)x->sum;
+    rc = tr_row(&c, x->row, value);
+    if (rc > 0) rc = 0, i = g.n; /* the callback asked to stop */
+  }
+  tr_groups_free(&g);
   pcol_filter_free(&flt);
   pcol_buf_free(&c.fc.scratch);
   pcol_buf_free(&c.names);

@@ -17,10 +17,8 @@
  * kept. */
 #include "query.h"
 
-typedef struct ptab { /* edges by (caller << 32 | callee), open addressing */
-  uint64_t *k;        /* 0 = empty */
-  uint32_t *id;       /* index into the edge arrays */
-  size_t cap;
+typedef struct ptab { /* edges by (caller << 32 | callee) */
+  pcol_u64map map;    /* -> index into the edge arrays */
   uint32_t n, ecap;
   pcol_sum *w;
   uint32_t *onpath;
@@ -28,8 +26,7 @@ typedef struct ptab { /* edges by (caller << 32 | callee), open addressing */
 } ptab;
 
 static void ptab_free(ptab *t) {
-  free(t->k);
-  free(t->id);
+  pcol_u64map_free(&t->map);
   free(t->w);
   free(t->onpath);
   free(t->inl);
@@ -37,32 +34,10 @@ static void ptab_free(ptab *t) {
 
 /* The edge from -> to (added when new); UINT32_MAX when out of memory. */
 static uint32_t ptab_get(ptab *t, uint32_t from, uint32_t to) {
-  if (2 * ((size_t)t->n + 1) > t->cap) {
-    size_t nc = t->cap ? 2 * t->cap : 256;
-    uint64_t *nk = calloc(nc, sizeof *nk);
-    uint32_t *ni = malloc(nc * sizeof *ni);
-    if (!nk || !ni) {
-      free(nk);
-      free(ni);
-      return UINT32_MAX;
-    }
-    for (size_t i = 0; i < t->cap; i++)
-      if (t->k[i]) {
-        size_t h = (size_t)(pcol_hash2(17, (uint32_t)(t->k[i] >> 32), (uint32_t)t->k[i]) & (nc - 1));
-        while (nk[h]) h = (h + 1) & (nc - 1);
-        nk[h] = t->k[i];
-        ni[h] = t->id[i];
-      }
-    free(t->k);
-    free(t->id);
-    t->k = nk;
-    t->id = ni;
-    t->cap = nc;
-  }
-  uint64_t key = (uint64_t)from << 32 | to;
-  size_t h = (size_t)(pcol_hash2(17, from, to) & (t->cap - 1));
-  while (t->k[h] && t->k[h] != key) h = (h + 1) & (t->cap - 1);
-  if (t->k[h]) return t->id[h];
+  uint32_t e;
+  int added;
+  if (pcol_u64map_get(&t->map, (uint64_t)from << 32 | to, &e, &added)) return UINT32_MAX;
+  if (!added) return e;
   if (t->n == t->ecap) {
     uint32_t nc = t->ecap ? 2 * t->ecap : 128;
     pcol_sum *w = realloc(t->w, nc * sizeof *w);
@@ -74,9 +49,7 @@ static uint32_t ptab_get(ptab *t, uint32_t from, uint32_t to) {
     if (!w || !o || !l) return UINT32_MAX;
     t->ecap = nc;
   }
-  uint32_t e = t->n++;
-  t->k[h] = key;
-  t->id[h] = e;
+  t->n++; /* == the map's count: e is the next edge */
   t->w[e] = 0;
   t->onpath[e] = 0;
   t->inl[e] = 1;
@@ -207,9 +180,10 @@ int pcol_peek_compute(const pcol_top *t, const char *regex, pcol_peek *out, pcol
     ptab *e = &pw.edges;
     out->edges_ = calloc(2 * (size_t)e->n, sizeof *out->edges_);
     if (!out->edges_) rc = pcol_oom(err);
-    for (size_t i = 0; !rc && i < e->cap; i++) {
-      if (!e->k[i]) continue;
-      uint32_t from = (uint32_t)(e->k[i] >> 32), to = (uint32_t)e->k[i];
+    for (size_t i = 0; !rc && i < e->map.cap; i++) { /* the map's slots: key + 1, or 0 */
+      if (!e->map.k[i]) continue;
+      uint64_t k = e->map.k[i] - 1;
+      uint32_t from = (uint32_t)(k >> 32), to = (uint32_t)k;
       if (node_of[to] >= 0) out->nodes[node_of[to]].nin++;
       if (node_of[from] >= 0) out->nodes[node_of[from]].nout++;
     }
@@ -221,9 +195,10 @@ int pcol_peek_compute(const pcol_top *t, const char *regex, pcol_peek *out, pcol
       at += out->nodes[j].nout;
       out->nodes[j].nin = out->nodes[j].nout = 0;
     }
-    for (size_t i = 0; !rc && i < e->cap; i++) {
-      if (!e->k[i]) continue;
-      uint32_t from = (uint32_t)(e->k[i] >> 32), to = (uint32_t)e->k[i], id = e->id[i];
+    for (size_t i = 0; !rc && i < e->map.cap; i++) {
+      if (!e->map.k[i]) continue;
+      uint64_t k = e->map.k[i] - 1;
+      uint32_t from = (uint32_t)(k >> 32), to = (uint32_t)k, id = e->map.v[i];
       pcol_peek_edge ed = {p->keys.s[from], p->keys.s[to], e->w[id], e->inl[id]};
       if (node_of[to] >= 0) {
         pcol_peek_node *nd = &out->nodes[node_of[to]];

@@ -80,14 +80,19 @@ void pcol_q_topkeys_free(pcol_q_topkeys *k);
  * each stack node's subtree weight. */
 typedef struct pcol_q_inl_state {
   pcol_view st_parent, st_loc;
-  uint64_t nstacks;
-  uint32_t *loc_aoff, *loc_all; /* from build_loc_keys */
+  uint64_t nstacks, nlocs;
+  uint32_t *loc_aoff, *loc_all; /* from build_loc_keys (nlocs + 2 offsets) */
   pcol_sum *sub;                /* subtree weight per stack node */
   uint8_t *touched;             /* a non-zero sample passes through the node */
   pcol_sum cutoff;              /* pprof's edge cutoff */
   size_t nkeys;
 } pcol_q_inl_state;
 void pcol_q_inl_free(pcol_q_inl_state *s);
+/* pprof's name of a location without lines, or of a line whose function
+ * has no name, at function granularity (graph.go NameComponents; addresses
+ * are dropped there): "[base of the mapping's file]", else "<unknown>".
+ * Appended to out.  The rows of top and the frames of traces. */
+int pcol_q_unsymbolized_name(const pcol_q_fctx *fc, uint32_t loc, pcol_buf *out, pcol_error *err);
 typedef struct pcol_q_top_priv {
   pcol_q_keytab keys;
   pcol_q_inl_state is;

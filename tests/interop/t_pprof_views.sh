@@ -186,8 +186,6 @@ tags_of() { # key<TAB>total, then key<TAB>amount<TAB>value per value
        /\): / { a = $1; v = $0; sub(/^[^)]*\): /, "", v); print k "\t" a "\t" v; next }
        /^ +[^ ]+: / { a = $1; sub(/:$/, "", a); v = $0; sub(/^ *[^ ]+: /, "", v); print k "\t" a "\t" v }'
 }
-# (not compared: a location without lines or mapping, which pcol names
-# "[unknown]" by its one frame rule and pprof "<unknown>")
 # (every profile with labels, string or numeric: go heap's "bytes" too)
 for f in "$TD"/pprof/go-cpu-string-labels.pb.gz "$TD"/pprof/dotnet-6types-labels-UNCOMPRESSED.pb \
   "$TD"/pprof/go-heap-*.pb.gz "$TD"/pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz "$TD"/ext/pprof/go-*label* \
@@ -203,15 +201,22 @@ for f in "$TD"/pprof/go-cpu-string-labels.pb.gz "$TD"/pprof/dotnet-6types-labels
     diff "$tmp/go.tags" "$tmp/pc.tags" | head -10
     fail=$((fail + 1))
   fi
+done
+# traces: every pprof profile, byte for byte from the first separator on
+# (pprof's samples as it merged them on reading: same stack and labels
+# added up, all-zero ones dropped; unsymbolized frames "[mapping]" or
+# "<unknown>"; names with NUL bytes as stored)
+for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/*; do
+  [ -f "$f" ] || continue
   case $f in *dotnet*) continue ;; esac # pprof leaves out one sample of it, pcol does not
   for args in "" "-tagfocus=. -focus=." ; do
     pa=$(echo "$args" | sed 's/-tagfocus=/--tag=/; s/-focus=/--focus=/')
     checked=$((checked + 1))
     go tool pprof -symbolize=none -traces $args "$f" 2>/dev/null | sed -n '/^-----------+/,$p' >"$tmp/go.tr"
-    "$PCOL" traces "$f" $pa | sed -n '/^-----------+/,$p' >"$tmp/pc.tr"
+    "$PCOL" traces "$f" $pa 2>/dev/null | sed -n '/^-----------+/,$p' >"$tmp/pc.tr"
     if ! cmp -s "$tmp/go.tr" "$tmp/pc.tr"; then
       echo "FAIL: $(basename "$f"): pcol traces $pa differs from go tool pprof -traces $args (< pprof, > pcol):"
-      diff "$tmp/go.tr" "$tmp/pc.tr" | head -10
+      diff -a "$tmp/go.tr" "$tmp/pc.tr" | head -10
       fail=$((fail + 1))
     fi
   done
