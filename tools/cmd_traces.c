@@ -1,5 +1,6 @@
-/* cmd_traces.c — `pcol traces`: every sample with its labels, value and
- * stack, as go tool pprof -traces prints them (pcol_traces_iter). */
+/* cmd_traces.c — `pcol traces`: every trace (samples merged as pprof reads
+ * them) with its labels, value and stack, as go tool pprof -traces prints
+ * them (pcol_traces_iter). */
 #include "cli.h"
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +8,7 @@
 const cli_opt opts_traces[] = {
     {"value", 0, 1, "value to print: weight, samples, TYPE or TYPE/UNIT (default: the source's)"},
     {"limit", 'n', 1, "print only the first N traces"},
-    {"format", 0, 1, "text (default: pprof -traces), tsv, csv, json or jsonl (a row a sample: "
+    {"format", 0, 1, "text (default: pprof -traces), tsv, csv, json or jsonl (a row a trace: "
                      "value, unit, labels, stack root;...;leaf)"},
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
     CLI_OPT_SELECT,

@@ -49,7 +49,7 @@ static const cli_command commands[] = {
     {"tags", "pcol tags FILE [--value TYPE] [--format ...] [--focus RE ...]",
      "Label keys, their values and the weight of each (pprof -tags).", NULL, opts_tags, cmd_tags},
     {"traces", "pcol traces FILE [-n N] [--value TYPE] [--format ...] [--focus RE ...]",
-     "Every sample with its labels, value and stack (pprof -traces).",
+     "Every trace with its labels, value and stack (pprof -traces).",
      "As pprof reads a profile, samples with the same stack and labels are one trace\n"
      "(values added, at the place of the first) and a trace whose every value is 0\n"
      "is left out; a location without symbols is \"[mapping file]\" or \"<unknown>\".",

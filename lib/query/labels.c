@@ -279,21 +279,27 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
 /* pprof -traces prints the samples of the profile as pprof merged it on
  * reading (profile.Merge): samples with the same stack and labels are one,
  * their values added, at the place of the first; a merged sample whose
- * every value is 0 is dropped.  Grouped here by (stack node, label set),
- * with the sum of the chosen value and of every stored value type (the
- * weight for a source without value types) to decide the zeros. */
+ * every value is 0 is dropped.  Grouped here by stack node (a chain per
+ * node, one group per label set on it), with the sum of the chosen value.
+ * Whether every value of a group adds up to 0: when no stored value and no
+ * weight is negative, exactly when every member's values are 0 (one bit a
+ * group); otherwise the sum of every value type is kept per group. */
 typedef struct tr_group {
   uint64_t row;   /* the first kept row */
   pcol_sum sum;   /* of the chosen value */
+  uint32_t ls;    /* its label set */
+  uint32_t next;  /* the next group of the same stack node + 1 (0 = none) */
+  uint8_t nz;     /* a member has a value that is not 0 */
 } tr_group;
 typedef struct tr_groups {
   pcol_view stack, ls, source, weight, voff, vtype, vval;
   uint8_t *typed;  /* typed[source] = the source has value types */
-  uint64_t nsources, nvalues, ntypes;
-  pcol_u64map map; /* stack << 32 | label set -> group */
+  uint64_t nsources, nvalues, ntypes, nstacks;
+  uint32_t *head;  /* head[stack node] = its first group + 1 */
   size_t n, capv;
   tr_group *v;
-  pcol_sum *tsum;  /* n x (ntypes + 1): slot 0 the weight */
+  int signed_values; /* a negative value or weight: tsum is kept */
+  pcol_sum *tsum;    /* n x (ntypes + 1): slot 0 the weight */
   pcol_error *err;
 } tr_groups;
 
@@ -302,6 +308,7 @@ static int tr_groups_init(tr_groups *g, pcol_file *f, pcol_error *err) {
   g->nsources = pcol_rows(f, PCOL_T_SOURCES);
   g->nvalues = pcol_rows(f, PCOL_T_VALUES);
   g->ntypes = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  g->nstacks = pcol_rows(f, PCOL_T_STACKS);
   pcol_view svs;
   pcol_column_req req[] = {{&g->stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},
                            {&g->ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET},
@@ -312,52 +319,81 @@ static int tr_groups_init(tr_groups *g, pcol_file *f, pcol_error *err) {
                            {&g->vval, PCOL_T_VALUES, PCOL_C_V_VALUE},
                            {&svs, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE}};
   PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
-  if (!(g->typed = calloc(g->nsources + 1, 1))) return pcol_oom(err);
+  if (!(g->typed = calloc(g->nsources + 1, 1)) || !(g->head = calloc(g->nstacks + 1, sizeof *g->head)))
+    return pcol_oom(err);
   for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); r++) {
     uint32_t s = pcol_view_u32(&svs, r);
     if (s && s <= g->nsources) g->typed[s] = 1;
   }
+  int64_t lo = 0;
+  for (uint64_t i = 0; i < g->nvalues; i++) {
+    int64_t x = pcol_view_i64(&g->vval, i);
+    lo = x < lo ? x : lo;
+  }
+  for (uint64_t i = 0, ns = pcol_rows(f, PCOL_T_SAMPLES); i < ns && g->weight.data; i++) {
+    int64_t x = pcol_view_i64(&g->weight, i);
+    lo = x < lo ? x : lo;
+  }
+  g->signed_values = lo < 0;
   return PCOL_OK;
 }
 
 static void tr_groups_free(tr_groups *g) {
   free(g->typed);
-  pcol_u64map_free(&g->map);
+  free(g->head);
   free(g->v);
   free(g->tsum);
 }
 
 static int tr_group_row(void *p, uint64_t row, int64_t value) {
   tr_groups *g = p;
-  uint64_t key = (uint64_t)pcol_view_u32(&g->stack, row) << 32 | pcol_view_u32(&g->ls, row);
-  uint32_t gi;
-  int added, rc = pcol_u64map_get(&g->map, key, &gi, &added);
-  if (rc) return rc == PCOL_ENOMEM ? pcol_oom(g->err) : pcol_error_set(g->err, rc, "too many traces");
-  if (added) {
+  uint32_t st = pcol_view_u32(&g->stack, row), ls = pcol_view_u32(&g->ls, row);
+  if (st > g->nstacks) return pcol_error_set(g->err, PCOL_ECORRUPT, "sample %llu names stack %u, out of range",
+                                             (unsigned long long)row + 1, st);
+  uint32_t gi = g->head[st];
+  while (gi && g->v[gi - 1].ls != ls) gi = g->v[gi - 1].next;
+  if (gi) {
+    gi--;
+  } else {
+    if (g->n >= UINT32_MAX - 1) return pcol_error_set(g->err, PCOL_ETOOBIG, "more than 2^32 traces");
     size_t had = g->capv;
     if (PCOL_GROW(g->v, g->n, g->capv)) return pcol_oom(g->err);
-    if (g->capv != had) {
+    if (g->signed_values && g->capv != had) {
       pcol_sum *t = realloc(g->tsum, g->capv * (g->ntypes + 1) * sizeof *t);
       if (!t) return pcol_oom(g->err);
       g->tsum = t;
     }
-    g->n++;
-    g->v[gi] = (tr_group){row, 0};
-    memset(g->tsum + gi * (g->ntypes + 1), 0, (g->ntypes + 1) * sizeof *g->tsum);
+    gi = (uint32_t)g->n++;
+    g->v[gi] = (tr_group){row, 0, ls, g->head[st], 0};
+    g->head[st] = gi + 1;
+    if (g->signed_values) memset(g->tsum + (size_t)gi * (g->ntypes + 1), 0, (g->ntypes + 1) * sizeof *g->tsum);
   }
-  g->v[gi].sum += value;
-  pcol_sum *ts = g->tsum + gi * (g->ntypes + 1);
+  tr_group *x = &g->v[gi];
+  x->sum += value;
+  pcol_sum *ts = g->signed_values ? g->tsum + (size_t)gi * (g->ntypes + 1) : NULL;
   uint32_t s = pcol_view_u32(&g->source, row);
   if (s <= g->nsources && g->typed[s]) {
     uint64_t a = pcol_view_u64(&g->voff, row), e = pcol_view_u64(&g->voff, row + 1);
     if (e > g->nvalues) e = g->nvalues;
     for (uint64_t i = a; i < e; i++) {
+      int64_t val = pcol_view_i64(&g->vval, i);
       uint32_t t = pcol_view_u32(&g->vtype, i);
-      if (t && t <= g->ntypes) ts[t] += pcol_view_i64(&g->vval, i);
+      if (ts && t && t <= g->ntypes) ts[t] += val;
+      x->nz |= val != 0;
     }
   } else {
-    ts[0] += pcol_view_i64(&g->weight, row);
+    int64_t w = pcol_view_i64(&g->weight, row);
+    if (ts) ts[0] += w;
+    x->nz |= w != 0;
   }
+  return 0;
+}
+
+/* pprof keeps a merged sample unless every value adds up to 0 */
+static int tr_group_kept(const tr_groups *g, size_t i) {
+  if (!g->signed_values) return g->v[i].nz;
+  for (size_t k = 0; k <= g->ntypes; k++)
+    if (g->tsum[i * (g->ntypes + 1) + k] != 0) return 1;
   return 0;
 }
 
@@ -389,9 +425,7 @@ int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   if (!rc) rc = pcol_q_values_iter(f, sel, &flt, v, tr_group_row, &g, err);
   for (size_t i = 0; !rc && i < g.n; i++) {
     const tr_group *x = &g.v[i];
-    int nonzero = 0; /* pprof drops a merged sample whose every value is 0 */
-    for (size_t k = 0; k <= g.ntypes && !nonzero; k++) nonzero = g.tsum[i * (g.ntypes + 1) + k] != 0;
-    if (!nonzero) continue;
+    if (!tr_group_kept(&g, i)) continue;
     int64_t value = x->sum > INT64_MAX ? INT64_MAX : x->sum < INT64_MIN ? INT64_MIN : (int64_t)x->sum;
     rc = tr_row(&c, x->row, value);
     if (rc > 0) rc = 0, i = g.n; /* the callback asked to stop */

@@ -606,7 +606,9 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     rc = pcol_error_set(err, PCOL_ETOOBIG, "more than 2^31 names or locations");
     goto done;
   }
-  sub = malloc((ns + 1) * sizeof *sub);
+  sub = w; /* the subtree sums are made in place of the node weights (read
+             * first in the forward pass): one array less to fault in */
+  w = NULL;
   fk = malloc((ns + 1) * sizeof *fk);
   touched = calloc(ns + 1, 1);
   flat = calloc(nk, sizeof *flat);
@@ -631,12 +633,11 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     }
     uint32_t a = t->loc_koff[loc], e = t->loc_koff[loc + 1];
     fk[n] = a < e ? t->loc_keys[a] : fk[p];
-    sub[n] = w[n];
-    touched[n] = w[n] != 0;
-    if (w[n] != 0) {
+    touched[n] = sub[n] != 0; /* sub[n] is still the node's own weight */
+    if (sub[n] != 0) {
       uint32_t key = fk[n] ? fk[n] : nokey;
-      flat[key] += w[n];
-      if (!fk[n]) cum[nokey] += w[n];
+      flat[key] += sub[n];
+      if (!fk[n]) cum[nokey] += sub[n];
     }
   }
   /* backward: subtree sums (parents precede children) */

@@ -480,6 +480,7 @@ typedef struct idmap {
   uint64_t *keys; /* 0 = empty (ids are nonzero) */
   uint32_t *vals; /* index + 1 */
   size_t mask;
+  size_t dense;   /* the records are numbered 1..dense in order (0: not so) */
 } idmap;
 
 static int idmap_init(idmap *m, size_t n) {
@@ -488,6 +489,7 @@ static int idmap_init(idmap *m, size_t n) {
   m->keys = calloc(cap, sizeof *m->keys);
   m->vals = calloc(cap, sizeof *m->vals);
   m->mask = cap - 1;
+  m->dense = 0;
   return m->keys && m->vals ? PCOL_OK : PCOL_ENOMEM;
 }
 static void idmap_free(idmap *m) {
@@ -517,9 +519,13 @@ static int idmap_put(idmap *m, uint64_t key, uint32_t val) {
 }
 
 /* Table index + 1 of an id, 0 if none.  Most producers number records
- * 1..n in order, so try that before hashing. */
+ * 1..n in order (check_ids notes it): then the id is the index, with no
+ * look at the record (a cache miss a frame of every sample, measured a
+ * third of `pcol pack`'s time on 1M samples); else the record at that
+ * index is tried before hashing. */
 #define ID_LOOKUP(NAME, FIELD, MAP)                                             \
   static uint32_t NAME(const struct ctx *c, uint64_t id) {                      \
+    if (c->MAP.dense) return id - 1 < c->MAP.dense ? (uint32_t)id : 0;          \
     if (id - 1 < c->p->n_##FIELD && c->p->FIELD[id - 1]->id == id)             \
       return (uint32_t)id;                                                      \
     return idmap_get(&c->MAP, id);                                              \
@@ -567,13 +573,16 @@ static int bad(ctx *c, const char *fmt, ...) {
 static int check_ids(ctx *c, idmap *m, const char *table, size_t n,
                      uint64_t (*id_at)(const Perftools__Profiles__Profile *, size_t)) {
   if (idmap_init(m, n)) return pcol_error_set(c->err, PCOL_ENOMEM, "%s: out of memory", c->name);
+  int dense = 1;
   for (size_t i = 0; i < n; i++) {
     uint64_t id = id_at(c->p, i);
     if (id == 0) return bad(c, "%s #%zu has the reserved id 0", table, i + 1);
+    dense &= id == i + 1;
     if (idmap_put(m, id, (uint32_t)i + 1))
       return bad(c, "%s #%zu has id %" PRIu64 ", already used by an earlier %s", table,
                  i + 1, id, table);
   }
+  m->dense = dense ? n : 0;
   return PCOL_OK;
 }
 static uint64_t map_id_at(const Perftools__Profiles__Profile *p, size_t i) { return p->mapping[i]->id; }
