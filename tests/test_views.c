@@ -820,3 +820,29 @@ Test(traces, merged_as_pprof_reads_a_profile) {
   pcol_close(fl);
   free(mem);
 }
+
+/* Only a pprof source's stored values are pprof's values: a sample of
+ * another source (an Rprof memory sample whose fields are all 0) is kept,
+ * as in pprof's reading of the pprof export (its count is 1). */
+Test(traces, zero_values_drop_only_pprof_samples) {
+  uint32_t src, vt;
+  pcol_builder *b = NEWB(&src, "rprof");
+  cr_assert_eq(pcol_b_value_type(b, S(b, "small_v"), S(b, "cells"), &vt), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt), 0);
+  uint32_t m = LOC(b, FN(b, "main", "m.R"), 1);
+  pcol_sample_row s = {src, 0, 0, 1, PCOL_NA_I64, STK(b, m, 0), 0};
+  pcol_value_row v0 = {vt, 0};
+  cr_assert_eq(pcol_b_sample(b, &s, &v0, 1, NULL), 0);
+  void *mem;
+  pcol_file *fl = tu_reopen(b, NULL, &mem);
+  pcol_builder_free(b);
+  pcol_error err = {0};
+  pcol_value_sel v;
+  cr_assert_eq(pcol_value_resolve(fl, NULL, "samples", &v, &err), 0, "%s", err.message);
+  traces_seen seen = {0};
+  cr_assert_eq(pcol_traces_iter(fl, NULL, &v, collect_trace, &seen, &err), 0, "%s", err.message);
+  cr_assert_eq(seen.n, 1, "%zu traces", seen.n);
+  cr_expect_eq(seen.value[0], 1);
+  pcol_close(fl);
+  free(mem);
+}

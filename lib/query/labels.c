@@ -293,7 +293,7 @@ typedef struct tr_group {
 } tr_group;
 typedef struct tr_groups {
   pcol_view stack, ls, source, weight, voff, vtype, vval;
-  uint8_t *typed;  /* typed[source] = the source has value types */
+  uint8_t *typed;  /* typed[source] = a pprof source with value types */
   uint64_t nsources, nvalues, ntypes, nstacks;
   uint32_t *head;  /* head[stack node] = its first group + 1 */
   size_t n, capv;
@@ -309,26 +309,37 @@ static int tr_groups_init(tr_groups *g, pcol_file *f, pcol_error *err) {
   g->nvalues = pcol_rows(f, PCOL_T_VALUES);
   g->ntypes = pcol_rows(f, PCOL_T_VALUE_TYPES);
   g->nstacks = pcol_rows(f, PCOL_T_STACKS);
-  pcol_view svs;
+  pcol_view svs, sty;
   pcol_column_req req[] = {{&g->stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},
                            {&g->ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET},
                            {&g->source, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},
                            {&g->weight, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},
-                           {&g->voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
-                           {&g->vtype, PCOL_T_VALUES, PCOL_C_V_TYPE},
-                           {&g->vval, PCOL_T_VALUES, PCOL_C_V_VALUE},
+                           {&sty, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE},
                            {&svs, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE}};
   PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
   if (!(g->typed = calloc(g->nsources + 1, 1)) || !(g->head = calloc(g->nstacks + 1, sizeof *g->head)))
     return pcol_oom(err);
+  /* a pprof source's stored values are the pprof sample's values; another
+   * source is as pprof reads its pprof export, whose values never are all
+   * 0 but for a weight of 0 (a collapsed line of count 0) */
+  int any_typed = 0;
   for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); r++) {
     uint32_t s = pcol_view_u32(&svs, r);
-    if (s && s <= g->nsources) g->typed[s] = 1;
+    pcol_str t;
+    if (!s || s > g->nsources || g->typed[s]) continue;
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&sty, s - 1), &t, err));
+    if (pcol_str_is(t, PCOL_SRC_PPROF)) any_typed = g->typed[s] = 1;
   }
   int64_t lo = 0;
-  for (uint64_t i = 0; i < g->nvalues; i++) {
-    int64_t x = pcol_view_i64(&g->vval, i);
-    lo = x < lo ? x : lo;
+  if (any_typed) { /* the value columns are read (and checked) only then */
+    pcol_column_req vreq[] = {{&g->voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
+                              {&g->vtype, PCOL_T_VALUES, PCOL_C_V_TYPE},
+                              {&g->vval, PCOL_T_VALUES, PCOL_C_V_VALUE}};
+    PCOL_RETURN_NOT_OK(pcol_columns(f, vreq, PCOL_NCOLS(vreq), err));
+    for (uint64_t i = 0; i < g->nvalues; i++) {
+      int64_t x = pcol_view_i64(&g->vval, i);
+      lo = x < lo ? x : lo;
+    }
   }
   for (uint64_t i = 0, ns = pcol_rows(f, PCOL_T_SAMPLES); i < ns && g->weight.data; i++) {
     int64_t x = pcol_view_i64(&g->weight, i);
