@@ -276,6 +276,7 @@ Test(api, meta_get_i64_takes_decimal_integers_only) {
   uint32_t src;
   cr_assert_eq(pcol_b_source(b, "t", "u", 0, &src), 0);
   const char *kv[][2] = {{"ok", "10000"},  {"neg", "-5"},     {"max", "9223372036854775807"},
+                         {"min", "-9223372036854775808"}, {"under", "-9223372036854775809"},
                          {"over", "9223372036854775808"}, {"word", "12a"}, {"space", " 1"},
                          {"empty", ""},    {"minus", "-"},     {"long", "00000000000000000001"}};
   for (size_t i = 0; i < sizeof kv / sizeof *kv; i++)
@@ -293,7 +294,9 @@ Test(api, meta_get_i64_takes_decimal_integers_only) {
   cr_assert_eq(v, -5);
   cr_assert_eq(pcol_meta_get_i64(f, src, "max", &v, &err), 0);
   cr_assert_eq(v, INT64_MAX);
-  const char *bad[] = {"over", "word", "space", "empty", "minus", "long"};
+  cr_assert_eq(pcol_meta_get_i64(f, src, "min", &v, &err), 0);
+  cr_assert_eq(v, INT64_MIN);
+  const char *bad[] = {"over", "under", "word", "space", "empty", "minus", "long"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     cr_assert_eq(pcol_meta_get_i64(f, src, bad[i], &v, &err), PCOL_EFORMAT, "%s", bad[i]);
     cr_assert(strstr(err.message, bad[i]), "the message names the key: %s", err.message);

@@ -44,8 +44,9 @@ static inline int pcol_str_i64(pcol_str s, int64_t *out) {
     if (s.ptr[i] < '0' || s.ptr[i] > '9') return -1;
     x = x * 10 + (uint64_t)(s.ptr[i] - '0'); /* 19 digits: no wrap */
   }
-  if (x > (uint64_t)INT64_MAX) return -1;
-  *out = s.ptr[0] == '-' ? -(int64_t)x : (int64_t)x;
+  int neg = s.ptr[0] == '-';
+  if (x > (uint64_t)INT64_MAX + (uint64_t)neg) return -1; /* -2^63 is in int64 */
+  *out = !neg ? (int64_t)x : x == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)x;
   return 0;
 }
 

@@ -298,8 +298,10 @@ typedef struct tr_groups {
   uint32_t *head;  /* head[stack node] = its first group + 1 */
   size_t n, capv;
   tr_group *v;
-  int signed_values; /* a negative value or weight: tsum is kept */
-  pcol_sum *tsum;    /* n x (ntypes + 1): slot 0 the weight */
+  int signed_values; /* a negative value or weight: the sums below are kept */
+  pcol_u64map tmap;  /* group << 32 | value type (0: the weight) -> tsum index */
+  pcol_sum *tsum;    /* per (group, type) met: at most one a stored value or sample */
+  size_t ntsum, captsum;
   pcol_error *err;
 } tr_groups;
 
@@ -353,7 +355,22 @@ static void tr_groups_free(tr_groups *g) {
   free(g->typed);
   free(g->head);
   free(g->v);
+  pcol_u64map_free(&g->tmap);
   free(g->tsum);
+}
+
+/* adds v to the sum of (group gi, type t) */
+static int tr_tsum_add(tr_groups *g, uint32_t gi, uint32_t t, int64_t v) {
+  uint32_t i;
+  int added;
+  int rc = pcol_u64map_get(&g->tmap, (uint64_t)gi << 32 | t, &i, &added);
+  if (rc) return rc == PCOL_ENOMEM ? pcol_oom(g->err) : pcol_error_set(g->err, rc, "too many traces");
+  if (added) {
+    if (PCOL_GROW(g->tsum, g->ntsum, g->captsum)) return pcol_oom(g->err);
+    g->tsum[g->ntsum++] = 0;
+  }
+  g->tsum[i] += v;
+  return PCOL_OK;
 }
 
 static int tr_group_row(void *p, uint64_t row, int64_t value) {
@@ -367,45 +384,38 @@ static int tr_group_row(void *p, uint64_t row, int64_t value) {
     gi--;
   } else {
     if (g->n >= UINT32_MAX - 1) return pcol_error_set(g->err, PCOL_ETOOBIG, "more than 2^32 traces");
-    size_t had = g->capv;
     if (PCOL_GROW(g->v, g->n, g->capv)) return pcol_oom(g->err);
-    if (g->signed_values && g->capv != had) {
-      pcol_sum *t = realloc(g->tsum, g->capv * (g->ntypes + 1) * sizeof *t);
-      if (!t) return pcol_oom(g->err);
-      g->tsum = t;
-    }
     gi = (uint32_t)g->n++;
     g->v[gi] = (tr_group){row, 0, ls, g->head[st], 0};
     g->head[st] = gi + 1;
-    if (g->signed_values) memset(g->tsum + (size_t)gi * (g->ntypes + 1), 0, (g->ntypes + 1) * sizeof *g->tsum);
   }
-  tr_group *x = &g->v[gi];
-  x->sum += value;
-  pcol_sum *ts = g->signed_values ? g->tsum + (size_t)gi * (g->ntypes + 1) : NULL;
+  g->v[gi].sum += value;
   uint32_t s = pcol_view_u32(&g->source, row);
+  int rc = PCOL_OK;
   if (s <= g->nsources && g->typed[s]) {
     uint64_t a = pcol_view_u64(&g->voff, row), e = pcol_view_u64(&g->voff, row + 1);
     if (e > g->nvalues) e = g->nvalues;
-    for (uint64_t i = a; i < e; i++) {
+    for (uint64_t i = a; i < e && !rc; i++) {
       int64_t val = pcol_view_i64(&g->vval, i);
       uint32_t t = pcol_view_u32(&g->vtype, i);
-      if (ts && t && t <= g->ntypes) ts[t] += val;
-      x->nz |= val != 0;
+      if (g->signed_values && t && t <= g->ntypes) rc = tr_tsum_add(g, gi, t, val);
+      g->v[gi].nz |= val != 0;
     }
   } else {
     int64_t w = pcol_view_i64(&g->weight, row);
-    if (ts) ts[0] += w;
-    x->nz |= w != 0;
+    if (g->signed_values) rc = tr_tsum_add(g, gi, 0, w);
+    g->v[gi].nz |= w != 0;
   }
-  return 0;
+  return rc;
 }
 
-/* pprof keeps a merged sample unless every value adds up to 0 */
-static int tr_group_kept(const tr_groups *g, size_t i) {
-  if (!g->signed_values) return g->v[i].nz;
-  for (size_t k = 0; k <= g->ntypes; k++)
-    if (g->tsum[i * (g->ntypes + 1) + k] != 0) return 1;
-  return 0;
+/* pprof keeps a merged sample unless every value adds up to 0 (with
+ * signed values: its sums, marked first in tr_groups_kept) */
+static void tr_groups_kept(tr_groups *g) {
+  if (!g->signed_values) return; /* nz: a member had a value other than 0 */
+  for (size_t i = 0; i < g->n; i++) g->v[i].nz = 0;
+  for (size_t i = 0; i < g->tmap.cap; i++)
+    if (g->tmap.k[i] && g->tsum[g->tmap.v[i]] != 0) g->v[(g->tmap.k[i] - 1) >> 32].nz = 1;
 }
 
 int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
@@ -434,9 +444,10 @@ int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   memset(&g, 0, sizeof g);
   if (!rc) rc = tr_groups_init(&g, f, err);
   if (!rc) rc = pcol_q_values_iter(f, sel, &flt, v, tr_group_row, &g, err);
+  if (!rc) tr_groups_kept(&g);
   for (size_t i = 0; !rc && i < g.n; i++) {
     const tr_group *x = &g.v[i];
-    if (!tr_group_kept(&g, i)) continue;
+    if (!x->nz) continue;
     int64_t value = x->sum > INT64_MAX ? INT64_MAX : x->sum < INT64_MIN ? INT64_MIN : (int64_t)x->sum;
     rc = tr_row(&c, x->row, value);
     if (rc > 0) rc = 0, i = g.n; /* the callback asked to stop */

@@ -243,7 +243,8 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
   t->fn_key = malloc((c->nfn + 1) * sizeof *t->fn_key);
   if (!t->loc_koff || !t->loc_keys || !t->loc_aoff || !t->loc_all || !t->fn_key)
     return pcol_oom(err);
-  if ((t->by == PCOL_BY_LINE || t->by == PCOL_BY_ADDRESS) &&
+  /* line_key's last branch (BY_LINE, BY_ADDRESS) names lines with it */
+  if (t->by != PCOL_BY_FUNCTION && t->by != PCOL_BY_FILE && t->by != PCOL_BY_SOURCE_LINE &&
       !(t->fn_pre = calloc(c->nfn + 1, sizeof *t->fn_pre)))
     return pcol_oom(err);
   uint32_t ka = 0;

@@ -140,8 +140,12 @@ static int plan_columns(ex *x) {
     si->synth = n == 0 || pcol_str_is(type, PCOL_SRC_RPROF);
     if (si->synth) {
       int64_t us;
-      int mr = pcol_meta_get_i64(f, (uint32_t)s, RPROF_META_INTERVAL_US, &us, x->err);
-      if (mr && mr != PCOL_ENOTFOUND && mr != PCOL_EFORMAT) return x->rc = mr;
+      pcol_error me = {0}; /* an interval that is not a number is no interval */
+      int mr = pcol_meta_get_i64(f, (uint32_t)s, RPROF_META_INTERVAL_US, &us, &me);
+      if (mr && mr != PCOL_ENOTFOUND && mr != PCOL_EFORMAT) {
+        if (x->err) *x->err = me;
+        return x->rc = mr;
+      }
       si->interval_ns = 0;
       /* the period; the cpu values are the time rule's (count.c), which
        * needs the interval too */
