@@ -236,7 +236,11 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
       int byfn;
       if ((rc = pcol_frame_line_name(&c->fc.fr, li, &c->fc.scratch, &nm, &byfn, c->err))) return rc;
       size_t off = 0;
-      if (!byfn && nm.len == 9 && !memcmp(nm.ptr, "[unknown]", 9)) { /* no name, no file */
+      pcol_str file = {NULL, 0};
+      if (!byfn && (rc = pcol_q_fn_string(&c->fc, pcol_view_u32(&c->fc.ln_fn, li), &c->fc.fn_file,
+                                          &file, c->err)))
+        return rc;
+      if (!byfn && !file.ptr) { /* no name, no file: as pprof names the location */
         off = c->names.len + 1;
         if ((rc = pcol_q_unsymbolized_name(&c->fc, loc, &c->names, c->err))) return rc;
         nm = (pcol_str){NULL, c->names.len - (off - 1)};

@@ -513,22 +513,22 @@ static inline void path_keys(const cum_walk *w, uint32_t n, int d) {
  * the path and pushes that chain back (counts only).  Parents precede
  * children, so every node meets its ancestors on the path, and in the
  * order writers give (a sample's new nodes in a run) memory is read in
- * order: measured 2x the tree walk on 1.2M stack nodes.  Returns 1 (and
- * leaves cnt and cum to be reset) when the climbs pass 8 steps a node, an
- * order (interleaved deep branches) where the tree walk is cheaper; -1 out
- * of memory. */
-static int cum_walk_path(cum_walk *w, uint32_t *stk, uint32_t *scratch) {
+ * order: measured 2x the tree walk on 1.2M stack nodes.  stk holds 2 ns +
+ * 2 node ids.  Returns 1 (and leaves cnt and cum to be reset) when the
+ * climbs pass 8 steps a node, an order (interleaved deep branches) where
+ * the tree walk is cheaper; -1 out of memory. */
+static int cum_walk_path(cum_walk *w, uint32_t *stk) {
   uint64_t ns = w->ns, budget = 8 * ns + 1024;
   uint32_t *path = stk, *chain = stk + ns + 1;
-  uint8_t *onp = (uint8_t *)scratch; /* (ns + 2) * 4 bytes: ns + 1 flags */
-  memset(onp, 0, ns + 1);
+  uint8_t *onp = calloc(ns + 1, 1); /* onp[n]: node n is on the path */
+  if (!onp) return -1;
   size_t d = 0;
   for (uint64_t n = 1; n <= ns; n++) {
     if (!w->touched[n]) continue; /* no weight below: no key to add */
     uint32_t p = pcol_view_u32(w->parent, n - 1), q = p;
     size_t m = 0;
     while (q && !onp[q]) { /* the part of p's path that left the stack */
-      if (budget-- == 0) return 1;
+      if (budget-- == 0) goto give_up;
       chain[m++] = q;
       q = pcol_view_u32(w->parent, q - 1);
     }
@@ -536,7 +536,7 @@ static int cum_walk_path(cum_walk *w, uint32_t *stk, uint32_t *scratch) {
       uint32_t x = path[--d];
       onp[x] = 0;
       path_keys(w, x, -1);
-      if (budget-- == 0) return 1;
+      if (budget-- == 0) goto give_up;
     }
     while (m) {
       uint32_t x = chain[--m];
@@ -551,20 +551,30 @@ static int cum_walk_path(cum_walk *w, uint32_t *stk, uint32_t *scratch) {
     onp[n] = 1;
     path[d++] = (uint32_t)n;
   }
+  free(onp);
   return 0;
+give_up:
+  free(onp);
+  return 1;
 }
 
 /* Depth first over children lists of the touched nodes (CSR, parent 0 =
- * roots; koff zeroed, ns + 2 entries); stk holds 2 ns + 2 node ids, a node
- * is entered when pushed with its high bit clear and left when popped the
- * second time. */
-static int cum_walk_tree(cum_walk *w, uint32_t *stk, uint32_t *koff, uint32_t *kids) {
+ * roots); stk holds 2 ns + 2 node ids, a node is entered when pushed with
+ * its high bit clear and left when popped the second time.  -1 out of
+ * memory. */
+static int cum_walk_tree(cum_walk *w, uint32_t *stk) {
   uint64_t ns = w->ns;
+  uint32_t *koff = calloc(ns + 2, sizeof *koff), *kids = malloc((ns + 1) * sizeof *kids),
+           *pos = malloc((ns + 1) * sizeof *pos);
+  if (!koff || !kids || !pos) {
+    free(koff);
+    free(kids);
+    free(pos);
+    return -1;
+  }
   for (uint64_t n = 1; n <= ns; n++)
     if (w->touched[n]) koff[pcol_view_u32(w->parent, n - 1) + 1]++;
   for (uint64_t i = 1; i <= ns + 1; i++) koff[i] += koff[i - 1];
-  uint32_t *pos = malloc((ns + 1) * sizeof *pos);
-  if (!pos) return -1;
   memcpy(pos, koff, (ns + 1) * sizeof *pos);
   for (uint64_t n = 1; n <= ns; n++)
     if (w->touched[n]) kids[pos[pcol_view_u32(w->parent, n - 1)]++] = (uint32_t)n;
@@ -584,6 +594,8 @@ static int cum_walk_tree(cum_walk *w, uint32_t *stk, uint32_t *koff, uint32_t *k
     stk[sp++] = n | 0x80000000u;
     for (uint32_t i = koff[n]; i < koff[n + 1]; i++) stk[sp++] = kids[i];
   }
+  free(koff);
+  free(kids);
   return 0;
 }
 
@@ -592,7 +604,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   pcol_q_fctx *c = &t->fc;
   uint64_t ns = c->nstacks;
   pcol_sum *w = NULL, *sub = NULL, *flat = NULL, *cum = NULL;
-  uint32_t *fk = NULL, *cnt = NULL, *kids = NULL, *koff = NULL, *stk = NULL;
+  uint32_t *fk = NULL, *nkey = NULL, *cnt = NULL, *stk = NULL;
   uint8_t *touched = NULL, *inl = NULL;
   pcol_filter flt;
   int rc = pcol_filter_build(c->f, sel, &flt, err);
@@ -616,10 +628,8 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   cum = calloc(nk, sizeof *cum);
   cnt = calloc(nk, sizeof *cnt);
   inl = calloc(nk, 1);
-  koff = calloc(ns + 2, sizeof *koff);
-  kids = malloc((ns + 1) * sizeof *kids);
   stk = malloc((2 * ns + 2) * sizeof *stk);
-  if (!sub || !fk || !touched || !flat || !cum || !cnt || !inl || !koff || !kids || !stk) {
+  if (!sub || !fk || !touched || !flat || !cum || !cnt || !inl || !stk) {
     rc = pcol_oom(err);
     goto done;
   }
@@ -651,22 +661,24 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   }
   /* each node's keys in one word (nkey: the key of a one-key location,
    * else the location with the high bit set): the walks below read of a
-   * node this word and its subtree sum only */
+   * node this word and its subtree sum only.  It takes the place of the
+   * flat keys, which the forward pass alone needed. */
+  nkey = fk;
+  fk = NULL;
   for (uint64_t n = 1; n <= ns; n++) {
     uint32_t loc = pcol_view_u32(&c->st_loc, n - 1);
     uint32_t a = t->loc_koff[loc], e = t->loc_koff[loc + 1];
-    fk[n] = e - a == 1 ? t->loc_keys[a] : e == a ? 0 : loc | 0x80000000u; /* fk: now nkey */
+    nkey[n] = e - a == 1 ? t->loc_keys[a] : e == a ? 0 : loc | 0x80000000u;
   }
   {
-    cum_walk cw = {t, &c->st_parent, fk, sub, touched, cnt, cum, ns};
+    cum_walk cw = {t, &c->st_parent, nkey, sub, touched, cnt, cum, ns};
     pcol_sum cum_nokey = cum[nokey];
-    int r = cum_walk_path(&cw, stk, koff);
+    int r = cum_walk_path(&cw, stk);
     if (r == 1) { /* an order the path walk would be slow on: the tree walk */
       memset(cnt, 0, nk * sizeof *cnt);
       memset(cum, 0, nk * sizeof *cum);
       cum[nokey] = cum_nokey;
-      memset(koff, 0, (ns + 2) * sizeof *koff);
-      r = cum_walk_tree(&cw, stk, koff, kids);
+      r = cum_walk_tree(&cw, stk);
     }
     if (r) {
       rc = pcol_oom(err);
@@ -720,8 +732,7 @@ done:
   free(cum);
   free(fk);
   free(cnt);
-  free(kids);
-  free(koff);
+  free(nkey);
   free(stk);
   free(touched);
   free(inl);

@@ -572,17 +572,21 @@ static int bad(ctx *c, const char *fmt, ...) {
 
 static int check_ids(ctx *c, idmap *m, const char *table, size_t n,
                      uint64_t (*id_at)(const Perftools__Profiles__Profile *, size_t)) {
+  size_t i = 0;
+  while (i < n && id_at(c->p, i) == i + 1) i++;
+  if (i == n) { /* numbered 1..n in order: no duplicate, no table needed */
+    memset(m, 0, sizeof *m);
+    m->dense = n;
+    return PCOL_OK;
+  }
   if (idmap_init(m, n)) return pcol_error_set(c->err, PCOL_ENOMEM, "%s: out of memory", c->name);
-  int dense = 1;
-  for (size_t i = 0; i < n; i++) {
+  for (i = 0; i < n; i++) {
     uint64_t id = id_at(c->p, i);
     if (id == 0) return bad(c, "%s #%zu has the reserved id 0", table, i + 1);
-    dense &= id == i + 1;
     if (idmap_put(m, id, (uint32_t)i + 1))
       return bad(c, "%s #%zu has id %" PRIu64 ", already used by an earlier %s", table,
                  i + 1, id, table);
   }
-  m->dense = dense ? n : 0;
   return PCOL_OK;
 }
 static uint64_t map_id_at(const Perftools__Profiles__Profile *p, size_t i) { return p->mapping[i]->id; }
