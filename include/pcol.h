@@ -593,6 +593,8 @@ typedef struct pcol_top_row {
   pcol_sum flat;   /* samples whose innermost frame is this key */
   pcol_sum cum;    /* samples with this key anywhere, once per sample */
   int inl;         /* PCOL_INLINE_* : how the key's frames were called */
+  uint32_t key;    /* the row's key within its pcol_top (what peek, list and
+                    * the "(inline)" marks find it by; names may repeat) */
 } pcol_top_row;
 /* pprof's "(inline)" marker: a key every caller reached through an inlined
  * frame (PCOL_INLINE_ONLY), through both (PCOL_INLINE_PARTIAL), or never. */
@@ -637,6 +639,14 @@ PCOL_API void pcol_top_sort(pcol_top *t, pcol_sort order);
  * returns how many were dropped.  *label_cutoff (may be NULL) gets what
  * pprof prints in "Dropped N nodes (cum <= X)": |(int64)(total x fraction)|. */
 PCOL_API size_t pcol_top_cutoff(pcol_top *t, double fraction, pcol_sum *label_cutoff);
+/* pcol_top_compute, pcol_top_cutoff(fraction) and pcol_top_sort(order) in
+ * one call, with the same rows, but the rows the cut drops are never named
+ * nor sorted: what `pcol top` prints, at the cost of the rows it prints
+ * (a line-level profile has 10-100x more rows than it shows).  *dropped
+ * and *label_cutoff (either may be NULL) are pcol_top_cutoff's. */
+PCOL_API int pcol_top_compute_cut(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                                  pcol_by by, double fraction, pcol_sort order, pcol_top *out,
+                                  size_t *dropped, pcol_sum *label_cutoff, pcol_error *err);
 /* Redoes the "(inline)" marks for the rows left in t (after pcol_top_cutoff
  * or a row limit set in t->nrows), as pprof does when it rebuilds its graph
  * from the nodes it keeps: a call then comes from the nearest kept frame. */

@@ -510,23 +510,28 @@ Test(coalesce, raw_and_coalesced_agree_on_boundary_ranges) {
 }
 
 /* --------------------------------------------------- real Rprof data */
-static pcol_file *import(const char *name, int coalesce, void **mem) {
+/* A file of the test data (DIR/NAME) imported as FMT. */
+static pcol_file *import_as(const char *dir, const char *name, int fmt, int coalesce, void **mem) {
   char path[512];
-  snprintf(path, sizeof path, "%s/rprof/%s", testdata_dir(), name);
+  snprintf(path, sizeof path, "%s/%s/%s", testdata_dir(), dir, name);
   pcol_builder *b;
   pcol_error err = {0};
   cr_assert_eq(pcol_builder_new(&b, NULL), 0);
   pcol_import_options o = {0};
-  int rc = pcol_import_path(b, path, PCOL_FMT_RPROF, &o, &err);
+  int rc = pcol_import_path(b, path, (pcol_format)fmt, &o, &err);
   if (rc == PCOL_EUNSUPPORTED) {
     pcol_builder_free(b);
-    cr_skip_test("Rprof import not built: %s", err.message);
+    cr_skip_test("%s import not built: %s", dir, err.message);
   }
-  cr_assert_eq(rc, 0, "%s", err.message);
+  cr_assert_eq(rc, 0, "%s: %s", name, err.message);
   if (coalesce) cr_assert_eq(pcol_builder_coalesce(b, &err), 0, "%s", err.message);
   pcol_file *f = tu_reopen(b, NULL, mem);
   pcol_builder_free(b);
   return f;
+}
+
+static pcol_file *import(const char *name, int coalesce, void **mem) {
+  return import_as("rprof", name, PCOL_FMT_RPROF, coalesce, mem);
 }
 
 Test(real, summaryRprof_reference_values) {
@@ -844,5 +849,90 @@ Test(traces, zero_values_drop_only_pprof_samples) {
   cr_assert_eq(seen.n, 1, "%zu traces", seen.n);
   cr_expect_eq(seen.value[0], 1);
   pcol_close(fl);
+  free(mem);
+}
+
+/* pcol_top_compute_cut names and sorts only the rows the cut keeps: its
+ * rows must be those of compute + cutoff + sort, in the same order, for
+ * every granularity and order (real pprof profiles: inlined frames,
+ * unsymbolized frames, addresses). */
+static void SAME_ROWS(const pcol_top *a, const pcol_top *b, const char *what) {
+  cr_assert_eq(a->nrows, b->nrows, "%s: %zu rows, want %zu", what, b->nrows, a->nrows);
+  for (size_t i = 0; i < a->nrows; i++) {
+    const pcol_top_row *x = &a->rows[i], *y = &b->rows[i];
+    cr_assert(x->name.len == y->name.len && !memcmp(x->name.ptr, y->name.ptr, x->name.len),
+              "%s row %zu: '%.*s', want '%.*s'", what, i, (int)y->name.len, y->name.ptr,
+              (int)x->name.len, x->name.ptr);
+    cr_assert(x->flat == y->flat && x->cum == y->cum && x->inl == y->inl, "%s row %zu", what, i);
+  }
+}
+
+Test(top, cut_before_naming_gives_the_rows_of_compute_cutoff_sort) {
+  SKIP_WITHOUT_TESTDATA();
+  const char *files[] = {"go-cpu-large.pb.gz", "go-heap-allocs-inline.pb.gz",
+                         "cpp-cpu-unsymbolized-mappings.pb.gz", "java-cpu-async-profiler.pb.gz"};
+  const pcol_by bys[] = {PCOL_BY_FUNCTION, PCOL_BY_LINE, PCOL_BY_FILE, PCOL_BY_SOURCE_LINE,
+                         PCOL_BY_ADDRESS};
+  const double fractions[] = {0, 0.005, 0.05};
+  for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+    void *mem;
+    pcol_error err = {0};
+    pcol_file *f = import_as("pprof", files[k], PCOL_FMT_PPROF, 0, &mem);
+    pcol_value_sel v;
+    cr_assert_eq(pcol_value_resolve(f, NULL, NULL, &v, &err), 0, "%s", err.message);
+    size_t cut_some = 0;
+    for (size_t i = 0; i < sizeof bys / sizeof bys[0]; i++)
+      for (size_t j = 0; j < sizeof fractions / sizeof fractions[0]; j++)
+        for (int order = PCOL_SORT_FLAT; order <= PCOL_SORT_NAME; order++) {
+          pcol_top want, got;
+          cr_assert_eq(pcol_top_compute(f, NULL, &v, bys[i], &want, &err), 0, "%s", err.message);
+          pcol_sum wl = -1, gl = -2;
+          size_t wd = pcol_top_cutoff(&want, fractions[j], &wl), gd = 0;
+          pcol_top_sort(&want, (pcol_sort)order);
+          cr_assert_eq(pcol_top_compute_cut(f, NULL, &v, bys[i], fractions[j], (pcol_sort)order,
+                                            &got, &gd, &gl, &err),
+                       0, "%s", err.message);
+          char what[256];
+          snprintf(what, sizeof what, "%s by %d fraction %g order %d", files[k], (int)bys[i],
+                   fractions[j], order);
+          cr_assert_eq(wd, gd, "%s: dropped %zu, want %zu", what, gd, wd);
+          cr_assert(wl == gl, "%s: label cutoff", what);
+          SAME_ROWS(&want, &got, what);
+          cut_some += wd > 0;
+          pcol_top_free(&want);
+          pcol_top_free(&got);
+        }
+    cr_assert(cut_some > 0, "%s: no fraction dropped a row; the test proves nothing", files[k]);
+    pcol_close(f);
+    free(mem);
+  }
+}
+
+/* By line, two functions of one name and file are one row per line (pprof
+ * keys a node by name, file and line); a function without a file is
+ * "NAME :LINE", without a line "NAME FILE". */
+Test(top, line_rows_merge_by_name_file_and_line) {
+  uint32_t src;
+  pcol_builder *b = NEWB(&src, "pprof");
+  uint32_t f1 = FN(b, "f", "a.c"), f2 = FN(b, "f", "a.c"), g = FN(b, "g", ""), m = FN(b, "main", "m.c");
+  uint32_t l1 = LOC(b, f1, 3), l2 = LOC(b, f2, 3), l3 = LOC(b, g, 7), l4 = LOC(b, m, PCOL_NA_I64);
+  SAMPLE(b, src, 0, 0, 2, STK(b, l1, l4, 0), NULL, 0);
+  SAMPLE(b, src, 1, 0, 3, STK(b, l2, l3, l4, 0), NULL, 0);
+  SAMPLE(b, src, 2, 0, 5, STK(b, l3, l1, l4, 0), NULL, 0);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_builder_free(b);
+  pcol_top t;
+  TOP(f, NULL, NULL, PCOL_BY_LINE, &t);
+  EXPECT(&t, "f a.c:3", 5, 10);
+  EXPECT(&t, "g :7", 5, 8);
+  EXPECT(&t, "main m.c", 0, 10);
+  cr_expect_eq(t.nrows, 3);
+  pcol_top_free(&t);
+  TOP(f, NULL, NULL, PCOL_BY_SOURCE_LINE, &t); /* g has no file: its flat goes to its caller */
+  EXPECT(&t, "a.c:3", 10, 10);
+  cr_expect_eq(t.nrows, 1);
+  pcol_top_free(&t);
+  pcol_close(f);
   free(mem);
 }

@@ -123,15 +123,18 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
   int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
   const char *bys = cli_get(cmd, a, "by");
-  if (bys && !strncmp(bys, "label:", 6))
-    rc = pcol_top_by_label(f, &sel, &v, bys + 6, &t, &err);
-  else
-    rc = pcol_top_compute(f, &sel, &v, by, &t, &err);
   pcol_sum cutoff = 0;
   size_t dropped = 0;
+  if (bys && !strncmp(bys, "label:", 6)) {
+    rc = pcol_top_by_label(f, &sel, &v, bys + 6, &t, &err);
+    if (!rc) {
+      dropped = pcol_top_cutoff(&t, fraction, &cutoff);
+      pcol_top_sort(&t, sort);
+    }
+  } else { /* names and sorts only the rows the cut keeps */
+    rc = pcol_top_compute_cut(f, &sel, &v, by, fraction, sort, &t, &dropped, &cutoff, &err);
+  }
   if (!rc) {
-    dropped = pcol_top_cutoff(&t, fraction, &cutoff);
-    pcol_top_sort(&t, sort);
     size_t n = limit < t.nrows ? (size_t)limit : t.nrows, all = t.nrows;
     if (dropped || n < all) { /* pprof's marks come from the graph of the rows it shows */
       t.nrows = n;

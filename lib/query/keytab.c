@@ -51,6 +51,10 @@ static int key_eq(const void *ctx, uint32_t id, const void *key) {
   return t->s[id].len == k->n && (k->n == 0 || memcmp(t->s[id].ptr, k->p, k->n) == 0);
 }
 
+const char *pcol_q_key_store(pcol_q_keytab *t, const char *p, size_t n) {
+  return arena_put(&t->arena, p, n);
+}
+
 uint32_t pcol_q_key_find(const pcol_q_keytab *t, const char *p, size_t n) {
   kkey k = {p, n};
   return pcol_hset_find(&t->h, pcol_hash_bytes(p, n, 7), key_eq, t, &k);

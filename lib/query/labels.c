@@ -499,6 +499,7 @@ int pcol_top_by_label(pcol_file *f, const pcol_select *sel, const pcol_value_sel
     }
     pcol_top_row *r = &out->rows[out->nrows++];
     r->name = p->keys.s[id];
+    r->key = id;
     r->flat = r->cum = k->values[i].value;
   }
   pcol_tags_free(&tg);

@@ -23,7 +23,18 @@ typedef struct entry {
   pcol_str name, file; /* file: cleaned, in the arena */
   int64_t line, start;
   pcol_sum flat, cum;
+  uint32_t fn, rank; /* rank: the order of (name, file) among the entries' functions */
 } entry;
+
+/* What list needs of a function, found once per function (a profile has
+ * 10-100x more lines than functions): its cleaned file in the arena and
+ * whether the regex matches it. */
+typedef struct fninfo {
+  size_t off, len;
+  pcol_str name;
+  int seen, match;
+  uint32_t rank;
+} fninfo;
 
 typedef struct list_priv {
   pcol_top top;    /* owns the names */
@@ -46,11 +57,19 @@ static int str_cmp(pcol_str a, pcol_str b) {
   int c = n ? memcmp(a.ptr, b.ptr, n) : 0;
   return c ? c : a.len == b.len ? 0 : a.len < b.len ? -1 : 1;
 }
+/* Entries by name, file, line: the (name, file) order is the rank of the
+ * function (fn_cmp, once per function), so the sort compares integers. */
 static int entry_cmp(const void *pa, const void *pb) {
   const entry *a = pa, *b = pb;
+  if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
+  return a->line < b->line ? -1 : a->line > b->line;
+}
+static int fn_cmp(const void *pa, const void *pb, void *ctx) {
+  const fninfo *fi = ctx;
+  const char *arena = (const char *)fi[0].name.ptr; /* see pcol_list_compute */
+  const fninfo *a = &fi[*(const uint32_t *)pa], *b = &fi[*(const uint32_t *)pb];
   int c = str_cmp(a->name, b->name);
-  if (!c) c = str_cmp(a->file, b->file);
-  return c ? c : a->line < b->line ? -1 : a->line > b->line;
+  return c ? c : str_cmp((pcol_str){arena + a->off, a->len}, (pcol_str){arena + b->off, b->len});
 }
 
 /* pprof's trimPath (source.go) with no -trim_path: the part of the path up
@@ -265,61 +284,82 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   pcol_q_fctx fc;
   memset(&fc, 0, sizeof fc);
   int rc = p ? PCOL_OK : pcol_oom(err);
-  if (!rc) rc = pcol_top_compute(f, sel, v, by, &p->top, err);
+  if (!rc) rc = pcol_q_top_unnamed(f, sel, v, by, &p->top, err); /* rows by key: no names */
   if (!rc) rc = pcol_q_fctx_init(&fc, f, err);
   if (!rc) rc = pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE, &start_col, err);
   if (!rc && !source_path) source_path = getcwd(cwd, sizeof cwd) ? cwd : ".";
-  const pcol_q_top_priv *tp = p ? p->top.priv_ : NULL;
   if (!rc && !(ents = calloc(p->top.nrows ? p->top.nrows : 1, sizeof *ents))) rc = pcol_oom(err);
-  size_t *foff = NULL; /* file name offsets in the arena (it moves while it grows) */
-  if (!rc && !(foff = calloc(p->top.nrows ? p->top.nrows : 1, sizeof *foff))) rc = pcol_oom(err);
+  fninfo *fi = NULL;
+  uint32_t *ord = NULL; /* the entries' functions, to rank */
+  size_t nord = 0, ord_cap = 0;
+  if (!rc && !(fi = calloc(fc.nfn + 2, sizeof *fi))) rc = pcol_oom(err);
   for (size_t i = 0; !rc && i < p->top.nrows; i++) {
     const pcol_top_row *r = &p->top.rows[i];
-    uint32_t k = pcol_q_key_find(&tp->keys, r->name.ptr, r->name.len);
-    if (!k || k >= tp->key_li_n || tp->key_li[k] == UINT64_MAX) continue; /* not a line */
-    uint64_t li = tp->key_li[k];
+    uint64_t li = pcol_q_top_key_line(&p->top, r->key);
+    if (li == UINT64_MAX) continue; /* not a line */
     uint32_t fn = pcol_view_u32(&fc.ln_fn, li);
-    entry e = {{NULL, 0}, {NULL, 0}, 0, 0, r->flat, r->cum};
-    pcol_str file;
-    if ((rc = pcol_q_fn_string(&fc, fn, &fc.fn_name, &e.name, err))) break;
-    if ((rc = pcol_q_fn_string(&fc, fn, &fc.fn_file, &file, err))) break;
-    if (by == PCOL_BY_LINE && !e.name.ptr) continue; /* top-level code: per file only */
-    if (by == PCOL_BY_SOURCE_LINE) e.name = (pcol_str){NULL, 0}; /* every function's lines */
+    if (fn > fc.nfn) fn = 0; /* no function, as pcol_q_fn_string reads it */
+    fninfo *x = &fi[fn + 1]; /* fi[0]: fn_cmp's context */
+    if (!x->seen) {
+      pcol_str file;
+      x->seen = 1;
+      if ((rc = pcol_q_fn_string(&fc, fn, &fc.fn_name, &x->name, err))) break;
+      if ((rc = pcol_q_fn_string(&fc, fn, &fc.fn_file, &file, err))) break;
+      if (by == PCOL_BY_SOURCE_LINE) x->name = (pcol_str){NULL, 0}; /* every function's lines */
+      x->off = p->arena.len;
+      if (file.ptr && file.len) {
+        /* pprof shows the path trimmed by -source_path's heuristic too */
+        char *tmp = malloc(file.len + 1);
+        if (!tmp) {
+          rc = pcol_oom(err);
+          break;
+        }
+        memcpy(tmp, file.ptr, file.len);
+        tmp[file.len] = 0;
+        const char *t = source_path == cwd ? tmp : trim_path(tmp, source_path);
+        pcol_str ts = {t, strlen(t)};
+        int bad = pcol_q_clean_path(ts, &p->arena);
+        free(tmp);
+        if (bad) {
+          rc = pcol_oom(err);
+          break;
+        }
+      }
+      x->len = p->arena.len - x->off;
+      if (pcol_buf_append(&p->arena, "", 1)) {
+        rc = pcol_oom(err);
+        break;
+      }
+      pcol_str fs = {(const char *)p->arena.data + x->off, x->len};
+      /* top-level code (no name) is listed per file only */
+      x->match = by == PCOL_BY_LINE && !x->name.ptr
+                     ? 0
+                     : pcol_rx_match(&rx, &buf, &cap, by == PCOL_BY_LINE ? x->name : fs);
+      if (x->match < 0) rc = pcol_oom(err);
+      if (x->match > 0 && PCOL_GROW(ord, nord, ord_cap)) rc = pcol_oom(err);
+      if (!rc && x->match > 0) ord[nord++] = fn + 1;
+    }
+    if (x->match <= 0) continue;
+    entry e = {x->name, {NULL, 0}, 0, 0, r->flat, r->cum, fn + 1, 0};
     e.line = pcol_view_i64(&fc.ln_line, li);
     if (e.line == PCOL_NA_I64) e.line = 0;
     e.start = fn && fn <= fc.nfn ? pcol_view_i64(&start_col, fn - 1) : 0;
     if (e.start == PCOL_NA_I64) e.start = 0;
-    foff[nents] = p->arena.len;
-    if (file.ptr && file.len) {
-      /* pprof shows the path trimmed by -source_path's heuristic too */
-      char *tmp = malloc(file.len + 1);
-      if (!tmp) {
-        rc = pcol_oom(err);
-        break;
-      }
-      memcpy(tmp, file.ptr, file.len);
-      tmp[file.len] = 0;
-      const char *t = source_path == cwd ? tmp : trim_path(tmp, source_path);
-      pcol_str ts = {t, strlen(t)};
-      int bad = pcol_q_clean_path(ts, &p->arena);
-      free(tmp);
-      if (bad) {
-        rc = pcol_oom(err);
-        break;
-      }
-    }
-    e.file.len = p->arena.len - foff[nents];
-    if (pcol_buf_append(&p->arena, "", 1)) {
-      rc = pcol_oom(err);
-      break;
-    }
-    pcol_str fs = {(const char *)p->arena.data + foff[nents], e.file.len};
-    int m = pcol_rx_match(&rx, &buf, &cap, by == PCOL_BY_LINE ? e.name : fs);
-    if (m < 0) rc = pcol_oom(err);
-    if (m > 0) ents[nents++] = e;
+    ents[nents++] = e;
   }
-  for (size_t i = 0; !rc && i < nents; i++) ents[i].file.ptr = (const char *)p->arena.data + foff[i];
-  free(foff);
+  if (!rc && nord) { /* rank the functions by (name, file); equal pairs share a rank */
+    fi[0].name.ptr = (const char *)p->arena.data;
+    qsort_r(ord, nord, sizeof *ord, fn_cmp, fi);
+    for (size_t i = 0; i < nord; i++)
+      fi[ord[i]].rank = i && !fn_cmp(&ord[i - 1], &ord[i], fi) ? fi[ord[i - 1]].rank : (uint32_t)i;
+  }
+  for (size_t i = 0; !rc && i < nents; i++) {
+    const fninfo *x = &fi[ents[i].fn];
+    ents[i].file = (pcol_str){(const char *)p->arena.data + x->off, x->len};
+    ents[i].rank = x->rank;
+  }
+  free(fi);
+  free(ord);
   if (!rc && nents) {
     qsort(ents, nents, sizeof *ents, entry_cmp);
     out->blocks = calloc(nents, sizeof *out->blocks);

@@ -160,7 +160,7 @@ int pcol_peek_compute(const pcol_top *t, const char *regex, pcol_peek *out, pcol
   for (size_t k = 0; !rc && k <= nk; k++) node_of[k] = -1;
   /* the rows that match, in the order of t's rows */
   for (size_t i = 0; !rc && i < t->nrows; i++) {
-    uint32_t k = pcol_q_key_find(&p->keys, t->rows[i].name.ptr, t->rows[i].name.len);
+    uint32_t k = t->rows[i].key;
     if (!k || k > nk) continue;
     int m = pcol_rx_match(&rx, &buf, &cap, t->rows[i].name);
     if (m < 0) rc = pcol_oom(err);
@@ -199,7 +199,11 @@ int pcol_peek_compute(const pcol_top *t, const char *regex, pcol_peek *out, pcol
       if (!e->map.k[i]) continue;
       uint64_t k = e->map.k[i] - 1;
       uint32_t from = (uint32_t)(k >> 32), to = (uint32_t)k, id = e->map.v[i];
-      pcol_peek_edge ed = {p->keys.s[from], p->keys.s[to], e->w[id], e->inl[id]};
+      pcol_peek_edge ed = {{NULL, 0}, {NULL, 0}, e->w[id], e->inl[id]};
+      if ((node_of[to] >= 0 || node_of[from] >= 0) &&
+          ((rc = pcol_q_top_name(t, from, &ed.caller, err)) ||
+           (rc = pcol_q_top_name(t, to, &ed.callee, err))))
+        break;
       if (node_of[to] >= 0) {
         pcol_peek_node *nd = &out->nodes[node_of[to]];
         nd->in[nd->nin++] = ed;

@@ -31,6 +31,9 @@ uint32_t pcol_q_key_find(const pcol_q_keytab *t, const char *p, size_t n);
  * copied into the arena; copy = 0: p outlives the table (a file string).
  * PCOL_ENOMEM, or PCOL_ETOOBIG past 2^31 - 2 keys; err is not filled. */
 int pcol_q_key_intern(pcol_q_keytab *t, const char *p, size_t n, int copy, uint32_t *id);
+/* A copy of p[0..n) in t's arena (not interned), valid as long as t; NULL
+ * when out of memory. */
+const char *pcol_q_key_store(pcol_q_keytab *t, const char *p, size_t n);
 void pcol_q_keytab_free(pcol_q_keytab *t);
 
 /* ------------------------------------------------- file column cache */
@@ -64,12 +67,15 @@ extern const char *const pcol_q_rprof_alloc_types[PCOL_Q_RPROF_ALLOC_NTYPES];
 /* ------------------------------------------------ for the report page */
 /* top.c: the keys pcol_top_compute adds up under, per location (a CSR:
  * the distinct keys of location l are loc_keys[loc_koff[l] ..
- * loc_koff[l + 1]), innermost first; location 0 has none); nokey is the
+ * loc_koff[l + 1]), innermost first; location 0 has none), the name of
+ * each key (name[1..n]; names may repeat where pprof's nodes do) and the
  * key of "<no location>". */
+struct pcol_q_topctx;
 typedef struct pcol_q_topkeys {
   uint64_t nloc;
-  uint32_t *loc_koff, *loc_keys, nokey;
-  pcol_q_keytab keys;
+  uint32_t *loc_koff, *loc_keys, nokey, n;
+  pcol_str *name;
+  struct pcol_q_topctx *ctx_; /* owns the names */
 } pcol_q_topkeys;
 int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, pcol_q_topkeys *out,
                     pcol_error *err);
@@ -94,13 +100,20 @@ void pcol_q_inl_free(pcol_q_inl_state *s);
  * Appended to out.  The rows of top and the frames of traces. */
 int pcol_q_unsymbolized_name(const pcol_q_fctx *fc, uint32_t loc, pcol_buf *out, pcol_error *err);
 typedef struct pcol_q_top_priv {
-  pcol_q_keytab keys;
+  pcol_q_keytab keys;          /* pcol_top_by_label: the values' names */
   pcol_q_inl_state is;
-  /* BY_LINE / BY_SOURCE_LINE: the location_lines row a key was first made
-   * from (key_li[key], UINT64_MAX for a key of no line), for list.c */
-  uint64_t *key_li;
-  size_t key_li_n;
+  struct pcol_q_topctx *ctx;   /* pcol_top_compute: its keys, and what names them */
 } pcol_q_top_priv;
+/* The name of key k of t (0 = none: {NULL, 0}); a line-level name is
+ * composed on first use and kept until pcol_top_free. */
+int pcol_q_top_name(const pcol_top *t, uint32_t k, pcol_str *out, pcol_error *err);
+/* BY_LINE / BY_SOURCE_LINE: the location_lines row key k was first made
+ * from, UINT64_MAX for a key of no line (list.c). */
+uint64_t pcol_q_top_key_line(const pcol_top *t, uint32_t k);
+/* pcol_top_compute without names and in no order (rows[i].key only): for a
+ * view that reads the keys' lines (list.c). */
+int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
+                       pcol_top *out, pcol_error *err);
 /* ftree.c: the frame-tree node of each stack node (nstacks + 1 entries,
  * index 0 = the root), valid until pcol_ftree_free. */
 const uint32_t *pcol_q_ftree_stack_nodes(const pcol_ftree *t);

@@ -162,11 +162,11 @@ static void col_f64(rep *r, const char *name, const double *v, uint64_t n) {
 
 /* ------------------------------------------------------------ pieces */
 
-static int names_of(rep *r, const pcol_q_keytab *k) {
+static int names_of(rep *r, const pcol_str *s, uint32_t n) { /* s[1..n] */
   put(r, "[", 1);
-  for (uint32_t i = 1; i <= k->n; i++) {
+  for (uint32_t i = 1; i <= n; i++) {
     if (i > 1) put(r, ",", 1);
-    jpstr(r, k->s[i]);
+    jpstr(r, s[i]);
   }
   put(r, "]", 1);
   return r->rc;
@@ -179,8 +179,8 @@ static int str_cmp_bytes(pcol_str x, pcol_str y) {
 }
 
 static int key_cmp(const void *a, const void *b, void *ctx) {
-  const pcol_q_keytab *k = ctx;
-  return str_cmp_bytes(k->s[*(const uint32_t *)a], k->s[*(const uint32_t *)b]);
+  const pcol_str *s = ctx;
+  return str_cmp_bytes(s[*(const uint32_t *)a], s[*(const uint32_t *)b]);
 }
 
 /* One key set of top: names, their byte order (top sorts ties by name
@@ -189,7 +189,7 @@ static int keyset(rep *r, const pcol_select *sel, pcol_by by, int unnamed, pcol_
   static const char *const byname[] = {"function", "line", "file"};
   pcol_q_topkeys k;
   PCOL_RETURN_NOT_OK(pcol_q_top_keys(r->f, sel, by, &k, err));
-  uint32_t n = k.keys.n;
+  uint32_t n = k.n;
   uint32_t *ord = malloc(((size_t)n + 1) * sizeof *ord);
   uint32_t *rank = malloc(((size_t)n + 1) * sizeof *rank);
   if (!ord || !rank) {
@@ -199,11 +199,11 @@ static int keyset(rep *r, const pcol_select *sel, pcol_by by, int unnamed, pcol_
     return pcol_oom(err);
   }
   for (uint32_t i = 0; i < n; i++) ord[i] = i + 1;
-  qsort_r(ord, n, sizeof *ord, key_cmp, &k.keys);
+  qsort_r(ord, n, sizeof *ord, key_cmp, k.name);
   rank[0] = 0;
   for (uint32_t i = 0; i < n; i++) rank[ord[i]] = i + 1;
   putf(r, "{\"by\":\"%s\",\"unnamed\":%d,\"nokey\":%u,\"names\":", byname[by], unnamed, k.nokey);
-  names_of(r, &k.keys);
+  names_of(r, k.name, k.n);
   put(r, ",", 1);
   col_u32(r, "rank", rank, (uint64_t)n + 1);
   put(r, ",", 1);
@@ -262,7 +262,7 @@ static int frame_tree(rep *r, pcol_ftree *t, pcol_error *err) {
     return pcol_oom(err);
   }
   putf(r, "\"ftree\":{\"n\":%u,\"names\":", t->n);
-  names_of(r, &names);
+  names_of(r, names.s, names.n);
   put(r, ",", 1);
   col_u32(r, "parent", t->parent, t->n);
   put(r, ",", 1);
@@ -375,7 +375,7 @@ static int threads(rep *r, pcol_error *err) {
     put(r, "\"threads\":{\"key\":", 17);
     jstr(r, THREAD_KEYS[best], strlen(THREAD_KEYS[best]));
     put(r, ",\"names\":", 9);
-    names_of(r, &names);
+    names_of(r, names.s, names.n);
     put(r, ",", 1);
     col(r, "col", r->tmp, r->ns);
     put(r, "},", 2);

@@ -9,8 +9,9 @@
  * the nodes where the key appears with no ancestor holding it, which counts
  * a key once per sample however often it recurses (pprof -top,
  * summaryRprof).  The keys of each location are found once (a CSR array of
- * distinct keys per location), and names are interned per function, not
- * per frame.
+ * distinct keys per location).  Function names are interned per function;
+ * a line-level key is an identity (function prefix, line, address), and
+ * only the rows a view prints are named and sorted (pcol_top_compute_cut).
  */
 #include "query.h"
 
@@ -26,10 +27,18 @@ void pcol_q_inl_free(pcol_q_inl_state *s) {
 }
 
 
-typedef struct topctx {
+typedef struct pcol_q_topctx {
   pcol_q_fctx fc;
+  /* The keys.  By function or file they are the names.  By line, address
+   * or source line (composed) they are identities, and the name of a key is
+   * made from it only when asked (ctx_name): a line-level profile has 10-100x
+   * more keys than `pcol top` prints, and composing, hashing and sorting
+   * the names of all of them was most of the view's time.  An identity is
+   * the tag 'L' + the line's parts (line_id) or the tag 'N' + a name (a
+   * frame named after its mapping, "<no location>"). */
   pcol_q_keytab keys;
   pcol_by by;
+  int composed;
   uint32_t *fn_key; /* function id -> key (UINT32_MAX = not yet) */
   uint32_t *loc_koff, *loc_keys; /* CSR: distinct keys of each location, innermost first */
   uint32_t *loc_aoff, *loc_all;  /* CSR: every key of each location, innermost first, with
@@ -39,13 +48,42 @@ typedef struct topctx {
   uint64_t *stamp;      /* build_loc_keys: stamp[key] = the last location that had it */
   const pcol_filter *flt; /* the selection's filters (hidden lines) */
   size_t stamp_cap;
-  pcol_buf scratch;     /* line_key: the name being composed */
+  pcol_buf scratch;     /* a name or an identity being composed */
   uint64_t cur_addr;    /* BY_ADDRESS: the address of the location being keyed */
-  uint64_t *fn_pre;     /* BY_LINE: function -> "NAME FILE" offset in pre + 1 (0 = not yet) */
-  pcol_buf pre;         /* BY_LINE: the names of functions with their cleaned paths */
+  pcol_q_keytab pres;   /* composed: the fixed part of a function's line names (fn_prefix) */
+  uint32_t *fn_pid;     /* function -> its id in pres, bit 31 = it has a file (0 = not yet) */
+  pcol_str *names;      /* composed: names made so far (ptr NULL = not yet) */
+  size_t names_n;
   uint64_t *key_li;     /* BY_LINE, BY_SOURCE_LINE: a key's first line row */
   size_t key_li_cap;
 } topctx;
+
+/* What build_loc_keys leaves behind that the result does not need. */
+static void ctx_free_temps(topctx *t) {
+  free(t->fn_key);
+  free(t->loc_koff);
+  free(t->loc_keys);
+  free(t->loc_aoff);
+  free(t->loc_all);
+  free(t->stamp);
+  t->fn_key = t->loc_koff = t->loc_keys = t->loc_aoff = t->loc_all = NULL;
+  t->stamp = NULL;
+  t->stamp_cap = 0;
+}
+
+static void ctx_free(topctx *t) {
+  if (!t) return;
+  ctx_free_temps(t);
+  pcol_buf_free(&t->fc.scratch);
+  pcol_buf_free(&t->scratch);
+  pcol_q_keytab_free(&t->keys);
+  pcol_q_keytab_free(&t->pres);
+  pcol_q_inl_free(&t->is);
+  free(t->fn_pid);
+  free(t->names);
+  free(t->key_li);
+  free(t);
+}
 
 /* Rprof stores top-level code refs as functions without a name, which
  * summaryRprof does not count as functions; pprof shows a function without
@@ -77,10 +115,10 @@ static pcol_str basename_of(pcol_str s) {
 
 /* BY_ADDRESS: the current location's address ("%016x" and a space to come),
  * at the start of t->scratch */
-static int address_prefix(topctx *t, pcol_error *err) {
-  if (t->by != PCOL_BY_ADDRESS || !t->cur_addr) return PCOL_OK;
+static int address_prefix(topctx *t, uint64_t addr, pcol_error *err) {
+  if (t->by != PCOL_BY_ADDRESS || !addr) return PCOL_OK;
   char a[24];
-  int n = snprintf(a, sizeof a, "%016llx", (unsigned long long)t->cur_addr);
+  int n = snprintf(a, sizeof a, "%016llx", (unsigned long long)addr);
   return pcol_buf_append(&t->scratch, a, (size_t)n) ? pcol_oom(err) : PCOL_OK;
 }
 
@@ -100,14 +138,27 @@ int pcol_q_unsymbolized_name(const pcol_q_fctx *fc, uint32_t loc, pcol_buf *out,
   return PCOL_OK;
 }
 
+/* The key of a name: the name itself, or when the keys are composed, the
+ * tag 'N' and the name. */
+static int name_key(topctx *t, const char *p, size_t n, uint32_t *key, pcol_error *err) {
+  if (!t->composed) return pcol_q_key_intern(&t->keys, p, n, 1, key) ? pcol_oom(err) : PCOL_OK;
+  char *b = malloc(n + 1);
+  if (!b) return pcol_oom(err);
+  b[0] = 'N';
+  if (n) memcpy(b + 1, p, n);
+  int rc = pcol_q_key_intern(&t->keys, b, n + 1, 1, key);
+  free(b);
+  return rc ? pcol_oom(err) : PCOL_OK;
+}
+
 static int mapping_key(topctx *t, uint32_t loc, uint32_t *key, pcol_error *err) {
   /* a location without lines: pprof folds these per mapping (per address
    * too, by address) */
   t->scratch.len = 0;
-  PCOL_RETURN_NOT_OK(address_prefix(t, err));
+  PCOL_RETURN_NOT_OK(address_prefix(t, t->cur_addr, err));
   if (t->scratch.len && pcol_buf_append(&t->scratch, " ", 1)) return pcol_oom(err);
   PCOL_RETURN_NOT_OK(pcol_q_unsymbolized_name(&t->fc, loc, &t->scratch, err));
-  return pcol_q_key_intern(&t->keys, (const char *)t->scratch.data, t->scratch.len, 1, key);
+  return name_key(t, (const char *)t->scratch.data, t->scratch.len, key, err);
 }
 
 /* pprof's file name in a node: the prefixes /proc/self/cwd/./ and
@@ -155,6 +206,117 @@ int pcol_q_clean_path(pcol_str p, pcol_buf *out) {
   return PCOL_OK;
 }
 
+/* The fixed part of the names of function fn's lines, interned in t->pres
+ * once per function (cleaning a path is the costly part of a name): by
+ * source line the cleaned path, else "NAME FILE" (either may be missing).
+ * *pid = its id, *hasfile = the function has a file. */
+static int fn_prefix(topctx *t, uint32_t fn, uint32_t *pid, int *hasfile, pcol_error *err) {
+  if (!t->fn_pid[fn]) {
+    pcol_str name = {NULL, 0}, file;
+    PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, &t->fc.fn_file, &file, err));
+    int hf = file.ptr && file.len;
+    if (t->by != PCOL_BY_SOURCE_LINE)
+      PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, &t->fc.fn_name, &name, err));
+    t->scratch.len = 0;
+    if (name.ptr && name.len && pcol_buf_append(&t->scratch, name.ptr, name.len))
+      return pcol_oom(err);
+    if (hf) {
+      if (name.ptr && name.len && pcol_buf_append(&t->scratch, " ", 1)) return pcol_oom(err);
+      if (pcol_q_clean_path(file, &t->scratch)) return pcol_oom(err);
+    }
+    uint32_t id;
+    if (pcol_q_key_intern(&t->pres, (const char *)t->scratch.data, t->scratch.len, 1, &id))
+      return pcol_oom(err);
+    t->fn_pid[fn] = id | (hf ? 0x80000000u : 0);
+  }
+  *pid = t->fn_pid[fn] & 0x7fffffffu;
+  *hasfile = (int)(t->fn_pid[fn] >> 31);
+  return PCOL_OK;
+}
+
+/* A composed key's identity: 'L', the address (BY_ADDRESS, else 0), the
+ * line (NA: none), the prefix id and the mode (0/1: by line or address,
+ * without or with a file; 2: by source line).  Two lines have one key
+ * exactly when pprof's nodes for them are one (graph.go NodeInfo: address,
+ * name, file, line). */
+enum { LINE_ID_LEN = 1 + 8 + 8 + 4 + 1 };
+typedef struct line_id {
+  uint64_t addr;
+  int64_t line;
+  uint32_t pid;
+  uint8_t mode;
+} line_id;
+
+static int line_id_key(topctx *t, const line_id *l, uint32_t *key, pcol_error *err) {
+  char b[LINE_ID_LEN];
+  b[0] = 'L';
+  memcpy(b + 1, &l->addr, 8);
+  memcpy(b + 9, &l->line, 8);
+  memcpy(b + 17, &l->pid, 4);
+  b[21] = (char)l->mode;
+  return pcol_q_key_intern(&t->keys, b, sizeof b, 1, key) ? pcol_oom(err) : PCOL_OK;
+}
+
+/* The name of a composed 'L' key, appended to t->scratch: by source line
+ * "FILE:LINE"; by line pprof -lines' "FUNCTION FILE:LINE" with the full
+ * path (NameComponents in pprof's graph.go): without a line "FUNCTION
+ * FILE", without a file "FUNCTION :LINE"; by address the same after the
+ * address ("%016x"). */
+static int line_name(topctx *t, pcol_str id, pcol_error *err) {
+  line_id l;
+  memcpy(&l.addr, id.ptr + 1, 8);
+  memcpy(&l.line, id.ptr + 9, 8);
+  memcpy(&l.pid, id.ptr + 17, 4);
+  l.mode = (uint8_t)id.ptr[21];
+  pcol_str pre = l.pid && l.pid <= t->pres.n ? t->pres.s[l.pid] : (pcol_str){NULL, 0};
+  char num[32];
+  int n = l.line == PCOL_NA_I64 ? 0 : snprintf(num, sizeof num, ":%lld", (long long)l.line);
+  if (l.mode == 2)
+    return pcol_buf_append(&t->scratch, pre.ptr, pre.len) ||
+                   pcol_buf_append(&t->scratch, num, (size_t)n)
+               ? pcol_oom(err)
+               : PCOL_OK;
+  PCOL_RETURN_NOT_OK(address_prefix(t, l.addr, err));
+  if (pre.len) {
+    if (t->scratch.len && pcol_buf_append(&t->scratch, " ", 1)) return pcol_oom(err);
+    if (pcol_buf_append(&t->scratch, pre.ptr, pre.len)) return pcol_oom(err);
+  }
+  if (n) { /* pprof: "%s:%d" of file and line, even with no file */
+    if (!l.mode && t->scratch.len && pcol_buf_append(&t->scratch, " ", 1)) return pcol_oom(err);
+    if (pcol_buf_append(&t->scratch, num, (size_t)n)) return pcol_oom(err);
+  }
+  return PCOL_OK;
+}
+
+/* The name of key k ({NULL, 0} for none): see topctx. */
+static int ctx_name(topctx *t, uint32_t k, pcol_str *out, pcol_error *err) {
+  *out = (pcol_str){NULL, 0};
+  if (!k || k > t->keys.n) return PCOL_OK;
+  pcol_str s = t->keys.s[k];
+  if (!t->composed) {
+    *out = s;
+    return PCOL_OK;
+  }
+  if (s.ptr[0] == 'N') {
+    *out = (pcol_str){s.ptr + 1, s.len - 1};
+    return PCOL_OK;
+  }
+  if (!t->names) { /* the keys are all made before the first name is asked */
+    if (!(t->names = calloc((size_t)t->keys.n + 1, sizeof *t->names))) return pcol_oom(err);
+    t->names_n = (size_t)t->keys.n + 1;
+  }
+  if (k >= t->names_n) return pcol_error_set(err, PCOL_EINVAL, "key %u made after its names", k);
+  if (!t->names[k].ptr) {
+    t->scratch.len = 0;
+    PCOL_RETURN_NOT_OK(line_name(t, s, err));
+    const char *p = pcol_q_key_store(&t->keys, (const char *)t->scratch.data, t->scratch.len);
+    if (!p) return pcol_oom(err);
+    t->names[k] = (pcol_str){p, t->scratch.len};
+  }
+  *out = t->names[k];
+  return PCOL_OK;
+}
+
 /* The key of one line row (0 = this frame has none). */
 static int line_key(topctx *t, uint64_t li, uint32_t *key, pcol_error *err) {
   *key = 0;
@@ -173,65 +335,23 @@ static int line_key(topctx *t, uint64_t li, uint32_t *key, pcol_error *err) {
     t->fn_key[fn] = *key;
     return PCOL_OK;
   }
+  line_id l = {0, pcol_view_i64(&t->fc.ln_line, li), 0, 2};
+  int hasfile;
   if (t->by == PCOL_BY_SOURCE_LINE) { /* "FILE:LINE", only frames that have both */
-    int64_t line = pcol_view_i64(&t->fc.ln_line, li);
-    pcol_str file;
-    if (line == 0 || line == PCOL_NA_I64) return PCOL_OK;
-    PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, &t->fc.fn_file, &file, err));
-    if (!file.ptr || !file.len) return PCOL_OK;
-    char num[32];
-    int n = snprintf(num, sizeof num, ":%lld", (long long)line);
-    t->scratch.len = 0;
-    if (pcol_q_clean_path(file, &t->scratch) || pcol_buf_append(&t->scratch, num, (size_t)n))
-      return pcol_oom(err);
-    return pcol_q_key_intern(&t->keys, (const char *)t->scratch.data, t->scratch.len, 1, key);
+    if (l.line == 0 || l.line == PCOL_NA_I64) return PCOL_OK;
+    PCOL_RETURN_NOT_OK(fn_prefix(t, fn, &l.pid, &hasfile, err));
+    return hasfile ? line_id_key(t, &l, key, err) : PCOL_OK;
   }
-  /* BY_LINE: pprof -lines' name, "FUNCTION FILE:LINE" with the full path
-   * (NameComponents in pprof's graph.go): without a line "FUNCTION FILE",
-   * without a file "FUNCTION".  A frame with no line is skipped for Rprof
+  /* BY_LINE, BY_ADDRESS.  A frame with no line is skipped for Rprof
    * sources, as summaryRprof(lines = "show") keeps only locations. */
-  int64_t line = pcol_view_i64(&t->fc.ln_line, li);
-  if (line == 0) line = PCOL_NA_I64; /* pprof: line 0 is no line */
-  if (line == PCOL_NA_I64 && !t->unnamed_is_frame) return PCOL_OK;
-  pcol_str name, file;
-  PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, &t->fc.fn_file, &file, err));
-  t->scratch.len = 0;
-  PCOL_RETURN_NOT_OK(address_prefix(t, err));
-  size_t base = t->scratch.len;
-  /* "NAME FILE" once per function (a profile has many lines a function,
-   * and cleaning a path is the costly part), then ":LINE" */
-  if (!t->fn_pre[fn]) {
-    PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, &t->fc.fn_name, &name, err));
-    size_t at = t->pre.len;
-    uint32_t len = 0;
-    if (pcol_buf_append(&t->pre, &len, sizeof len)) return pcol_oom(err);
-    if (name.ptr && name.len && pcol_buf_append(&t->pre, name.ptr, name.len)) return pcol_oom(err);
-    if (file.ptr && file.len) {
-      if (name.ptr && name.len && pcol_buf_append(&t->pre, " ", 1)) return pcol_oom(err);
-      if (pcol_q_clean_path(file, &t->pre)) return pcol_oom(err);
-    }
-    len = (uint32_t)(t->pre.len - at - sizeof len);
-    memcpy(t->pre.data + at, &len, sizeof len);
-    t->fn_pre[fn] = at + 1;
-  }
-  {
-    uint32_t len;
-    memcpy(&len, t->pre.data + t->fn_pre[fn] - 1, sizeof len);
-    if (len) {
-      if (t->scratch.len && pcol_buf_append(&t->scratch, " ", 1)) return pcol_oom(err);
-      if (pcol_buf_append(&t->scratch, t->pre.data + t->fn_pre[fn] - 1 + sizeof len, len))
-        return pcol_oom(err);
-    }
-  }
-  if (line != PCOL_NA_I64) { /* pprof: "%s:%d" of file and line, even with no file */
-    char num[32];
-    int n = snprintf(num, sizeof num, ":%lld", (long long)line);
-    if (!(file.ptr && file.len) && t->scratch.len && pcol_buf_append(&t->scratch, " ", 1))
-      return pcol_oom(err);
-    if (pcol_buf_append(&t->scratch, num, (size_t)n)) return pcol_oom(err);
-  }
-  if (t->scratch.len == base) return PCOL_OK; /* nothing known: the location's mapping names it */
-  return pcol_q_key_intern(&t->keys, (const char *)t->scratch.data, t->scratch.len, 1, key);
+  if (l.line == 0) l.line = PCOL_NA_I64; /* pprof: line 0 is no line */
+  if (l.line == PCOL_NA_I64 && !t->unnamed_is_frame) return PCOL_OK;
+  PCOL_RETURN_NOT_OK(fn_prefix(t, fn, &l.pid, &hasfile, err));
+  if (l.line == PCOL_NA_I64 && !t->pres.s[l.pid].len)
+    return PCOL_OK; /* nothing known: the location's mapping names it */
+  l.addr = t->by == PCOL_BY_ADDRESS ? t->cur_addr : 0;
+  l.mode = (uint8_t)hasfile;
+  return line_id_key(t, &l, key, err);
 }
 
 static int build_loc_keys(topctx *t, pcol_error *err) {
@@ -243,10 +363,8 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
   t->fn_key = malloc((c->nfn + 1) * sizeof *t->fn_key);
   if (!t->loc_koff || !t->loc_keys || !t->loc_aoff || !t->loc_all || !t->fn_key)
     return pcol_oom(err);
-  /* line_key's last branch (BY_LINE, BY_ADDRESS) names lines with it */
-  if (t->by != PCOL_BY_FUNCTION && t->by != PCOL_BY_FILE && t->by != PCOL_BY_SOURCE_LINE &&
-      !(t->fn_pre = calloc(c->nfn + 1, sizeof *t->fn_pre)))
-    return pcol_oom(err);
+  t->composed = t->by != PCOL_BY_FUNCTION && t->by != PCOL_BY_FILE;
+  if (t->composed && !(t->fn_pid = calloc(c->nfn + 1, sizeof *t->fn_pid))) return pcol_oom(err);
   uint32_t ka = 0;
   t->loc_aoff[0] = t->loc_aoff[1] = 0;
   for (uint64_t i = 0; i <= c->nfn; i++) t->fn_key[i] = UINT32_MAX;
@@ -465,12 +583,12 @@ int pcol_top_mark_inline(pcol_top *t, pcol_error *err) {
   int rc = PCOL_OK;
   if (!kept || !inl) rc = pcol_oom(err);
   for (size_t i = 0; !rc && i < t->nrows; i++) {
-    uint32_t k = pcol_q_key_find(&p->keys, t->rows[i].name.ptr, t->rows[i].name.len);
+    uint32_t k = t->rows[i].key;
     if (k && k <= p->is.nkeys) kept[k] = 1;
   }
   if (!rc) rc = inline_marks(&p->is, kept, inl, err);
   for (size_t i = 0; !rc && i < t->nrows; i++) {
-    uint32_t k = pcol_q_key_find(&p->keys, t->rows[i].name.ptr, t->rows[i].name.len);
+    uint32_t k = t->rows[i].key;
     t->rows[i].inl = k && k <= p->is.nkeys ? inline_of(inl[k]) : PCOL_INLINE_NONE;
   }
   free(kept);
@@ -613,7 +731,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   if ((rc = pcol_q_weights(c->f, sel, &flt, v, &w, &out->total, err))) goto done;
   if ((rc = build_loc_keys(t, err))) goto done;
   uint32_t nokey;
-  if ((rc = pcol_q_key_intern(&t->keys, "<no location>", 13, 0, &nokey))) goto done;
+  if ((rc = name_key(t, "<no location>", 13, &nokey, err))) goto done;
   size_t nk = (size_t)t->keys.n + 1;
   if (nk > 0x7fffffffu || c->nloc > 0x7fffffffu) { /* the walk's high bit (below) */
     rc = pcol_error_set(err, PCOL_ETOOBIG, "more than 2^31 names or locations");
@@ -717,14 +835,13 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   nr = 0;
   for (size_t k = 1; k < nk; k++)
     if (flat[k] != 0 || cum[k] != 0) {
-      out->rows[nr].name = t->keys.s[k];
+      out->rows[nr].key = (uint32_t)k; /* named by the caller (pcol_q_top_name) */
       out->rows[nr].flat = flat[k];
       out->rows[nr].cum = cum[k];
       out->rows[nr].inl = inline_of(inl[k]); /* see inline_marks */
       nr++;
     }
   out->nrows = nr;
-  qsort(out->rows, nr, sizeof *out->rows, row_cmp);
 done:
   free(w);
   free(sub);
@@ -741,52 +858,90 @@ done:
   return rc;
 }
 
-int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
-                     pcol_top *out, pcol_error *err) {
+/* A context for f, by and the selection's sources. */
+static int ctx_new(pcol_file *f, const pcol_select *sel, pcol_by by, topctx **out,
+                   pcol_error *err) {
+  topctx *t = *out = calloc(1, sizeof *t);
+  if (!t) return pcol_oom(err);
+  t->by = by;
+  int rc = unnamed_functions_are_frames(f, sel, &t->unnamed_is_frame, err);
+  if (!rc) rc = pcol_q_fctx_init(&t->fc, f, err);
+  if (rc) {
+    ctx_free(t);
+    *out = NULL;
+  }
+  return rc;
+}
+
+/* The rows, unnamed and in no order, with the context kept in the result
+ * (its keys name the rows later: pcol_q_top_name). */
+int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
+                       pcol_top *out, pcol_error *err) {
   memset(out, 0, sizeof *out);
+  if ((unsigned)by > PCOL_BY_ADDRESS) return pcol_error_set(err, PCOL_EINVAL, "no such granularity");
   if (pcol_rows(f, PCOL_T_STACKS) >= 0x7fffffffu)
     return pcol_error_set(err, PCOL_ETOOBIG, "too many stack nodes");
-  topctx t;
-  memset(&t, 0, sizeof t);
-  t.by = by;
-  int rc = unnamed_functions_are_frames(f, sel, &t.unnamed_is_frame, err);
-  if (!rc) rc = pcol_q_fctx_init(&t.fc, f, err);
-  if (!rc) {
-    out->value = *v;
-    rc = top_run(&t, sel, v, out, err);
-  }
-  pcol_buf_free(&t.fc.scratch);
-  pcol_buf_free(&t.scratch);
-  free(t.fn_key);
-  free(t.fn_pre);
-  pcol_buf_free(&t.pre);
-  free(t.loc_koff);
-  free(t.loc_keys);
-  free(t.loc_aoff);
-  free(t.loc_all);
-  free(t.stamp);
+  pcol_q_top_priv *p = calloc(1, sizeof *p);
+  topctx *t = NULL;
+  int rc = p ? ctx_new(f, sel, by, &t, err) : pcol_oom(err);
   if (rc) {
-    free(t.key_li);
-    free(out->rows);
-    pcol_q_keytab_free(&t.keys);
-    pcol_q_inl_free(&t.is);
-    memset(out, 0, sizeof *out);
+    free(p);
     return rc;
   }
-  pcol_q_top_priv *p = malloc(sizeof *p);
-  if (!p) {
-    free(t.key_li);
-    free(out->rows);
-    pcol_q_keytab_free(&t.keys);
-    pcol_q_inl_free(&t.is);
-    memset(out, 0, sizeof *out);
-    return pcol_oom(err);
-  }
-  p->keys = t.keys;
-  p->is = t.is;
-  p->key_li = t.key_li;
-  p->key_li_n = t.key_li_cap;
+  out->value = *v;
+  rc = top_run(t, sel, v, out, err);
+  ctx_free_temps(t);
+  p->is = t->is; /* moved: the "(inline)" marks and peek read it */
+  memset(&t->is, 0, sizeof t->is);
+  p->ctx = t;
   out->priv_ = p;
+  if (rc) pcol_top_free(out);
+  return rc;
+}
+
+int pcol_q_top_name(const pcol_top *t, uint32_t k, pcol_str *out, pcol_error *err) {
+  const pcol_q_top_priv *p = t->priv_;
+  *out = (pcol_str){NULL, 0};
+  if (!p) return PCOL_OK;
+  if (!p->ctx) { /* pcol_top_by_label: the names are the keys */
+    if (k && k <= p->keys.n) *out = p->keys.s[k];
+    return PCOL_OK;
+  }
+  return ctx_name(p->ctx, k, out, err);
+}
+
+uint64_t pcol_q_top_key_line(const pcol_top *t, uint32_t k) {
+  const pcol_q_top_priv *p = t->priv_;
+  const topctx *c = p ? p->ctx : NULL;
+  return c && k < c->key_li_cap ? c->key_li[k] : UINT64_MAX;
+}
+
+static int name_rows(pcol_top *t, pcol_error *err) {
+  for (size_t i = 0; i < t->nrows; i++)
+    PCOL_RETURN_NOT_OK(pcol_q_top_name(t, t->rows[i].key, &t->rows[i].name, err));
+  return PCOL_OK;
+}
+
+int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
+                     pcol_top *out, pcol_error *err) {
+  int rc = pcol_q_top_unnamed(f, sel, v, by, out, err);
+  if (!rc && (rc = name_rows(out, err))) pcol_top_free(out);
+  if (!rc) pcol_top_sort(out, PCOL_SORT_FLAT);
+  return rc;
+}
+
+int pcol_top_compute_cut(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                         pcol_by by, double fraction, pcol_sort order, pcol_top *out,
+                         size_t *dropped, pcol_sum *label_cutoff, pcol_error *err) {
+  int rc = pcol_q_top_unnamed(f, sel, v, by, out, err);
+  if (rc) return rc;
+  size_t d = pcol_top_cutoff(out, fraction, label_cutoff);
+  if (dropped) *dropped = d;
+  if ((rc = name_rows(out, err))) {
+    pcol_top_free(out);
+    return rc;
+  }
+  pcol_top_sort(out, order);
   return PCOL_OK;
 }
 
@@ -797,7 +952,7 @@ void pcol_top_free(pcol_top *t) {
     pcol_q_top_priv *p = t->priv_;
     pcol_q_keytab_free(&p->keys);
     pcol_q_inl_free(&p->is);
-    free(p->key_li);
+    ctx_free(p->ctx);
     free(p);
   }
   memset(t, 0, sizeof *t);
@@ -810,27 +965,20 @@ void pcol_top_free(pcol_top *t) {
 int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, pcol_q_topkeys *out,
                     pcol_error *err) {
   memset(out, 0, sizeof *out);
-  topctx t;
-  memset(&t, 0, sizeof t);
-  t.by = by;
-  int rc = unnamed_functions_are_frames(f, sel, &t.unnamed_is_frame, err);
-  if (!rc) rc = pcol_q_fctx_init(&t.fc, f, err);
-  if (!rc) rc = build_loc_keys(&t, err);
-  if (!rc && (rc = pcol_q_key_intern(&t.keys, "<no location>", 13, 0, &out->nokey)))
-    rc = pcol_oom(err);
-  pcol_buf_free(&t.fc.scratch);
-  pcol_buf_free(&t.scratch);
-  free(t.fn_key);
-  free(t.fn_pre);
-  pcol_buf_free(&t.pre);
-  free(t.stamp);
-  free(t.key_li);
-  free(t.loc_aoff); /* the inline marks' arrays: top_run's, not the page's */
-  free(t.loc_all);
-  out->nloc = t.fc.nloc;
-  out->loc_koff = t.loc_koff;
-  out->loc_keys = t.loc_keys;
-  out->keys = t.keys;
+  topctx *t;
+  int rc = ctx_new(f, sel, by, &t, err);
+  if (rc) return rc;
+  rc = build_loc_keys(t, err);
+  if (!rc) rc = name_key(t, "<no location>", 13, &out->nokey, err);
+  if (!rc && !(out->name = calloc((size_t)t->keys.n + 1, sizeof *out->name))) rc = pcol_oom(err);
+  for (uint32_t k = 1; !rc && k <= t->keys.n; k++) rc = ctx_name(t, k, &out->name[k], err);
+  out->n = t->keys.n;
+  out->nloc = t->fc.nloc;
+  out->loc_koff = t->loc_koff; /* the page's: the others are top_run's */
+  out->loc_keys = t->loc_keys;
+  t->loc_koff = t->loc_keys = NULL;
+  ctx_free_temps(t);
+  out->ctx_ = t;
   if (rc) pcol_q_topkeys_free(out);
   return rc;
 }
@@ -838,6 +986,7 @@ int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, pcol_q_top
 void pcol_q_topkeys_free(pcol_q_topkeys *k) {
   free(k->loc_koff);
   free(k->loc_keys);
-  pcol_q_keytab_free(&k->keys);
+  free(k->name);
+  ctx_free(k->ctx_);
   memset(k, 0, sizeof *k);
 }
