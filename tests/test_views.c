@@ -763,6 +763,20 @@ Test(top, cum_once_whatever_the_order_of_stack_nodes) {
     cr_assert_eq(t.nrows, 2, "order %d: %zu rows", interleaved, t.nrows);
     EXPECT(&t, "r", 5, 12); /* 3000 frames deep, counted once a sample */
     EXPECT(&t, "leaf", 7, 7);
+    /* peek walks the same way (path walk, or the tree when interleaved) */
+    pcol_peek pk;
+    pcol_error err = {0};
+    cr_assert_eq(pcol_peek_compute(&t, "^(r|leaf)$", &pk, &err), 0, "%s", err.message);
+    cr_assert_eq(pk.nnodes, 2);
+    for (size_t i = 0; i < pk.nnodes; i++) {
+      const pcol_peek_node *nd = &pk.nodes[i];
+      int is_leaf = nd->row->name.len == 4;
+      cr_assert_eq(nd->nin, (size_t)is_leaf, "order %d", interleaved);
+      cr_assert_eq(nd->nout, (size_t)!is_leaf, "order %d", interleaved);
+      const pcol_peek_edge *e = is_leaf ? nd->in : nd->out;
+      cr_assert(e->value == 7 && e->caller.len == 1 && e->callee.len == 4, "order %d", interleaved);
+    }
+    pcol_peek_free(&pk);
     pcol_top_free(&t);
     pcol_close(f);
     free(mem);

@@ -64,7 +64,8 @@ typedef struct peek_walk {
 } peek_walk;
 
 /* The edges at stack node n, in pprof's order (outermost line first):
- * enter = 1 counts them in, enter = 0 takes them off the path. */
+ * enter = 1 counts them in (adding the node's weight to those not on the
+ * path yet), 2 puts them back on the path, 0 takes them off it. */
 static int node_edges(peek_walk *pw, uint32_t n, int enter) {
   const pcol_q_inl_state *s = pw->s;
   uint32_t p = pcol_view_u32(&s->st_parent, n - 1), loc = pcol_view_u32(&s->st_loc, n - 1);
@@ -76,20 +77,32 @@ static int node_edges(peek_walk *pw, uint32_t n, int enter) {
       if (e == UINT32_MAX) return PCOL_ENOMEM;
       if (!enter) {
         pw->edges.onpath[e]--;
-      } else if (pw->edges.onpath[e]++ == 0) {
+      } else if (pw->edges.onpath[e]++ == 0 && enter == 1) {
         pw->edges.w[e] += s->sub[n]; /* 128 bits: cannot overflow (F4) */
         if (!(x >> 31)) pw->edges.inl[e] = 0;
       }
     }
     caller = key;
   }
-  pw->kk[n] = caller;
+  if (enter == 1) pw->kk[n] = caller;
   return PCOL_OK;
+}
+
+static int edges_visit(void *ctx, uint32_t n, int mode) {
+  return node_edges(ctx, n, mode == PCOL_Q_LEAVE ? 0 : mode == PCOL_Q_ENTER ? 1 : 2);
 }
 
 static int peek_walk_run(peek_walk *pw, pcol_error *err) {
   const pcol_q_inl_state *s = pw->s;
   uint64_t ns = s->nstacks;
+  uint32_t *path = malloc((2 * ns + 2) * sizeof *path);
+  int r = path ? pcol_q_path_walk(&s->st_parent, s->touched, ns, path, edges_visit, pw) : -1;
+  free(path);
+  if (r < 0) return pcol_oom(err);
+  if (r == 0) return PCOL_OK;
+  /* an order the path walk is slow on: again, depth first over child lists */
+  ptab_free(&pw->edges);
+  memset(&pw->edges, 0, sizeof pw->edges);
   uint32_t *koff = calloc(ns + 2, sizeof *koff), *kids = malloc((ns + 1) * sizeof *kids),
            *stk = malloc((2 * ns + 2) * sizeof *stk), *pos = malloc((ns + 2) * sizeof *pos);
   int rc = PCOL_OK;

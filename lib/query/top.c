@@ -29,16 +29,24 @@ void pcol_q_inl_free(pcol_q_inl_state *s) {
 
 typedef struct pcol_q_topctx {
   pcol_q_fctx fc;
-  /* The keys.  By function or file they are the names.  By line, address
-   * or source line (composed) they are identities, and the name of a key is
-   * made from it only when asked (ctx_name): a line-level profile has 10-100x
-   * more keys than `pcol top` prints, and composing, hashing and sorting
-   * the names of all of them was most of the view's time.  An identity is
-   * the tag 'L' + the line's parts (line_id) or the tag 'N' + a name (a
-   * frame named after its mapping, "<no location>"). */
+  /* The keys.  By function or file, keys is the table of their names.  By
+   * line, address or source line (composed) a key is an identity (kid[k]):
+   * a line's parts, or a name of keys (a frame named after its mapping,
+   * "<no location>"), and the name of a line key is made only when asked
+   * (ctx_name): a line-level profile has 10-100x more keys than `pcol top`
+   * prints, and composing, hashing and sorting all their names was most of
+   * the view's time.  Line identities are found in lslot, an open-addressing
+   * table of (hash, key) that reads kid[] only on a hash match. */
   pcol_q_keytab keys;
   pcol_by by;
   int composed;
+  struct line_id *kid;  /* composed: kid[1..nkeys] */
+  size_t kid_cap;
+  uint32_t nkeys;
+  uint64_t *lslot;      /* composed: capacity lslot_cap, a power of two */
+  size_t lslot_cap, lslot_n;
+  uint32_t *name_key;   /* composed: id in keys -> key */
+  size_t name_key_cap;
   uint32_t *fn_key; /* function id -> key (UINT32_MAX = not yet) */
   uint32_t *loc_koff, *loc_keys; /* CSR: distinct keys of each location, innermost first */
   uint32_t *loc_aoff, *loc_all;  /* CSR: every key of each location, innermost first, with
@@ -56,7 +64,26 @@ typedef struct pcol_q_topctx {
   size_t names_n;
   uint64_t *key_li;     /* BY_LINE, BY_SOURCE_LINE: a key's first line row */
   size_t key_li_cap;
+  double fraction;      /* > 0: make only the rows this node fraction keeps */
+  size_t dropped;       /* ... and count the others */
 } topctx;
+
+/* A composed key's identity: the address (BY_ADDRESS, else 0), the line
+ * (NA: none), the prefix id (fn_prefix) and the mode (0/1: by line or
+ * address, without or with a file; 2: by source line); or, mode
+ * LINE_ID_NAME, the id of a name in keys.  Two lines have one key exactly
+ * when pprof's nodes for them are one (graph.go NodeInfo: address, name,
+ * file, line). */
+enum { LINE_ID_NAME = 3 };
+typedef struct line_id {
+  uint64_t addr;
+  int64_t line;
+  uint32_t pid;
+  uint8_t mode;
+} line_id;
+/* A slot of lslot: the high 32 bits of the hash, the key in the low 32
+ * (0: empty); 8 bytes, so that the table of 10^5 lines stays in cache. */
+typedef uint64_t lslot;
 
 /* What build_loc_keys leaves behind that the result does not need. */
 static void ctx_free_temps(topctx *t) {
@@ -80,6 +107,9 @@ static void ctx_free(topctx *t) {
   pcol_q_keytab_free(&t->pres);
   pcol_q_inl_free(&t->is);
   free(t->fn_pid);
+  free(t->kid);
+  free(t->lslot);
+  free(t->name_key);
   free(t->names);
   free(t->key_li);
   free(t);
@@ -140,15 +170,26 @@ int pcol_q_unsymbolized_name(const pcol_q_fctx *fc, uint32_t loc, pcol_buf *out,
 
 /* The key of a name: the name itself, or when the keys are composed, the
  * tag 'N' and the name. */
+static int new_key(topctx *t, const struct line_id *l, uint32_t *key, pcol_error *err);
 static int name_key(topctx *t, const char *p, size_t n, uint32_t *key, pcol_error *err) {
-  if (!t->composed) return pcol_q_key_intern(&t->keys, p, n, 1, key) ? pcol_oom(err) : PCOL_OK;
-  char *b = malloc(n + 1);
-  if (!b) return pcol_oom(err);
-  b[0] = 'N';
-  if (n) memcpy(b + 1, p, n);
-  int rc = pcol_q_key_intern(&t->keys, b, n + 1, 1, key);
-  free(b);
-  return rc ? pcol_oom(err) : PCOL_OK;
+  uint32_t id;
+  if (pcol_q_key_intern(&t->keys, p, n, 1, &id)) return pcol_oom(err);
+  if (!t->composed) {
+    *key = id;
+    return PCOL_OK;
+  }
+  if (id >= t->name_key_cap) {
+    size_t had = t->name_key_cap;
+    while (id >= t->name_key_cap)
+      if (pcol_grow(&t->name_key, &t->name_key_cap, sizeof *t->name_key)) return pcol_oom(err);
+    memset(t->name_key + had, 0, (t->name_key_cap - had) * sizeof *t->name_key);
+  }
+  if (!t->name_key[id]) {
+    struct line_id l = {0, 0, id, LINE_ID_NAME};
+    PCOL_RETURN_NOT_OK(new_key(t, &l, &t->name_key[id], err));
+  }
+  *key = t->name_key[id];
+  return PCOL_OK;
 }
 
 static int mapping_key(topctx *t, uint32_t loc, uint32_t *key, pcol_error *err) {
@@ -234,27 +275,54 @@ static int fn_prefix(topctx *t, uint32_t fn, uint32_t *pid, int *hasfile, pcol_e
   return PCOL_OK;
 }
 
-/* A composed key's identity: 'L', the address (BY_ADDRESS, else 0), the
- * line (NA: none), the prefix id and the mode (0/1: by line or address,
- * without or with a file; 2: by source line).  Two lines have one key
- * exactly when pprof's nodes for them are one (graph.go NodeInfo: address,
- * name, file, line). */
-enum { LINE_ID_LEN = 1 + 8 + 8 + 4 + 1 };
-typedef struct line_id {
-  uint64_t addr;
-  int64_t line;
-  uint32_t pid;
-  uint8_t mode;
-} line_id;
+static uint64_t line_id_hash(const line_id *l) {
+  pcol_hstate h;
+  pcol_hs_init(&h, 11);
+  pcol_hs_add(&h, l->addr);
+  pcol_hs_add(&h, (uint64_t)l->line);
+  return pcol_hs_end_with(&h, (uint64_t)l->pid | (uint64_t)l->mode << 32);
+}
 
+/* Appends key nkeys + 1 with identity *l (no lookup). */
+static int new_key(topctx *t, const line_id *l, uint32_t *key, pcol_error *err) {
+  if (t->nkeys + 2 > UINT32_C(1) << 31) return pcol_error_set(err, PCOL_ETOOBIG, "more than 2^31 keys");
+  if (PCOL_GROW(t->kid, (size_t)t->nkeys + 1, t->kid_cap)) return pcol_oom(err);
+  *key = ++t->nkeys;
+  t->kid[*key] = *l;
+  return PCOL_OK;
+}
+
+/* The key of line identity *l, added if new. */
 static int line_id_key(topctx *t, const line_id *l, uint32_t *key, pcol_error *err) {
-  char b[LINE_ID_LEN];
-  b[0] = 'L';
-  memcpy(b + 1, &l->addr, 8);
-  memcpy(b + 9, &l->line, 8);
-  memcpy(b + 17, &l->pid, 4);
-  b[21] = (char)l->mode;
-  return pcol_q_key_intern(&t->keys, b, sizeof b, 1, key) ? pcol_oom(err) : PCOL_OK;
+  uint64_t h = line_id_hash(l), tag = h & 0xffffffff00000000u;
+  if ((t->lslot_n + 1) * 4 > t->lslot_cap * 3) { /* at most 3/4 full */
+    size_t nc = t->lslot_cap ? 2 * t->lslot_cap : 1024;
+    lslot *ns = calloc(nc, sizeof *ns);
+    if (!ns) return pcol_oom(err);
+    for (size_t i = 0; i < t->lslot_cap; i++) {
+      lslot x = t->lslot[i];
+      if (!(uint32_t)x) continue;
+      size_t j = line_id_hash(&t->kid[(uint32_t)x]) & (nc - 1);
+      while (ns[j]) j = (j + 1) & (nc - 1);
+      ns[j] = x;
+    }
+    free(t->lslot);
+    t->lslot = ns;
+    t->lslot_cap = nc;
+  }
+  size_t mask = t->lslot_cap - 1, i = h & mask;
+  for (lslot x; (x = t->lslot[i]) != 0; i = (i + 1) & mask) {
+    if ((x & 0xffffffff00000000u) != tag) continue;
+    const line_id *o = &t->kid[(uint32_t)x];
+    if (o->addr == l->addr && o->line == l->line && o->pid == l->pid && o->mode == l->mode) {
+      *key = (uint32_t)x;
+      return PCOL_OK;
+    }
+  }
+  PCOL_RETURN_NOT_OK(new_key(t, l, key, err));
+  t->lslot[i] = tag | *key;
+  t->lslot_n++;
+  return PCOL_OK;
 }
 
 /* The name of a composed 'L' key, appended to t->scratch: by source line
@@ -262,12 +330,7 @@ static int line_id_key(topctx *t, const line_id *l, uint32_t *key, pcol_error *e
  * path (NameComponents in pprof's graph.go): without a line "FUNCTION
  * FILE", without a file "FUNCTION :LINE"; by address the same after the
  * address ("%016x"). */
-static int line_name(topctx *t, pcol_str id, pcol_error *err) {
-  line_id l;
-  memcpy(&l.addr, id.ptr + 1, 8);
-  memcpy(&l.line, id.ptr + 9, 8);
-  memcpy(&l.pid, id.ptr + 17, 4);
-  l.mode = (uint8_t)id.ptr[21];
+static int line_name(topctx *t, line_id l, pcol_error *err) {
   pcol_str pre = l.pid && l.pid <= t->pres.n ? t->pres.s[l.pid] : (pcol_str){NULL, 0};
   char num[32];
   int n = l.line == PCOL_NA_I64 ? 0 : snprintf(num, sizeof num, ":%lld", (long long)l.line);
@@ -288,27 +351,29 @@ static int line_name(topctx *t, pcol_str id, pcol_error *err) {
   return PCOL_OK;
 }
 
+static uint32_t ctx_nkeys(const topctx *t) { return t->composed ? t->nkeys : t->keys.n; }
+
 /* The name of key k ({NULL, 0} for none): see topctx. */
 static int ctx_name(topctx *t, uint32_t k, pcol_str *out, pcol_error *err) {
   *out = (pcol_str){NULL, 0};
-  if (!k || k > t->keys.n) return PCOL_OK;
-  pcol_str s = t->keys.s[k];
+  if (!k || k > ctx_nkeys(t)) return PCOL_OK;
   if (!t->composed) {
-    *out = s;
+    *out = t->keys.s[k];
     return PCOL_OK;
   }
-  if (s.ptr[0] == 'N') {
-    *out = (pcol_str){s.ptr + 1, s.len - 1};
+  const line_id *l = &t->kid[k];
+  if (l->mode == LINE_ID_NAME) {
+    *out = l->pid && l->pid <= t->keys.n ? t->keys.s[l->pid] : (pcol_str){NULL, 0};
     return PCOL_OK;
   }
   if (!t->names) { /* the keys are all made before the first name is asked */
-    if (!(t->names = calloc((size_t)t->keys.n + 1, sizeof *t->names))) return pcol_oom(err);
-    t->names_n = (size_t)t->keys.n + 1;
+    if (!(t->names = calloc((size_t)t->nkeys + 1, sizeof *t->names))) return pcol_oom(err);
+    t->names_n = (size_t)t->nkeys + 1;
   }
   if (k >= t->names_n) return pcol_error_set(err, PCOL_EINVAL, "key %u made after its names", k);
   if (!t->names[k].ptr) {
     t->scratch.len = 0;
-    PCOL_RETURN_NOT_OK(line_name(t, s, err));
+    PCOL_RETURN_NOT_OK(line_name(t, *l, err));
     const char *p = pcol_q_key_store(&t->keys, (const char *)t->scratch.data, t->scratch.len);
     if (!p) return pcol_oom(err);
     t->names[k] = (pcol_str){p, t->scratch.len};
@@ -468,14 +533,23 @@ void pcol_top_sort(pcol_top *t, pcol_sort order) {
   if (i < t->nrows) qsort(t->rows, t->nrows, sizeof *t->rows, cmp);
 }
 
+/* pprof's cutoffs (report.go newTrimmedGraph): |int64(float64(sum) x
+ * fraction)|, where sum is the sum of flat over every node (the node and
+ * edge fractions) or the total (the "Dropped N nodes (cum <= X)" label).
+ * The sum is exact (an int64 sum in pprof): a sum of doubles would depend
+ * on the order of the rows. */
+static pcol_umag frac_cut(pcol_sum sum, double fraction) {
+  double c = (double)sum * fraction;
+  if (!(c == c)) return 0; /* NaN */
+  if (c >= 1.6e38 || c <= -1.6e38) return (pcol_umag)1 << 127; /* beyond any sum: all */
+  return mag((pcol_sum)c);
+}
+
 size_t pcol_top_cutoff(pcol_top *t, double fraction, pcol_sum *label_cutoff) {
-  /* report.go newTrimmedGraph: the cutoff is a fraction of the sum of flat
-   * over every node, the label's a fraction of the total */
-  double sum = 0;
-  for (size_t i = 0; i < t->nrows; i++) sum += (double)t->rows[i].flat;
-  double c = sum * fraction, l = (double)t->total * fraction;
-  pcol_umag cut = mag((pcol_sum)c); /* sums of 64-bit values: well inside 128 bits */
-  if (label_cutoff) *label_cutoff = (pcol_sum)mag((pcol_sum)l);
+  pcol_sum sum = 0;
+  for (size_t i = 0; i < t->nrows; i++) sum += t->rows[i].flat;
+  pcol_umag cut = frac_cut(sum, fraction);
+  if (label_cutoff) *label_cutoff = (pcol_sum)frac_cut(t->total, fraction);
   if (cut == 0) return 0;
   size_t k = 0;
   for (size_t i = 0; i < t->nrows; i++)
@@ -626,54 +700,23 @@ static inline void path_keys(const cum_walk *w, uint32_t n, int d) {
   for (uint32_t j = 0; j < nks; j++) w->cnt[ks[j]] += (uint32_t)d;
 }
 
-/* In id order with the path kept on a stack: a node whose parent is on the
- * path pops to it; one whose parent left the path climbs from the parent to
- * the path and pushes that chain back (counts only).  Parents precede
- * children, so every node meets its ancestors on the path, and in the
- * order writers give (a sample's new nodes in a run) memory is read in
- * order: measured 2x the tree walk on 1.2M stack nodes.  stk holds 2 ns +
- * 2 node ids.  Returns 1 (and leaves cnt and cum to be reset) when the
- * climbs pass 8 steps a node, an order (interleaved deep branches) where
- * the tree walk is cheaper; -1 out of memory. */
-static int cum_walk_path(cum_walk *w, uint32_t *stk) {
-  uint64_t ns = w->ns, budget = 8 * ns + 1024;
-  uint32_t *path = stk, *chain = stk + ns + 1;
-  uint8_t *onp = calloc(ns + 1, 1); /* onp[n]: node n is on the path */
-  if (!onp) return -1;
-  size_t d = 0;
-  for (uint64_t n = 1; n <= ns; n++) {
-    if (!w->touched[n]) continue; /* no weight below: no key to add */
-    uint32_t p = pcol_view_u32(w->parent, n - 1), q = p;
-    size_t m = 0;
-    while (q && !onp[q]) { /* the part of p's path that left the stack */
-      if (budget-- == 0) goto give_up;
-      chain[m++] = q;
-      q = pcol_view_u32(w->parent, q - 1);
-    }
-    while (d && path[d - 1] != q) { /* back to q (0: the root) */
-      uint32_t x = path[--d];
-      onp[x] = 0;
-      path_keys(w, x, -1);
-      if (budget-- == 0) goto give_up;
-    }
-    while (m) {
-      uint32_t x = chain[--m];
-      onp[x] = 1;
-      path[d++] = x;
-      path_keys(w, x, 1);
-    }
-    uint32_t nks;
-    const uint32_t *ks = node_keys(w, &w->nkey[n], &nks);
-    for (uint32_t j = 0; j < nks; j++)
-      if (w->cnt[ks[j]]++ == 0) w->cum[ks[j]] += w->sub[n];
-    onp[n] = 1;
-    path[d++] = (uint32_t)n;
+/* pcol_q_path_walk's visitor: a key counts a node's subtree weight when
+ * the node enters the path with no ancestor holding the key. */
+static int cum_visit(void *ctx, uint32_t n, int mode) {
+  cum_walk *w = ctx;
+  if (mode != PCOL_Q_ENTER) {
+    path_keys(w, n, mode == PCOL_Q_LEAVE ? -1 : 1);
+    return 0;
   }
-  free(onp);
+  uint32_t nks;
+  const uint32_t *ks = node_keys(w, &w->nkey[n], &nks);
+  for (uint32_t j = 0; j < nks; j++)
+    if (w->cnt[ks[j]]++ == 0) w->cum[ks[j]] += w->sub[n];
   return 0;
-give_up:
-  free(onp);
-  return 1;
+}
+
+static int cum_walk_path(cum_walk *w, uint32_t *stk) {
+  return pcol_q_path_walk(w->parent, w->touched, w->ns, stk, cum_visit, w);
 }
 
 /* Depth first over children lists of the touched nodes (CSR, parent 0 =
@@ -721,7 +764,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
                    pcol_error *err) {
   pcol_q_fctx *c = &t->fc;
   uint64_t ns = c->nstacks;
-  pcol_sum *w = NULL, *sub = NULL, *flat = NULL, *cum = NULL;
+  pcol_sum *w = NULL, *sub = NULL, *flat = NULL, *cum = NULL, sum_flat = 0;
   uint32_t *fk = NULL, *nkey = NULL, *cnt = NULL, *stk = NULL;
   uint8_t *touched = NULL, *inl = NULL;
   pcol_filter flt;
@@ -732,7 +775,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   if ((rc = build_loc_keys(t, err))) goto done;
   uint32_t nokey;
   if ((rc = name_key(t, "<no location>", 13, &nokey, err))) goto done;
-  size_t nk = (size_t)t->keys.n + 1;
+  size_t nk = (size_t)ctx_nkeys(t) + 1;
   if (nk > 0x7fffffffu || c->nloc > 0x7fffffffu) { /* the walk's high bit (below) */
     rc = pcol_error_set(err, PCOL_ETOOBIG, "more than 2^31 names or locations");
     goto done;
@@ -805,9 +848,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   }
   {
     /* pprof's default -edgefraction, 0.001 of the sum of flat */
-    double sf = 0;
-    for (size_t k = 1; k < nk; k++) sf += (double)flat[k];
-    double ec = sf * 0.001;
+    for (size_t k = 1; k < nk; k++) sum_flat += flat[k];
     pcol_q_inl_state *is = &t->is;
     is->st_parent = c->st_parent;
     is->st_loc = c->st_loc;
@@ -820,13 +861,20 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     t->loc_aoff = t->loc_all = NULL;
     sub = NULL;
     touched = NULL;
-    is->cutoff = (pcol_sum)mag((pcol_sum)ec);
+    is->cutoff = (pcol_sum)frac_cut(sum_flat, 0.001);
     is->nkeys = nk - 1;
     if ((rc = inline_marks(is, NULL, inl, err))) goto done;
   }
-  /* rows */
+  /* rows: with a node fraction, only those pcol_top_cutoff would keep
+   * (what pcol_top_compute_cut shows: a line-level profile has 10^5 rows
+   * and shows 10^1) */
+  pcol_umag cut = t->fraction > 0 ? frac_cut(sum_flat, t->fraction) : 0;
   size_t nr = 0;
-  for (size_t k = 1; k < nk; k++) nr += flat[k] != 0 || cum[k] != 0;
+  for (size_t k = 1; k < nk; k++)
+    if (flat[k] != 0 || cum[k] != 0) {
+      if (mag(cum[k]) >= cut) nr++;
+      else t->dropped++;
+    }
   out->rows = calloc(nr ? nr : 1, sizeof *out->rows);
   if (!out->rows) {
     rc = pcol_oom(err);
@@ -834,7 +882,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   }
   nr = 0;
   for (size_t k = 1; k < nk; k++)
-    if (flat[k] != 0 || cum[k] != 0) {
+    if ((flat[k] != 0 || cum[k] != 0) && mag(cum[k]) >= cut) {
       out->rows[nr].key = (uint32_t)k; /* named by the caller (pcol_q_top_name) */
       out->rows[nr].flat = flat[k];
       out->rows[nr].cum = cum[k];
@@ -875,8 +923,8 @@ static int ctx_new(pcol_file *f, const pcol_select *sel, pcol_by by, topctx **ou
 
 /* The rows, unnamed and in no order, with the context kept in the result
  * (its keys name the rows later: pcol_q_top_name). */
-int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
-                       pcol_top *out, pcol_error *err) {
+static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
+                    double fraction, pcol_top *out, size_t *dropped, pcol_error *err) {
   memset(out, 0, sizeof *out);
   if ((unsigned)by > PCOL_BY_ADDRESS) return pcol_error_set(err, PCOL_EINVAL, "no such granularity");
   if (pcol_rows(f, PCOL_T_STACKS) >= 0x7fffffffu)
@@ -889,7 +937,9 @@ int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_se
     return rc;
   }
   out->value = *v;
+  t->fraction = fraction;
   rc = top_run(t, sel, v, out, err);
+  if (dropped) *dropped = t->dropped;
   ctx_free_temps(t);
   p->is = t->is; /* moved: the "(inline)" marks and peek read it */
   memset(&t->is, 0, sizeof t->is);
@@ -897,6 +947,11 @@ int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_se
   out->priv_ = p;
   if (rc) pcol_top_free(out);
   return rc;
+}
+
+int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
+                       pcol_top *out, pcol_error *err) {
+  return top_make(f, sel, v, by, 0, out, NULL, err);
 }
 
 int pcol_q_top_name(const pcol_top *t, uint32_t k, pcol_str *out, pcol_error *err) {
@@ -933,10 +988,11 @@ int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
 int pcol_top_compute_cut(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                          pcol_by by, double fraction, pcol_sort order, pcol_top *out,
                          size_t *dropped, pcol_sum *label_cutoff, pcol_error *err) {
-  int rc = pcol_q_top_unnamed(f, sel, v, by, out, err);
+  size_t d = 0;
+  int rc = top_make(f, sel, v, by, fraction, out, &d, err);
   if (rc) return rc;
-  size_t d = pcol_top_cutoff(out, fraction, label_cutoff);
   if (dropped) *dropped = d;
+  if (label_cutoff) *label_cutoff = (pcol_sum)frac_cut(out->total, fraction);
   if ((rc = name_rows(out, err))) {
     pcol_top_free(out);
     return rc;
@@ -970,9 +1026,9 @@ int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, pcol_q_top
   if (rc) return rc;
   rc = build_loc_keys(t, err);
   if (!rc) rc = name_key(t, "<no location>", 13, &out->nokey, err);
-  if (!rc && !(out->name = calloc((size_t)t->keys.n + 1, sizeof *out->name))) rc = pcol_oom(err);
-  for (uint32_t k = 1; !rc && k <= t->keys.n; k++) rc = ctx_name(t, k, &out->name[k], err);
-  out->n = t->keys.n;
+  if (!rc && !(out->name = calloc((size_t)ctx_nkeys(t) + 1, sizeof *out->name))) rc = pcol_oom(err);
+  for (uint32_t k = 1; !rc && k <= ctx_nkeys(t); k++) rc = ctx_name(t, k, &out->name[k], err);
+  out->n = ctx_nkeys(t);
   out->nloc = t->fc.nloc;
   out->loc_koff = t->loc_koff; /* the page's: the others are top_run's */
   out->loc_keys = t->loc_keys;
