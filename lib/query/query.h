@@ -109,15 +109,16 @@ int pcol_q_unsymbolized_name(const pcol_q_fctx *fc, uint32_t loc, pcol_buf *out,
  * its ancestors on the path, and in the order writers give (a sample's new
  * nodes in a run) memory is read in order: measured 2x a depth-first walk
  * over child lists on 1.2M stack nodes.  stk holds 2 ns + 2 node ids.
- * Returns 0; 1 when the climbs pass 8 steps a node, an order (interleaved
- * deep branches) where a tree walk is cheaper (the caller resets what
- * visit built and walks the tree); -1 out of memory or when visit returns
- * non-zero. */
+ * Returns 0; 1 as soon as the climbs pass 8 steps a node so far, an order
+ * (interleaved deep branches) where a tree walk is cheaper (the caller
+ * resets what visit built and walks the tree): checked as it goes, so that
+ * such an order costs little before the walk gives up; -1 out of memory or
+ * when visit returns non-zero. */
 enum { PCOL_Q_LEAVE = -1, PCOL_Q_ENTER = 1, PCOL_Q_BACK = 2 };
 static inline int pcol_q_path_walk(const pcol_view *parent, const uint8_t *touched, uint64_t ns,
                                    uint32_t *stk, int (*visit)(void *, uint32_t, int),
                                    void *ctx) {
-  uint64_t budget = 8 * ns + 1024;
+  uint64_t steps = 0;
   uint32_t *path = stk, *chain = stk + ns + 1;
   uint8_t *onp = (uint8_t *)calloc(ns + 1, 1); /* onp[n]: node n is on the path */
   if (!onp) return -1;
@@ -128,7 +129,7 @@ static inline int pcol_q_path_walk(const pcol_view *parent, const uint8_t *touch
     uint32_t q = pcol_view_u32(parent, n - 1);
     size_t m = 0;
     while (q && !onp[q]) { /* the part of the parent's path that left the stack */
-      if (budget-- == 0) goto give_up;
+      if (++steps > 8 * n + 1024) goto give_up;
       chain[m++] = q;
       q = pcol_view_u32(parent, q - 1);
     }
@@ -136,7 +137,7 @@ static inline int pcol_q_path_walk(const pcol_view *parent, const uint8_t *touch
       uint32_t x = path[--d];
       onp[x] = 0;
       r = visit(ctx, x, PCOL_Q_LEAVE);
-      if (budget-- == 0) goto give_up;
+      if (++steps > 8 * n + 1024) goto give_up;
     }
     while (m && !r) {
       uint32_t x = chain[--m];

@@ -753,7 +753,12 @@ static int cum_walk_tree(cum_walk *w, uint32_t *stk) {
     for (uint32_t j = 0; j < nks; j++)
       if (w->cnt[ks[j]]++ == 0) w->cum[ks[j]] += w->sub[n];
     stk[sp++] = n | 0x80000000u;
-    for (uint32_t i = koff[n]; i < koff[n + 1]; i++) stk[sp++] = kids[i];
+    for (uint32_t i = koff[n]; i < koff[n + 1]; i++) {
+      uint32_t k = kids[i];
+      __builtin_prefetch(&w->nkey[k]); /* read when k is popped: child ids are far apart */
+      __builtin_prefetch(&w->sub[k]);
+      stk[sp++] = k;
+    }
   }
   free(koff);
   free(kids);
