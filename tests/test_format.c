@@ -301,6 +301,68 @@ Test(format, defaults_are_not_stored) {
   pcol_builder_free(b);
 }
 
+/* While every sample has the same value types, the builder keeps the value
+ * offsets and types implicit and the writer makes them: the file must hold
+ * them as if stored, raw and compressed, when the pattern holds to the end
+ * (switch = 0), breaks after some samples (a sample with other types or
+ * another count), or every sample has no value. */
+static void check_values(pcol_file *f, uint64_t n, const uint32_t *k, const uint32_t (*ty)[3]) {
+  pcol_view off = col(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS), vt = col(f, PCOL_T_VALUES, PCOL_C_V_TYPE),
+            vv = col(f, PCOL_T_VALUES, PCOL_C_V_VALUE);
+  uint64_t at = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    cr_assert_eq(pcol_view_u64(&off, i), at, "sample %llu", (unsigned long long)i);
+    for (uint32_t j = 0; j < k[i]; j++, at++) {
+      cr_assert_eq(pcol_view_u32(&vt, at), ty[i][j], "value %llu", (unsigned long long)at);
+      cr_assert_eq(pcol_view_i64(&vv, at), (int64_t)(i * 10 + j));
+    }
+  }
+  cr_assert_eq(pcol_view_u64(&off, n), at);
+  cr_assert_eq(pcol_rows(f, PCOL_T_VALUES), at);
+}
+
+Test(format, implicit_value_offsets_and_types_read_as_stored) {
+  enum { N = 20000 }; /* past one 64 KiB piece of the writer */
+  static uint32_t k[N], ty[N][3];
+  for (int sw = 0; sw < 4; sw++)
+    for (int codec = 0; codec < 3; codec++) {
+      pcol_builder *b = new_builder();
+      uint32_t src, fn, loc, stk, vt[3];
+      cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src), 0);
+      for (int j = 0; j < 3; j++)
+        cr_assert_eq(pcol_b_value_type(b, S(b, j == 0 ? "a" : j == 1 ? "b" : "c"), S(b, "count"), &vt[j]), 0);
+      pcol_function_row fr = {S(b, "f"), 0, 0, PCOL_NA_I64};
+      cr_assert_eq(pcol_b_function(b, &fr, &fn), 0);
+      pcol_line_row l = {fn, 1, PCOL_NA_I64};
+      cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc), 0);
+      cr_assert_eq(pcol_b_stack(b, &loc, 1, &stk), 0);
+      for (uint64_t i = 0; i < N; i++) {
+        /* sw 0: (a, b) always; 1: (b, a) from sample 15000; 2: a third
+         * value from sample 7; 3: no values at all */
+        k[i] = sw == 3 ? 0 : sw == 2 && i >= 7 ? 3 : 2;
+        int swap = sw == 1 && i >= 15000;
+        pcol_value_row v[3];
+        for (uint32_t j = 0; j < k[i]; j++) {
+          ty[i][j] = vt[j < 2 && swap ? 1 - j : j];
+          v[j] = (pcol_value_row){ty[i][j], (int64_t)(i * 10 + j)};
+        }
+        pcol_sample_row s = {src, (int64_t)i, 0, 1, PCOL_NA_I64, stk, 0};
+        cr_assert_eq(pcol_b_sample(b, &s, v, k[i], NULL), 0);
+      }
+      pcol_write_options o = {0};
+      o.compress_lz4 = codec == 1;
+      o.compress_zstd = codec == 2;
+      void *mem;
+      pcol_file *f = tu_reopen(b, &o, &mem);
+      pcol_error err = {0};
+      cr_assert_eq(pcol_validate_full(f, &err), 0, "%s", err.message);
+      check_values(f, N, k, (const uint32_t(*)[3])ty);
+      pcol_close(f);
+      free(mem);
+      pcol_builder_free(b);
+    }
+}
+
 Test(format, large_ids_and_many_strings) {
   pcol_builder *b = new_builder();
   uint32_t src, last = 0;

@@ -69,6 +69,7 @@ int pcol_builder_new(pcol_builder **out, pcol_error *err) {
   }
   b->t[PCOL_T_STRINGS].rows = 1;
   b->string_count = 1;
+  b->vimplicit = 1;
   *out = b;
   return PCOL_OK;
 }
@@ -83,6 +84,7 @@ void pcol_builder_free(pcol_builder *b) {
   pcol_hset_free(&b->mappings);
   pcol_hset_free(&b->locations);
   free(b->stacks.e);
+  free(b->vpat);
   pcol_hset_free(&b->labelsets);
   free(b);
 }
@@ -556,7 +558,41 @@ static int s_push(pcol_builder *b, int col, uint64_t v, size_t w) {
   return PCOL_OK;
 }
 
+void pcol_b_implicit_fill(const pcol_builder *b, int kind, uint64_t first, size_t n, void *out) {
+  if (kind == 0) {
+    uint64_t *o = out;
+    for (size_t i = 0; i < n; i++) o[i] = (first + i) * b->vk;
+  } else {
+    uint32_t *o = out;
+    uint64_t j = b->vk ? first % b->vk : 0;
+    for (size_t i = 0; i < n; i++) {
+      o[i] = b->vpat[j];
+      if (++j == b->vk) j = 0;
+    }
+  }
+}
+
+/* Stores the implicit offsets and types (see vimplicit). */
+static int values_materialize(pcol_builder *b) {
+  if (!b->vimplicit) return PCOL_OK;
+  uint64_t n = b->t[PCOL_T_SAMPLES].rows, nv = b->t[PCOL_T_VALUES].rows;
+  pcol_buf *off = COL(b, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS),
+           *ty = COL(b, PCOL_T_VALUES, PCOL_C_V_TYPE);
+  if (n + 1 > SIZE_MAX / 8 || nv > SIZE_MAX / 4) return PCOL_ENOMEM;
+  PCOL_RETURN_NOT_OK(pcol_buf_reserve(off, (size_t)(n + 1) * 8 - off->len));
+  PCOL_RETURN_NOT_OK(pcol_buf_reserve(ty, (size_t)nv * 4 - ty->len));
+  pcol_b_implicit_fill(b, 0, 0, (size_t)n + 1, off->data);
+  off->len = (size_t)(n + 1) * 8;
+  pcol_b_implicit_fill(b, 1, 0, (size_t)nv, ty->data);
+  ty->len = (size_t)nv * 4;
+  b->vimplicit = 0;
+  free(b->vpat);
+  b->vpat = NULL;
+  return PCOL_OK;
+}
+
 int pcol_b_materialize(pcol_builder *b) {
+  PCOL_RETURN_NOT_OK(values_materialize(b));
   const pcol_table_info *ti = pcol_table_info_get(PCOL_T_SAMPLES);
   for (int c = 0; c < ti->ncolumns; c++) {
     if (!b->lazy[c]) continue;
@@ -592,8 +628,21 @@ int pcol_b_sample(pcol_builder *b, const pcol_sample_row *s,
     if (values[i].value_type_id == 0 ||
         values[i].value_type_id > b->t[PCOL_T_VALUE_TYPES].rows)
       return PCOL_EINVAL;
+  if (b->vimplicit) { /* the first sample sets the pattern, the others keep it or store */
+    int same = t->rows != 0 && nvalues == b->vk;
+    for (size_t i = 0; same && i < nvalues; i++) same = values[i].value_type_id == b->vpat[i];
+    if (t->rows == 0 && nvalues) {
+      free(b->vpat); /* left by a first sample that failed */
+      b->vpat = NULL;
+      if (nvalues > UINT32_MAX || !(b->vpat = malloc(nvalues * sizeof *b->vpat))) return PCOL_ENOMEM;
+      for (size_t i = 0; i < nvalues; i++) b->vpat[i] = values[i].value_type_id;
+      b->vk = (uint32_t)nvalues;
+    } else if (t->rows != 0 && !same) {
+      PCOL_RETURN_NOT_OK(values_materialize(b));
+    }
+  }
   for (size_t i = 0; i < nvalues; i++) {
-    PCOL_RETURN_NOT_OK(pcol_bt_push_u32(vt, PCOL_C_V_TYPE, values[i].value_type_id));
+    if (!b->vimplicit) PCOL_RETURN_NOT_OK(pcol_bt_push_u32(vt, PCOL_C_V_TYPE, values[i].value_type_id));
     PCOL_RETURN_NOT_OK(pcol_bt_push_i64(vt, PCOL_C_V_VALUE, values[i].value));
     vt->rows++;
   }
@@ -604,7 +653,7 @@ int pcol_b_sample(pcol_builder *b, const pcol_sample_row *s,
   PCOL_RETURN_NOT_OK(s_push(b, PCOL_C_S_CPU_DELTA, (uint64_t)s->cpu_delta_ns, 8));
   PCOL_RETURN_NOT_OK(s_push(b, PCOL_C_S_STACK, s->stack_id, 4));
   PCOL_RETURN_NOT_OK(s_push(b, PCOL_C_S_LABELSET, s->labelset_id, 4));
-  PCOL_RETURN_NOT_OK(pcol_bt_push_u64(t, PCOL_C_S_VALUE_OFFSETS, vt->rows));
+  if (!b->vimplicit) PCOL_RETURN_NOT_OK(pcol_bt_push_u64(t, PCOL_C_S_VALUE_OFFSETS, vt->rows));
   t->rows++;
   b->last_source = s->source_id;
   b->last_time = s->time_ns;

@@ -15,9 +15,12 @@ typedef struct plan_entry {
   uint32_t crc;
   const uint8_t *data; /* stored bytes */
   uint8_t *owned;      /* compressed copy, freed after writing */
+  uint8_t gen;         /* 1, 2: data is NULL, the bytes are the builder's implicit
+                        * value offsets or types, made as they are written */
 } plan_entry;
 
 typedef struct plan {
+  const pcol_builder *b;
   plan_entry *e;
   size_t n, cap;
   uint64_t dir_offset, file_size;
@@ -79,6 +82,45 @@ static int check_text_line_refs(const pcol_builder *b, pcol_error *err) {
   return PCOL_OK;
 }
 
+/* The builder's implicit columns (builder.c vimplicit): 1 for the
+ * samples' value offsets, 2 for the values' types, 0 for a stored one. */
+static int implicit_kind(const pcol_builder *b, int table, int column) {
+  if (!b->vimplicit) return 0;
+  if (table == PCOL_T_SAMPLES && column == PCOL_C_S_VALUE_OFFSETS) return 1;
+  if (table == PCOL_T_VALUES && column == PCOL_C_V_TYPE) return 2;
+  return 0;
+}
+
+/* column_is_default for an implicit column: offsets i x vk are all 0 when
+ * vk is; the types are their default when the pattern is. */
+static int implicit_is_default(const pcol_builder *b, int kind, const pcol_column_info *ci) {
+  if (kind == 1) return b->vk == 0;
+  for (uint32_t j = 0; j < b->vk; j++)
+    if (b->vpat[j] != (uint32_t)ci->dflt) return 0;
+  return 1;
+}
+
+/* Element width and count of an implicit column. */
+static size_t implicit_width(int kind) { return kind == 1 ? 8 : 4; }
+
+/* Feeds the bytes of implicit entry e to f in pieces of 64 KiB. */
+static int implicit_each(const plan *p, const plan_entry *e,
+                         int (*f)(void *ctx, const void *d, size_t n), void *ctx) {
+  uint64_t chunk[8192];
+  size_t w = implicit_width(e->gen), per = sizeof chunk / w;
+  for (uint64_t i = 0; i < e->count; i += per) {
+    size_t n = e->count - i < per ? (size_t)(e->count - i) : per;
+    pcol_b_implicit_fill(p->b, e->gen - 1, i, n, chunk);
+    if (f(ctx, chunk, n * w)) return PCOL_EIO;
+  }
+  return PCOL_OK;
+}
+
+static int crc_piece(void *ctx, const void *d, size_t n) {
+  *(uLong *)ctx = crc_update(*(uLong *)ctx, d, n);
+  return 0;
+}
+
 /* Stores a compressed copy of e's bytes (codec, level) when that is
  * smaller; else e stays raw. */
 static int compress_entry(plan_entry *e, const pcol_buf *buf, int codec, int level,
@@ -110,22 +152,46 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
      * once it has rows (strings: more than the NA row), so its row count is
      * paid for in bytes; the first column is kept if all are default. */
     int must_store = t != PCOL_T_SAMPLES && bt->rows > (t == PCOL_T_STRINGS ? 1u : 0u);
-    for (int c = 0; c < ti->ncolumns && must_store; c++)
-      if (!column_is_default(&bt->cols[c], &ti->columns[c])) must_store = 0;
+    for (int c = 0; c < ti->ncolumns && must_store; c++) {
+      int ik = implicit_kind(b, t, ti->columns[c].id);
+      if (!(ik ? implicit_is_default(b, ik, &ti->columns[c])
+               : column_is_default(&bt->cols[c], &ti->columns[c])))
+        must_store = 0;
+    }
     for (int c = 0; c < ti->ncolumns; c++) {
       const pcol_column_info *ci = &ti->columns[c];
       pcol_buf *buf = &bt->cols[c];
-      if (column_is_default(buf, ci) && !(must_store && c == 0)) continue;
+      int ik = implicit_kind(b, t, ci->id);
+      int dflt = ik ? implicit_is_default(b, ik, ci) : column_is_default(buf, ci);
+      if (dflt && !(must_store && c == 0)) continue;
       plan_entry *e = plan_add(p);
       if (!e) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
       e->table = (uint16_t)t;
       e->column = ci->id;
       e->type = (uint8_t)ci->type;
-      e->decoded_size = buf->len;
-      e->count = ci->type == PCOL_TYPE_BYTES ? buf->len : buf->len / pcol_type_width(ci->type);
-      e->data = buf->data;
-      e->stored_size = buf->len;
-      if (codec != PCOL_CODEC_RAW) PCOL_RETURN_NOT_OK(compress_entry(e, buf, codec, level, err));
+      if (ik) {
+        e->gen = (uint8_t)ik;
+        e->count = ik == 1 ? bt->rows + 1 : bt->rows;
+        e->decoded_size = e->stored_size = e->count * implicit_width(ik);
+      } else {
+        e->decoded_size = buf->len;
+        e->count = ci->type == PCOL_TYPE_BYTES ? buf->len : buf->len / pcol_type_width(ci->type);
+        e->data = buf->data;
+        e->stored_size = buf->len;
+      }
+      if (codec != PCOL_CODEC_RAW && ik) { /* the codec needs the bytes: made for it, then freed */
+        pcol_buf tmp = {0};
+        if (e->decoded_size > SIZE_MAX || pcol_buf_reserve(&tmp, (size_t)e->decoded_size))
+          return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+        pcol_b_implicit_fill(b, ik - 1, 0, (size_t)e->count, tmp.data);
+        tmp.len = (size_t)e->decoded_size;
+        int zr = compress_entry(e, &tmp, codec, level, err);
+        pcol_buf_free(&tmp);
+        PCOL_RETURN_NOT_OK(zr);
+        if (e->owned) e->gen = 0;
+      } else if (codec != PCOL_CODEC_RAW) {
+        PCOL_RETURN_NOT_OK(compress_entry(e, buf, codec, level, err));
+      }
       if (e->codec > PCOL_CODEC_LZ4 || e->transform) p->v11 = 1;
     }
   }
@@ -141,7 +207,10 @@ static uint64_t place_sections(plan *p) {
     if (e->column == 0) continue; /* row-count entry: no bytes */
     off = align_up(off);
     e->offset = off;
-    e->crc = (uint32_t)crc_update(crc32(0L, Z_NULL, 0), e->data, e->stored_size);
+    uLong crc = crc32(0L, Z_NULL, 0);
+    if (e->gen) implicit_each(p, e, crc_piece, &crc);
+    else crc = crc_update(crc, e->data, e->stored_size);
+    e->crc = (uint32_t)crc;
     off += e->stored_size;
   }
   return align_up(off);
@@ -216,6 +285,7 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
   int level = opt && opt->zstd_level ? opt->zstd_level : PCOL_ZSTD_DEFAULT_LEVEL;
   if (codec == PCOL_CODEC_ZSTD && (level < 1 || level > 22))
     return pcol_error_set(err, PCOL_EINVAL, "zstd level %d is not in 1..22", level);
+  p->b = b;
   PCOL_RETURN_NOT_OK(plan_sections(b, codec, level, p, err));
   p->dir_offset = place_sections(p);
   if (p->n > UINT32_MAX) return pcol_error_set(err, PCOL_ETOOBIG, "too many sections");
@@ -235,7 +305,11 @@ static int emit(const plan *p, sink_fn put, void *ctx) {
     const plan_entry *e = &p->e[i];
     if (e->column == 0) continue;
     if (put(ctx, zeros, (size_t)(e->offset - pos))) return PCOL_EIO;
-    if (e->stored_size && put(ctx, e->data, (size_t)e->stored_size)) return PCOL_EIO;
+    if (e->gen) {
+      if (implicit_each(p, e, put, ctx)) return PCOL_EIO;
+    } else if (e->stored_size && put(ctx, e->data, (size_t)e->stored_size)) {
+      return PCOL_EIO;
+    }
     pos = e->offset + e->stored_size;
   }
   if (put(ctx, zeros, (size_t)(p->dir_offset - pos))) return PCOL_EIO;
