@@ -84,6 +84,7 @@ void pcol_builder_free(pcol_builder *b) {
   pcol_hset_free(&b->mappings);
   pcol_hset_free(&b->locations);
   free(b->stacks.e);
+  pcol_buf_free(&b->stacks.ph);
   free(b->vpat);
   pcol_hset_free(&b->labelsets);
   free(b);
@@ -386,6 +387,17 @@ int pcol_b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address,
 }
 
 /* -------------------------------------------------------------- stacks */
+static uint64_t node_ph(const pcol_nodeset *h, uint32_t id) {
+  uint64_t v;
+  memcpy(&v, h->ph.data + (size_t)id * 8, 8);
+  return v;
+}
+
+/* The path hash of a child of a node whose path hash is parent_ph. */
+static uint64_t child_ph(uint64_t parent_ph, uint32_t location_id) {
+  return pcol_hash2(5, parent_ph, location_id);
+}
+
 static int nodeset_grow(pcol_nodeset *h) {
   size_t ncap = h->cap ? h->cap * 2 : 1024;
   if (ncap > SIZE_MAX / (3 * sizeof(uint32_t))) return PCOL_ENOMEM;
@@ -394,7 +406,7 @@ static int nodeset_grow(pcol_nodeset *h) {
   for (size_t i = 0; i < h->cap; i++) {
     const uint32_t *s = h->e + 3 * i;
     if (!s[0]) continue;
-    size_t j = pcol_hash2(5, s[1], s[2]) & (ncap - 1);
+    size_t j = node_ph(h, s[0]) & (ncap - 1);
     while (ne[3 * j]) j = (j + 1) & (ncap - 1);
     memcpy(ne + 3 * j, s, 3 * sizeof *s);
   }
@@ -404,14 +416,11 @@ static int nodeset_grow(pcol_nodeset *h) {
   return PCOL_OK;
 }
 
-int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
-                      uint32_t *stack_id) {
+/* pcol_b_stack_node with the node's path hash known (child_ph). */
+static int stack_node_ph(pcol_builder *b, uint32_t parent, uint32_t location_id, uint64_t hash,
+                         uint32_t *stack_id) {
   pcol_btable *t = BT(b, PCOL_T_STACKS);
-  if (parent > t->rows || location_id == 0 ||
-      location_id > b->t[PCOL_T_LOCATIONS].rows)
-    return PCOL_EINVAL;
   pcol_nodeset *h = &b->stacks;
-  uint64_t hash = pcol_hash2(5, parent, location_id);
   size_t i = 0, mask = h->cap - 1;
   if (h->cap)
     for (i = hash & mask;; i = (i + 1) & mask) {
@@ -429,14 +438,37 @@ int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
     mask = h->cap - 1;
     for (i = hash & mask; h->e[3 * i]; i = (i + 1) & mask) {}
   }
+  PCOL_RETURN_NOT_OK(pcol_buf_reserve(&h->ph, 8));
   PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_STACK_PARENT, parent));
   PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_STACK_LOCATION, location_id));
+  memcpy(h->ph.data + h->ph.len, &hash, 8);
+  h->ph.len += 8;
   t->rows++;
   uint32_t *s = h->e + 3 * i;
   s[0] = nid, s[1] = parent, s[2] = location_id;
   h->count++;
   *stack_id = nid;
   return PCOL_OK;
+}
+
+/* ph[0], the root's path hash, once the table has it. */
+static int nodeset_root(pcol_nodeset *h) {
+  if (h->ph.len) return PCOL_OK;
+  PCOL_RETURN_NOT_OK(pcol_buf_reserve(&h->ph, 8));
+  uint64_t root = 0x9e3779b97f4a7c15u;
+  memcpy(h->ph.data, &root, 8);
+  h->ph.len = 8;
+  return PCOL_OK;
+}
+
+int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
+                      uint32_t *stack_id) {
+  if (parent > b->t[PCOL_T_STACKS].rows || location_id == 0 ||
+      location_id > b->t[PCOL_T_LOCATIONS].rows)
+    return PCOL_EINVAL;
+  PCOL_RETURN_NOT_OK(nodeset_root(&b->stacks));
+  return stack_node_ph(b, parent, location_id, child_ph(node_ph(&b->stacks, parent), location_id),
+                       stack_id);
 }
 
 int pcol_b_stack(pcol_builder *b, const uint32_t *locs, size_t n,
@@ -455,13 +487,28 @@ int pcol_b_stack_memo(pcol_builder *b, pcol_stack_memo *m, const uint32_t *locs,
   while (k < n && k < pm && pl[k] == locs[n - 1 - k]) k++;
   uint32_t node = k ? pn[k - 1] : 0;
   m->locs.len = m->nodes.len = k * sizeof(uint32_t);
+  m->hashes.len = 0;
   if (pcol_buf_reserve(&m->locs, (n - k) * sizeof(uint32_t)) ||
-      pcol_buf_reserve(&m->nodes, (n - k) * sizeof(uint32_t))) {
+      pcol_buf_reserve(&m->nodes, (n - k) * sizeof(uint32_t)) ||
+      pcol_buf_reserve(&m->hashes, (n - k) * sizeof(uint64_t)) || nodeset_root(&b->stacks)) {
     m->locs.len = m->nodes.len = 0;
     return PCOL_ENOMEM;
   }
+  /* the new frames' slots, all known now: prefetched, their misses overlap */
+  uint64_t *hs = (uint64_t *)(void *)m->hashes.data;
+  pcol_nodeset *ns = &b->stacks;
+  uint64_t ph = node_ph(ns, node);
   for (size_t j = k; j < n; j++) {
-    int rc = pcol_b_stack_node(b, node, locs[n - 1 - j], &node);
+    uint32_t loc = locs[n - 1 - j];
+    if (loc == 0 || loc > b->t[PCOL_T_LOCATIONS].rows) { /* as pcol_b_stack_node refuses it */
+      m->locs.len = m->nodes.len = 0;
+      return PCOL_EINVAL;
+    }
+    hs[j - k] = ph = child_ph(ph, loc);
+    if (ns->cap) __builtin_prefetch(ns->e + 3 * (ph & (ns->cap - 1)));
+  }
+  for (size_t j = k; j < n; j++) {
+    int rc = stack_node_ph(b, node, locs[n - 1 - j], hs[j - k], &node);
     if (rc) {
       m->locs.len = m->nodes.len = 0;
       return rc;

@@ -188,10 +188,15 @@ typedef struct pcol_btable {
 /* Stack nodes: (parent, location) -> id with the key inline in the slot,
  * so a probe costs one cache miss (the generic pcol_hset reads the id, the
  * hash and then two builder columns): 3 words a slot, id (0 = empty),
- * parent, location (the hash is computed again when the table grows). */
+ * parent, location.  A node's slot comes from its path hash (ph[id], the
+ * hash of its parent's path hash and its location; ph[0] is the root's),
+ * not from the parent's id: the slots of a whole stack are known before
+ * any of its nodes is found, so pcol_b_stack_memo prefetches them all and
+ * their cache misses overlap instead of following one another. */
 typedef struct pcol_nodeset {
   uint32_t *e;
   size_t cap, count;
+  pcol_buf ph; /* u64 path hash per node id, from 0 */
 } pcol_nodeset;
 
 struct pcol_builder {
@@ -228,12 +233,14 @@ struct pcol_builder {
  * previous stack, outermost first; free it with pcol_stack_memo_free. */
 typedef struct pcol_stack_memo {
   pcol_buf locs, nodes;
+  pcol_buf hashes; /* the path hashes of a stack's new frames (scratch) */
 } pcol_stack_memo;
 int pcol_b_stack_memo(pcol_builder *b, pcol_stack_memo *m, const uint32_t *locs, size_t n,
                       uint32_t *stack_id);
 static inline void pcol_stack_memo_free(pcol_stack_memo *m) {
   pcol_buf_free(&m->locs);
   pcol_buf_free(&m->nodes);
+  pcol_buf_free(&m->hashes);
 }
 
 /* Stores the samples columns kept lazy (every reader of the builder's
