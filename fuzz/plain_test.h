@@ -36,6 +36,7 @@ static int plain_ntests;
 #define cr_assert_eq(a, b, ...) cr_assert((a) == (b))
 #define cr_assert_gt(a, b, ...) cr_assert((a) > (b))
 #define cr_assert_geq(a, b, ...) cr_assert((a) >= (b))
+#define cr_assert_neq(a, b, ...) cr_assert((a) != (b))
 
 int main(void) {
   for (int i = 0; i < plain_ntests; i++) {

@@ -593,15 +593,20 @@ typedef struct pcol_top_row {
   pcol_sum flat;   /* samples whose innermost frame is this key */
   pcol_sum cum;    /* samples with this key anywhere, once per sample */
   int inl;         /* PCOL_INLINE_* : how the key's frames were called */
-  uint32_t key;    /* the row's key within its pcol_top (what peek, list and
-                    * the "(inline)" marks find it by; names may repeat) */
+  uint32_t key;    /* the row's key, 1..N and one per row within this result
+                    * only (not comparable between results: pcol_diff joins
+                    * rows by name).  pcol_top_mark_inline and pcol_peek_compute
+                    * find rows by it, so keep it when rows are moved or
+                    * filtered.  By line or address two rows may print one
+                    * name, where pprof's nodes differ (a function named
+                    * "<unknown>" and an unsymbolized frame); they sort by key. */
 } pcol_top_row;
 /* pprof's "(inline)" marker: a key every caller reached through an inlined
  * frame (PCOL_INLINE_ONLY), through both (PCOL_INLINE_PARTIAL), or never. */
 enum { PCOL_INLINE_NONE = 0, PCOL_INLINE_ONLY = 1, PCOL_INLINE_PARTIAL = 3 };
 
 typedef struct pcol_top {
-  pcol_top_row *rows; /* sorted: |flat| desc, name, |cum| desc */
+  pcol_top_row *rows; /* pcol_top_compute: |flat| desc, name, |cum| desc, key */
   size_t nrows;
   pcol_sum total;     /* sum of |value| over the selected samples */
   pcol_value_sel value;

@@ -239,3 +239,106 @@ Test(threads, rprof_import_on_two_threads_round_trips) {
   free(first);
   free(text);
 }
+
+/* A pcol_top result read by many threads: peek names the keys it meets on
+ * demand (line keys are named only when asked), under the result's lock.
+ * Each thread's peek must equal the single-threaded one. */
+typedef struct peek_shared {
+  const pcol_top *t;
+  pthread_barrier_t go;
+  uint64_t want, got[NTHREADS];
+} peek_shared;
+
+static uint64_t peek_digest(const pcol_top *t) {
+  pcol_peek pk;
+  pcol_error err = {0};
+  if (pcol_peek_compute(t, ".", &pk, &err)) return 0;
+  uint64_t h = 1469598103934665603ULL;
+  for (size_t i = 0; i < pk.nnodes; i++) {
+    const pcol_peek_node *nd = &pk.nodes[i];
+    const pcol_peek_edge *es[2] = {nd->in, nd->out};
+    size_t ns[2] = {nd->nin, nd->nout};
+    for (int s = 0; s < 2; s++)
+      for (size_t j = 0; j < ns[s]; j++) {
+        const pcol_peek_edge *e = &es[s][j];
+        for (size_t c = 0; c < e->caller.len; c++) h = (h ^ (uint8_t)e->caller.ptr[c]) * 1099511628211ULL;
+        for (size_t c = 0; c < e->callee.len; c++) h = (h ^ (uint8_t)e->callee.ptr[c]) * 1099511628211ULL;
+        h = (h ^ (uint64_t)e->value) * 1099511628211ULL;
+      }
+  }
+  pcol_peek_free(&pk);
+  return h;
+}
+
+static void *peek_thread(void *p) {
+  arg *a = p;
+  peek_shared *s = (peek_shared *)(void *)a->s;
+  pthread_barrier_wait(&s->go);
+  s->got[a->k] = peek_digest(s->t);
+  return NULL;
+}
+
+Test(threads, peek_on_one_cut_top_by_line) {
+  /* 400 lines of 40 functions, 3000 stacks of 1-8 frames, a few heavy:
+   * most rows fall under the cut */
+  pcol_builder *b = NULL;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
+  uint32_t src, loc[400];
+  cr_assert_eq(pcol_b_source(b, "pprof", "t", PCOL_NA_I64, &src), 0);
+  for (int i = 0; i < 400; i++) {
+    char nm[32];
+    snprintf(nm, sizeof nm, "fn_%d", i / 10);
+    pcol_function_row fr = {0, 0, 0, PCOL_NA_I64};
+    cr_assert_eq(pcol_b_cstr(b, nm, &fr.name), 0);
+    cr_assert_eq(pcol_b_cstr(b, "t.c", &fr.filename), 0);
+    uint32_t fn;
+    cr_assert_eq(pcol_b_function(b, &fr, &fn), 0);
+    pcol_line_row l = {fn, 1 + i % 10, PCOL_NA_I64};
+    cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc[i]), 0);
+  }
+  uint64_t x = 7;
+  for (int i = 0; i < 3000; i++) {
+    uint32_t st[8], stk;
+    size_t d = 0;
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    for (size_t n = 1 + (x >> 60) % 8; d < n; d++) st[d] = loc[(x >> (8 * d)) % 400];
+    cr_assert_eq(pcol_b_stack(b, st, d, &stk), 0);
+    pcol_sample_row sr = {src, i, 0, i % 100 ? 1 : 500, PCOL_NA_I64, stk, 0};
+    cr_assert_eq(pcol_b_sample(b, &sr, NULL, 0, NULL), 0);
+  }
+  void *mem = NULL;
+  size_t len = 0;
+  cr_assert_eq(pcol_builder_write_mem(b, NULL, &mem, &len, &err), 0, "%s", err.message);
+  pcol_builder_free(b);
+  pcol_file *f = NULL;
+  cr_assert_eq(pcol_open_buffer(mem, len, NULL, &f, &err), 0, "%s", err.message);
+  pcol_value_sel v;
+  cr_assert_eq(pcol_value_resolve(f, NULL, NULL, &v, &err), 0, "%s", err.message);
+  for (int round = 0; round < 2; round++) {
+    pcol_top t, ref;
+    size_t dropped = 0;
+    cr_assert_eq(pcol_top_compute_cut(f, NULL, &v, PCOL_BY_LINE, 0.01, PCOL_SORT_FLAT, &t, &dropped, NULL, &err), 0,
+                 "%s", err.message);
+    cr_assert_gt(dropped, 10); /* the dropped rows' keys are named by peek, on demand */
+    cr_assert_eq(pcol_top_compute_cut(f, NULL, &v, PCOL_BY_LINE, 0.01, PCOL_SORT_FLAT, &ref, NULL, NULL, &err), 0,
+                 "%s", err.message);
+    peek_shared s = {.t = &t};
+    s.want = peek_digest(&ref);
+    cr_assert_neq(s.want, 0);
+    pcol_top_free(&ref);
+    cr_assert_eq(pthread_barrier_init(&s.go, NULL, NTHREADS), 0);
+    pthread_t th[NTHREADS];
+    arg args[NTHREADS];
+    for (int k = 0; k < NTHREADS; k++) {
+      args[k] = (arg){(shared *)(void *)&s, k};
+      cr_assert_eq(pthread_create(&th[k], NULL, peek_thread, &args[k]), 0);
+    }
+    for (int k = 0; k < NTHREADS; k++) pthread_join(th[k], NULL);
+    pthread_barrier_destroy(&s.go);
+    for (int k = 0; k < NTHREADS; k++) cr_assert_eq(s.got[k], s.want, "thread %d", k);
+    pcol_top_free(&t);
+  }
+  pcol_close(f);
+  free(mem);
+}

@@ -678,13 +678,15 @@ int pcol_b_sample(pcol_builder *b, const pcol_sample_row *s,
   if (b->vimplicit) { /* the first sample sets the pattern, the others keep it or store */
     int same = t->rows != 0 && nvalues == b->vk;
     for (size_t i = 0; same && i < nvalues; i++) same = values[i].value_type_id == b->vpat[i];
-    if (t->rows == 0 && nvalues) {
-      free(b->vpat); /* left by a first sample that failed */
+    if (t->rows == 0) { /* (again, after a first sample that failed) */
+      free(b->vpat);
       b->vpat = NULL;
-      if (nvalues > UINT32_MAX || !(b->vpat = malloc(nvalues * sizeof *b->vpat))) return PCOL_ENOMEM;
+      b->vk = 0;
+      if (nvalues > UINT32_MAX || (nvalues && !(b->vpat = malloc(nvalues * sizeof *b->vpat))))
+        return PCOL_ENOMEM;
       for (size_t i = 0; i < nvalues; i++) b->vpat[i] = values[i].value_type_id;
       b->vk = (uint32_t)nvalues;
-    } else if (t->rows != 0 && !same) {
+    } else if (!same) {
       PCOL_RETURN_NOT_OK(values_materialize(b));
     }
   }

@@ -100,7 +100,7 @@ static int implicit_is_default(const pcol_builder *b, int kind, const pcol_colum
   return 1;
 }
 
-/* Element width and count of an implicit column. */
+/* Element width of an implicit column. */
 static size_t implicit_width(int kind) { return kind == 1 ? 8 : 4; }
 
 /* Feeds the bytes of implicit entry e to f in pieces of 64 KiB. */

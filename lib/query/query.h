@@ -109,7 +109,7 @@ int pcol_q_unsymbolized_name(const pcol_q_fctx *fc, uint32_t loc, pcol_buf *out,
  * its ancestors on the path, and in the order writers give (a sample's new
  * nodes in a run) memory is read in order: measured 2x a depth-first walk
  * over child lists on 1.2M stack nodes.  stk holds 2 ns + 2 node ids.
- * Returns 0; 1 as soon as the climbs pass 8 steps a node so far, an order
+ * Returns 0; 1 as soon as the climbs and pops pass 8 steps a node so far, an order
  * (interleaved deep branches) where a tree walk is cheaper (the caller
  * resets what visit built and walks the tree): checked as it goes, so that
  * such an order costs little before the walk gives up; -1 out of memory or

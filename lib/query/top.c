@@ -15,6 +15,8 @@
  */
 #include "query.h"
 
+#include <pthread.h>
+
 typedef unsigned __int128 pcol_umag;
 static pcol_umag mag(pcol_sum v) { return v < 0 ? -(pcol_umag)v : (pcol_umag)v; }
 
@@ -61,19 +63,23 @@ typedef struct pcol_q_topctx {
   pcol_q_keytab pres;   /* composed: the fixed part of a function's line names (fn_prefix) */
   uint32_t *fn_pid;     /* function -> its id in pres, bit 31 = it has a file (0 = not yet) */
   pcol_str *names;      /* composed: names made so far (ptr NULL = not yet) */
+  pthread_mutex_t name_lock; /* ctx_name's, for names, scratch and the arena */
   size_t names_n;
   uint64_t *key_li;     /* BY_LINE, BY_SOURCE_LINE: a key's first line row */
   size_t key_li_cap;
-  double fraction;      /* > 0: make only the rows this node fraction keeps */
+  int cut;              /* make only the rows the node fraction keeps */
+  double fraction;
   size_t dropped;       /* ... and count the others */
 } topctx;
 
 /* A composed key's identity: the address (BY_ADDRESS, else 0), the line
  * (NA: none), the prefix id (fn_prefix) and the mode (0/1: by line or
  * address, without or with a file; 2: by source line); or, mode
- * LINE_ID_NAME, the id of a name in keys.  Two lines have one key exactly
- * when pprof's nodes for them are one (graph.go NodeInfo: address, name,
- * file, line). */
+ * LINE_ID_NAME, the id of a name in keys.  Two lines have one key when
+ * pprof's nodes for them are one (graph.go NodeInfo: address, name, file,
+ * line), so two rows may print the same name (a function "<unknown>" and an
+ * unsymbolized frame) as pprof's do; the prefix is the joined "NAME FILE",
+ * so a name and file that join to the same text share a key, as before. */
 enum { LINE_ID_NAME = 3 };
 typedef struct line_id {
   uint64_t addr;
@@ -112,6 +118,7 @@ static void ctx_free(topctx *t) {
   free(t->name_key);
   free(t->names);
   free(t->key_li);
+  pthread_mutex_destroy(&t->name_lock);
   free(t);
 }
 
@@ -366,20 +373,27 @@ static int ctx_name(topctx *t, uint32_t k, pcol_str *out, pcol_error *err) {
     *out = l->pid && l->pid <= t->keys.n ? t->keys.s[l->pid] : (pcol_str){NULL, 0};
     return PCOL_OK;
   }
+  /* a result is read by many threads (pcol_peek_compute takes it const):
+   * the names made on demand are made under a lock */
+  int rc = PCOL_OK;
+  pthread_mutex_lock(&t->name_lock);
   if (!t->names) { /* the keys are all made before the first name is asked */
-    if (!(t->names = calloc((size_t)t->nkeys + 1, sizeof *t->names))) return pcol_oom(err);
-    t->names_n = (size_t)t->nkeys + 1;
+    if ((t->names = calloc((size_t)t->nkeys + 1, sizeof *t->names))) t->names_n = (size_t)t->nkeys + 1;
+    else rc = pcol_oom(err);
   }
-  if (k >= t->names_n) return pcol_error_set(err, PCOL_EINVAL, "key %u made after its names", k);
-  if (!t->names[k].ptr) {
+  if (!rc && k >= t->names_n)
+    rc = pcol_error_set(err, PCOL_EINVAL, "key %u made after its names", k);
+  if (!rc && !t->names[k].ptr) {
     t->scratch.len = 0;
-    PCOL_RETURN_NOT_OK(line_name(t, *l, err));
-    const char *p = pcol_q_key_store(&t->keys, (const char *)t->scratch.data, t->scratch.len);
-    if (!p) return pcol_oom(err);
-    t->names[k] = (pcol_str){p, t->scratch.len};
+    rc = line_name(t, *l, err);
+    const char *p =
+        rc ? NULL : pcol_q_key_store(&t->keys, (const char *)t->scratch.data, t->scratch.len);
+    if (!rc && !p) rc = pcol_oom(err);
+    if (!rc) t->names[k] = (pcol_str){p, t->scratch.len};
   }
-  *out = t->names[k];
-  return PCOL_OK;
+  if (!rc) *out = t->names[k];
+  pthread_mutex_unlock(&t->name_lock);
+  return rc;
 }
 
 /* The key of one line row (0 = this frame has none). */
@@ -508,19 +522,29 @@ static int by_name(const pcol_top_row *a, const pcol_top_row *b) {
   if (c) return c;
   return a->name.len == b->name.len ? 0 : a->name.len < b->name.len ? -1 : 1;
 }
+/* Rows of one name (line-level nodes pprof keeps apart, see pcol.h) end
+ * in key order, so that the order never depends on the sort. */
+static int by_key(const pcol_top_row *a, const pcol_top_row *b) {
+  return a->key == b->key ? 0 : a->key < b->key ? -1 : 1;
+}
 static int row_cmp(const void *pa, const void *pb) { /* FlatNameOrder */
   const pcol_top_row *a = pa, *b = pb;
   int c = by_mag(a->flat, b->flat);
   if (!c) c = by_name(a, b);
-  return c ? c : by_mag(a->cum, b->cum);
+  if (!c) c = by_mag(a->cum, b->cum);
+  return c ? c : by_key(a, b);
 }
 static int row_cmp_cum(const void *pa, const void *pb) { /* CumNameOrder */
   const pcol_top_row *a = pa, *b = pb;
   int c = by_mag(a->cum, b->cum);
   if (!c) c = by_name(a, b);
-  return c ? c : by_mag(a->flat, b->flat);
+  if (!c) c = by_mag(a->flat, b->flat);
+  return c ? c : by_key(a, b);
 }
-static int row_cmp_name(const void *pa, const void *pb) { return by_name(pa, pb); }
+static int row_cmp_name(const void *pa, const void *pb) {
+  int c = by_name(pa, pb);
+  return c ? c : by_key(pa, pb);
+}
 
 void pcol_top_sort(pcol_top *t, pcol_sort order) {
   if (!t->nrows) return;
@@ -873,7 +897,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   /* rows: with a node fraction, only those pcol_top_cutoff would keep
    * (what pcol_top_compute_cut shows: a line-level profile has 10^5 rows
    * and shows 10^1) */
-  pcol_umag cut = t->fraction > 0 ? frac_cut(sum_flat, t->fraction) : 0;
+  pcol_umag cut = t->cut ? frac_cut(sum_flat, t->fraction) : 0;
   size_t nr = 0;
   for (size_t k = 1; k < nk; k++)
     if (flat[k] != 0 || cum[k] != 0) {
@@ -916,6 +940,11 @@ static int ctx_new(pcol_file *f, const pcol_select *sel, pcol_by by, topctx **ou
                    pcol_error *err) {
   topctx *t = *out = calloc(1, sizeof *t);
   if (!t) return pcol_oom(err);
+  if (pthread_mutex_init(&t->name_lock, NULL)) {
+    free(t);
+    *out = NULL;
+    return pcol_oom(err);
+  }
   t->by = by;
   int rc = unnamed_functions_are_frames(f, sel, &t->unnamed_is_frame, err);
   if (!rc) rc = pcol_q_fctx_init(&t->fc, f, err);
@@ -929,7 +958,7 @@ static int ctx_new(pcol_file *f, const pcol_select *sel, pcol_by by, topctx **ou
 /* The rows, unnamed and in no order, with the context kept in the result
  * (its keys name the rows later: pcol_q_top_name). */
 static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
-                    double fraction, pcol_top *out, size_t *dropped, pcol_error *err) {
+                    int cut, double fraction, pcol_top *out, size_t *dropped, pcol_error *err) {
   memset(out, 0, sizeof *out);
   if ((unsigned)by > PCOL_BY_ADDRESS) return pcol_error_set(err, PCOL_EINVAL, "no such granularity");
   if (pcol_rows(f, PCOL_T_STACKS) >= 0x7fffffffu)
@@ -942,6 +971,7 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
     return rc;
   }
   out->value = *v;
+  t->cut = cut;
   t->fraction = fraction;
   rc = top_run(t, sel, v, out, err);
   if (dropped) *dropped = t->dropped;
@@ -956,7 +986,7 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
 
 int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
                        pcol_top *out, pcol_error *err) {
-  return top_make(f, sel, v, by, 0, out, NULL, err);
+  return top_make(f, sel, v, by, 0, 0, out, NULL, err);
 }
 
 int pcol_q_top_name(const pcol_top *t, uint32_t k, pcol_str *out, pcol_error *err) {
@@ -994,7 +1024,7 @@ int pcol_top_compute_cut(pcol_file *f, const pcol_select *sel, const pcol_value_
                          pcol_by by, double fraction, pcol_sort order, pcol_top *out,
                          size_t *dropped, pcol_sum *label_cutoff, pcol_error *err) {
   size_t d = 0;
-  int rc = top_make(f, sel, v, by, fraction, out, &d, err);
+  int rc = top_make(f, sel, v, by, 1, fraction, out, &d, err);
   if (rc) return rc;
   if (dropped) *dropped = d;
   if (label_cutoff) *label_cutoff = (pcol_sum)frac_cut(out->total, fraction);
