@@ -461,11 +461,13 @@ static int nodeset_root(pcol_nodeset *h) {
   return PCOL_OK;
 }
 
+static int location_ok(const pcol_builder *b, uint32_t location_id) {
+  return location_id != 0 && location_id <= b->t[PCOL_T_LOCATIONS].rows;
+}
+
 int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
                       uint32_t *stack_id) {
-  if (parent > b->t[PCOL_T_STACKS].rows || location_id == 0 ||
-      location_id > b->t[PCOL_T_LOCATIONS].rows)
-    return PCOL_EINVAL;
+  if (parent > b->t[PCOL_T_STACKS].rows || !location_ok(b, location_id)) return PCOL_EINVAL;
   PCOL_RETURN_NOT_OK(nodeset_root(&b->stacks));
   return stack_node_ph(b, parent, location_id, child_ph(node_ph(&b->stacks, parent), location_id),
                        stack_id);
@@ -500,7 +502,7 @@ int pcol_b_stack_memo(pcol_builder *b, pcol_stack_memo *m, const uint32_t *locs,
   uint64_t ph = node_ph(ns, node);
   for (size_t j = k; j < n; j++) {
     uint32_t loc = locs[n - 1 - j];
-    if (loc == 0 || loc > b->t[PCOL_T_LOCATIONS].rows) { /* as pcol_b_stack_node refuses it */
+    if (!location_ok(b, loc)) {
       m->locs.len = m->nodes.len = 0;
       return PCOL_EINVAL;
     }

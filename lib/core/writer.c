@@ -179,18 +179,18 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
         e->data = buf->data;
         e->stored_size = buf->len;
       }
-      if (codec != PCOL_CODEC_RAW && ik) { /* the codec needs the bytes: made for it, then freed */
-        pcol_buf tmp = {0};
-        if (e->decoded_size > SIZE_MAX || pcol_buf_reserve(&tmp, (size_t)e->decoded_size))
-          return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
-        pcol_b_implicit_fill(b, ik - 1, 0, (size_t)e->count, tmp.data);
-        tmp.len = (size_t)e->decoded_size;
-        int zr = compress_entry(e, &tmp, codec, level, err);
+      if (codec != PCOL_CODEC_RAW) {
+        pcol_buf tmp = {0}; /* an implicit column's bytes, made for the codec, then freed */
+        if (ik) {
+          if (e->decoded_size > SIZE_MAX || pcol_buf_reserve(&tmp, (size_t)e->decoded_size))
+            return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+          pcol_b_implicit_fill(b, ik - 1, 0, (size_t)e->count, tmp.data);
+          tmp.len = (size_t)e->decoded_size;
+        }
+        int zr = compress_entry(e, ik ? &tmp : buf, codec, level, err);
         pcol_buf_free(&tmp);
         PCOL_RETURN_NOT_OK(zr);
-        if (e->owned) e->gen = 0;
-      } else if (codec != PCOL_CODEC_RAW) {
-        PCOL_RETURN_NOT_OK(compress_entry(e, buf, codec, level, err));
+        if (e->owned) e->gen = 0; /* stored compressed */
       }
       if (e->codec > PCOL_CODEC_LZ4 || e->transform) p->v11 = 1;
     }

@@ -64,10 +64,14 @@ static int entry_cmp(const void *pa, const void *pb) {
   if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
   return a->line < b->line ? -1 : a->line > b->line;
 }
+typedef struct rank_ctx {
+  const fninfo *fi;  /* by function id + 1 */
+  const char *arena; /* the cleaned files */
+} rank_ctx;
 static int fn_cmp(const void *pa, const void *pb, void *ctx) {
-  const fninfo *fi = ctx;
-  const char *arena = (const char *)fi[0].name.ptr; /* see pcol_list_compute */
-  const fninfo *a = &fi[*(const uint32_t *)pa], *b = &fi[*(const uint32_t *)pb];
+  const rank_ctx *rc = ctx;
+  const char *arena = rc->arena;
+  const fninfo *a = &rc->fi[*(const uint32_t *)pa], *b = &rc->fi[*(const uint32_t *)pb];
   int c = str_cmp(a->name, b->name);
   return c ? c : str_cmp((pcol_str){arena + a->off, a->len}, (pcol_str){arena + b->off, b->len});
 }
@@ -299,7 +303,7 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
     if (li == UINT64_MAX) continue; /* not a line */
     uint32_t fn = pcol_view_u32(&fc.ln_fn, li);
     if (fn > fc.nfn) fn = 0; /* no function, as pcol_q_fn_string reads it */
-    fninfo *x = &fi[fn + 1]; /* fi[0]: fn_cmp's context */
+    fninfo *x = &fi[fn + 1];
     if (!x->seen) {
       pcol_str file;
       x->seen = 1;
@@ -348,10 +352,10 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
     ents[nents++] = e;
   }
   if (!rc && nord) { /* rank the functions by (name, file); equal pairs share a rank */
-    fi[0].name.ptr = (const char *)p->arena.data;
-    qsort_r(ord, nord, sizeof *ord, fn_cmp, fi);
+    rank_ctx rk = {fi, (const char *)p->arena.data};
+    qsort_r(ord, nord, sizeof *ord, fn_cmp, &rk);
     for (size_t i = 0; i < nord; i++)
-      fi[ord[i]].rank = i && !fn_cmp(&ord[i - 1], &ord[i], fi) ? fi[ord[i - 1]].rank : (uint32_t)i;
+      fi[ord[i]].rank = i && !fn_cmp(&ord[i - 1], &ord[i], &rk) ? fi[ord[i - 1]].rank : (uint32_t)i;
   }
   for (size_t i = 0; !rc && i < nents; i++) {
     const fninfo *x = &fi[ents[i].fn];

@@ -92,46 +92,19 @@ static int edges_visit(void *ctx, uint32_t n, int mode) {
   return node_edges(ctx, n, mode == PCOL_Q_LEAVE ? 0 : mode == PCOL_Q_ENTER ? 1 : 2);
 }
 
-static int peek_walk_run(peek_walk *pw, pcol_error *err) {
-  const pcol_q_inl_state *s = pw->s;
-  uint64_t ns = s->nstacks;
-  uint32_t *path = malloc((2 * ns + 2) * sizeof *path);
-  int r = path ? pcol_q_path_walk(&s->st_parent, s->touched, ns, path, edges_visit, pw) : -1;
-  free(path);
-  if (r < 0) return pcol_oom(err);
-  if (r == 0) return PCOL_OK;
-  /* an order the path walk is slow on: again, depth first over child lists */
+/* For the tree walk after the path walk gave up: the edges anew. */
+static int edges_reset(void *ctx) {
+  peek_walk *pw = ctx;
   ptab_free(&pw->edges);
   memset(&pw->edges, 0, sizeof pw->edges);
-  uint32_t *koff = calloc(ns + 2, sizeof *koff), *kids = malloc((ns + 1) * sizeof *kids),
-           *stk = malloc((2 * ns + 2) * sizeof *stk), *pos = malloc((ns + 2) * sizeof *pos);
-  int rc = PCOL_OK;
-  if (!koff || !kids || !stk || !pos) rc = PCOL_ENOMEM;
-  if (!rc) { /* children lists (CSR, parent 0 = roots); parents precede children */
-    for (uint64_t n = 1; n <= ns; n++) koff[pcol_view_u32(&s->st_parent, n - 1) + 1]++;
-    for (uint64_t i = 1; i <= ns + 1; i++) koff[i] += koff[i - 1];
-    memcpy(pos, koff, (ns + 1) * sizeof *pos);
-    for (uint64_t n = 1; n <= ns; n++) kids[pos[pcol_view_u32(&s->st_parent, n - 1)]++] = (uint32_t)n;
-    size_t sp = 0;
-    for (uint32_t i = koff[0]; i < koff[1]; i++)
-      if (s->touched[kids[i]]) stk[sp++] = kids[i];
-    while (sp && !rc) {
-      uint32_t x = stk[--sp], n = x & 0x7fffffffu;
-      if (x & 0x80000000u) {
-        rc = node_edges(pw, n, 0);
-        continue;
-      }
-      rc = node_edges(pw, n, 1);
-      stk[sp++] = n | 0x80000000u;
-      for (uint32_t i = koff[n]; i < koff[n + 1]; i++)
-        if (s->touched[kids[i]]) stk[sp++] = kids[i];
-    }
-  }
-  free(koff);
-  free(kids);
-  free(stk);
-  free(pos);
-  return rc ? pcol_oom(err) : PCOL_OK;
+  return 0;
+}
+
+static int peek_walk_run(peek_walk *pw, pcol_error *err) {
+  const pcol_q_inl_state *s = pw->s;
+  if (pcol_q_stack_walk(&s->st_parent, s->touched, s->nstacks, edges_visit, edges_reset, pw))
+    return pcol_oom(err);
+  return PCOL_OK;
 }
 
 static int str_cmp(pcol_str a, pcol_str b) {

@@ -156,6 +156,58 @@ give_up:
   return 1;
 }
 
+/* The same visits depth first over child lists of the touched nodes (CSR,
+ * parent 0 = roots): PCOL_Q_ENTER when a node is pushed, PCOL_Q_LEAVE when
+ * it is popped the second time (no PCOL_Q_BACK).  Any order costs O(ns),
+ * but memory is read in the tree's order, not the ids'.  stk holds 2 ns +
+ * 2 node ids.  0, or -1 out of memory or when visit returns non-zero. */
+static inline int pcol_q_tree_walk(const pcol_view *parent, const uint8_t *touched, uint64_t ns,
+                                   uint32_t *stk, int (*visit)(void *, uint32_t, int),
+                                   void *ctx) {
+  uint32_t *koff = (uint32_t *)calloc(ns + 2, sizeof *koff),
+           *kids = (uint32_t *)malloc((ns + 1) * sizeof *kids),
+           *pos = (uint32_t *)malloc((ns + 1) * sizeof *pos);
+  int r = koff && kids && pos ? 0 : -1;
+  if (!r) {
+    for (uint64_t n = 1; n <= ns; n++)
+      if (touched[n]) koff[pcol_view_u32(parent, n - 1) + 1]++;
+    for (uint64_t i = 1; i <= ns + 1; i++) koff[i] += koff[i - 1];
+    memcpy(pos, koff, (ns + 1) * sizeof *pos);
+    for (uint64_t n = 1; n <= ns; n++)
+      if (touched[n]) kids[pos[pcol_view_u32(parent, n - 1)]++] = (uint32_t)n;
+  }
+  size_t sp = 0;
+  for (uint32_t i = r ? 0 : koff[0]; !r && i < koff[1]; i++) stk[sp++] = kids[i];
+  while (sp && !r) {
+    uint32_t x = stk[--sp], n = x & 0x7fffffffu;
+    if (x & 0x80000000u) {
+      r = visit(ctx, n, PCOL_Q_LEAVE);
+      continue;
+    }
+    r = visit(ctx, n, PCOL_Q_ENTER);
+    stk[sp++] = n | 0x80000000u;
+    for (uint32_t i = koff[n]; i < koff[n + 1]; i++) stk[sp++] = kids[i];
+  }
+  free(koff);
+  free(kids);
+  free(pos);
+  return r ? -1 : 0;
+}
+
+/* The walk top's cum and peek's edges use: the path walk, and when it gives
+ * up, reset(ctx) (undo what visit built; non-zero: failed) and the tree
+ * walk.  0, or -1 out of memory or when visit or reset fails. */
+static inline int pcol_q_stack_walk(const pcol_view *parent, const uint8_t *touched, uint64_t ns,
+                                    int (*visit)(void *, uint32_t, int), int (*reset)(void *),
+                                    void *ctx) {
+  uint32_t *stk = (uint32_t *)malloc((2 * ns + 2) * sizeof *stk);
+  if (!stk) return -1;
+  int r = pcol_q_path_walk(parent, touched, ns, stk, visit, ctx);
+  if (r == 1) r = reset(ctx) ? -1 : pcol_q_tree_walk(parent, touched, ns, stk, visit, ctx);
+  free(stk);
+  return r;
+}
+
 typedef struct pcol_q_top_priv {
   pcol_q_keytab keys;          /* pcol_top_by_label: the values' names */
   pcol_q_inl_state is;

@@ -175,8 +175,8 @@ int pcol_q_unsymbolized_name(const pcol_q_fctx *fc, uint32_t loc, pcol_buf *out,
   return PCOL_OK;
 }
 
-/* The key of a name: the name itself, or when the keys are composed, the
- * tag 'N' and the name. */
+/* The key of a name: its id in keys, or when the keys are composed, the
+ * key of identity (LINE_ID_NAME, that id). */
 static int new_key(topctx *t, const struct line_id *l, uint32_t *key, pcol_error *err);
 static int name_key(topctx *t, const char *p, size_t n, uint32_t *key, pcol_error *err) {
   uint32_t id;
@@ -332,7 +332,7 @@ static int line_id_key(topctx *t, const line_id *l, uint32_t *key, pcol_error *e
   return PCOL_OK;
 }
 
-/* The name of a composed 'L' key, appended to t->scratch: by source line
+/* The name of a line identity, appended to t->scratch: by source line
  * "FILE:LINE"; by line pprof -lines' "FUNCTION FILE:LINE" with the full
  * path (NameComponents in pprof's graph.go): without a line "FUNCTION
  * FILE", without a file "FUNCTION :LINE"; by address the same after the
@@ -707,6 +707,9 @@ typedef struct cum_walk {
   uint32_t *cnt;
   pcol_sum *cum;
   uint64_t ns;
+  size_t nk;        /* keys + 1 */
+  uint32_t nokey;   /* its cum is the forward pass's, kept by cum_reset */
+  pcol_sum cum_nokey;
 } cum_walk;
 
 static inline const uint32_t *node_keys(const cum_walk *w, const uint32_t *k1, uint32_t *nks) {
@@ -739,53 +742,12 @@ static int cum_visit(void *ctx, uint32_t n, int mode) {
   return 0;
 }
 
-static int cum_walk_path(cum_walk *w, uint32_t *stk) {
-  return pcol_q_path_walk(w->parent, w->touched, w->ns, stk, cum_visit, w);
-}
-
-/* Depth first over children lists of the touched nodes (CSR, parent 0 =
- * roots); stk holds 2 ns + 2 node ids, a node is entered when pushed with
- * its high bit clear and left when popped the second time.  -1 out of
- * memory. */
-static int cum_walk_tree(cum_walk *w, uint32_t *stk) {
-  uint64_t ns = w->ns;
-  uint32_t *koff = calloc(ns + 2, sizeof *koff), *kids = malloc((ns + 1) * sizeof *kids),
-           *pos = malloc((ns + 1) * sizeof *pos);
-  if (!koff || !kids || !pos) {
-    free(koff);
-    free(kids);
-    free(pos);
-    return -1;
-  }
-  for (uint64_t n = 1; n <= ns; n++)
-    if (w->touched[n]) koff[pcol_view_u32(w->parent, n - 1) + 1]++;
-  for (uint64_t i = 1; i <= ns + 1; i++) koff[i] += koff[i - 1];
-  memcpy(pos, koff, (ns + 1) * sizeof *pos);
-  for (uint64_t n = 1; n <= ns; n++)
-    if (w->touched[n]) kids[pos[pcol_view_u32(w->parent, n - 1)]++] = (uint32_t)n;
-  free(pos);
-  size_t sp = 0;
-  for (uint32_t i = koff[0]; i < koff[1]; i++) stk[sp++] = kids[i];
-  while (sp) {
-    uint32_t x = stk[--sp];
-    uint32_t n = x & 0x7fffffffu, nks;
-    const uint32_t *ks = node_keys(w, &w->nkey[n], &nks);
-    if (x & 0x80000000u) {
-      for (uint32_t j = 0; j < nks; j++) w->cnt[ks[j]]--;
-      continue;
-    }
-    for (uint32_t j = 0; j < nks; j++)
-      if (w->cnt[ks[j]]++ == 0) w->cum[ks[j]] += w->sub[n];
-    stk[sp++] = n | 0x80000000u;
-    for (uint32_t i = koff[n]; i < koff[n + 1]; i++) {
-      uint32_t k = kids[i];
-      __builtin_prefetch(&w->nkey[k]); /* read when k is popped: child ids are far apart */
-      __builtin_prefetch(&w->sub[k]);
-      stk[sp++] = k;
-    }
-  }
-  free(koff);
-  free(kids);
+/* For the tree walk after the path walk gave up: counts and cums anew. */
+static int cum_reset(void *ctx) {
+  cum_walk *w = ctx;
+  memset(w->cnt, 0, w->nk * sizeof *w->cnt);
+  memset(w->cum, 0, w->nk * sizeof *w->cum);
+  w->cum[w->nokey] = w->cum_nokey;
   return 0;
 }
 
@@ -794,7 +756,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   pcol_q_fctx *c = &t->fc;
   uint64_t ns = c->nstacks;
   pcol_sum *w = NULL, *sub = NULL, *flat = NULL, *cum = NULL, sum_flat = 0;
-  uint32_t *fk = NULL, *nkey = NULL, *cnt = NULL, *stk = NULL;
+  uint32_t *fk = NULL, *nkey = NULL, *cnt = NULL;
   uint8_t *touched = NULL, *inl = NULL;
   pcol_filter flt;
   int rc = pcol_filter_build(c->f, sel, &flt, err);
@@ -818,8 +780,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   cum = calloc(nk, sizeof *cum);
   cnt = calloc(nk, sizeof *cnt);
   inl = calloc(nk, 1);
-  stk = malloc((2 * ns + 2) * sizeof *stk);
-  if (!sub || !fk || !touched || !flat || !cum || !cnt || !inl || !stk) {
+  if (!sub || !fk || !touched || !flat || !cum || !cnt || !inl) {
     rc = pcol_oom(err);
     goto done;
   }
@@ -861,16 +822,8 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     nkey[n] = e - a == 1 ? t->loc_keys[a] : e == a ? 0 : loc | 0x80000000u;
   }
   {
-    cum_walk cw = {t, &c->st_parent, nkey, sub, touched, cnt, cum, ns};
-    pcol_sum cum_nokey = cum[nokey];
-    int r = cum_walk_path(&cw, stk);
-    if (r == 1) { /* an order the path walk would be slow on: the tree walk */
-      memset(cnt, 0, nk * sizeof *cnt);
-      memset(cum, 0, nk * sizeof *cum);
-      cum[nokey] = cum_nokey;
-      r = cum_walk_tree(&cw, stk);
-    }
-    if (r) {
+    cum_walk cw = {t, &c->st_parent, nkey, sub, touched, cnt, cum, ns, nk, nokey, cum[nokey]};
+    if (pcol_q_stack_walk(&c->st_parent, touched, ns, cum_visit, cum_reset, &cw)) {
       rc = pcol_oom(err);
       goto done;
     }
@@ -927,7 +880,6 @@ done:
   free(fk);
   free(cnt);
   free(nkey);
-  free(stk);
   free(touched);
   free(inl);
   pcol_filter_free(&flt);
