@@ -318,7 +318,7 @@ else
 fi
 # Format 1.1 codecs (issue 17): bench/codecs.sh's section, appended (full
 # run: 1M-sample generated profiles; quick: 10k, only to keep it working).
-log "bench: format 1.1 codec sizes (bench/codecs.sh)"
+log "bench: format 1.2 codec sizes (bench/codecs.sh)"
 if [ "$MODE" = full ]; then CN=1000000 CL=; else CN=10000 CL=3; fi
 if PCOL="$PCOL" T="$T" DATA="$DATA" CODEC_N=$CN CODEC_LEVEL=$CL bash bench/codecs.sh >"$WORK/codecs-$MODE.md"; then
   { echo; cat "$WORK/codecs-$MODE.md"; } >>"$OUT_MD"

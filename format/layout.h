@@ -16,9 +16,14 @@
 #define PCOL_HDR_MINOR 10          /* u16 */
 #define PCOL_HDR_HEADER_SIZE 12    /* u32, = PCOL_HEADER_SIZE */
 #define PCOL_HDR_INCOMPAT 16       /* u64, flags a reader must understand */
-/* incompat bit 0, reserved for format 1.1 (spec.md §9): sections may use
+/* incompat bit 0, assigned by format 1.1 (spec.md §9): sections may use
  * codecs and column transforms beyond raw and LZ4.  A 1.0 reader refuses it. */
 #define PCOL_INCOMPAT_CODECS_1_1 UINT64_C(0x1)
+/* incompat bit 1, format 1.2 (spec.md §3.1, §9): the directory is compact
+ * (varint entries, dir_entry_size 0), sections in place are aligned to
+ * PCOL_COMPACT_ALIGN and decoded ones not at all, and columns may use the
+ * row-relative transform.  A 1.0 or 1.1 reader refuses it. */
+#define PCOL_INCOMPAT_COMPACT_1_2 UINT64_C(0x2)
 #define PCOL_HDR_COMPAT 24         /* u64, flags a reader may ignore */
 #define PCOL_HDR_FILE_SIZE 32      /* u64 */
 #define PCOL_HDR_DIR_OFFSET 40     /* u64 */
@@ -43,12 +48,16 @@
 
 /* ------------------------------------------------------------ sections */
 #define PCOL_ALIGN 64              /* every section starts at a multiple */
+#define PCOL_COMPACT_ALIGN 8       /* 1.2 compact file: sections read in place */
+#define PCOL_VARINT_MAX 10         /* bytes of a compact directory's varint */
 #define PCOL_CODEC_RAW 0
 #define PCOL_CODEC_LZ4 1
 #define PCOL_CODEC_ZSTD 2          /* format 1.1: one zstd frame */
-/* Column transforms (format 1.1), bits of the directory entry's flags,
- * undone after the codec: split first, then delta (spec.md §4). */
+/* Column transforms (format 1.1; row-relative 1.2), bits of the directory
+ * entry's flags, undone after the codec: split first, then delta or
+ * row-relative (spec.md §4). */
 #define PCOL_TRANSFORM_DELTA 0x1   /* v[i] - v[i-1], signed, exact */
 #define PCOL_TRANSFORM_SPLIT 0x2   /* byte-stream split */
+#define PCOL_TRANSFORM_ROWREL 0x4  /* format 1.2: i - v[i], signed, exact */
 
 #endif

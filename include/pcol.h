@@ -44,7 +44,7 @@ extern "C" {
 #define PCOL_VERSION_STRING "0.2.0"
 /* The on-disk format this library writes (spec.md). */
 #define PCOL_FORMAT_MAJOR 1
-#define PCOL_FORMAT_MINOR 1
+#define PCOL_FORMAT_MINOR 2
 
 /* ================================================== level 1: core (lib/core)
  * Read, validate, build and write pcol files; sample selection. */
@@ -244,7 +244,7 @@ PCOL_API void pcol_file_header(const pcol_file *f, pcol_header_info *out);
 typedef struct pcol_section_info {
   uint16_t table, column;
   uint8_t type, codec;  /* codec: 0 raw, 1 LZ4, 2 zstd (format 1.1) */
-  uint16_t transform;   /* format 1.1 transform bits: 1 delta, 2 byte-stream split */
+  uint16_t transform;   /* transform bits: 1 delta, 2 byte-stream split (1.1), 4 row-relative (1.2) */
   uint64_t offset, stored_size, decoded_size, count;
   uint32_t crc;
 } pcol_section_info;
@@ -447,12 +447,17 @@ PCOL_API int pcol_builder_coalesce(pcol_builder *b, pcol_error *err);
 typedef struct pcol_write_options {
   int compress_lz4; /* 1: LZ4 each section that shrinks */
   /* 1: zstd each section that shrinks, after the column transforms that
-   * shrink it most (format 1.1, spec.md §4; the file then needs a 1.1
-   * reader).  Takes precedence over compress_lz4. */
+   * shrink it most, in a file with the compact directory (format 1.2,
+   * spec.md §3.1, §4; the file then needs a 1.2 reader).  Takes precedence
+   * over compress_lz4. */
   int compress_zstd;
-  int zstd_level; /* 1..22; 0 = PCOL_ZSTD_DEFAULT_LEVEL */
+  /* 1..22 for every section; 0 = auto: PCOL_ZSTD_SMALL_LEVEL for sections
+   * of at most PCOL_ZSTD_SMALL_BYTES, PCOL_ZSTD_DEFAULT_LEVEL above */
+  int zstd_level;
 } pcol_write_options;
 #define PCOL_ZSTD_DEFAULT_LEVEL 9 /* go-cpu-large: 0.65x the .pb.gz in 1.2 s; 19 gives 0.60x in 8x the time */
+#define PCOL_ZSTD_SMALL_LEVEL 19  /* a section of 1 MiB takes ~0.1-0.3 s at 19 */
+#define PCOL_ZSTD_SMALL_BYTES ((uint64_t)1 << 20)
 
 /* Writes a pcol file atomically: temp file in the target directory, fsync,
  * rename.  On failure no partial file exists and `path` is untouched.

@@ -182,7 +182,7 @@ Test(format, round_trip_every_table) {
 /* The rich profile with enough repetitive samples that sections compress,
  * written raw and with o: every column reads the same; returns how many
  * sections use `codec` and whether the header says format 1.1 (bit 0). */
-static int round_trip(const pcol_write_options *o, int codec, int *v11, int *transforms) {
+static int round_trip(const pcol_write_options *o, int codec, int *v12, int *transforms) {
   pcol_builder *b = rich_profile();
   uint32_t vt;
   cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), &vt), 0);
@@ -208,8 +208,10 @@ static int round_trip(const pcol_write_options *o, int codec, int *v11, int *tra
   pcol_file_header(raw, &hr);
   cr_assert_eq(hr.minor, 0, "a raw file is format 1.0");
   cr_assert_eq(hr.incompat_flags, 0);
-  *v11 = h.minor == 1 && h.incompat_flags == 1;
-  if (!*v11) cr_assert(h.minor == 0 && h.incompat_flags == 0, "1.0 or 1.1 with bit 0, nothing else");
+  /* *v12: a compact 1.2 file (bit 1, and bit 0 when zstd, delta or split is used) */
+  *v12 = h.minor == 2 && (h.incompat_flags & ~(uint64_t)1) == PCOL_INCOMPAT_COMPACT_1_2;
+  if (!*v12) cr_assert(h.minor == 0 && h.incompat_flags == 0, "1.0, or 1.2 with bit 1, nothing else");
+  if (*v12) cr_assert_eq(h.incompat_flags & 1, compressed > 0 ? 1u : 0u, "bit 0 iff zstd is used");
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);
     cr_assert_eq(pcol_rows(raw, t), pcol_rows(lz, t));
@@ -231,19 +233,20 @@ static int round_trip(const pcol_write_options *o, int codec, int *v11, int *tra
 
 Test(format, round_trip_lz4_identical_views) {
   pcol_write_options o = {.compress_lz4 = 1};
-  int v11, tf;
-  cr_assert_gt(round_trip(&o, PCOL_CODEC_LZ4, &v11, &tf), 0, "some sections are LZ4");
-  cr_assert(!v11 && !tf, "LZ4 files stay format 1.0, without transforms");
+  int v12, tf;
+  cr_assert_gt(round_trip(&o, PCOL_CODEC_LZ4, &v12, &tf), 0, "some sections are LZ4");
+  cr_assert(!v12 && !tf, "LZ4 files stay format 1.0, without transforms");
 }
 
-/* zstd (format 1.1): same columns, header 1.1 with incompat bit 0, and the
- * transforms chosen where they help (times and offsets are ramps). */
-Test(format, zstd_round_trip_identical_views_and_version_1_1) {
-  for (int level = 1; level <= 19; level += 18) {
+/* zstd (format 1.2): same columns, header 1.2 with incompat bits 0 and 1
+ * (compact directory), and the transforms chosen where they help (times
+ * and offsets are ramps); level 0 is the size-dependent default. */
+Test(format, zstd_round_trip_identical_views_and_version_1_2) {
+  for (int level = 0; level <= 19; level += level ? 18 : 1) {
     pcol_write_options o = {.compress_zstd = 1, .zstd_level = level};
-    int v11, tf;
-    cr_assert_gt(round_trip(&o, PCOL_CODEC_ZSTD, &v11, &tf), 0, "some sections are zstd");
-    cr_assert(v11, "a zstd file is format 1.1 with incompat bit 0");
+    int v12, tf;
+    cr_assert_gt(round_trip(&o, PCOL_CODEC_ZSTD, &v12, &tf), 0, "some sections are zstd");
+    cr_assert(v12, "a zstd file is format 1.2 with the compact directory");
     cr_assert_gt(tf, 0, "some columns are transformed");
   }
 }
@@ -478,15 +481,23 @@ Test(format, unknown_incompat_flag_is_refused_compat_flag_ignored) {
   fix_header_crc(p);
   cr_assert_eq(pcol_open_buffer(p, len, NULL, &f, &err), 0, "%s", err.message);
   pcol_close(f);
-  p[16] = 0x02; /* incompat flag 1 (bit 0 is format 1.1's, known) */
+  p[16] = 0x04; /* incompat bit 2 (bits 0 and 1 are format 1.1's and 1.2's, known) */
   fix_header_crc(p);
   cr_assert_eq(pcol_open_buffer(p, len, NULL, &f, &err), PCOL_EUNSUPPORTED);
   free(p);
 }
 
-Test(format, every_single_byte_change_is_detected_by_full_validation) {
-  size_t len;
-  uint8_t *p = good_file(&len);
+/* The rich profile in a compact 1.2 file (zstd). */
+static void *good_compact_file(size_t *len) {
+  pcol_builder *b = rich_profile();
+  pcol_write_options o = {.compress_zstd = 1};
+  void *mem;
+  cr_assert_eq(pcol_builder_write_mem(b, &o, &mem, len, NULL), 0);
+  pcol_builder_free(b);
+  return mem;
+}
+
+static void every_byte_change_detected(uint8_t *p, size_t len) {
   for (size_t i = 0; i < len; i++) {
     uint8_t old = p[i];
     p[i] ^= 0x5a;
@@ -500,6 +511,49 @@ Test(format, every_single_byte_change_is_detected_by_full_validation) {
     cr_assert_neq(rc, 0, "byte %zu changed but the file still validates", i);
     p[i] = old;
   }
+}
+
+Test(format, every_single_byte_change_is_detected_by_full_validation) {
+  size_t len;
+  uint8_t *p = good_file(&len);
+  every_byte_change_detected(p, len);
+  free(p);
+  /* the compact directory (1.2) has no per-section crc: the body crc and
+   * the varints' own rules catch every change */
+  p = good_compact_file(&len);
+  every_byte_change_detected(p, len);
+  free(p);
+}
+
+/* A compact file cut or extended anywhere is refused at open, and every
+ * prefix of its directory is refused without reading past it. */
+Test(format, compact_file_cut_or_grown_is_refused) {
+  size_t len;
+  uint8_t *p = good_compact_file(&len);
+  pcol_header_info h;
+  pcol_file *f;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_open_buffer(p, len, NULL, &f, &err), 0, "%s", err.message);
+  pcol_file_header(f, &h);
+  pcol_close(f);
+  cr_assert_eq(h.minor, 2);
+  cr_assert(h.incompat_flags & PCOL_INCOMPAT_COMPACT_1_2, "compact entries");
+  cr_assert_lt(len - h.dir_offset, 16u * h.dir_count, "a compact entry takes < 16 bytes here");
+  for (size_t n = 64; n < len; n++) {
+    /* the header says len: any other size is refused (H7) */
+    cr_assert_neq(pcol_open_buffer(p, n, NULL, &f, &err), 0, "cut at %zu", n);
+  }
+  /* a directory one byte short: header and sizes agree, the last entry is cut */
+  uint8_t *q = malloc(len);
+  for (uint64_t cut = 1; cut <= len - h.dir_offset; cut++) {
+    size_t n = len - (size_t)cut;
+    memcpy(q, p, n);
+    for (int i = 0; i < 8; i++) q[32 + i] = (uint8_t)((uint64_t)n >> (8 * i));
+    fix_header_crc(q);
+    int rc = pcol_open_buffer(q, n, NULL, &f, &err);
+    cr_assert_eq(rc, PCOL_ECORRUPT, "directory cut by %llu bytes: rc %d", (unsigned long long)cut, rc);
+  }
+  free(q);
   free(p);
 }
 

@@ -210,10 +210,12 @@ int cmd_info(const cli_command *cmd, cli_args *a) {
     if (!ti) snprintf(tb, sizeof tb, "unknown(%u)", s.table);
     snprintf(cb, sizeof cb, "%s", ci ? ci->name : "?");
     if (!ci) snprintf(cb, sizeof cb, "unknown(%u)", s.column);
-    /* codec, then the format 1.1 transforms: +d delta, +s byte-stream split */
+    /* codec, then the transforms: +d delta, +s byte-stream split (1.1), +r
+     * row-relative (1.2) */
     char codec[16];
-    snprintf(codec, sizeof codec, "%s%s%s%s", s.codec == 2 ? "zstd" : s.codec == 1 ? "lz4" : "raw",
-             s.transform ? "+" : "", s.transform & 1 ? "d" : "", s.transform & 2 ? "s" : "");
+    snprintf(codec, sizeof codec, "%s%s%s%s%s", s.codec == 2 ? "zstd" : s.codec == 1 ? "lz4" : "raw",
+             s.transform ? "+" : "", s.transform & 1 ? "d" : "", s.transform & 4 ? "r" : "",
+             s.transform & 2 ? "s" : "");
     printf("  %-20s %-15s %-5s %-7s %12llu %12llu %12llu %10llu\n", tb, cb, type_name(s.type),
            codec, (unsigned long long)s.offset,
            (unsigned long long)s.stored_size, (unsigned long long)s.decoded_size,

@@ -5,8 +5,9 @@
 const cli_opt opts_pack[] = {
     {"output", 'o', 1, "output pcol file ('-' for standard output)"},
     {"from", 'f', 1, "input format: rprof, pprof, perun, collapsed, pcol (default: detect)"},
-    {"compress", 0, 1, "section compression: none (default), lz4, or zstd[:LEVEL] (level 1-22, "
-                       "default 9; per-column transforms; needs a format 1.1 reader). A pcol "
+    {"compress", 0, 1, "section compression: none (default), lz4, or zstd[:LEVEL] (level 1-22; "
+                       "default: 19 for sections up to 1 MiB, 9 above; per-column transforms and a "
+                       "compact directory: needs a format 1.2 reader). A pcol "
                        "input is rewritten with the new codec, losslessly"},
     {"no-mmap", 0, 0, "read pcol and Perun inputs into memory instead of mapping them"},
     {"coalesce", 0, 0, "merge runs of identical consecutive samples into long samples"},

@@ -105,11 +105,16 @@ static int copy_value_types(mctx *m) {
     if ((rc = pcol_b_value_type(m->b, S(m, pcol_view_u32(&ty, i)), S(m, pcol_view_u32(&un, i)),
                                 &m->vtmap[i + 1])))
       return rc;
+  /* rows copied as they are: a valid file may hold a (none, none) row,
+   * which pcol_b_source_value_type refuses from an importer */
   uint64_t nsrc = pcol_rows(m->f, PCOL_T_SOURCES);
-  for (uint64_t i = 0; i < pcol_rows(m->f, PCOL_T_SOURCE_VALUE_TYPES); i++)
-    if ((rc = pcol_b_source_value_type(m->b, MAPID(m->srcmap, nsrc, pcol_view_u32(&ss, i)),
-                                       MAPID(m->vtmap, n, pcol_view_u32(&sv, i)))))
+  pcol_btable *t = &m->b->t[PCOL_T_SOURCE_VALUE_TYPES];
+  for (uint64_t i = 0; i < pcol_rows(m->f, PCOL_T_SOURCE_VALUE_TYPES); i++) {
+    if ((rc = push_row_u32(t, PCOL_C_SVT_SOURCE, MAPID(m->srcmap, nsrc, pcol_view_u32(&ss, i)))) ||
+        (rc = push_row_u32(t, PCOL_C_SVT_VALUE_TYPE, MAPID(m->vtmap, n, pcol_view_u32(&sv, i)))))
       return rc;
+    t->rows++;
+  }
   return PCOL_OK;
 }
 

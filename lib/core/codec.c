@@ -3,8 +3,8 @@
  * Reading: pcol_section_decode turns a section's stored bytes into the
  * plain little-endian array of its decoded_size: the codec first (LZ4 block,
  * checked and decoded in one pass; or one zstd frame), then the transforms
- * of format 1.1 (byte-stream split, then delta), each refusing what the
- * spec refuses.  Writing: pcol_section_encode picks the transforms and
+ * of format 1.1 and 1.2 (byte-stream split, then delta or row-relative),
+ * each refusing what the spec refuses.  Writing: pcol_section_encode picks the transforms and
  * compresses with the codec asked for, keeping the smaller result.
  */
 #include "internal.h"
@@ -190,10 +190,60 @@ static int delta(const uint8_t *in, uint8_t *out, uint64_t count, pcol_type type
   return 1;
 }
 
+/* Element i of a u32, i64 or u64 column, exactly; `signed_width`: read as
+ * a signed integer of the element's width (a transform's stored form). */
+static __int128 elem_get(const uint8_t *p, uint64_t i, pcol_type type, int signed_width) {
+  if (type == PCOL_TYPE_U32) {
+    uint32_t u;
+    memcpy(&u, p + 4 * i, 4);
+    return signed_width ? (__int128)(int32_t)u : (__int128)u;
+  }
+  uint64_t u;
+  memcpy(&u, p + 8 * i, 8);
+  return signed_width || type == PCOL_TYPE_I64 ? (__int128)(int64_t)u : (__int128)u;
+}
+
+/* Stores v as element i when it lies in the column type's range (or, with
+ * `signed_width`, in the signed range of the element's width); else 0. */
+static int elem_put(uint8_t *p, uint64_t i, pcol_type type, int signed_width, __int128 v) {
+  if (type == PCOL_TYPE_U32) {
+    if (signed_width ? v < INT32_MIN || v > INT32_MAX : v < 0 || v > UINT32_MAX) return 0;
+    uint32_t u = (uint32_t)(int64_t)v;
+    memcpy(p + 4 * i, &u, 4);
+    return 1;
+  }
+  if (signed_width || type == PCOL_TYPE_I64 ? v < INT64_MIN || v > INT64_MAX
+                                            : v < 0 || v > (__int128)UINT64_MAX)
+    return 0;
+  uint64_t u = (uint64_t)v;
+  memcpy(p + 8 * i, &u, 8);
+  return 1;
+}
+
+/* Row-relative (format 1.2), undone in place: element i holds i - v[i] as
+ * a signed w-byte integer; v[i] = i - d[i], exactly, must stay in the
+ * column's type.  Returns the index of the first element that leaves it,
+ * or count. */
+static uint64_t unrowrel(uint8_t *p, uint64_t count, pcol_type type) {
+  for (uint64_t i = 0; i < count; i++)
+    if (!elem_put(p, i, type, 0, (__int128)i - elem_get(p, i, type, 1))) return i;
+  return count;
+}
+
+/* Row-relative, applied into out; 0 when some i - v[i] does not fit a
+ * signed w-byte integer (the transform is then not used). */
+static int rowrel(const uint8_t *in, uint8_t *out, uint64_t count, pcol_type type) {
+  for (uint64_t i = 0; i < count; i++)
+    if (!elem_put(out, i, type, 1, (__int128)i - elem_get(in, i, type, 0))) return 0;
+  return 1;
+}
+
 int pcol_transform_allowed(unsigned transform, unsigned type) {
-  if (transform & ~(unsigned)(PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT)) return 0;
+  if (transform & ~(unsigned)(PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT | PCOL_TRANSFORM_ROWREL))
+    return 0;
   int integer = type == PCOL_TYPE_U32 || type == PCOL_TYPE_I64 || type == PCOL_TYPE_U64;
-  if ((transform & PCOL_TRANSFORM_DELTA) && !integer) return 0;
+  if ((transform & PCOL_TRANSFORM_DELTA) && (transform & PCOL_TRANSFORM_ROWREL)) return 0;
+  if ((transform & (PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_ROWREL)) && !integer) return 0;
   if ((transform & PCOL_TRANSFORM_SPLIT) && !integer && type != PCOL_TYPE_F64) return 0;
   return 1;
 }
@@ -242,6 +292,11 @@ int pcol_section_decode(const pcol_section_info *si, unsigned transform, const u
     if (bad != si->count)
       rc = pcol_corrupt(err, "delta section at offset %llu leaves its column's type at element %llu",
                         si->offset, bad);
+  } else if (!rc && (transform & PCOL_TRANSFORM_ROWREL)) {
+    uint64_t bad = unrowrel(dec, si->count, (pcol_type)si->type);
+    if (bad != si->count)
+      rc = pcol_corrupt(err, "row-relative section at offset %llu leaves its column's type at element %llu",
+                        si->offset, bad);
   }
   if (rc) {
     free(dec);
@@ -280,39 +335,50 @@ static size_t compress_bytes(int codec, int level, const uint8_t *in, size_t n, 
   return k;
 }
 
-/* Which transforms to try for a column of this type (zstd only). */
-static size_t candidates(pcol_type type, unsigned *t) {
+/* Which transforms to try for a column of this type (zstd only), of those
+ * in `allowed`. */
+static size_t candidates(pcol_type type, unsigned allowed, unsigned *t) {
+  static const unsigned all[] = {
+      0,
+      PCOL_TRANSFORM_SPLIT,
+      PCOL_TRANSFORM_DELTA,
+      PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT,
+      PCOL_TRANSFORM_ROWREL,
+      PCOL_TRANSFORM_ROWREL | PCOL_TRANSFORM_SPLIT,
+  };
   size_t n = 0;
-  t[n++] = 0;
-  if (type == PCOL_TYPE_U32 || type == PCOL_TYPE_I64 || type == PCOL_TYPE_U64) {
-    t[n++] = PCOL_TRANSFORM_SPLIT;
-    t[n++] = PCOL_TRANSFORM_DELTA;
-    t[n++] = PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT;
-  } else if (type == PCOL_TYPE_F64) {
-    t[n++] = PCOL_TRANSFORM_SPLIT;
-  }
+  for (size_t k = 0; k < sizeof all / sizeof *all; k++)
+    if ((all[k] & ~allowed) == 0 && pcol_transform_allowed(all[k], type)) t[n++] = all[k];
   return n;
 }
 
-/* in transformed by t into out (same size); 0 when delta does not apply. */
+/* in transformed by t into out (same size); 0 when delta or row-relative
+ * does not apply (a value whose difference does not fit). */
 static int apply(unsigned t, const uint8_t *in, uint8_t *out, uint8_t *scratch, uint64_t count,
                  pcol_type type) {
   unsigned w = (unsigned)pcol_type_width(type);
-  if (t == 0) return memcpy(out, in, count * w), 1;
-  if (t == PCOL_TRANSFORM_SPLIT) return byte_split(in, out, count, w), 1;
-  if (t == PCOL_TRANSFORM_DELTA) return delta(in, out, count, type);
-  if (!delta(in, scratch, count, type)) return 0;
-  byte_split(scratch, out, count, w);
+  uint8_t *first = (t & PCOL_TRANSFORM_SPLIT) ? scratch : out;
+  if (t & PCOL_TRANSFORM_DELTA) {
+    if (!delta(in, first, count, type)) return 0;
+  } else if (t & PCOL_TRANSFORM_ROWREL) {
+    if (!rowrel(in, first, count, type)) return 0;
+  } else {
+    first = (uint8_t *)(uintptr_t)in;
+    if (!(t & PCOL_TRANSFORM_SPLIT)) return memcpy(out, in, count * w), 1;
+  }
+  if (t & PCOL_TRANSFORM_SPLIT) byte_split(first, out, count, w);
   return 1;
 }
 
 /* The transform whose compressed form of a sample of the column (its first
- * PCOL_PROBE_BYTES) is smallest. */
+ * PCOL_PROBE_BYTES) is smallest.  The probe compresses at most at level
+ * PCOL_ZSTD_DEFAULT_LEVEL: six probes at 19 made packing 4x slower, and
+ * chose no better on the test data (bench/analysis.md). */
 #define PCOL_PROBE_BYTES ((size_t)1 << 18)
-static int choose_transform(int level, const uint8_t *in, uint64_t count, pcol_type type,
-                            unsigned *best) {
-  unsigned t[4];
-  size_t nt = candidates(type, t), w = pcol_type_width(type);
+static int choose_transform(int level, unsigned allowed, const uint8_t *in, uint64_t count,
+                            pcol_type type, unsigned *best) {
+  unsigned t[6];
+  size_t nt = candidates(type, allowed, t), w = pcol_type_width(type);
   uint64_t pc = count * w > PCOL_PROBE_BYTES ? PCOL_PROBE_BYTES / w : count;
   size_t pn = (size_t)(pc * w), best_size = SIZE_MAX;
   *best = 0;
@@ -322,7 +388,7 @@ static int choose_transform(int level, const uint8_t *in, uint64_t count, pcol_t
   for (size_t k = 0; k < nt; k++) {
     if (!apply(t[k], in, buf, buf + pn, pc, type)) continue;
     uint8_t *c;
-    size_t sz = compress_bytes(PCOL_CODEC_ZSTD, level, buf, pn, &c);
+    size_t sz = compress_bytes(PCOL_CODEC_ZSTD, level < PCOL_ZSTD_DEFAULT_LEVEL ? level : PCOL_ZSTD_DEFAULT_LEVEL, buf, pn, &c);
     free(c);
     if (!sz) sz = pn;
     if (sz < best_size) best_size = sz, *best = t[k];
@@ -331,16 +397,18 @@ static int choose_transform(int level, const uint8_t *in, uint64_t count, pcol_t
   return PCOL_OK;
 }
 
-int pcol_section_encode(int codec, int level, const uint8_t *in, uint64_t n, uint64_t count,
-                        pcol_type type, pcol_encoded *out) {
+int pcol_section_encode(int codec, int level, unsigned allowed, const uint8_t *in, uint64_t n,
+                        uint64_t count, pcol_type type, pcol_encoded *out) {
   memset(out, 0, sizeof *out);
   if (n < 128) return PCOL_OK; /* too small to gain: raw */
   unsigned t = 0;
   uint8_t *src = (uint8_t *)(uintptr_t)in, *work = NULL;
+  if (codec == PCOL_CODEC_ZSTD && !level) /* auto: small sections are cheap to squeeze */
+    level = n <= PCOL_ZSTD_SMALL_BYTES ? PCOL_ZSTD_SMALL_LEVEL : PCOL_ZSTD_DEFAULT_LEVEL;
   if (codec == PCOL_CODEC_ZSTD && type != PCOL_TYPE_BYTES) {
-    PCOL_RETURN_NOT_OK(choose_transform(level, in, count, type, &t));
+    PCOL_RETURN_NOT_OK(choose_transform(level, allowed, in, count, type, &t));
     if (t) {
-      work = malloc(t == (PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT) ? 2 * n : n);
+      work = malloc((t & PCOL_TRANSFORM_SPLIT) && t != PCOL_TRANSFORM_SPLIT ? 2 * n : n);
       if (!work) return PCOL_ENOMEM;
       if (!apply(t, in, work, work + n, count, type)) t = 0; /* the probe fitted, the rest not */
       else src = work;

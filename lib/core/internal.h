@@ -348,10 +348,12 @@ typedef struct pcol_encoded {
   uint16_t transform;
 } pcol_encoded;
 /* Compresses in[0, n) (count elements of type) with codec (LZ4, or zstd at
- * level with the transforms that shrink it most) when that makes it
- * smaller.  PCOL_OK (out->data NULL: keep raw) or PCOL_ENOMEM. */
-int pcol_section_encode(int codec, int level, const uint8_t *in, uint64_t n, uint64_t count,
-                        pcol_type type, pcol_encoded *out);
+ * level with the transforms, of those in `allowed`, that shrink it most)
+ * when that makes it smaller; zstd level 0 is PCOL_ZSTD_SMALL_LEVEL for a
+ * section of at most PCOL_ZSTD_SMALL_BYTES, else PCOL_ZSTD_DEFAULT_LEVEL.
+ * PCOL_OK (out->data NULL: keep raw) or PCOL_ENOMEM. */
+int pcol_section_encode(int codec, int level, unsigned allowed, const uint8_t *in, uint64_t n,
+                        uint64_t count, pcol_type type, pcol_encoded *out);
 
 /* Raw data of a section (decoding if needed); NULL + error on failure. */
 const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err);

@@ -18,8 +18,12 @@
 
 #define DEFAULT_MAX_DECODED (UINT64_C(4) << 30)
 /* The incompat_flags bits this reader implements (spec.md §9): bit 0, the
- * codecs and transforms of format 1.1. */
-#define KNOWN_INCOMPAT PCOL_INCOMPAT_CODECS_1_1
+ * codecs and transforms of format 1.1; bit 1, the compact directory of 1.2. */
+#define KNOWN_INCOMPAT (PCOL_INCOMPAT_CODECS_1_1 | PCOL_INCOMPAT_COMPACT_1_2)
+
+static int compact(const pcol_file *f) {
+  return (f->hdr.incompat_flags & PCOL_INCOMPAT_COMPACT_1_2) != 0;
+}
 
 /* per-section state bits in `ready` */
 typedef struct sec_state {
@@ -72,9 +76,19 @@ static int parse_header(pcol_file *f, pcol_error *err) {
   if (hi->file_size != f->size)
     return pcol_corrupt(err, "header says the file is %llu bytes but it is %llu (truncated or extended)",
                         hi->file_size, f->size);
-  if (pcol_rd32(h + PCOL_HDR_DIR_ENTRY_SIZE) != PCOL_DIR_ENTRY_SIZE)
+  uint64_t entry_size = compact(f) ? 0 : PCOL_DIR_ENTRY_SIZE;
+  if (pcol_rd32(h + PCOL_HDR_DIR_ENTRY_SIZE) != entry_size)
     return pcol_corrupt(err, "dir_entry_size is %llu, expected %llu (byte 52)",
-                        pcol_rd32(h + PCOL_HDR_DIR_ENTRY_SIZE), PCOL_DIR_ENTRY_SIZE);
+                        pcol_rd32(h + PCOL_HDR_DIR_ENTRY_SIZE), entry_size);
+  /* compact (1.2): entries of at least 2 bytes fill [dir_offset, file_size),
+   * which bounds dir_count before anything is allocated for it */
+  if (compact(f)) {
+    if (hi->dir_offset < PCOL_HEADER_SIZE || hi->dir_offset > f->size ||
+        (f->size - hi->dir_offset) / 2 < hi->dir_count)
+      return pcol_corrupt(err, "compact directory at offset %llu cannot hold its %llu entries",
+                          hi->dir_offset, hi->dir_count);
+    return PCOL_OK;
+  }
   if (hi->dir_offset % PCOL_ALIGN || hi->dir_offset < PCOL_HEADER_SIZE ||
       hi->dir_offset > f->size || (f->size - hi->dir_offset) / PCOL_DIR_ENTRY_SIZE != hi->dir_count ||
       (f->size - hi->dir_offset) % PCOL_DIR_ENTRY_SIZE != 0)
@@ -122,7 +136,10 @@ static int check_section(pcol_file *f, uint32_t i, uint64_t at, dir_walk *w, pco
                           "header does not set incompat flag 0x1", at, si->codec);
     return pcol_corrupt(err, "section at directory byte %llu uses unknown codec %llu", at, si->codec);
   }
-  if (si->offset % PCOL_ALIGN || si->offset < w->prev_end || si->offset > hi->dir_offset ||
+  /* 1.2 compact files align only sections read in place (spec.md §3.1) */
+  uint64_t align = !compact(f) ? PCOL_ALIGN
+                   : si->codec == PCOL_CODEC_RAW && !si->transform ? PCOL_COMPACT_ALIGN : 1;
+  if (si->offset % align || si->offset < w->prev_end || si->offset > hi->dir_offset ||
       si->stored_size > hi->dir_offset - si->offset)
     return pcol_corrupt(err, "section at file offset %llu (size %llu) is misaligned, overlaps or is out of bounds",
                         si->offset, si->stored_size);
@@ -186,9 +203,56 @@ static int check_section(pcol_file *f, uint32_t i, uint64_t at, dir_walk *w, pco
   return PCOL_OK;
 }
 
-/* Decodes and checks directory entry i (spec.md §3, §8.1 D1-D5) into
- * f->sections[i + 1]; a row-count entry sets the table's rows, a column
- * entry goes on to check_section. */
+/* The checks of directory entry i at file byte `at`, whose fields are in
+ * f->sections[i + 1].info (spec.md §8.1 D1-D5; `reserved`: the 20 reserved
+ * bytes of a 64-byte entry, NULL in a compact one, which has none); a
+ * row-count entry sets the table's rows, a column entry goes on to
+ * check_section. */
+static int check_entry(pcol_file *f, uint32_t i, uint64_t at, const uint8_t *reserved,
+                       dir_walk *w, pcol_error *err) {
+  const pcol_header_info *hi = &f->hdr;
+  pcol_section_info *si = &f->sections[i + 1].info;
+  uint64_t key = ((uint64_t)si->table << 16) | si->column;
+  if (i > 0 && key <= w->prev_key)
+    return pcol_corrupt(err, "directory entry at byte %llu is out of order (table/column key %llu)",
+                        at, key);
+  w->prev_key = key;
+  if (si->table == 0)
+    return pcol_corrupt(err, "directory entry at byte %llu names table 0, which is not used (column %llu)",
+                        at, si->column);
+  /* flags: the transforms of format 1.1 and 1.2, only in a file that says so */
+  uint16_t allowed = (uint16_t)(((hi->incompat_flags & PCOL_INCOMPAT_CODECS_1_1)
+                                     ? PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT : 0) |
+                                (compact(f) ? PCOL_TRANSFORM_ROWREL : 0));
+  if (si->transform & ~allowed)
+    return pcol_corrupt(err, "directory entry at byte %llu has unknown flags 0x%llx", at,
+                        si->transform);
+  for (int k = 0; reserved && k < PCOL_DIR_ENTRY_SIZE - PCOL_DIR_RESERVED; k++)
+    if (reserved[k]) return pcol_corrupt(err, "reserved byte %llu of directory entry at byte %llu is not zero",
+                                         (uint64_t)(k + PCOL_DIR_RESERVED), at);
+  if (si->column == 0) { /* row-count entry */
+    if (si->type || si->codec || si->transform || si->offset || si->stored_size || si->decoded_size ||
+        si->crc)
+      return pcol_corrupt(err, "row-count entry at byte %llu has non-zero fields (table %llu)", at,
+                          si->table);
+    /* Bound every row count, known table or not, by a multiple of the file
+     * size, so that iterating rows cannot run for ages on a tiny file (a
+     * known table other than samples must also store a column, below); a
+     * file that may use zstd may hold 32768 bytes a stored byte (D5). */
+    uint64_t ratio = hi->incompat_flags & (PCOL_INCOMPAT_CODECS_1_1 | PCOL_INCOMPAT_COMPACT_1_2) ? 32768 : 64;
+    if (si->count / ratio > (uint64_t)f->size + 16)
+      return pcol_corrupt(err, "table %llu claims %llu rows, implausible for the file size", si->table,
+                          si->count);
+    w->rows_table = si->table;
+    w->rows = si->count;
+    if (si->table < PCOL_T_COUNT_) f->rows[si->table] = si->count;
+    return PCOL_OK;
+  }
+  return check_section(f, i, at, w, err);
+}
+
+/* Directory entry i of 64 bytes (spec.md §3) into f->sections[i + 1], then
+ * its checks. */
 static int parse_dir_entry(pcol_file *f, uint32_t i, dir_walk *w, pcol_error *err) {
   const pcol_header_info *hi = &f->hdr;
   const uint8_t *d = (f->meta ? f->meta + PCOL_HEADER_SIZE : f->base + hi->dir_offset) +
@@ -199,45 +263,77 @@ static int parse_dir_entry(pcol_file *f, uint32_t i, dir_walk *w, pcol_error *er
   si->column = pcol_rd16(d + PCOL_DIR_COLUMN);
   si->type = d[PCOL_DIR_TYPE];
   si->codec = d[PCOL_DIR_CODEC];
+  si->transform = pcol_rd16(d + PCOL_DIR_FLAGS);
   si->offset = pcol_rd64(d + PCOL_DIR_OFFSET);
   si->stored_size = pcol_rd64(d + PCOL_DIR_STORED_SIZE);
   si->decoded_size = pcol_rd64(d + PCOL_DIR_DECODED_SIZE);
   si->count = pcol_rd64(d + PCOL_DIR_COUNT);
   si->crc = pcol_rd32(d + PCOL_DIR_CRC);
-  uint64_t key = ((uint64_t)si->table << 16) | si->column;
-  if (i > 0 && key <= w->prev_key)
-    return pcol_corrupt(err, "directory entry at byte %llu is out of order (table/column key %llu)",
-                        at, key);
-  w->prev_key = key;
-  if (si->table == 0)
-    return pcol_corrupt(err, "directory entry at byte %llu names table 0, which is not used (column %llu)",
-                        at, si->column);
-  /* flags: the transforms of format 1.1, only in a file that says so */
-  si->transform = pcol_rd16(d + PCOL_DIR_FLAGS);
-  if (si->transform & ~(uint16_t)((hi->incompat_flags & PCOL_INCOMPAT_CODECS_1_1)
-                                      ? PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT : 0))
-    return pcol_corrupt(err, "directory entry at byte %llu has unknown flags 0x%llx", at,
-                        si->transform);
-  for (int k = PCOL_DIR_RESERVED; k < PCOL_DIR_ENTRY_SIZE; k++)
-    if (d[k]) return pcol_corrupt(err, "reserved byte %llu of directory entry at byte %llu is not zero",
-                                  (uint64_t)k, at);
-  if (si->column == 0) { /* row-count entry */
-    if (si->type || si->codec || si->transform || si->offset || si->stored_size || si->decoded_size ||
-        si->crc)
-      return pcol_corrupt(err, "row-count entry at byte %llu has non-zero fields (table %llu)", at,
-                          si->table);
-    /* Bound every row count, known table or not, by a multiple of the file
-     * size, so that iterating rows cannot run for ages on a tiny file (a
-     * known table other than samples must also store a column, below). */
-    if (si->count / 64 > (uint64_t)f->size + 16)
-      return pcol_corrupt(err, "table %llu claims %llu rows, implausible for the file size", si->table,
-                          si->count);
-    w->rows_table = si->table;
-    w->rows = si->count;
-    if (si->table < PCOL_T_COUNT_) f->rows[si->table] = si->count;
-    return PCOL_OK;
+  return check_entry(f, i, at, d + PCOL_DIR_RESERVED, w, err);
+}
+
+/* One varint of a compact directory (spec.md §3.1): unsigned LEB128 of at
+ * most 10 bytes, below 2^64, minimal, within d[0, n).  Returns 1 and
+ * advances *pos, or 0 when it breaks one of those (D16). */
+static int read_varint(const uint8_t *d, uint64_t n, uint64_t *pos, uint64_t *out) {
+  uint64_t v = 0, p = *pos;
+  for (unsigned k = 0; k < PCOL_VARINT_MAX; k++) {
+    if (p >= n) return 0;
+    uint8_t b = d[p++];
+    if (k == PCOL_VARINT_MAX - 1 && b > 1) return 0; /* beyond 2^64 - 1 */
+    v |= (uint64_t)(b & 0x7f) << (7 * k);
+    if (!(b & 0x80)) {
+      if (k > 0 && b == 0) return 0; /* not minimal */
+      *pos = p;
+      *out = v;
+      return 1;
+    }
   }
-  return check_section(f, i, at, w, err);
+  return 0; /* an 11th byte would be needed */
+}
+
+/* Compact directory entry i (spec.md §3.1), starting at *pos bytes into the
+ * directory, into f->sections[i + 1], then the checks every entry gets. */
+static int parse_compact_entry(pcol_file *f, uint32_t i, uint64_t *pos, dir_walk *w,
+                               pcol_error *err) {
+  const pcol_header_info *hi = &f->hdr;
+  const uint8_t *d = f->meta ? f->meta + PCOL_HEADER_SIZE : f->base + hi->dir_offset;
+  uint64_t n = f->size - hi->dir_offset, at = hi->dir_offset + *pos, delta, key;
+  pcol_section_info *si = &f->sections[i + 1].info;
+  memset(si, 0, sizeof *si);
+#define BAD(what) pcol_corrupt(err, "compact directory entry at byte %llu: " what " (entry %llu)", at, i)
+  if (!read_varint(d, n, pos, &delta)) return BAD("bad or cut key varint");
+  if (delta == 0 && i > 0)
+    return pcol_corrupt(err, "directory entry at byte %llu is out of order (table/column key %llu)",
+                        at, w->prev_key);
+  key = (i > 0 ? w->prev_key : 0) + delta; /* prev_key < 2^32: no overflow */
+  if (delta >= (UINT64_C(1) << 32) || key >= (UINT64_C(1) << 32)) return BAD("key over 2^32 - 1");
+  si->table = (uint16_t)(key >> 16);
+  si->column = (uint16_t)(key & 0xffff);
+  if (si->column == 0) {
+    if (!read_varint(d, n, pos, &si->count)) return BAD("bad or cut row count");
+    return check_entry(f, i, at, NULL, w, err);
+  }
+  uint64_t flags, gap;
+  if (*pos + 2 > n) return BAD("cut before its type and codec");
+  si->type = d[(*pos)++];
+  si->codec = d[(*pos)++];
+  if (!read_varint(d, n, pos, &flags)) return BAD("bad or cut flags varint");
+  if (flags > UINT16_MAX) return BAD("flags over 65535");
+  si->transform = (uint16_t)flags;
+  if (!read_varint(d, n, pos, &gap) || !read_varint(d, n, pos, &si->stored_size) ||
+      !read_varint(d, n, pos, &si->count))
+    return BAD("bad or cut varint (gap, stored size or count)");
+  /* no crc: the body crc covers the section (spec.md §3.1) */
+  if (__builtin_add_overflow(w->prev_end, gap, &si->offset)) return BAD("offset overflows");
+  if (!pcol_type_width((pcol_type)si->type)) /* no width, so no decoded size: D9 here */
+    return pcol_corrupt(err, "section at offset %llu has unknown element type %llu", si->offset,
+                        si->type);
+  if (__builtin_mul_overflow(si->count, pcol_type_width((pcol_type)si->type), &si->decoded_size))
+    return pcol_corrupt(err, "section at offset %llu: %llu elements do not fill its decoded size",
+                        si->offset, si->count);
+#undef BAD
+  return check_entry(f, i, at, NULL, w, err);
 }
 
 /* Table-level invariants, once every row count and column is known
@@ -277,8 +373,17 @@ static int parse(pcol_file *f, pcol_error *err) {
   PCOL_RETURN_NOT_OK(parse_header(f, err));
   PCOL_RETURN_NOT_OK(alloc_sections(f, err));
   dir_walk w = {.prev_key = 0, .prev_end = PCOL_HEADER_SIZE, .rows_table = 0, .rows = 0};
-  for (uint32_t i = 0; i < f->nsections; i++)
-    PCOL_RETURN_NOT_OK(parse_dir_entry(f, i, &w, err));
+  if (compact(f)) {
+    uint64_t pos = 0;
+    for (uint32_t i = 0; i < f->nsections; i++)
+      PCOL_RETURN_NOT_OK(parse_compact_entry(f, i, &pos, &w, err));
+    if (pos != f->size - f->hdr.dir_offset)
+      return pcol_corrupt(err, "compact directory ends at byte %llu, not at the end of the file (%llu)",
+                          f->hdr.dir_offset + pos, f->size);
+  } else {
+    for (uint32_t i = 0; i < f->nsections; i++)
+      PCOL_RETURN_NOT_OK(parse_dir_entry(f, i, &w, err));
+  }
   PCOL_RETURN_NOT_OK(check_tables(f, err));
   return init_decode_lock(f, err);
 }

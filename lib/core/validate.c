@@ -90,7 +90,9 @@ int pcol_validate_full(pcol_file *f, pcol_error *err) {
     if (si->column == 0) continue;
     for (uint64_t p = pos; p < si->offset; p++)
       if (f->base[p]) return pcol_corrupt(err, "padding byte at offset %llu is not zero (%llu)", p, f->base[p]);
-    if (crc_range(f->base + si->offset, si->stored_size) != si->crc)
+    /* F2: compact entries (1.2) have no crc; the body crc covered them */
+    if (!(f->hdr.incompat_flags & PCOL_INCOMPAT_COMPACT_1_2) &&
+        crc_range(f->base + si->offset, si->stored_size) != si->crc)
       return pcol_corrupt(err, "section at offset %llu (%llu bytes): checksum mismatch", si->offset,
                           si->stored_size);
     pos = si->offset + si->stored_size;

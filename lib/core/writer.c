@@ -1,4 +1,6 @@
-/* writer.c — lays out a builder's tables as a pcol file (spec.md §2–§4).
+/* writer.c — lays out a builder's tables as a pcol file (spec.md §2–§4):
+ * 64-byte directory entries and 64-byte alignment, or, for zstd, the
+ * compact directory of format 1.2 (§3.1).
  *
  * The layout is planned in full before the first byte is written (sections
  * compressed, offsets and checksums known), so the header can go first and
@@ -10,7 +12,7 @@
 typedef struct plan_entry {
   uint16_t table, column;
   uint8_t type, codec;
-  uint16_t transform; /* format 1.1 transform bits (the entry's flags) */
+  uint16_t transform; /* transform bits (the entry's flags; 1.1, row-relative 1.2) */
   uint64_t offset, stored_size, decoded_size, count;
   uint32_t crc;
   const uint8_t *data; /* stored bytes */
@@ -24,9 +26,11 @@ typedef struct plan {
   plan_entry *e;
   size_t n, cap;
   uint64_t dir_offset, file_size;
-  int v11; /* some entry uses a codec or transform of format 1.1 */
+  int v11;     /* some entry uses a codec or transform of format 1.1 */
+  int compact; /* format 1.2: compact directory, sections aligned to 8 or not */
   uint8_t header[PCOL_HEADER_SIZE];
   uint8_t *dir;
+  size_t dir_len;
 } plan;
 
 static void plan_free(plan *p) {
@@ -54,7 +58,14 @@ static int column_is_default(const pcol_buf *buf, const pcol_column_info *ci) {
   return 1;
 }
 
-static uint64_t align_up(uint64_t x) { return (x + PCOL_ALIGN - 1) & ~(uint64_t)(PCOL_ALIGN - 1); }
+static uint64_t align_to(uint64_t x, uint64_t a) { return (x + a - 1) & ~(a - 1); }
+
+/* Where a section may start (spec.md §3, §3.1): a multiple of 64, or in a
+ * compact file a multiple of 8 for one read in place, anywhere otherwise. */
+static uint64_t section_align(const plan *p, const plan_entry *e) {
+  if (!p->compact) return PCOL_ALIGN;
+  return e->codec == PCOL_CODEC_RAW && !e->transform ? PCOL_COMPACT_ALIGN : 1;
+}
 
 /* crc32 takes uInt lengths: feed large ranges in pieces */
 static uLong crc_update(uLong crc, const uint8_t *data, uint64_t n) {
@@ -124,9 +135,10 @@ static int crc_piece(void *ctx, const void *d, size_t n) {
 /* Stores a compressed copy of e's bytes (codec, level) when that is
  * smaller; else e stays raw. */
 static int compress_entry(plan_entry *e, const pcol_buf *buf, int codec, int level,
-                          pcol_error *err) {
+                          unsigned transforms, pcol_error *err) {
   pcol_encoded enc;
-  if (pcol_section_encode(codec, level, buf->data, buf->len, e->count, (pcol_type)e->type, &enc))
+  if (pcol_section_encode(codec, level, transforms, buf->data, buf->len, e->count,
+                          (pcol_type)e->type, &enc))
     return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   if (!enc.data) return PCOL_OK;
   e->codec = enc.codec;
@@ -187,25 +199,29 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
           pcol_b_implicit_fill(b, ik - 1, 0, (size_t)e->count, tmp.data);
           tmp.len = (size_t)e->decoded_size;
         }
-        int zr = compress_entry(e, ik ? &tmp : buf, codec, level, err);
+        /* zstd files are compact (1.2), so every transform is theirs */
+        unsigned tf = codec == PCOL_CODEC_ZSTD ? PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT |
+                                                      PCOL_TRANSFORM_ROWREL : 0;
+        int zr = compress_entry(e, ik ? &tmp : buf, codec, level, tf, err);
         pcol_buf_free(&tmp);
         PCOL_RETURN_NOT_OK(zr);
         if (e->owned) e->gen = 0; /* stored compressed */
       }
-      if (e->codec > PCOL_CODEC_LZ4 || e->transform) p->v11 = 1;
+      if (e->codec > PCOL_CODEC_LZ4 || (e->transform & (PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT)))
+        p->v11 = 1;
     }
   }
   return PCOL_OK;
 }
 
-/* Offsets: sections one after another, each 64-byte aligned, with their
- * checksums.  Returns the directory's offset. */
+/* Offsets: sections one after another, each aligned as section_align
+ * says, with their checksums.  Returns the directory's offset. */
 static uint64_t place_sections(plan *p) {
   uint64_t off = PCOL_HEADER_SIZE;
   for (size_t i = 0; i < p->n; i++) {
     plan_entry *e = &p->e[i];
     if (e->column == 0) continue; /* row-count entry: no bytes */
-    off = align_up(off);
+    off = align_to(off, section_align(p, e));
     e->offset = off;
     uLong crc = crc32(0L, Z_NULL, 0);
     if (e->gen) implicit_each(p, e, crc_piece, &crc);
@@ -213,11 +229,48 @@ static uint64_t place_sections(plan *p) {
     e->crc = (uint32_t)crc;
     off += e->stored_size;
   }
-  return align_up(off);
+  return p->compact ? off : align_to(off, PCOL_ALIGN);
+}
+
+static size_t put_varint(uint8_t *d, uint64_t v) {
+  size_t k = 0;
+  for (; v >= 0x80; v >>= 7) d[k++] = (uint8_t)(v | 0x80);
+  d[k++] = (uint8_t)v;
+  return k;
+}
+
+/* The compact directory (spec.md §3.1): varint entries, at most 6 varints
+ * and 2 bytes each, without the sections' crcs (the body crc has them). */
+static int write_compact_directory(plan *p, pcol_error *err) {
+  p->dir = malloc(p->n ? p->n * (6 * PCOL_VARINT_MAX + 2) : 1);
+  if (!p->dir) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  uint8_t *d = p->dir;
+  uint64_t prev_key = 0, prev_end = PCOL_HEADER_SIZE;
+  for (size_t i = 0; i < p->n; i++) {
+    const plan_entry *e = &p->e[i];
+    uint64_t key = (uint64_t)e->table << 16 | e->column;
+    d += put_varint(d, key - prev_key);
+    prev_key = key;
+    if (e->column == 0) {
+      d += put_varint(d, e->count);
+      continue;
+    }
+    *d++ = e->type;
+    *d++ = e->codec;
+    d += put_varint(d, e->transform);
+    d += put_varint(d, e->offset - prev_end);
+    d += put_varint(d, e->stored_size);
+    d += put_varint(d, e->count);
+    prev_end = e->offset + e->stored_size;
+  }
+  p->dir_len = (size_t)(d - p->dir);
+  return PCOL_OK;
 }
 
 /* The directory (spec.md §3): one entry per plan entry. */
 static int write_directory(plan *p, pcol_error *err) {
+  if (p->compact) return write_compact_directory(p, err);
+  p->dir_len = p->n * PCOL_DIR_ENTRY_SIZE;
   p->dir = calloc(p->n ? p->n : 1, PCOL_DIR_ENTRY_SIZE);
   if (!p->dir) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   for (size_t i = 0; i < p->n; i++) {
@@ -252,7 +305,7 @@ static uint32_t body_crc(const plan *p) {
     pos = e->offset + e->stored_size;
   }
   crc = crc32(crc, zeros, (uInt)(p->dir_offset - pos));
-  crc = crc32(crc, p->dir, (uInt)(p->n * PCOL_DIR_ENTRY_SIZE));
+  crc = crc_update(crc, p->dir, p->dir_len);
   return (uint32_t)crc;
 }
 
@@ -262,16 +315,18 @@ static void write_header(plan *p, uint32_t body) {
   memset(h, 0, PCOL_HEADER_SIZE);
   memcpy(h + PCOL_HDR_MAGIC, PCOL_MAGIC, PCOL_MAGIC_SIZE);
   pcol_wr16(h + PCOL_HDR_MAJOR, PCOL_FORMAT_MAJOR);
-  /* the lowest version whose features the file uses (spec.md §9): 1.0,
-   * or 1.1 with incompat bit 0 when a section uses zstd or a transform */
-  pcol_wr16(h + PCOL_HDR_MINOR, p->v11 ? 1 : 0);
+  /* the lowest version whose features the file uses (spec.md §9): 1.0;
+   * 1.1 with incompat bit 0 when a section uses zstd, delta or split; 1.2
+   * with bit 1 when the directory is compact */
+  pcol_wr16(h + PCOL_HDR_MINOR, p->compact ? 2 : p->v11 ? 1 : 0);
   pcol_wr32(h + PCOL_HDR_HEADER_SIZE, PCOL_HEADER_SIZE);
-  pcol_wr64(h + PCOL_HDR_INCOMPAT, p->v11 ? PCOL_INCOMPAT_CODECS_1_1 : 0); /* incompat flags */
+  pcol_wr64(h + PCOL_HDR_INCOMPAT, (p->v11 ? PCOL_INCOMPAT_CODECS_1_1 : 0) |
+                                       (p->compact ? PCOL_INCOMPAT_COMPACT_1_2 : 0));
   pcol_wr64(h + PCOL_HDR_COMPAT, 0); /* compat flags */
   pcol_wr64(h + PCOL_HDR_FILE_SIZE, p->file_size);
   pcol_wr64(h + PCOL_HDR_DIR_OFFSET, p->dir_offset);
   pcol_wr32(h + PCOL_HDR_DIR_COUNT, (uint32_t)p->n);
-  pcol_wr32(h + PCOL_HDR_DIR_ENTRY_SIZE, PCOL_DIR_ENTRY_SIZE);
+  pcol_wr32(h + PCOL_HDR_DIR_ENTRY_SIZE, p->compact ? 0 : PCOL_DIR_ENTRY_SIZE);
   pcol_wr32(h + PCOL_HDR_BODY_CRC, body);
   pcol_wr32(h + PCOL_HDR_HEADER_CRC, (uint32_t)crc32(0L, h, PCOL_HDR_HEADER_CRC));
 }
@@ -282,15 +337,16 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
   int codec = !opt ? PCOL_CODEC_RAW
               : opt->compress_zstd ? PCOL_CODEC_ZSTD
               : opt->compress_lz4 ? PCOL_CODEC_LZ4 : PCOL_CODEC_RAW;
-  int level = opt && opt->zstd_level ? opt->zstd_level : PCOL_ZSTD_DEFAULT_LEVEL;
-  if (codec == PCOL_CODEC_ZSTD && (level < 1 || level > 22))
+  int level = opt ? opt->zstd_level : 0; /* 0: auto, by section size */
+  if (codec == PCOL_CODEC_ZSTD && (level < 0 || level > 22))
     return pcol_error_set(err, PCOL_EINVAL, "zstd level %d is not in 1..22", level);
   p->b = b;
+  p->compact = codec == PCOL_CODEC_ZSTD;
   PCOL_RETURN_NOT_OK(plan_sections(b, codec, level, p, err));
   p->dir_offset = place_sections(p);
   if (p->n > UINT32_MAX) return pcol_error_set(err, PCOL_ETOOBIG, "too many sections");
-  p->file_size = p->dir_offset + (uint64_t)p->n * PCOL_DIR_ENTRY_SIZE;
   PCOL_RETURN_NOT_OK(write_directory(p, err));
+  p->file_size = p->dir_offset + p->dir_len;
   write_header(p, body_crc(p));
   return PCOL_OK;
 }
@@ -313,7 +369,7 @@ static int emit(const plan *p, sink_fn put, void *ctx) {
     pos = e->offset + e->stored_size;
   }
   if (put(ctx, zeros, (size_t)(p->dir_offset - pos))) return PCOL_EIO;
-  if (put(ctx, p->dir, p->n * PCOL_DIR_ENTRY_SIZE)) return PCOL_EIO;
+  if (put(ctx, p->dir, p->dir_len)) return PCOL_EIO;
   return PCOL_OK;
 }
 

@@ -13,13 +13,14 @@ of spec.md §8 it breaks.  Output is deterministic.
 import os
 import struct
 import sys
+import zlib
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pcolgen import (  # noqa: E402
-    BYTES, DELTA, F64, I64, NA, NAN, SPLIT, U8, U32, U64, Entry, Profile, column, f64, find,
-    lz4_compress, lz4_decode, lz4_sequences, pack, put, rowcount, serialize, split_bytes,
-    views_text, zstd_compress, zstd_frame)
+    BYTES, DELTA, F64, I64, NA, NAN, ROWREL, SIGNED, SPLIT, U8, U32, U64, WIDTH, Entry, Profile,
+    column, f64, find, in_place, lz4_compress, lz4_decode, lz4_sequences, pack, put, rowcount,
+    serialize, serialize_compact, split_bytes, views_text, zstd_compress, zstd_frame)
 
 CASES = []  # (name, verdict, rule, stage, description, bytes, views or None)
 
@@ -385,8 +386,8 @@ def header_cases():
     bad("h4-header-crc", "H4", "open", "header_crc off by one",
         hooks=[lambda b, l: put(b, 60, "<I", 0)], fix=("sections", "body"))
     bad("h5-header-size", "H5", "open", "header_size 128", hooks=[hook_at(12, "<I", 128)])
-    bad("h6-incompat-bit-1", "H6", "open", "incompat flag 0x2 (unassigned; bit 0 is 1.1's)",
-        verdict="unsupported", incompat=2)
+    bad("h6-incompat-bit-2", "H6", "open", "incompat flag 0x4 (unassigned; bit 0 is 1.1's, "
+        "bit 1 1.2's)", verdict="unsupported", incompat=4)
     bad("h6-incompat-bit-63", "H6", "open", "incompat flag 0x8000000000000000",
         verdict="unsupported", incompat=2 ** 63)
     case("h7-extended", "invalid", "H7", "open", "64 zero bytes appended (file_size is the "
@@ -800,8 +801,8 @@ def v11_cases():
     bad("d3-transform-without-flag", "D3", "open", "delta on samples.time_ns (flags 1) in a "
         "file whose incompat bit 0 is clear",
         pack(small().materialize(), codec=lambda t, c, ty: (0, DELTA) if (t, c) == (11, 2) else 0))
-    bad("d3-transform-bit-2", "D3", "open", "flags 4 (an unassigned transform bit) on "
-        "samples.time_ns in a 1.1 file",
+    bad("d3-transform-bit-2", "D3", "open", "flags 4 (row-relative, format 1.2) on "
+        "samples.time_ns in a 1.1 file: incompat bit 1 is clear",
         v11_entries(small(), 11, 2, lambda x: setattr(x, "flags", 4)), **V11)
     e = pack(small().materialize())
     find(e, 11, 0).flags = 1
@@ -922,6 +923,344 @@ def mappings(n):
     return p
 
 
+# ------------------------------ format 1.2: compact directory, row-relative
+def c_valid(name, desc, p, entries=None, codec=None, **ser):
+    """A valid compact file (§3.1) of profile p, packed as pack() does (with
+    codec) unless entries are given."""
+    M = p.materialize()
+    e = pack(M, codec=codec) if entries is None else entries
+    case(name, "valid", "-", "-", desc, serialize_compact(e, **ser), views_text(M, p.strings))
+
+
+def c_bad(name, rule, stage, desc, entries=None, verdict="invalid", **ser):
+    """An invalid compact file: valid-tiny-compact (or entries) with one change."""
+    if entries is None:
+        entries = tiny_entries()[1]
+    case(name, verdict, rule, stage, desc, serialize_compact(entries, **ser))
+
+
+def set_flags(x, flags):
+    """x's flags changed, its section left where the valid file has it (a
+    section read in place is aligned to 8, others are not)."""
+    x.align = 8 if in_place(x) else 1
+    x.flags = flags
+
+
+COMBOS = [0, SPLIT, DELTA, DELTA | SPLIT, ROWREL, ROWREL | SPLIT]
+
+
+def compact_transforms(t, c, ty):
+    """zstd, with each combination of transforms that §4 allows on some
+    integer column (row-relative where the writer's purpose is, on
+    stacks.parent_id), split on f64."""
+    if (t, c) == (10, 1):
+        return (2, ROWREL)
+    if ty in (U32, I64, U64):
+        return (2, COMBOS[(t + c) % len(COMBOS)])
+    return (2, SPLIT) if ty == F64 else 2
+
+
+def rows_at_bound(e, t, ratio, ser, over=0):
+    """Table t's row count set to the most D5 allows, ratio x (file_size + 17)
+    - 1, plus `over`.  In a compact file the count's varint is part of the
+    file size: repeat until the two agree."""
+    x = find(e, t, 0)
+    while True:
+        want = ratio * (len(ser(e)) + 17) - 1 + over
+        if x.count == want:
+            return e
+        x.count = want
+
+
+def v12_valid_cases():
+    case("valid-compact-empty", "valid", "-", "-", "64 bytes, incompat bit 1 (1.2): a compact "
+         "directory of 0 entries at dir_offset 64 = file_size",
+         serialize_compact([]), views_text(Profile().materialize(), [b""]))
+    c_valid("valid-tiny-compact", "valid-tiny with a compact directory and raw sections "
+            "(incompat 0x2 only): the base of the compact cases", tiny())
+    p = small()
+    e = pack(p.materialize())
+    data = serialize_compact(e)
+    assert all(x._off % 8 == 0 for x in e if x.column)
+    assert any(x._off > y._off + len(y.data) for x, y in zip(e[1:], e) if x.column and y.column)
+    case("valid-compact-raw", "valid", "-", "-", "valid-small compact with only raw sections "
+         "(incompat 0x2 only, version 1.2): each at the next multiple of 8, some after zero "
+         "padding; the directory right after the last section, at any offset", data,
+         views_text(p.materialize(), p.strings))
+
+    def mixed(t, c, ty):  # no zstd, delta or split: bit 1 alone allows all of this
+        if ty in (U32, U64):
+            return (0, ROWREL)
+        return 1 if ty in (U8, BYTES) else 0
+    p = small()
+    e = pack(p.materialize(), codec=mixed)
+    data = serialize_compact(e)
+    assert any(x._off % 8 for x in e if x.column and not in_place(x))
+    assert all(x._off % 8 == 0 for x in e if x.column and in_place(x))
+    case("valid-compact-unaligned", "valid", "-", "-", "valid-small compact, incompat 0x2 only: "
+         "row-relative u32 and u64 columns (raw) and LZ4 u8 and bytes columns right after the "
+         "previous section at odd offsets, raw i64 and f64 ones at multiples of 8", data,
+         views_text(p.materialize(), p.strings))
+    p = small()
+    e = pack(p.materialize(), codec=mixed)
+    find(e, 11, 2).gap = 136  # read in place: still a multiple of 8; a 2-byte varint
+    find(e, 10, 1).gap = 3  # row-relative: anywhere
+    find(e, 7, 6).gap = 200  # LZ4
+    c_valid("valid-compact-gaps", "valid-compact-unaligned with zero gaps: 136 bytes before "
+            "samples.time_ns (raw i64, at a multiple of 8 still), 3 before stacks.parent_id "
+            "(row-relative), 200 before mappings.flags (LZ4), 5 before the directory", p, e,
+            dir_gap=5)
+    c_valid("valid-rich-compact-zstd", "valid-rich compact, every section zstd (incompat "
+            "0x3): none, split, delta, delta+split, row-relative and row-relative+split each "
+            "on some integer column (row-relative dropped where a value is too far from its "
+            "row, as for INT64_MIN), split on f64", rich(), codec=compact_transforms)
+    e = pack(rich().materialize(), codec=compact_transforms)
+    used = {x.flags for x in e if x.column and x.type in (U32, I64, U64)}
+    assert used >= set(COMBOS), used
+    c_valid("valid-rich-compact-lz4-rowrel", "valid-rich compact with LZ4 everywhere and "
+            "row-relative on every u32, i64 and u64 column where it fits: incompat 0x2 only "
+            "(row-relative needs bit 1, not bit 0)", rich(),
+            codec=lambda t, c, ty: (1, ROWREL) if ty in (U32, I64, U64) else 1)
+    p, e = small_entries()
+    x = Entry(300, 5, U32, struct.pack("<3i", 1, 1, 1), 3)
+    x.flags = ROWREL  # would decode to -1: an unknown column is never decoded
+    e += [rowcount(300, 3), column(300, 1, U32, [1, 2, 3]), Entry(300, 2, BYTES, b"hello", 5),
+          Entry(300, 4, I64, b"\x1f" + bytes(23), 3, codec=1), x, column(11, 9, I64, [5, 6]),
+          rowcount(65535, 0), Entry(65535, 1, U32, b"", 0), Entry(65535, 65535, BYTES, b"", 0),
+          rowcount(5, 0)]
+    c_valid("valid-compact-unknown-entries", "unknown tables and columns in a compact "
+            "directory: the largest key, 2^32 - 1 (table 65535, column 65535), LZ4 garbage and "
+            "a row-relative u32 column that would decode out of range, never decoded", p,
+            sort(e))
+
+    # row-relative at the edges of the types (v[i] = i - d[i])
+    p = Profile()
+    p.add("functions", name=p.s("f"))
+    for k in range(3):
+        p.add("locations", lines=[dict(function_id=1, line=k + 1)])
+    for parent, loc in ((0, 1), (0, 2), (2, 3), (0, 3), (4, 1), (5, 2), (0, 1)):
+        p.add("stacks", parent_id=parent, location_id=loc)
+    for name, tf, codec, how in (("valid-rowrel-u32-edges", ROWREL, 0, "raw"),
+                                 ("valid-rowrel-u32-edges-split", ROWREL | SPLIT, 1,
+                                  "LZ4, split")):
+        e = pack(p.materialize(),
+                 codec=lambda t, c, ty: (codec, tf) if t == 10 else 0)
+        assert find(e, 10, 1).flags == tf and find(e, 10, 2).flags == tf
+        c_valid(name, "row-relative u32 (%s): stacks.parent_id 0 at row 6 (d = 6, the "
+                "largest d of a value in range), a chain (d = 0), stacks.location_id above "
+                "the row (d = -1: signed)" % how, p, e)
+    vals = [2 ** 63 - 1, NA + 2, 2 ** 63 - 1, -1, 4]
+    for name, tf, codec, how in (("valid-rowrel-i64-edges", ROWREL, 0, "raw"),
+                                 ("valid-rowrel-i64-edges-split", ROWREL | SPLIT, 2,
+                                  "zstd, split")):
+        p = starts(vals)
+        e = pack(p.materialize(), codec=lambda t, c, ty: (codec, tf) if (t, c) == (6, 4) else 0)
+        assert find(e, 6, 4).flags == tf
+        c_valid(name, "row-relative i64 (%s) on functions.start_line: INT64_MAX at rows 0 and "
+                "2 (d = -(2^63 - 1), 2 - (2^63 - 1)), INT64_MIN + 2 at row 1 (d = 2^63 - 1); "
+                "INT64_MIN itself (NA) is out of reach at every row" % how, p, e)
+    vals = [0, 2 ** 63 + 1, 0, 2 ** 63 + 3, 4]
+    for name, tf, how in (("valid-rowrel-u64-edges", ROWREL, "raw"),
+                          ("valid-rowrel-u64-edges-split", ROWREL | SPLIT, "raw, split")):
+        p = Profile()
+        for v in vals:
+            p.add("mappings", memory_start=v)
+        e = pack(p.materialize(), codec=lambda t, c, ty: (0, tf) if (t, c) == (7, 1) else 0)
+        assert find(e, 7, 1).flags == tf
+        c_valid(name, "row-relative u64 (%s) on mappings.memory_start: 0 at rows 0 and 2 "
+                "(d = 0, 2), i + 2^63 at rows 1 and 3 (d = -2^63, the largest value a row "
+                "reaches)" % how, p, e)
+
+    # D5 relaxed: 32768 rows a byte once incompat bit 0 or 1 is set
+    p, e = small_entries()
+    e.append(rowcount(400, 0))
+    c_valid("valid-rows-bound-compact", "valid-small compact (incompat 0x2) with an unknown "
+            "table of the most rows D5 allows there, 32768 x (file_size + 17) - 1, beyond the "
+            "64 x bound of a 1.0 file", p, rows_at_bound(e, 400, 32768, serialize_compact))
+    p, e = small_entries()
+    e.append(rowcount(400, 0))
+    rows_at_bound(e, 400, 32768, lambda e: serialize(e, **V11))
+    case("valid-rows-bound-1-1", "valid", "-", "-", "valid-small as 1.1 (incompat 0x1, 64-byte "
+         "entries) with an unknown table of 32768 x (file_size + 17) - 1 rows",
+         serialize(e, **V11), views_text(p.materialize(), p.strings))
+
+
+def v12_header_dir_cases():
+    bad("h8-entry-size-0-without-bit-1", "H8", "open", "valid-tiny with dir_entry_size 0 "
+        "(the compact size) but incompat bit 1 clear", hooks=[hook_at(52, "<I", 0)])
+    c_bad("h8-compact-entry-size-64", "H8", "open", "valid-tiny-compact with dir_entry_size 64",
+          hooks=[hook_at(52, "<I", 64)])
+
+    def count_too_big(buf, layout):
+        put(buf, 48, "<I", (len(buf) - layout["dir"]) // 2 + 1)
+    c_bad("h9-compact-count-too-big", "H9", "open", "dir_count one more than "
+          "(file_size - dir_offset) / 2 (an entry takes at least 2 bytes)", hooks=[count_too_big])
+    c_bad("h9-compact-count-huge", "H9", "open", "dir_count 2^32 - 1 (a reader checks it "
+          "against the directory's bytes before it allocates for the entries)",
+          hooks=[hook_at(48, "<I", 2 ** 32 - 1)])
+    c_bad("h9-compact-dir-past-end", "H9", "open", "dir_offset file_size + 1",
+          hooks=[lambda b, l: put(b, 40, "<Q", len(b) + 1)])
+    c_bad("h9-compact-dir-below-64", "H9", "open", "dir_offset 63 (inside the header)",
+          hooks=[hook_at(40, "<Q", 63)])
+
+    # D16: the varints and the directory's extent
+    def fld(t, c, name, value=None, enc=None, base=tiny_entries):
+        e = base()[1]
+        x = find(e, t, c)
+        if enc is not None:
+            x.enc[name] = enc
+        else:
+            x.fields[name] = value
+        return e
+    for name, enc, desc in (
+            ("d16-varint-not-minimal", b"\x82\x00", "82 00"),
+            ("d16-varint-10-bytes-zero", b"\x82" + b"\x80" * 8 + b"\x00",
+             "82, eight 80, 00 (10 bytes, the 10th 0, but not minimal)"),
+            ("d16-varint-over-2-64", b"\x82" + b"\x80" * 8 + b"\x02",
+             "82, eight 80, 02: 2 + 2^64 (a 10th byte above 1)"),
+            ("d16-varint-11-bytes", b"\x82" + b"\x80" * 9 + b"\x00",
+             "82, nine 80, 00 (11 bytes)")):
+        c_bad(name, "D16", "open", "samples' row count 2 written %s" % desc,
+              fld(11, 0, "count", enc=enc))
+    c_bad("d16-varint-not-minimal-flags", "D16", "open", "functions.name's flags 0 written 80 00",
+          fld(6, 1, "flags", enc=b"\x80\x00"))
+    c_bad("d16-flags-65536", "D16", "open", "functions.name's flags 65536 (0 in 16 bits)",
+          fld(6, 1, "flags", 65536))
+    c_bad("d16-key-2-32", "D16", "open", "the first entry's key_delta 2^32 + 65536 (strings' "
+          "row count, key 65536, in 32 bits)", fld(1, 0, "key_delta", 2 ** 32 + 65536))
+    c_bad("d16-key-sum-2-32", "D16", "open", "a last row-count entry whose key_delta (below "
+          "2^32) brings the key to 2^32 (table 65536)", tiny_entries()[1] + [rowcount(65536, 0)])
+    c_bad("d16-offset-overflow", "D16", "open", "strings.offsets' gap 2^64 - 1 (a 10-byte "
+          "varint ending 01): 64 + gap overflows", fld(1, 1, "gap", 2 ** 64 - 1))
+    c_bad("d16-trailing-byte", "D16", "open", "a 00 byte after the last entry (file_size "
+          "counts it)", tail=b"\x00")
+    c_bad("d16-count-one-less", "D16", "open", "valid-tiny-compact with an unknown table of 0 "
+          "rows last and dir_count one less: that entry is left over after the directory (and "
+          "nothing else tells)", tiny_entries()[1] + [rowcount(400, 0)],
+          hooks=[lambda b, l: put(b, 48, "<I", len(l["entries"]) - 1)])
+    c_bad("d16-count-one-more", "D16", "open", "dir_count one more than the entries: the "
+          "directory ends inside the missing one",
+          hooks=[lambda b, l: put(b, 48, "<I", len(l["entries"]) + 1)])
+    c_bad("d16-cut-varint", "D16", "open", "the last entry's count 2 written 82: the file "
+          "ends inside the varint", fld(11, 4, "count", enc=b"\x82"))
+    c_bad("d16-cut-entry", "D16", "open", "the last entry without its count (the file one "
+          "byte shorter)", cut=1)
+    e = tiny_entries()[1]
+    serialize_compact(e)
+    x = e[-1]
+    c_bad("d16-cut-before-type", "D16", "open", "the last entry cut after its key_delta, "
+          "before its type and codec", e, cut=len(serialize_compact(e)) - x._at["type"])
+
+    # D1-D15 in compact form
+    c_bad("d1-compact-key-delta-0", "D1", "open", "samples.duration_ns's key_delta 0: the key "
+          "of samples.time_ns again", fld(11, 3, "key_delta", 0))
+    c_bad("d2-compact-table-0", "D2", "open", "a first entry of key_delta 0 (table 0, a row "
+          "count of 0)", [rowcount(0, 0)] + tiny_entries()[1])
+    p, e = tiny_entries()
+    set_flags(find(e, 6, 1), 8)
+    c_bad("d3-compact-flags-bit-3", "D3", "open", "functions.name's flags 8 (unassigned) in a "
+          "compact file", e)
+    e = pack(tiny().materialize(), codec=lambda t, c, ty: (0, SPLIT) if (t, c) == (11, 2) else 0)
+    c_bad("d3-split-compact-without-bit-0", "D3", "open", "split on samples.time_ns in a compact "
+          "file whose incompat bit 0 is clear (0x2: bits 0 and 1 are independent)", e,
+          incompat=2)
+    e = pack(tiny().materialize(), codec=lambda t, c, ty: (0, ROWREL) if (t, c) == (11, 2) else 0)
+    bad("d3-rowrel-without-bit-1", "D3", "open", "row-relative (flags 4) on samples.time_ns in "
+        "a file of 64-byte entries marked 1.2 with incompat 0x1: the flag, not the minor, "
+        "allows it", e, minor=2, incompat=1)
+    e = pack(tiny().materialize(), codec=lambda t, c, ty: 2 if (t, c) == (6, 1) else 0)
+    c_bad("d6-zstd-compact-without-bit-0", "D6", "open", "functions.name in zstd in a compact "
+          "file whose incompat bit 0 is clear", e, incompat=2)
+    for name, t, rule, desc in (("d5-rows-compact", 2, "D5", "incompat 0x2"),
+                                ("d5-rows-1-1", 1, "D5", "incompat 0x1, 64-byte entries")):
+        e = tiny_entries()[1] + [rowcount(400, 0)]
+        ser = serialize_compact if t == 2 else (lambda e: serialize(e, **V11))
+        rows_at_bound(e, 400, 32768, ser, over=1)
+        case(name, "invalid", rule, "open", "%s: an unknown table of 32768 x (file_size + 17) "
+             "rows, one more than D5 allows" % desc, ser(e))
+    p, e = tiny_entries()
+    find(e, 6, 1).gap = 4
+    c_bad("d7-compact-raw-misaligned", "D7", "open", "functions.name (raw u32, no transform: "
+          "read in place) at a multiple of 8 plus 4", e)
+    c_bad("d7-compact-gap-past-end", "D7", "open", "strings.offsets' gap 2^64 - 1 - 64: offset "
+          "2^64 - 1 (no overflow) is past dir_offset", fld(1, 1, "gap", 2 ** 64 - 1 - 64))
+    e = tiny_entries()[1] + [rowcount(300, 8), Entry(300, 1, BYTES, bytes(8), 8)]
+    e[-1].fields.update(stored=16, count=16)
+    c_bad("d7-compact-into-directory", "D7", "open", "an unknown bytes column of 8 bytes "
+          "claiming 16: it runs 8 bytes into the directory", e)
+    e = tiny_entries()[1] + [rowcount(300, 1), Entry(300, 1, 7, b"\x00", 1)]
+    c_bad("d9-compact-type-7-unknown", "D9", "open", "an unknown column of type 7 in a compact "
+          "file (no width: no decoded size)", e)
+    e = tiny_entries()[1] + [rowcount(300, 2), Entry(300, 1, I64, bytes(16), 2, codec=1)]
+    e[-1].fields.update(count=2 ** 61)
+    c_bad("d11-compact-overflow-unknown", "D11", "open", "an unknown LZ4 i64 column of 2^61 "
+          "elements: its decoded size, count x 8, overflows", e)
+    e = pack(tiny().materialize(), codec=lambda t, c, ty: (0, DELTA) if (t, c) == (11, 2) else 0)
+    set_flags(find(e, 11, 2), DELTA | ROWREL)
+    c_bad("d14-rowrel-delta", "D14", "open", "samples.time_ns with delta and row-relative "
+          "(flags 5; incompat 0x3)", e)
+    for name, t, c, what in (("d14-rowrel-f64", 17, 5, "models.r_square (f64)"),
+                             ("d14-rowrel-u8", 7, 6, "mappings.flags (u8)"),
+                             ("d14-rowrel-bytes", 1, 2, "strings.bytes")):
+        p, e = small_entries()
+        set_flags(find(e, t, c), ROWREL)
+        c_bad(name, "D14", "open", "row-relative on %s" % what, e)
+
+
+def v12_use_full_cases():
+    # U10: row-relative values out of their type (decoded on use)
+    def rowrel_bad(name, desc, t, c, ty, ds, base, tf=ROWREL, rule="U10"):
+        e = pack(base.materialize(), codec=lambda tt, cc, yy: (0, tf) if (tt, cc) == (t, c) else 0)
+        x = find(e, t, c)
+        x.data = b"".join(struct.pack(SIGNED[ty], d) for d in ds)
+        if tf & SPLIT:
+            x.data = split_bytes(x.data, WIDTH[ty])
+        x.flags = tf
+        c_bad(name, rule, "use", desc, e)
+    rowrel_bad("u10-rowrel-u32-negative", "stacks.parent_id d = 0, 2: the second value would be "
+               "1 - 2 = -1", 10, 1, U32, [0, 2], small())
+    rowrel_bad("u10-rowrel-i64-over", "functions.start_line d = 0, -(2^63 - 1): 1 + 2^63 - 1 "
+               "= 2^63 does not fit an i64", 6, 4, I64, [0, -(2 ** 63 - 1)], starts([1, 2]))
+    rowrel_bad("u10-rowrel-i64-min", "functions.start_line d = -2^63 at row 0: 2^63", 6, 4, I64,
+               [-2 ** 63, 0], starts([1, 2]))
+    rowrel_bad("u10-rowrel-u64-negative", "mappings.memory_start d = 0, 0, 3: 2 - 3 = -1",
+               7, 1, U64, [0, 0, 3], mappings(3))
+    rowrel_bad("u10-rowrel-u64-negative-split", "u10-rowrel-u64-negative with byte-stream "
+               "split (undone first; incompat 0x3)", 7, 1, U64, [0, 0, 3], mappings(3),
+               tf=ROWREL | SPLIT)
+    rowrel_bad("u5-rowrel-parent", "stacks.parent_id d = 0, -1: stack 2's parent is 2 (U5, "
+               "checked on the decoded values)", 10, 1, U32, [0, -1], small(), rule="U5")
+
+    # F: a compact entry has no crc; body_crc covers the sections
+    p, e = tiny_entries()
+
+    def change_section(buf, layout):
+        put(buf, 56, "<I", zlib.crc32(bytes(buf[64:])))  # the valid file's body_crc
+        x = find(layout["entries"], 1, 2)
+        at = x._off + bytes(x.data).index(b"rprof")
+        buf[at] = ord("R")
+    c_bad("f1-compact-section-byte", "F1", "full", "valid-tiny-compact with the string rprof "
+          "changed to Rprof after body_crc was computed (no section crc to catch it)", e,
+          hooks=[change_section], fix=("header",))
+    p, e = tiny_entries()
+    find(e, 6, 1).gap = 16
+
+    def gap_byte(buf, layout):
+        x = find(layout["entries"], 6, 1)
+        buf[x._off - 1] = 1
+    c_bad("f3-compact-gap", "F3", "full", "a 1 in a 16-byte gap before functions.name", e,
+          hooks=[gap_byte])
+    c_bad("f3-compact-before-directory", "F3", "full", "a 3-byte gap before the compact "
+          "directory, its middle byte 0x80", dir_gap=3,
+          hooks=[lambda b, l: b.__setitem__(l["dir"] - 2, 0x80)])
+
+
+def v12_cases():
+    v12_valid_cases()
+    v12_header_dir_cases()
+    v12_use_full_cases()
+
+
 # -------------------------------------------------------------- T1: 64 MiB
 def large_cases():
     """Rule T1 alone needs more than 2^32 / 64 bytes (D5 comes first): samples
@@ -947,6 +1286,7 @@ def main():
     use_cases()
     full_cases()
     v11_cases()
+    v12_cases()
     os.makedirs(out, exist_ok=True)
     for old in os.listdir(out):
         if old.endswith((".pcol", ".views")):

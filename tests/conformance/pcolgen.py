@@ -3,8 +3,9 @@
 The conformance suite's generator (gen.py) builds its files with this module.
 Nothing here calls or imports libpcol: files are laid out from spec.md §2-§5,
 LZ4 blocks, zstd frames (raw and RLE blocks, RFC 8878) and the transforms of
-format 1.1 follow §4, and the expected logical views follow §11.  Python 3
-standard library only.
+format 1.1 and 1.2 follow §4, the compact directory of format 1.2 follows
+§3.1, and the expected logical views follow §11.  Python 3 standard library
+only.
 """
 import math
 import struct
@@ -17,6 +18,8 @@ PACK = {U8: "<B", U32: "<I", I64: "<q", U64: "<Q", F64: "<Q"}
 NA = -(2 ** 63)  # i64 NA, INT64_MIN
 NAN = 0x7FF8000000000000  # f64 default: the quiet NaN, as bits
 ALIGN = 64
+COMPACT_ALIGN = 8  # 1.2 compact file: sections read in place (§3.1)
+CODECS_1_1, COMPACT_1_2 = 0x1, 0x2  # incompat bits (§9)
 
 
 def f64(x):
@@ -229,8 +232,8 @@ def zstd_compress(raw):
     return zstd_frame(blocks, len(raw))
 
 
-# ------------------------------------------- §4: transforms (format 1.1)
-DELTA, SPLIT = 1, 2
+# ------------------------------- §4: transforms (format 1.1; 1.2 row-relative)
+DELTA, SPLIT, ROWREL = 1, 2, 4
 SIGNED = {U32: "<i", I64: "<q", U64: "<q"}
 
 
@@ -253,6 +256,19 @@ def delta_values(values, type):
     return b"".join(out)
 
 
+def rowrel_values(values, type):
+    """Row-relative (1.2): d[i] = i - v[i] as signed integers of the width,
+    packed; None when one does not fit (the writer then does not use it)."""
+    lo, hi = -(2 ** (8 * WIDTH[type] - 1)), 2 ** (8 * WIDTH[type] - 1) - 1
+    out = []
+    for i, v in enumerate(values):
+        d = i - v
+        if not lo <= d <= hi:
+            return None
+        out.append(struct.pack(SIGNED[type], d))
+    return b"".join(out)
+
+
 # ------------------------------------------------------- §2, §3: the file
 def align(x):
     return (x + ALIGN - 1) // ALIGN * ALIGN
@@ -271,6 +287,8 @@ class Entry:
         self.crc = None  # forced crc (else computed)
         self.gap = 0  # extra zero bytes before the section
         self.fields = {}  # forced raw fields: name -> value
+        self.align = None  # compact layout: forced alignment (else by codec and flags)
+        self.enc = {}  # compact entry: forced encodings, field name -> bytes
 
     def key(self):
         return self.table * 65536 + self.column
@@ -282,7 +300,9 @@ def rowcount(table, rows):
 
 def column(table, col, type, values, codec=0, tf=0):
     """A column entry from its values (ints, f64 bit patterns, or bytes);
-    codec 0 raw, 1 LZ4, 2 zstd; tf the transform bits (1.1), applied first."""
+    codec 0 raw, 1 LZ4, 2 zstd; tf the transform bits (delta or row-relative,
+    then split), applied first."""
+    assert not (tf & DELTA and tf & ROWREL), "D14: never both"
     if type == BYTES:
         raw = bytes(values)
         count = len(raw)
@@ -294,6 +314,11 @@ def column(table, col, type, values, codec=0, tf=0):
         stored = delta_values(values, type)
         if stored is None:  # a difference does not fit: no delta (as writers do)
             tf &= ~DELTA
+            stored = raw
+    if tf & ROWREL:
+        stored = rowrel_values(values, type)
+        if stored is None:  # a value too far from its row: no row-relative
+            tf &= ~ROWREL
             stored = raw
     if tf & SPLIT:
         stored = split_bytes(stored, WIDTH[type])
@@ -308,6 +333,16 @@ def column(table, col, type, values, codec=0, tf=0):
 
 def put(buf, at, fmt, v):
     struct.pack_into(fmt, buf, at, v)
+
+
+def apply_hooks(buf, layout, hooks):
+    """hooks(buf, layout) may change bytes (or return a new buffer) before
+    the checksums are computed."""
+    for h in hooks:
+        r = h(buf, layout)
+        if r is not None:
+            buf = r
+    return buf
 
 
 def serialize(entries, major=1, minor=0, incompat=0, compat=0, dir_gap=0, dir_shift=0,
@@ -347,21 +382,8 @@ def serialize(entries, major=1, minor=0, incompat=0, compat=0, dir_gap=0, dir_sh
         put(buf, d + 32, "<Q", f["count"])
         buf[d + 44:d + 64] = e.reserved
         e._dir = d
-    buf[0:8] = b"\x89PCOL\r\n\x1a"
-    put(buf, 8, "<H", major)
-    put(buf, 10, "<H", minor)
-    put(buf, 12, "<I", 64)
-    put(buf, 16, "<Q", incompat)
-    put(buf, 24, "<Q", compat)
-    put(buf, 32, "<Q", size)
-    put(buf, 40, "<Q", dir_off)
-    put(buf, 48, "<I", len(entries))
-    put(buf, 52, "<I", 64)
-    layout = {"dir": dir_off, "entries": entries}
-    for h in hooks:
-        r = h(buf, layout)
-        if r is not None:
-            buf = r
+    header(buf, major, minor, incompat, compat, size, dir_off, len(entries), 64)
+    buf = apply_hooks(buf, {"dir": dir_off, "entries": entries}, hooks)
     for e in entries:
         if e.column == 0:
             if e.crc is not None:
@@ -373,11 +395,107 @@ def serialize(entries, major=1, minor=0, incompat=0, compat=0, dir_gap=0, dir_sh
             crc = zlib.crc32(bytes(buf[off:off + st]))
         if crc is not None:
             put(buf, e._dir + 40, "<I", crc)
+    return checksums(buf, fix)
+
+
+def header(buf, major, minor, incompat, compat, size, dir_off, count, entry_size):
+    """The 64-byte header of §2, without its checksums."""
+    buf[0:8] = b"\x89PCOL\r\n\x1a"
+    put(buf, 8, "<H", major)
+    put(buf, 10, "<H", minor)
+    put(buf, 12, "<I", 64)
+    put(buf, 16, "<Q", incompat)
+    put(buf, 24, "<Q", compat)
+    put(buf, 32, "<Q", size)
+    put(buf, 40, "<Q", dir_off)
+    put(buf, 48, "<I", count)
+    put(buf, 52, "<I", entry_size)
+
+
+def checksums(buf, fix):
+    """body_crc and header_crc (§2), those that `fix` names."""
     if "body" in fix:
         put(buf, 56, "<I", zlib.crc32(bytes(buf[64:])))
     if "header" in fix:
         put(buf, 60, "<I", zlib.crc32(bytes(buf[0:60])))
     return bytes(buf)
+
+
+# ------------------------------------------- §3.1: the compact directory (1.2)
+def varint(v):
+    """Unsigned LEB128, minimal: 7 bits a byte, low group first (§3.1)."""
+    assert 0 <= v < 2 ** 64
+    out = bytearray()
+    while v >= 0x80:
+        out.append(v & 0x7F | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+def in_place(e):
+    """A section read in place (codec 0, flags 0): aligned to 8 in a compact
+    file; any other is decoded first and may start anywhere (§3.1)."""
+    return e.codec == 0 and e.flags == 0
+
+
+def compact_entry(e, prev_key, prev_end):
+    """e's compact entry (§3.1) as [(field, bytes)], in order.  e.fields
+    forces a field's value (key_delta, type, codec, flags, gap, stored,
+    count), e.enc its bytes (invalid varints)."""
+    f = dict(key_delta=e.key() - prev_key, count=e.count)
+    if e.column:
+        stored = len(e.data) if e.stored is None else e.stored
+        f.update(type=e.type, codec=e.codec, flags=e.flags, gap=e._off - prev_end, stored=stored)
+    f.update(e.fields)
+    names = ["key_delta", "count"] if e.column == 0 else [
+        "key_delta", "type", "codec", "flags", "gap", "stored", "count"]
+    return [(n, e.enc[n] if n in e.enc else
+             struct.pack("<B", f[n]) if n in ("type", "codec") else varint(f[n]))
+            for n in names]
+
+
+def serialize_compact(entries, major=1, minor=2, incompat=None, compat=0, dir_gap=0, tail=b"",
+                      cut=0, hooks=(), fix=("body", "header")):
+    """A format 1.2 file with the compact directory (§3.1): each section right
+    after the previous one, or at the next multiple of 8 when it is read in
+    place (plus e.gap zero bytes, or at e.offset); the entries right after the
+    last section (plus dir_gap); then `tail` (stray bytes), and the last `cut`
+    bytes dropped (file_size follows both).  incompat None: bit 1, and bit 0
+    when a section uses zstd, delta or split, as a writer sets them (§9).
+    No crc per section: body_crc covers them (F1)."""
+    if incompat is None:
+        incompat = COMPACT_1_2 | (CODECS_1_1 if any(
+            e.column and (e.codec == 2 or e.flags & (DELTA | SPLIT)) for e in entries) else 0)
+    pos = 64  # the previous section's end
+    for e in entries:
+        if e.column == 0:
+            e._off = 0
+            continue
+        a = e.align or (COMPACT_ALIGN if in_place(e) else 1)
+        e._off = (pos + a - 1) // a * a + e.gap if e.offset is None else e.offset
+        pos = max(pos, e._off + len(e.data))
+    dir_off = pos + dir_gap
+    # key_delta and gap from the previous entry as it is (a forced field
+    # changes only its own entry's bytes)
+    d, prev_key, prev_end = bytearray(), 0, 64
+    for e in entries:
+        e._dir, e._at = dir_off + len(d), {}
+        for n, b in compact_entry(e, prev_key, prev_end):
+            e._at[n] = dir_off + len(d)
+            d += b
+        prev_key = e.key()
+        if e.column:
+            prev_end = e._off + len(e.data)
+    body = bytearray(dir_off) + d + tail
+    size = len(body) - cut
+    buf = body[:size]
+    for e in entries:
+        if e.column and e._off + len(e.data) <= dir_off:
+            buf[e._off:e._off + len(e.data)] = e.data
+    header(buf, major, minor, incompat, compat, size, dir_off, len(entries), 0)
+    buf = apply_hooks(buf, {"dir": dir_off, "entries": entries}, hooks)
+    return checksums(buf, fix)
 
 
 # ------------------------------------------------------ a profile, logically
