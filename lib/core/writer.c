@@ -47,6 +47,10 @@ static plan_entry *plan_add(plan *p) {
 }
 
 /* A column whose every element equals its default is not stored. */
+/* Samples a writer leaves without any stored column (all default) at
+ * most: 64 (spec.md §3). */
+#define PCOL_SAMPLES_FREE_ROWS 64
+
 static int column_is_default(const pcol_buf *buf, const pcol_column_info *ci) {
   if (ci->type == PCOL_TYPE_BYTES) return buf->len == 0;
   size_t w = pcol_type_width(ci->type);
@@ -162,14 +166,22 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
     rc->count = bt->rows;
     /* spec.md §3: a table other than samples stores at least one column
      * once it has rows (strings: more than the NA row), so its row count is
-     * paid for in bytes; the first column is kept if all are default. */
-    int must_store = t != PCOL_T_SAMPLES && bt->rows > (t == PCOL_T_STRINGS ? 1u : 0u);
+     * paid for in bytes; the first column is kept if all are default.  So
+     * do samples past 64 rows (PCOL_SAMPLES_FREE_ROWS): rows no column pays
+     * for could break D5 in a small file (found by fuzz_pcol: a compact
+     * file of 30000 default samples, valid by 1.2's D5, rewritten raw). */
+    int must_store = t != PCOL_T_SAMPLES ? bt->rows > (t == PCOL_T_STRINGS ? 1u : 0u)
+                                         : bt->rows > PCOL_SAMPLES_FREE_ROWS;
     for (int c = 0; c < ti->ncolumns && must_store; c++) {
       int ik = implicit_kind(b, t, ti->columns[c].id);
       if (!(ik ? implicit_is_default(b, ik, &ti->columns[c])
                : column_is_default(&bt->cols[c], &ti->columns[c])))
         must_store = 0;
     }
+    /* the kept column must hold its rows: samples columns still lazy
+     * (builder.c) are made now (only for such all-default samples) */
+    if (must_store && t == PCOL_T_SAMPLES && pcol_b_materialize(b))
+      return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
     for (int c = 0; c < ti->ncolumns; c++) {
       const pcol_column_info *ci = &ti->columns[c];
       pcol_buf *buf = &bt->cols[c];

@@ -505,7 +505,9 @@ static size_t idmap_slot(const idmap *m, uint64_t key) {
   return i;
 }
 static uint32_t idmap_get(const idmap *m, uint64_t key) {
-  if (!key) return 0;
+  /* no table: an empty one (check_ids makes none for 0 records, found by
+   * fuzz_pprof: a line naming a function in a profile without any) */
+  if (!key || !m->keys) return 0;
   size_t i = idmap_slot(m, key);
   return m->keys[i] ? m->vals[i] : 0;
 }
