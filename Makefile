@@ -31,7 +31,13 @@ STATIC_DEPS := lz4 zstd z protobuf-c jansson
 # Tried by linking a program with them (an archive built without -fPIC
 # cannot go into the position-independent pcol): else shared, as before.
 STATIC_LDLIBS := -Wl,-Bstatic $(addprefix -l,$(STATIC_DEPS)) -Wl,-Bdynamic -lpthread -lm
-TOOL_LDLIBS = $(if $(shell printf 'int main(void){return 0;}' | $(CC) $(SAN) -x c - -o /dev/null $(STATIC_LDLIBS) 2>/dev/null && echo ok),$(STATIC_LDLIBS),$(LDLIBS))
+# Better still, a static position-independent executable (libc too, ASLR
+# kept): no dynamic loader at all, pcol top on a 190 KB file 0.96 -> 0.65 ms
+# (min of 21).  pcol uses nothing of libc that needs NSS or dlopen.  Not
+# with sanitizers (they need the loader) or a toolchain without it.
+STATIC_PIE_LDLIBS := -static-pie $(LDLIBS)
+link_ok = $(shell printf 'int main(void){return 0;}' | $(CC) $(SAN) -x c - -o /dev/null $(1) 2>/dev/null && echo ok)
+TOOL_LDLIBS = $(if $(call link_ok,$(STATIC_PIE_LDLIBS)),$(STATIC_PIE_LDLIBS),$(if $(call link_ok,$(STATIC_LDLIBS)),$(STATIC_LDLIBS),$(LDLIBS)))
 
 DEBIAN_PKGS := liblz4-dev libzstd-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler \
                libcriterion-dev libjansson-dev pkg-config

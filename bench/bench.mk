@@ -4,7 +4,7 @@
 #                      bench/results/latest.md and bench/results/latest.svg
 #   make bench-quick   small sizes only (under 2 minutes); `make test` runs it
 #                      so the harness never rots.  Missing R/Go are noted, not fatal.
-#   make bench-codecs  format 1.1 size goals (zstd vs .pb.gz, raw vs protobuf,
+#   make bench-codecs  format 1.2 size goals (zstd vs .pb.gz, raw vs protobuf,
 #                      Rprof), under a few minutes; `make bench` appends them
 #   make bench-report  `pcol report` page size and time to interactive (100k, 1M)
 #   make bench-flood   hash flooding (issue 20): crafted vs random keys for each
@@ -40,7 +40,7 @@ bench: bench-tools
 bench-quick: bench-tools
 	@BUILD=$(BUILD) BENCH_BUILD=$(BENCH_BUILD) CC="$(CC)" bash bench/run.sh quick
 
-# The size goals of format 1.1 (issue 17) alone: writes $(BUILD)/bench-codecs.md.
+# The size goals of formats 1.1 and 1.2 (issue 17) alone: writes $(BUILD)/bench-codecs.md.
 bench-codecs: bench-tools
 	@PCOL=$(BENCH_BUILD)/bin/pcol T=$(BENCH_BUILD)/bench DATA=$(BUILD)/bench-data \
 	  bash bench/codecs.sh >$(BUILD)/bench-codecs.md && cat $(BUILD)/bench-codecs.md

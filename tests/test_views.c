@@ -121,6 +121,46 @@ Test(top, recursion_counts_once_in_cum) {
   pcol_builder_free(b);
 }
 
+/* Node sums are 64-bit when the sum of |weights| fits (pcol_q_nsum) and
+ * 128-bit otherwise: both give exact flat and cum, at and past the edge. */
+static void big_weights(int64_t w1, int64_t w2, int64_t w3, pcol_sum want_main) {
+  uint32_t src;
+  pcol_builder *b = NEWB(&src, "test");
+  uint32_t m = LOC(b, FN(b, "main", "a.R"), 1), f = LOC(b, FN(b, "f", "a.R"), 2),
+           g = LOC(b, FN(b, "g", "a.R"), 3);
+  uint32_t sf = STK(b, f, m, 0), sg = STK(b, g, m, 0), sm = STK(b, m, 0);
+  SAMPLE(b, src, 0, 0, w1, sf, NULL, 0);
+  SAMPLE(b, src, 1, 0, w2, sg, NULL, 0);
+  SAMPLE(b, src, 2, 0, w3, sm, NULL, 0);
+  void *mem;
+  pcol_file *fl = tu_reopen(b, NULL, &mem);
+  pcol_top t;
+  TOP(fl, NULL, NULL, PCOL_BY_FUNCTION, &t);
+  const pcol_top_row *r = ROW(&t, "main");
+  cr_assert(r != NULL);
+  cr_assert(r->cum == want_main, "main's cum is exact (w %lld %lld %lld)", (long long)w1,
+            (long long)w2, (long long)w3);
+  cr_assert(r->flat == w3);
+  cr_assert(ROW(&t, "f")->cum == w1 && ROW(&t, "g")->cum == w2);
+  pcol_sum abs = (pcol_sum)(w1 < 0 ? -(pcol_sum)w1 : w1) + (w2 < 0 ? -(pcol_sum)w2 : w2) +
+                 (w3 < 0 ? -(pcol_sum)w3 : w3);
+  cr_assert(t.total == abs);
+  pcol_top_free(&t);
+  pcol_close(fl);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+Test(top, sums_past_64_bits_stay_exact) {
+  /* sum of |w| exactly INT64_MAX: 64-bit cells */
+  big_weights(INT64_MAX - 30, -20, 10, (pcol_sum)INT64_MAX - 40);
+  /* one more: the 128-bit path, with a cum of 2^64 - 2 */
+  big_weights(INT64_MAX, INT64_MAX, 0, 2 * (pcol_sum)INT64_MAX);
+  big_weights(INT64_MIN + 1, INT64_MIN + 1, -1, 2 * (pcol_sum)(INT64_MIN + 1) - 1);
+  /* |w| fits but the partial sums alternate in sign: still 64-bit, exact */
+  big_weights(INT64_MAX / 2, -(INT64_MAX / 2), 1, 1);
+}
+
 Test(top, inline_frames_and_fold) {
   uint32_t src;
   pcol_builder *b = NEWB(&src, "pprof");

@@ -78,7 +78,7 @@ static int node_edges(peek_walk *pw, uint32_t n, int enter) {
       if (!enter) {
         pw->edges.onpath[e]--;
       } else if (pw->edges.onpath[e]++ == 0 && enter == 1) {
-        pw->edges.w[e] += s->sub[n]; /* 128 bits: cannot overflow (F4) */
+        pw->edges.w[e] += pcol_q_nsum_at(&s->sub, n); /* 128 bits: cannot overflow (F4) */
         if (!(x >> 31)) pw->edges.inl[e] = 0;
       }
     }
@@ -124,7 +124,7 @@ static int edge_cmp(const void *pa, const void *pb) { /* graph.go edgeList.Less 
 int pcol_peek_compute(const pcol_top *t, const char *regex, pcol_peek *out, pcol_error *err) {
   memset(out, 0, sizeof *out);
   const pcol_q_top_priv *p = t->priv_;
-  if (!p || !p->is.sub) return pcol_error_set(err, PCOL_EINVAL, "peek needs a pcol_top result");
+  if (!p || !pcol_q_nsum_made(&p->is.sub)) return pcol_error_set(err, PCOL_EINVAL, "peek needs a pcol_top result");
   const pcol_q_inl_state *s = &p->is;
   regex_t rx;
   PCOL_RETURN_NOT_OK(pcol_rx_compile(&rx, "peek", regex ? regex : "", err));

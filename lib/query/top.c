@@ -23,7 +23,7 @@ static pcol_umag mag(pcol_sum v) { return v < 0 ? -(pcol_umag)v : (pcol_umag)v; 
 void pcol_q_inl_free(pcol_q_inl_state *s) {
   free(s->loc_aoff);
   free(s->loc_all);
-  free(s->sub);
+  pcol_q_nsum_free(&s->sub);
   free(s->touched);
   memset(s, 0, sizeof *s);
 }
@@ -650,7 +650,7 @@ static int inline_marks(const pcol_q_inl_state *s, const uint8_t *kept, uint8_t 
       uint32_t x = s->loc_all[j - 1], key = x & 0x7fffffffu;
       if (kept && !kept[key]) continue;
       if (s->touched[n] && caller && caller != key && may[key])
-        rc = edge_add(&e, caller, key, (int)(x >> 31), s->sub[n]);
+        rc = edge_add(&e, caller, key, (int)(x >> 31), pcol_q_nsum_at(&s->sub, n));
       caller = key;
     }
     kk[n] = caller;
@@ -676,7 +676,7 @@ static int inline_of(uint8_t m) {
 
 int pcol_top_mark_inline(pcol_top *t, pcol_error *err) {
   pcol_q_top_priv *p = t->priv_;
-  if (!p || !p->is.sub) return PCOL_OK;
+  if (!p || !pcol_q_nsum_made(&p->is.sub)) return PCOL_OK;
   uint8_t *kept = calloc(p->is.nkeys + 1, 1), *inl = calloc(p->is.nkeys + 1, 1);
   int rc = PCOL_OK;
   if (!kept || !inl) rc = pcol_oom(err);
@@ -702,7 +702,7 @@ typedef struct cum_walk {
   const topctx *t;
   const pcol_view *parent;
   const uint32_t *nkey; /* see top_run */
-  const pcol_sum *sub;
+  const pcol_q_nsum *sub;
   const uint8_t *touched;
   uint32_t *cnt;
   pcol_sum *cum;
@@ -738,7 +738,7 @@ static int cum_visit(void *ctx, uint32_t n, int mode) {
   uint32_t nks;
   const uint32_t *ks = node_keys(w, &w->nkey[n], &nks);
   for (uint32_t j = 0; j < nks; j++)
-    if (w->cnt[ks[j]]++ == 0) w->cum[ks[j]] += w->sub[n];
+    if (w->cnt[ks[j]]++ == 0) w->cum[ks[j]] += pcol_q_nsum_at(w->sub, n);
   return 0;
 }
 
@@ -755,14 +755,15 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
                    pcol_error *err) {
   pcol_q_fctx *c = &t->fc;
   uint64_t ns = c->nstacks;
-  pcol_sum *w = NULL, *sub = NULL, *flat = NULL, *cum = NULL, sum_flat = 0;
+  pcol_sum *flat = NULL, *cum = NULL, sum_flat = 0;
+  pcol_q_nsum sub = {0}; /* node weights, then subtree sums in place */
   uint32_t *fk = NULL, *nkey = NULL, *cnt = NULL;
   uint8_t *touched = NULL, *inl = NULL;
   pcol_filter flt;
   int rc = pcol_filter_build(c->f, sel, &flt, err);
   if (rc) return rc;
   t->flt = &flt;
-  if ((rc = pcol_q_weights(c->f, sel, &flt, v, &w, &out->total, err))) goto done;
+  if ((rc = pcol_q_weights_nsum(c->f, sel, &flt, v, &sub, &out->total, err))) goto done;
   if ((rc = build_loc_keys(t, err))) goto done;
   uint32_t nokey;
   if ((rc = name_key(t, "<no location>", 13, &nokey, err))) goto done;
@@ -771,16 +772,15 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     rc = pcol_error_set(err, PCOL_ETOOBIG, "more than 2^31 names or locations");
     goto done;
   }
-  sub = w; /* the subtree sums are made in place of the node weights (read
-             * first in the forward pass): one array less to fault in */
-  w = NULL;
+  /* the subtree sums are made in place of the node weights (read first in
+   * the forward pass): one array less to fault in */
   fk = malloc((ns + 1) * sizeof *fk);
   touched = calloc(ns + 1, 1);
   flat = calloc(nk, sizeof *flat);
   cum = calloc(nk, sizeof *cum);
   cnt = calloc(nk, sizeof *cnt);
   inl = calloc(nk, 1);
-  if (!sub || !fk || !touched || !flat || !cum || !cnt || !inl) {
+  if (!fk || !touched || !flat || !cum || !cnt || !inl) {
     rc = pcol_oom(err);
     goto done;
   }
@@ -795,19 +795,31 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     }
     uint32_t a = t->loc_koff[loc], e = t->loc_koff[loc + 1];
     fk[n] = a < e ? t->loc_keys[a] : fk[p];
-    touched[n] = sub[n] != 0; /* sub[n] is still the node's own weight */
-    if (sub[n] != 0) {
+    pcol_sum own = pcol_q_nsum_at(&sub, n); /* still the node's own weight */
+    touched[n] = own != 0;
+    if (own != 0) {
       uint32_t key = fk[n] ? fk[n] : nokey;
-      flat[key] += sub[n];
-      if (!fk[n]) cum[nokey] += sub[n];
+      flat[key] += own;
+      if (!fk[n]) cum[nokey] += own;
     }
   }
-  /* backward: subtree sums (parents precede children) */
-  for (uint64_t n = ns; n >= 1; n--) {
-    uint32_t p = pcol_view_u32(&c->st_parent, n - 1);
-    if (p) {
-      sub[p] += sub[n];
-      touched[p] |= touched[n];
+  /* backward: subtree sums (parents precede children); in 64-bit cells no
+   * sum overflows (pcol_q_nsum) */
+  if (sub.w64) {
+    for (uint64_t n = ns; n >= 1; n--) {
+      uint32_t p = pcol_view_u32(&c->st_parent, n - 1);
+      if (p) {
+        sub.w64[p] += sub.w64[n];
+        touched[p] |= touched[n];
+      }
+    }
+  } else {
+    for (uint64_t n = ns; n >= 1; n--) {
+      uint32_t p = pcol_view_u32(&c->st_parent, n - 1);
+      if (p) {
+        sub.w128[p] += sub.w128[n];
+        touched[p] |= touched[n];
+      }
     }
   }
   /* each node's keys in one word (nkey: the key of a one-key location,
@@ -822,7 +834,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     nkey[n] = e - a == 1 ? t->loc_keys[a] : e == a ? 0 : loc | 0x80000000u;
   }
   {
-    cum_walk cw = {t, &c->st_parent, nkey, sub, touched, cnt, cum, ns, nk, nokey, cum[nokey]};
+    cum_walk cw = {t, &c->st_parent, nkey, &sub, touched, cnt, cum, ns, nk, nokey, cum[nokey]};
     if (pcol_q_stack_walk(&c->st_parent, touched, ns, cum_visit, cum_reset, &cw)) {
       rc = pcol_oom(err);
       goto done;
@@ -841,7 +853,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     is->sub = sub;
     is->touched = touched;
     t->loc_aoff = t->loc_all = NULL;
-    sub = NULL;
+    memset(&sub, 0, sizeof sub);
     touched = NULL;
     is->cutoff = (pcol_sum)frac_cut(sum_flat, 0.001);
     is->nkeys = nk - 1;
@@ -873,8 +885,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     }
   out->nrows = nr;
 done:
-  free(w);
-  free(sub);
+  pcol_q_nsum_free(&sub);
   free(flat);
   free(cum);
   free(fk);

@@ -14,6 +14,8 @@ typedef struct wctx {
   uint64_t nstacks, nvalues, nsamples;
   pcol_view stack, weight, voff, vtype, vval, source;
   pcol_sum *w;  /* 128-bit sums: no sum of 64-bit values overflows (F4) */
+  int64_t *w64; /* or 64-bit ones, kept only if total ends <= INT64_MAX */
+  int narrow;   /* weights_run: make w64, not w */
   pcol_sum total;
   const pcol_filter *flt; /* NULL: every selected sample */
   int (*row_fn)(void *ctx, uint64_t row, int64_t value); /* pcol_q_values_iter */
@@ -79,7 +81,10 @@ static int add_sample(void *p, uint64_t row, int64_t num, int64_t den) {
    * that of the profile before -focus, -ignore, -tagfocus...) */
   c->total += av; /* at most 2^64 samples of at most 2^63: no overflow */
   if (c->flt && !pcol_filter_keep(c->flt, row)) return 0;
-  c->w[s] += v;
+  if (c->w64) /* wraps only when total passes INT64_MAX: then not kept */
+    c->w64[s] = (int64_t)((uint64_t)c->w64[s] + (uint64_t)v);
+  else
+    c->w[s] += v;
   return 0;
 }
 
@@ -89,6 +94,7 @@ static int weights_all_samples(wctx *c) {
   const uint32_t *stack = c->stack.data;
   const int64_t *weight = c->weight.data;
   pcol_sum *w = c->w, total = 0;
+  uint64_t *w64 = (uint64_t *)c->w64; /* unsigned: a wrap is defined (see wctx) */
   uint64_t n = c->nsamples;
   /* w is indexed by stack node, in no order: on a profile of a million
    * distinct stacks every add misses the cache, so the node of a sample
@@ -104,8 +110,18 @@ static int weights_all_samples(wctx *c) {
       cnt[stack[i]]++;
     }
     for (uint64_t i = m; i < n; i++) cnt[stack[i]]++;
-    for (uint64_t s = 0; s <= c->nstacks; s++) w[s] = cnt[s];
+    if (w64)
+      for (uint64_t s = 0; s <= c->nstacks; s++) w64[s] = cnt[s];
+    else
+      for (uint64_t s = 0; s <= c->nstacks; s++) w[s] = cnt[s];
     free(cnt);
+    total = (pcol_sum)n;
+  } else if (!weight && w64) {
+    for (uint64_t i = 0; i < m; i++) {
+      __builtin_prefetch(&w64[stack[i + PF]], 1);
+      w64[stack[i]]++;
+    }
+    for (uint64_t i = m; i < n; i++) w64[stack[i]]++;
     total = (pcol_sum)n;
   } else if (!weight) {
     for (uint64_t i = 0; i < m; i++) {
@@ -114,6 +130,13 @@ static int weights_all_samples(wctx *c) {
     }
     for (uint64_t i = m; i < n; i++) w[stack[i]]++;
     total = (pcol_sum)n;
+  } else if (w64) {
+    for (uint64_t i = 0; i < n; i++) {
+      if (i < m) __builtin_prefetch(&w64[stack[i + PF]], 1);
+      int64_t v = weight[i];
+      w64[stack[i]] += (uint64_t)v;
+      total += v < 0 ? -(pcol_sum)v : v;
+    }
   } else {
     for (uint64_t i = 0; i < n; i++) {
       if (i < m) __builtin_prefetch(&w[stack[i + PF]], 1);
@@ -184,7 +207,7 @@ int pcol_stack_weights(pcol_file *f, const pcol_select *sel, const pcol_value_se
 }
 
 static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
-                       const pcol_value_sel *v, pcol_sum **w_out, pcol_sum *total_abs,
+                       const pcol_value_sel *v, pcol_q_nsum *out, pcol_sum *total_abs,
                        pcol_error *err);
 
 int pcol_q_values_iter(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
@@ -193,9 +216,9 @@ int pcol_q_values_iter(pcol_file *f, const pcol_select *sel, const pcol_filter *
   wctx c = {0};
   c.row_fn = fn;
   c.row_ctx = ctx;
-  pcol_sum *w = NULL;
+  pcol_q_nsum w = {0};
   int rc = weights_run(&c, f, sel, flt, v, &w, NULL, err);
-  free(w);
+  pcol_q_nsum_free(&w);
   return rc;
 }
 
@@ -203,20 +226,49 @@ int pcol_q_weights(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                    const pcol_value_sel *v, pcol_sum **w_out, pcol_sum *total_abs,
                    pcol_error *err) {
   wctx c = {0};
-  return weights_run(&c, f, sel, flt, v, w_out, total_abs, err);
+  pcol_q_nsum s = {0};
+  int rc = weights_run(&c, f, sel, flt, v, &s, total_abs, err);
+  *w_out = s.w128;
+  return rc;
+}
+
+void pcol_q_nsum_free(pcol_q_nsum *s) {
+  free(s->w64);
+  free(s->w128);
+  s->w64 = NULL;
+  s->w128 = NULL;
+}
+
+int pcol_q_weights_nsum(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                        const pcol_value_sel *v, pcol_q_nsum *out, pcol_sum *total_abs,
+                        pcol_error *err) {
+  wctx c = {0};
+  c.narrow = 1;
+  pcol_sum total = 0;
+  int rc = weights_run(&c, f, sel, flt, v, out, &total, err);
+  if (!rc && out->w64 && total > INT64_MAX) { /* some sum may have wrapped: again, wide */
+    pcol_q_nsum_free(out);
+    memset(&c, 0, sizeof c);
+    rc = weights_run(&c, f, sel, flt, v, out, &total, err);
+  }
+  if (total_abs) *total_abs = total;
+  return rc;
 }
 
 static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
-                       const pcol_value_sel *v, pcol_sum **w_out, pcol_sum *total_abs,
+                       const pcol_value_sel *v, pcol_q_nsum *out, pcol_sum *total_abs,
                        pcol_error *err) {
   wctx c;
-  *w_out = NULL;
+  memset(out, 0, sizeof *out);
   PCOL_RETURN_NOT_OK(wctx_init(&c, f, sel, v, err));
   c.row_fn = cp->row_fn;
   c.row_ctx = cp->row_ctx;
   c.flt = flt && flt->active ? flt : NULL;
-  c.w = calloc(c.nstacks + 1, sizeof *c.w);
-  if (!c.w) {
+  if (cp->narrow)
+    c.w64 = calloc(c.nstacks + 1, sizeof *c.w64);
+  else
+    c.w = calloc(c.nstacks + 1, sizeof *c.w);
+  if (!c.w && !c.w64) {
     wctx_free(&c);
     return pcol_oom(err);
   }
@@ -229,10 +281,12 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   wctx_free(&c);
   if (rc) {
     free(c.w);
+    free(c.w64);
     if (err && !err->message[0]) pcol_error_set(err, rc, "sample data is damaged");
     return rc;
   }
-  *w_out = c.w;
+  out->w128 = c.w;
+  out->w64 = c.w64;
   if (total_abs) *total_abs = c.total;
   return PCOL_OK;
 }
