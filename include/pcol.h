@@ -240,7 +240,8 @@ typedef struct pcol_header_info {
 } pcol_header_info;
 PCOL_API void pcol_file_header(const pcol_file *f, pcol_header_info *out);
 
-/* One directory entry, as stored. */
+/* One directory entry, as stored (a compact 1.2 entry, spec.md §3.1:
+ * offset and decoded_size computed, crc 0). */
 typedef struct pcol_section_info {
   uint16_t table, column;
   uint8_t type, codec;  /* codec: 0 raw, 1 LZ4, 2 zstd (format 1.1) */
@@ -461,7 +462,9 @@ typedef struct pcol_write_options {
 
 /* Writes a pcol file atomically: temp file in the target directory, fsync,
  * rename.  On failure no partial file exists and `path` is untouched.
- * path "-" writes to standard output. */
+ * path "-" writes to standard output.  The builder may be written again
+ * (or added to) after; writing may change how it holds its data, so one
+ * builder is written by one thread at a time. */
 PCOL_API int pcol_builder_write(pcol_builder *b, const char *path,
                        const pcol_write_options *opt, pcol_error *err);
 /* Writes into a malloc'd buffer (*out, *len; free() it). */

@@ -640,21 +640,25 @@ static int values_materialize(pcol_builder *b) {
   return PCOL_OK;
 }
 
+int pcol_b_materialize_sample_column(pcol_builder *b, int c) {
+  if (!b->lazy[c]) return PCOL_OK;
+  const pcol_column_info *ci = &pcol_table_info_get(PCOL_T_SAMPLES)->columns[c];
+  uint64_t n = b->lazy[c];
+  size_t w = pcol_type_width(ci->type);
+  uint64_t d = (uint64_t)ci->dflt;
+  pcol_buf *buf = &b->t[PCOL_T_SAMPLES].cols[c];
+  if (n > SIZE_MAX / w) return PCOL_ENOMEM;
+  PCOL_RETURN_NOT_OK(pcol_buf_reserve(buf, (size_t)n * w));
+  for (uint64_t i = 0; i < n; i++) memcpy(buf->data + i * w, &d, w);
+  buf->len = (size_t)n * w;
+  b->lazy[c] = 0;
+  return PCOL_OK;
+}
+
 int pcol_b_materialize(pcol_builder *b) {
   PCOL_RETURN_NOT_OK(values_materialize(b));
-  const pcol_table_info *ti = pcol_table_info_get(PCOL_T_SAMPLES);
-  for (int c = 0; c < ti->ncolumns; c++) {
-    if (!b->lazy[c]) continue;
-    uint64_t n = b->lazy[c];
-    size_t w = pcol_type_width(ti->columns[c].type);
-    uint64_t d = (uint64_t)ti->columns[c].dflt;
-    pcol_buf *buf = &b->t[PCOL_T_SAMPLES].cols[c];
-    if (n > SIZE_MAX / w) return PCOL_ENOMEM;
-    PCOL_RETURN_NOT_OK(pcol_buf_reserve(buf, (size_t)n * w));
-    for (uint64_t i = 0; i < n; i++) memcpy(buf->data + i * w, &d, w);
-    buf->len = (size_t)n * w;
-    b->lazy[c] = 0;
-  }
+  for (int c = 0; c < pcol_table_info_get(PCOL_T_SAMPLES)->ncolumns; c++)
+    PCOL_RETURN_NOT_OK(pcol_b_materialize_sample_column(b, c));
   return PCOL_OK;
 }
 

@@ -176,7 +176,7 @@ static inline void pcol_wr64(uint8_t *p, uint64_t v) {
 /* Bound on schema column ids (every table has fewer): sizes per-table arrays. */
 #define PCOL_MAX_COLUMNS 16
 
-size_t pcol_type_width(pcol_type t); /* 0 for BYTES (1 byte each) */
+size_t pcol_type_width(pcol_type t); /* 1 for BYTES (a byte each), 0 for an unknown type */
 
 /* ---------------------------------------------------------- builder */
 /* Column storage of one table inside the builder. */
@@ -246,6 +246,9 @@ static inline void pcol_stack_memo_free(pcol_stack_memo *m) {
 /* Stores the samples columns kept lazy (every reader of the builder's
  * sample columns calls it first).  PCOL_OK or PCOL_ENOMEM. */
 int pcol_b_materialize(pcol_builder *b);
+/* Stores samples column c + 1 if it is still lazy (the writer's kept
+ * column of all-default samples). */
+int pcol_b_materialize_sample_column(pcol_builder *b, int c);
 /* While b->vimplicit: element i of the samples' value offsets (kind 0,
  * u64) or of the values' type column (kind 1, u32), n of them from first,
  * into out. */

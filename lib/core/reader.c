@@ -237,8 +237,8 @@ static int check_entry(pcol_file *f, uint32_t i, uint64_t at, const uint8_t *res
                           si->table);
     /* Bound every row count, known table or not, by a multiple of the file
      * size, so that iterating rows cannot run for ages on a tiny file (a
-     * known table other than samples must also store a column, below); a
-     * file that may use zstd may hold 32768 bytes a stored byte (D5). */
+     * known table must also store a column, below: T2); a file with
+     * incompat bit 0 or 1, where zstd may expand 32768 times, 32768 (D5). */
     uint64_t ratio = hi->incompat_flags & (PCOL_INCOMPAT_CODECS_1_1 | PCOL_INCOMPAT_COMPACT_1_2) ? 32768 : 64;
     if (si->count / ratio > (uint64_t)f->size + 16)
       return pcol_corrupt(err, "table %llu claims %llu rows, implausible for the file size", si->table,
@@ -344,10 +344,13 @@ static int check_tables(const pcol_file *f, pcol_error *err) {
     if (f->rows[t] >= UINT32_MAX && t != PCOL_T_LINES && t != PCOL_T_VALUES && t != PCOL_T_LABELS)
       return pcol_corrupt(err, "table %llu has %llu rows, more than ids can address", (uint64_t)t,
                           f->rows[t]);
-  /* A table other than samples must store a column once it has rows, so
-   * a tiny file cannot claim millions of free rows (spec.md §3). */
+  /* A table must store a column once it has rows, so a tiny file cannot
+   * claim millions of free rows (spec.md §3, T2).  samples may store none
+   * within the 1.0 bound of D5 (64 rows a byte): the 32768 of a file that
+   * may use zstd is for rows that stored bytes pay for. */
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
-    if (t == PCOL_T_SAMPLES || f->rows[t] <= (t == PCOL_T_STRINGS ? 1u : 0u)) continue;
+    if (f->rows[t] <= (t == PCOL_T_STRINGS ? 1u : 0u)) continue;
+    if (t == PCOL_T_SAMPLES && f->rows[t] / 64 <= (uint64_t)f->size + 16) continue;
     int stored = 0;
     for (int c = 1; c < PCOL_MAX_COLUMNS && !stored; c++) stored = f->idx[t][c] != 0;
     if (!stored)
@@ -737,15 +740,15 @@ int pcol_column(pcol_file *f, int table, int column, pcol_view *out, pcol_error 
 }
 
 /* The stored elements themselves, without the §8.2 value checks: O(1) for a
- * stored, uncompressed, aligned value column (open checked its bounds, type
- * and count, rule D13).  Everything else (an absent, offsets, LZ4 or
- * unaligned column) is what pcol_column gives, checked.  Nothing in libpcol
- * indexes with these values. */
+ * stored, uncompressed, untransformed, aligned value column (open checked
+ * its bounds, type and count, rule D13).  Everything else (an absent,
+ * offsets, LZ4, zstd, transformed or unaligned column) is what pcol_column
+ * gives, checked and decoded.  Nothing in libpcol indexes with these values. */
 int pcol_column_unchecked(pcol_file *f, int table, int column, pcol_view *out, pcol_error *err) {
   const pcol_column_info *ci = pcol_column_info_get(table, column);
   uint32_t sec = ci && !ci->is_offsets ? f->idx[table][column] : 0;
   const pcol_section *s = sec ? &f->sections[sec] : NULL;
-  if (!s || s->info.codec != PCOL_CODEC_RAW ||
+  if (!s || s->info.codec != PCOL_CODEC_RAW || s->info.transform ||
       (ci->type != PCOL_TYPE_BYTES && ci->type != PCOL_TYPE_U8 && (uintptr_t)s->stored % 8))
     return pcol_column(f, table, column, out, err);
   out->type = ci->type;

@@ -46,11 +46,11 @@ static plan_entry *plan_add(plan *p) {
   return e;
 }
 
-/* A column whose every element equals its default is not stored. */
 /* Samples a writer leaves without any stored column (all default) at
  * most: 64 (spec.md §3). */
 #define PCOL_SAMPLES_FREE_ROWS 64
 
+/* A column whose every element equals its default is not stored. */
 static int column_is_default(const pcol_buf *buf, const pcol_column_info *ci) {
   if (ci->type == PCOL_TYPE_BYTES) return buf->len == 0;
   size_t w = pcol_type_width(ci->type);
@@ -178,9 +178,10 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
                : column_is_default(&bt->cols[c], &ti->columns[c])))
         must_store = 0;
     }
-    /* the kept column must hold its rows: samples columns still lazy
-     * (builder.c) are made now (only for such all-default samples) */
-    if (must_store && t == PCOL_T_SAMPLES && pcol_b_materialize(b))
+    /* the kept column must hold its rows: a samples column still lazy
+     * (builder.c) is made now, the one kept only (4 bytes a row); so
+     * writing such a builder changes it, as coalescing does */
+    if (must_store && t == PCOL_T_SAMPLES && pcol_b_materialize_sample_column(b, 0))
       return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
     for (int c = 0; c < ti->ncolumns; c++) {
       const pcol_column_info *ci = &ti->columns[c];
@@ -351,7 +352,7 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
               : opt->compress_lz4 ? PCOL_CODEC_LZ4 : PCOL_CODEC_RAW;
   int level = opt ? opt->zstd_level : 0; /* 0: auto, by section size */
   if (codec == PCOL_CODEC_ZSTD && (level < 0 || level > 22))
-    return pcol_error_set(err, PCOL_EINVAL, "zstd level %d is not in 1..22", level);
+    return pcol_error_set(err, PCOL_EINVAL, "zstd level %d is not in 1..22 (or 0, auto)", level);
   p->b = b;
   p->compact = codec == PCOL_CODEC_ZSTD;
   PCOL_RETURN_NOT_OK(plan_sections(b, codec, level, p, err));

@@ -1171,6 +1171,16 @@ def v12_header_dir_cases():
     e = pack(tiny().materialize(), codec=lambda t, c, ty: 2 if (t, c) == (6, 1) else 0)
     c_bad("d6-zstd-compact-without-bit-0", "D6", "open", "functions.name in zstd in a compact "
           "file whose incompat bit 0 is clear", e, incompat=2)
+    # T2: rows no byte pays for (samples without a stored column) keep the
+    # 1.0 bound of 64 a byte, though D5 allows 32768 in this file
+    e = [x for x in tiny_entries()[1] if x.table != 11 or x.column == 0]
+    if not any(x.table == 11 for x in e):
+        e.append(rowcount(11, 0))
+        e.sort(key=lambda x: x.key())
+    rows_at_bound(e, 11, 64, serialize_compact, over=1)
+    case("t2-samples-free-rows-compact", "invalid", "T2", "open", "valid-tiny-compact without "
+         "samples columns and 64 x (file_size + 17) samples: within D5's 32768 a byte, but rows "
+         "no column pays for stay under 64 a byte", serialize_compact(e))
     for name, t, rule, desc in (("d5-rows-compact", 2, "D5", "incompat 0x2"),
                                 ("d5-rows-1-1", 1, "D5", "incompat 0x1, 64-byte entries")):
         e = tiny_entries()[1] + [rowcount(400, 0)]
