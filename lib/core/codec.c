@@ -4,8 +4,9 @@
  * plain little-endian array of its decoded_size: the codec first (LZ4 block,
  * checked and decoded in one pass; or one zstd frame), then the transforms
  * of format 1.1 and 1.2 (byte-stream split, then delta or row-relative),
- * each refusing what the spec refuses.  Writing: pcol_section_encode picks the transforms and
- * compresses with the codec asked for, keeping the smaller result.
+ * each refusing what the spec refuses.  Writing: pcol_section_encode picks
+ * the transforms and compresses with the codec asked for, keeping the
+ * smaller result.
  */
 #include "internal.h"
 #include <lz4.h>
@@ -388,7 +389,8 @@ static int choose_transform(int level, unsigned allowed, const uint8_t *in, uint
   for (size_t k = 0; k < nt; k++) {
     if (!apply(t[k], in, buf, buf + pn, pc, type)) continue;
     uint8_t *c;
-    size_t sz = compress_bytes(PCOL_CODEC_ZSTD, level < PCOL_ZSTD_DEFAULT_LEVEL ? level : PCOL_ZSTD_DEFAULT_LEVEL, buf, pn, &c);
+    int probe_level = level < PCOL_ZSTD_DEFAULT_LEVEL ? level : PCOL_ZSTD_DEFAULT_LEVEL;
+    size_t sz = compress_bytes(PCOL_CODEC_ZSTD, probe_level, buf, pn, &c);
     free(c);
     if (!sz) sz = pn;
     if (sz < best_size) best_size = sz, *best = t[k];

@@ -303,9 +303,7 @@ static int parse_compact_entry(pcol_file *f, uint32_t i, uint64_t *pos, dir_walk
   memset(si, 0, sizeof *si);
 #define BAD(what) pcol_corrupt(err, "compact directory entry at byte %llu: " what " (entry %llu)", at, i)
   if (!read_varint(d, n, pos, &delta)) return BAD("bad or cut key varint");
-  if (delta == 0 && i > 0)
-    return pcol_corrupt(err, "directory entry at byte %llu is out of order (table/column key %llu)",
-                        at, w->prev_key);
+  /* a delta of 0 repeats the key: check_entry refuses it (D1, or D2 first) */
   key = (i > 0 ? w->prev_key : 0) + delta; /* prev_key < 2^32: no overflow */
   if (delta >= (UINT64_C(1) << 32) || key >= (UINT64_C(1) << 32)) return BAD("key over 2^32 - 1");
   si->table = (uint16_t)(key >> 16);

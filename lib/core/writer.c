@@ -156,6 +156,9 @@ static int compress_entry(plan_entry *e, const pcol_buf *buf, int codec, int lev
 /* One row-count entry per table with rows, then one entry per stored column,
  * in directory order (table, column). */
 static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_error *err) {
+  /* the transforms the codec may use: with zstd all of them (the file is
+   * compact, 1.2); LZ4 files stay 1.0, without any */
+  unsigned tf = p->compact ? PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT | PCOL_TRANSFORM_ROWREL : 0;
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);
     pcol_btable *bt = &b->t[t];
@@ -212,9 +215,6 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
           pcol_b_implicit_fill(b, ik - 1, 0, (size_t)e->count, tmp.data);
           tmp.len = (size_t)e->decoded_size;
         }
-        /* zstd files are compact (1.2), so every transform is theirs */
-        unsigned tf = codec == PCOL_CODEC_ZSTD ? PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT |
-                                                      PCOL_TRANSFORM_ROWREL : 0;
         int zr = compress_entry(e, ik ? &tmp : buf, codec, level, tf, err);
         pcol_buf_free(&tmp);
         PCOL_RETURN_NOT_OK(zr);

@@ -80,10 +80,6 @@ typedef struct pcol_q_topkeys {
 int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, pcol_q_topkeys *out,
                     pcol_error *err);
 void pcol_q_topkeys_free(pcol_q_topkeys *k);
-/* top.c: what a pcol_top result keeps (its priv_) for the views built on
- * it (the "(inline)" marks, peek.c): the key table and, per location, every
- * key innermost first (a CSR, bit 31 set on a key at an inlined line), with
- * each stack node's subtree weight. */
 /* Sums per stack node (weights.c): 64-bit cells when the selection's sum
  * of |values| is at most INT64_MAX, so that no sum of any of them can
  * overflow (half the memory the walks fault in and read: go-cpu-large's
@@ -97,7 +93,18 @@ static inline pcol_sum pcol_q_nsum_at(const pcol_q_nsum *s, uint64_t n) {
   return s->w64 ? (pcol_sum)s->w64[n] : s->w128[n];
 }
 static inline int pcol_q_nsum_made(const pcol_q_nsum *s) { return s->w64 || s->w128; }
+/* s[to] += s[from] (no wrap in 64-bit cells: see above) */
+static inline void pcol_q_nsum_addto(pcol_q_nsum *s, uint64_t to, uint64_t from) {
+  if (s->w64)
+    s->w64[to] += s->w64[from];
+  else
+    s->w128[to] += s->w128[from];
+}
 void pcol_q_nsum_free(pcol_q_nsum *s);
+/* top.c: what a pcol_top result keeps (its priv_) for the views built on
+ * it (the "(inline)" marks, peek.c): the key table and, per location, every
+ * key innermost first (a CSR, bit 31 set on a key at an inlined line), with
+ * each stack node's subtree weight. */
 typedef struct pcol_q_inl_state {
   pcol_view st_parent, st_loc;
   uint64_t nstacks, nlocs;

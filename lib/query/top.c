@@ -813,23 +813,12 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
       if (!fk[n]) cum[nokey] += own;
     }
   }
-  /* backward: subtree sums (parents precede children); in 64-bit cells no
-   * sum overflows (pcol_q_nsum) */
-  if (sub.w64) {
-    for (uint64_t n = ns; n >= 1; n--) {
-      uint32_t p = pcol_view_u32(&c->st_parent, n - 1);
-      if (p) {
-        sub.w64[p] += sub.w64[n];
-        touched[p] |= touched[n];
-      }
-    }
-  } else {
-    for (uint64_t n = ns; n >= 1; n--) {
-      uint32_t p = pcol_view_u32(&c->st_parent, n - 1);
-      if (p) {
-        sub.w128[p] += sub.w128[n];
-        touched[p] |= touched[n];
-      }
+  /* backward: subtree sums (parents precede children) */
+  for (uint64_t n = ns; n >= 1; n--) {
+    uint32_t p = pcol_view_u32(&c->st_parent, n - 1);
+    if (p) {
+      pcol_q_nsum_addto(&sub, p, n);
+      touched[p] |= touched[n];
     }
   }
   /* each node's keys in one word (nkey: the key of a one-key location,

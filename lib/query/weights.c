@@ -116,31 +116,17 @@ static int weights_all_samples(wctx *c) {
       for (uint64_t s = 0; s <= c->nstacks; s++) w[s] = cnt[s];
     free(cnt);
     total = (pcol_sum)n;
-  } else if (!weight && w64) {
-    for (uint64_t i = 0; i < m; i++) {
-      __builtin_prefetch(&w64[stack[i + PF]], 1);
-      w64[stack[i]]++;
-    }
-    for (uint64_t i = m; i < n; i++) w64[stack[i]]++;
-    total = (pcol_sum)n;
-  } else if (!weight) {
-    for (uint64_t i = 0; i < m; i++) {
-      __builtin_prefetch(&w[stack[i + PF]], 1);
-      w[stack[i]]++;
-    }
-    for (uint64_t i = m; i < n; i++) w[stack[i]]++;
-    total = (pcol_sum)n;
-  } else if (w64) {
+  } else if (w64) { /* a weight column, or (rarely: no memory for cnt) unit weights */
     for (uint64_t i = 0; i < n; i++) {
       if (i < m) __builtin_prefetch(&w64[stack[i + PF]], 1);
-      int64_t v = weight[i];
+      int64_t v = weight ? weight[i] : 1;
       w64[stack[i]] += (uint64_t)v;
       total += v < 0 ? -(pcol_sum)v : v;
     }
   } else {
     for (uint64_t i = 0; i < n; i++) {
       if (i < m) __builtin_prefetch(&w[stack[i + PF]], 1);
-      int64_t v = weight[i];
+      int64_t v = weight ? weight[i] : 1;
       w[stack[i]] += v;
       total += v < 0 ? -(pcol_sum)v : v;
     }
