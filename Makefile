@@ -2,6 +2,7 @@
 #
 #   make                 build build/bin/pcol, build/lib/libpcol.{a,so}
 #   make run             pack the shipped example profile and show it
+#   make check           the quick loop (~3 min on 2 cores): build, unit, CLI, conformance
 #   make test            every test (Criterion, CLI, R/Go interop when present),
 #                        built with AddressSanitizer + UBSan in build/test
 #   make install PREFIX=/usr/local
@@ -82,7 +83,7 @@ $(BUILD)/obj/tools/%.o:       LAYER_CPPFLAGS = -Iinclude
 TEST_CPPFLAGS := -Iinclude -Iformat -Ilib/core -Ilib/convert/perun -I$(BUILD)/gen -Itests -Ifuzz
 LIB_CFLAGS := -fPIC -fvisibility=hidden
 
-.PHONY: all deps run test test-unit test-cli test-conformance test-interop test-clang install clean \
+.PHONY: all deps run check test test-unit test-cli test-conformance test-interop test-clang install clean \
         fuzz fuzz-run bench bench-quick examples check-layers test-install test-bounds
 .DEFAULT_GOAL := all
 
@@ -211,7 +212,18 @@ test-bounds: all
 	@PCOL=$(PCOL) bash tests/bounds/t_bounds.sh
 
 test-cli: all
-	@PCOL=$(PCOL) BUILD=$(BUILD) bash tests/cli/run_all.sh
+	@PCOL=$(PCOL) BUILD=$(BUILD) JOBS=$(JOBS) bash tests/cli/run_all.sh
+
+# The quick loop (README): the plain build, the layer check, unit tests,
+# CLI tests two at a time and the conformance suite; about 3 minutes on 2
+# cores.  `make test` runs all of this and more under the sanitizers.
+JOBS ?= 1
+check: all
+	@$(MAKE) --no-print-directory check-layers
+	@$(MAKE) --no-print-directory test-unit
+	@$(MAKE) --no-print-directory JOBS=2 test-cli
+	@$(MAKE) --no-print-directory test-conformance
+	@echo "make check: passed"
 
 test-interop: all
 	@PCOL=$(PCOL) BUILD=$(BUILD) bash tests/interop/run_all.sh

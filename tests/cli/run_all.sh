@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
-# CLI tests: each tests/cli/*.sh runs with $PCOL set.
+# CLI tests: each tests/cli/*.sh runs with $PCOL set.  JOBS=N runs N at a
+# time (make check uses 2); each test's output is printed when it ends.
 set -u
+jobs=${JOBS:-1}
+dir=$(dirname "$0")
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+ls "$dir"/t_*.sh 2>/dev/null | xargs -r -P "$jobs" -I{} bash -c '
+  t={}; n=$(basename "$t"); o="$0/$n"
+  if bash "$t" >"$o.log" 2>&1; then echo ok >"$o.rc"; else echo FAIL >"$o.rc"; fi
+  cat "$o.log"; echo "$(cat "$o.rc") $n"' "$out"
 pass=0; fail=0
-for t in "$(dirname "$0")"/t_*.sh; do
-  [ -e "$t" ] || continue
-  if bash "$t"; then pass=$((pass+1)); echo "ok   $(basename "$t")"; else fail=$((fail+1)); echo "FAIL $(basename "$t")"; fi
+for r in "$out"/*.rc; do
+  [ -e "$r" ] || continue
+  if [ "$(cat "$r")" = ok ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL $(basename "$r" .rc)"; fi
 done
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
