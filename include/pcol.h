@@ -1053,6 +1053,8 @@ typedef struct pcol_import_options {
 #define PCOL_INPUT_CAP_MAX ((uint64_t)8 << 30)    /* 8 GiB */
 
 /* Each importer appends one source (or more) read from `in` to the builder.
+ * A success may leave a warning in err (code PCOL_OK, a message), e.g. the
+ * collapsed importer's count of lines it skipped; pass a cleared err.
  * `name` is used in messages and as the source_uri.  Importers only append:
  * none changes samples already in the builder.  For long samples, call
  * pcol_builder_coalesce once after importing every input, as

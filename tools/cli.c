@@ -171,11 +171,17 @@ int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel) {
   if (cli_get_u64(cmd, a, "source", 0, &src)) return EXIT_USAGE;
   if (src > UINT32_MAX) return cli_usage_error(cmd->name, "--source is out of range");
   sel->source_id = (uint32_t)src;
-  /* `unpack` uses --to for the output format, so its range options are
-   * --from-time/--to-time; every other command says --from/--to. */
+  /* The range is --from/--to in every command.  `unpack` also names its
+   * output format with --to: there a --to that reads as seconds is the end
+   * of the range, any other is the format (cmd_unpack.c), and its older
+   * spellings --from-time/--to-time stay as aliases. */
   int alt = find_opt(cmd, "to-time", 7, 0) >= 0;
-  const char *from_opt = alt ? "from-time" : "from", *to_opt = alt ? "to-time" : "to";
-  const char *from = cli_get(cmd, a, from_opt), *to = cli_get(cmd, a, to_opt);
+  const char *from_opt = "from", *to_opt = "to";
+  const char *from = cli_get(cmd, a, "from"), *to = cli_get(cmd, a, "to");
+  int64_t ignored;
+  if (alt && to && parse_seconds(to, &ignored)) to = NULL; /* the format */
+  if (alt && !from && (from = cli_get(cmd, a, "from-time"))) from_opt = "from-time";
+  if (alt && !to && (to = cli_get(cmd, a, "to-time"))) to_opt = "to-time";
   if (from) {
     if (parse_seconds(from, &sel->from_ns))
       return cli_usage_error(cmd->name, "--%s wants seconds, not '%s'", from_opt, from);
@@ -205,6 +211,11 @@ int cli_stdin_once(const cli_command *cmd, const char *const *paths, int n) {
   return 0;
 }
 
+void cli_import_warning(const char *cmd, pcol_error *err) {
+  if (err->code == PCOL_OK && err->message[0]) fprintf(stderr, "pcol %s: warning: %s\n", cmd, err->message);
+  err->message[0] = 0;
+}
+
 int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_file **f) {
   pcol_error err = {0};
   pcol_open_options opt = {0};
@@ -212,6 +223,7 @@ int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_f
   /* any input format: a pcol file is mapped, another is converted in memory
    * ("-": standard input, read whole) */
   int rc = pcol_open_any(path, &opt, f, &err);
+  if (!rc) cli_import_warning(cmd->name, &err);
   return rc ? cli_fail(cmd->name, &err, rc) : 0;
 }
 
@@ -232,6 +244,7 @@ int cli_load(const cli_command *cmd, const cli_args *a, const char *path, const 
   *f = NULL;
   int rc = pcol_open_any(path, &oo, f, err);
   if (rc) return rc;
+  cli_import_warning(cmd->name, err);
   if ((rc = pcol_value_resolve(*f, sel, cli_get(cmd, a, "value"), v, err))) {
     pcol_error_prefix(err, path);
     pcol_close(*f);

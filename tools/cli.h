@@ -77,6 +77,9 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
 #define CLI_OPT_UNIT                                                            \
   {"unit", 0, 1, "text: auto (default: pprof's choice, e.g. 1.23s, 45.60MB), raw, or a unit " \
                  "(ns us ms s hrs; B kB MB GB TB)"}
+/* Prints an importer's warning (a success whose err holds a message, e.g.
+ * collapsed lines skipped) as "pcol CMD: warning: ...", and clears it. */
+void cli_import_warning(const char *cmd, pcol_error *err);
 /* Fills sel from --source/--from/--to and the filters (CLI_OPT_FILTER).
  * Returns 0 or EXIT_USAGE. */
 int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel);

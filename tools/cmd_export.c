@@ -88,6 +88,7 @@ int cmd_export(const cli_command *cmd, cli_args *a) {
   oo.no_mmap = cli_flag(cmd, a, "no-mmap");
   for (int i = 0; i < a->npos && !rc; i++) {
     rc = pcol_open_any(a->pos[i], &oo, &files[i], &err);
+    if (!rc) cli_import_warning(cmd->name, &err);
     if (!rc && (rc = pcol_validate_full(files[i], &err)) && !strstr(err.message, a->pos[i]))
       pcol_error_prefix(&err, a->pos[i]);
   }

@@ -1,31 +1,42 @@
 /* cmd_unpack.c — `pcol unpack`: write a profile (pcol or any format pcol
  * reads) in another format. */
 #include "cli.h"
+#include <stdlib.h>
 #include <string.h>
 
 const cli_opt opts_unpack[] = {
-    {"to", 't', 1, "output format: rprof, pprof, perun, collapsed, speedscope"},
+    {"to", 0, 1, "output format: rprof, pprof, perun, collapsed, speedscope; or seconds: the end of the range, as in every command"},
+    {"format", 't', 1, "output format (the same as --to FORMAT, for when --to is the end of the range)"},
     {"output", 'o', 1, "output file ('-' for standard output)"},
     {"no-gzip", 0, 0, "pprof: write raw protobuf instead of gzip"},
     {"value", 0, 1, "collapsed: value type to weigh stacks by"},
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
     {"max-output", 0, 1, "budget in bytes (K, M, G, T: x1024) for the output, and for what it holds in memory "
                          "(default: 64 x the pcol file's size, at least 32 MiB)"},
-    /* not CLI_OPT_SELECT: its --to (seconds) would clash with --to FORMAT */
+    /* not CLI_OPT_SELECT: --to is also the format here (cli_select) */
     {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`)"},
-    {"from-time", 0, 1, "only the part of the profile from this many seconds after its start"},
-    {"to-time", 0, 1, "only the part of the profile before this many seconds after its start"},
+    {"from", 0, 1, "only the part of the profile from this many seconds after its start"},
+    {"from-time", 0, 1, "the same as --from (the older spelling)"},
+    {"to-time", 0, 1, "the same as --to SECONDS (the older spelling)"},
     CLI_OPT_FILTER,
     {NULL, 0, 0, NULL}};
 
 int cmd_unpack(const cli_command *cmd, cli_args *a) {
   if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
   const char *to = cli_get(cmd, a, "to"), *out = cli_get(cmd, a, "output");
-  if (!to) return cli_usage_error(cmd->name, "missing --to FORMAT");
+  const char *fname = cli_get(cmd, a, "format");
+  /* --to is the format unless it reads as seconds (then the range's end, cli_select) */
+  char *end = NULL;
+  if (to && (strtod(to, &end), end != to && !*end)) to = NULL;
+  if (to && fname && strcmp(to, fname))
+    return cli_usage_error(cmd->name, "--to %s and --format %s name two output formats", to, fname);
+  if (!to) to = fname;
+  if (!to) return cli_usage_error(cmd->name, "missing the output format: --to FORMAT (or -t/--format FORMAT)");
   if (!out) return cli_usage_error(cmd->name, "missing -o OUTPUT");
   pcol_format fmt = pcol_format_by_name(to);
   if (fmt == PCOL_FMT_UNKNOWN || fmt == PCOL_FMT_PCOL)
-    return cli_usage_error(cmd->name, "cannot write format '%s'", to);
+    return cli_usage_error(cmd->name, "cannot write format '%s' (rprof, pprof, perun, collapsed, "
+                           "speedscope)", to);
   if (fmt == PCOL_FMT_CLICKHOUSE)
     return cli_usage_error(cmd->name, "clickhouse is one file per table: use pcol export "
                            "--to clickhouse -o DIR");
@@ -48,6 +59,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   oo.no_mmap = cli_flag(cmd, a, "no-mmap");
   pcol_file *f;
   int rc = pcol_open_any(a->pos[0], &oo, &f, &err);
+  if (!rc) cli_import_warning(cmd->name, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
   pcol_value_sel value, *vp = NULL;
   const char *vname = cli_get(cmd, a, "value");

@@ -49,6 +49,7 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
   int rc = pcol_builder_new(&b, &err);
   for (int i = 0; !rc && i < a->npos; i++) {
     rc = pcol_import_path(b, a->pos[i], fmt, &iopt, &err);
+    if (!rc) cli_import_warning(cmd->name, &err);
     if (rc && !strstr(err.message, a->pos[i])) pcol_error_prefix(&err, a->pos[i]); /* name the input */
   }
   /* after the last input: runs are merged across every input's samples the

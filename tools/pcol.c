@@ -12,8 +12,9 @@ static const cli_command commands[] = {
     {"unpack", "pcol unpack FILE --to FORMAT -o OUT",
      "Convert a profile (pcol, or any format pcol reads) to rprof, pprof, perun, collapsed or speedscope.",
      "-o - writes to standard output.  pprof output is gzip-compressed unless\n"
-     "--no-gzip is given.  --source, --from-time and --to-time select samples\n"
-     "(--to names the output format here).",
+     "--no-gzip is given.  --source, --from and --to select samples, as in every\n"
+     "command: here --to names the output format, unless it is a number of seconds\n"
+     "(then -t/--format names the format; --from-time/--to-time are older spellings).",
      opts_unpack, cmd_unpack},
     {"info", "pcol info FILE [--format text|tsv|csv|json|jsonl]",
      "Per source: type, time, period, duration, samples, value types; then version, tables, sections.",

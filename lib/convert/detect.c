@@ -59,6 +59,27 @@ static int looks_text_nl(const uint8_t *p, size_t n, int newlines) {
 }
 static int looks_text(const uint8_t *p, size_t n) { return looks_text_nl(p, n, 0); }
 
+/* p[0..len) starts, after whole comment lines ('#', '//') and blank ones,
+ * with a line ending in " <count>" (complete, or the whole text when it is
+ * one text line and `whole` says p is all there is to look at). */
+static int collapsed_text(const uint8_t *p, size_t len, int whole) {
+  size_t at = 0;
+  for (;;) {
+    size_t e = at;
+    while (e < len && p[e] != '\n') e++;
+    size_t k = at;
+    while (k < e && (p[k] == ' ' || p[k] == '\t' || p[k] == '\r')) k++;
+    int comment = k == e || p[k] == '#' || (k + 1 < e && p[k] == '/' && p[k + 1] == '/');
+    if (comment && e < len) {
+      at = e + 1;
+      continue;
+    }
+    if (comment) return 0;
+    int one_line = e == len && whole && looks_text(p + at, len - at);
+    return e > at && (e < len || one_line) && ends_in_count(p + at, e - at);
+  }
+}
+
 pcol_format pcol_detect_format(const void *head, size_t len) {
   const uint8_t *p = head;
   if (starts(p, len, PCOL_MAGIC)) return PCOL_FMT_PCOL;
@@ -74,11 +95,24 @@ pcol_format pcol_detect_format(const void *head, size_t len) {
    * "threadcreate profile: total 7" ends in a count) */
   if (pcol_pprof_legacy_kind(p, len)) return PCOL_FMT_PPROF;
   /* collapsed stacks: a text line ending in " <count>" (the head's first
-   * line, or the whole head when it is text without a line end) */
+   * line, or the whole head when it is text without a line end), after
+   * comment lines ('#', '//') and blank ones, which the importer skips as
+   * speedscope and flamegraph.pl do; text in UTF-16 with a BOM is read as
+   * its UTF-8 (collapsed_import.c), so its ASCII is looked at here */
+  if (len >= 2 && ((p[0] == 0xff && p[1] == 0xfe) || (p[0] == 0xfe && p[1] == 0xff))) {
+    uint8_t a[DETECT_HEAD / 2];
+    size_t n = 0;
+    for (size_t k = 2; k + 1 < len && n < sizeof a; k += 2) {
+      uint8_t lo = p[k + (p[0] == 0xfe)], hi = p[k + (p[0] == 0xff)];
+      a[n++] = hi ? 'x' : lo;
+    }
+    return collapsed_text(a, n, 0) ? PCOL_FMT_COLLAPSED : PCOL_FMT_UNKNOWN;
+  }
+  if (len >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf) p += 3, len -= 3; /* UTF-8 BOM */
+  if (collapsed_text(p, len, 1)) return PCOL_FMT_COLLAPSED;
   size_t e = 0;
   while (e < len && p[e] != '\n') e++;
   int one_line = e == len && looks_text(p, len);
-  if (e > 0 && (e < len || one_line) && ends_in_count(p, e)) return PCOL_FMT_COLLAPSED;
   /* text without a line end in the whole head is never protobuf: a first
    * line longer than the head is a collapsed line with long frame names */
   if (one_line && len) return len >= DETECT_HEAD ? PCOL_FMT_COLLAPSED : PCOL_FMT_UNKNOWN;
@@ -179,10 +213,22 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
   case PCOL_FMT_PPROF: rc = pcol_import_pprof(b, s, x->name, opt, err); break;
   case PCOL_FMT_PERUN: rc = pcol_import_perun(b, s, x->name, opt, err); break;
   case PCOL_FMT_COLLAPSED: rc = pcol_import_collapsed(b, s, x->name, opt, err); break;
-  default:
-    rc = pcol_error_set(err, PCOL_EFORMAT,
-                        "%s: unrecognised input format (expected Rprof, pprof, Perun, "
-                        "collapsed stacks or pcol; use --from to name it)", x->name);
+  default: {
+    /* the hint names an option that exists in every command's world: pack's
+     * --from (top's --from is seconds; reading commands detect only) */
+    size_t i = 0;
+    while (i < x->n && isspace(x->head[i])) i++;
+    if (i == x->n && x->n < sizeof x->head)
+      rc = pcol_error_set(err, PCOL_EFORMAT,
+                          "%s: empty input, no profile in it (an empty collapsed-stacks file, which "
+                          "`pcol unpack --to collapsed` writes when no stack has a value, reads with "
+                          "`pcol pack --from collapsed`)", x->name);
+    else
+      rc = pcol_error_set(err, PCOL_EFORMAT,
+                          "%s: unrecognised input format (expected Rprof, pprof, Perun, "
+                          "collapsed stacks or pcol; name the format with `pcol pack --from FORMAT "
+                          "FILE -o OUT.pcol`)", x->name);
+  }
   }
   fclose(s);
   return rc;

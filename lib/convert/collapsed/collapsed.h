@@ -14,4 +14,12 @@
  * of decimal values (core, pcol_decimal_text), which fold also uses. */
 static inline int render_nano(char *buf, size_t cap, __int128 v) { return pcol_decimal_text(buf, cap, v, 9); }
 
+/* What the importer reads back (collapsed_import.c, parse_count): an
+ * integer count up to INT64_MAX, a decimal one up to INT64_MAX nano-units.
+ * The exporter refuses a line it cannot write as such (v in nano-units). */
+static inline int collapsed_count_readable(__int128 v) {
+  unsigned __int128 a = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
+  return a % NANO_I ? a <= INT64_MAX : a / NANO_I <= INT64_MAX;
+}
+
 #endif

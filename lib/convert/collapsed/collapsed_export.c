@@ -48,12 +48,13 @@ typedef struct cexp {
   pcol_frames fr;      /* the frame-naming rule */
   pcol_buf scratch, sane;
   uint8_t *vtcls;      /* per value type: 1 count/1e-9, 2 before/count, 3 after/count, 4 before/1e-9, 5 after/1e-9 */
+  uint8_t *vtdec;      /* per value type: D of its unit "1e-D [U]" (pcol_unit_decimals), else 0 */
   uint32_t want_vt;    /* named value: its id (0 = weight) */
   pcol_rtime rt;       /* the time rule, for a named value */
   uint32_t *dflt;      /* per source: the default value type (0: the count rule;
                         * always 0 for collapsed sources, whose counts round-trip) */
   uint32_t *cvt;       /* per source: its count type (THE count rule, pcol_count_types) */
-  int named, named_dec; /* named_dec: the named value has a decimal unit ("1e-9") */
+  int named, named_dec; /* named_dec: D of the named value's unit "1e-D [U]" (0: none) */
   /* frame names, each distinct text once */
   cname *names;
   size_t nnames, capnames;
@@ -74,6 +75,15 @@ typedef struct cexp {
   uint32_t *text_of;   /* sample row -> sample_text string id */
   int any_diff;
 } cexp;
+
+/* THE scale rule of collapsed text (as fold's, pcol_value_text): a value
+ * whose unit is "1e-D [U]" (pcol_unit_decimals) holds the number x 10^D, so
+ * it is written as value / 10^D; the exporter sums in nano-units (10^-9). */
+static int64_t nano_per_unit(int d) {
+  int64_t f = 1;
+  for (int k = d; k < 9; k++) f *= 10;
+  return f;
+}
 
 static const char *name_ptr(const cexp *x, const cname *n) {
   return n->ptr ? n->ptr : (const char *)x->name_bytes.data + n->off;
@@ -260,13 +270,15 @@ static int add_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
     int64_t v;
     /* as fold: a stack whose value is 0 is no line */
     if (!(has = pcol_sample_value_rt(&sc, &x->rt, row, dv, &v)) || !pcol_scale(v, num, den)) return 0;
-    a2 = (__int128)pcol_scale(v, num, den) * NANO_I;
+    int d = dv <= pcol_rows(x->f, PCOL_T_VALUE_TYPES) ? x->vtdec[dv] : 0;
+    a2 = (__int128)pcol_scale(v, num, den) * nano_per_unit(d); /* 1e-1 ms: 1.5, as fold */
+    dec = d > 0;
   } else if (x->named) { /* the chosen value: the one rule in core (pcol_sample_value) */
     pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES)};
     int64_t v;
     if (!(has = pcol_sample_value_rt(&sc, &x->rt, row, x->want_vt, &v))) return 0;
-    a2 = (__int128)pcol_scale(v, num, den) * (x->named_dec ? 1 : NANO_I); /* count/1e-9: 1.5, as fold */
-    dec = x->named_dec;
+    a2 = (__int128)pcol_scale(v, num, den) * nano_per_unit(x->named_dec); /* count/1e-9: 1.5, as fold */
+    dec = x->named_dec > 0;
   } else {
     for (uint64_t i = lo; i < hi; i++) {
       uint32_t vt = pcol_view_u32(&x->v_type, i);
@@ -307,7 +319,8 @@ static int classify_value_types(cexp *x) {
   if (rc) return rc;
   uint64_t n = pcol_rows(x->f, PCOL_T_VALUE_TYPES);
   x->vtcls = calloc(n + 1, 1);
-  if (!x->vtcls) return pcol_oom(x->err);
+  x->vtdec = calloc(n + 1, 1);
+  if (!x->vtcls || !x->vtdec) return pcol_oom(x->err);
   for (uint64_t i = 0; i < n; i++) {
     pcol_str ts, us;
     if ((rc = pcol_string(x->f, pcol_view_u32(&t, i), &ts, x->err)) ||
@@ -319,6 +332,7 @@ static int classify_value_types(cexp *x) {
     else if (pcol_str_is(ts, COLLAPSED_VT_BEFORE)) c = cnt ? 2 : nano ? 4 : 0;
     else if (pcol_str_is(ts, COLLAPSED_VT_AFTER)) c = cnt ? 3 : nano ? 5 : 0;
     x->vtcls[i + 1] = c;
+    x->vtdec[i + 1] = (uint8_t)pcol_unit_decimals(us, NULL);
   }
   return PCOL_OK;
 }
@@ -400,8 +414,14 @@ static int write_lines(cexp *x, FILE *out) {
       if (t.ptr && (fwrite(t.ptr, 1, t.len, out) != t.len || fputc('\n', out) == EOF)) goto io;
       continue;
     }
-    if (e->decimal) render_nano(a, sizeof a, e->a1), render_nano(b, sizeof b, e->a2);
-    else render_nano(a, sizeof a, e->a1 / NANO_I * NANO_I), render_nano(b, sizeof b, e->a2 / NANO_I * NANO_I);
+    __int128 v1 = e->decimal ? e->a1 : e->a1 / NANO_I * NANO_I, v2 = e->decimal ? e->a2 : e->a2 / NANO_I * NANO_I;
+    render_nano(a, sizeof a, v1), render_nano(b, sizeof b, v2);
+    if (!collapsed_count_readable(v1) || !collapsed_count_readable(v2))
+      return pcol_error_set(x->err, PCOL_ETOOBIG,
+                            "collapsed export: a stack's count (%s) is larger than collapsed stacks hold "
+                            "(at most 9223372036854775807, or 9223372036.854775807 with decimals: readers "
+                            "keep 64 bits); export to pprof or perun instead, or choose another --value",
+                            x->any_diff && !collapsed_count_readable(v1) ? a : b);
     int rc = write_text(x, e->tn, out);
     if (rc == PCOL_EIO) goto io;
     if (rc) return rc;
@@ -436,7 +456,7 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     else if (value->vt_id > pcol_rows(f, PCOL_T_VALUE_TYPES) && value->vt_id != PCOL_VT_TIME)
       rc = pcol_error_set(err, PCOL_EINVAL, "value type %u does not exist", value->vt_id);
     x.named = 1;
-    x.named_dec = value->vt_id && pcol_unit_decimals(value->unit, NULL) == 9;
+    x.named_dec = value->vt_id ? pcol_unit_decimals(value->unit, NULL) : 0;
     x.want_vt = value->vt_id;
   }
   if (!rc) rc = pcol_rtime_init(&x.rt, f, err); /* Rprof's time (--value cpu) */
@@ -455,6 +475,7 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc) rc = write_lines(&x, bud.fp);
   rc = pcol_budget_close(&bud, rc, err);
   free(x.vtcls);
+  free(x.vtdec);
   free(x.cvt);
   free(x.dflt);
   pcol_rtime_free(&x.rt);

@@ -120,6 +120,19 @@ static size_t last_token(const char *s, size_t n) {
   return k;
 }
 
+/* s[0..n) has a count's syntax ([-+]digits[.digits]), whatever its size:
+ * a line whose last token has it is a line of counts (one out of range is
+ * an error), one whose last token has not is an invalid line (skipped). */
+static int count_syntax(const char *s, size_t n) {
+  size_t i = n && (s[0] == '-' || s[0] == '+'), d = 0, dots = 0;
+  for (; i < n; i++) {
+    if (s[i] >= '0' && s[i] <= '9') d++;
+    else if (s[i] == '.' && !dots) dots++;
+    else return 0;
+  }
+  return d > 0;
+}
+
 static int is_number(const char *s, size_t n) {
   int a, ok;
   int64_t b, d;
@@ -127,11 +140,13 @@ static int is_number(const char *s, size_t n) {
   return ok;
 }
 
+/* import_line's result for a line that is not "stack count" (a comment,
+ * junk): skipped and counted, as speedscope and flamegraph.pl do */
+#define LINE_SKIPPED 1
+
 static int import_line(cimp *c, char *line, size_t len, uint64_t lineno, int *mode) {
   size_t k = last_token(line, len);
-  if (k == 0 || k == len)
-    return pcol_error_set(c->err, PCOL_ECORRUPT, "%s:%llu: expected 'stack count'", c->name,
-                          (unsigned long long)lineno);
+  if (k == 0 || k == len || !count_syntax(line + k, len - k)) return LINE_SKIPPED;
   const char *t2 = line + k;
   size_t l2 = len - k, rest = k - 1;
   const char *t1 = NULL;
@@ -153,7 +168,8 @@ static int import_line(cimp *c, char *line, size_t len, uint64_t lineno, int *mo
   int int1 = 1, int2;
   int64_t i1 = 0, n1 = 0, i2, n2;
   if (parse_count(t2, l2, &int2, &i2, &n2) || (t1 && parse_count(t1, l1, &int1, &i1, &n1)))
-    return pcol_error_set(c->err, PCOL_ECORRUPT, "%s:%llu: count '%.*s' is not a number", c->name,
+    return pcol_error_set(c->err, PCOL_ECORRUPT, "%s:%llu: count '%.*s' is out of range (at most "
+                          "9223372036854775807, or 9223372036.854775807 with decimals)", c->name,
                           (unsigned long long)lineno, (int)(l2 > 40 ? 40 : l2), t2);
   pcol_sample_row s = {c->src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
   pcol_value_row v[2];
@@ -194,6 +210,68 @@ static int import_line(cimp *c, char *line, size_t len, uint64_t lineno, int *mo
   return PCOL_OK;
 }
 
+/* The byte order mark of the first n bytes h: 8 (UTF-8, 3 bytes), 16
+ * (UTF-16LE), 17 (UTF-16BE), 0 none. */
+static int utf_bom(const unsigned char *h, size_t n) {
+  if (n >= 2 && ((h[0] == 0xff && h[1] == 0xfe) || (h[0] == 0xfe && h[1] == 0xff))) return h[0] == 0xff ? 16 : 17;
+  if (n >= 3 && h[0] == 0xef && h[1] == 0xbb && h[2] == 0xbf) return 8;
+  return 0;
+}
+
+/* Reads pre[0..npre) and the rest of `in` as UTF-16 (big-endian if be) into *out as UTF-8
+ * (an unpaired surrogate becomes U+FFFD); at most cap bytes of output. */
+static int utf16_to_utf8(FILE *in, int be, const unsigned char *pre, size_t npre, uint64_t cap, char **out,
+                         size_t *outn, const char *name, pcol_error *err) {
+  pcol_buf o = {0};
+  int rc = PCOL_OK;
+  unsigned hi = 0; /* a pending high surrogate */
+  for (;;) {
+    int a = npre ? (npre--, *pre++) : fgetc(in), b = a == EOF ? EOF : npre ? (npre--, *pre++) : fgetc(in);
+    if (a == EOF || b == EOF) {
+      if (ferror(in)) rc = pcol_error_set(err, PCOL_EIO, "%s: read error", name);
+      else if (a != EOF) rc = pcol_error_set(err, PCOL_ECORRUPT, "%s: UTF-16 text with an odd number of bytes", name);
+      break;
+    }
+    unsigned u = be ? (unsigned)a << 8 | (unsigned)b : (unsigned)b << 8 | (unsigned)a, cp;
+    if (u >= 0xd800 && u < 0xdc00) {
+      if (hi) cp = 0xfffd; /* two high surrogates: the first is unpaired */
+      else { hi = u; continue; }
+    } else if (u >= 0xdc00 && u < 0xe000) {
+      cp = hi ? 0x10000 + ((hi - 0xd800) << 10) + (u - 0xdc00) : 0xfffd;
+      hi = 0;
+    } else {
+      if (hi) { /* an unpaired high surrogate before this unit */
+        static const char rep[] = "\xef\xbf\xbd";
+        if (pcol_buf_append(&o, rep, 3)) { rc = pcol_oom(err); break; }
+        hi = 0;
+      }
+      cp = u;
+    }
+    char e[4];
+    size_t n;
+    if (cp < 0x80) e[0] = (char)cp, n = 1;
+    else if (cp < 0x800) e[0] = (char)(0xc0 | cp >> 6), e[1] = (char)(0x80 | (cp & 0x3f)), n = 2;
+    else if (cp < 0x10000)
+      e[0] = (char)(0xe0 | cp >> 12), e[1] = (char)(0x80 | (cp >> 6 & 0x3f)), e[2] = (char)(0x80 | (cp & 0x3f)), n = 3;
+    else
+      e[0] = (char)(0xf0 | cp >> 18), e[1] = (char)(0x80 | (cp >> 12 & 0x3f)),
+      e[2] = (char)(0x80 | (cp >> 6 & 0x3f)), e[3] = (char)(0x80 | (cp & 0x3f)), n = 4;
+    if (o.len + n > cap) {
+      rc = pcol_error_set(err, PCOL_ETOOBIG, "%s: input is larger than the limit of %llu bytes", name,
+                          (unsigned long long)cap);
+      break;
+    }
+    if (pcol_buf_append(&o, e, n)) { rc = pcol_oom(err); break; }
+  }
+  if (rc) {
+    pcol_buf_free(&o);
+    return rc;
+  }
+  *out = (char *)o.data;
+  *outn = o.len;
+  return PCOL_OK;
+}
+
 int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
                           const pcol_import_options *opt, pcol_error *err) {
   cimp c = {0};
@@ -202,11 +280,35 @@ int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
   c.err = err;
   if (pcol_b_source(b, PCOL_SRC_COLLAPSED, name, PCOL_NA_I64, &c.src)) return pcol_oom(err);
   uint64_t cap = pcol_input_cap(opt);
+  /* UTF-16 with a BOM (what Windows tools write; speedscope reads it) is
+   * read as its UTF-8; a UTF-8 BOM is dropped */
+  FILE *utf8 = NULL;
+  char *conv = NULL;
+  unsigned char h[3];
+  size_t hn = fread(h, 1, sizeof h, in);
+  if (ferror(in)) return pcol_error_set(err, PCOL_EIO, "%s: read error", name);
+  int bom = utf_bom(h, hn);
+  if (bom == 16 || bom == 17) {
+    size_t cn = 0;
+    int crc = utf16_to_utf8(in, bom == 17, h + 2, hn - 2, cap, &conv, &cn, name, err);
+    if (crc) return crc;
+    static char empty[1];
+    utf8 = fmemopen(conv ? conv : empty, cn, "rb"); /* glibc >= 2.22: size 0 is an empty stream */
+  } else { /* the bytes read, replayed (a UTF-8 BOM: dropped) */
+    size_t skip = bom == 8 ? 3 : 0;
+    utf8 = pcol_replay_stream(h + skip, hn - skip, in);
+  }
+  if (!utf8) {
+    free(conv);
+    return pcol_oom(err);
+  }
+  in = utf8;
   char *line = NULL;
   size_t lcap = 0;
   ssize_t n;
   uint64_t lineno = 0;
   int mode = 0, rc = PCOL_OK;
+  uint64_t skipped = 0, first_skipped = 0, lineno_data = 0;
   /* the cap applies inside a line too (getline would buffer it whole) */
   pcol_capped capped;
   FILE *in_capped = pcol_capped_stream(&capped, in, cap);
@@ -222,18 +324,33 @@ int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
     size_t k = 0;
     while (k < len && (line[k] == ' ' || line[k] == '\t')) k++;
     if (k == len) continue; /* blank line */
+    lineno_data++;
     if (memchr(line, 0, len)) {
       rc = pcol_error_set(err, PCOL_ECORRUPT, "%s:%llu: NUL byte in a line", name, (unsigned long long)lineno);
       break;
     }
-    if ((rc = import_line(&c, line, len, lineno, &mode))) break;
+    if ((rc = import_line(&c, line, len, lineno, &mode)) == LINE_SKIPPED) {
+      if (!skipped++) first_skipped = lineno;
+      rc = PCOL_OK;
+    }
+    if (rc) break;
   }
+  if (!rc && !capped.over && !ferror(in) && skipped && skipped == lineno_data)
+    rc = pcol_error_set(err, PCOL_ECORRUPT, "%s:%llu: expected 'stack count' (no line of the file is one)",
+                        name, (unsigned long long)first_skipped);
   if (!rc && capped.over)
     rc = pcol_error_set(err, PCOL_ETOOBIG, "%s: input is larger than the limit of %llu bytes", name,
                         (unsigned long long)cap);
   if (!rc && ferror(in)) rc = pcol_error_set(err, PCOL_EIO, "%s: read error", name);
+  /* success with a warning (pcol.h, pcol_import_collapsed) */
+  if (!rc && skipped)
+    pcol_error_set(err, PCOL_OK, "%s: skipped %llu line%s that %s not 'stack count' (the first: line %llu), "
+                   "as speedscope and flamegraph.pl do", name, (unsigned long long)skipped,
+                   skipped == 1 ? "" : "s", skipped == 1 ? "is" : "are", (unsigned long long)first_skipped);
   free(line);
   free(c.locs);
   fclose(in_capped);
+  if (utf8) fclose(utf8);
+  free(conv);
   return rc;
 }

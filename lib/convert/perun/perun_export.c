@@ -126,18 +126,21 @@ static int classify(pexp *x, uint32_t sid) {
 }
 
 /* A JSON string of any bytes: valid UTF-8 as is; other bytes are read as
- * Latin-1 (so every byte string has some JSON form). NA -> null.  A string
- * that reads as one of perun_json.h's tokens ("\0NaN", made by no
- * importer) takes the Latin-1 path too, which writes its NUL as a blank:
- * a string is never written as a bare NaN. */
+ * Latin-1 (so every byte string has some JSON form). NA -> null.  NUL is
+ * written as a blank: Perun's JSON never holds \u0000 (pcol's reader refuses
+ * it, and it marks perun_json.h's tokens, "\0NaN"), so a string is never
+ * written as a bare NaN and every export reads back. */
 static json_t *jbytes(pcol_str s) {
   if (!s.ptr) return json_null();
-  json_t *j = perun_json_is_token(s.ptr, s.len) ? NULL : json_stringn(s.ptr, s.len);
+  int nul = s.len && memchr(s.ptr, 0, s.len) != NULL;
+  json_t *j = nul ? NULL : json_stringn(s.ptr, s.len);
   if (j) return j;
   char *t = malloc(2 * s.len + 1);
   if (!t) return NULL;
+  for (size_t i = 0; i < s.len; i++) t[i] = s.ptr[i] ? s.ptr[i] : ' ';
+  j = json_stringn(t, s.len); /* UTF-8 with NUL: only the NULs change */
   size_t n = 0;
-  for (size_t i = 0; i < s.len; i++) {
+  for (size_t i = 0; !j && i < s.len; i++) {
     unsigned char c = (unsigned char)s.ptr[i];
     if (c < 0x80 && c) t[n++] = (char)c;
     else if (!c) t[n++] = ' ';
@@ -146,7 +149,7 @@ static json_t *jbytes(pcol_str s) {
       t[n++] = (char)(0x80 | (c & 0x3f));
     }
   }
-  j = json_stringn(t, n);
+  if (!j) j = json_stringn(t, n);
   free(t);
   return j;
 }
