@@ -59,8 +59,15 @@ $PCOL fold "$tmp/m.pcol" | cmp -s - <(printf 'a;b 1.5\nc 2\nx;y 3\n') || fail "f
 $PCOL pack - -o "$tmp/stdin.pcol" < tests/fixtures/collapsed/simple.folded || fail "pack from stdin"
 $PCOL unpack "$tmp/stdin.pcol" --to folded -o - | cmp -s tests/fixtures/collapsed/simple.folded - || fail "stdin round trip"
 
+# a line that is not "stack count" is skipped and counted in a warning (as
+# speedscope and flamegraph.pl do); a count out of range is an error, with
+# the file and line
 printf 'a;b 1\na;b zz\n' > "$tmp/bad.folded"
-$PCOL pack --from collapsed "$tmp/bad.folded" -o "$tmp/bad.pcol" 2>"$tmp/err"; rc=$?
-[ $rc = 1 ] || fail "bad count must exit 1 (got $rc)"
-grep -q 'bad.folded:2:' "$tmp/err" || fail "error lacks file:line: $(cat "$tmp/err")"
+$PCOL pack --from collapsed "$tmp/bad.folded" -o "$tmp/bad.pcol" 2>"$tmp/err" || fail "a junk line must be skipped: $(cat "$tmp/err")"
+grep -q 'warning: .*bad.folded: skipped 1 line .*line 2' "$tmp/err" || fail "no warning naming the skipped line: $(cat "$tmp/err")"
+[ "$($PCOL fold "$tmp/bad.pcol")" = "a;b 1" ] || fail "skipping changed the counted lines: $($PCOL fold "$tmp/bad.pcol")"
+printf 'a;b 1\na;b 99999999999999999999\n' > "$tmp/big.folded"
+$PCOL pack --from collapsed "$tmp/big.folded" -o "$tmp/big.pcol" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] || fail "a count beyond 64 bits must exit 1 (got $rc)"
+grep -q 'big.folded:2:.*out of range' "$tmp/err" || fail "error lacks file:line: $(cat "$tmp/err")"
 exit 0

@@ -15,11 +15,13 @@
 static inline int render_nano(char *buf, size_t cap, __int128 v) { return pcol_decimal_text(buf, cap, v, 9); }
 
 /* What the importer reads back (collapsed_import.c, parse_count): an
- * integer count up to INT64_MAX, a decimal one up to INT64_MAX nano-units.
- * The exporter refuses a line it cannot write as such (v in nano-units). */
-static inline int collapsed_count_readable(__int128 v) {
+ * integer count up to INT64_MAX, a decimal one up to INT64_MAX nano-units,
+ * and in a file with any decimal count every count in nano-units (views add
+ * them up in that unit, mappings.md §0).  v in nano-units; frac: the file
+ * has a count with decimals.  The exporter refuses a line it cannot write. */
+static inline int collapsed_count_readable(__int128 v, int frac) {
   unsigned __int128 a = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v;
-  return a % NANO_I ? a <= INT64_MAX : a / NANO_I <= INT64_MAX;
+  return frac || a % NANO_I ? a <= INT64_MAX : a / NANO_I <= INT64_MAX;
 }
 
 #endif

@@ -399,8 +399,19 @@ static int write_text(cexp *x, uint32_t t, FILE *out) {
   return PCOL_OK;
 }
 
+/* Whether the file written will have a count with decimals: then a reader
+ * holds every count in nano-units (collapsed.h, collapsed_count_readable). */
+static int any_fraction(const cexp *x) {
+  for (size_t i = 0; i < x->ne; i++) {
+    const centry *e = &x->e[i];
+    if (e->nsamples && e->decimal && (e->a1 % NANO_I || e->a2 % NANO_I)) return 1;
+  }
+  return 0;
+}
+
 static int write_lines(cexp *x, FILE *out) {
   char a[64], b[64];
+  int frac = any_fraction(x);
   for (size_t i = 0; i < x->ne; i++) {
     centry *e = &x->e[i];
     if (!e->nsamples) continue;
@@ -416,12 +427,12 @@ static int write_lines(cexp *x, FILE *out) {
     }
     __int128 v1 = e->decimal ? e->a1 : e->a1 / NANO_I * NANO_I, v2 = e->decimal ? e->a2 : e->a2 / NANO_I * NANO_I;
     render_nano(a, sizeof a, v1), render_nano(b, sizeof b, v2);
-    if (!collapsed_count_readable(v1) || !collapsed_count_readable(v2))
+    if (!collapsed_count_readable(v1, frac) || !collapsed_count_readable(v2, frac))
       return pcol_error_set(x->err, PCOL_ETOOBIG,
                             "collapsed export: a stack's count (%s) is larger than collapsed stacks hold "
-                            "(at most 9223372036854775807, or 9223372036.854775807 with decimals: readers "
-                            "keep 64 bits); export to pprof or perun instead, or choose another --value",
-                            x->any_diff && !collapsed_count_readable(v1) ? a : b);
+                            "(at most 9223372036854775807, or 9223372036.854775807 when any count has "
+                            "decimals: readers keep 64 bits); export to pprof or perun instead, or choose "
+                            "another --value", x->any_diff && !collapsed_count_readable(v1, frac) ? a : b);
     int rc = write_text(x, e->tn, out);
     if (rc == PCOL_EIO) goto io;
     if (rc) return rc;

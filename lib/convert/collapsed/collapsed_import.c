@@ -22,7 +22,15 @@ typedef struct cimp {
   uint32_t vt[6]; /* count/1e-9, before/count, after/count, before/1e-9, after/1e-9 */
   uint32_t *locs;
   size_t nlocs, caplocs;
+  /* first line with a decimal count, first with an integer count too large
+   * for nano-units (> 9223372036): never both in one file (views add every
+   * count of a file with decimals in nano-units) */
+  uint64_t dec_line, big_line;
 } cimp;
+
+static int beyond_nano(int is_int, int64_t v) {
+  return is_int && (v > INT64_MAX / NANO_I || v < -(INT64_MAX / NANO_I));
+}
 
 /* A count token: digits with at most one '.', optional leading '-'/'+'.
  * *nano = value x 1e9 rounded half away from zero at the 9th decimal. */
@@ -171,6 +179,15 @@ static int import_line(cimp *c, char *line, size_t len, uint64_t lineno, int *mo
     return pcol_error_set(c->err, PCOL_ECORRUPT, "%s:%llu: count '%.*s' is out of range (at most "
                           "9223372036854775807, or 9223372036.854775807 with decimals)", c->name,
                           (unsigned long long)lineno, (int)(l2 > 40 ? 40 : l2), t2);
+  int dec_line = *mode == 1 ? !int2 : (!int1 || !int2);
+  if (dec_line && !c->dec_line) c->dec_line = lineno;
+  if ((beyond_nano(int1, i1) || beyond_nano(int2, i2)) && !c->big_line) c->big_line = lineno;
+  if (c->dec_line && c->big_line)
+    return pcol_error_set(c->err, PCOL_ECORRUPT,
+                          "%s:%llu: counts beyond 9223372036 (line %llu) and counts with decimals (line %llu) "
+                          "cannot be added up in one file (64 bits of 1e-9)", c->name,
+                          (unsigned long long)lineno, (unsigned long long)c->big_line,
+                          (unsigned long long)c->dec_line);
   pcol_sample_row s = {c->src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
   pcol_value_row v[2];
   size_t nv = 0;

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Exports that must read back, and collapsed input as speedscope reads it
+# (issue 27): every input here is built by a generator in this file.
+#  - a Perun file whose real amounts are stored at 1e-8 (too large for 1e-9):
+#    the collapsed export prints fold's numbers, which equal the sums of the
+#    JSON amounts (it printed the stored integers, x10^8);
+#  - counts past 64 bits: the collapsed export refuses them (it wrote lines
+#    that no collapsed reader takes, exit 0);
+#  - a name with NUL: the Perun export reads back (it wrote \u0000);
+#  - collapsed text in UTF-16 (LE and BE, with a BOM) and with comment and
+#    junk lines: read as speedscope reads it, junk skipped with a warning;
+#  - an empty input, and the hint for an unknown one, name options that exist;
+#  - unpack's range is --from/--to as in every command (--to FORMAT kept).
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_exports: $*" >&2; exit 1; }
+
+# --- Perun amounts at 1e-8: collapsed export = fold = the JSON's own sums
+cat > "$tmp/big.perf" <<'J'
+{"header": {"type": "time", "units": {"time": "ms"}},
+ "resource_type_map": {"a#0": {"uid": "main;f", "type": "time"}, "b#0": {"uid": "main;g", "type": "time"}},
+ "resources": {"a#0": {"amount": [10000000000.5, 2.5]}, "b#0": {"amount": [1.5, 0.5]}}}
+J
+want=$(python3 - "$tmp/big.perf" <<'PY'
+import json, sys
+from decimal import Decimal
+d = json.load(open(sys.argv[1]), parse_float=Decimal)
+out = {}
+for k, r in d["resources"].items():
+    uid = d["resource_type_map"][k]["uid"]
+    out[uid] = out.get(uid, Decimal(0)) + sum(r["amount"])
+for uid in sorted(out):
+    v = out[uid].normalize()
+    print(uid, format(v, "f"))
+PY
+)
+$PCOL pack "$tmp/big.perf" -o "$tmp/big.pcol" || fail "pack big.perf"
+$PCOL info "$tmp/big.pcol" | grep -q '1e-8 ms' || fail "the generator no longer makes a 1e-8 file: $($PCOL info "$tmp/big.pcol" | grep values)"
+got=$($PCOL unpack "$tmp/big.pcol" --to collapsed -o - | sort) || fail "collapsed export of big.perf"
+[ "$got" = "$want" ] || fail "collapsed export of 1e-8 amounts: got [$got], the amounts sum to [$want]"
+[ "$($PCOL fold "$tmp/big.pcol")" = "$want" ] || fail "fold of 1e-8 amounts: $($PCOL fold "$tmp/big.pcol")"
+$PCOL unpack "$tmp/big.pcol" --to collapsed -o "$tmp/big.txt" && $PCOL pack "$tmp/big.txt" -o "$tmp/big2.pcol" ||
+  fail "the collapsed export does not read back"
+[ "$($PCOL fold "$tmp/big2.pcol")" = "$want" ] || fail "read back: $($PCOL fold "$tmp/big2.pcol")"
+
+# --- a count past 64 bits of 1e-9 beside one with decimals: refused (a
+# reader adds a file's counts in 1e-9 once one has decimals; fold printed
+# 9223372036.854775807 for such a file, exit 0)
+sed 's/"amount": \[1.5, 0.5\]/"amount": [1.5, 0.25]/' "$tmp/big.perf" > "$tmp/mixed.perf"
+$PCOL pack "$tmp/mixed.perf" -o "$tmp/mixed.pcol" || fail "pack mixed.perf"
+$PCOL unpack "$tmp/mixed.pcol" --to collapsed -o "$tmp/mixed.txt" 2>"$tmp/err" && fail "mixed: exported $(cat "$tmp/mixed.txt")"
+grep -q 'larger than collapsed stacks hold' "$tmp/err" || fail "message: $(cat "$tmp/err")"
+printf 'a 10000000003\nb 1.5\n' > "$tmp/mix.txt"
+$PCOL fold "$tmp/mix.txt" >"$tmp/out" 2>"$tmp/err" && fail "mixed collapsed input read as $(cat "$tmp/out")"
+grep -q 'mix.txt:2: counts beyond 9223372036 (line 1) and counts with decimals (line 2)' "$tmp/err" || fail "message: $(cat "$tmp/err")"
+
+# --- a sum past 64 bits: refused with a message, no file left
+cat > "$tmp/huge.perf" <<'J'
+{"header": {"type": "time", "units": {"time": "ms"}},
+ "resource_type_map": {"a#0": {"uid": "main;f", "type": "time"}},
+ "resources": {"a#0": {"amount": [6000000000.25, 6000000000.5]}}}
+J
+$PCOL pack "$tmp/huge.perf" -o "$tmp/huge.pcol" || fail "pack huge.perf"
+$PCOL unpack "$tmp/huge.pcol" --to collapsed -o "$tmp/huge.txt" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] || fail "collapsed export past 64 bits: exit $rc (want 1), $(cat "$tmp/err")"
+grep -q 'larger than collapsed stacks hold' "$tmp/err" || fail "message: $(cat "$tmp/err")"
+[ ! -e "$tmp/huge.txt" ] || fail "a refused export left a file"
+# ... the formats that hold it still export it and read back
+for fmt in pprof perun; do
+  $PCOL unpack "$tmp/huge.pcol" --to $fmt -o "$tmp/huge.$fmt" && $PCOL pack "$tmp/huge.$fmt" -o "$tmp/huge.$fmt.pcol" ||
+    fail "huge.perf -> $fmt does not read back"
+done
+
+# --- a function name with NUL (valid UTF-8 around it) -> Perun -> pcol
+python3 - "$tmp/nul.pb.gz" <<'PY'
+import gzip, sys
+def varint(n):
+    out = bytearray()
+    while True:
+        b = n & 0x7f; n >>= 7
+        if n: out.append(b | 0x80)
+        else: out.append(b); return bytes(out)
+def field(num, wt, payload):
+    if wt == 0: return varint(num << 3) + varint(payload)
+    return varint(num << 3 | 2) + varint(len(payload)) + payload
+p = field(1, 2, field(1, 0, 1) + field(2, 0, 2))                   # samples/count
+p += field(2, 2, field(1, 2, varint(1)) + field(2, 2, varint(3)))  # 3 at location 1
+p += field(4, 2, field(1, 0, 1) + field(4, 2, field(1, 0, 1)))     # location 1: function 1
+p += field(5, 2, field(1, 0, 1) + field(2, 0, 3))                  # function 1: name 3
+for s in [b"", b"samples", b"count", "caf\u00e9\0main".encode()]:
+    p += field(6, 2, s)
+open(sys.argv[1], "wb").write(gzip.compress(p))
+PY
+$PCOL unpack "$tmp/nul.pb.gz" --to perun -o "$tmp/nul.perf" || fail "nul -> perun"
+$PCOL pack "$tmp/nul.perf" -o "$tmp/nul.pcol" 2>"$tmp/err" || fail "the Perun export of a NUL name does not read back: $(cat "$tmp/err")"
+[ "$($PCOL fold "$tmp/nul.pcol" | sed 's/ [0-9]*$//')" = "café main" ] || fail "NUL name in Perun: $($PCOL fold "$tmp/nul.pcol")"
+
+# --- collapsed text as speedscope reads it
+printf 'a;b;c 1\na;b;c 1\na;b;d 4\na;b;c 3\na;b 5\n' > "$tmp/s.txt"
+python3 - "$tmp/s.txt" "$tmp" <<'PY'
+import sys
+t = open(sys.argv[1], encoding="utf-8").read().replace("\n", "\r\n")
+open(sys.argv[2] + "/le.txt", "wb").write(b"\xff\xfe" + t.encode("utf-16-le"))
+open(sys.argv[2] + "/be.txt", "wb").write(b"\xfe\xff" + t.encode("utf-16-be"))
+# a name outside the BMP (a surrogate pair) and one with an accent
+u = "main;\U0001F600 7\r\nmain;caf\u00e9 2\r\n"
+open(sys.argv[2] + "/u.txt", "wb").write(b"\xff\xfe" + u.encode("utf-16-le"))
+open(sys.argv[2] + "/u8.txt", "w", encoding="utf-8").write(u.replace("\r\n", "\n"))
+PY
+want=$($PCOL fold "$tmp/s.txt")
+for e in le be; do
+  got=$($PCOL fold "$tmp/$e.txt" 2>"$tmp/err") || fail "UTF-16 $e: $(cat "$tmp/err")"
+  [ "$got" = "$want" ] || fail "UTF-16 $e: [$got] want [$want]"
+done
+[ "$($PCOL fold "$tmp/u.txt")" = "$($PCOL fold "$tmp/u8.txt")" ] || fail "UTF-16 beyond ASCII: $($PCOL fold "$tmp/u.txt")"
+{ printf '# comment that gives extra info about the samples\n// another comment\n'
+  cat "$tmp/s.txt"; printf 'invalid line\n'; } > "$tmp/inv.txt"
+got=$($PCOL fold "$tmp/inv.txt" 2>"$tmp/err") || fail "comment and junk lines: $(cat "$tmp/err")"
+[ "$got" = "$want" ] || fail "comment and junk lines: [$got] want [$want]"
+grep -q 'warning: .*inv.txt: skipped 3 lines .*line 1' "$tmp/err" || fail "no warning counting the skipped lines: $(cat "$tmp/err")"
+$PCOL pack "$tmp/s.txt" -o "$tmp/s.pcol" 2>"$tmp/err" && [ ! -s "$tmp/err" ] || fail "a clean file warns: $(cat "$tmp/err")"
+
+# --- empty input, unknown input: the hints name options that exist
+: > "$tmp/empty.txt"
+$PCOL pack "$tmp/empty.txt" -o "$tmp/e.pcol" 2>"$tmp/err" && fail "an empty file packed without a format"
+grep -q 'empty input.*pcol pack --from collapsed' "$tmp/err" || fail "empty input message: $(cat "$tmp/err")"
+$PCOL pack --from collapsed "$tmp/empty.txt" -o "$tmp/e.pcol" || fail "the hint's command fails"
+printf 'hello\nworld\n' > "$tmp/what.txt"
+$PCOL top "$tmp/what.txt" 2>"$tmp/err" && fail "unknown text read"
+grep -q 'name the format with `pcol pack --from FORMAT' "$tmp/err" || fail "unknown-format hint: $(cat "$tmp/err")"
+$PCOL pack --help | grep -q -- '--from' || fail "the hint names a pack option that does not exist"
+
+# --- unpack's range: --from/--to seconds as in every command
+R=tests/fixtures/rprof
+rp=$(ls $R/*.out | head -1)
+tot() { awk '{s += $NF} END {print s + 0}'; }
+want=$($PCOL top "$rp" --from 0.02 --to 0.06 --format tsv | awk -F'\t' 'NR > 1 {s += $1} END {print s + 0}')
+a=$($PCOL unpack "$rp" -t collapsed --from 0.02 --to 0.06 -o - | tot) || fail "unpack -t collapsed --from --to"
+b=$($PCOL unpack "$rp" --to collapsed --from-time 0.02 --to-time 0.06 -o - | tot) || fail "unpack --from-time/--to-time"
+c=$($PCOL unpack "$rp" --format collapsed --from 0.02 --to-time 0.06 -o - | tot) || fail "unpack --format --from --to-time"
+[ "$a" = "$want" ] && [ "$b" = "$want" ] && [ "$c" = "$want" ] || fail "unpack range: $a $b $c, top says $want"
+$PCOL unpack "$rp" --to collapsed --from 0.02 -o - >/dev/null || fail "unpack --to FORMAT --from S"
+$PCOL unpack "$rp" --to 0.06 -o - 2>"$tmp/err" && fail "no format, exit 0"
+grep -q 'missing the output format' "$tmp/err" || fail "message: $(cat "$tmp/err")"
+$PCOL unpack "$rp" --to collapsed --format pprof -o - 2>/dev/null && fail "two formats accepted"
+exit 0
