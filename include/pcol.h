@@ -905,8 +905,9 @@ PCOL_API int pcol_ftree_diff(const pcol_ftree *nw, const pcol_ftree *base, doubl
  * (rendered text, JSON trees, id lists), where B is max_output_bytes or by
  * default max(PCOL_EXPORT_BUDGET_MIN, PCOL_EXPORT_BUDGET_PER_BYTE x the pcol
  * file's size); Rprof, which writes a sample once per unit of weight, may
- * also write PCOL_EXPORT_BUDGET_PER_LINE bytes per line.  Past it the export
- * fails with PCOL_ETOOBIG. */
+ * also write PCOL_EXPORT_BUDGET_PER_LINE bytes per line; the default is at
+ * most PCOL_INPUT_CAP_MAX (what an import reads by default: every default
+ * export reads back).  Past it the export fails with PCOL_ETOOBIG. */
 #define PCOL_EXPORT_BUDGET_MIN ((uint64_t)32 << 20) /* 32 MiB: with the process, under 64 MB */
 #define PCOL_EXPORT_BUDGET_PER_BYTE 64
 #define PCOL_EXPORT_BUDGET_PER_LINE 4096

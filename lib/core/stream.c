@@ -69,7 +69,8 @@ uint64_t pcol_export_budget(const pcol_file *f, const pcol_export_options *opt) 
   uint64_t size = f ? f->size : 0;
   uint64_t b = size > UINT64_MAX / PCOL_EXPORT_BUDGET_PER_BYTE ? UINT64_MAX
                                                               : size * PCOL_EXPORT_BUDGET_PER_BYTE;
-  return b > PCOL_EXPORT_BUDGET_MIN ? b : PCOL_EXPORT_BUDGET_MIN;
+  b = b > PCOL_EXPORT_BUDGET_MIN ? b : PCOL_EXPORT_BUDGET_MIN;
+  return b < PCOL_INPUT_CAP_MAX ? b : PCOL_INPUT_CAP_MAX; /* a default export reads back */
 }
 
 static ssize_t budget_write(void *c, const char *buf, size_t size) {
@@ -103,6 +104,7 @@ void pcol_budget_allow_lines(pcol_budget *b, uint64_t lines) {
   uint64_t extra = lines > UINT64_MAX / PCOL_EXPORT_BUDGET_PER_LINE ? UINT64_MAX
                                                                    : lines * PCOL_EXPORT_BUDGET_PER_LINE;
   b->limit = extra > UINT64_MAX - b->limit ? UINT64_MAX : b->limit + extra;
+  if (b->limit > PCOL_INPUT_CAP_MAX) b->limit = PCOL_INPUT_CAP_MAX; /* a default export reads back */
 }
 
 /* "the export budget of N bytes (how it was set); raise it with ..." */
@@ -112,13 +114,14 @@ static int budget_fail(const pcol_budget *b, const char *doing, pcol_error *err)
     snprintf(how, sizeof how, "set by --max-output / max_output_bytes");
   else if (b->lines)
     snprintf(how, sizeof how, "%d x the file's %llu bytes, at least %llu MiB, plus %d per line for "
-             "%llu lines of weight", PCOL_EXPORT_BUDGET_PER_BYTE, (unsigned long long)b->file_size,
-             (unsigned long long)(PCOL_EXPORT_BUDGET_MIN >> 20), PCOL_EXPORT_BUDGET_PER_LINE,
-             (unsigned long long)b->lines);
-  else
-    snprintf(how, sizeof how, "%d x the file's %llu bytes, at least %llu MiB",
+             "%llu lines of weight, at most %llu GiB, what pcol pack reads by default",
              PCOL_EXPORT_BUDGET_PER_BYTE, (unsigned long long)b->file_size,
-             (unsigned long long)(PCOL_EXPORT_BUDGET_MIN >> 20));
+             (unsigned long long)(PCOL_EXPORT_BUDGET_MIN >> 20), PCOL_EXPORT_BUDGET_PER_LINE,
+             (unsigned long long)b->lines, (unsigned long long)(PCOL_INPUT_CAP_MAX >> 30));
+  else
+    snprintf(how, sizeof how, "%d x the file's %llu bytes, at least %llu MiB, at most %llu GiB",
+             PCOL_EXPORT_BUDGET_PER_BYTE, (unsigned long long)b->file_size,
+             (unsigned long long)(PCOL_EXPORT_BUDGET_MIN >> 20), (unsigned long long)(PCOL_INPUT_CAP_MAX >> 30));
   return pcol_error_set(err, PCOL_ETOOBIG,
                         "%s: %s the output budget of %llu bytes (%s); raise it with "
                         "--max-output BYTES (pcol_export_options.max_output_bytes)",

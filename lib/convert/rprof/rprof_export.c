@@ -473,8 +473,26 @@ static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   return c->lines > RPROF_MAX_LINES ? 1 : 0; /* 1 stops the walk early */
 }
 
+/* a sink that only counts (the dry run below) */
+static ssize_t sink_write(void *c, const char *buf, size_t size) {
+  (void)c, (void)buf;
+  return (ssize_t)size;
+}
+
+static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const pcol_export_options *opt,
+                        int dry, pcol_error *err);
+
 int pcol_export_rprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                           const pcol_export_options *opt, pcol_error *err) {
+  return export_rprof(f, sel, out, opt, 0, err);
+}
+
+/* dry: this is the dry run (into a sink) of an export whose lines are mostly
+ * copies of a sample (a weight of 500000 is 500000 lines): it runs first and
+ * finds whether the output fits in the budget before a byte is written, so a
+ * refused export costs no disk and no partial file of gigabytes. */
+static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const pcol_export_options *opt,
+                        int dry, pcol_error *err) {
   rp_out r;
   pcol_budget bud;
   memset(&r, 0, sizeof r);
@@ -506,6 +524,15 @@ int pcol_export_rprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                         (unsigned long long)RPROF_MAX_LINES);
   /* one line per unit of weight: the budget grows with the lines */
   if (!rc) pcol_budget_allow_lines(&bud, lc.lines);
+  if (!rc && !dry && lc.lines > 2 * pcol_rows(f, PCOL_T_SAMPLES) + 1024) {
+    cookie_io_functions_t io = {NULL, sink_write, NULL, NULL};
+    FILE *sink = fopencookie(NULL, "w", io);
+    if (!sink) rc = pcol_oom(err);
+    else {
+      rc = export_rprof(f, sel, sink, opt, 1, err);
+      fclose(sink);
+    }
+  }
   for (uint64_t s = 1; !rc && s <= r.nsources; s++) {
     if (sel && sel->source_id && s != sel->source_id) continue;
     rc = write_source(&r, (uint32_t)s);
