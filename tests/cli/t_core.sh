@@ -141,7 +141,21 @@ $PCOL pack examples/demo.out -o /dev/null || fail "pack -o /dev/null"
 [ -c /dev/null ] || fail "/dev/null is no longer a device"
 
 # the library example
-"$BUILD/bin/read_top" "$tmp/demo.pcol" > "$tmp/top.txt" || fail "read_top"
-grep -q "^samples: $want " "$tmp/top.txt" || fail "read_top sample count"
-[ "$(tail -n +2 "$tmp/top.txt" | wc -l)" -ge 1 ] || fail "read_top lists functions"
+# the library example: the default value, as `pcol top -n 5` prints it (on
+# the Rprof demo and on its pprof export, whose default is cpu nanoseconds)
+"$BUILD/bin/read_top" "$tmp/nope.pcol" 2>"$tmp/err" && fail "read_top of a missing file: exit 0"
+grep -q 'nope.pcol' "$tmp/err" || fail "read_top's message: $(cat "$tmp/err")"
+$PCOL unpack "$tmp/demo.pcol" --to pprof -o "$tmp/demo.pb.gz" && $PCOL pack "$tmp/demo.pb.gz" -o "$tmp/demo.pprof.pcol" ||
+  fail "demo -> pprof"
+ex=("$tmp/demo.pcol" "$tmp/demo.pprof.pcol")
+gocpu="${PCOL_TESTDATA:-../shared/testdata}/pprof/go-cpu-inline-small.pb.gz" # default: cpu nanoseconds
+[ -f "$gocpu" ] && $PCOL pack "$gocpu" -o "$tmp/gocpu.pcol" && ex+=("$tmp/gocpu.pcol")
+for p in "${ex[@]}"; do
+  "$BUILD/bin/read_top" "$p" > "$tmp/top.txt" || fail "read_top $p"
+  top_rows=$($PCOL top "$p" -n 5 | awk 'f { n = $1; $1 = $2 = $3 = $4 = $5 = ""; sub(/^ +/, ""); sub(/ \((partial-)?inline\)$/, ""); print n, $0 } /flat%/ { f = 1 }')
+  ex_rows=$(tail -n +3 "$tmp/top.txt" | awk '{ n = $1; $1 = ""; sub(/^ +/, ""); print n, $0 }')
+  [ -n "$ex_rows" ] && [ "$ex_rows" = "$top_rows" ] || fail "read_top on $p: [$ex_rows] pcol top: [$top_rows]"
+  grep -q "^$($PCOL top "$p" | sed -n 's/^Type: //p' | sed 's/[()]/./g')\$" <(sed -n 's/^Type: //p' "$tmp/top.txt") ||
+    fail "read_top's type differs from pcol top's: $(head -1 "$tmp/top.txt")"
+done
 exit 0

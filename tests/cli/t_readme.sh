@@ -37,4 +37,21 @@ while IFS= read -r line; do
   bash -c "$line" >out.txt 2>err.txt </dev/null || fail "README example failed: $line: $(head -c 400 err.txt)"
   ran=$((ran + 1))
 done <examples.txt
+# the README's C snippet (examples/read_top.c's core) compiles, and on a
+# missing file prints a message and fails instead of crashing
+BUILD=${BUILD:-build}
+case $BUILD in /*) ;; *) BUILD=$REPO/$BUILD;; esac
+if [ -f "$BUILD/lib/libpcol.a" ] && command -v cc >/dev/null 2>&1; then
+  { printf '#include <pcol.h>\n#include <stdio.h>\nint main(void) {\n'
+    awk '/^```c/ {on = 1; next} on && /^```/ {exit} on' "$REPO/README.md"
+    printf 'return 0;\n}\n'; } > snippet.c
+  cc -std=c11 -D_GNU_SOURCE -I"$REPO/include" snippet.c "$BUILD/lib/libpcol.a" -llz4 -lzstd -lz -lprotobuf-c \
+    -ljansson -lpthread -lm -o snippet 2>err.txt || fail "the README's C snippet does not compile: $(head -c 600 err.txt)"
+  mkdir nofile && (cd nofile && ../snippet) >/dev/null 2>err.txt; rc=$?
+  [ $rc = 1 ] && grep -q 'run.pcol' err.txt || fail "the C snippet on a missing file: exit $rc, '$(cat err.txt)'"
+  pcol pack run.out -o run.pcol && ./snippet || fail "the C snippet on run.pcol"
+fi
+# the README's --version example is what pcol --version prints
+v=$(pcol --version)
+grep -qF "(\`$v\`" "$REPO/README.md" || fail "README's pcol --version example is not '$v'"
 echo "t_readme: $ran README examples ran"

@@ -24,7 +24,10 @@ Rscript tests/r/workloads.R "$W/gen" >"$W/workloads.log" 2>&1 || {
   cat "$W/workloads.log"; err "R workloads failed"; }
 
 inputs=("$W"/gen/*.out)
-if [ -d "$TD/rprof" ]; then inputs+=("$TD"/rprof/*); else echo "note: $TD/rprof absent, only generated profiles"; fi
+# regular files only: a stray directory or note in the test data is not a profile
+if [ -d "$TD/rprof" ]; then
+  for f in "$TD"/rprof/*; do [ -f "$f" ] && [ "${f%.md}" = "$f" ] && inputs+=("$f"); done
+else echo "note: $TD/rprof absent, only generated profiles"; fi
 
 # `pcol top` may not exist yet in this tree: compare only when it runs
 have_top=0
