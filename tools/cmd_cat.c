@@ -10,7 +10,7 @@
 #include <string.h>
 
 const cli_opt opts_cat[] = {
-    {"table", 't', 1, "table to print (see below)"},
+    {"table", 't', 1, "table to print (listed above)"},
     {"format", 'F', 1, "tsv (default), csv, json (one array) or jsonl (one object a line)"},
     {"limit", 'n', 1, "print at most N rows"},
     {"no-mmap", 0, 0, "read the file into memory instead of mapping it"},

@@ -13,6 +13,7 @@
  * share of the total against the same call path in BASE: red = grew,
  * blue = shrank, white = unchanged (a path missing in BASE counts as 0). */
 #include "cli.h"
+#include <errno.h>
 #include "svg.h"
 #include <math.h>
 #include <stdlib.h>
@@ -97,9 +98,10 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
     pcol_out o;
     rc = pcol_out_open(&o, out, &err);
     if (!rc) {
+      errno = 0;
       rc = svg_flame_write(o.fp, &t, &so, delta, bshare);
       if (rc) {
-        pcol_error_set(&err, rc, "%s: cannot write the SVG", out);
+        pcol_error_set(&err, rc, "%s: cannot write the SVG%s%s", out, errno ? ": " : "", errno ? strerror(errno) : "");
         pcol_out_abort(&o);
       } else {
         rc = pcol_out_commit(&o, &err);

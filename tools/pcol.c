@@ -1,5 +1,6 @@
 /* pcol.c — the `pcol` command: dispatch to one file per subcommand. */
 #include "cli.h"
+#include <errno.h>
 #include <string.h>
 
 static const cli_command commands[] = {
@@ -161,13 +162,18 @@ int main(int argc, char **argv) {
     if (rc < 0) return EXIT_OK; /* --help */
     if (rc) return rc;
     rc = commands[i].run(&commands[i], &a);
-    if (fflush(stdout) != 0 && rc == EXIT_OK) {
-      fprintf(stderr, "pcol %s: error writing standard output\n", c);
+    errno = 0;
+    if ((fflush(stdout) != 0 || ferror(stdout)) && rc == EXIT_OK) {
+      fprintf(stderr, "pcol %s: error writing standard output%s%s\n", c, errno ? ": " : "",
+              errno ? strerror(errno) : "");
       return EXIT_IO;
     }
     return rc;
   }
-  fprintf(stderr, "pcol: unknown command '%s'\n\n", c);
+  if (c[0] == '-') /* an option before any command */
+    fprintf(stderr, "pcol: unknown option '%s' (options go after a command: pcol COMMAND --help)\n\n", c);
+  else
+    fprintf(stderr, "pcol: unknown command '%s'\n\n", c);
   usage(stderr);
   return EXIT_USAGE;
 }

@@ -1,7 +1,14 @@
 /* error.c — error codes, messages, the library version. */
 #include "internal.h"
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+
+int pcol_write_error(pcol_error *err, int errnum, const char *what) {
+  if (!errnum) errnum = errno;
+  return pcol_error_set(err, PCOL_EIO, "%s%swrite error%s%s", what ? what : "", what ? ": " : "",
+                        errnum ? ": " : "", errnum ? strerror(errnum) : "");
+}
 
 /* Formats into a local buffer first: an argument may be err->message itself
  * (a message extended with context), and vsnprintf must not write where it

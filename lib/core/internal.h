@@ -262,6 +262,11 @@ int pcol_bt_push_i64(pcol_btable *t, int col, int64_t v);
 int pcol_bt_push_u8(pcol_btable *t, int col, uint8_t v);
 int pcol_bt_push_f64(pcol_btable *t, int col, double v);
 
+/* A failed write: "WHAT: write error: No space left on device" (errnum, or
+ * errno when 0; what may be NULL).  PCOL_EIO.  The one wording of every
+ * exporter's and view's write failure. */
+int pcol_write_error(pcol_error *err, int errnum, const char *what);
+
 /* --------------------------------------------------------- importers */
 /* The cap on an importer's (decompressed) input: the option, else 8 GiB. */
 static inline uint64_t pcol_input_cap(const pcol_import_options *opt) {
@@ -530,6 +535,7 @@ typedef struct pcol_budget {
   uint64_t file_size, lines; /* for messages: the file's size, lines allowed */
   int custom;            /* B came from max_output_bytes */
   int over;              /* a write was refused: it would have passed B */
+  int werrno;            /* errno of the first failed write to out (ENOSPC...) */
   const char *what;      /* "collapsed export" */
   FILE *out;             /* the caller's stream */
   FILE *fp;              /* the counting stream in front of it: write here */

@@ -1,5 +1,6 @@
 /* stream.c — FILE* adapters for importers: replay a saved head, cap a stream. */
 #include "internal.h"
+#include <errno.h>
 #include <stdio.h>
 
 /* ---- a FILE* that yields a saved head, then the rest of another FILE* */
@@ -79,7 +80,10 @@ static ssize_t budget_write(void *c, const char *buf, size_t size) {
     b->over = 1;
     return 0; /* the stream's error flag is set: every later write fails too */
   }
-  if (size && fwrite(buf, 1, size, b->out) != size) return 0;
+  if (size && fwrite(buf, 1, size, b->out) != size) {
+    if (!b->werrno) b->werrno = errno;
+    return 0;
+  }
   b->written += size;
   return (ssize_t)size;
 }
@@ -146,7 +150,7 @@ int pcol_budget_close(pcol_budget *b, int rc, pcol_error *err) {
     b->fp = NULL;
     bad |= fflush(b->out) != 0;
     if (b->over) return budget_fail(b, "the output would be larger than", err);
-    if (!rc && bad) rc = pcol_error_set(err, PCOL_EIO, "%s: write error", b->what);
+    if (!rc && bad) rc = pcol_write_error(err, b->werrno, b->what);
   }
   return rc;
 }

@@ -145,4 +145,19 @@ $PCOL unpack "$rp" --to collapsed --from 0.02 -o - >/dev/null || fail "unpack --
 $PCOL unpack "$rp" --to 0.06 -o - 2>"$tmp/err" && fail "no format, exit 0"
 grep -q 'missing the output format' "$tmp/err" || fail "message: $(cat "$tmp/err")"
 $PCOL unpack "$rp" --to collapsed --format pprof -o - 2>/dev/null && fail "two formats accepted"
+
+# --- messages (user review defect 27): a full disk says so, in every writer
+if [ -w /dev/full ]; then
+  $PCOL pack "$tmp/s.txt" -o "$tmp/s.pcol" || fail "pack s.txt"
+  for c in "top" "fold" "cat --table samples" "flame -o /dev/full" "unpack --to collapsed -o /dev/full" \
+           "unpack --to perun -o /dev/full" "unpack --to speedscope -o /dev/full" "unpack --to rprof -o /dev/full" \
+           "unpack --to pprof -o /dev/full"; do
+    set -- $c
+    cmd=$1; shift
+    $PCOL $cmd "$tmp/s.pcol" "$@" >/dev/full 2>"$tmp/err"; rc=$?
+    [ $rc = 3 ] && grep -q 'No space left on device' "$tmp/err" || fail "pcol $c on a full disk: exit $rc, '$(cat "$tmp/err")'"
+  done
+fi
+$PCOL cat --help | grep -q 'see below' && fail "cat --help says 'see below' for a list above it"
+$PCOL --frob 2>"$tmp/err"; [ $? = 2 ] && grep -q "unknown option '--frob'" "$tmp/err" || fail "pcol --frob: $(head -1 "$tmp/err")"
 exit 0

@@ -59,9 +59,6 @@ REFUSED = {
     "examples__clusterized-profile.perf": "invalid JSON",
     "examples__time-short.perf": "invalid JSON",
     "to_add_profiles__err-prof-1-incomplete.perf": "invalid JSON (cut off)",
-    "speedscope__simple-utf16-le.txt": "UTF-16 text (collapsed stacks are UTF-8/bytes)",
-    "speedscope__simple-with-invalids.txt":
-        "comment lines and an invalid line (speedscope's own test of junk input)",
 }
 REFUSED_DIRS = {"legacy": "legacy (pre-profile.proto) format, named as legacy"}
 REFUSED_SUFFIX = {".legacy": "legacy (pre-profile.proto) format, named as legacy"}
@@ -279,13 +276,18 @@ def json_name(name):
         return "".join(" " if c == 0 else chr(c) for c in b)
 
 
-def read_collapsed(path, judge="collapsed sums", rounded=False):
+def read_collapsed(path, judge="collapsed sums", rounded=False, source=False):
     """flamegraph.pl-style: the last blank-separated token is the count; the
     rest split on ';' is the stack, root first.  rounded: each line counts
-    round-half-away(count) (the count rule for a collapsed source's rows)."""
+    round-half-away(count) (the count rule for a collapsed source's rows).
+    source: an input file, read as speedscope and flamegraph.pl read one:
+    UTF-16 with a BOM decoded, lines that are not "stack count" skipped
+    (an export or fold output must have none)."""
     r = Reading(judge)
     with open(path, "rb") as fh:
         data = fh.read()
+    if source and data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        data = data.decode("utf-16").encode("utf-8")
     for raw in data.split(b"\n"):
         line = raw.rstrip(b"\r").decode("utf-8", "surrogateescape")
         if not line.strip():
@@ -293,6 +295,8 @@ def read_collapsed(path, judge="collapsed sums", rounded=False):
         # flamegraph.pl: /^(.*)\s+?(\d+(?:\.\d*)?)$/, the stack is greedy: in
         # "a;  3" the leaf is " " (one blank)
         m = re.match(r"^(.*)[ \t]([-+]?[0-9.]+)$", line)
+        if not m and source:
+            continue
         if not m:
             raise ValueError("%s: not a collapsed line: %r" % (path, line[:80]))
         c = Decimal(m.group(2))
@@ -769,7 +773,7 @@ def source_readings(res, rsum):
             s["types"] = {"__amount__": amt}
             s["default"] = "__amount__"
     elif kind == "collapsed":
-        s["count"] = read_collapsed(f, rounded=True)
+        s["count"] = read_collapsed(f, rounded=True, source=True)
         s["types"] = {}
     return s
 

@@ -440,7 +440,7 @@ static int write_lines(cexp *x, FILE *out) {
   }
   return PCOL_OK;
 io:
-  return pcol_error_set(x->err, PCOL_EIO, "write error");
+  return pcol_write_error(x->err, x->bud->werrno, "collapsed export");
 }
 
 int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,

@@ -73,7 +73,7 @@ typedef struct pexp {
 static int oom(pexp *x) {
   return x->rc_pending ? x->rc_pending : pcol_error_set(x->err, PCOL_ENOMEM, "perun export: out of memory");
 }
-static int ioerr(pexp *x) { return pcol_error_set(x->err, PCOL_EIO, "write error"); }
+static int ioerr(pexp *x) { return pcol_write_error(x->err, 0, "perun export"); }
 
 static int str_of(pexp *x, uint32_t id, pcol_str *s) { return pcol_string(x->f, id, s, x->err); }
 

@@ -394,7 +394,7 @@ static int on_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   if (all > UINT64_MAX / each || pcol_budget_exceeded(r->bud, all * each))
     return pcol_budget_refuse(r->bud, r->err);
   for (int64_t k = 0; k < times; k++) emit(r, text.ptr, text.len);
-  if (ferror(r->out)) return pcol_error_set(r->err, PCOL_EIO, "rprof export: write error");
+  if (ferror(r->out)) return pcol_write_error(r->err, r->bud->werrno, "rprof export");
   if (row + 1 == r->end_row) r->emitted_last_sample = 1;
   return PCOL_OK;
 }

@@ -46,7 +46,7 @@ typedef struct sexp {
 } sexp;
 
 static int oom(sexp *x) { return pcol_error_set(x->err, PCOL_ENOMEM, "out of memory"); }
-static int io(sexp *x) { return pcol_error_set(x->err, PCOL_EIO, "write error"); }
+static int io(sexp *x) { return pcol_write_error(x->err, 0, "speedscope export"); }
 
 static int put(sexp *x, const char *s) { return fputs(s, x->out) < 0 ? io(x) : PCOL_OK; }
 
