@@ -84,7 +84,7 @@ TEST_CPPFLAGS := -Iinclude -Iformat -Ilib/core -Ilib/convert/perun -I$(BUILD)/ge
 LIB_CFLAGS := -fPIC -fvisibility=hidden
 
 .PHONY: all deps run check test test-unit test-cli test-conformance test-interop test-clang install clean \
-        fuzz fuzz-run bench bench-quick examples check-layers test-install test-bounds
+        fuzz fuzz-run bench bench-quick examples check-layers test-install test-bounds test-corpus
 .DEFAULT_GOAL := all
 
 all: deps $(PCOL) $(LIBA) $(LIBSO) $(BUILD)/bin/read_top
@@ -185,6 +185,7 @@ test: deps
 	@$(MAKE) --no-print-directory test-clang
 	@$(MAKE) --no-print-directory test-install
 	@$(MAKE) --no-print-directory test-bounds
+	@$(MAKE) --no-print-directory test-corpus
 	@$(MAKE) --no-print-directory test-bindings
 	@$(MAKE) --no-print-directory bench-quick
 
@@ -210,6 +211,12 @@ test-install: all
 # inputs, under prlimit, on the plain build (sanitizers reserve terabytes).
 test-bounds: all
 	@PCOL=$(PCOL) bash tests/bounds/t_bounds.sh
+
+# Whole-corpus checks (every test-data file x every export read back) on
+# the plain build: under the sanitizers they take more than 8 minutes.
+test-corpus: all
+	@PCOL=$(PCOL) BUILD=$(BUILD) bash tests/corpus/t_readback.sh; rc=$$?; \
+	  if [ $$rc = 77 ]; then echo "corpus tests skipped (no shared test data)"; else [ $$rc = 0 ] && echo "corpus: t_readback ok"; fi
 
 test-cli: all
 	@PCOL=$(PCOL) BUILD=$(BUILD) JOBS=$(JOBS) bash tests/cli/run_all.sh
