@@ -10,7 +10,7 @@ static const cli_command commands[] = {
      "place, so a failed run leaves no partial file.",
      opts_pack, cmd_pack},
     {"unpack", "pcol unpack FILE --to FORMAT -o OUT",
-     "Convert a profile (pcol, or any format pcol reads) to rprof, pprof, perun, collapsed or speedscope.",
+     "Convert a profile (pcol, or any format pcol reads) to rprof, pprof, perun, collapsed, speedscope or firefox.",
      "-o - writes to standard output.  pprof output is gzip-compressed unless\n"
      "--no-gzip is given.  --source, --from-time and --to-time select samples\n"
      "(--to names the output format here).",

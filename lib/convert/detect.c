@@ -15,6 +15,7 @@ const char *pcol_format_name(pcol_format f) {
   case PCOL_FMT_COLLAPSED: return "collapsed";
   case PCOL_FMT_SPEEDSCOPE: return "speedscope";
   case PCOL_FMT_CLICKHOUSE: return "clickhouse";
+  case PCOL_FMT_FIREFOX: return "firefox";
   case PCOL_FMT_UNKNOWN: break;
   }
   return "unknown";
@@ -23,7 +24,7 @@ const char *pcol_format_name(pcol_format f) {
 pcol_format pcol_format_by_name(const char *name) {
   static const pcol_format all[] = {PCOL_FMT_PCOL, PCOL_FMT_RPROF, PCOL_FMT_PPROF,
                                     PCOL_FMT_PERUN, PCOL_FMT_COLLAPSED, PCOL_FMT_SPEEDSCOPE,
-                                    PCOL_FMT_CLICKHOUSE};
+                                    PCOL_FMT_CLICKHOUSE, PCOL_FMT_FIREFOX};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     if (strcmp(name, pcol_format_name(all[i])) == 0) return all[i];
   if (strcmp(name, "folded") == 0) return PCOL_FMT_COLLAPSED;
@@ -247,6 +248,7 @@ int pcol_export(pcol_file *f, pcol_format fmt, const pcol_select *sel, FILE *out
   case PCOL_FMT_PERUN: return pcol_export_perun_opt(f, sel, out, opt, err);
   case PCOL_FMT_COLLAPSED: return pcol_export_collapsed_opt(f, sel, out, opt, err);
   case PCOL_FMT_SPEEDSCOPE: return pcol_export_speedscope_opt(f, sel, out, opt, err);
+  case PCOL_FMT_FIREFOX: return pcol_export_firefox_opt(f, sel, out, opt, err);
   case PCOL_FMT_CLICKHOUSE:
     return pcol_error_set(err, PCOL_EINVAL, "clickhouse writes one stream per table: "
                           "use pcol_export_clickhouse");
