@@ -63,13 +63,14 @@ static int looks_text(const uint8_t *p, size_t n) { return looks_text_nl(p, n, 0
 pcol_format pcol_detect_format(const void *head, size_t len) {
   const uint8_t *p = head;
   if (starts(p, len, PCOL_MAGIC)) return PCOL_FMT_PCOL;
-  if (len >= 2 && p[0] == 0x1f && p[1] == 0x8b) return PCOL_FMT_PPROF;
+  if (len >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+    return pcol_firefox_sniff_gzip(p, len) ? PCOL_FMT_FIREFOX : PCOL_FMT_PPROF;
   if (starts(p, len, "memory profiling: ") || starts(p, len, "GC profiling: ") ||
       starts(p, len, "line profiling: ") || starts(p, len, "sample.interval="))
     return PCOL_FMT_RPROF;
   size_t i = 0;
   while (i < len && isspace(p[i])) i++;
-  if (i < len && p[i] == '{') return PCOL_FMT_PERUN;
+  if (i < len && p[i] == '{') return pcol_firefox_sniff(p + i, len - i) ? PCOL_FMT_FIREFOX : PCOL_FMT_PERUN;
   /* legacy (pre-protobuf) pprof, binary or text: the pprof importer
    * rejects it with a message that names the format (before collapsed:
    * "threadcreate profile: total 7" ends in a count) */
@@ -180,10 +181,11 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
   case PCOL_FMT_PPROF: rc = pcol_import_pprof(b, s, x->name, opt, err); break;
   case PCOL_FMT_PERUN: rc = pcol_import_perun(b, s, x->name, opt, err); break;
   case PCOL_FMT_COLLAPSED: rc = pcol_import_collapsed(b, s, x->name, opt, err); break;
+  case PCOL_FMT_FIREFOX: rc = pcol_import_firefox(b, s, x->name, opt, err); break;
   default:
     rc = pcol_error_set(err, PCOL_EFORMAT,
                         "%s: unrecognised input format (expected Rprof, pprof, Perun, "
-                        "collapsed stacks or pcol; use --from to name it)", x->name);
+                        "collapsed stacks, Firefox Profiler or pcol; use --from to name it)", x->name);
   }
   fclose(s);
   return rc;

@@ -76,6 +76,24 @@ if [ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ]; then
   $PCOL merge examples/demo.out "$TD/pprof/go-cpu-inline-small.pb.gz" -o "$tmp/merged.pcol" &&
     add "merged, source 2" "$tmp/merged.pcol" --source 2 -- --source 2
 fi
+# 2. import, and 3. round trip: the profiler's example profiles in its
+# repository that are processed profiles pcol reads (older versions are
+# refused by design), and any profile in $FIREFOX_IMPORT_DIR (samply-written
+# ones, say): pcol top of the import must equal the profiler's numbers on the
+# file itself, and the profiler's numbers on pcol's export of it
+imports=("$SRC/src/test/fixtures/upgrades/argument-values.json")
+if [ -n "${FIREFOX_IMPORT_DIR:-}" ]; then
+  for f in "$FIREFOX_IMPORT_DIR"/*.json "$FIREFOX_IMPORT_DIR"/*.json.gz; do [ -f "$f" ] && imports+=("$f"); done
+fi
+for f in "${imports[@]}"; do
+  [ -f "$f" ] || continue
+  k=${#list[@]}
+  if ! $PCOL top "$f" --format json --node-fraction 0 >"$tmp/t$k.json" 2>"$tmp/err"; then
+    echo "FAIL import $f: $(cat "$tmp/err")"; fail=1; continue
+  fi
+  list+=("$f") tops+=("$tmp/t$k.json@import")
+  add "round trip $f" "$f"
+done
 node "$tmp/judge.cjs" "${list[@]}" >"$tmp/judged.jsonl" || { echo "FAIL: the judge crashed"; exit 1; }
 python3 "$here/firefox_compare.py" "$tmp/judged.jsonl" "${tops[@]}" || fail=1
 exit $fail
