@@ -753,6 +753,8 @@ typedef struct pcol_source_summary {
   /* derived values this source answers: "cpu" by the time rule (Rprof:
    * interval x ticks, PCOL_VT_TIME) and "rprof.alloc" (Rprof memory) */
   int derived_cpu, derived_alloc;
+  /* what the importer read but did not keep (meta pcol.note), or NA */
+  pcol_str note;
 } pcol_source_summary;
 PCOL_API int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n,
                                    pcol_error *err);
