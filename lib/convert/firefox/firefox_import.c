@@ -96,6 +96,17 @@ static int tables_load(ffi *x, json_t *owner, json_t *str_owner, const char *pat
   PCOL_RETURN_NOT_OK(ffj_table(&x->j, owner, "stackTable", path, &x->stacks, &x->nstacks));
   PCOL_RETURN_NOT_OK(ffj_table(&x->j, owner, "frameTable", path, &x->frames, &x->nframes));
   PCOL_RETURN_NOT_OK(ffj_table(&x->j, owner, "funcTable", path, &x->funcs, &x->nfuncs));
+  /* the columns every row needs are as long as their tables say (so the
+   * lengths bound what is allocated below) */
+  char tp[96];
+  json_t *col;
+  snprintf(tp, sizeof tp, "%s.stackTable", path);
+  PCOL_RETURN_NOT_OK(ffj_column(&x->j, x->stacks, "frame", x->nstacks, tp, &col));
+  PCOL_RETURN_NOT_OK(ffj_column(&x->j, x->stacks, x->version >= 66 ? "prefixOffset" : "prefix", x->nstacks, tp, &col));
+  snprintf(tp, sizeof tp, "%s.frameTable", path);
+  PCOL_RETURN_NOT_OK(ffj_column(&x->j, x->frames, "func", x->nframes, tp, &col));
+  snprintf(tp, sizeof tp, "%s.funcTable", path);
+  PCOL_RETURN_NOT_OK(ffj_column(&x->j, x->funcs, "name", x->nfuncs, tp, &col));
   x->sources = NULL;
   if (x->version >= 58) {
     json_t *sh = json_object_get(x->j.root, "shared");
