@@ -6,7 +6,8 @@
 #    range, the prefix tree, long samples in samply's encoding, the call tree
 #    read from the file = pcol top), gzip by name, the output budget;
 #  - import: profiles made by tests/support/firefox_gen.py (version 70 with
-#    shared tables, version 48 with per-thread ones, tracing-ms weights),
+#    shared tables, version 48 with per-thread ones, tracing-ms weights, a
+#    Gecko profile with a child process and every kind of location string),
 #    gzip or not: pcol top = the numbers the generator computed; labels and
 #    the markers note; hostile files refused with the JSON path;
 #  - round trip: firefox -> pcol -> firefox -> pcol keeps pcol top.
@@ -57,7 +58,7 @@ fi
 grep -q 'max-output' "$tmp/err" || fail "budget message: $(cat "$tmp/err")"
 
 # --- import
-for kind in v70 v48 tracing; do
+for kind in v70 v48 tracing gecko; do
   python3 $gen $kind "$tmp/$kind.json" >"$tmp/$kind.want" || fail "gen $kind"
   gzip -c "$tmp/$kind.json" >"$tmp/$kind.json.gz"
   for f in "$tmp/$kind.json" "$tmp/$kind.json.gz"; do

@@ -1,11 +1,11 @@
-// firefox_build.mjs SRC OUT — bundles firefox_judge.ts with the profiler's
-// sources at SRC (its node_modules: esbuild and the runtime dependencies)
-// into OUT, a node script.  The JsonSlabs decoder is stubbed: pcol's files
+// firefox_build.mjs SRC OUT [ENTRY] — bundles ENTRY (default
+// firefox_judge.ts) with the profiler's sources at SRC (its node_modules:
+// esbuild and the runtime dependencies) into OUT, a node script.  The JsonSlabs decoder is stubbed: pcol's files
 // are JSON.
 import { createRequire } from 'module';
 import path from 'path';
 import fs from 'fs';
-const [src, out] = process.argv.slice(2);
+const [src, out, entry = 'firefox_judge.ts'] = process.argv.slice(2);
 const require = createRequire(path.join(src, 'package.json'));
 const esbuild = require('esbuild');
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -16,7 +16,7 @@ fs.writeFileSync(stub, 'exports.isJsonSlabsFile = () => false;\n' +
 let alias = { 'firefox-profiler': path.join(src, 'src'), 'firefox-profiler-res': path.join(src, 'res') };
 if (!fs.existsSync(path.join(src, 'node_modules', 'json-slabs'))) alias['json-slabs'] = stub;
 await esbuild.build({
-  entryPoints: [path.join(here, 'firefox_judge.ts')],
+  entryPoints: [path.join(here, entry)],
   outfile: out, bundle: true, platform: 'node', format: 'cjs', target: 'node18',
   absWorkingDir: src, nodePaths: [path.join(src, 'node_modules')], alias,
   loader: { '.png': 'file', '.jpg': 'file', '.svg': 'dataurl', '.wasm': 'binary' },

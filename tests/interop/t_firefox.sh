@@ -14,9 +14,11 @@
 #     coalesced long samples, merged sources, a time range): the profiler
 #     loads it without an error, warning or upgrade, and its per-function
 #     self/total equal `pcol top` of the same selection;
-#  2. import: the profiler's example profiles of its repository (processed,
-#     every version; Gecko) -> pcol top equals the profiler's numbers on the
-#     original file;
+#  2. import: the profiler's example profile argument-values.json (processed,
+#     version 58, from Firefox), the Gecko profile its own tests build
+#     (createGeckoProfile: two processes, JS, C++, label and address frames),
+#     and any profile in $FIREFOX_IMPORT_DIR -> pcol top equals the
+#     profiler's numbers on the original file;
 #  3. round trip: Firefox -> pcol -> Firefox keeps the profiler's numbers.
 #
 # Env: PCOL, BUILD, PCOL_TESTDATA, FIREFOX_PROFILER_SRC.  Exit 0 pass, 1
@@ -82,6 +84,15 @@ fi
 # ones, say): pcol top of the import must equal the profiler's numbers on the
 # file itself, and the profiler's numbers on pcol's export of it
 imports=("$SRC/src/test/fixtures/upgrades/argument-values.json")
+# a Gecko profile: the one the profiler's own tests build (createGeckoProfile)
+if node "$here/firefox_build.mjs" "$SRC" "$tmp/gecko_gen.cjs" firefox_gecko_gen.ts 2>"$tmp/err" &&
+   node "$tmp/gecko_gen.cjs" "$tmp/gecko.json" 2>>"$tmp/err"; then
+  imports+=("$tmp/gecko.json")
+else
+  echo "FAIL: making the profiler's Gecko test profile: $(head -c 1000 "$tmp/err")"; fail=1
+fi
+# and the project's own Gecko fixture (every kind of location string)
+python3 "$here/../support/firefox_gen.py" gecko "$tmp/gecko-gen.json" >/dev/null && imports+=("$tmp/gecko-gen.json")
 if [ -n "${FIREFOX_IMPORT_DIR:-}" ]; then
   for f in "$FIREFOX_IMPORT_DIR"/*.json "$FIREFOX_IMPORT_DIR"/*.json.gz; do [ -f "$f" ] && imports+=("$f"); done
 fi

@@ -4,7 +4,10 @@ project (no profiler needed) and prints, as JSON, what pcol must read from
 it: {"total": .., "flat": {name: ..}, "cum": {name: ..}} computed here from
 the stacks this script wrote, not from pcol.
 
-KIND: v70 (shared tables, prefixOffset, two threads, threadCPUDelta in µs,
+KIND: gecko (a Gecko profile: {schema, data} tables, a stringTable per
+thread, a child process, location strings of every kind the profiler
+names: an address, "f (in lib) + 12", "g (url:line:col)", "url:line", a
+label), v70 (shared tables, prefixOffset, two threads, threadCPUDelta in µs,
 categories, markers), v48 (per-thread tables, prefix, per-thread
 stringArray, funcTable.fileName, timeDeltas), tracing (weightType
 tracing-ms), and the hostile ones, which pcol must refuse with the JSON
@@ -53,7 +56,39 @@ def samples(rows, deltas=False):
     return s
 markers = {"length": 1, "data": [None], "name": [0], "startTime": [0.0], "endTime": [None],
            "phase": [0], "category": [0]}
-if kind == "v48":
+if kind == "gecko":
+    locs = ["Label frame", "foo (in libxul.so) + 12", "bar (https://x.com/app -> https://x.com/a.js:10:5)",
+            "https://x.com/b.js:3", "0x1234"]
+    gnames = ["Label frame", "foo", "bar", "(root scope) https://x.com/b.js", "0x1234"]
+    # stacks: 0 label, 1 label>foo, 2 label>foo>bar, 3 label>b.js, 4 label>0x1234
+    gpaths = [[0], [0, 1], [0, 1, 2], [0, 3], [0, 4]]
+    gprefix = [None, 0, 1, 0, 0]
+    rows = [(0.0, 2), (1.0, 4), (2.0, 3), (3.0, 1), (4.0, None), (5.0, 2)]
+    def gthread(name, tid):
+        return {"name": name, "tid": tid, "pid": 9, "processType": "default",
+                "stringTable": locs,
+                "stackTable": {"schema": {"prefix": 0, "frame": 1}, "data": [[p, i] for i, p in enumerate(gprefix)]},
+                "frameTable": {"schema": {"location": 0, "relevantForJS": 1, "innerWindowID": 2, "implementation": 3,
+                                          "line": 4, "column": 5, "category": 6, "subcategory": 7},
+                               "data": [[i, False, 0, None, None, None, 1, 0] for i in range(5)]},
+                "samples": {"schema": {"stack": 0, "time": 1, "eventDelay": 2}, "data": [[s, t, 0] for t, s in rows]},
+                "markers": {"schema": {"name": 0, "startTime": 1, "endTime": 2, "phase": 3, "category": 4, "data": 5},
+                            "data": [[0, 0.0, None, 0, 0, None]]}}
+    gmeta = dict(meta, version=29)
+    child = {"meta": dict(gmeta, startTime=meta["startTime"] + 10), "libs": [], "threads": [gthread("Content", 2)],
+             "processes": []}
+    doc = {"meta": gmeta, "libs": [], "threads": [gthread("GeckoMain", 1)], "processes": [child]}
+    flat, cum = {}, {}
+    for _ in range(2):
+        for _, sk in rows:
+            if sk is None:
+                continue
+            fs = [gnames[k] for k in gpaths[sk]]
+            flat[fs[-1]] = flat.get(fs[-1], 0) + 1
+            for n in set(fs):
+                cum[n] = cum.get(n, 0) + 1
+    total = 2 * len(rows)
+elif kind == "v48":
     meta["preprocessedProfileVersion"] = 48
     funcs["fileName"] = [4, 4, None, None]
     th = []

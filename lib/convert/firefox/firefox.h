@@ -18,9 +18,14 @@
 /* meta.version: the Gecko format version of the same snapshot. */
 #define FIREFOX_GECKO_VERSION 36
 
+/* Gecko profiles: the versions whose tables are {schema, data} with the
+ * thread's own stringTable and processes nested (Firefox since 2017). */
+#define FIREFOX_GECKO_MIN 20
+
 /* The import accepts processed profiles from this version (2021) up to
- * FIREFOX_IMPORT_MAX (samply writes 71 since 2026-09; 71 changed only
- * JsonSlabs containers, not the JSON tables). */
+ * FIREFOX_IMPORT_MAX (samply writes 71 since 2026-09, samply PR #874:
+ * JsonSlabs slabs for the frame table's columns, which JSON files do not
+ * have). */
 #define FIREFOX_IMPORT_MIN 30
 #define FIREFOX_IMPORT_MAX 71
 

@@ -1,7 +1,8 @@
 /* firefox_import.c — a Firefox Profiler profile into a builder
  * (doc/mappings.md §8.1): processed profiles of versions FIREFOX_IMPORT_MIN
  * to FIREFOX_IMPORT_MAX (samply's, the profiler's Upload/Download, pcol's own
- * export), gzip or not, and Gecko profiles from Firefox (firefox_gecko.c).
+ * export), gzip or not, and Gecko profiles from Firefox of versions
+ * FIREFOX_GECKO_MIN to FIREFOX_GECKO_VERSION (names of frames: firefox_gecko.c).
  *
  * The document is read whole (inflated under the input cap) and parsed by
  * jansson.  Every index read from it is checked against the table it points
@@ -14,6 +15,7 @@
  * Markers are not kept: the source's pcol.note says how many were left. */
 #include "firefox.h"
 #include "firefox_json.h"
+#include "firefox_gecko.h"
 #include <math.h>
 
 /* ------------------------------------------------------- detection */
@@ -137,7 +139,7 @@ static int function_of(ffi *x, size_t fi, uint32_t *out) {
     *out = x->func_memo[fi];
     return PCOL_OK;
   }
-  char path[160];
+  char path[256];
   pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
   snprintf(path, sizeof path, "%s.funcTable.name[%zu]", x->tpath, fi);
   PCOL_RETURN_NOT_OK(string_at(x, ffj_col(x->funcs, "name", fi), path, &fn.name));
@@ -169,7 +171,7 @@ static int location_of(ffi *x, size_t fr, uint32_t *out) {
     *out = x->frame_memo[fr];
     return PCOL_OK;
   }
-  char path[160];
+  char path[256];
   size_t fi;
   snprintf(path, sizeof path, "%s.frameTable.func[%zu]", x->tpath, fr);
   PCOL_RETURN_NOT_OK(ffj_index(&x->j, ffj_col(x->frames, "func", fr), x->nfuncs, path,
@@ -193,7 +195,7 @@ static int stack_of(ffi *x, size_t st, uint32_t *out) {
   /* walk to the first stack already made (prefixes are smaller: finite) */
   size_t chain_n = 0, cap = 0, *chain = NULL, s = st;
   int rc = PCOL_OK;
-  char path[160];
+  char path[256];
   for (;;) {
     if (PCOL_GROW(chain, chain_n, cap)) {
       free(chain);
@@ -383,6 +385,230 @@ static int row_cmp(const void *pa, const void *pb) {
   return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+
+/* ------------------------------------------------------------- Gecko */
+/* column `name` of a Gecko table's schema: its index in a row, or -1 */
+static int gk_idx(json_t *table, const char *name) {
+  json_t *v = json_object_get(json_object_get(table, "schema"), name);
+  return json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) < 64
+             ? (int)json_integer_value(v) : -1;
+}
+static json_t *gk_cell(json_t *rows, size_t r, int c) {
+  return c < 0 ? NULL : json_array_get(json_array_get(rows, r), (size_t)c);
+}
+
+typedef struct gk { /* one Gecko thread's tables */
+  json_t *strings, *stacks, *frames;
+  int st_prefix, st_frame, fr_loc, fr_line, fr_col, fr_cat;
+  size_t nstacks, nframes;
+  uint32_t *stack_memo, *frame_memo;
+  int32_t *stack_cat;
+  pcol_buf name, file;
+} gk;
+
+static int gk_location(ffi *x, gk *g, size_t fr, const char *tp, uint32_t *out) {
+  if (g->frame_memo[fr]) {
+    *out = g->frame_memo[fr];
+    return PCOL_OK;
+  }
+  char path[256];
+  size_t si;
+  snprintf(path, sizeof path, "%s.frameTable.data[%zu] location", tp, fr);
+  PCOL_RETURN_NOT_OK(ffj_index(&x->j, gk_cell(g->frames, fr, g->fr_loc), json_array_size(g->strings), path,
+                               "stringTable", &si));
+  json_t *str = json_array_get(g->strings, si);
+  if (!json_is_string(str)) return ffj_fail(&x->j, "%s.stringTable[%zu]: not a string", tp, si);
+  pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
+  if (pcol_gecko_name(json_string_value(str), json_string_length(str), &g->name, &g->file, &fn.start_line) ||
+      pcol_b_string(x->b, g->name.data ? (const char *)g->name.data : "", g->name.len, &fn.name) ||
+      (g->file.len && pcol_b_string(x->b, (const char *)g->file.data, g->file.len, &fn.filename)))
+    return pcol_oom(x->j.err);
+  pcol_line_row ln = {0, PCOL_NA_I64, PCOL_NA_I64};
+  json_t *l = gk_cell(g->frames, fr, g->fr_line), *c = gk_cell(g->frames, fr, g->fr_col);
+  if (json_is_integer(l)) ln.line = json_integer_value(l);
+  if (json_is_integer(c)) ln.column = json_integer_value(c);
+  if (pcol_b_function(x->b, &fn, &ln.function_id) || pcol_b_location(x->b, 0, 0, 0, &ln, 1, out))
+    return pcol_oom(x->j.err);
+  g->frame_memo[fr] = *out;
+  return PCOL_OK;
+}
+
+static int gk_stack(ffi *x, gk *g, size_t st, const char *tp, uint32_t *out) {
+  /* the chain up to a stack already made; a prefix must come first */
+  size_t n = 0, cap = 0, *chain = NULL, s = st;
+  int rc = PCOL_OK;
+  char path[256];
+  while (!g->stack_memo[s]) {
+    if (PCOL_GROW(chain, n, cap)) {
+      free(chain);
+      return pcol_oom(x->j.err);
+    }
+    chain[n++] = s;
+    json_t *p = gk_cell(g->stacks, s, g->st_prefix);
+    if (!p || json_is_null(p)) break;
+    if (!json_is_integer(p) || json_integer_value(p) < 0 || (uint64_t)json_integer_value(p) >= s) {
+      rc = ffj_fail(&x->j, "%s.stackTable.data[%zu]: prefix is not null or a stack before %zu", tp, s, s);
+      break;
+    }
+    s = (size_t)json_integer_value(p);
+  }
+  for (size_t k = n; k-- > 0 && !rc;) {
+    size_t c = chain[k], fr;
+    json_t *p = gk_cell(g->stacks, c, g->st_prefix);
+    size_t parent = json_is_integer(p) ? (size_t)json_integer_value(p) : 0;
+    int root = !json_is_integer(p);
+    snprintf(path, sizeof path, "%s.stackTable.data[%zu] frame", tp, c);
+    if ((rc = ffj_index(&x->j, gk_cell(g->stacks, c, g->st_frame), g->nframes, path, "frameTable", &fr))) break;
+    uint32_t loc;
+    if ((rc = gk_location(x, g, fr, tp, &loc))) break;
+    if (pcol_b_stack_node(x->b, root ? 0 : g->stack_memo[parent], loc, &g->stack_memo[c])) rc = pcol_oom(x->j.err);
+    json_t *cat = gk_cell(g->frames, fr, g->fr_cat);
+    if (json_is_integer(cat) && json_integer_value(cat) >= 0) g->stack_cat[c] = (int32_t)(json_integer_value(cat) + 1);
+    else if (!root) g->stack_cat[c] = g->stack_cat[parent];
+  }
+  free(chain);
+  if (!rc) *out = g->stack_memo[st];
+  return rc;
+}
+
+static int gk_table(ffi *x, json_t *th, const char *key, const char *tp, json_t **rows) {
+  json_t *t = json_object_get(th, key);
+  *rows = json_object_get(t, "data");
+  if (!json_is_object(json_object_get(t, "schema")) || !json_is_array(*rows))
+    return ffj_fail(&x->j, "%s.%s: not a Gecko table ({schema, data})", tp, key);
+  return PCOL_OK;
+}
+
+static int gecko_thread(ffi *x, json_t *th, double offset_ms, const char *tp) {
+  gk g;
+  memset(&g, 0, sizeof g);
+  json_t *samples, *srows;
+  PCOL_RETURN_NOT_OK(ffj_array(&x->j, th, "stringTable", tp, &g.strings));
+  PCOL_RETURN_NOT_OK(gk_table(x, th, "stackTable", tp, &g.stacks));
+  PCOL_RETURN_NOT_OK(gk_table(x, th, "frameTable", tp, &g.frames));
+  PCOL_RETURN_NOT_OK(gk_table(x, th, "samples", tp, &srows));
+  json_t *st = json_object_get(th, "stackTable"), *ft = json_object_get(th, "frameTable");
+  samples = json_object_get(th, "samples");
+  g.st_prefix = gk_idx(st, "prefix");
+  g.st_frame = gk_idx(st, "frame");
+  g.fr_loc = gk_idx(ft, "location");
+  g.fr_line = gk_idx(ft, "line");
+  g.fr_col = gk_idx(ft, "column");
+  g.fr_cat = gk_idx(ft, "category");
+  int s_stack = gk_idx(samples, "stack"), s_time = gk_idx(samples, "time"),
+      s_cpu = gk_idx(samples, "threadCPUDelta"), s_w = gk_idx(samples, "weight");
+  if (g.st_prefix < 0 || g.st_frame < 0 || g.fr_loc < 0 || s_stack < 0 || s_time < 0)
+    return ffj_fail(&x->j, "%s: a Gecko table's schema lacks prefix, frame, location, stack or time", tp);
+  json_t *markers = json_object_get(json_object_get(th, "markers"), "data");
+  if (json_is_array(markers)) x->markers += json_array_size(markers);
+  g.nstacks = json_array_size(g.stacks);
+  g.nframes = json_array_size(g.frames);
+  int rc = PCOL_OK;
+  if (!(g.stack_memo = calloc(g.nstacks + 1, sizeof *g.stack_memo)) ||
+      !(g.frame_memo = calloc(g.nframes + 1, sizeof *g.frame_memo)) ||
+      !(g.stack_cat = calloc(g.nstacks + 1, sizeof *g.stack_cat)))
+    rc = pcol_oom(x->j.err);
+  const char *wt = ffj_str(json_object_get(samples, "weightType"));
+  int kind = !wt || !strcmp(wt, "samples") ? 0 : !strcmp(wt, "tracing-ms") ? 1 : !strcmp(wt, "bytes") ? 2 : -1;
+  if (!rc && kind < 0) rc = ffj_fail(&x->j, "%s.samples.weightType: unknown weight type \"%s\"", tp, wt);
+  if (!rc && kind == 1 && !x->vt_trace) {
+    uint32_t t, u;
+    if (pcol_b_cstr(x->b, "tracing", &t) || pcol_b_cstr(x->b, PCOL_UNIT_NANOSECONDS, &u) ||
+        pcol_b_value_type(x->b, t, u, &x->vt_trace) || pcol_b_source_value_type(x->b, x->src, x->vt_trace))
+      rc = pcol_oom(x->j.err);
+  }
+  if (!rc && kind == 2 && !x->vt_bytes) {
+    uint32_t t;
+    if (pcol_b_cstr(x->b, "bytes", &t) || pcol_b_value_type(x->b, t, t, &x->vt_bytes) ||
+        pcol_b_source_value_type(x->b, x->src, x->vt_bytes))
+      rc = pcol_oom(x->j.err);
+  }
+  char path[256];
+  for (size_t i = 0; i < json_array_size(srows) && !rc; i++) {
+    srow r = {0};
+    json_t *tv = gk_cell(srows, i, s_time), *sv = gk_cell(srows, i, s_stack);
+    snprintf(path, sizeof path, "%s.samples.data[%zu]", tp, i);
+    if (!json_is_number(tv)) {
+      rc = ffj_fail(&x->j, "%s: time is not a number", path);
+      break;
+    }
+    if ((rc = ms_to_ns(x, json_number_value(tv) + offset_ms, path, &r.t))) break;
+    int32_t cat = 0;
+    if (sv && !json_is_null(sv)) {
+      size_t si;
+      snprintf(path, sizeof path, "%s.samples.data[%zu] stack", tp, i);
+      if ((rc = ffj_index(&x->j, sv, g.nstacks, path, "stackTable", &si))) break;
+      if ((rc = gk_stack(x, &g, si, tp, &r.stack))) break;
+      cat = g.stack_cat[si];
+    }
+    /* the thread's labels: its name, pid and tid; the leaf's category */
+    if ((rc = labels_of(x, th, cat, &r.ls))) break;
+    json_t *wv = gk_cell(srows, i, s_w);
+    double w = json_is_number(wv) ? json_number_value(wv) : 1;
+    r.cpu = PCOL_NA_I64;
+    json_t *cv = gk_cell(srows, i, s_cpu);
+    if (json_is_number(cv) && x->cpu_scale) {
+      double c = json_number_value(cv) * (double)x->cpu_scale;
+      if (isfinite(c) && fabs(c) < 9.2e18) r.cpu = llround(c);
+    }
+    r.kind = kind;
+    if (kind == 0) {
+      if (w != floor(w) || fabs(w) >= 9.2e18) {
+        rc = ffj_fail(&x->j, "%s: weight %g of weightType samples is not a whole number", path, w);
+        break;
+      }
+      r.w = (int64_t)w;
+    } else {
+      r.w = 1;
+      if (kind == 1) rc = ms_to_ns(x, w, path, &r.v);
+      else if (w != floor(w) || fabs(w) >= 9.2e18) rc = ffj_fail(&x->j, "%s: %g bytes is not a whole number", path, w);
+      else r.v = (int64_t)w;
+    }
+    if (!rc) rc = row_push(x, &r);
+  }
+  free(g.stack_memo);
+  free(g.frame_memo);
+  free(g.stack_cat);
+  pcol_buf_free(&g.name);
+  pcol_buf_free(&g.file);
+  return rc;
+}
+
+/* A Gecko process and its child processes (at most 16 deep). */
+static int gecko_process(ffi *x, json_t *proc, double base_ms, const char *path, int depth) {
+  if (depth > 16) return ffj_fail(&x->j, "%s: processes nested more than 16 deep", path);
+  json_t *meta = json_object_get(proc, "meta");
+  if (!json_is_object(meta)) return ffj_fail(&x->j, "%s%smeta: missing or not an object", path, *path ? "." : "");
+  double start = json_number_value(json_object_get(meta, "startTime"));
+  double off = isfinite(start) && start > 0 ? start - base_ms : 0;
+  json_t *threads;
+  PCOL_RETURN_NOT_OK(ffj_array(&x->j, proc, "threads", path, &threads));
+  size_t i;
+  json_t *th;
+  char tp[192];
+  json_array_foreach(threads, i, th) {
+    snprintf(tp, sizeof tp, "%.120s%sthreads[%zu]", path, *path ? "." : "", i);
+    if (!json_is_object(th)) return ffj_fail(&x->j, "%s: not an object", tp);
+    PCOL_RETURN_NOT_OK(gecko_thread(x, th, off, tp));
+  }
+  json_t *procs = json_object_get(proc, "processes");
+  if (json_is_array(procs))
+    json_array_foreach(procs, i, th) {
+      snprintf(tp, sizeof tp, "%.120s%sprocesses[%zu]", path, *path ? "." : "", i);
+      PCOL_RETURN_NOT_OK(gecko_process(x, th, base_ms, tp, depth + 1));
+    }
+  return PCOL_OK;
+}
+
+static int import_gecko(ffi *x, json_t *meta) {
+  x->categories = json_object_get(meta, "categories");
+  if (!json_is_array(x->categories)) x->categories = NULL;
+  const char *cu = ffj_str(json_object_get(json_object_get(meta, "sampleUnits"), "threadCPUDelta"));
+  x->cpu_scale = !cu || !strcmp(cu, "µs") ? 1000 : !strcmp(cu, "ns") ? 1 : 0;
+  double start = json_number_value(json_object_get(meta, "startTime"));
+  return gecko_process(x, x->j.root, isfinite(start) ? start : 0, "", 0);
+}
+
 static int import_processed(ffi *x, json_t *meta) {
   json_t *threads;
   PCOL_RETURN_NOT_OK(ffj_array(&x->j, x->j.root, "threads", "", &threads));
@@ -442,9 +668,17 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
     if (pcol_b_meta_str(b, x.src, "firefox.interval_ms", v)) rc = pcol_oom(err);
   }
   if (!rc && processed) rc = import_processed(&x, meta);
-  if (!rc && !processed)
-    rc = pcol_error_set(err, PCOL_EUNSUPPORTED, "%s: a Gecko profile (meta without preprocessedProfileVersion): "
-                        "load it in profiler.firefox.com and download the processed profile", name);
+  if (!rc && !processed) {
+    json_t *gv = json_object_get(meta, "version");
+    if (!json_is_integer(gv) || json_integer_value(gv) < FIREFOX_GECKO_MIN || json_integer_value(gv) > FIREFOX_GECKO_VERSION)
+      rc = pcol_error_set(err, PCOL_EUNSUPPORTED, "%s: Gecko profile version %lld; pcol reads versions %d to %d "
+                          "(profiler.firefox.com reads older ones: load it there and download the processed profile)",
+                          name, json_is_integer(gv) ? (long long)json_integer_value(gv) : -1LL,
+                          FIREFOX_GECKO_MIN, FIREFOX_GECKO_VERSION);
+    else rc = import_gecko(&x, meta);
+    snprintf(v, sizeof v, "%lld", json_is_integer(gv) ? (long long)json_integer_value(gv) : -1LL);
+    if (!rc && pcol_b_meta_str(b, x.src, "firefox.gecko_version", v)) rc = pcol_oom(err);
+  }
   if (!rc) {
     qsort(x.rows, x.nrows, sizeof *x.rows, row_cmp);
     /* times stay ms since meta.startTime (the source's timestamp) */
