@@ -680,7 +680,7 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
     if (!rc && pcol_b_meta_str(b, x.src, "firefox.gecko_version", v)) rc = pcol_oom(err);
   }
   if (!rc) {
-    qsort(x.rows, x.nrows, sizeof *x.rows, row_cmp);
+    if (x.nrows) qsort(x.rows, x.nrows, sizeof *x.rows, row_cmp); /* NULL when none */
     /* times stay ms since meta.startTime (the source's timestamp) */
     for (size_t i = 0; i < x.nrows && !rc; i++) {
       srow *r = &x.rows[i];
