@@ -21,10 +21,19 @@
 #define PCOL_VT_CPU "cpu"
 #define PCOL_UNIT_NANOSECONDS "nanoseconds"
 
+/* Label keys that name a sample's thread, in order of preference: the
+ * report draws a timeline track per value of the first one a file has
+ * (lib/query/report.c); the Firefox export makes a thread per distinct
+ * combination of their values (lib/convert/firefox). */
+#define PCOL_THREAD_LABEL_KEYS "thread_name", "thread", "thread_id", "tid"
+
 /* --------------------------------------------------- core meta keys */
 /* Longest duration of the source's samples in ns, decimal digits only
  * (spec.md §7): written by coalescing, used by range queries. */
 #define PCOL_META_MAX_DURATION_NS "pcol.max_duration_ns"
+/* What an importer read but did not keep, said in words (one row per
+ * note, per source): `pcol info` prints each ("markers ignored: 12"). */
+#define PCOL_META_NOTE "pcol.note"
 
 /* ----------------------------------------- Rprof (doc/mappings.md) */
 #define RPROF_META_INTERVAL_US "rprof.interval_us" /* sampling interval, µs */

@@ -753,6 +753,8 @@ typedef struct pcol_source_summary {
   /* derived values this source answers: "cpu" by the time rule (Rprof:
    * interval x ticks, PCOL_VT_TIME) and "rprof.alloc" (Rprof memory) */
   int derived_cpu, derived_alloc;
+  /* what the importer read but did not keep (meta pcol.note), or NA */
+  pcol_str note;
 } pcol_source_summary;
 PCOL_API int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n,
                                    pcol_error *err);
@@ -913,7 +915,7 @@ PCOL_API int pcol_ftree_diff(const pcol_ftree *nw, const pcol_ftree *base, doubl
 #define PCOL_EXPORT_BUDGET_PER_LINE 4096
 typedef struct pcol_export_options {
   uint64_t max_output_bytes;   /* B; 0 = the default above */
-  int no_gzip;                 /* pprof: raw protobuf instead of gzip */
+  int no_gzip;                 /* pprof: raw protobuf instead of gzip; firefox: JSON text */
   const pcol_value_sel *value; /* collapsed: as pcol_export_collapsed's value */
 } pcol_export_options;
 
@@ -1033,7 +1035,8 @@ typedef enum pcol_format {
   PCOL_FMT_PERUN,
   PCOL_FMT_COLLAPSED,
   PCOL_FMT_SPEEDSCOPE, /* export only */
-  PCOL_FMT_CLICKHOUSE  /* export only: one stream per table (pcol_export_clickhouse) */
+  PCOL_FMT_CLICKHOUSE, /* export only: one stream per table (pcol_export_clickhouse) */
+  PCOL_FMT_FIREFOX     /* the Firefox Profiler's processed profiles (and Gecko profiles in) */
 } pcol_format;
 
 /* Guesses the format from the first bytes of a file. */
@@ -1068,6 +1071,10 @@ PCOL_API int pcol_import_perun(pcol_builder *b, FILE *in, const char *name,
                       const pcol_import_options *opt, pcol_error *err);
 PCOL_API int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
                           const pcol_import_options *opt, pcol_error *err);
+/* A Firefox Profiler profile: processed (what samply and the profiler's
+ * upload/download write), gzip or not, or a Gecko profile from Firefox. */
+PCOL_API int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name,
+                                 const pcol_import_options *opt, pcol_error *err);
 /* Detects the format and dispatches (pcol files are added with
  * pcol_b_add_file).  path "-" reads standard input. */
 PCOL_API int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
@@ -1079,7 +1086,7 @@ PCOL_API int pcol_open_any(const char *path, const pcol_open_options *opt,
                            pcol_file **out, pcol_error *err);
 
 /* Writes f (the selected samples) to `out` in format fmt (rprof, pprof,
- * perun, collapsed or speedscope) under the budget of opt (NULL: defaults). */
+ * perun, collapsed, speedscope or firefox) under the budget of opt (NULL: defaults). */
 PCOL_API int pcol_export(pcol_file *f, pcol_format fmt, const pcol_select *sel, FILE *out,
                          const pcol_export_options *opt, pcol_error *err);
 
@@ -1097,6 +1104,10 @@ PCOL_API int pcol_export_collapsed(pcol_file *f, const pcol_select *sel,
                           const pcol_value_sel *value, FILE *out, pcol_error *err);
 PCOL_API int pcol_export_speedscope(pcol_file *f, const pcol_select *sel, FILE *out,
                            pcol_error *err);
+/* A processed profile for profiler.firefox.com (doc/mappings.md §8),
+ * gzip-compressed (pcol_export with no_gzip writes the JSON text). */
+PCOL_API int pcol_export_firefox(pcol_file *f, const pcol_select *sel, FILE *out,
+                                 pcol_error *err);
 
 /* ClickHouse (doc/clickhouse.md): the profile model's tables as Native-format
  * column blocks, one stream per table (outs[t] receives table t, named

@@ -74,6 +74,11 @@ static void print_sources_text(pcol_file *f, const pcol_source_summary *s, size_
     printf("\n  values:        %s (default: %.*s/%.*s)\n", x->nvalue_types ? vl : "none",
            (int)x->default_value.type.len, x->default_value.type.ptr ? x->default_value.type.ptr : "NA",
            (int)x->default_value.unit.len, x->default_value.unit.ptr ? x->default_value.unit.ptr : "NA");
+    if (x->note.ptr) { /* bytes from a file: escaped for the terminal */
+      printf("  note:          ");
+      cli_print_name(stdout, x->note);
+      printf("\n");
+    }
     if (x->derived_cpu || x->derived_alloc)
       printf("  derived:       %s%s%s\n", x->derived_cpu ? "cpu/nanoseconds (interval x ticks)" : "",
              x->derived_cpu && x->derived_alloc ? ", " : "",

@@ -5,10 +5,11 @@
 #include <string.h>
 
 const cli_opt opts_unpack[] = {
-    {"to", 0, 1, "output format: rprof, pprof, perun, collapsed, speedscope; or seconds: the end of the range, as in every command"},
+    {"to", 0, 1, "output format: rprof, pprof, perun, collapsed, speedscope, firefox; or seconds: the end of the range, as in every command"},
     {"format", 't', 1, "output format (the same as --to FORMAT, for when --to is the end of the range)"},
     {"output", 'o', 1, "output file ('-' for standard output)"},
-    {"no-gzip", 0, 0, "pprof: write raw protobuf instead of gzip"},
+    {"no-gzip", 0, 0, "pprof: write raw protobuf instead of gzip; firefox: JSON text (also when -o does "
+                      "not end in .gz)"},
     {"value", 0, 1, "collapsed: value type to weigh stacks by"},
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
     {"max-output", 0, 1, "budget in bytes (K, M, G, T: x1024) for the output, and for what it holds in memory "
@@ -53,6 +54,10 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   if (cli_get(cmd, a, "max-output") && !eo.max_output_bytes)
     return cli_usage_error(cmd->name, "--max-output must be at least 1 byte");
   eo.no_gzip = cli_flag(cmd, a, "no-gzip");
+  /* a Firefox profile is gzip JSON as the profiler writes it (.json.gz);
+   * another name gets the JSON text */
+  size_t ol = strlen(out);
+  if (fmt == PCOL_FMT_FIREFOX && (ol < 3 || strcmp(out + ol - 3, ".gz") != 0)) eo.no_gzip = 1;
   /* any input format: `pcol unpack cpu.pb.gz --to rprof` converts in one step */
   pcol_error err = {0};
   pcol_open_options oo = {0};

@@ -65,6 +65,20 @@ void pcol_frame_addr_name(const pcol_frames *fr, uint32_t loc, char *buf, pcol_s
   *out = (pcol_str){buf, (size_t)n};
 }
 
+int pcol_frame_mapping_name(pcol_str file, pcol_buf *out) {
+  if (!file.ptr || !file.len) return pcol_buf_append(out, "<unknown>", 9);
+  for (size_t i = file.len; i > 0; i--)
+    if (file.ptr[i - 1] == '/' || file.ptr[i - 1] == '\\') {
+      file.ptr += i;
+      file.len -= i;
+      break;
+    }
+  if (pcol_buf_append(out, "[", 1) || pcol_buf_append(out, file.ptr, file.len) ||
+      pcol_buf_append(out, "]", 1))
+    return PCOL_ENOMEM;
+  return PCOL_OK;
+}
+
 void pcol_frame_sanitize(char *p, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (p[i] == ';' || p[i] == '\n' || p[i] == '\r' || p[i] == 0) p[i] = '_';

@@ -48,6 +48,11 @@ int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, 
 #define PCOL_ADDR_NAME_MAX 24
 void pcol_frame_addr_name(const pcol_frames *fr, uint32_t loc, char *buf, pcol_str *out);
 
+/* What go tool pprof (and so `pcol top`) names an unsymbolized location:
+ * "[<basename of its mapping's file>]", or "<unknown>" without one (file
+ * NA or empty).  Appends it to out; PCOL_ENOMEM. */
+int pcol_frame_mapping_name(pcol_str file, pcol_buf *out);
+
 /* ';', '\n', '\r' and NUL become '_' (collapsed-stack text). */
 void pcol_frame_sanitize(char *p, size_t n);
 

@@ -89,6 +89,7 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
         x->period_unit = (pcol_str){"nanoseconds", 11};
       }
     }
+    if ((rc = meta_str(f, id, PCOL_META_NOTE, &x->note, err))) break;
     /* value types, and the one the views add up by default */
     for (uint64_t r = 0; r < nsvt; r++)
       if (pcol_view_u32(&svs, r) == id) x->nvalue_types++;

@@ -322,7 +322,7 @@ static size_t choice_of(const vchoice *c, size_t n, uint32_t vt) {
 
 /* Thread labels: the first of these keys that some sample has gives a
  * timeline track per value. */
-static const char *const THREAD_KEYS[] = {"thread_name", "thread", "thread_id", "tid"};
+static const char *const THREAD_KEYS[] = {PCOL_THREAD_LABEL_KEYS};
 
 static int threads(rep *r, pcol_error *err) {
   pcol_file *f = r->f;

@@ -140,16 +140,6 @@ static int unnamed_functions_are_frames(pcol_file *f, const pcol_select *sel, in
   return PCOL_OK;
 }
 
-static pcol_str basename_of(pcol_str s) {
-  for (size_t i = s.len; i > 0; i--)
-    if (s.ptr[i - 1] == '/' || s.ptr[i - 1] == '\\') {
-      s.ptr += i;
-      s.len -= i;
-      break;
-    }
-  return s;
-}
-
 /* BY_ADDRESS: the current location's address ("%016x" and a space to come),
  * at the start of t->scratch */
 static int address_prefix(topctx *t, uint64_t addr, pcol_error *err) {
@@ -164,15 +154,7 @@ int pcol_q_unsymbolized_name(const pcol_q_fctx *fc, uint32_t loc, pcol_buf *out,
   pcol_str fnm = {NULL, 0};
   if (m && m <= fc->nmap)
     PCOL_RETURN_NOT_OK(pcol_string(fc->f, pcol_view_u32(&fc->map_file, m - 1), &fnm, err));
-  if (fnm.ptr && fnm.len) {
-    pcol_str b = basename_of(fnm);
-    if (pcol_buf_append(out, "[", 1) || pcol_buf_append(out, b.ptr, b.len) ||
-        pcol_buf_append(out, "]", 1))
-      return pcol_oom(err);
-  } else if (pcol_buf_append(out, "<unknown>", 9)) {
-    return pcol_oom(err);
-  }
-  return PCOL_OK;
+  return pcol_frame_mapping_name(fnm, out) ? pcol_oom(err) : PCOL_OK;
 }
 
 /* The key of a name: its id in keys, or when the keys are composed, the

@@ -2,8 +2,8 @@
 """The conversion matrix (issue 13, "One answer everywhere"); run by t_matrix.sh.
 
 Every profile of the shared test data goes through every export that applies
-(`pcol unpack IN --to rprof|pprof|collapsed|speedscope`, and perun for Perun
-inputs).  Each output is read by its format's reference tool:
+(`pcol unpack IN --to rprof|pprof|collapsed|speedscope|firefox`, and perun
+for Perun inputs).  Each output is read by its format's reference tool:
 
   Rprof       R's summaryRprof (tests/r/matrix_summary.R, one R process)
   pprof       go tool pprof -top, per sample type, raw units (one pprof
@@ -13,6 +13,10 @@ inputs).  Each output is read by its format's reference tool:
   speedscope  speedscope's own importer (tests/interop/speedscope_judge.cjs,
               one node process), per profile and per frame name
   Perun       the sums of its own amounts (this file)
+  firefox     the call tree read from the processed profile's own tables
+              (this file: per function name, self and total with a sample
+              counted once, weights in the default value's unit; the
+              profiler's own code judges in tests/interop/t_firefox.sh)
 
 and its total and per-function flat/cum are compared with the reference tool
 of the SOURCE format on the original input: go tool pprof -top with the
@@ -274,6 +278,39 @@ def json_name(name):
     except UnicodeDecodeError:
         exc("json-bytes")
         return "".join(" " if c == 0 else chr(c) for c in b)
+
+
+def ff_name(name):
+    """A name as the Firefox export writes it (doc/mappings.md §8.2): valid
+    UTF-8 as it is, each other byte read as Latin-1."""
+    t = name.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+    return "".join(chr(ord(c) - 0xDC00) if 0xDC80 <= ord(c) <= 0xDCFF else c for c in t)
+
+
+FF_TIME = {"nanoseconds": 1e6, "ns": 1e6, "microseconds": 1e3, "us": 1e3, "milliseconds": 1, "ms": 1,
+           "seconds": 1e-3, "s": 1e-3}
+
+
+def read_firefox(path, unit):
+    """The call tree of a processed profile, from its own tables: per
+    function name, self and total (a sample once per name), in pcol's unit."""
+    p = json.load(open(path, encoding="utf-8"))
+    sh = p["shared"]
+    st, fr, fn, strs = sh["stackTable"], sh["frameTable"], sh["funcTable"], sh["stringArray"]
+    m = re.match(r"^1e-(\d) ?(.*)$", unit or "")
+    dec, u = (int(m.group(1)), m.group(2)) if m else (0, unit)
+    r = Reading("Firefox call tree (export)", rel_tol=1e-9)
+    for t in p["threads"]:
+        s = t["samples"]
+        f = 10 ** dec * (FF_TIME.get(u, 1) if s["weightType"] == "tracing-ms" else 1)
+        for k, w in zip(s["stack"], s["weight"]):
+            names = []
+            while k is not None:
+                names.append(strs[fn["name"][fr["func"][st["frame"][k]]]])
+                o = st["prefixOffset"][k]
+                k = None if o == 0 else k - o
+            r.add(names, w * f)
+    return r
 
 
 def read_collapsed(path, judge="collapsed sums", rounded=False, source=False):
@@ -656,7 +693,7 @@ def discover():
 
 
 def exports_for(kind):
-    e = ["rprof", "pprof", "collapsed", "speedscope"]
+    e = ["rprof", "pprof", "collapsed", "speedscope", "firefox"]
     return e + ["perun"] if kind == "perun" else e
 
 
@@ -677,7 +714,7 @@ def job(i, f, kind):
     if reason:
         res["refused_not"] = reason
     ext = {"rprof": ".out", "pprof": ".pb.gz", "collapsed": ".folded", "speedscope": ".json",
-           "perun": ".perf"}
+           "perun": ".perf", "firefox": ".firefox.json"}
     for e in sorted(exports_for(kind), key=lambda e: e != "collapsed"):
         o = os.path.join(d, "x" + ext[e])
         if e == "rprof" and "collapsed" in res["out"]:
@@ -701,6 +738,7 @@ def job(i, f, kind):
     rc, out, err = run([PCOL, "top", f, "-n", "1", "--format", "json"])  # raw, as the csv rows
     try:
         v["top_total"] = Decimal(json.loads(out.decode("utf-8", "replace"))["total"]) if rc == 0 else None
+        v["top_unit"] = json.loads(out.decode("utf-8", "replace"))["unit"] if rc == 0 else None
     except ValueError:
         v["top_total"] = None
     rc, fold, err = run([PCOL, "fold", f])
@@ -900,6 +938,16 @@ def judge_one(res, rsum, ss):
                     adj = r_empty * round(src["count"].rnd[0] * 1e9)
                 compare(b, what + " (%s)" % t, sr, out, total_adjust=adj, name_map=json_name,
                         skip_fn=skipper(src, src_is_r=src_is_r, frames_both=sr.frames))
+        elif e == "firefox":
+            # the thread weight is the source's default value (§8.2)
+            want = src["default"]
+            sr = src["count"] if want == "count" else type_reading(want)
+            if sr is None:
+                fail(b, what, "no reading of the default value %r" % want)
+                continue
+            out = read_firefox(o, res["views"].get("top_unit"))
+            compare(b, what + " (%s)" % want, sr, out, total_adjust=r_empty, name_map=ff_name,
+                    skip_fn=skipper(src, src_is_r=src_is_r, frames_both=sr.frames))
         elif e == "perun":
             c2, a2 = read_perun(o)
             c2.judge, a2.judge = "Perun count sums (export)", "Perun amount sums (export)"

@@ -1,0 +1,32 @@
+/* firefox.h — the Firefox Profiler's formats (doc/mappings.md §8): what the
+ * exporter and the importer share (not installed). */
+#ifndef PCOL_FIREFOX_H
+#define PCOL_FIREFOX_H
+
+#include "convert.h"
+
+/* The processed-profile version the export writes.  It is the newest one
+ * the profiler deployed at profiler.firefox.com is known to accept
+ * (firefox-devtools/profiler PROCESSED_PROFILE_VERSION at df31314e,
+ * 2026-08-21; older versions are upgraded on load, a newer one is refused
+ * with "the profile's version is newer than the profiler's").  To raise it:
+ * read that version's entry in the profiler's
+ * docs-developer/CHANGELOG-formats.md, change the writer, run
+ * tests/interop/t_firefox.sh against a profiler checkout of that version
+ * (doc/mappings.md §8.3). */
+#define FIREFOX_PROCESSED_VERSION 70
+/* meta.version: the Gecko format version of the same snapshot. */
+#define FIREFOX_GECKO_VERSION 36
+
+/* Gecko profiles: the versions whose tables are {schema, data} with the
+ * thread's own stringTable and processes nested (Firefox since 2017). */
+#define FIREFOX_GECKO_MIN 20
+
+/* The import accepts processed profiles from this version (2021) up to
+ * FIREFOX_IMPORT_MAX (samply writes 71 since 2026-09, samply PR #874:
+ * JsonSlabs slabs for the frame table's columns, which JSON files do not
+ * have). */
+#define FIREFOX_IMPORT_MIN 30
+#define FIREFOX_IMPORT_MAX 71
+
+#endif

@@ -1,0 +1,989 @@
+/* firefox_export.c — pcol samples as a Firefox Profiler processed profile
+ * (preprocessedProfileVersion FIREFOX_PROCESSED_VERSION), gzip-compressed
+ * unless opt->no_gzip; doc/mappings.md §8.2 is the contract.
+ *
+ * Shared tables: a function per pcol function (and one per address-only
+ * location, named by the frame rule of frames.h), a frame per line of a
+ * location (its inline chain: inlineDepth 0 is the outermost line), a stack
+ * node per frame of every pcol stack node, in pcol's order (parents come
+ * first, so prefixOffset = index - parent index is positive); the frames
+ * of an address-only location belong to its mapping's function, named as
+ * `pcol top` names it.  Threads: one
+ * per selected source and distinct combination of its samples' thread
+ * labels (PCOL_THREAD_LABEL_KEYS).  A thread's samples are weighted by the
+ * source's default value (count.c), whose unit picks the weightType; the
+ * source's other value types become counters.  Long samples are written as
+ * samply writes them (weight 1 at the start, the rest at the last tick,
+ * CPU delta 0 there), and the exact duration and weight go in the columns
+ * pcolDuration and pcolWeight, which the profiler ignores and the importer
+ * reads back.  Sources without times get a synthetic axis: sample k at
+ * k x interval.  Memory: a few words per stack node, frame, function and
+ * selected sample, counted against the export budget. */
+#include "firefox.h"
+#include "frames.h"
+#include <zlib.h>
+
+/* -------------------------------------------------------- gzip stream */
+typedef struct gzs {
+  FILE *out;
+  z_stream zs;
+  int failed;
+} gzs;
+
+static ssize_t gz_write(void *c, const char *p, size_t n) {
+  gzs *g = c;
+  uint8_t buf[16384];
+  g->zs.next_in = (Bytef *)p;
+  g->zs.avail_in = (uInt)n;
+  while (g->zs.avail_in) {
+    g->zs.next_out = buf;
+    g->zs.avail_out = sizeof buf;
+    if (deflate(&g->zs, Z_NO_FLUSH) == Z_STREAM_ERROR) return -1;
+    size_t k = sizeof buf - g->zs.avail_out;
+    if (k && fwrite(buf, 1, k, g->out) != k) return -1;
+  }
+  return (ssize_t)n;
+}
+
+static int gz_close(void *c) {
+  gzs *g = c;
+  uint8_t buf[16384];
+  int zr;
+  do {
+    g->zs.next_out = buf;
+    g->zs.avail_out = sizeof buf;
+    zr = deflate(&g->zs, Z_FINISH);
+    size_t k = sizeof buf - g->zs.avail_out;
+    if (k && fwrite(buf, 1, k, g->out) != k) g->failed = 1;
+  } while (zr == Z_OK);
+  if (zr != Z_STREAM_END) g->failed = 1;
+  deflateEnd(&g->zs);
+  return g->failed ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ state */
+typedef struct fthread { /* a thread: a source and a tuple of thread labels */
+  uint32_t src, ls; /* ls: a label set that has the tuple (0: none) */
+  uint32_t key[4][2]; /* per PCOL_THREAD_LABEL_KEYS: kind (0 absent, 1 str, 2 num), value */
+  int64_t num[4];
+} fthread;
+
+typedef struct orow { /* one row of a thread's samples table */
+  int64_t t;          /* ns from the profile's start */
+  __int128 w;         /* weight, in the thread's unit x 10^dec */
+  __int128 full;      /* long sample: the whole weight (pcolWeight) */
+  int64_t cpu, dur;   /* cpu NA: null; dur: long sample's ns, -1 a rest row, 0 none */
+  uint32_t stack;     /* output stack index + 1, 0 = null */
+  uint64_t row;       /* pcol row (counters) */
+  int64_t num, den;
+  uint64_t seq;       /* for a stable sort */
+} orow;
+
+typedef struct fx {
+  pcol_file *f;
+  pcol_error *err;
+  FILE *out;
+  pcol_budget *bud;
+  pcol_frames fr;
+  pcol_sample_cols sc;
+  pcol_rtime rt;
+  uint32_t *cvt;
+  pcol_view s_src, s_time, s_dur, s_cpu, s_stack, s_ls, src_uri, src_type, src_ts, vt_type,
+      vt_unit, svt_src, svt_vt, st_parent, st_loc, fn_line, ln_line, ln_col, ls_off, lb_key, lb_str,
+      lb_num, loc_map, map_file;
+  /* strings: out index -> pcol string id (sid) or, when bit 31 of kind is
+   * set, an owned synthetic string */
+  uint32_t *str_of_sid;     /* sid -> out index + 1 */
+  pcol_buf strs;            /* uint32 per out string: sid, or 1<<31 | synthetic index */
+  pcol_buf syn;             /* synthetic string bytes, NUL-separated */
+  pcol_buf syn_off;         /* uint64 offsets into syn */
+  /* functions: per pcol function, per address-only location, per NA-named line */
+  uint32_t *fn_out;         /* pcol fn -> out func + 1 */
+  pcol_buf func_name, func_src, func_line; /* out funcs: string index; source index + 1; i64 line */
+  uint32_t *src_of_file;    /* pcol string id of a file -> out source + 1 */
+  pcol_buf source_file;     /* out sources: string index */
+  /* frames: per location, its lines outermost first */
+  uint32_t *loc_frame;      /* location -> first out frame + 1 */
+  uint32_t *map_func;       /* mapping (0: none) -> out func + 1 of its unsymbolized frames */
+  pcol_buf fr_func, fr_line, fr_col, fr_depth; /* u32 func, i64 line, i64 col, u32 depth */
+  /* stacks */
+  uint32_t *node_out;       /* pcol stack -> out stack + 1 (its innermost frame's node) */
+  pcol_buf st_frame, st_prefix; /* u32 frame, u32 prefix + 1 */
+  uint32_t *tmp;
+  size_t ntmp, captmp;
+  uint64_t held;
+  int64_t start_ns;         /* the profile's zero, ns since the epoch (0: none known) */
+  int has_start;
+  double interval_ms;
+  int nthreads_written, ncounters;
+  int unnamed_is_frame;     /* a selected source is not Rprof (func_of_line) */
+  pcol_buf counters;        /* JSON text of the counters, written after the threads */
+} fx;
+
+static int oom(fx *x) { return pcol_oom(x->err); }
+static int io(fx *x) { return pcol_error_set(x->err, PCOL_EIO, "write error"); }
+static int put(fx *x, const char *s) { return fputs(s, x->out) < 0 ? io(x) : PCOL_OK; }
+
+/* A JSON string of any bytes: valid UTF-8 as it is, other bytes read as
+ * Latin-1, control characters escaped. */
+static int jstr_to(FILE *o, const char *p, size_t n) {
+  if (fputc('"', o) == EOF) return -1;
+  for (size_t i = 0; i < n;) {
+    unsigned char c = (unsigned char)p[i];
+    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    int ok = len && i + len <= n;
+    for (size_t k = 1; ok && k < len; k++) ok = ((unsigned char)p[i + k] >> 6) == 2;
+    if (ok && len == 2 && c < 0xc2) ok = 0; /* overlong */
+    if (ok && len == 3) {
+      unsigned v = ((c & 15u) << 12) | (((unsigned char)p[i + 1] & 63u) << 6) | ((unsigned char)p[i + 2] & 63u);
+      if (v < 0x800 || (v >= 0xd800 && v <= 0xdfff)) ok = 0;
+    }
+    if (ok && len == 4) {
+      unsigned v = ((c & 7u) << 18) | (((unsigned char)p[i + 1] & 63u) << 12) |
+                   (((unsigned char)p[i + 2] & 63u) << 6) | ((unsigned char)p[i + 3] & 63u);
+      if (v < 0x10000 || v > 0x10ffff) ok = 0;
+    }
+    int r;
+    if (!ok) { /* a byte of Latin-1 */
+      r = fprintf(o, "%c%c", 0xc0 | (c >> 6), 0x80 | (c & 0x3f));
+      i++;
+    } else if (c == '"' || c == '\\') {
+      r = fprintf(o, "\\%c", c);
+      i++;
+    } else if (c < 0x20 || c == 0x7f) {
+      r = fprintf(o, "\\u%04x", c);
+      i++;
+    } else {
+      r = fwrite(p + i, 1, len, o) == len ? 1 : -1;
+      i += len;
+    }
+    if (r < 0) return -1;
+  }
+  return fputc('"', o) == EOF ? -1 : 0;
+}
+static int jstr(fx *x, pcol_str s) {
+  return jstr_to(x->out, s.ptr ? s.ptr : "", s.ptr ? s.len : 0) ? io(x) : PCOL_OK;
+}
+
+/* Holds n more bytes of output tables in memory (the budget). */
+static int hold(fx *x, uint64_t n) {
+  x->held += n;
+  return pcol_budget_hold(x->bud, n, x->err);
+}
+
+/* ---------------------------------------------------------- strings */
+static int str_sid(fx *x, uint32_t sid, uint32_t *out) {
+  if (!x->str_of_sid[sid]) {
+    if (PCOL_BUF_PUSH(&x->strs, uint32_t, sid)) return oom(x);
+    x->str_of_sid[sid] = (uint32_t)(x->strs.len / 4);
+    PCOL_RETURN_NOT_OK(hold(x, 16));
+  }
+  *out = x->str_of_sid[sid] - 1;
+  return PCOL_OK;
+}
+
+static int str_new(fx *x, const char *p, size_t n, uint32_t *out) {
+  uint64_t k = x->syn_off.len / 8;
+  if (k >= (1u << 31) || x->strs.len / 4 >= UINT32_MAX - 1)
+    return pcol_error_set(x->err, PCOL_ETOOBIG, "firefox export: too many strings");
+  if (PCOL_BUF_PUSH(&x->syn_off, uint64_t, x->syn.len) || pcol_buf_append(&x->syn, p, n) ||
+      PCOL_BUF_PUSH(&x->syn, char, 0) || PCOL_BUF_PUSH(&x->strs, uint32_t, (uint32_t)k | (1u << 31)))
+    return oom(x);
+  *out = (uint32_t)(x->strs.len / 4 - 1);
+  return hold(x, n + 16);
+}
+
+/* ------------------------------------------------- functions, frames */
+static int source_of(fx *x, uint32_t file_sid, uint32_t *out) {
+  *out = 0;
+  if (!file_sid) return PCOL_OK;
+  if (!x->src_of_file[file_sid]) {
+    uint32_t si;
+    PCOL_RETURN_NOT_OK(str_sid(x, file_sid, &si));
+    if (PCOL_BUF_PUSH(&x->source_file, uint32_t, si)) return oom(x);
+    x->src_of_file[file_sid] = (uint32_t)(x->source_file.len / 4);
+  }
+  *out = x->src_of_file[file_sid];
+  return PCOL_OK;
+}
+
+static int func_push(fx *x, uint32_t name, uint32_t src1, int64_t line, uint32_t *out) {
+  if (PCOL_BUF_PUSH(&x->func_name, uint32_t, name) || PCOL_BUF_PUSH(&x->func_src, uint32_t, src1) ||
+      PCOL_BUF_PUSH(&x->func_line, int64_t, line))
+    return oom(x);
+  *out = (uint32_t)(x->func_name.len / 4 - 1);
+  return hold(x, 24);
+}
+
+/* The function of an unsymbolized location (no lines, or a line without a
+ * named function outside Rprof): its mapping's, named as go tool pprof
+ * and `pcol top` name it ("[libc.so.6]", "<unknown>"), one per mapping. */
+static int mapping_func(fx *x, uint32_t loc, pcol_buf *scratch, uint32_t *out) {
+  uint32_t m = pcol_view_u32(&x->loc_map, loc - 1);
+  if (m > pcol_rows(x->f, PCOL_T_MAPPINGS)) m = 0;
+  if (!x->map_func[m]) {
+    pcol_str file = {0};
+    if (m) PCOL_RETURN_NOT_OK(pcol_string(x->f, pcol_view_u32(&x->map_file, m - 1), &file, x->err));
+    scratch->len = 0;
+    if (pcol_frame_mapping_name(file, scratch)) return oom(x);
+    uint32_t ni, fi;
+    PCOL_RETURN_NOT_OK(str_new(x, (const char *)scratch->data, scratch->len, &ni));
+    PCOL_RETURN_NOT_OK(func_push(x, ni, 0, PCOL_NA_I64, &fi));
+    x->map_func[m] = fi + 1;
+  }
+  *out = x->map_func[m] - 1;
+  return PCOL_OK;
+}
+
+/* The out function of line row li of location loc: a named pcol function's
+ * (one per function); a line without a named function is its mapping's
+ * (as in `pcol top`), or in Rprof-only exports (a top-level srcref, which
+ * summaryRprof does not count) a function of its own named by the frame
+ * rule ("FILE:LINE"). */
+static int func_of_line(fx *x, uint32_t loc, uint64_t li, pcol_buf *scratch, uint32_t *out) {
+  uint32_t fn = pcol_frames_fn(&x->fr, li);
+  if (fn && x->fn_out[fn]) {
+    *out = x->fn_out[fn] - 1;
+    return PCOL_OK;
+  }
+  pcol_str name;
+  int by_fn = 0;
+  PCOL_RETURN_NOT_OK(pcol_frame_line_name(&x->fr, li, scratch, &name, &by_fn, x->err));
+  if (!by_fn && x->unnamed_is_frame) return mapping_func(x, loc, scratch, out);
+  uint32_t ni, src1 = 0;
+  int64_t line = PCOL_NA_I64;
+  if (fn) {
+    PCOL_RETURN_NOT_OK(source_of(x, pcol_view_u32(&x->fr.fn_file, fn - 1), &src1));
+    line = pcol_view_i64(&x->fn_line, fn - 1);
+  }
+  if (by_fn) PCOL_RETURN_NOT_OK(str_sid(x, pcol_view_u32(&x->fr.fn_name, fn - 1), &ni));
+  else PCOL_RETURN_NOT_OK(str_new(x, name.ptr, name.len, &ni));
+  PCOL_RETURN_NOT_OK(func_push(x, ni, src1, line, out));
+  if (fn && by_fn) x->fn_out[fn] = *out + 1;
+  return PCOL_OK;
+}
+
+static int frame_push(fx *x, uint32_t func, int64_t line, int64_t col, uint32_t depth) {
+  if (PCOL_BUF_PUSH(&x->fr_func, uint32_t, func) || PCOL_BUF_PUSH(&x->fr_line, int64_t, line) ||
+      PCOL_BUF_PUSH(&x->fr_col, int64_t, col) || PCOL_BUF_PUSH(&x->fr_depth, uint32_t, depth))
+    return oom(x);
+  return hold(x, 24);
+}
+
+/* The frames of location loc (first index, count), made on first use. */
+static int loc_frames(fx *x, uint32_t loc, pcol_buf *scratch, uint32_t *first, uint32_t *n) {
+  uint64_t lo, hi;
+  pcol_frames_lines(&x->fr, loc, &lo, &hi);
+  *n = lo == hi ? 1 : (uint32_t)(hi - lo);
+  if (x->loc_frame[loc]) {
+    *first = x->loc_frame[loc] - 1;
+    return PCOL_OK;
+  }
+  *first = (uint32_t)(x->fr_func.len / 4);
+  if (lo == hi) {
+    uint32_t fi;
+    PCOL_RETURN_NOT_OK(mapping_func(x, loc, scratch, &fi));
+    PCOL_RETURN_NOT_OK(frame_push(x, fi, PCOL_NA_I64, PCOL_NA_I64, 0));
+  } else {
+    for (uint64_t li = hi, d = 0; li-- > lo; d++) { /* outermost line first */
+      uint32_t fi;
+      PCOL_RETURN_NOT_OK(func_of_line(x, loc, li, scratch, &fi));
+      PCOL_RETURN_NOT_OK(frame_push(x, fi, pcol_view_i64(&x->ln_line, li),
+                                    pcol_view_i64(&x->ln_col, li), (uint32_t)d));
+    }
+  }
+  x->loc_frame[loc] = *first + 1;
+  return PCOL_OK;
+}
+
+/* The out stack of pcol stack s (0 = empty), made on first use with its
+ * ancestors. */
+static int stack_of(fx *x, uint32_t s, pcol_buf *scratch, uint32_t *out) {
+  *out = 0;
+  if (!s) return PCOL_OK;
+  if (x->node_out[s]) {
+    *out = x->node_out[s];
+    return PCOL_OK;
+  }
+  /* the chain of nodes not yet made, innermost first */
+  x->ntmp = 0;
+  for (uint32_t c = s; c && !x->node_out[c]; c = pcol_view_u32(&x->st_parent, c - 1)) {
+    if (PCOL_GROW(x->tmp, x->ntmp, x->captmp)) return oom(x);
+    x->tmp[x->ntmp++] = c;
+  }
+  uint32_t c0 = x->tmp[x->ntmp - 1], p0 = pcol_view_u32(&x->st_parent, c0 - 1);
+  uint32_t prefix = p0 ? x->node_out[p0] : 0; /* out index + 1 */
+  for (size_t k = x->ntmp; k-- > 0;) {
+    uint32_t c = x->tmp[k], loc = pcol_view_u32(&x->st_loc, c - 1), first, n;
+    if (!loc || loc > x->fr.nloc)
+      return pcol_error_set(x->err, PCOL_ECORRUPT, "stack %u names location %u, which does not exist",
+                            c, loc);
+    PCOL_RETURN_NOT_OK(loc_frames(x, loc, scratch, &first, &n));
+    for (uint32_t i = 0; i < n; i++) {
+      if (x->st_frame.len / 4 >= INT32_MAX)
+        return pcol_error_set(x->err, PCOL_ETOOBIG, "firefox export: too many stack nodes");
+      if (PCOL_BUF_PUSH(&x->st_frame, uint32_t, first + i) || PCOL_BUF_PUSH(&x->st_prefix, uint32_t, prefix))
+        return oom(x);
+      PCOL_RETURN_NOT_OK(hold(x, 8));
+      prefix = (uint32_t)(x->st_frame.len / 4);
+    }
+    x->node_out[c] = prefix;
+  }
+  *out = x->node_out[s];
+  return PCOL_OK;
+}
+
+/* ----------------------------------------------------------- units */
+/* How a value of type vt (0: the count) is written as a weight:
+ * weightType, and the power of ten to divide the stored value by (a
+ * negative one multiplies). */
+static int weight_kind(fx *x, uint32_t vt, const char **wtype, int *dec) {
+  *wtype = "samples";
+  *dec = 0;
+  if (!vt) return PCOL_OK;
+  pcol_str u = {0}, shown = {0};
+  if (vt == PCOL_VT_TIME) u = (pcol_str){PCOL_UNIT_NANOSECONDS, sizeof PCOL_UNIT_NANOSECONDS - 1};
+  else PCOL_RETURN_NOT_OK(pcol_string(x->f, pcol_view_u32(&x->vt_unit, vt - 1), &u, x->err));
+  if (!u.ptr) return PCOL_OK;
+  *dec = pcol_unit_decimals(u, &shown);
+  if (!*dec) shown = u;
+  static const struct { const char *u; int d; } times[] = {
+      {"nanoseconds", 6}, {"ns", 6}, {"microseconds", 3}, {"us", 3}, {"µs", 3},
+      {"milliseconds", 0}, {"ms", 0}, {"seconds", -3}, {"s", -3}};
+  for (size_t i = 0; i < sizeof times / sizeof *times; i++)
+    if (pcol_str_is(shown, times[i].u)) {
+      *wtype = "tracing-ms";
+      *dec += times[i].d;
+      return PCOL_OK;
+    }
+  if (pcol_str_is(shown, "bytes") || pcol_str_is(shown, "B")) *wtype = "bytes";
+  return PCOL_OK;
+}
+
+/* v / 10^dec as JSON (dec < 0: v x 10^-dec). */
+static int put_num(fx *x, __int128 v, int dec) {
+  char b[64];
+  for (; dec < 0; dec++) v *= 10;
+  pcol_decimal_text(b, sizeof b, v, dec);
+  return put(x, b);
+}
+
+/* ---------------------------------------------------------- threads */
+static const char *const TKEYS[] = {PCOL_THREAD_LABEL_KEYS};
+#define NTK ((int)(sizeof TKEYS / sizeof *TKEYS))
+
+/* The thread tuple of label set ls into t (key only). */
+static int tuple_of(fx *x, uint32_t ls, fthread *t) {
+  memset(t->key, 0, sizeof t->key);
+  memset(t->num, 0, sizeof t->num);
+  if (!ls || ls > pcol_rows(x->f, PCOL_T_LABELSETS)) return PCOL_OK;
+  uint64_t a = pcol_view_u64(&x->ls_off, ls - 1), e = pcol_view_u64(&x->ls_off, ls);
+  uint64_t nlb = pcol_rows(x->f, PCOL_T_LABELS);
+  if (e > nlb) e = nlb;
+  for (uint64_t i = a; i < e; i++) {
+    pcol_str k;
+    PCOL_RETURN_NOT_OK(pcol_string(x->f, pcol_view_u32(&x->lb_key, i), &k, x->err));
+    for (int j = 0; j < NTK; j++) {
+      if (!pcol_str_is(k, TKEYS[j]) || t->key[j][0]) continue;
+      uint32_t sv = pcol_view_u32(&x->lb_str, i);
+      if (sv) t->key[j][0] = 1, t->key[j][1] = sv;
+      else if (pcol_view_i64(&x->lb_num, i) != PCOL_NA_I64) t->key[j][0] = 2, t->num[j] = pcol_view_i64(&x->lb_num, i);
+    }
+  }
+  return PCOL_OK;
+}
+
+static int tuple_eq(const fthread *a, const fthread *b) {
+  for (int j = 0; j < NTK; j++)
+    if (a->key[j][0] != b->key[j][0] || (a->key[j][0] == 1 && a->key[j][1] != b->key[j][1]) ||
+        (a->key[j][0] == 2 && a->num[j] != b->num[j]))
+      return 0;
+  return 1;
+}
+
+typedef struct tctx {
+  fthread *th;
+  size_t n, cap;
+} tctx;
+static int th_eq(const void *ctx, uint32_t id, const void *key) {
+  const tctx *c = ctx;
+  return tuple_eq(&c->th[id - 1], key);
+}
+static uint64_t tuple_hash(const fthread *t) {
+  pcol_hstate s;
+  pcol_hs_init(&s, 0x66787468);
+  for (int j = 0; j < NTK; j++) {
+    pcol_hs_add(&s, t->key[j][0]);
+    pcol_hs_add(&s, t->key[j][0] == 2 ? (uint64_t)t->num[j] : t->key[j][1]);
+  }
+  return pcol_hs_end(&s);
+}
+
+static int orow_cmp(const void *pa, const void *pb) {
+  const orow *a = pa, *b = pb;
+  if (a->t != b->t) return a->t < b->t ? -1 : 1;
+  return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* The epoch start of source s in ns, or 0 when unknown. */
+static int source_epoch(fx *x, uint32_t s, int64_t *ns) {
+  int64_t v;
+  *ns = 0;
+  int rc = pcol_meta_get_i64(x->f, s, PPROF_META_TIME_NANOS, &v, NULL);
+  if (rc == PCOL_OK && v > 0) {
+    *ns = v;
+    return PCOL_OK;
+  }
+  int64_t ts = pcol_view_i64(&x->src_ts, s - 1);
+  if (ts != PCOL_NA_I64 && ts > 0 && ts < INT64_MAX / 1000000000) *ns = ts * 1000000000;
+  return PCOL_OK;
+}
+
+/* The sampling interval of source s in ns (0: unknown). */
+static int64_t source_interval(fx *x, uint32_t s, const pcol_selected_row *rows, size_t n) {
+  int64_t v;
+  pcol_str u;
+  if (pcol_meta_get_i64(x->f, s, PPROF_META_PERIOD, &v, NULL) == PCOL_OK && v > 0 &&
+      pcol_meta_get(x->f, s, PPROF_META_PERIOD_TYPE_UNIT, &u, NULL) == PCOL_OK &&
+      pcol_str_is(u, PCOL_UNIT_NANOSECONDS))
+    return v;
+  if (pcol_meta_get_i64(x->f, s, RPROF_META_INTERVAL_US, &v, NULL) == PCOL_OK && v > 0 &&
+      v < INT64_MAX / 1000)
+    return v * 1000;
+  int64_t best = 0;
+  for (size_t i = 1; i < n; i++) {
+    int64_t a = pcol_view_i64(&x->s_time, rows[i - 1].row), b = pcol_view_i64(&x->s_time, rows[i].row), g;
+    if (a == PCOL_NA_I64 || b == PCOL_NA_I64 || __builtin_sub_overflow(b, a, &g)) continue;
+    if (g > 0 && (!best || g < best)) best = g;
+  }
+  return best;
+}
+
+/* A source's value types other than `skip` that become counters. */
+static int other_types(fx *x, uint32_t s, uint32_t skip, uint32_t **types, size_t *n) {
+  *n = 0;
+  pcol_str st = {0};
+  PCOL_RETURN_NOT_OK(pcol_string(x->f, pcol_view_u32(&x->src_type, s - 1), &st, x->err));
+  if (pcol_str_is(st, PCOL_SRC_RPROF)) return PCOL_OK; /* memory snapshots are not amounts */
+  uint64_t nsvt = pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES);
+  for (uint64_t i = 0; i < nsvt; i++) {
+    uint32_t vt = pcol_view_u32(&x->svt_vt, i);
+    if (pcol_view_u32(&x->svt_src, i) != s || !vt || vt == skip || vt > pcol_rows(x->f, PCOL_T_VALUE_TYPES))
+      continue;
+    int dup = 0;
+    for (size_t k = 0; k < *n; k++) dup |= (*types)[k] == vt;
+    if (!dup) (*types)[(*n)++] = vt;
+  }
+  return PCOL_OK;
+}
+
+typedef struct tw { /* what one source's threads share */
+  uint32_t s, wvt, cvt;
+  const char *wtype;
+  int dec;
+  int synthetic;
+  int64_t offset_ns, interval_ns;
+  pcol_str uri;
+} tw;
+
+static __int128 amount(fx *x, const tw *w, const pcol_selected_row *r) {
+  int64_t v = 0;
+  if (!w->wvt) v = pcol_sample_count(&x->sc, r->row, w->cvt);
+  else if (!pcol_sample_value_rt(&x->sc, &x->rt, r->row, w->wvt, &v)) v = 0;
+  return pcol_scale(v, r->num, r->den);
+}
+
+/* Writes a column of the rows: kind 0 time, 1 stack, 2 weight, 3 cpu,
+ * 4 pcolDuration, 5 pcolWeight. */
+static int put_column(fx *x, const orow *o, size_t n, int kind, int dec) {
+  int rc = put(x, "[");
+  for (size_t i = 0; i < n && !rc; i++) {
+    if (i && (rc = put(x, ","))) break;
+    switch (kind) {
+    case 0: rc = put_num(x, o[i].t, 6); break;
+    case 1: rc = o[i].stack ? (fprintf(x->out, "%u", o[i].stack - 1) < 0 ? io(x) : 0) : put(x, "null"); break;
+    case 2: rc = put_num(x, o[i].w, dec); break;
+    case 3: rc = o[i].cpu == PCOL_NA_I64 ? put(x, "null") : put_num(x, o[i].cpu, 0); break;
+    case 4: rc = o[i].dur > 0 ? put_num(x, o[i].dur, 6) : put(x, o[i].dur < 0 ? "0" : "null"); break;
+    default: rc = o[i].dur > 0 ? put_num(x, o[i].full, dec) : put(x, "null"); break;
+    }
+  }
+  return rc ? rc : put(x, "]");
+}
+
+/* A counter: value type vt of the rows of one thread, as count per sample. */
+static int counter(fx *x, const tw *w, const orow *o, size_t n, uint32_t vt, int thread_index) {
+  pcol_str ty = {0}, un = {0}, shown = {0};
+  PCOL_RETURN_NOT_OK(pcol_string(x->f, pcol_view_u32(&x->vt_type, vt - 1), &ty, x->err));
+  PCOL_RETURN_NOT_OK(pcol_string(x->f, pcol_view_u32(&x->vt_unit, vt - 1), &un, x->err));
+  int dec = pcol_unit_decimals(un, &shown);
+  if (!dec) shown = un;
+  int bytes = pcol_str_is(shown, "bytes") || pcol_str_is(shown, "B");
+  FILE *save = x->out;
+  char *mem = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&mem, &len);
+  if (!m) return oom(x);
+  x->out = m;
+  int rc = put(x, x->ncounters++ ? ",\n{\"name\":" : "\n{\"name\":");
+  if (!rc) rc = jstr(x, ty);
+  if (!rc) rc = put(x, ",\"category\":\"pcol\",\"description\":");
+  char d[512];
+  snprintf(d, sizeof d, "%.*s/%.*s of %.*s", (int)(ty.ptr ? ty.len : 0), ty.ptr ? ty.ptr : "",
+           (int)(un.ptr ? un.len : 0), un.ptr ? un.ptr : "", (int)(w->uri.len > 300 ? 300 : w->uri.len),
+           w->uri.ptr ? w->uri.ptr : "");
+  if (!rc) rc = jstr(x, (pcol_str){d, strlen(d)});
+  if (!rc && fprintf(x->out, ",\"pid\":\"%u\",\"mainThreadIndex\":%d,\"display\":{\"graphType\":"
+                     "\"line-accumulated\",\"unit\":\"%s\",\"color\":\"blue\",\"markerSchemaLocation\":null,"
+                     "\"sortWeight\":100,\"label\":", w->s, thread_index, bytes ? "bytes" : "") < 0)
+    rc = io(x);
+  if (!rc) rc = jstr(x, ty);
+  if (!rc && fprintf(x->out, ",\"tooltipRows\":[{\"type\":\"value\",\"source\":\"count\",\"format\":"
+                     "{\"unit\":\"%s\"},\"label\":\"value of the sample\"}]},\"samples\":{\"time\":",
+                     bytes ? "bytes" : "number") < 0)
+    rc = io(x);
+  size_t k = 0;
+  if (!rc) rc = put(x, "[");
+  for (size_t i = 0; i < n && !rc; i++)
+    if (o[i].dur >= 0) rc = (k++ ? put(x, ",") : 0) || put_num(x, o[i].t, 6);
+  if (!rc) rc = put(x, "],\"count\":[");
+  k = 0;
+  for (size_t i = 0; i < n && !rc; i++) {
+    if (o[i].dur < 0) continue;
+    int64_t v = 0;
+    if (!pcol_sample_value_rt(&x->sc, &x->rt, o[i].row, vt, &v)) v = 0;
+    rc = (k++ ? put(x, ",") : 0) || put_num(x, pcol_scale(v, o[i].num, o[i].den), dec);
+  }
+  if (!rc && fprintf(x->out, "],\"length\":%zu}}", k) < 0) rc = io(x);
+  x->out = save;
+  if (fclose(m)) rc = rc ? rc : oom(x);
+  if (!rc) rc = hold(x, len);
+  if (!rc && pcol_buf_append(&x->counters, mem, len)) rc = oom(x);
+  free(mem);
+  return rc;
+}
+
+static int write_thread(fx *x, const tw *w, const fthread *t, orow *o, size_t n, uint32_t *others,
+                        size_t nothers, int main) {
+  qsort(o, n, sizeof *o, orow_cmp);
+  int has_cpu = 0, has_long = 0;
+  for (size_t i = 0; i < n; i++) {
+    has_cpu |= o[i].cpu != PCOL_NA_I64;
+    has_long |= o[i].dur != 0;
+  }
+  /* the thread's name: its first thread label (a string, else the number) */
+  char nb[64];
+  pcol_str name = w->uri;
+  for (int j = NTK; j-- > 0;) {
+    if (t->key[j][0] == 1) PCOL_RETURN_NOT_OK(pcol_string(x->f, t->key[j][1], &name, x->err));
+    else if (t->key[j][0] == 2) snprintf(nb, sizeof nb, "%s %lld", TKEYS[j], (long long)t->num[j]), name = (pcol_str){nb, strlen(nb)};
+  }
+  long long tid = x->nthreads_written;
+  for (int j = 0; j < NTK; j++)
+    if (t->key[j][0] == 2 && (!strcmp(TKEYS[j], "tid") || !strcmp(TKEYS[j], "thread_id"))) tid = t->num[j];
+  int rc = put(x, x->nthreads_written ? ",\n{" : "\n{");
+  if (!rc && fprintf(x->out, "\"processType\":\"default\",\"processStartupTime\":0,\"processShutdownTime\":null,"
+                     "\"registerTime\":0,\"unregisterTime\":null,\"pausedRanges\":[],\"isMainThread\":%s,"
+                     "\"pid\":\"%u\",\"tid\":%lld,\"name\":", main ? "true" : "false", w->s, tid) < 0)
+    rc = io(x);
+  if (!rc) rc = jstr(x, name);
+  if (!rc) rc = put(x, ",\"processName\":");
+  if (!rc) rc = jstr(x, w->uri);
+  if (!rc && w->synthetic) rc = put(x, ",\"pcolTimeAxis\":\"synthetic\"");
+  if (!rc) rc = put(x, ",\"markers\":{\"data\":[],\"name\":[],\"startTime\":[],\"endTime\":[],\"phase\":[],"
+                       "\"category\":[],\"length\":0},\"samples\":{\"weightType\":\"");
+  if (!rc) rc = put(x, w->wtype);
+  if (!rc) rc = put(x, "\",\"stack\":");
+  if (!rc) rc = put_column(x, o, n, 1, 0);
+  if (!rc) rc = put(x, ",\"time\":");
+  if (!rc) rc = put_column(x, o, n, 0, 0);
+  if (!rc) rc = put(x, ",\"weight\":");
+  if (!rc) rc = put_column(x, o, n, 2, w->dec);
+  if (!rc && has_cpu) rc = put(x, ",\"threadCPUDelta\":");
+  if (!rc && has_cpu) rc = put_column(x, o, n, 3, 0);
+  if (!rc && has_long) rc = put(x, ",\"pcolDuration\":");
+  if (!rc && has_long) rc = put_column(x, o, n, 4, 0);
+  if (!rc && has_long) rc = put(x, ",\"pcolWeight\":");
+  if (!rc && has_long) rc = put_column(x, o, n, 5, w->dec);
+  if (!rc && fprintf(x->out, ",\"length\":%zu}}", n) < 0) rc = io(x);
+  for (size_t k = 0; k < nothers && !rc; k++) rc = counter(x, w, o, n, others[k], x->nthreads_written);
+  x->nthreads_written++;
+  return rc;
+}
+
+/* The rows of one source, split into threads and written. */
+static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scratch) {
+  pcol_select one = sel ? *sel : (pcol_select){0};
+  one.source_id = s;
+  pcol_selected_row *rows = NULL;
+  size_t nrows = 0;
+  PCOL_RETURN_NOT_OK(pcol_select_rows(x->f, &one, &rows, &nrows, x->err));
+  if (!nrows) {
+    free(rows);
+    return PCOL_OK;
+  }
+  tw w = {0};
+  w.s = s;
+  w.cvt = x->cvt[s];
+  uint32_t *others = NULL;
+  orow *o = NULL;
+  uint32_t *row_thread = NULL;
+  tctx tc = {0};
+  pcol_hset hs = {0};
+  size_t *count = NULL, *byth = NULL;
+  int rc = pcol_source_default_types(x->f, s, s, &w.wvt, x->err);
+  if (!rc && !w.wvt && w.cvt) w.wvt = w.cvt;
+  if (!rc) rc = weight_kind(x, w.wvt, &w.wtype, &w.dec);
+  if (!rc) rc = pcol_string(x->f, pcol_view_u32(&x->src_uri, s - 1), &w.uri, x->err);
+  if (!rc && !w.uri.ptr) w.uri = (pcol_str){"pcol", 4};
+  /* the time axis */
+  w.synthetic = 0;
+  for (size_t i = 0; i < nrows; i++) w.synthetic |= pcol_view_i64(&x->s_time, rows[i].row) == PCOL_NA_I64;
+  w.interval_ns = source_interval(x, s, rows, nrows);
+  if (!w.interval_ns) w.interval_ns = 1000000;
+  int64_t epoch = 0;
+  if (!rc) rc = source_epoch(x, s, &epoch);
+  w.offset_ns = epoch && x->has_start ? epoch - x->start_ns : 0;
+  if (x->nthreads_written == 0) x->interval_ms = (double)w.interval_ns / 1e6;
+  /* the threads */
+  if (!rc && !(row_thread = malloc(nrows * sizeof *row_thread))) rc = oom(x);
+  if (!rc) rc = hold(x, nrows * (sizeof(orow) * 2 + 8));
+  for (size_t i = 0; i < nrows && !rc; i++) {
+    fthread t;
+    memset(&t, 0, sizeof t);
+    t.src = s;
+    t.ls = pcol_view_u32(&x->s_ls, rows[i].row);
+    if ((rc = tuple_of(x, t.ls, &t))) break;
+    uint64_t h = tuple_hash(&t);
+    uint32_t id = pcol_hset_find(&hs, h, th_eq, &tc, &t);
+    if (!id) {
+      if (PCOL_GROW(tc.th, tc.n, tc.cap) || pcol_hset_insert(&hs, h, (uint32_t)tc.n + 1)) {
+        rc = oom(x);
+        break;
+      }
+      tc.th[tc.n++] = t;
+      id = (uint32_t)tc.n;
+    }
+    row_thread[i] = id - 1;
+  }
+  /* rows of each thread, in selection order: thread k's are at[k].. */
+  if (!rc && (!(count = calloc(tc.n + 1, sizeof *count)) ||
+              !(o = calloc(2 * nrows, sizeof *o))))
+    rc = oom(x);
+  /* bucket the rows by thread (a counting sort; row order kept inside one) */
+  for (size_t i = 0; i < nrows && !rc; i++) count[row_thread[i] + 1]++;
+  for (size_t k = 1; k <= tc.n && !rc; k++) count[k] += count[k - 1];
+  if (!rc && !(byth = malloc(nrows * sizeof *byth))) rc = oom(x);
+  for (size_t i = 0; i < nrows && !rc; i++) byth[count[row_thread[i]]++] = i;
+  for (size_t k = tc.n; k > 0 && !rc; k--) count[k] = count[k - 1];
+  if (!rc) count[0] = 0;
+  if (!rc) {
+    size_t nsvt = pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES);
+    if (!(others = malloc((nsvt + 1) * sizeof *others))) rc = oom(x);
+  }
+  size_t nothers = 0;
+  if (!rc) rc = other_types(x, s, w.wvt, &others, &nothers);
+  if (w.synthetic) nothers = 0; /* values over no time are not counters */
+  for (size_t k = 0; k < tc.n && !rc; k++) {
+    /* this thread's rows into o[0..m) */
+    size_t m = 0, seq = 0;
+    for (size_t q = count[k]; q < count[k + 1] && !rc; q++) {
+      const pcol_selected_row *r = &rows[byth[q]];
+      uint32_t stack;
+      if ((rc = stack_of(x, pcol_view_u32(&x->s_stack, r->row), scratch, &stack))) break;
+      int64_t t = pcol_view_i64(&x->s_time, r->row), d = pcol_view_i64(&x->s_dur, r->row);
+      int64_t wgt = pcol_view_i64(&x->sc.weight, r->row);
+      if (w.synthetic) {
+        if (__builtin_mul_overflow((int64_t)seq, w.interval_ns, &t)) t = INT64_MAX / 2;
+        d = 0;
+      } else if (d > 0 && r->num != r->den) { /* a long sample cut by the range */
+        int64_t from = one.has_from ? one.from_ns : INT64_MIN;
+        if (t < from) t = from;
+        d = pcol_scale(d, r->num, r->den);
+        wgt = pcol_scale(wgt, r->num, r->den);
+      }
+      if (d < 0) d = 0;
+      orow *a = &o[m++];
+      a->seq = seq++;
+      if (__builtin_add_overflow(t, w.offset_ns, &a->t)) a->t = t;
+      a->stack = stack;
+      a->row = r->row;
+      a->num = r->num;
+      a->den = r->den;
+      a->w = amount(x, &w, r);
+      a->cpu = pcol_view_i64(&x->s_cpu, r->row);
+      if (d > 0 && wgt >= 2) { /* samply's two samples: 1/N at the start, the rest at the last tick */
+        orow *b = &o[m++];
+        *b = *a;
+        b->seq = seq++;
+        int64_t last = d - d / wgt;
+        if (__builtin_add_overflow(a->t, last, &b->t)) b->t = a->t;
+        b->w = a->w - a->w / wgt;
+        b->cpu = a->cpu == PCOL_NA_I64 ? PCOL_NA_I64 : 0;
+        b->dur = -1;
+        a->full = a->w;
+        a->w = a->w / wgt;
+        a->dur = d;
+      } else if (d > 0) {
+        a->full = a->w;
+        a->dur = d;
+      }
+    }
+    if (!rc) rc = write_thread(x, &w, &tc.th[k], o, m, others, nothers, k == 0);
+  }
+  free(others);
+  free(o);
+  free(count);
+  free(byth);
+  free(row_thread);
+  free(tc.th);
+  pcol_hset_free(&hs);
+  free(rows);
+  return rc;
+}
+
+/* ------------------------------------------------------------ shared */
+static int put_u32s(fx *x, const pcol_buf *b, int plus_one_null) {
+  const uint32_t *v = (const uint32_t *)b->data;
+  size_t n = b->len / 4;
+  int rc = put(x, "[");
+  for (size_t i = 0; i < n && !rc; i++) {
+    if (plus_one_null && !v[i]) rc = put(x, i ? ",null" : "null");
+    else if (fprintf(x->out, i ? ",%u" : "%u", plus_one_null ? v[i] - 1 : v[i]) < 0) rc = io(x);
+  }
+  return rc ? rc : put(x, "]");
+}
+static int put_i64s(fx *x, const pcol_buf *b) {
+  const int64_t *v = (const int64_t *)b->data;
+  size_t n = b->len / 8;
+  int rc = put(x, "[");
+  for (size_t i = 0; i < n && !rc; i++) {
+    if (v[i] == PCOL_NA_I64) rc = put(x, i ? ",null" : "null");
+    else if (fprintf(x->out, i ? ",%lld" : "%lld", (long long)v[i]) < 0) rc = io(x);
+  }
+  return rc ? rc : put(x, "]");
+}
+/* n copies of `s` as a JSON array */
+static int put_rep(fx *x, size_t n, const char *s) {
+  int rc = put(x, "[");
+  for (size_t i = 0; i < n && !rc; i++) rc = (i ? put(x, ",") : 0) || put(x, s);
+  return rc ? rc : put(x, "]");
+}
+
+static int write_shared(fx *x) {
+  size_t nst = x->st_frame.len / 4, nfr = x->fr_func.len / 4, nfn = x->func_name.len / 4,
+         nsrc = x->source_file.len / 4, nstr = x->strs.len / 4;
+  int rc = put(x, ",\n\"shared\":{\"stackTable\":{\"frame\":");
+  if (!rc) rc = put_u32s(x, &x->st_frame, 0);
+  if (!rc) rc = put(x, ",\"prefixOffset\":[");
+  const uint32_t *pre = (const uint32_t *)x->st_prefix.data;
+  for (size_t i = 0; i < nst && !rc; i++)
+    if (fprintf(x->out, i ? ",%zu" : "%zu", pre[i] ? i - (pre[i] - 1) : 0) < 0) rc = io(x);
+  if (!rc && fprintf(x->out, "],\"length\":%zu},\n\"frameTable\":{\"func\":", nst) < 0) rc = io(x);
+  if (!rc) rc = put_u32s(x, &x->fr_func, 0);
+  if (!rc) rc = put(x, ",\"line\":");
+  if (!rc) rc = put_i64s(x, &x->fr_line);
+  if (!rc) rc = put(x, ",\"column\":");
+  if (!rc) rc = put_i64s(x, &x->fr_col);
+  if (!rc) rc = put(x, ",\"inlineDepth\":");
+  if (!rc) rc = put_u32s(x, &x->fr_depth, 0);
+  if (!rc) rc = put(x, ",\"address\":");
+  if (!rc) rc = put_rep(x, nfr, "-1");
+  if (!rc) rc = put(x, ",\"lib\":");
+  if (!rc) rc = put_rep(x, nfr, "-1");
+  if (!rc) rc = put(x, ",\"category\":");
+  if (!rc) rc = put_rep(x, nfr, "0");
+  if (!rc) rc = put(x, ",\"subcategory\":");
+  if (!rc) rc = put_rep(x, nfr, "0");
+  if (!rc) rc = put(x, ",\"nativeSymbol\":");
+  if (!rc) rc = put_rep(x, nfr, "null");
+  if (!rc) rc = put(x, ",\"innerWindowID\":");
+  if (!rc) rc = put_rep(x, nfr, "0");
+  if (!rc) rc = put(x, ",\"originalLocation\":");
+  if (!rc) rc = put_rep(x, nfr, "null");
+  if (!rc && fprintf(x->out, ",\"length\":%zu},\n\"funcTable\":{\"name\":", nfr) < 0) rc = io(x);
+  if (!rc) rc = put_u32s(x, &x->func_name, 0);
+  if (!rc) rc = put(x, ",\"source\":");
+  if (!rc) rc = put_u32s(x, &x->func_src, 1);
+  if (!rc) rc = put(x, ",\"lineNumber\":");
+  if (!rc) rc = put_i64s(x, &x->func_line);
+  if (!rc) rc = put(x, ",\"columnNumber\":");
+  if (!rc) rc = put_rep(x, nfn, "null");
+  if (!rc) rc = put(x, ",\"isJS\":");
+  if (!rc) rc = put_rep(x, nfn, "false");
+  if (!rc) rc = put(x, ",\"relevantForJS\":");
+  if (!rc) rc = put_rep(x, nfn, "false");
+  if (!rc) rc = put(x, ",\"resource\":");
+  if (!rc) rc = put_rep(x, nfn, "-1");
+  if (!rc) rc = put(x, ",\"originalLocation\":");
+  if (!rc) rc = put_rep(x, nfn, "null");
+  if (!rc && fprintf(x->out, ",\"length\":%zu},\n\"resourceTable\":{\"name\":[],\"host\":[],\"type\":[],"
+                     "\"length\":0},\n\"nativeSymbols\":{\"libIndex\":[],\"address\":[],\"name\":[],"
+                     "\"functionSize\":[],\"length\":0},\n\"sourceLocationTable\":{\"source\":[],"
+                     "\"line\":[],\"column\":[],\"length\":0},\n\"sources\":{\"id\":", nfn) < 0)
+    rc = io(x);
+  if (!rc) rc = put_rep(x, nsrc, "null");
+  if (!rc) rc = put(x, ",\"filename\":");
+  if (!rc) rc = put_u32s(x, &x->source_file, 0);
+  if (!rc) rc = put(x, ",\"startLine\":");
+  if (!rc) rc = put_rep(x, nsrc, "1");
+  if (!rc) rc = put(x, ",\"startColumn\":");
+  if (!rc) rc = put_rep(x, nsrc, "1");
+  if (!rc) rc = put(x, ",\"sourceMapURL\":");
+  if (!rc) rc = put_rep(x, nsrc, "null");
+  if (!rc) rc = put(x, ",\"content\":");
+  if (!rc) rc = put_rep(x, nsrc, "null");
+  if (!rc && fprintf(x->out, ",\"length\":%zu},\n\"stringArray\":[", nsrc) < 0) rc = io(x);
+  const uint32_t *sv = (const uint32_t *)x->strs.data;
+  for (size_t i = 0; i < nstr && !rc; i++) {
+    if (i && (rc = put(x, ",\n"))) break;
+    if (sv[i] >> 31) {
+      uint64_t off = ((const uint64_t *)x->syn_off.data)[sv[i] & 0x7fffffffu];
+      const char *p = (const char *)x->syn.data + off;
+      uint64_t e = (sv[i] & 0x7fffffffu) + 1 < x->syn_off.len / 8
+                       ? ((const uint64_t *)x->syn_off.data)[(sv[i] & 0x7fffffffu) + 1] - 1
+                       : x->syn.len - 1;
+      rc = jstr(x, (pcol_str){p, e - off});
+    } else {
+      pcol_str s;
+      if (!(rc = pcol_string(x->f, sv[i], &s, x->err))) rc = jstr(x, s);
+    }
+  }
+  return rc ? rc : put(x, "]}");
+}
+
+/* -------------------------------------------------------------- main */
+static int export_body(fx *x, const pcol_select *sel) {
+  pcol_file *f = x->f;
+  const pcol_column_req cols[] = {
+      {&x->s_src, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},       {&x->s_time, PCOL_T_SAMPLES, PCOL_C_S_TIME},
+      {&x->s_dur, PCOL_T_SAMPLES, PCOL_C_S_DURATION},     {&x->s_cpu, PCOL_T_SAMPLES, PCOL_C_S_CPU_DELTA},
+      {&x->s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},      {&x->s_ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET},
+      {&x->src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI},  {&x->src_type, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE},
+      {&x->src_ts, PCOL_T_SOURCES, PCOL_C_SOURCES_TIMESTAMP},
+      {&x->vt_type, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE},  {&x->vt_unit, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT},
+      {&x->svt_src, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE},
+      {&x->svt_vt, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE},
+      {&x->st_parent, PCOL_T_STACKS, PCOL_C_STACK_PARENT}, {&x->st_loc, PCOL_T_STACKS, PCOL_C_STACK_LOCATION},
+      {&x->fn_line, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE},
+      {&x->ln_line, PCOL_T_LINES, PCOL_C_LINE_LINE},      {&x->ln_col, PCOL_T_LINES, PCOL_C_LINE_COLUMN},
+      {&x->ls_off, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},  {&x->lb_key, PCOL_T_LABELS, PCOL_C_LB_KEY},
+      {&x->lb_str, PCOL_T_LABELS, PCOL_C_LB_STR},         {&x->lb_num, PCOL_T_LABELS, PCOL_C_LB_NUM},
+      {&x->loc_map, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING}, {&x->map_file, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME}};
+  PCOL_RETURN_NOT_OK(pcol_columns(f, cols, PCOL_NCOLS(cols), x->err));
+  PCOL_RETURN_NOT_OK(pcol_frames_init(&x->fr, f, x->err));
+  PCOL_RETURN_NOT_OK(pcol_sample_cols_init(&x->sc, f, x->err));
+  PCOL_RETURN_NOT_OK(pcol_count_types(f, &x->cvt, x->err));
+  PCOL_RETURN_NOT_OK(pcol_rtime_init(&x->rt, f, x->err));
+  PCOL_RETURN_NOT_OK(pcol_select_check(f, sel, x->err));
+  uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);
+  PCOL_RETURN_NOT_OK(hold(x, (pcol_string_count(f) + 1) * 8 + (nst + 1) * 4 +
+                                 (pcol_rows(f, PCOL_T_FUNCTIONS) + pcol_rows(f, PCOL_T_LOCATIONS) + 2) * 4));
+  if (!(x->str_of_sid = calloc(pcol_string_count(f) + 1, sizeof *x->str_of_sid)) ||
+      !(x->src_of_file = calloc(pcol_string_count(f) + 1, sizeof *x->src_of_file)) ||
+      !(x->fn_out = calloc(pcol_rows(f, PCOL_T_FUNCTIONS) + 1, sizeof *x->fn_out)) ||
+      !(x->loc_frame = calloc(pcol_rows(f, PCOL_T_LOCATIONS) + 1, sizeof *x->loc_frame)) ||
+      !(x->node_out = calloc(nst + 1, sizeof *x->node_out)) ||
+      !(x->map_func = calloc(pcol_rows(f, PCOL_T_MAPPINGS) + 1, sizeof *x->map_func)))
+    return oom(x);
+  /* the profile's zero: the earliest known start of a selected source */
+  for (uint32_t s = 1; s <= ns; s++) {
+    if (sel && sel->source_id && sel->source_id != s) continue;
+    int64_t e;
+    pcol_str st;
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&x->src_type, s - 1), &st, x->err));
+    if (!pcol_str_is(st, PCOL_SRC_RPROF)) x->unnamed_is_frame = 1;
+    PCOL_RETURN_NOT_OK(source_epoch(x, s, &e));
+    if (e && (!x->has_start || e < x->start_ns)) x->start_ns = e, x->has_start = 1;
+  }
+  x->interval_ms = 1;
+  PCOL_RETURN_NOT_OK(put(x, "{\"threads\":["));
+  pcol_buf scratch = {0};
+  int rc = PCOL_OK;
+  for (uint32_t s = 1; s <= ns && !rc; s++) {
+    if (sel && sel->source_id && sel->source_id != s) continue;
+    rc = write_source(x, sel, s, &scratch);
+  }
+  pcol_buf_free(&scratch);
+  if (!rc) rc = put(x, "\n],\n\"counters\":[");
+  if (!rc && x->counters.len && fwrite(x->counters.data, 1, x->counters.len, x->out) != x->counters.len) rc = io(x);
+  if (!rc) rc = put(x, "],\n\"libs\":[],\"pages\":[],\"meta\":{\"interval\":");
+  char b[64];
+  snprintf(b, sizeof b, "%.9g", x->interval_ms > 0 ? x->interval_ms : 1);
+  if (!rc) rc = put(x, b);
+  if (!rc) rc = put(x, ",\"startTime\":");
+  if (!rc) rc = put_num(x, x->has_start ? x->start_ns : 0, 6);
+  if (!rc && fprintf(x->out, ",\"processType\":0,\"product\":\"pcol\",\"importedFrom\":\"pcol %s\","
+                     "\"stackwalk\":0,\"debug\":false,\"version\":%d,\"preprocessedProfileVersion\":%d,"
+                     "\"symbolicated\":true,\"pausedRanges\":[],\"markerSchema\":[],"
+                     "\"sampleUnits\":{\"time\":\"ms\",\"eventDelay\":\"ms\",\"threadCPUDelta\":\"ns\"},"
+                     "\"categories\":[{\"name\":\"Other\",\"color\":\"grey\",\"subcategories\":[\"Other\"]}],"
+                     "\"extensions\":{\"id\":[],\"name\":[],\"baseURL\":[],\"length\":0}}",
+                     PCOL_VERSION_STRING, FIREFOX_GECKO_VERSION, FIREFOX_PROCESSED_VERSION) < 0)
+    rc = io(x);
+  if (!rc) rc = write_shared(x);
+  if (!rc) rc = put(x, "}\n");
+  return rc;
+}
+
+int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
+                            const pcol_export_options *opt, pcol_error *err) {
+  int gzip = !(opt && opt->no_gzip);
+  gzs g = {0};
+  FILE *dst = out;
+  if (gzip) {
+    g.out = out;
+    if (deflateInit2(&g.zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return pcol_oom(err);
+    cookie_io_functions_t iof = {NULL, gz_write, NULL, gz_close};
+    if (!(dst = fopencookie(&g, "w", iof))) {
+      deflateEnd(&g.zs);
+      return pcol_oom(err);
+    }
+  }
+  pcol_budget bud;
+  int rc = pcol_budget_open(&bud, f, opt, "firefox export", dst, err);
+  if (rc) {
+    if (gzip) fclose(dst);
+    return rc;
+  }
+  fx x;
+  memset(&x, 0, sizeof x);
+  x.f = f;
+  x.err = err;
+  x.out = bud.fp;
+  x.bud = &bud;
+  rc = export_body(&x, sel);
+  rc = pcol_budget_close(&bud, rc, err);
+  if (gzip) {
+    int c = fclose(dst);
+    if (!rc && (c || g.failed)) rc = pcol_error_set(err, PCOL_EIO, "write error");
+  }
+  free(x.cvt);
+  pcol_rtime_free(&x.rt);
+  free(x.str_of_sid);
+  free(x.src_of_file);
+  free(x.fn_out);
+  free(x.loc_frame);
+  free(x.node_out);
+  free(x.map_func);
+  free(x.tmp);
+  pcol_buf_free(&x.strs);
+  pcol_buf_free(&x.syn);
+  pcol_buf_free(&x.syn_off);
+  pcol_buf_free(&x.func_name);
+  pcol_buf_free(&x.func_src);
+  pcol_buf_free(&x.func_line);
+  pcol_buf_free(&x.source_file);
+  pcol_buf_free(&x.fr_func);
+  pcol_buf_free(&x.fr_line);
+  pcol_buf_free(&x.fr_col);
+  pcol_buf_free(&x.fr_depth);
+  pcol_buf_free(&x.st_frame);
+  pcol_buf_free(&x.st_prefix);
+  pcol_buf_free(&x.counters);
+  return rc;
+}
+
+int pcol_export_firefox(pcol_file *f, const pcol_select *sel, FILE *out, pcol_error *err) {
+  return pcol_export_firefox_opt(f, sel, out, NULL, err);
+}

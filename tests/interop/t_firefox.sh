@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# The Firefox Profiler's own code reads what `pcol unpack --to firefox`
+# writes, and what it computes from the profiles pcol imports equals pcol's.
+#
+# Needs a checkout of firefox-devtools/profiler with its dependencies
+# installed (FIREFOX_PROFILER_SRC; `npm install --ignore-scripts` there);
+# skipped with a message without one (CI has no access to GitHub).  The test
+# bundles tests/interop/firefox_judge.ts with esbuild against that checkout
+# and runs it in node: unserializeProfileOfArbitraryFormat (gzip, the
+# processed-profile upgraders, Gecko processing) and the function list's
+# timings per thread (firefox_compare.py says what is compared).
+#
+#  1. export: each test profile -> pcol unpack --to firefox (gzip and not,
+#     coalesced long samples, merged sources, a time range): the profiler
+#     loads it without an error, warning or upgrade, and its per-function
+#     self/total equal `pcol top` of the same selection;
+#  2. import: the profiler's example profile argument-values.json (processed,
+#     version 58, from Firefox), the Gecko profile its own tests build
+#     (createGeckoProfile: two processes, JS, C++, label and address frames),
+#     and any profile in $FIREFOX_IMPORT_DIR -> pcol top equals the
+#     profiler's numbers on the original file;
+#  3. round trip: Firefox -> pcol -> Firefox keeps the profiler's numbers.
+#
+# Env: PCOL, BUILD, PCOL_TESTDATA, FIREFOX_PROFILER_SRC.  Exit 0 pass, 1
+# fail, 77 skip.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+BUILD=${BUILD:-build}
+TD=${PCOL_TESTDATA:-../shared/testdata}
+SRC=${FIREFOX_PROFILER_SRC:-}
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -z "$SRC" ] || [ ! -d "$SRC/src/profile-logic" ]; then
+  echo "SKIP: FIREFOX_PROFILER_SRC is not a checkout of firefox-devtools/profiler (set it to run the judge)"
+  exit 77
+fi
+if ! command -v node >/dev/null 2>&1 || [ ! -d "$SRC/node_modules/esbuild" ]; then
+  echo "SKIP: node, or esbuild in $SRC/node_modules, is missing (npm install --ignore-scripts there)"
+  exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if ! node "$here/firefox_build.mjs" "$SRC" "$tmp/judge.cjs" 2>"$tmp/err"; then
+  echo "FAIL: bundling the profiler's code: $(head -c 2000 "$tmp/err")"
+  exit 1
+fi
+fail=0
+list=() tops=()
+# add NAME PCOL-INPUT TOP-ARGS -- UNPACK-ARGS: export and remember what to compare
+add() {
+  local name=$1 in=$2; shift 2
+  local targs=() uargs=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do targs+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  uargs=("$@")
+  local k=${#list[@]} out
+  out=$tmp/e$k.json.gz
+  case " ${uargs[*]-} " in *" --no-gzip "*) out=$tmp/e$k.json ;; esac
+  if ! $PCOL unpack "$in" --to firefox -o "$out" ${uargs[@]+"${uargs[@]}"} 2>"$tmp/err"; then
+    echo "FAIL $name: unpack: $(cat "$tmp/err")"; fail=1; return
+  fi
+  if ! $PCOL top "$in" --format json --node-fraction 0 ${targs[@]+"${targs[@]}"} >"$tmp/t$k.json" 2>"$tmp/err"; then
+    echo "FAIL $name: top: $(cat "$tmp/err")"; fail=1; return
+  fi
+  list+=("$out") tops+=("$tmp/t$k.json")
+}
+
+# 1. export
+for f in examples/demo.out "$TD"/rprof/*.out "$TD"/rprof/*.prof "$TD"/pprof/*.pb.gz \
+         "$TD"/pprof/*.pb "$TD"/pprof-from-r/*.pb.gz "$TD"/perun/*.perf \
+         tests/fixtures/collapsed/*.folded tests/fixtures/perun/*.perf; do
+  [ -f "$f" ] || continue
+  add "$f" "$f"
+done
+$PCOL pack examples/demo.out --coalesce -o "$tmp/long.pcol" && add coalesced "$tmp/long.pcol"
+add "coalesced, a range" "$tmp/long.pcol" --from 0.05 --to 0.31 -- --from-time 0.05 --to-time 0.31
+add "JSON text" examples/demo.out -- --no-gzip
+if [ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ]; then
+  $PCOL merge examples/demo.out "$TD/pprof/go-cpu-inline-small.pb.gz" -o "$tmp/merged.pcol" &&
+    add "merged, source 2" "$tmp/merged.pcol" --source 2 -- --source 2
+fi
+# 2. import, and 3. round trip: the profiler's example profiles in its
+# repository that are processed profiles pcol reads (older versions are
+# refused by design), and any profile in $FIREFOX_IMPORT_DIR (samply-written
+# ones, say): pcol top of the import must equal the profiler's numbers on the
+# file itself, and the profiler's numbers on pcol's export of it
+imports=("$SRC/src/test/fixtures/upgrades/argument-values.json")
+# a Gecko profile: the one the profiler's own tests build (createGeckoProfile)
+if node "$here/firefox_build.mjs" "$SRC" "$tmp/gecko_gen.cjs" firefox_gecko_gen.ts 2>"$tmp/err" &&
+   node "$tmp/gecko_gen.cjs" "$tmp/gecko.json" 2>>"$tmp/err"; then
+  imports+=("$tmp/gecko.json")
+else
+  echo "FAIL: making the profiler's Gecko test profile: $(head -c 1000 "$tmp/err")"; fail=1
+fi
+# and the project's own Gecko fixture (every kind of location string)
+python3 "$here/../support/firefox_gen.py" gecko "$tmp/gecko-gen.json" >/dev/null && imports+=("$tmp/gecko-gen.json")
+if [ -n "${FIREFOX_IMPORT_DIR:-}" ]; then
+  for f in "$FIREFOX_IMPORT_DIR"/*.json "$FIREFOX_IMPORT_DIR"/*.json.gz; do [ -f "$f" ] && imports+=("$f"); done
+fi
+for f in "${imports[@]}"; do
+  [ -f "$f" ] || continue
+  k=${#list[@]}
+  if ! $PCOL top "$f" --format json --node-fraction 0 >"$tmp/t$k.json" 2>"$tmp/err"; then
+    echo "FAIL import $f: $(cat "$tmp/err")"; fail=1; continue
+  fi
+  list+=("$f") tops+=("$tmp/t$k.json@import")
+  add "round trip $f" "$f"
+done
+node "$tmp/judge.cjs" "${list[@]}" >"$tmp/judged.jsonl" || { echo "FAIL: the judge crashed"; exit 1; }
+python3 "$here/firefox_compare.py" "$tmp/judged.jsonl" "${tops[@]}" || fail=1
+exit $fail
