@@ -717,8 +717,9 @@ Test(list, lines_per_function_and_per_file) {
   pcol_value_sel v;
   cr_assert_eq(pcol_value_resolve(fl, NULL, NULL, &v, &err), 0, "%s", err.message);
   pcol_list l;
+  pcol_list_options lo = {"/nonexistent", 0};
   /* by function: f's block, its file not found (no such directory) */
-  cr_assert_eq(pcol_list_compute(fl, NULL, &v, PCOL_BY_LINE, "^f$", "/nonexistent", &l, &err), 0,
+  cr_assert_eq(pcol_list_compute(fl, NULL, &v, PCOL_BY_LINE, "^f$", &lo, &l, &err), 0,
                "%s", err.message);
   cr_assert_eq(l.nblocks, 1);
   cr_expect(l.blocks[0].error != NULL);
@@ -728,7 +729,7 @@ Test(list, lines_per_function_and_per_file) {
   cr_expect_eq(l.blocks[0].lines[0].cum, 4);
   pcol_list_free(&l);
   /* by file: every function's lines of a.R in one block */
-  cr_assert_eq(pcol_list_compute(fl, NULL, &v, PCOL_BY_SOURCE_LINE, "a\\.R", "/nonexistent", &l, &err),
+  cr_assert_eq(pcol_list_compute(fl, NULL, &v, PCOL_BY_SOURCE_LINE, "a\\.R", &lo, &l, &err),
                0, "%s", err.message);
   cr_assert_eq(l.nblocks, 1);
   cr_assert_eq(l.blocks[0].nlines, 4);
