@@ -56,14 +56,16 @@ static void print_text(FILE *fp, const pcol_list *l, pcol_by by, const char *uni
     pcol_percentage(k->cum, l->total, p, sizeof p);
     fprintf(fp, "%10s %10s (flat, cum) %s of Total\n", b1, b2, p);
     if (k->error) {
-      fprintf(fp, " Error: %s\n", k->error);
+      fputs(" Error: ", fp);
+      cli_print_cstr(fp, k->error); /* it quotes the profile's path */
+      fputc('\n', fp);
       continue;
     }
     for (size_t j = 0; j < k->nlines; j++) {
       const pcol_list_line *ln = &k->lines[j];
       fprintf(fp, "%10s ", dot_or(ln->flat, vu, unit, b1, sizeof b1));
       fprintf(fp, "%10s %6lld:", dot_or(ln->cum, vu, unit, b2, sizeof b2), (long long)ln->line);
-      fwrite(ln->text.ptr, 1, ln->text.len, fp); /* the source as it is, as pprof */
+      cli_print_name(fp, ln->text); /* the source by the text rule (valid UTF-8 and tabs as they are) */
       fputc('\n', fp);
     }
   }
