@@ -700,8 +700,14 @@ PCOL_API void pcol_peek_free(pcol_peek *p);
  * window: from the function's start line (else 5 lines before its first
  * line with samples) to 5 lines after its last, read from the source file
  * found as pprof finds it (an absolute path as is; a relative one under each
- * directory of `source_path` (':'-separated; NULL = the current directory)
- * and their parents).  When the file cannot be read, `error` says why and
+ * directory of `opt->source_path` (':'-separated; NULL = the current
+ * directory) and their parents).  Unless `opt->allow_any_source`, a file is
+ * opened only when it lies under a directory of the source path, both as
+ * written and with symbolic links resolved (so "/etc/passwd", "../x" or a
+ * link out of the directory are not read); in every mode only a regular
+ * file is read, never blocking, and only up to the window's last line
+ * (doc/safety.md, "What list opens").  opt NULL: the defaults.  When the
+ * file cannot be read (or is not allowed), `error` says why and
  * the lines are only those with samples, with NA text.  A function none of
  * whose lines has a file gives a block with NA file and no lines (pprof's
  * "No source information").  EINVAL for a bad expression. */
@@ -725,8 +731,12 @@ typedef struct pcol_list {
   pcol_value_sel value;
   void *priv_;
 } pcol_list;
+typedef struct pcol_list_options {
+  const char *source_path; /* ':'-separated directories; NULL = the current directory */
+  int allow_any_source;    /* 1: open any file the profile names, as pprof does */
+} pcol_list_options;
 PCOL_API int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                               pcol_by by, const char *regex, const char *source_path,
+                               pcol_by by, const char *regex, const pcol_list_options *opt,
                                pcol_list *out, pcol_error *err);
 PCOL_API void pcol_list_free(pcol_list *l);
 

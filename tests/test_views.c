@@ -717,8 +717,9 @@ Test(list, lines_per_function_and_per_file) {
   pcol_value_sel v;
   cr_assert_eq(pcol_value_resolve(fl, NULL, NULL, &v, &err), 0, "%s", err.message);
   pcol_list l;
+  pcol_list_options lo = {"/nonexistent", 0};
   /* by function: f's block, its file not found (no such directory) */
-  cr_assert_eq(pcol_list_compute(fl, NULL, &v, PCOL_BY_LINE, "^f$", "/nonexistent", &l, &err), 0,
+  cr_assert_eq(pcol_list_compute(fl, NULL, &v, PCOL_BY_LINE, "^f$", &lo, &l, &err), 0,
                "%s", err.message);
   cr_assert_eq(l.nblocks, 1);
   cr_expect(l.blocks[0].error != NULL);
@@ -728,7 +729,7 @@ Test(list, lines_per_function_and_per_file) {
   cr_expect_eq(l.blocks[0].lines[0].cum, 4);
   pcol_list_free(&l);
   /* by file: every function's lines of a.R in one block */
-  cr_assert_eq(pcol_list_compute(fl, NULL, &v, PCOL_BY_SOURCE_LINE, "a\\.R", "/nonexistent", &l, &err),
+  cr_assert_eq(pcol_list_compute(fl, NULL, &v, PCOL_BY_SOURCE_LINE, "a\\.R", &lo, &l, &err),
                0, "%s", err.message);
   cr_assert_eq(l.nblocks, 1);
   cr_assert_eq(l.blocks[0].nlines, 4);
@@ -739,6 +740,40 @@ Test(list, lines_per_function_and_per_file) {
     cr_expect_eq(l.blocks[0].lines[i].cum, want[i][2]);
   }
   cr_expect_eq(l.blocks[0].flat, 6);
+  pcol_list_free(&l);
+  pcol_close(fl);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+/* pcol_list_compute's default (opt NULL): only files under the current
+ * directory; /etc/passwd is named but not read, and --allow-any-source's
+ * option reads it.  Line INT64_MAX: the window saturates. */
+Test(list, default_reads_only_the_source_path) {
+  uint32_t src;
+  pcol_builder *b = NEWB(&src, "test");
+  uint32_t l1 = LOC(b, FN(b, "f", "/etc/passwd"), 1), l2 = LOC(b, FN(b, "g", "/etc/passwd"), INT64_MAX);
+  SAMPLE(b, src, 0, 0, 1, STK(b, l1, 0), NULL, 0);
+  SAMPLE(b, src, 1, 0, 1, STK(b, l2, 0), NULL, 0);
+  void *mem;
+  pcol_file *fl = tu_reopen(b, NULL, &mem);
+  cr_assert_eq(chdir("/tmp"), 0);
+  pcol_error err = {0};
+  pcol_value_sel v;
+  cr_assert_eq(pcol_value_resolve(fl, NULL, NULL, &v, &err), 0, "%s", err.message);
+  pcol_list l;
+  cr_assert_eq(pcol_list_compute(fl, NULL, &v, PCOL_BY_LINE, "^f$", NULL, &l, &err), 0, "%s", err.message);
+  cr_assert_eq(l.nblocks, 1);
+  cr_assert(l.blocks[0].error != NULL);
+  cr_expect(strstr(l.blocks[0].error, "not read: outside the source path") != NULL, "%s", l.blocks[0].error);
+  cr_assert_eq(l.blocks[0].nlines, 1);
+  cr_expect(l.blocks[0].lines[0].text.ptr == NULL);
+  pcol_list_free(&l);
+  pcol_list_options any = {NULL, 1};
+  cr_assert_eq(pcol_list_compute(fl, NULL, &v, PCOL_BY_LINE, ".", &any, &l, &err), 0, "%s", err.message);
+  cr_assert_eq(l.nblocks, 2);
+  cr_expect(l.blocks[0].error == NULL && l.blocks[0].nlines > 0 && l.blocks[0].lines[0].text.ptr != NULL);
+  cr_expect(l.blocks[1].error == NULL && l.blocks[1].nlines == 0); /* far past the file's end */
   pcol_list_free(&l);
   pcol_close(fl);
   free(mem);

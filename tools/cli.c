@@ -19,7 +19,9 @@ int cli_exit_code(int rc) {
 
 int cli_fail(const char *cmd, const pcol_error *err, int rc) {
   const char *m = err && err->message[0] ? err->message : pcol_strerror(rc);
-  fprintf(stderr, "pcol %s: %s\n", cmd, m);
+  fprintf(stderr, "pcol %s: ", cmd);
+  cli_print_cstr(stderr, m); /* messages quote file data: the text rule */
+  fputc('\n', stderr);
   return cli_exit_code(rc);
 }
 
@@ -34,7 +36,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   fprintf(stderr, "pcol %s: ", cmd);
-  vfprintf(stderr, fmt, ap);
+  char b[2048];
+  int n = vsnprintf(b, sizeof b, fmt, ap);
+  if (n > 0) cli_put_text(stderr, b, (size_t)n < sizeof b ? (size_t)n : sizeof b - 1, 0);
   fprintf(stderr, "\nTry 'pcol %s --help'.\n", cmd);
   va_end(ap);
   return EXIT_USAGE;
@@ -272,11 +276,15 @@ void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel
     pcol_str t = {0}, u = {0};
     (void)pcol_string(f, pcol_view_u32(&ty, s - 1), &t, &e);
     (void)pcol_string(f, pcol_view_u32(&uri, s - 1), &u, &e);
-    fprintf(stderr, "pcol %s: warning: %s: source %llu (%.*s %.*s) has no value %.*s/%.*s; "
-                    "its samples count 0\n", cmd->name, path, (unsigned long long)s,
-            (int)(t.ptr ? t.len : 2), t.ptr ? t.ptr : "NA", (int)(u.ptr ? u.len : 2),
-            u.ptr ? u.ptr : "NA", (int)v->type.len, v->type.ptr ? v->type.ptr : "",
-            (int)v->unit.len, v->unit.ptr ? v->unit.ptr : "");
+    fprintf(stderr, "pcol %s: warning: %s: source %llu (", cmd->name, path, (unsigned long long)s);
+    cli_print_str(stderr, t);
+    fputc(' ', stderr);
+    cli_print_str(stderr, u);
+    fputs(") has no value ", stderr);
+    cli_print_name(stderr, v->type);
+    fputc('/', stderr);
+    cli_print_name(stderr, v->unit);
+    fputs("; its samples count 0\n", stderr);
   }
   free(has);
 }
@@ -404,16 +412,8 @@ void tbl_str(cli_table *t, const char *p, size_t n) {
     putc_unlocked('"', t->fp);
     break;
   }
-  default: /* TSV: escape what would break the row */
-    for (size_t i = 0; i < n; i++) {
-      unsigned char c = s[i];
-      if (c == '\t') fputs_unlocked("\\t", t->fp);
-      else if (c == '\n') fputs_unlocked("\\n", t->fp);
-      else if (c == '\r') fputs_unlocked("\\r", t->fp);
-      else if (c == '\\') fputs_unlocked("\\\\", t->fp);
-      else if (c == 0) fputs_unlocked("\\0", t->fp);
-      else putc_unlocked(c, t->fp);
-    }
+  default: /* TSV: the text rule, with the row's own escapes (\\t \\\\ \\0) */
+    cli_put_text(t->fp, p, n, 1);
   }
 }
 
@@ -570,7 +570,9 @@ int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, cons
                   size_t nvals, pcol_sum total, char *to) {
   const char *u = cli_get(cmd, a, "unit");
   if (!u || !strcmp(u, "auto")) {
-    pcol_unit_pick(vals, nvals, total, unit, to, 32);
+    char picked[32]; /* a unit of no family is the file's own text: escaped */
+    pcol_unit_pick(vals, nvals, total, unit, picked, sizeof picked);
+    cli_text_buf(picked, strlen(picked), to, 32);
     return 0;
   }
   if (!pcol_unit_valid_target(unit, u))
@@ -590,15 +592,84 @@ void cli_print_filters(FILE *fp, const pcol_select *sel) {
     if (v[i]) fprintf(fp, "   %s=%.80s\n", k[i], v[i]);
 }
 
-void cli_print_name(FILE *fp, pcol_str name) {
-  for (size_t k = 0; k < name.len; k++) {
-    unsigned char c = (unsigned char)name.ptr[k];
-    if (c == '\n') fputs("\\n", fp);
-    else if (c == '\r') fputs("\\r", fp);
-    else if ((c < 0x20 && c != 0x09) || c == 0x7f) fprintf(fp, "\\x%02x", c);
-    else fputc(c, fp);
+/* The one escaping rule (cli.h, cli_put_text): the text of s[0..n) from
+ * s[*i], one character or byte at a time, into out (at most 9 bytes);
+ * returns its length and moves *i past what it used. */
+static size_t esc_next(const unsigned char *s, size_t n, size_t *i, int tsv, char *out) {
+  unsigned c = s[*i];
+  static const char hex[] = "0123456789abcdef";
+  if (c < 0x80) {
+    (*i)++;
+    const char *e = c == '\n' ? "\\n" : c == '\r' ? "\\r" : NULL;
+    if (tsv && c == '\t') e = "\\t";
+    else if (tsv && c == '\\') e = "\\\\";
+    else if (tsv && c == 0) e = "\\0";
+    if (e) {
+      memcpy(out, e, 2);
+      return 2;
+    }
+    if ((c < 0x20 && c != '\t') || c == 0x7f) {
+      out[0] = '\\', out[1] = 'x', out[2] = hex[c >> 4], out[3] = hex[c & 15];
+      return 4;
+    }
+    out[0] = (char)c;
+    return 1;
+  }
+  size_t len = utf8_len(s + *i, n - *i);
+  if (len == 2 && c == 0xc2 && s[*i + 1] < 0xa0) len = 0; /* C1 controls (U+0080..U+009F) */
+  if (len) {
+    memcpy(out, s + *i, len);
+    *i += len;
+    return len;
+  }
+  size_t k = 0; /* one byte; a C1 control's two */
+  size_t m = c == 0xc2 && *i + 1 < n && s[*i + 1] >= 0x80 && s[*i + 1] < 0xa0 ? 2 : 1;
+  for (size_t j = 0; j < m; j++) {
+    unsigned b = s[*i + j];
+    out[k++] = '\\', out[k++] = 'x', out[k++] = hex[b >> 4], out[k++] = hex[b & 15];
+  }
+  *i += m;
+  return k;
+}
+
+void cli_put_text(FILE *fp, const char *p, size_t n, int tsv) {
+  const unsigned char *s = (const unsigned char *)p;
+  char e[9];
+  for (size_t i = 0; i < n;) {
+    size_t from = i; /* a run that needs no escape goes out at once */
+    while (i < n && s[i] >= 0x20 && s[i] < 0x7f && (!tsv || s[i] != '\\')) i++;
+    if (i > from) fwrite_unlocked(s + from, 1, i - from, fp);
+    if (i < n) fwrite_unlocked(e, 1, esc_next(s, n, &i, tsv, e), fp);
   }
 }
+
+size_t cli_text_buf(const char *p, size_t n, char *out, size_t cap) {
+  const unsigned char *s = (const unsigned char *)p;
+  size_t o = 0;
+  char e[9];
+  for (size_t i = 0; i < n && cap;) {
+    size_t at = i, k = esc_next(s, n, &i, 0, e);
+    if (o + k + 1 > cap) {
+      i = at;
+      break;
+    }
+    memcpy(out + o, e, k);
+    o += k;
+  }
+  if (cap) out[o] = 0;
+  return o;
+}
+
+void cli_print_name(FILE *fp, pcol_str name) {
+  if (name.ptr) cli_put_text(fp, name.ptr, name.len, 0);
+}
+
+void cli_print_str(FILE *fp, pcol_str s) {
+  if (s.ptr) cli_put_text(fp, s.ptr, s.len, 0);
+  else fputs("NA", fp);
+}
+
+void cli_print_cstr(FILE *fp, const char *s) { cli_put_text(fp, s, strlen(s), 0); }
 
 void cli_print_view_header(FILE *fp, const char *path, const pcol_top *t, size_t n,
                            const pcol_select *sel, const char *unit) {
@@ -607,8 +678,14 @@ void cli_print_view_header(FILE *fp, const char *path, const pcol_top *t, size_t
   fprintf(fp, "File: %s\n", path);
   pcol_str vunit; /* of the numbers as printed: "1e-9 B" values print in B */
   pcol_value_decimals(v, &vunit);
-  fprintf(fp, "Type: %.*s", (int)v->type.len, v->type.ptr ? v->type.ptr : "NA");
-  fprintf(fp, vunit.len || !vunit.ptr ? " (%.*s)\n" : "\n", (int)vunit.len, vunit.ptr ? vunit.ptr : "NA");
+  fputs("Type: ", fp);
+  cli_print_str(fp, v->type);
+  if (vunit.len || !vunit.ptr) {
+    fputs(" (", fp);
+    cli_print_str(fp, vunit);
+    fputc(')', fp);
+  }
+  fputc('\n', fp);
   cli_print_filters(fp, sel);
   pcol_sum shown = 0;
   for (size_t i = 0; i < n; i++) shown += t->rows[i].flat;

@@ -162,9 +162,22 @@ void tbl_finish(cli_table *t);
 int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, out_format *fmt,
                        uint64_t *limit);
 
-/* A name in a text view: as it is, except bytes that would break the line
- * or drive the terminal (\n, \r, \xNN). */
+/* THE text rule for every string from a file that people read (the text
+ * views, TSV, messages on stderr): valid UTF-8 as it is, tab kept; \n and
+ * \r as "\n" and "\r"; every other control character (C0, DEL, the C1
+ * controls U+0080..U+009F) and every byte that is not part of a valid
+ * UTF-8 sequence as \xNN, so a file cannot move the cursor, change the
+ * title, clear the screen or forge a line.  tsv: also \t, \\ and NUL as
+ * "\t", "\\" and "\0" (TSV's own escapes, which keep a row one line). */
+void cli_put_text(FILE *fp, const char *p, size_t n, int tsv);
+/* The same rule into out (cap bytes, NUL-terminated; cut between escapes);
+ * returns the length written. */
+size_t cli_text_buf(const char *p, size_t n, char *out, size_t cap);
+/* A name in a text view by that rule (NA prints nothing). */
 void cli_print_name(FILE *fp, pcol_str name);
+/* The same, NA as "NA". */
+void cli_print_str(FILE *fp, pcol_str s);
+void cli_print_cstr(FILE *fp, const char *s);
 /* The head of pprof's text views (top, peek): "File:", "Type:", the active
  * filters and "Showing nodes accounting for X, P% of T total" over the first
  * n rows of t, in unit (as pcol_unit_label takes it). */

@@ -66,9 +66,11 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
     if (fmt == OUT_TEXT) {
       printf("Base: %s (total %s)\nNew:  %s (total %s)\n", a->pos[0], vt_of(&tb.value, tb.total, 0).s,
              a->pos[1], vt_of(&tn.value, tn.total, 0).s);
-      printf("Type: %.*s (%.*s)%s\n", (int)tn.value.type.len, tn.value.type.ptr,
-             (int)tn.value.unit.len, tn.value.unit.ptr,
-             absolute ? ", raw sums" : ", shares of each total in percent; deltas in points");
+      fputs("Type: ", stdout);
+      cli_print_str(stdout, tn.value.type);
+      fputs(" (", stdout);
+      cli_print_str(stdout, tn.value.unit);
+      printf(")%s\n", absolute ? ", raw sums" : ", shares of each total in percent; deltas in points");
       if (absolute)
         printf("%10s %10s %10s %10s %10s %10s  %s\n", "base_flat", "new_flat", "d_flat",
                "base_cum", "new_cum", "d_cum", "name");
@@ -86,7 +88,7 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
           printf("%8.2f%% %8.2f%% %+9.2f %8.2f%% %8.2f%% %+9.2f  ", pcol_share(r->base_flat, tb.total),
                  pcol_share(r->new_flat, tn.total), r->d_flat, pcol_share(r->base_cum, tb.total),
                  pcol_share(r->new_cum, tn.total), r->d_cum);
-        fwrite(r->name.ptr, 1, r->name.len, stdout);
+        cli_print_name(stdout, r->name);
         putchar('\n');
       }
     } else {

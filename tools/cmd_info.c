@@ -23,8 +23,10 @@ static void vt_name(pcol_file *f, uint32_t id, char *b, size_t n) {
     if (pcol_string(f, pcol_view_u32(&t, id - 1), &ts, NULL)) ts.ptr = NULL;
     if (pcol_string(f, pcol_view_u32(&u, id - 1), &us, NULL)) us.ptr = NULL;
   }
-  snprintf(b, n, "%.*s/%.*s", ts.ptr ? (int)ts.len : 2, ts.ptr ? ts.ptr : "NA",
-           us.ptr ? (int)us.len : 2, us.ptr ? us.ptr : "NA");
+  char tx[128], ux[128]; /* by the text rule */
+  cli_text_buf(ts.ptr ? ts.ptr : "NA", ts.ptr ? ts.len : 2, tx, sizeof tx);
+  cli_text_buf(us.ptr ? us.ptr : "NA", us.ptr ? us.len : 2, ux, sizeof ux);
+  snprintf(b, n, "%s/%s", tx, ux);
 }
 
 static void value_list(pcol_file *f, const pcol_source_summary *x, char *b, size_t n) {
@@ -44,9 +46,11 @@ static void print_sources_text(pcol_file *f, const pcol_source_summary *s, size_
   char b1[64], b2[64], vl[2048];
   for (size_t i = 0; i < n; i++) {
     const pcol_source_summary *x = &s[i];
-    printf("source %u:%*s%.*s %.*s\n", x->id, x->id < 10 ? 8 : x->id < 100 ? 7 : 1, "",
-           (int)x->type.len, x->type.ptr ? x->type.ptr : "NA", (int)x->uri.len,
-           x->uri.ptr ? x->uri.ptr : "NA");
+    printf("source %u:%*s", x->id, x->id < 10 ? 8 : x->id < 100 ? 7 : 1, "");
+    cli_print_str(stdout, x->type);
+    putchar(' ');
+    cli_print_str(stdout, x->uri);
+    putchar('\n');
     if (x->timestamp_s != PCOL_NA_I64) {
       time_t t = (time_t)x->timestamp_s;
       struct tm tm;
@@ -55,8 +59,9 @@ static void print_sources_text(pcol_file *f, const pcol_source_summary *s, size_
     }
     if (x->period != PCOL_NA_I64) {
       pcol_unit_label(x->period, x->period_unit, "minimum", b1, sizeof b1);
-      printf("  period:        %s (%.*s)\n", b1, (int)x->period_type.len,
-             x->period_type.ptr ? x->period_type.ptr : "NA");
+      printf("  period:        %s (", b1);
+      cli_print_str(stdout, x->period_type);
+      puts(")");
     }
     if (x->duration_ns != PCOL_NA_I64) {
       pcol_unit_label(x->duration_ns, NS, "minimum", b1, sizeof b1);
@@ -71,12 +76,14 @@ static void print_sources_text(pcol_file *f, const pcol_source_summary *s, size_
       printf(", without times");
     }
     value_list(f, x, vl, sizeof vl);
-    printf("\n  values:        %s (default: %.*s/%.*s)\n", x->nvalue_types ? vl : "none",
-           (int)x->default_value.type.len, x->default_value.type.ptr ? x->default_value.type.ptr : "NA",
-           (int)x->default_value.unit.len, x->default_value.unit.ptr ? x->default_value.unit.ptr : "NA");
+    printf("\n  values:        %s (default: ", x->nvalue_types ? vl : "none");
+    cli_print_str(stdout, x->default_value.type);
+    putchar('/');
+    cli_print_str(stdout, x->default_value.unit);
+    puts(")");
     if (x->note.ptr) { /* bytes from a file: escaped for the terminal */
       printf("  note:          ");
-      cli_print_name(stdout, x->note);
+      cli_print_str(stdout, x->note);
       printf("\n");
     }
     if (x->derived_cpu || x->derived_alloc)
@@ -191,8 +198,11 @@ int cmd_info(const cli_command *cmd, cli_args *a) {
       pcol_close(f);
       return cli_fail(cmd->name, &err, err.code ? err.code : PCOL_ECORRUPT);
     }
-    printf("  %llu: %.*s %.*s\n", (unsigned long long)i + 1, (int)t.len, t.ptr ? t.ptr : "NA",
-           (int)u.len, u.ptr ? u.ptr : "NA");
+    printf("  %llu: ", (unsigned long long)i + 1);
+    cli_print_str(stdout, t);
+    putchar(' ');
+    cli_print_str(stdout, u);
+    putchar('\n');
   }
 
   printf("\ntables:\n  %-20s %12s\n", "table", "rows");

@@ -10,7 +10,10 @@ const cli_opt opts_list[] = {
                  "file (a block per file whose path matches, every function's lines merged; "
                  "summaryRprof(lines = \"show\"))"},
     {"source-path", 0, 1, "directories (':'-separated) to find relative source files in, "
-                          "and their parents (pprof -source_path; default: the current directory)"},
+                          "and their parents (pprof -source_path; default: the current directory); "
+                          "only files under them are read unless --allow-any-source"},
+    {"allow-any-source", 0, 0, "open any file the profile names, as pprof does (default: only "
+                               "regular files under the source path, links resolved)"},
     {"value", 0, 1, "value to add up: weight, samples, TYPE or TYPE/UNIT; cpu works on Rprof too (default: the source's)"},
     {"unit", 0, 1, "text: minimum (default: each number in its own unit, as pprof -list), raw, "
                    "or a unit (ns us ms s hrs; B kB MB GB TB)"},
@@ -53,14 +56,16 @@ static void print_text(FILE *fp, const pcol_list *l, pcol_by by, const char *uni
     pcol_percentage(k->cum, l->total, p, sizeof p);
     fprintf(fp, "%10s %10s (flat, cum) %s of Total\n", b1, b2, p);
     if (k->error) {
-      fprintf(fp, " Error: %s\n", k->error);
+      fputs(" Error: ", fp);
+      cli_print_cstr(fp, k->error); /* it quotes the profile's path */
+      fputc('\n', fp);
       continue;
     }
     for (size_t j = 0; j < k->nlines; j++) {
       const pcol_list_line *ln = &k->lines[j];
       fprintf(fp, "%10s ", dot_or(ln->flat, vu, unit, b1, sizeof b1));
       fprintf(fp, "%10s %6lld:", dot_or(ln->cum, vu, unit, b2, sizeof b2), (long long)ln->line);
-      fwrite(ln->text.ptr, 1, ln->text.len, fp); /* the source as it is, as pprof */
+      cli_print_name(fp, ln->text); /* the source by the text rule (valid UTF-8 and tabs as they are) */
       fputc('\n', fp);
     }
   }
@@ -111,7 +116,8 @@ int cmd_list(const cli_command *cmd, cli_args *a) {
     pcol_close(f);
     return EXIT_USAGE;
   }
-  rc = pcol_list_compute(f, &sel, &v, by, a->pos[1], cli_get(cmd, a, "source-path"), &l, &err);
+  pcol_list_options lo = {cli_get(cmd, a, "source-path"), cli_flag(cmd, a, "allow-any-source")};
+  rc = pcol_list_compute(f, &sel, &v, by, a->pos[1], &lo, &l, &err);
   int nomatch = !rc && l.nblocks == 0;
   if (!rc && !nomatch) {
     if (fmt == OUT_TEXT) {

@@ -34,16 +34,20 @@ int cmd_tags(const cli_command *cmd, cli_args *a) {
       const pcol_tag_key *tk = &t.keys[k];
       double x = pcol_unit_scale(tk->total, v.unit, "minimum", &u);
       snprintf(b, sizeof b, "%.1f%s", x, u);
-      printf(" %.*s: Total %s\n", (int)tk->key.len, tk->key.ptr, b);
+      char key[1024]; /* the key by the text rule; the values line up under it */
+      size_t kl = cli_text_buf(tk->key.ptr ? tk->key.ptr : "", tk->key.len, key, sizeof key);
+      printf(" %s: Total %s\n", key, b);
       for (size_t i = 0; i < tk->nvalues; i++) {
         const pcol_tag_value *tv = &tk->values[i];
         x = pcol_unit_scale(tv->value, v.unit, "minimum", &u);
         snprintf(b, sizeof b, "%.1f%s", x, u);
         pcol_percentage(tv->value, tk->total, p, sizeof p);
         if (tk->total > 0) /* pprof prints no share of a total that is not positive */
-          printf(" %*s%10s (%s): %.*s\n", (int)tk->key.len, "", b, p, (int)tv->name.len, tv->name.ptr);
+          printf(" %*s%10s (%s): ", (int)kl, "", b, p);
         else
-          printf(" %*s%10s: %.*s\n", (int)tk->key.len, "", b, (int)tv->name.len, tv->name.ptr);
+          printf(" %*s%10s: ", (int)kl, "", b);
+        cli_print_name(stdout, tv->name);
+        putchar('\n');
       }
       printf("\n");
     }

@@ -44,10 +44,18 @@ static int append(tr_out *o, size_t *len, const char *p, size_t n) {
   return 0;
 }
 
-static int label_text(const pcol_label_kv *l, pcol_str unit_dflt, char *b, size_t n) {
+/* A label's value: text (by the text rule when esc, for the text view) or a
+ * number in its unit. */
+static int label_text(const pcol_label_kv *l, pcol_str unit_dflt, char *b, size_t n, int esc) {
+  if (l->str.ptr && esc) return (int)cli_text_buf(l->str.ptr, l->str.len > 1000 ? 1000 : l->str.len, b, n);
   if (l->str.ptr) return snprintf(b, n, "%.*s", (int)(l->str.len > 4000 ? 4000 : l->str.len), l->str.ptr);
   pcol_str u = l->unit.ptr && l->unit.len ? l->unit : unit_dflt;
   pcol_unit_label(l->num, u, "auto", b, n);
+  if (esc) { /* a unit of no family prints as the file has it */
+    char raw[64];
+    snprintf(raw, sizeof raw, "%s", b);
+    cli_text_buf(raw, strlen(raw), b, n);
+  }
   return (int)strlen(b);
 }
 
@@ -72,7 +80,9 @@ static int on_trace(void *ctx, const pcol_trace *t) {
             break;
         if (j < i) continue;
         size_t len = 0;
-        int w = snprintf(b, sizeof b, "%10.*s:  ", (int)(l->key.len > 200 ? 200 : l->key.len), l->key.ptr);
+        char key[256];
+        cli_text_buf(l->key.ptr ? l->key.ptr : "", l->key.len > 200 ? 200 : l->key.len, key, sizeof key);
+        int w = snprintf(b, sizeof b, "%10s:  ", key);
         if (append(o, &len, b, (size_t)w)) return PCOL_ENOMEM;
         int first = 1;
         for (size_t k = i; k < t->nlabels; k++) {
@@ -80,7 +90,7 @@ static int on_trace(void *ctx, const pcol_trace *t) {
           if ((m->str.ptr == NULL) != numeric || m->key.len != l->key.len ||
               memcmp(m->key.ptr, l->key.ptr, l->key.len))
             continue;
-          w = label_text(m, m->key, b, sizeof b);
+          w = label_text(m, m->key, b, sizeof b, 1);
           if ((!first && append(o, &len, " ", 1)) || append(o, &len, b, (size_t)w)) return PCOL_ENOMEM;
           first = 0;
         }
@@ -102,9 +112,13 @@ static int on_trace(void *ctx, const pcol_trace *t) {
     }
     for (size_t i = 0; i < t->nframes; i++) {
       char v[64] = "";
-      if (i == 0) pcol_unit_label(t->value, o->unit, "minimum", v, sizeof v);
-      printf("%10s   ", v); /* the name as stored: a NUL in it is printed, as pprof does */
-      fwrite(t->frames[i].ptr, 1, t->frames[i].len, stdout);
+      if (i == 0) {
+        char raw[64];
+        pcol_unit_label(t->value, o->unit, "minimum", raw, sizeof raw);
+        cli_text_buf(raw, strlen(raw), v, sizeof v);
+      }
+      printf("%10s   ", v); /* the name by the text rule, as top's */
+      cli_print_name(stdout, t->frames[i]);
       fputs(t->inlined[i] ? " (inline)\n" : "\n", stdout);
     }
     return 0;
@@ -115,7 +129,7 @@ static int on_trace(void *ctx, const pcol_trace *t) {
   if (append(o, &len, "", 0)) return PCOL_ENOMEM;
   for (size_t i = 0; i < t->nlabels; i++) {
     const pcol_label_kv *l = &t->labels[i];
-    int w = label_text(l, l->key, b, sizeof b);
+    int w = label_text(l, l->key, b, sizeof b, 0);
     if ((i && append(o, &len, ",", 1)) || append(o, &len, l->key.ptr ? l->key.ptr : "", l->key.len) ||
         append(o, &len, "=", 1) || append(o, &len, b, (size_t)w))
       return PCOL_ENOMEM;
@@ -147,8 +161,11 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
   o.unit = v.unit;
   static const char *const names[] = {"value", "unit", "labels", "stack"};
   if (o.fmt == OUT_TEXT) {
-    printf("File: %s\nType: %.*s (%.*s)\n", a->pos[0], (int)v.type.len, v.type.ptr ? v.type.ptr : "NA",
-           (int)v.unit.len, v.unit.ptr ? v.unit.ptr : "NA");
+    printf("File: %s\nType: ", a->pos[0]);
+    cli_print_str(stdout, v.type);
+    fputs(" (", stdout);
+    cli_print_str(stdout, v.unit);
+    fputs(")\n", stdout);
     cli_print_filters(stdout, &sel);
   } else {
     cli_view_meta m = {"traces", a->pos[0], v.type, v.unit, 0, &sel, NULL, 0, NULL};

@@ -23,7 +23,9 @@ int cmd_validate(const cli_command *cmd, cli_args *a) {
   rc = full ? pcol_validate_full(f, &err) : PCOL_OK;
   pcol_close(f);
   if (rc) {
-    fprintf(stderr, "pcol validate: %s: invalid: %s\n", a->pos[0], err.message);
+    fprintf(stderr, "pcol validate: %s: invalid: ", a->pos[0]);
+    cli_print_cstr(stderr, err.message);
+    fputc('\n', stderr);
     return cli_exit_code(rc);
   }
   if (!cli_flag(cmd, a, "quiet"))

@@ -13,8 +13,10 @@
 #define CHAR_W 7.0 /* Verdana 12px, average */
 #define MATCH_FILL "rgb(230,0,230)" /* frames a search matched */
 
-/* XML text: escapes markup, keeps valid UTF-8, replaces anything XML 1.0
- * cannot hold (control characters, broken sequences) with '?'. */
+/* XML text and attribute values: escapes markup, keeps valid UTF-8,
+ * replaces anything XML 1.0 cannot hold (control characters, broken
+ * sequences) with '?'.  EVERY string that comes from a file (names, units,
+ * titles made of them) goes through it. */
 static void xml_text(FILE *fp, const char *p, size_t n) {
   const unsigned char *s = (const unsigned char *)p;
   for (size_t i = 0; i < n; i++) {
@@ -30,6 +32,11 @@ static void xml_text(FILE *fp, const char *p, size_t n) {
       size_t len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 && c < 0xf0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
       int ok = len && i + len <= n;
       for (size_t k = 1; ok && k < len; k++) ok = (s[i + k] & 0xc0) == 0x80;
+      if (ok && len == 3 && c == 0xe0) ok = s[i + 1] >= 0xa0;  /* overlong */
+      if (ok && len == 3 && c == 0xed) ok = s[i + 1] < 0xa0;   /* surrogates */
+      if (ok && len == 3 && c == 0xef) ok = !(s[i + 1] == 0xbf && s[i + 2] >= 0xbe); /* U+FFFE, U+FFFF */
+      if (ok && len == 4 && c == 0xf0) ok = s[i + 1] >= 0x90;  /* overlong */
+      if (ok && len == 4 && c == 0xf4) ok = s[i + 1] < 0x90;   /* past U+10FFFF */
       if (ok) {
         fwrite(s + i, 1, len, fp);
         i += len - 1;
@@ -134,12 +141,16 @@ static void frame(const flame *fl, uint32_t n, double x, double w, uint32_t pre,
   xml_text(fp, name.ptr, name.len);
   fputs("\" data-info=\"", fp);
   xml_text(fp, name.ptr, name.len);
-  fprintf(fp, " (%s, %.2f%%", am, share);
+  fputs(" (", fp);
+  xml_text(fp, am, strlen(am)); /* holds the file's unit */
+  fprintf(fp, ", %.2f%%", share);
   if (fl->delta)
     fprintf(fp, "; base %.2f%%, change %+.2f points", fl->base_share[n], fl->delta[n]);
   fputs(")\"><title>", fp);
   xml_text(fp, name.ptr, name.len);
-  fprintf(fp, " (%s, %.2f%%", am, share);
+  fputs(" (", fp);
+  xml_text(fp, am, strlen(am));
+  fprintf(fp, ", %.2f%%", share);
   if (fl->delta)
     fprintf(fp, "; base %.2f%%, change %+.2f points", fl->base_share[n], fl->delta[n]);
   fprintf(fp,

@@ -9,14 +9,12 @@
  * function, file, line and start line.  Blocks are per function and file
  * (pprof: functions by name, their files by name), and span pprof's window
  * of the source: from the function's start line (else 5 lines before the
- * first line with samples) to 5 lines after the last.  Source files are
- * found as pprof finds them (source.go openSourceFile): an absolute path as
- * it is, a relative one under each directory of the search path and their
- * parents, after trimming the part of the path up to the search directory's
- * base name. */
+ * first line with samples) to 5 lines after the last (saturating: a line
+ * is any int64).  Source files are found and read by srcfile.c: as pprof
+ * finds them, but by default only under the search path, only regular
+ * files, and only up to the window's last line. */
 #include "query.h"
 
-#include <errno.h>
 #include <unistd.h>
 
 typedef struct entry {
@@ -76,112 +74,15 @@ static int fn_cmp(const void *pa, const void *pb, void *ctx) {
   return c ? c : str_cmp((pcol_str){arena + a->off, a->len}, (pcol_str){arena + b->off, b->len});
 }
 
-/* pprof's trimPath (source.go) with no -trim_path: the part of the path up
- * to "/" + base name of a search directory + "/" goes, else the prefixes
- * /proc/self/cwd/./ and /proc/self/cwd/. */
-static const char *trim_path(const char *path, const char *search) {
-  const char *d = search;
-  while (d && *d) {
-    const char *e = strchr(d, ':');
-    size_t n = e ? (size_t)(e - d) : strlen(d);
-    size_t b = n;
-    while (b > 0 && d[b - 1] == '/') b--; /* base name of d[0..n) */
-    size_t a = b;
-    while (a > 0 && d[a - 1] != '/') a--;
-    if (b > a) {
-      char want[4096];
-      if (b - a + 2 < sizeof want) {
-        snprintf(want, sizeof want, "/%.*s/", (int)(b - a), d + a);
-        const char *hit = strstr(path, want);
-        if (hit) return hit + strlen(want);
-      }
-    }
-    d = e ? e + 1 : NULL;
-  }
-  static const char *const pre[] = {"/proc/self/cwd/./", "/proc/self/cwd/"};
-  for (int i = 0; i < 2; i++)
-    if (!strncmp(path, pre[i], strlen(pre[i]))) return path + strlen(pre[i]);
-  return path;
-}
-
-/* Opens the source of `path` as pprof does; NULL and *msg (malloc'd) when
- * it is not found. */
-static FILE *open_source(const char *path, const char *search, char **msg) {
-  const char *p = trim_path(path, search);
-  *msg = NULL;
-  if (p[0] == '/') {
-    FILE *fp = fopen(p, "rb");
-    if (!fp) {
-      int e = errno;
-      const char *why = e == ENOENT ? "no such file or directory" : strerror(e);
-      size_t n = strlen(p) + strlen(why) + 16;
-      *msg = malloc(n);
-      if (*msg) snprintf(*msg, n, "open %s: %s", p, why);
-    }
-    return fp;
-  }
-  const char *d = search;
-  while (d && *d) {
-    const char *e = strchr(d, ':');
-    size_t n = e ? (size_t)(e - d) : strlen(d);
-    char dir[4096];
-    if (n < sizeof dir) {
-      memcpy(dir, d, n);
-      dir[n] = 0;
-      while (n > 1 && dir[n - 1] == '/') dir[--n] = 0;
-      for (;;) { /* dir, then each parent (Go's filepath.Dir) */
-        char full[8192];
-        snprintf(full, sizeof full, "%s/%s", dir, p);
-        FILE *fp = fopen(full, "rb");
-        if (fp) return fp;
-        size_t l = strlen(dir), had = l;
-        while (l > 0 && dir[l - 1] != '/') l--;
-        if (l == 0) {
-          if (!strcmp(dir, ".")) break;
-          strcpy(dir, ".");
-          continue;
-        }
-        while (l > 1 && dir[l - 1] == '/') l--;
-        if (l == had) break; /* the root */
-        dir[l] = 0;
-      }
-    }
-    d = e ? e + 1 : NULL;
-  }
-  size_t n = strlen(p) + strlen(search ? search : "") + 40;
-  *msg = malloc(n);
-  if (*msg) snprintf(*msg, n, "could not find file %s on path %s", p, search ? search : "");
-  return NULL;
-}
-
-/* Reads fp whole into *buf (NUL-terminated). */
-static int slurp(FILE *fp, char **buf, size_t *len) {
-  size_t cap = 65536, n = 0;
-  char *b = malloc(cap);
-  if (!b) return PCOL_ENOMEM;
-  for (;;) {
-    if (cap - n < 4096) {
-      char *nb = realloc(b, cap * 2);
-      if (!nb) {
-        free(b);
-        return PCOL_ENOMEM;
-      }
-      b = nb;
-      cap *= 2;
-    }
-    size_t r = fread(b + n, 1, cap - n - 1, fp);
-    n += r;
-    if (r == 0) break;
-  }
-  b[n] = 0;
-  *buf = b;
-  *len = n;
-  return PCOL_OK;
+/* lo + d, held inside int64 (line numbers are any int64 of the file) */
+static int64_t sat_add(int64_t lo, int64_t d) {
+  int64_t r;
+  return __builtin_add_overflow(lo, d, &r) ? (d > 0 ? INT64_MAX : INT64_MIN) : r;
 }
 
 /* One block: the window of the source, or the lines with samples when the
  * source cannot be read (error set). */
-static int make_block(list_priv *p, const entry *e, size_t n, const char *search,
+static int make_block(list_priv *p, const entry *e, size_t n, const pcol_list_options *o,
                       pcol_list_block *b, pcol_error *err) {
   b->name = e[0].name;
   b->file = e[0].file;
@@ -189,9 +90,9 @@ static int make_block(list_priv *p, const entry *e, size_t n, const char *search
   for (size_t i = 0; i < n; i++) {
     b->flat += e[i].flat;
     b->cum += e[i].cum;
-    int64_t s = e[i].start > 0 ? e[i].start : e[i].line - 5;
+    int64_t s = e[i].start > 0 ? e[i].start : sat_add(e[i].line, -5);
     if (s < start) start = s;
-    if (e[i].line + 5 > end) end = e[i].line + 5;
+    if (sat_add(e[i].line, 5) > end) end = sat_add(e[i].line, 5);
   }
   if (start < 1) start = 1;
   if (start > end) return PCOL_OK; /* a start line after the lines: pprof reads nothing */
@@ -199,27 +100,11 @@ static int make_block(list_priv *p, const entry *e, size_t n, const char *search
   if (!path) return pcol_oom(err);
   memcpy(path, b->file.ptr, b->file.len);
   path[b->file.len] = 0;
-  FILE *fp = open_source(path, search, &msg);
-  free(path);
   size_t tlen = 0;
-  int rc = PCOL_OK;
-  if (fp) {
-    rc = slurp(fp, &text, &tlen);
-    if (ferror(fp) && !rc) {
-      size_t m = b->file.len + 64;
-      msg = malloc(m);
-      if (msg) snprintf(msg, m, "read %.*s: %s", (int)b->file.len, b->file.ptr, strerror(EIO));
-    }
-    fclose(fp);
-  }
-  if (rc || (!fp && !msg)) {
-    free(text);
-    free(msg);
-    return pcol_oom(err);
-  }
+  int rc = pcol_q_source_read(path, o->source_path, o->allow_any_source, end, &text, &tlen, &msg);
+  free(path);
+  if (rc) return pcol_oom(err);
   if (msg) {
-    free(text);
-    text = NULL;
     if (keep_buf(p, msg)) return pcol_oom(err);
     b->error = msg;
   } else if (keep_buf(p, text)) {
@@ -242,12 +127,19 @@ static int make_block(list_priv *p, const entry *e, size_t n, const char *search
     }
     return PCOL_OK;
   }
-  /* the window, line by line (bufio.Scanner: a trailing \r is dropped) */
-  size_t cap = end >= start ? (size_t)(end - start + 1) : 1;
-  if (cap > 1u << 24) cap = 1u << 24;
+  /* the window, line by line (bufio.Scanner: a trailing \r is dropped);
+   * entries for the lines the text has, not the window's declared size */
+  const char *q = text, *qe = text + tlen;
+  size_t cap = 0;
+  for (int64_t ln = 1; q < qe && ln <= end; ln++) {
+    const char *nl = memchr(q, '\n', (size_t)(qe - q));
+    cap += ln >= start;
+    q = nl ? nl + 1 : qe;
+  }
+  if (!cap) return PCOL_OK;
   b->lines = calloc(cap, sizeof *b->lines);
   if (!b->lines) return pcol_oom(err);
-  const char *q = text, *qe = text + tlen;
+  q = text;
   int64_t ln = 1;
   size_t k = 0; /* next entry */
   while (q < qe && ln <= end && b->nlines < cap) {
@@ -273,8 +165,12 @@ static int make_block(list_priv *p, const entry *e, size_t n, const char *search
 }
 
 int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
-                      const char *regex, const char *source_path, pcol_list *out, pcol_error *err) {
+                      const char *regex, const pcol_list_options *opt, pcol_list *out,
+                      pcol_error *err) {
   memset(out, 0, sizeof *out);
+  pcol_list_options o = {0};
+  if (opt) o = *opt;
+  const char *source_path = o.source_path;
   if (by != PCOL_BY_LINE && by != PCOL_BY_SOURCE_LINE)
     return pcol_error_set(err, PCOL_EINVAL, "list is by function (line) or by file (source line)");
   regex_t rx;
@@ -292,6 +188,7 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   if (!rc) rc = pcol_q_fctx_init(&fc, f, err);
   if (!rc) rc = pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE, &start_col, err);
   if (!rc && !source_path) source_path = getcwd(cwd, sizeof cwd) ? cwd : ".";
+  o.source_path = source_path;
   if (!rc && !(ents = calloc(p->top.nrows ? p->top.nrows : 1, sizeof *ents))) rc = pcol_oom(err);
   fninfo *fi = NULL;
   uint32_t *ord = NULL; /* the entries' functions, to rank */
@@ -320,7 +217,7 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
         }
         memcpy(tmp, file.ptr, file.len);
         tmp[file.len] = 0;
-        const char *t = source_path == cwd ? tmp : trim_path(tmp, source_path);
+        const char *t = source_path == cwd ? tmp : pcol_q_trim_path(tmp, source_path);
         pcol_str ts = {t, strlen(t)};
         int bad = pcol_q_clean_path(ts, &p->arena);
         free(tmp);
@@ -383,7 +280,7 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
     for (size_t x = i; any_file && x < j && !rc;) {
       size_t y = x;
       while (y < j && !str_cmp(ents[y].file, ents[x].file)) y++;
-      if (ents[x].file.len) rc = make_block(p, ents + x, y - x, source_path, &out->blocks[out->nblocks++], err);
+      if (ents[x].file.len) rc = make_block(p, ents + x, y - x, &o, &out->blocks[out->nblocks++], err);
       x = y;
     }
     i = j;

@@ -54,6 +54,20 @@ int pcol_q_fctx_init(pcol_q_fctx *c, pcol_file *f, pcol_error *err);
 int pcol_q_fn_string(const pcol_q_fctx *c, uint32_t fn, const pcol_view *col, pcol_str *out,
                      pcol_error *err);
 
+/* srcfile.c: the source files of `list` (doc/safety.md "What list opens").
+ * pprof's trimPath with no -trim_path. */
+const char *pcol_q_trim_path(const char *path, const char *search);
+/* The most of a source file list reads (256 MiB). */
+#define PCOL_Q_SOURCE_MAX ((size_t)256 << 20)
+/* Finds `path` as pprof does on the ':'-separated `search` directories and
+ * reads it up to the end of line `last`: *text (malloc'd, NUL-terminated)
+ * and *len, or *msg (malloc'd) saying why it was not read.  Unless
+ * allow_any, only a file under a search directory (as written and after
+ * realpath) is opened; a file that is not regular is never read.
+ * PCOL_OK or PCOL_ENOMEM. */
+int pcol_q_source_read(const char *path, const char *search, int allow_any, int64_t last,
+                       char **text, size_t *len, char **msg);
+
 /* top.c: pprof's file name in a node (/proc/self/cwd/ trimmed, then Go's
  * filepath.Clean), appended to out; PCOL_ENOMEM. */
 int pcol_q_clean_path(pcol_str p, pcol_buf *out);

@@ -67,6 +67,8 @@ async function main() {
   Runtime.consoleAPICalled((e) => { if (e.type === 'error' || e.type === 'assert') errors.push('console.' + e.type + ': ' + e.args.map((a) => a.value || a.description).join(' ')); });
   Runtime.exceptionThrown((e) => errors.push('exception: ' + (e.exceptionDetails.exception ? e.exceptionDetails.exception.description : e.exceptionDetails.text)));
   Log.entryAdded((e) => { if (e.entry.level === 'error') errors.push('log: ' + e.entry.text + ' ' + (e.entry.url || '')); });
+  /* a dialog (alert) is script that no page of pcol's runs: data that became markup */
+  Page.javascriptDialogOpening((e) => { errors.push('dialog: ' + e.message); Page.handleJavaScriptDialog({ accept: true }); });
   await Promise.all([Page.enable(), Runtime.enable(), Log.enable()]);
   await Emulation.setDeviceMetricsOverride({ width: 1300, height: 1000, deviceScaleFactor: 1, mobile: false });
   const ev = async (expr) => {
@@ -109,6 +111,14 @@ async function main() {
     for (let i = 0; i < 100 && !(await ev(`document.body.getAttribute('data-ready')`)); i++) await sleep(50);
     ok(await ev(`document.body.getAttribute('data-ready')`) === '1', `${c.name}: page never got ready`);
     console.error(`report_check: ${c.name}: ready in ${Date.now() - t0} ms`);
+    if (c.hostile) { /* every string of the file is markup: none of it may become an element */
+      ok(await ev(`document.querySelectorAll('script').length`) === 3, `${c.name}: script elements other than the page's 3`);
+      ok(await ev(`document.querySelectorAll('[a], [onerror], img').length`) === 0, `${c.name}: an element injected by the data`);
+      const shown = await ev(`Array.from(document.querySelectorAll('#top td.name')).map(t => t.textContent).join('|')`);
+      ok(shown.includes(c.hostile), `${c.name}: the hostile name is not shown as text (${shown.slice(0, 200)})`);
+      const facts = await ev(`document.getElementById('facts').textContent + document.getElementById('info').textContent`);
+      ok(facts.includes(c.hostile), `${c.name}: the hostile type, unit and source are not shown as text`);
+    }
     const meta = await ev('pcolReport.meta.values.map(v => v.cli)');
     const defValue = await ev('pcolReport.meta.values[pcolReport.state.value].cli');
     await compareTop(c, { value: defValue }, 'whole profile');

@@ -61,6 +61,14 @@ fi
 "$PCOL" pack examples/demo.out -o "$tmp/base.pcol" || fail "pack base"
 "$PCOL" report "$tmp/demo.pcol" --diff "$tmp/base.pcol" -o "$tmp/diff.html" || fail "report --diff"
 add diff "$tmp/demo.pcol" "$tmp/diff.html" '"brush":true'
+# every string of the profile (names, files, types, units, labels, the
+# source's name) is markup; the page must show it as text (issue 28)
+# (no '/': --value TYPE/UNIT could not name such a type for the top check)
+python3 "$here/../support/pprofgen.py" strings "$tmp/hostile.pb" 'x"><img src=x onerror=alert(1)><script>alert(1)<g a="&<' || fail "pprofgen.py"
+cp "$tmp/hostile.pb" "$tmp/h\"><script>alert(2)<.pb"
+"$PCOL" pack "$tmp/h\"><script>alert(2)<.pb" -o "$tmp/hostile.pcol" || fail "pack hostile"
+"$PCOL" report "$tmp/hostile.pcol" -o "$tmp/hostile.html" || fail "report hostile"
+add hostile "$tmp/hostile.pcol" "$tmp/hostile.html" '"hostile":"<img src=x onerror=alert(1)><script>alert(1)<g"'
 
 printf '{"pcol":"%s","browser":"%s","artifacts":"%s","tmp":"%s","cases":[%s]}\n' \
   "$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")" "$BROWSER" "$ART" "$tmp" "$cases" > "$tmp/config.json"

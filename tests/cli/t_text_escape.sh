@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# CLI: no string from a file reaches a terminal raw (issue 28 finding 7).
+# A pprof profile whose every string (function, system and file names,
+# mapping file and build id, value types and units, period type and unit,
+# label keys, values and units, comments) and whose source name (the input's
+# path) hold ESC sequences, BEL, \r, a C1 control (U+009B, CSI) and invalid
+# UTF-8 goes through every human-readable output: the text views, cat's
+# default TSV, info, and the messages on stderr.  Each output must be valid
+# UTF-8 with no control character other than \n and \t (cli.h,
+# cli_put_text: "\xNN" instead).
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+here=$(cd "$(dirname "$0")/../support" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_text_escape: FAIL: $*" >&2; exit 1; }
+
+bad=$'\e]0;owned\a\e[2J\r\xc2\x9b31m\xff\xfe'
+python3 "$here/pprofgen.py" strings "$tmp/p.pb" '\x1b]0;owned\x07\x1b[2J\r\xc2\x9b31m\xff\xfe' || fail "pprofgen.py"
+src="$tmp/src${bad}.pb" # the source's name (its uri) is the input's path
+cp "$tmp/p.pb" "$src"
+"$PCOL" pack "$src" -o "$tmp/p.pcol" || fail "pack"
+"$PCOL" pack "$tmp/p.pb" -o "$tmp/q.pcol" || fail "pack q"
+
+# Each output is saved (NAME.out, NAME.err) and checked at the end by one
+# python3: valid UTF-8, no control character but \n and \t, no C1; a
+# stdout must show the hostile text (escaped) unless its name says [ids].
+mkdir -p "$tmp/o"
+n=0
+check() { # check NAME ARGS...: stdout and stderr of pcol ARGS
+  local name=$1
+  shift
+  n=$((n + 1))
+  printf '%s\n' "$name" >"$tmp/o/$n.name"
+  "$PCOL" "$@" >"$tmp/o/$n.out" 2>"$tmp/o/$n.err"
+}
+for f in "$tmp/p.pcol" "$tmp/p.pb"; do
+  check "top $f" top "$f"
+  check "top --by line" top "$f" --by line
+  check "top --by file" top "$f" --by file
+  check "top --by address" top "$f" --by address
+  check "top --by label" top "$f" --by "label:key${bad}"
+  check "top --unit raw" top "$f" --unit raw
+  check "peek" peek "$f" .
+  check "peek --by line" peek "$f" . --by line
+  check "list" list "$f" .
+  check "list --by file" list "$f" . --by file
+  check "tags" tags "$f"
+  check "traces" traces "$f"
+  check "info" info "$f"
+  check "diff" diff "$tmp/q.pcol" "$f"
+  check "diff --absolute" diff "$tmp/q.pcol" "$f" --absolute
+done
+for t in meta sources value_types source_value_types samples sample_values sample_locations \
+  sample_labels locations location_lines functions mappings stacks models strings; do
+  check "cat $t (tsv) [ids]" cat "$tmp/p.pcol" --table "$t"
+done
+# messages on stderr: an unknown value lists the file's value types
+check "top --value nope [ids]" top "$tmp/p.pcol" --value nope
+grep -q owned "$tmp/o/$n.err" || fail "--value nope does not list the value types"
+# a value that one source lacks: the warning names the source
+"$PCOL" merge "$tmp/p.pcol" "$tmp/q.pcol" -o "$tmp/m.pcol" || fail "merge"
+check "top --value type2 (merge)" top "$tmp/m.pcol" --value "type2${bad}"
+# TSV stays reversible: a backslash is "\\", so "\x1b" text and an ESC differ
+printf 'sample.interval=1000\n"a\\x1b" "main" \n' >"$tmp/r.out"
+"$PCOL" cat "$tmp/r.out" --table functions | grep -qF 'a\\x1b' || fail "TSV: a backslash is not \\\\"
+python3 - "$tmp/o" <<'PY' || exit 1
+import os, re, sys
+d = sys.argv[1]
+bad = 0
+for f in sorted(os.listdir(d)):
+    if not f.endswith(".name"):
+        continue
+    k = f[:-5]
+    name = open(os.path.join(d, f)).read().strip()
+    for ext in ("out", "err"):
+        b = open(os.path.join(d, k + "." + ext), "rb").read()
+        what = "%s (%s)" % (name, "stdout" if ext == "out" else "stderr")
+        try:
+            t = b.decode("utf-8")
+        except UnicodeDecodeError as e:
+            print("t_text_escape: FAIL: %s: invalid UTF-8: %r" % (what, b[max(0, e.start - 30):e.start + 20]))
+            bad += 1
+            continue
+        m = re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", t)
+        if m:
+            print("t_text_escape: FAIL: %s: control character %r in %r" % (what, m.group(), t[max(0, m.start() - 30):m.start() + 30]))
+            bad += 1
+        if ext == "out" and "[ids]" not in name and "owned" not in t:
+            print("t_text_escape: FAIL: %s: the hostile text is not shown" % what)
+            bad += 1
+sys.exit(1 if bad else 0)
+PY
+echo "t_text_escape: ok ($n commands)"

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Writes small raw pprof profiles for the hostile-input tests (protobuf by
+hand, standard library only).
+
+  pprofgen.py lines OUT N LINE   N functions of file a.R starting on line 1,
+                                 each sampled on line LINE (tests/cli/t_list_sources.sh)
+  pprofgen.py strings OUT TEXT   every string of the profile holds TEXT (a
+                                 Python-escaped string, e.g. '\\x1b]0;x\\x07'):
+                                 function names, system names, file names,
+                                 mapping file and build id, sample and period
+                                 types and units, label keys, values and units,
+                                 comments (tests/cli/t_markup.sh, t_text_escape.sh)
+"""
+import sys
+
+
+def varint(n):
+    if n < 0:
+        n += 1 << 64
+    out = bytearray()
+    while True:
+        b = n & 0x7f
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def field(num, wt, payload):
+    if wt == 0:
+        return varint(num << 3) + varint(payload)
+    return varint(num << 3 | 2) + varint(len(payload)) + payload
+
+
+class Strings:
+    def __init__(self):
+        self.s = [b""]
+
+    def id(self, b):
+        if b not in self.s:
+            self.s.append(b)
+        return self.s.index(b)
+
+    def table(self):
+        return b"".join(field(6, 2, x) for x in self.s)
+
+
+def lines(out, n, line):
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    for i in range(1, n + 1):
+        p += field(2, 2, field(1, 2, varint(i)) + field(2, 2, varint(1)))
+        p += field(4, 2, field(1, 0, i) + field(4, 2, field(1, 0, i) + field(2, 0, line)))
+        p += field(5, 2, field(1, 0, i) + field(2, 0, st.id(b"f%d" % i)) +
+                   field(4, 0, st.id(b"a.R")) + field(5, 0, 1))
+    open(out, "wb").write(p + st.table())
+
+
+def strings(out, text):
+    t = text.encode("latin-1")  # each \xNN one byte: invalid UTF-8 stays invalid
+    st = Strings()
+    s = lambda tag: st.id(tag + t)
+    p = field(1, 2, field(1, 0, s(b"type")) + field(2, 0, s(b"unit")))
+    p += field(1, 2, field(1, 0, s(b"type2")) + field(2, 0, st.id(b"nanoseconds")))
+    # two samples on a stack of two functions, with string and numeric labels
+    for k in range(2):
+        lab = field(3, 2, field(1, 0, s(b"key")) + field(2, 0, s(b"value%d" % k)))
+        lab += field(3, 2, field(1, 0, s(b"num")) + field(3, 0, 7 + k) + field(4, 0, s(b"nunit")))
+        p += field(2, 2, field(1, 2, varint(1) + varint(2)) + field(2, 2, varint(3 + k) + varint(5)) + lab)
+    p += field(3, 2, field(1, 0, 1) + field(2, 0, 0x1000) + field(3, 0, 0x2000) +
+               field(5, 0, s(b"mapfile")) + field(6, 0, s(b"buildid")) + field(7, 0, 1))
+    for i in (1, 2):
+        p += field(4, 2, field(1, 0, i) + field(2, 0, 1) + field(3, 0, 0x1000 + i) +
+                   field(4, 2, field(1, 0, i) + field(2, 0, 3)))
+        p += field(5, 2, field(1, 0, i) + field(2, 0, s(b"fn%d" % i)) + field(3, 0, s(b"sys%d" % i)) +
+                   field(4, 0, s(b"file%d" % i)) + field(5, 0, 1))
+    p += field(9, 0, 1_000_000_000)                                   # time_nanos
+    p += field(11, 2, field(1, 0, s(b"ptype")) + field(2, 0, s(b"punit")))
+    p += field(12, 0, 10)                                            # period
+    p += field(13, 0, s(b"comment"))
+    p += field(14, 0, s(b"type"))                                    # default_sample_type
+    open(out, "wb").write(p + st.table())
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "lines":
+        lines(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    elif sys.argv[1] == "strings":
+        strings(sys.argv[2], sys.argv[3].encode("latin-1").decode("unicode_escape"))
+    else:
+        sys.exit(__doc__)
