@@ -396,7 +396,9 @@ typedef struct pcol_label_row {
   int64_t num;
   uint32_t num_unit; /* string id */
 } pcol_label_row;
-/* Deduplicated label set (order kept). n == 0 gives id 0. */
+/* Deduplicated label set, stored in canonical order (by key, then string
+ * value, number and unit, as bytes), so the same set in another order gets the
+ * same id. n == 0 gives id 0. */
 PCOL_API int pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n,
                     uint32_t *id);
 
