@@ -914,6 +914,17 @@ static int ctx_new(pcol_file *f, const pcol_select *sel, pcol_by by, topctx **ou
   t->by = by;
   int rc = unnamed_functions_are_frames(f, sel, &t->unnamed_is_frame, err);
   if (!rc) rc = pcol_q_fctx_init(&t->fc, f, err);
+  /* by address on sources that record none (Rprof) would be one row of
+   * everything: say so instead (a pprof profile without addresses keeps
+   * pprof -addresses' rows, which fall back to lines) */
+  if (!rc && by == PCOL_BY_ADDRESS && !t->unnamed_is_frame) {
+    uint64_t l = 0;
+    while (l < t->fc.nloc && !pcol_view_u64(&t->fc.loc_addr, l)) l++;
+    if (l == t->fc.nloc)
+      rc = pcol_error_set(err, PCOL_ENOTFOUND,
+                          "no addresses: the selected sources (Rprof) record none; "
+                          "view them by line, file or function");
+  }
   if (rc) {
     ctx_free(t);
     *out = NULL;
