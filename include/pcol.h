@@ -495,8 +495,13 @@ typedef struct pcol_select {
    * sample has label KEY with a value matching one RE) or "RE[,RE...]" (each
    * RE matches some "key:value" of the sample).  tag keeps, tag_ignore drops. */
   const char *tag, *tag_ignore;
+  /* pprof -noinlines: each location keeps only its outermost line left
+   * after hide/show, so an inlined call's weight is its caller's, at the
+   * caller's line (focus and ignore still see the inlined functions, as
+   * pprof filters before it aggregates). */
+  int no_inlines;
 } pcol_select;
-/* 1 when sel has a name or label filter (focus ... tag_ignore). */
+/* 1 when sel has a name or label filter (focus ... tag_ignore, no_inlines). */
 PCOL_API int pcol_select_filtered(const pcol_select *sel);
 
 /* Walks the selected samples in row order.  For each, fn gets the row index

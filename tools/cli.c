@@ -198,6 +198,7 @@ int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel) {
   sel->show = cli_get(cmd, a, "show");
   sel->tag = cli_get(cmd, a, "tag");
   sel->tag_ignore = cli_get(cmd, a, "tag-ignore");
+  sel->no_inlines = cli_flag(cmd, a, "no-inlines");
   if (from && to && sel->from_ns > sel->to_ns)
     return cli_usage_error(cmd->name, "--%s %s is after --%s %s", from_opt, from, to_opt, to);
   return 0;

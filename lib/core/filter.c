@@ -15,7 +15,9 @@
  * lines of each location (all of them when its mapping file matches), show
  * keeps the matching lines and the lines without a function (all when the
  * mapping matches); a location left without lines is hidden, and a sample
- * whose every location is hidden is dropped.  Label filters come after. */
+ * whose every location is hidden is dropped.  no_inlines (pprof -noinlines,
+ * which pprof applies after these) then hides every line of a location but
+ * the outermost one left.  Label filters come after. */
 #include "internal.h"
 #include <ctype.h>
 #include <errno.h>
@@ -26,7 +28,7 @@ enum { ST_NONE = 0, ST_FOCUS = 1, ST_IGNORE = 2 };
 
 int pcol_select_filtered(const pcol_select *sel) {
   return sel && (sel->focus || sel->ignore || sel->hide || sel->show || sel->tag ||
-                 sel->tag_ignore);
+                 sel->tag_ignore || sel->no_inlines);
 }
 
 typedef struct rx_set {
@@ -122,7 +124,7 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
                            {&spar, PCOL_T_STACKS, PCOL_C_STACK_PARENT},
                            {&sloc, PCOL_T_STACKS, PCOL_C_STACK_LOCATION}};
   if (!rc) rc = pcol_columns(f, req, PCOL_NCOLS(req), err);
-  int hiding = x.have[RX_HIDE] || x.have[RX_SHOW];
+  int hiding = x.have[RX_HIDE] || x.have[RX_SHOW] || sel->no_inlines;
   if (!rc) {
     lst = calloc(nloc + 1, 1);
     out->node_keep = calloc(ns + 1, 1);
@@ -174,6 +176,11 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
         }
       if (left == 0) out->loc_hidden[loc] = 1;
       else out->matched |= 1u << RX_SHOW;
+    }
+    if (sel->no_inlines && !out->loc_hidden[loc]) { /* the outermost line left stays */
+      uint64_t last = e;
+      while (last > a && out->line_hidden[last - 1]) last--;
+      for (uint64_t li = a; li + 1 < last; li++) out->line_hidden[li] = 1;
     }
   }
   /* stack nodes: parents precede children (checked by pcol_column) */
@@ -579,7 +586,7 @@ int pcol_filter_build(pcol_file *f, const pcol_select *sel, pcol_filter *out, pc
   if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &out->s_labelset, err);
   out->nstacks = pcol_rows(f, PCOL_T_STACKS);
   out->nlabelsets = pcol_rows(f, PCOL_T_LABELSETS);
-  if (!rc && (sel->focus || sel->ignore || sel->hide || sel->show))
+  if (!rc && (sel->focus || sel->ignore || sel->hide || sel->show || sel->no_inlines))
     rc = name_filters(f, sel, out, err);
   if (!rc && (sel->tag || sel->tag_ignore)) rc = tag_filters(f, sel, out, err);
   if (rc) {
