@@ -166,10 +166,12 @@ int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, o
 /* A name in a text view: as it is, except bytes that would break the line
  * or drive the terminal (\n, \r, \xNN). */
 void cli_print_name(FILE *fp, pcol_str name);
-/* The head of pprof's text views (top, peek): "File:", "Type:", the active
- * filters and "Showing nodes accounting for X, P% of T total" over the first
- * n rows of t, in unit (as pcol_unit_label takes it). */
-void cli_print_view_header(FILE *fp, const char *path, const pcol_top *t, size_t n,
+/* The head of pprof's text views (top, peek): "File:", "Type:", pprof's
+ * "Time:" and "Duration: D, Total samples = T (P%)" when the selection is
+ * one source that records them, the active filters and "Showing nodes
+ * accounting for X, P% of T total" over the first n rows of t, in unit (as
+ * pcol_unit_label takes it). */
+void cli_print_view_header(FILE *fp, pcol_file *f, const char *path, const pcol_top *t, size_t n,
                            const pcol_select *sel, const char *unit);
 /* --sort flat|cum|name of the views in pprof's orders (top, peek).
  * Returns 0 or EXIT_USAGE. */
