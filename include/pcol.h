@@ -885,10 +885,11 @@ typedef struct pcol_diff_row {
   pcol_sum base_flat, base_cum, new_flat, new_cum;
   double d_flat, d_cum;          /* change: share points, or raw (absolute) */
   pcol_sum abs_flat, abs_cum;    /* absolute: new - base, exact */
+  int inl;                       /* PCOL_INLINE_*: both sides' marks combined */
 } pcol_diff_row;
 
 typedef struct pcol_diff {
-  pcol_diff_row *rows; /* sorted: max(|d_flat|, |d_cum|) desc, then name */
+  pcol_diff_row *rows; /* sorted as pprof -diff_base -top: |d_flat| desc, name, |d_cum| desc */
   size_t nrows;
   pcol_sum base_total, new_total;
   int absolute;
@@ -900,6 +901,10 @@ typedef struct pcol_diff {
 PCOL_API int pcol_diff_compute(const pcol_top *base, const pcol_top *nw, int absolute,
                                pcol_diff *out, pcol_error *err);
 PCOL_API void pcol_diff_free(pcol_diff *d);
+/* Sorts the rows as pprof sorts a -diff_base report: by flat (|d_flat|
+ * desc, name, |d_cum| desc), by cum (|d_cum| desc, name, |d_flat| desc) or
+ * by name. */
+PCOL_API void pcol_diff_sort(pcol_diff *d, pcol_sort order);
 
 /* For each node of `nw`, the share of the same name path in `base`
  * (*base_share) and the change of share (*delta), both malloc'd arrays of
