@@ -275,11 +275,23 @@ static int key_find(pcol_file *f, const key_info *k, pcol_str key, uint32_t *id,
   return PCOL_OK;
 }
 
-/* ENOTFOUND: "WHAT: no label KEY in this file; its label keys are a, b
- * (numbers: c)" -- an unknown key is an error, not an empty answer. */
+/* Up to max bytes of s into dst (cap bytes, NUL-terminated) for a message
+ * on a terminal: control bytes as \xNN. */
+static void msg_str(char *dst, size_t cap, const char *p, size_t len, size_t max) {
+  size_t o = 0;
+  for (size_t i = 0; p && i < len && i < max && o + 5 < cap; i++) {
+    unsigned char c = (unsigned char)p[i];
+    if (c < 0x20 || c == 0x7f) o += (size_t)snprintf(dst + o, cap - o, "\\x%02x", c);
+    else dst[o++] = (char)c;
+  }
+  dst[o] = 0;
+}
+
+/* ENOTFOUND: "WHAT: no label KEY in this file; its label keys: a, b
+ * (numeric)" -- an unknown key is an error, not an empty answer. */
 static int key_missing(pcol_file *f, const key_info *k, const char *what, pcol_str key,
                        pcol_error *err) {
-  char list[600];
+  char list[360]; /* the message holds 512 bytes */
   size_t n = 0;
   int count = 0;
   list[0] = 0;
@@ -287,8 +299,9 @@ static int key_missing(pcol_file *f, const key_info *k, const char *what, pcol_s
     if (!k->kind[s]) continue;
     pcol_str t;
     PCOL_RETURN_NOT_OK(pcol_string(f, (uint32_t)s, &t, err));
-    int w = snprintf(list + n, sizeof list - n, "%s%.*s%s", count ? ", " : "",
-                     (int)(t.len > 60 ? 60 : t.len), t.ptr ? t.ptr : "",
+    char name[256];
+    msg_str(name, sizeof name, t.ptr, t.len, 60);
+    int w = snprintf(list + n, sizeof list - n, "%s%s%s", count ? ", " : "", name,
                      k->kind[s] == 2 ? " (numeric)" : "");
     if (w < 0 || (size_t)w >= sizeof list - n) {
       snprintf(list + n, sizeof list - n, ", ...");
@@ -297,11 +310,13 @@ static int key_missing(pcol_file *f, const key_info *k, const char *what, pcol_s
     n += (size_t)w;
     count++;
   }
+  char kn[512];
+  msg_str(kn, sizeof kn, key.ptr, key.len, 100);
   if (!count)
-    return pcol_error_set(err, PCOL_ENOTFOUND, "%s: no label '%.*s': this file has no labels",
-                          what, (int)(key.len > 100 ? 100 : key.len), key.ptr);
-  return pcol_error_set(err, PCOL_ENOTFOUND, "%s: no label '%.*s' in this file; its label keys: %s",
-                        what, (int)(key.len > 100 ? 100 : key.len), key.ptr, list);
+    return pcol_error_set(err, PCOL_ENOTFOUND, "%s: no label '%s': this file has no labels", what,
+                          kn);
+  return pcol_error_set(err, PCOL_ENOTFOUND, "%s: no label '%s' in this file; its label keys: %s",
+                        what, kn, list);
 }
 
 int pcol_label_key_check(pcol_file *f, const char *what, const char *key, pcol_error *err) {
