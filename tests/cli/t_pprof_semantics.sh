@@ -21,11 +21,11 @@ expect() { # CODE MESSAGE-RE CMD...: exit code and a message on stderr
 python3 tests/support/semantics_pprof.py "$tmp" || fail "semantics_pprof.py"
 lab=$tmp/labels.pb.gz nums=$tmp/nums.pb.gz
 
-# labels.pb.gz: {k1=x,k2=y} in both orders (4 samples), {k1=x,k2=z}, none
+# labels.pb.gz: {worker=x,kind=y} in both orders (4 samples), {worker=x,kind=z}, none
 ids=$("$PCOL" cat "$lab" --table samples --format tsv | awk -F'\t' 'NR > 1 { print $8 }' | sort -u | tr '\n' ' ')
 [ "$ids" = "1 2 NA " ] || fail "label sets: ids $ids, want 1 2 NA (one set in two orders is one set)"
 "$PCOL" cat "$lab" --table sample_labels --format tsv | awk -F'\t' 'NR > 1 { k[$1] = k[$1] $2 }
-  END { for (s in k) if (k[s] != "k1k2") exit 1 }' || fail "a label set is stored sorted by key"
+  END { for (s in k) if (k[s] != "kindworker") exit 1 }' || fail "a label set is stored sorted by key"
 "$PCOL" traces "$lab" | grep -c '^-----------+' | grep -qx 6 || fail "traces: 5 traces (+1 closing line)"
 
 # runMicrotasks has no file: a row "<unknown>" with flat 20ms (its leaf

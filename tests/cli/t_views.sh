@@ -77,7 +77,8 @@ grep -q '^format_version:' "$tmp/info.txt" || fail "info keeps the file's layout
   fail "info json"
 
 # --by label:KEY and a bad --by
-"$PCOL" top "$tmp/a.out" --by label:none --format csv | wc -l | grep -qx 1 || fail "top --by label: without the label: no rows"
+"$PCOL" top "$tmp/a.out" --by label:none --format csv 2>"$tmp/err"; [ $? = 1 ] && grep -q "no label 'none'" "$tmp/err" ||
+  fail "top --by label: a key no label has is an error (exit 1) that names it"
 "$PCOL" diff "$tmp/a.out" "$tmp/a.out" --by label:x 2>/dev/null; [ $? = 2 ] || fail "diff --by label is a usage error"
 
 # diff --format json: an object with type, unit, both totals and what the numbers are
