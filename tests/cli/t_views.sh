@@ -127,9 +127,11 @@ printf 'main;f 1\nmain;f;f;g 3\nmain;h 2\n' | diff -u - "$tmp/fold" || fail "fol
 # diff
 "$PCOL" diff "$tmp/a.out" "$tmp/b.out" --absolute --format csv > "$tmp/d.csv" || fail diff
 head -1 "$tmp/d.csv" | grep -qx 'base_flat,new_flat,delta_flat,base_cum,new_cum,delta_cum,name' || fail "diff header"
-# sorted by the larger change (f and main: cum -4; then by name)
-sed -n 2,3p "$tmp/d.csv" | tr '\n' ' ' | grep -qx '1,0,-1,4,0,-4,f 0,0,0,6,2,-4,main ' ||
-  fail "diff rows: $(sed -n 2,3p "$tmp/d.csv")"
+# sorted as pprof -diff_base: by |change in flat| (g: 3 samples gone), then name
+sed -n 2p "$tmp/d.csv" | grep -qx '3,0,-3,3,0,-3,g' || fail "diff rows: $(sed -n 2p "$tmp/d.csv")"
+# --sort cum: f and main (cum -4), then by name
+"$PCOL" diff "$tmp/a.out" "$tmp/b.out" --absolute --format csv --sort cum | sed -n 2,3p | tr '\n' ' ' |
+  grep -qx '1,0,-1,4,0,-4,f 0,0,0,6,2,-4,main ' || fail "diff --sort cum rows"
 "$PCOL" diff "$tmp/a.out" "$tmp/b.out" --format csv | grep -q '^0.0000,100.0000,100.0000,0.0000,100.0000,100.0000,k$' ||
   fail "normalised diff"
 
