@@ -396,7 +396,9 @@ typedef struct pcol_label_row {
   int64_t num;
   uint32_t num_unit; /* string id */
 } pcol_label_row;
-/* Deduplicated label set (order kept). n == 0 gives id 0. */
+/* Deduplicated label set, stored in canonical order (by key, then string
+ * value, number and unit, as bytes), so the same set in another order gets the
+ * same id. n == 0 gives id 0. */
 PCOL_API int pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n,
                     uint32_t *id);
 
@@ -493,8 +495,13 @@ typedef struct pcol_select {
    * sample has label KEY with a value matching one RE) or "RE[,RE...]" (each
    * RE matches some "key:value" of the sample).  tag keeps, tag_ignore drops. */
   const char *tag, *tag_ignore;
+  /* pprof -noinlines: each location keeps only its outermost line left
+   * after hide/show, so an inlined call's weight is its caller's, at the
+   * caller's line (focus and ignore still see the inlined functions, as
+   * pprof filters before it aggregates). */
+  int no_inlines;
 } pcol_select;
-/* 1 when sel has a name or label filter (focus ... tag_ignore). */
+/* 1 when sel has a name or label filter (focus ... tag_ignore, no_inlines). */
 PCOL_API int pcol_select_filtered(const pcol_select *sel);
 
 /* Walks the selected samples in row order.  For each, fn gets the row index
@@ -890,10 +897,11 @@ typedef struct pcol_diff_row {
   pcol_sum base_flat, base_cum, new_flat, new_cum;
   double d_flat, d_cum;          /* change: share points, or raw (absolute) */
   pcol_sum abs_flat, abs_cum;    /* absolute: new - base, exact */
+  int inl;                       /* PCOL_INLINE_*: both sides' marks combined */
 } pcol_diff_row;
 
 typedef struct pcol_diff {
-  pcol_diff_row *rows; /* sorted: max(|d_flat|, |d_cum|) desc, then name */
+  pcol_diff_row *rows; /* sorted as pprof -diff_base -top: |d_flat| desc, name, |d_cum| desc */
   size_t nrows;
   pcol_sum base_total, new_total;
   int absolute;
@@ -905,6 +913,10 @@ typedef struct pcol_diff {
 PCOL_API int pcol_diff_compute(const pcol_top *base, const pcol_top *nw, int absolute,
                                pcol_diff *out, pcol_error *err);
 PCOL_API void pcol_diff_free(pcol_diff *d);
+/* Sorts the rows as pprof sorts a -diff_base report: by flat (|d_flat|
+ * desc, name, |d_cum| desc), by cum (|d_cum| desc, name, |d_flat| desc) or
+ * by name. */
+PCOL_API void pcol_diff_sort(pcol_diff *d, pcol_sort order);
 
 /* For each node of `nw`, the share of the same name path in `base`
  * (*base_share) and the change of share (*delta), both malloc'd arrays of

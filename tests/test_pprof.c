@@ -270,20 +270,36 @@ static char *dump_header(const Profile *p) {
   return d_close(&d);
 }
 
+static int str_cmp_p(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static char *dump_sample(const Profile *p, size_t i) {
   dumper d;
   d_open(&d, p);
   const Perftools__Profiles__Sample *s = p->sample[i];
   fputs("values", d.o);
   for (size_t k = 0; k < s->n_value; k++) fprintf(d.o, " %lld", (long long)s->value[k]);
+  /* a sample's labels are a set (pcol stores each set sorted by key and
+   * value): compared in sorted order */
+  char **lab = calloc(s->n_label + 1, sizeof *lab);
   for (size_t k = 0; k < s->n_label; k++) {
-    fputs("\n  label ", d.o);
-    d_str(&d, s->label[k]->key);
-    fputc(' ', d.o);
-    d_str(&d, s->label[k]->str);
-    fprintf(d.o, " %lld ", (long long)s->label[k]->num);
-    d_str(&d, s->label[k]->num_unit);
+    dumper l;
+    d_open(&l, p);
+    fputs("\n  label ", l.o);
+    d_str(&l, s->label[k]->key);
+    fputc(' ', l.o);
+    d_str(&l, s->label[k]->str);
+    fprintf(l.o, " %lld ", (long long)s->label[k]->num);
+    d_str(&l, s->label[k]->num_unit);
+    lab[k] = d_close(&l);
   }
+  qsort(lab, s->n_label, sizeof *lab, str_cmp_p);
+  for (size_t k = 0; k < s->n_label; k++) {
+    fputs(lab[k], d.o);
+    free(lab[k]);
+  }
+  free(lab);
   fputc('\n', d.o);
   for (size_t k = 0; k < s->n_location_id; k++) {
     long li = find_ix(CUR_IX->loc, p->n_location, s->location_id[k]);

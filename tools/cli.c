@@ -1,5 +1,6 @@
 /* cli.c — option parsing, errors and table output shared by the commands. */
 #include "cli.h"
+#include <time.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -202,6 +203,7 @@ int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel) {
   sel->show = cli_get(cmd, a, "show");
   sel->tag = cli_get(cmd, a, "tag");
   sel->tag_ignore = cli_get(cmd, a, "tag-ignore");
+  sel->no_inlines = cli_flag(cmd, a, "no-inlines");
   if (from && to && sel->from_ns > sel->to_ns)
     return cli_usage_error(cmd->name, "--%s %s is after --%s %s", from_opt, from, to_opt, to);
   return 0;
@@ -671,7 +673,48 @@ void cli_print_str(FILE *fp, pcol_str s) {
 
 void cli_print_cstr(FILE *fp, const char *s) { cli_put_text(fp, s, strlen(s), 0); }
 
-void cli_print_view_header(FILE *fp, const char *path, const pcol_top *t, size_t n,
+/* pprof's "Time:" and "Duration:" lines (report.go ProfileLabels) for the
+ * selected source, or the file's only one: the time in the local zone as
+ * Go's "Jan 2, 2006 at 3:04pm (MST)"; the duration in auto units, the total
+ * in the table's unit and, for a time value, its share of the duration. */
+static void print_time_lines(FILE *fp, pcol_file *f, const pcol_top *t, const pcol_select *sel,
+                             const char *unit) {
+  pcol_source_summary *ss = NULL;
+  size_t ns = 0;
+  if (!f || pcol_source_summaries(f, &ss, &ns, NULL)) return;
+  const pcol_source_summary *s = NULL;
+  for (size_t i = 0; i < ns; i++)
+    if (sel && sel->source_id ? ss[i].id == sel->source_id : ns == 1) s = &ss[i];
+  if (s && s->timestamp_s != PCOL_NA_I64 && s->timestamp_s != 0) {
+    time_t tt = (time_t)s->timestamp_s;
+    struct tm tm;
+    char b[96], ampm[3];
+    if (localtime_r(&tt, &tm) && strftime(b, sizeof b, "%b %-d, %Y at %-I:%M", &tm)) {
+      ampm[0] = tm.tm_hour < 12 ? 'a' : 'p';
+      ampm[1] = 'm';
+      ampm[2] = 0;
+      char z[48] = "";
+      strftime(z, sizeof z, "%Z", &tm);
+      fprintf(fp, "Time: %s%s (%s)\n", b, ampm, z);
+    }
+  }
+  if (s && s->duration_ns != PCOL_NA_I64 && s->duration_ns != 0) {
+    char d[64], tot[64], pct[24] = "";
+    pcol_unit_label(s->duration_ns, (pcol_str){"nanoseconds", 11}, "auto", d, sizeof d);
+    pcol_unit_label(t->total, t->value.unit, unit, tot, sizeof tot);
+    const char *u;
+    double ns_total = pcol_unit_scale(t->total, t->value.unit, "nanoseconds", &u);
+    if (!strcmp(u, "ns") && ns_total != 0) {
+      char p[16];
+      pcol_percentage((pcol_sum)(int64_t)ns_total, s->duration_ns, p, sizeof p);
+      snprintf(pct, sizeof pct, "(%s)", p);
+    }
+    fprintf(fp, "Duration: %s, Total samples = %s %s\n", d, tot, pct);
+  }
+  pcol_source_summaries_free(ss, ns);
+}
+
+void cli_print_view_header(FILE *fp, pcol_file *f, const char *path, const pcol_top *t, size_t n,
                            const pcol_select *sel, const char *unit) {
   const pcol_value_sel *v = &t->value;
   char b1[64], b2[64], p1[16];
@@ -686,6 +729,7 @@ void cli_print_view_header(FILE *fp, const char *path, const pcol_top *t, size_t
     fputc(')', fp);
   }
   fputc('\n', fp);
+  print_time_lines(fp, f, t, sel, unit);
   cli_print_filters(fp, sel);
   pcol_sum shown = 0;
   for (size_t i = 0; i < n; i++) shown += t->rows[i].flat;

@@ -71,8 +71,9 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
   {"ignore", 0, 1, "drop samples with a frame matching REGEX (pprof -ignore)"}, \
   {"hide", 0, 1, "remove frames matching REGEX from the stacks (pprof -hide)"}, \
   {"show", 0, 1, "keep only frames matching REGEX, and frames without a function (pprof -show)"}, \
-  {"tag", 0, 1, "only samples with a string label KEY=RE[,RE...], or whose \"key:value\" labels match each RE (pprof -tagfocus)"}, \
-  {"tag-ignore", 0, 1, "drop samples with such a label (pprof -tagignore)"}
+  {"tag", 0, 1, "only samples with a label KEY=RE[,RE...] or KEY=RANGE (numbers: 32kb, :64kb, 4mb:, 12kb:64mb), or whose \"key:value\" labels match each RE (pprof -tagfocus)"}, \
+  {"tag-ignore", 0, 1, "drop samples with such a label (pprof -tagignore)"}, \
+  {"no-inlines", 0, 0, "attribute inlined frames to their caller, at the caller's line (pprof -noinlines)"}
 /* --unit of the text views in pprof's layout (cli_view_unit). */
 #define CLI_OPT_UNIT                                                            \
   {"unit", 0, 1, "text: auto (default: pprof's choice, e.g. 1.23s, 45.60MB), raw, or a unit " \
@@ -178,10 +179,12 @@ void cli_print_name(FILE *fp, pcol_str name);
 /* The same, NA as "NA". */
 void cli_print_str(FILE *fp, pcol_str s);
 void cli_print_cstr(FILE *fp, const char *s);
-/* The head of pprof's text views (top, peek): "File:", "Type:", the active
- * filters and "Showing nodes accounting for X, P% of T total" over the first
- * n rows of t, in unit (as pcol_unit_label takes it). */
-void cli_print_view_header(FILE *fp, const char *path, const pcol_top *t, size_t n,
+/* The head of pprof's text views (top, peek): "File:", "Type:", pprof's
+ * "Time:" and "Duration: D, Total samples = T (P%)" when the selection is
+ * one source that records them, the active filters and "Showing nodes
+ * accounting for X, P% of T total" over the first n rows of t, in unit (as
+ * pcol_unit_label takes it). */
+void cli_print_view_header(FILE *fp, pcol_file *f, const char *path, const pcol_top *t, size_t n,
                            const pcol_select *sel, const char *unit);
 /* --sort flat|cum|name of the views in pprof's orders (top, peek).
  * Returns 0 or EXIT_USAGE. */

@@ -1,8 +1,10 @@
 /* cmd_diff.c — `pcol diff`: per-function change in flat and cum weight
  * between two profiles.  By default each side is normalised by its own total
  * (so a profile twice as long does not look twice as slow) and changes are
- * in percentage points; --absolute compares raw sums.  Rows are sorted by
- * the larger of |change in flat| and |change in cum|, then by name. */
+ * in percentage points; --absolute compares raw sums.  Rows are sorted as
+ * go tool pprof -diff_base sorts them (by |change in flat|, then name;
+ * --sort cum|name), and the text is pprof's: human units (--unit), aligned
+ * columns, "(inline)" marks. */
 #include "cli.h"
 #include <math.h>
 #include <stdlib.h>
@@ -12,6 +14,8 @@ const cli_opt opts_diff[] = {
     {"absolute", 0, 0, "compare raw sums instead of shares of each profile's total"},
     {"value", 0, 1, "value type to compare: weight, samples, TYPE or TYPE/UNIT (default: each source's)"},
     {"by", 0, 1, "function (default), line, file or address"},
+    {"sort", 0, 1, "flat (default: |change in flat|, as pprof -diff_base), cum or name"},
+    CLI_OPT_UNIT,
     {"limit", 'n', 1, "print only the first N rows"},
     {"format", 0, 1, "text (default), tsv, csv, json or jsonl"},
     {"no-mmap", 0, 0, "read the inputs into memory instead of mapping them"},
@@ -31,6 +35,84 @@ static vtext vt_of(const pcol_value_sel *v, pcol_sum x, int sign) {
   return b;
 }
 
+/* a sum in the text's unit (pcol_unit_label), "+" before a change >= 0 */
+static vtext ut_of(const pcol_value_sel *v, const char *unit, pcol_sum x, int sign) {
+  vtext b;
+  b.s[0] = '+';
+  int plus = sign && x >= 0;
+  pcol_unit_label(x, v->unit, unit, b.s + plus, sizeof b.s - 1);
+  return b;
+}
+
+/* The text: every cell made first, so that each column is as wide as its
+ * widest cell (pprof's %10s at least). */
+static int print_text(const cli_command *cmd, const cli_args *a, const pcol_top *tb,
+                      const pcol_top *tn, const pcol_diff_row *rows, size_t n, int absolute) {
+  const pcol_value_sel *v = &tn->value;
+  char unit[32];
+  pcol_sum *vals = malloc((6 * n + 1) * sizeof *vals);
+  vtext *cell = malloc((6 * n + 1) * sizeof *cell);
+  if (!vals || !cell) {
+    free(vals);
+    free(cell);
+    fprintf(stderr, "pcol %s: out of memory\n", cmd->name);
+    return EXIT_IO;
+  }
+  size_t nv = 0;
+  vals[nv++] = tb->total; /* shares: the unit is the totals' */
+  if (n) vals[nv++] = tn->total;
+  for (size_t k = 0; absolute && k < n; k++) {
+    const pcol_diff_row *r = &rows[k];
+    pcol_sum x[6] = {r->base_flat, r->new_flat, r->abs_flat, r->base_cum, r->new_cum, r->abs_cum};
+    for (int q = 0; q < 6; q++) if (x[q]) vals[nv++] = x[q];
+  }
+  pcol_sum big = tb->total > tn->total ? tb->total : tn->total;
+  if (cli_view_unit(cmd, a, v->unit, vals, nv, big, unit)) {
+    free(vals);
+    free(cell);
+    return EXIT_USAGE;
+  }
+  static const char *const head[6] = {"base_flat", "new_flat", "d_flat", "base_cum", "new_cum", "d_cum"};
+  size_t w[6];
+  for (int q = 0; q < 6; q++) w[q] = 10;
+  for (size_t k = 0; k < n; k++) {
+    const pcol_diff_row *r = &rows[k];
+    vtext *c = &cell[6 * k];
+    if (absolute) {
+      pcol_sum x[6] = {r->base_flat, r->new_flat, r->abs_flat, r->base_cum, r->new_cum, r->abs_cum};
+      for (int q = 0; q < 6; q++) c[q] = ut_of(v, unit, x[q], q == 2 || q == 5);
+    } else {
+      double x[6] = {pcol_share(r->base_flat, tb->total), pcol_share(r->new_flat, tn->total), r->d_flat,
+                     pcol_share(r->base_cum, tb->total), pcol_share(r->new_cum, tn->total), r->d_cum};
+      for (int q = 0; q < 6; q++)
+        snprintf(c[q].s, sizeof c[q].s, q == 2 || q == 5 ? "%+.2f" : "%.2f%%", x[q]);
+    }
+    for (int q = 0; q < 6; q++)
+      if (strlen(c[q].s) > w[q]) w[q] = strlen(c[q].s);
+  }
+  printf("Base: %s (total %s)\nNew:  %s (total %s)\n", a->pos[0], ut_of(&tb->value, unit, tb->total, 0).s,
+         a->pos[1], ut_of(v, unit, tn->total, 0).s);
+  fputs("Type: ", stdout); /* strings from the file: the text rule */
+  cli_print_str(stdout, v->type);
+  fputs(" (", stdout);
+  cli_print_str(stdout, v->unit);
+  printf(")%s\n", absolute ? ", raw sums; d_ = new - base"
+                           : ", shares of each total in percent; deltas in points");
+  for (int q = 0; q < 6; q++) printf("%*s ", (int)w[q], head[q]);
+  printf(" name\n");
+  for (size_t k = 0; k < n; k++) {
+    for (int q = 0; q < 6; q++) printf("%*s ", (int)w[q], cell[6 * k + q].s);
+    putchar(' ');
+    cli_print_name(stdout, rows[k].name);
+    if (rows[k].inl)
+      printf(" (%s)", rows[k].inl == PCOL_INLINE_ONLY ? "inline" : "partial-inline");
+    putchar('\n');
+  }
+  free(vals);
+  free(cell);
+  return EXIT_OK;
+}
+
 /* opens one side and computes its flat/cum rows */
 static int load(const cli_command *cmd, const cli_args *a, const char *path, pcol_by by,
                 const pcol_select *sel, pcol_file **f, pcol_top *t, pcol_error *err) {
@@ -48,6 +130,8 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
   out_format fmt;
   uint64_t limit;
   if (cli_report_options(cmd, a, &by, &fmt, &limit)) return EXIT_USAGE;
+  pcol_sort sort;
+  if (cli_sort_option(cmd, a, &sort)) return EXIT_USAGE;
 
   pcol_error err = {0};
   pcol_file *fb = NULL, *fn = NULL;
@@ -59,38 +143,14 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
   if (!rc) rc = load(cmd, a, a->pos[1], by, &sel, &fn, &tn, &err);
   if (!rc) rc = pcol_value_compatible(&tb.value, &tn.value, &err);
   if (!rc) rc = pcol_diff_compute(&tb, &tn, absolute, &d, &err);
+  if (!rc) pcol_diff_sort(&d, sort);
+  int text_rc = EXIT_OK;
   if (!rc) {
     size_t nr = d.nrows;
     pcol_diff_row *rows = d.rows;
     size_t n = limit < nr ? (size_t)limit : nr;
     if (fmt == OUT_TEXT) {
-      printf("Base: %s (total %s)\nNew:  %s (total %s)\n", a->pos[0], vt_of(&tb.value, tb.total, 0).s,
-             a->pos[1], vt_of(&tn.value, tn.total, 0).s);
-      fputs("Type: ", stdout);
-      cli_print_str(stdout, tn.value.type);
-      fputs(" (", stdout);
-      cli_print_str(stdout, tn.value.unit);
-      printf(")%s\n", absolute ? ", raw sums" : ", shares of each total in percent; deltas in points");
-      if (absolute)
-        printf("%10s %10s %10s %10s %10s %10s  %s\n", "base_flat", "new_flat", "d_flat",
-               "base_cum", "new_cum", "d_cum", "name");
-      else
-        printf("%9s %9s %9s %9s %9s %9s  %s\n", "base_flat", "new_flat", "d_flat", "base_cum",
-               "new_cum", "d_cum", "name");
-      for (size_t k = 0; k < n; k++) {
-        pcol_diff_row *r = &rows[k];
-        if (absolute)
-          printf("%10s %10s %10s %10s %10s %10s  ", vt_of(&tn.value, r->base_flat, 0).s,
-                 vt_of(&tn.value, r->new_flat, 0).s, vt_of(&tn.value, r->abs_flat, 1).s,
-                 vt_of(&tn.value, r->base_cum, 0).s, vt_of(&tn.value, r->new_cum, 0).s,
-                 vt_of(&tn.value, r->abs_cum, 1).s);
-        else
-          printf("%8.2f%% %8.2f%% %+9.2f %8.2f%% %8.2f%% %+9.2f  ", pcol_share(r->base_flat, tb.total),
-                 pcol_share(r->new_flat, tn.total), r->d_flat, pcol_share(r->base_cum, tb.total),
-                 pcol_share(r->new_cum, tn.total), r->d_cum);
-        cli_print_name(stdout, r->name);
-        putchar('\n');
-      }
+      text_rc = print_text(cmd, a, &tb, &tn, rows, n, absolute);
     } else {
       static const char *const names[] = {"base_flat", "new_flat", "delta_flat", "base_cum",
                                           "new_cum", "delta_cum", "name"};
@@ -124,5 +184,5 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
   pcol_top_free(&tn);
   if (fb) pcol_close(fb);
   if (fn) pcol_close(fn);
-  return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
+  return rc ? cli_fail(cmd->name, &err, rc) : text_rc;
 }

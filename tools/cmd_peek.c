@@ -29,11 +29,11 @@ static void print_edge(FILE *fp, const pcol_peek_edge *e, pcol_str name, int64_t
 }
 
 /* pprof's layout (report.go printTree) */
-static void print_text(FILE *fp, const char *path, const pcol_top *t, const pcol_peek *pk,
+static void print_text(FILE *fp, pcol_file *f, const char *path, const pcol_top *t, const pcol_peek *pk,
                        const pcol_select *sel, const char *unit) {
   static const char sep[] = "----------------------------------------------------------+-------------";
   const pcol_str vu = t->value.unit;
-  cli_print_view_header(fp, path, t, t->nrows, sel, unit);
+  cli_print_view_header(fp, f, path, t, t->nrows, sel, unit);
   fprintf(fp, "%s\n      flat  flat%%   sum%%        cum   cum%%   calls calls%% + context \t \t \n",
           sep);
   pcol_sum flat_sum = 0;
@@ -132,7 +132,7 @@ int cmd_peek(const cli_command *cmd, cli_args *a) {
     } else {
       for (size_t i = 0; i < t.nrows; i++) vals[i] = t.rows[i].flat ? t.rows[i].flat : t.rows[i].cum;
       if (cli_view_unit(cmd, a, t.value.unit, vals, t.nrows, t.total, unit)) bad_unit = 1;
-      else print_text(stdout, a->pos[0], &t, &pk, &sel, unit);
+      else print_text(stdout, f, a->pos[0], &t, &pk, &sel, unit);
       free(vals);
     }
   } else if (!rc) {

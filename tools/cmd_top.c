@@ -30,12 +30,12 @@ static const char *inline_name(int inl) {
 }
 
 /* pprof -top's layout (report.go printText), after pcol's File/Type lines */
-static void print_text(FILE *fp, const char *path, const pcol_top *t, size_t n,
+static void print_text(FILE *fp, pcol_file *f, const char *path, const pcol_top *t, size_t n,
                        const pcol_select *sel, size_t dropped, pcol_sum cutoff, size_t shown_of,
                        const char *unit) {
   const pcol_value_sel *v = &t->value;
   char b1[64], b3[64], p1[16], p2[16], p3[16];
-  cli_print_view_header(fp, path, t, n, sel, unit);
+  cli_print_view_header(fp, f, path, t, n, sel, unit);
   if (t->total && dropped) {
     pcol_unit_label(cutoff, v->unit, unit, b1, sizeof b1);
     fprintf(fp, "Dropped %zu node%s (cum <= %s)\n", dropped, dropped > 1 ? "s" : "", b1);
@@ -154,7 +154,7 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
           vals[i] = t.rows[i].flat ? t.rows[i].flat : t.rows[i].cum;
         }
         if (cli_view_unit(cmd, a, t.value.unit, vals, n, t.total, unit)) bad_unit = 1;
-        else print_text(stdout, a->pos[0], &t, n, &sel, dropped, cutoff, t.nrows, unit);
+        else print_text(stdout, f, a->pos[0], &t, n, &sel, dropped, cutoff, t.nrows, unit);
         free(vals);
       }
     } else {

@@ -44,9 +44,14 @@ static const cli_command commands[] = {
      "Text is go tool pprof -top's layout: human units (--unit), rows below --node-fraction\n"
      "(0.5 % of the total) hidden with \"Dropped N nodes\", \"(inline)\" marks.  The filters\n"
      "--focus/--ignore/--hide/--show (POSIX extended regular expressions on function,\n"
-     "file and mapping names) and --tag/--tag-ignore (string labels) mean what they mean\n"
-     "to pprof, here and in fold, flame, diff, tags, traces and unpack; the total stays\n"
-     "that of the profile before them, as pprof's does.",
+     "file and mapping names), --tag/--tag-ignore (string labels KEY=RE, numeric ranges\n"
+     "KEY=1kb: :512 1mb:2mb with units) and --no-inlines (pprof -noinlines) mean what they\n"
+     "mean to pprof, here and in fold, flame, diff, tags, traces and unpack; the total\n"
+     "stays that of the profile before them, as pprof's does.  An unknown label key is an\n"
+     "error that lists the keys.  The header has pprof's Time: and Duration: lines.\n"
+     "--by file is pprof -files, but one row per file (pprof splits a file by function\n"
+     "start line); a frame without a file is \"<unknown>\" or \"[binary]\".  Names are\n"
+     "shown as stored (pprof -symbolize=none): see README for pprof's C++/Rust shortening.",
      opts_top, cmd_top},
     {"tags", "pcol tags FILE [--value TYPE] [--format ...] [--focus RE ...]",
      "Label keys, their values and the weight of each (pprof -tags).", NULL, opts_tags, cmd_tags},
@@ -88,7 +93,12 @@ static const cli_command commands[] = {
      "expression, highlights the frames it matches and shows \"Matched: N%\" (the\n"
      "share of the total under them); \"Reset Search\" or Escape clears it.",
      opts_flame, cmd_flame},
-    {"diff", "pcol diff BASE NEW [--absolute]", "Per-function change in flat and cum weight.", NULL,
+    {"diff", "pcol diff BASE NEW [--absolute] [--sort flat|cum|name] [--unit U]",
+     "Per-function change in flat and cum weight.",
+     "Shares of each total (deltas in points), or raw sums with --absolute, whose d_flat\n"
+     "and d_cum are go tool pprof -diff_base -top's flat and cum.  Text in pprof's style:\n"
+     "human units (--unit), aligned columns, \"(inline)\" marks; rows sorted as\n"
+     "-diff_base sorts them (|d_flat|, then name; --sort cum or name).",
      opts_diff, cmd_diff},
     {"merge", "pcol merge INPUT... -o OUT.pcol", "Combine profiles, keeping every source's identity.",
      NULL, opts_merge, cmd_merge},

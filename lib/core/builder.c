@@ -525,6 +525,8 @@ int pcol_b_stack_memo(pcol_builder *b, pcol_stack_memo *m, const uint32_t *locs,
 }
 
 /* ------------------------------------------------------------- labels */
+static int labelset_add(pcol_builder *b, const pcol_label_row *labels, size_t n,
+                        uint32_t *id);
 typedef struct {
   const pcol_label_row *l;
   size_t n;
@@ -545,12 +547,66 @@ static int ls_eq(const void *ctx, uint32_t id, const void *key) {
   return 1;
 }
 
+static int str_cmp(const pcol_builder *b, uint32_t x, uint32_t y) {
+  if (x == y) return 0;
+  pcol_str s = pcol_b_string_get(b, x), t = pcol_b_string_get(b, y);
+  size_t n = s.len < t.len ? s.len : t.len;
+  int c = n ? memcmp(s.ptr, t.ptr, n) : 0;
+  if (c) return c;
+  return s.len < t.len ? -1 : s.len > t.len;
+}
+
+/* The canonical order of a label set: key, then string value, then number,
+ * then unit (bytes compared, so the order is the same in every file). */
+static int label_cmp(const pcol_builder *b, const pcol_label_row *x,
+                     const pcol_label_row *y) {
+  int c = str_cmp(b, x->key, y->key);
+  if (!c) c = str_cmp(b, x->str, y->str);
+  if (!c) c = x->num < y->num ? -1 : x->num > y->num;
+  if (!c) c = str_cmp(b, x->num_unit, y->num_unit);
+  return c;
+}
+
+/* A label set is a set: Go writes a sample's labels in map order, so the same
+ * set arrives in many orders.  Sorting before deduplication makes one id per
+ * set, for every importer (pprof sorts the same way before it merges samples
+ * and prints -traces). */
 int pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n,
                     uint32_t *id) {
   if (n == 0) {
     *id = 0;
     return PCOL_OK;
   }
+  pcol_label_row small[32], *sorted = NULL;
+  size_t i = 1;
+  while (i < n && label_cmp(b, &labels[i - 1], &labels[i]) <= 0) i++;
+  if (i < n) { /* a stable bottom-up merge sort of a copy (O(n log n) on any input) */
+    if (n > SIZE_MAX / (2 * sizeof *sorted)) return PCOL_ENOMEM;
+    sorted = n <= 16 ? small : malloc(2 * n * sizeof *sorted);
+    if (!sorted) return PCOL_ENOMEM;
+    pcol_label_row *a = sorted, *t = sorted + n;
+    memcpy(a, labels, n * sizeof *a);
+    for (size_t w = 1; w < n; w *= 2) {
+      for (size_t lo = 0; lo < n; lo += 2 * w) {
+        size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+        size_t x = lo, y = mid, o = lo;
+        while (x < mid && y < hi) t[o++] = label_cmp(b, &a[y], &a[x]) < 0 ? a[y++] : a[x++];
+        while (x < mid) t[o++] = a[x++];
+        while (y < hi) t[o++] = a[y++];
+      }
+      pcol_label_row *swap = a;
+      a = t;
+      t = swap;
+    }
+    labels = a;
+  }
+  int rc = labelset_add(b, labels, n, id);
+  if (sorted != small) free(sorted);
+  return rc;
+}
+
+static int labelset_add(pcol_builder *b, const pcol_label_row *labels, size_t n,
+                        uint32_t *id) {
   ls_key k = {labels, n};
   pcol_hstate hs;
   pcol_hs_init(&hs, 6);

@@ -15,8 +15,12 @@
  * lines of each location (all of them when its mapping file matches), show
  * keeps the matching lines and the lines without a function (all when the
  * mapping matches); a location left without lines is hidden, and a sample
- * whose every location is hidden is dropped.  Label filters come after. */
+ * whose every location is hidden is dropped.  no_inlines (pprof -noinlines,
+ * which pprof applies after these) then hides every line of a location but
+ * the outermost one left.  Label filters come after. */
 #include "internal.h"
+#include <ctype.h>
+#include <errno.h>
 #include <regex.h>
 
 enum { RX_FOCUS, RX_IGNORE, RX_HIDE, RX_SHOW, RX_N };
@@ -24,7 +28,7 @@ enum { ST_NONE = 0, ST_FOCUS = 1, ST_IGNORE = 2 };
 
 int pcol_select_filtered(const pcol_select *sel) {
   return sel && (sel->focus || sel->ignore || sel->hide || sel->show || sel->tag ||
-                 sel->tag_ignore);
+                 sel->tag_ignore || sel->no_inlines);
 }
 
 typedef struct rx_set {
@@ -120,7 +124,7 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
                            {&spar, PCOL_T_STACKS, PCOL_C_STACK_PARENT},
                            {&sloc, PCOL_T_STACKS, PCOL_C_STACK_LOCATION}};
   if (!rc) rc = pcol_columns(f, req, PCOL_NCOLS(req), err);
-  int hiding = x.have[RX_HIDE] || x.have[RX_SHOW];
+  int hiding = x.have[RX_HIDE] || x.have[RX_SHOW] || sel->no_inlines;
   if (!rc) {
     lst = calloc(nloc + 1, 1);
     out->node_keep = calloc(ns + 1, 1);
@@ -173,6 +177,11 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
       if (left == 0) out->loc_hidden[loc] = 1;
       else out->matched |= 1u << RX_SHOW;
     }
+    if (sel->no_inlines && !out->loc_hidden[loc]) { /* the outermost line left stays */
+      uint64_t last = e;
+      while (last > a && out->line_hidden[last - 1]) last--;
+      for (uint64_t li = a; li + 1 < last; li++) out->line_hidden[li] = 1;
+    }
   }
   /* stack nodes: parents precede children (checked by pcol_column) */
   if (!rc) {
@@ -204,8 +213,225 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
 }
 
 /* ---------------------------------------------------------------- labels */
+/* What the label filters know of the file's keys: which string ids are
+ * label keys (bit 1: with a string value, bit 2: with a number), and each
+ * numeric key's unit by pprof's NumLabelUnits: the first unit given with
+ * it, else "bytes" for "alignment" and "request", else the key's own name. */
+typedef struct key_info {
+  uint64_t nstr;
+  uint8_t *kind;  /* per string id */
+  uint32_t *unit; /* per string id: the first non-empty unit, 0 none */
+} key_info;
+
+static void key_info_free(key_info *k) {
+  free(k->kind);
+  free(k->unit);
+  memset(k, 0, sizeof *k);
+}
+
+static int key_info_load(pcol_file *f, key_info *k, pcol_error *err) {
+  memset(k, 0, sizeof *k);
+  uint64_t nlabels = pcol_rows(f, PCOL_T_LABELS);
+  k->nstr = pcol_rows(f, PCOL_T_STRINGS);
+  pcol_view lkey, lstr, lunit;
+  pcol_column_req req[] = {{&lkey, PCOL_T_LABELS, PCOL_C_LB_KEY},
+                           {&lstr, PCOL_T_LABELS, PCOL_C_LB_STR},
+                           {&lunit, PCOL_T_LABELS, PCOL_C_LB_UNIT}};
+  PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
+  k->kind = calloc(k->nstr + 1, 1);
+  k->unit = calloc(k->nstr + 1, sizeof *k->unit);
+  if (!k->kind || !k->unit) return pcol_oom(err);
+  for (uint64_t i = 0; i < nlabels; i++) {
+    uint32_t key = pcol_view_u32(&lkey, i);
+    if (!key || key > k->nstr) continue;
+    if (pcol_view_u32(&lstr, i)) {
+      k->kind[key] |= 1;
+      continue;
+    }
+    k->kind[key] |= 2;
+    uint32_t u = pcol_view_u32(&lunit, i);
+    if (!k->unit[key] && u) {
+      pcol_str us;
+      PCOL_RETURN_NOT_OK(pcol_string(f, u, &us, err));
+      if (us.ptr && us.len) k->unit[key] = u;
+    }
+  }
+  return PCOL_OK;
+}
+
+/* The string id of key (0 when no label has it). */
+static int key_find(pcol_file *f, const key_info *k, pcol_str key, uint32_t *id,
+                    pcol_error *err) {
+  *id = 0;
+  for (uint64_t s = 1; s <= k->nstr; s++) {
+    if (!k->kind[s]) continue;
+    pcol_str t;
+    PCOL_RETURN_NOT_OK(pcol_string(f, (uint32_t)s, &t, err));
+    if (t.ptr && t.len == key.len && !memcmp(t.ptr, key.ptr, key.len)) {
+      *id = (uint32_t)s;
+      break;
+    }
+  }
+  return PCOL_OK;
+}
+
+/* Up to max bytes of s into dst (cap bytes, NUL-terminated) for a message
+ * on a terminal: control bytes as \xNN. */
+static void msg_str(char *dst, size_t cap, const char *p, size_t len, size_t max) {
+  size_t o = 0;
+  for (size_t i = 0; p && i < len && i < max && o + 5 < cap; i++) {
+    unsigned char c = (unsigned char)p[i];
+    if (c < 0x20 || c == 0x7f) o += (size_t)snprintf(dst + o, cap - o, "\\x%02x", c);
+    else dst[o++] = (char)c;
+  }
+  dst[o] = 0;
+}
+
+/* ENOTFOUND: "WHAT: no label KEY in this file; its label keys: a, b
+ * (numeric)" -- an unknown key is an error, not an empty answer. */
+static int key_missing(pcol_file *f, const key_info *k, const char *what, pcol_str key,
+                       pcol_error *err) {
+  char list[360]; /* the message holds 512 bytes */
+  size_t n = 0;
+  int count = 0;
+  list[0] = 0;
+  for (uint64_t s = 1; s <= k->nstr && n + 8 < sizeof list; s++) {
+    if (!k->kind[s]) continue;
+    pcol_str t;
+    PCOL_RETURN_NOT_OK(pcol_string(f, (uint32_t)s, &t, err));
+    char name[256];
+    msg_str(name, sizeof name, t.ptr, t.len, 60);
+    int w = snprintf(list + n, sizeof list - n, "%s%s%s", count ? ", " : "", name,
+                     k->kind[s] == 2 ? " (numeric)" : "");
+    if (w < 0 || (size_t)w >= sizeof list - n) {
+      snprintf(list + n, sizeof list - n, ", ...");
+      break;
+    }
+    n += (size_t)w;
+    count++;
+  }
+  char kn[512];
+  msg_str(kn, sizeof kn, key.ptr, key.len, 100);
+  if (!count)
+    return pcol_error_set(err, PCOL_ENOTFOUND, "%s: no label '%s': this file has no labels", what,
+                          kn);
+  return pcol_error_set(err, PCOL_ENOTFOUND, "%s: no label '%s' in this file; its label keys: %s",
+                        what, kn, list);
+}
+
+int pcol_label_key_check(pcol_file *f, const char *what, const char *key, pcol_error *err) {
+  key_info k;
+  uint32_t id = 0;
+  pcol_str ks = {key, strlen(key)};
+  int rc = key_info_load(f, &k, err);
+  if (!rc) rc = key_find(f, &k, ks, &id, err);
+  if (!rc && !id) rc = key_missing(f, &k, what, ks, err);
+  key_info_free(&k);
+  return rc;
+}
+
+/* pprof's numeric range (driver_focus.go parseTagFilterRange): "32kb"
+ * (equal), ":64kb" (at most), "4mb:" (at least), "12kb:64mb" (both
+ * included); a number is [+-]digits and an optional unit of letters.  The
+ * bounds are in the first number's unit (measurement.Scale), and a label
+ * value counts when, converted to that unit from its key's unit, it has
+ * that unit's name and lies in the range: a value in another family never
+ * matches. */
+enum { NR_EQ = 1, NR_GE, NR_LE, NR_IN };
+typedef struct num_range {
+  int op; /* 0: not a range (a regular expression) */
+  double lo, hi;
+  char unit[16]; /* the canonical unit the bounds are in ("" for a count) */
+} num_range;
+
+/* The next match of ([+-]?[0-9]+)([A-Za-z]+)? in s from *pos. */
+static int num_token(const char *s, size_t *pos, size_t *ms, size_t *me, size_t *ue) {
+  for (size_t i = *pos; s[i]; i++) {
+    size_t j = i;
+    if ((s[j] == '+' || s[j] == '-') && isdigit((unsigned char)s[j + 1])) j++;
+    if (!isdigit((unsigned char)s[j])) continue;
+    while (isdigit((unsigned char)s[j])) j++;
+    *ue = j;
+    while (isalpha((unsigned char)s[*ue])) (*ue)++;
+    *ms = i;
+    *me = j;
+    *pos = *ue;
+    return 1;
+  }
+  return 0;
+}
+
+static int num_parse(const char *s, size_t a, size_t e, int64_t *v, const char *what,
+                     pcol_error *err) {
+  char b[32];
+  if (e - a >= sizeof b) goto range;
+  memcpy(b, s + a, e - a);
+  b[e - a] = 0;
+  errno = 0;
+  char *end;
+  long long x = strtoll(b, &end, 10);
+  if (errno || *end) goto range;
+  *v = x;
+  return PCOL_OK;
+range:
+  return pcol_error_set(err, PCOL_EINVAL, "%s: the number '%.*s' is out of range", what,
+                        (int)(e - a > 40 ? 40 : e - a), s + a);
+}
+
+static int range_parse(const char *what, const char *v, num_range *r, pcol_error *err) {
+  memset(r, 0, sizeof *r);
+  size_t pos = 0, m0, n0, u0, m1, n1, u1;
+  if (!num_token(v, &pos, &m0, &n0, &u0)) return PCOL_OK;
+  int two = num_token(v, &pos, &m1, &n1, &u1);
+  size_t len = strlen(v), l0 = u0 - m0;
+  int op = 0;
+  if (!two) {
+    if (m0 == 0 && len == l0) op = NR_EQ;
+    else if (m0 == 0 && len == l0 + 1 && v[l0] == ':') op = NR_GE;
+    else if (m0 == 1 && v[0] == ':' && len == l0 + 1) op = NR_LE;
+  } else if (m0 == 0 && v[u0] == ':' && m1 == u0 + 1 && u1 == len) {
+    op = NR_IN;
+  }
+  if (!op) return PCOL_OK;
+  int64_t x, y;
+  char u[32] = "";
+  PCOL_RETURN_NOT_OK(num_parse(v, m0, n0, &x, what, err));
+  if (u0 - n0 >= sizeof u) return PCOL_OK; /* no unit is that long: not one */
+  memcpy(u, v + n0, u0 - n0);
+  u[u0 - n0] = 0;
+  const char *cu;
+  r->lo = r->hi = pcol_unit_scale(x, (pcol_str){u, strlen(u)}, u, &cu);
+  snprintf(r->unit, sizeof r->unit, "%s", cu);
+  if (op == NR_IN) {
+    PCOL_RETURN_NOT_OK(num_parse(v, m1, n1, &y, what, err));
+    if (u1 - n1 >= sizeof u) return PCOL_OK;
+    memcpy(u, v + n1, u1 - n1);
+    u[u1 - n1] = 0;
+    const char *cu2;
+    r->hi = pcol_unit_scale(y, (pcol_str){u, strlen(u)}, r->unit, &cu2);
+    if (strcmp(cu2, r->unit)) return PCOL_OK; /* pprof: then not a range */
+  }
+  r->op = op;
+  return PCOL_OK;
+}
+
+/* Does a label value (its key's unit ku) fall in r? */
+static int range_has(const num_range *r, int64_t v, pcol_str ku) {
+  const char *su;
+  double x = pcol_unit_scale(v, ku, r->unit, &su);
+  if (strcmp(su, r->unit)) return 0;
+  switch (r->op) {
+  case NR_EQ: return x == r->lo;
+  case NR_GE: return x >= r->lo;
+  case NR_LE: return x <= r->lo;
+  default: return x >= r->lo && x <= r->hi;
+  }
+}
+
 typedef struct tag_filter {
-  pcol_str key; /* {NULL,0}: match "key:value" */
+  pcol_str key; /* {NULL,0}: match "key:value" (or any numeric key) */
+  uint32_t key_id;
+  num_range num; /* num.op: a numeric range instead of the expressions */
   regex_t *rx;
   int n;
 } tag_filter;
@@ -216,13 +442,35 @@ static void tag_free(tag_filter *t) {
   memset(t, 0, sizeof *t);
 }
 
-static int tag_compile(const char *what, const char *spec, tag_filter *t, pcol_error *err) {
+static int tag_compile(pcol_file *f, const key_info *ki, const char *what, const char *spec,
+                       tag_filter *t, pcol_error *err) {
   memset(t, 0, sizeof *t);
   const char *eq = strchr(spec, '='), *vals = spec;
   if (eq) {
     t->key.ptr = spec;
     t->key.len = (size_t)(eq - spec);
     vals = eq + 1;
+    PCOL_RETURN_NOT_OK(key_find(f, ki, t->key, &t->key_id, err));
+    if (!t->key_id) return key_missing(f, ki, what, t->key, err);
+  }
+  PCOL_RETURN_NOT_OK(range_parse(what, vals, &t->num, err));
+  if (t->num.op) { /* a range, as pprof reads it ("Interpreted ... as range") */
+    if (t->key.ptr && !(ki->kind[t->key_id] & 2))
+      return pcol_error_set(err, PCOL_EINVAL,
+                            "%s: '%s' is a numeric range (as in pprof -tagfocus), but label "
+                            "'%.*s' has only strings; to match the string write '%.*s=^%s$'",
+                            what, vals, (int)t->key.len, t->key.ptr, (int)t->key.len,
+                            t->key.ptr, vals);
+    if (!t->key.ptr) {
+      int any = 0;
+      for (uint64_t s = 1; s <= ki->nstr && !any; s++) any = (ki->kind[s] & 2) != 0;
+      if (!any)
+        return pcol_error_set(err, PCOL_EINVAL,
+                              "%s: '%s' is a numeric range (as in pprof -tagfocus), but this "
+                              "file has no numeric labels",
+                              what, vals);
+    }
+    return PCOL_OK;
   }
   int cap = 1;
   for (const char *p = vals; *p; p++) cap += *p == ',';
@@ -246,27 +494,50 @@ static int tag_compile(const char *what, const char *spec, tag_filter *t, pcol_e
   return PCOL_OK;
 }
 
+typedef struct tag_cols {
+  pcol_view lsoff, lkey, lstr, lnum;
+  uint64_t nlabels;
+  const key_info *ki;
+} tag_cols;
+
+/* A numeric key's unit (pprof's NumLabelUnits). */
+static int key_unit(pcol_file *f, const key_info *ki, uint32_t key, pcol_str *u, pcol_error *err) {
+  if (key <= ki->nstr && ki->unit[key]) return pcol_string(f, ki->unit[key], u, err);
+  PCOL_RETURN_NOT_OK(pcol_string(f, key, u, err));
+  if (pcol_str_is(*u, "alignment") || pcol_str_is(*u, "request")) *u = (pcol_str){"bytes", 5};
+  return PCOL_OK;
+}
+
 /* Does label set `ls` pass t (pprof's compileTagFilter)? */
-static int tag_match(pcol_file *f, const tag_filter *t, const pcol_view *lsoff, const pcol_view *lkey,
-                     const pcol_view *lstr, uint64_t nlabels, uint32_t ls, char **buf, size_t *cap,
-                     int *out, pcol_error *err) {
+static int tag_match(pcol_file *f, const tag_filter *t, const tag_cols *c, uint32_t ls,
+                     char **buf, size_t *cap, int *out, pcol_error *err) {
   *out = 0;
   uint64_t a = 0, e = 0;
   if (ls) {
-    a = pcol_view_u64(lsoff, ls - 1);
-    e = pcol_view_u64(lsoff, ls);
-    if (e > nlabels) e = nlabels;
+    a = pcol_view_u64(&c->lsoff, ls - 1);
+    e = pcol_view_u64(&c->lsoff, ls);
+    if (e > c->nlabels) e = c->nlabels;
     if (a > e) a = e;
   }
   uint64_t seen = 0; /* key:value mode: which regexes matched (first 64) */
   for (uint64_t i = a; i < e; i++) {
-    uint32_t vs = pcol_view_u32(lstr, i);
+    uint32_t vs = pcol_view_u32(&c->lstr, i), kid = pcol_view_u32(&c->lkey, i);
+    if (t->num.op) {
+      if (vs || (t->key.ptr && kid != t->key_id)) continue;
+      pcol_str ku;
+      PCOL_RETURN_NOT_OK(key_unit(f, c->ki, kid, &ku, err));
+      if (range_has(&t->num, pcol_view_i64(&c->lnum, i), ku)) {
+        *out = 1;
+        return PCOL_OK;
+      }
+      continue;
+    }
     if (!vs) continue; /* a numeric label */
     pcol_str k, v;
-    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(lkey, i), &k, err));
+    PCOL_RETURN_NOT_OK(pcol_string(f, kid, &k, err));
     PCOL_RETURN_NOT_OK(pcol_string(f, vs, &v, err));
     if (t->key.ptr) {
-      if (!k.ptr || k.len != t->key.len || memcmp(k.ptr, t->key.ptr, k.len)) continue;
+      if (kid != t->key_id) continue;
       for (int r = 0; r < t->n; r++) {
         int m = pcol_rx_match(&t->rx[r], buf, cap, v);
         if (m < 0) return pcol_oom(err);
@@ -287,7 +558,7 @@ static int tag_match(pcol_file *f, const tag_filter *t, const pcol_view *lsoff, 
       }
     }
   }
-  if (!t->key.ptr) {
+  if (!t->key.ptr && !t->num.op) {
     int n = t->n < 64 ? t->n : 64;
     *out = seen == (n == 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1);
   }
@@ -296,27 +567,29 @@ static int tag_match(pcol_file *f, const tag_filter *t, const pcol_view *lsoff, 
 
 static int tag_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, pcol_error *err) {
   tag_filter tf = {0}, ti = {0};
+  key_info ki;
   char *buf = NULL;
   size_t cap = 0;
-  uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS), nlabels = pcol_rows(f, PCOL_T_LABELS);
-  pcol_view lsoff, lkey, lstr;
-  pcol_column_req req[] = {{&lsoff, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},
-                           {&lkey, PCOL_T_LABELS, PCOL_C_LB_KEY},
-                           {&lstr, PCOL_T_LABELS, PCOL_C_LB_STR}};
-  int rc = pcol_columns(f, req, PCOL_NCOLS(req), err);
-  if (!rc && sel->tag) rc = tag_compile("tag", sel->tag, &tf, err);
-  if (!rc && sel->tag_ignore) rc = tag_compile("tag-ignore", sel->tag_ignore, &ti, err);
+  uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS);
+  tag_cols c = {.nlabels = pcol_rows(f, PCOL_T_LABELS), .ki = &ki};
+  pcol_column_req req[] = {{&c.lsoff, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},
+                           {&c.lkey, PCOL_T_LABELS, PCOL_C_LB_KEY},
+                           {&c.lstr, PCOL_T_LABELS, PCOL_C_LB_STR},
+                           {&c.lnum, PCOL_T_LABELS, PCOL_C_LB_NUM}};
+  int rc = key_info_load(f, &ki, err);
+  if (!rc) rc = pcol_columns(f, req, PCOL_NCOLS(req), err);
+  if (!rc && sel->tag) rc = tag_compile(f, &ki, "tag", sel->tag, &tf, err);
+  if (!rc && sel->tag_ignore) rc = tag_compile(f, &ki, "tag-ignore", sel->tag_ignore, &ti, err);
   if (!rc && !(out->ls_keep = calloc(nls + 1, 1))) rc = pcol_oom(err);
   for (uint64_t ls = 0; !rc && ls <= nls; ls++) {
     int keep = 1, ign = 0;
-    if (sel->tag)
-      rc = tag_match(f, &tf, &lsoff, &lkey, &lstr, nlabels, (uint32_t)ls, &buf, &cap, &keep, err);
-    if (!rc && sel->tag_ignore)
-      rc = tag_match(f, &ti, &lsoff, &lkey, &lstr, nlabels, (uint32_t)ls, &buf, &cap, &ign, err);
+    if (sel->tag) rc = tag_match(f, &tf, &c, (uint32_t)ls, &buf, &cap, &keep, err);
+    if (!rc && sel->tag_ignore) rc = tag_match(f, &ti, &c, (uint32_t)ls, &buf, &cap, &ign, err);
     out->ls_keep[ls] = keep && !ign;
   }
   tag_free(&tf);
   tag_free(&ti);
+  key_info_free(&ki);
   free(buf);
   return rc;
 }
@@ -328,7 +601,7 @@ int pcol_filter_build(pcol_file *f, const pcol_select *sel, pcol_filter *out, pc
   if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &out->s_labelset, err);
   out->nstacks = pcol_rows(f, PCOL_T_STACKS);
   out->nlabelsets = pcol_rows(f, PCOL_T_LABELSETS);
-  if (!rc && (sel->focus || sel->ignore || sel->hide || sel->show))
+  if (!rc && (sel->focus || sel->ignore || sel->hide || sel->show || sel->no_inlines))
     rc = name_filters(f, sel, out, err);
   if (!rc && (sel->tag || sel->tag_ignore)) rc = tag_filters(f, sel, out, err);
   if (rc) {

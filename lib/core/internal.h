@@ -321,6 +321,10 @@ typedef struct pcol_filter {
 int pcol_filter_build(pcol_file *f, const pcol_select *sel, pcol_filter *out, pcol_error *err);
 /* 1 when sample `row` passes the filter (always for an inactive one). */
 int pcol_filter_keep(const pcol_filter *x, uint64_t row);
+/* PCOL_OK when some label of f has key `key`, else ENOTFOUND naming `what`
+ * and listing the file's label keys (an unknown key is an error, never an
+ * empty answer). */
+int pcol_label_key_check(pcol_file *f, const char *what, const char *key, pcol_error *err);
 void pcol_filter_free(pcol_filter *x);
 /* The one way pcol compiles a user's regular expression (POSIX ERE,
  * REG_NOSUB): EINVAL naming `what` and the expression when it is bad. */

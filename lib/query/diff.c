@@ -34,11 +34,41 @@ static int name_cmp(pcol_str a, pcol_str b) {
 static int row_name_cmp(const void *x, const void *y) {
   return name_cmp(((const pcol_top_row *)x)->name, ((const pcol_top_row *)y)->name);
 }
-static int drow_cmp(const void *x, const void *y) {
+/* pprof's orders on the changes (graph.go FlatNameOrder, CumNameOrder) */
+static int mag_cmp(double a, double b) {
+  a = fabs(a);
+  b = fabs(b);
+  return a == b ? 0 : a > b ? -1 : 1;
+}
+static int drow_cmp_flat(const void *x, const void *y) {
   const pcol_diff_row *a = x, *b = y;
-  double ka = fmax(fabs(a->d_flat), fabs(a->d_cum)), kb = fmax(fabs(b->d_flat), fabs(b->d_cum));
-  if (ka != kb) return ka > kb ? -1 : 1;
-  return name_cmp(a->name, b->name);
+  int c = mag_cmp(a->d_flat, b->d_flat);
+  if (!c) c = name_cmp(a->name, b->name);
+  return c ? c : mag_cmp(a->d_cum, b->d_cum);
+}
+static int drow_cmp_cum(const void *x, const void *y) {
+  const pcol_diff_row *a = x, *b = y;
+  int c = mag_cmp(a->d_cum, b->d_cum);
+  if (!c) c = name_cmp(a->name, b->name);
+  return c ? c : mag_cmp(a->d_flat, b->d_flat);
+}
+static int drow_cmp_name(const void *x, const void *y) {
+  return name_cmp(((const pcol_diff_row *)x)->name, ((const pcol_diff_row *)y)->name);
+}
+
+void pcol_diff_sort(pcol_diff *d, pcol_sort order) {
+  if (!d || !d->nrows) return;
+  qsort(d->rows, d->nrows, sizeof *d->rows,
+        order == PCOL_SORT_CUM ? drow_cmp_cum : order == PCOL_SORT_NAME ? drow_cmp_name
+                                                                       : drow_cmp_flat);
+}
+
+/* a key's "(inline)" mark from both sides: inlined on one side and not on
+ * the other is partly inlined */
+static int inl_join(int a, int b, int has_a, int has_b) {
+  if (!has_a) return b;
+  if (!has_b) return a;
+  return a == b ? a : PCOL_INLINE_PARTIAL;
 }
 
 /* rows of t sorted by name, in a new array */
@@ -84,10 +114,12 @@ int pcol_diff_compute(const pcol_top *base, const pcol_top *nw, int absolute, pc
       r->base_cum = b[i].cum;
       i++;
     }
+    r->inl = c <= 0 ? b[i - 1].inl : 0;
     if (c >= 0) {
       r->name = n[j].name;
       r->new_flat = n[j].flat;
       r->new_cum = n[j].cum;
+      r->inl = inl_join(r->inl, n[j].inl, c <= 0, 1);
       j++;
     }
     rc = delta(base, nw, absolute, r, err);
@@ -98,9 +130,9 @@ int pcol_diff_compute(const pcol_top *base, const pcol_top *nw, int absolute, pc
     free(rows);
     return rc;
   }
-  qsort(rows, nr, sizeof *rows, drow_cmp);
   out->rows = rows;
   out->nrows = nr;
+  pcol_diff_sort(out, PCOL_SORT_FLAT);
   out->base_total = base->total;
   out->new_total = nw->total;
   out->absolute = absolute;

@@ -479,7 +479,8 @@ int pcol_top_by_label(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   out->value = *v;
   pcol_tags tg;
   pcol_sum *w = NULL;
-  int rc = pcol_tags_compute(f, sel, v, &tg, err);
+  int rc = pcol_label_key_check(f, "by label", key, err);
+  if (!rc) rc = pcol_tags_compute(f, sel, v, &tg, err);
   if (rc) return rc;
   pcol_q_top_priv *p = calloc(1, sizeof *p);
   if (!p) rc = pcol_oom(err);

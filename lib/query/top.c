@@ -470,8 +470,11 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
         if (t->key_li[key] == UINT64_MAX) t->key_li[key] = li;
       }
       /* a pprof line whose function has no name is its own frame, named
-       * after the mapping like an unsymbolized address */
-      if (!key && t->by != PCOL_BY_FILE && t->by != PCOL_BY_SOURCE_LINE && t->unnamed_is_frame)
+       * after the mapping like an unsymbolized address; by file, so is a
+       * function without a file (pprof -files: "[binary]" or "<unknown>",
+       * with its cum).  Rprof keeps R's rule: a frame without a srcref
+       * passes its flat to the innermost caller that has one. */
+      if (!key && t->by != PCOL_BY_SOURCE_LINE && t->unnamed_is_frame)
         PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &key, err));
       if (!key) continue;
       /* distinct keys of this location: a stamp per key (a scan of the
@@ -492,7 +495,8 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
      * unsymbolized and stays skipped */
     if (k == start && unsymbolized &&
         (t->by == PCOL_BY_FUNCTION ||
-         ((t->by == PCOL_BY_LINE || t->by == PCOL_BY_ADDRESS) && t->unnamed_is_frame))) {
+         ((t->by == PCOL_BY_LINE || t->by == PCOL_BY_ADDRESS || t->by == PCOL_BY_FILE) &&
+          t->unnamed_is_frame))) {
       uint32_t key;
       PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &key, err));
       t->loc_all[ka++] = key;
@@ -892,6 +896,17 @@ static int ctx_new(pcol_file *f, const pcol_select *sel, pcol_by by, topctx **ou
   t->by = by;
   int rc = unnamed_functions_are_frames(f, sel, &t->unnamed_is_frame, err);
   if (!rc) rc = pcol_q_fctx_init(&t->fc, f, err);
+  /* by address on sources that record none (Rprof) would be one row of
+   * everything: say so instead (a pprof profile without addresses keeps
+   * pprof -addresses' rows, which fall back to lines) */
+  if (!rc && by == PCOL_BY_ADDRESS && !t->unnamed_is_frame) {
+    uint64_t l = 0;
+    while (l < t->fc.nloc && !pcol_view_u64(&t->fc.loc_addr, l)) l++;
+    if (l == t->fc.nloc)
+      rc = pcol_error_set(err, PCOL_ENOTFOUND,
+                          "no addresses: the selected sources (Rprof) record none; "
+                          "view them by line, file or function");
+  }
   if (rc) {
     ctx_free(t);
     *out = NULL;

@@ -24,6 +24,9 @@ cp cpu.pb.gz c.pb.gz && cp cpu.pb.gz b.pb.gz && cp cpu.pb.gz big.pb.gz
 pcol pack run.out -o a.pcol && pcol pack run.out --from-time 0 --to-time 1 -o base.pcol 2>/dev/null ||
   pcol pack run.out -o base.pcol
 pcol pack run.out -o new.pcol || fail "making the pcol inputs"
+# the label filters' examples need labels: worker/kind strings, heap "bytes"
+python3 "$REPO/tests/support/semantics_pprof.py" . || fail "making labels.pb.gz"
+cp nums.pb.gz heap.pb.gz
 # every example line of the README's "Using it" section
 awk '/^## Using it/ {on = 1; next} on && /^## / {exit} on' "$REPO/README.md" |
   grep '^pcol ' | sed 's/  *#.*$//' >examples.txt
@@ -34,6 +37,7 @@ while IFS= read -r line; do
   case $line in *"--load "*) # names a server host H: tests/interop/t_clickhouse.sh loads for real
     echo "skipped (needs a ClickHouse server): $line"; continue;;
   esac
+  case $line in *"--tag "*|*"label:"*) line=${line//cpu.pb.gz/labels.pb.gz};; esac
   bash -c "$line" >out.txt 2>err.txt </dev/null || fail "README example failed: $line: $(head -c 400 err.txt)"
   ran=$((ran + 1))
 done <examples.txt

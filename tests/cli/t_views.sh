@@ -77,7 +77,8 @@ grep -q '^format_version:' "$tmp/info.txt" || fail "info keeps the file's layout
   fail "info json"
 
 # --by label:KEY and a bad --by
-"$PCOL" top "$tmp/a.out" --by label:none --format csv | wc -l | grep -qx 1 || fail "top --by label: without the label: no rows"
+"$PCOL" top "$tmp/a.out" --by label:none --format csv 2>"$tmp/err"; [ $? = 1 ] && grep -q "no label 'none'" "$tmp/err" ||
+  fail "top --by label: a key no label has is an error (exit 1) that names it"
 "$PCOL" diff "$tmp/a.out" "$tmp/a.out" --by label:x 2>/dev/null; [ $? = 2 ] || fail "diff --by label is a usage error"
 
 # diff --format json: an object with type, unit, both totals and what the numbers are
@@ -126,9 +127,11 @@ printf 'main;f 1\nmain;f;f;g 3\nmain;h 2\n' | diff -u - "$tmp/fold" || fail "fol
 # diff
 "$PCOL" diff "$tmp/a.out" "$tmp/b.out" --absolute --format csv > "$tmp/d.csv" || fail diff
 head -1 "$tmp/d.csv" | grep -qx 'base_flat,new_flat,delta_flat,base_cum,new_cum,delta_cum,name' || fail "diff header"
-# sorted by the larger change (f and main: cum -4; then by name)
-sed -n 2,3p "$tmp/d.csv" | tr '\n' ' ' | grep -qx '1,0,-1,4,0,-4,f 0,0,0,6,2,-4,main ' ||
-  fail "diff rows: $(sed -n 2,3p "$tmp/d.csv")"
+# sorted as pprof -diff_base: by |change in flat| (g: 3 samples gone), then name
+sed -n 2p "$tmp/d.csv" | grep -qx '3,0,-3,3,0,-3,g' || fail "diff rows: $(sed -n 2p "$tmp/d.csv")"
+# --sort cum: f and main (cum -4), then by name
+"$PCOL" diff "$tmp/a.out" "$tmp/b.out" --absolute --format csv --sort cum | sed -n 2,3p | tr '\n' ' ' |
+  grep -qx '1,0,-1,4,0,-4,f 0,0,0,6,2,-4,main ' || fail "diff --sort cum rows"
 "$PCOL" diff "$tmp/a.out" "$tmp/b.out" --format csv | grep -q '^0.0000,100.0000,100.0000,0.0000,100.0000,100.0000,k$' ||
   fail "normalised diff"
 

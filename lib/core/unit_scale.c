@@ -1,0 +1,135 @@
+/* unit_scale.c — go tool pprof's unit families and conversions
+ * (internal/measurement: Scale, sniffUnit): bytes (B kB MB GB TB PB, powers
+ * of 1024), time (ns us ms s hrs) and Google compute units; any other unit
+ * (count, samples, ...) is left as it is.  In core because the label
+ * filters convert a range's unit ("bytes=1kb:") as pprof does; the text
+ * views (query/units.c) print with it. */
+#include "internal.h"
+#include <ctype.h>
+
+typedef struct unit_def {
+  const char *name;       /* canonical, as printed */
+  const char *aliases[4]; /* lower case */
+  double factor;
+} unit_def;
+
+typedef struct unit_family {
+  const unit_def *units;
+  int n;
+  int dflt; /* index of the default unit */
+} unit_family;
+
+static const unit_def bytes_u[] = {
+    {"B", {"b", "byte"}, 1},
+    {"kB", {"kb", "kbyte", "kilobyte"}, 1024.0},
+    {"MB", {"mb", "mbyte", "megabyte"}, 1048576.0},
+    {"GB", {"gb", "gbyte", "gigabyte"}, 1073741824.0},
+    {"TB", {"tb", "tbyte", "terabyte"}, 1099511627776.0},
+    {"PB", {"pb", "pbyte", "petabyte"}, 1125899906842624.0},
+};
+static const unit_def time_u[] = {
+    {"ns", {"ns", "nanosecond"}, 1},
+    {"us", {"\xce\xbcs", "us", "microsecond"}, 1e3},
+    {"ms", {"ms", "millisecond"}, 1e6},
+    {"s", {"s", "sec", "second"}, 1e9},
+    {"hrs", {"hour", "hr"}, 3600e9},
+};
+static const unit_def gcu_u[] = {
+    {"n*GCU", {"nanogcu"}, 1e-9}, {"u*GCU", {"microgcu"}, 1e-6}, {"m*GCU", {"milligcu"}, 1e-3},
+    {"GCU", {"gcu"}, 1},          {"k*GCU", {"kilogcu"}, 1e3},   {"M*GCU", {"megagcu"}, 1e6},
+    {"G*GCU", {"gigagcu"}, 1e9},  {"T*GCU", {"teragcu"}, 1e12},  {"P*GCU", {"petagcu"}, 1e15},
+};
+static const unit_family families[] = {
+    {bytes_u, 6, 0},
+    {time_u, 5, 3},
+    {gcu_u, 9, 3},
+};
+
+/* pprof's sniffUnit: lower case, a plural 's' dropped past two letters. */
+static const unit_def *sniff_uncached(const unit_family *fam, const char *u, size_t len);
+/* A view labels thousands of numbers in one unit: the last answer per
+ * family is kept (per thread), keyed by the unit's bytes. */
+static const unit_def *sniff(const unit_family *fam, const char *u, size_t len) {
+  static _Thread_local struct {
+    char u[32];
+    size_t len;
+    const unit_def *r;
+    int set;
+  } last[sizeof families / sizeof *families];
+  size_t f = (size_t)(fam - families);
+  if (!u || len == 0 || len >= sizeof last[0].u) return NULL;
+  if (last[f].set && last[f].len == len && !memcmp(last[f].u, u, len)) return last[f].r;
+  const unit_def *r = sniff_uncached(fam, u, len);
+  memcpy(last[f].u, u, len);
+  last[f].len = len;
+  last[f].r = r;
+  last[f].set = 1;
+  return r;
+}
+
+static const unit_def *sniff_uncached(const unit_family *fam, const char *u, size_t len) {
+  char b[32];
+  if (!u || len == 0 || len >= sizeof b) return NULL;
+  for (size_t i = 0; i < len; i++) b[i] = (char)tolower((unsigned char)u[i]);
+  if (len > 2 && b[len - 1] == 's') len--;
+  b[len] = 0;
+  for (int i = 0; i < fam->n; i++)
+    for (int k = 0; k < 4 && fam->units[i].aliases[k]; k++)
+      if (!strcmp(b, fam->units[i].aliases[k])) return &fam->units[i];
+  return NULL;
+}
+
+static int is_auto(const char *to) {
+  return !strcmp(to, "minimum") || !strcmp(to, "auto");
+}
+
+double pcol_unit_scale(pcol_sum v, pcol_str from, const char *to, const char **out_unit) {
+  if (v < 0) {
+    double r = pcol_unit_scale(-v, from, to, out_unit);
+    return -r;
+  }
+  for (size_t f = 0; f < sizeof families / sizeof *families; f++) {
+    const unit_family *fam = &families[f];
+    const unit_def *fu = sniff(fam, from.ptr, from.len);
+    if (!fu) continue;
+    double x = (double)v * fu->factor;
+    if (is_auto(to)) {
+      double best = 0;
+      const char *name = NULL;
+      for (int i = 0; i < fam->n; i++)
+        if (fam->units[i].factor >= best && x / fam->units[i].factor >= 1.0) {
+          best = fam->units[i].factor;
+          name = fam->units[i].name;
+        }
+      if (name) {
+        *out_unit = name;
+        return x / best;
+      }
+      *out_unit = fam->units[fam->dflt].name;
+      return x / fam->units[fam->dflt].factor;
+    }
+    const unit_def *tu = sniff(fam, to, strlen(to));
+    if (!tu) tu = &fam->units[fam->dflt];
+    *out_unit = tu->name;
+    return x / tu->factor;
+  }
+  if (!strcmp(to, "count") || !strcmp(to, "sample") || !strcmp(to, "unit") || is_auto(to))
+    *out_unit = "";
+  else
+    *out_unit = to;
+  return (double)v;
+}
+
+int pcol_unit_known(pcol_str unit) {
+  for (size_t f = 0; f < sizeof families / sizeof *families; f++)
+    if (sniff(&families[f], unit.ptr, unit.len)) return 1;
+  return 0;
+}
+
+int pcol_unit_valid_target(pcol_str from, const char *to) {
+  if (is_auto(to) || !strcmp(to, "raw")) return 1;
+  for (size_t f = 0; f < sizeof families / sizeof *families; f++)
+    if (sniff(&families[f], from.ptr, from.len)) return sniff(&families[f], to, strlen(to)) != NULL;
+  return 0;
+}
+

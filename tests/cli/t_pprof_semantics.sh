@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# CLI: pprof semantics without Go (tests/interop/t_pprof_semantics.sh checks
+# the numbers against go tool pprof): one label set in two orders is one set;
+# a frame without a file is a file row of its own; numeric ranges; unknown
+# label keys and views that do not apply are errors, not empty answers.
+# The profiles come from tests/support/semantics_pprof.py; what is expected
+# follows from how it builds them (its samples are listed there).
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_pprof_semantics: FAIL: $*" >&2; exit 1; }
+expect() { # CODE MESSAGE-RE CMD...: exit code and a message on stderr
+  local want=$1 re=$2
+  shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  [ "$got" = "$want" ] || fail "$* exited $got, not $want: $(cat "$tmp/err")"
+  grep -Eq "$re" "$tmp/err" || fail "$*: no '$re' in: $(cat "$tmp/err")"
+}
+python3 tests/support/semantics_pprof.py "$tmp" || fail "semantics_pprof.py"
+lab=$tmp/labels.pb.gz nums=$tmp/nums.pb.gz
+
+# labels.pb.gz: {worker=x,kind=y} in both orders (4 samples), {worker=x,kind=z}, none
+ids=$("$PCOL" cat "$lab" --table samples --format tsv | awk -F'\t' 'NR > 1 { print $8 }' | sort -u | tr '\n' ' ')
+[ "$ids" = "1 2 NA " ] || fail "label sets: ids $ids, want 1 2 NA (one set in two orders is one set)"
+"$PCOL" cat "$lab" --table sample_labels --format tsv | awk -F'\t' 'NR > 1 { k[$1] = k[$1] $2 }
+  END { for (s in k) if (k[s] != "kindworker") exit 1 }' || fail "a label set is stored sorted by key"
+"$PCOL" traces "$lab" | grep -c '^-----------+' | grep -qx 6 || fail "traces: 5 traces (+1 closing line)"
+
+# runMicrotasks has no file: a row "<unknown>" with flat 20ms (its leaf
+# sample) and cum 80ms (every sample through it)
+"$PCOL" top "$lab" --by file --format tsv | awk -F'\t' '$6 == "<unknown>" { print $1, $4 }' |
+  grep -qx '20000000 80000000' || fail "top --by file: <unknown> row"
+
+# numeric ranges: nums.pb.gz has sizes 8 ... 1 GiB; 1kb: keeps 1024 and up
+n=$("$PCOL" top "$nums" --tag 'bytes=1kb:' --value alloc_objects --format json | grep -o '"total":[0-9]*')
+k=$("$PCOL" top "$nums" --tag 'bytes=1kb:' --value alloc_objects --format tsv | awk -F'\t' 'NR > 1 { s += $1 } END { print s }')
+[ "$k" = $((6 + 7 + 8 + 9 + 10 + 11 + 12 + 13 + 14)) ] || fail "--tag bytes=1kb: keeps $k objects ($n)"
+k=$("$PCOL" top "$nums" --tag 'alloc=300kb' --value alloc_objects --format tsv | awk -F'\t' 'NR > 1 { s += $1 } END { print s }')
+[ "$k" = 2 ] || fail "--tag alloc=300kb (a kilobytes label) keeps sample 2, not $k"
+expect 1 "no label 'nokey'.*label keys: .*bytes \(numeric\)" "$PCOL" top "$nums" --tag nokey=x
+expect 1 "no label 'nokey'" "$PCOL" top "$nums" --tag-ignore nokey=x
+expect 1 "no label 'nokey'" "$PCOL" top "$nums" --by label:nokey
+expect 1 "no label 'nokey'" "$PCOL" traces "$nums" --tag nokey=x
+expect 2 "numeric range.*'kind=\^3\\$'" "$PCOL" top "$nums" --tag kind=3
+expect 1 "has no labels" "$PCOL" top examples/demo.out --tag a=b
+
+# views that do not apply say so
+expect 1 "no addresses" "$PCOL" top examples/demo.out --by address
+expect 2 "no-inlines" "$PCOL" unpack "$lab" --to pprof --no-inlines -o "$tmp/x.pb.gz"
+"$PCOL" top "$lab" --no-inlines >/dev/null || fail "top --no-inlines"
+
+# diff: aligned human units, sorted by |change in flat|
+"$PCOL" diff "$lab" "$nums" --value samples >/dev/null 2>&1
+"$PCOL" diff "$lab" "$lab" --absolute --sort cum | sed -n 4p | grep -q '^ *base_flat' || fail "diff header"
+echo "t_pprof_semantics: ok"

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# pprof semantics that pcol's views must share with go tool pprof (issue
+# 27), each against pprof on the test data and on profiles made here: by
+# tests/support/semantics_pprof.py (a label set in two orders, a frame
+# without a file, numeric labels with units) and by tests/go/semantics (a
+# Go CPU profile with three map-ordered labels and inlined frames, and a
+# heap profile with many allocation sizes).
+#   - label sets are sets: `traces` = pprof -traces
+#   - top --by file = pprof -files (frames without a file are "<unknown>"
+#     or "[binary]" with their cum; a file pprof splits: the sum of flats)
+#   - --tag/--tag-ignore numeric ranges with units = -tagfocus/-tagignore
+#   - --no-inlines = -noinlines (top, peek, traces, -lines, -addresses)
+#   - top's Time:/Duration: lines = pprof's
+#   - diff --absolute's changes and order = pprof -diff_base -top
+# Env: PCOL, PCOL_TESTDATA.  Exit 0 pass, 1 fail, 77 skip (no Go).
+set -u
+if ! command -v go >/dev/null 2>&1; then
+  echo "SKIP: go not installed"
+  exit 77
+fi
+PCOL=${PCOL:-build/bin/pcol}
+TD=${PCOL_TESTDATA:-../shared/testdata}
+REPO=$(pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME=$tmp/home PPROF_BINARY_PATH=/nonexistent GOCACHE=${GOCACHE:-$tmp/gocache} GOPROXY=off \
+  GOTOOLCHAIN=local TZ=UTC
+mkdir -p "$HOME" "$tmp/p"
+fail=0 checked=0
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+python3 tests/support/semantics_pprof.py "$tmp/p" || bad "semantics_pprof.py"
+(cd tests/go && go run ./semantics "$tmp/p" >"$tmp/go_run.log" 2>&1) || { bad "go run ./semantics:"; cat "$tmp/go_run.log"; }
+lab=$tmp/p/labels.pb.gz nums=$tmp/p/nums.pb.gz gcpu=$tmp/p/go-cpu-labels3-inline.pb.gz gheap=$tmp/p/go-heap-sizes.pb.gz
+
+# same FROM VIEW FILE PPROF-ARGS -- PCOL-ARGS: the text from the line FROM
+# matches (a sed address) on, pprof's against pcol's
+same() {
+  local from=$1 view=$2 f=$3
+  shift 3
+  local pp=() pc=()
+  while [ "$1" != -- ]; do pp+=("$1"); shift; done
+  shift
+  pc=("$@")
+  checked=$((checked + 1))
+  go tool pprof -symbolize=none "${pp[@]}" "$f" 2>/dev/null | sed -n "$from,\$p" >"$tmp/go.txt"
+  "$PCOL" "$view" "$f" "${pc[@]}" 2>&1 | sed -n "$from,\$p" >"$tmp/pc.txt"
+  if ! cmp -s "$tmp/go.txt" "$tmp/pc.txt"; then
+    bad "$(basename "$f"): go tool pprof ${pp[*]} vs pcol $view ${pc[*]} (< pprof, > pcol):"
+    diff -a "$tmp/go.txt" "$tmp/pc.txt" | head -8
+  fi
+}
+top() { local f=$1; shift; same '/^Showing nodes/' top "$f" -top "$@"; }
+traces() { local f=$1; shift; same '/^-----------+/' traces "$f" -traces "$@"; }
+
+# 2. one label set in two orders is one set (pprof merges them)
+for f in "$lab" "$gcpu" "$TD"/ext/pprof/go-cpu-labels-guide.pb.gz "$TD"/ext/pprof/go-cpu-span-id-labels.pb.gz; do
+  [ -f "$f" ] && traces "$f" --
+done
+n=$("$PCOL" cat "$lab" --table samples --format tsv | awk -F'\t' 'NR > 1 { print $8 }' | sort -u | wc -l)
+checked=$((checked + 1))
+[ "$n" = 3 ] || bad "labels.pb.gz: its samples carry 3 label sets (and none), pcol made $n ids"
+
+# 3. top --by file = pprof -files
+# (the profiles with frames without a file, and files pprof splits)
+for f in "$TD"/pprof/nodejs-wall.pb.gz "$TD"/ext/pprof/nodejs-cpu.pb.gz "$TD"/ext/pprof/nodejs-heap.pb.gz \
+  "$TD"/ext/pprof/go-cpu-unknown.pb.gz "$TD"/ext/pprof/jfr-kafka-cpu.pb.gz "$TD"/ext/pprof/rust-pprof-rs-cpu.pb.gz \
+  "$TD"/ext/pprof/malformed-no-addr-no-line.pb.gz "$TD"/ext/pprof/go-cpu-stripped-unsymbolized.pb.gz \
+  "$TD"/ext/pprof/go-cpu-truncated-stacks-1.pb.gz "$lab" "$gcpu"; do
+  [ -f "$f" ] || continue
+  checked=$((checked + 1))
+  python3 tests/support/pprof_files_cmp.py "$PCOL" "$f" || bad "$(basename "$f"): top --by file differs from pprof -files"
+done
+top "$lab" -files -- --by file
+
+# 6. numeric label ranges (-tagfocus/-tagignore), units converted as pprof
+for spec in 'bytes=1kb:' 'bytes=:512' 'bytes=1mb:2mb' 'bytes=512b' 'bytes=1kb' 'bytes=100' '1kb:' \
+  'alloc=1mb:' 'alloc=300kb' 'dur=7ms:' 'dur=1s:' 'dur=14ms:21ms' 'count=5:' 'count=3' 'bytes=1kb:4gb' \
+  'bytes=1048577b' 'dur=1kb:' 'bytes=+1kb:' 'bytes=2kb:1mb'; do
+  top "$nums" -tagfocus="$spec" -- --tag "$spec"
+done
+for spec in 'bytes=1kb:' 'dur=14ms:21ms' 'count=3'; do
+  top "$nums" -tagignore="$spec" -- --tag-ignore "$spec"
+done
+top "$nums" -tagfocus=kind=big -tagignore='bytes=:2mb' -- --tag kind=big --tag-ignore 'bytes=:2mb'
+for f in "$gheap" "$TD"/pprof/go-heap-allocs-inline.pb.gz; do
+  [ -f "$f" ] || continue
+  for spec in 'bytes=1kb:' 'bytes=:512' 'bytes=1mb:2mb' 'bytes=4kb' '64kb:'; do
+    top "$f" -sample_index=alloc_space -tagfocus="$spec" -- --value alloc_space --tag "$spec"
+  done
+  top "$f" -sample_index=alloc_space -tagignore='bytes=1kb:' -- --value alloc_space --tag-ignore 'bytes=1kb:'
+done
+
+# --no-inlines = pprof -noinlines
+for f in "$gcpu" "$TD"/pprof/go-cpu-inline-small.pb.gz "$TD"/ext/pprof/go-cpu-truncated-stacks-1.pb.gz; do
+  [ -f "$f" ] || continue
+  top "$f" -noinlines -- --no-inlines
+  top "$f" -noinlines -cum -nodefraction=0 -- --no-inlines --sort cum --node-fraction 0
+  top "$f" -noinlines -hide=runtime -focus=inline -- --no-inlines --hide runtime --focus inline
+  top "$f" -noinlines -lines -- --no-inlines --by line
+  same '/^Showing nodes/' peek "$f" -noinlines -peek . -- . --no-inlines
+  traces "$f" -noinlines -- --no-inlines
+done
+top "$gcpu" -noinlines -addresses -- --no-inlines --by address
+
+# top's header: pprof's Time: and Duration: lines
+for f in "$TD"/pprof/*.pb.gz "$TD"/ext/pprof/go-cpu-truncated-stacks-1.pb.gz "$gcpu" "$gheap"; do
+  [ -f "$f" ] || continue
+  checked=$((checked + 1))
+  go tool pprof -symbolize=none -top "$f" 2>/dev/null | grep -aE '^(Time|Duration): ' >"$tmp/go.h"
+  "$PCOL" top "$f" 2>/dev/null | grep -aE '^(Time|Duration): ' >"$tmp/pc.h"
+  cmp -s "$tmp/go.h" "$tmp/pc.h" || { bad "$(basename "$f"): top's Time/Duration (< pprof, > pcol)"; diff -a "$tmp/go.h" "$tmp/pc.h"; }
+done
+
+# diff: pcol diff --absolute's changes, in pprof -diff_base -top's order
+diffcmp() {
+  local base=$1 new=$2 sort=$3
+  checked=$((checked + 1))
+  go tool pprof -symbolize=none -top -nodefraction=0 -unit=ns ${sort:+-cum} -diff_base "$base" "$new" 2>/dev/null |
+    sed -n '/flat%/,$p' | tail -n +2 |
+    awk '{ f = $1; c = $4; sub(/ns$/, "", f); sub(/ns$/, "", c); n = $0
+           sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +/, "", n); print f, c, n }' >"$tmp/go.d"
+  "$PCOL" diff "$base" "$new" --absolute --unit ns ${sort:+--sort cum} | tail -n +5 |
+    awk '{ f = $3; c = $6; sub(/ns$/, "", f); sub(/ns$/, "", c); sub(/^\+/, "", f); sub(/^\+/, "", c); n = $0
+           sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +/, "", n); if (f != 0 || c != 0) print f, c, n }' >"$tmp/pc.d"
+  [ -s "$tmp/go.d" ] && cmp -s "$tmp/go.d" "$tmp/pc.d" ||
+    { bad "diff $(basename "$base") $(basename "$new") ${sort:+--sort cum} vs pprof -diff_base (< pprof, > pcol)"; diff "$tmp/go.d" "$tmp/pc.d" | head -6; }
+}
+for s in "" cum; do
+  diffcmp "$TD"/pprof/go-cpu-inline-small.pb.gz "$gcpu" "$s"
+  diffcmp "$gcpu" "$TD"/pprof/go-cpu-inline-small.pb.gz "$s"
+done
+
+echo "pprof semantics: $checked comparisons, $fail failed"
+[ $fail = 0 ]

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Writes small pprof profiles for tests/cli/t_pprof_semantics.sh and
+tests/interop/t_pprof_semantics.sh, each with what one pprof rule needs:
+
+  labels.pb.gz   one stack twice with the same label set in two orders (Go
+                 writes labels in map order), and a frame without a file
+                 (Node's runMicrotasks) as a leaf and in the middle of stacks
+  nums.pb.gz     numeric labels with units ("bytes", "alloc" in kilobytes,
+                 "dur" in ms) and a string label, for -tagfocus ranges
+
+Usage: semantics_pprof.py OUTDIR"""
+import gzip
+import os
+import sys
+
+
+def varint(n):
+    out = bytearray()
+    n &= (1 << 64) - 1
+    while True:
+        b = n & 0x7f
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def field(num, wt, payload):
+    if wt == 0:
+        return varint(num << 3) + varint(payload)
+    return varint(num << 3 | 2) + varint(len(payload)) + payload
+
+
+class Profile:
+    def __init__(self):
+        self.strings = [""]
+        self.body = b""
+        self.funcs = {}
+        self.locs = {}
+
+    def s(self, text):
+        if text not in self.strings:
+            self.strings.append(text)
+        return self.strings.index(text)
+
+    def sample_type(self, typ, unit):
+        self.body += field(1, 2, field(1, 0, self.s(typ)) + field(2, 0, self.s(unit)))
+
+    def func(self, name, filename):
+        if name not in self.funcs:
+            fid = len(self.funcs) + 1
+            self.funcs[name] = fid
+            f = field(1, 0, fid) + field(2, 0, self.s(name)) + field(3, 0, self.s(name))
+            if filename:
+                f += field(4, 0, self.s(filename))
+            self.body += field(5, 2, f)
+        return self.funcs[name]
+
+    def loc(self, lines, address=0):
+        """lines: [(function, file, line)], innermost first (inlined frames)"""
+        key = (tuple(lines), address)
+        if key not in self.locs:
+            lid = len(self.locs) + 1
+            self.locs[key] = lid
+            m = field(1, 0, lid)
+            if address:
+                m += field(3, 0, address)
+            for fn, fl, ln in lines:
+                m += field(4, 2, field(1, 0, self.func(fn, fl)) + field(2, 0, ln))
+            self.body += field(4, 2, m)
+        return self.locs[key]
+
+    def sample(self, locs, values, labels=()):
+        m = field(1, 2, b"".join(varint(l) for l in locs))
+        m += field(2, 2, b"".join(varint(v) for v in values))
+        for k, v, unit in labels:
+            lab = field(1, 0, self.s(k))
+            if isinstance(v, str):
+                lab += field(2, 0, self.s(v))
+            else:
+                lab += field(3, 0, v)
+                if unit:
+                    lab += field(4, 0, self.s(unit))
+            m += field(3, 2, lab)
+        self.body += field(2, 2, m)
+
+    def write(self, path, period_type=None, period=0):
+        b = self.body
+        if period_type:
+            b += field(11, 2, field(1, 0, self.s(period_type[0])) + field(2, 0, self.s(period_type[1])))
+            b += field(12, 0, period)
+        for t in self.strings:
+            b += field(6, 2, t.encode())
+        with open(path, "wb") as f:
+            f.write(gzip.compress(b, 9))
+
+
+out = sys.argv[1]
+
+p = Profile()
+p.sample_type("samples", "count")
+p.sample_type("wall", "nanoseconds")
+a = p.loc([("main.a", "a.go", 10)], 0x1000)
+mt = p.loc([("runMicrotasks", "", 0)], 0x2000)
+b = p.loc([("main.b", "a.go", 20)], 0x3000)
+c = p.loc([("main.c", "c.go", 5)], 0x4000)
+p.sample([a, mt, b], [1, 10000000], [("worker", "x", ""), ("kind", "y", "")])
+p.sample([a, mt, b], [1, 10000000], [("kind", "y", ""), ("worker", "x", "")])
+p.sample([a, mt, b], [1, 10000000], [("kind", "z", ""), ("worker", "x", "")])
+p.sample([mt, c], [2, 20000000], [("kind", "y", ""), ("worker", "x", "")])
+p.sample([c, mt, b], [3, 30000000])
+p.sample([c, b], [4, 40000000], [("worker", "x", ""), ("kind", "y", "")])
+p.write(os.path.join(out, "labels.pb.gz"), ("wall", "nanoseconds"), 10000000)
+
+p = Profile()
+p.sample_type("alloc_objects", "count")
+p.sample_type("alloc_space", "bytes")
+f = p.loc([("main.alloc", "m.go", 3)], 0x1000)
+g = p.loc([("main.grow", "m.go", 9)], 0x2000)
+r = p.loc([("main.main", "m.go", 20)], 0x3000)
+sizes = [8, 100, 512, 513, 1000, 1024, 1025, 4096, 65536, 1 << 20, (1 << 20) + 1, 2 << 20, 5 << 20, 1 << 30]
+for i, sz in enumerate(sizes):
+    labs = [("bytes", sz, "bytes"), ("alloc", i * 300, "kilobytes"), ("dur", i * 7, "ms"),
+            ("count", i, ""), ("kind", "big" if sz > 4096 else "small", "")]
+    p.sample([f if i % 2 else g, r], [i + 1, (i + 1) * sz], labs)
+p.write(os.path.join(out, "nums.pb.gz"))
