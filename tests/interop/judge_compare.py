@@ -7,8 +7,9 @@ tests/interop/t_import_judged.sh.
 
 FOLDED: `pcol fold` lines (root;...;leaf value).  A name's self weight is the
 sum of the lines it ends, its total the sum of the lines it appears in (once
-per line, as speedscope's Frame.getTotalWeight).  The pcol values divided by
-SCALE must equal speedscope's summed over all its profiles.  --skip: a frame
+per line).  The pcol values divided by SCALE must equal speedscope's summed
+over all its profiles: its frames' self weights, and the time a frame of the
+name is on speedscope's call timeline.  --skip: a frame
 speedscope does not show (V8's (idle), (root)).  --self-only: compare only the
 self weight of frames speedscope moves in the tree (V8's (garbage collector)
 and (program) go on top of the previous sample's stack) and skip the totals
@@ -44,7 +45,8 @@ def main():
         for name, (s, t) in p['frames'].items():
             e = theirs.setdefault(name, [0, 0])
             e[0] += Fraction(s)
-            e[1] += Fraction(t)
+        for name, t in p['names'].items():
+            theirs.setdefault(name, [0, 0])[1] += Fraction(t)
     bad = []
     for name in sorted(set(mine) | set(theirs)):
         if name in skip:

@@ -6,10 +6,12 @@
 //   node speedscope_any_judge.cjs BUNDLE LIST OUT.jsonl
 //
 // LIST: one input file a line.  For each, OUT.jsonl gets one line:
-// {"file", "profiles": [{"name", "total", "frames": {NAME: [self, total]}}]}
-// with the weights speedscope's Profile gives each frame
-// (Frame.getSelfWeight/getTotalWeight), added up per frame name, or
-// {"file", "error"}.  The importer is taken from the release bundle:
+// {"file", "profiles": [{"name", "total", "frames": {NAME: [self, total]},
+// "names": {NAME: total}}]}: the weights speedscope's Profile gives each
+// frame (Frame.getSelfWeight/getTotalWeight), added up per frame name, and
+// per name the time a frame of that name is on the stack in speedscope's call
+// timeline (Profile.forEachCall; once per stack when two distinct frames
+// share a name), or {"file", "error"}.  The importer is taken from the release bundle:
 // importProfileGroup (the function that calls the format dispatcher and
 // names the profiles), given a data source like the bundle's own text
 // source (name, an empty array buffer, text with splitLines, firstChunk and
@@ -50,7 +52,15 @@ const out = fs.openSync(outPath, 'w');
           const e = frames[fr.name] || (frames[fr.name] = [0, 0]);
           e[0] += fr.getSelfWeight(); e[1] += fr.getTotalWeight();
         });
-        return { name: p.getName(), total: p.getTotalWeight(), frames };
+        // per name, the time some frame of that name is on the stack (a
+        // name counts once per stack even when distinct frames share it):
+        // speedscope's own call timeline (Profile.forEachCall)
+        const names = {}, open = [];
+        p.forEachCall((node, v) => { open.push([node.frame.name, v]); }, (node, v) => {
+          const [name, at] = open.pop();
+          if (!open.some((o) => o[0] === name)) names[name] = (names[name] || 0) + (v - at);
+        });
+        return { name: p.getName(), total: p.getTotalWeight(), frames, names };
       }) };
     } catch (e) {
       rec = { file, error: String(e && e.message || e).slice(0, 500) };
