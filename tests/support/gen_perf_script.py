@@ -2,27 +2,30 @@
 """gen_perf_script.py — `perf script` text with known answers, for
 tests/cli/t_perf_v8_speedscope.sh and the fuzz seeds.
 
-  gen_perf_script.py OUT.txt TRUTH.folded [--style default|pidtid|oneline|noperiod] [--samples N] [--seed S]
+  gen_perf_script.py OUT.txt TRUTH.folded [--style default|pidtid|oneline|noperiod] [--samples N]
+                     [--seed S] [--events 1] [--count-truth COUNTS.folded]
 
 Writes N events as `perf script` prints them (the header line in the chosen
 -F style, the callchain leaf first with tabs, `+0x` offsets, kernel frames,
 `[unknown]` symbols in known and unknown dsos, `(inlined)` frames, a perf
 map's Java `a->b` names, comments from --header), several processes and
 threads, and TRUTH: the collapsed stacks (root first, no comm) with the sum
-of the first event's periods, named by the rules perf users know from
+of the first event's periods (COUNTS: the number of its samples), named by the rules perf users know from
 stackcollapse-perf/inferno: `+0x..` cut, `[unknown]` in dso D -> `[D's
-basename]`.  Streaming use: N large and OUT "-" (stdout), TRUTH "/dev/null".
+basename]`.  --events 1: one event (cycles) only.  Streaming use: N large and OUT "-" (stdout), TRUTH "/dev/null".
 """
 import random, sys
 
 def main():
     out, truth = sys.argv[1], sys.argv[2]
-    style, n, seed = 'default', 200, 1
+    style, n, seed, one_event, count_truth = 'default', 200, 1, False, None
     a = sys.argv[3:]
     for i in range(0, len(a), 2):
         if a[i] == '--style': style = a[i + 1]
         elif a[i] == '--samples': n = int(a[i + 1])
         elif a[i] == '--seed': seed = int(a[i + 1])
+        elif a[i] == '--events': one_event = a[i + 1] == '1'
+        elif a[i] == '--count-truth': count_truth = a[i + 1]
     r = random.Random(seed)
     threads = [('app', 100, 100), ('app', 100, 101), ('V8 Worker', 100, 102), ('kworker/0:1', 7, 7),
                ('dd', 200, 200)]
@@ -34,7 +37,8 @@ def main():
             ('7f89e278d702', '[unknown]', '/usr/lib/jvm/lib/server/libjvm.so'),
             ('5966605dd52f8e00', '[unknown]', '[unknown]'),
             ('7f1000', 'Ljava/io/Foo;::bar->Ljava/io/Foo;::baz', '/tmp/perf-100.map')]
-    events = ['cycles:u', 'cpu-clock'] if style != 'noperiod' else ['cycles']
+    events = ['cycles:u', 'cpu-clock'] if style != 'noperiod' and not one_event else ['cycles']
+    counts = {}
     fout = sys.stdout if out == '-' else open(out, 'w')
     w = fout.write
     if style == 'default':
@@ -93,10 +97,13 @@ def main():
         # a ';' inside a name is '_' in collapsed text (doc/mappings.md §6)
         key = ';'.join(x.replace(';', '_') for x in names)
         folded[key] = folded.get(key, 0) + (1 if style == 'noperiod' else period)
+        counts[key] = counts.get(key, 0) + 1
     if fout is not sys.stdout:
         fout.close()
-    with open(truth, 'w') as f:
-        for k, v in sorted(folded.items()):
-            f.write('%s %d\n' % (k, v))
+    for path, d in ((truth, folded), (count_truth, counts)):
+        if path:
+            with open(path, 'w') as f:
+                for k, v in sorted(d.items()):
+                    f.write('%s %d\n' % (k, v))
 
 main()
