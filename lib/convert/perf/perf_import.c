@@ -272,6 +272,7 @@ static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
   /* the rest: [cpu] time: period event: [frame] */
   p->s.time_ns = PCOL_NA_I64;
   int64_t period = -1;
+  int have_cpu = 0;
   const char *ev = NULL;
   size_t nev = 0;
   while (i < n && !ev) {
@@ -282,7 +283,9 @@ static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
     size_t wn = i - a;
     if (!wn) break;
     if (wn >= 3 && w[0] == '[' && w[wn - 1] == ']' && is_digits(w + 1, wn - 2)) {
-      lab[nl].key = p->k_cpu, lab[nl++].num = parse_dec(w + 1, wn - 2);
+      /* one [cpu] a header (the label array holds comm, pid, tid, cpu) */
+      if (have_cpu++ || (lab[nl].num = parse_dec(w + 1, wn - 2)) < 0) return bad(p, lineno, "bad [cpu] field");
+      lab[nl++].key = p->k_cpu;
     } else if (w[wn - 1] == ':' && memchr(w, '.', wn) && isdigit((unsigned char)w[0])) {
       const char *dot = memchr(w, '.', wn);
       size_t ni = (size_t)(dot - w), nf = wn - 1 - ni - 1;
