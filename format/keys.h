@@ -10,6 +10,9 @@
 #define PCOL_SRC_PPROF "pprof"
 #define PCOL_SRC_PERUN "perun"
 #define PCOL_SRC_COLLAPSED "collapsed"
+#define PCOL_SRC_V8 "v8"
+#define PCOL_SRC_PERF "perf"
+#define PCOL_SRC_SPEEDSCOPE "speedscope"
 
 /* ---------------------------------------------- core value types */
 /* pprof's "samples/count": when a source measured it, it is the number of
@@ -20,6 +23,8 @@
  * derived from their intervals (lib/core/count.c, doc/mappings.md §0). */
 #define PCOL_VT_CPU "cpu"
 #define PCOL_UNIT_NANOSECONDS "nanoseconds"
+/* Wall-clock time (V8 and speedscope imports, as Node's pprof names it). */
+#define PCOL_VT_WALL "wall"
 
 /* Label keys that name a sample's thread, in order of preference: the
  * report draws a timeline track per value of the first one a file has

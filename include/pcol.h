@@ -1056,8 +1056,10 @@ typedef enum pcol_format {
   PCOL_FMT_PPROF,
   PCOL_FMT_PERUN,
   PCOL_FMT_COLLAPSED,
-  PCOL_FMT_SPEEDSCOPE, /* export only */
+  PCOL_FMT_SPEEDSCOPE,
   PCOL_FMT_CLICKHOUSE, /* export only: one stream per table (pcol_export_clickhouse) */
+  PCOL_FMT_V8,         /* import only: V8 .cpuprofile (node --cpu-prof, Chrome DevTools) */
+  PCOL_FMT_PERF,       /* import only: `perf script` text */
   PCOL_FMT_FIREFOX     /* the Firefox Profiler's processed profiles (and Gecko profiles in) */
 } pcol_format;
 
@@ -1097,6 +1099,15 @@ PCOL_API int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
  * upload/download write), gzip or not, or a Gecko profile from Firefox. */
 PCOL_API int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name,
                                  const pcol_import_options *opt, pcol_error *err);
+/* A V8 CPU profile (.cpuprofile JSON): one source. */
+PCOL_API int pcol_import_v8(pcol_builder *b, FILE *in, const char *name,
+                            const pcol_import_options *opt, pcol_error *err);
+/* `perf script` text, read a line at a time: one source. */
+PCOL_API int pcol_import_perf(pcol_builder *b, FILE *in, const char *name,
+                              const pcol_import_options *opt, pcol_error *err);
+/* A speedscope JSON file: one source per profile. */
+PCOL_API int pcol_import_speedscope(pcol_builder *b, FILE *in, const char *name,
+                                    const pcol_import_options *opt, pcol_error *err);
 /* Detects the format and dispatches (pcol files are added with
  * pcol_b_add_file).  path "-" reads standard input. */
 PCOL_API int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,

@@ -16,6 +16,8 @@ const char *pcol_format_name(pcol_format f) {
   case PCOL_FMT_SPEEDSCOPE: return "speedscope";
   case PCOL_FMT_CLICKHOUSE: return "clickhouse";
   case PCOL_FMT_FIREFOX: return "firefox";
+  case PCOL_FMT_V8: return "v8";
+  case PCOL_FMT_PERF: return "perf";
   case PCOL_FMT_UNKNOWN: break;
   }
   return "unknown";
@@ -24,10 +26,11 @@ const char *pcol_format_name(pcol_format f) {
 pcol_format pcol_format_by_name(const char *name) {
   static const pcol_format all[] = {PCOL_FMT_PCOL, PCOL_FMT_RPROF, PCOL_FMT_PPROF,
                                     PCOL_FMT_PERUN, PCOL_FMT_COLLAPSED, PCOL_FMT_SPEEDSCOPE,
-                                    PCOL_FMT_CLICKHOUSE, PCOL_FMT_FIREFOX};
+                                    PCOL_FMT_CLICKHOUSE, PCOL_FMT_FIREFOX, PCOL_FMT_V8, PCOL_FMT_PERF};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     if (strcmp(name, pcol_format_name(all[i])) == 0) return all[i];
   if (strcmp(name, "folded") == 0) return PCOL_FMT_COLLAPSED;
+  if (strcmp(name, "cpuprofile") == 0) return PCOL_FMT_V8;
   return PCOL_FMT_UNKNOWN;
 }
 
@@ -81,6 +84,57 @@ static int collapsed_text(const uint8_t *p, size_t len, int whole) {
   }
 }
 
+/* p[0..n) holds the bytes s (a JSON key, quotes included) */
+static int has(const uint8_t *p, size_t n, const char *s) {
+  return memmem(p, n, s, strlen(s)) != NULL;
+}
+
+/* A JSON document: which one, by the keys its head holds.  A V8 profile
+ * starts with its node list, each node with a "callFrame"; speedscope
+ * names its schema or has "shared" frames and "profiles"; anything else is
+ * Perun's (which has neither). */
+static pcol_format json_kind(const uint8_t *p, size_t n) {
+  if (has(p, n, "\"callFrame\"") && has(p, n, "\"nodes\"")) return PCOL_FMT_V8;
+  if (has(p, n, "speedscope.app/file-format-schema") ||
+      (has(p, n, "\"shared\"") && has(p, n, "\"frames\"") && has(p, n, "\"profiles\"")))
+    return PCOL_FMT_SPEEDSCOPE;
+  return PCOL_FMT_PERUN;
+}
+
+/* perf script text: a first line that is no comment and holds an event
+ * "name:" token after a number, followed by an indented frame line
+ * "hex symbol (dso)", or a first line that carries its one frame itself
+ * ("... cycles:  ffffffff81 sym (dso)"). */
+static int is_hexword(const uint8_t *p, size_t i, size_t e, size_t *end) {
+  size_t a = i;
+  while (i < e && isxdigit(p[i])) i++;
+  *end = i;
+  return i > a && (i == e || p[i] == ' ');
+}
+static int looks_perf(const uint8_t *p, size_t n) {
+  size_t i = 0;
+  while (i < n && p[i] == '#') { /* perf script --header */
+    while (i < n && p[i] != '\n') i++;
+    i++;
+  }
+  if (i >= n) return 0;
+  size_t e = i;
+  while (e < n && p[e] != '\n') e++;
+  if (e >= n || !looks_text(p + i, e - i)) return 0;
+  /* a number (tid or time) and a token ending in ':' after it */
+  int num = 0, ev = 0;
+  for (size_t k = i; k < e; k++) {
+    if (isdigit(p[k]) && (k == i || p[k - 1] == ' ' || p[k - 1] == '/')) num = 1;
+    if (num && p[k] == ':' && (k + 1 == e || p[k + 1] == ' ' || p[k + 1] == ':')) ev = 1;
+  }
+  if (!ev) return 0;
+  if (e > i && p[e - 1] == ')') return 1; /* a frame on the header line */
+  size_t j = e + 1, k;
+  if (j >= n || (p[j] != ' ' && p[j] != '\t')) return 0;
+  while (j < n && (p[j] == ' ' || p[j] == '\t')) j++;
+  return is_hexword(p, j, n, &k);
+}
+
 pcol_format pcol_detect_format(const void *head, size_t len) {
   const uint8_t *p = head;
   if (starts(p, len, PCOL_MAGIC)) return PCOL_FMT_PCOL;
@@ -91,7 +145,9 @@ pcol_format pcol_detect_format(const void *head, size_t len) {
     return PCOL_FMT_RPROF;
   size_t i = 0;
   while (i < len && isspace(p[i])) i++;
-  if (i < len && p[i] == '{') return pcol_firefox_sniff(p + i, len - i) ? PCOL_FMT_FIREFOX : PCOL_FMT_PERUN;
+  if (i < len && p[i] == '{')
+    return pcol_firefox_sniff(p + i, len - i) ? PCOL_FMT_FIREFOX : json_kind(p + i, len - i);
+  if (looks_perf(p, len)) return PCOL_FMT_PERF;
   /* legacy (pre-protobuf) pprof, binary or text: the pprof importer
    * rejects it with a message that names the format (before collapsed:
    * "threadcreate profile: total 7" ends in a count) */
@@ -215,6 +271,9 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
   case PCOL_FMT_PPROF: rc = pcol_import_pprof(b, s, x->name, opt, err); break;
   case PCOL_FMT_PERUN: rc = pcol_import_perun(b, s, x->name, opt, err); break;
   case PCOL_FMT_COLLAPSED: rc = pcol_import_collapsed(b, s, x->name, opt, err); break;
+  case PCOL_FMT_V8: rc = pcol_import_v8(b, s, x->name, opt, err); break;
+  case PCOL_FMT_PERF: rc = pcol_import_perf(b, s, x->name, opt, err); break;
+  case PCOL_FMT_SPEEDSCOPE: rc = pcol_import_speedscope(b, s, x->name, opt, err); break;
   case PCOL_FMT_FIREFOX: rc = pcol_import_firefox(b, s, x->name, opt, err); break;
   default: {
     /* the hint names an option that exists in every command's world: pack's
@@ -229,7 +288,7 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
     else
       rc = pcol_error_set(err, PCOL_EFORMAT,
                           "%s: unrecognised input format (expected Rprof, pprof, Perun, "
-                          "collapsed stacks, Firefox Profiler or pcol; name the format with `pcol pack --from FORMAT "
+                          "collapsed stacks, V8 .cpuprofile, perf script, speedscope, Firefox Profiler or pcol; name the format with `pcol pack --from FORMAT "
                           "FILE -o OUT.pcol`)", x->name);
   }
   }

@@ -41,6 +41,7 @@ Everything else that differs is a failure.
 Usage: t_matrix.py PCOL TESTDATA WORKDIR NPM_DIR BUNDLE SCHEMA REPO
 """
 import concurrent.futures as cf
+import copy
 import gzip
 import json
 import math
@@ -194,6 +195,15 @@ def compare(f, what, src, out, name_map=None, total_adjust=0, skip_fn=None):
     name_map: maps a source name to the name the output shows; skip_fn(name)
     -> an EXC key when that name is not compared."""
     stats["comparisons"] += 1
+    om = getattr(src, "out_map", None)
+    if om:  # the source's names are already as collapsed text shows them
+        o2 = copy.copy(out)
+        o2.flat, o2.cum = {}, {}
+        for a, b in ((out.flat, o2.flat), (out.cum, o2.cum)):
+            for k, v in a.items():
+                b[om(k)] = b.get(om(k), 0) + v
+        o2.nocum, o2.skip = {om(k) for k in out.nocum}, {om(k) for k in out.skip}
+        out = o2
     bad = []
     st, ot = src.total + total_adjust, out.total
     if src.negative or out.negative:
@@ -692,6 +702,67 @@ def discover():
     return out
 
 
+def generated():
+    """Inputs of the formats the shared test data has none of, made by
+    t_matrix.sh in W/gen: perf script text from tests/support/
+    gen_perf_script.py (its collapsed answers beside it: *.truth, the first
+    event's periods, and *.count, the sample counts), .cpuprofile files from
+    node --cpu-prof, a speedscope file from pcol's own export of a collapsed
+    fixture (its reference: that fixture's counts)."""
+    g = os.path.join(W, "gen")
+    out = []
+    if os.path.isdir(g):
+        for b in sorted(os.listdir(g)):
+            kind = {".txt": "perf", ".cpuprofile": "v8", ".json": "speedscope"}.get(os.path.splitext(b)[1])
+            if kind:
+                out.append((os.path.join(g, b), kind))
+    return out
+
+
+def v8_readings(path):
+    """A .cpuprofile's own counts and wall times per function (the names
+    speedscope gives: functionName, else "(anonymous FILE:LINE)"; (root)
+    left out; a sample's wall time is the time to the next sample, time
+    never going back; doc/mappings.md §9)."""
+    d = json.load(open(path))
+    nodes = {n["id"]: n for n in d["nodes"]}
+    parent = {}
+    for n in d["nodes"]:
+        for c in n.get("children", []):
+            parent[c] = n["id"]
+
+    def name(n):
+        cf = n["callFrame"]
+        if cf.get("functionName"):
+            return cf["functionName"]
+        url, ln = cf.get("url", ""), cf.get("lineNumber", -1)
+        if not url:
+            return "(anonymous)"
+        return "(anonymous %s:%s)" % (url.split("/")[-1], ln + 1 if ln >= 0 else "undefined")
+
+    def stack(i):
+        out = []
+        while i is not None:
+            n = nodes[i]
+            if not (i not in parent and n["callFrame"].get("functionName") == "(root)"):
+                out.append(name(n))
+            i = parent.get(i)
+        return out  # leaf first
+
+    cnt, wall = Reading("cpuprofile counts"), Reading("cpuprofile wall (ns)")
+    t, last, times = 0, None, []
+    for dt in d["timeDeltas"]:
+        t += dt
+        last = t if last is None or t > last else last
+        times.append(last)
+    for i, sid in enumerate(d["samples"]):
+        st = stack(sid)
+        cnt.add(st, 1)
+        wall.add(st, (times[i + 1] - times[i]) * 1000 if i + 1 < len(times) else 0)
+    cnt.frames = wall.frames = True
+    return cnt, wall
+
+
 def exports_for(kind):
     e = ["rprof", "pprof", "collapsed", "speedscope", "firefox"]
     return e + ["perun"] if kind == "perun" else e
@@ -813,6 +884,18 @@ def source_readings(res, rsum):
     elif kind == "collapsed":
         s["count"] = read_collapsed(f, rounded=True, source=True)
         s["types"] = {}
+    elif kind == "perf":
+        base = os.path.splitext(f)[0]
+        s["count"] = read_collapsed(base + ".count", judge="perf generator counts")
+        s["types"] = {"cycles": read_collapsed(base + ".truth", judge="perf generator periods")}
+        s["default"] = "cycles"
+        for r in (s["count"], s["types"]["cycles"]):
+            r.frames, r.out_map = True, collapsed_sep  # the generator writes collapsed text
+    elif kind == "v8":
+        cnt, wall = v8_readings(f)
+        s["count"], s["types"], s["default"] = cnt, {"samples": cnt, "wall": wall}, "wall"
+    elif kind == "speedscope":
+        s["count"] = read_collapsed(os.path.splitext(f)[0] + ".folded", rounded=True)
     return s
 
 
@@ -844,7 +927,7 @@ def judge_one(res, rsum, ss):
             return src["types"][t]
         if kind == "perun" and "__amount__" in src["types"] and t != "samples":
             return src["types"]["__amount__"]
-        if t == "samples" and kind in ("collapsed", "perun"):
+        if t == "samples" and kind in ("collapsed", "perun", "speedscope", "perf"):
             return src["count"]
         return None
 
@@ -1038,7 +1121,7 @@ def views(res, src):
 # ---------------------------------------------------------------------------
 def main():
     os.makedirs(os.path.join(W, "home"), exist_ok=True)
-    inputs = discover()
+    inputs = discover() + generated()
     only = os.environ.get("PCOL_MATRIX_ONLY")  # a regex on the path, to run a part
     if only:
         inputs = [x for x in inputs if re.search(only, x[0])]

@@ -25,4 +25,19 @@ W=$BUILD/interop-matrix
 rm -rf "$W" && mkdir -p "$W"
 W=$(cd "$W" && pwd)
 PCOL_ABS=$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")
+# inputs of the formats the shared data has none of (t_matrix.py generated()):
+# perf script from a generator that knows the answer, .cpuprofile from node,
+# a speedscope file exported from a collapsed fixture
+mkdir -p "$W/gen"
+python3 "$REPO/tests/support/gen_perf_script.py" "$W/gen/perf-pidtid.txt" "$W/gen/perf-pidtid.truth" \
+  --style pidtid --events 1 --count-truth "$W/gen/perf-pidtid.count" --samples 300 --seed 11
+python3 "$REPO/tests/support/gen_perf_script.py" "$W/gen/perf-default.txt" "$W/gen/perf-default.truth" \
+  --style default --events 1 --count-truth "$W/gen/perf-default.count" --samples 300 --seed 12
+printf '%s\n' 'function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }' \
+  'async function f(i) { await new Promise((r) => setImmediate(r)); return fib(18 + i % 3); }' \
+  '(async () => { for (let i = 0; i < 40; i++) await f(i); setTimeout(() => fib(22), 200); })();' > "$W/gen/w.js"
+(cd "$W/gen" && node --cpu-prof --cpu-prof-name=node-async.cpuprofile w.js) || echo "t_matrix: node --cpu-prof failed"
+rm -f "$W/gen/w.js"
+cp "$REPO/tests/fixtures/collapsed/annotated.folded" "$W/gen/ss-annotated.folded"
+"$PCOL" unpack "$W/gen/ss-annotated.folded" --to speedscope -o "$W/gen/ss-annotated.json"
 python3 "$REPO/tests/interop/t_matrix.py" "$PCOL_ABS" "$TD" "$W" "$NPM_DIR" "$BUNDLE" "$SCHEMA" "$REPO"

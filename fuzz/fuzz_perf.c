@@ -1,0 +1,9 @@
+/* fuzz_perf.c — libFuzzer target: the perf script importer.
+ * The work is in fuzz_common.h, which the gcc replay test
+ * (tests/test_fuzz_replay.c) shares. */
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  return fz_import_one(pcol_import_perf, data, size, (size & 2) != 0);
+}

@@ -1,0 +1,10 @@
+/* speedscope.h — what the speedscope importer needs (not installed). */
+#ifndef PCOL_SPEEDSCOPE_H
+#define PCOL_SPEEDSCOPE_H
+
+#include "internal.h"
+#include "keys.h"
+#include <jansson.h>
+#include <stdio.h>
+
+#endif

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""judge_compare.py — per-function self and total weights of `pcol fold`
+output against speedscope's (speedscope_any_judge.cjs), for
+tests/interop/t_import_judged.sh.
+
+  judge_compare.py FOLDED JUDGE_RECORD SCALE [--skip NAME]... [--self-only NAME]...
+
+FOLDED: `pcol fold` lines (root;...;leaf value).  A name's self weight is the
+sum of the lines it ends, its total the sum of the lines it appears in (once
+per line).  The pcol values divided by SCALE must equal speedscope's summed
+over all its profiles: its frames' self weights, and the time a frame of the
+name is on speedscope's call timeline.  --skip: a frame
+speedscope does not show (V8's (idle), (root)).  --self-only: compare only the
+self weight of frames speedscope moves in the tree (V8's (garbage collector)
+and (program) go on top of the previous sample's stack) and skip the totals
+of every frame (they include what it moved).  Exit 1 with the differences.
+"""
+import json, sys
+from fractions import Fraction
+
+def main():
+    folded, rec, scale = sys.argv[1], sys.argv[2], Fraction(sys.argv[3])
+    skip, self_only = set(), set()
+    a = sys.argv[4:]
+    for i in range(0, len(a), 2):
+        (skip if a[i] == '--skip' else self_only).add(a[i + 1])
+    mine = {}
+    for line in open(folded, encoding='utf-8', errors='replace'):
+        line = line.rstrip('\n')
+        if not line:
+            continue
+        stack, _, v = line.rpartition(' ')
+        v = Fraction(v) / scale
+        frames = stack.split(';') if stack else []
+        frames = [f for f in frames if f not in skip]
+        for f in set(frames):
+            mine.setdefault(f, [0, 0])[1] += v
+        if frames:
+            mine.setdefault(frames[-1], [0, 0])[0] += v
+    r = json.loads(open(rec).read())
+    if 'error' in r:
+        sys.exit('speedscope: ' + r['error'])
+    theirs = {}
+    for p in r['profiles']:
+        for name, (s, t) in p['frames'].items():
+            e = theirs.setdefault(name, [0, 0])
+            e[0] += Fraction(s)
+        for name, t in p['names'].items():
+            theirs.setdefault(name, [0, 0])[1] += Fraction(t)
+    bad = []
+    for name in sorted(set(mine) | set(theirs)):
+        if name in skip:
+            continue
+        m, t = mine.get(name, [0, 0]), theirs.get(name, [0, 0])
+        if m[0] != t[0]:
+            bad.append('%s: self pcol %s speedscope %s' % (name, float(m[0]), float(t[0])))
+        if not self_only and m[1] != t[1]:
+            bad.append('%s: total pcol %s speedscope %s' % (name, float(m[1]), float(t[1])))
+    if bad:
+        print('\n'.join(bad[:20]))
+        sys.exit(1)
+    print('%d frames agree' % len(set(mine) | set(theirs)))
+
+main()

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# V8 .cpuprofile, perf script and speedscope inputs judged by speedscope's
+# own importer (npm speedscope, run in node by speedscope_any_judge.cjs): per
+# function, the self and total weights `pcol fold` gives equal speedscope's
+# (judge_compare.py).
+#
+# - V8: .cpuprofile files made here by `node --cpu-prof` (CPU-bound
+#   recursion, async code with awaits and immediates, allocation-heavy code
+#   that makes the garbage collector run, and a long idle stretch), weighed
+#   by pcol's "wall" value (the time to the next sample, speedscope's
+#   weights, in us).  speedscope hides (idle) and moves (garbage collector)
+#   and (program) on top of the previous sample's stack: self weights are
+#   compared on the file as node wrote it, and total weights on a copy where
+#   those two are renamed (so both tools keep them where V8 put them).
+# - speedscope JSON: pcol's own exports of several inputs (sampled
+#   profiles) and a generated evented profile.
+# - perf script: speedscope weighs a perf sample by the time to the
+#   midpoints of its neighbours, not by count or period, so its numbers are
+#   not comparable; perf is judged by inferno: if $PCOL_INFERNO_DIR holds a
+#   checkout of github.com/jonhoo/inferno, `pcol fold` of each
+#   tests/data/collapse-perf input equals inferno's expected result
+#   (inferno_compare.py), else that part is skipped (no network in CI).
+#
+# Env: PCOL, BUILD, PCOL_NPM_DIR, PCOL_INFERNO_DIR.  Exit 0 pass, 1 fail,
+# 77 skip (no node/npm).
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+BUILD=${BUILD:-build}
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/speedscope_env.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0 n=0
+judge() { # file -> $tmp/rec (one JSON line)
+  echo "$1" > "$tmp/list"
+  node "$HERE/speedscope_any_judge.cjs" "$BUNDLE" "$tmp/list" "$tmp/rec" >/dev/null || return 1
+}
+compare() { # name input scale fold-args... (then -- compare-args)
+  local name=$1 in=$2 scale=$3; shift 3
+  local fa=() ca=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do fa+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  ca=("$@")
+  if ! judge "$in"; then echo "FAIL $name: speedscope judge did not run"; fail=1; return; fi
+  if ! $PCOL fold "$in" "${fa[@]}" > "$tmp/fold" 2>"$tmp/err"; then echo "FAIL $name: $(cat "$tmp/err")"; fail=1; return; fi
+  if ! python3 "$HERE/judge_compare.py" "$tmp/fold" "$tmp/rec" "$scale" "${ca[@]}" > "$tmp/out"; then
+    echo "FAIL $name: $(head -c 1500 "$tmp/out")"; fail=1; return
+  fi
+  n=$((n + 1))
+}
+
+# ---------------------------------------------------------------- V8
+mkdir -p "$tmp/v8"
+cat > "$tmp/v8/cpu.js" <<'JS'
+function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+const sorted = (k) => Array.from({ length: k }, (_, i) => (i * 7919) % k).sort((a, b) => a - b);
+for (let i = 0; i < 4; i++) { fib(24); sorted(50000); }
+JS
+cat > "$tmp/v8/async.js" <<'JS'
+async function step(i) { await new Promise((r) => setImmediate(r)); let s = 0; for (let k = 0; k < 3e4; k++) s += Math.sqrt(k * i); return s; }
+async function main() { let t = 0; for (let i = 0; i < 60; i++) t += await step(i); await Promise.all([1, 2, 3].map(step)); return t; }
+main();
+JS
+cat > "$tmp/v8/gc_idle.js" <<'JS'
+function churn() { const a = []; for (let i = 0; i < 2e5; i++) a.push({ i, s: String(i) }); return a.length; }
+churn();
+setTimeout(() => { churn(); setTimeout(churn, 50); }, 400); // a long idle stretch
+JS
+for w in cpu async gc_idle; do
+  (cd "$tmp/v8" && timeout 60 node --cpu-prof --cpu-prof-name=$w.cpuprofile $w.js) ||
+    { echo "FAIL node --cpu-prof $w.js"; fail=1; continue; }
+  f=$tmp/v8/$w.cpuprofile
+  compare "$w.cpuprofile (self)" "$f" 1000 --value wall -- --skip '(idle)' --self-only '(garbage collector)'
+  sed 's/"(garbage collector)"/"garbage collector"/g; s/"(program)"/"program"/g' "$f" > "$tmp/v8/$w-r.cpuprofile"
+  compare "$w.cpuprofile (total)" "$tmp/v8/$w-r.cpuprofile" 1000 --value wall -- --skip '(idle)'
+done
+grep -q '"(idle)"' "$tmp/v8/gc_idle.cpuprofile" && grep -q '"(garbage collector)"' "$tmp/v8/gc_idle.cpuprofile" ||
+  { echo "FAIL gc_idle.cpuprofile has no (idle) or (garbage collector) node"; fail=1; }
+
+# ---------------------------------------------------------------- speedscope
+for f in tests/fixtures/collapsed/annotated.folded tests/fixtures/perun/kperf.perf "$tmp/v8/cpu.cpuprofile"; do
+  [ -f "$f" ] || continue
+  b=$(basename "$f")
+  $PCOL pack "$f" -o "$tmp/s.pcol" && $PCOL unpack "$tmp/s.pcol" --to speedscope -o "$tmp/$b.speedscope.json" ||
+    { echo "FAIL export $b"; fail=1; continue; }
+  # speedscope adds up every profile of the file: compare its first (the
+  # samples profile) with pcol's samples
+  python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1])); d['profiles'] = d['profiles'][:1]; d['activeProfileIndex'] = 0
+json.dump(d, open(sys.argv[2], 'w'))" "$tmp/$b.speedscope.json" "$tmp/$b.one.speedscope.json"
+  compare "$b.speedscope.json" "$tmp/$b.one.speedscope.json" 1
+done
+python3 - "$tmp/ev.speedscope.json" <<'PY'
+import json, random, sys
+r = random.Random(5)
+frames = [{"name": n} for n in ("main", "parse", "eval", "gc", "io")]
+ev, t, open_ = [], 0, []
+for _ in range(400):
+    if open_ and (r.random() < 0.45 or len(open_) > 5):
+        ev.append({"type": "C", "frame": open_.pop(), "at": t})
+    else:
+        f = r.randrange(len(frames)); open_.append(f); ev.append({"type": "O", "frame": f, "at": t})
+    t += r.randint(0, 9)
+while open_:
+    ev.append({"type": "C", "frame": open_.pop(), "at": t}); t += 1
+json.dump({"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": frames},
+           "profiles": [{"type": "evented", "name": "ev", "unit": "microseconds", "startValue": 0,
+                         "endValue": t, "events": ev}]}, open(sys.argv[1], "w"))
+PY
+compare "evented speedscope" "$tmp/ev.speedscope.json" 1000
+
+# ---------------------------------------------------------------- perf (inferno)
+if [ -n "${PCOL_INFERNO_DIR:-}" ] && [ -d "$PCOL_INFERNO_DIR/tests/data/collapse-perf/results" ]; then
+  D=$PCOL_INFERNO_DIR/tests/data/collapse-perf
+  for r in "$D"/results/*-collapsed*.txt; do
+    b=$(basename "$r"); stem=${b%%-collapsed*}
+    [ -f "$D/$stem.txt" ] && [ -s "$D/$stem.txt" ] || continue
+    $PCOL fold "$D/$stem.txt" > "$tmp/perf.fold" 2>"$tmp/err" || { echo "FAIL $stem: $(cat "$tmp/err")"; fail=1; continue; }
+    python3 "$HERE/inferno_compare.py" "$tmp/perf.fold" "$r" > "$tmp/out" ||
+      { echo "FAIL $stem vs inferno $b: $(head -c 1000 "$tmp/out")"; fail=1; continue; }
+    n=$((n + 1))
+  done
+else
+  echo "t_import_judged: inferno's collapse-perf data not given (PCOL_INFERNO_DIR): perf part skipped"
+fi
+echo "t_import_judged: $n comparisons with speedscope $SPEEDSCOPE_VERSION and inferno"
+exit $fail

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""gen_perf_script.py — `perf script` text with known answers, for
+tests/cli/t_perf_v8_speedscope.sh and the fuzz seeds.
+
+  gen_perf_script.py OUT.txt TRUTH.folded [--style default|pidtid|oneline|noperiod] [--samples N]
+                     [--seed S] [--events 1] [--count-truth COUNTS.folded]
+
+Writes N events as `perf script` prints them (the header line in the chosen
+-F style, the callchain leaf first with tabs, `+0x` offsets, kernel frames,
+`[unknown]` symbols in known and unknown dsos, `(inlined)` frames, a perf
+map's Java `a->b` names, comments from --header), several processes and
+threads, and TRUTH: the collapsed stacks (root first, no comm) with the sum
+of the first event's periods (COUNTS: the number of its samples), named by the rules perf users know from
+stackcollapse-perf/inferno: `+0x..` cut, `[unknown]` in dso D -> `[D's
+basename]`.  --events 1: one event (cycles) only.  Streaming use: N large and OUT "-" (stdout), TRUTH "/dev/null".
+"""
+import random, sys
+
+def main():
+    out, truth = sys.argv[1], sys.argv[2]
+    style, n, seed, one_event, count_truth = 'default', 200, 1, False, None
+    a = sys.argv[3:]
+    for i in range(0, len(a), 2):
+        if a[i] == '--style': style = a[i + 1]
+        elif a[i] == '--samples': n = int(a[i + 1])
+        elif a[i] == '--seed': seed = int(a[i + 1])
+        elif a[i] == '--events': one_event = a[i + 1] == '1'
+        elif a[i] == '--count-truth': count_truth = a[i + 1]
+    r = random.Random(seed)
+    threads = [('app', 100, 100), ('app', 100, 101), ('V8 Worker', 100, 102), ('kworker/0:1', 7, 7),
+               ('dd', 200, 200)]
+    kernel = [('ffffffff8103ce3b', 'native_safe_halt', '[kernel.kallsyms]'),
+              ('ffffffff8101c6a3', 'do_syscall_64', '[kernel.kallsyms]'),
+              ('ffffffff81aebbfe', 'entry_SYSCALL_64', '[kernel.kallsyms]')]
+    user = [('401b97', 'main', '/usr/bin/app'), ('401c00', 'compute(int, char const*)', '/usr/bin/app'),
+            ('7f89e341d84f', '__GI___libc_write', '/usr/lib/libc-2.28.so'),
+            ('7f89e278d702', '[unknown]', '/usr/lib/jvm/lib/server/libjvm.so'),
+            ('5966605dd52f8e00', '[unknown]', '[unknown]'),
+            ('7f1000', 'Ljava/io/Foo;::bar->Ljava/io/Foo;::baz', '/tmp/perf-100.map')]
+    events = ['cycles:u', 'cpu-clock'] if style != 'noperiod' and not one_event else ['cycles']
+    counts = {}
+    fout = sys.stdout if out == '-' else open(out, 'w')
+    w = fout.write
+    if style == 'default':
+        w('# ========\n# captured on    : Mon Nov 23 06:00:00 2026\n# ========\n#\n')
+    folded = {}
+    t = 1000.0
+    for k in range(n):
+        comm, pid, tid = r.choice(threads)
+        ev = events[-1] if k % 5 == 1 else events[0]
+        period = r.choice([250000, 1000000, 10101010])
+        t += r.randint(1, 5000) / 1e6
+        # the stack, root first: (ip, sym, dso, offset, inlined-into-next)
+        depth = r.randint(1, 6)
+        frames = [('7f00' + '%x' % d, 'start_%d' % d, '/usr/lib/libc-2.28.so', d, None) for d in range(r.randint(0, 1))]
+        for d in range(depth):
+            ip, sym, dso = r.choice(user)
+            frames.append((ip, sym, dso, r.randint(0, 0x200), None))
+        if r.random() < 0.3:
+            frames.append(('401d00', 'outer_fn', '/usr/bin/app', 0x10, 'inner_inlined'))
+        if r.random() < 0.4:
+            for kf in kernel[r.randint(0, 2):][::-1]:
+                frames.append(kf + (0x1f, None))
+        # header
+        tstr = '%.6f' % t
+        if style == 'pidtid':
+            hdr = '%s %d/%d [%03d] %s: %10d %s: ' % (comm, pid, tid, r.randint(0, 7), tstr, period, ev)
+        elif style == 'noperiod':
+            hdr = '%s %5d %s: %s: ' % (comm, tid, tstr, ev)
+        else:
+            hdr = '%s %5d [%03d] %s: %10d %s: ' % (comm, tid, r.randint(0, 7), tstr, period, ev)
+        if style == 'oneline':
+            ip, sym, dso, off, _ = frames[-1]
+            symtxt = sym if sym == '[unknown]' else '%s+0x%x' % (sym, off)
+            w('%16s %d [%03d] %s: %10d %s:  %s %s (%s)\n' % (comm, tid, 0, tstr, period, ev, ip, symtxt, dso))
+            frames = [(ip, sym, dso, off, None)]
+        else:
+            w(hdr + '\n')
+            for ip, sym, dso, off, inl in reversed(frames):
+                if inl:
+                    w('\t%16s %s (inlined)\n' % (ip, inl))
+                symtxt = sym if sym == '[unknown]' else '%s+0x%x' % (sym, off)
+                w('\t%16s %s (%s)\n' % (ip, symtxt, dso))
+            w('\n')
+        if ev != events[0]:
+            continue
+        names = []
+        for ip, sym, dso, off, inl in frames:
+            if sym == '[unknown]':
+                names.append('[unknown]' if dso == '[unknown]' else '[%s]' % dso.rsplit('/', 1)[-1])
+            elif dso.endswith('.map') and '->' in sym:
+                names.extend(sym.split('->'))
+            else:
+                names.append(sym)
+            if inl:
+                names.append(inl)
+        # a ';' inside a name is '_' in collapsed text (doc/mappings.md §6)
+        key = ';'.join(x.replace(';', '_') for x in names)
+        folded[key] = folded.get(key, 0) + (1 if style == 'noperiod' else period)
+        counts[key] = counts.get(key, 0) + 1
+    if fout is not sys.stdout:
+        fout.close()
+    for path, d in ((truth, folded), (count_truth, counts)):
+        if path:
+            with open(path, 'w') as f:
+                for k, v in sorted(d.items()):
+                    f.write('%s %d\n' % (k, v))
+
+main()
