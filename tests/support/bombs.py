@@ -4,7 +4,7 @@ conformance suite's spec-only writer (tests/conformance/pcolgen.py): every
 column is given as runs of one byte (after its transform), stored as zstd
 RLE blocks, so nothing large is ever held here.
 
-  python3 tests/support/bombs.py KIND OUT [N]   (N: inline's line count)
+  python3 tests/support/bombs.py KIND OUT [N]   (N: the line count of inline, the samples of rows)
   KIND: deep     16,384 samples on one 16,384-deep stack (cat sample_locations)
         inline   one location with 4 Mi inline lines (flame)
         longname one function whose name is 64 MiB (report)
@@ -92,8 +92,7 @@ def longname():
     return e
 
 
-def rows():
-    n = 1 << 29
+def rows(n=1 << 29):
     return one_source() + [g.rowcount(11, n), zcol(11, 1, g.U32, n, u32_first_then_zero(1, n),
                                                    g.DELTA)]
 
