@@ -4,7 +4,7 @@ conformance suite's spec-only writer (tests/conformance/pcolgen.py): every
 column is given as runs of one byte (after its transform), stored as zstd
 RLE blocks, so nothing large is ever held here.
 
-  python3 tests/support/bombs.py KIND OUT [N]   (N: the line count of inline, the samples of rows)
+  python3 tests/support/bombs.py KIND OUT [N]   (N: inline's lines, longname's bytes, rows' samples)
   KIND: deep     16,384 samples on one 16,384-deep stack (cat sample_locations)
         inline   one location with 4 Mi inline lines (flame)
         longname one function whose name is 64 MiB (report)
@@ -80,8 +80,7 @@ def inline(n=4 << 20):
     return e
 
 
-def longname():
-    n = 64 << 20
+def longname(n=64 << 20):
     e = [g.rowcount(1, 2), raw(1, 1, g.U64, [0, 0, n]), zcol(1, 2, g.BYTES, n, [(ord("a"), n)])]
     e += one_source()
     e += [g.rowcount(6, 1), raw(6, 1, g.U32, [1])]  # function named by string 1
