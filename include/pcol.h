@@ -211,7 +211,17 @@ typedef struct pcol_file pcol_file;
 typedef struct pcol_open_options {
   int no_mmap;                 /* 1: read the file into memory instead of mmap */
   uint64_t max_decoded_bytes;  /* cap on any one decoded (LZ4) section; 0 = 4 GiB */
+  /* The row budget: the rows of all known tables together, checked at
+   * open (PCOL_ETOOBIG past it; a resource limit, not a rule of the
+   * format).  0 = max(PCOL_ROW_BUDGET_MIN, PCOL_ROW_BUDGET_PER_BYTE x the
+   * file's size): a zstd file can declare 32768 rows a byte, and work is
+   * linear in rows (doc/safety.md, "Resource bounds"). */
+  uint64_t max_rows;
 } pcol_open_options;
+/* Real profiles hold at most ~5 rows a byte packed with zstd:19 (a million
+ * samples of one stack: ~570); 16 Mi rows take well under a second. */
+#define PCOL_ROW_BUDGET_PER_BYTE 1024
+#define PCOL_ROW_BUDGET_MIN ((uint64_t)1 << 24)
 
 /* Opens a pcol file read-only.  Checks the header, the directory and every
  * section's bounds, alignment and size (cost: O(number of sections)). */
@@ -457,6 +467,13 @@ typedef struct pcol_write_options {
   /* 1..22 for every section; 0 = auto: PCOL_ZSTD_SMALL_LEVEL for sections
    * of at most PCOL_ZSTD_SMALL_BYTES, PCOL_ZSTD_DEFAULT_LEVEL above */
   int zstd_level;
+  /* 1: before publishing, read the file back and run pcol_validate_full
+   * on it (what `pcol merge` does: its inputs may be any valid files, so a
+   * writer's slip shows here rather than in a file its own validator
+   * refuses); a file that fails is not published: PCOL_ECORRUPT, the path
+   * untouched.  Costs a second pass over the file (and, for path "-", the
+   * whole file in memory first). */
+  int validate;
 } pcol_write_options;
 #define PCOL_ZSTD_DEFAULT_LEVEL 9 /* go-cpu-large: 0.65x the .pb.gz in 1.2 s; 19 gives 0.60x in 8x the time */
 #define PCOL_ZSTD_SMALL_LEVEL 19  /* a section of 1 MiB takes ~0.1-0.3 s at 19 */
@@ -935,6 +952,16 @@ PCOL_API int pcol_ftree_diff(const pcol_ftree *nw, const pcol_ftree *base, doubl
 #define PCOL_EXPORT_BUDGET_MIN ((uint64_t)32 << 20) /* 32 MiB: with the process, under 64 MB */
 #define PCOL_EXPORT_BUDGET_PER_BYTE 64
 #define PCOL_EXPORT_BUDGET_PER_LINE 4096
+/* THE budget rule, for exporters and for every command that writes (the
+ * CLI's views use it for their standard output and -o files):
+ * max_output_bytes if not 0, else max(PCOL_EXPORT_BUDGET_MIN,
+ * PCOL_EXPORT_BUDGET_PER_BYTE x input_bytes). */
+PCOL_API uint64_t pcol_output_budget(uint64_t input_bytes, uint64_t max_output_bytes);
+/* THE message past it: "WHAT: DOING the output budget of B bytes (how it
+ * was set); raise it with --max-output BYTES (...)"; custom: B was given
+ * explicitly.  Returns PCOL_ETOOBIG. */
+PCOL_API int pcol_output_budget_error(pcol_error *err, const char *what, const char *doing,
+                                      uint64_t budget, uint64_t input_bytes, int custom);
 typedef struct pcol_export_options {
   uint64_t max_output_bytes;   /* B; 0 = the default above */
   int no_gzip;                 /* pprof: raw protobuf instead of gzip; firefox: JSON text */

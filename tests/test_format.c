@@ -596,6 +596,73 @@ Test(format, open_from_path_and_atomic_write) {
   rmdir(dir);
 }
 
+static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  (void)row, (void)num, (void)den;
+  ++*(uint64_t *)ctx;
+  return 0;
+}
+
+/* issue 28 #9: a duration of INT64_MAX has 19 digits, which §7.2 does not
+ * allow as a declared longest duration: coalescing declared it anyway and
+ * wrote a file pcol_validate_full refuses.  Now it declares nothing (range
+ * queries scan), and pcol_write_options.validate refuses to publish a file
+ * that would not validate. */
+Test(format, coalescing_declares_only_what_validates) {
+  pcol_builder *b = new_builder();
+  uint32_t src;
+  cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src), 0);
+  for (int i = 0; i < 3; i++) { /* a run of 3 that cannot join: point, long, long */
+    pcol_sample_row s = {src, i, i ? INT64_MAX : 0, 1, PCOL_NA_I64, 0, 0};
+    cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+  }
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_coalesce(b, &err), 0, "%s", err.message);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem); /* validates fully */
+  pcol_str v;
+  cr_assert_neq(pcol_meta_get(f, src, "pcol.max_duration_ns", &v, NULL), 0,
+                "declared %.*s", (int)v.len, v.ptr);
+  /* a range query still finds the long sample that started before it */
+  pcol_select sel = {0};
+  sel.has_from = 1;
+  sel.from_ns = 1000;
+  uint64_t n = 0;
+  cr_assert_eq(pcol_select_iter(f, &sel, count_row, &n, &err), 0, "%s", err.message);
+  cr_assert_eq(n, 2, "the two long samples cover t = 1000");
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+
+  /* validate: a declared value below a duration (a caller's meta row) is
+   * caught before the rename; the destination keeps what it had */
+  pcol_builder *b2 = new_builder();
+  cr_assert_eq(pcol_b_source(b2, "t", "u", PCOL_NA_I64, &src), 0);
+  pcol_sample_row s = {src, 0, 30, 3, PCOL_NA_I64, 0, 0};
+  cr_assert_eq(pcol_b_sample(b2, &s, NULL, 0, NULL), 0);
+  cr_assert_eq(pcol_b_meta_str(b2, src, "pcol.max_duration_ns", "5"), 0);
+  char dir[] = "/tmp/pcol-validate-XXXXXX";
+  cr_assert(mkdtemp(dir));
+  char path[256];
+  snprintf(path, sizeof path, "%s/out.pcol", dir);
+  FILE *keep = fopen(path, "w");
+  fputs("keep", keep);
+  fclose(keep);
+  pcol_write_options wo = {0};
+  wo.validate = 1;
+  cr_assert_eq(pcol_builder_write(b2, path, &wo, &err), PCOL_ECORRUPT);
+  cr_assert(strstr(err.message, "would not validate") && strstr(err.message, "longest duration"),
+            "%s", err.message);
+  size_t len = 0;
+  char *kept = tu_slurp(path, &len);
+  cr_assert(kept && len == 4 && !memcmp(kept, "keep", 4), "the destination was changed");
+  free(kept);
+  wo.validate = 0; /* without it the file is written (as before) */
+  cr_assert_eq(pcol_builder_write(b2, path, &wo, &err), 0, "%s", err.message);
+  unlink(path);
+  rmdir(dir);
+  pcol_builder_free(b2);
+}
+
 Test(format, declared_max_duration_is_checked_and_written_by_coalescing) {
   pcol_builder *b = new_builder();
   uint32_t src, fn, loc, stk;

@@ -79,6 +79,18 @@ Test(fuzz_replay, regressions) {
   cr_assert_gt(total, 0, "no regression inputs found under tests/fuzz-regress (run from the repo root)");
 }
 
+/* Inputs that stopped a fuzzer, built here rather than kept as files.  The
+ * clang fuzzer's UBSan (and a clang build of this test) reports what gcc's
+ * does not, such as NULL + 0. */
+Test(fuzz_replay, generated_regressions) {
+  /* issue 28 #8: a header, then a quoted frame that never closes: the
+   * Rprof importer's sample had no frames, and it indexed its empty (NULL)
+   * frame buffers with 0 */
+  static const char rprof_null_plus_0[] = "sample.interval=20000\n\"file.existGC pr";
+  cr_assert_eq(sizeof rprof_null_plus_0 - 1, 38);
+  t_rprof((const uint8_t *)rprof_null_plus_0, sizeof rprof_null_plus_0 - 1);
+}
+
 Test(fuzz_replay, synthetic_pcol_seeds) {
   static const uint32_t sizes[] = {0, 1, 7, 60, 300};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)

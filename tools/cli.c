@@ -226,11 +226,14 @@ int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_f
   pcol_error err = {0};
   pcol_open_options opt = {0};
   opt.no_mmap = cli_flag(cmd, a, "no-mmap");
+  opt.max_rows = cli_max_rows();
   /* any input format: a pcol file is mapped, another is converted in memory
    * ("-": standard input, read whole) */
   int rc = pcol_open_any(path, &opt, f, &err);
-  if (!rc) cli_import_warning(cmd->name, &err);
-  return rc ? cli_fail(cmd->name, &err, rc) : 0;
+  if (rc) return cli_fail_in(cmd->name, path, &err, rc);
+  cli_import_warning(cmd->name, &err);
+  cli_budget_input(path, *f);
+  return 0;
 }
 
 pcol_format cli_input_format(const char *path) {
@@ -248,9 +251,14 @@ int cli_load(const cli_command *cmd, const cli_args *a, const char *path, const 
   pcol_open_options oo = {0};
   oo.no_mmap = cli_flag(cmd, a, "no-mmap");
   *f = NULL;
+  oo.max_rows = cli_max_rows();
   int rc = pcol_open_any(path, &oo, f, err);
-  if (rc) return rc;
+  if (rc) {
+    if (!strstr(err->message, path)) pcol_error_prefix(err, path);
+    return rc;
+  }
   cli_import_warning(cmd->name, err);
+  cli_budget_input(path, *f);
   if ((rc = pcol_value_resolve(*f, sel, cli_get(cmd, a, "value"), v, err))) {
     pcol_error_prefix(err, path);
     pcol_close(*f);

@@ -194,6 +194,33 @@ int cli_sort_option(const cli_command *cmd, const cli_args *a, pcol_sort *sort);
  * -o atomically (--compress, --coalesce, --no-mmap); fmt UNKNOWN = detect. */
 int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt);
 
+/* ---------------------------------------------------- output budget */
+/* --max-output and --max-rows of the commands that write views. */
+#define CLI_OPT_MAX_OUTPUT                                                      \
+  {"max-output", 0, 1, "output budget in bytes, K/M/G/T = x1024 (default: 64 x the input's size, "  \
+                       "at least 32 MiB; past it: a message and exit 1)"}
+#define CLI_OPT_MAX_ROWS                                                        \
+  {"max-rows", 0, 1, "row budget: the rows of all tables of a pcol input together (default: 1024 x " \
+                     "its size, at least 16 Mi rows; past it: a message and exit 1)"}
+/* The output budget (outbudget.c, doc/safety.md "Resource bounds"): for the
+ * view commands (cat, top, peek, tags, traces, list, diff, info, flame,
+ * report) standard output becomes a counting stream that refuses the write
+ * that would pass max(32 MiB, 64 x the inputs' size) or --max-output.
+ * begin: before the command (0 or EXIT_USAGE); input: each pcol file opened
+ * (cli_open, cli_load do it); wrap: a -o file's stream (fclose it before
+ * committing, and abort the file when cli_budget_over()); over: a write
+ * was refused (stop the work); need: refuses now when `bytes` more would
+ * pass it (returns 1); end: after the command: its exit code, or 1 with
+ * the budget's message. */
+int cli_budget_begin(const cli_command *cmd, const cli_args *a);
+void cli_budget_input(const char *path, pcol_file *f);
+FILE *cli_budget_wrap(FILE *out);
+int cli_budget_over(void);
+int cli_budget_need(uint64_t bytes);
+int cli_budget_end(const char *cmd, int rc);
+/* --max-rows of the command (read by cli_budget_begin), 0 = the default. */
+uint64_t cli_max_rows(void);
+
 /* The commands. */
 int cmd_pack(const cli_command *, cli_args *);
 int cmd_info(const cli_command *, cli_args *);

@@ -15,6 +15,8 @@ const cli_opt opts_cat[] = {
     {"limit", 'n', 1, "print at most N rows"},
     {"no-mmap", 0, 0, "read the file into memory instead of mapping it"},
     CLI_OPT_SELECT,
+    CLI_OPT_MAX_OUTPUT,
+    CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
 
 typedef struct cat_ctx {
@@ -109,6 +111,7 @@ static int print_batch(void *ctx, size_t n) {
     tbl_begin(&c->t, stdout, c->t.fmt, c->vi->ncols, c->hdr); /* kept: JSON keys */
     return 0;
   }
+  if (cli_budget_over()) return 1; /* past the output budget: stop (outbudget.c) */
   if (c->ob) return fast_locs(c, n);
   const pcol_lview_info *vi = c->vi;
   for (size_t i = 0; i < n && more(c); i++, c->printed++) {

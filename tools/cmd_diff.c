@@ -20,6 +20,8 @@ const cli_opt opts_diff[] = {
     {"format", 0, 1, "text (default), tsv, csv, json or jsonl"},
     {"no-mmap", 0, 0, "read the inputs into memory instead of mapping them"},
     CLI_OPT_FILTER,
+    CLI_OPT_MAX_OUTPUT,
+    CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
 
 /* a sum of the value as given (pcol_value_text: 1.5, not 1500000000);

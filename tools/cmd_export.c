@@ -22,6 +22,7 @@ const cli_opt opts_export[] = {
     {"no-mmap", 0, 0, "read pcol and Perun inputs into memory instead of mapping them"},
     {"max-output", 0, 1, "budget in bytes (K, M, G, T: x1024) for the output of each input (default: 64 x the pcol "
                          "file's size, at least 32 MiB)"},
+    CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
 
 /* dir/name into buf; 0, or a usage error when it does not fit */
@@ -86,6 +87,7 @@ int cmd_export(const cli_command *cmd, cli_args *a) {
   pcol_file *files[CLI_MAX_POS] = {0};
   pcol_open_options oo = {0};
   oo.no_mmap = cli_flag(cmd, a, "no-mmap");
+  oo.max_rows = cli_max_rows();
   for (int i = 0; i < a->npos && !rc; i++) {
     rc = pcol_open_any(a->pos[i], &oo, &files[i], &err);
     if (!rc) cli_import_warning(cmd->name, &err);

@@ -33,6 +33,8 @@ const cli_opt opts_flame[] = {
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
+    CLI_OPT_MAX_OUTPUT,
+    CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
 
 int cmd_flame(const cli_command *cmd, cli_args *a) {
@@ -72,6 +74,7 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
   pcol_file *f = NULL, *fb = NULL;
   pcol_ftree t = {0}, tb = {0};
   double *delta = NULL, *bshare = NULL;
+  int quiet = 0; /* the error was the budget's: cli_budget_end prints it */
   pcol_value_sel v;
   int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
   if (!rc && (rc = pcol_ftree_build(f, &sel, &v, &t, &err))) pcol_error_prefix(&err, a->pos[0]);
@@ -99,8 +102,13 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
     rc = pcol_out_open(&o, out, &err);
     if (!rc) {
       errno = 0;
-      rc = svg_flame_write(o.fp, &t, &so, delta, bshare);
-      if (rc) {
+      FILE *fp = cli_budget_wrap(o.fp); /* the output budget (outbudget.c) */
+      rc = fp ? svg_flame_write(fp, &t, &so, delta, bshare) : PCOL_ENOMEM;
+      if (fp && fp != o.fp && fclose(fp) && !rc) rc = PCOL_EIO;
+      if (cli_budget_over()) { /* cli_budget_end says so: exit 1 */
+        pcol_out_abort(&o);
+        quiet = rc = PCOL_ETOOBIG;
+      } else if (rc) {
         pcol_error_set(&err, rc, "%s: cannot write the SVG%s%s", out, errno ? ": " : "", errno ? strerror(errno) : "");
         pcol_out_abort(&o);
       } else {
@@ -114,5 +122,5 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
   pcol_ftree_free(&tb);
   if (f) pcol_close(f);
   if (fb) pcol_close(fb);
-  return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
+  return quiet ? EXIT_DATA : rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
 }

@@ -8,6 +8,7 @@ const cli_opt opts_fold[] = {
     {"max-output", 0, 1, "output budget in bytes, K/M/G/T = x1024 (default: 64 x the profile's size, at least 32 MiB)"},
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
+    CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
 
 int cmd_fold(const cli_command *cmd, cli_args *a) {

@@ -11,6 +11,8 @@ const cli_opt opts_info[] = {
                      "or tsv, csv, json, jsonl: a row per source (JSON: with the default value "
                      "type, its unit and the profile's total in it)"},
     {"no-mmap", 0, 0, "read the file into memory instead of mapping it"},
+    CLI_OPT_MAX_OUTPUT,
+    CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
 
 /* "type/unit" of value type id (1-based), "NA" parts when unknown */

@@ -21,6 +21,8 @@ const cli_opt opts_list[] = {
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
+    CLI_OPT_MAX_OUTPUT,
+    CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
 
 static const char *dot_or(pcol_sum v, pcol_str vu, const char *unit, char *b, size_t n) {

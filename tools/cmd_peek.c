@@ -16,6 +16,8 @@ const cli_opt opts_peek[] = {
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
+    CLI_OPT_MAX_OUTPUT,
+    CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
 
 static void print_edge(FILE *fp, const pcol_peek_edge *e, pcol_str name, int64_t cum,

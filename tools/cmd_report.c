@@ -10,6 +10,8 @@ const cli_opt opts_report[] = {
     {"diff", 0, 1, "BASE profile: add a differential flame graph against it"},
     {"title", 0, 1, "page title (default: the file name)"},
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
+    CLI_OPT_MAX_OUTPUT,
+    CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
 
 int cmd_report(const cli_command *cmd, cli_args *a) {
@@ -24,6 +26,7 @@ int cmd_report(const cli_command *cmd, cli_args *a) {
   pcol_file *f = NULL, *fb = NULL;
   pcol_value_sel v;
   pcol_select sel = {0};
+  int quiet = 0; /* the error was the budget's: cli_budget_end prints it */
   int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
   if (!rc && base_path) rc = cli_load(cmd, a, base_path, &sel, &fb, &v, &err);
   if (!rc) {
@@ -31,7 +34,13 @@ int cmd_report(const cli_command *cmd, cli_args *a) {
     pcol_out o;
     rc = pcol_out_open(&o, out, &err);
     if (!rc) {
-      if ((rc = pcol_report_write(f, &ro, o.fp, &err))) {
+      FILE *fp = cli_budget_wrap(o.fp); /* the output budget (outbudget.c) */
+      rc = fp ? pcol_report_write(f, &ro, fp, &err) : pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
+      if (fp && fp != o.fp && fclose(fp) && !rc) rc = pcol_error_set(&err, PCOL_EIO, "%s: write error", out);
+      if (cli_budget_over()) { /* cli_budget_end says so: exit 1 */
+        pcol_out_abort(&o);
+        quiet = rc = PCOL_ETOOBIG;
+      } else if (rc) {
         pcol_error_prefix(&err, a->pos[0]);
         pcol_out_abort(&o);
       } else {
@@ -41,5 +50,5 @@ int cmd_report(const cli_command *cmd, cli_args *a) {
   }
   if (f) pcol_close(f);
   if (fb) pcol_close(fb);
-  return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
+  return quiet ? EXIT_DATA : rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
 }

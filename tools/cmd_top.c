@@ -19,6 +19,8 @@ const cli_opt opts_top[] = {
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
+    CLI_OPT_MAX_OUTPUT,
+    CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
 
 static double pct(pcol_sum v, pcol_sum total) {

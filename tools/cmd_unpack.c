@@ -20,6 +20,7 @@ const cli_opt opts_unpack[] = {
     {"from-time", 0, 1, "the same as --from (the older spelling)"},
     {"to-time", 0, 1, "the same as --to SECONDS (the older spelling)"},
     CLI_OPT_FILTER,
+    CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
 
 int cmd_unpack(const cli_command *cmd, cli_args *a) {
@@ -63,6 +64,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   pcol_error err = {0};
   pcol_open_options oo = {0};
   oo.no_mmap = cli_flag(cmd, a, "no-mmap");
+  oo.max_rows = cli_max_rows();
   pcol_file *f;
   int rc = pcol_open_any(a->pos[0], &oo, &f, &err);
   if (!rc) cli_import_warning(cmd->name, &err);

@@ -29,6 +29,10 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
       return cli_usage_error(cmd->name, "unknown compression '%s' (none, lz4, zstd or zstd:LEVEL)", comp);
   }
   int coalesce = cli_flag(cmd, a, "coalesce");
+  /* merge reads the output back and validates it before the rename: its
+   * inputs are any valid files, whose extremes (durations of INT64_MAX)
+   * once made a file its own validator refused (issue 28 #9) */
+  wopt.validate = !strcmp(cmd->name, "merge");
   pcol_import_options iopt = {0};
   iopt.no_mmap = cli_flag(cmd, a, "no-mmap");
   /* --max-input (pack only: merge has no such option, cli_get gives NULL) */

@@ -171,7 +171,8 @@ int main(int argc, char **argv) {
     int rc = cli_parse(&commands[i], argc - 2, argv + 2, &a);
     if (rc < 0) return EXIT_OK; /* --help */
     if (rc) return rc;
-    rc = commands[i].run(&commands[i], &a);
+    if ((rc = cli_budget_begin(&commands[i], &a))) return rc;
+    rc = cli_budget_end(c, commands[i].run(&commands[i], &a));
     errno = 0;
     if ((fflush(stdout) != 0 || ferror(stdout)) && rc == EXIT_OK) {
       fprintf(stderr, "pcol %s: error writing standard output%s%s\n", c, errno ? ": " : "",

@@ -2,6 +2,7 @@
  * the embedded zoom script).  The tree and the diff shares come from the
  * library (pcol_ftree_build, pcol_ftree_diff); this file only draws. */
 #include "svg.h"
+#include "cli.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +169,10 @@ static void frame(const flame *fl, uint32_t n, double x, double w, uint32_t pre,
   fputs("</text></g>\n", fp);
 }
 
+/* A frame's markup without its name (the <g>, data-*, <title>, <rect>,
+ * <text> of frame() with the shortest numbers) is over 250 bytes. */
+#define SVG_FRAME_MIN_BYTES 200
+
 static const char *SCRIPT =
     "<script type=\"text/ecmascript\"><![CDATA[\n"
     "var details, frames, unzoom;\n"
@@ -315,6 +320,7 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const svg_flame_opts *o, cons
       if (fabs(delta[i]) > fl.maxdelta) fl.maxdelta = fabs(delta[i]);
   /* pass 1: which frames are drawn, and the deepest one */
   uint32_t maxd = 0, ndrawn = 0;
+  uint64_t need = 0; /* bytes the frames will take at least: the output budget */
   size_t sp = 0;
   if (fl.root > 0) {
     xs[0] = PAD;
@@ -323,6 +329,8 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const svg_flame_opts *o, cons
       uint32_t v = stk[--sp];
       pre[v] = ndrawn;
       order[ndrawn++] = v;
+      /* the least a frame writes: its markup, and its name three times */
+      need += SVG_FRAME_MIN_BYTES + 3 * (uint64_t)(v ? t->name[v].len : 3);
       if (t->depth[v] > maxd) maxd = t->depth[v];
       double x = xs[v];
       for (uint32_t i = koff[v]; i < koff[v + 1]; i++) {
@@ -344,6 +352,16 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const svg_flame_opts *o, cons
     if (k) size[t->parent[v]] += size[v];
   }
   fl.height = TOP + BOTTOM + (int)(maxd + 1) * FRAME_H;
+  if (cli_budget_need(need)) { /* refused before a byte is written (outbudget.c) */
+    free(koff);
+    free(kids);
+    free(stk);
+    free(xs);
+    free(pre);
+    free(order);
+    free(size);
+    return PCOL_ETOOBIG;
+  }
   fprintf(fp,
           "<?xml version=\"1.0\" standalone=\"no\"?>\n"
           "<svg version=\"1.1\" width=\"%.0f\" height=\"%d\" onload=\"init(evt)\" "
@@ -381,7 +399,7 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const svg_flame_opts *o, cons
     /* pass 2: draw, parents before children */
     sp = 0;
     stk[sp++] = 0;
-    while (sp) {
+    while (sp && !ferror(fp)) { /* a refused write (the budget) stops the drawing */
       uint32_t v = stk[--sp];
       double w = v ? (double)t->total[v] / fl.root * fl.width : fl.width;
       frame(&fl, v, xs[v], w, pre[v], pre[v] + size[v] - 1);

@@ -105,6 +105,12 @@ static int note_max_durations(pcol_builder *b, pcol_error *err) {
     if (have) continue;
     char v[24];
     snprintf(v, sizeof v, "%lld", (long long)mx);
+    /* declare only what §7.2's grammar allows (pcol_parse_max_duration, the
+     * one rule): a duration of 19 digits (up to INT64_MAX, merging crafted
+     * files) is not declared at all, and readers scan, as §7.2 permits; a
+     * smaller value would be a lie (issue 28 #9) */
+    int64_t back;
+    if (pcol_parse_max_duration((pcol_str){v, strlen(v)}, &back) || back != mx) continue;
     if (pcol_b_meta_str(b, s, PCOL_META_MAX_DURATION_NS, v)) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   }
   return PCOL_OK;

@@ -354,8 +354,42 @@ static int check_tables(const pcol_file *f, pcol_error *err) {
     if (!stored)
       return pcol_corrupt(err, "table %llu has %llu rows but stores none of its columns", (uint64_t)t,
                           f->rows[t]);
+    /* strings.bytes counts bytes, not rows: a 0-byte one paid for none of
+     * 3 million empty strings (issue 28 #6).  Only the offsets column pays
+     * for rows; without it they keep the 1.0 bound of 64 a byte, as
+     * samples' do (T2). */
+    if (t == PCOL_T_STRINGS && !f->idx[t][PCOL_C_STRINGS_OFFSETS] &&
+        f->rows[t] / 64 > (uint64_t)f->size + 16)
+      return pcol_corrupt(err, "table %llu (strings) has %llu rows, more than 64 a byte, without "
+                          "its offsets column", (uint64_t)t, f->rows[t]);
   }
   return PCOL_OK;
+}
+
+/* The row budget (not a rule of the format; spec.md §8.1's note, doc/safety.md
+ * "Resource bounds"): work linear in rows stays linear in the file's size
+ * even where zstd lets 66 KB declare 2^29 samples (issue 28 #6).  Counts
+ * the rows of every known table (unknown ones are never read). */
+static int check_row_budget(const pcol_file *f, uint64_t max_rows, pcol_error *err) {
+  uint64_t rows = 0, budget = max_rows;
+  for (int t = 1; t < PCOL_T_COUNT_; t++)
+    rows = f->rows[t] > UINT64_MAX - rows ? UINT64_MAX : rows + f->rows[t];
+  if (!budget) {
+    budget = f->size > UINT64_MAX / PCOL_ROW_BUDGET_PER_BYTE ? UINT64_MAX
+                                                             : f->size * PCOL_ROW_BUDGET_PER_BYTE;
+    if (budget < PCOL_ROW_BUDGET_MIN) budget = PCOL_ROW_BUDGET_MIN;
+  }
+  if (rows <= budget) return PCOL_OK;
+  char how[128];
+  if (max_rows)
+    snprintf(how, sizeof how, "set by --max-rows / max_rows");
+  else
+    snprintf(how, sizeof how, "%d x the file's %llu bytes, at least %llu", PCOL_ROW_BUDGET_PER_BYTE,
+             (unsigned long long)f->size, (unsigned long long)PCOL_ROW_BUDGET_MIN);
+  return pcol_error_set(err, PCOL_ETOOBIG,
+                        "the file declares %llu rows in its tables, more than the row budget of "
+                        "%llu (%s); raise it with --max-rows N (pcol_open_options.max_rows)",
+                        (unsigned long long)rows, (unsigned long long)budget, how);
 }
 
 /* The lock that makes a section's first-use decode happen once. */
@@ -391,7 +425,8 @@ static int parse(pcol_file *f, pcol_error *err) {
 
 static int open_common(pcol_file *f, const pcol_open_options *opt, pcol_error *err) {
   f->max_decoded = opt && opt->max_decoded_bytes ? opt->max_decoded_bytes : DEFAULT_MAX_DECODED;
-  return parse(f, err);
+  PCOL_RETURN_NOT_OK(parse(f, err));
+  return check_row_budget(f, opt ? opt->max_rows : 0, err);
 }
 
 int pcol_open_buffer(const void *data, size_t len, const pcol_open_options *opt,

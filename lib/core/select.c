@@ -98,7 +98,9 @@ static int no_times(pcol_file *f, uint32_t s, pcol_error *err) {
   if (s && s <= pcol_rows(f, PCOL_T_SOURCES) &&
       pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, NULL) == PCOL_OK)
     (void)pcol_string(f, pcol_view_u32(&ty, s - 1), &t, NULL);
-  return pcol_error_set(err, PCOL_EINVAL,
+  /* the file cannot answer the question: exit 1 as for a missing source,
+   * not 2 (the command line itself is well formed) */
+  return pcol_error_set(err, PCOL_ENOTFOUND,
                         "source %u (%.*s) has no sample times, so a time range cannot select "
                         "its samples; choose another source with --source",
                         s, (int)(t.ptr ? (t.len > 64 ? 64 : t.len) : 2), t.ptr ? t.ptr : "NA");

@@ -65,13 +65,37 @@ FILE *pcol_capped_stream(pcol_capped *k, FILE *in, uint64_t cap) {
 }
 
 /* ---- the export budget (internal.h): a FILE* that counts what it passes on */
-uint64_t pcol_export_budget(const pcol_file *f, const pcol_export_options *opt) {
-  if (opt && opt->max_output_bytes) return opt->max_output_bytes;
-  uint64_t size = f ? f->size : 0;
+uint64_t pcol_output_budget(uint64_t size, uint64_t max_output_bytes) {
+  if (max_output_bytes) return max_output_bytes;
   uint64_t b = size > UINT64_MAX / PCOL_EXPORT_BUDGET_PER_BYTE ? UINT64_MAX
                                                               : size * PCOL_EXPORT_BUDGET_PER_BYTE;
   b = b > PCOL_EXPORT_BUDGET_MIN ? b : PCOL_EXPORT_BUDGET_MIN;
   return b < PCOL_INPUT_CAP_MAX ? b : PCOL_INPUT_CAP_MAX; /* a default export reads back */
+}
+
+uint64_t pcol_export_budget(const pcol_file *f, const pcol_export_options *opt) {
+  return pcol_output_budget(f ? f->size : 0, opt ? opt->max_output_bytes : 0);
+}
+
+/* The one message past a budget; how: how B was set. */
+static int budget_message(pcol_error *err, const char *what, const char *doing, uint64_t budget,
+                          const char *how) {
+  return pcol_error_set(err, PCOL_ETOOBIG,
+                        "%s: %s the output budget of %llu bytes (%s); raise it with "
+                        "--max-output BYTES (pcol_export_options.max_output_bytes)",
+                        what, doing, (unsigned long long)budget, how);
+}
+
+int pcol_output_budget_error(pcol_error *err, const char *what, const char *doing, uint64_t budget,
+                             uint64_t size, int custom) {
+  char how[96];
+  if (custom)
+    snprintf(how, sizeof how, "set by --max-output / max_output_bytes");
+  else
+    snprintf(how, sizeof how, "%d x the file's %llu bytes, at least %llu MiB",
+             PCOL_EXPORT_BUDGET_PER_BYTE, (unsigned long long)size,
+             (unsigned long long)(PCOL_EXPORT_BUDGET_MIN >> 20));
+  return budget_message(err, what, doing, budget, how);
 }
 
 static ssize_t budget_write(void *c, const char *buf, size_t size) {
@@ -113,6 +137,8 @@ void pcol_budget_allow_lines(pcol_budget *b, uint64_t lines) {
 
 /* "the export budget of N bytes (how it was set); raise it with ..." */
 static int budget_fail(const pcol_budget *b, const char *doing, pcol_error *err) {
+  if (b->custom || !b->lines)
+    return pcol_output_budget_error(err, b->what, doing, b->limit, b->file_size, b->custom);
   char how[160];
   if (b->custom)
     snprintf(how, sizeof how, "set by --max-output / max_output_bytes");
@@ -126,10 +152,7 @@ static int budget_fail(const pcol_budget *b, const char *doing, pcol_error *err)
     snprintf(how, sizeof how, "%d x the file's %llu bytes, at least %llu MiB, at most %llu GiB",
              PCOL_EXPORT_BUDGET_PER_BYTE, (unsigned long long)b->file_size,
              (unsigned long long)(PCOL_EXPORT_BUDGET_MIN >> 20), (unsigned long long)(PCOL_INPUT_CAP_MAX >> 30));
-  return pcol_error_set(err, PCOL_ETOOBIG,
-                        "%s: %s the output budget of %llu bytes (%s); raise it with "
-                        "--max-output BYTES (pcol_export_options.max_output_bytes)",
-                        b->what, doing, (unsigned long long)b->limit, how);
+  return budget_message(err, b->what, doing, b->limit, how);
 }
 
 int pcol_budget_hold(pcol_budget *b, uint64_t n, pcol_error *err) {

@@ -393,8 +393,36 @@ static int put_buf(void *ctx, const void *p, size_t n) {
   return pcol_buf_append((pcol_buf *)ctx, p, n) != PCOL_OK;
 }
 
+/* pcol_write_options.validate: the written bytes (a file, or memory) pass
+ * pcol_validate_full, or PCOL_ECORRUPT naming what the writer got wrong. */
+static int validate_written(const char *tmp_path, const void *mem, size_t len, const char *path,
+                            pcol_error *err) {
+  pcol_file *f = NULL;
+  pcol_error e = {0};
+  int rc = tmp_path ? pcol_open(tmp_path, NULL, &f, &e) : pcol_open_buffer(mem, len, NULL, &f, &e);
+  if (!rc) rc = pcol_validate_full(f, &e);
+  if (f) pcol_close(f);
+  if (rc == PCOL_ENOMEM || rc == PCOL_EIO) return pcol_error_set(err, rc, "%s: %s", path, e.message);
+  if (rc)
+    return pcol_error_set(err, PCOL_ECORRUPT, "%s: not written: the file would not validate "
+                          "(a writer's error; please report it): %s", path, e.message);
+  return PCOL_OK;
+}
+
 int pcol_builder_write(pcol_builder *b, const char *path,
                        const pcol_write_options *opt, pcol_error *err) {
+  int check = opt && opt->validate, to_stdout = path && !strcmp(path, "-");
+  if (check && to_stdout) { /* cannot be read back: check it in memory first */
+    void *mem = NULL;
+    size_t len = 0;
+    int rc = pcol_builder_write_mem(b, opt, &mem, &len, err);
+    if (!rc) rc = validate_written(NULL, mem, len, path, err);
+    if (!rc && len && fwrite(mem, 1, len, stdout) != len)
+      rc = pcol_error_set(err, PCOL_EIO, "%s: write failed", path);
+    if (!rc && fflush(stdout)) rc = pcol_error_set(err, PCOL_EIO, "%s: write failed", path);
+    free(mem);
+    return rc;
+  }
   plan p = {0};
   int rc = make_plan(b, opt, &p, err);
   if (rc) {
@@ -413,6 +441,14 @@ int pcol_builder_write(pcol_builder *b, const char *path,
     return pcol_error_set(err, PCOL_EIO, "%s: write failed", path);
   }
   plan_free(&p);
+  if (check) {
+    rc = fflush(o.fp) ? pcol_error_set(err, PCOL_EIO, "%s: write failed", path)
+                      : validate_written(o.tmp_path, NULL, 0, path, err);
+    if (rc) {
+      pcol_out_abort(&o);
+      return rc;
+    }
+  }
   return pcol_out_commit(&o, err);
 }
 

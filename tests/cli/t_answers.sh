@@ -18,13 +18,18 @@ rp=examples/demo.out
 "$PCOL" unpack $rp --to pprof -o "$tmp/d.pb.gz" || fail "unpack --to pprof"
 
 # a time range over a source whose samples have no times (pprof): every
-# command that takes a range says which source, instead of "0 of 0 total"
+# command that takes a range says which source, instead of "0 of 0 total";
+# exit 1 (the data cannot answer), not 2 (the command line is well formed)
 msg='source 1 (pprof) has no sample times'
-expect 2 "$msg" "$PCOL" top "$tmp/d.pb.gz" --from 0 --to 1
-expect 2 "$msg" "$PCOL" fold "$tmp/d.pb.gz" --to 1
-expect 2 "$msg" "$PCOL" flame "$tmp/d.pb.gz" --from 0.5 -o "$tmp/f.svg"
+expect 1 "$msg" "$PCOL" top "$tmp/d.pb.gz" --from 0 --to 1
+expect 1 "$msg" "$PCOL" fold "$tmp/d.pb.gz" --to 1
+expect 1 "$msg" "$PCOL" flame "$tmp/d.pb.gz" --from 0.5 -o "$tmp/f.svg"
+for c in tags traces "cat --table samples"; do
+  expect 1 "$msg" "$PCOL" $c "$tmp/d.pb.gz" --from 0 --to 1
+done
+expect 1 "$msg" "$PCOL" peek "$tmp/d.pb.gz" . --from 0 --to 1
 for t in rprof pprof perun collapsed speedscope; do
-  expect 2 "$msg" "$PCOL" unpack "$tmp/d.pb.gz" --to $t --from-time 0 --to-time 1 -o "$tmp/x"
+  expect 1 "$msg" "$PCOL" unpack "$tmp/d.pb.gz" --to $t --from-time 0 --to-time 1 -o "$tmp/x"
 done
 [ -e "$tmp/f.svg" ] || [ -e "$tmp/x" ] && fail "an output was written for a refused range"
 # the same range on a source with times still works

@@ -20,7 +20,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pcolgen import (  # noqa: E402
     BYTES, DELTA, F64, I64, NA, NAN, ROWREL, SIGNED, SPLIT, U8, U32, U64, WIDTH, Entry, Profile,
     column, f64, find, in_place, lz4_compress, lz4_decode, lz4_sequences, pack, put, rowcount,
-    serialize, serialize_compact, split_bytes, views_text, zstd_compress, zstd_frame)
+    serialize, serialize_compact, split_bytes, views_text, zstd_compress, zstd_frame, zstd_block,
+    ZSTD_MAGIC)
 
 CASES = []  # (name, verdict, rule, stage, description, bytes, views or None)
 
@@ -1269,6 +1270,64 @@ def v12_cases():
     v12_valid_cases()
     v12_header_dir_cases()
     v12_use_full_cases()
+    gap_cases()
+
+
+# ----------------------------- issue 28: the gaps an independent reader found
+def window_frame(raw, window_log):
+    """raw as one raw block in a frame that is not single-segment, with a
+    Window_Descriptor of 2^window_log bytes (exponent window_log - 10,
+    mantissa 0) and Frame_Content_Size len(raw) (RFC 8878 3.1.1.1)."""
+    assert 256 <= len(raw) < 65536 + 256
+    fhd = (1 << 6)  # FCS_Field_Size 2 bytes, not single-segment, no dictionary
+    return (ZSTD_MAGIC + bytes([fhd, (window_log - 10) << 3]) + struct.pack("<H", len(raw) - 256)
+            + zstd_block(0, raw, True))
+
+
+def gap_cases():
+    # §4: Window_Size at most 2^31 (libzstd's limit on 64-bit systems)
+    p = starts(range(1, 41))  # functions.start_line: 40 rows, 320 bytes
+    raw = b"".join(struct.pack("<q", k) for k in range(1, 41))
+    for log, ok in ((31, True), (32, False)):
+        e = pack(p.materialize())
+        x = find(e, 6, 4)
+        x.codec, x.data = 2, window_frame(raw, log)
+        if ok:
+            c = e
+            case("valid-zstd-window-2g", "valid", "-", "-", "functions.start_line as a zstd "
+                 "frame whose Window_Size is 2^31, the largest §4 allows (64-byte entries, 1.1)",
+                 serialize(c, **V11), views_text(p.materialize(), p.strings))
+        else:
+            bad("u9-zstd-window-4g", "U9", "use", "functions.start_line as a zstd frame whose "
+                "Window_Size is 2^32 (over §4's 2^31)", e, **V11)
+    # T2: strings rows are paid for by the offsets column only (a 0-byte
+    # strings.bytes pays for none), here in a file without zstd (bit 1 alone)
+    e = [rowcount(1, 0), Entry(1, 2, BYTES, b"", 0)]
+    rows_at_bound(e, 1, 32768, serialize_compact)
+    case("t2-strings-bytes-only", "invalid", "T2", "open", "a compact file (incompat 0x2 alone: "
+         "no zstd) whose strings table has as many rows as D5 allows (32768 a byte) and stores "
+         "only a 0-byte strings.bytes, no offsets: rows no column pays for stay under 64 a byte",
+         serialize_compact(e))
+    e = [rowcount(1, 0), Entry(1, 2, BYTES, b"", 0)]
+    rows_at_bound(e, 1, 64, serialize_compact, over=1)
+    case("t2-strings-free-rows", "invalid", "T2", "open", "the same with 64 x (file_size + 17) "
+         "rows, one more than T2 allows without strings.offsets", serialize_compact(e))
+    # D7: a 0-byte section read in place is aligned like any other
+    e = tiny_entries()[1] + [rowcount(300, 0), Entry(300, 1, U32, b"", 0)]
+    e[-1].gap = 4
+    c_bad("d7-compact-empty-misaligned", "D7", "open", "an unknown u32 column of 0 bytes (raw, "
+          "no transform: read in place) at a multiple of 8 plus 4", e)
+    e = tiny_entries()[1] + [rowcount(300, 0), Entry(300, 1, U32, b"", 0)]
+    e[-1].gap = 8
+    p = tiny()
+    case("valid-compact-empty-aligned", "valid", "-", "-", "valid-tiny-compact with an unknown "
+         "u32 column of 0 bytes at a multiple of 8 after 8 zero bytes", serialize_compact(e),
+         views_text(p.materialize(), p.strings))
+    e = tiny_entries()[1] + [rowcount(300, 0), Entry(300, 1, U32, b"", 0)]
+    e[-1].offset = None
+    e[-1].gap = 32
+    bad("d7-empty-misaligned", "D7", "open", "an unknown u32 column of 0 bytes at a multiple of "
+        "64 plus 32 (64-byte entries)", e)
 
 
 # -------------------------------------------------------------- T1: 64 MiB

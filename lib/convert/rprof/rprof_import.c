@@ -889,9 +889,10 @@ static int new_location(rp_in *r, const rp_block *blk, const rp_newfr *d, uint32
 
 /* The locations of a sample's frames into r->locs (innermost first). */
 static int frame_locs(rp_in *r, const rp_block *blk, const rp_rec *rec, size_t *newk) {
+  r->locs.len = 0;
+  if (rec->nfr == 0) return PCOL_OK; /* a sample without frames: its buffers may be NULL (NULL + 0) */
   const uint32_t *fr = (const uint32_t *)(const void *)blk->frs.data + rec->fr_at;
   const rp_newfr *defs = (const rp_newfr *)(const void *)blk->newfr.data;
-  r->locs.len = 0;
   if (pcol_buf_reserve(&r->locs, (size_t)rec->nfr * sizeof(uint32_t))) return bfail(r, PCOL_ENOMEM);
   uint32_t *out = (uint32_t *)(void *)r->locs.data;
   for (uint32_t k = 0; k < rec->nfr; k++) {

@@ -1,0 +1,104 @@
+"""bombs.py — tiny valid pcol files (format 1.2, zstd) that declare huge
+work, for tests/cli/t_bombs.sh (issue 28 #5, #6).  Built with the
+conformance suite's spec-only writer (tests/conformance/pcolgen.py): every
+column is given as runs of one byte (after its transform), stored as zstd
+RLE blocks, so nothing large is ever held here.
+
+  python3 tests/support/bombs.py KIND OUT [N]   (N: inline's lines, longname's bytes, rows' samples)
+  KIND: deep     16,384 samples on one 16,384-deep stack (cat sample_locations)
+        inline   one location with 4 Mi inline lines (flame)
+        longname one function whose name is 64 MiB (report)
+        rows     2^29 samples in ~66 KB (top, every command: the row budget)
+"""
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "conformance"))
+import pcolgen as g  # noqa: E402
+
+BLOCK = 1 << 17  # zstd Block_Maximum_Size
+
+
+def zstd_runs(runs):
+    """A zstd frame for the bytes given as runs [(byte, count)]: RLE blocks
+    (raw for a run of 1), never the bytes themselves."""
+    blocks, total = [], 0
+    for b, n in runs:
+        total += n
+        while n:
+            k = min(n, BLOCK)
+            blocks.append((1, bytes([b]), k) if k > 1 else (0, bytes([b])))
+            n -= k
+    return g.zstd_frame(blocks, total)
+
+
+def zcol(table, col, type, count, runs, tf=0):
+    """A zstd column entry of `count` elements whose stored (transformed)
+    bytes are `runs`."""
+    w = g.WIDTH[type]
+    assert sum(n for _, n in runs) == (count if type == g.BYTES else count * w)
+    e = g.Entry(table, col, type, zstd_runs(runs), count, codec=2,
+                decoded=count if type == g.BYTES else count * w)
+    e.flags = tf
+    return e
+
+
+def u32_first_then_zero(first, count):
+    """delta-coded u32 column: `first`, then `first` again count-1 times
+    (the deltas: first, 0, 0, ...) as runs."""
+    head = struct.pack("<I", first)
+    return [(b, 1) for b in head] + [(0, 4 * (count - 1))]
+
+
+def raw(table, col, type, values):
+    return g.column(table, col, type, values)
+
+
+def one_source():
+    return [g.rowcount(3, 1), raw(3, 3, g.I64, [0])]  # sources.source_timestamp
+
+
+def deep():
+    n = 16384
+    e = one_source()
+    e += [g.rowcount(8, 1), raw(8, 2, g.U64, [4096])]  # one location (address)
+    e += [g.rowcount(10, n),
+          zcol(10, 1, g.U32, n, [(0, 4 * n)], g.ROWREL),  # parent of stack i is i - 1
+          zcol(10, 2, g.U32, n, u32_first_then_zero(1, n), g.DELTA)]  # location 1
+    e += [g.rowcount(11, n), zcol(11, 6, g.U32, n, u32_first_then_zero(n, n), g.DELTA)]
+    return e
+
+
+def inline(n=4 << 20):
+    e = one_source()
+    e += [g.rowcount(6, 1), raw(6, 4, g.I64, [1])]  # one function (start_line)
+    e += [g.rowcount(8, 1), raw(8, 4, g.U64, [0, n])]  # its n lines
+    e += [g.rowcount(9, n), zcol(9, 1, g.U32, n, u32_first_then_zero(1, n), g.DELTA)]
+    e += [g.rowcount(10, 1), raw(10, 2, g.U32, [1])]
+    e += [g.rowcount(11, 1), raw(11, 6, g.U32, [1])]
+    return e
+
+
+def longname(n=64 << 20):
+    e = [g.rowcount(1, 2), raw(1, 1, g.U64, [0, 0, n]), zcol(1, 2, g.BYTES, n, [(ord("a"), n)])]
+    e += one_source()
+    e += [g.rowcount(6, 1), raw(6, 1, g.U32, [1])]  # function named by string 1
+    e += [g.rowcount(8, 1), raw(8, 4, g.U64, [0, 1])]
+    e += [g.rowcount(9, 1), raw(9, 1, g.U32, [1])]
+    e += [g.rowcount(10, 1), raw(10, 2, g.U32, [1])]
+    e += [g.rowcount(11, 1), raw(11, 6, g.U32, [1])]
+    return e
+
+
+def rows(n=1 << 29):
+    return one_source() + [g.rowcount(11, n), zcol(11, 1, g.U32, n, u32_first_then_zero(1, n),
+                                                   g.DELTA)]
+
+
+if __name__ == "__main__":
+    kind, out = sys.argv[1], sys.argv[2]
+    make = {"deep": deep, "inline": inline, "longname": longname, "rows": rows}[kind]
+    data = g.serialize_compact(make(*[int(x) for x in sys.argv[3:]]))
+    with open(out, "wb") as f:
+        f.write(data)
