@@ -44,7 +44,8 @@ static const cli_command commands[] = {
      "--focus/--ignore/--hide/--show (POSIX extended regular expressions on function,\n"
      "file and mapping names) and --tag/--tag-ignore (string labels) mean what they mean\n"
      "to pprof, here and in fold, flame, diff, tags, traces and unpack; the total stays\n"
-     "that of the profile before them, as pprof's does.",
+     "that of the profile before them, as pprof's does.  --from/--to select a time\n"
+     "range: a long sample (pack --coalesce) counts its ticks inside it (spec.md §7).",
      opts_top, cmd_top},
     {"tags", "pcol tags FILE [--value TYPE] [--format ...] [--focus RE ...]",
      "Label keys, their values and the weight of each (pprof -tags).", NULL, opts_tags, cmd_tags},
