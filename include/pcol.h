@@ -561,16 +561,24 @@ PCOL_API int pcol_sum_text(pcol_sum v, char *buf, size_t cap);
 
 /* Which number a view adds up. */
 typedef struct pcol_value_sel {
-  uint32_t vt_id;      /* value_types id; 0 = "samples" (the weight column) */
+  uint32_t vt_id;      /* value_types id; 0 = "samples" (THE count rule, below) */
   pcol_str type, unit; /* borrowed names ("samples"/"count" for vt_id 0) */
 } pcol_value_sel;
 
 /* Resolves a value name: "samples", "weight", "rprof.alloc", "TYPE" or
  * "TYPE/UNIT" ("cpu" also on Rprof sources, PCOL_VT_TIME).  NULL = the
- * default of the selected sources: meta "pprof.default_sample_type", else
- * (not for Rprof sources) the last value type the source declares, else
- * "samples"; sources that disagree give "samples".  ENOTFOUND if no type has
- * that name, EINVAL if a bare TYPE matches several units. */
+ * default of the selected sources (doc/mappings.md §0): meta
+ * "pprof.default_sample_type", else the last value type a pprof-like source
+ * declares; an Rprof source's time (interval x ticks per segment, "cpu");
+ * else "samples"; sources whose defaults disagree give "samples".
+ * "samples" (vt_id 0) is each source's own count of raw samples: pprof's
+ * samples/count when the source measured it, else the weight column
+ * (Rprof ticks, collapsed counts; the rows of a pprof profile without a
+ * count, such as a heap profile).  "weight" (PCOL_VT_WEIGHT) is always the
+ * weight column.  ENOTFOUND if no type has that name, EINVAL if a bare TYPE
+ * matches several units or names a level snapshot (Rprof's vsize.small,
+ * vsize.large, nodes: views cannot add levels up; rprof.alloc is their
+ * increase). */
 PCOL_API int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
                        pcol_value_sel *out, pcol_error *err);
 /* Derived value "rprof.alloc" (bytes): per Rprof memory sample,
@@ -583,6 +591,14 @@ PCOL_API int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char
  * segment (doc/mappings.md §0, the time rule).  When a stored cpu/nanoseconds
  * type exists, "cpu" resolves to it and Rprof sources fill in this time. */
 #define PCOL_VT_TIME (UINT32_MAX - 1)
+/* "weight": the weight column of every sample, whatever the source
+ * measured (pcol_value_resolve). */
+#define PCOL_VT_WEIGHT (UINT32_MAX - 2)
+/* *differ = 1 when the selected sources' default values disagree (a merge
+ * of unrelated profiles), so that the default is "samples": each source's
+ * own count.  For the CLI's warning and `pcol info`. */
+PCOL_API int pcol_value_defaults_differ(pcol_file *f, const pcol_select *sel, int *differ,
+                                        pcol_error *err);
 
 /* How the numbers of value v read (doc/mappings.md §0, decimal units): a
  * unit "1e-9" or "1e-9 U" stores the value x 10^9 (collapsed decimal
@@ -776,7 +792,8 @@ typedef struct pcol_source_summary {
   uint32_t id;
   pcol_str type, uri;
   int64_t timestamp_s;
-  uint64_t samples;
+  uint64_t samples;   /* rows */
+  pcol_sum count;     /* raw samples: "samples" (THE count rule) of this source */
   int64_t first_ns, end_ns;
   int64_t period;
   pcol_str period_type, period_unit;
@@ -785,7 +802,8 @@ typedef struct pcol_source_summary {
   size_t nvalue_types;
   pcol_value_sel default_value;
   /* derived values this source answers: "cpu" by the time rule (Rprof:
-   * interval x ticks, PCOL_VT_TIME) and "rprof.alloc" (Rprof memory) */
+   * interval x ticks, PCOL_VT_TIME; 0 when the source stores its own cpu)
+   * and "rprof.alloc" (a source with Rprof's three memory snapshots) */
   int derived_cpu, derived_alloc;
   /* what the importer read but did not keep (meta pcol.note), or NA */
   pcol_str note;

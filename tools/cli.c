@@ -281,6 +281,33 @@ void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel
     return; /* a damaged table: the view itself will say so */
   }
   uint64_t n = pcol_rows(f, PCOL_T_SOURCES);
+  int differ = 0;
+  if (v->vt_id == 0 && !pcol_value_defaults_differ(f, sel, &differ, &e) && differ) {
+    /* a merge of unrelated profiles: say what each source's number is */
+    fprintf(stderr, "pcol %s: warning: %s: the sources measure different values, so the "
+                    "default is samples: each source's own count (", cmd->name, path);
+    for (uint64_t s = 1; s <= n; s++) {
+      if (sel && sel->source_id && sel->source_id != s) continue;
+      pcol_select one = {0};
+      pcol_value_sel d, c;
+      one.source_id = (uint32_t)s;
+      pcol_error q = {0};
+      uint8_t *hc = NULL;
+      int counted = !pcol_value_resolve(f, &one, "samples/count", &c, &q) &&
+                    !pcol_value_sources(f, &c, &hc, &q) && hc[s];
+      free(hc);
+      pcol_str t = {0};
+      (void)pcol_string(f, pcol_view_u32(&ty, s - 1), &t, &e);
+      if (pcol_value_resolve(f, &one, NULL, &d, &q)) d = c;
+      fprintf(stderr, "%ssource %llu %.*s: %s, default %.*s/%.*s", s > 1 ? "; " : "",
+              (unsigned long long)s, (int)(t.ptr ? t.len : 2), t.ptr ? t.ptr : "NA",
+              counted ? "samples/count"
+              : t.ptr && t.len == 5 && !memcmp(t.ptr, "rprof", 5) ? "ticks" : "rows (weight)",
+              (int)d.type.len,
+              d.type.ptr ? d.type.ptr : "", (int)d.unit.len, d.unit.ptr ? d.unit.ptr : "");
+    }
+    fprintf(stderr, "); name one with --value TYPE\n");
+  }
   for (uint64_t s = 1; s <= n; s++) {
     if (has[s] || (sel && sel->source_id && sel->source_id != s)) continue;
     pcol_str t = {0}, u = {0};

@@ -69,7 +69,12 @@ static void print_sources_text(pcol_file *f, const pcol_source_summary *s, size_
       pcol_unit_label(x->duration_ns, NS, "minimum", b1, sizeof b1);
       printf("  duration:      %s\n", b1);
     }
-    printf("  samples:       %llu", (unsigned long long)x->samples);
+    char cnt[48];
+    pcol_sum_text(x->count, cnt, sizeof cnt);
+    if (x->count != (pcol_sum)x->samples) /* pprof's samples/count, or coalesced ticks */
+      printf("  samples:       %s (%llu rows)", cnt, (unsigned long long)x->samples);
+    else
+      printf("  samples:       %llu", (unsigned long long)x->samples);
     if (x->first_ns != PCOL_NA_I64) {
       pcol_unit_label(x->first_ns, NS, "minimum", b1, sizeof b1);
       pcol_unit_label(x->end_ns, NS, "minimum", b2, sizeof b2);
@@ -174,6 +179,11 @@ int cmd_info(const cli_command *cmd, cli_args *a) {
            pcol_format_name(in));
   print_sources_text(f, sum, nsum);
   pcol_source_summaries_free(sum, nsum);
+  int differ = 0;
+  pcol_error derr = {0};
+  if (!pcol_value_defaults_differ(f, NULL, &differ, &derr) && differ) /* a merge of unrelated profiles */
+    printf("default value:   samples/count, each source's own count of samples (the sources' "
+           "defaults differ; name one with --value)\n");
   printf("format_version:  %u.%u\n", h.major, h.minor);
   printf("file_size:       %llu bytes\n", (unsigned long long)h.file_size);
   printf("sections:        %u (directory at offset %llu)\n", h.dir_count,

@@ -8,7 +8,7 @@ const cli_opt opts_top[] = {
     {"by", 0, 1, "function (default), line (\"FUNCTION /full/path:LINE\", as go tool pprof -lines), "
                  "file, address (as pprof -addresses) or label:KEY (a row per value of label KEY, "
                  "as pprof -tags adds them up)"},
-    {"value", 0, 1, "value to add up: weight (the weight column), samples, TYPE or TYPE/UNIT; cpu works on Rprof too (interval x ticks), rprof.alloc on Rprof memory profiles (default: the source's)"},
+    {"value", 0, 1, "value to add up: samples (each source's own count: pprof's samples/count, Rprof ticks), weight (the weight column), TYPE or TYPE/UNIT; cpu works on Rprof too (interval x ticks per segment), rprof.alloc on Rprof memory profiles (vsize.small, vsize.large, nodes are levels and are refused). Default: the source's (pprof's default type; an Rprof source's time, cpu); samples when merged sources' defaults differ"},
     {"sort", 0, 1, "row order: flat (default; pprof -top), cum (pprof -top -cum, summaryRprof by.total) or name"},
     {"limit", 'n', 1, "print only the first N rows (after --node-fraction)"},
     {"node-fraction", 0, 1, "hide rows whose |cum| is below this fraction of the total, as pprof "

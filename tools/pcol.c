@@ -51,7 +51,8 @@ static const cli_command commands[] = {
      "error that lists the keys.  The header has pprof's Time: and Duration: lines.\n"
      "--by file is pprof -files, but one row per file (pprof splits a file by function\n"
      "start line); a frame without a file is \"<unknown>\" or \"[binary]\".  Names are\n"
-     "shown as stored (pprof -symbolize=none): see README for pprof's C++/Rust shortening.",
+     "shown as stored (pprof -symbolize=none): see README for pprof's C++/Rust shortening.  --from/--to select a time range: a long sample (pack --coalesce)\n"
+     "counts its ticks inside it (spec.md §7).",
      opts_top, cmd_top},
     {"tags", "pcol tags FILE [--value TYPE] [--format ...] [--focus RE ...]",
      "Label keys, their values and the weight of each (pprof -tags).", NULL, opts_tags, cmd_tags},

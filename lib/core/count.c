@@ -9,8 +9,11 @@
  *
  * Default type: pprof.default_sample_type when the source names one it
  * measured, else a pprof-like source's last type (go tool pprof's
- * fallback), but 0 (the count) for Rprof, whose values are memory
- * snapshots.  Cost: one pass over meta and one over source_value_types.
+ * fallback); for Rprof, whose values are memory snapshots, its time
+ * (the time rule below: the stored cpu/nanoseconds type when a merged
+ * source has one, else PCOL_VT_TIME), as summaryRprof shows seconds; the
+ * count (0) when it has no interval.  Cost: one pass over meta and one over
+ * source_value_types (and pcol_rtime_init's pass over meta for Rprof).
  *
  * Time (pcol_rtime): the CPU time an Rprof sample stands for.  Rprof stores
  * no time value; a line is one tick of its segment's sample.interval, and
@@ -134,6 +137,8 @@ int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &ms, err));
   pcol_str *want = calloc(n, sizeof *want);
   uint32_t *named = calloc(n, sizeof *named);
+  pcol_rtime rt; /* the time rule, read on the first Rprof source */
+  int rt_ready = 0;
   int rc = want && named ? PCOL_OK : pcol_oom(err);
   /* pprof's default_sample_type names the type */
   for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
@@ -162,11 +167,17 @@ int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
       continue;
     }
     /* pprof's rule (the last type) does not suit Rprof: its values are
-     * memory snapshots, and summaryRprof counts samples. */
+     * memory snapshots (levels).  summaryRprof shows time, interval x
+     * ticks per segment (the time rule below), else the count. */
     pcol_str st = {NULL, 0};
     if ((rc = pcol_string(f, pcol_view_u32(&sty, s - 1), &st, err))) break;
-    if (pcol_str_is(st, PCOL_SRC_RPROF)) d[s - lo] = 0;
+    if (pcol_str_is(st, PCOL_SRC_RPROF)) {
+      if (!rt_ready && !(rc = pcol_rtime_init(&rt, f, err))) rt_ready = 1;
+      if (rc) break;
+      d[s - lo] = !pcol_rtime_has(&rt, (uint32_t)s) ? 0 : rt.cpu_vt ? rt.cpu_vt : PCOL_VT_TIME;
+    }
   }
+  if (rt_ready) pcol_rtime_free(&rt);
   /* a collapsed source shows every line's count: the decimal form of its
    * type when the file has one (the decimal-count rule) */
   uint32_t *dec = NULL;

@@ -402,6 +402,12 @@ int pcol_columns(pcol_file *f, const pcol_column_req *req, size_t n, pcol_error 
 /* ---------------------------------------------------- selected rows */
 /* A selected sample row and the fraction num/den of it that is selected
  * (pcol_select_iter, spec.md §7). */
+/* THE range rule (select.c, spec.md §7): a long sample of weight w stands
+ * for pcol_range_ticks(w) = max(w, 1) ticks at t + k d / n; of them,
+ * pcol_range_ticks_before(t, d, n, x) lie before time x (0 for x <= t, n
+ * from the last tick on).  A range [a, b) selects before(b) - before(a). */
+int64_t pcol_range_ticks(int64_t w);
+int64_t pcol_range_ticks_before(int64_t t, int64_t d, int64_t n, int64_t x);
 typedef struct pcol_selected_row {
   uint64_t row;
   int64_t num, den;
@@ -414,7 +420,8 @@ int pcol_select_rows(pcol_file *f, const pcol_select *sel, pcol_selected_row **r
 
 /* ------------------------------------------------------ sample values */
 /* THE rule for "the number of value type vt of a sample", used by every
- * view and exporter: vt 0 is the weight column; otherwise the sample's first
+ * view and exporter: vt 0 (and PCOL_VT_WEIGHT) is the weight column (the
+ * query level counts vt 0 by pcol_sample_count below); otherwise the sample's first
  * sample_values entry of that type (a type declared twice by a source, as a
  * pprof profile may, counts once, as go tool pprof -sample_index takes the
  * first).  Returns 1 when present, 0 when the sample has none (*v = 0). */
@@ -425,7 +432,7 @@ typedef struct pcol_sample_cols {
 int pcol_sample_cols_init(pcol_sample_cols *c, pcol_file *f, pcol_error *err);
 static inline int pcol_sample_value(const pcol_sample_cols *c, uint64_t row, uint32_t vt,
                                     int64_t *v) {
-  if (!vt) {
+  if (!vt || vt == PCOL_VT_WEIGHT) {
     *v = pcol_view_i64(&c->weight, row);
     return 1;
   }

@@ -1,9 +1,24 @@
 /* select.c — which samples a command reads: one source, a time range.
  *
- * A point sample (duration 0) is selected when from <= time < to.  A long
- * sample [time, time + duration) counts by the fraction of its duration that
- * lies inside [from, to); amounts are scaled with pcol_scale (spec.md §7). */
+ * THE range rule (spec.md §7): a point sample (duration 0) is selected when
+ * from <= time < to.  A long sample (time t, duration d > 0, weight w)
+ * stands for n = max(w, 1) raw samples ("ticks") at t + k d / n, k = 0..n-1,
+ * which is where `pcol pack --coalesce` found them; a range selects the
+ * ticks inside it, num of the n, and every amount of the sample counts
+ * pcol_scale(amount, num, n).  The count of ticks before a time is one
+ * cumulative function, so adjacent ranges add up to the whole exactly, and
+ * a coalesced file answers every range as its raw twin does. */
 #include "internal.h"
+
+int64_t pcol_range_ticks_before(int64_t t, int64_t d, int64_t n, int64_t x) {
+  if (x <= t) return 0;
+  /* ceil((x - t) n / d), at most n: the ticks t + k d / n with k d / n < x - t */
+  __int128 a = ((__int128)x - t) * n;
+  __int128 k = a / d + (a % d != 0);
+  return k > n ? n : (int64_t)k;
+}
+
+int64_t pcol_range_ticks(int64_t w) { return w >= 1 ? w : 1; }
 
 int64_t pcol_scale(int64_t v, int64_t num, int64_t den) {
   if (num == den) return v;
@@ -121,10 +136,11 @@ int pcol_select_iter_filter(pcol_file *f, const pcol_select *sel, const pcol_fil
                             int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
                             void *ctx, pcol_error *err) {
   uint64_t n = pcol_rows(f, PCOL_T_SAMPLES);
-  pcol_view src, tim, dur;
+  pcol_view src, tim, dur, wgt;
   int rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src, err);
   if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &tim, err);
   if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &dur, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &wgt, err);
   if (rc) return rc;
   int ranged = sel && (sel->has_from || sel->has_to);
   uint32_t only = sel ? sel->source_id : 0;
@@ -177,13 +193,10 @@ int pcol_select_iter_filter(pcol_file *f, const pcol_select *sel, const pcol_fil
         if (t == PCOL_NA_I64) continue;
         if (d <= 0) {
           if (t < from || t >= to) continue;
-        } else {
-          __int128 a = t > from ? t : from;
-          __int128 e = (__int128)t + d;
-          if (e > to) e = to;
-          if (e <= a) continue;
-          num = (int64_t)(e - a);
-          den = d;
+        } else { /* THE range rule: the ticks of the long sample in [from, to) */
+          den = pcol_range_ticks(pcol_view_i64(&wgt, i));
+          num = pcol_range_ticks_before(t, d, den, to) - pcol_range_ticks_before(t, d, den, from);
+          if (num <= 0) continue;
         }
       }
       if ((rc = fn(ctx, i, num, den))) {

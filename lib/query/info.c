@@ -1,9 +1,13 @@
 /* info.c — pcol_source_summaries: what `pcol info` says of each source
  * (type, time, period, duration, time span, samples, value types).
  *
- * Cost: O(sources x log samples).  Samples are sorted by source and, inside
- * a source, by time (spec.md F5), so a source's samples are one run of rows
- * found by binary search, and its time span is its first and last row. */
+ * Cost: O(sources x log samples), plus one pass over the weight column (and
+ * pprof's samples/count values) for each source's count of raw samples.
+ * Samples are sorted by source and, inside a source, by time (spec.md F5),
+ * so a source's samples are one run of rows found by binary search, and its
+ * time span is its first and last row.  Derived values are per source: the
+ * time rule where the source has an Rprof interval, rprof.alloc where it
+ * has Rprof's three memory snapshots (not where another source has them). */
 #include "query.h"
 
 /* meta KEY of source s as a number, NA when absent or not a number */
@@ -52,9 +56,27 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &dur, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &svs, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, err));
-  pcol_source_summary *s = calloc(ns ? ns : 1, sizeof *s);
-  if (!s) return pcol_oom(err);
-  int rc = PCOL_OK;
+  pcol_rtime rt;
+  pcol_sample_cols sc;
+  uint32_t *cvt = NULL;
+  uint8_t *has_alloc = NULL;
+  pcol_value_sel av;
+  pcol_error quiet = {0};
+  PCOL_RETURN_NOT_OK(pcol_sample_cols_init(&sc, f, err));
+  PCOL_RETURN_NOT_OK(pcol_count_types(f, &cvt, err));
+  if (pcol_value_resolve(f, NULL, PCOL_VALUE_RPROF_ALLOC, &av, &quiet) == PCOL_OK &&
+      pcol_value_sources(f, &av, &has_alloc, err) != PCOL_OK) {
+    free(cvt);
+    return err ? err->code : PCOL_ENOMEM;
+  }
+  int rc = pcol_rtime_init(&rt, f, err);
+  pcol_source_summary *s = rc ? NULL : calloc(ns ? ns : 1, sizeof *s);
+  if (!s) {
+    if (!rc) pcol_rtime_free(&rt);
+    free(cvt);
+    free(has_alloc);
+    return rc ? rc : pcol_oom(err);
+  }
   uint64_t lo = 0;
   for (uint64_t i = 0; i < ns && !rc; i++) {
     pcol_source_summary *x = &s[i];
@@ -105,11 +127,15 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
     memset(&one, 0, sizeof one);
     one.source_id = id;
     if ((rc = pcol_value_resolve(f, &one, NULL, &x->default_value, err))) break;
-    pcol_value_sel d;
-    pcol_error quiet = {0};
-    x->derived_cpu = !pcol_value_resolve(f, &one, "cpu", &d, &quiet) && d.vt_id == PCOL_VT_TIME;
-    x->derived_alloc = !pcol_value_resolve(f, &one, PCOL_VALUE_RPROF_ALLOC, &d, &quiet);
+    /* derived values, per source: its own time rule and memory fields */
+    x->derived_cpu = rt.last_ns && pcol_rtime_has(&rt, id);
+    x->derived_alloc = has_alloc && has_alloc[id];
+    /* its own count of samples (THE count rule, lib/core/count.c) */
+    for (uint64_t r = a; r < b; r++) x->count += pcol_sample_count(&sc, r, cvt ? cvt[id] : 0);
   }
+  pcol_rtime_free(&rt);
+  free(has_alloc);
+  free(cvt);
   if (rc) {
     pcol_source_summaries_free(s, ns);
     return rc;

@@ -77,6 +77,13 @@ int pcol_q_clean_path(pcol_str p, pcol_buf *out);
  * RPROF_VT_SMALL, RPROF_VT_LARGE, RPROF_VT_NODES. */
 #define PCOL_Q_RPROF_ALLOC_NTYPES 3
 extern const char *const pcol_q_rprof_alloc_types[PCOL_Q_RPROF_ALLOC_NTYPES];
+/* The stored value type TYPE or TYPE/UNIT, levels included (the report's
+ * memory line draws Rprof's snapshots; views refuse to add them up:
+ * pcol_value_resolve).  value.c */
+int pcol_q_value_named(pcol_file *f, const char *name, pcol_value_sel *out, pcol_error *err);
+/* 1 when value type vt is a level snapshot: one of Rprof's memory fields
+ * (vsize.small, vsize.large, nodes) that an Rprof source lists.  value.c */
+int pcol_q_value_is_level(pcol_file *f, uint32_t vt, pcol_error *err);
 
 /* ------------------------------------------------ for the report page */
 /* top.c: the keys pcol_top_compute adds up under, per location (a CSR:

@@ -275,19 +275,22 @@ static int frame_tree(rep *r, pcol_ftree *t, pcol_error *err) {
   return r->rc;
 }
 
-/* The value choices: the weight column, each stored type, rprof.alloc. */
+/* The value choices: samples (each source's own count), each stored type
+ * (levels only for the memory line, not offered as sums), the time of
+ * Rprof sources when no stored type holds it, rprof.alloc. */
 typedef struct vchoice {
   pcol_value_sel v;
   char cli[160]; /* the --value argument that names it */
+  int level;     /* pcol_q_value_is_level: drawn, never summed */
 } vchoice;
 
 static int value_choices(rep *r, vchoice **out, size_t *n, pcol_error *err) {
   uint64_t nvt = pcol_rows(r->f, PCOL_T_VALUE_TYPES);
-  vchoice *c = calloc(nvt + 2, sizeof *c);
+  vchoice *c = calloc(nvt + 3, sizeof *c);
   if (!c) return pcol_oom(err);
   size_t k = 0;
-  int rc = pcol_value_resolve(r->f, NULL, "weight", &c[k].v, err);
-  snprintf(c[k++].cli, sizeof c->cli, "weight");
+  int rc = pcol_value_resolve(r->f, NULL, "samples", &c[k].v, err);
+  snprintf(c[k++].cli, sizeof c->cli, "samples");
   for (uint64_t i = 0; !rc && i < nvt; i++) {
     pcol_view ty, un;
     pcol_str t, u;
@@ -299,10 +302,14 @@ static int value_choices(rep *r, vchoice **out, size_t *n, pcol_error *err) {
     c[k].v.vt_id = (uint32_t)(i + 1);
     c[k].v.type = t;
     c[k].v.unit = u;
+    c[k].level = pcol_q_value_is_level(r->f, (uint32_t)(i + 1), NULL);
     snprintf(c[k].cli, sizeof c->cli, "%.*s/%.*s", (int)(t.len > 70 ? 70 : t.len),
              t.ptr ? t.ptr : "NA", (int)(u.len > 70 ? 70 : u.len), u.ptr ? u.ptr : "NA");
     k++;
   }
+  if (!rc && pcol_value_resolve(r->f, NULL, PCOL_VT_CPU, &c[k].v, NULL) == PCOL_OK &&
+      c[k].v.vt_id == PCOL_VT_TIME) /* Rprof's time (the time rule), stored nowhere */
+    snprintf(c[k++].cli, sizeof c->cli, "%s", PCOL_VT_CPU);
   if (!rc && pcol_value_resolve(r->f, NULL, PCOL_VALUE_RPROF_ALLOC, &c[k].v, NULL) == PCOL_OK)
     snprintf(c[k++].cli, sizeof c->cli, "%s", PCOL_VALUE_RPROF_ALLOC);
   if (rc) {
@@ -450,7 +457,8 @@ static int sources(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, pco
 static int sample_cols(rep *r, const vchoice *vc, size_t nvc, pcol_error *err) {
   pcol_file *f = r->f;
   uint64_t n = r->ns;
-  pcol_view src, tim, dur, stk;
+  pcol_view src, tim, dur, stk, wgt;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &wgt, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &tim, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &dur, err));
@@ -483,6 +491,9 @@ static int sample_cols(rep *r, const vchoice *vc, size_t nvc, pcol_error *err) {
   for (uint64_t i = 0; i < n; i++) r->tmp[i] = pcol_view_u32(&stk, i);
   put(r, ",", 1);
   col(r, "stack", r->tmp, n);
+  for (uint64_t i = 0; i < n; i++) r->tmp[i] = pcol_view_i64(&wgt, i); /* the range rule's ticks */
+  put(r, ",", 1);
+  col(r, "wgt", r->tmp, n);
   for (size_t k = 0; k < nvc; k++) {
     PCOL_RETURN_NOT_OK(pcol_q_sample_values(f, &vc[k].v, r->tmp, err));
     char name[32];
@@ -574,7 +585,8 @@ static int build_json(rep *r, const pcol_report_options *o, pcol_error *err) {
     jpstr(r, vc[k].v.unit);
     put(r, ",\"cli\":", 7);
     jstr(r, vc[k].cli, strlen(vc[k].cli));
-    putf(r, ",\"vt\":%lld}", vc[k].v.vt_id == PCOL_VT_RPROF_ALLOC ? -1LL : (long long)vc[k].v.vt_id);
+    putf(r, ",\"vt\":%lld%s}", vc[k].v.vt_id == PCOL_VT_RPROF_ALLOC ? -1LL : (long long)vc[k].v.vt_id,
+         vc[k].level ? ",\"level\":1" : "");
   }
   put(r, "],", 2);
   /* Rprof memory: the three snapshot types, drawn as a line */
@@ -583,7 +595,7 @@ static int build_json(rep *r, const pcol_report_options *o, pcol_error *err) {
     int all = 1;
     for (int k = 0; k < PCOL_Q_RPROF_ALLOC_NTYPES; k++) {
       pcol_value_sel mv;
-      if (pcol_value_resolve(f, NULL, pcol_q_rprof_alloc_types[k], &mv, NULL)) all = 0;
+      if (pcol_q_value_named(f, pcol_q_rprof_alloc_types[k], &mv, NULL)) all = 0;
       else m[k] = choice_of(vc, nvc, mv.vt_id);
     }
     if (all) putf(r, "\"memory\":[%zu,%zu,%zu],", m[0], m[1], m[2]);

@@ -9,8 +9,8 @@
 
 /* The value names the query level gives a meaning of its own. */
 static const char VALUE_WEIGHT[] = "weight";   /* always the weight column */
-static const char VALUE_SAMPLES[] = PCOL_VT_SAMPLES; /* the weight column's type name */
-static const char UNIT_COUNT[] = PCOL_UNIT_COUNT; /* the weight column's unit */
+static const char VALUE_SAMPLES[] = PCOL_VT_SAMPLES; /* THE count rule (vt 0) */
+static const char UNIT_COUNT[] = PCOL_UNIT_COUNT; /* the unit of both */
 static const char UNIT_BYTES[] = "bytes";      /* the unit of PCOL_VALUE_RPROF_ALLOC */
 
 /* The stored value types PCOL_VALUE_RPROF_ALLOC is derived from. */
@@ -19,9 +19,15 @@ const char *const pcol_q_rprof_alloc_types[PCOL_Q_RPROF_ALLOC_NTYPES] = {
 
 static int vt_names(pcol_file *f, uint32_t vt, pcol_value_sel *out, pcol_error *err) {
   out->vt_id = vt;
-  if (vt == 0) {
-    out->type = (pcol_str){VALUE_SAMPLES, sizeof VALUE_SAMPLES - 1};
+  if (vt == 0 || vt == PCOL_VT_WEIGHT) {
+    out->type = vt ? (pcol_str){VALUE_WEIGHT, sizeof VALUE_WEIGHT - 1}
+                   : (pcol_str){VALUE_SAMPLES, sizeof VALUE_SAMPLES - 1};
     out->unit = (pcol_str){UNIT_COUNT, sizeof UNIT_COUNT - 1};
+    return PCOL_OK;
+  }
+  if (vt == PCOL_VT_TIME) {
+    out->type = (pcol_str){PCOL_VT_CPU, sizeof PCOL_VT_CPU - 1};
+    out->unit = (pcol_str){PCOL_UNIT_NANOSECONDS, sizeof PCOL_UNIT_NANOSECONDS - 1};
     return PCOL_OK;
   }
   pcol_view ty, un;
@@ -31,68 +37,81 @@ static int vt_names(pcol_file *f, uint32_t vt, pcol_value_sel *out, pcol_error *
   return pcol_string(f, pcol_view_u32(&un, vt - 1), &out->unit, err);
 }
 
-/* *vt = the id of the one stored value type named `type` if every selected
- * source lists it in source_value_types, else 0. */
-static int stored_type_for_all(pcol_file *f, const pcol_select *sel, const char *type,
-                               uint32_t *vt, pcol_error *err) {
-  *vt = 0;
-  pcol_view ty, ss, sv;
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err));
-  uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES), nsrc = pcol_rows(f, PCOL_T_SOURCES);
-  uint32_t found = 0;
-  for (uint64_t i = 0; i < nvt; i++) {
-    pcol_str t;
-    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, i), &t, err));
-    if (pcol_str_is(t, type)) {
-      if (found) return PCOL_OK; /* several units: ambiguous, use the weight */
-      found = (uint32_t)(i + 1);
-    }
-  }
-  if (!found || nsrc == 0) return PCOL_OK;
-  uint8_t *has = calloc(nsrc + 1, 1);
-  if (!has) return pcol_oom(err);
-  for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); r++)
-    if (pcol_view_u32(&sv, r) == found && pcol_view_u32(&ss, r) <= nsrc) has[pcol_view_u32(&ss, r)] = 1;
-  int all = 1;
-  for (uint64_t s = 1; s <= nsrc && all; s++)
-    if (!(sel && sel->source_id && s != sel->source_id)) all = has[s];
-  free(has);
-  if (all) *vt = found;
-  return PCOL_OK;
-}
-
-/* NULL name: the default of the selected sources (pcol_source_default_types); when
- * they disagree, the weight column, which every source has. */
-static int resolve_default(pcol_file *f, const pcol_select *sel, pcol_value_sel *out,
-                           pcol_error *err) {
+/* THE default value rule of the views: each selected source's default
+ * (pcol_source_default_types, the core rule); when they disagree,
+ * "samples", each source's own count, which every source has.
+ * *differ (may be NULL) = 1 in that case. */
+static int default_of(pcol_file *f, const pcol_select *sel, uint32_t *chosen, int *differ,
+                      pcol_error *err) {
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
   uint32_t lo = 1, hi = (uint32_t)(nsrc > UINT32_MAX ? UINT32_MAX : nsrc);
+  *chosen = 0;
+  if (differ) *differ = 0;
   if (sel && sel->source_id) {
     if (sel->source_id > nsrc)
       return pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the file has %llu)",
                             sel->source_id, (unsigned long long)nsrc);
     lo = hi = sel->source_id;
   }
-  uint32_t chosen = 0;
-  if (lo >= 1 && lo <= hi) {
-    uint32_t *d = malloc(((size_t)(hi - lo) + 1) * sizeof *d);
-    if (!d) return pcol_oom(err);
-    int rc = pcol_source_default_types(f, lo, hi, d, err); /* the core rule */
-    chosen = rc ? 0 : d[0];
-    for (uint64_t i = 1; !rc && i <= (uint64_t)(hi - lo); i++)
-      if (d[i] != chosen) {
-        chosen = 0; /* sources disagree: count samples, which every source has */
-        break;
-      }
-    free(d);
-    if (rc) return rc;
-  }
+  if (lo < 1 || lo > hi) return PCOL_OK;
+  uint32_t *d = malloc(((size_t)(hi - lo) + 1) * sizeof *d);
+  if (!d) return pcol_oom(err);
+  int rc = pcol_source_default_types(f, lo, hi, d, err); /* the core rule */
+  uint32_t c = rc ? 0 : d[0];
+  for (uint64_t i = 1; !rc && i <= (uint64_t)(hi - lo); i++)
+    if (d[i] != c) {
+      c = 0; /* sources disagree: count samples, which every source has */
+      if (differ) *differ = 1;
+      break;
+    }
+  free(d);
+  *chosen = c;
+  return rc;
+}
+
+static int resolve_default(pcol_file *f, const pcol_select *sel, pcol_value_sel *out,
+                           pcol_error *err) {
+  uint32_t chosen;
+  PCOL_RETURN_NOT_OK(default_of(f, sel, &chosen, NULL, err));
   return vt_names(f, chosen, out, err);
 }
 
+int pcol_value_defaults_differ(pcol_file *f, const pcol_select *sel, int *differ,
+                               pcol_error *err) {
+  uint32_t chosen;
+  return default_of(f, sel, &chosen, differ, err);
+}
+
+static int resolve_named(pcol_file *f, const char *name, pcol_value_sel *out, pcol_error *err);
+
 /* TYPE or TYPE/UNIT: the one stored value type with that name. */
+int pcol_q_value_named(pcol_file *f, const char *name, pcol_value_sel *out, pcol_error *err) {
+  return resolve_named(f, name, out, err);
+}
+
+int pcol_q_value_is_level(pcol_file *f, uint32_t vt, pcol_error *err) {
+  pcol_view ty, ss, sv, st;
+  if (vt == 0 || vt > pcol_rows(f, PCOL_T_VALUE_TYPES)) return 0;
+  if (pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err) ||
+      pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, err) ||
+      pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err) ||
+      pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &st, err))
+    return 0;
+  pcol_str t;
+  if (pcol_string(f, pcol_view_u32(&ty, vt - 1), &t, err)) return 0;
+  int snap = 0;
+  for (int a = 0; a < PCOL_Q_RPROF_ALLOC_NTYPES; a++) snap |= pcol_str_is(t, pcol_q_rprof_alloc_types[a]);
+  if (!snap) return 0;
+  for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); r++) {
+    uint32_t s = pcol_view_u32(&ss, r);
+    pcol_str k;
+    if (pcol_view_u32(&sv, r) != vt || s < 1 || s > pcol_rows(f, PCOL_T_SOURCES)) continue;
+    if (pcol_string(f, pcol_view_u32(&st, s - 1), &k, err) == PCOL_OK && pcol_str_is(k, PCOL_SRC_RPROF))
+      return 1;
+  }
+  return 0;
+}
+
 static int resolve_named(pcol_file *f, const char *name, pcol_value_sel *out, pcol_error *err) {
   const char *slash = strchr(name, '/');
   size_t tl = slash ? (size_t)(slash - name) : strlen(name);
@@ -155,7 +174,8 @@ static int any_time_source(pcol_file *f, const pcol_select *sel, int *any, pcol_
 }
 
 /* PCOL_VALUE_RPROF_ALLOC, derived per sample by pcol_stack_weights: needs
- * the three level snapshots of Rprof memory profiling. */
+ * the three level snapshots of Rprof memory profiling (a source without
+ * them counts 0; the CLI warns, pcol_value_sources). */
 static int resolve_rprof_alloc(pcol_file *f, pcol_value_sel *out, pcol_error *err) {
   for (int k = 0; k < PCOL_Q_RPROF_ALLOC_NTYPES; k++) {
     pcol_value_sel tmp;
@@ -175,17 +195,19 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
                        pcol_value_sel *out, pcol_error *err) {
   memset(out, 0, sizeof *out);
   if (!name) return resolve_default(f, sel, out, err);
-  if (!strcmp(name, VALUE_WEIGHT)) return vt_names(f, 0, out, err);
-  if (!strcmp(name, VALUE_SAMPLES)) {
-    /* A pprof source's own "samples" value (samples/count) is what
-     * `pprof -sample_index=samples` shows; prefer it when every selected
-     * source measures it, else count the weight column. */
-    uint32_t vt = 0;
-    PCOL_RETURN_NOT_OK(stored_type_for_all(f, sel, VALUE_SAMPLES, &vt, err));
-    return vt_names(f, vt, out, err);
-  }
+  if (!strcmp(name, VALUE_WEIGHT)) return vt_names(f, PCOL_VT_WEIGHT, out, err);
+  /* each source's own count: pprof's samples/count, else its weight */
+  if (!strcmp(name, VALUE_SAMPLES)) return vt_names(f, 0, out, err);
   if (!strcmp(name, PCOL_VALUE_RPROF_ALLOC)) return resolve_rprof_alloc(f, out, err);
   int rc = resolve_named(f, name, out, err);
+  if (rc == PCOL_OK && pcol_q_value_is_level(f, out->vt_id, err)) {
+    memset(out, 0, sizeof *out);
+    return pcol_error_set(err, PCOL_EINVAL,
+                          "value '%s' is a level (Rprof's memory in use at each sample), not an "
+                          "amount: adding it up means nothing; use --value %s (the memory "
+                          "allocated, summaryRprof's mem.total)",
+                          name, PCOL_VALUE_RPROF_ALLOC);
+  }
   if (rc == PCOL_ENOTFOUND) {
     int any = 0;
     pcol_error e2;
@@ -198,10 +220,7 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
     }
     if (any && is_time_name(name)) {
       if (err) err->message[0] = 0, err->code = PCOL_OK;
-      out->vt_id = PCOL_VT_TIME;
-      out->type = (pcol_str){PCOL_VT_CPU, sizeof PCOL_VT_CPU - 1};
-      out->unit = (pcol_str){PCOL_UNIT_NANOSECONDS, sizeof PCOL_UNIT_NANOSECONDS - 1};
-      return PCOL_OK;
+      return vt_names(f, PCOL_VT_TIME, out, err);
     }
   }
   return rc;
@@ -214,7 +233,7 @@ int pcol_value_sources(pcol_file *f, const pcol_value_sel *v, uint8_t **has_out,
   if (!has) return pcol_oom(err);
   *has_out = has;
   uint32_t vt = v ? v->vt_id : 0;
-  if (vt == 0) {
+  if (vt == 0 || vt == PCOL_VT_WEIGHT) { /* every source counts its samples */
     memset(has + 1, 1, nsrc);
     return PCOL_OK;
   }
@@ -255,7 +274,7 @@ int pcol_value_sources(pcol_file *f, const pcol_value_sel *v, uint8_t **has_out,
 }
 
 int pcol_value_decimals(const pcol_value_sel *v, pcol_str *unit) {
-  if (!v || v->vt_id == 0) {
+  if (!v || v->vt_id == 0 || v->vt_id == PCOL_VT_WEIGHT) {
     if (unit) *unit = (pcol_str){UNIT_COUNT, sizeof UNIT_COUNT - 1};
     return 0;
   }

@@ -124,7 +124,9 @@ typedef struct scan {
   void *ctx;
   int stop; /* the callback's code when it stopped the scan (> 0 or < 0) */
   pcol_view v[PCOL_LVIEW_MAX_COLS];
-  pcol_view x[6]; /* the derived views' other columns */
+  pcol_view x[6]; /* the derived views' other columns (samples: time, duration, weight) */
+  const pcol_select *sel; /* a time range: a long sample it cuts shows the part inside */
+  int64_t num, den;       /* pcol_select_iter's share of the current sample */
 } scan;
 
 /* Hands over a full batch (and the last one). */
@@ -150,13 +152,35 @@ static inline void put8(scan *s, int k, uint8_t x) {
 }
 
 /* Row r of a view of one stored table (its columns in s->v). */
+/* A column of the part of long sample r that a range cuts (THE range rule,
+ * lib/core/select.c): the ticks k0 .. k0 + num - 1 of its n, at
+ * t + k d / n; the amounts scaled as every view scales them. */
+static int64_t cut_column(const scan *s, uint64_t r, int column, int64_t stored) {
+  int64_t t = pcol_view_i64(&s->x[0], r), d = pcol_view_i64(&s->x[1], r);
+  int64_t w = pcol_view_i64(&s->x[2], r), n = pcol_range_ticks(w);
+  int64_t k0 = s->sel && s->sel->has_from ? pcol_range_ticks_before(t, d, n, s->sel->from_ns) : 0;
+  __int128 a = (__int128)k0 * d / n, e = (__int128)(k0 + s->num) * d / n;
+  switch (column) {
+  case PCOL_C_S_TIME: return t + (int64_t)a;
+  case PCOL_C_S_DURATION: return (int64_t)(e - a);
+  case PCOL_C_S_WEIGHT: return pcol_scale(w, s->num, s->den);
+  case PCOL_C_S_CPU_DELTA: return k0 && stored != PCOL_NA_I64 ? 0 : stored; /* the first tick's */
+  default: return stored;
+  }
+}
+
 static int stored_row(scan *s, uint64_t r) {
   const pcol_lview_info *vi = s->vi;
+  int cut = vi->index == V_SAMPLES && s->num != s->den;
   for (int k = 0; k < vi->ncols; k++) {
     const pcol_lview_col *c = &vi->cols[k];
     if (!s->b->cols[k]) continue;
     if (c->seq) {
       put32(s, k, (uint32_t)(r + 1));
+      continue;
+    }
+    if (cut && c->type == PCOL_TYPE_I64) {
+      put64(s, k, cut_column(s, r, c->column, pcol_view_i64(&s->v[k], r)));
       continue;
     }
     switch (c->type) {
@@ -181,7 +205,7 @@ static int sample_rows(scan *s, uint64_t r) {
       put32(s, 0, sid);
       put32(s, 1, pcol_view_u32(&x[3], vt - 1));
       put32(s, 2, pcol_view_u32(&x[4], vt - 1));
-      put64(s, 3, pcol_view_i64(&x[2], i));
+      put64(s, 3, pcol_scale(pcol_view_i64(&x[2], i), s->num, s->den)); /* a cut long sample's part */
       if (row_done(s)) return 1;
     }
     return 0;
@@ -238,9 +262,9 @@ static int sample_rows(scan *s, uint64_t r) {
 }
 
 static int sample_cb(void *ctx, uint64_t row, int64_t num, int64_t den) {
-  (void)num;
-  (void)den;
   scan *s = ctx;
+  s->num = num;
+  s->den = den;
   if (sample_rows(s, row)) return s->stop < 0 ? s->stop : 1;
   return 0;
 }
@@ -281,6 +305,13 @@ static int fetch(scan *s, pcol_error *err) {
     for (int k = 0; k < 6 && !rc; k++) rc = pcol_column(f, PCOL_T_MAPPINGS, PCOL_C_MAP_START + k, &x[k], err);
     return rc;
   case V_STRINGS: return 0; /* read string by string (pcol_string) */
+  case V_SAMPLES: /* for the part of a long sample a range cuts */
+    if (!(rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &x[0], err)) &&
+        !(rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &x[1], err)))
+      rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &x[2], err);
+    for (int k = 0; k < vi->ncols && !rc; k++) /* and the view's own columns */
+      if (vi->cols[k].column > 0) rc = pcol_column(f, vi->cols[k].table, vi->cols[k].column, &s->v[k], err);
+    return rc;
   default:
     for (int k = 0; k < vi->ncols && !rc; k++)
       if (vi->cols[k].column > 0) rc = pcol_column(f, vi->cols[k].table, vi->cols[k].column, &s->v[k], err);
@@ -345,6 +376,8 @@ int pcol_lview_scan(pcol_file *f, const pcol_lview_info *v, const pcol_select *s
   s.b = b;
   s.fn = fn;
   s.ctx = ctx;
+  s.sel = sel;
+  s.num = s.den = 1;
   int rc = fetch(&s, err);
   if (rc) return rc;
   if ((rc = fn(ctx, 0)) != 0) return rc < 0 ? rc : PCOL_OK; /* the columns are read: rows follow */

@@ -21,6 +21,8 @@ typedef struct wctx {
   int (*row_fn)(void *ctx, uint64_t row, int64_t value); /* pcol_q_values_iter */
   void *row_ctx;
   pcol_rtime rt; /* the time and decimal-count rules (a value is chosen) */
+  uint32_t *cvt; /* "samples" (vt 0): each source's count type (THE count rule), NULL
+                  * when no source has one (then the weight column is the count) */
   pcol_error *err;
 } wctx;
 
@@ -54,6 +56,12 @@ static int sample_value(const wctx *c, uint64_t row, int64_t *v) {
   *v = 0;
   if (row >= c->nsamples) return PCOL_ECORRUPT;
   if (c->vt == PCOL_VT_RPROF_ALLOC) return rprof_alloc(c, row, v);
+  if (c->vt == 0 && c->cvt) { /* THE count rule (lib/core/count.c) */
+    pcol_sample_cols sc = {c->weight, c->voff, c->vtype, c->vval, c->nvalues};
+    uint32_t s = pcol_view_u32(&c->source, row);
+    *v = pcol_sample_count(&sc, row, s <= c->rt.nsources ? c->cvt[s] : 0);
+    return PCOL_OK;
+  }
   if (c->vt == 0) {
     *v = pcol_view_i64(&c->weight, row);
     return PCOL_OK;
@@ -138,17 +146,36 @@ static int weights_all_samples(wctx *c) {
 /* The columns a value needs (each checked on first use, an O(rows) pass,
  * so the value columns are touched only when a value type is asked for).
  * On success the caller frees c->rt (wctx_free). */
+static void wctx_free(wctx *c);
+static int wctx_init_(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                      pcol_error *err);
 static int wctx_init(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                      pcol_error *err) {
+  int rc = wctx_init_(c, f, sel, v, err);
+  if (rc) wctx_free(c);
+  return rc;
+}
+static int wctx_init_(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                      pcol_error *err) {
   memset(c, 0, sizeof *c);
   c->vt = v ? v->vt_id : 0;
+  if (c->vt == PCOL_VT_WEIGHT) c->vt = 0; /* the weight column as it is */
+  else if (c->vt == 0) {                  /* "samples": is any row counted otherwise? */
+    PCOL_RETURN_NOT_OK(pcol_count_types(f, &c->cvt, err));
+    int any = 0;
+    for (uint64_t s = 1; s <= pcol_rows(f, PCOL_T_SOURCES) && !any; s++) any = c->cvt[s] != 0;
+    if (!any) {
+      free(c->cvt);
+      c->cvt = NULL;
+    }
+  }
   c->err = err;
   c->nstacks = pcol_rows(f, PCOL_T_STACKS);
   c->nvalues = pcol_rows(f, PCOL_T_VALUES);
   c->nsamples = pcol_rows(f, PCOL_T_SAMPLES);
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &c->stack, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &c->weight, err));
-  if (c->vt) {
+  if (c->vt || c->cvt) {
     PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &c->voff, err));
     PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &c->vtype, err));
     PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &c->vval, err));
@@ -157,17 +184,21 @@ static int wctx_init(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_v
   if (c->vt == PCOL_VT_RPROF_ALLOC) {
     for (int k = 0; k < PCOL_Q_RPROF_ALLOC_NTYPES; k++) {
       pcol_value_sel t;
-      PCOL_RETURN_NOT_OK(pcol_value_resolve(f, sel, pcol_q_rprof_alloc_types[k], &t, err));
+      PCOL_RETURN_NOT_OK(pcol_q_value_named(f, pcol_q_rprof_alloc_types[k], &t, err));
       c->alloc_vt[k] = t.vt_id;
     }
   }
-  if (c->vt && c->voff.count != c->nsamples + 1)
+  if ((c->vt || c->cvt) && c->voff.count != c->nsamples + 1)
     return pcol_error_set(err, PCOL_ECORRUPT, "sample value offsets have the wrong length");
-  if (c->vt) PCOL_RETURN_NOT_OK(pcol_rtime_init(&c->rt, f, err));
+  if (c->vt || c->cvt) PCOL_RETURN_NOT_OK(pcol_rtime_init(&c->rt, f, err));
   return PCOL_OK;
 }
 
-static void wctx_free(wctx *c) { pcol_rtime_free(&c->rt); }
+static void wctx_free(wctx *c) {
+  pcol_rtime_free(&c->rt);
+  free(c->cvt);
+  c->cvt = NULL;
+}
 
 int pcol_q_sample_values(pcol_file *f, const pcol_value_sel *v, int64_t *out, pcol_error *err) {
   wctx c;
@@ -259,7 +290,7 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
     return pcol_oom(err);
   }
   int rc;
-  if ((!sel || (!sel->source_id && !sel->has_from && !sel->has_to)) && c.vt == 0 &&
+  if ((!sel || (!sel->source_id && !sel->has_from && !sel->has_to)) && c.vt == 0 && !c.cvt &&
       c.stack.data && !c.flt && !c.row_fn)
     rc = weights_all_samples(&c); /* the common case, without a callback a row */
   else

@@ -49,18 +49,21 @@ done
 
 # diff of two different quantities is refused with both named (as go tool
 # pprof -diff_base refuses), and works on a value both profiles have
-# (the pprof export of an Rprof file defaults to its count, as pcol shows
-# Rprof; a Go CPU profile defaults to cpu)
+# (an Rprof file and its pprof export default to the time, cpu, as a Go CPU
+# profile does; a count against a time is refused)
 gocpu="${PCOL_TESTDATA:-../shared/testdata}/pprof/go-cpu-inline-small.pb.gz"
-if [ -f "$gocpu" ]; then
-  expect 2 'the base measures samples (count), the new profile cpu (nanoseconds)' \
-    "$PCOL" diff $rp "$gocpu"
-  expect 2 'the base measures cpu (nanoseconds), the new profile samples (count)' \
-    "$PCOL" flame $rp --diff "$gocpu" -o "$tmp/f.svg"
+goheap="${PCOL_TESTDATA:-../shared/testdata}/pprof/go-heap-allocs-inline.pb.gz"
+if [ -f "$gocpu" ] && [ -f "$goheap" ]; then
+  expect 2 'the base measures cpu (nanoseconds), the new profile alloc_space (bytes)' \
+    "$PCOL" diff $rp "$goheap"
+  expect 2 'the base measures cpu (nanoseconds), the new profile alloc_space (bytes)' \
+    "$PCOL" flame "$goheap" --diff $rp -o "$tmp/f.svg"
+  "$PCOL" diff $rp "$gocpu" >/dev/null || fail "Rprof and Go CPU: both default to cpu"
+  "$PCOL" diff $rp "$gocpu" --value samples >/dev/null || fail "Rprof ticks and Go samples/count"
 else
   echo "t_answers: skipped the incompatible-diff checks (no $gocpu)"
 fi
-"$PCOL" diff $rp "$tmp/d.pb.gz" >/dev/null || fail "an Rprof file and its pprof export: both default to the count"
+"$PCOL" diff $rp "$tmp/d.pb.gz" >/dev/null || fail "an Rprof file and its pprof export: both default to the time"
 "$PCOL" diff $rp "$tmp/d.pb.gz" --value samples --format csv > "$tmp/d.csv" || fail "diff --value samples"
 # the same samples on both sides: every change is zero
 awk -F, 'NR > 1 && ($3 != "0.0000" || $6 != "0.0000") {bad = 1} END {exit bad}' "$tmp/d.csv" ||

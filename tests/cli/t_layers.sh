@@ -34,8 +34,8 @@ grep -q -- '--from-time wants seconds' "$tmp/err" || fail "the message names --f
 long=$(printf '/%0600d.R' 0)
 { echo 'line profiling: sample.interval=20000'; echo "#File 1: $long"
   echo '"f" "g" 1#3 '; echo '1#4 "h" 1#2 '; } > "$tmp/long.out"
-"$PCOL" fold "$tmp/long.out" | sort > "$tmp/fold.txt" || fail "fold of the long-path profile"
-"$PCOL" unpack "$tmp/long.out" --to collapsed -o - | sort > "$tmp/coll.txt" || fail "unpack --to collapsed"
+"$PCOL" fold "$tmp/long.out" --value samples | sort > "$tmp/fold.txt" || fail "fold of the long-path profile"
+"$PCOL" unpack "$tmp/long.out" --to collapsed --value samples -o - | sort > "$tmp/coll.txt" || fail "unpack --to collapsed"
 cmp -s "$tmp/fold.txt" "$tmp/coll.txt" || { diff "$tmp/fold.txt" "$tmp/coll.txt" | cut -c1-80; fail "fold and unpack --to collapsed name frames differently"; }
 grep -q "^$long:3;g;f 1\$" "$tmp/fold.txt" || fail "the frame is not named FILE:LINE with the whole path"
 

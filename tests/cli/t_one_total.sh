@@ -15,13 +15,16 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "t_one_total: FAIL: $*" >&2; exit 1; }
 f=tests/fixtures/rprof/memonly.out   # 5 lines, 3 with an empty stack
 sum() { awk '{ s += $NF } END { print s + 0 }'; }
-fold=$("$PCOL" fold $f | sum)
-coll=$("$PCOL" unpack $f --to collapsed -o - | sum)
-top=$("$PCOL" top $f | sed -n 's/.* of \([0-9]*\) total.*/\1/p')
-flame=$("$PCOL" flame $f -o - | sed -n 's/.*<title>all (\([0-9]*\) .*/\1/p' | head -1)
+# (counted: an Rprof source's default is its time, 20ms a tick)
+fold=$("$PCOL" fold $f --value samples | sum)
+coll=$("$PCOL" unpack $f --to collapsed --value samples -o - | sum)
+top=$("$PCOL" top $f --value samples | sed -n 's/.* of \([0-9]*\) total.*/\1/p')
+flame=$("$PCOL" flame $f --value samples -o - | sed -n 's/.*<title>all (\([0-9]*\) .*/\1/p' | head -1)
 [ "$fold" = 5 ] && [ "$coll" = 5 ] && [ "$top" = 5 ] && [ "$flame" = 5 ] ||
   fail "totals: fold $fold, unpack --to collapsed $coll, top $top, flame $flame; want 5"
-"$PCOL" fold $f | grep -qx ' 3' || fail "fold has no ' 3' line for the empty stacks: $("$PCOL" fold $f)"
+"$PCOL" fold $f --value samples | grep -qx ' 3' || fail "fold has no ' 3' line for the empty stacks: $("$PCOL" fold $f --value samples)"
+[ "$("$PCOL" fold $f | sum)" = "$("$PCOL" top $f --unit raw | sed -n 's/.* of \([0-9]*\) total.*/\1/p')" ] ||
+  fail "fold and top of an Rprof file do not agree on its default value, the time"
 
 "$PCOL" unpack $f --to speedscope -o "$tmp/s.json" || fail "unpack --to speedscope"
 names=$(python3 -c "import json,sys; print(' '.join(p['name'].rsplit(': ', 1)[1] for p in json.load(open(sys.argv[1]))['profiles']))" "$tmp/s.json")

@@ -51,7 +51,8 @@ assert len(data) == meta["bin_len"], (len(data), meta["bin_len"])
 src = meta["sources"][0]
 assert src["type"] == "rprof" and src["timed"] == 1 and src["t1"] == 51 * 20000000, src
 vals = [v["cli"] for v in meta["values"]]
-assert "rprof.alloc" in vals and "weight" in vals, vals
+assert "rprof.alloc" in vals and "samples" in vals and "cpu" in vals, vals
+assert vals[meta["value"]] == "cpu", vals  # an Rprof source's default: its time
 assert meta["memory"], meta
 PY
   "$PCOL" report "$tmp/b.pcol" -o "$tmp/b.html" || fail "report of long samples"

@@ -60,8 +60,8 @@ def read_views(path):
     views, cur = {}, None
     with open(path, encoding="utf-8", newline="\n") as f:
         for line in f.read().split("\n")[:-1]:
-            if line.startswith("# view "):
-                cur = line[7:]
+            if line.startswith("# view ") or line.startswith("# range "):
+                cur = line[7:] if line.startswith("# view ") else line[2:]
                 views[cur] = []
             else:
                 views[cur].append(line)
@@ -98,6 +98,8 @@ def main():
     ap.add_argument("--pcol", default=os.environ.get("PCOL", "pcol"))
     ap.add_argument("--validate")
     ap.add_argument("--cat")
+    ap.add_argument("--cat-range", help="prints a view of a time range: {file} {view} {from} "
+                    "{to} (seconds); default: pcol cat --from --to")
     ap.add_argument("--stages", action="store_true")
     ap.add_argument("--large", action="store_true")
     ap.add_argument("--check-generated", action="store_true")
@@ -106,6 +108,7 @@ def main():
     pcol = shlex.quote(a.pcol)
     validate = a.validate or pcol + " validate --full -q {file}"
     cat = a.cat or pcol + " cat {file} --table {view} --format jsonl"
+    cat_range = a.cat_range or pcol + " cat {file} --table {view} --from {from_} --to {to} --format jsonl"
     failures, checked = [], 0
     if a.check_generated:
         failures += check_generated()
@@ -164,6 +167,17 @@ def main():
                     failures.append("%s: view %s, line %d:\n    want %s\n    got  %s" % (
                         label, view, k + 1, want[view][k] if k < len(want[view]) else "(end)",
                         got[k] if k < len(got) else "(end)"))
+            rpath = os.path.join(FILES, name + ".ranges")  # the range rule, spec.md §7.1
+            if os.path.exists(rpath):
+                for key, want_rows in read_views(rpath).items():
+                    view, lo, hi = key.split()[1:]
+                    secs = lambda ns: "%d.%09d" % divmod(int(ns), 10 ** 9)
+                    rc, out, err = run(cat_range, file=path, view=view, from_=secs(lo), to=secs(hi))
+                    got = out.decode("utf-8", "replace").split("\n")[:-1] if rc == 0 else None
+                    if got != want_rows:
+                        failures.append("%s: %s: exit %s, want %s, got %s" % (
+                            label, key, rc, want_rows, got if got is not None else
+                            err.decode("utf-8", "replace").strip()))
     finally:
         if large_dir:
             shutil.rmtree(large_dir)

@@ -70,8 +70,11 @@ for f in "${inputs[@]}"; do
         fi ;;
       esac
     fi
-    # the time rule: interval x ticks per segment, in top and in the pprof export
-    "$PCOL" top "$W/$b.pcol" --value cpu --format csv >"$W/$b.time.csv" || err "pcol top --value cpu $b"
+    # the time rule: interval x ticks per segment, in top and in the pprof
+    # export; it is an Rprof source's default value (summaryRprof shows seconds)
+    "$PCOL" top "$W/$b.pcol" --format csv >"$W/$b.time.csv" || err "pcol top $b"
+    "$PCOL" top "$W/$b.pcol" --value cpu --format csv | cmp -s - "$W/$b.time.csv" ||
+      err "the default value of $b is not its time (--value cpu)"
     gotop=()
     if command -v go >/dev/null 2>&1 && "$PCOL" unpack "$W/$b.pcol" --to pprof -o "$W/$b.pb.gz" &&
       go tool pprof -top -sample_index=cpu -unit=ns "$W/$b.pb.gz" >"$W/$b.gotop" 2>/dev/null; then gotop=("$W/$b.gotop"); fi

@@ -276,7 +276,11 @@ static int add_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
   } else if (x->named) { /* the chosen value: the one rule in core (pcol_sample_value) */
     pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES)};
     int64_t v;
-    if (!(has = pcol_sample_value_rt(&sc, &x->rt, row, x->want_vt, &v))) return 0;
+    if (x->want_vt == 0) { /* "samples": THE count rule, each source's own count */
+      uint32_t s = pcol_view_u32(&x->s_src, row);
+      v = pcol_sample_count(&sc, row, s <= pcol_rows(x->f, PCOL_T_SOURCES) ? x->cvt[s] : 0);
+      has = 1;
+    } else if (!(has = pcol_sample_value_rt(&sc, &x->rt, row, x->want_vt, &v))) return 0;
     a2 = (__int128)pcol_scale(v, num, den) * nano_per_unit(x->named_dec); /* count/1e-9: 1.5, as fold */
     dec = x->named_dec > 0;
   } else {
@@ -464,10 +468,11 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if (value->vt_id == PCOL_VT_RPROF_ALLOC)
       rc = pcol_error_set(err, PCOL_EINVAL, "value '%s' is not available for collapsed export; "
                           "use `pcol fold --value %s`", PCOL_VALUE_RPROF_ALLOC, PCOL_VALUE_RPROF_ALLOC);
-    else if (value->vt_id > pcol_rows(f, PCOL_T_VALUE_TYPES) && value->vt_id != PCOL_VT_TIME)
+    else if (value->vt_id > pcol_rows(f, PCOL_T_VALUE_TYPES) && value->vt_id != PCOL_VT_TIME &&
+             value->vt_id != PCOL_VT_WEIGHT)
       rc = pcol_error_set(err, PCOL_EINVAL, "value type %u does not exist", value->vt_id);
     x.named = 1;
-    x.named_dec = value->vt_id ? pcol_unit_decimals(value->unit, NULL) : 0;
+    x.named_dec = value->vt_id && value->vt_id != PCOL_VT_WEIGHT ? pcol_unit_decimals(value->unit, NULL) : 0;
     x.want_vt = value->vt_id;
   }
   if (!rc) rc = pcol_rtime_init(&x.rt, f, err); /* Rprof's time (--value cpu) */

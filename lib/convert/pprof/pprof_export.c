@@ -659,11 +659,12 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
     pr->default_sample_type = str_bytes(x, s.ptr, s.len);
   } else if (!x->rc) {
     /* the first involved source is synthetic (Rprof, or no value types):
-     * its default is the count (doc/mappings.md §0), not go tool pprof's
-     * fallback, the last type (cpu) */
+     * its default (doc/mappings.md §0) is its time when it has an interval,
+     * which go tool pprof's fallback (the last type, cpu) already picks,
+     * else the count */
     for (uint64_t i = 0; i < x->nsrc; i++) {
       if (!x->src[i].involved) continue;
-      if (x->src[i].synth) pr->default_sample_type = str_c(x, "samples");
+      if (x->src[i].synth && !x->src[i].interval_ns) pr->default_sample_type = str_c(x, "samples");
       break;
     }
   }

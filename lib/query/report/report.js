@@ -7,8 +7,9 @@
  * each location (top.c), the frame tree and each stack's node in it
  * (ftree.c).  The one rule written here is the range rule of spec.md §7 and
  * lib/core/select.c: a point sample counts when from <= time < to; a long
- * sample [time, time + duration) counts value x covered / duration, rounded
- * as pcol_scale does (nearest, halves away from zero, exact).  So the page's
+ * sample of weight w stands for max(w, 1) ticks spread evenly from its time
+ * and counts value x (its ticks in the range) / (its ticks), rounded as
+ * pcol_scale does (nearest, halves away from zero, exact).  So the page's
  * numbers equal `pcol top FILE --from A --to B` (tests/interop/t_report.sh
  * checks it in Chromium). */
 (function () {
@@ -36,7 +37,7 @@
 
   /* ------------------------------------------------------------ data */
   var N = M.n, NS = M.nstacks;
-  var SRC = col(M.cols.src), DUR = col(M.cols.dur), STK = col(M.cols.stack);
+  var SRC = col(M.cols.src), DUR = col(M.cols.dur), STK = col(M.cols.stack), WGT = col(M.cols.wgt);
   var TIME = new Float64Array(N); /* NaN = no time */
   (function () {
     var raw = col(M.cols.tdelta || M.cols.tabs), delta = !!M.cols.tdelta;
@@ -67,16 +68,25 @@
     if (2n * r >= d) q += p < 0n ? -1n : 1n;
     return Number(q);
   }
+  /* THE range rule (lib/core/select.c): a long sample of weight w stands
+   * for n = max(w, 1) ticks at t + k d / n; ticksBefore(x) of them lie
+   * before time x, ceil((x - t) n / d) capped at n, exact in BigInt. */
+  function ticksBefore(t, d, n, x) {
+    if (x <= t) return 0;
+    var a = (BigInt(Math.round(x)) - BigInt(t)) * BigInt(n), D = BigInt(d);
+    var k = a / D + (a % D !== 0n ? 1n : 0n);
+    return k > BigInt(n) ? n : Number(k);
+  }
   /* The value of sample i that a range [from, to) selects (null: none of
-   * it): lib/core/select.c's pcol_select_iter and pcol_scale, in one place. */
+   * it): pcol_select_iter and pcol_scale, in one place. */
   function inRange(i, v, from, to) {
     var t = TIME[i], d = DUR[i];
     if (t !== t) return null;
     if (d <= 0) return t < from || t >= to ? null : v;
-    var a = t > from ? t : from, e = t + d;
-    if (e > to) e = to;
-    if (e <= a) return null;
-    return scale(v, e - a, d);
+    var n = WGT[i] >= 1 ? WGT[i] : 1;
+    var k = ticksBefore(t, d, n, to) - ticksBefore(t, d, n, from);
+    if (k <= 0) return null;
+    return scale(v, k, n);
   }
 
   /* ---------------------------------------------------------- state */
@@ -457,7 +467,7 @@
     var durs = M.sources.filter(function (s) { return s.timed; }).map(function (s) { return (s.t1 - Math.min(0, s.t0)) / 1e9; });
     $('facts').innerHTML = '<b>' + N.toLocaleString('en') + '</b> sample rows in <b>' + M.sources.length + '</b> source' + (M.sources.length === 1 ? '' : 's') +
       (durs.length ? ', <b>' + Math.max.apply(null, durs).toFixed(3) + ' s</b> long' : ', no sample times') +
-      '; value types: ' + M.values.map(function (v) { return '<b>' + esc(v.type) + '</b>/' + esc(v.unit); }).join(', ') +
+      '; value types: ' + M.values.map(function (v) { return '<b>' + esc(v.type) + '</b>/' + esc(v.unit) + (v.level ? ' (level)' : ''); }).join(', ') +
       '; ' + esc(M.tool) + ', format ' + esc(M.format) + ', ' + M.file_size.toLocaleString('en') + ' bytes' +
       (DIFF ? '; diff against <b>' + esc(DIFF.path) + '</b>' : '');
     var h = '<table><tr><th>source</th><th>type</th><th>uri</th><th>samples</th><th>time span</th><th>default value</th></tr>';
@@ -468,9 +478,10 @@
     h += '</table><table><tr><th>table</th><th>rows</th></tr>';
     Object.keys(M.tables).forEach(function (t) { h += '<tr><td>' + esc(t) + '</td><td>' + M.tables[t] + '</td></tr>'; });
     $('info').innerHTML = h + '</table>';
-    $('footer').textContent = 'Made by ' + M.tool + ' report from ' + M.path + '. Numbers as `pcol top`: a long sample cut by the range counts weight \u00d7 covered / duration.';
+    $('footer').textContent = 'Made by ' + M.tool + ' report from ' + M.path + '. Numbers as `pcol top`: a long sample cut by the range counts the ticks inside it (spec.md \u00a77).';
     var vs = $('value');
-    M.values.forEach(function (v, i) { var o = document.createElement('option'); o.value = i; o.textContent = v.type + ' (' + v.unit + ')' + (v.cli === 'weight' ? ' [weight column]' : ''); vs.appendChild(o); });
+    /* levels (Rprof's memory snapshots) are drawn as the memory line, never summed */
+    M.values.forEach(function (v, i) { if (v.level) return; var o = document.createElement('option'); o.value = i; o.textContent = v.type + ' (' + v.unit + ')' + (v.cli === 'samples' ? ' [each source\'s own count]' : ''); vs.appendChild(o); });
     vs.value = S.value;
     var ss = $('source');
     [{ id: 0, type: 'all', uri: '' }].concat(M.sources).forEach(function (s) {

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# CLI: what a view adds up (issue 27, items 1, 4, 7, 8, 9), on profiles made
+# here: Rprof text, and pprof profiles encoded by tests/support/gen_pprof_counts.py
+# whose samples count 3, 5 and 2 (so rows and samples differ).
+#  1. "samples" is each source's own count (pprof's samples/count, Rprof
+#     ticks, a heap profile's rows) in a merged file, in top, fold, flame,
+#     the collapsed export and the report; a merge of unrelated values says
+#     what each source's number is;
+#  4. the range rule: a coalesced file answers every range as its raw twin,
+#     adjacent ranges add up, and cat --from/--to shows the cut part;
+#  7. Rprof's memory snapshots are levels: summing them is refused;
+#  8. an Rprof source's default value is its time (interval x ticks per
+#     segment), as summaryRprof shows seconds (checked against R when present);
+#  9. info's derived values are per source.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_values: FAIL: $*" >&2; exit 1; }
+total() { sed -n 's/.* of \([0-9]*\) total.*/\1/p'; }      # top --unit raw
+sum() { awk '{ s += $NF } END { print s + 0 }'; }
+gen=tests/support/gen_pprof_counts.py
+
+# ---- profiles
+{ echo 'sample.interval=20000'                      # 6 ticks of 20 ms
+  for i in 1 2 3; do echo '"g" "f" "main" '; done
+  echo '"f" "main" '; echo '"h" "main" '; echo '"h" "main" '; } >"$tmp/r.out"
+printf 'memory profiling: sample.interval=20000\n:100:200:300:4:"f" \n:150:200:300:4:"g" "f" \n' >"$tmp/m.out"
+cpu_n=$(python3 $gen "$tmp/c.pb" cpu) || fail "gen cpu"     # 10 samples in 3 rows
+heap_n=$(python3 $gen "$tmp/h.pb" heap) || fail "gen heap"  # 2 rows, no count
+[ "$cpu_n" = 10 ] && [ "$heap_n" = 2 ] || fail "generator: $cpu_n $heap_n"
+
+# ---- 1. samples in a merge = the sum of each source's own count
+"$PCOL" merge "$tmp/r.out" "$tmp/c.pb" -o "$tmp/rc.pcol" || fail "merge rprof + pprof cpu"
+r_n=$("$PCOL" top "$tmp/r.out" --value samples --unit raw | total)
+c_n=$("$PCOL" top "$tmp/c.pb" --value samples --unit raw | total)
+[ "$r_n" = 6 ] && [ "$c_n" = "$cpu_n" ] || fail "own counts: rprof $r_n, pprof $c_n (want 6, $cpu_n)"
+want=$((r_n + c_n))
+got=$("$PCOL" top "$tmp/rc.pcol" --value samples --unit raw | total)
+[ "$got" = "$want" ] || fail "merged --value samples total $got, want $r_n + $c_n = $want (pprof rows counted?)"
+[ "$("$PCOL" top "$tmp/rc.pcol" --source 2 --value samples --unit raw | total)" = "$c_n" ] || fail "--source 2 --value samples"
+[ "$("$PCOL" fold "$tmp/rc.pcol" --value samples | sum)" = "$want" ] || fail "fold --value samples"
+[ "$("$PCOL" unpack "$tmp/rc.pcol" --to collapsed --value samples -o - | sum)" = "$want" ] || fail "unpack --to collapsed --value samples"
+"$PCOL" flame "$tmp/rc.pcol" --value samples -o - | grep -q "<title>all ($want " || fail "flame --value samples total"
+"$PCOL" top "$tmp/rc.pcol" --value weight --unit raw | grep -q '^Type: weight (count)' || fail "--value weight is named weight"
+# both sources measure time: the default is cpu, 6 x 20 ms + 100 ms
+[ "$("$PCOL" top "$tmp/rc.pcol" --unit raw | total)" = 220000000 ] || fail "merged default (cpu) total"
+# the report's "samples" column: each sample's own count (the page adds these up)
+"$PCOL" report "$tmp/rc.pcol" -o "$tmp/rc.html" || fail "report"
+python3 - "$tmp/rc.html" "$want" <<'P' || fail "report's samples value"
+import sys, re, json, base64, struct
+h = open(sys.argv[1], encoding="utf-8").read()
+m = json.loads(re.search(r'<script id="pcol-meta" type="application/json">(.*?)</script>', h, re.S).group(1))
+b = base64.b64decode(re.sub(r"\s+", "", re.search(r'<script id="pcol-bin"[^>]*>(.*?)</script>', h, re.S).group(1)))
+k = [v["cli"] for v in m["values"]].index("samples")
+c = m["cols"]["v%d" % k]
+fmt = {"u8": "B", "u16": "H", "u32": "I", "i32": "i", "f64": "d"}
+vals = [c.get("v", 0)] * c["n"] if c["e"] == "c" else struct.unpack_from("<%d%s" % (c["n"], fmt[c["e"]]), b, c["o"])
+assert sum(vals) == int(sys.argv[2]), (sum(vals), sys.argv[2])
+assert "weight" not in [v["cli"] for v in m["values"]]
+P
+# heap + cpu: unrelated values; samples = rows of the heap profile + counts of the cpu one, and the warning says so
+"$PCOL" merge "$tmp/h.pb" "$tmp/c.pb" -o "$tmp/hc.pcol" || fail "merge heap + cpu"
+"$PCOL" top "$tmp/hc.pcol" --unit raw >"$tmp/out" 2>"$tmp/err" || fail "top of heap + cpu"
+[ "$(total <"$tmp/out")" = $((heap_n + cpu_n)) ] || fail "heap + cpu default total $(total <"$tmp/out"), want $((heap_n + cpu_n))"
+grep -q 'source 1 pprof: rows (weight), default alloc_space/bytes; source 2 pprof: samples/count' "$tmp/err" ||
+  fail "the warning does not say what each source counts: $(cat "$tmp/err")"
+"$PCOL" info "$tmp/hc.pcol" | grep -q '^default value:   samples/count' || fail "info of heap + cpu names the default"
+"$PCOL" info "$tmp/hc.pcol" | grep -qx '  samples:       10 (3 rows), without times' || fail "info shows the own count"
+
+# ---- 8. an Rprof source's default is its time, per segment
+"$PCOL" top "$tmp/r.out" | grep -q '^Type: cpu (nanoseconds)' || fail "Rprof default type"
+[ "$("$PCOL" top "$tmp/r.out" --unit raw | total)" = 120000000 ] || fail "Rprof default total (6 x 20 ms)"
+{ cat "$tmp/r.out"; echo 'sample.interval=2000'; echo '"k" "main" '; echo '"k" "main" '; } >"$tmp/two.out"
+[ "$("$PCOL" top "$tmp/two.out" --unit raw | total)" = 124000000 ] || fail "two segments: 6 x 20 ms + 2 x 2 ms"
+[ "$("$PCOL" top "$tmp/two.out" --value samples --unit raw | total)" = 8 ] || fail "two segments, counted"
+if command -v Rscript >/dev/null 2>&1; then # summaryRprof's seconds (one segment: R misreads two)
+  r=$(Rscript -e 's <- summaryRprof(commandArgs(TRUE)[1]); cat(sprintf("%.2f %.2f", s$sampling.time, s$by.total["\"f\"", "total.time"]))' "$tmp/r.out") ||
+    fail "summaryRprof"
+  p=$("$PCOL" top "$tmp/r.out" --format csv | awk -F, '$6=="main"{m=$4} $6=="f"{f=$4} END{printf "%.2f %.2f", m/1e9, f/1e9}')
+  [ "$r" = "$p" ] || fail "summaryRprof says '$r' (sampling.time, f's total.time), pcol top '$p'"
+fi
+
+# ---- 7. level snapshots are not summed
+"$PCOL" top "$tmp/m.out" --value vsize.small >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] || fail "--value vsize.small exited $rc, want 2 (a usage error)"
+grep -q "is a level.*use --value rprof.alloc" "$tmp/err" || fail "the refusal points at rprof.alloc: $(cat "$tmp/err")"
+"$PCOL" fold "$tmp/m.out" --value nodes >/dev/null 2>&1 && fail "fold --value nodes"
+"$PCOL" top "$tmp/m.out" --value rprof.alloc >/dev/null || fail "rprof.alloc still works"
+"$PCOL" report "$tmp/m.out" -o "$tmp/m.html" || fail "report of a memory profile"
+python3 - "$tmp/m.html" <<'P' || fail "report's value menu offers a level as a sum"
+import sys, re, json
+h = open(sys.argv[1], encoding="utf-8").read()
+m = json.loads(re.search(r'<script id="pcol-meta" type="application/json">(.*?)</script>', h, re.S).group(1))
+lv = {v["type"] for v in m["values"] if v.get("level")}
+assert lv == {"vsize.small", "vsize.large", "nodes"}, lv
+assert m["values"][m["value"]]["type"] == "cpu", m["values"][m["value"]]  # its default: time
+P
+
+# ---- 9. info's derived values, per source
+"$PCOL" merge "$tmp/r.out" "$tmp/m.out" "$tmp/c.pb" -o "$tmp/three.pcol" || fail "merge of three"
+"$PCOL" info "$tmp/three.pcol" >"$tmp/info.txt" || fail "info"
+awk '/^source /{s=$2} /^  derived:/{print s, $0}' "$tmp/info.txt" >"$tmp/derived.txt"
+grep -qx '1:   derived:       cpu/nanoseconds (interval x ticks)' "$tmp/derived.txt" || fail "source 1 (Rprof, no memory): $(cat "$tmp/derived.txt")"
+grep -q '^2:   derived:       cpu/nanoseconds (interval x ticks), rprof.alloc/bytes' "$tmp/derived.txt" || fail "source 2 (Rprof memory): $(cat "$tmp/derived.txt")"
+grep -q '^3:' "$tmp/derived.txt" && fail "source 3 (pprof) claims derived values: $(cat "$tmp/derived.txt")"
+
+# ---- 4. the range rule: coalesced = raw for every range; adjacent ranges add up
+{ echo 'sample.interval=1000'                        # runs of 7, 3, 5 ticks of 1 ms
+  for i in 1 2 3 4 5 6 7; do echo '"a" "main" '; done
+  for i in 1 2 3; do echo '"b" "main" '; done
+  for i in 1 2 3 4 5; do echo '"a" "main" '; done; } >"$tmp/t.out"
+"$PCOL" pack "$tmp/t.out" -o "$tmp/raw.pcol" && "$PCOL" pack --coalesce "$tmp/t.out" -o "$tmp/co.pcol" || fail pack
+[ "$("$PCOL" cat "$tmp/co.pcol" --table samples --format csv | tail -n +2 | wc -l)" = 3 ] || fail "coalesced rows"
+tops() { "$PCOL" top "$1" --from "$2" --to "$3" --value "$4" --unit raw --format csv --node-fraction 0 | tail -n +2 | sort; }
+cut=(0 0.0031 0.0065 0.0071 0.0101 0.0123 0.016)
+for v in samples cpu; do
+  for ((i = 0; i < ${#cut[@]}; i++)); do
+    for ((j = i + 1; j < ${#cut[@]}; j++)); do
+      a=${cut[$i]} b=${cut[$j]}
+      cmp -s <(tops "$tmp/raw.pcol" $a $b $v) <(tops "$tmp/co.pcol" $a $b $v) ||
+        fail "--value $v --from $a --to $b: coalesced differs from raw ($(tops "$tmp/co.pcol" $a $b $v | tr '\n' ' ') vs $(tops "$tmp/raw.pcol" $a $b $v | tr '\n' ' '))"
+    done
+  done
+done
+whole=$("$PCOL" top "$tmp/co.pcol" --value samples --unit raw | total)
+for m in 0.0004 0.0031 0.0065 0.0099 0.0123; do
+  l=$("$PCOL" top "$tmp/co.pcol" --to $m --value samples --unit raw | total)
+  r=$("$PCOL" top "$tmp/co.pcol" --from $m --value samples --unit raw | total)
+  [ $((l + r)) = "$whole" ] || fail "--to $m ($l) + --from $m ($r) != $whole"
+done
+# cat returns the cut part: weights add up to top's count, times are the ticks'
+"$PCOL" cat "$tmp/co.pcol" --table samples --from 0.0031 --to 0.0123 --format csv >"$tmp/cat.csv" || fail "cat --from --to"
+cat >"$tmp/want.csv" <<'X'
+sample_id,source_id,time_ns,duration_ns,weight,cpu_delta_ns,stack_id,labelset_id
+1,1,4000000,3000000,3,NA,2,NA
+2,1,7000000,3000000,3,NA,3,NA
+3,1,10000000,3000000,3,NA,2,NA
+X
+diff -u "$tmp/want.csv" "$tmp/cat.csv" || fail "cat --table samples of a cut range (ticks 4..12 ms)"
+[ "$("$PCOL" top "$tmp/co.pcol" --from 0.0031 --to 0.0123 --value samples --unit raw | total)" = 9 ] || fail "top of the cut range"
+exit 0
