@@ -1032,7 +1032,8 @@ typedef enum pcol_format {
   PCOL_FMT_PERUN,
   PCOL_FMT_COLLAPSED,
   PCOL_FMT_SPEEDSCOPE, /* export only */
-  PCOL_FMT_CLICKHOUSE  /* export only: one stream per table (pcol_export_clickhouse) */
+  PCOL_FMT_CLICKHOUSE, /* export only: one stream per table (pcol_export_clickhouse) */
+  PCOL_FMT_OTLP        /* OpenTelemetry profiles (OTLP protobuf or JSON lines) */
 } pcol_format;
 
 /* Guesses the format from the first bytes of a file. */
@@ -1065,6 +1066,12 @@ PCOL_API int pcol_import_perun(pcol_builder *b, FILE *in, const char *name,
                       const pcol_import_options *opt, pcol_error *err);
 PCOL_API int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
                           const pcol_import_options *opt, pcol_error *err);
+/* OpenTelemetry profiles (v1development, proto v1.10.0 and later): binary
+ * ProfilesData or ExportProfilesServiceRequest, length-prefixed frames of
+ * them (the Collector's file exporter) or OTLP/JSON lines, gzip or not
+ * (doc/mappings.md §8). */
+PCOL_API int pcol_import_otlp(pcol_builder *b, FILE *in, const char *name,
+                     const pcol_import_options *opt, pcol_error *err);
 /* Detects the format and dispatches (pcol files are added with
  * pcol_b_add_file).  path "-" reads standard input. */
 PCOL_API int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
@@ -1094,6 +1101,9 @@ PCOL_API int pcol_export_collapsed(pcol_file *f, const pcol_select *sel,
                           const pcol_value_sel *value, FILE *out, pcol_error *err);
 PCOL_API int pcol_export_speedscope(pcol_file *f, const pcol_select *sel, FILE *out,
                            pcol_error *err);
+/* One binary OTLP ProfilesData message (doc/mappings.md §8.2). */
+PCOL_API int pcol_export_otlp(pcol_file *f, const pcol_select *sel, FILE *out,
+                     pcol_error *err);
 
 /* ClickHouse (doc/clickhouse.md): the profile model's tables as Native-format
  * column blocks, one stream per table (outs[t] receives table t, named

@@ -22,6 +22,7 @@ level() {
     lib/convert/detect) echo convert:detect ;;
     lib/convert/*/*) f=${1#lib/convert/}; echo "convert:${f%%/*}" ;;
     lib/convert/*) echo convert:common ;;
+    gen/opentelemetry/*) echo convert:otlp ;;  # OTLP's generated code belongs to otlp
     gen/*) echo convert:pprof ;;     # protobuf-c's generated code belongs to pprof
     tools/*) echo tools ;;
     *) echo other ;;

@@ -4,7 +4,7 @@
 #include <string.h>
 
 const cli_opt opts_unpack[] = {
-    {"to", 't', 1, "output format: rprof, pprof, perun, collapsed, speedscope"},
+    {"to", 't', 1, "output format: rprof, pprof, perun, collapsed, speedscope, otlp"},
     {"output", 'o', 1, "output file ('-' for standard output)"},
     {"no-gzip", 0, 0, "pprof: write raw protobuf instead of gzip"},
     {"value", 0, 1, "collapsed: value type to weigh stacks by"},
