@@ -105,14 +105,20 @@ static int head_is_message(const uint8_t *p, size_t n) {
   return !first;
 }
 
+/* OTLP/JSON: an object whose first key is one of ProfilesData's
+ * (Perun's and speedscope's documents start with other keys). */
 static int head_is_json(const uint8_t *p, size_t n) {
   size_t i = 0;
   while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
   if (i >= n || p[i] != '{') return 0;
-  static const char key[] = "\"resourceProfiles\"";
-  size_t k = sizeof key - 1;
-  for (size_t j = i; j + k <= n && j < i + 64; j++)
-    if (memcmp(p + j, key, k) == 0) return 1;
+  i++;
+  while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
+  static const char *const keys[] = {"\"resourceProfiles\"", "\"resource_profiles\"",
+                                     "\"dictionary\""};
+  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+    size_t l = strlen(keys[k]);
+    if (n - i >= l && memcmp(p + i, keys[k], l) == 0) return 1;
+  }
   return 0;
 }
 
