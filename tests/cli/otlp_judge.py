@@ -62,7 +62,12 @@ def one(m, k, d=0):
     return v[0] if v else d
 
 
-def expect(decoded):
+def profiles(decoded):
+    """Each Profile of the message in file order: its type, unit and
+    samples as (names leaf first, value, observations): the names of every
+    line of every location of the stack, innermost first ("" when a line
+    has no function name); value: the sum of the values, or one per
+    timestamp when there are none."""
     d = parse_text(decoded)
     D = one(d, "dictionary", {})
     strs = [x.encode("latin-1").decode("utf-8", "replace") for x in D.get("string_table", [])]
@@ -75,25 +80,31 @@ def expect(decoded):
         for sp in rp.get("scope_profiles", []):
             for p in sp.get("profiles", []):
                 st = one(p, "sample_type", {})
-                e = {"type": S(one(st, "type_strindex")), "unit": S(one(st, "unit_strindex")),
-                     "total": 0, "observations": 0, "flat": {}}
+                e = {"type": S(one(st, "type_strindex")), "unit": S(one(st, "unit_strindex")), "samples": []}
                 for s in p.get("samples", []):
                     vals, ts = s.get("values", []), s.get("timestamps_unix_nano", [])
-                    v = sum(vals) if vals else len(ts)
-                    e["total"] += v
-                    e["observations"] += len(ts) if ts and len(vals) != 1 else 1
                     st_i = one(s, "stack_index")
-                    li = stacks[st_i].get("location_indices", []) if 0 < st_i < len(stacks) else []
-                    name = ""
-                    if li and 0 < li[0] < len(locs):
-                        lines = locs[li[0]].get("lines", [])
-                        if lines:
-                            fi = one(lines[0], "function_index")
-                            if 0 < fi < len(fns):
-                                name = S(one(fns[fi], "name_strindex"))
-                    if name:
-                        e["flat"][name] = e["flat"].get(name, 0) + v
+                    names = []
+                    for li in (stacks[st_i].get("location_indices", []) if 0 < st_i < len(stacks) else []):
+                        for ln in (locs[li].get("lines", []) if 0 < li < len(locs) else []):
+                            fi = one(ln, "function_index")
+                            names.append(S(one(fns[fi], "name_strindex")) if 0 < fi < len(fns) else "")
+                    e["samples"].append((names, sum(vals) if vals else len(ts),
+                                         len(ts) if ts and len(vals) != 1 else 1))
                 out.append(e)
+    return out
+
+
+def expect(decoded):
+    out = []
+    for p in profiles(decoded):
+        e = {"type": p["type"], "unit": p["unit"], "total": 0, "observations": 0, "flat": {}}
+        for names, v, obs in p["samples"]:
+            e["total"] += v
+            e["observations"] += obs
+            if names and names[0]:
+                e["flat"][names[0]] = e["flat"].get(names[0], 0) + v
+        out.append(e)
     return out
 
 
