@@ -1,7 +1,7 @@
 # fuzz/fuzz.mk — libFuzzer targets and the ThreadSanitizer test (included by
 # the Makefile).
 #
-#   make fuzz                      build $(BUILD)/fuzz/fuzz_{pcol,rprof,pprof,perun,collapsed,json_scan}
+#   make fuzz                      build $(BUILD)/fuzz/fuzz_{pcol,rprof,pprof,perun,collapsed,json_scan,views,otlp}
 #                                  (clang -fsanitize=fuzzer,address,undefined)
 #   make fuzz-run SECONDS=N        run each target N seconds (one after the
 #                                  other) from the seed corpus; new inputs go to
@@ -16,7 +16,7 @@
 FUZZ_CC      ?= clang
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_LIBDIR  := $(FUZZ_DIR)/libbuild
-FUZZ_TARGETS ?= pcol rprof pprof perun collapsed json_scan views
+FUZZ_TARGETS ?= pcol rprof pprof perun collapsed json_scan views otlp
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_OPTS    ?= -max_len=65536 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1
@@ -47,7 +47,7 @@ $(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c fuzz/fuzz_common.h $(LIBA)
 # test data is read in place (never copied into the repository).
 fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	@rm -rf $(FUZZ_DIR)/seeds
-	@for t in pcol rprof pprof perun collapsed json_scan views; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
+	@for t in pcol rprof pprof perun collapsed json_scan views otlp; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
 	@$(FUZZ_DIR)/gen_seeds $(FUZZ_DIR)/seeds/pcol $(FUZZ_DIR)/seeds/collapsed
 	@td=$(PCOL_TESTDATA); s=$(FUZZ_DIR)/seeds; n=0; \
 	for f in $$td/rprof/* $$td/pprof/*.pb* $$td/pprof-from-r/*.pb* $$td/perun/*.perf; do \
@@ -62,10 +62,18 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	  $(PCOL) unpack "$$p" --to collapsed -o $$s/collapsed/$$(basename $$p).txt 2>/dev/null || true; \
 	done; \
 	cp tests/fixtures/perun/*.perf $$s/json_scan/ 2>/dev/null || true; \
+	cp $$td/ext/pprof/ODD-otlp-*.pb.bin $$s/otlp/ 2>/dev/null || true; \
+	for p in $$s/pcol/*.none.pcol; do \
+	  $(PCOL) unpack "$$p" --to otlp -o $$s/otlp/$$(basename $$p).otlp 2>/dev/null || true; \
+	done; \
+	if command -v protoc >/dev/null; then python3 tests/cli/otlp_judge.py gen > $$s/otlp.txt && \
+	  python3 tests/cli/otlp_judge.py json < $$s/otlp.txt > $$s/otlp/gen.jsonl && \
+	  protoc --proto_path=format --encode=opentelemetry.proto.profiles.v1development.ProfilesData \
+	    opentelemetry/proto/profiles/v1development/profiles.proto < $$s/otlp.txt > $$s/otlp/gen.bin; fi; \
 	cp tests/conformance/files/*.pcol $$s/pcol/ 2>/dev/null || true; \
 	cp $$s/pcol/* $$s/views/ 2>/dev/null || true; \
 	find $$s -type f -size +64k -delete; \
-	echo "fuzz seeds: $$(ls $$s/pcol | wc -l) pcol ($$n packed from test data, then files over 64 KiB dropped), $$(ls $$s/rprof | wc -l) rprof, $$(ls $$s/pprof | wc -l) pprof, $$(ls $$s/perun | wc -l) perun, $$(ls $$s/collapsed | wc -l) collapsed, $$(ls $$s/json_scan | wc -l) json_scan"
+	echo "fuzz seeds: $$(ls $$s/pcol | wc -l) pcol ($$n packed from test data, then files over 64 KiB dropped), $$(ls $$s/rprof | wc -l) rprof, $$(ls $$s/pprof | wc -l) pprof, $$(ls $$s/perun | wc -l) perun, $$(ls $$s/collapsed | wc -l) collapsed, $$(ls $$s/json_scan | wc -l) json_scan, $$(ls $$s/otlp | wc -l) otlp"
 
 # Runs each target SECONDS seconds.  A crash stops the run (exit non-zero);
 # the input is in $(FUZZ_DIR)/artifacts.
