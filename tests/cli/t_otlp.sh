@@ -166,6 +166,23 @@ $PCOL pack "$tmp/old.bin" --from otlp -o "$tmp/old.pcol" 2>"$tmp/err"; rc=$?
 [ $rc = 1 ] || fail "pre-v1.10 layout: exit $rc, want 1"
 grep -q "v1.10.0" "$tmp/err" && grep -q "old.bin" "$tmp/err" || fail "pre-v1.10 message: $(cat "$tmp/err")"
 [ -e "$tmp/old.pcol" ] && fail "a refused input left an output file"
+# attribute values nested past the bound (protobuf-c decodes by recursion)
+python3 - "$tmp/deep.bin" <<'EOF' || fail "deep generator"
+import sys
+def v(n):
+    o = b""
+    while n >= 0x80:
+        o += bytes([n & 0x7f | 0x80]); n >>= 7
+    return o + bytes([n])
+def f(num, p): return v(num << 3 | 2) + v(len(p)) + p
+a = f(1, b"x")
+for i in range(200):
+    a = f(5, f(1, a))  # AnyValue { array_value { values: a } }
+dic = f(5, b"") + f(5, b"k") + f(6, b"") + f(6, v(1 << 3) + v(1) + f(2, a))
+open(sys.argv[1], "wb").write(f(2, dic))
+EOF
+$PCOL pack "$tmp/deep.bin" --from otlp -o "$tmp/deep.pcol" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "deep.bin.*nests .* more than 64 deep" "$tmp/err" || fail "deep nesting: rc $rc: $(cat "$tmp/err")"
 if [ $have_protoc = 1 ]; then
   sed 's/stack_index: 3 attribute_indices: 2 values: 2/stack_index: 9 attribute_indices: 2 values: 2/' "$tmp/g.txt" |
     protoc $PROTO --encode=$MSG >"$tmp/bad.bin"

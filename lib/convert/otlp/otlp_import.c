@@ -117,6 +117,81 @@ static int scan_samples(ctx *c, const uint8_t *p, size_t n) {
   return PCOL_OK;
 }
 
+/* AnyValue nests (arrays, key-value lists) without a bound, and protobuf-c
+ * decodes by recursion: a file of a few MB could exhaust the stack.  The
+ * AnyValues of the dictionary's attributes and of the resource's and
+ * scope's attributes are walked here first, at most MAX_NEST deep. */
+#define MAX_NEST 64
+static int any_deep(const uint8_t *p, size_t n, int depth);
+static int kv_deep(const uint8_t *p, size_t n, int depth) { /* KeyValue: value = 2 */
+  size_t i = 0, b, e;
+  uint64_t f, v;
+  unsigned wt;
+  while (i < n) {
+    if (pcol_otlp_field(p, n, &i, &f, &wt, &v, &b, &e)) return 0;
+    if (f == 2 && wt == 2 && any_deep(p + b, e - b, depth)) return 1;
+  }
+  return 0;
+}
+static int any_deep(const uint8_t *p, size_t n, int depth) {
+  if (depth > MAX_NEST) return 1;
+  size_t i = 0, b, e;
+  uint64_t f, v;
+  unsigned wt;
+  while (i < n) {
+    if (pcol_otlp_field(p, n, &i, &f, &wt, &v, &b, &e)) return 0; /* protobuf-c refuses it */
+    if ((f != 5 && f != 6) || wt != 2) continue;
+    int kvlist = f == 6; /* ArrayValue.values: AnyValue; KeyValueList.values: KeyValue */
+    for (size_t j = b; j < e;) {
+      size_t b2, e2;
+      uint64_t f2;
+      if (pcol_otlp_field(p, e, &j, &f2, &wt, &v, &b2, &e2)) return 0;
+      if (f2 != 1 || wt != 2) continue;
+      if (kvlist ? kv_deep(p + b2, e2 - b2, depth + 1) : any_deep(p + b2, e2 - b2, depth + 1))
+        return 1;
+    }
+  }
+  return 0;
+}
+
+/* 1 when an attribute value of the message nests deeper than MAX_NEST. */
+static int too_deep(const uint8_t *p, size_t n) {
+  size_t i = 0, b, e;
+  uint64_t f, v;
+  unsigned wt;
+  while (i < n) {
+    if (pcol_otlp_field(p, n, &i, &f, &wt, &v, &b, &e)) return 0;
+    if (wt != 2) continue;
+    if (f == 2) { /* dictionary: attribute_table = 6, KeyValueAndUnit.value = 2 */
+      for (size_t j = b; j < e;) {
+        size_t b2, e2;
+        if (pcol_otlp_field(p, e, &j, &f, &wt, &v, &b2, &e2)) return 0;
+        if (f == 6 && wt == 2 && kv_deep(p + b2, e2 - b2, 0)) return 1;
+      }
+    } else if (f == 1) { /* ResourceProfiles: resource = 1, scope_profiles = 2 */
+      for (size_t j = b; j < e;) {
+        size_t b2, e2;
+        if (pcol_otlp_field(p, e, &j, &f, &wt, &v, &b2, &e2)) return 0;
+        if (wt != 2 || (f != 1 && f != 2)) continue;
+        int res = f == 1; /* Resource.attributes = 1; ScopeProfiles.scope = 1, its attributes = 3 */
+        for (size_t k = b2; k < e2;) {
+          size_t b3, e3;
+          if (pcol_otlp_field(p, e2, &k, &f, &wt, &v, &b3, &e3)) return 0;
+          if (f != 1 || wt != 2) continue;
+          if (res && kv_deep(p + b3, e3 - b3, 0)) return 1;
+          if (!res)
+            for (size_t m = b3; m < e3;) {
+              size_t b4, e4;
+              if (pcol_otlp_field(p, e3, &m, &f, &wt, &v, &b4, &e4)) return 0;
+              if (f == 3 && wt == 2 && kv_deep(p + b4, e4 - b4, 0)) return 1;
+            }
+        }
+      }
+    }
+  }
+  return 0;
+}
+
 static int check_attrs(ctx *c, const int32_t *a, size_t n, const char *what, size_t at) {
   for (size_t k = 0; k < n; k++)
     CHK(a[k], c->dict->n_attribute_table, "attribute", "%s %zu attribute %zu", what, at, k + 1);
@@ -672,6 +747,8 @@ static int import_message(pcol_builder *b, const uint8_t *p, size_t n, const cha
   c.msg = msg;
   int rc = scan_samples(&c, p, n);
   if (rc) return rc;
+  if (too_deep(p, n))
+    return bad(&c, "an attribute value nests arrays or key-value lists more than %d deep", MAX_NEST);
   pcol_arena ar = {0};
   ProtobufCAllocator alloc = {pcol_arena_alloc, pcol_arena_free_one, &ar};
   otlp_data *d = opentelemetry__proto__profiles__v1development__profiles_data__unpack(&alloc, n, p);
