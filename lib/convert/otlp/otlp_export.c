@@ -641,9 +641,13 @@ static int add_source(ex *x, otlp_data *d, const srcmeta *m, const scols *S, uin
             continue;
           }
         }
+        /* one string per declaration: the table's order must not depend on
+         * the compiler's order of evaluating arguments */
+        int32_t ki = str_id(x, key);
+        int32_t si = str_id(x, str);
+        int32_t ui = str_id(x, pcol_view_u32(&S->lunit, j));
         o->attribute_indices[o->n_attribute_indices++] =
-            attr(x, str_id(x, key), str == 0, str_id(x, str), pcol_view_i64(&S->lnum, j),
-                 str_id(x, pcol_view_u32(&S->lunit, j)));
+            attr(x, ki, str == 0, si, pcol_view_i64(&S->lnum, j), ui);
       }
       if (has_link) o->link_index = link_ix(x, &lk);
     }
