@@ -62,8 +62,16 @@ TOOL_SRC  := $(sort $(wildcard tools/*.c))
 TEST_SRC  := $(sort $(wildcard tests/test_*.c))
 GEN_C     := $(BUILD)/gen/profile.pb-c.c
 GEN_H     := $(BUILD)/gen/profile.pb-c.h
+# OpenTelemetry's profiles signal (format/opentelemetry/, upstream .proto
+# files under their own paths, so that their imports resolve).
+OTLP_PROTO := $(addprefix format/opentelemetry/proto/,common/v1/common.proto \
+                resource/v1/resource.proto profiles/v1development/profiles.proto \
+                collector/profiles/v1development/profiles_service.proto)
+OTLP_GEN_C := $(OTLP_PROTO:format/%.proto=$(BUILD)/gen/%.pb-c.c)
+OTLP_GEN_H := $(OTLP_PROTO:format/%.proto=$(BUILD)/gen/%.pb-c.h)
 
-LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/profile.pb-c.o
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/profile.pb-c.o \
+             $(OTLP_GEN_C:$(BUILD)/gen/%.c=$(BUILD)/obj/gen/%.o)
 TOOL_OBJ  := $(TOOL_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
@@ -78,6 +86,7 @@ $(BUILD)/obj/lib/core/%.o:    LAYER_CPPFLAGS = -Iinclude -Iformat -Ilib/core
 $(BUILD)/obj/lib/query/%.o:   LAYER_CPPFLAGS = -Iinclude -Iformat -Ilib/core -Ilib/query
 $(BUILD)/obj/lib/convert/%.o: LAYER_CPPFLAGS = -Iinclude -Iformat -Ilib/core -Ilib/convert -I$(<D)
 $(BUILD)/obj/lib/convert/pprof/%.o: EXTRA_CPPFLAGS = -I$(BUILD)/gen
+$(BUILD)/obj/lib/convert/otlp/%.o: EXTRA_CPPFLAGS = -I$(BUILD)/gen
 $(BUILD)/obj/tools/%.o:       LAYER_CPPFLAGS = -Iinclude
 # White-box tests and fuzz targets may include core's and a format's internals.
 TEST_CPPFLAGS := -Iinclude -Iformat -Ilib/core -Ilib/convert/perun -I$(BUILD)/gen -Itests -Ifuzz
@@ -114,6 +123,14 @@ $(BUILD)/obj/gen/profile.pb-c.o: $(GEN_C)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) -I$(BUILD)/gen $(CFLAGS) $(SAN) $(LIB_CFLAGS) -w -c $< -o $@
 
+$(OTLP_GEN_C) $(OTLP_GEN_H) &: $(OTLP_PROTO) | $(BUILD)/.deps-ok
+	@mkdir -p $(BUILD)/gen
+	protoc-c --proto_path=format --c_out=$(BUILD)/gen $(OTLP_PROTO)
+
+$(BUILD)/obj/gen/opentelemetry/%.pb-c.o: $(BUILD)/gen/opentelemetry/%.pb-c.c $(OTLP_GEN_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) -I$(BUILD)/gen $(CFLAGS) $(SAN) $(LIB_CFLAGS) -w -c $< -o $@
+
 # The report page's template and script (lib/query/report/), compiled into
 # the library as byte arrays (od from coreutils: no other tool needed).
 REPORT_ASSETS := lib/query/report/report.html lib/query/report/report.js
@@ -128,7 +145,7 @@ $(BUILD)/gen/report_assets.h: $(REPORT_ASSETS)
 $(BUILD)/obj/lib/query/report.o: $(BUILD)/gen/report_assets.h
 $(BUILD)/obj/lib/query/report.o: EXTRA_CPPFLAGS = -I$(BUILD)/gen
 
-$(BUILD)/obj/lib/%.o: lib/%.c $(GEN_H) | $(BUILD)/.deps-ok
+$(BUILD)/obj/lib/%.o: lib/%.c $(GEN_H) $(OTLP_GEN_H) | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(LAYER_CPPFLAGS) $(EXTRA_CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) $(LIB_CFLAGS) -MMD -MP -c $< -o $@
 

@@ -13,6 +13,7 @@
 #define PCOL_SRC_V8 "v8"
 #define PCOL_SRC_PERF "perf"
 #define PCOL_SRC_SPEEDSCOPE "speedscope"
+#define PCOL_SRC_OTLP "otlp"
 
 /* ---------------------------------------------- core value types */
 /* pprof's "samples/count": when a source measured it, it is the number of
@@ -98,5 +99,35 @@
 #define COLLAPSED_VT_AFTER "count_after"
 #define COLLAPSED_UNIT_COUNT "count"
 #define COLLAPSED_UNIT_NANO "1e-9"
+
+/* ------------------------------------------ OTLP (doc/mappings.md §8) */
+/* a Profile's fields that no other meta key holds */
+#define OTLP_META_TIME_UNIX_NANO "otlp.time_unix_nano"
+#define OTLP_META_DURATION_NANO "otlp.duration_nano"
+#define OTLP_META_PERIOD_TYPE_TYPE "otlp.period_type.type"
+#define OTLP_META_PERIOD_TYPE_UNIT "otlp.period_type.unit"
+#define OTLP_META_PERIOD "otlp.period"
+#define OTLP_META_PROFILE_ID "otlp.profile_id"           /* hex */
+#define OTLP_META_DROPPED_ATTRIBUTES "otlp.dropped_attributes_count"
+#define OTLP_META_PAYLOAD_FORMAT "otlp.original_payload_format"
+#define OTLP_META_PAYLOAD "otlp.original_payload"        /* the bytes */
+#define OTLP_META_PREFIX "otlp."
+/* resource and scope: "otel.resource.<key>", "otel.scope.<key>" */
+#define OTLP_META_RESOURCE "otel.resource."
+#define OTLP_META_RESOURCE_SCHEMA "otel.resource_schema_url"
+#define OTLP_META_SCOPE "otel.scope."
+#define OTLP_META_SCOPE_NAME "otel.scope_name"
+#define OTLP_META_SCOPE_VERSION "otel.scope_version"
+#define OTLP_META_SCOPE_SCHEMA "otel.scope_schema_url"
+#define OTLP_META_OTEL_PREFIX "otel."
+/* a sample's Link, as labels (hex) */
+#define OTLP_LABEL_TRACE_ID "otel.trace_id"
+#define OTLP_LABEL_SPAN_ID "otel.span_id"
+/* Profile attributes that carry a pcol source's type and name */
+#define OTLP_ATTR_SOURCE_TYPE "pcol.source_type"
+#define OTLP_ATTR_SOURCE_URI "pcol.source_uri"
+/* Mapping attributes for what pcol's mappings hold and OTLP's do not */
+#define OTLP_ATTR_BUILD_ID "pprof.mapping.build_id"
+#define OTLP_ATTR_MAP_FLAGS "pprof.mapping.flags"
 
 #endif

@@ -1105,7 +1105,8 @@ typedef enum pcol_format {
   PCOL_FMT_CLICKHOUSE, /* export only: one stream per table (pcol_export_clickhouse) */
   PCOL_FMT_V8,         /* import only: V8 .cpuprofile (node --cpu-prof, Chrome DevTools) */
   PCOL_FMT_PERF,       /* import only: `perf script` text */
-  PCOL_FMT_FIREFOX     /* the Firefox Profiler's processed profiles (and Gecko profiles in) */
+  PCOL_FMT_FIREFOX,    /* the Firefox Profiler's processed profiles (and Gecko profiles in) */
+  PCOL_FMT_OTLP        /* OpenTelemetry profiles (OTLP protobuf or JSON lines) */
 } pcol_format;
 
 /* Guesses the format from the first bytes of a file. */
@@ -1153,6 +1154,12 @@ PCOL_API int pcol_import_perf(pcol_builder *b, FILE *in, const char *name,
 /* A speedscope JSON file: one source per profile. */
 PCOL_API int pcol_import_speedscope(pcol_builder *b, FILE *in, const char *name,
                                     const pcol_import_options *opt, pcol_error *err);
+/* OpenTelemetry profiles (v1development, proto v1.10.0 and later): binary
+ * ProfilesData or ExportProfilesServiceRequest, length-prefixed frames of
+ * them (the Collector's file exporter) or OTLP/JSON lines, gzip or not
+ * (doc/mappings.md §12). */
+PCOL_API int pcol_import_otlp(pcol_builder *b, FILE *in, const char *name,
+                     const pcol_import_options *opt, pcol_error *err);
 /* Detects the format and dispatches (pcol files are added with
  * pcol_b_add_file).  path "-" reads standard input. */
 PCOL_API int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
@@ -1186,6 +1193,9 @@ PCOL_API int pcol_export_speedscope(pcol_file *f, const pcol_select *sel, FILE *
  * gzip-compressed (pcol_export with no_gzip writes the JSON text). */
 PCOL_API int pcol_export_firefox(pcol_file *f, const pcol_select *sel, FILE *out,
                                  pcol_error *err);
+/* One binary OTLP ProfilesData message (doc/mappings.md §12.2). */
+PCOL_API int pcol_export_otlp(pcol_file *f, const pcol_select *sel, FILE *out,
+                     pcol_error *err);
 
 /* ClickHouse (doc/clickhouse.md): the profile model's tables as Native-format
  * column blocks, one stream per table (outs[t] receives table t, named

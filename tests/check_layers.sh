@@ -33,6 +33,7 @@ bad=0
     if (f == "lib/convert/detect") return "convert:detect"
     if (f ~ /^lib\/convert\/[^\/]+\//) { g = f; sub(/^lib\/convert\//, "", g); sub(/\/.*/, "", g); return "convert:" g }
     if (f ~ /^lib\/convert\//) return "convert:common"
+    if (f ~ /^gen\/opentelemetry\//) return "convert:otlp"   # the OTLP generated code belongs to otlp
     if (f ~ /^gen\//) return "convert:pprof"   # protobuf-c generated code belongs to pprof
     if (f ~ /^tools\//) return "tools"
     return "other"

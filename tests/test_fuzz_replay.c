@@ -18,6 +18,7 @@ typedef void (*target_fn)(const uint8_t *data, size_t size);
 static void t_pcol(const uint8_t *d, size_t n) { fz_pcol_one(d, n); }
 static void t_rprof(const uint8_t *d, size_t n) { fz_import_one(pcol_import_rprof, d, n, (n & 2) != 0); }
 static void t_pprof(const uint8_t *d, size_t n) { fz_import_one(pcol_import_pprof, d, n, (n & 2) != 0); }
+static void t_otlp(const uint8_t *d, size_t n) { fz_import_one(pcol_import_otlp, d, n, (n & 2) != 0); }
 static void t_perun(const uint8_t *d, size_t n) { fz_import_one(pcol_import_perun, d, n, (n & 2) != 0); }
 static void t_collapsed(const uint8_t *d, size_t n) {
   fz_import_one(pcol_import_collapsed, d, n, (n & 2) != 0);
@@ -69,7 +70,7 @@ Test(fuzz_replay, regressions) {
   } targets[] = {{"pcol", t_pcol},   {"rprof", t_rprof},         {"pprof", t_pprof},
                  {"perun", t_perun}, {"collapsed", t_collapsed}, {"json_scan", t_json_scan},
                  {"views", t_views}, {"v8", t_v8},               {"perf", t_perf},
-                 {"speedscope", t_speedscope}, {"firefox", t_firefox}};
+                 {"speedscope", t_speedscope}, {"firefox", t_firefox}, {"otlp", t_otlp}};
   int total = 0;
   for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
     char dir[256];

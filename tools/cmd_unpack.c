@@ -5,7 +5,7 @@
 #include <string.h>
 
 const cli_opt opts_unpack[] = {
-    {"to", 0, 1, "output format: rprof, pprof, perun, collapsed, speedscope, firefox; or seconds: the end of the range, as in every command"},
+    {"to", 0, 1, "output format: rprof, pprof, perun, collapsed, speedscope, firefox, otlp; or seconds: the end of the range, as in every command"},
     {"format", 't', 1, "output format (the same as --to FORMAT, for when --to is the end of the range)"},
     {"output", 'o', 1, "output file ('-' for standard output)"},
     {"no-gzip", 0, 0, "pprof: write raw protobuf instead of gzip; firefox: JSON text (also when -o does "
@@ -38,7 +38,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   pcol_format fmt = pcol_format_by_name(to);
   if (fmt == PCOL_FMT_UNKNOWN || fmt == PCOL_FMT_PCOL)
     return cli_usage_error(cmd->name, "cannot write format '%s' (rprof, pprof, perun, collapsed, "
-                           "speedscope)", to);
+                           "speedscope, firefox, otlp)", to);
   if (fmt == PCOL_FMT_CLICKHOUSE)
     return cli_usage_error(cmd->name, "clickhouse is one file per table: use pcol export "
                            "--to clickhouse -o DIR");

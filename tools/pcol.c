@@ -5,13 +5,13 @@
 
 static const cli_command commands[] = {
     {"pack", "pcol pack INPUT... -o OUT.pcol [--from FORMAT] [--compress none|lz4|zstd[:LEVEL]] [--coalesce]",
-     "Convert profiles (Rprof, pprof, Perun, collapsed stacks, V8 .cpuprofile, perf script, speedscope, Firefox Profiler; detected) to pcol.",
+     "Convert profiles (Rprof, pprof, Perun, collapsed stacks, V8 .cpuprofile, perf script, speedscope, Firefox Profiler, OTLP; detected) to pcol.",
      "Several inputs become several sources of one file.  INPUT may be '-' for\n"
      "standard input.  The output is written to a temporary file and renamed into\n"
      "place, so a failed run leaves no partial file.",
      opts_pack, cmd_pack},
     {"unpack", "pcol unpack FILE --to FORMAT -o OUT",
-     "Convert a profile (pcol, or any format pcol reads) to rprof, pprof, perun, collapsed, speedscope or firefox.",
+     "Convert a profile (pcol, or any format pcol reads) to rprof, pprof, perun, collapsed, speedscope, firefox or otlp.",
      "-o - writes to standard output.  pprof output is gzip-compressed unless\n"
      "--no-gzip is given.  --source, --from and --to select samples, as in every\n"
      "command: here --to names the output format, unless it is a number of seconds\n"

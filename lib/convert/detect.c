@@ -18,6 +18,7 @@ const char *pcol_format_name(pcol_format f) {
   case PCOL_FMT_FIREFOX: return "firefox";
   case PCOL_FMT_V8: return "v8";
   case PCOL_FMT_PERF: return "perf";
+  case PCOL_FMT_OTLP: return "otlp";
   case PCOL_FMT_UNKNOWN: break;
   }
   return "unknown";
@@ -26,7 +27,8 @@ const char *pcol_format_name(pcol_format f) {
 pcol_format pcol_format_by_name(const char *name) {
   static const pcol_format all[] = {PCOL_FMT_PCOL, PCOL_FMT_RPROF, PCOL_FMT_PPROF,
                                     PCOL_FMT_PERUN, PCOL_FMT_COLLAPSED, PCOL_FMT_SPEEDSCOPE,
-                                    PCOL_FMT_CLICKHOUSE, PCOL_FMT_FIREFOX, PCOL_FMT_V8, PCOL_FMT_PERF};
+                                    PCOL_FMT_CLICKHOUSE, PCOL_FMT_FIREFOX, PCOL_FMT_V8, PCOL_FMT_PERF,
+                                    PCOL_FMT_OTLP};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     if (strcmp(name, pcol_format_name(all[i])) == 0) return all[i];
   if (strcmp(name, "folded") == 0) return PCOL_FMT_COLLAPSED;
@@ -138,6 +140,8 @@ static int looks_perf(const uint8_t *p, size_t n) {
 pcol_format pcol_detect_format(const void *head, size_t len) {
   const uint8_t *p = head;
   if (starts(p, len, PCOL_MAGIC)) return PCOL_FMT_PCOL;
+  /* OTLP by its field structure (gzip inflated), before pprof and Perun */
+  if (pcol_otlp_detect(p, len)) return PCOL_FMT_OTLP;
   if (len >= 2 && p[0] == 0x1f && p[1] == 0x8b)
     return pcol_firefox_sniff_gzip(p, len) ? PCOL_FMT_FIREFOX : PCOL_FMT_PPROF;
   if (starts(p, len, "memory profiling: ") || starts(p, len, "GC profiling: ") ||
@@ -271,6 +275,7 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
   case PCOL_FMT_PPROF: rc = pcol_import_pprof(b, s, x->name, opt, err); break;
   case PCOL_FMT_PERUN: rc = pcol_import_perun(b, s, x->name, opt, err); break;
   case PCOL_FMT_COLLAPSED: rc = pcol_import_collapsed(b, s, x->name, opt, err); break;
+  case PCOL_FMT_OTLP: rc = pcol_import_otlp(b, s, x->name, opt, err); break;
   case PCOL_FMT_V8: rc = pcol_import_v8(b, s, x->name, opt, err); break;
   case PCOL_FMT_PERF: rc = pcol_import_perf(b, s, x->name, opt, err); break;
   case PCOL_FMT_SPEEDSCOPE: rc = pcol_import_speedscope(b, s, x->name, opt, err); break;
@@ -288,7 +293,7 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
     else
       rc = pcol_error_set(err, PCOL_EFORMAT,
                           "%s: unrecognised input format (expected Rprof, pprof, Perun, "
-                          "collapsed stacks, V8 .cpuprofile, perf script, speedscope, Firefox Profiler or pcol; name the format with `pcol pack --from FORMAT "
+                          "collapsed stacks, V8 .cpuprofile, perf script, speedscope, Firefox Profiler, OTLP or pcol; name the format with `pcol pack --from FORMAT "
                           "FILE -o OUT.pcol`)", x->name);
   }
   }
@@ -356,6 +361,7 @@ int pcol_export(pcol_file *f, pcol_format fmt, const pcol_select *sel, FILE *out
   case PCOL_FMT_COLLAPSED: return pcol_export_collapsed_opt(f, sel, out, opt, err);
   case PCOL_FMT_SPEEDSCOPE: return pcol_export_speedscope_opt(f, sel, out, opt, err);
   case PCOL_FMT_FIREFOX: return pcol_export_firefox_opt(f, sel, out, opt, err);
+  case PCOL_FMT_OTLP: return pcol_export_otlp_opt(f, sel, out, opt, err);
   case PCOL_FMT_CLICKHOUSE:
     return pcol_error_set(err, PCOL_EINVAL, "clickhouse writes one stream per table: "
                           "use pcol_export_clickhouse");

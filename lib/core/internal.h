@@ -5,6 +5,8 @@
 #include "pcol.h"
 #include "keys.h"
 #include "layout.h"
+#include <stdalign.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -374,6 +376,27 @@ const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err);
  * (reader.c and validate.c).  Returns PCOL_ECORRUPT. */
 int pcol_corrupt(pcol_error *err, const char *fmt, uint64_t a, uint64_t b);
 
+/* ------------------------------------------------------------ arena */
+/* A bump allocator freed in one go (arena.c); pcol_arena_alloc and
+ * pcol_arena_free_one have the signatures of a ProtobufCAllocator's. */
+typedef struct pcol_arena_chunk {
+  struct pcol_arena_chunk *next;
+  size_t cap, used;
+  alignas(max_align_t) unsigned char data[];
+} pcol_arena_chunk;
+typedef struct pcol_arena {
+  pcol_arena_chunk *head;
+  size_t next_cap;
+} pcol_arena;
+void *pcol_arena_alloc(void *arena, size_t size);
+void pcol_arena_free_one(void *arena, void *p); /* nothing: freed with the arena */
+void pcol_arena_release(pcol_arena *a);
+
+/* Reads all of `in` into `out` (the caller frees it), inflating it when it
+ * starts with the gzip magic (*gzipped = 1), under the input cap; messages
+ * name `name`.  read_all.c */
+int pcol_read_all(FILE *in, const pcol_import_options *opt, const char *name, pcol_buf *out,
+                  int *gzipped, pcol_error *err);
 /* A stream that yields head[0..n) and then the rest of `rest`. */
 #include <stdio.h>
 FILE *pcol_replay_stream(const void *head, size_t n, FILE *rest);

@@ -20,6 +20,7 @@ export PATH="$tmp/bin:$PATH"
 cp "$REPO/examples/demo.out" run.out
 cp run.out b.out
 pcol unpack run.out --to pprof -o cpu.pb.gz || fail "making cpu.pb.gz"
+pcol unpack run.out --to otlp -o profiles.otlp || fail "making profiles.otlp"
 cp cpu.pb.gz c.pb.gz && cp cpu.pb.gz b.pb.gz && cp cpu.pb.gz big.pb.gz
 pcol pack run.out -o a.pcol && pcol pack run.out --from-time 0 --to-time 1 -o base.pcol 2>/dev/null ||
   pcol pack run.out -o base.pcol

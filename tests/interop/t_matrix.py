@@ -2,7 +2,7 @@
 """The conversion matrix (issue 13, "One answer everywhere"); run by t_matrix.sh.
 
 Every profile of the shared test data goes through every export that applies
-(`pcol unpack IN --to rprof|pprof|collapsed|speedscope|firefox`, and perun
+(`pcol unpack IN --to rprof|pprof|collapsed|speedscope|firefox|otlp`, and perun
 for Perun inputs).  Each output is read by its format's reference tool:
 
   Rprof       R's summaryRprof (tests/r/matrix_summary.R, one R process)
@@ -17,11 +17,16 @@ for Perun inputs).  Each output is read by its format's reference tool:
               (this file: per function name, self and total with a sample
               counted once, weights in the default value's unit; the
               profiler's own code judges in tests/interop/t_firefox.sh)
+  OTLP        protoc --decode with upstream's .proto files must read it; its
+              numbers are judged as pprof's after `pcol unpack X.otlp --to
+              pprof` (go tool pprof per sample type)
 
 and its total and per-function flat/cum are compared with the reference tool
 of the SOURCE format on the original input: go tool pprof -top with the
 matching -sample_index (pprof), summaryRprof (Rprof), the sums of the file's
-own amounts/counts (Perun, collapsed; computed here from the original file).
+own amounts/counts (Perun, collapsed; computed here from the original file),
+protoc --decode's reading of an OTLP source (tests/cli/otlp_judge.py: the
+eBPF profiler's message among the pprof files).
 Which value an export carries follows doc/mappings.md §0: Rprof lines,
 collapsed counts and speedscope's "samples" profile are THE count (a pprof
 sample's samples/count, else the row); each pprof or speedscope value type is
@@ -59,7 +64,6 @@ JOBS = int(os.environ.get("PCOL_MATRIX_JOBS", "2"))
 # the reason; checked to be refused with exit status 1.
 REFUSED = {
     "ODD-jfr-dump2-labels.pb.gz": "not pprof (a JFR labels protobuf)",
-    "ODD-otlp-ebpf-profile.pb.bin": "not pprof (an OTLP profile)",
     "dotnet-73.pb.gz": "function id 0 (go tool pprof rejects it too)",
     "examples__clusterized-profile.perf": "invalid JSON",
     "examples__time-short.perf": "invalid JSON",
@@ -698,7 +702,8 @@ def discover():
         for b in sorted(os.listdir(p)):
             f = os.path.join(p, b)
             if os.path.isfile(f) and not b.endswith(".md"):
-                out.append((f, kind))
+                # an OTLP message among the pprof files (the eBPF profiler's)
+                out.append((f, "otlp" if b.startswith("ODD-otlp") else kind))
     return out
 
 
@@ -764,7 +769,7 @@ def v8_readings(path):
 
 
 def exports_for(kind):
-    e = ["rprof", "pprof", "collapsed", "speedscope", "firefox"]
+    e = ["rprof", "pprof", "collapsed", "speedscope", "firefox", "otlp"]
     return e + ["perun"] if kind == "perun" else e
 
 
@@ -785,7 +790,7 @@ def job(i, f, kind):
     if reason:
         res["refused_not"] = reason
     ext = {"rprof": ".out", "pprof": ".pb.gz", "collapsed": ".folded", "speedscope": ".json",
-           "perun": ".perf", "firefox": ".firefox.json"}
+           "perun": ".perf", "firefox": ".firefox.json", "otlp": ".otlp"}
     for e in sorted(exports_for(kind), key=lambda e: e != "collapsed"):
         o = os.path.join(d, "x" + ext[e])
         if e == "rprof" and "collapsed" in res["out"]:
@@ -834,7 +839,38 @@ def job(i, f, kind):
             res["go_out"] = go_session(res["out"]["pprof"])
     except Exception as ex:  # noqa: BLE001
         res["go_out_err"] = str(ex)
+    # OTLP: the source read by protoc (the judge of tests/cli/otlp_judge.py);
+    # an OTLP export read back through pcol's pprof export by go tool pprof
+    try:
+        if kind == "otlp":
+            res["otlp_src"] = otlp_profiles(f)
+        if "otlp" in res["out"]:
+            otlp_decode(res["out"]["otlp"])  # protoc reads it
+            pb = os.path.join(d, "x_otlp.pb.gz")
+            rc, _, err = run([PCOL, "unpack", res["out"]["otlp"], "--to", "pprof", "-o", pb])
+            if rc:
+                raise RuntimeError("OTLP -> pprof: " + err.decode("utf-8", "replace")[:300])
+            res["go_otlp"] = go_session(pb)
+    except Exception as ex:  # noqa: BLE001
+        res["go_otlp_err"] = str(ex)
     return res
+
+
+def otlp_decode(path):
+    """protoc --decode with upstream's .proto files (format/opentelemetry/)."""
+    p = subprocess.run(["protoc", "--proto_path=" + os.path.join(REPO, "format"),
+                        "--decode=opentelemetry.proto.profiles.v1development.ProfilesData",
+                        "opentelemetry/proto/profiles/v1development/profiles.proto"],
+                       stdin=open(path, "rb"), capture_output=True)
+    if p.returncode or p.stderr:
+        raise RuntimeError("protoc --decode %s: %s" % (path, p.stderr.decode("utf-8", "replace")[:300]))
+    return p.stdout.decode("latin-1")
+
+
+def otlp_profiles(path):
+    sys.path.insert(0, os.path.join(REPO, "tests", "cli"))
+    import otlp_judge  # noqa: E402
+    return otlp_judge.profiles(otlp_decode(path))
 
 
 # ---------------------------------------------------------------------------
@@ -896,6 +932,26 @@ def source_readings(res, rsum):
         s["count"], s["types"], s["default"] = cnt, {"samples": cnt, "wall": wall}, "wall"
     elif kind == "speedscope":
         s["count"] = read_collapsed(os.path.splitext(f)[0] + ".folded", rounded=True)
+    elif kind == "otlp":
+        # protoc's reading: a reading per sample type over every Profile;
+        # the count: samples/count where a Profile has it, else one per
+        # observation (doc/mappings.md §0, §12.1; one Profile per source here)
+        cnt = Reading("OTLP counts (protoc --decode)")
+        s["types"] = {}
+        s["real_names"] = set()
+        for p in res["otlp_src"]:
+            t = s["types"].setdefault(p["type"], Reading("OTLP %s (protoc --decode)" % p["type"]))
+            is_count = (p["type"], p["unit"]) == ("samples", "count")
+            for names, v, obs in p["samples"]:
+                t.add(names, v)
+                cnt.add(names, v if is_count else obs)
+                s["real_names"].update(n for n in names if n)
+        s["count"] = cnt
+        # top shows a type every source measures, else the count; speedscope
+        # opens on the first source's default (its last type: one here)
+        ts = {p["type"] for p in res["otlp_src"]}
+        s["default"] = ts.pop() if len(ts) == 1 else "count"
+        s["ss_default"] = res["otlp_src"][0]["type"] if res["otlp_src"] else "count"
     return s
 
 
@@ -950,11 +1006,14 @@ def judge_one(res, rsum, ss):
                 compare(b, what, src["count"], out, skip_fn=sk)
             else:
                 compare(b, what, src["count"], out, total_adjust=-empty_stacks(src), skip_fn=sk)
-        elif e == "pprof":
-            if "go_out_err" in res:
+        elif e in ("pprof", "otlp"):
+            if e == "otlp" and "go_otlp_err" in res:
+                fail(b, what, res["go_otlp_err"])
+                continue
+            if e == "pprof" and "go_out_err" in res:
                 fail(b, what, res["go_out_err"])
                 continue
-            types, dflt, readings = res["go_out"]
+            types, dflt, readings = res["go_out" if e == "pprof" else "go_otlp"]
             for t, _u in types:
                 sr = type_reading(t)
                 if sr is None:
@@ -984,7 +1043,7 @@ def judge_one(res, rsum, ss):
                 fail(b, what, "speedscope: %s" % (rec or {}).get("error", "not loaded"))
                 continue
             profs = rec["profiles"]
-            want = src["default"]
+            want = src.get("ss_default", src["default"])
             dr = src["count"] if want == "count" else src["types"].get(want)
             if profs:
                 act = profs[rec["active"]]["name"].rsplit(": ", 1)[-1]
@@ -999,23 +1058,29 @@ def judge_one(res, rsum, ss):
                     ok = act == want
                 if not ok:
                     fail(b, what, "speedscope opens on '%s', the source's default is '%s'" % (act, want))
+            # a file of several sources (an OTLP message: one per Profile)
+            # has a speedscope profile per source and type: each sample is
+            # in one of them, so their sums per type are the file's
+            by_type = {}
             for p in profs:
-                t = p["name"].rsplit(": ", 1)[-1]
-                if p["type"] == "evented":
-                    continue
+                if p["type"] != "evented":
+                    by_type.setdefault(p["name"].rsplit(": ", 1)[-1], []).append(p)
+            for t, ps in by_type.items():
                 sr = src["count"] if t == "samples" else type_reading(t)
                 if sr is None:
-                    fail(b, what, "profile %r is no type of the source" % p["name"])
+                    fail(b, what, "profile %r is no type of the source" % ps[0]["name"])
                     continue
                 # a value of a "1e-K U" unit (K < 9: Perun amounts too large for
                 # 1e9) is written as given; the judge's sums are x 10^K
                 sc = 10 ** sr.k if 0 < getattr(sr, "k", 0) < 9 else 1
-                out = Reading("speedscope", total=p["total"] * sc, rel_tol=1e-12)
-                for n, (sw, tw, k) in p["frames"].items():
-                    out.flat[n], out.cum[n] = sw * sc, tw * sc
-                    if k > 1:
-                        out.nocum.add(n)
-                        exc("same-name")
+                out = Reading("speedscope", total=sum(p["total"] for p in ps) * sc, rel_tol=1e-12)
+                for p in ps:
+                    for n, (sw, tw, k) in p["frames"].items():
+                        out.flat[n] = out.flat.get(n, 0) + sw * sc
+                        out.cum[n] = out.cum.get(n, 0) + tw * sc
+                        if k > 1:
+                            out.nocum.add(n)
+                            exc("same-name")
                 adj = r_empty
                 if kind == "rprof" and r_empty and t != "samples":  # the time of those lines
                     adj = r_empty * round(src["count"].rnd[0] * 1e9)

@@ -1,0 +1,897 @@
+/* otlp_export.c — a pcol file (or a selection of it) as one binary OTLP
+ * ProfilesData message (v1development, proto v1.10.0 and later), as
+ * doc/mappings.md §12.2 describes.
+ *
+ * One dictionary for everything: entry 0 of every table is the zero value,
+ * and pcol's function, location and mapping ids are the OTLP indices (ids
+ * start at 1).  Each selected source becomes a ResourceProfiles (its
+ * "otel.resource." meta) with one ScopeProfiles holding a Profile per value
+ * type; every selected sample is a Sample in each of them, with the same
+ * stack, attributes (its labels), link (its otel.trace_id/span_id labels)
+ * and timestamp, and that type's value: the importer joins them back into
+ * one pcol sample with all its values.
+ */
+#include "convert.h"
+#include "otlp.h"
+#include <inttypes.h>
+
+#define P(x) opentelemetry__proto__profiles__v1development__##x
+#define C(x) opentelemetry__proto__common__v1__##x
+
+typedef struct ex {
+  pcol_file *f;
+  pcol_error *err;
+  int rc;
+  pcol_arena ar;
+  /* strings: NUL-terminated copies (protobuf-c's strings) */
+  char **strs;
+  size_t nstr, capstr;
+  uint32_t *cache; /* pcol string id -> index, UINT32_MAX = not yet */
+  pcol_hset str_set;
+  size_t *str_len;
+  /* attributes and links, deduplicated */
+  otlp_kvu **attrs;
+  size_t nattr, capattr;
+  pcol_hset attr_set;
+  otlp_link **links;
+  size_t nlink, caplink;
+  pcol_hset link_set;
+  /* stacks: pcol stack id -> index (0 = not yet, or the empty stack) */
+  uint32_t *stack_ix;
+  otlp_stack **stacks;
+  size_t nstack, capstack;
+  uint32_t key_trace, key_span; /* pcol string ids of the link label keys */
+  pcol_buf scratch;
+} ex;
+
+static int oom(ex *x) { return x->rc = pcol_error_set(x->err, PCOL_ENOMEM, "otlp export: out of memory"); }
+
+static void *xalloc(ex *x, size_t n) {
+  void *p = pcol_arena_alloc(&x->ar, n ? n : 1);
+  if (!p) oom(x);
+  else memset(p, 0, n ? n : 1);
+  return p;
+}
+
+/* ------------------------------------------------------------ strings */
+
+typedef struct bkey {
+  const char *p;
+  size_t n;
+} bkey;
+static int str_eq(const void *ctx, uint32_t id, const void *key) {
+  const ex *x = ctx;
+  const bkey *k = key;
+  return x->str_len[id] == k->n && memcmp(x->strs[id], k->p, k->n) == 0;
+}
+static int32_t str_bytes(ex *x, const char *p, size_t n) {
+  if (n == 0 || x->rc) return 0;
+  /* as valid UTF-8 (deduplicated after the repair) */
+  if (n > SIZE_MAX / 3 - 1 || pcol_buf_reserve(&x->scratch, 3 * n + 1)) return oom(x), 0;
+  n = pcol_otlp_utf8((const uint8_t *)p, n, (char *)x->scratch.data);
+  p = (const char *)x->scratch.data;
+  bkey k = {p, n};
+  uint64_t h = pcol_hash_bytes(p, n, 11);
+  uint32_t found = pcol_hset_find(&x->str_set, h, str_eq, x, &k);
+  if (found) return (int32_t)found;
+  if (x->nstr >= INT32_MAX) {
+    x->rc = pcol_error_set(x->err, PCOL_ETOOBIG, "otlp export: too many strings");
+    return 0;
+  }
+  if (x->nstr == x->capstr) {
+    size_t nc = x->capstr ? 2 * x->capstr : 1024;
+    char **a = realloc(x->strs, nc * sizeof *a);
+    size_t *l = a ? realloc(x->str_len, nc * sizeof *l) : NULL;
+    if (a) x->strs = a;
+    if (!a || !l) return oom(x), 0;
+    x->str_len = l;
+    x->capstr = nc;
+  }
+  char *c = xalloc(x, n + 1);
+  if (!c) return 0;
+  memcpy(c, p, n); /* NUL-terminated for protobuf-c; the table is written with lengths */
+  uint32_t id = (uint32_t)x->nstr++;
+  x->strs[id] = c;
+  x->str_len[id] = n;
+  if (pcol_hset_insert(&x->str_set, h, id)) return oom(x), 0;
+  return (int32_t)id;
+}
+static int32_t str_c(ex *x, const char *s) { return str_bytes(x, s, strlen(s)); }
+static int32_t str_id(ex *x, uint32_t sid) {
+  if (sid == 0 || x->rc) return 0;
+  if (sid >= pcol_string_count(x->f)) {
+    x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "string id %u is out of range", sid);
+    return 0;
+  }
+  if (x->cache[sid] != UINT32_MAX) return (int32_t)x->cache[sid];
+  pcol_str s;
+  if ((x->rc = pcol_string(x->f, sid, &s, x->err))) return 0;
+  int32_t i = str_bytes(x, s.ptr, s.len);
+  x->cache[sid] = (uint32_t)i;
+  return i;
+}
+
+/* ---------------------------------------------------- attributes, links */
+
+typedef struct akey {
+  int32_t key, unit, str;
+  int is_int;
+  int64_t num;
+} akey;
+static int attr_eq(const void *ctx, uint32_t id, const void *key) {
+  const ex *x = ctx;
+  const akey *k = key;
+  const otlp_kvu *a = x->attrs[id];
+  if (a->key_strindex != k->key || a->unit_strindex != k->unit) return 0;
+  if (k->is_int) return a->value->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_INT_VALUE &&
+                        a->value->int_value == k->num;
+  return a->value->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE &&
+         a->value->string_value == x->strs[k->str];
+}
+/* The attribute (key, string or int value, unit) by string indices. */
+static int32_t attr(ex *x, int32_t key, int is_int, int32_t str, int64_t num, int32_t unit) {
+  if (x->rc) return 0;
+  akey k = {key, unit, str, is_int, is_int ? num : 0};
+  uint64_t h = pcol_hash2(0x0a, ((uint64_t)(uint32_t)key << 32) | (uint32_t)unit,
+                          is_int ? (uint64_t)num ^ 0x5bd1e995u : (uint64_t)(uint32_t)str);
+  uint32_t found = pcol_hset_find(&x->attr_set, h, attr_eq, x, &k);
+  if (found) return (int32_t)found;
+  if (PCOL_GROW(x->attrs, x->nattr, x->capattr)) return oom(x), 0;
+  otlp_kvu *a = xalloc(x, sizeof *a);
+  otlp_any *v = xalloc(x, sizeof *v);
+  if (!a || !v) return 0;
+  P(key_value_and_unit__init)(a);
+  C(any_value__init)(v);
+  a->key_strindex = key;
+  a->unit_strindex = unit;
+  a->value = v;
+  if (is_int) {
+    v->value_case = OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_INT_VALUE;
+    v->int_value = num;
+  } else {
+    v->value_case = OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE;
+    v->string_value = x->strs[str];
+  }
+  uint32_t id = (uint32_t)x->nattr++;
+  x->attrs[id] = a;
+  if (pcol_hset_insert(&x->attr_set, h, id)) return oom(x), 0;
+  return (int32_t)id;
+}
+
+static int hexbytes(const pcol_str *s, uint8_t *out, size_t max, size_t *n) {
+  if (!s->ptr || s->len % 2 || s->len / 2 > max) return 0;
+  for (size_t i = 0; i < s->len; i += 2) {
+    int v = 0;
+    for (int k = 0; k < 2; k++) {
+      char ch = s->ptr[i + k];
+      int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+            : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+      if (d < 0) return 0;
+      v = v * 16 + d;
+    }
+    out[i / 2] = (uint8_t)v;
+  }
+  *n = s->len / 2;
+  return 1;
+}
+
+typedef struct lkey {
+  uint8_t t[16], s[8];
+  size_t nt, ns;
+} lkey;
+static int link_eq(const void *ctx, uint32_t id, const void *key) {
+  const ex *x = ctx;
+  const lkey *k = key;
+  const otlp_link *l = x->links[id];
+  return l->trace_id.len == k->nt && l->span_id.len == k->ns &&
+         memcmp(l->trace_id.data, k->t, k->nt) == 0 && memcmp(l->span_id.data, k->s, k->ns) == 0;
+}
+static int32_t link_ix(ex *x, const lkey *k) {
+  uint64_t h = pcol_hash_bytes(k, sizeof *k, 13);
+  uint32_t found = pcol_hset_find(&x->link_set, h, link_eq, x, k);
+  if (found) return (int32_t)found;
+  if (PCOL_GROW(x->links, x->nlink, x->caplink)) return oom(x), 0;
+  otlp_link *l = xalloc(x, sizeof *l);
+  uint8_t *d = xalloc(x, 24);
+  if (!l || !d) return 0;
+  P(link__init)(l);
+  memcpy(d, k->t, k->nt);
+  memcpy(d + 16, k->s, k->ns);
+  l->trace_id.data = d;
+  l->trace_id.len = k->nt;
+  l->span_id.data = d + 16;
+  l->span_id.len = k->ns;
+  uint32_t id = (uint32_t)x->nlink++;
+  x->links[id] = l;
+  if (pcol_hset_insert(&x->link_set, h, id)) return oom(x), 0;
+  return (int32_t)id;
+}
+
+/* ------------------------------------------------------------ tables */
+
+#define COLS(T, ...)                                                            \
+  do {                                                                          \
+    int c_[] = {__VA_ARGS__};                                                   \
+    for (size_t i_ = 0; i_ < sizeof c_ / sizeof c_[0]; i_++)                    \
+      if ((x->rc = pcol_column(f, T, c_[i_], &v[c_[i_]], x->err))) return x->rc; \
+  } while (0)
+
+static int64_t na0(int64_t v) { return v == PCOL_NA_I64 ? 0 : v; }
+
+static int add_tables(ex *x, otlp_dict *D) {
+  pcol_file *f = x->f;
+  pcol_view v[16];
+  uint64_t n = pcol_rows(f, PCOL_T_FUNCTIONS);
+  COLS(PCOL_T_FUNCTIONS, PCOL_C_FN_NAME, PCOL_C_FN_SYSTEM_NAME, PCOL_C_FN_FILENAME, PCOL_C_FN_START_LINE);
+  D->function_table = xalloc(x, (n + 1) * sizeof *D->function_table);
+  otlp_function *fns = xalloc(x, (n + 1) * sizeof *fns);
+  if (x->rc) return x->rc;
+  for (uint64_t r = 0; r <= n; r++) {
+    P(function__init)(&fns[r]);
+    if (r) {
+      fns[r].name_strindex = str_id(x, pcol_view_u32(&v[PCOL_C_FN_NAME], r - 1));
+      fns[r].system_name_strindex = str_id(x, pcol_view_u32(&v[PCOL_C_FN_SYSTEM_NAME], r - 1));
+      fns[r].filename_strindex = str_id(x, pcol_view_u32(&v[PCOL_C_FN_FILENAME], r - 1));
+      fns[r].start_line = na0(pcol_view_i64(&v[PCOL_C_FN_START_LINE], r - 1));
+    }
+    D->function_table[r] = &fns[r];
+  }
+  D->n_function_table = n + 1;
+
+  n = pcol_rows(f, PCOL_T_MAPPINGS);
+  COLS(PCOL_T_MAPPINGS, PCOL_C_MAP_START, PCOL_C_MAP_LIMIT, PCOL_C_MAP_OFFSET, PCOL_C_MAP_FILENAME,
+       PCOL_C_MAP_BUILD_ID, PCOL_C_MAP_FLAGS);
+  D->mapping_table = xalloc(x, (n + 1) * sizeof *D->mapping_table);
+  otlp_mapping *maps = xalloc(x, (n + 1) * sizeof *maps);
+  int32_t *mattr = xalloc(x, 2 * (n + 1) * sizeof *mattr);
+  if (x->rc) return x->rc;
+  int32_t k_bid = 0, k_flags = 0;
+  for (uint64_t r = 0; r <= n; r++) {
+    otlp_mapping *m = &maps[r];
+    P(mapping__init)(m);
+    D->mapping_table[r] = m;
+    if (!r) continue;
+    m->memory_start = pcol_view_u64(&v[PCOL_C_MAP_START], r - 1);
+    m->memory_limit = pcol_view_u64(&v[PCOL_C_MAP_LIMIT], r - 1);
+    m->file_offset = pcol_view_u64(&v[PCOL_C_MAP_OFFSET], r - 1);
+    m->filename_strindex = str_id(x, pcol_view_u32(&v[PCOL_C_MAP_FILENAME], r - 1));
+    int32_t bid = str_id(x, pcol_view_u32(&v[PCOL_C_MAP_BUILD_ID], r - 1));
+    uint8_t fl = pcol_view_u8(&v[PCOL_C_MAP_FLAGS], r - 1);
+    m->attribute_indices = mattr + 2 * r;
+    if (bid) {
+      if (!k_bid) k_bid = str_c(x, OTLP_ATTR_BUILD_ID);
+      m->attribute_indices[m->n_attribute_indices++] = attr(x, k_bid, 0, bid, 0, 0);
+    }
+    if (fl) {
+      if (!k_flags) k_flags = str_c(x, OTLP_ATTR_MAP_FLAGS);
+      m->attribute_indices[m->n_attribute_indices++] = attr(x, k_flags, 1, 0, fl, 0);
+    }
+  }
+  D->n_mapping_table = n + 1;
+
+  uint64_t nl = pcol_rows(f, PCOL_T_LINES);
+  pcol_view lv[4];
+  if ((x->rc = pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_FUNCTION, &lv[1], x->err)) ||
+      (x->rc = pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_LINE, &lv[2], x->err)) ||
+      (x->rc = pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_COLUMN, &lv[3], x->err)))
+    return x->rc;
+  otlp_line *lines = xalloc(x, (nl + 1) * sizeof *lines);
+  otlp_line **linep = xalloc(x, (nl + 1) * sizeof *linep);
+  if (x->rc) return x->rc;
+  uint64_t nfn = D->n_function_table;
+  for (uint64_t r = 0; r < nl; r++) {
+    P(line__init)(&lines[r]);
+    uint32_t fi = pcol_view_u32(&lv[1], r);
+    if (fi >= nfn)
+      return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "line %" PRIu64 " names function %u, out of range", r + 1, fi);
+    lines[r].function_index = (int32_t)fi;
+    lines[r].line = na0(pcol_view_i64(&lv[2], r));
+    lines[r].column = na0(pcol_view_i64(&lv[3], r));
+    linep[r] = &lines[r];
+  }
+  n = pcol_rows(f, PCOL_T_LOCATIONS);
+  COLS(PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING, PCOL_C_LOC_ADDRESS, PCOL_C_LOC_LINE_OFFSETS);
+  D->location_table = xalloc(x, (n + 1) * sizeof *D->location_table);
+  otlp_location *locs = xalloc(x, (n + 1) * sizeof *locs);
+  if (x->rc) return x->rc;
+  for (uint64_t r = 0; r <= n; r++) {
+    otlp_location *l = &locs[r];
+    P(location__init)(l);
+    D->location_table[r] = l;
+    if (!r) continue;
+    uint32_t mi = pcol_view_u32(&v[PCOL_C_LOC_MAPPING], r - 1);
+    if (mi >= D->n_mapping_table)
+      return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "location %" PRIu64 " names mapping %u, out of range", r, mi);
+    l->mapping_index = (int32_t)mi;
+    l->address = pcol_view_u64(&v[PCOL_C_LOC_ADDRESS], r - 1);
+    uint64_t a = pcol_view_u64(&v[PCOL_C_LOC_LINE_OFFSETS], r - 1);
+    uint64_t e = pcol_view_u64(&v[PCOL_C_LOC_LINE_OFFSETS], r);
+    if (a > e || e > nl)
+      return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "location %" PRIu64 " has a bad line range", r);
+    l->n_lines = e - a;
+    l->lines = linep + a;
+  }
+  D->n_location_table = n + 1;
+  return x->rc;
+}
+
+/* --------------------------------------------------------------- stacks */
+
+typedef struct walk {
+  pcol_buf *b;
+  int failed;
+} walk;
+static int walk_fn(void *ctx, uint32_t depth, uint32_t loc) {
+  walk *w = ctx;
+  (void)depth;
+  int32_t i = (int32_t)loc;
+  if (pcol_buf_append(w->b, &i, sizeof i)) {
+    w->failed = 1;
+    return 1;
+  }
+  return 0;
+}
+
+static int32_t stack_ix(ex *x, uint32_t sid) {
+  if (!sid || x->rc) return 0;
+  if (x->stack_ix[sid]) return (int32_t)x->stack_ix[sid];
+  pcol_buf b = {0};
+  walk w = {&b, 0};
+  if ((x->rc = pcol_stack_walk(x->f, sid, walk_fn, &w, x->err))) goto done;
+  if (w.failed) {
+    oom(x);
+    goto done;
+  }
+  if (PCOL_GROW(x->stacks, x->nstack, x->capstack)) {
+    oom(x);
+    goto done;
+  }
+  otlp_stack *s = xalloc(x, sizeof *s);
+  int32_t *li = xalloc(x, b.len);
+  if (!s || !li) goto done;
+  P(stack__init)(s);
+  memcpy(li, b.data, b.len);
+  s->location_indices = li;
+  s->n_location_indices = b.len / sizeof(int32_t);
+  x->stack_ix[sid] = (uint32_t)x->nstack;
+  x->stacks[x->nstack++] = s;
+done:
+  pcol_buf_free(&b);
+  return x->rc ? 0 : (int32_t)x->stack_ix[sid];
+}
+
+/* ------------------------------------------------------------ sources */
+
+typedef struct srcmeta {
+  pcol_view k, v, s;
+  uint64_t n;
+} srcmeta;
+
+static int starts(pcol_str s, const char *p) {
+  size_t l = strlen(p);
+  return s.ptr && s.len >= l && memcmp(s.ptr, p, l) == 0;
+}
+
+/* the meta value of key for source src, or NULL */
+static int meta(ex *x, uint32_t src, const char *key, pcol_str *out) {
+  int rc = pcol_meta_get(x->f, src, key, out, x->err);
+  if (rc == PCOL_ENOTFOUND) return 0;
+  if (rc) return x->rc = rc, 0;
+  if (!out->ptr) out->ptr = "";
+  return 1;
+}
+static int meta_num(ex *x, uint32_t src, const char *key, int64_t *v) {
+  pcol_str s;
+  return meta(x, src, key, &s) && !pcol_str_i64(s, v);
+}
+
+/* a NUL-terminated UTF-8 copy (protobuf-c's strings) */
+static char *cstr(ex *x, pcol_str s) {
+  if (s.len > SIZE_MAX / 3 - 1) return oom(x), NULL;
+  char *c = xalloc(x, 3 * s.len + 1);
+  if (c && s.len) pcol_otlp_utf8((const uint8_t *)s.ptr, s.len, c);
+  return c;
+}
+
+/* KeyValue attributes of a resource or scope from the source's meta keys
+ * that start with prefix. */
+static int kvs(ex *x, const srcmeta *m, uint32_t src, const char *prefix, otlp_kv ***out, size_t *nout) {
+  size_t pl = strlen(prefix), n = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    for (uint64_t i = 0; i < m->n; i++) {
+      if (pcol_view_u32(&m->s, i) != src) continue;
+      pcol_str k, v;
+      if ((x->rc = pcol_string(x->f, pcol_view_u32(&m->k, i), &k, x->err))) return x->rc;
+      if (!starts(k, prefix) || k.len == pl) continue;
+      if (pass == 1) {
+        if ((x->rc = pcol_string(x->f, pcol_view_u32(&m->v, i), &v, x->err))) return x->rc;
+        otlp_kv *kv = xalloc(x, sizeof *kv);
+        otlp_any *a = xalloc(x, sizeof *a);
+        pcol_str kn = {k.ptr + pl, k.len - pl};
+        char *ks = cstr(x, kn), *vs = cstr(x, v);
+        if (x->rc) return x->rc;
+        C(key_value__init)(kv);
+        C(any_value__init)(a);
+        kv->key = ks;
+        kv->value = a;
+        a->value_case = OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE;
+        a->string_value = vs;
+        (*out)[n] = kv;
+      }
+      n++;
+    }
+    if (pass == 0) {
+      *nout = n;
+      *out = xalloc(x, (n + 1) * sizeof **out);
+      if (x->rc) return x->rc;
+      n = 0;
+    }
+  }
+  return PCOL_OK;
+}
+
+
+/* a source's value columns: the declared types, or samples/count and
+ * cpu/nanoseconds from the weight (Rprof, sources without types) */
+typedef struct vcols {
+  size_t n;
+  uint32_t *vt;     /* declared type per column (synth: 0) */
+  int32_t *type, *unit;
+  int synth;
+  int64_t interval_ns;
+} vcols;
+
+static int plan(ex *x, uint32_t src, vcols *vc, const pcol_rtime *rt) {
+  pcol_file *f = x->f;
+  pcol_view stype, svs, svv, vtt, vtu;
+  if ((x->rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &stype, x->err)) ||
+      (x->rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &svs, x->err)) ||
+      (x->rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, x->err)) ||
+      (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vtt, x->err)) ||
+      (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &vtu, x->err)))
+    return x->rc;
+  uint64_t nsvt = pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES), nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  pcol_str type;
+  if ((x->rc = pcol_string(f, pcol_view_u32(&stype, src - 1), &type, x->err))) return x->rc;
+  size_t n = 0;
+  for (uint64_t r = 0; r < nsvt; r++) n += pcol_view_u32(&svs, r) == src;
+  vc->synth = n == 0 || pcol_str_is(type, PCOL_SRC_RPROF);
+  size_t cap = vc->synth ? 2 : n;
+  vc->vt = xalloc(x, (cap + 1) * sizeof *vc->vt);
+  vc->type = xalloc(x, (cap + 1) * sizeof *vc->type);
+  vc->unit = xalloc(x, (cap + 1) * sizeof *vc->unit);
+  if (x->rc) return x->rc;
+  if (vc->synth) {
+    int64_t us;
+    vc->interval_ns = 0;
+    if (meta_num(x, src, RPROF_META_INTERVAL_US, &us) && us > 0 && us <= INT64_MAX / 1000 &&
+        pcol_rtime_has(rt, src))
+      vc->interval_ns = us * 1000;
+    x->rc = 0;
+    vc->type[0] = str_c(x, "samples");
+    vc->unit[0] = str_c(x, "count");
+    vc->n = 1;
+    if (vc->interval_ns) {
+      vc->type[1] = str_c(x, "cpu");
+      vc->unit[1] = str_c(x, "nanoseconds");
+      vc->n = 2;
+    }
+    return x->rc;
+  }
+  for (uint64_t r = 0; r < nsvt; r++) {
+    if (pcol_view_u32(&svs, r) != src) continue;
+    uint32_t vt = pcol_view_u32(&svv, r);
+    if (vt == 0 || vt > nvt)
+      return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "source_value_types row %" PRIu64
+                                    " names value type %u, out of range", r + 1, vt);
+    vc->vt[vc->n] = vt;
+    vc->type[vc->n] = str_id(x, pcol_view_u32(&vtt, vt - 1));
+    vc->unit[vc->n] = str_id(x, pcol_view_u32(&vtu, vt - 1));
+    vc->n++;
+  }
+  return x->rc;
+}
+
+typedef struct scols {
+  pcol_view src, time, weight, stack, ls, voff, vty, vva, lso, lk, lstr, lnum, lunit;
+  uint64_t nlab, nvals;
+  pcol_sample_cols sc;
+} scols;
+
+/* the value of column k of a sample row (occ-th occurrence of its type) */
+static int64_t col_value(ex *x, const scols *S, const vcols *vc, size_t k, uint64_t row,
+                         const pcol_rtime *rt, uint32_t src) {
+  if (vc->synth) {
+    if (k == 0) return pcol_view_i64(&S->weight, row);
+    return pcol_rtime_value(rt, row);
+  }
+  uint32_t vt = vc->vt[k];
+  size_t occ = 0;
+  for (size_t j = 0; j < k; j++) occ += vc->vt[j] == vt;
+  uint64_t a = pcol_view_u64(&S->voff, row), e = pcol_view_u64(&S->voff, row + 1);
+  if (e > S->nvals) e = S->nvals;
+  for (uint64_t i = a; i < e; i++)
+    if (pcol_view_u32(&S->vty, i) == vt && occ-- == 0) return pcol_view_i64(&S->vva, i);
+  int64_t v;
+  if (occ == 0 && pcol_rtime_fills(rt, src, vt) && pcol_sample_value_rt(&S->sc, rt, row, vt, &v)) return v;
+  (void)x;
+  return 0;
+}
+
+static int add_source(ex *x, otlp_data *d, const srcmeta *m, const scols *S, uint32_t src,
+                      const pcol_selected_row *sel, size_t nsel, const pcol_rtime *rt) {
+  pcol_file *f = x->f;
+  vcols vc = {0};
+  if (plan(x, src, &vc, rt)) return x->rc;
+  /* the samples of this source */
+  size_t ns = 0;
+  for (size_t i = 0; i < nsel; i++) ns += pcol_view_u32(&S->src, sel[i].row) == src;
+  /* profile-level fields: OTLP's own meta first, else pprof's */
+  pcol_str s;
+  int64_t iv;
+  uint64_t time = 0, dur = 0;
+  if (meta(x, src, OTLP_META_TIME_UNIX_NANO, &s)) {
+    char t[24] = {0};
+    if (s.len < sizeof t) memcpy(t, s.ptr, s.len);
+    time = strtoull(t, NULL, 10);
+  } else if (meta_num(x, src, PPROF_META_TIME_NANOS, &iv) && iv > 0) {
+    time = (uint64_t)iv;
+  } else {
+    pcol_view ts;
+    if ((x->rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TIMESTAMP, &ts, x->err))) return x->rc;
+    int64_t t = pcol_view_i64(&ts, src - 1);
+    if (t != PCOL_NA_I64 && t > 0 && t < 9223372036) time = (uint64_t)t * 1000000000u;
+  }
+  if (meta(x, src, OTLP_META_DURATION_NANO, &s)) {
+    char t[24] = {0};
+    if (s.len < sizeof t) memcpy(t, s.ptr, s.len);
+    dur = strtoull(t, NULL, 10);
+  } else if (meta_num(x, src, PPROF_META_DURATION_NANOS, &iv) && iv > 0) {
+    dur = (uint64_t)iv;
+  }
+  x->rc = 0;
+  otlp_vtype *pt = NULL;
+  int64_t period = 0;
+  pcol_str a, b;
+  int ha = meta(x, src, OTLP_META_PERIOD_TYPE_TYPE, &a), hb = meta(x, src, OTLP_META_PERIOD_TYPE_UNIT, &b);
+  if (!ha && !hb) {
+    ha = meta(x, src, PPROF_META_PERIOD_TYPE_TYPE, &a);
+    hb = meta(x, src, PPROF_META_PERIOD_TYPE_UNIT, &b);
+  }
+  if (ha || hb) {
+    pt = xalloc(x, sizeof *pt);
+    if (!pt) return x->rc;
+    P(value_type__init)(pt);
+    pt->type_strindex = ha ? str_bytes(x, a.ptr, a.len) : 0;
+    pt->unit_strindex = hb ? str_bytes(x, b.ptr, b.len) : 0;
+  }
+  if (!meta_num(x, src, OTLP_META_PERIOD, &period) && !meta_num(x, src, PPROF_META_PERIOD, &period))
+    period = 0;
+  if (vc.synth && vc.interval_ns && !pt) {
+    pt = xalloc(x, sizeof *pt);
+    if (!pt) return x->rc;
+    P(value_type__init)(pt);
+    pt->type_strindex = str_c(x, "cpu");
+    pt->unit_strindex = str_c(x, "nanoseconds");
+    period = vc.interval_ns;
+  }
+  x->rc = 0;
+  /* Profile attributes: the source's type and name, its other meta keys */
+  size_t nmeta = 0;
+  for (uint64_t i = 0; i < m->n; i++) nmeta += pcol_view_u32(&m->s, i) == src;
+  int32_t *pattr = xalloc(x, (nmeta + 2) * sizeof *pattr);
+  if (!pattr) return x->rc;
+  size_t npattr = 0;
+  {
+    pcol_view st, su;
+    if ((x->rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &st, x->err)) ||
+        (x->rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &su, x->err)))
+      return x->rc;
+    int32_t t = str_id(x, pcol_view_u32(&st, src - 1)), u = str_id(x, pcol_view_u32(&su, src - 1));
+    if (t) pattr[npattr++] = attr(x, str_c(x, OTLP_ATTR_SOURCE_TYPE), 0, t, 0, 0);
+    if (u) pattr[npattr++] = attr(x, str_c(x, OTLP_ATTR_SOURCE_URI), 0, u, 0, 0);
+  }
+  for (uint64_t i = 0; i < m->n && !x->rc; i++) {
+    if (pcol_view_u32(&m->s, i) != src) continue;
+    pcol_str k;
+    if ((x->rc = pcol_string(f, pcol_view_u32(&m->k, i), &k, x->err))) return x->rc;
+    if (starts(k, OTLP_META_PREFIX) || starts(k, OTLP_META_OTEL_PREFIX)) continue;
+    int32_t ki = str_bytes(x, k.ptr, k.len), vi = str_id(x, pcol_view_u32(&m->v, i));
+    pattr[npattr++] = attr(x, ki, 0, vi, 0, 0);
+  }
+  /* the samples: shared stack, attributes, link and timestamp */
+  otlp_sample *base = xalloc(x, (ns + 1) * sizeof *base);
+  uint64_t *stamps = xalloc(x, (ns + 1) * sizeof *stamps);
+  int64_t *values = xalloc(x, (ns * (vc.n ? vc.n : 1) + 1) * sizeof *values);
+  if (x->rc) return x->rc;
+  size_t k = 0;
+  for (size_t i = 0; i < nsel && !x->rc; i++) {
+    uint64_t row = sel[i].row;
+    if (pcol_view_u32(&S->src, row) != src) continue;
+    otlp_sample *o = &base[k];
+    P(sample__init)(o);
+    o->stack_index = stack_ix(x, pcol_view_u32(&S->stack, row));
+    int64_t t = pcol_view_i64(&S->time, row);
+    if (t != PCOL_NA_I64) {
+      if ((t < 0 && (uint64_t)-(t + 1) + 1 > time) || (t > 0 && (uint64_t)t > UINT64_MAX - time))
+        return x->rc = pcol_error_set(x->err, PCOL_ETOOBIG, "sample %" PRIu64 ": its time does not "
+                                      "fit OTLP's unsigned nanoseconds since 1970", row + 1);
+      stamps[k] = t < 0 ? time - ((uint64_t)-(t + 1) + 1) : time + (uint64_t)t;
+      o->timestamps_unix_nano = &stamps[k];
+      o->n_timestamps_unix_nano = 1;
+    }
+    uint32_t ls = pcol_view_u32(&S->ls, row);
+    if (ls) {
+      uint64_t la = pcol_view_u64(&S->lso, ls - 1), le = pcol_view_u64(&S->lso, ls);
+      if (la > le || le > S->nlab)
+        return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "label set %u has a bad range", ls);
+      o->attribute_indices = xalloc(x, (le - la + 1) * sizeof(int32_t));
+      if (x->rc) return x->rc;
+      lkey lk;
+      memset(&lk, 0, sizeof lk);
+      int has_link = 0;
+      for (uint64_t j = la; j < le; j++) {
+        uint32_t key = pcol_view_u32(&S->lk, j), str = pcol_view_u32(&S->lstr, j);
+        if (str && (key == x->key_trace || key == x->key_span)) {
+          pcol_str hv;
+          if ((x->rc = pcol_string(f, str, &hv, x->err))) return x->rc;
+          int ok = key == x->key_trace ? hexbytes(&hv, lk.t, 16, &lk.nt) : hexbytes(&hv, lk.s, 8, &lk.ns);
+          if (ok) {
+            has_link = 1;
+            continue;
+          }
+        }
+        /* one string per declaration: the table's order must not depend on
+         * the compiler's order of evaluating arguments */
+        int32_t ki = str_id(x, key);
+        int32_t si = str_id(x, str);
+        int32_t ui = str_id(x, pcol_view_u32(&S->lunit, j));
+        o->attribute_indices[o->n_attribute_indices++] =
+            attr(x, ki, str == 0, si, pcol_view_i64(&S->lnum, j), ui);
+      }
+      if (has_link) o->link_index = link_ix(x, &lk);
+    }
+    for (size_t c = 0; c < vc.n; c++)
+      values[k * vc.n + c] = pcol_scale(col_value(x, S, &vc, c, row, rt, src), sel[i].num, sel[i].den);
+    k++;
+  }
+  if (x->rc) return x->rc;
+  /* a Profile per value column */
+  otlp_rprof *rp = xalloc(x, sizeof *rp);
+  otlp_sprof *sp = xalloc(x, sizeof *sp);
+  Opentelemetry__Proto__Resource__V1__Resource *res = xalloc(x, sizeof *res);
+  Opentelemetry__Proto__Common__V1__InstrumentationScope *scope = xalloc(x, sizeof *scope);
+  otlp_sprof **spp = xalloc(x, sizeof *spp);
+  otlp_profile **pp = xalloc(x, (vc.n + 1) * sizeof *pp);
+  if (x->rc) return x->rc;
+  P(resource_profiles__init)(rp);
+  P(scope_profiles__init)(sp);
+  opentelemetry__proto__resource__v1__resource__init(res);
+  C(instrumentation_scope__init)(scope);
+  if (kvs(x, m, src, OTLP_META_RESOURCE, &res->attributes, &res->n_attributes) ||
+      kvs(x, m, src, OTLP_META_SCOPE, &scope->attributes, &scope->n_attributes))
+    return x->rc;
+  rp->resource = res;
+  if (meta(x, src, OTLP_META_RESOURCE_SCHEMA, &s)) rp->schema_url = cstr(x, s);
+  if (meta(x, src, OTLP_META_SCOPE_NAME, &s)) scope->name = cstr(x, s);
+  if (meta(x, src, OTLP_META_SCOPE_VERSION, &s)) scope->version = cstr(x, s);
+  if (meta(x, src, OTLP_META_SCOPE_SCHEMA, &s)) sp->schema_url = cstr(x, s);
+  sp->scope = scope;
+  x->rc = 0;
+  for (size_t c = 0; c < vc.n; c++) {
+    otlp_profile *p = xalloc(x, sizeof *p);
+    otlp_vtype *st = xalloc(x, sizeof *st);
+    otlp_sample *sm = xalloc(x, (ns + 1) * sizeof *sm);
+    otlp_sample **smp = xalloc(x, (ns + 1) * sizeof *smp);
+    uint8_t *pid = xalloc(x, 16);
+    if (x->rc) return x->rc;
+    P(profile__init)(p);
+    P(value_type__init)(st);
+    st->type_strindex = vc.type[c];
+    st->unit_strindex = vc.unit[c];
+    p->sample_type = st;
+    p->time_unix_nano = time;
+    p->duration_nano = dur;
+    p->period_type = pt;
+    p->period = period;
+    /* a profile id from the source and column (all zero is invalid) */
+    uint64_t h1 = pcol_hash2(0x07, src, c), h2 = pcol_hash2(0x08, time, c) | 1;
+    memcpy(pid, &h1, 8);
+    memcpy(pid + 8, &h2, 8);
+    p->profile_id.data = pid;
+    p->profile_id.len = 16;
+    p->attribute_indices = pattr;
+    p->n_attribute_indices = npattr;
+    for (size_t i = 0; i < ns; i++) {
+      sm[i] = base[i];
+      sm[i].values = &values[i * vc.n + c];
+      sm[i].n_values = 1;
+      smp[i] = &sm[i];
+    }
+    p->samples = smp;
+    p->n_samples = ns;
+    pp[c] = p;
+  }
+  sp->profiles = pp;
+  sp->n_profiles = vc.n;
+  *spp = sp;
+  rp->scope_profiles = spp;
+  rp->n_scope_profiles = 1;
+  d->resource_profiles[d->n_resource_profiles++] = rp;
+  return x->rc;
+}
+
+/* --------------------------------------------------------------- output */
+
+typedef struct out_buf {
+  ProtobufCBuffer base;
+  FILE *fp;
+  int failed;
+} out_buf;
+static void out_append(ProtobufCBuffer *pb, size_t len, const uint8_t *data) {
+  out_buf *o = (out_buf *)pb;
+  if (!o->failed && len && fwrite(data, 1, len, o->fp) != len) o->failed = 1;
+}
+
+static size_t put_varint(uint8_t *p, uint64_t v) {
+  size_t n = 0;
+  while (v >= 0x80) {
+    p[n++] = (uint8_t)(v | 0x80);
+    v >>= 7;
+  }
+  p[n++] = (uint8_t)v;
+  return n;
+}
+static size_t varint_len(uint64_t v) {
+  uint8_t t[10];
+  return put_varint(t, v);
+}
+
+int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
+                         const pcol_export_options *opt, pcol_error *err) {
+  if (!f || !out) return pcol_error_set(err, PCOL_EINVAL, "pcol_export_otlp: NULL argument");
+  ex x;
+  memset(&x, 0, sizeof x);
+  pcol_budget bud;
+  if ((x.rc = pcol_budget_open(&bud, f, opt, "otlp export", out, err))) return x.rc;
+  x.f = f;
+  x.err = err;
+  uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  pcol_selected_row *rows = NULL;
+  size_t nrows = 0;
+  pcol_rtime rt;
+  memset(&rt, 0, sizeof rt);
+  otlp_data d;
+  otlp_dict D;
+  P(profiles_data__init)(&d);
+  P(profiles_dictionary__init)(&D);
+  if (sel && sel->source_id > nsrc) {
+    x.rc = pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the file has %" PRIu64 ")",
+                          sel->source_id, nsrc);
+    goto done;
+  }
+  uint64_t nstrings = pcol_string_count(f), nstacks = pcol_rows(f, PCOL_T_STACKS);
+  x.cache = malloc((nstrings + 1) * sizeof *x.cache);
+  x.stack_ix = calloc(nstacks + 2, sizeof *x.stack_ix);
+  if (!x.cache || !x.stack_ix) {
+    oom(&x);
+    goto done;
+  }
+  memset(x.cache, 0xff, (nstrings + 1) * sizeof *x.cache);
+  /* entry 0 of every table: the zero value */
+  x.strs = malloc(1024 * sizeof *x.strs);
+  x.str_len = malloc(1024 * sizeof *x.str_len);
+  if (!x.strs || !x.str_len) {
+    oom(&x);
+    goto done;
+  }
+  x.capstr = 1024;
+  x.strs[0] = (char *)(uintptr_t)"";
+  x.str_len[0] = 0;
+  x.nstr = 1;
+  if (PCOL_GROW(x.attrs, x.nattr, x.capattr) || PCOL_GROW(x.links, x.nlink, x.caplink) ||
+      PCOL_GROW(x.stacks, x.nstack, x.capstack)) {
+    oom(&x);
+    goto done;
+  }
+  {
+    static otlp_kvu z_attr = OPENTELEMETRY__PROTO__PROFILES__V1DEVELOPMENT__KEY_VALUE_AND_UNIT__INIT;
+    static otlp_link z_link = OPENTELEMETRY__PROTO__PROFILES__V1DEVELOPMENT__LINK__INIT;
+    static otlp_stack z_stack = OPENTELEMETRY__PROTO__PROFILES__V1DEVELOPMENT__STACK__INIT;
+    x.attrs[x.nattr++] = &z_attr;
+    x.links[x.nlink++] = &z_link;
+    x.stacks[x.nstack++] = &z_stack;
+  }
+  /* the link label keys, if the file has them */
+  for (uint64_t i = 1; i < nstrings && !x.rc; i++) {
+    pcol_str s;
+    if ((x.rc = pcol_string(f, (uint32_t)i, &s, err))) break;
+    if (pcol_str_is(s, OTLP_LABEL_TRACE_ID)) x.key_trace = (uint32_t)i;
+    if (pcol_str_is(s, OTLP_LABEL_SPAN_ID)) x.key_span = (uint32_t)i;
+  }
+  if (x.rc || (x.rc = pcol_rtime_init(&rt, f, err)) || add_tables(&x, &D)) goto done;
+  if ((x.rc = pcol_select_rows(f, sel, &rows, &nrows, err))) goto done;
+  srcmeta m;
+  scols S;
+  memset(&S, 0, sizeof S);
+  if ((x.rc = pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &m.k, err)) ||
+      (x.rc = pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &m.v, err)) ||
+      (x.rc = pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &m.s, err)) ||
+      (x.rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &S.src, err)) ||
+      (x.rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &S.time, err)) ||
+      (x.rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &S.weight, err)) ||
+      (x.rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &S.stack, err)) ||
+      (x.rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &S.ls, err)) ||
+      (x.rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &S.voff, err)) ||
+      (x.rc = pcol_column(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &S.vty, err)) ||
+      (x.rc = pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &S.vva, err)) ||
+      (x.rc = pcol_column(f, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS, &S.lso, err)) ||
+      (x.rc = pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_KEY, &S.lk, err)) ||
+      (x.rc = pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_STR, &S.lstr, err)) ||
+      (x.rc = pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_NUM, &S.lnum, err)) ||
+      (x.rc = pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_UNIT, &S.lunit, err)) ||
+      (x.rc = pcol_sample_cols_init(&S.sc, f, err)))
+    goto done;
+  m.n = pcol_rows(f, PCOL_T_META);
+  S.nlab = pcol_rows(f, PCOL_T_LABELS);
+  S.nvals = pcol_rows(f, PCOL_T_VALUES);
+  for (size_t i = 0; i < nrows; i++) {
+    uint32_t s = pcol_view_u32(&S.src, rows[i].row);
+    if (s == 0 || s > nsrc) {
+      x.rc = pcol_error_set(err, PCOL_ECORRUPT, "sample %" PRIu64 " has source %u", rows[i].row + 1, s);
+      goto done;
+    }
+  }
+  d.resource_profiles = xalloc(&x, (nsrc + 1) * sizeof *d.resource_profiles);
+  if (x.rc) goto done;
+  for (uint64_t s = 1; s <= nsrc && !x.rc; s++)
+    if (!sel || !sel->source_id || sel->source_id == s)
+      add_source(&x, &d, &m, &S, (uint32_t)s, rows, nrows, &rt);
+  if (x.rc) goto done;
+  D.attribute_table = x.attrs;
+  D.n_attribute_table = x.nattr;
+  D.link_table = x.links;
+  D.n_link_table = x.nlink;
+  D.stack_table = x.stacks;
+  D.n_stack_table = x.nstack;
+  /* ProfilesData without its dictionary, then the dictionary (field 2)
+   * with its string table written here: protobuf-c's strings end at a
+   * NUL, and pcol's may hold one */
+  out_buf o = {{NULL}, bud.fp, 0};
+  o.base.append = out_append;
+  P(profiles_data__pack_to_buffer)(&d, &o.base);
+  size_t dlen = P(profiles_dictionary__get_packed_size)(&D);
+  for (size_t i = 0; i < x.nstr; i++) dlen += 1 + varint_len(x.str_len[i]) + x.str_len[i];
+  uint8_t hdr[11];
+  hdr[0] = 2 << 3 | 2;
+  size_t hl = 1 + put_varint(hdr + 1, dlen);
+  out_append(&o.base, hl, hdr);
+  P(profiles_dictionary__pack_to_buffer)(&D, &o.base);
+  for (size_t i = 0; i < x.nstr; i++) {
+    hdr[0] = 5 << 3 | 2;
+    hl = 1 + put_varint(hdr + 1, x.str_len[i]);
+    out_append(&o.base, hl, hdr);
+    out_append(&o.base, x.str_len[i], (const uint8_t *)x.strs[i]);
+  }
+  if (o.failed || fflush(bud.fp)) x.rc = pcol_error_set(err, PCOL_EIO, "otlp export: write failed");
+done:
+  free(rows);
+  pcol_rtime_free(&rt);
+  free(x.cache);
+  free(x.stack_ix);
+  free(x.strs);
+  free(x.str_len);
+  free(x.attrs);
+  free(x.links);
+  free(x.stacks);
+  pcol_hset_free(&x.str_set);
+  pcol_hset_free(&x.attr_set);
+  pcol_hset_free(&x.link_set);
+  pcol_buf_free(&x.scratch);
+  pcol_arena_release(&x.ar);
+  return pcol_budget_close(&bud, x.rc, err);
+}
+
+int pcol_export_otlp(pcol_file *f, const pcol_select *sel, FILE *out, pcol_error *err) {
+  return pcol_export_otlp_opt(f, sel, out, NULL, err);
+}

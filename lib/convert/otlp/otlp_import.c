@@ -1,0 +1,879 @@
+/* otlp_import.c — OpenTelemetry profiles (OTLP v1development, proto v1.10.0
+ * and later) into a builder, as doc/mappings.md §12.1 describes.
+ *
+ * The input is read whole (gzip or not: pcol_read_all) and is one binary
+ * ProfilesData or ExportProfilesServiceRequest (the same wire layout), a
+ * sequence of them each behind a 4-byte big-endian length (the Collector's
+ * file exporter) or a varint length (writeDelimitedTo), or OTLP/JSON lines
+ * (otlp_json.c turns each line into the same message).  Each message is
+ * decoded by protobuf-c into an arena, checked (every index from the file
+ * against its table) and mapped: Profiles of one scope with the same time
+ * and the same samples (OTLP splits a pprof profile's value types into one
+ * Profile each) become one pcol source with a value type per Profile; every
+ * other Profile a source of its own.
+ */
+#include "convert.h"
+#include "otlp.h"
+#include <inttypes.h>
+#include <stdarg.h>
+
+typedef struct ctx {
+  pcol_builder *b;
+  const char *name;
+  pcol_error *err;
+  const otlp_data *d;
+  const otlp_dict *dict;
+  size_t msg; /* 1-based message number (frames, lines) */
+  uint32_t *sids;       /* string index -> pcol string id (UINT32_MAX: not yet) */
+  const uint8_t *raw;   /* the message; strs: each string's [b, e) in it */
+  size_t (*strs)[2];
+  uint32_t *map_ids, *fn_ids, *loc_ids; /* table index -> pcol id (index 0 -> 0) */
+  pcol_label_row *attr; /* attribute index -> label */
+  pcol_stack_memo memo;
+} ctx;
+
+static int bad(ctx *c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static int bad(ctx *c, const char *fmt, ...) {
+  char m[480];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(m, sizeof m, fmt, ap);
+  va_end(ap);
+  if (c->msg > 1)
+    return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: malformed OTLP profiles (message %zu): %s",
+                          c->name, c->msg, m);
+  return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: malformed OTLP profiles: %s", c->name, m);
+}
+
+#define TRY(x)                                                                  \
+  do {                                                                          \
+    int r_ = (x);                                                               \
+    if (r_) return pcol_error_set(c->err, r_, "%s: building pcol tables: %s",   \
+                                  c->name, pcol_strerror(r_));                  \
+  } while (0)
+
+/* ------------------------------------------------------ checking indices */
+
+#define NSTR (c->dict ? c->dict->n_string_table : 0)
+#define CHK(idx, n, table, what, ...)                                                     \
+  do {                                                                                   \
+    int64_t i_ = (idx);                                                                  \
+    if (i_ < 0 || (i_ > 0 && (uint64_t)i_ >= (n)))                                       \
+      return bad(c, what " is %s index %" PRId64 ", outside the table (%zu entries)",   \
+                 __VA_ARGS__, table, i_, (size_t)(n));                                   \
+  } while (0)
+
+/* The Nov-2025 renumbering (opentelemetry-proto #724, v1.10.0) swapped
+ * Sample's fields 2-4: values 2 -> 4, attribute_indices 3 -> 2, link_index
+ * 4 -> 3.  An older file decodes without an error but wrongly; its tell is
+ * on the wire: field 3 packed (old attribute_indices) or field 4 a single
+ * varint (old link_index). */
+static int old_revision(ctx *c, const otlp_profile *pr, size_t pi, size_t si) {
+  return bad(c, "profile %zu sample %zu has the field layout of OTLP profiles before v1.10.0 "
+                "(Sample's fields were renumbered in Nov 2025, opentelemetry-proto #724): it "
+                "would decode wrongly; re-export it with a producer on proto v1.10.0 or later",
+             pi, si);
+  (void)pr;
+}
+
+/* Walks the raw message down to every Sample and checks the wire types of
+ * its fields 2-4 (see old_revision). */
+static int scan_samples(ctx *c, const uint8_t *p, size_t n) {
+  size_t i = 0, pi = 0;
+  uint64_t f, v;
+  unsigned wt;
+  size_t b, e;
+  while (i < n) {
+    if (pcol_otlp_field(p, n, &i, &f, &wt, &v, &b, &e)) return 0; /* protobuf-c decides */
+    if (f != 1 || wt != 2) continue;
+    for (size_t i2 = b; i2 < e;) { /* ResourceProfiles */
+      size_t b2, e2;
+      if (pcol_otlp_field(p, e, &i2, &f, &wt, &v, &b2, &e2)) return 0;
+      if (f != 2 || wt != 2) continue;
+      for (size_t i3 = b2; i3 < e2;) { /* ScopeProfiles */
+        size_t b3, e3;
+        if (pcol_otlp_field(p, e2, &i3, &f, &wt, &v, &b3, &e3)) return 0;
+        if (f != 2 || wt != 2) continue;
+        pi++;
+        size_t si = 0;
+        for (size_t i4 = b3; i4 < e3;) { /* Profile */
+          size_t b4, e4;
+          if (pcol_otlp_field(p, e3, &i4, &f, &wt, &v, &b4, &e4)) return 0;
+          if (f != 2 || wt != 2) continue;
+          si++;
+          for (size_t i5 = b4; i5 < e4;) { /* Sample */
+            size_t b5, e5;
+            if (pcol_otlp_field(p, e4, &i5, &f, &wt, &v, &b5, &e5)) return 0;
+            if ((f == 3 && wt == 2) || (f == 4 && wt == 0)) return old_revision(c, NULL, pi, si);
+          }
+        }
+      }
+    }
+  }
+  return PCOL_OK;
+}
+
+/* AnyValue nests (arrays, key-value lists) without a bound, and protobuf-c
+ * decodes by recursion: a file of a few MB could exhaust the stack.  The
+ * AnyValues of the dictionary's attributes and of the resource's and
+ * scope's attributes are walked here first, at most MAX_NEST deep. */
+#define MAX_NEST 64
+static int any_deep(const uint8_t *p, size_t n, int depth);
+static int kv_deep(const uint8_t *p, size_t n, int depth) { /* KeyValue: value = 2 */
+  size_t i = 0, b, e;
+  uint64_t f, v;
+  unsigned wt;
+  while (i < n) {
+    if (pcol_otlp_field(p, n, &i, &f, &wt, &v, &b, &e)) return 0;
+    if (f == 2 && wt == 2 && any_deep(p + b, e - b, depth)) return 1;
+  }
+  return 0;
+}
+static int any_deep(const uint8_t *p, size_t n, int depth) {
+  if (depth > MAX_NEST) return 1;
+  size_t i = 0, b, e;
+  uint64_t f, v;
+  unsigned wt;
+  while (i < n) {
+    if (pcol_otlp_field(p, n, &i, &f, &wt, &v, &b, &e)) return 0; /* protobuf-c refuses it */
+    if ((f != 5 && f != 6) || wt != 2) continue;
+    int kvlist = f == 6; /* ArrayValue.values: AnyValue; KeyValueList.values: KeyValue */
+    for (size_t j = b; j < e;) {
+      size_t b2, e2;
+      uint64_t f2;
+      if (pcol_otlp_field(p, e, &j, &f2, &wt, &v, &b2, &e2)) return 0;
+      if (f2 != 1 || wt != 2) continue;
+      if (kvlist ? kv_deep(p + b2, e2 - b2, depth + 1) : any_deep(p + b2, e2 - b2, depth + 1))
+        return 1;
+    }
+  }
+  return 0;
+}
+
+/* 1 when an attribute value of the message nests deeper than MAX_NEST. */
+static int too_deep(const uint8_t *p, size_t n) {
+  size_t i = 0, b, e;
+  uint64_t f, v;
+  unsigned wt;
+  while (i < n) {
+    if (pcol_otlp_field(p, n, &i, &f, &wt, &v, &b, &e)) return 0;
+    if (wt != 2) continue;
+    if (f == 2) { /* dictionary: attribute_table = 6, KeyValueAndUnit.value = 2 */
+      for (size_t j = b; j < e;) {
+        size_t b2, e2;
+        if (pcol_otlp_field(p, e, &j, &f, &wt, &v, &b2, &e2)) return 0;
+        if (f == 6 && wt == 2 && kv_deep(p + b2, e2 - b2, 0)) return 1;
+      }
+    } else if (f == 1) { /* ResourceProfiles: resource = 1, scope_profiles = 2 */
+      for (size_t j = b; j < e;) {
+        size_t b2, e2;
+        if (pcol_otlp_field(p, e, &j, &f, &wt, &v, &b2, &e2)) return 0;
+        if (wt != 2 || (f != 1 && f != 2)) continue;
+        int res = f == 1; /* Resource.attributes = 1; ScopeProfiles.scope = 1, its attributes = 3 */
+        for (size_t k = b2; k < e2;) {
+          size_t b3, e3;
+          if (pcol_otlp_field(p, e2, &k, &f, &wt, &v, &b3, &e3)) return 0;
+          if (f != 1 || wt != 2) continue;
+          if (res && kv_deep(p + b3, e3 - b3, 0)) return 1;
+          if (!res)
+            for (size_t m = b3; m < e3;) {
+              size_t b4, e4;
+              if (pcol_otlp_field(p, e3, &m, &f, &wt, &v, &b4, &e4)) return 0;
+              if (f == 3 && wt == 2 && kv_deep(p + b4, e4 - b4, 0)) return 1;
+            }
+        }
+      }
+    }
+  }
+  return 0;
+}
+
+static int check_attrs(ctx *c, const int32_t *a, size_t n, const char *what, size_t at) {
+  for (size_t k = 0; k < n; k++)
+    CHK(a[k], c->dict->n_attribute_table, "attribute", "%s %zu attribute %zu", what, at, k + 1);
+  return PCOL_OK;
+}
+
+static int check_any_str(ctx *c, const otlp_any *v, const char *what, size_t at) {
+  if (v && v->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE_STRINDEX)
+    CHK(v->string_value_strindex, NSTR, "string", "%s %zu value", what, at);
+  return PCOL_OK;
+}
+
+static int check_kvs(ctx *c, otlp_kv *const *kv, size_t n, const char *what) {
+  for (size_t k = 0; k < n; k++) {
+    CHK(kv[k]->key_strindex, NSTR, "string", "%s attribute %zu key%s", what, k + 1, "");
+    PCOL_RETURN_NOT_OK(check_any_str(c, kv[k]->value, what, k + 1));
+  }
+  return PCOL_OK;
+}
+
+static int validate(ctx *c) {
+  const otlp_dict *D = c->dict;
+  size_t ns = D->n_string_table;
+  if (D->n_mapping_table >= UINT32_MAX || D->n_location_table >= UINT32_MAX ||
+      D->n_function_table >= UINT32_MAX || D->n_attribute_table >= UINT32_MAX ||
+      D->n_stack_table >= UINT32_MAX || ns >= UINT32_MAX)
+    return pcol_error_set(c->err, PCOL_ETOOBIG, "%s: too many records for pcol", c->name);
+  for (size_t i = 0; i < D->n_mapping_table; i++) {
+    CHK(D->mapping_table[i]->filename_strindex, ns, "string", "mapping %zu filename%s", i, "");
+    PCOL_RETURN_NOT_OK(check_attrs(c, D->mapping_table[i]->attribute_indices,
+                                   D->mapping_table[i]->n_attribute_indices, "mapping", i));
+  }
+  for (size_t i = 0; i < D->n_function_table; i++) {
+    const otlp_function *f = D->function_table[i];
+    CHK(f->name_strindex, ns, "string", "function %zu name%s", i, "");
+    CHK(f->system_name_strindex, ns, "string", "function %zu system_name%s", i, "");
+    CHK(f->filename_strindex, ns, "string", "function %zu filename%s", i, "");
+  }
+  for (size_t i = 0; i < D->n_location_table; i++) {
+    const otlp_location *l = D->location_table[i];
+    CHK(l->mapping_index, D->n_mapping_table, "mapping", "location %zu mapping%s", i, "");
+    for (size_t j = 0; j < l->n_lines; j++)
+      CHK(l->lines[j]->function_index, D->n_function_table, "function",
+          "location %zu line %zu function", i, j + 1);
+    PCOL_RETURN_NOT_OK(check_attrs(c, l->attribute_indices, l->n_attribute_indices, "location", i));
+  }
+  for (size_t i = 0; i < D->n_stack_table; i++)
+    for (size_t j = 0; j < D->stack_table[i]->n_location_indices; j++)
+      CHK(D->stack_table[i]->location_indices[j], D->n_location_table, "location",
+          "stack %zu entry %zu", i, j + 1);
+  for (size_t i = 0; i < D->n_attribute_table; i++) {
+    CHK(D->attribute_table[i]->key_strindex, ns, "string", "attribute %zu key%s", i, "");
+    CHK(D->attribute_table[i]->unit_strindex, ns, "string", "attribute %zu unit%s", i, "");
+    PCOL_RETURN_NOT_OK(check_any_str(c, D->attribute_table[i]->value, "attribute", i));
+  }
+  size_t pi = 0;
+  for (size_t r = 0; r < c->d->n_resource_profiles; r++) {
+    const otlp_rprof *rp = c->d->resource_profiles[r];
+    if (rp->resource) PCOL_RETURN_NOT_OK(check_kvs(c, rp->resource->attributes, rp->resource->n_attributes, "resource"));
+    for (size_t s = 0; s < rp->n_scope_profiles; s++) {
+      const otlp_sprof *sp = rp->scope_profiles[s];
+      if (sp->scope) PCOL_RETURN_NOT_OK(check_kvs(c, sp->scope->attributes, sp->scope->n_attributes, "scope"));
+      for (size_t p = 0; p < sp->n_profiles; p++) {
+        const otlp_profile *pr = sp->profiles[p];
+        pi++;
+        if (pr->sample_type) {
+          CHK(pr->sample_type->type_strindex, ns, "string", "profile %zu sample_type type%s", pi, "");
+          CHK(pr->sample_type->unit_strindex, ns, "string", "profile %zu sample_type unit%s", pi, "");
+        }
+        if (pr->period_type) {
+          CHK(pr->period_type->type_strindex, ns, "string", "profile %zu period_type type%s", pi, "");
+          CHK(pr->period_type->unit_strindex, ns, "string", "profile %zu period_type unit%s", pi, "");
+        }
+        PCOL_RETURN_NOT_OK(check_attrs(c, pr->attribute_indices, pr->n_attribute_indices, "profile", pi));
+        for (size_t k = 0; k < pr->n_samples; k++) {
+          const otlp_sample *sm = pr->samples[k];
+          CHK(sm->stack_index, D->n_stack_table, "stack", "profile %zu sample %zu stack", pi, k + 1);
+          CHK(sm->link_index, D->n_link_table, "link", "profile %zu sample %zu link", pi, k + 1);
+          for (size_t j = 0; j < sm->n_attribute_indices; j++)
+            CHK(sm->attribute_indices[j], D->n_attribute_table, "attribute",
+                "profile %zu sample %zu attribute %zu", pi, k + 1, j + 1);
+          size_t T = sm->n_timestamps_unix_nano, V = sm->n_values;
+          if (T && V && T != V && V != 1)
+            return bad(c, "profile %zu sample %zu has %zu values and %zu timestamps (OTLP: "
+                          "equal lengths when both are set)", pi, k + 1, V, T);
+        }
+      }
+    }
+  }
+  return PCOL_OK;
+}
+
+/* ------------------------------------------------------------ strings */
+
+static int sid(ctx *c, int32_t idx, uint32_t *out) {
+  if (idx <= 0) {
+    *out = 0;
+    return PCOL_OK;
+  }
+  uint32_t *s = &c->sids[idx];
+  if (*s == UINT32_MAX) {
+    /* the bytes on the wire: protobuf-c's copy ends at a NUL */
+    const size_t *r = c->strs[idx];
+    int rc = pcol_b_string(c->b, c->raw + r[0], r[1] - r[0], s);
+    if (rc) return rc;
+  }
+  *out = *s;
+  return PCOL_OK;
+}
+static const char *str_at(ctx *c, int32_t idx) {
+  return idx > 0 && c->dict->string_table[idx] ? c->dict->string_table[idx] : "";
+}
+
+static void hex(char *out, const uint8_t *p, size_t n) {
+  static const char h[] = "0123456789abcdef";
+  for (size_t i = 0; i < n; i++) {
+    out[2 * i] = h[p[i] >> 4];
+    out[2 * i + 1] = h[p[i] & 15];
+  }
+  out[2 * n] = 0;
+}
+
+/* An AnyValue as text (the string of a label or a meta value); *is_int
+ * (may be NULL) says an int_value, *num gets it. */
+static int any_text(ctx *c, const otlp_any *v, pcol_buf *t, int *is_int, int64_t *num) {
+  t->len = 0;
+  if (is_int) *is_int = 0;
+  if (!v) return PCOL_OK;
+  char tmp[64];
+  const char *s = NULL;
+  switch (v->value_case) {
+  case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE: s = v->string_value; break;
+  case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE_STRINDEX:
+    s = str_at(c, v->string_value_strindex);
+    break;
+  case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_BOOL_VALUE: s = v->bool_value ? "true" : "false"; break;
+  case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_INT_VALUE:
+    if (is_int) {
+      *is_int = 1;
+      *num = v->int_value;
+      return PCOL_OK;
+    }
+    snprintf(tmp, sizeof tmp, "%" PRId64, v->int_value);
+    s = tmp;
+    break;
+  case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_DOUBLE_VALUE:
+    snprintf(tmp, sizeof tmp, "%.17g", v->double_value);
+    s = tmp;
+    break;
+  case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_BYTES_VALUE: {
+    if (v->bytes_value.len > (SIZE_MAX - 1) / 2 || pcol_buf_reserve(t, 2 * v->bytes_value.len + 1))
+      return PCOL_ENOMEM;
+    hex((char *)t->data, v->bytes_value.data, v->bytes_value.len);
+    t->len = 2 * v->bytes_value.len;
+    return PCOL_OK;
+  }
+  case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_ARRAY_VALUE:
+  case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_KVLIST_VALUE: {
+    /* nested values: their packed protobuf bytes as hex (kept, not shown) */
+    size_t n = protobuf_c_message_get_packed_size(&v->base);
+    if (n > (SIZE_MAX - 1) / 3 || pcol_buf_reserve(t, 3 * n + 1)) return PCOL_ENOMEM;
+    uint8_t *raw = t->data + 2 * n + 1;
+    protobuf_c_message_pack(&v->base, raw);
+    hex((char *)t->data, raw, n);
+    t->len = 2 * n;
+    return PCOL_OK;
+  }
+  default: return PCOL_OK;
+  }
+  if (!s) s = "";
+  return pcol_buf_append(t, s, strlen(s)) ? PCOL_ENOMEM : PCOL_OK;
+}
+
+/* ------------------------------------------------------ dictionary tables */
+
+static int build_tables(ctx *c) {
+  const otlp_dict *D = c->dict;
+  pcol_builder *b = c->b;
+  int rc = PCOL_OK;
+  pcol_buf t = {0};
+  /* attributes -> labels (typed: an int keeps its number, the rest text) */
+  for (size_t i = 1; i < D->n_attribute_table && !rc; i++) {
+    const otlp_kvu *a = D->attribute_table[i];
+    pcol_label_row *L = &c->attr[i];
+    int is_int = 0;
+    int64_t num = 0;
+    if ((rc = sid(c, a->key_strindex, &L->key)) || (rc = sid(c, a->unit_strindex, &L->num_unit)) ||
+        (rc = any_text(c, a->value, &t, &is_int, &num)))
+      break;
+    L->num = is_int ? num : 0;
+    L->str = 0;
+    if (!is_int) rc = pcol_b_string(b, t.len ? (const char *)t.data : "", t.len, &L->str);
+  }
+  for (size_t i = 1; i < D->n_mapping_table && !rc; i++) {
+    const otlp_mapping *m = D->mapping_table[i];
+    pcol_mapping_row r = {m->memory_start, m->memory_limit, m->file_offset, 0, 0, 0};
+    if ((rc = sid(c, m->filename_strindex, &r.filename))) break;
+    /* build ids: pcol's own key first, else the semantic conventions' */
+    int have_bid = 0;
+    for (size_t k = 0; k < m->n_attribute_indices && !rc; k++) {
+      int32_t ai = m->attribute_indices[k];
+      if (ai <= 0) continue;
+      const char *key = str_at(c, D->attribute_table[ai]->key_strindex);
+      int own = strcmp(key, OTLP_ATTR_BUILD_ID) == 0;
+      if (strcmp(key, OTLP_ATTR_MAP_FLAGS) == 0) {
+        r.flags = (uint8_t)(c->attr[ai].num & 0xff);
+        continue;
+      }
+      if (!own && (have_bid || strncmp(key, "process.executable.build_id.", 28) != 0)) continue;
+      if (own || !have_bid) r.build_id = c->attr[ai].str;
+      have_bid = 1 + own;
+    }
+    if (!rc) rc = pcol_b_mapping(b, &r, 0, &c->map_ids[i]);
+  }
+  for (size_t i = 1; i < D->n_function_table && !rc; i++) {
+    const otlp_function *f = D->function_table[i];
+    pcol_function_row r = {0, 0, 0, f->start_line};
+    if (!(rc = sid(c, f->name_strindex, &r.name)) &&
+        !(rc = sid(c, f->system_name_strindex, &r.system_name)) &&
+        !(rc = sid(c, f->filename_strindex, &r.filename)))
+      rc = pcol_b_function(b, &r, &c->fn_ids[i]);
+  }
+  pcol_buf lines = {0};
+  for (size_t i = 1; i < D->n_location_table && !rc; i++) {
+    const otlp_location *l = D->location_table[i];
+    lines.len = 0;
+    if (pcol_buf_reserve(&lines, l->n_lines * sizeof(pcol_line_row) + 1)) {
+      rc = PCOL_ENOMEM;
+      break;
+    }
+    pcol_line_row *lr = (pcol_line_row *)(void *)lines.data;
+    for (size_t j = 0; j < l->n_lines && !rc; j++) {
+      int32_t fi = l->lines[j]->function_index;
+      if (fi == 0 && !c->fn_ids[0]) { /* the zero function: a row with no names */
+        pcol_function_row z = {0, 0, 0, 0};
+        rc = pcol_b_function(b, &z, &c->fn_ids[0]);
+      }
+      lr[j].function_id = c->fn_ids[fi];
+      lr[j].line = l->lines[j]->line;
+      lr[j].column = l->lines[j]->column;
+    }
+    if (!rc)
+      rc = pcol_b_location(b, c->map_ids[l->mapping_index], l->address, 0, lr, l->n_lines,
+                           &c->loc_ids[i]);
+  }
+  pcol_buf_free(&lines);
+  pcol_buf_free(&t);
+  TRY(rc);
+  return PCOL_OK;
+}
+
+/* ---------------------------------------------------------- samples */
+
+static int same_ints(const int32_t *a, size_t na, const int32_t *b, size_t nb) {
+  return na == nb && (na == 0 || memcmp(a, b, na * sizeof *a) == 0);
+}
+
+/* Profiles p and q of one scope share samples: the same time, attributes
+ * and, sample by sample, the same stack, attributes, link and timestamps. */
+static int same_samples(const otlp_profile *p, const otlp_profile *q) {
+  if (p->time_unix_nano != q->time_unix_nano || p->duration_nano != q->duration_nano ||
+      p->n_samples != q->n_samples ||
+      !same_ints(p->attribute_indices, p->n_attribute_indices, q->attribute_indices,
+                 q->n_attribute_indices))
+    return 0;
+  for (size_t k = 0; k < p->n_samples; k++) {
+    const otlp_sample *a = p->samples[k], *b = q->samples[k];
+    if (a->stack_index != b->stack_index || a->link_index != b->link_index ||
+        a->n_values != b->n_values ||
+        !same_ints(a->attribute_indices, a->n_attribute_indices, b->attribute_indices,
+                   b->n_attribute_indices) ||
+        a->n_timestamps_unix_nano != b->n_timestamps_unix_nano ||
+        (a->n_timestamps_unix_nano &&
+         memcmp(a->timestamps_unix_nano, b->timestamps_unix_nano,
+                a->n_timestamps_unix_nano * sizeof(uint64_t)) != 0))
+      return 0;
+  }
+  return 1;
+}
+
+/* one pcol sample to be: which OTLP sample, which observation */
+typedef struct obs {
+  int64_t time;
+  uint32_t sample, k; /* k: observation within the sample */
+} obs;
+
+static int obs_cmp(const void *x, const void *y) {
+  const obs *a = x, *b = y;
+  if (a->time != b->time) return a->time < b->time ? -1 : 1;
+  if (a->sample != b->sample) return a->sample < b->sample ? -1 : 1;
+  return a->k < b->k ? -1 : a->k > b->k;
+}
+
+static int meta_u64(ctx *c, uint32_t src, const char *key, uint64_t v) {
+  char t[32];
+  int n = snprintf(t, sizeof t, "%" PRIu64, v);
+  return pcol_b_meta(c->b, src, key, t, (size_t)n);
+}
+static int meta_i64(ctx *c, uint32_t src, const char *key, int64_t v) {
+  char t[32];
+  int n = snprintf(t, sizeof t, "%" PRId64, v);
+  return pcol_b_meta(c->b, src, key, t, (size_t)n);
+}
+
+/* key = prefix + name */
+static int meta_kv(ctx *c, uint32_t src, const char *prefix, const char *name, const otlp_any *v,
+                   pcol_buf *t) {
+  pcol_buf k = {0};
+  int rc = PCOL_OK;
+  if (pcol_buf_append(&k, prefix, strlen(prefix)) || pcol_buf_append(&k, name, strlen(name) + 1))
+    rc = PCOL_ENOMEM;
+  if (!rc) rc = any_text(c, v, t, NULL, NULL);
+  if (!rc) rc = pcol_b_meta(c->b, src, (const char *)k.data, t->len ? (const char *)t->data : "", t->len);
+  pcol_buf_free(&k);
+  return rc;
+}
+
+static int kvs_meta(ctx *c, uint32_t src, const char *prefix, otlp_kv *const *kv, size_t n,
+                    pcol_buf *t) {
+  for (size_t i = 0; i < n; i++) {
+    const char *key = kv[i]->key && kv[i]->key[0] ? kv[i]->key : str_at(c, kv[i]->key_strindex);
+    PCOL_RETURN_NOT_OK(meta_kv(c, src, prefix, key, kv[i]->value, t));
+  }
+  return PCOL_OK;
+}
+
+/* The source of Profiles g[0..ng) of scope sp of resource rp. */
+static int make_source(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
+                       otlp_profile *const *g, size_t ng, uint32_t *src, pcol_value_row *vals) {
+  const otlp_profile *p = g[0];
+  const otlp_dict *D = c->dict;
+  const char *type = PCOL_SRC_OTLP, *uri = c->name;
+  for (size_t k = 0; k < p->n_attribute_indices; k++) {
+    int32_t ai = p->attribute_indices[k];
+    if (ai <= 0) continue;
+    const char *key = str_at(c, D->attribute_table[ai]->key_strindex);
+    const otlp_any *v = D->attribute_table[ai]->value;
+    if (!v) continue;
+    const char *s = v->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE
+                        ? v->string_value
+                    : v->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE_STRINDEX
+                        ? str_at(c, v->string_value_strindex)
+                        : NULL;
+    if (!s) continue;
+    if (strcmp(key, OTLP_ATTR_SOURCE_TYPE) == 0) type = s;
+    if (strcmp(key, OTLP_ATTR_SOURCE_URI) == 0) uri = s;
+  }
+  int64_t ts = PCOL_NA_I64;
+  if (p->time_unix_nano) ts = (int64_t)(p->time_unix_nano / 1000000000u);
+  TRY(pcol_b_source(c->b, type, uri, ts, src));
+  pcol_buf t = {0};
+  int rc = PCOL_OK;
+  if (p->time_unix_nano) rc = meta_u64(c, *src, OTLP_META_TIME_UNIX_NANO, p->time_unix_nano);
+  if (!rc && p->duration_nano) rc = meta_u64(c, *src, OTLP_META_DURATION_NANO, p->duration_nano);
+  if (!rc && p->period_type) {
+    const char *a = str_at(c, p->period_type->type_strindex), *u = str_at(c, p->period_type->unit_strindex);
+    if (!(rc = pcol_b_meta(c->b, *src, OTLP_META_PERIOD_TYPE_TYPE, a, strlen(a))))
+      rc = pcol_b_meta(c->b, *src, OTLP_META_PERIOD_TYPE_UNIT, u, strlen(u));
+  }
+  if (!rc && p->period) rc = meta_i64(c, *src, OTLP_META_PERIOD, p->period);
+  if (!rc && p->profile_id.len && p->profile_id.len <= 64) {
+    char h[129];
+    hex(h, p->profile_id.data, p->profile_id.len);
+    rc = pcol_b_meta(c->b, *src, OTLP_META_PROFILE_ID, h, strlen(h));
+  }
+  if (!rc && p->dropped_attributes_count)
+    rc = meta_u64(c, *src, OTLP_META_DROPPED_ATTRIBUTES, p->dropped_attributes_count);
+  if (!rc && p->original_payload_format && p->original_payload_format[0])
+    rc = pcol_b_meta(c->b, *src, OTLP_META_PAYLOAD_FORMAT, p->original_payload_format,
+                     strlen(p->original_payload_format));
+  if (!rc && p->original_payload.len)
+    rc = pcol_b_meta(c->b, *src, OTLP_META_PAYLOAD, p->original_payload.data, p->original_payload.len);
+  /* the Profile's attributes under their own keys (pcol's own two aside) */
+  for (size_t k = 0; k < p->n_attribute_indices && !rc; k++) {
+    int32_t ai = p->attribute_indices[k];
+    if (ai <= 0) continue;
+    const char *key = str_at(c, D->attribute_table[ai]->key_strindex);
+    if (!strcmp(key, OTLP_ATTR_SOURCE_TYPE) || !strcmp(key, OTLP_ATTR_SOURCE_URI)) continue;
+    rc = meta_kv(c, *src, "", key, D->attribute_table[ai]->value, &t);
+  }
+  if (!rc && rp->resource)
+    rc = kvs_meta(c, *src, OTLP_META_RESOURCE, rp->resource->attributes, rp->resource->n_attributes, &t);
+  if (!rc && rp->schema_url && rp->schema_url[0])
+    rc = pcol_b_meta(c->b, *src, OTLP_META_RESOURCE_SCHEMA, rp->schema_url, strlen(rp->schema_url));
+  if (!rc && sp->scope) {
+    if (sp->scope->name && sp->scope->name[0])
+      rc = pcol_b_meta(c->b, *src, OTLP_META_SCOPE_NAME, sp->scope->name, strlen(sp->scope->name));
+    if (!rc && sp->scope->version && sp->scope->version[0])
+      rc = pcol_b_meta(c->b, *src, OTLP_META_SCOPE_VERSION, sp->scope->version,
+                       strlen(sp->scope->version));
+    if (!rc) rc = kvs_meta(c, *src, OTLP_META_SCOPE, sp->scope->attributes, sp->scope->n_attributes, &t);
+  }
+  if (!rc && sp->schema_url && sp->schema_url[0])
+    rc = pcol_b_meta(c->b, *src, OTLP_META_SCOPE_SCHEMA, sp->schema_url, strlen(sp->schema_url));
+  pcol_buf_free(&t);
+  /* one value type per Profile */
+  for (size_t i = 0; i < ng && !rc; i++) {
+    uint32_t ty = 0, un = 0;
+    const otlp_vtype *st = g[i]->sample_type;
+    if (st && ((rc = sid(c, st->type_strindex, &ty)) || (rc = sid(c, st->unit_strindex, &un)))) break;
+    if (!(rc = pcol_b_value_type(c->b, ty, un, &vals[i].value_type_id)))
+      rc = pcol_b_source_value_type(c->b, *src, vals[i].value_type_id);
+  }
+  TRY(rc);
+  return PCOL_OK;
+}
+
+static int import_group(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
+                        otlp_profile *const *g, size_t ng) {
+  const otlp_profile *p = g[0];
+  const otlp_dict *D = c->dict;
+  pcol_value_row *vals = calloc(ng, sizeof *vals);
+  if (!vals) return pcol_oom(c->err);
+  uint32_t src;
+  int rc = make_source(c, rp, sp, g, ng, &src, vals);
+  /* the observations, in time order (pcol's samples of a source are) */
+  size_t nobs = 0;
+  for (size_t k = 0; k < p->n_samples; k++) {
+    size_t T = p->samples[k]->n_timestamps_unix_nano;
+    nobs += T && p->samples[k]->n_values != 1 ? T : 1;
+  }
+  obs *o = rc ? NULL : malloc((nobs ? nobs : 1) * sizeof *o);
+  int sorted = 1, failed = rc; /* failed: rc has its message */
+  if (!rc && !o) failed = rc = pcol_oom(c->err);
+  size_t no = 0;
+  for (size_t k = 0; k < p->n_samples && !rc; k++) {
+    const otlp_sample *s = p->samples[k];
+    size_t T = s->n_timestamps_unix_nano;
+    size_t n = T && s->n_values != 1 ? T : 1;
+    for (size_t j = 0; j < n; j++) {
+      int64_t t = PCOL_NA_I64;
+      if (T) {
+        uint64_t a = s->timestamps_unix_nano[j], base = p->time_unix_nano;
+        uint64_t dlt = a >= base ? a - base : base - a;
+        if (dlt > (uint64_t)INT64_MAX)
+          failed = rc = bad(c, "sample %zu timestamp %" PRIu64 " is too far from the profile's time %" PRIu64,
+                   k + 1, a, base);
+        t = a >= base ? (int64_t)dlt : -(int64_t)dlt;
+      }
+      if (no && t < o[no - 1].time) sorted = 0;
+      o[no++] = (obs){t, (uint32_t)k, (uint32_t)j};
+    }
+  }
+  if (!rc && !sorted) qsort(o, no, sizeof *o, obs_cmp);
+  pcol_buf stack = {0}, labels = {0};
+  char tid[33], spid[17];
+  for (size_t i = 0; i < no && !rc; i++) {
+    const otlp_sample *s = p->samples[o[i].sample];
+    /* stack */
+    const otlp_stack *st = s->stack_index > 0 ? D->stack_table[s->stack_index] : NULL;
+    size_t depth = st ? st->n_location_indices : 0;
+    if (pcol_buf_reserve(&stack, depth * sizeof(uint32_t) + 1) ||
+        pcol_buf_reserve(&labels, (s->n_attribute_indices + 2) * sizeof(pcol_label_row))) {
+      failed = rc = pcol_oom(c->err);
+      break;
+    }
+    uint32_t *sl = (uint32_t *)(void *)stack.data;
+    for (size_t j = 0; j < depth && !rc; j++) {
+      int32_t li = st->location_indices[j];
+      if (li == 0 && !c->loc_ids[0]) /* the zero location */
+        rc = pcol_b_location(c->b, 0, 0, 0, NULL, 0, &c->loc_ids[0]);
+      sl[j] = c->loc_ids[li];
+    }
+    /* labels: the attributes, then the link */
+    pcol_label_row *lb = (pcol_label_row *)(void *)labels.data;
+    size_t nl = 0;
+    for (size_t j = 0; j < s->n_attribute_indices; j++)
+      if (s->attribute_indices[j] > 0) lb[nl++] = c->attr[s->attribute_indices[j]];
+    if (s->link_index > 0 && !rc) {
+      const otlp_link *L = D->link_table[s->link_index];
+      if (L->trace_id.len && L->trace_id.len <= 16) {
+        hex(tid, L->trace_id.data, L->trace_id.len);
+        pcol_label_row r = {0, 0, 0, 0};
+        if (!(rc = pcol_b_cstr(c->b, OTLP_LABEL_TRACE_ID, &r.key)) && !(rc = pcol_b_cstr(c->b, tid, &r.str)))
+          lb[nl++] = r;
+      }
+      if (!rc && L->span_id.len && L->span_id.len <= 8) {
+        hex(spid, L->span_id.data, L->span_id.len);
+        pcol_label_row r = {0, 0, 0, 0};
+        if (!(rc = pcol_b_cstr(c->b, OTLP_LABEL_SPAN_ID, &r.key)) && !(rc = pcol_b_cstr(c->b, spid, &r.str)))
+          lb[nl++] = r;
+      }
+    }
+    pcol_sample_row row = {src, o[i].time, 0, 1, PCOL_NA_I64, 0, 0};
+    if (!rc) rc = pcol_b_stack_memo(c->b, &c->memo, sl, depth, &row.stack_id);
+    if (!rc) rc = pcol_b_labelset(c->b, lb, nl, &row.labelset_id);
+    for (size_t q = 0; q < ng; q++) {
+      const otlp_sample *sq = g[q]->samples[o[i].sample];
+      size_t T = sq->n_timestamps_unix_nano, V = sq->n_values;
+      int64_t v = 0;
+      if (T && V == 0) v = 1;             /* timestamps only: each counts 1 */
+      else if (T && V == T) v = sq->values[o[i].k];
+      else for (size_t j = 0; j < V; j++) v += sq->values[j]; /* aggregated */
+      vals[q].value = v;
+    }
+    if (!rc) rc = pcol_b_sample(c->b, &row, vals, ng, NULL);
+    if (rc && !failed) rc = pcol_error_set(c->err, rc, "%s: building pcol tables: %s", c->name,
+                                           pcol_strerror(rc));
+  }
+  pcol_buf_free(&stack);
+  pcol_buf_free(&labels);
+  free(o);
+  free(vals);
+  return rc;
+}
+
+static int build(ctx *c) {
+  PCOL_RETURN_NOT_OK(build_tables(c));
+  for (size_t r = 0; r < c->d->n_resource_profiles; r++) {
+    const otlp_rprof *rp = c->d->resource_profiles[r];
+    for (size_t s = 0; s < rp->n_scope_profiles; s++) {
+      const otlp_sprof *sp = rp->scope_profiles[s];
+      for (size_t i = 0; i < sp->n_profiles;) {
+        size_t j = i + 1;
+        while (j < sp->n_profiles && same_samples(sp->profiles[i], sp->profiles[j])) j++;
+        PCOL_RETURN_NOT_OK(import_group(c, rp, sp, sp->profiles + i, j - i));
+        i = j;
+      }
+    }
+  }
+  return PCOL_OK;
+}
+
+/* Each string of the dictionary's table as [b, e) in p (the dictionary
+ * may come in several parts, which protobuf merges); n strings. */
+static int raw_strings(const uint8_t *p, size_t n, size_t (*out)[2], size_t want) {
+  size_t i = 0, k = 0, b, e;
+  uint64_t f, v;
+  unsigned wt;
+  while (i < n) {
+    if (pcol_otlp_field(p, n, &i, &f, &wt, &v, &b, &e)) return -1;
+    if (f != 2 || wt != 2) continue;
+    for (size_t j = b; j < e;) {
+      size_t b2, e2;
+      if (pcol_otlp_field(p, e, &j, &f, &wt, &v, &b2, &e2)) return -1;
+      if (f != 5 || wt != 2) continue;
+      if (k == want) return -1;
+      out[k][0] = b2;
+      out[k++][1] = e2;
+    }
+  }
+  return k == want ? 0 : -1;
+}
+
+/* One ProfilesData / ExportProfilesServiceRequest message. */
+static int import_message(pcol_builder *b, const uint8_t *p, size_t n, const char *name,
+                          size_t msg, pcol_error *err) {
+  ctx c;
+  memset(&c, 0, sizeof c);
+  c.b = b;
+  c.name = name;
+  c.err = err;
+  c.msg = msg;
+  int rc = scan_samples(&c, p, n);
+  if (rc) return rc;
+  if (too_deep(p, n))
+    return bad(&c, "an attribute value nests arrays or key-value lists more than %d deep", MAX_NEST);
+  pcol_arena ar = {0};
+  ProtobufCAllocator alloc = {pcol_arena_alloc, pcol_arena_free_one, &ar};
+  otlp_data *d = opentelemetry__proto__profiles__v1development__profiles_data__unpack(&alloc, n, p);
+  if (!d) {
+    pcol_arena_release(&ar);
+    c.msg = msg;
+    return bad(&c, "the message (%zu bytes) is truncated or has a field of the wrong wire type "
+                   "(is it OTLP profiles v1development, proto v1.10.0 or later?)", n);
+  }
+  static const otlp_dict empty = OPENTELEMETRY__PROTO__PROFILES__V1DEVELOPMENT__PROFILES_DICTIONARY__INIT;
+  c.d = d;
+  c.dict = d->dictionary ? d->dictionary : &empty;
+  const otlp_dict *D = c.dict;
+  rc = validate(&c);
+  if (!rc) {
+    c.sids = malloc((D->n_string_table + 1) * sizeof *c.sids);
+    c.map_ids = calloc(D->n_mapping_table + 1, sizeof *c.map_ids);
+    c.fn_ids = calloc(D->n_function_table + 1, sizeof *c.fn_ids);
+    c.loc_ids = calloc(D->n_location_table + 1, sizeof *c.loc_ids);
+    c.attr = calloc(D->n_attribute_table + 1, sizeof *c.attr);
+    c.strs = malloc((D->n_string_table + 1) * sizeof *c.strs);
+    c.raw = p;
+    if (!c.sids || !c.map_ids || !c.fn_ids || !c.loc_ids || !c.attr || !c.strs) {
+      rc = pcol_oom(err);
+    } else if (raw_strings(p, n, c.strs, D->n_string_table)) {
+      rc = bad(&c, "the string table differs between two reads of the message");
+    } else {
+      memset(c.sids, 0xff, (D->n_string_table + 1) * sizeof *c.sids);
+      rc = build(&c);
+    }
+  }
+  free(c.sids);
+  free(c.map_ids);
+  free(c.fn_ids);
+  free(c.loc_ids);
+  free(c.attr);
+  free(c.strs);
+  pcol_stack_memo_free(&c.memo);
+  pcol_arena_release(&ar);
+  return rc;
+}
+
+/* ---------------------------------------------------------- framing */
+
+/* 1 when p[0..n) parses as top-level fields 1 and 2 (messages) only. */
+static int whole_message(const uint8_t *p, size_t n) {
+  size_t i = 0, b, e;
+  uint64_t f, v;
+  unsigned wt;
+  while (i < n)
+    if (pcol_otlp_field(p, n, &i, &f, &wt, &v, &b, &e) || wt != 2 || f > 2) return 0;
+  return 1;
+}
+
+/* 1 when p[0..n) is a sequence of frames: a 4-byte big-endian length
+ * (be = 1) or a varint length (be = 0), then that many bytes. */
+static int frames(const uint8_t *p, size_t n, int be) {
+  size_t i = 0, count = 0;
+  while (i < n) {
+    uint64_t len = 0;
+    if (be) {
+      if (n - i < 4) return 0;
+      len = (uint64_t)p[i] << 24 | (uint64_t)p[i + 1] << 16 | (uint64_t)p[i + 2] << 8 | p[i + 3];
+      i += 4;
+    } else {
+      int s = 0;
+      for (;; s += 7) {
+        if (i >= n || s > 63) return 0;
+        uint8_t ch = p[i++];
+        len |= (uint64_t)(ch & 0x7f) << s;
+        if (!(ch & 0x80)) break;
+      }
+    }
+    if (len > n - i || !whole_message(p + i, (size_t)len)) return 0;
+    i += (size_t)len;
+    count++;
+  }
+  return count > 0;
+}
+
+int pcol_import_otlp(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
+                     pcol_error *err) {
+  if (!b || !in) return pcol_error_set(err, PCOL_EINVAL, "pcol_import_otlp: NULL argument");
+  if (!name) name = "<otlp>";
+  pcol_buf raw = {0};
+  int gz = 0;
+  int rc = pcol_read_all(in, opt, name, &raw, &gz, err);
+  if (!rc && raw.len == 0) rc = pcol_error_set(err, PCOL_ECORRUPT, "%s: empty input", name);
+  if (rc) {
+    pcol_buf_free(&raw);
+    return rc;
+  }
+  const uint8_t *p = raw.data;
+  size_t n = raw.len, i = 0;
+  while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
+  if (i < n && p[i] == '{') {
+    rc = pcol_otlp_import_json(b, (const char *)p, n, name, import_message, err);
+  } else if (whole_message(p, n)) {
+    rc = import_message(b, p, n, name, 1, err);
+  } else {
+    int be = frames(p, n, 1);
+    if (!be && !frames(p, n, 0)) {
+      rc = pcol_error_set(err, PCOL_ECORRUPT,
+                          "%s: not OTLP profiles: neither one ProfilesData message nor a "
+                          "sequence of length-prefixed ones (%zu bytes%s)",
+                          name, n, gz ? " inflated" : "");
+    } else {
+      size_t k = 0, msg = 0;
+      while (k < n && !rc) {
+        uint64_t len = 0;
+        if (be) {
+          len = (uint64_t)p[k] << 24 | (uint64_t)p[k + 1] << 16 | (uint64_t)p[k + 2] << 8 | p[k + 3];
+          k += 4;
+        } else {
+          for (int s = 0;; s += 7) {
+            uint8_t ch = p[k++];
+            len |= (uint64_t)(ch & 0x7f) << s;
+            if (!(ch & 0x80)) break;
+          }
+        }
+        rc = import_message(b, p + k, (size_t)len, name, ++msg, err);
+        k += (size_t)len;
+      }
+    }
+  }
+  pcol_buf_free(&raw);
+  return rc;
+}

@@ -1,0 +1,154 @@
+/* otlp_wire.c — OTLP profiles on the wire: one protobuf field, and
+ * detection by content (pcol_otlp_detect): an OTLP message is told from a
+ * pprof Profile by its field structure, not by its first byte alone. */
+#include "convert.h"
+#include "otlp.h"
+#include <zlib.h>
+
+static int varint(const uint8_t *p, size_t n, size_t *i, uint64_t *v) {
+  uint64_t r = 0;
+  for (int s = 0; s < 70; s += 7) {
+    if (*i >= n) return -1;
+    uint8_t c = p[(*i)++];
+    r |= (uint64_t)(c & 0x7f) << s;
+    if (!(c & 0x80)) {
+      *v = r;
+      return 0;
+    }
+  }
+  return -1;
+}
+
+int pcol_otlp_field(const uint8_t *p, size_t n, size_t *i, uint64_t *field, unsigned *wt,
+                    uint64_t *v, size_t *b, size_t *e) {
+  uint64_t tag, len;
+  if (varint(p, n, i, &tag)) return -1;
+  *field = tag >> 3;
+  *wt = tag & 7;
+  *v = 0;
+  *b = *e = *i;
+  if (*field == 0) return -1;
+  switch (*wt) {
+  case 0: return varint(p, n, i, v);
+  case 1:
+    if (n - *i < 8) return -1;
+    *i += 8;
+    return 0;
+  case 5:
+    if (n - *i < 4) return -1;
+    *i += 4;
+    return 0;
+  case 2:
+    if (varint(p, n, i, &len) || len > n - *i) return -1;
+    *b = *i;
+    *e = *i += (size_t)len;
+    return 0;
+  default: return -1;
+  }
+}
+
+size_t pcol_otlp_utf8(const uint8_t *p, size_t n, char *out) {
+  size_t o = 0;
+  for (size_t i = 0; i < n;) {
+    uint8_t c = p[i];
+    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    int ok = len && i + len <= n;
+    for (size_t k = 1; ok && k < len; k++) ok = (p[i + k] & 0xc0) == 0x80;
+    if (ok && len > 1) { /* no overlong forms, surrogates or code points past U+10FFFF */
+      uint32_t cp = c & (0x7f >> len);
+      for (size_t k = 1; k < len; k++) cp = cp << 6 | (p[i + k] & 0x3f);
+      ok = !(len == 2 && cp < 0x80) && !(len == 3 && cp < 0x800) && !(len == 4 && cp < 0x10000) &&
+           !(cp >= 0xd800 && cp <= 0xdfff) && cp <= 0x10ffff;
+    }
+    if (ok) {
+      memcpy(out + o, p + i, len);
+      o += len;
+      i += len;
+    } else {
+      memcpy(out + o, "\xef\xbf\xbd", 3); /* U+FFFD */
+      o += 3;
+      i++;
+    }
+  }
+  return o;
+}
+
+/* 1 when p[0..n) (a head: the last field may be cut off) starts like a
+ * ProfilesData / ExportProfilesServiceRequest: only fields 1 and 2, both
+ * messages, and the first one's content looks like ResourceProfiles
+ * (messages and strings only: a pprof ValueType holds varints) or like a
+ * dictionary (its first entry the empty zero value). */
+static int head_is_message(const uint8_t *p, size_t n) {
+  size_t i = 0;
+  int first = 1;
+  while (i < n) {
+    size_t at = i;
+    uint64_t tag, len;
+    if (varint(p, n, &i, &tag)) return !first; /* cut by the head's end */
+    uint64_t field = tag >> 3;
+    if ((tag & 7) != 2 || (field != 1 && field != 2)) return 0;
+    if (varint(p, n, &i, &len)) return !first;
+    size_t b = i;
+    size_t avail = n - b;
+    if (first) {
+      if (len == 0) return 0; /* too little to tell */
+      if (avail == 0) return 0;
+      uint8_t t = p[b];
+      if (field == 1 && (t & 7) != 2) return 0;              /* pprof sample_type */
+      if (field == 2 && !((t & 7) == 2 && avail >= 2 && p[b + 1] == 0)) return 0;
+      first = 0;
+    }
+    (void)at;
+    if (len > avail) return 1; /* runs past the head */
+    i = b + (size_t)len;
+  }
+  return !first;
+}
+
+/* OTLP/JSON: an object whose first key is one of ProfilesData's
+ * (Perun's and speedscope's documents start with other keys). */
+static int head_is_json(const uint8_t *p, size_t n) {
+  size_t i = 0;
+  while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
+  if (i >= n || p[i] != '{') return 0;
+  i++;
+  while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
+  static const char *const keys[] = {"\"resourceProfiles\"", "\"resource_profiles\"",
+                                     "\"dictionary\""};
+  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+    size_t l = strlen(keys[k]);
+    if (n - i >= l && memcmp(p + i, keys[k], l) == 0) return 1;
+  }
+  return 0;
+}
+
+static int head_is_otlp(const uint8_t *p, size_t n) {
+  if (head_is_json(p, n)) return 1;
+  /* the Collector's file exporter: 4-byte big-endian length, message */
+  if (n >= 6 && p[0] == 0 && (p[4] == 0x0a || p[4] == 0x12)) {
+    uint32_t len = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+    size_t m = n - 4 < len ? n - 4 : len;
+    if (len >= 2 && head_is_message(p + 4, m)) return 1;
+  }
+  return head_is_message(p, n);
+}
+
+int pcol_otlp_detect(const uint8_t *p, size_t n) {
+  if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b) {
+    /* inflate what the head holds and look at that */
+    uint8_t out[4096];
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return 0;
+    zs.next_in = (Bytef *)(uintptr_t)p;
+    zs.avail_in = (uInt)n;
+    zs.next_out = out;
+    zs.avail_out = sizeof out;
+    int zr = inflate(&zs, Z_SYNC_FLUSH);
+    size_t got = sizeof out - zs.avail_out;
+    inflateEnd(&zs);
+    if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR) return 0;
+    return got > 0 && head_is_otlp(out, got);
+  }
+  return head_is_otlp(p, n);
+}

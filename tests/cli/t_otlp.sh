@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# OpenTelemetry profiles (OTLP) in and out (doc/mappings.md §12), judged by
+# upstream's own tools and data:
+# - every OTLP file pcol writes is read by `protoc --decode` with the
+#   upstream .proto files (format/opentelemetry/; skipped when protoc is
+#   absent);
+# - a real eBPF profiler message (grafana/pyroscope's test data, in the
+#   shared test data) and generated messages (encoded by protoc from text
+#   format, and the same as OTLP/JSON lines, length-prefixed frames, gzip)
+#   pack, and every Profile's total and flat per function equal what the
+#   message itself says (tests/cli/otlp_judge.py reads protoc's decoding);
+# - pprof -> pcol -> OTLP -> pcol keeps top, peek, tags and traces
+#   identical on the shared pprof files; that OTLP -> pcol -> pprof gives
+#   what go tool pprof -raw shows of the original (when Go is installed);
+# - detection does not take pprof files, and bad input (an older revision's
+#   Sample layout, out-of-range indices, truncation) is refused with a
+#   message naming the file, nothing written.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+TD=${PCOL_TESTDATA:-../shared/testdata}
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+J="python3 $REPO/tests/cli/otlp_judge.py"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_otlp: $*" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "t_otlp: SKIP (python3 not installed)"; exit 0; }
+PROTO="--proto_path=$REPO/format opentelemetry/proto/profiles/v1development/profiles.proto"
+MSG=opentelemetry.proto.profiles.v1development.ProfilesData
+have_protoc=0
+command -v protoc >/dev/null && have_protoc=1
+[ $have_protoc = 1 ] || echo "t_otlp: protoc not installed: the protoc checks are skipped"
+decode() { protoc $PROTO --decode=$MSG; }
+# protoc reads it without an error or a warning
+protoc_reads() {
+  [ $have_protoc = 1 ] || return 0
+  decode <"$1" >"$tmp/dec.txt" 2>"$tmp/dec.err" || fail "protoc --decode cannot read $2: $(head -3 "$tmp/dec.err")"
+  [ -s "$tmp/dec.err" ] && fail "protoc --decode warns on $2: $(head -3 "$tmp/dec.err")"
+  return 0
+}
+views() { # FILE -> the views pcol prints, without the file name
+  $PCOL top "$1" -n 40 | tail -n +2
+  $PCOL top "$1" --sort cum -n 40 | tail -n +2
+  $PCOL tags "$1" | tail -n +2
+  $PCOL traces "$1" -n 40 | tail -n +2
+  $PCOL peek "$1" '.' | tail -n +2
+}
+
+# ------------------------------------------------- generated messages
+$J gen >"$tmp/g.txt" || fail "generator"
+$J json <"$tmp/g.txt" >"$tmp/g.jsonl" || fail "text -> OTLP/JSON"
+if [ $have_protoc = 1 ]; then
+  protoc $PROTO --encode=$MSG <"$tmp/g.txt" >"$tmp/g.bin" || fail "protoc --encode"
+  decode <"$tmp/g.bin" | $J expect >"$tmp/g.json" || fail "judge"
+  $PCOL pack "$tmp/g.bin" -o "$tmp/g.pcol" || fail "pack binary ProfilesData"
+  $J compare "$PCOL" "$tmp/g.pcol" "$tmp/g.json" || fail "generated message: pcol disagrees"
+  # OTLP/JSON lines: the same tables
+  $PCOL pack "$tmp/g.jsonl" -o "$tmp/gj.pcol" || fail "pack OTLP/JSON"
+  $J compare "$PCOL" "$tmp/gj.pcol" "$tmp/g.json" >/dev/null || fail "OTLP/JSON: pcol disagrees"
+  [ "$(views "$tmp/g.pcol")" = "$(views "$tmp/gj.pcol")" ] || fail "binary and JSON views differ"
+  # the Collector's file exporter: 4-byte big-endian lengths, gzip, two frames
+  python3 - "$tmp/g.bin" "$tmp/g.frames" <<'EOF' || fail "framing"
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+open(sys.argv[2], "wb").write((struct.pack(">I", len(b)) + b) * 2)
+EOF
+  gzip -c "$tmp/g.frames" >"$tmp/g.frames.gz"
+  $PCOL pack "$tmp/g.frames.gz" -o "$tmp/gf.pcol" || fail "pack length-prefixed gzip frames"
+  n1=$($PCOL info "$tmp/g.pcol" --format json | grep -c '"source_id"')
+  n2=$($PCOL info "$tmp/gf.pcol" --format json | grep -c '"source_id"')
+  [ "$n2" = $((2 * n1)) ] || fail "two frames gave $n2 sources, want $((2 * n1))"
+  cat "$tmp/g.jsonl" "$tmp/g.jsonl" | gzip -c >"$tmp/g2.jsonl.gz"
+  $PCOL pack "$tmp/g2.jsonl.gz" -o "$tmp/gj2.pcol" || fail "pack gzip JSON lines"
+  cmp <($PCOL cat "$tmp/gf.pcol" --table sample_values) <($PCOL cat "$tmp/gj2.pcol" --table sample_values) ||
+    fail "JSON lines and frames differ"
+  # what the generator put in: times in order (relative to time_unix_nano),
+  # thread attributes and the trace link as labels, build id on the mapping
+  [ "$($PCOL cat "$tmp/g.pcol" --table samples --source 1 | cut -f3 | tail -n +2 | tr '\n' ' ')" = "5 10 20 30 40 41 " ] ||
+    fail "eBPF-like samples: times $($PCOL cat "$tmp/g.pcol" --table samples | cut -f3 | tr '\n' ' ')"
+  $PCOL tags "$tmp/g.pcol" | grep -q 'worker-2' || fail "thread.name attribute is not a label"
+  $PCOL cat "$tmp/g.pcol" --table sample_labels | grep -q '0102030405060708090a0b0c0d0e0f10' || fail "trace id lost"
+  $PCOL cat "$tmp/g.pcol" --table mappings | grep -q abcdef0123 || fail "build id attribute lost"
+  $PCOL cat "$tmp/g.pcol" --table meta | grep -q 'otel.resource.service.name' || fail "resource attribute lost"
+  # pcol -> OTLP -> pcol: protoc reads it, the views and the numbers stay
+  $PCOL unpack "$tmp/g.pcol" --to otlp -o "$tmp/g2.bin" || fail "unpack --to otlp"
+  protoc_reads "$tmp/g2.bin" "the export of the generated message"
+  $PCOL pack "$tmp/g2.bin" -o "$tmp/g2.pcol" || fail "pack the export"
+  [ "$(views "$tmp/g.pcol")" = "$(views "$tmp/g2.pcol")" ] || fail "generated: views change through OTLP"
+  decode <"$tmp/g2.bin" | $J expect >"$tmp/g2.json"
+  $J compare "$PCOL" "$tmp/g2.pcol" "$tmp/g2.json" >/dev/null || fail "export: pcol disagrees with protoc"
+  $PCOL cat "$tmp/g2.pcol" --table sample_labels | grep -q '0102030405060708090a0b0c0d0e0f10' ||
+    fail "trace id lost through the export"
+fi
+
+# ---------------------------------------- the eBPF profiler, for real
+E=$TD/ext/pprof/ODD-otlp-ebpf-profile.pb.bin
+if [ -f "$E" ]; then
+  $PCOL pack "$E" -o "$tmp/e.pcol" || fail "pack the eBPF profiler's message"
+  if [ $have_protoc = 1 ]; then
+    decode <"$E" | $J expect >"$tmp/e.json" || fail "judge eBPF"
+    $J compare "$PCOL" "$tmp/e.pcol" "$tmp/e.json" || fail "eBPF profiler message: pcol disagrees"
+    $PCOL unpack "$tmp/e.pcol" --to otlp -o "$tmp/e2.bin" || fail "eBPF: unpack --to otlp"
+    protoc_reads "$tmp/e2.bin" "the eBPF export"
+    $PCOL pack "$tmp/e2.bin" -o "$tmp/e2.pcol" || fail "eBPF: pack the export"
+    $J compare "$PCOL" "$tmp/e2.pcol" "$tmp/e.json" >/dev/null || fail "eBPF: the export changes the numbers"
+  fi
+else
+  echo "t_otlp: no $E: the eBPF profiler check is skipped"
+fi
+
+# -------------------------------------------- pprof -> OTLP -> pcol
+n=0
+for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb; do
+  [ -f "$f" ] || continue
+  b=$(basename "$f")
+  case $b in legacy-*) continue ;; esac
+  $PCOL unpack "$f" --to otlp -o "$tmp/p.otlp" || fail "$b: unpack --to otlp"
+  protoc_reads "$tmp/p.otlp" "$b's export"
+  $PCOL pack "$tmp/p.otlp" -o "$tmp/p.pcol" || fail "$b: pack the OTLP export"
+  $PCOL pack "$f" -o "$tmp/o.pcol" || fail "$b: pack"
+  case $b in
+  edge-invalid-utf8*) # OTLP strings are UTF-8: invalid bytes become U+FFFD (doc/mappings.md §12.2)
+    $PCOL cat "$tmp/p.pcol" --table functions --format json | grep -q '\\u0000' || fail "$b: NUL byte lost"
+    $PCOL cat "$tmp/p.pcol" --table functions --format json | grep -q '\\ufffd\|�' || fail "$b: no U+FFFD" ;;
+  *) [ "$(views "$tmp/o.pcol")" = "$(views "$tmp/p.pcol")" ] || fail "$b: views differ after pprof -> OTLP -> pcol" ;;
+  esac
+  # OTLP -> pcol -> pprof: what go tool pprof shows of the original
+  if command -v go >/dev/null 2>&1 && [ "${b#edge-invalid-utf8}" = "$b" ]; then
+    $PCOL unpack "$tmp/p.otlp" --to pprof -o "$tmp/back.pb.gz" || fail "$b: OTLP -> pprof"
+    # -raw: every sample, location, mapping, label and profile field
+    a=$(go tool pprof -symbolize=none -raw "$f" 2>&1 | md5sum)
+    c=$(go tool pprof -symbolize=none -raw "$tmp/back.pb.gz" 2>&1 | md5sum)
+    [ "$a" = "$c" ] || fail "$b: go tool pprof -raw differs on pprof -> OTLP -> pcol -> pprof"
+    n=$((n + 1))
+  fi
+done
+
+# ------------------------------------------------ detection and errors
+for f in "$TD"/pprof/*.pb.gz; do
+  [ -f "$f" ] || continue
+  $PCOL cat "$f" --table sources | grep -q pprof || fail "$(basename "$f") is no longer detected as pprof"
+done
+$PCOL pack examples/demo.out -o "$tmp/demo.pcol" || fail "pack demo"
+$PCOL unpack "$tmp/demo.pcol" --to otlp -o "$tmp/demo.otlp" || fail "Rprof -> OTLP"
+protoc_reads "$tmp/demo.otlp" "the Rprof export"
+$PCOL pack "$tmp/demo.otlp" -o "$tmp/demo2.pcol" || fail "Rprof -> OTLP -> pcol"
+[ "$($PCOL top "$tmp/demo.pcol" | tail -n +3)" = "$($PCOL top "$tmp/demo2.pcol" | tail -n +3)" ] ||
+  fail "Rprof -> OTLP -> pcol: top differs"
+# the Sample layout before v1.10.0: values in field 2, attributes in field 3
+python3 - "$tmp/old.bin" <<'EOF' || fail "old-layout generator"
+import sys
+def v(n):
+    o = b""
+    while n >= 0x80:
+        o += bytes([n & 0x7f | 0x80]); n >>= 7
+    return o + bytes([n])
+def f(num, payload): return v(num << 3 | 2) + v(len(payload)) + payload
+strs = b"".join(f(5, s) for s in (b"", b"samples", b"count", b"k", b"v"))
+attr = f(6, b"") + f(6, v(1 << 3) + v(3) + f(2, f(1, b"v")))
+dic = f(1, b"") + f(2, b"") + f(3, b"") + f(7, b"") + strs + attr
+sample = v(1 << 3) + v(0) + f(2, v(5)) + f(3, v(1))   # values [5], attribute_indices [1]
+prof = f(1, v(1 << 3) + v(1) + v(2 << 3) + v(2)) + f(2, sample)
+msg = f(1, f(2, f(2, prof))) + f(2, dic)
+open(sys.argv[1], "wb").write(msg)
+EOF
+$PCOL pack "$tmp/old.bin" --from otlp -o "$tmp/old.pcol" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] || fail "pre-v1.10 layout: exit $rc, want 1"
+grep -q "v1.10.0" "$tmp/err" && grep -q "old.bin" "$tmp/err" || fail "pre-v1.10 message: $(cat "$tmp/err")"
+[ -e "$tmp/old.pcol" ] && fail "a refused input left an output file"
+# attribute values nested past the bound (protobuf-c decodes by recursion)
+python3 - "$tmp/deep.bin" <<'EOF' || fail "deep generator"
+import sys
+def v(n):
+    o = b""
+    while n >= 0x80:
+        o += bytes([n & 0x7f | 0x80]); n >>= 7
+    return o + bytes([n])
+def f(num, p): return v(num << 3 | 2) + v(len(p)) + p
+a = f(1, b"x")
+for i in range(200):
+    a = f(5, f(1, a))  # AnyValue { array_value { values: a } }
+dic = f(5, b"") + f(5, b"k") + f(6, b"") + f(6, v(1 << 3) + v(1) + f(2, a))
+open(sys.argv[1], "wb").write(f(2, dic))
+EOF
+$PCOL pack "$tmp/deep.bin" --from otlp -o "$tmp/deep.pcol" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "deep.bin.*nests .* more than 64 deep" "$tmp/err" || fail "deep nesting: rc $rc: $(cat "$tmp/err")"
+if [ $have_protoc = 1 ]; then
+  sed 's/stack_index: 3 attribute_indices: 2 values: 2/stack_index: 9 attribute_indices: 2 values: 2/' "$tmp/g.txt" |
+    protoc $PROTO --encode=$MSG >"$tmp/bad.bin"
+  $PCOL pack "$tmp/bad.bin" -o "$tmp/bad.pcol" 2>"$tmp/err"; rc=$?
+  [ $rc = 1 ] && grep -q "bad.bin.*stack index 9, outside the table" "$tmp/err" || fail "out-of-range stack: rc $rc: $(cat "$tmp/err")"
+  head -c 300 "$tmp/g.bin" >"$tmp/trunc.bin"
+  $PCOL pack "$tmp/trunc.bin" --from otlp -o "$tmp/t.pcol" 2>"$tmp/err"; rc=$?
+  [ $rc = 1 ] && grep -q "trunc.bin" "$tmp/err" || fail "truncated message: rc $rc: $(cat "$tmp/err")"
+  sed 's/"samples":\[{"stackIndex"/"samples":[{"locationsStartIndex":1,"stackIndex"/' "$tmp/g.jsonl" >"$tmp/oldj.jsonl"
+  $PCOL pack "$tmp/oldj.jsonl" -o "$tmp/oj.pcol" 2>"$tmp/err"; rc=$?
+  [ $rc = 1 ] && grep -q "oldj.jsonl:1: OTLP/JSON .*locationsStartIndex: unknown key" "$tmp/err" ||
+    fail "older JSON key: rc $rc: $(cat "$tmp/err")"
+fi
+echo "t_otlp: ok"
