@@ -612,7 +612,9 @@ Test(format, coalescing_declares_only_what_validates) {
   uint32_t src;
   cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src), 0);
   for (int i = 0; i < 3; i++) { /* a run of 3 that cannot join: point, long, long */
-    pcol_sample_row s = {src, i, i ? INT64_MAX : 0, 1, PCOL_NA_I64, 0, 0};
+    /* weight 1000: ticks spread over the duration (spec.md §7.1), so the
+     * long ones have ticks after t = 1000 */
+    pcol_sample_row s = {src, i, i ? INT64_MAX : 0, i ? 1000 : 1, PCOL_NA_I64, 0, 0};
     cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
   }
   pcol_error err = {0};

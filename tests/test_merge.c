@@ -189,8 +189,14 @@ Test(merge, real_rprof_files) {
   pcol_top t;
   cr_assert_eq(pcol_value_resolve(f, &two, NULL, &v, NULL), 0);
   cr_assert_eq(pcol_top_compute(f, &two, &v, PCOL_BY_FUNCTION, &t, &err), 0);
-  cr_expect_eq(t.total, 194);
-  cr_expect_eq(t.rows[0].flat, 185); /* dg, as in the file alone */
+  /* an Rprof source's default is its time: 194 ticks of 20 ms */
+  cr_expect_eq(t.total, 194 * 20000000LL);
+  cr_expect_eq(t.rows[0].flat, 185 * 20000000LL); /* dg, as in the file alone */
+  pcol_top_free(&t);
+  cr_assert_eq(pcol_value_resolve(f, &two, "samples", &v, NULL), 0);
+  cr_assert_eq(pcol_top_compute(f, &two, &v, PCOL_BY_FUNCTION, &t, &err), 0);
+  cr_expect_eq(t.total, 194); /* its own count: the ticks */
+  cr_expect_eq(t.rows[0].flat, 185);
   pcol_top_free(&t);
   pcol_close(f);
   free(mm);

@@ -580,7 +580,12 @@ Test(real, summaryRprof_reference_values) {
   pcol_file *f = import("proftools__Rprof-dg.out", 0, &mem);
   pcol_top t;
   TOP(f, NULL, NULL, PCOL_BY_FUNCTION, &t);
-  /* summaryRprof: "dg" self 3.70 s, "<GC>" self 0.16 s at 20 ms */
+  /* summaryRprof: "dg" self 3.70 s, total 3.86 s, "<GC>" self 0.16 s at 20 ms:
+   * an Rprof source's default value is its time (issue 27 #8), in ns */
+  EXPECT(&t, "dg", 3700000000, 3860000000);
+  EXPECT(&t, "<GC>", 160000000, 160000000);
+  pcol_top_free(&t);
+  TOP(f, NULL, "samples", PCOL_BY_FUNCTION, &t); /* the ticks stay one value away */
   EXPECT(&t, "dg", 185, 193);
   EXPECT(&t, "<GC>", 8, 8);
   pcol_top_free(&t);
@@ -588,9 +593,9 @@ Test(real, summaryRprof_reference_values) {
   free(mem);
   f = import("proftools__Rprof-rec0.out", 0, &mem);
   TOP(f, NULL, NULL, PCOL_BY_FUNCTION, &t);
-  /* "g" self 3.66 s; "f" total 8.58 s (recursive: once per sample) */
-  EXPECT(&t, "g", 183, 425);
-  cr_expect_eq(ROW(&t, "f")->cum, 429);
+  /* "g" self 3.66 s, total 8.50 s; "f" total 8.58 s (recursive: once per sample) */
+  EXPECT(&t, "g", 3660000000, 8500000000);
+  cr_expect_eq(ROW(&t, "f")->cum, 8580000000);
   pcol_top_free(&t);
   pcol_close(f);
   free(mem);
