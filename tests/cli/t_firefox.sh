@@ -106,8 +106,13 @@ $PCOL top "$tmp/a.pcol" --format json >"$tmp/ta"
 $PCOL top "$tmp/b.json.gz" --format json | sed 's#"file":"[^"]*"##' >"$tmp/tb"
 sed 's#"file":"[^"]*"##' "$tmp/ta" | cmp -s - "$tmp/tb" || fail "round trip changed pcol top"
 $PCOL unpack "$tmp/long.pcol" --to firefox -o "$tmp/l.json" || fail "unpack long"
-# time, duration, weight, CPU delta (the import adds thread labels)
-$PCOL cat "$tmp/long.pcol" --table samples | cut -f3-6 >"$tmp/la"
-$PCOL cat "$tmp/l.json" --table samples | cut -f3-6 >"$tmp/lb"
+# time, duration, CPU delta (the import adds thread labels); the weight the
+# profiler sees is the source's default value (an Rprof source's time, in
+# tracing-ms), so the stacks' time comes back, not the tick column
+$PCOL cat "$tmp/long.pcol" --table samples | cut -f3,4,6 >"$tmp/la"
+$PCOL cat "$tmp/l.json" --table samples | cut -f3,4,6 >"$tmp/lb"
 cmp -s "$tmp/la" "$tmp/lb" || fail "long samples did not come back: $(diff "$tmp/la" "$tmp/lb" | head)"
+$PCOL fold "$tmp/long.pcol" | sort >"$tmp/la"
+$PCOL fold "$tmp/l.json" | sort >"$tmp/lb"
+cmp -s "$tmp/la" "$tmp/lb" || fail "long samples' time per stack did not come back: $(diff "$tmp/la" "$tmp/lb" | head)"
 echo "t_firefox: ok"

@@ -31,7 +31,7 @@ cd "$tmp/proj/src" || fail "cd"
 run() {
   local n=$1
   shift
-  timeout 20 "$PCOL" list "$tmp/$n.out" . "$@" >"$tmp/$n.txt" 2>"$tmp/$n.err" </dev/null
+  timeout 20 "$PCOL" list "$tmp/$n.out" . --value samples "$@" >"$tmp/$n.txt" 2>"$tmp/$n.err" </dev/null
   local rc=$?
   [ $rc = 124 ] && fail "$n: list blocked (timeout)"
   [ $rc = 0 ] || { cat "$tmp/$n.err" >&2; fail "$n: list exit $rc"; }
@@ -56,7 +56,7 @@ grep -qx '         3          3      2:  x <- 1' "$tmp/legit_abs.txt" || fail "a
 prof inlink inside-link.R
 run inlink
 grep -qx '         3          3      2:  x <- 1' "$tmp/inlink.txt" || fail "link inside the source path not listed"
-(cd / && timeout 20 "$PCOL" list "$tmp/legit.out" . --source-path "$tmp/proj/src") |
+(cd / && timeout 20 "$PCOL" list "$tmp/legit.out" . --value samples --source-path "$tmp/proj/src") |
   grep -qx '         3          3      2:  x <- 1' || fail "--source-path not listed"
 
 # absolute paths, "../", a link out, /proc, /dev: refused
