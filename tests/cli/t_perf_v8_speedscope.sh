@@ -131,6 +131,13 @@ for f in tests/fixtures/collapsed/simple.folded tests/fixtures/perun/kperf.perf 
   diff "$tmp/t1" "$tmp/t2" > "$tmp/d" || fail "$f: top after pcol -> speedscope -> pcol: $(head "$tmp/d")"
 done
 
+# -F +srcline: "  FILE:LINE" under each frame is skipped, never read as the
+# header of a new event (which made two events of one, a wrong count)
+printf 'prog 10/10 1.000000: 7 cycles:\n\t1 leaf (/bin/x)\n  leaf.c:3\n\t2 main (/bin/x)\n  ??:0\n\nprog 10/10 1.001000: 5 cycles:\n\t2 main (/bin/x)\n  main.c:9\n\n' > "$tmp/src.txt"
+sed '/^  /d' "$tmp/src.txt" > "$tmp/nosrc.txt"
+$PCOL fold "$tmp/src.txt" > "$tmp/src.fold" || fail "srcline: fold"
+$PCOL fold "$tmp/nosrc.txt" | cmp -s - "$tmp/src.fold" || fail "srcline lines change the stacks: $(cat "$tmp/src.fold")"
+printf 'main;leaf 7\nmain 5\n' | sort | cmp -s - <(sort "$tmp/src.fold") || fail "srcline: $(cat "$tmp/src.fold")"
 # ---------------------------------------------------------------- bad input
 bad() { # name file-content expected-message-part
   printf '%s' "$2" > "$tmp/$1"
@@ -146,6 +153,7 @@ bad deltas.cpuprofile '{"nodes": [{"id": 1, "callFrame": {"functionName": "(root
 bad cycle.cpuprofile '{"nodes": [{"id": 1, "callFrame": {"functionName": "a"}, "children": [2]}, {"id": 2, "callFrame": {"functionName": "b"}, "children": [1]}], "startTime": 0, "samples": [1], "timeDeltas": [1]}' 'cycle'
 bad frame.txt $'perf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n\tnot a frame\n' 'frame.txt:3: expected a callchain frame'
 bad orphan.txt $'perf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n\n\t2 f (/bin/x)\n' 'orphan.txt:4: callchain frame outside an event'
+bad spaced.txt $'perf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n    not a frame\n' 'spaced.txt:3: expected a callchain frame'
 bad time.txt $'perf 1 1.0000000000: 1 cycles:\n\t1 main (/bin/x)\n' 'time.txt:1: time is not seconds.fraction'
 bad ss-frame.json '{"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": [{"name": "a"}]}, "profiles": [{"type": "sampled", "name": "p", "unit": "none", "startValue": 0, "endValue": 1, "samples": [[0, 5]], "weights": [1]}]}' 'profiles[0].samples[0]: not a frame index'
 bad ss-close.json '{"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": [{"name": "a"}, {"name": "b"}]}, "profiles": [{"type": "evented", "name": "p", "unit": "none", "startValue": 0, "endValue": 1, "events": [{"type": "O", "frame": 0, "at": 0}, {"type": "C", "frame": 1, "at": 1}]}]}' 'profiles[0].events[1]: closes a frame'

@@ -184,6 +184,14 @@ static int on_frame(pimp *p, uint64_t ip, const char *sym, size_t nsym, const ch
   return PCOL_OK;
 }
 
+/* "FILE:LINE" as `perf script -F +srcline` prints it under a frame
+ * ("??:0" when perf knows none): a colon followed by digits to the end. */
+static int srcline(const char *t, size_t n) {
+  size_t d = n;
+  while (d > 0 && isdigit((unsigned char)t[d - 1])) d--;
+  return d < n && d >= 2 && t[d - 1] == ':';
+}
+
 static int end_event(pimp *p) {
   if (!p->in_event) return PCOL_OK;
   p->in_event = 0;
@@ -379,6 +387,16 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
        * then the header carries its one frame and no frame lines follow) */
       if ((rc = on_frame(&p, ip, sym, nsym, dso, ndso))) break;
       continue;
+    }
+    if (k > 0 && p.in_event && !p.one_line && p.nlocs + p.ninl > 0) {
+      /* inside a callchain an indented line is never a header (perf ends a
+       * callchain with a blank line): `-F +srcline` prints "  FILE:LINE"
+       * under a frame (not kept: a frame's function names it), anything
+       * else is an error, never the start of a bogus event */
+      if (srcline(line + k, n - k)) continue;
+      rc = bad(&p, lineno, "expected a callchain frame 'address symbol (dso)' or a source line "
+                           "'FILE:LINE' (-F +srcline)");
+      break;
     }
     if (k > 0 && line[0] == '\t') {
       rc = bad(&p, lineno, p.in_event ? "expected a callchain frame 'address symbol (dso)'"
