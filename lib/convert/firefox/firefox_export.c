@@ -493,6 +493,24 @@ static __int128 amount(fx *x, const tw *w, const pcol_selected_row *r) {
   return pcol_scale(v, r->num, r->den);
 }
 
+/* A tracing-ms weight is read back in nanoseconds (an int64): a weight
+ * beyond that is refused here rather than written into a file no reader
+ * of pcol's (nor a JavaScript number, exactly) holds. */
+static int weight_fits(fx *x, const tw *w, __int128 v) {
+  if (strcmp(w->wtype, "tracing-ms") != 0) return PCOL_OK;
+  __int128 ns = v < 0 ? -v : v;
+  int e = 6 - w->dec; /* ns = v x 10^e */
+  for (; e > 0; e--) {
+    if (ns > (__int128)INT64_MAX) break;
+    ns *= 10;
+  }
+  for (; e < 0; e++) ns /= 10;
+  if (ns < (__int128)9200000000000000000LL) return PCOL_OK;
+  return pcol_error_set(x->err, PCOL_ETOOBIG,
+                        "firefox export: a sample's weight is beyond 2^63 nanoseconds, which no "
+                        "reader of the profile holds exactly; export another format");
+}
+
 /* Writes a column of the rows: kind 0 time, 1 stack, 2 weight, 3 cpu,
  * 4 pcolDuration, 5 pcolWeight. */
 static int put_column(fx *x, const orow *o, size_t n, int kind, int dec) {
@@ -711,6 +729,7 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
       a->num = r->num;
       a->den = r->den;
       a->w = amount(x, &w, r);
+      if ((rc = weight_fits(x, &w, a->w))) break;
       a->cpu = pcol_view_i64(&x->s_cpu, r->row);
       if (d > 0 && wgt >= 2) { /* samply's two samples: 1/N at the start, the rest at the last tick */
         orow *b = &o[m++];

@@ -84,7 +84,7 @@ int ffj_read(ffj *j, FILE *in, const char *name, const pcol_import_options *opt,
     return ffj_fail(j, "empty input");
   }
   json_error_t je;
-  j->root = json_loadb((const char *)buf.data, buf.len, JSON_REJECT_DUPLICATES, &je);
+  j->root = json_loadb((const char *)buf.data, buf.len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je); /* names may hold NUL (pprof's do) */
   pcol_buf_free(&buf);
   if (!j->root) return pcol_error_set(err, PCOL_ECORRUPT, "%s:%d:%d: invalid JSON: %s", name, je.line,
                                       je.column, je.text);
