@@ -586,6 +586,17 @@ void pcol_budget_allow_lines(pcol_budget *b, uint64_t lines);
 /* Holds n more bytes of output in memory: PCOL_OK, or PCOL_ETOOBIG with a
  * message that names the budget and how to raise it. */
 int pcol_budget_hold(pcol_budget *b, uint64_t n, pcol_error *err);
+/* pcol_budget_hold of n x each bytes (saturating): what an exporter holds
+ * per row, held from the row count before the rows are allocated. */
+int pcol_budget_hold_each(pcol_budget *b, uint64_t n, uint64_t each, pcol_error *err);
+/* pcol_select_rows for an exporter that keeps `each` bytes of output in
+ * memory per selected row besides the row itself: counts the selected rows
+ * first (allocating nothing), holds count x (sizeof(pcol_selected_row) +
+ * each) against b, and only then selects them, so a file of many tiny
+ * samples is refused with the budget message before the per-sample memory
+ * is taken (issue 28 #6).  select.c */
+int pcol_select_rows_held(pcol_file *f, const pcol_select *sel, pcol_budget *b, uint64_t each,
+                          pcol_selected_row **rows, size_t *n, pcol_error *err);
 static inline void pcol_budget_release(pcol_budget *b, uint64_t n) {
   b->held = n < b->held ? b->held - n : 0;
 }

@@ -239,6 +239,22 @@ int pcol_select_rows(pcol_file *f, const pcol_select *sel, pcol_selected_row **r
   return PCOL_OK;
 }
 
+static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  (void)row, (void)num, (void)den;
+  ++*(uint64_t *)ctx;
+  return 0;
+}
+
+int pcol_select_rows_held(pcol_file *f, const pcol_select *sel, pcol_budget *b, uint64_t each,
+                          pcol_selected_row **rows, size_t *n, pcol_error *err) {
+  uint64_t count = 0;
+  *rows = NULL;
+  *n = 0;
+  int rc = pcol_select_iter(f, sel, count_row, &count, err);
+  if (!rc) rc = pcol_budget_hold_each(b, count, sizeof(pcol_selected_row) + each, err);
+  return rc ? rc : pcol_select_rows(f, sel, rows, n, err);
+}
+
 int pcol_sample_cols_init(pcol_sample_cols *c, pcol_file *f, pcol_error *err) {
   memset(c, 0, sizeof *c);
   c->nvalues = pcol_rows(f, PCOL_T_VALUES);

@@ -161,6 +161,11 @@ int pcol_budget_hold(pcol_budget *b, uint64_t n, pcol_error *err) {
   return PCOL_OK;
 }
 
+int pcol_budget_hold_each(pcol_budget *b, uint64_t n, uint64_t each, pcol_error *err) {
+  uint64_t all = each && n > UINT64_MAX / each ? UINT64_MAX : n * each;
+  return pcol_budget_hold(b, all, err);
+}
+
 int pcol_budget_refuse(pcol_budget *b, pcol_error *err) {
   b->over = 1;
   return budget_fail(b, "the output would be larger than", err);

@@ -34,6 +34,21 @@ ls "$tmp"/r.* "$tmp/m.pcol" 2>/dev/null && fail "an output was written for a ref
 expect 1 'more than the row budget of 10 (set by --max-rows' "$PCOL" top examples/demo.out --max-rows 10
 expect 2 'max-rows must be at least 1' "$PCOL" top examples/demo.out --max-rows 0
 
+# #6: 16 Mi - 1 samples in ~2 KB, within the row budget at open: the pprof,
+# Perun and otlp exporters hold each sample until the end, so they size
+# that memory from the row count and refuse before taking it (under a 1 GiB
+# address-space cap they ran out of memory, exit 3; without it pprof took
+# 2.4 GB and 44 s and exited 0)
+python3 tests/support/bombs.py rows "$tmp/r16.pcol" 16777215 || fail "python3: r16"
+[ "$(stat -c %s "$tmp/r16.pcol")" -lt 4096 ] || fail "the 16 Mi-sample bomb should be tiny"
+held='the output budget of 33554432 bytes (64 x the file'
+for to in pprof perun otlp; do
+  expect 1 "r16.pcol: $to export: would hold more output in memory than $held" \
+    prlimit --as=1073741824 "$PCOL" unpack --to "$to" "$tmp/r16.pcol" -o "$tmp/r16.$to"
+  grep -q -- '--max-output' "$tmp/err" || fail "$to: the message does not say how to raise the budget"
+  [ -e "$tmp/r16.$to" ] && fail "$to: an output was written for a refused export"
+done
+
 # #5: 206 bytes, 16,384 samples on a 16,384-deep stack: 268 M rows of
 # sample_locations; cat stops at the budget instead of printing 3.4 GB
 gen deep

@@ -810,7 +810,12 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if (pcol_str_is(s, OTLP_LABEL_SPAN_ID)) x.key_span = (uint32_t)i;
   }
   if (x.rc || (x.rc = pcol_rtime_init(&rt, f, err)) || add_tables(&x, &D)) goto done;
-  if ((x.rc = pcol_select_rows(f, sel, &rows, &nrows, err))) goto done;
+  /* every selected sample is held until the message is packed: at least a
+   * shared Sample, its timestamp and one value, and per value type a Sample
+   * and its pointer (add_source); held from the count of rows before any
+   * is allocated (issue 28 #6), with one value type as the least */
+  uint64_t each = 2 * sizeof(otlp_sample) + sizeof(otlp_sample *) + 2 * sizeof(uint64_t);
+  if ((x.rc = pcol_select_rows_held(f, sel, &bud, each, &rows, &nrows, err))) goto done;
   srcmeta m;
   scols S;
   memset(&S, 0, sizeof S);

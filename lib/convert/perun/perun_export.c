@@ -979,7 +979,9 @@ static int export_synth(pexp *x, uint32_t nsources) {
 static int select_rows(pexp *x, const pcol_select *sel) {
   pcol_selected_row *r;
   size_t n;
-  int rc = pcol_select_rows(x->f, sel, &r, &n, x->err);
+  /* each selected row is kept (as a selrow) to the end: held from the
+   * count before any is allocated (issue 28 #6) */
+  int rc = pcol_select_rows_held(x->f, sel, x->bud, sizeof *x->rows, &r, &n, x->err);
   if (rc) return rc;
   x->rows = n ? malloc(n * sizeof *x->rows) : NULL;
   if (n && !x->rows) {

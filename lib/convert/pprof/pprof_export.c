@@ -713,7 +713,14 @@ int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
 
   if ((x.rc = pcol_rtime_init(&x.rt, f, err))) goto done;
   if (plan_columns(&x)) goto done;
-  if ((x.rc = pcol_select_rows(f, sel, &P.sel, &P.nsel, err))) {
+  /* every selected sample is held until the profile is packed: its Sample,
+   * the pointer to it, its two offsets and its dense values (its location
+   * ids are held as they are listed, add_samples); held from the count of
+   * rows before any of it is allocated, so a file of millions of tiny
+   * samples is refused by the budget at once (issue 28 #6) */
+  uint64_t each = sizeof *P.samples + sizeof *P.samplep + sizeof *P.loc_off + sizeof *P.val_off +
+                  x.ncols * sizeof *P.values;
+  if ((x.rc = pcol_select_rows_held(f, sel, &bud, each, &P.sel, &P.nsel, err))) {
     if (x.rc == PCOL_ENOMEM) oom(&x); /* names the exporter */
     goto done;
   }
