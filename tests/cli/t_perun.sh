@@ -117,6 +117,20 @@ $PCOL unpack "$tmp/s2.pcol" --to collapsed -o "$tmp/s2.folded" || fail "perun ->
 sed 's/^ 1$/[unknown] 1/' tests/fixtures/collapsed/simple.folded | sort > "$tmp/a"; sort "$tmp/s2.folded" > "$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || fail "collapsed -> perun -> collapsed lost stacks or counts"
 
+# a pprof CPU profile becomes a kperf profile that counts its samples: a row
+# stands for its samples/count value (go-cpu-inline-small: 176 samples in 76
+# rows), so top of the export is top of the input by that value
+for f in pprof/go-cpu-inline-small.pb.gz pprof/go-cpu-string-labels.pb.gz pprof/java-cpu-async-profiler.pb.gz; do
+  [ -f "$TESTDATA/$f" ] || continue
+  b=$(basename "$f")
+  $PCOL pack "$TESTDATA/$f" -o "$tmp/$b.pcol" || fail "pack $f"
+  $PCOL unpack "$tmp/$b.pcol" --to perun -o "$tmp/$b.perf" || fail "$f -> perun"
+  $PCOL top "$TESTDATA/$f" --value samples --format tsv -n 1000 | cut -f1,4,6 > "$tmp/a"
+  $PCOL top "$tmp/$b.perf" --format tsv -n 1000 | cut -f1,4,6 > "$tmp/b"
+  [ "$(wc -l < "$tmp/a")" -gt 1 ] || fail "$f: top gave nothing"
+  cmp -s "$tmp/a" "$tmp/b" || { diff "$tmp/a" "$tmp/b" | head -5 >&2; fail "$f -> perun: sample counts differ from pprof's"; }
+done
+
 # bad input: clear message naming file, line and column; exit 1
 printf '{\n "header": {,}\n}\n' > "$tmp/bad.perf"
 $PCOL pack --from perun "$tmp/bad.perf" -o "$tmp/bad.pcol" 2>"$tmp/err"; rc=$?

@@ -5,7 +5,8 @@
 # schema.sql on both (local tables + Distributed tables over both as shards),
 # loads profiles of five formats with `pcol export --load`, and checks that
 # the SQL of doc/clickhouse.md, run as written, answers what pcol says:
-#   top (flat, cum by function): all profiles; a time range that cuts long
+#   top in each source's default value (pcol top --format json), per source;
+#   top by the weight column (flat, cum by function): all profiles; a time range that cuts long
 #   samples; a label filter (against pcol top --tag, and go tool pprof -tagfocus);
 #   diff against pcol diff --absolute; fold against pcol fold;
 #   loading the same files again (and their merge) changes no answer;
@@ -15,7 +16,7 @@ PCOL=${PCOL:-build/bin/pcol}
 PCOL=$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-T=$root/../shared/testdata
+T=${PCOL_TESTDATA:-$root/../shared/testdata}
 DOC=$root/doc/clickhouse.md
 
 for tool in clickhouse-server clickhouse-client; do
@@ -129,7 +130,7 @@ query() { # query NAME: the ```sql block of doc/clickhouse.md that starts "-- qu
 # TSV as pcol writes it: CH escapes ' as \' too, pcol does not
 run() { ch $P1 --format TSV -q "$(cat)" | sed "s/\\\\'/'/g"; }
 run_raw() { ch $P1 --format TSVRaw -q "$(cat)"; }
-for q in top diff fold; do [ -n "$(query $q)" ] || { echo "FAIL: no '$q' query in $DOC"; exit 1; }; done
+for q in top top-weight diff fold; do [ -n "$(query $q)" ] || { echo "FAIL: no '$q' query in $DOC"; exit 1; }; done
 with_range() { # seconds -> the two parameter lines set
   sed -e "s/toInt64(-9223372036854775808) AS from_ns,/toInt64($1) AS from_ns,/" \
       -e "s/toInt64(9223372036854775807) AS to_ns,/toInt64($2) AS to_ns,/"
@@ -144,26 +145,54 @@ same() { # same WHAT EXPECTED ACTUAL
   elif cmp -s "$2" "$3"; then echo "ok: $1 ($(wc -l <"$2") rows equal)"
   else bad "$1 differs (< pcol, > SQL):"; diff "$2" "$3" | head -10; fi
 }
+# pcol top --format json (the default value) as the value query's rows: type unit name flat cum
+pcol_top_json() {
+  "$PCOL" top "$1" -n 100000 --format json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for r in d["rows"]:
+    tsv = lambda x: x.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+    print("\t".join([tsv(d["type"]), tsv(d["unit"]), tsv(r["name"]), str(r["flat"]), str(r["cum"])]))'
+}
+with_source() { # the source line enabled, unnamed_is_frame decided by the same source
+  sed -e "s/^--  AND source_key IN (SELECT source_key FROM pcol_sources_local WHERE source_uri LIKE '%SOURCE%')/    AND source_key IN (SELECT source_key FROM pcol_sources_local WHERE source_uri LIKE '%$1%')/" \
+      -e "s/FROM pcol_sources)) AS unnamed_is_frame/FROM pcol_sources WHERE source_uri LIKE '%$1%')) AS unnamed_is_frame/"
+}
 check_all() { # check_all TAG: every comparison, answers kept in $W/TAG.*
   local t=$1
+  # the headline query: each source's default value, one source at a time
+  local f b
+  for f in "${inputs[@]}"; do
+    b=$(basename "$f")
+    [ "$b" = dg-long.pcol ] && b=Rprof-dg.out # its source keeps the Rprof file's name
+    pcol_top_json "$f" >"$W/$t.val.$b.pcol"
+    query top | with_source "$b" | run >"$W/$t.val.$b.sql"
+    if [ ! -s "$W/$t.val.$b.pcol" ] && [ ! -s "$W/$t.val.$b.sql" ] &&
+       "$PCOL" top "$f" --format json | grep -q '"total":0,'; then
+      echo "ok: top in the default value, $b, $t (total 0 in both)"
+    else
+      same "top in the default value ($(head -1 "$W/$t.val.$b.pcol" | cut -f1,2 | tr '\t' /)), $b, $t" \
+        "$W/$t.val.$b.pcol" "$W/$t.val.$b.sql"
+    fi
+  done
   pcol_top "$W/all.pcol" >"$W/$t.top.pcol"
-  query top | run >"$W/$t.top.sql"
+  query top-weight | run >"$W/$t.top.sql"
   same "top, $t" "$W/$t.top.pcol" "$W/$t.top.sql"
   # a range that cuts the long samples of dg-long.pcol in mid-tick (ticks of 20 ms)
   pcol_top "$W/timed.pcol" --from 0.55 --to 2.31 >"$W/$t.range.pcol"
-  query top | with_range 550000000 2310000000 | run >"$W/$t.range.sql"
+  query top-weight | with_range 550000000 2310000000 | run >"$W/$t.range.sql"
   same "top in [0.55 s, 2.31 s), long samples counted proportionally, $t" "$W/$t.range.pcol" "$W/$t.range.sql"
   pcol_top "$W/timed.pcol" --from 1.01 >"$W/$t.from.pcol"
-  query top | with_range 1010000000 9223372036854775807 | run >"$W/$t.from.sql"
+  query top-weight | with_range 1010000000 9223372036854775807 | run >"$W/$t.from.sql"
   same "top from 1.01 s, $t" "$W/$t.from.pcol" "$W/$t.from.sql"
   # a label filter: pcol top --tag on the merge of every loaded file
   pcol_top "$W/all.pcol" --tag 'function=^slow$' >"$W/$t.ptag.pcol"
-  query top | with_label function slow | run >"$W/$t.ptag.sql"
+  query top-weight | with_label function slow | run >"$W/$t.ptag.sql"
   same "top with label function=slow (pcol top --tag), $t" "$W/$t.ptag.pcol" "$W/$t.ptag.sql"
   # and the same filter by the reference tool: go tool pprof -tagfocus
   if [ -s "$W/tagged.pb.gz" ]; then
     pcol_top "$W/tagged.pb.gz" >"$W/$t.label.pcol"
-    query top | with_label function slow | run >"$W/$t.label.sql"
+    query top-weight | with_label function slow | run >"$W/$t.label.sql"
     same "top with label function=slow (go tool pprof -tagfocus), $t" "$W/$t.label.pcol" "$W/$t.label.sql"
   fi
   # diff: two sets of sources against pcol diff --absolute of their merges

@@ -65,7 +65,7 @@ typedef struct pexp {
   size_t nlocs, caplocs;
   /* synthetic mode */
   int memory;
-  uint32_t *amount_vt; /* per source: value type used as amount (0 = weight) */
+  uint32_t *amount_vt; /* per source: memory: the value type used as amount (0 = weight); kperf: its count type (pcol_count_types) */
 } pexp;
 
 /* A failure to make JSON: out of memory, unless a helper failed first (its
@@ -741,6 +741,8 @@ static int64_t row_amount(pexp *x, const selrow *r) {
   uint32_t vt = s < pcol_rows(x->f, PCOL_T_SOURCES) + 1 ? x->amount_vt[s] : 0;
   pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES)};
   int64_t v;
+  if (!x->memory) /* kperf: the raw samples a row stands for (THE count rule) */
+    return pcol_scale(pcol_sample_count(&sc, r->row, vt), r->num, r->den);
   return pcol_sample_value(&sc, r->row, vt, &v) ? pcol_scale(v, r->num, r->den) : 0;
 }
 
@@ -873,7 +875,15 @@ static int export_synth(pexp *x, uint32_t nsources) {
   for (size_t i = 0; i < x->nrows; i++)
     if (x->amount_vt[pcol_view_u32(&x->s_src, x->rows[i].row) <= ns ? pcol_view_u32(&x->s_src, x->rows[i].row) : 0])
       x->memory = 1;
-  if (!x->memory) memset(x->amount_vt, 0, (ns + 1) * sizeof *x->amount_vt);
+  if (!x->memory) {
+    /* kperf counts samples: a pprof row stands for its samples/count value
+     * (176 samples, not 76 rows, for go-cpu-inline-small.pb.gz), as in
+     * every other exporter that writes counts */
+    uint32_t *cvt;
+    if ((rc = pcol_count_types(x->f, &cvt, x->err))) return rc;
+    memcpy(x->amount_vt, cvt, (ns + 1) * sizeof *x->amount_vt);
+    free(cvt);
+  }
   /* groups: kperf one per stack; memory one per (stack, time, subtype) */
   for (size_t i = 0; i < x->nrows; i++) {
     selrow *r = &x->rows[i];
