@@ -155,8 +155,23 @@ static int budget_fail(const pcol_budget *b, const char *doing, pcol_error *err)
   return budget_message(err, b->what, doing, b->limit, how);
 }
 
+/* What an export may hold in memory by default: the output budget B, but
+ * at least PCOL_EXPORT_HOLD_MIN.  A zstd file holds a million real samples
+ * in under 1 MB (B = 32 MiB) and its pprof export keeps ~128 bytes a sample;
+ * a row bomb (16 Mi samples in 2 KB) still stops here, before its
+ * allocation.  An explicit --max-output is the whole budget. */
+#define PCOL_EXPORT_HOLD_MIN ((uint64_t)512 << 20)
+
 int pcol_budget_hold(pcol_budget *b, uint64_t n, pcol_error *err) {
-  if (n > b->limit - b->held) return budget_fail(b, "would hold more output in memory than", err);
+  uint64_t cap = b->custom || b->limit >= PCOL_EXPORT_HOLD_MIN ? b->limit : PCOL_EXPORT_HOLD_MIN;
+  if (b->held > cap || n > cap - b->held) {
+    if (cap == b->limit) return budget_fail(b, "would hold more output in memory than", err);
+    return pcol_error_set(err, PCOL_ETOOBIG,
+                          "%s: would hold more than %llu MiB in memory (the least an export may hold; "
+                          "the output budget is %llu bytes); raise it with --max-output BYTES "
+                          "(pcol_export_options.max_output_bytes)",
+                          b->what, (unsigned long long)(cap >> 20), (unsigned long long)b->limit);
+  }
   b->held += n;
   return PCOL_OK;
 }
