@@ -41,6 +41,13 @@ expect 2 'max-rows must be at least 1' "$PCOL" top examples/demo.out --max-rows 
 # 2.4 GB and 44 s and exited 0)
 python3 tests/support/bombs.py rows "$tmp/r16.pcol" 16777215 || fail "python3: r16"
 [ "$(stat -c %s "$tmp/r16.pcol")" -lt 4096 ] || fail "the 16 Mi-sample bomb should be tiny"
+# ... while a tiny file of a million samples (as zstd makes of real ones)
+# exports by default: the hold is not the 32 MiB output budget of its size
+python3 tests/support/bombs.py rows "$tmp/r1m.pcol" 1000000 || fail "python3: r1m"
+for to in pprof perun; do
+  "$PCOL" unpack --to "$to" "$tmp/r1m.pcol" -o "$tmp/r1m.$to" 2>"$tmp/err" ||
+    fail "$to export of 1M samples in $(stat -c %s "$tmp/r1m.pcol") bytes refused: $(cat "$tmp/err")"
+done
 # (the hold is the output budget, 32 MiB here, but at least 512 MiB by
 # default, so a zstd file of a million real samples still exports)
 held='would hold more than 512 MiB in memory'
