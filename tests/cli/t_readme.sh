@@ -50,7 +50,9 @@ if [ -f "$BUILD/lib/libpcol.a" ] && command -v cc >/dev/null 2>&1; then
   { printf '#include <pcol.h>\n#include <stdio.h>\nint main(void) {\n'
     awk '/^```c/ {on = 1; next} on && /^```/ {exit} on' "$REPO/README.md"
     printf 'return 0;\n}\n'; } > snippet.c
-  cc -std=c11 -D_GNU_SOURCE -I"$REPO/include" snippet.c "$BUILD/lib/libpcol.a" -llz4 -lzstd -lz -lprotobuf-c \
+  san= # the sanitizer build's library needs its runtime (make test)
+  nm "$BUILD/lib/libpcol.a" 2>/dev/null | grep -q '__asan_' && san="-fsanitize=address,undefined"
+  cc -std=c11 -D_GNU_SOURCE $san -I"$REPO/include" snippet.c "$BUILD/lib/libpcol.a" -llz4 -lzstd -lz -lprotobuf-c \
     -ljansson -lpthread -lm -o snippet 2>err.txt || fail "the README's C snippet does not compile: $(head -c 600 err.txt)"
   mkdir nofile && (cd nofile && ../snippet) >/dev/null 2>err.txt; rc=$?
   [ $rc = 1 ] && grep -q 'run.pcol' err.txt || fail "the C snippet on a missing file: exit $rc, '$(cat err.txt)'"
