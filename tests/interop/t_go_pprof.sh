@@ -167,7 +167,7 @@ else
 fi
 
 # Rprof -> pcol -> pprof: go tool pprof reads R names, files and lines,
-# samples/count (the default) and cpu/nanoseconds from the interval
+# samples/count and cpu/nanoseconds (the default) from the interval
 rprof_to_pprof() {
   local demo=$REPO/examples/demo.out
   [ -f "$demo" ] || return 0
@@ -185,8 +185,9 @@ rprof_to_pprof() {
   local want_cpu=$((n * interval * 1000)) got_n got_cpu
   got_n=$(awk '/^Samples:/ { f = 1; next } f && /:/ { split($0, a, ":"); split(a[1], v, " "); s += v[1] } /^Locations/ { exit } END { print s + 0 }' "$tmp/rdemo.raw")
   got_cpu=$(awk '/^Samples:/ { f = 1; next } f && /:/ { split($0, a, ":"); split(a[1], v, " "); s += v[2] } /^Locations/ { exit } END { printf "%.0f\n", s }' "$tmp/rdemo.raw")
-  # the count is the default, as pcol shows an Rprof file (doc/mappings.md §0)
-  if ! grep -q '^samples/count\[dflt\] cpu/nanoseconds$' "$tmp/rdemo.raw" ||
+  # the time is the default, as pcol shows an Rprof file (doc/mappings.md §0):
+  # no default_sample_type, so pprof takes the last type, cpu/nanoseconds
+  if ! grep -q '^samples/count cpu/nanoseconds$' "$tmp/rdemo.raw" ||
     ! grep -q "^PeriodType: cpu nanoseconds" "$tmp/rdemo.raw" ||
     ! grep -q "^Period: $((interval * 1000))$" "$tmp/rdemo.raw" ||
     ! grep -q ' smooth demo_code.R:3 ' "$tmp/rdemo.raw" ||
