@@ -198,7 +198,7 @@ TEST_BUILD := $(BUILD)/test
 SANFLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 
 test: deps
-	@$(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" OPT=-O1 check-layers test-unit test-cli test-conformance test-interop test-tsan
+	@$(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" OPT=-O1 JOBS=2 check-layers test-unit test-cli test-conformance test-interop test-tsan
 	@$(MAKE) --no-print-directory test-clang
 	@$(MAKE) --no-print-directory test-install
 	@$(MAKE) --no-print-directory test-bounds
