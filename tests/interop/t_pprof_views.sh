@@ -220,6 +220,7 @@ for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/*; do
   [ -f "$f" ] || continue
   case $f in *dotnet*) continue ;; esac # pprof leaves out one sample of it, pcol does not
   case $f in *edge-invalid-utf8*) continue ;; esac # control bytes: pcol escapes them (doc/safety.md)
+  "$PCOL" info "$f" 2>/dev/null | grep -q 'input_format: *otlp' && continue # OTLP, not a Profile
   for args in "" "-tagfocus=. -focus=." ; do
     pa=$(echo "$args" | sed 's/-tagfocus=/--tag=/; s/-focus=/--focus=/')
     checked=$((checked + 1))
