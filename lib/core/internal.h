@@ -563,10 +563,18 @@ int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
  * An exporter opens a budget on its output stream and writes to b->fp, a
  * stream that counts bytes and refuses the write that would pass B; memory
  * it holds for output goes through pcol_budget_hold/release.  stream.c */
+/* The least an exporter that keeps every sample (pprof, Perun, otlp) may
+ * hold by default: a zstd file holds a million real samples in under 1 MB
+ * (B = 32 MiB) and its pprof export keeps ~128 bytes a sample; a row bomb
+ * (16 Mi samples in 2 KB) still stops before its allocation.  fold and the
+ * other holders keep B. */
+#define PCOL_EXPORT_HOLD_MIN ((uint64_t)512 << 20)
+
 typedef struct pcol_budget {
   uint64_t limit;        /* B, bytes (written; held) */
   uint64_t written, held;
   uint64_t file_size, lines; /* for messages: the file's size, lines allowed */
+  uint64_t hold_floor;   /* held bytes allowed by default even past B (exporters of samples) */
   int custom;            /* B came from max_output_bytes */
   int over;              /* a write was refused: it would have passed B */
   int werrno;            /* errno of the first failed write to out (ENOSPC...) */

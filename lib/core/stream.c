@@ -156,14 +156,14 @@ static int budget_fail(const pcol_budget *b, const char *doing, pcol_error *err)
 }
 
 /* What an export may hold in memory by default: the output budget B, but
- * at least PCOL_EXPORT_HOLD_MIN.  A zstd file holds a million real samples
+ * for the exporters that keep every sample (b->hold_floor, set by them to
+ * PCOL_EXPORT_HOLD_MIN) at least that.  A zstd file holds a million real samples
  * in under 1 MB (B = 32 MiB) and its pprof export keeps ~128 bytes a sample;
  * a row bomb (16 Mi samples in 2 KB) still stops here, before its
  * allocation.  An explicit --max-output is the whole budget. */
-#define PCOL_EXPORT_HOLD_MIN ((uint64_t)512 << 20)
 
 int pcol_budget_hold(pcol_budget *b, uint64_t n, pcol_error *err) {
-  uint64_t cap = b->custom || b->limit >= PCOL_EXPORT_HOLD_MIN ? b->limit : PCOL_EXPORT_HOLD_MIN;
+  uint64_t cap = b->custom || b->limit >= b->hold_floor ? b->limit : b->hold_floor;
   if (b->held > cap || n > cap - b->held) {
     if (cap == b->limit) return budget_fail(b, "would hold more output in memory than", err);
     return pcol_error_set(err, PCOL_ETOOBIG,

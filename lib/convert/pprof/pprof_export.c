@@ -681,6 +681,7 @@ int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_budget bud;
   memset(&x, 0, sizeof x);
   if ((x.rc = pcol_budget_open(&bud, f, opt, "pprof export", out, err))) return x.rc;
+  bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* keeps every sample (internal.h) */
   out = bud.fp;
   x.f = f;
   x.err = err;
