@@ -33,7 +33,12 @@ def test_round_trip_every_profile(packed, tmp_path):
 def has_non_utf8_strings(path):
     """From the CLI's raw TSV output: does some stored string hold bytes
     that are not UTF-8 (which come back as the UTF-8 of U+0080..U+00FF)?"""
+    # The CLI's text rule (doc/safety.md) prints such bytes as \\xNN (and
+    # C0/DEL/C1 controls too): undo the escapes, then ask whether the bytes
+    # are UTF-8.  A C1 control escaped per byte decodes again.
+    import re
     raw = run_pcol("cat", path, "--table", "strings").stdout
+    raw = re.sub(rb"(?<!\\)\\x([0-9a-f]{2})", lambda m: bytes([int(m.group(1), 16)]), raw)
     try:
         raw.decode("utf-8")
         return False
