@@ -160,10 +160,10 @@ static int budget_fail(const pcol_budget *b, const char *doing, pcol_error *err)
  * PCOL_EXPORT_HOLD_MIN) at least that.  A zstd file holds a million real samples
  * in under 1 MB (B = 32 MiB) and its pprof export keeps ~128 bytes a sample;
  * a row bomb (16 Mi samples in 2 KB) still stops here, before its
- * allocation.  An explicit --max-output is the whole budget. */
+ * allocation.  A --max-output above the floor raises it. */
 
 int pcol_budget_hold(pcol_budget *b, uint64_t n, pcol_error *err) {
-  uint64_t cap = b->custom || b->limit >= b->hold_floor ? b->limit : b->hold_floor;
+  uint64_t cap = b->limit >= b->hold_floor ? b->limit : b->hold_floor; /* also under --max-output: it bounds the output */
   if (b->held > cap || n > cap - b->held) {
     if (cap == b->limit) return budget_fail(b, "would hold more output in memory than", err);
     return pcol_error_set(err, PCOL_ETOOBIG,
