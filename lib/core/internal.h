@@ -563,7 +563,7 @@ int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
  * An exporter opens a budget on its output stream and writes to b->fp, a
  * stream that counts bytes and refuses the write that would pass B; memory
  * it holds for output goes through pcol_budget_hold/release.  stream.c */
-/* The least an exporter that keeps every sample (pprof, Perun, otlp) may
+/* The least an exporter that keeps every sample (pprof, Perun, otlp, Firefox) may
  * hold by default: a zstd file holds a million real samples in under 1 MB
  * (B = 32 MiB) and its pprof export keeps ~128 bytes a sample; a row bomb
  * (16 Mi samples in 2 KB) still stops before its allocation.  fold and the
@@ -603,6 +603,9 @@ int pcol_budget_hold_each(pcol_budget *b, uint64_t n, uint64_t each, pcol_error 
  * each) against b, and only then selects them, so a file of many tiny
  * samples is refused with the budget message before the per-sample memory
  * is taken (issue 28 #6).  select.c */
+/* The number of rows sel selects, allocating nothing (an exporter whose
+ * output has a known least size per row refuses before taking them). */
+int pcol_select_count(pcol_file *f, const pcol_select *sel, uint64_t *count, pcol_error *err);
 int pcol_select_rows_held(pcol_file *f, const pcol_select *sel, pcol_budget *b, uint64_t each,
                           pcol_selected_row **rows, size_t *n, pcol_error *err);
 static inline void pcol_budget_release(pcol_budget *b, uint64_t n) {

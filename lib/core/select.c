@@ -245,12 +245,17 @@ static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   return 0;
 }
 
+int pcol_select_count(pcol_file *f, const pcol_select *sel, uint64_t *count, pcol_error *err) {
+  *count = 0;
+  return pcol_select_iter(f, sel, count_row, count, err);
+}
+
 int pcol_select_rows_held(pcol_file *f, const pcol_select *sel, pcol_budget *b, uint64_t each,
                           pcol_selected_row **rows, size_t *n, pcol_error *err) {
   uint64_t count = 0;
   *rows = NULL;
   *n = 0;
-  int rc = pcol_select_iter(f, sel, count_row, &count, err);
+  int rc = pcol_select_count(f, sel, &count, err);
   if (!rc) rc = pcol_budget_hold_each(b, count, sizeof(pcol_selected_row) + each, err);
   return rc ? rc : pcol_select_rows(f, sel, rows, n, err);
 }

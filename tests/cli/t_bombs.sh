@@ -62,6 +62,18 @@ for to in pprof perun otlp; do
   [ -e "$tmp/r16.$to" ] && fail "$to: an output was written for a refused export"
 done
 
+# the Firefox export writes every row in three columns, so it refuses the
+# 16 Mi rows from their count, before selecting them (it took 11 s and
+# 460 MB): under a 256 MiB address-space cap it still says the budget
+[ ${#cap[@]} -gt 0 ] && cap=(prlimit --as=268435456)
+expect 1 "r16.pcol: firefox export: the output would be larger than the output budget" \
+  "${cap[@]}" "$PCOL" unpack --to firefox "$tmp/r16.pcol" -o "$tmp/r16.json"
+[ -e "$tmp/r16.json" ] && fail "firefox: an output was written for a refused export"
+# ... and the same file of a million samples, whose columns fit, exports
+# (it keeps every row of a thread: held against 512 MiB like pprof's)
+"$PCOL" unpack --to firefox "$tmp/r1m.pcol" -o "$tmp/r1m.json" 2>"$tmp/err" ||
+  fail "firefox export of 1M samples refused: $(cat "$tmp/err")"
+
 # #5: 206 bytes, 16,384 samples on a 16,384-deep stack: 268 M rows of
 # sample_locations; cat stops at the budget instead of printing 3.4 GB
 gen deep

@@ -635,6 +635,14 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   one.source_id = s;
   pcol_selected_row *rows = NULL;
   size_t nrows = 0;
+  /* Every row is written in three columns (stack, time, weight), at least
+   * one digit and a comma each: a source whose rows cannot fit in what is
+   * left of the budget is refused before they are selected and sorted
+   * (a 2 KB file of 16 Mi samples took 11 s and 460 MB to be refused). */
+  uint64_t nsel = 0;
+  PCOL_RETURN_NOT_OK(pcol_select_count(x->f, &one, &nsel, x->err));
+  if (nsel && pcol_budget_exceeded(x->bud, nsel > UINT64_MAX / 6 ? UINT64_MAX : 6 * nsel - 3))
+    return pcol_budget_refuse(x->bud, x->err);
   PCOL_RETURN_NOT_OK(pcol_select_rows(x->f, &one, &rows, &nrows, x->err));
   if (!nrows) {
     free(rows);
@@ -965,6 +973,7 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if (gzip) fclose(dst);
     return rc;
   }
+  bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* keeps every sample of a thread (internal.h) */
   fx x;
   memset(&x, 0, sizeof x);
   x.f = f;
