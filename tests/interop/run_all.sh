@@ -1,13 +1,27 @@
 #!/usr/bin/env bash
-# Interop tests against R and Go: each tests/interop/t_*.sh runs with $PCOL set.
+# Interop tests against the real tools: each tests/interop/t_*.sh runs with
+# $PCOL set; exit 77 means skipped (its tool is not installed).  JOBS=N runs
+# N at a time (make test uses 2); each test's output is printed when it ends.
 set -u
+jobs=${JOBS:-1}
+dir=$(dirname "$0")
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+ls "$dir"/t_*.sh 2>/dev/null | xargs -r -P "$jobs" -I{} bash -c '
+  t={}; n=$(basename "$t"); o="$0/$n"; s=$(date +%s)
+  bash "$t" >"$o.log" 2>&1; rc=$?
+  echo $rc >"$o.rc"
+  cat "$o.log"
+  case $rc in 0) w="ok  ";; 77) w="SKIP";; *) w="FAIL";; esac
+  echo "$w $n ($(( $(date +%s) - s )) s)"' "$out"
 pass=0; fail=0; skip=0
-for t in "$(dirname "$0")"/t_*.sh; do
-  [ -e "$t" ] || continue
-  bash "$t"; rc=$?
-  if [ $rc = 0 ]; then pass=$((pass+1)); echo "ok   $(basename "$t")";
-  elif [ $rc = 77 ]; then skip=$((skip+1)); echo "SKIP $(basename "$t")";
-  else fail=$((fail+1)); echo "FAIL $(basename "$t")"; fi
+for r in "$out"/*.rc; do
+  [ -e "$r" ] || continue
+  case "$(cat "$r")" in
+    0) pass=$((pass+1));;
+    77) skip=$((skip+1));;
+    *) fail=$((fail+1)); echo "FAIL $(basename "$r" .rc)";;
+  esac
 done
 echo "interop: $pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]
