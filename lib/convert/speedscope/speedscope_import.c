@@ -276,21 +276,9 @@ int pcol_import_speedscope(pcol_builder *b, FILE *in, const char *name, const pc
                            pcol_error *err) {
   simp s = {0};
   s.b = b, s.name = name, s.err = err;
-  uint64_t cap = pcol_input_cap(opt);
-  pcol_capped capped;
-  FILE *cin = pcol_capped_stream(&capped, in, cap);
-  if (!cin) return pcol_oom(err);
-  json_error_t je;
-  json_t *root = json_loadf(cin, JSON_REJECT_DUPLICATES, &je);
-  int rc = PCOL_OK;
-  if (capped.over)
-    rc = pcol_error_set(err, PCOL_ETOOBIG, "%s: input is larger than the limit of %llu bytes", name,
-                        (unsigned long long)cap);
-  else if (!root)
-    rc = pcol_error_set(err, PCOL_ECORRUPT, "%s:%d:%d (byte %d): invalid JSON: %s", name, je.line,
-                        je.column, je.position, je.text);
-  else if (!json_is_object(root))
-    rc = at(&s, "$", 0, 0, "not a JSON object");
+  json_t *root = NULL;
+  int rc = pcol_json_doc_load(in, name, opt, &root, err);
+  if (!rc && !json_is_object(root)) rc = at(&s, "$", 0, 0, "not a JSON object");
   if (!rc) rc = frames(&s, root);
   json_t *ps = rc ? NULL : json_object_get(root, "profiles");
   if (!rc && !json_is_array(ps)) rc = at(&s, "profiles", 0, 0, "missing or not an array");
@@ -298,7 +286,6 @@ int pcol_import_speedscope(pcol_builder *b, FILE *in, const char *name, const pc
   s.active = json_is_integer(act) ? json_integer_value(act) : -1;
   if (!rc) rc = profiles(&s, ps);
   json_decref(root);
-  fclose(cin);
   free(s.floc), free(s.locs), free(s.open);
   return rc;
 }

@@ -3,6 +3,7 @@
 #define PCOL_V8_H
 
 #include "internal.h"
+#include "convert.h"
 #include "keys.h"
 #include <jansson.h>
 #include <stdio.h>

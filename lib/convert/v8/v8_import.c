@@ -253,23 +253,11 @@ int pcol_import_v8(pcol_builder *b, FILE *in, const char *name, const pcol_impor
                    pcol_error *err) {
   vimp v = {0};
   v.b = b, v.name = name, v.err = err;
-  uint64_t cap = pcol_input_cap(opt);
-  pcol_capped capped;
-  FILE *cin = pcol_capped_stream(&capped, in, cap);
-  if (!cin) return pcol_oom(err);
-  json_error_t je;
-  json_t *root = json_loadf(cin, JSON_REJECT_DUPLICATES, &je);
-  int rc = PCOL_OK;
-  if (capped.over)
-    rc = pcol_error_set(err, PCOL_ETOOBIG, "%s: input is larger than the limit of %llu bytes", name,
-                        (unsigned long long)cap);
-  else if (!root)
-    rc = pcol_error_set(err, PCOL_ECORRUPT, "%s:%d:%d (byte %d): invalid JSON: %s", name, je.line,
-                        je.column, je.position, je.text);
+  json_t *root = NULL;
+  int rc = pcol_json_doc_load(in, name, opt, &root, err);
   if (!rc && pcol_b_source(b, PCOL_SRC_V8, name, PCOL_NA_I64, &v.src)) rc = pcol_oom(err);
   if (!rc) rc = import_doc(&v, root);
   json_decref(root);
-  fclose(cin);
   free(v.ids), free(v.parent), free(v.loc), free(v.stack), free(v.work);
   pcol_u64map_free(&v.map);
   return rc;
