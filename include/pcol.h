@@ -571,9 +571,11 @@ PCOL_API void pcol_out_abort(pcol_out *o);
  * default cost nothing) and its own deduplicated strings, functions,
  * locations, stacks and label sets.  Samples are NOT spilled to disk: the
  * bound is the roll size.  Writing a file adds, for a moment, its
- * compressed sections.  Measured (examples/record_self, 2 values a sample,
- * 2-10 frames): see README "Streaming writer".  Without rolling the memory
- * grows with the samples: set roll_samples to bound it.  The functions and
+ * compressed sections.  Measured peak RSS for 1M samples (2 values, 10
+ * frames, a label; bench/bench_writer.c): 1,000 distinct stacks: 34 MB in
+ * one file, 7.1 MB rolled every 100k samples, 3.0 MB every 10k; every
+ * stack distinct (worst case): 466 MB, 41 MB, 6.7 MB.  Without rolling the
+ * memory grows with the samples: set roll_samples to bound it.  The functions and
  * locations added by pcol_writer_function/pcol_writer_location live for
  * the writer's life (a dictionary, each entry copied into a file on its
  * first use there).

@@ -264,7 +264,7 @@ Test(writer, roll_by_count_with_ids) {
   char args[4096] = "merge";
   for (int i = 0; i < 3; i++) {
     cr_assert(strstr(pub.paths[i], "/r-") && strstr(pub.paths[i], ".pcol"), "%s", pub.paths[i]);
-    char seq[16];
+    char seq[32];
     snprintf(seq, sizeof seq, "-%06d.pcol", i + 1);
     cr_assert(strstr(pub.paths[i], seq), "%s", pub.paths[i]);
     validate(pub.paths[i]);
