@@ -574,7 +574,7 @@ PCOL_API void pcol_out_abort(pcol_out *o);
  * compressed sections.  Measured peak RSS for 1M samples (2 values, 10
  * frames, a label; bench/bench_writer.c): 1,000 distinct stacks: 34 MB in
  * one file, 7.1 MB rolled every 100k samples, 3.0 MB every 10k; every
- * stack distinct (worst case): 466 MB, 41 MB, 6.7 MB.  Without rolling the
+ * stack distinct (worst case): 466 MB, 41 MB, 6.8 MB.  Without rolling the
  * memory grows with the samples: set roll_samples to bound it.  The functions and
  * locations added by pcol_writer_function/pcol_writer_location live for
  * the writer's life (a dictionary, each entry copied into a file on its
