@@ -96,7 +96,7 @@ LIB_CFLAGS := -fPIC -fvisibility=hidden
         fuzz fuzz-run bench bench-quick examples check-layers test-install test-bounds test-corpus
 .DEFAULT_GOAL := all
 
-all: deps $(PCOL) $(LIBA) $(LIBSO) $(BUILD)/bin/read_top
+all: deps $(PCOL) $(LIBA) $(LIBSO) $(BUILD)/bin/read_top $(BUILD)/bin/record_self
 
 # Install missing Debian packages (as root), once per build directory.
 deps: $(BUILD)/.deps-ok
@@ -176,7 +176,12 @@ $(BUILD)/bin/read_top: examples/read_top.c $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) -Iinclude $(CFLAGS) $(WARN) $(SAN) -o $@ $< $(LIBA) $(LDLIBS)
 
-examples: $(BUILD)/bin/read_top
+# -rdynamic: the sampler names its own functions through dladdr.
+$(BUILD)/bin/record_self: examples/record_self.c $(LIBA)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) -Iinclude $(CFLAGS) $(WARN) $(SAN) -rdynamic -o $@ $< $(LIBA) $(LDLIBS)
+
+examples: $(BUILD)/bin/read_top $(BUILD)/bin/record_self
 
 $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA)
 	@mkdir -p $(dir $@)

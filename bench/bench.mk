@@ -19,7 +19,7 @@
 # on one) but keeps it for the bench/ programs themselves.
 
 BENCH_BUILD := $(BUILD)/bench-build
-BENCH_TOOLS := gen_profile gen_flood bench_open bench_scan bench_pb_decode timecmd svgplot
+BENCH_TOOLS := gen_profile gen_flood bench_open bench_scan bench_pb_decode bench_writer timecmd svgplot
 BENCH_WARN  := -Wall -Wextra -Werror -Wshadow
 BENCH_MAKE  := $(MAKE) --no-print-directory BUILD=$(BENCH_BUILD) OPT=-O2 SAN= \
                CFLAGS="-O2 -g" WARN="-Wall -Wextra -Wno-unused-parameter"
@@ -58,3 +58,13 @@ bench-report: bench-tools
 .PHONY: bench-clickhouse
 bench-clickhouse: bench-tools
 	@BENCH_BUILD=$(BENCH_BUILD) bash bench/clickhouse.sh
+
+# The streaming writer (include/pcol.h): peak RSS and time of 1M samples,
+# one file and rolled every 100k / 10k, 1,000 distinct stacks and all
+# distinct; the README's "Streaming writer" numbers.
+.PHONY: bench-writer
+bench-writer: bench-tools
+	@d=$$(mktemp -d); for dist in 1000 0; do for roll in 0 100000 10000; do \
+	  rm -f $$d/*; /usr/bin/time -f "distinct $$dist roll $$roll: %e s, %U s user, peak %M KB" \
+	    $(BENCH_BUILD)/bench/bench_writer $$d/p.pcol 1000000 $$roll $$dist || exit 1; \
+	done; done; rm -rf $$d

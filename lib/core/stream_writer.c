@@ -1,0 +1,574 @@
+/* stream_writer.c — the streaming writer (pcol_writer_*, include/pcol.h):
+ * samples added one at a time into a builder per file, published by
+ * pcol_builder_write (so the layout and the atomic rename stay in
+ * writer.c and out.c) at close or at each roll.
+ *
+ * The builder holds a file's samples in memory: the writer's memory is
+ * bounded by the roll size, not by spilling (the layout plan of writer.c
+ * needs every column whole).  A function or location added by id lives in
+ * the writer's dictionary (its own builder, for interning and
+ * deduplication, plus the rows in plain arrays) and is copied into a file's
+ * builder the first time a sample of that file uses it. */
+#include "internal.h"
+#include <errno.h>
+#include <libgen.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct dict_fn {
+  uint32_t name, system_name, filename; /* dictionary string ids */
+  int64_t start_line;
+} dict_fn;
+typedef struct dict_loc {
+  uint64_t address;
+  size_t first_line, nlines; /* into lines */
+} dict_loc;
+typedef struct dict_line {
+  uint32_t fn; /* dictionary function id */
+  int64_t line;
+} dict_line;
+
+struct pcol_writer {
+  char *path;             /* as given (no rolling) */
+  char *stem, *suffix;    /* rolled names: stem-TIME-SEQ suffix */
+  char *source_type, *source_uri, *period_type, *period_unit;
+  char **meta;            /* 2 x nmeta */
+  size_t nmeta;
+  pcol_writer_value_type *vts;
+  size_t nvts;
+  int64_t period;
+  uint64_t roll_samples, roll_ns;
+  pcol_write_options wopt;
+  void (*on_file)(void *ctx, const char *path);
+  void *ctx;
+  /* the dictionary of pcol_writer_function / pcol_writer_location */
+  pcol_builder *dict;
+  dict_fn *fns;
+  size_t nfns, cfns;
+  dict_loc *locs;
+  size_t nlocs, clocs;
+  dict_line *lines;
+  size_t nlines, clines;
+  /* the current file */
+  pcol_builder *b; /* NULL until its first sample */
+  uint32_t src, *vt;
+  pcol_stack_memo memo;
+  uint32_t *fmap, *lmap; /* dictionary id -> this file's id (0: not yet) */
+  size_t cfmap, clmap;
+  int64_t ts_sec;          /* the source's timestamp (s since the epoch) */
+  int64_t start_ns;        /* the file's start (ns since the epoch) */
+  int any_time;
+  int64_t last_time, last_end, max_dur;
+  uint64_t began_mono;     /* when the file's period began (monotonic ns) */
+  uint64_t seq, files;
+  /* scratch */
+  uint32_t *stack;
+  size_t cstack;
+  pcol_label_row *lab;
+  size_t clab;
+};
+
+static uint64_t mono_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+static int64_t real_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+/* floor(a / b) for b > 0 */
+static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b < 0); }
+
+static int dup_str(const char *s, char **out) {
+  *out = NULL;
+  if (!s) return PCOL_OK;
+  return (*out = strdup(s)) ? PCOL_OK : PCOL_ENOMEM;
+}
+
+static void file_reset(pcol_writer *w) {
+  pcol_builder_free(w->b);
+  w->b = NULL;
+  pcol_stack_memo_free(&w->memo);
+  memset(&w->memo, 0, sizeof w->memo);
+  if (w->fmap) memset(w->fmap, 0, w->cfmap * sizeof *w->fmap);
+  if (w->lmap) memset(w->lmap, 0, w->clmap * sizeof *w->lmap);
+  w->any_time = 0;
+  w->last_time = PCOL_NA_I64;
+  w->last_end = PCOL_NA_I64;
+  w->max_dur = 0;
+}
+
+static void writer_free(pcol_writer *w) {
+  if (!w) return;
+  file_reset(w);
+  pcol_builder_free(w->dict);
+  free(w->path);
+  free(w->stem);
+  free(w->suffix);
+  free(w->source_type);
+  free(w->source_uri);
+  free(w->period_type);
+  free(w->period_unit);
+  for (size_t i = 0; i < 2 * w->nmeta; i++) free(w->meta[i]);
+  free(w->meta);
+  for (size_t i = 0; i < w->nvts; i++) {
+    free((char *)w->vts[i].type);
+    free((char *)w->vts[i].unit);
+  }
+  free(w->vts);
+  free(w->vt);
+  free(w->fns);
+  free(w->locs);
+  free(w->lines);
+  free(w->fmap);
+  free(w->lmap);
+  free(w->stack);
+  free(w->lab);
+  free(w);
+}
+
+/* The directory `path` goes into must exist and be writable now, so that a
+ * typo fails at open and not at the first roll. */
+static int check_dir(const char *path, pcol_error *err) {
+  char *p = strdup(path);
+  if (!p) return pcol_oom(err);
+  const char *d = dirname(p);
+  struct stat st;
+  int rc = PCOL_OK;
+  if (stat(d, &st) != 0)
+    rc = pcol_error_set(err, PCOL_EIO, "%s: directory %s: %s", path, d, strerror(errno));
+  else if (!S_ISDIR(st.st_mode))
+    rc = pcol_error_set(err, PCOL_EIO, "%s: %s is not a directory", path, d);
+  else if (access(d, W_OK | X_OK) != 0)
+    rc = pcol_error_set(err, PCOL_EIO, "%s: directory %s: %s", path, d, strerror(errno));
+  free(p);
+  return rc;
+}
+
+static int copy_options(pcol_writer *w, const char *path, const pcol_writer_options *o) {
+  PCOL_RETURN_NOT_OK(dup_str(path, &w->path));
+  PCOL_RETURN_NOT_OK(dup_str(o->source_type ? o->source_type : PCOL_SRC_PPROF, &w->source_type));
+  PCOL_RETURN_NOT_OK(dup_str(o->source_uri, &w->source_uri));
+  PCOL_RETURN_NOT_OK(dup_str(o->period_type, &w->period_type));
+  PCOL_RETURN_NOT_OK(dup_str(o->period_unit, &w->period_unit));
+  if (o->nmeta && !(w->meta = calloc(2 * o->nmeta, sizeof *w->meta))) return PCOL_ENOMEM;
+  w->nmeta = o->nmeta;
+  for (size_t i = 0; i < 2 * o->nmeta; i++) PCOL_RETURN_NOT_OK(dup_str(o->meta[i], &w->meta[i]));
+  if (!(w->vts = calloc(o->nvalue_types, sizeof *w->vts)) ||
+      !(w->vt = calloc(o->nvalue_types, sizeof *w->vt)))
+    return PCOL_ENOMEM;
+  w->nvts = o->nvalue_types;
+  for (size_t i = 0; i < o->nvalue_types; i++) {
+    PCOL_RETURN_NOT_OK(dup_str(o->value_types[i].type, (char **)&w->vts[i].type));
+    PCOL_RETURN_NOT_OK(dup_str(o->value_types[i].unit, (char **)&w->vts[i].unit));
+  }
+  w->period = o->period;
+  w->roll_samples = o->roll_samples;
+  w->roll_ns = o->roll_ns;
+  w->wopt = o->write;
+  w->on_file = o->on_file;
+  w->ctx = o->ctx;
+  if (w->roll_samples || w->roll_ns) { /* "a/prof.pcol" -> stem "a/prof", suffix ".pcol" */
+    size_t n = strlen(path);
+    size_t k = n >= 5 && strcmp(path + n - 5, ".pcol") == 0 ? n - 5 : n;
+    if (!(w->stem = strndup(path, k))) return PCOL_ENOMEM;
+    PCOL_RETURN_NOT_OK(dup_str(".pcol", &w->suffix));
+  }
+  return PCOL_OK;
+}
+
+static int check_options(const char *path, const pcol_writer_options *o, pcol_error *err) {
+  if (!path || !*path) return pcol_error_set(err, PCOL_EINVAL, "writer: no output path");
+  if (strcmp(path, "-") == 0)
+    return pcol_error_set(err, PCOL_EINVAL, "writer: %s: a writer publishes files by rename, "
+                          "not to standard output", path);
+  if (!o) return pcol_error_set(err, PCOL_EINVAL, "writer: no options");
+  if (o->nvalue_types == 0 || !o->value_types)
+    return pcol_error_set(err, PCOL_EINVAL, "writer: at least one value type is needed");
+  if (o->nvalue_types > UINT32_MAX)
+    return pcol_error_set(err, PCOL_EINVAL, "writer: too many value types");
+  for (size_t i = 0; i < o->nvalue_types; i++)
+    if (!o->value_types[i].type || !o->value_types[i].unit)
+      return pcol_error_set(err, PCOL_EINVAL, "writer: value type %zu has no %s", i + 1,
+                            o->value_types[i].type ? "unit" : "type");
+  if (o->nmeta && !o->meta) return pcol_error_set(err, PCOL_EINVAL, "writer: nmeta without meta");
+  if (o->nmeta > SIZE_MAX / 4) return pcol_error_set(err, PCOL_EINVAL, "writer: too many meta rows");
+  for (size_t i = 0; i < o->nmeta; i++)
+    if (!o->meta[2 * i] || !o->meta[2 * i + 1])
+      return pcol_error_set(err, PCOL_EINVAL, "writer: meta row %zu has no %s", i + 1,
+                            o->meta[2 * i] ? "value" : "key");
+  if (o->period < 0) return pcol_error_set(err, PCOL_EINVAL, "writer: negative period");
+  if (o->period && (!o->period_type || !o->period_unit))
+    return pcol_error_set(err, PCOL_EINVAL, "writer: a period needs its type and unit");
+  return PCOL_OK;
+}
+
+int pcol_writer_open(pcol_writer **out, const char *path, const pcol_writer_options *opt,
+                     pcol_error *err) {
+  if (!out) return pcol_error_set(err, PCOL_EINVAL, "writer: no result pointer");
+  *out = NULL;
+  PCOL_RETURN_NOT_OK(check_options(path, opt, err));
+  PCOL_RETURN_NOT_OK(check_dir(path, err));
+  pcol_writer *w = calloc(1, sizeof *w);
+  if (!w) return pcol_oom(err);
+  if (copy_options(w, path, opt) || pcol_builder_new(&w->dict, err)) {
+    writer_free(w);
+    return pcol_oom(err);
+  }
+  file_reset(w);
+  w->began_mono = mono_ns();
+  *out = w;
+  return PCOL_OK;
+}
+
+/* ---------------------------------------------------------- dictionary */
+
+static int dict_str(pcol_writer *w, const char *s, uint32_t *id) {
+  return pcol_b_cstr(w->dict, s, id);
+}
+
+int pcol_writer_function(pcol_writer *w, const char *name, const char *system_name,
+                         const char *file, int64_t start_line, uint32_t *id, pcol_error *err) {
+  if (!w || !id) return pcol_error_set(err, PCOL_EINVAL, "writer: function: NULL argument");
+  pcol_function_row r = {0, 0, 0, start_line};
+  uint32_t fid;
+  PCOL_RETURN_NOT_OK_WITH_ERROR(dict_str(w, name, &r.name), err);
+  PCOL_RETURN_NOT_OK_WITH_ERROR(dict_str(w, system_name, &r.system_name), err);
+  PCOL_RETURN_NOT_OK_WITH_ERROR(dict_str(w, file, &r.filename), err);
+  PCOL_RETURN_NOT_OK_WITH_ERROR(pcol_b_function(w->dict, &r, &fid), err);
+  if (fid > w->nfns) { /* new: keep its row (ids are dense, in order) */
+    if (PCOL_GROW(w->fns, w->nfns, w->cfns)) return pcol_oom(err);
+    w->fns[w->nfns++] = (dict_fn){r.name, r.system_name, r.filename, start_line};
+  }
+  *id = fid;
+  return PCOL_OK;
+}
+
+int pcol_writer_location(pcol_writer *w, uint64_t address, const uint32_t *functions,
+                         const int64_t *lines, size_t nlines, uint32_t *id, pcol_error *err) {
+  if (!w || !id || (nlines && (!functions || !lines)))
+    return pcol_error_set(err, PCOL_EINVAL, "writer: location: NULL argument");
+  if (nlines > UINT32_MAX) return pcol_error_set(err, PCOL_EINVAL, "writer: location: too many lines");
+  pcol_line_row *lr = nlines ? malloc(nlines * sizeof *lr) : NULL;
+  if (nlines && !lr) return pcol_oom(err);
+  for (size_t i = 0; i < nlines; i++) {
+    if (functions[i] == 0 || functions[i] > w->nfns) {
+      free(lr);
+      return pcol_error_set(err, PCOL_EINVAL, "writer: location: line %zu names function %u, "
+                            "but %zu functions were added", i + 1, functions[i], w->nfns);
+    }
+    lr[i] = (pcol_line_row){functions[i], lines[i] ? lines[i] : PCOL_NA_I64, PCOL_NA_I64};
+  }
+  uint32_t lid;
+  int rc = pcol_b_location(w->dict, 0, address, 0, lr, nlines, &lid);
+  if (rc == PCOL_OK && lid > w->nlocs) {
+    if (PCOL_GROW(w->locs, w->nlocs, w->clocs)) rc = PCOL_ENOMEM;
+    while (rc == PCOL_OK && w->nlines + nlines > w->clines)
+      if (pcol_grow(&w->lines, &w->clines, sizeof *w->lines)) rc = PCOL_ENOMEM;
+    if (rc == PCOL_OK) {
+      w->locs[w->nlocs++] = (dict_loc){address, w->nlines, nlines};
+      for (size_t i = 0; i < nlines; i++)
+        w->lines[w->nlines++] = (dict_line){lr[i].function_id, lr[i].line};
+    }
+  }
+  free(lr);
+  if (rc) return pcol_error_set(err, rc, "writer: location: %s", pcol_strerror(rc));
+  *id = lid;
+  return PCOL_OK;
+}
+
+/* A dictionary string into the file's builder. */
+static int file_str(pcol_writer *w, uint32_t dsid, uint32_t *id) {
+  if (dsid == 0) return *id = 0, PCOL_OK;
+  pcol_str s = pcol_b_string_get(w->dict, dsid);
+  return pcol_b_string(w->b, s.ptr, s.len, id);
+}
+
+/* map[i] for i < n, growing (zeroed) to hold it */
+static int map_slot(uint32_t **map, size_t *cap, size_t i) {
+  if (i < *cap) return PCOL_OK;
+  size_t old = *cap, n = old ? old : 64;
+  while (n <= i) n *= 2;
+  uint32_t *m = realloc(*map, n * sizeof *m);
+  if (!m) return PCOL_ENOMEM;
+  memset(m + old, 0, (n - old) * sizeof *m);
+  *map = m;
+  *cap = n;
+  return PCOL_OK;
+}
+
+static int file_function(pcol_writer *w, uint32_t dfn, uint32_t *id) {
+  PCOL_RETURN_NOT_OK(map_slot(&w->fmap, &w->cfmap, dfn));
+  if (!w->fmap[dfn]) {
+    const dict_fn *f = &w->fns[dfn - 1];
+    pcol_function_row r = {0, 0, 0, f->start_line};
+    PCOL_RETURN_NOT_OK(file_str(w, f->name, &r.name));
+    PCOL_RETURN_NOT_OK(file_str(w, f->system_name, &r.system_name));
+    PCOL_RETURN_NOT_OK(file_str(w, f->filename, &r.filename));
+    PCOL_RETURN_NOT_OK(pcol_b_function(w->b, &r, &w->fmap[dfn]));
+  }
+  *id = w->fmap[dfn];
+  return PCOL_OK;
+}
+
+static int file_location(pcol_writer *w, uint32_t dloc, uint32_t *id) {
+  PCOL_RETURN_NOT_OK(map_slot(&w->lmap, &w->clmap, dloc));
+  if (!w->lmap[dloc]) {
+    const dict_loc *l = &w->locs[dloc - 1];
+    pcol_line_row lr[16], *lp = l->nlines <= 16 ? lr : malloc(l->nlines * sizeof *lp);
+    if (!lp) return PCOL_ENOMEM;
+    int rc = PCOL_OK;
+    for (size_t i = 0; rc == PCOL_OK && i < l->nlines; i++) {
+      const dict_line *dl = &w->lines[l->first_line + i];
+      lp[i] = (pcol_line_row){0, dl->line, PCOL_NA_I64};
+      rc = file_function(w, dl->fn, &lp[i].function_id);
+    }
+    if (rc == PCOL_OK) rc = pcol_b_location(w->b, 0, l->address, 0, lp, l->nlines, &w->lmap[dloc]);
+    if (lp != lr) free(lp);
+    PCOL_RETURN_NOT_OK(rc);
+  }
+  *id = w->lmap[dloc];
+  return PCOL_OK;
+}
+
+/* A frame given by name, straight into the file's builder (deduplicated
+ * there). */
+static int file_frame(pcol_writer *w, const pcol_writer_frame *fr, uint32_t *id) {
+  if (!fr->function && !fr->file) return pcol_b_location(w->b, 0, fr->address, 0, NULL, 0, id);
+  pcol_function_row r = {0, 0, 0, PCOL_NA_I64};
+  uint32_t fid;
+  PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, fr->function, &r.name));
+  PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, fr->file, &r.filename));
+  PCOL_RETURN_NOT_OK(pcol_b_function(w->b, &r, &fid));
+  pcol_line_row l = {fid, fr->line ? fr->line : PCOL_NA_I64, PCOL_NA_I64};
+  return pcol_b_location(w->b, 0, fr->address, 0, &l, 1, id);
+}
+
+/* ------------------------------------------------------------- files */
+
+static int meta_i64(pcol_builder *b, uint32_t src, const char *key, int64_t v) {
+  char t[24];
+  snprintf(t, sizeof t, "%lld", (long long)v);
+  return pcol_b_meta_str(b, src, key, t);
+}
+
+/* The file's builder, its source (timestamp: the first sample's second, or
+ * now's), meta and value types. */
+static int file_begin(pcol_writer *w, const pcol_writer_sample *first) {
+  int64_t start = first && first->has_time ? first->time_unix_ns : real_ns();
+  PCOL_RETURN_NOT_OK(pcol_builder_new(&w->b, NULL));
+  w->start_ns = start;
+  w->ts_sec = floor_div(start, 1000000000);
+  PCOL_RETURN_NOT_OK(pcol_b_source(w->b, w->source_type, w->source_uri, w->ts_sec, &w->src));
+  for (size_t i = 0; i < w->nmeta; i++)
+    PCOL_RETURN_NOT_OK(pcol_b_meta_str(w->b, w->src, w->meta[2 * i], w->meta[2 * i + 1]));
+  if (w->period) {
+    PCOL_RETURN_NOT_OK(pcol_b_meta_str(w->b, w->src, PPROF_META_PERIOD_TYPE_TYPE, w->period_type));
+    PCOL_RETURN_NOT_OK(pcol_b_meta_str(w->b, w->src, PPROF_META_PERIOD_TYPE_UNIT, w->period_unit));
+    PCOL_RETURN_NOT_OK(meta_i64(w->b, w->src, PPROF_META_PERIOD, w->period));
+  }
+  for (size_t i = 0; i < w->nvts; i++) {
+    uint32_t t, u;
+    PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, w->vts[i].type, &t));
+    PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, w->vts[i].unit, &u));
+    PCOL_RETURN_NOT_OK(pcol_b_value_type(w->b, t, u, &w->vt[i]));
+    PCOL_RETURN_NOT_OK(pcol_b_source_value_type(w->b, w->src, w->vt[i]));
+  }
+  return PCOL_OK;
+}
+
+/* The path of the next file: `path`, or the rolled name (spec in pcol.h). */
+static char *next_path(pcol_writer *w) {
+  if (!w->stem) return strdup(w->path);
+  int64_t s = floor_div(w->start_ns, 1000000000), ms = (w->start_ns - s * 1000000000) / 1000000;
+  time_t tt = (time_t)s;
+  struct tm tm;
+  char when[32];
+  if (!gmtime_r(&tt, &tm) || !strftime(when, sizeof when, "%Y%m%dT%H%M%S", &tm))
+    snprintf(when, sizeof when, "%lld", (long long)s);
+  size_t n = strlen(w->stem) + strlen(w->suffix) + 64;
+  char *p = malloc(n);
+  if (p) snprintf(p, n, "%s-%s.%03dZ-%06llu%s", w->stem, when, (int)ms,
+                  (unsigned long long)w->seq + 1, w->suffix);
+  return p;
+}
+
+int pcol_writer_flush(pcol_writer *w, pcol_error *err) {
+  if (!w) return pcol_error_set(err, PCOL_EINVAL, "writer: NULL writer");
+  w->began_mono = mono_ns();
+  if (!w->b) {
+    /* nothing added: a rolled series skips the file, a single file is
+     * written once, empty */
+    if (w->stem || w->files) return PCOL_OK;
+    int rc = file_begin(w, NULL);
+    if (rc) {
+      file_reset(w);
+      return pcol_error_set(err, rc, "writer: %s", pcol_strerror(rc));
+    }
+  }
+  int rc = PCOL_OK;
+  /* the file's span: pprof's time_nanos and duration_nanos, and the
+   * longest duration (spec.md §7.2) */
+  if (w->any_time) {
+    rc = meta_i64(w->b, w->src, PPROF_META_TIME_NANOS, w->start_ns);
+    if (!rc && w->last_end > w->start_ns)
+      rc = meta_i64(w->b, w->src, PPROF_META_DURATION_NANOS, w->last_end - w->start_ns);
+  }
+  if (!rc && w->max_dur > 0) rc = meta_i64(w->b, w->src, PCOL_META_MAX_DURATION_NS, w->max_dur);
+  if (rc) {
+    file_reset(w);
+    return pcol_error_set(err, rc, "writer: %s", pcol_strerror(rc));
+  }
+  char *path = next_path(w);
+  if (!path) {
+    file_reset(w);
+    return pcol_oom(err);
+  }
+  rc = pcol_builder_write(w->b, path, &w->wopt, err);
+  if (rc == PCOL_OK) {
+    w->seq++;
+    w->files++;
+    if (w->on_file) w->on_file(w->ctx, path);
+  }
+  free(path);
+  file_reset(w);
+  return rc;
+}
+
+int pcol_writer_poll(pcol_writer *w, pcol_error *err) {
+  if (!w) return pcol_error_set(err, PCOL_EINVAL, "writer: NULL writer");
+  if (w->roll_ns && mono_ns() - w->began_mono >= w->roll_ns) {
+    if (w->b) return pcol_writer_flush(w, err);
+    w->began_mono = mono_ns(); /* an empty period: no file */
+  }
+  return PCOL_OK;
+}
+
+/* ----------------------------------------------------------- samples */
+
+static int check_sample(const pcol_writer *w, const pcol_writer_sample *s, pcol_error *err) {
+  if (!s) return pcol_error_set(err, PCOL_EINVAL, "writer: NULL sample");
+  if (s->nframes && s->nlocations)
+    return pcol_error_set(err, PCOL_EINVAL, "writer: a sample's stack is frames or location ids, not both");
+  if ((s->nframes && !s->frames) || (s->nlocations && !s->locations) ||
+      (s->nlabels && !s->labels) || (s->nvalues && !s->values))
+    return pcol_error_set(err, PCOL_EINVAL, "writer: a sample has a count without its array");
+  if (s->nframes > UINT32_MAX || s->nlocations > UINT32_MAX || s->nlabels > UINT32_MAX)
+    return pcol_error_set(err, PCOL_EINVAL, "writer: a sample's stack or label set is too long");
+  if (s->nvalues != w->nvts)
+    return pcol_error_set(err, PCOL_EINVAL, "writer: a sample has %zu values, the writer's "
+                          "value types are %zu", s->nvalues, w->nvts);
+  for (size_t i = 0; i < s->nlocations; i++)
+    if (s->locations[i] == 0 || s->locations[i] > w->nlocs)
+      return pcol_error_set(err, PCOL_EINVAL, "writer: frame %zu names location %u, but %zu "
+                            "locations were added", i + 1, s->locations[i], w->nlocs);
+  for (size_t i = 0; i < s->nlabels; i++)
+    if (!s->labels[i].key)
+      return pcol_error_set(err, PCOL_EINVAL, "writer: label %zu has no key", i + 1);
+  if (s->duration_ns < 0)
+    return pcol_error_set(err, PCOL_EINVAL, "writer: negative duration %lld",
+                          (long long)s->duration_ns);
+  if (s->weight < 0)
+    return pcol_error_set(err, PCOL_EINVAL, "writer: negative weight %lld", (long long)s->weight);
+  if (s->has_time && s->time_unix_ns < 0) /* also keeps time - start from overflowing */
+    return pcol_error_set(err, PCOL_EINVAL, "writer: sample time %lld ns is before 1970",
+                          (long long)s->time_unix_ns);
+  if (s->has_time && s->duration_ns > INT64_MAX - s->time_unix_ns)
+    return pcol_error_set(err, PCOL_EINVAL, "writer: time + duration overflows");
+  if (!w->stem && w->files)
+    return pcol_error_set(err, PCOL_EINVAL, "writer: %s is already published (without rolling "
+                          "the writer writes one file)", w->path);
+  if (w->b && !s->has_time && w->any_time)
+    return pcol_error_set(err, PCOL_EINVAL, "writer: a sample without a time after samples "
+                          "with times (samples go in time order, no time first)");
+  if (w->b && s->has_time && w->any_time && s->time_unix_ns < w->last_time)
+    return pcol_error_set(err, PCOL_EINVAL, "writer: sample time %lld ns is before the previous "
+                          "sample's %lld (samples go in time order)",
+                          (long long)s->time_unix_ns, (long long)w->last_time);
+  return PCOL_OK;
+}
+
+/* The sample into the file's builder.  Anything appended before a failure
+ * (a string, a location) is harmless: dictionary rows without samples. */
+static int add_sample(pcol_writer *w, const pcol_writer_sample *s) {
+  size_t n = s->nframes ? s->nframes : s->nlocations;
+  if (n > w->cstack) {
+    uint32_t *p = realloc(w->stack, n * sizeof *p);
+    if (!p) return PCOL_ENOMEM;
+    w->stack = p;
+    w->cstack = n;
+  }
+  for (size_t i = 0; i < s->nframes; i++) PCOL_RETURN_NOT_OK(file_frame(w, &s->frames[i], &w->stack[i]));
+  for (size_t i = 0; i < s->nlocations; i++)
+    PCOL_RETURN_NOT_OK(file_location(w, s->locations[i], &w->stack[i]));
+  pcol_sample_row row = {w->src, PCOL_NA_I64, s->duration_ns, s->weight ? s->weight : 1,
+                         PCOL_NA_I64, 0, 0};
+  PCOL_RETURN_NOT_OK(pcol_b_stack_memo(w->b, &w->memo, w->stack, n, &row.stack_id));
+  if (s->nlabels) {
+    if (s->nlabels > w->clab) {
+      pcol_label_row *p = realloc(w->lab, s->nlabels * sizeof *p);
+      if (!p) return PCOL_ENOMEM;
+      w->lab = p;
+      w->clab = s->nlabels;
+    }
+    for (size_t i = 0; i < s->nlabels; i++) {
+      const pcol_writer_label *l = &s->labels[i];
+      w->lab[i].num = l->num;
+      PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, l->key, &w->lab[i].key));
+      PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, l->str, &w->lab[i].str));
+      PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, l->num_unit, &w->lab[i].num_unit));
+    }
+    PCOL_RETURN_NOT_OK(pcol_b_labelset(w->b, w->lab, s->nlabels, &row.labelset_id));
+  }
+  if (s->has_time) row.time_ns = s->time_unix_ns - w->ts_sec * 1000000000;
+  pcol_value_row vr[8], *vp = w->nvts <= 8 ? vr : malloc(w->nvts * sizeof *vp);
+  if (!vp) return PCOL_ENOMEM;
+  for (size_t i = 0; i < w->nvts; i++) vp[i] = (pcol_value_row){w->vt[i], s->values[i]};
+  int rc = pcol_b_sample(w->b, &row, vp, w->nvts, NULL);
+  if (vp != vr) free(vp);
+  return rc;
+}
+
+int pcol_writer_add(pcol_writer *w, const pcol_writer_sample *s, pcol_error *err) {
+  if (!w) return pcol_error_set(err, PCOL_EINVAL, "writer: NULL writer");
+  PCOL_RETURN_NOT_OK(pcol_writer_poll(w, err));
+  PCOL_RETURN_NOT_OK(check_sample(w, s, err));
+  if (s->has_time && w->b && !w->any_time && s->time_unix_ns < w->ts_sec * 1000000000)
+    return pcol_error_set(err, PCOL_EINVAL, "writer: sample time %lld ns is before the file's "
+                          "start (its untimed samples began at %lld s)",
+                          (long long)s->time_unix_ns, (long long)w->ts_sec);
+  if (!w->b) {
+    int rc = file_begin(w, s);
+    if (rc) {
+      file_reset(w);
+      return pcol_error_set(err, rc, "writer: %s", pcol_strerror(rc));
+    }
+  }
+  int rc = add_sample(w, s);
+  if (rc) return pcol_error_set(err, rc, "writer: sample: %s", pcol_strerror(rc));
+  if (s->has_time) {
+    w->any_time = 1;
+    w->last_time = s->time_unix_ns;
+    if (w->last_end == PCOL_NA_I64 || s->time_unix_ns + s->duration_ns > w->last_end)
+      w->last_end = s->time_unix_ns + s->duration_ns;
+  }
+  if (s->duration_ns > w->max_dur) w->max_dur = s->duration_ns;
+  if (w->roll_samples && pcol_b_sample_count(w->b) >= w->roll_samples)
+    return pcol_writer_flush(w, err);
+  return PCOL_OK;
+}
+
+uint64_t pcol_writer_pending(const pcol_writer *w) {
+  return w && w->b ? pcol_b_sample_count(w->b) : 0;
+}
+uint64_t pcol_writer_files(const pcol_writer *w) { return w ? w->files : 0; }
+
+int pcol_writer_close(pcol_writer *w, pcol_error *err) {
+  if (!w) return PCOL_OK;
+  int rc = pcol_writer_flush(w, err);
+  writer_free(w);
+  return rc;
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The streaming writer under kill -9 (include/pcol.h "streaming writer"):
+# examples/record_self samples itself and rolls a file every few samples
+# (so a kill often lands inside a write); killed at several moments, every
+# file under a final name is complete and passes `pcol validate --full`,
+# every path it reported as published is there, the sequence numbers have
+# no gap (no published file lost), and at most one temporary file (the one
+# being written) remains.  Then a clean run: close publishes the last file
+# and leaves no temporary file.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+BUILD=${BUILD:-build}
+REC=$BUILD/bin/record_self
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_writer_crash: $*" >&2; exit 1; }
+[ -x "$REC" ] || fail "$REC not built (make all builds it)"
+
+check_dir() { # dir, the published list, killed (1) or closed (0)
+  local d=$1 list=$2 killed=$3 n=0 s
+  while read -r p; do [ -f "$p" ] || fail "reported $p is missing"; done <"$list"
+  for f in "$d"/prof-*.pcol; do
+    [ -e "$f" ] || continue
+    n=$((n + 1))
+    $PCOL validate --full "$f" >/dev/null || fail "$f does not validate"
+    s=${f##*-}; s=${s%.pcol}
+    [ "$((10#$s))" = "$n" ] || fail "file $n is numbered $s: a published file is missing"
+  done
+  local reported temps
+  reported=$(wc -l <"$list")
+  [ "$n" -ge "$reported" ] && [ "$n" -le $((reported + 1)) ] ||
+    fail "$n files for $reported reported (a rename may precede its report by one)"
+  temps=$(find "$d" -name '.prof-*.tmp-*' | wc -l)
+  if [ "$killed" = 1 ]; then
+    [ "$temps" -le 1 ] || fail "$temps temporary files left (at most the one being written)"
+  else
+    [ "$temps" = 0 ] || fail "a clean close left $temps temporary files"
+  fi
+  echo "$n"
+}
+
+total=0 midwrite=0
+for delay in 0.3 0.5 0.8; do
+  d=$tmp/run$delay
+  mkdir -p "$d"
+  "$REC" -o "$d/prof.pcol" --seconds 30 --hz 1000 --roll-samples 5 --roll-ms 50 \
+    >"$d/published" 2>"$d/err" &
+  pid=$!
+  sleep "$delay"
+  kill -9 "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  n=$(check_dir "$d" "$d/published" 1) || exit 1
+  [ "$n" -ge 2 ] || fail "only $n files in ${delay}s: the sampler made too few to test"
+  total=$((total + n))
+  midwrite=$((midwrite + $(find "$d" -name '.prof-*.tmp-*' | wc -l)))
+done
+
+# a clean run: the files of a closed writer add up to what it sampled
+d=$tmp/clean
+mkdir -p "$d"
+"$REC" -o "$d/prof.pcol" --seconds 0.6 --hz 500 --roll-ms 150 >"$d/published" 2>"$d/err" ||
+  fail "record_self: $(cat "$d/err")"
+n=$(check_dir "$d" "$d/published" 0) || exit 1
+[ "$n" -ge 2 ] || fail "a 0.6 s run rolled every 150 ms made $n files"
+$PCOL merge "$d"/prof-*.pcol -o "$tmp/all.pcol" || fail "merge of the rolled files"
+$PCOL top --value samples "$tmp/all.pcol" | grep -q 'work_\|do_chunk' ||
+  fail "the sampler's own functions are not in its profile"
+echo "t_writer_crash: ok ($total files over 3 kills, $midwrite of them inside a write; $n in a clean run)"

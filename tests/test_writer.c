@@ -1,0 +1,488 @@
+/* test_writer.c — the streaming writer (pcol_writer_*): its files are the
+ * files the builder makes from the same samples (every logical view the
+ * same through `pcol cat`), rolling by count and by time gives complete
+ * valid files whose union is the unrolled profile, labels, times and
+ * durations are kept, and bad arguments are refused with a message while
+ * the writer goes on. */
+#include "testutil.h"
+#include <dirent.h>
+#include <time.h>
+
+static char dir[256];
+
+static void mkdir_tmp(void) {
+  snprintf(dir, sizeof dir, "/tmp/pcol_test_writer.XXXXXX");
+  cr_assert(mkdtemp(dir));
+}
+static void rm_tmp(void) {
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  cr_assert_eq(system(cmd), 0);
+}
+TestSuite(writer, .init = mkdir_tmp, .fini = rm_tmp);
+
+static const char *pcol_bin(void) {
+  static char p[512];
+  const char *b = getenv("PCOL_BUILD");
+  snprintf(p, sizeof p, "%s/bin/pcol", b ? b : "build");
+  return p;
+}
+
+/* Output of `pcol ARGS` (malloc'd); the command must succeed. */
+static char *run(const char *args) {
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd, "%s %s", pcol_bin(), args);
+  FILE *p = popen(cmd, "r");
+  cr_assert(p);
+  size_t cap = 1 << 16, n = 0, k;
+  char *out = malloc(cap);
+  while ((k = fread(out + n, 1, cap - n - 1, p)) > 0)
+    if ((n += k) + 1 == cap) out = realloc(out, cap *= 2);
+  out[n] = 0;
+  cr_assert_eq(pclose(p), 0, "%s", cmd);
+  return out;
+}
+
+/* Every logical view (spec.md §11) of two files is the same text. */
+static void same_views(const char *a, const char *b) {
+  static const char *views[] = {"meta", "sources", "value_types", "source_value_types",
+                                "samples", "sample_values", "sample_locations", "sample_labels",
+                                "locations", "location_lines", "functions", "mappings",
+                                "stacks", "strings", "text_lines", "sample_text"};
+  for (size_t i = 0; i < sizeof views / sizeof *views; i++) {
+    char args[1200];
+    snprintf(args, sizeof args, "cat %s --table %s", a, views[i]);
+    char *x = run(args);
+    snprintf(args, sizeof args, "cat %s --table %s", b, views[i]);
+    char *y = run(args);
+    cr_assert_str_eq(x, y, "view %s differs:\n%s\n---\n%s", views[i], x, y);
+    free(x);
+    free(y);
+  }
+}
+
+static void validate(const char *path) {
+  pcol_file *f;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_open(path, NULL, &f, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_validate_full(f, &err), 0, "%s: %s", path, err.message);
+  pcol_close(f);
+}
+
+/* ------------------------------------------------ a fixed set of samples */
+#define NS 400
+static const pcol_writer_value_type VTS[2] = {{"samples", "count"}, {"cpu", "nanoseconds"}};
+static const pcol_writer_frame FRAMES[6] = {
+    {"leaf_a", "a.c", 10, 0},   {"leaf_b", "b.c", 20, 0x1000}, {"mid", "m.c", 0, 0},
+    {"main", "main.c", 5, 0},   {NULL, NULL, 0, 0xdead},       {"leaf_a", "a.c", 11, 0}};
+static const int64_t T0 = 1763890000123456789; /* 2025-11-23, with ns */
+
+/* Sample i: a stack of 1..4 frames, values, time, duration, labels. */
+static void sample_of(int i, pcol_writer_frame *fr, size_t *nfr, int64_t *v,
+                      pcol_writer_label *lab, size_t *nlab, pcol_writer_sample *s) {
+  size_t n = 1 + (size_t)(i % 4);
+  fr[0] = FRAMES[(i * 7) % 6];
+  for (size_t k = 1; k < n; k++) fr[k] = FRAMES[k == n - 1 ? 3 : 2 + (i + (int)k) % 3];
+  *nfr = n;
+  v[0] = 1;
+  v[1] = 10000000 + i;
+  *nlab = (size_t)(i % 3);
+  lab[0] = (pcol_writer_label){"thread", i % 2 ? "worker" : "main", 0, NULL};
+  lab[1] = (pcol_writer_label){"bytes", NULL, 4096 * i, "bytes"};
+  *s = (pcol_writer_sample){.frames = fr, .nframes = n, .values = v, .nvalues = 2,
+                            .has_time = 1, .time_unix_ns = T0 + (int64_t)i * 10000000,
+                            .duration_ns = i % 5 == 0 ? 30000000 : 0, .weight = i % 5 == 0 ? 3 : 0,
+                            .labels = lab, .nlabels = *nlab};
+}
+
+static const char *META[4] = {"agent", "test", "host", "h1"};
+static pcol_writer_options options(void) {
+  return (pcol_writer_options){.source_uri = "svc", .meta = META, .nmeta = 2,
+                               .value_types = VTS, .nvalue_types = 2, .period = 10000000,
+                               .period_type = "cpu", .period_unit = "nanoseconds"};
+}
+
+/* The same samples [lo, hi) through the builder, as the writer's contract
+ * in pcol.h says it stores them. */
+static void builder_file(int lo, int hi, const char *path) {
+  pcol_builder *b;
+  cr_assert_eq(pcol_builder_new(&b, NULL), 0);
+  int64_t first = T0 + (int64_t)lo * 10000000, ts = first / 1000000000;
+  uint32_t src, vt[2], t, u;
+  cr_assert_eq(pcol_b_source(b, "pprof", "svc", ts, &src), 0);
+  cr_assert_eq(pcol_b_meta_str(b, src, "agent", "test"), 0);
+  cr_assert_eq(pcol_b_meta_str(b, src, "host", "h1"), 0);
+  cr_assert_eq(pcol_b_meta_str(b, src, "pprof.period_type.type", "cpu"), 0);
+  cr_assert_eq(pcol_b_meta_str(b, src, "pprof.period_type.unit", "nanoseconds"), 0);
+  cr_assert_eq(pcol_b_meta_str(b, src, "pprof.period", "10000000"), 0);
+  for (int k = 0; k < 2; k++) {
+    cr_assert_eq(pcol_b_cstr(b, VTS[k].type, &t), 0);
+    cr_assert_eq(pcol_b_cstr(b, VTS[k].unit, &u), 0);
+    cr_assert_eq(pcol_b_value_type(b, t, u, &vt[k]), 0);
+    cr_assert_eq(pcol_b_source_value_type(b, src, vt[k]), 0);
+  }
+  int64_t end = 0, maxd = 0;
+  for (int i = lo; i < hi; i++) {
+    pcol_writer_frame fr[4];
+    pcol_writer_label lab[2];
+    size_t nfr, nlab;
+    int64_t v[2];
+    pcol_writer_sample s;
+    sample_of(i, fr, &nfr, v, lab, &nlab, &s);
+    uint32_t locs[4], st, ls = 0;
+    for (size_t k = 0; k < nfr; k++) {
+      if (!fr[k].function) {
+        cr_assert_eq(pcol_b_location(b, 0, fr[k].address, 0, NULL, 0, &locs[k]), 0);
+        continue;
+      }
+      pcol_function_row r = {0, 0, 0, PCOL_NA_I64};
+      uint32_t fid;
+      cr_assert_eq(pcol_b_cstr(b, fr[k].function, &r.name), 0);
+      cr_assert_eq(pcol_b_cstr(b, fr[k].file, &r.filename), 0);
+      cr_assert_eq(pcol_b_function(b, &r, &fid), 0);
+      pcol_line_row l = {fid, fr[k].line ? fr[k].line : PCOL_NA_I64, PCOL_NA_I64};
+      cr_assert_eq(pcol_b_location(b, 0, fr[k].address, 0, &l, 1, &locs[k]), 0);
+    }
+    cr_assert_eq(pcol_b_stack(b, locs, nfr, &st), 0);
+    if (nlab) {
+      pcol_label_row lr[2];
+      for (size_t k = 0; k < nlab; k++) {
+        lr[k].num = lab[k].num;
+        cr_assert_eq(pcol_b_cstr(b, lab[k].key, &lr[k].key), 0);
+        cr_assert_eq(pcol_b_cstr(b, lab[k].str, &lr[k].str), 0);
+        cr_assert_eq(pcol_b_cstr(b, lab[k].num_unit, &lr[k].num_unit), 0);
+      }
+      cr_assert_eq(pcol_b_labelset(b, lr, nlab, &ls), 0);
+    }
+    pcol_sample_row row = {src, s.time_unix_ns - ts * 1000000000, s.duration_ns,
+                           s.weight ? s.weight : 1, PCOL_NA_I64, st, ls};
+    pcol_value_row vr[2] = {{vt[0], v[0]}, {vt[1], v[1]}};
+    cr_assert_eq(pcol_b_sample(b, &row, vr, 2, NULL), 0);
+    if (s.time_unix_ns + s.duration_ns > end) end = s.time_unix_ns + s.duration_ns;
+    if (s.duration_ns > maxd) maxd = s.duration_ns;
+  }
+  char num[32];
+  snprintf(num, sizeof num, "%lld", (long long)first);
+  cr_assert_eq(pcol_b_meta_str(b, src, "pprof.time_nanos", num), 0);
+  snprintf(num, sizeof num, "%lld", (long long)(end - first));
+  cr_assert_eq(pcol_b_meta_str(b, src, "pprof.duration_nanos", num), 0);
+  if (maxd) {
+    snprintf(num, sizeof num, "%lld", (long long)maxd);
+    cr_assert_eq(pcol_b_meta_str(b, src, "pcol.max_duration_ns", num), 0);
+  }
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_write(b, path, NULL, &err), 0, "%s", err.message);
+  pcol_builder_free(b);
+}
+
+static void add_range(pcol_writer *w, int lo, int hi) {
+  for (int i = lo; i < hi; i++) {
+    pcol_writer_frame fr[4];
+    pcol_writer_label lab[2];
+    size_t nfr, nlab;
+    int64_t v[2];
+    pcol_writer_sample s;
+    sample_of(i, fr, &nfr, v, lab, &nlab, &s);
+    pcol_error err = {0};
+    cr_assert_eq(pcol_writer_add(w, &s, &err), 0, "sample %d: %s", i, err.message);
+  }
+}
+
+typedef struct published {
+  char paths[64][512];
+  int n;
+} published;
+static void on_file(void *ctx, const char *path) {
+  published *p = ctx;
+  cr_assert_lt(p->n, 64);
+  snprintf(p->paths[p->n++], 512, "%s", path);
+}
+
+Test(writer, same_file_as_the_builder) {
+  char wpath[400], bpath[400];
+  snprintf(wpath, sizeof wpath, "%s/w.pcol", dir);
+  snprintf(bpath, sizeof bpath, "%s/b.pcol", dir);
+  pcol_writer_options o = options();
+  pcol_writer *w;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_writer_open(&w, wpath, &o, &err), 0, "%s", err.message);
+  cr_assert(access(wpath, F_OK) != 0, "nothing is written before close");
+  add_range(w, 0, NS);
+  cr_assert_eq(pcol_writer_pending(w), NS);
+  cr_assert_eq(pcol_writer_close(w, &err), 0, "%s", err.message);
+  builder_file(0, NS, bpath);
+  validate(wpath);
+  same_views(wpath, bpath);
+  /* the views a user reads: top and the label tags */
+  char a[1024], b[1024];
+  snprintf(a, sizeof a, "top --value cpu %s | tail -n +2", wpath);
+  snprintf(b, sizeof b, "top --value cpu %s | tail -n +2", bpath);
+  char *x = run(a), *y = run(b);
+  cr_assert_str_eq(x, y);
+  cr_assert(strstr(x, "leaf_a"), "%s", x);
+  free(x);
+  free(y);
+}
+
+/* ids of pcol_writer_function/location stay valid across rolls; every
+ * rolled file is complete; their union is the unrolled profile */
+Test(writer, roll_by_count_with_ids) {
+  char path[400], one[400], merged[400];
+  snprintf(path, sizeof path, "%s/r.pcol", dir);
+  snprintf(one, sizeof one, "%s/one.pcol", dir);
+  snprintf(merged, sizeof merged, "%s/merged.pcol", dir);
+  published pub = {.n = 0};
+  pcol_error err = {0};
+  pcol_writer *w[2];
+  for (int k = 0; k < 2; k++) {
+    pcol_writer_options o = options();
+    if (k == 0) o.roll_samples = 7, o.on_file = on_file, o.ctx = &pub;
+    cr_assert_eq(pcol_writer_open(&w[k], k ? one : path, &o, &err), 0, "%s", err.message);
+    uint32_t fa, fb, fm, l[3];
+    int64_t ln[2] = {3, 9};
+    cr_assert_eq(pcol_writer_function(w[k], "alpha", NULL, "x.c", 1, &fa, &err), 0, "%s", err.message);
+    cr_assert_eq(pcol_writer_function(w[k], "beta", NULL, "x.c", 2, &fb, &err), 0);
+    cr_assert_eq(pcol_writer_function(w[k], "main", NULL, "x.c", 7, &fm, &err), 0);
+    uint32_t again;
+    cr_assert_eq(pcol_writer_function(w[k], "alpha", NULL, "x.c", 1, &again, &err), 0);
+    cr_assert_eq(again, fa, "functions are deduplicated");
+    uint32_t inl[2] = {fb, fa}; /* beta inlined into alpha */
+    cr_assert_eq(pcol_writer_location(w[k], 0x400, inl, ln, 2, &l[0], &err), 0, "%s", err.message);
+    cr_assert_eq(pcol_writer_location(w[k], 0x500, &fa, ln, 1, &l[1], &err), 0);
+    cr_assert_eq(pcol_writer_location(w[k], 0x600, &fm, ln + 1, 1, &l[2], &err), 0);
+    for (int i = 0; i < 20; i++) {
+      uint32_t st[2] = {l[i % 2], l[2]};
+      int64_t v[2] = {1, 1000 * (i + 1)};
+      pcol_writer_sample s = {.locations = st, .nlocations = 2, .values = v, .nvalues = 2,
+                              .has_time = 1, .time_unix_ns = T0 + i * 1000};
+      cr_assert_eq(pcol_writer_add(w[k], &s, &err), 0, "%s", err.message);
+    }
+    cr_assert_eq(pcol_writer_close(w[k], &err), 0, "%s", err.message);
+  }
+  cr_assert_eq(pub.n, 3, "20 samples by 7: files of 7, 7 and 6");
+  uint64_t want[3] = {7, 7, 6};
+  char args[4096] = "merge";
+  for (int i = 0; i < 3; i++) {
+    cr_assert(strstr(pub.paths[i], "/r-") && strstr(pub.paths[i], ".pcol"), "%s", pub.paths[i]);
+    char seq[32];
+    snprintf(seq, sizeof seq, "-%06d.pcol", i + 1);
+    cr_assert(strstr(pub.paths[i], seq), "%s", pub.paths[i]);
+    validate(pub.paths[i]);
+    pcol_file *f;
+    cr_assert_eq(pcol_open(pub.paths[i], NULL, &f, &err), 0);
+    cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), want[i]);
+    cr_assert_eq(pcol_rows(f, PCOL_T_FUNCTIONS), 3, "each file has its functions");
+    pcol_close(f);
+    strcat(args, " ");
+    strcat(args, pub.paths[i]);
+  }
+  strcat(args, " -o ");
+  strcat(args, merged);
+  free(run(args));
+  char a[1024], b[1024];
+  /* the rows (a merged file of 3 sources has no single Time/Duration) */
+  snprintf(a, sizeof a, "top --value cpu %s | sed -n '/^Showing/,$p'", merged);
+  snprintf(b, sizeof b, "top --value cpu %s | sed -n '/^Showing/,$p'", one);
+  char *x = run(a), *y = run(b);
+  cr_assert_str_eq(x, y);
+  /* alpha (l[1] leaf, l[0] around the inlined beta): cum 1000 x (1 + ... + 20) ns */
+  cr_assert(strstr(x, "beta") && strstr(x, "210us"), "%s", x);
+  free(x);
+  free(y);
+  /* no temporary file is left in the directory */
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while ((e = readdir(d))) cr_assert(!strstr(e->d_name, ".tmp-"), "%s left", e->d_name);
+  closedir(d);
+}
+
+static void sleep_ms(int ms) {
+  struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000};
+  nanosleep(&t, NULL);
+}
+
+Test(writer, roll_by_time) {
+  char path[400];
+  snprintf(path, sizeof path, "%s/t.pcol", dir);
+  published pub = {.n = 0};
+  pcol_writer_options o = options();
+  o.roll_ns = 150000000; /* 150 ms */
+  o.on_file = on_file;
+  o.ctx = &pub;
+  pcol_writer *w;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_writer_open(&w, path, &o, &err), 0, "%s", err.message);
+  add_range(w, 0, 3);
+  cr_assert_eq(pcol_writer_poll(w, &err), 0);
+  cr_assert_eq(pub.n, 0, "not yet due");
+  sleep_ms(200);
+  add_range(w, 3, 5); /* due: the first 3 are published before these */
+  cr_assert_eq(pub.n, 1);
+  cr_assert_eq(pcol_writer_pending(w), 2);
+  sleep_ms(200);
+  cr_assert_eq(pcol_writer_poll(w, &err), 0, "%s", err.message);
+  cr_assert_eq(pub.n, 2, "poll publishes a due file");
+  sleep_ms(200);
+  cr_assert_eq(pcol_writer_poll(w, &err), 0);
+  cr_assert_eq(pub.n, 2, "an empty period writes no file");
+  cr_assert_eq(pcol_writer_close(w, &err), 0);
+  cr_assert_eq(pub.n, 2, "close writes no empty rolled file");
+  char b[400];
+  snprintf(b, sizeof b, "%s/b.pcol", dir);
+  builder_file(0, 3, b);
+  same_views(pub.paths[0], b);
+  builder_file(3, 5, b);
+  same_views(pub.paths[1], b);
+}
+
+/* what the views say of times, durations and labels, from the numbers
+ * given (not from pcol's own output) */
+Test(writer, times_durations_labels_kept) {
+  char path[400];
+  snprintf(path, sizeof path, "%s/k.pcol", dir);
+  pcol_writer_options o = options();
+  pcol_writer *w;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_writer_open(&w, path, &o, &err), 0);
+  add_range(w, 0, 10);
+  cr_assert_eq(pcol_writer_close(w, &err), 0);
+  pcol_file *f;
+  cr_assert_eq(pcol_open(path, NULL, &f, &err), 0);
+  pcol_view ts, tm, du, wt, ls;
+  cr_assert_eq(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TIMESTAMP, &ts, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &tm, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &du, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &wt, &err), 0);
+  cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &ls, &err), 0);
+  cr_assert_eq(pcol_view_i64(&ts, 0), T0 / 1000000000);
+  for (int i = 0; i < 10; i++) {
+    cr_assert_eq(pcol_view_i64(&ts, 0) * 1000000000 + pcol_view_i64(&tm, (uint64_t)i),
+                 T0 + (int64_t)i * 10000000);
+    cr_assert_eq(pcol_view_i64(&du, (uint64_t)i), i % 5 == 0 ? 30000000 : 0);
+    cr_assert_eq(pcol_view_i64(&wt, (uint64_t)i), i % 5 == 0 ? 3 : 1);
+    cr_assert_eq(pcol_view_u32(&ls, (uint64_t)i) != 0, i % 3 != 0);
+  }
+  pcol_str v;
+  cr_assert_eq(pcol_meta_get(f, 1, "pcol.max_duration_ns", &v, &err), 0);
+  cr_assert_eq(v.len, 8);
+  cr_assert(!memcmp(v.ptr, "30000000", 8));
+  pcol_close(f);
+  char args[600];
+  snprintf(args, sizeof args, "cat %s --table sample_labels", path);
+  char *x = run(args);
+  /* sample 2 (i = 1): thread=worker; sample 3 (i = 2): thread=main and bytes 8192 */
+  cr_assert(strstr(x, "2\tthread\tworker"), "%s", x);
+  cr_assert(strstr(x, "3\tbytes\tNA\t8192\tbytes"), "%s", x);
+  free(x);
+}
+
+static int refused(pcol_writer *w, const pcol_writer_sample *s, const char *want) {
+  pcol_error err = {0};
+  int rc = pcol_writer_add(w, s, &err);
+  cr_assert_eq(rc, PCOL_EINVAL, "%s: rc %d", want, rc);
+  cr_assert(strstr(err.message, want), "'%s' not in '%s'", want, err.message);
+  return 1;
+}
+
+Test(writer, hostile_arguments_refused) {
+  char path[400];
+  snprintf(path, sizeof path, "%s/h.pcol", dir);
+  pcol_writer *w = (pcol_writer *)1;
+  pcol_error err = {0};
+  pcol_writer_options o = options();
+  /* open */
+  cr_assert_eq(pcol_writer_open(&w, NULL, &o, &err), PCOL_EINVAL);
+  cr_assert_null(w);
+  cr_assert_eq(pcol_writer_open(&w, "-", &o, &err), PCOL_EINVAL);
+  cr_assert_eq(pcol_writer_open(&w, path, NULL, &err), PCOL_EINVAL);
+  cr_assert_eq(pcol_writer_open(&w, "/nonexistent/dir/x.pcol", &o, &err), PCOL_EIO);
+  cr_assert(strstr(err.message, "/nonexistent/dir"), "%s", err.message);
+  pcol_writer_options bad = o;
+  bad.nvalue_types = 0;
+  cr_assert_eq(pcol_writer_open(&w, path, &bad, &err), PCOL_EINVAL);
+  pcol_writer_value_type nounit[1] = {{"cpu", NULL}};
+  bad = o, bad.value_types = nounit, bad.nvalue_types = 1;
+  cr_assert_eq(pcol_writer_open(&w, path, &bad, &err), PCOL_EINVAL);
+  cr_assert(strstr(err.message, "unit"), "%s", err.message);
+  const char *m1[2] = {"k", NULL};
+  bad = o, bad.meta = m1, bad.nmeta = 1;
+  cr_assert_eq(pcol_writer_open(&w, path, &bad, &err), PCOL_EINVAL);
+  bad = o, bad.period_type = NULL;
+  cr_assert_eq(pcol_writer_open(&w, path, &bad, &err), PCOL_EINVAL);
+  bad = o, bad.period = -1;
+  cr_assert_eq(pcol_writer_open(&w, path, &bad, &err), PCOL_EINVAL);
+
+  cr_assert_eq(pcol_writer_open(&w, path, &o, &err), 0, "%s", err.message);
+  int64_t v[2] = {1, 5};
+  pcol_writer_frame fr = {"f", "f.c", 1, 0};
+  uint32_t loc = 1;
+  pcol_writer_label lab = {NULL, "x", 0, NULL};
+  pcol_writer_sample good = {.frames = &fr, .nframes = 1, .values = v, .nvalues = 2,
+                             .has_time = 1, .time_unix_ns = T0};
+  cr_assert_eq(pcol_writer_add(w, &good, &err), 0, "%s", err.message);
+  pcol_writer_sample s;
+  refused(w, NULL, "NULL sample");
+  s = good, s.nvalues = 1;
+  refused(w, &s, "1 values");
+  s = good, s.values = NULL;
+  refused(w, &s, "without its array");
+  s = good, s.frames = NULL;
+  refused(w, &s, "without its array");
+  s = good, s.locations = &loc, s.nlocations = 1;
+  refused(w, &s, "not both");
+  s = good, s.frames = NULL, s.nframes = 0, s.locations = &loc, s.nlocations = 1;
+  refused(w, &s, "location 1, but 0");
+  s = good, s.labels = &lab, s.nlabels = 1;
+  refused(w, &s, "no key");
+  s = good, s.duration_ns = -1;
+  refused(w, &s, "negative duration");
+  s = good, s.weight = -5;
+  refused(w, &s, "negative weight");
+  s = good, s.time_unix_ns = T0 - 1;
+  refused(w, &s, "time order");
+  s = good, s.time_unix_ns = -1;
+  refused(w, &s, "before 1970");
+  s = good, s.time_unix_ns = INT64_MAX - 5, s.duration_ns = 10;
+  refused(w, &s, "overflows");
+  s = good, s.has_time = 0;
+  refused(w, &s, "without a time");
+  s = good, s.nframes = (size_t)UINT32_MAX + 1;
+  refused(w, &s, "too long");
+  uint32_t id;
+  uint32_t nofn = 7;
+  int64_t ln = 1;
+  cr_assert_eq(pcol_writer_location(w, 0, &nofn, &ln, 1, &id, &err), PCOL_EINVAL);
+  cr_assert(strstr(err.message, "function 7"), "%s", err.message);
+  cr_assert_eq(pcol_writer_location(w, 0, NULL, &ln, 1, &id, &err), PCOL_EINVAL);
+  cr_assert_eq(pcol_writer_function(NULL, "f", NULL, NULL, 0, &id, &err), PCOL_EINVAL);
+  cr_assert_eq(pcol_writer_add(NULL, &good, &err), PCOL_EINVAL);
+  /* the writer went on: a second good sample, and the file has the two */
+  good.time_unix_ns = T0 + 1;
+  cr_assert_eq(pcol_writer_add(w, &good, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_writer_flush(w, &err), 0, "%s", err.message);
+  refused(w, &good, "already published");
+  cr_assert_eq(pcol_writer_close(w, &err), 0);
+  cr_assert_eq(pcol_writer_close(NULL, &err), 0);
+  validate(path);
+  pcol_file *f;
+  cr_assert_eq(pcol_open(path, NULL, &f, &err), 0);
+  cr_assert_eq(pcol_rows(f, PCOL_T_SAMPLES), 2);
+  pcol_close(f);
+}
+
+/* without rolling, close writes the file even with no sample */
+Test(writer, empty_single_file) {
+  char path[400];
+  snprintf(path, sizeof path, "%s/e.pcol", dir);
+  pcol_writer_options o = options();
+  pcol_writer *w;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_writer_open(&w, path, &o, &err), 0);
+  cr_assert_eq(pcol_writer_close(w, &err), 0, "%s", err.message);
+  validate(path);
+  char args[600];
+  snprintf(args, sizeof args, "cat %s --table value_types", path);
+  char *x = run(args);
+  cr_assert(strstr(x, "cpu\tnanoseconds"), "%s", x);
+  free(x);
+}
