@@ -9,7 +9,7 @@
  *  - pcol_pb_next_c: a field of a sub-message the way protobuf-c 1.4's
  *    unpack reads it (the decoder the pprof importer used for them): tag
  *    and length at most 5 bytes and 32 bits, wire types 0, 1, 2 and 5
- *    only, field number 0 an unknown field.
+ *    only, field number 0 refused.
  * Everything is static inline: the sample loop of a 10M-sample import
  * runs through these (and no symbol crosses a layer).
  */
@@ -131,6 +131,7 @@ static inline int pcol_pb_next_c(const uint8_t *p, size_t n, size_t *i, pcol_pb_
     }
     if (!used) return -1;
   }
+  if (tag == 0) return -1; /* protobuf-c 1.4 refuses field number 0 */
   f->field = tag;
   k += used;
   rem -= used;

@@ -61,11 +61,23 @@ const char *pcol_pprof_legacy_kind(const uint8_t *p, size_t n) {
 /* Walks the top-level fields: gives byte offsets for framing errors and
  * detects concatenated profiles (a second time_nanos after a nonzero one,
  * google/pprof's rule). */
-static int scan_top(const uint8_t *p, size_t n, const char *name, pcol_error *err) {
-  size_t i = 0;
+/* Every pass drops the pages of a spilled input behind it (8 MiB at a time). */
+#define DROP_BEHIND(in, last, i)                                                \
+  do {                                                                          \
+    if ((i) - (last) >= ((size_t)8 << 20)) {                                    \
+      pcol_input_done((in), (last), (i));                                       \
+      (last) = (i);                                                             \
+    }                                                                           \
+  } while (0)
+
+static int scan_top(pcol_input *in, const char *name, int *packed_comments, pcol_error *err) {
+  const uint8_t *p = in->data;
+  size_t n = in->len, i = 0, last = 0;
   int64_t time_nanos = 0;
   pcol_pb_field f;
+  *packed_comments = 0;
   while (i < n) {
+    DROP_BEHIND(in, last, i);
     int r = pcol_pb_next(p, n, &i, &f);
     if (r == -2)
       return pcol_error_set(err, PCOL_ECORRUPT,
@@ -94,7 +106,9 @@ static int scan_top(const uint8_t *p, size_t n, const char *name, pcol_error *er
                               name, f.at);
       time_nanos = (int64_t)f.v;
     }
+    if (f.field == 13 && f.wt == 2) *packed_comments = 1;
   }
+  pcol_input_done(in, last, n);
   return PCOL_OK;
 }
 
@@ -325,15 +339,18 @@ static int dec_function(const uint8_t *d, size_t b, size_t e, pfunction *o) {
 
 /* Pass 1 (scan_top has checked the framing): every field but the samples,
  * which are counted and checked. */
-static int decode_profile(const uint8_t *raw, size_t n, const char *name, int gz, prof *p,
+static int decode_profile(pcol_input *in, int packed_comments, const char *name, int gz, prof *p,
                           pcol_error *err) {
+  const uint8_t *raw = in->data;
+  size_t n = in->len, last = 0;
   memset(p, 0, sizeof *p);
   size_t pt_b = 0, pt_e = 0; /* period_type: the last occurrence wins (protobuf-c, Go) */
   int has_pt = 0, r = 0;
   pcol_pb_field f;
   /* packed comments first: the decoder before issue 32 counted them in a
    * pass of its own, so their errors came before any other */
-  for (size_t i = 0; i < n;) {
+  for (size_t i = 0; packed_comments && i < n;) {
+    DROP_BEHIND(in, last, i);
     if (pcol_pb_next(raw, n, &i, &f)) goto framing;
     if (f.field != 13 || f.wt != 2) continue;
     for (size_t k = f.b; k < f.e;) {
@@ -341,7 +358,10 @@ static int decode_profile(const uint8_t *raw, size_t n, const char *name, int gz
       if (pcol_pb_varint(raw, f.e, &k, &v)) goto bad_field;
     }
   }
+  pcol_input_done(in, last, n);
+  last = 0;
   for (size_t i = 0; i < n;) {
+    DROP_BEHIND(in, last, i);
     if (pcol_pb_next(raw, n, &i, &f)) goto framing;
     if (f.field >= 16) continue; /* unknown: skipped, as protobuf-c skips them */
     int is_msg = (f.field >= 1 && f.field <= 6) || f.field == 11;
@@ -411,6 +431,7 @@ static int decode_profile(const uint8_t *raw, size_t n, const char *name, int gz
     if (r == PB_NOMEM) goto nomem;
     if (r) goto bad_field;
   }
+  pcol_input_done(in, last, n);
   if (has_pt) {
     p->has_period_type = 1;
     if (dec_vtype(raw, pt_b, pt_e, &p->period_type)) goto bad_period;
@@ -498,8 +519,7 @@ typedef struct ctx {
   const char *name;
   pcol_error *err;
   const prof *p;
-  const uint8_t *raw; /* the inflated message: pass 2 reads the samples there */
-  size_t nraw;
+  pcol_input *in; /* the inflated message: pass 2 reads the samples there */
   int gz;
   uint32_t *sids; /* pprof string index -> pcol string id; UINT32_MAX = not yet */
   idmap maps, locs, fns;
@@ -676,11 +696,14 @@ static int add_samples(ctx *c, uint32_t src, pcol_value_row *vals, size_t nvt) {
   int rc = PCOL_OK;
   size_t ns = 0;
   pcol_pb_field f;
-  for (size_t i = 0; i < c->nraw && !rc;) {
-    if (pcol_pb_next(c->raw, c->nraw, &i, &f)) break; /* checked by scan_top */
+  const uint8_t *raw = c->in->data;
+  size_t n = c->in->len, last = 0;
+  for (size_t i = 0; i < n && !rc;) {
+    DROP_BEHIND(c->in, last, i);
+    if (pcol_pb_next(raw, n, &i, &f)) break; /* checked by scan_top */
     if (f.field != 2) continue;
     ns++;
-    int r = dec_sample(c->raw, f.b, f.e, &s);
+    int r = dec_sample(raw, f.b, f.e, &s);
     if (r) { /* pass 1 decoded the same bytes: only memory can fail here */
       rc = r == PB_NOMEM ? PCOL_ENOMEM : PCOL_ECORRUPT;
       break;
@@ -718,6 +741,7 @@ out:
   pcol_buf_free(&stack);
   pcol_buf_free(&labels);
   pcol_stack_memo_free(&memo);
+  pcol_input_done(c->in, last, n);
   return rc;
 }
 
@@ -808,21 +832,18 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
                       const pcol_import_options *opt, pcol_error *err) {
   if (!b || !in) return pcol_error_set(err, PCOL_EINVAL, "pcol_import_pprof: NULL argument");
   if (!name) name = "<pprof>";
-  pcol_buf raw = {0};
-  int gz = 0;
-  int rc = pcol_read_all(in, opt, name, &raw, &gz, err);
-  if (rc) {
-    pcol_buf_free(&raw);
-    return rc;
-  }
+  pcol_input raw;
+  int gz = 0, packed_comments = 0;
+  int rc = pcol_read_input(in, opt, name, &raw, &gz, err);
+  if (rc) return rc;
   if (raw.len == 0) {
-    pcol_buf_free(&raw);
+    pcol_input_free(&raw);
     return pcol_error_set(err, PCOL_ECORRUPT, "%s: empty profile (gzip stream inflates to 0 bytes)", name);
   }
   prof p;
   memset(&p, 0, sizeof p);
-  rc = scan_top(raw.data, raw.len, name, err);
-  if (!rc) rc = decode_profile(raw.data, raw.len, name, gz, &p, err);
+  rc = scan_top(&raw, name, &packed_comments, err);
+  if (!rc) rc = decode_profile(&raw, packed_comments, name, gz, &p, err);
   if (rc) {
     const char *kind = pcol_pprof_legacy_kind(raw.data, raw.len);
     if (kind)
@@ -831,7 +852,7 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
                           "out.pb.gz`",
                           name, kind, name);
     prof_free(&p);
-    pcol_buf_free(&raw);
+    pcol_input_free(&raw);
     return rc;
   }
 
@@ -841,8 +862,7 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   c.name = name;
   c.err = err;
   c.p = &p;
-  c.raw = raw.data;
-  c.nraw = raw.len;
+  c.in = &raw;
   c.gz = gz;
   c.sids = malloc((p.n_string_table ? p.n_string_table : 1) * sizeof *c.sids);
   c.map_ids = calloc(p.n_mapping + 1, sizeof *c.map_ids);
@@ -863,6 +883,6 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   free(c.loc_ids);
   free(c.fn_ids);
   prof_free(&p);
-  pcol_buf_free(&raw);
+  pcol_input_free(&raw);
   return rc;
 }
