@@ -121,7 +121,7 @@ typedef struct pvtype {
 typedef struct pmapping {
   uint64_t id, memory_start, memory_limit, file_offset;
   int64_t filename, build_id;
-  int has_functions, has_filenames, has_line_numbers, has_inline_frames;
+  uint64_t has_functions, has_filenames, has_line_numbers, has_inline_frames;
 } pmapping;
 typedef struct pline {
   uint64_t function_id;
@@ -129,8 +129,8 @@ typedef struct pline {
 } pline;
 typedef struct plocation {
   uint64_t id, mapping_id, address;
+  uint64_t is_folded;
   size_t line0, n_line; /* its lines: prof.line[line0 .. line0 + n_line) */
-  int is_folded;
 } plocation;
 typedef struct pfunction {
   uint64_t id;
@@ -193,39 +193,71 @@ static int dec_repeated(const uint8_t *d, const pcol_pb_field *f, pcol_buf *out)
   return 0;
 }
 
-/* An int64/uint64 field that is not repeated: a varint, the last one wins. */
-#define SCALAR(dst)                 \
-  do {                              \
-    if (f.wt != 0) return PB_ERR;   \
-    (dst) = f.v;                    \
-  } while (0)
+/* The messages whose fields are all int64, uint64 or bool (every one but
+ * Sample): off[k] is where field k goes in the struct (an 8-byte member),
+ * bools has bit k set for a bool field k.  An int field takes a varint, the
+ * last one wins; a bool any wire type (protobuf-c's reading); a field
+ * number past the table is unknown and skipped.  Location's repeated Line
+ * (field 4) goes to p->line. */
+typedef struct pmsg {
+  unsigned nf;
+  const uint16_t *off;
+  uint32_t bools;
+} pmsg;
 
-static int dec_vtype(const uint8_t *d, size_t b, size_t e, pvtype *o) {
-  memset(o, 0, sizeof *o);
+#define OFF(T, m) ((uint16_t)offsetof(T, m))
+static const uint16_t VTYPE_OFF[] = {0, OFF(pvtype, type), OFF(pvtype, unit)};
+static const uint16_t LABEL_OFF[] = {0, OFF(plabel, key), OFF(plabel, str), OFF(plabel, num),
+                                     OFF(plabel, num_unit)};
+static const uint16_t MAPPING_OFF[] = {0,
+                                       OFF(pmapping, id),
+                                       OFF(pmapping, memory_start),
+                                       OFF(pmapping, memory_limit),
+                                       OFF(pmapping, file_offset),
+                                       OFF(pmapping, filename),
+                                       OFF(pmapping, build_id),
+                                       OFF(pmapping, has_functions),
+                                       OFF(pmapping, has_filenames),
+                                       OFF(pmapping, has_line_numbers),
+                                       OFF(pmapping, has_inline_frames)};
+static const uint16_t LINE_OFF[] = {0, OFF(pline, function_id), OFF(pline, line), OFF(pline, column)};
+static const uint16_t LOCATION_OFF[] = {0, OFF(plocation, id), OFF(plocation, mapping_id),
+                                        OFF(plocation, address), 0, OFF(plocation, is_folded)};
+static const uint16_t FUNCTION_OFF[] = {0, OFF(pfunction, id), OFF(pfunction, name),
+                                        OFF(pfunction, system_name), OFF(pfunction, filename),
+                                        OFF(pfunction, start_line)};
+#undef OFF
+#define N_(a) (unsigned)(sizeof a / sizeof a[0])
+static const pmsg M_VTYPE = {N_(VTYPE_OFF), VTYPE_OFF, 0};
+static const pmsg M_LABEL = {N_(LABEL_OFF), LABEL_OFF, 0};
+static const pmsg M_MAPPING = {N_(MAPPING_OFF), MAPPING_OFF, 0xfu << 7};
+static const pmsg M_LINE = {N_(LINE_OFF), LINE_OFF, 0};
+static const pmsg M_LOCATION = {N_(LOCATION_OFF), LOCATION_OFF, 1u << 5};
+static const pmsg M_FUNCTION = {N_(FUNCTION_OFF), FUNCTION_OFF, 0};
+#undef N_
+
+static int dec_flat(const uint8_t *d, size_t b, size_t e, const pmsg *m, void *o, size_t size,
+                    prof *p) {
+  memset(o, 0, size);
   pcol_pb_field f;
   for (size_t i = b; i < e;) {
     if (pcol_pb_next_c(d, e, &i, &f)) return PB_ERR;
-    switch (f.field) {
-    case 1: SCALAR(o->type); break;
-    case 2: SCALAR(o->unit); break;
-    default: break; /* unknown: skipped */
+    if (m == &M_LOCATION && f.field == 4) { /* repeated Line */
+      if (f.wt != 2) return PB_ERR;
+      if (PCOL_GROW(p->line, p->n_line, p->cap_line)) return PB_NOMEM;
+      if (dec_flat(d, f.b, f.e, &M_LINE, &p->line[p->n_line], sizeof(pline), NULL)) return PB_ERR;
+      p->n_line++;
+      continue;
     }
-  }
-  return 0;
-}
-
-static int dec_label(const uint8_t *d, size_t b, size_t e, plabel *o) {
-  memset(o, 0, sizeof *o);
-  pcol_pb_field f;
-  for (size_t i = b; i < e;) {
-    if (pcol_pb_next_c(d, e, &i, &f)) return PB_ERR;
-    switch (f.field) {
-    case 1: SCALAR(o->key); break;
-    case 2: SCALAR(o->str); break;
-    case 3: SCALAR(o->num); break;
-    case 4: SCALAR(o->num_unit); break;
-    default: break;
+    if (f.field >= m->nf) continue; /* unknown: skipped */
+    uint64_t v;
+    if (m->bools >> f.field & 1) {
+      v = (uint64_t)pcol_pb_bool_c(d, &f);
+    } else {
+      if (f.wt != 0) return PB_ERR;
+      v = f.v;
     }
+    memcpy((uint8_t *)o + m->off[f.field], &v, sizeof v);
   }
   return 0;
 }
@@ -247,7 +279,7 @@ static int dec_sample(const uint8_t *d, size_t b, size_t e, psample *s) {
     case 3: {
       if (f.wt != 2) return PB_ERR;
       plabel l;
-      if ((r = dec_label(d, f.b, f.e, &l))) return r;
+      if ((r = dec_flat(d, f.b, f.e, &M_LABEL, &l, sizeof l, NULL))) return r;
       if (s && pcol_buf_append(&s->lab, &l, sizeof l)) return PB_NOMEM;
       break;
     }
@@ -257,85 +289,15 @@ static int dec_sample(const uint8_t *d, size_t b, size_t e, psample *s) {
   return 0;
 }
 
-static int dec_mapping(const uint8_t *d, size_t b, size_t e, pmapping *o) {
-  memset(o, 0, sizeof *o);
-  pcol_pb_field f;
-  for (size_t i = b; i < e;) {
-    if (pcol_pb_next_c(d, e, &i, &f)) return PB_ERR;
-    switch (f.field) {
-    case 1: SCALAR(o->id); break;
-    case 2: SCALAR(o->memory_start); break;
-    case 3: SCALAR(o->memory_limit); break;
-    case 4: SCALAR(o->file_offset); break;
-    case 5: SCALAR(o->filename); break;
-    case 6: SCALAR(o->build_id); break;
-    case 7: o->has_functions = pcol_pb_bool_c(d, &f); break;
-    case 8: o->has_filenames = pcol_pb_bool_c(d, &f); break;
-    case 9: o->has_line_numbers = pcol_pb_bool_c(d, &f); break;
-    case 10: o->has_inline_frames = pcol_pb_bool_c(d, &f); break;
-    default: break;
-    }
-  }
-  return 0;
-}
-
-static int dec_line(const uint8_t *d, size_t b, size_t e, pline *o) {
-  memset(o, 0, sizeof *o);
-  pcol_pb_field f;
-  for (size_t i = b; i < e;) {
-    if (pcol_pb_next_c(d, e, &i, &f)) return PB_ERR;
-    switch (f.field) {
-    case 1: SCALAR(o->function_id); break;
-    case 2: SCALAR(o->line); break;
-    case 3: SCALAR(o->column); break;
-    default: break;
-    }
-  }
-  return 0;
-}
 
 /* A Location; its lines are appended to p->line. */
 static int dec_location(const uint8_t *d, size_t b, size_t e, prof *p, plocation *o) {
-  memset(o, 0, sizeof *o);
-  o->line0 = p->n_line;
-  pcol_pb_field f;
-  for (size_t i = b; i < e;) {
-    if (pcol_pb_next_c(d, e, &i, &f)) return PB_ERR;
-    switch (f.field) {
-    case 1: SCALAR(o->id); break;
-    case 2: SCALAR(o->mapping_id); break;
-    case 3: SCALAR(o->address); break;
-    case 4:
-      if (f.wt != 2) return PB_ERR;
-      if (PCOL_GROW(p->line, p->n_line, p->cap_line)) return PB_NOMEM;
-      if (dec_line(d, f.b, f.e, &p->line[p->n_line])) return PB_ERR;
-      p->n_line++;
-      break;
-    case 5: o->is_folded = pcol_pb_bool_c(d, &f); break;
-    default: break;
-    }
-  }
-  o->n_line = p->n_line - o->line0;
-  return 0;
+  size_t line0 = p->n_line;
+  int r = dec_flat(d, b, e, &M_LOCATION, o, sizeof *o, p);
+  o->line0 = line0;
+  o->n_line = p->n_line - line0;
+  return r;
 }
-
-static int dec_function(const uint8_t *d, size_t b, size_t e, pfunction *o) {
-  memset(o, 0, sizeof *o);
-  pcol_pb_field f;
-  for (size_t i = b; i < e;) {
-    if (pcol_pb_next_c(d, e, &i, &f)) return PB_ERR;
-    switch (f.field) {
-    case 1: SCALAR(o->id); break;
-    case 2: SCALAR(o->name); break;
-    case 3: SCALAR(o->system_name); break;
-    case 4: SCALAR(o->filename); break;
-    case 5: SCALAR(o->start_line); break;
-    default: break;
-    }
-  }
-  return 0;
-}
-#undef SCALAR
 
 /* Pass 1 (scan_top has checked the framing): every field but the samples,
  * which are counted and checked. */
@@ -377,7 +339,7 @@ static int decode_profile(pcol_input *in, int packed_comments, const char *name,
     switch (f.field) {
     case 1:
       ADD(sample_type);
-      r = dec_vtype(raw, f.b, f.e, &p->sample_type[p->n_sample_type++]);
+      r = dec_flat(raw, f.b, f.e, &M_VTYPE, &p->sample_type[p->n_sample_type++], sizeof(pvtype), p);
       break;
     case 2:
       r = dec_sample(raw, f.b, f.e, NULL);
@@ -385,7 +347,7 @@ static int decode_profile(pcol_input *in, int packed_comments, const char *name,
       break;
     case 3:
       ADD(mapping);
-      r = dec_mapping(raw, f.b, f.e, &p->mapping[p->n_mapping++]);
+      r = dec_flat(raw, f.b, f.e, &M_MAPPING, &p->mapping[p->n_mapping++], sizeof(pmapping), p);
       break;
     case 4:
       ADD(location);
@@ -393,7 +355,7 @@ static int decode_profile(pcol_input *in, int packed_comments, const char *name,
       break;
     case 5:
       ADD(function);
-      r = dec_function(raw, f.b, f.e, &p->function[p->n_function++]);
+      r = dec_flat(raw, f.b, f.e, &M_FUNCTION, &p->function[p->n_function++], sizeof(pfunction), p);
       break;
     case 6:
       ADD(string_table);
@@ -434,7 +396,7 @@ static int decode_profile(pcol_input *in, int packed_comments, const char *name,
   pcol_input_done(in, last, n);
   if (has_pt) {
     p->has_period_type = 1;
-    if (dec_vtype(raw, pt_b, pt_e, &p->period_type)) goto bad_period;
+    if (dec_flat(raw, pt_b, pt_e, &M_VTYPE, &p->period_type, sizeof p->period_type, p)) goto bad_period;
   }
   return PCOL_OK;
 framing: /* scan_top walked the same bytes: not reached */
