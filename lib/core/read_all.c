@@ -1,25 +1,83 @@
-/* read_all.c — an importer's whole input in memory: read, or inflated when
- * it starts with the gzip magic (all gzip members concatenated), under the
- * input cap (pcol_input_cap, pcol_inflate_cap: doc/safety.md "Resource
- * bounds").  For formats whose message must be decoded whole (pprof, OTLP). */
+/* read_all.c — an importer's whole input: read, or inflated when it starts
+ * with the gzip magic (all gzip members concatenated), under the input cap
+ * (pcol_input_cap, pcol_inflate_cap: doc/safety.md "Resource bounds").  For
+ * formats whose message must be decoded whole (pprof, OTLP).
+ *
+ * pcol_read_all holds it in memory.  pcol_read_input (the pprof importer,
+ * issue 32) holds it in memory up to pcol_spill_bytes and past that spills
+ * it to an unlinked temporary file that it maps read-only: the pages are
+ * then the kernel's page cache, which pcol_input_done drops from the
+ * process as a pass moves on (they fault back in if read again), so the
+ * peak memory of a large import no longer grows with the inflated size. */
 #include "internal.h"
+#include <errno.h>
 #include <inttypes.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #define CHUNK 65536
 
-/* Grows `out` by up to CHUNK bytes of room, never past cap+1 bytes in all
- * (one byte over the cap is how we notice the cap was exceeded). */
-static int room(pcol_buf *out, uint64_t cap, size_t *avail) {
-  uint64_t limit = cap + 1;
-  if (out->len >= limit) {
+size_t pcol_spill_bytes = (size_t)64 << 20;
+
+/* Where the bytes go: `out`, and once it holds `threshold` bytes (0:
+ * never) the temporary file, `out` then staging up to `threshold` bytes
+ * at a time. */
+typedef struct sink {
+  pcol_buf *out;
+  FILE *spill;
+  uint64_t spilled; /* bytes written to the file */
+  size_t threshold;
+} sink;
+
+static uint64_t sink_total(const sink *s) { return s->spilled + s->out->len; }
+
+/* An unlinked temporary file in $TMPDIR (else /tmp), or NULL. */
+static FILE *spill_file(void) {
+  const char *dir = getenv("TMPDIR");
+  if (!dir || !*dir) dir = "/tmp";
+  char path[4096];
+  if (snprintf(path, sizeof path, "%s/pcol-input-XXXXXX", dir) >= (int)sizeof path) return NULL;
+  int fd = mkstemp(path);
+  if (fd < 0) return NULL;
+  unlink(path);
+  FILE *f = fdopen(fd, "w+b");
+  if (!f) close(fd);
+  return f;
+}
+
+/* Moves the staged bytes to the file when there are `threshold` of them
+ * (force: any); with no temporary file to be had, everything stays in
+ * memory as in pcol_read_all. */
+static int sink_flush(sink *s, int force, const char *name, pcol_error *err) {
+  if (!s->threshold || !s->out->len || (!force && s->out->len < s->threshold)) return PCOL_OK;
+  if (!s->spill && force) return PCOL_OK; /* it all fit */
+  if (!s->spill && !(s->spill = spill_file())) {
+    s->threshold = 0;
+    return PCOL_OK;
+  }
+  if (fwrite(s->out->data, 1, s->out->len, s->spill) != s->out->len)
+    return pcol_error_set(err, PCOL_EIO, "%s: cannot write the temporary copy of the input: %s",
+                          name, strerror(errno));
+  s->spilled += s->out->len;
+  s->out->len = 0;
+  return PCOL_OK;
+}
+
+/* Grows the staging buffer by up to CHUNK bytes of room, never past cap+1
+ * bytes in all (one byte over the cap is how we notice the cap was
+ * exceeded). */
+static int room(sink *s, uint64_t cap, size_t *avail) {
+  pcol_buf *out = s->out;
+  uint64_t limit = cap + 1, total = sink_total(s);
+  if (total >= limit) {
     *avail = 0;
     return PCOL_OK;
   }
-  uint64_t want = limit - out->len < CHUNK ? limit - out->len : CHUNK;
+  uint64_t want = limit - total < CHUNK ? limit - total : CHUNK;
   if (pcol_buf_reserve(out, (size_t)want)) return PCOL_ENOMEM;
   *avail = out->cap - out->len;
-  if (*avail > limit - out->len) *avail = (size_t)(limit - out->len);
+  if (*avail > limit - total) *avail = (size_t)(limit - total);
   return PCOL_OK;
 }
 
@@ -37,10 +95,11 @@ static int too_big(const char *name, const pcol_import_options *opt, uint64_t ca
                         name, gz ? "inflated" : "raw", cap);
 }
 
-/* Inflates all of `in` (its first nfirst bytes already read) into `out`,
+/* Inflates all of `in` (its first nfirst bytes already read) into the sink,
  * never past the cap for the compressed bytes read so far. */
 static int inflate_all(FILE *in, const uint8_t *first, size_t nfirst, const pcol_import_options *opt,
-                       const char *name, pcol_buf *out, pcol_error *err) {
+                       const char *name, sink *sk, pcol_error *err) {
+  pcol_buf *out = sk->out;
   z_stream zs;
   memset(&zs, 0, sizeof zs);
   /* 32 + MAX_WBITS: gzip (or zlib) header auto-detection */
@@ -80,7 +139,8 @@ static int inflate_all(FILE *in, const uint8_t *first, size_t nfirst, const pcol
       member_done = 0;
     }
     size_t avail;
-    if ((rc = room(out, cap, &avail))) {
+    if ((rc = sink_flush(sk, 0, name, err))) break;
+    if ((rc = room(sk, cap, &avail))) {
       rc = pcol_error_set(err, rc, "%s: out of memory inflating", name);
       break;
     }
@@ -108,7 +168,7 @@ static int inflate_all(FILE *in, const uint8_t *first, size_t nfirst, const pcol
       break;
     }
   }
-  if (!rc && out->len > cap) rc = too_big(name, opt, cap, read, 1, err);
+  if (!rc && sink_total(sk) > cap) rc = too_big(name, opt, cap, read, 1, err);
   if (!rc && !member_done)
     rc = pcol_error_set(err, PCOL_ECORRUPT,
                         "%s: truncated gzip stream: input ends after %" PRIu64
@@ -119,28 +179,82 @@ static int inflate_all(FILE *in, const uint8_t *first, size_t nfirst, const pcol
   return rc;
 }
 
-/* Reads all of `in` into `out`, inflating if it starts with 1f 8b. */
-int pcol_read_all(FILE *in, const pcol_import_options *opt, const char *name, pcol_buf *out,
-                  int *gzipped, pcol_error *err) {
+/* Reads all of `in` into the sink, inflating if it starts with 1f 8b. */
+static int read_into(FILE *in, const pcol_import_options *opt, const char *name, sink *sk,
+                     int *gzipped, pcol_error *err) {
   uint8_t first[CHUNK];
   size_t n = fread(first, 1, sizeof first, in);
   if (n == 0 && ferror(in)) return pcol_error_set(err, PCOL_EIO, "%s: read error", name);
   if (n == 0) return pcol_error_set(err, PCOL_ECORRUPT, "%s: empty input file", name);
   *gzipped = n >= 2 && first[0] == 0x1f && first[1] == 0x8b;
-  if (*gzipped) return inflate_all(in, first, n, opt, name, out, err);
+  if (*gzipped) return inflate_all(in, first, n, opt, name, sk, err);
+  pcol_buf *out = sk->out;
   uint64_t cap = pcol_input_cap(opt);
   if (n > cap) return too_big(name, opt, cap, n, 0, err);
   if (pcol_buf_append(out, first, n)) return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
   for (;;) {
     size_t avail;
-    if (room(out, cap, &avail)) return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
-    if (avail == 0) return too_big(name, opt, cap, out->len, 0, err);
+    int rc = sink_flush(sk, 0, name, err);
+    if (rc) return rc;
+    if (room(sk, cap, &avail)) return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
+    if (avail == 0) return too_big(name, opt, cap, sink_total(sk), 0, err);
     size_t k = fread(out->data + out->len, 1, avail, in);
     out->len += k;
     if (k == 0) break;
   }
   if (ferror(in)) return pcol_error_set(err, PCOL_EIO, "%s: read error", name);
-  if (out->len > cap) return too_big(name, opt, cap, out->len, 0, err);
+  if (sink_total(sk) > cap) return too_big(name, opt, cap, sink_total(sk), 0, err);
   return PCOL_OK;
 }
 
+int pcol_read_all(FILE *in, const pcol_import_options *opt, const char *name, pcol_buf *out,
+                  int *gzipped, pcol_error *err) {
+  sink sk = {out, NULL, 0, 0};
+  return read_into(in, opt, name, &sk, gzipped, err);
+}
+
+int pcol_read_input(FILE *in, const pcol_import_options *opt, const char *name, pcol_input *out,
+                    int *gzipped, pcol_error *err) {
+  memset(out, 0, sizeof *out);
+  sink sk = {&out->buf, NULL, 0, pcol_spill_bytes};
+  int rc = read_into(in, opt, name, &sk, gzipped, err);
+  if (!rc) rc = sink_flush(&sk, 1, name, err);
+  if (!rc && sk.spill) {
+    if (fflush(sk.spill) || sk.spilled > SIZE_MAX) {
+      rc = pcol_error_set(err, PCOL_EIO, "%s: cannot write the temporary copy of the input: %s",
+                          name, strerror(errno));
+    } else {
+      void *m = mmap(NULL, (size_t)sk.spilled, PROT_READ, MAP_PRIVATE, fileno(sk.spill), 0);
+      if (m == MAP_FAILED) {
+        rc = pcol_error_set(err, PCOL_ENOMEM, "%s: cannot map the temporary copy of the input: %s",
+                            name, strerror(errno));
+      } else {
+        out->map = m;
+        out->maplen = (size_t)sk.spilled;
+        (void)madvise(m, out->maplen, MADV_SEQUENTIAL);
+      }
+    }
+    pcol_buf_free(&out->buf); /* the staging buffer */
+  }
+  if (sk.spill) fclose(sk.spill); /* unlinked: the mapping keeps the pages */
+  if (rc) {
+    pcol_input_free(out);
+    return rc;
+  }
+  out->data = out->map ? out->map : out->buf.data;
+  out->len = out->map ? out->maplen : out->buf.len;
+  return PCOL_OK;
+}
+
+void pcol_input_done(pcol_input *in, size_t from, size_t to) {
+  if (!in->map || to > in->maplen) return;
+  size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+  size_t a = (from + pg - 1) / pg * pg, e = to / pg * pg;
+  if (a < e) (void)madvise((uint8_t *)in->map + a, e - a, MADV_DONTNEED);
+}
+
+void pcol_input_free(pcol_input *in) {
+  if (in->map) munmap(in->map, in->maplen);
+  pcol_buf_free(&in->buf);
+  memset(in, 0, sizeof *in);
+}

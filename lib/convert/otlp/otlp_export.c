@@ -13,6 +13,7 @@
  */
 #include "convert.h"
 #include "otlp.h"
+#include "pb_wire.h"
 #include <inttypes.h>
 
 #define P(x) opentelemetry__proto__profiles__v1development__##x
@@ -733,20 +734,6 @@ static void out_append(ProtobufCBuffer *pb, size_t len, const uint8_t *data) {
   if (!o->failed && len && fwrite(data, 1, len, o->fp) != len) o->failed = 1;
 }
 
-static size_t put_varint(uint8_t *p, uint64_t v) {
-  size_t n = 0;
-  while (v >= 0x80) {
-    p[n++] = (uint8_t)(v | 0x80);
-    v >>= 7;
-  }
-  p[n++] = (uint8_t)v;
-  return n;
-}
-static size_t varint_len(uint64_t v) {
-  uint8_t t[10];
-  return put_varint(t, v);
-}
-
 int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                          const pcol_export_options *opt, pcol_error *err) {
   if (!f || !out) return pcol_error_set(err, PCOL_EINVAL, "pcol_export_otlp: NULL argument");
@@ -867,15 +854,15 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   o.base.append = out_append;
   P(profiles_data__pack_to_buffer)(&d, &o.base);
   size_t dlen = P(profiles_dictionary__get_packed_size)(&D);
-  for (size_t i = 0; i < x.nstr; i++) dlen += 1 + varint_len(x.str_len[i]) + x.str_len[i];
+  for (size_t i = 0; i < x.nstr; i++) dlen += 1 + pcol_pb_varint_len(x.str_len[i]) + x.str_len[i];
   uint8_t hdr[11];
   hdr[0] = 2 << 3 | 2;
-  size_t hl = 1 + put_varint(hdr + 1, dlen);
+  size_t hl = 1 + pcol_pb_put_varint(hdr + 1, dlen);
   out_append(&o.base, hl, hdr);
   P(profiles_dictionary__pack_to_buffer)(&D, &o.base);
   for (size_t i = 0; i < x.nstr; i++) {
     hdr[0] = 5 << 3 | 2;
-    hl = 1 + put_varint(hdr + 1, x.str_len[i]);
+    hl = 1 + pcol_pb_put_varint(hdr + 1, x.str_len[i]);
     out_append(&o.base, hl, hdr);
     out_append(&o.base, x.str_len[i], (const uint8_t *)x.strs[i]);
   }

@@ -3,48 +3,22 @@
  * pprof Profile by its field structure, not by its first byte alone. */
 #include "convert.h"
 #include "otlp.h"
+#include "pb_wire.h"
 #include <zlib.h>
 
-static int varint(const uint8_t *p, size_t n, size_t *i, uint64_t *v) {
-  uint64_t r = 0;
-  for (int s = 0; s < 70; s += 7) {
-    if (*i >= n) return -1;
-    uint8_t c = p[(*i)++];
-    r |= (uint64_t)(c & 0x7f) << s;
-    if (!(c & 0x80)) {
-      *v = r;
-      return 0;
-    }
-  }
-  return -1;
-}
-
+/* the shared wire reader (lib/convert/pb_wire.h), and OTLP's rule that
+ * field number 0 is malformed */
 int pcol_otlp_field(const uint8_t *p, size_t n, size_t *i, uint64_t *field, unsigned *wt,
                     uint64_t *v, size_t *b, size_t *e) {
-  uint64_t tag, len;
-  if (varint(p, n, i, &tag)) return -1;
-  *field = tag >> 3;
-  *wt = tag & 7;
-  *v = 0;
-  *b = *e = *i;
-  if (*field == 0) return -1;
-  switch (*wt) {
-  case 0: return varint(p, n, i, v);
-  case 1:
-    if (n - *i < 8) return -1;
-    *i += 8;
-    return 0;
-  case 5:
-    if (n - *i < 4) return -1;
-    *i += 4;
-    return 0;
-  case 2:
-    if (varint(p, n, i, &len) || len > n - *i) return -1;
-    *b = *i;
-    *e = *i += (size_t)len;
-    return 0;
-  default: return -1;
-  }
+  pcol_pb_field f;
+  memset(&f, 0, sizeof f);
+  int r = pcol_pb_next(p, n, i, &f);
+  *field = f.field;
+  *wt = f.wt;
+  *v = f.v;
+  *b = f.wt == 2 ? f.b : f.rb;
+  *e = f.wt == 2 ? f.e : f.rb;
+  return r || f.field == 0 ? -1 : 0;
 }
 
 size_t pcol_otlp_utf8(const uint8_t *p, size_t n, char *out) {
@@ -84,10 +58,10 @@ static int head_is_message(const uint8_t *p, size_t n) {
   while (i < n) {
     size_t at = i;
     uint64_t tag, len;
-    if (varint(p, n, &i, &tag)) return !first; /* cut by the head's end */
+    if (pcol_pb_varint(p, n, &i, &tag)) return !first; /* cut by the head's end */
     uint64_t field = tag >> 3;
     if ((tag & 7) != 2 || (field != 1 && field != 2)) return 0;
-    if (varint(p, n, &i, &len)) return !first;
+    if (pcol_pb_varint(p, n, &i, &len)) return !first;
     size_t b = i;
     size_t avail = n - b;
     if (first) {

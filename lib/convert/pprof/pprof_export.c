@@ -5,11 +5,22 @@
  * selected pcol sample becomes one pprof sample: nothing is aggregated.
  * Value columns are the union of the selected sources' value types; sources
  * without value types (Rprof) get samples/count and cpu/nanoseconds derived
- * from the weight and the "rprof.interval_us" meta.  The message is packed
- * by protobuf-c straight into zlib's deflate (or the FILE), never whole in
- * memory.  doc/mappings.md §2.2 lists the meta keys read back here.
+ * from the weight and the "rprof.interval_us" meta.  doc/mappings.md §2.2
+ * lists the meta keys read back here.
+ *
+ * The message is written as a stream (issue 32): the tables (functions,
+ * mappings, locations, labels; their size is the file's tables', not its
+ * samples') and the profile fields are built first, then the sample types
+ * are packed, then each selected sample is built in reused buffers and
+ * packed on its own, then the rest of the message.  protobuf-c packs a
+ * message field by field in field-number order (sample_type 1, sample 2,
+ * mapping 3, ...), each repeated message as tag, length, bytes, so the
+ * bytes are the same as packing the whole Profile at once, which is how
+ * this exporter worked before; they go straight into zlib's deflate (or
+ * the FILE).  Memory no longer grows with the number of samples.
  */
 #include "internal.h"
+#include "pb_wire.h"
 #include "pprof.h"
 #include "profile.pb-c.h"
 #include <inttypes.h>
@@ -34,7 +45,6 @@ typedef struct src_info {
 typedef struct ex {
   pcol_file *f;
   pcol_error *err;
-  pcol_budget *bud; /* the export budget: location id lists are counted */
   int rc;
   /* rebuilt string table */
   ProtobufCBinaryData *strs;
@@ -182,23 +192,6 @@ static int plan_columns(ex *x) {
   return PCOL_OK;
 }
 
-/* ------------------------------------------------------- sample pass */
-
-typedef struct walk_ctx {
-  pcol_buf *ids;
-  int failed;
-} walk_ctx;
-static int walk_fn(void *ctx, uint32_t depth, uint32_t loc) {
-  walk_ctx *w = ctx;
-  (void)depth;
-  uint64_t id = loc;
-  if (pcol_buf_append(w->ids, &id, sizeof id)) {
-    w->failed = 1;
-    return 1;
-  }
-  return 0;
-}
-
 /* ------------------------------------------------------- output stream */
 
 typedef struct out_buf {
@@ -279,7 +272,7 @@ static int meta_first(ex *x, const meta_cols *m, const char *key, pcol_str *out)
   return PCOL_ENOTFOUND;
 }
 
-/* all the arrays the Profile message points into */
+/* all the arrays the Profile message points into but the samples' */
 typedef struct parts {
   Perftools__Profiles__ValueType *vts, **vtp, period_type;
   Perftools__Profiles__Function *fns, **fnp;
@@ -287,12 +280,7 @@ typedef struct parts {
   Perftools__Profiles__Location *locs, **locp;
   Perftools__Profiles__Line *lines, **linep;
   Perftools__Profiles__Label *labels, **labelp;
-  Perftools__Profiles__Sample *samples, **samplep;
-  int64_t *comments, *values;
-  pcol_buf loc_ids, svals; /* uint64 location ids; (u32 col, i64 value) pairs */
-  uint64_t *loc_off, *val_off;
-  pcol_selected_row *sel; /* the selected sample rows */
-  size_t nsel;
+  int64_t *comments;
 } parts;
 
 static void parts_free(parts *p) {
@@ -308,15 +296,7 @@ static void parts_free(parts *p) {
   free(p->linep);
   free(p->labels);
   free(p->labelp);
-  free(p->samples);
-  free(p->samplep);
   free(p->comments);
-  free(p->values);
-  free(p->loc_off);
-  free(p->val_off);
-  pcol_buf_free(&p->loc_ids);
-  pcol_buf_free(&p->svals);
-  free(p->sel);
 }
 
 #define COLS(T, ...)                                                            \
@@ -435,141 +415,153 @@ static int add_tables(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
   return x->rc;
 }
 
-static int add_samples(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
+/* ------------------------------------------------------- sample pass */
+
+/* Each selected row becomes one Sample, packed at once. */
+typedef struct sample_pass {
+  ex *x;
+  parts *P;
+  out_buf *o;
+  pcol_view v[16], lso, vty, vva;
+  uint64_t nlab, nvals;
+  uint8_t *used;      /* a flag per declared type of the row's source */
+  pcol_buf ids;       /* the row's location ids (uint64) */
+  int64_t *values;    /* its dense values, one per column */
+  pcol_buf packed;    /* its packed Sample */
+} sample_pass;
+
+static int walk_fn(void *ctx, uint32_t depth, uint32_t loc) {
+  (void)depth;
+  uint64_t id = loc;
+  return pcol_buf_append(ctx, &id, sizeof id) ? PCOL_ENOMEM : 0;
+}
+
+static int put_value(sample_pass *sp, uint32_t col, int64_t v) {
+  if (col >= sp->x->ncols) return PCOL_OK; /* plan_columns made every column */
+  sp->values[col] = v;
+  return PCOL_OK;
+}
+
+static int emit_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  sample_pass *sp = ctx;
+  ex *x = sp->x;
   pcol_file *f = x->f;
-  pcol_view v[16], lso;
+  const pcol_view *v = sp->v;
+  Perftools__Profiles__Sample s;
+  perftools__profiles__sample__init(&s);
+  uint32_t src = pcol_view_u32(&v[PCOL_C_S_SOURCE], row);
+  if (src == 0 || src > x->nsrc)
+    return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "sample %" PRIu64 " has source %u",
+                                  row + 1, src);
+  const src_info *si = &x->src[src - 1];
+  /* stack: leaf first, pcol location id == pprof location id */
+  sp->ids.len = 0;
+  int rc = pcol_stack_walk(f, pcol_view_u32(&v[PCOL_C_S_STACK], row), walk_fn, &sp->ids, x->err);
+  if (rc == PCOL_ENOMEM) return oom(x);
+  if (rc) return x->rc = rc;
+  s.n_location_id = sp->ids.len / sizeof(uint64_t);
+  s.location_id = s.n_location_id ? (uint64_t *)(void *)sp->ids.data : NULL;
+  /* labels: a slice of the label pointer array */
+  uint32_t ls = pcol_view_u32(&v[PCOL_C_S_LABELSET], row);
+  if (ls) {
+    uint64_t a = pcol_view_u64(&sp->lso, ls - 1), e = pcol_view_u64(&sp->lso, ls);
+    if (a > e || e > sp->nlab)
+      return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "label set %u has a bad range", ls);
+    s.n_label = e - a;
+    s.label = sp->P->labelp + a;
+  }
+  /* values: a column not given stays 0; a later value of a column wins */
+  size_t nc = x->ncols;
+  memset(sp->values, 0, (nc ? nc : 1) * sizeof *sp->values);
+  int64_t weight = pcol_view_i64(&v[PCOL_C_S_WEIGHT], row);
+  if (si->synth) {
+    put_value(sp, si->col_count, pcol_scale(weight, num, den));
+    if (si->interval_ns) /* the time rule, per segment */
+      put_value(sp, si->col_cpu, pcol_scale(pcol_rtime_value(&x->rt, row), num, den));
+  } else {
+    uint64_t a = pcol_view_u64(&v[PCOL_C_S_VALUE_OFFSETS], row);
+    uint64_t e = pcol_view_u64(&v[PCOL_C_S_VALUE_OFFSETS], row + 1);
+    if (a > e || e > sp->nvals)
+      return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "sample %" PRIu64 " has a bad value range",
+                                    row + 1);
+    memset(sp->used, 0, si->npos + 1);
+    for (uint64_t j = a; j < e; j++) {
+      uint32_t vt = pcol_view_u32(&sp->vty, j);
+      size_t k = 0;
+      while (k < si->npos && (si->pos_vt[k] != vt || sp->used[k])) k++;
+      if (k == si->npos) continue; /* a value type the source does not declare */
+      sp->used[k] = 1;
+      put_value(sp, si->pos_col[k], pcol_scale(pcol_view_i64(&sp->vva, j), num, den));
+    }
+    /* a collapsed line with an integer count has its decimal type too
+     * (the decimal-count rule, lib/core/count.c) */
+    pcol_sample_cols sc = {v[PCOL_C_S_WEIGHT], v[PCOL_C_S_VALUE_OFFSETS], sp->vty, sp->vva,
+                           sp->nvals};
+    for (size_t k = 0; k < si->npos; k++) {
+      int64_t fv;
+      if (sp->used[k] || !pcol_rtime_fills(&x->rt, src, si->pos_vt[k]) ||
+          !pcol_sample_value_rt(&sc, &x->rt, row, si->pos_vt[k], &fv))
+        continue;
+      put_value(sp, si->pos_col[k], pcol_scale(fv, num, den));
+    }
+  }
+  s.n_value = nc;
+  s.value = sp->values;
+  /* field 2 of the Profile: tag, length, the Sample */
+  size_t len = perftools__profiles__sample__get_packed_size(&s);
+  uint8_t hdr[11];
+  size_t hl = 1 + pcol_pb_put_varint(hdr + 1, len);
+  hdr[0] = 2 << 3 | 2;
+  sp->packed.len = 0;
+  if (pcol_buf_reserve(&sp->packed, len + 1)) return oom(x);
+  perftools__profiles__sample__pack(&s, sp->packed.data);
+  out_append(&sp->o->base, hl, hdr);
+  out_append(&sp->o->base, len, sp->packed.data);
+  if (sp->o->failed) return x->rc = PCOL_EIO; /* reported by the caller */
+  return 0;
+}
+
+static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  (void)row, (void)num, (void)den;
+  ++*(uint64_t *)ctx;
+  return 0;
+}
+
+/* Every selected sample, packed into o one at a time. */
+static int write_samples(ex *x, parts *P, out_buf *o, const pcol_select *sel) {
+  pcol_file *f = x->f;
+  sample_pass sp;
+  memset(&sp, 0, sizeof sp);
+  sp.x = x;
+  sp.P = P;
+  sp.o = o;
+  pcol_view *v = sp.v;
   COLS(PCOL_T_SAMPLES, PCOL_C_S_SOURCE, PCOL_C_S_WEIGHT, PCOL_C_S_STACK, PCOL_C_S_LABELSET,
        PCOL_C_S_VALUE_OFFSETS);
-  pcol_view vty, vva;
-  if ((x->rc = pcol_column(f, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS, &lso, x->err)) ||
-      (x->rc = pcol_column(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &vty, x->err)) ||
-      (x->rc = pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &vva, x->err)))
+  if ((x->rc = pcol_column(f, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS, &sp.lso, x->err)) ||
+      (x->rc = pcol_column(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &sp.vty, x->err)) ||
+      (x->rc = pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &sp.vva, x->err)))
     return x->rc;
-  uint64_t nlab = pcol_rows(f, PCOL_T_LABELS), nvals = pcol_rows(f, PCOL_T_VALUES);
-  size_t ns = P->nsel;
-  P->samples = calloc(ns + 1, sizeof *P->samples);
-  P->samplep = calloc(ns + 1, sizeof *P->samplep);
-  P->loc_off = calloc(ns + 1, sizeof *P->loc_off);
-  P->val_off = calloc(ns + 1, sizeof *P->val_off);
+  sp.nlab = pcol_rows(f, PCOL_T_LABELS);
+  sp.nvals = pcol_rows(f, PCOL_T_VALUES);
   /* one flag per declared type of a source; a source may declare more types
    * than there are columns (a repeated type), so size by the largest */
   size_t maxpos = x->ncols;
   for (uint64_t k = 0; k < x->nsrc; k++)
     if (x->src[k].npos > maxpos) maxpos = x->src[k].npos;
-  uint8_t *used = calloc(maxpos + 1, 1);
-  if (!P->samples || !P->samplep || !P->loc_off || !P->val_off || !used) {
-    free(used);
-    return oom(x);
+  sp.used = calloc(maxpos + 1, 1);
+  sp.values = calloc(x->ncols + 1, sizeof *sp.values);
+  if (!sp.used || !sp.values) {
+    oom(x);
+  } else {
+    int rc = pcol_select_iter(f, sel, emit_sample, &sp, x->err);
+    if (rc && !x->rc) x->rc = rc;
   }
-  walk_ctx w = {&P->loc_ids, 0};
-  for (size_t i = 0; i < ns && !x->rc; i++) {
-    uint64_t row = P->sel[i].row;
-    int64_t num = P->sel[i].num, den = P->sel[i].den;
-    Perftools__Profiles__Sample *s = &P->samples[i];
-    perftools__profiles__sample__init(s);
-    P->samplep[i] = s;
-    uint32_t src = pcol_view_u32(&v[PCOL_C_S_SOURCE], row);
-    if (src == 0 || src > x->nsrc) {
-      x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "sample %" PRIu64 " has source %u", row + 1, src);
-      break;
-    }
-    const src_info *si = &x->src[src - 1];
-    /* stack: leaf first, pcol location id == pprof location id */
-    P->loc_off[i] = P->loc_ids.len / sizeof(uint64_t);
-    if ((x->rc = pcol_stack_walk(f, pcol_view_u32(&v[PCOL_C_S_STACK], row), walk_fn, &w, x->err)))
-      break;
-    if (w.failed) {
-      oom(x);
-      break;
-    }
-    s->n_location_id = P->loc_ids.len / sizeof(uint64_t) - P->loc_off[i];
-    /* every sample lists its whole stack: samples x depth, held until packed */
-    if ((x->rc = pcol_budget_hold(x->bud, s->n_location_id * sizeof(uint64_t), x->err))) break;
-    /* labels */
-    uint32_t ls = pcol_view_u32(&v[PCOL_C_S_LABELSET], row);
-    if (ls) {
-      uint64_t a = pcol_view_u64(&lso, ls - 1), e = pcol_view_u64(&lso, ls);
-      if (a > e || e > nlab) {
-        x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "label set %u has a bad range", ls);
-        break;
-      }
-      s->n_label = e - a;
-      s->label = P->labelp + a;
-    }
-    /* values, as sparse (column, value) pairs for now */
-    P->val_off[i] = P->svals.len;
-    int64_t weight = pcol_view_i64(&v[PCOL_C_S_WEIGHT], row);
-    if (si->synth) {
-      int64_t pair[2] = {si->col_count, pcol_scale(weight, num, den)};
-      if (pcol_buf_append(&P->svals, pair, sizeof pair)) {
-        oom(x);
-        break;
-      }
-      if (si->interval_ns) {
-        int64_t cpu = pcol_rtime_value(&x->rt, row); /* the time rule, per segment */
-        int64_t pc[2] = {si->col_cpu, pcol_scale(cpu, num, den)};
-        if (pcol_buf_append(&P->svals, pc, sizeof pc)) {
-          oom(x);
-          break;
-        }
-      }
-    } else {
-      uint64_t a = pcol_view_u64(&v[PCOL_C_S_VALUE_OFFSETS], row);
-      uint64_t e = pcol_view_u64(&v[PCOL_C_S_VALUE_OFFSETS], row + 1);
-      if (a > e || e > nvals) {
-        x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "sample %" PRIu64 " has a bad value range", row + 1);
-        break;
-      }
-      memset(used, 0, si->npos + 1);
-      for (uint64_t j = a; j < e; j++) {
-        uint32_t vt = pcol_view_u32(&vty, j);
-        size_t k = 0;
-        while (k < si->npos && (si->pos_vt[k] != vt || used[k])) k++;
-        if (k == si->npos) continue; /* a value type the source does not declare */
-        used[k] = 1;
-        int64_t pair[2] = {si->pos_col[k], pcol_scale(pcol_view_i64(&vva, j), num, den)};
-        if (pcol_buf_append(&P->svals, pair, sizeof pair)) {
-          oom(x);
-          break;
-        }
-      }
-      /* a collapsed line with an integer count has its decimal type too
-       * (the decimal-count rule, lib/core/count.c) */
-      pcol_sample_cols sc = {v[PCOL_C_S_WEIGHT], v[PCOL_C_S_VALUE_OFFSETS], vty, vva, nvals};
-      for (size_t k = 0; k < si->npos && !x->rc; k++) {
-        int64_t fv;
-        if (used[k] || !pcol_rtime_fills(&x->rt, src, si->pos_vt[k]) ||
-            !pcol_sample_value_rt(&sc, &x->rt, row, si->pos_vt[k], &fv))
-          continue;
-        int64_t pair[2] = {si->pos_col[k], pcol_scale(fv, num, den)};
-        if (pcol_buf_append(&P->svals, pair, sizeof pair)) oom(x);
-      }
-    }
-  }
-  free(used);
-  if (x->rc) return x->rc;
-  /* now that the buffers stopped moving: dense value arrays and pointers */
-  size_t nc = x->ncols;
-  if (nc && ns > SIZE_MAX / sizeof(int64_t) / nc) return oom(x);
-  P->values = calloc(ns * nc + 1, sizeof *P->values);
-  if (!P->values) return oom(x);
-  uint64_t *lids = (uint64_t *)(void *)P->loc_ids.data;
-  const int64_t *sv = (const int64_t *)(const void *)P->svals.data;
-  size_t nsv = P->svals.len;
-  for (size_t i = 0; i < ns; i++) {
-    Perftools__Profiles__Sample *s = &P->samples[i];
-    s->location_id = s->n_location_id ? lids + P->loc_off[i] : NULL;
-    s->n_value = nc;
-    s->value = P->values + i * nc;
-    size_t end = i + 1 < ns ? P->val_off[i + 1] : nsv;
-    for (size_t o = P->val_off[i]; o < end; o += 2 * sizeof(int64_t)) {
-      const int64_t *pair = sv + o / sizeof(int64_t);
-      s->value[pair[0]] = pair[1];
-    }
-  }
-  pr->n_sample = ns;
-  pr->sample = P->samplep;
-  return PCOL_OK;
+  free(sp.used);
+  free(sp.values);
+  pcol_buf_free(&sp.ids);
+  pcol_buf_free(&sp.packed);
+  return x->rc;
 }
 
 static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
@@ -681,11 +673,9 @@ int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_budget bud;
   memset(&x, 0, sizeof x);
   if ((x.rc = pcol_budget_open(&bud, f, opt, "pprof export", out, err))) return x.rc;
-  bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* keeps every sample (internal.h) */
-  out = bud.fp;
+  out = bud.fp; /* the output budget; nothing is held per sample */
   x.f = f;
   x.err = err;
-  x.bud = &bud;
   parts P;
   memset(&P, 0, sizeof P);
   Perftools__Profiles__Profile pr;
@@ -714,17 +704,10 @@ int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
 
   if ((x.rc = pcol_rtime_init(&x.rt, f, err))) goto done;
   if (plan_columns(&x)) goto done;
-  /* every selected sample is held until the profile is packed: its Sample,
-   * the pointer to it, its two offsets and its dense values (its location
-   * ids are held as they are listed, add_samples); held from the count of
-   * rows before any of it is allocated, so a file of millions of tiny
-   * samples is refused by the budget at once (issue 28 #6) */
-  uint64_t each = sizeof *P.samples + sizeof *P.samplep + sizeof *P.loc_off + sizeof *P.val_off +
-                  x.ncols * sizeof *P.values;
-  if ((x.rc = pcol_select_rows_held(f, sel, &bud, each, &P.sel, &P.nsel, err))) {
-    if (x.rc == PCOL_ENOMEM) oom(&x); /* names the exporter */
-    goto done;
-  }
+  /* the selection's errors first, before a byte is written (a count, no
+   * memory per sample: the samples are packed one at a time below) */
+  uint64_t nsel = 0;
+  if ((x.rc = pcol_select_iter(f, sel, count_row, &nsel, err))) goto done;
   /* sample types */
   P.vts = calloc(x.ncols + 1, sizeof *P.vts);
   P.vtp = calloc(x.ncols + 1, sizeof *P.vtp);
@@ -738,10 +721,9 @@ int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     P.vts[i].unit = x.cols[i].unit;
     P.vtp[i] = &P.vts[i];
   }
-  pr.n_sample_type = x.ncols;
-  pr.sample_type = P.vtp;
-  /* tables first: samples point into the label pointer array */
-  if (add_tables(&x, &P, &pr) || add_samples(&x, &P, &pr) || profile_fields(&x, &P, &pr)) goto done;
+  /* the tables and the profile fields: every string of the table (the
+   * samples add none) */
+  if (add_tables(&x, &P, &pr) || profile_fields(&x, &P, &pr)) goto done;
   pr.n_string_table = x.nstr;
   pr.string_table = x.strs;
 
@@ -754,8 +736,18 @@ int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     oom(&x);
     goto done;
   }
-  perftools__profiles__profile__pack_to_buffer(&pr, &o.base);
-  if (out_finish(&o)) x.rc = pcol_error_set(err, PCOL_EIO, "pprof export: write failed");
+  /* field 1, then field 2 sample by sample, then fields 3..15 */
+  Perftools__Profiles__Profile head;
+  perftools__profiles__profile__init(&head);
+  head.n_sample_type = x.ncols;
+  head.sample_type = P.vtp;
+  perftools__profiles__profile__pack_to_buffer(&head, &o.base);
+  if (!write_samples(&x, &P, &o, sel)) {
+    perftools__profiles__profile__pack_to_buffer(&pr, &o.base);
+    if (out_finish(&o)) x.rc = pcol_error_set(err, PCOL_EIO, "pprof export: write failed");
+  } else if (x.rc == PCOL_EIO && o.failed) {
+    x.rc = pcol_error_set(err, PCOL_EIO, "pprof export: write failed");
+  }
   if (gzip) deflateEnd(&o.zs);
 done:
   parts_free(&P);

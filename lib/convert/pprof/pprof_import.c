@@ -2,22 +2,33 @@
  *
  * The whole stream is read first (inflated when it starts with the gzip magic,
  * all gzip members concatenated, capped relative to the compressed bytes:
- * pcol_inflate_cap), because the string table may sit anywhere in the
- * message.  Then the top-level fields are decoded here and each sub-message
- * by protobuf-c into an arena; the string table is not copied but points
- * into the one inflated buffer, which is then cut down to the strings.  The
- * result is checked the way google/pprof's CheckValid does, and it is mapped
- * into the builder as doc/mappings.md §2.1 describes: one source, one pcol
- * sample per pprof sample, every field kept.
+ * pcol_inflate_cap), because the string table and the other tables may sit
+ * anywhere in the message, after the samples too.  The message is then
+ * decoded in place by a hand-written wire reader (lib/convert/pb_wire.h),
+ * never copied into per-field allocations (issue 32: protobuf-c's unpack of
+ * the whole message took 28x the .pb.gz):
+ *  - pass 1 walks the top-level fields once: the small tables (sample types,
+ *    mappings, locations and their lines, functions) are decoded into
+ *    arrays, the string table is a list of (pointer, length) into the
+ *    inflated bytes, and each sample is only checked, the way protobuf-c
+ *    would have read it, so a malformed message is refused before anything
+ *    is built, as before;
+ *  - pass 2 walks the fields again and decodes each sample into reused
+ *    buffers, checks it and adds it to the builder, one at a time.
+ * The checks are google/pprof's CheckValid ones, in the same order as when
+ * the whole message was decoded first (tables, then samples in file order),
+ * with the same messages; the builder sees the same calls in the same
+ * order, so the pcol file is byte-identical to the one the protobuf-c
+ * decoder gave (tests/cli/t_pprof_stream.sh).  Mapped into the builder as
+ * doc/mappings.md §2.1 describes: one source, one pcol sample per pprof
+ * sample, every field kept.
  */
 #include "internal.h"
+#include "pb_wire.h"
 #include "pprof.h"
-#include "profile.pb-c.h"
 #include <inttypes.h>
-#include <stdalign.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <zlib.h>
 
 /* ------------------------------------------------ legacy format names */
 
@@ -47,214 +58,351 @@ const char *pcol_pprof_legacy_kind(const uint8_t *p, size_t n) {
 
 /* -------------------------------------------- top-level wire-format scan */
 
-static int varint(const uint8_t *p, size_t n, size_t *i, uint64_t *v) {
-  uint64_t r = 0;
-  for (int s = 0; s < 70; s += 7) {
-    if (*i >= n) return -1; /* truncated */
-    uint8_t c = p[(*i)++];
-    r |= (uint64_t)(c & 0x7f) << s;
-    if (!(c & 0x80)) {
-      *v = r;
-      return 0;
-    }
-  }
-  return -2; /* longer than 10 bytes */
-}
+/* Walks the top-level fields: gives byte offsets for framing errors and
+ * detects concatenated profiles (a second time_nanos after a nonzero one,
+ * google/pprof's rule). */
+/* Every pass drops the pages of a spilled input behind it (8 MiB at a time). */
+#define DROP_BEHIND(in, last, i)                                                \
+  do {                                                                          \
+    if ((i) - (last) >= ((size_t)8 << 20)) {                                    \
+      pcol_input_done((in), (last), (i));                                       \
+      (last) = (i);                                                             \
+    }                                                                           \
+  } while (0)
 
-/* Walks the top-level fields: gives byte offsets for framing errors that
- * protobuf-c reports only as "failed", and detects concatenated profiles
- * (a second time_nanos after a nonzero one, google/pprof's rule). */
-static int scan_top(const uint8_t *p, size_t n, const char *name, pcol_error *err) {
-  size_t i = 0;
+static int scan_top(pcol_input *in, const char *name, int *packed_comments, pcol_error *err) {
+  const uint8_t *p = in->data;
+  size_t n = in->len, i = 0, last = 0;
   int64_t time_nanos = 0;
+  pcol_pb_field f;
+  *packed_comments = 0;
   while (i < n) {
-    size_t at = i;
-    uint64_t tag, v;
-    int r = varint(p, n, &i, &tag);
-    if (r) goto bad_varint;
-    uint64_t field = tag >> 3;
-    unsigned wt = tag & 7;
-    if (field == 0)
-      return pcol_error_set(err, PCOL_ECORRUPT,
-                            "%s: not a pprof protobuf: field number 0 at byte offset %zu",
-                            name, at);
-    switch (wt) {
-    case 0:
-      if ((r = varint(p, n, &i, &v))) goto bad_varint;
-      if (field == 9) {
-        if (time_nanos != 0)
-          return pcol_error_set(err, PCOL_ECORRUPT,
-                                "%s: concatenated profiles detected (second time_nanos "
-                                "at byte offset %zu)",
-                                name, at);
-        time_nanos = (int64_t)v;
-      }
-      break;
-    case 1:
-      if (n - i < 8) goto truncated;
-      i += 8;
-      break;
-    case 2:
-      if ((r = varint(p, n, &i, &v))) goto bad_varint;
-      if (v > n - i) goto truncated;
-      i += (size_t)v;
-      break;
-    case 5:
-      if (n - i < 4) goto truncated;
-      i += 4;
-      break;
-    default:
-      return pcol_error_set(err, PCOL_ECORRUPT,
-                            "%s: not a pprof protobuf: wire type %u (field %" PRIu64
-                            ") at byte offset %zu",
-                            name, wt, field, at);
-    }
-    continue;
-  bad_varint:
+    DROP_BEHIND(in, last, i);
+    int r = pcol_pb_next(p, n, &i, &f);
     if (r == -2)
       return pcol_error_set(err, PCOL_ECORRUPT,
                             "%s: malformed protobuf: varint longer than 10 bytes at byte "
                             "offset %zu",
-                            name, at);
-  truncated:
-    return pcol_error_set(err, PCOL_ECORRUPT,
-                          "%s: truncated protobuf: the field at byte offset %zu runs past "
-                          "the end (%zu bytes)",
-                          name, at, n);
+                            name, f.at);
+    if (r == -1)
+      return pcol_error_set(err, PCOL_ECORRUPT,
+                            "%s: truncated protobuf: the field at byte offset %zu runs past "
+                            "the end (%zu bytes)",
+                            name, f.at, n);
+    if (f.field == 0)
+      return pcol_error_set(err, PCOL_ECORRUPT,
+                            "%s: not a pprof protobuf: field number 0 at byte offset %zu",
+                            name, f.at);
+    if (r == -3)
+      return pcol_error_set(err, PCOL_ECORRUPT,
+                            "%s: not a pprof protobuf: wire type %u (field %" PRIu64
+                            ") at byte offset %zu",
+                            name, f.wt, f.field, f.at);
+    if (f.wt == 0 && f.field == 9) {
+      if (time_nanos != 0)
+        return pcol_error_set(err, PCOL_ECORRUPT,
+                              "%s: concatenated profiles detected (second time_nanos "
+                              "at byte offset %zu)",
+                              name, f.at);
+      time_nanos = (int64_t)f.v;
+    }
+    if (f.field == 13 && f.wt == 2) *packed_comments = 1;
   }
+  pcol_input_done(in, last, n);
   return PCOL_OK;
 }
 
 /* ------------------------------------------- decoding the Profile message */
 
-/* What protobuf-c's Profile unpack gives, with one difference: the string
- * table is not copied, its entries point into `raw` (the one inflated copy).
- * Sub-messages are unpacked by protobuf-c one at a time into the arena.
- * scan_top has checked the framing. */
-typedef struct topf {
-  size_t at, b, e; /* field offset; payload [b, e) (wire type 2), or the varint in v */
-  uint64_t field, v;
-  unsigned wt;
-} topf;
+/* The tables of a Profile, decoded; the samples stay in the input. */
+typedef struct pvtype {
+  int64_t type, unit;
+} pvtype;
+typedef struct pmapping {
+  uint64_t id, memory_start, memory_limit, file_offset;
+  int64_t filename, build_id;
+  uint64_t has_functions, has_filenames, has_line_numbers, has_inline_frames;
+} pmapping;
+typedef struct pline {
+  uint64_t function_id;
+  int64_t line, column;
+} pline;
+typedef struct plocation {
+  uint64_t id, mapping_id, address;
+  uint64_t is_folded;
+  size_t line0, n_line; /* its lines: prof.line[line0 .. line0 + n_line) */
+} plocation;
+typedef struct pfunction {
+  uint64_t id;
+  int64_t name, system_name, filename, start_line;
+} pfunction;
+typedef struct pstring {
+  const uint8_t *data;
+  size_t len;
+} pstring;
+typedef struct plabel {
+  int64_t key, str, num, num_unit;
+} plabel;
 
-static int top_next(const uint8_t *p, size_t n, size_t *i, topf *f) {
-  f->at = *i;
-  uint64_t tag, len;
-  if (varint(p, n, i, &tag)) return -1;
-  f->field = tag >> 3;
-  f->wt = tag & 7;
-  f->b = f->e = *i;
-  f->v = 0;
-  switch (f->wt) {
-  case 0: return varint(p, n, i, &f->v) ? -1 : 0;
-  case 1:
-    if (n - *i < 8) return -1;
-    *i += 8;
-    return 0;
-  case 5:
-    if (n - *i < 4) return -1;
-    *i += 4;
-    return 0;
-  case 2:
-    if (varint(p, n, i, &len) || len > n - *i) return -1;
-    f->b = *i;
-    f->e = *i += (size_t)len;
-    return 0;
-  default: return -1;
-  }
+typedef struct prof {
+  pvtype *sample_type;
+  pmapping *mapping;
+  plocation *location;
+  pline *line;
+  pfunction *function;
+  pstring *string_table;
+  int64_t *comment;
+  size_t n_sample_type, n_mapping, n_location, n_line, n_function, n_string_table, n_comment;
+  size_t cap_sample_type, cap_mapping, cap_location, cap_line, cap_function, cap_string_table,
+      cap_comment;
+  size_t n_sample;
+  int64_t drop_frames, keep_frames, time_nanos, duration_nanos, period, default_sample_type,
+      doc_url;
+  int has_period_type;
+  pvtype period_type;
+} prof;
+
+static void prof_free(prof *p) {
+  free(p->sample_type);
+  free(p->mapping);
+  free(p->location);
+  free(p->line);
+  free(p->function);
+  free(p->string_table);
+  free(p->comment);
 }
 
-static int decode_profile(const uint8_t *raw, size_t n, ProtobufCAllocator *alloc, const char *name,
-                          int gz, Perftools__Profiles__Profile **out, pcol_error *err) {
-  Perftools__Profiles__Profile *p = alloc->alloc(alloc->allocator_data, sizeof *p);
-  if (!p) return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
-  perftools__profiles__profile__init(p);
-  size_t count[16] = {0}, i;
-  topf f;
-  const uint8_t *pt = NULL; /* period_type: the last occurrence wins (protobuf-c, Go) */
-  size_t npt = 0;
-  /* pass 1: how many of each repeated field */
-  for (i = 0; i < n;) {
-    if (top_next(raw, n, &i, &f)) goto framing;
-    if (f.field >= 16) continue; /* unknown: skipped, as protobuf-c skips them */
-    if (f.field == 13 && f.wt == 2) { /* packed comments: one varint each */
-      for (size_t k = f.b; k < f.e;) {
-        uint64_t v;
-        if (varint(raw, f.e, &k, &v)) goto bad_field;
-        count[13]++;
-      }
+/* One sample, decoded into buffers reused from sample to sample. */
+typedef struct psample {
+  pcol_buf loc, val, lab; /* uint64 location ids, int64 values, plabel */
+} psample;
+
+#define PB_ERR (-1)
+#define PB_NOMEM (-2)
+
+/* A repeated int64/uint64 field: one varint (wire type 0) or packed ones
+ * (wire type 2), appended to out (NULL: only checked). */
+static int dec_repeated(const uint8_t *d, const pcol_pb_field *f, pcol_buf *out) {
+  if (f->wt == 0) return out && PCOL_BUF_PUSH(out, uint64_t, f->v) ? PB_NOMEM : 0;
+  if (f->wt != 2) return PB_ERR;
+  for (size_t k = f->b; k < f->e;) {
+    uint64_t v;
+    if (pcol_pb_varint(d, f->e, &k, &v)) return PB_ERR;
+    if (out && PCOL_BUF_PUSH(out, uint64_t, v)) return PB_NOMEM;
+  }
+  return 0;
+}
+
+/* The messages whose fields are all int64, uint64 or bool (every one but
+ * Sample): off[k] is where field k goes in the struct (an 8-byte member),
+ * bools has bit k set for a bool field k.  An int field takes a varint, the
+ * last one wins; a bool any wire type (protobuf-c's reading); a field
+ * number past the table is unknown and skipped.  Location's repeated Line
+ * (field 4) goes to p->line. */
+typedef struct pmsg {
+  unsigned nf;
+  const uint16_t *off;
+  uint32_t bools;
+} pmsg;
+
+#define OFF(T, m) ((uint16_t)offsetof(T, m))
+static const uint16_t VTYPE_OFF[] = {0, OFF(pvtype, type), OFF(pvtype, unit)};
+static const uint16_t LABEL_OFF[] = {0, OFF(plabel, key), OFF(plabel, str), OFF(plabel, num),
+                                     OFF(plabel, num_unit)};
+static const uint16_t MAPPING_OFF[] = {0,
+                                       OFF(pmapping, id),
+                                       OFF(pmapping, memory_start),
+                                       OFF(pmapping, memory_limit),
+                                       OFF(pmapping, file_offset),
+                                       OFF(pmapping, filename),
+                                       OFF(pmapping, build_id),
+                                       OFF(pmapping, has_functions),
+                                       OFF(pmapping, has_filenames),
+                                       OFF(pmapping, has_line_numbers),
+                                       OFF(pmapping, has_inline_frames)};
+static const uint16_t LINE_OFF[] = {0, OFF(pline, function_id), OFF(pline, line), OFF(pline, column)};
+static const uint16_t LOCATION_OFF[] = {0, OFF(plocation, id), OFF(plocation, mapping_id),
+                                        OFF(plocation, address), 0, OFF(plocation, is_folded)};
+static const uint16_t FUNCTION_OFF[] = {0, OFF(pfunction, id), OFF(pfunction, name),
+                                        OFF(pfunction, system_name), OFF(pfunction, filename),
+                                        OFF(pfunction, start_line)};
+#undef OFF
+#define N_(a) (unsigned)(sizeof a / sizeof a[0])
+static const pmsg M_VTYPE = {N_(VTYPE_OFF), VTYPE_OFF, 0};
+static const pmsg M_LABEL = {N_(LABEL_OFF), LABEL_OFF, 0};
+static const pmsg M_MAPPING = {N_(MAPPING_OFF), MAPPING_OFF, 0xfu << 7};
+static const pmsg M_LINE = {N_(LINE_OFF), LINE_OFF, 0};
+static const pmsg M_LOCATION = {N_(LOCATION_OFF), LOCATION_OFF, 1u << 5};
+static const pmsg M_FUNCTION = {N_(FUNCTION_OFF), FUNCTION_OFF, 0};
+#undef N_
+
+static int dec_flat(const uint8_t *d, size_t b, size_t e, const pmsg *m, void *o, size_t size,
+                    prof *p) {
+  memset(o, 0, size);
+  pcol_pb_field f;
+  for (size_t i = b; i < e;) {
+    if (pcol_pb_next_c(d, e, &i, &f)) return PB_ERR;
+    if (m == &M_LOCATION && f.field == 4) { /* repeated Line */
+      if (f.wt != 2) return PB_ERR;
+      if (PCOL_GROW(p->line, p->n_line, p->cap_line)) return PB_NOMEM;
+      if (dec_flat(d, f.b, f.e, &M_LINE, &p->line[p->n_line], sizeof(pline), NULL)) return PB_ERR;
+      p->n_line++;
       continue;
     }
-    count[f.field]++;
+    if (f.field >= m->nf) continue; /* unknown: skipped */
+    uint64_t v;
+    if (m->bools >> f.field & 1) {
+      v = (uint64_t)pcol_pb_bool_c(d, &f);
+    } else {
+      if (f.wt != 0) return PB_ERR;
+      v = f.v;
+    }
+    memcpy((uint8_t *)o + m->off[f.field], &v, sizeof v);
   }
-  size_t w = sizeof(void *);
-  p->sample_type = alloc->alloc(alloc->allocator_data, (count[1] + 1) * w);
-  p->sample = alloc->alloc(alloc->allocator_data, (count[2] + 1) * w);
-  p->mapping = alloc->alloc(alloc->allocator_data, (count[3] + 1) * w);
-  p->location = alloc->alloc(alloc->allocator_data, (count[4] + 1) * w);
-  p->function = alloc->alloc(alloc->allocator_data, (count[5] + 1) * w);
-  p->string_table = alloc->alloc(alloc->allocator_data, (count[6] + 1) * sizeof *p->string_table);
-  p->comment = alloc->alloc(alloc->allocator_data, (count[13] + 1) * sizeof *p->comment);
-  if (!p->sample_type || !p->sample || !p->mapping || !p->location || !p->function ||
-      !p->string_table || !p->comment)
-    return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
-  /* pass 2: the values */
-  for (i = 0; i < n;) {
-    if (top_next(raw, n, &i, &f)) goto framing;
-    if (f.field >= 16) continue;
+  return 0;
+}
+
+/* A Sample into s (reset first), or only checked (s NULL). */
+static int dec_sample(const uint8_t *d, size_t b, size_t e, psample *s) {
+  if (s) s->loc.len = s->val.len = s->lab.len = 0;
+  pcol_pb_field f;
+  int r;
+  for (size_t i = b; i < e;) {
+    if (pcol_pb_next_c(d, e, &i, &f)) return PB_ERR;
+    switch (f.field) {
+    case 1:
+      if ((r = dec_repeated(d, &f, s ? &s->loc : NULL))) return r;
+      break;
+    case 2:
+      if ((r = dec_repeated(d, &f, s ? &s->val : NULL))) return r;
+      break;
+    case 3: {
+      if (f.wt != 2) return PB_ERR;
+      plabel l;
+      if ((r = dec_flat(d, f.b, f.e, &M_LABEL, &l, sizeof l, NULL))) return r;
+      if (s && pcol_buf_append(&s->lab, &l, sizeof l)) return PB_NOMEM;
+      break;
+    }
+    default: break;
+    }
+  }
+  return 0;
+}
+
+
+/* A Location; its lines are appended to p->line. */
+static int dec_location(const uint8_t *d, size_t b, size_t e, prof *p, plocation *o) {
+  size_t line0 = p->n_line;
+  int r = dec_flat(d, b, e, &M_LOCATION, o, sizeof *o, p);
+  o->line0 = line0;
+  o->n_line = p->n_line - line0;
+  return r;
+}
+
+/* Pass 1 (scan_top has checked the framing): every field but the samples,
+ * which are counted and checked. */
+static int decode_profile(pcol_input *in, int packed_comments, const char *name, int gz, prof *p,
+                          pcol_error *err) {
+  const uint8_t *raw = in->data;
+  size_t n = in->len, last = 0;
+  memset(p, 0, sizeof *p);
+  size_t pt_b = 0, pt_e = 0; /* period_type: the last occurrence wins (protobuf-c, Go) */
+  int has_pt = 0, r = 0;
+  pcol_pb_field f;
+  /* packed comments first: the decoder before issue 32 counted them in a
+   * pass of its own, so their errors came before any other */
+  for (size_t i = 0; packed_comments && i < n;) {
+    DROP_BEHIND(in, last, i);
+    if (pcol_pb_next(raw, n, &i, &f)) goto framing;
+    if (f.field != 13 || f.wt != 2) continue;
+    for (size_t k = f.b; k < f.e;) {
+      uint64_t v;
+      if (pcol_pb_varint(raw, f.e, &k, &v)) goto bad_field;
+    }
+  }
+  pcol_input_done(in, last, n);
+  last = 0;
+  for (size_t i = 0; i < n;) {
+    DROP_BEHIND(in, last, i);
+    if (pcol_pb_next(raw, n, &i, &f)) goto framing;
+    if (f.field >= 16) continue; /* unknown: skipped, as protobuf-c skips them */
     int is_msg = (f.field >= 1 && f.field <= 6) || f.field == 11;
     if (is_msg ? f.wt != 2 : (f.wt != 0 && !(f.field == 13 && f.wt == 2)))
       return pcol_error_set(err, PCOL_ECORRUPT,
                             "%s: malformed pprof protobuf (%s%zu bytes): field %" PRIu64 " at byte "
                             "offset %zu has wire type %u, not %u",
                             name, gz ? "inflated, " : "", n, f.field, f.at, f.wt, is_msg ? 2u : 0u);
-    size_t len = f.e - f.b;
-    const uint8_t *d = raw + f.b;
-    void *m = NULL;
+#define ADD(arr)                                                                     \
+  do {                                                                               \
+    if (PCOL_GROW(p->arr, p->n_##arr, p->cap_##arr)) goto nomem;                     \
+  } while (0)
     switch (f.field) {
-    case 1: m = p->sample_type[p->n_sample_type++] = perftools__profiles__value_type__unpack(alloc, len, d); break;
-    case 2: m = p->sample[p->n_sample++] = perftools__profiles__sample__unpack(alloc, len, d); break;
-    case 3: m = p->mapping[p->n_mapping++] = perftools__profiles__mapping__unpack(alloc, len, d); break;
-    case 4: m = p->location[p->n_location++] = perftools__profiles__location__unpack(alloc, len, d); break;
-    case 5: m = p->function[p->n_function++] = perftools__profiles__function__unpack(alloc, len, d); break;
+    case 1:
+      ADD(sample_type);
+      r = dec_flat(raw, f.b, f.e, &M_VTYPE, &p->sample_type[p->n_sample_type++], sizeof(pvtype), p);
+      break;
+    case 2:
+      r = dec_sample(raw, f.b, f.e, NULL);
+      p->n_sample++;
+      break;
+    case 3:
+      ADD(mapping);
+      r = dec_flat(raw, f.b, f.e, &M_MAPPING, &p->mapping[p->n_mapping++], sizeof(pmapping), p);
+      break;
+    case 4:
+      ADD(location);
+      r = dec_location(raw, f.b, f.e, p, &p->location[p->n_location++]);
+      break;
+    case 5:
+      ADD(function);
+      r = dec_flat(raw, f.b, f.e, &M_FUNCTION, &p->function[p->n_function++], sizeof(pfunction), p);
+      break;
     case 6:
-      p->string_table[p->n_string_table].len = len;
-      p->string_table[p->n_string_table++].data = (uint8_t *)(uintptr_t)d;
-      m = p;
+      ADD(string_table);
+      p->string_table[p->n_string_table].data = raw + f.b;
+      p->string_table[p->n_string_table++].len = f.e - f.b;
       break;
     case 11:
-      pt = d;
-      npt = len;
-      m = p;
+      pt_b = f.b;
+      pt_e = f.e;
+      has_pt = 1;
       break;
-    case 7: p->drop_frames = (int64_t)f.v; m = p; break;
-    case 8: p->keep_frames = (int64_t)f.v; m = p; break;
-    case 9: p->time_nanos = (int64_t)f.v; m = p; break;
-    case 10: p->duration_nanos = (int64_t)f.v; m = p; break;
-    case 12: p->period = (int64_t)f.v; m = p; break;
-    case 14: p->default_sample_type = (int64_t)f.v; m = p; break;
-    case 15: p->doc_url = (int64_t)f.v; m = p; break;
+    case 7: p->drop_frames = (int64_t)f.v; break;
+    case 8: p->keep_frames = (int64_t)f.v; break;
+    case 9: p->time_nanos = (int64_t)f.v; break;
+    case 10: p->duration_nanos = (int64_t)f.v; break;
+    case 12: p->period = (int64_t)f.v; break;
+    case 14: p->default_sample_type = (int64_t)f.v; break;
+    case 15: p->doc_url = (int64_t)f.v; break;
     case 13:
       if (f.wt == 0) {
+        ADD(comment);
         p->comment[p->n_comment++] = (int64_t)f.v;
       } else {
         for (size_t k = f.b; k < f.e;) {
           uint64_t v;
-          if (varint(raw, f.e, &k, &v)) goto bad_field;
+          if (pcol_pb_varint(raw, f.e, &k, &v)) goto bad_field;
+          ADD(comment);
           p->comment[p->n_comment++] = (int64_t)v;
         }
       }
-      m = p;
       break;
-    default: m = p; break; /* field 0: refused by scan_top */
+    default: break; /* field 0: refused by scan_top */
     }
-    if (!m) goto bad_field;
+#undef ADD
+    if (r == PB_NOMEM) goto nomem;
+    if (r) goto bad_field;
   }
-  if (pt && !(p->period_type = perftools__profiles__value_type__unpack(alloc, npt, pt))) goto bad_period;
-  *out = p;
+  pcol_input_done(in, last, n);
+  if (has_pt) {
+    p->has_period_type = 1;
+    if (dec_flat(raw, pt_b, pt_e, &M_VTYPE, &p->period_type, sizeof p->period_type, p)) goto bad_period;
+  }
   return PCOL_OK;
 framing: /* scan_top walked the same bytes: not reached */
   return pcol_error_set(err, PCOL_ECORRUPT, "%s: truncated protobuf near byte offset %zu", name, f.at);
+nomem:
+  return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
 bad_field:
   return pcol_error_set(err, PCOL_ECORRUPT,
                         "%s: malformed pprof protobuf (%s%zu bytes): the message of field %" PRIu64
@@ -265,26 +413,6 @@ bad_period:
                         "%s: malformed pprof protobuf (%s%zu bytes): period_type is truncated or "
                         "has a field of the wrong wire type",
                         name, gz ? "inflated, " : "", n);
-}
-
-/* Cuts the inflated buffer down to the string table (every other field is
- * decoded into the arena by now) and points the table at the new copy. */
-static void keep_strings_only(pcol_buf *raw, Perftools__Profiles__Profile *p) {
-  size_t o = 0;
-  for (size_t k = 0; k < p->n_string_table; k++) { /* in file order: moves go down */
-    ProtobufCBinaryData *s = &p->string_table[k];
-    if (s->len) memmove(raw->data + o, s->data, s->len);
-    s->data = (uint8_t *)(uintptr_t)o; /* an offset until the buffer settles */
-    o += s->len;
-  }
-  uint8_t *shrunk = realloc(raw->data, o ? o : 1);
-  if (shrunk) {
-    raw->data = shrunk;
-    raw->cap = o ? o : 1;
-  }
-  raw->len = o;
-  for (size_t k = 0; k < p->n_string_table; k++)
-    p->string_table[k].data = raw->data + (size_t)(uintptr_t)p->string_table[k].data;
 }
 
 /* ------------------------------------------------------- id -> index map */
@@ -341,7 +469,7 @@ static int idmap_put(idmap *m, uint64_t key, uint32_t val) {
 #define ID_LOOKUP(NAME, FIELD, MAP)                                             \
   static uint32_t NAME(const struct ctx *c, uint64_t id) {                      \
     if (c->MAP.dense) return id - 1 < c->MAP.dense ? (uint32_t)id : 0;          \
-    if (id - 1 < c->p->n_##FIELD && c->p->FIELD[id - 1]->id == id)             \
+    if (id - 1 < c->p->n_##FIELD && c->p->FIELD[id - 1].id == id)             \
       return (uint32_t)id;                                                      \
     return idmap_get(&c->MAP, id);                                              \
   }
@@ -352,7 +480,9 @@ typedef struct ctx {
   pcol_builder *b;
   const char *name;
   pcol_error *err;
-  const Perftools__Profiles__Profile *p;
+  const prof *p;
+  pcol_input *in; /* the inflated message: pass 2 reads the samples there */
+  int gz;
   uint32_t *sids; /* pprof string index -> pcol string id; UINT32_MAX = not yet */
   idmap maps, locs, fns;
   uint32_t *map_ids, *loc_ids, *fn_ids; /* pprof table index -> pcol id */
@@ -386,7 +516,7 @@ static int bad(ctx *c, const char *fmt, ...) {
   } while (0)
 
 static int check_ids(ctx *c, idmap *m, const char *table, size_t n,
-                     uint64_t (*id_at)(const Perftools__Profiles__Profile *, size_t)) {
+                     uint64_t (*id_at)(const prof *, size_t)) {
   size_t i = 0;
   while (i < n && id_at(c->p, i) == i + 1) i++;
   if (i == n) { /* numbered 1..n in order: no duplicate, no table needed */
@@ -404,14 +534,15 @@ static int check_ids(ctx *c, idmap *m, const char *table, size_t n,
   }
   return PCOL_OK;
 }
-static uint64_t map_id_at(const Perftools__Profiles__Profile *p, size_t i) { return p->mapping[i]->id; }
-static uint64_t loc_id_at(const Perftools__Profiles__Profile *p, size_t i) { return p->location[i]->id; }
-static uint64_t fn_id_at(const Perftools__Profiles__Profile *p, size_t i) { return p->function[i]->id; }
+static uint64_t map_id_at(const prof *p, size_t i) { return p->mapping[i].id; }
+static uint64_t loc_id_at(const prof *p, size_t i) { return p->location[i].id; }
+static uint64_t fn_id_at(const prof *p, size_t i) { return p->function[i].id; }
 
 /* The rules of google/pprof's parser + CheckValid, with messages that say
- * which record is wrong. */
+ * which record is wrong: everything but the samples, which check_sample
+ * checks one at a time as pass 2 reads them (after these, as before). */
 static int validate(ctx *c) {
-  const Perftools__Profiles__Profile *p = c->p;
+  const prof *p = c->p;
   int rc;
   if (p->n_string_table == 0) return bad(c, "the string table is missing (entry 0 must be \"\")");
   if (p->string_table[0].len != 0)
@@ -421,12 +552,12 @@ static int validate(ctx *c) {
       p->n_function >= UINT32_MAX || p->n_mapping >= UINT32_MAX)
     return pcol_error_set(c->err, PCOL_ETOOBIG, "%s: too many records for pcol", c->name);
   for (size_t i = 0; i < p->n_sample_type; i++) {
-    CHK_STR(p->sample_type[i]->type, "sample_type #%zu type", i + 1);
-    CHK_STR(p->sample_type[i]->unit, "sample_type #%zu unit", i + 1);
+    CHK_STR(p->sample_type[i].type, "sample_type #%zu type", i + 1);
+    CHK_STR(p->sample_type[i].unit, "sample_type #%zu unit", i + 1);
   }
-  if (p->period_type) {
-    CHK_STR(p->period_type->type, "period_type type%s", "");
-    CHK_STR(p->period_type->unit, "period_type unit%s", "");
+  if (p->has_period_type) {
+    CHK_STR(p->period_type.type, "period_type type%s", "");
+    CHK_STR(p->period_type.unit, "period_type unit%s", "");
   }
   CHK_STR(p->drop_frames, "drop_frames%s", "");
   CHK_STR(p->keep_frames, "keep_frames%s", "");
@@ -437,38 +568,45 @@ static int validate(ctx *c) {
   if ((rc = check_ids(c, &c->locs, "location", p->n_location, loc_id_at))) return rc;
   if ((rc = check_ids(c, &c->fns, "function", p->n_function, fn_id_at))) return rc;
   for (size_t i = 0; i < p->n_mapping; i++) {
-    CHK_STR(p->mapping[i]->filename, "mapping #%zu filename", i + 1);
-    CHK_STR(p->mapping[i]->build_id, "mapping #%zu build_id", i + 1);
+    CHK_STR(p->mapping[i].filename, "mapping #%zu filename", i + 1);
+    CHK_STR(p->mapping[i].build_id, "mapping #%zu build_id", i + 1);
   }
   for (size_t i = 0; i < p->n_function; i++) {
-    const Perftools__Profiles__Function *fn = p->function[i];
+    const pfunction *fn = &p->function[i];
     CHK_STR(fn->name, "function #%zu name", i + 1);
     CHK_STR(fn->system_name, "function #%zu system_name", i + 1);
     CHK_STR(fn->filename, "function #%zu filename", i + 1);
   }
   for (size_t i = 0; i < p->n_location; i++) {
-    const Perftools__Profiles__Location *l = p->location[i];
+    const plocation *l = &p->location[i];
     for (size_t j = 0; j < l->n_line; j++)
-      if (!fn_ix(c, l->line[j]->function_id))
+      if (!fn_ix(c, p->line[l->line0 + j].function_id))
         return bad(c, "location #%zu (id %" PRIu64 ") line %zu names function id %" PRIu64
                       ", which does not exist",
-                   i + 1, l->id, j + 1, l->line[j]->function_id);
+                   i + 1, l->id, j + 1, p->line[l->line0 + j].function_id);
   }
   if (p->n_sample && !p->n_sample_type) return bad(c, "samples present but no sample_type");
-  for (size_t i = 0; i < p->n_sample; i++) {
-    const Perftools__Profiles__Sample *s = p->sample[i];
-    if (s->n_value != p->n_sample_type)
-      return bad(c, "sample #%zu has %zu values, but there are %zu sample types", i + 1,
-                 s->n_value, p->n_sample_type);
-    for (size_t j = 0; j < s->n_location_id; j++)
-      if (!loc_ix(c, s->location_id[j]))
-        return bad(c, "sample #%zu refers to location id %" PRIu64 ", which does not exist",
-                   i + 1, s->location_id[j]);
-    for (size_t j = 0; j < s->n_label; j++) {
-      CHK_STR(s->label[j]->key, "sample #%zu label %zu key", i + 1, j + 1);
-      CHK_STR(s->label[j]->str, "sample #%zu label %zu str", i + 1, j + 1);
-      CHK_STR(s->label[j]->num_unit, "sample #%zu label %zu num_unit", i + 1, j + 1);
-    }
+  return PCOL_OK;
+}
+
+/* sample #i (1-based), decoded into s */
+static int check_sample(ctx *c, size_t i, const psample *s) {
+  const prof *p = c->p;
+  size_t nloc = s->loc.len / sizeof(uint64_t), nval = s->val.len / sizeof(int64_t),
+         nlab = s->lab.len / sizeof(plabel);
+  if (nval != p->n_sample_type)
+    return bad(c, "sample #%zu has %zu values, but there are %zu sample types", i, nval,
+               p->n_sample_type);
+  const uint64_t *loc = (const uint64_t *)(const void *)s->loc.data;
+  for (size_t j = 0; j < nloc; j++)
+    if (!loc_ix(c, loc[j]))
+      return bad(c, "sample #%zu refers to location id %" PRIu64 ", which does not exist", i,
+                 loc[j]);
+  const plabel *lab = (const plabel *)(const void *)s->lab.data;
+  for (size_t j = 0; j < nlab; j++) {
+    CHK_STR(lab[j].key, "sample #%zu label %zu key", i, j + 1);
+    CHK_STR(lab[j].str, "sample #%zu label %zu str", i, j + 1);
+    CHK_STR(lab[j].num_unit, "sample #%zu label %zu num_unit", i, j + 1);
   }
   return PCOL_OK;
 }
@@ -490,8 +628,8 @@ static int sid(ctx *c, int64_t idx, uint32_t *out) {
   }
   uint32_t *s = &c->sids[idx];
   if (*s == UINT32_MAX) {
-    const ProtobufCBinaryData *d = &c->p->string_table[idx];
-    int rc = pcol_b_string(c->b, d->data ? (const void *)d->data : "", d->len, s);
+    const pstring *d = &c->p->string_table[idx];
+    int rc = pcol_b_string(c->b, d->len ? (const void *)d->data : "", d->len, s);
     if (rc) return rc;
   }
   *out = *s;
@@ -504,14 +642,73 @@ static int meta_i64(ctx *c, uint32_t src, const char *key, int64_t v) {
   return pcol_b_meta(c->b, src, key, t, (size_t)n);
 }
 static int meta_strx(ctx *c, uint32_t src, const char *key, int64_t idx) {
-  const ProtobufCBinaryData *d = &c->p->string_table[idx];
+  const pstring *d = &c->p->string_table[idx];
   return pcol_b_meta(c->b, src, key, d->len ? (const void *)d->data : "", d->len);
 }
 
 static int floor_div(int64_t a, int64_t b) { return (int)(a % b < 0); }
 
+/* Pass 2: each Sample of the message, decoded, checked and added in file
+ * order; nothing of it outlives the next one. */
+static int add_samples(ctx *c, uint32_t src, pcol_value_row *vals, size_t nvt) {
+  pcol_builder *b = c->b;
+  psample s = {{0}, {0}, {0}};
+  pcol_buf stack = {0}, labels = {0};
+  pcol_stack_memo memo = {0};
+  int rc = PCOL_OK;
+  size_t ns = 0;
+  pcol_pb_field f;
+  const uint8_t *raw = c->in->data;
+  size_t n = c->in->len, last = 0;
+  for (size_t i = 0; i < n && !rc;) {
+    DROP_BEHIND(c->in, last, i);
+    if (pcol_pb_next(raw, n, &i, &f)) break; /* checked by scan_top */
+    if (f.field != 2) continue;
+    ns++;
+    int r = dec_sample(raw, f.b, f.e, &s);
+    if (r) { /* pass 1 decoded the same bytes: only memory can fail here */
+      rc = r == PB_NOMEM ? PCOL_ENOMEM : PCOL_ECORRUPT;
+      break;
+    }
+    if ((rc = check_sample(c, ns, &s))) goto out;
+    size_t nloc = s.loc.len / sizeof(uint64_t), nlab = s.lab.len / sizeof(plabel);
+    if (pcol_buf_reserve(&stack, nloc * sizeof(uint32_t) + 1) ||
+        pcol_buf_reserve(&labels, nlab * sizeof(pcol_label_row) + 1)) {
+      rc = PCOL_ENOMEM;
+      break;
+    }
+    const uint64_t *loc = (const uint64_t *)(const void *)s.loc.data;
+    uint32_t *st = (uint32_t *)(void *)stack.data;
+    for (size_t j = 0; j < nloc; j++) st[j] = c->loc_ids[loc_ix(c, loc[j]) - 1];
+    const plabel *L = (const plabel *)(const void *)s.lab.data;
+    pcol_label_row *lb = (pcol_label_row *)(void *)labels.data;
+    for (size_t j = 0; j < nlab && !rc; j++) {
+      lb[j].num = L[j].num;
+      if (!(rc = sid(c, L[j].key, &lb[j].key)) && !(rc = sid(c, L[j].str, &lb[j].str)))
+        rc = sid(c, L[j].num_unit, &lb[j].num_unit);
+    }
+    pcol_sample_row row = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
+    if (!rc) rc = pcol_b_stack_memo(b, &memo, st, nloc, &row.stack_id);
+    if (!rc) rc = pcol_b_labelset(b, lb, nlab, &row.labelset_id);
+    const int64_t *v = (const int64_t *)(const void *)s.val.data;
+    for (size_t j = 0; j < nvt; j++) vals[j].value = v[j];
+    if (!rc) rc = pcol_b_sample(b, &row, vals, nvt, NULL);
+  }
+  if (rc)
+    rc = pcol_error_set(c->err, rc, "%s: building pcol tables: %s", c->name, pcol_strerror(rc));
+out:
+  pcol_buf_free(&s.loc);
+  pcol_buf_free(&s.val);
+  pcol_buf_free(&s.lab);
+  pcol_buf_free(&stack);
+  pcol_buf_free(&labels);
+  pcol_stack_memo_free(&memo);
+  pcol_input_done(c->in, last, n);
+  return rc;
+}
+
 static int build(ctx *c) {
-  const Perftools__Profiles__Profile *p = c->p;
+  const prof *p = c->p;
   pcol_builder *b = c->b;
   int64_t ts = PCOL_NA_I64;
   if (p->time_nanos) ts = p->time_nanos / 1000000000 - floor_div(p->time_nanos, 1000000000);
@@ -524,9 +721,9 @@ static int build(ctx *c) {
   if (p->keep_frames) TRY(meta_strx(c, src, PPROF_META_KEEP_FRAMES, p->keep_frames));
   if (p->time_nanos) TRY(meta_i64(c, src, PPROF_META_TIME_NANOS, p->time_nanos));
   if (p->duration_nanos) TRY(meta_i64(c, src, PPROF_META_DURATION_NANOS, p->duration_nanos));
-  if (p->period_type) {
-    TRY(meta_strx(c, src, PPROF_META_PERIOD_TYPE_TYPE, p->period_type->type));
-    TRY(meta_strx(c, src, PPROF_META_PERIOD_TYPE_UNIT, p->period_type->unit));
+  if (p->has_period_type) {
+    TRY(meta_strx(c, src, PPROF_META_PERIOD_TYPE_TYPE, p->period_type.type));
+    TRY(meta_strx(c, src, PPROF_META_PERIOD_TYPE_UNIT, p->period_type.unit));
   }
   if (p->period) TRY(meta_i64(c, src, PPROF_META_PERIOD, p->period));
   for (size_t i = 0; i < p->n_comment; i++) TRY(meta_strx(c, src, PPROF_META_COMMENT, p->comment[i]));
@@ -540,17 +737,12 @@ static int build(ctx *c) {
   int rc = PCOL_OK;
   for (size_t i = 0; i < nvt && !rc; i++) {
     uint32_t t, u;
-    if (!(rc = sid(c, p->sample_type[i]->type, &t)) && !(rc = sid(c, p->sample_type[i]->unit, &u)) &&
+    if (!(rc = sid(c, p->sample_type[i].type, &t)) && !(rc = sid(c, p->sample_type[i].unit, &u)) &&
         !(rc = pcol_b_value_type(b, t, u, &vals[i].value_type_id)))
       rc = pcol_b_source_value_type(b, src, vals[i].value_type_id);
   }
-  if (rc) {
-    free(vals);
-    TRY(rc);
-  }
-
   for (size_t i = 0; i < p->n_mapping && !rc; i++) {
-    const Perftools__Profiles__Mapping *m = p->mapping[i];
+    const pmapping *m = &p->mapping[i];
     pcol_mapping_row r = {m->memory_start, m->memory_limit, m->file_offset, 0, 0, 0};
     r.flags = (uint8_t)((m->has_functions ? PCOL_MAP_HAS_FUNCTIONS : 0) |
                         (m->has_filenames ? PCOL_MAP_HAS_FILENAMES : 0) |
@@ -560,7 +752,7 @@ static int build(ctx *c) {
       rc = pcol_b_mapping(b, &r, 0, &c->map_ids[i]);
   }
   for (size_t i = 0; i < p->n_function && !rc; i++) {
-    const Perftools__Profiles__Function *fn = p->function[i];
+    const pfunction *fn = &p->function[i];
     pcol_function_row r = {0, 0, 0, fn->start_line};
     if (!(rc = sid(c, fn->name, &r.name)) && !(rc = sid(c, fn->system_name, &r.system_name)) &&
         !(rc = sid(c, fn->filename, &r.filename)))
@@ -568,7 +760,7 @@ static int build(ctx *c) {
   }
   pcol_buf lines = {0};
   for (size_t i = 0; i < p->n_location && !rc; i++) {
-    const Perftools__Profiles__Location *l = p->location[i];
+    const plocation *l = &p->location[i];
     lines.len = 0;
     if (pcol_buf_reserve(&lines, l->n_line * sizeof(pcol_line_row) + 1)) {
       rc = PCOL_ENOMEM;
@@ -576,47 +768,24 @@ static int build(ctx *c) {
     }
     pcol_line_row *lr = (pcol_line_row *)(void *)lines.data;
     for (size_t j = 0; j < l->n_line; j++) {
-      lr[j].function_id = c->fn_ids[fn_ix(c, l->line[j]->function_id) - 1];
-      lr[j].line = l->line[j]->line;
-      lr[j].column = l->line[j]->column;
+      const pline *pl = &p->line[l->line0 + j];
+      lr[j].function_id = c->fn_ids[fn_ix(c, pl->function_id) - 1];
+      lr[j].line = pl->line;
+      lr[j].column = pl->column;
     }
     /* a missing mapping silently becomes "no mapping", as in google/pprof */
     uint32_t mi = map_ix(c, l->mapping_id);
     rc = pcol_b_location(b, mi ? c->map_ids[mi - 1] : 0, l->address,
                          l->is_folded ? PCOL_LOC_IS_FOLDED : 0, lr, l->n_line, &c->loc_ids[i]);
   }
-  pcol_buf stack = {0}, labels = {0};
-  pcol_stack_memo memo = {0};
-  for (size_t i = 0; i < p->n_sample && !rc; i++) {
-    const Perftools__Profiles__Sample *s = p->sample[i];
-    if (pcol_buf_reserve(&stack, s->n_location_id * sizeof(uint32_t) + 1) ||
-        pcol_buf_reserve(&labels, s->n_label * sizeof(pcol_label_row) + 1)) {
-      rc = PCOL_ENOMEM;
-      break;
-    }
-    uint32_t *st = (uint32_t *)(void *)stack.data;
-    for (size_t j = 0; j < s->n_location_id; j++)
-      st[j] = c->loc_ids[loc_ix(c, s->location_id[j]) - 1];
-    pcol_label_row *lb = (pcol_label_row *)(void *)labels.data;
-    for (size_t j = 0; j < s->n_label && !rc; j++) {
-      const Perftools__Profiles__Label *L = s->label[j];
-      lb[j].num = L->num;
-      if (!(rc = sid(c, L->key, &lb[j].key)) && !(rc = sid(c, L->str, &lb[j].str)))
-        rc = sid(c, L->num_unit, &lb[j].num_unit);
-    }
-    pcol_sample_row row = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
-    if (!rc) rc = pcol_b_stack_memo(b, &memo, st, s->n_location_id, &row.stack_id);
-    if (!rc) rc = pcol_b_labelset(b, lb, s->n_label, &row.labelset_id);
-    for (size_t j = 0; j < nvt; j++) vals[j].value = s->value[j];
-    if (!rc) rc = pcol_b_sample(b, &row, vals, nvt, NULL);
-  }
   pcol_buf_free(&lines);
-  pcol_buf_free(&stack);
-  pcol_buf_free(&labels);
-  pcol_stack_memo_free(&memo);
+  if (rc) {
+    free(vals);
+    TRY(rc);
+  }
+  rc = add_samples(c, src, vals, nvt);
   free(vals);
-  TRY(rc);
-  return PCOL_OK;
+  return rc;
 }
 
 /* ---------------------------------------------------------- entry point */
@@ -625,22 +794,18 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
                       const pcol_import_options *opt, pcol_error *err) {
   if (!b || !in) return pcol_error_set(err, PCOL_EINVAL, "pcol_import_pprof: NULL argument");
   if (!name) name = "<pprof>";
-  pcol_buf raw = {0};
-  int gz = 0;
-  int rc = pcol_read_all(in, opt, name, &raw, &gz, err);
-  if (rc) {
-    pcol_buf_free(&raw);
-    return rc;
-  }
+  pcol_input raw;
+  int gz = 0, packed_comments = 0;
+  int rc = pcol_read_input(in, opt, name, &raw, &gz, err);
+  if (rc) return rc;
   if (raw.len == 0) {
-    pcol_buf_free(&raw);
+    pcol_input_free(&raw);
     return pcol_error_set(err, PCOL_ECORRUPT, "%s: empty profile (gzip stream inflates to 0 bytes)", name);
   }
-  pcol_arena ar = {0};
-  ProtobufCAllocator alloc = {pcol_arena_alloc, pcol_arena_free_one, &ar};
-  Perftools__Profiles__Profile *p = NULL;
-  rc = scan_top(raw.data, raw.len, name, err);
-  if (!rc) rc = decode_profile(raw.data, raw.len, &alloc, name, gz, &p, err);
+  prof p;
+  memset(&p, 0, sizeof p);
+  rc = scan_top(&raw, name, &packed_comments, err);
+  if (!rc) rc = decode_profile(&raw, packed_comments, name, gz, &p, err);
   if (rc) {
     const char *kind = pcol_pprof_legacy_kind(raw.data, raw.len);
     if (kind)
@@ -648,27 +813,27 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
                           "%s: %s, not profile.proto; convert it with `pprof -proto %s > "
                           "out.pb.gz`",
                           name, kind, name);
-    pcol_arena_release(&ar);
-    pcol_buf_free(&raw);
+    prof_free(&p);
+    pcol_input_free(&raw);
     return rc;
   }
-  /* the rest is decoded: keep only the strings the table points at */
-  keep_strings_only(&raw, p);
 
   ctx c;
   memset(&c, 0, sizeof c);
   c.b = b;
   c.name = name;
   c.err = err;
-  c.p = p;
-  c.sids = malloc((p->n_string_table ? p->n_string_table : 1) * sizeof *c.sids);
-  c.map_ids = calloc(p->n_mapping + 1, sizeof *c.map_ids);
-  c.loc_ids = calloc(p->n_location + 1, sizeof *c.loc_ids);
-  c.fn_ids = calloc(p->n_function + 1, sizeof *c.fn_ids);
+  c.p = &p;
+  c.in = &raw;
+  c.gz = gz;
+  c.sids = malloc((p.n_string_table ? p.n_string_table : 1) * sizeof *c.sids);
+  c.map_ids = calloc(p.n_mapping + 1, sizeof *c.map_ids);
+  c.loc_ids = calloc(p.n_location + 1, sizeof *c.loc_ids);
+  c.fn_ids = calloc(p.n_function + 1, sizeof *c.fn_ids);
   if (!c.sids || !c.map_ids || !c.loc_ids || !c.fn_ids) {
     rc = pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
   } else {
-    memset(c.sids, 0xff, (p->n_string_table ? p->n_string_table : 1) * sizeof *c.sids);
+    memset(c.sids, 0xff, (p.n_string_table ? p.n_string_table : 1) * sizeof *c.sids);
     rc = validate(&c);
     if (!rc) rc = build(&c);
   }
@@ -679,7 +844,7 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   free(c.map_ids);
   free(c.loc_ids);
   free(c.fn_ids);
-  pcol_arena_release(&ar);
-  pcol_buf_free(&raw);
+  prof_free(&p);
+  pcol_input_free(&raw);
   return rc;
 }

@@ -1,0 +1,191 @@
+/* pb_wire.h — the protobuf wire format for the converters that read and
+ * write it by hand (pprof, OTLP): varints and one field at a time, over
+ * bytes in memory, with no allocation.
+ *
+ * Two readings of a field, because pcol must accept exactly what it
+ * accepted before the streaming decoder (issue 32):
+ *  - pcol_pb_next: a field of a top-level message (varints and lengths up
+ *    to 10 bytes, 64-bit), as pprof's own top-level scan always read it;
+ *  - pcol_pb_next_c: a field of a sub-message the way protobuf-c 1.4's
+ *    unpack reads it (the decoder the pprof importer used for them): tag
+ *    and length at most 5 bytes and 32 bits, wire types 0, 1, 2 and 5
+ *    only, field number 0 refused.
+ * Everything is static inline: the sample loop of a 10M-sample import
+ * runs through these (and no symbol crosses a layer).
+ */
+#ifndef PCOL_PB_WIRE_H
+#define PCOL_PB_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* one varint at p[*i..n): 0; -1 truncated; -2 longer than 10 bytes */
+static inline int pcol_pb_varint(const uint8_t *p, size_t n, size_t *i, uint64_t *v) {
+  size_t k = *i;
+  if (k < n && p[k] < 0x80) { /* the common case: one byte */
+    *v = p[k];
+    *i = k + 1;
+    return 0;
+  }
+  uint64_t r = 0;
+  for (int s = 0; s < 70; s += 7) {
+    if (k >= n) return -1;
+    uint8_t c = p[k++];
+    r |= (uint64_t)(c & 0x7f) << s;
+    if (!(c & 0x80)) {
+      *v = r;
+      *i = k;
+      return 0;
+    }
+  }
+  return -2;
+}
+
+/* bytes of v as a varint (at most 10) written at p */
+static inline size_t pcol_pb_put_varint(uint8_t *p, uint64_t v) {
+  size_t n = 0;
+  while (v >= 0x80) {
+    p[n++] = (uint8_t)(v | 0x80);
+    v >>= 7;
+  }
+  p[n++] = (uint8_t)v;
+  return n;
+}
+static inline size_t pcol_pb_varint_len(uint64_t v) {
+  size_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    n++;
+  }
+  return n;
+}
+
+/* One field.  at: where it starts; wire type 0: the value in v; wire
+ * type 2: the payload is [b, e); raw: [rb, e) is every byte after the tag
+ * (protobuf-c reads a bool from those whatever the wire type). */
+typedef struct pcol_pb_field {
+  uint64_t field, v;
+  unsigned wt;
+  size_t at, rb, b, e;
+} pcol_pb_field;
+
+/* A top-level field at p[*i..n): 0, or -1 truncated / -2 a varint longer
+ * than 10 bytes / -3 an unknown wire type (f->field and f->wt are set). */
+static inline int pcol_pb_next(const uint8_t *p, size_t n, size_t *i, pcol_pb_field *f) {
+  uint64_t tag, len;
+  int r;
+  f->at = *i;
+  if ((r = pcol_pb_varint(p, n, i, &tag))) return r;
+  f->field = tag >> 3;
+  f->wt = (unsigned)(tag & 7);
+  f->rb = f->b = f->e = *i;
+  f->v = 0;
+  switch (f->wt) {
+  case 0:
+    if ((r = pcol_pb_varint(p, n, i, &f->v))) return r;
+    break;
+  case 1:
+    if (n - *i < 8) return -1;
+    *i += 8;
+    break;
+  case 5:
+    if (n - *i < 4) return -1;
+    *i += 4;
+    break;
+  case 2:
+    if ((r = pcol_pb_varint(p, n, i, &len))) return r;
+    if (len > n - *i) return -1;
+    f->b = *i;
+    *i += (size_t)len;
+    break;
+  default: return -3;
+  }
+  f->e = *i;
+  return 0;
+}
+
+/* A sub-message field at p[*i..n) read as protobuf-c's unpack reads it:
+ * 0, or -1 when protobuf-c refuses it. */
+static inline int pcol_pb_next_c(const uint8_t *p, size_t n, size_t *i, pcol_pb_field *f) {
+  size_t k = *i, rem = n - k;
+  f->at = k;
+  if (!rem) return -1;
+  /* tag: at most 5 bytes, 32 bits (protobuf-c parse_tag_and_wiretype) */
+  uint32_t tag = (uint32_t)(p[k] & 0x7f) >> 3;
+  unsigned shift = 4;
+  f->wt = p[k] & 7;
+  size_t used = 0;
+  if (!(p[k] & 0x80)) {
+    used = 1;
+  } else {
+    size_t max = rem > 5 ? 5 : rem;
+    for (size_t j = 1; j < max; j++) {
+      if (p[k + j] & 0x80) {
+        tag |= (uint32_t)(p[k + j] & 0x7f) << shift;
+        shift += 7;
+      } else {
+        tag |= (uint32_t)p[k + j] << shift;
+        used = j + 1;
+        break;
+      }
+    }
+    if (!used) return -1;
+  }
+  if (tag == 0) return -1; /* protobuf-c 1.4 refuses field number 0 */
+  f->field = tag;
+  k += used;
+  rem -= used;
+  f->rb = f->b = k;
+  f->v = 0;
+  switch (f->wt) {
+  case 0: {
+    size_t max = rem < 10 ? rem : 10, j = 0;
+    while (j < max && (p[k + j] & 0x80)) j++;
+    if (j == max) return -1;
+    uint64_t v = 0;
+    for (size_t q = 0; q <= j; q++) v |= (uint64_t)(p[k + q] & 0x7f) << (7 * q);
+    f->v = v;
+    k += j + 1;
+    break;
+  }
+  case 1:
+    if (rem < 8) return -1;
+    k += 8;
+    break;
+  case 5:
+    if (rem < 4) return -1;
+    k += 4;
+    break;
+  case 2: {
+    /* length: at most 5 bytes, 32 bits (scan_length_prefixed_data) */
+    size_t max = rem < 5 ? rem : 5, j;
+    uint32_t val = 0;
+    unsigned sh = 0;
+    for (j = 0; j < max; j++) {
+      val |= (uint32_t)(p[k + j] & 0x7f) << sh;
+      sh += 7;
+      if (!(p[k + j] & 0x80)) break;
+    }
+    if (j == max) return -1;
+    size_t hdr = j + 1;
+    if (val > rem - hdr) return -1;
+    f->b = k + hdr;
+    k += hdr + val;
+    break;
+  }
+  default: return -1;
+  }
+  f->e = k;
+  *i = k;
+  return 0;
+}
+
+/* protobuf-c's bool: any of the field's bytes after the tag nonzero in
+ * its low 7 bits, whatever the wire type */
+static inline int pcol_pb_bool_c(const uint8_t *p, const pcol_pb_field *f) {
+  for (size_t k = f->rb; k < f->e; k++)
+    if (p[k] & 0x7f) return 1;
+  return 0;
+}
+
+#endif
