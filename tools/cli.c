@@ -186,14 +186,23 @@ static int digits(const char *s, int n) {
  * one: it stays seconds since the profile's start, as --from/--to always
  * meant.  0 and *ns (since the epoch), or -1. */
 static int parse_wall(const char *s, int64_t *ns) {
-  if (s[0] == '@') {
-    char *end;
-    errno = 0;
-    double d = strtod(s + 1, &end);
-    if (errno || end == s + 1 || *end || !isfinite(d) || fabs(d) > 9.2e9) return -1;
-    /* integer seconds exactly, a fraction to the nanosecond */
-    double ip = floor(d);
-    *ns = (int64_t)ip * 1000000000 + (int64_t)llround((d - ip) * 1e9);
+  if (s[0] == '@') { /* exact: integer seconds, then up to 9 digits of fraction */
+    const char *p = s + 1;
+    int neg = *p == '-';
+    p += neg;
+    int64_t sec = 0, frac = 0, scale = 100000000;
+    const char *d0 = p;
+    for (; *p >= '0' && *p <= '9'; p++) {
+      sec = sec * 10 + (*p - '0');
+      if (sec > 9200000000LL) return -1; /* int64 ns */
+    }
+    if (p == d0) return -1;
+    if (*p == '.') {
+      for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
+        if (scale) frac += scale * (*p - '0'); /* digits past the nanosecond: dropped */
+    }
+    if (*p) return -1;
+    *ns = neg ? -(sec * 1000000000 + frac) : sec * 1000000000 + frac;
     return 0;
   }
   size_t n = strlen(s);

@@ -20,14 +20,16 @@ static void inputs_free(cli_inputs *in) {
   memset(in, 0, sizeof *in);
 }
 
+enum { NO_MEMORY = 1, NO_DIR = 2 }; /* positive: never a PCOL_E* code */
+
 static int add(cli_inputs *in, char *p) {
-  if (!p) return -1;
+  if (!p) return NO_MEMORY;
   if (in->n == in->cap) {
     size_t c = in->cap ? 2 * in->cap : 16;
     char **q = realloc(in->paths, c * sizeof *q);
     if (!q) {
       free(p);
-      return -1;
+      return NO_MEMORY;
     }
     in->paths = q;
     in->cap = c;
@@ -44,7 +46,7 @@ static int by_name(const void *a, const void *b) {
  * sorted by name: the order the union's sources get */
 static int add_dir(cli_inputs *in, const char *dir) {
   DIR *d = opendir(dir);
-  if (!d) return -2;
+  if (!d) return NO_DIR;
   size_t first = in->n, dl = strlen(dir);
   int rc = 0;
   struct dirent *e;
@@ -53,7 +55,7 @@ static int add_dir(cli_inputs *in, const char *dir) {
     size_t l = dl + 1 + strlen(e->d_name) + 1;
     char *p = malloc(l);
     if (!p) {
-      rc = -1;
+      rc = NO_MEMORY;
       break;
     }
     snprintf(p, l, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", e->d_name);
@@ -102,7 +104,7 @@ static int expand(const char *const *args, int nargs, cli_inputs *in, pcol_error
     else if (strcmp(s, "-") && !stat(s, &st) && S_ISDIR(st.st_mode)) {
       size_t before = in->n;
       rc = add_dir(in, s);
-      if (rc == -2) rc = pcol_error_set(err, PCOL_EIO, "cannot read directory '%s'", s);
+      if (rc == NO_DIR) rc = pcol_error_set(err, PCOL_EIO, "cannot read directory '%s'", s);
       else if (!rc && in->n == before)
         rc = pcol_error_set(err, PCOL_EINVAL, "directory '%s' holds no file", s);
     } else if (strcmp(s, "-") && stat(s, &st) && strpbrk(s, "*?[")) {
@@ -113,12 +115,13 @@ static int expand(const char *const *args, int nargs, cli_inputs *in, pcol_error
       } else {
         for (size_t k = 0; !gr && !rc && k < g.gl_pathc; k++) rc = add(in, strdup(g.gl_pathv[k]));
         if (!gr) globfree(&g);
-        else rc = -1;
+        else rc = gr == GLOB_NOSPACE ? NO_MEMORY
+                                     : pcol_error_set(err, PCOL_EIO, "cannot expand '%s'", s);
       }
     } else {
       rc = add(in, strdup(s)); /* a file, or a name the open will say is missing */
     }
-    if (rc == -1) rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+    if (rc == NO_MEMORY) rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
     if (rc) {
       inputs_free(in);
       return rc;
