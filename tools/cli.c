@@ -73,12 +73,12 @@ static int find_opt(const cli_command *cmd, const char *name, size_t len, char s
 
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a) {
   memset(a, 0, sizeof *a);
+  a->pos = (const char **)argv;
   int only_pos = 0;
   for (int i = 0; i < argc; i++) {
     const char *s = argv[i];
     if (only_pos || s[0] != '-' || s[1] == 0) {
-      if (a->npos >= CLI_MAX_POS) return cli_usage_error(cmd->name, "too many arguments");
-      a->pos[a->npos++] = s;
+      argv[a->npos++] = argv[i]; /* npos <= i: only slots already read are written */
       continue;
     }
     if (strcmp(s, "--") == 0) {

@@ -33,11 +33,12 @@ typedef struct cli_opt {
 } cli_opt;
 
 #define CLI_MAX_OPTS 40
-#define CLI_MAX_POS 64
 typedef struct cli_args {
   const char *val[CLI_MAX_OPTS]; /* last value (or "1" for flags), NULL if unset */
   int npos;
-  const char *pos[CLI_MAX_POS];
+  /* the positional arguments, in order, gathered at the front of argv (no
+   * limit: a day of one-minute profiles is 1,440 inputs) */
+  const char **pos;
 } cli_args;
 
 typedef struct cli_command {

@@ -168,21 +168,20 @@ int pcol_wall_overlaps(pcol_file *f, const pcol_select *sel, int *overlaps, pcol
       *overlaps = 1;
       break;
     }
-    /* the span that may hold selected samples: [start + min(0, first time),
-     * start + max(duration, last time + its duration)]; times sort NA first */
-    int64_t d = w.dur[s] == PCOL_NA_I64 ? 0 : w.dur[s], lo_t = 0, hi_t = d;
     uint64_t t0 = r0;
-    while (t0 < r1 && pcol_view_i64(&tim, t0) == PCOL_NA_I64) t0++;
-    if (t0 < r1) {
-      int64_t first = pcol_view_i64(&tim, t0), last = pcol_view_i64(&tim, r1 - 1);
-      int64_t ld = pcol_view_i64(&dur, r1 - 1);
-      if (first < 0) lo_t = first;
-      int64_t e = sat_add(last, ld > 0 ? ld : 0);
-      if (e > hi_t) hi_t = e;
-    } else if (r0 == r1 && !d) {
-      continue; /* no samples, no span: nothing to select */
+    while (t0 < r1 && pcol_view_i64(&tim, t0) == PCOL_NA_I64) t0++; /* NA sorts first */
+    if (t0 == r1) { /* no sample times: THE rule of pcol_wall_bounds, by its span */
+      if (r0 == r1) continue; /* no samples: nothing to select */
+      int64_t f_, t_;
+      pcol_error quiet = {0};
+      if (pcol_wall_bounds(f, &w, sel, s, 0, &f_, &t_, &quiet) != PCOL_WALL_NONE) *overlaps = 1;
+      continue;
     }
-    int64_t sa = sat_add(w.start[s], lo_t), sb = sat_add(w.start[s], hi_t);
+    /* samples with times: [start + first, start + last + its duration], the
+     * end included (a point sample there is selected when from <= it) */
+    int64_t first = pcol_view_i64(&tim, t0), last = pcol_view_i64(&tim, r1 - 1);
+    int64_t ld = pcol_view_i64(&dur, r1 - 1);
+    int64_t sa = sat_add(w.start[s], first), sb = sat_add(sat_add(w.start[s], last), ld > 0 ? ld : 0);
     if (sa < b && sb >= a) *overlaps = 1;
   }
   pcol_wall_free(&w);
