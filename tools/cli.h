@@ -105,6 +105,10 @@ int cli_stdin_once(const cli_command *cmd, const char *const *paths, int n);
  * failure).  Returns a PCOL_E* code (not printed), errors naming the input. */
 int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
                   const pcol_select *sel, pcol_file **f, const char **label, pcol_error *err);
+/* The same expansion alone (pack, merge): *paths (cli_expand_free it). */
+int cli_expand_args(const char *const *args, int nargs, char ***paths, size_t *n,
+                    pcol_error *err);
+void cli_expand_free(char **paths, size_t n);
 
 /* Opens any profile (pcol_open_any: a pcol file is mapped, another format
  * converted in memory; "-" = stdin, read into memory); honours --no-mmap.

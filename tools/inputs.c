@@ -130,6 +130,20 @@ static int expand(const char *const *args, int nargs, cli_inputs *in, pcol_error
   return PCOL_OK;
 }
 
+int cli_expand_args(const char *const *args, int nargs, char ***paths, size_t *n,
+                    pcol_error *err) {
+  cli_inputs in;
+  int rc = expand(args, nargs, &in, err);
+  *paths = rc ? NULL : in.paths;
+  *n = rc ? 0 : in.n;
+  return rc;
+}
+
+void cli_expand_free(char **paths, size_t n) {
+  for (size_t i = 0; i < n; i++) free(paths[i]);
+  free(paths);
+}
+
 int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
                   const pcol_select *sel, pcol_file **f, const char **label, pcol_error *err) {
   *f = NULL;

@@ -84,6 +84,19 @@ printf 'not a profile\0\1' >"$tmp/bad.bin"
 $PCOL top $S "$tmp/bad.bin" 2>"$tmp/err"
 [ $? = 1 ] && grep -q "bad.bin" "$tmp/err" || fail "a bad input is not named: $(cat "$tmp/err")"
 
+# memory (doc/safety.md, "many inputs"): at most merge's peak plus the
+# merged file's size (4 MiB of slack); not under a sanitizer's allocator
+if [ -x /usr/bin/time ] && ! nm "$PCOL" 2>/dev/null | grep -q __asan_init; then
+  /usr/bin/time -o "$tmp/rss_m" -f %M $PCOL merge $G $S $L -o "$tmp/m3.pcol" || fail "merge of 3"
+  /usr/bin/time -o "$tmp/rss_t" -f %M $PCOL top $G $S $L >/dev/null || fail "top of 3"
+  bound=$(($(tail -1 "$tmp/rss_m") + $(stat -c %s "$tmp/m3.pcol") / 1024 + 4096))
+  [ "$(tail -1 "$tmp/rss_t")" -le "$bound" ] ||
+    fail "top of 3 inputs took $(tail -1 "$tmp/rss_t") KB, over merge's peak + the merged file ($bound KB)"
+fi
+# pack and merge expand directories and globs too
+$PCOL merge "$tmp/day" -o "$tmp/d2.pcol" && cmp -s "$tmp/d.pcol" "$tmp/d2.pcol" ||
+  fail "merge of a directory is not merge of its files by name"
+
 # ---------------------------------------------------- wall-clock ranges
 # go-cpu-large: pprof, time_nanos 2022-10-18 15:39:57.086 UTC, 240.36 s,
 # samples without times; go-cpu-inline-small: 2017.  Read from the file.
