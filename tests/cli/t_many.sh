@@ -143,6 +143,11 @@ if [ -f "$E" ]; then
     $PCOL unpack $E -t collapsed --from 1 --to 3 -o "$tmp/r.txt" && cmp -s "$tmp/w.txt" "$tmp/r.txt" ||
     fail "OTLP: unpack --from/--to in wall-clock time"
   [ "$(wc -l <"$tmp/r.txt")" -gt 0 ] || fail "OTLP: the range 1..3 s is empty"
+  # long samples (pack --coalesce) cut by a wall-clock bound: the same part
+  $PCOL pack $E --coalesce -o "$tmp/ec.pcol" || fail "pack --coalesce"
+  [ "$($PCOL cat "$tmp/ec.pcol" --table samples --from 1.5 --to 2.5)" = \
+    "$($PCOL cat "$tmp/ec.pcol" --table samples --from "@$(((t0 + 1500000000) / 1000000000)).$(printf %09d $(((t0 + 1500000000) % 1000000000)))" --to "@$(((t0 + 2500000000) / 1000000000)).$(printf %09d $(((t0 + 2500000000) % 1000000000)))")" ] ||
+    fail "OTLP coalesced: cat of a wall-clock range cuts long samples differently"
 fi
 # the two kinds of bound do not mix; bad times are usage errors
 $PCOL top $G --from 2022-10-18T15:40:00Z --to 5 2>/dev/null
