@@ -6,6 +6,8 @@
 #                      so the harness never rots.  Missing R/Go are noted, not fatal.
 #   make bench-codecs  format 1.2 size goals (zstd vs .pb.gz, raw vs protobuf,
 #                      Rprof), under a few minutes; `make bench` appends them
+#   make bench-many    many files as one (issue 32): a day of 1,440 one-minute
+#                      profiles; top of the day vs top of its merged file
 #   make bench-report  `pcol report` page size and time to interactive (100k, 1M)
 #   make bench-flood   hash flooding (issue 20): crafted vs random keys for each
 #                      hash table keyed by input, 12.5k..100k keys; fails when a
@@ -19,7 +21,7 @@
 # on one) but keeps it for the bench/ programs themselves.
 
 BENCH_BUILD := $(BUILD)/bench-build
-BENCH_TOOLS := gen_profile gen_flood bench_open bench_scan bench_pb_decode bench_writer timecmd svgplot
+BENCH_TOOLS := gen_profile gen_day gen_flood bench_open bench_scan bench_pb_decode bench_writer timecmd svgplot
 BENCH_WARN  := -Wall -Wextra -Werror -Wshadow
 BENCH_MAKE  := $(MAKE) --no-print-directory BUILD=$(BENCH_BUILD) OPT=-O2 SAN= \
                CFLAGS="-O2 -g" WARN="-Wall -Wextra -Wno-unused-parameter"
@@ -44,6 +46,13 @@ bench-quick: bench-tools
 bench-codecs: bench-tools
 	@PCOL=$(BENCH_BUILD)/bin/pcol T=$(BENCH_BUILD)/bench DATA=$(BUILD)/bench-data \
 	  bash bench/codecs.sh >$(BUILD)/bench-codecs.md && cat $(BUILD)/bench-codecs.md
+
+# Many files as one (issue 32): a day of one-minute profiles (bench/many.sh);
+# writes $(BUILD)/bench-many.md.  DAY_FILES=120 for a quick look.
+.PHONY: bench-many
+bench-many: bench-tools
+	@PCOL=$(BENCH_BUILD)/bin/pcol T=$(BENCH_BUILD)/bench DATA=$(BUILD)/bench-data \
+	  bash bench/many.sh >$(BUILD)/bench-many.md && cat $(BUILD)/bench-many.md
 
 bench-flood: bench-tools
 	@BUILD=$(BUILD) BENCH_BUILD=$(BENCH_BUILD) bash bench/flood.sh

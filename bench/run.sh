@@ -59,7 +59,7 @@ LARGEST=${SIZES##* }
 log() { printf '%s\n' "$*" >&2; }
 have() { command -v "$1" >/dev/null 2>&1; }
 
-for t in gen_profile timecmd bench_open bench_scan bench_pb_decode svgplot; do
+for t in gen_profile gen_day timecmd bench_open bench_scan bench_pb_decode svgplot; do
   [ -x "$T/$t" ] || { log "bench: $T/$t missing (run through make bench)"; exit 1; }
 done
 
@@ -315,6 +315,16 @@ if BUILD="$BUILD" BENCH_BUILD="$BB" FLOOD_SIZES="$FSIZES" FLOOD_RUNS=$RUNS FLOOD
   { echo; cat "$FLOOD_MD"; } >>"$OUT_MD"
 else
   printf '\n## Hash flooding\n\nbench/flood.sh failed to run (see the log).\n' >>"$OUT_MD"
+fi
+# Many files as one (issue 32): bench/many.sh's section, appended (full run:
+# a day of 1,440 one-minute profiles; quick: 120, only to keep it working).
+log "bench: many files as one (bench/many.sh)"
+DF=1440
+[ "$MODE" = quick ] && DF=120
+if PCOL="$PCOL" T="$T" DATA="$DATA" DAY_FILES=$DF bash bench/many.sh >"$WORK/many-$MODE.md"; then
+  { echo; cat "$WORK/many-$MODE.md"; } >>"$OUT_MD"
+else
+  printf '\n## Many files as one\n\nbench/many.sh failed to run (see the log).\n' >>"$OUT_MD"
 fi
 # Codecs (formats 1.1, 1.2; issue 17): bench/codecs.sh's section, appended (full
 # run: 1M-sample generated profiles; quick: 10k, only to keep it working).

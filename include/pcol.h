@@ -517,7 +517,31 @@ typedef struct pcol_select {
    * caller's line (focus and ignore still see the inlined functions, as
    * pprof filters before it aggregates). */
   int no_inlines;
+  /* 1: from_ns and to_ns are wall-clock times, ns since the Unix epoch, for
+   * every source at once: each source's are taken relative to its start
+   * (pcol_source_wall_start); a source whose samples have no times counts
+   * whole when its span lies inside the range, not at all outside it, and
+   * is an error when the range cuts it (lib/core/wall.c). */
+  int wall;
 } pcol_select;
+/* A source's wall-clock start, ns since the Unix epoch (meta
+ * otlp.time_unix_nano, else pprof.time_nanos, else source_timestamp x 1e9),
+ * PCOL_NA_I64 when it has none. */
+PCOL_API int pcol_source_wall_start(pcol_file *f, uint32_t source_id, int64_t *ns,
+                                    pcol_error *err);
+/* *overlaps = 0 when sel is a wall-clock range (sel->wall) that no
+ * selected source of f can reach: each source's span (start + its
+ * duration meta and first/last sample times, found by binary search; no
+ * other sample is read) lies outside it; else 1 (also when a source's
+ * start is unknown: the query says so). */
+PCOL_API int pcol_wall_overlaps(pcol_file *f, const pcol_select *sel, int *overlaps,
+                                pcol_error *err);
+/* sel with a wall-clock range made relative (out->wall = 0) for code that
+ * takes one range for every source (the exporters): EINVAL when the
+ * selected sources start at different times, ENOTFOUND when one has no
+ * start.  A relative sel is copied as it is. */
+PCOL_API int pcol_select_relative(pcol_file *f, const pcol_select *sel, pcol_select *out,
+                                  pcol_error *err);
 /* 1 when sel has a name or label filter (focus ... tag_ignore, no_inlines). */
 PCOL_API int pcol_select_filtered(const pcol_select *sel);
 
@@ -1306,6 +1330,19 @@ PCOL_API int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt
  * frees it). */
 PCOL_API int pcol_open_any(const char *path, const pcol_open_options *opt,
                            pcol_file **out, pcol_error *err);
+/* Opens the union of n inputs of any formats as `pcol merge` of them, in
+ * that order, would write it (each input through pcol_import_path into one
+ * builder), built in memory: no file is written; n = 1 is pcol_open_any.
+ * Memory: the union's tables twice (the builder, then the file it writes,
+ * until the builder is freed) plus one input's import.  sel (may be NULL):
+ * with a wall-clock range (sel->wall, no source_id), a pcol input whose
+ * sources the range cannot reach (pcol_wall_overlaps) is left out after
+ * reading its sources and meta: the union is then that of the inputs that
+ * overlap the range, and ENOTFOUND when none does.  *used (may be NULL):
+ * the number of inputs read into the union.  Errors name the input. */
+PCOL_API int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *opt,
+                            const pcol_select *sel, pcol_file **out, size_t *used,
+                            pcol_error *err);
 
 /* Writes f (the selected samples) to `out` in format fmt (rprof, pprof,
  * perun, collapsed, speedscope or firefox) under the budget of opt (NULL: defaults). */

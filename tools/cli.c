@@ -73,12 +73,12 @@ static int find_opt(const cli_command *cmd, const char *name, size_t len, char s
 
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a) {
   memset(a, 0, sizeof *a);
+  a->pos = (const char **)argv;
   int only_pos = 0;
   for (int i = 0; i < argc; i++) {
     const char *s = argv[i];
     if (only_pos || s[0] != '-' || s[1] == 0) {
-      if (a->npos >= CLI_MAX_POS) return cli_usage_error(cmd->name, "too many arguments");
-      a->pos[a->npos++] = s;
+      argv[a->npos++] = argv[i]; /* npos <= i: only slots already read are written */
       continue;
     }
     if (strcmp(s, "--") == 0) {
@@ -170,6 +170,91 @@ static int parse_seconds(const char *s, int64_t *ns) {
   return 0;
 }
 
+/* digits of s[0..n) as a number; -1 unless all are digits */
+static int digits(const char *s, int n) {
+  int v = 0;
+  for (int i = 0; i < n; i++) {
+    if (s[i] < '0' || s[i] > '9') return -1;
+    v = v * 10 + (s[i] - '0');
+  }
+  return v;
+}
+
+/* A wall-clock time: "@SECONDS" since the Unix epoch (as GNU date writes
+ * it; a fraction allowed), or RFC 3339 "YYYY-MM-DDTHH:MM:SS[.frac]" with
+ * "Z" or "+HH:MM"/"-HH:MM" (a space for the T too).  A bare number is not
+ * one: it stays seconds since the profile's start, as --from/--to always
+ * meant.  0 and *ns (since the epoch), or -1. */
+static int parse_wall(const char *s, int64_t *ns) {
+  if (s[0] == '@') { /* exact: integer seconds, then up to 9 digits of fraction */
+    const char *p = s + 1;
+    int neg = *p == '-';
+    p += neg;
+    int64_t sec = 0, frac = 0, scale = 100000000;
+    const char *d0 = p;
+    for (; *p >= '0' && *p <= '9'; p++) {
+      sec = sec * 10 + (*p - '0');
+      if (sec > 9200000000LL) return -1; /* int64 ns */
+    }
+    if (p == d0) return -1;
+    if (*p == '.') {
+      for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
+        if (scale) frac += scale * (*p - '0'); /* digits past the nanosecond: dropped */
+    }
+    if (*p) return -1;
+    *ns = neg ? -(sec * 1000000000 + frac) : sec * 1000000000 + frac;
+    return 0;
+  }
+  size_t n = strlen(s);
+  if (n < 19 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
+      s[13] != ':' || s[16] != ':')
+    return -1;
+  int Y = digits(s, 4), M = digits(s + 5, 2), D = digits(s + 8, 2), h = digits(s + 11, 2),
+      m = digits(s + 14, 2), sec = digits(s + 17, 2);
+  if (Y < 0 || M < 1 || M > 12 || D < 1 || D > 31 || h < 0 || h > 23 || m < 0 || m > 59 ||
+      sec < 0 || sec > 60)
+    return -1;
+  const char *p = s + 19;
+  int64_t frac = 0, scale = 100000000;
+  if (*p == '.') {
+    if (p[1] < '0' || p[1] > '9') return -1;
+    for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10) frac += scale * (*p - '0');
+  }
+  int off = 0;
+  if (*p == 'Z' || *p == 'z') p++;
+  else if ((*p == '+' || *p == '-') && strlen(p) == 6 && p[3] == ':') {
+    int oh = digits(p + 1, 2), om = digits(p + 4, 2);
+    if (oh < 0 || oh > 23 || om < 0 || om > 59) return -1;
+    off = (oh * 60 + om) * 60 * (*p == '-' ? -1 : 1);
+    p += 6;
+  } else return -1; /* a zone is required: a time without one is ambiguous */
+  if (*p) return -1;
+  struct tm tm = {0};
+  tm.tm_year = Y - 1900;
+  tm.tm_mon = M - 1;
+  tm.tm_mday = D;
+  tm.tm_hour = h;
+  tm.tm_min = m;
+  tm.tm_sec = sec;
+  time_t t = timegm(&tm);
+  if (tm.tm_mday != D) return -1; /* 2026-02-31 */
+  if ((int64_t)t - off > 9200000000LL || (int64_t)t - off < -9200000000LL) return -1; /* int64 ns */
+  *ns = ((int64_t)t - off) * 1000000000 + frac;
+  return 0;
+}
+
+/* --from/--to: seconds since the start (relative), or a wall-clock time.
+ * 0 relative, 1 wall, -1 neither. */
+static int parse_time(const char *s, int64_t *ns) {
+  if (!parse_seconds(s, ns)) return 0;
+  return parse_wall(s, ns) ? -1 : 1;
+}
+
+int cli_is_time(const char *s) {
+  int64_t ignored;
+  return parse_time(s, &ignored) >= 0;
+}
+
 int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel) {
   memset(sel, 0, sizeof *sel);
   uint64_t src;
@@ -177,26 +262,32 @@ int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel) {
   if (src > UINT32_MAX) return cli_usage_error(cmd->name, "--source is out of range");
   sel->source_id = (uint32_t)src;
   /* The range is --from/--to in every command.  `unpack` also names its
-   * output format with --to: there a --to that reads as seconds is the end
+   * output format with --to: there a --to that reads as a time is the end
    * of the range, any other is the format (cmd_unpack.c), and its older
    * spellings --from-time/--to-time stay as aliases. */
   int alt = find_opt(cmd, "to-time", 7, 0) >= 0;
   const char *from_opt = "from", *to_opt = "to";
   const char *from = cli_get(cmd, a, "from"), *to = cli_get(cmd, a, "to");
-  int64_t ignored;
-  if (alt && to && parse_seconds(to, &ignored)) to = NULL; /* the format */
+  if (alt && to && !cli_is_time(to)) to = NULL; /* the format */
   if (alt && !from && (from = cli_get(cmd, a, "from-time"))) from_opt = "from-time";
   if (alt && !to && (to = cli_get(cmd, a, "to-time"))) to_opt = "to-time";
+  int wf = -1, wt = -1;
+  static const char want[] = "wants seconds since the profile's start (1.5), or a wall-clock time "
+                             "(2026-11-23T10:00:00Z, or @EPOCH_SECONDS)";
   if (from) {
-    if (parse_seconds(from, &sel->from_ns))
-      return cli_usage_error(cmd->name, "--%s wants seconds, not '%s'", from_opt, from);
+    if ((wf = parse_time(from, &sel->from_ns)) < 0)
+      return cli_usage_error(cmd->name, "--%s %s, not '%s'", from_opt, want, from);
     sel->has_from = 1;
   }
   if (to) {
-    if (parse_seconds(to, &sel->to_ns))
-      return cli_usage_error(cmd->name, "--%s wants seconds, not '%s'", to_opt, to);
+    if ((wt = parse_time(to, &sel->to_ns)) < 0)
+      return cli_usage_error(cmd->name, "--%s %s, not '%s'", to_opt, want, to);
     sel->has_to = 1;
   }
+  if (from && to && wf != wt)
+    return cli_usage_error(cmd->name, "--%s %s and --%s %s: give both in seconds since the start "
+                           "or both as wall-clock times", from_opt, from, to_opt, to);
+  sel->wall = wf == 1 || wt == 1;
   sel->focus = cli_get(cmd, a, "focus");
   sel->ignore = cli_get(cmd, a, "ignore");
   sel->hide = cli_get(cmd, a, "hide");
@@ -246,26 +337,18 @@ pcol_format cli_input_format(const char *path) {
   return pcol_detect_format(head, n);
 }
 
-int cli_load(const cli_command *cmd, const cli_args *a, const char *path, const pcol_select *sel,
-             pcol_file **f, pcol_value_sel *v, pcol_error *err) {
-  pcol_open_options oo = {0};
-  oo.no_mmap = cli_flag(cmd, a, "no-mmap");
-  *f = NULL;
-  oo.max_rows = cli_max_rows();
-  int rc = pcol_open_any(path, &oo, f, err);
-  if (rc) {
-    if (!strstr(err->message, path)) pcol_error_prefix(err, path);
-    return rc;
-  }
-  cli_import_warning(cmd->name, err);
-  cli_budget_input(path, *f);
+int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
+             const pcol_select *sel, pcol_file **f, pcol_value_sel *v, const char **label,
+             pcol_error *err) {
+  int rc = cli_open_args(cmd, a, args, nargs, sel, f, label, err);
+  if (rc) return rc;
   if ((rc = pcol_value_resolve(*f, sel, cli_get(cmd, a, "value"), v, err))) {
-    pcol_error_prefix(err, path);
+    pcol_error_prefix(err, *label);
     pcol_close(*f);
     *f = NULL;
     return rc;
   }
-  cli_warn_value(cmd, *f, sel, v, path);
+  cli_warn_value(cmd, *f, sel, v, *label);
   return PCOL_OK;
 }
 
@@ -536,6 +619,22 @@ static void json_kv(FILE *fp, int *first, const char *k, const char *v) {
   *first = 0;
 }
 
+/* a range bound in JSON: seconds since the start (%.9g, as always), or a
+ * wall-clock time as exact seconds since the epoch */
+static void wall_or_seconds(char *b, size_t n, int wall, int64_t ns) {
+  if (!wall) {
+    snprintf(b, n, "%.9g", (double)ns / 1e9);
+    return;
+  }
+  int64_t sec = ns / 1000000000, frac = ns % 1000000000;
+  if (frac < 0) {
+    frac += 1000000000;
+    sec--;
+  }
+  if (frac) snprintf(b, n, "%lld.%09lld", (long long)sec, (long long)frac);
+  else snprintf(b, n, "%lld", (long long)sec);
+}
+
 void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const char *const *names,
                     const cli_view_meta *m) {
   if (fmt != OUT_JSON) {
@@ -576,13 +675,17 @@ void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const cha
       first = 0;
     }
     if (s->has_from) {
-      snprintf(b, sizeof b, "%.9g", (double)s->from_ns / 1e9);
+      wall_or_seconds(b, sizeof b, s->wall, s->from_ns);
       fprintf(fp, "%s\"from\":%s", first ? "" : ",", b);
       first = 0;
     }
     if (s->has_to) {
-      snprintf(b, sizeof b, "%.9g", (double)s->to_ns / 1e9);
+      wall_or_seconds(b, sizeof b, s->wall, s->to_ns);
       fprintf(fp, "%s\"to\":%s", first ? "" : ",", b);
+      first = 0;
+    }
+    if (s->wall && (s->has_from || s->has_to)) { /* from/to: seconds since the epoch */
+      fprintf(fp, "%s\"wall_clock\":true", first ? "" : ",");
       first = 0;
     }
     const char *k[] = {"focus", "ignore", "hide", "show", "tag", "tag_ignore"};

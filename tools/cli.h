@@ -33,11 +33,12 @@ typedef struct cli_opt {
 } cli_opt;
 
 #define CLI_MAX_OPTS 40
-#define CLI_MAX_POS 64
 typedef struct cli_args {
   const char *val[CLI_MAX_OPTS]; /* last value (or "1" for flags), NULL if unset */
   int npos;
-  const char *pos[CLI_MAX_POS];
+  /* the positional arguments, in order, gathered at the front of argv (no
+   * limit: a day of one-minute profiles is 1,440 inputs) */
+  const char **pos;
 } cli_args;
 
 typedef struct cli_command {
@@ -62,8 +63,10 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
 /* Common option rows. */
 #define CLI_OPT_SELECT                                                          \
   {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`)"}, \
-  {"from", 0, 1, "only the part of the profile from this many seconds after its start"}, \
-  {"to", 0, 1, "only the part of the profile before this many seconds after its start"}
+  {"from", 0, 1, "only the part from this time on: seconds after the profile's start (1.5), or a " \
+                 "wall-clock time (2026-11-23T10:00:00Z, +HH:MM zones, or @EPOCH_SECONDS; each " \
+                 "source from its own start; many inputs: only those that reach the range are read)"}, \
+  {"to", 0, 1, "only the part before this time (as --from)"}
 /* go tool pprof's sample filters, shared by every command that reads
  * samples (the rules are in lib/core/filter.c). */
 #define CLI_OPT_FILTER                                                          \
@@ -84,10 +87,28 @@ void cli_import_warning(const char *cmd, pcol_error *err);
 /* Fills sel from --source/--from/--to and the filters (CLI_OPT_FILTER).
  * Returns 0 or EXIT_USAGE. */
 int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel);
+/* 1 when s reads as a --from/--to time: seconds since the start (a bare
+ * number), or a wall-clock time (RFC 3339 with a zone, or @EPOCH). */
+int cli_is_time(const char *s);
 
 /* A usage error when standard input ("-") is named more than once among
  * the n paths (it can be read only once).  Returns 0 or EXIT_USAGE. */
 int cli_stdin_once(const cli_command *cmd, const char *const *paths, int n);
+
+/* Opens the inputs of a reading command (inputs.c): args[0..nargs), each
+ * a file, a directory (its regular files, sorted by name, dot files left
+ * out) or a glob pattern that the shell left as it is (quoted), "-" at
+ * most once.  One input opens as cli_open does; many open as their union
+ * (pcol_open_many: what `pcol merge` would write of them, in memory; a
+ * wall-clock --from/--to leaves out the pcol inputs it cannot reach).
+ * *label: what views print as the file (static storage, set even on
+ * failure).  Returns a PCOL_E* code (not printed), errors naming the input. */
+int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
+                  const pcol_select *sel, pcol_file **f, const char **label, pcol_error *err);
+/* The same expansion alone (pack, merge): *paths (cli_expand_free it). */
+int cli_expand_args(const char *const *args, int nargs, char ***paths, size_t *n,
+                    pcol_error *err);
+void cli_expand_free(char **paths, size_t n);
 
 /* Opens any profile (pcol_open_any: a pcol file is mapped, another format
  * converted in memory; "-" = stdin, read into memory); honours --no-mmap.
@@ -98,8 +119,9 @@ pcol_format cli_input_format(const char *path);
 /* Opens any profile (pcol_open_any; --no-mmap) and resolves --value for the
  * selection: what the commands that compute views do first.  Errors name
  * the path; returns a PCOL_E* code (not printed). */
-int cli_load(const cli_command *cmd, const cli_args *a, const char *path, const pcol_select *sel,
-             pcol_file **f, pcol_value_sel *v, pcol_error *err);
+int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
+             const pcol_select *sel, pcol_file **f, pcol_value_sel *v, const char **label,
+             pcol_error *err);
 /* Warns on stderr, naming each selected source that lacks the value v
  * (pcol_value_sources): its samples count 0 in the view. */
 void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel,

@@ -165,7 +165,7 @@ static int cat_view(cat_ctx *c, const pcol_select *sel) {
 }
 
 int cmd_cat(const cli_command *cmd, cli_args *a) {
-  if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
+  if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
   const char *table = cli_get(cmd, a, "table");
   if (!table) return cli_usage_error(cmd->name, "missing --table NAME");
   cat_ctx *c = calloc(1, sizeof *c);
@@ -186,8 +186,10 @@ int cmd_cat(const cli_command *cmd, cli_args *a) {
                            "samples, sample_values, sample_locations and sample_labels, not %s",
                            table);
   }
-  int rc = cli_open(cmd, a, a->pos[0], &c->f);
+  const char *path;
+  int rc = cli_open_args(cmd, a, a->pos, a->npos, &sel, &c->f, &path, &c->err);
   if (rc) {
+    rc = cli_fail(cmd->name, &c->err, rc);
     free(c);
     return rc;
   }
@@ -201,7 +203,7 @@ int cmd_cat(const cli_command *cmd, cli_args *a) {
                           "sample_values, sample_locations, sample_labels, text_lines, "
                           "sample_text, models, strings)",
                           table);
-  else if (rc || c->err.code) ret = cli_fail_in(cmd->name, a->pos[0], &c->err, rc ? rc : c->err.code);
+  else if (rc || c->err.code) ret = cli_fail_in(cmd->name, path, &c->err, rc ? rc : c->err.code);
   pcol_close(c->f);
   free(c);
   return ret;

@@ -116,11 +116,12 @@ static int print_text(const cli_command *cmd, const cli_args *a, const pcol_top 
 }
 
 /* opens one side and computes its flat/cum rows */
-static int load(const cli_command *cmd, const cli_args *a, const char *path, pcol_by by,
+static int load(const cli_command *cmd, const cli_args *a, const char *arg, pcol_by by,
                 const pcol_select *sel, pcol_file **f, pcol_top *t, pcol_error *err) {
   pcol_value_sel v;
-  int rc = cli_load(cmd, a, path, sel, f, &v, err);
-  if (!rc && (rc = pcol_top_compute(*f, sel, &v, by, t, err))) pcol_error_prefix(err, path);
+  const char *label;
+  int rc = cli_load(cmd, a, &arg, 1, sel, f, &v, &label, err);
+  if (!rc && (rc = pcol_top_compute(*f, sel, &v, by, t, err))) pcol_error_prefix(err, label);
   return rc;
 }
 
@@ -141,6 +142,7 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
   pcol_diff d = {0};
   pcol_select sel; /* the filters, the same on both sides */
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
+  /* each side one argument: a file, or a directory or glob whose union it is */
   int rc = load(cmd, a, a->pos[0], by, &sel, &fb, &tb, &err);
   if (!rc) rc = load(cmd, a, a->pos[1], by, &sel, &fn, &tn, &err);
   if (!rc) rc = pcol_value_compatible(&tb.value, &tn.value, &err);

@@ -84,7 +84,8 @@ int cmd_export(const cli_command *cmd, cli_args *a) {
   pcol_error err = {0};
   int rc = PCOL_OK;
   /* every input opened and fully validated before any output exists */
-  pcol_file *files[CLI_MAX_POS] = {0};
+  pcol_file **files = calloc((size_t)a->npos, sizeof *files);
+  if (!files) rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
   pcol_open_options oo = {0};
   oo.no_mmap = cli_flag(cmd, a, "no-mmap");
   oo.max_rows = cli_max_rows();
@@ -128,7 +129,8 @@ int cmd_export(const cli_command *cmd, cli_args *a) {
     if (rc) pcol_out_abort(&outs[t]);
     else rc = pcol_out_commit(&outs[t], &err);
   }
-  for (int i = 0; i < a->npos; i++) pcol_close(files[i]);
+  for (int i = 0; files && i < a->npos; i++) pcol_close(files[i]);
+  free(files);
   if (!rc && load) {
     signal(SIGPIPE, SIG_IGN); /* a client that stops reading is an error, not a kill */
     for (unsigned t = 0; t < PCOL_CH_NTABLES && !rc; t++) {

@@ -38,7 +38,7 @@ const cli_opt opts_flame[] = {
     {NULL, 0, 0, NULL}};
 
 int cmd_flame(const cli_command *cmd, cli_args *a) {
-  if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
+  if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
   const char *out = cli_get(cmd, a, "output");
   if (!out) return cli_usage_error(cmd->name, "missing -o OUTPUT");
   uint64_t width;
@@ -47,8 +47,9 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   const char *base_path = cli_get(cmd, a, "diff");
-  const char *inputs[2] = {a->pos[0], base_path};
-  if (cli_stdin_once(cmd, inputs, 2)) return EXIT_USAGE;
+  for (int i = 0; base_path && !strcmp(base_path, "-") && i < a->npos; i++)
+    if (!strcmp(a->pos[i], "-"))
+      return cli_usage_error(cmd->name, "standard input ('-') can be read only once");
   double minwidth = 0.1;
   const char *mw = cli_get(cmd, a, "minwidth");
   if (mw) {
@@ -76,11 +77,12 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
   double *delta = NULL, *bshare = NULL;
   int quiet = 0; /* the error was the budget's: cli_budget_end prints it */
   pcol_value_sel v;
-  int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
-  if (!rc && (rc = pcol_ftree_build(f, &sel, &v, &t, &err))) pcol_error_prefix(&err, a->pos[0]);
+  const char *path, *blabel;
+  int rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
+  if (!rc && (rc = pcol_ftree_build(f, &sel, &v, &t, &err))) pcol_error_prefix(&err, path);
   if (!rc && base_path) {
-    rc = cli_load(cmd, a, base_path, &sel, &fb, &v, &err);
-    if (!rc && (rc = pcol_ftree_build(fb, &sel, &v, &tb, &err))) pcol_error_prefix(&err, base_path);
+    rc = cli_load(cmd, a, &base_path, 1, &sel, &fb, &v, &blabel, &err);
+    if (!rc && (rc = pcol_ftree_build(fb, &sel, &v, &tb, &err))) pcol_error_prefix(&err, blabel);
     if (!rc) rc = pcol_value_compatible(&tb.value, &t.value, &err);
     if (!rc) rc = pcol_ftree_diff(&t, &tb, &bshare, &delta, &err);
   }

@@ -12,7 +12,7 @@ const cli_opt opts_fold[] = {
     {NULL, 0, 0, NULL}};
 
 int cmd_fold(const cli_command *cmd, cli_args *a) {
-  if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
+  if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   pcol_export_options eo = {0, 0, NULL};
@@ -20,9 +20,10 @@ int cmd_fold(const cli_command *cmd, cli_args *a) {
   pcol_error err = {0};
   pcol_file *f = NULL;
   pcol_value_sel v;
-  int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
+  const char *path;
+  int rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
   rc = pcol_fold_write(f, &sel, &v, &eo, stdout, &err);
   pcol_close(f);
-  return rc ? cli_fail_in(cmd->name, a->pos[0], &err, rc) : EXIT_OK;
+  return rc ? cli_fail_in(cmd->name, path, &err, rc) : EXIT_OK;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 
 const cli_opt opts_info[] = {
     {"format", 0, 1, "text (default: each source, then the file's header, tables and sections), "
@@ -154,26 +155,35 @@ static const char *type_name(int t) {
 }
 
 int cmd_info(const cli_command *cmd, cli_args *a) {
-  if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
+  if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
   out_format fmt;
   if (cli_view_format(cmd, a, &fmt)) return EXIT_USAGE;
   pcol_file *f;
-  int rc = cli_open(cmd, a, a->pos[0], &f);
-  if (rc) return rc;
+  const char *path;
+  pcol_error oerr = {0};
+  int rc = cli_open_args(cmd, a, a->pos, a->npos, NULL, &f, &path, &oerr);
+  if (rc) return cli_fail(cmd->name, &oerr, rc);
+  struct stat sb; /* a directory or a glob: many inputs, as many files */
+  int many = a->npos > 1 || (strcmp(a->pos[0], "-") &&
+                             (stat(a->pos[0], &sb) || S_ISDIR(sb.st_mode)));
   pcol_source_summary *sum = NULL;
   size_t nsum = 0;
   pcol_error serr = {0};
   rc = pcol_source_summaries(f, &sum, &nsum, &serr);
-  if (!rc && fmt != OUT_TEXT) rc = print_sources_table(f, a->pos[0], fmt, sum, nsum, &serr);
+  if (!rc && fmt != OUT_TEXT) rc = print_sources_table(f, path, fmt, sum, nsum, &serr);
   if (rc || fmt != OUT_TEXT) {
     pcol_source_summaries_free(sum, nsum);
     pcol_close(f);
-    return rc ? cli_fail_in(cmd->name, a->pos[0], &serr, rc) : EXIT_OK;
+    return rc ? cli_fail_in(cmd->name, path, &serr, rc) : EXIT_OK;
   }
   pcol_header_info h;
   pcol_file_header(f, &h);
-  printf("file:            %s\n", a->pos[0]);
-  pcol_format in = cli_input_format(a->pos[0]);
+  printf("file:            ");
+  cli_print_cstr(stdout, path);
+  putchar('\n');
+  pcol_format in = many ? PCOL_FMT_UNKNOWN : cli_input_format(a->pos[0]);
+  if (many)
+    printf("input_format:    the union of the inputs (as `pcol merge` writes it, built in memory)\n");
   if (in != PCOL_FMT_PCOL && in != PCOL_FMT_UNKNOWN) /* the lines below describe the conversion */
     printf("input_format:    %s (converted in memory; `pcol pack` writes this file)\n",
            pcol_format_name(in));

@@ -95,7 +95,7 @@ static void print_table(FILE *fp, out_format fmt, const pcol_list *l, const cli_
 }
 
 int cmd_list(const cli_command *cmd, cli_args *a) {
-  if (a->npos != 2) return cli_usage_error(cmd->name, "expected FILE and REGEX");
+  if (a->npos < 2) return cli_usage_error(cmd->name, "expected FILE and REGEX");
   pcol_by by = PCOL_BY_LINE;
   const char *bys = cli_get(cmd, a, "by");
   if (bys && !strcmp(bys, "file")) by = PCOL_BY_SOURCE_LINE;
@@ -109,7 +109,8 @@ int cmd_list(const cli_command *cmd, cli_args *a) {
   pcol_file *f = NULL;
   pcol_value_sel v;
   pcol_list l = {0};
-  int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
+  const char *path;
+  int rc = cli_load(cmd, a, a->pos, a->npos - 1, &sel, &f, &v, &path, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
   char unit[32] = "minimum";
   const char *u = cli_get(cmd, a, "unit");
@@ -119,21 +120,21 @@ int cmd_list(const cli_command *cmd, cli_args *a) {
     return EXIT_USAGE;
   }
   pcol_list_options lo = {cli_get(cmd, a, "source-path"), cli_flag(cmd, a, "allow-any-source")};
-  rc = pcol_list_compute(f, &sel, &v, by, a->pos[1], &lo, &l, &err);
+  rc = pcol_list_compute(f, &sel, &v, by, a->pos[a->npos - 1], &lo, &l, &err);
   int nomatch = !rc && l.nblocks == 0;
   if (!rc && !nomatch) {
     if (fmt == OUT_TEXT) {
       print_text(stdout, &l, by, unit);
     } else {
-      cli_view_meta m = {"list", a->pos[0], v.type, v.unit, l.total, &sel, NULL, 0, NULL};
+      cli_view_meta m = {"list", path, v.type, v.unit, l.total, &sel, NULL, 0, NULL};
       print_table(stdout, fmt, &l, &m);
     }
   }
   pcol_list_free(&l);
   pcol_close(f);
   if (nomatch) { /* pprof: an error, and no report */
-    fprintf(stderr, "pcol %s: no matches found for regexp: %s\n", cmd->name, a->pos[1]);
+    fprintf(stderr, "pcol %s: no matches found for regexp: %s\n", cmd->name, a->pos[a->npos - 1]);
     return EXIT_DATA;
   }
-  return rc ? cli_fail_in(cmd->name, a->pos[0], &err, rc) : EXIT_OK;
+  return rc ? cli_fail_in(cmd->name, path, &err, rc) : EXIT_OK;
 }

@@ -102,7 +102,7 @@ static void print_table(FILE *fp, out_format fmt, const pcol_top *t, const pcol_
 }
 
 int cmd_peek(const cli_command *cmd, cli_args *a) {
-  if (a->npos != 2) return cli_usage_error(cmd->name, "expected FILE and REGEX");
+  if (a->npos < 2) return cli_usage_error(cmd->name, "expected FILE and REGEX");
   pcol_by by;
   out_format fmt;
   uint64_t limit;
@@ -117,12 +117,13 @@ int cmd_peek(const cli_command *cmd, cli_args *a) {
   pcol_top t = {0};
   pcol_peek pk = {0};
   int bad_unit = 0, nomatch = 0;
-  int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
+  const char *path;
+  int rc = cli_load(cmd, a, a->pos, a->npos - 1, &sel, &f, &v, &path, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
   rc = pcol_top_compute(f, &sel, &v, by, &t, &err); /* pprof -peek trims nothing */
   if (!rc) {
     pcol_top_sort(&t, sort);
-    rc = pcol_peek_compute(&t, a->pos[1], &pk, &err);
+    rc = pcol_peek_compute(&t, a->pos[a->npos - 1], &pk, &err);
   }
   nomatch = !rc && pk.nnodes == 0; /* pprof: an error, and no report */
   if (nomatch) {
@@ -134,11 +135,11 @@ int cmd_peek(const cli_command *cmd, cli_args *a) {
     } else {
       for (size_t i = 0; i < t.nrows; i++) vals[i] = t.rows[i].flat ? t.rows[i].flat : t.rows[i].cum;
       if (cli_view_unit(cmd, a, t.value.unit, vals, t.nrows, t.total, unit)) bad_unit = 1;
-      else print_text(stdout, f, a->pos[0], &t, &pk, &sel, unit);
+      else print_text(stdout, f, path, &t, &pk, &sel, unit);
       free(vals);
     }
   } else if (!rc) {
-    cli_view_meta m = {"peek", a->pos[0], t.value.type, t.value.unit, t.total, &sel, NULL, 0, NULL};
+    cli_view_meta m = {"peek", path, t.value.type, t.value.unit, t.total, &sel, NULL, 0, NULL};
     print_table(stdout, fmt, &t, &pk, &m);
   }
   pcol_peek_free(&pk);
@@ -146,8 +147,8 @@ int cmd_peek(const cli_command *cmd, cli_args *a) {
   pcol_close(f);
   if (bad_unit) return EXIT_USAGE;
   if (nomatch) {
-    fprintf(stderr, "pcol %s: no matches found for regexp: %s\n", cmd->name, a->pos[1]);
+    fprintf(stderr, "pcol %s: no matches found for regexp: %s\n", cmd->name, a->pos[a->npos - 1]);
     return EXIT_DATA;
   }
-  return rc ? cli_fail_in(cmd->name, a->pos[0], &err, rc) : EXIT_OK;
+  return rc ? cli_fail_in(cmd->name, path, &err, rc) : EXIT_OK;
 }

@@ -4,6 +4,7 @@
  * file parses the options and publishes the file atomically. */
 #include "cli.h"
 #include <stdlib.h>
+#include <string.h>
 
 const cli_opt opts_report[] = {
     {"output", 'o', 1, "output HTML file ('-' for standard output)"},
@@ -15,22 +16,24 @@ const cli_opt opts_report[] = {
     {NULL, 0, 0, NULL}};
 
 int cmd_report(const cli_command *cmd, cli_args *a) {
-  if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
+  if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
   const char *out = cli_get(cmd, a, "output");
   if (!out) return cli_usage_error(cmd->name, "missing -o OUTPUT");
   const char *base_path = cli_get(cmd, a, "diff");
-  const char *inputs[2] = {a->pos[0], base_path};
-  if (cli_stdin_once(cmd, inputs, 2)) return EXIT_USAGE;
+  for (int i = 0; base_path && !strcmp(base_path, "-") && i < a->npos; i++)
+    if (!strcmp(a->pos[i], "-"))
+      return cli_usage_error(cmd->name, "standard input ('-') can be read only once");
 
   pcol_error err = {0};
   pcol_file *f = NULL, *fb = NULL;
   pcol_value_sel v;
   pcol_select sel = {0};
   int quiet = 0; /* the error was the budget's: cli_budget_end prints it */
-  int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
-  if (!rc && base_path) rc = cli_load(cmd, a, base_path, &sel, &fb, &v, &err);
+  const char *path, *blabel = NULL;
+  int rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
+  if (!rc && base_path) rc = cli_load(cmd, a, &base_path, 1, &sel, &fb, &v, &blabel, &err);
   if (!rc) {
-    pcol_report_options ro = {cli_get(cmd, a, "title"), a->pos[0], fb, base_path};
+    pcol_report_options ro = {cli_get(cmd, a, "title"), path, fb, blabel};
     pcol_out o;
     rc = pcol_out_open(&o, out, &err);
     if (!rc) {
@@ -41,7 +44,7 @@ int cmd_report(const cli_command *cmd, cli_args *a) {
         pcol_out_abort(&o);
         quiet = rc = PCOL_ETOOBIG;
       } else if (rc) {
-        pcol_error_prefix(&err, a->pos[0]);
+        pcol_error_prefix(&err, path);
         pcol_out_abort(&o);
       } else {
         rc = pcol_out_commit(&o, &err);

@@ -16,7 +16,7 @@ const cli_opt opts_tags[] = {
     {NULL, 0, 0, NULL}};
 
 int cmd_tags(const cli_command *cmd, cli_args *a) {
-  if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
+  if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
   out_format fmt;
   if (cli_view_format(cmd, a, &fmt)) return EXIT_USAGE;
   pcol_select sel;
@@ -25,7 +25,8 @@ int cmd_tags(const cli_command *cmd, cli_args *a) {
   pcol_file *f = NULL;
   pcol_value_sel v;
   pcol_tags t = {0};
-  int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
+  const char *path;
+  int rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
   rc = pcol_tags_compute(f, &sel, &v, &t, &err);
   if (!rc && fmt == OUT_TEXT) {
@@ -57,7 +58,7 @@ int cmd_tags(const cli_command *cmd, cli_args *a) {
     static const char *const names[] = {"key", "value", "amount", "pct", "unit"};
     cli_table tb;
     int64_t total = 0;
-    cli_view_meta m = {"tags", a->pos[0], v.type, v.unit, 0, &sel, NULL, 0, NULL};
+    cli_view_meta m = {"tags", path, v.type, v.unit, 0, &sel, NULL, 0, NULL};
     for (size_t k = 0; k < t.nkeys; k++) total += t.keys[k].total;
     m.total = total;
     tbl_begin_view(&tb, stdout, fmt, 5, names, &m);

@@ -106,7 +106,7 @@ static int top_options(const cli_command *cmd, const cli_args *a, out_format fmt
 }
 
 int cmd_top(const cli_command *cmd, cli_args *a) {
-  if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
+  if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
   pcol_by by;
   out_format fmt;
   uint64_t limit;
@@ -122,7 +122,8 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
   pcol_value_sel v;
   pcol_top t = {0};
   int bad_unit = 0;
-  int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
+  const char *path;
+  int rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
   const char *bys = cli_get(cmd, a, "by");
   pcol_sum cutoff = 0;
@@ -156,16 +157,16 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
           vals[i] = t.rows[i].flat ? t.rows[i].flat : t.rows[i].cum;
         }
         if (cli_view_unit(cmd, a, t.value.unit, vals, n, t.total, unit)) bad_unit = 1;
-        else print_text(stdout, f, a->pos[0], &t, n, &sel, dropped, cutoff, t.nrows, unit);
+        else print_text(stdout, f, path, &t, n, &sel, dropped, cutoff, t.nrows, unit);
         free(vals);
       }
     } else {
-      cli_view_meta m = {"top", a->pos[0], t.value.type, t.value.unit, t.total, &sel, NULL, 0, NULL};
+      cli_view_meta m = {"top", path, t.value.type, t.value.unit, t.total, &sel, NULL, 0, NULL};
       print_table(stdout, fmt, &t, n, &m);
     }
   }
   pcol_top_free(&t);
   pcol_close(f);
   if (bad_unit) return EXIT_USAGE;
-  return rc ? cli_fail_in(cmd->name, a->pos[0], &err, rc) : EXIT_OK;
+  return rc ? cli_fail_in(cmd->name, path, &err, rc) : EXIT_OK;
 }

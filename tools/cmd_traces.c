@@ -148,7 +148,7 @@ static int on_trace(void *ctx, const pcol_trace *t) {
 }
 
 int cmd_traces(const cli_command *cmd, cli_args *a) {
-  if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
+  if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
   tr_out o;
   memset(&o, 0, sizeof o);
   if (cli_view_format(cmd, a, &o.fmt)) return EXIT_USAGE;
@@ -158,19 +158,20 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
   pcol_error err = {0};
   pcol_file *f = NULL;
   pcol_value_sel v;
-  int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
+  const char *path;
+  int rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
   o.unit = v.unit;
   static const char *const names[] = {"value", "unit", "labels", "stack"};
   if (o.fmt == OUT_TEXT) {
-    printf("File: %s\nType: ", a->pos[0]);
+    printf("File: %s\nType: ", path);
     cli_print_str(stdout, v.type);
     fputs(" (", stdout);
     cli_print_str(stdout, v.unit);
     fputs(")\n", stdout);
     cli_print_filters(stdout, &sel);
   } else {
-    cli_view_meta m = {"traces", a->pos[0], v.type, v.unit, 0, &sel, NULL, 0, NULL};
+    cli_view_meta m = {"traces", path, v.type, v.unit, 0, &sel, NULL, 0, NULL};
     tbl_begin_view(&o.tb, stdout, o.fmt, 4, names, &m);
   }
   rc = pcol_traces_iter(f, &sel, &v, on_trace, &o, &err);

@@ -24,12 +24,11 @@ const cli_opt opts_unpack[] = {
     {NULL, 0, 0, NULL}};
 
 int cmd_unpack(const cli_command *cmd, cli_args *a) {
-  if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
+  if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
   const char *to = cli_get(cmd, a, "to"), *out = cli_get(cmd, a, "output");
   const char *fname = cli_get(cmd, a, "format");
   /* --to is the format unless it reads as seconds (then the range's end, cli_select) */
-  char *end = NULL;
-  if (to && (strtod(to, &end), end != to && !*end)) to = NULL;
+  if (to && cli_is_time(to)) to = NULL;
   if (to && fname && strcmp(to, fname))
     return cli_usage_error(cmd->name, "--to %s and --format %s name two output formats", to, fname);
   if (!to) to = fname;
@@ -62,13 +61,17 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   if (fmt == PCOL_FMT_FIREFOX && (ol < 3 || strcmp(out + ol - 3, ".gz") != 0)) eo.no_gzip = 1;
   /* any input format: `pcol unpack cpu.pb.gz --to rprof` converts in one step */
   pcol_error err = {0};
-  pcol_open_options oo = {0};
-  oo.no_mmap = cli_flag(cmd, a, "no-mmap");
-  oo.max_rows = cli_max_rows();
   pcol_file *f;
-  int rc = pcol_open_any(a->pos[0], &oo, &f, &err);
-  if (!rc) cli_import_warning(cmd->name, &err);
+  const char *path;
+  int rc = cli_open_args(cmd, a, a->pos, a->npos, &sel, &f, &path, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
+  /* an export holds one range for all its sources: a wall-clock range
+   * becomes the sources' own seconds, when they start together */
+  pcol_select wall = sel;
+  if ((rc = pcol_select_relative(f, &wall, &sel, &err))) {
+    pcol_close(f);
+    return cli_fail(cmd->name, &err, rc);
+  }
   pcol_value_sel value, *vp = NULL;
   const char *vname = cli_get(cmd, a, "value");
   if (vname && fmt == PCOL_FMT_COLLAPSED) {
@@ -77,7 +80,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
       return cli_fail(cmd->name, &err, rc);
     }
     vp = &value;
-    cli_warn_value(cmd, f, &sel, vp, a->pos[0]);
+    cli_warn_value(cmd, f, &sel, vp, path);
   }
   eo.value = vp;
   pcol_out o;
@@ -85,7 +88,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   if (!rc) {
     rc = pcol_export(f, fmt, &sel, o.fp, &eo, &err);
     /* an export's message names what is wrong; name the input too */
-    if (rc && rc != PCOL_EIO && !strstr(err.message, a->pos[0])) pcol_error_prefix(&err, a->pos[0]);
+    if (rc && rc != PCOL_EIO && !strstr(err.message, path)) pcol_error_prefix(&err, path);
     if (rc) pcol_out_abort(&o);
     else rc = pcol_out_commit(&o, &err);
   }

@@ -50,12 +50,16 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
 #endif
   /* inputs are added one at a time: memory holds the merged tables plus one
    * input's id maps, never all inputs at once */
-  int rc = pcol_builder_new(&b, &err);
-  for (int i = 0; !rc && i < a->npos; i++) {
-    rc = pcol_import_path(b, a->pos[i], fmt, &iopt, &err);
+  char **in = NULL; /* the inputs: files, directories, globs (inputs.c) */
+  size_t nin = 0;
+  int rc = cli_expand_args(a->pos, a->npos, &in, &nin, &err);
+  if (!rc) rc = pcol_builder_new(&b, &err);
+  for (size_t i = 0; !rc && i < nin; i++) {
+    rc = pcol_import_path(b, in[i], fmt, &iopt, &err);
     if (!rc) cli_import_warning(cmd->name, &err);
-    if (rc && !strstr(err.message, a->pos[i])) pcol_error_prefix(&err, a->pos[i]); /* name the input */
+    if (rc && !strstr(err.message, in[i])) pcol_error_prefix(&err, in[i]); /* name the input */
   }
+  cli_expand_free(in, nin);
   /* after the last input: runs are merged across every input's samples the
    * same way, whatever their format (no importer coalesces) */
   if (!rc && coalesce) rc = pcol_builder_coalesce(b, &err);

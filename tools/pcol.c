@@ -10,14 +10,14 @@ static const cli_command commands[] = {
      "standard input.  The output is written to a temporary file and renamed into\n"
      "place, so a failed run leaves no partial file.",
      opts_pack, cmd_pack},
-    {"unpack", "pcol unpack FILE --to FORMAT -o OUT",
+    {"unpack", "pcol unpack FILE... --to FORMAT -o OUT",
      "Convert a profile (pcol, or any format pcol reads) to rprof, pprof, perun, collapsed, speedscope, firefox or otlp.",
      "-o - writes to standard output.  pprof output is gzip-compressed unless\n"
      "--no-gzip is given.  --source, --from and --to select samples, as in every\n"
      "command: here --to names the output format, unless it is a number of seconds\n"
      "(then -t/--format names the format; --from-time/--to-time are older spellings).",
      opts_unpack, cmd_unpack},
-    {"info", "pcol info FILE [--format text|tsv|csv|json|jsonl]",
+    {"info", "pcol info FILE... [--format text|tsv|csv|json|jsonl]",
      "Per source: type, time, period, duration, samples, value types; then version, tables, sections.",
      "Each source first: its type and URI, start time, period (pprof's period, Rprof's\n"
      "sample.interval), duration (pprof's), number of samples and the span of their\n"
@@ -27,7 +27,7 @@ static const cli_command commands[] = {
      "--format tsv|csv|json|jsonl prints a row per source (JSON adds the default\n"
      "value type, its unit and the profile's total in it).",
      opts_info, cmd_info},
-    {"cat", "pcol cat FILE.pcol --table NAME [--format tsv|csv|json|jsonl] [--limit N]",
+    {"cat", "pcol cat FILE... --table NAME [--format tsv|csv|json|jsonl] [--limit N]",
      "Print a logical table.",
      "Tables (spec.md §11): meta, sources, value_types, source_value_types, samples,\n"
      "sample_values, sample_locations, sample_labels, locations, location_lines,\n"
@@ -39,7 +39,7 @@ static const cli_command commands[] = {
      "Without --full: header, directory and section bounds (O(1) in the data size).\n"
      "With --full: also every checksum, every offset and id, decoded sizes, order.",
      opts_validate, cmd_validate},
-    {"top", "pcol top FILE [--by function|line|file|address|label:KEY] [--value TYPE] [--sort flat|cum|name] [-n N] [--unit U] [--format text|tsv|csv|json|jsonl] [--focus RE ...]",
+    {"top", "pcol top FILE... [--by function|line|file|address|label:KEY] [--value TYPE] [--sort flat|cum|name] [-n N] [--unit U] [--format text|tsv|csv|json|jsonl] [--focus RE ...]",
      "Flat (self) and cumulative weight per function, line or file.",
      "Text is go tool pprof -top's layout: human units (--unit), rows below --node-fraction\n"
      "(0.5 % of the total) hidden with \"Dropped N nodes\", \"(inline)\" marks.  The filters\n"
@@ -52,18 +52,24 @@ static const cli_command commands[] = {
      "--by file is pprof -files, but one row per file (pprof splits a file by function\n"
      "start line); a frame without a file is \"<unknown>\" or \"[binary]\".  Names are\n"
      "shown as stored (pprof -symbolize=none): see README for pprof's C++/Rust shortening.  --from/--to select a time range: a long sample (pack --coalesce)\n"
-     "counts its ticks inside it (spec.md §7).",
+     "counts its ticks inside it (spec.md §7).  Seconds (1.5) count from each source's start;\n"
+     "a wall-clock time (2026-11-23T10:00:00Z, or @EPOCH) is each source's own range from\n"
+     "its recorded start, and a source without sample times (pprof) counts whole inside\n"
+     "the range, not at all outside it, and is refused when the range cuts it.\n"
+     "Many inputs (FILE..., a directory, a quoted glob): the view of their union, the\n"
+     "numbers of `pcol merge` of them in that order, built in memory (no file written);\n"
+     "with a wall-clock range, pcol inputs outside it are left out unread.",
      opts_top, cmd_top},
-    {"tags", "pcol tags FILE [--value TYPE] [--format ...] [--focus RE ...]",
+    {"tags", "pcol tags FILE... [--value TYPE] [--format ...] [--focus RE ...]",
      "Label keys, their values and the weight of each (pprof -tags).", NULL, opts_tags, cmd_tags},
-    {"traces", "pcol traces FILE [-n N] [--value TYPE] [--format ...] [--focus RE ...]",
+    {"traces", "pcol traces FILE... [-n N] [--value TYPE] [--format ...] [--focus RE ...]",
      "Every trace with its labels, value and stack (pprof -traces).",
      "As pprof reads a profile, samples with the same stack and labels are one trace\n"
      "(values added, at the place of the first) and a trace whose every value is 0\n"
      "is left out; a location without symbols is \"[mapping file]\" or \"<unknown>\".",
      opts_traces,
      cmd_traces},
-    {"peek", "pcol peek FILE REGEX [--by function|line|file|address] [--value TYPE] [--sort flat|cum] [--unit U] [--format ...] [--focus RE ...]",
+    {"peek", "pcol peek FILE... REGEX [--by function|line|file|address] [--value TYPE] [--sort flat|cum] [--unit U] [--format ...] [--focus RE ...]",
      "Callers and callees of the functions matching REGEX, with flat/cum (pprof -peek).",
      "Text is go tool pprof -peek's: for each matching row (in --sort order), the\n"
      "weight that reaches it from each caller and goes from it to each callee, and\n"
@@ -71,7 +77,7 @@ static const cli_command commands[] = {
      "often the call recurs.  REGEX is a POSIX extended regular expression matched\n"
      "anywhere in the row's name; nothing is trimmed (pprof -peek keeps every node).",
      opts_peek, cmd_peek},
-    {"list", "pcol list FILE REGEX [--by function|file] [--source-path DIR] [--value TYPE] [--unit U] [--format ...] [--focus RE ...]",
+    {"list", "pcol list FILE... REGEX [--by function|file] [--source-path DIR] [--value TYPE] [--unit U] [--format ...] [--focus RE ...]",
      "Source lines annotated with flat/cum (pprof -list; Rprof srcrefs).",
      "Text is go tool pprof -list's: a ROUTINE block per function matching REGEX and\n"
      "source file, lines from the function's start (or 5 before its first line with\n"
@@ -85,9 +91,9 @@ static const cli_command commands[] = {
      "srcrefs (rnorm) is flat on the calling line; pprof -list of the pprof export\n"
      "gives that flat to the callee (\"No source information for rnorm\").",
      opts_list, cmd_list},
-    {"fold", "pcol fold FILE [--value TYPE]", "Print collapsed stacks (root;...;leaf weight).", NULL,
+    {"fold", "pcol fold FILE... [--value TYPE]", "Print collapsed stacks (root;...;leaf weight).", NULL,
      opts_fold, cmd_fold},
-    {"flame", "pcol flame FILE -o flame.svg [--value TYPE] [--title T] [--diff BASE] [--inverted] [--minwidth PX|N%] [--palette P]",
+    {"flame", "pcol flame FILE... -o flame.svg [--value TYPE] [--title T] [--diff BASE] [--inverted] [--minwidth PX|N%] [--palette P]",
      "Write an interactive SVG flame graph (zoom, search, icicle).",
      "Hover shows a frame's value (human units) and share; a click zooms into a\n"
      "frame, \"Reset Zoom\" goes back; \"Search\" or Ctrl-F asks for a regular\n"
@@ -96,14 +102,17 @@ static const cli_command commands[] = {
      opts_flame, cmd_flame},
     {"diff", "pcol diff BASE NEW [--absolute] [--sort flat|cum|name] [--unit U]",
      "Per-function change in flat and cum weight.",
+     "BASE and NEW are each a file, or a directory or quoted glob: the union of its files.\n"
      "Shares of each total (deltas in points), or raw sums with --absolute, whose d_flat\n"
      "and d_cum are go tool pprof -diff_base -top's flat and cum.  Text in pprof's style:\n"
      "human units (--unit), aligned columns, \"(inline)\" marks; rows sorted as\n"
      "-diff_base sorts them (|d_flat|, then name; --sort cum or name).",
      opts_diff, cmd_diff},
     {"merge", "pcol merge INPUT... -o OUT.pcol", "Combine profiles, keeping every source's identity.",
-     NULL, opts_merge, cmd_merge},
-    {"report", "pcol report FILE -o report.html [--diff BASE] [--title T]",
+     "INPUT may be a file, a directory (its files, by name) or a quoted glob.  Every\n"
+     "reading command answers for several inputs as for their merge, without writing it.",
+     opts_merge, cmd_merge},
+    {"report", "pcol report FILE... -o report.html [--diff BASE] [--title T]",
      "Write one self-contained HTML page: timeline, top table, flame graph.",
      "The page works offline in any browser (no network, everything inline) and\n"
      "shows what `pcol info` says, a timeline per source (and per thread label;\n"
@@ -137,6 +146,10 @@ static void usage(FILE *out) {
   for (size_t i = 0; i < NCOMMANDS; i++)
     fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
   fprintf(out,
+          "\nThe reading commands (info, cat, top, peek, list, tags, traces, fold, flame,\n"
+          "report, unpack; diff's each side) take several inputs, directories and quoted\n"
+          "globs, and answer for their union as `pcol merge` of them would.  --from/--to\n"
+          "take seconds since the start or wall-clock times (2026-11-23T10:00:00Z, @EPOCH).\n"
           "\n'pcol COMMAND --help' describes a command.  'pcol --version' prints the version.\n\n"
           "Exit status:\n"
           "  0  success\n"

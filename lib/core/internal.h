@@ -439,6 +439,23 @@ typedef struct pcol_column_req {
 int pcol_columns(pcol_file *f, const pcol_column_req *req, size_t n, pcol_error *err);
 #define PCOL_NCOLS(req) (sizeof(req) / sizeof((req)[0]))
 
+/* ------------------------------------------------- wall-clock time */
+/* Each source's wall-clock start and duration in ns (index 1..n; NA when
+ * unknown), from one pass over sources and meta (wall.c, THE start rule). */
+typedef struct pcol_wall {
+  int64_t *start, *dur;
+  uint64_t n;
+} pcol_wall;
+int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err);
+void pcol_wall_free(pcol_wall *w);
+/* What a wall-clock selection (sel->wall) takes of source s, whose samples
+ * have times (timed) or not: PCOL_WALL_RANGE with *from and *to the range
+ * relative to the source's start, PCOL_WALL_ALL (every sample, whole),
+ * PCOL_WALL_NONE, or an error code (no start; a time-less source cut). */
+enum { PCOL_WALL_RANGE = 1, PCOL_WALL_ALL = 2, PCOL_WALL_NONE = 3 };
+int pcol_wall_bounds(pcol_file *f, const pcol_wall *w, const pcol_select *sel, uint32_t s,
+                     int timed, int64_t *from, int64_t *to, pcol_error *err);
+
 /* ---------------------------------------------------- selected rows */
 /* A selected sample row and the fraction num/den of it that is selected
  * (pcol_select_iter, spec.md §7). */

@@ -149,6 +149,9 @@ int pcol_select_iter_filter(pcol_file *f, const pcol_select *sel, const pcol_fil
   int64_t to = sel && sel->has_to ? sel->to_ns : INT64_MAX;
   uint64_t row = 0;
   int64_t *declared = NULL; /* see declared_max_durations, read on first need */
+  pcol_wall wall = {NULL, NULL, 0};
+  int is_wall = ranged && sel->wall;
+  if (is_wall && (rc = pcol_wall_init(f, &wall, err))) return rc;
   while (row < n) {
     uint32_t s = pcol_view_u32(&src, row);
     uint64_t end = source_end(&src, row, n, s);
@@ -158,14 +161,27 @@ int pcol_select_iter_filter(pcol_file *f, const pcol_select *sel, const pcol_fil
       continue;
     }
     uint64_t i = row, stop = end;
+    int timed = pcol_view_i64(&tim, end - 1) != PCOL_NA_I64, cut = ranged;
+    if (is_wall) { /* this source's part of a wall-clock range (wall.c) */
+      int w = pcol_wall_bounds(f, &wall, sel, s, timed, &from, &to, err);
+      if (w < 0) {
+        rc = w;
+        goto out;
+      }
+      if (w == PCOL_WALL_NONE) {
+        row = end;
+        continue;
+      }
+      cut = w == PCOL_WALL_RANGE;
+    }
     /* a time range cannot select samples that have no time: say so rather
      * than answer with nothing (times sort NA first, so the source's last
      * row is NA only when all are) */
-    if (ranged && pcol_view_i64(&tim, end - 1) == PCOL_NA_I64) {
+    if (cut && !timed) {
       rc = no_times(f, s, err);
       goto out;
     }
-    if (ranged) {
+    if (cut) {
       /* Long samples that start before `from` may reach into the range, and
        * a point sample between them does not end the search: every sample
        * that starts at or after from - (longest duration of the source) may
@@ -188,7 +204,7 @@ int pcol_select_iter_filter(pcol_file *f, const pcol_select *sel, const pcol_fil
     for (; i < stop; i++) {
       int64_t num = 1, den = 1;
       if (flt && !pcol_filter_keep(flt, i)) continue;
-      if (ranged) {
+      if (cut) {
         int64_t t = pcol_view_i64(&tim, i), d = pcol_view_i64(&dur, i);
         if (t == PCOL_NA_I64) continue;
         if (d <= 0) {
@@ -209,6 +225,7 @@ int pcol_select_iter_filter(pcol_file *f, const pcol_select *sel, const pcol_fil
   rc = PCOL_OK;
 out:
   free(declared);
+  pcol_wall_free(&wall);
   return rc;
 }
 

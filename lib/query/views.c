@@ -127,6 +127,8 @@ typedef struct scan {
   pcol_view x[6]; /* the derived views' other columns (samples: time, duration, weight) */
   const pcol_select *sel; /* a time range: a long sample it cuts shows the part inside */
   int64_t num, den;       /* pcol_select_iter's share of the current sample */
+  pcol_wall wall;         /* a wall-clock range: each source's start (lib/core/wall.c) */
+  pcol_view src;          /* and the samples' sources */
 } scan;
 
 /* Hands over a full batch (and the last one). */
@@ -158,7 +160,14 @@ static inline void put8(scan *s, int k, uint8_t x) {
 static int64_t cut_column(const scan *s, uint64_t r, int column, int64_t stored) {
   int64_t t = pcol_view_i64(&s->x[0], r), d = pcol_view_i64(&s->x[1], r);
   int64_t w = pcol_view_i64(&s->x[2], r), n = pcol_range_ticks(w);
-  int64_t k0 = s->sel && s->sel->has_from ? pcol_range_ticks_before(t, d, n, s->sel->from_ns) : 0;
+  int64_t from = s->sel && s->sel->has_from ? s->sel->from_ns : 0;
+  if (s->sel && s->sel->has_from && s->sel->wall) { /* the source's own from (wall.c) */
+    int64_t to;
+    uint32_t src = pcol_view_u32(&s->src, r);
+    if (pcol_wall_bounds(s->f, &s->wall, s->sel, src, 1, &from, &to, NULL) != PCOL_WALL_RANGE)
+      from = INT64_MIN + 1; /* not reached: pcol_select_iter cut this sample by the same rule */
+  }
+  int64_t k0 = s->sel && s->sel->has_from ? pcol_range_ticks_before(t, d, n, from) : 0;
   __int128 a = (__int128)k0 * d / n, e = (__int128)(k0 + s->num) * d / n;
   switch (column) {
   case PCOL_C_S_TIME: return t + (int64_t)a;
@@ -383,7 +392,14 @@ int pcol_lview_scan(pcol_file *f, const pcol_lview_info *v, const pcol_select *s
   if ((rc = fn(ctx, 0)) != 0) return rc < 0 ? rc : PCOL_OK; /* the columns are read: rows follow */
   if (v->sample_view) {
     if (selects(sel)) {
+      if (sel->wall && sel->has_from &&
+          ((rc = pcol_wall_init(f, &s.wall, err)) ||
+           (rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &s.src, err)))) {
+        pcol_wall_free(&s.wall);
+        return rc;
+      }
       rc = pcol_select_iter(f, sel, sample_cb, &s, err);
+      pcol_wall_free(&s.wall);
       if (rc) return rc;
     } else {
       uint64_t n = pcol_rows(f, PCOL_T_SAMPLES);

@@ -144,9 +144,12 @@ done
 "$PCOL" validate $rp | grep -q "valid (read in full" || fail "validate of an Rprof file"
 "$PCOL" info $rp | grep -q "^input_format: *rprof" || fail "info of an Rprof file"
 "$PCOL" cat "$tmp/d.pb.gz" -t functions --format csv | grep -q "^[0-9]*,fib," || fail "cat of a pprof file"
-for cmd in "top" "cat -t meta" "info" "validate" "fold" "unpack --to rprof -o $tmp/x" "pack -o $tmp/x"; do
-  expect 3 "$tmp: Is a directory" "$PCOL" $cmd "$tmp"
+# (a directory is its files' union, tests/cli/t_many.sh: an empty one says so)
+mkdir "$tmp/empty"
+for cmd in "top" "cat -t meta" "info" "fold" "unpack --to rprof -o $tmp/x" "pack -o $tmp/x"; do
+  expect 2 "directory '$tmp/empty' holds no file" "$PCOL" $cmd "$tmp/empty"
 done
+expect 3 "$tmp: Is a directory" "$PCOL" validate "$tmp"
 printf 'hello world\nfoo\n' >"$tmp/t.txt"
 expect 1 "unrecognised input format" "$PCOL" top "$tmp/t.txt"
 expect 2 "apply to samples, .* not functions" "$PCOL" cat $rp -t functions --source 1

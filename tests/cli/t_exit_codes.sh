@@ -128,7 +128,10 @@ expect 2 "pack unknown input format" -- $PCOL pack examples/demo.out --from nope
 for r in "${readers[@]}"; do expect 3 "missing input" -- $PCOL $r "$tmp/missing.pcol"; done
 expect 3 "pack of a missing input" -- $PCOL pack "$tmp/missing.out" -o "$tmp/x.pcol"
 expect 3 "diff of a missing input" -- $PCOL diff "$good" "$tmp/missing.pcol"
-expect 3 "input is a directory" -- $PCOL info "$tmp"
+expect 3 "input is a directory (validate reads one file)" -- $PCOL validate "$tmp"
+mkdir -p "$tmp/unreadable" && chmod 000 "$tmp/unreadable"
+[ -r "$tmp/unreadable" ] || expect 3 "an input directory that cannot be read" -- $PCOL info "$tmp/unreadable"
+chmod 755 "$tmp/unreadable"
 for w in "pack examples/demo.out" "merge $good" "unpack $good --to rprof" "flame $good"; do
   expect 3 "unwritable output ($w)" -- $PCOL $w -o "$tmp/no/such/dir/out"
   expect 3 "output is a directory ($w)" -- $PCOL $w -o "$tmp"

@@ -21,7 +21,8 @@ fail() { echo "t_report: FAIL: $*" >&2; exit 1; }
 "$PCOL" pack "$tmp/b.out" --coalesce -o "$tmp/b.pcol" || fail "pack b"
 
 "$PCOL" report "$tmp/a.pcol" 2>/dev/null; [ $? = 2 ] || fail "missing -o is a usage error"
-"$PCOL" report "$tmp/a.pcol" "$tmp/a.out" -o "$tmp/x.html" 2>/dev/null; [ $? = 2 ] || fail "two inputs is a usage error"
+# two inputs: the page of their union (tests/cli/t_many.sh)
+"$PCOL" report "$tmp/a.pcol" "$tmp/a.out" -o "$tmp/x.html" 2>/dev/null || fail "a report of two inputs"
 "$PCOL" report - --diff - -o "$tmp/x.html" </dev/null 2>/dev/null; [ $? = 2 ] || fail "stdin twice is a usage error"
 echo 'not a profile' > "$tmp/bad.txt"
 "$PCOL" report "$tmp/bad.txt" -o "$tmp/bad.html" 2>"$tmp/err"; [ $? = 1 ] || fail "bad input exits 1"

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# many.sh — many files as one (issue 32): a "day" of continuous profiling,
+# one pprof CPU profile a minute (bench/gen_day), asked as one profile.
+#   - `pcol top DIR` of the day's pcol files (their union, built in memory
+#     as `pcol merge` would write it) against `pcol top` of their merged
+#     file: goal <= 10x (time and CPU);
+#   - the same over the day's .pb.gz files (no goal: each is imported);
+#   - `--from/--to` of one hour (10:00-11:00 UTC) touching only that hour's
+#     files: the inputs read whole (PCOL_DEBUG=inputs) and, by strace, the
+#     files opened (every input's header, sources and meta are read to
+#     know its time span; the others' samples are not); the hour's total
+#     equals that of the merged file with the same range;
+#   - peak RSS of each.
+# Prints a markdown section on stdout; `make bench` appends it to
+# bench/results/latest.md, `make bench-many` runs it alone.
+# Env: PCOL, T (bench tools dir), DATA (bench data), DAY_FILES (default
+# 1440; bench-quick: 120), DAY_SAMPLES (ticks a minute, default 600).
+set -u
+PCOL=${PCOL:-build/bench-build/bin/pcol}
+T=${T:-build/bench-build/bench}
+DATA=${DATA:-build/bench-data}
+N=${DAY_FILES:-1440}
+S=${DAY_SAMPLES:-600}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+kv() { tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "n/a" }'; }
+le() { awk -v r="$1" -v g="$2" 'BEGIN { exit !(r != "n/a" && r + 0 <= g + 0) }'; }
+ms() { awk -v s="$1" 'BEGIN { printf "%.0f ms", s * 1000 }'; }
+mb() { awk -v k="$1" 'BEGIN { printf "%.0f MB", k / 1024 }'; }
+measure() { # OUTVAR CMD... -> "median cpu rss_kb"
+  local line
+  line=$("$T/timecmd" -n 5 -w 1 -t 60 -- "${@:2}")
+  case $line in ok*) ;; *) echo "many.sh: failed: ${*:2}: $line" >&2; return 1 ;; esac
+  printf -v "$1" '%s %s %s' "$(kv median "$line")" "$(kv cpu "$line")" "$(kv rss_kb "$line")"
+}
+
+# the day: pprof files (cached), each packed to pcol, and their merge
+D=$DATA/day-$N-$S
+if [ ! -f "$D/done" ]; then
+  rm -rf "$D"
+  mkdir -p "$D/pprof" "$D/pcol" || exit 1
+  "$T/gen_day" --out "$D/pprof" --files "$N" --samples "$S" || exit 1
+  for f in "$D"/pprof/*.pb.gz; do
+    b=$(basename "$f" .pb.gz)
+    "$PCOL" pack "$f" -o "$D/pcol/$b.pcol" || exit 1
+  done
+  touch "$D/done"
+fi
+measure merge "$PCOL" merge "$D/pcol" -o "$tmp/merged.pcol" || exit 1
+"$PCOL" merge "$D/pcol" -o "$tmp/merged.pcol" || exit 1
+M=$tmp/merged.pcol
+measure one "$PCOL" top "$M" || exit 1
+measure many "$PCOL" top "$D/pcol" || exit 1
+measure manyp "$PCOL" top "$D/pprof" || exit 1
+H=(--from 2026-11-23T10:00:00Z --to 2026-11-23T11:00:00Z)
+measure hone "$PCOL" top "$M" "${H[@]}" || exit 1
+measure hmany "$PCOL" top "$D/pcol" "${H[@]}" || exit 1
+read -r one_t one_c one_r <<<"$one"
+read -r many_t many_c many_r <<<"$many"
+read -r manyp_t manyp_c manyp_r <<<"$manyp"
+read -r hone_t hone_c hone_r <<<"$hone"
+read -r hmany_t hmany_c hmany_r <<<"$hmany"
+read -r merge_t merge_c merge_r <<<"$merge"
+# the hour: which inputs are read, which opened, and the same numbers
+read_line=$(PCOL_DEBUG=inputs "$PCOL" top "$D/pcol" "${H[@]}" 2>&1 >"$tmp/h_many.txt" | grep 'debug: read')
+nread=$(sed -n 's/.*read \([0-9]*\) of.*/\1/p' <<<"$read_line")
+"$PCOL" top "$M" "${H[@]}" >"$tmp/h_one.txt"
+same=no
+cmp -s <(tail -n +2 "$tmp/h_one.txt") <(tail -n +2 "$tmp/h_many.txt") && same=yes
+want=$(ls "$D"/pcol | awk -F'T' '{ h = substr($2, 1, 2) } h == "10" { n++ } END { print n + 0 }')
+opened=n/a
+if command -v strace >/dev/null; then
+  opened=$(strace -f -e trace=openat -o "$tmp/strace.txt" "$PCOL" top "$D/pcol" "${H[@]}" >/dev/null 2>&1 &&
+    grep -c "$D/pcol/.*\.pcol\"" "$tmp/strace.txt")
+fi
+r_all=$(ratio "$many_t" "$one_t") c_all=$(ratio "$many_c" "$one_c")
+r_pp=$(ratio "$manyp_t" "$one_t") r_h=$(ratio "$hmany_t" "$hone_t")
+met() { if le "$1" "$2"; then echo met; else echo "**missed**"; fi; }
+hour_met=missed
+[ "$nread" = "$want" ] && [ "$same" = yes ] && hour_met=met
+
+echo "## Many files as one (issue 32)"
+echo
+echo "A day of continuous profiling made by \`bench/gen_day\`: $N one-minute pprof CPU"
+echo "profiles of one service ($S ticks a minute on average; $(du -sh "$D/pprof" | cut -f1) of .pb.gz,"
+echo "$(du -sh "$D/pcol" | cut -f1) as pcol files, $(du -h "$M" | cut -f1) merged).  Median of up to 5 runs; CPU is user+system."
+echo
+echo "| case | time | CPU | peak RSS | vs top of the merged file | goal |"
+echo "|---|---:|---:|---:|---:|---|"
+echo "| \`pcol merge\` of the $N pcol files | $(ms "$merge_t") | $(ms "$merge_c") | $(mb "$merge_r") | | |"
+echo "| \`pcol top\` merged file | $(ms "$one_t") | $(ms "$one_c") | $(mb "$one_r") | 1 | |"
+echo "| \`pcol top DIR\`, $N pcol files | $(ms "$many_t") | $(ms "$many_c") | $(mb "$many_r") | ${r_all}x (CPU ${c_all}x) | <= 10x: $(met "$r_all" 10) |"
+echo "| \`pcol top DIR\`, $N .pb.gz files | $(ms "$manyp_t") | $(ms "$manyp_c") | $(mb "$manyp_r") | ${r_pp}x | |"
+echo "| \`top\` merged, one hour | $(ms "$hone_t") | $(ms "$hone_c") | $(mb "$hone_r") | | |"
+echo "| \`top DIR\`, one hour | $(ms "$hmany_t") | $(ms "$hmany_c") | $(mb "$hmany_r") | ${r_h}x of the merged file's hour | |"
+echo
+echo "One hour (\`--from 2026-11-23T10:00:00Z --to 2026-11-23T11:00:00Z\`) of the $N pcol files:"
+echo "$nread inputs read whole (the hour holds $want files), $opened files opened (each input's header,"
+echo "sources and meta say its time span; the samples of the others are not read); the same"
+echo "view as the merged file's with the same range: $same.  Goal (only that hour's files): $hour_met."

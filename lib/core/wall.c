@@ -1,0 +1,234 @@
+/* wall.c — where each source lies in wall-clock time, and what a range in
+ * wall-clock time (pcol_select.wall) selects of it.
+ *
+ * THE start rule: a source starts at meta otlp.time_unix_nano, else
+ * pprof.time_nanos, else source_timestamp x 10^9 (the order of the OTLP
+ * exporter, doc/mappings.md §12); NA when it has none of them.  Its samples'
+ * time_ns are relative to that start (spec.md §6.6), so a wall range
+ * [from, to) is [from - start, to - start) of the source, and from there
+ * THE range rule of select.c decides.  A source whose samples have no
+ * times (a pprof CPU profile) is selected whole when its span [start,
+ * start + duration) lies inside the range, not at all when it lies
+ * outside, and is an error when the range cuts it: its samples cannot be
+ * told apart.
+ *
+ * Everything here reads the sources and meta tables, and of the samples
+ * at most one source column's run bounds and two times per source (binary
+ * search): which inputs of a many-file query can be left out is decided
+ * without reading their samples. */
+#include "internal.h"
+
+static int is_key(pcol_str k, const char *c) { return pcol_str_is(k, c); }
+
+int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
+  uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
+  memset(w, 0, sizeof *w);
+  w->n = ns;
+  w->start = malloc((ns + 1) * sizeof *w->start);
+  w->dur = malloc((ns + 1) * sizeof *w->dur);
+  int8_t *rank = calloc(ns + 1, 1); /* which key gave start: 3 otlp, 2 pprof, 1 timestamp */
+  if (!w->start || !w->dur || !rank) {
+    free(rank);
+    pcol_wall_free(w);
+    return pcol_oom(err);
+  }
+  pcol_view ts, mk, mv, ms;
+  int rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TIMESTAMP, &ts, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &mk, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &mv, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &ms, err);
+  for (uint64_t s = 0; !rc && s <= ns; s++) {
+    w->start[s] = w->dur[s] = PCOL_NA_I64;
+    int64_t sec = s ? pcol_view_i64(&ts, s - 1) : PCOL_NA_I64, x;
+    if (sec != PCOL_NA_I64 && !__builtin_mul_overflow(sec, (int64_t)1000000000, &x)) {
+      w->start[s] = x;
+      rank[s] = 1;
+    }
+  }
+  /* one pass over meta: the first row of a key counts, as pcol_meta_get */
+  int8_t *drank = rc ? NULL : calloc(ns + 1, 1);
+  if (!rc && !drank) rc = pcol_oom(err);
+  for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
+    uint32_t s = pcol_view_u32(&ms, i);
+    if (s == 0 || s > ns) continue;
+    pcol_str k, v;
+    if ((rc = pcol_string(f, pcol_view_u32(&mk, i), &k, err))) break;
+    int r = is_key(k, OTLP_META_TIME_UNIX_NANO) ? 3 : is_key(k, PPROF_META_TIME_NANOS) ? 2 : 0;
+    int d = is_key(k, OTLP_META_DURATION_NANO) ? 2 : is_key(k, PPROF_META_DURATION_NANOS) ? 1 : 0;
+    if (!r && !d) continue;
+    if ((rc = pcol_string(f, pcol_view_u32(&mv, i), &v, err))) break;
+    int64_t x;
+    if (pcol_str_i64(v, &x)) continue; /* not a number: as if absent */
+    if (r > rank[s]) {
+      w->start[s] = x;
+      rank[s] = (int8_t)r;
+    }
+    if (d > drank[s] && x >= 0) {
+      w->dur[s] = x;
+      drank[s] = (int8_t)d;
+    }
+  }
+  free(rank);
+  free(drank);
+  if (rc) pcol_wall_free(w);
+  return rc;
+}
+
+void pcol_wall_free(pcol_wall *w) {
+  free(w->start);
+  free(w->dur);
+  w->start = w->dur = NULL;
+}
+
+/* a + b saturated to [INT64_MIN + 1, INT64_MAX] (INT64_MIN is NA) */
+static int64_t sat_add(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN + 1;
+  return r == PCOL_NA_I64 ? INT64_MIN + 1 : r;
+}
+static int64_t sat_sub(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_sub_overflow(a, b, &r)) return b < 0 ? INT64_MAX : INT64_MIN + 1;
+  return r == PCOL_NA_I64 ? INT64_MIN + 1 : r;
+}
+
+static void source_name(pcol_file *f, uint32_t s, pcol_str *ty, pcol_str *uri) {
+  pcol_view t, u;
+  *ty = *uri = (pcol_str){NULL, 0};
+  if (s && s <= pcol_rows(f, PCOL_T_SOURCES) &&
+      !pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &t, NULL) &&
+      !pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &u, NULL)) {
+    (void)pcol_string(f, pcol_view_u32(&t, s - 1), ty, NULL);
+    (void)pcol_string(f, pcol_view_u32(&u, s - 1), uri, NULL);
+  }
+}
+#define SHOWN(x) (int)((x).ptr ? ((x).len > 80 ? 80 : (x).len) : 2), (x).ptr ? (x).ptr : "NA"
+
+int pcol_wall_bounds(pcol_file *f, const pcol_wall *w, const pcol_select *sel, uint32_t s,
+                     int timed, int64_t *from, int64_t *to, pcol_error *err) {
+  int64_t a = sel->has_from ? sel->from_ns : INT64_MIN + 1;
+  int64_t b = sel->has_to ? sel->to_ns : INT64_MAX;
+  int64_t st = s <= w->n ? w->start[s] : PCOL_NA_I64;
+  pcol_str ty, uri;
+  if (st == PCOL_NA_I64) {
+    source_name(f, s, &ty, &uri);
+    return pcol_error_set(err, PCOL_ENOTFOUND,
+                          "source %u (%.*s %.*s) has no wall-clock start (no otlp.time_unix_nano, "
+                          "pprof.time_nanos or source_timestamp), so a range in wall-clock time "
+                          "cannot select its samples; give --from/--to in seconds since its start",
+                          s, SHOWN(ty), SHOWN(uri));
+  }
+  if (timed) {
+    *from = sel->has_from ? sat_sub(a, st) : INT64_MIN + 1;
+    *to = sel->has_to ? sat_sub(b, st) : INT64_MAX;
+    return PCOL_WALL_RANGE;
+  }
+  int64_t d = w->dur[s] == PCOL_NA_I64 ? 0 : w->dur[s], e = sat_add(st, d);
+  int inside = st >= a && (d ? e <= b : st < b);
+  int outside = d ? (e <= a || st >= b) : (st < a || st >= b);
+  if (inside) return PCOL_WALL_ALL;
+  if (outside) return PCOL_WALL_NONE;
+  source_name(f, s, &ty, &uri);
+  return pcol_error_set(err, PCOL_ENOTFOUND,
+                        "source %u (%.*s %.*s) has no sample times and the range cuts its span "
+                        "(%lld + %lld ns since the epoch), so the range cannot select its samples: "
+                        "choose a range that holds it whole or leaves it out",
+                        s, SHOWN(ty), SHOWN(uri), (long long)st, (long long)d);
+}
+
+/* first row in [lo, hi) with source > s */
+static uint64_t after(const pcol_view *src, uint64_t lo, uint64_t hi, uint32_t s) {
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (pcol_view_u32(src, mid) <= s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+int pcol_wall_overlaps(pcol_file *f, const pcol_select *sel, int *overlaps, pcol_error *err) {
+  *overlaps = 1;
+  if (!sel || !sel->wall || (!sel->has_from && !sel->has_to)) return PCOL_OK;
+  pcol_wall w;
+  pcol_view src, tim, dur;
+  int rc = pcol_wall_init(f, &w, err);
+  if (rc) return rc;
+  rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &tim, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &dur, err);
+  int64_t a = sel->has_from ? sel->from_ns : INT64_MIN + 1;
+  int64_t b = sel->has_to ? sel->to_ns : INT64_MAX;
+  uint64_t n = pcol_rows(f, PCOL_T_SAMPLES), lo = 0;
+  *overlaps = 0;
+  for (uint32_t s = 1; !rc && s <= w.n && !*overlaps; s++) {
+    uint64_t r0 = after(&src, lo, n, s - 1), r1 = after(&src, r0, n, s);
+    lo = r1;
+    if (sel->source_id && sel->source_id != s) continue;
+    if (w.start[s] == PCOL_NA_I64) { /* cannot tell: the query will say so */
+      *overlaps = 1;
+      break;
+    }
+    uint64_t t0 = r0;
+    while (t0 < r1 && pcol_view_i64(&tim, t0) == PCOL_NA_I64) t0++; /* NA sorts first */
+    if (t0 == r1) { /* no sample times: THE rule of pcol_wall_bounds, by its span */
+      if (r0 == r1) continue; /* no samples: nothing to select */
+      int64_t f_, t_;
+      pcol_error quiet = {0};
+      if (pcol_wall_bounds(f, &w, sel, s, 0, &f_, &t_, &quiet) != PCOL_WALL_NONE) *overlaps = 1;
+      continue;
+    }
+    /* samples with times: [start + first, start + last + its duration], the
+     * end included (a point sample there is selected when from <= it) */
+    int64_t first = pcol_view_i64(&tim, t0), last = pcol_view_i64(&tim, r1 - 1);
+    int64_t ld = pcol_view_i64(&dur, r1 - 1);
+    int64_t sa = sat_add(w.start[s], first), sb = sat_add(sat_add(w.start[s], last), ld > 0 ? ld : 0);
+    if (sa < b && sb >= a) *overlaps = 1;
+  }
+  pcol_wall_free(&w);
+  return rc;
+}
+
+int pcol_source_wall_start(pcol_file *f, uint32_t s, int64_t *ns, pcol_error *err) {
+  pcol_wall w;
+  *ns = PCOL_NA_I64;
+  int rc = pcol_wall_init(f, &w, err);
+  if (rc) return rc;
+  if (s >= 1 && s <= w.n) *ns = w.start[s];
+  pcol_wall_free(&w);
+  return PCOL_OK;
+}
+
+int pcol_select_relative(pcol_file *f, const pcol_select *sel, pcol_select *out,
+                         pcol_error *err) {
+  *out = *sel;
+  if (!sel->wall) return PCOL_OK;
+  out->wall = 0;
+  if (!sel->has_from && !sel->has_to) return PCOL_OK;
+  pcol_wall w;
+  int rc = pcol_wall_init(f, &w, err);
+  if (rc) return rc;
+  int64_t start = PCOL_NA_I64;
+  uint32_t first = 0;
+  for (uint32_t s = 1; s <= w.n; s++) {
+    if (sel->source_id && sel->source_id != s) continue;
+    if (w.start[s] == PCOL_NA_I64) {
+      rc = pcol_wall_bounds(f, &w, sel, s, 1, &out->from_ns, &out->to_ns, err);
+      break;
+    }
+    if (first && w.start[s] != start) {
+      rc = pcol_error_set(err, PCOL_EINVAL,
+                          "sources %u and %u start at different times, and this output holds one "
+                          "range for all: choose one with --source, or give --from/--to in seconds",
+                          first, s);
+      break;
+    }
+    start = w.start[s];
+    if (!first) first = s;
+  }
+  if (!rc && first) {
+    if (sel->has_from) out->from_ns = sat_sub(sel->from_ns, start);
+    if (sel->has_to) out->to_ns = sat_sub(sel->to_ns, start);
+  }
+  pcol_wall_free(&w);
+  return rc;
+}

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# Many files as one (issue 32): every reading command takes several inputs,
+# a directory or a glob, and answers for their union exactly as `pcol merge`
+# of them, in that order, does (the union is built in memory through the
+# same import path; no file is written).  And --from/--to in wall-clock time
+# (RFC 3339 or @EPOCH): each source's range relative to its own start
+# (otlp.time_unix_nano, pprof.time_nanos, source_timestamp), a time-less
+# source counted whole inside the range, not at all outside it and refused
+# when the range cuts it; pcol inputs the range cannot reach are not read.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+TD=${PCOL_TESTDATA:-../shared/testdata}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_many: FAIL: $*" >&2; exit 1; }
+G=$TD/pprof/go-cpu-large.pb.gz S=$TD/pprof/go-cpu-inline-small.pb.gz L=$TD/pprof/go-cpu-string-labels.pb.gz
+H=$TD/pprof/go-heap-allocs-inline.pb.gz E=$TD/ext/pprof/ODD-otlp-ebpf-profile.pb.bin
+for f in $G $S $L $H; do
+  [ -f "$f" ] || { echo "t_many: SKIP (no $f: the shared test data)"; exit 0; }
+done
+R=tests/fixtures/rprof/names.out C=tests/fixtures/collapsed/simple.folded
+W=tests/fixtures/perun/trace-complexity.perf
+
+# every view of one input set, with the lines that name the file left out
+# (File:, JSON's "file"): the numbers, names and orders must be the same
+views() {
+  $PCOL top "$@" -n 30 2>/dev/null | tail -n +2
+  $PCOL top "$@" --sort cum --by line -n 30 2>/dev/null | tail -n +2
+  $PCOL top "$@" --value samples --format json 2>/dev/null | sed 's/"file":"[^"]*",//'
+  $PCOL peek "$@" 'main\.' 2>/dev/null | tail -n +2
+  $PCOL tags "$@" 2>/dev/null
+  $PCOL traces "$@" -n 15 2>/dev/null | tail -n +2
+  $PCOL fold "$@" 2>/dev/null
+  $PCOL list "$@" 'main\.work' --allow-any-source 2>/dev/null | tail -n +2
+  $PCOL cat "$@" --table samples 2>/dev/null
+  $PCOL cat "$@" --table functions --limit 200 2>/dev/null
+  $PCOL info "$@" --format json 2>/dev/null | sed 's/"file":"[^"]*",//'
+}
+same_as_merge() { # NAME INPUT... : the union's views are the merged file's
+  local name=$1
+  shift
+  $PCOL merge "$@" -o "$tmp/m.pcol" || fail "$name: merge"
+  views "$tmp/m.pcol" >"$tmp/want"
+  views "$@" >"$tmp/got"
+  [ "$(wc -l <"$tmp/want")" -gt 50 ] || fail "$name: the merged file's views are nearly empty"
+  cmp -s "$tmp/want" "$tmp/got" ||
+    fail "$name: the union's views differ from the merged file's: $(diff "$tmp/want" "$tmp/got" | head -5)"
+}
+# pprof files of one kind (cpu): their default value is cpu
+same_as_merge "go cpu" $S $L
+# any formats at once (pcol, pprof, Rprof, collapsed, Perun): default samples
+$PCOL pack $S -o "$tmp/s.pcol" || fail "pack"
+same_as_merge "mixed formats" "$tmp/s.pcol" $H $R $C $W $L
+# the same inputs twice count twice, as merge does
+same_as_merge "twice" $S $S
+
+# a directory (its files by name) and a glob the shell left alone
+mkdir "$tmp/day"
+ln -s "$(cd "$(dirname $S)" && pwd)/$(basename $S)" "$tmp/day/a.pb.gz"
+ln -s "$(cd "$(dirname $L)" && pwd)/$(basename $L)" "$tmp/day/b.pb.gz"
+cp "$tmp/s.pcol" "$tmp/day/c.pcol"
+touch "$tmp/day/.hidden"
+$PCOL merge "$tmp/day/a.pb.gz" "$tmp/day/b.pb.gz" "$tmp/day/c.pcol" -o "$tmp/d.pcol" || fail "merge day"
+[ "$(views "$tmp/d.pcol")" = "$(views "$tmp/day")" ] || fail "a directory is not the union of its files by name"
+[ "$(views "$tmp/d.pcol")" = "$(views "$tmp/day/*")" ] || fail "a quoted glob is not the union of its files"
+$PCOL merge "$tmp/day/a.pb.gz" "$tmp/day/b.pb.gz" -o "$tmp/ab.pcol" || fail "merge a b"
+[ "$(views "$tmp/ab.pcol")" = "$(views "$tmp/day/*.pb.gz")" ] || fail "a glob selects by its pattern"
+# diff: each side one argument, a file, a directory or a glob
+[ "$($PCOL diff "$tmp/ab.pcol" "$tmp/d.pcol" | tail -n +3)" = \
+  "$($PCOL diff "$tmp/day/*.pb.gz" "$tmp/day" | tail -n +3)" ] || fail "diff of globs and directories"
+# exports: the union written, as the merged file's
+$PCOL unpack "$tmp/day" --to collapsed -o "$tmp/u.txt" || fail "unpack of a directory"
+$PCOL unpack "$tmp/d.pcol" --to collapsed -o "$tmp/m.txt" || fail "unpack of the merge"
+cmp -s "$tmp/u.txt" "$tmp/m.txt" || fail "unpack of the union differs from the merged file's"
+$PCOL flame "$tmp/day" -o "$tmp/u.svg" && $PCOL flame "$tmp/d.pcol" -o "$tmp/m.svg" || fail "flame"
+cmp -s <(grep -v '<text\|<title>Flame\|subtitle' "$tmp/u.svg") <(grep -v '<text\|<title>Flame\|subtitle' "$tmp/m.svg") ||
+  fail "flame of the union differs from the merged file's"
+# errors name what is wrong
+$PCOL top "$tmp/nothing/*.pb.gz" 2>"$tmp/err"
+[ $? = 2 ] && grep -q "no file matches" "$tmp/err" || fail "a glob without match: $(cat "$tmp/err")"
+$PCOL top $S "$tmp/missing.pb.gz" 2>"$tmp/err"
+[ $? = 3 ] && grep -q "missing.pb.gz" "$tmp/err" || fail "a missing input is not named: $(cat "$tmp/err")"
+printf 'not a profile\0\1' >"$tmp/bad.bin"
+$PCOL top $S "$tmp/bad.bin" 2>"$tmp/err"
+[ $? = 1 ] && grep -q "bad.bin" "$tmp/err" || fail "a bad input is not named: $(cat "$tmp/err")"
+
+# memory (doc/safety.md, "many inputs"): at most merge's peak plus the
+# merged file's size (4 MiB of slack); not under a sanitizer's allocator
+if [ -x /usr/bin/time ] && ! nm "$PCOL" 2>/dev/null | grep -q __asan_init; then
+  /usr/bin/time -o "$tmp/rss_m" -f %M $PCOL merge $G $S $L -o "$tmp/m3.pcol" || fail "merge of 3"
+  /usr/bin/time -o "$tmp/rss_t" -f %M $PCOL top $G $S $L >/dev/null || fail "top of 3"
+  bound=$(($(tail -1 "$tmp/rss_m") + $(stat -c %s "$tmp/m3.pcol") / 1024 + 4096))
+  [ "$(tail -1 "$tmp/rss_t")" -le "$bound" ] ||
+    fail "top of 3 inputs took $(tail -1 "$tmp/rss_t") KB, over merge's peak + the merged file ($bound KB)"
+fi
+# pack and merge expand directories and globs too
+$PCOL merge "$tmp/day" -o "$tmp/d2.pcol" && cmp -s "$tmp/d.pcol" "$tmp/d2.pcol" ||
+  fail "merge of a directory is not merge of its files by name"
+
+# ---------------------------------------------------- wall-clock ranges
+# go-cpu-large: pprof, time_nanos 2022-10-18 15:39:57.086 UTC, 240.36 s,
+# samples without times; go-cpu-inline-small: 2017.  Read from the file.
+start=$($PCOL cat $G --table meta | awk -F'\t' '$1 == "pprof.time_nanos" { print $2 }')
+dur=$($PCOL cat $G --table meta | awk -F'\t' '$1 == "pprof.duration_nanos" { print $2 }')
+[ -n "$start" ] && [ -n "$dur" ] || fail "go-cpu-large has no time_nanos/duration_nanos"
+iso() { date -u -d "@$1" +%Y-%m-%dT%H:%M:%SZ; }
+s0=$((start / 1000000000)) s1=$(((start + dur) / 1000000000 + 1))
+total() { sed -n 's/.* of \(.*\) total$/\1/p'; }
+want=$($PCOL top $G --unit raw | total)
+got=$($PCOL top $G $S --unit raw --from "$(iso $((s0 - 60)))" --to "$(iso $((s1 + 60)))" | total)
+[ "$got" = "$want" ] || fail "a range holding go-cpu-large whole: total $got, want $want (it alone)"
+got=$($PCOL top $G $S --unit raw --from "@$((s0 - 60))" --to "@$((s1 + 60))" | total)
+[ "$got" = "$want" ] || fail "@EPOCH: total $got, want $want"
+got=$($PCOL top $G $S --unit raw --from "$(date -u -d "@$((s0 - 3600))" +%Y-%m-%dT%H:%M:%S)+01:00" --to "@$((s1 + 60))" | total)
+[ "$got" = "$want" ] || fail "a +01:00 zone: total $got, want $want"
+$PCOL top $G --from "$(iso $((s0 + 10)))" --to "$(iso $((s1 + 60)))" >/dev/null 2>"$tmp/err"
+[ $? = 1 ] && grep -q "no sample times and the range cuts" "$tmp/err" ||
+  fail "a range cutting a time-less source must be refused: $(cat "$tmp/err")"
+# pcol inputs outside the range are not read; the answer is the union of
+# those that overlap it, as merge of those
+$PCOL pack $G -o "$tmp/g.pcol" && $PCOL pack $L -o "$tmp/l.pcol" || fail "pack"
+rng=(--from "$(iso $((s0 - 60)))" --to "$(iso $((s1 + 60)))")
+PCOL_DEBUG=inputs $PCOL top "$tmp/s.pcol" "$tmp/g.pcol" "$tmp/l.pcol" "${rng[@]}" --unit raw >"$tmp/o" 2>"$tmp/err" ||
+  fail "top of three pcol files in a range: $(cat "$tmp/err")"
+grep -q "read 1 of 3 inputs" "$tmp/err" || fail "the files outside the range were read: $(cat "$tmp/err")"
+[ "$(total <"$tmp/o")" = "$want" ] || fail "the range's total over pcol files: $(total <"$tmp/o"), want $want"
+[ "$(tail -n +2 "$tmp/o")" = "$($PCOL top "$tmp/g.pcol" "${rng[@]}" --unit raw | tail -n +2)" ] ||
+  fail "the union in a range is not the overlapping file's"
+$PCOL top "$tmp/s.pcol" "$tmp/l.pcol" "${rng[@]}" 2>"$tmp/err"
+[ $? = 1 ] && grep -q "none of the 2 inputs" "$tmp/err" || fail "no input in the range: $(cat "$tmp/err")"
+# samples with times: the eBPF profiler's OTLP message (times relative to
+# otlp.time_unix_nano): a wall range is each source's relative range
+if [ -f "$E" ]; then
+  t0=$($PCOL cat $E --table meta | awk -F'\t' '$1 == "otlp.time_unix_nano" { print $2; exit }')
+  a=$((t0 + 1000000000)) b=$((t0 + 3000000000))
+  wa="@$((a / 1000000000)).$(printf %09d $((a % 1000000000)))" wb="@$((b / 1000000000)).$(printf %09d $((b % 1000000000)))"
+  rel=$($PCOL top $E --from 1 --to 3 --format json --value samples 2>/dev/null | sed 's/"filters":{[^}]*}//')
+  wal=$($PCOL top $E --from "$wa" --to "$wb" --format json --value samples 2>/dev/null | sed 's/"filters":{[^}]*}//')
+  [ -n "$rel" ] && [ "$rel" = "$wal" ] || fail "OTLP: the wall range is not the sources' range 1..3 s"
+  [ "$($PCOL cat $E --table samples --from 1 --to 3)" = "$($PCOL cat $E --table samples --from "$wa" --to "$wb")" ] ||
+    fail "OTLP: cat --from/--to in wall-clock time"
+  $PCOL unpack $E -t collapsed --from "$wa" --to "$wb" -o "$tmp/w.txt" &&
+    $PCOL unpack $E -t collapsed --from 1 --to 3 -o "$tmp/r.txt" && cmp -s "$tmp/w.txt" "$tmp/r.txt" ||
+    fail "OTLP: unpack --from/--to in wall-clock time"
+  [ "$(wc -l <"$tmp/r.txt")" -gt 0 ] || fail "OTLP: the range 1..3 s is empty"
+  # long samples (pack --coalesce) cut by a wall-clock bound: the same part
+  $PCOL pack $E --coalesce -o "$tmp/ec.pcol" || fail "pack --coalesce"
+  [ "$($PCOL cat "$tmp/ec.pcol" --table samples --from 1.5 --to 2.5)" = \
+    "$($PCOL cat "$tmp/ec.pcol" --table samples --from "@$(((t0 + 1500000000) / 1000000000)).$(printf %09d $(((t0 + 1500000000) % 1000000000)))" --to "@$(((t0 + 2500000000) / 1000000000)).$(printf %09d $(((t0 + 2500000000) % 1000000000)))")" ] ||
+    fail "OTLP coalesced: cat of a wall-clock range cuts long samples differently"
+fi
+# the two kinds of bound do not mix; bad times are usage errors
+$PCOL top $G --from 2022-10-18T15:40:00Z --to 5 2>/dev/null
+[ $? = 2 ] || fail "a wall-clock --from with a relative --to is a usage error"
+for bad in 2022-02-31T00:00:00Z 2022-10-18T15:40:00 2022-10-18T25:00:00Z @x; do
+  $PCOL top $G --from "$bad" 2>/dev/null
+  [ $? = 2 ] || fail "--from $bad is not a time"
+done
+exit 0

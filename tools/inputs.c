@@ -1,0 +1,173 @@
+/* inputs.c — the inputs of a reading command: each argument a file, a
+ * directory (its files, by name) or a glob pattern (expanded here when the
+ * shell left it quoted), and their union opened as `pcol merge` of them
+ * would write it (pcol_open_many: one rule, in the library). */
+#include "cli.h"
+#include <dirent.h>
+#include <glob.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct cli_inputs {
+  char **paths;
+  size_t n, cap;
+} cli_inputs;
+
+static void inputs_free(cli_inputs *in) {
+  for (size_t i = 0; i < in->n; i++) free(in->paths[i]);
+  free(in->paths);
+  memset(in, 0, sizeof *in);
+}
+
+enum { NO_MEMORY = 1, NO_DIR = 2 }; /* positive: never a PCOL_E* code */
+
+static int add(cli_inputs *in, char *p) {
+  if (!p) return NO_MEMORY;
+  if (in->n == in->cap) {
+    size_t c = in->cap ? 2 * in->cap : 16;
+    char **q = realloc(in->paths, c * sizeof *q);
+    if (!q) {
+      free(p);
+      return NO_MEMORY;
+    }
+    in->paths = q;
+    in->cap = c;
+  }
+  in->paths[in->n++] = p;
+  return 0;
+}
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* a directory's regular files (not those whose name starts with '.'),
+ * sorted by name: the order the union's sources get */
+static int add_dir(cli_inputs *in, const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return NO_DIR;
+  size_t first = in->n, dl = strlen(dir);
+  int rc = 0;
+  struct dirent *e;
+  while (!rc && (e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    size_t l = dl + 1 + strlen(e->d_name) + 1;
+    char *p = malloc(l);
+    if (!p) {
+      rc = NO_MEMORY;
+      break;
+    }
+    snprintf(p, l, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", e->d_name);
+    struct stat st;
+    if (stat(p, &st) || !S_ISREG(st.st_mode)) {
+      free(p);
+      continue;
+    }
+    rc = add(in, p);
+  }
+  closedir(d);
+  if (!rc) qsort(in->paths + first, in->n - first, sizeof *in->paths, by_name);
+  return rc;
+}
+
+/* Labels outlive the inputs (the output budget's message names the first);
+ * a command has at most two sides. */
+static char labels[4][160];
+static int nlabel;
+
+/* the name views print ("File:", JSON's "file", messages): the argument,
+ * or the arguments, shortened */
+static const char *make_label(const char *const *args, int nargs) {
+  char *l = labels[nlabel++ % 4];
+  size_t used = 0, cap = sizeof labels[0];
+  l[0] = 0;
+  for (int i = 0; i < nargs && used < cap; i++) {
+    int w = snprintf(l + used, cap - used, "%s%s", i ? " " : "", args[i]);
+    if (w < 0) break;
+    used += (size_t)w;
+  }
+  if (used >= cap) snprintf(l + cap - 32, 32, "... (%d arguments)", nargs);
+  return l;
+}
+
+static int expand(const char *const *args, int nargs, cli_inputs *in, pcol_error *err) {
+  memset(in, 0, sizeof *in);
+  if (nargs < 1) return pcol_error_set(err, PCOL_EINVAL, "expected a FILE");
+  int seen_stdin = 0;
+  for (int i = 0; i < nargs; i++) {
+    const char *s = args[i];
+    struct stat st;
+    int rc = 0;
+    if (!strcmp(s, "-") && seen_stdin++)
+      rc = pcol_error_set(err, PCOL_EINVAL, "standard input ('-') can be read only once");
+    else if (strcmp(s, "-") && !stat(s, &st) && S_ISDIR(st.st_mode)) {
+      size_t before = in->n;
+      rc = add_dir(in, s);
+      if (rc == NO_DIR) rc = pcol_error_set(err, PCOL_EIO, "cannot read directory '%s'", s);
+      else if (!rc && in->n == before)
+        rc = pcol_error_set(err, PCOL_EINVAL, "directory '%s' holds no file", s);
+    } else if (strcmp(s, "-") && stat(s, &st) && strpbrk(s, "*?[")) {
+      glob_t g;
+      int gr = glob(s, 0, NULL, &g);
+      if (gr == GLOB_NOMATCH) {
+        rc = pcol_error_set(err, PCOL_EINVAL, "no file matches '%s'", s);
+      } else {
+        for (size_t k = 0; !gr && !rc && k < g.gl_pathc; k++) rc = add(in, strdup(g.gl_pathv[k]));
+        if (!gr) globfree(&g);
+        else rc = gr == GLOB_NOSPACE ? NO_MEMORY
+                                     : pcol_error_set(err, PCOL_EIO, "cannot expand '%s'", s);
+      }
+    } else {
+      rc = add(in, strdup(s)); /* a file, or a name the open will say is missing */
+    }
+    if (rc == NO_MEMORY) rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+    if (rc) {
+      inputs_free(in);
+      return rc;
+    }
+  }
+  return PCOL_OK;
+}
+
+int cli_expand_args(const char *const *args, int nargs, char ***paths, size_t *n,
+                    pcol_error *err) {
+  cli_inputs in;
+  int rc = expand(args, nargs, &in, err);
+  *paths = rc ? NULL : in.paths;
+  *n = rc ? 0 : in.n;
+  return rc;
+}
+
+void cli_expand_free(char **paths, size_t n) {
+  for (size_t i = 0; i < n; i++) free(paths[i]);
+  free(paths);
+}
+
+int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
+                  const pcol_select *sel, pcol_file **f, const char **label, pcol_error *err) {
+  *f = NULL;
+  *label = make_label(args, nargs);
+  cli_inputs in;
+  int rc = expand(args, nargs, &in, err);
+  if (rc) return rc;
+  pcol_open_options opt = {0};
+  opt.no_mmap = cli_flag(cmd, a, "no-mmap");
+  opt.max_rows = cli_max_rows();
+  size_t used = 0;
+  /* any input format: a pcol file is mapped, another is converted in memory
+   * ("-": standard input, read whole); many: their union in memory */
+  rc = pcol_open_many((const char *const *)in.paths, in.n, &opt, sel, f, &used, err);
+  if (rc) {
+    if (in.n == 1 && !strstr(err->message, in.paths[0])) pcol_error_prefix(err, in.paths[0]);
+  } else {
+    cli_import_warning(cmd->name, err);
+    cli_budget_input(*label, *f);
+    /* how many inputs the union read: bench/many.sh counts them */
+    const char *dbg = getenv("PCOL_DEBUG");
+    if (dbg && strstr(dbg, "inputs"))
+      fprintf(stderr, "pcol %s: debug: read %zu of %zu inputs\n", cmd->name, used, in.n);
+  }
+  inputs_free(&in);
+  return rc;
+}
