@@ -893,6 +893,50 @@ PCOL_API int pcol_peek_compute(const pcol_top *t, const char *regex, pcol_peek *
                                pcol_error *err);
 PCOL_API void pcol_peek_free(pcol_peek *p);
 
+/* go tool pprof's call graph (-dot, -svg, -png; report.go newTrimmedGraph,
+ * graph.go newGraph): nodes are the keys of pcol_top_compute (functions,
+ * lines, files, addresses), edges the calls between them.  Pruned as
+ * pprof does: nodes whose |cum| is below node_fraction of the sum of flat
+ * go; then the graph is rebuilt from the kept nodes (a call skipping
+ * dropped frames becomes a "residual" edge from the nearest kept caller, and
+ * a sample whose innermost frame was dropped adds to no flat); the nodes are
+ * sorted in pprof's entropy order and the first node_count kept (0: all;
+ * each node's label tags, up to 4, count as nodes there, as pprof's do),
+ * the graph rebuilt again; edges below edge_fraction go, and residual edges
+ * another path already connects.  Node i of the result is pprof's N(i+1).
+ * Defaults (pcol_graph_opts_default): 0.005, 0.001, 80. */
+typedef struct pcol_graph_opts {
+  double node_fraction, edge_fraction;
+  size_t node_count;
+} pcol_graph_opts;
+PCOL_API pcol_graph_opts pcol_graph_opts_default(void);
+typedef struct pcol_graph_edge {
+  uint32_t from, to; /* indexes into pcol_graph.nodes */
+  pcol_sum weight;   /* the samples through the call, once per sample */
+  int inl;           /* 1: every call went into an inlined line ("(inline)") */
+  int residual;      /* 1: some calls skipped dropped frames (pprof's dotted edge) */
+} pcol_graph_edge;
+typedef struct pcol_graph {
+  pcol_top_row *nodes; /* pprof's node order; flat as the pruned graph has it */
+  size_t nnodes;
+  pcol_graph_edge *edges; /* pprof's order: |weight| desc, caller name, callee name */
+  size_t nedges;
+  pcol_sum total;         /* top.total: what percentages are of */
+  pcol_sum shown;         /* sum of the nodes' flat ("Showing nodes accounting for") */
+  size_t dropped_nodes;   /* below the node fraction ("Dropped N nodes (cum <= X)") */
+  size_t dropped_edges;   /* below the edge fraction, in the last pass ("Dropped N edges") */
+  size_t orig_count;      /* nodes before node_count ("Showing top N nodes out of M") */
+  pcol_sum node_cutoff, edge_cutoff; /* |(int64)(total x fraction)|, as the labels print them */
+  pcol_top top;           /* every row of the profile (pcol_top_compute); owns the names */
+} pcol_graph;
+/* The graph of the selected samples' value v by function (line, file,
+ * address: pcol_top_compute's keys and names).  o NULL = the defaults.
+ * Free with pcol_graph_free. */
+PCOL_API int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                                pcol_by by, const pcol_graph_opts *o, pcol_graph *out,
+                                pcol_error *err);
+PCOL_API void pcol_graph_free(pcol_graph *g);
+
 /* go tool pprof -list: source lines annotated with flat and cum.  by =
  * PCOL_BY_LINE: a block per function whose name matches `regex` and file
  * (pprof's ROUTINE), sorted by name and file; PCOL_BY_SOURCE_LINE: a block

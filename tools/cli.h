@@ -226,7 +226,7 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt);
                      "its size, at least 16 Mi rows; past it: a message and exit 1)"}
 /* The output budget (outbudget.c, doc/safety.md "Resource bounds"): for the
  * view commands (cat, top, peek, tags, traces, list, diff, info, flame,
- * report) standard output becomes a counting stream that refuses the write
+ * graph, report) standard output becomes a counting stream that refuses the write
  * that would pass max(32 MiB, 64 x the inputs' size) or --max-output.
  * begin: before the command (0 or EXIT_USAGE); input: each pcol file opened
  * (cli_open, cli_load do it); wrap: a -o file's stream (fclose it before
@@ -260,9 +260,11 @@ int cmd_export(const cli_command *, cli_args *);
 int cmd_tags(const cli_command *, cli_args *);
 int cmd_traces(const cli_command *, cli_args *);
 int cmd_peek(const cli_command *, cli_args *);
+int cmd_graph(const cli_command *, cli_args *);
 int cmd_list(const cli_command *, cli_args *);
 extern const cli_opt opts_list[];
 extern const cli_opt opts_peek[];
+extern const cli_opt opts_graph[];
 
 extern const cli_opt opts_pack[], opts_info[], opts_cat[], opts_validate[], opts_unpack[],
     opts_top[], opts_fold[], opts_flame[], opts_diff[], opts_merge[];

@@ -1,5 +1,5 @@
 /* outbudget.c — the output budget of the commands that write views (cat,
- * top, peek, tags, traces, list, diff, info, flame, report): the rule and
+ * top, peek, tags, traces, list, diff, info, flame, graph, report): the rule and
  * the message of the exporters' budget (pcol_output_budget,
  * pcol_output_budget_error), over everything the command writes.
  *
@@ -42,7 +42,7 @@ static FILE *counted(FILE *out) {
 }
 
 static const char *const budgeted[] = {"cat",   "top",  "peek", "tags", "traces", "list",
-                                       "diff",  "info", "flame", "report", NULL};
+                                       "diff",  "info", "flame", "graph", "report", NULL};
 
 static uint64_t max_rows; /* --max-rows, for cli_open and cli_load */
 uint64_t cli_max_rows(void) { return max_rows; }

@@ -68,6 +68,11 @@ const char *pcol_q_trim_path(const char *path, const char *search);
 int pcol_q_source_read(const char *path, const char *search, int allow_any, int64_t last,
                        char **text, size_t *len, char **msg);
 
+/* top.c: pprof's cutoffs (report.go newTrimmedGraph): |int64(float64(sum)
+ * x fraction)|, for the node and edge fractions of top and graph. */
+typedef unsigned __int128 pcol_q_umag;
+pcol_q_umag pcol_q_frac_cut(pcol_sum sum, double fraction);
+
 /* top.c: pprof's file name in a node (/proc/self/cwd/ trimmed, then Go's
  * filepath.Clean), appended to out; PCOL_ENOMEM. */
 int pcol_q_clean_path(pcol_str p, pcol_buf *out);
@@ -265,6 +270,24 @@ uint64_t pcol_q_top_key_line(const pcol_top *t, uint32_t k);
  * view that reads the keys' lines (list.c). */
 int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
                        pcol_top *out, pcol_error *err);
+/* graph_tags.c: the label tags of pprof's graph nodes, which pprof counts
+ * as nodes when it keeps the first -nodecount (graph.go selectTopNodes).
+ * load: the selected samples' values summed per (stack node, label set)
+ * with a tag (np = 0: none); count: count[key] = how many tags of kept key
+ * survive pprof's trim at cut, given a build's innermost kept key (kk) and
+ * residual mark (res) per stack node. */
+typedef struct pcol_q_gtags {
+  pcol_u64map pairs; /* stack << 32 | label set -> pair */
+  uint32_t *p_stack, *p_ls, np, pcap;
+  pcol_sum *p_w;
+  uint32_t *ls_off, *ls_tag; /* the tags of each label set (CSR) */
+  pcol_q_keytab names;       /* tag identities */
+} pcol_q_gtags;
+int pcol_q_gtags_load(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                      pcol_q_gtags *g, pcol_error *err);
+int pcol_q_gtags_count(const pcol_q_gtags *g, const pcol_q_inl_state *s, const uint8_t *kept,
+                       const uint32_t *kk, const uint8_t *res, pcol_q_umag cut, uint32_t *count);
+void pcol_q_gtags_free(pcol_q_gtags *g);
 /* ftree.c: the frame-tree node of each stack node (nstacks + 1 entries,
  * index 0 = the root), valid until pcol_ftree_free. */
 const uint32_t *pcol_q_ftree_stack_nodes(const pcol_ftree *t);

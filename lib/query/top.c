@@ -17,7 +17,7 @@
 
 #include <pthread.h>
 
-typedef unsigned __int128 pcol_umag;
+typedef pcol_q_umag pcol_umag;
 static pcol_umag mag(pcol_sum v) { return v < 0 ? -(pcol_umag)v : (pcol_umag)v; }
 
 void pcol_q_inl_free(pcol_q_inl_state *s) {
@@ -558,7 +558,7 @@ void pcol_top_sort(pcol_top *t, pcol_sort order) {
  * edge fractions) or the total (the "Dropped N nodes (cum <= X)" label).
  * The sum is exact (an int64 sum in pprof): a sum of doubles would depend
  * on the order of the rows. */
-static pcol_umag frac_cut(pcol_sum sum, double fraction) {
+pcol_q_umag pcol_q_frac_cut(pcol_sum sum, double fraction) {
   double c = (double)sum * fraction;
   if (!(c == c)) return 0; /* NaN */
   if (c >= 1.6e38 || c <= -1.6e38) return (pcol_umag)1 << 127; /* beyond any sum: all */
@@ -568,8 +568,8 @@ static pcol_umag frac_cut(pcol_sum sum, double fraction) {
 size_t pcol_top_cutoff(pcol_top *t, double fraction, pcol_sum *label_cutoff) {
   pcol_sum sum = 0;
   for (size_t i = 0; i < t->nrows; i++) sum += t->rows[i].flat;
-  pcol_umag cut = frac_cut(sum, fraction);
-  if (label_cutoff) *label_cutoff = (pcol_sum)frac_cut(t->total, fraction);
+  pcol_umag cut = pcol_q_frac_cut(sum, fraction);
+  if (label_cutoff) *label_cutoff = (pcol_sum)pcol_q_frac_cut(t->total, fraction);
   if (cut == 0) return 0;
   size_t k = 0;
   for (size_t i = 0; i < t->nrows; i++)
@@ -840,14 +840,14 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     t->loc_aoff = t->loc_all = NULL;
     memset(&sub, 0, sizeof sub);
     touched = NULL;
-    is->cutoff = (pcol_sum)frac_cut(sum_flat, 0.001);
+    is->cutoff = (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001);
     is->nkeys = nk - 1;
     if ((rc = inline_marks(is, NULL, inl, err))) goto done;
   }
   /* rows: with a node fraction, only those pcol_top_cutoff would keep
    * (what pcol_top_compute_cut shows: a line-level profile has 10^5 rows
    * and shows 10^1) */
-  pcol_umag cut = t->cut ? frac_cut(sum_flat, t->fraction) : 0;
+  pcol_umag cut = t->cut ? pcol_q_frac_cut(sum_flat, t->fraction) : 0;
   size_t nr = 0;
   for (size_t k = 1; k < nk; k++)
     if (flat[k] != 0 || cum[k] != 0) {
@@ -986,7 +986,7 @@ int pcol_top_compute_cut(pcol_file *f, const pcol_select *sel, const pcol_value_
   int rc = top_make(f, sel, v, by, 1, fraction, out, &d, err);
   if (rc) return rc;
   if (dropped) *dropped = d;
-  if (label_cutoff) *label_cutoff = (pcol_sum)frac_cut(out->total, fraction);
+  if (label_cutoff) *label_cutoff = (pcol_sum)pcol_q_frac_cut(out->total, fraction);
   if ((rc = name_rows(out, err))) {
     pcol_top_free(out);
     return rc;

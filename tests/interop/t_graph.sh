@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# `pcol graph` against `go tool pprof -dot` on every pprof profile of the
+# shared test data (the files t_pprof_views.sh compares top and peek on):
+# the same nodes (names, in pprof's N1..Nn order), the same flat and cum as
+# the labels print them, the same edges with the same weights, "(inline)"
+# and dotted (residual) marks, and the same "Showing"/"Dropped" legend
+# lines (tests/interop/dot_compare.py), with pprof's default pruning and with
+# other -nodefraction/-edgefraction/-nodecount (labelled profiles: the tags
+# pprof counts as nodes), filters, -lines and -noinlines.
+#
+# Env: PCOL (pcol binary), PCOL_TESTDATA (default ../shared/testdata).
+# Exit 0 pass, 1 fail, 77 skip (no Go).
+set -u
+if ! command -v go >/dev/null 2>&1; then
+  echo "SKIP: go not installed (apt-get install golang-go to compare pcol graph with go tool pprof -dot)"
+  exit 77
+fi
+PCOL=${PCOL:-build/bin/pcol}
+TD=${PCOL_TESTDATA:-../shared/testdata}
+HERE=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME=$tmp/home PPROF_BINARY_PATH=/nonexistent GOCACHE=$tmp/gocache GOPROXY=off \
+  GOTOOLCHAIN=local TZ=UTC
+mkdir -p "$HOME"
+# pprof's own binary: `go tool pprof` costs a go command start per call
+PPROF=$(go tool -n pprof 2>/dev/null) || PPROF=
+[ -x "$PPROF" ] || { echo "SKIP: go tool -n pprof gives no binary"; exit 77; }
+i=0 fail=0
+
+# case FILE PPROF-ARGS -- PCOL-ARGS: both DOT texts, compared below
+case_() {
+  local f=$1
+  shift
+  local pp=() pc=()
+  while [ "$1" != -- ]; do pp+=("$1"); shift; done
+  shift
+  pc=("$@")
+  i=$((i + 1))
+  "$PPROF" -symbolize=none -dot "${pp[@]}" "$f" >"$tmp/$i.go" 2>/dev/null
+  if ! "$PCOL" graph "$f" "${pc[@]}" >"$tmp/$i.pc" 2>"$tmp/$i.err"; then
+    echo "FAIL: pcol graph $(basename "$f") ${pc[*]}: $(head -c 300 "$tmp/$i.err")"
+    fail=$((fail + 1))
+    return
+  fi
+  printf '%s\t%s\t%s\n' "$tmp/$i.go" "$tmp/$i.pc" \
+    "$(basename "$f"): go tool pprof -dot ${pp[*]} vs pcol graph ${pc[*]}" >>"$tmp/list"
+}
+
+n=0
+: >"$tmp/list"
+for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/*; do
+  [ -f "$f" ] || continue
+  case $f in *edge-invalid-utf8*) continue ;; esac # control bytes: pcol escapes them
+  "$PCOL" info "$f" 2>/dev/null | grep -q 'input_format: *otlp' && continue
+  # a profile pcol refuses (pprof reads it): judged in t_pprof_views.sh
+  "$PCOL" info "$f" >/dev/null 2>&1 || continue
+  n=$((n + 1))
+  case_ "$f" --
+  case_ "$f" -nodefraction=0 -edgefraction=0 -nodecount=30 -- --node-fraction 0 --edge-fraction 0 --node-count 30
+done
+[ $n -gt 0 ] || { echo "SKIP: no pprof profiles under $TD"; exit 77; }
+
+g=$TD/pprof/go-cpu-inline-small.pb.gz
+if [ -f "$g" ]; then
+  case_ "$g" -lines -- --by line
+  case_ "$g" -nodecount=5 -- --node-count 5
+  case_ "$g" -nodefraction=0.2 -edgefraction=0.1 -- --node-fraction 0.2 --edge-fraction 0.1
+  case_ "$g" -focus=mapassign -hide='runtime\.main' -- --focus mapassign --hide 'runtime\.main'
+  case_ "$g" -noinlines -- --no-inlines
+fi
+l=$TD/pprof/go-cpu-large.pb.gz
+if [ -f "$l" ]; then
+  case_ "$l" -nodecount=200 -- --node-count 200
+  case_ "$l" -lines -- --by line
+fi
+python3 "$HERE/dot_compare.py" --list "$tmp/list" || fail=$((fail + 1))
+echo "t_graph: $i cases, $fail failed"
+[ $fail -eq 0 ]

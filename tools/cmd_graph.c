@@ -1,0 +1,459 @@
+/* cmd_graph.c — `pcol graph FILE`: the call graph as go tool pprof -dot
+ * writes it (report.go printDOT, graph/dotgraph.go ComposeDot), from
+ * pcol_graph_compute; --format svg|png pipes the DOT text through
+ * graphviz's `dot`.  Every string from the file goes through the text rule
+ * (cli_text_buf: control bytes and bad UTF-8 as \xNN) and then DOT's
+ * escapes (\ and "), so a name cannot end a DOT string or add a line. */
+#include "cli.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+const cli_opt opts_graph[] = {
+    {"output", 'o', 1, "output file (default: standard output; written to a temporary file and renamed)"},
+    {"format", 0, 1, "dot (default: the DOT text of go tool pprof -dot), svg or png (through graphviz's "
+                     "`dot`, which must be installed)"},
+    {"by", 0, 1, "function (default), line (as go tool pprof -lines), file or address (as -addresses)"},
+    {"value", 0, 1, "value to add up: weight, samples, TYPE or TYPE/UNIT; cpu works on Rprof too (default: the source's)"},
+    {"node-fraction", 0, 1, "drop nodes whose |cum| is below this fraction of the total (pprof "
+                            "-nodefraction, default 0.005)"},
+    {"edge-fraction", 0, 1, "drop edges below this fraction of the total (pprof -edgefraction, default 0.001)"},
+    {"node-count", 0, 1, "keep at most this many nodes, 0 = all (pprof -nodecount, default 80)"},
+    CLI_OPT_UNIT,
+    {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
+    CLI_OPT_SELECT,
+    CLI_OPT_FILTER,
+    CLI_OPT_MAX_OUTPUT,
+    CLI_OPT_MAX_ROWS,
+    {NULL, 0, 0, NULL}};
+
+/* DOT's escapes in a "..." string: \ and " escaped, a newline as pprof's
+ * \l (dotgraph.go escapeForDot). */
+static void dot_esc(FILE *fp, const char *p, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    char c = p[i];
+    if (c == '\\' || c == '"') {
+      fputc('\\', fp);
+      fputc(c, fp);
+    } else if (c == '\n') {
+      fputs("\\l", fp);
+    } else {
+      fputc(c, fp);
+    }
+  }
+}
+/* A string from the file in a DOT string: the text rule first (control
+ * bytes and bad UTF-8 as \xNN, a newline as the two characters \n), then
+ * DOT's escapes. */
+static void dot_put(FILE *fp, const char *p, size_t n) {
+  size_t cap = 4 * n + 1; /* \xNN: at most 4 bytes a byte */
+  char *t = n ? malloc(cap) : NULL;
+  if (!t) {
+    for (size_t i = 0; i < n; i++) fputc('?', fp);
+    return;
+  }
+  size_t m = cli_text_buf(p, n, t, cap);
+  dot_esc(fp, t, m);
+  free(t);
+}
+static void dot_str(FILE *fp, pcol_str s) { dot_put(fp, s.ptr ? s.ptr : "", s.ptr ? s.len : 0); }
+
+static int is_w(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+/* graph.go ShortenFunctionName for Go names (goVerRegExp, goRegExp) and
+ * C++'s "(anonymous namespace)::" prefix: the node's label only (its
+ * tooltip keeps the whole name).  Writes into out (cap bytes). */
+static size_t shorten(const char *p, size_t n, char *out, size_t cap) {
+  static const char anon[] = "(anonymous namespace)::";
+  if (n >= sizeof anon - 1 && !memcmp(p, anon, sizeof anon - 1)) {
+    p += sizeof anon - 1;
+    n -= sizeof anon - 1;
+  }
+  if (n >= cap) n = cap - 1;
+  size_t m = 0;
+  /* `^(.*?)/v(?:[2-9]|[1-9][0-9]+)([./].*)$`: the first "/vN" before . or / goes */
+  size_t cut = n, cut_len = 0;
+  for (size_t i = 0; i + 2 < n && cut == n; i++) {
+    if (p[i] != '/' || p[i + 1] != 'v' || p[i + 2] < '1' || p[i + 2] > '9') continue;
+    size_t j = i + 3;
+    while (j < n && p[j] >= '0' && p[j] <= '9') j++;
+    if (j - (i + 2) == 1 && p[i + 2] == '1') continue; /* v1 is no version suffix */
+    if (j < n && (p[j] == '.' || p[j] == '/')) {
+      cut = i;
+      cut_len = j - i;
+    }
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (i == cut) i += cut_len;
+    if (i < n) out[m++] = p[i];
+  }
+  /* `^(?:[\w\-\.]+\/)+([^.]+\..+)`: the longest prefix of such segments
+   * after which "X.Y" (X without a dot) remains */
+  size_t best = 0;
+  for (size_t i = 0; i < m; i++) {
+    char c = out[i];
+    if (c == '/') {
+      if (i == 0 || out[i - 1] == '/') break; /* a segment is not empty */
+      size_t r = i + 1;                        /* the rest: [^.]+\..+ */
+      if (r < m && out[r] != '.') {
+        const char *d = memchr(out + r, '.', m - r);
+        if (d && (size_t)(d - out) + 1 < m) best = r;
+      }
+    } else if (!is_w(c) && c != '-' && c != '.') {
+      break;
+    }
+  }
+  if (best) {
+    memmove(out, out + best, m - best);
+    m -= best;
+  }
+  out[m] = 0;
+  return m;
+}
+
+/* dotgraph.go multilinePrintableName: the short name, a line per "::" and
+ * per ".", "[...]" as "[…]" */
+static void dot_label_name(FILE *fp, pcol_str name) {
+  char *s = malloc(name.len + 1), *t = malloc(name.len + 1);
+  if (!s || !t) {
+    free(s);
+    free(t);
+    dot_str(fp, name);
+    return;
+  }
+  size_t n = shorten(name.ptr ? name.ptr : "", name.ptr ? name.len : 0, s, name.len + 1);
+  size_t m = 0;
+  for (size_t i = 0; i < n;) {
+    if (i + 1 < n && s[i] == ':' && s[i + 1] == ':') {
+      dot_put(fp, t, m);
+      m = 0;
+      fputs("\\n", fp);
+      i += 2;
+    } else if (i + 4 < n && !memcmp(s + i, "[...]", 5)) {
+      dot_put(fp, t, m);
+      m = 0;
+      fputs("[\xe2\x80\xa6]", fp);
+      i += 5;
+    } else if (s[i] == '.') {
+      dot_put(fp, t, m);
+      m = 0;
+      fputs("\\n", fp);
+      i++;
+    } else {
+      t[m++] = s[i++];
+    }
+  }
+  dot_put(fp, t, m);
+  fputs("\\n", fp);
+  free(s);
+  free(t);
+}
+
+/* dotgraph.go dotColor */
+static void dot_color(FILE *fp, double score, int bg) {
+  const double shift = 0.7;
+  double sat = bg ? 0.1 : 1.0, val = bg ? 0.93 : 0.7;
+  score = fmax(-1.0, fmin(1.0, score));
+  if (fabs(score) < 0.2) sat *= fabs(score) / 0.2;
+  if (score > 0.0) score = pow(score, 1.0 - shift);
+  if (score < 0.0) score = -pow(-score, 1.0 - shift);
+  double r, g, b;
+  if (score < 0.0) {
+    g = val;
+    r = val * (1 + sat * score);
+  } else {
+    r = val;
+    g = val * (1 - sat * score);
+  }
+  b = val * (1 - sat);
+  fprintf(fp, "#%02x%02x%02x", (unsigned)(uint8_t)(r * 255.0), (unsigned)(uint8_t)(g * 255.0),
+          (unsigned)(uint8_t)(b * 255.0));
+}
+
+typedef struct dot_ctx {
+  const pcol_graph *g;
+  pcol_str vunit;
+  const char *unit;
+} dot_ctx;
+
+static void fmt_value(const dot_ctx *c, pcol_sum v, char *b, size_t cap) {
+  pcol_unit_label(v, c->vunit, c->unit, b, cap);
+}
+static const char *pct(pcol_sum v, pcol_sum total, char *b, size_t cap) {
+  pcol_percentage(v, total, b, cap);
+  const char *p = b;
+  while (*p == ' ') p++;
+  return p;
+}
+static pcol_sum mag(pcol_sum v) { return v < 0 ? -v : v; }
+
+static void write_node(FILE *fp, const dot_ctx *c, size_t i, double max_flat) {
+  const pcol_top_row *n = &c->g->nodes[i];
+  char fv[64], cv[64], pb[16];
+  fprintf(fp, "N%zu [label=\"", i + 1);
+  dot_label_name(fp, n->name);
+  fmt_value(c, n->flat, fv, sizeof fv);
+  if (n->flat != 0) fprintf(fp, "%s (%s)", fv, pct(n->flat, c->g->total, pb, sizeof pb));
+  else fputc('0', fp);
+  memcpy(cv, fv, sizeof cv);
+  if (n->cum != n->flat) {
+    fputs(n->flat != 0 ? "\\n" : " ", fp);
+    fmt_value(c, n->cum, cv, sizeof cv);
+    fprintf(fp, "of %s (%s)", cv, pct(n->cum, c->g->total, pb, sizeof pb));
+  }
+  int fs = 8;
+  double af = (double)mag(n->flat);
+  if (max_flat != 0 && n->flat != 0 && af <= max_flat) fs += (int)ceil(16.0 * sqrt(af / max_flat));
+  fprintf(fp, "\" id=\"node%zu\" fontsize=%d shape=box tooltip=\"", i + 1, fs);
+  dot_str(fp, n->name);
+  fprintf(fp, " (%s)\" color=\"", cv);
+  double tot = (double)mag(c->g->total);
+  dot_color(fp, (double)n->cum / tot, 0);
+  fputs("\" fillcolor=\"", fp);
+  dot_color(fp, (double)n->cum / tot, 1);
+  fputs("\"]\n", fp);
+}
+
+static void write_edge(FILE *fp, const dot_ctx *c, const pcol_graph_edge *e) {
+  char w[64];
+  fmt_value(c, e->weight, w, sizeof w);
+  fprintf(fp, "N%u -> N%u [label=\" %s%s\"", e->from + 1, e->to + 1, w, e->inl ? "\\n (inline)" : "");
+  pcol_sum total = c->g->total;
+  if (total != 0) {
+    pcol_sum at = mag(total), x = mag(e->weight * 100 / total), y = mag(e->weight * 5 / total);
+    int weight = 1 + (int)(x < 100 ? x : 100), width = 1 + (int)(y < 5 ? y : 5);
+    if (weight > 1) fprintf(fp, " weight=%d", weight);
+    if (width > 1) fprintf(fp, " penwidth=%d", width);
+    fputs(" color=\"", fp);
+    dot_color(fp, (double)e->weight / (double)at, 0);
+    fputc('"', fp);
+  }
+  for (int k = 0; k < 2; k++) {
+    fputs(k ? " labeltooltip=\"" : " tooltip=\"", fp);
+    dot_str(fp, c->g->nodes[e->from].name);
+    fputs(e->residual ? " ... " : " -> ", fp);
+    dot_str(fp, c->g->nodes[e->to].name);
+    fprintf(fp, " (%s)\"", w);
+  }
+  if (e->residual) fputs(" style=\"dotted\"", fp);
+  fputs("]\n", fp);
+}
+
+/* The legend (dotgraph.go addLegend): its first line names the box, its
+ * lines are left-justified (\l).  The text is pcol's, its strings from the
+ * file already escaped by the text rule. */
+static void write_legend(FILE *fp, const char *legend, size_t len) {
+  fputs("subgraph cluster_L { \"", fp);
+  const char *nl = memchr(legend, '\n', len);
+  dot_esc(fp, legend, nl ? (size_t)(nl - legend) : len);
+  fputs("\" [shape=box fontsize=16 label=\"", fp);
+  dot_esc(fp, legend, len);
+  fputs("\\l\"] }\n", fp);
+}
+
+static int write_dot(FILE *fp, pcol_file *f, const char *path, const pcol_top *t,
+                     const pcol_graph *g, const pcol_select *sel, const char *unit,
+                     const pcol_graph_opts *o) {
+  dot_ctx c = {g, t->value.unit, unit};
+  /* the legend: the text views' head (pcol's, escaped by the text rule),
+   * with the graph's nodes as the rows shown, then pprof's lines */
+  char *legend = NULL;
+  size_t llen = 0;
+  FILE *lf = open_memstream(&legend, &llen);
+  if (!lf) return PCOL_ENOMEM;
+  pcol_top shown = *t;
+  shown.rows = g->nodes;
+  shown.nrows = g->nnodes;
+  cli_print_view_header(lf, f, path, &shown, g->nnodes, sel, unit);
+  char b[64];
+  if (g->total != 0) {
+    if (g->dropped_nodes) {
+      fmt_value(&c, g->node_cutoff, b, sizeof b);
+      fprintf(lf, "Dropped %zu node%s (cum <= %s)\n", g->dropped_nodes, g->dropped_nodes > 1 ? "s" : "", b);
+    }
+    if (g->dropped_edges) {
+      fmt_value(&c, g->edge_cutoff, b, sizeof b);
+      fprintf(lf, "Dropped %zu edge%s (freq <= %s)\n", g->dropped_edges, g->dropped_edges > 1 ? "s" : "", b);
+    }
+    if (o->node_count > 0 && g->nnodes < g->orig_count)
+      fprintf(lf, "Showing top %zu nodes out of %zu\n", g->nnodes, g->orig_count);
+  }
+  fputs("\nSee https://git.io/JfYMW for how to read the graph", lf);
+  if (fclose(lf)) {
+    free(legend);
+    return PCOL_ENOMEM;
+  }
+  fputs("digraph \"unnamed\" {\nnode [style=filled fillcolor=\"#f8f8f8\"]\n", fp);
+  write_legend(fp, legend, llen);
+  free(legend);
+  double max_flat = 0;
+  for (size_t i = 0; i < g->nnodes; i++)
+    if ((double)mag(g->nodes[i].flat) > max_flat) max_flat = (double)mag(g->nodes[i].flat);
+  for (size_t i = 0; i < g->nnodes && !cli_budget_over(); i++) write_node(fp, &c, i, max_flat);
+  for (size_t i = 0; i < g->nedges && !cli_budget_over(); i++) write_edge(fp, &c, &g->edges[i]);
+  fputs("}\n", fp);
+  return ferror(fp) ? PCOL_EIO : PCOL_OK;
+}
+
+/* Runs `dot -T<fmt>` on the DOT text in dot_path and copies what it
+ * writes to out.  PCOL_OK, or an error in err. */
+static int run_graphviz(const char *fmt, const char *dot_path, FILE *out, pcol_error *err) {
+  int pfd[2];
+  if (pipe(pfd)) return pcol_error_set(err, PCOL_EIO, "cannot make a pipe: %s", strerror(errno));
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, dot_path, O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
+  posix_spawn_file_actions_addclose(&fa, pfd[0]);
+  posix_spawn_file_actions_addclose(&fa, pfd[1]);
+  char targ[16];
+  snprintf(targ, sizeof targ, "-T%s", fmt);
+  char *argv[] = {"dot", targ, NULL};
+  pid_t pid;
+  int sr = posix_spawnp(&pid, "dot", &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  close(pfd[1]);
+  if (sr) {
+    close(pfd[0]);
+    if (sr == ENOENT)
+      return pcol_error_set(err, PCOL_EUNSUPPORTED,
+                            "--format %s needs graphviz's `dot`, which is not installed (apt-get "
+                            "install graphviz); --format dot writes the DOT text",
+                            fmt);
+    return pcol_error_set(err, PCOL_EIO, "cannot run graphviz's dot: %s", strerror(sr));
+  }
+  char buf[65536];
+  ssize_t r;
+  int rc = PCOL_OK;
+  while ((r = read(pfd[0], buf, sizeof buf)) != 0) {
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      rc = pcol_error_set(err, PCOL_EIO, "reading graphviz's output: %s", strerror(errno));
+      break;
+    }
+    if (rc == PCOL_OK && fwrite(buf, 1, (size_t)r, out) != (size_t)r) rc = PCOL_EIO;
+    /* past the budget: keep reading so that dot ends */
+  }
+  close(pfd[0]);
+  int st = 0;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  if (!rc && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+    rc = pcol_error_set(err, PCOL_EIO, "graphviz's dot failed (%s %d)",
+                        WIFEXITED(st) ? "exit status" : "signal",
+                        WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+  return rc;
+}
+
+static int fraction_opt(const cli_command *cmd, const cli_args *a, const char *name, double *out) {
+  const char *s = cli_get(cmd, a, name);
+  if (!s) return 0;
+  char *end;
+  double d = strtod(s, &end);
+  if (end == s || *end || !(d >= 0 && d <= 1))
+    return cli_usage_error(cmd->name, "--%s wants a number from 0 to 1, not '%s'", name, s);
+  *out = d;
+  return 0;
+}
+
+int cmd_graph(const cli_command *cmd, cli_args *a) {
+  if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
+  pcol_by by = PCOL_BY_FUNCTION;
+  const char *bys = cli_get(cmd, a, "by");
+  if (bys) {
+    if (!strcmp(bys, "function")) by = PCOL_BY_FUNCTION;
+    else if (!strcmp(bys, "line")) by = PCOL_BY_LINE;
+    else if (!strcmp(bys, "file")) by = PCOL_BY_FILE;
+    else if (!strcmp(bys, "address")) by = PCOL_BY_ADDRESS;
+    else return cli_usage_error(cmd->name, "--by wants function, line, file or address, not '%s'", bys);
+  }
+  const char *fmt = cli_get(cmd, a, "format");
+  if (!fmt) fmt = "dot";
+  if (strcmp(fmt, "dot") && strcmp(fmt, "svg") && strcmp(fmt, "png"))
+    return cli_usage_error(cmd->name, "--format wants dot, svg or png, not '%s'", fmt);
+  pcol_graph_opts o = pcol_graph_opts_default();
+  if (fraction_opt(cmd, a, "node-fraction", &o.node_fraction) ||
+      fraction_opt(cmd, a, "edge-fraction", &o.edge_fraction))
+    return EXIT_USAGE;
+  uint64_t nc;
+  if (cli_get_u64(cmd, a, "node-count", 80, &nc)) return EXIT_USAGE;
+  o.node_count = nc > SIZE_MAX ? SIZE_MAX : (size_t)nc;
+  const char *out = cli_get(cmd, a, "output");
+  if (!out) out = "-";
+  pcol_select sel;
+  if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
+
+  pcol_error err = {0};
+  pcol_file *f = NULL;
+  pcol_value_sel v;
+  pcol_graph g = {0};
+  int bad_unit = 0, quiet = 0;
+  int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
+  if (rc) return cli_fail(cmd->name, &err, rc);
+  rc = pcol_graph_compute(f, &sel, &v, by, &o, &g, &err);
+  const pcol_top *t = &g.top;
+  char unit[32];
+  if (!rc) { /* pprof's unit for the graph (report.go selectOutputUnit): a node's flat, else its cum */
+    pcol_sum *vals = malloc((g.nnodes + 1) * sizeof *vals);
+    if (!vals) {
+      rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
+    } else {
+      for (size_t i = 0; i < g.nnodes; i++) vals[i] = g.nodes[i].flat ? g.nodes[i].flat : g.nodes[i].cum;
+      if (cli_view_unit(cmd, a, t->value.unit, vals, g.nnodes, t->total, unit)) bad_unit = 1;
+      free(vals);
+    }
+  }
+  if (!rc && !bad_unit) {
+    char dot_path[] = "/tmp/pcol-graph-XXXXXX";
+    int dfd = -1;
+    FILE *dotf = NULL;
+    if (strcmp(fmt, "dot")) { /* the DOT text for graphviz, in a file of our own */
+      dfd = mkstemp(dot_path);
+      dotf = dfd >= 0 ? fdopen(dfd, "w") : NULL;
+      if (!dotf) {
+        rc = pcol_error_set(&err, PCOL_EIO, "cannot make a temporary file: %s", strerror(errno));
+        if (dfd >= 0) close(dfd), unlink(dot_path);
+      } else {
+        rc = write_dot(dotf, f, a->pos[0], t, &g, &sel, unit, &o);
+        if (fclose(dotf) && !rc) rc = PCOL_EIO;
+        if (rc) pcol_error_set(&err, rc, "cannot write the DOT text for graphviz");
+      }
+    }
+    pcol_out po;
+    if (!rc) rc = pcol_out_open(&po, out, &err);
+    if (!rc) {
+      errno = 0;
+      FILE *fp = cli_budget_wrap(po.fp); /* the output budget (outbudget.c) */
+      if (!fp) rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
+      else if (!strcmp(fmt, "dot")) rc = write_dot(fp, f, a->pos[0], t, &g, &sel, unit, &o);
+      else rc = run_graphviz(fmt, dot_path, fp, &err);
+      if (fp && fp != po.fp && fclose(fp) && !rc) rc = PCOL_EIO;
+      if (cli_budget_over()) { /* cli_budget_end says so: exit 1 */
+        pcol_out_abort(&po);
+        quiet = rc = PCOL_ETOOBIG;
+      } else if (rc) {
+        if (!err.message[0])
+          pcol_error_set(&err, rc, "%s: cannot write the graph%s%s", out, errno ? ": " : "",
+                         errno ? strerror(errno) : "");
+        pcol_out_abort(&po);
+      } else {
+        rc = pcol_out_commit(&po, &err);
+      }
+    }
+    if (dotf) unlink(dot_path);
+  }
+  pcol_graph_free(&g);
+  pcol_close(f);
+  if (bad_unit) return EXIT_USAGE;
+  if (quiet) return EXIT_DATA;
+  return rc ? cli_fail_in(cmd->name, a->pos[0], &err, rc) : EXIT_OK;
+}
