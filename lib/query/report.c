@@ -206,6 +206,28 @@ static int keyset(rep *r, const pcol_select *sel, pcol_by by, int unnamed, pcol_
   names_of(r, k.name, k.n);
   put(r, ",", 1);
   col_u32(r, "rank", rank, (uint64_t)n + 1);
+  /* the "(inline)" marks of the whole profile (top.c's edge rule), per
+   * key; left out when top's keys are not the page's (never expected) */
+  {
+    pcol_value_sel dv;
+    pcol_top tp = {0};
+    if (pcol_value_resolve(r->f, sel, NULL, &dv, NULL) == PCOL_OK &&
+        pcol_top_compute(r->f, sel, &dv, by, &tp, NULL) == PCOL_OK) {
+      int same = 1, any = 0;
+      for (size_t i = 0; i < tp.nrows && same; i++) {
+        uint32_t key = tp.rows[i].key;
+        same = key >= 1 && key <= n && str_cmp_bytes(tp.rows[i].name, k.name[key]) == 0;
+        if (same) rank[key] = (uint32_t)tp.rows[i].inl, any |= tp.rows[i].inl;
+      }
+      if (same && any) {
+        for (uint32_t i = 0; i <= n; i++) rank[i] = 0;
+        for (size_t i = 0; i < tp.nrows; i++) rank[tp.rows[i].key] = (uint32_t)tp.rows[i].inl;
+        put(r, ",", 1);
+        col_u32(r, "inl", rank, (uint64_t)n + 1);
+      }
+    }
+    pcol_top_free(&tp);
+  }
   put(r, ",", 1);
   col_u32(r, "koff", k.loc_koff, k.nloc + 2);
   put(r, ",", 1);
@@ -217,7 +239,7 @@ static int keyset(rep *r, const pcol_select *sel, pcol_by by, int unnamed, pcol_
   return r->rc;
 }
 
-/* Which key sets the page needs: by line and by file; by function once per
+/* Which key sets the page needs: by function, line and file, each once per
  * way of naming unnamed functions that a choice of sources can give (frames
  * of their own unless every selected source is Rprof, top.c). */
 static int keysets(rep *r, const uint8_t *is_rprof, uint64_t nsrc, pcol_error *err) {
@@ -228,20 +250,18 @@ static int keysets(rep *r, const uint8_t *is_rprof, uint64_t nsrc, pcol_error *e
   }
   put(r, "\"keysets\":[", 11);
   int k = 0;
-  if (first_rprof) {
-    pcol_select one = {0};
-    one.source_id = first_rprof;
-    PCOL_RETURN_NOT_OK(keyset(r, &one, PCOL_BY_FUNCTION, 0, err));
-    k++;
+  for (int by = PCOL_BY_FUNCTION; by <= PCOL_BY_FILE; by++) {
+    if (first_rprof) {
+      pcol_select one = {0};
+      one.source_id = first_rprof;
+      if (k++) put(r, ",", 1);
+      PCOL_RETURN_NOT_OK(keyset(r, &one, (pcol_by)by, 0, err));
+    }
+    if (any_other || !nsrc) {
+      if (k++) put(r, ",", 1);
+      PCOL_RETURN_NOT_OK(keyset(r, NULL, (pcol_by)by, 1, err));
+    }
   }
-  if (any_other || !nsrc) {
-    if (k++) put(r, ",", 1);
-    PCOL_RETURN_NOT_OK(keyset(r, NULL, PCOL_BY_FUNCTION, 1, err));
-  }
-  put(r, ",", 1);
-  PCOL_RETURN_NOT_OK(keyset(r, NULL, PCOL_BY_LINE, 0, err));
-  put(r, ",", 1);
-  PCOL_RETURN_NOT_OK(keyset(r, NULL, PCOL_BY_FILE, 0, err));
   put(r, "]", 1);
   return r->rc;
 }
@@ -532,6 +552,41 @@ static int diff_shares(rep *r, const pcol_ftree *t, const vchoice *vc, size_t nv
     col_f64(r, name, bshare, t->n);
     free(bshare);
     free(delta);
+  }
+  /* the base's top rows (whole profile) per value and key kind: the
+   * table's base and change columns (diff.js joins them by name as
+   * pcol_diff does) */
+  put(r, "},\"top\":{", 9);
+  first = 1;
+  for (size_t k = 0; k < nvc; k++) {
+    pcol_value_sel bv;
+    if (pcol_value_resolve(o->base, NULL, vc[k].cli, &bv, NULL) ||
+        pcol_value_compatible(&bv, &vc[k].v, NULL))
+      continue;
+    putf(r, "%s\"%zu\":{", first ? "" : ",", k);
+    first = 0;
+    static const char *const byname[] = {"function", "line", "file"};
+    for (int by = 0; by < 3; by++) {
+      pcol_top tp;
+      PCOL_RETURN_NOT_OK(pcol_top_compute(o->base, NULL, &bv, (pcol_by)by, &tp, err));
+      putf(r, "%s\"%s\":{\"names\":[", by ? "," : "", byname[by]);
+      for (size_t i = 0; i < tp.nrows; i++) {
+        if (i) put(r, ",", 1);
+        jpstr(r, tp.rows[i].name);
+      }
+      for (int c = 0; c < 2; c++) {
+        put(r, c ? "],\"cum\":[" : "],\"flat\":[", c ? 9 : 10);
+        for (size_t i = 0; i < tp.nrows; i++) {
+          char num[48];
+          pcol_sum_text(c ? tp.rows[i].cum : tp.rows[i].flat, num, sizeof num);
+          if (i) put(r, ",", 1);
+          put(r, num, strlen(num));
+        }
+      }
+      put(r, "]}", 2);
+      pcol_top_free(&tp);
+    }
+    put(r, "}", 1);
   }
   put(r, "}},", 3);
   return r->rc;
