@@ -60,7 +60,11 @@ if [ -f "$TD/pprof/go-cpu-string-labels.pb.gz" ]; then
 fi
 "$PCOL" pack examples/demo.out -o "$tmp/base.pcol" || fail "pack base"
 "$PCOL" report "$tmp/demo.pcol" --diff "$tmp/base.pcol" -o "$tmp/diff.html" || fail "report --diff"
-add diff "$tmp/demo.pcol" "$tmp/diff.html" '"brush":true'
+add diff "$tmp/demo.pcol" "$tmp/diff.html" "\"brush\":true,\"base\":\"$tmp/base.pcol\""
+if [ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ]; then
+  "$PCOL" report "$TD/pprof/go-cpu-inline-small.pb.gz" -o "$tmp/inline.html" || fail "report inline"
+  add go-inline "$TD/pprof/go-cpu-inline-small.pb.gz" "$tmp/inline.html"
+fi
 # every string of the profile (names, files, types, units, labels, the
 # source's name) is markup; the page must show it as text (issue 28)
 # (no '/': --value TYPE/UNIT could not name such a type for the top check)

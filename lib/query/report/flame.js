@@ -73,7 +73,7 @@ function drawFlame() {
   g.globalAlpha = 1;
   FL.rects = rects;
   $('unzoom').disabled = !z;
-  $('matched').textContent = ms ? 'matched ' + fmt2(FL.total[0] ? 100 * ms.covered / FL.total[0] : 0) + '%' : '';
+  $('matched').textContent = ms ? 'matched ' + pcolFmt2(FL.total[0] ? 100 * ms.covered / FL.total[0] : 0) + '%' : '';
   cv.setAttribute('data-frames', rects.length);
 }
 function frameAt(ev) {
@@ -85,8 +85,8 @@ function frameAt(ev) {
   return null;
 }
 function frameInfo(n) {
-  var s = fname(n) + ' (' + human(FL.total[n]) + ' ' + (S.raw ? unitOf() : '') + ', ' + fmt2(share(n)) + '%';
-  if (DIFF && DIFF.base) s += '; base ' + fmt2(DIFF.base[n]) + '%, change ' + (share(n) - DIFF.base[n] >= 0 ? '+' : '') + fmt2(share(n) - DIFF.base[n]) + ' points';
+  var s = fname(n) + ' (' + human(FL.total[n]) + ' ' + (S.raw ? unitOf() : '') + ', ' + pcolFmt2(share(n)) + '%';
+  if (DIFF && DIFF.base) s += '; base ' + pcolFmt2(DIFF.base[n]) + '%, change ' + (share(n) - DIFF.base[n] >= 0 ? '+' : '') + pcolFmt2(share(n) - DIFF.base[n]) + ' points';
   return s + ')';
 }
 
