@@ -37,6 +37,9 @@ static void put(rep *r, const void *p, size_t n) {
   if (!r->rc && pcol_buf_append(&r->js, p, n)) r->rc = PCOL_ENOMEM;
 }
 
+/* a string literal, its length counted by the compiler */
+#define PUTS(r, lit) put((r), (lit), sizeof(lit) - 1)
+
 static void putf(rep *r, const char *fmt, ...) {
   char b[256];
   va_list ap;
@@ -217,10 +220,10 @@ static int keyset(rep *r, const pcol_select *sel, pcol_by by, int unnamed, pcol_
       for (size_t i = 0; i < tp.nrows && same; i++) {
         uint32_t key = tp.rows[i].key;
         same = key >= 1 && key <= n && str_cmp_bytes(tp.rows[i].name, k.name[key]) == 0;
-        if (same) rank[key] = (uint32_t)tp.rows[i].inl, any |= tp.rows[i].inl;
+        any |= tp.rows[i].inl;
       }
-      if (same && any) {
-        for (uint32_t i = 0; i <= n; i++) rank[i] = 0;
+      if (same && any) { /* rank is written: its memory holds the marks */
+        memset(rank, 0, ((size_t)n + 1) * sizeof *rank);
         for (size_t i = 0; i < tp.nrows; i++) rank[tp.rows[i].key] = (uint32_t)tp.rows[i].inl;
         put(r, ",", 1);
         col_u32(r, "inl", rank, (uint64_t)n + 1);
@@ -592,6 +595,58 @@ static int diff_shares(rep *r, const pcol_ftree *t, const vchoice *vc, size_t nv
   return r->rc;
 }
 
+/* The source pane: `pcol list`'s blocks for every function (whole profile,
+ * the default value), the files found and read by its safe rule
+ * (srcfile.c); a block whose file was not read, or would take the text
+ * embedded past PCOL_REPORT_SOURCE_MAX bytes, keeps only why (its lines'
+ * numbers are the top table's by line), so the pane adds at most the
+ * sources' bytes (escaped) and a few per line. */
+static int source_list(rep *r, const pcol_report_options *o, const vchoice *vc, size_t nvc,
+                       pcol_error *err) {
+  pcol_value_sel dv;
+  pcol_list l;
+  pcol_list_options lo = {o ? o->source_path : NULL, o ? o->allow_any_source : 0};
+  PCOL_RETURN_NOT_OK(pcol_value_resolve(r->f, NULL, NULL, &dv, err));
+  PCOL_RETURN_NOT_OK(pcol_list_compute(r->f, NULL, &dv, PCOL_BY_LINE, "", &lo, &l, err));
+  size_t text = 0;
+  char num[48];
+  putf(r, "\"list\":{\"value\":%zu,\"blocks\":[", choice_of(vc, nvc, dv.vt_id));
+  for (size_t b = 0; b < l.nblocks; b++) {
+    const pcol_list_block *k = &l.blocks[b];
+    size_t need = 0;
+    for (size_t i = 0; i < k->nlines; i++) need += k->lines[i].text.ptr ? k->lines[i].text.len : 0;
+    int keep = text + need <= PCOL_REPORT_SOURCE_MAX;
+    if (keep) text += need;
+    if (b) PUTS(r, ",");
+    PUTS(r, "{\"name\":");
+    jpstr(r, k->name);
+    PUTS(r, ",\"file\":");
+    jpstr(r, k->file);
+    PUTS(r, ",\"error\":");
+    if (!keep) PUTS(r, "\"not embedded: the page's source text is at its limit\"");
+    else if (k->error) jstr(r, k->error, strlen(k->error));
+    else PUTS(r, "null");
+    PUTS(r, ",\"lines\":[");
+    /* no text, no lines: "source not found" (the numbers are the table's) */
+    for (size_t i = 0; keep && !k->error && i < k->nlines; i++) {
+      const pcol_list_line *ln = &k->lines[i];
+      putf(r, "%s[%lld,", i ? "," : "", (long long)ln->line);
+      pcol_sum_text(ln->flat, num, sizeof num);
+      put(r, num, strlen(num));
+      PUTS(r, ",");
+      pcol_sum_text(ln->cum, num, sizeof num);
+      put(r, num, strlen(num));
+      PUTS(r, ",");
+      jpstr(r, ln->text);
+      PUTS(r, "]");
+    }
+    PUTS(r, "]}");
+  }
+  PUTS(r, "]},");
+  pcol_list_free(&l);
+  return r->rc;
+}
+
 static void header_info(rep *r, const pcol_report_options *o) {
   pcol_header_info h;
   pcol_file_header(r->f, &h);
@@ -668,6 +723,7 @@ static int build_json(rep *r, const pcol_report_options *o, pcol_error *err) {
   put(r, "},", 2);
   if ((rc = keysets(r, is_rprof, nsrc, err))) goto done;
   put(r, ",", 1);
+  if ((rc = source_list(r, o, vc, nvc, err))) goto done;
   if ((rc = threads(r, err))) goto done;
   if ((rc = pcol_ftree_build(f, NULL, &vc[0].v, &t, err))) goto done;
   if (o && o->base && (rc = diff_shares(r, &t, vc, nvc, o, err))) goto done;

@@ -152,6 +152,14 @@ async function main() {
     const shown = await ev(`document.querySelectorAll('#peek tr.caller, #peek tr.callee').length`);
     ok(shown === p.callers.length + p.callees.length, `${c.name}: the panel shows ${shown} rows`);
     console.error(`report_check: ${c.name}: clicked ${name}: ${p.callers.length} callers, ${p.callees.length} callees equal to pcol peek`);
+    if (c.srcpath && o.from === undefined) { // the source pane: pcol list's lines, text as text
+      const src = await ev('pcolReport.source()');
+      const lj = JSON.parse(pcol(['list', c.input, ere, '--format', 'json', '--source-path', c.srcpath])).rows;
+      const want = lj.map((x) => [x.line, x.flat, x.cum, x.text]);
+      ok(src.length > 0 && JSON.stringify(src) === JSON.stringify(want), `${c.name}: source pane of ${name}: ${JSON.stringify(src.slice(0, 2))} vs pcol list ${JSON.stringify(want.slice(0, 2))}`);
+      ok(await ev(`document.querySelectorAll('img').length`) === 0, `${c.name}: the source text became markup`);
+      console.error(`report_check: ${c.name}: source pane of ${name}: ${src.length} lines equal to pcol list`);
+    }
   };
 
   for (const c of cfg.cases) {

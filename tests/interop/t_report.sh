@@ -37,8 +37,12 @@ add() { # name input html [json fields]
 }
 # the project's own profile, coalesced: long samples (the README picture)
 "$PCOL" pack examples/demo.out --coalesce -o "$tmp/demo.pcol" || fail "pack demo"
-"$PCOL" report "$tmp/demo.pcol" -o "$tmp/demo.html" --title "examples/demo.out (pcol pack --coalesce)" || fail "report demo"
-add demo "$tmp/demo.pcol" "$tmp/demo.html" '"search":"^(fib|sum)$","brush":true,"shot":true,"readme":[120000000,310000000]'
+# its source file (demo_code.R, which the profile names relatively), with
+# markup in it: the source pane shows it as text
+mkdir -p "$tmp/src"
+awk 'BEGIN { for (i = 1; i <= 30; i++) printf "line_%d <- function(x) \"</script><img src=x onerror=alert(3)>\" & x < %d\n", i, i }' > "$tmp/src/demo_code.R"
+"$PCOL" report "$tmp/demo.pcol" -o "$tmp/demo.html" --source-path "$tmp/src" --title "examples/demo.out (pcol pack --coalesce)" || fail "report demo"
+add demo "$tmp/demo.pcol" "$tmp/demo.html" "\"search\":\"^(fib|sum)\$\",\"brush\":true,\"shot\":true,\"readme\":[120000000,310000000],\"srcpath\":\"$tmp/src\""
 if [ -f "$TD/rprof/r-prof-profile__memory.out" ]; then
   "$PCOL" pack "$TD/rprof/r-prof-profile__memory.out" -o "$tmp/mem.pcol" || fail "pack memory"
   "$PCOL" report "$tmp/mem.pcol" -o "$tmp/mem.html" || fail "report memory"

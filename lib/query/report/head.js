@@ -31,4 +31,5 @@ function pick(name) {
   S.fn = name ? { name: name } : null;
   drawPeek();
   drawTopRows();
+  drawSource();
 }

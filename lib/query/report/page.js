@@ -33,6 +33,7 @@ function recompute() {
   drawTimeline();
   drawTree();
   drawPeek();
+  drawSource();
 }
 
 /* ------------------------------------------------------------ header */
@@ -128,6 +129,10 @@ var api = window.pcolReport = {
   topRows: function () { return TROWS.map(function (r) { return { flat: r.flat, cum: r.cum, bflat: r.bflat, bcum: r.bcum, cells: topCells(r) }; }); },
   treeRows: function () { return TV.rows.map(function (r) { return { id: r.id, name: r.name, w: r.w, d: r.d, kids: r.kids, open: !!TV.open[r.id] }; }); },
   peek: function () { return S.fn && PEEK ? PEEK : null; },
+  source: function () { /* the source pane's rows: [line, flat, cum, text] */
+    return Array.prototype.map.call(document.querySelectorAll('#source-lines tr'), function (tr) {
+      return [+tr.getAttribute('data-line'), +tr.getAttribute('data-flat'), +tr.getAttribute('data-cum'), tr.lastChild.textContent]; });
+  },
   pick: function (name) { pick(name); },
   fold: function () { /* name path and total of each node: for checks */
     var out = [];
