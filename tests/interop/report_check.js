@@ -180,6 +180,12 @@ async function main() {
       const facts = await ev(`document.getElementById('facts').textContent + document.getElementById('info').textContent`);
       ok(facts.includes(c.hostile), `${c.name}: the hostile type, unit and source are not shown as text`);
     }
+    if (c.rlen !== undefined) { // "N s long" is summaryRprof's sampling.time
+      const f = await ev(`document.getElementById('facts').textContent`);
+      const m = /([0-9.]+) (s|ms) long/.exec(f);
+      const secsShown = m ? +m[1] / (m[2] === 'ms' ? 1000 : 1) : NaN;
+      ok(Math.abs(secsShown - c.rlen) < 1e-9, `${c.name}: the header says ${m && m[0]}, summaryRprof's sampling.time is ${c.rlen} s`);
+    }
     const meta = await ev('pcolReport.meta.values.map(v => v.cli)');
     const defValue = await ev('pcolReport.meta.values[pcolReport.state.value].cli');
     if (c.base) { // the --diff page: base, new and change columns as pcol diff --absolute

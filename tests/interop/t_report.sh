@@ -46,7 +46,9 @@ add demo "$tmp/demo.pcol" "$tmp/demo.html" "\"search\":\"^(fib|sum)\$\",\"brush\
 if [ -f "$TD/rprof/r-prof-profile__memory.out" ]; then
   "$PCOL" pack "$TD/rprof/r-prof-profile__memory.out" -o "$tmp/mem.pcol" || fail "pack memory"
   "$PCOL" report "$tmp/mem.pcol" -o "$tmp/mem.html" || fail "report memory"
-  add rprof-memory "$tmp/mem.pcol" "$tmp/mem.html" '"value":"rprof.alloc","search":"^as\\.data"'
+  # the header's length: summaryRprof's sampling.time when R is here
+  rlen=$(command -v Rscript >/dev/null && Rscript -e "cat(summaryRprof('$TD/rprof/r-prof-profile__memory.out', memory = 'both')\$sampling.time)" 2>/dev/null)
+  add rprof-memory "$tmp/mem.pcol" "$tmp/mem.html" "\"value\":\"rprof.alloc\",\"search\":\"^as\\\\.data\"${rlen:+,\"rlen\":$rlen}"
 fi
 if [ -f "$TD/rprof/aprof__lotka1_naiveL.out" ]; then
   "$PCOL" pack "$TD/rprof/aprof__lotka1_naiveL.out" --coalesce -o "$tmp/long.pcol" || fail "pack coalesced"

@@ -40,9 +40,15 @@ function recompute() {
 function header() {
   document.title = M.title + ' \u2014 pcol report';
   $('title').textContent = M.title;
-  var durs = M.sources.filter(function (s) { return s.timed; }).map(function (s) { return (s.t1 - Math.min(0, s.t0)) / 1e9; });
+  /* a source's length: to its last sample's end; a point sample of a
+   * sampler with an interval lasts that interval (summaryRprof's
+   * sampling.time: samples x interval) */
+  var durs = M.sources.filter(function (s) { return s.timed; }).map(function (s) {
+    var last = s.row1 - 1, pt = s.interval_ns > 0 && !(DUR[last] > 0) && TIME[last] === s.t1;
+    return (s.t1 + (pt ? s.interval_ns : 0) - Math.min(0, s.t0)) / 1e9;
+  });
   $('facts').innerHTML = '<b>' + N.toLocaleString('en') + '</b> sample rows in <b>' + M.sources.length + '</b> source' + (M.sources.length === 1 ? '' : 's') +
-    (durs.length ? ', <b>' + Math.max.apply(null, durs).toFixed(3) + ' s</b> long' : ', no sample times') +
+    (durs.length ? ', <b>' + pcolTimeText(Math.round(1e9 * Math.max.apply(null, durs))) + '</b> long' : ', no sample times') +
     '; value types: ' + M.values.map(function (v) { return '<b>' + esc(v.type) + '</b>/' + esc(v.unit) + (v.level ? ' (level)' : ''); }).join(', ') +
     '; ' + esc(M.tool) + ', format ' + esc(M.format) + ', ' + M.file_size.toLocaleString('en') + ' bytes' +
     (DIFF ? '; diff against <b>' + esc(DIFF.path) + '</b>' : '');
