@@ -595,6 +595,70 @@ static int diff_shares(rep *r, const pcol_ftree *t, const vchoice *vc, size_t nv
   return r->rc;
 }
 
+/* For the page's focus and ignore filters (filter.c's rule): per location,
+ * the strings a regex is matched against — each line's function name and
+ * file name, the mapping's file name; NA as "" — as a CSR over a table of
+ * the distinct strings. */
+static int ls_add(pcol_file *f, pcol_q_keytab *names, pcol_buf *ids, size_t start, uint32_t sid,
+                  pcol_error *err) {
+  pcol_str str;
+  uint32_t id;
+  PCOL_RETURN_NOT_OK(pcol_string(f, sid, &str, err));
+  if (pcol_q_key_intern(names, str.ptr ? str.ptr : "", str.ptr ? str.len : 0, 0, &id)) return pcol_oom(err);
+  for (size_t j = start; j < ids->len / sizeof(int64_t); j++) /* each string once per location */
+    if (((int64_t *)ids->data)[j] == id) return PCOL_OK;
+  int64_t v = id;
+  return pcol_buf_append(ids, &v, sizeof v) ? pcol_oom(err) : PCOL_OK;
+}
+
+static int loc_strings(rep *r, pcol_error *err) {
+  pcol_file *f = r->f;
+  uint64_t nloc = pcol_rows(f, PCOL_T_LOCATIONS), nlines = pcol_rows(f, PCOL_T_LINES);
+  uint64_t nfn = pcol_rows(f, PCOL_T_FUNCTIONS), nmap = pcol_rows(f, PCOL_T_MAPPINGS);
+  pcol_view loff, lmap, lfn, fname, ffile, mfile;
+  pcol_column_req req[] = {{&loff, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS},
+                           {&lmap, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING},
+                           {&lfn, PCOL_T_LINES, PCOL_C_LINE_FUNCTION},
+                           {&fname, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME},
+                           {&ffile, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME},
+                           {&mfile, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME}};
+  PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
+  pcol_q_keytab names = {0};
+  int64_t *off = malloc((nloc + 2) * sizeof *off);
+  pcol_buf ids = {0};
+  int rc = off ? PCOL_OK : pcol_oom(err);
+  if (!rc) off[0] = off[1] = 0;
+  for (uint64_t loc = 1; !rc && loc <= nloc; loc++) {
+    uint64_t a = pcol_view_u64(&loff, loc - 1), e = pcol_view_u64(&loff, loc);
+    if (e > nlines) e = nlines;
+    if (a > e) a = e;
+    size_t start = ids.len / sizeof(int64_t);
+    uint32_t m = pcol_view_u32(&lmap, loc - 1);
+    if (m && m <= nmap) rc = ls_add(f, &names, &ids, start, pcol_view_u32(&mfile, m - 1), err);
+    for (uint64_t li = a; li < e && !rc; li++) {
+      uint32_t fn = pcol_view_u32(&lfn, li);
+      if (!fn || fn > nfn) continue;
+      rc = ls_add(f, &names, &ids, start, pcol_view_u32(&fname, fn - 1), err);
+      if (!rc) rc = ls_add(f, &names, &ids, start, pcol_view_u32(&ffile, fn - 1), err);
+    }
+    off[loc + 1] = (int64_t)(ids.len / sizeof(int64_t));
+  }
+  if (!rc) {
+    PUTS(r, "\"locstr\":{\"names\":");
+    names_of(r, names.s, names.n);
+    PUTS(r, ",");
+    col(r, "off", off, nloc + 2);
+    PUTS(r, ",");
+    col(r, "ids", (const int64_t *)ids.data, ids.len / sizeof(int64_t));
+    PUTS(r, "},");
+    rc = r->rc ? pcol_oom(err) : PCOL_OK;
+  }
+  free(off);
+  pcol_buf_free(&ids);
+  pcol_q_keytab_free(&names);
+  return rc;
+}
+
 /* The source pane: `pcol list`'s blocks for every function (whole profile,
  * the default value), the files found and read by its safe rule
  * (srcfile.c); a block whose file was not read, or would take the text
@@ -724,6 +788,7 @@ static int build_json(rep *r, const pcol_report_options *o, pcol_error *err) {
   if ((rc = keysets(r, is_rprof, nsrc, err))) goto done;
   put(r, ",", 1);
   if ((rc = source_list(r, o, vc, nvc, err))) goto done;
+  if ((rc = loc_strings(r, err))) goto done;
   if ((rc = threads(r, err))) goto done;
   if ((rc = pcol_ftree_build(f, NULL, &vc[0].v, &t, err))) goto done;
   if (o && o->base && (rc = diff_shares(r, &t, vc, nvc, o, err))) goto done;

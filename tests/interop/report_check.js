@@ -38,6 +38,8 @@ function cliTop(input, opt) {
   if (opt.source) args.push('--source', String(opt.source));
   if (opt.from !== undefined) args.push('--from', secs(opt.from), '--to', secs(opt.to));
   if (opt.by) args.push('--by', opt.by);
+  if (opt.focus) args.push('--focus', opt.focus);
+  if (opt.ignore) args.push('--ignore', opt.ignore);
   const lines = pcol(args).split('\n').filter((l) => l.length);
   lines.shift();
   return lines.map((l) => {
@@ -205,6 +207,15 @@ async function main() {
       await setSelect('value', k);
       await compareTop(c, { value: c.value }, 'value ' + c.value);
       await setSelect('value', meta.indexOf(defValue));
+    }
+    if (c.focus || c.ignore) { // the filters, typed into their boxes
+      for (const k of ['focus', 'ignore']) if (c[k]) {
+        await ev(`(() => { window.scrollTo(0, 0); const s = document.getElementById('${k}'); s.focus(); })()`);
+        await Input.insertText({ text: c[k] });
+        await ev(`document.getElementById('${k}').dispatchEvent(new Event('change'))`);
+      }
+      await compareTop(c, { value: defValue, focus: c.focus, ignore: c.ignore }, `focus ${c.focus} ignore ${c.ignore}`);
+      await ev(`['focus', 'ignore'].forEach(k => { const s = document.getElementById(k); s.value = ''; s.dispatchEvent(new Event('change')); })`);
     }
     if (c.source) {
       await setSelect('source', c.source);

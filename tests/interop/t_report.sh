@@ -5,8 +5,11 @@
 # opens reports of an Rprof profile with memory, a coalesced profile with
 # long samples, a Go CPU profile with labels, a merged file and a diff; it
 # checks there are no console errors, that the top table equals `pcol top`
-# (whole profile, a chosen value, a chosen source, and a brushed range that
-# cuts a long sample), flame graph zoom and search.  Screenshots are kept in
+# (whole profile, a chosen value, a chosen source, focus/ignore typed in, and
+# a brushed range that cuts a long sample), flame graph zoom and search, the
+# call tree opened by keyboard and the inverted tree (pcol fold), a clicked
+# function's callers/callees (pcol peek) and source (pcol list), the --diff
+# table (pcol diff --absolute).  Screenshots are kept in
 # $BUILD/artifacts/report-*.png.  Exit 77 (skip) without Chromium, node or
 # the npm client.
 set -u
@@ -69,7 +72,7 @@ fi
 add diff "$tmp/demo.pcol" "$tmp/diff.html" "\"brush\":true,\"base\":\"$tmp/base.pcol\""
 if [ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ]; then
   "$PCOL" report "$TD/pprof/go-cpu-inline-small.pb.gz" -o "$tmp/inline.html" || fail "report inline"
-  add go-inline "$TD/pprof/go-cpu-inline-small.pb.gz" "$tmp/inline.html"
+  add go-inline "$TD/pprof/go-cpu-inline-small.pb.gz" "$tmp/inline.html" '"focus":"busyLoop","ignore":"mapiter"'
 fi
 # every string of the profile (names, files, types, units, labels, the
 # source's name) is markup; the page must show it as text (issue 28)

@@ -60,6 +60,25 @@ for (const file of cases) {
     ok(JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --by ${by} ${r ? 'range ' + r : 'whole'}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
     console.error(`compute: ${c.name}: top --by ${by} ${r ? 'range' : 'whole'}: ${want.length} rows`);
   }
+  // focus and ignore (filter.c's rule) on names the profile has
+  {
+    const rows = run(ctx, `pcolTop(D, pcolStackWeights(D, ${sel()}), pcolKeyset(D, ${sel()}, 'function')).map(function (r) { return r.name; })`);
+    const plain = rows.filter((n) => /^[A-Za-z0-9_.:]+$/.test(n));
+    const tries = [];
+    if (plain.length > 2) tries.push([plain[1], null], [null, plain[0]], [plain[2], plain[0]]);
+    if (c.name === 'go-inline') tries.push(['runtime', null], [null, 'mapiter|go$']); // a mapping (binary) name matches too
+    for (const [fo, ig] of tries) {
+      const args = ['top', c.input, '--format', 'json', '--value', value];
+      if (fo) args.push('--focus', fo);
+      if (ig) args.push('--ignore', ig);
+      const cli = JSON.parse(pcol(args));
+      const page = run(ctx, `var S3 = ${sel()}; S3.drop = pcolFilterDrop(D, ${fo ? 'new RegExp(' + JSON.stringify(fo) + ')' : 'null'}, ${ig ? 'new RegExp(' + JSON.stringify(ig) + ')' : 'null'});
+        pcolTop(D, pcolStackWeights(D, S3), pcolKeyset(D, S3, 'function')).map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp)]; })`);
+      const want = cli.rows.map((x) => [x.name, x.flat, x.cum, x.flat_pct.toFixed(2), x.cum_pct.toFixed(2)]);
+      ok(JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --focus ${fo} --ignore ${ig}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
+    }
+    console.error(`compute: ${c.name}: ${tries.length} focus/ignore filters equal to pcol top`);
+  }
   // peek: the heaviest functions' callers and callees
   const topRows = run(ctx, `var SW = pcolStackWeights(D, ${sel()}); var K = pcolKeyset(D, ${sel()}, 'function');
     pcolTop(D, SW, K).slice().sort(function (a, b) { return Math.abs(b.cum) - Math.abs(a.cum); }).slice(0, 6).map(function (r) { return [r.key, r.name]; })`);

@@ -38,6 +38,7 @@ function pcolData(M, BIN) {
     return { by: k.by, unnamed: k.unnamed, nokey: k.nokey, names: k.names, rank: col(k.rank),
              koff: col(k.koff), keys: col(k.keys), inl: k.inl ? col(k.inl) : null };
   });
+  D.LS = M.locstr ? { names: M.locstr.names, off: col(M.locstr.off), ids: col(M.locstr.ids) } : null;
   var NS = D.NS;
   D.KIDS = (function () { /* children of each stack node, CSR (parent 0 = roots) */
     var off = new Uint32Array(NS + 2), kids = new Uint32Array(NS + 1), pos;

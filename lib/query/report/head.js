@@ -15,7 +15,8 @@ var FT = D.FT, FTP = D.FTP, FTN = D.FTN, FTS = D.FTS, THR = D.THR, col = D.col;
 var DIFF = M.diff || null;
 /* the selection every view follows */
 var S = { value: M.value, valueTouched: false, source: 0, by: 'function', range: null,
-          zoom: 0, search: null, filter: null, sortKey: 'order', raw: false, fn: null };
+          zoom: 0, search: null, filter: null, sortKey: 'order', raw: false, fn: null,
+          focus: null, ignore: null, drop: null };
 var SW = null, TOPDIFF = null;
 function unitOf() { return M.values[S.value].unit || ''; }
 function human(v) { return S.raw ? String(v) : pcolUnitLabel(v, unitOf()); }

@@ -3,6 +3,7 @@
  * the browser test (tests/interop/report_check.js) drives. */
 /* ------------------------------------------------------- everything */
 function recompute() {
+  S.drop = pcolFilterDrop(D, S.focus, S.ignore);
   var sw = SW = pcolStackWeights(D, S);
   TOP = pcolTop(D, sw, pcolKeyset(D, S, S.by));
   computeFlame(sw);
@@ -90,6 +91,8 @@ function wire() {
   });
   wireTree();
   $('raw').addEventListener('change', function () { S.raw = this.checked; recompute(); });
+  $('focus').addEventListener('change', function () { S.focus = regex(this.value, this); recompute(); });
+  $('ignore').addEventListener('change', function () { S.ignore = regex(this.value, this); recompute(); });
   $('filter').addEventListener('input', function () { S.filter = regex(this.value, this); drawTop(); });
   $('search').addEventListener('input', function () { S.search = regex(this.value, this); drawFlame(); });
   $('unzoom').addEventListener('click', function () { S.zoom = 0; drawFlame(); });

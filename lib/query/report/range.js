@@ -41,8 +41,9 @@ function pcolSelSources(D, sel) {
   return D.M.sources.filter(function (s) { return !sel.source || s.id === sel.source; });
 }
 /* The chosen value summed per stack node over the selection (weights.c):
- * {w: per stack node, total: sum of |value|, skipped: untimed sources a
- * range leaves out}.  sel: {value, source, range: [from, to) or null,
+ * {w: per stack node, total: sum of |value| (dropped samples included:
+ * the CLI's shares under --focus/--ignore are of the unfiltered total),
+ * skipped: untimed sources a range leaves out}.  sel: {value, source, range: [from, to) or null,
  * drop: per stack node 1 = a filter drops its samples, or null} */
 function pcolStackWeights(D, sel) {
   var w = new Float64Array(D.NS + 1), total = 0, V = D.values(sel.value), skipped = [], STK = D.STK, drop = sel.drop;
@@ -51,11 +52,43 @@ function pcolStackWeights(D, sel) {
     for (var i = s.row0; i < s.row1; i++) {
       var v = V[i];
       if (v === 0) continue;
-      if (drop && drop[STK[i]]) continue;
       if (sel.range) { v = pcolInRange(D, i, v, sel.range[0], sel.range[1]); if (v === null || v === 0) continue; }
+      total += v < 0 ? -v : v; /* a filter keeps the total: shares of the whole, as pprof */
+      if (drop && drop[STK[i]]) continue;
       w[STK[i]] += v;
-      total += v < 0 ? -v : v;
     }
   });
   return { w: w, total: total, skipped: skipped };
+}
+/* The focus and ignore filters (lib/core/filter.c, pprof -focus/-ignore):
+ * a location is ignored when one of its strings (each line's function name
+ * and file, the mapping's file: report.c's locstr) matches `ignore`, else
+ * focused when there is no `focus` or one matches it; a sample is kept when
+ * some location of its stack is focused and none is ignored.  Returns the
+ * per stack node "drop" of pcolStackWeights, or null with no filter.
+ * focus, ignore: RegExp or null (JavaScript's, for POSIX ERE: the same on
+ * the usual expressions). */
+function pcolFilterDrop(D, focus, ignore) {
+  if (!focus && !ignore) return null;
+  var L = D.LS, nloc = L.off.length - 2, memo = {}, lst = new Uint8Array(nloc + 1);
+  function hit(re, id) {
+    var k = (re === focus ? 'f' : 'i') + id;
+    if (!(k in memo)) memo[k] = re.test(L.names[id - 1]);
+    return memo[k];
+  }
+  for (var loc = 1; loc <= nloc; loc++) {
+    var a = L.off[loc], e = L.off[loc + 1], ig = false, fo = !focus;
+    for (var j = a; j < e; j++) {
+      if (ignore && hit(ignore, L.ids[j])) ig = true;
+      if (focus && !fo && hit(focus, L.ids[j])) fo = true;
+    }
+    lst[loc] = ig ? 2 : fo ? 1 : 0;
+  }
+  var NS = D.NS, st = new Uint8Array(NS + 1), drop = new Uint8Array(NS + 1);
+  for (var n = 1; n <= NS; n++) {
+    var p = D.SPAR[n - 1], l = D.SLOC[n - 1];
+    st[n] = (p ? st[p] : 0) | (l <= nloc ? lst[l] : 0);
+    drop[n] = st[n] === 1 ? 0 : 1;
+  }
+  return drop;
 }
