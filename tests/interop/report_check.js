@@ -188,6 +188,8 @@ async function main() {
       const secsShown = m ? +m[1] / (m[2] === 'ms' ? 1000 : 1) : NaN;
       ok(Math.abs(secsShown - c.rlen) < 1e-9, `${c.name}: the header says ${m && m[0]}, summaryRprof's sampling.time is ${c.rlen} s`);
     }
+    if (await ev(`pcolReport.meta.sources.some(s => s.timed)`)) // the stack chart drew boxes
+      ok(+(await ev(`document.getElementById('stackchart').dataset.boxes`)) > 0, `${c.name}: the stack chart is empty`);
     const meta = await ev('pcolReport.meta.values.map(v => v.cli)');
     const defValue = await ev('pcolReport.meta.values[pcolReport.state.value].cli');
     if (c.base) { // the --diff page: base, new and change columns as pcol diff --absolute

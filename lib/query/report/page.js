@@ -32,6 +32,7 @@ function recompute() {
   drawTop();
   drawFlame();
   drawTimeline();
+  drawStackChart();
   drawTree();
   drawPeek();
   drawSource();
@@ -90,6 +91,7 @@ function wire() {
     if (tr && S.by === 'function') pick(TROWS[+tr.getAttribute('data-i')].name);
   });
   wireTree();
+  wireStackChart();
   $('raw').addEventListener('change', function () { S.raw = this.checked; recompute(); });
   $('focus').addEventListener('change', function () { S.focus = regex(this.value, this); recompute(); });
   $('ignore').addEventListener('change', function () { S.ignore = regex(this.value, this); recompute(); });
@@ -118,7 +120,7 @@ function wire() {
     api.select(Math.round(xt(a)), Math.round(xt(b)));
   });
   var rt = null;
-  window.addEventListener('resize', function () { clearTimeout(rt); rt = setTimeout(function () { drawFlame(); drawTimeline(); }, 100); });
+  window.addEventListener('resize', function () { clearTimeout(rt); rt = setTimeout(function () { drawFlame(); drawTimeline(); drawStackChart(); }, 100); });
 }
 
 /* For people scripting the page, and for tests: the state and a few calls. */
