@@ -19,7 +19,10 @@ function colour(i, matched) {
     var d = share(i) - DIFF.base[i], m = DIFF.maxDelta || 1, v = Math.round(255 * (1 - Math.min(1, Math.abs(d) / m)));
     return d > 0 ? 'rgb(255,' + v + ',' + v + ')' : 'rgb(' + v + ',' + v + ',255)';
   }
-  var h = hash(fname(i));
+  return nameColour(fname(i));
+}
+function nameColour(name) {
+  var h = hash(name);
   return 'rgb(' + (205 + Math.floor(50 * ((h >>> 16) & 255) / 255)) + ',' + Math.floor(230 * (h & 255) / 255) + ',' + Math.floor(55 * ((h >>> 8) & 255) / 255) + ')';
 }
 function matchedSet() { /* nodes whose name matches the search; and the share they cover */

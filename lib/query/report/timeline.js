@@ -50,9 +50,10 @@ function drawTimeline() {
     LEAF = [];
     for (var n = 0; n <= NS; n++) LEAF.push(colour(FTS[n] || 0, false));
   }
-  var V = values(S.value);
+  var V = values(S.value), AC = activityCats(), NC = AC.names.length + 1;
   TL.tracks.forEach(function (tr, k) {
-    var y = AX + k * (TH + 4), src = tr.src, px = new Float64Array(Math.ceil(W) + 1), maxpx = 0;
+    var y = AX + k * (TH + 4), src = tr.src, PX = Math.ceil(W) + 1, px = new Float64Array(PX), maxpx = 0;
+    var pc = new Float64Array(PX * NC); /* per pixel, per category */
     g.fillStyle = '#f6f6f8'; g.fillRect(TL.L, y, W - TL.L - TL.R, TH);
     g.fillStyle = '#333'; g.textBaseline = 'middle';
     g.fillText(tr.label.length > 24 ? tr.label.slice(0, 23) + '\u2026' : tr.label, 4, y + TH / 2);
@@ -60,6 +61,7 @@ function drawTimeline() {
     g.globalAlpha = shown ? 1 : 0.3;
     for (var i = src.row0 + src.na; i < src.row1; i++) {
       if (tr.thr >= 0 && THR[i] !== tr.thr) continue;
+      if (S.drop && S.drop[STK[i]]) continue;
       var x0 = tx(TIME[i]);
       if (DUR[i] > 0) {
         var x1 = tx(TIME[i] + DUR[i]);
@@ -72,13 +74,24 @@ function drawTimeline() {
         }
       }
       var p = Math.floor(x0);
-      if (p >= 0 && p < px.length) { px[p] += Math.abs(V[i]) || 1e-9; if (px[p] > maxpx) maxpx = px[p]; }
+      if (p >= 0 && p < PX) {
+        var v = Math.abs(V[i]) || 1e-9;
+        px[p] += v; pc[p * NC + AC.cat[STK[i]]] += v;
+        if (px[p] > maxpx) maxpx = px[p];
+      }
     }
-    /* point samples: a bar per pixel, its height by the value there */
-    g.fillStyle = '#c0392b';
-    for (p = 0; p < px.length; p++) if (px[p]) {
-      var h = Math.max(2, (TH - 6) * px[p] / maxpx);
-      g.fillRect(p, y + TH - 3 - h, 1, h);
+    /* point samples: the activity graph, a bar per pixel as high as the
+     * value there, stacked by the leaf function (the heaviest ones) */
+    for (p = 0; p < PX; p++) if (px[p]) {
+      var h = Math.max(2, (TH - 6) * px[p] / maxpx), yb = y + TH - 3;
+      for (var c = 0; c < NC; c++) {
+        var part = pc[p * NC + c];
+        if (!part) continue;
+        var hh = h * part / px[p];
+        g.fillStyle = AC.colours[c];
+        g.fillRect(p, yb - hh, 1, hh);
+        yb -= hh;
+      }
     }
     if (M.memory && src.type === 'rprof') {
       /* Rprof memory in use (vsize.small + vsize.large + nodes) as a line */
@@ -111,3 +124,26 @@ function drawBrush() {
   b.style.display = 'block'; b.style.left = x0 + 'px'; b.style.width = Math.max(1, x1 - x0) + 'px';
 }
 
+/* The activity graph's categories: the leaf functions with the most self
+ * weight in the selection (frame-tree self sums), each in its flame colour,
+ * and "other". */
+var ACTIVITY_N = 8;
+function activityCats() {
+  var sum = {}, names = [];
+  for (var i = 1; i < FT.n; i++) if (FL.self[i]) { var nm = fname(i); if (!(nm in sum)) { sum[nm] = 0; names.push(nm); } sum[nm] += Math.abs(FL.self[i]); }
+  names.sort(function (a, b) { return sum[b] - sum[a] || (a < b ? -1 : 1); });
+  names = names.slice(0, ACTIVITY_N);
+  var idx = {}, cat = new Uint8Array(NS + 1), colours = [];
+  names.forEach(function (nm, k) { idx[nm] = k; colours.push(nameColour(nm)); });
+  colours.push('#9a9a9a');
+  for (var n = 1; n <= NS; n++) { var l = fname(FTS[n]); cat[n] = l in idx ? idx[l] : names.length; }
+  var lg = $('tl-legend');
+  lg.textContent = names.length ? 'activity by leaf function: ' : '';
+  names.concat(names.length ? ['other'] : []).forEach(function (nm, k) {
+    var sw = document.createElement('span'), t = document.createElement('span');
+    sw.className = 'swatch'; sw.style.background = colours[k];
+    t.textContent = nm + '  ';
+    lg.appendChild(sw); lg.appendChild(t);
+  });
+  return { names: names, cat: cat, colours: colours };
+}
