@@ -132,8 +132,18 @@ $(BUILD)/obj/gen/opentelemetry/%.pb-c.o: $(BUILD)/gen/opentelemetry/%.pb-c.c $(O
 	$(CC) $(CPPFLAGS_ALL) -I$(BUILD)/gen $(CFLAGS) $(SAN) $(LIB_CFLAGS) -w -c $< -o $@
 
 # The report page's template and script (lib/query/report/), compiled into
-# the library as byte arrays (od from coreutils: no other tool needed).
-REPORT_ASSETS := lib/query/report/report.html lib/query/report/report.js
+# the library as byte arrays (od from coreutils: no other tool needed).  The
+# script is the modules below joined in this order inside one function:
+# the computing ones first (no DOM; tests/report/ runs them in node), then
+# the views.  No network, no npm at build time.
+REPORT_JS_COMPUTE := data.js range.js top.js tree.js diff.js units.js
+REPORT_JS_VIEWS := head.js table.js flame.js timeline.js stackchart.js treeview.js source.js page.js
+REPORT_JS := $(addprefix lib/query/report/,$(REPORT_JS_COMPUTE) $(REPORT_JS_VIEWS))
+$(BUILD)/gen/report.js: $(REPORT_JS)
+	@mkdir -p $(dir $@)
+	@{ echo "/* pcol report's script: $(notdir $(REPORT_JS)) of lib/query/report/, joined by the Makefile */"; \
+	  echo "(function () {"; echo "'use strict';"; cat $(REPORT_JS); echo "})();"; } > $@.tmp && mv $@.tmp $@
+REPORT_ASSETS := lib/query/report/report.html $(BUILD)/gen/report.js
 $(BUILD)/gen/report_assets.h: $(REPORT_ASSETS)
 	@mkdir -p $(dir $@)
 	@{ echo '/* generated from $(REPORT_ASSETS) by the Makefile */'; \

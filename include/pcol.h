@@ -1207,7 +1207,9 @@ PCOL_API int pcol_fold_write(pcol_file *f, const pcol_select *sel, const pcol_va
  * rectangles, Rprof memory as a line), a top table and a flame graph that
  * the page recomputes for a brushed time range by the rule of spec.md §7
  * (a long sample counts weight x covered / duration, pcol_scale's rounding),
- * and with `base` a differential flame graph.  The profile's data is
+ * and with `base` a differential flame graph and table; a call tree, the
+ * callers/callees of a function and its source lines (`pcol list`'s, whole
+ * profile).  The profile's data is
  * embedded as base64 binary columns.  Writes to `out` (the caller owns
  * atomic publication, see pcol_out_open). */
 typedef struct pcol_report_options {
@@ -1215,7 +1217,13 @@ typedef struct pcol_report_options {
   const char *path;      /* the profile's name as shown; may be NULL */
   pcol_file *base;       /* NULL, or the base of a differential flame graph */
   const char *base_path; /* its name as shown */
+  /* the source pane: files found as pcol_list_compute finds them (its
+   * options' meaning), embedded within PCOL_REPORT_SOURCE_MAX bytes */
+  const char *source_path;
+  int allow_any_source;
 } pcol_report_options;
+/* the most bytes of source text a report embeds (8 MiB) */
+#define PCOL_REPORT_SOURCE_MAX ((size_t)8 << 20)
 PCOL_API int pcol_report_write(pcol_file *f, const pcol_report_options *opt, FILE *out,
                                pcol_error *err);
 

@@ -1,5 +1,6 @@
 /* cmd_report.c — `pcol report`: one self-contained HTML page (timeline,
- * top table, flame graph; recomputed in the page for a brushed time range).
+ * top table, flame graph, call tree, callers/callees, source lines;
+ * recomputed in the page for a brushed time range).
  * The page and its data come from the library (pcol_report_write); this
  * file parses the options and publishes the file atomically. */
 #include "cli.h"
@@ -10,6 +11,8 @@ const cli_opt opts_report[] = {
     {"output", 'o', 1, "output HTML file ('-' for standard output)"},
     {"diff", 0, 1, "BASE profile: add a differential flame graph against it"},
     {"title", 0, 1, "page title (default: the file name)"},
+    {"source-path", 0, 1, "directories (':'-separated) to find relative source files in for the source pane, as `pcol list` (default: the current directory)"},
+    {"allow-any-source", 0, 0, "open any source file the profile names, as pprof does (default: only regular files under the source path)"},
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
     CLI_OPT_MAX_OUTPUT,
     CLI_OPT_MAX_ROWS,
@@ -33,7 +36,8 @@ int cmd_report(const cli_command *cmd, cli_args *a) {
   int rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
   if (!rc && base_path) rc = cli_load(cmd, a, &base_path, 1, &sel, &fb, &v, &blabel, &err);
   if (!rc) {
-    pcol_report_options ro = {cli_get(cmd, a, "title"), path, fb, blabel};
+    pcol_report_options ro = {cli_get(cmd, a, "title"), path, fb, blabel,
+                              cli_get(cmd, a, "source-path"), cli_flag(cmd, a, "allow-any-source")};
     pcol_out o;
     rc = pcol_out_open(&o, out, &err);
     if (!rc) {

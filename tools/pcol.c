@@ -124,18 +124,23 @@ static const cli_command commands[] = {
      "INPUT may be a file, a directory (its files, by name) or a quoted glob.  Every\n"
      "reading command answers for several inputs as for their merge, without writing it.",
      opts_merge, cmd_merge},
-    {"report", "pcol report FILE... -o report.html [--diff BASE] [--title T]",
-     "Write one self-contained HTML page: timeline, top table, flame graph.",
+    {"report", "pcol report FILE... -o report.html [--diff BASE] [--source-path DIRS] [--title T]",
+     "Write one self-contained HTML page: timeline, stack chart, top table, flame graph, call tree, callers/callees, source.",
      "The page works offline in any browser (no network, everything inline) and\n"
      "shows what `pcol info` says, a timeline per source (and per thread label;\n"
      "long samples as rectangles of their duration, Rprof memory as a line), a\n"
-     "top table (sortable, regex filter) and a flame graph (click to zoom,\n"
-     "search with matched %).  Drag across the timeline to select a time range:\n"
-     "the table and the graph are recomputed for it, a long sample counted by\n"
-     "the part of its duration inside the range (weight x covered / duration,\n"
-     "rounded as `pcol top --from A --to B` does).  Value and source selectors\n"
-     "choose what is added up.  --diff BASE colours the flame graph by the\n"
-     "change of each frame's share against BASE (red grew, blue shrank).",
+     "stack chart, a top table (every row, sortable, regex filter), a flame graph\n"
+     "(click to zoom, search with matched %), a call tree (top-down or inverted;\n"
+     "arrow keys open and close), the callers/callees (as pcol peek) and source\n"
+     "lines (as pcol list; files found now, by list's rule: --source-path,\n"
+     "--allow-any-source) of a function clicked anywhere.  Drag across the\n"
+     "timeline to select a time range: every view is recomputed for it, a long\n"
+     "sample counted by the part of its duration inside the range (weight x\n"
+     "covered / duration, rounded as `pcol top --from A --to B` does).  Value and\n"
+     "source selectors and focus/ignore boxes (as --focus/--ignore) choose what is\n"
+     "added up.  --diff BASE adds base, new and change columns to the table (as\n"
+     "pcol diff --absolute) and colours the flame graph by the change of each\n"
+     "frame's share against BASE (red grew, blue shrank).  doc/report.md.",
      opts_report, cmd_report},
     {"export", "pcol export INPUT... --to clickhouse -o DIR [--load CMD] [--cluster NAME]",
      "Write profiles' tables for a columnar database (ClickHouse Native files and schema.sql).",

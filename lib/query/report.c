@@ -37,6 +37,9 @@ static void put(rep *r, const void *p, size_t n) {
   if (!r->rc && pcol_buf_append(&r->js, p, n)) r->rc = PCOL_ENOMEM;
 }
 
+/* a string literal, its length counted by the compiler */
+#define PUTS(r, lit) put((r), (lit), sizeof(lit) - 1)
+
 static void putf(rep *r, const char *fmt, ...) {
   char b[256];
   va_list ap;
@@ -206,6 +209,28 @@ static int keyset(rep *r, const pcol_select *sel, pcol_by by, int unnamed, pcol_
   names_of(r, k.name, k.n);
   put(r, ",", 1);
   col_u32(r, "rank", rank, (uint64_t)n + 1);
+  /* the "(inline)" marks of the whole profile (top.c's edge rule), per
+   * key; left out when top's keys are not the page's (never expected) */
+  {
+    pcol_value_sel dv;
+    pcol_top tp = {0};
+    if (pcol_value_resolve(r->f, sel, NULL, &dv, NULL) == PCOL_OK &&
+        pcol_top_compute(r->f, sel, &dv, by, &tp, NULL) == PCOL_OK) {
+      int same = 1, any = 0;
+      for (size_t i = 0; i < tp.nrows && same; i++) {
+        uint32_t key = tp.rows[i].key;
+        same = key >= 1 && key <= n && str_cmp_bytes(tp.rows[i].name, k.name[key]) == 0;
+        any |= tp.rows[i].inl;
+      }
+      if (same && any) { /* rank is written: its memory holds the marks */
+        memset(rank, 0, ((size_t)n + 1) * sizeof *rank);
+        for (size_t i = 0; i < tp.nrows; i++) rank[tp.rows[i].key] = (uint32_t)tp.rows[i].inl;
+        put(r, ",", 1);
+        col_u32(r, "inl", rank, (uint64_t)n + 1);
+      }
+    }
+    pcol_top_free(&tp);
+  }
   put(r, ",", 1);
   col_u32(r, "koff", k.loc_koff, k.nloc + 2);
   put(r, ",", 1);
@@ -217,7 +242,7 @@ static int keyset(rep *r, const pcol_select *sel, pcol_by by, int unnamed, pcol_
   return r->rc;
 }
 
-/* Which key sets the page needs: by line and by file; by function once per
+/* Which key sets the page needs: by function, line and file, each once per
  * way of naming unnamed functions that a choice of sources can give (frames
  * of their own unless every selected source is Rprof, top.c). */
 static int keysets(rep *r, const uint8_t *is_rprof, uint64_t nsrc, pcol_error *err) {
@@ -228,20 +253,18 @@ static int keysets(rep *r, const uint8_t *is_rprof, uint64_t nsrc, pcol_error *e
   }
   put(r, "\"keysets\":[", 11);
   int k = 0;
-  if (first_rprof) {
-    pcol_select one = {0};
-    one.source_id = first_rprof;
-    PCOL_RETURN_NOT_OK(keyset(r, &one, PCOL_BY_FUNCTION, 0, err));
-    k++;
+  for (int by = PCOL_BY_FUNCTION; by <= PCOL_BY_FILE; by++) {
+    if (first_rprof) {
+      pcol_select one = {0};
+      one.source_id = first_rprof;
+      if (k++) put(r, ",", 1);
+      PCOL_RETURN_NOT_OK(keyset(r, &one, (pcol_by)by, 0, err));
+    }
+    if (any_other || !nsrc) {
+      if (k++) put(r, ",", 1);
+      PCOL_RETURN_NOT_OK(keyset(r, NULL, (pcol_by)by, 1, err));
+    }
   }
-  if (any_other || !nsrc) {
-    if (k++) put(r, ",", 1);
-    PCOL_RETURN_NOT_OK(keyset(r, NULL, PCOL_BY_FUNCTION, 1, err));
-  }
-  put(r, ",", 1);
-  PCOL_RETURN_NOT_OK(keyset(r, NULL, PCOL_BY_LINE, 0, err));
-  put(r, ",", 1);
-  PCOL_RETURN_NOT_OK(keyset(r, NULL, PCOL_BY_FILE, 0, err));
   put(r, "]", 1);
   return r->rc;
 }
@@ -533,7 +556,158 @@ static int diff_shares(rep *r, const pcol_ftree *t, const vchoice *vc, size_t nv
     free(bshare);
     free(delta);
   }
+  /* the base's top rows (whole profile) per value and key kind: the
+   * table's base and change columns (diff.js joins them by name as
+   * pcol_diff does) */
+  put(r, "},\"top\":{", 9);
+  first = 1;
+  for (size_t k = 0; k < nvc; k++) {
+    pcol_value_sel bv;
+    if (pcol_value_resolve(o->base, NULL, vc[k].cli, &bv, NULL) ||
+        pcol_value_compatible(&bv, &vc[k].v, NULL))
+      continue;
+    putf(r, "%s\"%zu\":{", first ? "" : ",", k);
+    first = 0;
+    static const char *const byname[] = {"function", "line", "file"};
+    for (int by = 0; by < 3; by++) {
+      pcol_top tp;
+      PCOL_RETURN_NOT_OK(pcol_top_compute(o->base, NULL, &bv, (pcol_by)by, &tp, err));
+      putf(r, "%s\"%s\":{\"names\":[", by ? "," : "", byname[by]);
+      for (size_t i = 0; i < tp.nrows; i++) {
+        if (i) put(r, ",", 1);
+        jpstr(r, tp.rows[i].name);
+      }
+      for (int c = 0; c < 2; c++) {
+        put(r, c ? "],\"cum\":[" : "],\"flat\":[", c ? 9 : 10);
+        for (size_t i = 0; i < tp.nrows; i++) {
+          char num[48];
+          pcol_sum_text(c ? tp.rows[i].cum : tp.rows[i].flat, num, sizeof num);
+          if (i) put(r, ",", 1);
+          put(r, num, strlen(num));
+        }
+      }
+      put(r, "]}", 2);
+      pcol_top_free(&tp);
+    }
+    put(r, "}", 1);
+  }
   put(r, "}},", 3);
+  return r->rc;
+}
+
+/* For the page's focus and ignore filters (filter.c's rule): per location,
+ * the strings a regex is matched against — each line's function name and
+ * file name, the mapping's file name; NA as "" — as a CSR over a table of
+ * the distinct strings. */
+static int ls_add(pcol_file *f, pcol_q_keytab *names, pcol_buf *ids, size_t start, uint32_t sid,
+                  pcol_error *err) {
+  pcol_str str;
+  uint32_t id;
+  PCOL_RETURN_NOT_OK(pcol_string(f, sid, &str, err));
+  if (pcol_q_key_intern(names, str.ptr ? str.ptr : "", str.ptr ? str.len : 0, 0, &id)) return pcol_oom(err);
+  for (size_t j = start; j < ids->len / sizeof(int64_t); j++) /* each string once per location */
+    if (((int64_t *)ids->data)[j] == id) return PCOL_OK;
+  int64_t v = id;
+  return pcol_buf_append(ids, &v, sizeof v) ? pcol_oom(err) : PCOL_OK;
+}
+
+static int loc_strings(rep *r, pcol_error *err) {
+  pcol_file *f = r->f;
+  uint64_t nloc = pcol_rows(f, PCOL_T_LOCATIONS), nlines = pcol_rows(f, PCOL_T_LINES);
+  uint64_t nfn = pcol_rows(f, PCOL_T_FUNCTIONS), nmap = pcol_rows(f, PCOL_T_MAPPINGS);
+  pcol_view loff, lmap, lfn, fname, ffile, mfile;
+  pcol_column_req req[] = {{&loff, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS},
+                           {&lmap, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING},
+                           {&lfn, PCOL_T_LINES, PCOL_C_LINE_FUNCTION},
+                           {&fname, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME},
+                           {&ffile, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME},
+                           {&mfile, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME}};
+  PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
+  pcol_q_keytab names = {0};
+  int64_t *off = malloc((nloc + 2) * sizeof *off);
+  pcol_buf ids = {0};
+  int rc = off ? PCOL_OK : pcol_oom(err);
+  if (!rc) off[0] = off[1] = 0;
+  for (uint64_t loc = 1; !rc && loc <= nloc; loc++) {
+    uint64_t a = pcol_view_u64(&loff, loc - 1), e = pcol_view_u64(&loff, loc);
+    if (e > nlines) e = nlines;
+    if (a > e) a = e;
+    size_t start = ids.len / sizeof(int64_t);
+    uint32_t m = pcol_view_u32(&lmap, loc - 1);
+    if (m && m <= nmap) rc = ls_add(f, &names, &ids, start, pcol_view_u32(&mfile, m - 1), err);
+    for (uint64_t li = a; li < e && !rc; li++) {
+      uint32_t fn = pcol_view_u32(&lfn, li);
+      if (!fn || fn > nfn) continue;
+      rc = ls_add(f, &names, &ids, start, pcol_view_u32(&fname, fn - 1), err);
+      if (!rc) rc = ls_add(f, &names, &ids, start, pcol_view_u32(&ffile, fn - 1), err);
+    }
+    off[loc + 1] = (int64_t)(ids.len / sizeof(int64_t));
+  }
+  if (!rc) {
+    PUTS(r, "\"locstr\":{\"names\":");
+    names_of(r, names.s, names.n);
+    PUTS(r, ",");
+    col(r, "off", off, nloc + 2);
+    PUTS(r, ",");
+    col(r, "ids", (const int64_t *)ids.data, ids.len / sizeof(int64_t));
+    PUTS(r, "},");
+    rc = r->rc ? pcol_oom(err) : PCOL_OK;
+  }
+  free(off);
+  pcol_buf_free(&ids);
+  pcol_q_keytab_free(&names);
+  return rc;
+}
+
+/* The source pane: `pcol list`'s blocks for every function (whole profile,
+ * the default value), the files found and read by its safe rule
+ * (srcfile.c); a block whose file was not read, or would take the text
+ * embedded past PCOL_REPORT_SOURCE_MAX bytes, keeps only why (its lines'
+ * numbers are the top table's by line), so the pane adds at most the
+ * sources' bytes (escaped) and a few per line. */
+static int source_list(rep *r, const pcol_report_options *o, const vchoice *vc, size_t nvc,
+                       pcol_error *err) {
+  pcol_value_sel dv;
+  pcol_list l;
+  pcol_list_options lo = {o ? o->source_path : NULL, o ? o->allow_any_source : 0};
+  PCOL_RETURN_NOT_OK(pcol_value_resolve(r->f, NULL, NULL, &dv, err));
+  PCOL_RETURN_NOT_OK(pcol_list_compute(r->f, NULL, &dv, PCOL_BY_LINE, "", &lo, &l, err));
+  size_t text = 0;
+  char num[48];
+  putf(r, "\"list\":{\"value\":%zu,\"blocks\":[", choice_of(vc, nvc, dv.vt_id));
+  for (size_t b = 0; b < l.nblocks; b++) {
+    const pcol_list_block *k = &l.blocks[b];
+    size_t need = 0;
+    for (size_t i = 0; i < k->nlines; i++) need += k->lines[i].text.ptr ? k->lines[i].text.len : 0;
+    int keep = text + need <= PCOL_REPORT_SOURCE_MAX;
+    if (keep) text += need;
+    if (b) PUTS(r, ",");
+    PUTS(r, "{\"name\":");
+    jpstr(r, k->name);
+    PUTS(r, ",\"file\":");
+    jpstr(r, k->file);
+    PUTS(r, ",\"error\":");
+    if (!keep) PUTS(r, "\"not embedded: the page's source text is at its limit\"");
+    else if (k->error) jstr(r, k->error, strlen(k->error));
+    else PUTS(r, "null");
+    PUTS(r, ",\"lines\":[");
+    /* no text, no lines: "source not found" (the numbers are the table's) */
+    for (size_t i = 0; keep && !k->error && i < k->nlines; i++) {
+      const pcol_list_line *ln = &k->lines[i];
+      putf(r, "%s[%lld,", i ? "," : "", (long long)ln->line);
+      pcol_sum_text(ln->flat, num, sizeof num);
+      put(r, num, strlen(num));
+      PUTS(r, ",");
+      pcol_sum_text(ln->cum, num, sizeof num);
+      put(r, num, strlen(num));
+      PUTS(r, ",");
+      jpstr(r, ln->text);
+      PUTS(r, "]");
+    }
+    PUTS(r, "]}");
+  }
+  PUTS(r, "]},");
+  pcol_list_free(&l);
   return r->rc;
 }
 
@@ -613,6 +787,8 @@ static int build_json(rep *r, const pcol_report_options *o, pcol_error *err) {
   put(r, "},", 2);
   if ((rc = keysets(r, is_rprof, nsrc, err))) goto done;
   put(r, ",", 1);
+  if ((rc = source_list(r, o, vc, nvc, err))) goto done;
+  if ((rc = loc_strings(r, err))) goto done;
   if ((rc = threads(r, err))) goto done;
   if ((rc = pcol_ftree_build(f, NULL, &vc[0].v, &t, err))) goto done;
   if (o && o->base && (rc = diff_shares(r, &t, vc, nvc, o, err))) goto done;

@@ -38,11 +38,14 @@ function cliTop(input, opt) {
   if (opt.source) args.push('--source', String(opt.source));
   if (opt.from !== undefined) args.push('--from', secs(opt.from), '--to', secs(opt.to));
   if (opt.by) args.push('--by', opt.by);
+  if (opt.focus) args.push('--focus', opt.focus);
+  if (opt.ignore) args.push('--ignore', opt.ignore);
   const lines = pcol(args).split('\n').filter((l) => l.length);
   lines.shift();
   return lines.map((l) => {
     const c = l.split('\t'); // flat flat_pct sum_pct cum cum_pct name inline unit
-    return [c[0], c[1], c[2], c[3], c[4], c.slice(5, c.length - 2).join('\t')];
+    const inl = c[c.length - 2] === 'NA' ? '' : c[c.length - 2];
+    return [c[0], c[1], c[2], c[3], c[4], c.slice(5, c.length - 2).join('\t') + (inl ? ' (' + inl + ')' : '')];
   });
 }
 
@@ -81,13 +84,14 @@ async function main() {
     await Input.dispatchMouseEvent({ type: 'mousePressed', x, y, button: 'left', clickCount: 1 });
     await Input.dispatchMouseEvent({ type: 'mouseReleased', x, y, button: 'left', clickCount: 1 });
   };
-  const tableRows = () => ev(`Array.from(document.querySelectorAll('#top tbody tr')).map(tr => {
-      const td = tr.children; return [tr.dataset.flat, td[1].textContent.replace('%',''), td[2].textContent.replace('%',''),
-        tr.dataset.cum, td[4].textContent.replace('%',''), td[5].textContent]; })`);
+  // every row of the table (it draws only those in view: pcolReport.topRows()
+  // gives the cells it would draw), as pcol top's tsv columns
+  const tableRows = () => ev(`pcolReport.topRows().map(r => [String(r.flat), r.cells[1].replace('%',''), r.cells[2].replace('%',''),
+        String(r.cum), r.cells[4].replace('%',''), r.cells[5]])`);
   const compareTop = async (c, opt, what) => {
     const page = await tableRows(), cli = cliTop(c.input, opt);
-    const n = Math.min(cli.length, 1000);
-    ok(page.length === n, `${c.name} ${what}: page shows ${page.length} rows, pcol top ${cli.length}`);
+    const n = cli.length;
+    ok(page.length === n, `${c.name} ${what}: page has ${page.length} rows, pcol top ${cli.length}`);
     let bad = 0;
     for (let i = 0; i < n && i < page.length; i++) {
       if (JSON.stringify(page[i]) !== JSON.stringify(cli[i])) {
@@ -95,11 +99,70 @@ async function main() {
       }
     }
     ok(bad === 0, `${c.name} ${what}: ${bad} rows differ from pcol top ${JSON.stringify(opt)}`);
+    // the last row is reachable: scroll the table to its end, read the DOM
+    const last = await ev(`(() => { const s = document.getElementById('top-scroll'); s.scrollTop = s.scrollHeight; s.dispatchEvent(new Event('scroll'));
+        const r = document.querySelectorAll('#top tbody tr'); const t = r[r.length - 1]; s.scrollTop = 0; s.dispatchEvent(new Event('scroll'));
+        return t ? t.lastChild.textContent : null; })()`);
+    ok(!n || last === cli[n - 1][5], `${c.name} ${what}: the table's last row reads ${last}, pcol top's is ${n && cli[n - 1][5]}`);
     console.error(`report_check: ${c.name}: ${what}: ${n} rows equal to pcol top`);
     return cli;
   };
   const setSelect = (id, value) => ev(`(() => { const s = document.getElementById('${id}'); s.value = ${JSON.stringify(String(value))};
       s.dispatchEvent(new Event('change')); return s.value; })()`);
+
+  // the call tree (opened with the keyboard) against pcol fold, and the
+  // callers/callees of a function clicked in the top table against pcol peek
+  const views = async (c, value, o) => {
+    o = o || {};
+    const sel = [];
+    if (o.source) sel.push('--source', String(o.source));
+    if (o.from !== undefined) sel.push('--from', secs(o.from), '--to', secs(o.to));
+    const fold = pcol(['fold', c.input, '--value', value].concat(sel)).split('\n').filter((l) => l);
+    const sum = (pre) => fold.reduce((a, l) => { const sp = l.lastIndexOf(' '), p = l.slice(0, sp).split(';'); return p.slice(0, pre.length).join(';') === pre.join(';') && p.length >= pre.length ? a + +l.slice(sp + 1) : a; }, 0);
+    await ev(`(() => { const m = document.getElementById('tree-mode'); m.value = 'top'; m.dispatchEvent(new Event('change')); document.getElementById('tree').focus(); })()`);
+    await Input.dispatchKeyEvent({ type: 'keyDown', key: 'ArrowRight', code: 'ArrowRight', windowsVirtualKeyCode: 39 });
+    await Input.dispatchKeyEvent({ type: 'keyUp', key: 'ArrowRight', code: 'ArrowRight', windowsVirtualKeyCode: 39 });
+    const rows = await ev('pcolReport.treeRows()');
+    ok(rows.length > 0 && (!rows[0].kids || rows[0].open), `${c.name}: the arrow key did not open the first tree row`);
+    let bad = 0, seen = 0;
+    const path = [];
+    for (const r of rows) { path.length = r.d; path.push(r.name); seen++; if (r.w !== sum(path)) { if (bad++ < 3) console.error(`  tree ${path.join(';')}: ${r.w} vs fold ${sum(path)}`); } }
+    ok(bad === 0 && seen > 1, `${c.name}: ${bad} of ${seen} call tree rows differ from pcol fold`);
+    await ev(`(() => { const m = document.getElementById('tree-mode'); m.value = 'inv'; m.dispatchEvent(new Event('change')); })()`);
+    const inv = await ev('pcolReport.treeRows()');
+    const leaf = (name) => fold.reduce((a, l) => { const sp = l.lastIndexOf(' '), p = l.slice(0, sp).split(';'); return p[p.length - 1] === name ? a + +l.slice(sp + 1) : a; }, 0);
+    ok(inv.length > 0 && inv.every((r) => r.w === leaf(r.name)), `${c.name}: inverted tree roots differ from pcol fold's leaves`);
+    await ev(`(() => { const m = document.getElementById('tree-mode'); m.value = 'top'; m.dispatchEvent(new Event('change')); })()`);
+    console.error(`report_check: ${c.name}: call tree: ${seen} rows, inverted: ${inv.length} roots equal to pcol fold`);
+    if (c.base) return;
+    // click the heaviest-cum function of the table with callers (a real click on its row)
+    const name = await ev(`(() => { const r = pcolReport.topRows(); let b = null; r.forEach(x => { if (!b || Math.abs(x.cum) > Math.abs(b.cum)) b = x; }); return b && b.cells[5].replace(/ \\((partial-)?inline\\)$/, ''); })()`);
+    if (name === null) return;
+    const i = await ev(`pcolReport.topRows().findIndex(r => r.cells[5].replace(/ \\((partial-)?inline\\)$/, '') === ${JSON.stringify(name)})`);
+    const xy = await ev(`(() => { const s = document.getElementById('top-scroll'); s.scrollTop = ${i} * 19; s.dispatchEvent(new Event('scroll'));
+        const tr = document.querySelector('#top tbody tr[data-i="${i}"]'); tr.scrollIntoView({block: 'center'}); const b = tr.getBoundingClientRect(); return [b.left + 10, b.top + b.height / 2]; })()`);
+    await click(xy[0], xy[1]);
+    const p = await ev('pcolReport.peek()');
+    ok(p !== null, `${c.name}: a click on ${name} shows no callers/callees`);
+    if (!p) return;
+    const ere = '^' + name.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') + '$';
+    const cli = JSON.parse(pcol(['peek', c.input, ere, '--format', 'json', '--value', value].concat(sel))).rows.filter((x) => x.node === name);
+    const side = (rel) => cli.filter((x) => x.relation === rel).map((x) => x.name + '=' + x.value).sort().join(',');
+    const pside = (l) => l.map((x) => x.name + '=' + x.w).sort().join(',');
+    ok(pside(p.callers) === side('caller') && pside(p.callees) === side('callee'),
+      `${c.name}: callers/callees of ${name}: ${pside(p.callers)} / ${pside(p.callees)} vs pcol peek ${side('caller')} / ${side('callee')}`);
+    const shown = await ev(`document.querySelectorAll('#peek tr.caller, #peek tr.callee').length`);
+    ok(shown === p.callers.length + p.callees.length, `${c.name}: the panel shows ${shown} rows`);
+    console.error(`report_check: ${c.name}: clicked ${name}: ${p.callers.length} callers, ${p.callees.length} callees equal to pcol peek`);
+    if (c.srcpath && o.from === undefined) { // the source pane: pcol list's lines, text as text
+      const src = await ev('pcolReport.source()');
+      const lj = JSON.parse(pcol(['list', c.input, ere, '--format', 'json', '--source-path', c.srcpath])).rows;
+      const want = lj.map((x) => [x.line, x.flat, x.cum, x.text]);
+      ok(src.length > 0 && JSON.stringify(src) === JSON.stringify(want), `${c.name}: source pane of ${name}: ${JSON.stringify(src.slice(0, 2))} vs pcol list ${JSON.stringify(want.slice(0, 2))}`);
+      ok(await ev(`document.querySelectorAll('img').length`) === 0, `${c.name}: the source text became markup`);
+      console.error(`report_check: ${c.name}: source pane of ${name}: ${src.length} lines equal to pcol list`);
+    }
+  };
 
   for (const c of cfg.cases) {
     errors = [];
@@ -119,15 +182,42 @@ async function main() {
       const facts = await ev(`document.getElementById('facts').textContent + document.getElementById('info').textContent`);
       ok(facts.includes(c.hostile), `${c.name}: the hostile type, unit and source are not shown as text`);
     }
+    if (c.rlen !== undefined) { // "N s long" is summaryRprof's sampling.time
+      const f = await ev(`document.getElementById('facts').textContent`);
+      const m = /([0-9.]+) (s|ms) long/.exec(f);
+      const secsShown = m ? +m[1] / (m[2] === 'ms' ? 1000 : 1) : NaN;
+      ok(Math.abs(secsShown - c.rlen) < 1e-9, `${c.name}: the header says ${m && m[0]}, summaryRprof's sampling.time is ${c.rlen} s`);
+    }
+    if (await ev(`pcolReport.meta.sources.some(s => s.timed)`)) // the stack chart drew boxes
+      ok(+(await ev(`document.getElementById('stackchart').dataset.boxes`)) > 0, `${c.name}: the stack chart is empty`);
     const meta = await ev('pcolReport.meta.values.map(v => v.cli)');
     const defValue = await ev('pcolReport.meta.values[pcolReport.state.value].cli');
-    await compareTop(c, { value: defValue }, 'whole profile');
+    if (c.base) { // the --diff page: base, new and change columns as pcol diff --absolute
+      const cli = JSON.parse(pcol(['diff', c.base, c.input, '--absolute', '--format', 'json', '--value', defValue]));
+      const page = await ev(`pcolReport.topRows().map(r => [r.cells[6].replace(/ \\((partial-)?inline\\)$/, ''), r.bflat, r.flat, r.bcum, r.cum])`);
+      const want = cli.rows.map((x) => [x.name, x.base_flat, x.new_flat, x.base_cum, x.new_cum]);
+      const key = (a) => a.map((x) => JSON.stringify(x)).sort().join('|');
+      ok(page.length === want.length && key(page) === key(want), `${c.name}: diff columns differ from pcol diff --absolute: ${JSON.stringify(page.slice(0, 2))} vs ${JSON.stringify(want.slice(0, 2))}`);
+      const heads = await ev(`Array.from(document.querySelectorAll('#top thead th')).map(t => t.textContent).join(',')`);
+      ok(heads === 'base flat,new flat,\u0394flat,base cum,new cum,\u0394cum,name', `${c.name}: diff table heads ${heads}`);
+      console.error(`report_check: ${c.name}: diff table: ${want.length} rows equal to pcol diff --absolute`);
+    } else await compareTop(c, { value: defValue }, 'whole profile');
+    await views(c, defValue);
     if (c.value) {
       const k = meta.indexOf(c.value);
       ok(k >= 0, `${c.name}: no value ${c.value} in the selector (${meta})`);
       await setSelect('value', k);
       await compareTop(c, { value: c.value }, 'value ' + c.value);
       await setSelect('value', meta.indexOf(defValue));
+    }
+    if (c.focus || c.ignore) { // the filters, typed into their boxes
+      for (const k of ['focus', 'ignore']) if (c[k]) {
+        await ev(`(() => { window.scrollTo(0, 0); const s = document.getElementById('${k}'); s.focus(); })()`);
+        await Input.insertText({ text: c[k] });
+        await ev(`document.getElementById('${k}').dispatchEvent(new Event('change'))`);
+      }
+      await compareTop(c, { value: defValue, focus: c.focus, ignore: c.ignore }, `focus ${c.focus} ignore ${c.ignore}`);
+      await ev(`['focus', 'ignore'].forEach(k => { const s = document.getElementById(k); s.value = ''; s.dispatchEvent(new Event('change')); })`);
     }
     if (c.source) {
       await setSelect('source', c.source);
@@ -136,7 +226,7 @@ async function main() {
     }
     // search: type a regex, compare "matched %" with the share pcol fold gives
     if (c.search) {
-      await ev(`document.getElementById('search').focus()`);
+      await ev(`(() => { window.scrollTo(0, 0); const s = document.getElementById('search'); s.scrollIntoView({block: 'center'}); s.focus(); })()`);
       await Input.insertText({ text: c.search });
       const shown = await ev(`document.getElementById('matched').textContent`);
       const re = new RegExp(c.search);
@@ -170,7 +260,7 @@ async function main() {
         const box = await ev(`(() => { const b = document.getElementById('timeline').getBoundingClientRect(); return [b.left, b.top, b.width, b.height]; })()`);
         const xa = await ev(`pcolReport.timeToX(${t} - ${d})`), xb = await ev(`pcolReport.timeToX(${t + d / 2})`);
         const y = box[1] + 20 + 17;
-        await ev(`document.getElementById('timeline').scrollIntoView()`);
+        await ev(`window.scrollTo(0, 0)`);
         const box2 = await ev(`(() => { const b = document.getElementById('timeline').getBoundingClientRect(); return [b.left, b.top]; })()`);
         const yy = y - box[1] + box2[1];
         await Input.dispatchMouseEvent({ type: 'mouseMoved', x: Math.max(xa, box[0] + 151), y: yy });
@@ -183,7 +273,8 @@ async function main() {
         ok(from < t + d && to > t && to < t + d, `${c.name}: range [${from}, ${to}) does not cut sample ${row + 1} [${t}, ${t + d})`);
         console.error(`report_check: ${c.name}: brushed [${secs(from)}, ${secs(to)}) s, cutting sample ${row + 1} at ${(100 * (to - t) / d).toFixed(1)}% of its ${d} ns`);
         const v = await ev('pcolReport.meta.values[pcolReport.state.value].cli');
-        await compareTop(c, { source: c.source, value: v, from, to }, 'brushed range');
+        if (!c.base) await compareTop(c, { source: c.source, value: v, from, to }, 'brushed range');
+        await views(c, v, { source: c.source, from, to });
         c.shotAfterBrush = true;
       }
     }
@@ -195,7 +286,7 @@ async function main() {
     const cand = frames.filter((f) => f.d >= 2 && hasKids[f.n] && f.w > 20).sort((a, b) => b.d - a.d || b.w - a.w);
     if (cand.length) {
       const z = cand[Math.floor(cand.length / 2)];
-      await ev(`document.getElementById('flame').scrollIntoView()`);
+      await ev(`(() => { document.getElementById('flame').scrollIntoView(); window.scrollBy(0, -80); })()`); // below the sticky controls
       const fb = await ev(`(() => { const b = document.getElementById('flame').getBoundingClientRect(); return [b.left, b.top]; })()`);
       await click(fb[0] + z.x + z.w / 2, fb[1] + z.y + 8);
       ok(await ev('pcolReport.zoomed()') === z.n, `${c.name}: a click on ${z.name} did not zoom into it`);
@@ -218,7 +309,7 @@ async function main() {
       if (c.shot) {
         await Page.captureScreenshot({ format: 'png' }).then((s) => fs.writeFileSync(path.join(cfg.artifacts, `report-${c.name}-zoom.png`), Buffer.from(s.data, 'base64')));
       }
-      await click(...(await ev(`(() => { const b = document.getElementById('unzoom').getBoundingClientRect(); return [b.left + 5, b.top + 5]; })()`)));
+      await click(...(await ev(`(() => { const u = document.getElementById('unzoom'); u.scrollIntoView({block: 'center'}); const b = u.getBoundingClientRect(); return [b.left + 5, b.top + 5]; })()`)));
       ok(await ev('pcolReport.zoomed()') === 0, `${c.name}: reset zoom did not reset`);
     }
     if (c.readme) { // the README's picture: a range that cuts a long sample, no search

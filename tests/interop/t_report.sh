@@ -5,8 +5,11 @@
 # opens reports of an Rprof profile with memory, a coalesced profile with
 # long samples, a Go CPU profile with labels, a merged file and a diff; it
 # checks there are no console errors, that the top table equals `pcol top`
-# (whole profile, a chosen value, a chosen source, and a brushed range that
-# cuts a long sample), flame graph zoom and search.  Screenshots are kept in
+# (whole profile, a chosen value, a chosen source, focus/ignore typed in, and
+# a brushed range that cuts a long sample), flame graph zoom and search, the
+# call tree opened by keyboard and the inverted tree (pcol fold), a clicked
+# function's callers/callees (pcol peek) and source (pcol list), the --diff
+# table (pcol diff --absolute).  Screenshots are kept in
 # $BUILD/artifacts/report-*.png.  Exit 77 (skip) without Chromium, node or
 # the npm client.
 set -u
@@ -37,12 +40,18 @@ add() { # name input html [json fields]
 }
 # the project's own profile, coalesced: long samples (the README picture)
 "$PCOL" pack examples/demo.out --coalesce -o "$tmp/demo.pcol" || fail "pack demo"
-"$PCOL" report "$tmp/demo.pcol" -o "$tmp/demo.html" --title "examples/demo.out (pcol pack --coalesce)" || fail "report demo"
-add demo "$tmp/demo.pcol" "$tmp/demo.html" '"search":"^(fib|sum)$","brush":true,"shot":true,"readme":[120000000,310000000]'
+# its source file (demo_code.R, which the profile names relatively), with
+# markup in it: the source pane shows it as text
+mkdir -p "$tmp/src"
+awk 'BEGIN { for (i = 1; i <= 30; i++) printf "line_%d <- function(x) \"</script><img src=x onerror=alert(3)>\" & x < %d\n", i, i }' > "$tmp/src/demo_code.R"
+"$PCOL" report "$tmp/demo.pcol" -o "$tmp/demo.html" --source-path "$tmp/src" --title "examples/demo.out (pcol pack --coalesce)" || fail "report demo"
+add demo "$tmp/demo.pcol" "$tmp/demo.html" "\"search\":\"^(fib|sum)\$\",\"brush\":true,\"shot\":true,\"readme\":[120000000,310000000],\"srcpath\":\"$tmp/src\""
 if [ -f "$TD/rprof/r-prof-profile__memory.out" ]; then
   "$PCOL" pack "$TD/rprof/r-prof-profile__memory.out" -o "$tmp/mem.pcol" || fail "pack memory"
   "$PCOL" report "$tmp/mem.pcol" -o "$tmp/mem.html" || fail "report memory"
-  add rprof-memory "$tmp/mem.pcol" "$tmp/mem.html" '"value":"rprof.alloc","search":"^as\\.data"'
+  # the header's length: summaryRprof's sampling.time when R is here
+  rlen=$(command -v Rscript >/dev/null && Rscript -e "cat(summaryRprof('$TD/rprof/r-prof-profile__memory.out', memory = 'both')\$sampling.time)" 2>/dev/null)
+  add rprof-memory "$tmp/mem.pcol" "$tmp/mem.html" "\"value\":\"rprof.alloc\",\"search\":\"^as\\\\.data\"${rlen:+,\"rlen\":$rlen}"
 fi
 if [ -f "$TD/rprof/aprof__lotka1_naiveL.out" ]; then
   "$PCOL" pack "$TD/rprof/aprof__lotka1_naiveL.out" --coalesce -o "$tmp/long.pcol" || fail "pack coalesced"
@@ -60,7 +69,11 @@ if [ -f "$TD/pprof/go-cpu-string-labels.pb.gz" ]; then
 fi
 "$PCOL" pack examples/demo.out -o "$tmp/base.pcol" || fail "pack base"
 "$PCOL" report "$tmp/demo.pcol" --diff "$tmp/base.pcol" -o "$tmp/diff.html" || fail "report --diff"
-add diff "$tmp/demo.pcol" "$tmp/diff.html" '"brush":true'
+add diff "$tmp/demo.pcol" "$tmp/diff.html" "\"brush\":true,\"base\":\"$tmp/base.pcol\""
+if [ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ]; then
+  "$PCOL" report "$TD/pprof/go-cpu-inline-small.pb.gz" -o "$tmp/inline.html" || fail "report inline"
+  add go-inline "$TD/pprof/go-cpu-inline-small.pb.gz" "$tmp/inline.html" '"focus":"busyLoop","ignore":"mapiter"'
+fi
 # every string of the profile (names, files, types, units, labels, the
 # source's name) is markup; the page must show it as text (issue 28)
 # (no '/': --value TYPE/UNIT could not name such a type for the top check)

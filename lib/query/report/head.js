@@ -1,0 +1,36 @@
+/* head.js — the page's start (the build wraps every module of
+ * lib/query/report/ in one function, in the order of the Makefile's
+ * REPORT_JS): the embedded data decoded (data.js) and the names the views
+ * share. */
+var M = JSON.parse(document.getElementById('pcol-meta').textContent);
+var D = pcolData(M, (function () {
+  var s = atob(document.getElementById('pcol-bin').textContent.replace(/\s+/g, ''));
+  var b = new Uint8Array(s.length);
+  for (var i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
+  return b;
+})());
+var $ = function (id) { return document.getElementById(id); };
+var N = D.N, NS = D.NS, TIME = D.TIME, DUR = D.DUR, STK = D.STK, WGT = D.WGT, values = D.values;
+var FT = D.FT, FTP = D.FTP, FTN = D.FTN, FTS = D.FTS, THR = D.THR, col = D.col;
+var DIFF = M.diff || null;
+/* the selection every view follows */
+var S = { value: M.value, valueTouched: false, source: 0, by: 'function', range: null,
+          zoom: 0, search: null, filter: null, sortKey: 'order', raw: false, fn: null,
+          focus: null, ignore: null, drop: null };
+var SW = null, TOPDIFF = null;
+function unitOf() { return M.values[S.value].unit || ''; }
+function human(v) { return S.raw ? String(v) : pcolUnitLabel(v, unitOf()); }
+function secs(ns) { return pcolTimeText(ns); }
+function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]; }); }
+function regex(text, input) {
+  input.classList.remove('bad');
+  if (!text) return null;
+  try { return new RegExp(text); } catch (e) { input.classList.add('bad'); return null; }
+}
+/* a function picked in a table, the tree or the flame graph */
+function pick(name) {
+  S.fn = name ? { name: name } : null;
+  drawPeek();
+  drawTopRows();
+  drawSource();
+}

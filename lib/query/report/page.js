@@ -1,0 +1,158 @@
+/* page.js — the page's frame: recomputation for the selection, the header
+ * (what `pcol info` says), the controls, and window.pcolReport, the calls
+ * the browser test (tests/interop/report_check.js) drives. */
+/* ------------------------------------------------------- everything */
+function recompute() {
+  S.drop = pcolFilterDrop(D, S.focus, S.ignore);
+  var sw = SW = pcolStackWeights(D, S);
+  TOP = pcolTop(D, sw, pcolKeyset(D, S, S.by));
+  computeFlame(sw);
+  TV.inv = null;
+  var bt = DIFF && DIFF.top && DIFF.top[S.value];
+  TOPDIFF = bt ? pcolDiffRows(TOP, bt[S.by]) : null;
+  if (DIFF) {
+    var sh = DIFF.shares[S.value];
+    DIFF.base = sh ? col(sh) : null;
+    if (DIFF.base) {
+      var m = 0;
+      for (var i = 0; i < FT.n; i++) m = Math.max(m, Math.abs(share(i) - DIFF.base[i]));
+      DIFF.maxDelta = m;
+    }
+    $('flame-title').textContent = DIFF.base ? 'Differential flame graph (widths: this profile; red grew, blue shrank against ' + DIFF.path + ')'
+                                             : 'Flame graph (the base has no value ' + M.values[S.value].cli + ')';
+  }
+  var v = M.values[S.value];
+  $('total').textContent = 'total ' + human(sw.total) + (S.raw ? ' ' + v.unit : '') + ' (' + v.type + ')' +
+    (sw.skipped.length ? '; source ' + sw.skipped.map(function (s) { return '#' + s; }).join(', ') + ' has no times and is left out of the range' : '');
+  $('range').textContent = S.range ? pcolRangeText(S.range) : 'whole profile';
+  $('range').setAttribute('data-from-ns', S.range ? S.range[0] : '');
+  $('range').setAttribute('data-to-ns', S.range ? S.range[1] : '');
+  $('clear').disabled = !S.range;
+  if (DIFF) $('top-title').textContent = TOPDIFF ? 'Top: change against ' + DIFF.path + ' (whole base; new = this selection)' : 'Top (the base has no value ' + v.cli + ')';
+  drawTop();
+  drawFlame();
+  drawTimeline();
+  drawStackChart();
+  drawTree();
+  drawPeek();
+  drawSource();
+}
+
+/* ------------------------------------------------------------ header */
+function header() {
+  document.title = M.title + ' \u2014 pcol report';
+  $('title').textContent = M.title;
+  /* a source's length: to its last sample's end; a point sample of a
+   * sampler with an interval lasts that interval (summaryRprof's
+   * sampling.time: samples x interval) */
+  var durs = M.sources.filter(function (s) { return s.timed; }).map(function (s) {
+    var last = s.row1 - 1, pt = s.interval_ns > 0 && !(DUR[last] > 0) && TIME[last] === s.t1;
+    return (s.t1 + (pt ? s.interval_ns : 0) - Math.min(0, s.t0)) / 1e9;
+  });
+  $('facts').innerHTML = '<b>' + N.toLocaleString('en') + '</b> sample rows in <b>' + M.sources.length + '</b> source' + (M.sources.length === 1 ? '' : 's') +
+    (durs.length ? ', <b>' + pcolTimeText(Math.round(1e9 * Math.max.apply(null, durs))) + '</b> long' : ', no sample times') +
+    '; value types: ' + M.values.map(function (v) { return '<b>' + esc(v.type) + '</b>/' + esc(v.unit) + (v.level ? ' (level)' : ''); }).join(', ') +
+    '; ' + esc(M.tool) + ', format ' + esc(M.format) + ', ' + M.file_size.toLocaleString('en') + ' bytes' +
+    (DIFF ? '; diff against <b>' + esc(DIFF.path) + '</b>' : '');
+  var h = '<table><tr><th>source</th><th>type</th><th>uri</th><th>samples</th><th>time span</th><th>default value</th></tr>';
+  M.sources.forEach(function (s) {
+    h += '<tr><td>' + s.id + '</td><td>' + esc(s.type) + '</td><td>' + esc(s.uri) + '</td><td>' + (s.row1 - s.row0) +
+      '</td><td>' + (s.timed ? secs(s.t0) + ' \u2013 ' + secs(s.t1) : 'no times') + '</td><td>' + esc(M.values[s.value].cli) + '</td></tr>';
+  });
+  h += '</table><table><tr><th>table</th><th>rows</th></tr>';
+  Object.keys(M.tables).forEach(function (t) { h += '<tr><td>' + esc(t) + '</td><td>' + M.tables[t] + '</td></tr>'; });
+  $('info').innerHTML = h + '</table>';
+  $('footer').textContent = 'Made by ' + M.tool + ' report from ' + M.path + '. Numbers as `pcol top`: a long sample cut by the range counts the ticks inside it (spec.md \u00a77).';
+  var vs = $('value');
+  /* levels (Rprof's memory snapshots) are drawn as the memory line, never summed */
+  M.values.forEach(function (v, i) { if (v.level) return; var o = document.createElement('option'); o.value = i; o.textContent = v.type + ' (' + v.unit + ')' + (v.cli === 'samples' ? ' [each source\'s own count]' : ''); vs.appendChild(o); });
+  vs.value = S.value;
+  var ss = $('source');
+  [{ id: 0, type: 'all', uri: '' }].concat(M.sources).forEach(function (s) {
+    var o = document.createElement('option'); o.value = s.id;
+    o.textContent = s.id ? '#' + s.id + ' ' + s.type + ' ' + (s.uri.length > 40 ? '\u2026' + s.uri.slice(-39) : s.uri) : 'all sources';
+    ss.appendChild(o);
+  });
+  if (M.sources.length < 2) ss.disabled = true;
+}
+
+/* ------------------------------------------------------------ events */
+function wire() {
+  $('value').addEventListener('change', function () { S.value = +this.value; S.valueTouched = true; recompute(); });
+  $('source').addEventListener('change', function () {
+    S.source = +this.value;
+    if (!S.valueTouched) { S.value = S.source ? M.sources[S.source - 1].value : M.value; $('value').value = S.value; }
+    recompute();
+  });
+  $('by').addEventListener('change', function () { S.by = this.value; recompute(); });
+  $('top-scroll').addEventListener('scroll', function () { drawTopRows(); });
+  $('top').addEventListener('click', function (ev) {
+    var tr = ev.target.closest('tr[data-i]');
+    if (tr && S.by === 'function') pick(TROWS[+tr.getAttribute('data-i')].name);
+  });
+  wireTree();
+  wireStackChart();
+  $('raw').addEventListener('change', function () { S.raw = this.checked; recompute(); });
+  $('focus').addEventListener('change', function () { S.focus = regex(this.value, this); recompute(); });
+  $('ignore').addEventListener('change', function () { S.ignore = regex(this.value, this); recompute(); });
+  $('filter').addEventListener('input', function () { S.filter = regex(this.value, this); drawTop(); });
+  $('search').addEventListener('input', function () { S.search = regex(this.value, this); drawFlame(); });
+  $('unzoom').addEventListener('click', function () { S.zoom = 0; drawFlame(); });
+  $('clear').addEventListener('click', function () { api.select(null); });
+  var fc = $('flame');
+  fc.addEventListener('click', function (ev) { var r = frameAt(ev); if (r) { S.zoom = r.n; drawFlame(); if (r.n) pick(fname(r.n)); } });
+  fc.addEventListener('mousemove', function (ev) { var r = frameAt(ev); $('details').textContent = r ? frameInfo(r.n) : '\u00a0'; });
+  fc.addEventListener('mouseleave', function () { $('details').textContent = '\u00a0'; });
+  /* brush: drag on the timeline */
+  var tl = $('timeline'), start = null;
+  function px(ev) { var b = tl.getBoundingClientRect(); return Math.min(Math.max(ev.clientX - b.left, TL.L), TL.W - TL.R); }
+  tl.addEventListener('mousedown', function (ev) { if (!TL.tracks.length) return; start = px(ev); ev.preventDefault(); });
+  window.addEventListener('mousemove', function (ev) {
+    if (start === null) return;
+    var x = px(ev), b = $('brush');
+    b.style.display = 'block'; b.style.left = Math.min(start, x) + 'px'; b.style.width = Math.abs(x - start) + 'px';
+  });
+  window.addEventListener('mouseup', function (ev) {
+    if (start === null) return;
+    var x = px(ev), a = Math.min(start, x), b = Math.max(start, x);
+    start = null;
+    if (b - a < 3) { api.select(null); return; }
+    api.select(Math.round(xt(a)), Math.round(xt(b)));
+  });
+  var rt = null;
+  window.addEventListener('resize', function () { clearTimeout(rt); rt = setTimeout(function () { drawFlame(); drawTimeline(); drawStackChart(); }, 100); });
+}
+
+/* For people scripting the page, and for tests: the state and a few calls. */
+var api = window.pcolReport = {
+  meta: M,
+  state: S,
+  select: function (from, to) { S.range = from === null || from === undefined ? null : [from, to]; recompute(); },
+  timeToX: function (t) { return tx(t) + $('timeline').getBoundingClientRect().left; },
+  samples: function () { /* the long samples on the timeline: [row, time, duration] */
+    var out = [];
+    for (var i = 0; i < N; i++) if (DUR[i] > 0 && TIME[i] === TIME[i]) out.push([i, TIME[i], DUR[i]]);
+    return out;
+  },
+  frames: function () { return FL.rects.map(function (r) { return { n: r.n, name: fname(r.n), x: r.x, y: r.y, w: r.w, d: r.d, dim: r.dim, parent: FTP[r.n] }; }); },
+  zoomed: function () { return S.zoom; },
+  /* every row of the top table as its cells read (the table draws only those in view) */
+  topRows: function () { return TROWS.map(function (r) { return { flat: r.flat, cum: r.cum, bflat: r.bflat, bcum: r.bcum, cells: topCells(r) }; }); },
+  treeRows: function () { return TV.rows.map(function (r) { return { id: r.id, name: r.name, w: r.w, d: r.d, kids: r.kids, open: !!TV.open[r.id] }; }); },
+  peek: function () { return S.fn && PEEK ? PEEK : null; },
+  source: function () { /* the source pane's rows: [line, flat, cum, text] */
+    return Array.prototype.map.call(document.querySelectorAll('#source-lines tr'), function (tr) {
+      return [+tr.getAttribute('data-line'), +tr.getAttribute('data-flat'), +tr.getAttribute('data-cum'), tr.lastChild.textContent]; });
+  },
+  pick: function (name) { pick(name); },
+  fold: function () { /* name path and total of each node: for checks */
+    var out = [];
+    for (var i = 1; i < FT.n; i++) out.push({ n: i, parent: FTP[i], name: fname(i), total: FL.total[i], self: FL.self[i] });
+    return out;
+  }
+};
+header();
+topHead();
+wire();
+recompute();
+document.body.setAttribute('data-ready', '1');

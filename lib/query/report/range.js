@@ -1,0 +1,94 @@
+/* range.js — the selection's rule: which samples, and how much of each, a
+ * choice of value, source and time range counts.  The one rule written
+ * here is the range rule of spec.md §7 and lib/core/select.c: a point
+ * sample counts when from <= time < to; a long sample of weight w stands
+ * for max(w, 1) ticks spread evenly from its time and counts value x (its
+ * ticks in the range) / (its ticks), rounded as pcol_scale does (nearest,
+ * halves away from zero, exact).  tests/report/compute.test.mjs checks it
+ * against `pcol top --from --to`. */
+
+/* pcol_scale: v x num / den, nearest, halves away from zero, exact */
+function pcolScale(v, num, den) {
+  if (num === den) return v;
+  if (den <= 0) return 0;
+  var p = BigInt(v) * BigInt(num), d = BigInt(den);
+  var q = p / d, r = p % d;
+  if (r < 0n) r = -r;
+  if (2n * r >= d) q += p < 0n ? -1n : 1n;
+  return Number(q);
+}
+/* a long sample of weight w stands for n = max(w, 1) ticks at t + k d / n;
+ * ticksBefore(x) of them lie before time x, ceil((x - t) n / d) capped at
+ * n, exact in BigInt. */
+function pcolTicksBefore(t, d, n, x) {
+  if (x <= t) return 0;
+  var a = (BigInt(Math.round(x)) - BigInt(t)) * BigInt(n), D = BigInt(d);
+  var k = a / D + (a % D !== 0n ? 1n : 0n);
+  return k > BigInt(n) ? n : Number(k);
+}
+/* The value of sample i that a range [from, to) selects (null: none of it) */
+function pcolInRange(D, i, v, from, to) {
+  var t = D.TIME[i], d = D.DUR[i];
+  if (t !== t) return null;
+  if (d <= 0) return t < from || t >= to ? null : v;
+  var n = D.WGT[i] >= 1 ? D.WGT[i] : 1;
+  var k = pcolTicksBefore(t, d, n, to) - pcolTicksBefore(t, d, n, from);
+  if (k <= 0) return null;
+  return pcolScale(v, k, n);
+}
+/* The sources a selection covers */
+function pcolSelSources(D, sel) {
+  return D.M.sources.filter(function (s) { return !sel.source || s.id === sel.source; });
+}
+/* The chosen value summed per stack node over the selection (weights.c):
+ * {w: per stack node, total: sum of |value| (dropped samples included:
+ * the CLI's shares under --focus/--ignore are of the unfiltered total),
+ * skipped: untimed sources a range leaves out}.  sel: {value, source, range: [from, to) or null,
+ * drop: per stack node 1 = a filter drops its samples, or null} */
+function pcolStackWeights(D, sel) {
+  var w = new Float64Array(D.NS + 1), total = 0, V = D.values(sel.value), skipped = [], STK = D.STK, drop = sel.drop;
+  pcolSelSources(D, sel).forEach(function (s) {
+    if (sel.range && !s.timed) { skipped.push(s.id); return; }
+    for (var i = s.row0; i < s.row1; i++) {
+      var v = V[i];
+      if (v === 0) continue;
+      if (sel.range) { v = pcolInRange(D, i, v, sel.range[0], sel.range[1]); if (v === null || v === 0) continue; }
+      total += v < 0 ? -v : v; /* a filter keeps the total: shares of the whole, as pprof */
+      if (drop && drop[STK[i]]) continue;
+      w[STK[i]] += v;
+    }
+  });
+  return { w: w, total: total, skipped: skipped };
+}
+/* The focus and ignore filters (lib/core/filter.c, pprof -focus/-ignore):
+ * a location is ignored when one of its strings (each line's function name
+ * and file, the mapping's file: report.c's locstr) matches `ignore`, else
+ * focused when there is no `focus` or one matches it; a sample is kept when
+ * some location of its stack is focused and none is ignored.  Returns the
+ * per stack node "drop" of pcolStackWeights, or null with no filter.
+ * focus, ignore: RegExp or null (JavaScript's, for POSIX ERE: the same on
+ * the usual expressions). */
+function pcolFilterDrop(D, focus, ignore) {
+  if (!focus && !ignore) return null;
+  var L = D.LS, nloc = L.off.length - 2, memo = {}, lst = new Uint8Array(nloc + 1);
+  function hit(re, id) {
+    var k = (re === focus ? 'f' : 'i') + id;
+    if (!(k in memo)) memo[k] = re.test(L.names[id - 1]);
+    return memo[k];
+  }
+  for (var loc = 1; loc <= nloc; loc++) {
+    var a = L.off[loc], e = L.off[loc + 1], ig = false, fo = !focus;
+    for (var j = a; j < e; j++) {
+      if (ignore && hit(ignore, L.ids[j])) ig = true;
+      if (focus && !fo && hit(focus, L.ids[j])) fo = true;
+    }
+    lst[loc] = ig ? 2 : fo ? 1 : 0;
+  }
+  var NS = D.NS, st = new Uint8Array(NS + 1), drop = new Uint8Array(NS + 1);
+  for (var n = 1; n <= NS; n++) {
+    var p = D.SPAR[n - 1], l = D.SLOC[n - 1];
+    st[n] = (p ? st[p] : 0) | (l <= nloc ? lst[l] : 0);
+    drop[n] = st[n] === 1 ? 0 : 1;
+  }
+  return drop;
+}

@@ -1,0 +1,31 @@
+/* source.js — the source pane: the picked function's lines with flat and
+ * cum, as `pcol list FUNCTION` prints them for the whole profile and the
+ * file's default value (report.c embeds list.c's blocks; the files are
+ * found at report time by list's safe rule, srcfile.c, and bounded), or
+ * why there is no source. */
+function drawSource() {
+  var box = $('source-lines'), L = M.list;
+  box.textContent = '';
+  if (!S.fn || !L) { $('source-title').textContent = 'Source (pick a function)'; return; }
+  var blocks = L.blocks.filter(function (b) { return b.name === S.fn.name; }), u = M.values[L.value].unit || '';
+  $('source-title').textContent = 'Source of ' + S.fn.name + ' (whole profile, ' + M.values[L.value].cli + ', as pcol list)';
+  if (!blocks.length) { box.textContent = 'source not found: the profile names no file for this function'; return; }
+  blocks.forEach(function (b) {
+    var h = document.createElement('div');
+    h.className = 'src-file';
+    h.textContent = (b.file === null ? '(no file)' : b.file) + (b.error ? ': source not found (' + b.error + ')' : '');
+    box.appendChild(h);
+    if (b.error || !b.lines.length) return;
+    var t = document.createElement('table');
+    t.className = 'top src';
+    b.lines.forEach(function (l) {
+      var tr = document.createElement('tr');
+      tr.setAttribute('data-line', l[0]); tr.setAttribute('data-flat', l[1]); tr.setAttribute('data-cum', l[2]);
+      if (l[1] || l[2]) tr.className = 'hot';
+      [l[1] ? (S.raw ? String(l[1]) : pcolUnitLabel(l[1], u)) : '.', l[2] ? (S.raw ? String(l[2]) : pcolUnitLabel(l[2], u)) : '.', String(l[0]), l[3] === null ? '' : l[3]]
+        .forEach(function (x, j) { var td = document.createElement('td'); td.textContent = x; if (j === 3) td.className = 'name'; tr.appendChild(td); });
+      t.appendChild(tr);
+    });
+    box.appendChild(t);
+  });
+}

@@ -1,0 +1,81 @@
+/* stackchart.js — the stack chart: for each timeline track, the stack of
+ * the sample at each pixel of the brushed range (the whole profile with no
+ * range), root at the top, a long sample as wide as its duration, a point
+ * sample as its sampling interval; runs of one frame merge into one box.
+ * One sample per pixel column (the first that covers it), so a page of a
+ * million samples draws as fast as a small one.  A click picks the frame's
+ * function for the other views; brushing the timeline zooms. */
+var SC = { boxes: [], FH: 13, MAXD: 40 };
+function drawStackChart() {
+  var cv = $('stackchart');
+  if (!TL.tracks.length) { $('stack-section').style.display = 'none'; return; }
+  var W = cv.clientWidth || 1000, L = TL.L, R = TL.R, PW = Math.max(1, Math.floor(W - L - R));
+  var t0 = S.range ? S.range[0] : TL.t0, t1 = S.range ? S.range[1] : TL.t1, span = t1 - t0 || 1;
+  var tracks = TL.tracks.map(function (tr) {
+    var src = tr.src, col = new Int32Array(PW).fill(-1), step = src.interval_ns > 0 ? src.interval_ns : 0;
+    for (var i = src.row0 + src.na; i < src.row1; i++) {
+      if (tr.thr >= 0 && THR[i] !== tr.thr) continue;
+      if (S.drop && S.drop[STK[i]]) continue;
+      var a = TIME[i], e = a + (DUR[i] > 0 ? DUR[i] : step);
+      if (e <= t0 || a >= t1) continue;
+      var x0 = Math.floor((a - t0) / span * PW), x1 = Math.max(x0 + 1, Math.ceil((e - t0) / span * PW));
+      for (var x = Math.max(0, x0); x < Math.min(PW, x1); x++) if (col[x] < 0) col[x] = i;
+    }
+    var paths = new Array(PW), depth = 0;
+    for (x = 0; x < PW; x++) {
+      if (col[x] < 0) continue;
+      var p = [];
+      for (var n = FTS[STK[col[x]]]; n; n = FTP[n]) p.push(n);
+      p.reverse();
+      paths[x] = p;
+      if (p.length > depth) depth = p.length;
+    }
+    return { label: tr.label, paths: paths, depth: Math.min(depth, SC.MAXD) };
+  });
+  var FH = SC.FH, H = 4, dpr = window.devicePixelRatio || 1;
+  tracks.forEach(function (t) { t.y = H; H += Math.max(1, t.depth) * FH + 8; });
+  cv.style.height = H + 'px'; cv.width = Math.round(W * dpr); cv.height = Math.round(H * dpr);
+  var g = cv.getContext('2d');
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  g.clearRect(0, 0, W, H);
+  g.font = '11px ui-monospace, Menlo, Consolas, monospace';
+  g.textBaseline = 'middle';
+  SC.boxes = [];
+  tracks.forEach(function (t) {
+    g.fillStyle = '#333';
+    g.fillText(t.label.length > 20 ? t.label.slice(0, 19) + '\u2026' : t.label, 4, t.y + FH / 2);
+    for (var d = 0; d < t.depth; d++) {
+      var x = 0;
+      while (x < PW) {
+        var n = t.paths[x] && t.paths[x][d];
+        if (!n) { x++; continue; }
+        var e = x + 1;
+        while (e < PW && t.paths[e] && t.paths[e][d] === n && t.paths[e][d - 1 < 0 ? 0 : d - 1] === t.paths[x][d - 1 < 0 ? 0 : d - 1]) e++;
+        var bx = L + x, bw = e - x, by = t.y + d * FH;
+        g.fillStyle = colour(n, false);
+        g.fillRect(bx, by, Math.max(bw - 0.5, 0.5), FH - 1);
+        if (bw > 30) {
+          var name = fname(n), fit = Math.floor((bw - 4) / 6.6);
+          if (fit >= 3) { g.fillStyle = '#000'; g.fillText(name.length <= fit ? name : name.slice(0, fit - 2) + '..', bx + 2, by + FH / 2); }
+        }
+        SC.boxes.push({ n: n, x: bx, y: by, w: bw });
+        x = e;
+      }
+    }
+  });
+  cv.setAttribute('data-boxes', SC.boxes.length);
+  $('stack-note').textContent = (S.range ? pcolRangeText(S.range) : 'whole profile') + ': one sample per pixel, root at the top; brush the timeline to zoom, click a box to pick its function';
+}
+function stackBoxAt(ev) {
+  var b = $('stackchart').getBoundingClientRect(), x = ev.clientX - b.left, y = ev.clientY - b.top;
+  for (var i = SC.boxes.length - 1; i >= 0; i--) {
+    var r = SC.boxes[i];
+    if (x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + SC.FH) return r;
+  }
+  return null;
+}
+function wireStackChart() {
+  var cv = $('stackchart');
+  cv.addEventListener('click', function (ev) { var r = stackBoxAt(ev); if (r) pick(fname(r.n)); });
+  cv.addEventListener('mousemove', function (ev) { var r = stackBoxAt(ev); cv.title = r ? fname(r.n) : ''; });
+}

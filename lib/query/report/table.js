@@ -1,0 +1,58 @@
+/* table.js — the top table: every row reachable (virtual scrolling: only
+ * the rows in view are in the DOM), full names with the CLI's "(inline)"
+ * marks, sortable; on a --diff page, base, new and change columns (diff.js).
+ * A click on a row selects its function for the other views. */
+var TOP = [], TROWS = [], RH = 19;
+function topColumns() {
+  return DIFF && DIFF.top ? [['bflat', 'base flat'], ['flat', 'new flat'], ['dflat', '\u0394flat'], ['bcum', 'base cum'], ['cum', 'new cum'], ['dcum', '\u0394cum'], ['name', 'name']]
+    : [['flat', 'flat'], ['fp', 'flat%'], ['order', 'sum%'], ['cum', 'cum'], ['cp', 'cum%'], ['name', 'name']];
+}
+function topHead() {
+  var tr = $('top').tHead.rows[0];
+  tr.textContent = '';
+  topColumns().forEach(function (c) {
+    var th = document.createElement('th');
+    th.textContent = c[1]; th.setAttribute('data-k', c[0]);
+    if (c[0] === 'name') th.className = 'name';
+    th.addEventListener('click', function () { S.sortKey = c[0]; drawTop(); });
+    tr.appendChild(th);
+  });
+}
+/* one row's cells as text, as the CLI prints them (the browser test reads it) */
+function topCells(r) {
+  var nm = r.name + (r.inl ? ' (' + pcolInlineText(r.inl) + ')' : '');
+  if (DIFF && DIFF.top) return [human(r.bflat), human(r.flat), sign(r.dflat) + human(r.dflat), human(r.bcum), human(r.cum), sign(r.dcum) + human(r.dcum), nm];
+  return [human(r.flat), pcolFmt2(r.fp) + '%', pcolFmt2(r.sp) + '%', human(r.cum), pcolFmt2(r.cp) + '%', nm];
+}
+function sign(v) { return v > 0 ? '+' : ''; }
+function drawTop() {
+  var rows = DIFF && DIFF.top && TOPDIFF ? TOPDIFF.slice() : TOP.slice();
+  if (S.filter) rows = rows.filter(function (r) { return S.filter.test(r.name); });
+  var key = S.sortKey;
+  if (key === 'name') rows.sort(function (x, y) { return x.name < y.name ? -1 : x.name > y.name ? 1 : 0; });
+  else if (key !== 'order' && key !== 'dflat') rows.sort(function (x, y) { return Math.abs(y[key]) - Math.abs(x[key]); });
+  TROWS = rows;
+  $('top-spacer').style.height = (rows.length * RH) + 'px';
+  $('top-count').textContent = '(' + rows.length + (S.filter ? ' matching' : '') + ' ' + S.by + (rows.length === 1 ? '' : 's') + ')';
+  Array.prototype.forEach.call($('top').tHead.rows[0].cells, function (th) { th.classList.toggle('sorted', th.getAttribute('data-k') === key); });
+  drawTopRows();
+}
+/* the rows in view (and a few around) */
+function drawTopRows() {
+  var sc = $('top-scroll'), h = sc.clientHeight || 560, first = Math.max(0, Math.floor(sc.scrollTop / RH) - 5);
+  var last = Math.min(TROWS.length, first + Math.ceil(h / RH) + 10), body = $('top').tBodies[0];
+  $('top').style.top = (first * RH) + 'px';
+  body.textContent = '';
+  for (var i = first; i < last; i++) {
+    var r = TROWS[i], tr = document.createElement('tr'), cells = topCells(r);
+    tr.setAttribute('data-i', i); tr.setAttribute('data-flat', r.flat); tr.setAttribute('data-cum', r.cum);
+    if (S.fn && S.fn.name === r.name) tr.className = 'picked';
+    cells.forEach(function (c, k) {
+      var td = document.createElement('td');
+      td.textContent = c;
+      if (k === cells.length - 1) td.className = 'name';
+      tr.appendChild(td);
+    });
+    body.appendChild(tr);
+  }
+}

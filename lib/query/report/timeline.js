@@ -1,0 +1,149 @@
+/* timeline.js — the timeline: a track per source (or per thread label),
+ * long samples as rectangles of their duration, point samples as an
+ * activity graph (the chosen value per pixel, stacked by the leaf frame's
+ * colour), Rprof's memory in use as a line, and the brushed range. */
+/* -------------------------------------------------------- timeline */
+var TL = { tracks: [], t0: 0, t1: 1, W: 0, L: 150, R: 10 };
+(function () {
+  var timed = M.sources.filter(function (s) { return s.timed; });
+  if (!timed.length) return;
+  TL.t0 = Math.min.apply(null, timed.map(function (s) { return Math.min(0, s.t0); }));
+  TL.t1 = Math.max.apply(null, timed.map(function (s) { return s.t1; }));
+  if (TL.t1 <= TL.t0) TL.t1 = TL.t0 + 1;
+  timed.forEach(function (s) {
+    if (THR) {
+      var seen = {};
+      for (var i = s.row0 + s.na; i < s.row1; i++) seen[THR[i]] = 1;
+      Object.keys(seen).map(Number).sort(function (a, b) { return a - b; }).forEach(function (t) {
+        TL.tracks.push({ src: s, thr: t, label: '#' + s.id + ' ' + (t ? M.threads.names[t - 1] : '(no ' + M.threads.key + ')') });
+      });
+    } else {
+      TL.tracks.push({ src: s, thr: -1, label: '#' + s.id + ' ' + s.type });
+    }
+  });
+})();
+function tx(t) { return TL.L + (t - TL.t0) / (TL.t1 - TL.t0) * (TL.W - TL.L - TL.R); }
+function xt(x) { return TL.t0 + (x - TL.L) / (TL.W - TL.L - TL.R) * (TL.t1 - TL.t0); }
+var LEAF = null; /* colour of each stack: its leaf frame's */
+function drawTimeline() {
+  var cv = $('timeline');
+  if (!TL.tracks.length) {
+    $('tl-wrap').style.display = 'none';
+    $('tl-note').textContent = 'No source of this profile has sample times, so there is no timeline and no range to select.';
+    return;
+  }
+  var TH = 34, AX = 20, W = TL.W = cv.clientWidth || 1000, H = AX + TL.tracks.length * (TH + 4) + 4, dpr = window.devicePixelRatio || 1;
+  cv.style.height = H + 'px'; cv.width = Math.round(W * dpr); cv.height = Math.round(H * dpr);
+  var g = cv.getContext('2d');
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  g.clearRect(0, 0, W, H);
+  g.font = '11px system-ui, sans-serif';
+  g.fillStyle = '#666'; g.strokeStyle = '#ccc'; g.textBaseline = 'top';
+  var span = (TL.t1 - TL.t0) / 1e9, step = Math.pow(10, Math.floor(Math.log10(span / 8 || 1)));
+  if (span / step > 16) step *= 5; else if (span / step > 8) step *= 2;
+  for (var s = Math.ceil(TL.t0 / 1e9 / step) * step; s <= TL.t1 / 1e9; s += step) {
+    var x = tx(s * 1e9);
+    g.fillRect(x, AX - 5, 1, 5);
+    g.fillText(+s.toFixed(6) + ' s', x + 2, 2);
+  }
+  if (!LEAF) {
+    LEAF = [];
+    for (var n = 0; n <= NS; n++) LEAF.push(colour(FTS[n] || 0, false));
+  }
+  var V = values(S.value), AC = activityCats(), NC = AC.names.length + 1;
+  TL.tracks.forEach(function (tr, k) {
+    var y = AX + k * (TH + 4), src = tr.src, PX = Math.ceil(W) + 1, px = new Float64Array(PX), maxpx = 0;
+    var pc = new Float64Array(PX * NC); /* per pixel, per category */
+    g.fillStyle = '#f6f6f8'; g.fillRect(TL.L, y, W - TL.L - TL.R, TH);
+    g.fillStyle = '#333'; g.textBaseline = 'middle';
+    g.fillText(tr.label.length > 24 ? tr.label.slice(0, 23) + '\u2026' : tr.label, 4, y + TH / 2);
+    var shown = !S.source || S.source === src.id;
+    g.globalAlpha = shown ? 1 : 0.3;
+    for (var i = src.row0 + src.na; i < src.row1; i++) {
+      if (tr.thr >= 0 && THR[i] !== tr.thr) continue;
+      if (S.drop && S.drop[STK[i]]) continue;
+      var x0 = tx(TIME[i]);
+      if (DUR[i] > 0) {
+        var x1 = tx(TIME[i] + DUR[i]);
+        if (x1 - x0 >= 2) {
+          g.fillStyle = LEAF[STK[i]];
+          g.fillRect(x0, y + 3, x1 - x0, TH - 6);
+          g.strokeStyle = '#7a5a00'; g.lineWidth = 1;
+          g.strokeRect(x0 + 0.5, y + 3.5, x1 - x0 - 1, TH - 7);
+          continue;
+        }
+      }
+      var p = Math.floor(x0);
+      if (p >= 0 && p < PX) {
+        var v = Math.abs(V[i]) || 1e-9;
+        px[p] += v; pc[p * NC + AC.cat[STK[i]]] += v;
+        if (px[p] > maxpx) maxpx = px[p];
+      }
+    }
+    /* point samples: the activity graph, a bar per pixel as high as the
+     * value there, stacked by the leaf function (the heaviest ones) */
+    for (p = 0; p < PX; p++) if (px[p]) {
+      var h = Math.max(2, (TH - 6) * px[p] / maxpx), yb = y + TH - 3;
+      for (var c = 0; c < NC; c++) {
+        var part = pc[p * NC + c];
+        if (!part) continue;
+        var hh = h * part / px[p];
+        g.fillStyle = AC.colours[c];
+        g.fillRect(p, yb - hh, 1, hh);
+        yb -= hh;
+      }
+    }
+    if (M.memory && src.type === 'rprof') {
+      /* Rprof memory in use (vsize.small + vsize.large + nodes) as a line */
+      var a = values(M.memory[0]), b = values(M.memory[1]), c = values(M.memory[2]), mx = 0;
+      for (i = src.row0 + src.na; i < src.row1; i++) mx = Math.max(mx, a[i] + b[i] + c[i]);
+      if (mx > 0) {
+        g.strokeStyle = '#1f6fd1'; g.lineWidth = 1.5; g.beginPath();
+        for (i = src.row0 + src.na; i < src.row1; i++) {
+          var yy = y + TH - 3 - (TH - 6) * (a[i] + b[i] + c[i]) / mx;
+          if (i === src.row0 + src.na) g.moveTo(tx(TIME[i]), yy); else g.lineTo(tx(TIME[i]), yy);
+        }
+        g.stroke();
+        g.fillStyle = '#1f6fd1'; g.textBaseline = 'top';
+        g.fillText('memory, max ' + pcolUnitLabel(mx, 'bytes'), W - TL.R - 150, y + 2);
+        g.textBaseline = 'middle';
+      }
+    }
+    g.globalAlpha = 1;
+  });
+  var note = [];
+  var untimed = M.sources.filter(function (s) { return !s.timed; });
+  if (untimed.length) note.push('No sample times in source ' + untimed.map(function (s) { return '#' + s.id; }).join(', ') + ' (not on the timeline; a range leaves it out).');
+  $('tl-note').textContent = note.join(' ');
+  drawBrush();
+}
+function drawBrush() {
+  var b = $('brush');
+  if (!S.range || !TL.tracks.length) { b.style.display = 'none'; return; }
+  var x0 = tx(S.range[0]), x1 = tx(S.range[1]);
+  b.style.display = 'block'; b.style.left = x0 + 'px'; b.style.width = Math.max(1, x1 - x0) + 'px';
+}
+
+/* The activity graph's categories: the leaf functions with the most self
+ * weight in the selection (frame-tree self sums), each in its flame colour,
+ * and "other". */
+var ACTIVITY_N = 8;
+function activityCats() {
+  var sum = {}, names = [];
+  for (var i = 1; i < FT.n; i++) if (FL.self[i]) { var nm = fname(i); if (!(nm in sum)) { sum[nm] = 0; names.push(nm); } sum[nm] += Math.abs(FL.self[i]); }
+  names.sort(function (a, b) { return sum[b] - sum[a] || (a < b ? -1 : 1); });
+  names = names.slice(0, ACTIVITY_N);
+  var idx = {}, cat = new Uint8Array(NS + 1), colours = [];
+  names.forEach(function (nm, k) { idx[nm] = k; colours.push(nameColour(nm)); });
+  colours.push('#9a9a9a');
+  for (var n = 1; n <= NS; n++) { var l = fname(FTS[n]); cat[n] = l in idx ? idx[l] : names.length; }
+  var lg = $('tl-legend');
+  lg.textContent = names.length ? 'activity by leaf function: ' : '';
+  names.concat(names.length ? ['other'] : []).forEach(function (nm, k) {
+    var sw = document.createElement('span'), t = document.createElement('span');
+    sw.className = 'swatch'; sw.style.background = colours[k];
+    t.textContent = nm + '  ';
+    lg.appendChild(sw); lg.appendChild(t);
+  });
+  return { names: names, cat: cat, colours: colours };
+}

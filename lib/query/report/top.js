@@ -1,0 +1,75 @@
+/* top.js — the top table's numbers, as top.c adds them up: flat under the
+ * innermost key of a sample's stack, cum once per sample under every key
+ * on it (a key adds a stack node's subtree only where no ancestor holds
+ * it).  The keys of each location come from the library (report.c embeds
+ * top.c's pcol_q_top_keys), so only the sums are written here. */
+
+/* The key set of `by` for a selection: the one naming unnamed functions
+ * as the selected sources do (Rprof or not, top.c) */
+function pcolKeyset(D, sel, by) {
+  var unnamed = pcolSelSources(D, sel).some(function (s) { return s.type !== 'rprof'; }) ? 1 : 0;
+  var best = null;
+  D.KS.forEach(function (k) {
+    if (k.by === by && (!best || k.unnamed === unnamed)) best = k;
+  });
+  return best;
+}
+/* Subtree sums and "a non-zero sample passes here" per stack node */
+function pcolSubtree(D, w) {
+  var NS = D.NS, sub = new Float64Array(NS + 1), touched = new Uint8Array(NS + 1);
+  for (var n = 1; n <= NS; n++) { sub[n] = w[n]; touched[n] = w[n] !== 0 ? 1 : 0; }
+  for (n = NS; n >= 1; n--) {
+    var p = D.SPAR[n - 1];
+    if (p) { sub[p] += sub[n]; touched[p] |= touched[n]; }
+  }
+  return { sub: sub, touched: touched };
+}
+/* rows {key, name, rank, inl, flat, cum, order, fp, sp, cp} in top's order */
+function pcolTop(D, sw, k) {
+  var NS = D.NS, SPAR = D.SPAR, SLOC = D.SLOC, w = sw.w, nk = k.names.length + 1;
+  var fk = new Uint32Array(NS + 1), flat = new Float64Array(nk), cum = new Float64Array(nk), cnt = new Uint32Array(nk);
+  for (var n = 1; n <= NS; n++) {
+    var p = SPAR[n - 1], l = SLOC[n - 1], a = k.koff[l], e = k.koff[l + 1];
+    fk[n] = a < e ? k.keys[a] : fk[p];
+    if (w[n] !== 0) {
+      flat[fk[n] || k.nokey] += w[n];
+      if (!fk[n]) cum[k.nokey] += w[n];
+    }
+  }
+  var st = pcolSubtree(D, w), sub = st.sub, touched = st.touched;
+  var stk = [], off = D.KIDS.off, kids = D.KIDS.kids, j;
+  for (j = off[0]; j < off[1]; j++) if (touched[kids[j]]) stk.push(kids[j]);
+  while (stk.length) {
+    var x = stk.pop();
+    if (x < 0) { n = -x; l = SLOC[n - 1]; for (j = k.koff[l]; j < k.koff[l + 1]; j++) cnt[k.keys[j]]--; continue; }
+    n = x; l = SLOC[n - 1];
+    for (j = k.koff[l]; j < k.koff[l + 1]; j++) if (cnt[k.keys[j]]++ === 0) cum[k.keys[j]] += sub[n];
+    stk.push(-n);
+    for (j = off[n]; j < off[n + 1]; j++) if (touched[kids[j]]) stk.push(kids[j]);
+  }
+  var rows = [];
+  for (var key = 1; key < nk; key++)
+    if (flat[key] !== 0 || cum[key] !== 0)
+      rows.push({ key: key, name: k.names[key - 1], rank: k.rank[key], inl: k.inl ? k.inl[key] : 0, flat: flat[key], cum: cum[key] });
+  rows.sort(function (x, y) {
+    var fx = Math.abs(x.flat), fy = Math.abs(y.flat);
+    if (fx !== fy) return fx > fy ? -1 : 1;
+    if (x.rank !== y.rank) return x.rank - y.rank;
+    return Math.abs(y.cum) - Math.abs(x.cum);
+  });
+  var sum = 0;
+  rows.forEach(function (r, i) { r.order = i; r.fp = pcolPct(r.flat, sw.total); sum += r.fp; r.sp = sum; r.cp = pcolPct(r.cum, sw.total); });
+  return rows;
+}
+function pcolPct(v, total) { return total ? 100 * v / total : 0; }
+/* printf's %.2f: the exact decimal value, ties to even (toFixed rounds ties up) */
+function pcolFmt2(x) {
+  var s = x.toFixed(2), e = Math.abs(x).toFixed(40), dot = e.indexOf('.');
+  if (/^50*$/.test(e.slice(dot + 3))) {
+    var k = Math.round(Math.abs(x) * 100 - 0.5); /* the lower neighbour, x 100 */
+    if (k % 2 === 0) s = (x < 0 ? '-' : '') + (k / 100).toFixed(2);
+  }
+  return s;
+}
+/* the CLI's "(inline)" marks (PCOL_INLINE_*: 1 inline, 3 partial-inline; cmd_top.c's words) */
+function pcolInlineText(m) { return m === 1 ? 'inline' : m === 3 ? 'partial-inline' : ''; }

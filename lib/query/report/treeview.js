@@ -1,0 +1,121 @@
+/* treeview.js — the call tree (top-down, or inverted: functions with self
+ * weight at the root, their callers below), opened and closed with the
+ * mouse or the keyboard (up/down move, right/left open/close, enter
+ * picks), and the callers/callees panel of the picked function (pcol peek's
+ * numbers, tree.js).  Both follow the selection. */
+var TV = { mode: 'top', open: {}, rows: [], cur: 0, inv: null };
+function treeRows() {
+  var out = [], sums = FL;
+  function walkTop(n, d) {
+    pcolTreeChildren(D, FKIDS, sums, n).forEach(function (c) {
+      var id = 't' + c.n, kids = FKIDS[c.n].some(function (k) { return sums.total[k] !== 0; });
+      out.push({ id: id, name: c.name, w: c.w, self: c.self, d: d, kids: kids });
+      if (kids && TV.open[id] && out.length < 20000) walkTop(c.n, d + 1);
+    });
+  }
+  function walkInv(list, d, pid) {
+    list.forEach(function (c) {
+      var id = pid + '\u0001' + c.name, kids = c.front.some(function (f) { return D.FTP[f] !== 0; });
+      out.push({ id: id, name: c.name, w: c.w, self: d ? null : c.w, d: d, kids: kids });
+      if (kids && TV.open[id] && out.length < 20000) walkInv(pcolInvertedChildren(D, c), d + 1, id);
+    });
+  }
+  if (TV.mode === 'top') walkTop(0, 0);
+  else walkInv(TV.inv || (TV.inv = pcolInvertedRoots(D, sums)), 0, 'i');
+  return out;
+}
+function drawTree() {
+  TV.rows = treeRows();
+  if (TV.cur >= TV.rows.length) TV.cur = Math.max(0, TV.rows.length - 1);
+  var box = $('tree'), tot = FL.totalAbs;
+  box.textContent = '';
+  TV.rows.forEach(function (r, i) {
+    var div = document.createElement('div');
+    div.className = 'trow' + (i === TV.cur ? ' cur' : '');
+    div.setAttribute('data-i', i);
+    div.setAttribute('data-w', r.w);
+    div.setAttribute('role', 'treeitem');
+    if (r.kids) div.setAttribute('aria-expanded', TV.open[r.id] ? 'true' : 'false');
+    var num = document.createElement('span');
+    num.className = 'tnum';
+    num.textContent = human(r.w) + ' ' + pcolFmt2(pcolPct(r.w, tot)) + '%' + (r.self !== null && TV.mode === 'top' ? '  self ' + human(r.self) : '');
+    var nm = document.createElement('span');
+    nm.style.paddingLeft = (r.d * 14) + 'px';
+    nm.textContent = (r.kids ? (TV.open[r.id] ? '\u25be ' : '\u25b8 ') : '  ') + r.name;
+    div.appendChild(num); div.appendChild(nm);
+    box.appendChild(div);
+  });
+  $('tree-note').textContent = TV.mode === 'top' ? 'top-down: each frame with its callees below' : 'inverted: functions with self weight, their callers below';
+}
+function treeToggle(i, open) {
+  var r = TV.rows[i];
+  if (!r || !r.kids) return;
+  TV.open[r.id] = open === undefined ? !TV.open[r.id] : open;
+  TV.cur = i;
+  drawTree();
+}
+function treePick(i) {
+  var r = TV.rows[i];
+  if (!r) return;
+  TV.cur = i;
+  pick(r.name);
+}
+function wireTree() {
+  var box = $('tree');
+  box.addEventListener('click', function (ev) {
+    var el = ev.target.closest('.trow');
+    if (!el) return;
+    var i = +el.getAttribute('data-i');
+    if (ev.offsetX < 400 && ev.target.tagName === 'SPAN' && ev.target.className !== 'tnum') treeToggle(i);
+    treePick(i);
+    box.focus();
+  });
+  box.addEventListener('keydown', function (ev) {
+    var i = TV.cur, r = TV.rows[i];
+    if (ev.key === 'ArrowDown') TV.cur = Math.min(TV.rows.length - 1, i + 1);
+    else if (ev.key === 'ArrowUp') TV.cur = Math.max(0, i - 1);
+    else if (ev.key === 'ArrowRight' && r) { if (r.kids && !TV.open[r.id]) { treeToggle(i, true); return ev.preventDefault(); } TV.cur = Math.min(TV.rows.length - 1, i + 1); }
+    else if (ev.key === 'ArrowLeft' && r) {
+      if (TV.open[r.id]) { treeToggle(i, false); return ev.preventDefault(); }
+      for (var j = i - 1; j >= 0; j--) if (TV.rows[j].d < r.d) { TV.cur = j; break; }
+    } else if (ev.key === 'Enter') { treePick(i); return ev.preventDefault(); }
+    else return;
+    ev.preventDefault();
+    drawTree();
+    var el = box.children[TV.cur];
+    if (el) el.scrollIntoView({ block: 'nearest' });
+  });
+  $('tree-mode').addEventListener('change', function () { TV.mode = this.value; TV.open = {}; TV.cur = 0; drawTree(); });
+}
+/* ------------------------------------------------- callers / callees */
+function drawPeek() {
+  PEEK = null;
+  var box = $('peek');
+  box.textContent = '';
+  if (!S.fn) { $('peek-title').textContent = 'Callers and callees (click a function in a table, tree or flame graph)'; return; }
+  var k = pcolKeyset(D, S, 'function'), K = 0;
+  for (var i = 0; i < k.names.length && !K; i++) if (k.names[i] === S.fn.name) K = i + 1;
+  var row = null;
+  (S.by === 'function' ? TOP : pcolTop(D, SW, k)).forEach(function (r) { if (r.key === K) row = r; });
+  $('peek-title').textContent = 'Callers and callees of ' + S.fn.name;
+  if (!K || !row) { box.textContent = 'not in this selection'; return; }
+  var p = pcolPeek(D, SW, k, K), t = document.createElement('table');
+  t.className = 'top';
+  function line(cls, a, b, c, name) {
+    var tr = document.createElement('tr');
+    tr.className = cls;
+    [a, b, c, name].forEach(function (x, j) { var td = document.createElement('td'); td.textContent = x; if (j === 3) td.className = 'name'; tr.appendChild(td); });
+    tr.setAttribute('data-name', name);
+    t.appendChild(tr);
+    return tr;
+  }
+  var h = line('head', 'weight', 'share', '', 'caller \u2192 function \u2192 callee');
+  h.removeAttribute('data-name');
+  p.callers.forEach(function (c) { line('caller', human(c.w), pcolFmt2(pcolPct(c.w, row.cum)) + '%', 'caller', c.name).setAttribute('data-w', c.w); });
+  var me = line('node', human(row.flat), human(row.cum), 'flat | cum', S.fn.name);
+  me.setAttribute('data-flat', row.flat); me.setAttribute('data-cum', row.cum);
+  p.callees.forEach(function (c) { line('callee', human(c.w), pcolFmt2(pcolPct(c.w, row.cum)) + '%', 'callee', c.name).setAttribute('data-w', c.w); });
+  box.appendChild(t);
+  PEEK = p;
+}
+var PEEK = null;

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The report page's computing modules in node against the CLI
+# (compute.test.mjs): pages of an Rprof profile with memory, a coalesced one
+# (long samples cut by a range), a pprof with labels and inline frames, a
+# merged file and a --diff page.  Skipped (exit 0, said so) without node.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+TD=${PCOL_TESTDATA:-../shared/testdata}
+here=$(cd "$(dirname "$0")" && pwd)
+command -v node >/dev/null || { echo "t_report_compute: SKIP: node not installed" >&2; exit 0; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_report_compute: FAIL: $*" >&2; exit 1; }
+cases=()
+add() { # name input [base]
+  "$PCOL" report "$2" ${3:+--diff "$3"} -o "$tmp/$1.html" || fail "report $1"
+  printf '{"name":"%s","input":"%s","html":"%s"%s}\n' "$1" "$2" "$tmp/$1.html" "${3:+,\"base\":\"$3\"}" > "$tmp/$1.json"
+  cases+=("$tmp/$1.json")
+}
+"$PCOL" pack examples/demo.out --coalesce -o "$tmp/demo.pcol" || fail "pack"
+"$PCOL" pack examples/demo.out -o "$tmp/base.pcol" || fail "pack"
+add demo "$tmp/demo.pcol"
+add diff "$tmp/demo.pcol" "$tmp/base.pcol"
+[ -f "$TD/rprof/r-prof-profile__memory.out" ] && { "$PCOL" pack "$TD/rprof/r-prof-profile__memory.out" -o "$tmp/mem.pcol" && add rprof-memory "$tmp/mem.pcol"; }
+[ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ] && add go-inline "$TD/pprof/go-cpu-inline-small.pb.gz"
+if [ -f "$TD/pprof/go-cpu-string-labels.pb.gz" ]; then
+  add go-labels "$TD/pprof/go-cpu-string-labels.pb.gz"
+  "$PCOL" merge "$tmp/demo.pcol" "$TD/pprof/go-cpu-string-labels.pb.gz" -o "$tmp/merged.pcol" || fail "merge"
+  add merged "$tmp/merged.pcol"
+fi
+[ -f "$TD/pprof/go-heap-allocs-inline.pb.gz" ] && add go-heap-inline "$TD/pprof/go-heap-allocs-inline.pb.gz" "$TD/pprof/go-heap-allocs-inline.pb.gz"
+timeout 120 node "$here/../report/compute.test.mjs" "$PCOL" "${cases[@]}" || fail "the page's numbers differ from the CLI's"

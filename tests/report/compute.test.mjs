@@ -1,0 +1,136 @@
+// compute.test.mjs — the report page's computing modules (lib/query/report/
+// data.js range.js top.js tree.js diff.js units.js) run in node on the data
+// a real page carries (pcol report writes the fixture), against the CLI for
+// the same selection: `pcol top` (whole profile and a range that cuts long
+// samples), `pcol peek`, `pcol fold` (call tree, inverted tree) and
+// `pcol diff --absolute`.  So the page's JavaScript and the library cannot
+// drift apart.   node compute.test.mjs PCOL TMPDIR CASE.json...
+//   CASE: {name, input, html, base?}
+import fs from 'node:fs';
+import vm from 'node:vm';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const lib = path.join(here, '../../lib/query/report');
+const [pcolBin, ...cases] = process.argv.slice(2);
+let failures = 0, checks = 0;
+const ok = (c, what) => { checks++; if (!c) { failures++; console.error('FAIL: ' + what); } };
+const pcol = (args) => execFileSync(pcolBin, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+const secs = (ns) => (ns < 0 ? '-' : '') + Math.floor(Math.abs(ns) / 1e9) + '.' + String(Math.abs(ns) % 1e9).padStart(9, '0');
+const ere = (s) => '^' + s.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') + '$';
+
+function load(html) {
+  const meta = JSON.parse(/<script id="pcol-meta" type="application\/json">([\s\S]*?)<\/script>/.exec(html)[1]);
+  const b = Buffer.from(/<script id="pcol-bin" type="text\/plain">([\s\S]*?)<\/script>/.exec(html)[1].replace(/\s+/g, ''), 'base64');
+  const bin = new Uint8Array(b.length); bin.set(b); // own buffer: columns are 8-aligned from its start
+  const ctx = vm.createContext({});
+  for (const m of ['data.js', 'range.js', 'top.js', 'tree.js', 'diff.js', 'units.js'])
+    vm.runInContext(fs.readFileSync(path.join(lib, m), 'utf8'), ctx, { filename: m });
+  ctx.M = meta; ctx.BIN = bin;
+  vm.runInContext('var D = pcolData(M, BIN);', ctx);
+  return ctx;
+}
+const run = (ctx, src) => vm.runInContext(src, ctx);
+
+for (const file of cases) {
+  const c = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const ctx = load(fs.readFileSync(c.html, 'utf8'));
+  const value = run(ctx, 'M.values[M.value].cli');
+  // a range over a file with untimed sources: the first timed source (as --source)
+  const rsrc = run(ctx, 'M.sources.some(function (s) { return !s.timed; }) ? (M.sources.filter(function (s) { return s.timed; })[0] || {id: 0}).id : 0');
+  const sel = (range) => JSON.stringify({ value: run(ctx, 'M.value'), source: range ? rsrc : 0, range: range || null });
+  // top, whole profile and a range
+  const ranges = [null];
+  const longs = run(ctx, 'var a = []; for (var i = 0; i < D.N; i++) if (D.DUR[i] > 0 && D.TIME[i] === D.TIME[i]) a.push([D.TIME[i], D.DUR[i]]); a');
+  if (longs.length) { const [t, d] = longs.sort((x, y) => y[1] - x[1])[0]; ranges.push([t + Math.floor(d / 3), t + d + Math.floor(d / 2)]); }
+  else if (run(ctx, 'M.sources.some(function (s) { return s.timed; })')) {
+    const t0 = run(ctx, 'M.sources[0].t0'), t1 = run(ctx, 'M.sources[0].t1');
+    ranges.push([t0 + Math.floor((t1 - t0) / 4), t0 + Math.floor((t1 - t0) / 2)]);
+  }
+  for (const by of ['function', 'line']) for (const r of ranges) {
+    const args = ['top', c.input, '--format', 'json', '--value', value, '--by', by];
+    if (r) args.push('--from', secs(r[0]), '--to', secs(r[1]));
+    if (r && rsrc) args.push('--source', String(rsrc));
+    const cli = JSON.parse(pcol(args));
+    const page = run(ctx, `var SW = pcolStackWeights(D, ${sel(r)}); pcolTop(D, SW, pcolKeyset(D, ${sel(r)}, '${by}'))
+      .map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp), ${r ? "''" : 'pcolInlineText(x.inl)'}]; })`);
+    const want = cli.rows.map((x) => [x.name, x.flat, x.cum, x.flat_pct.toFixed(2), x.cum_pct.toFixed(2), r ? '' : (x.inline || '')]);
+    ok(JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --by ${by} ${r ? 'range ' + r : 'whole'}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
+    console.error(`compute: ${c.name}: top --by ${by} ${r ? 'range' : 'whole'}: ${want.length} rows`);
+  }
+  // focus and ignore (filter.c's rule) on names the profile has
+  {
+    const rows = run(ctx, `pcolTop(D, pcolStackWeights(D, ${sel()}), pcolKeyset(D, ${sel()}, 'function')).map(function (r) { return r.name; })`);
+    const plain = rows.filter((n) => /^[A-Za-z0-9_.:]+$/.test(n));
+    const tries = [];
+    if (plain.length > 2) tries.push([plain[1], null], [null, plain[0]], [plain[2], plain[0]]);
+    if (c.name === 'go-inline') tries.push(['runtime', null], [null, 'mapiter|go$']); // a mapping (binary) name matches too
+    for (const [fo, ig] of tries) {
+      const args = ['top', c.input, '--format', 'json', '--value', value];
+      if (fo) args.push('--focus', fo);
+      if (ig) args.push('--ignore', ig);
+      const cli = JSON.parse(pcol(args));
+      const page = run(ctx, `var S3 = ${sel()}; S3.drop = pcolFilterDrop(D, ${fo ? 'new RegExp(' + JSON.stringify(fo) + ')' : 'null'}, ${ig ? 'new RegExp(' + JSON.stringify(ig) + ')' : 'null'});
+        pcolTop(D, pcolStackWeights(D, S3), pcolKeyset(D, S3, 'function')).map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp)]; })`);
+      const want = cli.rows.map((x) => [x.name, x.flat, x.cum, x.flat_pct.toFixed(2), x.cum_pct.toFixed(2)]);
+      ok(JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --focus ${fo} --ignore ${ig}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
+    }
+    console.error(`compute: ${c.name}: ${tries.length} focus/ignore filters equal to pcol top`);
+  }
+  // peek: the heaviest functions' callers and callees
+  const topRows = run(ctx, `var SW = pcolStackWeights(D, ${sel()}); var K = pcolKeyset(D, ${sel()}, 'function');
+    pcolTop(D, SW, K).slice().sort(function (a, b) { return Math.abs(b.cum) - Math.abs(a.cum); }).slice(0, 6).map(function (r) { return [r.key, r.name]; })`);
+  let peeked = 0;
+  for (const [key, name] of topRows) {
+    if (!/^[\x20-\x7e]*$/.test(name)) continue;
+    const cli = JSON.parse(pcol(['peek', c.input, ere(name), '--format', 'json', '--value', value]));
+    const mine = cli.rows.filter((x) => x.node === name);
+    if (mine.filter((x) => x.relation === 'node').length !== 1) continue; // a name pprof shows on two nodes
+    const p = run(ctx, `pcolPeek(D, SW, K, ${key})`);
+    const side = (rel) => mine.filter((x) => x.relation === rel).map((x) => x.name + '=' + x.value).sort().join(',');
+    const pside = (l) => l.map((x) => x.name + '=' + x.w).sort().join(',');
+    ok(pside(p.callers) === side('caller'), `${c.name}: peek ${name} callers: ${pside(p.callers)} vs ${side('caller')}`);
+    ok(pside(p.callees) === side('callee'), `${c.name}: peek ${name} callees: ${pside(p.callees)} vs ${side('callee')}`);
+    peeked++;
+  }
+  ok(peeked > 0, `${c.name}: no function to peek at`);
+  console.error(`compute: ${c.name}: peek: ${peeked} functions`);
+  // call tree and inverted tree against pcol fold
+  const fold = pcol(['fold', c.input, '--value', value]).split('\n').filter((l) => l).map((l) => {
+    const sp = l.lastIndexOf(' '); return [l.slice(0, sp).split(';'), +l.slice(sp + 1)];
+  });
+  const want = {}, inv = {};
+  for (const [p, v] of fold) {
+    for (let i = 1; i <= p.length; i++) { const k = p.slice(0, i).join('\u0001'); want[k] = (want[k] || 0) + v; }
+    for (let i = 1; i <= Math.min(3, p.length); i++) { const k = p.slice(-i).reverse().join('\u0001'); inv[k] = (inv[k] || 0) + v; }
+  }
+  const got = run(ctx, `var S2 = pcolFtreeSums(D, SW), KD = pcolFtreeKids(D), out = {};
+    (function walk(n, pre) { pcolTreeChildren(D, KD, S2, n).forEach(function (c) { var k = pre ? pre + '\\u0001' + c.name : c.name; out[k] = (out[k] || 0) + c.w; walk(c.n, k); }); })(0, '');
+    var io = {};
+    (function walk(list, pre, d) { list.forEach(function (c) { var k = pre ? pre + '\\u0001' + c.name : c.name; io[k] = (io[k] || 0) + c.w; if (d < 3) walk(pcolInvertedChildren(D, c), k, d + 1); }); })(pcolInvertedRoots(D, S2), '', 1);
+    [out, io]`);
+  const cmp = (a, b) => Object.keys(b).filter((k) => b[k] !== 0 && a[k] !== b[k]).concat(Object.keys(a).filter((k) => !(k in b)));
+  const badT = cmp(got[0], want), badI = cmp(got[1], inv);
+  ok(badT.length === 0, `${c.name}: call tree differs from pcol fold at ${badT.slice(0, 3).map((k) => k.replace(/\u0001/g, ';') + ': ' + got[0][k] + ' vs ' + want[k])}`);
+  ok(badI.length === 0, `${c.name}: inverted tree differs from pcol fold at ${badI.slice(0, 3).map((k) => k.replace(/\u0001/g, ';') + ': ' + got[1][k] + ' vs ' + inv[k])}`);
+  console.error(`compute: ${c.name}: call tree ${Object.keys(want).length} paths, inverted ${Object.keys(inv).length} paths equal to pcol fold`);
+  // diff columns
+  if (c.base) {
+    const cli = JSON.parse(pcol(['diff', c.base, c.input, '--absolute', '--format', 'json', '--value', value]));
+    const page = run(ctx, `var BT = M.diff.top[M.value]; pcolDiffRows(pcolTop(D, SW, K), BT.function).map(function (r) { return [r.name, r.bflat, r.flat, r.dflat, r.bcum, r.cum, r.dcum]; })`);
+    const w = cli.rows.map((x) => [x.name, x.base_flat, x.new_flat, x.delta_flat, x.base_cum, x.new_cum, x.delta_cum]);
+    const key = (a) => a.map((x) => JSON.stringify(x)).sort().join('\n');
+    ok(key(page) === key(w), `${c.name}: diff rows differ from pcol diff --absolute: ${JSON.stringify(page.slice(0, 2))} vs ${JSON.stringify(w.slice(0, 2))}`);
+    console.error(`compute: ${c.name}: diff: ${w.length} rows equal to pcol diff --absolute`);
+  }
+}
+// units: pcol's labels (pprof's ScaledLabel) for a few numbers
+const ctx = vm.createContext({});
+for (const m of ['top.js', 'units.js']) vm.runInContext(fs.readFileSync(path.join(lib, m), 'utf8'), ctx);
+const U = [[1536, 'bytes', '1.50kB'], [132, 'B', '132B'], [2147483648, 'bytes', '2GB'], [1234567890, 'nanoseconds', '1.23s'],
+  [999, 'nanoseconds', '999ns'], [42, 'count', '42'], [-3500000, 'nanoseconds', '-3.50ms'], [0, 'bytes', '0']];
+for (const [v, u, want] of U) ok(vm.runInContext(`pcolUnitLabel(${v}, ${JSON.stringify(u)})`, ctx) === want, `unit label ${v} ${u}: want ${want}`);
+console.log(`compute.test: ${checks - failures} passed, ${failures} failed`);
+process.exit(failures ? 1 : 0);
