@@ -30,7 +30,7 @@ import numpy as _np
 
 from . import _pcol
 
-__all__ = ["open", "write", "File", "Table", "View", "Top", "Peek", "ListView", "Tags", "Traces", "Diff",
+__all__ = ["open", "write", "write_samples", "File", "Table", "View", "Top", "Peek", "ListView", "Tags", "Traces", "Diff",
            "Fold", "Error", "NA_I64", "VIEWS", "version"]
 
 Error = _pcol.Error
@@ -104,6 +104,94 @@ def write(tables, path, *, compress=False):
             n = m
         spec.append((name, n or 0, cols))
     _pcol.write(spec, _os.fspath(path), bool(compress))
+
+
+def write_samples(path, data, *, value_type="samples/count", source_type="python", source_uri=None,
+                  tables=None, compress=False):
+    """Write a profile made of samples to a pcol file at `path` (atomically,
+    through the builder as pcol.write).
+
+    data: a mapping of equal-length columns, one row a sample:
+      "stack"   each sample's stack, root first (as "root;...;leaf" reads):
+                a sequence of function names, or of location ids (ints) into
+                tables["locations"] (with tables["functions"]);
+      "value"   its value (ints), of type `value_type` ("TYPE/UNIT"), or
+      "values"  a mapping "TYPE/UNIT" -> column, several values a sample
+                (the first is also the weight column);
+      "time_ns" optional times (int64 ns, NA_I64 for none; samples must be
+                in time order);
+      "labels"  optional: per sample a mapping key -> str or int.
+    One source of type `source_type` holds the samples.  `pcol top` of the
+    file adds the values up: its total is sum(|value|)."""
+    stacks = list(data["stack"])
+    n = len(stacks)
+    if "values" in data:
+        values = {k: _np.asarray(v, dtype=_np.int64) for k, v in data["values"].items()}
+    else:
+        values = {value_type: _np.asarray(data["value"], dtype=_np.int64)}
+    if not values:
+        raise ValueError("no values")
+    for k, v in values.items():
+        if v.ndim != 1 or len(v) != n:
+            raise ValueError("value %r: %d values for %d stacks" % (k, len(v), n))
+        if "/" not in k:
+            raise ValueError("value types are 'TYPE/UNIT', not %r" % (k,))
+    out = {k: dict(v) for k, v in (tables or {}).items()}
+    fn_names, fn_ids = [], {}
+    sl_sample, sl_depth, sl_loc = [], [], []
+    by_name = not any(isinstance(fr, (int, _np.integer)) for st in stacks for fr in st)
+    for i, st in enumerate(stacks):
+        fr = list(st)
+        for d, x in enumerate(reversed(fr)):  # depth 1 is the leaf
+            if by_name:
+                if not isinstance(x, (str, bytes)):
+                    raise TypeError("sample %d: a frame is a function name or a location id, not %r" % (i, x))
+                lid = fn_ids.get(x)
+                if lid is None:
+                    fn_names.append(x)
+                    lid = fn_ids[x] = len(fn_names)
+            else:
+                lid = int(x)
+            sl_sample.append(i + 1)
+            sl_depth.append(d + 1)
+            sl_loc.append(lid)
+    if by_name:
+        k = len(fn_names)
+        ids = _np.arange(1, k + 1, dtype=_np.int64)
+        out["functions"] = {"function_id": ids, "name": fn_names}
+        out["locations"] = {"location_id": ids, "function_id": ids}
+    sid = _np.arange(1, n + 1, dtype=_np.int64)
+    first = next(iter(values.values()))
+    out["sources"] = {"source_id": _np.array([1]), "source_type": [source_type], "source_uri": [source_uri]}
+    types = [k.split("/", 1) for k in values]
+    out["value_types"] = {"value_type_id": _np.arange(1, len(types) + 1), "type": [t for t, _ in types],
+                          "unit": [u for _, u in types]}
+    out["source_value_types"] = {"source_id": _np.ones(len(types), dtype=_np.int64),
+                                 "value_type_id": _np.arange(1, len(types) + 1)}
+    samples = {"sample_id": sid, "source_id": _np.ones(n, dtype=_np.int64), "weight": first}
+    if data.get("time_ns") is not None:
+        samples["time_ns"] = _np.asarray(data["time_ns"], dtype=_np.int64)
+    out["samples"] = samples
+    out["sample_locations"] = {"sample_id": _np.array(sl_sample, dtype=_np.int64),
+                               "depth": _np.array(sl_depth, dtype=_np.int64),
+                               "location_id": _np.array(sl_loc, dtype=_np.int64)}
+    out["sample_values"] = {"sample_id": _np.repeat(sid, len(types)),
+                            "type": [t for _ in range(n) for t, _u in types],
+                            "unit": [u for _ in range(n) for _t, u in types],
+                            "value": _np.column_stack(list(values.values())).reshape(-1)
+                            if n else _np.zeros(0, dtype=_np.int64)}
+    if data.get("labels") is not None:
+        ls, lk, lstr, lnum = [], [], [], []
+        for i, lab in enumerate(data["labels"]):
+            for key, v in (lab or {}).items():
+                ls.append(i + 1)
+                lk.append(key)
+                isnum = isinstance(v, (int, _np.integer)) and not isinstance(v, bool)
+                lstr.append(None if isnum else v)
+                lnum.append(int(v) if isnum else NA_I64)
+        out["sample_labels"] = {"sample_id": _np.array(ls, dtype=_np.int64), "key": lk, "str": lstr,
+                                "num": _np.array(lnum, dtype=_np.int64), "unit": [None] * len(ls)}
+    write(out, path, compress=compress)
 
 
 class File:
@@ -628,7 +716,7 @@ class Fold(View):
     def from_text(cls, raw, meta):
         text = _decode(raw)
         stacks, values = [], []
-        for line in text.splitlines():
+        for line in text.split("\n")[:-1]:  # names may hold other line breaks (\x0b ...)
             st, _, v = line.rpartition(" ")
             stacks.append(st)
             values.append(v)
