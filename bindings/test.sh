@@ -44,16 +44,16 @@ install_r() { # -> $W/rlib
 # here, and no --no-deps) and into a venv; the option of linking the
 # installed libpcol (PCOL_LINK=installed) is built too.
 install_python() { # -> $W/py
-  local src=$PWD/$W/pysrc target=$PWD/$W/py wheel=$PWD/$W/wheel log=$PWD/$W/py-install.log
-  rm -rf "$src" "$target" "$wheel" "$PWD/$W/venv" && mkdir -p "$src" && cp -r bindings/python/. "$src/"
+  local src=$PWD/$W/pysrc target=$PWD/$W/py wheel=$PWD/$W/wheel log=$PWD/$W/py-install.log venv=$PWD/$W/venv
+  rm -rf "$src" "$target" "$wheel" "$venv" && mkdir -p "$src" && cp -r bindings/python/. "$src/"
   rm -rf "$src/build" "$src"/*.egg-info "$src/_vendor" "$src"/pcol/*.so
   { "$PY" bindings/python/bundle.py --build "$BUILD" "$src/_vendor" &&
     (cd "$src" && PKG_CONFIG_PATH= "$PY" -m pip wheel --no-build-isolation --no-index --no-deps -w "$wheel" .) &&
     "$PY" -m pip install --no-index --target "$target" "$wheel"/pcol-*.whl; } >"$log" 2>&1 ||
     { cat "$log"; echo "FAIL: pip wheel / pip install --target of bindings/python (libpcol bundled)"; return 1; }
-  if "$PY" -m venv --system-site-packages "$PWD/$W/venv" >>"$log" 2>&1; then
-    "$PWD/$W/venv/bin/python" -m pip install --no-index "$wheel"/pcol-*.whl >>"$log" 2>&1 &&
-      (cd / && "$PWD/$W/venv/bin/python" -c "import pcol, sys; sys.exit(not pcol.version())") ||
+  if "$PY" -m venv --system-site-packages "$venv" >>"$log" 2>&1; then
+    "$venv/bin/python" -m pip install --no-index "$wheel"/pcol-*.whl >>"$log" 2>&1 &&
+      (cd / && "$venv/bin/python" -c "import pcol, sys; sys.exit(not (pcol.version() and pcol.__file__.startswith('$venv')))") ||
       { tail -20 "$log"; echo "FAIL: pip install of the wheel in a venv"; return 1; }
   else
     echo "note: python3 -m venv unavailable (python3-venv): the venv install is not checked"

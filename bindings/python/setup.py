@@ -92,7 +92,8 @@ def bundled_extension(v):
         depends=["src/_pcol.h"],
         include_dirs=[numpy.get_include()] + [rel(d) for d in inc],
         libraries=DEPS,
-        extra_compile_args=WARN,
+        # no debug information for libpcol's 60 files: a third less build time
+        extra_compile_args=WARN + ["-g0"],
     )
 
 

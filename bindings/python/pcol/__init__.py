@@ -22,6 +22,7 @@ File.close().  Computed columns (row ids, the derived views) are ordinary
 arrays.
 """
 import os as _os
+import re as _re
 from collections import namedtuple as _namedtuple
 from operator import index as _operator_index
 from collections.abc import Mapping as _Mapping
@@ -632,12 +633,17 @@ class View:
         return "".join(h) + "</div>"
 
 
+_CONTROL = _re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+
+
 def _fmt(v):
+    """A cell for repr(): control characters as \\xNN (the CLI's text
+    rule: a name cannot move the cursor or forge a line), cut at 60."""
     if v is None:
         return "NA"
     if isinstance(v, float):
         return "%.2f" % v
-    s = str(v)
+    s = _CONTROL.sub(lambda m: "\\x%02x" % ord(m.group()), str(v))
     return s if len(s) <= 60 else s[:57] + "..."
 
 
