@@ -38,14 +38,30 @@ install_r() { # -> $W/rlib
     { cat "$W/r-install.log"; echo "FAIL: R CMD INSTALL bindings/r"; return 1; }
 }
 
+# As a user gets it: a source package with libpcol's C sources bundled
+# (bundle.py, as an sdist carries them) built into a wheel where no libpcol
+# is needed, installed with --target (numpy must not be fetched: no index
+# here, and no --no-deps) and into a venv; the option of linking the
+# installed libpcol (PCOL_LINK=installed) is built too.
 install_python() { # -> $W/py
-  local src=$PWD/$W/pysrc target=$PWD/$W/py
-  rm -rf "$src" "$target" && mkdir -p "$src" && cp -r bindings/python/. "$src/"
-  rm -rf "$src/build" "$src"/*.egg-info
-  # no index: no network
-  "$PY" -m pip install --no-build-isolation --no-deps --no-index \
-    --target "$target" "$src" >"$W/py-install.log" 2>&1 ||
-    { cat "$W/py-install.log"; echo "FAIL: pip install bindings/python"; return 1; }
+  local src=$PWD/$W/pysrc target=$PWD/$W/py wheel=$PWD/$W/wheel log=$PWD/$W/py-install.log venv=$PWD/$W/venv
+  rm -rf "$src" "$target" "$wheel" "$venv" && mkdir -p "$src" && cp -r bindings/python/. "$src/"
+  rm -rf "$src/build" "$src"/*.egg-info "$src/_vendor" "$src"/pcol/*.so
+  { "$PY" bindings/python/bundle.py --build "$BUILD" "$src/_vendor" &&
+    (cd "$src" && PKG_CONFIG_PATH= "$PY" -m pip wheel --no-build-isolation --no-index --no-deps -w "$wheel" .) &&
+    "$PY" -m pip install --no-index --target "$target" "$wheel"/pcol-*.whl; } >"$log" 2>&1 ||
+    { cat "$log"; echo "FAIL: pip wheel / pip install --target of bindings/python (libpcol bundled)"; return 1; }
+  if "$PY" -m venv --system-site-packages "$venv" >>"$log" 2>&1; then
+    "$venv/bin/python" -m pip install --no-index "$wheel"/pcol-*.whl >>"$log" 2>&1 &&
+      (cd / && "$venv/bin/python" -c "import pcol, sys; sys.exit(not (pcol.version() and pcol.__file__.startswith('$venv')))") ||
+      { tail -20 "$log"; echo "FAIL: pip install of the wheel in a venv"; return 1; }
+  else
+    echo "note: python3 -m venv unavailable (python3-venv): the venv install is not checked"
+  fi
+  rm -rf "$src/_vendor" "$src/build"
+  (cd "$src" && PCOL_LINK=installed "$PY" -m pip wheel --no-build-isolation --no-index --no-deps \
+     -w "$PWD/$W/wheel-installed" .) >>"$log" 2>&1 ||
+    { tail -20 "$log"; echo "FAIL: pip wheel of bindings/python with PCOL_LINK=installed"; return 1; }
 }
 
 # The shared C glue alone, under ASan/UBSan, against the static libpcol:
@@ -128,8 +144,11 @@ run_python() {
   local target=$PWD/$W/py
   install_python || { fail=1; return; }
   "$PY" -c "import pandas" >/dev/null 2>&1 || echo "note: pandas not installed: the to_pandas tests are skipped"
+  # the tests import the installed package (PYTHONPATH), never the source folder
+  (cd / && PYTHONPATH="$target" "$PY" -c "import pcol; assert pcol.__file__.startswith('$target'), pcol.__file__") ||
+    { echo "FAIL: the installed package is not the one imported"; fail=1; return; }
   echo "Python package tests (pytest, $("$PY" --version), numpy $("$PY" -c "import numpy; print(numpy.__version__)")):"
-  (cd bindings/python/tests && PYTHONPATH="$target" "$PY" -m pytest -q -p no:cacheprovider -rs .) ||
+  (cd bindings/python/tests && PCOL_EXPECT_INSTALLED="$target" PYTHONPATH="$target" "$PY" -m pytest -q -p no:cacheprovider -rs .) ||
     { echo "FAIL: Python package tests"; fail=1; }
 }
 

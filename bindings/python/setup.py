@@ -1,19 +1,39 @@
-"""Build the pcol extension against an installed libpcol.
+"""Build the pcol extension: libpcol's C sources compiled in (the default),
+or linked to an installed libpcol.
 
-libpcol is found with pkg-config (PKG_CONFIG_PATH may point at a scratch
-prefix), or under $PCOL_PREFIX, else /usr/local.  The extension records the
-library's directory as its run path, so no ldconfig or LD_LIBRARY_PATH is
-needed after `make install`.  The C glue shared with the R package (pcolb.c,
-pcolb.h: bindings/common in the repository) is compiled in from where `make
-install` put it beside libpcol, <prefix>/share/pcol/bindings (pkg-config
---variable=bindingsdir pcol), so any copy of this folder builds.
+Bundled (default): libpcol's sources come from _vendor/ beside this file
+(bundle.py puts them there: a source package carries them), or, inside the
+pcol repository, from the repository itself (bundle.py is run then).  No
+libpcol needs to be installed; its dependencies do (liblz4, libzstd, zlib,
+libprotobuf-c, libjansson: Debian's -dev packages).
+
+Installed: PCOL_LINK=installed links the libpcol that pkg-config finds
+(PKG_CONFIG_PATH may point at a scratch prefix), or the one under
+$PCOL_PREFIX, else /usr/local; the extension records the library's
+directory as its run path.  The bindings' C glue (pcolb.c) then comes from
+<prefix>/share/pcol/bindings, where `make install` puts it.
+
+numpy: the extension is compiled against the numpy of the build.  A build
+that fetched numpy itself (pip's isolated build) declares numpy as a
+dependency; a build against the numpy already installed on the machine
+(--no-build-isolation) does not, so that `pip install --target DIR` or
+--no-index does not try to download a second numpy.  PCOL_DECLARE_NUMPY=1
+or 0 overrides.
 """
+import glob
 import os
 import shlex
 import subprocess
+import sys
 
 import numpy
 from setuptools import Extension, setup
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VENDOR = os.path.join(HERE, "_vendor")
+WARN = ["-std=c11", "-D_GNU_SOURCE", "-Wall", "-Wextra", "-Wno-unused-parameter",
+        "-Wno-missing-field-initializers"]
+DEPS = ["lz4", "zstd", "z", "protobuf-c", "jansson", "pthread", "m"]
 
 
 def pkg_config(*args):
@@ -21,8 +41,8 @@ def pkg_config(*args):
                           text=True).stdout.strip()
 
 
-def libpcol():
-    """(include dirs, library dirs, glue dir)"""
+def installed():
+    """(include dirs, library dirs, glue dir) of an installed libpcol"""
     prefix = os.environ.get("PCOL_PREFIX")
     if prefix:
         return ([os.path.join(prefix, "include")], [os.path.join(prefix, "lib")],
@@ -30,31 +50,87 @@ def libpcol():
     try:
         cflags = pkg_config("--cflags-only-I")
         libdir = pkg_config("--variable=libdir")
+        inc = [f[2:] for f in shlex.split(cflags)] or [pkg_config("--variable=includedir")]
         glue = pkg_config("--variable=bindingsdir") or os.path.join(
             pkg_config("--variable=prefix"), "share", "pcol", "bindings")
-        return [f[2:] for f in shlex.split(cflags)], [libdir], glue
+        return inc, [libdir], glue
     except (OSError, subprocess.CalledProcessError):
         return ["/usr/local/include"], ["/usr/local/lib"], "/usr/local/share/pcol/bindings"
 
 
-inc, libdirs, GLUE = libpcol()
-if not any(os.path.isfile(os.path.join(d, "pcol.h")) for d in inc + ["/usr/include"]):
-    raise SystemExit("pcol: pcol.h not found in %s; run `make install` (or set PCOL_PREFIX / "
-                     "PKG_CONFIG_PATH)" % inc)
-if not all(os.path.isfile(os.path.join(GLUE, f)) for f in ("pcolb.c", "pcolb.h")):
-    raise SystemExit("pcol: the bindings' C glue is not in %s; run `make install` in the pcol "
-                     "repository (it installs share/pcol/bindings beside libpcol)" % GLUE)
+def vendor():
+    """The folder of libpcol's sources (bundle.py's layout), made if need be."""
+    repo = os.path.normpath(os.path.join(HERE, "..", ".."))
+    in_repo = os.path.isfile(os.path.join(repo, "include", "pcol.h")) and \
+        os.path.isfile(os.path.join(HERE, "bundle.py"))
+    if in_repo:  # always fresh from the repository's sources
+        sys.path.insert(0, HERE)
+        import bundle
+        bundle.bundle(VENDOR, os.environ.get("PCOL_BUNDLE_BUILD"))
+    if not os.path.isfile(os.path.join(VENDOR, "include", "pcol.h")):
+        return None
+    return VENDOR
 
-ext = Extension(
-    "pcol._pcol",
-    sources=["src/_pcol.c", "src/pcolb_impl.c"],
-    depends=[os.path.join(GLUE, "pcolb.c"), os.path.join(GLUE, "pcolb.h")],
-    include_dirs=[GLUE, numpy.get_include()] + inc,
-    library_dirs=libdirs,
-    runtime_library_dirs=libdirs,
-    libraries=["pcol"],
-    extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter",
-                        "-Wno-missing-field-initializers"],
-)
 
-setup(ext_modules=[ext])
+def rel(p):  # setuptools wants sources relative to setup.py
+    return os.path.relpath(p, HERE)
+
+
+def bundled_extension(v):
+    lib = os.path.join(v, "lib")
+    srcs = sorted(glob.glob(os.path.join(lib, "core", "*.c")) + glob.glob(os.path.join(lib, "query", "*.c")) +
+                  glob.glob(os.path.join(lib, "convert", "*.c")) +
+                  glob.glob(os.path.join(lib, "convert", "*", "*.c")) +
+                  glob.glob(os.path.join(v, "gen", "**", "*.c"), recursive=True))
+    convert_dirs = sorted(d for d in glob.glob(os.path.join(lib, "convert", "*")) if os.path.isdir(d))
+    inc = [os.path.join(v, "common"), os.path.join(v, "include"), os.path.join(v, "format"),
+           os.path.join(lib, "core"), os.path.join(lib, "query"), os.path.join(lib, "convert"),
+           os.path.join(v, "gen")] + convert_dirs
+    return Extension(
+        "pcol._pcol",
+        sources=["src/_pcol.c", "src/views.c", "src/pcolb_impl.c"] + [rel(s) for s in srcs],
+        depends=["src/_pcol.h"],
+        include_dirs=[numpy.get_include()] + [rel(d) for d in inc],
+        libraries=DEPS,
+        # no debug information for libpcol's 60 files: a third less build time
+        extra_compile_args=WARN + ["-g0"],
+    )
+
+
+def installed_extension():
+    inc, libdirs, glue = installed()
+    if not any(os.path.isfile(os.path.join(d, "pcol.h")) for d in inc + ["/usr/include"]):
+        raise SystemExit("pcol: pcol.h not found in %s; run `make install` (or set PCOL_PREFIX / "
+                         "PKG_CONFIG_PATH), or build with libpcol's sources bundled" % inc)
+    if not all(os.path.isfile(os.path.join(glue, f)) for f in ("pcolb.c", "pcolb.h")):
+        raise SystemExit("pcol: the bindings' C glue is not in %s; run `make install` in the pcol "
+                         "repository (it installs share/pcol/bindings beside libpcol)" % glue)
+    return Extension(
+        "pcol._pcol",
+        sources=["src/_pcol.c", "src/views.c", "src/pcolb_impl.c"],
+        depends=["src/_pcol.h", os.path.join(glue, "pcolb.c"), os.path.join(glue, "pcolb.h")],
+        include_dirs=[glue, numpy.get_include()] + inc,
+        library_dirs=libdirs,
+        runtime_library_dirs=libdirs,
+        libraries=["pcol"],
+        extra_compile_args=WARN + ["-Werror"],
+    )
+
+
+def declare_numpy():
+    d = os.environ.get("PCOL_DECLARE_NUMPY")
+    if d in ("0", "1"):
+        return d == "1"
+    return "pip-build-env" in numpy.__file__  # numpy fetched for an isolated build
+
+
+link = os.environ.get("PCOL_LINK", "bundled")
+if link not in ("bundled", "installed"):
+    raise SystemExit("pcol: PCOL_LINK must be 'bundled' (default) or 'installed', not %r" % link)
+v = vendor() if link == "bundled" else None
+if link == "bundled" and v is None:
+    print("pcol: libpcol's sources are not bundled (no _vendor/): linking an installed libpcol",
+          file=sys.stderr)
+ext = bundled_extension(v) if v else installed_extension()
+
+setup(ext_modules=[ext], install_requires=["numpy"] if declare_numpy() else [])

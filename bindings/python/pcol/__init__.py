@@ -22,13 +22,17 @@ File.close().  Computed columns (row ids, the derived views) are ordinary
 arrays.
 """
 import os as _os
+import re as _re
+from collections import namedtuple as _namedtuple
+from operator import index as _operator_index
 from collections.abc import Mapping as _Mapping
 
 import numpy as _np
 
 from . import _pcol
 
-__all__ = ["open", "write", "File", "Table", "Top", "Error", "NA_I64", "VIEWS", "version"]
+__all__ = ["open", "write", "write_samples", "File", "Table", "View", "Top", "Peek", "ListView", "Tags", "Traces", "Diff",
+           "Fold", "Error", "NA_I64", "VIEWS", "version"]
 
 Error = _pcol.Error
 NA_I64 = -(2 ** 63)
@@ -103,6 +107,94 @@ def write(tables, path, *, compress=False):
     _pcol.write(spec, _os.fspath(path), bool(compress))
 
 
+def write_samples(path, data, *, value_type="samples/count", source_type="python", source_uri=None,
+                  tables=None, compress=False):
+    """Write a profile made of samples to a pcol file at `path` (atomically,
+    through the builder as pcol.write).
+
+    data: a mapping of equal-length columns, one row a sample:
+      "stack"   each sample's stack, root first (as "root;...;leaf" reads):
+                a sequence of function names, or of location ids (ints) into
+                tables["locations"] (with tables["functions"]);
+      "value"   its value (ints), of type `value_type` ("TYPE/UNIT"), or
+      "values"  a mapping "TYPE/UNIT" -> column, several values a sample
+                (the first is also the weight column);
+      "time_ns" optional times (int64 ns, NA_I64 for none; samples must be
+                in time order);
+      "labels"  optional: per sample a mapping key -> str or int.
+    One source of type `source_type` holds the samples.  `pcol top` of the
+    file adds the values up: its total is sum(|value|)."""
+    stacks = list(data["stack"])
+    n = len(stacks)
+    if "values" in data:
+        values = {k: _np.asarray(v, dtype=_np.int64) for k, v in data["values"].items()}
+    else:
+        values = {value_type: _np.asarray(data["value"], dtype=_np.int64)}
+    if not values:
+        raise ValueError("no values")
+    for k, v in values.items():
+        if v.ndim != 1 or len(v) != n:
+            raise ValueError("value %r: %d values for %d stacks" % (k, len(v), n))
+        if "/" not in k:
+            raise ValueError("value types are 'TYPE/UNIT', not %r" % (k,))
+    out = {k: dict(v) for k, v in (tables or {}).items()}
+    fn_names, fn_ids = [], {}
+    sl_sample, sl_depth, sl_loc = [], [], []
+    by_name = not any(isinstance(fr, (int, _np.integer)) for st in stacks for fr in st)
+    for i, st in enumerate(stacks):
+        fr = list(st)
+        for d, x in enumerate(reversed(fr)):  # depth 1 is the leaf
+            if by_name:
+                if not isinstance(x, (str, bytes)):
+                    raise TypeError("sample %d: a frame is a function name or a location id, not %r" % (i, x))
+                lid = fn_ids.get(x)
+                if lid is None:
+                    fn_names.append(x)
+                    lid = fn_ids[x] = len(fn_names)
+            else:
+                lid = int(x)
+            sl_sample.append(i + 1)
+            sl_depth.append(d + 1)
+            sl_loc.append(lid)
+    if by_name:
+        k = len(fn_names)
+        ids = _np.arange(1, k + 1, dtype=_np.int64)
+        out["functions"] = {"function_id": ids, "name": fn_names}
+        out["locations"] = {"location_id": ids, "function_id": ids}
+    sid = _np.arange(1, n + 1, dtype=_np.int64)
+    first = next(iter(values.values()))
+    out["sources"] = {"source_id": _np.array([1]), "source_type": [source_type], "source_uri": [source_uri]}
+    types = [k.split("/", 1) for k in values]
+    out["value_types"] = {"value_type_id": _np.arange(1, len(types) + 1), "type": [t for t, _ in types],
+                          "unit": [u for _, u in types]}
+    out["source_value_types"] = {"source_id": _np.ones(len(types), dtype=_np.int64),
+                                 "value_type_id": _np.arange(1, len(types) + 1)}
+    samples = {"sample_id": sid, "source_id": _np.ones(n, dtype=_np.int64), "weight": first}
+    if data.get("time_ns") is not None:
+        samples["time_ns"] = _np.asarray(data["time_ns"], dtype=_np.int64)
+    out["samples"] = samples
+    out["sample_locations"] = {"sample_id": _np.array(sl_sample, dtype=_np.int64),
+                               "depth": _np.array(sl_depth, dtype=_np.int64),
+                               "location_id": _np.array(sl_loc, dtype=_np.int64)}
+    out["sample_values"] = {"sample_id": _np.repeat(sid, len(types)),
+                            "type": [t for _ in range(n) for t, _u in types],
+                            "unit": [u for _ in range(n) for _t, u in types],
+                            "value": _np.column_stack(list(values.values())).reshape(-1)
+                            if n else _np.zeros(0, dtype=_np.int64)}
+    if data.get("labels") is not None:
+        ls, lk, lstr, lnum = [], [], [], []
+        for i, lab in enumerate(data["labels"]):
+            for key, v in (lab or {}).items():
+                ls.append(i + 1)
+                lk.append(key)
+                isnum = isinstance(v, (int, _np.integer)) and not isinstance(v, bool)
+                lstr.append(None if isnum else v)
+                lnum.append(int(v) if isnum else NA_I64)
+        out["sample_labels"] = {"sample_id": _np.array(ls, dtype=_np.int64), "key": lk, "str": lstr,
+                                "num": _np.array(lnum, dtype=_np.int64), "unit": [None] * len(ls)}
+    write(out, path, compress=compress)
+
+
 class File:
     """An open pcol file.  Use as a context manager, or call close()."""
 
@@ -171,14 +263,107 @@ class File:
         """The view as a pandas DataFrame (see Table.to_pandas)."""
         return self.table(name, **kw).to_pandas()
 
-    def top(self, by="function", value=None, *, source=None, from_=None, to=None):
-        """Flat and cumulative value per function (or "line", "file"): the
-        numbers of `pcol top`.  value: None (the file's default), "weight",
-        "samples", "TYPE" or "TYPE/UNIT", "rprof.alloc"."""
-        if by not in ("function", "line", "file"):
-            raise ValueError("by must be 'function', 'line' or 'file', not %r" % (by,))
-        r = self._handle().top(by, value, source, from_, to)
-        return Top(*r)
+    # -- the CLI's views (pcol top, peek, list, tags, traces, diff, fold)
+    def top(self, by="function", value=None, *, sort="flat", node_fraction=0.0, limit=None,
+            **select):
+        """Flat and cumulative value per function: the rows of `pcol top
+        --format json` (a Top; see `pcol top --help`).
+
+        by: "function", "line", "file", "address" or "label:KEY"; value:
+        None (the file's default), "weight", "samples", "TYPE", "TYPE/UNIT",
+        "rprof.alloc"; sort: "flat", "cum" or "name"; node_fraction: drop
+        the rows whose |cum| is below this fraction of the total (pprof
+        -nodefraction; the CLI's text view uses 0.005, its other formats 0);
+        limit: the first N rows.  select: source, from_, to and the filters
+        focus, ignore, hide, show, tag, tag_ignore, no_inlines
+        (see Selection)."""
+        sel = _selection(select)
+        rows, total, meta, dropped = self._handle().top(
+            _text(by, "by"), value, _text(sort, "sort"), float(node_fraction), _limit(limit), sel)
+        names, flat, cum, inl = rows
+        return Top(names, flat, cum, inl, total, meta, dropped=dropped)
+
+    def peek(self, regex, by="function", value=None, *, sort="flat", **select):
+        """The callers and callees of the rows whose name matches `regex`
+        (POSIX ERE): the rows of `pcol peek --format json`, one per matched
+        node (relation "node": flat, cum) and one per caller/callee (value,
+        pct of the node's cum, inline).  No match: no rows."""
+        cols, total, meta = self._handle().peek(_text(regex, "regex"), _text(by, "by"), value,
+                                                _text(sort, "sort"), _selection(select))
+        node, rel, name, flat, cum, val, pct, inl = cols
+        return Peek({"node": _strs(node), "relation": _strs(rel), "name": _strs(name),
+                     "flat": _ints(flat), "cum": _ints(cum), "value": _ints(val),
+                     "pct": _floats(pct), "inline": _np.array(inl, dtype=object)}, total, meta)
+
+    def list(self, regex, by="function", value=None, *, source_path=None, allow_any_source=False,
+             **select):
+        """Source lines annotated with flat and cum: the rows of `pcol list
+        --format json` (pprof -list).  by "function": a block per function
+        matching `regex`; "file": a block per source file matching it.  The
+        source text is read from source_path (':'-separated directories,
+        default: the current directory) under pcol's rules (doc/safety.md);
+        `errors` of the result says why a block has no text."""
+        cols, total, meta, errors = self._handle().list(
+            _text(regex, "regex"), _text(by, "by"), value,
+            None if source_path is None else _os.fsdecode(source_path), bool(allow_any_source),
+            _selection(select))
+        fn, fl, line, flat, cum, text = cols
+        r = ListView({"function": _strs(fn), "file": _strs(fl), "line": _ints(line), "flat": _ints(flat),
+                      "cum": _ints(cum), "text": _strs(text)}, total, meta)
+        r.errors = errors
+        return r
+
+    def tags(self, value=None, **select):
+        """Label keys, their values and the value of the samples carrying
+        each: the rows of `pcol tags --format json` (pprof -tags); pct is
+        the share of the key's total."""
+        cols, total, meta = self._handle().tags(value, _selection(select))
+        key, val, amount, pct = cols
+        return Tags({"key": _strs(key), "value": _strs(val), "amount": _ints(amount),
+                     "pct": _floats(pct)}, total, meta)
+
+    def traces(self, value=None, *, limit=None, **select):
+        """Every trace (samples with the same stack and labels merged, as
+        pprof reads a profile): the rows of `pcol traces --format json`,
+        with `frames` (a tuple, root first) beside `stack`."""
+        cols, meta = self._handle().traces(value, _limit(limit), _selection(select))
+        val, labels, stack, frames = cols
+        fr = _np.empty(len(frames), dtype=object)
+        fr[:] = frames
+        return Traces({"value": _ints(val), "labels": _strs(labels), "stack": _strs(stack),
+                       "frames": fr}, None, meta)
+
+    def diff(self, new, by="function", value=None, *, absolute=False, sort="flat", limit=None,
+             **select):
+        """This profile as the base, `new` (a File or a path) as the new one:
+        the rows of `pcol diff BASE NEW --format json`.  Shares of each
+        profile's total in percent and changes in points (float64), or with
+        absolute=True the raw sums and new - base (int64, in the value's
+        stored unit: see `decimals`).  select: the filters (both sides)."""
+        own = not isinstance(new, File)
+        nf = File(new) if own else new
+        try:
+            cols, base_total, new_total, meta = self._handle().diff(
+                nf._handle(), _text(by, "by"), value, bool(absolute), _text(sort, "sort"),
+                _limit(limit), _selection(select))
+        finally:
+            if own:
+                nf.close()
+        name = cols[0]
+        conv = _ints if absolute else _floats
+        d = {"base_flat": conv(cols[1]), "new_flat": conv(cols[2]), "delta_flat": conv(cols[3]),
+             "base_cum": conv(cols[4]), "new_cum": conv(cols[5]), "delta_cum": conv(cols[6]),
+             "name": _strs(name), "inline": _np.array(cols[7], dtype=object)}
+        r = Diff(d, new_total, meta)
+        r.base_total, r.new_total, r.absolute = base_total, new_total, bool(absolute)
+        return r
+
+    def fold(self, value=None, *, max_output=0, **select):
+        """Collapsed stacks, as `pcol fold` writes them: a Fold with the
+        columns stack ("root;...;leaf") and value (int64; float64 for a
+        value in a decimal unit), and .text, the exact text."""
+        raw, meta = self._handle().fold(value, int(max_output), _selection(select))
+        return Fold.from_text(raw, meta)
 
     def validate(self):
         """Full validation (every checksum, offset and id); raises pcol.Error."""
@@ -254,39 +439,296 @@ class Table(_Mapping):
             self._masked = m
 
 
-class Top:
-    """The result of File.top: rows sorted as `pcol top` prints them.
+# ------------------------------------------------------------- views
 
-    name (list of str), flat and cum (int64 arrays), total (sum of |value|
-    over the selected samples), type and unit (of the value added up)."""
+_SELECT = ("source", "from_", "to", "focus", "ignore", "hide", "show", "tag", "tag_ignore",
+           "no_inlines")
 
-    def __init__(self, name, flat, cum, total, type, unit):
-        self.name, self.flat, self.cum = name, flat, cum
-        self.total, self.type, self.unit = total, type, unit
+
+def _selection(kw):
+    """The CLI's selection and filters (cli_select) as the tuple the
+    extension takes: source, from_, to (seconds), focus, ignore, hide, show,
+    tag, tag_ignore (POSIX EREs, pprof's -focus ... -tagignore) and
+    no_inlines."""
+    bad = [k for k in kw if k not in _SELECT]
+    if bad:
+        raise TypeError("unexpected keyword argument%s %s (the selection takes %s)" % (
+            "s" if len(bad) > 1 else "", ", ".join(map(repr, bad)), ", ".join(_SELECT)))
+    return tuple(kw.get(k, False if k == "no_inlines" else None) for k in _SELECT)
+
+
+def _text(v, what):
+    if not isinstance(v, str):
+        raise TypeError("%s must be a str, not %s" % (what, type(v).__name__))
+    return v
+
+
+def _limit(n):
+    if n is None:
+        return -1
+    n = int(n)
+    if n < 0:
+        raise ValueError("limit must be 0 or more")
+    return n
+
+
+def _strs(x):
+    a = _np.empty(len(x), dtype=object)
+    a[:] = x
+    return a
+
+
+def _ints(x):
+    """int64 with NA_I64 for None; object (Python ints) when one does not fit"""
+    if isinstance(x, _np.ndarray):
+        return x
+    y = [NA_I64 if v is None else v for v in x]
+    try:
+        return _np.array(y, dtype=_np.int64)
+    except OverflowError:
+        return _strs(y)
+
+
+def _floats(x):
+    return _np.array([_np.nan if v is None else v for v in x], dtype=_np.float64)
+
+
+def _decode(raw):
+    """bytes -> str by the rule of `pcol cat --format json`: valid UTF-8 as
+    it is, every other byte as U+0080..U+00FF."""
+    return "".join(chr(ord(c) - 0xDC00) if "\udc80" <= c <= "\udcff" else c
+                   for c in raw.decode("utf-8", "surrogateescape")) if _has_bad(raw) else raw.decode("utf-8")
+
+
+def _has_bad(raw):
+    try:
+        raw.decode("utf-8")
+        return False
+    except UnicodeDecodeError:
+        return True
+
+
+def _cell(v):
+    """A numpy cell as a plain Python scalar (None for NA)."""
+    if isinstance(v, _np.generic):
+        v = v.item()
+    if isinstance(v, float) and v != v:
+        return None
+    if isinstance(v, int) and v == NA_I64:
+        return None
+    return v
+
+
+class View:
+    """A view's rows, as `pcol VIEW --format json` gives them: numpy
+    columns (`cols`, also as attributes and `view["name"]`), `total`,
+    `type`, `unit` and `decimals` of the value added up.
+
+    len(view) rows; view[i] is row i with plain Python scalars (a named
+    tuple; NA is None); view[i:j], a boolean mask or an index array gives
+    a View of those rows; iteration gives rows.  to_pandas() gives a
+    DataFrame (int64 NA as pandas' nullable Int64), to_dict() the columns.
+    Columns stated in `_int_na` hold NA_I64 where the CLI writes null."""
+
+    _row_fields = None  # the fields of a row (default: every column)
+    _title = "view"
+
+    def __init__(self, cols, total, meta, **extra):
+        self.cols = dict(cols)
+        self.total = total
+        self.type = meta.get("type")
+        self.unit = meta.get("unit")
+        self.decimals = meta.get("decimals", 0)
+        self._meta = meta
+        self.__dict__.update(extra)
+        fields = self._row_fields or tuple(self.cols)
+        self._Row = _namedtuple(type(self).__name__ + "Row", fields)
+
+    @property
+    def columns(self):
+        return tuple(self.cols)
+
+    def __getattr__(self, name):
+        cols = self.__dict__.get("cols")
+        if cols is not None and name in cols:
+            return cols[name]
+        raise AttributeError(name)
 
     def __len__(self):
-        return len(self.name)
+        return len(next(iter(self.cols.values()))) if self.cols else 0
 
-    def __iter__(self):
-        return iter(zip(self.name, self.flat.tolist(), self.cum.tolist()))
+    def _subset(self, idx):
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.cols = {k: v[idx] for k, v in self.cols.items()}
+        return new
 
     def __getitem__(self, i):
-        return (self.name[i], int(self.flat[i]), int(self.cum[i]))
+        if isinstance(i, str):
+            return self.cols[i]
+        if isinstance(i, (slice, _np.ndarray, list)):
+            return self._subset(i)
+        i = _operator_index(i)
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("row %d of %d" % (i, n))
+        return self._Row(*(_cell(self.cols[f][i]) for f in self._Row._fields))
 
-    def __repr__(self):
-        return "<pcol.Top %d rows of %s/%s, total %d>" % (len(self), self.type, self.unit, self.total)
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def to_dict(self):
+        return dict(self.cols)
+
+    def to_pandas(self):
+        """A DataFrame of the columns: int64 columns with NA as nullable
+        Int64, strings as object (None for NA)."""
+        import pandas as pd
+
+        data = {}
+        for c, a in self.cols.items():
+            if a.dtype == _np.int64 and (a == NA_I64).any():
+                data[c] = pd.arrays.IntegerArray(a.copy(), a == NA_I64)
+            else:
+                data[c] = a
+        return pd.DataFrame(data, columns=list(self.cols))
+
+    def _head(self):
+        return "%s: %d rows%s%s" % (
+            self._title, len(self),
+            ", %s (%s)" % (self.type, self.unit) if self.type is not None else "",
+            ", total %s" % self.total if self.total is not None else "")
+
+    def _table(self, n):
+        cols = list(self.cols)
+        rows = [[_fmt(_cell(self.cols[c][i])) for c in cols] for i in range(min(n, len(self)))]
+        return cols, rows
+
+    def __repr__(self, n=20):
+        cols, rows = self._table(n)
+        w = [max([len(c)] + [len(r[k]) for r in rows]) for k, c in enumerate(cols)]
+        out = ["<pcol.%s %s>" % (type(self).__name__, self._head())]
+        out.append("  ".join(c.rjust(w[k]) for k, c in enumerate(cols)))
+        out += ["  ".join(x.rjust(w[k]) for k, x in enumerate(r)) for r in rows]
+        if len(self) > n:
+            out.append("... %d more rows" % (len(self) - n))
+        return "\n".join(out)
+
+    def _repr_html_(self, n=50):
+        import html
+
+        cols, rows = self._table(n)
+        h = ["<div><p><b>pcol.%s</b> %s</p><table><thead><tr>" % (
+            type(self).__name__, html.escape(self._head()))]
+        h += ["<th>%s</th>" % html.escape(c) for c in cols]
+        h.append("</tr></thead><tbody>")
+        for r in rows:
+            h.append("<tr>" + "".join("<td>%s</td>" % html.escape(x) for x in r) + "</tr>")
+        h.append("</tbody></table>")
+        if len(self) > n:
+            h.append("<p>... %d more rows</p>" % (len(self) - n))
+        return "".join(h) + "</div>"
+
+
+_CONTROL = _re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+
+
+def _fmt(v):
+    """A cell for repr(): control characters as \\xNN (the CLI's text
+    rule: a name cannot move the cursor or forge a line), cut at 60."""
+    if v is None:
+        return "NA"
+    if isinstance(v, float):
+        return "%.2f" % v
+    s = _CONTROL.sub(lambda m: "\\x%02x" % ord(m.group()), str(v))
+    return s if len(s) <= 60 else s[:57] + "..."
+
+
+class Top(View):
+    """The rows of `pcol top --format json`: name, flat, cum, flat_pct,
+    sum_pct, cum_pct (not rounded: the CLI prints them with 2 decimals),
+    inline ("inline", "partial-inline" or None).  A row (t[i], iteration)
+    is (name, flat, cum).  dropped: the rows node_fraction dropped."""
+
+    _row_fields = ("name", "flat", "cum")
+    _title = "top"
+
+    def __init__(self, name, flat, cum, inline, total, meta, dropped=0):
+        fp = _share(flat, total)
+        super().__init__({"name": _strs(name), "flat": flat, "flat_pct": fp, "sum_pct": _np.cumsum(fp),
+                          "cum": cum, "cum_pct": _share(cum, total), "inline": _strs(inline)},
+                         total, meta, dropped=dropped)
 
     def percent(self, v):
         """100 * v / total (0 when total is 0), as `pcol top` computes shares."""
-        v = _np.asarray(v, dtype=_np.float64)
-        return 100.0 * v / self.total if self.total else _np.zeros_like(v)
+        return _share(v, self.total)
 
     def to_pandas(self):
-        """name, flat, flat_pct, sum_pct, cum, cum_pct: the columns of
-        `pcol top --format tsv` (percentages not rounded)."""
+        """name, flat, flat_pct, sum_pct, cum, cum_pct, inline: the columns
+        of `pcol top --format tsv` (percentages not rounded)."""
         import pandas as pd
 
-        fp = self.percent(self.flat)
-        return pd.DataFrame({"name": self.name, "flat": self.flat, "flat_pct": fp,
-                             "sum_pct": _np.cumsum(fp), "cum": self.cum,
-                             "cum_pct": self.percent(self.cum)})
+        return pd.DataFrame({k: self.cols[k] for k in ("name", "flat", "flat_pct", "sum_pct", "cum",
+                                                       "cum_pct", "inline")})
+
+
+def _share(v, total):
+    """100 * v / total as the CLI computes it (0 when total is 0)."""
+    v = _np.asarray(v, dtype=_np.float64)
+    return 100.0 * v / float(total) if total else _np.zeros_like(v)
+
+
+class Peek(View):
+    """The rows of `pcol peek --format json`: node, relation ("caller",
+    "node", "callee"), name, flat and cum (node rows; NA_I64 elsewhere),
+    value and pct (caller/callee rows; NA_I64, NaN elsewhere), inline."""
+    _title = "peek"
+
+
+class ListView(View):
+    """The rows of `pcol list --format json`: function, file, line, flat,
+    cum, text (None when the source was not read; see .errors)."""
+    _title = "list"
+
+
+class Tags(View):
+    """The rows of `pcol tags --format json`: key, value, amount, pct."""
+    _title = "tags"
+
+
+class Traces(View):
+    """The rows of `pcol traces --format json`: value, labels
+    ("key=value,..."), stack ("root;...;leaf"), frames (a tuple)."""
+    _title = "traces"
+
+
+class Diff(View):
+    """The rows of `pcol diff --format json`: base_flat, new_flat,
+    delta_flat, base_cum, new_cum, delta_cum, name, inline; base_total,
+    new_total, absolute."""
+    _title = "diff"
+
+
+class Fold(View):
+    """`pcol fold`: a row per distinct stack (stack, value); .text is the
+    collapsed text exactly (decoded by the rule of pcol cat --format json),
+    .data its bytes."""
+    _title = "fold"
+
+    @classmethod
+    def from_text(cls, raw, meta):
+        text = _decode(raw)
+        stacks, values = [], []
+        for line in text.split("\n")[:-1]:  # names may hold other line breaks (\x0b ...)
+            st, _, v = line.rpartition(" ")
+            stacks.append(st)
+            values.append(v)
+        dec = meta.get("decimals", 0)
+        vals = _np.array([float(v) for v in values], dtype=_np.float64) if dec else \
+            _np.array([int(v) for v in values], dtype=_np.int64)
+        r = cls({"stack": _strs(stacks), "value": vals}, None, meta)
+        r.text, r.data = text, raw
+        return r

@@ -6,29 +6,16 @@
  * file stays open while any of them lives; computed columns are numpy
  * arrays that own their malloc'd buffer.  The views themselves come from
  * bindings/common (pcolb.h), shared with the R package. */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
-#include <numpy/arrayobject.h>
-
-#include "pcolb.h"
+#define PCOL_PY_MAIN /* this file imports numpy's C API (import_array) */
+#include "_pcol.h"
 #include <stdlib.h>
 #include <string.h>
 
 static PyObject *PcolError; /* pcol.Error */
 
-typedef struct {
-  PyObject_HEAD
-  pcol_file *f;
-  PyObject *path;      /* str, for messages */
-  PyObject **strcache; /* decoded strings by id, filled on first use */
-  uint64_t nstrings;
-} Handle;
-
-static PyTypeObject HandleType;
 
 /* Raises pcol.Error with the library's message, naming the file. */
-static PyObject *raise_pcol(PyObject *path, const pcol_error *err, int rc) {
+PyObject *pcol_py_raise(PyObject *path, const pcol_error *err, int rc) {
   const char *m = err->message[0] ? err->message : pcol_strerror(rc);
   PyObject *msg;
   const char *p = path ? PyUnicode_AsUTF8(path) : NULL;
@@ -59,7 +46,7 @@ static PyObject *raise_pcol(PyObject *path, const pcol_error *err, int rc) {
 
 /* A str from stored bytes: valid UTF-8 as is, other bytes as U+0080..U+00FF
  * (pcb_utf8_clean, the rule of `pcol cat --format json`). */
-static PyObject *str_from_bytes(const char *p, size_t n) {
+PyObject *pcol_py_str(const char *p, size_t n) {
   if (pcb_utf8_clean_already(p, n)) return PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, "strict");
   if (n > (SIZE_MAX - 1) / 3) return PyErr_NoMemory();
   char *buf = malloc(3 * n + 1);
@@ -82,15 +69,15 @@ static PyObject *handle_str(Handle *h, uint32_t id) {
   if (id >= h->nstrings) {
     pcol_error err = {0};
     pcol_error_set(&err, PCOL_ECORRUPT, "string id %u is out of range", id);
-    return raise_pcol(h->path, &err, PCOL_ECORRUPT);
+    return pcol_py_raise(h->path, &err, PCOL_ECORRUPT);
   }
   PyObject *s = h->strcache[id];
   if (!s) {
     pcol_str ps;
     pcol_error err = {0};
     int rc = pcol_string(h->f, id, &ps, &err);
-    if (rc) return raise_pcol(h->path, &err, rc);
-    s = str_from_bytes(ps.ptr, ps.len);
+    if (rc) return pcol_py_raise(h->path, &err, rc);
+    s = pcol_py_str(ps.ptr, ps.len);
     if (!s) return NULL;
     h->strcache[id] = s;
   }
@@ -199,7 +186,7 @@ static void handle_dealloc(Handle *h) {
   Py_TYPE(h)->tp_free((PyObject *)h);
 }
 
-static int parse_select(PyObject *source, PyObject *from, PyObject *to, PyObject *max_rows,
+int pcol_py_parse_select(PyObject *source, PyObject *from, PyObject *to, PyObject *max_rows,
                         pcb_select *s) {
   memset(s, 0, sizeof *s);
   if (source != Py_None) {
@@ -274,7 +261,7 @@ static PyObject *handle_table(Handle *h, PyObject *args) {
     Py_DECREF(seq);
   }
   pcb_select sel;
-  if (parse_select(source, from, to, max_rows, &sel)) return NULL;
+  if (pcol_py_parse_select(source, from, to, max_rows, &sel)) return NULL;
   sel.unchecked = !checked;
   pcb_table t;
   pcol_error err = {0};
@@ -282,7 +269,7 @@ static PyObject *handle_table(Handle *h, PyObject *args) {
   Py_BEGIN_ALLOW_THREADS
   rc = pcb_table_get(h->f, view, &sel, want, &t, &err);
   Py_END_ALLOW_THREADS
-  if (rc) return raise_pcol(h->path, &err, rc);
+  if (rc) return pcol_py_raise(h->path, &err, rc);
   if (t.nrows > (uint64_t)PY_SSIZE_T_MAX) {
     pcb_table_free(&t);
     return PyErr_NoMemory();
@@ -307,83 +294,36 @@ fail:
 }
 
 /* a 128-bit sum as a Python int (exact) */
-static PyObject *sum_to_py(pcol_sum v) {
+PyObject *pcol_py_sum(pcol_sum v) {
   char b[48];
   pcol_sum_text(v, b, sizeof b);
   return PyLong_FromString(b, NULL, 10);
 }
 
-/* Handle.top(by, value, source, from_, to) -> (names, flat, cum, total, type, unit) */
-static PyObject *handle_top(Handle *h, PyObject *args) {
-  const char *bys, *value;
-  PyObject *source, *from, *to;
-  if (!PyArg_ParseTuple(args, "szOOO", &bys, &value, &source, &from, &to)) return NULL;
-  pcol_by by;
-  if (!strcmp(bys, "function")) by = PCOL_BY_FUNCTION;
-  else if (!strcmp(bys, "line")) by = PCOL_BY_LINE;
-  else if (!strcmp(bys, "file")) by = PCOL_BY_FILE;
-  else return PyErr_Format(PyExc_ValueError, "by must be 'function', 'line' or 'file', not '%s'", bys);
-  pcb_select sel;
-  if (parse_select(source, from, to, NULL, &sel)) return NULL;
-  pcol_error err = {0};
-  pcol_value_sel v;
-  pcol_top t = {0};
-  int rc;
-  Py_BEGIN_ALLOW_THREADS
-  rc = pcol_value_resolve(h->f, &sel.sel, value, &v, &err);
-  if (!rc) rc = pcol_top_compute(h->f, &sel.sel, &v, by, &t, &err);
-  Py_END_ALLOW_THREADS
-  if (rc) {
-    pcol_top_free(&t);
-    return raise_pcol(h->path, &err, rc);
+PyObject *pcol_py_pstr(pcol_str s) {
+  if (!s.ptr) Py_RETURN_NONE;
+  return pcol_py_str(s.ptr, s.len);
+}
+
+PyObject *pcol_py_sums(const pcol_sum *v, size_t n) {
+  npy_intp m = (npy_intp)n;
+  int wide = 0; /* libpcol's sums are 128-bit: object arrays only when one does not fit */
+  for (size_t i = 0; i < n && !wide; i++) wide = v[i] != (int64_t)v[i];
+  PyObject *a = PyArray_SimpleNew(1, &m, wide ? NPY_OBJECT : NPY_INT64);
+  if (!a) return NULL;
+  if (!wide) {
+    int64_t *o = PyArray_DATA((PyArrayObject *)a);
+    for (size_t i = 0; i < n; i++) o[i] = (int64_t)v[i];
+    return a;
   }
-  npy_intp n = (npy_intp)t.nrows;
-  /* libpcol's sums are 128-bit; int64 arrays when every one fits (always,
-   * but for sums of huge values), else object arrays of Python ints */
-  int wide = 0;
-  for (npy_intp i = 0; i < n && !wide; i++)
-    wide = t.rows[i].flat != (int64_t)t.rows[i].flat || t.rows[i].cum != (int64_t)t.rows[i].cum;
-  int dtype = wide ? NPY_OBJECT : NPY_INT64;
-  PyObject *names = PyList_New(n), *flat = PyArray_SimpleNew(1, &n, dtype),
-           *cum = PyArray_SimpleNew(1, &n, dtype), *ty = NULL, *un = NULL, *res = NULL,
-           *total = NULL;
-  if (!names || !flat || !cum) goto out;
-  for (npy_intp i = 0; i < n; i++) {
-    const pcol_top_row *r = &t.rows[i];
-    PyObject *s = str_from_bytes(r->name.ptr ? r->name.ptr : "", r->name.len);
-    if (!s) goto out;
-    PyList_SET_ITEM(names, i, s);
-    if (!wide) {
-      ((int64_t *)PyArray_DATA((PyArrayObject *)flat))[i] = (int64_t)r->flat;
-      ((int64_t *)PyArray_DATA((PyArrayObject *)cum))[i] = (int64_t)r->cum;
-    } else {
-      PyObject *a = sum_to_py(r->flat), *b = sum_to_py(r->cum);
-      if (!a || !b || PyArray_SETITEM((PyArrayObject *)flat, PyArray_GETPTR1((PyArrayObject *)flat, i), a) ||
-          PyArray_SETITEM((PyArrayObject *)cum, PyArray_GETPTR1((PyArrayObject *)cum, i), b)) {
-        Py_XDECREF(a);
-        Py_XDECREF(b);
-        goto out;
-      }
+  PyObject **o = PyArray_DATA((PyArrayObject *)a);
+  memset(o, 0, n * sizeof *o);
+  for (size_t i = 0; i < n; i++)
+    if (!(o[i] = pcol_py_sum(v[i]))) {
       Py_DECREF(a);
-      Py_DECREF(b);
+      return NULL;
     }
-  }
-  if (!(total = sum_to_py(t.total))) goto out;
-  if (t.value.type.ptr) ty = str_from_bytes(t.value.type.ptr, t.value.type.len);
-  else ty = Py_NewRef(Py_None);
-  if (t.value.unit.ptr) un = str_from_bytes(t.value.unit.ptr, t.value.unit.len);
-  else un = Py_NewRef(Py_None);
-  if (!ty || !un) goto out;
-  res = Py_BuildValue("(OOOOOO)", names, flat, cum, total, ty, un);
-out:
-  Py_XDECREF(total);
-  Py_XDECREF(names);
-  Py_XDECREF(flat);
-  Py_XDECREF(cum);
-  Py_XDECREF(ty);
-  Py_XDECREF(un);
-  pcol_top_free(&t);
-  return res;
+  return a;
 }
 
 static PyObject *handle_validate(Handle *h, PyObject *unused) {
@@ -392,7 +332,7 @@ static PyObject *handle_validate(Handle *h, PyObject *unused) {
   Py_BEGIN_ALLOW_THREADS
   rc = pcol_validate_full(h->f, &err);
   Py_END_ALLOW_THREADS
-  if (rc) return raise_pcol(h->path, &err, rc);
+  if (rc) return pcol_py_raise(h->path, &err, rc);
   Py_RETURN_NONE;
 }
 
@@ -406,12 +346,18 @@ static PyObject *handle_rows(Handle *h, PyObject *args) {
 
 static PyMethodDef handle_methods[] = {
     {"table", (PyCFunction)handle_table, METH_VARARGS, "table(view, columns, source, from_, to, max_rows[, checked])"},
-    {"top", (PyCFunction)handle_top, METH_VARARGS, "top(by, value, source, from_, to)"},
+    {"top", (PyCFunction)pcol_py_top, METH_VARARGS, "the numbers of pcol top"},
+    {"peek", (PyCFunction)pcol_py_peek, METH_VARARGS, "the numbers of pcol peek"},
+    {"list", (PyCFunction)pcol_py_list, METH_VARARGS, "the numbers of pcol list"},
+    {"tags", (PyCFunction)pcol_py_tags, METH_VARARGS, "the numbers of pcol tags"},
+    {"traces", (PyCFunction)pcol_py_traces, METH_VARARGS, "the traces of pcol traces"},
+    {"diff", (PyCFunction)pcol_py_diff, METH_VARARGS, "the numbers of pcol diff"},
+    {"fold", (PyCFunction)pcol_py_fold, METH_VARARGS, "the text of pcol fold"},
     {"validate", (PyCFunction)handle_validate, METH_NOARGS, "full validation (checksums and all)"},
     {"rows", (PyCFunction)handle_rows, METH_VARARGS, "rows of a stored table"},
     {NULL, NULL, 0, NULL}};
 
-static PyTypeObject HandleType = {
+PyTypeObject pcol_py_HandleType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "pcol._pcol.Handle",
     .tp_basicsize = sizeof(Handle),
     .tp_dealloc = (destructor)handle_dealloc,
@@ -442,11 +388,11 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
   Py_END_ALLOW_THREADS
   Py_DECREF(bytes);
   if (rc) {
-    raise_pcol(pathobj, &err, rc);
+    pcol_py_raise(pathobj, &err, rc);
     Py_DECREF(pathobj);
     return NULL;
   }
-  Handle *h = PyObject_New(Handle, &HandleType);
+  Handle *h = PyObject_New(Handle, &pcol_py_HandleType);
   if (!h) {
     pcol_close(f);
     Py_DECREF(pathobj);
@@ -634,7 +580,7 @@ static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "pcol._pcol", "libpco
 
 PyMODINIT_FUNC PyInit__pcol(void) {
   import_array();
-  if (PyType_Ready(&HandleType) < 0) return NULL;
+  if (PyType_Ready(&pcol_py_HandleType) < 0) return NULL;
   PyObject *m = PyModule_Create(&moddef);
   if (!m) return NULL;
   PcolError = PyErr_NewExceptionWithDoc(
@@ -642,7 +588,7 @@ PyMODINIT_FUNC PyInit__pcol(void) {
                     "Attributes: path, code (the PCOL_E* number), reason (its name).",
       NULL, NULL);
   if (!PcolError || PyModule_AddObject(m, "Error", Py_NewRef(PcolError)) < 0 ||
-      PyModule_AddObject(m, "Handle", Py_NewRef((PyObject *)&HandleType)) < 0) {
+      PyModule_AddObject(m, "Handle", Py_NewRef((PyObject *)&pcol_py_HandleType)) < 0) {
     Py_DECREF(m);
     return NULL;
   }

@@ -22,6 +22,12 @@ def _pcol_bin():
 
 
 PCOL = _pcol_bin()
+
+# bindings/test.sh: the package under test is the installed one
+if os.environ.get("PCOL_EXPECT_INSTALLED"):
+    import pcol as _pcol
+
+    assert os.path.abspath(_pcol.__file__).startswith(os.environ["PCOL_EXPECT_INSTALLED"]), _pcol.__file__
 TESTDATA = os.environ.get("PCOL_TESTDATA") or os.path.join(REPO, "..", "shared", "testdata")
 
 
@@ -40,17 +46,18 @@ def cat_jsonl(path, view, *extra):
 
 
 def input_files():
-    """Every profile in the test data (not the notes, not go's expected outputs)."""
+    """Every profile in the test data (not the notes, not go's expected
+    outputs), then the repository's tests/fixtures (as tests/corpus finds them)."""
     if not os.path.isdir(TESTDATA):
         return []
     out = []
-    for root, dirs, files in os.walk(TESTDATA):
-        dirs.sort()
-        if "expected-go1.19-pprof" in root:
-            continue
-        for f in sorted(files):
-            if not f.endswith(".md"):
-                out.append(os.path.join(root, f))
+    for top in (TESTDATA, os.path.join(REPO, "tests", "fixtures")):
+        found = []
+        for root, _dirs, files in os.walk(top):
+            if "expected-go1.19-pprof" in root:
+                continue
+            found += [os.path.join(root, f) for f in files if not f.endswith(".md")]
+        out += sorted(found)
     return out
 
 

@@ -35,5 +35,5 @@ def test_top_to_pandas(packed):
     with pcol.open(packed[0][1]) as f:
         t = f.top()
         df = t.to_pandas()
-        assert df["name"].tolist() == t.name
+        assert df["name"].tolist() == t.name.tolist()
         assert abs(df["sum_pct"].iloc[-1] - 100.0 * t.flat.sum() / t.total) < 1e-9

@@ -29,7 +29,7 @@ def compare(f, path, by, value):
         return 0
     want = json.loads(r.stdout)["rows"]  # {"type", "unit", "total", "filters", "rows"}
     t = f.top(by=by, value=value)
-    assert [w["name"] for w in want] == t.name, (path, by, value)
+    assert [w["name"] for w in want] == t.name.tolist(), (path, by, value)
     assert [w["flat"] for w in want] == t.flat.tolist(), (path, by, value)
     assert [w["cum"] for w in want] == t.cum.tolist(), (path, by, value)
     fp, cp = t.percent(t.flat), t.percent(t.cum)

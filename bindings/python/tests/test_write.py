@@ -122,3 +122,47 @@ def test_bad_tables(tmp_path, packed):
         pcol.write({"samples": {"time_ns": [5, 1]}}, out)
     import os
     assert not os.path.exists(out)
+
+
+def test_write_samples_reads_back_in_the_cli(tmp_path):
+    """pcol.write_samples of generated samples: `pcol top` and `pcol fold`
+    give the totals, flat values and stacks computed here from the input."""
+    import json
+    from collections import Counter
+
+    rng = np.random.default_rng(7)
+    names = ["main", "parse", "eval", "gc", "alloc \u00e9t\u00e9", "io;read"]
+    n = 300
+    stacks = [["main"] + list(rng.choice(names[1:], size=rng.integers(0, 4))) for _ in range(n)]
+    cpu = rng.integers(-5, 10**12, size=n)
+    cnt = rng.integers(1, 4, size=n)
+    labels = [{"thread": "t%d" % (i % 3), "bytes": int(i)} if i % 2 else {} for i in range(n)]
+    out = str(tmp_path / "w.pcol")
+    pcol.write_samples(out, {"stack": stacks, "values": {"cpu/nanoseconds": cpu, "samples/count": cnt},
+                             "time_ns": np.arange(n) * 1000, "labels": labels})
+    top = json.loads(run_pcol("top", out, "--value", "cpu", "--format", "json").stdout)
+    assert top["total"] == int(np.abs(cpu).sum())
+    flat = Counter()
+    for st, v in zip(stacks, cpu):
+        flat[st[-1]] += int(v)
+    assert {r["name"]: r["flat"] for r in top["rows"] if r["flat"]} == {k: v for k, v in flat.items() if v}
+    top = json.loads(run_pcol("top", out, "--value", "samples", "--format", "json").stdout)
+    assert top["total"] == int(cnt.sum())
+    folded = Counter()
+    for st, v in zip(stacks, cnt):
+        folded[";".join(s.replace(";", "_") for s in st)] += int(v)
+    got = run_pcol("fold", out, "--value", "samples").stdout.decode()
+    assert sorted(got.splitlines()) == sorted("%s %d" % kv for kv in folded.items())
+    tags = json.loads(run_pcol("tags", out, "--value", "samples", "--format", "json").stdout)["rows"]
+    want = Counter()
+    for lab, v in zip(labels, cnt):
+        if "thread" in lab:
+            want[lab["thread"]] += int(v)
+    assert {r["value"]: r["amount"] for r in tags if r["key"] == "thread"} == dict(want)
+    # location ids into given tables
+    out2 = str(tmp_path / "w2.pcol")
+    pcol.write_samples(out2, {"stack": [[1, 2], [1], [1, 2, 2]], "value": [4, 5, 6]},
+                       tables={"functions": {"function_id": np.array([1, 2]), "name": ["root", "leaf"]},
+                               "locations": {"location_id": np.array([1, 2]), "function_id": np.array([1, 2])}})
+    got = run_pcol("fold", out2).stdout.decode().splitlines()
+    assert sorted(got) == ["root 5", "root;leaf 4", "root;leaf;leaf 6"]

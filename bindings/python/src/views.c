@@ -1,0 +1,575 @@
+/* views.c — the CLI's views for Python: top, peek, list, tags, traces,
+ * diff and fold, computed by the same libpcol calls in the same order as
+ * tools/cmd_<view>.c, so that every number equals `pcol <view> --format
+ * json`.  Each returns plain Python lists or numpy arrays; pcol/__init__.py
+ * wraps them into result objects. */
+#include "_pcol.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* sel: (source, from_, to, focus, ignore, hide, show, tag, tag_ignore,
+ * no_inlines): the CLI's --source --from --to and filters (cli_select).
+ * The filter strings are borrowed from the tuple's str objects. */
+static int get_sel(PyObject *t, pcb_select *s) {
+  if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 10) {
+    PyErr_SetString(PyExc_TypeError, "selection must be a tuple of 10");
+    return -1;
+  }
+  if (pcol_py_parse_select(PyTuple_GET_ITEM(t, 0), PyTuple_GET_ITEM(t, 1), PyTuple_GET_ITEM(t, 2), NULL, s))
+    return -1;
+  const char **dst[6] = {&s->sel.focus, &s->sel.ignore, &s->sel.hide, &s->sel.show, &s->sel.tag,
+                         &s->sel.tag_ignore};
+  static const char *const names[6] = {"focus", "ignore", "hide", "show", "tag", "tag_ignore"};
+  for (int i = 0; i < 6; i++) {
+    PyObject *o = PyTuple_GET_ITEM(t, 3 + i);
+    if (o == Py_None) continue;
+    if (!PyUnicode_Check(o)) {
+      PyErr_Format(PyExc_TypeError, "%s must be a str (a regular expression), not %s", names[i],
+                   Py_TYPE(o)->tp_name);
+      return -1;
+    }
+    Py_ssize_t n;
+    const char *p = PyUnicode_AsUTF8AndSize(o, &n);
+    if (!p) return -1;
+    if ((size_t)n != strlen(p)) {
+      PyErr_Format(PyExc_ValueError, "%s contains a NUL character", names[i]);
+      return -1;
+    }
+    *dst[i] = p;
+  }
+  int ni = PyObject_IsTrue(PyTuple_GET_ITEM(t, 9));
+  if (ni < 0) return -1;
+  s->sel.no_inlines = ni;
+  return 0;
+}
+
+/* --by of top, peek and diff (cli_report_options) */
+static int get_by(const char *s, pcol_by *by) {
+  if (!strcmp(s, "function")) *by = PCOL_BY_FUNCTION;
+  else if (!strcmp(s, "line")) *by = PCOL_BY_LINE;
+  else if (!strcmp(s, "file")) *by = PCOL_BY_FILE;
+  else if (!strcmp(s, "address")) *by = PCOL_BY_ADDRESS;
+  else {
+    PyErr_Format(PyExc_ValueError, "by must be 'function', 'line', 'file', 'address'%s, not '%s'",
+                 "", s);
+    return -1;
+  }
+  return 0;
+}
+
+/* --sort (cli_sort_option) */
+static int get_sort(const char *s, pcol_sort *o) {
+  if (!strcmp(s, "flat")) *o = PCOL_SORT_FLAT;
+  else if (!strcmp(s, "cum")) *o = PCOL_SORT_CUM;
+  else if (!strcmp(s, "name")) *o = PCOL_SORT_NAME;
+  else {
+    PyErr_Format(PyExc_ValueError, "sort must be 'flat', 'cum' or 'name', not '%s'", s);
+    return -1;
+  }
+  return 0;
+}
+
+static const char *inline_name(int inl) {
+  return inl == PCOL_INLINE_ONLY ? "inline" : inl == PCOL_INLINE_PARTIAL ? "partial-inline" : NULL;
+}
+
+static PyObject *cstr_or_none(const char *s) {
+  if (!s) Py_RETURN_NONE;
+  return PyUnicode_FromString(s);
+}
+
+/* appends o to list l, stealing the reference; -1 on failure */
+static int put(PyObject *l, PyObject *o) {
+  if (!o) return -1;
+  int rc = PyList_Append(l, o);
+  Py_DECREF(o);
+  return rc;
+}
+
+/* the value's type, unit and decimals (pcol_value_decimals) as a dict of
+ * what every result carries */
+static PyObject *value_meta(const pcol_value_sel *v) {
+  return Py_BuildValue("{s:N,s:N,s:i}", "type", pcol_py_pstr(v->type), "unit", pcol_py_pstr(v->unit),
+                       "decimals", pcol_value_decimals(v, NULL));
+}
+
+/* a top result's rows as (names, flat, cum, inline) */
+static PyObject *top_rows(const pcol_top *t, size_t n) {
+  PyObject *names = PyList_New(0), *inl = PyList_New(0), *flat = NULL, *cum = NULL;
+  pcol_sum *fv = malloc((n + 1) * sizeof *fv), *cv = malloc((n + 1) * sizeof *cv);
+  PyObject *res = NULL;
+  if (!fv || !cv) {
+    PyErr_NoMemory();
+    goto out;
+  }
+  if (!names || !inl) goto out;
+  for (size_t i = 0; i < n; i++) {
+    const pcol_top_row *r = &t->rows[i];
+    if (put(names, pcol_py_str(r->name.ptr ? r->name.ptr : "", r->name.len)) ||
+        put(inl, cstr_or_none(inline_name(r->inl))))
+      goto out;
+    fv[i] = r->flat;
+    cv[i] = r->cum;
+  }
+  if (!(flat = pcol_py_sums(fv, n)) || !(cum = pcol_py_sums(cv, n))) goto out;
+  res = Py_BuildValue("(OOOO)", names, flat, cum, inl);
+out:
+  free(fv);
+  free(cv);
+  Py_XDECREF(names);
+  Py_XDECREF(inl);
+  Py_XDECREF(flat);
+  Py_XDECREF(cum);
+  return res;
+}
+
+/* Handle.top(by, value, sort, node_fraction, limit, sel) ->
+ * ((names, flat, cum, inline), total, meta, dropped): cmd_top.c's calls */
+PyObject *pcol_py_top(Handle *h, PyObject *args) {
+  const char *bys, *value, *sorts;
+  double fraction;
+  long long limit;
+  PyObject *selo;
+  if (!PyArg_ParseTuple(args, "szsdLO", &bys, &value, &sorts, &fraction, &limit, &selo)) return NULL;
+  pcol_by by = PCOL_BY_FUNCTION;
+  const char *label = !strncmp(bys, "label:", 6) ? bys + 6 : NULL;
+  if (label && !*label) return PyErr_Format(PyExc_ValueError, "by='label:KEY' wants a key");
+  if (!label && get_by(bys, &by)) return NULL;
+  pcol_sort sort;
+  if (get_sort(sorts, &sort)) return NULL;
+  if (!(fraction >= 0 && fraction <= 1))
+    return PyErr_Format(PyExc_ValueError, "node_fraction must be from 0 to 1");
+  pcb_select sel;
+  if (get_sel(selo, &sel)) return NULL;
+  pcol_error err = {0};
+  pcol_value_sel v;
+  pcol_top t = {0};
+  size_t dropped = 0;
+  pcol_sum cutoff = 0;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = pcol_value_resolve(h->f, &sel.sel, value, &v, &err);
+  if (!rc && label) {
+    rc = pcol_top_by_label(h->f, &sel.sel, &v, label, &t, &err);
+    if (!rc) {
+      dropped = pcol_top_cutoff(&t, fraction, &cutoff);
+      pcol_top_sort(&t, sort);
+    }
+  } else if (!rc) {
+    rc = pcol_top_compute_cut(h->f, &sel.sel, &v, by, fraction, sort, &t, &dropped, &cutoff, &err);
+  }
+  if (!rc) {
+    size_t n = limit >= 0 && (unsigned long long)limit < t.nrows ? (size_t)limit : t.nrows, all = t.nrows;
+    if (dropped || n < all) { /* pprof's marks come from the graph of the rows it shows */
+      t.nrows = n;
+      rc = pcol_top_mark_inline(&t, &err);
+      t.nrows = all;
+    }
+  }
+  Py_END_ALLOW_THREADS
+  if (rc) {
+    pcol_top_free(&t);
+    return pcol_py_raise(h->path, &err, rc);
+  }
+  size_t n = limit >= 0 && (unsigned long long)limit < t.nrows ? (size_t)limit : t.nrows;
+  PyObject *rows = top_rows(&t, n);
+  PyObject *res = rows ? Py_BuildValue("(NNNn)", rows, pcol_py_sum(t.total), value_meta(&t.value),
+                                       (Py_ssize_t)dropped)
+                       : NULL;
+  pcol_top_free(&t);
+  return res;
+}
+
+/* one edge row of peek, as cmd_peek.c's table_edge */
+static int peek_edge(PyObject **cols, pcol_str node, const char *rel, const pcol_peek_edge *e,
+                     pcol_str name, pcol_sum cum) {
+  double pct = cum ? 100.0 * (double)e->value / (double)cum : 0.0;
+  if (put(cols[0], pcol_py_pstr(node)) || put(cols[1], PyUnicode_FromString(rel)) ||
+      put(cols[2], pcol_py_pstr(name)) || put(cols[3], Py_NewRef(Py_None)) ||
+      put(cols[4], Py_NewRef(Py_None)) || put(cols[5], pcol_py_sum(e->value)) ||
+      put(cols[6], PyFloat_FromDouble(pct)) || put(cols[7], PyBool_FromLong(e->inl)))
+    return -1;
+  return 0;
+}
+
+#define NCOLS_MAX 10
+static int new_cols(PyObject **cols, int n) {
+  for (int i = 0; i < n; i++) cols[i] = NULL;
+  for (int i = 0; i < n; i++)
+    if (!(cols[i] = PyList_New(0))) return -1;
+  return 0;
+}
+static void free_cols(PyObject **cols, int n) {
+  for (int i = 0; i < n; i++) Py_XDECREF(cols[i]);
+}
+static PyObject *cols_tuple(PyObject **cols, int n) {
+  PyObject *t = PyTuple_New(n);
+  if (!t) return NULL;
+  for (int i = 0; i < n; i++) PyTuple_SET_ITEM(t, i, Py_NewRef(cols[i]));
+  return t;
+}
+
+/* Handle.peek(regex, by, value, sort, sel) -> (cols, total, meta): cmd_peek.c's
+ * calls; cols node, relation, name, flat, cum, value, pct, inline (None
+ * where the CLI writes NA) */
+PyObject *pcol_py_peek(Handle *h, PyObject *args) {
+  const char *regex, *bys, *value, *sorts;
+  PyObject *selo;
+  if (!PyArg_ParseTuple(args, "sszsO", &regex, &bys, &value, &sorts, &selo)) return NULL;
+  pcol_by by;
+  pcol_sort sort;
+  pcb_select sel;
+  if (get_by(bys, &by) || get_sort(sorts, &sort) || get_sel(selo, &sel)) return NULL;
+  pcol_error err = {0};
+  pcol_value_sel v;
+  pcol_top t = {0};
+  pcol_peek pk = {0};
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = pcol_value_resolve(h->f, &sel.sel, value, &v, &err);
+  if (!rc) rc = pcol_top_compute(h->f, &sel.sel, &v, by, &t, &err); /* pprof -peek trims nothing */
+  if (!rc) {
+    pcol_top_sort(&t, sort);
+    rc = pcol_peek_compute(&t, regex, &pk, &err);
+  }
+  Py_END_ALLOW_THREADS
+  PyObject *cols[NCOLS_MAX], *res = NULL;
+  if (rc) {
+    pcol_py_raise(h->path, &err, rc);
+    goto out0;
+  }
+  if (new_cols(cols, 8)) goto out;
+  for (size_t i = 0; i < pk.nnodes; i++) {
+    const pcol_peek_node *nd = &pk.nodes[i];
+    const pcol_top_row *r = nd->row;
+    for (size_t j = 0; j < nd->nin; j++)
+      if (peek_edge(cols, r->name, "caller", &nd->in[j], nd->in[j].caller, r->cum)) goto out;
+    if (put(cols[0], pcol_py_pstr(r->name)) || put(cols[1], PyUnicode_FromString("node")) ||
+        put(cols[2], pcol_py_pstr(r->name)) || put(cols[3], pcol_py_sum(r->flat)) ||
+        put(cols[4], pcol_py_sum(r->cum)) || put(cols[5], Py_NewRef(Py_None)) ||
+        put(cols[6], Py_NewRef(Py_None)) || put(cols[7], Py_NewRef(Py_None)))
+      goto out;
+    for (size_t j = 0; j < nd->nout; j++)
+      if (peek_edge(cols, r->name, "callee", &nd->out[j], nd->out[j].callee, r->cum)) goto out;
+  }
+  res = Py_BuildValue("(NNN)", cols_tuple(cols, 8), pcol_py_sum(t.total), value_meta(&t.value));
+out:
+  free_cols(cols, 8);
+out0:
+  pcol_peek_free(&pk);
+  pcol_top_free(&t);
+  return res;
+}
+
+/* Handle.list(regex, by, value, source_path, allow_any_source, sel) ->
+ * (cols, total, meta): cmd_list.c's calls; cols function, file, line,
+ * flat, cum, text (a row per line, as --format json), and the blocks'
+ * errors (function, file, error) */
+PyObject *pcol_py_list(Handle *h, PyObject *args) {
+  const char *regex, *bys, *value, *spath;
+  int any;
+  PyObject *selo;
+  if (!PyArg_ParseTuple(args, "sszzpO", &regex, &bys, &value, &spath, &any, &selo)) return NULL;
+  pcol_by by;
+  if (!strcmp(bys, "function")) by = PCOL_BY_LINE;
+  else if (!strcmp(bys, "file")) by = PCOL_BY_SOURCE_LINE;
+  else return PyErr_Format(PyExc_ValueError, "by must be 'function' or 'file', not '%s'", bys);
+  pcb_select sel;
+  if (get_sel(selo, &sel)) return NULL;
+  pcol_error err = {0};
+  pcol_value_sel v;
+  pcol_list l = {0};
+  pcol_list_options lo = {spath, any};
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = pcol_value_resolve(h->f, &sel.sel, value, &v, &err);
+  if (!rc) rc = pcol_list_compute(h->f, &sel.sel, &v, by, regex, &lo, &l, &err);
+  Py_END_ALLOW_THREADS
+  PyObject *cols[NCOLS_MAX], *res = NULL, *errs = NULL;
+  if (rc) {
+    pcol_py_raise(h->path, &err, rc);
+    goto out0;
+  }
+  if (new_cols(cols, 6) || !(errs = PyList_New(0))) goto out;
+  for (size_t i = 0; i < l.nblocks; i++) {
+    const pcol_list_block *k = &l.blocks[i];
+    if (k->error && put(errs, Py_BuildValue("(NNN)", pcol_py_pstr(k->name), pcol_py_pstr(k->file),
+                                            pcol_py_str(k->error, strlen(k->error)))))
+      goto out;
+    for (size_t j = 0; j < k->nlines; j++) {
+      const pcol_list_line *ln = &k->lines[j];
+      if (put(cols[0], pcol_py_pstr(k->name)) || put(cols[1], pcol_py_pstr(k->file)) ||
+          put(cols[2], PyLong_FromLongLong(ln->line)) || put(cols[3], pcol_py_sum(ln->flat)) ||
+          put(cols[4], pcol_py_sum(ln->cum)) || put(cols[5], pcol_py_pstr(ln->text)))
+        goto out;
+    }
+  }
+  res = Py_BuildValue("(NNNO)", cols_tuple(cols, 6), pcol_py_sum(l.total), value_meta(&l.value), errs);
+out:
+  free_cols(cols, 6);
+  Py_XDECREF(errs);
+out0:
+  pcol_list_free(&l);
+  return res;
+}
+
+/* Handle.tags(value, sel) -> (cols, total, meta): cmd_tags.c's calls; cols
+ * key, value, amount, pct; total the sum of the keys' totals (as the CLI's
+ * JSON "total") */
+PyObject *pcol_py_tags(Handle *h, PyObject *args) {
+  const char *value;
+  PyObject *selo;
+  if (!PyArg_ParseTuple(args, "zO", &value, &selo)) return NULL;
+  pcb_select sel;
+  if (get_sel(selo, &sel)) return NULL;
+  pcol_error err = {0};
+  pcol_value_sel v;
+  pcol_tags t = {0};
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = pcol_value_resolve(h->f, &sel.sel, value, &v, &err);
+  if (!rc) rc = pcol_tags_compute(h->f, &sel.sel, &v, &t, &err);
+  Py_END_ALLOW_THREADS
+  PyObject *cols[NCOLS_MAX], *res = NULL;
+  if (rc) {
+    pcol_py_raise(h->path, &err, rc);
+    goto out0;
+  }
+  if (new_cols(cols, 4)) goto out;
+  int64_t total = 0;
+  for (size_t k = 0; k < t.nkeys; k++) {
+    const pcol_tag_key *tk = &t.keys[k];
+    total += tk->total;
+    for (size_t i = 0; i < tk->nvalues; i++) {
+      const pcol_tag_value *tv = &tk->values[i];
+      double pct = tk->total ? 100.0 * (double)tv->value / (double)tk->total : 0.0;
+      if (put(cols[0], pcol_py_pstr(tk->key)) || put(cols[1], pcol_py_pstr(tv->name)) ||
+          put(cols[2], PyLong_FromLongLong(tv->value)) || put(cols[3], PyFloat_FromDouble(pct)))
+        goto out;
+    }
+  }
+  res = Py_BuildValue("(NLN)", cols_tuple(cols, 4), (long long)total, value_meta(&v));
+out:
+  free_cols(cols, 4);
+out0:
+  pcol_tags_free(&t);
+  return res;
+}
+
+/* ---------------------------------------------------------- traces */
+
+typedef struct tr_ctx {
+  PyObject *cols[4]; /* value, labels, stack, frames */
+  uint64_t left;
+  char *buf;
+  size_t len, cap;
+  int failed; /* a Python error is set */
+} tr_ctx;
+
+static int tr_append(tr_ctx *c, const char *p, size_t n) {
+  if (c->len + n + 1 > c->cap) {
+    size_t cap = (c->len + n + 1) * 2;
+    char *b = realloc(c->buf, cap);
+    if (!b) return -1;
+    c->buf = b;
+    c->cap = cap;
+  }
+  if (n) memcpy(c->buf + c->len, p, n);
+  c->len += n;
+  c->buf[c->len] = 0;
+  return 0;
+}
+
+/* a trace as cmd_traces.c writes its machine row: labels "k=v,..." (a
+ * numeric label in its unit, else the key as unit, as pprof), the stack
+ * root;...;leaf */
+static int on_trace(void *ctx, const pcol_trace *t) {
+  tr_ctx *c = ctx;
+  if (c->left == 0) return 1;
+  c->left--;
+  c->len = 0;
+  if (tr_append(c, "", 0)) return PCOL_ENOMEM;
+  for (size_t i = 0; i < t->nlabels; i++) {
+    const pcol_label_kv *l = &t->labels[i];
+    char b[64];
+    if ((i && tr_append(c, ",", 1)) || tr_append(c, l->key.ptr ? l->key.ptr : "", l->key.len) ||
+        tr_append(c, "=", 1))
+      return PCOL_ENOMEM;
+    if (l->str.ptr) {
+      if (tr_append(c, l->str.ptr, l->str.len)) return PCOL_ENOMEM;
+    } else {
+      pcol_str u = l->unit.ptr && l->unit.len ? l->unit : l->key;
+      pcol_unit_label(l->num, u, "auto", b, sizeof b);
+      if (tr_append(c, b, strlen(b))) return PCOL_ENOMEM;
+    }
+  }
+  PyObject *o[4] = {PyLong_FromLongLong(t->value), pcol_py_str(c->buf, c->len), NULL, NULL};
+  c->len = 0;
+  if (tr_append(c, "", 0)) goto nomem;
+  for (size_t i = t->nframes; i-- > 0;)
+    if (tr_append(c, t->frames[i].ptr, t->frames[i].len) || (i && tr_append(c, ";", 1))) goto nomem;
+  o[2] = pcol_py_str(c->buf, c->len);
+  o[3] = PyTuple_New((Py_ssize_t)t->nframes);
+  for (size_t i = 0; o[3] && i < t->nframes; i++) { /* root first, as the stack reads */
+    PyObject *s = pcol_py_pstr(t->frames[t->nframes - 1 - i]);
+    if (!s) Py_CLEAR(o[3]);
+    else PyTuple_SET_ITEM(o[3], (Py_ssize_t)i, s);
+  }
+  int bad = 0;
+  for (int q = 0; q < 4; q++) bad |= !o[q] || PyList_Append(c->cols[q], o[q]) < 0;
+  for (int q = 0; q < 4; q++) Py_XDECREF(o[q]);
+  if (bad) {
+    c->failed = 1;
+    return PCOL_ENOMEM;
+  }
+  return 0;
+nomem:
+  for (int q = 0; q < 4; q++) Py_XDECREF(o[q]);
+  return PCOL_ENOMEM;
+}
+
+/* Handle.traces(value, limit, sel) -> (cols, meta): cmd_traces.c's calls;
+ * cols value, labels, stack, frames (a tuple, root first).  The GIL stays
+ * held: each trace becomes Python objects as it comes. */
+PyObject *pcol_py_traces(Handle *h, PyObject *args) {
+  const char *value;
+  long long limit;
+  PyObject *selo;
+  if (!PyArg_ParseTuple(args, "zLO", &value, &limit, &selo)) return NULL;
+  pcb_select sel;
+  if (get_sel(selo, &sel)) return NULL;
+  pcol_error err = {0};
+  pcol_value_sel v;
+  tr_ctx c;
+  memset(&c, 0, sizeof c);
+  c.left = limit < 0 ? UINT64_MAX : (uint64_t)limit;
+  PyObject *res = NULL;
+  int rc = pcol_value_resolve(h->f, &sel.sel, value, &v, &err);
+  if (rc) {
+    pcol_py_raise(h->path, &err, rc);
+    goto out;
+  }
+  if (new_cols(c.cols, 4)) goto out;
+  rc = pcol_traces_iter(h->f, &sel.sel, &v, on_trace, &c, &err);
+  if (c.failed) goto out;
+  if (rc == PCOL_ENOMEM && !err.message[0]) {
+    PyErr_NoMemory();
+    goto out;
+  }
+  if (rc) {
+    pcol_py_raise(h->path, &err, rc);
+    goto out;
+  }
+  res = Py_BuildValue("(NN)", cols_tuple(c.cols, 4), value_meta(&v));
+out:
+  free_cols(c.cols, 4);
+  free(c.buf);
+  return res;
+}
+
+/* ------------------------------------------------------------ diff */
+
+/* Handle.diff(new, by, value, absolute, sort, limit, sel) -> (cols,
+ * base_total, new_total, meta): cmd_diff.c's calls with self as the base;
+ * cols name, base_flat, new_flat, delta_flat, base_cum, new_cum, delta_cum
+ * (shares and points as floats, or with absolute exact sums), inline */
+PyObject *pcol_py_diff(Handle *h, PyObject *args) {
+  Handle *hn;
+  const char *bys, *value, *sorts;
+  int absolute;
+  long long limit;
+  PyObject *selo;
+  if (!PyArg_ParseTuple(args, "O!szpsLO", &pcol_py_HandleType, &hn, &bys, &value, &absolute, &sorts,
+                        &limit, &selo))
+    return NULL;
+  pcol_by by;
+  pcol_sort sort;
+  pcb_select sel;
+  if (get_by(bys, &by) || get_sort(sorts, &sort) || get_sel(selo, &sel)) return NULL;
+  pcol_error err = {0};
+  pcol_value_sel vb, vn;
+  pcol_top tb = {0}, tn = {0};
+  pcol_diff d = {0};
+  PyObject *errpath = h->path;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = pcol_value_resolve(h->f, &sel.sel, value, &vb, &err);
+  if (!rc) rc = pcol_top_compute(h->f, &sel.sel, &vb, by, &tb, &err);
+  if (!rc) {
+    errpath = hn->path;
+    rc = pcol_value_resolve(hn->f, &sel.sel, value, &vn, &err);
+    if (!rc) rc = pcol_top_compute(hn->f, &sel.sel, &vn, by, &tn, &err);
+    if (!rc) errpath = NULL;
+  }
+  if (!rc) rc = pcol_value_compatible(&tb.value, &tn.value, &err);
+  if (!rc) rc = pcol_diff_compute(&tb, &tn, absolute, &d, &err);
+  if (!rc) pcol_diff_sort(&d, sort);
+  Py_END_ALLOW_THREADS
+  PyObject *cols[NCOLS_MAX], *res = NULL;
+  if (rc) {
+    pcol_py_raise(errpath, &err, rc);
+    goto out0;
+  }
+  if (new_cols(cols, 8)) goto out;
+  size_t n = limit >= 0 && (unsigned long long)limit < d.nrows ? (size_t)limit : d.nrows;
+  for (size_t k = 0; k < n; k++) {
+    const pcol_diff_row *r = &d.rows[k];
+    if (put(cols[0], pcol_py_str(r->name.ptr ? r->name.ptr : "", r->name.len))) goto out;
+    if (absolute) {
+      pcol_sum x[6] = {r->base_flat, r->new_flat, r->abs_flat, r->base_cum, r->new_cum, r->abs_cum};
+      for (int q = 0; q < 6; q++)
+        if (put(cols[1 + q], pcol_py_sum(x[q]))) goto out;
+    } else {
+      double x[6] = {pcol_share(r->base_flat, tb.total), pcol_share(r->new_flat, tn.total), r->d_flat,
+                     pcol_share(r->base_cum, tb.total), pcol_share(r->new_cum, tn.total), r->d_cum};
+      for (int q = 0; q < 6; q++)
+        if (put(cols[1 + q], PyFloat_FromDouble(x[q]))) goto out;
+    }
+    if (put(cols[7], cstr_or_none(inline_name(r->inl)))) goto out;
+  }
+  res = Py_BuildValue("(NNNN)", cols_tuple(cols, 8), pcol_py_sum(tb.total), pcol_py_sum(tn.total),
+                      value_meta(&tn.value));
+out:
+  free_cols(cols, 8);
+out0:
+  pcol_diff_free(&d);
+  pcol_top_free(&tb);
+  pcol_top_free(&tn);
+  return res;
+}
+
+/* ------------------------------------------------------------ fold */
+
+/* Handle.fold(value, max_output, sel) -> (bytes, meta): cmd_fold.c's call,
+ * the collapsed text as pcol_fold_write writes it (into memory). */
+PyObject *pcol_py_fold(Handle *h, PyObject *args) {
+  const char *value;
+  unsigned long long max_output;
+  PyObject *selo;
+  if (!PyArg_ParseTuple(args, "zKO", &value, &max_output, &selo)) return NULL;
+  pcb_select sel;
+  if (get_sel(selo, &sel)) return NULL;
+  pcol_error err = {0};
+  pcol_value_sel v;
+  pcol_export_options eo = {max_output, 0, NULL};
+  char *buf = NULL;
+  size_t len = 0;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = pcol_value_resolve(h->f, &sel.sel, value, &v, &err);
+  if (!rc) {
+    FILE *fp = open_memstream(&buf, &len);
+    if (!fp) rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
+    else {
+      rc = pcol_fold_write(h->f, &sel.sel, &v, &eo, fp, &err);
+      if (fclose(fp) && !rc) rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
+    }
+  }
+  Py_END_ALLOW_THREADS
+  PyObject *res = NULL;
+  if (rc) pcol_py_raise(h->path, &err, rc);
+  else res = Py_BuildValue("(y#N)", buf ? buf : "", (Py_ssize_t)len, value_meta(&v));
+  free(buf);
+  return res;
+}

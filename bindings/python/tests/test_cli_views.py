@@ -1,0 +1,245 @@
+"""Every view of the CLI (top, peek, list, tags, traces, diff, fold) with
+its options, selection and filters equals `pcol VIEW --format json` (fold:
+`pcol fold`'s text) on every test profile: the same rows, names and
+numbers (exactly; shares as the CLI prints them), and an error where the
+CLI fails."""
+import json
+import re
+from decimal import Decimal
+
+import numpy as np
+import pytest
+
+import pcol
+from conftest import run_pcol
+
+# CLI options of each keyword argument
+OPT = {"sort": "--sort", "node_fraction": "--node-fraction", "limit": "-n", "value": "--value",
+       "source": "--source", "from_": "--from", "to": "--to", "focus": "--focus",
+       "ignore": "--ignore", "hide": "--hide", "show": "--show", "tag": "--tag",
+       "tag_ignore": "--tag-ignore", "by": "--by"}
+
+
+def cli_args(kw):
+    out = []
+    for k, v in kw.items():
+        if k == "no_inlines":
+            out += ["--no-inlines"] if v else []
+        elif k == "absolute":
+            out += ["--absolute"] if v else []
+        elif v is not None:
+            out += [OPT[k], str(v)]
+    return out
+
+
+def cli_json(*args):
+    r = run_pcol(*args, "--format", "json", check=False)
+    if r.returncode != 0:
+        return None, r.stderr.decode("utf-8", "replace")
+    return json.loads(r.stdout.decode("utf-8"), parse_float=Decimal), None
+
+
+def same_num(ours, cli, digits=None, decimals=0):
+    if cli is None:
+        return ours is None
+    if digits is not None:
+        return "%.*f" % (digits, ours) == "%.*f" % (digits, cli)
+    if decimals:
+        return Decimal(ours) / (10 ** decimals) == Decimal(cli)
+    return ours == cli
+
+
+def check(view, path, args, got, pct=(), digits=2, decimals=0, strings=()):
+    """got: a pcol.View, or the pcol.Error it raised; args: the CLI's."""
+    want, err = cli_json(view, *args)
+    if want is None:
+        if view in ("peek", "list") and "no matches found" in err:
+            assert not isinstance(got, Exception), (path, args, got)
+            assert len(got) == 0, (path, args)
+            return 0
+        assert isinstance(got, pcol.Error), "%s %s: pcol fails (%s), the binding gives %r" % (
+            view, args, err.strip(), got)
+        return 0
+    if isinstance(got, Exception):
+        raise AssertionError("%s %s: pcol gives rows, the binding raises %r" % (view, args, got))
+    rows = want["rows"]
+    assert len(got) == len(rows), "%s %s: %d rows, pcol %d" % (view, args, len(got), len(rows))
+    assert got.type == want["type"] and got.unit == want["unit"], (view, args)
+    if view in ("top", "peek", "list", "tags"):
+        assert got.total == want["total"], (view, args, got.total, want["total"])
+    for c in (rows[0].keys() if rows else ()):
+        if c == "unit":
+            assert all(r["unit"] == got.unit for r in rows)
+            continue
+        col = got[c]
+        for i, r in enumerate(rows):
+            ours = pcol._cell(col[i])
+            ok = (same_num(ours, r[c], digits) if c in pct and ours is not None else
+                  same_num(ours, r[c], decimals=decimals) if decimals and isinstance(ours, int) else
+                  ours == r[c])
+            if not ok:
+                pytest.fail("%s %s column %s row %d: binding %r, pcol %r" % (view, " ".join(args), c, i, ours, r[c]))
+    return 1
+
+
+def attempt(fn, *a, **kw):
+    try:
+        return fn(*a, **kw)
+    except pcol.Error as e:
+        return e
+
+
+def ere(s):
+    """s as a POSIX ERE matching itself"""
+    return re.sub(r"([][.^$*+?(){}|\\])", r"\\\1", s)
+
+
+def name_regex(name):
+    # ERE-escaped, and short: the first 40 characters (a NUL or newline ends it)
+    return ere(re.split(r"[\x00\n\r]", name)[0][:40]) or "."
+
+
+def probes(f):
+    """(a function name, a label "key=value" or None, a label key or None)"""
+    t = f.top(limit=3)
+    name = t["name"][1] if len(t) > 1 else (t["name"][0] if len(t) else "main")
+    tags = f.tags()
+    tag = key = None
+    if len(tags):
+        key = tags["key"][0]
+        if key and re.fullmatch(r"[A-Za-z0-9_.-]+", key):
+            v = tags["value"][0]
+            tag = "%s=%s" % (key, ere(v)) if v and "," not in v else None
+        else:
+            key = None
+    return name, tag, key
+
+
+TOP_VARIANTS = [
+    dict(),
+    dict(by="line", sort="cum"),
+    dict(by="file", sort="name"),
+    dict(by="address", node_fraction=0.005, limit=10),
+    dict(sort="cum", node_fraction=0.01, limit=5),
+    dict(value="weight"),
+    dict(value="samples", no_inlines=True),
+]
+
+
+def test_views_equal_pcol(packed):
+    n = 0
+    for i, (_src, path) in enumerate(packed):
+        with pcol.open(path) as f:
+            try:
+                name, tag, key = probes(f)
+            except pcol.Error:
+                name, tag, key = "main", None, None
+            rx = name_regex(name)
+            # top: every variant on every file; the filters in turn
+            variants = list(TOP_VARIANTS)
+            filters = [dict(focus=rx), dict(ignore=rx), dict(hide=rx), dict(show=rx)]
+            variants.append(filters[i % 4])
+            if tag:
+                variants += [dict(tag=tag), dict(tag_ignore=tag)]
+            if key:
+                variants.append(dict(by="label:" + key))
+            for kw in variants:
+                a = dict(kw)
+                by = a.pop("by", "function")
+                got = attempt(f.top, by, **a)
+                n += check("top", path, [path, "--by", by] + cli_args(a), got,
+                           pct=("flat_pct", "sum_pct", "cum_pct"))
+            # peek and list of the probe's name
+            for kw in (dict(), dict(by="line", sort="cum")):
+                a = dict(kw)
+                by = a.pop("by", "function")
+                n += check("peek", path, [path, rx, "--by", by] + cli_args(a),
+                           attempt(f.peek, rx, by, **a), pct=("pct",))
+            n += check("list", path, [path, rx], attempt(f.list, rx))
+            if i % 3 == 0:
+                n += check("list", path, [path, ".", "--by", "file"], attempt(f.list, ".", by="file"))
+            # tags, traces
+            n += check("tags", path, [path], attempt(f.tags), pct=("pct",))
+            n += check("traces", path, [path, "-n", "40"], attempt(f.traces, limit=40))
+            if tag:
+                n += check("tags", path, [path, "--tag", tag], attempt(f.tags, tag=tag), pct=("pct",))
+            # fold: the exact text
+            r = run_pcol("fold", path, check=False)
+            fo = attempt(f.fold)
+            if r.returncode != 0:
+                assert isinstance(fo, pcol.Error), path
+            else:
+                assert fo.data == r.stdout, path
+                assert len(fo) == r.stdout.count(b"\n")
+                n += 1
+    assert n > 10 * len(packed)
+
+
+def test_diff_equals_pcol(packed):
+    """diff of each profile against the next one of its folder (and itself)"""
+    n = 0
+    for i, (src, path) in enumerate(packed):
+        others = [p for s, p in packed[i + 1:i + 4] if s.rsplit("/", 1)[0] == src.rsplit("/", 1)[0]]
+        for other in [path] + others[:1]:
+            with pcol.open(path) as f:
+                for kw in (dict(), dict(absolute=True, sort="cum", limit=20), dict(by="line", sort="name")):
+                    a = dict(kw)
+                    by = a.pop("by", "function")
+                    got = attempt(f.diff, other, by, **a)
+                    if isinstance(got, pcol.Error) or not a.get("absolute"):
+                        n += check("diff", path, [path, other, "--by", by] + cli_args(a), got,
+                                   pct=("base_flat", "new_flat", "delta_flat", "base_cum", "new_cum",
+                                        "delta_cum"), digits=4)
+                    else:
+                        n += check("diff", path, [path, other, "--by", by] + cli_args(a), got,
+                                   decimals=got.decimals)
+    assert n > 2 * len(packed)
+
+
+def test_selection_and_other_formats(packed):
+    """source/from_/to, and pcol.open of a profile that is not a pcol file"""
+    n = 0
+    for src, path in packed[::4]:
+        for p in (path, src):
+            with pcol.open(p) as f:
+                t = f.table("samples")["time_ns"]
+                known = t[t != pcol.NA_I64]
+                if len(known) < 4:
+                    continue
+                lo, hi = float(np.quantile(known, 0.25)) / 1e9, float(np.quantile(known, 0.75)) / 1e9
+                sel = dict(source=1, from_=repr(lo), to=repr(hi))
+                kw = dict(source=1, from_=lo, to=hi)
+                n += check("top", p, [p] + cli_args(sel), attempt(f.top, **kw),
+                           pct=("flat_pct", "sum_pct", "cum_pct"))
+                n += check("traces", p, [p] + cli_args(sel), attempt(f.traces, **kw))
+                n += check("tags", p, [p] + cli_args(sel), attempt(f.tags, **kw), pct=("pct",))
+    assert n >= 20
+
+
+def test_results_behave(packed):
+    """rows as Python scalars, slices as results, pandas, notebook output;
+    filters as keywords; bad arguments raise before any work"""
+    _src, path = next((s, p) for s, p in packed if "go-cpu" in s)
+    with pcol.open(path) as f:
+        t = f.top(focus="main")
+        assert len(t) > 2
+        head = t[:2]
+        assert isinstance(head, pcol.Top) and len(head) == 2 and head.total == t.total
+        assert list(head["name"]) == list(t["name"][:2])
+        row = t[0]
+        assert type(row.flat) is int and type(row.name) is str and row == tuple(t)[0]
+        assert t[-1] == list(t)[-1]
+        assert len(t[t["flat"] > 0]) == int((t["flat"] > 0).sum())
+        assert "<table>" in t._repr_html_() and t["name"][0] in repr(t)
+        with pytest.raises(TypeError):
+            f.top(focuss="main")
+        with pytest.raises(ValueError):
+            f.top(sort="size")
+        with pytest.raises(ValueError):
+            f.top(node_fraction=2)
+        with pytest.raises(pcol.Error):
+            f.top(focus="(")  # a bad regular expression: the library's message
+        pd = pytest.importorskip("pandas")
+        df = f.peek(".").to_pandas()
+        assert str(df["flat"].dtype) == "Int64" and df["flat"].isna().any()
+        assert isinstance(f.fold().to_pandas(), pd.DataFrame)
