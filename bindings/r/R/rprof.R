@@ -28,8 +28,10 @@ pcol_summaryRprof <- function(path, memory = c("none", "both"), value = "cpu", .
   rownames(rval) <- fnames
   if (memory == "both") {
     m <- pcol_top(path, by = "function", value = "rprof.alloc", ..., mmap = mmap)
-    rval$mem.total <- round(m$total.bytes[match(fnames, paste0('"', m$name, '"'))] / 1048576, 1)
-    rval$mem.total[is.na(rval$mem.total)] <- 0
+    mem <- m$total.bytes[match(fnames, paste0('"', m$name, '"'))]
+    mem[is.na(mem)] <- 0
+    # a one-column matrix named by function, as summaryRprof's rowsum() leaves it
+    rval$mem.total <- matrix(round(mem / 1048576, 1), ncol = 1L, dimnames = list(fnames, NULL))
   }
   index1 <- order(-self, -total)
   index2 <- order(-total, -self)
