@@ -28,14 +28,34 @@ export PCOL=$prefix/bin/pcol
 # Both packages are built from a copy of their folder outside the tree (as
 # a user's copy or a tarball would be: the C glue comes from the install,
 # <prefix>/share/pcol/bindings), which also keeps the source tree clean.
-install_r() { # -> $W/rlib
+# The R package as a user gets it: its source tarball, made by `R CMD build`
+# after bindings/r/bootstrap.sh bundled libpcol's sources, installed with
+# `R CMD INSTALL` without any libpcol on the search paths (PKG_CONFIG_PATH
+# and PCOL_PREFIX unset).  Then the other way, linking the scratch install
+# (PCOL_SYSTEM=1, with CPATH at its include directory, where pkg-config
+# leaves out the -I), into $W/rlib-sys, checked by loading it.
+install_r() { # -> $W/rlib, $W/rsrc/pcol_*.tar.gz
   local lib=$PWD/$W/rlib src=$PWD/$W/rsrc/pcol
-  rm -rf "$lib" "$PWD/$W/rsrc" && mkdir -p "$lib" "$src" && cp -r bindings/r/. "$src/"
+  rm -rf "$lib" "$lib-sys" "$PWD/$W/rsrc" && mkdir -p "$lib" "$lib-sys" "$src" && cp -r bindings/r/. "$src/"
+  rm -rf "$src/src/libpcol"
+  PCOL_REPO=$PWD PCOL_BUILD=$PWD/$BUILD sh "$src/bootstrap.sh" >"$W/r-install.log" 2>&1 &&
+    (cd "$W/rsrc" && R CMD build --no-build-vignettes pcol >>"$PWD/r-install.log" 2>&1) ||
+    { cat "$W/r-install.log" "$W/rsrc/r-install.log" 2>/dev/null; echo "FAIL: R CMD build bindings/r"; return 1; }
   # the package's Makevars has no warning flags (R CMD check calls them non-portable): added here
   printf 'CFLAGS += -Wall -Wextra -Werror -Wno-unused-parameter\n' >"$PWD/$W/Makevars.strict"
-  R_MAKEVARS_USER=$PWD/$W/Makevars.strict \
-    R CMD INSTALL --preclean --clean --no-multiarch --library="$lib" "$src" >"$W/r-install.log" 2>&1 ||
-    { cat "$W/r-install.log"; echo "FAIL: R CMD INSTALL bindings/r"; return 1; }
+  (unset PKG_CONFIG_PATH PCOL_PREFIX
+   MAKEFLAGS=-j2 R_MAKEVARS_USER=$PWD/$W/Makevars.strict \
+     R CMD INSTALL --no-multiarch --library="$lib" "$W"/rsrc/pcol_*.tar.gz >>"$W/r-install.log" 2>&1) ||
+    { cat "$W/r-install.log"; echo "FAIL: R CMD INSTALL of the bindings/r tarball (bundled libpcol)"; return 1; }
+  grep -q 'libpcol bundled' "$W/r-install.log" || { echo "FAIL: the tarball did not build its bundled libpcol"; return 1; }
+  rm -rf "$src/src/libpcol"
+  (CPATH=$prefix/include R_MAKEVARS_USER=$PWD/$W/Makevars.strict \
+     R CMD INSTALL --no-multiarch --configure-vars=PCOL_SYSTEM=1 --library="$lib-sys" "$src" >"$W/r-install-sys.log" 2>&1 &&
+   R_LIBS="$lib-sys" Rscript -e 'invisible(pcol::pcol_views())' &&
+   ldd "$lib-sys/pcol/libs/pcol.so" | grep -q "$prefix/lib/libpcol") ||
+    { cat "$W/r-install-sys.log"; echo "FAIL: R CMD INSTALL bindings/r against the installed libpcol"; return 1; }
+  grep -q "libpcol installed: $prefix/lib" "$W/r-install-sys.log" || { echo "FAIL: PCOL_SYSTEM=1 did not link $prefix"; return 1; }
+  echo "R package: installed from its tarball (bundled libpcol) and against $prefix (PCOL_SYSTEM=1)"
 }
 
 # As a user gets it: a source package with libpcol's C sources bundled
@@ -112,24 +132,26 @@ run_r() {
     quit(status = if (sum(r$failed) + sum(r$error) > 0) 1 else 0)') || { echo "FAIL: R package tests"; fail=1; }
 }
 
-# R CMD check of the package's tarball (R CMD build of a copy), against the
-# scratch install: code, documentation, examples, compiled code, and the
-# tests that need no test profiles (PCOL_TESTDATA points nowhere: the full
-# suite ran in run_r against the installed package).  --no-manual: the PDF
-# manual needs LaTeX.  Errors and warnings fail; notes are printed.
+# R CMD check --as-cran of the package's tarball (install_r's, libpcol
+# bundled): code, documentation, examples, compiled code, and the tests
+# that need no test profiles (PCOL_TESTDATA points nowhere: the full suite
+# ran in run_r against the installed package).  --no-manual: the PDF manual
+# needs LaTeX.  Errors and warnings fail; notes are printed.
 run_r_check() {
   command -v Rscript >/dev/null 2>&1 && [ -d "$PWD/$W/rlib/pcol" ] || return 0
   local d=$PWD/$W/rcheck
-  rm -rf "$d" && mkdir -p "$d/src/pcol" && cp -r bindings/r/. "$d/src/pcol/"
-  (cd "$d" && R CMD build --no-build-vignettes src/pcol >build.log 2>&1) ||
-    { cat "$d/build.log"; echo "FAIL: R CMD build bindings/r"; fail=1; return; }
-  (cd "$d" && PCOL_TESTDATA=$d/no-testdata \
-     timeout 900 R CMD check --no-manual --no-build-vignettes pcol_*.tar.gz >check.log 2>&1)
+  rm -rf "$d" && mkdir -p "$d" && cp "$W"/rsrc/pcol_*.tar.gz "$d/"
+  # --as-cran without the network: the incoming checks that ask CRAN and
+  # other servers are turned off (_R_CHECK_CRAN_INCOMING_*), and no libpcol
+  # is on the search paths (the tarball builds its bundled copy)
+  (cd "$d" && unset PKG_CONFIG_PATH PCOL_PREFIX && PCOL_TESTDATA=$d/no-testdata \
+     _R_CHECK_CRAN_INCOMING_=FALSE _R_CHECK_CRAN_INCOMING_REMOTE_=FALSE _R_CHECK_FORCE_SUGGESTS_=FALSE \
+     MAKEFLAGS=-j2 timeout 900 R CMD check --as-cran --no-manual --no-build-vignettes pcol_*.tar.gz >check.log 2>&1)
   local st; st=$(grep '^Status:' "$d/check.log")
   if [ -z "$st" ] || grep -qE 'ERROR|WARNING' <<<"$st"; then
-    tail -40 "$d/check.log"; echo "FAIL: R CMD check bindings/r (${st:-no status: timed out?})"; fail=1; return
+    tail -40 "$d/check.log"; echo "FAIL: R CMD check --as-cran bindings/r (${st:-no status: timed out?})"; fail=1; return
   fi
-  echo "R CMD check (--no-manual): $st"
+  echo "R CMD check --as-cran (--no-manual, no network): $st"
   grep -B1 -A4 '\.\.\. NOTE' "$d/check.log" | sed 's/^/  /'
   return 0
 }

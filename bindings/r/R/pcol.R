@@ -50,25 +50,6 @@ pcol_table <- function(path, table, ...) {
   read_pcol(path, tables = table, ...)[[1L]]
 }
 
-pcol_top <- function(path, by = c("function", "line", "file"), value = NULL,
-                     source = NULL, from = NULL, to = NULL, mmap = TRUE) {
-  by <- match.arg(by)
-  if (!is.null(value) && (!is.character(value) || length(value) != 1L || is.na(value)))
-    stop("value must be one name", call. = FALSE)
-  f <- .open(path, mmap)
-  on.exit(.Call(C_close, f))
-  r <- .Call(C_top, f, by, value, .sel(source, from, to, NULL))
-  total <- r[[4L]]
-  pct <- function(v) if (total != 0) 100 * v / total else rep(0, length(v))
-  fp <- pct(r[[2L]])
-  df <- data.frame(name = r[[1L]], flat = r[[2L]], flat_pct = fp, sum_pct = cumsum(fp),
-                   cum = r[[3L]], cum_pct = pct(r[[3L]]), stringsAsFactors = FALSE)
-  attr(df, "total") <- total
-  attr(df, "type") <- r[[5L]]
-  attr(df, "unit") <- r[[6L]]
-  df
-}
-
 pcol_validate <- function(path, mmap = TRUE) {
   f <- .open(path, mmap)
   on.exit(.Call(C_close, f))

@@ -16,6 +16,7 @@
 #include <R_ext/Altrep.h>
 
 #include "pcolb.h"
+#include "pcol_r.h"
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,7 @@
 
 /* Stops with the library's message, naming the file.  Callers free what
  * they own first: this does not return. */
-static void NORET pcol_stop(const char *path, const pcol_error *err, int rc) {
+void NORET pcol_stop(const char *path, const pcol_error *err, int rc) {
   const char *m = err && err->message[0] ? err->message : pcol_strerror(rc);
   if (path && !strstr(m, path)) Rf_errorcall(R_NilValue, "%s: %s", path, m);
   Rf_errorcall(R_NilValue, "%s", m);
@@ -38,14 +39,14 @@ static void file_finalize(SEXP x) {
   R_ClearExternalPtr(x);
 }
 
-static pcol_file *file_of(SEXP x) {
+pcol_file *file_of(SEXP x) {
   if (TYPEOF(x) != EXTPTRSXP) Rf_error("not a pcol file handle");
   pcol_file *f = R_ExternalPtrAddr(x);
   if (!f) Rf_error("the pcol file handle is closed");
   return f;
 }
 
-static const char *path_of(SEXP x) {
+const char *path_of(SEXP x) {
   SEXP t = R_ExternalPtrTag(x);
   return TYPEOF(t) == STRSXP ? Rf_translateCharUTF8(STRING_ELT(t, 0)) : NULL;
 }
@@ -269,6 +270,14 @@ static SEXP mkchar_bytes(strcache *c, const char *p, size_t n) {
   char *b = (char *)cache_buf(c, 3 * n + 1);
   size_t m = pcb_utf8_clean(p, n, b, "\xEF\xBF\xBD");
   return Rf_mkCharLenCE(b, (int)m, CE_UTF8);
+}
+
+/* For the other .Call files (query_r.c): a CHARSXP of stored bytes, by the
+ * same rule; NA for a NULL pointer. */
+SEXP pcolr_mkchar(const char *p, size_t n) {
+  if (!p) return NA_STRING;
+  strcache c = {0};
+  return mkchar_bytes(&c, p, n);
 }
 
 static SEXP string_id(pcol_file *f, const char *path, strcache *c, uint32_t id) {
@@ -648,6 +657,11 @@ static const R_CallMethodDef call_methods[] = {
     {"C_validate", FN(C_validate), 1},  {"C_views", FN(C_views), 0},
     {"C_view_columns", FN(C_view_columns), 1},
     {"C_version", FN(C_version), 0},    {"C_write", FN(C_write), 3},
+    {"C_q_top", FN(C_q_top), 7},        {"C_q_peek", FN(C_q_peek), 6},
+    {"C_q_list", FN(C_q_list), 7},      {"C_q_tags", FN(C_q_tags), 3},
+    {"C_q_traces", FN(C_q_traces), 4},  {"C_q_diff", FN(C_q_diff), 7},
+    {"C_q_fold", FN(C_q_fold), 4},      {"C_q_summaries", FN(C_q_summaries), 1},
+    {"C_q_export", FN(C_q_export), 4},
     {NULL, NULL, 0}};
 
 void R_init_pcol(DllInfo *dll) {

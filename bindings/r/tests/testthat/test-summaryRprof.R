@@ -59,3 +59,69 @@ test_that("read_pcol's per-function sums equal summaryRprof", {
     }
   }
 })
+
+# An Rprof profile made here by R itself, with memory and line profiling.
+make_rprof <- function(interval = 0.005, seconds = 0.4) {
+  src <- tempfile(fileext = ".R")
+  writeLines(c(
+    "inner <- function(n) { x <- numeric(0); for (i in seq_len(n)) x <- c(x, sqrt(i)); sum(x) }",
+    "outer <- function(n) { s <- 0; for (k in 1:3) s <- s + inner(n); s }",
+    "spin <- function(secs) { t0 <- sum(proc.time()[1:2]); while (sum(proc.time()[1:2]) - t0 < secs) outer(300); NULL }"), src)
+  env <- new.env()
+  sys.source(src, envir = env, keep.source = TRUE)
+  out <- tempfile(fileext = ".out")
+  Rprof(out, interval = interval, memory.profiling = TRUE, line.profiling = TRUE)
+  env$spin(seconds)
+  Rprof(NULL)
+  out
+}
+
+# summaryRprof's list, compared number for number (the times come from
+# different sums, interval x count against count x interval: all.equal)
+expect_summary_equal <- function(ours, theirs, info) {
+  expect_identical(names(ours), names(theirs), info = info)
+  for (k in c("by.self", "by.total")) {
+    expect_identical(rownames(ours[[k]]), rownames(theirs[[k]]), info = paste(info, k))
+    expect_identical(names(ours[[k]]), names(theirs[[k]]), info = paste(info, k))
+    expect_equal(as.list(ours[[k]]), as.list(theirs[[k]]), info = paste(info, k))
+  }
+  expect_equal(ours$sample.interval, theirs$sample.interval, info = info)
+  expect_equal(ours$sampling.time, theirs$sampling.time, info = info)
+}
+
+test_that("pcol_summaryRprof equals summaryRprof on Rprof files R writes here", {
+  for (interval in c(0.005, 0.02)) {
+    f <- make_rprof(interval)
+    skip_if(length(readLines(f)) < 10, "too few samples")
+    expect_summary_equal(pcol_summaryRprof(f), utils::summaryRprof(f), paste(f, interval))
+    expect_summary_equal(pcol_summaryRprof(f, memory = "both"), utils::summaryRprof(f, memory = "both"),
+                         paste(f, interval, "memory"))
+    # the same from the packed file, and through write_pcol(read_pcol())
+    if (file.exists(PCOL)) {
+      p <- tempfile(fileext = ".pcol")
+      run_pcol("pack", f, "-o", p)
+      expect_summary_equal(pcol_summaryRprof(p, memory = "both"), utils::summaryRprof(f, memory = "both"), p)
+    }
+  }
+})
+
+test_that("pcol_summaryRprof equals summaryRprof on the Rprof test files", {
+  skip_without_testdata()
+  files <- Filter(rprof_ok, list.files(file.path(TESTDATA, c("rprof", "ext/rprof")), full.names = TRUE))
+  for (f in files) {
+    expect_summary_equal(pcol_summaryRprof(f), utils::summaryRprof(f), f)
+    if (startsWith(readLines(f, n = 1L), "memory"))
+      expect_summary_equal(pcol_summaryRprof(f, memory = "both"), utils::summaryRprof(f, memory = "both"), f)
+  }
+})
+
+test_that("pcol_summaryRprof reads pprof too (seconds of cpu)", {
+  skip_without_testdata()
+  f <- file.path(TESTDATA, "pprof", "go-cpu-large.pb.gz")
+  skip_if_not(file.exists(f))
+  s <- pcol_summaryRprof(f)
+  t <- jsonlite::fromJSON(rawToChar(run_pcol("top", f, "--value", "cpu", "--format", "json")$stdout))
+  expect_equal(s$sampling.time, t$total / 1e9)
+  expect_equal(s$by.self$self.time[1], round(t$rows$flat[1] / 1e9, 2))
+  expect_identical(rownames(s$by.self)[1], paste0('"', t$rows$name[1], '"'))
+})

@@ -1,4 +1,6 @@
-# pcol_top gives the numbers of `pcol top`, and fails where it fails.
+# pcol_top gives the numbers of `pcol top --format json` (time in seconds,
+# memory in bytes), with its keys, sorts, node fraction, limit, selection
+# and filters, and fails where it fails.
 values_for <- function(path) {
   vt <- pcol_table(path, "value_types")
   v <- c(list(NULL, "weight"), as.list(paste(vt$type, vt$unit, sep = "/")[!is.na(vt$type) & !is.na(vt$unit)]))
@@ -6,58 +8,105 @@ values_for <- function(path) {
   v
 }
 
-compare_top <- function(path, by, value) {
-  args <- c("top", path, "--by", by, "--format", "json", if (!is.null(value)) c("--value", value))
-  r <- run_pcol(args, check = FALSE)
-  if (r$status != 0) {
-    cli <- sub("^pcol top: ", "", r$stderr)
-    e <- tryCatch(pcol_top(path, by = by, value = value), error = function(e) conditionMessage(e))
-    expect_true(is.character(e) && e %in% c(cli, paste0(path, ": ", cli)), info = paste(path, by, value, e))
+# args: R arguments of pcol_top; cli: the same as CLI options
+compare_top <- function(path, args = list(), cli = character()) {
+  info <- paste(path, paste(cli, collapse = " "))
+  want <- cli_view("top", path, "--format", "json", cli)
+  if (!want$ok) {
+    expect_same_error(do.call(pcol_top, c(list(path), args)), want, path, info)
     return(0L)
   }
-  txt <- rawToChar(r$stdout)
-  Encoding(txt) <- "UTF-8"
-  txt <- gsub("\\u0000", "\\ufffd", txt, fixed = TRUE) # R strings cannot hold NUL
-  want <- jsonlite::fromJSON(txt, simplifyVector = TRUE)$rows # with type, unit, total, filters
-  t <- pcol_top(path, by = by, value = value)
-  if (length(want) == 0) {
-    expect_equal(nrow(t), 0L)
+  o <- want$obj
+  t <- do.call(pcol_top, c(list(path), args))
+  div <- r_div(o$unit)
+  expect_equal(attr(t, "total"), as.numeric(o$total) / div, info = info)
+  expect_identical(attr(t, "raw_unit"), if (is.null(o$unit)) NA_character_ else o$unit, info = info)
+  w <- o$rows
+  if (length(w) == 0) {
+    expect_equal(nrow(t), 0L, info = info)
     return(1L)
   }
-  pct <- function(d) lapply(d[c("flat_pct", "sum_pct", "cum_pct")], sprintf, fmt = "%.2f")
-  expect_identical(list(t$name, t$flat, t$cum, pct(t)),
-                   list(want$name, as.numeric(want$flat), as.numeric(want$cum), pct(want)),
-                   info = paste(path, by, value))
+  pct <- function(a, b, c) lapply(list(a, b, c), sprintf, fmt = "%.2f")
+  expect_identical(list(t$name, vcol(t, "self"), vcol(t, "total"), ifelse(is.na(t$inline), NA_character_, t$inline),
+                        pct(t$self.pct, t$sum.pct, t$total.pct)),
+                   list(w$name, as.numeric(w$flat) / div, as.numeric(w$cum) / div, as.character(w$inline),
+                        pct(w$flat_pct, w$sum_pct, w$cum_pct)), info = info)
+  if (div != 1) expect_true(all(c("self.time", "total.time") %in% names(t)), info = info)
   1L
 }
 
 test_that("pcol_top equals pcol top for every value and key", {
   skip_without_testdata()
   n <- 0L
-  for (x in packed()) {
-    for (v in values_for(x[2])) n <- n + compare_top(x[2], "function", v)
-    for (by in c("line", "file")) n <- n + compare_top(x[2], by, NULL)
+  for (i in seq_along(packed())) {
+    x <- packed()[[i]]
+    for (v in values_for(x[2])) n <- n + compare_top(x[2], list(value = v), if (!is.null(v)) c("--value", v))
+    for (by in c("line", "file", if (i %% 3 == 0) "address")) n <- n + compare_top(x[2], list(by = by), c("--by", by))
   }
   expect_gt(n, 3L * length(packed()))
+})
+
+test_that("pcol_top: by label, sort, node fraction, limit", {
+  skip_without_testdata()
+  n <- 0L
+  for (i in seq_along(packed())) {
+    p <- packed()[[i]][2]
+    for (k in head(label_keys(p), 2)) n <- n + compare_top(p, list(by = paste0("label:", k)), c("--by", paste0("label:", k)))
+    if (i %% 3 == 0) n <- n + compare_top(p, list(sort = "cum"), c("--sort", "cum"))
+    if (i %% 3 == 1) n <- n + compare_top(p, list(sort = "name", by = "line"), c("--sort", "name", "--by", "line"))
+    if (i %% 3 == 2) n <- n + compare_top(p, list(node_fraction = 0.05, limit = 3), c("--node-fraction", "0.05", "-n", "3"))
+  }
+  expect_gt(n, length(packed()))
+})
+
+test_that("pcol_top: filters and time ranges as the CLI's", {
+  skip_without_testdata()
+  n <- 0L
+  xs <- packed_in("/(pprof|rprof|ext/pprof)/")
+  for (x in xs[seq(1, length(xs), by = 2)]) {
+    p <- x[2]
+    t <- pcol_top(p, limit = 2)
+    if (!nrow(t)) next
+    re <- lit_re(t$name[1]) # the top function, as a literal
+    n <- n + compare_top(p, list(focus = re), c("--focus", re))
+    n <- n + compare_top(p, list(ignore = re), c("--ignore", re))
+    n <- n + compare_top(p, list(hide = re, by = "line"), c("--hide", re, "--by", "line"))
+    n <- n + compare_top(p, list(show = re), c("--show", re))
+    n <- n + compare_top(p, list(no_inlines = TRUE, by = "line"), c("--no-inlines", "--by", "line"))
+    n <- n + compare_top(p, list(source = 1, from = 0.05, to = 0.5), c("--source", "1", "--from", "0.05", "--to", "0.5"))
+    for (k in head(label_keys(p), 1)) {
+      n <- n + compare_top(p, list(tag = paste0(k, "=.")), c("--tag", paste0(k, "=.")))
+      n <- n + compare_top(p, list(tag_ignore = paste0(k, "=.")), c("--tag-ignore", paste0(k, "=.")))
+    }
+  }
+  expect_gt(n, 30L)
 })
 
 test_that("pcol_top reads Rprof and pprof files directly", {
   skip_without_testdata()
   n <- 0L
-  for (x in packed()) if (grepl("/(rprof|pprof)/", x[1])) n <- n + compare_top(x[1], "function", NULL)
+  for (x in packed()) if (grepl("/(rprof|pprof)/", x[1])) n <- n + compare_top(x[1])
   expect_gte(n, 20L)
 })
 
-test_that("pcol_top: a time range and bad arguments", {
+test_that("pcol_top: Rprof time in seconds, as summaryRprof", {
+  skip_without_testdata()
+  f <- file.path(TESTDATA, "rprof", "r-prof-profile__1.out")
+  t <- pcol_top(f)
+  expect_identical(attr(t, "unit"), "seconds")
+  expect_true(all(t$total.time <= attr(t, "total")))
+  expect_lt(max(t$total.time), 1e3) # seconds, not nanoseconds
+})
+
+test_that("pcol_top: bad arguments", {
   skip_without_testdata()
   path <- packed()[[1]][2]
-  r <- run_pcol("top", path, "--format", "json", "--source", "1", "--from", "0.05", "--to", "0.5", check = FALSE)
-  if (r$status == 0) {
-    want <- jsonlite::fromJSON(rawToChar(r$stdout))$rows
-    t <- pcol_top(path, source = 1, from = 0.05, to = 0.5)
-    if (length(want)) expect_identical(t$flat, as.numeric(want$flat))
-  }
-  expect_error(pcol_top(path, by = "module"))
+  expect_error(pcol_top(path, by = "module"), "by must be")
   expect_error(pcol_top(path, value = "no-such-value"), path, fixed = TRUE)
   expect_error(pcol_top(path, from = 2, to = 1), "after")
+  expect_error(pcol_top(path, sort = "size"))
+  expect_error(pcol_top(path, node_fraction = 2), "node_fraction")
+  expect_error(pcol_top(path, focus = "("), path, fixed = TRUE)
+  expect_error(pcol_top(path, focus = c("a", "b")), "one regular expression")
+  expect_error(pcol_top(path, nonsense = 1), "unused argument")
 })

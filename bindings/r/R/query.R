@@ -1,0 +1,186 @@
+# The CLI's views (pcol top, peek, list, tags, traces, diff, fold) as data
+# frames, in R's units: time in seconds, memory in bytes.  The numbers are
+# libpcol's, computed by the calls tools/cmd_*.c make (src/query_r.c); this
+# file converts units and names columns as summaryRprof does.
+
+# The selection and filters every view takes, as `pcol VIEW` takes them:
+# --source --from --to (seconds since the source's start), --focus
+# --ignore --hide --show --tag --tag-ignore (regular expressions, pprof's
+# semantics) and --no-inlines.
+.query <- function(source = NULL, from = NULL, to = NULL, focus = NULL, ignore = NULL,
+                   hide = NULL, show = NULL, tag = NULL, tag_ignore = NULL, no_inlines = FALSE) {
+  num1 <- function(x, what) {
+    if (is.null(x)) return(NULL)
+    if (!is.numeric(x) || length(x) != 1L || is.na(x)) stop(what, " must be one number", call. = FALSE)
+    as.double(x)
+  }
+  re1 <- function(x, what) {
+    if (is.null(x)) return(NULL)
+    if (!is.character(x) || length(x) != 1L || is.na(x)) stop(what, " must be one regular expression", call. = FALSE)
+    enc2utf8(x)
+  }
+  list(num1(source, "source"), num1(from, "from"), num1(to, "to"), re1(focus, "focus"),
+       re1(ignore, "ignore"), re1(hide, "hide"), re1(show, "show"), re1(tag, "tag"),
+       re1(tag_ignore, "tag_ignore"), isTRUE(no_inlines))
+}
+
+.str1 <- function(x, what, null_ok = TRUE) {
+  if (is.null(x) && null_ok) return(NULL)
+  if (!is.character(x) || length(x) != 1L || is.na(x)) stop(what, " must be one string", call. = FALSE)
+  enc2utf8(x)
+}
+
+# How a unit reads in R: time in seconds, memory in bytes, others as they
+# are.  list(divisor, unit, kind): kind "time", "bytes" or "" names the
+# columns (self.time as summaryRprof; self.bytes; self).
+.r_unit <- function(unit) {
+  u <- if (is.na(unit)) "" else unit
+  d <- switch(u, nanoseconds = 1e9, microseconds = 1e6, milliseconds = 1e3, seconds = 1, NA)
+  if (!is.na(d)) return(list(div = d, unit = "seconds", kind = "time"))
+  if (u %in% c("bytes", "byte")) return(list(div = 1, unit = "bytes", kind = "bytes"))
+  list(div = 1, unit = unit, kind = "")
+}
+.vname <- function(base, ru) if (nzchar(ru$kind)) paste(base, ru$kind, sep = ".") else base
+.pct <- function(v, total) if (total != 0) 100 * v / total else rep(0, length(v))
+
+.df <- function(cols) {
+  n <- if (length(cols)) length(cols[[1L]]) else 0L
+  class(cols) <- "data.frame"
+  attr(cols, "row.names") <- .set_row_names(n)
+  cols
+}
+
+.with_file <- function(path, mmap, fn) {
+  f <- .open(path, mmap)
+  on.exit(.Call(C_close, f))
+  fn(f)
+}
+
+.attrs <- function(df, r, ru, view) {
+  attr(df, "view") <- view
+  attr(df, "type") <- r$type
+  attr(df, "unit") <- ru$unit
+  attr(df, "raw_unit") <- r$unit
+  attr(df, "total") <- r$total / ru$div
+  df
+}
+
+pcol_top <- function(path, by = "function", value = NULL, sort = c("flat", "cum", "name"),
+                     node_fraction = 0, limit = NULL, ..., mmap = TRUE) {
+  by <- .str1(by, "by", FALSE)
+  if (!(by %in% c("function", "line", "file", "address") || startsWith(by, "label:")))
+    stop("by must be \"function\", \"line\", \"file\", \"address\" or \"label:KEY\"", call. = FALSE)
+  sort <- match.arg(sort)
+  if (!is.numeric(node_fraction) || length(node_fraction) != 1L || is.na(node_fraction))
+    stop("node_fraction must be a number from 0 to 1", call. = FALSE)
+  lim <- if (is.null(limit)) NA_real_ else as.double(limit)
+  q <- .query(...)
+  value <- .str1(value, "value")
+  r <- .with_file(path, mmap, function(f) .Call(C_q_top, f, by, value, q, as.double(node_fraction), sort, lim))
+  ru <- .r_unit(r$unit)
+  n <- length(r$name)
+  if (!is.na(lim) && lim < n) n <- as.integer(lim)
+  k <- seq_len(n)
+  fp <- .pct(r$flat[k], r$total)
+  cols <- list(name = r$name[k], r$flat[k] / ru$div, self.pct = fp, sum.pct = cumsum(fp),
+               r$cum[k] / ru$div, total.pct = .pct(r$cum[k], r$total), inline = r$inline[k])
+  names(cols)[c(2L, 5L)] <- c(.vname("self", ru), .vname("total", ru))
+  df <- .attrs(.df(cols), r, ru, "top")
+  attr(df, "dropped") <- r$dropped
+  df
+}
+
+pcol_peek <- function(path, regex, by = c("function", "line", "file", "address"), value = NULL,
+                      sort = c("flat", "cum", "name"), ..., mmap = TRUE) {
+  by <- match.arg(by)
+  sort <- match.arg(sort)
+  regex <- .str1(regex, "regex", FALSE)
+  q <- .query(...)
+  value <- .str1(value, "value")
+  r <- .with_file(path, mmap, function(f) .Call(C_q_peek, f, by, value, q, regex, sort))
+  ru <- .r_unit(r$unit)
+  # an edge's share of its node's cum, as pprof's calls% (node rows: NA)
+  node_cum <- r$cum[r$relation == "node"][match(r$node, r$node[r$relation == "node"])]
+  pct <- ifelse(r$relation == "node", NA_real_, ifelse(node_cum != 0, 100 * r$value / node_cum, 0))
+  cols <- list(node = r$node, relation = r$relation, name = r$name, r$flat / ru$div,
+               r$cum / ru$div, value = r$value / ru$div, pct = pct, inline = r$inline)
+  names(cols)[4:5] <- c(.vname("self", ru), .vname("total", ru))
+  .attrs(.df(cols), r, ru, "peek")
+}
+
+pcol_list <- function(path, regex, by = c("function", "file"), value = NULL, source_path = NULL,
+                      allow_any_source = FALSE, ..., mmap = TRUE) {
+  by <- match.arg(by)
+  regex <- .str1(regex, "regex", FALSE)
+  q <- .query(...)
+  value <- .str1(value, "value")
+  sp <- .str1(source_path, "source_path")
+  r <- .with_file(path, mmap, function(f) .Call(C_q_list, f, by, value, q, regex, sp, isTRUE(allow_any_source)))
+  ru <- .r_unit(r$unit)
+  cols <- list(`function` = r$`function`, file = r$file, line = r$line, r$flat / ru$div,
+               r$cum / ru$div, text = r$text)
+  names(cols)[4:5] <- c(.vname("self", ru), .vname("total", ru))
+  .attrs(.df(cols), r, ru, "list")
+}
+
+pcol_tags <- function(path, value = NULL, ..., mmap = TRUE) {
+  q <- .query(...)
+  value <- .str1(value, "value")
+  r <- .with_file(path, mmap, function(f) .Call(C_q_tags, f, value, q))
+  ru <- .r_unit(r$unit)
+  pct <- ifelse(r$key_total != 0, 100 * r$amount / ifelse(r$key_total != 0, r$key_total, 1), 0)
+  .attrs(.df(list(key = r$key, value = r$value, amount = r$amount / ru$div, pct = pct)), r, ru, "tags")
+}
+
+pcol_traces <- function(path, value = NULL, limit = NULL, ..., mmap = TRUE) {
+  q <- .query(...)
+  value <- .str1(value, "value")
+  lim <- if (is.null(limit)) NA_real_ else as.double(limit)
+  r <- .with_file(path, mmap, function(f) .Call(C_q_traces, f, value, q, lim))
+  ru <- .r_unit(r$unit)
+  .attrs(.df(list(value = r$value / ru$div, labels = r$labels, stack = r$stack)), r, ru, "traces")
+}
+
+pcol_diff <- function(base, new, by = c("function", "line", "file", "address"), value = NULL,
+                      absolute = FALSE, sort = c("flat", "cum", "name"), ..., mmap = TRUE) {
+  by <- match.arg(by)
+  sort <- match.arg(sort)
+  q <- .query(...)
+  value <- .str1(value, "value")
+  fb <- .open(base, mmap)
+  on.exit(.Call(C_close, fb))
+  fn <- .open(new, mmap)
+  on.exit(.Call(C_close, fn), add = TRUE)
+  r <- .Call(C_q_diff, fb, fn, by, value, q, isTRUE(absolute), sort)
+  ru <- .r_unit(r$unit)
+  if (isTRUE(absolute)) {
+    d <- ru$div
+    cols <- list(r$base_flat / d, r$new_flat / d, r$d_flat / d, r$base_cum / d, r$new_cum / d, r$d_cum / d)
+  } else { # shares of each side's total, in percent; changes in points
+    cols <- list(.pct(r$base_flat, r$base_total), .pct(r$new_flat, r$new_total), r$d_flat,
+                 .pct(r$base_cum, r$base_total), .pct(r$new_cum, r$new_total), r$d_cum)
+  }
+  names(cols) <- c("base.self", "new.self", "delta.self", "base.total", "new.total", "delta.total")
+  df <- .df(c(list(name = r$name), cols, list(inline = r$inline)))
+  df <- .attrs(df, r, ru, "diff")
+  attr(df, "total") <- r$new_total / ru$div
+  attr(df, "base_total") <- r$base_total / ru$div
+  attr(df, "absolute") <- isTRUE(absolute)
+  df
+}
+
+pcol_fold <- function(path, value = NULL, max_output = NULL, ..., mmap = TRUE) {
+  q <- .query(...)
+  value <- .str1(value, "value")
+  mo <- if (is.null(max_output)) NA_real_ else as.double(max_output)
+  r <- .with_file(path, mmap, function(f) .Call(C_q_fold, f, value, q, mo))
+  ru <- .r_unit(r$unit)
+  .attrs(.df(list(stack = r$stack, value = r$value / ru$div)), r, ru, "fold")
+}
+
+pcol_sources <- function(path, mmap = TRUE) {
+  r <- .with_file(path, mmap, function(f) .Call(C_q_summaries, f))
+  .df(list(source_id = as.integer(r$source_id), type = r$type, samples = r$samples,
+           period = r$period, period_type = r$period_type, period_unit = r$period_unit,
+           start = r$first_ns / 1e9, end = r$end_ns / 1e9, duration = r$duration_ns / 1e9))
+}

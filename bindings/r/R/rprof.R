@@ -1,0 +1,118 @@
+# R's own profiling habits over any pcol input: summaryRprof()'s result,
+# profvis, and profile-package lists.
+
+# summaryRprof(filename, memory = "none"/"both", lines = "hide") from any
+# input pcol reads: the same list (by.self, by.total, sample.interval,
+# sampling.time) with the same rounding and order, its numbers from
+# pcol top (value "cpu": interval x ticks on Rprof; memory: "rprof.alloc").
+pcol_summaryRprof <- function(path, memory = c("none", "both"), value = "cpu", ..., mmap = TRUE) {
+  memory <- match.arg(memory)
+  t <- pcol_top(path, by = "function", value = value, ..., mmap = mmap)
+  ru <- attr(t, "unit")
+  if (!identical(ru, "seconds")) stop("pcol_summaryRprof: value ", value, " is not a time", call. = FALSE)
+  src <- pcol_sources(path, mmap = mmap)
+  # the interval of the first source that has one in a time unit (Rprof: its header's)
+  per <- src[!is.na(src$period_unit) & src$period_unit %in% c("nanoseconds", "microseconds", "milliseconds", "seconds"), ]
+  interval <- if (nrow(per)) per$period[1] / .r_unit(per$period_unit[1])$div else NA_real_
+  fnames <- paste0('"', t$name, '"') # summaryRprof's rownames are the file's quoted names
+  self <- t$self.time
+  total <- t$total.time
+  # summaryRprof: rows sorted by name, then ordered by -self, -total (by.self)
+  # and -total, -self (by.total), stable
+  o <- order(fnames, method = "radix")
+  fnames <- fnames[o]; self <- self[o]; total <- total[o]
+  sum_self <- attr(t, "total")
+  digits <- if (!is.na(interval) && interval < 0.01) 3L else 2L
+  rval <- data.frame(self.time = round(self, digits), self.pct = round(100 * self / sum_self, 2),
+                     total.time = round(total, digits), total.pct = round(100 * total / sum_self, 2))
+  rownames(rval) <- fnames
+  if (memory == "both") {
+    m <- pcol_top(path, by = "function", value = "rprof.alloc", ..., mmap = mmap)
+    mem <- m$total.bytes[match(fnames, paste0('"', m$name, '"'))]
+    mem[is.na(mem)] <- 0
+    # a one-column matrix named by function, as summaryRprof's rowsum() leaves it
+    rval$mem.total <- matrix(round(mem / 1048576, 1), ncol = 1L, dimnames = list(fnames, NULL))
+  }
+  index1 <- order(-self, -total)
+  index2 <- order(-total, -self)
+  by.self <- rval[index1, ]
+  by.self <- by.self[by.self[, 1L] > 0, ]
+  by.total <- rval[index2, c(3L, 4L, if (memory == "both") 5L, 1L, 2L)]
+  list(by.self = by.self, by.total = by.total, sample.interval = interval, sampling.time = sum_self)
+}
+
+# Writes the selected samples of any input as an Rprof file (pcol unpack
+# --to rprof): what profvis, summaryRprof and proftools read.
+pcol_to_rprof <- function(path, out = tempfile(fileext = ".Rprof"), ..., mmap = TRUE) {
+  q <- .query(...)
+  .with_file(path, mmap, function(f) .Call(C_q_export, f, "rprof", q, out))
+  invisible(out)
+}
+
+# Opens a pcol input (or a time range of it: from, to) in profvis, through
+# the Rprof file profvis reads (prof_input).  Without profvis installed it
+# stops and says so; pcol_profvis_data gives profvis's data shape anyway.
+pcol_profvis <- function(path, ..., mmap = TRUE) {
+  if (!requireNamespace("profvis", quietly = TRUE))
+    stop("pcol_profvis: the profvis package is not installed (install.packages(\"profvis\")); ",
+         "pcol_profvis_data() gives its data shape without it", call. = FALSE)
+  rp <- pcol_to_rprof(path, ..., mmap = mmap)
+  profvis::profvis(prof_input = rp)
+}
+
+# profvis's data (profvis:::parse_rprof: prof, a row per sample and frame
+# with time (the sample's number), depth (1 = outermost), label, filenum,
+# linenum, memalloc (MB, the sample's), meminc (MB, change from the previous
+# sample), filename; interval in ms; files) from the selected samples of
+# any input.  A sample of weight w (w ticks of Rprof) is w consecutive
+# times, as profvis reads Rprof's repeated lines.
+pcol_profvis_data <- function(path, ..., mmap = TRUE) {
+  q <- list(...)
+  sel <- q[intersect(names(q), c("source", "from", "to"))]
+  if (length(setdiff(names(q), c("source", "from", "to"))))
+    stop("pcol_profvis_data: only source, from and to select samples here", call. = FALSE)
+  p <- do.call(read_pcol, c(list(path, tables = c("samples", "sample_locations", "locations", "functions",
+                                                 "location_lines", "sample_values"), mmap = mmap), sel))
+  src <- pcol_sources(path, mmap = mmap)
+  interval_ms <- if (nrow(src) && !is.na(src$period[1]) && src$period_unit[1] %in% "nanoseconds") src$period[1] / 1e6 else 10
+  s <- p$samples
+  w <- pmax(1, s$weight)
+  # memory (Rprof memory profiles): vsize.small + vsize.large + nodes, in MB
+  sv <- p$sample_values
+  mem <- rep(0, nrow(s))
+  mv <- sv[sv$type %in% c("vsize.small", "vsize.large", "nodes"), ]
+  if (nrow(mv)) {
+    m <- tapply(mv$value, factor(mv$sample_id, levels = s$sample_id), sum)
+    mem <- as.numeric(ifelse(is.na(m), 0, m)) / 1024^2
+  }
+  sl <- p$sample_locations
+  loc <- match(sl$location_id, p$locations$location_id)
+  fid <- p$locations$function_id[loc]
+  fi <- match(fid, p$functions$function_id)
+  label <- p$functions$name[fi]
+  fname <- p$functions$filename[fi]
+  lines <- p$locations$line[loc]
+  # frames outermost first: depth = number of frames - sample_locations depth + 1
+  nfr <- tabulate(match(sl$sample_id, s$sample_id), nrow(s))
+  si <- match(sl$sample_id, s$sample_id)
+  depth <- nfr[si] - sl$depth + 1L
+  # one sample of weight w is w times
+  times <- cumsum(c(0, w))[seq_len(nrow(s))]
+  rep_n <- w[si]
+  idx <- rep(seq_along(si), rep_n)
+  k <- sequence(rep_n)
+  time <- times[si][idx] + k
+  files <- unique(fname[!is.na(fname)])
+  memalloc <- rep(mem, w)
+  meminc <- c(0, diff(memalloc))
+  prof <- data.frame(time = as.integer(time), depth = as.integer(depth[idx]),
+                     label = ifelse(is.na(label[idx]), "??", label[idx]),
+                     filenum = match(fname[idx], files), linenum = lines[idx],
+                     memalloc = memalloc[time], meminc = meminc[time], filename = fname[idx],
+                     stringsAsFactors = FALSE)
+  prof <- prof[order(prof$time, prof$depth), ]
+  rownames(prof) <- NULL
+  list(prof = prof, interval = interval_ms,
+       files = lapply(files, function(f) list(filename = f, content = NA_character_, normpath = f)),
+       prof_output = path)
+}

@@ -1,0 +1,29 @@
+/* pcol_r.h — what the R package's C files share (pcol_r.c: files, errors,
+ * strings, the views; query_r.c: the CLI's views top, peek, list, tags,
+ * traces, diff, fold). */
+#ifndef PCOL_R_H
+#define PCOL_R_H
+#define R_NO_REMAP
+#include <R.h>
+#include <Rinternals.h>
+#include "pcol.h"
+
+/* Stops with the library's message, naming the file (does not return). */
+void NORET pcol_stop(const char *path, const pcol_error *err, int rc);
+/* The open file of a handle from C_open (an R error if closed). */
+pcol_file *file_of(SEXP x);
+/* The file name a handle was opened with (UTF-8), or NULL. */
+const char *path_of(SEXP x);
+/* A CHARSXP of stored bytes by the bindings' UTF-8 rule; NA for NULL. */
+SEXP pcolr_mkchar(const char *p, size_t n);
+
+SEXP C_q_top(SEXP file, SEXP by, SEXP value, SEXP q, SEXP fraction, SEXP sort, SEXP limit);
+SEXP C_q_peek(SEXP file, SEXP by, SEXP value, SEXP q, SEXP regex, SEXP sort);
+SEXP C_q_list(SEXP file, SEXP by, SEXP value, SEXP q, SEXP regex, SEXP source_path, SEXP any);
+SEXP C_q_tags(SEXP file, SEXP value, SEXP q);
+SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit);
+SEXP C_q_diff(SEXP base, SEXP nw, SEXP by, SEXP value, SEXP q, SEXP absolute, SEXP sort);
+SEXP C_q_fold(SEXP file, SEXP value, SEXP q, SEXP max_output);
+SEXP C_q_summaries(SEXP file);
+SEXP C_q_export(SEXP file, SEXP format, SEXP q, SEXP out);
+#endif

@@ -1,0 +1,660 @@
+/* query_r.c — the CLI's views for R: top, peek, list, tags, traces, diff,
+ * fold and the sources' summaries, each through the libpcol call its
+ * tools/cmd_*.c makes, in the same order with the same options, so that a
+ * rule lives in libpcol only and the numbers are the CLI's.  Results are
+ * raw (sums in the value's own unit, as `--format json` prints them); the R
+ * code (R/query.R) converts units and builds the data frames.
+ *
+ * Every libpcol result is owned by an external pointer whose finalizer
+ * frees it, so an R error (which unwinds past C) cannot leak it. */
+#include "pcol_r.h"
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------- selection */
+
+/* q: list(source, from, to, focus, ignore, hide, show, tag, tag_ignore,
+ * no_inlines), NULL entries unset (R/query.R .query builds it), into the
+ * pcol_select of `pcol VIEW --source --from --to --focus ...` (cli_select:
+ * seconds rounded to the nanosecond with llround). */
+static void parse_query(SEXP q, pcol_select *s) {
+  memset(s, 0, sizeof *s);
+  if (TYPEOF(q) != VECSXP || XLENGTH(q) != 10) Rf_error("internal: bad query");
+  SEXP src = VECTOR_ELT(q, 0), from = VECTOR_ELT(q, 1), to = VECTOR_ELT(q, 2);
+  if (src != R_NilValue) {
+    double d = Rf_asReal(src);
+    if (!(d >= 1 && d <= UINT32_MAX) || d != (double)(uint32_t)d) Rf_error("source must be a source_id (1 or more)");
+    s->source_id = (uint32_t)d;
+  }
+  double d;
+  if (from != R_NilValue) {
+    d = Rf_asReal(from);
+    if (!isfinite(d) || fabs(d) > 9.2e9) Rf_error("from must be a finite number of seconds");
+    s->from_ns = (int64_t)llround(d * 1e9);
+    s->has_from = 1;
+  }
+  if (to != R_NilValue) {
+    d = Rf_asReal(to);
+    if (!isfinite(d) || fabs(d) > 9.2e9) Rf_error("to must be a finite number of seconds");
+    s->to_ns = (int64_t)llround(d * 1e9);
+    s->has_to = 1;
+  }
+  if (s->has_from && s->has_to && s->from_ns > s->to_ns) Rf_error("from is after to");
+  const char **re[6] = {&s->focus, &s->ignore, &s->hide, &s->show, &s->tag, &s->tag_ignore};
+  for (int k = 0; k < 6; k++) {
+    SEXP x = VECTOR_ELT(q, 3 + k);
+    if (x != R_NilValue) *re[k] = Rf_translateCharUTF8(STRING_ELT(x, 0)); /* R_alloc: lives until .Call returns */
+  }
+  s->no_inlines = Rf_asLogical(VECTOR_ELT(q, 9)) == TRUE;
+}
+
+static const char *str1(SEXP x) {
+  return x == R_NilValue ? NULL : Rf_translateCharUTF8(STRING_ELT(x, 0));
+}
+
+static pcol_sort parse_sort(SEXP x) {
+  const char *s = str1(x);
+  if (!s || !strcmp(s, "flat")) return PCOL_SORT_FLAT;
+  if (!strcmp(s, "cum")) return PCOL_SORT_CUM;
+  if (!strcmp(s, "name")) return PCOL_SORT_NAME;
+  Rf_error("sort must be \"flat\", \"cum\" or \"name\", not \"%s\"", s);
+}
+
+/* --by of top, peek and diff (cli_report_options) */
+static pcol_by parse_by(const char *s) {
+  if (!strcmp(s, "function")) return PCOL_BY_FUNCTION;
+  if (!strcmp(s, "line")) return PCOL_BY_LINE;
+  if (!strcmp(s, "file")) return PCOL_BY_FILE;
+  if (!strcmp(s, "address")) return PCOL_BY_ADDRESS;
+  Rf_error("by must be \"function\", \"line\", \"file\" or \"address\", not \"%s\"", s);
+}
+
+/* the value, as cli_load resolves it (NULL: the source's default) */
+static void resolve(pcol_file *f, const char *path, const pcol_select *s, SEXP value, pcol_value_sel *v) {
+  pcol_error err = {0};
+  int rc = pcol_value_resolve(f, s, str1(value), v, &err);
+  if (rc) pcol_stop(path, &err, rc);
+}
+
+static SEXP mkstr(pcol_str s) { return pcolr_mkchar(s.ptr, s.len); }
+
+/* the common tail of every result: total, type, unit (before the value's
+ * strings go with the file) */
+static void set_meta(SEXP out, int at, double total, const pcol_value_sel *v) {
+  SET_VECTOR_ELT(out, at, Rf_ScalarReal(total));
+  SET_VECTOR_ELT(out, at + 1, Rf_ScalarString(mkstr(v->type)));
+  SET_VECTOR_ELT(out, at + 2, Rf_ScalarString(mkstr(v->unit)));
+}
+
+static const char *inline_name(int inl) {
+  return inl == PCOL_INLINE_ONLY ? "inline" : inl == PCOL_INLINE_PARTIAL ? "partial-inline" : NULL;
+}
+
+/* ------------------------------------------------------- owned results */
+
+typedef struct owned {
+  pcol_top top, top2;
+  pcol_peek peek;
+  pcol_list list;
+  pcol_tags tags;
+  pcol_diff diff;
+  pcol_source_summary *sum;
+  size_t nsum;
+  FILE *tmp;
+  char *buf; /* traces: text of labels and stacks */
+  size_t len, cap;
+  struct trow { int64_t value; size_t lab, lablen, stk, stklen; } *rows;
+  size_t nrows, rcap;
+} owned;
+
+static void owned_finalize(SEXP x) {
+  owned *o = R_ExternalPtrAddr(x);
+  if (!o) return;
+  pcol_peek_free(&o->peek);
+  pcol_diff_free(&o->diff);
+  pcol_top_free(&o->top);
+  pcol_top_free(&o->top2);
+  pcol_list_free(&o->list);
+  pcol_tags_free(&o->tags);
+  if (o->sum) pcol_source_summaries_free(o->sum, o->nsum);
+  if (o->tmp) fclose(o->tmp);
+  free(o->buf);
+  free(o->rows);
+  free(o);
+  R_ClearExternalPtr(x);
+}
+
+/* a zeroed owned, protected (the caller unprotects 1) */
+static owned *new_owned(SEXP *x) {
+  owned *o = calloc(1, sizeof *o);
+  if (!o) Rf_error("out of memory");
+  *x = PROTECT(R_MakeExternalPtr(o, R_NilValue, R_NilValue));
+  R_RegisterCFinalizerEx(*x, owned_finalize, TRUE);
+  return o;
+}
+
+static SEXP named_list(const char *const *names, int n) {
+  SEXP out = PROTECT(Rf_allocVector(VECSXP, n)), nm = PROTECT(Rf_allocVector(STRSXP, n));
+  for (int i = 0; i < n; i++) SET_STRING_ELT(nm, i, Rf_mkChar(names[i]));
+  Rf_setAttrib(out, R_NamesSymbol, nm);
+  UNPROTECT(2);
+  return out;
+}
+
+/* ---------------------------------------------------------------- top */
+
+/* cmd_top: pcol_top_by_label (cut, sort) or pcol_top_compute_cut, then
+ * pprof's inline marks from the rows shown. */
+SEXP C_q_top(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP fraction, SEXP sort_, SEXP limit_) {
+  pcol_file *f = file_of(file);
+  const char *path = path_of(file), *bys = str1(by_);
+  pcol_select s;
+  parse_query(q, &s);
+  pcol_sort sort = parse_sort(sort_);
+  double fr = Rf_asReal(fraction), lim = Rf_asReal(limit_);
+  if (!(fr >= 0 && fr <= 1)) Rf_error("node_fraction must be a number from 0 to 1");
+  int label = !strncmp(bys, "label:", 6);
+  pcol_by by = label ? PCOL_BY_FUNCTION : parse_by(bys);
+  pcol_value_sel v;
+  resolve(f, path, &s, value, &v);
+  SEXP ox;
+  owned *o = new_owned(&ox);
+  pcol_top *t = &o->top;
+  pcol_error err = {0};
+  pcol_sum cutoff = 0;
+  size_t dropped = 0;
+  int rc;
+  if (label) {
+    rc = pcol_top_by_label(f, &s, &v, bys + 6, t, &err);
+    if (!rc) {
+      dropped = pcol_top_cutoff(t, fr, &cutoff);
+      pcol_top_sort(t, sort);
+    }
+  } else {
+    rc = pcol_top_compute_cut(f, &s, &v, by, fr, sort, t, &dropped, &cutoff, &err);
+  }
+  size_t n = t->nrows;
+  if (!ISNA(lim) && lim >= 0 && lim < (double)n) n = (size_t)lim;
+  if (!rc && (dropped || n < t->nrows)) {
+    size_t all = t->nrows;
+    t->nrows = n;
+    rc = pcol_top_mark_inline(t, &err);
+    t->nrows = all;
+  }
+  if (rc) pcol_stop(path, &err, rc);
+  static const char *const nm[] = {"name", "flat", "cum", "inline", "total", "type", "unit", "dropped"};
+  SEXP out = PROTECT(named_list(nm, 8));
+  SEXP name = Rf_allocVector(STRSXP, (R_xlen_t)n);
+  SET_VECTOR_ELT(out, 0, name);
+  SEXP flat = Rf_allocVector(REALSXP, (R_xlen_t)n);
+  SET_VECTOR_ELT(out, 1, flat);
+  SEXP cum = Rf_allocVector(REALSXP, (R_xlen_t)n);
+  SET_VECTOR_ELT(out, 2, cum);
+  SEXP inl = Rf_allocVector(STRSXP, (R_xlen_t)n);
+  SET_VECTOR_ELT(out, 3, inl);
+  for (size_t i = 0; i < n; i++) {
+    const pcol_top_row *r = &t->rows[i];
+    SET_STRING_ELT(name, (R_xlen_t)i, r->name.ptr ? mkstr(r->name) : Rf_mkChar(""));
+    REAL(flat)[i] = (double)r->flat;
+    REAL(cum)[i] = (double)r->cum;
+    const char *in = inline_name(r->inl);
+    SET_STRING_ELT(inl, (R_xlen_t)i, in ? Rf_mkChar(in) : NA_STRING);
+  }
+  set_meta(out, 4, (double)t->total, &t->value);
+  SET_VECTOR_ELT(out, 7, Rf_ScalarReal((double)dropped));
+  UNPROTECT(2);
+  return out;
+}
+
+/* --------------------------------------------------------------- peek */
+
+/* cmd_peek: pcol_top_compute (nothing trimmed), sort, pcol_peek_compute;
+ * a row per caller, node and callee as `pcol peek --format json`. */
+SEXP C_q_peek(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP sort_) {
+  pcol_file *f = file_of(file);
+  const char *path = path_of(file), *re = str1(regex);
+  pcol_select s;
+  parse_query(q, &s);
+  pcol_sort sort = parse_sort(sort_);
+  pcol_by by = parse_by(str1(by_));
+  pcol_value_sel v;
+  resolve(f, path, &s, value, &v);
+  SEXP ox;
+  owned *o = new_owned(&ox);
+  pcol_error err = {0};
+  int rc = pcol_top_compute(f, &s, &v, by, &o->top, &err);
+  if (!rc) {
+    pcol_top_sort(&o->top, sort);
+    rc = pcol_peek_compute(&o->top, re, &o->peek, &err);
+  }
+  if (rc) pcol_stop(path, &err, rc);
+  if (o->peek.nnodes == 0) Rf_errorcall(R_NilValue, "%s: no matches found for regexp: %s", path ? path : "", re);
+  size_t n = 0;
+  for (size_t i = 0; i < o->peek.nnodes; i++) n += 1 + o->peek.nodes[i].nin + o->peek.nodes[i].nout;
+  static const char *const nm[] = {"node", "relation", "name", "flat", "cum", "value", "inline", "total", "type", "unit"};
+  SEXP out = PROTECT(named_list(nm, 10));
+  R_xlen_t N = (R_xlen_t)n;
+  SEXP node = Rf_allocVector(STRSXP, N);
+  SET_VECTOR_ELT(out, 0, node);
+  SEXP rel = Rf_allocVector(STRSXP, N);
+  SET_VECTOR_ELT(out, 1, rel);
+  SEXP name = Rf_allocVector(STRSXP, N);
+  SET_VECTOR_ELT(out, 2, name);
+  SEXP flat = Rf_allocVector(REALSXP, N);
+  SET_VECTOR_ELT(out, 3, flat);
+  SEXP cum = Rf_allocVector(REALSXP, N);
+  SET_VECTOR_ELT(out, 4, cum);
+  SEXP val = Rf_allocVector(REALSXP, N);
+  SET_VECTOR_ELT(out, 5, val);
+  SEXP inl = Rf_allocVector(LGLSXP, N);
+  SET_VECTOR_ELT(out, 6, inl);
+  SEXP caller = PROTECT(Rf_mkChar("caller")), callee = PROTECT(Rf_mkChar("callee")), nd = PROTECT(Rf_mkChar("node"));
+  R_xlen_t k = 0;
+  for (size_t i = 0; i < o->peek.nnodes; i++) {
+    const pcol_peek_node *p = &o->peek.nodes[i];
+    SEXP me = PROTECT(mkstr(p->row->name));
+    for (int side = 0; side < 3; side++) {
+      size_t m = side == 0 ? p->nin : side == 1 ? 1 : p->nout;
+      for (size_t j = 0; j < m; j++, k++) {
+        SET_STRING_ELT(node, k, me);
+        if (side == 1) {
+          SET_STRING_ELT(rel, k, nd);
+          SET_STRING_ELT(name, k, me);
+          REAL(flat)[k] = (double)p->row->flat;
+          REAL(cum)[k] = (double)p->row->cum;
+          REAL(val)[k] = NA_REAL;
+          LOGICAL(inl)[k] = NA_LOGICAL;
+        } else {
+          const pcol_peek_edge *e = side == 0 ? &p->in[j] : &p->out[j];
+          SET_STRING_ELT(rel, k, side == 0 ? caller : callee);
+          SET_STRING_ELT(name, k, mkstr(side == 0 ? e->caller : e->callee));
+          REAL(flat)[k] = NA_REAL;
+          REAL(cum)[k] = NA_REAL;
+          REAL(val)[k] = (double)e->value;
+          LOGICAL(inl)[k] = e->inl != 0;
+        }
+      }
+    }
+    UNPROTECT(1);
+  }
+  set_meta(out, 7, (double)o->top.total, &o->top.value);
+  UNPROTECT(5);
+  return out;
+}
+
+/* --------------------------------------------------------------- list */
+
+/* cmd_list: by function (pprof -list, PCOL_BY_LINE) or file
+ * (PCOL_BY_SOURCE_LINE); a row per source line; blocks without lines
+ * ("No source information", a file that cannot be read) have none. */
+SEXP C_q_list(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP source_path, SEXP any) {
+  pcol_file *f = file_of(file);
+  const char *path = path_of(file), *re = str1(regex), *bys = str1(by_);
+  pcol_by by = PCOL_BY_LINE;
+  if (!strcmp(bys, "file")) by = PCOL_BY_SOURCE_LINE;
+  else if (strcmp(bys, "function")) Rf_error("by must be \"function\" or \"file\", not \"%s\"", bys);
+  pcol_select s;
+  parse_query(q, &s);
+  pcol_value_sel v;
+  resolve(f, path, &s, value, &v);
+  SEXP ox;
+  owned *o = new_owned(&ox);
+  pcol_error err = {0};
+  pcol_list_options lo = {str1(source_path), Rf_asLogical(any) == TRUE};
+  int rc = pcol_list_compute(f, &s, &v, by, re, &lo, &o->list, &err);
+  if (rc) pcol_stop(path, &err, rc);
+  if (o->list.nblocks == 0) Rf_errorcall(R_NilValue, "%s: no matches found for regexp: %s", path ? path : "", re);
+  size_t n = 0;
+  for (size_t i = 0; i < o->list.nblocks; i++) n += o->list.blocks[i].nlines;
+  static const char *const nm[] = {"function", "file", "line", "flat", "cum", "text", "total", "type", "unit"};
+  SEXP out = PROTECT(named_list(nm, 9));
+  R_xlen_t N = (R_xlen_t)n, k = 0;
+  SEXP fn = Rf_allocVector(STRSXP, N);
+  SET_VECTOR_ELT(out, 0, fn);
+  SEXP fl = Rf_allocVector(STRSXP, N);
+  SET_VECTOR_ELT(out, 1, fl);
+  SEXP ln = Rf_allocVector(REALSXP, N);
+  SET_VECTOR_ELT(out, 2, ln);
+  SEXP flat = Rf_allocVector(REALSXP, N);
+  SET_VECTOR_ELT(out, 3, flat);
+  SEXP cum = Rf_allocVector(REALSXP, N);
+  SET_VECTOR_ELT(out, 4, cum);
+  SEXP text = Rf_allocVector(STRSXP, N);
+  SET_VECTOR_ELT(out, 5, text);
+  for (size_t i = 0; i < o->list.nblocks; i++) {
+    const pcol_list_block *b = &o->list.blocks[i];
+    SEXP bn = PROTECT(mkstr(b->name)), bf = PROTECT(mkstr(b->file));
+    for (size_t j = 0; j < b->nlines; j++, k++) {
+      const pcol_list_line *l = &b->lines[j];
+      SET_STRING_ELT(fn, k, bn);
+      SET_STRING_ELT(fl, k, bf);
+      REAL(ln)[k] = l->line == PCOL_NA_I64 ? NA_REAL : (double)l->line;
+      REAL(flat)[k] = (double)l->flat;
+      REAL(cum)[k] = (double)l->cum;
+      SET_STRING_ELT(text, k, mkstr(l->text));
+    }
+    UNPROTECT(2);
+  }
+  set_meta(out, 6, (double)o->list.total, &v);
+  UNPROTECT(2);
+  return out;
+}
+
+/* --------------------------------------------------------------- tags */
+
+/* cmd_tags: a row per (key, value) in pcol_tags_compute's order */
+SEXP C_q_tags(SEXP file, SEXP value, SEXP q) {
+  pcol_file *f = file_of(file);
+  const char *path = path_of(file);
+  pcol_select s;
+  parse_query(q, &s);
+  pcol_value_sel v;
+  resolve(f, path, &s, value, &v);
+  SEXP ox;
+  owned *o = new_owned(&ox);
+  pcol_error err = {0};
+  int rc = pcol_tags_compute(f, &s, &v, &o->tags, &err);
+  if (rc) pcol_stop(path, &err, rc);
+  size_t n = 0;
+  for (size_t i = 0; i < o->tags.nkeys; i++) n += o->tags.keys[i].nvalues;
+  static const char *const nm[] = {"key", "value", "amount", "key_total", "total", "type", "unit"};
+  SEXP out = PROTECT(named_list(nm, 7));
+  R_xlen_t N = (R_xlen_t)n, k = 0;
+  SEXP key = Rf_allocVector(STRSXP, N);
+  SET_VECTOR_ELT(out, 0, key);
+  SEXP val = Rf_allocVector(STRSXP, N);
+  SET_VECTOR_ELT(out, 1, val);
+  SEXP amt = Rf_allocVector(REALSXP, N);
+  SET_VECTOR_ELT(out, 2, amt);
+  SEXP kt = Rf_allocVector(REALSXP, N);
+  SET_VECTOR_ELT(out, 3, kt);
+  double total = 0;
+  for (size_t i = 0; i < o->tags.nkeys; i++) {
+    const pcol_tag_key *tk = &o->tags.keys[i];
+    total += (double)tk->total;
+    SEXP kn = PROTECT(mkstr(tk->key));
+    for (size_t j = 0; j < tk->nvalues; j++, k++) {
+      SET_STRING_ELT(key, k, kn);
+      SET_STRING_ELT(val, k, mkstr(tk->values[j].name));
+      REAL(amt)[k] = (double)tk->values[j].value;
+      REAL(kt)[k] = (double)tk->total;
+    }
+    UNPROTECT(1);
+  }
+  set_meta(out, 4, total, &v);
+  UNPROTECT(2);
+  return out;
+}
+
+/* ------------------------------------------------------------- traces */
+
+typedef struct tr_ctx {
+  owned *o;
+  double left;
+  pcol_str unit;
+} tr_ctx;
+
+static int put(owned *o, const char *p, size_t n) {
+  if (o->len + n + 1 > o->cap) {
+    size_t c = (o->len + n + 1) * 2;
+    char *b = realloc(o->buf, c);
+    if (!b) return PCOL_ENOMEM;
+    o->buf = b;
+    o->cap = c;
+  }
+  if (n) memcpy(o->buf + o->len, p, n);
+  o->len += n;
+  return 0;
+}
+
+/* cmd_traces' machine row: labels "k=v,k=v" (a numeric label in its unit,
+ * pcol_unit_label "auto"), stack root;...;leaf.  Called inside libpcol: no
+ * R allocation here (an R error would unwind through it). */
+static int on_trace(void *ctx, const pcol_trace *t) {
+  tr_ctx *c = ctx;
+  owned *o = c->o;
+  if (c->left <= 0) return 1;
+  c->left--;
+  if (o->nrows == o->rcap) {
+    size_t cap = o->rcap ? 2 * o->rcap : 64;
+    struct trow *r = realloc(o->rows, cap * sizeof *r);
+    if (!r) return PCOL_ENOMEM;
+    o->rows = r;
+    o->rcap = cap;
+  }
+  struct trow *r = &o->rows[o->nrows++];
+  r->value = t->value;
+  r->lab = o->len;
+  char b[4200];
+  for (size_t i = 0; i < t->nlabels; i++) {
+    const pcol_label_kv *l = &t->labels[i];
+    int w;
+    if (l->str.ptr) {
+      w = snprintf(b, sizeof b, "%.*s", (int)(l->str.len > 4000 ? 4000 : l->str.len), l->str.ptr);
+    } else {
+      pcol_str u = l->unit.ptr && l->unit.len ? l->unit : l->key;
+      pcol_unit_label(l->num, u, "auto", b, sizeof b);
+      w = (int)strlen(b);
+    }
+    if ((i && put(o, ",", 1)) || put(o, l->key.ptr ? l->key.ptr : "", l->key.len) || put(o, "=", 1) ||
+        put(o, b, (size_t)w))
+      return PCOL_ENOMEM;
+  }
+  r->lablen = o->len - r->lab;
+  r->stk = o->len;
+  for (size_t i = t->nframes; i-- > 0;)
+    if (put(o, t->frames[i].ptr, t->frames[i].len) || (i && put(o, ";", 1))) return PCOL_ENOMEM;
+  r->stklen = o->len - r->stk;
+  return 0;
+}
+
+SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit) {
+  pcol_file *f = file_of(file);
+  const char *path = path_of(file);
+  pcol_select s;
+  parse_query(q, &s);
+  pcol_value_sel v;
+  resolve(f, path, &s, value, &v);
+  SEXP ox;
+  owned *o = new_owned(&ox);
+  tr_ctx c = {o, Rf_asReal(limit), v.unit};
+  if (ISNA(c.left)) c.left = INFINITY;
+  pcol_error err = {0};
+  int rc = pcol_traces_iter(f, &s, &v, on_trace, &c, &err);
+  if (rc == PCOL_ENOMEM && !err.message[0]) pcol_error_set(&err, rc, "out of memory");
+  if (rc) pcol_stop(path, &err, rc);
+  static const char *const nm[] = {"value", "labels", "stack", "total", "type", "unit"};
+  SEXP out = PROTECT(named_list(nm, 6));
+  R_xlen_t N = (R_xlen_t)o->nrows;
+  SEXP val = Rf_allocVector(REALSXP, N);
+  SET_VECTOR_ELT(out, 0, val);
+  SEXP lab = Rf_allocVector(STRSXP, N);
+  SET_VECTOR_ELT(out, 1, lab);
+  SEXP stk = Rf_allocVector(STRSXP, N);
+  SET_VECTOR_ELT(out, 2, stk);
+  double total = 0;
+  for (R_xlen_t i = 0; i < N; i++) {
+    const struct trow *r = &o->rows[i];
+    REAL(val)[i] = (double)r->value;
+    total += (double)r->value;
+    SET_STRING_ELT(lab, i, pcolr_mkchar(o->buf + r->lab, r->lablen));
+    SET_STRING_ELT(stk, i, pcolr_mkchar(o->buf + r->stk, r->stklen));
+  }
+  set_meta(out, 3, total, &v);
+  UNPROTECT(2);
+  return out;
+}
+
+/* --------------------------------------------------------------- diff */
+
+/* cmd_diff: each side resolved and computed with the same filters, the
+ * values checked to be comparable, joined by name, sorted as pprof
+ * -diff_base. */
+SEXP C_q_diff(SEXP base, SEXP nw, SEXP by_, SEXP value, SEXP q, SEXP absolute, SEXP sort_) {
+  pcol_file *fb = file_of(base), *fn = file_of(nw);
+  const char *pb = path_of(base), *pn = path_of(nw);
+  pcol_select s;
+  parse_query(q, &s);
+  pcol_sort sort = parse_sort(sort_);
+  pcol_by by = parse_by(str1(by_));
+  int abs_ = Rf_asLogical(absolute) == TRUE;
+  pcol_value_sel vb, vn;
+  resolve(fb, pb, &s, value, &vb);
+  resolve(fn, pn, &s, value, &vn);
+  SEXP ox;
+  owned *o = new_owned(&ox);
+  pcol_error err = {0};
+  int rc = pcol_top_compute(fb, &s, &vb, by, &o->top, &err);
+  if (rc) pcol_stop(pb, &err, rc);
+  rc = pcol_top_compute(fn, &s, &vn, by, &o->top2, &err);
+  if (rc) pcol_stop(pn, &err, rc);
+  rc = pcol_value_compatible(&o->top.value, &o->top2.value, &err);
+  if (!rc) rc = pcol_diff_compute(&o->top, &o->top2, abs_, &o->diff, &err);
+  if (rc) pcol_stop(NULL, &err, rc);
+  pcol_diff_sort(&o->diff, sort);
+  static const char *const nm[] = {"name", "base_flat", "new_flat", "base_cum", "new_cum", "d_flat", "d_cum",
+                                   "inline", "base_total", "new_total", "type", "unit"};
+  SEXP out = PROTECT(named_list(nm, 12));
+  R_xlen_t N = (R_xlen_t)o->diff.nrows;
+  SEXP name = Rf_allocVector(STRSXP, N);
+  SET_VECTOR_ELT(out, 0, name);
+  SEXP col[6];
+  for (int k = 0; k < 6; k++) {
+    col[k] = Rf_allocVector(REALSXP, N);
+    SET_VECTOR_ELT(out, 1 + k, col[k]);
+  }
+  SEXP inl = Rf_allocVector(STRSXP, N);
+  SET_VECTOR_ELT(out, 7, inl);
+  for (R_xlen_t i = 0; i < N; i++) {
+    const pcol_diff_row *r = &o->diff.rows[i];
+    SET_STRING_ELT(name, i, mkstr(r->name));
+    REAL(col[0])[i] = (double)r->base_flat;
+    REAL(col[1])[i] = (double)r->new_flat;
+    REAL(col[2])[i] = (double)r->base_cum;
+    REAL(col[3])[i] = (double)r->new_cum;
+    REAL(col[4])[i] = abs_ ? (double)r->abs_flat : r->d_flat;
+    REAL(col[5])[i] = abs_ ? (double)r->abs_cum : r->d_cum;
+    const char *in = inline_name(r->inl);
+    SET_STRING_ELT(inl, i, in ? Rf_mkChar(in) : NA_STRING);
+  }
+  SET_VECTOR_ELT(out, 8, Rf_ScalarReal((double)o->diff.base_total));
+  set_meta(out, 9, (double)o->diff.new_total, &o->top2.value);
+  UNPROTECT(2);
+  return out;
+}
+
+/* --------------------------------------------------------------- fold */
+
+/* cmd_fold: pcol_fold_write (its sort, its name rule, its budget) into a
+ * temporary file, read back as (stack, value) rows. */
+SEXP C_q_fold(SEXP file, SEXP value, SEXP q, SEXP max_output) {
+  pcol_file *f = file_of(file);
+  const char *path = path_of(file);
+  pcol_select s;
+  parse_query(q, &s);
+  pcol_value_sel v;
+  resolve(f, path, &s, value, &v);
+  SEXP ox;
+  owned *o = new_owned(&ox);
+  double mo = Rf_asReal(max_output);
+  pcol_export_options eo = {ISNA(mo) || mo <= 0 ? 0 : (uint64_t)mo, 0, NULL};
+  if (!(o->tmp = tmpfile())) Rf_error("fold: cannot make a temporary file");
+  pcol_error err = {0};
+  int rc = pcol_fold_write(f, &s, &v, &eo, o->tmp, &err);
+  if (rc) pcol_stop(path, &err, rc);
+  if (fflush(o->tmp) || fseek(o->tmp, 0, SEEK_END)) Rf_error("fold: cannot read the temporary file");
+  long sz = ftell(o->tmp);
+  if (sz < 0 || (unsigned long)sz >= (size_t)-1 / 2) Rf_error("fold: cannot read the temporary file");
+  rewind(o->tmp);
+  if (!(o->buf = malloc((size_t)sz + 1))) Rf_error("out of memory");
+  if (fread(o->buf, 1, (size_t)sz, o->tmp) != (size_t)sz) Rf_error("fold: cannot read the temporary file");
+  o->buf[sz] = 0;
+  size_t n = 0;
+  for (long i = 0; i < sz; i++) n += o->buf[i] == '\n';
+  static const char *const nm[] = {"stack", "value", "total", "type", "unit"};
+  SEXP out = PROTECT(named_list(nm, 5));
+  SEXP stk = Rf_allocVector(STRSXP, (R_xlen_t)n);
+  SET_VECTOR_ELT(out, 0, stk);
+  SEXP val = Rf_allocVector(REALSXP, (R_xlen_t)n);
+  SET_VECTOR_ELT(out, 1, val);
+  char *p = o->buf, *end = o->buf + sz;
+  double total = 0;
+  for (size_t k = 0; k < n && p < end; k++) {
+    char *nl = memchr(p, '\n', (size_t)(end - p)), *sp = nl;
+    while (sp > p && sp[-1] != ' ') sp--; /* the value follows the line's last space */
+    if (sp == p) Rf_error("fold: a line without a value");
+    SET_STRING_ELT(stk, (R_xlen_t)k, pcolr_mkchar(p, (size_t)(sp - 1 - p)));
+    *nl = 0;
+    REAL(val)[k] = strtod(sp, NULL);
+    total += fabs(REAL(val)[k]);
+    p = nl + 1;
+  }
+  set_meta(out, 2, total, &v);
+  UNPROTECT(2);
+  return out;
+}
+
+/* ------------------------------------------------------------ sources */
+
+/* pcol_source_summaries (what `pcol info` says of each source): id, type,
+ * samples, period and its type/unit, first/end/duration in ns */
+SEXP C_q_summaries(SEXP file) {
+  pcol_file *f = file_of(file);
+  SEXP ox;
+  owned *o = new_owned(&ox);
+  pcol_error err = {0};
+  int rc = pcol_source_summaries(f, &o->sum, &o->nsum, &err);
+  if (rc) pcol_stop(path_of(file), &err, rc);
+  static const char *const nm[] = {"source_id", "type", "samples", "period", "period_type", "period_unit",
+                                   "first_ns", "end_ns", "duration_ns"};
+  SEXP out = PROTECT(named_list(nm, 9));
+  R_xlen_t N = (R_xlen_t)o->nsum;
+  SEXP c[9];
+  for (int k = 0; k < 9; k++) {
+    c[k] = Rf_allocVector(k == 1 || k == 4 || k == 5 ? STRSXP : REALSXP, N);
+    SET_VECTOR_ELT(out, k, c[k]);
+  }
+  for (R_xlen_t i = 0; i < N; i++) {
+    const pcol_source_summary *x = &o->sum[i];
+    REAL(c[0])[i] = x->id;
+    SET_STRING_ELT(c[1], i, mkstr(x->type));
+    REAL(c[2])[i] = (double)x->samples;
+    REAL(c[3])[i] = (double)x->period;
+    SET_STRING_ELT(c[4], i, mkstr(x->period_type));
+    SET_STRING_ELT(c[5], i, mkstr(x->period_unit));
+    REAL(c[6])[i] = x->first_ns == PCOL_NA_I64 ? NA_REAL : (double)x->first_ns;
+    REAL(c[7])[i] = x->end_ns == PCOL_NA_I64 ? NA_REAL : (double)x->end_ns;
+    REAL(c[8])[i] = x->duration_ns == PCOL_NA_I64 ? NA_REAL : (double)x->duration_ns;
+  }
+  UNPROTECT(2);
+  return out;
+}
+
+/* ------------------------------------------------------------- export */
+
+/* pcol_export (rprof: `pcol unpack --to rprof`) of the selected samples
+ * into `out`, published atomically (pcol_out_open / commit). */
+SEXP C_q_export(SEXP file, SEXP format, SEXP q, SEXP out_) {
+  pcol_file *f = file_of(file);
+  const char *path = path_of(file);
+  pcol_select s;
+  parse_query(q, &s);
+  pcol_format fmt = pcol_format_by_name(str1(format));
+  if (fmt == PCOL_FMT_UNKNOWN) Rf_error("unknown format \"%s\"", str1(format));
+  const char *dst = R_ExpandFileName(Rf_translateChar(STRING_ELT(out_, 0)));
+  pcol_out o;
+  pcol_error err = {0};
+  int rc = pcol_out_open(&o, dst, &err);
+  if (rc) pcol_stop(dst, &err, rc);
+  rc = pcol_export(f, fmt, &s, o.fp, NULL, &err);
+  if (rc) {
+    pcol_out_abort(&o);
+    pcol_stop(path, &err, rc);
+  }
+  rc = pcol_out_commit(&o, &err);
+  if (rc) pcol_stop(dst, &err, rc);
+  return R_NilValue;
+}

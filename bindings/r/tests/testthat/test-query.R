@@ -1,0 +1,189 @@
+# peek, list, tags, traces, diff and fold give the rows of `pcol VIEW
+# --format json` (fold: its text), in seconds and bytes, on every test
+# profile, with filters; and fail where the CLI fails.
+
+compare_peek <- function(path, regex, args = list(), cli = character()) {
+  info <- paste("peek", path, regex, paste(cli, collapse = " "))
+  want <- cli_view("peek", path, regex, "--format", "json", cli)
+  call <- function() do.call(pcol_peek, c(list(path, regex), args))
+  if (!want$ok) return(expect_same_error(call(), want, path, info))
+  w <- want$obj$rows
+  t <- call()
+  div <- r_div(want$obj$unit)
+  p2 <- function(x) ifelse(is.na(x), NA, sprintf("%.2f", x))
+  expect_identical(list(t$node, t$relation, t$name, vcol(t, "self"), vcol(t, "total"), t$value, p2(t$pct), t$inline),
+                   list(w$node, w$relation, w$name, as.numeric(w$flat) / div, as.numeric(w$cum) / div,
+                        as.numeric(w$value) / div, p2(as.numeric(w$pct)), as.logical(w$inline)), info = info)
+}
+
+compare_tags <- function(path, args = list(), cli = character()) {
+  info <- paste("tags", path, paste(cli, collapse = " "))
+  want <- cli_view("tags", path, "--format", "json", cli)
+  call <- function() do.call(pcol_tags, c(list(path), args))
+  if (!want$ok) return(expect_same_error(call(), want, path, info))
+  w <- want$obj$rows
+  t <- call()
+  if (!length(w)) return(expect_equal(nrow(t), 0L, info = info))
+  div <- r_div(want$obj$unit)
+  expect_identical(list(t$key, t$value, t$amount, sprintf("%.2f", t$pct)),
+                   list(w$key, w$value, as.numeric(w$amount) / div, sprintf("%.2f", as.numeric(w$pct))), info = info)
+}
+
+compare_traces <- function(path, args = list(), cli = character()) {
+  info <- paste("traces", path, paste(cli, collapse = " "))
+  want <- cli_view("traces", path, "--format", "json", cli)
+  call <- function() do.call(pcol_traces, c(list(path), args))
+  if (!want$ok) return(expect_same_error(call(), want, path, info))
+  w <- want$obj$rows
+  t <- call()
+  if (!length(w)) return(expect_equal(nrow(t), 0L, info = info))
+  div <- r_div(want$obj$unit)
+  expect_identical(list(t$value, t$labels, t$stack), list(as.numeric(w$value) / div, w$labels, w$stack), info = info)
+}
+
+compare_diff <- function(base, new, args = list(), cli = character()) {
+  info <- paste("diff", base, new, paste(cli, collapse = " "))
+  want <- cli_view("diff", base, new, "--format", "json", cli)
+  call <- function() do.call(pcol_diff, c(list(base, new), args))
+  if (!want$ok) return(expect_same_error(call(), want, new, info))
+  w <- want$obj$rows
+  t <- call()
+  expect_equal(attr(t, "base_total"), as.numeric(want$obj$base_total) / r_div(want$obj$unit), info = info)
+  if (!length(w)) return(expect_equal(nrow(t), 0L, info = info))
+  r <- list(t$base.self, t$new.self, t$delta.self, t$base.total, t$new.total, t$delta.total)
+  c <- lapply(w[c("base_flat", "new_flat", "delta_flat", "base_cum", "new_cum", "delta_cum")], as.numeric)
+  if (isTRUE(args$absolute)) {
+    div <- r_div(want$obj$unit)
+    expect_identical(c(list(t$name), r), c(list(w$name), unname(lapply(c, `/`, div))), info = info)
+  } else { # shares in percent, printed with 4 decimals
+    f4 <- function(x) sprintf("%.4f", x)
+    expect_identical(c(list(t$name), lapply(r, f4)), c(list(w$name), unname(lapply(c, f4))), info = info)
+  }
+}
+
+compare_fold <- function(path, args = list(), cli = character()) {
+  info <- paste("fold", path, paste(cli, collapse = " "))
+  r <- run_pcol(c("fold", path, cli), check = FALSE)
+  call <- function() do.call(pcol_fold, c(list(path), args))
+  if (r$status != 0) return(expect_same_error(call(), cli_err(r$stderr), path, info))
+  txt <- rawToChar(r$stdout)
+  lines <- if (nzchar(txt)) strsplit(txt, "\n", fixed = TRUE, useBytes = TRUE)[[1]] else character()
+  t <- call()
+  div <- r_div(attr(t, "raw_unit"))
+  expect_identical(t$value, as.numeric(sub("^.* ", "", lines, useBytes = TRUE)) / div, info = info)
+  # stacks: the UTF-8 ones as they are (others are bytes the package reads by its UTF-8 rule, test-strings.R)
+  stacks <- sub(" [^ ]*$", "", lines, useBytes = TRUE)
+  ok <- validUTF8(stacks)
+  expect_identical(t$stack[ok], enc2native(`Encoding<-`(stacks[ok], "UTF-8")), info = info)
+  expect_equal(length(t$stack), length(stacks), info = info)
+}
+
+compare_list <- function(path, regex, args = list(), cli = character()) {
+  info <- paste("list", path, regex, paste(cli, collapse = " "))
+  want <- cli_view("list", path, regex, "--format", "json", cli)
+  call <- function() do.call(pcol_list, c(list(path, regex), args))
+  if (!want$ok) return(expect_same_error(call(), want, path, info))
+  w <- want$obj$rows
+  t <- call()
+  if (!length(w)) return(expect_equal(nrow(t), 0L, info = info))
+  div <- r_div(want$obj$unit)
+  expect_identical(list(t$`function`, t$file, t$line, vcol(t, "self"), vcol(t, "total"), t$text),
+                   list(as.character(w$`function`), w$file, as.numeric(w$line), as.numeric(w$flat) / div,
+                        as.numeric(w$cum) / div, as.character(w$text)), info = info)
+}
+
+# the name of a function in the file, escaped as a literal regular expression
+top_re <- function(p) {
+  t <- tryCatch(pcol_top(p, limit = 1), error = function(e) NULL)
+  if (is.null(t) || !nrow(t)) return(NULL)
+  lit_re(t$name[1])
+}
+
+test_that("pcol_peek, pcol_tags, pcol_traces, pcol_fold equal the CLI on every test profile", {
+  skip_without_testdata()
+  n <- 0L
+  for (i in seq_along(packed())) {
+    p <- packed()[[i]][2]
+    re <- top_re(p)
+    if (!is.null(re)) {
+      compare_peek(p, re)
+      if (i %% 4 == 0) compare_peek(p, re, list(by = "line", sort = "cum"), c("--by", "line", "--sort", "cum"))
+    }
+    compare_tags(p)
+    compare_traces(p, list(limit = 50), c("-n", "50"))
+    compare_fold(p)
+    n <- n + 1L
+  }
+  compare_peek(packed()[[1]][2], "^no-such-function$") # the CLI's "no matches" error
+  expect_gt(n, 50L)
+})
+
+test_that("the views with values, filters and time ranges", {
+  skip_without_testdata()
+  xs <- packed_in("/(pprof|rprof|ext/pprof|perun)/")
+  for (x in xs[seq(1, length(xs), by = 2)]) { # every other one: the loop above had them all
+    p <- x[2]
+    vt <- pcol_table(p, "value_types")
+    v <- if (nrow(vt)) paste(vt$type[nrow(vt)], vt$unit[nrow(vt)], sep = "/") else "weight"
+    re <- top_re(p)
+    compare_tags(p, list(value = v), c("--value", v))
+    compare_traces(p, list(value = v, limit = 20, from = 0, to = 1), c("--value", v, "-n", "20", "--from", "0", "--to", "1"))
+    compare_fold(p, list(value = v), c("--value", v))
+    if (!is.null(re)) {
+      compare_fold(p, list(hide = re), c("--hide", re))
+      compare_traces(p, list(focus = re, limit = 20), c("--focus", re, "-n", "20"))
+      compare_peek(p, re, list(value = v, no_inlines = TRUE), c("--value", v, "--no-inlines"))
+    }
+    for (k in head(label_keys(p), 1)) {
+      compare_tags(p, list(tag_ignore = paste0(k, "=^$")), c("--tag-ignore", paste0(k, "=^$")))
+      compare_fold(p, list(tag = paste0(k, "=.")), c("--tag", paste0(k, "=.")))
+    }
+  }
+  succeed()
+})
+
+test_that("pcol_diff equals pcol diff (shares and absolute, filters, sorts)", {
+  skip_without_testdata()
+  ps <- packed_in("/pprof/")
+  expect_gte(length(ps), 5L)
+  for (i in seq_along(ps)) {
+    a <- ps[[i]][2]
+    b <- ps[[if (i < length(ps)) i + 1L else 1L]][2]
+    compare_diff(a, a)
+    compare_diff(a, b) # different values: the CLI's refusal, or a diff
+    compare_diff(a, b, list(value = "samples"), c("--value", "samples"))
+    compare_diff(a, b, list(value = "samples", absolute = TRUE, sort = "cum"), c("--value", "samples", "--absolute", "--sort", "cum"))
+    compare_diff(a, a, list(absolute = TRUE, by = "line"), c("--absolute", "--by", "line"))
+    re <- top_re(a)
+    if (!is.null(re)) compare_diff(a, b, list(value = "samples", hide = re), c("--value", "samples", "--hide", re))
+  }
+  r <- packed_in("/rprof/")
+  compare_diff(r[[1]][2], r[[2]][2])
+  compare_diff(r[[1]][2], r[[2]][2], list(absolute = TRUE, sort = "name"), c("--absolute", "--sort", "name"))
+})
+
+test_that("pcol_list equals pcol list, with the sources it reads", {
+  skip_without_testdata()
+  n <- 0L
+  for (x in packed_in("/(pprof|rprof)/")) {
+    re <- top_re(x[2])
+    if (is.null(re)) next
+    compare_list(x[2], re)
+    compare_list(x[2], ".", list(by = "file"), c("--by", "file"))
+    n <- n + 1L
+  }
+  expect_gt(n, 10L)
+  # a source file the profile names: an Rprof profile made here, with its lines
+  d <- tempfile("src")
+  dir.create(d)
+  src <- file.path(d, "work.R")
+  writeLines(c("work <- function(n) {", "  x <- 0", "  for (i in seq_len(n)) x <- x + sqrt(i)", "  x", "}"), src)
+  prof <- file.path(d, "lines.out")
+  writeLines(c("line profiling: sample.interval=10000", paste0("#File 1: ", src),
+               rep('"sqrt" 1#3 "work" ', 3), rep('1#3 "work" ', 2), '"work" '), prof)
+  compare_list(prof, "work", list(source_path = d), c("--source-path", d))
+  compare_list(prof, "work.R", list(by = "file", source_path = d), c("--by", "file", "--source-path", d))
+  l <- pcol_list(prof, "work", source_path = d)
+  expect_identical(l$text[l$line == 3], "  for (i in seq_len(n)) x <- x + sqrt(i)")
+  expect_equal(attr(l, "total"), 0.06) # 6 ticks of 10 ms, in seconds
+})
