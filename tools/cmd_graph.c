@@ -366,7 +366,7 @@ static int fraction_opt(const cli_command *cmd, const cli_args *a, const char *n
 }
 
 int cmd_graph(const cli_command *cmd, cli_args *a) {
-  if (a->npos != 1) return cli_usage_error(cmd->name, "expected one FILE");
+  if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
   pcol_by by = PCOL_BY_FUNCTION;
   const char *bys = cli_get(cmd, a, "by");
   if (bys) {
@@ -397,7 +397,8 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
   pcol_value_sel v;
   pcol_graph g = {0};
   int bad_unit = 0, quiet = 0;
-  int rc = cli_load(cmd, a, a->pos[0], &sel, &f, &v, &err);
+  const char *path = NULL;
+  int rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
   rc = pcol_graph_compute(f, &sel, &v, by, &o, &g, &err);
   const pcol_top *t = &g.top;
@@ -423,7 +424,7 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
         rc = pcol_error_set(&err, PCOL_EIO, "cannot make a temporary file: %s", strerror(errno));
         if (dfd >= 0) close(dfd), unlink(dot_path);
       } else {
-        rc = write_dot(dotf, f, a->pos[0], t, &g, &sel, unit, &o);
+        rc = write_dot(dotf, f, path, t, &g, &sel, unit, &o);
         if (fclose(dotf) && !rc) rc = PCOL_EIO;
         if (rc) pcol_error_set(&err, rc, "cannot write the DOT text for graphviz");
       }
@@ -434,7 +435,7 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
       errno = 0;
       FILE *fp = cli_budget_wrap(po.fp); /* the output budget (outbudget.c) */
       if (!fp) rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
-      else if (!strcmp(fmt, "dot")) rc = write_dot(fp, f, a->pos[0], t, &g, &sel, unit, &o);
+      else if (!strcmp(fmt, "dot")) rc = write_dot(fp, f, path, t, &g, &sel, unit, &o);
       else rc = run_graphviz(fmt, dot_path, fp, &err);
       if (fp && fp != po.fp && fclose(fp) && !rc) rc = PCOL_EIO;
       if (cli_budget_over()) { /* cli_budget_end says so: exit 1 */
@@ -455,5 +456,5 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
   pcol_close(f);
   if (bad_unit) return EXIT_USAGE;
   if (quiet) return EXIT_DATA;
-  return rc ? cli_fail_in(cmd->name, a->pos[0], &err, rc) : EXIT_OK;
+  return rc ? cli_fail_in(cmd->name, path, &err, rc) : EXIT_OK;
 }

@@ -77,7 +77,7 @@ static const cli_command commands[] = {
      "often the call recurs.  REGEX is a POSIX extended regular expression matched\n"
      "anywhere in the row's name; nothing is trimmed (pprof -peek keeps every node).",
      opts_peek, cmd_peek},
-    {"graph", "pcol graph FILE [-o OUT] [--format dot|svg|png] [--by function|line|file|address] [--value TYPE] [--node-fraction F] [--edge-fraction F] [--node-count N] [--unit U] [--focus RE ...]",
+    {"graph", "pcol graph FILE... [-o OUT] [--format dot|svg|png] [--by function|line|file|address] [--value TYPE] [--node-fraction F] [--edge-fraction F] [--node-count N] [--unit U] [--focus RE ...]",
      "The call graph as go tool pprof -dot draws it: DOT text, or SVG/PNG through graphviz.",
      "Nodes are functions (lines, files, addresses with --by) with flat and cum, edges\n"
      "the calls between them with the weight through each; a call is \"(inline)\" when\n"
@@ -87,7 +87,7 @@ static const cli_command commands[] = {
      "first --node-count nodes in pprof's order stay; edges below --edge-fraction\n"
      "go, and dotted edges another path already explains.  --format svg or png\n"
      "runs graphviz's `dot` (an error when it is not installed).  Strings from the\n"
-     "file are escaped for DOT.  doc/views.md \"graph\" says what differs from pprof.",
+     "file are escaped for DOT.  doc/graph.md says what differs from pprof.",
      opts_graph, cmd_graph},
     {"list", "pcol list FILE... REGEX [--by function|file] [--source-path DIR] [--value TYPE] [--unit U] [--format ...] [--focus RE ...]",
      "Source lines annotated with flat/cum (pprof -list; Rprof srcrefs).",
