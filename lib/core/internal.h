@@ -597,9 +597,10 @@ int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
  * An exporter opens a budget on its output stream and writes to b->fp, a
  * stream that counts bytes and refuses the write that would pass B; memory
  * it holds for output goes through pcol_budget_hold/release.  stream.c */
-/* The least an exporter that keeps every sample (pprof, Perun, otlp, Firefox) may
- * hold by default: a zstd file holds a million real samples in under 1 MB
- * (B = 32 MiB) and its pprof export keeps ~128 bytes a sample; a row bomb
+/* The least an exporter that keeps every sample (Perun, otlp, Firefox; pprof
+ * streams its samples and holds none) may hold by default: a zstd file holds
+ * a million real samples in under 1 MB (B = 32 MiB) and its Perun export
+ * keeps ~40 bytes a sample; a row bomb
  * (16 Mi samples in 2 KB) still stops before its allocation.  fold and the
  * other holders keep B. */
 #define PCOL_EXPORT_HOLD_MIN ((uint64_t)512 << 20)
