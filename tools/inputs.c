@@ -67,7 +67,8 @@ static int add_dir(cli_inputs *in, const char *dir) {
     rc = add(in, p);
   }
   closedir(d);
-  if (!rc) qsort(in->paths + first, in->n - first, sizeof *in->paths, by_name);
+  if (!rc && in->n > first) /* an empty directory: no array to sort (paths may be NULL) */
+    qsort(in->paths + first, in->n - first, sizeof *in->paths, by_name);
   return rc;
 }
 

@@ -368,7 +368,7 @@ static int graph_sort(graph *g, pcol_error *err) {
   uint32_t *old_key = malloc((g->nn + 1) * sizeof *old_key);
   if (!old_key) return pcol_oom(err);
   for (size_t i = 0; i < g->nn; i++) old_key[i] = g->n[i].key;
-  qsort(g->n, g->nn, sizeof *g->n, node_cmp);
+  if (g->nn > 1) qsort(g->n, g->nn, sizeof *g->n, node_cmp);
   /* new index of each old index: through the keys */
   uint32_t *newi = malloc((g->nn + 1) * sizeof *newi);
   pcol_u64map m = {0};
@@ -437,20 +437,21 @@ static size_t trim_edges(graph *g, pcol_umag cut) {
 }
 
 /* graph.go edgeList.Less over edge indexes */
-static const graph *cmp_g;
-static int edge_cmp(const void *pa, const void *pb) {
-  const gedge *a = &cmp_g->e[*(const uint32_t *)pa], *b = &cmp_g->e[*(const uint32_t *)pb];
+static int edge_cmp(const void *pa, const void *pb, void *ctx) {
+  const graph *g = ctx;
+  const gedge *a = &g->e[*(const uint32_t *)pa], *b = &g->e[*(const uint32_t *)pb];
   if (a->w != b->w && mag(a->w) != mag(b->w)) return mag(a->w) > mag(b->w) ? -1 : 1;
-  int c = str_cmp(cmp_g->n[a->from].name, cmp_g->n[b->from].name);
+  int c = str_cmp(g->n[a->from].name, g->n[b->from].name);
   if (c) return c;
-  c = str_cmp(cmp_g->n[a->to].name, cmp_g->n[b->to].name);
+  c = str_cmp(g->n[a->to].name, g->n[b->to].name);
   if (c) return c;
   return a->from != b->from ? (a->from < b->from ? -1 : 1) : a->to < b->to ? -1 : a->to > b->to;
 }
+/* qsort_r (glibc; the library is built with _GNU_SOURCE, as fold.c and
+ * list.c are): the graph is the sort's context, not a global, so two threads
+ * may compute graphs at once */
 static void sort_edges(const graph *g, uint32_t *idx, size_t m) {
-  cmp_g = g; /* qsort has no context argument in C11 */
-  qsort(idx, m, sizeof *idx, edge_cmp);
-  cmp_g = NULL;
+  if (m > 1) qsort_r(idx, m, sizeof *idx, edge_cmp, (void *)g);
 }
 
 /* graph.go isRedundantEdge: another path of live edges leads from e's
