@@ -159,7 +159,7 @@ int main(int argc, char **argv) {
   const char *out = NULL;
   double seconds = 3;
   long hz = 1000, roll_ms = 1000, roll_samples = 0;
-  for (int i = 1; i < argc; i++) {
+  for (int i = 1; i < argc; i += 2) { /* every option takes a value */
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!v) goto usage;
     if (!strcmp(a, "-o")) out = v;
@@ -168,7 +168,6 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--roll-ms")) roll_ms = atol(v);
     else if (!strcmp(a, "--roll-samples")) roll_samples = atol(v);
     else goto usage;
-    i++;
   }
   if (!out || hz < 1 || hz > 100000 || roll_ms < 0 || roll_samples < 0 || seconds <= 0) goto usage;
 
