@@ -144,12 +144,9 @@ run_r_check() {
   # --as-cran without the network: the incoming checks that ask CRAN and
   # other servers are turned off (_R_CHECK_CRAN_INCOMING_*), and no libpcol
   # is on the search paths (the tarball builds its bundled copy)
-  # checkbashisms (Debian's devscripts) is not installed on CI: without it
-  # --as-cran warns that the check of configure/cleanup is incomplete, so
-  # the check is skipped there by its own switch (configure is POSIX sh)
-  local bash_check=TRUE
-  command -v checkbashisms >/dev/null 2>&1 || bash_check=FALSE
-  (cd "$d" && unset PKG_CONFIG_PATH PCOL_PREFIX && PCOL_TESTDATA=$d/no-testdata _R_CHECK_BASHISMS_=$bash_check \
+  # (--as-cran runs checkbashisms on configure and cleanup: .ci/run installs
+  # it with Debian's devscripts; without it the check warns and fails here)
+  (cd "$d" && unset PKG_CONFIG_PATH PCOL_PREFIX && PCOL_TESTDATA=$d/no-testdata \
      _R_CHECK_CRAN_INCOMING_=FALSE _R_CHECK_CRAN_INCOMING_REMOTE_=FALSE _R_CHECK_FORCE_SUGGESTS_=FALSE \
      MAKEFLAGS=-j2 timeout 900 R CMD check --as-cran --no-manual --no-build-vignettes pcol_*.tar.gz >check.log 2>&1)
   local st; st=$(grep '^Status:' "$d/check.log")
