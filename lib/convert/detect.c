@@ -320,6 +320,24 @@ int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
 }
 
 /* ------------------------------------------------------ any input */
+/* Writes what b holds to memory, frees b (also on failure) and opens the
+ * copy as *out, which pcol_close frees: how an input that is not one pcol
+ * file is queried without writing it anywhere. */
+static int open_built(pcol_builder *b, int rc, const pcol_open_options *opt, pcol_file **out,
+                      pcol_error *err) {
+  void *mem = NULL;
+  size_t len = 0;
+  if (!rc) rc = pcol_builder_write_mem(b, NULL, &mem, &len, err);
+  pcol_builder_free(b);
+  if (!rc) rc = pcol_open_buffer(mem, len, opt, out, err);
+  if (rc) {
+    free(mem);
+    return rc;
+  }
+  (*out)->owned = 1; /* pcol_close frees the copy */
+  return PCOL_OK;
+}
+
 int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **out,
                   pcol_error *err) {
   *out = NULL;
@@ -334,20 +352,10 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
   }
   /* another format (or standard input): import into memory */
   pcol_builder *b = NULL;
-  void *mem = NULL;
-  size_t len = 0;
   pcol_import_options io = {0};
   int rc = pcol_builder_new(&b, err);
   if (!rc) rc = pcol_import_path(b, path, PCOL_FMT_UNKNOWN, &io, err);
-  if (!rc) rc = pcol_builder_write_mem(b, NULL, &mem, &len, err);
-  pcol_builder_free(b);
-  if (!rc) rc = pcol_open_buffer(mem, len, opt, out, err);
-  if (rc) {
-    free(mem);
-    return rc;
-  }
-  (*out)->owned = 1; /* pcol_close frees the copy */
-  return PCOL_OK;
+  return open_built(b, rc, opt, out, err);
 }
 
 /* ------------------------------------------------------ many inputs */
@@ -382,8 +390,7 @@ int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *
   pcol_import_options io = {0};
   io.no_mmap = 1;
   pcol_builder *b = NULL;
-  void *mem = NULL;
-  size_t len = 0, k = 0;
+  size_t k = 0;
   int rc = pcol_builder_new(&b, err);
   for (size_t i = 0; !rc && i < n; i++) {
     if (skip && is_pcol_path(paths[i])) {
@@ -401,16 +408,9 @@ int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *
   }
   if (!rc && k == 0)
     rc = pcol_error_set(err, PCOL_ENOTFOUND, "none of the %zu inputs reaches the time range", n);
-  if (!rc) rc = pcol_builder_write_mem(b, NULL, &mem, &len, err);
-  pcol_builder_free(b);
-  if (!rc) rc = pcol_open_buffer(mem, len, opt, out, err);
-  if (rc) {
-    free(mem);
-    return rc;
-  }
-  (*out)->owned = 1; /* pcol_close frees the copy */
-  if (used) *used = k;
-  return PCOL_OK;
+  rc = open_built(b, rc, opt, out, err);
+  if (!rc && used) *used = k;
+  return rc;
 }
 
 /* ------------------------------------------------------------ export */
