@@ -7,9 +7,11 @@ dir=$(dirname "$0")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 ls "$dir"/t_*.sh 2>/dev/null | xargs -r -P "$jobs" -I{} bash -c '
-  t={}; n=$(basename "$t"); o="$0/$n"
-  if bash "$t" >"$o.log" 2>&1; then echo ok >"$o.rc"; else echo FAIL >"$o.rc"; fi
-  cat "$o.log"; echo "$(cat "$o.rc") $n"' "$out"
+  t={}; n=$(basename "$t"); o="$0/$n"; s=$(date +%s)
+  if [ -x /usr/bin/time ]; then run="/usr/bin/time -f %U+%S -o $o.cpu"; else run=; fi
+  if $run bash "$t" >"$o.log" 2>&1; then echo ok >"$o.rc"; else echo FAIL >"$o.rc"; fi
+  cpu=$( [ -s "$o.cpu" ] && echo ", cpu $(tail -1 "$o.cpu" | awk -F+ "{printf \"%.0f\", \$1+\$2}") s")
+  cat "$o.log"; echo "$(cat "$o.rc") $n ($(( $(date +%s) - s )) s$cpu)"' "$out"
 pass=0; fail=0
 for r in "$out"/*.rc; do
   [ -e "$r" ] || continue

@@ -9,11 +9,13 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 ls "$dir"/t_*.sh 2>/dev/null | xargs -r -P "$jobs" -I{} bash -c '
   t={}; n=$(basename "$t"); o="$0/$n"; s=$(date +%s)
-  bash "$t" >"$o.log" 2>&1; rc=$?
+  if [ -x /usr/bin/time ]; then run="/usr/bin/time -f %U+%S -o $o.cpu"; else run=; fi
+  $run bash "$t" >"$o.log" 2>&1; rc=$?
   echo $rc >"$o.rc"
   cat "$o.log"
   case $rc in 0) w="ok  ";; 77) w="SKIP";; *) w="FAIL";; esac
-  echo "$w $n ($(( $(date +%s) - s )) s)"' "$out"
+  cpu=$( [ -s "$o.cpu" ] && echo ", cpu $(tail -1 "$o.cpu" | awk -F+ "{printf \"%.0f\", \$1+\$2}") s")
+  echo "$w $n ($(( $(date +%s) - s )) s$cpu)"' "$out"
 pass=0; fail=0; skip=0
 for r in "$out"/*.rc; do
   [ -e "$r" ] || continue
