@@ -40,17 +40,27 @@ check_dir() { # dir, the published list, killed (1) or closed (0)
 }
 
 total=0 midwrite=0
-for delay in 0.3 0.5 0.8; do
+# The sampler's clock is its own CPU time, so on a loaded machine (or under
+# ASan) a fixed sleep may see no file yet: each run first waits (at most
+# 20 s) for two published files, then kills after a delay that differs per
+# run, so the kill lands at different moments of a roll.
+for delay in 0 0.07 0.19; do
   d=$tmp/run$delay
   mkdir -p "$d"
+  : >"$d/published"
   "$REC" -o "$d/prof.pcol" --seconds 30 --hz 1000 --roll-samples 5 --roll-ms 50 \
     >"$d/published" 2>"$d/err" &
   pid=$!
+  for _ in $(seq 400); do
+    [ "$(wc -l <"$d/published")" -ge 2 ] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.05
+  done
   sleep "$delay"
   kill -9 "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
   n=$(check_dir "$d" "$d/published" 1) || exit 1
-  [ "$n" -ge 2 ] || fail "only $n files in ${delay}s: the sampler made too few to test"
+  [ "$n" -ge 2 ] || fail "only $n files before the kill (+${delay}s): the sampler made too few to test"
   total=$((total + n))
   midwrite=$((midwrite + $(find "$d" -name '.prof-*.tmp-*' | wc -l)))
 done
