@@ -235,6 +235,21 @@ static int keyset(rep *r, const pcol_select *sel, pcol_by by, int unnamed, pcol_
   col_u32(r, "koff", k.loc_koff, k.nloc + 2);
   put(r, ",", 1);
   col_u32(r, "keys", k.loc_keys, k.loc_koff[k.nloc + 1]);
+  /* the call graph's keys (graph.js, graph.c): every key of a location,
+   * repeats kept, bit 31 on a line that is not the outermost.  Most
+   * locations have them as keys says with the last one outermost; only
+   * when some does not are they embedded. */
+  int plain = 1;
+  for (uint64_t l = 1; l <= k.nloc + 1 && plain; l++) plain = k.loc_aoff[l] == k.loc_koff[l];
+  for (uint64_t l = 1; l <= k.nloc && plain; l++)
+    for (uint32_t j = k.loc_koff[l]; j < k.loc_koff[l + 1] && plain; j++)
+      plain = k.loc_all[j] == (k.loc_keys[j] | (j + 1 == k.loc_koff[l + 1] ? 0 : 0x80000000u));
+  if (!plain) {
+    put(r, ",", 1);
+    col_u32(r, "aoff", k.loc_aoff, k.nloc + 2);
+    put(r, ",", 1);
+    col_u32(r, "all", k.loc_all, k.loc_aoff[k.nloc + 1]);
+  }
   put(r, "}", 1);
   free(ord);
   free(rank);
@@ -413,6 +428,35 @@ static int threads(rep *r, pcol_error *err) {
   }
   free(ls_thr);
   pcol_q_keytab_free(&names);
+  return rc;
+}
+
+/* The call graph's label tags (graph_tags.c): each sample's label set and
+ * the tags of each set, when some set has a tag (string labels, "bytes"),
+ * so that graph.js counts them as pcol graph does. */
+static int gtags(rep *r, pcol_error *err) {
+  pcol_q_gtags g;
+  uint64_t nls = pcol_rows(r->f, PCOL_T_LABELSETS);
+  int rc = pcol_q_gtags_sets(r->f, &g, err);
+  if (!rc && nls && g.ls_off && g.ls_off[nls + 1]) {
+    pcol_view sls;
+    rc = pcol_column(r->f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &sls, err);
+    if (!rc) {
+      for (uint64_t i = 0; i < r->ns; i++) {
+        uint32_t ls = pcol_view_u32(&sls, i);
+        r->tmp[i] = ls <= nls ? ls : 0;
+      }
+      put(r, "\"gtags\":{", 9);
+      col(r, "ls", r->tmp, r->ns);
+      put(r, ",", 1);
+      col_u32(r, "off", g.ls_off, nls + 2);
+      put(r, ",", 1);
+      col_u32(r, "tag", g.ls_tag, g.ls_off[nls + 1]);
+      put(r, "},", 2);
+      rc = r->rc;
+    }
+  }
+  pcol_q_gtags_free(&g);
   return rc;
 }
 
@@ -790,6 +834,7 @@ static int build_json(rep *r, const pcol_report_options *o, pcol_error *err) {
   if ((rc = source_list(r, o, vc, nvc, err))) goto done;
   if ((rc = loc_strings(r, err))) goto done;
   if ((rc = threads(r, err))) goto done;
+  if ((rc = gtags(r, err))) goto done;
   if ((rc = pcol_ftree_build(f, NULL, &vc[0].v, &t, err))) goto done;
   if (o && o->base && (rc = diff_shares(r, &t, vc, nvc, o, err))) goto done;
   if ((rc = frame_tree(r, &t, err))) goto done;

@@ -26,7 +26,7 @@ function load(html) {
   const b = Buffer.from(/<script id="pcol-bin" type="text\/plain">([\s\S]*?)<\/script>/.exec(html)[1].replace(/\s+/g, ''), 'base64');
   const bin = new Uint8Array(b.length); bin.set(b); // own buffer: columns are 8-aligned from its start
   const ctx = vm.createContext({});
-  for (const m of ['data.js', 'range.js', 'top.js', 'tree.js', 'diff.js', 'units.js'])
+  for (const m of ['data.js', 'range.js', 'top.js', 'tree.js', 'graph.js', 'diff.js', 'units.js'])
     vm.runInContext(fs.readFileSync(path.join(lib, m), 'utf8'), ctx, { filename: m });
   ctx.M = meta; ctx.BIN = bin;
   vm.runInContext('var D = pcolData(M, BIN);', ctx);
@@ -78,6 +78,37 @@ for (const file of cases) {
       ok(JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --focus ${fo} --ignore ${ig}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
     }
     console.error(`compute: ${c.name}: ${tries.length} focus/ignore filters equal to pcol top`);
+  }
+  // the call graph against `pcol graph --format json`: nodes in order with
+  // flat, cum and (inline) marks, edges in order with weight, inline and
+  // residual; default pruning, other fractions and counts, a range, a filter
+  {
+    const plain = run(ctx, `pcolTop(D, pcolStackWeights(D, ${sel()}), pcolKeyset(D, ${sel()}, 'function')).map(function (r) { return r.name; })`)
+      .filter((n) => /^[A-Za-z0-9_.:]+$/.test(n));
+    const tries = [[{}, null, null], [{ nodeCount: 12 }, null, null], [{ nodeFraction: 0, edgeFraction: 0, nodeCount: 0 }, null, null],
+      [{ nodeFraction: 0.05, edgeFraction: 0.02 }, null, null], [{ nodeCount: 5, edgeFraction: 0.01 }, null, null]];
+    if (ranges[1]) tries.push([{}, ranges[1], null], [{ nodeCount: 7 }, ranges[1], null]);
+    if (plain.length > 2) tries.push([{ nodeCount: 9 }, null, plain[1]]);
+    for (const by of ['function', 'line']) for (const [o, r, fo] of tries) {
+      if (by === 'line' && (r || fo)) continue;
+      const args = ['graph', c.input, '--format', 'json', '--value', value, '--by', by];
+      if (o.nodeFraction !== undefined) args.push('--node-fraction', String(o.nodeFraction));
+      if (o.edgeFraction !== undefined) args.push('--edge-fraction', String(o.edgeFraction));
+      if (o.nodeCount !== undefined) args.push('--node-count', String(o.nodeCount));
+      if (r) args.push('--from', secs(r[0]), '--to', secs(r[1]));
+      if (r && rsrc) args.push('--source', String(rsrc));
+      if (fo) args.push('--focus', fo);
+      const cli = JSON.parse(pcol(args));
+      const want = cli.rows.map((x) => x.kind === 'node' ? ['N', x.name, x.flat, x.cum, x.inline] : ['E', x.from, x.to, x.weight, x.inline, x.residual]);
+      const page = run(ctx, `var S4 = ${sel(r)}; S4.drop = pcolFilterDrop(D, ${fo ? 'new RegExp(' + JSON.stringify(fo) + ')' : 'null'}, null);
+        var G4 = pcolGraph(D, S4, pcolStackWeights(D, S4), pcolKeyset(D, S4, '${by}'), ${JSON.stringify(o)});
+        G4.nodes.map(function (n) { return ['N', n.name, n.flat, n.cum, pcolInlineText(n.inl)]; })
+          .concat(G4.edges.map(function (e) { return ['E', G4.nodes[e.from].name, G4.nodes[e.to].name, e.w, !!e.inl, !!e.res]; }))`);
+      const what = `${c.name}: graph --by ${by} ${JSON.stringify(o)}${r ? ' range' : ''}${fo ? ' --focus ' + fo : ''}`;
+      const bad = want.findIndex((x, i) => JSON.stringify(x) !== JSON.stringify(page[i]));
+      ok(page.length === want.length && bad < 0, `${what}: ${page.length} vs ${want.length} rows; first difference at ${bad}: ${JSON.stringify(page[bad])} vs ${JSON.stringify(want[bad])}`);
+    }
+    console.error(`compute: ${c.name}: call graph: ${tries.length} option sets equal to pcol graph`);
   }
   // peek: the heaviest functions' callers and callees
   const topRows = run(ctx, `var SW = pcolStackWeights(D, ${sel()}); var K = pcolKeyset(D, ${sel()}, 'function');

@@ -34,6 +34,8 @@ function pcolData(M, BIN) {
   D.SPAR = col(M.stacks.parent); D.SLOC = col(M.stacks.loc);
   D.FT = M.ftree; D.FTP = col(M.ftree.parent); D.FTN = col(M.ftree.name); D.FTS = col(M.ftree.stack);
   D.THR = M.threads ? col(M.threads.col) : null;
+  /* the call graph's label tags (graph.js): each sample's label set, each set's tags */
+  D.GT = M.gtags ? { ls: col(M.gtags.ls), off: col(M.gtags.off), tag: col(M.gtags.tag) } : null;
   D.KS = M.keysets.map(function (k) {
     return { by: k.by, unnamed: k.unnamed, nokey: k.nokey, names: k.names, rank: col(k.rank),
              koff: col(k.koff), keys: col(k.keys), inl: k.inl ? col(k.inl) : null };
