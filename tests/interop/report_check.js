@@ -72,7 +72,9 @@ async function main() {
   Log.entryAdded((e) => { if (e.entry.level === 'error') errors.push('log: ' + e.entry.text + ' ' + (e.entry.url || '')); });
   /* a dialog (alert) is script that no page of pcol's runs: data that became markup */
   Page.javascriptDialogOpening((e) => { errors.push('dialog: ' + e.message); Page.handleJavaScriptDialog({ accept: true }); });
-  await Promise.all([Page.enable(), Runtime.enable(), Log.enable()]);
+  /* the page is offline: any request but the page's own file:// load is a failure */
+  client.Network.requestWillBeSent((e) => { if (!/^file:/.test(e.request.url) && !/^data:/.test(e.request.url)) errors.push('network request: ' + e.request.url); });
+  await Promise.all([Page.enable(), Runtime.enable(), Log.enable(), client.Network.enable()]);
   await Emulation.setDeviceMetricsOverride({ width: 1300, height: 1000, deviceScaleFactor: 1, mobile: false });
   const ev = async (expr) => {
     const r = await Runtime.evaluate({ expression: expr, returnByValue: true, awaitPromise: true });
@@ -164,6 +166,50 @@ async function main() {
     }
   };
 
+  // the call graph view against `pcol graph --format json` for the same
+  // selection (nodes in order with flat, cum, marks; edges with weight,
+  // inline, residual), every node drawn, and a real click on a node that
+  // focuses on it (the graph and the table then equal the CLI's --focus)
+  const graphRows = () => ev(`(() => { const G = pcolReport.graph(); return G.nodes.map(n => ['N', n.name, n.flat, n.cum])
+      .concat(G.edges.map(e => ['E', G.nodes[e.from].name, G.nodes[e.to].name, e.w, !!e.inl, !!e.res])); })()`);
+  const cliGraph = (c, value, o) => {
+    const args = ['graph', c.input, '--format', 'json', '--value', value];
+    if (o.source) args.push('--source', String(o.source));
+    if (o.from !== undefined) args.push('--from', secs(o.from), '--to', secs(o.to));
+    if (o.focus) args.push('--focus', o.focus);
+    return JSON.parse(pcol(args)).rows.map((x) => x.kind === 'node' ? ['N', x.name, x.flat, x.cum] : ['E', x.from, x.to, x.weight, x.inline, x.residual]);
+  };
+  const graphCheck = async (c, value, o) => {
+    o = o || {};
+    const page = await graphRows(), want = cliGraph(c, value, o);
+    const bad = want.findIndex((x, i) => JSON.stringify(x) !== JSON.stringify(page[i]));
+    ok(page.length === want.length && bad < 0, `${c.name}: call graph ${JSON.stringify(o)}: ${page.length} vs ${want.length} rows, first difference ${JSON.stringify(page[bad])} vs pcol graph ${JSON.stringify(want[bad])}`);
+    const nn = want.filter((x) => x[0] === 'N').length;
+    const drawn = await ev(`document.querySelectorAll('#graph g.gv-node').length`);
+    ok(drawn === Math.min(nn, 2000), `${c.name}: ${drawn} graph nodes drawn of ${nn}`);
+    const texts = await ev(`Array.from(document.querySelectorAll('#graph g.gv-node title')).map(t => t.textContent).join('|')`);
+    ok(want.filter((x) => x[0] === 'N').every((x) => texts.includes(x[1])), `${c.name}: a graph node's name is not shown as text`);
+    console.error(`report_check: ${c.name}: call graph ${JSON.stringify(o)}: ${nn} nodes, ${want.length - nn} edges equal to pcol graph`);
+    if (o.from !== undefined || c.base || !nn) return;
+    { // the view as drawn (page coordinates for the clip)
+      const b = await ev(`(() => { const r = document.getElementById('graph-section').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, Math.min(r.height, 900)]; })()`);
+      const pic = await Page.captureScreenshot({ format: 'png', clip: { x: b[0], y: b[1], width: b[2], height: b[3], scale: 1 }, captureBeyondViewport: true });
+      fs.writeFileSync(path.join(cfg.artifacts, `report-${c.name}-graph.png`), Buffer.from(pic.data, 'base64'));
+    }
+    // a real click on the heaviest node with callers: focus on it
+    const i = await ev(`(() => { const G = pcolReport.graph(); let b = -1; G.edges.forEach(e => { if (b < 0 || Math.abs(G.nodes[e.to].cum) > Math.abs(G.nodes[b].cum)) b = e.to; }); return b; })()`);
+    if (i < 0) return;
+    const name = await ev(`pcolReport.graph().nodes[${i}].name`);
+    const xy = await ev(`pcolReport.graphNodeAt(${i})`);
+    await click(xy.x, xy.y);
+    const focus = await ev(`document.getElementById('focus').value`);
+    ok(focus === '^' + name.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') + '$', `${c.name}: a click on graph node ${name} set focus ${focus}`);
+    const fpage = await graphRows(), fwant = cliGraph(c, value, { source: o.source, focus });
+    ok(JSON.stringify(fpage) === JSON.stringify(fwant), `${c.name}: the graph focused on ${name} differs from pcol graph --focus: ${JSON.stringify(fpage.slice(0, 3))} vs ${JSON.stringify(fwant.slice(0, 3))}`);
+    await compareTop(c, { value, source: o.source, focus }, `graph click focus ${focus}`);
+    await ev(`(() => { const s = document.getElementById('focus'); s.value = ''; s.dispatchEvent(new Event('change')); })()`);
+  };
+
   for (const c of cfg.cases) {
     errors = [];
     await Emulation.setDeviceMetricsOverride({ width: c.readme ? 1100 : 1300, height: 1000, deviceScaleFactor: 1, mobile: false });
@@ -203,6 +249,7 @@ async function main() {
       console.error(`report_check: ${c.name}: diff table: ${want.length} rows equal to pcol diff --absolute`);
     } else await compareTop(c, { value: defValue }, 'whole profile');
     await views(c, defValue);
+    await graphCheck(c, defValue, {});
     if (c.value) {
       const k = meta.indexOf(c.value);
       ok(k >= 0, `${c.name}: no value ${c.value} in the selector (${meta})`);
@@ -275,6 +322,7 @@ async function main() {
         const v = await ev('pcolReport.meta.values[pcolReport.state.value].cli');
         if (!c.base) await compareTop(c, { source: c.source, value: v, from, to }, 'brushed range');
         await views(c, v, { source: c.source, from, to });
+        await graphCheck(c, v, { source: c.source, from, to });
         c.shotAfterBrush = true;
       }
     }

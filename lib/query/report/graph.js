@@ -162,6 +162,12 @@ function pcolEdgeEntropy(g, es, self) {
   }
   return score;
 }
+/* The scores are Go's int64s (BigInt here): int64(x) of a float as amd64
+ * converts it (NaN and out of range: MinInt64), adds and abs64 wrapping */
+var PCOL_MIN64 = -(2n ** 63n);
+function pcolGoInt64(x) { return x >= -9223372036854775808 && x < 9223372036854775808 ? BigInt(Math.trunc(x)) : PCOL_MIN64; }
+function pcolGoAdd(a, flat) { return BigInt.asIntN(64, a + BigInt(Math.max(-9223372036854775808, Math.min(9223372036854775807, flat)))); }
+function pcolGoAbs(v) { return v < 0n ? BigInt.asIntN(64, -v) : v; }
 /* names bytewise (the key set's rank is the names' byte order) */
 function pcolNameCmp(a, b) { return a.name === b.name ? 0 : a.rank - b.rank; }
 
@@ -186,10 +192,10 @@ function pcolGraphMake(k, b, kept) {
     var score = 0;
     if (!n.ins.length) score++; else score += pcolEdgeEntropy(g, n.ins, 0);
     if (!n.outs.length) score++; else score += pcolEdgeEntropy(g, n.outs, n.flat);
-    n.score = Math.trunc(score * n.cum) + n.flat;
+    n.score = pcolGoAdd(pcolGoInt64(score * n.cum), n.flat);
   });
   g.n.sort(function (a, c) { /* graph.go EntropyOrder: |score| desc, name, |flat| desc */
-    var x = Math.abs(a.score), y = Math.abs(c.score);
+    var x = pcolGoAbs(a.score), y = pcolGoAbs(c.score);
     if (x !== y) return x > y ? -1 : 1;
     var d = pcolNameCmp(a, c);
     if (d) return d;

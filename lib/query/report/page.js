@@ -36,6 +36,7 @@ function recompute() {
   drawTree();
   drawPeek();
   drawSource();
+  drawGraph();
 }
 
 /* ------------------------------------------------------------ header */
@@ -92,6 +93,7 @@ function wire() {
   });
   wireTree();
   wireStackChart();
+  wireGraph();
   $('raw').addEventListener('change', function () { S.raw = this.checked; recompute(); });
   $('focus').addEventListener('change', function () { S.focus = regex(this.value, this); recompute(); });
   $('ignore').addEventListener('change', function () { S.ignore = regex(this.value, this); recompute(); });
@@ -145,6 +147,15 @@ var api = window.pcolReport = {
       return [+tr.getAttribute('data-line'), +tr.getAttribute('data-flat'), +tr.getAttribute('data-cum'), tr.lastChild.textContent]; });
   },
   pick: function (name) { pick(name); },
+  /* the call graph as graph.js computed it: nodes [{name, flat, cum, inl}], edges [{from, to, w, inl, res}] */
+  graph: function () { var G = GV.graph; return G ? { nodes: G.nodes, edges: G.edges, total: G.total, drawn: GV.shown } : null; },
+  graphNodeAt: function (i) { /* the screen centre of drawn node i, for a real click */
+    var g = document.querySelector('#graph g.gv-node[data-i="' + i + '"] rect');
+    if (!g) return null;
+    g.scrollIntoView({ block: 'center', inline: 'center' });
+    var b = g.getBoundingClientRect();
+    return { x: b.left + b.width / 2, y: b.top + b.height / 2 };
+  },
   fold: function () { /* name path and total of each node: for checks */
     var out = [];
     for (var i = 1; i < FT.n; i++) out.push({ n: i, parent: FTP[i], name: fname(i), total: FL.total[i], self: FL.self[i] });
