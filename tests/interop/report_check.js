@@ -130,6 +130,26 @@ async function main() {
     const path = [];
     for (const r of rows) { path.length = r.d; path.push(r.name); seen++; if (r.w !== sum(path)) { if (bad++ < 3) console.error(`  tree ${path.join(';')}: ${r.w} vs fold ${sum(path)}`); } }
     ok(bad === 0 && seen > 1, `${c.name}: ${bad} of ${seen} call tree rows differ from pcol fold`);
+    if (c.search) { // the tree's search box: every frame that matches is shown and marked, as pcol fold has them
+      await ev(`(() => { const s = document.getElementById('tree-search'); s.scrollIntoView({block: 'center'}); s.focus(); })()`);
+      await Input.insertText({ text: c.search });
+      const re = new RegExp(c.search), want = new Set();
+      for (const l of fold) { const p = l.slice(0, l.lastIndexOf(' ')).split(';'); p.forEach((f, j) => { if (re.test(f)) want.add(p.slice(0, j + 1).join(';')); }); }
+      const hits = new Set(), tr = await ev('pcolReport.treeRows()'), pp = [];
+      for (const r of tr) { pp.length = r.d; pp.push(r.name); if (r.hit) hits.add(pp.join(';')); }
+      const same = want.size === hits.size && [...want].every((k) => hits.has(k));
+      ok(same && (want.size > 0 || o.from !== undefined), `${c.name}: tree search /${c.search}/ marks ${hits.size} rows, pcol fold has ${want.size} matching frames`);
+      const cur0 = want.size ? await ev('pcolReport.treeCur()') : 0;
+      if (want.size) {
+        ok(tr[cur0] && tr[cur0].hit, `${c.name}: the first match is not the current row`);
+        await Input.dispatchKeyEvent({ type: 'keyDown', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 });
+        await Input.dispatchKeyEvent({ type: 'keyUp', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 });
+        const cur1 = await ev('pcolReport.treeCur()');
+        ok(tr[cur1] && tr[cur1].hit && (want.size === 1 || cur1 !== cur0), `${c.name}: Enter in the search box did not go to the next match (${cur0} -> ${cur1})`);
+      }
+      await ev(`(() => { const s = document.getElementById('tree-search'); s.value = ''; s.dispatchEvent(new Event('input')); })()`);
+      console.error(`report_check: ${c.name}: tree search /${c.search}/: ${hits.size} frames shown and marked as in pcol fold`);
+    }
     await ev(`(() => { const m = document.getElementById('tree-mode'); m.value = 'inv'; m.dispatchEvent(new Event('change')); })()`);
     const inv = await ev('pcolReport.treeRows()');
     const leaf = (name) => fold.reduce((a, l) => { const sp = l.lastIndexOf(' '), p = l.slice(0, sp).split(';'); return p[p.length - 1] === name ? a + +l.slice(sp + 1) : a; }, 0);

@@ -14,6 +14,20 @@ function pcolData(M, BIN) {
       case 'u32': return new Uint32Array(BIN.buffer, c.o, n);
       case 'i32': return new Int32Array(BIN.buffer, c.o, n);
       case 'f64': return new Float64Array(BIN.buffer, c.o, n);
+      case 'dv': { /* report.c: steps from the value before, zigzag, LEB128 */
+        var T = { u16: Uint16Array, u32: Uint32Array, i32: Int32Array, f64: Float64Array }[c.t], out = new T(n);
+        var p = c.o, end = c.o + c.len, prev = 0;
+        for (var i = 0; i < n; i++) {
+          var z = 0, m = 1, b;
+          do {
+            if (p >= end) throw new Error('column ends early');
+            b = BIN[p++]; z += (b & 0x7f) * m; m *= 128;
+          } while (b & 0x80);
+          prev += z % 2 ? -(z + 1) / 2 : z / 2;
+          out[i] = prev;
+        }
+        return out;
+      }
     }
     throw new Error('unknown column encoding ' + c.e);
   }

@@ -139,19 +139,24 @@ function drawGraph() {
   });
   svg.setAttribute('width', width + 20);
   svg.setAttribute('height', y);
-  svgEl('defs', {}, svg).innerHTML = '<marker id="gv-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#888"></path></marker>';
   var ge = svgEl('g', { 'class': 'gv-edges' }, svg), gn = svgEl('g', { 'class': 'gv-nodes' }, svg);
   Gd.edges.forEach(function (e, k) {
     var a = e.from, b = e.to, frac = tot ? Math.abs(e.w) / Math.abs(tot) : 0;
-    var x1 = X[a], y1 = Y[a] + box[a].h, x2 = X[b], y2 = Y[b], d;
-    if (a === b) d = 'M' + (x1 + box[a].w / 2) + ',' + (Y[a] + box[a].h / 3) + ' c40,-10 40,' + (box[a].h / 3 + 10) + ' 0,' + (box[a].h / 3);
-    else if (y2 > y1) { var m = (y1 + y2) / 2; d = 'M' + x1 + ',' + y1 + ' C' + x1 + ',' + m + ' ' + x2 + ',' + m + ' ' + x2 + ',' + y2; }
+    var x1 = X[a], y1 = Y[a] + box[a].h, x2 = X[b], y2 = Y[b], d, cx, cy; /* cx, cy: the last control point */
+    if (a === b) { x2 = x1 + box[a].w / 2; y2 = Y[a] + 2 * box[a].h / 3; cx = x2 + 40; cy = y2; d = 'M' + x2 + ',' + (Y[a] + box[a].h / 3) + ' C' + (x2 + 40) + ',' + (Y[a] + box[a].h / 3 - 10) + ' ' + cx + ',' + cy + ' ' + x2 + ',' + y2; }
+    else if (y2 > y1) { var m = (y1 + y2) / 2; cx = x2; cy = m; d = 'M' + x1 + ',' + y1 + ' C' + x1 + ',' + m + ' ' + x2 + ',' + m + ' ' + x2 + ',' + y2; }
     else { /* upward (a cycle): around the right */
       var xs = Math.max(X[a] + box[a].w / 2, X[b] + box[b].w / 2) + 30;
+      cx = xs; cy = y2 - 40;
       d = 'M' + x1 + ',' + y1 + ' C' + xs + ',' + (y1 + 40) + ' ' + xs + ',' + (y2 - 40) + ' ' + x2 + ',' + y2;
     }
     var col = pcolDotColor(tot ? e.w / Math.abs(tot) : 0, false);
-    var p = svgEl('path', { d: d, fill: 'none', stroke: col, 'stroke-width': Math.floor(1 + 5 * Math.min(1, frac)), 'marker-end': 'url(#gv-arrow)', 'data-e': k }, ge);
+    var sw = Math.floor(1 + 5 * Math.min(1, frac));
+    var p = svgEl('path', { d: d, fill: 'none', stroke: col, 'stroke-width': sw, 'data-e': k }, ge);
+    /* the arrowhead: a triangle along the curve's last direction */
+    var ang = Math.atan2(y2 - cy, x2 - cx), L = 7 + sw, W = 3.5 + sw / 2;
+    var bx = x2 - L * Math.cos(ang), by = y2 - L * Math.sin(ang);
+    svgEl('polygon', { points: x2 + ',' + y2 + ' ' + (bx + W * Math.sin(ang)) + ',' + (by - W * Math.cos(ang)) + ' ' + (bx - W * Math.sin(ang)) + ',' + (by + W * Math.cos(ang)), fill: col }, ge);
     if (e.res) p.setAttribute('stroke-dasharray', '2,3');
     svgEl('title', {}, p).textContent = Gd.nodes[a].name + ' -> ' + Gd.nodes[b].name + ' (' + human(e.w) + ')' + (e.inl ? ' (inline)' : '');
     var t = svgEl('text', { x: (x1 + x2) / 2 + 4, y: (y1 + y2) / 2, 'font-size': 10, fill: '#555', 'class': 'gv-elabel' }, ge);

@@ -33,7 +33,7 @@ function recompute() {
   drawFlame();
   drawTimeline();
   drawStackChart();
-  drawTree();
+  if (TV.search) treeSearch(TV.search); else drawTree();
   drawPeek();
   drawSource();
   drawGraph();
@@ -140,7 +140,8 @@ var api = window.pcolReport = {
   zoomed: function () { return S.zoom; },
   /* every row of the top table as its cells read (the table draws only those in view) */
   topRows: function () { return TROWS.map(function (r) { return { flat: r.flat, cum: r.cum, bflat: r.bflat, bcum: r.bcum, cells: topCells(r) }; }); },
-  treeRows: function () { return TV.rows.map(function (r) { return { id: r.id, name: r.name, w: r.w, d: r.d, kids: r.kids, open: !!TV.open[r.id] }; }); },
+  treeRows: function () { return TV.rows.map(function (r) { return { id: r.id, name: r.name, w: r.w, d: r.d, kids: r.kids, open: !!TV.open[r.id], hit: r.hit }; }); },
+  treeCur: function () { return TV.cur; },
   peek: function () { return S.fn && PEEK ? PEEK : null; },
   source: function () { /* the source pane's rows: [line, flat, cum, text] */
     return Array.prototype.map.call(document.querySelectorAll('#source-lines tr'), function (tr) {

@@ -7,7 +7,10 @@ function drawSource() {
   var box = $('source-lines'), L = M.list;
   box.textContent = '';
   if (!S.fn || !L) { $('source-title').textContent = 'Source (pick a function)'; return; }
-  var blocks = L.blocks.filter(function (b) { return b.name === S.fn.name; }), u = M.values[L.value].unit || '';
+  /* report.c's blocks: [name, file, why not (indexes into strs, -1: none), lines] */
+  var blocks = L.blocks.filter(function (b) { return b[0] === S.fn.name; }).map(function (b) {
+    return { file: b[1] < 0 ? null : L.strs[b[1]], error: b[2] < 0 ? null : L.strs[b[2]], lines: b[3] };
+  }), u = M.values[L.value].unit || '';
   $('source-title').textContent = 'Source of ' + S.fn.name + ' (whole profile, ' + M.values[L.value].cli + ', as pcol list)';
   if (!blocks.length) { box.textContent = 'source not found: the profile names no file for this function'; return; }
   blocks.forEach(function (b) {
