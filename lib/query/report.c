@@ -23,6 +23,7 @@
 #include "report_assets.h"
 
 #include <stdarg.h>
+#include <zlib.h>
 
 typedef struct rep {
   pcol_file *f;
@@ -31,6 +32,7 @@ typedef struct rep {
   int rc;       /* first failure of an append (PCOL_ENOMEM) */
   uint64_t ns, nstacks;
   int64_t *tmp; /* samples (or more) int64 of scratch */
+  pcol_q_keytab strs; /* every name once ("strtab"); names_of writes ids into it */
 } rep;
 
 static void put(rep *r, const void *p, size_t n) {
@@ -195,13 +197,22 @@ static void col_f64(rep *r, const char *name, const double *v, uint64_t n) {
 
 /* ------------------------------------------------------------ pieces */
 
-static int names_of(rep *r, const pcol_str *s, uint32_t n) { /* s[1..n] */
-  put(r, "[", 1);
-  for (uint32_t i = 1; i <= n; i++) {
-    if (i > 1) put(r, ",", 1);
-    jpstr(r, s[i]);
+/* A list of names, s[1..n], as {"si": a column of ids into "strtab"} (0:
+ * null): the functions' names recur in the key sets, the frame tree, the
+ * locations' strings and the source pane, and are embedded once (data.js
+ * puts the strings back). */
+static int names_of(rep *r, const pcol_str *s, uint32_t n) {
+  int64_t *ids = malloc(((size_t)n + 1) * sizeof *ids);
+  if (!ids) return r->rc = PCOL_ENOMEM;
+  for (uint32_t i = 1; i <= n && !r->rc; i++) {
+    uint32_t id = 0;
+    if (s[i].ptr && pcol_q_key_intern(&r->strs, s[i].ptr, s[i].len, 1, &id)) r->rc = PCOL_ENOMEM;
+    ids[i - 1] = id;
   }
-  put(r, "]", 1);
+  put(r, "{", 1);
+  col(r, "si", ids, n);
+  put(r, "}", 1);
+  free(ids);
   return r->rc;
 }
 
@@ -748,8 +759,8 @@ static int source_list(rep *r, const pcol_report_options *o, const vchoice *vc, 
   PCOL_RETURN_NOT_OK(pcol_list_compute(r->f, NULL, &dv, PCOL_BY_LINE, "", &lo, &l, err));
   size_t text = 0;
   char num[48];
-  /* a block is [name, file, why not, lines]: files and reasons are indexes
-   * into "strs" (-1: none), each said once (go-cpu-large: 23k functions of
+  /* a block is [name (an id of strtab), file, why not, lines]: files and
+   * reasons are indexes into "strs" (-1: none), each said once (go-cpu-large: 23k functions of
    * one file, 3.6 MB of repeats -> 1 MB) */
   pcol_q_keytab strs = {0};
   static const char *const full = "not embedded: the page's source text is at its limit";
@@ -767,9 +778,12 @@ static int source_list(rep *r, const pcol_report_options *o, const vchoice *vc, 
       r->rc = PCOL_ENOMEM;
       break;
     }
-    put(r, b ? ",[" : "[", b ? 2 : 1);
-    jpstr(r, k->name);
-    putf(r, ",%lld,%lld,[", (long long)fi - 1, (long long)wi - 1);
+    uint32_t ni = 0;
+    if (k->name.ptr && pcol_q_key_intern(&r->strs, k->name.ptr, k->name.len, 1, &ni)) {
+      r->rc = PCOL_ENOMEM;
+      break;
+    }
+    putf(r, "%s[%u,%lld,%lld,[", b ? "," : "", ni, (long long)fi - 1, (long long)wi - 1);
     /* no text, no lines: "source not found" (the numbers are the table's) */
     for (size_t i = 0; keep && !k->error && i < k->nlines; i++) {
       const pcol_list_line *ln = &k->lines[i];
@@ -876,7 +890,43 @@ static int build_json(rep *r, const pcol_report_options *o, pcol_error *err) {
   if ((rc = pcol_ftree_build(f, NULL, &vc[0].v, &t, err))) goto done;
   if (o && o->base && (rc = diff_shares(r, &t, vc, nvc, o, err))) goto done;
   if ((rc = frame_tree(r, &t, err))) goto done;
-  putf(r, ",\"bin_len\":%llu}", (unsigned long long)r->bin.len);
+  put(r, ",\"strtab\":[", 11);
+  for (uint32_t i = 1; i <= r->strs.n; i++) {
+    if (i > 1) put(r, ",", 1);
+    jpstr(r, r->strs.s[i]);
+  }
+  /* the binary columns deflated (zlib, raw): data.js inflates them
+   * (pcolInflate), no network, no library; kept as they are when that is
+   * not smaller */
+  {
+    size_t raw = r->bin.len;
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    pcol_buf zb = {0};
+    int ok = !r->rc && raw > 0 && deflateInit2(&z, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+    if (ok) {
+      size_t cap = deflateBound(&z, (uLong)raw);
+      ok = raw <= UINT32_MAX && !pcol_buf_reserve(&zb, cap);
+      if (ok) {
+        z.next_in = (Bytef *)r->bin.data;
+        z.avail_in = (uInt)raw;
+        z.next_out = (Bytef *)zb.data;
+        z.avail_out = (uInt)cap;
+        ok = deflate(&z, Z_FINISH) == Z_STREAM_END && z.total_out < raw;
+        zb.len = z.total_out;
+      }
+      deflateEnd(&z);
+    }
+    if (ok) {
+      pcol_buf keep = r->bin;
+      r->bin = zb;
+      zb = keep;
+      putf(r, "],\"bin_len\":%llu,\"bin_raw\":%llu}", (unsigned long long)r->bin.len, (unsigned long long)raw);
+    } else {
+      putf(r, "],\"bin_len\":%llu}", (unsigned long long)r->bin.len);
+    }
+    pcol_buf_free(&zb);
+  }
   rc = r->rc ? pcol_oom(err) : PCOL_OK;
 done:
   pcol_ftree_free(&t);
@@ -950,5 +1000,6 @@ int pcol_report_write(pcol_file *f, const pcol_report_options *opt, FILE *out, p
   }
   pcol_buf_free(&r.js);
   pcol_buf_free(&r.bin);
+  pcol_q_keytab_free(&r.strs);
   return rc;
 }

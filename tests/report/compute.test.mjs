@@ -8,6 +8,7 @@
 //   CASE: {name, input, html, base?}
 import fs from 'node:fs';
 import vm from 'node:vm';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +30,12 @@ function load(html) {
   for (const m of ['data.js', 'range.js', 'top.js', 'tree.js', 'graph.js', 'diff.js', 'units.js'])
     vm.runInContext(fs.readFileSync(path.join(lib, m), 'utf8'), ctx, { filename: m });
   ctx.M = meta; ctx.BIN = bin;
+  // the page's own inflate (data.js) against node's zlib on the same bytes
+  const mine = vm.runInContext('BIN = pcolBinary(M, BIN); BIN', ctx);
+  if (meta.bin_raw !== undefined) {
+    const want = zlib.inflateRawSync(b);
+    ok(want.length === mine.length && Buffer.compare(want, Buffer.from(mine.buffer, mine.byteOffset, mine.length)) === 0, `${html.length}-byte page: pcolInflate differs from zlib`);
+  }
   vm.runInContext('var D = pcolData(M, BIN);', ctx);
   return ctx;
 }
@@ -163,5 +170,33 @@ for (const m of ['top.js', 'units.js']) vm.runInContext(fs.readFileSync(path.joi
 const U = [[1536, 'bytes', '1.50kB'], [132, 'B', '132B'], [2147483648, 'bytes', '2GB'], [1234567890, 'nanoseconds', '1.23s'],
   [999, 'nanoseconds', '999ns'], [42, 'count', '42'], [-3500000, 'nanoseconds', '-3.50ms'], [0, 'bytes', '0']];
 for (const [v, u, want] of U) ok(vm.runInContext(`pcolUnitLabel(${v}, ${JSON.stringify(u)})`, ctx) === want, `unit label ${v} ${u}: want ${want}`);
+// the page's inflate (data.js) on streams made here: every block type
+// (stored at level 0, fixed for short input, dynamic), long matches, and
+// attack inputs (truncated, random, a distance before the start, a wrong
+// length) that must throw, not hang or write out of bounds
+{
+  const dctx = vm.createContext({});
+  vm.runInContext(fs.readFileSync(path.join(lib, 'data.js'), 'utf8'), dctx);
+  const inflate = (buf, n) => vm.runInContext(`pcolInflate(new Uint8Array(${JSON.stringify(Array.from(buf))}), ${n})`, dctx);
+  let seed = 7;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const inputs = [Buffer.from('a'), Buffer.from('hello hello hello hello'), Buffer.alloc(70000, 3),
+    Buffer.from(Array.from({ length: 30000 }, (_, i) => (i * 7) % 251 ^ (rnd() < 0.1 ? 255 : 0)))];
+  for (const x of inputs) for (const level of [0, 1, 9]) {
+    const z = zlib.deflateRawSync(x, { level });
+    const got = inflate(z, x.length);
+    ok(Buffer.compare(Buffer.from(got), x) === 0, `pcolInflate: ${x.length} bytes at level ${level}`);
+  }
+  const bad = [zlib.deflateRawSync(inputs[3]).subarray(0, 500), Buffer.from(Array.from({ length: 300 }, () => Math.floor(rnd() * 256))),
+    Buffer.from([0x63, 0x00, 0x02, 0x00]) /* fixed block: a match at distance 1 with no byte before */];
+  for (const [i, z] of bad.entries()) {
+    let threw = false;
+    try { inflate(z, 30000); } catch (e) { threw = /damaged/.test(e.message); }
+    ok(threw, `pcolInflate: attack stream ${i} did not fail`);
+  }
+  let threw = false;
+  try { inflate(zlib.deflateRawSync(inputs[1]), 5); } catch (e) { threw = /damaged/.test(e.message); }
+  ok(threw, 'pcolInflate: a stream longer than said did not fail');
+}
 console.log(`compute.test: ${checks - failures} passed, ${failures} failed`);
 process.exit(failures ? 1 : 0);

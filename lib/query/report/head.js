@@ -3,12 +3,12 @@
  * REPORT_JS): the embedded data decoded (data.js) and the names the views
  * share. */
 var M = JSON.parse(document.getElementById('pcol-meta').textContent);
-var D = pcolData(M, (function () {
+var D = pcolData(M, pcolBinary(M, (function () {
   var s = atob(document.getElementById('pcol-bin').textContent.replace(/\s+/g, ''));
   var b = new Uint8Array(s.length);
   for (var i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
   return b;
-})());
+})()));
 var $ = function (id) { return document.getElementById(id); };
 var N = D.N, NS = D.NS, TIME = D.TIME, DUR = D.DUR, STK = D.STK, WGT = D.WGT, values = D.values;
 var FT = D.FT, FTP = D.FTP, FTN = D.FTN, FTS = D.FTS, THR = D.THR, col = D.col;
