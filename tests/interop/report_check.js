@@ -184,6 +184,13 @@ async function main() {
       ok(await ev(`document.querySelectorAll('img').length`) === 0, `${c.name}: the source text became markup`);
       console.error(`report_check: ${c.name}: source pane of ${name}: ${src.length} lines equal to pcol list`);
     }
+    if (c.shot && o.from === undefined) { // the tree, callers/callees and source views (doc/report-*.png)
+      for (const [id, file] of [['tree-pane', 'tree'], ['source-title', 'source']]) {
+        const b = await ev(`(() => { const r = document.getElementById('${id}').closest('section').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, Math.min(r.height, 700)]; })()`);
+        const pic = await Page.captureScreenshot({ format: 'png', clip: { x: b[0], y: b[1], width: b[2], height: b[3], scale: 1 }, captureBeyondViewport: true });
+        fs.writeFileSync(path.join(cfg.artifacts, `report-${c.name}-${file}.png`), Buffer.from(pic.data, 'base64'));
+      }
+    }
   };
 
   // the call graph view against `pcol graph --format json` for the same
