@@ -185,11 +185,14 @@ async function main() {
       console.error(`report_check: ${c.name}: source pane of ${name}: ${src.length} lines equal to pcol list`);
     }
     if (c.shot && o.from === undefined) { // the tree, callers/callees and source views (doc/report-*.png)
+      // the tree with the search's matches opened
+      if (c.search) await ev(`(() => { const s = document.getElementById('tree-search'); s.value = ${JSON.stringify(c.search)}; s.dispatchEvent(new Event('input')); })()`);
       for (const [id, file] of [['tree-pane', 'tree'], ['source-title', 'source']]) {
         const b = await ev(`(() => { const r = document.getElementById('${id}').closest('section').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, Math.min(r.height, 700)]; })()`);
         const pic = await Page.captureScreenshot({ format: 'png', clip: { x: b[0], y: b[1], width: b[2], height: b[3], scale: 1 }, captureBeyondViewport: true });
-        fs.writeFileSync(path.join(cfg.artifacts, `report-${c.name}-${file}.png`), Buffer.from(pic.data, 'base64'));
+        fs.writeFileSync(require('path').join(cfg.artifacts, `report-${c.name}-${file}.png`) /* `path` is the tree's path here */, Buffer.from(pic.data, 'base64'));
       }
+      await ev(`(() => { const s = document.getElementById('tree-search'); s.value = ''; s.dispatchEvent(new Event('input')); })()`);
     }
   };
 
