@@ -62,8 +62,8 @@ for (const file of cases) {
     if (r && rsrc) args.push('--source', String(rsrc));
     const cli = JSON.parse(pcol(args));
     const page = run(ctx, `var SW = pcolStackWeights(D, ${sel(r)}); pcolTop(D, SW, pcolKeyset(D, ${sel(r)}, '${by}'))
-      .map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp), ${r ? "''" : 'pcolInlineText(x.inl)'}]; })`);
-    const want = cli.rows.map((x) => [x.name, x.flat, x.cum, x.flat_pct.toFixed(2), x.cum_pct.toFixed(2), r ? '' : (x.inline || '')]);
+      .map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp), pcolInlineText(x.inl)]; })`);
+    const want = cli.rows.map((x) => [x.name, x.flat, x.cum, x.flat_pct.toFixed(2), x.cum_pct.toFixed(2), x.inline || '']);
     ok(JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --by ${by} ${r ? 'range ' + r : 'whole'}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
     console.error(`compute: ${c.name}: top --by ${by} ${r ? 'range' : 'whole'}: ${want.length} rows`);
   }
@@ -80,8 +80,8 @@ for (const file of cases) {
       if (ig) args.push('--ignore', ig);
       const cli = JSON.parse(pcol(args));
       const page = run(ctx, `var S3 = ${sel()}; S3.drop = pcolFilterDrop(D, ${fo ? 'new RegExp(' + JSON.stringify(fo) + ')' : 'null'}, ${ig ? 'new RegExp(' + JSON.stringify(ig) + ')' : 'null'});
-        pcolTop(D, pcolStackWeights(D, S3), pcolKeyset(D, S3, 'function')).map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp)]; })`);
-      const want = cli.rows.map((x) => [x.name, x.flat, x.cum, x.flat_pct.toFixed(2), x.cum_pct.toFixed(2)]);
+        pcolTop(D, pcolStackWeights(D, S3), pcolKeyset(D, S3, 'function')).map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp), pcolInlineText(x.inl)]; })`);
+      const want = cli.rows.map((x) => [x.name, x.flat, x.cum, x.flat_pct.toFixed(2), x.cum_pct.toFixed(2), x.inline || '']);
       ok(JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --focus ${fo} --ignore ${ig}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
     }
     console.error(`compute: ${c.name}: ${tries.length} focus/ignore filters equal to pcol top`);

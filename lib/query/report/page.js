@@ -8,6 +8,7 @@ function recompute() {
   TOP = pcolTop(D, sw, pcolKeyset(D, S, S.by));
   computeFlame(sw);
   TV.inv = null;
+  SRCLINES = null;
   var bt = DIFF && DIFF.top && DIFF.top[S.value];
   TOPDIFF = bt ? pcolDiffRows(TOP, bt[S.by]) : null;
   if (DIFF) {
@@ -163,8 +164,11 @@ var api = window.pcolReport = {
     return out;
   }
 };
-header();
-topHead();
-wire();
-recompute();
-document.body.setAttribute('data-ready', '1');
+pcolStart(function () {
+  FKIDS = flameKids();
+  header();
+  topHead();
+  wire();
+  recompute();
+  document.body.setAttribute('data-ready', '1');
+});
