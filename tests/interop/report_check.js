@@ -51,7 +51,7 @@ function cliTop(input, opt) {
 
 async function main() {
   const prof = path.join(cfg.tmp, 'chromium-profile');
-  const chrome = spawn(cfg.browser, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+  const chrome = CHROME = spawn(cfg.browser, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
     '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
     '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0', '--user-data-dir=' + prof,
     '--window-size=1300,1000', 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -417,4 +417,5 @@ async function main() {
   console.log(`report_check: ${checks - failures} passed, ${failures} failed`);
   process.exit(failures ? 1 : 0);
 }
-main().catch((e) => { console.error('FAIL: ' + (e && e.stack || e)); process.exit(1); });
+let CHROME = null; // killed on a failure too: no Chromium outlives the test
+main().catch((e) => { console.error('FAIL: ' + (e && e.stack || e)); if (CHROME) CHROME.kill('SIGKILL'); process.exit(1); });
