@@ -1,7 +1,8 @@
 // report_page.js — how long a `pcol report` page takes to become
 // interactive in headless Chromium (navigation start to the page's
 // data-ready mark: data decoded, timeline, top table and flame graph drawn)
-// and to recompute for a range.  Driven through the DevTools protocol
+// and to recompute for a range (every view, the call graph included); and
+// its first contentful paint.  Driven through the DevTools protocol
 // (chrome-remote-interface from npm) on 127.0.0.1.  Bounded in time.
 //   node report_page.js BROWSER PROFILE_DIR PAGE.html RUNS
 'use strict';
@@ -26,18 +27,19 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const { Page, Runtime } = client;
   await Page.enable();
   const ev = async (e) => (await Runtime.evaluate({ expression: e, returnByValue: true })).result.value;
-  const ready = [], range = [];
+  const ready = [], range = [], paint = [];
   for (let r = 0; r < +runsArg; r++) {
     const t0 = Date.now();
     await Page.navigate({ url: 'file://' + path.resolve(page) });
     while (!(await ev(`document.body && document.body.getAttribute('data-ready')`))) await sleep(20);
     ready.push(Date.now() - t0);
+    paint.push(await ev(`Math.round((performance.getEntriesByType('paint').find(e => e.name === 'first-contentful-paint') || { startTime: -1 }).startTime)`));
     range.push(await ev(`(() => { const m = pcolReport.meta, s = m.sources.find(s => s.timed);
       if (!s) return 0; const t = performance.now(); pcolReport.select(s.t0 + (s.t1 - s.t0) / 3, s.t0 + (s.t1 - s.t0) / 2);
       return Math.round(performance.now() - t); })()`));
   }
   const med = (a) => a.slice().sort((x, y) => x - y)[Math.floor(a.length / 2)];
-  console.log(`${med(ready)}\t${Math.min(...ready)}\t${Math.max(...ready)}\t${med(range)}`);
+  console.log(`${med(ready)}\t${Math.min(...ready)}\t${Math.max(...ready)}\t${med(range)}\t${med(paint)}`);
   await client.close();
   chrome.kill('SIGTERM');
   clearTimeout(guard);

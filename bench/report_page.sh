@@ -3,7 +3,7 @@
 # the page's size against the pcol file's, the time to write it, and the time
 # headless Chromium takes to make it interactive and to recompute a range
 # (bench/report_page.js).  Writes bench/results/report.md (or $OUT).  Fails
-# when a page is more than 4x its pcol file: the size promise of the README.
+# when a page is larger than its pcol file: the size promise of the README.
 #
 #   BUILD=dir BENCH_BUILD=dir bash bench/report_page.sh [SAMPLES...]
 set -u
@@ -27,11 +27,11 @@ ms() { echo $(($(date +%s%N) / 1000000)); }
   echo "$(${BROWSER:-false} --version 2>/dev/null | head -1 || echo 'no Chromium')."
   echo "Profiles from \`gen_profile --memory\` (R-like stacks, 4 values a sample: weight and the"
   echo "three memory snapshots).  *ready*: navigation to the page's data-ready mark (data decoded,"
-  echo "timeline, top table and flame graph drawn), median of 3 loads; *range*: recomputing the"
-  echo "top table and flame graph for a brushed range."
+  echo "timeline, table, flame graph, trees, call graph drawn), median of 3 loads; *first paint*:"
+  echo "Chromium's first contentful paint; *range*: recomputing every view for a brushed range."
   echo
-  echo "| samples | pcol file | report page | page / pcol | write (pcol report) | ready in Chromium (median, min–max) | range |"
-  echo "|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| samples | pcol file | report page | page / pcol | write (pcol report) | first paint | ready in Chromium (median, min–max) | range |"
+  echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
 } > "$OUT.tmp"
 status=0
 for n in $SIZES; do
@@ -40,16 +40,16 @@ for n in $SIZES; do
   t0=$(ms); "$BB/bin/pcol" report "$p" -o "$WORK/report-$n.html" || exit 1; t1=$(ms)
   ps=$(stat -c %s "$p"); hs=$(stat -c %s "$WORK/report-$n.html")
   ratio=$(awk -v a="$hs" -v b="$ps" 'BEGIN{printf "%.2f", a / b}')
-  awk -v r="$ratio" 'BEGIN{exit !(r <= 4)}' || { echo "report_page: FAIL: $n samples: page is ${ratio}x the pcol file" >&2; status=1; }
-  chrome="n/a (no Chromium or npm client)"; range="n/a"
+  awk -v r="$ratio" 'BEGIN{exit !(r <= 1)}' || { echo "report_page: FAIL: $n samples: page is ${ratio}x the pcol file (issue 31: never larger)" >&2; status=1; }
+  chrome="n/a (no Chromium or npm client)"; range="n/a"; paint="n/a"
   if [ -n "$BROWSER" ] && [ -d "$NPM_DIR/node_modules/chrome-remote-interface" ]; then
     rm -rf "$WORK/chromium-profile"
     if r=$(NODE_PATH="$NPM_DIR/node_modules" timeout 400 node bench/report_page.js "$BROWSER" "$WORK/chromium-profile" "$WORK/report-$n.html" 3); then
-      set -- $r; chrome="$1 ms ($2–$3)"; range="$4 ms"
+      set -- $r; chrome="$1 ms ($2–$3)"; range="$4 ms"; paint="$5 ms"
     fi
   fi
-  printf '| %s | %s | %s | %s | %s ms | %s | %s |\n' "$n" "$(numfmt --to=iec "$ps")" "$(numfmt --to=iec "$hs")" "$ratio" \
-    "$((t1 - t0))" "$chrome" "$range" >> "$OUT.tmp"
+  printf '| %s | %s | %s | %s | %s ms | %s | %s | %s |\n' "$n" "$(numfmt --to=iec "$ps")" "$(numfmt --to=iec "$hs")" "$ratio" \
+    "$((t1 - t0))" "$paint" "$chrome" "$range" >> "$OUT.tmp"
   echo "report_page: $n samples: pcol $ps, page $hs bytes (${ratio}x), ready $chrome, range $range" >&2
 done
 mv "$OUT.tmp" "$OUT"

@@ -19,7 +19,9 @@ extern char **environ;
 const cli_opt opts_graph[] = {
     {"output", 'o', 1, "output file (default: standard output; written to a temporary file and renamed)"},
     {"format", 0, 1, "dot (default: the DOT text of go tool pprof -dot), svg or png (through graphviz's "
-                     "`dot`, which must be installed)"},
+                     "`dot`, which must be installed); json, jsonl, tsv or csv: the nodes and edges with "
+                     "raw numbers (a row each: kind node or edge, name, from, to, flat, cum, weight, "
+                     "inline, residual)"},
     {"by", 0, 1, "function (default), line (as go tool pprof -lines), file or address (as -addresses)"},
     {"value", 0, 1, "value to add up: weight, samples, TYPE or TYPE/UNIT; cpu works on Rprof too (default: the source's)"},
     {"node-fraction", 0, 1, "drop nodes whose |cum| is below this fraction of the total (pprof "
@@ -304,6 +306,43 @@ static int write_dot(FILE *fp, pcol_file *f, const char *path, const pcol_top *t
   return ferror(fp) ? PCOL_EIO : PCOL_OK;
 }
 
+/* The graph as a table (json, jsonl, tsv, csv): a row per node (in the
+ * DOT's order, N1 first) and per edge (from and to: the nodes' names), the
+ * numbers raw.  The report page's graph (graph.js) is tested against it. */
+static void write_rows(FILE *fp, out_format fmt, const pcol_graph *g, const cli_view_meta *m) {
+  static const char *const names[] = {"kind", "name", "from", "to", "flat", "cum", "weight", "inline", "residual"};
+  cli_table tb;
+  tbl_begin_view(&tb, fp, fmt, 9, names, m);
+  for (size_t i = 0; i < g->nnodes && !cli_budget_over(); i++) {
+    const pcol_top_row *r = &g->nodes[i];
+    tbl_cstr(&tb, "node");
+    tbl_str(&tb, r->name.ptr, r->name.len);
+    tbl_na(&tb);
+    tbl_na(&tb);
+    tbl_sum(&tb, r->flat);
+    tbl_sum(&tb, r->cum);
+    tbl_na(&tb);
+    tbl_cstr(&tb, r->inl == PCOL_INLINE_ONLY ? "inline" : r->inl == PCOL_INLINE_PARTIAL ? "partial-inline" : "");
+    tbl_na(&tb);
+    tbl_end_row(&tb);
+  }
+  for (size_t i = 0; i < g->nedges && !cli_budget_over(); i++) {
+    const pcol_graph_edge *e = &g->edges[i];
+    pcol_str a = g->nodes[e->from].name, b = g->nodes[e->to].name;
+    tbl_cstr(&tb, "edge");
+    tbl_na(&tb);
+    tbl_str(&tb, a.ptr, a.len);
+    tbl_str(&tb, b.ptr, b.len);
+    tbl_na(&tb);
+    tbl_na(&tb);
+    tbl_sum(&tb, e->weight);
+    tbl_bool(&tb, e->inl);
+    tbl_bool(&tb, e->residual);
+    tbl_end_row(&tb);
+  }
+  tbl_finish(&tb);
+}
+
 /* Runs `dot -T<fmt>` on the DOT text in dot_path and copies what it
  * writes to out.  PCOL_OK, or an error in err. */
 static int run_graphviz(const char *fmt, const char *dot_path, FILE *out, pcol_error *err) {
@@ -378,8 +417,10 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
   }
   const char *fmt = cli_get(cmd, a, "format");
   if (!fmt) fmt = "dot";
-  if (strcmp(fmt, "dot") && strcmp(fmt, "svg") && strcmp(fmt, "png"))
-    return cli_usage_error(cmd->name, "--format wants dot, svg or png, not '%s'", fmt);
+  out_format tfmt = OUT_TEXT; /* OUT_TEXT: a drawing (dot, svg, png) */
+  if (strcmp(fmt, "dot") && strcmp(fmt, "svg") && strcmp(fmt, "png") &&
+      (cli_out_format(fmt, &tfmt) || tfmt == OUT_TEXT))
+    return cli_usage_error(cmd->name, "--format wants dot, svg, png, json, jsonl, tsv or csv, not '%s'", fmt);
   pcol_graph_opts o = pcol_graph_opts_default();
   if (fraction_opt(cmd, a, "node-fraction", &o.node_fraction) ||
       fraction_opt(cmd, a, "edge-fraction", &o.edge_fraction))
@@ -417,7 +458,7 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
     char dot_path[] = "/tmp/pcol-graph-XXXXXX";
     int dfd = -1;
     FILE *dotf = NULL;
-    if (strcmp(fmt, "dot")) { /* the DOT text for graphviz, in a file of our own */
+    if (strcmp(fmt, "dot") && tfmt == OUT_TEXT) { /* the DOT text for graphviz, in a file of our own */
       dfd = mkstemp(dot_path);
       dotf = dfd >= 0 ? fdopen(dfd, "w") : NULL;
       if (!dotf) {
@@ -435,7 +476,11 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
       errno = 0;
       FILE *fp = cli_budget_wrap(po.fp); /* the output budget (outbudget.c) */
       if (!fp) rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
-      else if (!strcmp(fmt, "dot")) rc = write_dot(fp, f, path, t, &g, &sel, unit, &o);
+      else if (tfmt != OUT_TEXT) {
+        cli_view_meta m = {"graph", path, t->value.type, t->value.unit, t->total, &sel, NULL, 0, NULL};
+        write_rows(fp, tfmt, &g, &m);
+        rc = ferror(fp) ? PCOL_EIO : PCOL_OK;
+      } else if (!strcmp(fmt, "dot")) rc = write_dot(fp, f, path, t, &g, &sel, unit, &o);
       else rc = run_graphviz(fmt, dot_path, fp, &err);
       if (fp && fp != po.fp && fclose(fp) && !rc) rc = PCOL_EIO;
       if (cli_budget_over()) { /* cli_budget_end says so: exit 1 */

@@ -310,7 +310,14 @@ static double go_log2(double x) {
 static int64_t i64(pcol_sum v) {
   return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (int64_t)v;
 }
-static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
+/* Go's abs64 in graph.go: -MinInt64 wraps to itself (two's complement,
+ * done in unsigned arithmetic so that C has no overflow) */
+static int64_t abs64(int64_t v) { return v < 0 ? (int64_t)(0 - (uint64_t)v) : v; }
+/* Go's int64(x) on amd64 (CVTTSD2SQ): NaN and values out of range give
+ * MinInt64 (a node whose weights are all negative has a NaN entropy) */
+static int64_t go_int64(double x) {
+  return x >= -0x1p63 && x < 0x1p63 ? (int64_t)x : INT64_MIN;
+}
 
 /* graph.go edgeEntropyScore over the live edges idx[0..m) */
 static double edge_entropy(const graph *g, const uint32_t *idx, uint32_t m, int64_t self) {
@@ -341,7 +348,8 @@ static int64_t entropy_score(const graph *g, size_t i) {
   else score += edge_entropy(g, g->in + g->ioff[i], ni, 0);
   if (no == 0) score++;
   else score += edge_entropy(g, g->out + g->ooff[i], no, i64(n->flat));
-  return (int64_t)(score * (double)i64(n->cum)) + i64(n->flat);
+  /* Go adds with wrap-around */
+  return (int64_t)((uint64_t)go_int64(score * (double)i64(n->cum)) + (uint64_t)i64(n->flat));
 }
 
 static int str_cmp(pcol_str a, pcol_str b) {

@@ -162,6 +162,12 @@ static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, pcol_erro
   return rc;
 }
 
+int pcol_q_gtags_sets(pcol_file *f, pcol_q_gtags *g, pcol_error *err) {
+  memset(g, 0, sizeof *g);
+  uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS);
+  return nls ? label_set_tags(f, g, nls, err) : PCOL_OK;
+}
+
 int pcol_q_gtags_load(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                       pcol_q_gtags *g, pcol_error *err) {
   memset(g, 0, sizeof *g);

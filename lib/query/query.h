@@ -100,6 +100,7 @@ struct pcol_q_topctx;
 typedef struct pcol_q_topkeys {
   uint64_t nloc;
   uint32_t *loc_koff, *loc_keys, nokey, n;
+  uint32_t *loc_aoff, *loc_all; /* every key of each location, bit 31 = an inlined line (graph.c) */
   pcol_str *name;
   struct pcol_q_topctx *ctx_; /* owns the names */
 } pcol_q_topkeys;
@@ -288,6 +289,9 @@ int pcol_q_gtags_load(pcol_file *f, const pcol_select *sel, const pcol_value_sel
 int pcol_q_gtags_count(const pcol_q_gtags *g, const pcol_q_inl_state *s, const uint8_t *kept,
                        const uint32_t *kk, const uint8_t *res, pcol_q_umag cut, uint32_t *count);
 void pcol_q_gtags_free(pcol_q_gtags *g);
+/* Only the tags of each label set (ls_off, ls_tag; ls_off NULL without
+ * label sets): the report page adds them up itself (graph.js). */
+int pcol_q_gtags_sets(pcol_file *f, pcol_q_gtags *g, pcol_error *err);
 /* ftree.c: the frame-tree node of each stack node (nstacks + 1 entries,
  * index 0 = the root), valid until pcol_ftree_free. */
 const uint32_t *pcol_q_ftree_stack_nodes(const pcol_ftree *t);

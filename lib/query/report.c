@@ -23,6 +23,7 @@
 #include "report_assets.h"
 
 #include <stdarg.h>
+#include <zlib.h>
 
 typedef struct rep {
   pcol_file *f;
@@ -31,6 +32,7 @@ typedef struct rep {
   int rc;       /* first failure of an append (PCOL_ENOMEM) */
   uint64_t ns, nstacks;
   int64_t *tmp; /* samples (or more) int64 of scratch */
+  pcol_q_keytab strs; /* every name once ("strtab"); names_of writes ids into it */
 } rep;
 
 static void put(rep *r, const void *p, size_t n) {
@@ -113,6 +115,36 @@ static void col(rep *r, const char *name, const int64_t *v, uint64_t n) {
   else if (lo >= 0 && hi <= (int64_t)UINT32_MAX) e = "u32", w = 4;
   else if (lo >= INT32_MIN && hi <= INT32_MAX) e = "i32", w = 4;
   else e = "f64", w = 8;
+  /* "dv": each value less the one before, zigzag, LEB128 (data.js decodes
+   * it into the type above), when that is under 3/4 of the fixed width:
+   * parents of prefix trees and sorted times are mostly small steps
+   * (go-cpu-large's three parent and node columns of 425k: 5.1 MB -> 1.4 MB) */
+  if (w > 1 && lo > -(INT64_C(1) << 52) && hi < (INT64_C(1) << 52)) {
+    size_t vlen = 0;
+    for (uint64_t i = 0; i < n; i++) {
+      uint64_t z = (uint64_t)(i ? v[i] - v[i - 1] : v[i]);
+      z = (z << 1) ^ (uint64_t)((int64_t)z >> 63);
+      do vlen++; while (z >>= 7);
+    }
+    if (vlen < (size_t)n * w / 4 * 3) {
+      if (pcol_buf_reserve(&r->bin, vlen)) {
+        r->rc = PCOL_ENOMEM;
+        return;
+      }
+      size_t off = r->bin.len;
+      uint8_t *d = (uint8_t *)r->bin.data + off;
+      for (uint64_t i = 0; i < n; i++) {
+        uint64_t z = (uint64_t)(i ? v[i] - v[i - 1] : v[i]);
+        z = (z << 1) ^ (uint64_t)((int64_t)z >> 63);
+        for (; z >= 0x80; z >>= 7) *d++ = (uint8_t)(z | 0x80);
+        *d++ = (uint8_t)z;
+      }
+      r->bin.len += vlen;
+      putf(r, "{\"e\":\"dv\",\"t\":\"%s\",\"n\":%llu,\"o\":%llu,\"len\":%zu}", e, (unsigned long long)n,
+           (unsigned long long)off, vlen);
+      return;
+    }
+  }
   while (!r->rc && r->bin.len % 8) r->rc = pcol_buf_append(&r->bin, "", 1) ? PCOL_ENOMEM : 0;
   if (r->rc || pcol_buf_reserve(&r->bin, (size_t)n * w)) {
     r->rc = PCOL_ENOMEM;
@@ -165,13 +197,22 @@ static void col_f64(rep *r, const char *name, const double *v, uint64_t n) {
 
 /* ------------------------------------------------------------ pieces */
 
-static int names_of(rep *r, const pcol_str *s, uint32_t n) { /* s[1..n] */
-  put(r, "[", 1);
-  for (uint32_t i = 1; i <= n; i++) {
-    if (i > 1) put(r, ",", 1);
-    jpstr(r, s[i]);
+/* A list of names, s[1..n], as {"si": a column of ids into "strtab"} (0:
+ * null): the functions' names recur in the key sets, the frame tree, the
+ * locations' strings and the source pane, and are embedded once (data.js
+ * puts the strings back). */
+static int names_of(rep *r, const pcol_str *s, uint32_t n) {
+  int64_t *ids = malloc(((size_t)n + 1) * sizeof *ids);
+  if (!ids) return r->rc = PCOL_ENOMEM;
+  for (uint32_t i = 1; i <= n && !r->rc; i++) {
+    uint32_t id = 0;
+    if (s[i].ptr && pcol_q_key_intern(&r->strs, s[i].ptr, s[i].len, 1, &id)) r->rc = PCOL_ENOMEM;
+    ids[i - 1] = id;
   }
-  put(r, "]", 1);
+  put(r, "{", 1);
+  col(r, "si", ids, n);
+  put(r, "}", 1);
+  free(ids);
   return r->rc;
 }
 
@@ -235,6 +276,21 @@ static int keyset(rep *r, const pcol_select *sel, pcol_by by, int unnamed, pcol_
   col_u32(r, "koff", k.loc_koff, k.nloc + 2);
   put(r, ",", 1);
   col_u32(r, "keys", k.loc_keys, k.loc_koff[k.nloc + 1]);
+  /* the call graph's keys (graph.js, graph.c): every key of a location,
+   * repeats kept, bit 31 on a line that is not the outermost.  Most
+   * locations have them as keys says with the last one outermost; only
+   * when some does not are they embedded. */
+  int plain = 1;
+  for (uint64_t l = 1; l <= k.nloc + 1 && plain; l++) plain = k.loc_aoff[l] == k.loc_koff[l];
+  for (uint64_t l = 1; l <= k.nloc && plain; l++)
+    for (uint32_t j = k.loc_koff[l]; j < k.loc_koff[l + 1] && plain; j++)
+      plain = k.loc_all[j] == (k.loc_keys[j] | (j + 1 == k.loc_koff[l + 1] ? 0 : 0x80000000u));
+  if (!plain) {
+    put(r, ",", 1);
+    col_u32(r, "aoff", k.loc_aoff, k.nloc + 2);
+    put(r, ",", 1);
+    col_u32(r, "all", k.loc_all, k.loc_aoff[k.nloc + 1]);
+  }
   put(r, "}", 1);
   free(ord);
   free(rank);
@@ -413,6 +469,35 @@ static int threads(rep *r, pcol_error *err) {
   }
   free(ls_thr);
   pcol_q_keytab_free(&names);
+  return rc;
+}
+
+/* The call graph's label tags (graph_tags.c): each sample's label set and
+ * the tags of each set, when some set has a tag (string labels, "bytes"),
+ * so that graph.js counts them as pcol graph does. */
+static int gtags(rep *r, pcol_error *err) {
+  pcol_q_gtags g;
+  uint64_t nls = pcol_rows(r->f, PCOL_T_LABELSETS);
+  int rc = pcol_q_gtags_sets(r->f, &g, err);
+  if (!rc && nls && g.ls_off && g.ls_off[nls + 1]) {
+    pcol_view sls;
+    rc = pcol_column(r->f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &sls, err);
+    if (!rc) {
+      for (uint64_t i = 0; i < r->ns; i++) {
+        uint32_t ls = pcol_view_u32(&sls, i);
+        r->tmp[i] = ls <= nls ? ls : 0;
+      }
+      put(r, "\"gtags\":{", 9);
+      col(r, "ls", r->tmp, r->ns);
+      put(r, ",", 1);
+      col_u32(r, "off", g.ls_off, nls + 2);
+      put(r, ",", 1);
+      col_u32(r, "tag", g.ls_tag, g.ls_off[nls + 1]);
+      put(r, "},", 2);
+      rc = r->rc;
+    }
+  }
+  pcol_q_gtags_free(&g);
   return rc;
 }
 
@@ -674,23 +759,31 @@ static int source_list(rep *r, const pcol_report_options *o, const vchoice *vc, 
   PCOL_RETURN_NOT_OK(pcol_list_compute(r->f, NULL, &dv, PCOL_BY_LINE, "", &lo, &l, err));
   size_t text = 0;
   char num[48];
+  /* a block is [name (an id of strtab), file, why not, lines]: files and
+   * reasons are indexes into "strs" (-1: none), each said once (go-cpu-large: 23k functions of
+   * one file, 3.6 MB of repeats -> 1 MB) */
+  pcol_q_keytab strs = {0};
+  static const char *const full = "not embedded: the page's source text is at its limit";
   putf(r, "\"list\":{\"value\":%zu,\"blocks\":[", choice_of(vc, nvc, dv.vt_id));
-  for (size_t b = 0; b < l.nblocks; b++) {
+  for (size_t b = 0; b < l.nblocks && !r->rc; b++) {
     const pcol_list_block *k = &l.blocks[b];
     size_t need = 0;
     for (size_t i = 0; i < k->nlines; i++) need += k->lines[i].text.ptr ? k->lines[i].text.len : 0;
     int keep = text + need <= PCOL_REPORT_SOURCE_MAX;
     if (keep) text += need;
-    if (b) PUTS(r, ",");
-    PUTS(r, "{\"name\":");
-    jpstr(r, k->name);
-    PUTS(r, ",\"file\":");
-    jpstr(r, k->file);
-    PUTS(r, ",\"error\":");
-    if (!keep) PUTS(r, "\"not embedded: the page's source text is at its limit\"");
-    else if (k->error) jstr(r, k->error, strlen(k->error));
-    else PUTS(r, "null");
-    PUTS(r, ",\"lines\":[");
+    const char *why = !keep ? full : k->error;
+    uint32_t fi = 0, wi = 0;
+    if ((k->file.ptr && pcol_q_key_intern(&strs, k->file.ptr, k->file.len, 0, &fi)) ||
+        (why && pcol_q_key_intern(&strs, why, strlen(why), 1, &wi))) {
+      r->rc = PCOL_ENOMEM;
+      break;
+    }
+    uint32_t ni = 0;
+    if (k->name.ptr && pcol_q_key_intern(&r->strs, k->name.ptr, k->name.len, 1, &ni)) {
+      r->rc = PCOL_ENOMEM;
+      break;
+    }
+    putf(r, "%s[%u,%lld,%lld,[", b ? "," : "", ni, (long long)fi - 1, (long long)wi - 1);
     /* no text, no lines: "source not found" (the numbers are the table's) */
     for (size_t i = 0; keep && !k->error && i < k->nlines; i++) {
       const pcol_list_line *ln = &k->lines[i];
@@ -704,9 +797,12 @@ static int source_list(rep *r, const pcol_report_options *o, const vchoice *vc, 
       jpstr(r, ln->text);
       PUTS(r, "]");
     }
-    PUTS(r, "]}");
+    PUTS(r, "]]");
   }
-  PUTS(r, "]},");
+  PUTS(r, "],\"strs\":");
+  names_of(r, strs.s, strs.n);
+  PUTS(r, "},");
+  pcol_q_keytab_free(&strs);
   pcol_list_free(&l);
   return r->rc;
 }
@@ -790,10 +886,47 @@ static int build_json(rep *r, const pcol_report_options *o, pcol_error *err) {
   if ((rc = source_list(r, o, vc, nvc, err))) goto done;
   if ((rc = loc_strings(r, err))) goto done;
   if ((rc = threads(r, err))) goto done;
+  if ((rc = gtags(r, err))) goto done;
   if ((rc = pcol_ftree_build(f, NULL, &vc[0].v, &t, err))) goto done;
   if (o && o->base && (rc = diff_shares(r, &t, vc, nvc, o, err))) goto done;
   if ((rc = frame_tree(r, &t, err))) goto done;
-  putf(r, ",\"bin_len\":%llu}", (unsigned long long)r->bin.len);
+  put(r, ",\"strtab\":[", 11);
+  for (uint32_t i = 1; i <= r->strs.n; i++) {
+    if (i > 1) put(r, ",", 1);
+    jpstr(r, r->strs.s[i]);
+  }
+  /* the binary columns deflated (zlib, raw): data.js inflates them
+   * (pcolInflate), no network, no library; kept as they are when that is
+   * not smaller */
+  {
+    size_t raw = r->bin.len;
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    pcol_buf zb = {0};
+    int ok = !r->rc && raw > 0 && deflateInit2(&z, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+    if (ok) {
+      size_t cap = deflateBound(&z, (uLong)raw);
+      ok = raw <= UINT32_MAX && !pcol_buf_reserve(&zb, cap);
+      if (ok) {
+        z.next_in = (Bytef *)r->bin.data;
+        z.avail_in = (uInt)raw;
+        z.next_out = (Bytef *)zb.data;
+        z.avail_out = (uInt)cap;
+        ok = deflate(&z, Z_FINISH) == Z_STREAM_END && z.total_out < raw;
+        zb.len = z.total_out;
+      }
+      deflateEnd(&z);
+    }
+    if (ok) {
+      pcol_buf keep = r->bin;
+      r->bin = zb;
+      zb = keep;
+      putf(r, "],\"bin_len\":%llu,\"bin_raw\":%llu}", (unsigned long long)r->bin.len, (unsigned long long)raw);
+    } else {
+      putf(r, "],\"bin_len\":%llu}", (unsigned long long)r->bin.len);
+    }
+    pcol_buf_free(&zb);
+  }
   rc = r->rc ? pcol_oom(err) : PCOL_OK;
 done:
   pcol_ftree_free(&t);
@@ -867,5 +1000,6 @@ int pcol_report_write(pcol_file *f, const pcol_report_options *opt, FILE *out, p
   }
   pcol_buf_free(&r.js);
   pcol_buf_free(&r.bin);
+  pcol_q_keytab_free(&r.strs);
   return rc;
 }

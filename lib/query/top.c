@@ -1026,7 +1026,9 @@ int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, pcol_q_top
   out->nloc = t->fc.nloc;
   out->loc_koff = t->loc_koff; /* the page's: the others are top_run's */
   out->loc_keys = t->loc_keys;
-  t->loc_koff = t->loc_keys = NULL;
+  out->loc_aoff = t->loc_aoff;
+  out->loc_all = t->loc_all;
+  t->loc_koff = t->loc_keys = t->loc_aoff = t->loc_all = NULL;
   ctx_free_temps(t);
   out->ctx_ = t;
   if (rc) pcol_q_topkeys_free(out);
@@ -1036,6 +1038,8 @@ int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, pcol_q_top
 void pcol_q_topkeys_free(pcol_q_topkeys *k) {
   free(k->loc_koff);
   free(k->loc_keys);
+  free(k->loc_aoff);
+  free(k->loc_all);
   free(k->name);
   ctx_free(k->ctx_);
   memset(k, 0, sizeof *k);

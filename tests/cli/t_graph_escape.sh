@@ -16,5 +16,33 @@ grep -q 'evil\\"\] N9 \[label=\\"x' "$tmp/g.dot" || { echo "FAIL: quote not esca
 if command -v dot >/dev/null 2>&1; then
   dot -Tsvg "$tmp/g.dot" >/dev/null 2>"$tmp/dot.err" || { echo "FAIL: graphviz refused: $(cat "$tmp/dot.err")"; fail=1; }
 fi
+# --format json: the same nodes and edges, valid JSON, the names whole and
+# the numbers raw (the DOT's order: its node ids, its edge lines)
+"$PCOL" graph "$tmp/in.pcol" --format json -o "$tmp/g.json" || { echo "FAIL: graph --format json exit $?"; exit 1; }
+python3 - "$tmp/g.json" "$tmp/g.dot" <<'PY' || fail=1
+import json, re, sys
+g = json.load(open(sys.argv[1]))
+dot = open(sys.argv[2], encoding='utf-8', errors='replace').read()
+nodes = [r for r in g['rows'] if r['kind'] == 'node']
+edges = [r for r in g['rows'] if r['kind'] == 'edge']
+names = [n['name'] for n in nodes]
+bad = []
+evil = 'evil"] N9 [label="x\\\\'
+if evil not in names or not any(n.startswith('ctl\x01') for n in names):
+    bad.append('the hostile names are not whole in %r' % names)
+if len(nodes) != len(re.findall(r'^N\d+ \[', dot, re.M)):
+    bad.append('%d nodes in json, DOT has others' % len(nodes))
+if len(edges) != len(re.findall(r'^N\d+ -> N\d+ ', dot, re.M)):
+    bad.append('%d edges in json, DOT has others' % len(edges))
+want = {'main': (0, 8), 'ok': (3, 3), evil: (0, 5)}
+for n in nodes:
+    if n['name'] in want and (n['flat'], n['cum']) != want[n['name']]:
+        bad.append('%s: flat %s cum %s' % (n['name'], n['flat'], n['cum']))
+got = sorted((e['from'], e['to'][:4], e['weight']) for e in edges)
+if g['total'] != 8 or got != sorted([('main', evil[:4], 5), ('main', 'ok', 3), (evil, 'ctl\x01', 5)]):
+    bad.append('edges %r total %r' % (got, g['total']))
+for b in bad: print('FAIL: graph --format json: ' + b)
+sys.exit(1 if bad else 0)
+PY
 [ $fail -eq 0 ] && echo "t_graph_escape: ok"
 exit $fail

@@ -49,6 +49,10 @@ html = open(sys.argv[1], encoding="utf-8").read()
 meta = json.loads(re.search(r'<script id="pcol-meta" type="application/json">(.*?)</script>', html, re.S).group(1))
 data = base64.b64decode(re.search(r'<script id="pcol-bin" type="text/plain">(.*?)</script>', html, re.S).group(1))
 assert len(data) == meta["bin_len"], (len(data), meta["bin_len"])
+if "bin_raw" in meta:  # deflated (raw): data.js's pcolInflate
+    import zlib
+    data = zlib.decompress(data, -15)
+    assert len(data) == meta["bin_raw"], (len(data), meta["bin_raw"])
 src = meta["sources"][0]
 assert src["type"] == "rprof" and src["timed"] == 1 and src["t1"] == 51 * 20000000, src
 vals = [v["cli"] for v in meta["values"]]

@@ -52,10 +52,23 @@ import sys, re, json, base64, struct
 h = open(sys.argv[1], encoding="utf-8").read()
 m = json.loads(re.search(r'<script id="pcol-meta" type="application/json">(.*?)</script>', h, re.S).group(1))
 b = base64.b64decode(re.sub(r"\s+", "", re.search(r'<script id="pcol-bin"[^>]*>(.*?)</script>', h, re.S).group(1)))
+if "bin_raw" in m:  # deflated (raw)
+    import zlib
+    b = zlib.decompress(b, -15)
 k = [v["cli"] for v in m["values"]].index("samples")
 c = m["cols"]["v%d" % k]
 fmt = {"u8": "B", "u16": "H", "u32": "I", "i32": "i", "f64": "d"}
-vals = [c.get("v", 0)] * c["n"] if c["e"] == "c" else struct.unpack_from("<%d%s" % (c["n"], fmt[c["e"]]), b, c["o"])
+def dv(c):  # steps from the value before, zigzag, LEB128 (data.js)
+    out, p, prev = [], c["o"], 0
+    for _ in range(c["n"]):
+        z = sh = 0
+        while True:
+            x = b[p]; p += 1; z |= (x & 127) << sh; sh += 7
+            if x < 128: break
+        prev += -((z + 1) >> 1) if z & 1 else z >> 1
+        out.append(prev)
+    return out
+vals = [c.get("v", 0)] * c["n"] if c["e"] == "c" else dv(c) if c["e"] == "dv" else struct.unpack_from("<%d%s" % (c["n"], fmt[c["e"]]), b, c["o"])
 assert sum(vals) == int(sys.argv[2]), (sum(vals), sys.argv[2])
 assert "weight" not in [v["cli"] for v in m["values"]]
 P

@@ -51,7 +51,7 @@ function cliTop(input, opt) {
 
 async function main() {
   const prof = path.join(cfg.tmp, 'chromium-profile');
-  const chrome = spawn(cfg.browser, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+  const chrome = CHROME = spawn(cfg.browser, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
     '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
     '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0', '--user-data-dir=' + prof,
     '--window-size=1300,1000', 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -72,7 +72,9 @@ async function main() {
   Log.entryAdded((e) => { if (e.entry.level === 'error') errors.push('log: ' + e.entry.text + ' ' + (e.entry.url || '')); });
   /* a dialog (alert) is script that no page of pcol's runs: data that became markup */
   Page.javascriptDialogOpening((e) => { errors.push('dialog: ' + e.message); Page.handleJavaScriptDialog({ accept: true }); });
-  await Promise.all([Page.enable(), Runtime.enable(), Log.enable()]);
+  /* the page is offline: any request but the page's own file:// load is a failure */
+  client.Network.requestWillBeSent((e) => { if (!/^file:/.test(e.request.url) && !/^data:/.test(e.request.url)) errors.push('network request: ' + e.request.url); });
+  await Promise.all([Page.enable(), Runtime.enable(), Log.enable(), client.Network.enable()]);
   await Emulation.setDeviceMetricsOverride({ width: 1300, height: 1000, deviceScaleFactor: 1, mobile: false });
   const ev = async (expr) => {
     const r = await Runtime.evaluate({ expression: expr, returnByValue: true, awaitPromise: true });
@@ -128,6 +130,26 @@ async function main() {
     const path = [];
     for (const r of rows) { path.length = r.d; path.push(r.name); seen++; if (r.w !== sum(path)) { if (bad++ < 3) console.error(`  tree ${path.join(';')}: ${r.w} vs fold ${sum(path)}`); } }
     ok(bad === 0 && seen > 1, `${c.name}: ${bad} of ${seen} call tree rows differ from pcol fold`);
+    if (c.search) { // the tree's search box: every frame that matches is shown and marked, as pcol fold has them
+      await ev(`(() => { const s = document.getElementById('tree-search'); s.scrollIntoView({block: 'center'}); s.focus(); })()`);
+      await Input.insertText({ text: c.search });
+      const re = new RegExp(c.search), want = new Set();
+      for (const l of fold) { const p = l.slice(0, l.lastIndexOf(' ')).split(';'); p.forEach((f, j) => { if (re.test(f)) want.add(p.slice(0, j + 1).join(';')); }); }
+      const hits = new Set(), tr = await ev('pcolReport.treeRows()'), pp = [];
+      for (const r of tr) { pp.length = r.d; pp.push(r.name); if (r.hit) hits.add(pp.join(';')); }
+      const same = want.size === hits.size && [...want].every((k) => hits.has(k));
+      ok(same && (want.size > 0 || o.from !== undefined), `${c.name}: tree search /${c.search}/ marks ${hits.size} rows, pcol fold has ${want.size} matching frames`);
+      const cur0 = want.size ? await ev('pcolReport.treeCur()') : 0;
+      if (want.size) {
+        ok(tr[cur0] && tr[cur0].hit, `${c.name}: the first match is not the current row`);
+        await Input.dispatchKeyEvent({ type: 'keyDown', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 });
+        await Input.dispatchKeyEvent({ type: 'keyUp', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 });
+        const cur1 = await ev('pcolReport.treeCur()');
+        ok(tr[cur1] && tr[cur1].hit && (want.size === 1 || cur1 !== cur0), `${c.name}: Enter in the search box did not go to the next match (${cur0} -> ${cur1})`);
+      }
+      await ev(`(() => { const s = document.getElementById('tree-search'); s.value = ''; s.dispatchEvent(new Event('input')); })()`);
+      console.error(`report_check: ${c.name}: tree search /${c.search}/: ${hits.size} frames shown and marked as in pcol fold`);
+    }
     await ev(`(() => { const m = document.getElementById('tree-mode'); m.value = 'inv'; m.dispatchEvent(new Event('change')); })()`);
     const inv = await ev('pcolReport.treeRows()');
     const leaf = (name) => fold.reduce((a, l) => { const sp = l.lastIndexOf(' '), p = l.slice(0, sp).split(';'); return p[p.length - 1] === name ? a + +l.slice(sp + 1) : a; }, 0);
@@ -154,14 +176,76 @@ async function main() {
     const shown = await ev(`document.querySelectorAll('#peek tr.caller, #peek tr.callee').length`);
     ok(shown === p.callers.length + p.callees.length, `${c.name}: the panel shows ${shown} rows`);
     console.error(`report_check: ${c.name}: clicked ${name}: ${p.callers.length} callers, ${p.callees.length} callees equal to pcol peek`);
-    if (c.srcpath && o.from === undefined) { // the source pane: pcol list's lines, text as text
+    if (c.srcpath) { // the source pane: pcol list's lines, text as text; in a range, its numbers on the whole profile's lines
       const src = await ev('pcolReport.source()');
-      const lj = JSON.parse(pcol(['list', c.input, ere, '--format', 'json', '--source-path', c.srcpath])).rows;
+      let lj = [];
+      try { lj = JSON.parse(pcol(['list', c.input, ere, '--format', 'json', '--source-path', c.srcpath, '--value', value].concat(sel))).rows; }
+      catch (e) { if (!/no matches found/.test(String(e.stderr))) throw e; } // a function without lines in a file: no block
       const want = lj.map((x) => [x.line, x.flat, x.cum, x.text]);
-      ok(src.length > 0 && JSON.stringify(src) === JSON.stringify(want), `${c.name}: source pane of ${name}: ${JSON.stringify(src.slice(0, 2))} vs pcol list ${JSON.stringify(want.slice(0, 2))}`);
+      if (o.from === undefined) ok(src.length > 0 && JSON.stringify(src) === JSON.stringify(want), `${c.name}: source pane of ${name}: ${JSON.stringify(src.slice(0, 2))} vs pcol list ${JSON.stringify(want.slice(0, 2))}`);
+      else {
+        const byLine = new Map(want.map((x) => [x[0], x]));
+        const bad = src.filter((x) => { const w = byLine.get(x[0]); return w ? w[1] !== x[1] || w[2] !== x[2] || w[3] !== x[3] : x[1] !== 0 || x[2] !== 0; });
+        const missing = want.filter((x) => (x[1] || x[2]) && !src.some((y) => y[0] === x[0]));
+        ok((src.length > 0 || !want.length) && !bad.length && !missing.length, `${c.name}: source pane of ${name} in the range: ${JSON.stringify(bad.slice(0, 2))} differ from pcol list --from --to, ${JSON.stringify(missing.slice(0, 2))} missing`);
+      }
       ok(await ev(`document.querySelectorAll('img').length`) === 0, `${c.name}: the source text became markup`);
       console.error(`report_check: ${c.name}: source pane of ${name}: ${src.length} lines equal to pcol list`);
     }
+    if (c.shot && o.from === undefined) { // the tree, callers/callees and source views (doc/report-*.png)
+      // the tree with the search's matches opened
+      if (c.search) await ev(`(() => { const s = document.getElementById('tree-search'); s.value = ${JSON.stringify(c.search)}; s.dispatchEvent(new Event('input')); })()`);
+      for (const [id, file] of [['tree-pane', 'tree'], ['source-title', 'source']]) {
+        const b = await ev(`(() => { const r = document.getElementById('${id}').closest('section').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, Math.min(r.height, 700)]; })()`);
+        const pic = await Page.captureScreenshot({ format: 'png', clip: { x: b[0], y: b[1], width: b[2], height: b[3], scale: 1 }, captureBeyondViewport: true });
+        fs.writeFileSync(require('path').join(cfg.artifacts, `report-${c.name}-${file}.png`) /* `path` is the tree's path here */, Buffer.from(pic.data, 'base64'));
+      }
+      await ev(`(() => { const s = document.getElementById('tree-search'); s.value = ''; s.dispatchEvent(new Event('input')); })()`);
+    }
+  };
+
+  // the call graph view against `pcol graph --format json` for the same
+  // selection (nodes in order with flat, cum, marks; edges with weight,
+  // inline, residual), every node drawn, and a real click on a node that
+  // focuses on it (the graph and the table then equal the CLI's --focus)
+  const graphRows = () => ev(`(() => { const G = pcolReport.graph(); return G.nodes.map(n => ['N', n.name, n.flat, n.cum])
+      .concat(G.edges.map(e => ['E', G.nodes[e.from].name, G.nodes[e.to].name, e.w, !!e.inl, !!e.res])); })()`);
+  const cliGraph = (c, value, o) => {
+    const args = ['graph', c.input, '--format', 'json', '--value', value];
+    if (o.source) args.push('--source', String(o.source));
+    if (o.from !== undefined) args.push('--from', secs(o.from), '--to', secs(o.to));
+    if (o.focus) args.push('--focus', o.focus);
+    return JSON.parse(pcol(args)).rows.map((x) => x.kind === 'node' ? ['N', x.name, x.flat, x.cum] : ['E', x.from, x.to, x.weight, x.inline, x.residual]);
+  };
+  const graphCheck = async (c, value, o) => {
+    o = o || {};
+    const page = await graphRows(), want = cliGraph(c, value, o);
+    const bad = want.findIndex((x, i) => JSON.stringify(x) !== JSON.stringify(page[i]));
+    ok(page.length === want.length && bad < 0, `${c.name}: call graph ${JSON.stringify(o)}: ${page.length} vs ${want.length} rows, first difference ${JSON.stringify(page[bad])} vs pcol graph ${JSON.stringify(want[bad])}`);
+    const nn = want.filter((x) => x[0] === 'N').length;
+    const drawn = await ev(`document.querySelectorAll('#graph g.gv-node').length`);
+    ok(drawn === Math.min(nn, 2000), `${c.name}: ${drawn} graph nodes drawn of ${nn}`);
+    const texts = await ev(`Array.from(document.querySelectorAll('#graph g.gv-node title')).map(t => t.textContent).join('|')`);
+    ok(want.filter((x) => x[0] === 'N').every((x) => texts.includes(x[1])), `${c.name}: a graph node's name is not shown as text`);
+    console.error(`report_check: ${c.name}: call graph ${JSON.stringify(o)}: ${nn} nodes, ${want.length - nn} edges equal to pcol graph`);
+    if (o.from !== undefined || c.base || !nn) return;
+    { // the view as drawn (page coordinates for the clip)
+      const b = await ev(`(() => { const r = document.getElementById('graph-section').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, Math.min(r.height, 900)]; })()`);
+      const pic = await Page.captureScreenshot({ format: 'png', clip: { x: b[0], y: b[1], width: b[2], height: b[3], scale: 1 }, captureBeyondViewport: true });
+      fs.writeFileSync(path.join(cfg.artifacts, `report-${c.name}-graph.png`), Buffer.from(pic.data, 'base64'));
+    }
+    // a real click on the heaviest node with callers: focus on it
+    const i = await ev(`(() => { const G = pcolReport.graph(); let b = -1; G.edges.forEach(e => { if (b < 0 || Math.abs(G.nodes[e.to].cum) > Math.abs(G.nodes[b].cum)) b = e.to; }); return b; })()`);
+    if (i < 0) return;
+    const name = await ev(`pcolReport.graph().nodes[${i}].name`);
+    const xy = await ev(`pcolReport.graphNodeAt(${i})`);
+    await click(xy.x, xy.y);
+    const focus = await ev(`document.getElementById('focus').value`);
+    ok(focus === '^' + name.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') + '$', `${c.name}: a click on graph node ${name} set focus ${focus}`);
+    const fpage = await graphRows(), fwant = cliGraph(c, value, { source: o.source, focus });
+    ok(JSON.stringify(fpage) === JSON.stringify(fwant), `${c.name}: the graph focused on ${name} differs from pcol graph --focus: ${JSON.stringify(fpage.slice(0, 3))} vs ${JSON.stringify(fwant.slice(0, 3))}`);
+    await compareTop(c, { value, source: o.source, focus }, `graph click focus ${focus}`);
+    await ev(`(() => { const s = document.getElementById('focus'); s.value = ''; s.dispatchEvent(new Event('change')); })()`);
   };
 
   for (const c of cfg.cases) {
@@ -203,6 +287,7 @@ async function main() {
       console.error(`report_check: ${c.name}: diff table: ${want.length} rows equal to pcol diff --absolute`);
     } else await compareTop(c, { value: defValue }, 'whole profile');
     await views(c, defValue);
+    await graphCheck(c, defValue, {});
     if (c.value) {
       const k = meta.indexOf(c.value);
       ok(k >= 0, `${c.name}: no value ${c.value} in the selector (${meta})`);
@@ -275,6 +360,7 @@ async function main() {
         const v = await ev('pcolReport.meta.values[pcolReport.state.value].cli');
         if (!c.base) await compareTop(c, { source: c.source, value: v, from, to }, 'brushed range');
         await views(c, v, { source: c.source, from, to });
+        await graphCheck(c, v, { source: c.source, from, to });
         c.shotAfterBrush = true;
       }
     }
@@ -331,4 +417,5 @@ async function main() {
   console.log(`report_check: ${checks - failures} passed, ${failures} failed`);
   process.exit(failures ? 1 : 0);
 }
-main().catch((e) => { console.error('FAIL: ' + (e && e.stack || e)); process.exit(1); });
+let CHROME = null; // killed on a failure too: no Chromium outlives the test
+main().catch((e) => { console.error('FAIL: ' + (e && e.stack || e)); if (CHROME) CHROME.kill('SIGKILL'); process.exit(1); });

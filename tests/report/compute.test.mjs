@@ -8,6 +8,7 @@
 //   CASE: {name, input, html, base?}
 import fs from 'node:fs';
 import vm from 'node:vm';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -26,9 +27,15 @@ function load(html) {
   const b = Buffer.from(/<script id="pcol-bin" type="text\/plain">([\s\S]*?)<\/script>/.exec(html)[1].replace(/\s+/g, ''), 'base64');
   const bin = new Uint8Array(b.length); bin.set(b); // own buffer: columns are 8-aligned from its start
   const ctx = vm.createContext({});
-  for (const m of ['data.js', 'range.js', 'top.js', 'tree.js', 'diff.js', 'units.js'])
+  for (const m of ['data.js', 'range.js', 'top.js', 'tree.js', 'graph.js', 'diff.js', 'units.js'])
     vm.runInContext(fs.readFileSync(path.join(lib, m), 'utf8'), ctx, { filename: m });
   ctx.M = meta; ctx.BIN = bin;
+  // the page's own inflate (data.js) against node's zlib on the same bytes
+  const mine = vm.runInContext('BIN = pcolBinary(M, BIN); BIN', ctx);
+  if (meta.bin_raw !== undefined) {
+    const want = zlib.inflateRawSync(b);
+    ok(want.length === mine.length && Buffer.compare(want, Buffer.from(mine.buffer, mine.byteOffset, mine.length)) === 0, `${html.length}-byte page: pcolInflate differs from zlib`);
+  }
   vm.runInContext('var D = pcolData(M, BIN);', ctx);
   return ctx;
 }
@@ -55,8 +62,8 @@ for (const file of cases) {
     if (r && rsrc) args.push('--source', String(rsrc));
     const cli = JSON.parse(pcol(args));
     const page = run(ctx, `var SW = pcolStackWeights(D, ${sel(r)}); pcolTop(D, SW, pcolKeyset(D, ${sel(r)}, '${by}'))
-      .map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp), ${r ? "''" : 'pcolInlineText(x.inl)'}]; })`);
-    const want = cli.rows.map((x) => [x.name, x.flat, x.cum, x.flat_pct.toFixed(2), x.cum_pct.toFixed(2), r ? '' : (x.inline || '')]);
+      .map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp), pcolInlineText(x.inl)]; })`);
+    const want = cli.rows.map((x) => [x.name, x.flat, x.cum, x.flat_pct.toFixed(2), x.cum_pct.toFixed(2), x.inline || '']);
     ok(JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --by ${by} ${r ? 'range ' + r : 'whole'}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
     console.error(`compute: ${c.name}: top --by ${by} ${r ? 'range' : 'whole'}: ${want.length} rows`);
   }
@@ -73,11 +80,42 @@ for (const file of cases) {
       if (ig) args.push('--ignore', ig);
       const cli = JSON.parse(pcol(args));
       const page = run(ctx, `var S3 = ${sel()}; S3.drop = pcolFilterDrop(D, ${fo ? 'new RegExp(' + JSON.stringify(fo) + ')' : 'null'}, ${ig ? 'new RegExp(' + JSON.stringify(ig) + ')' : 'null'});
-        pcolTop(D, pcolStackWeights(D, S3), pcolKeyset(D, S3, 'function')).map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp)]; })`);
-      const want = cli.rows.map((x) => [x.name, x.flat, x.cum, x.flat_pct.toFixed(2), x.cum_pct.toFixed(2)]);
+        pcolTop(D, pcolStackWeights(D, S3), pcolKeyset(D, S3, 'function')).map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp), pcolInlineText(x.inl)]; })`);
+      const want = cli.rows.map((x) => [x.name, x.flat, x.cum, x.flat_pct.toFixed(2), x.cum_pct.toFixed(2), x.inline || '']);
       ok(JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --focus ${fo} --ignore ${ig}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
     }
     console.error(`compute: ${c.name}: ${tries.length} focus/ignore filters equal to pcol top`);
+  }
+  // the call graph against `pcol graph --format json`: nodes in order with
+  // flat, cum and (inline) marks, edges in order with weight, inline and
+  // residual; default pruning, other fractions and counts, a range, a filter
+  {
+    const plain = run(ctx, `pcolTop(D, pcolStackWeights(D, ${sel()}), pcolKeyset(D, ${sel()}, 'function')).map(function (r) { return r.name; })`)
+      .filter((n) => /^[A-Za-z0-9_.:]+$/.test(n));
+    const tries = [[{}, null, null], [{ nodeCount: 12 }, null, null], [{ nodeFraction: 0, edgeFraction: 0, nodeCount: 0 }, null, null],
+      [{ nodeFraction: 0.05, edgeFraction: 0.02 }, null, null], [{ nodeCount: 5, edgeFraction: 0.01 }, null, null]];
+    if (ranges[1]) tries.push([{}, ranges[1], null], [{ nodeCount: 7 }, ranges[1], null]);
+    if (plain.length > 2) tries.push([{ nodeCount: 9 }, null, plain[1]]);
+    for (const by of ['function', 'line']) for (const [o, r, fo] of tries) {
+      if (by === 'line' && (r || fo)) continue;
+      const args = ['graph', c.input, '--format', 'json', '--value', value, '--by', by];
+      if (o.nodeFraction !== undefined) args.push('--node-fraction', String(o.nodeFraction));
+      if (o.edgeFraction !== undefined) args.push('--edge-fraction', String(o.edgeFraction));
+      if (o.nodeCount !== undefined) args.push('--node-count', String(o.nodeCount));
+      if (r) args.push('--from', secs(r[0]), '--to', secs(r[1]));
+      if (r && rsrc) args.push('--source', String(rsrc));
+      if (fo) args.push('--focus', fo);
+      const cli = JSON.parse(pcol(args));
+      const want = cli.rows.map((x) => x.kind === 'node' ? ['N', x.name, x.flat, x.cum, x.inline] : ['E', x.from, x.to, x.weight, x.inline, x.residual]);
+      const page = run(ctx, `var S4 = ${sel(r)}; S4.drop = pcolFilterDrop(D, ${fo ? 'new RegExp(' + JSON.stringify(fo) + ')' : 'null'}, null);
+        var G4 = pcolGraph(D, S4, pcolStackWeights(D, S4), pcolKeyset(D, S4, '${by}'), ${JSON.stringify(o)});
+        G4.nodes.map(function (n) { return ['N', n.name, n.flat, n.cum, pcolInlineText(n.inl)]; })
+          .concat(G4.edges.map(function (e) { return ['E', G4.nodes[e.from].name, G4.nodes[e.to].name, e.w, !!e.inl, !!e.res]; }))`);
+      const what = `${c.name}: graph --by ${by} ${JSON.stringify(o)}${r ? ' range' : ''}${fo ? ' --focus ' + fo : ''}`;
+      const bad = want.findIndex((x, i) => JSON.stringify(x) !== JSON.stringify(page[i]));
+      ok(page.length === want.length && bad < 0, `${what}: ${page.length} vs ${want.length} rows; first difference at ${bad}: ${JSON.stringify(page[bad])} vs ${JSON.stringify(want[bad])}`);
+    }
+    console.error(`compute: ${c.name}: call graph: ${tries.length} option sets equal to pcol graph`);
   }
   // peek: the heaviest functions' callers and callees
   const topRows = run(ctx, `var SW = pcolStackWeights(D, ${sel()}); var K = pcolKeyset(D, ${sel()}, 'function');
@@ -132,5 +170,33 @@ for (const m of ['top.js', 'units.js']) vm.runInContext(fs.readFileSync(path.joi
 const U = [[1536, 'bytes', '1.50kB'], [132, 'B', '132B'], [2147483648, 'bytes', '2GB'], [1234567890, 'nanoseconds', '1.23s'],
   [999, 'nanoseconds', '999ns'], [42, 'count', '42'], [-3500000, 'nanoseconds', '-3.50ms'], [0, 'bytes', '0']];
 for (const [v, u, want] of U) ok(vm.runInContext(`pcolUnitLabel(${v}, ${JSON.stringify(u)})`, ctx) === want, `unit label ${v} ${u}: want ${want}`);
+// the page's inflate (data.js) on streams made here: every block type
+// (stored at level 0, fixed for short input, dynamic), long matches, and
+// attack inputs (truncated, random, a distance before the start, a wrong
+// length) that must throw, not hang or write out of bounds
+{
+  const dctx = vm.createContext({});
+  vm.runInContext(fs.readFileSync(path.join(lib, 'data.js'), 'utf8'), dctx);
+  const inflate = (buf, n) => vm.runInContext(`pcolInflate(new Uint8Array(${JSON.stringify(Array.from(buf))}), ${n})`, dctx);
+  let seed = 7;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const inputs = [Buffer.from('a'), Buffer.from('hello hello hello hello'), Buffer.alloc(70000, 3),
+    Buffer.from(Array.from({ length: 30000 }, (_, i) => (i * 7) % 251 ^ (rnd() < 0.1 ? 255 : 0)))];
+  for (const x of inputs) for (const level of [0, 1, 9]) {
+    const z = zlib.deflateRawSync(x, { level });
+    const got = inflate(z, x.length);
+    ok(Buffer.compare(Buffer.from(got), x) === 0, `pcolInflate: ${x.length} bytes at level ${level}`);
+  }
+  const bad = [zlib.deflateRawSync(inputs[3]).subarray(0, 500), Buffer.from(Array.from({ length: 300 }, () => Math.floor(rnd() * 256))),
+    Buffer.from([0x63, 0x00, 0x02, 0x00]) /* fixed block: a match at distance 1 with no byte before */];
+  for (const [i, z] of bad.entries()) {
+    let threw = false;
+    try { inflate(z, 30000); } catch (e) { threw = /damaged/.test(e.message); }
+    ok(threw, `pcolInflate: attack stream ${i} did not fail`);
+  }
+  let threw = false;
+  try { inflate(zlib.deflateRawSync(inputs[1]), 5); } catch (e) { threw = /damaged/.test(e.message); }
+  ok(threw, 'pcolInflate: a stream longer than said did not fail');
+}
 console.log(`compute.test: ${checks - failures} passed, ${failures} failed`);
 process.exit(failures ? 1 : 0);

@@ -14,9 +14,38 @@ function pcolData(M, BIN) {
       case 'u32': return new Uint32Array(BIN.buffer, c.o, n);
       case 'i32': return new Int32Array(BIN.buffer, c.o, n);
       case 'f64': return new Float64Array(BIN.buffer, c.o, n);
+      case 'dv': { /* report.c: steps from the value before, zigzag, LEB128 */
+        var T = { u16: Uint16Array, u32: Uint32Array, i32: Int32Array, f64: Float64Array }[c.t], out = new T(n);
+        var p = c.o, end = c.o + c.len, prev = 0;
+        for (var i = 0; i < n; i++) {
+          var z = 0, m = 1, b;
+          do {
+            if (p >= end) throw new Error('column ends early');
+            b = BIN[p++]; z += (b & 0x7f) * m; m *= 128;
+          } while (b & 0x80);
+          prev += z % 2 ? -(z + 1) / 2 : z / 2;
+          out[i] = prev;
+        }
+        return out;
+      }
     }
     throw new Error('unknown column encoding ' + c.e);
   }
+  /* names: {si: ids into M.strtab} back to arrays of strings (report.c's
+   * names_of), the source pane's block names too */
+  var TAB = M.strtab || [];
+  (function resolve(o) {
+    for (var key in o) {
+      var x = o[key];
+      if (!x || typeof x !== 'object' || key === 'blocks') continue;
+      if (x.si) {
+        var ids = col(x.si), out = new Array(ids.length);
+        for (var i = 0; i < ids.length; i++) out[i] = ids[i] ? TAB[ids[i] - 1] : null;
+        o[key] = out;
+      } else if (!(x.e && x.n !== undefined)) resolve(x);
+    }
+  })(M);
+  if (M.list) M.list.blocks.forEach(function (b) { if (typeof b[0] === 'number') b[0] = b[0] ? TAB[b[0] - 1] : null; });
   var D = { M: M, col: col, N: M.n, NS: M.nstacks };
   D.SRC = col(M.cols.src); D.DUR = col(M.cols.dur); D.STK = col(M.cols.stack); D.WGT = col(M.cols.wgt);
   var TIME = D.TIME = new Float64Array(D.N); /* NaN = no time */
@@ -34,6 +63,8 @@ function pcolData(M, BIN) {
   D.SPAR = col(M.stacks.parent); D.SLOC = col(M.stacks.loc);
   D.FT = M.ftree; D.FTP = col(M.ftree.parent); D.FTN = col(M.ftree.name); D.FTS = col(M.ftree.stack);
   D.THR = M.threads ? col(M.threads.col) : null;
+  /* the call graph's label tags (graph.js): each sample's label set, each set's tags */
+  D.GT = M.gtags ? { ls: col(M.gtags.ls), off: col(M.gtags.off), tag: col(M.gtags.tag) } : null;
   D.KS = M.keysets.map(function (k) {
     return { by: k.by, unnamed: k.unnamed, nokey: k.nokey, names: k.names, rank: col(k.rank),
              koff: col(k.koff), keys: col(k.keys), inl: k.inl ? col(k.inl) : null };
@@ -50,3 +81,101 @@ function pcolData(M, BIN) {
   })();
   return D;
 }
+
+/* pcolInflate(src, n): the n bytes of a raw deflate stream (RFC 1951; the
+ * page's columns, report.c deflates them with zlib), decoded as puff.c
+ * does: canonical Huffman codes read a bit at a time.  Every length and
+ * distance is checked: a bad stream throws, never reads or writes out of
+ * bounds. */
+var PCOL_LBASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
+var PCOL_LEXT = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
+var PCOL_DBASE = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577];
+var PCOL_DEXT = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
+function pcolInflate(src, n) {
+  var out = new Uint8Array(n), op = 0, sp = 0, buf = 0, cnt = 0;
+  function fail(why) { throw new Error('the page\'s data is damaged (' + why + ')'); }
+  function bits(k) {
+    while (cnt < k) { if (sp >= src.length) fail('ends early'); buf |= src[sp++] << cnt; cnt += 8; }
+    var v = buf & ((1 << k) - 1);
+    buf >>>= k; cnt -= k;
+    return v;
+  }
+  function table(lens, a, m) { /* {count[len], sym[]} of lens[a .. a + m) */
+    var count = new Uint16Array(16), offs = new Uint16Array(16), sym = new Uint16Array(m), i;
+    for (i = 0; i < m; i++) count[lens[a + i]]++;
+    count[0] = 0;
+    for (i = 1; i < 16; i++) offs[i] = offs[i - 1] + count[i - 1];
+    for (i = 0; i < m; i++) if (lens[a + i]) sym[offs[lens[a + i]]++] = i;
+    return { count: count, sym: sym };
+  }
+  function decode(t) {
+    var code = 0, first = 0, index = 0;
+    for (var len = 1; len < 16; len++) {
+      code |= bits(1);
+      var c = t.count[len];
+      if (code - c < first) return t.sym[index + (code - first)];
+      index += c; first += c; first <<= 1; code <<= 1;
+    }
+    return fail('bad code');
+  }
+  var fixed = null, last;
+  do {
+    last = bits(1);
+    var type = bits(2), lt, dt, i;
+    if (type === 0) { /* stored */
+      buf = 0; cnt = 0;
+      if (sp + 4 > src.length) fail('ends early');
+      var len = src[sp] | src[sp + 1] << 8;
+      if ((len ^ 0xffff) !== (src[sp + 2] | src[sp + 3] << 8)) fail('stored length');
+      sp += 4;
+      if (sp + len > src.length || op + len > n) fail('stored block too long');
+      out.set(src.subarray(sp, sp + len), op); sp += len; op += len;
+      continue;
+    }
+    if (type === 1) {
+      if (!fixed) {
+        var l = new Uint8Array(320);
+        for (i = 0; i < 144; i++) l[i] = 8;
+        for (; i < 256; i++) l[i] = 9;
+        for (; i < 280; i++) l[i] = 7;
+        for (; i < 288; i++) l[i] = 8;
+        for (; i < 320; i++) l[i] = 5;
+        fixed = [table(l, 0, 288), table(l, 288, 30)];
+      }
+      lt = fixed[0]; dt = fixed[1];
+    } else if (type === 2) {
+      var nlen = bits(5) + 257, ndist = bits(5) + 1, ncode = bits(4) + 4;
+      if (nlen > 286 || ndist > 30) fail('counts');
+      var ord = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15], cl = new Uint8Array(19);
+      for (i = 0; i < ncode; i++) cl[ord[i]] = bits(3);
+      var ct = table(cl, 0, 19), lens = new Uint8Array(nlen + ndist);
+      for (i = 0; i < nlen + ndist;) {
+        var sym = decode(ct), rep, v = 0;
+        if (sym < 16) { lens[i++] = sym; continue; }
+        if (sym === 16) { if (!i) fail('repeat'); v = lens[i - 1]; rep = 3 + bits(2); }
+        else if (sym === 17) rep = 3 + bits(3);
+        else rep = 11 + bits(7);
+        if (i + rep > nlen + ndist) fail('lengths');
+        while (rep--) lens[i++] = v;
+      }
+      lt = table(lens, 0, nlen); dt = table(lens, nlen, ndist);
+    } else fail('block type');
+    for (;;) {
+      var s = decode(lt);
+      if (s < 256) { if (op >= n) fail('too long'); out[op++] = s; continue; }
+      if (s === 256) break;
+      s -= 257;
+      if (s >= 29) fail('length code');
+      var ln = PCOL_LBASE[s] + bits(PCOL_LEXT[s]), ds = decode(dt);
+      if (ds >= 30) fail('distance code');
+      var dist = PCOL_DBASE[ds] + bits(PCOL_DEXT[ds]);
+      if (dist > op) fail('distance');
+      if (op + ln > n) fail('too long');
+      for (var e = op + ln; op < e; op++) out[op] = out[op - dist];
+    }
+  } while (!last);
+  if (op !== n) fail('length ' + op + ' of ' + n);
+  return out;
+}
+/* the page's binary columns: base64 text, deflated when M.bin_raw is set */
+function pcolBinary(M, bytes) { return M.bin_raw !== undefined ? pcolInflate(bytes, M.bin_raw) : bytes; }

@@ -3,11 +3,12 @@
  * (the matched share as `pcol fold` gives it), and on a --diff page each
  * frame coloured by its change of share against the base. */
 /* ------------------------------------------------------ flame graph */
-var FH = 17, FKIDS = (function () { /* children of each tree node, sorted by name */
+var FH = 17, FKIDS = null; /* children of each tree node, sorted by name (pcolStart's done) */
+function flameKids() {
   var k = pcolFtreeKids(D);
   k.forEach(function (c) { c.sort(function (a, b) { var x = FT.names[FTN[a] - 1], y = FT.names[FTN[b] - 1]; return x < y ? -1 : x > y ? 1 : 0; }); });
   return k;
-})();
+}
 var FL = { self: null, total: null, totalAbs: 0, rects: [], depth: null };
 function fname(i) { return pcolFname(D, i); }
 function computeFlame(sw) { FL = pcolFtreeSums(D, sw); FL.rects = []; }

@@ -8,6 +8,7 @@ function recompute() {
   TOP = pcolTop(D, sw, pcolKeyset(D, S, S.by));
   computeFlame(sw);
   TV.inv = null;
+  SRCLINES = null;
   var bt = DIFF && DIFF.top && DIFF.top[S.value];
   TOPDIFF = bt ? pcolDiffRows(TOP, bt[S.by]) : null;
   if (DIFF) {
@@ -33,9 +34,10 @@ function recompute() {
   drawFlame();
   drawTimeline();
   drawStackChart();
-  drawTree();
+  if (TV.search) treeSearch(TV.search); else drawTree();
   drawPeek();
   drawSource();
+  drawGraph();
 }
 
 /* ------------------------------------------------------------ header */
@@ -92,6 +94,7 @@ function wire() {
   });
   wireTree();
   wireStackChart();
+  wireGraph();
   $('raw').addEventListener('change', function () { S.raw = this.checked; recompute(); });
   $('focus').addEventListener('change', function () { S.focus = regex(this.value, this); recompute(); });
   $('ignore').addEventListener('change', function () { S.ignore = regex(this.value, this); recompute(); });
@@ -138,21 +141,34 @@ var api = window.pcolReport = {
   zoomed: function () { return S.zoom; },
   /* every row of the top table as its cells read (the table draws only those in view) */
   topRows: function () { return TROWS.map(function (r) { return { flat: r.flat, cum: r.cum, bflat: r.bflat, bcum: r.bcum, cells: topCells(r) }; }); },
-  treeRows: function () { return TV.rows.map(function (r) { return { id: r.id, name: r.name, w: r.w, d: r.d, kids: r.kids, open: !!TV.open[r.id] }; }); },
+  treeRows: function () { return TV.rows.map(function (r) { return { id: r.id, name: r.name, w: r.w, d: r.d, kids: r.kids, open: !!TV.open[r.id], hit: r.hit }; }); },
+  treeCur: function () { return TV.cur; },
   peek: function () { return S.fn && PEEK ? PEEK : null; },
   source: function () { /* the source pane's rows: [line, flat, cum, text] */
     return Array.prototype.map.call(document.querySelectorAll('#source-lines tr'), function (tr) {
       return [+tr.getAttribute('data-line'), +tr.getAttribute('data-flat'), +tr.getAttribute('data-cum'), tr.lastChild.textContent]; });
   },
   pick: function (name) { pick(name); },
+  /* the call graph as graph.js computed it: nodes [{name, flat, cum, inl}], edges [{from, to, w, inl, res}] */
+  graph: function () { var G = GV.graph; return G ? { nodes: G.nodes, edges: G.edges, total: G.total, drawn: GV.shown } : null; },
+  graphNodeAt: function (i) { /* the screen centre of drawn node i, for a real click */
+    var g = document.querySelector('#graph g.gv-node[data-i="' + i + '"] rect');
+    if (!g) return null;
+    g.scrollIntoView({ block: 'center', inline: 'center' });
+    var b = g.getBoundingClientRect();
+    return { x: b.left + b.width / 2, y: b.top + b.height / 2 };
+  },
   fold: function () { /* name path and total of each node: for checks */
     var out = [];
     for (var i = 1; i < FT.n; i++) out.push({ n: i, parent: FTP[i], name: fname(i), total: FL.total[i], self: FL.self[i] });
     return out;
   }
 };
-header();
-topHead();
-wire();
-recompute();
-document.body.setAttribute('data-ready', '1');
+pcolStart(function () {
+  FKIDS = flameKids();
+  header();
+  topHead();
+  wire();
+  recompute();
+  document.body.setAttribute('data-ready', '1');
+});

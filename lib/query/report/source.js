@@ -3,12 +3,29 @@
  * file's default value (report.c embeds list.c's blocks; the files are
  * found at report time by list's safe rule, srcfile.c, and bounded), or
  * why there is no source. */
+/* The selection's numbers per line: top by line (pcol list's lines are
+ * its keys "FUNCTION FILE:LINE"), made once a selection and kept */
+var SRCLINES = null;
+function sourceLineRows() {
+  if (!SRCLINES) {
+    SRCLINES = new Map();
+    pcolTop(D, SW, pcolKeyset(D, S, 'line')).forEach(function (r) { SRCLINES.set(r.name, r); });
+  }
+  return SRCLINES;
+}
 function drawSource() {
   var box = $('source-lines'), L = M.list;
   box.textContent = '';
   if (!S.fn || !L) { $('source-title').textContent = 'Source (pick a function)'; return; }
-  var blocks = L.blocks.filter(function (b) { return b.name === S.fn.name; }), u = M.values[L.value].unit || '';
-  $('source-title').textContent = 'Source of ' + S.fn.name + ' (whole profile, ' + M.values[L.value].cli + ', as pcol list)';
+  /* report.c's blocks: [name, file, why not (indexes into strs, -1: none), lines] */
+  var blocks = L.blocks.filter(function (b) { return b[0] === S.fn.name; }).map(function (b) {
+    return { file: b[1] < 0 ? null : L.strs[b[1]], error: b[2] < 0 ? null : L.strs[b[2]], lines: b[3] };
+  }), u = M.values[L.value].unit || '';
+  /* the window of lines is the whole profile's (embedded with the text);
+   * the numbers are the selection's: range, source, value, filters */
+  var LR = sourceLineRows();
+  u = unitOf();
+  $('source-title').textContent = 'Source of ' + S.fn.name + ' (' + (S.range ? 'the range' : 'whole profile') + ', ' + M.values[S.value].cli + ', as pcol list)';
   if (!blocks.length) { box.textContent = 'source not found: the profile names no file for this function'; return; }
   blocks.forEach(function (b) {
     var h = document.createElement('div');
@@ -18,7 +35,8 @@ function drawSource() {
     if (b.error || !b.lines.length) return;
     var t = document.createElement('table');
     t.className = 'top src';
-    b.lines.forEach(function (l) {
+    b.lines.forEach(function (l0) {
+      var r = LR.get(S.fn.name + ' ' + b.file + ':' + l0[0]), l = [l0[0], r ? r.flat : 0, r ? r.cum : 0, l0[3]];
       var tr = document.createElement('tr');
       tr.setAttribute('data-line', l[0]); tr.setAttribute('data-flat', l[1]); tr.setAttribute('data-cum', l[2]);
       if (l[1] || l[2]) tr.className = 'hot';

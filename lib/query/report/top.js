@@ -47,10 +47,12 @@ function pcolTop(D, sw, k) {
     stk.push(-n);
     for (j = off[n]; j < off[n + 1]; j++) if (touched[kids[j]]) stk.push(kids[j]);
   }
-  var rows = [];
-  for (var key = 1; key < nk; key++)
+  var rows = [], sumFlat = 0;
+  for (var key = 1; key < nk; key++) sumFlat += flat[key];
+  var marks = pcolInlineMarks(D, w, st, k, sumFlat);
+  for (key = 1; key < nk; key++)
     if (flat[key] !== 0 || cum[key] !== 0)
-      rows.push({ key: key, name: k.names[key - 1], rank: k.rank[key], inl: k.inl ? k.inl[key] : 0, flat: flat[key], cum: cum[key] });
+      rows.push({ key: key, name: k.names[key - 1], rank: k.rank[key], inl: marks ? marks[key] : 0, flat: flat[key], cum: cum[key] });
   rows.sort(function (x, y) {
     var fx = Math.abs(x.flat), fy = Math.abs(y.flat);
     if (fx !== fy) return fx > fy ? -1 : 1;
@@ -60,6 +62,38 @@ function pcolTop(D, sw, k) {
   var sum = 0;
   rows.forEach(function (r, i) { r.order = i; r.fp = pcolPct(r.flat, sw.total); sum += r.fp; r.sp = sum; r.cp = pcolPct(r.cum, sw.total); });
   return rows;
+}
+/* The "(inline)" marks of a selection, as top.c's inline_marks makes
+ * them: an edge from the nearest key outward into each key met at an
+ * inlined line, weighted by the subtree of every stack node where it
+ * appears; edges under 0.001 of the sum of flat are left out; a key is
+ * "inline" when every edge into it is all inlined calls, "partial-inline"
+ * when some are.  null: no inlined line in the profile. */
+function pcolInlineMarks(D, w, st, k, sumFlat) {
+  pcolGraphLocKeys(k);
+  var A = k.gA, K = k.gK, I = k.gI, nk = k.names.length + 1, may = null, j;
+  for (j = 0; j < K.length; j++) if (I[j]) { if (!may) may = new Uint8Array(nk); may[K[j]] = 1; }
+  if (!may) return null;
+  var NS = D.NS, SPAR = D.SPAR, SLOC = D.SLOC, kk = new Uint32Array(NS + 1), map = new Map(), ew = [], eall = [], eto = [];
+  var nloc = A.length - 2;
+  for (var n = 1; n <= NS; n++) {
+    var p = SPAR[n - 1], loc = SLOC[n - 1], caller = kk[p < n ? p : 0];
+    if (loc <= nloc) for (j = A[loc + 1]; j > A[loc]; j--) {
+      var key = K[j - 1];
+      if (st.touched[n] && caller && caller !== key && may[key]) {
+        var id = caller * nk + key, e = map.get(id);
+        if (e === undefined) { map.set(id, e = ew.length); ew.push(0); eall.push(I[j - 1]); eto.push(key); }
+        else if (!I[j - 1]) eall[e] = 0;
+        ew[e] += st.sub[n];
+      }
+      caller = key;
+    }
+    kk[n] = caller;
+  }
+  var cut = pcolFracCut(sumFlat, 0.001), m = new Uint8Array(nk), out = new Uint8Array(nk);
+  for (j = 0; j < ew.length; j++) if (Math.abs(ew[j]) >= cut) m[eto[j]] |= eall[j] ? 1 : 2;
+  for (j = 0; j < nk; j++) out[j] = m[j] & 1 ? (m[j] & 2 ? 3 : 1) : 0;
+  return out;
 }
 function pcolPct(v, total) { return total ? 100 * v / total : 0; }
 /* printf's %.2f: the exact decimal value, ties to even (toFixed rounds ties up) */

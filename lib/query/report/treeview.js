@@ -3,7 +3,7 @@
  * mouse or the keyboard (up/down move, right/left open/close, enter
  * picks), and the callers/callees panel of the picked function (pcol peek's
  * numbers, tree.js).  Both follow the selection. */
-var TV = { mode: 'top', open: {}, rows: [], cur: 0, inv: null };
+var TV = { mode: 'top', open: {}, rows: [], cur: 0, inv: null, search: null };
 function treeRows() {
   var out = [], sums = FL;
   function walkTop(n, d) {
@@ -31,7 +31,8 @@ function drawTree() {
   box.textContent = '';
   TV.rows.forEach(function (r, i) {
     var div = document.createElement('div');
-    div.className = 'trow' + (i === TV.cur ? ' cur' : '');
+    r.hit = !!(TV.search && TV.search.test(r.name));
+    div.className = 'trow' + (i === TV.cur ? ' cur' : '') + (r.hit ? ' hit' : '');
     div.setAttribute('data-i', i);
     div.setAttribute('data-w', r.w);
     div.setAttribute('role', 'treeitem');
@@ -45,7 +46,33 @@ function drawTree() {
     div.appendChild(num); div.appendChild(nm);
     box.appendChild(div);
   });
-  $('tree-note').textContent = TV.mode === 'top' ? 'top-down: each frame with its callees below' : 'inverted: functions with self weight, their callers below';
+  var hits = TV.rows.filter(function (r) { return r.hit; }).length;
+  $('tree-note').textContent = (TV.mode === 'top' ? 'top-down: each frame with its callees below' : 'inverted: functions with self weight, their callers below') +
+    (TV.search ? '; ' + hits + ' matching row' + (hits === 1 ? '' : 's') + ' shown' + (TV.capped ? ' (the first ' + TV.capped + ' matches opened)' : '') : '');
+}
+/* The search box: every frame whose name matches is shown (its callers
+ * opened, top-down; in the inverted tree the rows shown are marked), the
+ * first match made current; Enter in the box goes to the next. */
+var TREE_SEARCH_MAX = 2000;
+function treeSearch(re) {
+  TV.search = re;
+  TV.capped = 0;
+  if (re && TV.mode === 'top') {
+    var n = 0;
+    for (var i = 1; i < FT.n; i++) {
+      if (FL.total[i] === 0 || !re.test(pcolFname(D, i))) continue;
+      if (++n > TREE_SEARCH_MAX) { TV.capped = TREE_SEARCH_MAX; break; }
+      for (var p = FTP[i]; p; p = FTP[p]) TV.open['t' + p] = true;
+    }
+  }
+  drawTree();
+  treeNextHit(-1);
+}
+function treeNextHit(from) {
+  for (var k = 1; k <= TV.rows.length; k++) {
+    var i = (from + k) % TV.rows.length;
+    if (TV.rows[i].hit) { TV.cur = i; drawTree(); var el = $('tree').children[i]; if (el) el.scrollIntoView({ block: 'nearest' }); return; }
+  }
 }
 function treeToggle(i, open) {
   var r = TV.rows[i];
@@ -85,7 +112,9 @@ function wireTree() {
     var el = box.children[TV.cur];
     if (el) el.scrollIntoView({ block: 'nearest' });
   });
-  $('tree-mode').addEventListener('change', function () { TV.mode = this.value; TV.open = {}; TV.cur = 0; drawTree(); });
+  $('tree-mode').addEventListener('change', function () { TV.mode = this.value; TV.open = {}; TV.cur = 0; treeSearch(TV.search); });
+  $('tree-search').addEventListener('input', function () { treeSearch(regex(this.value, this)); });
+  $('tree-search').addEventListener('keydown', function (ev) { if (ev.key === 'Enter') { treeNextHit(TV.cur); ev.preventDefault(); } });
 }
 /* ------------------------------------------------- callers / callees */
 function drawPeek() {

@@ -1,0 +1,198 @@
+/* graphview.js — the call graph view: `pcol graph`'s nodes and edges for
+ * the selection (graph.js), pruned by the node fraction, edge fraction and
+ * node count of the controls (pprof's defaults), laid out top-down in
+ * layers as dot draws pprof's graph, in SVG made here (no library).  A
+ * node's text grows with its flat (pprof's font size), an edge's width
+ * with its weight, dotted when residual; colours are pprof's (dotColor).
+ * Clicking a node focuses on it (by function) and picks it.  Every name is
+ * set as text (textContent), never as markup. */
+var GV = { graph: null, shown: 0 };
+var SVGNS = 'http://www.w3.org/2000/svg';
+function svgEl(tag, attrs, parent) {
+  var e = document.createElementNS(SVGNS, tag);
+  for (var a in attrs) e.setAttribute(a, attrs[a]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+/* pprof's dotColor (driver's dotgraph.go): red for heavy, grey for light;
+ * score in [-1, 1] */
+function pcolDotColor(score, bg) {
+  var sat = bg ? 0.1 : 1, val = bg ? 0.93 : 0.7;
+  score = Math.max(-1, Math.min(1, score));
+  if (Math.abs(score) < 0.2) sat *= Math.abs(score) / 0.2;
+  if (score > 0) score = Math.pow(score, 0.3);
+  if (score < 0) score = -Math.pow(-score, 0.3);
+  var r, g, b;
+  if (score < 0) { g = val; r = val * (1 + sat * score); } else { r = val; g = val * (1 - sat * score); }
+  b = val * (1 - sat);
+  function h(x) { var s = Math.floor(x * 255) & 255; return (s < 16 ? '0' : '') + s.toString(16); }
+  return '#' + h(r) + h(g) + h(b);
+}
+/* a node's label lines as pprof splits a name: the package path's last
+ * element and the rest at its dots (runtime.mapiternext -> runtime /
+ * mapiternext) */
+function graphNameLines(name) {
+  var base = name, sp = name.indexOf(' ');
+  var head = sp > 0 ? name.slice(0, sp) : name, tail = sp > 0 ? name.slice(sp + 1) : '';
+  var slash = head.lastIndexOf('/', head.indexOf('(') >= 0 ? head.indexOf('(') : head.length);
+  base = slash >= 0 ? head.slice(slash + 1) : head;
+  var dot = base.indexOf('.'), lines = dot > 0 ? [base.slice(0, dot), base.slice(dot + 1)] : [base];
+  if (tail) lines.push(tail.length > 60 ? '\u2026' + tail.slice(-59) : tail);
+  return lines.map(function (l) { return l.length > 60 ? l.slice(0, 59) + '\u2026' : l; });
+}
+/* Layers: cycles broken depth first from the nodes in pprof's order (an
+ * edge back to a node on the path is drawn upward), each node one layer
+ * below its deepest caller, then the order in each layer by the mean
+ * position of its neighbours (a few sweeps down and up). */
+function graphLayout(G) {
+  var n = G.nodes.length, outs = [], ins = [], i, j;
+  for (i = 0; i < n; i++) { outs.push([]); ins.push([]); }
+  var state = new Uint8Array(n), back = new Uint8Array(G.edges.length);
+  G.edges.forEach(function (e, k) { outs[e.from].push(k); ins[e.to].push(k); });
+  var roots = [];
+  for (i = 0; i < n; i++) if (!ins[i].length) roots.push(i);
+  for (i = 0; i < n; i++) roots.push(i);
+  roots.forEach(function (r) { /* iterative DFS: state 1 on the path, 2 done */
+    if (state[r]) return;
+    var stk = [[r, 0]];
+    state[r] = 1;
+    while (stk.length) {
+      var top = stk[stk.length - 1], x = top[0];
+      if (top[1] < outs[x].length) {
+        var k = outs[x][top[1]++], y = G.edges[k].to;
+        if (state[y] === 1) back[k] = 1;
+        else if (!state[y]) { state[y] = 1; stk.push([y, 0]); }
+      } else { state[x] = 2; stk.pop(); }
+    }
+  });
+  /* longest path layering over the forward edges (Kahn's order) */
+  var layer = new Int32Array(n), indeg = new Int32Array(n), q = [];
+  G.edges.forEach(function (e, k) { if (!back[k] && e.from !== e.to) indeg[e.to]++; });
+  for (i = 0; i < n; i++) if (!indeg[i]) q.push(i);
+  for (var h = 0; h < q.length; h++) {
+    var x = q[h];
+    outs[x].forEach(function (k) {
+      var e = G.edges[k];
+      if (back[k] || e.from === e.to) return;
+      if (layer[e.to] < layer[x] + 1) layer[e.to] = layer[x] + 1;
+      if (--indeg[e.to] === 0) q.push(e.to);
+    });
+  }
+  var L = [], pos = new Float64Array(n);
+  for (i = 0; i < n; i++) { while (L.length <= layer[i]) L.push([]); L[layer[i]].push(i); }
+  L.forEach(function (l) { l.forEach(function (v, k) { pos[v] = k; }); });
+  function sweep(down) {
+    var order = down ? L : L.slice().reverse();
+    order.forEach(function (l) {
+      var bc = {};
+      l.forEach(function (v) {
+        var s = 0, c = 0, list = down ? ins[v] : outs[v];
+        list.forEach(function (k) { var e = G.edges[k], o = down ? e.from : e.to; if (layer[o] !== layer[v]) { s += pos[o]; c++; } });
+        bc[v] = c ? s / c : pos[v];
+      });
+      l.sort(function (a, b) { return bc[a] - bc[b] || a - b; });
+      l.forEach(function (v, k) { pos[v] = k; });
+    });
+  }
+  for (j = 0; j < 4; j++) { sweep(true); sweep(false); }
+  return { layers: L, layer: layer, back: back };
+}
+function drawGraph() {
+  var svg = $('graph'), note = $('graph-note');
+  if (!svg) return;
+  var o = { nodeFraction: graphOpt('graph-nf', 0.005), edgeFraction: graphOpt('graph-ef', 0.001), nodeCount: Math.round(graphOpt('graph-nc', 80)) };
+  var G = GV.graph = pcolGraph(D, S, SW, pcolKeyset(D, S, S.by), o);
+  while (svg.firstChild) svg.removeChild(svg.firstChild);
+  var tot = G.total, n = G.nodes.length;
+  note.textContent = 'by ' + S.by + '; showing ' + n + ' nodes accounting for ' + human(G.shown) + ', ' + pcolFmt2(pcolPct(G.shown, tot)) + '% of ' + human(tot) +
+    (G.droppedNodes ? '; dropped ' + G.droppedNodes + ' nodes (cum <= ' + human(G.nodeCutoff) + ')' : '') +
+    (G.droppedEdges ? '; dropped ' + G.droppedEdges + ' edges (freq <= ' + human(G.edgeCutoff) + ')' : '') +
+    (o.nodeCount > 0 && n < G.origCount ? '; top ' + n + ' nodes out of ' + G.origCount : '');
+  GV.shown = Math.min(n, 2000); /* a drawing of more is no help; the numbers stay whole */
+  if (n > GV.shown) note.textContent += '; the first ' + GV.shown + ' are drawn';
+  if (!n) { svg.setAttribute('width', 10); svg.setAttribute('height', 10); return; }
+  var Gd = { nodes: G.nodes.slice(0, GV.shown), edges: G.edges.filter(function (e) { return e.from < GV.shown && e.to < GV.shown; }) };
+  var lay = graphLayout(Gd), maxFlat = 0;
+  Gd.nodes.forEach(function (x) { maxFlat = Math.max(maxFlat, Math.abs(x.flat)); });
+  /* sizes: pprof's font size 8 + ceil(16 sqrt(|flat| / max flat)) */
+  var box = Gd.nodes.map(function (x) {
+    var fs = 8 + (maxFlat ? Math.ceil(16 * Math.sqrt(Math.abs(x.flat) / maxFlat)) : 0);
+    var lines = graphNameLines(x.name);
+    /* pprof's lines: "flat (flat%)" and "of cum (cum%)", or "0 of cum (cum%)" */
+    var cum = 'of ' + human(x.cum) + ' (' + pcolFmt2(pcolPct(x.cum, tot)) + '%)';
+    if (x.flat === 0) lines.push('0 ' + cum);
+    else {
+      lines.push(human(x.flat) + ' (' + pcolFmt2(pcolPct(x.flat, tot)) + '%)');
+      if (x.cum !== x.flat) lines.push(cum);
+    }
+    var wmax = 0;
+    lines.forEach(function (l) { wmax = Math.max(wmax, l.length); });
+    return { fs: fs, lines: lines, w: Math.max(40, wmax * fs * 0.58 + 12), h: lines.length * fs * 1.2 + 8 };
+  });
+  var GAPX = 24, GAPY = 56, y = 10, width = 0, X = new Float64Array(Gd.nodes.length), Y = new Float64Array(Gd.nodes.length);
+  var rowsW = lay.layers.map(function (l) { return l.reduce(function (s, v) { return s + box[v].w + GAPX; }, 0); });
+  rowsW.forEach(function (w) { width = Math.max(width, w); });
+  lay.layers.forEach(function (l, li) {
+    var x = (width - rowsW[li]) / 2 + 10, hmax = 0;
+    l.forEach(function (v) { X[v] = x + box[v].w / 2; Y[v] = y; x += box[v].w + GAPX; hmax = Math.max(hmax, box[v].h); });
+    y += hmax + GAPY;
+  });
+  svg.setAttribute('width', width + 20);
+  svg.setAttribute('height', y);
+  var ge = svgEl('g', { 'class': 'gv-edges' }, svg), gn = svgEl('g', { 'class': 'gv-nodes' }, svg);
+  Gd.edges.forEach(function (e, k) {
+    var a = e.from, b = e.to, frac = tot ? Math.abs(e.w) / Math.abs(tot) : 0;
+    var x1 = X[a], y1 = Y[a] + box[a].h, x2 = X[b], y2 = Y[b], d, cx, cy; /* cx, cy: the last control point */
+    if (a === b) { x2 = x1 + box[a].w / 2; y2 = Y[a] + 2 * box[a].h / 3; cx = x2 + 40; cy = y2; d = 'M' + x2 + ',' + (Y[a] + box[a].h / 3) + ' C' + (x2 + 40) + ',' + (Y[a] + box[a].h / 3 - 10) + ' ' + cx + ',' + cy + ' ' + x2 + ',' + y2; }
+    else if (y2 > y1) { var m = (y1 + y2) / 2; cx = x2; cy = m; d = 'M' + x1 + ',' + y1 + ' C' + x1 + ',' + m + ' ' + x2 + ',' + m + ' ' + x2 + ',' + y2; }
+    else { /* upward (a cycle): around the right */
+      var xs = Math.max(X[a] + box[a].w / 2, X[b] + box[b].w / 2) + 30;
+      cx = xs; cy = y2 - 40;
+      d = 'M' + x1 + ',' + y1 + ' C' + xs + ',' + (y1 + 40) + ' ' + xs + ',' + (y2 - 40) + ' ' + x2 + ',' + y2;
+    }
+    var col = pcolDotColor(tot ? e.w / Math.abs(tot) : 0, false);
+    var sw = Math.floor(1 + 5 * Math.min(1, frac));
+    var p = svgEl('path', { d: d, fill: 'none', stroke: col, 'stroke-width': sw, 'data-e': k }, ge);
+    /* the arrowhead: a triangle along the curve's last direction */
+    var ang = Math.atan2(y2 - cy, x2 - cx), L = 7 + sw, W = 3.5 + sw / 2;
+    var bx = x2 - L * Math.cos(ang), by = y2 - L * Math.sin(ang);
+    svgEl('polygon', { points: x2 + ',' + y2 + ' ' + (bx + W * Math.sin(ang)) + ',' + (by - W * Math.cos(ang)) + ' ' + (bx - W * Math.sin(ang)) + ',' + (by + W * Math.cos(ang)), fill: col }, ge);
+    if (e.res) p.setAttribute('stroke-dasharray', '2,3');
+    svgEl('title', {}, p).textContent = Gd.nodes[a].name + ' -> ' + Gd.nodes[b].name + ' (' + human(e.w) + ')' + (e.inl ? ' (inline)' : '');
+    var t = svgEl('text', { x: (x1 + x2) / 2 + 4, y: (y1 + y2) / 2, 'font-size': 10, fill: '#555', 'class': 'gv-elabel' }, ge);
+    t.textContent = human(e.w) + (e.inl ? ' (inline)' : '');
+  });
+  Gd.nodes.forEach(function (x, i) {
+    var b = box[i], g = svgEl('g', { 'class': 'gv-node' + (S.fn && S.fn.name === x.name ? ' picked' : ''), 'data-i': i, transform: 'translate(' + (X[i] - b.w / 2) + ',' + Y[i] + ')' }, gn);
+    var score = tot ? x.cum / Math.abs(tot) : 0;
+    svgEl('rect', { width: b.w, height: b.h, rx: 2, fill: pcolDotColor(score, true), stroke: pcolDotColor(score, false) }, g);
+    svgEl('title', {}, g).textContent = x.name + ' (' + human(x.cum) + ')' + (x.inl ? ' (' + pcolInlineText(x.inl) + ')' : '');
+    b.lines.forEach(function (l, j) {
+      svgEl('text', { x: b.w / 2, y: 4 + (j + 1) * b.fs * 1.2 - b.fs * 0.25, 'font-size': b.fs, 'text-anchor': 'middle' }, g).textContent = l;
+    });
+  });
+}
+function graphOpt(id, def) {
+  var el = $(id), v = el ? parseFloat(el.value) : NaN;
+  if (el) el.classList.toggle('bad', el.value !== '' && !(v >= 0));
+  return v >= 0 ? v : def;
+}
+/* a node clicked: focus on it (by function: its exact name) and pick it */
+function graphClick(i) {
+  var x = GV.graph && GV.graph.nodes[i];
+  if (!x) return;
+  if (S.by === 'function') {
+    var re = '^' + x.name.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') + '$';
+    $('focus').value = re;
+    S.focus = new RegExp(re);
+    S.fn = { name: x.name };
+    recompute();
+  } else pick(x.name);
+}
+function wireGraph() {
+  $('graph').addEventListener('click', function (ev) {
+    var g = ev.target.closest && ev.target.closest('g.gv-node');
+    if (g) graphClick(+g.getAttribute('data-i'));
+  });
+  ['graph-nf', 'graph-ef', 'graph-nc'].forEach(function (id) { $(id).addEventListener('change', drawGraph); });
+}

@@ -1,0 +1,285 @@
+/* test_graph.c — pcol_graph_compute (lib/query/graph.c) on profiles built
+ * here, with the numbers worked out by hand from pprof's rules (report.go
+ * newTrimmedGraph, graph.go): dropped nodes turn calls into residual edges
+ * and take a dropped leaf's flat with them, a residual edge another path
+ * explains goes, inlined lines give inline edges, recursion counts once a
+ * sample, node_count bounds a graph of thousands of nodes, and an empty
+ * profile gives an empty graph. */
+#include "testutil.h"
+#include <stdarg.h>
+
+static uint32_t S(pcol_builder *b, const char *s) {
+  uint32_t id;
+  cr_assert_eq(pcol_b_cstr(b, s, &id), 0);
+  return id;
+}
+static uint32_t FN(pcol_builder *b, const char *name) {
+  pcol_function_row r = {S(b, name), 0, S(b, "a.go"), PCOL_NA_I64};
+  uint32_t id;
+  cr_assert_eq(pcol_b_function(b, &r, &id), 0);
+  return id;
+}
+static uint32_t LOC(pcol_builder *b, const char *name) {
+  pcol_line_row l = {FN(b, name), 1, PCOL_NA_I64};
+  uint32_t id;
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &id), 0);
+  return id;
+}
+/* a stack of locations given leaf first, ended by 0 */
+static uint32_t STK(pcol_builder *b, ...) {
+  uint32_t locs[64];
+  size_t n = 0;
+  va_list ap;
+  va_start(ap, b);
+  for (uint32_t l; (l = va_arg(ap, uint32_t)) != 0;) locs[n++] = l;
+  va_end(ap);
+  uint32_t id;
+  cr_assert_eq(pcol_b_stack(b, locs, n, &id), 0);
+  return id;
+}
+static void SAMPLES(pcol_builder *b, uint32_t src, uint32_t stack, int n) {
+  for (int i = 0; i < n; i++) {
+    pcol_sample_row s = {src, (int64_t)pcol_b_sample_count(b), 0, 1, PCOL_NA_I64, stack, 0}; /* times ascend */
+    cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+  }
+}
+static pcol_builder *NEWB(uint32_t *src) {
+  pcol_builder *b;
+  cr_assert_eq(pcol_builder_new(&b, NULL), 0);
+  cr_assert_eq(pcol_b_source(b, "test", "test", PCOL_NA_I64, src), 0);
+  return b;
+}
+static void GRAPH(pcol_file *f, const pcol_graph_opts *o, pcol_graph *g) {
+  pcol_error err = {0};
+  pcol_value_sel v;
+  cr_assert_eq(pcol_value_resolve(f, NULL, NULL, &v, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_graph_compute(f, NULL, &v, PCOL_BY_FUNCTION, o, g, &err), 0, "%s", err.message);
+}
+static int is(pcol_str s, const char *c) { return s.len == strlen(c) && !memcmp(s.ptr, c, s.len); }
+static long NODE(const pcol_graph *g, const char *name) {
+  for (size_t i = 0; i < g->nnodes; i++)
+    if (is(g->nodes[i].name, name)) return (long)i;
+  return -1;
+}
+static void EXPECT_NODE(const pcol_graph *g, const char *name, int64_t flat, int64_t cum) {
+  long i = NODE(g, name);
+  cr_assert(i >= 0, "no node %s", name);
+  cr_expect_eq(g->nodes[i].flat, flat, "%s flat %lld, want %lld", name, (long long)g->nodes[i].flat, (long long)flat);
+  cr_expect_eq(g->nodes[i].cum, cum, "%s cum %lld, want %lld", name, (long long)g->nodes[i].cum, (long long)cum);
+}
+static const pcol_graph_edge *EDGE(const pcol_graph *g, const char *from, const char *to) {
+  for (size_t i = 0; i < g->nedges; i++)
+    if (is(g->nodes[g->edges[i].from].name, from) && is(g->nodes[g->edges[i].to].name, to)) return &g->edges[i];
+  return NULL;
+}
+static void EXPECT_EDGE(const pcol_graph *g, const char *from, const char *to, int64_t w, int inl, int res) {
+  const pcol_graph_edge *e = EDGE(g, from, to);
+  cr_assert(e != NULL, "no edge %s -> %s", from, to);
+  cr_expect_eq(e->weight, w, "%s -> %s weight %lld, want %lld", from, to, (long long)e->weight, (long long)w);
+  cr_expect_eq(e->inl, inl, "%s -> %s inline %d", from, to, e->inl);
+  cr_expect_eq(e->residual, res, "%s -> %s residual %d", from, to, e->residual);
+}
+
+/* 600 x main>a>leaf, 398 x main>b, 2 x main>mid>leaf, 2 x main>b>tiny:
+ * the node cutoff is int(1002 x 0.005) = 5, so mid and tiny (cum 2) go;
+ * main -> leaf through mid becomes a residual edge, which main -> a -> leaf
+ * explains, so it goes too; tiny's flat goes to nobody (b stays 398). */
+Test(graph, prunes_nodes_residual_and_redundant_edges) {
+  uint32_t src;
+  pcol_builder *b = NEWB(&src);
+  uint32_t m = LOC(b, "main"), a = LOC(b, "a"), lf = LOC(b, "leaf"), bb = LOC(b, "b"), mid = LOC(b, "mid"),
+           tiny = LOC(b, "tiny");
+  SAMPLES(b, src, STK(b, lf, a, m, 0), 600);
+  SAMPLES(b, src, STK(b, bb, m, 0), 398);
+  SAMPLES(b, src, STK(b, lf, mid, m, 0), 2);
+  SAMPLES(b, src, STK(b, tiny, bb, m, 0), 2);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_graph g;
+  GRAPH(f, NULL, &g);
+  cr_expect_eq(g.total, 1002);
+  cr_expect_eq(g.nnodes, 4);
+  cr_expect_eq(g.dropped_nodes, 2);
+  EXPECT_NODE(&g, "main", 0, 1002);
+  EXPECT_NODE(&g, "a", 0, 600);
+  EXPECT_NODE(&g, "leaf", 602, 602);
+  EXPECT_NODE(&g, "b", 398, 400);
+  cr_expect(NODE(&g, "mid") < 0 && NODE(&g, "tiny") < 0);
+  cr_expect_eq(g.nedges, 3);
+  EXPECT_EDGE(&g, "main", "a", 600, 0, 0);
+  EXPECT_EDGE(&g, "a", "leaf", 600, 0, 0);
+  EXPECT_EDGE(&g, "main", "b", 400, 0, 0);
+  cr_expect(EDGE(&g, "main", "leaf") == NULL, "the redundant residual edge stayed");
+  /* pprof's edge order: |weight| desc, then caller and callee names */
+  cr_expect(is(g.nodes[g.edges[0].from].name, "a") && is(g.nodes[g.edges[1].from].name, "main"));
+  pcol_graph_free(&g);
+  /* nothing pruned: mid and tiny are nodes, no edge residual */
+  pcol_graph_opts all = {0, 0, 0};
+  GRAPH(f, &all, &g);
+  cr_expect_eq(g.nnodes, 6);
+  cr_expect_eq(g.dropped_nodes, 0);
+  EXPECT_NODE(&g, "b", 398, 400);
+  EXPECT_NODE(&g, "tiny", 2, 2);
+  EXPECT_EDGE(&g, "main", "mid", 2, 0, 0);
+  EXPECT_EDGE(&g, "mid", "leaf", 2, 0, 0);
+  cr_expect(EDGE(&g, "main", "leaf") == NULL);
+  pcol_graph_free(&g);
+  /* an edge fraction of 1%: edges under 10 go (mid's), counted */
+  pcol_graph_opts ef = {0, 0.01, 0};
+  GRAPH(f, &ef, &g);
+  cr_expect_eq(g.dropped_edges, 3);
+  cr_expect(EDGE(&g, "main", "mid") == NULL && EDGE(&g, "b", "tiny") == NULL);
+  EXPECT_EDGE(&g, "main", "b", 400, 0, 0);
+  pcol_graph_free(&g);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+/* A location of two lines (outer inlines inner): the call into the inner
+ * line is an inline edge; residual when it skipped a dropped function. */
+Test(graph, inline_edges) {
+  uint32_t src;
+  pcol_builder *b = NEWB(&src);
+  uint32_t m = LOC(b, "main");
+  pcol_line_row two[2] = {{FN(b, "inner"), 2, PCOL_NA_I64}, {FN(b, "outer"), 3, PCOL_NA_I64}};
+  uint32_t l2;
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, two, 2, &l2), 0);
+  SAMPLES(b, src, STK(b, l2, m, 0), 10);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_graph g;
+  GRAPH(f, NULL, &g);
+  cr_expect_eq(g.nnodes, 3);
+  EXPECT_NODE(&g, "inner", 10, 10);
+  EXPECT_NODE(&g, "outer", 0, 10);
+  EXPECT_EDGE(&g, "main", "outer", 10, 0, 0);
+  EXPECT_EDGE(&g, "outer", "inner", 10, 1, 0);
+  cr_expect_eq(g.nodes[NODE(&g, "inner")].inl, PCOL_INLINE_ONLY);
+  cr_expect_eq(g.nodes[NODE(&g, "outer")].inl, PCOL_INLINE_NONE);
+  pcol_graph_free(&g);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+/* Recursion and a cycle: main>f>g>f>g (3 samples) and main>f>f (1): cum
+ * once a sample, a call to itself is no edge, f -> g and g -> f once a
+ * sample each. */
+Test(graph, recursion_and_cycles_count_once) {
+  uint32_t src;
+  pcol_builder *b = NEWB(&src);
+  uint32_t m = LOC(b, "main"), fl = LOC(b, "f"), gl = LOC(b, "g");
+  SAMPLES(b, src, STK(b, gl, fl, gl, fl, m, 0), 3);
+  SAMPLES(b, src, STK(b, fl, fl, m, 0), 1);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_graph g;
+  GRAPH(f, NULL, &g);
+  cr_expect_eq(g.total, 4);
+  EXPECT_NODE(&g, "main", 0, 4);
+  EXPECT_NODE(&g, "f", 1, 4);
+  EXPECT_NODE(&g, "g", 3, 3);
+  cr_expect_eq(g.nedges, 3);
+  EXPECT_EDGE(&g, "main", "f", 4, 0, 0);
+  EXPECT_EDGE(&g, "f", "g", 3, 0, 0);
+  EXPECT_EDGE(&g, "g", "f", 3, 0, 0);
+  cr_expect(EDGE(&g, "f", "f") == NULL);
+  pcol_graph_free(&g);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+/* 3000 leaves under main, one sample each: node_count keeps the first in
+ * entropy order (main, then the leaves by name: equal scores), and with
+ * no bound every node comes back; the node fraction's cutoff (15) drops
+ * every leaf. */
+Test(graph, node_count_bounds_a_huge_graph) {
+  uint32_t src;
+  pcol_builder *b = NEWB(&src);
+  uint32_t m = LOC(b, "main");
+  char name[16];
+  for (int i = 2999; i >= 0; i--) { /* made in reverse: the order is the rule's, not the file's */
+    snprintf(name, sizeof name, "f%04d", i);
+    SAMPLES(b, src, STK(b, LOC(b, name), m, 0), 1);
+  }
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_graph g;
+  pcol_graph_opts ten = {0, 0, 10};
+  GRAPH(f, &ten, &g);
+  cr_expect_eq(g.nnodes, 10);
+  cr_expect_eq(g.orig_count, 3001);
+  cr_expect(is(g.nodes[0].name, "main"));
+  cr_expect(is(g.nodes[1].name, "f0000") && is(g.nodes[9].name, "f0008"));
+  EXPECT_NODE(&g, "main", 0, 3000); /* cum of the whole profile, not of the kept */
+  cr_expect_eq(g.nedges, 9);
+  pcol_graph_free(&g);
+  pcol_graph_opts all = {0, 0, 0};
+  GRAPH(f, &all, &g);
+  cr_expect_eq(g.nnodes, 3001);
+  cr_expect_eq(g.nedges, 3000);
+  pcol_graph_free(&g);
+  GRAPH(f, NULL, &g);
+  cr_expect_eq(g.nnodes, 1);
+  cr_expect_eq(g.dropped_nodes, 3000);
+  EXPECT_NODE(&g, "main", 0, 3000); /* every leaf's flat gone with it */
+  cr_expect_eq(g.shown, 0);
+  pcol_graph_free(&g);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+/* No samples, and samples with an empty stack: an empty graph, no error. */
+Test(graph, empty_profiles) {
+  for (int k = 0; k < 2; k++) {
+    uint32_t src;
+    pcol_builder *b = NEWB(&src);
+    if (k) SAMPLES(b, src, 0, 3);
+    void *mem;
+    pcol_file *f = tu_reopen(b, NULL, &mem);
+    pcol_graph g;
+    GRAPH(f, NULL, &g);
+    cr_expect_eq(g.nnodes, 0, "case %d: %zu nodes", k, g.nnodes);
+    cr_expect_eq(g.nedges, 0);
+    cr_expect_eq(g.shown, 0);
+    pcol_graph_free(&g);
+    pcol_close(f);
+    free(mem);
+    pcol_builder_free(b);
+  }
+}
+
+/* Negative values (a heap delta): x's flat is -3 and its one call -2, so
+ * its entropy is NaN (a fraction of a negative total); Go turns NaN into
+ * MinInt64 and adds the flat with wrap-around, which puts x first (pprof's
+ * order).  Under UBSan this was a signed overflow in graph.c. */
+Test(graph, negative_values_order_as_go) {
+  uint32_t src, vt;
+  pcol_builder *b = NEWB(&src);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "inuse"), S(b, "bytes"), &vt), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt), 0);
+  uint32_t m = LOC(b, "main"), x = LOC(b, "x"), y = LOC(b, "y");
+  pcol_value_row v3 = {vt, -3}, v2 = {vt, -2};
+  pcol_sample_row s1 = {src, 0, 0, 1, PCOL_NA_I64, STK(b, x, m, 0), 0};
+  pcol_sample_row s2 = {src, 1, 0, 1, PCOL_NA_I64, STK(b, y, x, m, 0), 0};
+  cr_assert_eq(pcol_b_sample(b, &s1, &v3, 1, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &s2, &v2, 1, NULL), 0);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_graph g;
+  pcol_graph_opts all = {0, 0, 0};
+  GRAPH(f, &all, &g);
+  cr_assert_eq(g.nnodes, 3);
+  cr_expect(is(g.nodes[0].name, "x") && is(g.nodes[1].name, "main") && is(g.nodes[2].name, "y"),
+            "order %.*s %.*s %.*s", (int)g.nodes[0].name.len, g.nodes[0].name.ptr,
+            (int)g.nodes[1].name.len, g.nodes[1].name.ptr, (int)g.nodes[2].name.len, g.nodes[2].name.ptr);
+  EXPECT_NODE(&g, "x", -3, -5);
+  EXPECT_EDGE(&g, "x", "y", -2, 0, 0);
+  pcol_graph_free(&g);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
