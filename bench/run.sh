@@ -56,7 +56,7 @@ esac
 mkdir -p "$(dirname "$OUT_MD")"
 LARGEST=${SIZES##* }
 
-log() { printf '%s\n' "$*" >&2; }
+log() { printf '%s [%d s]\n' "$*" "$SECONDS" >&2; }
 have() { command -v "$1" >/dev/null 2>&1; }
 
 for t in gen_profile gen_day timecmd bench_open bench_scan bench_pb_decode svgplot; do
