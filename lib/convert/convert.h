@@ -44,11 +44,4 @@ int pcol_firefox_sniff_gzip(const uint8_t *p, size_t n);
 int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                          const pcol_export_options *opt, pcol_error *err);
 
-/* One JSON document from in, read whole under the input cap
- * (pcol_input_cap(opt)): *root (json_decref it), or PCOL_ETOOBIG /
- * PCOL_ECORRUPT with a message naming the file and where.  json_doc.c */
-typedef struct json_t json_t;
-int pcol_json_doc_load(FILE *in, const char *name, const pcol_import_options *opt, json_t **root,
-                       pcol_error *err);
-
 #endif

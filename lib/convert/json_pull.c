@@ -181,6 +181,7 @@ static int string(pcol_jpull *j) {
       return PCOL_OK;
     }
     if (c < 0x20) return fail(j, here(j), "control character in a string");
+    if (c != '\\' && c < 0x80) continue; /* the run stopped at the buffer's end */
     if (c >= 0x80) { /* one UTF-8 sequence, perhaps across a refill */
       unsigned char u[4];
       size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2, k = 0;

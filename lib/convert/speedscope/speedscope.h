@@ -5,7 +5,7 @@
 #include "internal.h"
 #include "convert.h"
 #include "keys.h"
-#include <jansson.h>
+#include "json_pull.h"
 #include <stdio.h>
 
 #endif

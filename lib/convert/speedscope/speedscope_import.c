@@ -14,21 +14,72 @@
  * the weight is the value of a "none" profile, else 1.  The profile of
  * activeProfileIndex (the one speedscope opens on) names the default type
  * of its source (meta pprof.default_sample_type, lib/core/count.c).
- * Weights are rounded to integers (half away from zero).  doc/mappings.md §11. */
+ * Weights are rounded to integers (half away from zero).
+ * The document is read as a stream (lib/convert/json_pull.c), its keys in
+ * any order (py-spy writes "profiles" before "shared"): frames straight into
+ * the builder, each profile into compact arrays (a sample's stack as a node
+ * of a private tree of frame indices, its weights, an evented profile's
+ * stretches), turned into samples at the end in the order and with the
+ * checks of an importer that reads the document whole.  doc/mappings.md §11. */
 #include "speedscope.h"
 #include <math.h>
+
+#include "speedscope.h"
+#include <math.h>
+
+enum { NOTARR = UINT32_MAX, BADFRAME = UINT32_MAX - 1 }; /* a sample that is no stack */
+
+typedef struct tnode { uint32_t parent, frame; } tnode; /* a stack of frame indices */
+
+typedef struct stretch { /* an evented profile's stretch [t0, t1) with a non-empty stack */
+  uint32_t stack;         /* tree node */
+  size_t ev;              /* the event that ends it */
+  double t0, t1;
+} stretch;
+
+typedef struct brk { size_t ev; uint32_t frame; } brk; /* an event whose frame index beats the ones before */
+
+typedef struct sprof {
+  int is_obj, type_str, name_str, unit_str;
+  char *type, *name, *unit;
+  int samples_kind, weights_kind, events_kind; /* 0 absent, 1 an array, 2 something else */
+  uint32_t *samples; size_t ns, capns;         /* tree nodes, or NOTARR/BADFRAME */
+  double *weights; size_t nw, capw;            /* NaN: not a number */
+  stretch *st; size_t nst, capst;
+  brk *brk; size_t nbrk, capbrk;
+  /* events: the first error found while reading them (at event err_ev;
+   * err_post: after the event's stretch), and whether frames stay open */
+  const char *err_what;
+  size_t err_ev;
+  int err_post, err_type, left_open;
+} sprof;
 
 typedef struct simp {
   pcol_builder *b;
   const char *name;
   pcol_error *err;
+  pcol_jpull *j;
+  int sem;
   size_t nframes;
+  int have_shared, have_frames, have_profiles;
   int64_t active;   /* activeProfileIndex, -1 if none */
   uint32_t *floc;   /* frame index -> location */
-  uint32_t *locs;   /* a stack, leaf first */
-  size_t nlocs, caplocs;
-  uint32_t *open;   /* evented: the open frames, root first */
+  size_t capfloc;
+  sprof *ps;        /* the profiles */
+  size_t nps, capps;
+  tnode *tree;      /* node t (1-based; 0 = the empty stack) is tree[t - 1] */
+  size_t ntree, captree;
+  pcol_u64map tmap; /* (parent, frame) -> node - 1 */
+  uint8_t *tbad;    /* node -> holds a frame index past the frames */
+  uint32_t *tstack; /* node -> builder stack id + 1 */
+  uint32_t *open;   /* evented: the open stack's nodes, root first */
   size_t nopen, capopen;
+  uint32_t *work;
+  size_t capwork;
+  char *fname;      /* the frame being read */
+  size_t fnamel, capfname;
+  char *ffile;
+  size_t ffilel, capffile;
 } simp;
 
 static int at(simp *s, const char *fmt, size_t a, size_t b, const char *what) {
@@ -37,31 +88,261 @@ static int at(simp *s, const char *fmt, size_t a, size_t b, const char *what) {
   return pcol_error_set(s->err, PCOL_ECORRUPT, "%s: %s: %s", s->name, path, what);
 }
 
-static int frames(simp *s, json_t *root) {
-  json_t *sh = json_object_get(root, "shared"), *fr = json_object_get(sh, "frames");
-  if (!json_is_object(sh) || !json_is_array(fr)) return at(s, "shared.frames", 0, 0, "missing or not an array");
-  s->nframes = json_array_size(fr);
-  s->floc = calloc(s->nframes + 1, sizeof *s->floc);
-  if (!s->floc) return pcol_oom(s->err);
-  for (size_t i = 0; i < s->nframes; i++) {
-    json_t *f = json_array_get(fr, i), *nm = json_object_get(f, "name"), *file = json_object_get(f, "file"),
-           *ln = json_object_get(f, "line"), *cl = json_object_get(f, "col");
-    if (!json_is_object(f) || !json_is_string(nm)) return at(s, "shared.frames[%zu]", i, 0, "no string name");
-    if ((file && !json_is_string(file)) || (ln && !json_is_number(ln)) || (cl && !json_is_number(cl)))
-      return at(s, "shared.frames[%zu]", i, 0, "file must be a string, line and col numbers");
-    pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
-    pcol_line_row l = {0, PCOL_NA_I64, PCOL_NA_I64};
-    if (ln && json_number_value(ln) >= 0 && json_number_value(ln) < 9e15) l.line = (int64_t)json_number_value(ln);
-    if (cl && json_number_value(cl) >= 0 && json_number_value(cl) < 9e15) l.column = (int64_t)json_number_value(cl);
-    fn.start_line = l.line;
-    if (pcol_b_string(s->b, json_string_value(nm), json_string_length(nm), &fn.name) ||
-        (file && pcol_b_string(s->b, json_string_value(file), json_string_length(file), &fn.filename)) ||
-        pcol_b_function(s->b, &fn, &l.function_id) || pcol_b_location(s->b, 0, 0, 0, &l, 1, &s->floc[i]))
-      return pcol_oom(s->err);
+/* An error of meaning found while reading: the rest of the JSON is still
+ * checked (a syntax error anywhere wins). */
+static int sem(simp *s, int rc) {
+  s->sem = rc;
+  int r = pcol_jp_finish(s->j);
+  return r ? r : rc;
+}
+
+static int copy_str(simp *s, char **dst, size_t *dl, size_t *cap) {
+  if (s->j->len + 1 > *cap) {
+    char *p = realloc(*dst, s->j->len + 1);
+    if (!p) return pcol_oom(s->err);
+    *dst = p, *cap = s->j->len + 1;
+  }
+  memcpy(*dst, s->j->str, s->j->len + 1);
+  if (dl) *dl = s->j->len;
+  return PCOL_OK;
+}
+
+static int is_num(const pcol_jpull *j) { return j->tok == PCOL_JT_INT || j->tok == PCOL_JT_REAL; }
+
+/* The node for `frame` under `parent` in the tree of stacks. */
+static int child(simp *s, uint32_t parent, uint32_t frame, uint32_t *out) {
+  uint32_t idx;
+  int added;
+  int rc = pcol_u64map_get(&s->tmap, ((uint64_t)parent << 32) | frame, &idx, &added);
+  if (rc) return rc == PCOL_ENOMEM ? pcol_oom(s->err) : pcol_error_set(s->err, rc, "%s: too many stacks", s->name);
+  if (added) {
+    if (idx >= BADFRAME - 1) return pcol_error_set(s->err, PCOL_ETOOBIG, "%s: too many stacks", s->name);
+    if (PCOL_GROW(s->tree, s->ntree, s->captree)) return pcol_oom(s->err);
+    s->tree[s->ntree++] = (tnode){parent, frame};
+  }
+  *out = idx + 1;
+  return PCOL_OK;
+}
+
+/* frame_ix's rule on the current token, short of the range (checked at the
+ * end): an integer >= 0 */
+static int tok_frame(const pcol_jpull *j, uint32_t *f) {
+  if (j->tok != PCOL_JT_INT || j->i < 0) return -1;
+  *f = j->i >= BADFRAME ? BADFRAME : (uint32_t)j->i; /* past any frame count */
+  return 0;
+}
+
+/* ------------------------------------------------------------ reading */
+/* shared.frames[i] (its first token read). */
+static int frame(simp *s, size_t i) {
+  pcol_jpull *j = s->j;
+  int rc, has_name = 0, has_file = 0, bad = 0;
+  double ln = -1, cl = -1;
+  int has_ln = 0, has_cl = 0;
+  if (j->tok != PCOL_JT_OBJ) return sem(s, at(s, "shared.frames[%zu]", i, 0, "no string name"));
+  while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
+    int nm = pcol_jp_key_is(j, "name"), fi = pcol_jp_key_is(j, "file");
+    int l = pcol_jp_key_is(j, "line"), c = pcol_jp_key_is(j, "col");
+    if ((rc = pcol_jp_next(j))) return rc;
+    if (nm) {
+      if (j->tok == PCOL_JT_STR && !(rc = copy_str(s, &s->fname, &s->fnamel, &s->capfname))) has_name = 1;
+    } else if (fi) {
+      if (j->tok != PCOL_JT_STR) bad = 1;
+      else if (!(rc = copy_str(s, &s->ffile, &s->ffilel, &s->capffile))) has_file = 1;
+    } else if (l || c) {
+      if (!is_num(j)) bad = 1;
+      else if (l) ln = j->d, has_ln = 1;
+      else cl = j->d, has_cl = 1;
+    }
+    if (rc || (rc = pcol_jp_skip(j))) return rc;
+  }
+  if (rc) return rc;
+  if (!has_name) return sem(s, at(s, "shared.frames[%zu]", i, 0, "no string name"));
+  if (bad) return sem(s, at(s, "shared.frames[%zu]", i, 0, "file must be a string, line and col numbers"));
+  pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
+  pcol_line_row l = {0, PCOL_NA_I64, PCOL_NA_I64};
+  if (has_ln && ln >= 0 && ln < 9e15) l.line = (int64_t)ln;
+  if (has_cl && cl >= 0 && cl < 9e15) l.column = (int64_t)cl;
+  fn.start_line = l.line;
+  if (PCOL_GROW(s->floc, s->nframes, s->capfloc)) return pcol_oom(s->err);
+  if (pcol_b_string(s->b, s->fname, s->fnamel, &fn.name) ||
+      (has_file && pcol_b_string(s->b, s->ffile, s->ffilel, &fn.filename)) ||
+      pcol_b_function(s->b, &fn, &l.function_id) || pcol_b_location(s->b, 0, 0, 0, &l, 1, &s->floc[s->nframes]))
+    return pcol_oom(s->err);
+  s->nframes++;
+  return PCOL_OK;
+}
+
+static int shared(simp *s) {
+  pcol_jpull *j = s->j;
+  int rc;
+  if (j->tok != PCOL_JT_OBJ) return pcol_jp_skip(j);
+  s->have_shared = 1;
+  while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
+    int fr = pcol_jp_key_is(j, "frames");
+    if ((rc = pcol_jp_next(j))) return rc;
+    if (fr && j->tok == PCOL_JT_ARR) {
+      s->have_frames = 1;
+      while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END)
+        if ((rc = frame(s, s->nframes)) || s->sem) return rc ? rc : s->sem;
+      if (rc) return rc;
+    } else if ((rc = pcol_jp_skip(j))) {
+      return rc;
+    }
+  }
+  return rc;
+}
+
+/* A sampled profile's samples[i] (its first token read): a tree node. */
+static int sample(simp *s, sprof *p) {
+  pcol_jpull *j = s->j;
+  uint32_t t = NOTARR;
+  int rc;
+  if (j->tok == PCOL_JT_ARR) {
+    t = 0;
+    while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END) {
+      uint32_t f;
+      if (t == BADFRAME || tok_frame(j, &f) || f == BADFRAME) t = BADFRAME;
+      else if ((rc = child(s, t, f, &t))) return rc;
+      if ((rc = pcol_jp_skip(j))) return rc;
+    }
+    if (rc) return rc;
+  } else if ((rc = pcol_jp_skip(j))) {
+    return rc;
+  }
+  if (PCOL_GROW(p->samples, p->ns, p->capns)) return pcol_oom(s->err);
+  p->samples[p->ns++] = t;
+  return PCOL_OK;
+}
+
+static void event_error(sprof *p, size_t i, int post, int type, const char *what) {
+  p->err_what = what, p->err_ev = i, p->err_post = post, p->err_type = type;
+}
+
+/* An evented profile's events[i] (its first token read), through the
+ * open/close rules as they come. */
+static int event(simp *s, sprof *p, size_t i, double *prev) {
+  pcol_jpull *j = s->j;
+  int rc, ty = 0; /* 1 "O", 2 "C", 3 another string */
+  int has_frame = 0, has_at = 0;
+  uint32_t f = 0;
+  double t = 0;
+  if (j->tok != PCOL_JT_OBJ) {
+    if (!p->err_what) event_error(p, i, 0, 0, "expected {type, at, frame}");
+    return pcol_jp_skip(j);
+  }
+  while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
+    int k_ty = pcol_jp_key_is(j, "type"), k_fr = pcol_jp_key_is(j, "frame"), k_at = pcol_jp_key_is(j, "at");
+    if ((rc = pcol_jp_next(j))) return rc;
+    if (k_ty && j->tok == PCOL_JT_STR)
+      ty = j->len == 1 && j->str[0] == 'O' ? 1 : j->len == 1 && j->str[0] == 'C' ? 2 : 3;
+    else if (k_fr) has_frame = !tok_frame(j, &f);
+    else if (k_at && is_num(j)) has_at = 1, t = j->d;
+    if ((rc = pcol_jp_skip(j))) return rc;
+  }
+  if (rc || p->err_what) return rc;
+  if (!ty || !has_at || !has_frame) return event_error(p, i, 0, 0, "expected {type, at, frame}"), PCOL_OK;
+  if (!p->nbrk || f > p->brk[p->nbrk - 1].frame) {
+    if (PCOL_GROW(p->brk, p->nbrk, p->capbrk)) return pcol_oom(s->err);
+    p->brk[p->nbrk++] = (brk){i, f};
+  }
+  if (i && t < *prev) return event_error(p, i, 0, 0, "goes back in time"), PCOL_OK;
+  if (s->nopen && t > *prev) { /* the stretch [prev, t) */
+    if (PCOL_GROW(p->st, p->nst, p->capst)) return pcol_oom(s->err);
+    p->st[p->nst++] = (stretch){s->open[s->nopen - 1], i, *prev, t};
+  }
+  *prev = t;
+  if (ty == 1) {
+    uint32_t node;
+    if (f == BADFRAME) return event_error(p, i, 0, 0, "expected {type, at, frame}"), PCOL_OK;
+    if ((rc = child(s, s->nopen ? s->open[s->nopen - 1] : 0, f, &node))) return rc;
+    if (PCOL_GROW(s->open, s->nopen, s->capopen)) return pcol_oom(s->err);
+    s->open[s->nopen++] = node;
+  } else if (ty == 2) {
+    if (!s->nopen || s->tree[s->open[s->nopen - 1] - 1].frame != f)
+      return event_error(p, i, 1, 0, "closes a frame that is not the innermost open one"), PCOL_OK;
+    s->nopen--;
+  } else {
+    event_error(p, i, 1, 1, "neither \"O\" nor \"C\"");
   }
   return PCOL_OK;
 }
 
+/* profiles[i] (its first token read) into compact arrays. */
+static int profile(simp *s) {
+  pcol_jpull *j = s->j;
+  int rc;
+  if (PCOL_GROW(s->ps, s->nps, s->capps)) return pcol_oom(s->err);
+  sprof *p = &s->ps[s->nps++];
+  memset(p, 0, sizeof *p);
+  if (j->tok != PCOL_JT_OBJ) return pcol_jp_skip(j);
+  p->is_obj = 1;
+  while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
+    int k_type = pcol_jp_key_is(j, "type"), k_name = pcol_jp_key_is(j, "name"), k_unit = pcol_jp_key_is(j, "unit");
+    int k_s = pcol_jp_key_is(j, "samples"), k_w = pcol_jp_key_is(j, "weights"), k_e = pcol_jp_key_is(j, "events");
+    if ((rc = pcol_jp_next(j))) return rc;
+    if ((k_type || k_name || k_unit) && j->tok == PCOL_JT_STR) {
+      if (k_type) rc = copy_str(s, &p->type, NULL, &(size_t){0}), p->type_str = 1;
+      else if (k_name) rc = copy_str(s, &p->name, NULL, &(size_t){0}), p->name_str = 1;
+      else rc = copy_str(s, &p->unit, NULL, &(size_t){0}), p->unit_str = 1;
+      if (rc) return rc;
+    } else if (k_s || k_w || k_e) {
+      int *kind = k_s ? &p->samples_kind : k_w ? &p->weights_kind : &p->events_kind;
+      *kind = j->tok == PCOL_JT_ARR ? 1 : 2;
+      if (j->tok == PCOL_JT_ARR) {
+        double prev = 0;
+        size_t i = 0;
+        s->nopen = 0;
+        while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END) {
+          if (k_s) {
+            rc = sample(s, p);
+          } else if (k_w) {
+            if (PCOL_GROW(p->weights, p->nw, p->capw)) return pcol_oom(s->err);
+            p->weights[p->nw++] = is_num(j) ? j->d : NAN;
+            rc = pcol_jp_skip(j);
+          } else {
+            rc = event(s, p, i++, &prev);
+          }
+          if (rc) return rc;
+        }
+        if (rc) return rc;
+        if (k_e) p->left_open = s->nopen != 0;
+        continue;
+      }
+    }
+    if ((rc = pcol_jp_skip(j))) return rc;
+  }
+  return rc;
+}
+
+static int read_doc(simp *s) {
+  pcol_jpull *j = s->j;
+  int rc = pcol_jp_next(j);
+  if (rc) return rc;
+  if (j->tok != PCOL_JT_OBJ) return sem(s, at(s, "$", 0, 0, "not a JSON object"));
+  while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
+    int k_sh = pcol_jp_key_is(j, "shared"), k_p = pcol_jp_key_is(j, "profiles");
+    int k_a = pcol_jp_key_is(j, "activeProfileIndex");
+    if ((rc = pcol_jp_next(j))) return rc;
+    if (k_sh) {
+      if ((rc = shared(s)) || s->sem) return rc ? rc : s->sem;
+      continue;
+    }
+    if (k_p && j->tok == PCOL_JT_ARR) {
+      s->have_profiles = 1;
+      while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END)
+        if ((rc = profile(s))) return rc;
+      if (rc) return rc;
+      continue;
+    }
+    if (k_a && j->tok == PCOL_JT_INT) s->active = j->i;
+    if ((rc = pcol_jp_skip(j))) return rc;
+  }
+  if (rc) return rc;
+  return pcol_jp_finish(j);
+}
+
+/* ------------------------------------------------------------ resolving */
 /* unit -> (scale to the stored unit, stored unit, default type name) */
 static int unit_of(const char *u, double *scale, const char **unit, const char **type) {
   static const struct { const char *n; double sc; const char *unit, *type; } t[] = {
@@ -80,20 +361,25 @@ static int to_i64(double d, int64_t *out) {
   return 0;
 }
 
-/* the stack of frame indices fi[0..n) (root first) */
-static int stack_of(simp *s, const uint32_t *open, size_t n, uint32_t *sid) {
-  s->nlocs = 0;
-  for (size_t k = n; k-- > 0;) {
-    if (PCOL_GROW(s->locs, s->nlocs, s->caplocs)) return pcol_oom(s->err);
-    s->locs[s->nlocs++] = s->floc[open[k]];
+/* The builder's stack of tree node t (its ancestors' first, memoized,
+ * without recursion): the pcol_b_stack_node calls, in the same order, that
+ * pcol_b_stack makes for the frame list t stands for. */
+static int stack_of(simp *s, uint32_t t, uint32_t *sid) {
+  size_t nw = 0;
+  uint32_t k = t;
+  while (k && !s->tstack[k]) {
+    if (PCOL_GROW(s->work, nw, s->capwork)) return pcol_oom(s->err);
+    s->work[nw++] = k;
+    k = s->tree[k - 1].parent;
   }
-  return pcol_b_stack(s->b, s->locs, s->nlocs, sid) ? pcol_oom(s->err) : PCOL_OK;
-}
-
-static int frame_ix(simp *s, json_t *j, size_t *out) {
-  if (!json_is_integer(j) || json_integer_value(j) < 0 || (uint64_t)json_integer_value(j) >= s->nframes) return -1;
-  *out = (size_t)json_integer_value(j);
-  return 0;
+  uint32_t node = k ? s->tstack[k] - 1 : 0;
+  while (nw) {
+    uint32_t m = s->work[--nw];
+    if (pcol_b_stack_node(s->b, node, s->floc[s->tree[m - 1].frame], &node)) return pcol_oom(s->err);
+    s->tstack[m] = node + 1;
+  }
+  *sid = node;
+  return PCOL_OK;
 }
 
 /* A profile's name "<prefix>: <type>" as pcol writes it: the prefix's
@@ -105,14 +391,15 @@ static size_t name_prefix(const char *name) {
   return (size_t)(last - name);
 }
 
+static const char *pname_of(const sprof *p) { return p->name_str ? p->name : ""; }
+
 /* Profile pi's unit and value type (in the source src). */
-static int profile_vt(simp *s, json_t *p, size_t pi, uint32_t src, double *scale, int *is_count,
+static int profile_vt(simp *s, const sprof *p, size_t pi, uint32_t src, double *scale, int *is_count,
                       uint32_t *vt) {
-  json_t *nm = json_object_get(p, "name"), *un = json_object_get(p, "unit");
   const char *unit, *tname;
-  if (!json_is_string(un) || unit_of(json_string_value(un), scale, &unit, &tname))
+  if (!p->unit_str || unit_of(p->unit, scale, &unit, &tname))
     return at(s, "profiles[%zu].unit", pi, 0, "not a speedscope unit");
-  const char *pname = json_is_string(nm) ? json_string_value(nm) : "";
+  const char *pname = pname_of(p);
   size_t k = name_prefix(pname);
   uint32_t ts, us;
   if ((k ? pcol_b_cstr(s->b, pname + k + 2, &ts) : pcol_b_cstr(s->b, tname, &ts)) ||
@@ -125,9 +412,8 @@ static int profile_vt(simp *s, json_t *p, size_t pi, uint32_t src, double *scale
 
 /* The source of profiles [pi, ...): named by the profile name's prefix
  * (the source_uri pcol exported it from), else "<file>: <name>". */
-static int profile_source(simp *s, json_t *p, uint32_t *src) {
-  json_t *nm = json_object_get(p, "name");
-  const char *pname = json_is_string(nm) ? json_string_value(nm) : "";
+static int profile_source(simp *s, const sprof *p, uint32_t *src) {
+  const char *pname = pname_of(p);
   size_t k = name_prefix(pname), ul = strlen(s->name) + strlen(pname) + 3;
   char *uri = malloc(ul);
   if (!uri) return pcol_oom(s->err);
@@ -138,132 +424,116 @@ static int profile_source(simp *s, json_t *p, uint32_t *src) {
   return rc ? pcol_oom(s->err) : PCOL_OK;
 }
 
-static int is_sampled(json_t *p) {
-  json_t *t = json_object_get(p, "type");
-  return json_is_string(t) && strcmp(json_string_value(t), "sampled") == 0;
-}
+static int is_sampled(const sprof *p) { return p->type_str && strcmp(p->type, "sampled") == 0; }
 
 /* Sampled profiles [pi, pj) of one source (pcol writes one per value type
  * of a source, with the same samples): their samples, with a value each. */
-static int sampled(simp *s, json_t *ps, size_t pi, size_t pj) {
+static int sampled(simp *s, size_t pi, size_t pj) {
   enum { MAXG = 64 };
   uint32_t src, vt[MAXG];
   double scale[MAXG];
   int is_count[MAXG], rc;
-  json_t *w[MAXG];
-  if ((rc = profile_source(s, json_array_get(ps, pi), &src))) return rc;
-  json_t *sm = json_object_get(json_array_get(ps, pi), "samples");
-  if (!json_is_array(sm)) return at(s, "profiles[%zu].samples", pi, 0, "not an array");
+  const sprof *p0 = &s->ps[pi];
+  if ((rc = profile_source(s, p0, &src))) return rc;
+  if (p0->samples_kind != 1) return at(s, "profiles[%zu].samples", pi, 0, "not an array");
   int count_at = -1;
   for (size_t g = pi; g < pj; g++) {
-    json_t *p = json_array_get(ps, g);
+    const sprof *p = &s->ps[g];
     if ((rc = profile_vt(s, p, g, src, &scale[g - pi], &is_count[g - pi], &vt[g - pi]))) return rc;
-    w[g - pi] = json_object_get(p, "weights");
-    if (!json_is_array(w[g - pi]) || json_array_size(w[g - pi]) != json_array_size(sm))
+    if (p->weights_kind != 1 || p->nw != p0->ns)
       return at(s, "profiles[%zu].weights", g, 0, "not an array as long as samples");
     if (count_at < 0 && is_count[g - pi]) count_at = (int)(g - pi);
     /* the profile speedscope opens on is the source's default type */
     if (s->active == (int64_t)g && pj - pi > 1) {
-      json_t *nm = json_object_get(p, "name");
-      const char *pname = json_string_value(nm);
+      const char *pname = p->name;
       if (pcol_b_meta_str(s->b, src, PPROF_META_DEFAULT_SAMPLE_TYPE, pname + name_prefix(pname) + 2))
         return pcol_oom(s->err);
     }
   }
   pcol_value_row v[MAXG];
-  for (size_t i = 0; i < json_array_size(sm); i++) {
-    json_t *st = json_array_get(sm, i);
+  for (size_t i = 0; i < p0->ns; i++) {
+    uint32_t t = p0->samples[i];
     for (size_t g = 0; g < pj - pi; g++) {
-      json_t *wj = json_array_get(w[g], i);
+      double w = s->ps[pi + g].weights[i];
       v[g].value_type_id = vt[g];
-      if (!json_is_number(wj) || json_number_value(wj) < 0 || to_i64(json_number_value(wj) * scale[g], &v[g].value))
+      if (w != w || w < 0 || to_i64(w * scale[g], &v[g].value))
         return at(s, "profiles[%zu].weights[%zu]", pi + g, i, "not a weight >= 0");
     }
-    if (!json_is_array(st)) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not an array");
-    s->nopen = 0;
-    for (size_t k = 0; k < json_array_size(st); k++) {
-      size_t f;
-      if (frame_ix(s, json_array_get(st, k), &f)) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not a frame index");
-      if (PCOL_GROW(s->open, s->nopen, s->capopen)) return pcol_oom(s->err);
-      s->open[s->nopen++] = (uint32_t)f;
-    }
+    if (t == NOTARR) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not an array");
+    if (t == BADFRAME || s->tbad[t]) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not a frame index");
     pcol_sample_row r = {src, PCOL_NA_I64, 0, count_at >= 0 ? v[count_at].value : 1, PCOL_NA_I64, 0, 0};
-    if ((rc = stack_of(s, s->open, s->nopen, &r.stack_id))) return rc;
+    if ((rc = stack_of(s, t, &r.stack_id))) return rc;
     if (pcol_b_sample(s->b, &r, v, pj - pi, NULL)) return pcol_oom(s->err);
   }
   return PCOL_OK;
 }
 
-static int evented(simp *s, json_t *p, size_t pi) {
+static int evented(simp *s, size_t pi) {
+  const sprof *p = &s->ps[pi];
   uint32_t src, vt;
   double scale;
   int is_count, rc;
-  if ((rc = profile_source(s, p, &src)) || (rc = profile_vt(s, p, pi, src, &scale, &is_count, &vt)))
-    return rc;
-  int timed = strcmp(json_string_value(json_object_get(p, "unit")), "none") != 0 &&
-              strcmp(json_string_value(json_object_get(p, "unit")), "bytes") != 0;
-  json_t *ev = json_object_get(p, "events");
-  if (!json_is_array(ev)) return at(s, "profiles[%zu].events", pi, 0, "not an array");
-  s->nopen = 0;
-  double prev = 0;
-  for (size_t i = 0; i < json_array_size(ev); i++) {
-    json_t *e = json_array_get(ev, i), *et = json_object_get(e, "type"), *a = json_object_get(e, "at");
-    size_t f;
-    if (!json_is_object(e) || !json_is_string(et) || !json_is_number(a) ||
-        frame_ix(s, json_object_get(e, "frame"), &f))
-      return at(s, "profiles[%zu].events[%zu]", pi, i, "expected {type, at, frame}");
-    double t = json_number_value(a);
-    if (i && t < prev) return at(s, "profiles[%zu].events[%zu]", pi, i, "goes back in time");
-    if (s->nopen && t > prev) { /* the stretch [prev, t) */
-      int64_t t0, t1;
-      if (to_i64(prev * scale, &t0) || to_i64(t * scale, &t1))
-        return at(s, "profiles[%zu].events[%zu]", pi, i, "time out of range");
-      pcol_sample_row r = {src, timed ? t0 : PCOL_NA_I64, timed ? t1 - t0 : 0, is_count ? t1 - t0 : 1,
-                           PCOL_NA_I64, 0, 0};
-      pcol_value_row v = {vt, t1 - t0};
-      if ((rc = stack_of(s, s->open, s->nopen, &r.stack_id))) return rc;
-      if (pcol_b_sample(s->b, &r, &v, 1, NULL)) return pcol_oom(s->err);
+  if ((rc = profile_source(s, p, &src)) || (rc = profile_vt(s, p, pi, src, &scale, &is_count, &vt))) return rc;
+  int timed = strcmp(p->unit, "none") != 0 && strcmp(p->unit, "bytes") != 0;
+  if (p->events_kind != 1) return at(s, "profiles[%zu].events", pi, 0, "not an array");
+  /* the first event that names a frame past the frames stops the walk */
+  size_t stop = SIZE_MAX;
+  for (size_t k = 0; k < p->nbrk; k++)
+    if (p->brk[k].frame >= s->nframes) {
+      stop = p->brk[k].ev;
+      break;
     }
-    prev = t;
-    const char *ty = json_string_value(et);
-    if (strcmp(ty, "O") == 0) {
-      if (PCOL_GROW(s->open, s->nopen, s->capopen)) return pcol_oom(s->err);
-      s->open[s->nopen++] = (uint32_t)f;
-    } else if (strcmp(ty, "C") == 0) {
-      if (!s->nopen || s->open[s->nopen - 1] != f)
-        return at(s, "profiles[%zu].events[%zu]", pi, i, "closes a frame that is not the innermost open one");
-      s->nopen--;
-    } else {
-      return at(s, "profiles[%zu].events[%zu].type", pi, i, "neither \"O\" nor \"C\"");
-    }
+  for (size_t k = 0; k < p->nst; k++) {
+    const stretch *x = &p->st[k];
+    if (x->ev >= stop) break;
+    if (p->err_what && (x->ev > p->err_ev || (x->ev == p->err_ev && !p->err_post))) break;
+    int64_t t0, t1;
+    if (to_i64(x->t0 * scale, &t0) || to_i64(x->t1 * scale, &t1))
+      return at(s, "profiles[%zu].events[%zu]", pi, x->ev, "time out of range");
+    pcol_sample_row r = {src, timed ? t0 : PCOL_NA_I64, timed ? t1 - t0 : 0, is_count ? t1 - t0 : 1,
+                         PCOL_NA_I64, 0, 0};
+    pcol_value_row v = {vt, t1 - t0};
+    if ((rc = stack_of(s, x->stack, &r.stack_id))) return rc;
+    if (pcol_b_sample(s->b, &r, &v, 1, NULL)) return pcol_oom(s->err);
   }
-  if (s->nopen) return at(s, "profiles[%zu].events", pi, 0, "frames left open at the end");
+  if (stop != SIZE_MAX && (!p->err_what || stop <= p->err_ev))
+    return at(s, "profiles[%zu].events[%zu]", pi, stop, "expected {type, at, frame}");
+  if (p->err_what)
+    return at(s, p->err_type ? "profiles[%zu].events[%zu].type" : "profiles[%zu].events[%zu]", pi, p->err_ev,
+              p->err_what);
+  if (p->left_open) return at(s, "profiles[%zu].events", pi, 0, "frames left open at the end");
   return PCOL_OK;
 }
 
-/* Profiles pi and pj belong to one source: both sampled, one name prefix,
+/* Profiles a and b belong to one source: both sampled, one name prefix,
  * the same samples. */
-static int same_source(json_t *a, json_t *b) {
-  json_t *na = json_object_get(a, "name"), *nb = json_object_get(b, "name");
-  if (!is_sampled(a) || !is_sampled(b) || !json_is_string(na) || !json_is_string(nb)) return 0;
-  size_t ka = name_prefix(json_string_value(na)), kb = name_prefix(json_string_value(nb));
-  return ka && ka == kb && memcmp(json_string_value(na), json_string_value(nb), ka) == 0 &&
-         json_equal(json_object_get(a, "samples"), json_object_get(b, "samples"));
+static int same_source(const sprof *a, const sprof *b) {
+  if (!is_sampled(a) || !is_sampled(b) || !a->name_str || !b->name_str) return 0;
+  size_t ka = name_prefix(a->name), kb = name_prefix(b->name);
+  return ka && ka == kb && memcmp(a->name, b->name, ka) == 0 && a->samples_kind == 1 && b->samples_kind == 1 &&
+         a->ns == b->ns && (!a->ns || memcmp(a->samples, b->samples, a->ns * sizeof *a->samples) == 0);
 }
 
-static int profiles(simp *s, json_t *ps) {
-  size_t n = json_array_size(ps);
+static int resolve(simp *s) {
+  if (!s->have_shared || !s->have_frames) return at(s, "shared.frames", 0, 0, "missing or not an array");
+  if (!s->have_profiles) return at(s, "profiles", 0, 0, "missing or not an array");
+  s->tbad = calloc(s->ntree + 1, 1);
+  s->tstack = calloc(s->ntree + 1, sizeof *s->tstack);
+  if (!s->tbad || !s->tstack) return pcol_oom(s->err);
+  for (size_t t = 1; t <= s->ntree; t++) /* parents come first */
+    s->tbad[t] = s->tbad[s->tree[t - 1].parent] || s->tree[t - 1].frame >= s->nframes;
+  size_t n = s->nps;
   for (size_t i = 0; i < n;) {
-    json_t *p = json_array_get(ps, i), *type = json_object_get(p, "type");
-    if (!json_is_object(p) || !json_is_string(type)) return at(s, "profiles[%zu]", i, 0, "no string type");
+    const sprof *p = &s->ps[i];
+    if (!p->is_obj || !p->type_str) return at(s, "profiles[%zu]", i, 0, "no string type");
     int rc;
     if (is_sampled(p)) {
       size_t j = i + 1;
-      while (j < n && j - i < 64 && same_source(p, json_array_get(ps, j))) j++;
-      if ((rc = sampled(s, ps, i, j))) return rc;
+      while (j < n && j - i < 64 && same_source(p, &s->ps[j])) j++;
+      if ((rc = sampled(s, i, j))) return rc;
       i = j;
-    } else if (strcmp(json_string_value(type), "evented") == 0) {
-      if ((rc = evented(s, p, i))) return rc;
+    } else if (strcmp(p->type, "evented") == 0) {
+      if ((rc = evented(s, i))) return rc;
       i++;
     } else {
       return at(s, "profiles[%zu].type", i, 0, "neither \"sampled\" nor \"evented\"");
@@ -275,17 +545,18 @@ static int profiles(simp *s, json_t *ps) {
 int pcol_import_speedscope(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
                            pcol_error *err) {
   simp s = {0};
-  s.b = b, s.name = name, s.err = err;
-  json_t *root = NULL;
-  int rc = pcol_json_doc_load(in, name, opt, &root, err);
-  if (!rc && !json_is_object(root)) rc = at(&s, "$", 0, 0, "not a JSON object");
-  if (!rc) rc = frames(&s, root);
-  json_t *ps = rc ? NULL : json_object_get(root, "profiles");
-  if (!rc && !json_is_array(ps)) rc = at(&s, "profiles", 0, 0, "missing or not an array");
-  json_t *act = rc ? NULL : json_object_get(root, "activeProfileIndex");
-  s.active = json_is_integer(act) ? json_integer_value(act) : -1;
-  if (!rc) rc = profiles(&s, ps);
-  json_decref(root);
-  free(s.floc), free(s.locs), free(s.open);
+  pcol_jpull j;
+  s.b = b, s.name = name, s.err = err, s.j = &j, s.active = -1;
+  int rc = pcol_jp_open(&j, in, name, opt, 0, err);
+  if (!rc) rc = read_doc(&s);
+  if (!rc) rc = resolve(&s);
+  pcol_jp_close(&j);
+  for (size_t i = 0; i < s.nps; i++) {
+    sprof *p = &s.ps[i];
+    free(p->type), free(p->name), free(p->unit), free(p->samples), free(p->weights), free(p->st), free(p->brk);
+  }
+  free(s.ps), free(s.floc), free(s.tree), free(s.tbad), free(s.tstack), free(s.open), free(s.work);
+  free(s.fname), free(s.ffile);
+  pcol_u64map_free(&s.tmap);
   return rc;
 }

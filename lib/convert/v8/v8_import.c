@@ -28,6 +28,9 @@ typedef struct vnode {
   size_t kid0, nkids; /* its children in kids[] */
   uint32_t loc;       /* its location */
   uint8_t is_root_name, hits_bad;
+  /* what is wrong with it, reported in the order of the checks when the
+   * ids are known: 1 no callFrame object, 2 its names, 3 its numbers */
+  uint8_t cf_bad, kids_notarr, parent_bad;
 } vnode;
 
 /* an optional number of the document ("startTime") */
@@ -181,9 +184,8 @@ static int node(vimp *v, size_t i) {
         kids_bad |= 1;
       } else {
         while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END) {
-          if (j->tok != PCOL_JT_INT || j->i < 0) kids_bad |= 2;
-          else if (PCOL_GROW(v->kids, v->nkids, v->capkids)) return pcol_oom(v->err);
-          else v->kids[v->nkids++] = j->i;
+          if (PCOL_GROW(v->kids, v->nkids, v->capkids)) return pcol_oom(v->err);
+          v->kids[v->nkids++] = j->tok == PCOL_JT_INT && j->i >= 0 ? j->i : -1; /* -1: a non-id */
           if ((rc = skip_rest(v))) return rc;
         }
         if (rc) return rc;
@@ -207,18 +209,15 @@ static int node(vimp *v, size_t i) {
   int added;
   if (pcol_u64map_get(&v->map, (uint64_t)id, &idx, &added)) return pcol_oom(v->err);
   if (!added) return sem(v, at(v, "nodes", i, "id repeats an earlier node's"));
-  if (!cf) return sem(v, at(v, "nodes", i, "callFrame is not an object"));
-  if (cf_bad & 1) return sem(v, at(v, "nodes", i, "callFrame.functionName and .url must be strings"));
-  if (cf_bad & 2) return sem(v, at(v, "nodes", i, "callFrame.lineNumber and .columnNumber must be numbers"));
-  if (kids_bad & 1) return sem(v, at(v, "nodes", i, "children is not an array"));
-  if (kids_bad & 2) return sem(v, at(v, "nodes", i, "children holds a non-id"));
-  if (parent_bad) return sem(v, at(v, "nodes", i, "parent is not an id"));
+  nd->cf_bad = !cf ? 1 : (cf_bad & 1) ? 2 : (cf_bad & 2) ? 3 : 0;
+  nd->kids_notarr = kids_bad != 0;
+  nd->parent_bad = (uint8_t)parent_bad;
+  v->n++;
+  if (nd->cf_bad) return PCOL_OK; /* reported by resolve() */
   const char *fs = has_fn ? v->fn : "", *us = has_url ? v->url : "";
   size_t fl = has_fn ? v->fnl : 0, ul = has_url ? v->urll : 0;
   nd->is_root_name = fl == 6 && memcmp(fs, "(root)", 6) == 0;
-  if ((rc = node_location(v, fs, fl, us, ul, line, col, &nd->loc))) return rc;
-  v->n++;
-  return PCOL_OK;
+  return node_location(v, fs, fl, us, ul, line, col, &nd->loc);
 }
 /* stack id of node i (builds its ancestors first, without recursion) */
 static int node_stack(vimp *v, uint32_t i, uint32_t *out) {
@@ -245,14 +244,17 @@ static int node_stack(vimp *v, uint32_t i, uint32_t *out) {
 
 
 /* An array of numbers into *a (`samples`: ids, -1 for a non-id;
- * `timeDeltas`: get_int's rule, *bad the first that is not a number). */
+ * `timeDeltas`: an integer or a double strictly within +-9e15, *bad the
+ * first that is not). */
 static int numbers(vimp *v, int64_t **a, size_t *n, size_t *cap, int ids, size_t *bad) {
   pcol_jpull *j = v->j;
   int rc;
   while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END) {
     int64_t x = 0;
     if (ids) x = j->tok == PCOL_JT_INT && j->i >= 0 ? j->i : -1;
-    else if (tok_int(j, &x) && *bad == SIZE_MAX) *bad = *n;
+    else if (j->tok == PCOL_JT_INT) x = j->i;
+    else if (j->tok == PCOL_JT_REAL && j->d > -9e15 && j->d < 9e15) x = (int64_t)j->d; /* open bounds */
+    else if (*bad == SIZE_MAX) *bad = *n;
     if (PCOL_GROW(*a, *n, *cap)) return pcol_oom(v->err);
     (*a)[(*n)++] = x;
     if ((rc = skip_rest(v))) return rc;
@@ -320,16 +322,22 @@ static int resolve(vimp *v) {
   if (!v->parent || !v->loc || !v->stack || !v->work) return pcol_oom(v->err);
   for (size_t i = 0; i < v->n; i++) {
     vnode *nd = &v->nodes[i];
+    static const char *cf_what[] = {"", "callFrame is not an object", "callFrame.functionName and .url must be strings",
+                                    "callFrame.lineNumber and .columnNumber must be numbers"};
+    if (nd->cf_bad) return at(v, "nodes", i, cf_what[nd->cf_bad]);
+    if (nd->kids_notarr) return at(v, "nodes", i, "children is not an array");
     v->loc[i] = nd->loc;
     for (size_t c = 0; c < nd->nkids; c++) {
       uint32_t idx;
       int added;
+      if (v->kids[nd->kid0 + c] < 0) return at(v, "nodes", i, "children holds a non-id");
       if (pcol_u64map_get(&v->map, (uint64_t)v->kids[nd->kid0 + c], &idx, &added)) return pcol_oom(v->err);
       if (added) return at(v, "nodes", i, "children names an id no node has");
       if (idx == i || (v->parent[idx] && v->parent[idx] != i + 1))
         return at(v, "nodes", i, "a child with two parents");
       v->parent[idx] = (uint32_t)i + 1;
     }
+    if (nd->parent_bad) return at(v, "nodes", i, "parent is not an id");
     if (nd->parent_id >= 0) { /* the other form: parent ids */
       uint32_t idx;
       int added;
