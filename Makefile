@@ -252,6 +252,7 @@ test-install: all
 # inputs, under prlimit, on the plain build (sanitizers reserve terabytes).
 test-bounds: all
 	@PCOL=$(PCOL) bash tests/bounds/t_bounds.sh
+	@PCOL=$(PCOL) bash tests/bounds/t_stream_json.sh
 
 # Whole-corpus checks (every test-data file x every export read back) on
 # the plain build: under the sanitizers they take more than 8 minutes.

@@ -1,6 +1,7 @@
 /* json_scan.c — see json_scan.h.  Iterative (no recursion), so hostile
  * nesting costs a bounded bit stack, not the C stack. */
 #include "json_scan.h"
+#include "json_pull.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,41 +33,10 @@ int pcol_js_peek(pcol_jscan *s) {
   return s->pos < s->n ? (unsigned char)s->p[s->pos] : -1;
 }
 
-static int hex4(const char *p, unsigned *out) {
-  unsigned v = 0;
-  for (int i = 0; i < 4; i++) {
-    char c = p[i];
-    v <<= 4;
-    if (c >= '0' && c <= '9') v |= (unsigned)(c - '0');
-    else if (c >= 'a' && c <= 'f') v |= (unsigned)(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F') v |= (unsigned)(c - 'A' + 10);
-    else return -1;
-  }
-  *out = v;
-  return 0;
-}
-
-/* Length of the valid UTF-8 sequence at p (at most `left` bytes), 0 if invalid
- * (overlong forms, surrogates and code points above U+10FFFF included). */
-static size_t utf8_len(const unsigned char *p, size_t left) {
-  unsigned c = p[0];
-  size_t n;
-  uint32_t cp;
-  if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) n = 2, cp = c & 0x1F;
-  else if (c >= 0xE0 && c <= 0xEF) n = 3, cp = c & 0x0F;
-  else if (c >= 0xF0 && c <= 0xF4) n = 4, cp = c & 0x07;
-  else return 0;
-  if (left < n) return 0;
-  for (size_t i = 1; i < n; i++) {
-    if ((p[i] & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (p[i] & 0x3F);
-  }
-  if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10FFFF ||
-      (cp >= 0xD800 && cp <= 0xDFFF))
-    return 0;
-  return n;
-}
+/* hex4, utf8_len and the UTF-8 writer are json_pull.c's: one rule for both
+ * JSON readers. */
+#define hex4 pcol_json_hex4
+#define utf8_len pcol_json_utf8_len
 
 /* s->pos stands on the opening quote.  On success it stands after the
  * closing one; *escaped tells whether a backslash was seen. */
@@ -298,21 +268,7 @@ char *pcol_js_key_decode(const pcol_jscan *s, const pcol_jkey *k, size_t *len) {
         i += 6;
         cp = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
       }
-      if (cp < 0x80) {
-        *o++ = (char)cp;
-      } else if (cp < 0x800) {
-        *o++ = (char)(0xC0 | (cp >> 6));
-        *o++ = (char)(0x80 | (cp & 0x3F));
-      } else if (cp < 0x10000) {
-        *o++ = (char)(0xE0 | (cp >> 12));
-        *o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-        *o++ = (char)(0x80 | (cp & 0x3F));
-      } else {
-        *o++ = (char)(0xF0 | (cp >> 18));
-        *o++ = (char)(0x80 | ((cp >> 12) & 0x3F));
-        *o++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-        *o++ = (char)(0x80 | (cp & 0x3F));
-      }
+      o += pcol_json_utf8_put(o, cp);
       break;
     }
     default: *o++ = e; break; /* " \ / */
