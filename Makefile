@@ -89,7 +89,7 @@ $(BUILD)/obj/lib/convert/pprof/%.o: EXTRA_CPPFLAGS = -I$(BUILD)/gen
 $(BUILD)/obj/lib/convert/otlp/%.o: EXTRA_CPPFLAGS = -I$(BUILD)/gen
 $(BUILD)/obj/tools/%.o:       LAYER_CPPFLAGS = -Iinclude
 # White-box tests and fuzz targets may include core's and a format's internals.
-TEST_CPPFLAGS := -Iinclude -Iformat -Ilib/core -Ilib/convert/perun -I$(BUILD)/gen -Itests -Ifuzz
+TEST_CPPFLAGS := -Iinclude -Iformat -Ilib/core -Ilib/convert -Ilib/convert/perun -I$(BUILD)/gen -Itests -Ifuzz
 LIB_CFLAGS := -fPIC -fvisibility=hidden
 
 .PHONY: all deps run check test test-unit test-cli test-conformance test-interop test-clang install clean \

@@ -436,7 +436,9 @@ static int key(pcol_jpull *j) {
   if (peekc(j) != '"') return fail(j, at, "string or '}' expected");
   j->bp++;
   int rc = string(j);
-  if (rc || (rc = add_key(j, at))) return rc;
+  if (rc) return rc;
+  if (memchr(j->str, 0, j->len)) return fail(j, at, "NUL byte in object key not supported"); /* as jansson, even with ALLOW_NUL */
+  if ((rc = add_key(j, at))) return rc;
   ws(j);
   if (peekc(j) != ':') return fail(j, here(j), "':' expected");
   j->bp++;

@@ -1,0 +1,217 @@
+/* test_json_pull.c — the streaming JSON tokenizer (lib/convert/json_pull.c)
+ * against jansson, whose json_loadb with JSON_REJECT_DUPLICATES it replaces
+ * in the V8 and speedscope importers: on documents written here and on
+ * thousands of mutations of them, both accept or both refuse, and what they
+ * accept reads the same (every token: kind, decoded bytes, number). */
+#include "testutil.h"
+#include "json_pull.h"
+#include <jansson.h>
+#include <stdio.h>
+
+typedef struct sb { char *p; size_t n, cap; } sb;
+static void put(sb *s, const void *d, size_t n) {
+  if (s->n + n + 1 > s->cap) {
+    s->cap = (s->n + n + 1) * 2;
+    s->p = realloc(s->p, s->cap);
+  }
+  memcpy(s->p + s->n, d, n);
+  s->n += n;
+  s->p[s->n] = 0;
+}
+static void puts_(sb *s, const char *t) { put(s, t, strlen(t)); }
+static void put_str(sb *s, const char *p, size_t n) { /* bytes as hex: NULs and all */
+  char h[4];
+  puts_(s, "\"");
+  for (size_t i = 0; i < n; i++) snprintf(h, sizeof h, "%02x", (unsigned char)p[i]), put(s, h, 2);
+  puts_(s, "\"");
+}
+static void put_num(sb *s, int is_int, long long i, double d) {
+  char t[64];
+  if (is_int) snprintf(t, sizeof t, "i%lld", i);
+  else snprintf(t, sizeof t, "r%.17g", d);
+  puts_(s, t);
+}
+
+/* jansson's tree in the token form below */
+static void tree(sb *s, json_t *j) {
+  switch (json_typeof(j)) {
+  case JSON_OBJECT: {
+    puts_(s, "{");
+    const char *k;
+    size_t kl;
+    json_t *v;
+    json_object_keylen_foreach(j, k, kl, v) {
+      puts_(s, "K");
+      put_str(s, k, kl);
+      tree(s, v);
+    }
+    puts_(s, "}");
+    break;
+  }
+  case JSON_ARRAY:
+    puts_(s, "[");
+    for (size_t i = 0; i < json_array_size(j); i++) tree(s, json_array_get(j, i));
+    puts_(s, "]");
+    break;
+  case JSON_STRING: put_str(s, json_string_value(j), json_string_length(j)); break;
+  case JSON_INTEGER: put_num(s, 1, (long long)json_integer_value(j), 0); break;
+  case JSON_REAL: put_num(s, 0, 0, json_real_value(j)); break;
+  case JSON_TRUE: puts_(s, "t"); break;
+  case JSON_FALSE: puts_(s, "f"); break;
+  case JSON_NULL: puts_(s, "n"); break;
+  }
+}
+
+/* 1 accepted (*out the tokens), 0 refused */
+static int pull(const char *doc, size_t n, unsigned flags, sb *out) {
+  FILE *in = fmemopen((void *)doc, n ? n : 1, "r");
+  if (!n) { /* fmemopen needs a size: an empty stream */
+    fclose(in);
+    in = fopen("/dev/null", "r");
+  }
+  pcol_jpull j;
+  pcol_error err = {0};
+  int rc = pcol_jp_open(&j, in, "t.json", NULL, flags, &err);
+  while (!rc && !(rc = pcol_jp_next(&j)) && j.tok != PCOL_JT_EOF) {
+    switch (j.tok) {
+    case PCOL_JT_OBJ: puts_(out, "{"); break;
+    case PCOL_JT_OBJ_END: puts_(out, "}"); break;
+    case PCOL_JT_ARR: puts_(out, "["); break;
+    case PCOL_JT_ARR_END: puts_(out, "]"); break;
+    case PCOL_JT_KEY: puts_(out, "K"); put_str(out, j.str, j.len); break;
+    case PCOL_JT_STR: put_str(out, j.str, j.len); break;
+    case PCOL_JT_INT: put_num(out, 1, (long long)j.i, 0); break;
+    case PCOL_JT_REAL: put_num(out, 0, 0, j.d); break;
+    case PCOL_JT_TRUE: puts_(out, "t"); break;
+    case PCOL_JT_FALSE: puts_(out, "f"); break;
+    case PCOL_JT_NULL: puts_(out, "n"); break;
+    default: break;
+    }
+  }
+  if (rc) cr_assert(strstr(err.message, "t.json:") == err.message, "message without the file: %s", err.message);
+  pcol_jp_close(&j);
+  fclose(in);
+  return rc == 0;
+}
+
+static int checked;
+static void same(const char *doc, size_t n, unsigned flags) {
+  json_error_t je;
+  json_t *t = json_loadb(doc, n, JSON_REJECT_DUPLICATES | (flags ? JSON_ALLOW_NUL : 0), &je);
+  sb a = {0}, b = {0};
+  int ok = pull(doc, n, flags, &b);
+  /* jansson 2.14 also takes a NUL byte right after a number or literal
+   * ("[1\0]", perun/json_scan.h): the tokenizer refuses it, rightly */
+  if (t && !ok && memchr(doc, 0, n)) {
+    json_decref(t);
+    free(b.p);
+    return;
+  }
+  cr_assert_eq(!!t, ok, "jansson %s, json_pull %s: %.*s", t ? "accepts" : je.text, ok ? "accepts" : "refuses",
+               (int)(n > 300 ? 300 : n), doc);
+  if (t) {
+    tree(&a, t);
+    cr_assert_str_eq(a.p ? a.p : "", b.p ? b.p : "", "tokens differ on %.*s", (int)(n > 300 ? 300 : n), doc);
+    json_decref(t);
+  }
+  checked++;
+  free(a.p), free(b.p);
+}
+
+static const char *seeds[] = {
+    "{\"nodes\":[{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\",\"url\":\"\",\"lineNumber\":-1},"
+    "\"children\":[2]},{\"id\":2,\"callFrame\":{\"functionName\":\"f\\u00e9\\ud83d\\ude00\\n\",\"url\":\"x\"}}],"
+    "\"startTime\":1.5e3,\"samples\":[2,2,1],\"timeDeltas\":[1,-2,3e-2]}",
+    "[true,false,null,0,-0,1.25,-1E+2,1e-400,9223372036854775807,-9223372036854775808,\"\\\"\\\\\\/\\b\\f\\n\\r\\t\","
+    "{\"a\":{\"a\":[]},\"b\":{}}, \"caf\xc3\xa9 \xf0\x9f\x98\x80\"]",
+    " \n\t{\"$schema\":\"s\",\"profiles\":[{\"type\":\"evented\",\"events\":[{\"type\":\"O\",\"frame\":0,\"at\":0.5}]}],"
+    "\"shared\":{\"frames\":[{\"name\":\"a\",\"line\":3}]}}\r\n",
+};
+
+static const char *pieces[] = {"", "0", "-", "01", "1.", ".5", "1e", "1e5", "1E400", "-1e400", "99999999999999999999",
+                               "-9223372036854775809", "\"", "\\", "\\u", "\\u0000", "\\ud800", "\\udc00", "\\ud800\\udc00",
+                               "\\x", "\x01", "\x7f", "\xc3", "\xc3\xa9", "\xe0\x80\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+                               "\xff", "tru", "true", "nulll", "[", "]", "{", "}", ":", ",", ",,", "\"a\":1", "\"a\"",
+                               " ", "\n", "\0", "[]", "{}", "Infinity", "NaN"};
+
+Test(json_pull, agrees_with_jansson_on_mutations) {
+  unsigned seed = 29;
+  for (size_t s = 0; s < sizeof seeds / sizeof seeds[0]; s++) {
+    const char *base = seeds[s];
+    size_t bl = strlen(base);
+    same(base, bl, 0);
+    same(base, bl, 1);
+    for (int k = 0; k < 3000; k++) {
+      char buf[1024];
+      size_t at = (size_t)rand_r(&seed) % (bl + 1), cut = (size_t)rand_r(&seed) % 4;
+      if (at + cut > bl) cut = bl - at;
+      const char *pc = pieces[(size_t)rand_r(&seed) % (sizeof pieces / sizeof pieces[0])];
+      size_t pl = strcmp(pc, "\0") ? strlen(pc) : 1;
+      if (!*pc && (k & 1)) pl = 1; /* the empty piece doubles as a NUL byte */
+      memcpy(buf, base, at);
+      memcpy(buf + at, pl == 1 && !*pc ? "\0" : pc, pl);
+      memcpy(buf + at + pl, base + at + cut, bl - at - cut);
+      size_t n = bl - cut + pl;
+      if (k % 7 == 0) n = (size_t)rand_r(&seed) % (n + 1); /* truncated */
+      same(buf, n, k & 2 ? 1 : 0);
+    }
+  }
+  cr_assert(checked > 8000, "%d documents compared", checked);
+}
+
+Test(json_pull, nesting_and_duplicates_as_jansson) {
+  static char d[8192];
+  for (int depth = 2046; depth <= 2049; depth++) {
+    for (int scalar = 0; scalar < 2; scalar++) {
+      size_t n = 0;
+      for (int i = 0; i < depth; i++) d[n++] = '[';
+      if (scalar) d[n++] = '1';
+      for (int i = 0; i < depth; i++) d[n++] = ']';
+      same(d, n, 0);
+    }
+  }
+  /* a wide object: the hash index of its keys */
+  sb w = {0};
+  puts_(&w, "{");
+  for (int i = 0; i < 300; i++) {
+    char k[32];
+    snprintf(k, sizeof k, "%s\"k%d\":%d", i ? "," : "", i, i);
+    puts_(&w, k);
+  }
+  size_t open_len = w.n;
+  puts_(&w, "}");
+  same(w.p, w.n, 0);
+  w.n = open_len;
+  puts_(&w, ",\"k123\":0}");
+  same(w.p, w.n, 0);
+  free(w.p);
+  same("{\"a\":{\"b\":1},\"c\":{\"b\":1}}", 25, 0);
+  same("{\"a\":{\"b\":1,\"b\":2}}", 19, 0);
+}
+
+Test(json_pull, strings_across_the_buffer_end) {
+  /* escapes, UTF-8 and runs split by every 64 KiB refill */
+  size_t n = (size_t)200 << 10;
+  char *d = malloc(n + 16);
+  size_t k = 0;
+  d[k++] = '[';
+  d[k++] = '"';
+  const char *unit[] = {"ab", "\\n", "\\u00e9", "\xc3\xa9", "\xf0\x9f\x98\x80", "\\ud83d\\ude00", "\\\""};
+  for (size_t i = 0; k < n; i++) {
+    const char *u = unit[i % 7];
+    memcpy(d + k, u, strlen(u));
+    k += strlen(u);
+  }
+  d[k++] = '"';
+  d[k++] = ']';
+  same(d, k, 0);
+  for (size_t off = (64 << 10) - 3; off < (64 << 10) + 3; off++) { /* a token on the boundary */
+    sb s = {0};
+    puts_(&s, "[\"");
+    while (s.n < off) puts_(&s, "x");
+    puts_(&s, "\",-12.5e1,\"\\u00e9\xc3\xa9\",true]");
+    same(s.p, s.n, 0);
+    free(s.p);
+  }
+  free(d);
+}
