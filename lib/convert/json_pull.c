@@ -383,7 +383,7 @@ static int add_key(pcol_jpull *j, uint64_t at) {
       if (key_eq(j, f->tab[s] - 1, h)) return fail(j, at, "duplicate object key");
   }
   if (PCOL_GROW(j->keys, j->nkeys, j->kcap)) return oom(j);
-  while (j->kblen + j->len > j->kbcap) {
+  while (!j->kbytes || j->kblen + j->len > j->kbcap) { /* allocated for the empty key too */
     size_t c = j->kbcap ? j->kbcap * 2 : 1024;
     char *p = realloc(j->kbytes, c);
     if (!p) return oom(j);
