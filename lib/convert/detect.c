@@ -373,13 +373,13 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
  * so their samples are never read. */
 
 /* One input of a union.  A pcol file is opened once: its magic read with
- * pread, then the same descriptor opened as pcol.  Read whole (reading
- * beats mapping for a day of 1,440 small files: page faults and munmap were
- * two thirds of the CPU), except under a wall-clock range, where it is
- * mapped: a file the range cannot reach is then only touched in its header,
- * directory, sources and meta.  Any other format (or standard input) goes
- * through pcol_import_path.  *added = 0 when the range left it out. */
-static int add_one_of_many(pcol_builder *b, const char *path, const pcol_select *sel, int skip, int *added, pcol_error *err) {
+ * pread, then the same descriptor opened as pcol and read whole, also when
+ * a wall-clock range will leave it out (a day of 1,440 small files: mapping
+ * them cost page faults and munmap, 3-5x the CPU of reading them, whole day
+ * or one hour of it).  Any other format (or standard input) goes through
+ * pcol_import_path.  *added = 0 when the range left it out. */
+static int add_one_of_many(pcol_builder *b, const char *path, const pcol_select *sel, int skip,
+                           int *added, pcol_error *err) {
   *added = 1;
   int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : -1;
   uint8_t head[PCOL_MAGIC_SIZE];
@@ -393,7 +393,7 @@ static int add_one_of_many(pcol_builder *b, const char *path, const pcol_select 
     return pcol_import_path(b, path, PCOL_FMT_UNKNOWN, &io, err);
   }
   pcol_open_options oo = {0}; /* as pcol_import_path opens a pcol input */
-  oo.no_mmap = !skip;
+  oo.no_mmap = 1;
   pcol_file *f = NULL;
   int rc = pcol_open_fd(fd, path, &oo, &f, err);
   close(fd);
