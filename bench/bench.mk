@@ -8,6 +8,8 @@
 #                      Rprof), under a few minutes; `make bench` appends them
 #   make bench-many    many files as one (issue 32): a day of 1,440 one-minute
 #                      profiles; top of the day vs top of its merged file
+#   make bench-scale   pack, unpack --to pprof, merge, top at 1M/10M samples
+#                      with peak RSS (issue 32); SCALE_BIG=100000000 adds 100M
 #   make bench-report  `pcol report` page size and time to interactive (100k, 1M)
 #   make bench-flood   hash flooding (issue 20): crafted vs random keys for each
 #                      hash table keyed by input, 12.5k..100k keys; fails when a
@@ -67,6 +69,15 @@ bench-report: bench-tools
 .PHONY: bench-clickhouse
 bench-clickhouse: bench-tools
 	@BENCH_BUILD=$(BENCH_BUILD) bash bench/clickhouse.sh
+
+# Any size (issue 32): pack, unpack --to pprof, merge and top of generated
+# pprof profiles at 1M and 10M samples, with peak RSS (bench/scale.sh);
+# SCALE_BIG=100000000 adds the 100M-sample pack (~5 min to generate, ~2 min
+# of CPU to pack, 2 GB of RAM).  Writes $(BUILD)/bench-scale.md.
+.PHONY: bench-scale
+bench-scale: bench-tools
+	@PCOL=$(BENCH_BUILD)/bin/pcol T=$(BENCH_BUILD)/bench DATA=$(BUILD)/bench-data \
+	  bash bench/scale.sh >$(BUILD)/bench-scale.md && cat $(BUILD)/bench-scale.md
 
 # The streaming writer (include/pcol.h): peak RSS and time of 1M samples,
 # one file and rolled every 100k / 10k, 1,000 distinct stacks and all

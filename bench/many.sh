@@ -7,8 +7,8 @@
 #   - the same over the day's .pb.gz files (no goal: each is imported);
 #   - `--from/--to` of one hour (10:00-11:00 UTC) touching only that hour's
 #     files: the inputs read whole (PCOL_DEBUG=inputs) and, by strace, the
-#     files opened (every input's header, sources and meta are read to
-#     know its time span; the others' samples are not); the hour's total
+#     files opened (each once: every input is read, its sources and meta
+#     say its time span; the others' samples are not imported); the hour's total
 #     equals that of the merged file with the same range;
 #   - peak RSS of each.
 # Prints a markdown section on stdout; `make bench` appends it to
@@ -96,6 +96,6 @@ echo "| \`top\` merged, one hour | $(ms "$hone_t") | $(ms "$hone_c") | $(mb "$ho
 echo "| \`top DIR\`, one hour | $(ms "$hmany_t") | $(ms "$hmany_c") | $(mb "$hmany_r") | ${r_h}x of the merged file's hour | |"
 echo
 echo "One hour (\`--from 2026-11-23T10:00:00Z --to 2026-11-23T11:00:00Z\`) of the $N pcol files:"
-echo "$nread inputs read whole (the hour holds $want files), $opened files opened (each input's header,"
-echo "sources and meta say its time span; the samples of the others are not read); the same"
+echo "$nread inputs imported (the hour holds $want files), $opened files opened (each once: its sources"
+echo "and meta say its time span; the samples of the others are not imported); the same"
 echo "view as the merged file's with the same range: $same.  Goal (only that hour's files): $hour_met."

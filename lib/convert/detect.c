@@ -5,6 +5,8 @@
 #include <ctype.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 const char *pcol_format_name(pcol_format f) {
   switch (f) {
@@ -222,6 +224,12 @@ static void close_input(input *x) {
   if (!x->is_stdin) fclose(x->in);
 }
 
+/* An open pcol file, validated in full, copied into the builder. */
+static int add_open_pcol(pcol_builder *b, pcol_file *f, pcol_error *err) {
+  int rc = pcol_validate_full(f, err);
+  return rc ? rc : pcol_b_add_file(b, f, err);
+}
+
 /* A pcol file: opened (validated in full) and copied into the builder. */
 static int import_pcol(pcol_builder *b, input *x, const pcol_import_options *opt,
                        pcol_error *err) {
@@ -237,8 +245,7 @@ static int import_pcol(pcol_builder *b, input *x, const pcol_import_options *opt
   } else {
     rc = pcol_open(x->path, &oo, &f, err);
   }
-  if (!rc) rc = pcol_validate_full(f, err);
-  if (!rc) rc = pcol_b_add_file(b, f, err);
+  if (!rc) rc = add_open_pcol(b, f, err);
   pcol_close(f);
   return rc;
 }
@@ -360,17 +367,42 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
 
 /* ------------------------------------------------------ many inputs */
 /* The union of many inputs is what `pcol merge` writes of them (the same
- * pcol_import_path of each, in order, into one builder: one rule), kept in
- * memory and opened there.  A wall-clock range leaves out the pcol inputs
- * it cannot reach, judged from their sources and meta
- * (pcol_wall_overlaps), so their samples are never read. */
-static int is_pcol_path(const char *path) {
-  FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : NULL;
-  if (!fp) return 0;
-  char head[PCOL_MAGIC_SIZE];
-  size_t n = fread(head, 1, sizeof head, fp);
-  fclose(fp);
-  return n == PCOL_MAGIC_SIZE && memcmp(head, PCOL_MAGIC, PCOL_MAGIC_SIZE) == 0;
+ * import of each, in order, into one builder: one rule), kept in memory
+ * and opened there.  A wall-clock range leaves out the pcol inputs it
+ * cannot reach, judged from their sources and meta (pcol_wall_overlaps),
+ * so their samples are never read. */
+
+/* One input of a union.  A pcol file is opened once: its magic read with
+ * pread, then the same descriptor opened as pcol and read whole, also when
+ * a wall-clock range will leave it out (a day of 1,440 small files: mapping
+ * them cost page faults and munmap, 3-5x the CPU of reading them, whole day
+ * or one hour of it).  Any other format (or standard input) goes through
+ * pcol_import_path.  *added = 0 when the range left it out. */
+static int add_one_of_many(pcol_builder *b, const char *path, const pcol_select *sel, int skip,
+                           int *added, pcol_error *err) {
+  *added = 1;
+  int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+  uint8_t head[PCOL_MAGIC_SIZE];
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+      pread(fd, head, sizeof head, 0) != (ssize_t)sizeof head ||
+      memcmp(head, PCOL_MAGIC, PCOL_MAGIC_SIZE) != 0) {
+    if (fd >= 0) close(fd);
+    pcol_import_options io = {0};
+    io.no_mmap = 1;
+    return pcol_import_path(b, path, PCOL_FMT_UNKNOWN, &io, err);
+  }
+  pcol_open_options oo = {0}; /* as pcol_import_path opens a pcol input */
+  oo.no_mmap = 1;
+  pcol_file *f = NULL;
+  int rc = pcol_open_fd(fd, path, &oo, &f, err);
+  close(fd);
+  int overlaps = 1;
+  if (!rc && skip) rc = pcol_wall_overlaps(f, sel, &overlaps, err);
+  if (!rc && overlaps) rc = add_open_pcol(b, f, err);
+  *added = overlaps;
+  pcol_close(f);
+  return rc;
 }
 
 int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *opt,
@@ -384,27 +416,14 @@ int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *
     return rc;
   }
   int skip = sel && sel->wall && (sel->has_from || sel->has_to) && !sel->source_id;
-  /* each input is read once, in order, then closed: reading it beats
-   * mapping it (a day of 1,440 small files: a third of the CPU, the rest
-   * was page faults and munmap), and memory holds one input at a time */
-  pcol_import_options io = {0};
-  io.no_mmap = 1;
   pcol_builder *b = NULL;
   size_t k = 0;
   int rc = pcol_builder_new(&b, err);
   for (size_t i = 0; !rc && i < n; i++) {
-    if (skip && is_pcol_path(paths[i])) {
-      pcol_file *f = NULL;
-      int overlaps = 1;
-      rc = pcol_open(paths[i], opt, &f, err);
-      if (!rc) rc = pcol_wall_overlaps(f, sel, &overlaps, err);
-      pcol_close(f);
-      if (rc && !strstr(err->message, paths[i])) pcol_error_prefix(err, paths[i]);
-      if (rc || !overlaps) continue;
-    }
-    rc = pcol_import_path(b, paths[i], PCOL_FMT_UNKNOWN, &io, err);
+    int added = 0;
+    rc = add_one_of_many(b, paths[i], sel, skip, &added, err);
     if (rc && !strstr(err->message, paths[i])) pcol_error_prefix(err, paths[i]);
-    k++;
+    k += added;
   }
   if (!rc && k == 0)
     rc = pcol_error_set(err, PCOL_ENOTFOUND, "none of the %zu inputs reaches the time range", n);

@@ -369,6 +369,12 @@ typedef struct pcol_encoded {
 int pcol_section_encode(int codec, int level, unsigned allowed, const uint8_t *in, uint64_t n,
                         uint64_t count, pcol_type type, pcol_encoded *out);
 
+/* pcol_open of a file already open as fd (a regular file; fd stays open
+ * and is read with pread only, whatever its position): how
+ * pcol_open_many opens a pcol input once, having read its magic. */
+int pcol_open_fd(int fd, const char *path, const pcol_open_options *opt, pcol_file **out,
+                 pcol_error *err);
+
 /* Raw data of a section (decoding if needed); NULL + error on failure. */
 const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err);
 

@@ -472,17 +472,20 @@ int pcol_open(const char *path, const pcol_open_options *opt, pcol_file **out,
   if (strcmp(path, "-") == 0) return pcol_open_stream(stdin, "<stdin>", opt, out, err);
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return pcol_error_set(err, PCOL_EIO, "%s: %s", path, strerror(errno));
+  int rc = pcol_open_fd(fd, path, opt, out, err);
+  close(fd);
+  return rc;
+}
+
+int pcol_open_fd(int fd, const char *path, const pcol_open_options *opt, pcol_file **out,
+                 pcol_error *err) {
+  *out = NULL;
   struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
     return pcol_error_set(err, PCOL_EIO, "%s: %s", path,
                           S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
-  }
   pcol_file *f = calloc(1, sizeof *f);
-  if (!f) {
-    close(fd);
-    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
-  }
+  if (!f) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   f->size = (size_t)st.st_size;
   if (f->size == 0) {
     f->base = (const uint8_t *)"";
@@ -490,13 +493,12 @@ int pcol_open(const char *path, const pcol_open_options *opt, pcol_file **out,
     uint8_t *buf = malloc(f->size);
     size_t got = 0;
     while (buf && got < f->size) {
-      ssize_t n = read(fd, buf + got, f->size - got);
+      ssize_t n = pread(fd, buf + got, f->size - got, (off_t)got);
       if (n <= 0) break;
       got += (size_t)n;
     }
     if (!buf || got != f->size) {
       free(buf);
-      close(fd);
       free(f);
       return pcol_error_set(err, buf ? PCOL_EIO : PCOL_ENOMEM, "%s: read failed", path);
     }
@@ -506,7 +508,6 @@ int pcol_open(const char *path, const pcol_open_options *opt, pcol_file **out,
     void *m = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
     if (m == MAP_FAILED) {
       int e = errno;
-      close(fd);
       free(f);
       return pcol_error_set(err, PCOL_EIO, "%s: mmap failed: %s", path, strerror(e));
     }
@@ -514,7 +515,6 @@ int pcol_open(const char *path, const pcol_open_options *opt, pcol_file **out,
     f->mapped = 1;
     f->meta = read_meta(fd, f->size);
   }
-  close(fd);
   int rc = open_common(f, opt, err);
   if (rc) {
     pcol_error_prefix(err, path);

@@ -10,17 +10,6 @@
 #include "internal.h"
 #include <zlib.h>
 
-static uint32_t crc_range(const uint8_t *p, uint64_t n) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  while (n) {
-    uInt chunk = n > (1u << 30) ? (1u << 30) : (uInt)n;
-    crc = crc32(crc, p, chunk);
-    p += chunk;
-    n -= chunk;
-  }
-  return (uint32_t)crc;
-}
-
 /* First sample row of source s or later (sources are non-decreasing: the
  * sample order was checked before). */
 static uint64_t first_of_source(const pcol_view *src, uint64_t n, uint32_t s) {
@@ -78,27 +67,58 @@ static int check_max_durations(pcol_file *f, const pcol_view *src, pcol_error *e
   return rc;
 }
 
+/* crc of more bytes, n of them at p, after crc */
+static uLong crc_more(uLong crc, const uint8_t *p, uint64_t n) {
+  while (n) {
+    uInt chunk = n > (1u << 30) ? (1u << 30) : (uInt)n;
+    crc = crc32(crc, p, chunk);
+    p += chunk;
+    n -= chunk;
+  }
+  return crc;
+}
+
 int pcol_validate_full(pcol_file *f, pcol_error *err) {
-  if (crc_range(f->base + PCOL_HEADER_SIZE, f->size - PCOL_HEADER_SIZE) != f->hdr.body_crc)
-    return pcol_error_set(err, PCOL_ECORRUPT, "body checksum mismatch (bytes 64..%llu)",
-                          (unsigned long long)f->size);
-  /* Padding between sections must be zero (it is covered by the body crc,
-   * but a writer bug that leaks bytes would still be caught here). */
-  uint64_t pos = PCOL_HEADER_SIZE;
-  for (uint32_t i = 1; i <= f->nsections; i++) {
-    const pcol_section_info *si = &f->sections[i].info;
-    if (si->column == 0) continue;
-    for (uint64_t p = pos; p < si->offset; p++)
-      if (f->base[p]) return pcol_corrupt(err, "padding byte at offset %llu is not zero (%llu)", p, f->base[p]);
-    /* F2: compact entries (1.2) have no crc; the body crc covered them */
-    if (!(f->hdr.incompat_flags & PCOL_INCOMPAT_COMPACT_1_2) &&
-        crc_range(f->base + si->offset, si->stored_size) != si->crc)
-      return pcol_corrupt(err, "section at offset %llu (%llu bytes): checksum mismatch", si->offset,
-                          si->stored_size);
+  /* One pass over the body: each section's crc is computed once and folded
+   * into the body crc with crc32_combine (sections are in file order,
+   * checked at open), the gaps and the directory are added as they come.
+   * The first failure is reported as before: the body crc, then the first
+   * non-zero padding byte or section crc, in file order.  Padding must be
+   * zero (it is covered by the body crc, but a writer bug that leaks bytes
+   * would still be caught here). */
+  int sec_crc = !(f->hdr.incompat_flags & PCOL_INCOMPAT_COMPACT_1_2); /* F2: compact has none */
+  uLong body = crc32(0L, Z_NULL, 0);
+  uint64_t pos = PCOL_HEADER_SIZE, bad_pad = 0, bad_sec = 0; /* 0: none (offsets are > 0) */
+  const pcol_section_info *bad_si = NULL;
+  for (uint32_t i = 1; i <= f->nsections + 1; i++) {
+    const pcol_section_info *si = i <= f->nsections ? &f->sections[i].info : NULL;
+    if (si && si->column == 0) continue;
+    uint64_t end = si ? si->offset : f->hdr.dir_offset;
+    for (uint64_t p = pos; p < end && !bad_pad && !bad_sec; p++)
+      if (f->base[p]) bad_pad = p;
+    if (end > pos) body = crc_more(body, f->base + pos, end - pos);
+    if (!si) {
+      pos = end;
+      break;
+    }
+    if (sec_crc) {
+      uLong c = crc_more(crc32(0L, Z_NULL, 0), f->base + si->offset, si->stored_size);
+      if ((uint32_t)c != si->crc && !bad_pad && !bad_sec) bad_sec = si->offset, bad_si = si;
+      body = crc32_combine(body, c, (z_off_t)si->stored_size);
+    } else {
+      body = crc_more(body, f->base + si->offset, si->stored_size);
+    }
     pos = si->offset + si->stored_size;
   }
-  for (uint64_t p = pos; p < f->hdr.dir_offset; p++)
-    if (f->base[p]) return pcol_corrupt(err, "padding byte at offset %llu is not zero (%llu)", p, f->base[p]);
+  body = crc_more(body, f->base + pos, f->size - pos); /* the directory */
+  if ((uint32_t)body != f->hdr.body_crc)
+    return pcol_error_set(err, PCOL_ECORRUPT, "body checksum mismatch (bytes 64..%llu)",
+                          (unsigned long long)f->size);
+  if (bad_pad)
+    return pcol_corrupt(err, "padding byte at offset %llu is not zero (%llu)", bad_pad, f->base[bad_pad]);
+  if (bad_si)
+    return pcol_corrupt(err, "section at offset %llu (%llu bytes): checksum mismatch", bad_si->offset,
+                        bad_si->stored_size);
   /* Decode and check every known column. */
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);

@@ -69,10 +69,16 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
     free(cvt);
     return err ? err->code : PCOL_ENOMEM;
   }
-  int rc = pcol_rtime_init(&rt, f, err);
+  /* every source's default value type in one pass (per source, each pass
+   * over meta and source_value_types made 1,440 sources quadratic) */
+  uint32_t *dflt = calloc(ns ? ns : 1, sizeof *dflt);
+  int rc = dflt ? PCOL_OK : pcol_oom(err);
+  if (!rc && ns) rc = pcol_source_default_types(f, 1, (uint32_t)ns, dflt, err);
+  if (!rc) rc = pcol_rtime_init(&rt, f, err);
   pcol_source_summary *s = rc ? NULL : calloc(ns ? ns : 1, sizeof *s);
   if (!s) {
     if (!rc) pcol_rtime_free(&rt);
+    free(dflt);
     free(cvt);
     free(has_alloc);
     return rc ? rc : pcol_oom(err);
@@ -123,10 +129,8 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
     size_t k = 0;
     for (uint64_t r = 0; r < nsvt; r++)
       if (pcol_view_u32(&svs, r) == id) x->value_types[k++] = pcol_view_u32(&svv, r);
-    pcol_select one;
-    memset(&one, 0, sizeof one);
-    one.source_id = id;
-    if ((rc = pcol_value_resolve(f, &one, NULL, &x->default_value, err))) break;
+    /* pcol_value_resolve of this source alone, from the defaults of all */
+    if ((rc = pcol_q_value_of_vt(f, dflt[i], &x->default_value, err))) break;
     /* derived values, per source: its own time rule and memory fields */
     x->derived_cpu = rt.last_ns && pcol_rtime_has(&rt, id);
     x->derived_alloc = has_alloc && has_alloc[id];
@@ -134,6 +138,7 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
     for (uint64_t r = a; r < b; r++) x->count += pcol_sample_count(&sc, r, cvt ? cvt[id] : 0);
   }
   pcol_rtime_free(&rt);
+  free(dflt);
   free(has_alloc);
   free(cvt);
   if (rc) {

@@ -86,6 +86,9 @@ extern const char *const pcol_q_rprof_alloc_types[PCOL_Q_RPROF_ALLOC_NTYPES];
  * memory line draws Rprof's snapshots; views refuse to add them up:
  * pcol_value_resolve).  value.c */
 int pcol_q_value_named(pcol_file *f, const char *name, pcol_value_sel *out, pcol_error *err);
+/* The value selection of value type vt (0: samples; a source's default
+ * from pcol_source_default_types), as pcol_value_resolve names it.  value.c */
+int pcol_q_value_of_vt(pcol_file *f, uint32_t vt, pcol_value_sel *out, pcol_error *err);
 /* 1 when value type vt is a level snapshot: one of Rprof's memory fields
  * (vsize.small, vsize.large, nodes) that an Rprof source lists.  value.c */
 int pcol_q_value_is_level(pcol_file *f, uint32_t vt, pcol_error *err);

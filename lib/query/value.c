@@ -84,6 +84,10 @@ int pcol_value_defaults_differ(pcol_file *f, const pcol_select *sel, int *differ
 
 static int resolve_named(pcol_file *f, const char *name, pcol_value_sel *out, pcol_error *err);
 
+int pcol_q_value_of_vt(pcol_file *f, uint32_t vt, pcol_value_sel *out, pcol_error *err) {
+  return vt_names(f, vt, out, err);
+}
+
 /* TYPE or TYPE/UNIT: the one stored value type with that name. */
 int pcol_q_value_named(pcol_file *f, const char *name, pcol_value_sel *out, pcol_error *err) {
   return resolve_named(f, name, out, err);

@@ -126,6 +126,16 @@ grep -q "read 1 of 3 inputs" "$tmp/err" || fail "the files outside the range wer
 [ "$(total <"$tmp/o")" = "$want" ] || fail "the range's total over pcol files: $(total <"$tmp/o"), want $want"
 [ "$(tail -n +2 "$tmp/o")" = "$($PCOL top "$tmp/g.pcol" "${rng[@]}" --unit raw | tail -n +2)" ] ||
   fail "the union in a range is not the overlapping file's"
+# each pcol input is opened once, read or left out (strace, where installed;
+# LeakSanitizer cannot run under ptrace)
+if command -v strace >/dev/null; then
+  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -e trace=open,openat -o "$tmp/st" $PCOL top "$tmp/s.pcol" "$tmp/g.pcol" "$tmp/l.pcol" \
+    "${rng[@]}" >/dev/null 2>&1 || fail "top of three pcol files in a range under strace"
+  for x in s g l; do
+    n=$(grep -c "$tmp/$x.pcol\"" "$tmp/st")
+    [ "$n" = 1 ] || fail "$x.pcol opened $n times for a range over three pcol files, not once"
+  done
+fi
 $PCOL top "$tmp/s.pcol" "$tmp/l.pcol" "${rng[@]}" 2>"$tmp/err"
 [ $? = 1 ] && grep -q "none of the 2 inputs" "$tmp/err" || fail "no input in the range: $(cat "$tmp/err")"
 # samples with times: the eBPF profiler's OTLP message (times relative to
