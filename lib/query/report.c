@@ -32,6 +32,7 @@ typedef struct rep {
   int rc;       /* first failure of an append (PCOL_ENOMEM) */
   uint64_t ns, nstacks;
   int64_t *tmp; /* samples (or more) int64 of scratch */
+  int gtags_ls; /* "gtags" carries each sample's label set */
   pcol_q_keytab strs; /* every name once ("strtab"); names_of writes ids into it */
 } rep;
 
@@ -495,9 +496,78 @@ static int gtags(rep *r, pcol_error *err) {
       col_u32(r, "tag", g.ls_tag, g.ls_off[nls + 1]);
       put(r, "},", 2);
       rc = r->rc;
+      r->gtags_ls = 1;
     }
   }
   pcol_q_gtags_free(&g);
+  return rc;
+}
+
+/* The label sets for the page's tag filter (range.js pcolTagKeep, the rule
+ * of lib/core/filter.c): the key and the string value of each label
+ * ("val" 0: a numeric one), each set's labels label[off[ls] .. off[ls+1]),
+ * and each sample's set unless "gtags" already carries it. */
+static int label_sets(rep *r, pcol_error *err) {
+  pcol_file *f = r->f;
+  uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS), nlabels = pcol_rows(f, PCOL_T_LABELS);
+  if (!nls || !nlabels) return PCOL_OK;
+  pcol_view lsoff, lkey, lstr, sls;
+  pcol_column_req req[] = {{&lsoff, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},
+                           {&lkey, PCOL_T_LABELS, PCOL_C_LB_KEY},
+                           {&lstr, PCOL_T_LABELS, PCOL_C_LB_STR},
+                           {&sls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET}};
+  PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
+  pcol_q_keytab keys = {0}, vals = {0};
+  int64_t *off = malloc((nls + 2) * sizeof *off), *lk = malloc((nlabels + 1) * sizeof *lk),
+          *lv = malloc((nlabels + 1) * sizeof *lv);
+  int rc = off && lk && lv ? PCOL_OK : pcol_oom(err);
+  uint64_t n = 0;
+  if (!rc) off[0] = off[1] = 0;
+  for (uint64_t ls = 1; !rc && ls <= nls; ls++) {
+    uint64_t a = pcol_view_u64(&lsoff, ls - 1), e = pcol_view_u64(&lsoff, ls);
+    if (e > nlabels) e = nlabels;
+    if (a > e) a = e;
+    for (uint64_t i = a; i < e && !rc && n < nlabels; i++) {
+      pcol_str k, v = {0};
+      uint32_t kid = 0, vid = 0, vs = pcol_view_u32(&lstr, i);
+      rc = pcol_string(f, pcol_view_u32(&lkey, i), &k, err);
+      if (!rc && vs) rc = pcol_string(f, vs, &v, err);
+      if (!rc && pcol_q_key_intern(&keys, k.ptr ? k.ptr : "", k.ptr ? k.len : 0, 0, &kid))
+        rc = pcol_oom(err);
+      if (!rc && vs && pcol_q_key_intern(&vals, v.ptr ? v.ptr : "", v.ptr ? v.len : 0, 0, &vid))
+        rc = pcol_oom(err);
+      lk[n] = kid;
+      lv[n++] = vid;
+    }
+    off[ls + 1] = (int64_t)n;
+  }
+  if (!rc) {
+    PUTS(r, "\"labels\":{\"keys\":");
+    names_of(r, keys.s, keys.n);
+    PUTS(r, ",\"vals\":");
+    names_of(r, vals.s, vals.n);
+    PUTS(r, ",");
+    col(r, "off", off, nls + 2);
+    PUTS(r, ",");
+    col(r, "key", lk, n);
+    PUTS(r, ",");
+    col(r, "val", lv, n);
+    if (!r->gtags_ls) {
+      for (uint64_t i = 0; i < r->ns; i++) {
+        uint32_t ls = pcol_view_u32(&sls, i);
+        r->tmp[i] = ls <= nls ? ls : 0;
+      }
+      PUTS(r, ",");
+      col(r, "ls", r->tmp, r->ns);
+    }
+    PUTS(r, "},");
+    rc = r->rc ? pcol_oom(err) : PCOL_OK;
+  }
+  free(off);
+  free(lk);
+  free(lv);
+  pcol_q_keytab_free(&keys);
+  pcol_q_keytab_free(&vals);
   return rc;
 }
 
@@ -887,6 +957,7 @@ static int build_json(rep *r, const pcol_report_options *o, pcol_error *err) {
   if ((rc = loc_strings(r, err))) goto done;
   if ((rc = threads(r, err))) goto done;
   if ((rc = gtags(r, err))) goto done;
+  if ((rc = label_sets(r, err))) goto done;
   if ((rc = pcol_ftree_build(f, NULL, &vc[0].v, &t, err))) goto done;
   if (o && o->base && (rc = diff_shares(r, &t, vc, nvc, o, err))) goto done;
   if ((rc = frame_tree(r, &t, err))) goto done;

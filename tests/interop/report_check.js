@@ -40,6 +40,7 @@ function cliTop(input, opt) {
   if (opt.by) args.push('--by', opt.by);
   if (opt.focus) args.push('--focus', opt.focus);
   if (opt.ignore) args.push('--ignore', opt.ignore);
+  if (opt.tag) args.push('--tag', opt.tag);
   const lines = pcol(args).split('\n').filter((l) => l.length);
   lines.shift();
   return lines.map((l) => {
@@ -303,6 +304,20 @@ async function main() {
       }
       await compareTop(c, { value: defValue, focus: c.focus, ignore: c.ignore }, `focus ${c.focus} ignore ${c.ignore}`);
       await ev(`['focus', 'ignore'].forEach(k => { const s = document.getElementById(k); s.value = ''; s.dispatchEvent(new Event('change')); })`);
+    }
+    if (c.tag) { // the tag filter typed into its box: the table and the call tree as the CLI's --tag
+      await ev(`(() => { window.scrollTo(0, 0); const s = document.getElementById('tag'); s.focus(); })()`);
+      await Input.insertText({ text: c.tag });
+      await ev(`document.getElementById('tag').dispatchEvent(new Event('change'))`);
+      ok(await ev(`document.getElementById('filter-error').textContent`) === '', `${c.name}: tag ${c.tag} refused`);
+      await compareTop(c, { value: defValue, tag: c.tag }, `tag ${c.tag}`);
+      const fold = pcol(['fold', c.input, '--value', defValue, '--tag', c.tag]).split('\n').filter((l) => l);
+      const roots = {};
+      for (const l of fold) { const sp = l.lastIndexOf(' '), r = l.slice(0, sp).split(';')[0]; roots[r] = (roots[r] || 0) + +l.slice(sp + 1); }
+      const trows = await ev(`(() => { const m = document.getElementById('tree-mode'); m.value = 'top'; m.dispatchEvent(new Event('change')); })(), pcolReport.treeRows().filter(r => r.d === 0).map(r => [r.name, r.w])`);
+      ok(trows.length > 0 && trows.every(([n, w]) => roots[n] === w) && trows.length === Object.keys(roots).length,
+        `${c.name}: call tree roots under tag ${c.tag}: ${JSON.stringify(trows)} vs ${JSON.stringify(roots)}`);
+      await ev(`(() => { const s = document.getElementById('tag'); s.value = ''; s.dispatchEvent(new Event('change')); })()`);
     }
     if (c.source) {
       await setSelect('source', c.source);

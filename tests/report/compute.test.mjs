@@ -86,6 +86,61 @@ for (const file of cases) {
     }
     console.error(`compute: ${c.name}: ${tries.length} focus/ignore filters equal to pcol top`);
   }
+  // tag and tag-ignore (filter.c's tag rule) on the label sets the page
+  // carries: KEY=RE, KEY=RE,RE, "key:value" REs (each must match), against
+  // pcol top and pcol fold (the call tree) with the same --tag/--tag-ignore
+  if (run(ctx, '!!D.LB')) {
+    const L = run(ctx, `var seen = {}, kv = [];
+      for (var i = 0; i < D.LB.key.length; i++) if (D.LB.val[i]) {
+        var k = D.LB.keys[D.LB.key[i] - 1], v = D.LB.vals[D.LB.val[i] - 1];
+        if (!seen[k + '=' + v]) { seen[k + '=' + v] = 1; kv.push([k, v]); } }
+      kv`).filter(([k, v]) => /^[A-Za-z0-9_.]+$/.test(k + v));
+    const keys = [...new Set(L.map(([k]) => k))];
+    const vals = (k) => L.filter(([x]) => x === k).map(([, v]) => v);
+    const tries = [];
+    for (const k of keys.slice(0, 2)) {
+      const v = vals(k);
+      tries.push([`${k}=^${v[0]}$`, null]);
+      if (v.length > 2) tries.push([`${k}=^${v[1]}$,^${v[2]}$`, null], [null, `${k}=^${v[0]}$`]);
+    }
+    const many = keys.slice().sort((x, y) => vals(y).length - vals(x).length)[0];
+    if (keys.length > 1) tries.push([`${keys[0]}:${vals(keys[0])[0]}$,^${keys[1]}:`, null], [`${many}=.`, `${many}=^${vals(many)[0]}$`]);
+    const foldTree = (args) => {
+      const t = {};
+      for (const l of pcol(['fold', c.input, '--value', value, ...args]).split('\n').filter((x) => x)) {
+        const sp = l.lastIndexOf(' '), p = l.slice(0, sp).split(';');
+        for (let i = 1; i <= p.length; i++) { const k = p.slice(0, i).join('\u0001'); t[k] = (t[k] || 0) + +l.slice(sp + 1); }
+      }
+      return t;
+    };
+    for (const [tg, ti] of tries) {
+      const args = [];
+      if (tg) args.push('--tag', tg);
+      if (ti) args.push('--tag-ignore', ti);
+      const cli = JSON.parse(pcol(['top', c.input, '--format', 'json', '--value', value, ...args]));
+      const page = run(ctx, `var S5 = ${sel()}; S5.lskeep = pcolTagKeep(D, ${JSON.stringify(tg)}, ${JSON.stringify(ti)}); var SW5 = pcolStackWeights(D, S5);
+        pcolTop(D, SW5, pcolKeyset(D, S5, 'function')).map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp), pcolInlineText(x.inl)]; })`);
+      const want = cli.rows.map((x) => [x.name, x.flat, x.cum, x.flat_pct.toFixed(2), x.cum_pct.toFixed(2), x.inline || '']);
+      ok(want.length > 0 && JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --tag ${tg} --tag-ignore ${ti}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
+      const ft = foldTree(args);
+      const gt = run(ctx, `var S6 = pcolFtreeSums(D, SW5), KD6 = pcolFtreeKids(D), o6 = {};
+        (function walk(n, pre) { pcolTreeChildren(D, KD6, S6, n).forEach(function (c) { var k = pre ? pre + '\\u0001' + c.name : c.name; o6[k] = (o6[k] || 0) + c.w; walk(c.n, k); }); })(0, ''); o6`);
+      const bad = Object.keys(ft).filter((k) => ft[k] !== 0 && gt[k] !== ft[k]).concat(Object.keys(gt).filter((k) => !(k in ft)));
+      ok(bad.length === 0, `${c.name}: call tree --tag ${tg} --tag-ignore ${ti} differs from pcol fold at ${bad.slice(0, 3)}`);
+    }
+    ok(tries.length > 0 || !L.length, `${c.name}: no string label to filter on`);
+    // what the CLI refuses, the page refuses: an unknown key, a numeric range
+    const key0 = run(ctx, 'D.LB.keys[0]');
+    for (const [bad, why] of [['no_such_key=x', /no label 'no_such_key'/], [`${key0}=1kb:`, /numeric range/]]) {
+      let msg = '';
+      try { run(ctx, `pcolTagKeep(D, ${JSON.stringify(bad)}, null)`); } catch (e) { msg = e.message; }
+      ok(why.test(msg), `${c.name}: --tag ${bad}: no refusal (${msg})`);
+      let cliFails = false;
+      try { execFileSync(pcolBin, ['top', c.input, '--tag', bad], { stdio: 'ignore' }); } catch { cliFails = true; }
+      if (/no label/.test(String(why))) ok(cliFails, `${c.name}: pcol top --tag ${bad} did not fail`);
+    }
+    console.error(`compute: ${c.name}: ${tries.length} tag filters equal to pcol top and pcol fold`);
+  }
   // the call graph against `pcol graph --format json`: nodes in order with
   // flat, cum and (inline) marks, edges in order with weight, inline and
   // residual; default pruning, other fractions and counts, a range, a filter

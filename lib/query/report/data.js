@@ -69,6 +69,10 @@ function pcolData(M, BIN) {
     return { by: k.by, unnamed: k.unnamed, nokey: k.nokey, names: k.names, rank: col(k.rank),
              koff: col(k.koff), keys: col(k.keys), inl: k.inl ? col(k.inl) : null };
   });
+  /* the tag filter's label sets (range.js pcolTagKeep): each sample's set
+   * (gtags' column when the graph has it), each set's labels: key, string value */
+  D.LB = M.labels ? { keys: M.labels.keys, vals: M.labels.vals, off: col(M.labels.off), key: col(M.labels.key),
+                      val: col(M.labels.val), ls: M.labels.ls ? col(M.labels.ls) : D.GT ? D.GT.ls : null } : null;
   D.LS = M.locstr ? { names: M.locstr.names, off: col(M.locstr.off), ids: col(M.locstr.ids) } : null;
   var NS = D.NS;
   D.KIDS = (function () { /* children of each stack node, CSR (parent 0 = roots) */

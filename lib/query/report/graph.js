@@ -219,7 +219,7 @@ function pcolFracCut(sum, fraction) { var c = sum * fraction; return c !== c ? 0
 /* graph_tags.c pcol_q_gtags_load: the selected, kept samples' values
  * summed per (stack node, label set) with a tag: [[node, set, w]...] */
 function pcolGraphTagPairs(D, sel) {
-  var G = D.GT, out = [], map = new Map(), V = D.values(sel.value), STK = D.STK, drop = sel.drop;
+  var G = D.GT, out = [], map = new Map(), V = D.values(sel.value), STK = D.STK, drop = sel.drop, lsk = sel.lskeep;
   if (!G) return out;
   var nset = G.off.length;
   pcolSelSources(D, sel).forEach(function (s) {
@@ -229,6 +229,7 @@ function pcolGraphTagPairs(D, sel) {
       if (v === 0 || !ls || !n || G.off[ls] === G.off[ls + 1]) continue;
       if (sel.range) { v = pcolInRange(D, i, v, sel.range[0], sel.range[1]); if (v === null || v === 0) continue; }
       if (drop && drop[n]) continue;
+      if (lsk && !lsk[ls]) continue;
       var id = n * nset + ls, p = map.get(id);
       if (p === undefined) { map.set(id, p = out.length); out.push([n, ls, 0]); }
       out[p][2] += v;

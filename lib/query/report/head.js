@@ -31,7 +31,8 @@ var DIFF = M.diff || null;
 /* the selection every view follows */
 var S = { value: M.value, valueTouched: false, source: 0, by: 'function', range: null,
           zoom: 0, search: null, filter: null, sortKey: 'order', raw: false, fn: null,
-          focus: null, ignore: null, drop: null };
+          focus: null, ignore: null, drop: null,
+          tag: null, tagIgnore: null, lskeep: null };
 var SW = null, TOPDIFF = null;
 function unitOf() { return M.values[S.value].unit || ''; }
 function human(v) { return S.raw ? String(v) : pcolUnitLabel(v, unitOf()); }

@@ -98,6 +98,19 @@ function wire() {
   $('raw').addEventListener('change', function () { S.raw = this.checked; recompute(); });
   $('focus').addEventListener('change', function () { S.focus = regex(this.value, this); recompute(); });
   $('ignore').addEventListener('change', function () { S.ignore = regex(this.value, this); recompute(); });
+  /* the tag filters: a bad one (an unknown key, a numeric range) is said
+   * and left off, as the CLI refuses it */
+  function tagInput(id, field) {
+    $(id).addEventListener('change', function () {
+      var was = S[field];
+      S[field] = this.value || null;
+      try { S.lskeep = pcolTagKeep(D, S.tag, S.tagIgnore); this.classList.remove('bad'); $('filter-error').textContent = ''; }
+      catch (e) { S[field] = null; S.lskeep = pcolTagKeep(D, S.tag, S.tagIgnore); this.classList.add('bad'); $('filter-error').textContent = e.message; if (was === null) return; }
+      recompute();
+    });
+  }
+  tagInput('tag', 'tag');
+  tagInput('tag-ignore', 'tagIgnore');
   $('filter').addEventListener('input', function () { S.filter = regex(this.value, this); drawTop(); });
   $('search').addEventListener('input', function () { S.search = regex(this.value, this); drawFlame(); });
   $('unzoom').addEventListener('click', function () { S.zoom = 0; drawFlame(); });

@@ -44,9 +44,11 @@ function pcolSelSources(D, sel) {
  * {w: per stack node, total: sum of |value| (dropped samples included:
  * the CLI's shares under --focus/--ignore are of the unfiltered total),
  * skipped: untimed sources a range leaves out}.  sel: {value, source, range: [from, to) or null,
- * drop: per stack node 1 = a filter drops its samples, or null} */
+ * drop: per stack node 1 = a filter drops its samples, or null,
+ * lskeep: per label set 1 = the tag filters keep its samples, or null} */
 function pcolStackWeights(D, sel) {
   var w = new Float64Array(D.NS + 1), total = 0, V = D.values(sel.value), skipped = [], STK = D.STK, drop = sel.drop;
+  var lsk = sel.lskeep, LSC = lsk ? D.LB.ls : null;
   pcolSelSources(D, sel).forEach(function (s) {
     if (sel.range && !s.timed) { skipped.push(s.id); return; }
     for (var i = s.row0; i < s.row1; i++) {
@@ -55,6 +57,7 @@ function pcolStackWeights(D, sel) {
       if (sel.range) { v = pcolInRange(D, i, v, sel.range[0], sel.range[1]); if (v === null || v === 0) continue; }
       total += v < 0 ? -v : v; /* a filter keeps the total: shares of the whole, as pprof */
       if (drop && drop[STK[i]]) continue;
+      if (lsk && !lsk[LSC[i]]) continue;
       w[STK[i]] += v;
     }
   });
@@ -91,4 +94,50 @@ function pcolFilterDrop(D, focus, ignore) {
     drop[n] = st[n] === 1 ? 0 : 1;
   }
   return drop;
+}
+/* The tag filters (lib/core/filter.c tag_compile/tag_match, pprof
+ * -tagfocus/-tagignore) on the label sets report.c embeds: "KEY=RE[,RE]"
+ * keeps a set with a string label KEY whose value matches one RE (KEY must
+ * be a label key of the file, as the CLI requires); "RE[,RE]" keeps a set
+ * where every RE matches some label's "key:value".  Numeric ranges
+ * ("bytes=1kb:", "32kb") are left to the CLI: refused here, never guessed.
+ * Returns per label set (0 = none) 1 = kept by `tag` and not dropped by
+ * `tagIgnore`, or null with no tag filter; throws Error with the CLI's
+ * message on a bad filter. */
+function pcolTagKeep(D, tag, tagIgnore) {
+  if (!tag && !tagIgnore) return null;
+  var L = D.LB, nls = L ? L.off.length - 2 : 0, keep = new Uint8Array(nls + 1);
+  function compile(what, spec) {
+    var eq = spec.indexOf('='), key = null, kid = 0, vals = spec, i;
+    if (eq >= 0) {
+      key = spec.slice(0, eq); vals = spec.slice(eq + 1);
+      for (i = 0; L && i < L.keys.length; i++) if (L.keys[i] === key) kid = i + 1;
+      if (!kid) throw new Error(what + ': no label \'' + key + '\'' + (L ? ' in this file; its label keys: ' + L.keys.join(', ') : ': this file has no labels'));
+    }
+    var N = '[+-]?[0-9]+[A-Za-z]*';
+    if (new RegExp('^(' + N + '|' + N + ':|:' + N + '|' + N + ':' + N + ')$').test(vals))
+      throw new Error(what + ': \'' + vals + '\' is a numeric range: the page has no numeric labels\' units; use pcol --' + what);
+    var rx = vals.split(',').map(function (r) {
+      try { return new RegExp(r); } catch (e) { throw new Error(what + ': bad regular expression \'' + r + '\''); }
+    });
+    return { kid: kid, rx: rx };
+  }
+  function match(t, ls) {
+    var a = ls ? L.off[ls] : 0, e = ls ? L.off[ls + 1] : 0, n = Math.min(t.rx.length, 64), seen = new Uint8Array(n), left = n, i, r;
+    for (i = a; i < e; i++) {
+      if (!L.val[i]) continue; /* a numeric label */
+      var v = L.vals[L.val[i] - 1];
+      if (t.kid) {
+        if (L.key[i] !== t.kid) continue;
+        for (r = 0; r < t.rx.length; r++) if (t.rx[r].test(v)) return true;
+      } else { /* every expression (the first 64, as filter.c) matches some "key:value" */
+        var kv = L.keys[L.key[i] - 1] + ':' + v;
+        for (r = 0; r < n; r++) if (!seen[r] && t.rx[r].test(kv)) { seen[r] = 1; left--; }
+      }
+    }
+    return !t.kid && left === 0;
+  }
+  var tf = tag ? compile('tag', tag) : null, ti = tagIgnore ? compile('tag-ignore', tagIgnore) : null;
+  for (var ls = 0; ls <= nls; ls++) keep[ls] = (!tf || match(tf, ls)) && !(ti && match(ti, ls)) ? 1 : 0;
+  return keep;
 }

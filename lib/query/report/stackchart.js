@@ -16,6 +16,7 @@ function drawStackChart() {
     for (var i = src.row0 + src.na; i < src.row1; i++) {
       if (tr.thr >= 0 && THR[i] !== tr.thr) continue;
       if (S.drop && S.drop[STK[i]]) continue;
+      if (S.lskeep && !S.lskeep[D.LB.ls[i]]) continue;
       var a = TIME[i], e = a + (DUR[i] > 0 ? DUR[i] : step);
       if (e <= t0 || a >= t1) continue;
       var x0 = Math.floor((a - t0) / span * PW), x1 = Math.max(x0 + 1, Math.ceil((e - t0) / span * PW));

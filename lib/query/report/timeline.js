@@ -62,6 +62,7 @@ function drawTimeline() {
     for (var i = src.row0 + src.na; i < src.row1; i++) {
       if (tr.thr >= 0 && THR[i] !== tr.thr) continue;
       if (S.drop && S.drop[STK[i]]) continue;
+      if (S.lskeep && !S.lskeep[D.LB.ls[i]]) continue;
       var x0 = tx(TIME[i]);
       if (DUR[i] > 0) {
         var x1 = tx(TIME[i] + DUR[i]);
