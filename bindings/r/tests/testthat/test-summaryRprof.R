@@ -80,7 +80,7 @@ make_rprof <- function(interval = 0.005, seconds = 0.4) {
 # different sums, interval x count against count x interval: all.equal)
 expect_summary_equal <- function(ours, theirs, info) {
   expect_identical(names(ours), names(theirs), info = info)
-  for (k in c("by.self", "by.total")) {
+  for (k in intersect(c("by.self", "by.total", "by.line"), names(theirs))) {
     expect_identical(rownames(ours[[k]]), rownames(theirs[[k]]), info = paste(info, k))
     expect_identical(names(ours[[k]]), names(theirs[[k]]), info = paste(info, k))
     expect_equal(as.list(ours[[k]]), as.list(theirs[[k]]), info = paste(info, k))
@@ -96,11 +96,15 @@ test_that("pcol_summaryRprof equals summaryRprof on Rprof files R writes here", 
     expect_summary_equal(pcol_summaryRprof(f), utils::summaryRprof(f), paste(f, interval))
     expect_summary_equal(pcol_summaryRprof(f, memory = "both"), utils::summaryRprof(f, memory = "both"),
                          paste(f, interval, "memory"))
+    # by source line (R's line profiling: "FILE#LINE" rows, by.line)
+    expect_summary_equal(pcol_summaryRprof(f, lines = "show"), utils::summaryRprof(f, lines = "show"),
+                         paste(f, interval, "lines"))
     # the same from the packed file, and through write_pcol(read_pcol())
     if (file.exists(PCOL)) {
       p <- tempfile(fileext = ".pcol")
       run_pcol("pack", f, "-o", p)
       expect_summary_equal(pcol_summaryRprof(p, memory = "both"), utils::summaryRprof(f, memory = "both"), p)
+      expect_summary_equal(pcol_summaryRprof(p, lines = "show"), utils::summaryRprof(f, lines = "show"), p)
     }
   }
 })
