@@ -84,10 +84,11 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   interval_ms <- if (nrow(src) && !is.na(src$period[1]) && src$period_unit[1] %in% "nanoseconds") src$period[1] / 1e6 else 10
   s <- p$samples
   w <- pmax(1, s$weight)
-  # memory (Rprof memory profiles): vsize.small + vsize.large + nodes, in MB
+  # memory (Rprof memory profiles): vsize.small + vsize.large (bytes), in
+  # MB, as profvis's parser counts it (not the nodes, which summaryRprof adds)
   sv <- p$sample_values
   mem <- rep(0, nrow(s))
-  mv <- sv[sv$type %in% c("vsize.small", "vsize.large", "nodes"), ]
+  mv <- sv[sv$type %in% c("vsize.small", "vsize.large"), ]
   if (nrow(mv)) {
     m <- tapply(mv$value, factor(mv$sample_id, levels = s$sample_id), sum)
     mem <- as.numeric(ifelse(is.na(m), 0, m)) / 1024^2
@@ -111,13 +112,15 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   time <- times[si][idx] + k
   files <- unique(fname[!is.na(fname)])
   memalloc <- rep(mem, w)
-  meminc <- c(0, diff(memalloc))
   prof <- data.frame(time = as.integer(time), depth = as.integer(depth[idx]),
                      label = ifelse(is.na(label[idx]), "??", label[idx]),
-                     filenum = match(fname[idx], files), linenum = lines[idx],
-                     memalloc = memalloc[time], meminc = meminc[time], filename = fname[idx],
-                     stringsAsFactors = FALSE)
-  prof <- prof[order(prof$time, prof$depth), ]
+                     filenum = match(fname[idx], files), linenum = as.integer(lines[idx]),
+                     memalloc = memalloc[time], stringsAsFactors = FALSE)
+  # profvis's rows: a sample's frames innermost first (depth down to 1), and
+  # meminc the change from the row before
+  prof <- prof[order(prof$time, -prof$depth), ]
+  prof$meminc <- c(0, diff(prof$memalloc))
+  prof$filename <- fname[idx][as.integer(rownames(prof))]
   rownames(prof) <- NULL
   list(prof = prof, interval = interval_ms,
        files = lapply(files, function(f) list(filename = f, content = NA_character_, normpath = f)),

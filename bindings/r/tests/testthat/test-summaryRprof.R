@@ -129,3 +129,25 @@ test_that("pcol_summaryRprof reads pprof too (seconds of cpu)", {
   expect_equal(s$by.self$self.time[1], round(t$rows$flat[1] / 1e9, 2))
   expect_identical(rownames(s$by.self)[1], paste0('"', t$rows$name[1], '"'))
 })
+
+# profvis's own parser (profvis:::parse_rprof, when profvis is installed:
+# Debian's r-cran-profvis) on an Rprof memory profile R writes here: the
+# bridge's prof rows are its rows.  (Looked up by a name in a variable: the
+# package is not declared, see R/rprof.R.)
+test_that("pcol_profvis_data equals profvis's parser", {
+  pkg <- "profvis"
+  skip_if_not(requireNamespace(pkg, quietly = TRUE), "profvis not installed")
+  parse <- get("parse_rprof", asNamespace(pkg))
+  f <- tempfile(fileext = ".out")
+  work <- function(n) { x <- numeric(0); for (i in seq_len(n)) x <- c(x, sqrt(i)); sum(x) }
+  Rprof(f, interval = 0.005, memory.profiling = TRUE)
+  t0 <- proc.time()[[3]]
+  while (proc.time()[[3]] - t0 < 0.3) work(500)
+  Rprof(NULL)
+  skip_if(length(readLines(f)) < 10, "too few samples")
+  theirs <- parse(f)
+  ours <- pcol_profvis_data(f)
+  expect_equal(ours$interval, theirs$interval)
+  cols <- c("time", "depth", "label", "memalloc", "meminc")
+  expect_equal(ours$prof[cols], theirs$prof[cols])
+})
