@@ -86,7 +86,8 @@ install_python() { # -> $W/py
 
 # The shared C glue alone, under ASan/UBSan, against the static libpcol:
 # every view of every test profile, an exact write/re-read round trip (strings
-# as bytes), and mutated files (bindings/common/check_glue.c).
+# as bytes), mutated files, and the streaming writer's batches
+# (bindings/common/check_glue.c).
 run_glue() {
   local g=$W/glue cc=${CC:-cc}
   rm -rf "$g" && mkdir -p "$g/in"
@@ -111,6 +112,11 @@ run_glue() {
   done
   echo "glue: $((n * 200)) mutations of $n files read or refused cleanly$([ $bad = 1 ] && echo ': NO')"
   [ $bad = 0 ] || fail=1
+  # the streaming writer's glue (pcb_writer_*, what R's and Python's writers call)
+  for seed in 1 2 3; do
+    rm -rf "$g/w$seed" && mkdir -p "$g/w$seed"
+    ASAN_OPTIONS=detect_leaks=1 "$g/check_glue" --writer "$g/w$seed" "$seed" || { echo "FAIL: glue writer (seed $seed)"; fail=1; }
+  done
 }
 
 run_r() {
