@@ -184,6 +184,22 @@ run_python() {
   echo "Python package tests (pytest, $("$PY" --version), numpy $("$PY" -c "import numpy; print(numpy.__version__)")):"
   (cd bindings/python/tests && PCOL_EXPECT_INSTALLED="$target" PYTHONPATH="$target" "$PY" -m pytest -q -p no:cacheprovider -rs .) ||
     { echo "FAIL: Python package tests"; fail=1; }
+  # the extension's own C (the writer's flattening, writer.c) under
+  # ASan/UBSan: built against the scratch install (PCOL_LINK=installed: a
+  # few files) with the sanitizers, the writer's tests run with libasan
+  # preloaded (the interpreter is not instrumented; its leaks are not ours)
+  local asan=$PWD/$W/py-asan cc=${CC:-cc}
+  local libs; libs="$($cc -print-file-name=libasan.so) $($cc -print-file-name=libubsan.so)"
+  rm -rf "$asan" && mkdir -p "$asan" && cp -r bindings/python/. "$asan/" && rm -rf "$asan/_vendor" "$asan/build"
+  if (cd "$asan" && CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -O1" \
+        LDFLAGS="-fsanitize=address,undefined" PCOL_LINK=installed PCOL_PREFIX=$prefix \
+        "$PY" setup.py -q build_ext --inplace) >"$W/py-asan.log" 2>&1; then
+    (cd bindings/python/tests && LD_PRELOAD="$libs" ASAN_OPTIONS=detect_leaks=0 PYTHONPATH="$asan" \
+       "$PY" -m pytest -q -p no:cacheprovider test_writer.py 2>&1 | tail -1 | sed 's/^/Python writer under ASan\/UBSan: /'
+     exit "${PIPESTATUS[0]}") || { echo "FAIL: Python writer tests under ASan/UBSan"; fail=1; }
+  else
+    tail -5 "$W/py-asan.log"; echo "FAIL: building the Python extension with ASan/UBSan"; fail=1
+  fi
 }
 
 case $what in
