@@ -148,7 +148,7 @@ run_r() {
 # compiling the bundled libpcol a second time is a minute of CPU.
 run_r_check() {
   command -v Rscript >/dev/null 2>&1 && [ -d "$PWD/$W/rlib/pcol" ] || return 0
-  local d=$PWD/$W/rcheck
+  local d=$PWD/$W/rcheck ilog=$PWD/$W/r-install-pkg.log rlib=$PWD/$W/rlib
   rm -rf "$d" && mkdir -p "$d" && cp "$W"/rsrc/pcol_*.tar.gz "$d/"
   # --as-cran without the network: the incoming checks that ask CRAN and
   # other servers are turned off (_R_CHECK_CRAN_INCOMING_*), and no libpcol
@@ -158,7 +158,7 @@ run_r_check() {
   (cd "$d" && unset PKG_CONFIG_PATH PCOL_PREFIX && PCOL_TESTDATA=$d/no-testdata \
      _R_CHECK_CRAN_INCOMING_=FALSE _R_CHECK_CRAN_INCOMING_REMOTE_=FALSE _R_CHECK_FORCE_SUGGESTS_=FALSE \
      timeout 900 R CMD check --as-cran --no-manual --no-build-vignettes \
-       --install="check:$PWD/$W/r-install-pkg.log" --library="$PWD/$W/rlib" pcol_*.tar.gz >check.log 2>&1)
+       --install="check:$ilog" --library="$rlib" pcol_*.tar.gz >check.log 2>&1)
   local st; st=$(grep '^Status:' "$d/check.log")
   if [ -z "$st" ] || grep -qE 'ERROR|WARNING' <<<"$st"; then
     tail -40 "$d/check.log"; echo "FAIL: R CMD check --as-cran bindings/r (${st:-no status: timed out?})"; fail=1; return

@@ -133,7 +133,7 @@ mapped <- function(path) {
 # file still gets each view once, with the defaults.
 representative <- function() {
   if (!is.null(.rep$v)) return(.rep$v)
-  out <- list(); seen <- character(); feat <- c()
+  out <- list(); seen <- character(); feat <- list()
   for (x in packed()) {
     copy <- regmatches(x[2], regexpr("--(compress|coalesce)\\.pcol$", x[2]))
     key <- if (length(copy)) copy else dirname(x[1])
@@ -143,7 +143,7 @@ representative <- function() {
     fs <- c(if (nrow(p$sources) > 1) "multi-source", if (nrow(p$sample_labels)) "labels",
             if (nrow(p$location_lines) > nrow(p$locations)) "inline", if (any(p$value_types$unit %in% "bytes")) "memory",
             if (any(p$samples$weight > 1)) "weighted")
-    for (f in fs) if (is.na(feat[f]) || feat[f] < 2) { feat[f] <- if (is.na(feat[f])) 1 else feat[f] + 1; take <- TRUE }
+    for (f in fs) if (is.null(feat[[f]]) || feat[[f]] < 2) { feat[[f]] <- if (is.null(feat[[f]])) 1 else feat[[f]] + 1; take <- TRUE }
     if (take) out[[length(out) + 1L]] <- x
   }
   .rep$v <- out

@@ -75,7 +75,7 @@ test_that("a selection of samples equals pcol cat --source --from --to", {
     check_views(p, x[2], "--source", "1", "--from", format(lo, digits = 17), "--to", format(hi, digits = 17))
     n <- n + 1
   }
-  expect_gt(n, 5)
+  expect_gte(n, 4) # the representative files with times (Python's test_views selects on every file)
 })
 
 test_that("read_pcol of an Rprof, pprof or Perun file equals its packed file", {
