@@ -157,6 +157,7 @@ run_r_check() {
   # it with Debian's devscripts; without it the check warns and fails here)
   (cd "$d" && unset PKG_CONFIG_PATH PCOL_PREFIX && PCOL_TESTDATA=$d/no-testdata \
      _R_CHECK_CRAN_INCOMING_=FALSE _R_CHECK_CRAN_INCOMING_REMOTE_=FALSE _R_CHECK_FORCE_SUGGESTS_=FALSE \
+     _R_CHECK_COMPILATION_FLAGS_KNOWN_="-Werror -Wno-unused-parameter" \
      timeout 900 R CMD check --as-cran --no-manual --no-build-vignettes \
        --install="check:$ilog" --library="$rlib" pcol_*.tar.gz >check.log 2>&1)
   local st; st=$(grep '^Status:' "$d/check.log")
