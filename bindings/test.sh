@@ -45,9 +45,9 @@ install_r() { # -> $W/rlib, $W/rsrc/pcol_*.tar.gz
   printf 'CFLAGS += -Wall -Wextra -Werror -Wno-unused-parameter\n' >"$PWD/$W/Makevars.strict"
   (unset PKG_CONFIG_PATH PCOL_PREFIX
    MAKEFLAGS=-j2 R_MAKEVARS_USER=$PWD/$W/Makevars.strict \
-     R CMD INSTALL --no-multiarch --library="$lib" "$W"/rsrc/pcol_*.tar.gz >>"$W/r-install.log" 2>&1) ||
-    { cat "$W/r-install.log"; echo "FAIL: R CMD INSTALL of the bindings/r tarball (bundled libpcol)"; return 1; }
-  grep -q 'libpcol bundled' "$W/r-install.log" || { echo "FAIL: the tarball did not build its bundled libpcol"; return 1; }
+     R CMD INSTALL --no-multiarch --library="$lib" "$W"/rsrc/pcol_*.tar.gz >"$W/r-install-pkg.log" 2>&1) ||
+    { cat "$W/r-install.log" "$W/r-install-pkg.log"; echo "FAIL: R CMD INSTALL of the bindings/r tarball (bundled libpcol)"; return 1; }
+  grep -q 'libpcol bundled' "$W/r-install-pkg.log" || { echo "FAIL: the tarball did not build its bundled libpcol"; return 1; }
   rm -rf "$src/src/libpcol"
   (CPATH=$prefix/include R_MAKEVARS_USER=$PWD/$W/Makevars.strict \
      R CMD INSTALL --no-multiarch --configure-vars=PCOL_SYSTEM=1 --library="$lib-sys" "$src" >"$W/r-install-sys.log" 2>&1 &&
@@ -86,7 +86,8 @@ install_python() { # -> $W/py
 
 # The shared C glue alone, under ASan/UBSan, against the static libpcol:
 # every view of every test profile, an exact write/re-read round trip (strings
-# as bytes), and mutated files (bindings/common/check_glue.c).
+# as bytes), mutated files, and the streaming writer's batches
+# (bindings/common/check_glue.c).
 run_glue() {
   local g=$W/glue cc=${CC:-cc}
   rm -rf "$g" && mkdir -p "$g/in"
@@ -111,6 +112,11 @@ run_glue() {
   done
   echo "glue: $((n * 200)) mutations of $n files read or refused cleanly$([ $bad = 1 ] && echo ': NO')"
   [ $bad = 0 ] || fail=1
+  # the streaming writer's glue (pcb_writer_*, what R's and Python's writers call)
+  for seed in 1 2 3; do
+    rm -rf "$g/w$seed" && mkdir -p "$g/w$seed"
+    ASAN_OPTIONS=detect_leaks=1 "$g/check_glue" --writer "$g/w$seed" "$seed" || { echo "FAIL: glue writer (seed $seed)"; fail=1; }
+  done
 }
 
 run_r() {
@@ -136,10 +142,13 @@ run_r() {
 # bundled): code, documentation, examples, compiled code, and the tests
 # that need no test profiles (PCOL_TESTDATA points nowhere: the full suite
 # ran in run_r against the installed package).  --no-manual: the PDF manual
-# needs LaTeX.  Errors and warnings fail; notes are printed.
+# needs LaTeX.  Errors and warnings fail; notes are printed.  The package
+# install_r built from the same tarball is checked, with its install log
+# (--install=check:LOG --library, as CRAN's own checks reuse an install):
+# compiling the bundled libpcol a second time is a minute of CPU.
 run_r_check() {
   command -v Rscript >/dev/null 2>&1 && [ -d "$PWD/$W/rlib/pcol" ] || return 0
-  local d=$PWD/$W/rcheck
+  local d=$PWD/$W/rcheck ilog=$PWD/$W/r-install-pkg.log rlib=$PWD/$W/rlib
   rm -rf "$d" && mkdir -p "$d" && cp "$W"/rsrc/pcol_*.tar.gz "$d/"
   # --as-cran without the network: the incoming checks that ask CRAN and
   # other servers are turned off (_R_CHECK_CRAN_INCOMING_*), and no libpcol
@@ -148,7 +157,9 @@ run_r_check() {
   # it with Debian's devscripts; without it the check warns and fails here)
   (cd "$d" && unset PKG_CONFIG_PATH PCOL_PREFIX && PCOL_TESTDATA=$d/no-testdata \
      _R_CHECK_CRAN_INCOMING_=FALSE _R_CHECK_CRAN_INCOMING_REMOTE_=FALSE _R_CHECK_FORCE_SUGGESTS_=FALSE \
-     MAKEFLAGS=-j2 timeout 900 R CMD check --as-cran --no-manual --no-build-vignettes pcol_*.tar.gz >check.log 2>&1)
+     _R_CHECK_COMPILATION_FLAGS_KNOWN_="-Werror -Wno-unused-parameter" \
+     timeout 900 R CMD check --as-cran --no-manual --no-build-vignettes \
+       --install="check:$ilog" --library="$rlib" pcol_*.tar.gz >check.log 2>&1)
   local st; st=$(grep '^Status:' "$d/check.log")
   if [ -z "$st" ] || grep -qE 'ERROR|WARNING' <<<"$st"; then
     tail -40 "$d/check.log"; echo "FAIL: R CMD check --as-cran bindings/r (${st:-no status: timed out?})"; fail=1; return
@@ -174,6 +185,22 @@ run_python() {
   echo "Python package tests (pytest, $("$PY" --version), numpy $("$PY" -c "import numpy; print(numpy.__version__)")):"
   (cd bindings/python/tests && PCOL_EXPECT_INSTALLED="$target" PYTHONPATH="$target" "$PY" -m pytest -q -p no:cacheprovider -rs .) ||
     { echo "FAIL: Python package tests"; fail=1; }
+  # the extension's own C (the writer's flattening, writer.c) under
+  # ASan/UBSan: built against the scratch install (PCOL_LINK=installed: a
+  # few files) with the sanitizers, the writer's tests run with libasan
+  # preloaded (the interpreter is not instrumented; its leaks are not ours)
+  local asan=$PWD/$W/py-asan cc=${CC:-cc}
+  local libs; libs="$($cc -print-file-name=libasan.so) $($cc -print-file-name=libubsan.so)"
+  rm -rf "$asan" && mkdir -p "$asan" && cp -r bindings/python/. "$asan/" && rm -rf "$asan/_vendor" "$asan/build"
+  if (cd "$asan" && CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -O1" \
+        LDFLAGS="-fsanitize=address,undefined" PCOL_LINK=installed PCOL_PREFIX=$prefix \
+        "$PY" setup.py -q build_ext --inplace) >"$W/py-asan.log" 2>&1; then
+    (cd bindings/python/tests && LD_PRELOAD="$libs" ASAN_OPTIONS=detect_leaks=0 PYTHONPATH="$asan" \
+       "$PY" -m pytest -q -p no:cacheprovider test_writer.py 2>&1 | tail -1 | sed 's/^/Python writer under ASan\/UBSan: /'
+     exit "${PIPESTATUS[0]}") || { echo "FAIL: Python writer tests under ASan/UBSan"; fail=1; }
+  else
+    tail -5 "$W/py-asan.log"; echo "FAIL: building the Python extension with ASan/UBSan"; fail=1
+  fi
 }
 
 case $what in

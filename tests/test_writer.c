@@ -162,9 +162,11 @@ static void builder_file(int lo, int hi, const char *path) {
     if (s.duration_ns > maxd) maxd = s.duration_ns;
   }
   char num[32];
-  snprintf(num, sizeof num, "%lld", (long long)first);
+  /* the source's start is the second the sample times count from (spec.md
+   * §7: a reader adds them to time_nanos), not the first sample's time */
+  snprintf(num, sizeof num, "%lld", (long long)(ts * 1000000000));
   cr_assert_eq(pcol_b_meta_str(b, src, "pprof.time_nanos", num), 0);
-  snprintf(num, sizeof num, "%lld", (long long)(end - first));
+  snprintf(num, sizeof num, "%lld", (long long)(end - ts * 1000000000));
   cr_assert_eq(pcol_b_meta_str(b, src, "pprof.duration_nanos", num), 0);
   if (maxd) {
     snprintf(num, sizeof num, "%lld", (long long)maxd);

@@ -5,6 +5,8 @@
  *                                 then pcb_write of all views (strings as
  *                                 their exact bytes) and a re-read: every
  *                                 view must be equal cell for cell
+ *   check_glue --writer DIR SEED  the streaming writer's glue (pcb_writer):
+ *                                 random batches rolled into DIR, read back
  *   check_glue --mutate N SEED FILE
  *                                 N random byte changes/truncations of FILE:
  *                                 every view read as stored (unchecked)
@@ -238,8 +240,92 @@ static int mutate(int n, uint64_t seed, const char *path) {
   return 0;
 }
 
+/* The glue's streaming writer (pcb_writer_*): random batches (frames with
+ * and without files and lines, labels of both kinds, times, weights, some
+ * samples refused for a time going back) rolled every 97 samples into DIR;
+ * every file published must open and hold, together, every sample the
+ * glue said it added. */
+static int writer_check(const char *dir, uint64_t seed) {
+  static const char *fns[] = {"main", "parse", "eval", "alloc", "gc\xc3\xa9"}, *files[] = {NULL, "a.c", "b.py"};
+  static const char *keys[] = {"thread", "bytes"}, *strs[] = {"io", "cpu", NULL};
+  char path[4096];
+  snprintf(path, sizeof path, "%s/w.pcol", dir);
+  pcol_writer_value_type vt[2] = {{"cpu", "nanoseconds"}, {"alloc", "bytes"}};
+  pcol_writer_options o = {0};
+  o.value_types = vt;
+  o.nvalue_types = 2;
+  o.roll_samples = 97;
+  pcb_writer *pw;
+  pcol_error err = {0};
+  if (pcb_writer_open(&pw, path, &o, &err)) {
+    printf("writer: %s\n", err.message);
+    return 1;
+  }
+  rng = seed;
+  uint64_t added = 0, refused = 0;
+  int64_t t = 1700000000000000000;
+  for (int batch = 0; batch < 40; batch++) {
+    enum { N = 32 };
+    size_t foff[N + 1], loff[N + 1], nf = 0, nl = 0;
+    const char *fn[N * 6], *fi[N * 6], *lk[N * 2], *ls[N * 2];
+    int64_t line[N * 6], val[N * 2], tm[N], wt[N], ln[N * 2];
+    size_t n = 1 + rnd() % N;
+    foff[0] = loff[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+      for (size_t k = 0, d = rnd() % 6; k < d; k++, nf++) {
+        fn[nf] = rnd() % 9 ? fns[rnd() % 5] : NULL;
+        fi[nf] = files[rnd() % 3];
+        line[nf] = rnd() % 3 ? (int64_t)(rnd() % 100) : PCOL_NA_I64;
+      }
+      foff[i + 1] = nf;
+      for (size_t k = 0, d = rnd() % 3; k < d; k++, nl++) {
+        lk[nl] = keys[k % 2];
+        ls[nl] = strs[rnd() % 3];
+        ln[nl] = (int64_t)(rnd() % 1000);
+      }
+      loff[i + 1] = nl;
+      val[2 * i] = (int64_t)(rnd() % 100000);
+      val[2 * i + 1] = (int64_t)(rnd() % 4096);
+      t += rnd() % 400 == 0 ? -5000000 : (int64_t)(rnd() % 3000000);
+      tm[i] = t;
+      wt[i] = (int64_t)(rnd() % 3);
+    }
+    pcb_wbatch b = {n, foff, fn, rnd() % 2 ? fi : NULL, rnd() % 2 ? line : NULL, val, 2, tm, wt,
+                    loff, lk, ls, ln};
+    size_t done = 0;
+    if (pcb_writer_add(pw, &b, &done, &err)) refused++;
+    added += done;
+  }
+  int bad = pcb_writer_close(pw, &err) != 0;
+  if (bad) printf("writer: close: %s\n", err.message);
+  uint64_t rows = 0;
+  for (size_t i = 0; i < pw->nfiles; i++) {
+    pcol_file *f;
+    if (pcol_open_any(pw->files[i], NULL, &f, &err)) {
+      printf("writer: %s: %s\n", pw->files[i], err.message);
+      bad = 1;
+      continue;
+    }
+    if (pcol_validate_full(f, &err)) {
+      printf("writer: %s does not validate: %s\n", pw->files[i], err.message);
+      bad = 1;
+    }
+    rows += pcol_rows(f, PCOL_T_SAMPLES);
+    pcol_close(f);
+  }
+  if (rows != added) {
+    printf("writer: %llu samples in the files, %llu added\n", (unsigned long long)rows, (unsigned long long)added);
+    bad = 1;
+  }
+  printf("writer: %llu samples in %zu files (%llu batches stopped at a refused sample)%s\n", (unsigned long long)added,
+         pw->nfiles, (unsigned long long)refused, bad ? ": PROBLEMS" : "");
+  pcb_writer_free(pw);
+  return bad;
+}
+
 int main(int argc, char **argv) {
   if (argc >= 5 && !strcmp(argv[1], "--mutate")) return mutate(atoi(argv[2]), strtoull(argv[3], NULL, 10), argv[4]);
+  if (argc >= 4 && !strcmp(argv[1], "--writer")) return writer_check(argv[2], strtoull(argv[3], NULL, 10));
   for (int i = 1; i < argc; i++) check_file(argv[i]);
   printf("check_glue: %d files, %d problems\n", argc - 1, problems);
   return problems != 0;

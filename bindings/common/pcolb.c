@@ -9,6 +9,7 @@
  * (col_borrow), to be handed on, never indexed here. */
 #include "pcolb.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -831,5 +832,104 @@ int pcb_write(const pcb_input *in, const char *path, int compress_lz4, pcol_erro
     free(w.m[v].row);
     free(w.m[v].newid);
   }
+  return rc;
+}
+
+/* ------------------------------------------------------------ streaming writer */
+
+static void pcb_on_file(void *ctx, const char *path) {
+  pcb_writer *pw = ctx;
+  if (pw->nfiles == pw->cap) {
+    size_t cap = pw->cap ? 2 * pw->cap : 8;
+    char **f = realloc(pw->files, cap * sizeof *f);
+    if (!f) { pw->oom = 1; return; }
+    pw->files = f;
+    pw->cap = cap;
+  }
+  char *p = strdup(path);
+  if (!p) { pw->oom = 1; return; }
+  pw->files[pw->nfiles++] = p;
+}
+
+int pcb_writer_open(pcb_writer **out, const char *path, const pcol_writer_options *opt, pcol_error *err) {
+  *out = NULL;
+  pcb_writer *pw = calloc(1, sizeof *pw);
+  if (!pw) return oom(err);
+  pcol_writer_options o = *opt;
+  o.on_file = pcb_on_file;
+  o.ctx = pw;
+  int rc = pcol_writer_open(&pw->w, path, &o, err);
+  if (rc) { free(pw); return rc; }
+  *out = pw;
+  return PCOL_OK;
+}
+
+int pcb_writer_close(pcb_writer *pw, pcol_error *err) {
+  if (!pw || !pw->w) return PCOL_OK;
+  int rc = pcol_writer_close(pw->w, err);
+  pw->w = NULL;
+  if (!rc && pw->oom) rc = oom(err);
+  return rc;
+}
+
+void pcb_writer_free(pcb_writer *pw) {
+  if (!pw) return;
+  pcol_error e = {0};
+  pcb_writer_close(pw, &e);
+  for (size_t i = 0; i < pw->nfiles; i++) free(pw->files[i]);
+  free(pw->files);
+  free(pw);
+}
+
+int pcb_writer_add(pcb_writer *pw, const pcb_wbatch *b, size_t *done, pcol_error *err) {
+  *done = 0;
+  if (!pw || !pw->w) return pcol_error_set(err, PCOL_EINVAL, "the writer is closed");
+  size_t maxf = 0, maxl = 0;
+  for (size_t i = 0; i < b->n; i++) {
+    if (b->frame_off[i + 1] < b->frame_off[i] || (b->label_off && b->label_off[i + 1] < b->label_off[i]))
+      return pcol_error_set(err, PCOL_EINVAL, "sample %zu: bad frame or label offsets", i + 1);
+    size_t nf = b->frame_off[i + 1] - b->frame_off[i], nl = b->label_off ? b->label_off[i + 1] - b->label_off[i] : 0;
+    if (nf > maxf) maxf = nf;
+    if (nl > maxl) maxl = nl;
+  }
+  pcol_writer_frame *fr = calloc(maxf ? maxf : 1, sizeof *fr);
+  pcol_writer_label *lb = calloc(maxl ? maxl : 1, sizeof *lb);
+  int rc = PCOL_OK;
+  if (!fr || !lb) rc = oom(err);
+  for (size_t i = 0; !rc && i < b->n; i++) {
+    size_t f0 = b->frame_off[i], nf = b->frame_off[i + 1] - f0;
+    for (size_t k = 0; k < nf; k++) { /* root first in, innermost first out */
+      size_t j = f0 + nf - 1 - k;
+      fr[k] = (pcol_writer_frame){b->function[j], b->file ? b->file[j] : NULL,
+                                  b->line ? b->line[j] : PCOL_NA_I64, 0};
+    }
+    size_t l0 = b->label_off ? b->label_off[i] : 0, nl = b->label_off ? b->label_off[i + 1] - l0 : 0;
+    for (size_t k = 0; k < nl; k++)
+      lb[k] = (pcol_writer_label){b->label_key[l0 + k], b->label_str[l0 + k],
+                                  b->label_str[l0 + k] ? 0 : b->label_num[l0 + k], NULL};
+    pcol_writer_sample s = {0};
+    s.frames = nf ? fr : NULL;
+    s.nframes = nf;
+    s.values = b->values + i * b->nvalues;
+    s.nvalues = b->nvalues;
+    if (b->time_ns && b->time_ns[i] != PCOL_NA_I64) {
+      s.has_time = 1;
+      s.time_unix_ns = b->time_ns[i];
+    }
+    s.weight = b->weight ? b->weight[i] : 0;
+    s.labels = nl ? lb : NULL;
+    s.nlabels = nl;
+    if ((rc = pcol_writer_add(pw->w, &s, err))) {
+      char m[sizeof err->message];
+      memcpy(m, err->message, sizeof m);
+      m[sizeof m - 40] = 0; /* room for the prefix */
+      pcol_error_set(err, rc, "sample %zu: %s", i + 1, m);
+    } else {
+      ++*done;
+    }
+  }
+  free(fr);
+  free(lb);
+  if (!rc && pw->oom) rc = oom(err);
   return rc;
 }

@@ -139,4 +139,50 @@ typedef struct pcb_input {
  * doc in bindings/README.md ("Writing"). */
 int pcb_write(const pcb_input *in, const char *path, int compress_lz4, pcol_error *err);
 
+/* ------------------------------------------------------------ streaming writer */
+
+/* pcol_writer (pcol.h, "Streaming writer") as both packages give it: the
+ * paths of the files it published are kept, and samples come in batches of
+ * flat arrays (a binding flattens its lists, then makes one call). */
+typedef struct pcb_writer {
+  pcol_writer *w;  /* NULL once closed */
+  char **files;    /* published files, in order */
+  size_t nfiles, cap;
+  int oom;         /* a path could not be kept (out of memory) */
+} pcb_writer;
+
+/* Opens a writer at `path` with `opt` (its on_file and ctx are the glue's).
+ * *out is NULL on failure. */
+int pcb_writer_open(pcb_writer **out, const char *path, const pcol_writer_options *opt, pcol_error *err);
+/* Publishes the current file and closes the writer (pw->w = NULL); the
+ * list of files stays until pcb_writer_free.  Closing twice is a no-op. */
+int pcb_writer_close(pcb_writer *pw, pcol_error *err);
+/* Closes (errors dropped) and frees; pw may be NULL. */
+void pcb_writer_free(pcb_writer *pw);
+
+/* n samples.  Sample i's stack is frames [frame_off[i], frame_off[i + 1]),
+ * ROOT FIRST (as `pcol fold` prints a stack; the glue reverses it into the
+ * writer's innermost-first order); its labels are [label_off[i],
+ * label_off[i + 1]).  Optional arrays are NULL. */
+typedef struct pcb_wbatch {
+  size_t n;
+  const size_t *frame_off;       /* n + 1 */
+  const char *const *function;   /* per frame; NULL = unknown */
+  const char *const *file;       /* optional, per frame; NULL = unknown */
+  const int64_t *line;           /* optional, per frame; PCOL_NA_I64 or 0 = unknown */
+  const int64_t *values;         /* n x nvalues, sample after sample */
+  size_t nvalues;
+  const int64_t *time_ns;        /* optional, per sample: ns since the epoch; PCOL_NA_I64 = none */
+  const int64_t *weight;         /* optional, per sample; 0 = 1 */
+  const size_t *label_off;       /* optional, n + 1 */
+  const char *const *label_key;  /* per label */
+  const char *const *label_str;  /* per label; NULL = a number label */
+  const int64_t *label_num;      /* per label (with label_str NULL) */
+} pcb_wbatch;
+
+/* Adds the samples in order; *done = how many were added (all on success).
+ * A refused sample stops the batch with its index in the message; the
+ * samples before it stay added. */
+int pcb_writer_add(pcb_writer *pw, const pcb_wbatch *b, size_t *done, pcol_error *err);
+
 #endif

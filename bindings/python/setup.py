@@ -88,7 +88,7 @@ def bundled_extension(v):
            os.path.join(v, "gen")] + convert_dirs
     return Extension(
         "pcol._pcol",
-        sources=["src/_pcol.c", "src/views.c", "src/pcolb_impl.c"] + [rel(s) for s in srcs],
+        sources=["src/_pcol.c", "src/views.c", "src/writer.c", "src/pcolb_impl.c"] + [rel(s) for s in srcs],
         depends=["src/_pcol.h"],
         include_dirs=[numpy.get_include()] + [rel(d) for d in inc],
         libraries=DEPS,
@@ -107,7 +107,7 @@ def installed_extension():
                          "repository (it installs share/pcol/bindings beside libpcol)" % glue)
     return Extension(
         "pcol._pcol",
-        sources=["src/_pcol.c", "src/views.c", "src/pcolb_impl.c"],
+        sources=["src/_pcol.c", "src/views.c", "src/writer.c", "src/pcolb_impl.c"],
         depends=["src/_pcol.h", os.path.join(glue, "pcolb.c"), os.path.join(glue, "pcolb.h")],
         include_dirs=[glue, numpy.get_include()] + inc,
         library_dirs=libdirs,

@@ -412,10 +412,14 @@ int pcol_writer_flush(pcol_writer *w, pcol_error *err) {
   int rc = PCOL_OK;
   /* the file's span: pprof's time_nanos and duration_nanos, and the
    * longest duration (spec.md §7.2) */
+  /* (the samples' times are stored from the source's timestamp, the
+   * whole second ts_sec: time_nanos is that second, or a reader's
+   * wall-clock times (spec.md §7, from time_nanos) would be off by the
+   * first sample's fraction of a second) */
+  int64_t base = w->ts_sec * 1000000000;
   if (w->any_time) {
-    rc = meta_i64(w->b, w->src, PPROF_META_TIME_NANOS, w->start_ns);
-    if (!rc && w->last_end > w->start_ns)
-      rc = meta_i64(w->b, w->src, PPROF_META_DURATION_NANOS, w->last_end - w->start_ns);
+    rc = meta_i64(w->b, w->src, PPROF_META_TIME_NANOS, base);
+    if (!rc && w->last_end > base) rc = meta_i64(w->b, w->src, PPROF_META_DURATION_NANOS, w->last_end - base);
   }
   if (!rc && w->max_dur > 0) rc = meta_i64(w->b, w->src, PCOL_META_MAX_DURATION_NS, w->max_dur);
   if (rc) {

@@ -31,7 +31,7 @@ import numpy as _np
 
 from . import _pcol
 
-__all__ = ["open", "write", "write_samples", "File", "Table", "View", "Top", "Peek", "ListView", "Tags", "Traces", "Diff",
+__all__ = ["open", "write", "write_samples", "Writer", "File", "Table", "View", "Top", "Peek", "ListView", "Tags", "Traces", "Diff",
            "Fold", "Error", "NA_I64", "VIEWS", "version"]
 
 Error = _pcol.Error
@@ -193,6 +193,142 @@ def write_samples(path, data, *, value_type="samples/count", source_type="python
         out["sample_labels"] = {"sample_id": _np.array(ls, dtype=_np.int64), "key": lk, "str": lstr,
                                 "num": _np.array(lnum, dtype=_np.int64), "unit": [None] * len(ls)}
     write(out, path, compress=compress)
+
+class Writer:
+    """A streaming writer (libpcol's pcol_writer): samples added one by one
+    or in batches, written to `path` when closed, or rolled into a new file
+    every `roll_samples` samples or `roll_seconds` seconds (each file
+    complete and valid once it has its name: "prof.pcol" ->
+    "prof-20261123T101500.000Z-000001.pcol").
+
+        with pcol.Writer("prof.pcol", values=["cpu/nanoseconds"], roll_samples=10000) as w:
+            w.add(["main", "work"], 10_000_000, time_ns=time.time_ns(), labels={"thread": "io"})
+            w.add_many(stacks, values, time_ns=times)
+        w.files                               # the files written
+
+    values: the value types, "TYPE/UNIT", one value of each per sample.
+    A stack is root first (as `pcol fold` prints it): function names, or
+    frames (function, file, line) with None for what is unknown.  Times are
+    nanoseconds since the epoch and must not decrease within a file.
+    Labels: a mapping key -> str or int per sample.  period: (value,
+    "TYPE/UNIT"), the sampling period (pprof's).  meta: key -> value rows
+    of the source."""
+
+    def __init__(self, path, values=("samples/count",), *, source_type="python", source_uri=None,
+                 period=None, meta=None, roll_samples=0, roll_seconds=0, compress=False):
+        if isinstance(values, str):
+            values = [values]
+        vts = []
+        for v in values:
+            if not isinstance(v, str) or "/" not in v:
+                raise ValueError("value types are 'TYPE/UNIT', not %r" % (v,))
+            vts.append(tuple(v.split("/", 1)))
+        if not vts:
+            raise ValueError("at least one value type")
+        pv, pt, pu = 0, None, None
+        if period is not None:
+            pv, ptu = period
+            if "/" not in ptu:
+                raise ValueError("period is (value, 'TYPE/UNIT'), not %r" % (period,))
+            pt, pu = ptu.split("/", 1)
+        if roll_samples < 0 or not roll_seconds >= 0:
+            raise ValueError("roll_samples and roll_seconds must be >= 0")
+        self.path = _os.fspath(path)
+        self.nvalues = len(vts)
+        self._w = _pcol.writer_open(self.path, vts, source_type, source_uri,
+                                    [(str(k), str(v)) for k, v in (meta or {}).items()], int(pv), pt, pu,
+                                    int(roll_samples), int(round(roll_seconds * 1e9)), bool(compress))
+
+    def add(self, stack, values, *, time_ns=None, labels=None, weight=None):
+        """One sample: its stack (root first), its value (or one per value
+        type), time, labels, weight (raw samples it stands for)."""
+        vals = [values] if _np.ndim(values) == 0 else list(values)
+        return self.add_many([stack], [vals], time_ns=None if time_ns is None else [time_ns],
+                             labels=None if labels is None else [labels],
+                             weights=None if weight is None else [weight])
+
+    def add_many(self, stacks, values, *, time_ns=None, labels=None, weights=None):
+        """n samples: stacks (a sequence of stacks), values (n values, or an
+        n x len(values types) array), time_ns, labels, weights (each None or
+        one per sample; a time may be NA_I64).  Returns how many were added;
+        a refused sample raises pcol.Error naming it (those before it stay)."""
+        stacks = list(stacks)
+        n = len(stacks)
+        v = _np.asarray(values, dtype=_np.int64)
+        if v.ndim == 1 and self.nvalues == 1:
+            v = v.reshape(-1, 1)
+        if v.shape != (n, self.nvalues):
+            raise ValueError("values: %s for %d samples of %d value types" % (v.shape, n, self.nvalues))
+        off = [0]
+        fns, files, lines = [], [], []
+        located = False
+        for st in stacks:
+            if isinstance(st, (str, bytes)):
+                raise TypeError("a stack is a sequence of frames, not a string")
+            for fr in st:
+                if isinstance(fr, tuple):
+                    fn, fi, li = (tuple(fr) + (None, None))[:3]
+                    located = True
+                else:
+                    fn, fi, li = fr, None, None
+                fns.append(fn)
+                files.append(fi)
+                lines.append(NA_I64 if li is None else int(li))
+            off.append(len(fns))
+        loff = lk = ls = ln = None
+        if labels is not None:
+            labels = list(labels)
+            if len(labels) != n:
+                raise ValueError("labels: %d for %d samples" % (len(labels), n))
+            loff, lk, ls, ln = [0], [], [], []
+            for lab in labels:
+                for key, x in (lab or {}).items():
+                    isnum = isinstance(x, (int, _np.integer)) and not isinstance(x, bool)
+                    if not isnum and not isinstance(x, (str, bytes)):
+                        raise TypeError("label %r: a str or an int, not %r" % (key, x))
+                    lk.append(key)
+                    ls.append(None if isnum else x)
+                    ln.append(int(x) if isnum else 0)
+                loff.append(len(lk))
+        return self._w.add(off, fns, files if located else None, lines if located else None, v.reshape(-1),
+                           self.nvalues, time_ns, weights, loff, lk, ls, ln)
+
+    def flush(self):
+        """Write the current file now (a rolled file: its samples so far)."""
+        self._w.flush()
+
+    def poll(self):
+        """Roll if roll_seconds have passed (call it while no sample comes)."""
+        self._w.poll()
+
+    def close(self):
+        """Write the current file and close; returns the files written."""
+        self._w.close()
+        return self.files
+
+    @property
+    def files(self):
+        """The files written so far (their final names)."""
+        return self._w.files()
+
+    @property
+    def pending(self):
+        """Samples added to the current file, not yet written."""
+        return self._w.state()[1]
+
+    @property
+    def closed(self):
+        return not self._w.state()[0]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        return "<pcol.Writer %r, %d files written, %d samples pending%s>" % (
+            self.path, len(self.files), self.pending, ", closed" if self.closed else "")
 
 
 class File:

@@ -573,6 +573,7 @@ static PyMethodDef mod_methods[] = {
     {"views", mod_views, METH_NOARGS, "the logical views and their columns"},
     {"version", mod_version, METH_NOARGS, "libpcol's version"},
     {"write", mod_write, METH_VARARGS, "write(tables, path, compress)"},
+    {"writer_open", pcol_py_writer_open, METH_VARARGS, "a streaming writer (pcol.Writer)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "pcol._pcol", "libpcol for Python", -1,
@@ -580,7 +581,7 @@ static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "pcol._pcol", "libpco
 
 PyMODINIT_FUNC PyInit__pcol(void) {
   import_array();
-  if (PyType_Ready(&pcol_py_HandleType) < 0) return NULL;
+  if (PyType_Ready(&pcol_py_HandleType) < 0 || PyType_Ready(&pcol_py_WriterType) < 0) return NULL;
   PyObject *m = PyModule_Create(&moddef);
   if (!m) return NULL;
   PcolError = PyErr_NewExceptionWithDoc(

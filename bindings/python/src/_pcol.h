@@ -8,6 +8,10 @@
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #ifndef PCOL_PY_MAIN
 #define NO_IMPORT_ARRAY
+/* The streaming writer (writer.c): its type and pcol._pcol.writer_open. */
+extern PyTypeObject pcol_py_WriterType;
+PyObject *pcol_py_writer_open(PyObject *self, PyObject *args);
+
 #endif
 #define PY_ARRAY_UNIQUE_SYMBOL pcol_py_ARRAY_API
 #include <numpy/arrayobject.h>
@@ -46,5 +50,9 @@ PyObject *pcol_py_tags(Handle *h, PyObject *args);
 PyObject *pcol_py_traces(Handle *h, PyObject *args);
 PyObject *pcol_py_diff(Handle *h, PyObject *args);
 PyObject *pcol_py_fold(Handle *h, PyObject *args);
+
+/* The streaming writer (writer.c): its type and pcol._pcol.writer_open. */
+extern PyTypeObject pcol_py_WriterType;
+PyObject *pcol_py_writer_open(PyObject *self, PyObject *args);
 
 #endif

@@ -45,6 +45,20 @@ def cat_jsonl(path, view, *extra):
     return [json.loads(line) for line in out.decode("utf-8", "surrogateescape").splitlines()]
 
 
+def cat_jsonl_views(path, views, *extra):
+    """cat_jsonl of several views from one shell (a process started per view
+    from Python cost more than the comparisons): {view: [rows]}."""
+    script = ('p=$1; shift; for v in %s; do "$PCOL" cat "$p" --table "$v" --format jsonl "$@" || exit 1; '
+              'printf "\\036\\n"; done' % " ".join(views))
+    r = subprocess.run(["sh", "-c", script, "sh", path, *extra], capture_output=True, env={**os.environ, "PCOL": PCOL})
+    if r.returncode != 0:
+        raise AssertionError("pcol cat %s failed: %s" % (path, r.stderr.decode()))
+    # a line that is one RS (0x1e) ends a view: JSON escapes control characters, so no row is one
+    parts = r.stdout.decode("utf-8", "surrogateescape").split("\x1e\n")
+    assert len(parts) == len(views) + 1 and parts[-1] == "", (path, len(parts))
+    return {v: [json.loads(line) for line in part.splitlines()] for v, part in zip(views, parts)}
+
+
 def input_files():
     """Every profile in the test data (not the notes, not go's expected
     outputs), then the repository's tests/fixtures (as tests/corpus finds them)."""
@@ -87,3 +101,43 @@ def packed(tmp_path_factory):
 @pytest.fixture(scope="session")
 def rprof_packed(packed):
     return [(s, p) for s, p in packed if "/rprof/" in s]
+
+
+def _features(path):
+    """the features of a packed file that take their own code paths"""
+    import pcol
+    out = set()
+    with pcol.open(path) as f:
+        if f.table("sources").nrows > 1:
+            out.add("multi-source")
+        if f.table("sample_labels").nrows:
+            out.add("labels")
+        if f.table("location_lines").nrows > f.table("locations").nrows:
+            out.add("inline")
+        if any(u == "bytes" for u in f.table("value_types")["unit"]):
+            out.add("memory")
+        if f.table("samples").nrows and (f.table("samples")["weight"] > 1).any():
+            out.add("weighted")
+    return out
+
+
+@pytest.fixture(scope="session")
+def representative(packed):
+    """A subset of `packed` for the tests of variants (options, filters,
+    sorts, keys): the first file of each format (test-data folder), the
+    LZ4 and coalesced copies, and the first two files with each feature
+    (labels, inline frames, memory values, several sources, weighted
+    samples).  Every file still gets each view once (the default options)."""
+    out, seen, feat = [], set(), {}
+    for src, path in packed:
+        key = os.path.dirname(os.path.relpath(src, TESTDATA))
+        copy = next((c for c in ("--compress.pcol", "--coalesce.pcol") if path.endswith(c)), None)
+        take = (copy or key) not in seen
+        seen.add(copy or key)
+        for ft in _features(path):
+            if feat.get(ft, 0) < 2:
+                feat[ft] = feat.get(ft, 0) + 1
+                take = True
+        if take:
+            out.append((src, path))
+    return out

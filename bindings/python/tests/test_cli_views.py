@@ -126,63 +126,83 @@ TOP_VARIANTS = [
 ]
 
 
-def test_views_equal_pcol(packed):
+def check_file(path, i, variants):
+    """every view of one file with the CLI's defaults; with variants, the
+    options, filters, sorts and keys too"""
     n = 0
-    for i, (_src, path) in enumerate(packed):
-        with pcol.open(path) as f:
-            try:
-                name, tag, key = probes(f)
-            except pcol.Error:
-                name, tag, key = "main", None, None
-            rx = name_regex(name)
-            # top: every variant on every file; the filters in turn
-            variants = list(TOP_VARIANTS)
+    with pcol.open(path) as f:
+        try:
+            name, tag, key = probes(f)
+        except pcol.Error:
+            name, tag, key = "main", None, None
+        rx = name_regex(name)
+        tops = [dict()]
+        if variants:  # every option of top; the filters in turn
             filters = [dict(focus=rx), dict(ignore=rx), dict(hide=rx), dict(show=rx)]
-            variants.append(filters[i % 4])
+            tops = list(TOP_VARIANTS) + [filters[i % 4]]
             if tag:
-                variants += [dict(tag=tag), dict(tag_ignore=tag)]
+                tops += [dict(tag=tag), dict(tag_ignore=tag)]
             if key:
-                variants.append(dict(by="label:" + key))
-            for kw in variants:
-                a = dict(kw)
-                by = a.pop("by", "function")
-                got = attempt(f.top, by, **a)
-                n += check("top", path, [path, "--by", by] + cli_args(a), got,
-                           pct=("flat_pct", "sum_pct", "cum_pct"))
-            # peek and list of the probe's name
-            for kw in (dict(), dict(by="line", sort="cum")):
-                a = dict(kw)
-                by = a.pop("by", "function")
-                n += check("peek", path, [path, rx, "--by", by] + cli_args(a),
-                           attempt(f.peek, rx, by, **a), pct=("pct",))
-            n += check("list", path, [path, rx], attempt(f.list, rx))
-            if i % 3 == 0:
-                n += check("list", path, [path, ".", "--by", "file"], attempt(f.list, ".", by="file"))
-            # tags, traces
-            n += check("tags", path, [path], attempt(f.tags), pct=("pct",))
-            n += check("traces", path, [path, "-n", "40"], attempt(f.traces, limit=40))
-            if tag:
-                n += check("tags", path, [path, "--tag", tag], attempt(f.tags, tag=tag), pct=("pct",))
-            # fold: the exact text
-            r = run_pcol("fold", path, check=False)
-            fo = attempt(f.fold)
-            if r.returncode != 0:
-                assert isinstance(fo, pcol.Error), path
-            else:
-                assert fo.data == r.stdout, path
-                assert len(fo) == r.stdout.count(b"\n")
-                n += 1
-    assert n > 10 * len(packed)
+                tops.append(dict(by="label:" + key))
+        for kw in tops:
+            a = dict(kw)
+            by = a.pop("by", "function")
+            got = attempt(f.top, by, **a)
+            n += check("top", path, [path, "--by", by] + cli_args(a), got,
+                       pct=("flat_pct", "sum_pct", "cum_pct"))
+        # peek and list of the probe's name
+        for kw in (dict(), dict(by="line", sort="cum"))[:2 if variants else 1]:
+            a = dict(kw)
+            by = a.pop("by", "function")
+            n += check("peek", path, [path, rx, "--by", by] + cli_args(a),
+                       attempt(f.peek, rx, by, **a), pct=("pct",))
+        n += check("list", path, [path, rx], attempt(f.list, rx))
+        if variants:
+            n += check("list", path, [path, ".", "--by", "file"], attempt(f.list, ".", by="file"))
+        # tags, traces
+        n += check("tags", path, [path], attempt(f.tags), pct=("pct",))
+        n += check("traces", path, [path, "-n", "40"], attempt(f.traces, limit=40))
+        if tag and variants:
+            n += check("tags", path, [path, "--tag", tag], attempt(f.tags, tag=tag), pct=("pct",))
+        # fold: the exact text
+        r = run_pcol("fold", path, check=False)
+        fo = attempt(f.fold)
+        if r.returncode != 0:
+            assert isinstance(fo, pcol.Error), path
+        else:
+            assert fo.data == r.stdout, path
+            assert len(fo) == r.stdout.count(b"\n")
+            n += 1
+    return n
 
 
-def test_diff_equals_pcol(packed):
-    """diff of each profile against the next one of its folder (and itself)"""
+def test_views_equal_pcol(packed):
+    """each view once on every test profile, with the CLI's defaults"""
+    n = sum(check_file(path, i, False) for i, (_src, path) in enumerate(packed))
+    assert n > 4 * len(packed)
+
+
+def test_view_options_equal_pcol(representative):
+    """every option, filter, sort and key, on a file of each format and
+    feature (the options run the same code whatever the file)"""
+    n = sum(check_file(path, i, True) for i, (_src, path) in enumerate(representative))
+    assert len(representative) >= 15 and n > 12 * len(representative)
+
+
+def test_diff_equals_pcol(packed, representative):
+    """diff of each profile against the next one of its folder (and, for
+    the representative files, against itself with every option)"""
     n = 0
+    rep = {p for _s, p in representative}
     for i, (src, path) in enumerate(packed):
         others = [p for s, p in packed[i + 1:i + 4] if s.rsplit("/", 1)[0] == src.rsplit("/", 1)[0]]
-        for other in [path] + others[:1]:
+        pairs = [(others[0] if others else path, (dict(),))]
+        if path in rep:
+            pairs = [(o, (dict(), dict(absolute=True, sort="cum", limit=20), dict(by="line", sort="name")))
+                     for o in [path] + others[:1]]
+        for other, kws in pairs:
             with pcol.open(path) as f:
-                for kw in (dict(), dict(absolute=True, sort="cum", limit=20), dict(by="line", sort="name")):
+                for kw in kws:
                     a = dict(kw)
                     by = a.pop("by", "function")
                     got = attempt(f.diff, other, by, **a)
@@ -191,9 +211,9 @@ def test_diff_equals_pcol(packed):
                                    pct=("base_flat", "new_flat", "delta_flat", "base_cum", "new_cum",
                                         "delta_cum"), digits=4)
                     else:
-                        n += check("diff", path, [path, other, "--by", by] + cli_args(a), got,
-                                   decimals=got.decimals)
-    assert n > 2 * len(packed)
+                        n += check("diff", path, [path, other, "--by", by] + cli_args(a),
+                                   got, decimals=got.decimals)
+    assert n > len(packed) // 2
 
 
 def test_selection_and_other_formats(packed):

@@ -5,8 +5,11 @@
 # input pcol reads: the same list (by.self, by.total, sample.interval,
 # sampling.time) with the same rounding and order, its numbers from
 # pcol top (value "cpu": interval x ticks on Rprof; memory: "rprof.alloc").
-pcol_summaryRprof <- function(path, memory = c("none", "both"), value = "cpu", ..., mmap = TRUE) {
+pcol_summaryRprof <- function(path, memory = c("none", "both"), lines = c("hide", "show"), value = "cpu", ...,
+                              basenames = 1, mmap = TRUE) {
   memory <- match.arg(memory)
+  lines <- match.arg(lines)
+  if (lines == "show") return(.summary_lines(path, memory, basenames, ..., mmap = mmap))
   t <- pcol_top(path, by = "function", value = value, ..., mmap = mmap)
   ru <- attr(t, "unit")
   if (!identical(ru, "seconds")) stop("pcol_summaryRprof: value ", value, " is not a time", call. = FALSE)
@@ -81,10 +84,11 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   interval_ms <- if (nrow(src) && !is.na(src$period[1]) && src$period_unit[1] %in% "nanoseconds") src$period[1] / 1e6 else 10
   s <- p$samples
   w <- pmax(1, s$weight)
-  # memory (Rprof memory profiles): vsize.small + vsize.large + nodes, in MB
+  # memory (Rprof memory profiles): vsize.small + vsize.large (bytes), in
+  # MB, as profvis's parser counts it (not the nodes, which summaryRprof adds)
   sv <- p$sample_values
   mem <- rep(0, nrow(s))
-  mv <- sv[sv$type %in% c("vsize.small", "vsize.large", "nodes"), ]
+  mv <- sv[sv$type %in% c("vsize.small", "vsize.large"), ]
   if (nrow(mv)) {
     m <- tapply(mv$value, factor(mv$sample_id, levels = s$sample_id), sum)
     mem <- as.numeric(ifelse(is.na(m), 0, m)) / 1024^2
@@ -108,15 +112,85 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   time <- times[si][idx] + k
   files <- unique(fname[!is.na(fname)])
   memalloc <- rep(mem, w)
-  meminc <- c(0, diff(memalloc))
   prof <- data.frame(time = as.integer(time), depth = as.integer(depth[idx]),
                      label = ifelse(is.na(label[idx]), "??", label[idx]),
-                     filenum = match(fname[idx], files), linenum = lines[idx],
-                     memalloc = memalloc[time], meminc = meminc[time], filename = fname[idx],
-                     stringsAsFactors = FALSE)
-  prof <- prof[order(prof$time, prof$depth), ]
+                     filenum = match(fname[idx], files), linenum = as.integer(lines[idx]),
+                     memalloc = memalloc[time], stringsAsFactors = FALSE)
+  # profvis's rows: a sample's frames innermost first (depth down to 1), and
+  # meminc the change from the row before
+  prof <- prof[order(prof$time, -prof$depth), ]
+  prof$meminc <- c(0, diff(prof$memalloc))
+  prof$filename <- fname[idx][as.integer(rownames(prof))]
   rownames(prof) <- NULL
   list(prof = prof, interval = interval_ms,
        files = lapply(files, function(f) list(filename = f, content = NA_character_, normpath = f)),
        prof_output = path)
+}
+
+# summaryRprof(lines = "show"): each sample's stack is the source lines of
+# its frames ("FILE#LINE", innermost first; "<no location>" when none has
+# one); self is the first, total each distinct one once; by.line orders
+# the rows by file and line.  Computed from the sample tables (as
+# summaryRprof from the file's lines), with R's own sort and order.
+.summary_lines <- function(path, memory, basenames, ..., mmap = TRUE) {
+  if (memory != "none") stop("pcol_summaryRprof: lines = \"show\" with memory = \"both\" is not supported", call. = FALSE)
+  sel <- list(...)
+  if (length(setdiff(names(sel), c("source", "from", "to"))))
+    stop("pcol_summaryRprof: with lines = \"show\", only source, from and to select samples", call. = FALSE)
+  p <- do.call(read_pcol, c(list(path, tables = c("samples", "sample_locations", "locations", "functions"), mmap = mmap), sel))
+  src <- pcol_sources(path, mmap = mmap)
+  per <- src[!is.na(src$period_unit) & src$period_unit %in% c("nanoseconds", "microseconds", "milliseconds", "seconds"), ]
+  if (!nrow(per)) stop("pcol_summaryRprof: ", path, " has no sampling interval", call. = FALSE)
+  interval <- per$period[1] / .r_unit(per$period_unit[1])$div
+  s <- p$samples
+  sl <- p$sample_locations
+  li <- match(sl$location_id, p$locations$location_id)
+  line <- p$locations$line[li]
+  file <- p$functions$filename[match(p$locations$function_id[li], p$functions$function_id)]
+  has <- !is.na(line) & line > 0 & !is.na(file)
+  if (basenames) { # the last `basenames` components of each name, as summaryRprof keeps them
+    fu <- unique(file[has])
+    dirnames <- dirname(fu)
+    short <- basename(fu)
+    for (i in seq_len(basenames - 1)) {
+      tail <- basename(dirnames)
+      short <- ifelse(tail == ".", short, paste0(tail, "/", short))
+      parent <- dirname(dirnames)
+      dirnames <- ifelse(dirnames == parent, ".", parent)
+    }
+    file[has] <- short[match(file[has], fu)]
+  }
+  tok <- paste0(file[has], "#", line[has])
+  sid <- sl$sample_id[has]
+  o <- order(sid, sl$depth[has]) # innermost first within a sample
+  tok <- tok[o]; sid <- sid[o]
+  w <- s$weight
+  first_tok <- rep("<no location>", nrow(s))
+  si <- match(sid, s$sample_id)
+  lead <- !duplicated(si)
+  first_tok[si[lead]] <- tok[lead]
+  u <- !duplicated(data.frame(si, tok)) # each distinct line once per sample
+  none <- setdiff(seq_len(nrow(s)), si)
+  utok <- c(tok[u], rep("<no location>", length(none)))
+  uw <- c(w[si[u]], w[none])
+  fnames <- sort(unique(utok))
+  fcounts <- as.vector(tapply(w, factor(first_tok, levels = fnames), sum)); fcounts[is.na(fcounts)] <- 0
+  ucounts <- as.vector(tapply(uw, factor(utok, levels = fnames), sum)); ucounts[is.na(ucounts)] <- 0
+  firstnum <- fcounts * interval
+  uniquenum <- ucounts * interval
+  index1 <- order(-firstnum, -uniquenum)
+  index2 <- order(-uniquenum, -firstnum)
+  filename <- sub("#.*$", "", fnames)
+  linenum <- rep.int(0, length(filename))
+  hasline <- filename != fnames
+  linenum[hasline] <- as.numeric(sub("^.*#", "", fnames[hasline]))
+  index3 <- order(filename, linenum)
+  digits <- if (interval < 0.01) 3L else 2L
+  rval <- data.frame(self.time = round(firstnum, digits), self.pct = round(100 * firstnum / sum(firstnum), 2),
+                     total.time = round(uniquenum, digits), total.pct = round(100 * uniquenum / sum(firstnum), 2))
+  rownames(rval) <- fnames
+  by.self <- rval[index1, ]
+  by.self <- by.self[by.self[, 1L] > 0, ]
+  list(by.self = by.self, by.total = rval[index2, c(3L, 4L, 1L, 2L)], by.line = rval[index3, ],
+       sample.interval = interval, sampling.time = sum(fcounts) * interval)
 }

@@ -26,4 +26,11 @@ SEXP C_q_diff(SEXP base, SEXP nw, SEXP by, SEXP value, SEXP q, SEXP absolute, SE
 SEXP C_q_fold(SEXP file, SEXP value, SEXP q, SEXP max_output);
 SEXP C_q_summaries(SEXP file);
 SEXP C_q_export(SEXP file, SEXP format, SEXP q, SEXP out);
+/* the streaming writer (writer_r.c) */
+SEXP C_writer_open(SEXP path, SEXP types, SEXP units, SEXP source_type, SEXP source_uri, SEXP mk, SEXP mv,
+                   SEXP period, SEXP period_type, SEXP period_unit, SEXP roll_samples, SEXP roll_ns,
+                   SEXP compress);
+SEXP C_writer_add(SEXP w, SEXP foff, SEXP fn, SEXP file, SEXP line, SEXP values, SEXP nvalues, SEXP time_ns,
+                  SEXP weight, SEXP loff, SEXP lkey, SEXP lstr, SEXP lnum);
+SEXP C_writer_op(SEXP w, SEXP op);
 #endif

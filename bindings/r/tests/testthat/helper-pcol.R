@@ -40,9 +40,9 @@ cat_json <- function(path, view, ...) {
   if (is.data.frame(d)) d else NULL
 }
 
-# Every view of `path` as `pcol cat` prints it, from one shell: for each
-# view its row count (lines of the TSV, whose strings escape newlines) and
-# its first `limit` rows as JSON.  A list by view: list(n, json text).
+# Every view of `path` as `pcol cat` prints it, from one shell and one
+# `pcol cat --format jsonl` a view: for each view its row count (the lines)
+# and its first `limit` rows as a JSON array.  A list by view: list(n, json).
 cat_views <- function(path, views, limit, ...) {
   d <- tempfile("cat")
   dir.create(d)
@@ -50,14 +50,14 @@ cat_views <- function(path, views, limit, ...) {
   extra <- paste(shQuote(c(...)), collapse = " ")
   script <- sprintf(paste(
     "for v in %s; do",
-    "  %s cat %s --table $v %s | wc -l > %s/$v.n || exit 1;",
-    "  %s cat %s --table $v --format json --limit %d %s > %s/$v.json || exit 1;",
+    "  %s cat %s --table $v --format jsonl %s > %s/$v.all || exit 1;",
+    "  wc -l < %s/$v.all > %s/$v.n; head -n %d %s/$v.all > %s/$v.jsonl;",
     "done"), paste(views, collapse = " "), shQuote(PCOL), shQuote(path), extra, shQuote(d),
-    shQuote(PCOL), shQuote(path), limit, extra, shQuote(d))
+    shQuote(d), shQuote(d), limit, shQuote(d), shQuote(d))
   if (system(script) != 0) stop("pcol cat failed on ", path)
   out <- lapply(views, function(v) {
-    txt <- readChar(file.path(d, paste0(v, ".json")), file.size(file.path(d, paste0(v, ".json"))), useBytes = TRUE)
-    list(n = as.integer(readLines(file.path(d, paste0(v, ".n")))) - 1L, json = txt)
+    rows <- readLines(file.path(d, paste0(v, ".jsonl")), warn = FALSE)
+    list(n = as.integer(readLines(file.path(d, paste0(v, ".n")))), json = paste0("[", paste(rows, collapse = ","), "]"))
   })
   names(out) <- views
   out
@@ -124,3 +124,30 @@ mapped <- function(path) {
   m <- readLines("/proc/self/maps")
   m[endsWith(m, normalizePath(path))]
 }
+
+.rep <- new.env()
+# A subset of packed() for the tests of variants (options, filters, sorts,
+# keys, values): the first file of each format (test-data folder), the LZ4
+# and coalesced copies, and the first two files with each feature (labels,
+# inline frames, memory values, several sources, weighted samples).  Every
+# file still gets each view once, with the defaults.
+representative <- function() {
+  if (!is.null(.rep$v)) return(.rep$v)
+  out <- list(); seen <- character(); feat <- list()
+  for (x in packed()) {
+    copy <- regmatches(x[2], regexpr("--(compress|coalesce)\\.pcol$", x[2]))
+    key <- if (length(copy)) copy else dirname(x[1])
+    take <- !(key %in% seen)
+    seen <- c(seen, key)
+    p <- read_pcol(x[2], tables = c("sources", "sample_labels", "locations", "location_lines", "value_types", "samples"))
+    fs <- c(if (nrow(p$sources) > 1) "multi-source", if (nrow(p$sample_labels)) "labels",
+            if (nrow(p$location_lines) > nrow(p$locations)) "inline", if (any(p$value_types$unit %in% "bytes")) "memory",
+            if (any(p$samples$weight > 1)) "weighted")
+    for (f in fs) if (is.null(feat[[f]]) || feat[[f]] < 2) { feat[[f]] <- if (is.null(feat[[f]])) 1 else feat[[f]] + 1; take <- TRUE }
+    if (take) out[[length(out) + 1L]] <- x
+  }
+  .rep$v <- out
+  out
+}
+# representative files of one test-data folder (as packed_in)
+representative_in <- function(re) Filter(function(x) grepl(re, x[1]), representative())

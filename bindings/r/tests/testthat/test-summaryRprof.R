@@ -80,7 +80,7 @@ make_rprof <- function(interval = 0.005, seconds = 0.4) {
 # different sums, interval x count against count x interval: all.equal)
 expect_summary_equal <- function(ours, theirs, info) {
   expect_identical(names(ours), names(theirs), info = info)
-  for (k in c("by.self", "by.total")) {
+  for (k in intersect(c("by.self", "by.total", "by.line"), names(theirs))) {
     expect_identical(rownames(ours[[k]]), rownames(theirs[[k]]), info = paste(info, k))
     expect_identical(names(ours[[k]]), names(theirs[[k]]), info = paste(info, k))
     expect_equal(as.list(ours[[k]]), as.list(theirs[[k]]), info = paste(info, k))
@@ -96,11 +96,15 @@ test_that("pcol_summaryRprof equals summaryRprof on Rprof files R writes here", 
     expect_summary_equal(pcol_summaryRprof(f), utils::summaryRprof(f), paste(f, interval))
     expect_summary_equal(pcol_summaryRprof(f, memory = "both"), utils::summaryRprof(f, memory = "both"),
                          paste(f, interval, "memory"))
+    # by source line (R's line profiling: "FILE#LINE" rows, by.line)
+    expect_summary_equal(pcol_summaryRprof(f, lines = "show"), utils::summaryRprof(f, lines = "show"),
+                         paste(f, interval, "lines"))
     # the same from the packed file, and through write_pcol(read_pcol())
     if (file.exists(PCOL)) {
       p <- tempfile(fileext = ".pcol")
       run_pcol("pack", f, "-o", p)
       expect_summary_equal(pcol_summaryRprof(p, memory = "both"), utils::summaryRprof(f, memory = "both"), p)
+      expect_summary_equal(pcol_summaryRprof(p, lines = "show"), utils::summaryRprof(f, lines = "show"), p)
     }
   }
 })
@@ -124,4 +128,26 @@ test_that("pcol_summaryRprof reads pprof too (seconds of cpu)", {
   expect_equal(s$sampling.time, t$total / 1e9)
   expect_equal(s$by.self$self.time[1], round(t$rows$flat[1] / 1e9, 2))
   expect_identical(rownames(s$by.self)[1], paste0('"', t$rows$name[1], '"'))
+})
+
+# profvis's own parser (profvis:::parse_rprof, when profvis is installed:
+# Debian's r-cran-profvis) on an Rprof memory profile R writes here: the
+# bridge's prof rows are its rows.  (Looked up by a name in a variable: the
+# package is not declared, see R/rprof.R.)
+test_that("pcol_profvis_data equals profvis's parser", {
+  pkg <- "profvis"
+  skip_if_not(requireNamespace(pkg, quietly = TRUE), "profvis not installed")
+  parse <- get("parse_rprof", asNamespace(pkg))
+  f <- tempfile(fileext = ".out")
+  work <- function(n) { x <- numeric(0); for (i in seq_len(n)) x <- c(x, sqrt(i)); sum(x) }
+  Rprof(f, interval = 0.005, memory.profiling = TRUE)
+  t0 <- proc.time()[[3]]
+  while (proc.time()[[3]] - t0 < 0.3) work(500)
+  Rprof(NULL)
+  skip_if(length(readLines(f)) < 10, "too few samples")
+  theirs <- parse(f)
+  ours <- pcol_profvis_data(f)
+  expect_equal(ours$interval, theirs$interval)
+  cols <- c("time", "depth", "label", "memalloc", "meminc")
+  expect_equal(ours$prof[cols], theirs$prof[cols])
 })

@@ -64,7 +64,7 @@ test_that("altrep = FALSE and mmap = FALSE read the same", {
 test_that("a selection of samples equals pcol cat --source --from --to", {
   skip_without_testdata()
   n <- 0
-  for (x in packed()) {
+  for (x in representative()) { # a file of each format and feature
     t <- pcol_table(x[2], "samples")$time_ns
     t <- t[!is.na(t)]
     if (length(t) < 4) next
@@ -75,7 +75,7 @@ test_that("a selection of samples equals pcol cat --source --from --to", {
     check_views(p, x[2], "--source", "1", "--from", format(lo, digits = 17), "--to", format(hi, digits = 17))
     n <- n + 1
   }
-  expect_gt(n, 10)
+  expect_gte(n, 4) # the representative files with times (Python's test_views selects on every file)
 })
 
 test_that("read_pcol of an Rprof, pprof or Perun file equals its packed file", {
