@@ -53,7 +53,11 @@ M=$tmp/merged.pcol
 measure one "$PCOL" top "$M" || exit 1
 measure many "$PCOL" top "$D/pcol" || exit 1
 measure manyp "$PCOL" top "$D/pprof" || exit 1
-H=(--from 2026-11-23T10:00:00Z --to 2026-11-23T11:00:00Z)
+# 10:00-11:00 of a whole day; a short day (DAY_FILES=120, bench-quick) has
+# only its first hours, so its first hour
+if [ "$N" -ge 660 ]; then HF=2026-11-23T10:00:00Z HT=2026-11-23T11:00:00Z
+else HF=2026-11-23T00:00:00Z HT=2026-11-23T01:00:00Z; fi
+H=(--from $HF --to $HT)
 measure hone "$PCOL" top "$M" "${H[@]}" || exit 1
 measure hmany "$PCOL" top "$D/pcol" "${H[@]}" || exit 1
 read -r one_t one_c one_r <<<"$one"
@@ -68,7 +72,7 @@ nread=$(sed -n 's/.*read \([0-9]*\) of.*/\1/p' <<<"$read_line")
 "$PCOL" top "$M" "${H[@]}" >"$tmp/h_one.txt"
 same=no
 cmp -s <(tail -n +2 "$tmp/h_one.txt") <(tail -n +2 "$tmp/h_many.txt") && same=yes
-want=$(ls "$D"/pcol | awk -F'T' '{ h = substr($2, 1, 2) } h == "10" { n++ } END { print n + 0 }')
+want=$(ls "$D"/pcol | awk -F'T' -v hh="${HF:11:2}" '{ h = substr($2, 1, 2) } h == hh { n++ } END { print n + 0 }')
 opened=n/a
 if command -v strace >/dev/null; then
   opened=$(strace -f -e trace=openat -o "$tmp/strace.txt" "$PCOL" top "$D/pcol" "${H[@]}" >/dev/null 2>&1 &&
@@ -95,7 +99,7 @@ echo "| \`pcol top DIR\`, $N .pb.gz files | $(ms "$manyp_t") | $(ms "$manyp_c") 
 echo "| \`top\` merged, one hour | $(ms "$hone_t") | $(ms "$hone_c") | $(mb "$hone_r") | | |"
 echo "| \`top DIR\`, one hour | $(ms "$hmany_t") | $(ms "$hmany_c") | $(mb "$hmany_r") | ${r_h}x of the merged file's hour | |"
 echo
-echo "One hour (\`--from 2026-11-23T10:00:00Z --to 2026-11-23T11:00:00Z\`) of the $N pcol files:"
+echo "One hour (\`--from $HF --to $HT\`) of the $N pcol files:"
 echo "$nread inputs imported (the hour holds $want files), $opened files opened (each once: its sources"
 echo "and meta say its time span; the samples of the others are not imported); the same"
 echo "view as the merged file's with the same range: $same.  Goal (only that hour's files): $hour_met."
