@@ -217,15 +217,32 @@ SANFLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-
 # answers against R, Go, node, Chromium and ClickHouse on outside files, run
 # on the plain build two at a time (under ASan they took most of the 20
 # minutes; the fuzz replay and CLI tests keep the hostile paths under ASan).
+#
+# Time (2 cores): every build is compiled two files at a time (test-build),
+# and the stages that use one core (the clang build, install, bounds, the R
+# and Python packages) run beside each other in two lanes (test-tail).
 test: deps
+	@$(MAKE) -j2 --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" OPT=-O1 test-build
 	@$(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" OPT=-O1 JOBS=2 LEAKS=errors check-layers test-unit test-cli test-conformance test-tsan
+	@$(MAKE) -j2 --no-print-directory all
 	@$(MAKE) --no-print-directory JOBS=2 test-interop
-	@$(MAKE) --no-print-directory test-clang
-	@$(MAKE) --no-print-directory test-install
-	@$(MAKE) --no-print-directory test-bounds
 	@$(MAKE) --no-print-directory test-corpus
-	@$(MAKE) --no-print-directory test-bindings
+	@$(MAKE) --no-print-directory test-tail
 	@$(MAKE) --no-print-directory BENCH_BUILD=$(BUILD) bench-quick
+
+# The library, the CLI and the unit test binaries (make -j2 test-build).
+.PHONY: test-build test-tail
+test-build: all $(TEST_BIN)
+
+# Two lanes of one-core stages; each lane's output is printed when it ends
+# (so the two do not interleave), and the target fails if either lane does.
+test-tail: all
+	@d=$$(mktemp -d); \
+	( $(MAKE) --no-print-directory test-bindings >$$d/a 2>&1; echo $$? >$$d/a.rc ) & \
+	( { $(MAKE) --no-print-directory test-clang && $(MAKE) --no-print-directory test-install && \
+	    $(MAKE) --no-print-directory test-bounds; } >$$d/b 2>&1; echo $$? >$$d/b.rc ) & \
+	wait; cat $$d/b $$d/a; rc=$$(cat $$d/a.rc $$d/b.rc | sort -n | tail -1); rm -rf $$d; \
+	[ "$$rc" = 0 ] || { echo "test-tail: a lane failed (exit $$rc)"; exit 1; }
 
 # The tree must also build warning-free (-Werror) with clang.  -O0: clang's
 # warnings come from its front end, and -O0 halves the build; make test's
@@ -269,7 +286,8 @@ test-cli: all
 JOBS ?= 1
 # LEAKS=errors: LeakSanitizer only where tests/cli/run_all.sh says (make test).
 LEAKS ?= all
-check: all
+check: deps
+	@$(MAKE) -j2 --no-print-directory test-build
 	@$(MAKE) --no-print-directory check-layers
 	@$(MAKE) --no-print-directory test-unit
 	@$(MAKE) --no-print-directory JOBS=2 test-cli
@@ -284,7 +302,7 @@ test-interop: all
 # files of rule T1, and the committed files against what gen.py writes.
 test-conformance: all
 	@if command -v python3 >/dev/null 2>&1; then \
-	  $(if $(filter errors,$(LEAKS)),ASAN_OPTIONS=detect_leaks=0) python3 tests/conformance/run.py --pcol $(PCOL) --stages --large --check-generated; \
+	  $(if $(filter errors,$(LEAKS)),ASAN_OPTIONS=detect_leaks=0) python3 tests/conformance/run.py --pcol $(PCOL) --jobs 2 --stages --large --check-generated; \
 	else echo "python3 not installed: conformance suite skipped"; fi
 
 # The R and Python packages (bindings/), built against this (plain) build

@@ -113,7 +113,7 @@ $(BUILD)/tests/test_fuzz_replay $(BUILD)/tests/test_json_scan: fuzz/fuzz_json_sc
 # high mmap randomisation recent kernels use.
 TSAN_DIR := $(BUILD)/tsan
 test-tsan:
-	@$(MAKE) --no-print-directory BUILD=$(TSAN_DIR) SAN="-fsanitize=thread" OPT=-O1 \
+	@$(MAKE) -j2 --no-print-directory BUILD=$(TSAN_DIR) SAN="-fsanitize=thread" OPT=-O1 \
 	  $(TSAN_DIR)/lib/libpcol.a
 	@mkdir -p $(TSAN_DIR)/tests
 	$(CC) $(CPPFLAGS_ALL) $(TEST_CPPFLAGS) -DPCOL_PLAIN_TEST -O1 -g $(WARN) -fsanitize=thread \

@@ -22,6 +22,7 @@ $PCOL.
                if README.md does not name every file and rule of the manifest.
 """
 import argparse
+import concurrent.futures
 import os
 import shlex
 import shutil
@@ -103,6 +104,8 @@ def main():
     ap.add_argument("--stages", action="store_true")
     ap.add_argument("--large", action="store_true")
     ap.add_argument("--check-generated", action="store_true")
+    ap.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", "1")),
+                    help="files checked at a time (default $JOBS or 1)")
     ap.add_argument("names", nargs="*", help="only these files")
     a = ap.parse_args()
     pcol = shlex.quote(a.pcol)
@@ -110,75 +113,85 @@ def main():
     cat = a.cat or pcol + " cat {file} --table {view} --format jsonl"
     cat_range = a.cat_range or pcol + " cat {file} --table {view} --from {from_} --to {to} --format jsonl"
     failures, checked = [], 0
-    if a.check_generated:
-        failures += check_generated()
+    # Each check is a few pcol processes, a.jobs at a time; results are taken
+    # in manifest order, so the report is the same at any number of jobs.
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs))
+    generated = pool.submit(check_generated) if a.check_generated else None
     large_dir = None
     if a.large:
         large_dir = tempfile.mkdtemp(prefix="pcol-conformance-large-")
         subprocess.run([sys.executable, os.path.join(HERE, "gen.py"), "--large", large_dir],
                        check=True)
+
+    def check(row):  # one file's checks; returns its failures (run two at a time)
+        name, verdict, rule, stage, what = row
+        fails = []
+        path = os.path.join(FILES, name + ".pcol")
+        if not os.path.exists(path):
+            if not large_dir:
+                return None
+            path = os.path.join(large_dir, name + ".pcol")
+        label = "%s (%s%s)" % (name, verdict, "" if rule == "-" else " " + rule)
+        rc, out, err = run(validate, file=path)
+        if rc is None:
+            return fails + ["%s: the validate command timed out" % label]
+        if (rc == 0) != (verdict == "valid"):
+            return fails + ["%s: validate exited %d: %s" %
+                            (label, rc, err.decode("utf-8", "replace").strip())]
+        if a.stages and verdict != "valid":
+            rc2, _, err2 = run(pcol + " validate -q {file}", file=path)
+            if (rc2 != 0) != (stage == "open"):
+                fails.append("%s: stage %s, but `pcol validate` without --full exited "
+                             "%d %s" % (label, stage, rc2,
+                                        err2.decode("utf-8", "replace").strip()))
+        vpath = os.path.join(FILES, name + ".views")
+        if verdict != "valid" or not os.path.exists(vpath):
+            return fails
+        want = read_views(vpath)
+        for view in VIEWS:
+            rc, out, err = run(cat, file=path, view=view)
+            if rc != 0:
+                fails.append("%s: view %s: exit %s: %s" %
+                             (label, view, rc, err.decode("utf-8", "replace").strip()))
+                continue
+            try:
+                got = out.decode("utf-8").split("\n")
+            except UnicodeDecodeError as e:
+                fails.append("%s: view %s is not UTF-8 (%s)" % (label, view, e))
+                continue
+            if got and got[-1] == "":
+                got.pop()
+            else:
+                fails.append("%s: view %s does not end with a newline" % (label, view))
+            if got != want[view]:
+                k = next((i for i, (x, y) in enumerate(zip(got, want[view])) if x != y),
+                         min(len(got), len(want[view])))
+                fails.append("%s: view %s, line %d:\n    want %s\n    got  %s" % (
+                    label, view, k + 1, want[view][k] if k < len(want[view]) else "(end)",
+                    got[k] if k < len(got) else "(end)"))
+        rpath = os.path.join(FILES, name + ".ranges")  # the range rule, spec.md §7.1
+        if os.path.exists(rpath):
+            for key, want_rows in read_views(rpath).items():
+                view, lo, hi = key.split()[1:]
+                secs = lambda ns: "%d.%09d" % divmod(int(ns), 10 ** 9)
+                rc, out, err = run(cat_range, file=path, view=view, from_=secs(lo), to=secs(hi))
+                got = out.decode("utf-8", "replace").split("\n")[:-1] if rc == 0 else None
+                if got != want_rows:
+                    fails.append("%s: %s: exit %s, want %s, got %s" % (
+                        label, key, rc, want_rows, got if got is not None else
+                        err.decode("utf-8", "replace").strip()))
+        return fails
+
     try:
-        for name, verdict, rule, stage, what in read_manifest():
-            if a.names and name not in a.names:
-                continue
-            path = os.path.join(FILES, name + ".pcol")
-            if not os.path.exists(path):
-                if not large_dir:
-                    continue
-                path = os.path.join(large_dir, name + ".pcol")
-            checked += 1
-            label = "%s (%s%s)" % (name, verdict, "" if rule == "-" else " " + rule)
-            rc, out, err = run(validate, file=path)
-            if rc is None:
-                failures.append("%s: the validate command timed out" % label)
-                continue
-            if (rc == 0) != (verdict == "valid"):
-                failures.append("%s: validate exited %d: %s" %
-                                (label, rc, err.decode("utf-8", "replace").strip()))
-                continue
-            if a.stages and verdict != "valid":
-                rc2, _, err2 = run(pcol + " validate -q {file}", file=path)
-                if (rc2 != 0) != (stage == "open"):
-                    failures.append("%s: stage %s, but `pcol validate` without --full exited "
-                                    "%d %s" % (label, stage, rc2,
-                                               err2.decode("utf-8", "replace").strip()))
-            vpath = os.path.join(FILES, name + ".views")
-            if verdict != "valid" or not os.path.exists(vpath):
-                continue
-            want = read_views(vpath)
-            for view in VIEWS:
-                rc, out, err = run(cat, file=path, view=view)
-                if rc != 0:
-                    failures.append("%s: view %s: exit %s: %s" %
-                                    (label, view, rc, err.decode("utf-8", "replace").strip()))
-                    continue
-                try:
-                    got = out.decode("utf-8").split("\n")
-                except UnicodeDecodeError as e:
-                    failures.append("%s: view %s is not UTF-8 (%s)" % (label, view, e))
-                    continue
-                if got and got[-1] == "":
-                    got.pop()
-                else:
-                    failures.append("%s: view %s does not end with a newline" % (label, view))
-                if got != want[view]:
-                    k = next((i for i, (x, y) in enumerate(zip(got, want[view])) if x != y),
-                             min(len(got), len(want[view])))
-                    failures.append("%s: view %s, line %d:\n    want %s\n    got  %s" % (
-                        label, view, k + 1, want[view][k] if k < len(want[view]) else "(end)",
-                        got[k] if k < len(got) else "(end)"))
-            rpath = os.path.join(FILES, name + ".ranges")  # the range rule, spec.md §7.1
-            if os.path.exists(rpath):
-                for key, want_rows in read_views(rpath).items():
-                    view, lo, hi = key.split()[1:]
-                    secs = lambda ns: "%d.%09d" % divmod(int(ns), 10 ** 9)
-                    rc, out, err = run(cat_range, file=path, view=view, from_=secs(lo), to=secs(hi))
-                    got = out.decode("utf-8", "replace").split("\n")[:-1] if rc == 0 else None
-                    if got != want_rows:
-                        failures.append("%s: %s: exit %s, want %s, got %s" % (
-                            label, key, rc, want_rows, got if got is not None else
-                            err.decode("utf-8", "replace").strip()))
+        rows = [r for r in read_manifest() if not a.names or r[0] in a.names]
+        for fails in pool.map(check, rows):
+            if fails is not None:
+                checked += 1
+                failures += fails
+        if generated:
+            failures = generated.result() + failures
     finally:
+        pool.shutdown()
         if large_dir:
             shutil.rmtree(large_dir)
     for f in failures:
