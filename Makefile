@@ -214,7 +214,7 @@ SANFLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-
 # Executables of the sanitizer build link gcc's sanitizer runtimes statically:
 # an ASan process then starts in ~60 ms of CPU instead of ~75 (no lookup of
 # the interceptors through the dynamic linker), and the CLI and conformance
-# stages start tens of thousands of them.  (gcc only; the .so keeps $(SAN).)
+# stages start some ten thousand of them.  (gcc only; the .so keeps $(SAN).)
 SANLINK_GCC := -static-libasan -static-libubsan
 SANLINK_TEST := $(if $(shell $(CC) --version 2>/dev/null | grep -qi 'free software foundation' && echo gcc),$(SANLINK_GCC))
 
