@@ -582,6 +582,24 @@ void pcol_close(pcol_file *f) {
   free(f);
 }
 
+size_t pcol_release_min = (size_t)64 << 20;
+uint64_t pcol_release_rows = (uint64_t)1 << 20;
+
+void pcol_file_release(pcol_file *f, const void *p, uint64_t n) {
+  if (!f->mapped || f->size < pcol_release_min || !p || !n) return;
+  const uint8_t *a = p, *lo = f->base, *hi = f->base + f->size;
+  if (a < lo || a > hi || n > (uint64_t)(hi - a)) return; /* decoded data, not the mapping */
+  uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t s = ((uintptr_t)a + pg - 1) / pg * pg, e = ((uintptr_t)a + n) / pg * pg;
+  if (s < e) (void)madvise((void *)s, e - s, MADV_DONTNEED);
+}
+
+void pcol_view_release(pcol_file *f, const pcol_view *v, uint64_t from, uint64_t to) {
+  size_t w = pcol_type_width(v->type);
+  if (!v->data || from >= to || to > v->count || !w) return;
+  pcol_file_release(f, (const uint8_t *)v->data + from * w, (to - from) * w);
+}
+
 void pcol_file_header(const pcol_file *f, pcol_header_info *out) { *out = f->hdr; }
 uint32_t pcol_section_count(const pcol_file *f) { return f->nsections; }
 int pcol_section_get(const pcol_file *f, uint32_t index, pcol_section_info *out) {
