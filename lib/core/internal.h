@@ -75,6 +75,14 @@ static inline void pcol_buf_free(pcol_buf *b) {
  * allocated elements (capacity doubles, from 16).  PCOL_OK or PCOL_ENOMEM;
  * on failure the array is unchanged. */
 int pcol_grow(void *arr_ptr, size_t *cap, size_t elem);
+/* malloc(n) (calloc when zero), its pages faulted in by one madvise when it
+ * is large (256 KiB on): for an array that will be written all over (a
+ * decoder's output, a view's per-stack-node sums), where one fault a page
+ * of a fresh mapping was a fifth of `pcol top`'s CPU under the project's
+ * VM (each fault a hypervisor exit).  Freed with free().  Where
+ * MADV_POPULATE_WRITE is unknown (Linux < 5.14), the faults happen as
+ * before.  buf.c */
+void *pcol_alloc_hot(size_t n, int zero);
 #define PCOL_GROW(arr, n, cap) ((n) < (cap) ? PCOL_OK : pcol_grow(&(arr), &(cap), sizeof *(arr)))
 
 /* ------------------------------------------------------------ hash set */
@@ -297,6 +305,9 @@ struct pcol_file {
   uint32_t idx[PCOL_T_COUNT_][PCOL_MAX_COLUMNS];
   uint64_t rows[PCOL_T_COUNT_];
   void *decode_lock; /* pthread_mutex_t* */
+  /* meta rows grouped by source (pcol_meta_get), built on first use under
+   * decode_lock; NULL until then */
+  struct pcol_meta_index *_Atomic meta_index;
 };
 
 /* The selection's source exists (ENOTFOUND naming both numbers otherwise);
