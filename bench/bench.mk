@@ -9,7 +9,9 @@
 #   make bench-many    many files as one (issue 32): a day of 1,440 one-minute
 #                      profiles; top of the day vs top of its merged file
 #   make bench-scale   pack, unpack --to pprof, merge, top at 1M/10M samples
-#                      with peak RSS (issue 32); SCALE_BIG=100000000 adds 100M
+#                      with peak RSS, top against go tool pprof -top on the real
+#                      pprof files > 100 KB, and issue 32's goals met/missed;
+#                      SCALE_BIG=100000000 adds 100M.  `make bench` appends it
 #   make bench-report  `pcol report` page size and time to interactive (100k, 1M)
 #   make bench-flood   hash flooding (issue 20): crafted vs random keys for each
 #                      hash table keyed by input, 12.5k..100k keys; fails when a

@@ -326,6 +326,18 @@ if PCOL="$PCOL" T="$T" DATA="$DATA" DAY_FILES=$DF bash bench/many.sh >"$WORK/man
 else
   printf '\n## Many files as one\n\nbench/many.sh failed to run (see the log).\n' >>"$OUT_MD"
 fi
+# Any size (issue 32): bench/scale.sh's section, appended (full run: 1M and
+# 10M samples, top against go tool pprof on the real pprof files, and the
+# issue's goals met or missed; quick: 10k, no real files, only to keep it
+# working).
+log "bench: any size (bench/scale.sh)"
+if [ "$MODE" = full ]; then SC="SCALE_SIZES=1000000 10000000"; SR=1; else SC="SCALE_SIZES=10000"; SR=0; fi
+if env "$SC" SCALE_RUNS=$((RUNS < 3 ? 1 : 3)) SCALE_REAL=$SR PCOL="$PCOL" T="$T" DATA="$DATA" \
+  bash bench/scale.sh >"$WORK/scale-$MODE.md"; then
+  { echo; cat "$WORK/scale-$MODE.md"; } >>"$OUT_MD"
+else
+  printf '\n## Any size (issue 32)\n\nbench/scale.sh failed to run (see the log).\n' >>"$OUT_MD"
+fi
 # Codecs (formats 1.1, 1.2; issue 17): bench/codecs.sh's section, appended (full
 # run: 1M-sample generated profiles; quick: 10k, only to keep it working).
 log "bench: format 1.2 codec sizes (bench/codecs.sh)"

@@ -306,3 +306,52 @@ Test(api, meta_get_i64_takes_decimal_integers_only) {
   pcol_close(f);
   free(mem);
 }
+
+/* pcol_meta_get looks rows up through a per-source index (issue 32: the
+ * many-file view header asked each of 1,440 sources a few keys, a scan of
+ * every row each time).  Its answers are the scan's: rows of several
+ * sources interleaved, a key repeated (the first row counts), file-level
+ * rows apart, an unknown source, and meta rows that come before any
+ * source's. */
+Test(api, meta_get_answers_per_source_in_file_order) {
+  pcol_builder *b;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
+  enum { NS = 40 };
+  uint32_t src[NS];
+  char k[32], v[32];
+  cr_assert_eq(pcol_b_meta_str(b, 0, "k", "file"), 0);
+  for (int s = 0; s < NS; s++) cr_assert_eq(pcol_b_source(b, "t", "u", s, &src[s]), 0);
+  for (int round = 0; round < 3; round++) /* source s, key r: value "s.round" (first wins) */
+    for (int s = NS - 1; s >= 0; s--)
+      for (int r = 0; r <= s % 4; r++) {
+        snprintf(k, sizeof k, "k%d", r);
+        snprintf(v, sizeof v, "%d.%d", s, round);
+        cr_assert_eq(pcol_b_meta_str(b, src[s], k, v), 0);
+      }
+  cr_assert_eq(pcol_b_meta_str(b, 0, "k", "file again"), 0);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_builder_free(b);
+  pcol_str got;
+  for (int s = 0; s < NS; s++)
+    for (int r = 0; r < 5; r++) {
+      snprintf(k, sizeof k, "k%d", r);
+      int rc = pcol_meta_get(f, src[s], k, &got, &err);
+      if (r > s % 4) {
+        cr_expect_eq(rc, PCOL_ENOTFOUND, "source %d key %s", s, k);
+        continue;
+      }
+      snprintf(v, sizeof v, "%d.0", s);
+      cr_assert_eq(rc, 0, "source %d key %s: %s", s, k, err.message);
+      cr_expect(got.len == strlen(v) && !memcmp(got.ptr, v, got.len), "source %d key %s: %.*s", s, k,
+                (int)got.len, got.ptr);
+    }
+  cr_assert_eq(pcol_meta_get(f, 0, "k", &got, &err), 0);
+  cr_expect(got.len == 4 && !memcmp(got.ptr, "file", 4));
+  cr_expect_eq(pcol_meta_get(f, 0, "k0", &got, &err), PCOL_ENOTFOUND);
+  cr_expect_eq(pcol_meta_get(f, NS + 1, "k0", &got, &err), PCOL_ENOTFOUND);
+  cr_expect_eq(pcol_meta_get(f, UINT32_MAX, "k0", &got, &err), PCOL_ENOTFOUND);
+  pcol_close(f);
+  free(mem);
+}

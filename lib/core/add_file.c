@@ -7,7 +7,9 @@
  * deduplicating pcol_b_* calls, so inputs share them.  Samples keep their
  * order; sample ids in sample_text and text_lines are shifted by the number
  * of samples already in the builder.  Memory: one id map per table of the
- * input, i.e. proportional to the tables, not to anything larger.
+ * input, i.e. proportional to the tables, not to anything larger; a big
+ * mapped input's sample and value columns are read in windows of
+ * pcol_release_rows rows, released behind the copy (pcol_view_release).
  */
 #include "internal.h"
 
@@ -291,8 +293,21 @@ static int copy_samples(mctx *m, uint64_t base) {
   uint64_t ns = pcol_rows(m->f, PCOL_T_STACKS), nls = pcol_rows(m->f, PCOL_T_LABELSETS);
   pcol_value_row *vals = NULL;
   size_t cap = 0;
+  pcol_view *scol[] = {&src, &tim, &dur, &wt, &cpu, &stk, &lab, &off};
+  uint64_t vfrom = 0, sfrom = 0; /* first value and sample rows not yet released */
+  uint64_t win = pcol_release_rows ? pcol_release_rows : 1, next = win;
   for (uint64_t i = 0; i < n && !rc; i++) {
     uint64_t a = pcol_view_u64(&off, i), e = pcol_view_u64(&off, i + 1);
+    if (i == next) { /* a big mapped input: hold a window of it */
+      next += win;
+      for (size_t c = 0; c < sizeof scol / sizeof *scol; c++) pcol_view_release(m->f, scol[c], sfrom, i);
+      sfrom = i;
+      if (vfrom < a && a <= nv) {
+        pcol_view_release(m->f, &vt, vfrom, a);
+        pcol_view_release(m->f, &vv, vfrom, a);
+        vfrom = a;
+      }
+    }
     if (a > e || e > nv) {
       rc = pcol_error_set(m->err, PCOL_ECORRUPT, "sample %llu has values out of range",
                           (unsigned long long)i + 1);
@@ -328,6 +343,7 @@ static int copy_samples(mctx *m, uint64_t base) {
     (void)base;
   }
   free(vals);
+  pcol_file_release(m->f, m->f->base, m->f->size);
   return rc;
 }
 

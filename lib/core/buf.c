@@ -1,5 +1,19 @@
-/* buf.c — growable byte buffers and arrays. */
+/* buf.c — growable byte buffers and arrays, and pre-faulted allocations. */
 #include "internal.h"
+#include <sys/mman.h>
+
+void *pcol_alloc_hot(size_t n, int zero) {
+  uint8_t *p = zero ? calloc(n ? n : 1, 1) : malloc(n ? n : 1);
+#ifdef MADV_POPULATE_WRITE
+  size_t pg = 4096;
+  if (p && n >= ((size_t)1 << 18)) {
+    uintptr_t a = ((uintptr_t)p + pg - 1) & ~(uintptr_t)(pg - 1);
+    uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(pg - 1);
+    if (e > a) (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+  }
+#endif
+  return p;
+}
 
 int pcol_buf_reserve(pcol_buf *b, size_t extra) {
   if (extra <= b->cap - b->len) return PCOL_OK;

@@ -9,7 +9,6 @@
  * smaller result.
  */
 #include "internal.h"
-#include <sys/mman.h>
 #include <lz4.h>
 #include <zstd.h>
 
@@ -252,24 +251,8 @@ int pcol_transform_allowed(unsigned transform, unsigned type) {
 
 /* ------------------------------------------------------------ decoding */
 
-/* malloc(n), its pages faulted in by one madvise when it is large: a
- * decoder then writes every byte of it, and one fault a page (a fresh
- * mapping) was a fifth of `pcol top`'s CPU on a zstd file under the
- * project's VM, where each fault is a hypervisor exit.  Where
- * MADV_POPULATE_WRITE is unknown (Linux < 5.14), the faults happen as
- * before. */
-static void *alloc_written(size_t n) {
-  uint8_t *p = malloc(n);
-#ifdef MADV_POPULATE_WRITE
-  size_t pg = 4096;
-  if (p && n >= ((size_t)1 << 18)) {
-    uintptr_t a = ((uintptr_t)p + pg - 1) & ~(uintptr_t)(pg - 1);
-    uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(pg - 1);
-    if (e > a) (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
-  }
-#endif
-  return p;
-}
+/* a decoder writes every byte of its output (pcol_alloc_hot) */
+static void *alloc_written(size_t n) { return pcol_alloc_hot(n, 0); }
 
 int pcol_section_decode(const pcol_section_info *si, unsigned transform, const uint8_t *stored,
                         void **out, pcol_error *err) {

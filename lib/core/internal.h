@@ -75,6 +75,14 @@ static inline void pcol_buf_free(pcol_buf *b) {
  * allocated elements (capacity doubles, from 16).  PCOL_OK or PCOL_ENOMEM;
  * on failure the array is unchanged. */
 int pcol_grow(void *arr_ptr, size_t *cap, size_t elem);
+/* malloc(n) (calloc when zero), its pages faulted in by one madvise when it
+ * is large (256 KiB on): for an array that will be written all over (a
+ * decoder's output, a view's per-stack-node sums), where one fault a page
+ * of a fresh mapping was a fifth of `pcol top`'s CPU under the project's
+ * VM (each fault a hypervisor exit).  Freed with free().  Where
+ * MADV_POPULATE_WRITE is unknown (Linux < 5.14), the faults happen as
+ * before.  buf.c */
+void *pcol_alloc_hot(size_t n, int zero);
 #define PCOL_GROW(arr, n, cap) ((n) < (cap) ? PCOL_OK : pcol_grow(&(arr), &(cap), sizeof *(arr)))
 
 /* ------------------------------------------------------------ hash set */
@@ -297,6 +305,9 @@ struct pcol_file {
   uint32_t idx[PCOL_T_COUNT_][PCOL_MAX_COLUMNS];
   uint64_t rows[PCOL_T_COUNT_];
   void *decode_lock; /* pthread_mutex_t* */
+  /* meta rows grouped by source (pcol_meta_get), built on first use under
+   * decode_lock; NULL until then */
+  struct pcol_meta_index *_Atomic meta_index;
 };
 
 /* The selection's source exists (ENOTFOUND naming both numbers otherwise);
@@ -377,6 +388,21 @@ int pcol_open_fd(int fd, const char *path, const pcol_open_options *opt, pcol_fi
 
 /* Raw data of a section (decoding if needed); NULL + error on failure. */
 const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err);
+/* Tells that bytes [p, p+n) of f will not be needed for a while: when f is
+ * mapped and they lie in the mapping, their whole pages leave the process
+ * (MADV_DONTNEED on a read-only private mapping: touched again, they are
+ * read back from the page cache).  One pass over a file larger than the
+ * memory it should take (merge's inputs and its written output, validated)
+ * then holds a window of it, not all of it.  Nothing for a file in memory
+ * or decoded (heap) data, nor for a file under pcol_release_min bytes
+ * (it fits the budget, and reading it back would cost page faults: a
+ * many-file `top` validates and then reads each of its small inputs).
+ * reader.c */
+extern size_t pcol_release_min; /* 64 MiB (tests lower it) */
+extern uint64_t pcol_release_rows; /* rows a pass over samples holds: 1M (tests lower it) */
+void pcol_file_release(pcol_file *f, const void *p, uint64_t n);
+/* The same for elements [from, to) of a column view of f. */
+void pcol_view_release(pcol_file *f, const pcol_view *v, uint64_t from, uint64_t to);
 
 /* Fills err with PCOL_ECORRUPT and fmt, whose two %llu take a and b
  * (reader.c and validate.c).  Returns PCOL_ECORRUPT. */

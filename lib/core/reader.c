@@ -563,6 +563,8 @@ int pcol_open_stream(FILE *in, const char *name, const pcol_open_options *opt, p
   return PCOL_OK;
 }
 
+static void meta_index_free(struct pcol_meta_index *mi);
+
 void pcol_close(pcol_file *f) {
   if (!f) return;
   if (f->sections) {
@@ -577,9 +579,28 @@ void pcol_close(pcol_file *f) {
     free(f->decode_lock);
   }
   free(f->meta);
+  meta_index_free(atomic_load(&f->meta_index));
   if (f->mapped) munmap((void *)f->base, f->size);
   if (f->owned) free((void *)f->base);
   free(f);
+}
+
+size_t pcol_release_min = (size_t)64 << 20;
+uint64_t pcol_release_rows = (uint64_t)1 << 20;
+
+void pcol_file_release(pcol_file *f, const void *p, uint64_t n) {
+  if (!f->mapped || f->size < pcol_release_min || !p || !n) return;
+  const uint8_t *a = p, *lo = f->base, *hi = f->base + f->size;
+  if (a < lo || a > hi || n > (uint64_t)(hi - a)) return; /* decoded data, not the mapping */
+  uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t s = ((uintptr_t)a + pg - 1) / pg * pg, e = ((uintptr_t)a + n) / pg * pg;
+  if (s < e) (void)madvise((void *)s, e - s, MADV_DONTNEED);
+}
+
+void pcol_view_release(pcol_file *f, const pcol_view *v, uint64_t from, uint64_t to) {
+  size_t w = pcol_type_width(v->type);
+  if (!v->data || from >= to || to > v->count || !w) return;
+  pcol_file_release(f, (const uint8_t *)v->data + from * w, (to - from) * w);
 }
 
 void pcol_file_header(const pcol_file *f, pcol_header_info *out) { *out = f->hdr; }
@@ -828,6 +849,68 @@ int pcol_stack_walk(pcol_file *f, uint32_t stack_id,
   return PCOL_OK;
 }
 
+/* The meta rows of each source, in file order: rows[first[s] .. first[s+1])
+ * are source s's (0: file-level).  Without it a lookup scans every row, and
+ * a view that asks each of N sources a few keys (the many-file view header)
+ * is quadratic in N. */
+struct pcol_meta_index {
+  uint64_t nsrc;
+  uint32_t *first; /* nsrc + 2 */
+  uint32_t *rows;
+};
+
+static void meta_index_free(struct pcol_meta_index *mi) {
+  if (!mi) return;
+  free(mi->first);
+  free(mi->rows);
+  free(mi);
+}
+
+/* NULL when it cannot be had (out of memory, or more rows than a u32 holds):
+ * the caller scans, as before */
+static struct pcol_meta_index *meta_index_build(const pcol_file *f, const pcol_view *s) {
+  uint64_t n = f->rows[PCOL_T_META], nsrc = f->rows[PCOL_T_SOURCES];
+  if (n >= UINT32_MAX || nsrc >= UINT32_MAX - 2) return NULL;
+  struct pcol_meta_index *mi = calloc(1, sizeof *mi);
+  if (!mi) return NULL;
+  mi->nsrc = nsrc;
+  mi->first = calloc((size_t)nsrc + 2, sizeof *mi->first);
+  mi->rows = malloc((n ? (size_t)n : 1) * sizeof *mi->rows);
+  if (!mi->first || !mi->rows) {
+    meta_index_free(mi);
+    return NULL;
+  }
+  for (uint64_t i = 0; i < n; i++) { /* ids checked in range by pcol_column */
+    uint32_t sid = pcol_view_u32(s, i);
+    if (sid > nsrc) { /* (cannot happen) */
+      meta_index_free(mi);
+      return NULL;
+    }
+    mi->first[sid + 1]++;
+  }
+  for (uint64_t j = 0; j <= nsrc; j++) mi->first[j + 1] += mi->first[j];
+  uint32_t *at = malloc(((size_t)nsrc + 1) * sizeof *at);
+  if (!at) {
+    meta_index_free(mi);
+    return NULL;
+  }
+  memcpy(at, mi->first, ((size_t)nsrc + 1) * sizeof *at);
+  for (uint64_t i = 0; i < n; i++) mi->rows[at[pcol_view_u32(s, i)]++] = (uint32_t)i;
+  free(at);
+  return mi;
+}
+
+static const struct pcol_meta_index *meta_index(pcol_file *f, const pcol_view *s) {
+  struct pcol_meta_index *mi = atomic_load_explicit(&f->meta_index, memory_order_acquire);
+  if (mi) return mi;
+  pthread_mutex_lock(f->decode_lock);
+  mi = atomic_load_explicit(&f->meta_index, memory_order_relaxed);
+  if (!mi && (mi = meta_index_build(f, s)))
+    atomic_store_explicit(&f->meta_index, mi, memory_order_release);
+  pthread_mutex_unlock(f->decode_lock);
+  return mi;
+}
+
 int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key, pcol_str *out,
                   pcol_error *err) {
   pcol_view k, v, s;
@@ -836,6 +919,18 @@ int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key, pcol_str *o
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &s, err);
   if (rc) return rc;
   size_t kl = strlen(key);
+  const struct pcol_meta_index *mi = meta_index(f, &s);
+  if (mi) { /* the same rows in the same order as the scan below, only the source's */
+    if (source_id > mi->nsrc) return PCOL_ENOTFOUND;
+    for (uint32_t j = mi->first[source_id]; j < mi->first[source_id + 1]; j++) {
+      uint32_t i = mi->rows[j];
+      pcol_str ks;
+      if ((rc = pcol_string(f, pcol_view_u32(&k, i), &ks, err))) return rc;
+      if (ks.ptr && ks.len == kl && memcmp(ks.ptr, key, kl) == 0)
+        return pcol_string(f, pcol_view_u32(&v, i), out, err);
+    }
+    return PCOL_ENOTFOUND;
+  }
   for (uint64_t i = 0; i < f->rows[PCOL_T_META]; i++) {
     if (pcol_view_u32(&s, i) != source_id) continue;
     pcol_str ks;

@@ -67,11 +67,13 @@ static int check_max_durations(pcol_file *f, const pcol_view *src, pcol_error *e
   return rc;
 }
 
-/* crc of more bytes, n of them at p, after crc */
-static uLong crc_more(uLong crc, const uint8_t *p, uint64_t n) {
+/* crc of more bytes, n of them at p, after crc; a big mapped file's pages
+ * leave the process behind the pass (pcol_file_release) */
+static uLong crc_more(pcol_file *f, uLong crc, const uint8_t *p, uint64_t n) {
   while (n) {
-    uInt chunk = n > (1u << 30) ? (1u << 30) : (uInt)n;
+    uInt chunk = n > (16u << 20) ? (16u << 20) : (uInt)n;
     crc = crc32(crc, p, chunk);
+    pcol_file_release(f, p, chunk);
     p += chunk;
     n -= chunk;
   }
@@ -96,21 +98,21 @@ int pcol_validate_full(pcol_file *f, pcol_error *err) {
     uint64_t end = si ? si->offset : f->hdr.dir_offset;
     for (uint64_t p = pos; p < end && !bad_pad && !bad_sec; p++)
       if (f->base[p]) bad_pad = p;
-    if (end > pos) body = crc_more(body, f->base + pos, end - pos);
+    if (end > pos) body = crc_more(f, body, f->base + pos, end - pos);
     if (!si) {
       pos = end;
       break;
     }
     if (sec_crc) {
-      uLong c = crc_more(crc32(0L, Z_NULL, 0), f->base + si->offset, si->stored_size);
+      uLong c = crc_more(f, crc32(0L, Z_NULL, 0), f->base + si->offset, si->stored_size);
       if ((uint32_t)c != si->crc && !bad_pad && !bad_sec) bad_sec = si->offset, bad_si = si;
       body = crc32_combine(body, c, (z_off_t)si->stored_size);
     } else {
-      body = crc_more(body, f->base + si->offset, si->stored_size);
+      body = crc_more(f, body, f->base + si->offset, si->stored_size);
     }
     pos = si->offset + si->stored_size;
   }
-  body = crc_more(body, f->base + pos, f->size - pos); /* the directory */
+  body = crc_more(f, body, f->base + pos, f->size - pos); /* the directory */
   if ((uint32_t)body != f->hdr.body_crc)
     return pcol_error_set(err, PCOL_ECORRUPT, "body checksum mismatch (bytes 64..%llu)",
                           (unsigned long long)f->size);
@@ -126,6 +128,7 @@ int pcol_validate_full(pcol_file *f, pcol_error *err) {
       pcol_view v;
       int rc = pcol_column(f, t, c, &v, err);
       if (rc) return rc;
+      pcol_view_release(f, &v, 0, v.count);
     }
   }
   /* Samples: grouped by source, time non-decreasing inside a source. */
@@ -133,7 +136,14 @@ int pcol_validate_full(pcol_file *f, pcol_error *err) {
   int rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src, err);
   if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &tim, err);
   if (rc) return rc;
+  uint64_t win = pcol_release_rows ? pcol_release_rows : 1, next = win, from = 0;
   for (uint64_t i = 1; i < f->rows[PCOL_T_SAMPLES]; i++) {
+    if (i == next) { /* a big mapped file: hold a window of it */
+      next += win;
+      pcol_view_release(f, &src, from, i - 1);
+      pcol_view_release(f, &tim, from, i - 1);
+      from = i - 1;
+    }
     uint32_t s0 = pcol_view_u32(&src, i - 1), s1 = pcol_view_u32(&src, i);
     if (s1 < s0 || (s1 == s0 && pcol_view_i64(&tim, i) < pcol_view_i64(&tim, i - 1)))
       return pcol_corrupt(err, "samples out of (source, time) order at sample %llu (source %llu)", i + 1, s1);
@@ -150,5 +160,7 @@ int pcol_validate_full(pcol_file *f, pcol_error *err) {
   for (uint64_t i = 0; i < f->rows[PCOL_T_SAMPLE_TEXT]; i++)
     if (pcol_view_u32(&sts, i) == 0)
       return pcol_corrupt(err, "sample text %llu names sample %llu", i + 1, 0);
-  return check_max_durations(f, &src, err);
+  rc = check_max_durations(f, &src, err);
+  pcol_file_release(f, f->base, f->size); /* (what the checks above touched) */
+  return rc;
 }

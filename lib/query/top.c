@@ -633,7 +633,7 @@ static int inline_marks(const pcol_q_inl_state *s, const uint8_t *kept, uint8_t 
     may[x & 0x7fffffffu] = 1;
   }
   if (!may) return PCOL_OK;
-  uint32_t *kk = malloc((s->nstacks + 1) * sizeof *kk); /* innermost kept key on the path */
+  uint32_t *kk = pcol_alloc_hot((s->nstacks + 1) * sizeof *kk, 0); /* innermost kept key on the path */
   if (!kk) {
     free(may);
     return pcol_oom(err);
@@ -770,8 +770,8 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   }
   /* the subtree sums are made in place of the node weights (read first in
    * the forward pass): one array less to fault in */
-  fk = malloc((ns + 1) * sizeof *fk);
-  touched = calloc(ns + 1, 1);
+  fk = pcol_alloc_hot((ns + 1) * sizeof *fk, 0); /* (both written whole: pcol_alloc_hot) */
+  touched = pcol_alloc_hot(ns + 1, 1);
   flat = calloc(nk, sizeof *flat);
   cum = calloc(nk, sizeof *cum);
   cnt = calloc(nk, sizeof *cnt);

@@ -281,10 +281,15 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   c.row_fn = cp->row_fn;
   c.row_ctx = cp->row_ctx;
   c.flt = flt && flt->active ? flt : NULL;
+  /* one sum a stack node, written all over (pcol_alloc_hot) */
+  if (c.nstacks + 1 > SIZE_MAX / sizeof *c.w) {
+    wctx_free(&c);
+    return pcol_oom(err);
+  }
   if (cp->narrow)
-    c.w64 = calloc(c.nstacks + 1, sizeof *c.w64);
+    c.w64 = pcol_alloc_hot((c.nstacks + 1) * sizeof *c.w64, 1);
   else
-    c.w = calloc(c.nstacks + 1, sizeof *c.w);
+    c.w = pcol_alloc_hot((c.nstacks + 1) * sizeof *c.w, 1);
   if (!c.w && !c.w64) {
     wctx_free(&c);
     return pcol_oom(err);
