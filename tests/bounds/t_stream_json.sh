@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The JSON-document importers stream their input (issue 29): a ~200 MB V8
-# .cpuprofile and a ~200 MB speedscope file (made here by
+# .cpuprofile, speedscope file, Firefox profile (tables after the samples,
+# most bytes markers) and OTLP/JSON lines file (made here by
 # tests/support/gen_big_json.py) pack under `prlimit --as` of 128 MiB, far
-# below the documents' size (reading them whole through jansson took 4.2 GB
-# and 2.1 GB), and give the sample counts and weights the generator wrote.
-# Plain build only (sanitizers reserve terabytes of address space):
-# `make test-bounds`.  Takes ~20 s.
+# below the documents' size (reading them whole through jansson took 4.2 GB,
+# 2.1 GB, 1.1 GB and 210 MB; streamed: 16, 74, 38 and 4.4 MB), and give the sample
+# counts and weights the generator wrote.  Plain build only (sanitizers
+# reserve terabytes of address space): `make test-bounds`.  Takes ~60 s.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 fail() { echo "t_stream_json: FAIL: $*" >&2; exit 1; }
@@ -15,14 +16,15 @@ if ldd "$PCOL" 2>/dev/null | grep -q libasan; then echo "t_stream_json: ASan bui
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cap=$((128 << 20))
-for kind in v8 speedscope; do
+for kind in ${KINDS:-v8 speedscope firefox otlp}; do
   f=$tmp/big.$kind
   read -r n total < <(python3 tests/support/gen_big_json.py $kind "$f" 200) || fail "$kind: generator"
   size=$(stat -c %s "$f")
   [ "$size" -gt $((cap + (cap >> 1))) ] || fail "$kind: the document ($size bytes) is not far above the cap"
   prlimit --as=$cap -- "$PCOL" pack --from $kind "$f" -o "$tmp/o.pcol" 2>"$tmp/err" ||
     fail "$kind: pack of a $size-byte document under a $cap-byte address space: $(head -c 300 "$tmp/err")"
-  # V8: one per sample; speedscope's unit "none": the weights are the counts
+  # V8: one per sample; speedscope's unit "none": the weights are the counts;
+  # Firefox: weightType samples; OTLP: the one value type, samples/count
   got=$("$PCOL" fold "$tmp/o.pcol" --value samples | awk '{s+=$NF} END{print s+0}')
   [ "$got" = "$total" ] || fail "$kind: $got samples, the generator wrote $total"
   rows=$("$PCOL" info "$tmp/o.pcol" | awk '$1 == "samples_stored" {print $2; exit}')

@@ -4,8 +4,9 @@
  * export), gzip or not, and Gecko profiles from Firefox of versions
  * FIREFOX_GECKO_MIN to FIREFOX_GECKO_VERSION (names of frames: firefox_gecko.c).
  *
- * The document is read whole (inflated under the input cap) and parsed by
- * jansson.  Every index read from it is checked against the table it points
+ * The document is read as a stream (inflated under the input cap) into a
+ * compact tree of the parts read here (firefox_json.c: tables and samples in
+ * any key order; markers counted, not kept).  Every index read from it is checked against the table it points
  * into before use, and a bad one is an error that names the JSON path
  * (threads[2].samples.stack[17]).  One source per file; each thread's
  * samples carry its name, pid and tid as labels (thread_name, pid, tid) and
@@ -17,6 +18,9 @@
 #include "firefox_json.h"
 #include "firefox_gecko.h"
 #include <math.h>
+
+/* the document's tree, in functions that have an import (ffi *x) */
+#define T (&x->j.t)
 
 /* ------------------------------------------------------- detection */
 /* The top-level keys a Firefox profile starts with (processed: meta first
@@ -68,7 +72,7 @@ typedef struct ffi {
   uint32_t src, vt_trace, vt_bytes, k_thread, k_tid, k_pid, k_cat;
   int version;
   /* the current tables (shared, or the thread's before version 60) */
-  json_t *strings, *stacks, *frames, *funcs, *sources, *categories;
+  pcol_jv strings, stacks, frames, funcs, sources, categories;
   const char *tpath;     /* JSON path of the tables' owner: "shared" or "threads[i]" */
   uint32_t *stack_memo;  /* FF stack -> pcol stack + 1 */
   uint32_t *frame_memo;  /* FF frame -> pcol location + 1 */
@@ -91,7 +95,7 @@ static void tables_free(ffi *x) {
 }
 
 /* Loads the tables of `owner` (shared, or a thread of an old version). */
-static int tables_load(ffi *x, json_t *owner, json_t *str_owner, const char *path) {
+static int tables_load(ffi *x, pcol_jv owner, pcol_jv str_owner, const char *path) {
   tables_free(x);
   x->tpath = path;
   PCOL_RETURN_NOT_OK(ffj_array(&x->j, str_owner, "stringArray", path, &x->strings));
@@ -101,7 +105,7 @@ static int tables_load(ffi *x, json_t *owner, json_t *str_owner, const char *pat
   /* the columns every row needs are as long as their tables say (so the
    * lengths bound what is allocated below) */
   char tp[96];
-  json_t *col;
+  pcol_jv col;
   snprintf(tp, sizeof tp, "%s.stackTable", path);
   PCOL_RETURN_NOT_OK(ffj_column(&x->j, x->stacks, "frame", x->nstacks, tp, &col));
   PCOL_RETURN_NOT_OK(ffj_column(&x->j, x->stacks, x->version >= 66 ? "prefixOffset" : "prefix", x->nstacks, tp, &col));
@@ -109,9 +113,9 @@ static int tables_load(ffi *x, json_t *owner, json_t *str_owner, const char *pat
   PCOL_RETURN_NOT_OK(ffj_column(&x->j, x->frames, "func", x->nframes, tp, &col));
   snprintf(tp, sizeof tp, "%s.funcTable", path);
   PCOL_RETURN_NOT_OK(ffj_column(&x->j, x->funcs, "name", x->nfuncs, tp, &col));
-  x->sources = NULL;
+  x->sources = 0;
   if (x->version >= 58) {
-    json_t *sh = json_object_get(x->j.root, "shared");
+    pcol_jv sh = pcol_jt_get(T, x->j.root, "shared");
     size_t ns;
     PCOL_RETURN_NOT_OK(ffj_table(&x->j, sh, "sources", "shared", &x->sources, &ns));
   }
@@ -124,14 +128,14 @@ static int tables_load(ffi *x, json_t *owner, json_t *str_owner, const char *pat
 }
 
 /* string index idx (a JSON integer) of the current string array, interned */
-static int string_at(ffi *x, json_t *v, const char *path, uint32_t *sid) {
+static int string_at(ffi *x, pcol_jv v, const char *path, uint32_t *sid) {
   *sid = 0;
-  if (!v || json_is_null(v)) return PCOL_OK;
+  if (!v || pcol_jt_is_null(v)) return PCOL_OK;
   size_t i;
-  PCOL_RETURN_NOT_OK(ffj_index(&x->j, v, json_array_size(x->strings), path, "stringArray", &i));
-  json_t *s = json_array_get(x->strings, i);
-  if (!json_is_string(s)) return ffj_fail(&x->j, "%s: stringArray[%zu] is not a string", path, i);
-  return pcol_b_string(x->b, json_string_value(s), json_string_length(s), sid) ? pcol_oom(x->j.err) : PCOL_OK;
+  PCOL_RETURN_NOT_OK(ffj_index(&x->j, v, pcol_jt_size(T, x->strings), path, "stringArray", &i));
+  pcol_jv s = pcol_jt_at(T, x->strings, i);
+  if (!pcol_jt_is_str(s)) return ffj_fail(&x->j, "%s: stringArray[%zu] is not a string", path, i);
+  return pcol_b_string(x->b, pcol_jt_str(T, s), pcol_jt_strlen(T, s), sid) ? pcol_oom(x->j.err) : PCOL_OK;
 }
 
 static int function_of(ffi *x, size_t fi, uint32_t *out) {
@@ -142,24 +146,24 @@ static int function_of(ffi *x, size_t fi, uint32_t *out) {
   char path[256];
   pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
   snprintf(path, sizeof path, "%s.funcTable.name[%zu]", x->tpath, fi);
-  PCOL_RETURN_NOT_OK(string_at(x, ffj_col(x->funcs, "name", fi), path, &fn.name));
-  json_t *file = NULL;
+  PCOL_RETURN_NOT_OK(string_at(x, ffj_col(&x->j, x->funcs, "name", fi), path, &fn.name));
+  pcol_jv file = 0;
   if (x->version >= 58) {
-    json_t *src = ffj_col(x->funcs, "source", fi);
-    if (src && !json_is_null(src)) {
+    pcol_jv src = ffj_col(&x->j, x->funcs, "source", fi);
+    if (src && !pcol_jt_is_null(src)) {
       size_t si;
       snprintf(path, sizeof path, "%s.funcTable.source[%zu]", x->tpath, fi);
-      PCOL_RETURN_NOT_OK(ffj_index(&x->j, src, ffj_len(x->sources), path, "shared.sources", &si));
-      file = ffj_col(x->sources, "filename", si);
+      PCOL_RETURN_NOT_OK(ffj_index(&x->j, src, ffj_len(&x->j, x->sources), path, "shared.sources", &si));
+      file = ffj_col(&x->j, x->sources, "filename", si);
       snprintf(path, sizeof path, "shared.sources.filename[%zu]", si);
     }
   } else {
-    file = ffj_col(x->funcs, "fileName", fi);
+    file = ffj_col(&x->j, x->funcs, "fileName", fi);
     snprintf(path, sizeof path, "%s.funcTable.fileName[%zu]", x->tpath, fi);
   }
   PCOL_RETURN_NOT_OK(string_at(x, file, path, &fn.filename));
-  json_t *ln = ffj_col(x->funcs, "lineNumber", fi);
-  if (json_is_integer(ln)) fn.start_line = json_integer_value(ln);
+  pcol_jv ln = ffj_col(&x->j, x->funcs, "lineNumber", fi);
+  if (pcol_jt_is_int(ln)) fn.start_line = pcol_jt_int(T, ln);
   if (pcol_b_function(x->b, &fn, out)) return pcol_oom(x->j.err);
   x->func_memo[fi] = *out;
   return PCOL_OK;
@@ -174,13 +178,13 @@ static int location_of(ffi *x, size_t fr, uint32_t *out) {
   char path[256];
   size_t fi;
   snprintf(path, sizeof path, "%s.frameTable.func[%zu]", x->tpath, fr);
-  PCOL_RETURN_NOT_OK(ffj_index(&x->j, ffj_col(x->frames, "func", fr), x->nfuncs, path,
+  PCOL_RETURN_NOT_OK(ffj_index(&x->j, ffj_col(&x->j, x->frames, "func", fr), x->nfuncs, path,
                                "funcTable", &fi));
   pcol_line_row ln = {0, PCOL_NA_I64, PCOL_NA_I64};
   PCOL_RETURN_NOT_OK(function_of(x, fi, &ln.function_id));
-  json_t *l = ffj_col(x->frames, "line", fr), *c = ffj_col(x->frames, "column", fr);
-  if (json_is_integer(l)) ln.line = json_integer_value(l);
-  if (json_is_integer(c)) ln.column = json_integer_value(c);
+  pcol_jv l = ffj_col(&x->j, x->frames, "line", fr), c = ffj_col(&x->j, x->frames, "column", fr);
+  if (pcol_jt_is_int(l)) ln.line = pcol_jt_int(T, l);
+  if (pcol_jt_is_int(c)) ln.column = pcol_jt_int(T, c);
   if (pcol_b_location(x->b, 0, 0, 0, &ln, 1, out)) return pcol_oom(x->j.err);
   x->frame_memo[fr] = *out;
   return PCOL_OK;
@@ -213,7 +217,7 @@ static int stack_of(ffi *x, size_t st, uint32_t *out) {
     int root;
     if ((rc = ffj_prefix(&x->j, x->stacks, x->version, c, x->tpath, &parent, &root))) break;
     snprintf(path, sizeof path, "%s.stackTable.frame[%zu]", x->tpath, c);
-    if ((rc = ffj_index(&x->j, ffj_col(x->stacks, "frame", c), x->nframes, path, "frameTable", &fr))) break;
+    if ((rc = ffj_index(&x->j, ffj_col(&x->j, x->stacks, "frame", c), x->nframes, path, "frameTable", &fr))) break;
     uint32_t loc, node;
     if ((rc = location_of(x, fr, &loc))) break;
     if (pcol_b_stack_node(x->b, root ? 0 : x->stack_memo[parent], loc, &node)) {
@@ -222,8 +226,8 @@ static int stack_of(ffi *x, size_t st, uint32_t *out) {
     }
     x->stack_memo[c] = node;
     /* the category: the frame's, else the prefix's (version 53's rule) */
-    json_t *cat = ffj_col(x->frames, "category", fr);
-    if (json_is_integer(cat) && json_integer_value(cat) >= 0) x->stack_cat[c] = (int32_t)(json_integer_value(cat) + 1);
+    pcol_jv cat = ffj_col(&x->j, x->frames, "category", fr);
+    if (pcol_jt_is_int(cat) && pcol_jt_int(T, cat) >= 0) x->stack_cat[c] = (int32_t)(pcol_jt_int(T, cat) + 1);
     else if (!root) x->stack_cat[c] = x->stack_cat[parent];
   }
   free(chain);
@@ -232,36 +236,36 @@ static int stack_of(ffi *x, size_t st, uint32_t *out) {
 }
 
 /* The label set of a thread, plus a category. */
-static int labels_of(ffi *x, json_t *th, int32_t cat, uint32_t *ls) {
+static int labels_of(ffi *x, pcol_jv th, int32_t cat, uint32_t *ls) {
   pcol_label_row l[4];
   size_t n = 0;
-  json_t *name = json_object_get(th, "name"), *tid = json_object_get(th, "tid"),
-         *pid = json_object_get(th, "pid");
+  pcol_jv name = pcol_jt_get(T, th, "name"), tid = pcol_jt_get(T, th, "tid"),
+         pid = pcol_jt_get(T, th, "pid");
   memset(l, 0, sizeof l);
-  if (json_is_string(name)) {
+  if (pcol_jt_is_str(name)) {
     l[n].key = x->k_thread;
     l[n].num = PCOL_NA_I64;
-    if (pcol_b_string(x->b, json_string_value(name), json_string_length(name), &l[n++].str)) return pcol_oom(x->j.err);
+    if (pcol_b_string(x->b, pcol_jt_str(T, name), pcol_jt_strlen(T, name), &l[n++].str)) return pcol_oom(x->j.err);
   }
-  json_t *ids[2] = {pid, tid};
+  pcol_jv ids[2] = {pid, tid};
   uint32_t keys[2] = {x->k_pid, x->k_tid};
   for (int k = 0; k < 2; k++) {
-    if (json_is_integer(ids[k])) {
+    if (pcol_jt_is_int(ids[k])) {
       l[n].key = keys[k];
-      l[n++].num = json_integer_value(ids[k]);
-    } else if (json_is_string(ids[k])) {
+      l[n++].num = pcol_jt_int(T, ids[k]);
+    } else if (pcol_jt_is_str(ids[k])) {
       l[n].key = keys[k];
       l[n].num = PCOL_NA_I64;
-      if (pcol_b_string(x->b, json_string_value(ids[k]), json_string_length(ids[k]), &l[n++].str))
+      if (pcol_b_string(x->b, pcol_jt_str(T, ids[k]), pcol_jt_strlen(T, ids[k]), &l[n++].str))
         return pcol_oom(x->j.err);
     }
   }
   if (cat > 0 && x->categories) {
-    json_t *c = json_object_get(json_array_get(x->categories, (size_t)(cat - 1)), "name");
-    if (json_is_string(c)) {
+    pcol_jv c = pcol_jt_get(T, pcol_jt_at(T, x->categories, (size_t)(cat - 1)), "name");
+    if (pcol_jt_is_str(c)) {
       l[n].key = x->k_cat;
       l[n].num = PCOL_NA_I64;
-      if (pcol_b_string(x->b, json_string_value(c), json_string_length(c), &l[n++].str)) return pcol_oom(x->j.err);
+      if (pcol_b_string(x->b, pcol_jt_str(T, c), pcol_jt_strlen(T, c), &l[n++].str)) return pcol_oom(x->j.err);
     }
   }
   return pcol_b_labelset(x->b, l, n, ls) ? pcol_oom(x->j.err) : PCOL_OK;
@@ -283,22 +287,22 @@ static int ms_to_ns(ffi *x, double ms, const char *path, int64_t *ns) {
   return PCOL_OK;
 }
 
-static int thread_samples(ffi *x, json_t *th, size_t ti) {
+static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
   char path[160], tp[48];
   snprintf(tp, sizeof tp, "threads[%zu]", ti);
-  json_t *s;
+  pcol_jv s;
   size_t n;
   PCOL_RETURN_NOT_OK(ffj_table(&x->j, th, "samples", tp, &s, &n));
-  json_t *markers = json_object_get(th, "markers");
-  if (json_is_object(markers) && json_is_integer(json_object_get(markers, "length")) &&
-      json_integer_value(json_object_get(markers, "length")) > 0)
-    x->markers += (uint64_t)json_integer_value(json_object_get(markers, "length"));
-  json_t *wt = json_object_get(s, "weightType"), *weight = json_object_get(s, "weight");
-  const char *wtype = json_is_string(wt) ? json_string_value(wt) : "samples";
+  pcol_jv markers = pcol_jt_get(T, th, "markers");
+  if (pcol_jt_is_obj(markers) && pcol_jt_is_int(pcol_jt_get(T, markers, "length")) &&
+      pcol_jt_int(T, pcol_jt_get(T, markers, "length")) > 0)
+    x->markers += (uint64_t)pcol_jt_int(T, pcol_jt_get(T, markers, "length"));
+  pcol_jv wt = pcol_jt_get(T, s, "weightType"), weight = pcol_jt_get(T, s, "weight");
+  const char *wtype = pcol_jt_is_str(wt) ? pcol_jt_str(T, wt) : "samples";
   int kind = !strcmp(wtype, "samples") ? 0 : !strcmp(wtype, "tracing-ms") ? 1 : !strcmp(wtype, "bytes") ? 2 : -1;
   if (kind < 0) return ffj_fail(&x->j, "%s.samples.weightType: unknown weight type \"%s\"", tp, wtype);
-  if (weight && !json_is_null(weight)) PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "weight", n, tp, &weight));
-  else weight = NULL;
+  if (weight && !pcol_jt_is_null(weight)) PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "weight", n, tp, &weight));
+  else weight = 0;
   if (kind == 1 && !x->vt_trace) {
     uint32_t t, u;
     if (pcol_b_cstr(x->b, "tracing", &t) || pcol_b_cstr(x->b, PCOL_UNIT_NANOSECONDS, &u) ||
@@ -311,25 +315,25 @@ static int thread_samples(ffi *x, json_t *th, size_t ti) {
         pcol_b_source_value_type(x->b, x->src, x->vt_bytes))
       return pcol_oom(x->j.err);
   }
-  json_t *stack, *time = NULL, *deltas = NULL, *cpu = json_object_get(s, "threadCPUDelta");
-  json_t *pdur = json_object_get(s, "pcolDuration"), *pw = json_object_get(s, "pcolWeight");
+  pcol_jv stack, time = 0, deltas = 0, cpu = pcol_jt_get(T, s, "threadCPUDelta");
+  pcol_jv pdur = pcol_jt_get(T, s, "pcolDuration"), pw = pcol_jt_get(T, s, "pcolWeight");
   PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "stack", n, tp, &stack));
-  if (json_object_get(s, "time")) PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "time", n, tp, &time));
+  if (pcol_jt_get(T, s, "time")) PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "time", n, tp, &time));
   else PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "timeDeltas", n, tp, &deltas));
   if (cpu) PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "threadCPUDelta", n, tp, &cpu));
-  int pcol_long = pdur && pw && json_is_array(pdur) && json_is_array(pw) && json_array_size(pdur) == n &&
-                  json_array_size(pw) == n;
+  int pcol_long = pdur && pw && pcol_jt_is_arr(pdur) && pcol_jt_is_arr(pw) && pcol_jt_size(T, pdur) == n &&
+                  pcol_jt_size(T, pw) == n;
   double t = 0;
   for (size_t i = 0; i < n; i++) {
     srow r = {0};
-    json_t *tv = time ? json_array_get(time, i) : json_array_get(deltas, i);
+    pcol_jv tv = time ? pcol_jt_at(T, time, i) : pcol_jt_at(T, deltas, i);
     snprintf(path, sizeof path, "%s.samples.%s[%zu]", tp, time ? "time" : "timeDeltas", i);
-    if (!json_is_number(tv)) return ffj_fail(&x->j, "%s: not a number", path);
-    t = time ? json_number_value(tv) : t + json_number_value(tv);
+    if (!pcol_jt_is_num(tv)) return ffj_fail(&x->j, "%s: not a number", path);
+    t = time ? pcol_jt_num(T, tv) : t + pcol_jt_num(T, tv);
     PCOL_RETURN_NOT_OK(ms_to_ns(x, t, path, &r.t));
-    json_t *sv = json_array_get(stack, i);
+    pcol_jv sv = pcol_jt_at(T, stack, i);
     int32_t cat = 0;
-    if (!json_is_null(sv)) {
+    if (!pcol_jt_is_null(sv)) {
       size_t st;
       snprintf(path, sizeof path, "%s.samples.stack[%zu]", tp, i);
       PCOL_RETURN_NOT_OK(ffj_index(&x->j, sv, x->nstacks, path, "stackTable", &st));
@@ -339,26 +343,26 @@ static int thread_samples(ffi *x, json_t *th, size_t ti) {
     PCOL_RETURN_NOT_OK(labels_of(x, th, cat, &r.ls));
     double w = 1;
     if (weight) {
-      json_t *wv = json_array_get(weight, i);
+      pcol_jv wv = pcol_jt_at(T, weight, i);
       snprintf(path, sizeof path, "%s.samples.weight[%zu]", tp, i);
-      if (!json_is_number(wv)) return ffj_fail(&x->j, "%s: not a number", path);
-      w = json_number_value(wv);
+      if (!pcol_jt_is_num(wv)) return ffj_fail(&x->j, "%s: not a number", path);
+      w = pcol_jt_num(T, wv);
     }
     r.cpu = PCOL_NA_I64;
-    json_t *cv = cpu ? json_array_get(cpu, i) : NULL;
-    if (cv && json_is_number(cv) && x->cpu_scale) {
-      double c = json_number_value(cv) * (double)x->cpu_scale;
+    pcol_jv cv = cpu ? pcol_jt_at(T, cpu, i) : 0;
+    if (cv && pcol_jt_is_num(cv) && x->cpu_scale) {
+      double c = pcol_jt_num(T, cv) * (double)x->cpu_scale;
       if (isfinite(c) && fabs(c) < 9.2e18) r.cpu = llround(c);
     }
     /* pcol's own long samples: the start row has the duration and the whole
      * weight, the rest row (pcolDuration 0) is part of it */
     if (pcol_long) {
-      json_t *d = json_array_get(pdur, i), *full = json_array_get(pw, i);
-      if (json_is_number(d) && json_number_value(d) == 0) continue;
-      if (json_is_number(d) && json_number_value(d) > 0 && json_is_number(full)) {
+      pcol_jv d = pcol_jt_at(T, pdur, i), full = pcol_jt_at(T, pw, i);
+      if (pcol_jt_is_num(d) && pcol_jt_num(T, d) == 0) continue;
+      if (pcol_jt_is_num(d) && pcol_jt_num(T, d) > 0 && pcol_jt_is_num(full)) {
         snprintf(path, sizeof path, "%s.samples.pcolDuration[%zu]", tp, i);
-        PCOL_RETURN_NOT_OK(ms_to_ns(x, json_number_value(d), path, &r.dur));
-        w = json_number_value(full);
+        PCOL_RETURN_NOT_OK(ms_to_ns(x, pcol_jt_num(T, d), path, &r.dur));
+        w = pcol_jt_num(T, full);
       }
     }
     snprintf(path, sizeof path, "%s.samples.weight[%zu]", tp, i);
@@ -388,17 +392,17 @@ static int row_cmp(const void *pa, const void *pb) {
 
 /* ------------------------------------------------------------- Gecko */
 /* column `name` of a Gecko table's schema: its index in a row, or -1 */
-static int gk_idx(json_t *table, const char *name) {
-  json_t *v = json_object_get(json_object_get(table, "schema"), name);
-  return json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) < 64
-             ? (int)json_integer_value(v) : -1;
+static int gk_idx(const pcol_jtree *t, pcol_jv table, const char *name) {
+  pcol_jv v = pcol_jt_get(t, pcol_jt_get(t, table, "schema"), name);
+  return pcol_jt_is_int(v) && pcol_jt_int(t, v) >= 0 && pcol_jt_int(t, v) < 64
+             ? (int)pcol_jt_int(t, v) : -1;
 }
-static json_t *gk_cell(json_t *rows, size_t r, int c) {
-  return c < 0 ? NULL : json_array_get(json_array_get(rows, r), (size_t)c);
+static pcol_jv gk_cell(const pcol_jtree *t, pcol_jv rows, size_t r, int c) {
+  return c < 0 ? 0 : pcol_jt_at(t, pcol_jt_at(t, rows, r), (size_t)c);
 }
 
 typedef struct gk { /* one Gecko thread's tables */
-  json_t *strings, *stacks, *frames;
+  pcol_jv strings, stacks, frames;
   int st_prefix, st_frame, fr_loc, fr_line, fr_col, fr_cat;
   size_t nstacks, nframes;
   uint32_t *stack_memo, *frame_memo;
@@ -414,19 +418,19 @@ static int gk_location(ffi *x, gk *g, size_t fr, const char *tp, uint32_t *out) 
   char path[256];
   size_t si;
   snprintf(path, sizeof path, "%s.frameTable.data[%zu] location", tp, fr);
-  PCOL_RETURN_NOT_OK(ffj_index(&x->j, gk_cell(g->frames, fr, g->fr_loc), json_array_size(g->strings), path,
+  PCOL_RETURN_NOT_OK(ffj_index(&x->j, gk_cell(T, g->frames, fr, g->fr_loc), pcol_jt_size(T, g->strings), path,
                                "stringTable", &si));
-  json_t *str = json_array_get(g->strings, si);
-  if (!json_is_string(str)) return ffj_fail(&x->j, "%s.stringTable[%zu]: not a string", tp, si);
+  pcol_jv str = pcol_jt_at(T, g->strings, si);
+  if (!pcol_jt_is_str(str)) return ffj_fail(&x->j, "%s.stringTable[%zu]: not a string", tp, si);
   pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
-  if (pcol_gecko_name(json_string_value(str), json_string_length(str), &g->name, &g->file, &fn.start_line) ||
+  if (pcol_gecko_name(pcol_jt_str(T, str), pcol_jt_strlen(T, str), &g->name, &g->file, &fn.start_line) ||
       pcol_b_string(x->b, g->name.data ? (const char *)g->name.data : "", g->name.len, &fn.name) ||
       (g->file.len && pcol_b_string(x->b, (const char *)g->file.data, g->file.len, &fn.filename)))
     return pcol_oom(x->j.err);
   pcol_line_row ln = {0, PCOL_NA_I64, PCOL_NA_I64};
-  json_t *l = gk_cell(g->frames, fr, g->fr_line), *c = gk_cell(g->frames, fr, g->fr_col);
-  if (json_is_integer(l)) ln.line = json_integer_value(l);
-  if (json_is_integer(c)) ln.column = json_integer_value(c);
+  pcol_jv l = gk_cell(T, g->frames, fr, g->fr_line), c = gk_cell(T, g->frames, fr, g->fr_col);
+  if (pcol_jt_is_int(l)) ln.line = pcol_jt_int(T, l);
+  if (pcol_jt_is_int(c)) ln.column = pcol_jt_int(T, c);
   if (pcol_b_function(x->b, &fn, &ln.function_id) || pcol_b_location(x->b, 0, 0, 0, &ln, 1, out))
     return pcol_oom(x->j.err);
   g->frame_memo[fr] = *out;
@@ -444,26 +448,26 @@ static int gk_stack(ffi *x, gk *g, size_t st, const char *tp, uint32_t *out) {
       return pcol_oom(x->j.err);
     }
     chain[n++] = s;
-    json_t *p = gk_cell(g->stacks, s, g->st_prefix);
-    if (!p || json_is_null(p)) break;
-    if (!json_is_integer(p) || json_integer_value(p) < 0 || (uint64_t)json_integer_value(p) >= s) {
+    pcol_jv p = gk_cell(T, g->stacks, s, g->st_prefix);
+    if (!p || pcol_jt_is_null(p)) break;
+    if (!pcol_jt_is_int(p) || pcol_jt_int(T, p) < 0 || (uint64_t)pcol_jt_int(T, p) >= s) {
       rc = ffj_fail(&x->j, "%s.stackTable.data[%zu]: prefix is not null or a stack before %zu", tp, s, s);
       break;
     }
-    s = (size_t)json_integer_value(p);
+    s = (size_t)pcol_jt_int(T, p);
   }
   for (size_t k = n; k-- > 0 && !rc;) {
     size_t c = chain[k], fr;
-    json_t *p = gk_cell(g->stacks, c, g->st_prefix);
-    size_t parent = json_is_integer(p) ? (size_t)json_integer_value(p) : 0;
-    int root = !json_is_integer(p);
+    pcol_jv p = gk_cell(T, g->stacks, c, g->st_prefix);
+    size_t parent = pcol_jt_is_int(p) ? (size_t)pcol_jt_int(T, p) : 0;
+    int root = !pcol_jt_is_int(p);
     snprintf(path, sizeof path, "%s.stackTable.data[%zu] frame", tp, c);
-    if ((rc = ffj_index(&x->j, gk_cell(g->stacks, c, g->st_frame), g->nframes, path, "frameTable", &fr))) break;
+    if ((rc = ffj_index(&x->j, gk_cell(T, g->stacks, c, g->st_frame), g->nframes, path, "frameTable", &fr))) break;
     uint32_t loc;
     if ((rc = gk_location(x, g, fr, tp, &loc))) break;
     if (pcol_b_stack_node(x->b, root ? 0 : g->stack_memo[parent], loc, &g->stack_memo[c])) rc = pcol_oom(x->j.err);
-    json_t *cat = gk_cell(g->frames, fr, g->fr_cat);
-    if (json_is_integer(cat) && json_integer_value(cat) >= 0) g->stack_cat[c] = (int32_t)(json_integer_value(cat) + 1);
+    pcol_jv cat = gk_cell(T, g->frames, fr, g->fr_cat);
+    if (pcol_jt_is_int(cat) && pcol_jt_int(T, cat) >= 0) g->stack_cat[c] = (int32_t)(pcol_jt_int(T, cat) + 1);
     else if (!root) g->stack_cat[c] = g->stack_cat[parent];
   }
   free(chain);
@@ -471,44 +475,44 @@ static int gk_stack(ffi *x, gk *g, size_t st, const char *tp, uint32_t *out) {
   return rc;
 }
 
-static int gk_table(ffi *x, json_t *th, const char *key, const char *tp, json_t **rows) {
-  json_t *t = json_object_get(th, key);
-  *rows = json_object_get(t, "data");
-  if (!json_is_object(json_object_get(t, "schema")) || !json_is_array(*rows))
+static int gk_table(ffi *x, pcol_jv th, const char *key, const char *tp, pcol_jv *rows) {
+  pcol_jv t = pcol_jt_get(T, th, key);
+  *rows = pcol_jt_get(T, t, "data");
+  if (!pcol_jt_is_obj(pcol_jt_get(T, t, "schema")) || !pcol_jt_is_arr(*rows))
     return ffj_fail(&x->j, "%s.%s: not a Gecko table ({schema, data})", tp, key);
   return PCOL_OK;
 }
 
-static int gecko_thread(ffi *x, json_t *th, double offset_ms, const char *tp) {
+static int gecko_thread(ffi *x, pcol_jv th, double offset_ms, const char *tp) {
   gk g;
   memset(&g, 0, sizeof g);
-  json_t *samples, *srows;
+  pcol_jv samples, srows;
   PCOL_RETURN_NOT_OK(ffj_array(&x->j, th, "stringTable", tp, &g.strings));
   PCOL_RETURN_NOT_OK(gk_table(x, th, "stackTable", tp, &g.stacks));
   PCOL_RETURN_NOT_OK(gk_table(x, th, "frameTable", tp, &g.frames));
   PCOL_RETURN_NOT_OK(gk_table(x, th, "samples", tp, &srows));
-  json_t *st = json_object_get(th, "stackTable"), *ft = json_object_get(th, "frameTable");
-  samples = json_object_get(th, "samples");
-  g.st_prefix = gk_idx(st, "prefix");
-  g.st_frame = gk_idx(st, "frame");
-  g.fr_loc = gk_idx(ft, "location");
-  g.fr_line = gk_idx(ft, "line");
-  g.fr_col = gk_idx(ft, "column");
-  g.fr_cat = gk_idx(ft, "category");
-  int s_stack = gk_idx(samples, "stack"), s_time = gk_idx(samples, "time"),
-      s_cpu = gk_idx(samples, "threadCPUDelta"), s_w = gk_idx(samples, "weight");
+  pcol_jv st = pcol_jt_get(T, th, "stackTable"), ft = pcol_jt_get(T, th, "frameTable");
+  samples = pcol_jt_get(T, th, "samples");
+  g.st_prefix = gk_idx(T, st, "prefix");
+  g.st_frame = gk_idx(T, st, "frame");
+  g.fr_loc = gk_idx(T, ft, "location");
+  g.fr_line = gk_idx(T, ft, "line");
+  g.fr_col = gk_idx(T, ft, "column");
+  g.fr_cat = gk_idx(T, ft, "category");
+  int s_stack = gk_idx(T, samples, "stack"), s_time = gk_idx(T, samples, "time"),
+      s_cpu = gk_idx(T, samples, "threadCPUDelta"), s_w = gk_idx(T, samples, "weight");
   if (g.st_prefix < 0 || g.st_frame < 0 || g.fr_loc < 0 || s_stack < 0 || s_time < 0)
     return ffj_fail(&x->j, "%s: a Gecko table's schema lacks prefix, frame, location, stack or time", tp);
-  json_t *markers = json_object_get(json_object_get(th, "markers"), "data");
-  if (json_is_array(markers)) x->markers += json_array_size(markers);
-  g.nstacks = json_array_size(g.stacks);
-  g.nframes = json_array_size(g.frames);
+  pcol_jv markers = pcol_jt_get(T, pcol_jt_get(T, th, "markers"), "data");
+  if (pcol_jt_is_arr(markers)) x->markers += pcol_jt_size(T, markers);
+  g.nstacks = pcol_jt_size(T, g.stacks);
+  g.nframes = pcol_jt_size(T, g.frames);
   int rc = PCOL_OK;
   if (!(g.stack_memo = calloc(g.nstacks + 1, sizeof *g.stack_memo)) ||
       !(g.frame_memo = calloc(g.nframes + 1, sizeof *g.frame_memo)) ||
       !(g.stack_cat = calloc(g.nstacks + 1, sizeof *g.stack_cat)))
     rc = pcol_oom(x->j.err);
-  const char *wt = ffj_str(json_object_get(samples, "weightType"));
+  const char *wt = ffj_str(&x->j, pcol_jt_get(T, samples, "weightType"));
   int kind = !wt || !strcmp(wt, "samples") ? 0 : !strcmp(wt, "tracing-ms") ? 1 : !strcmp(wt, "bytes") ? 2 : -1;
   if (!rc && kind < 0) rc = ffj_fail(&x->j, "%s.samples.weightType: unknown weight type \"%s\"", tp, wt);
   if (!rc && kind == 1 && !x->vt_trace) {
@@ -524,17 +528,17 @@ static int gecko_thread(ffi *x, json_t *th, double offset_ms, const char *tp) {
       rc = pcol_oom(x->j.err);
   }
   char path[256];
-  for (size_t i = 0; i < json_array_size(srows) && !rc; i++) {
+  for (size_t i = 0; i < pcol_jt_size(T, srows) && !rc; i++) {
     srow r = {0};
-    json_t *tv = gk_cell(srows, i, s_time), *sv = gk_cell(srows, i, s_stack);
+    pcol_jv tv = gk_cell(T, srows, i, s_time), sv = gk_cell(T, srows, i, s_stack);
     snprintf(path, sizeof path, "%s.samples.data[%zu]", tp, i);
-    if (!json_is_number(tv)) {
+    if (!pcol_jt_is_num(tv)) {
       rc = ffj_fail(&x->j, "%s: time is not a number", path);
       break;
     }
-    if ((rc = ms_to_ns(x, json_number_value(tv) + offset_ms, path, &r.t))) break;
+    if ((rc = ms_to_ns(x, pcol_jt_num(T, tv) + offset_ms, path, &r.t))) break;
     int32_t cat = 0;
-    if (sv && !json_is_null(sv)) {
+    if (sv && !pcol_jt_is_null(sv)) {
       size_t si;
       snprintf(path, sizeof path, "%s.samples.data[%zu] stack", tp, i);
       if ((rc = ffj_index(&x->j, sv, g.nstacks, path, "stackTable", &si))) break;
@@ -543,12 +547,12 @@ static int gecko_thread(ffi *x, json_t *th, double offset_ms, const char *tp) {
     }
     /* the thread's labels: its name, pid and tid; the leaf's category */
     if ((rc = labels_of(x, th, cat, &r.ls))) break;
-    json_t *wv = gk_cell(srows, i, s_w);
-    double w = json_is_number(wv) ? json_number_value(wv) : 1;
+    pcol_jv wv = gk_cell(T, srows, i, s_w);
+    double w = pcol_jt_is_num(wv) ? pcol_jt_num(T, wv) : 1;
     r.cpu = PCOL_NA_I64;
-    json_t *cv = gk_cell(srows, i, s_cpu);
-    if (json_is_number(cv) && x->cpu_scale) {
-      double c = json_number_value(cv) * (double)x->cpu_scale;
+    pcol_jv cv = gk_cell(T, srows, i, s_cpu);
+    if (pcol_jt_is_num(cv) && x->cpu_scale) {
+      double c = pcol_jt_num(T, cv) * (double)x->cpu_scale;
       if (isfinite(c) && fabs(c) < 9.2e18) r.cpu = llround(c);
     }
     r.kind = kind;
@@ -575,57 +579,55 @@ static int gecko_thread(ffi *x, json_t *th, double offset_ms, const char *tp) {
 }
 
 /* A Gecko process and its child processes (at most 16 deep). */
-static int gecko_process(ffi *x, json_t *proc, double base_ms, const char *path, int depth) {
+static int gecko_process(ffi *x, pcol_jv proc, double base_ms, const char *path, int depth) {
   if (depth > 16) return ffj_fail(&x->j, "%s: processes nested more than 16 deep", path);
-  json_t *meta = json_object_get(proc, "meta");
-  if (!json_is_object(meta)) return ffj_fail(&x->j, "%s%smeta: missing or not an object", path, *path ? "." : "");
-  double start = json_number_value(json_object_get(meta, "startTime"));
+  pcol_jv meta = pcol_jt_get(T, proc, "meta");
+  if (!pcol_jt_is_obj(meta)) return ffj_fail(&x->j, "%s%smeta: missing or not an object", path, *path ? "." : "");
+  double start = pcol_jt_num(T, pcol_jt_get(T, meta, "startTime"));
   double off = isfinite(start) && start > 0 ? start - base_ms : 0;
-  json_t *threads;
+  pcol_jv threads;
   PCOL_RETURN_NOT_OK(ffj_array(&x->j, proc, "threads", path, &threads));
-  size_t i;
-  json_t *th;
+  pcol_jv th;
   char tp[192];
-  json_array_foreach(threads, i, th) {
+  for (size_t i = 0; i < pcol_jt_size(T, threads) && (th = pcol_jt_at(T, threads, i)); i++) {
     snprintf(tp, sizeof tp, "%.120s%sthreads[%zu]", path, *path ? "." : "", i);
-    if (!json_is_object(th)) return ffj_fail(&x->j, "%s: not an object", tp);
+    if (!pcol_jt_is_obj(th)) return ffj_fail(&x->j, "%s: not an object", tp);
     PCOL_RETURN_NOT_OK(gecko_thread(x, th, off, tp));
   }
-  json_t *procs = json_object_get(proc, "processes");
-  if (json_is_array(procs))
-    json_array_foreach(procs, i, th) {
+  pcol_jv procs = pcol_jt_get(T, proc, "processes");
+  if (pcol_jt_is_arr(procs))
+    for (size_t i = 0; i < pcol_jt_size(T, procs) && (th = pcol_jt_at(T, procs, i)); i++) {
       snprintf(tp, sizeof tp, "%.120s%sprocesses[%zu]", path, *path ? "." : "", i);
       PCOL_RETURN_NOT_OK(gecko_process(x, th, base_ms, tp, depth + 1));
     }
   return PCOL_OK;
 }
 
-static int import_gecko(ffi *x, json_t *meta) {
-  x->categories = json_object_get(meta, "categories");
-  if (!json_is_array(x->categories)) x->categories = NULL;
-  const char *cu = ffj_str(json_object_get(json_object_get(meta, "sampleUnits"), "threadCPUDelta"));
+static int import_gecko(ffi *x, pcol_jv meta) {
+  x->categories = pcol_jt_get(T, meta, "categories");
+  if (!pcol_jt_is_arr(x->categories)) x->categories = 0;
+  const char *cu = ffj_str(&x->j, pcol_jt_get(T, pcol_jt_get(T, meta, "sampleUnits"), "threadCPUDelta"));
   x->cpu_scale = !cu || !strcmp(cu, "µs") ? 1000 : !strcmp(cu, "ns") ? 1 : 0;
-  double start = json_number_value(json_object_get(meta, "startTime"));
+  double start = pcol_jt_num(T, pcol_jt_get(T, meta, "startTime"));
   return gecko_process(x, x->j.root, isfinite(start) ? start : 0, "", 0);
 }
 
-static int import_processed(ffi *x, json_t *meta) {
-  json_t *threads;
+static int import_processed(ffi *x, pcol_jv meta) {
+  pcol_jv threads;
   PCOL_RETURN_NOT_OK(ffj_array(&x->j, x->j.root, "threads", "", &threads));
-  x->categories = json_object_get(meta, "categories");
-  if (!json_is_array(x->categories)) x->categories = NULL;
-  const char *cu = ffj_str(json_object_get(json_object_get(meta, "sampleUnits"), "threadCPUDelta"));
+  x->categories = pcol_jt_get(T, meta, "categories");
+  if (!pcol_jt_is_arr(x->categories)) x->categories = 0;
+  const char *cu = ffj_str(&x->j, pcol_jt_get(T, pcol_jt_get(T, meta, "sampleUnits"), "threadCPUDelta"));
   x->cpu_scale = !cu || !strcmp(cu, "µs") ? 1000 : !strcmp(cu, "ns") ? 1 : 0;
-  json_t *shared = json_object_get(x->j.root, "shared");
-  if (x->version >= 60 && !json_is_object(shared)) return ffj_fail(&x->j, "shared: missing (version %d)", x->version);
+  pcol_jv shared = pcol_jt_get(T, x->j.root, "shared");
+  if (x->version >= 60 && !pcol_jt_is_obj(shared)) return ffj_fail(&x->j, "shared: missing (version %d)", x->version);
   if (x->version >= 60)
     PCOL_RETURN_NOT_OK(tables_load(x, shared, shared, "shared"));
-  size_t ti;
-  json_t *th;
+  pcol_jv th;
   char tp[48];
-  json_array_foreach(threads, ti, th) {
+  for (size_t ti = 0; ti < pcol_jt_size(T, threads) && (th = pcol_jt_at(T, threads, ti)); ti++) {
     snprintf(tp, sizeof tp, "threads[%zu]", ti);
-    if (!json_is_object(th)) return ffj_fail(&x->j, "%s: not an object", tp);
+    if (!pcol_jt_is_obj(th)) return ffj_fail(&x->j, "%s: not an object", tp);
     if (x->version < 60) PCOL_RETURN_NOT_OK(tables_load(x, th, x->version >= 56 ? shared : th, tp));
     PCOL_RETURN_NOT_OK(thread_samples(x, th, ti));
   }
@@ -639,15 +641,15 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
   x.b = b;
   int rc = ffj_read(&x.j, in, name, opt, err);
   if (rc) return rc;
-  json_t *meta = json_object_get(x.j.root, "meta");
-  if (!json_is_object(meta)) {
+  pcol_jv meta = pcol_jt_get(&x.j.t, x.j.root, "meta");
+  if (!pcol_jt_is_obj(meta)) {
     ffj_free(&x.j);
     return pcol_error_set(err, PCOL_EFORMAT, "%s: not a Firefox profile (no meta object)", name);
   }
-  json_t *ppv = json_object_get(meta, "preprocessedProfileVersion");
-  int processed = json_is_integer(ppv);
-  x.version = processed ? (int)json_integer_value(ppv) : 0;
-  double start = json_number_value(json_object_get(meta, "startTime"));
+  pcol_jv ppv = pcol_jt_get(&x.j.t, meta, "preprocessedProfileVersion");
+  int processed = pcol_jt_is_int(ppv);
+  x.version = processed ? (int)pcol_jt_int(&x.j.t, ppv) : 0;
+  double start = pcol_jt_num(&x.j.t, pcol_jt_get(&x.j.t, meta, "startTime"));
   int64_t ts = isfinite(start) && start > 0 && start < 9e15 ? (int64_t)(start / 1000) : PCOL_NA_I64;
   if (processed && (x.version < FIREFOX_IMPORT_MIN || x.version > FIREFOX_IMPORT_MAX))
     rc = pcol_error_set(err, PCOL_EUNSUPPORTED,
@@ -662,21 +664,21 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
     snprintf(v, sizeof v, "%d", x.version);
     if (processed && pcol_b_meta_str(b, x.src, "firefox.processed_version", v)) rc = pcol_oom(err);
   }
-  json_t *iv = json_object_get(meta, "interval");
-  if (!rc && json_is_number(iv)) {
-    snprintf(v, sizeof v, "%.17g", json_number_value(iv));
+  pcol_jv iv = pcol_jt_get(&x.j.t, meta, "interval");
+  if (!rc && pcol_jt_is_num(iv)) {
+    snprintf(v, sizeof v, "%.17g", pcol_jt_num(&x.j.t, iv));
     if (pcol_b_meta_str(b, x.src, "firefox.interval_ms", v)) rc = pcol_oom(err);
   }
   if (!rc && processed) rc = import_processed(&x, meta);
   if (!rc && !processed) {
-    json_t *gv = json_object_get(meta, "version");
-    if (!json_is_integer(gv) || json_integer_value(gv) < FIREFOX_GECKO_MIN || json_integer_value(gv) > FIREFOX_GECKO_VERSION)
+    pcol_jv gv = pcol_jt_get(&x.j.t, meta, "version");
+    if (!pcol_jt_is_int(gv) || pcol_jt_int(&x.j.t, gv) < FIREFOX_GECKO_MIN || pcol_jt_int(&x.j.t, gv) > FIREFOX_GECKO_VERSION)
       rc = pcol_error_set(err, PCOL_EUNSUPPORTED, "%s: Gecko profile version %lld; pcol reads versions %d to %d "
                           "(profiler.firefox.com reads older ones: load it there and download the processed profile)",
-                          name, json_is_integer(gv) ? (long long)json_integer_value(gv) : -1LL,
+                          name, pcol_jt_is_int(gv) ? (long long)pcol_jt_int(&x.j.t, gv) : -1LL,
                           FIREFOX_GECKO_MIN, FIREFOX_GECKO_VERSION);
     else rc = import_gecko(&x, meta);
-    snprintf(v, sizeof v, "%lld", json_is_integer(gv) ? (long long)json_integer_value(gv) : -1LL);
+    snprintf(v, sizeof v, "%lld", pcol_jt_is_int(gv) ? (long long)pcol_jt_int(&x.j.t, gv) : -1LL);
     if (!rc && pcol_b_meta_str(b, x.src, "firefox.gecko_version", v)) rc = pcol_oom(err);
   }
   if (!rc) {

@@ -1,5 +1,14 @@
-/* firefox_json.c — a Firefox profile's JSON read whole and checked access
- * to its tables (firefox_json.h). */
+/* firefox_json.c — a Firefox profile's JSON read as a stream into a compact
+ * tree of what the importer reads, and checked access to its tables
+ * (firefox_json.h).
+ *
+ * The input (inflated when it starts as gzip does, under the input cap)
+ * goes through json_pull.c into json_tree.c, which keeps only the keys the
+ * importer reads (ff_filter): meta's few numbers and categories' names, the
+ * tables' columns, the threads' samples; markers are counted, not kept; a
+ * Gecko child process (processes[i]) is filtered as the root is.  So memory
+ * follows the tables and samples, not the document (markers and libs are
+ * most of a real one), and keys may come in any order. */
 #include "firefox_json.h"
 #include <stdarg.h>
 
@@ -12,153 +21,289 @@ int ffj_fail(ffj *j, const char *fmt, ...) {
   return pcol_error_set(j->err, PCOL_ECORRUPT, "%s: %s", j->name, m);
 }
 
-/* Reads `in` whole into *buf: inflated when it starts as gzip does. */
-static int read_all(ffj *j, FILE *in, const pcol_import_options *opt, pcol_buf *buf) {
-  uint8_t chunk[65536], out[65536];
-  size_t n = fread(chunk, 1, sizeof chunk, in);
-  int gz = n >= 2 && chunk[0] == 0x1f && chunk[1] == 0x8b;
-  uint64_t read = n;
-  if (!gz) {
-    uint64_t cap = pcol_input_cap(opt);
-    for (;;) {
-      if (buf->len + n > cap)
-        return pcol_error_set(j->err, PCOL_ETOOBIG, "%s: input is larger than the limit of %llu bytes "
-                              "(--max-input)", j->name, (unsigned long long)cap);
-      if (pcol_buf_append(buf, chunk, n)) return pcol_oom(j->err);
-      if (n < sizeof chunk) break;
-      n = fread(chunk, 1, sizeof chunk, in);
-    }
-  } else {
-    z_stream zs;
-    memset(&zs, 0, sizeof zs);
-    if (inflateInit2(&zs, 15 + 32) != Z_OK) return pcol_oom(j->err);
-    int rc = PCOL_OK, zr = Z_OK;
-    for (;;) {
-      zs.next_in = chunk;
-      zs.avail_in = (uInt)n;
-      while (zs.avail_in && !rc) {
-        zs.next_out = out;
-        zs.avail_out = sizeof out;
-        zr = inflate(&zs, Z_NO_FLUSH);
-        if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR) {
-          rc = ffj_fail(j, "bad gzip data (%s)", zs.msg ? zs.msg : "inflate failed");
-          break;
-        }
-        size_t got = sizeof out - zs.avail_out;
-        uint64_t cap = pcol_inflate_cap(opt, read);
-        if (buf->len + got > cap)
-          rc = pcol_error_set(j->err, PCOL_ETOOBIG, "%s: inflates past the limit of %llu bytes "
-                              "(--max-input)", j->name, (unsigned long long)cap);
-        else if (pcol_buf_append(buf, out, got)) rc = pcol_oom(j->err);
-        if (zr == Z_STREAM_END) { /* another member may follow */
-          if (inflateReset(&zs) != Z_OK) rc = pcol_oom(j->err);
-          if (!zs.avail_in) break;
-        }
-        if (zr == Z_BUF_ERROR && !got) break;
-      }
-      if (rc || n < sizeof chunk) break;
-      n = fread(chunk, 1, sizeof chunk, in);
-      read += n;
-    }
-    inflateEnd(&zs);
-    if (!rc && zr != Z_STREAM_END && !(zr == Z_OK && zs.total_in == 0))
-      rc = ffj_fail(j, "truncated gzip data");
-    if (rc) return rc;
+/* ------------------------------------------------------------ the filter */
+static int eq(const char *a, const char *b) { return a && !strcmp(a, b); }
+static int one_of(const char *k, const char *const *set) {
+  for (; *set; set++)
+    if (eq(k, *set)) return 1;
+  return 0;
+}
+
+static const char *const ROOT[] = {"meta", "shared", "threads", "processes", NULL};
+static const char *const META[] = {"preprocessedProfileVersion", "version", "startTime", "interval",
+                                   "categories", "sampleUnits", NULL};
+static const char *const SHARED[] = {"stringArray", "stackTable", "frameTable", "funcTable", "sources", NULL};
+static const char *const THREAD[] = {"name", "tid", "pid", "samples", "markers", "stringArray", "stringTable",
+                                     "stackTable", "frameTable", "funcTable", NULL};
+/* a table's columns (processed) or its schema and rows (Gecko) */
+static const char *const SAMPLES[] = {"length", "weightType", "weight", "stack", "time", "timeDeltas",
+                                      "threadCPUDelta", "pcolDuration", "pcolWeight", "schema", "data", NULL};
+static const char *const STACKS[] = {"length", "frame", "prefix", "prefixOffset", "schema", "data", NULL};
+static const char *const FRAMES[] = {"length", "func", "line", "column", "category", "schema", "data", NULL};
+static const char *const FUNCS[] = {"length", "name", "source", "fileName", "lineNumber", NULL};
+static const char *const SOURCES[] = {"length", "filename", NULL};
+
+static int column(const char *table, const char *key) {
+  const char *const *set = eq(table, "samples") ? SAMPLES : eq(table, "stackTable") ? STACKS
+                         : eq(table, "frameTable") ? FRAMES : eq(table, "funcTable") ? FUNCS
+                         : eq(table, "sources") ? SOURCES : NULL;
+  if (eq(table, "markers")) /* processed: length; Gecko: the rows, counted */
+    return eq(key, "length") ? PCOL_JF_KEEP : eq(key, "data") ? PCOL_JF_COUNT : PCOL_JF_SKIP;
+  if (!set) return PCOL_JF_KEEP;
+  return one_of(key, set) ? PCOL_JF_KEEP : PCOL_JF_SKIP;
+}
+
+static int ff_filter(void *ctx, const char *const *p, size_t n) {
+  (void)ctx;
+  while (n >= 3 && eq(p[0], "processes") && !p[1]) p += 2, n -= 2; /* a child process reads as the root */
+  if (n == 1) return one_of(p[0], ROOT) ? PCOL_JF_KEEP : PCOL_JF_SKIP;
+  if (eq(p[0], "processes")) return PCOL_JF_SKIP; /* not an array: ignored */
+  if (eq(p[0], "meta")) {
+    if (n == 2) return one_of(p[1], META) ? PCOL_JF_KEEP : PCOL_JF_SKIP;
+    if (eq(p[1], "sampleUnits") && n == 3) return eq(p[2], "threadCPUDelta") ? PCOL_JF_KEEP : PCOL_JF_SKIP;
+    if (eq(p[1], "categories") && n == 4 && !p[2]) return eq(p[3], "name") ? PCOL_JF_KEEP : PCOL_JF_SKIP;
+    return PCOL_JF_KEEP;
   }
-  if (ferror(in)) return pcol_error_set(j->err, PCOL_EIO, "%s: read error", j->name);
-  return PCOL_OK;
+  if (eq(p[0], "shared")) {
+    if (n == 2) return one_of(p[1], SHARED) ? PCOL_JF_KEEP : PCOL_JF_SKIP;
+    return n == 3 ? column(p[1], p[2]) : PCOL_JF_KEEP;
+  }
+  if (eq(p[0], "threads")) {
+    if (p[1]) return PCOL_JF_SKIP; /* threads is not an array: refused */
+    if (n == 3) return one_of(p[2], THREAD) ? PCOL_JF_KEEP : PCOL_JF_SKIP;
+    return n == 4 ? column(p[2], p[3]) : PCOL_JF_KEEP;
+  }
+  return p[0] ? PCOL_JF_KEEP : PCOL_JF_SKIP; /* the root is an array: refused */
+}
+
+/* ------------------------------------------------------------ the input */
+/* A FILE* over the input: its bytes, or inflated when it starts as gzip
+ * does (several members), stopping at the input cap.  Its errors (bad or
+ * truncated gzip, the cap, a read error) are kept in `own`: they are the
+ * result whatever the JSON reader made of the bytes before them, as when
+ * the whole input was read first. */
+enum { CHUNK = 65536 };
+typedef struct ffin {
+  FILE *in;
+  const pcol_import_options *opt;
+  ffj *j;
+  pcol_error own;
+  int rc, gz, done, inner, zr;
+  z_stream zs;
+  uint8_t chunk[CHUNK], out[CHUNK];
+  size_t n;            /* bytes in chunk */
+  size_t olen, opos;   /* out[opos..olen) not yet given */
+  uint64_t read, total; /* compressed bytes read; bytes given */
+} ffin;
+
+static int in_fail(ffin *o, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int in_fail(ffin *o, int code, const char *fmt, ...) {
+  char m[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(m, sizeof m, fmt, ap);
+  va_end(ap);
+  o->rc = pcol_error_set(&o->own, code, "%s: %s", o->j->name, m);
+  o->done = 1;
+  return o->rc;
+}
+
+/* the end of the input: the checks after the last byte */
+static void in_end(ffin *o) {
+  if (o->gz && !o->rc && o->zr != Z_STREAM_END && !(o->zr == Z_OK && o->zs.total_in == 0))
+    in_fail(o, PCOL_ECORRUPT, "truncated gzip data");
+  if (!o->rc && ferror(o->in)) in_fail(o, PCOL_EIO, "read error");
+  o->done = 1;
+}
+
+/* More bytes into out[0..olen); olen 0 at the end or on an error. */
+static void pump(ffin *o) {
+  o->olen = o->opos = 0;
+  while (!o->done && !o->olen) {
+    if (!o->gz) {
+      if (o->total + o->n > pcol_input_cap(o->opt)) {
+        in_fail(o, PCOL_ETOOBIG, "input is larger than the limit of %llu bytes (--max-input)",
+                (unsigned long long)pcol_input_cap(o->opt));
+        return;
+      }
+      memcpy(o->out, o->chunk, o->n);
+      o->olen = o->n;
+      o->total += o->n;
+      if (o->n < CHUNK) in_end(o);
+      else o->n = fread(o->chunk, 1, CHUNK, o->in);
+      continue;
+    }
+    if (o->inner && o->zs.avail_in) { /* one inflate step over the chunk */
+      o->zs.next_out = o->out;
+      o->zs.avail_out = CHUNK;
+      o->zr = inflate(&o->zs, Z_NO_FLUSH);
+      if (o->zr != Z_OK && o->zr != Z_STREAM_END && o->zr != Z_BUF_ERROR) {
+        in_fail(o, PCOL_ECORRUPT, "bad gzip data (%s)", o->zs.msg ? o->zs.msg : "inflate failed");
+        return;
+      }
+      size_t got = CHUNK - o->zs.avail_out;
+      uint64_t cap = pcol_inflate_cap(o->opt, o->read);
+      if (o->total + got > cap) {
+        in_fail(o, PCOL_ETOOBIG, "inflates past the limit of %llu bytes (--max-input)", (unsigned long long)cap);
+        return;
+      }
+      o->olen = got;
+      o->total += got;
+      if (o->zr == Z_STREAM_END) { /* another member may follow */
+        if (inflateReset(&o->zs) != Z_OK) {
+          o->rc = pcol_oom(&o->own), o->done = 1;
+          return;
+        }
+        if (!o->zs.avail_in) o->inner = 0;
+      }
+      if (o->zr == Z_BUF_ERROR && !got) o->inner = 0;
+      continue;
+    }
+    /* the chunk is done: the next one, unless it was the last */
+    if (o->n < CHUNK) {
+      in_end(o);
+      return;
+    }
+    o->n = fread(o->chunk, 1, CHUNK, o->in);
+    o->read += o->n;
+    o->zs.next_in = o->chunk;
+    o->zs.avail_in = (uInt)o->n;
+    o->inner = 1;
+  }
+}
+
+static ssize_t in_read(void *c, char *buf, size_t size) {
+  ffin *o = c;
+  if (o->opos == o->olen) pump(o);
+  if (o->rc) return -1;
+  size_t k = o->olen - o->opos < size ? o->olen - o->opos : size;
+  memcpy(buf, o->out + o->opos, k);
+  o->opos += k;
+  return (ssize_t)k;
+}
+
+/* the rest of the input, read for its errors */
+static void in_drain(ffin *o) {
+  while (!o->done) pump(o);
 }
 
 int ffj_read(ffj *j, FILE *in, const char *name, const pcol_import_options *opt, pcol_error *err) {
+  memset(j, 0, sizeof *j);
   j->name = name;
   j->err = err;
-  j->root = NULL;
-  pcol_buf buf = {0};
-  int rc = read_all(j, in, opt, &buf);
+  ffin *o = calloc(1, sizeof *o);
+  if (!o) return pcol_oom(err);
+  o->in = in, o->opt = opt, o->j = j;
+  o->n = fread(o->chunk, 1, CHUNK, in);
+  o->read = o->n;
+  o->gz = o->n >= 2 && o->chunk[0] == 0x1f && o->chunk[1] == 0x8b;
+  if (o->gz) {
+    if (inflateInit2(&o->zs, 15 + 32) != Z_OK) {
+      free(o);
+      return pcol_oom(err);
+    }
+    o->zr = Z_OK;
+    o->zs.next_in = o->chunk;
+    o->zs.avail_in = (uInt)o->n;
+    o->inner = 1;
+  }
+  cookie_io_functions_t io = {in_read, NULL, NULL, NULL};
+  FILE *s = fopencookie(o, "r", io);
+  /* the cap is the adapter's (its messages); the reader's is off */
+  pcol_import_options jo = {0};
+  jo.max_input_bytes = UINT64_MAX;
+  pcol_jpull jp;
+  int rc = s ? pcol_jp_open(&jp, s, name, &jo, PCOL_JP_ALLOW_NUL, err) : pcol_oom(err); /* names may hold NUL (pprof's do) */
+  if (!rc) {
+    rc = pcol_jtree_build(&j->t, &jp, ff_filter, NULL);
+    j->root = j->t.root;
+    pcol_jp_close(&jp);
+  }
+  if (rc && rc != PCOL_ENOMEM) in_drain(o);
+  if (o->rc) {
+    if (err) *err = o->own;
+    rc = o->rc;
+  } else if (rc && rc != PCOL_ENOMEM && o->total == 0) {
+    rc = ffj_fail(j, "empty input");
+  }
+  if (s) fclose(s);
+  if (o->gz) inflateEnd(&o->zs);
+  free(o);
   if (rc) {
-    pcol_buf_free(&buf);
+    ffj_free(j);
     return rc;
   }
-  if (!buf.len) {
-    pcol_buf_free(&buf);
-    return ffj_fail(j, "empty input");
-  }
-  json_error_t je;
-  j->root = json_loadb((const char *)buf.data, buf.len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je); /* names may hold NUL (pprof's do) */
-  pcol_buf_free(&buf);
-  if (!j->root) return pcol_error_set(err, PCOL_ECORRUPT, "%s:%d:%d: invalid JSON: %s", name, je.line,
-                                      je.column, je.text);
-  if (!json_is_object(j->root)) {
-    json_decref(j->root);
-    j->root = NULL;
+  if (!pcol_jt_is_obj(j->root)) {
+    ffj_free(j);
     return pcol_error_set(err, PCOL_EFORMAT, "%s: not a Firefox profile (not a JSON object)", name);
   }
   return PCOL_OK;
 }
 
 void ffj_free(ffj *j) {
-  if (j->root) json_decref(j->root);
-  j->root = NULL;
+  pcol_jtree_free(&j->t);
+  j->root = 0;
 }
 
-int ffj_array(ffj *j, json_t *obj, const char *key, const char *path, json_t **out) {
-  *out = json_object_get(obj, key);
-  if (!json_is_array(*out)) return ffj_fail(j, "%s%s%s: missing or not an array", path, *path ? "." : "", key);
+/* ------------------------------------------------------------ the tables */
+int ffj_array(ffj *j, pcol_jv obj, const char *key, const char *path, pcol_jv *out) {
+  *out = pcol_jt_get(&j->t, obj, key);
+  if (!pcol_jt_is_arr(*out)) return ffj_fail(j, "%s%s%s: missing or not an array", path, *path ? "." : "", key);
   return PCOL_OK;
 }
 
-size_t ffj_len(json_t *table) {
-  json_t *l = json_object_get(table, "length");
-  return json_is_integer(l) && json_integer_value(l) > 0 ? (size_t)json_integer_value(l) : 0;
+size_t ffj_len(ffj *j, pcol_jv table) {
+  pcol_jv l = pcol_jt_get(&j->t, table, "length");
+  return pcol_jt_is_int(l) && pcol_jt_int(&j->t, l) > 0 ? (size_t)pcol_jt_int(&j->t, l) : 0;
 }
 
-int ffj_table(ffj *j, json_t *obj, const char *key, const char *path, json_t **out, size_t *len) {
-  *out = json_object_get(obj, key);
-  json_t *l = json_object_get(*out, "length");
-  if (!json_is_object(*out)) return ffj_fail(j, "%s.%s: missing or not an object", path, key);
-  if (!json_is_integer(l) || json_integer_value(l) < 0)
+int ffj_table(ffj *j, pcol_jv obj, const char *key, const char *path, pcol_jv *out, size_t *len) {
+  *out = pcol_jt_get(&j->t, obj, key);
+  pcol_jv l = pcol_jt_get(&j->t, *out, "length");
+  if (!pcol_jt_is_obj(*out)) return ffj_fail(j, "%s.%s: missing or not an object", path, key);
+  if (!pcol_jt_is_int(l) || pcol_jt_int(&j->t, l) < 0)
     return ffj_fail(j, "%s.%s.length: missing or not a whole number >= 0", path, key);
-  *len = (size_t)json_integer_value(l);
+  *len = (size_t)pcol_jt_int(&j->t, l);
   return PCOL_OK;
 }
 
-int ffj_column(ffj *j, json_t *table, const char *key, size_t n, const char *path, json_t **out) {
-  *out = json_object_get(table, key);
-  if (!json_is_array(*out)) return ffj_fail(j, "%s: column %s missing or not an array", path, key);
-  if (json_array_size(*out) < n)
-    return ffj_fail(j, "%s: column %s has %zu entries for length %zu", path, key, json_array_size(*out), n);
+int ffj_column(ffj *j, pcol_jv table, const char *key, size_t n, const char *path, pcol_jv *out) {
+  *out = pcol_jt_get(&j->t, table, key);
+  if (!pcol_jt_is_arr(*out)) return ffj_fail(j, "%s: column %s missing or not an array", path, key);
+  if (pcol_jt_size(&j->t, *out) < n)
+    return ffj_fail(j, "%s: column %s has %zu entries for length %zu", path, key, pcol_jt_size(&j->t, *out), n);
   return PCOL_OK;
 }
 
-int ffj_index(ffj *j, json_t *v, size_t n, const char *path, const char *what, size_t *out) {
+int ffj_index(ffj *j, pcol_jv v, size_t n, const char *path, const char *what, size_t *out) {
   if (!v) return ffj_fail(j, "%s: missing", path);
-  if (!json_is_integer(v)) return ffj_fail(j, "%s: not an index", path);
-  json_int_t i = json_integer_value(v);
+  if (!pcol_jt_is_int(v)) return ffj_fail(j, "%s: not an index", path);
+  int64_t i = pcol_jt_int(&j->t, v);
   if (i < 0 || (uint64_t)i >= n)
     return ffj_fail(j, "%s: index %lld is out of range (%s has %zu rows)", path, (long long)i, what, n);
   *out = (size_t)i;
   return PCOL_OK;
 }
 
-int ffj_prefix(ffj *j, json_t *stacks, int version, size_t s, const char *path, size_t *parent,
+int ffj_prefix(ffj *j, pcol_jv stacks, int version, size_t s, const char *path, size_t *parent,
                int *root) {
   *root = 0;
   *parent = 0;
   if (version >= 66) {
-    json_t *o = ffj_col(stacks, "prefixOffset", s);
-    if (!json_is_integer(o) || json_integer_value(o) < 0 || (uint64_t)json_integer_value(o) > s)
+    pcol_jv o = ffj_col(j, stacks, "prefixOffset", s);
+    if (!pcol_jt_is_int(o) || pcol_jt_int(&j->t, o) < 0 || (uint64_t)pcol_jt_int(&j->t, o) > s)
       return ffj_fail(j, "%s.stackTable.prefixOffset[%zu]: not an offset between 0 and %zu", path, s, s);
-    if (!json_integer_value(o)) *root = 1;
-    else *parent = s - (size_t)json_integer_value(o);
+    if (!pcol_jt_int(&j->t, o)) *root = 1;
+    else *parent = s - (size_t)pcol_jt_int(&j->t, o);
     return PCOL_OK;
   }
-  json_t *p = ffj_col(stacks, "prefix", s);
-  if (json_is_null(p)) {
+  pcol_jv p = ffj_col(j, stacks, "prefix", s);
+  if (pcol_jt_is_null(p)) {
     *root = 1;
     return PCOL_OK;
   }
-  if (!json_is_integer(p) || json_integer_value(p) < 0 || (uint64_t)json_integer_value(p) >= s)
+  if (!pcol_jt_is_int(p) || pcol_jt_int(&j->t, p) < 0 || (uint64_t)pcol_jt_int(&j->t, p) >= s)
     return ffj_fail(j, "%s.stackTable.prefix[%zu]: not null or a stack before %zu", path, s, s);
-  *parent = (size_t)json_integer_value(p);
+  *parent = (size_t)pcol_jt_int(&j->t, p);
   return PCOL_OK;
 }

@@ -40,8 +40,9 @@ typedef int (*pcol_otlp_message_fn)(pcol_builder *b, const uint8_t *p, size_t n,
                                     const char *name, size_t msg, pcol_error *err);
 /* OTLP/JSON lines (the Collector's file exporter, `format: json`): each
  * line a ProfilesData or ExportProfilesServiceRequest in OTLP/JSON, turned
- * into the binary message and given to fn.  otlp_json.c */
-int pcol_otlp_import_json(pcol_builder *b, const char *text, size_t len, const char *name,
+ * into the binary message and given to fn.  The input is read as a stream,
+ * line by line, under the input cap of opt.  otlp_json.c */
+int pcol_otlp_import_json(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
                           pcol_otlp_message_fn fn, pcol_error *err);
 
 #endif

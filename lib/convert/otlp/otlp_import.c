@@ -1,8 +1,9 @@
 /* otlp_import.c — OpenTelemetry profiles (OTLP v1development, proto v1.10.0
  * and later) into a builder, as doc/mappings.md §12.1 describes.
  *
- * The input is read whole (gzip or not: pcol_read_all) and is one binary
- * ProfilesData or ExportProfilesServiceRequest (the same wire layout), a
+ * OTLP/JSON lines not compressed are read as a stream, line by line
+ * (otlp_json.c); any other input is read whole (gzip or not: pcol_read_all)
+ * and is one binary ProfilesData or ExportProfilesServiceRequest (the same wire layout), a
  * sequence of them each behind a 4-byte big-endian length (the Collector's
  * file exporter) or a varint length (writeDelimitedTo), or OTLP/JSON lines
  * (otlp_json.c turns each line into the same message).  Each message is
@@ -833,9 +834,22 @@ int pcol_import_otlp(pcol_builder *b, FILE *in, const char *name, const pcol_imp
                      pcol_error *err) {
   if (!b || !in) return pcol_error_set(err, PCOL_EINVAL, "pcol_import_otlp: NULL argument");
   if (!name) name = "<otlp>";
+  /* OTLP/JSON lines, not compressed, are read as a stream (otlp_json.c):
+   * the head tells (its first byte other than a blank is '{') */
+  uint8_t head[4096];
+  size_t hn = fread(head, 1, sizeof head, in), h = 0;
+  while (h < hn && (head[h] == ' ' || head[h] == '\t' || head[h] == '\r' || head[h] == '\n')) h++;
+  FILE *hs = pcol_replay_stream(head, hn, in);
+  if (!hs) return pcol_oom(err);
+  if (h < hn && head[h] == '{') {
+    int rc = pcol_otlp_import_json(b, hs, name, opt, import_message, err);
+    fclose(hs);
+    return rc;
+  }
   pcol_buf raw = {0};
   int gz = 0;
-  int rc = pcol_read_all(in, opt, name, &raw, &gz, err);
+  int rc = pcol_read_all(hs, opt, name, &raw, &gz, err);
+  fclose(hs);
   if (!rc && raw.len == 0) rc = pcol_error_set(err, PCOL_ECORRUPT, "%s: empty input", name);
   if (rc) {
     pcol_buf_free(&raw);
@@ -845,7 +859,10 @@ int pcol_import_otlp(pcol_builder *b, FILE *in, const char *name, const pcol_imp
   size_t n = raw.len, i = 0;
   while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
   if (i < n && p[i] == '{') {
-    rc = pcol_otlp_import_json(b, (const char *)p, n, name, import_message, err);
+    /* gzip: inflated whole, then read as lines */
+    FILE *t = fmemopen((void *)p, n, "r");
+    rc = t ? pcol_otlp_import_json(b, t, name, opt, import_message, err) : pcol_oom(err);
+    if (t) fclose(t);
   } else if (whole_message(p, n)) {
     rc = import_message(b, p, n, name, 1, err);
   } else {

@@ -1,0 +1,245 @@
+/* json_tree.c — a compact JSON tree from the pull tokenizer (json_tree.h).
+ *
+ * A value word: low 3 bits a tag, the rest its payload.
+ *   1 null/true/false (payload 0, 1, 2)   2 an integer in 61 bits, inline
+ *   3 an integer, index into ints         4 a double, index into reals
+ *   5 a string, index into strs           6 an array, 7 an object: index into conts
+ * Building is iterative (the tokenizer bounds the depth at 2048): the values
+ * of the open containers wait on one stack and move into slots, contiguous,
+ * when their container closes. */
+#include "json_tree.h"
+
+enum { T_LIT = 1, T_INT = 2, T_BIGINT = 3, T_REAL = 4, T_STR = 5, T_ARR = 6, T_OBJ = 7 };
+/* the filter is asked about keys this deep at most; deeper ones are kept */
+enum { MAXPATH = 48 };
+
+static pcol_jv mk(uint64_t tag, uint64_t payload) { return payload << 3 | tag; }
+
+static int add_str(pcol_jtree *t, const char *s, size_t n, pcol_jv *out) {
+  if (PCOL_GROW(t->strs, t->nstrs, t->capstrs) || PCOL_GROW(t->strs, t->nstrs + 1, t->capstrs)) return PCOL_ENOMEM;
+  size_t off = t->bytes.len;
+  if (pcol_buf_append(&t->bytes, s, n) || pcol_buf_append(&t->bytes, "", 1)) return PCOL_ENOMEM;
+  t->strs[t->nstrs] = off;
+  t->strs[t->nstrs + 1] = n;
+  *out = mk(T_STR, t->nstrs / 2);
+  t->nstrs += 2;
+  return PCOL_OK;
+}
+
+static int add_int(pcol_jtree *t, int64_t i, pcol_jv *out) {
+  if (i >= -((int64_t)1 << 60) && i < ((int64_t)1 << 60)) {
+    *out = ((uint64_t)i << 3) | T_INT;
+    return PCOL_OK;
+  }
+  if (PCOL_GROW(t->ints, t->nints, t->capints)) return PCOL_ENOMEM;
+  t->ints[t->nints] = i;
+  *out = mk(T_BIGINT, t->nints++);
+  return PCOL_OK;
+}
+
+static int add_real(pcol_jtree *t, double d, pcol_jv *out) {
+  if (PCOL_GROW(t->reals, t->nreals, t->capreals)) return PCOL_ENOMEM;
+  t->reals[t->nreals] = d;
+  *out = mk(T_REAL, t->nreals++);
+  return PCOL_OK;
+}
+
+/* a container of n elements (words w[0..nw)), or only counted (w NULL) */
+static int add_cont(pcol_jtree *t, int obj, const pcol_jv *w, size_t nw, size_t n, pcol_jv *out) {
+  if (PCOL_GROW(t->conts, t->nconts, t->capconts)) return PCOL_ENOMEM;
+  while (t->nslots + nw > t->capslots) {
+    if (pcol_grow(&t->slots, &t->capslots, sizeof *t->slots)) return PCOL_ENOMEM;
+  }
+  if (nw) memcpy(t->slots + t->nslots, w, nw * sizeof *w);
+  t->conts[t->nconts].first = w ? t->nslots : SIZE_MAX;
+  t->conts[t->nconts].n = n;
+  t->nslots += nw;
+  *out = mk(obj ? T_OBJ : T_ARR, t->nconts++);
+  return PCOL_OK;
+}
+
+typedef struct frame {
+  int obj;
+  size_t pend0; /* its first word on the pending stack */
+} frame;
+
+typedef struct bld {
+  pcol_jtree *t;
+  pcol_jpull *j;
+  frame *fr;
+  size_t nfr, capfr;
+  pcol_jv *pend;
+  size_t npend, cappend;
+  pcol_buf keys[MAXPATH]; /* the path's keys, one buffer a level */
+  const char *path[MAXPATH];
+} bld;
+
+static int push(bld *b, pcol_jv v) {
+  if (PCOL_GROW(b->pend, b->npend, b->cappend)) return PCOL_ENOMEM;
+  b->pend[b->npend++] = v;
+  return PCOL_OK;
+}
+
+static int oom(bld *b) { return pcol_oom(b->j->err); }
+
+/* the scalar of the current token */
+static int scalar(bld *b, pcol_jv *v) {
+  pcol_jpull *j = b->j;
+  switch (j->tok) {
+  case PCOL_JT_STR: return add_str(b->t, j->str, j->len, v);
+  case PCOL_JT_INT: return add_int(b->t, j->i, v);
+  case PCOL_JT_REAL: return add_real(b->t, j->d, v);
+  case PCOL_JT_TRUE: *v = mk(T_LIT, 1); return PCOL_OK;
+  case PCOL_JT_FALSE: *v = mk(T_LIT, 2); return PCOL_OK;
+  default: *v = mk(T_LIT, 0); return PCOL_OK;
+  }
+}
+
+/* COUNT: the value of the current key, counted */
+static int counted(bld *b) {
+  pcol_jpull *j = b->j;
+  int rc;
+  pcol_jv v;
+  if ((rc = pcol_jp_next(j))) return rc;
+  if (j->tok == PCOL_JT_OBJ) {
+    if ((rc = pcol_jp_skip(j))) return rc;
+    return add_cont(b->t, 1, NULL, 0, 0, &v) || push(b, v) ? oom(b) : PCOL_OK;
+  }
+  if (j->tok != PCOL_JT_ARR) return scalar(b, &v) || push(b, v) ? oom(b) : PCOL_OK;
+  size_t n = 0;
+  for (;;) {
+    if ((rc = pcol_jp_next(j))) return rc;
+    if (j->tok == PCOL_JT_ARR_END) break;
+    if ((rc = pcol_jp_skip(j))) return rc;
+    n++;
+  }
+  return add_cont(b->t, 0, NULL, 0, n, &v) || push(b, v) ? oom(b) : PCOL_OK;
+}
+
+static int run(bld *b, pcol_jfilter filter, void *ctx) {
+  pcol_jpull *j = b->j;
+  pcol_jtree *t = b->t;
+  int rc;
+  for (;;) {
+    if ((rc = pcol_jp_next(j))) return rc;
+    pcol_jv v;
+    switch (j->tok) {
+    case PCOL_JT_EOF: return pcol_error_set(j->err, PCOL_ECORRUPT, "%s: premature end of input", j->name);
+    case PCOL_JT_KEY: {
+      size_t lvl = b->nfr; /* the key's path: path[0..lvl) */
+      if (add_str(t, j->str, j->len, &v) || push(b, v)) return oom(b);
+      if (!filter || lvl > MAXPATH) continue;
+      b->keys[lvl - 1].len = 0;
+      if (pcol_buf_append(&b->keys[lvl - 1], j->str, j->len + 1)) return oom(b);
+      b->path[lvl - 1] = (const char *)b->keys[lvl - 1].data;
+      int act = filter(ctx, b->path, lvl);
+      if (act == PCOL_JF_SKIP) {
+        b->npend--; /* the key goes too */
+        if ((rc = pcol_jp_skip(j))) return rc;
+      } else if (act == PCOL_JF_COUNT) {
+        if ((rc = counted(b))) return rc;
+      }
+      continue;
+    }
+    case PCOL_JT_OBJ:
+    case PCOL_JT_ARR:
+      if (PCOL_GROW(b->fr, b->nfr, b->capfr)) return oom(b);
+      b->fr[b->nfr].obj = j->tok == PCOL_JT_OBJ;
+      b->fr[b->nfr].pend0 = b->npend;
+      if (j->tok == PCOL_JT_ARR && b->nfr < MAXPATH) b->path[b->nfr] = NULL;
+      b->nfr++;
+      continue;
+    case PCOL_JT_OBJ_END:
+    case PCOL_JT_ARR_END: {
+      frame f = b->fr[--b->nfr];
+      size_t nw = b->npend - f.pend0;
+      if (add_cont(t, f.obj, b->pend + f.pend0, nw, f.obj ? nw / 2 : nw, &v)) return oom(b);
+      b->npend = f.pend0;
+      break;
+    }
+    default:
+      if (scalar(b, &v)) return oom(b);
+      break;
+    }
+    if (b->nfr == 0) {
+      t->root = v;
+      if ((rc = pcol_jp_next(j))) return rc; /* only whitespace after it */
+      return PCOL_OK;
+    }
+    if (push(b, v)) return oom(b);
+  }
+}
+
+int pcol_jtree_build(pcol_jtree *t, pcol_jpull *j, pcol_jfilter filter, void *ctx) {
+  memset(t, 0, sizeof *t);
+  bld b;
+  memset(&b, 0, sizeof b);
+  b.t = t;
+  b.j = j;
+  int rc = run(&b, filter, ctx);
+  free(b.fr);
+  free(b.pend);
+  for (size_t i = 0; i < MAXPATH; i++) pcol_buf_free(&b.keys[i]);
+  return rc;
+}
+
+void pcol_jtree_free(pcol_jtree *t) {
+  free(t->ints);
+  free(t->reals);
+  free(t->strs);
+  pcol_buf_free(&t->bytes);
+  free(t->conts);
+  free(t->slots);
+  memset(t, 0, sizeof *t);
+}
+
+int64_t pcol_jt_int(const pcol_jtree *t, pcol_jv v) {
+  if ((v & 7) == T_INT && v) return (int64_t)v >> 3;
+  if ((v & 7) == T_BIGINT) return t->ints[v >> 3];
+  return 0;
+}
+
+double pcol_jt_num(const pcol_jtree *t, pcol_jv v) {
+  if ((v & 7) == T_REAL) return t->reals[v >> 3];
+  return (double)pcol_jt_int(t, v);
+}
+
+const char *pcol_jt_str(const pcol_jtree *t, pcol_jv v) {
+  if ((v & 7) != T_STR) return NULL;
+  return (const char *)t->bytes.data + t->strs[2 * (v >> 3)];
+}
+
+size_t pcol_jt_strlen(const pcol_jtree *t, pcol_jv v) {
+  return (v & 7) == T_STR ? t->strs[2 * (v >> 3) + 1] : 0;
+}
+
+size_t pcol_jt_size(const pcol_jtree *t, pcol_jv v) {
+  return (v & 7) == T_ARR || (v & 7) == T_OBJ ? t->conts[v >> 3].n : 0;
+}
+
+pcol_jv pcol_jt_at(const pcol_jtree *t, pcol_jv arr, size_t i) {
+  if ((arr & 7) != T_ARR) return 0;
+  const pcol_jcont *c = &t->conts[arr >> 3];
+  return i < c->n && c->first != SIZE_MAX ? t->slots[c->first + i] : 0;
+}
+
+const char *pcol_jt_member(const pcol_jtree *t, pcol_jv obj, size_t i, pcol_jv *val) {
+  *val = 0;
+  if ((obj & 7) != T_OBJ) return NULL;
+  const pcol_jcont *c = &t->conts[obj >> 3];
+  if (i >= c->n || c->first == SIZE_MAX) return NULL;
+  *val = t->slots[c->first + 2 * i + 1];
+  return pcol_jt_str(t, t->slots[c->first + 2 * i]);
+}
+
+pcol_jv pcol_jt_get(const pcol_jtree *t, pcol_jv obj, const char *key) {
+  if ((obj & 7) != T_OBJ) return 0;
+  const pcol_jcont *c = &t->conts[obj >> 3];
+  if (c->first == SIZE_MAX) return 0;
+  size_t kl = strlen(key);
+  for (size_t i = 0; i < c->n; i++) {
+    pcol_jv k = t->slots[c->first + 2 * i];
+    if (pcol_jt_strlen(t, k) == kl && !memcmp(pcol_jt_str(t, k), key, kl)) return t->slots[c->first + 2 * i + 1];
+  }
+  return 0;
+}
