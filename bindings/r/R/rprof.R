@@ -127,13 +127,42 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
        prof_output = path)
 }
 
+# The memory increase of each sample (rprof.alloc, spec.md 7.1: the sum of
+# the rises of vsize.small, vsize.large and nodes, in bytes, against the
+# previous sample of the same source in the file, 0 for its first), for
+# the samples sample_ids.  summaryRprof(memory = "both") adds this up into
+# mem.total; computed over the whole file, so a selection's first sample
+# rises from the sample before it, as `pcol top --value rprof.alloc --from`.
+.rprof_alloc <- function(path, sample_ids, mmap) {
+  p <- read_pcol(path, tables = c("samples", "sample_values"), mmap = mmap)
+  s <- p$samples
+  sv <- p$sample_values
+  types <- c("vsize.small", "vsize.large", "nodes")
+  if (!any(sv$type %in% types))
+    stop("pcol_summaryRprof: ", path, " has no Rprof memory values (summaryRprof: ",
+         "\"profile does not contain memory information\")", call. = FALSE)
+  n <- nrow(s)
+  same <- c(FALSE, s$source_id[-1L] == s$source_id[-n])[seq_len(n)]
+  row <- match(sv$sample_id, s$sample_id)
+  alloc <- numeric(n)
+  for (ty in types) {
+    v <- numeric(n)
+    k <- sv$type == ty
+    v[row[k]] <- sv$value[k]
+    d <- c(0, diff(v))
+    alloc <- alloc + ifelse(same & d > 0, d, 0)
+  }
+  alloc[match(sample_ids, s$sample_id)]
+}
+
 # summaryRprof(lines = "show"): each sample's stack is the source lines of
 # its frames ("FILE#LINE", innermost first; "<no location>" when none has
 # one); self is the first, total each distinct one once; by.line orders
-# the rows by file and line.  Computed from the sample tables (as
-# summaryRprof from the file's lines), with R's own sort and order.
+# the rows by file and line.  With memory = "both", mem.total adds each
+# sample's memory increase to each distinct line of it (MB, 0.1).
+# Computed from the sample tables (as summaryRprof from the file's lines),
+# with R's own sort and order.
 .summary_lines <- function(path, memory, basenames, ..., mmap = TRUE) {
-  if (memory != "none") stop("pcol_summaryRprof: lines = \"show\" with memory = \"both\" is not supported", call. = FALSE)
   sel <- list(...)
   if (length(setdiff(names(sel), c("source", "from", "to"))))
     stop("pcol_summaryRprof: with lines = \"show\", only source, from and to select samples", call. = FALSE)
@@ -142,8 +171,11 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   per <- src[!is.na(src$period_unit) & src$period_unit %in% c("nanoseconds", "microseconds", "milliseconds", "seconds"), ]
   if (!nrow(per)) stop("pcol_summaryRprof: ", path, " has no sampling interval", call. = FALSE)
   interval <- per$period[1] / .r_unit(per$period_unit[1])$div
-  s <- p$samples
   sl <- p$sample_locations
+  s <- p$samples
+  # a sample without frames (an Rprof memory-only line) is not counted:
+  # summaryRprof drops the lines that are empty once the memory is cut off
+  s <- s[s$sample_id %in% sl$sample_id, ]
   li <- match(sl$location_id, p$locations$location_id)
   line <- p$locations$line[li]
   file <- p$functions$filename[match(p$locations$function_id[li], p$functions$function_id)]
@@ -174,6 +206,11 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   utok <- c(tok[u], rep("<no location>", length(none)))
   uw <- c(w[si[u]], w[none])
   fnames <- sort(unique(utok))
+  if (memory == "both") {
+    alloc <- .rprof_alloc(path, s$sample_id, mmap)
+    umem <- as.vector(tapply(c(alloc[si[u]], alloc[none]), factor(utok, levels = fnames), sum))
+    umem[is.na(umem)] <- 0
+  }
   fcounts <- as.vector(tapply(w, factor(first_tok, levels = fnames), sum)); fcounts[is.na(fcounts)] <- 0
   ucounts <- as.vector(tapply(uw, factor(utok, levels = fnames), sum)); ucounts[is.na(ucounts)] <- 0
   firstnum <- fcounts * interval
@@ -189,8 +226,10 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   rval <- data.frame(self.time = round(firstnum, digits), self.pct = round(100 * firstnum / sum(firstnum), 2),
                      total.time = round(uniquenum, digits), total.pct = round(100 * uniquenum / sum(firstnum), 2))
   rownames(rval) <- fnames
+  if (memory == "both") # a one-column matrix named by line, as summaryRprof's rowsum() leaves it
+    rval$mem.total <- matrix(round(umem / 1048576, 1), ncol = 1L, dimnames = list(fnames, NULL))
   by.self <- rval[index1, ]
   by.self <- by.self[by.self[, 1L] > 0, ]
-  list(by.self = by.self, by.total = rval[index2, c(3L, 4L, 1L, 2L)], by.line = rval[index3, ],
+  list(by.self = by.self, by.total = rval[index2, c(3L, 4L, if (memory == "both") 5L, 1L, 2L)], by.line = rval[index3, ],
        sample.interval = interval, sampling.time = sum(fcounts) * interval)
 }

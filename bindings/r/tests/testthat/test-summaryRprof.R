@@ -99,12 +99,17 @@ test_that("pcol_summaryRprof equals summaryRprof on Rprof files R writes here", 
     # by source line (R's line profiling: "FILE#LINE" rows, by.line)
     expect_summary_equal(pcol_summaryRprof(f, lines = "show"), utils::summaryRprof(f, lines = "show"),
                          paste(f, interval, "lines"))
+    # both: mem.total by source line
+    expect_summary_equal(pcol_summaryRprof(f, lines = "show", memory = "both"),
+                         utils::summaryRprof(f, lines = "show", memory = "both"), paste(f, interval, "lines, memory"))
     # the same from the packed file, and through write_pcol(read_pcol())
     if (file.exists(PCOL)) {
       p <- tempfile(fileext = ".pcol")
       run_pcol("pack", f, "-o", p)
       expect_summary_equal(pcol_summaryRprof(p, memory = "both"), utils::summaryRprof(f, memory = "both"), p)
       expect_summary_equal(pcol_summaryRprof(p, lines = "show"), utils::summaryRprof(f, lines = "show"), p)
+      expect_summary_equal(pcol_summaryRprof(p, lines = "show", memory = "both"),
+                           utils::summaryRprof(f, lines = "show", memory = "both"), p)
     }
   }
 })
@@ -112,11 +117,20 @@ test_that("pcol_summaryRprof equals summaryRprof on Rprof files R writes here", 
 test_that("pcol_summaryRprof equals summaryRprof on the Rprof test files", {
   skip_without_testdata()
   files <- Filter(rprof_ok, list.files(file.path(TESTDATA, c("rprof", "ext/rprof")), full.names = TRUE))
+  nlines <- 0L
   for (f in files) {
     expect_summary_equal(pcol_summaryRprof(f), utils::summaryRprof(f), f)
-    if (startsWith(readLines(f, n = 1L), "memory"))
-      expect_summary_equal(pcol_summaryRprof(f, memory = "both"), utils::summaryRprof(f, memory = "both"), f)
+    hdr <- readLines(f, n = 1L)
+    mem <- startsWith(hdr, "memory")
+    if (mem) expect_summary_equal(pcol_summaryRprof(f, memory = "both"), utils::summaryRprof(f, memory = "both"), f)
+    if (grepl("line profiling", hdr)) { # by source line, and with memory
+      nlines <- nlines + mem
+      expect_summary_equal(pcol_summaryRprof(f, lines = "show"), utils::summaryRprof(f, lines = "show"), paste(f, "lines"))
+      if (mem) expect_summary_equal(pcol_summaryRprof(f, lines = "show", memory = "both"),
+                                    utils::summaryRprof(f, lines = "show", memory = "both"), paste(f, "lines, memory"))
+    }
   }
+  expect_gte(nlines, 2L) # memory and line profiling: aprof's foo.prof, r-prof-profile's memory.out
 })
 
 test_that("pcol_summaryRprof reads pprof too (seconds of cpu)", {
