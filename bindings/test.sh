@@ -190,7 +190,7 @@ run_r_asan() {
 # notes are printed.
 run_r_check() {
   command -v Rscript >/dev/null 2>&1 && [ -d "$PWD/$W/rlib/pcol" ] || return 0
-  local d=$PWD/$W/rcheck
+  local d=$PWD/$W/rcheck lib=$PWD/$W/rlib log=$PWD/$W/r-install-pkg.log
   rm -rf "$d" && mkdir -p "$d" && cp "$W"/rsrc/pcol_*.tar.gz "$d/"
   # --as-cran without the network: the incoming checks that ask CRAN and
   # other servers are turned off (_R_CHECK_CRAN_INCOMING_*), and no libpcol
@@ -200,7 +200,7 @@ run_r_check() {
   (cd "$d" && unset PKG_CONFIG_PATH PCOL_PREFIX && PCOL_TESTDATA=$d/no-testdata PCOL_TEST_FILTER="strings|views" \
      _R_CHECK_CRAN_INCOMING_=FALSE _R_CHECK_CRAN_INCOMING_REMOTE_=FALSE _R_CHECK_FORCE_SUGGESTS_=FALSE \
      timeout 900 R CMD check --as-cran --no-manual --no-build-vignettes \
-       --install="check:$PWD/$W/r-install-pkg.log" --library="$PWD/$W/rlib" \
+       --install="check:$log" --library="$lib" \
        pcol_*.tar.gz >check.log 2>&1)
   local st; st=$(grep '^Status:' "$d/check.log")
   if [ -z "$st" ] || grep -qE 'ERROR|WARNING' <<<"$st"; then
