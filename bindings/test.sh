@@ -41,10 +41,16 @@ install_r() { # -> $W/rlib, $W/rsrc/pcol_*.tar.gz
   PCOL_REPO=$PWD PCOL_BUILD=$PWD/$BUILD sh "$src/bootstrap.sh" >"$W/r-install.log" 2>&1 &&
     (cd "$W/rsrc" && R CMD build --no-build-vignettes pcol >>"$PWD/r-install.log" 2>&1) ||
     { cat "$W/r-install.log" "$W/rsrc/r-install.log" 2>/dev/null; echo "FAIL: R CMD build bindings/r"; return 1; }
-  # the package's Makevars has no warning flags (R CMD check calls them non-portable): added here
+  # the package's Makevars has no warning flags (R CMD check calls them
+  # non-portable): added, with -Werror, to the PCOL_SYSTEM=1 install below,
+  # which compiles the package's own C.  The tarball's install (bundled
+  # libpcol, which make's build compiles with -Werror) keeps R's flags: its
+  # log is R CMD check's (run_r_check, --install=check:LOG), so the bundled
+  # library is compiled once.
   printf 'CFLAGS += -Wall -Wextra -Werror -Wno-unused-parameter\n' >"$PWD/$W/Makevars.strict"
+  : >"$PWD/$W/Makevars.none"
   (unset PKG_CONFIG_PATH PCOL_PREFIX
-   MAKEFLAGS=-j2 R_MAKEVARS_USER=$PWD/$W/Makevars.strict \
+   MAKEFLAGS=-j2 R_MAKEVARS_USER=$PWD/$W/Makevars.none \
      R CMD INSTALL --no-multiarch --library="$lib" "$W"/rsrc/pcol_*.tar.gz >"$W/r-install-pkg.log" 2>&1) ||
     { cat "$W/r-install.log" "$W/r-install-pkg.log"; echo "FAIL: R CMD INSTALL of the bindings/r tarball (bundled libpcol)"; return 1; }
   grep -q 'libpcol bundled' "$W/r-install-pkg.log" || { echo "FAIL: the tarball did not build its bundled libpcol"; return 1; }
@@ -129,7 +135,7 @@ run_r() {
   done
   local lib=$PWD/$W/rlib
   install_r || { fail=1; return; }
-  (cd bindings/r/tests && R_LIBS="$lib" Rscript -e '
+  (cd bindings/r/tests && PCOL_TEST_FILTER= R_LIBS="$lib" Rscript -e '
     library(testthat); library(pcol)
     r <- as.data.frame(test_dir("testthat", reporter = "check", stop_on_failure = FALSE))
     cat(sprintf("R package (pcol %s, libpcol %s): %d tests, %d expectations, %d failed, %d errors, %d skipped\n",
@@ -138,27 +144,63 @@ run_r() {
     quit(status = if (sum(r$failed) + sum(r$error) > 0) 1 else 0)') || { echo "FAIL: R package tests"; fail=1; }
 }
 
+# The package's own C (pcol_r.c, query_r.c, writer_r.c, the glue) under
+# ASan/UBSan: built against the scratch install (PCOL_SYSTEM=1: four files,
+# seconds) with the sanitizers, and the tests that drive its C hardest
+# without the corpus (strings, ALTREP columns and their lifetime, writing
+# and the streaming writer, refused tables, damaged and mutated files) on
+# a few test profiles run with libasan preloaded into R (R is not
+# instrumented; its own leaks are not ours: detect_leaks=0).
+run_r_asan() {
+  command -v Rscript >/dev/null 2>&1 && [ -d "$PWD/$W/rlib/pcol" ] || return 0
+  local src=$PWD/$W/r-asan-src lib=$PWD/$W/r-asan cc=${CC:-cc}
+  local libs; libs="$($cc -print-file-name=libasan.so) $($cc -print-file-name=libubsan.so)"
+  rm -rf "$src" "$lib" && mkdir -p "$lib" && cp -r bindings/r "$src" && rm -rf "$src/src/libpcol"
+  printf 'CFLAGS = -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -Wall -Wextra -Werror -Wno-unused-parameter\nLDFLAGS = -fsanitize=address,undefined\n' >"$PWD/$W/Makevars.asan"
+  if ! (R_MAKEVARS_USER=$PWD/$W/Makevars.asan MAKEFLAGS=-j2 \
+          R CMD INSTALL --no-multiarch --no-test-load --configure-vars=PCOL_SYSTEM=1 --library="$lib" "$src" >"$W/r-asan.log" 2>&1) ||
+     ! grep -q fsanitize=address "$W/r-asan.log"; then
+    tail -20 "$W/r-asan.log"; echo "FAIL: building the R package with ASan/UBSan"; fail=1; return
+  fi
+  # a few test profiles: the first two of each format folder
+  local few=$PWD/$W/r-asan-data d
+  rm -rf "$few" && mkdir -p "$few"
+  if [ -d "$PCOL_TESTDATA" ]; then
+    for d in $(find "$PCOL_TESTDATA" -type f ! -name '*.md' ! -path '*expected-go*' -printf '%h\n' | sort -u); do
+      find "$d" -maxdepth 1 -type f ! -name '*.md' | sort | head -2 | while IFS= read -r f; do
+        mkdir -p "$few/${d#"$PCOL_TESTDATA"}" && ln -s "$f" "$few/${d#"$PCOL_TESTDATA"}/"; done
+    done
+  fi
+  (cd bindings/r/tests && LD_PRELOAD="$libs" ASAN_OPTIONS=detect_leaks=0 PCOL_TESTDATA="$few" PCOL_TESTDATA_FEW=1 R_LIBS="$lib" \
+     Rscript -e '
+    library(testthat); library(pcol)
+    r <- as.data.frame(test_dir("testthat", filter = "strings|altrep|write|errors", reporter = "check", stop_on_failure = FALSE))
+    cat(sprintf("R package under ASan/UBSan: %d tests, %d expectations, %d failed, %d errors\n",
+                nrow(r), sum(r$nb), sum(r$failed), sum(r$error)))
+    quit(status = if (sum(r$failed) + sum(r$error) > 0) 1 else 0)' 2>&1 | tail -20; exit "${PIPESTATUS[0]}") ||
+    { echo "FAIL: R package tests under ASan/UBSan"; fail=1; }
+}
+
 # R CMD check --as-cran of the package's tarball (install_r's, libpcol
-# bundled): code, documentation, examples, compiled code, and the tests
-# that need no test profiles (PCOL_TESTDATA points nowhere: the full suite
-# ran in run_r against the installed package).  --no-manual: the PDF manual
-# needs LaTeX.  Errors and warnings fail; notes are printed.  The check
-# installs the tarball itself: reusing install_r's install
-# (--install=check:LOG) would save a minute of CPU, but that install is
-# built with -Werror, which --as-cran reports as a non-portable flag.
+# bundled, and its install: --install=check:LOG, so the bundled library is
+# not compiled again): code, documentation, examples, compiled code, and
+# a few tests (PCOL_TEST_FILTER, tests/testthat.R: the full suite ran in
+# run_r against the installed package, and would run a second time here).
+# --no-manual: the PDF manual needs LaTeX.  Errors and warnings fail;
+# notes are printed.
 run_r_check() {
   command -v Rscript >/dev/null 2>&1 && [ -d "$PWD/$W/rlib/pcol" ] || return 0
-  local d=$PWD/$W/rcheck
+  local d=$PWD/$W/rcheck lib=$PWD/$W/rlib log=$PWD/$W/r-install-pkg.log
   rm -rf "$d" && mkdir -p "$d" && cp "$W"/rsrc/pcol_*.tar.gz "$d/"
   # --as-cran without the network: the incoming checks that ask CRAN and
   # other servers are turned off (_R_CHECK_CRAN_INCOMING_*), and no libpcol
   # is on the search paths (the tarball builds its bundled copy)
   # (--as-cran runs checkbashisms on configure and cleanup: .ci/run installs
   # it with Debian's devscripts; without it the check warns and fails here)
-  (cd "$d" && unset PKG_CONFIG_PATH PCOL_PREFIX && PCOL_TESTDATA=$d/no-testdata \
+  (cd "$d" && unset PKG_CONFIG_PATH PCOL_PREFIX && PCOL_TESTDATA=$d/no-testdata PCOL_TEST_FILTER="strings|views" \
      _R_CHECK_CRAN_INCOMING_=FALSE _R_CHECK_CRAN_INCOMING_REMOTE_=FALSE _R_CHECK_FORCE_SUGGESTS_=FALSE \
-     _R_CHECK_COMPILATION_FLAGS_KNOWN_="-Werror -Wno-unused-parameter" \
      timeout 900 R CMD check --as-cran --no-manual --no-build-vignettes \
+       --install="check:$log" --library="$lib" \
        pcol_*.tar.gz >check.log 2>&1)
   local st; st=$(grep '^Status:' "$d/check.log")
   if [ -z "$st" ] || grep -qE 'ERROR|WARNING' <<<"$st"; then
@@ -203,10 +245,23 @@ run_python() {
   fi
 }
 
+# all: two lanes at once (the machine's two cores; each lane is mostly
+# one process at a time: pytest, testthat, R CMD check), their output
+# printed lane by lane when both are done
+run_all() {
+  ( run_glue; run_python; exit $fail ) >"$W/lane-python.out" 2>&1 &
+  local py=$!
+  ( run_r; run_r_asan; run_r_check; exit $fail ) >"$W/lane-r.out" 2>&1
+  local rr=$? pr=0
+  wait "$py" || pr=$?
+  cat "$W/lane-python.out" "$W/lane-r.out"
+  [ "$pr" = 0 ] && [ "$rr" = 0 ] || fail=1
+}
+
 case $what in
-  r) run_r; run_r_check ;;
+  r) run_r; run_r_asan; run_r_check ;;
   python) run_python ;;
-  all) run_glue; run_python; run_r; run_r_check ;;
+  all) run_all ;;
   glue) run_glue ;;
   install) install_python || fail=1; install_r || fail=1 ;;
   *) echo "usage: bindings/test.sh [all|r|python]"; exit 2 ;;

@@ -70,16 +70,32 @@ pcol_profvis <- function(path, ..., mmap = TRUE) {
 # profvis's data (profvis:::parse_rprof: prof, a row per sample and frame
 # with time (the sample's number), depth (1 = outermost), label, filenum,
 # linenum, memalloc (MB, the sample's), meminc (MB, change from the previous
-# sample), filename; interval in ms; files) from the selected samples of
-# any input.  A sample of weight w (w ticks of Rprof) is w consecutive
-# times, as profvis reads Rprof's repeated lines.
+# row), filename; interval in ms; files) from the selected samples of any
+# input, as profvis reads the Rprof text pcol_to_rprof writes of them.  A
+# sample of weight w (w ticks of Rprof) is w consecutive times, as profvis
+# reads Rprof's repeated lines.
+#
+# Line profiling (Rprof's "FILE#LINE" refs): profvis gives each ref to the
+# label before it in the line (the frame whose call it is), a ref that
+# opens the line (or follows a leading "<GC>") to a row of its own with no
+# label (the line being run), shown as the source text of that line; it
+# keeps filenum/linenum/filename only for files whose contents it finds
+# (the path as written, relative to the working directory: read as bytes),
+# drops the unlabelled rows of the others, trims the working directory and
+# ".../pkg/R/" prefixes off the names, and cuts profvis's own frames
+# ("force" "doTryCatch" ... "profvis"/"<Anonymous>") off the stacks.  The
+# same here, from the frames pcol stores (a frame = a ref, the line inside
+# the function named after it, then that name).  Not reproduced: sources
+# profvis finds only in loaded packages' srcrefs (packages installed with
+# keep.source), and Rprof files with appended segments (profvis reads
+# their headers as samples).
 pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   q <- list(...)
   sel <- q[intersect(names(q), c("source", "from", "to"))]
   if (length(setdiff(names(q), c("source", "from", "to"))))
     stop("pcol_profvis_data: only source, from and to select samples here", call. = FALSE)
   p <- do.call(read_pcol, c(list(path, tables = c("samples", "sample_locations", "locations", "functions",
-                                                 "location_lines", "sample_values"), mmap = mmap), sel))
+                                                 "sample_values", "text_lines"), mmap = mmap), sel))
   src <- pcol_sources(path, mmap = mmap)
   interval_ms <- if (nrow(src) && !is.na(src$period[1]) && src$period_unit[1] %in% "nanoseconds") src$period[1] / 1e6 else 10
   s <- p$samples
@@ -93,47 +109,156 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
     m <- tapply(mv$value, factor(mv$sample_id, levels = s$sample_id), sum)
     mem <- as.numeric(ifelse(is.na(m), 0, m)) / 1024^2
   }
+  # frames in Rprof's order: by sample, innermost first
   sl <- p$sample_locations
+  sl <- sl[order(match(sl$sample_id, s$sample_id), sl$depth), ]
   loc <- match(sl$location_id, p$locations$location_id)
-  fid <- p$locations$function_id[loc]
-  fi <- match(fid, p$functions$function_id)
-  label <- p$functions$name[fi]
-  fname <- p$functions$filename[fi]
-  lines <- p$locations$line[loc]
-  # frames outermost first: depth = number of frames - sample_locations depth + 1
-  nfr <- tabulate(match(sl$sample_id, s$sample_id), nrow(s))
-  si <- match(sl$sample_id, s$sample_id)
-  depth <- nfr[si] - sl$depth + 1L
+  fi <- match(p$locations$function_id[loc], p$functions$function_id)
+  name <- p$functions$name[fi]
+  file <- p$functions$filename[fi]
+  line <- p$locations$line[loc]
+  has_ref <- !is.na(line) & !is.na(file)
+  # #File numbers: an Rprof source's own (its #File lines; profvis takes
+  # the N-th of them for number N), else numbered by first use as
+  # pcol_to_rprof writes them
+  tl <- p$text_lines$text
+  fl <- if (is.null(tl)) character(0) else tl[grepl("^#File [0-9]+: ", tl)]
+  if (length(fl)) {
+    fnum <- as.integer(sub("^#File ([0-9]+): .*", "\\1", fl))
+    fpath <- sub("^#File [0-9]+: ", "", fl)
+    refnum <- fnum[match(file, fpath)]
+    refpath <- fpath[refnum]
+  } else {
+    up <- unique(file[has_ref])
+    refnum <- match(file, up)
+    refpath <- file
+  }
+  # the line's tokens: per frame its ref (if any), then its name (if any)
+  k <- seq_len(nrow(sl))
+  tref <- c(has_ref, !is.na(name))
+  tok <- data.frame(si = rep(match(sl$sample_id, s$sample_id), 2L), ord = c(2L * k - 1L, 2L * k),
+                    isref = rep(c(TRUE, FALSE), each = nrow(sl)), name = c(rep(NA_character_, nrow(sl)), name),
+                    num = c(refnum, rep(NA_integer_, nrow(sl))), line = c(line, rep(NA_integer_, nrow(sl))),
+                    path = c(refpath, rep(NA_character_, nrow(sl))), stringsAsFactors = FALSE)[tref, ]
+  tok <- tok[order(tok$ord), ]
+  pos <- sequence(rle(tok$si)$lengths)
+  # profvis's own frames: from the last "force" (with no ref after it)
+  # followed by "doTryCatch", when a "profvis" or "<Anonymous>" follows
+  isname <- !tok$isref
+  force <- isname & tok$name %in% "force"
+  lastforce <- force
+  lastforce[force] <- !duplicated(tok$si[force], fromLast = TRUE)
+  nxt <- c(tok$name[-1L], NA) %in% "doTryCatch" & c(isname[-1L], FALSE) & c(tok$si[-1L], -1L) == tok$si
+  anchor <- isname & tok$name %in% c("profvis", "profvis::profvis", "<Anonymous>")
+  lastanchor <- tapply(ifelse(anchor, pos, 0L), tok$si, max)[as.character(tok$si)]
+  cut <- lastforce & nxt & lastanchor > pos + 1L
+  cutpos <- rep(.Machine$integer.max, nrow(s))
+  cutpos[tok$si[cut]] <- pos[cut]
+  keep <- pos < cutpos[tok$si]
+  tok <- tok[keep, ]; pos <- pos[keep]; isname <- isname[keep]
+  # rows: the names, and an unlabelled row for a ref that opens the line
+  # (or follows a leading "<GC>"); every other ref belongs to the row
+  # before it (the last one wins)
+  first_gc <- pos == 1L & isname & tok$name %in% "<GC>"
+  prev_gc <- c(FALSE, first_gc[-length(first_gc)])
+  bare <- tok$isref & (pos == 1L | (pos == 2L & prev_gc))
+  islab <- isname | bare
+  lab <- cumsum(islab)
+  rows <- which(islab)
+  refs <- which(tok$isref)
+  lastref <- refs[!duplicated(lab[refs], fromLast = TRUE)]
+  r_of <- match(lab[lastref], lab[rows])
+  rnum <- rline <- rep(NA_integer_, length(rows)); rpath <- rep(NA_character_, length(rows))
+  rnum[r_of] <- tok$num[lastref]; rline[r_of] <- as.integer(tok$line[lastref]); rpath[r_of] <- tok$path[lastref]
+  rsi <- tok$si[rows]
+  nrow_s <- tabulate(rsi, nrow(s))
+  rdepth <- nrow_s[rsi] - sequence(nrow_s[nrow_s > 0]) + 1L
   # one sample of weight w is w times
-  times <- cumsum(c(0, w))[seq_len(nrow(s))]
-  rep_n <- w[si]
-  idx <- rep(seq_along(si), rep_n)
-  k <- sequence(rep_n)
-  time <- times[si][idx] + k
-  files <- unique(fname[!is.na(fname)])
-  memalloc <- rep(mem, w)
-  prof <- data.frame(time = as.integer(time), depth = as.integer(depth[idx]),
-                     label = ifelse(is.na(label[idx]), "??", label[idx]),
-                     filenum = match(fname[idx], files), linenum = as.integer(lines[idx]),
-                     memalloc = memalloc[time], stringsAsFactors = FALSE)
-  # profvis's rows: a sample's frames innermost first (depth down to 1), and
-  # meminc the change from the row before
-  prof <- prof[order(prof$time, -prof$depth), ]
-  prof$meminc <- c(0, diff(prof$memalloc))
-  prof$filename <- fname[idx][as.integer(rownames(prof))]
-  rownames(prof) <- NULL
-  list(prof = prof, interval = interval_ms,
-       files = lapply(files, function(f) list(filename = f, content = NA_character_, normpath = f)),
-       prof_output = path)
+  start <- cumsum(c(0, w))[seq_len(nrow(s))]
+  idx <- rep(seq_along(rows), w[rsi])
+  time <- start[rsi][idx] + sequence(w[rsi])
+  o <- order(time, -rdepth[idx])
+  idx <- idx[o]; time <- time[o]
+  prof <- data.frame(time = as.integer(time), depth = as.integer(rdepth[idx]), label = tok$name[rows][idx],
+                     filenum = rnum[idx], linenum = rline[idx], memalloc = mem[rsi][idx], stringsAsFactors = FALSE)
+  prof$meminc <- append(0, diff(prof$memalloc))
+  prof$filename <- rpath[idx]
+  # the files' contents (profvis's get_file_contents: each path as written,
+  # read as bytes if it exists; "<expr>" first)
+  fns <- unique(prof$filename)
+  fns <- fns[!is.na(fns) & fns != ""]
+  contents <- lapply(fns, function(f) {
+    if (!file.exists(f) || dir.exists(f)) return(NULL)
+    h <- tryCatch(file(f, "rb"), error = function(e) NULL, warning = function(e) NULL)
+    if (is.null(h)) return(NULL)
+    on.exit(close(h))
+    readChar(f, file.info(f)$size, useBytes = TRUE)
+  })
+  names(contents) <- fns
+  if ("<expr>" %in% fns) contents <- c(contents[fns == "<expr>"], contents[fns != "<expr>"])
+  contents <- contents[!vapply(contents, is.null, logical(1))]
+  normpaths <- normalizePath(names(contents), winslash = "/", mustWork = FALSE)
+  trim <- function(x) {
+    x <- sub(getwd(), "", x, fixed = TRUE)
+    sub("^.*?([^/]+/(R|inst)/.*\\.R$)", "\\1", x, ignore.case = TRUE)
+  }
+  prof$filename <- trim(prof$filename)
+  names(contents) <- trim(names(contents))
+  nofile <- !(prof$filename %in% names(contents))
+  prof$filename[nofile] <- NA
+  prof$filenum[nofile] <- NA
+  prof$linenum[nofile] <- NA
+  prof <- prof[!(is.na(prof$label) & nofile), ]
+  # an unlabelled row shows its source line, leading blanks cut
+  src_lines <- lapply(contents, function(x) {
+    l <- strsplit(x, "\n", fixed = TRUE)[[1L]]
+    if (!length(l) || endsWith(x, "\n")) l <- c(l, "") # stringr's split keeps the last, empty piece
+    sub("^ +", "", l)
+  })
+  at <- !is.na(prof$filename) & is.na(prof$label)
+  prof$label[at] <- unlist(mapply(function(f, n) if (f == "") "" else src_lines[[f]][n],
+                                  prof$filename[at], prof$linenum[at], SIMPLIFY = FALSE), use.names = FALSE)
+  files <- mapply(function(f, x, np) list(filename = f, content = x, normpath = np),
+                  names(contents), contents, normpaths, SIMPLIFY = FALSE, USE.NAMES = FALSE)
+  list(prof = prof, interval = interval_ms, files = if (is.null(files)) list() else files, prof_output = path)
+}
+
+# The memory increase of each sample (rprof.alloc, spec.md 7.1: the sum of
+# the rises of vsize.small, vsize.large and nodes, in bytes, against the
+# previous sample of the same source in the file, 0 for its first), for
+# the samples sample_ids.  summaryRprof(memory = "both") adds this up into
+# mem.total; computed over the whole file, so a selection's first sample
+# rises from the sample before it, as `pcol top --value rprof.alloc --from`.
+.rprof_alloc <- function(path, sample_ids, mmap) {
+  p <- read_pcol(path, tables = c("samples", "sample_values"), mmap = mmap)
+  s <- p$samples
+  sv <- p$sample_values
+  types <- c("vsize.small", "vsize.large", "nodes")
+  if (!any(sv$type %in% types))
+    stop("pcol_summaryRprof: ", path, " has no Rprof memory values (summaryRprof: ",
+         "\"profile does not contain memory information\")", call. = FALSE)
+  n <- nrow(s)
+  same <- c(FALSE, s$source_id[-1L] == s$source_id[-n])[seq_len(n)]
+  row <- match(sv$sample_id, s$sample_id)
+  alloc <- numeric(n)
+  for (ty in types) {
+    v <- numeric(n)
+    k <- sv$type == ty
+    v[row[k]] <- sv$value[k]
+    d <- c(0, diff(v))
+    alloc <- alloc + ifelse(same & d > 0, d, 0)
+  }
+  alloc[match(sample_ids, s$sample_id)]
 }
 
 # summaryRprof(lines = "show"): each sample's stack is the source lines of
 # its frames ("FILE#LINE", innermost first; "<no location>" when none has
 # one); self is the first, total each distinct one once; by.line orders
-# the rows by file and line.  Computed from the sample tables (as
-# summaryRprof from the file's lines), with R's own sort and order.
+# the rows by file and line.  With memory = "both", mem.total adds each
+# sample's memory increase to each distinct line of it (MB, 0.1).
+# Computed from the sample tables (as summaryRprof from the file's lines),
+# with R's own sort and order.
 .summary_lines <- function(path, memory, basenames, ..., mmap = TRUE) {
-  if (memory != "none") stop("pcol_summaryRprof: lines = \"show\" with memory = \"both\" is not supported", call. = FALSE)
   sel <- list(...)
   if (length(setdiff(names(sel), c("source", "from", "to"))))
     stop("pcol_summaryRprof: with lines = \"show\", only source, from and to select samples", call. = FALSE)
@@ -142,8 +267,11 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   per <- src[!is.na(src$period_unit) & src$period_unit %in% c("nanoseconds", "microseconds", "milliseconds", "seconds"), ]
   if (!nrow(per)) stop("pcol_summaryRprof: ", path, " has no sampling interval", call. = FALSE)
   interval <- per$period[1] / .r_unit(per$period_unit[1])$div
-  s <- p$samples
   sl <- p$sample_locations
+  s <- p$samples
+  # a sample without frames (an Rprof memory-only line) is not counted:
+  # summaryRprof drops the lines that are empty once the memory is cut off
+  s <- s[s$sample_id %in% sl$sample_id, ]
   li <- match(sl$location_id, p$locations$location_id)
   line <- p$locations$line[li]
   file <- p$functions$filename[match(p$locations$function_id[li], p$functions$function_id)]
@@ -174,6 +302,11 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   utok <- c(tok[u], rep("<no location>", length(none)))
   uw <- c(w[si[u]], w[none])
   fnames <- sort(unique(utok))
+  if (memory == "both") {
+    alloc <- .rprof_alloc(path, s$sample_id, mmap)
+    umem <- as.vector(tapply(c(alloc[si[u]], alloc[none]), factor(utok, levels = fnames), sum))
+    umem[is.na(umem)] <- 0
+  }
   fcounts <- as.vector(tapply(w, factor(first_tok, levels = fnames), sum)); fcounts[is.na(fcounts)] <- 0
   ucounts <- as.vector(tapply(uw, factor(utok, levels = fnames), sum)); ucounts[is.na(ucounts)] <- 0
   firstnum <- fcounts * interval
@@ -189,8 +322,10 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   rval <- data.frame(self.time = round(firstnum, digits), self.pct = round(100 * firstnum / sum(firstnum), 2),
                      total.time = round(uniquenum, digits), total.pct = round(100 * uniquenum / sum(firstnum), 2))
   rownames(rval) <- fnames
+  if (memory == "both") # a one-column matrix named by line, as summaryRprof's rowsum() leaves it
+    rval$mem.total <- matrix(round(umem / 1048576, 1), ncol = 1L, dimnames = list(fnames, NULL))
   by.self <- rval[index1, ]
   by.self <- by.self[by.self[, 1L] > 0, ]
-  list(by.self = by.self, by.total = rval[index2, c(3L, 4L, 1L, 2L)], by.line = rval[index3, ],
+  list(by.self = by.self, by.total = rval[index2, c(3L, 4L, if (memory == "both") 5L, 1L, 2L)], by.line = rval[index3, ],
        sample.interval = interval, sampling.time = sum(fcounts) * interval)
 }
