@@ -41,6 +41,8 @@ function cliTop(input, opt) {
   if (opt.focus) args.push('--focus', opt.focus);
   if (opt.ignore) args.push('--ignore', opt.ignore);
   if (opt.tag) args.push('--tag', opt.tag);
+  if (opt.hide) args.push('--hide', opt.hide);
+  if (opt.show) args.push('--show', opt.show);
   const lines = pcol(args).split('\n').filter((l) => l.length);
   lines.shift();
   return lines.map((l) => {
@@ -216,6 +218,8 @@ async function main() {
     if (o.source) args.push('--source', String(o.source));
     if (o.from !== undefined) args.push('--from', secs(o.from), '--to', secs(o.to));
     if (o.focus) args.push('--focus', o.focus);
+    if (o.hide) args.push('--hide', o.hide);
+    if (o.show) args.push('--show', o.show);
     return JSON.parse(pcol(args)).rows.map((x) => x.kind === 'node' ? ['N', x.name, x.flat, x.cum] : ['E', x.from, x.to, x.weight, x.inline, x.residual]);
   };
   const graphCheck = async (c, value, o) => {
@@ -318,6 +322,32 @@ async function main() {
       ok(trows.length > 0 && trows.every(([n, w]) => roots[n] === w) && trows.length === Object.keys(roots).length,
         `${c.name}: call tree roots under tag ${c.tag}: ${JSON.stringify(trows)} vs ${JSON.stringify(roots)}`);
       await ev(`(() => { const s = document.getElementById('tag'); s.value = ''; s.dispatchEvent(new Event('change')); })()`);
+    }
+    for (const k of ['hide', 'show']) if (c[k]) { // typed into its box: table, call tree, flame and graph as the CLI's --hide/--show
+      await ev(`(() => { window.scrollTo(0, 0); const s = document.getElementById('${k}'); s.focus(); })()`);
+      await Input.insertText({ text: c[k] });
+      await ev(`document.getElementById('${k}').dispatchEvent(new Event('change'))`);
+      await compareTop(c, { value: defValue, [k]: c[k] }, `${k} ${c[k]}`);
+      const fold = pcol(['fold', c.input, '--value', defValue, '--' + k, c[k]]).split('\n').filter((l) => l);
+      const paths = {};
+      for (const l of fold) {
+        const sp = l.lastIndexOf(' '), p = l.slice(0, sp).split(';');
+        for (let i = 1; i <= p.length; i++) { const x = p.slice(0, i).join(';'); paths[x] = (paths[x] || 0) + +l.slice(sp + 1); }
+      }
+      // the flame graph's frame tree: every node's path and total
+      const nodes = await ev(`(() => { const t = pcolReport.fold(), by = {}; t.forEach(n => { by[n.n] = n; });
+        const path = (n) => { const p = []; for (let k = n.n; k; k = by[k] ? by[k].parent : 0) p.unshift(by[k].name); return p.join(';'); };
+        return t.filter(n => n.total !== 0).map(n => [path(n), n.total]); })()`);
+      const badF = nodes.filter(([p, w]) => paths[p] !== w);
+      ok(nodes.length === Object.keys(paths).filter((p) => paths[p] !== 0).length && badF.length === 0,
+        `${c.name}: ${k} ${c[k]}: frame tree differs from pcol fold: ${nodes.length} nodes vs ${Object.keys(paths).length}, ${JSON.stringify(badF.slice(0, 3))}`);
+      const trows = await ev(`(() => { const m = document.getElementById('tree-mode'); m.value = 'top'; m.dispatchEvent(new Event('change')); })(), pcolReport.treeRows().filter(r => r.d === 0).map(r => [r.name, r.w])`);
+      ok(trows.length > 0 && trows.every(([n, w]) => paths[n] === w), `${c.name}: call tree roots under ${k} ${c[k]}: ${JSON.stringify(trows)}`);
+      const gpage = await graphRows(), gwant = cliGraph(c, defValue, { [k]: c[k] });
+      ok(JSON.stringify(gpage) === JSON.stringify(gwant), `${c.name}: the graph under ${k} ${c[k]} differs from pcol graph: ${JSON.stringify(gpage.slice(0, 3))} vs ${JSON.stringify(gwant.slice(0, 3))}`);
+      console.error(`report_check: ${c.name}: ${k} ${c[k]}: ${nodes.length} frame-tree nodes and ${gwant.length} graph rows equal to pcol fold/graph`);
+      if (c.shot) await Page.captureScreenshot({ format: 'png' }).then((x) => fs.writeFileSync(path.join(cfg.artifacts, `report-${c.name}-${k}.png`), Buffer.from(x.data, 'base64')));
+      await ev(`(() => { const s = document.getElementById('${k}'); s.value = ''; s.dispatchEvent(new Event('change')); })()`);
     }
     if (c.source) {
       await setSelect('source', c.source);

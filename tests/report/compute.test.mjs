@@ -27,7 +27,7 @@ function load(html) {
   const b = Buffer.from(/<script id="pcol-bin" type="text\/plain">([\s\S]*?)<\/script>/.exec(html)[1].replace(/\s+/g, ''), 'base64');
   const bin = new Uint8Array(b.length); bin.set(b); // own buffer: columns are 8-aligned from its start
   const ctx = vm.createContext({});
-  for (const m of ['data.js', 'range.js', 'top.js', 'tree.js', 'graph.js', 'diff.js', 'units.js'])
+  for (const m of ['data.js', 'range.js', 'top.js', 'tree.js', 'graph.js', 'hide.js', 'diff.js', 'units.js'])
     vm.runInContext(fs.readFileSync(path.join(lib, m), 'utf8'), ctx, { filename: m });
   ctx.M = meta; ctx.BIN = bin;
   // the page's own inflate (data.js) against node's zlib on the same bytes
@@ -85,6 +85,87 @@ for (const file of cases) {
       ok(JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --focus ${fo} --ignore ${ig}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
     }
     console.error(`compute: ${c.name}: ${tries.length} focus/ignore filters equal to pcol top`);
+  }
+  // hide and show (filter.c's per-line rule, pprof -hide/-show): the keys
+  // and the frame tree rebuilt from the frames left (hide.js), against
+  // pcol top (by function and line), pcol fold, pcol graph and pcol peek
+  // with the same --hide/--show, alone and with a focus
+  {
+    // nothing hidden gives back the embedded keys and the frame tree
+    const same = run(ctx, `(function () {
+      var none = { lh: new Uint8Array(D.LL.fn.length), loch: new Uint8Array(D.LL.off.length) }, bad = [];
+      D.KS.forEach(function (k, i) {
+        var h = pcolKeysetHidden(D, k, none); pcolGraphLocKeys(k);
+        var eq = function (a, b) { return a.length === b.length && a.every(function (x, j) { return x === b[j]; }); };
+        if (!eq(Array.from(h.koff), Array.from(k.koff)) || !eq(Array.from(h.keys), Array.from(k.keys))) bad.push('keys of set ' + i);
+        var gk = Array.from(k.gK).map(function (x, j) { return x + (k.gI[j] ? 0x80000000 : 0); });
+        if (!eq(Array.from(h.aoff), Array.from(k.gA)) || !eq(Array.from(h.all), gk)) bad.push('all keys of set ' + i);
+      });
+      var t = pcolFtreeHidden(D, none);
+      if (t.FT.n !== D.FT.n) bad.push('tree: ' + t.FT.n + ' nodes vs ' + D.FT.n);
+      else for (var n = 0; n < D.FT.n; n++) if (t.FTP[n] !== D.FTP[n] || t.FTN[n] !== D.FTN[n]) { bad.push('tree node ' + n); break; }
+      for (var s = 0; s <= D.NS && !bad.length; s++) if (t.FTS[s] !== D.FTS[s]) bad.push('stack node ' + s);
+      return bad; })()`);
+    ok(same.length === 0, `${c.name}: hide.js with nothing hidden differs from the embedded keys/tree: ${same.slice(0, 3)}`);
+    const names = run(ctx, `pcolTop(D, pcolStackWeights(D, ${sel()}), pcolKeyset(D, ${sel()}, 'function')).map(function (r) { return r.name; })`);
+    const plain = names.filter((n) => /^[A-Za-z0-9_.:]+$/.test(n));
+    const tries = [];
+    if (plain.length > 3) tries.push([plain[0], null, null], [plain[2], null, null], [null, plain[1] + '|' + plain[3], null], [plain[1], null, plain[1]]);
+    const files = run(ctx, `(function () { var o = {}; for (var f = 0; f < D.LL.ffile.length; f++) { var s = D.LS.names[D.LL.ffile[f] - 1]; if (s) o[s] = 1; } return Object.keys(o); })()`);
+    const dirs = [...new Set(files.map((f) => f.replace(/[^/]*$/, '')).filter((d) => /^[A-Za-z0-9_./-]+$/.test(d) && d.length > 1))];
+    if (dirs.length) tries.push([null, dirs[0].replace(/\./g, '\\.'), null]); // show by file
+    if (c.name === 'go-inline') tries.push(['^runtime\\.', null, null], [null, '^main\\.', null], ['go$', null, null] /* the mapping */, ['mapiter', 'runtime', null]);
+    if (c.name === 'demo' || c.name === 'rprof-memory') tries.push([null, '^zzz_nothing$', null]);
+    const fold2tree = (txt) => {
+      const t = {};
+      for (const l of txt.split('\n').filter((x) => x)) {
+        const sp = l.lastIndexOf(' '), p = l.slice(0, sp).split(';');
+        for (let i = 1; i <= p.length; i++) { const k = p.slice(0, i).join('\u0001'); t[k] = (t[k] || 0) + +l.slice(sp + 1); }
+      }
+      return t;
+    };
+    // a big profile (thousands of functions) gets two: the test stays fast
+    if (names.length > 1000) tries.splice(2);
+    for (const [hd, sh, fo] of tries) {
+      const args = [];
+      if (hd) args.push('--hide', hd);
+      if (sh) args.push('--show', sh);
+      if (fo) args.push('--focus', fo);
+      const re = (x) => x ? 'new RegExp(' + JSON.stringify(x) + ')' : 'null';
+      const what = `${c.name}: --hide ${hd} --show ${sh}${fo ? ' --focus ' + fo : ''}`;
+      run(ctx, `var DH = pcolHidden(D, ${re(hd)}, ${re(sh)}), SH = ${sel()}; SH.drop = pcolFilterDrop(DH, ${re(fo)}, null); var SWH = pcolStackWeights(DH, SH);`);
+      for (const by of ['function', 'line']) {
+        const cli = JSON.parse(pcol(['top', c.input, '--format', 'json', '--value', value, '--by', by, ...args]));
+        const page = run(ctx, `pcolTop(DH, SWH, pcolKeyset(DH, SH, '${by}')).map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp), pcolInlineText(x.inl)]; })`);
+        const want = cli.rows.map((x) => [x.name, x.flat, x.cum, x.flat_pct.toFixed(2), x.cum_pct.toFixed(2), x.inline || '']);
+        ok(JSON.stringify(page) === JSON.stringify(want), `${what}: top --by ${by}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
+      }
+      const ft = fold2tree(pcol(['fold', c.input, '--value', value, ...args]));
+      const gt = run(ctx, `var S7 = pcolFtreeSums(DH, SWH), KD7 = pcolFtreeKids(DH), o7 = {};
+        (function walk(n, pre) { pcolTreeChildren(DH, KD7, S7, n).forEach(function (c) { var k = pre ? pre + '\\u0001' + c.name : c.name; o7[k] = (o7[k] || 0) + c.w; walk(c.n, k); }); })(0, ''); o7`);
+      const bad = Object.keys(ft).filter((k) => ft[k] !== 0 && gt[k] !== ft[k]).concat(Object.keys(gt).filter((k) => !(k in ft)));
+      ok(bad.length === 0, `${what}: call tree differs from pcol fold at ${bad.slice(0, 3).map((k) => k.replace(/\u0001/g, ';') + ': ' + gt[k] + ' vs ' + ft[k])}`);
+      const gcli = JSON.parse(pcol(['graph', c.input, '--format', 'json', '--value', value, '--node-count', '30', ...args]));
+      const gwant = gcli.rows.map((x) => x.kind === 'node' ? ['N', x.name, x.flat, x.cum, x.inline] : ['E', x.from, x.to, x.weight, x.inline, x.residual]);
+      const gpage = run(ctx, `var G7 = pcolGraph(DH, SH, SWH, pcolKeyset(DH, SH, 'function'), { nodeCount: 30 });
+        G7.nodes.map(function (n) { return ['N', n.name, n.flat, n.cum, pcolInlineText(n.inl)]; })
+          .concat(G7.edges.map(function (e) { return ['E', G7.nodes[e.from].name, G7.nodes[e.to].name, e.w, !!e.inl, !!e.res]; }))`);
+      const gi = gwant.findIndex((x, i) => JSON.stringify(x) !== JSON.stringify(gpage[i]));
+      ok(gpage.length === gwant.length && gi < 0, `${what}: graph: ${gpage.length} vs ${gwant.length} rows; first difference at ${gi}: ${JSON.stringify(gpage[gi])} vs ${JSON.stringify(gwant[gi])}`);
+      // peek at the heaviest function left
+      const top1 = run(ctx, `var KH = pcolKeyset(DH, SH, 'function'); pcolTop(DH, SWH, KH).filter(function (r) { return /^[\x20-\x7e]*$/.test(r.name); }).slice(0, 1).map(function (r) { return [r.key, r.name]; })`);
+      for (const [key, name] of top1) {
+        const pc = JSON.parse(pcol(['peek', c.input, ere(name), '--format', 'json', '--value', value, ...args]));
+        const mine = pc.rows.filter((x) => x.node === name);
+        if (mine.filter((x) => x.relation === 'node').length !== 1) continue;
+        const p = run(ctx, `pcolPeek(DH, SWH, KH, ${key})`);
+        const side = (rel) => mine.filter((x) => x.relation === rel).map((x) => x.name + '=' + x.value).sort().join(',');
+        const pside = (l) => l.map((x) => x.name + '=' + x.w).sort().join(',');
+        ok(pside(p.callers) === side('caller') && pside(p.callees) === side('callee'), `${what}: peek ${name}: ${pside(p.callers)} / ${pside(p.callees)} vs ${side('caller')} / ${side('callee')}`);
+      }
+    }
+    ok(tries.length > 0, `${c.name}: no hide/show to try`);
+    console.error(`compute: ${c.name}: ${tries.length} hide/show filters equal to pcol top, fold, graph, peek`);
   }
   // tag and tag-ignore (filter.c's tag rule) on the label sets the page
   // carries: KEY=RE, KEY=RE,RE, "key:value" REs (each must match), against
