@@ -253,6 +253,43 @@ for (const file of cases) {
     }
     console.error(`compute: ${c.name}: call graph: ${tries.length} option sets equal to pcol graph`);
   }
+  // the source pane's window and numbers (source.js: pcolListWindow on the
+  // embedded text, the selection's top by line) against pcol list, whole
+  // and in a range
+  if (c.srcpath) {
+    let blocks = 0;
+    const fns = run(ctx, `(function () { var o = {}; M.list.blocks.forEach(function (b) { if (b[0] && b[2] < 0 && b[3].length) o[b[0]] = 1; }); return Object.keys(o); })()`);
+    // the ranges above, and the quarters of the first timed source: a
+    // function's lines with samples differ between them, so do the windows
+    const q = run(ctx, '(M.sources.filter(function (s) { return s.timed; })[0] || null)');
+    const sr = ranges.concat(q ? [0, 1, 2, 3].map((k) => [q.t0 + Math.floor((q.t1 - q.t0) * k / 4), q.t0 + Math.floor((q.t1 - q.t0) * (k + 1) / 4)]) : []);
+    let differ = 0;
+    for (const r of sr) for (const name of fns.filter((n) => /^[\x20-\x7e]+$/.test(n))) {
+      const args = ['list', c.input, ere(name), '--format', 'json', '--source-path', c.srcpath, '--value', value];
+      if (r) args.push('--from', secs(r[0]), '--to', secs(r[1]));
+      if (r && rsrc) args.push('--source', String(rsrc));
+      let want = [];
+      try { want = JSON.parse(pcol(args)).rows.map((x) => [x.file, x.line, x.flat, x.cum, x.text]); }
+      catch (e) { if (!/no matches found/.test(String(e.stderr))) throw e; }
+      const page = run(ctx, `(function () {
+        var S8 = ${sel(r)}, LR = new Map(), out = [];
+        pcolTop(D, pcolStackWeights(D, S8), pcolKeyset(D, S8, 'line')).forEach(function (x) { LR.set(x.name, x); });
+        M.list.blocks.forEach(function (b) {
+          if (b[0] !== ${JSON.stringify(name)} || b[1] < 0 || b[2] >= 0) return;
+          var file = M.list.strs[b[1]], pre = b[0] + ' ' + file + ':', have = [];
+          LR.forEach(function (x, key) { if (key.lastIndexOf(pre, 0) === 0 && /^-?[0-9]+$/.test(key.slice(pre.length))) have.push(+key.slice(pre.length)); });
+          var w = pcolListWindow(have, b[4]);
+          if (w) b[3].forEach(function (l) { if (l[0] >= w[0] && l[0] <= w[1]) { var x = LR.get(pre + l[0]); out.push([file, l[0], x ? x.flat : 0, x ? x.cum : 0, l[3]]); } });
+        });
+        return out; })()`);
+      ok(JSON.stringify(page) === JSON.stringify(want), `${c.name}: source of ${name}${r ? ' in range ' + r : ''}: lines ${page.map((x) => x[1])} vs pcol list ${want.map((x) => x[1])}`);
+      const whole = run(ctx, `M.list.blocks.filter(function (b) { return b[0] === ${JSON.stringify(name)} && b[2] < 0; }).map(function (b) { return b[3].map(function (l) { return l[0]; }).join(); }).join(';')`);
+      if (r && want.length && whole !== want.map((x) => x[1]).join()) differ++;
+      blocks++;
+    }
+    ok(blocks > 0 && differ > 0, `${c.name}: ${blocks} source blocks checked, ${differ} with a range's window other than the whole profile's (want some)`);
+    console.error(`compute: ${c.name}: source pane: ${blocks} function windows equal to pcol list`);
+  }
   // peek: the heaviest functions' callers and callees
   const topRows = run(ctx, `var SW = pcolStackWeights(D, ${sel()}); var K = pcolKeyset(D, ${sel()}, 'function');
     pcolTop(D, SW, K).slice().sort(function (a, b) { return Math.abs(b.cum) - Math.abs(a.cum); }).slice(0, 6).map(function (r) { return [r.key, r.name]; })`);

@@ -107,3 +107,29 @@ function pcolFmt2(x) {
 }
 /* the CLI's "(inline)" marks (PCOL_INLINE_*: 1 inline, 3 partial-inline; cmd_top.c's words) */
 function pcolInlineText(m) { return m === 1 ? 'inline' : m === 3 ? 'partial-inline' : ''; }
+/* The window of lines `pcol list` shows in a block (list.c make_block):
+ * from the earliest of each line's start (its function's start line, else
+ * 5 lines before it) to 5 lines after the last line, from line 1 on; null
+ * when no line has samples (list prints no block).  lines: the selection's
+ * lines with samples in the block; st: the block's start lines as report.c
+ * embeds them, one number for every line (0: none known) or [line, start,
+ * ...] per line of the whole profile. */
+function pcolListWindow(lines, st) {
+  if (!lines.length) return null;
+  var by = null, i, a = Infinity, e = -Infinity;
+  if (typeof st !== 'number') {
+    by = new Map();
+    for (i = 0; i + 1 < st.length; i += 2) {
+      var s = st[i + 1] > 0 ? st[i + 1] : st[i] - 5, was = by.get(st[i]);
+      if (was === undefined || s < was) by.set(st[i], s);
+    }
+  }
+  for (i = 0; i < lines.length; i++) {
+    var l = lines[i], x = by ? by.get(l) : st > 0 ? st : undefined;
+    if (x === undefined) x = l - 5;
+    if (x < a) a = x;
+    if (l + 5 > e) e = l + 5;
+  }
+  if (a < 1) a = 1;
+  return a > e ? null : [a, e];
+}
