@@ -766,7 +766,9 @@ static int diff_shares(rep *r, const pcol_ftree *t, const vchoice *vc, size_t nv
     for (int by = 0; by < 3; by++) {
       pcol_top tp;
       PCOL_RETURN_NOT_OK(pcol_top_compute(o->base, NULL, &bv, (pcol_by)by, &tp, err));
-      putf(r, "%s\"%s\":{\"names\":[", by ? "," : "", byname[by]);
+      char tot[48]; /* the base's sum of |value|: the call graph's colours (graphview.js) */
+      pcol_sum_text(tp.total, tot, sizeof tot);
+      putf(r, "%s\"%s\":{\"total\":%s,\"names\":[", by ? "," : "", byname[by], tot);
       for (size_t i = 0; i < tp.nrows; i++) {
         if (i) put(r, ",", 1);
         jpstr(r, tp.rows[i].name);

@@ -185,12 +185,26 @@ async function main() {
       try { lj = JSON.parse(pcol(['list', c.input, ere, '--format', 'json', '--source-path', c.srcpath, '--value', value].concat(sel))).rows; }
       catch (e) { if (!/no matches found/.test(String(e.stderr))) throw e; } // a function without lines in a file: no block
       const want = lj.map((x) => [x.line, x.flat, x.cum, x.text]);
-      if (o.from === undefined) ok(src.length > 0 && JSON.stringify(src) === JSON.stringify(want), `${c.name}: source pane of ${name}: ${JSON.stringify(src.slice(0, 2))} vs pcol list ${JSON.stringify(want.slice(0, 2))}`);
-      else {
-        const byLine = new Map(want.map((x) => [x[0], x]));
-        const bad = src.filter((x) => { const w = byLine.get(x[0]); return w ? w[1] !== x[1] || w[2] !== x[2] || w[3] !== x[3] : x[1] !== 0 || x[2] !== 0; });
-        const missing = want.filter((x) => (x[1] || x[2]) && !src.some((y) => y[0] === x[0]));
-        ok((src.length > 0 || !want.length) && !bad.length && !missing.length, `${c.name}: source pane of ${name} in the range: ${JSON.stringify(bad.slice(0, 2))} differ from pcol list --from --to, ${JSON.stringify(missing.slice(0, 2))} missing`);
+      // whole profile or a range: the same lines (list's window for the selection), numbers and text
+      ok((src.length > 0 || o.from !== undefined) && JSON.stringify(src) === JSON.stringify(want),
+        `${c.name}: source pane of ${name}${o.from !== undefined ? ' in the range' : ''}: lines ${src.length ? src[0][0] + '-' + src[src.length - 1][0] : 'none'} ${JSON.stringify(src.slice(0, 2))} vs pcol list ${want.length ? want[0][0] + '-' + want[want.length - 1][0] : 'none'} ${JSON.stringify(want.slice(0, 2))}`);
+      if (o.from !== undefined) { // in the range, every function with source: the window pcol list --from --to shows
+        const fns = await ev(`Array.from(new Set(pcolReport.meta.list.blocks.filter(b => b[2] < 0 && b[3].length).map(b => b[0])))`);
+        let differ = 0;
+        for (const fn of fns) {
+          const e2 = '^' + fn.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') + '$';
+          await ev(`pcolReport.pick(${JSON.stringify(fn)})`);
+          const s2 = await ev('pcolReport.source()');
+          let l2 = [];
+          try { l2 = JSON.parse(pcol(['list', c.input, e2, '--format', 'json', '--source-path', c.srcpath, '--value', value].concat(sel))).rows; }
+          catch (e) { if (!/no matches found/.test(String(e.stderr))) throw e; }
+          const w2 = l2.map((x) => [x.line, x.flat, x.cum, x.text]);
+          ok(JSON.stringify(s2) === JSON.stringify(w2), `${c.name}: source pane of ${fn} in the range: lines ${s2.map((x) => x[0])} vs pcol list ${w2.map((x) => x[0])}`);
+          const whole = await ev(`pcolReport.meta.list.blocks.filter(b => b[0] === ${JSON.stringify(fn)}).map(b => b[3].map(l => l[0]).join()).join(';')`);
+          if (w2.length && whole !== w2.map((x) => x[0]).join()) differ++;
+        }
+        console.error(`report_check: ${c.name}: source pane in the range: ${fns.length} functions equal to pcol list --from --to (${differ} windows other than the whole profile's)`);
+        await ev(`pcolReport.pick(${JSON.stringify(name)})`);
       }
       ok(await ev(`document.querySelectorAll('img').length`) === 0, `${c.name}: the source text became markup`);
       console.error(`report_check: ${c.name}: source pane of ${name}: ${src.length} lines equal to pcol list`);
@@ -233,6 +247,35 @@ async function main() {
     const texts = await ev(`Array.from(document.querySelectorAll('#graph g.gv-node title')).map(t => t.textContent).join('|')`);
     ok(want.filter((x) => x[0] === 'N').every((x) => texts.includes(x[1])), `${c.name}: a graph node's name is not shown as text`);
     console.error(`report_check: ${c.name}: call graph ${JSON.stringify(o)}: ${nn} nodes, ${want.length - nn} edges equal to pcol graph`);
+    if (c.base && nn) { // a --diff page: each node coloured by its change of cum against the base (pprof -diff_base)
+      const bt = JSON.parse(pcol(['top', c.base, '--format', 'json', '--value', value]));
+      const bcum = new Map(bt.rows.map((x) => [x.name, x.cum]));
+      const drawnNodes = await ev(`(() => { const G = pcolReport.graph(); return Array.from(document.querySelectorAll('#graph g.gv-node')).map(g => {
+          const i = +g.getAttribute('data-i'); return [G.nodes[i].name, G.nodes[i].cum, +g.getAttribute('data-delta'), g.querySelector('rect').getAttribute('fill')]; }); })()`);
+      const rg = (f) => { const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/.exec(f); return m ? [parseInt(m[1], 16), parseInt(m[2], 16)] : [NaN, NaN]; };
+      let bad = 0, signs = new Set();
+      const pts = [];
+      for (const [name, cum, delta, fill] of drawnNodes) {
+        const want = cum - (bcum.get(name) || 0), [r, g] = rg(fill), score = want / Math.abs(bt.total);
+        signs.add(Math.sign(want));
+        const good = delta === want && (want === 0 ? r === g : want > 0 ? r >= g && (score < 0.05 || r > g) : g >= r && (score > -0.05 || g > r));
+        if (!good && bad++ < 3) console.error(`  ${name}: change ${delta} (pcol: ${want}), fill ${fill}`);
+        pts.push([Math.abs(want), Math.sign(want), Math.abs(r - g)]);
+      }
+      // deeper with the change: |red - green| never falls as |change| grows (same sign)
+      for (const sg of [-1, 1]) {
+        const p2 = pts.filter((x) => x[1] === sg).sort((a, b) => a[0] - b[0]);
+        for (let i = 1; i < p2.length; i++) if (p2[i][2] < p2[i - 1][2]) bad++;
+      }
+      ok(bad === 0, `${c.name}: call graph ${JSON.stringify(o)}: ${bad} nodes not coloured by their change against the base`);
+      console.error(`report_check: ${c.name}: call graph ${JSON.stringify(o)}: ${drawnNodes.length} nodes coloured by their change (signs ${[...signs].sort()})`);
+      if (o.from === undefined) {
+        ok(signs.has(1) && signs.has(-1), `${c.name}: the diff fixture should grow and shrink (signs ${[...signs]})`);
+        const b = await ev(`(() => { const r = document.getElementById('graph-section').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, Math.min(r.height, 900)]; })()`);
+        const pic = await Page.captureScreenshot({ format: 'png', clip: { x: b[0], y: b[1], width: b[2], height: b[3], scale: 1 }, captureBeyondViewport: true });
+        fs.writeFileSync(path.join(cfg.artifacts, `report-${c.name}-graph.png`), Buffer.from(pic.data, 'base64'));
+      }
+    }
     if (o.from !== undefined || c.base || !nn) return;
     { // the view as drawn (page coordinates for the clip)
       const b = await ev(`(() => { const r = document.getElementById('graph-section').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, Math.min(r.height, 900)]; })()`);
