@@ -32,5 +32,7 @@ if [ -f "$TD/pprof/go-cpu-string-labels.pb.gz" ]; then
   "$PCOL" merge "$tmp/demo.pcol" "$TD/pprof/go-cpu-string-labels.pb.gz" -o "$tmp/merged.pcol" || fail "merge"
   add merged "$tmp/merged.pcol"
 fi
+# negative values: header sorts' ties, a call tree node of total 0 above non-zero ones
+[ -f "$TD/pprof/go-heap-delta-negative-values.pb.gz" ] && add negative "$TD/pprof/go-heap-delta-negative-values.pb.gz"
 [ -f "$TD/pprof/go-heap-allocs-inline.pb.gz" ] && add go-heap-inline "$TD/pprof/go-heap-allocs-inline.pb.gz" "$TD/pprof/go-heap-allocs-inline.pb.gz"
-timeout 120 node "$here/../report/compute.test.mjs" "$PCOL" "${cases[@]}" || fail "the page's numbers differ from the CLI's"
+timeout 300 node "$here/../report/compute.test.mjs" "$PCOL" "${cases[@]}" || fail "the page's numbers differ from the CLI's"

@@ -41,6 +41,7 @@ function cliTop(input, opt) {
   if (opt.focus) args.push('--focus', opt.focus);
   if (opt.ignore) args.push('--ignore', opt.ignore);
   if (opt.tag) args.push('--tag', opt.tag);
+  if (opt.sort) args.push('--sort', opt.sort);
   if (opt.hide) args.push('--hide', opt.hide);
   if (opt.show) args.push('--show', opt.show);
   const lines = pcol(args).split('\n').filter((l) => l.length);
@@ -159,7 +160,7 @@ async function main() {
     ok(inv.length > 0 && inv.every((r) => r.w === leaf(r.name)), `${c.name}: inverted tree roots differ from pcol fold's leaves`);
     await ev(`(() => { const m = document.getElementById('tree-mode'); m.value = 'top'; m.dispatchEvent(new Event('change')); })()`);
     console.error(`report_check: ${c.name}: call tree: ${seen} rows, inverted: ${inv.length} roots equal to pcol fold`);
-    if (c.base) return;
+    if (c.base || c.noclick) return;
     // click the heaviest-cum function of the table with callers (a real click on its row)
     const name = await ev(`(() => { const r = pcolReport.topRows(); let b = null; r.forEach(x => { if (!b || Math.abs(x.cum) > Math.abs(b.cum)) b = x; }); return b && b.cells[5].replace(/ \\((partial-)?inline\\)$/, ''); })()`);
     if (name === null) return;
@@ -235,6 +236,14 @@ async function main() {
     if (o.hide) args.push('--hide', o.hide);
     if (o.show) args.push('--show', o.show);
     return JSON.parse(pcol(args)).rows.map((x) => x.kind === 'node' ? ['N', x.name, x.flat, x.cum] : ['E', x.from, x.to, x.weight, x.inline, x.residual]);
+  };
+  // one view each (doc/report-*.png): the element's box, clipped
+  const viewShots = async (name, views) => {
+    for (const [id, file] of views) {
+      const b = await ev(`(() => { const r = document.getElementById('${id}').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, Math.min(r.height, 700)]; })()`);
+      const pic = await Page.captureScreenshot({ format: 'png', clip: { x: b[0], y: b[1], width: b[2], height: b[3], scale: 1 }, captureBeyondViewport: true });
+      fs.writeFileSync(path.join(cfg.artifacts, `report-${name}-${file}.png`), Buffer.from(pic.data, 'base64'));
+    }
   };
   const graphCheck = async (c, value, o) => {
     o = o || {};
@@ -333,7 +342,15 @@ async function main() {
       const heads = await ev(`Array.from(document.querySelectorAll('#top thead th')).map(t => t.textContent).join(',')`);
       ok(heads === 'base flat,new flat,\u0394flat,base cum,new cum,\u0394cum,name', `${c.name}: diff table heads ${heads}`);
       console.error(`report_check: ${c.name}: diff table: ${want.length} rows equal to pcol diff --absolute`);
+      await viewShots(c.name, [['top-pane', 'table'], ['flame-pane', 'flame']]);
     } else await compareTop(c, { value: defValue }, 'whole profile');
+    if (c.sorts) { // a real click on each header: the order (and sum%) of pcol top --sort
+      for (const [k, srt] of [['cum', 'cum'], ['name', 'name'], ['fp', 'flat']]) {
+        const xy = await ev(`(() => { window.scrollTo(0, 0); const th = document.querySelector('#top thead th[data-k="${k}"]'); th.scrollIntoView({block: 'center'}); const b = th.getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2]; })()`);
+        await click(xy[0], xy[1]);
+        await compareTop(c, { value: defValue, sort: srt }, `sorted by a click on ${k}`);
+      }
+    }
     await views(c, defValue);
     await graphCheck(c, defValue, {});
     if (c.value) {
@@ -492,6 +509,7 @@ async function main() {
       const h = await ev(`Math.ceil(document.getElementById('footer').getBoundingClientRect().top)`);
       const pic = await Page.captureScreenshot({ format: 'png', clip: { x: 0, y: 0, width: 1100, height: h, scale: 1 } });
       fs.writeFileSync(path.join(cfg.artifacts, 'report-readme.png'), Buffer.from(pic.data, 'base64'));
+      await viewShots(c.name, [['tl-section', 'timeline'], ['stack-section', 'stackchart'], ['flame-pane', 'flame']]);
       await Emulation.setDeviceMetricsOverride({ width: 1300, height: 1000, deviceScaleFactor: 1, mobile: false });
     }
     const shot = await Page.captureScreenshot({ format: 'png', captureBeyondViewport: false });

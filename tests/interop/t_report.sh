@@ -78,6 +78,12 @@ if [ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ]; then
   "$PCOL" report "$TD/pprof/go-cpu-inline-small.pb.gz" -o "$tmp/inline.html" || fail "report inline"
   add go-inline "$TD/pprof/go-cpu-inline-small.pb.gz" "$tmp/inline.html" '"focus":"busyLoop","ignore":"mapiter","hide":"^runtime\\.","show":"^main\\."'
 fi
+# negative values (a delta heap profile): the table's header sorts tie on
+# |cum| with other |flat| (no row click: its long names)
+if [ -f "$TD/pprof/go-heap-delta-negative-values.pb.gz" ]; then
+  "$PCOL" report "$TD/pprof/go-heap-delta-negative-values.pb.gz" -o "$tmp/neg.html" || fail "report negative"
+  add negative "$TD/pprof/go-heap-delta-negative-values.pb.gz" "$tmp/neg.html" '"sorts":true,"noclick":true'
+fi
 # every string of the profile (names, files, types, units, labels, the
 # source's name) is markup; the page must show it as text (issue 28)
 # (no '/': --value TYPE/UNIT could not name such a type for the top check)

@@ -20,6 +20,9 @@ let failures = 0, checks = 0;
 const ok = (c, what) => { checks++; if (!c) { failures++; console.error('FAIL: ' + what); } };
 const pcol = (args) => execFileSync(pcolBin, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
 const secs = (ns) => (ns < 0 ? '-' : '') + Math.floor(Math.abs(ns) / 1e9) + '.' + String(Math.abs(ns) % 1e9).padStart(9, '0');
+// the CLI's "%.2f" of a share: "-0.00" for a small negative one (JSON.parse
+// gives -0, which toFixed prints "0.00")
+const pct = (x) => (Object.is(x, -0) ? '-' : '') + x.toFixed(2);
 const ere = (s) => '^' + s.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') + '$';
 
 function load(html) {
@@ -63,9 +66,20 @@ for (const file of cases) {
     const cli = JSON.parse(pcol(args));
     const page = run(ctx, `var SW = pcolStackWeights(D, ${sel(r)}); pcolTop(D, SW, pcolKeyset(D, ${sel(r)}, '${by}'))
       .map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp), pcolInlineText(x.inl)]; })`);
-    const want = cli.rows.map((x) => [x.name, x.flat, x.cum, x.flat_pct.toFixed(2), x.cum_pct.toFixed(2), x.inline || '']);
+    const want = cli.rows.map((x) => [x.name, x.flat, x.cum, pct(x.flat_pct), pct(x.cum_pct), x.inline || '']);
     ok(JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --by ${by} ${r ? 'range ' + r : 'whole'}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
     console.error(`compute: ${c.name}: top --by ${by} ${r ? 'range' : 'whole'}: ${want.length} rows`);
+  }
+  // the table's header sorts (pcolTopSort) against pcol top --sort: the
+  // order on ties and sum% in that order (a profile with negative values
+  // ties on |cum| with other |flat|)
+  for (const srt of ['flat', 'cum', 'name']) {
+    const cli = JSON.parse(pcol(['top', c.input, '--format', 'json', '--value', value, '--sort', srt]));
+    const page = run(ctx, `var S9 = ${sel()}, SW9 = pcolStackWeights(D, S9); pcolTopSort(pcolTop(D, SW9, pcolKeyset(D, S9, 'function')), '${srt === 'flat' ? 'order' : srt}', SW9.total)
+      .map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.sp)]; })`);
+    const want = cli.rows.map((x) => [x.name, x.flat, x.cum, pct(x.sum_pct)]);
+    const bad = want.findIndex((x, i) => JSON.stringify(x) !== JSON.stringify(page[i]));
+    ok(page.length === want.length && bad < 0, `${c.name}: table sorted by ${srt}: first difference at row ${bad}: ${JSON.stringify(page[bad])} vs pcol top --sort ${srt} ${JSON.stringify(want[bad])}`);
   }
   // focus and ignore (filter.c's rule) on names the profile has
   {
@@ -81,7 +95,7 @@ for (const file of cases) {
       const cli = JSON.parse(pcol(args));
       const page = run(ctx, `var S3 = ${sel()}; S3.drop = pcolFilterDrop(D, ${fo ? 'new RegExp(' + JSON.stringify(fo) + ')' : 'null'}, ${ig ? 'new RegExp(' + JSON.stringify(ig) + ')' : 'null'});
         pcolTop(D, pcolStackWeights(D, S3), pcolKeyset(D, S3, 'function')).map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp), pcolInlineText(x.inl)]; })`);
-      const want = cli.rows.map((x) => [x.name, x.flat, x.cum, x.flat_pct.toFixed(2), x.cum_pct.toFixed(2), x.inline || '']);
+      const want = cli.rows.map((x) => [x.name, x.flat, x.cum, pct(x.flat_pct), pct(x.cum_pct), x.inline || '']);
       ok(JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --focus ${fo} --ignore ${ig}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
     }
     console.error(`compute: ${c.name}: ${tries.length} focus/ignore filters equal to pcol top`);
@@ -137,7 +151,7 @@ for (const file of cases) {
       for (const by of ['function', 'line']) {
         const cli = JSON.parse(pcol(['top', c.input, '--format', 'json', '--value', value, '--by', by, ...args]));
         const page = run(ctx, `pcolTop(DH, SWH, pcolKeyset(DH, SH, '${by}')).map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp), pcolInlineText(x.inl)]; })`);
-        const want = cli.rows.map((x) => [x.name, x.flat, x.cum, x.flat_pct.toFixed(2), x.cum_pct.toFixed(2), x.inline || '']);
+        const want = cli.rows.map((x) => [x.name, x.flat, x.cum, pct(x.flat_pct), pct(x.cum_pct), x.inline || '']);
         ok(JSON.stringify(page) === JSON.stringify(want), `${what}: top --by ${by}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
       }
       const ft = fold2tree(pcol(['fold', c.input, '--value', value, ...args]));
@@ -201,7 +215,7 @@ for (const file of cases) {
       const cli = JSON.parse(pcol(['top', c.input, '--format', 'json', '--value', value, ...args]));
       const page = run(ctx, `var S5 = ${sel()}; S5.lskeep = pcolTagKeep(D, ${JSON.stringify(tg)}, ${JSON.stringify(ti)}); var SW5 = pcolStackWeights(D, S5);
         pcolTop(D, SW5, pcolKeyset(D, S5, 'function')).map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp), pcolInlineText(x.inl)]; })`);
-      const want = cli.rows.map((x) => [x.name, x.flat, x.cum, x.flat_pct.toFixed(2), x.cum_pct.toFixed(2), x.inline || '']);
+      const want = cli.rows.map((x) => [x.name, x.flat, x.cum, pct(x.flat_pct), pct(x.cum_pct), x.inline || '']);
       ok(want.length > 0 && JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --tag ${tg} --tag-ignore ${ti}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
       const ft = foldTree(args);
       const gt = run(ctx, `var S6 = pcolFtreeSums(D, SW5), KD6 = pcolFtreeKids(D), o6 = {};

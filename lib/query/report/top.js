@@ -63,6 +63,22 @@ function pcolTop(D, sw, k) {
   rows.forEach(function (r, i) { r.order = i; r.fp = pcolPct(r.flat, sw.total); sum += r.fp; r.sp = sum; r.cp = pcolPct(r.cum, sw.total); });
   return rows;
 }
+/* The table's rows in the order a header click asks for, as `pcol top
+ * --sort` orders them (top.c): flat (and flat%, sum%) |flat| desc, name,
+ * |cum| desc (pcolTop's); cum (and cum%) |cum| desc, name, |flat| desc;
+ * name bytewise.  Names compare by rank (report.c's bytewise order).  sum%
+ * is made again in the new order, as the CLI prints it.  Rows are copied. */
+function pcolTopSort(rows, key, total) {
+  var out = rows.map(function (r) { var c = {}; for (var k in r) c[k] = r[k]; return c; });
+  var nm = function (x, y) { return x.rank !== undefined && y.rank !== undefined ? x.rank - y.rank : x.name < y.name ? -1 : x.name > y.name ? 1 : 0; };
+  if (key === 'cum' || key === 'cp')
+    out.sort(function (x, y) { var a = Math.abs(x.cum), b = Math.abs(y.cum); return a !== b ? b - a : nm(x, y) || Math.abs(y.flat) - Math.abs(x.flat); });
+  else if (key === 'name') out.sort(nm);
+  else out.sort(function (x, y) { return x.order - y.order; });
+  var sum = 0;
+  out.forEach(function (r) { sum += pcolPct(r.flat, total); r.sp = sum; });
+  return out;
+}
 /* The "(inline)" marks of a selection, as top.c's inline_marks makes
  * them: an edge from the nearest key outward into each key met at an
  * inlined line, weighted by the subtree of every stack node where it
