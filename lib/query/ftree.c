@@ -214,6 +214,46 @@ const uint32_t *pcol_q_ftree_stack_nodes(const pcol_ftree *t) {
   return p ? p->stack_node : NULL;
 }
 
+/* For the report page's hide and show filters, which rebuild the tree in
+ * the browser from the frames left: the name ftree_run gives each line row
+ * (line_name[nlines]) and each location without lines (loc_name[nloc + 1],
+ * {NULL, 0} for one with lines), interned in t's own names so that they
+ * stay valid until pcol_ftree_free.  The caller frees the two arrays. */
+int pcol_q_ftree_frame_names(pcol_file *f, pcol_ftree *t, pcol_str **line_name,
+                             pcol_str **loc_name, pcol_error *err) {
+  *line_name = *loc_name = NULL;
+  ft_priv *p = t->priv_;
+  if (!p) return pcol_error_set(err, PCOL_EINVAL, "no frame tree");
+  pcol_q_fctx c;
+  PCOL_RETURN_NOT_OK(pcol_q_fctx_init(&c, f, err));
+  uint32_t *fn_key = malloc((c.nfn + 1) * sizeof *fn_key);
+  pcol_str *ln = calloc(c.nlines ? c.nlines : 1, sizeof *ln), *lc = calloc(c.nloc + 1, sizeof *lc);
+  int rc = fn_key && ln && lc ? PCOL_OK : pcol_oom(err);
+  for (uint64_t i = 0; !rc && i <= c.nfn; i++) fn_key[i] = UINT32_MAX;
+  for (uint64_t loc = 1; !rc && loc <= c.nloc; loc++) {
+    uint64_t a, e;
+    uint32_t key;
+    pcol_frames_lines(&c.fr, (uint32_t)loc, &a, &e);
+    if (a == e) {
+      if (!(rc = addr_key(&c, &p->keys, (uint32_t)loc, &key))) lc[loc] = p->keys.s[key];
+      else rc = pcol_oom(err);
+    }
+    for (uint64_t li = a; !rc && li < e; li++)
+      if (!(rc = frame_key(&c, &p->keys, fn_key, li, &key, err))) ln[li] = p->keys.s[key];
+  }
+  pcol_buf_free(&c.scratch);
+  free(fn_key);
+  if (rc) {
+    free(ln);
+    free(lc);
+    if (err && !err->message[0]) pcol_error_set(err, rc, "naming the frames: %s", pcol_strerror(rc));
+    return rc;
+  }
+  *line_name = ln;
+  *loc_name = lc;
+  return PCOL_OK;
+}
+
 void pcol_ftree_free(pcol_ftree *t) {
   if (!t) return;
   ft_priv *p = t->priv_;

@@ -39,6 +39,10 @@ typedef struct list_priv {
   pcol_buf arena;  /* cleaned file names, NUL-separated; offsets until done */
   char **bufs;     /* source texts and error messages */
   size_t nbufs, bufs_cap;
+  /* per block (pcol_q_list_block_starts): each entry's line and start
+   * line, {line, start} pairs, for the report page's window in a range */
+  int64_t **starts;
+  size_t *nstarts;
 } list_priv;
 
 static int keep_buf(list_priv *p, char *b) {
@@ -83,7 +87,13 @@ static int64_t sat_add(int64_t lo, int64_t d) {
 /* One block: the window of the source, or the lines with samples when the
  * source cannot be read (error set). */
 static int make_block(list_priv *p, const entry *e, size_t n, const pcol_list_options *o,
-                      pcol_list_block *b, pcol_error *err) {
+                      pcol_list_block *b, size_t bi, pcol_error *err) {
+  if (!(p->starts[bi] = malloc(2 * n * sizeof **p->starts))) return pcol_oom(err);
+  for (size_t i = 0; i < n; i++) {
+    p->starts[bi][2 * i] = e[i].line;
+    p->starts[bi][2 * i + 1] = e[i].start;
+  }
+  p->nstarts[bi] = n;
   b->name = e[0].name;
   b->file = e[0].file;
   int64_t start = INT64_MAX, end = INT64_MIN;
@@ -264,7 +274,9 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   if (!rc && nents) {
     qsort(ents, nents, sizeof *ents, entry_cmp);
     out->blocks = calloc(nents, sizeof *out->blocks);
-    if (!out->blocks) rc = pcol_oom(err);
+    p->starts = calloc(nents, sizeof *p->starts);
+    p->nstarts = calloc(nents, sizeof *p->nstarts);
+    if (!out->blocks || !p->starts || !p->nstarts) rc = pcol_oom(err);
   }
   for (size_t i = 0; !rc && i < nents;) {
     size_t j = i; /* one function (by file: one file) */
@@ -280,7 +292,10 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
     for (size_t x = i; any_file && x < j && !rc;) {
       size_t y = x;
       while (y < j && !str_cmp(ents[y].file, ents[x].file)) y++;
-      if (ents[x].file.len) rc = make_block(p, ents + x, y - x, &o, &out->blocks[out->nblocks++], err);
+      if (ents[x].file.len) {
+        size_t bi = out->nblocks++;
+        rc = make_block(p, ents + x, y - x, &o, &out->blocks[bi], bi, err);
+      }
       x = y;
     }
     i = j;
@@ -306,7 +321,21 @@ void pcol_list_free(pcol_list *l) {
     pcol_buf_free(&p->arena);
     for (size_t i = 0; i < p->nbufs; i++) free(p->bufs[i]);
     free(p->bufs);
+    for (size_t i = 0; p->starts && i < l->nblocks; i++) free(p->starts[i]);
+    free(p->starts);
+    free(p->nstarts);
     free(p);
   }
   memset(l, 0, sizeof *l);
+}
+
+/* The entries of block b as {line, start} pairs (start: the function's
+ * start line, 0 when unknown), in line order: what make_block's window is
+ * made of, for the report page, which makes it again for a range. */
+size_t pcol_q_list_block_starts(const pcol_list *l, size_t b, const int64_t **pairs) {
+  const list_priv *p = l->priv_;
+  *pairs = NULL;
+  if (!p || !p->starts || b >= l->nblocks) return 0;
+  *pairs = p->starts[b];
+  return p->nstarts[b];
 }

@@ -54,6 +54,9 @@ int pcol_q_fctx_init(pcol_q_fctx *c, pcol_file *f, pcol_error *err);
 int pcol_q_fn_string(const pcol_q_fctx *c, uint32_t fn, const pcol_view *col, pcol_str *out,
                      pcol_error *err);
 
+/* list.c: block b's entries as {line, start line} pairs (*pairs, their
+ * count returned), valid until pcol_list_free. */
+size_t pcol_q_list_block_starts(const pcol_list *l, size_t b, const int64_t **pairs);
 /* srcfile.c: the source files of `list` (doc/safety.md "What list opens").
  * pprof's trimPath with no -trim_path. */
 const char *pcol_q_trim_path(const char *path, const char *search);
@@ -104,6 +107,11 @@ typedef struct pcol_q_topkeys {
   uint64_t nloc;
   uint32_t *loc_koff, *loc_keys, nokey, n;
   uint32_t *loc_aoff, *loc_all; /* every key of each location, bit 31 = an inlined line (graph.c) */
+  /* for the page's hide/show (report.c): each line row's key as
+   * build_loc_keys gives it (0: none), and the key a location with lines
+   * takes when none of its lines left has one but one has no function
+   * (the unsymbolized rule; 0 where it cannot apply) */
+  uint32_t *line_key, *loc_ukey;
   pcol_str *name;
   struct pcol_q_topctx *ctx_; /* owns the names */
 } pcol_q_topkeys;
@@ -298,6 +306,10 @@ int pcol_q_gtags_sets(pcol_file *f, pcol_q_gtags *g, pcol_error *err);
 /* ftree.c: the frame-tree node of each stack node (nstacks + 1 entries,
  * index 0 = the root), valid until pcol_ftree_free. */
 const uint32_t *pcol_q_ftree_stack_nodes(const pcol_ftree *t);
+/* ftree.c: the frame name of each line row and of each location without
+ * lines (the report page rebuilds the tree under hide/show); see ftree.c. */
+int pcol_q_ftree_frame_names(pcol_file *f, pcol_ftree *t, pcol_str **line_name,
+                             pcol_str **loc_name, pcol_error *err);
 /* weights.c: the value v of every sample (pcol_rows(samples) entries, in
  * row order, unscaled), by the rule pcol_stack_weights adds up. */
 int pcol_q_sample_values(pcol_file *f, const pcol_value_sel *v, int64_t *out, pcol_error *err);

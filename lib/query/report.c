@@ -292,6 +292,12 @@ static int keyset(rep *r, const pcol_select *sel, pcol_by by, int unnamed, pcol_
     put(r, ",", 1);
     col_u32(r, "all", k.loc_all, k.loc_aoff[k.nloc + 1]);
   }
+  /* hide/show (hide.js): each line's key and the unsymbolized fallback,
+   * from which the page makes the keys of the lines left */
+  put(r, ",", 1);
+  col_u32(r, "lkey", k.line_key, pcol_rows(r->f, PCOL_T_LINES));
+  put(r, ",", 1);
+  col_u32(r, "ukey", k.loc_ukey, k.nloc + 1);
   put(r, "}", 1);
   free(ord);
   free(rank);
@@ -341,8 +347,41 @@ static int frame_tree(rep *r, pcol_ftree *t, pcol_error *err) {
     pcol_q_keytab_free(&names);
     return pcol_oom(err);
   }
+  /* hide/show (hide.js) rebuilds the tree from each line's frame name
+   * and each line-less location's */
+  uint64_t nlines = pcol_rows(r->f, PCOL_T_LINES), nloc = pcol_rows(r->f, PCOL_T_LOCATIONS);
+  pcol_str *ln = NULL, *lc = NULL;
+  int64_t *lid = NULL, *cid = NULL;
+  rc = pcol_q_ftree_frame_names(r->f, t, &ln, &lc, err);
+  if (!rc && (!(lid = malloc((nlines + 1) * sizeof *lid)) || !(cid = malloc((nloc + 1) * sizeof *cid))))
+    rc = pcol_oom(err);
+  for (uint64_t i = 0; !rc && i < nlines; i++) {
+    uint32_t id;
+    if (pcol_q_key_intern(&names, ln[i].ptr ? ln[i].ptr : "", ln[i].len, 0, &id)) rc = pcol_oom(err);
+    lid[i] = id;
+  }
+  for (uint64_t i = 0; !rc && i <= nloc; i++) {
+    uint32_t id = 0;
+    if (lc[i].ptr && pcol_q_key_intern(&names, lc[i].ptr, lc[i].len, 0, &id)) rc = pcol_oom(err);
+    cid[i] = id;
+  }
+  free(ln);
+  free(lc);
+  if (rc) {
+    free(lid);
+    free(cid);
+    free(nid);
+    pcol_q_keytab_free(&names);
+    return rc;
+  }
   putf(r, "\"ftree\":{\"n\":%u,\"names\":", t->n);
   names_of(r, names.s, names.n);
+  put(r, ",", 1);
+  col(r, "lname", lid, nlines);
+  put(r, ",", 1);
+  col(r, "aname", cid, nloc + 1);
+  free(lid);
+  free(cid);
   put(r, ",", 1);
   col_u32(r, "parent", t->parent, t->n);
   put(r, ",", 1);
@@ -727,7 +766,9 @@ static int diff_shares(rep *r, const pcol_ftree *t, const vchoice *vc, size_t nv
     for (int by = 0; by < 3; by++) {
       pcol_top tp;
       PCOL_RETURN_NOT_OK(pcol_top_compute(o->base, NULL, &bv, (pcol_by)by, &tp, err));
-      putf(r, "%s\"%s\":{\"names\":[", by ? "," : "", byname[by]);
+      char tot[48]; /* the base's sum of |value|: the call graph's colours (graphview.js) */
+      pcol_sum_text(tp.total, tot, sizeof tot);
+      putf(r, "%s\"%s\":{\"total\":%s,\"names\":[", by ? "," : "", byname[by], tot);
       for (size_t i = 0; i < tp.nrows; i++) {
         if (i) put(r, ",", 1);
         jpstr(r, tp.rows[i].name);
@@ -798,8 +839,55 @@ static int loc_strings(rep *r, pcol_error *err) {
     }
     off[loc + 1] = (int64_t)(ids.len / sizeof(int64_t));
   }
+  /* hide/show (hide.js, filter.c's rule per line): each location's lines,
+   * each line's function (0: none; nfn + 1: out of range), each function's
+   * name and file, each location's mapping file, as ids into names */
+  int64_t *lo = malloc((nloc + 2) * sizeof *lo), *lf = malloc((nlines + 1) * sizeof *lf);
+  int64_t *fnm = malloc((nfn + 1) * sizeof *fnm), *ffl = malloc((nfn + 1) * sizeof *ffl);
+  int64_t *lm = malloc((nloc + 1) * sizeof *lm);
+  if (!rc && (!lo || !lf || !fnm || !ffl || !lm)) rc = pcol_oom(err);
+  /* off[i] = the line offset i capped at nlines; location loc's lines
+   * are [min(off[loc - 1], off[loc]), off[loc]) (pcol_frames_lines) */
+  for (uint64_t i = 0; !rc && i <= nloc; i++) {
+    uint64_t x = pcol_view_u64(&loff, i);
+    lo[i] = (int64_t)(x > nlines ? nlines : x);
+  }
+  if (!rc) lm[0] = 0;
+  for (uint64_t loc = 1; !rc && loc <= nloc; loc++) {
+    uint32_t m = pcol_view_u32(&lmap, loc - 1), id = 0;
+    pcol_str str;
+    if (m && m <= nmap) {
+      rc = pcol_string(f, pcol_view_u32(&mfile, m - 1), &str, err);
+      if (!rc && pcol_q_key_intern(&names, str.ptr ? str.ptr : "", str.ptr ? str.len : 0, 0, &id)) rc = pcol_oom(err);
+    }
+    lm[loc] = id;
+  }
+  for (uint64_t li = 0; !rc && li < nlines; li++) {
+    uint32_t fn = pcol_view_u32(&lfn, li);
+    lf[li] = fn > nfn ? (int64_t)nfn + 1 : fn;
+  }
+  for (uint64_t fn = 0; !rc && fn < nfn; fn++) {
+    pcol_str a, b;
+    uint32_t ia, ib;
+    if (!(rc = pcol_string(f, pcol_view_u32(&fname, fn), &a, err)) &&
+        !(rc = pcol_string(f, pcol_view_u32(&ffile, fn), &b, err)) &&
+        (pcol_q_key_intern(&names, a.ptr ? a.ptr : "", a.ptr ? a.len : 0, 0, &ia) ||
+         pcol_q_key_intern(&names, b.ptr ? b.ptr : "", b.ptr ? b.len : 0, 0, &ib)))
+      rc = pcol_oom(err);
+    if (!rc) fnm[fn] = ia, ffl[fn] = ib;
+  }
   if (!rc) {
-    PUTS(r, "\"locstr\":{\"names\":");
+    PUTS(r, "\"locstr\":{\"lines\":{");
+    col(r, "off", lo, nloc + 1);
+    PUTS(r, ",");
+    col(r, "fn", lf, nlines);
+    PUTS(r, ",");
+    col(r, "fname", fnm, nfn);
+    PUTS(r, ",");
+    col(r, "ffile", ffl, nfn);
+    PUTS(r, ",");
+    col(r, "map", lm, nloc + 1);
+    PUTS(r, "},\"names\":");
     names_of(r, names.s, names.n);
     PUTS(r, ",");
     col(r, "off", off, nloc + 2);
@@ -809,6 +897,11 @@ static int loc_strings(rep *r, pcol_error *err) {
     rc = r->rc ? pcol_oom(err) : PCOL_OK;
   }
   free(off);
+  free(lo);
+  free(lf);
+  free(fnm);
+  free(ffl);
+  free(lm);
   pcol_buf_free(&ids);
   pcol_q_keytab_free(&names);
   return rc;
@@ -829,7 +922,7 @@ static int source_list(rep *r, const pcol_report_options *o, const vchoice *vc, 
   PCOL_RETURN_NOT_OK(pcol_list_compute(r->f, NULL, &dv, PCOL_BY_LINE, "", &lo, &l, err));
   size_t text = 0;
   char num[48];
-  /* a block is [name (an id of strtab), file, why not, lines]: files and
+  /* a block is [name (an id of strtab), file, why not, lines, start lines]: files and
    * reasons are indexes into "strs" (-1: none), each said once (go-cpu-large: 23k functions of
    * one file, 3.6 MB of repeats -> 1 MB) */
   pcol_q_keytab strs = {0};
@@ -867,7 +960,21 @@ static int source_list(rep *r, const pcol_report_options *o, const vchoice *vc, 
       jpstr(r, ln->text);
       PUTS(r, "]");
     }
-    PUTS(r, "]]");
+    /* the entries' start lines (source.js makes the window of a range as
+     * list.c does): one number when every entry has it (0: none known),
+     * else [line, start, ...] */
+    const int64_t *st;
+    size_t nst = pcol_q_list_block_starts(&l, b, &st);
+    int64_t s0 = nst && st[1] > 0 ? st[1] : 0;
+    int same = 1;
+    for (size_t i = 1; i < nst && same; i++) same = (st[2 * i + 1] > 0 ? st[2 * i + 1] : 0) == s0;
+    if (same) putf(r, "],%lld]", (long long)s0);
+    else {
+      PUTS(r, "],[");
+      for (size_t i = 0; i < nst; i++)
+        putf(r, "%s%lld,%lld", i ? "," : "", (long long)st[2 * i], (long long)(st[2 * i + 1] > 0 ? st[2 * i + 1] : 0));
+      PUTS(r, "]]");
+    }
   }
   PUTS(r, "],\"strs\":");
   names_of(r, strs.s, strs.n);

@@ -1008,6 +1008,34 @@ void pcol_top_free(pcol_top *t) {
   memset(t, 0, sizeof *t);
 }
 
+/* build_loc_keys' keys per line row, before the per-location merge, and
+ * its unsymbolized fallback per location (pcol_q_topkeys.line_key). */
+static int line_keys(topctx *t, pcol_q_topkeys *out, pcol_error *err) {
+  pcol_q_fctx *c = &t->fc;
+  out->line_key = calloc(c->nlines ? c->nlines : 1, sizeof *out->line_key);
+  out->loc_ukey = calloc(c->nloc + 1, sizeof *out->loc_ukey);
+  if (!out->line_key || !out->loc_ukey) return pcol_oom(err);
+  int fallback = t->by == PCOL_BY_FUNCTION ||
+                 ((t->by == PCOL_BY_LINE || t->by == PCOL_BY_ADDRESS || t->by == PCOL_BY_FILE) &&
+                  t->unnamed_is_frame);
+  for (uint64_t loc = 1; loc <= c->nloc; loc++) {
+    uint64_t a, e;
+    int nofn = 0;
+    pcol_frames_lines(&c->fr, (uint32_t)loc, &a, &e);
+    t->cur_addr = pcol_view_u64(&c->loc_addr, loc - 1);
+    for (uint64_t li = a; li < e; li++) {
+      uint32_t key;
+      if (pcol_view_u32(&t->fc.ln_fn, li) == 0) nofn = 1;
+      PCOL_RETURN_NOT_OK(line_key(t, li, &key, err));
+      if (!key && t->by != PCOL_BY_SOURCE_LINE && t->unnamed_is_frame)
+        PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &key, err));
+      out->line_key[li] = key;
+    }
+    if (a < e && nofn && fallback) PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &out->loc_ukey[loc], err));
+  }
+  return PCOL_OK;
+}
+
 /* For the report page (report.c), which recomputes top in the browser: the
  * distinct keys of each location exactly as pcol_top_compute finds them
  * (the CSR arrays of build_loc_keys, and the key table), so that the page
@@ -1020,6 +1048,7 @@ int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, pcol_q_top
   if (rc) return rc;
   rc = build_loc_keys(t, err);
   if (!rc) rc = name_key(t, "<no location>", 13, &out->nokey, err);
+  if (!rc) rc = line_keys(t, out, err); /* may add keys: before the names */
   if (!rc && !(out->name = calloc((size_t)ctx_nkeys(t) + 1, sizeof *out->name))) rc = pcol_oom(err);
   for (uint32_t k = 1; !rc && k <= ctx_nkeys(t); k++) rc = ctx_name(t, k, &out->name[k], err);
   out->n = ctx_nkeys(t);
@@ -1036,6 +1065,8 @@ int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, pcol_q_top
 }
 
 void pcol_q_topkeys_free(pcol_q_topkeys *k) {
+  free(k->line_key);
+  free(k->loc_ukey);
   free(k->loc_koff);
   free(k->loc_keys);
   free(k->loc_aoff);

@@ -13,13 +13,17 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "t_report_compute: FAIL: $*" >&2; exit 1; }
 cases=()
 add() { # name input [base]
-  "$PCOL" report "$2" ${3:+--diff "$3"} -o "$tmp/$1.html" || fail "report $1"
-  printf '{"name":"%s","input":"%s","html":"%s"%s}\n' "$1" "$2" "$tmp/$1.html" "${3:+,\"base\":\"$3\"}" > "$tmp/$1.json"
+  "$PCOL" report "$2" ${3:+--diff "$3"} ${SRC:+--source-path "$SRC"} -o "$tmp/$1.html" || fail "report $1"
+  printf '{"name":"%s","input":"%s","html":"%s"%s%s}\n' "$1" "$2" "$tmp/$1.html" "${3:+,\"base\":\"$3\"}" "${SRC:+,\"srcpath\":\"$SRC\"}" > "$tmp/$1.json"
   cases+=("$tmp/$1.json")
 }
+# the demo's source file (the profile names demo_code.R): the source pane's
+# window and numbers against pcol list
+mkdir -p "$tmp/src"
+awk 'BEGIN { for (i = 1; i <= 40; i++) printf "line_%d <- %d\n", i, i }' > "$tmp/src/demo_code.R"
 "$PCOL" pack examples/demo.out --coalesce -o "$tmp/demo.pcol" || fail "pack"
 "$PCOL" pack examples/demo.out -o "$tmp/base.pcol" || fail "pack"
-add demo "$tmp/demo.pcol"
+SRC="$tmp/src" add demo "$tmp/demo.pcol"
 add diff "$tmp/demo.pcol" "$tmp/base.pcol"
 [ -f "$TD/rprof/r-prof-profile__memory.out" ] && { "$PCOL" pack "$TD/rprof/r-prof-profile__memory.out" -o "$tmp/mem.pcol" && add rprof-memory "$tmp/mem.pcol"; }
 [ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ] && add go-inline "$TD/pprof/go-cpu-inline-small.pb.gz"
@@ -28,5 +32,7 @@ if [ -f "$TD/pprof/go-cpu-string-labels.pb.gz" ]; then
   "$PCOL" merge "$tmp/demo.pcol" "$TD/pprof/go-cpu-string-labels.pb.gz" -o "$tmp/merged.pcol" || fail "merge"
   add merged "$tmp/merged.pcol"
 fi
+# negative values: header sorts' ties, a call tree node of total 0 above non-zero ones
+[ -f "$TD/pprof/go-heap-delta-negative-values.pb.gz" ] && add negative "$TD/pprof/go-heap-delta-negative-values.pb.gz"
 [ -f "$TD/pprof/go-heap-allocs-inline.pb.gz" ] && add go-heap-inline "$TD/pprof/go-heap-allocs-inline.pb.gz" "$TD/pprof/go-heap-allocs-inline.pb.gz"
-timeout 120 node "$here/../report/compute.test.mjs" "$PCOL" "${cases[@]}" || fail "the page's numbers differ from the CLI's"
+timeout 300 node "$here/../report/compute.test.mjs" "$PCOL" "${cases[@]}" || fail "the page's numbers differ from the CLI's"

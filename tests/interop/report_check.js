@@ -41,6 +41,9 @@ function cliTop(input, opt) {
   if (opt.focus) args.push('--focus', opt.focus);
   if (opt.ignore) args.push('--ignore', opt.ignore);
   if (opt.tag) args.push('--tag', opt.tag);
+  if (opt.sort) args.push('--sort', opt.sort);
+  if (opt.hide) args.push('--hide', opt.hide);
+  if (opt.show) args.push('--show', opt.show);
   const lines = pcol(args).split('\n').filter((l) => l.length);
   lines.shift();
   return lines.map((l) => {
@@ -157,7 +160,7 @@ async function main() {
     ok(inv.length > 0 && inv.every((r) => r.w === leaf(r.name)), `${c.name}: inverted tree roots differ from pcol fold's leaves`);
     await ev(`(() => { const m = document.getElementById('tree-mode'); m.value = 'top'; m.dispatchEvent(new Event('change')); })()`);
     console.error(`report_check: ${c.name}: call tree: ${seen} rows, inverted: ${inv.length} roots equal to pcol fold`);
-    if (c.base) return;
+    if (c.base || c.noclick) return;
     // click the heaviest-cum function of the table with callers (a real click on its row)
     const name = await ev(`(() => { const r = pcolReport.topRows(); let b = null; r.forEach(x => { if (!b || Math.abs(x.cum) > Math.abs(b.cum)) b = x; }); return b && b.cells[5].replace(/ \\((partial-)?inline\\)$/, ''); })()`);
     if (name === null) return;
@@ -183,12 +186,26 @@ async function main() {
       try { lj = JSON.parse(pcol(['list', c.input, ere, '--format', 'json', '--source-path', c.srcpath, '--value', value].concat(sel))).rows; }
       catch (e) { if (!/no matches found/.test(String(e.stderr))) throw e; } // a function without lines in a file: no block
       const want = lj.map((x) => [x.line, x.flat, x.cum, x.text]);
-      if (o.from === undefined) ok(src.length > 0 && JSON.stringify(src) === JSON.stringify(want), `${c.name}: source pane of ${name}: ${JSON.stringify(src.slice(0, 2))} vs pcol list ${JSON.stringify(want.slice(0, 2))}`);
-      else {
-        const byLine = new Map(want.map((x) => [x[0], x]));
-        const bad = src.filter((x) => { const w = byLine.get(x[0]); return w ? w[1] !== x[1] || w[2] !== x[2] || w[3] !== x[3] : x[1] !== 0 || x[2] !== 0; });
-        const missing = want.filter((x) => (x[1] || x[2]) && !src.some((y) => y[0] === x[0]));
-        ok((src.length > 0 || !want.length) && !bad.length && !missing.length, `${c.name}: source pane of ${name} in the range: ${JSON.stringify(bad.slice(0, 2))} differ from pcol list --from --to, ${JSON.stringify(missing.slice(0, 2))} missing`);
+      // whole profile or a range: the same lines (list's window for the selection), numbers and text
+      ok((src.length > 0 || o.from !== undefined) && JSON.stringify(src) === JSON.stringify(want),
+        `${c.name}: source pane of ${name}${o.from !== undefined ? ' in the range' : ''}: lines ${src.length ? src[0][0] + '-' + src[src.length - 1][0] : 'none'} ${JSON.stringify(src.slice(0, 2))} vs pcol list ${want.length ? want[0][0] + '-' + want[want.length - 1][0] : 'none'} ${JSON.stringify(want.slice(0, 2))}`);
+      if (o.from !== undefined) { // in the range, every function with source: the window pcol list --from --to shows
+        const fns = await ev(`Array.from(new Set(pcolReport.meta.list.blocks.filter(b => b[2] < 0 && b[3].length).map(b => b[0])))`);
+        let differ = 0;
+        for (const fn of fns) {
+          const e2 = '^' + fn.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') + '$';
+          await ev(`pcolReport.pick(${JSON.stringify(fn)})`);
+          const s2 = await ev('pcolReport.source()');
+          let l2 = [];
+          try { l2 = JSON.parse(pcol(['list', c.input, e2, '--format', 'json', '--source-path', c.srcpath, '--value', value].concat(sel))).rows; }
+          catch (e) { if (!/no matches found/.test(String(e.stderr))) throw e; }
+          const w2 = l2.map((x) => [x.line, x.flat, x.cum, x.text]);
+          ok(JSON.stringify(s2) === JSON.stringify(w2), `${c.name}: source pane of ${fn} in the range: lines ${s2.map((x) => x[0])} vs pcol list ${w2.map((x) => x[0])}`);
+          const whole = await ev(`pcolReport.meta.list.blocks.filter(b => b[0] === ${JSON.stringify(fn)}).map(b => b[3].map(l => l[0]).join()).join(';')`);
+          if (w2.length && whole !== w2.map((x) => x[0]).join()) differ++;
+        }
+        console.error(`report_check: ${c.name}: source pane in the range: ${fns.length} functions equal to pcol list --from --to (${differ} windows other than the whole profile's)`);
+        await ev(`pcolReport.pick(${JSON.stringify(name)})`);
       }
       ok(await ev(`document.querySelectorAll('img').length`) === 0, `${c.name}: the source text became markup`);
       console.error(`report_check: ${c.name}: source pane of ${name}: ${src.length} lines equal to pcol list`);
@@ -216,7 +233,17 @@ async function main() {
     if (o.source) args.push('--source', String(o.source));
     if (o.from !== undefined) args.push('--from', secs(o.from), '--to', secs(o.to));
     if (o.focus) args.push('--focus', o.focus);
+    if (o.hide) args.push('--hide', o.hide);
+    if (o.show) args.push('--show', o.show);
     return JSON.parse(pcol(args)).rows.map((x) => x.kind === 'node' ? ['N', x.name, x.flat, x.cum] : ['E', x.from, x.to, x.weight, x.inline, x.residual]);
+  };
+  // one view each (doc/report-*.png): the element's box, clipped
+  const viewShots = async (name, views) => {
+    for (const [id, file] of views) {
+      const b = await ev(`(() => { const r = document.getElementById('${id}').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, Math.min(r.height, 700)]; })()`);
+      const pic = await Page.captureScreenshot({ format: 'png', clip: { x: b[0], y: b[1], width: b[2], height: b[3], scale: 1 }, captureBeyondViewport: true });
+      fs.writeFileSync(path.join(cfg.artifacts, `report-${name}-${file}.png`), Buffer.from(pic.data, 'base64'));
+    }
   };
   const graphCheck = async (c, value, o) => {
     o = o || {};
@@ -229,6 +256,35 @@ async function main() {
     const texts = await ev(`Array.from(document.querySelectorAll('#graph g.gv-node title')).map(t => t.textContent).join('|')`);
     ok(want.filter((x) => x[0] === 'N').every((x) => texts.includes(x[1])), `${c.name}: a graph node's name is not shown as text`);
     console.error(`report_check: ${c.name}: call graph ${JSON.stringify(o)}: ${nn} nodes, ${want.length - nn} edges equal to pcol graph`);
+    if (c.base && nn) { // a --diff page: each node coloured by its change of cum against the base (pprof -diff_base)
+      const bt = JSON.parse(pcol(['top', c.base, '--format', 'json', '--value', value]));
+      const bcum = new Map(bt.rows.map((x) => [x.name, x.cum]));
+      const drawnNodes = await ev(`(() => { const G = pcolReport.graph(); return Array.from(document.querySelectorAll('#graph g.gv-node')).map(g => {
+          const i = +g.getAttribute('data-i'); return [G.nodes[i].name, G.nodes[i].cum, +g.getAttribute('data-delta'), g.querySelector('rect').getAttribute('fill')]; }); })()`);
+      const rg = (f) => { const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/.exec(f); return m ? [parseInt(m[1], 16), parseInt(m[2], 16)] : [NaN, NaN]; };
+      let bad = 0, signs = new Set();
+      const pts = [];
+      for (const [name, cum, delta, fill] of drawnNodes) {
+        const want = cum - (bcum.get(name) || 0), [r, g] = rg(fill), score = want / Math.abs(bt.total);
+        signs.add(Math.sign(want));
+        const good = delta === want && (want === 0 ? r === g : want > 0 ? r >= g && (score < 0.05 || r > g) : g >= r && (score > -0.05 || g > r));
+        if (!good && bad++ < 3) console.error(`  ${name}: change ${delta} (pcol: ${want}), fill ${fill}`);
+        pts.push([Math.abs(want), Math.sign(want), Math.abs(r - g)]);
+      }
+      // deeper with the change: |red - green| never falls as |change| grows (same sign)
+      for (const sg of [-1, 1]) {
+        const p2 = pts.filter((x) => x[1] === sg).sort((a, b) => a[0] - b[0]);
+        for (let i = 1; i < p2.length; i++) if (p2[i][2] < p2[i - 1][2]) bad++;
+      }
+      ok(bad === 0, `${c.name}: call graph ${JSON.stringify(o)}: ${bad} nodes not coloured by their change against the base`);
+      console.error(`report_check: ${c.name}: call graph ${JSON.stringify(o)}: ${drawnNodes.length} nodes coloured by their change (signs ${[...signs].sort()})`);
+      if (o.from === undefined) {
+        ok(signs.has(1) && signs.has(-1), `${c.name}: the diff fixture should grow and shrink (signs ${[...signs]})`);
+        const b = await ev(`(() => { const r = document.getElementById('graph-section').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, Math.min(r.height, 900)]; })()`);
+        const pic = await Page.captureScreenshot({ format: 'png', clip: { x: b[0], y: b[1], width: b[2], height: b[3], scale: 1 }, captureBeyondViewport: true });
+        fs.writeFileSync(path.join(cfg.artifacts, `report-${c.name}-graph.png`), Buffer.from(pic.data, 'base64'));
+      }
+    }
     if (o.from !== undefined || c.base || !nn) return;
     { // the view as drawn (page coordinates for the clip)
       const b = await ev(`(() => { const r = document.getElementById('graph-section').getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, Math.min(r.height, 900)]; })()`);
@@ -286,7 +342,15 @@ async function main() {
       const heads = await ev(`Array.from(document.querySelectorAll('#top thead th')).map(t => t.textContent).join(',')`);
       ok(heads === 'base flat,new flat,\u0394flat,base cum,new cum,\u0394cum,name', `${c.name}: diff table heads ${heads}`);
       console.error(`report_check: ${c.name}: diff table: ${want.length} rows equal to pcol diff --absolute`);
+      await viewShots(c.name, [['top-pane', 'table'], ['flame-pane', 'flame']]);
     } else await compareTop(c, { value: defValue }, 'whole profile');
+    if (c.sorts) { // a real click on each header: the order (and sum%) of pcol top --sort
+      for (const [k, srt] of [['cum', 'cum'], ['name', 'name'], ['fp', 'flat']]) {
+        const xy = await ev(`(() => { window.scrollTo(0, 0); const th = document.querySelector('#top thead th[data-k="${k}"]'); th.scrollIntoView({block: 'center'}); const b = th.getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2]; })()`);
+        await click(xy[0], xy[1]);
+        await compareTop(c, { value: defValue, sort: srt }, `sorted by a click on ${k}`);
+      }
+    }
     await views(c, defValue);
     await graphCheck(c, defValue, {});
     if (c.value) {
@@ -318,6 +382,32 @@ async function main() {
       ok(trows.length > 0 && trows.every(([n, w]) => roots[n] === w) && trows.length === Object.keys(roots).length,
         `${c.name}: call tree roots under tag ${c.tag}: ${JSON.stringify(trows)} vs ${JSON.stringify(roots)}`);
       await ev(`(() => { const s = document.getElementById('tag'); s.value = ''; s.dispatchEvent(new Event('change')); })()`);
+    }
+    for (const k of ['hide', 'show']) if (c[k]) { // typed into its box: table, call tree, flame and graph as the CLI's --hide/--show
+      await ev(`(() => { window.scrollTo(0, 0); const s = document.getElementById('${k}'); s.focus(); })()`);
+      await Input.insertText({ text: c[k] });
+      await ev(`document.getElementById('${k}').dispatchEvent(new Event('change'))`);
+      await compareTop(c, { value: defValue, [k]: c[k] }, `${k} ${c[k]}`);
+      const fold = pcol(['fold', c.input, '--value', defValue, '--' + k, c[k]]).split('\n').filter((l) => l);
+      const paths = {};
+      for (const l of fold) {
+        const sp = l.lastIndexOf(' '), p = l.slice(0, sp).split(';');
+        for (let i = 1; i <= p.length; i++) { const x = p.slice(0, i).join(';'); paths[x] = (paths[x] || 0) + +l.slice(sp + 1); }
+      }
+      // the flame graph's frame tree: every node's path and total
+      const nodes = await ev(`(() => { const t = pcolReport.fold(), by = {}; t.forEach(n => { by[n.n] = n; });
+        const path = (n) => { const p = []; for (let k = n.n; k; k = by[k] ? by[k].parent : 0) p.unshift(by[k].name); return p.join(';'); };
+        return t.filter(n => n.total !== 0).map(n => [path(n), n.total]); })()`);
+      const badF = nodes.filter(([p, w]) => paths[p] !== w);
+      ok(nodes.length === Object.keys(paths).filter((p) => paths[p] !== 0).length && badF.length === 0,
+        `${c.name}: ${k} ${c[k]}: frame tree differs from pcol fold: ${nodes.length} nodes vs ${Object.keys(paths).length}, ${JSON.stringify(badF.slice(0, 3))}`);
+      const trows = await ev(`(() => { const m = document.getElementById('tree-mode'); m.value = 'top'; m.dispatchEvent(new Event('change')); })(), pcolReport.treeRows().filter(r => r.d === 0).map(r => [r.name, r.w])`);
+      ok(trows.length > 0 && trows.every(([n, w]) => paths[n] === w), `${c.name}: call tree roots under ${k} ${c[k]}: ${JSON.stringify(trows)}`);
+      const gpage = await graphRows(), gwant = cliGraph(c, defValue, { [k]: c[k] });
+      ok(JSON.stringify(gpage) === JSON.stringify(gwant), `${c.name}: the graph under ${k} ${c[k]} differs from pcol graph: ${JSON.stringify(gpage.slice(0, 3))} vs ${JSON.stringify(gwant.slice(0, 3))}`);
+      console.error(`report_check: ${c.name}: ${k} ${c[k]}: ${nodes.length} frame-tree nodes and ${gwant.length} graph rows equal to pcol fold/graph`);
+      if (c.shot) await Page.captureScreenshot({ format: 'png' }).then((x) => fs.writeFileSync(path.join(cfg.artifacts, `report-${c.name}-${k}.png`), Buffer.from(x.data, 'base64')));
+      await ev(`(() => { const s = document.getElementById('${k}'); s.value = ''; s.dispatchEvent(new Event('change')); })()`);
     }
     if (c.source) {
       await setSelect('source', c.source);
@@ -419,6 +509,7 @@ async function main() {
       const h = await ev(`Math.ceil(document.getElementById('footer').getBoundingClientRect().top)`);
       const pic = await Page.captureScreenshot({ format: 'png', clip: { x: 0, y: 0, width: 1100, height: h, scale: 1 } });
       fs.writeFileSync(path.join(cfg.artifacts, 'report-readme.png'), Buffer.from(pic.data, 'base64'));
+      await viewShots(c.name, [['tl-section', 'timeline'], ['stack-section', 'stackchart'], ['flame-pane', 'flame']]);
       await Emulation.setDeviceMetricsOverride({ width: 1300, height: 1000, deviceScaleFactor: 1, mobile: false });
     }
     const shot = await Page.captureScreenshot({ format: 'png', captureBeyondViewport: false });

@@ -45,7 +45,7 @@ add() { # name input html [json fields]
 mkdir -p "$tmp/src"
 awk 'BEGIN { for (i = 1; i <= 30; i++) printf "line_%d <- function(x) \"</script><img src=x onerror=alert(3)>\" & x < %d\n", i, i }' > "$tmp/src/demo_code.R"
 "$PCOL" report "$tmp/demo.pcol" -o "$tmp/demo.html" --source-path "$tmp/src" --title "examples/demo.out (pcol pack --coalesce)" || fail "report demo"
-add demo "$tmp/demo.pcol" "$tmp/demo.html" "\"search\":\"^(fib|sum)\$\",\"brush\":true,\"shot\":true,\"readme\":[120000000,310000000],\"srcpath\":\"$tmp/src\""
+add demo "$tmp/demo.pcol" "$tmp/demo.html" "\"search\":\"^(fib|sum)\$\",\"hide\":\"^rnorm\$\",\"brush\":true,\"shot\":true,\"readme\":[120000000,310000000],\"srcpath\":\"$tmp/src\""
 if [ -f "$TD/rprof/r-prof-profile__memory.out" ]; then
   "$PCOL" pack "$TD/rprof/r-prof-profile__memory.out" -o "$tmp/mem.pcol" || fail "pack memory"
   "$PCOL" report "$tmp/mem.pcol" -o "$tmp/mem.html" || fail "report memory"
@@ -67,12 +67,22 @@ if [ -f "$TD/pprof/go-cpu-string-labels.pb.gz" ]; then
     add merged "$tmp/merged.pcol" "$tmp/merged.html" '"source":1,"brush":true,"search":"^is\\."'
   fi
 fi
-"$PCOL" pack examples/demo.out -o "$tmp/base.pcol" || fail "pack base"
+# the base: the demo's first half of samples, twice (the new profile is the
+# whole demo): functions of the first half shrink, those of the second grow,
+# so the call graph's colours go both ways
+{ head -2 examples/demo.out; for k in 1 2; do sed -n '3,21p' examples/demo.out; done; } > "$tmp/base.out"
+"$PCOL" pack "$tmp/base.out" -o "$tmp/base.pcol" || fail "pack base"
 "$PCOL" report "$tmp/demo.pcol" --diff "$tmp/base.pcol" -o "$tmp/diff.html" || fail "report --diff"
 add diff "$tmp/demo.pcol" "$tmp/diff.html" "\"brush\":true,\"base\":\"$tmp/base.pcol\""
 if [ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ]; then
   "$PCOL" report "$TD/pprof/go-cpu-inline-small.pb.gz" -o "$tmp/inline.html" || fail "report inline"
-  add go-inline "$TD/pprof/go-cpu-inline-small.pb.gz" "$tmp/inline.html" '"focus":"busyLoop","ignore":"mapiter"'
+  add go-inline "$TD/pprof/go-cpu-inline-small.pb.gz" "$tmp/inline.html" '"focus":"busyLoop","ignore":"mapiter","hide":"^runtime\\.","show":"^main\\."'
+fi
+# negative values (a delta heap profile): the table's header sorts tie on
+# |cum| with other |flat| (no row click: its long names)
+if [ -f "$TD/pprof/go-heap-delta-negative-values.pb.gz" ]; then
+  "$PCOL" report "$TD/pprof/go-heap-delta-negative-values.pb.gz" -o "$tmp/neg.html" || fail "report negative"
+  add negative "$TD/pprof/go-heap-delta-negative-values.pb.gz" "$tmp/neg.html" '"sorts":true,"noclick":true'
 fi
 # every string of the profile (names, files, types, units, labels, the
 # source's name) is markup; the page must show it as text (issue 28)

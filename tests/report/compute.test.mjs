@@ -20,6 +20,9 @@ let failures = 0, checks = 0;
 const ok = (c, what) => { checks++; if (!c) { failures++; console.error('FAIL: ' + what); } };
 const pcol = (args) => execFileSync(pcolBin, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
 const secs = (ns) => (ns < 0 ? '-' : '') + Math.floor(Math.abs(ns) / 1e9) + '.' + String(Math.abs(ns) % 1e9).padStart(9, '0');
+// the CLI's "%.2f" of a share: "-0.00" for a small negative one (JSON.parse
+// gives -0, which toFixed prints "0.00")
+const pct = (x) => (Object.is(x, -0) ? '-' : '') + x.toFixed(2);
 const ere = (s) => '^' + s.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') + '$';
 
 function load(html) {
@@ -27,7 +30,7 @@ function load(html) {
   const b = Buffer.from(/<script id="pcol-bin" type="text\/plain">([\s\S]*?)<\/script>/.exec(html)[1].replace(/\s+/g, ''), 'base64');
   const bin = new Uint8Array(b.length); bin.set(b); // own buffer: columns are 8-aligned from its start
   const ctx = vm.createContext({});
-  for (const m of ['data.js', 'range.js', 'top.js', 'tree.js', 'graph.js', 'diff.js', 'units.js'])
+  for (const m of ['data.js', 'range.js', 'top.js', 'tree.js', 'graph.js', 'hide.js', 'diff.js', 'units.js'])
     vm.runInContext(fs.readFileSync(path.join(lib, m), 'utf8'), ctx, { filename: m });
   ctx.M = meta; ctx.BIN = bin;
   // the page's own inflate (data.js) against node's zlib on the same bytes
@@ -63,9 +66,20 @@ for (const file of cases) {
     const cli = JSON.parse(pcol(args));
     const page = run(ctx, `var SW = pcolStackWeights(D, ${sel(r)}); pcolTop(D, SW, pcolKeyset(D, ${sel(r)}, '${by}'))
       .map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp), pcolInlineText(x.inl)]; })`);
-    const want = cli.rows.map((x) => [x.name, x.flat, x.cum, x.flat_pct.toFixed(2), x.cum_pct.toFixed(2), x.inline || '']);
+    const want = cli.rows.map((x) => [x.name, x.flat, x.cum, pct(x.flat_pct), pct(x.cum_pct), x.inline || '']);
     ok(JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --by ${by} ${r ? 'range ' + r : 'whole'}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
     console.error(`compute: ${c.name}: top --by ${by} ${r ? 'range' : 'whole'}: ${want.length} rows`);
+  }
+  // the table's header sorts (pcolTopSort) against pcol top --sort: the
+  // order on ties and sum% in that order (a profile with negative values
+  // ties on |cum| with other |flat|)
+  for (const srt of ['flat', 'cum', 'name']) {
+    const cli = JSON.parse(pcol(['top', c.input, '--format', 'json', '--value', value, '--sort', srt]));
+    const page = run(ctx, `var S9 = ${sel()}, SW9 = pcolStackWeights(D, S9); pcolTopSort(pcolTop(D, SW9, pcolKeyset(D, S9, 'function')), '${srt === 'flat' ? 'order' : srt}', SW9.total)
+      .map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.sp)]; })`);
+    const want = cli.rows.map((x) => [x.name, x.flat, x.cum, pct(x.sum_pct)]);
+    const bad = want.findIndex((x, i) => JSON.stringify(x) !== JSON.stringify(page[i]));
+    ok(page.length === want.length && bad < 0, `${c.name}: table sorted by ${srt}: first difference at row ${bad}: ${JSON.stringify(page[bad])} vs pcol top --sort ${srt} ${JSON.stringify(want[bad])}`);
   }
   // focus and ignore (filter.c's rule) on names the profile has
   {
@@ -81,10 +95,91 @@ for (const file of cases) {
       const cli = JSON.parse(pcol(args));
       const page = run(ctx, `var S3 = ${sel()}; S3.drop = pcolFilterDrop(D, ${fo ? 'new RegExp(' + JSON.stringify(fo) + ')' : 'null'}, ${ig ? 'new RegExp(' + JSON.stringify(ig) + ')' : 'null'});
         pcolTop(D, pcolStackWeights(D, S3), pcolKeyset(D, S3, 'function')).map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp), pcolInlineText(x.inl)]; })`);
-      const want = cli.rows.map((x) => [x.name, x.flat, x.cum, x.flat_pct.toFixed(2), x.cum_pct.toFixed(2), x.inline || '']);
+      const want = cli.rows.map((x) => [x.name, x.flat, x.cum, pct(x.flat_pct), pct(x.cum_pct), x.inline || '']);
       ok(JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --focus ${fo} --ignore ${ig}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
     }
     console.error(`compute: ${c.name}: ${tries.length} focus/ignore filters equal to pcol top`);
+  }
+  // hide and show (filter.c's per-line rule, pprof -hide/-show): the keys
+  // and the frame tree rebuilt from the frames left (hide.js), against
+  // pcol top (by function and line), pcol fold, pcol graph and pcol peek
+  // with the same --hide/--show, alone and with a focus
+  {
+    // nothing hidden gives back the embedded keys and the frame tree
+    const same = run(ctx, `(function () {
+      var none = { lh: new Uint8Array(D.LL.fn.length), loch: new Uint8Array(D.LL.off.length) }, bad = [];
+      D.KS.forEach(function (k, i) {
+        var h = pcolKeysetHidden(D, k, none); pcolGraphLocKeys(k);
+        var eq = function (a, b) { return a.length === b.length && a.every(function (x, j) { return x === b[j]; }); };
+        if (!eq(Array.from(h.koff), Array.from(k.koff)) || !eq(Array.from(h.keys), Array.from(k.keys))) bad.push('keys of set ' + i);
+        var gk = Array.from(k.gK).map(function (x, j) { return x + (k.gI[j] ? 0x80000000 : 0); });
+        if (!eq(Array.from(h.aoff), Array.from(k.gA)) || !eq(Array.from(h.all), gk)) bad.push('all keys of set ' + i);
+      });
+      var t = pcolFtreeHidden(D, none);
+      if (t.FT.n !== D.FT.n) bad.push('tree: ' + t.FT.n + ' nodes vs ' + D.FT.n);
+      else for (var n = 0; n < D.FT.n; n++) if (t.FTP[n] !== D.FTP[n] || t.FTN[n] !== D.FTN[n]) { bad.push('tree node ' + n); break; }
+      for (var s = 0; s <= D.NS && !bad.length; s++) if (t.FTS[s] !== D.FTS[s]) bad.push('stack node ' + s);
+      return bad; })()`);
+    ok(same.length === 0, `${c.name}: hide.js with nothing hidden differs from the embedded keys/tree: ${same.slice(0, 3)}`);
+    const names = run(ctx, `pcolTop(D, pcolStackWeights(D, ${sel()}), pcolKeyset(D, ${sel()}, 'function')).map(function (r) { return r.name; })`);
+    const plain = names.filter((n) => /^[A-Za-z0-9_.:]+$/.test(n));
+    const tries = [];
+    if (plain.length > 3) tries.push([plain[0], null, null], [plain[2], null, null], [null, plain[1] + '|' + plain[3], null], [plain[1], null, plain[1]]);
+    const files = run(ctx, `(function () { var o = {}; for (var f = 0; f < D.LL.ffile.length; f++) { var s = D.LS.names[D.LL.ffile[f] - 1]; if (s) o[s] = 1; } return Object.keys(o); })()`);
+    const dirs = [...new Set(files.map((f) => f.replace(/[^/]*$/, '')).filter((d) => /^[A-Za-z0-9_./-]+$/.test(d) && d.length > 1))];
+    if (dirs.length) tries.push([null, dirs[0].replace(/\./g, '\\.'), null]); // show by file
+    if (c.name === 'go-inline') tries.push(['^runtime\\.', null, null], [null, '^main\\.', null], ['go$', null, null] /* the mapping */, ['mapiter', 'runtime', null]);
+    if (c.name === 'demo' || c.name === 'rprof-memory') tries.push([null, '^zzz_nothing$', null]);
+    const fold2tree = (txt) => {
+      const t = {};
+      for (const l of txt.split('\n').filter((x) => x)) {
+        const sp = l.lastIndexOf(' '), p = l.slice(0, sp).split(';');
+        for (let i = 1; i <= p.length; i++) { const k = p.slice(0, i).join('\u0001'); t[k] = (t[k] || 0) + +l.slice(sp + 1); }
+      }
+      return t;
+    };
+    // a big profile (thousands of functions) gets two: the test stays fast
+    if (names.length > 1000) tries.splice(2);
+    for (const [hd, sh, fo] of tries) {
+      const args = [];
+      if (hd) args.push('--hide', hd);
+      if (sh) args.push('--show', sh);
+      if (fo) args.push('--focus', fo);
+      const re = (x) => x ? 'new RegExp(' + JSON.stringify(x) + ')' : 'null';
+      const what = `${c.name}: --hide ${hd} --show ${sh}${fo ? ' --focus ' + fo : ''}`;
+      run(ctx, `var DH = pcolHidden(D, ${re(hd)}, ${re(sh)}), SH = ${sel()}; SH.drop = pcolFilterDrop(DH, ${re(fo)}, null); var SWH = pcolStackWeights(DH, SH);`);
+      for (const by of ['function', 'line']) {
+        const cli = JSON.parse(pcol(['top', c.input, '--format', 'json', '--value', value, '--by', by, ...args]));
+        const page = run(ctx, `pcolTop(DH, SWH, pcolKeyset(DH, SH, '${by}')).map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp), pcolInlineText(x.inl)]; })`);
+        const want = cli.rows.map((x) => [x.name, x.flat, x.cum, pct(x.flat_pct), pct(x.cum_pct), x.inline || '']);
+        ok(JSON.stringify(page) === JSON.stringify(want), `${what}: top --by ${by}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
+      }
+      const ft = fold2tree(pcol(['fold', c.input, '--value', value, ...args]));
+      const gt = run(ctx, `var S7 = pcolFtreeSums(DH, SWH), KD7 = pcolFtreeKids(DH), o7 = {};
+        (function walk(n, pre) { pcolTreeChildren(DH, KD7, S7, n).forEach(function (c) { var k = pre ? pre + '\\u0001' + c.name : c.name; o7[k] = (o7[k] || 0) + c.w; walk(c.n, k); }); })(0, ''); o7`);
+      const bad = Object.keys(ft).filter((k) => ft[k] !== 0 && gt[k] !== ft[k]).concat(Object.keys(gt).filter((k) => !(k in ft)));
+      ok(bad.length === 0, `${what}: call tree differs from pcol fold at ${bad.slice(0, 3).map((k) => k.replace(/\u0001/g, ';') + ': ' + gt[k] + ' vs ' + ft[k])}`);
+      const gcli = JSON.parse(pcol(['graph', c.input, '--format', 'json', '--value', value, '--node-count', '30', ...args]));
+      const gwant = gcli.rows.map((x) => x.kind === 'node' ? ['N', x.name, x.flat, x.cum, x.inline] : ['E', x.from, x.to, x.weight, x.inline, x.residual]);
+      const gpage = run(ctx, `var G7 = pcolGraph(DH, SH, SWH, pcolKeyset(DH, SH, 'function'), { nodeCount: 30 });
+        G7.nodes.map(function (n) { return ['N', n.name, n.flat, n.cum, pcolInlineText(n.inl)]; })
+          .concat(G7.edges.map(function (e) { return ['E', G7.nodes[e.from].name, G7.nodes[e.to].name, e.w, !!e.inl, !!e.res]; }))`);
+      const gi = gwant.findIndex((x, i) => JSON.stringify(x) !== JSON.stringify(gpage[i]));
+      ok(gpage.length === gwant.length && gi < 0, `${what}: graph: ${gpage.length} vs ${gwant.length} rows; first difference at ${gi}: ${JSON.stringify(gpage[gi])} vs ${JSON.stringify(gwant[gi])}`);
+      // peek at the heaviest function left
+      const top1 = run(ctx, `var KH = pcolKeyset(DH, SH, 'function'); pcolTop(DH, SWH, KH).filter(function (r) { return /^[\x20-\x7e]*$/.test(r.name); }).slice(0, 1).map(function (r) { return [r.key, r.name]; })`);
+      for (const [key, name] of top1) {
+        const pc = JSON.parse(pcol(['peek', c.input, ere(name), '--format', 'json', '--value', value, ...args]));
+        const mine = pc.rows.filter((x) => x.node === name);
+        if (mine.filter((x) => x.relation === 'node').length !== 1) continue;
+        const p = run(ctx, `pcolPeek(DH, SWH, KH, ${key})`);
+        const side = (rel) => mine.filter((x) => x.relation === rel).map((x) => x.name + '=' + x.value).sort().join(',');
+        const pside = (l) => l.map((x) => x.name + '=' + x.w).sort().join(',');
+        ok(pside(p.callers) === side('caller') && pside(p.callees) === side('callee'), `${what}: peek ${name}: ${pside(p.callers)} / ${pside(p.callees)} vs ${side('caller')} / ${side('callee')}`);
+      }
+    }
+    ok(tries.length > 0, `${c.name}: no hide/show to try`);
+    console.error(`compute: ${c.name}: ${tries.length} hide/show filters equal to pcol top, fold, graph, peek`);
   }
   // tag and tag-ignore (filter.c's tag rule) on the label sets the page
   // carries: KEY=RE, KEY=RE,RE, "key:value" REs (each must match), against
@@ -120,7 +215,7 @@ for (const file of cases) {
       const cli = JSON.parse(pcol(['top', c.input, '--format', 'json', '--value', value, ...args]));
       const page = run(ctx, `var S5 = ${sel()}; S5.lskeep = pcolTagKeep(D, ${JSON.stringify(tg)}, ${JSON.stringify(ti)}); var SW5 = pcolStackWeights(D, S5);
         pcolTop(D, SW5, pcolKeyset(D, S5, 'function')).map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp), pcolInlineText(x.inl)]; })`);
-      const want = cli.rows.map((x) => [x.name, x.flat, x.cum, x.flat_pct.toFixed(2), x.cum_pct.toFixed(2), x.inline || '']);
+      const want = cli.rows.map((x) => [x.name, x.flat, x.cum, pct(x.flat_pct), pct(x.cum_pct), x.inline || '']);
       ok(want.length > 0 && JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --tag ${tg} --tag-ignore ${ti}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
       const ft = foldTree(args);
       const gt = run(ctx, `var S6 = pcolFtreeSums(D, SW5), KD6 = pcolFtreeKids(D), o6 = {};
@@ -171,6 +266,43 @@ for (const file of cases) {
       ok(page.length === want.length && bad < 0, `${what}: ${page.length} vs ${want.length} rows; first difference at ${bad}: ${JSON.stringify(page[bad])} vs ${JSON.stringify(want[bad])}`);
     }
     console.error(`compute: ${c.name}: call graph: ${tries.length} option sets equal to pcol graph`);
+  }
+  // the source pane's window and numbers (source.js: pcolListWindow on the
+  // embedded text, the selection's top by line) against pcol list, whole
+  // and in a range
+  if (c.srcpath) {
+    let blocks = 0;
+    const fns = run(ctx, `(function () { var o = {}; M.list.blocks.forEach(function (b) { if (b[0] && b[2] < 0 && b[3].length) o[b[0]] = 1; }); return Object.keys(o); })()`);
+    // the ranges above, and the quarters of the first timed source: a
+    // function's lines with samples differ between them, so do the windows
+    const q = run(ctx, '(M.sources.filter(function (s) { return s.timed; })[0] || null)');
+    const sr = ranges.concat(q ? [0, 1, 2, 3].map((k) => [q.t0 + Math.floor((q.t1 - q.t0) * k / 4), q.t0 + Math.floor((q.t1 - q.t0) * (k + 1) / 4)]) : []);
+    let differ = 0;
+    for (const r of sr) for (const name of fns.filter((n) => /^[\x20-\x7e]+$/.test(n))) {
+      const args = ['list', c.input, ere(name), '--format', 'json', '--source-path', c.srcpath, '--value', value];
+      if (r) args.push('--from', secs(r[0]), '--to', secs(r[1]));
+      if (r && rsrc) args.push('--source', String(rsrc));
+      let want = [];
+      try { want = JSON.parse(pcol(args)).rows.map((x) => [x.file, x.line, x.flat, x.cum, x.text]); }
+      catch (e) { if (!/no matches found/.test(String(e.stderr))) throw e; }
+      const page = run(ctx, `(function () {
+        var S8 = ${sel(r)}, LR = new Map(), out = [];
+        pcolTop(D, pcolStackWeights(D, S8), pcolKeyset(D, S8, 'line')).forEach(function (x) { LR.set(x.name, x); });
+        M.list.blocks.forEach(function (b) {
+          if (b[0] !== ${JSON.stringify(name)} || b[1] < 0 || b[2] >= 0) return;
+          var file = M.list.strs[b[1]], pre = b[0] + ' ' + file + ':', have = [];
+          LR.forEach(function (x, key) { if (key.lastIndexOf(pre, 0) === 0 && /^-?[0-9]+$/.test(key.slice(pre.length))) have.push(+key.slice(pre.length)); });
+          var w = pcolListWindow(have, b[4]);
+          if (w) b[3].forEach(function (l) { if (l[0] >= w[0] && l[0] <= w[1]) { var x = LR.get(pre + l[0]); out.push([file, l[0], x ? x.flat : 0, x ? x.cum : 0, l[3]]); } });
+        });
+        return out; })()`);
+      ok(JSON.stringify(page) === JSON.stringify(want), `${c.name}: source of ${name}${r ? ' in range ' + r : ''}: lines ${page.map((x) => x[1])} vs pcol list ${want.map((x) => x[1])}`);
+      const whole = run(ctx, `M.list.blocks.filter(function (b) { return b[0] === ${JSON.stringify(name)} && b[2] < 0; }).map(function (b) { return b[3].map(function (l) { return l[0]; }).join(); }).join(';')`);
+      if (r && want.length && whole !== want.map((x) => x[1]).join()) differ++;
+      blocks++;
+    }
+    ok(blocks > 0 && differ > 0, `${c.name}: ${blocks} source blocks checked, ${differ} with a range's window other than the whole profile's (want some)`);
+    console.error(`compute: ${c.name}: source pane: ${blocks} function windows equal to pcol list`);
   }
   // peek: the heaviest functions' callers and callees
   const topRows = run(ctx, `var SW = pcolStackWeights(D, ${sel()}); var K = pcolKeyset(D, ${sel()}, 'function');

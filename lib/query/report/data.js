@@ -62,18 +62,26 @@ function pcolData(M, BIN) {
   D.values = function (k) { return VALS[k] || (VALS[k] = col(M.cols['v' + k])); };
   D.SPAR = col(M.stacks.parent); D.SLOC = col(M.stacks.loc);
   D.FT = M.ftree; D.FTP = col(M.ftree.parent); D.FTN = col(M.ftree.name); D.FTS = col(M.ftree.stack);
+  /* hide/show (hide.js): each line's frame name, each line-less location's */
+  D.FT.lname = col(M.ftree.lname); D.FT.aname = col(M.ftree.aname);
   D.THR = M.threads ? col(M.threads.col) : null;
   /* the call graph's label tags (graph.js): each sample's label set, each set's tags */
   D.GT = M.gtags ? { ls: col(M.gtags.ls), off: col(M.gtags.off), tag: col(M.gtags.tag) } : null;
   D.KS = M.keysets.map(function (k) {
     return { by: k.by, unnamed: k.unnamed, nokey: k.nokey, names: k.names, rank: col(k.rank),
-             koff: col(k.koff), keys: col(k.keys), inl: k.inl ? col(k.inl) : null };
+             koff: col(k.koff), keys: col(k.keys), inl: k.inl ? col(k.inl) : null,
+             aoff: k.aoff ? col(k.aoff) : null, all: k.all ? col(k.all) : null, lkey: col(k.lkey), ukey: col(k.ukey) };
   });
   /* the tag filter's label sets (range.js pcolTagKeep): each sample's set
    * (gtags' column when the graph has it), each set's labels: key, string value */
   D.LB = M.labels ? { keys: M.labels.keys, vals: M.labels.vals, off: col(M.labels.off), key: col(M.labels.key),
                       val: col(M.labels.val), ls: M.labels.ls ? col(M.labels.ls) : D.GT ? D.GT.ls : null } : null;
   D.LS = M.locstr ? { names: M.locstr.names, off: col(M.locstr.off), ids: col(M.locstr.ids) } : null;
+  /* hide/show (hide.js): each location's lines (line offsets capped at
+   * the lines), each line's function, each function's name and file, each
+   * location's mapping file (ids into D.LS.names) */
+  var LL = M.locstr && M.locstr.lines;
+  D.LL = LL ? { off: col(LL.off), fn: col(LL.fn), fname: col(LL.fname), ffile: col(LL.ffile), map: col(LL.map) } : null;
   var NS = D.NS;
   D.KIDS = (function () { /* children of each stack node, CSR (parent 0 = roots) */
     var off = new Uint32Array(NS + 2), kids = new Uint32Array(NS + 1), pos;

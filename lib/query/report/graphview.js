@@ -16,6 +16,10 @@ function svgEl(tag, attrs, parent) {
 }
 /* pprof's dotColor (driver's dotgraph.go): red for heavy, grey for light;
  * score in [-1, 1] */
+/* pprof -diff_base's score of a node: its change of cum over the base's
+ * total (the values are new - base, the total the base's), so red grows,
+ * green shrinks, grey stays, deeper with the change */
+function pcolDiffScore(cum, bcum, btotal) { return btotal ? (cum - bcum) / Math.abs(btotal) : 0; }
 function pcolDotColor(score, bg) {
   var sat = bg ? 0.1 : 1, val = bg ? 0.93 : 0.7;
   score = Math.max(-1, Math.min(1, score));
@@ -108,6 +112,7 @@ function drawGraph() {
     (G.droppedNodes ? '; dropped ' + G.droppedNodes + ' nodes (cum <= ' + human(G.nodeCutoff) + ')' : '') +
     (G.droppedEdges ? '; dropped ' + G.droppedEdges + ' edges (freq <= ' + human(G.edgeCutoff) + ')' : '') +
     (o.nodeCount > 0 && n < G.origCount ? '; top ' + n + ' nodes out of ' + G.origCount : '');
+  if (graphDiffCum()) note.textContent += '; coloured by the change of cum against ' + DIFF.path + ' (whole base): red grew, green shrank, grey the same (pprof -diff_base); edges grey';
   GV.shown = Math.min(n, 2000); /* a drawing of more is no help; the numbers stay whole */
   if (n > GV.shown) note.textContent += '; the first ' + GV.shown + ' are drawn';
   if (!n) { svg.setAttribute('width', 10); svg.setAttribute('height', 10); return; }
@@ -150,7 +155,8 @@ function drawGraph() {
       cx = xs; cy = y2 - 40;
       d = 'M' + x1 + ',' + y1 + ' C' + xs + ',' + (y1 + 40) + ' ' + xs + ',' + (y2 - 40) + ' ' + x2 + ',' + y2;
     }
-    var col = pcolDotColor(tot ? e.w / Math.abs(tot) : 0, false);
+    /* on a --diff page an edge's base weight is not in the page: grey */
+    var col = DIFF && DIFF.top && DIFF.top[S.value] ? '#b0b0b0' : pcolDotColor(tot ? e.w / Math.abs(tot) : 0, false);
     var sw = Math.floor(1 + 5 * Math.min(1, frac));
     var p = svgEl('path', { d: d, fill: 'none', stroke: col, 'stroke-width': sw, 'data-e': k }, ge);
     /* the arrowhead: a triangle along the curve's last direction */
@@ -162,15 +168,28 @@ function drawGraph() {
     var t = svgEl('text', { x: (x1 + x2) / 2 + 4, y: (y1 + y2) / 2, 'font-size': 10, fill: '#555', 'class': 'gv-elabel' }, ge);
     t.textContent = human(e.w) + (e.inl ? ' (inline)' : '');
   });
+  var dc = graphDiffCum();
   Gd.nodes.forEach(function (x, i) {
     var b = box[i], g = svgEl('g', { 'class': 'gv-node' + (S.fn && S.fn.name === x.name ? ' picked' : ''), 'data-i': i, transform: 'translate(' + (X[i] - b.w / 2) + ',' + Y[i] + ')' }, gn);
-    var score = tot ? x.cum / Math.abs(tot) : 0;
+    var score = dc ? pcolDiffScore(x.cum, dc.cum.get(x.name) || 0, dc.total) : tot ? x.cum / Math.abs(tot) : 0;
+    if (dc) g.setAttribute('data-delta', x.cum - (dc.cum.get(x.name) || 0));
     svgEl('rect', { width: b.w, height: b.h, rx: 2, fill: pcolDotColor(score, true), stroke: pcolDotColor(score, false) }, g);
-    svgEl('title', {}, g).textContent = x.name + ' (' + human(x.cum) + ')' + (x.inl ? ' (' + pcolInlineText(x.inl) + ')' : '');
+    var dtext = '';
+    if (dc) { var dd = x.cum - (dc.cum.get(x.name) || 0); dtext = '; change of cum against the base ' + (dd > 0 ? '+' : '') + human(dd); }
+    svgEl('title', {}, g).textContent = x.name + ' (' + human(x.cum) + ')' + (x.inl ? ' (' + pcolInlineText(x.inl) + ')' : '') + dtext;
     b.lines.forEach(function (l, j) {
       svgEl('text', { x: b.w / 2, y: 4 + (j + 1) * b.fs * 1.2 - b.fs * 0.25, 'font-size': b.fs, 'text-anchor': 'middle' }, g).textContent = l;
     });
   });
+}
+/* On a --diff page: the base's cum by name (whole base, the table's
+ * key kind) and its total, or null */
+function graphDiffCum() {
+  var bt = DIFF && DIFF.top && DIFF.top[S.value] && DIFF.top[S.value][S.by];
+  if (!bt) return null;
+  var m = new Map();
+  for (var i = 0; i < bt.names.length; i++) m.set(bt.names[i], (m.get(bt.names[i]) || 0) + bt.cum[i]);
+  return { cum: m, total: bt.total };
 }
 function graphOpt(id, def) {
   var el = $(id), v = el ? parseFloat(el.value) : NaN;

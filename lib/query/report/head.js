@@ -4,7 +4,17 @@
  * share. */
 var M = JSON.parse(document.getElementById('pcol-meta').textContent);
 var $ = function (id) { return document.getElementById(id); };
-var D, N, NS, TIME, DUR, STK, WGT, values, FT, FTP, FTN, FTS, THR, col;
+var D, D0, N, NS, TIME, DUR, STK, WGT, values, FT, FTP, FTN, FTS, THR, col;
+/* D: the data the views read; D0 the whole profile's, D its hide/show view
+ * (hide.js pcolHidden), with its own frame tree */
+function setData(d) {
+  D = d;
+  FT = D.FT; FTP = D.FTP; FTN = D.FTN; FTS = D.FTS;
+  if (D0) { /* node ids of another tree: views opened on the old one start over */
+    FKIDS = flameKids();
+    LEAF = null; S.zoom = 0; TV.open = {}; TV.cur = 0; TV.inv = null;
+  }
+}
 /* The data decoded, then done(): the columns are inflated by the browser's
  * own DecompressionStream (native: a 10M-sample page's 500 MB in about a
  * second) or, without it, by data.js's pcolInflate. */
@@ -14,9 +24,9 @@ function pcolStart(done) {
   for (var i = 0; i < s.length; i++) raw[i] = s.charCodeAt(i);
   s = null;
   function go(bin) {
-    D = pcolData(M, bin);
+    setData(pcolData(M, bin));
     N = D.N; NS = D.NS; TIME = D.TIME; DUR = D.DUR; STK = D.STK; WGT = D.WGT; values = D.values;
-    FT = D.FT; FTP = D.FTP; FTN = D.FTN; FTS = D.FTS; THR = D.THR; col = D.col;
+    THR = D.THR; col = D.col;
     done();
   }
   if (M.bin_raw === undefined || typeof DecompressionStream !== 'function' || typeof Response !== 'function') return go(pcolBinary(M, raw));
@@ -31,7 +41,7 @@ var DIFF = M.diff || null;
 /* the selection every view follows */
 var S = { value: M.value, valueTouched: false, source: 0, by: 'function', range: null,
           zoom: 0, search: null, filter: null, sortKey: 'order', raw: false, fn: null,
-          focus: null, ignore: null, drop: null,
+          focus: null, ignore: null, drop: null, hide: null, show: null,
           tag: null, tagIgnore: null, lskeep: null };
 var SW = null, TOPDIFF = null;
 function unitOf() { return M.values[S.value].unit || ''; }

@@ -13,13 +13,16 @@ function recompute() {
   TOPDIFF = bt ? pcolDiffRows(TOP, bt[S.by]) : null;
   if (DIFF) {
     var sh = DIFF.shares[S.value];
-    DIFF.base = sh ? col(sh) : null;
+    /* the base's shares are per node of the whole frame tree: with frames
+     * hidden the tree is another one, so no colour (the table keeps its columns) */
+    DIFF.base = sh && !D.HS ? col(sh) : null;
     if (DIFF.base) {
       var m = 0;
       for (var i = 0; i < FT.n; i++) m = Math.max(m, Math.abs(share(i) - DIFF.base[i]));
       DIFF.maxDelta = m;
     }
     $('flame-title').textContent = DIFF.base ? 'Differential flame graph (widths: this profile; red grew, blue shrank against ' + DIFF.path + ')'
+                                             : D.HS ? 'Flame graph (hide/show: not coloured by the change, the base\'s shares are of its whole tree)'
                                              : 'Flame graph (the base has no value ' + M.values[S.value].cli + ')';
   }
   var v = M.values[S.value];
@@ -109,6 +112,17 @@ function wire() {
       recompute();
     });
   }
+  /* hide and show: the frames left make the keys and the frame tree
+   * again (hide.js); every view reads them through D */
+  function hideInput(id, field) {
+    $(id).addEventListener('change', function () {
+      S[field] = regex(this.value, this);
+      setData(pcolHidden(D0, S.hide, S.show));
+      recompute();
+    });
+  }
+  hideInput('hide', 'hide');
+  hideInput('show', 'show');
   tagInput('tag', 'tag');
   tagInput('tag-ignore', 'tagIgnore');
   $('filter').addEventListener('input', function () { S.filter = regex(this.value, this); drawTop(); });
@@ -178,6 +192,7 @@ var api = window.pcolReport = {
   }
 };
 pcolStart(function () {
+  D0 = D;
   FKIDS = flameKids();
   header();
   topHead();

@@ -70,9 +70,11 @@ function pcolStackWeights(D, sel) {
  * some location of its stack is focused and none is ignored.  Returns the
  * per stack node "drop" of pcolStackWeights, or null with no filter.
  * focus, ignore: RegExp or null (JavaScript's, for POSIX ERE: the same on
- * the usual expressions). */
+ * the usual expressions).  With D of pcolHidden (hide.js), a sample whose
+ * every location is hidden is dropped too, as filter.c drops it. */
 function pcolFilterDrop(D, focus, ignore) {
-  if (!focus && !ignore) return null;
+  var hs = D.HS || null; /* hide/show (hide.js pcolHidden): a sample whose every location is hidden goes */
+  if (!focus && !ignore && !hs) return null;
   var L = D.LS, nloc = L.off.length - 2, memo = {}, lst = new Uint8Array(nloc + 1);
   function hit(re, id) {
     var k = (re === focus ? 'f' : 'i') + id;
@@ -87,12 +89,15 @@ function pcolFilterDrop(D, focus, ignore) {
     }
     lst[loc] = ig ? 2 : fo ? 1 : 0;
   }
+  /* st: bits 1 focused, 2 ignored, 4 some location on the path visible */
   var NS = D.NS, st = new Uint8Array(NS + 1), drop = new Uint8Array(NS + 1);
   for (var n = 1; n <= NS; n++) {
     var p = D.SPAR[n - 1], l = D.SLOC[n - 1];
-    st[n] = (p ? st[p] : 0) | (l <= nloc ? lst[l] : 0);
-    drop[n] = st[n] === 1 ? 0 : 1;
+    st[n] = ((p ? st[p] : 0) | (l <= nloc ? lst[l] : 0)) & 3;
+    if (!hs || (p && st[p] & 4) || !hs.loch[l]) st[n] |= 4;
+    drop[n] = (st[n] & 3) === 1 && st[n] & 4 ? 0 : 1;
   }
+  drop[0] = 1; /* a sample without locations: filter.c keeps no such sample */
   return drop;
 }
 /* The tag filters (lib/core/filter.c tag_compile/tag_match, pprof

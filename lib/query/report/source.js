@@ -1,6 +1,7 @@
 /* source.js — the source pane: the picked function's lines with flat and
- * cum, as `pcol list FUNCTION` prints them for the whole profile and the
- * file's default value (report.c embeds list.c's blocks; the files are
+ * cum, as `pcol list FUNCTION` prints them for the selection (the window
+ * of lines too: pcolListWindow) from the text of the whole profile's window
+ * for the file's default value (report.c embeds list.c's blocks; the files are
  * found at report time by list's safe rule, srcfile.c, and bounded), or
  * why there is no source. */
 /* The selection's numbers per line: top by line (pcol list's lines are
@@ -19,18 +20,27 @@ function drawSource() {
   if (!S.fn || !L) { $('source-title').textContent = 'Source (pick a function)'; return; }
   /* report.c's blocks: [name, file, why not (indexes into strs, -1: none), lines] */
   var blocks = L.blocks.filter(function (b) { return b[0] === S.fn.name; }).map(function (b) {
-    return { file: b[1] < 0 ? null : L.strs[b[1]], error: b[2] < 0 ? null : L.strs[b[2]], lines: b[3] };
+    return { file: b[1] < 0 ? null : L.strs[b[1]], error: b[2] < 0 ? null : L.strs[b[2]], lines: b[3], st: b[4] };
   }), u = M.values[L.value].unit || '';
-  /* the window of lines is the whole profile's (embedded with the text);
-   * the numbers are the selection's: range, source, value, filters */
+  /* the text embedded is the whole profile's window; the window shown and
+   * the numbers are the selection's (range, source, value, filters), as
+   * pcol list --from/--to ... gives them */
   var LR = sourceLineRows();
+  blocks.forEach(function (b) {
+    if (b.file === null) return;
+    var pre = S.fn.name + ' ' + b.file + ':', have = [];
+    LR.forEach(function (r, key) { if (key.lastIndexOf(pre, 0) === 0 && /^-?[0-9]+$/.test(key.slice(pre.length))) have.push(+key.slice(pre.length)); });
+    var w = pcolListWindow(have, b.st);
+    b.none = !w;
+    b.lines = w ? b.lines.filter(function (l) { return l[0] >= w[0] && l[0] <= w[1]; }) : [];
+  });
   u = unitOf();
   $('source-title').textContent = 'Source of ' + S.fn.name + ' (' + (S.range ? 'the range' : 'whole profile') + ', ' + M.values[S.value].cli + ', as pcol list)';
   if (!blocks.length) { box.textContent = 'source not found: the profile names no file for this function'; return; }
   blocks.forEach(function (b) {
     var h = document.createElement('div');
     h.className = 'src-file';
-    h.textContent = (b.file === null ? '(no file)' : b.file) + (b.error ? ': source not found (' + b.error + ')' : '');
+    h.textContent = (b.file === null ? '(no file)' : b.file) + (b.error ? ': source not found (' + b.error + ')' : b.none ? ': no samples in this selection' : '');
     box.appendChild(h);
     if (b.error || !b.lines.length) return;
     var t = document.createElement('table');

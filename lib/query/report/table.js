@@ -26,11 +26,14 @@ function topCells(r) {
 }
 function sign(v) { return v > 0 ? '+' : ''; }
 function drawTop() {
-  var rows = DIFF && DIFF.top && TOPDIFF ? TOPDIFF.slice() : TOP.slice();
+  var key = S.sortKey, diff = DIFF && DIFF.top && TOPDIFF;
+  /* the top table: `pcol top --sort`'s orders (pcolTopSort: sum% of the
+   * whole table in that order, the name filter then only hides rows); the
+   * diff table: |value| desc, in pcol diff's order on ties */
+  var rows = diff ? TOPDIFF.slice() : pcolTopSort(TOP, key, SW.total);
   if (S.filter) rows = rows.filter(function (r) { return S.filter.test(r.name); });
-  var key = S.sortKey;
-  if (key === 'name') rows.sort(function (x, y) { return x.name < y.name ? -1 : x.name > y.name ? 1 : 0; });
-  else if (key !== 'order' && key !== 'dflat') rows.sort(function (x, y) { return Math.abs(y[key]) - Math.abs(x[key]); });
+  if (diff && key === 'name') rows.sort(function (x, y) { return x.name < y.name ? -1 : x.name > y.name ? 1 : 0; });
+  else if (diff && key !== 'order' && key !== 'dflat') rows.sort(function (x, y) { return Math.abs(y[key]) - Math.abs(x[key]); });
   TROWS = rows;
   $('top-spacer').style.height = (rows.length * RH) + 'px';
   $('top-count').textContent = '(' + rows.length + (S.filter ? ' matching' : '') + ' ' + S.by + (rows.length === 1 ? '' : 's') + ')';

@@ -63,6 +63,22 @@ function pcolTop(D, sw, k) {
   rows.forEach(function (r, i) { r.order = i; r.fp = pcolPct(r.flat, sw.total); sum += r.fp; r.sp = sum; r.cp = pcolPct(r.cum, sw.total); });
   return rows;
 }
+/* The table's rows in the order a header click asks for, as `pcol top
+ * --sort` orders them (top.c): flat (and flat%, sum%) |flat| desc, name,
+ * |cum| desc (pcolTop's); cum (and cum%) |cum| desc, name, |flat| desc;
+ * name bytewise.  Names compare by rank (report.c's bytewise order).  sum%
+ * is made again in the new order, as the CLI prints it.  Rows are copied. */
+function pcolTopSort(rows, key, total) {
+  var out = rows.map(function (r) { var c = {}; for (var k in r) c[k] = r[k]; return c; });
+  var nm = function (x, y) { return x.rank !== undefined && y.rank !== undefined ? x.rank - y.rank : x.name < y.name ? -1 : x.name > y.name ? 1 : 0; };
+  if (key === 'cum' || key === 'cp')
+    out.sort(function (x, y) { var a = Math.abs(x.cum), b = Math.abs(y.cum); return a !== b ? b - a : nm(x, y) || Math.abs(y.flat) - Math.abs(x.flat); });
+  else if (key === 'name') out.sort(nm);
+  else out.sort(function (x, y) { return x.order - y.order; });
+  var sum = 0;
+  out.forEach(function (r) { sum += pcolPct(r.flat, total); r.sp = sum; });
+  return out;
+}
 /* The "(inline)" marks of a selection, as top.c's inline_marks makes
  * them: an edge from the nearest key outward into each key met at an
  * inlined line, weighted by the subtree of every stack node where it
@@ -107,3 +123,29 @@ function pcolFmt2(x) {
 }
 /* the CLI's "(inline)" marks (PCOL_INLINE_*: 1 inline, 3 partial-inline; cmd_top.c's words) */
 function pcolInlineText(m) { return m === 1 ? 'inline' : m === 3 ? 'partial-inline' : ''; }
+/* The window of lines `pcol list` shows in a block (list.c make_block):
+ * from the earliest of each line's start (its function's start line, else
+ * 5 lines before it) to 5 lines after the last line, from line 1 on; null
+ * when no line has samples (list prints no block).  lines: the selection's
+ * lines with samples in the block; st: the block's start lines as report.c
+ * embeds them, one number for every line (0: none known) or [line, start,
+ * ...] per line of the whole profile. */
+function pcolListWindow(lines, st) {
+  if (!lines.length) return null;
+  var by = null, i, a = Infinity, e = -Infinity;
+  if (typeof st !== 'number') {
+    by = new Map();
+    for (i = 0; i + 1 < st.length; i += 2) {
+      var s = st[i + 1] > 0 ? st[i + 1] : st[i] - 5, was = by.get(st[i]);
+      if (was === undefined || s < was) by.set(st[i], s);
+    }
+  }
+  for (i = 0; i < lines.length; i++) {
+    var l = lines[i], x = by ? by.get(l) : st > 0 ? st : undefined;
+    if (x === undefined) x = l - 5;
+    if (x < a) a = x;
+    if (l + 5 > e) e = l + 5;
+  }
+  if (a < 1) a = 1;
+  return a > e ? null : [a, e];
+}

@@ -9,10 +9,15 @@ function pcolFname(D, i) { return i ? D.FT.names[D.FTN[i] - 1] : 'all'; }
 /* per frame-tree node: self (samples ending there) and total (its subtree) */
 function pcolFtreeSums(D, sw) {
   var n = D.FT.n, self = new Float64Array(n), total = new Float64Array(n), FTS = D.FTS, FTP = D.FTP;
+  /* nz: a node of non-zero self in the subtree (with negative values a
+   * node's total can be 0 with such nodes below: pcol fold prints their
+   * paths, so the call tree shows the node) */
+  var nz = new Uint8Array(n), i;
   for (var s = 1; s <= D.NS; s++) if (sw.w[s] !== 0) self[FTS[s]] += sw.w[s];
   self[0] += sw.w[0];
-  for (var i = n - 1; i >= 0; i--) { total[i] += self[i]; if (i) total[FTP[i]] += total[i]; }
-  return { self: self, total: total, totalAbs: sw.total };
+  for (i = 0; i < n; i++) nz[i] = self[i] !== 0 ? 1 : 0;
+  for (i = n - 1; i >= 0; i--) { total[i] += self[i]; if (i) { total[FTP[i]] += total[i]; nz[FTP[i]] |= nz[i]; } }
+  return { self: self, total: total, nz: nz, totalAbs: sw.total };
 }
 /* children of each frame-tree node (arrays), in node order */
 function pcolFtreeKids(D) {
@@ -26,11 +31,12 @@ function pcolByWeight(a, b) { /* |w| descending, then name bytewise */
   return x !== y ? y - x : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 /* The call tree top-down: children of frame-tree node i with a non-zero
- * total, as {n, name, w (total), self}, heaviest first */
+ * sample below (pcolFtreeSums nz), as {n, name, w (total), self},
+ * heaviest first */
 function pcolTreeChildren(D, kids, sums, i) {
   var out = [];
   kids[i].forEach(function (c) {
-    if (sums.total[c] !== 0) out.push({ n: c, name: pcolFname(D, c), w: sums.total[c], self: sums.self[c] });
+    if (sums.total[c] !== 0 || sums.nz[c]) out.push({ n: c, name: pcolFname(D, c), w: sums.total[c], self: sums.self[c] });
   });
   return out.sort(pcolByWeight);
 }

@@ -8,7 +8,7 @@ function treeRows() {
   var out = [], sums = FL;
   function walkTop(n, d) {
     pcolTreeChildren(D, FKIDS, sums, n).forEach(function (c) {
-      var id = 't' + c.n, kids = FKIDS[c.n].some(function (k) { return sums.total[k] !== 0; });
+      var id = 't' + c.n, kids = FKIDS[c.n].some(function (k) { return sums.total[k] !== 0 || sums.nz[k]; });
       out.push({ id: id, name: c.name, w: c.w, self: c.self, d: d, kids: kids });
       if (kids && TV.open[id] && out.length < 20000) walkTop(c.n, d + 1);
     });
