@@ -13,7 +13,7 @@ PCOL=${PCOL:-build/bin/pcol}
 fail() { echo "t_stream_json: FAIL: $*" >&2; exit 1; }
 command -v prlimit >/dev/null || { echo "t_stream_json: prlimit not installed: skipped"; exit 0; }
 command -v python3 >/dev/null || { echo "t_stream_json: python3 not installed: skipped"; exit 0; }
-if ldd "$PCOL" 2>/dev/null | grep -q libasan; then echo "t_stream_json: ASan build: skipped"; exit 0; fi
+if grep -qa __asan_init "$PCOL"; then echo "t_stream_json: ASan build: skipped"; exit 0; fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cap=$((128 << 20))
