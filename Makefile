@@ -216,7 +216,7 @@ SANFLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-
 # the interceptors through the dynamic linker), and the CLI and conformance
 # stages start some ten thousand of them.  (gcc only; the .so keeps $(SAN).)
 SANLINK_GCC := -static-libasan -static-libubsan
-SANLINK_TEST := $(if $(shell $(CC) --version 2>/dev/null | grep -qi 'free software foundation' && echo gcc),$(SANLINK_GCC))
+SANLINK_TEST = $(if $(shell $(CC) --version 2>/dev/null | grep -qi 'free software foundation' && echo gcc),$(SANLINK_GCC))
 
 # The sanitizer build runs the tests of pcol's own behaviour (unit, CLI with
 # its hostile inputs, conformance, threads); the interop tests, which judge
