@@ -315,8 +315,10 @@ static int one_line(pcol_builder *b, lines *l, const char *name, size_t line, si
   }
   if (rc == PCOL_ECORRUPT && err) { /* "NAME:1:COL (byte N): invalid JSON: WHAT" as NAME:LINE:COL */
     unsigned long long col = 0;
-    const char *what = strstr(err->message + strlen(name), "invalid JSON: ");
-    if (what && sscanf(err->message + strlen(name), ":%*u:%llu", &col) == 1) {
+    size_t nl = strlen(name); /* the message may be cut short of a long name */
+    const char *rest = strncmp(err->message, name, nl) == 0 ? err->message + nl : NULL;
+    const char *what = rest ? strstr(rest, "invalid JSON: ") : NULL;
+    if (what && sscanf(rest, ":%*u:%llu", &col) == 1) {
       char w[400];
       snprintf(w, sizeof w, "%s", what + 14);
       pcol_error_set(err, PCOL_ECORRUPT, "%s:%zu:%llu: invalid JSON: %s", name, line, col + lead, w);
