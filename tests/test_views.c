@@ -321,6 +321,58 @@ Test(values, rprof_default_is_samples) {
   pcol_builder_free(b);
 }
 
+/* An Rprof source's default value is its time (the time rule, count.c):
+ * the distance to the next sample of its source, a coalesced run's
+ * duration, the last sample weight x the last interval.  `top` of a whole
+ * file counts the most common time per node and adds the others as they
+ * are (weights.c): every kind of sample here is one of the others. */
+Test(values, rprof_time_of_mixed_segments) {
+  const int64_t ms = 1000000;
+  uint32_t s1, s2;
+  pcol_builder *b = NEWB(&s1, "rprof");
+  cr_assert_eq(pcol_b_source(b, "rprof", "second", PCOL_NA_I64, &s2), 0);
+  cr_assert_eq(pcol_b_meta_str(b, s1, "rprof.interval_us", "20000"), 0);
+  cr_assert_eq(pcol_b_meta_str(b, s1, "rprof.interval_last_us", "5000"), 0); /* appended */
+  cr_assert_eq(pcol_b_meta_str(b, s2, "rprof.interval_us", "10000"), 0);
+  uint32_t m = LOC(b, FN(b, "main", "m.R"), 1);
+  uint32_t a = STK(b, LOC(b, FN(b, "a", "m.R"), 2), m, 0), bb = STK(b, LOC(b, FN(b, "b", "m.R"), 3), m, 0),
+           c = STK(b, LOC(b, FN(b, "c", "m.R"), 4), m, 0), d = STK(b, LOC(b, FN(b, "d", "m.R"), 5), m, 0),
+           e = STK(b, LOC(b, FN(b, "e", "m.R"), 6), m, 0);
+  SAMPLE(b, s1, 0, PCOL_NA_I64, 1, a, NULL, 0);       /* 20 ms to the next */
+  SAMPLE(b, s1, 20 * ms, PCOL_NA_I64, 1, a, NULL, 0); /* 20 */
+  SAMPLE(b, s1, 40 * ms, PCOL_NA_I64, 1, bb, NULL, 0); /* 5: the appended segment */
+  SAMPLE(b, s1, 45 * ms, 15 * ms, 3, c, NULL, 0);     /* a coalesced run: 15 */
+  SAMPLE(b, s1, 60 * ms, PCOL_NA_I64, 1, bb, NULL, 0); /* 5 */
+  SAMPLE(b, s1, 65 * ms, PCOL_NA_I64, 2, d, NULL, 0); /* last: 2 x 5 */
+  SAMPLE(b, s2, 0, PCOL_NA_I64, 1, a, NULL, 0);       /* 10 */
+  SAMPLE(b, s2, 10 * ms, PCOL_NA_I64, 1, e, NULL, 0); /* last: 1 x 10 */
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_top t;
+  /* the whole file (the counted path), then a range holding every sample
+   * (a row at a time): the same numbers */
+  pcol_select all = {.has_from = 1, .from_ns = 0, .has_to = 1, .to_ns = 100 * ms};
+  for (int k = 0; k < 2; k++) {
+    TOP(f, k ? &all : NULL, NULL, PCOL_BY_FUNCTION, &t);
+    cr_expect_eq(t.total, 95 * ms, "pass %d: total %lld", k, (long long)t.total);
+    EXPECT(&t, "a", 50 * ms, 50 * ms);
+    EXPECT(&t, "b", 10 * ms, 10 * ms);
+    EXPECT(&t, "c", 15 * ms, 15 * ms);
+    EXPECT(&t, "d", 10 * ms, 10 * ms);
+    EXPECT(&t, "e", 10 * ms, 10 * ms);
+    EXPECT(&t, "main", 0, 95 * ms);
+    pcol_top_free(&t);
+  }
+  TOP(f, NULL, "samples", PCOL_BY_FUNCTION, &t);
+  EXPECT(&t, "a", 3, 3);
+  EXPECT(&t, "c", 3, 3);
+  EXPECT(&t, "main", 0, 11);
+  pcol_top_free(&t);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
 /* ------------------------------------------------------- time ranges */
 Test(ranges, scale_rounds_half_away_from_zero) {
   cr_expect_eq(pcol_scale(10, 25, 100), 3);   /* 2.5 -> 3 */

@@ -15,6 +15,20 @@ void *pcol_alloc_hot(size_t n, int zero) {
   return p;
 }
 
+void pcol_prefault_read(const void *p, size_t n) {
+#ifdef MADV_POPULATE_READ
+  size_t pg = 4096;
+  if (p && n >= ((size_t)1 << 20)) {
+    uintptr_t a = (uintptr_t)p & ~(uintptr_t)(pg - 1);
+    uintptr_t e = ((uintptr_t)p + n + pg - 1) & ~(uintptr_t)(pg - 1);
+    (void)madvise((void *)a, e - a, MADV_POPULATE_READ);
+  }
+#else
+  (void)p;
+  (void)n;
+#endif
+}
+
 int pcol_buf_reserve(pcol_buf *b, size_t extra) {
   if (extra <= b->cap - b->len) return PCOL_OK;
   if (extra > SIZE_MAX / 2 - b->len) return PCOL_ENOMEM;

@@ -259,19 +259,6 @@ void pcol_rtime_free(pcol_rtime *t) {
   t->collapsed = NULL;
 }
 
-int64_t pcol_rtime_value(const pcol_rtime *t, uint64_t row) {
-  uint32_t s = pcol_view_u32(&t->source, row);
-  int64_t d = pcol_view_i64(&t->dur, row);
-  if (d != PCOL_NA_I64 && d > 0) return d; /* a coalesced run: N x interval */
-  int64_t t0 = pcol_view_i64(&t->time, row);
-  if (row + 1 < t->nsamples && pcol_view_u32(&t->source, row + 1) == s && t0 != PCOL_NA_I64) {
-    int64_t t1 = pcol_view_i64(&t->time, row + 1), gap;
-    if (t1 != PCOL_NA_I64 && t1 >= t0 && !__builtin_sub_overflow(t1, t0, &gap)) return gap;
-  }
-  __int128 v = (__int128)pcol_view_i64(&t->weight, row) * (s <= t->nsources ? t->last_ns[s] : 0);
-  return v > INT64_MAX ? INT64_MAX : v < -INT64_MAX ? -INT64_MAX : (int64_t)v;
-}
-
 int pcol_unit_decimals(pcol_str unit, pcol_str *shown) {
   /* "1e-D" or "1e-D U", D = 1..9 (COLLAPSED_UNIT_NANO is "1e-9"; a Perun
    * file whose amounts are too large for 10^9 is stored with fewer) */

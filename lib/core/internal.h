@@ -83,6 +83,10 @@ int pcol_grow(void *arr_ptr, size_t *cap, size_t elem);
  * MADV_POPULATE_WRITE is unknown (Linux < 5.14), the faults happen as
  * before.  buf.c */
 void *pcol_alloc_hot(size_t n, int zero);
+/* The pages of [p, p + n) (a mapped column about to be read whole) mapped
+ * in by one madvise when it is large (1 MiB on), not one fault each 16
+ * pages.  Only a hint: nothing happens on failure or before Linux 5.14. */
+void pcol_prefault_read(const void *p, size_t n);
 #define PCOL_GROW(arr, n, cap) ((n) < (cap) ? PCOL_OK : pcol_grow(&(arr), &(cap), sizeof *(arr)))
 
 /* ------------------------------------------------------------ hash set */
@@ -572,8 +576,29 @@ void pcol_rtime_free(pcol_rtime *t);
 static inline int pcol_rtime_has(const pcol_rtime *t, uint32_t src) {
   return t->last_ns && src >= 1 && src <= t->nsources && t->last_ns[src] > 0;
 }
-/* The time of sample `row`, whose source has pcol_rtime_has. */
-int64_t pcol_rtime_value(const pcol_rtime *t, uint64_t row);
+/* The time of sample `row`, whose source has pcol_rtime_has (inline: the
+ * views add it up for every sample, bench/analysis.md). */
+static inline int64_t pcol_rtime_value(const pcol_rtime *t, uint64_t row) {
+  uint32_t s = pcol_view_u32(&t->source, row);
+  int64_t d = pcol_view_i64(&t->dur, row);
+  if (d != PCOL_NA_I64 && d > 0) return d; /* a coalesced run: N x interval */
+  int64_t t0 = pcol_view_i64(&t->time, row);
+  if (row + 1 < t->nsamples && pcol_view_u32(&t->source, row + 1) == s && t0 != PCOL_NA_I64) {
+    int64_t t1 = pcol_view_i64(&t->time, row + 1), gap;
+    if (t1 != PCOL_NA_I64 && t1 >= t0 && !__builtin_sub_overflow(t1, t0, &gap)) return gap;
+  }
+  __int128 v = (__int128)pcol_view_i64(&t->weight, row) * (s <= t->nsources ? t->last_ns[s] : 0);
+  return v > INT64_MAX ? INT64_MAX : v < -INT64_MAX ? -INT64_MAX : (int64_t)v;
+}
+
+/* The time of sample `row` under the time rule: its derived time when its
+ * source derives one, else 0 (what pcol_sample_value_rt gives for
+ * PCOL_VT_TIME; inline for the loops that add it up a sample). */
+static inline __attribute__((always_inline)) int64_t pcol_rtime_time(const pcol_rtime *t,
+                                                                     uint64_t row) {
+  return pcol_rtime_has(t, pcol_view_u32(&t->source, row)) ? pcol_rtime_value(t, row) : 0;
+}
+
 /* 1 when the samples of source src that lack value type vt get it from the
  * decimal-count rule. */
 static inline int pcol_rtime_fills(const pcol_rtime *t, uint32_t src, uint32_t vt) {
@@ -591,8 +616,11 @@ uint32_t pcol_rtime_decimal_of(const pcol_rtime *t, uint32_t from);
 static inline int pcol_sample_value_rt(const pcol_sample_cols *c, const pcol_rtime *t,
                                        uint64_t row, uint32_t vt, int64_t *v) {
   if (vt != PCOL_VT_TIME && pcol_sample_value(c, row, vt, v)) return 1;
-  if (t && vt && (vt == PCOL_VT_TIME || vt == t->cpu_vt) &&
-      pcol_rtime_has(t, pcol_view_u32(&t->source, row))) {
+  if (t && vt == PCOL_VT_TIME) {
+    *v = pcol_rtime_time(t, row);
+    return *v != 0 || pcol_rtime_has(t, pcol_view_u32(&t->source, row));
+  }
+  if (t && vt && vt == t->cpu_vt && pcol_rtime_has(t, pcol_view_u32(&t->source, row))) {
     *v = pcol_rtime_value(t, row);
     return 1;
   }

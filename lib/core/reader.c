@@ -672,6 +672,7 @@ static int check_column(pcol_file *f, const pcol_section_info *si, const pcol_co
   }
   if (ci->type != PCOL_TYPE_U32) return PCOL_OK;
   const uint32_t *v = data;
+  if (ci->is_string || ci->ref_table) pcol_prefault_read(data, si->count * sizeof *v); /* read whole below */
   if (ci->is_string) {
     uint64_t n = pcol_string_count(f);
     for (uint64_t i = 0; i < si->count; i++)
