@@ -269,11 +269,15 @@ test-clang:
 	  echo "clang -Wall -Wextra -Werror build: ok"; \
 	else echo "clang not installed: clang build skipped"; fi
 
+# JOBS=2: two binaries at a time (a binary of a few long tests, such as the
+# fuzz replay, keeps one core busy), each printed whole when it ends.
 test-unit: all $(TEST_BIN)
-	@set -e; pass=0; fail=0; for t in $(TEST_BIN); do \
-	  echo "== $$t"; \
-	  if PCOL_BUILD=$(BUILD) $$t --jobs 2; then pass=$$((pass+1)); else fail=$$((fail+1)); echo "FAILED: $$t"; fi; \
-	done; echo "unit test binaries: $$pass passed, $$fail failed"; [ $$fail = 0 ]
+	@d=$$(mktemp -d); printf '%s\n' $(TEST_BIN) | xargs -P $(JOBS) -I{} sh -c \
+	  't={}; n=$$(basename $$t); if PCOL_BUILD=$(BUILD) $$t --jobs 2 >"$$0/$$n.log" 2>&1; then echo ok >"$$0/$$n.rc"; \
+	   else echo FAILED >"$$0/$$n.rc"; fi; echo "== $$t"; cat "$$0/$$n.log"; \
+	   [ "$$(cat "$$0/$$n.rc")" = ok ] || echo "FAILED: $$t"' "$$d"; \
+	pass=$$(grep -l '^ok' "$$d"/*.rc | wc -l); fail=$$(grep -L '^ok' "$$d"/*.rc | wc -l); rm -rf "$$d"; \
+	echo "unit test binaries: $$pass passed, $$fail failed"; [ $$fail = 0 ] && [ $$pass = $(words $(TEST_BIN)) ]
 
 # Packaging (a plain build): install into a scratch prefix, build a program
 # with pkg-config against it, check exports and SONAME.
@@ -304,7 +308,7 @@ LEAKS ?= all
 check: deps
 	@$(MAKE) -j2 --no-print-directory test-build
 	@$(MAKE) --no-print-directory check-layers
-	@$(MAKE) --no-print-directory test-unit
+	@$(MAKE) --no-print-directory JOBS=2 test-unit
 	@$(MAKE) --no-print-directory JOBS=2 test-cli
 	@$(MAKE) --no-print-directory test-conformance
 	@echo "make check: passed"
