@@ -45,9 +45,13 @@ same() {
   return 0
 }
 
+# go tool pprof -raw of the original being checked (round_trip keeps the
+# one `same -raw` made: each parse of a large profile costs a second)
+RAW=$tmp/orig.raw
+
 # The sample types of a profile, from the line after "Samples:" in -raw.
 sample_types() {
-  pp -raw "$1" | awk 'f { for (i = 1; i <= NF; i++) { sub(/\[dflt\]$/, "", $i); split($i, a, "/"); print a[1] } exit } /^Samples:/ { f = 1 }'
+  awk 'f { for (i = 1; i <= NF; i++) { sub(/\[dflt\]$/, "", $i); split($i, a, "/"); print a[1] } exit } /^Samples:/ { f = 1 }' "$RAW"
 }
 
 have_top=0
@@ -57,7 +61,7 @@ fi
 
 # The unit of a sample type, from the -raw "Samples:" header.
 type_unit() {
-  pp -raw "$1" | awk -v t="$2" 'f { for (i = 1; i <= NF; i++) { sub(/\[dflt\]$/, "", $i); split($i, a, "/"); if (a[1] == t) { print a[2]; exit } } exit } /^Samples:/ { f = 1 }'
+  awk -v t="$2" 'f { for (i = 1; i <= NF; i++) { sub(/\[dflt\]$/, "", $i); split($i, a, "/"); if (a[1] == t) { print a[2]; exit } } exit } /^Samples:/ { f = 1 }' "$RAW"
 }
 
 # pcol top (csv: flat,flat_pct,sum_pct,cum,cum_pct,name) vs pprof -top, per
@@ -136,6 +140,7 @@ round_trip() {
   fi
   local back=$tmp/out/$b.back.pb.gz before=$fail
   same "$b" "$orig" "$back" -raw
+  cp "$tmp/a.txt" "$RAW" # the original's -raw, for sample_types and type_unit
   same "$b" "$orig" "$back" -tags
   same "$b" "$orig" "$back" -top
   local t
