@@ -46,6 +46,46 @@ compare() {
 same() { local f=$1; shift; compare top "$f" -top "$@"; }   # pcol top = pprof -top
 peek() { local f=$1; shift; compare peek "$f" "$@"; }       # pcol peek = pprof -peek
 
+# The seven views of every file (the loop below) from one go tool pprof
+# process, through its interactive commands (each option set again before
+# each view: a session keeps them): each parse of a large profile costs a
+# second or more, a view little.  FLAGS[k] is the command line the session's
+# view k stands for (checked to give the same text in t_pprof_semantics'
+# way: tests/interop/t_pprof_views.sh compares the first file both ways).
+FLAGS=("-top" "-top -cum" "-top -nodefraction=0" "-top -nodefraction=0.05 -cum"
+  "-top -addresses -nodefraction=0" "-peek ." "-peek main|runtime\\. -cum")
+SESSION=(nodecount=0
+  sort=flat nodefraction=0.005 granularity=functions top
+  sort=cum top
+  sort=flat nodefraction=0 top
+  sort=cum nodefraction=0.05 top
+  sort=flat nodefraction=0 granularity=addresses top
+  sort=flat nodefraction=0.005 granularity=functions "peek ."
+  sort=cum "peek main|runtime\\."
+  quit)
+session() { # session FILE: $tmp/s.1 .. $tmp/s.7 (each view's text from "Showing nodes" on)
+  local f=$1 i idx=()
+  for i in "${!SESSION[@]}"; do
+    case ${SESSION[$i]} in top | peek\ *) idx+=($((i + 1))) ;; esac
+  done
+  printf '%s\n' "${SESSION[@]}" | go tool pprof -symbolize=none "$f" 2>/dev/null |
+    perl -0777 -e '$_ = <STDIN>; my @s = split /\(pprof\) /, $_, -1; my ($d, @idx) = @ARGV;
+      my $k = 1; for my $i (@idx) { my $t = $i < @s ? $s[$i] : "";
+        $t = $t =~ /^Showing nodes/m ? substr($t, $-[0]) : "";
+        open(my $o, ">", "$d/s.$k") or die; print $o $t; close $o; $k++ }' "$tmp" "${idx[@]}"
+}
+chk() { # chk K VIEW PCOL-ARGS: pcol VIEW FILE PCOL-ARGS prints session view K
+  local k=$1 view=$2
+  shift 2
+  "$PCOL" "$view" "$f" "$@" 2>/dev/null | sed -n '/^Showing nodes/,$p' >"$tmp/pc.txt"
+  checked=$((checked + 1))
+  if ! cmp -s "$tmp/s.$k" "$tmp/pc.txt"; then
+    echo "FAIL: $(basename "$f"): go tool pprof ${FLAGS[$((k - 1))]} vs pcol $view $* (< pprof, > pcol):"
+    diff "$tmp/s.$k" "$tmp/pc.txt" | head -10
+    fail=$((fail + 1))
+  fi
+}
+
 n=0
 for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/*; do
   [ -f "$f" ] || continue
@@ -54,13 +94,23 @@ for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/*; do
   # fields as one); pcol reads it as OTLP, judged in tests/cli/t_otlp.sh
   "$PCOL" info "$f" 2>/dev/null | grep -q 'input_format: *otlp' && continue
   n=$((n + 1))
-  same "$f" -- 
-  same "$f" -cum -- --sort cum
-  same "$f" -nodefraction=0 -- --node-fraction 0
-  same "$f" -nodefraction=0.05 -cum -- --node-fraction 0.05 --sort cum
-  same "$f" -addresses -nodefraction=0 -- --by address --node-fraction 0
-  peek "$f" -peek . -- .
-  peek "$f" -peek 'main|runtime\.' -cum -- 'main|runtime\.' --sort cum
+  session "$f"
+  chk 1 top
+  chk 2 top --sort cum
+  chk 3 top --node-fraction 0
+  chk 4 top --node-fraction 0.05 --sort cum
+  chk 5 top --by address --node-fraction 0
+  chk 6 peek .
+  chk 7 peek 'main|runtime\.' --sort cum
+  if [ $n = 1 ]; then # the session's views are the command line's, on the first file
+    same "$f" -- 
+    same "$f" -cum -- --sort cum
+    same "$f" -nodefraction=0 -- --node-fraction 0
+    same "$f" -nodefraction=0.05 -cum -- --node-fraction 0.05 --sort cum
+    same "$f" -addresses -nodefraction=0 -- --by address --node-fraction 0
+    peek "$f" -peek . -- .
+    peek "$f" -peek 'main|runtime\.' -cum -- 'main|runtime\.' --sort cum
+  fi
 done
 [ $n -gt 0 ] || { echo "SKIP: no pprof profiles under $TD"; exit 77; }
 
