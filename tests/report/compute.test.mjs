@@ -39,7 +39,19 @@ function load(html) {
     const want = zlib.inflateRawSync(b);
     ok(want.length === mine.length && Buffer.compare(want, Buffer.from(mine.buffer, mine.byteOffset, mine.length)) === 0, `${html.length}-byte page: pcolInflate differs from zlib`);
   }
-  vm.runInContext('var D = pcolData(M, BIN);', ctx);
+  // the second part (the values the first drawing does not read), made when read
+  const p2 = /<script id="pcol-bin2" type="text\/plain">([\s\S]*?)<\/script>/.exec(html);
+  ctx.BIN2 = null;
+  if (p2) {
+    const b2 = Buffer.from(p2[1].replace(/\s+/g, ''), 'base64'), bin2 = new Uint8Array(b2.length);
+    bin2.set(b2);
+    ctx.BIN2 = vm.runInContext('(function (b) { return function () { return pcolBinary(M, b, true); }; })', ctx)(bin2);
+    if (meta.bin2_raw !== undefined) {
+      const want = zlib.inflateRawSync(b2), mine2 = ctx.BIN2();
+      ok(Buffer.compare(want, Buffer.from(mine2.buffer, mine2.byteOffset, mine2.length)) === 0, `${html.length}-byte page: pcolInflate differs from zlib (second part)`);
+    }
+  }
+  vm.runInContext('var D = pcolData(M, BIN, BIN2);', ctx);
   return ctx;
 }
 const run = (ctx, src) => vm.runInContext(src, ctx);
