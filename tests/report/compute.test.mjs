@@ -33,6 +33,13 @@ function load(html) {
   for (const m of ['data.js', 'range.js', 'top.js', 'tree.js', 'graph.js', 'hide.js', 'diff.js', 'units.js'])
     vm.runInContext(fs.readFileSync(path.join(lib, m), 'utf8'), ctx, { filename: m });
   ctx.M = meta; ctx.BIN = bin;
+  // the page's own base64 decoder (head.js reads the text with it) against node's, line breaks and all
+  {
+    const text = /<script id="pcol-bin" type="text\/plain">([\s\S]*?)<\/script>/.exec(html)[1];
+    ctx.TEXT = text;
+    const mine = vm.runInContext('pcolBase64(TEXT)', ctx);
+    ok(mine.length === b.length && Buffer.compare(b, Buffer.from(mine.buffer, mine.byteOffset, mine.length)) === 0, `${html.length}-byte page: pcolBase64 differs from node's base64`);
+  }
   // the page's own inflate (data.js) against node's zlib on the same bytes
   const mine = vm.runInContext('BIN = pcolBinary(M, BIN); BIN', ctx);
   if (meta.bin_raw !== undefined) {
