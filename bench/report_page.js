@@ -1,6 +1,7 @@
 // report_page.js — how long a `pcol report` page takes to become
 // interactive in headless Chromium (navigation start to the page's
-// data-ready mark: data decoded, timeline, top table and flame graph drawn)
+// pcol-ready mark: data decoded, every view drawn; and to data-ready: the
+// second part of the data, the values the first drawing does not read, in)
 // and to recompute for a range (every view, the call graph included); and
 // its first contentful paint.  Driven through the DevTools protocol
 // (chrome-remote-interface from npm) on 127.0.0.1.  Bounded in time.
@@ -27,19 +28,25 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const { Page, Runtime } = client;
   await Page.enable();
   const ev = async (e) => (await Runtime.evaluate({ expression: e, returnByValue: true })).result.value;
-  const ready = [], range = [], paint = [];
+  const ready = [], range = [], paint = [], inter = [], marks = [];
   for (let r = 0; r < +runsArg; r++) {
     const t0 = Date.now();
     await Page.navigate({ url: 'file://' + path.resolve(page) });
     while (!(await ev(`document.body && document.body.getAttribute('data-ready')`))) await sleep(20);
     ready.push(Date.now() - t0);
     paint.push(await ev(`Math.round((performance.getEntriesByType('paint').find(e => e.name === 'first-contentful-paint') || { startTime: -1 }).startTime)`));
+    // the page's marks (head.js): text parsed, base64, inflated, decoded, every view drawn (interactive), second part in
+    const mk = await ev(`performance.getEntriesByType('mark').map(m => [m.name.replace(/^pcol-/, ''), Math.round(m.startTime)])`);
+    marks.push(mk);
+    inter.push((mk.find((m) => m[0] === 'ready') || [0, -1])[1]);
     range.push(await ev(`(() => { const m = pcolReport.meta, s = m.sources.find(s => s.timed);
       if (!s) return 0; const t = performance.now(); pcolReport.select(s.t0 + (s.t1 - s.t0) / 3, s.t0 + (s.t1 - s.t0) / 2);
       return Math.round(performance.now() - t); })()`));
   }
   const med = (a) => a.slice().sort((x, y) => x - y)[Math.floor(a.length / 2)];
-  console.log(`${med(ready)}\t${Math.min(...ready)}\t${Math.max(...ready)}\t${med(range)}\t${med(paint)}`);
+  const mi = inter.indexOf(med(inter));
+  console.error('report_page: marks (ms after navigation) of the median load: ' + marks[mi].map((m) => m.join(' ')).join(', '));
+  console.log(`${med(ready)}\t${Math.min(...ready)}\t${Math.max(...ready)}\t${med(range)}\t${med(paint)}\t${med(inter)}\t${marks[mi].map((m) => m.join('=')).join(',')}`);
   await client.close();
   chrome.kill('SIGTERM');
   clearTimeout(guard);

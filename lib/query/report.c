@@ -29,6 +29,8 @@ typedef struct rep {
   pcol_file *f;
   pcol_buf js;  /* the JSON object */
   pcol_buf bin; /* the binary columns, each 8-byte aligned */
+  pcol_buf bin2; /* the second part: columns the first drawing does not read */
+  int seg;       /* 1: col() writes into bin2 (its descriptor says "s":2) */
   int rc;       /* first failure of an append (PCOL_ENOMEM) */
   uint64_t ns, nstacks;
   int64_t *tmp; /* samples (or more) int64 of scratch */
@@ -104,6 +106,8 @@ static void col(rep *r, const char *name, const int64_t *v, uint64_t n) {
     if (v[i] < lo) lo = v[i];
     if (v[i] > hi) hi = v[i];
   }
+  pcol_buf *B = r->seg ? &r->bin2 : &r->bin;
+  const char *part = r->seg ? ",\"s\":2" : "";
   jkey(r, name);
   if (lo == hi) {
     putf(r, "{\"e\":\"c\",\"n\":%llu,\"v\":%lld}", (unsigned long long)n, (long long)lo);
@@ -128,31 +132,31 @@ static void col(rep *r, const char *name, const int64_t *v, uint64_t n) {
       do vlen++; while (z >>= 7);
     }
     if (vlen < (size_t)n * w / 4 * 3) {
-      if (pcol_buf_reserve(&r->bin, vlen)) {
+      if (pcol_buf_reserve(B, vlen)) {
         r->rc = PCOL_ENOMEM;
         return;
       }
-      size_t off = r->bin.len;
-      uint8_t *d = (uint8_t *)r->bin.data + off;
+      size_t off = B->len;
+      uint8_t *d = (uint8_t *)B->data + off;
       for (uint64_t i = 0; i < n; i++) {
         uint64_t z = (uint64_t)(i ? v[i] - v[i - 1] : v[i]);
         z = (z << 1) ^ (uint64_t)((int64_t)z >> 63);
         for (; z >= 0x80; z >>= 7) *d++ = (uint8_t)(z | 0x80);
         *d++ = (uint8_t)z;
       }
-      r->bin.len += vlen;
-      putf(r, "{\"e\":\"dv\",\"t\":\"%s\",\"n\":%llu,\"o\":%llu,\"len\":%zu}", e, (unsigned long long)n,
-           (unsigned long long)off, vlen);
+      B->len += vlen;
+      putf(r, "{\"e\":\"dv\",\"t\":\"%s\",\"n\":%llu,\"o\":%llu,\"len\":%zu%s}", e, (unsigned long long)n,
+           (unsigned long long)off, vlen, part);
       return;
     }
   }
-  while (!r->rc && r->bin.len % 8) r->rc = pcol_buf_append(&r->bin, "", 1) ? PCOL_ENOMEM : 0;
-  if (r->rc || pcol_buf_reserve(&r->bin, (size_t)n * w)) {
+  while (!r->rc && B->len % 8) r->rc = pcol_buf_append(B, "", 1) ? PCOL_ENOMEM : 0;
+  if (r->rc || pcol_buf_reserve(B, (size_t)n * w)) {
     r->rc = PCOL_ENOMEM;
     return;
   }
-  size_t off = r->bin.len;
-  uint8_t *d = (uint8_t *)r->bin.data + off;
+  size_t off = B->len;
+  uint8_t *d = (uint8_t *)B->data + off;
   for (uint64_t i = 0; i < n; i++) {
     int64_t x = v[i];
     if (w == 1) d[i] = (uint8_t)x;
@@ -165,10 +169,10 @@ static void col(rep *r, const char *name, const int64_t *v, uint64_t n) {
       pcol_wr64(d + 8 * i, u);
     }
   }
-  r->bin.len += (size_t)n * w;
+  B->len += (size_t)n * w;
   int lossy = w == 8 && (lo < -(INT64_C(1) << 53) || hi > (INT64_C(1) << 53));
-  putf(r, "{\"e\":\"%s\",\"n\":%llu,\"o\":%llu%s}", e, (unsigned long long)n,
-       (unsigned long long)off, lossy ? ",\"lossy\":1" : "");
+  putf(r, "{\"e\":\"%s\",\"n\":%llu,\"o\":%llu%s%s}", e, (unsigned long long)n,
+       (unsigned long long)off, lossy ? ",\"lossy\":1" : "", part);
 }
 
 static void col_u32(rep *r, const char *name, const uint32_t *v, uint64_t n) {
@@ -671,7 +675,7 @@ static int sources(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, pco
 
 /* The per-sample columns: source, time (deltas within a source), duration,
  * stack, and each value choice. */
-static int sample_cols(rep *r, const vchoice *vc, size_t nvc, pcol_error *err) {
+static int sample_cols(rep *r, const vchoice *vc, size_t nvc, size_t def, pcol_error *err) {
   pcol_file *f = r->f;
   uint64_t n = r->ns;
   pcol_view src, tim, dur, stk, wgt;
@@ -716,10 +720,94 @@ static int sample_cols(rep *r, const vchoice *vc, size_t nvc, pcol_error *err) {
     char name[32];
     snprintf(name, sizeof name, "v%zu", k);
     put(r, ",", 1);
+    /* values other than the default one (Rprof's memory, the other
+     * types) go into the second part: the page draws first without them
+     * and inflates them after (head.js pcolStart) */
+    r->seg = k != def;
     col(r, name, r->tmp, n);
+    r->seg = 0;
   }
   put(r, "},", 2);
   return r->rc;
+}
+
+static int loc_strings(rep *r, pcol_file *f, int lines_only, pcol_error *err);
+
+/* For --diff under hide/show (hide.js pcolBaseShares): the base's stacks,
+ * its lines' strings and frame names (the new profile's, loc_strings and
+ * frame_tree, in the same shapes) and each stack node's value per value
+ * choice, so that the page hides the same frames in the base and colours
+ * the flame graph of the frames left as `pcol flame --diff --hide` does.
+ * Written as "tree":{...}, (trailing comma); nothing when a stack node's
+ * sum passes 64 bits (the page then says the flame graph is uncoloured). */
+static int diff_base_tree(rep *r, const vchoice *vc, size_t nvc, const pcol_report_options *o,
+                          pcol_error *err) {
+  pcol_file *b = o->base;
+  uint64_t nst = pcol_rows(b, PCOL_T_STACKS), nlines = pcol_rows(b, PCOL_T_LINES);
+  uint64_t nloc = pcol_rows(b, PCOL_T_LOCATIONS);
+  size_t mark_js = r->js.len, mark_bin = r->bin.len;
+  int64_t *tmp = malloc((size_t)(nst + nlines + nloc + 2) * sizeof *tmp);
+  if (!tmp) return pcol_oom(err);
+  pcol_ftree bt = {0};
+  pcol_str *ln = NULL, *lc = NULL;
+  pcol_q_keytab names = {0};
+  pcol_view sp, sl;
+  int rc = PCOL_OK, any = 0, fits = 1;
+  PUTS(r, "\"tree\":{");
+  for (size_t k = 0; k < nvc && !rc; k++) {
+    pcol_value_sel bv;
+    if (pcol_value_resolve(b, NULL, vc[k].cli, &bv, NULL) || pcol_value_compatible(&bv, &vc[k].v, NULL))
+      continue;
+    pcol_sum *w = NULL, tot = 0;
+    if ((rc = pcol_q_weights(b, NULL, NULL, &bv, &w, &tot, err))) break;
+    for (uint64_t i = 0; i <= nst; i++) {
+      if (w[i] > INT64_MAX || w[i] < INT64_MIN) fits = 0;
+      tmp[i] = (int64_t)w[i];
+    }
+    free(w);
+    if (!fits) break;
+    char name[32], num[48];
+    snprintf(name, sizeof name, "w%zu", k);
+    pcol_sum_text(tot, num, sizeof num);
+    col(r, name, tmp, nst + 1);
+    putf(r, ",\"t%zu\":%s,", k, num);
+    if (!any && (rc = pcol_ftree_build(b, NULL, &bv, &bt, err))) break;
+    any = 1;
+  }
+  if (!rc && any && fits) rc = loc_strings(r, b, 1, err);
+  if (!rc && any && fits) rc = pcol_q_ftree_frame_names(b, &bt, &ln, &lc, err);
+  for (uint64_t i = 0; !rc && any && fits && i < nlines + nloc + 1; i++) {
+    pcol_str x = i < nlines ? ln[i] : lc[i - nlines];
+    uint32_t id = 0;
+    if ((x.ptr || i < nlines) && pcol_q_key_intern(&names, x.ptr ? x.ptr : "", x.len, 0, &id)) rc = pcol_oom(err);
+    tmp[i] = id;
+  }
+  if (!rc && any && fits && !(rc = pcol_column(b, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &sp, err)) &&
+      !(rc = pcol_column(b, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &sl, err))) {
+    PUTS(r, "\"ftree\":{\"names\":");
+    names_of(r, names.s, names.n);
+    PUTS(r, ",");
+    col(r, "lname", tmp, nlines);
+    PUTS(r, ",");
+    col(r, "aname", tmp + nlines, nloc + 1);
+    PUTS(r, "},\"stacks\":{");
+    for (uint64_t i = 0; i < nst; i++) tmp[i] = pcol_view_u32(&sp, i);
+    col(r, "parent", tmp, nst);
+    for (uint64_t i = 0; i < nst; i++) tmp[i] = pcol_view_u32(&sl, i);
+    PUTS(r, ",");
+    col(r, "loc", tmp, nst);
+    putf(r, "},\"n\":%llu},", (unsigned long long)nst);
+  }
+  if (!rc && (!any || !fits)) { /* no tree: the page says why the flame graph is uncoloured */
+    r->js.len = mark_js;
+    r->bin.len = mark_bin;
+  }
+  free(ln);
+  free(lc);
+  free(tmp);
+  pcol_ftree_free(&bt);
+  pcol_q_keytab_free(&names);
+  return rc ? rc : r->rc ? pcol_oom(err) : PCOL_OK;
 }
 
 /* For --diff: each frame-tree node's share in the base, per value choice
@@ -729,7 +817,9 @@ static int diff_shares(rep *r, const pcol_ftree *t, const vchoice *vc, size_t nv
   put(r, "\"diff\":{\"path\":", 15);
   const char *bp = o->base_path ? o->base_path : "base";
   jstr(r, bp, strlen(bp));
-  put(r, ",\"shares\":{", 11);
+  put(r, ",", 1);
+  PCOL_RETURN_NOT_OK(diff_base_tree(r, vc, nvc, o, err));
+  put(r, "\"shares\":{", 10);
   int first = 1;
   for (size_t k = 0; k < nvc; k++) {
     pcol_value_sel bv;
@@ -782,8 +872,33 @@ static int diff_shares(rep *r, const pcol_ftree *t, const vchoice *vc, size_t nv
           put(r, num, strlen(num));
         }
       }
-      put(r, "]}", 2);
+      put(r, "]", 1);
       pcol_top_free(&tp);
+      /* the base's call graph edges (every node kept, none pruned):
+       * graphview.js colours an edge by its change against the base's
+       * weight of the same call, as pprof -diff_base colours it */
+      pcol_graph g;
+      pcol_graph_opts go = {0, 0, 0};
+      PCOL_RETURN_NOT_OK(pcol_graph_compute(o->base, NULL, &bv, (pcol_by)by, &go, &g, err));
+      PUTS(r, ",\"edges\":{\"names\":[");
+      for (size_t i = 0; i < g.nnodes; i++) {
+        if (i) put(r, ",", 1);
+        jpstr(r, g.nodes[i].name);
+      }
+      for (int c = 0; c < 3; c++) {
+        PUTS(r, "],\"");
+        put(r, c == 0 ? "from" : c == 1 ? "to" : "w", c == 2 ? 1 : c ? 2 : 4);
+        PUTS(r, "\":[");
+        for (size_t i = 0; i < g.nedges; i++) {
+          char num[48];
+          if (c == 2) pcol_sum_text(g.edges[i].weight, num, sizeof num);
+          else snprintf(num, sizeof num, "%u", c ? g.edges[i].to : g.edges[i].from);
+          if (i) put(r, ",", 1);
+          put(r, num, strlen(num));
+        }
+      }
+      PUTS(r, "]}}");
+      pcol_graph_free(&g);
     }
     put(r, "}", 1);
   }
@@ -807,8 +922,7 @@ static int ls_add(pcol_file *f, pcol_q_keytab *names, pcol_buf *ids, size_t star
   return pcol_buf_append(ids, &v, sizeof v) ? pcol_oom(err) : PCOL_OK;
 }
 
-static int loc_strings(rep *r, pcol_error *err) {
-  pcol_file *f = r->f;
+static int loc_strings(rep *r, pcol_file *f, int lines_only, pcol_error *err) {
   uint64_t nloc = pcol_rows(f, PCOL_T_LOCATIONS), nlines = pcol_rows(f, PCOL_T_LINES);
   uint64_t nfn = pcol_rows(f, PCOL_T_FUNCTIONS), nmap = pcol_rows(f, PCOL_T_MAPPINGS);
   pcol_view loff, lmap, lfn, fname, ffile, mfile;
@@ -889,10 +1003,12 @@ static int loc_strings(rep *r, pcol_error *err) {
     col(r, "map", lm, nloc + 1);
     PUTS(r, "},\"names\":");
     names_of(r, names.s, names.n);
-    PUTS(r, ",");
-    col(r, "off", off, nloc + 2);
-    PUTS(r, ",");
-    col(r, "ids", (const int64_t *)ids.data, ids.len / sizeof(int64_t));
+    if (!lines_only) { /* the focus and ignore filters' strings */
+      PUTS(r, ",");
+      col(r, "off", off, nloc + 2);
+      PUTS(r, ",");
+      col(r, "ids", (const int64_t *)ids.data, ids.len / sizeof(int64_t));
+    }
     PUTS(r, "},");
     rc = r->rc ? pcol_oom(err) : PCOL_OK;
   }
@@ -1006,11 +1122,44 @@ static void header_info(rep *r, const pcol_report_options *o) {
   put(r, "},", 2);
 }
 
+/* A part of the binary columns deflated (zlib, raw): data.js inflates it
+ * (pcolInflate), no network, no library; kept as it is when that is not
+ * smaller.  Writes ,"NAME_len":N and ,"NAME_raw":N when deflated. */
+static void deflate_part(rep *r, pcol_buf *b, const char *name) {
+  size_t raw = b->len;
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  pcol_buf zb = {0};
+  int ok = !r->rc && raw > 0 && deflateInit2(&z, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+  if (ok) {
+    size_t cap = deflateBound(&z, (uLong)raw);
+    ok = raw <= UINT32_MAX && !pcol_buf_reserve(&zb, cap);
+    if (ok) {
+      z.next_in = (Bytef *)b->data;
+      z.avail_in = (uInt)raw;
+      z.next_out = (Bytef *)zb.data;
+      z.avail_out = (uInt)cap;
+      ok = deflate(&z, Z_FINISH) == Z_STREAM_END && z.total_out < raw;
+      zb.len = z.total_out;
+    }
+    deflateEnd(&z);
+  }
+  if (ok) {
+    pcol_buf keep = *b;
+    *b = zb;
+    zb = keep;
+    putf(r, ",\"%s_len\":%llu,\"%s_raw\":%llu", name, (unsigned long long)b->len, name, (unsigned long long)raw);
+  } else {
+    putf(r, ",\"%s_len\":%llu", name, (unsigned long long)b->len);
+  }
+  pcol_buf_free(&zb);
+}
+
 static int build_json(rep *r, const pcol_report_options *o, pcol_error *err) {
   pcol_file *f = r->f;
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
   vchoice *vc = NULL;
-  size_t nvc = 0;
+  size_t nvc = 0, defv = 0;
   pcol_ftree t = {0};
   uint8_t *is_rprof = calloc(nsrc + 1, 1);
   pcol_view sp, sl;
@@ -1022,7 +1171,8 @@ static int build_json(rep *r, const pcol_report_options *o, pcol_error *err) {
   {
     pcol_value_sel dv;
     if ((rc = pcol_value_resolve(f, NULL, NULL, &dv, err))) goto done;
-    putf(r, "\"value\":%zu,\"values\":[", choice_of(vc, nvc, dv.vt_id));
+    defv = choice_of(vc, nvc, dv.vt_id);
+    putf(r, "\"value\":%zu,\"values\":[", defv);
   }
   for (size_t k = 0; k < nvc; k++) {
     if (k) put(r, ",", 1);
@@ -1047,7 +1197,7 @@ static int build_json(rep *r, const pcol_report_options *o, pcol_error *err) {
     }
     if (all) putf(r, "\"memory\":[%zu,%zu,%zu],", m[0], m[1], m[2]);
   }
-  if ((rc = sample_cols(r, vc, nvc, err))) goto done;
+  if ((rc = sample_cols(r, vc, nvc, defv, err))) goto done;
   if ((rc = pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &sp, err)) ||
       (rc = pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &sl, err)))
     goto done;
@@ -1061,7 +1211,7 @@ static int build_json(rep *r, const pcol_report_options *o, pcol_error *err) {
   if ((rc = keysets(r, is_rprof, nsrc, err))) goto done;
   put(r, ",", 1);
   if ((rc = source_list(r, o, vc, nvc, err))) goto done;
-  if ((rc = loc_strings(r, err))) goto done;
+  if ((rc = loc_strings(r, f, 0, err))) goto done;
   if ((rc = threads(r, err))) goto done;
   if ((rc = gtags(r, err))) goto done;
   if ((rc = label_sets(r, err))) goto done;
@@ -1073,38 +1223,10 @@ static int build_json(rep *r, const pcol_report_options *o, pcol_error *err) {
     if (i > 1) put(r, ",", 1);
     jpstr(r, r->strs.s[i]);
   }
-  /* the binary columns deflated (zlib, raw): data.js inflates them
-   * (pcolInflate), no network, no library; kept as they are when that is
-   * not smaller */
-  {
-    size_t raw = r->bin.len;
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    pcol_buf zb = {0};
-    int ok = !r->rc && raw > 0 && deflateInit2(&z, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
-    if (ok) {
-      size_t cap = deflateBound(&z, (uLong)raw);
-      ok = raw <= UINT32_MAX && !pcol_buf_reserve(&zb, cap);
-      if (ok) {
-        z.next_in = (Bytef *)r->bin.data;
-        z.avail_in = (uInt)raw;
-        z.next_out = (Bytef *)zb.data;
-        z.avail_out = (uInt)cap;
-        ok = deflate(&z, Z_FINISH) == Z_STREAM_END && z.total_out < raw;
-        zb.len = z.total_out;
-      }
-      deflateEnd(&z);
-    }
-    if (ok) {
-      pcol_buf keep = r->bin;
-      r->bin = zb;
-      zb = keep;
-      putf(r, "],\"bin_len\":%llu,\"bin_raw\":%llu}", (unsigned long long)r->bin.len, (unsigned long long)raw);
-    } else {
-      putf(r, "],\"bin_len\":%llu}", (unsigned long long)r->bin.len);
-    }
-    pcol_buf_free(&zb);
-  }
+  put(r, "]", 1);
+  deflate_part(r, &r->bin, "bin");
+  if (r->bin2.len) deflate_part(r, &r->bin2, "bin2");
+  put(r, "}", 1);
   rc = r->rc ? pcol_oom(err) : PCOL_OK;
 done:
   pcol_ftree_free(&t);
@@ -1173,11 +1295,17 @@ int pcol_report_write(pcol_file *f, const pcol_report_options *opt, FILE *out, p
     if (!rc && fputs("<script>\n", out) < 0) rc = PCOL_EIO;
     if (!rc && fwrite(pcol_report_js, 1, pcol_report_js_len, out) != pcol_report_js_len) rc = PCOL_EIO;
     if (!rc && fputs("</script>\n", out) < 0) rc = PCOL_EIO;
+    /* the second part after the script: the page draws while the browser
+     * still reads it (head.js pcolStart) */
+    if (!rc && r.bin2.len && fputs("<script id=\"pcol-bin2\" type=\"text/plain\">", out) < 0) rc = PCOL_EIO;
+    if (!rc && r.bin2.len) rc = write_b64(out, (const unsigned char *)r.bin2.data, r.bin2.len);
+    if (!rc && r.bin2.len && fputs("</script>\n", out) < 0) rc = PCOL_EIO;
     if (!rc) rc = write_until(out, tpl, len, &pos, "");
     if (rc) pcol_error_set(err, rc, "cannot write the report");
   }
   pcol_buf_free(&r.js);
   pcol_buf_free(&r.bin);
+  pcol_buf_free(&r.bin2);
   pcol_q_keytab_free(&r.strs);
   return rc;
 }

@@ -52,11 +52,15 @@ import sys, re, json, base64, struct
 h = open(sys.argv[1], encoding="utf-8").read()
 m = json.loads(re.search(r'<script id="pcol-meta" type="application/json">(.*?)</script>', h, re.S).group(1))
 b = base64.b64decode(re.sub(r"\s+", "", re.search(r'<script id="pcol-bin"[^>]*>(.*?)</script>', h, re.S).group(1)))
+import zlib
 if "bin_raw" in m:  # deflated (raw)
-    import zlib
     b = zlib.decompress(b, -15)
 k = [v["cli"] for v in m["values"]].index("samples")
 c = m["cols"]["v%d" % k]
+if c.get("s") == 2:  # the page's second part (the values the first drawing does not read)
+    b = base64.b64decode(re.sub(r"\s+", "", re.search(r'<script id="pcol-bin2"[^>]*>(.*?)</script>', h, re.S).group(1)))
+    if "bin2_raw" in m:
+        b = zlib.decompress(b, -15)
 fmt = {"u8": "B", "u16": "H", "u32": "I", "i32": "i", "f64": "d"}
 def dv(c):  # steps from the value before, zigzag, LEB128 (data.js)
     out, p, prev = [], c["o"], 0

@@ -277,6 +277,25 @@ async function main() {
         for (let i = 1; i < p2.length; i++) if (p2[i][2] < p2[i - 1][2]) bad++;
       }
       ok(bad === 0, `${c.name}: call graph ${JSON.stringify(o)}: ${bad} nodes not coloured by their change against the base`);
+      // each drawn edge coloured as the nodes are: by its weight less the
+      // base's weight of the same call (pcol graph on the base, nothing pruned)
+      const bg = JSON.parse(pcol(['graph', c.base, '--format', 'json', '--value', value, '--node-fraction', '0', '--edge-fraction', '0', '--node-count', '0']));
+      const bw = new Map();
+      for (const x of bg.rows) if (x.kind === 'edge') bw.set(x.from + '\0' + x.to, (bw.get(x.from + '\0' + x.to) || 0) + x.weight);
+      const drawnEdges = await ev(`(() => { const G = pcolReport.graph(), E = G.edges.filter(e => e.from < G.drawn && e.to < G.drawn);
+          return Array.from(document.querySelectorAll('#graph g.gv-edges path')).map(p => { const e = E[+p.getAttribute('data-e')];
+            return [G.nodes[e.from].name, G.nodes[e.to].name, e.w, p.getAttribute('data-delta'), p.getAttribute('stroke')]; }); })()`);
+      let ebad = 0;
+      const esigns = new Set();
+      for (const [from, to, w, delta, stroke] of drawnEdges) {
+        const want = w - (bw.get(from + '\0' + to) || 0), [r, g] = rg(stroke), score = want / Math.abs(bt.total);
+        esigns.add(Math.sign(want));
+        const good = delta !== null && +delta === want && (want === 0 ? r === g : want > 0 ? r >= g && (score < 0.05 || r > g) : g >= r && (score > -0.05 || g > r));
+        if (!good && ebad++ < 3) console.error(`  edge ${from} -> ${to}: change ${delta} (pcol: ${want}), stroke ${stroke}`);
+      }
+      ok(drawnEdges.length > 0 && ebad === 0, `${c.name}: call graph ${JSON.stringify(o)}: ${ebad} of ${drawnEdges.length} edges not coloured by their change against the base`);
+      if (o.from === undefined) ok(esigns.has(1) && esigns.has(-1), `${c.name}: the diff fixture's edges should grow and shrink (signs ${[...esigns]})`);
+      console.error(`report_check: ${c.name}: call graph ${JSON.stringify(o)}: ${drawnEdges.length} edges coloured by their change (signs ${[...esigns].sort()})`);
       console.error(`report_check: ${c.name}: call graph ${JSON.stringify(o)}: ${drawnNodes.length} nodes coloured by their change (signs ${[...signs].sort()})`);
       if (o.from === undefined) {
         ok(signs.has(1) && signs.has(-1), `${c.name}: the diff fixture should grow and shrink (signs ${[...signs]})`);
@@ -315,6 +334,13 @@ async function main() {
     for (let i = 0; i < 100 && !(await ev(`document.body.getAttribute('data-ready')`)); i++) await sleep(50);
     ok(await ev(`document.body.getAttribute('data-ready')`) === '1', `${c.name}: page never got ready`);
     console.error(`report_check: ${c.name}: ready in ${Date.now() - t0} ms`);
+    { // a page whose other values are its second part (Rprof memory): every view drawn before that part is inflated, the memory line after
+      const mk = await ev(`(() => { const m = {}; performance.getEntriesByType('mark').forEach(e => { m[e.name] = e.startTime; }); return m; })()`);
+      const two = await ev(`pcolReport.meta.bin2_len !== undefined`);
+      ok(mk['pcol-ready'] >= mk['pcol-decoded'] && mk['pcol-complete'] >= mk['pcol-ready'], `${c.name}: the page's marks are out of order: ${JSON.stringify(mk)}`);
+      if (c.name === 'rprof-memory') ok(two && await ev(`!document.getElementById('pcol-bin2').textContent && !document.getElementById('value').disabled`),
+        `${c.name}: the memory values should be the page's second part, read and offered once ready`);
+    }
     if (c.hostile) { /* every string of the file is markup: none of it may become an element */
       ok(await ev(`document.querySelectorAll('script').length`) === 3, `${c.name}: script elements other than the page's 3`);
       ok(await ev(`document.querySelectorAll('[a], [onerror], img').length`) === 0, `${c.name}: an element injected by the data`);
@@ -343,6 +369,26 @@ async function main() {
       ok(heads === 'base flat,new flat,\u0394flat,base cum,new cum,\u0394cum,name', `${c.name}: diff table heads ${heads}`);
       console.error(`report_check: ${c.name}: diff table: ${want.length} rows equal to pcol diff --absolute`);
       await viewShots(c.name, [['top-pane', 'table'], ['flame-pane', 'flame']]);
+      if (c.diffHide) { // frames hidden: the base's share and the colour of each frame as pcol flame --diff --hide
+        await ev(`(() => { const s = document.getElementById('hide'); s.value = ${JSON.stringify(c.diffHide)}; s.dispatchEvent(new Event('change')); })()`);
+        const svg = path.join(cfg.tmp, 'diff-hide.svg');
+        pcol(['flame', c.input, '--diff', c.base, '--hide', c.diffHide, '--minwidth', '0', '--value', defValue, '-o', svg]);
+        const want = new Map(), stack = [];
+        for (const m of fs.readFileSync(svg, 'utf8').matchAll(/<g data-x="[^"]*" data-w="[^"]*" data-d="(\d+)"[^>]*data-name="([^"]*)" data-info="[^"]*; base ([-0-9.]+)%[^"]*"><title>[^<]*<\/title><rect [^>]*fill="(rgb\(\d+,\d+,\d+\))"/g)) {
+          stack.length = +m[1];
+          stack.push(m[2].replace(/&(lt|gt|quot|apos|amp);/g, (x, e) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[e]));
+          want.set(stack.join(';'), [m[3], m[4]]);
+        }
+        const page = await ev(`(() => { const F = pcolReport.frames(), by = {}; F.forEach(f => { by[f.n] = f; });
+            const p = (n) => n ? p(by[n].parent) + ';' + by[n].name : 'all';
+            return F.filter(f => !f.dim).map(f => [p(f.n), f.base, f.fill]); })()`);
+        const bad = page.filter(([p, b, fill]) => !want.has(p) || b === null || want.get(p)[0] !== b.toFixed(2) || want.get(p)[1] !== fill);
+        bad.slice(0, 3).forEach((x) => console.error(`  ${JSON.stringify(x)} vs pcol flame ${JSON.stringify(want.get(x[0]))}`));
+        ok(page.length > 3 && bad.length === 0 && page.some((x) => x[2] !== 'rgb(255,255,255)'),
+          `${c.name}: hide ${c.diffHide}: ${bad.length} of ${page.length} flame frames not coloured as pcol flame --diff --hide`);
+        console.error(`report_check: ${c.name}: hide ${c.diffHide}: ${page.length} differential flame frames coloured as pcol flame --diff --hide`);
+        await ev(`(() => { const s = document.getElementById('hide'); s.value = ''; s.dispatchEvent(new Event('change')); })()`);
+      }
     } else await compareTop(c, { value: defValue }, 'whole profile');
     if (c.sorts) { // a real click on each header: the order (and sum%) of pcol top --sort
       for (const [k, srt] of [['cum', 'cum'], ['name', 'name'], ['fp', 'flat']]) {

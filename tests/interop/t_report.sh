@@ -9,7 +9,10 @@
 # a brushed range that cuts a long sample), flame graph zoom and search, the
 # call tree opened by keyboard and the inverted tree (pcol fold), a clicked
 # function's callers/callees (pcol peek) and source (pcol list), the --diff
-# table (pcol diff --absolute).  Screenshots are kept in
+# table (pcol diff --absolute), its call graph's node and edge colours
+# (pcol top / pcol graph on the base) and its flame graph's colours with a
+# frame hidden (pcol flame --diff --hide), the page's second part (Rprof
+# memory) read after every view is drawn.  Screenshots are kept in
 # $BUILD/artifacts/report-*.png.  Exit 77 (skip) without Chromium, node or
 # the npm client.
 set -u
@@ -73,7 +76,7 @@ fi
 { head -2 examples/demo.out; for k in 1 2; do sed -n '3,21p' examples/demo.out; done; } > "$tmp/base.out"
 "$PCOL" pack "$tmp/base.out" -o "$tmp/base.pcol" || fail "pack base"
 "$PCOL" report "$tmp/demo.pcol" --diff "$tmp/base.pcol" -o "$tmp/diff.html" || fail "report --diff"
-add diff "$tmp/demo.pcol" "$tmp/diff.html" "\"brush\":true,\"base\":\"$tmp/base.pcol\""
+add diff "$tmp/demo.pcol" "$tmp/diff.html" "\"brush\":true,\"base\":\"$tmp/base.pcol\",\"diffHide\":\"^stats::filter\$\""
 if [ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ]; then
   "$PCOL" report "$TD/pprof/go-cpu-inline-small.pb.gz" -o "$tmp/inline.html" || fail "report inline"
   add go-inline "$TD/pprof/go-cpu-inline-small.pb.gz" "$tmp/inline.html" '"focus":"busyLoop","ignore":"mapiter","hide":"^runtime\\.","show":"^main\\."'

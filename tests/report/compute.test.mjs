@@ -33,13 +33,32 @@ function load(html) {
   for (const m of ['data.js', 'range.js', 'top.js', 'tree.js', 'graph.js', 'hide.js', 'diff.js', 'units.js'])
     vm.runInContext(fs.readFileSync(path.join(lib, m), 'utf8'), ctx, { filename: m });
   ctx.M = meta; ctx.BIN = bin;
+  // the page's own base64 decoder (head.js reads the text with it) against node's, line breaks and all
+  {
+    const text = /<script id="pcol-bin" type="text\/plain">([\s\S]*?)<\/script>/.exec(html)[1];
+    ctx.TEXT = text;
+    const mine = vm.runInContext('pcolBase64(TEXT)', ctx);
+    ok(mine.length === b.length && Buffer.compare(b, Buffer.from(mine.buffer, mine.byteOffset, mine.length)) === 0, `${html.length}-byte page: pcolBase64 differs from node's base64`);
+  }
   // the page's own inflate (data.js) against node's zlib on the same bytes
   const mine = vm.runInContext('BIN = pcolBinary(M, BIN); BIN', ctx);
   if (meta.bin_raw !== undefined) {
     const want = zlib.inflateRawSync(b);
     ok(want.length === mine.length && Buffer.compare(want, Buffer.from(mine.buffer, mine.byteOffset, mine.length)) === 0, `${html.length}-byte page: pcolInflate differs from zlib`);
   }
-  vm.runInContext('var D = pcolData(M, BIN);', ctx);
+  // the second part (the values the first drawing does not read), made when read
+  const p2 = /<script id="pcol-bin2" type="text\/plain">([\s\S]*?)<\/script>/.exec(html);
+  ctx.BIN2 = null;
+  if (p2) {
+    const b2 = Buffer.from(p2[1].replace(/\s+/g, ''), 'base64'), bin2 = new Uint8Array(b2.length);
+    bin2.set(b2);
+    ctx.BIN2 = vm.runInContext('(function (b) { return function () { return pcolBinary(M, b, true); }; })', ctx)(bin2);
+    if (meta.bin2_raw !== undefined) {
+      const want = zlib.inflateRawSync(b2), mine2 = ctx.BIN2();
+      ok(Buffer.compare(want, Buffer.from(mine2.buffer, mine2.byteOffset, mine2.length)) === 0, `${html.length}-byte page: pcolInflate differs from zlib (second part)`);
+    }
+  }
+  vm.runInContext('var D = pcolData(M, BIN, BIN2);', ctx);
   return ctx;
 }
 const run = (ctx, src) => vm.runInContext(src, ctx);

@@ -2,13 +2,26 @@
  * binary columns, base64), decoded into typed arrays.  No DOM: the node
  * tests (tests/report/) load it on the very bytes a page carries. */
 
-/* D = pcolData(M, BIN): M the parsed JSON, BIN the decoded bytes (a
- * Uint8Array whose buffer starts at the first byte: columns are 8-aligned) */
-function pcolData(M, BIN) {
+/* D = pcolData(M, BIN, BIN2): M the parsed JSON, BIN the decoded bytes (a
+ * Uint8Array whose buffer starts at the first byte: columns are 8-aligned);
+ * BIN2 the second part's (columns marked "s":2: the values the first
+ * drawing does not read), or a function that makes them when a column of
+ * it is read first (D.setPart2 gives them when they were made apart) */
+function pcolData(M, BIN, BIN2) {
+  function part(c) {
+    if (c.s !== 2) return BIN;
+    if (typeof BIN2 === 'function') BIN2 = BIN2();
+    if (!BIN2) throw new Error('the page\'s data is damaged (no second part)');
+    return BIN2;
+  }
   function col(c) { /* a column descriptor of report.c's col() -> a typed array */
-    var n = c.n;
+    var n = c.n, BIN = part(c);
     switch (c.e) {
-      case 'c': var a = new Float64Array(n); if (c.v) a.fill(c.v); return a;
+      case 'c': { /* one value: the narrowest array that holds it (a 10M-sample page has several) */
+        var v = c.v || 0, a = new (v >= 0 && v < 256 && v === Math.floor(v) ? Uint8Array : v === (v | 0) ? Int32Array : Float64Array)(n);
+        if (v) a.fill(v);
+        return a;
+      }
       case 'u8': return new Uint8Array(BIN.buffer, c.o, n);
       case 'u16': return new Uint16Array(BIN.buffer, c.o, n);
       case 'u32': return new Uint32Array(BIN.buffer, c.o, n);
@@ -16,14 +29,21 @@ function pcolData(M, BIN) {
       case 'f64': return new Float64Array(BIN.buffer, c.o, n);
       case 'dv': { /* report.c: steps from the value before, zigzag, LEB128 */
         var T = { u16: Uint16Array, u32: Uint32Array, i32: Int32Array, f64: Float64Array }[c.t], out = new T(n);
-        var p = c.o, end = c.o + c.len, prev = 0;
+        var p = c.o, end = c.o + c.len, prev = 0, z, m, b;
+        if (end > BIN.length) throw new Error('column ends early');
         for (var i = 0; i < n; i++) {
-          var z = 0, m = 1, b;
-          do {
-            if (p >= end) throw new Error('column ends early');
-            b = BIN[p++]; z += (b & 0x7f) * m; m *= 128;
-          } while (b & 0x80);
-          prev += z % 2 ? -(z + 1) / 2 : z / 2;
+          if (p >= end) throw new Error('column ends early');
+          b = BIN[p++];
+          if (b < 128) z = b; /* most steps are one byte */
+          else {
+            z = b & 0x7f; m = 128;
+            do {
+              if (p >= end) throw new Error('column ends early');
+              b = BIN[p++]; z += (b & 0x7f) * m; m *= 128;
+            } while (b & 0x80);
+          }
+          /* zigzag back: in 32-bit integers while the step fits, else exact in doubles */
+          prev += z < 2147483648 ? (z >>> 1) ^ -(z & 1) : z % 2 ? -(z + 1) / 2 : z / 2;
           out[i] = prev;
         }
         return out;
@@ -47,16 +67,18 @@ function pcolData(M, BIN) {
   })(M);
   if (M.list) M.list.blocks.forEach(function (b) { if (typeof b[0] === 'number') b[0] = b[0] ? TAB[b[0] - 1] : null; });
   var D = { M: M, col: col, N: M.n, NS: M.nstacks };
+  /* the second part: given when inflated apart; loaded(k): value k can be read without making it here */
+  D.setPart2 = function (b) { if (typeof BIN2 === 'function') BIN2 = b; };
+  D.loaded = function (k) { var c = M.cols['v' + k]; return !c || c.s !== 2 || typeof BIN2 !== 'function'; };
   D.SRC = col(M.cols.src); D.DUR = col(M.cols.dur); D.STK = col(M.cols.stack); D.WGT = col(M.cols.wgt);
   var TIME = D.TIME = new Float64Array(D.N); /* NaN = no time */
   var raw = col(M.cols.tdelta || M.cols.tabs), delta = !!M.cols.tdelta;
   M.sources.forEach(function (s) {
-    for (var i = s.row0; i < s.row0 + s.na; i++) TIME[i] = NaN;
-    var t = 0;
-    for (i = s.row0 + s.na; i < s.row1; i++) {
-      t = delta ? (i === s.row0 + s.na ? raw[i] : t + raw[i]) : raw[i];
-      TIME[i] = t;
-    }
+    var a = s.row0 + s.na, i, t;
+    for (i = s.row0; i < a; i++) TIME[i] = NaN;
+    if (!delta) { for (i = a; i < s.row1; i++) TIME[i] = raw[i]; return; }
+    if (a < s.row1) TIME[a] = t = raw[a]; /* each source's first time, then its steps */
+    for (i = a + 1; i < s.row1; i++) TIME[i] = t += raw[i];
   });
   var VALS = [];
   D.values = function (k) { return VALS[k] || (VALS[k] = col(M.cols['v' + k])); };
@@ -189,5 +211,30 @@ function pcolInflate(src, n) {
   if (op !== n) fail('length ' + op + ' of ' + n);
   return out;
 }
-/* the page's binary columns: base64 text, deflated when M.bin_raw is set */
-function pcolBinary(M, bytes) { return M.bin_raw !== undefined ? pcolInflate(bytes, M.bin_raw) : bytes; }
+/* base64 text to bytes, whitespace skipped: the engine's own decoder
+ * (Uint8Array.fromBase64) when it has one, else one pass over the text
+ * (no atob string, no copy without the line breaks) */
+var PCOL_B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+function pcolBase64(s) {
+  if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(s);
+  var T = new Int8Array(128).fill(-1), i, o = 0, acc = 0, nb = 0;
+  for (i = 0; i < 64; i++) T[PCOL_B64.charCodeAt(i)] = i;
+  var out = new Uint8Array(Math.ceil(s.length / 4) * 3);
+  for (i = 0; i < s.length; i++) {
+    var c = s.charCodeAt(i), v = c < 128 ? T[c] : -1;
+    if (v < 0) {
+      if (c === 61) break; /* '=': the end */
+      if (c === 32 || c === 10 || c === 13 || c === 9 || c === 12) continue;
+      throw new Error('the page\'s data is damaged (not base64)');
+    }
+    acc = (acc << 6 | v) & 0xffffff; nb += 6;
+    if (nb >= 8) { nb -= 8; out[o++] = acc >> nb & 255; }
+  }
+  return out.subarray(0, o);
+}
+/* the page's binary columns (part 2: the second part's): base64 text,
+ * deflated when M.bin_raw (M.bin2_raw) is set */
+function pcolBinary(M, bytes, part2) {
+  var n = part2 ? M.bin2_raw : M.bin_raw;
+  return n !== undefined ? pcolInflate(bytes, n) : bytes;
+}

@@ -112,7 +112,7 @@ function drawGraph() {
     (G.droppedNodes ? '; dropped ' + G.droppedNodes + ' nodes (cum <= ' + human(G.nodeCutoff) + ')' : '') +
     (G.droppedEdges ? '; dropped ' + G.droppedEdges + ' edges (freq <= ' + human(G.edgeCutoff) + ')' : '') +
     (o.nodeCount > 0 && n < G.origCount ? '; top ' + n + ' nodes out of ' + G.origCount : '');
-  if (graphDiffCum()) note.textContent += '; coloured by the change of cum against ' + DIFF.path + ' (whole base): red grew, green shrank, grey the same (pprof -diff_base); edges grey';
+  if (graphDiffCum()) note.textContent += '; coloured by the change against ' + DIFF.path + ' (whole base; nodes: cum, edges: weight): red grew, green shrank, grey the same (pprof -diff_base)';
   GV.shown = Math.min(n, 2000); /* a drawing of more is no help; the numbers stay whole */
   if (n > GV.shown) note.textContent += '; the first ' + GV.shown + ' are drawn';
   if (!n) { svg.setAttribute('width', 10); svg.setAttribute('height', 10); return; }
@@ -144,7 +144,7 @@ function drawGraph() {
   });
   svg.setAttribute('width', width + 20);
   svg.setAttribute('height', y);
-  var ge = svgEl('g', { 'class': 'gv-edges' }, svg), gn = svgEl('g', { 'class': 'gv-nodes' }, svg);
+  var ge = svgEl('g', { 'class': 'gv-edges' }, svg), gn = svgEl('g', { 'class': 'gv-nodes' }, svg), dc = graphDiffCum();
   Gd.edges.forEach(function (e, k) {
     var a = e.from, b = e.to, frac = tot ? Math.abs(e.w) / Math.abs(tot) : 0;
     var x1 = X[a], y1 = Y[a] + box[a].h, x2 = X[b], y2 = Y[b], d, cx, cy; /* cx, cy: the last control point */
@@ -155,8 +155,10 @@ function drawGraph() {
       cx = xs; cy = y2 - 40;
       d = 'M' + x1 + ',' + y1 + ' C' + xs + ',' + (y1 + 40) + ' ' + xs + ',' + (y2 - 40) + ' ' + x2 + ',' + y2;
     }
-    /* on a --diff page an edge's base weight is not in the page: grey */
-    var col = DIFF && DIFF.top && DIFF.top[S.value] ? '#b0b0b0' : pcolDotColor(tot ? e.w / Math.abs(tot) : 0, false);
+    /* on a --diff page, by its change against the base's weight of the
+     * same call (pprof -diff_base: the edge's new - base over the base's total) */
+    var bw = dc ? dc.edges.get(Gd.nodes[a].name + '\0' + Gd.nodes[b].name) || 0 : 0;
+    var col = pcolDotColor(dc ? pcolDiffScore(e.w, bw, dc.total) : tot ? e.w / Math.abs(tot) : 0, false);
     var sw = Math.floor(1 + 5 * Math.min(1, frac));
     var p = svgEl('path', { d: d, fill: 'none', stroke: col, 'stroke-width': sw, 'data-e': k }, ge);
     /* the arrowhead: a triangle along the curve's last direction */
@@ -164,11 +166,12 @@ function drawGraph() {
     var bx = x2 - L * Math.cos(ang), by = y2 - L * Math.sin(ang);
     svgEl('polygon', { points: x2 + ',' + y2 + ' ' + (bx + W * Math.sin(ang)) + ',' + (by - W * Math.cos(ang)) + ' ' + (bx - W * Math.sin(ang)) + ',' + (by + W * Math.cos(ang)), fill: col }, ge);
     if (e.res) p.setAttribute('stroke-dasharray', '2,3');
-    svgEl('title', {}, p).textContent = Gd.nodes[a].name + ' -> ' + Gd.nodes[b].name + ' (' + human(e.w) + ')' + (e.inl ? ' (inline)' : '');
+    if (dc) p.setAttribute('data-delta', e.w - bw);
+    svgEl('title', {}, p).textContent = Gd.nodes[a].name + ' -> ' + Gd.nodes[b].name + ' (' + human(e.w) + ')' + (e.inl ? ' (inline)' : '') +
+      (dc ? '; change against the base ' + (e.w - bw > 0 ? '+' : '') + human(e.w - bw) : '');
     var t = svgEl('text', { x: (x1 + x2) / 2 + 4, y: (y1 + y2) / 2, 'font-size': 10, fill: '#555', 'class': 'gv-elabel' }, ge);
     t.textContent = human(e.w) + (e.inl ? ' (inline)' : '');
   });
-  var dc = graphDiffCum();
   Gd.nodes.forEach(function (x, i) {
     var b = box[i], g = svgEl('g', { 'class': 'gv-node' + (S.fn && S.fn.name === x.name ? ' picked' : ''), 'data-i': i, transform: 'translate(' + (X[i] - b.w / 2) + ',' + Y[i] + ')' }, gn);
     var score = dc ? pcolDiffScore(x.cum, dc.cum.get(x.name) || 0, dc.total) : tot ? x.cum / Math.abs(tot) : 0;
@@ -182,14 +185,22 @@ function drawGraph() {
     });
   });
 }
-/* On a --diff page: the base's cum by name (whole base, the table's
- * key kind) and its total, or null */
+/* On a --diff page: the base's cum by name and each call's weight by
+ * "caller\0callee" (whole base, the table's key kind, no pruning) and its
+ * total, or null */
 function graphDiffCum() {
   var bt = DIFF && DIFF.top && DIFF.top[S.value] && DIFF.top[S.value][S.by];
   if (!bt) return null;
-  var m = new Map();
-  for (var i = 0; i < bt.names.length; i++) m.set(bt.names[i], (m.get(bt.names[i]) || 0) + bt.cum[i]);
-  return { cum: m, total: bt.total };
+  if (!bt.cumBy) {
+    var m = new Map(), em = new Map(), E = bt.edges, i;
+    for (i = 0; i < bt.names.length; i++) m.set(bt.names[i], (m.get(bt.names[i]) || 0) + bt.cum[i]);
+    for (i = 0; E && i < E.w.length; i++) {
+      var k = E.names[E.from[i]] + '\0' + E.names[E.to[i]];
+      em.set(k, (em.get(k) || 0) + E.w[i]);
+    }
+    bt.cumBy = m; bt.edgesBy = em;
+  }
+  return { cum: bt.cumBy, edges: bt.edgesBy, total: bt.total };
 }
 function graphOpt(id, def) {
   var el = $(id), v = el ? parseFloat(el.value) : NaN;

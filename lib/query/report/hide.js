@@ -124,3 +124,46 @@ function pcolHidden(D, hide, show) {
   H.FT = t.FT; H.FTP = t.FTP; H.FTN = t.FTN; H.FTS = t.FTS;
   return H;
 }
+
+/* A --diff page under hide/show: the base (report.c diff_base_tree: its
+ * stacks, lines and frame names in the shapes of the new profile's) with
+ * the same frames hidden, its frame tree of the frames left made as
+ * pcolFtreeHidden makes the new one's, and each node of H's frame tree
+ * given the base's share of the node at the same name path, as
+ * pcol_ftree_diff (`pcol flame --diff --hide`) gives it: a base sample
+ * whose every frame is hidden adds to no node, the total stays the whole
+ * base's.  null when the page has no base tree for value k. */
+function pcolBaseTree(D) {
+  var T = D.M.diff && D.M.diff.tree, col = D.col;
+  if (!T) return null;
+  if (!T.dec) {
+    var L = T.locstr.lines;
+    T.dec = { NS: T.n, SPAR: col(T.stacks.parent), SLOC: col(T.stacks.loc), LS: { names: T.locstr.names },
+              LL: { off: col(L.off), fn: col(L.fn), fname: col(L.fname), ffile: col(L.ffile), map: col(L.map) },
+              FT: { names: T.ftree.names, lname: col(T.ftree.lname), aname: col(T.ftree.aname) } };
+  }
+  return T.dec;
+}
+function pcolBaseShares(H, hide, show, k) {
+  var B = pcolBaseTree(H), T = H.M.diff && H.M.diff.tree;
+  if (!B || !T['w' + k]) return null;
+  var w = H.col(T['w' + k]), whole = T['t' + k], hs = pcolHideShow(B, hide, show);
+  var t = hs ? pcolFtreeHidden(B, hs) : null, NS = B.NS, i;
+  if (!t) return null;
+  var n = t.FT.n, tot = new Float64Array(n), vis = new Uint8Array(NS + 1);
+  for (var s = 1; s <= NS; s++) { /* pcolFilterDrop: kept when some location on the path is left */
+    var p = B.SPAR[s - 1];
+    vis[s] = (p && vis[p]) || !hs.loch[B.SLOC[s - 1]] ? 1 : 0;
+    if (vis[s] && w[s]) tot[t.FTS[s]] += w[s];
+  }
+  for (i = n - 1; i > 0; i--) tot[t.FTP[i]] += tot[i];
+  var kid = new Map(), out = new Float64Array(H.FT.n), map = new Int32Array(H.FT.n);
+  for (i = 1; i < n; i++) kid.set(t.FTP[i] + '\0' + pcolFname(t, i), i);
+  out[0] = whole ? 100 * tot[0] / whole : 0;
+  for (i = 1; i < H.FT.n; i++) {
+    var m = map[H.FTP[i]] < 0 ? undefined : kid.get(map[H.FTP[i]] + '\0' + pcolFname(H, i));
+    map[i] = m === undefined ? -1 : m;
+    out[i] = m === undefined || !whole ? 0 : 100 * tot[m] / whole;
+  }
+  return out;
+}

@@ -13,16 +13,23 @@ function recompute() {
   TOPDIFF = bt ? pcolDiffRows(TOP, bt[S.by]) : null;
   if (DIFF) {
     var sh = DIFF.shares[S.value];
-    /* the base's shares are per node of the whole frame tree: with frames
-     * hidden the tree is another one, so no colour (the table keeps its columns) */
-    DIFF.base = sh && !D.HS ? col(sh) : null;
+    /* the base's shares per node of the whole frame tree (report.c); with
+     * frames hidden the tree is another one: the base's with the same
+     * frames hidden (hide.js), made once per hide/show and value */
+    if (!D.HS) DIFF.base = sh ? col(sh) : null;
+    else {
+      if (!DIFF.hidden || DIFF.hidden.D !== D || DIFF.hidden.value !== S.value)
+        DIFF.hidden = { D: D, value: S.value, base: sh ? pcolBaseShares(D, S.hide, S.show, S.value) : null };
+      DIFF.base = DIFF.hidden.base;
+    }
     if (DIFF.base) {
       var m = 0;
       for (var i = 0; i < FT.n; i++) m = Math.max(m, Math.abs(share(i) - DIFF.base[i]));
       DIFF.maxDelta = m;
     }
-    $('flame-title').textContent = DIFF.base ? 'Differential flame graph (widths: this profile; red grew, blue shrank against ' + DIFF.path + ')'
-                                             : D.HS ? 'Flame graph (hide/show: not coloured by the change, the base\'s shares are of its whole tree)'
+    $('flame-title').textContent = DIFF.base ? 'Differential flame graph (widths: this profile; red grew, blue shrank against ' + DIFF.path +
+                                               (D.HS ? ', the same frames hidden in it' : '') + ')'
+                                             : sh ? 'Flame graph (hide/show: not coloured by the change, the page has no base stacks for this value)'
                                              : 'Flame graph (the base has no value ' + M.values[S.value].cli + ')';
   }
   var v = M.values[S.value];
@@ -79,6 +86,8 @@ function header() {
     ss.appendChild(o);
   });
   if (M.sources.length < 2) ss.disabled = true;
+  /* the other values are in the page's second part, still being read: offered once it is in */
+  if (M.bin2_len !== undefined) vs.disabled = ss.disabled = true;
 }
 
 /* ------------------------------------------------------------ events */
@@ -164,7 +173,12 @@ var api = window.pcolReport = {
     for (var i = 0; i < N; i++) if (DUR[i] > 0 && TIME[i] === TIME[i]) out.push([i, TIME[i], DUR[i]]);
     return out;
   },
-  frames: function () { return FL.rects.map(function (r) { return { n: r.n, name: fname(r.n), x: r.x, y: r.y, w: r.w, d: r.d, dim: r.dim, parent: FTP[r.n] }; }); },
+  frames: function () {
+    return FL.rects.map(function (r) {
+      return { n: r.n, name: fname(r.n), x: r.x, y: r.y, w: r.w, d: r.d, dim: r.dim, parent: FTP[r.n], fill: colour(r.n, false),
+               base: DIFF && DIFF.base ? DIFF.base[r.n] : null };
+    });
+  },
   zoomed: function () { return S.zoom; },
   /* every row of the top table as its cells read (the table draws only those in view) */
   topRows: function () { return TROWS.map(function (r) { return { flat: r.flat, cum: r.cum, bflat: r.bflat, bcum: r.bcum, cells: topCells(r) }; }); },
@@ -198,5 +212,10 @@ pcolStart(function () {
   topHead();
   wire();
   recompute();
+}, function () { /* the second part is here: the memory line, the other values */
+  if (M.memory) drawTimeline();
+  $('value').disabled = false;
+  $('source').disabled = M.sources.length < 2;
   document.body.setAttribute('data-ready', '1');
+  pcolMark('pcol-complete');
 });

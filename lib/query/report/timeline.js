@@ -94,7 +94,7 @@ function drawTimeline() {
         yb -= hh;
       }
     }
-    if (M.memory && src.type === 'rprof') {
+    if (M.memory && src.type === 'rprof' && D.loaded(M.memory[0])) { /* drawn again when the second part is in (head.js) */
       /* Rprof memory in use (vsize.small + vsize.large + nodes) as a line */
       var a = values(M.memory[0]), b = values(M.memory[1]), c = values(M.memory[2]), mx = 0;
       for (i = src.row0 + src.na; i < src.row1; i++) mx = Math.max(mx, a[i] + b[i] + c[i]);
