@@ -246,15 +246,15 @@ test-build: all $(TEST_BIN)
 
 # Two lanes of one-core stages; each lane's output is printed when it ends
 # (so the two do not interleave), and the target fails if either lane does.
-# Lane a: the R and Python packages (two sub-lanes of their own, the R one
-# the longest, ~300 s).  Lane b, one process at a time beside it: the clang
-# build, install, bounds, the whole-corpus read-back and bench-quick (which
+# Lane a: the R and Python packages (sub-lanes of their own: Python; R's
+# tests beside R CMD check).  Lane b beside it: the clang build, install,
+# bounds, the whole-corpus read-back (two files at a time) and bench-quick (which
 # checks that the benchmark harness runs: its numbers, taken beside other
 # work, are not measurements; `make bench` is).
 test-tail: all
 	@d=$$(mktemp -d); \
 	( $(MAKE) --no-print-directory test-bindings >$$d/a 2>&1; echo $$? >$$d/a.rc ) & \
-	( PCOL_READBACK_JOBS=1 $(MAKE) -k --no-print-directory BENCH_BUILD=$(BUILD) \
+	( $(MAKE) -k --no-print-directory BENCH_BUILD=$(BUILD) \
 	    test-clang test-install test-bounds test-corpus bench-quick >$$d/b 2>&1; echo $$? >$$d/b.rc ) & \
 	wait; cat $$d/b $$d/a; rc=$$(cat $$d/a.rc $$d/b.rc | sort -n | tail -1); rm -rf $$d; \
 	[ "$$rc" = 0 ] || { echo "test-tail: a lane failed (exit $$rc)"; exit 1; }
