@@ -87,6 +87,7 @@ void pcol_builder_free(pcol_builder *b) {
   pcol_buf_free(&b->stacks.ph);
   free(b->vpat);
   pcol_hset_free(&b->labelsets);
+  pcol_b_spill_free(b);
   free(b);
 }
 
@@ -642,20 +643,13 @@ static int labelset_add(pcol_builder *b, const pcol_label_row *labels, size_t n,
 /* Appends v (w bytes) to samples column col, lazily while it is default. */
 static int s_push(pcol_builder *b, int col, uint64_t v, size_t w) {
   pcol_buf *buf = COL(b, PCOL_T_SAMPLES, col);
-  if (buf->len == 0) {
+  if (buf->len == 0 && !b->spill[0][col - 1].len) {
     uint64_t d = b->sdflt[col - 1];
     if (v == d) {
       b->lazy[col - 1]++;
       return PCOL_OK;
     }
-    uint64_t n = b->lazy[col - 1];
-    if (n) {
-      if (n > (SIZE_MAX - w) / w) return PCOL_ENOMEM;
-      PCOL_RETURN_NOT_OK(pcol_buf_reserve(buf, (size_t)(n + 1) * w));
-      for (uint64_t i = 0; i < n; i++) memcpy(buf->data + i * w, &d, w); /* little endian */
-      buf->len = (size_t)n * w;
-      b->lazy[col - 1] = 0;
-    }
+    PCOL_RETURN_NOT_OK(pcol_b_materialize_sample_column(b, col - 1));
   }
   PCOL_RETURN_NOT_OK(pcol_buf_reserve(buf, w));
   memcpy(buf->data + buf->len, &v, w);
@@ -680,16 +674,25 @@ void pcol_b_implicit_fill(const pcol_builder *b, int kind, uint64_t first, size_
 /* Stores the implicit offsets and types (see vimplicit). */
 static int values_materialize(pcol_builder *b) {
   if (!b->vimplicit) return PCOL_OK;
-  uint64_t n = b->t[PCOL_T_SAMPLES].rows, nv = b->t[PCOL_T_VALUES].rows;
-  pcol_buf *off = COL(b, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS),
-           *ty = COL(b, PCOL_T_VALUES, PCOL_C_V_TYPE);
-  if (n + 1 > SIZE_MAX / 8 || nv > SIZE_MAX / 4) return PCOL_ENOMEM;
-  PCOL_RETURN_NOT_OK(pcol_buf_reserve(off, (size_t)(n + 1) * 8 - off->len));
-  PCOL_RETURN_NOT_OK(pcol_buf_reserve(ty, (size_t)nv * 4 - ty->len));
-  pcol_b_implicit_fill(b, 0, 0, (size_t)n + 1, off->data);
-  off->len = (size_t)(n + 1) * 8;
-  pcol_b_implicit_fill(b, 1, 0, (size_t)nv, ty->data);
-  ty->len = (size_t)nv * 4;
+  /* in pieces, after the elements already stored (the leading offset 0),
+   * so that a spilling builder spills them as they come */
+  const struct {
+    int t, c, kind;
+    uint64_t n;
+  } col[2] = {{PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS - 1, 0, b->t[PCOL_T_SAMPLES].rows + 1},
+              {PCOL_T_VALUES, PCOL_C_V_TYPE - 1, 1, b->t[PCOL_T_VALUES].rows}};
+  uint64_t piece[8192];
+  for (int k = 0; k < 2; k++) {
+    size_t w = col[k].kind ? 4 : 8;
+    uint64_t have = (b->spill[col[k].t == PCOL_T_VALUES][col[k].c].len +
+                     b->t[col[k].t].cols[col[k].c].len) / w;
+    for (uint64_t i = have; i < col[k].n;) {
+      size_t m = col[k].n - i < sizeof piece / w ? (size_t)(col[k].n - i) : sizeof piece / w;
+      pcol_b_implicit_fill(b, col[k].kind, i, m, piece);
+      PCOL_RETURN_NOT_OK(pcol_b_col_append(b, col[k].t, col[k].c, piece, NULL, w, m));
+      i += m;
+    }
+  }
   b->vimplicit = 0;
   free(b->vpat);
   b->vpat = NULL;
@@ -701,12 +704,8 @@ int pcol_b_materialize_sample_column(pcol_builder *b, int c) {
   const pcol_column_info *ci = &pcol_table_info_get(PCOL_T_SAMPLES)->columns[c];
   uint64_t n = b->lazy[c];
   size_t w = pcol_type_width(ci->type);
-  uint64_t d = (uint64_t)ci->dflt;
-  pcol_buf *buf = &b->t[PCOL_T_SAMPLES].cols[c];
-  if (n > SIZE_MAX / w) return PCOL_ENOMEM;
-  PCOL_RETURN_NOT_OK(pcol_buf_reserve(buf, (size_t)n * w));
-  for (uint64_t i = 0; i < n; i++) memcpy(buf->data + i * w, &d, w);
-  buf->len = (size_t)n * w;
+  uint64_t d = b->sdflt[c]; /* its first w bytes: little endian */
+  PCOL_RETURN_NOT_OK(pcol_b_col_append(b, PCOL_T_SAMPLES, c, NULL, &d, w, n));
   b->lazy[c] = 0;
   return PCOL_OK;
 }
@@ -768,6 +767,7 @@ int pcol_b_sample(pcol_builder *b, const pcol_sample_row *s,
   t->rows++;
   b->last_source = s->source_id;
   b->last_time = s->time_ns;
+  pcol_b_spill_check(b);
   if (sample_id) *sample_id = id;
   return PCOL_OK;
 }

@@ -213,8 +213,23 @@ typedef struct pcol_nodeset {
   pcol_buf ph; /* u64 path hash per node id, from 0 */
 } pcol_nodeset;
 
+/* A builder column's bytes that left memory (spill.c): the first len bytes
+ * of the column are in fd (an unlinked temporary file), the column's
+ * pcol_buf holds the ones after them.  fd 0 (never opened) or > 0. */
+typedef struct pcol_colspill {
+  int fd;
+  uint64_t len;
+} pcol_colspill;
+
 struct pcol_builder {
   pcol_btable t[PCOL_T_COUNT_];
+  /* the samples' [0] and the values' [1] columns spilled past
+   * pcol_sample_spill_bytes (spill.c); spilling: it has begun (then the
+   * columns go to their files each time 1 MiB of them is in memory);
+   * nospill: never (no temporary file to be had, a write failed, or the
+   * builder was coalesced) */
+  pcol_colspill spill[2][PCOL_MAX_COLUMNS];
+  int spilling, nospill;
   pcol_hset strings, value_types, functions, mappings, locations, labelsets;
   pcol_nodeset stacks;
   /* Samples columns that have held only their default so far are not
@@ -267,6 +282,40 @@ int pcol_b_materialize_sample_column(pcol_builder *b, int c);
  * u64) or of the values' type column (kind 1, u32), n of them from first,
  * into out. */
 void pcol_b_implicit_fill(const pcol_builder *b, int kind, uint64_t first, size_t n, void *out);
+
+/* ------------------------------------------------ sample spilling (spill.c)
+ * Past pcol_sample_spill_bytes (16 MiB) of sample and value columns in
+ * memory, a builder moves them to unlinked temporary files in $TMPDIR
+ * (else /tmp) and from then on keeps at most ~1 MiB of them in memory, so
+ * an importer's memory follows its distinct strings, frames and stacks,
+ * not its samples.  The writer reads a spilled column back in pieces (raw)
+ * or maps it (compressed); coalescing reads them back into memory. */
+extern size_t pcol_sample_spill_bytes; /* 0: never spill (tests change it) */
+/* Spills when the columns in memory reach the threshold.  Never fails: a
+ * builder that cannot spill keeps its columns in memory. */
+void pcol_b_spill_check(pcol_builder *b);
+/* 1 when column c (0-based) of table t has bytes in its file. */
+int pcol_b_col_spilled(const pcol_builder *b, int t, int c);
+/* The bytes of column c of table t, in order, fed to f in pieces (file
+ * part, then memory part); PCOL_EIO on a read failure or f's non-zero. */
+int pcol_b_col_each(const pcol_builder *b, int t, int c,
+                    int (*f)(void *ctx, const void *d, size_t n), void *ctx);
+/* Column c of table t whole and contiguous: its memory part moved to the
+ * file and the file mapped read-only (*map, *maplen: pcol_b_col_unmap
+ * them); a column not spilled is its buffer (*map NULL). */
+int pcol_b_col_view(pcol_builder *b, int t, int c, const uint8_t **data, void **map,
+                    size_t *maplen);
+void pcol_b_col_unmap(void *map, size_t maplen);
+/* Reads every spilled column back into memory, closes the files and spills
+ * no more (coalescing rewrites the columns in place).  PCOL_ENOMEM/EIO. */
+int pcol_b_unspill(pcol_builder *b);
+/* Appends n elements of w bytes to column c (0-based) of table t, from
+ * data or, data NULL, n copies of the w bytes at one, spilling as it goes. */
+int pcol_b_col_append(pcol_builder *b, int t, int c, const void *data, const void *one, size_t w,
+                      uint64_t n);
+void pcol_b_spill_free(pcol_builder *b);
+/* An unlinked temporary file in $TMPDIR (else /tmp) opened read-write, or -1. */
+int pcol_temp_fd(const char *prefix);
 
 /* Appends one row of raw column values (cells[k] for column k+1; for the
  * offsets column the caller passes the *end* offset of the row). */

@@ -34,13 +34,8 @@ static uint64_t sink_total(const sink *s) { return s->spilled + s->out->len; }
 
 /* An unlinked temporary file in $TMPDIR (else /tmp), or NULL. */
 static FILE *spill_file(void) {
-  const char *dir = getenv("TMPDIR");
-  if (!dir || !*dir) dir = "/tmp";
-  char path[4096];
-  if (snprintf(path, sizeof path, "%s/pcol-input-XXXXXX", dir) >= (int)sizeof path) return NULL;
-  int fd = mkstemp(path);
+  int fd = pcol_temp_fd("pcol-input");
   if (fd < 0) return NULL;
-  unlink(path);
   FILE *f = fdopen(fd, "w+b");
   if (!f) close(fd);
   return f;

@@ -19,6 +19,8 @@ typedef struct plan_entry {
   uint8_t *owned;      /* compressed copy, freed after writing */
   uint8_t gen;         /* 1, 2: data is NULL, the bytes are the builder's implicit
                         * value offsets or types, made as they are written */
+  uint8_t spilled;     /* 1: data is NULL, the bytes are the builder's spilled
+                        * column (spill.c), read back in pieces as they are written */
 } plan_entry;
 
 typedef struct plan {
@@ -51,15 +53,26 @@ static plan_entry *plan_add(plan *p) {
 #define PCOL_SAMPLES_FREE_ROWS 64
 
 /* A column whose every element equals its default is not stored. */
-static int column_is_default(const pcol_buf *buf, const pcol_column_info *ci) {
-  if (ci->type == PCOL_TYPE_BYTES) return buf->len == 0;
-  size_t w = pcol_type_width(ci->type);
+typedef struct dflt_scan {
+  size_t w;
   uint8_t d[8];
+  int all; /* so far */
+} dflt_scan;
+static int dflt_piece(void *ctx, const void *p, size_t n) {
+  dflt_scan *s = ctx;
+  const uint8_t *q = p;
+  for (size_t i = 0; i + s->w <= n && s->all; i += s->w) /* pieces hold whole elements */
+    if (memcmp(q + i, s->d, s->w) != 0) s->all = 0;
+  return 0;
+}
+static int column_is_default(const pcol_builder *b, int t, int c, const pcol_column_info *ci) {
+  const pcol_buf *buf = &b->t[t].cols[c];
+  if (ci->type == PCOL_TYPE_BYTES) return buf->len == 0 && !pcol_b_col_spilled(b, t, c);
+  dflt_scan s = {pcol_type_width(ci->type), {0}, 1};
   int64_t dv = ci->is_offsets ? 0 : ci->dflt;
-  memcpy(d, &dv, 8); /* little-endian hosts only (checked in spec/build) */
-  for (size_t i = 0; i < buf->len; i += w)
-    if (memcmp(buf->data + i, d, w) != 0) return 0;
-  return 1;
+  memcpy(s.d, &dv, 8); /* little-endian hosts only (checked in spec/build) */
+  if (pcol_b_col_each(b, t, c, dflt_piece, &s)) return 0; /* unreadable: stored, fails there */
+  return s.all;
 }
 
 static uint64_t align_to(uint64_t x, uint64_t a) { return (x + a - 1) & ~(a - 1); }
@@ -136,6 +149,15 @@ static int crc_piece(void *ctx, const void *d, size_t n) {
   return 0;
 }
 
+/* Feeds the bytes of entry e to f: generated, read back from the
+ * builder's temporary file, or from memory. */
+static int entry_each(const plan *p, const plan_entry *e,
+                      int (*f)(void *ctx, const void *d, size_t n), void *ctx) {
+  if (e->gen) return implicit_each(p, e, f, ctx);
+  if (e->spilled) return pcol_b_col_each(p->b, e->table, e->column - 1, f, ctx);
+  return e->stored_size && f(ctx, e->data, (size_t)e->stored_size) ? PCOL_EIO : PCOL_OK;
+}
+
 /* Stores a compressed copy of e's bytes (codec, level) when that is
  * smaller; else e stays raw. */
 static int compress_entry(plan_entry *e, const pcol_buf *buf, int codec, int level,
@@ -178,7 +200,7 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
     for (int c = 0; c < ti->ncolumns && must_store; c++) {
       int ik = implicit_kind(b, t, ti->columns[c].id);
       if (!(ik ? implicit_is_default(b, ik, &ti->columns[c])
-               : column_is_default(&bt->cols[c], &ti->columns[c])))
+               : column_is_default(b, t, c, &ti->columns[c])))
         must_store = 0;
     }
     /* the kept column must hold its rows: a samples column still lazy
@@ -190,7 +212,7 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
       const pcol_column_info *ci = &ti->columns[c];
       pcol_buf *buf = &bt->cols[c];
       int ik = implicit_kind(b, t, ci->id);
-      int dflt = ik ? implicit_is_default(b, ik, ci) : column_is_default(buf, ci);
+      int dflt = ik ? implicit_is_default(b, ik, ci) : column_is_default(b, t, c, ci);
       if (dflt && !(must_store && c == 0)) continue;
       plan_entry *e = plan_add(p);
       if (!e) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
@@ -202,23 +224,38 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
         e->count = ik == 1 ? bt->rows + 1 : bt->rows;
         e->decoded_size = e->stored_size = e->count * implicit_width(ik);
       } else {
-        e->decoded_size = buf->len;
-        e->count = ci->type == PCOL_TYPE_BYTES ? buf->len : buf->len / pcol_type_width(ci->type);
-        e->data = buf->data;
-        e->stored_size = buf->len;
+        uint64_t len = buf->len;
+        if (pcol_b_col_spilled(b, t, c)) {
+          pcol_colspill *sp = &b->spill[t == PCOL_T_VALUES][c];
+          len += sp->len;
+          e->spilled = 1;
+        } else {
+          e->data = buf->data;
+        }
+        e->decoded_size = len;
+        e->count = ci->type == PCOL_TYPE_BYTES ? len : len / pcol_type_width(ci->type);
+        e->stored_size = len;
       }
       if (codec != PCOL_CODEC_RAW) {
         pcol_buf tmp = {0}; /* an implicit column's bytes, made for the codec, then freed */
+        void *map = NULL;   /* a spilled column, mapped for the codec, then unmapped */
+        size_t maplen = 0;
         if (ik) {
           if (e->decoded_size > SIZE_MAX || pcol_buf_reserve(&tmp, (size_t)e->decoded_size))
             return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
           pcol_b_implicit_fill(b, ik - 1, 0, (size_t)e->count, tmp.data);
           tmp.len = (size_t)e->decoded_size;
+        } else if (e->spilled) {
+          const uint8_t *d;
+          int vr = pcol_b_col_view(b, t, c, &d, &map, &maplen);
+          if (vr) return pcol_error_set(err, vr, "cannot map the temporary copy of a samples column");
+          tmp.data = (uint8_t *)d, tmp.len = (size_t)e->decoded_size; /* not owned */
         }
-        int zr = compress_entry(e, ik ? &tmp : buf, codec, level, tf, err);
-        pcol_buf_free(&tmp);
+        int zr = compress_entry(e, ik || e->spilled ? &tmp : buf, codec, level, tf, err);
+        if (e->spilled) pcol_b_col_unmap(map, maplen);
+        else pcol_buf_free(&tmp);
         PCOL_RETURN_NOT_OK(zr);
-        if (e->owned) e->gen = 0; /* stored compressed */
+        if (e->owned) e->gen = 0, e->spilled = 0; /* stored compressed */
       }
       if (e->codec > PCOL_CODEC_LZ4 || (e->transform & (PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT)))
         p->v11 = 1;
@@ -237,8 +274,7 @@ static uint64_t place_sections(plan *p) {
     off = align_to(off, section_align(p, e));
     e->offset = off;
     uLong crc = crc32(0L, Z_NULL, 0);
-    if (e->gen) implicit_each(p, e, crc_piece, &crc);
-    else crc = crc_update(crc, e->data, e->stored_size);
+    if (entry_each(p, e, crc_piece, &crc)) return UINT64_MAX; /* a spilled column unreadable */
     e->crc = (uint32_t)crc;
     off += e->stored_size;
   }
@@ -357,6 +393,8 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
   p->compact = codec == PCOL_CODEC_ZSTD;
   PCOL_RETURN_NOT_OK(plan_sections(b, codec, level, p, err));
   p->dir_offset = place_sections(p);
+  if (p->dir_offset == UINT64_MAX)
+    return pcol_error_set(err, PCOL_EIO, "cannot read back the temporary copy of a samples column");
   if (p->n > UINT32_MAX) return pcol_error_set(err, PCOL_ETOOBIG, "too many sections");
   PCOL_RETURN_NOT_OK(write_directory(p, err));
   p->file_size = p->dir_offset + p->dir_len;
@@ -374,11 +412,7 @@ static int emit(const plan *p, sink_fn put, void *ctx) {
     const plan_entry *e = &p->e[i];
     if (e->column == 0) continue;
     if (put(ctx, zeros, (size_t)(e->offset - pos))) return PCOL_EIO;
-    if (e->gen) {
-      if (implicit_each(p, e, put, ctx)) return PCOL_EIO;
-    } else if (e->stored_size && put(ctx, e->data, (size_t)e->stored_size)) {
-      return PCOL_EIO;
-    }
+    if (entry_each(p, e, put, ctx)) return PCOL_EIO;
     pos = e->offset + e->stored_size;
   }
   if (put(ctx, zeros, (size_t)(p->dir_offset - pos))) return PCOL_EIO;

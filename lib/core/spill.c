@@ -1,0 +1,191 @@
+/* spill.c — a builder's sample and value columns leave memory past
+ * pcol_sample_spill_bytes (issue 29: a 1 GB `perf script` file, 2.9M
+ * samples, kept 70 MB of sample columns, ~24 bytes a sample, in buffers
+ * that doubled as they grew).
+ *
+ * Each such column then lives in an unlinked temporary file of its own
+ * (its first bytes) and its pcol_buf (the bytes after them): every ~1 MiB
+ * of them in memory goes to the files.  Appends are the only writes until
+ * the builder is written (writer.c reads the files in pieces, or maps one
+ * to compress it) or coalesced (pcol_b_unspill reads them back: coalescing
+ * rewrites rows in place).  Nothing here fails for want of a temporary
+ * file or of disk: the builder then keeps its columns in memory, as it
+ * always did, and writes the same bytes. */
+#include "internal.h"
+#include <errno.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+size_t pcol_sample_spill_bytes = (size_t)16 << 20;
+#define SPILL_TAIL ((size_t)1 << 20) /* in memory once spilling */
+#define PIECE 65536
+
+static const int spill_table[2] = {PCOL_T_SAMPLES, PCOL_T_VALUES};
+
+static pcol_colspill *sp_of(pcol_builder *b, int t, int c) {
+  if (c < 0 || c >= PCOL_MAX_COLUMNS) return NULL;
+  if (t == PCOL_T_SAMPLES) return &b->spill[0][c];
+  if (t == PCOL_T_VALUES) return &b->spill[1][c];
+  return NULL;
+}
+static const pcol_colspill *csp_of(const pcol_builder *b, int t, int c) {
+  return sp_of((pcol_builder *)b, t, c);
+}
+
+int pcol_temp_fd(const char *prefix) {
+  const char *dir = getenv("TMPDIR");
+  if (!dir || !*dir) dir = "/tmp";
+  char path[4096];
+  if (snprintf(path, sizeof path, "%s/%s-XXXXXX", dir, prefix) >= (int)sizeof path) return -1;
+  int fd = mkstemp(path);
+  if (fd >= 0) unlink(path);
+  return fd;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t n, uint64_t off) {
+  while (n) {
+    ssize_t w = pwrite(fd, p, n, (off_t)off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return -1;
+    p += w, n -= (size_t)w, off += (uint64_t)w;
+  }
+  return 0;
+}
+
+/* Moves column (k, c)'s memory part to its file.  0, or -1 (the column is
+ * as it was: the file's length counts only whole successful writes). */
+static int flush_col(pcol_builder *b, int k, int c) {
+  pcol_buf *buf = &b->t[spill_table[k]].cols[c];
+  pcol_colspill *s = &b->spill[k][c];
+  if (!buf->len) return 0;
+  if (!s->fd && (s->fd = pcol_temp_fd("pcol-samples")) < 0) {
+    s->fd = 0;
+    return -1;
+  }
+  if (write_all(s->fd, buf->data, buf->len, s->len)) return -1;
+  s->len += buf->len;
+  buf->len = 0;
+  return 0;
+}
+
+static size_t in_memory(const pcol_builder *b) {
+  size_t n = 0;
+  for (int k = 0; k < 2; k++)
+    for (int c = 0; c < PCOL_MAX_COLUMNS; c++) n += b->t[spill_table[k]].cols[c].len;
+  return n;
+}
+
+void pcol_b_spill_check(pcol_builder *b) {
+  if (b->nospill || !pcol_sample_spill_bytes) return;
+  if (in_memory(b) < (b->spilling ? SPILL_TAIL : pcol_sample_spill_bytes)) return;
+  for (int k = 0; k < 2; k++)
+    for (int c = 0; c < PCOL_MAX_COLUMNS; c++) {
+      if (flush_col(b, k, c)) {
+        b->nospill = 1; /* in memory from now on, as without spilling */
+        return;
+      }
+      /* the first time, give back the buffers that grew to hold it all */
+      pcol_buf *buf = &b->t[spill_table[k]].cols[c];
+      if (!b->spilling && buf->cap > SPILL_TAIL) pcol_buf_free(buf);
+    }
+  b->spilling = 1;
+}
+
+int pcol_b_col_spilled(const pcol_builder *b, int t, int c) {
+  const pcol_colspill *s = csp_of(b, t, c);
+  return s && s->len;
+}
+
+int pcol_b_col_each(const pcol_builder *b, int t, int c,
+                    int (*f)(void *ctx, const void *d, size_t n), void *ctx) {
+  const pcol_colspill *s = csp_of(b, t, c);
+  if (s && s->len) {
+    uint8_t piece[PIECE];
+    for (uint64_t off = 0; off < s->len;) {
+      size_t n = s->len - off < PIECE ? (size_t)(s->len - off) : PIECE;
+      ssize_t r = pread(s->fd, piece, n, (off_t)off);
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) return PCOL_EIO;
+      if (f(ctx, piece, (size_t)r)) return PCOL_EIO;
+      off += (uint64_t)r;
+    }
+  }
+  const pcol_buf *buf = &b->t[t].cols[c];
+  if (buf->len && f(ctx, buf->data, buf->len)) return PCOL_EIO;
+  return PCOL_OK;
+}
+
+int pcol_b_col_view(pcol_builder *b, int t, int c, const uint8_t **data, void **map,
+                    size_t *maplen) {
+  pcol_colspill *s = sp_of(b, t, c);
+  *map = NULL, *maplen = 0;
+  if (!s || !s->len) {
+    *data = b->t[t].cols[c].data;
+    return PCOL_OK;
+  }
+  if (flush_col(b, t == PCOL_T_SAMPLES ? 0 : 1, c)) return PCOL_EIO;
+  if (s->len > SIZE_MAX) return PCOL_ENOMEM;
+  void *m = mmap(NULL, (size_t)s->len, PROT_READ, MAP_SHARED, s->fd, 0);
+  if (m == MAP_FAILED) return PCOL_ENOMEM;
+  *data = m, *map = m, *maplen = (size_t)s->len;
+  return PCOL_OK;
+}
+
+void pcol_b_col_unmap(void *map, size_t maplen) {
+  if (map) munmap(map, maplen);
+}
+
+static int append_piece(void *ctx, const void *d, size_t n) {
+  return pcol_buf_append(ctx, d, n) != PCOL_OK;
+}
+
+int pcol_b_unspill(pcol_builder *b) {
+  b->nospill = 1;
+  for (int k = 0; k < 2; k++)
+    for (int c = 0; c < PCOL_MAX_COLUMNS; c++) {
+      pcol_colspill *s = &b->spill[k][c];
+      if (!s->len) continue;
+      pcol_buf *buf = &b->t[spill_table[k]].cols[c], all = {0};
+      if (s->len > SIZE_MAX - buf->len || pcol_buf_reserve(&all, (size_t)s->len + buf->len))
+        return PCOL_ENOMEM;
+      int rc = pcol_b_col_each(b, spill_table[k], c, append_piece, &all);
+      if (rc) {
+        pcol_buf_free(&all);
+        return rc;
+      }
+      pcol_buf_free(buf);
+      *buf = all;
+      close(s->fd);
+      s->fd = 0, s->len = 0;
+    }
+  b->spilling = 0;
+  return PCOL_OK;
+}
+
+int pcol_b_col_append(pcol_builder *b, int t, int c, const void *data, const void *one, size_t w,
+                      uint64_t n) {
+  pcol_buf *buf = &b->t[t].cols[c];
+  const uint8_t *src = data;
+  while (n) {
+    /* pieces of at most 64 Ki elements, so that spilling keeps pace */
+    size_t k = n < 65536 ? (size_t)n : 65536;
+    if (k > (SIZE_MAX >> 1) / w) return PCOL_ENOMEM;
+    PCOL_RETURN_NOT_OK(pcol_buf_reserve(buf, k * w));
+    if (src) {
+      memcpy(buf->data + buf->len, src, k * w);
+      src += k * w;
+    } else {
+      for (size_t i = 0; i < k; i++) memcpy(buf->data + buf->len + i * w, one, w);
+    }
+    buf->len += k * w;
+    n -= k;
+    pcol_b_spill_check(b);
+  }
+  return PCOL_OK;
+}
+
+void pcol_b_spill_free(pcol_builder *b) {
+  for (int k = 0; k < 2; k++)
+    for (int c = 0; c < PCOL_MAX_COLUMNS; c++)
+      if (b->spill[k][c].fd > 0) close(b->spill[k][c].fd);
+}
