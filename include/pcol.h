@@ -590,16 +590,18 @@ PCOL_API void pcol_out_abort(pcol_out *o);
  * with no sample is not written; without rolling, close writes the file
  * even when empty.
  *
- * Memory.  Each file is one builder held in memory until it is published:
- * its samples (about 16 bytes + 8 per value, the columns that keep their
- * default cost nothing) and its own deduplicated strings, functions,
- * locations, stacks and label sets.  Samples are NOT spilled to disk: the
- * bound is the roll size.  Writing a file adds, for a moment, its
+ * Memory.  Each file is one builder held until it is published: its
+ * samples (about 16 bytes + 8 per value, the columns that keep their
+ * default cost nothing; past 16 MiB of them they go to unlinked temporary
+ * files in $TMPDIR, ~1 MiB staying in memory, as in every builder) and its
+ * own deduplicated strings, functions, locations, stacks and label sets,
+ * which stay in memory: the bound on those is the roll size.  Writing a file adds, for a moment, its
  * compressed sections.  Measured peak RSS for 1M samples (2 values, 10
- * frames, a label; bench/bench_writer.c): 1,000 distinct stacks: 34 MB in
- * one file, 7.1 MB rolled every 100k samples, 3.0 MB every 10k; every
- * stack distinct (worst case): 466 MB, 41 MB, 6.8 MB.  Without rolling the
- * memory grows with the samples: set roll_samples to bound it.  The functions and
+ * frames, a label; bench/bench_writer.c): 1,000 distinct stacks: 19 MB in
+ * one file (34 MB before samples spilled), 7.1 MB rolled every 100k
+ * samples, 3.0 MB every 10k; every stack distinct (worst case): 438 MB,
+ * 41 MB, 6.8 MB.  Without rolling the memory grows with the distinct
+ * stacks: set roll_samples to bound it.  The functions and
  * locations added by pcol_writer_function/pcol_writer_location live for
  * the writer's life (a dictionary, each entry copied into a file on its
  * first use there).

@@ -499,6 +499,20 @@ int pcol_read_input(FILE *in, const pcol_import_options *opt, const char *name, 
                     int *gzipped, pcol_error *err);
 void pcol_input_done(pcol_input *in, size_t from, size_t to);
 void pcol_input_free(pcol_input *in);
+/* An input read front to back as a stream (instream.c): *s yields the
+ * bytes of `in`, inflated when they start as gzip does, up to the input
+ * cap.  When the reader is done (rc: its result), pcol_instream_finish
+ * reads the rest if the reader stopped on an error of its own and returns
+ * the stream's own error (bad or truncated gzip, the cap, a read error:
+ * err filled; it wins over the reader's) or 0; pcol_instream_free closes
+ * *s.  pcol_instream_total: the bytes *s gave. */
+typedef struct pcol_instream pcol_instream;
+int pcol_instream_open(pcol_instream **o, FILE *in, const char *name,
+                       const pcol_import_options *opt, FILE **s, pcol_error *err);
+int pcol_instream_gzip(const pcol_instream *o);
+uint64_t pcol_instream_total(const pcol_instream *o);
+int pcol_instream_finish(pcol_instream *o, int rc, pcol_error *err);
+void pcol_instream_free(pcol_instream *o);
 /* A stream that yields head[0..n) and then the rest of `rest`. */
 #include <stdio.h>
 FILE *pcol_replay_stream(const void *head, size_t n, FILE *rest);

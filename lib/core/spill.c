@@ -17,7 +17,12 @@
 #include <unistd.h>
 
 size_t pcol_sample_spill_bytes = (size_t)16 << 20;
-#define SPILL_TAIL ((size_t)1 << 20) /* in memory once spilling */
+/* in memory once spilling: 1 MiB (a 16th of the threshold, so that a
+ * test's low threshold spills often) */
+static size_t spill_tail(void) {
+  size_t t = pcol_sample_spill_bytes / 16;
+  return t > ((size_t)1 << 20) ? (size_t)1 << 20 : t ? t : 1;
+}
 #define PIECE 65536
 
 static const int spill_table[2] = {PCOL_T_SAMPLES, PCOL_T_VALUES};
@@ -77,7 +82,7 @@ static size_t in_memory(const pcol_builder *b) {
 
 void pcol_b_spill_check(pcol_builder *b) {
   if (b->nospill || !pcol_sample_spill_bytes) return;
-  if (in_memory(b) < (b->spilling ? SPILL_TAIL : pcol_sample_spill_bytes)) return;
+  if (in_memory(b) < (b->spilling ? spill_tail() : pcol_sample_spill_bytes)) return;
   for (int k = 0; k < 2; k++)
     for (int c = 0; c < PCOL_MAX_COLUMNS; c++) {
       if (flush_col(b, k, c)) {
@@ -86,7 +91,7 @@ void pcol_b_spill_check(pcol_builder *b) {
       }
       /* the first time, give back the buffers that grew to hold it all */
       pcol_buf *buf = &b->t[spill_table[k]].cols[c];
-      if (!b->spilling && buf->cap > SPILL_TAIL) pcol_buf_free(buf);
+      if (!b->spilling && buf->cap > 2 * spill_tail()) pcol_buf_free(buf);
     }
   b->spilling = 1;
 }

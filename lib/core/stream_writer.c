@@ -3,9 +3,9 @@
  * pcol_builder_write (so the layout and the atomic rename stay in
  * writer.c and out.c) at close or at each roll.
  *
- * The builder holds a file's samples in memory: the writer's memory is
- * bounded by the roll size, not by spilling (the layout plan of writer.c
- * needs every column whole).  A function or location added by id lives in
+ * The builder holds a file's tables in memory (its sample columns past
+ * 16 MiB in temporary files, lib/core/spill.c): the writer's memory is
+ * bounded by the roll size.  A function or location added by id lives in
  * the writer's dictionary (its own builder, for interning and
  * deduplication, plus the rows in plain arrays) and is copied into a file's
  * builder the first time a sample of that file uses it. */

@@ -77,158 +77,30 @@ static int ff_filter(void *ctx, const char *const *p, size_t n) {
 }
 
 /* ------------------------------------------------------------ the input */
-/* A FILE* over the input: its bytes, or inflated when it starts as gzip
- * does (several members), stopping at the input cap.  Its errors (bad or
- * truncated gzip, the cap, a read error) are kept in `own`: they are the
- * result whatever the JSON reader made of the bytes before them, as when
- * the whole input was read first. */
-enum { CHUNK = 65536 };
-typedef struct ffin {
-  FILE *in;
-  const pcol_import_options *opt;
-  ffj *j;
-  pcol_error own;
-  int rc, gz, done, inner, zr;
-  z_stream zs;
-  uint8_t chunk[CHUNK], out[CHUNK];
-  size_t n;            /* bytes in chunk */
-  size_t olen, opos;   /* out[opos..olen) not yet given */
-  uint64_t read, total; /* compressed bytes read; bytes given */
-} ffin;
-
-static int in_fail(ffin *o, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int in_fail(ffin *o, int code, const char *fmt, ...) {
-  char m[400];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(m, sizeof m, fmt, ap);
-  va_end(ap);
-  o->rc = pcol_error_set(&o->own, code, "%s: %s", o->j->name, m);
-  o->done = 1;
-  return o->rc;
-}
-
-/* the end of the input: the checks after the last byte */
-static void in_end(ffin *o) {
-  if (o->gz && !o->rc && o->zr != Z_STREAM_END && !(o->zr == Z_OK && o->zs.total_in == 0))
-    in_fail(o, PCOL_ECORRUPT, "truncated gzip data");
-  if (!o->rc && ferror(o->in)) in_fail(o, PCOL_EIO, "read error");
-  o->done = 1;
-}
-
-/* More bytes into out[0..olen); olen 0 at the end or on an error. */
-static void pump(ffin *o) {
-  o->olen = o->opos = 0;
-  while (!o->done && !o->olen) {
-    if (!o->gz) {
-      if (o->total + o->n > pcol_input_cap(o->opt)) {
-        in_fail(o, PCOL_ETOOBIG, "input is larger than the limit of %llu bytes (--max-input)",
-                (unsigned long long)pcol_input_cap(o->opt));
-        return;
-      }
-      memcpy(o->out, o->chunk, o->n);
-      o->olen = o->n;
-      o->total += o->n;
-      if (o->n < CHUNK) in_end(o);
-      else o->n = fread(o->chunk, 1, CHUNK, o->in);
-      continue;
-    }
-    if (o->inner && o->zs.avail_in) { /* one inflate step over the chunk */
-      o->zs.next_out = o->out;
-      o->zs.avail_out = CHUNK;
-      o->zr = inflate(&o->zs, Z_NO_FLUSH);
-      if (o->zr != Z_OK && o->zr != Z_STREAM_END && o->zr != Z_BUF_ERROR) {
-        in_fail(o, PCOL_ECORRUPT, "bad gzip data (%s)", o->zs.msg ? o->zs.msg : "inflate failed");
-        return;
-      }
-      size_t got = CHUNK - o->zs.avail_out;
-      uint64_t cap = pcol_inflate_cap(o->opt, o->read);
-      if (o->total + got > cap) {
-        in_fail(o, PCOL_ETOOBIG, "inflates past the limit of %llu bytes (--max-input)", (unsigned long long)cap);
-        return;
-      }
-      o->olen = got;
-      o->total += got;
-      if (o->zr == Z_STREAM_END) { /* another member may follow */
-        if (inflateReset(&o->zs) != Z_OK) {
-          o->rc = pcol_oom(&o->own), o->done = 1;
-          return;
-        }
-        if (!o->zs.avail_in) o->inner = 0;
-      }
-      if (o->zr == Z_BUF_ERROR && !got) o->inner = 0;
-      continue;
-    }
-    /* the chunk is done: the next one, unless it was the last */
-    if (o->n < CHUNK) {
-      in_end(o);
-      return;
-    }
-    o->n = fread(o->chunk, 1, CHUNK, o->in);
-    o->read += o->n;
-    o->zs.next_in = o->chunk;
-    o->zs.avail_in = (uInt)o->n;
-    o->inner = 1;
-  }
-}
-
-static ssize_t in_read(void *c, char *buf, size_t size) {
-  ffin *o = c;
-  if (o->opos == o->olen) pump(o);
-  if (o->rc) return -1;
-  size_t k = o->olen - o->opos < size ? o->olen - o->opos : size;
-  memcpy(buf, o->out + o->opos, k);
-  o->opos += k;
-  return (ssize_t)k;
-}
-
-/* the rest of the input, read for its errors */
-static void in_drain(ffin *o) {
-  while (!o->done) pump(o);
-}
-
+/* The input as a stream, inflated if gzip, under the input cap
+ * (lib/core/instream.c): its errors win over the JSON reader's. */
 int ffj_read(ffj *j, FILE *in, const char *name, const pcol_import_options *opt, pcol_error *err) {
   memset(j, 0, sizeof *j);
   j->name = name;
   j->err = err;
-  ffin *o = calloc(1, sizeof *o);
-  if (!o) return pcol_oom(err);
-  o->in = in, o->opt = opt, o->j = j;
-  o->n = fread(o->chunk, 1, CHUNK, in);
-  o->read = o->n;
-  o->gz = o->n >= 2 && o->chunk[0] == 0x1f && o->chunk[1] == 0x8b;
-  if (o->gz) {
-    if (inflateInit2(&o->zs, 15 + 32) != Z_OK) {
-      free(o);
-      return pcol_oom(err);
-    }
-    o->zr = Z_OK;
-    o->zs.next_in = o->chunk;
-    o->zs.avail_in = (uInt)o->n;
-    o->inner = 1;
-  }
-  cookie_io_functions_t io = {in_read, NULL, NULL, NULL};
-  FILE *s = fopencookie(o, "r", io);
-  /* the cap is the adapter's (its messages); the reader's is off */
+  pcol_instream *o;
+  FILE *s;
+  int rc = pcol_instream_open(&o, in, name, opt, &s, err);
+  if (rc) return rc;
+  /* the cap is the stream's (its messages); the reader's is off */
   pcol_import_options jo = {0};
   jo.max_input_bytes = UINT64_MAX;
   pcol_jpull jp;
-  int rc = s ? pcol_jp_open(&jp, s, name, &jo, PCOL_JP_ALLOW_NUL, err) : pcol_oom(err); /* names may hold NUL (pprof's do) */
+  rc = pcol_jp_open(&jp, s, name, &jo, PCOL_JP_ALLOW_NUL, err); /* names may hold NUL (pprof's do) */
   if (!rc) {
     rc = pcol_jtree_build(&j->t, &jp, ff_filter, NULL);
     j->root = j->t.root;
     pcol_jp_close(&jp);
   }
-  if (rc && rc != PCOL_ENOMEM) in_drain(o);
-  if (o->rc) {
-    if (err) *err = o->own;
-    rc = o->rc;
-  } else if (rc && rc != PCOL_ENOMEM && o->total == 0) {
-    rc = ffj_fail(j, "empty input");
-  }
-  if (s) fclose(s);
-  if (o->gz) inflateEnd(&o->zs);
-  free(o);
+  int orc = pcol_instream_finish(o, rc, err);
+  if (orc) rc = orc;
+  else if (rc && rc != PCOL_ENOMEM && pcol_instream_total(o) == 0) rc = ffj_fail(j, "empty input");
+  pcol_instream_free(o);
   if (rc) {
     ffj_free(j);
     return rc;

@@ -2,7 +2,9 @@
  * and later) into a builder, as doc/mappings.md §12.1 describes.
  *
  * OTLP/JSON lines not compressed are read as a stream, line by line
- * (otlp_json.c); any other input is read whole (gzip or not: pcol_read_all)
+ * (otlp_json.c), gzip ones inflated as they are read (lib/core/instream.c);
+ * any other input is read whole (gzip or not: pcol_read_input, past 64 MiB
+ * into a mapped temporary file)
  * and is one binary ProfilesData or ExportProfilesServiceRequest (the same wire layout), a
  * sequence of them each behind a 4-byte big-endian length (the Collector's
  * file exporter) or a varint length (writeDelimitedTo), or OTLP/JSON lines
@@ -17,6 +19,7 @@
 #include "otlp.h"
 #include <inttypes.h>
 #include <stdarg.h>
+#include <zlib.h>
 
 typedef struct ctx {
   pcol_builder *b;
@@ -830,6 +833,28 @@ static int frames(const uint8_t *p, size_t n, int be) {
   return count > 0;
 }
 
+/* 1 when gzip data p[0..n) starts, inflated, with blanks and a '{' (OTLP/JSON). */
+static int gzip_json(const uint8_t *p, size_t n) {
+  z_stream zs;
+  memset(&zs, 0, sizeof zs);
+  if (inflateInit2(&zs, 15 + 32) != Z_OK) return 0;
+  zs.next_in = (Bytef *)(uintptr_t)p;
+  zs.avail_in = (uInt)n;
+  int json = 0, seen = 0;
+  while (!seen) {
+    uint8_t out[4096];
+    zs.next_out = out;
+    zs.avail_out = sizeof out;
+    int zr = inflate(&zs, Z_SYNC_FLUSH);
+    size_t got = sizeof out - zs.avail_out;
+    for (size_t i = 0; i < got && !seen; i++)
+      if (out[i] != ' ' && out[i] != '\t' && out[i] != '\r' && out[i] != '\n') seen = 1, json = out[i] == '{';
+    if ((zr != Z_OK && zr != Z_BUF_ERROR) || !got) break;
+  }
+  inflateEnd(&zs);
+  return json;
+}
+
 int pcol_import_otlp(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
                      pcol_error *err) {
   if (!b || !in) return pcol_error_set(err, PCOL_EINVAL, "pcol_import_otlp: NULL argument");
@@ -846,20 +871,40 @@ int pcol_import_otlp(pcol_builder *b, FILE *in, const char *name, const pcol_imp
     fclose(hs);
     return rc;
   }
-  pcol_buf raw = {0};
+  if (hn >= 2 && head[0] == 0x1f && head[1] == 0x8b && gzip_json(head, hn)) {
+    /* gzip OTLP/JSON lines: inflated as they are read (lib/core/instream.c,
+     * under the inflate cap: the lines' own cap is off) */
+    pcol_instream *o;
+    FILE *s;
+    int rc = pcol_instream_open(&o, hs, name, opt, &s, err);
+    if (!rc) {
+      pcol_import_options lo = opt ? *opt : (pcol_import_options){0};
+      lo.max_input_bytes = UINT64_MAX;
+      rc = pcol_otlp_import_json(b, s, name, &lo, import_message, err);
+      int orc = pcol_instream_finish(o, rc, err);
+      if (orc) rc = orc;
+      pcol_instream_free(o);
+    }
+    fclose(hs);
+    return rc;
+  }
+  /* binary: read whole (inflated), past 64 MiB into a mapped temporary
+   * file whose pages leave the process as the messages are done */
+  pcol_input raw = {0};
   int gz = 0;
-  int rc = pcol_read_all(hs, opt, name, &raw, &gz, err);
+  int rc = pcol_read_input(hs, opt, name, &raw, &gz, err);
   fclose(hs);
   if (!rc && raw.len == 0) rc = pcol_error_set(err, PCOL_ECORRUPT, "%s: empty input", name);
   if (rc) {
-    pcol_buf_free(&raw);
+    pcol_input_free(&raw);
     return rc;
   }
   const uint8_t *p = raw.data;
   size_t n = raw.len, i = 0;
   while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
   if (i < n && p[i] == '{') {
-    /* gzip: inflated whole, then read as lines */
+    /* gzip whose JSON starts past the head's inflated bytes: inflated
+     * whole, then read as lines */
     FILE *t = fmemopen((void *)p, n, "r");
     rc = t ? pcol_otlp_import_json(b, t, name, opt, import_message, err) : pcol_oom(err);
     if (t) fclose(t);
@@ -886,11 +931,13 @@ int pcol_import_otlp(pcol_builder *b, FILE *in, const char *name, const pcol_imp
             if (!(ch & 0x80)) break;
           }
         }
+        if (!msg) pcol_input_done(&raw, 0, n); /* the scan of the frames touched it all */
         rc = import_message(b, p + k, (size_t)len, name, ++msg, err);
         k += (size_t)len;
+        pcol_input_done(&raw, 0, k);
       }
     }
   }
-  pcol_buf_free(&raw);
+  pcol_input_free(&raw);
   return rc;
 }

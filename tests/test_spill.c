@@ -1,0 +1,127 @@
+/* test_spill.c — a builder's sample and value columns spilled to temporary
+ * files (lib/core/spill.c, issue 29) give the same pcol file, byte for
+ * byte, as the same builder held in memory: raw, LZ4 and zstd, coalesced,
+ * written to memory, and through every late change of a column's storage
+ * (a lazy column's first non-default value, the implicit value offsets
+ * stored once a sample's value types differ) that comes after spilling
+ * began.  The spill threshold (pcol_sample_spill_bytes, 16 MiB) is
+ * lowered so that small builders take that path; that they did is seen in
+ * /proc/self/fd (the unlinked "pcol-samples" files). */
+#include "testutil.h"
+#include <dirent.h>
+
+extern size_t pcol_sample_spill_bytes; /* lib/core/internal.h */
+
+/* Open unlinked temporary files of spilled columns. */
+static int spill_files_open(void) {
+  DIR *d = opendir("/proc/self/fd");
+  if (!d) return -1;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    char p[300], t[4096];
+    snprintf(p, sizeof p, "/proc/self/fd/%s", e->d_name);
+    ssize_t k = readlink(p, t, sizeof t - 1);
+    if (k <= 0) continue;
+    t[k] = 0;
+    if (strstr(t, "pcol-samples-") && strstr(t, "(deleted)")) n++;
+  }
+  closedir(d);
+  return n;
+}
+
+/* n samples whose columns change storage at chosen rows: weight leaves its
+ * default at late_weight, a second value type appears at late_vt (both 0:
+ * never), duration stays default throughout (never stored). */
+static pcol_builder *build(uint64_t n, uint64_t late_weight, uint64_t late_vt, int *spilled) {
+  pcol_builder *b;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, &err), PCOL_OK);
+  uint32_t src, ty, unit, ty2, vt, vt2, fn[5], loc[5], key, lsv[3];
+  cr_assert_eq(pcol_b_source(b, "perf", "spill.txt", PCOL_NA_I64, &src), PCOL_OK);
+  cr_assert_eq(pcol_b_cstr(b, "cycles", &ty) | pcol_b_cstr(b, "count", &unit) |
+                   pcol_b_cstr(b, "instructions", &ty2) | pcol_b_cstr(b, "tid", &key), 0);
+  cr_assert_eq(pcol_b_value_type(b, ty, unit, &vt) | pcol_b_value_type(b, ty2, unit, &vt2), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt) | pcol_b_source_value_type(b, src, vt2), 0);
+  for (int i = 0; i < 5; i++) {
+    char name[16];
+    snprintf(name, sizeof name, "f%d", i);
+    pcol_function_row f = {0, 0, 0, PCOL_NA_I64};
+    pcol_line_row l = {0, 10 + i, PCOL_NA_I64};
+    cr_assert_eq(pcol_b_cstr(b, name, &f.name) | pcol_b_function(b, &f, &fn[i]), 0);
+    l.function_id = fn[i];
+    cr_assert_eq(pcol_b_location(b, 0, 0x1000 + (uint64_t)i, 0, &l, 1, &loc[i]), 0);
+  }
+  for (int i = 0; i < 3; i++) {
+    pcol_label_row lab = {key, 0, 100 + i, 0};
+    cr_assert_eq(pcol_b_labelset(b, &lab, 1, &lsv[i]), 0);
+  }
+  for (uint64_t i = 0; i < n; i++) {
+    uint32_t st, locs[3] = {loc[i % 5], loc[(i / 5) % 5], loc[(i / 25) % 5]};
+    cr_assert_eq(pcol_b_stack(b, locs, 1 + i % 3, &st), PCOL_OK);
+    /* runs of equal, evenly spaced samples, for coalescing */
+    pcol_sample_row s = {src, (int64_t)(1000 + i * 10), 0, 1, PCOL_NA_I64, (i / 4) % 7 ? st : 0,
+                         lsv[(i / 8) % 3]};
+    if (late_weight && i >= late_weight && i % 3 == 0) s.weight = 2;
+    pcol_value_row v[2] = {{vt, (int64_t)(i / 4 % 5) * 1000}, {vt2, (int64_t)i}};
+    size_t nv = late_vt && i >= late_vt && i % 2 ? 2 : 1;
+    cr_assert_eq(pcol_b_sample(b, &s, v, nv, NULL), PCOL_OK);
+    if (i % 1000 == 7) cr_assert_eq(pcol_b_text_line(b, src, i + 1, "# text", 6), PCOL_OK);
+  }
+  *spilled = spill_files_open();
+  return b;
+}
+
+/* The file of the builder (opt, coalesced or not), in memory. */
+static void *file_of(uint64_t n, uint64_t lw, uint64_t lv, size_t threshold, int coalesce,
+                     const pcol_write_options *opt, size_t *len, int *spilled) {
+  size_t keep = pcol_sample_spill_bytes;
+  pcol_sample_spill_bytes = threshold;
+  pcol_builder *b = build(n, lw, lv, spilled);
+  pcol_error err = {0};
+  void *out = NULL;
+  if (coalesce) cr_assert_eq(pcol_builder_coalesce(b, &err), PCOL_OK, "%s", err.message);
+  cr_assert_eq(pcol_builder_write_mem(b, opt, &out, len, &err), PCOL_OK, "%s", err.message);
+  pcol_builder_free(b);
+  pcol_sample_spill_bytes = keep;
+  cr_assert_eq(spill_files_open(), 0, "the builder's temporary files stay open after free");
+  return out;
+}
+
+static void same(uint64_t n, uint64_t lw, uint64_t lv, int coalesce, const pcol_write_options *opt,
+                 const char *what) {
+  size_t la, lb;
+  int sa, sb;
+  void *a = file_of(n, lw, lv, 0, coalesce, opt, &la, &sa);
+  void *b = file_of(n, lw, lv, 4096, coalesce, opt, &lb, &sb);
+  cr_assert_eq(sa, 0, "%s: spilled with the threshold at 0", what);
+  cr_assert_gt(sb, 0, "%s: no column was spilled", what);
+  cr_assert_eq(lb, la, "%s: %zu bytes spilled, %zu in memory", what, lb, la);
+  cr_assert(memcmp(a, b, la) == 0, "%s: the pcol files differ", what);
+  /* and the file is valid */
+  pcol_file *f = NULL;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_open_buffer(b, lb, NULL, &f, &err), PCOL_OK, "%s: %s", what, err.message);
+  cr_assert_eq(pcol_validate_full(f, &err), PCOL_OK, "%s: %s", what, err.message);
+  pcol_close(f);
+  free(a);
+  free(b);
+}
+
+Test(spill, raw_file_identical) { same(20000, 0, 0, 0, NULL, "raw"); }
+
+Test(spill, late_column_changes_identical) {
+  /* weight stored and value offsets made explicit long after spilling */
+  same(20000, 15000, 17000, 0, NULL, "late changes");
+}
+
+Test(spill, compressed_identical) {
+  pcol_write_options lz4 = {.compress_lz4 = 1}, zstd = {.compress_zstd = 1};
+  same(20000, 15000, 17000, 0, &lz4, "lz4");
+  same(20000, 15000, 17000, 0, &zstd, "zstd");
+}
+
+Test(spill, coalesced_identical) {
+  same(20000, 0, 0, 1, NULL, "coalesced");
+  same(20000, 15000, 17000, 1, NULL, "coalesced, late changes");
+}
