@@ -42,7 +42,8 @@ static int in_fail(pcol_instream *o, int code, const char *fmt, ...) {
 /* the end of the input: the checks after the last byte */
 static void in_end(pcol_instream *o) {
   if (o->gz && !o->rc && o->zr != Z_STREAM_END && !(o->zr == Z_OK && o->zs.total_in == 0))
-    in_fail(o, PCOL_ECORRUPT, "truncated gzip data");
+    in_fail(o, PCOL_ECORRUPT, "truncated gzip stream: input ends after %llu compressed bytes",
+            (unsigned long long)o->read);
   if (!o->rc && ferror(o->in)) in_fail(o, PCOL_EIO, "read error");
   o->done = 1;
 }
@@ -69,7 +70,8 @@ static void pump(pcol_instream *o) {
       o->zs.avail_out = CHUNK;
       o->zr = inflate(&o->zs, Z_NO_FLUSH);
       if (o->zr != Z_OK && o->zr != Z_STREAM_END && o->zr != Z_BUF_ERROR) {
-        in_fail(o, PCOL_ECORRUPT, "bad gzip data (%s)", o->zs.msg ? o->zs.msg : "inflate failed");
+        in_fail(o, PCOL_ECORRUPT, "corrupt gzip data near compressed byte offset %llu: %s",
+                (unsigned long long)(o->read - o->zs.avail_in), o->zs.msg ? o->zs.msg : "inflate failed");
         return;
       }
       size_t got = CHUNK - o->zs.avail_out;
