@@ -25,7 +25,7 @@ for kind in ${KINDS-v8 speedscope firefox otlp otlp.gz}; do
   read -r n total < <(python3 tests/support/gen_big_json.py ${kind%.gz} "$f" 200) || fail "$kind: generator"
   size=$(stat -c %s "$f")
   [ "$size" -gt $((cap + (cap >> 1))) ] || fail "$kind: the document ($size bytes) is not far above the cap"
-  if [ "$kind" = otlp.gz ]; then gzip -1 "$f" && mv "$f.gz" "$f" || fail "gzip"; fi
+  if [ "$kind" = otlp.gz ]; then gzip -1 -c "$f" >"$f.z" && mv "$f.z" "$f" || fail "gzip"; fi
   prlimit --as=$cap -- "$PCOL" pack --from ${kind%.gz} "$f" -o "$tmp/o.pcol" 2>"$tmp/err" ||
     fail "$kind: pack of a $size-byte document under a $cap-byte address space: $(head -c 300 "$tmp/err")"
   # V8: one per sample; speedscope's unit "none": the weights are the counts;
