@@ -125,3 +125,11 @@ Test(spill, coalesced_identical) {
   same(20000, 0, 0, 1, NULL, "coalesced");
   same(20000, 15000, 17000, 1, NULL, "coalesced, late changes");
 }
+
+/* A process started with stdin closed: the first temporary file would be
+ * fd 0, which a builder's zeroed state reads as "no file yet" (each flush
+ * then opened another file, and the column lost its first part). */
+Test(spill, stdin_closed_identical) {
+  close(0);
+  same(20000, 0, 0, 0, NULL, "stdin closed");
+}

@@ -13,6 +13,7 @@
  * always did, and writes the same bytes. */
 #include "internal.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -43,7 +44,15 @@ int pcol_temp_fd(const char *prefix) {
   char path[4096];
   if (snprintf(path, sizeof path, "%s/%s-XXXXXX", dir, prefix) >= (int)sizeof path) return -1;
   int fd = mkstemp(path);
-  if (fd >= 0) unlink(path);
+  if (fd < 0) return -1;
+  unlink(path);
+  /* never 0, 1 or 2 (a process started with them closed): 0 is "no file"
+   * in a builder's zeroed state, and the others are someone's output */
+  if (fd < 3) {
+    int hi = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    close(fd);
+    fd = hi;
+  }
   return fd;
 }
 

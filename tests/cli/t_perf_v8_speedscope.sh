@@ -155,6 +155,8 @@ bad frame.txt $'perf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n\tnot a frame\n' 
 bad orphan.txt $'perf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n\n\t2 f (/bin/x)\n' 'orphan.txt:4: callchain frame outside an event'
 bad spaced.txt $'perf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n    not a frame\n' 'spaced.txt:3: expected a callchain frame'
 bad time.txt $'perf 1 1.0000000000: 1 cycles:\n\t1 main (/bin/x)\n' 'time.txt:1: time is not seconds.fraction'
+# two outputs joined: the second starts before the first ended (it was "out of memory")
+bad joined.txt $'perf 1 2.000000: 1 cycles:\n\t1 main (/bin/x)\n\nperf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n' 'joined.txt:4: time goes backwards'
 bad ss-frame.json '{"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": [{"name": "a"}]}, "profiles": [{"type": "sampled", "name": "p", "unit": "none", "startValue": 0, "endValue": 1, "samples": [[0, 5]], "weights": [1]}]}' 'profiles[0].samples[0]: not a frame index'
 bad ss-close.json '{"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": [{"name": "a"}, {"name": "b"}]}, "profiles": [{"type": "evented", "name": "p", "unit": "none", "startValue": 0, "endValue": 1, "events": [{"type": "O", "frame": 0, "at": 0}, {"type": "C", "frame": 1, "at": 1}]}]}' 'profiles[0].events[1]: closes a frame'
 echo "t_perf_v8_speedscope: ok"

@@ -33,6 +33,7 @@ typedef struct pimp {
   /* the event being read */
   int in_event, one_line; /* one_line: the header carried the event's frame */
   uint64_t ev_lineno;
+  int64_t last_time; /* the time of the last sample with one (PCOL_NA_I64: none yet) */
   pcol_sample_row s;
   pcol_value_row v;
   uint32_t *locs;          /* leaf first */
@@ -197,9 +198,17 @@ static int end_event(pimp *p) {
   p->in_event = 0;
   if (p->ninl) /* inlined frames with no frame after them: a location of their own */
     return bad(p, p->ev_lineno, "callchain ends in an inlined frame");
+  /* perf script prints events in time order; a sample before the last one
+   * (two outputs joined, or --no-ordered) is refused as such, not as the
+   * builder's refusal of an unordered source */
+  if (p->s.time_ns != PCOL_NA_I64 && p->last_time != PCOL_NA_I64 && p->s.time_ns < p->last_time)
+    return bad(p, p->ev_lineno,
+               "time goes backwards (perf script prints events in time order: "
+               "were two outputs joined?)");
   if (pcol_b_stack(p->b, p->locs, p->nlocs, &p->s.stack_id) ||
       pcol_b_sample(p->b, &p->s, &p->v, 1, NULL))
     return pcol_oom(p->err);
+  if (p->s.time_ns != PCOL_NA_I64) p->last_time = p->s.time_ns;
   p->nlocs = 0;
   return PCOL_OK;
 }
@@ -344,7 +353,7 @@ static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
 int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
                      pcol_error *err) {
   pimp p = {0};
-  p.b = b, p.name = name, p.err = err;
+  p.b = b, p.name = name, p.err = err, p.last_time = PCOL_NA_I64;
   if (pcol_b_source(b, PCOL_SRC_PERF, name, PCOL_NA_I64, &p.src) ||
       pcol_b_cstr(b, "comm", &p.k_comm) || pcol_b_cstr(b, "pid", &p.k_pid) ||
       pcol_b_cstr(b, "tid", &p.k_tid) || pcol_b_cstr(b, "cpu", &p.k_cpu) ||
