@@ -36,10 +36,13 @@ compare() {
   [ -n "${FROM:-}" ] && from=p
   go tool pprof -symbolize=none "${pp[@]}" "$f" 2>/dev/null | sed -n "$from" >"$tmp/go.txt"
   "$PCOL" "$view" "$f" "${pc[@]}" 2>/dev/null | sed -n "$from" >"$tmp/pc.txt"
+  judge "$tmp/go.txt" "$(basename "$f"): go tool pprof ${pp[*]} vs pcol $view ${pc[*]}"
+}
+judge() { # judge GO-TEXT LABEL: $tmp/pc.txt must be GO-TEXT
   checked=$((checked + 1))
-  if ! cmp -s "$tmp/go.txt" "$tmp/pc.txt"; then
-    echo "FAIL: $(basename "$f"): go tool pprof ${pp[*]} vs pcol $view ${pc[*]} (< pprof, > pcol):"
-    diff "$tmp/go.txt" "$tmp/pc.txt" | head -10
+  if ! cmp -s "$1" "$tmp/pc.txt"; then
+    echo "FAIL: $2 (< pprof, > pcol):"
+    diff "$1" "$tmp/pc.txt" | head -10
     fail=$((fail + 1))
   fi
 }
@@ -78,12 +81,7 @@ chk() { # chk K VIEW PCOL-ARGS: pcol VIEW FILE PCOL-ARGS prints session view K
   local k=$1 view=$2
   shift 2
   "$PCOL" "$view" "$f" "$@" 2>/dev/null | sed -n '/^Showing nodes/,$p' >"$tmp/pc.txt"
-  checked=$((checked + 1))
-  if ! cmp -s "$tmp/s.$k" "$tmp/pc.txt"; then
-    echo "FAIL: $(basename "$f"): go tool pprof ${FLAGS[$((k - 1))]} vs pcol $view $* (< pprof, > pcol):"
-    diff "$tmp/s.$k" "$tmp/pc.txt" | head -10
-    fail=$((fail + 1))
-  fi
+  judge "$tmp/s.$k" "$(basename "$f"): go tool pprof ${FLAGS[$((k - 1))]} vs pcol $view $*"
 }
 
 n=0
