@@ -6,8 +6,8 @@
 # below the documents' size (reading them whole through jansson took 4.2 GB,
 # 2.1 GB, 1.1 GB and 210 MB; streamed: 16, 74, 38 and 4.4 MB), and give the sample
 # counts and weights the generator wrote; and ~1 GB of perf script text
-# (tests/support/gen_perf_script.py) the periods it summed, under 80 MiB.  Plain build
-# only (sanitizers reserve terabytes of address space): `make test-bounds`.  Takes ~100 s.
+# (tests/support/gen_perf_big.c) the periods it summed, under 80 MiB.  Plain build
+# only (sanitizers reserve terabytes of address space): `make test-bounds`.  Takes ~60 s.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 fail() { echo "t_stream_json: FAIL: $*" >&2; exit 1; }
@@ -49,18 +49,23 @@ done
 # address space and gives the periods the generator summed.  Before the
 # spill the sample columns grew ~24 bytes a sample in doubling buffers: 91 MB
 # peak RSS, and no pack under 112 MiB; with it 29 MB (most of it the 566k
-# distinct stack nodes this generator makes).  ~45 s.
+# distinct stack nodes this generator makes).  The generator is C
+# (tests/support/gen_perf_big.c: the Python one took ~150 s of CPU for the
+# gigabyte); the pack takes ~10 s.  The sums are added with %.0f: exact
+# below 2^53 (these are ~1.1e13), where mawk's %d stops at 2^31 - 1 (so the
+# two sides could not differ).
 if [ -z "${KINDS:-}" ] || [[ " $KINDS " == *" perf "* ]]; then
   pcap=$((80 << 20))
-  # (1,053,994,247 bytes: the generator is seeded)
-  python3 tests/support/gen_perf_script.py - "$tmp/truth" --samples 2900000 --events 1 |
+  ${CC:-cc} -O2 -o "$tmp/gen_perf_big" tests/support/gen_perf_big.c || fail "perf: building the generator"
+  # (1,053,528,021 bytes: the generator is seeded)
+  "$tmp/gen_perf_big" 2900000 "$tmp/truth" |
     prlimit --as=$pcap -- "$PCOL" pack --from perf - -o "$tmp/o.pcol" 2>"$tmp/err" ||
     fail "perf: pack of a 1 GB stream under a $pcap-byte address space: $(head -c 300 "$tmp/err")"
-  got=$("$PCOL" fold "$tmp/o.pcol" | awk '{s+=$NF} END{printf "%d", s}')
-  want=$(awk '{s+=$NF} END{printf "%d", s}' "$tmp/truth")
+  read -r n want <"$tmp/truth" || fail "perf: the generator's sums"
+  got=$("$PCOL" fold "$tmp/o.pcol" | awk '{s+=$NF} END{printf "%.0f", s}')
   [ "$got" = "$want" ] || fail "perf: periods sum to $got, the generator wrote $want"
   rows=$("$PCOL" info "$tmp/o.pcol" | awk '$1 == "samples_stored" {print $2; exit}')
-  [ "$rows" = 2900000 ] || fail "perf: $rows sample rows, the generator wrote 2900000"
-  echo "t_stream_json: perf: 2.9M samples (~1 GB) packed under --as=$pcap" >&2
+  [ "$rows" = "$n" ] || fail "perf: $rows sample rows, the generator wrote $n"
+  echo "t_stream_json: perf: $n samples (~1 GB) packed under --as=$pcap" >&2
 fi
 echo "t_stream_json: ok"
