@@ -42,7 +42,7 @@ for f in "${inputs[@]}"; do
 
   # collapsed, summed like flamegraph.pl
   "$PCOL" unpack "$f" --to collapsed --value samples -o "$tmp/c.txt" || { echo "FAIL $b: collapsed export"; fail=1; continue; }
-  got=$(awk '{s+=$NF} END{printf "%d", s}' "$tmp/c.txt")
+  got=$(awk '{s+=$NF} END{printf "%.0f", s}' "$tmp/c.txt")
   [ "$got" = "$total" ] || { echo "FAIL $b: collapsed total $got, go tool pprof $total samples"; fail=1; }
   awk '{c=$NF; $NF=""; sub(/ $/, ""); k=split($0, fr, ";"); s[fr[k]]+=c} END{for (x in s) print x "\t" s[x]}' \
     "$tmp/c.txt" | sort >"$tmp/c_flat.tsv"
