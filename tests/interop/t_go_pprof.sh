@@ -29,24 +29,7 @@ mkdir -p "$HOME" "$tmp/in" "$tmp/out"
 fail=0 checked=0
 pp() { go tool pprof -symbolize=none "$@" 2>&1; }
 
-# Compares one pprof view of two files; $1 = label, rest = pprof flags.
-same() {
-  local label=$1 orig=$2 back=$3
-  shift 3
-  pp "$@" "$orig" >"$tmp/a.txt"
-  pp "$@" "$back" >"$tmp/b.txt"
-  checked=$((checked + 1))
-  if ! cmp -s "$tmp/a.txt" "$tmp/b.txt"; then
-    echo "FAIL: $label: go tool pprof $* differs (original vs round trip):"
-    diff "$tmp/a.txt" "$tmp/b.txt" | head -20
-    fail=$((fail + 1))
-    return 1
-  fi
-  return 0
-}
-
-# go tool pprof -raw of the original being checked (round_trip keeps the
-# one `same -raw` made: each parse of a large profile costs a second)
+# go tool pprof -raw of the original being checked
 RAW=$tmp/orig.raw
 
 # The sample types of a profile, from the line after "Samples:" in -raw.
@@ -65,14 +48,15 @@ type_unit() {
 }
 
 # pcol top (csv: flat,flat_pct,sum_pct,cum,cum_pct,name) vs pprof -top, per
-# function; with a 5th argument "line", pcol top --by line vs pprof -top -lines.
-check_top() {
-  local label=$1 orig=$2 pc=$3 type=$4 unit goby=() pby=()
-  [ "${5:-}" = line ] && goby=(-lines) pby=(--by line) label="$label (--by line)"
+# function: GO-TOP is pprof's -top -nodecount=1000000 -nodefraction=0
+# -edgefraction=0 -sample_index=TYPE -unit=UNIT of the original (from its
+# session, below); with a 6th argument "line", pcol top --by line vs pprof
+# -top -lines.
+check_top() { # check_top LABEL ORIG PCOL-FILE TYPE GO-TOP [line]
+  local label=$1 orig=$2 pc=$3 type=$4 unit pby=()
+  cp "$5" "$tmp/go_top.raw"
+  [ "${6:-}" = line ] && pby=(--by line) label="$label (--by line)"
   unit=$(type_unit "$orig" "$type")
-  # -unit set to the value's own unit prints raw integers
-  pp -top "${goby[@]}" -nodecount=1000000 -nodefraction=0 -edgefraction=0 -sample_index="$type" \
-    -unit="$unit" "$orig" >"$tmp/go_top.raw"
   # TYPE/UNIT names the stored value exactly: a bare "samples" means pcol's
   # weight column, not pprof's samples/count value (which may exceed 1)
   if ! "$PCOL" top "$pc" "${pby[@]}" --value "$type/$unit" --format csv >"$tmp/pcol_top.csv" 2>"$tmp/pcol_top.err"; then
@@ -129,6 +113,21 @@ PY
   fi
 }
 
+# One go tool pprof process per file gives all of its views, through the
+# interactive commands (each parse of a large profile costs a second or
+# more, a view little; tests/interop/t_pprof_views.sh checks that a
+# session's views are the command line's): session FILE DIR CMD...
+# writes DIR/0 (the header: File, Type, Time, Duration) and DIR/K, the text
+# of command K (options set alone print nothing).
+session() {
+  local f=$1 d=$2
+  shift 2
+  rm -rf "$d" && mkdir -p "$d"
+  printf '%s\n' "$@" quit | go tool pprof -symbolize=none "$f" 2>&1 |
+    perl -0777 -e '$_ = <STDIN>; my @s = split /\(pprof\) /, $_, -1; my ($d, $n) = @ARGV;
+      for my $k (0 .. $n) { open(my $o, ">", "$d/$k") or die; print $o ($k < @s ? $s[$k] : ""); close $o }' "$d" "$#"
+}
+
 round_trip() {
   local orig=$1 b
   b=$(basename "$orig")
@@ -138,18 +137,45 @@ round_trip() {
     fail=$((fail + 1))
     return
   fi
-  local back=$tmp/out/$b.back.pb.gz before=$fail
-  same "$b" "$orig" "$back" -raw
-  cp "$tmp/a.txt" "$RAW" # the original's -raw, for sample_types and type_unit
-  same "$b" "$orig" "$back" -tags
-  same "$b" "$orig" "$back" -top
-  local t
-  for t in $(sample_types "$orig"); do
-    same "$b" "$orig" "$back" -top -sample_index="$t"
-    [ $have_top = 1 ] && check_top "$b" "$orig" "$tmp/out/$b.pcol" "$t"
+  local back=$tmp/out/$b.back.pb.gz before=$fail t
+  pp -raw "$orig" >"$RAW" # the original's sample types and units
+  # the same views of both files: raw, tags, top, top of every sample type;
+  # then (the original only) top with every node in raw units per type, and
+  # by line for the default type (go tool pprof's last)
+  local cmds=(raw tags top) tops=() k
+  for t in $(sample_types "$orig"); do cmds+=("sample_index=$t" top); done
+  local nsame=${#cmds[@]}
+  if [ $have_top = 1 ]; then
+    cmds+=(nodecount=1000000 nodefraction=0 edgefraction=0)
+    for t in $(sample_types "$orig"); do
+      cmds+=("sample_index=$t" "unit=$(type_unit "$orig" "$t")" top)
+      tops+=("$t:${#cmds[@]}")
+    done
+    [ -n "${t:-}" ] && cmds+=(granularity=lines top) && tops+=("$t:${#cmds[@]}:line")
+  fi
+  session "$orig" "$tmp/so" "${cmds[@]}"
+  session "$back" "$tmp/sb" "${cmds[@]:0:$nsame}"
+  # (a session that printed nothing would pass every comparison)
+  if ! grep -q '^Samples:' "$tmp/so/1" || ! grep -q '^Samples:' "$tmp/sb/1"; then
+    echo "FAIL: $b: go tool pprof's session printed no raw profile:"
+    head -5 "$tmp/so/1" "$tmp/sb/1"
+    fail=$((fail + 1))
+    return
+  fi
+  for k in $(seq 0 "$nsame"); do
+    [ $k = 0 ] || [ -n "$(cat "$tmp/so/$k")$(cat "$tmp/sb/$k")" ] || continue # options print nothing
+    checked=$((checked + 1))
+    if ! cmp -s "$tmp/so/$k" "$tmp/sb/$k"; then
+      echo "FAIL: $b: go tool pprof's ${cmds[$((k - 1))]:-header} after ${cmds[*]:0:$((k > 1 ? k - 1 : 0))} differs (original vs round trip):" | cut -c1-300
+      diff "$tmp/so/$k" "$tmp/sb/$k" | head -20
+      fail=$((fail + 1))
+    fi
   done
-  # granularity lines, for the profile's default type (go tool pprof's last)
-  [ $have_top = 1 ] && [ -n "$t" ] && check_top "$b" "$orig" "$tmp/out/$b.pcol" "$t" line
+  local x
+  for x in "${tops[@]}"; do
+    IFS=: read -r t k line <<<"$x"
+    check_top "$b" "$orig" "$tmp/out/$b.pcol" "$t" "$tmp/so/$k" $line
+  done
   [ $fail = "$before" ] && echo "ok: $b"
 }
 
