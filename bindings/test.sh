@@ -246,10 +246,42 @@ run_python() {
   fi
 }
 
+# The references of both packages' view tests, made once (make test runs the
+# two suites side by side, and each made them itself: a `pcol cat` of every
+# view of every test profile, ~5,000 processes apiece, the R one three
+# processes a view).  $W/refs/index.tsv lists "N<TAB>SOURCE" (SOURCE's real
+# path), $W/refs/N.pcol is `pcol pack SOURCE` and $W/refs/N/VIEW.jsonl is
+# `pcol cat $W/refs/N.pcol --table VIEW --format jsonl` (its line count in
+# $W/refs/N/counts.tsv: VIEW<TAB>LINES).  A suite takes a
+# view's reference from here only for a file it packed itself into the same
+# bytes as N.pcol (checked), and runs pcol for all else; without
+# PCOL_VIEW_REFS (a suite run alone) it runs pcol every time.
+make_refs() {
+  local r=$PWD/$W/refs views
+  rm -rf "$r" && mkdir -p "$r"
+  [ -d "$PCOL_TESTDATA" ] || return 0
+  # the tables `pcol cat --help` lists ("Tables (spec.md §11): a, b, ...")
+  views=$("$PCOL" cat --help | awk '/^Tables/ { on = 1; sub(/^[^:]*:/, "") } on { print; if (/\.$/) exit }' | tr ',.' '  ')
+  [ -n "$views" ] || { echo "bindings: no table list in pcol cat --help"; return 1; }
+  { find "$PCOL_TESTDATA" -type f ! -name '*.md' ! -path '*expected-go1.19-pprof*'; find tests/fixtures -type f ! -name '*.md'; } |
+    sort | xargs -r -d '\n' realpath | awk '{ print NR "\t" $0 }' >"$r/all.tsv"
+  cut -f1 "$r/all.tsv" | xargs -P 2 -I{} env R="$r" VIEWS="$views" PCOL="$PCOL" bash -c '
+    n={}; src=$(awk -F"\t" -v n="$n" "\$1 == n { print \$2; exit }" "$R/all.tsv")
+    "$PCOL" pack "$src" -o "$R/$n.pcol" 2>/dev/null || { rm -f "$R/$n.pcol"; exit 0; }
+    mkdir -p "$R/$n"
+    for v in $VIEWS; do "$PCOL" cat "$R/$n.pcol" --table "$v" --format jsonl >"$R/$n/$v.jsonl" 2>/dev/null ||
+      rm -f "$R/$n/$v.jsonl"; done
+    cd "$R/$n" && awk "BEGIN { for (i = 1; i < ARGC; i++) c[ARGV[i]] = 0 } { c[FILENAME]++ }
+      END { for (f in c) { v = f; sub(/[.]jsonl\$/, \"\", v); print v \"\t\" c[f] } }" *.jsonl >counts.tsv'
+  awk -F'\t' -v r="$r" '{ if ((getline x < (r "/" $1 ".pcol")) >= 0) print; close(r "/" $1 ".pcol") }' "$r/all.tsv" >"$r/index.tsv"
+  export PCOL_VIEW_REFS=$r
+}
+
 # all: two lanes at once (the machine's two cores; each lane is mostly
 # one process at a time: pytest, testthat, R CMD check), their output
 # printed lane by lane when both are done
 run_all() {
+  make_refs || fail=1
   ( run_glue; run_python; exit $fail ) >"$W/lane-python.out" 2>&1 &
   local py=$!
   # R CMD check (one process, ~1.5 min) starts beside testthat once the

@@ -1,7 +1,9 @@
 # Shared by the tests: the pcol CLI (the reference), the test profiles of
 # ../shared/testdata packed once per run.
 # Environment: PCOL (the pcol binary; default `pcol` on PATH, else
-# <repo>/build/bin/pcol), PCOL_TESTDATA (default <repo>/../shared/testdata).
+# <repo>/build/bin/pcol), PCOL_TESTDATA (default <repo>/../shared/testdata),
+# PCOL_VIEW_REFS (bindings/test.sh's references of the views, made once for
+# both packages' tests; optional).
 repo_root <- function() {
   d <- normalizePath(getwd(), mustWork = FALSE)
   while (!file.exists(file.path(d, "include", "pcol.h")) && dirname(d) != d) d <- dirname(d)
@@ -44,6 +46,16 @@ cat_json <- function(path, view, ...) {
 # `pcol cat --format jsonl` a view: for each view its row count (the lines)
 # and its first `limit` rows as a JSON array.  A list by view: list(n, json).
 cat_views <- function(path, views, limit, ...) {
+  ref <- if (length(c(...)) == 0L) .refs[[path]] else NULL
+  if (!is.null(ref) && all(file.exists(file.path(ref, c(paste0(views, ".jsonl"), "counts.tsv"))))) {
+    counts <- read.delim(file.path(ref, "counts.tsv"), header = FALSE, quote = "", col.names = c("view", "n"))
+    out <- lapply(views, function(v) {
+      rows <- readLines(file.path(ref, paste0(v, ".jsonl")), n = limit, warn = FALSE)
+      list(n = counts$n[match(v, counts$view)], json = paste0("[", paste(rows, collapse = ","), "]"))
+    })
+    names(out) <- views
+    return(out)
+  }
   d <- tempfile("cat")
   dir.create(d)
   on.exit(unlink(d, recursive = TRUE))
@@ -120,7 +132,27 @@ packed <- function() {
     }
   }
   .packed$v <- c(out, extra)
+  note_refs(out)
   .packed$v
+}
+
+# bindings/test.sh's references (its make_refs): .refs[[pcol file packed
+# here]] is the reference directory of a file packed into the same bytes
+.refs <- new.env()
+note_refs <- function(pairs) {
+  refs <- Sys.getenv("PCOL_VIEW_REFS")
+  index <- file.path(refs, "index.tsv")
+  if (!nzchar(refs) || !file.exists(index)) return(invisible())
+  ix <- read.delim(index, header = FALSE, quote = "", colClasses = "character", col.names = c("n", "src"),
+                   encoding = "UTF-8")
+  same_bytes <- function(a, b) {
+    identical(file.size(a), file.size(b)) && identical(readBin(a, "raw", file.size(a)), readBin(b, "raw", file.size(b)))
+  }
+  for (x in pairs) {
+    k <- match(normalizePath(x[1]), ix$src)
+    if (!is.na(k) && same_bytes(x[2], file.path(refs, paste0(ix$n[k], ".pcol"))))
+      assign(x[2], file.path(refs, ix$n[k]), envir = .refs)
+  }
 }
 
 kinds <- function(view) .Call(pcol:::C_view_columns, view)
