@@ -251,16 +251,13 @@ SANLINK_TEST = -no-pie $(if $(shell $(CC) --version 2>/dev/null | grep -qi 'free
 # Time (2 cores): every build is compiled two files at a time (test-build),
 # and the stages that use one core (the clang build, install, bounds, the
 # corpus read-back, bench-quick, the R and Python packages) run beside each
-# other in two lanes (test-tail).  The interop tests and that tail run at
-# the same time (make -j2 -k: both run to the end, and either failing fails
-# the target; the tail prints its lanes when it ends): each alone left a
-# third of the two cores idle (browsers, servers and R starting, one long
-# test running alone at the end), 470 and 480 s for ~675 and ~650 s of CPU.
+# other in two lanes (test-tail).
 test: deps pybin
 	@$(MAKE) -j2 --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" SANLINK="$(SANLINK_TEST)" OPT=-O1 test-build
 	@$(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" SANLINK="$(SANLINK_TEST)" OPT=-O1 JOBS=2 LEAKS=errors check-layers test-unit test-cli test-conformance test-tsan
 	@$(MAKE) -j2 --no-print-directory all
-	@$(MAKE) -j2 -k --no-print-directory JOBS=2 test-interop test-tail
+	@$(MAKE) --no-print-directory JOBS=2 test-interop
+	@$(MAKE) --no-print-directory test-tail
 
 # The library, the CLI and the unit test binaries (make -j2 test-build).
 .PHONY: test-build test-tail
