@@ -58,7 +58,29 @@ function load(html) {
       ok(Buffer.compare(want, Buffer.from(mine2.buffer, mine2.byteOffset, mine2.length)) === 0, `${html.length}-byte page: pcolInflate differs from zlib (second part)`);
     }
   }
-  vm.runInContext('var D = pcolData(M, BIN, BIN2);', ctx);
+  // the samples part (every per-sample column), made when first read
+  const p3 = /<script id="pcol-bin3" type="text\/plain">([\s\S]*?)<\/script>/.exec(html);
+  ctx.BIN3 = null;
+  if (p3) {
+    const b3 = Buffer.from(p3[1].replace(/\s+/g, ''), 'base64'), bin3 = new Uint8Array(b3.length);
+    bin3.set(b3);
+    ctx.BIN3 = vm.runInContext('(function (b) { return function () { return pcolBinary(M, b, 3); }; })', ctx)(bin3);
+    if (meta.bin3_raw !== undefined) {
+      const want = zlib.inflateRawSync(b3), mine3 = ctx.BIN3();
+      ok(Buffer.compare(want, Buffer.from(mine3.buffer, mine3.byteOffset, mine3.length)) === 0, `${html.length}-byte page: pcolInflate differs from zlib (samples part)`);
+    }
+  }
+  vm.runInContext('var D = pcolData(M, BIN, BIN2, BIN3);', ctx);
+  // the whole profile's weights report.c writes (D.SW0: the first drawing
+  // reads them) against the page's own pass over every sample
+  const sw0 = vm.runInContext(`(function () {
+    if (!D.SW0) return null;
+    var sel = { value: M.value, source: 0, range: null }, a = pcolStackWeights(D, sel), W0 = D.SW0;
+    D.SW0 = null; var b = pcolStackWeights(D, sel); D.SW0 = W0;
+    for (var n = 0; n < a.w.length; n++) if (a.w[n] !== b.w[n]) return 'node ' + n + ': ' + a.w[n] + ' vs ' + b.w[n];
+    return a.w.length === b.w.length && a.total === b.total && b.total > 0 ? 'ok' : 'total ' + a.total + ' vs ' + b.total;
+  })()`, ctx);
+  ok(sw0 === 'ok', `${html.length}-byte page: the whole profile's weights (report.c sw0) differ from the samples' sum: ${sw0}`);
   return ctx;
 }
 const run = (ctx, src) => vm.runInContext(src, ctx);

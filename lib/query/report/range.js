@@ -47,6 +47,14 @@ function pcolSelSources(D, sel) {
  * drop: per stack node 1 = a filter drops its samples, or null,
  * lskeep: per label set 1 = the tag filters keep its samples, or null} */
 function pcolStackWeights(D, sel) {
+  var W0 = D.SW0;
+  if (W0 && !sel.range && !sel.source && sel.value === D.M.value && !sel.lskeep) {
+    /* the whole profile: its sums per stack node from report.c (the same
+     * rule, added up by the library), less the nodes a filter drops */
+    var w0 = Float64Array.from(W0.w), dr = sel.drop;
+    if (dr) for (var n = 0; n < w0.length; n++) if (dr[n]) w0[n] = 0;
+    return { w: w0, total: W0.total, skipped: [] };
+  }
   var w = new Float64Array(D.NS + 1), total = 0, V = D.values(sel.value), skipped = [], STK = D.STK, drop = sel.drop;
   var lsk = sel.lskeep, LSC = lsk ? D.LB.ls : null;
   pcolSelSources(D, sel).forEach(function (s) {

@@ -8,6 +8,7 @@
 var SC = { boxes: [], FH: 13, MAXD: 40 };
 function drawStackChart() {
   var cv = $('stackchart');
+  if (!TIME && TL.timed.length) return; /* drawn when the samples are in (head.js) */
   if (!TL.tracks.length) { $('stack-section').style.display = 'none'; return; }
   var W = cv.clientWidth || 1000, L = TL.L, R = TL.R, PW = Math.max(1, Math.floor(W - L - R));
   var t0 = S.range ? S.range[0] : TL.t0, t1 = S.range ? S.range[1] : TL.t1, span = t1 - t0 || 1;
