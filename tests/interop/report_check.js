@@ -389,6 +389,7 @@ async function main() {
         ok(page.length > 3 && bad.length === 0 && page.some((x) => x[2] !== 'rgb(255,255,255)'),
           `${c.name}: hide ${c.diffHide}: ${bad.length} of ${page.length} flame frames not coloured as pcol flame --diff --hide`);
         console.error(`report_check: ${c.name}: hide ${c.diffHide}: ${page.length} differential flame frames coloured as pcol flame --diff --hide`);
+        await viewShots(c.name, [['flame-pane', 'flame-hide']]); // doc/report-diff-flame-hide.png
         await ev(`(() => { const s = document.getElementById('hide'); s.value = ''; s.dispatchEvent(new Event('change')); })()`);
       }
     } else await compareTop(c, { value: defValue }, 'whole profile');

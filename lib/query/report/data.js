@@ -103,7 +103,18 @@ function pcolData(M, BIN, BIN2, BIN3) {
       for (i = a + 1; i < s.row1; i++) TIME[i] = t += raw[i];
     });
     setp(D, 'TIME', TIME);
-    setp(D, 'SRC', col(M.cols.src)); setp(D, 'DUR', col(M.cols.dur)); setp(D, 'STK', col(M.cols.stack)); setp(D, 'WGT', col(M.cols.wgt));
+    /* per source: its timed rows in time order (then a range reads only
+     * the rows it can reach: range.js pcolRangeRows) and its longest duration */
+    var DURc = col(M.cols.dur);
+    D.SI = M.sources.map(function (s) {
+      var a = s.row0 + s.na, sorted = true, maxd = 0, i;
+      for (i = a; i < s.row1; i++) {
+        if (i > a && !(TIME[i] >= TIME[i - 1])) sorted = false;
+        if (DURc[i] > maxd) maxd = DURc[i];
+      }
+      return { sorted: sorted, maxd: maxd };
+    });
+    setp(D, 'SRC', col(M.cols.src)); setp(D, 'DUR', DURc); setp(D, 'STK', col(M.cols.stack)); setp(D, 'WGT', col(M.cols.wgt));
     setp(D, 'THR', M.threads ? col(M.threads.col) : null);
     if (D.GT) setp(D.GT, 'ls', col(M.gtags.ls));
     if (D.LB) setp(D.LB, 'ls', M.labels.ls ? col(M.labels.ls) : D.GT ? D.GT.ls : null);

@@ -36,6 +36,23 @@ function pcolInRange(D, i, v, from, to) {
   if (k <= 0) return null;
   return pcolScale(v, k, n);
 }
+/* The rows of source s (an entry of M.sources) a range [from, to) can
+ * reach, [a, e): all of them, unless its times are in order (data.js
+ * D.SI): then those from the first time >= from - its longest duration
+ * (pad: a longer reach, the stack chart's sampling interval) to the first
+ * time >= to, found by bisection.  A sample before a covers none of the
+ * range (it ends by from), one from e on starts at to or later. */
+function pcolRangeRows(D, s, from, to, pad) {
+  var TIME = D.TIME, si = D.SI && D.SI[s.id - 1], a = s.row0 + s.na, e = s.row1;
+  if (!si || !si.sorted) return [s.row0, s.row1];
+  function first(x) { /* the first row of [a, e) with TIME >= x */
+    var lo = a, hi = e;
+    while (lo < hi) { var m = (lo + hi) >>> 1; if (TIME[m] < x) lo = m + 1; else hi = m; }
+    return lo;
+  }
+  var lo = first(from - Math.max(si.maxd, pad || 0));
+  return [lo, Math.max(lo, first(to))];
+}
 /* The sources a selection covers */
 function pcolSelSources(D, sel) {
   return D.M.sources.filter(function (s) { return !sel.source || s.id === sel.source; });
@@ -59,7 +76,8 @@ function pcolStackWeights(D, sel) {
   var lsk = sel.lskeep, LSC = lsk ? D.LB.ls : null;
   pcolSelSources(D, sel).forEach(function (s) {
     if (sel.range && !s.timed) { skipped.push(s.id); return; }
-    for (var i = s.row0; i < s.row1; i++) {
+    var rows = sel.range ? pcolRangeRows(D, s, sel.range[0], sel.range[1]) : [s.row0, s.row1];
+    for (var i = rows[0]; i < rows[1]; i++) {
       var v = V[i];
       if (v === 0) continue;
       if (sel.range) { v = pcolInRange(D, i, v, sel.range[0], sel.range[1]); if (v === null || v === 0) continue; }
