@@ -29,7 +29,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
     await sleep(100);
     try { port = +fs.readFileSync(path.join(prof, 'DevToolsActivePort'), 'utf8').split('\n')[0]; } catch (e) { /* not yet */ }
   }
-  const client = await CDP({ host: '127.0.0.1', port });
+  let client = null; // a loaded machine's Chromium may drop the first connection: tried again
+  for (let i = 0; !client; i++) {
+    try { client = await CDP({ host: '127.0.0.1', port }); } catch (e) { if (i >= 20) throw e; await sleep(250); }
+  }
   const { Page, Runtime } = client;
   await Page.enable();
   const ev = async (e) => (await Runtime.evaluate({ expression: e, returnByValue: true })).result.value;
