@@ -8,7 +8,11 @@
  * object (names, sources, value types, what `pcol info` says) and binary
  * columns, base64-encoded, each in the narrowest of u8/u16/u32/i32/f64 or
  * one constant.  Nothing per sample is JSON, so a 1M-sample profile makes a
- * page of a few bytes per sample.
+ * page of a few bytes per sample.  The columns are in three parts, each
+ * deflated: the first (what the first drawing reads: stacks, trees, keys,
+ * and the whole profile's weights per stack node, "sw0"), after the script
+ * the samples part (every per-sample column, "s":3) and the second part
+ * (the value columns other than the default one, "s":2); doc/report.md.
  *
  * What the page adds up comes from the query level itself, so the page and
  * `pcol top` cannot disagree on a rule: each sample's value (weights.c, also
@@ -30,7 +34,8 @@ typedef struct rep {
   pcol_buf js;  /* the JSON object */
   pcol_buf bin; /* the binary columns, each 8-byte aligned */
   pcol_buf bin2; /* the second part: columns the first drawing does not read */
-  int seg;       /* 1: col() writes into bin2 (its descriptor says "s":2) */
+  pcol_buf bin3; /* the samples part: the per-sample columns (times, stacks...) */
+  int seg;       /* 2: col() writes into bin2 (its descriptor says "s":2), 3: into bin3 ("s":3) */
   int rc;       /* first failure of an append (PCOL_ENOMEM) */
   uint64_t ns, nstacks;
   int64_t *tmp; /* samples (or more) int64 of scratch */
@@ -106,8 +111,8 @@ static void col(rep *r, const char *name, const int64_t *v, uint64_t n) {
     if (v[i] < lo) lo = v[i];
     if (v[i] > hi) hi = v[i];
   }
-  pcol_buf *B = r->seg ? &r->bin2 : &r->bin;
-  const char *part = r->seg ? ",\"s\":2" : "";
+  pcol_buf *B = r->seg == 2 ? &r->bin2 : r->seg == 3 ? &r->bin3 : &r->bin;
+  const char *part = r->seg == 2 ? ",\"s\":2" : r->seg == 3 ? ",\"s\":3" : "";
   jkey(r, name);
   if (lo == hi) {
     putf(r, "{\"e\":\"c\",\"n\":%llu,\"v\":%lld}", (unsigned long long)n, (long long)lo);
@@ -507,7 +512,9 @@ static int threads(rep *r, pcol_error *err) {
     put(r, ",\"names\":", 9);
     names_of(r, names.s, names.n);
     put(r, ",", 1);
+    r->seg = 3;
     col(r, "col", r->tmp, r->ns);
+    r->seg = 0;
     put(r, "},", 2);
     rc = r->rc;
   }
@@ -532,7 +539,9 @@ static int gtags(rep *r, pcol_error *err) {
         r->tmp[i] = ls <= nls ? ls : 0;
       }
       put(r, "\"gtags\":{", 9);
+      r->seg = 3;
       col(r, "ls", r->tmp, r->ns);
+      r->seg = 0;
       put(r, ",", 1);
       col_u32(r, "off", g.ls_off, nls + 2);
       put(r, ",", 1);
@@ -601,7 +610,9 @@ static int label_sets(rep *r, pcol_error *err) {
         r->tmp[i] = ls <= nls ? ls : 0;
       }
       PUTS(r, ",");
+      r->seg = 3;
       col(r, "ls", r->tmp, r->ns);
+      r->seg = 0;
     }
     PUTS(r, "},");
     rc = r->rc ? pcol_oom(err) : PCOL_OK;
@@ -637,7 +648,7 @@ static int sources(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, pco
     while (row < n && pcol_view_u32(&src, row) == s) row++;
     uint64_t na = 0;
     while (a + na < row && pcol_view_i64(&tim, a + na) == PCOL_NA_I64) na++;
-    int64_t t0 = 0, t1 = 0;
+    int64_t t0 = 0, t1 = 0, tlast = 0, dlast = 0;
     int timed = a + na < row;
     if (timed) {
       t0 = pcol_view_i64(&tim, a + na);
@@ -646,6 +657,8 @@ static int sources(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, pco
         if (__builtin_add_overflow(pcol_view_i64(&tim, i), d > 0 ? d : 0, &e)) e = INT64_MAX;
         if (e > t1) t1 = e;
       }
+      tlast = pcol_view_i64(&tim, row - 1);
+      dlast = dur.data ? pcol_view_i64(&dur, row - 1) : 0;
     }
     pcol_select one = {0};
     one.source_id = (uint32_t)s;
@@ -662,9 +675,10 @@ static int sources(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, pco
     put(r, ",\"uri\":", 7);
     jpstr(r, u);
     putf(r, ",\"row0\":%llu,\"row1\":%llu,\"na\":%llu,\"timed\":%d,\"t0\":%lld,\"t1\":%lld,"
-            "\"value\":%zu,\"interval_ns\":%lld}",
+            "\"value\":%zu,\"interval_ns\":%lld,\"tlast\":%lld,\"dlast\":%lld}",
          (unsigned long long)a, (unsigned long long)row, (unsigned long long)na, timed,
-         (long long)t0, (long long)t1, choice_of(vc, nvc, dv.vt_id), (long long)interval);
+         (long long)t0, (long long)t1, choice_of(vc, nvc, dv.vt_id), (long long)interval,
+         (long long)tlast, (long long)dlast);
   }
   put(r, "],", 2);
   if (row != n)
@@ -685,6 +699,11 @@ static int sample_cols(rep *r, const vchoice *vc, size_t nvc, size_t def, pcol_e
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &dur, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &stk, err));
   put(r, "\"cols\":{", 8);
+  /* every per-sample column goes into the samples part, placed after the
+   * script: the first drawing reads none of them (the whole profile's
+   * weights are "sw0"), so the page draws its tables and graphs while the
+   * browser still reads them (head.js pcolStart) */
+  r->seg = 3;
   for (uint64_t i = 0; i < n; i++) r->tmp[i] = pcol_view_u32(&src, i);
   col(r, "src", r->tmp, n);
   /* times as deltas from the previous timed sample of the source (the
@@ -723,11 +742,35 @@ static int sample_cols(rep *r, const vchoice *vc, size_t nvc, size_t def, pcol_e
     /* values other than the default one (Rprof's memory, the other
      * types) go into the second part: the page draws first without them
      * and inflates them after (head.js pcolStart) */
-    r->seg = k != def;
+    r->seg = k != def ? 2 : 3;
     col(r, name, r->tmp, n);
-    r->seg = 0;
   }
+  r->seg = 0;
   put(r, "},", 2);
+  return r->rc;
+}
+
+/* The whole profile's weights of the default value per stack node and
+ * their total of |values|, as the CLI adds them up (weights.c): the first
+ * drawing of the page (range.js pcolStackWeights, no range, no source, no
+ * tag filter) reads these instead of a pass over every sample, so it needs
+ * none of the samples part.  Nothing when a sum passes 64 bits (the page
+ * then adds the samples up itself). */
+static int whole_weights(rep *r, const pcol_value_sel *v, pcol_error *err) {
+  pcol_sum *w = NULL, tot = 0;
+  int rc = pcol_q_weights(r->f, NULL, NULL, v, &w, &tot, err);
+  if (rc) return rc;
+  int fits = 1;
+  for (uint64_t i = 0; i <= r->nstacks && fits; i++) {
+    if (w[i] > INT64_MAX || w[i] < INT64_MIN) fits = 0;
+    else r->tmp[i] = (int64_t)w[i];
+  }
+  free(w);
+  if (!fits) return PCOL_OK;
+  char num[48];
+  pcol_sum_text(tot, num, sizeof num);
+  col(r, "sw0", r->tmp, r->nstacks + 1);
+  putf(r, ",\"sw0_total\":%s,", num);
   return r->rc;
 }
 
@@ -1122,15 +1165,16 @@ static void header_info(rep *r, const pcol_report_options *o) {
   put(r, "},", 2);
 }
 
-/* A part of the binary columns deflated (zlib, raw): data.js inflates it
- * (pcolInflate), no network, no library; kept as it is when that is not
- * smaller.  Writes ,"NAME_len":N and ,"NAME_raw":N when deflated. */
-static void deflate_part(rep *r, pcol_buf *b, const char *name) {
+/* A part of the binary columns deflated (zlib, raw) at level: data.js
+ * inflates it (pcolInflate), no network, no library; kept as it is when
+ * that is not smaller.  Writes ,"NAME_len":N and ,"NAME_raw":N when
+ * deflated. */
+static void deflate_part(rep *r, pcol_buf *b, const char *name, int level) {
   size_t raw = b->len;
   z_stream z;
   memset(&z, 0, sizeof z);
   pcol_buf zb = {0};
-  int ok = !r->rc && raw > 0 && deflateInit2(&z, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+  int ok = !r->rc && raw > 0 && deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
   if (ok) {
     size_t cap = deflateBound(&z, (uLong)raw);
     ok = raw <= UINT32_MAX && !pcol_buf_reserve(&zb, cap);
@@ -1198,6 +1242,7 @@ static int build_json(rep *r, const pcol_report_options *o, pcol_error *err) {
     if (all) putf(r, "\"memory\":[%zu,%zu,%zu],", m[0], m[1], m[2]);
   }
   if ((rc = sample_cols(r, vc, nvc, defv, err))) goto done;
+  if ((rc = whole_weights(r, &vc[defv].v, err))) goto done;
   if ((rc = pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &sp, err)) ||
       (rc = pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &sl, err)))
     goto done;
@@ -1224,8 +1269,12 @@ static int build_json(rep *r, const pcol_report_options *o, pcol_error *err) {
     jpstr(r, r->strs.s[i]);
   }
   put(r, "]", 1);
-  deflate_part(r, &r->bin, "bin");
-  if (r->bin2.len) deflate_part(r, &r->bin2, "bin2");
+  /* the per-sample parts at level 1: deflate was half of the time to
+   * write a 10M-sample page at level 6; at 1 they take a fifth of that
+   * and are 1% larger (1M-sample page: 5.55 -> 5.59 MB deflated) */
+  deflate_part(r, &r->bin, "bin", 6);
+  if (r->bin3.len) deflate_part(r, &r->bin3, "bin3", 1);
+  if (r->bin2.len) deflate_part(r, &r->bin2, "bin2", 1);
   put(r, "}", 1);
   rc = r->rc ? pcol_oom(err) : PCOL_OK;
 done:
@@ -1295,8 +1344,11 @@ int pcol_report_write(pcol_file *f, const pcol_report_options *opt, FILE *out, p
     if (!rc && fputs("<script>\n", out) < 0) rc = PCOL_EIO;
     if (!rc && fwrite(pcol_report_js, 1, pcol_report_js_len, out) != pcol_report_js_len) rc = PCOL_EIO;
     if (!rc && fputs("</script>\n", out) < 0) rc = PCOL_EIO;
-    /* the second part after the script: the page draws while the browser
-     * still reads it (head.js pcolStart) */
+    /* the samples part and the second part after the script: the page
+     * draws while the browser still reads them (head.js pcolStart) */
+    if (!rc && r.bin3.len && fputs("<script id=\"pcol-bin3\" type=\"text/plain\">", out) < 0) rc = PCOL_EIO;
+    if (!rc && r.bin3.len) rc = write_b64(out, (const unsigned char *)r.bin3.data, r.bin3.len);
+    if (!rc && r.bin3.len && fputs("</script>\n", out) < 0) rc = PCOL_EIO;
     if (!rc && r.bin2.len && fputs("<script id=\"pcol-bin2\" type=\"text/plain\">", out) < 0) rc = PCOL_EIO;
     if (!rc && r.bin2.len) rc = write_b64(out, (const unsigned char *)r.bin2.data, r.bin2.len);
     if (!rc && r.bin2.len && fputs("</script>\n", out) < 0) rc = PCOL_EIO;
@@ -1306,6 +1358,7 @@ int pcol_report_write(pcol_file *f, const pcol_report_options *opt, FILE *out, p
   pcol_buf_free(&r.js);
   pcol_buf_free(&r.bin);
   pcol_buf_free(&r.bin2);
+  pcol_buf_free(&r.bin3);
   pcol_q_keytab_free(&r.strs);
   return rc;
 }

@@ -57,9 +57,10 @@ if "bin_raw" in m:  # deflated (raw)
     b = zlib.decompress(b, -15)
 k = [v["cli"] for v in m["values"]].index("samples")
 c = m["cols"]["v%d" % k]
-if c.get("s") == 2:  # the page's second part (the values the first drawing does not read)
-    b = base64.b64decode(re.sub(r"\s+", "", re.search(r'<script id="pcol-bin2"[^>]*>(.*?)</script>', h, re.S).group(1)))
-    if "bin2_raw" in m:
+if c.get("s") in (2, 3):  # the page's second part (the values the first drawing does not read) or its samples part
+    part = "bin%d" % c["s"]
+    b = base64.b64decode(re.sub(r"\s+", "", re.search(r'<script id="pcol-%s"[^>]*>(.*?)</script>' % part, h, re.S).group(1)))
+    if part + "_raw" in m:
         b = zlib.decompress(b, -15)
 fmt = {"u8": "B", "u16": "H", "u32": "I", "i32": "i", "f64": "d"}
 def dv(c):  # steps from the value before, zigzag, LEB128 (data.js)

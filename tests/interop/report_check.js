@@ -342,7 +342,9 @@ async function main() {
         `${c.name}: the memory values should be the page's second part, read and offered once ready`);
     }
     if (c.hostile) { /* every string of the file is markup: none of it may become an element */
-      ok(await ev(`document.querySelectorAll('script').length`) === 3, `${c.name}: script elements other than the page's 3`);
+      // the page's: its JSON, its first part, its script, its samples part and second part when it has them
+      const want = await ev(`3 + (pcolReport.meta.bin3_len !== undefined) + (pcolReport.meta.bin2_len !== undefined)`);
+      ok(await ev(`document.querySelectorAll('script').length`) === want, `${c.name}: script elements other than the page's ${want}`);
       ok(await ev(`document.querySelectorAll('[a], [onerror], img').length`) === 0, `${c.name}: an element injected by the data`);
       const shown = await ev(`Array.from(document.querySelectorAll('#top td.name')).map(t => t.textContent).join('|')`);
       ok(shown.includes(c.hostile), `${c.name}: the hostile name is not shown as text (${shown.slice(0, 200)})`);
@@ -387,6 +389,7 @@ async function main() {
         ok(page.length > 3 && bad.length === 0 && page.some((x) => x[2] !== 'rgb(255,255,255)'),
           `${c.name}: hide ${c.diffHide}: ${bad.length} of ${page.length} flame frames not coloured as pcol flame --diff --hide`);
         console.error(`report_check: ${c.name}: hide ${c.diffHide}: ${page.length} differential flame frames coloured as pcol flame --diff --hide`);
+        await viewShots(c.name, [['flame-pane', 'flame-hide']]); // doc/report-diff-flame-hide.png
         await ev(`(() => { const s = document.getElementById('hide'); s.value = ''; s.dispatchEvent(new Event('change')); })()`);
       }
     } else await compareTop(c, { value: defValue }, 'whole profile');

@@ -46,19 +46,33 @@ function load(html) {
     const want = zlib.inflateRawSync(b);
     ok(want.length === mine.length && Buffer.compare(want, Buffer.from(mine.buffer, mine.byteOffset, mine.length)) === 0, `${html.length}-byte page: pcolInflate differs from zlib`);
   }
-  // the second part (the values the first drawing does not read), made when read
-  const p2 = /<script id="pcol-bin2" type="text\/plain">([\s\S]*?)<\/script>/.exec(html);
-  ctx.BIN2 = null;
-  if (p2) {
-    const b2 = Buffer.from(p2[1].replace(/\s+/g, ''), 'base64'), bin2 = new Uint8Array(b2.length);
-    bin2.set(b2);
-    ctx.BIN2 = vm.runInContext('(function (b) { return function () { return pcolBinary(M, b, true); }; })', ctx)(bin2);
-    if (meta.bin2_raw !== undefined) {
-      const want = zlib.inflateRawSync(b2), mine2 = ctx.BIN2();
-      ok(Buffer.compare(want, Buffer.from(mine2.buffer, mine2.byteOffset, mine2.length)) === 0, `${html.length}-byte page: pcolInflate differs from zlib (second part)`);
+  // the second part (the values the first drawing does not read) and the
+  // samples part (every per-sample column), each made when first read
+  const later = (id, arg, raw, what) => {
+    const p = new RegExp(`<script id="${id}" type="text/plain">([\\s\\S]*?)</script>`).exec(html);
+    if (!p) return null;
+    const b2 = Buffer.from(p[1].replace(/\s+/g, ''), 'base64'), bytes = new Uint8Array(b2.length);
+    bytes.set(b2);
+    const make = vm.runInContext(`(function (b) { return function () { return pcolBinary(M, b, ${arg}); }; })`, ctx)(bytes);
+    if (raw !== undefined) {
+      const want = zlib.inflateRawSync(b2), got = make();
+      ok(Buffer.compare(want, Buffer.from(got.buffer, got.byteOffset, got.length)) === 0, `${html.length}-byte page: pcolInflate differs from zlib (${what})`);
     }
-  }
-  vm.runInContext('var D = pcolData(M, BIN, BIN2);', ctx);
+    return make;
+  };
+  ctx.BIN2 = later('pcol-bin2', 'true', meta.bin2_raw, 'second part');
+  ctx.BIN3 = later('pcol-bin3', '3', meta.bin3_raw, 'samples part');
+  vm.runInContext('var D = pcolData(M, BIN, BIN2, BIN3);', ctx);
+  // the whole profile's weights report.c writes (D.SW0: the first drawing
+  // reads them) against the page's own pass over every sample
+  const sw0 = vm.runInContext(`(function () {
+    if (!D.SW0) return null;
+    var sel = { value: M.value, source: 0, range: null }, a = pcolStackWeights(D, sel), W0 = D.SW0;
+    D.SW0 = null; var b = pcolStackWeights(D, sel); D.SW0 = W0;
+    for (var n = 0; n < a.w.length; n++) if (a.w[n] !== b.w[n]) return 'node ' + n + ': ' + a.w[n] + ' vs ' + b.w[n];
+    return a.w.length === b.w.length && a.total === b.total && b.total > 0 ? 'ok' : 'total ' + a.total + ' vs ' + b.total;
+  })()`, ctx);
+  ok(sw0 === 'ok', `${html.length}-byte page: the whole profile's weights (report.c sw0) differ from the samples' sum: ${sw0}`);
   return ctx;
 }
 const run = (ctx, src) => vm.runInContext(src, ctx);

@@ -2,20 +2,30 @@
  * binary columns, base64), decoded into typed arrays.  No DOM: the node
  * tests (tests/report/) load it on the very bytes a page carries. */
 
-/* D = pcolData(M, BIN, BIN2): M the parsed JSON, BIN the decoded bytes (a
- * Uint8Array whose buffer starts at the first byte: columns are 8-aligned);
- * BIN2 the second part's (columns marked "s":2: the values the first
- * drawing does not read), or a function that makes them when a column of
- * it is read first (D.setPart2 gives them when they were made apart) */
-function pcolData(M, BIN, BIN2) {
+/* D = pcolData(M, BIN, BIN2, BIN3): M the parsed JSON, BIN the decoded
+ * bytes (a Uint8Array whose buffer starts at the first byte: columns are
+ * 8-aligned); BIN2 the second part's (columns marked "s":2: the values the
+ * first drawing does not read), BIN3 the samples part's ("s":3: every
+ * per-sample column), each the bytes or a function that makes them when a
+ * column of it is read first (D.setPart2, D.setPart3 give them when they
+ * were made apart).  The samples' columns (D.TIME, D.STK, D.DUR, D.WGT,
+ * D.SRC, D.THR, D.GT.ls, D.LB.ls) are decoded when one of them is first
+ * read (D.samples()): the first drawing reads the whole profile's weights
+ * (D.SW0) instead. */
+function pcolData(M, BIN, BIN2, BIN3) {
   function part(c) {
+    if (c.s === 3) {
+      if (typeof BIN3 === 'function') BIN3 = BIN3();
+      if (!BIN3) throw new Error('the page\'s data is damaged (no samples part)');
+      return BIN3;
+    }
     if (c.s !== 2) return BIN;
     if (typeof BIN2 === 'function') BIN2 = BIN2();
     if (!BIN2) throw new Error('the page\'s data is damaged (no second part)');
     return BIN2;
   }
   function col(c) { /* a column descriptor of report.c's col() -> a typed array */
-    var n = c.n, BIN = part(c);
+    var n = c.n, BIN = c.e === 'c' ? null : part(c);
     switch (c.e) {
       case 'c': { /* one value: the narrowest array that holds it (a 10M-sample page has several) */
         var v = c.v || 0, a = new (v >= 0 && v < 256 && v === Math.floor(v) ? Uint8Array : v === (v | 0) ? Int32Array : Float64Array)(n);
@@ -67,28 +77,60 @@ function pcolData(M, BIN, BIN2) {
   })(M);
   if (M.list) M.list.blocks.forEach(function (b) { if (typeof b[0] === 'number') b[0] = b[0] ? TAB[b[0] - 1] : null; });
   var D = { M: M, col: col, N: M.n, NS: M.nstacks };
-  /* the second part: given when inflated apart; loaded(k): value k can be read without making it here */
+  /* the other parts: given when inflated apart; loaded(k): value k can be read without making it here */
   D.setPart2 = function (b) { if (typeof BIN2 === 'function') BIN2 = b; };
-  D.loaded = function (k) { var c = M.cols['v' + k]; return !c || c.s !== 2 || typeof BIN2 !== 'function'; };
-  D.SRC = col(M.cols.src); D.DUR = col(M.cols.dur); D.STK = col(M.cols.stack); D.WGT = col(M.cols.wgt);
-  var TIME = D.TIME = new Float64Array(D.N); /* NaN = no time */
-  var raw = col(M.cols.tdelta || M.cols.tabs), delta = !!M.cols.tdelta;
-  M.sources.forEach(function (s) {
-    var a = s.row0 + s.na, i, t;
-    for (i = s.row0; i < a; i++) TIME[i] = NaN;
-    if (!delta) { for (i = a; i < s.row1; i++) TIME[i] = raw[i]; return; }
-    if (a < s.row1) TIME[a] = t = raw[a]; /* each source's first time, then its steps */
-    for (i = a + 1; i < s.row1; i++) TIME[i] = t += raw[i];
-  });
+  D.setPart3 = function (b) { if (typeof BIN3 === 'function') BIN3 = b; };
+  D.loaded = function (k) {
+    var c = M.cols['v' + k];
+    return !c || (c.s === 2 ? typeof BIN2 !== 'function' : c.s === 3 ? typeof BIN3 !== 'function' : true);
+  };
+  /* the whole profile's weights of the default value per stack node, and
+   * their total (report.c whole_weights): pcolStackWeights with no range,
+   * no source and no tag filter */
+  D.SW0 = M.sw0 ? { w: col(M.sw0), total: M.sw0_total } : null;
+  var SCOLS = ['SRC', 'DUR', 'STK', 'WGT', 'TIME', 'THR'], got = null;
+  function setp(o, k, v) { Object.defineProperty(o, k, { value: v, writable: true, configurable: true, enumerable: true }); }
+  D.hasSamples = function () { return !!got; };
+  D.samples = function () { /* the per-sample columns, decoded once */
+    if (got) return;
+    var TIME = new Float64Array(D.N); /* NaN = no time */
+    var raw = col(M.cols.tdelta || M.cols.tabs), delta = !!M.cols.tdelta;
+    M.sources.forEach(function (s) {
+      var a = s.row0 + s.na, i, t;
+      for (i = s.row0; i < a; i++) TIME[i] = NaN;
+      if (!delta) { for (i = a; i < s.row1; i++) TIME[i] = raw[i]; return; }
+      if (a < s.row1) TIME[a] = t = raw[a]; /* each source's first time, then its steps */
+      for (i = a + 1; i < s.row1; i++) TIME[i] = t += raw[i];
+    });
+    setp(D, 'TIME', TIME);
+    /* per source: its timed rows in time order (then a range reads only
+     * the rows it can reach: range.js pcolRangeRows) and its longest duration */
+    var DURc = col(M.cols.dur);
+    D.SI = M.sources.map(function (s) {
+      var a = s.row0 + s.na, sorted = true, maxd = 0, i;
+      for (i = a; i < s.row1; i++) {
+        if (i > a && !(TIME[i] >= TIME[i - 1])) sorted = false;
+        if (DURc[i] > maxd) maxd = DURc[i];
+      }
+      return { sorted: sorted, maxd: maxd };
+    });
+    setp(D, 'SRC', col(M.cols.src)); setp(D, 'DUR', DURc); setp(D, 'STK', col(M.cols.stack)); setp(D, 'WGT', col(M.cols.wgt));
+    setp(D, 'THR', M.threads ? col(M.threads.col) : null);
+    if (D.GT) setp(D.GT, 'ls', col(M.gtags.ls));
+    if (D.LB) setp(D.LB, 'ls', M.labels.ls ? col(M.labels.ls) : D.GT ? D.GT.ls : null);
+    got = true;
+  };
+  function lazy(o, k) { Object.defineProperty(o, k, { get: function () { D.samples(); return o[k]; }, configurable: true, enumerable: true }); }
+  SCOLS.forEach(function (k) { lazy(D, k); });
   var VALS = [];
   D.values = function (k) { return VALS[k] || (VALS[k] = col(M.cols['v' + k])); };
   D.SPAR = col(M.stacks.parent); D.SLOC = col(M.stacks.loc);
   D.FT = M.ftree; D.FTP = col(M.ftree.parent); D.FTN = col(M.ftree.name); D.FTS = col(M.ftree.stack);
   /* hide/show (hide.js): each line's frame name, each line-less location's */
   D.FT.lname = col(M.ftree.lname); D.FT.aname = col(M.ftree.aname);
-  D.THR = M.threads ? col(M.threads.col) : null;
-  /* the call graph's label tags (graph.js): each sample's label set, each set's tags */
-  D.GT = M.gtags ? { ls: col(M.gtags.ls), off: col(M.gtags.off), tag: col(M.gtags.tag) } : null;
+  /* the call graph's label tags (graph.js): each sample's label set (lazy: D.samples), each set's tags */
+  D.GT = M.gtags ? { off: col(M.gtags.off), tag: col(M.gtags.tag) } : null;
+  if (D.GT) lazy(D.GT, 'ls');
   D.KS = M.keysets.map(function (k) {
     return { by: k.by, unnamed: k.unnamed, nokey: k.nokey, names: k.names, rank: col(k.rank),
              koff: col(k.koff), keys: col(k.keys), inl: k.inl ? col(k.inl) : null,
@@ -97,7 +139,8 @@ function pcolData(M, BIN, BIN2) {
   /* the tag filter's label sets (range.js pcolTagKeep): each sample's set
    * (gtags' column when the graph has it), each set's labels: key, string value */
   D.LB = M.labels ? { keys: M.labels.keys, vals: M.labels.vals, off: col(M.labels.off), key: col(M.labels.key),
-                      val: col(M.labels.val), ls: M.labels.ls ? col(M.labels.ls) : D.GT ? D.GT.ls : null } : null;
+                      val: col(M.labels.val) } : null;
+  if (D.LB) lazy(D.LB, 'ls');
   D.LS = M.locstr ? { names: M.locstr.names, off: col(M.locstr.off), ids: col(M.locstr.ids) } : null;
   /* hide/show (hide.js): each location's lines (line offsets capped at
    * the lines), each line's function, each function's name and file, each
@@ -232,9 +275,10 @@ function pcolBase64(s) {
   }
   return out.subarray(0, o);
 }
-/* the page's binary columns (part 2: the second part's): base64 text,
- * deflated when M.bin_raw (M.bin2_raw) is set */
+/* the page's binary columns (part2 true: the second part's, 3: the
+ * samples part's): base64 text, deflated when M.bin_raw (M.bin2_raw,
+ * M.bin3_raw) is set */
 function pcolBinary(M, bytes, part2) {
-  var n = part2 ? M.bin2_raw : M.bin_raw;
+  var n = part2 === 3 ? M.bin3_raw : part2 ? M.bin2_raw : M.bin_raw;
   return n !== undefined ? pcolInflate(bytes, n) : bytes;
 }

@@ -219,12 +219,14 @@ function pcolFracCut(sum, fraction) { var c = sum * fraction; return c !== c ? 0
 /* graph_tags.c pcol_q_gtags_load: the selected, kept samples' values
  * summed per (stack node, label set) with a tag: [[node, set, w]...] */
 function pcolGraphTagPairs(D, sel) {
-  var G = D.GT, out = [], map = new Map(), V = D.values(sel.value), STK = D.STK, drop = sel.drop, lsk = sel.lskeep;
-  if (!G) return out;
+  var G = D.GT, out = [], map = new Map(), drop = sel.drop, lsk = sel.lskeep;
+  if (!G) return out; /* (before reading a sample: the first drawing reads none) */
+  var V = D.values(sel.value), STK = D.STK;
   var nset = G.off.length;
   pcolSelSources(D, sel).forEach(function (s) {
     if (sel.range && !s.timed) return;
-    for (var i = s.row0; i < s.row1; i++) {
+    var rows = sel.range ? pcolRangeRows(D, s, sel.range[0], sel.range[1]) : [s.row0, s.row1];
+    for (var i = rows[0]; i < rows[1]; i++) {
       var v = V[i], ls = G.ls[i], n = STK[i];
       if (v === 0 || !ls || !n || G.off[ls] === G.off[ls + 1]) continue;
       if (sel.range) { v = pcolInRange(D, i, v, sel.range[0], sel.range[1]); if (v === null || v === 0) continue; }

@@ -15,15 +15,23 @@ function setData(d) {
     LEAF = null; S.zoom = 0; TV.open = {}; TV.cur = 0; TV.inv = null;
   }
 }
-/* The data decoded, then done() (the first drawing), then rest(): the
- * columns are inflated by the browser's own DecompressionStream (native,
- * off the script) or, without it, by data.js's pcolInflate.  The second
- * part (the values the first drawing does not read: Rprof's memory, the
- * other value types) is inflated after the first drawing; a view that
- * reads one of them before makes it then (data.js pcolData). */
+/* The data decoded, then done() (the first drawing: header, table, flame
+ * graph, trees, source, call graph, from the whole profile's weights),
+ * then samples() (the samples part inflated and decoded: the timeline, the
+ * stack chart, ranges), then rest().  The columns are inflated by the
+ * browser's own DecompressionStream (native, off the script) or, without
+ * it, by data.js's pcolInflate.  The samples part and the second part (the
+ * values the first drawing does not read: Rprof's memory, the other value
+ * types) come after the script in the page and are inflated after the
+ * first drawing; a view that reads one of them before makes it then
+ * (data.js pcolData). */
 function pcolMark(name) { if (window.performance && performance.mark) performance.mark(name); }
 function pcolUnpack(raw, n, then) { /* raw deflate of n bytes -> then(bytes) */
   if (n === undefined) return then(raw);
+  /* a small part at once: a DecompressionStream's steps wait behind the
+   * parsing of the page's text that follows (the first part of a 1M-sample
+   * page, 7 KB, took 5 s to come back that way) */
+  if (n < (1 << 22)) return then(pcolInflate(raw, n));
   var ds;
   try { ds = new DecompressionStream('deflate-raw'); } catch (e) { return then(pcolInflate(raw, n)); }
   new Response(new Blob([raw]).stream().pipeThrough(ds)).arrayBuffer().then(function (b) {
@@ -31,15 +39,15 @@ function pcolUnpack(raw, n, then) { /* raw deflate of n bytes -> then(bytes) */
     then(new Uint8Array(b));
   }).catch(function (e) { setTimeout(function () { throw e; }); });
 }
-function pcolStart(done, rest) {
+function pcolStart(done, samples, rest) {
   pcolMark('pcol-script'); /* the page's text parsed up to the script (bench/report_page.js reads the marks) */
   var el = document.getElementById('pcol-bin'), raw = pcolBase64(el.textContent);
   el.textContent = ''; /* the text is not needed again: its memory can go */
-  /* the second part comes after this script in the page: the browser
-   * reads it while the first drawing is made */
-  var has2 = M.bin2_len !== undefined, made = false;
-  function text2() {
-    var e = document.getElementById('pcol-bin2');
+  /* the samples part and the second part come after this script in the
+   * page: the browser reads them while the first drawing is made */
+  var has2 = M.bin2_len !== undefined, has3 = M.bin3_len !== undefined, made = false, made3 = false;
+  function text(id) {
+    var e = document.getElementById(id);
     if (!e) throw new Error('the page\'s data is not all read yet');
     var t = e.textContent;
     e.textContent = '';
@@ -47,26 +55,49 @@ function pcolStart(done, rest) {
   }
   function part2() { /* read before the background inflate ended: here, at once */
     made = true;
-    return pcolBinary(M, pcolBase64(text2()), true);
+    return pcolBinary(M, pcolBase64(text('pcol-bin2')), true);
+  }
+  function part3() {
+    made3 = true;
+    return pcolBinary(M, pcolBase64(text('pcol-bin3')), 3);
+  }
+  function later(f) { /* once the page is all read, after what is drawn is on the screen */
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', function () { setTimeout(f, 0); });
+    else setTimeout(f, 0);
   }
   pcolMark('pcol-base64');
   pcolUnpack(raw, M.bin_raw, function (bin) {
     raw = null;
     pcolMark('pcol-inflated');
-    setData(pcolData(M, bin, has2 ? part2 : null));
-    N = D.N; NS = D.NS; TIME = D.TIME; DUR = D.DUR; STK = D.STK; WGT = D.WGT; values = D.values;
-    THR = D.THR; col = D.col;
+    setData(pcolData(M, bin, has2 ? part2 : null, has3 ? part3 : null));
+    N = D.N; NS = D.NS; values = D.values; col = D.col;
     pcolMark('pcol-decoded');
+    /* a first drawing that needs the samples (the call graph's label
+     * tags; no whole-profile weights) waits for the page's text to be all read */
+    if (has3 && (D.GT || !D.SW0) && document.readyState === 'loading') later(first); else first();
+  });
+  function first() {
     done();
     pcolMark('pcol-ready');
+    later(third);
+  }
+  function third() {
+    if (!has3 || made3 || D0.hasSamples()) return inSamples();
+    pcolUnpack(pcolBase64(text('pcol-bin3')), M.bin3_raw, function (b) { D0.setPart3(b); inSamples(); });
+  }
+  function inSamples() {
+    D0.samples();
+    TIME = D.TIME; DUR = D.DUR; STK = D.STK; WGT = D.WGT; THR = D.THR;
+    pcolMark('pcol-samples');
+    samples();
+    pcolMark('pcol-timeline');
     if (!has2) return rest();
-    function second() {
-      if (made) return rest();
-      pcolUnpack(pcolBase64(text2()), M.bin2_raw, function (b) { D0.setPart2(b); rest(); });
-    }
-    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', function () { setTimeout(second, 0); });
-    else setTimeout(second, 0); /* after the first drawing is on the screen */
-  });
+    setTimeout(second, 0); /* after the timeline is on the screen */
+  }
+  function second() {
+    if (made) return rest();
+    pcolUnpack(pcolBase64(text('pcol-bin2')), M.bin2_raw, function (b) { D0.setPart2(b); rest(); });
+  }
 }
 var DIFF = M.diff || null;
 /* the selection every view follows */

@@ -58,7 +58,7 @@ function header() {
    * sampler with an interval lasts that interval (summaryRprof's
    * sampling.time: samples x interval) */
   var durs = M.sources.filter(function (s) { return s.timed; }).map(function (s) {
-    var last = s.row1 - 1, pt = s.interval_ns > 0 && !(DUR[last] > 0) && TIME[last] === s.t1;
+    var pt = s.interval_ns > 0 && !(s.dlast > 0) && s.tlast === s.t1; /* the last row's (report.c) */
     return (s.t1 + (pt ? s.interval_ns : 0) - Math.min(0, s.t0)) / 1e9;
   });
   $('facts').innerHTML = '<b>' + N.toLocaleString('en') + '</b> sample rows in <b>' + M.sources.length + '</b> source' + (M.sources.length === 1 ? '' : 's') +
@@ -169,7 +169,7 @@ var api = window.pcolReport = {
   select: function (from, to) { S.range = from === null || from === undefined ? null : [from, to]; recompute(); },
   timeToX: function (t) { return tx(t) + $('timeline').getBoundingClientRect().left; },
   samples: function () { /* the long samples on the timeline: [row, time, duration] */
-    var out = [];
+    var out = [], TIME = D.TIME, DUR = D.DUR;
     for (var i = 0; i < N; i++) if (DUR[i] > 0 && TIME[i] === TIME[i]) out.push([i, TIME[i], DUR[i]]);
     return out;
   },
@@ -212,6 +212,10 @@ pcolStart(function () {
   topHead();
   wire();
   recompute();
+}, function () { /* the samples are here: the timeline and the stack chart */
+  timelineTracks();
+  drawTimeline();
+  drawStackChart();
 }, function () { /* the second part is here: the memory line, the other values */
   if (M.memory) drawTimeline();
   $('value').disabled = false;

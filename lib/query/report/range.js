@@ -36,6 +36,23 @@ function pcolInRange(D, i, v, from, to) {
   if (k <= 0) return null;
   return pcolScale(v, k, n);
 }
+/* The rows of source s (an entry of M.sources) a range [from, to) can
+ * reach, [a, e): all of them, unless its times are in order (data.js
+ * D.SI): then those from the first time >= from - its longest duration
+ * (pad: a longer reach, the stack chart's sampling interval) to the first
+ * time >= to, found by bisection.  A sample before a covers none of the
+ * range (it ends by from), one from e on starts at to or later. */
+function pcolRangeRows(D, s, from, to, pad) {
+  var TIME = D.TIME, si = D.SI && D.SI[s.id - 1], a = s.row0 + s.na, e = s.row1;
+  if (!si || !si.sorted) return [s.row0, s.row1];
+  function first(x) { /* the first row of [a, e) with TIME >= x */
+    var lo = a, hi = e;
+    while (lo < hi) { var m = (lo + hi) >>> 1; if (TIME[m] < x) lo = m + 1; else hi = m; }
+    return lo;
+  }
+  var lo = first(from - Math.max(si.maxd, pad || 0));
+  return [lo, Math.max(lo, first(to))];
+}
 /* The sources a selection covers */
 function pcolSelSources(D, sel) {
   return D.M.sources.filter(function (s) { return !sel.source || s.id === sel.source; });
@@ -47,11 +64,20 @@ function pcolSelSources(D, sel) {
  * drop: per stack node 1 = a filter drops its samples, or null,
  * lskeep: per label set 1 = the tag filters keep its samples, or null} */
 function pcolStackWeights(D, sel) {
+  var W0 = D.SW0;
+  if (W0 && !sel.range && !sel.source && sel.value === D.M.value && !sel.lskeep) {
+    /* the whole profile: its sums per stack node from report.c (the same
+     * rule, added up by the library), less the nodes a filter drops */
+    var w0 = Float64Array.from(W0.w), dr = sel.drop;
+    if (dr) for (var n = 0; n < w0.length; n++) if (dr[n]) w0[n] = 0;
+    return { w: w0, total: W0.total, skipped: [] };
+  }
   var w = new Float64Array(D.NS + 1), total = 0, V = D.values(sel.value), skipped = [], STK = D.STK, drop = sel.drop;
   var lsk = sel.lskeep, LSC = lsk ? D.LB.ls : null;
   pcolSelSources(D, sel).forEach(function (s) {
     if (sel.range && !s.timed) { skipped.push(s.id); return; }
-    for (var i = s.row0; i < s.row1; i++) {
+    var rows = sel.range ? pcolRangeRows(D, s, sel.range[0], sel.range[1]) : [s.row0, s.row1];
+    for (var i = rows[0]; i < rows[1]; i++) {
       var v = V[i];
       if (v === 0) continue;
       if (sel.range) { v = pcolInRange(D, i, v, sel.range[0], sel.range[1]); if (v === null || v === 0) continue; }

@@ -8,12 +8,14 @@
 var SC = { boxes: [], FH: 13, MAXD: 40 };
 function drawStackChart() {
   var cv = $('stackchart');
+  if (!TIME && TL.timed.length) return; /* drawn when the samples are in (head.js) */
   if (!TL.tracks.length) { $('stack-section').style.display = 'none'; return; }
   var W = cv.clientWidth || 1000, L = TL.L, R = TL.R, PW = Math.max(1, Math.floor(W - L - R));
   var t0 = S.range ? S.range[0] : TL.t0, t1 = S.range ? S.range[1] : TL.t1, span = t1 - t0 || 1;
   var tracks = TL.tracks.map(function (tr) {
     var src = tr.src, col = new Int32Array(PW).fill(-1), step = src.interval_ns > 0 ? src.interval_ns : 0;
-    for (var i = src.row0 + src.na; i < src.row1; i++) {
+    var rows = pcolRangeRows(D, src, t0, t1, step);
+    for (var i = Math.max(rows[0], src.row0 + src.na); i < rows[1]; i++) {
       if (tr.thr >= 0 && THR[i] !== tr.thr) continue;
       if (S.drop && S.drop[STK[i]]) continue;
       if (S.lskeep && !S.lskeep[D.LB.ls[i]]) continue;

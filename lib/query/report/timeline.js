@@ -3,14 +3,19 @@
  * activity graph (the chosen value per pixel, stacked by the leaf frame's
  * colour), Rprof's memory in use as a line, and the brushed range. */
 /* -------------------------------------------------------- timeline */
-var TL = { tracks: [], t0: 0, t1: 1, W: 0, L: 150, R: 10 };
+var TL = { tracks: [], t0: 0, t1: 1, W: 0, L: 150, R: 10, timed: [] };
 (function () {
-  var timed = M.sources.filter(function (s) { return s.timed; });
+  var timed = TL.timed = M.sources.filter(function (s) { return s.timed; });
   if (!timed.length) return;
   TL.t0 = Math.min.apply(null, timed.map(function (s) { return Math.min(0, s.t0); }));
   TL.t1 = Math.max.apply(null, timed.map(function (s) { return s.t1; }));
   if (TL.t1 <= TL.t0) TL.t1 = TL.t0 + 1;
-  timed.forEach(function (s) {
+})();
+/* the tracks: a source's, or one per thread label of it (made when the
+ * samples part is in: head.js pcolStart) */
+function timelineTracks() {
+  TL.tracks = [];
+  TL.timed.forEach(function (s) {
     if (THR) {
       var seen = {};
       for (var i = s.row0 + s.na; i < s.row1; i++) seen[THR[i]] = 1;
@@ -21,12 +26,16 @@ var TL = { tracks: [], t0: 0, t1: 1, W: 0, L: 150, R: 10 };
       TL.tracks.push({ src: s, thr: -1, label: '#' + s.id + ' ' + s.type });
     }
   });
-})();
+}
 function tx(t) { return TL.L + (t - TL.t0) / (TL.t1 - TL.t0) * (TL.W - TL.L - TL.R); }
 function xt(x) { return TL.t0 + (x - TL.L) / (TL.W - TL.L - TL.R) * (TL.t1 - TL.t0); }
 var LEAF = null; /* colour of each stack: its leaf frame's */
 function drawTimeline() {
   var cv = $('timeline');
+  if (!TIME && TL.timed.length) { /* the samples part is still being read (head.js) */
+    $('tl-note').textContent = 'Reading the samples\u2026 (the timeline, the stack chart and ranges come when they are in)';
+    return;
+  }
   if (!TL.tracks.length) {
     $('tl-wrap').style.display = 'none';
     $('tl-note').textContent = 'No source of this profile has sample times, so there is no timeline and no range to select.';
