@@ -1317,6 +1317,16 @@ static int write_until(FILE *out, const char *tpl, size_t len, size_t *pos, cons
   return PCOL_OK;
 }
 
+/* A part placed after the script, base64 in a <script id=ID
+ * type="text/plain"> (nothing when the part is empty). */
+static int write_part(FILE *out, const char *id, const pcol_buf *b) {
+  if (!b->len) return PCOL_OK;
+  if (fprintf(out, "<script id=\"%s\" type=\"text/plain\">", id) < 0) return PCOL_EIO;
+  int rc = write_b64(out, (const unsigned char *)b->data, b->len);
+  if (!rc && fputs("</script>\n", out) < 0) rc = PCOL_EIO;
+  return rc;
+}
+
 int pcol_report_write(pcol_file *f, const pcol_report_options *opt, FILE *out, pcol_error *err) {
   rep r;
   memset(&r, 0, sizeof r);
@@ -1346,12 +1356,8 @@ int pcol_report_write(pcol_file *f, const pcol_report_options *opt, FILE *out, p
     if (!rc && fputs("</script>\n", out) < 0) rc = PCOL_EIO;
     /* the samples part and the second part after the script: the page
      * draws while the browser still reads them (head.js pcolStart) */
-    if (!rc && r.bin3.len && fputs("<script id=\"pcol-bin3\" type=\"text/plain\">", out) < 0) rc = PCOL_EIO;
-    if (!rc && r.bin3.len) rc = write_b64(out, (const unsigned char *)r.bin3.data, r.bin3.len);
-    if (!rc && r.bin3.len && fputs("</script>\n", out) < 0) rc = PCOL_EIO;
-    if (!rc && r.bin2.len && fputs("<script id=\"pcol-bin2\" type=\"text/plain\">", out) < 0) rc = PCOL_EIO;
-    if (!rc && r.bin2.len) rc = write_b64(out, (const unsigned char *)r.bin2.data, r.bin2.len);
-    if (!rc && r.bin2.len && fputs("</script>\n", out) < 0) rc = PCOL_EIO;
+    if (!rc) rc = write_part(out, "pcol-bin3", &r.bin3);
+    if (!rc) rc = write_part(out, "pcol-bin2", &r.bin2);
     if (!rc) rc = write_until(out, tpl, len, &pos, "");
     if (rc) pcol_error_set(err, rc, "cannot write the report");
   }
