@@ -11,7 +11,9 @@
 # Prints a markdown section on stdout; `make bench` appends it to
 # bench/results/latest.md, `make bench-codecs` runs it alone.
 # Env: PCOL, T (bench tools dir), DATA (bench data), TESTDATA, CODEC_N (samples
-# of the generated profiles, default 100000), CODEC_LEVEL (zstd level).
+# of the generated profiles, default 100000), CODEC_LEVEL (zstd level),
+# CODEC_QUICK=1 (bench-quick, which only checks that this runs: one timed run
+# without warm-up, and no ext/ files in the top table).
 set -u
 PCOL=${PCOL:-build/bench-build/bin/pcol}
 T=${T:-build/bench-build/bench}
@@ -26,8 +28,11 @@ fsize() { stat -c %s "$1" 2>/dev/null || echo 0; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }'; }
 le() { awk -v r="$1" -v g="$2" 'BEGIN { exit !(r != "n/a" && r + 0 <= g + 0) }'; }
 kb() { awk -v b="$1" 'BEGIN { printf "%.1f KB", b / 1000 }'; }
+QUICK=${CODEC_QUICK:-0}
+if [ "$QUICK" = 1 ]; then RUNS="-n 1 -w 0"; else RUNS="-n 3 -w 1"; fi
 cpu() { # cpu CMD... -> median user+sys CPU of 3 runs (timecmd) in ms, or empty
-  "$T/timecmd" -n 3 -w 1 -t 60 -- "$@" 2>/dev/null | tr ' ' '\n' | sed -n 's/^cpu=//p' |
+  # shellcheck disable=SC2086
+  "$T/timecmd" $RUNS -t 60 -- "$@" 2>/dev/null | tr ' ' '\n' | sed -n 's/^cpu=//p' |
     awk '{ printf "%.1f", $1 * 1000 }'
 }
 
@@ -101,7 +106,8 @@ fi
 echo "| top | pcol top (raw file), CPU | pcol top (zstd file), CPU | go tool pprof -top (.pb.gz), CPU | raw ratio (goal ≥ 50×) | zstd ratio (goal ≥ 20×) |"
 echo "|---|---:|---:|---:|---:|---:|"
 tworst="" rworst50="" big=""
-for f in "$TESTDATA"/ext/pprof/*; do [ "$(fsize "$f")" -gt 100000 ] && big="$big $f"; done
+[ "$QUICK" = 1 ] ||
+  for f in "$TESTDATA"/ext/pprof/*; do [ "$(fsize "$f")" -gt 100000 ] && big="$big $f"; done
 x() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.0f", a / b; else print "n/a" }'; }
 for f in "$TESTDATA/pprof/go-cpu-large.pb.gz" $big $gens; do
   [ -s "$f" ] || continue

@@ -10,15 +10,34 @@ set -u
 RES=$1 DATA=$2 MAIN=$3 L=$4 V=$5 BB=$6
 MODE=${BENCH_MODE:-?}
 
-# get CASE SIZE TOOL [COLUMN=5] -> value, or empty when absent / not ok
+# The rows are read once into two maps keyed by "case<TAB>size<TAB>tool" (the
+# report asks for ~400 cells: an awk over the file for each cost seconds).
+declare -A OKROWS NAWHY
+while IFS= read -r row; do
+  # \x1f, not tab, as the separator: read collapses runs of whitespace
+  # separators, which would shift the columns after an empty one
+  IFS=$'\x1f' read -r -a f <<<"${row//$'\t'/$'\x1f'}"
+  [ "${#f[@]}" -ge 4 ] || continue
+  k="${f[0]}"$'\t'"${f[1]}"$'\t'"${f[2]}"
+  case ${f[3]} in
+    ok) OKROWS[$k]+="$row"$'\n' ;;
+    na) NAWHY[$k]=${f[11]:-} ;;
+  esac
+done <"$RES"
+# get CASE SIZE TOOL [COLUMN=5] -> the last ok row's value, or empty when absent / "-"
 get() {
-  awk -F'\t' -v c="$1" -v s="$2" -v t="$3" -v k="${4:-5}" \
-    '$1 == c && $2 == s && $3 == t && $4 == "ok" && $k != "-" { v = $k } END { if (v != "") print v }' "$RES"
+  local k="$1"$'\t'"$2"$'\t'"$3" col=$((${4:-5} - 1)) v="" row
+  local -a f
+  while IFS= read -r row; do
+    [ -n "$row" ] || continue
+    IFS=$'\x1f' read -r -a f <<<"${row//$'\t'/$'\x1f'}"
+    [ "${f[$col]:-}" != - ] && [ -n "${f[$col]:-}" ] && v=${f[$col]}
+  done <<<"${OKROWS[$k]:-}"
+  [ -n "$v" ] && printf '%s\n' "$v"
+  return 0
 }
 # why CASE SIZE TOOL -> the n/a reason, if any
-why() {
-  awk -F'\t' -v c="$1" -v s="$2" -v t="$3" '$1 == c && $2 == s && $3 == t && $4 == "na" { v = $12 } END { print v }' "$RES"
-}
+why() { printf '%s\n' "${NAWHY["$1"$'\t'"$2"$'\t'"$3"]:-}"; }
 calc() { awk "BEGIN { printf \"%s\", $1 }"; }
 # human time
 ht() {

@@ -344,8 +344,8 @@ fi
 # Codecs (formats 1.1, 1.2; issue 17): bench/codecs.sh's section, appended (full
 # run: 1M-sample generated profiles; quick: 10k, only to keep it working).
 log "bench: format 1.2 codec sizes (bench/codecs.sh)"
-if [ "$MODE" = full ]; then CN=1000000 CL=; else CN=10000 CL=3; fi
-if PCOL="$PCOL" T="$T" DATA="$DATA" CODEC_N=$CN CODEC_LEVEL=$CL bash bench/codecs.sh >"$WORK/codecs-$MODE.md"; then
+if [ "$MODE" = full ]; then CN=1000000 CL= CQ=0; else CN=10000 CL=3 CQ=1; fi
+if PCOL="$PCOL" T="$T" DATA="$DATA" CODEC_N=$CN CODEC_LEVEL=$CL CODEC_QUICK=$CQ bash bench/codecs.sh >"$WORK/codecs-$MODE.md"; then
   { echo; cat "$WORK/codecs-$MODE.md"; } >>"$OUT_MD"
 else
   printf '\n## Codecs (formats 1.1 and 1.2)\n\nbench/codecs.sh failed to run (see the log).\n' >>"$OUT_MD"
