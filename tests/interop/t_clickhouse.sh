@@ -158,11 +158,13 @@ with_source() { # the source line enabled, unnamed_is_frame decided by the same 
   sed -e "s/^--  AND source_key IN (SELECT source_key FROM pcol_sources_local WHERE source_uri LIKE '%SOURCE%')/    AND source_key IN (SELECT source_key FROM pcol_sources_local WHERE source_uri LIKE '%$1%')/" \
       -e "s/FROM pcol_sources)) AS unnamed_is_frame/FROM pcol_sources WHERE source_uri LIKE '%$1%')) AS unnamed_is_frame/"
 }
-check_all() { # check_all TAG: every comparison, answers kept in $W/TAG.*
-  local t=$1
+check_all() { # check_all TAG [FILE...]: every comparison, answers kept in $W/TAG.*;
+  # the per-source value query for the FILEs given, else for every input
+  local t=$1; shift
+  local vals=("$@"); [ ${#vals[@]} -gt 0 ] || vals=("${inputs[@]}")
   # the headline query: each source's default value, one source at a time
   local f b
-  for f in "${inputs[@]}"; do
+  for f in "${vals[@]}"; do
     b=$(basename "$f")
     [ "$b" = dg-long.pcol ] && b=Rprof-dg.out # its source keeps the Rprof file's name
     pcol_top_json "$f" >"$W/$t.val.$b.pcol"
@@ -217,15 +219,19 @@ fi
 check_all first
 
 # ---- loading the same files again, and their merge, changes no answer
-rows() { ch $P1 -q "SELECT (SELECT count() FROM pcol_samples FINAL), (SELECT count() FROM pcol_sources FINAL), (SELECT count() FROM pcol_stacks FINAL)"; }
+rows() { ch $P1 -q "SELECT (SELECT count() FROM pcol_samples FINAL), (SELECT count() FROM pcol_sources FINAL), (SELECT count() FROM pcol_stacks FINAL), (SELECT count() FROM pcol_sample_values FINAL)"; }
 before=$(rows)
 "$PCOL" export "${inputs[@]}" "$W/all.pcol" --to clickhouse --load "$LOAD" 2>/dev/null ||
   bad "second pcol export --load"
 after=$(rows)
 raw=$(ch $P1 -q "SELECT count() FROM pcol_sources")
 [ "$before" = "$after" ] && [ "$raw" -gt "${#inputs[@]}" ] ||
-  bad "after loading again: rows (samples, sources, stacks) $before -> $after ($raw source rows stored)"
-check_all again
+  bad "after loading again: rows (samples, sources, stacks, sample values) $before -> $after ($raw source rows stored)"
+# the per-source value query again for one source of each kind (Rprof time,
+# long samples, pprof CPU with labels, heap, several value types, Perun,
+# collapsed): each query reads every table, and a value counted twice after
+# the reload would also change the sample_values rows compared above
+check_all again "${inputs[0]}" "${inputs[4]}" "${inputs[5]}" "${inputs[8]}" "${inputs[9]}" "${inputs[12]}" "${inputs[13]}"
 for x in top range from ptag label diff fold; do
   [ -e "$W/first.$x.sql" ] || continue
   cmp -s "$W/first.$x.sql" "$W/again.$x.sql" || bad "$x: the answer changed after loading again"
