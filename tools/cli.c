@@ -429,6 +429,11 @@ static void sep(cli_table *t) {
     if (t->col == 0) {
       if (t->fmt == OUT_JSON) fputs_unlocked(t->rows ? ",\n{" : "\n{", t->fp);
       else putc_unlocked('{', t->fp);
+      if (t->fmt == OUT_JSONL && t->tag) {
+        fputs_unlocked("\"table\":\"", t->fp);
+        fputs_unlocked(t->tag, t->fp); /* a view's name: [a-z_] */
+        fputs_unlocked("\",", t->fp);
+      }
     } else {
       putc_unlocked(',', t->fp);
     }

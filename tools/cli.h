@@ -137,6 +137,7 @@ typedef struct cli_table {
   int ncols, col, rows;
   const char *const *names;
   int object; /* JSON: rows sit in {"...": ..., "rows": [...]} */
+  const char *tag; /* JSON lines: each row's first member is "table": tag */
 } cli_table;
 
 /* What a view's machine output says about itself: JSON puts it in an object

@@ -1,4 +1,4 @@
-/* cmd_cat.c — `pcol cat --table NAME`: print a logical view.
+/* cmd_cat.c — `pcol cat --table NAME`: print a logical view (or all).
  *
  * spec.md §11 defines the 17 views (columns, rows, what prints as null) and
  * their rendering; tests/conformance checks this file against it.  The
@@ -10,7 +10,7 @@
 #include <string.h>
 
 const cli_opt opts_cat[] = {
-    {"table", 't', 1, "table to print (listed above)"},
+    {"table", 't', 1, "table to print (listed above), or all"},
     {"format", 'F', 1, "tsv (default), csv, json (one array) or jsonl (one object a line)"},
     {"limit", 'n', 1, "print at most N rows"},
     {"no-mmap", 0, 0, "read the file into memory instead of mapping it"},
@@ -164,6 +164,26 @@ static int cat_view(cat_ctx *c, const pcol_select *sel) {
   return rc;
 }
 
+/* --table all: every view in spec order, one process for what took 17.
+ * TSV/CSV: each table after a line "# table NAME"; JSON: one object
+ * {"NAME": [rows], ...}; JSON lines: every row's first member is "table".
+ * --limit counts per table; a selection applies to the sample views. */
+static int cat_all(cat_ctx *c, const pcol_select *sel) {
+  const pcol_lview_info *vi;
+  int rc = 0;
+  for (int i = 0; !rc && (vi = pcol_lview_at(i)) != NULL; i++) {
+    if (cli_budget_over()) break;
+    c->vi = vi;
+    c->printed = 0;
+    c->t.tag = c->t.fmt == OUT_JSONL ? vi->name : NULL;
+    if (c->t.fmt == OUT_TSV || c->t.fmt == OUT_CSV) printf("# table %s\n", vi->name);
+    else if (c->t.fmt == OUT_JSON) printf(i ? ",\"%s\":" : "{\"%s\":", vi->name);
+    rc = cat_view(c, sel);
+  }
+  if (!rc && c->t.fmt == OUT_JSON) fputs("}\n", stdout);
+  return rc;
+}
+
 int cmd_cat(const cli_command *cmd, cli_args *a) {
   if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
   const char *table = cli_get(cmd, a, "table");
@@ -179,8 +199,9 @@ int cmd_cat(const cli_command *cmd, cli_args *a) {
     free(c);
     return EXIT_USAGE;
   }
-  c->vi = pcol_lview_by_name(table);
-  if (!(c->vi && c->vi->sample_view) && (sel.source_id || sel.has_from || sel.has_to)) {
+  int all = !strcmp(table, "all");
+  c->vi = all ? pcol_lview_at(0) : pcol_lview_by_name(table);
+  if (!all && !(c->vi && c->vi->sample_view) && (sel.source_id || sel.has_from || sel.has_to)) {
     free(c); /* was silently ignored: every row printed */
     return cli_usage_error(cmd->name, "--source, --from and --to select samples; they apply to "
                            "samples, sample_values, sample_locations and sample_labels, not %s",
@@ -194,14 +215,14 @@ int cmd_cat(const cli_command *cmd, cli_args *a) {
     return rc;
   }
   int known = c->vi != NULL;
-  if (known) rc = cat_view(c, &sel);
+  if (known) rc = all ? cat_all(c, &sel) : cat_view(c, &sel);
   int ret = EXIT_OK;
   if (!known)
     ret = cli_usage_error(cmd->name,
                           "unknown table '%s' (meta, sources, value_types, source_value_types, "
                           "functions, mappings, locations, location_lines, stacks, samples, "
                           "sample_values, sample_locations, sample_labels, text_lines, "
-                          "sample_text, models, strings)",
+                          "sample_text, models, strings, or all)",
                           table);
   else if (rc || c->err.code) ret = cli_fail_in(cmd->name, path, &c->err, rc ? rc : c->err.code);
   pcol_close(c->f);

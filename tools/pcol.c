@@ -29,10 +29,12 @@ static const cli_command commands[] = {
      opts_info, cmd_info},
     {"cat", "pcol cat FILE... --table NAME [--format tsv|csv|json|jsonl] [--limit N]",
      "Print a logical table.",
-     "Tables (spec.md §11): meta, sources, value_types, source_value_types, samples,\n"
-     "sample_values, sample_locations, sample_labels, locations, location_lines,\n"
-     "functions, mappings, stacks, models, strings, text_lines, sample_text.\n"
-     "Unknown values print NA (null in JSON).",
+     "Tables (spec.md §11): meta, sources, samples, sample_values, sample_locations,\n"
+     "locations, functions, value_types, source_value_types, sample_labels,\n"
+     "location_lines, mappings, stacks, models, text_lines, sample_text, strings.\n"
+     "--table all prints every table in this order: TSV/CSV each after a line \"# table NAME\",\n"
+     "JSON as one object {\"NAME\": [rows], ...}, JSON lines with a first member\n"
+     "\"table\" in every row.  Unknown values print NA (null in JSON).",
      opts_cat, cmd_cat},
     {"validate", "pcol validate FILE.pcol [--full]",
      "Check a pcol file: exit 0 when valid, otherwise a message and exit 1.",

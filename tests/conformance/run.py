@@ -9,8 +9,10 @@ expected one: the --validate command exits 0 for a valid file and non-zero
 for an invalid or unsupported one.  For every valid file, the --cat command
 must print each of the 17 views exactly as files/NAME.views has it (JSON
 lines, spec.md §11.3).  Defaults: `pcol validate --full -q {file}` and
-`pcol cat {file} --table {view} --format jsonl`, with pcol from --pcol or
-$PCOL.
+`pcol cat {file} --table all --format jsonl` (every view in one process,
+each row's first member "table" naming its view; --cat-all takes such a
+command, and --cat alone runs one command per view), with pcol from --pcol
+or $PCOL.
 
 --stages       also check libpcol's stages (spec.md §8): a file refused at
                `open` fails `pcol validate` without --full; one refused on
@@ -69,6 +71,29 @@ def read_views(path):
     return views
 
 
+def split_all(result):
+    """The output of a --cat-all command as {view: (rc, out, err)}, each out
+    as --cat prints it: a row's leading "table" member names its view and
+    is taken away."""
+    rc, out, err = result
+    outs = {v: [] for v in VIEWS}
+    bad = []
+    for line in out.split(b"\n")[:-1] if rc == 0 else []:
+        pre = b'{"table":"'
+        end = line.find(b'",', len(pre))
+        view = line[len(pre):end].decode("utf-8", "replace") if line.startswith(pre) and end > 0 else None
+        if view not in outs:
+            bad.append(line[:80])
+            continue
+        outs[view].append(b"{" + line[end + 2:] + b"\n")
+    if rc == 0 and out and not out.endswith(b"\n"):
+        bad.append(b"(no newline at the end)")
+    if rc != 0 or bad:
+        why = err if rc != 0 else b"rows without a known \"table\" member: " + b"; ".join(bad)
+        return {v: (rc if rc else 1, b"", why) for v in VIEWS}
+    return {v: (0, b"".join(rows), b"") for v, rows in outs.items()}
+
+
 def check_generated():
     tmp = tempfile.mkdtemp(prefix="pcol-conformance-")
     try:
@@ -99,6 +124,8 @@ def main():
     ap.add_argument("--pcol", default=os.environ.get("PCOL", "pcol"))
     ap.add_argument("--validate")
     ap.add_argument("--cat")
+    ap.add_argument("--cat-all", help="prints every view: {file}, as `pcol cat --table all "
+                    "--format jsonl` (rows tagged with a first member \"table\")")
     ap.add_argument("--cat-range", help="prints a view of a time range: {file} {view} {from} "
                     "{to} (seconds); default: pcol cat --from --to")
     ap.add_argument("--stages", action="store_true")
@@ -111,6 +138,7 @@ def main():
     pcol = shlex.quote(a.pcol)
     validate = a.validate or pcol + " validate --full -q {file}"
     cat = a.cat or pcol + " cat {file} --table {view} --format jsonl"
+    cat_all = a.cat_all or (None if a.cat else pcol + " cat {file} --table all --format jsonl")
     cat_range = a.cat_range or pcol + " cat {file} --table {view} --from {from_} --to {to} --format jsonl"
     failures, checked = [], 0
     # Each check is a few pcol processes, a.jobs at a time; results are taken
@@ -148,8 +176,9 @@ def main():
         if verdict != "valid" or not os.path.exists(vpath):
             return fails
         want = read_views(vpath)
+        outs = split_all(run(cat_all, file=path)) if cat_all else None
         for view in VIEWS:
-            rc, out, err = run(cat, file=path, view=view)
+            rc, out, err = outs[view] if outs else run(cat, file=path, view=view)
             if rc != 0:
                 fails.append("%s: view %s: exit %s: %s" %
                              (label, view, rc, err.decode("utf-8", "replace").strip()))
