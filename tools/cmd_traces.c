@@ -78,7 +78,7 @@ static int on_trace(void *ctx, const pcol_trace *t) {
         size_t j = 0;
         for (; j < i; j++) /* the first label of its key gathers the values */
           if ((t->labels[j].str.ptr == NULL) == numeric && t->labels[j].key.len == l->key.len &&
-              !memcmp(t->labels[j].key.ptr, l->key.ptr, l->key.len))
+              (!l->key.len || !memcmp(t->labels[j].key.ptr, l->key.ptr, l->key.len)))
             break;
         if (j < i) continue;
         size_t len = 0;
@@ -90,7 +90,7 @@ static int on_trace(void *ctx, const pcol_trace *t) {
         for (size_t k = i; k < t->nlabels; k++) {
           const pcol_label_kv *m = &t->labels[k];
           if ((m->str.ptr == NULL) != numeric || m->key.len != l->key.len ||
-              memcmp(m->key.ptr, l->key.ptr, l->key.len))
+              (l->key.len && memcmp(m->key.ptr, l->key.ptr, l->key.len))) /* an empty key may have no pointer */
             continue;
           w = label_text(m, m->key, b, sizeof b, 1);
           if ((!first && append(o, &len, " ", 1)) || append(o, &len, b, (size_t)w)) return PCOL_ENOMEM;

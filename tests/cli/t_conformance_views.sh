@@ -20,6 +20,10 @@ trap 'rm -rf "$tmp"' EXIT
 # one shell per file (2 at a time): every command of the file, in order
 awk -F'\t' '$2 == "valid" { print $1 }' "$dir/manifest.tsv" >"$tmp/files"
 [ -s "$tmp/files" ] || { echo "t_conformance_views: FAIL: no valid files" >&2; exit 1; }
+# A sanitizer's report ends the process with exit 1 by default, the code of
+# a refusal: make it 86, so that a finding fails this test (rc >= 2)
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=86
 export PCOL dir tmp
 xargs -P 2 -I{} bash -c '
   n={}; f="$dir/$n.pcol"; o="$tmp/$n"; mkdir -p "$o"; cd "$o" || exit 1

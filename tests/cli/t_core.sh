@@ -61,9 +61,14 @@ done
 views=$(sed -n 's/^# view //p' tests/conformance/files/valid-rich.views)
 [ -n "$views" ] || fail "no view names"
 for v in $views; do $PCOL cat --table $v --format jsonl "$tmp/demo.pcol" >"$tmp/demo.$v.jsonl"; done
+# (a rewrite byte for byte the same as one whose views were compared has
+# those views: pcol's output is a function of the file's bytes; the two
+# sources' rewrites are, so the second's are read only where they differ)
 for src in "$tmp/demo.pcol" "$tmp/demo.zstd.pcol"; do
   for c in zstd zstd:1 lz4 none; do
     $PCOL pack "$src" --compress $c -o "$tmp/re.pcol" || fail "pack $src --compress $c"
+    cmp -s "$tmp/re.pcol" "$tmp/re.$c.pcol" 2>/dev/null && continue
+    cp "$tmp/re.pcol" "$tmp/re.$c.pcol"
     for v in $views; do
       cmp -s "$tmp/demo.$v.jsonl" <($PCOL cat --table $v --format jsonl "$tmp/re.pcol") ||
         fail "$(basename $src) rewritten with --compress $c: view $v differs"

@@ -90,6 +90,11 @@ fi
 huge=$tmp/huge.out
 awk 'BEGIN { print "sample.interval=20000";
   for (i = 0; i < 1500000; i++) printf "\"f%d\" \"g%d\" \"h%d\" \"main\" \n", i % 9973, i % 503, i % 31 }' > "$huge"
+# the poll below runs every 10 ms while the import takes seconds: it uses
+# bash builtins only (a glob for the temporary file, read -t on a FIFO
+# nobody writes as the 10 ms wait), not ls | grep and sleep per turn
+mkfifo "$tmp/never" && exec 9<>"$tmp/never" || fail "mkfifo"
+tmp_exists() { compgen -G "$1/.*.tmp-*" >/dev/null; }
 killed_writing=0
 for attempt in 1 2 3; do
   cp "$tmp/before" "$tmp/out/dest.pcol"
@@ -97,12 +102,12 @@ for attempt in 1 2 3; do
   pid=$!
   # kill as soon as the temporary file exists (the write has begun), or
   # during the import if it takes long
-  for i in $(seq 1 3000); do
-    [ -n "$(leftovers "$tmp/out")" ] && break
+  for ((i = 0; i < 3000; i++)); do
+    tmp_exists "$tmp/out" && break
     kill -0 $pid 2>/dev/null || break
-    sleep 0.01
+    read -r -t 0.01 -u 9
   done
-  writing=$([ -n "$(leftovers "$tmp/out")" ] && echo 1 || echo 0)
+  writing=$(tmp_exists "$tmp/out" && echo 1 || echo 0)
   kill -9 $pid 2>/dev/null
   wait $pid 2>/dev/null
   rc=$?

@@ -50,7 +50,7 @@ PY
 files=(tests/fixtures/perun/*.perf)
 [ -d "$TESTDATA/perun" ] && files+=("$TESTDATA"/perun/*.perf)
 for f in "${files[@]}"; do
-  b=$(basename "$f" .perf)
+  b=${f##*/}; b=${b%.perf}
   $PCOL pack "$f" -o "$tmp/$b.pcol" || fail "pack $f"
   $PCOL validate --full "$tmp/$b.pcol" >/dev/null || fail "validate $b"
   $PCOL unpack "$tmp/$b.pcol" --to perun -o "$tmp/$b.out.perf" || fail "unpack $b"
@@ -70,9 +70,11 @@ check_pairs
 # refused too
 if [ -d "$TESTDATA/ext/perun" ]; then
   python_reads "$TESTDATA"/ext/perun/*.perf > "$tmp/pyok.txt"
+  declare -A pyok=()
+  while IFS= read -r f; do pyok[$f]=1; done <"$tmp/pyok.txt"
   for f in "$TESTDATA"/ext/perun/*.perf; do
-    b=ext-$(basename "$f" .perf)
-    if grep -qxF "$f" "$tmp/pyok.txt"; then
+    b=${f##*/}; b=ext-${b%.perf}
+    if [ -n "${pyok[$f]:-}" ]; then
       $PCOL pack "$f" -o "$tmp/$b.pcol" || fail "pack $f"
       $PCOL unpack "$tmp/$b.pcol" --to perun -o "$tmp/$b.out.perf" || fail "unpack $b"
       same_json "$f" "$tmp/$b.out.perf" "$b: Perun -> pcol -> Perun changed the JSON value"
@@ -122,7 +124,7 @@ cmp -s "$tmp/a" "$tmp/b" || fail "collapsed -> perun -> collapsed lost stacks or
 # rows), so top of the export is top of the input by that value
 for f in pprof/go-cpu-inline-small.pb.gz pprof/go-cpu-string-labels.pb.gz pprof/java-cpu-async-profiler.pb.gz; do
   [ -f "$TESTDATA/$f" ] || continue
-  b=$(basename "$f")
+  b=${f##*/}
   $PCOL pack "$TESTDATA/$f" -o "$tmp/$b.pcol" || fail "pack $f"
   $PCOL unpack "$tmp/$b.pcol" --to perun -o "$tmp/$b.perf" || fail "$f -> perun"
   $PCOL top "$TESTDATA/$f" --value samples --format tsv -n 1000 | cut -f1,4,6 > "$tmp/a"

@@ -18,7 +18,15 @@ const lib = path.join(here, '../../lib/query/report');
 const [pcolBin, ...cases] = process.argv.slice(2);
 let failures = 0, checks = 0;
 const ok = (c, what) => { checks++; if (!c) { failures++; console.error('FAIL: ' + what); } };
-const pcol = (args) => execFileSync(pcolBin, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+// pcol's answers by command line: the cases share inputs (the demo's page and
+// its --diff page are one profile), and each answer is read once (an ASan
+// pcol costs 50-250 ms of CPU a run); a failed run is not kept
+const answers = new Map();
+const pcol = (args) => {
+  const k = JSON.stringify(args);
+  if (!answers.has(k)) answers.set(k, execFileSync(pcolBin, args, { encoding: 'utf8', maxBuffer: 1 << 28 }));
+  return answers.get(k);
+};
 const secs = (ns) => (ns < 0 ? '-' : '') + Math.floor(Math.abs(ns) / 1e9) + '.' + String(Math.abs(ns) % 1e9).padStart(9, '0');
 // the CLI's "%.2f" of a share: "-0.00" for a small negative one (JSON.parse
 // gives -0, which toFixed prints "0.00")
