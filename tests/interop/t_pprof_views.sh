@@ -5,6 +5,18 @@
 # --hide/--show/--tag/--tag-ignore, on every pprof profile of the shared
 # test data (ext/ included).  The lines from "Showing nodes accounting for"
 # on must be identical to `go tool pprof -top` with the same options.
+# Also list (-list), info (-raw's header), top --by label (-tagfocus,
+# -tagroot), tags (-tags) and traces (-traces).
+#
+# How it runs (make test's CPU budget): every pprof view of a profile comes
+# from ONE go tool pprof process, its interactive session (the command line's
+# options are set as session options before each view and set back after:
+# pv below), because each process costs a start and a parse of the profile
+# while a view costs little; the first profile's seven views are also run
+# on the command line, one process each, so that the session stands for the
+# flags it replaces.  pcol's side runs as each comparison is planned (its
+# output kept whole); the sessions run after the planning, then one perl
+# cuts both sides by the comparison's rule and judges all at once.
 #
 # Env: PCOL (pcol binary), PCOL_TESTDATA (default ../shared/testdata).
 # Exit 0 pass, 1 fail, 77 skip (no Go).
@@ -15,100 +27,150 @@ if ! command -v go >/dev/null 2>&1; then
 fi
 PCOL=${PCOL:-build/bin/pcol}
 TD=${PCOL_TESTDATA:-../shared/testdata}
+REPO=$(pwd) # (run from the repository's top: tests/go, the judge)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export HOME=$tmp/home PPROF_BINARY_PATH=/nonexistent GOCACHE=$tmp/gocache GOPROXY=off \
   GOTOOLCHAIN=local TZ=UTC
-mkdir -p "$HOME"
+mkdir -p "$HOME" "$tmp/s" "$tmp/pc" "$tmp/cli" "$tmp/j"
+# the program `go tool pprof` runs (the sessions start it without the go
+# command's own start in front)
+PPROF=$(go tool -n pprof 2>/dev/null)
+[ -x "$PPROF" ] || { echo "FAIL: go tool -n pprof names no program (\"$PPROF\")"; exit 1; }
 fail=0 checked=0
+die() { echo "FAIL: t_pprof_views: $*"; exit 1; }
+
+# ---- the sessions: one per profile, planned view by view ----
+# pprof's options a view may set, and their values in a new session (the
+# command line's defaults; sample_index= is the default type)
+KEYS=(focus ignore hide show tagfocus tagignore tagroot sample_index unit sort nodefraction nodecount
+  granularity source_path)
+declare -A DEF=([unit]=minimum [sort]=flat [nodefraction]=0.005 [nodecount]=-1 [granularity]=functions)
+declare -A SID=() ST=() MEMO=()
+SF=() SL=() NL=() # per session: its profile, its command lines, their number
+# pv FILE PPROF-ARGS...: plans the view `go tool pprof PPROF-ARGS FILE` in
+# FILE's session: each option the view sets or leaves at its default is set
+# where the session's value differs, then the view's command.  PV is the
+# file the view's text will be in (the same view twice is asked once).
+pv() {
+  local f=$1 a k v cmd= i state=
+  shift
+  local -A want=()
+  while [ $# -gt 0 ]; do
+    a=$1
+    shift
+    case $a in
+    -top | -traces | -tags | -raw) cmd=${a#-} ;;
+    -peek | -list)
+      [ $# -gt 0 ] && [[ $1 != *[[:space:]]* ]] || die "$a needs one argument without blanks"
+      cmd="${a#-} $1"
+      shift
+      ;;
+    -cum) want[sort]=cum ;;
+    -lines | -files | -addresses) want[granularity]=${a#-} ;;
+    -?*=*)
+      k=${a%%=*} k=${k#-} v=${a#*=}
+      [[ " ${KEYS[*]} " == *" $k "* ]] || die "no session option for $a"
+      # a session line is the value up to a newline or "//:" (a comment), trimmed
+      [[ $v != *$'\n'* && $v != *//:* && $v == "${v#[[:space:]]}" && $v == "${v%[[:space:]]}" ]] ||
+        die "$a cannot be a session option"
+      want[$k]=$v
+      ;;
+    *) die "no session command for $a" ;;
+    esac
+  done
+  [ -n "$cmd" ] || die "no view in: $*"
+  # the command line's -top shows every node (nodecount -1 becomes 0),
+  # a session's top 10 (-1 becomes 10); the other views treat -1 alike
+  [ "$cmd" = top ] && [ -z "${want[nodecount]+x}" ] && want[nodecount]=0
+  i=${SID[$f]-}
+  if [ -z "$i" ]; then
+    i=${#SF[@]} SID[$f]=$i
+    SF+=("$f") SL+=("") NL+=(0)
+  fi
+  for k in "${KEYS[@]}"; do state+="$k=${want[$k]-${DEF[$k]-}}"$'\n'; done
+  state+=$cmd
+  if [ -n "${MEMO[$i|$state]-}" ]; then
+    PV=${MEMO[$i|$state]}
+    return
+  fi
+  for k in "${KEYS[@]}"; do
+    v=${want[$k]-${DEF[$k]-}}
+    [ "$v" = "${ST[$i|$k]-${DEF[$k]-}}" ] && continue
+    SL[i]+="$k=$v"$'\n' NL[i]=$((NL[i] + 1)) ST[$i|$k]=$v
+  done
+  SL[i]+=$cmd$'\n' NL[i]=$((NL[i] + 1))
+  PV=$tmp/s/$i.${NL[i]}
+  MEMO[$i|$state]=$PV
+}
+
+# ---- the comparisons, judged after the sessions ran ----
+J=0 MAN=() KEEP=() # KEEP: the views read after the judge (by the checks of single numbers)
+# want RULE GO-TEXT MESSAGE: pcol's output $tmp/pc/$J must be GO-TEXT, both
+# cut by RULE: showing (from the first "Showing nodes" line on), all,
+# traces (from the first separator on), tags (tags_of's lines, sorted);
+# MESSAGE follows "FAIL: " when not
+want() { MAN+=("$J"$'\t'"$1"$'\t'"$2"$'\t'"$3"); }
 
 # compare VIEW FILE PPROF-ARGS -- PCOL-ARGS: `pcol VIEW FILE PCOL-ARGS` prints
-# what `go tool pprof PPROF-ARGS FILE` does from "Showing nodes" on (from
-# the first line with FROM=1)
+# what `go tool pprof PPROF-ARGS FILE` does from "Showing nodes" on (the
+# whole output with FROM=1); with CLI=1 pprof runs on the command line,
+# not in FILE's session
 compare() {
-  local view=$1 f=$2
+  local view=$1 f=$2 go
   shift 2
   local pp=() pc=()
   while [ "$1" != -- ]; do pp+=("$1"); shift; done
   shift
   pc=("$@")
-  local from='/^Showing nodes/,$p'
-  [ -n "${FROM:-}" ] && from=p
-  go tool pprof -symbolize=none "${pp[@]}" "$f" 2>/dev/null | sed -n "$from" >"$tmp/go.txt"
-  "$PCOL" "$view" "$f" "${pc[@]}" 2>/dev/null | sed -n "$from" >"$tmp/pc.txt"
-  judge "$tmp/go.txt" "$(basename "$f"): go tool pprof ${pp[*]} vs pcol $view ${pc[*]}"
-}
-judge() { # judge GO-TEXT LABEL: $tmp/pc.txt must be GO-TEXT
-  checked=$((checked + 1))
-  if ! cmp -s "$1" "$tmp/pc.txt"; then
-    echo "FAIL: $2 (< pprof, > pcol):"
-    diff "$1" "$tmp/pc.txt" | head -10
-    fail=$((fail + 1))
+  J=$((J + 1))
+  if [ -n "${CLI:-}" ]; then
+    go tool pprof -symbolize=none "${pp[@]}" "$f" >"$tmp/cli/$J" 2>/dev/null
+    go=$tmp/cli/$J
+  else
+    pv "$f" "${pp[@]}"
+    go=$PV
   fi
+  "$PCOL" "$view" "$f" "${pc[@]}" >"$tmp/pc/$J" 2>/dev/null
+  local rule=showing
+  [ -n "${FROM:-}" ] && rule=all
+  want $rule "$go" "${f##*/}: go tool pprof ${pp[*]} vs pcol $view ${pc[*]} (< pprof, > pcol):"
 }
 same() { local f=$1; shift; compare top "$f" -top "$@"; }   # pcol top = pprof -top
 peek() { local f=$1; shift; compare peek "$f" "$@"; }       # pcol peek = pprof -peek
 
-# The seven views of every file (the loop below) from one go tool pprof
-# process, through its interactive commands (each option set again before
-# each view: a session keeps them): each parse of a large profile costs a
-# second or more, a view little.  FLAGS[k] is the command line the session's
-# view k stands for (checked to give the same text in t_pprof_semantics'
-# way: tests/interop/t_pprof_views.sh compares the first file both ways).
-FLAGS=("-top" "-top -cum" "-top -nodefraction=0" "-top -nodefraction=0.05 -cum"
-  "-top -addresses -nodefraction=0" "-peek ." "-peek main|runtime\\. -cum")
-SESSION=(nodecount=0
-  sort=flat nodefraction=0.005 granularity=functions top
-  sort=cum top
-  sort=flat nodefraction=0 top
-  sort=cum nodefraction=0.05 top
-  sort=flat nodefraction=0 granularity=addresses top
-  sort=flat nodefraction=0.005 granularity=functions "peek ."
-  sort=cum "peek main|runtime\\."
-  quit)
-session() { # session FILE: $tmp/s.1 .. $tmp/s.7 (each view's text from "Showing nodes" on)
-  local f=$1 i idx=()
-  for i in "${!SESSION[@]}"; do
-    case ${SESSION[$i]} in top | peek\ *) idx+=($((i + 1))) ;; esac
-  done
-  printf '%s\n' "${SESSION[@]}" | go tool pprof -symbolize=none "$f" 2>/dev/null |
-    perl -0777 -e '$_ = <STDIN>; my @s = split /\(pprof\) /, $_, -1; my ($d, @idx) = @ARGV;
-      my $k = 1; for my $i (@idx) { my $t = $i < @s ? $s[$i] : "";
-        $t = $t =~ /^Showing nodes/m ? substr($t, $-[0]) : "";
-        open(my $o, ">", "$d/s.$k") or die; print $o $t; close $o; $k++ }' "$tmp" "${idx[@]}"
-}
-chk() { # chk K VIEW PCOL-ARGS: pcol VIEW FILE PCOL-ARGS prints session view K
-  local k=$1 view=$2
-  shift 2
-  "$PCOL" "$view" "$f" "$@" 2>/dev/null | sed -n '/^Showing nodes/,$p' >"$tmp/pc.txt"
-  judge "$tmp/s.$k" "$(basename "$f"): go tool pprof ${FLAGS[$((k - 1))]} vs pcol $view $*"
+declare -A OTLP=()
+otlp() { # otlp FILE: pcol reads FILE as an OTLP message (asked once per file)
+  local t
+  if [ -z "${OTLP[$1]+x}" ]; then
+    t=$("$PCOL" info "$1" 2>/dev/null)
+    OTLP[$1]=
+    [[ $t =~ input_format:\ *otlp ]] && OTLP[$1]=1
+  fi
+  [ -n "${OTLP[$1]}" ]
 }
 
+# the seven views of every file
+views() {
+  same "$1" --
+  same "$1" -cum -- --sort cum
+  same "$1" -nodefraction=0 -- --node-fraction 0
+  same "$1" -nodefraction=0.05 -cum -- --node-fraction 0.05 --sort cum
+  same "$1" -addresses -nodefraction=0 -- --by address --node-fraction 0
+  peek "$1" -peek . -- .
+  peek "$1" -peek 'main|runtime\.' -cum -- 'main|runtime\.' --sort cum
+}
 n=0
 for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/*; do
   [ -f "$f" ] || continue
   case $f in *edge-invalid-utf8*) continue ;; esac # control bytes: pcol escapes them
   # an OTLP message is not a pprof Profile (go tool pprof misreads its
   # fields as one); pcol reads it as OTLP, judged in tests/cli/t_otlp.sh
-  "$PCOL" info "$f" 2>/dev/null | grep -q 'input_format: *otlp' && continue
+  otlp "$f" && continue
   n=$((n + 1))
-  session "$f"
-  chk 1 top
-  chk 2 top --sort cum
-  chk 3 top --node-fraction 0
-  chk 4 top --node-fraction 0.05 --sort cum
-  chk 5 top --by address --node-fraction 0
-  chk 6 peek .
-  chk 7 peek 'main|runtime\.' --sort cum
-  if [ $n = 1 ]; then # the session's views are the command line's, on the first file
-    same "$f" -- 
-    same "$f" -cum -- --sort cum
-    same "$f" -nodefraction=0 -- --node-fraction 0
-    same "$f" -nodefraction=0.05 -cum -- --node-fraction 0.05 --sort cum
-    same "$f" -addresses -nodefraction=0 -- --by address --node-fraction 0
-    peek "$f" -peek . -- .
-    peek "$f" -peek 'main|runtime\.' -cum -- 'main|runtime\.' --sort cum
-  fi
+  views "$f"
+  # the session's views are the command line's, on the first file
+  [ $n = 1 ] && CLI=1 views "$f"
 done
 [ $n -gt 0 ] || { echo "SKIP: no pprof profiles under $TD"; exit 77; }
 
@@ -157,7 +219,6 @@ fi
 # test's directory (tests/go, the current directory) are compared without it
 compare_list() { FROM=1 compare list "$@" --allow-any-source; } # the whole output
 compare_list_default() { FROM=1 compare list "$@"; }
-REPO=$(pwd)
 mkdir -p "$tmp/gp"
 if (cd "$REPO/tests/go" && go run . "$tmp/gp" >"$tmp/go_run.log" 2>&1); then
   for p in "$tmp"/gp/*.pb.gz; do
@@ -181,39 +242,37 @@ for f in "$TD"/pprof/go-*.pb.gz "$TD"/ext/pprof/go-heap-*; do
 done
 
 # pcol info = pprof -raw's header: period type, period, start time and value
-# types, per pprof profile of the test data (a period of 0 is none)
+# types, per pprof profile of the test data (a period of 0 is none); judged
+# below, after the sessions
+INFO=()
 for f in "$TD"/pprof/*.pb.gz "$TD"/ext/pprof/go-*; do
   [ -f "$f" ] || continue
   case $f in *edge-invalid*) continue ;; esac
-  go tool pprof -raw "$f" 2>/dev/null >"$tmp/raw.txt" || continue
-  want=$(awk '/^PeriodType:/ { pt = $2 } /^Period:/ { p = $2 == 0 ? "" : $2 } /^Time:/ { t = $2 " " substr($3, 1, 8) }
-    /^Samples:/ { getline; vt = $0; gsub(/\[dflt\]/, "", vt); gsub(/ /, ", ", vt) }
-    END { print pt "|" p "|" t "|" vt }' "$tmp/raw.txt")
+  pv "$f" -raw
   got=$("$PCOL" info "$f" --format tsv 2>/dev/null | awk -F'\t' 'NR == 2 {
     t = $4 == "NA" ? "" : strftime("%Y-%m-%d %H:%M:%S", $4, 1)
     print ($10 == "NA" ? "" : $10) "|" ($9 == "NA" ? "" : $9) "|" t "|" $12 }')
-  checked=$((checked + 1))
-  [ "$want" = "$got" ] || { echo "FAIL: $(basename "$f"): pprof -raw says $want, pcol info $got"; fail=$((fail + 1)); }
+  INFO+=("$f"$'\t'"${SID[$f]}"$'\t'"$PV"$'\t'"$got") KEEP+=("$PV")
 done
 
 # a filtered export is a real subset: its total is what top says is left
 if [ -f "$g" ]; then
   "$PCOL" unpack "$g" --to pprof --focus mapassign -o "$tmp/f.pb.gz" || fail=$((fail + 1))
-  a=$(go tool pprof -symbolize=none -top -unit=ms "$tmp/f.pb.gz" 2>/dev/null | sed -n 's/.* of \(.*\) total/\1/p')
-  b=$(go tool pprof -symbolize=none -top -unit=ms -focus=mapassign "$g" 2>/dev/null | sed -n 's/.*accounting for \([^,]*\),.*/\1/p')
-  checked=$((checked + 1))
-  [ -n "$a" ] && [ "$a" = "$b" ] || { echo "FAIL: unpack --focus total $a, pprof -focus $b"; fail=$((fail + 1)); }
+  pv "$tmp/f.pb.gz" -top -unit=ms
+  sub_a=$PV
+  pv "$g" -top -unit=ms -focus=mapassign
+  sub_b=$PV
+  KEEP+=("$sub_a" "$sub_b")
 fi
 
 # top --by label:KEY: each value's row = what pprof keeps with -tagfocus=KEY=^VALUE$
+LAB=()
 if [ -f "$l" ]; then
   "$PCOL" top "$l" --by label:function --format tsv | tail -n +2 | cut -f1,6 >"$tmp/lab.tsv"
   [ -s "$tmp/lab.tsv" ] || { echo "FAIL: top --by label:function gave no rows"; fail=$((fail + 1)); }
   while IFS=$'\t' read -r amount value; do
-    want=$(go tool pprof -symbolize=none -top -unit=ns -nodefraction=0 -tagfocus="function=^$value\$" "$l" 2>/dev/null |
-      sed -n 's/^Showing nodes accounting for \([0-9]*\)ns,.*/\1/p')
-    checked=$((checked + 1))
-    [ "$want" = "$amount" ] || { echo "FAIL: top --by label:function $value = $amount, pprof -tagfocus $want"; fail=$((fail + 1)); }
+    pv "$l" -top -unit=ns -nodefraction=0 -tagfocus="function=^$value\$"
+    LAB+=("$amount"$'\t'"$value"$'\t'"$PV") KEEP+=("$PV")
   done <"$tmp/lab.tsv"
 fi
 
@@ -223,26 +282,20 @@ fi
 # names them ("1.75kB", checked below), so what is compared exactly is the
 # total the rows share: the sum of pprof's pseudo-frame cums = the sum of
 # pcol's rows
+ROOT=()
 for f in "$TD"/pprof/go-heap-*.pb.gz "$TD"/ext/pprof/go-heap-* "$TD"/ext/pprof/go-memory-guide.pb.gz \
   "$TD"/ext/pprof/go-alloc-objects-parca.pb.gz "$TD"/ext/pprof/pprofutils-heapage-in.pb.gz; do
   [ -f "$f" ] || continue
-  unit=$("$PCOL" top "$f" --by label:bytes --format tsv 2>/dev/null | awk -F'\t' 'NR == 2 { print $8 }')
+  "$PCOL" top "$f" --by label:bytes --format tsv >"$tmp/lb.tsv" 2>/dev/null
+  unit=$(awk -F'\t' 'NR == 2 { print $8 }' "$tmp/lb.tsv")
   case $unit in bytes) u=-unit=B ;; nanoseconds) u=-unit=ns ;; count) u= ;; *) continue ;; esac
-  pc=$("$PCOL" top "$f" --by label:bytes --format tsv | awk -F'\t' 'NR > 1 { s += $4 } END { printf "%.0f", s }')
-  go=$(go tool pprof -symbolize=none -tagroot=bytes $u -top -cum -nodefraction=0 -nodecount=10000000 "$f" 2>/dev/null |
-    awk '$NF ~ /^-?[0-9]+$/ && $(NF-1) ~ /%$/ { v = $(NF-2); sub(/[a-zA-Z]+$/, "", v); s += v } END { printf "%.0f", s }')
-  checked=$((checked + 1))
-  [ -n "$pc" ] && [ "$pc" = "$go" ] ||
-    { echo "FAIL: $(basename "$f"): top --by label:bytes rows add up to $pc, pprof -tagroot=bytes frames to $go"; fail=$((fail + 1)); }
+  pc=$(awk -F'\t' 'NR > 1 { s += $4 } END { printf "%.0f", s }' "$tmp/lb.tsv")
+  pv "$f" -tagroot=bytes $u -top -cum -nodefraction=0 -nodecount=10000000
+  ROOT+=("$f"$'\t'"$pc"$'\t'"$PV") KEEP+=("$PV")
 done
 
 # pcol tags = pprof -tags (the numbers: pprof aligns with a tabwriter) and
 # pcol traces = pprof -traces (the text from the first separator on)
-tags_of() { # key<TAB>total, then key<TAB>amount<TAB>value per value
-  awk '/: Total / { k = $0; sub(/^ */, "", k); sub(/: Total .*/, "", k); t = $NF; print k "\t" t; next }
-       /\): / { a = $1; v = $0; sub(/^[^)]*\): /, "", v); print k "\t" a "\t" v; next }
-       /^ +[^ ]+: / { a = $1; sub(/:$/, "", a); v = $0; sub(/^ *[^ ]+: /, "", v); print k "\t" a "\t" v }'
-}
 # (every profile with labels, string or numeric: go heap's "bytes" too)
 for f in "$TD"/pprof/go-cpu-string-labels.pb.gz "$TD"/pprof/dotnet-6types-labels-UNCOMPRESSED.pb \
   "$TD"/pprof/go-heap-*.pb.gz "$TD"/pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz "$TD"/ext/pprof/go-*label* \
@@ -250,14 +303,10 @@ for f in "$TD"/pprof/go-cpu-string-labels.pb.gz "$TD"/pprof/dotnet-6types-labels
   "$TD"/ext/pprof/pprofutils-*-in.pb.gz "$TD"/ext/pprof/parca-*.pb.gz "$TD"/ext/pprof/go-req-2.pb.gz \
   "$TD"/ext/pprof/go-goroutine-nethttp.pb.gz "$TD"/ext/pprof/python-pyspy-1.pb.gz; do
   [ -f "$f" ] || continue
-  checked=$((checked + 1))
-  go tool pprof -symbolize=none -tags "$f" 2>/dev/null | tags_of | sort >"$tmp/go.tags"
-  "$PCOL" tags "$f" | tags_of | sort >"$tmp/pc.tags"
-  if ! cmp -s "$tmp/go.tags" "$tmp/pc.tags"; then
-    echo "FAIL: $(basename "$f"): pcol tags differs from go tool pprof -tags (< pprof, > pcol):"
-    diff "$tmp/go.tags" "$tmp/pc.tags" | head -10
-    fail=$((fail + 1))
-  fi
+  J=$((J + 1))
+  pv "$f" -tags
+  "$PCOL" tags "$f" >"$tmp/pc/$J"
+  want tags "$PV" "${f##*/}: pcol tags differs from go tool pprof -tags (< pprof, > pcol):"
 done
 # traces: every pprof profile, byte for byte from the first separator on
 # (pprof's samples as it merged them on reading: same stack and labels
@@ -268,18 +317,85 @@ for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/*; do
   [ -f "$f" ] || continue
   case $f in *dotnet*) continue ;; esac # pprof leaves out one sample of it, pcol does not
   case $f in *edge-invalid-utf8*) continue ;; esac # control bytes: pcol escapes them (doc/safety.md)
-  "$PCOL" info "$f" 2>/dev/null | grep -q 'input_format: *otlp' && continue # OTLP, not a Profile
+  otlp "$f" && continue # OTLP, not a Profile
   for args in "" "-tagfocus=. -focus=." ; do
-    pa=$(echo "$args" | sed 's/-tagfocus=/--tag=/; s/-focus=/--focus=/')
-    checked=$((checked + 1))
-    go tool pprof -symbolize=none -traces $args "$f" 2>/dev/null | sed -n '/^-----------+/,$p' >"$tmp/go.tr"
-    "$PCOL" traces "$f" $pa 2>/dev/null | sed -n '/^-----------+/,$p' >"$tmp/pc.tr"
-    if ! cmp -s "$tmp/go.tr" "$tmp/pc.tr"; then
-      echo "FAIL: $(basename "$f"): pcol traces $pa differs from go tool pprof -traces $args (< pprof, > pcol):"
-      diff -a "$tmp/go.tr" "$tmp/pc.tr" | head -10
-      fail=$((fail + 1))
-    fi
+    pa=${args/-tagfocus=/--tag=} pa=${pa/-focus=/--focus=}
+    J=$((J + 1))
+    pv "$f" -traces $args
+    "$PCOL" traces "$f" $pa >"$tmp/pc/$J" 2>/dev/null
+    want traces "$PV" "${f##*/}: pcol traces $pa differs from go tool pprof -traces $args (< pprof, > pcol):"
   done
+done
+
+# ---- run the sessions, then judge ----
+declare -A SST=() # session -> go tool pprof's exit status
+for i in "${!SF[@]}"; do
+  printf '%squit\n' "${SL[i]}" | "$PPROF" -symbolize=none "${SF[i]}" >"$tmp/s/$i.out" 2>/dev/null
+  SST[$i]=$?
+  printf '%s\t%s\t%s\t%s\n' "$i" "${SST[$i]}" "${NL[i]}" "${SF[i]}" >>"$tmp/s/index"
+done
+# pprof -tags' lines as key<TAB>total, then key<TAB>amount<TAB>value per
+# value (the numbers: pprof aligns with a tabwriter), of each FILE into
+# FILE.t (an awk program the judge runs on both sides of the tags
+# comparisons)
+TAGS_OF='FNR == 1 { close(o); o = FILENAME ".t"; k = "" }
+  /: Total / { k = $0; sub(/^ */, "", k); sub(/: Total .*/, "", k); t = $NF; print k "\t" t >o; next }
+  /\): / { a = $1; v = $0; sub(/^[^)]*\): /, "", v); print k "\t" a "\t" v >o; next }
+  /^ +[^ ]+: / { a = $1; sub(/:$/, "", a); v = $0; sub(/^ *[^ ]+: /, "", v); print k "\t" a "\t" v >o }'
+printf '%s\n' "${MAN[@]}" >"$tmp/manifest"
+printf '%s\n' "${KEEP[@]}" >"$tmp/keep"
+# the judge: every comparison at once (tests/interop/pprof_views_judge.pl)
+perl "$REPO/tests/interop/pprof_views_judge.pl" "$tmp" "$TAGS_OF" >"$tmp/judged" ||
+  { echo "FAIL: the judge failed"; fail=$((fail + 1)); }
+nj=0
+while IFS=$'\t' read -r kind x; do
+  case $kind in
+  S) echo "$x"; fail=$((fail + 1)) ;;
+  N) nj=$x ;;
+  J)
+    for m in "${MAN[@]}"; do [ "${m%%$'\t'*}" = "$x" ] && break; done
+    IFS=$'\t' read -r _ rule _ m <<<"$m"
+    echo "FAIL: $m"
+    if [ "$rule" = traces ]; then diff -a "$tmp/j/$x.go" "$tmp/j/$x.pc"; else diff "$tmp/j/$x.go" "$tmp/j/$x.pc"; fi | head -10
+    fail=$((fail + 1))
+    ;;
+  esac
+done <"$tmp/judged"
+checked=$((checked + nj))
+[ "$nj" = ${#MAN[@]} ] || { echo "FAIL: judged $nj of ${#MAN[@]} comparisons"; fail=$((fail + 1)); }
+
+# info: the -raw header's fields = pcol info's (skipped where pprof cannot
+# read the profile, as -raw fails there)
+for x in "${INFO[@]}"; do
+  IFS=$'\t' read -r f i p got <<<"$x"
+  [ "${SST[$i]}" = 0 ] || continue
+  want=$(awk '/^PeriodType:/ { pt = $2 } /^Period:/ { p = $2 == 0 ? "" : $2 } /^Time:/ { t = $2 " " substr($3, 1, 8) }
+    /^Samples:/ { getline; vt = $0; gsub(/\[dflt\]/, "", vt); gsub(/ /, ", ", vt) }
+    END { print pt "|" p "|" t "|" vt }' "$p")
+  checked=$((checked + 1))
+  [ "$want" = "$got" ] || { echo "FAIL: ${f##*/}: pprof -raw says $want, pcol info $got"; fail=$((fail + 1)); }
+done
+
+if [ -f "$g" ]; then
+  a=$(sed -n 's/.* of \(.*\) total/\1/p' "$sub_a")
+  b=$(sed -n 's/.*accounting for \([^,]*\),.*/\1/p' "$sub_b")
+  checked=$((checked + 1))
+  [ -n "$a" ] && [ "$a" = "$b" ] || { echo "FAIL: unpack --focus total $a, pprof -focus $b"; fail=$((fail + 1)); }
+fi
+
+for x in "${LAB[@]}"; do
+  IFS=$'\t' read -r amount value p <<<"$x"
+  want=$(sed -n 's/^Showing nodes accounting for \([0-9]*\)ns,.*/\1/p' "$p")
+  checked=$((checked + 1))
+  [ "$want" = "$amount" ] || { echo "FAIL: top --by label:function $value = $amount, pprof -tagfocus $want"; fail=$((fail + 1)); }
+done
+
+for x in "${ROOT[@]}"; do
+  IFS=$'\t' read -r f pc p <<<"$x"
+  go=$(awk '$NF ~ /^-?[0-9]+$/ && $(NF-1) ~ /%$/ { v = $(NF-2); sub(/[a-zA-Z]+$/, "", v); s += v } END { printf "%.0f", s }' "$p")
+  checked=$((checked + 1))
+  [ -n "$pc" ] && [ "$pc" = "$go" ] ||
+    { echo "FAIL: ${f##*/}: top --by label:bytes rows add up to $pc, pprof -tagroot=bytes frames to $go"; fail=$((fail + 1)); }
 done
 
 echo "pprof views: $checked comparisons on $n profiles, $fail failed"
