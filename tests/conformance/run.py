@@ -39,13 +39,26 @@ VIEWS = ["meta", "sources", "value_types", "source_value_types", "functions", "m
          "sample_locations", "sample_labels", "text_lines", "sample_text", "models", "strings"]
 
 
+# A sanitizer's report (a reader built with ASan/UBSan, as make test builds
+# pcol) on standard error: a finding, whatever the exit status (ASan and
+# UBSan exit 1 by default, which reads as a refusal of an invalid file).
+SANITIZER_REPORT = (b"ERROR: AddressSanitizer", b"ERROR: LeakSanitizer", b"runtime error: ",
+                    b"ThreadSanitizer")
+
+
 def run(template, **subst):
     argv = [a.format(**subst) for a in shlex.split(template)]
     try:
         p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
     except subprocess.TimeoutExpired:
         return None, b"", b"timed out"
+    if any(r in p.stderr for r in SANITIZER_REPORT):
+        raise SanitizerFinding("%s: %s" % (" ".join(argv), p.stderr.decode("utf-8", "replace")[:2000]))
     return p.returncode, p.stdout, p.stderr
+
+
+class SanitizerFinding(Exception):
+    pass
 
 
 def read_manifest():
@@ -213,7 +226,12 @@ def main():
 
     try:
         rows = [r for r in read_manifest() if not a.names or r[0] in a.names]
-        for fails in pool.map(check, rows):
+        def checked_row(row):
+            try:
+                return check(row)
+            except SanitizerFinding as e:
+                return ["%s: a sanitizer report: %s" % (row[0], e)]
+        for fails in pool.map(checked_row, rows):
             if fails is not None:
                 checked += 1
                 failures += fails
