@@ -48,12 +48,14 @@ Usage: t_matrix.py PCOL TESTDATA WORKDIR NPM_DIR BUNDLE SCHEMA REPO
 import concurrent.futures as cf
 import copy
 import gzip
+import hashlib
 import json
 import math
 import os
 import re
 import subprocess
 import sys
+import threading
 from decimal import Decimal
 
 PCOL, TD, W, NPM_DIR, BUNDLE, SCHEMA, REPO = sys.argv[1:8]
@@ -188,20 +190,24 @@ class Reading:
         self.none = False
         self.frames = False      # names by the frame rule (doc/mappings.md §6)
 
-    def add(self, names_leaf_first, v):
-        """One sample: flat to the leaf, cum once to each distinct name."""
+    def add(self, names_leaf_first, v, distinct=None):
+        """One sample: flat to the leaf, cum once to each distinct name
+        (distinct: set(names_leaf_first), when the caller has it already)."""
         self.total += v
         if v < 0:
             self.negative = True
         if names_leaf_first:
             leaf = names_leaf_first[0]
-            self.flat[leaf] = self.flat.get(leaf, 0) + v
-        for n in set(names_leaf_first):
-            self.cum[n] = self.cum.get(n, 0) + v
+            flat, cum = self.flat, self.cum
+            flat[leaf] = flat.get(leaf, 0) + v
+            for n in set(names_leaf_first) if distinct is None else distinct:
+                cum[n] = cum.get(n, 0) + v
 
 
 def close(a, b, ra, rb):
     a, b = float(a), float(b)
+    if a == b and not ra.rnd and not rb.rnd:  # what the rule below gives for equal numbers
+        return True
     tol = max(ra.abs_tol, rb.abs_tol, max(ra.rel_tol, rb.rel_tol) * max(abs(a), abs(b)))
     for r, x, y in ((ra, b, a), (rb, a, b)):
         if r.rnd:  # y is R's rounded time / interval; x the other side's count
@@ -333,7 +339,14 @@ def read_firefox(path, unit):
     for t in p["threads"]:
         s = t["samples"]
         f = 10 ** dec * (FF_TIME.get(u, 1) if s["weightType"] == "tracing-ms" else 1)
+        # the weight per stack first (samples share stacks), then each stack
+        # walked once; a negative sample is noted as add() would
+        per = {}
         for k, w in zip(s["stack"], s["weight"]):
+            per[k] = per.get(k, 0) + w
+            if w < 0:
+                r.negative = True
+        for k, w in per.items():
             names = []
             while k is not None:
                 names.append(strs[fn["name"][fr["func"][st["frame"][k]]]])
@@ -341,6 +354,9 @@ def read_firefox(path, unit):
                 k = None if o == 0 else k - o
             r.add(names, w * f)
     return r
+
+
+COUNT = re.compile(r"[-+]?[0-9.]+")
 
 
 def read_collapsed(path, judge="collapsed sums", rounded=False, source=False):
@@ -360,18 +376,24 @@ def read_collapsed(path, judge="collapsed sums", rounded=False, source=False):
         if not line.strip():
             continue
         # flamegraph.pl: /^(.*)\s+?(\d+(?:\.\d*)?)$/, the stack is greedy: in
-        # "a;  3" the leaf is " " (one blank)
-        m = re.match(r"^(.*)[ \t]([-+]?[0-9.]+)$", line)
-        if not m and source:
-            continue
-        if not m:
+        # "a;  3" the leaf is " " (one blank).  Here ^(.*)[ \t]([-+]?[0-9.]+)$:
+        # the count has no blank, so the split is at the last blank or tab
+        i = max(line.rfind(" "), line.rfind("\t"))
+        num = line[i + 1:]
+        if i < 0 or not COUNT.fullmatch(num):
+            if source:
+                continue
             raise ValueError("%s: not a collapsed line: %r" % (path, line[:80]))
-        c = Decimal(m.group(2))
-        if rounded:
-            c = int(c.to_integral_value(rounding="ROUND_HALF_UP")) if c >= 0 else \
-                -int((-c).to_integral_value(rounding="ROUND_HALF_UP"))
-        frames = m.group(1).split(";") if m.group(1) != "" else []
-        r.add(list(reversed(frames)), c)
+        if num.isdigit():  # most counts: an integer, exactly as Decimal(num)
+            c = int(num)
+        else:
+            c = Decimal(num)
+            if rounded:
+                c = int(c.to_integral_value(rounding="ROUND_HALF_UP")) if c >= 0 else \
+                    -int((-c).to_integral_value(rounding="ROUND_HALF_UP"))
+        frames = line[:i].split(";") if i > 0 else []
+        frames.reverse()
+        r.add(frames, c)
     return r
 
 
@@ -458,6 +480,9 @@ GOENV = dict(os.environ, HOME=os.path.join(W, "home"), PPROF_BINARY_PATH="/nonex
 
 
 def pb_varint(b, i):
+    c = b[i]
+    if c < 0x80:  # most varints are one byte
+        return c, i + 1
     v = s = 0
     while True:
         c = b[i]
@@ -518,17 +543,66 @@ ROW = re.compile(r"^ *(-?[0-9.]+(?:e[-+][0-9]+)?)[^ ]* +-?[0-9.]+(?:e[-+]?[0-9]+
 TOTAL = re.compile(r"Showing nodes accounting for .* of (-?[0-9.e+]+)[^ ]* total")
 
 
+def pprof_argv():
+    """The command of go tool pprof: the binary `go tool pprof` execs
+    ($(go env GOTOOLDIR)/pprof), run directly, which spares a go process
+    (its own start and its fork of the tool) per session; `go tool pprof`
+    when GOTOOLDIR has no pprof."""
+    try:
+        d = subprocess.run(["go", "env", "GOTOOLDIR"], capture_output=True, text=True,
+                           env=GOENV, timeout=60).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        d = ""
+    exe = os.path.join(d, "pprof") if d else ""
+    return [exe] if exe and os.access(exe, os.X_OK) else ["go", "tool", "pprof"]
+
+
+PPROF = pprof_argv()
+# go tool pprof's answer per distinct file content: the same bytes read by
+# the same tool give the same tables, so a file whose bytes were read
+# already (an OTLP export converted back to pprof is, most of the time, the
+# pprof export byte for byte) is not read again; its comparisons are all
+# still made, with that one reading.  sha256 -> Future of go_session's answer.
+GO_READ = {}
+GO_LOCK = threading.Lock()
+go_stats = {"sessions": 0, "reused": 0}
+
+
+def go_reading(path):
+    """go_session(path), once per distinct content; the readings are shared
+    (compare() does not change them).  Counts the go-dup exceptions of the
+    reading at each use, as a fresh session would."""
+    with open(path, "rb") as fh:
+        key = hashlib.sha256(fh.read()).hexdigest()
+    with GO_LOCK:
+        fut = GO_READ.get(key)
+        mine = fut is None
+        if mine:
+            fut = GO_READ[key] = cf.Future()
+            go_stats["sessions"] += 1
+        else:
+            go_stats["reused"] += 1
+    if mine:
+        try:
+            fut.set_result(go_session(path))
+        except Exception as ex:  # noqa: BLE001 - raised again to each caller
+            fut.set_exception(ex)
+    types, dflt, readings, ndup = fut.result()
+    exc("go-dup", ndup)
+    return types, dflt, readings
+
+
 def go_session(path):
     """One go tool pprof process: -top for every sample type (raw units:
     unit = the type's own unit), through its interactive commands
     (sample_index=N, unit=U, top).  Returns (types, default type,
-    {type: Reading})."""
+    {type: Reading}, number of go-dup names)."""
     types, dflt = pprof_types(path)
     cmds = ["nodecount=1000000", "nodefraction=0", "edgefraction=0"]
     for i, (t, u) in enumerate(types):
         cmds += ["sample_index=%d" % i, "unit=%s" % (u or "count"), "top"]
     cmds.append("quit")
-    p = subprocess.run(["go", "tool", "pprof", "-symbolize=none", path],
+    p = subprocess.run(PPROF + ["-symbolize=none", path],
                        input=("\n".join(cmds) + "\n").encode(), stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, env=GOENV, timeout=600)
     text = p.stdout.decode("utf-8", "surrogateescape")
@@ -539,7 +613,7 @@ def go_session(path):
     if len(tables) != len(types):
         raise RuntimeError("go tool pprof gave %d tables for %d types: %s" % (
             len(tables), len(types), text[:300]))
-    readings = {}
+    readings, ndup = {}, 0
     for (t, u), tab in zip(types, tables):
         r = Reading("go tool pprof -top -sample_index=%s" % t, rel_tol=1e-15)
         rows, started = [], False
@@ -559,13 +633,13 @@ def go_session(path):
             name = re.sub(r" \((partial-)?inline\)$", "", name)
             if name in r.flat:
                 r.nocum.add(name)
-                exc("go-dup")
+                ndup += 1  # EXC go-dup, counted by go_reading at each use
             r.flat[name] = r.flat.get(name, 0) + fl
             r.cum[name] = r.cum.get(name, 0) + cu
         r.abs_total = True  # see compare() and EXC go-abs-total
         r.negative = any(x < 0 for x in r.flat.values())
         readings[t] = r
-    return types, dflt or (types[-1][0] if types else ""), readings
+    return types, dflt or (types[-1][0] if types else ""), readings, ndup
 
 
 def pb_ints(wt, v):
@@ -579,16 +653,20 @@ def pb_ints(wt, v):
     return out
 
 
-def pb_rows(path):
+def pb_rows(path, rows=True):
     """THE count of a pprof source without samples/count is the row: one per
     Sample message (doc/mappings.md §0).  go tool pprof cannot show it (it
     merges identical samples when it reads a file), so the rows are counted
     here from the protobuf: flat to the leaf frame, cum once per distinct
     frame, a location's inline lines innermost first.  Returns (Reading, the
     set of non-empty function names: names not in it are frames without a
-    function name, which each tool names its own way, see EXC nameless)."""
+    function name, which each tool names its own way, see EXC nameless).
+    rows=False: the names only (the Reading is None), for a file whose count
+    go tool pprof shows (samples/count)."""
     samples, locs, funcs, strs = [], {}, {}, []
     for f, wt, v in pb_fields(pb_load(path)):
+        if f in (2, 4) and not rows:
+            continue
         if f == 2 and wt == 2:
             ids = []
             for f2, wt2, v2 in pb_fields(v):
@@ -618,15 +696,18 @@ def pb_rows(path):
         if ffile.get(fid):
             return "%s:%d" % (ffile[fid], ln)
         return "[unknown]"
+    if not rows:
+        return None, {n for n in fname.values() if n}
     r = Reading("pprof rows (Sample messages)")
     r.frames = True  # named by the frame rule, as fold and the exporters
+    loc_names = {}  # location id -> its frames' names (locations recur in samples)
+    for lid, (addr, lines) in locs.items():
+        loc_names[lid] = [frame(fid, ln) for fid, ln in lines] if lines else \
+            ["0x%x" % addr if addr else "[unknown]"]
     for ids in samples:
         names = []
         for lid in ids:
-            addr, lines = locs.get(lid, (0, []))
-            if not lines:
-                names.append("0x%x" % addr if addr else "[unknown]")
-            names += [frame(fid, ln) for fid, ln in lines]
+            names += loc_names.get(lid) or ["[unknown]"]
         r.add(names, 1)
     return r, {n for n in fname.values() if n}
 
@@ -799,10 +880,13 @@ def job(i, f, kind):
     for suf, why in REFUSED_SUFFIX.items():
         if b.endswith(suf):
             reason = why
-    rc, _, err = run([PCOL, "top", f, "-n", "1"])
+    # pcol top's table is the first reading: a file pcol refuses stops here
+    v = {}
+    rc, _, err = run([PCOL, "top", f, "--format", "csv"], out=os.path.join(d, "top.csv"))
     if rc != 0:
         res["refused"] = (rc, err.strip(), reason)
         return res
+    v["top"] = os.path.join(d, "top.csv")
     if reason:
         res["refused_not"] = reason
     ext = {"rprof": ".out", "pprof": ".pb.gz", "collapsed": ".folded", "speedscope": ".json",
@@ -811,7 +895,10 @@ def job(i, f, kind):
         o = os.path.join(d, "x" + ext[e])
         if e == "rprof" and "collapsed" in res["out"]:
             # Rprof writes one line per count: keep R's reading affordable
-            n = read_collapsed(res["out"]["collapsed"]).total
+            # (the reading is the judge's of that export: kept for judge_one)
+            rd = res["collapsed_reading"] = read_collapsed(res["out"]["collapsed"],
+                                                           judge="collapsed sums (export)")
+            n = rd.total
             if n > RPROF_MAX_LINES:
                 res["rprof_skipped"] = n
                 continue
@@ -824,9 +911,6 @@ def job(i, f, kind):
             res["out"][e] = o
         else:
             res["err"][e] = err.strip()
-    v = {}
-    rc, _, err = run([PCOL, "top", f, "--format", "csv"], out=os.path.join(d, "top.csv"))
-    v["top"] = os.path.join(d, "top.csv") if rc == 0 else "error: " + err
     rc, out, err = run([PCOL, "top", f, "-n", "1", "--format", "json"])  # raw, as the csv rows
     try:
         v["top_total"] = Decimal(json.loads(out.decode("utf-8", "replace"))["total"]) if rc == 0 else None
@@ -846,13 +930,14 @@ def job(i, f, kind):
     # go tool pprof on the source and on the pprof export
     try:
         if kind == "pprof":
-            res["go_src"] = go_session(f)
-            res["pb"] = pb_rows(f)
+            res["go_src"] = go_reading(f)
+            # the rows are THE count only without samples/count (source_readings)
+            res["pb"] = pb_rows(f, rows=("samples", "count") not in res["go_src"][0])
     except Exception as ex:  # noqa: BLE001 - reported as a failure
         res["go_src_err"] = str(ex)
     try:
         if "pprof" in res["out"]:
-            res["go_out"] = go_session(res["out"]["pprof"])
+            res["go_out"] = go_reading(res["out"]["pprof"])
     except Exception as ex:  # noqa: BLE001
         res["go_out_err"] = str(ex)
     # OTLP: the source read by protoc (the judge of tests/cli/otlp_judge.py);
@@ -861,12 +946,13 @@ def job(i, f, kind):
         if kind == "otlp":
             res["otlp_src"] = otlp_profiles(f)
         if "otlp" in res["out"]:
-            otlp_decode(res["out"]["otlp"])  # protoc reads it
+            # (that protoc reads it is checked for all exports at once:
+            # otlp_check_all, whose verdict replaces this one's)
             pb = os.path.join(d, "x_otlp.pb.gz")
             rc, _, err = run([PCOL, "unpack", res["out"]["otlp"], "--to", "pprof", "-o", pb])
             if rc:
-                raise RuntimeError("OTLP -> pprof: " + err.decode("utf-8", "replace")[:300])
-            res["go_otlp"] = go_session(pb)
+                raise RuntimeError("OTLP -> pprof: " + err[:300])
+            res["go_otlp"] = go_reading(pb)
     except Exception as ex:  # noqa: BLE001
         res["go_otlp_err"] = str(ex)
     return res
@@ -881,6 +967,45 @@ def otlp_decode(path):
     if p.returncode or p.stderr:
         raise RuntimeError("protoc --decode %s: %s" % (path, p.stderr.decode("utf-8", "replace")[:300]))
     return p.stdout.decode("latin-1")
+
+
+def pb_varint_bytes(n):
+    out = bytearray()
+    while True:
+        out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
+        n >>= 7
+        if not n:
+            return bytes(out)
+
+
+def otlp_check_all(results):
+    """protoc --decode with upstream's .proto files must read every OTLP
+    export.  One protoc reads them all, each a length-delimited field of
+    tests/interop/otlp_batch.proto's OtlpBatch (parsed within its own bounds
+    as upstream's ProfilesData); when that run is not clean (an exit status,
+    a message), each file is decoded alone (otlp_decode), and a file protoc
+    cannot read is reported as before: res["go_otlp_err"].  Returns the
+    number of protoc processes."""
+    outs = [res for res in results if "otlp" in res.get("out", {})]
+    if not outs:
+        return 0
+    batch = bytearray()
+    for res in outs:
+        with open(res["out"]["otlp"], "rb") as fh:
+            b = fh.read()
+        batch += b"\x0a" + pb_varint_bytes(len(b)) + b
+    p = subprocess.run(["protoc", "--proto_path=" + os.path.join(REPO, "format"),
+                        "--proto_path=" + os.path.join(REPO, "tests", "interop"),
+                        "--decode=pcol.test.OtlpBatch", "otlp_batch.proto"],
+                       input=bytes(batch), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if p.returncode == 0 and not p.stderr:
+        return 1
+    for res in outs:
+        try:
+            otlp_decode(res["out"]["otlp"])
+        except RuntimeError as ex:
+            res["go_otlp_err"] = str(ex)
+    return 1 + len(outs)
 
 
 def otlp_profiles(path):
@@ -1050,7 +1175,7 @@ def judge_one(res, rsum, ss):
             if kind == "pprof" and dflt != src["default"]:
                 fail(b, what, "go tool pprof opens on %s, on the source on %s" % (dflt, src["default"]))
         elif e == "collapsed":
-            out = read_collapsed(o, judge="collapsed sums (export)")
+            out = res.get("collapsed_reading") or read_collapsed(o, judge="collapsed sums (export)")
             compare(b, what, src["count"], out, name_map=collapsed_sep,
                     total_adjust=r_empty, skip_fn=skipper(src, src_is_r=src_is_r,
                                                          frames_both=src["count"].frames))
@@ -1224,17 +1349,24 @@ def main():
         futs = [ex.submit(job, i, f, k) for i, (f, k) in enumerate(inputs)]
         for fu in futs:
             results.append(fu.result())
-    # summaryRprof on every Rprof source and export, in one R process
-    rlist, keys = [], []
+    n_protoc = otlp_check_all(results)
+    # summaryRprof on every Rprof source and export, in one R process, once
+    # per distinct content (an Rprof source's export is the source, byte for
+    # byte: the same bytes get R's one answer)
+    rlist, keys, rnum = [], [], {}
     for res in results:
         if "refused" in res:
             continue
-        if res["kind"] == "rprof":
-            rlist.append(res["f"])
-            keys.append(("src", res["i"]))
-        if "rprof" in res["out"]:
-            rlist.append(res["out"]["rprof"])
-            keys.append(("out", res["i"]))
+        for k, path in ((("src", res["i"]), res["f"] if res["kind"] == "rprof" else None),
+                        (("out", res["i"]), res["out"].get("rprof"))):
+            if path is None:
+                continue
+            with open(path, "rb") as fh:
+                h = hashlib.sha256(fh.read()).hexdigest()
+            if h not in rnum:
+                rlist.append(path)
+                rnum[h] = len(rlist)
+            keys.append((k, rnum[h]))
     rdir = os.path.join(W, "r")
     os.makedirs(rdir, exist_ok=True)
     with open(os.path.join(W, "r.list"), "w") as fh:
@@ -1245,7 +1377,7 @@ def main():
         print("FAIL: Rscript matrix_summary.R: " + p.stderr[:2000])
         return 1
     rsum = {}
-    for n, k in enumerate(keys, 1):
+    for k, n in keys:
         try:
             rsum[k] = read_r(os.path.join(rdir, "%d.tsv" % n),
                              "summaryRprof" + (" (export)" if k[0] == "out" else ""))
@@ -1302,6 +1434,10 @@ def main():
           "%d comparisons, %d failures, %d known bugs" % (
               stats["judged"], stats["files"], len(stats["skipped"]), stats["comparisons"],
               len(fails), len(known)))
+    print("reference tool runs: go tool pprof %d sessions for %d readings (identical bytes read "
+          "once), summaryRprof %d files for %d readings (one R), protoc %d for %d OTLP exports" % (
+              go_stats["sessions"], go_stats["sessions"] + go_stats["reused"], len(rlist), len(keys),
+              n_protoc, sum(1 for res in results if "otlp" in res.get("out", {}))))
     print("refused on purpose: " + "; ".join(stats["skipped"]))
     if stats["not_judged"]:
         print("not made (RPROF_MAX_LINES %d): %s" % (RPROF_MAX_LINES, "; ".join(stats["not_judged"])))
