@@ -164,7 +164,8 @@ static int cat_view(cat_ctx *c, const pcol_select *sel) {
   return rc;
 }
 
-/* --table all: every view in spec order, one process for what took 17.
+/* --table all: every view in pcol_lview_at's order (cat --help lists it),
+ * one process for what took 17.
  * TSV/CSV: each table after a line "# table NAME"; JSON: one object
  * {"NAME": [rows], ...}; JSON lines: every row's first member is "table".
  * --limit counts per table; a selection applies to the sample views. */

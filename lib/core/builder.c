@@ -87,6 +87,7 @@ void pcol_builder_free(pcol_builder *b) {
   pcol_buf_free(&b->stacks.ph);
   free(b->vpat);
   pcol_hset_free(&b->labelsets);
+  free(b->ls_last);
   pcol_b_spill_free(b);
   free(b);
 }
@@ -572,12 +573,43 @@ static int label_cmp(const pcol_builder *b, const pcol_label_row *x,
  * set arrives in many orders.  Sorting before deduplication makes one id per
  * set, for every importer (pprof sorts the same way before it merges samples
  * and prints -traces). */
+static int same_label(const pcol_label_row *a, const pcol_label_row *b) {
+  return a->key == b->key && a->str == b->str && a->num == b->num && a->num_unit == b->num_unit;
+}
+
+static int labelset_sorted(pcol_builder *b, const pcol_label_row *labels, size_t n, uint32_t *id);
+
+/* The set of labels[0, n).  The same rows as the last call's (in the same
+ * order) give its set at O(n) without sorting and hashing them again. */
 int pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n,
                     uint32_t *id) {
   if (n == 0) {
     *id = 0;
     return PCOL_OK;
   }
+  if (b->ls_has_last && n == b->ls_nlast) {
+    size_t i = 0;
+    while (i < n && same_label(&labels[i], &b->ls_last[i])) i++;
+    if (i == n) {
+      *id = b->ls_last_id;
+      return PCOL_OK;
+    }
+  }
+  int rc = labelset_sorted(b, labels, n, id);
+  if (rc) return rc;
+  b->ls_has_last = 0;
+  while (b->ls_caplast < n)
+    if (pcol_grow(&b->ls_last, &b->ls_caplast, sizeof *b->ls_last)) return PCOL_OK; /* no cache */
+  memcpy(b->ls_last, labels, n * sizeof *labels);
+  b->ls_nlast = n;
+  b->ls_last_id = *id;
+  b->ls_has_last = 1;
+  return PCOL_OK;
+}
+
+/* labels[0, n) sorted (a copy, when they are not) and added as a set. */
+static int labelset_sorted(pcol_builder *b, const pcol_label_row *labels, size_t n,
+                           uint32_t *id) {
   pcol_label_row small[32], *sorted = NULL;
   size_t i = 1;
   while (i < n && label_cmp(b, &labels[i - 1], &labels[i]) <= 0) i++;

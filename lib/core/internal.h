@@ -231,6 +231,14 @@ struct pcol_builder {
   pcol_colspill spill[2][PCOL_MAX_COLUMNS];
   int spilling, nospill;
   pcol_hset strings, value_types, functions, mappings, locations, labelsets;
+  /* the last pcol_b_labelset call's rows as given, and its set: importers
+   * give one sample's labels after another, mostly the same ones (a Perun
+   * type's keys are copied into each of its events), which then are not
+   * sorted and hashed again */
+  pcol_label_row *ls_last;
+  size_t ls_nlast, ls_caplast;
+  uint32_t ls_last_id;
+  int ls_has_last;
   pcol_nodeset stacks;
   /* Samples columns that have held only their default so far are not
    * stored: lazy[k] counts the rows of column k+1 while its buffer is empty

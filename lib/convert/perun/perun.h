@@ -108,12 +108,6 @@ typedef struct pimp {
   uint32_t u_json, u_absent;
   pcol_label_row *labels;
   size_t nlabels, caplabels;
-  /* the previous event's labels and their set: events of one type mostly
-   * carry the same labels, which are then not sorted and hashed again */
-  pcol_label_row *prev_labels;
-  size_t nprev_labels, capprev_labels;
-  uint32_t prev_labelset;
-  int has_prev_labels;
   uint32_t *locs;
   size_t nlocs, caplocs;
   /* the document and where its parts are */

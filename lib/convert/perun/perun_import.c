@@ -405,35 +405,6 @@ static const json_t *ev_get(const pimp *p, const json_t *own, const char *k) {
   return v || !p->base ? v : json_object_get(p->base, k);
 }
 
-static int same_label(const pcol_label_row *a, const pcol_label_row *b) {
-  return a->key == b->key && a->str == b->str && a->num == b->num && a->num_unit == b->num_unit;
-}
-
-/* The label set of the current event's labels.  When they are the previous
- * event's, its set is reused: a type's keys are copied into each of its
- * events, and sorting and hashing them again per event cost O(n log n)
- * where this comparison costs O(n). */
-static int event_labelset(pimp *p, uint32_t *id) {
-  if (p->has_prev_labels && p->nlabels == p->nprev_labels) {
-    size_t i = 0;
-    while (i < p->nlabels && same_label(&p->labels[i], &p->prev_labels[i])) i++;
-    if (i == p->nlabels) {
-      *id = p->prev_labelset;
-      return PCOL_OK;
-    }
-  }
-  if (pcol_b_labelset(p->b, p->labels, p->nlabels, id)) return perun_oom(p);
-  p->has_prev_labels = 0;
-  p->nprev_labels = 0;
-  while (p->capprev_labels < p->nlabels)
-    if (pcol_grow(&p->prev_labels, &p->capprev_labels, sizeof *p->prev_labels)) return perun_oom(p);
-  if (p->nlabels) memcpy(p->prev_labels, p->labels, p->nlabels * sizeof *p->labels);
-  p->nprev_labels = p->nlabels;
-  p->prev_labelset = *id;
-  p->has_prev_labels = 1;
-  return PCOL_OK;
-}
-
 /* An event: layouts 1 and 2 the resources entry (`own`), layout 3 the
  * members of its type's resource_type_map entry that no column overrides
  * (p->base; their labels are made once per type) followed by its entry of
@@ -494,7 +465,8 @@ int perun_emit_event(pimp *p, json_t *own, vslice trace, uint32_t gi, uint32_t i
     return pcol_error_set(p->err, PCOL_ETOOBIG,
                           "%s: the events expand to more than %llu labels, frames and trace bytes (%d per input byte): "
                           "refusing the amplification", p->name, (unsigned long long)p->max_work, WORK_PER_BYTE);
-  return event_labelset(p, &pd->labelset_id);
+  if (pcol_b_labelset(p->b, p->labels, p->nlabels, &pd->labelset_id)) return perun_oom(p);
+  return PCOL_OK;
 }
 
 static int cmp_ev(const void *a, const void *b) {
@@ -623,7 +595,6 @@ int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const 
   free(p.ev);
   free(p.pend);
   free(p.labels);
-  free(p.prev_labels);
   free(p.locs);
   free(p.fc);
   free(p.fr);
