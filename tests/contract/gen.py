@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""gen.py FORMAT OUT — a small profile of FORMAT made by the project, in the
+shape its producer writes, and, as JSON on standard output, what every
+importer must read from it (tests/contract/t_contract.py, issue 41's
+contract).  The truth is computed here from what this script wrote:
+
+  samples    the number of samples (events) written
+  threads    {label key: {thread name: samples}} where the format has threads
+             (names with blanks, digits and non-ASCII: "FS Broker 5906",
+             "Wörker ✓ 7", as Firefox and Java name threads)
+  first_ns   the first sample's time since the profile's start, and
+  span_ns    the last one's (null: the format has no per-sample times)
+  names      frame names the format's own viewer prints for what was written
+             (every one must appear in `pcol top`)
+
+The producer's clock does not start at 0 (perf: seconds since boot; V8: µs
+on the process's monotonic clock; Firefox and OTLP: wall-clock), so an
+importer that keeps it as `time_ns` fails `first_ns`/`span_ns`."""
+import json, random, sys
+
+fmt, out = sys.argv[1], sys.argv[2]
+rnd = random.Random(41)
+T1, T2 = "FS Broker 5906", "Wörker ✓ 7"
+N = 60
+# each sample: (thread, stack root first, gap to the next sample in µs)
+FR = ["main", "run loop", "compute 2", "leaf_a", "leaf_b"]
+STACKS = [[0, 1, 2, 3], [0, 1, 4], [0, 2, 3], [0, 1, 2, 4]]
+plan = [(T1 if i % 3 else T2, STACKS[rnd.randrange(len(STACKS))], 900 + rnd.randrange(300)) for i in range(N)]
+truth = {"samples": N, "threads": {}, "first_ns": None, "span_ns": None,
+         "names": ["main", "leaf_a", "leaf_b"]}
+
+
+def per_thread():
+    c = {}
+    for t, _, _ in plan:
+        c[t] = c.get(t, 0) + 1
+    return c
+
+
+def times_us(first):
+    """sample times (µs since the start) with the first at `first`"""
+    ts, t = [], first
+    for _, _, gap in plan:
+        ts.append(t)
+        t += gap
+    return ts
+
+
+w = open(out, "w", encoding="utf-8", newline="\n")
+if fmt == "perf":
+    boot = 2574592948428  # µs since boot of the first event (Firefox's test.perf)
+    ts = times_us(0)
+    for (t, st, _), tu in zip(plan, ts):
+        tid = 5906 if t == T1 else 7
+        w.write("%s  7564/%d  %d.%06d:     1000000 cpu-clock:u: \n" % (t, tid, (boot + tu) // 10**6, (boot + tu) % 10**6))
+        for k, f in enumerate(reversed(st)):
+            w.write("\t    %x %s+0x%x (/usr/bin/app)\n" % (0x401000 + 16 * f, FR[f].replace(" ", "_"), k))
+        w.write("\t    7f1e2215d058  (/lib/x86_64-linux-gnu/libc-2.15.so)\n\n")
+    truth["threads"] = {"comm": per_thread()}
+    truth["first_ns"], truth["span_ns"] = 0, ts[-1] * 1000
+    truth["names"] = ["main", "leaf_a", "leaf_b", "[libc-2.15.so]"]
+elif fmt == "v8":
+    start = 1043530000  # µs, the process's monotonic clock
+    nodes = [{"id": 1, "callFrame": {"functionName": "(root)", "scriptId": "0", "url": "", "lineNumber": -1,
+                                     "columnNumber": -1}, "hitCount": 0, "children": []}]
+    ids = {}
+    def node(path):
+        if path in ids:
+            return ids[path]
+        parent = node(path[:-1]) if len(path) > 1 else 1
+        i = len(nodes) + 1
+        f = path[-1]
+        # the first frame is an anonymous function V8 knows no line of
+        cf = {"functionName": "" if f == 0 else FR[f], "scriptId": "3", "url": "file:///srv/app.js",
+              "lineNumber": -1 if f == 0 else 10 * f, "columnNumber": -1 if f == 0 else 4}
+        nodes.append({"id": i, "callFrame": cf, "hitCount": 0, "children": []})
+        nodes[parent - 1]["children"].append(i)
+        ids[path] = i
+        return i
+    samples = [node(tuple(st)) for _, st, _ in plan]
+    deltas = [1500] + [g for _, _, g in plan[:-1]]
+    end = start + sum(deltas) + plan[-1][2]
+    json.dump({"nodes": nodes, "startTime": start, "endTime": end, "samples": samples, "timeDeltas": deltas}, w)
+    truth["first_ns"], truth["span_ns"] = 1500 * 1000, sum(deltas) * 1000
+    truth["names"] = ["run loop", "leaf_a", "leaf_b"]
+elif fmt == "firefox":
+    start_ms = 1700000000000.0  # wall clock, ms
+    ts = times_us(2000)
+    funcs = FR
+    threads = []
+    for k, name in enumerate((T1, T2)):
+        idx = [i for i, (t, _, _) in enumerate(plan) if t == name]
+        threads.append({"name": name, "processName": "app", "pid": "7564", "tid": 5906 if k == 0 else 7,
+                        "samples": {"length": len(idx), "stack": [STACKS.index(plan[i][1]) * 4 + len(plan[i][1]) - 1
+                                                                   for i in idx],
+                                    "time": [ts[i] / 1000.0 for i in idx], "weightType": "samples"},
+                        "markers": {"length": 0, "name": [], "data": [], "startTime": [], "endTime": [],
+                                    "phase": [], "category": []}})
+    # stack table: for each STACKS entry s, 4 rows (prefix chain), unused rows point at the root
+    frame, prefix = [], []
+    for s, st in enumerate(STACKS):
+        for d in range(4):
+            f = st[min(d, len(st) - 1)]
+            frame.append(f)
+            prefix.append(None if d == 0 else s * 4 + d - 1)
+    doc = {"meta": {"preprocessedProfileVersion": 70, "version": 24, "interval": 1, "startTime": start_ms,
+                    "categories": [{"name": "Other", "color": "grey", "subcategories": ["Other"]}],
+                    "product": "contract", "processType": 0},
+           "libs": [], "threads": threads,
+           "shared": {"stringArray": funcs + ["app.js"],
+                      "stackTable": {"length": len(frame), "frame": frame,
+                                     "prefixOffset": [0 if p is None else i - p for i, p in enumerate(prefix)], "category": [0] * len(frame), "subcategory": [0] * len(frame)},
+                      "frameTable": {"length": len(FR), "func": list(range(len(FR))), "line": [None] * len(FR),
+                                     "column": [None] * len(FR), "category": [0] * len(FR),
+                                     "subcategory": [0] * len(FR), "address": [-1] * len(FR),
+                                     "inlineDepth": [0] * len(FR), "nativeSymbol": [None] * len(FR),
+                                     "innerWindowID": [0] * len(FR)},
+                      "funcTable": {"length": len(FR), "name": list(range(len(FR))), "source": [0] * len(FR),
+                                    "lineNumber": [None] * len(FR), "columnNumber": [None] * len(FR),
+                                    "isJS": [False] * len(FR), "relevantForJS": [False] * len(FR),
+                                    "resource": [-1] * len(FR)},
+                      "sources": {"length": 1, "filename": [len(FR)], "uuid": [None]}}}
+    json.dump(doc, w, ensure_ascii=False)
+    truth["threads"] = {"thread_name": per_thread()}
+    truth["first_ns"], truth["span_ns"] = 2000 * 1000, ts[-1] * 1000
+    truth["names"] = FR[1:3] + ["leaf_a", "leaf_b"]
+elif fmt == "otlp":
+    t0 = 1700000000000000000  # ns, wall clock
+    ts = times_us(3000)
+    strs = ["", "samples", "count", "thread.name", T1, T2, "app.c"] + FR
+    funcs = [{}] + [{"nameStrindex": 7 + i, "filenameStrindex": 6} for i in range(len(FR))]
+    locs = [{}] + [{"address": str(4096 + 16 * i), "lines": [{"functionIndex": 1 + i, "line": str(i + 1)}]}
+                   for i in range(len(FR))]
+    stacks = [{}] + [{"locationIndices": [1 + f for f in reversed(st)]} for st in STACKS]
+    attrs = [{}, {"keyStrindex": 3, "value": {"stringValue": T1}}, {"keyStrindex": 3, "value": {"stringValue": T2}}]
+    smp = [{"stackIndex": 1 + STACKS.index(st), "values": ["1"], "attributeIndices": [1 if t == T1 else 2],
+            "timestampsUnixNano": [str(t0 + tu * 1000)]} for (t, st, _), tu in zip(plan, ts)]
+    doc = {"resourceProfiles": [{"resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "app"}}]},
+                                 "scopeProfiles": [{"scope": {"name": "contract"}, "profiles": [
+                                     {"sampleType": {"typeStrindex": 1, "unitStrindex": 2}, "timeUnixNano": str(t0),
+                                      "durationNano": str((ts[-1] + 1000) * 1000), "samples": smp}]}]}],
+           "dictionary": {"mappingTable": [{}], "locationTable": locs, "functionTable": funcs, "stackTable": stacks,
+                          "stringTable": strs, "attributeTable": attrs, "linkTable": [{}]}}
+    json.dump(doc, w, ensure_ascii=False)
+    truth["threads"] = {"thread.name": per_thread()}
+    truth["first_ns"], truth["span_ns"] = 3000 * 1000, ts[-1] * 1000
+elif fmt == "speedscope":
+    # py-spy's shape: one sampled profile per thread, named after it; and an
+    # evented profile (rbspy, Chrome's) whose clock starts at startValue
+    frames = [{"name": f, "file": "app.py", "line": 10 * i + 1} for i, f in enumerate(FR)]
+    profs = []
+    for name in (T1, T2):
+        idx = [i for i, (t, _, _) in enumerate(plan) if t == name]
+        profs.append({"type": "sampled", "name": name, "unit": "none", "startValue": 0, "endValue": len(idx),
+                      "samples": [plan[i][1] for i in idx], "weights": [1] * len(idx)})
+    json.dump({"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": frames},
+               "profiles": profs, "activeProfileIndex": 0, "exporter": "contract"}, w, ensure_ascii=False)
+    truth["sources"] = {"%s: %s" % (out.rsplit("/", 1)[-1], t): c for t, c in per_thread().items()}
+elif fmt == "collapsed":
+    agg = {}
+    for _, st, _ in plan:
+        k = ";".join(FR[f] for f in st)
+        agg[k] = agg.get(k, 0) + 1
+    for k, c in sorted(agg.items()):
+        w.write("%s %d\n" % (k, c))
+elif fmt == "rprof":
+    w.write("sample.interval=20000\n")
+    for _, st, _ in plan:
+        w.write(" ".join('"%s"' % FR[f] for f in reversed(st)) + " \n")
+    truth["first_ns"], truth["span_ns"] = None, None  # Rprof's times: k x interval (checked as any format's)
+elif fmt == "pprof":
+    sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/support")
+    from pprofgen import varint  # the project's protobuf writer
+    def fld(n, wt, b):
+        return varint(n << 3 | wt) + (varint(b) if wt == 0 else varint(len(b)) + b)
+    strs = ["", "samples", "count", "cpu", "nanoseconds", "thread", T1, T2] + FR
+    sid = {s: i for i, s in enumerate(strs)}
+    msg = fld(1, 2, fld(1, 0, 1) + fld(2, 0, 2)) + fld(1, 2, fld(1, 0, 3) + fld(2, 0, 4))
+    agg = {}
+    for t, st, _ in plan:
+        agg[(t, tuple(st))] = agg.get((t, tuple(st)), 0) + 1
+    for (t, st), c in sorted(agg.items()):
+        locs = b"".join(varint(1 + f) for f in reversed(st))
+        msg += fld(2, 2, fld(1, 2, locs) + fld(2, 2, varint(c) + varint(c * 10000000)) +
+                   fld(3, 2, fld(1, 0, sid["thread"]) + fld(2, 0, sid[t])))
+    for f in range(len(FR)):
+        msg += fld(4, 2, fld(1, 0, 1 + f) + fld(3, 0, 0x1000 + 16 * f) + fld(4, 2, fld(1, 0, 1 + f) + fld(2, 0, 3)))
+        msg += fld(5, 2, fld(1, 0, 1 + f) + fld(2, 0, sid[FR[f]]))
+    for s in strs:
+        msg += fld(6, 2, s.encode())
+    msg += fld(11, 2, fld(1, 0, 3) + fld(2, 0, 4)) + fld(12, 0, 10000000)
+    w.close()
+    open(out, "wb").write(msg)
+    truth["threads"] = {"thread": per_thread()}
+else:
+    sys.exit("gen.py: no generator for %s" % fmt)
+w.close()
+json.dump(truth, sys.stdout, ensure_ascii=False)

@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""The importer contract (issue 41): one table (importers.tsv), the same
+checks on every format pcol reads, so that a format cannot land judged by
+its totals only.  For each row's file (made by gen.py, which prints what
+must be read from it, or a project fixture):
+
+  detect     detected by content as the row's format
+  count      `top --value samples` adds up to the samples written
+  times      each source's first and last sample times are since the
+             profile's start (gen.py's first_ns/span_ns), not on the
+             producer's clock; `--from 0 --to END` holds every sample
+  threads    threads are labels (or sources) named exactly as written:
+             blanks, digits and non-ASCII intact, with their sample counts
+  names      the frames gen.py names appear in `top`; no name is empty or
+             says "undefined"
+  wrapped    the file gzip- and zstd-compressed gives the same `top`
+  refusal    a damaged copy exits 1 naming the file, and no other format
+  exports    every export (`unpack --to T`) reads back, detected as T, with
+             the default value's total where T keeps it (pprof, OTLP,
+             speedscope, collapsed)
+  fuzz, doc  the row's fuzz target exists; doc/mappings.md has its section
+and, once: the table lists exactly the formats `pcol pack --from` takes.
+Usage: t_contract.py [FORMAT...] with PCOL set; exit 0 when all hold."""
+import gzip, json, os, re, shutil, subprocess, sys, tempfile
+
+PCOL = os.environ.get("PCOL", "build/bin/pcol")
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+# how each format's messages name it (a refusal must name no other)
+SAYS = {"rprof": "Rprof", "pprof": "pprof", "perun": "Perun", "collapsed": "collapsed", "v8": "V8",
+        "perf": "perf script", "speedscope": "speedscope", "firefox": "Firefox", "otlp": "OTLP",
+        "jfr": "JFR", "chrome": "Chrome trace", "tachyon": "Tachyon"}
+# the headings of doc/mappings.md that are each format's section
+DOC = {"rprof": "Rprof", "pprof": "pprof", "perun": "Perun", "collapsed": "Collapsed stacks",
+       "v8": "V8 .cpuprofile", "perf": "perf script", "speedscope": "speedscope (import)",
+       "firefox": "Firefox Profiler", "otlp": "OpenTelemetry profiles", "jfr": "JFR", "chrome": "Chrome trace",
+       "tachyon": "Tachyon"}
+EXPORTS = ["pprof", "collapsed", "speedscope", "firefox", "otlp", "rprof", "perun"]
+SAME_TOTAL = {"pprof", "otlp", "speedscope", "collapsed"}
+failures = []
+
+
+def fail(fmt, check, what):
+    failures.append("%s: %s: %s" % (fmt, check, what))
+
+
+def run(*args, ok=True):
+    p = subprocess.run([PCOL] + list(args), capture_output=True)
+    if ok and p.returncode != 0:
+        raise RuntimeError("pcol %s: exit %d: %s" % (" ".join(args), p.returncode, p.stderr.decode(errors="replace")[:300]))
+    return p
+
+
+def js(*args):
+    return json.loads(run(*args, "--format", "json").stdout)
+
+
+def total(path, *extra):
+    return js("top", path, "--value", "samples", "--node-fraction", "0", *extra)["total"]
+
+
+def table():
+    rows = []
+    for line in open(os.path.join(HERE, "importers.tsv"), encoding="utf-8"):
+        if line.strip() and not line.startswith("#"):
+            f = line.split()
+            rows.append({"format": f[0], "detected": f[1], "file": f[2], "fuzz": f[3], "stream": " ".join(f[4:])})
+    return rows
+
+
+def damaged(fmt, data):
+    """copies of the file that are not valid any more (text formats may
+    take a truncation for a shorter valid file, so a stray line too)"""
+    half = data[: len(data) * 2 // 3]
+    lines = data.split(b"\n")
+    mid = len(lines) // 2
+    def at_mid(line):
+        return b"\n".join(lines[:mid] + [line] + lines[mid:])
+    return [("truncated", half), ("stray line", at_mid(b"\x01\x02 this \x03 is not a line of any profile")),
+            ("stray indented line", at_mid(b"\t    zz not a frame (\x01)")),
+            ("count out of range", at_mid(b"main;leaf_a 99999999999999999999999"))]
+
+
+def check(row, tmp):
+    fmt = row["format"]
+    src = os.path.join(tmp, "in." + fmt)
+    truth = {}
+    if row["file"] == "gen":
+        p = subprocess.run([sys.executable, os.path.join(HERE, "gen.py"), fmt, src], capture_output=True)
+        if p.returncode:
+            return fail(fmt, "gen", p.stderr.decode()[:300])
+        truth = json.loads(p.stdout)
+    else:
+        shutil.copyfile(os.path.join(ROOT, row["file"].split(":", 1)[1]), src)
+    data = open(src, "rb").read()
+
+    info = run("info", src).stdout.decode()
+    if not re.search(r"input_format: *%s\b" % re.escape(row["detected"]), info):
+        fail(fmt, "detect", "not detected as %s: %s" % (row["detected"], info.splitlines()[:2]))
+    inf = js("info", src)["rows"]
+
+    n = total(src)
+    if "samples" in truth and n != truth["samples"]:
+        fail(fmt, "count", "%s samples, %d written" % (n, truth["samples"]))
+
+    # times since the start
+    if truth.get("first_ns") is not None:
+        for r in inf:
+            if r["first_ns"] is None or abs(r["first_ns"] - truth["first_ns"]) > 1000 or \
+               abs(r["end_ns"] - truth["span_ns"]) > 1000:
+                fail(fmt, "times", "source %s spans %s .. %s ns; written %s .. %s ns since the start"
+                     % (r["source_id"], r["first_ns"], r["end_ns"], truth["first_ns"], truth["span_ns"]))
+    ends = [r["end_ns"] for r in inf if r["end_ns"] is not None]
+    if ends:
+        if min(r["first_ns"] for r in inf if r["first_ns"] is not None) < 0:
+            fail(fmt, "times", "a sample before the start")
+        end_s = "%.9f" % (max(ends) / 1e9 + 1e-6)
+        got = total(src, "--from", "0", "--to", end_s)
+        if got != n:
+            fail(fmt, "times", "--from 0 --to %s holds %s of %s samples" % (end_s, got, n))
+
+    # threads: labels (or sources) named exactly as written
+    for key, want in truth.get("threads", {}).items():
+        rows = js("tags", src, "--value", "samples")["rows"]
+        got = {r["value"]: r["amount"] for r in rows if r["key"] == key}
+        if got != want:
+            fail(fmt, "threads", "label %s: %s, written %s" % (key, got, want))
+    if "sources" in truth:
+        got = {r["source_uri"]: r["samples"] for r in inf}
+        # the URI is the path as given, then the thread's profile name
+        want = {"%s: %s" % (src, k.split(": ", 1)[1]): v for k, v in truth["sources"].items()}
+        if got != want:
+            fail(fmt, "threads", "sources %s, written %s" % (got, want))
+
+    # names as the producer's viewer prints them
+    top = js("top", src, "--node-fraction", "0")["rows"]
+    names = [r["name"] for r in top]
+    for want in truth.get("names", []):
+        if want not in names:
+            fail(fmt, "names", "no frame %r in top (%s)" % (want, names[:12]))
+    for nm in names:
+        if nm == "" or "undefined" in nm:
+            fail(fmt, "names", "frame named %r" % nm)
+
+    # compression around it
+    plain = js("top", src, "--node-fraction", "0")
+    for wrap, comp in (("gzip", ["gzip", "-c"]), ("zstd", ["zstd", "-q", "-c"])):
+        if not shutil.which(comp[0]):
+            print("t_contract: %s not installed: %s check skipped" % (comp[0], wrap))
+            continue
+        w = src + "." + wrap
+        with open(w, "wb") as o:
+            subprocess.run(comp + [src], stdout=o, check=True)
+        p = run("top", w, "--node-fraction", "0", "--format", "json", ok=False)
+        if p.returncode:
+            fail(fmt, "wrapped", "%s: exit %d: %s" % (wrap, p.returncode, p.stderr.decode(errors="replace").strip()[:200]))
+            continue
+        got = json.loads(p.stdout)
+        if got["rows"] != plain["rows"] or got["total"] != plain["total"]:
+            fail(fmt, "wrapped", "%s: top differs from the plain file's" % wrap)
+
+    # refusals name the file, and never a format the file is not
+    others = [v for k, v in SAYS.items() if k != fmt and v.lower() not in SAYS[fmt].lower()]
+    refused = 0
+    for what, bad in damaged(fmt, data):
+        d = os.path.join(tmp, "damaged-" + fmt)
+        open(d, "wb").write(bad)
+        p = run("top", d, ok=False)
+        err = p.stderr.decode(errors="replace")
+        said = re.sub(r"\(expected [^)]*\)", "", err)  # "unrecognised (expected A, B...)" names none
+        if p.returncode not in (0, 1):
+            fail(fmt, "refusal", "%s copy: exit %d: %s" % (what, p.returncode, err[:200]))
+        if p.returncode == 0 and "samples" in truth:
+            # taken as valid: what it dropped may be warned of, but a line
+            # that is no event must not become one
+            got = total(d)
+            if got > truth["samples"]:
+                fail(fmt, "refusal", "%s copy: read as %s samples, %d written" % (what, got, truth["samples"]))
+        if p.returncode == 1:
+            refused += 1
+            if "damaged-" + fmt not in err:
+                fail(fmt, "refusal", "%s copy: the message does not name the file: %s" % (what, err[:200]))
+            named = [o for o in others if re.search(r"\b%s\b" % re.escape(o), said)]
+            if named:
+                fail(fmt, "refusal", "%s copy: the message names %s: %s" % (what, named, err.strip()[:200]))
+    if not refused:
+        fail(fmt, "refusal", "no damaged copy was refused")
+
+    # every export reads back
+    for t in EXPORTS:
+        out = os.path.join(tmp, "x-%s.%s" % (fmt, t))
+        p = run("unpack", src, "--to", t, "-o", out, ok=False)
+        if p.returncode:
+            fail(fmt, "exports", "--to %s: exit %d: %s" % (t, p.returncode, p.stderr.decode(errors="replace")[:200]))
+            continue
+        i = run("info", out, ok=False)
+        if i.returncode or not re.search(r"input_format: *%s\b" % t, i.stdout.decode()):
+            fail(fmt, "exports", "--to %s does not read back as %s: %s" % (t, t, i.stderr.decode(errors="replace")[:200]))
+            continue
+        if t in SAME_TOTAL:
+            # the default value: collapsed keeps it as its one count,
+            # speedscope as its first profile (the timeline is another)
+            if t == "speedscope":  # its sampled profiles; the evented timeline repeats them
+                back = sum(js("top", out, "--node-fraction", "0", "--value", plain["type"], "--source",
+                              str(r["source_id"]))["total"]
+                           for r in js("info", out)["rows"] if r["default_type"] != "timeline")
+            else:
+                args = [] if t == "collapsed" else ["--value", plain["type"]]
+                back = js("top", out, "--node-fraction", "0", *args)["total"]
+            if back != plain["total"]:
+                fail(fmt, "exports", "--to %s: %s %s read back, the original has %s"
+                     % (t, back, plain["type"], plain["total"]))
+
+    if not os.path.isfile(os.path.join(ROOT, row["fuzz"])):
+        fail(fmt, "fuzz", "no fuzz target %s" % row["fuzz"])
+    heads = [l for l in open(os.path.join(ROOT, "doc/mappings.md"), encoding="utf-8") if l.startswith("## ")]
+    if not any(DOC[fmt].lower() in h.lower() for h in heads):
+        fail(fmt, "doc", "doc/mappings.md has no section '%s'" % DOC[fmt])
+    st = row["stream"]
+    if st.startswith("t_stream_json.sh:"):
+        if st.split(":")[1] not in open(os.path.join(ROOT, "tests/bounds/t_stream_json.sh")).read():
+            fail(fmt, "stream", "tests/bounds/t_stream_json.sh does not stream %s" % fmt)
+
+
+def main():
+    rows = table()
+    h = run("pack", "--help").stdout.decode()
+    m = re.search(r"--from X +input format: ([a-z0-9, ]+)", h)
+    listed = {f.strip() for f in m.group(1).split(",")} - {"pcol"} if m else set()
+    if listed != {r["format"] for r in rows}:
+        fail("table", "formats", "pack --from takes %s; importers.tsv lists %s"
+             % (sorted(listed), sorted(r["format"] for r in rows)))
+    only = set(sys.argv[1:])
+    tmp = tempfile.mkdtemp()
+    try:
+        for row in rows:
+            if only and row["format"] not in only:
+                continue
+            before = len(failures)
+            try:
+                check(row, tmp)
+            except Exception as e:  # a command that should have worked
+                fail(row["format"], "run", str(e))
+            print("t_contract: %-10s %s" % (row["format"], "ok" if len(failures) == before else "FAILED"))
+    finally:
+        shutil.rmtree(tmp)
+    for f in failures:
+        print("t_contract: FAIL: " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
