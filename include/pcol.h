@@ -1321,7 +1321,8 @@ typedef enum pcol_format {
   PCOL_FMT_V8,         /* import only: V8 .cpuprofile (node --cpu-prof, Chrome DevTools) */
   PCOL_FMT_PERF,       /* import only: `perf script` text */
   PCOL_FMT_FIREFOX,    /* the Firefox Profiler's processed profiles (and Gecko profiles in) */
-  PCOL_FMT_OTLP        /* OpenTelemetry profiles (OTLP protobuf or JSON lines) */
+  PCOL_FMT_OTLP,       /* OpenTelemetry profiles (OTLP protobuf or JSON lines) */
+  PCOL_FMT_CHROME      /* import only: Chrome trace events (their V8 CPU profiles) */
 } pcol_format;
 
 /* Guesses the format from the first bytes of a file. */
@@ -1363,6 +1364,11 @@ PCOL_API int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name,
 /* A V8 CPU profile (.cpuprofile JSON): one source. */
 PCOL_API int pcol_import_v8(pcol_builder *b, FILE *in, const char *name,
                             const pcol_import_options *opt, pcol_error *err);
+/* Chrome's trace-event JSON (DevTools' Performance panel, chrome://tracing):
+ * one source per V8 CPU profile it holds (Profile/ProfileChunk or
+ * CpuProfile events), labelled with its thread (doc/mappings.md §13). */
+PCOL_API int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name,
+                                const pcol_import_options *opt, pcol_error *err);
 /* `perf script` text, read a line at a time: one source. */
 PCOL_API int pcol_import_perf(pcol_builder *b, FILE *in, const char *name,
                               const pcol_import_options *opt, pcol_error *err);

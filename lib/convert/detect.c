@@ -21,6 +21,7 @@ const char *pcol_format_name(pcol_format f) {
   case PCOL_FMT_V8: return "v8";
   case PCOL_FMT_PERF: return "perf";
   case PCOL_FMT_OTLP: return "otlp";
+  case PCOL_FMT_CHROME: return "chrome";
   case PCOL_FMT_UNKNOWN: break;
   }
   return "unknown";
@@ -30,7 +31,7 @@ pcol_format pcol_format_by_name(const char *name) {
   static const pcol_format all[] = {PCOL_FMT_PCOL, PCOL_FMT_RPROF, PCOL_FMT_PPROF,
                                     PCOL_FMT_PERUN, PCOL_FMT_COLLAPSED, PCOL_FMT_SPEEDSCOPE,
                                     PCOL_FMT_CLICKHOUSE, PCOL_FMT_FIREFOX, PCOL_FMT_V8, PCOL_FMT_PERF,
-                                    PCOL_FMT_OTLP};
+                                    PCOL_FMT_OTLP, PCOL_FMT_CHROME};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     if (strcmp(name, pcol_format_name(all[i])) == 0) return all[i];
   if (strcmp(name, "folded") == 0) return PCOL_FMT_COLLAPSED;
@@ -98,6 +99,13 @@ static int has(const uint8_t *p, size_t n, const char *s) {
  * names its schema or has "shared" frames and "profiles"; anything else is
  * Perun's (which has neither). */
 static pcol_format json_kind(const uint8_t *p, size_t n) {
+  /* a Chrome trace: an object with traceEvents, or an array of events
+   * (their profile chunks hold "nodes" and "callFrame" too) */
+  size_t k = 0;
+  while (k < n && (p[k] == ' ' || p[k] == '\t' || p[k] == '\r' || p[k] == '\n')) k++;
+  if (has(p, n, "\"traceEvents\"") ||
+      (k < n && p[k] == '[' && has(p, n, "\"ph\"") && has(p, n, "\"pid\"") && has(p, n, "\"ts\"")))
+    return PCOL_FMT_CHROME;
   if (has(p, n, "\"callFrame\"") && has(p, n, "\"nodes\"")) return PCOL_FMT_V8;
   if (has(p, n, "speedscope.app/file-format-schema") ||
       (has(p, n, "\"shared\"") && has(p, n, "\"frames\"") && has(p, n, "\"profiles\"")))
@@ -153,6 +161,8 @@ pcol_format pcol_detect_format(const void *head, size_t len) {
   while (i < len && isspace(p[i])) i++;
   if (i < len && p[i] == '{')
     return pcol_firefox_sniff(p + i, len - i) ? PCOL_FMT_FIREFOX : json_kind(p + i, len - i);
+  /* a JSON array: Chrome's trace events (json_kind names them, or nothing) */
+  if (i < len && p[i] == '[' && json_kind(p + i, len - i) == PCOL_FMT_CHROME) return PCOL_FMT_CHROME;
   if (looks_perf(p, len)) return PCOL_FMT_PERF;
   /* legacy (pre-protobuf) pprof, binary or text: the pprof importer
    * rejects it with a message that names the format (before collapsed:
@@ -284,6 +294,7 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
   case PCOL_FMT_COLLAPSED: rc = pcol_import_collapsed(b, s, x->name, opt, err); break;
   case PCOL_FMT_OTLP: rc = pcol_import_otlp(b, s, x->name, opt, err); break;
   case PCOL_FMT_V8: rc = pcol_import_v8(b, s, x->name, opt, err); break;
+  case PCOL_FMT_CHROME: rc = pcol_import_chrome(b, s, x->name, opt, err); break;
   case PCOL_FMT_PERF: rc = pcol_import_perf(b, s, x->name, opt, err); break;
   case PCOL_FMT_SPEEDSCOPE: rc = pcol_import_speedscope(b, s, x->name, opt, err); break;
   case PCOL_FMT_FIREFOX: rc = pcol_import_firefox(b, s, x->name, opt, err); break;
@@ -300,7 +311,7 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
     else
       rc = pcol_error_set(err, PCOL_EFORMAT,
                           "%s: unrecognised input format (expected Rprof, pprof, Perun, "
-                          "collapsed stacks, V8 .cpuprofile, perf script, speedscope, Firefox Profiler, OTLP or pcol; name the format with `pcol pack --from FORMAT "
+                          "collapsed stacks, V8 .cpuprofile, perf script, speedscope, Firefox Profiler, OTLP, Chrome trace or pcol; name the format with `pcol pack --from FORMAT "
                           "FILE -o OUT.pcol`)", x->name);
   }
   }

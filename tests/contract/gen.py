@@ -83,6 +83,52 @@ elif fmt == "v8":
     json.dump({"nodes": nodes, "startTime": start, "endTime": end, "samples": samples, "timeDeltas": deltas}, w)
     truth["first_ns"], truth["span_ns"] = 1500 * 1000, sum(deltas) * 1000
     truth["names"] = ["run loop", "leaf_a", "leaf_b"]
+elif fmt == "chrome":
+    # a DevTools trace: per thread a Profile event (startTime on the trace's
+    # clock, µs) and ProfileChunks of nodes (parent form), samples and
+    # timeDeltas, sent from the sampler's thread; thread names in "M" events
+    start = 673345194
+    ev = [{"args": {"name": "Renderer"}, "cat": "__metadata", "name": "process_name", "ph": "M", "pid": 7564,
+           "tid": 0, "ts": 0}]
+    ts = times_us(1500)
+    for k, name in enumerate((T1, T2)):
+        tid, pid_id = (5906, "0x1") if k == 0 else (7, "0x2")
+        ev.append({"args": {"name": name}, "cat": "__metadata", "name": "thread_name", "ph": "M", "pid": 7564,
+                   "tid": tid, "ts": 0})
+        ev.append({"args": {"data": {"startTime": start}}, "cat": "disabled-by-default-v8.cpu_profiler",
+                   "id": pid_id, "name": "Profile", "ph": "P", "pid": 7564, "tid": tid, "ts": start})
+        idx = [i for i, (t, _, _) in enumerate(plan) if t == name]
+        ids, nodes = {(): 1}, [{"callFrame": {"functionName": "(root)", "scriptId": 0}, "id": 1}]
+        samples, deltas, prev = [], [], 0
+        for i in idx:
+            st = tuple(plan[i][1])
+            for d in range(1, len(st) + 1):
+                if st[:d] not in ids:
+                    ids[st[:d]] = len(nodes) + 1
+                    f = st[d - 1]
+                    nodes.append({"callFrame": {"functionName": FR[f], "scriptId": 3, "url": "file:///srv/app.js",
+                                                "lineNumber": 10 * f, "columnNumber": 4},
+                                  "id": ids[st[:d]], "parent": ids[st[:d - 1]]})
+            samples.append(ids[st])
+            deltas.append(ts[i] - prev)
+            prev = ts[i]
+        # two chunks: the second adds the nodes it needs after the first's
+        half = len(samples) // 2
+        for a, b, na, nb in ((0, half, 0, len(nodes) // 2), (half, len(samples), len(nodes) // 2, len(nodes))):
+            ev.append({"args": {"data": {"cpuProfile": {"nodes": nodes[na:nb], "samples": samples[a:b]},
+                                         "timeDeltas": deltas[a:b]}},
+                       "cat": "disabled-by-default-v8.cpu_profiler", "id": pid_id, "name": "ProfileChunk",
+                       "ph": "P", "pid": 7564, "tid": 99, "ts": start + 10 + b})
+        ev.append({"args": {}, "cat": "devtools.timeline", "name": "RunTask", "ph": "X", "pid": 7564, "tid": tid,
+                   "ts": start + 5, "dur": 100})
+    json.dump({"traceEvents": ev, "metadata": {"source": "DevTools"}}, w, ensure_ascii=False)
+    truth["threads"] = {"thread_name": per_thread()}
+    # each thread's profile starts at startTime; its first sample is at
+    # its own first delta
+    firsts = [ts[[i for i, (t, _, _) in enumerate(plan) if t == n][0]] for n in (T1, T2)]
+    lasts = [ts[[i for i, (t, _, _) in enumerate(plan) if t == n][-1]] for n in (T1, T2)]
+    truth["first_ns"] = [f * 1000 for f in firsts]
+    truth["span_ns"] = [l * 1000 for l in lasts]
 elif fmt == "firefox":
     start_ms = 1700000000000.0  # wall clock, ms
     ts = times_us(2000)

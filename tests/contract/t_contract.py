@@ -105,11 +105,14 @@ def check(row, tmp):
 
     # times since the start
     if truth.get("first_ns") is not None:
-        for r in inf:
-            if r["first_ns"] is None or abs(r["first_ns"] - truth["first_ns"]) > 1000 or \
-               abs(r["end_ns"] - truth["span_ns"]) > 1000:
+        # one pair for every source, or a list of them, source by source
+        firsts, spans = truth["first_ns"], truth["span_ns"]
+        if not isinstance(firsts, list):
+            firsts, spans = [firsts] * len(inf), [spans] * len(inf)
+        for r, f0, s0 in zip(inf, firsts, spans):
+            if r["first_ns"] is None or abs(r["first_ns"] - f0) > 1000 or abs(r["end_ns"] - s0) > 1000:
                 fail(fmt, "times", "source %s spans %s .. %s ns; written %s .. %s ns since the start"
-                     % (r["source_id"], r["first_ns"], r["end_ns"], truth["first_ns"], truth["span_ns"]))
+                     % (r["source_id"], r["first_ns"], r["end_ns"], f0, s0))
     ends = [r["end_ns"] for r in inf if r["end_ns"] is not None]
     if ends:
         if min(r["first_ns"] for r in inf if r["first_ns"] is not None) < 0:

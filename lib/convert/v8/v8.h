@@ -8,4 +8,19 @@
 #include "json_pull.h"
 #include <stdio.h>
 
+/* an optional number of a document ("startTime") */
+typedef struct vnum {
+  int present, bad;
+  int64_t v;
+} vnum;
+
+/* One V8 Profile document read from in into a new source (type src_type,
+ * URI uri) whose every sample carries the label set labelset (0: none);
+ * name is the document's name in messages.  pcol_import_v8 is this with
+ * the file's own name and type "v8"; chrome_trace.c gives it each profile
+ * of a trace. */
+int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const char *src_type, const char *uri,
+                           uint32_t labelset, const pcol_import_options *opt, uint32_t *source_id,
+                           pcol_error *err);
+
 #endif

@@ -33,18 +33,13 @@ typedef struct vnode {
   uint8_t cf_bad, kids_notarr, parent_bad;
 } vnode;
 
-/* an optional number of the document ("startTime") */
-typedef struct vnum {
-  int present, bad;
-  int64_t v;
-} vnum;
-
 typedef struct vimp {
   pcol_builder *b;
   const char *name;
   pcol_error *err;
   pcol_jpull *j;
   uint32_t src;
+  uint32_t labelset;     /* every sample's labels (a Chrome trace's thread) */
   int sem;               /* the first error of meaning (reported when the JSON is valid) */
   size_t n;              /* nodes */
   int have_nodes;        /* "nodes" is an array */
@@ -370,7 +365,7 @@ static int resolve(vimp *v) {
       int64_t hits = v->nodes[i].hits;
       if (v->nodes[i].hits_bad) return at(v, "nodes", i, "hitCount is not a count");
       if (!hits) continue;
-      pcol_sample_row s = {v->src, PCOL_NA_I64, 0, hits, PCOL_NA_I64, 0, 0};
+      pcol_sample_row s = {v->src, PCOL_NA_I64, 0, hits, PCOL_NA_I64, 0, v->labelset};
       pcol_value_row val = {vt_samples, hits};
       if ((rc = node_stack(v, (uint32_t)i, &s.stack_id))) return rc;
       if (pcol_b_sample(v->b, &s, &val, 1, NULL)) return pcol_oom(v->err);
@@ -408,7 +403,7 @@ static int resolve(vimp *v) {
     }
     if (i > 0) { /* sample i-1 lasts until sample i */
       if (start > INT64_MAX / 4000 || start < -INT64_MAX / 4000) return at(v, "startTime", SIZE_MAX, "out of range");
-      pcol_sample_row s = {v->src, (start + prev_t) * 1000, 0, 1, PCOL_NA_I64, 0, 0};
+      pcol_sample_row s = {v->src, (start + prev_t) * 1000, 0, 1, PCOL_NA_I64, 0, v->labelset};
       pcol_value_row val[2] = {{vt_samples, 1}, {vt_wall, (tus - prev_t) * 1000}};
       if ((rc = node_stack(v, prev_node, &s.stack_id))) return rc;
       if (pcol_b_sample(v->b, &s, val, 2, NULL)) return pcol_oom(v->err);
@@ -419,18 +414,25 @@ static int resolve(vimp *v) {
   return PCOL_OK;
 }
 
-int pcol_import_v8(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
-                   pcol_error *err) {
+int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const char *src_type, const char *uri,
+                           uint32_t labelset, const pcol_import_options *opt, uint32_t *source_id,
+                           pcol_error *err) {
   vimp v = {0};
   pcol_jpull j;
-  v.b = b, v.name = name, v.err = err, v.j = &j, v.bad_delta = SIZE_MAX;
+  v.b = b, v.name = name, v.err = err, v.j = &j, v.bad_delta = SIZE_MAX, v.labelset = labelset;
   int rc = pcol_jp_open(&j, in, name, opt, 0, err);
-  if (!rc && pcol_b_source(b, PCOL_SRC_V8, name, PCOL_NA_I64, &v.src)) rc = pcol_oom(err);
+  if (!rc && pcol_b_source(b, src_type, uri, PCOL_NA_I64, &v.src)) rc = pcol_oom(err);
   if (!rc) rc = read_doc(&v);
   if (!rc) rc = resolve(&v);
+  if (!rc && source_id) *source_id = v.src;
   pcol_jp_close(&j);
   free(v.nodes), free(v.kids), free(v.samples), free(v.deltas), free(v.fn), free(v.url);
   free(v.parent), free(v.loc), free(v.stack), free(v.work);
   pcol_u64map_free(&v.map);
   return rc;
+}
+
+int pcol_import_v8(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
+                   pcol_error *err) {
+  return pcol_v8_import_profile(b, in, name, PCOL_SRC_V8, name, 0, opt, NULL, err);
 }

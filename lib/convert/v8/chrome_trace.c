@@ -1,0 +1,439 @@
+/* chrome_trace.c — Chrome's trace-event JSON (DevTools' Performance panel
+ * "Save profile", chrome://tracing, Perfetto's JSON export, `node
+ * --trace-events`) into a builder: the V8 CPU profiles it carries.
+ *
+ *   [event, ...]  or  {"traceEvents": [event, ...], "metadata": {...}, ...}
+ *   event: {"ph", "name", "pid", "tid", "ts", "id", "args": {...}}
+ *
+ * A sampled profile arrives as a "Profile" event (args.data.startTime, µs
+ * on the trace's clock) and "ProfileChunk" events of the same pid and id,
+ * each adding nodes (parent form), samples and timeDeltas
+ * (args.data.cpuProfile.{nodes,samples}, args.data.timeDeltas); older
+ * traces hold one whole profile in a "CpuProfile" event
+ * (args.data.cpuProfile).  Each profile is put back together as the V8
+ * document it was cut from — its nodes, samples and deltas copied as text,
+ * in file order, into temporary files — and read by the V8 importer
+ * (v8_import.c), so names, checks and times are V8's own: one source per
+ * profile, type "chrome", every sample labelled with the profiled thread
+ * (`pid`, `tid`, and `thread_name`/`process_name` from the "M" metadata
+ * events).  Duration events (ph X, B/E) are not samples: they are counted
+ * into the meta `chrome.duration_events` (doc/mappings.md §13).
+ *
+ * The document is streamed (json_pull.c): memory holds one event's scalars,
+ * the thread names and a few counters per profile; the profiles' text waits
+ * in temporary files. */
+#include "v8.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <unistd.h>
+
+typedef struct cstream {
+  int64_t pid, tid;
+  char *id;           /* the trace's profile id ("0x1"); "" for a CpuProfile event */
+  vnum start, end;    /* µs on the trace's clock */
+  FILE *part[3];      /* the text of nodes, samples, timeDeltas: elements, comma-separated */
+  uint64_t count[3];
+} cstream;
+
+typedef struct cname {
+  int64_t pid, tid; /* tid -1: the process's name */
+  char *name;
+} cname;
+
+enum { P_NODES, P_SAMPLES, P_DELTAS };
+static const char *const PART_KEY[3] = {"nodes", "samples", "timeDeltas"};
+#define MAX_PROFILES 4096
+
+typedef struct ctrace {
+  pcol_builder *b;
+  const char *name;
+  pcol_error *err;
+  pcol_jpull *j;
+  const pcol_import_options *opt;
+  cstream *st;
+  size_t nst, capst;
+  cname *nm;
+  size_t nnm, capnm;
+  FILE *cur[3];       /* the event being read: what its args.data held */
+  uint64_t ccount[3];
+  vnum cstart, cend;
+  char *mname;        /* args.name of the event being read */
+  uint64_t n_duration;
+} ctrace;
+
+static int fail(ctrace *c, size_t ev, const char *what) {
+  return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: traceEvents[%zu]: %s", c->name, ev, what);
+}
+
+/* JSON text of the current value, re-serialized (strings escaped again:
+ * json_pull hands them decoded). */
+static int put_str(FILE *o, const char *s, size_t n) {
+  putc('"', o);
+  for (size_t i = 0; i < n; i++) {
+    unsigned char ch = (unsigned char)s[i];
+    if (ch == '"' || ch == '\\') putc('\\', o), putc(ch, o);
+    else if (ch < 0x20) fprintf(o, "\\u%04x", ch);
+    else putc(ch, o);
+  }
+  putc('"', o);
+  return 0;
+}
+
+static int copy_value(pcol_jpull *j, FILE *o) {
+  int rc;
+  switch (j->tok) {
+  case PCOL_JT_OBJ:
+  case PCOL_JT_ARR: {
+    pcol_jtok end = j->tok == PCOL_JT_OBJ ? PCOL_JT_OBJ_END : PCOL_JT_ARR_END;
+    putc(j->tok == PCOL_JT_OBJ ? '{' : '[', o);
+    for (int first = 1;; first = 0) {
+      if ((rc = pcol_jp_next(j))) return rc;
+      if (j->tok == end) break;
+      if (!first) putc(',', o);
+      if (j->tok == PCOL_JT_KEY) {
+        put_str(o, j->str, j->len);
+        putc(':', o);
+        if ((rc = pcol_jp_next(j))) return rc;
+      }
+      if ((rc = copy_value(j, o))) return rc;
+    }
+    putc(end == PCOL_JT_OBJ_END ? '}' : ']', o);
+    return 0;
+  }
+  case PCOL_JT_STR: return put_str(o, j->str, j->len);
+  case PCOL_JT_INT: fprintf(o, "%" PRId64, j->i); return 0;
+  case PCOL_JT_REAL: fprintf(o, "%.17g", j->d); return 0;
+  case PCOL_JT_TRUE: fputs("true", o); return 0;
+  case PCOL_JT_FALSE: fputs("false", o); return 0;
+  case PCOL_JT_NULL: fputs("null", o); return 0;
+  default: return 0;
+  }
+}
+
+/* The elements of the array that starts now, appended to the current
+ * event's part p. */
+static int copy_elements(ctrace *c, int p) {
+  pcol_jpull *j = c->j;
+  int rc;
+  if (j->tok != PCOL_JT_ARR) return pcol_jp_skip(j);
+  while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END) {
+    if (c->ccount[p]++) putc(',', c->cur[p]);
+    if ((rc = copy_value(j, c->cur[p]))) return rc;
+  }
+  return rc;
+}
+
+static int number(pcol_jpull *j, vnum *v) {
+  if (j->tok == PCOL_JT_INT) v->present = 1, v->bad = 0, v->v = j->i;
+  else if (j->tok == PCOL_JT_REAL && j->d > -9e18 && j->d < 9e18) v->present = 1, v->bad = 0, v->v = (int64_t)j->d;
+  else if (j->tok != PCOL_JT_NULL) return v->bad = 1, pcol_jp_skip(j);
+  return 0;
+}
+
+/* args.data, or args.data.cpuProfile (inner = 1) */
+static int read_data(ctrace *c, int inner) {
+  pcol_jpull *j = c->j;
+  int rc;
+  if (j->tok != PCOL_JT_OBJ) return pcol_jp_skip(j);
+  while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
+    int part = -1;
+    for (int p = 0; p < 3; p++)
+      if (pcol_jp_key_is(j, PART_KEY[p])) part = p;
+    int is_start = pcol_jp_key_is(j, "startTime"), is_end = pcol_jp_key_is(j, "endTime");
+    int is_prof = !inner && pcol_jp_key_is(j, "cpuProfile");
+    if ((rc = pcol_jp_next(j))) return rc;
+    if (part == P_DELTAS || (inner && part >= 0)) rc = copy_elements(c, part);
+    else if (is_start) rc = number(j, &c->cstart);
+    else if (is_end) rc = number(j, &c->cend);
+    else if (is_prof) rc = read_data(c, 1);
+    else rc = pcol_jp_skip(j);
+    if (rc) return rc;
+  }
+  return rc;
+}
+
+static int read_args(ctrace *c) {
+  pcol_jpull *j = c->j;
+  int rc;
+  if (j->tok != PCOL_JT_OBJ) return pcol_jp_skip(j);
+  while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
+    int is_data = pcol_jp_key_is(j, "data"), is_name = pcol_jp_key_is(j, "name");
+    if ((rc = pcol_jp_next(j))) return rc;
+    if (is_data) rc = read_data(c, 0);
+    else if (is_name && j->tok == PCOL_JT_STR) {
+      free(c->mname);
+      if (!(c->mname = strdup(j->str))) return pcol_oom(c->err);
+    } else rc = pcol_jp_skip(j);
+    if (rc) return rc;
+  }
+  return rc;
+}
+
+static int tmp_reset(ctrace *c, FILE **f) {
+  if (!*f && !(*f = tmpfile()))
+    return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
+  rewind(*f);
+  if (ftruncate(fileno(*f), 0))
+    return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
+  return 0;
+}
+
+/* Appends f's first n bytes to o (both temporary files). */
+static int append_file(ctrace *c, FILE *o, FILE *f) {
+  char buf[1 << 14];
+  size_t k;
+  if (fflush(f) || fseeko(f, 0, SEEK_SET)) goto io;
+  while ((k = fread(buf, 1, sizeof buf, f)) > 0)
+    if (fwrite(buf, 1, k, o) != k) goto io;
+  if (ferror(f)) goto io;
+  return 0;
+io:
+  return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
+}
+
+static cstream *stream_for(ctrace *c, int64_t pid, const char *id, int create) {
+  for (size_t i = 0; i < c->nst; i++)
+    if (c->st[i].pid == pid && *id && strcmp(c->st[i].id, id) == 0) return &c->st[i];
+  if (!create || c->nst >= MAX_PROFILES) return NULL;
+  if (c->nst == c->capst) {
+    size_t cap = c->capst ? 2 * c->capst : 8;
+    cstream *n = realloc(c->st, cap * sizeof *n);
+    if (!n) return NULL;
+    c->st = n, c->capst = cap;
+  }
+  cstream *s = &c->st[c->nst];
+  memset(s, 0, sizeof *s);
+  s->pid = pid, s->tid = -1;
+  if (!(s->id = strdup(id))) return NULL;
+  for (int p = 0; p < 3; p++)
+    if (!(s->part[p] = tmpfile())) {
+      for (int q = 0; q < p; q++) fclose(s->part[q]);
+      free(s->id);
+      return NULL;
+    }
+  c->nst++;
+  return s;
+}
+
+static int add_chunk(ctrace *c, cstream *s) {
+  int rc;
+  for (int p = 0; p < 3; p++) {
+    if (!c->ccount[p]) continue;
+    if (s->count[p]) putc(',', s->part[p]);
+    if ((rc = append_file(c, s->part[p], c->cur[p]))) return rc;
+    s->count[p] += c->ccount[p];
+  }
+  if (c->cstart.present) s->start = c->cstart;
+  if (c->cend.present) s->end = c->cend;
+  return 0;
+}
+
+static int add_name(ctrace *c, int64_t pid, int64_t tid) {
+  if (c->nnm == c->capnm) {
+    size_t cap = c->capnm ? 2 * c->capnm : 16;
+    cname *n = realloc(c->nm, cap * sizeof *n);
+    if (!n) return pcol_oom(c->err);
+    c->nm = n, c->capnm = cap;
+  }
+  c->nm[c->nnm++] = (cname){pid, tid, c->mname};
+  c->mname = NULL;
+  return 0;
+}
+
+static const char *name_of(const ctrace *c, int64_t pid, int64_t tid) {
+  const char *r = NULL; /* the last one given */
+  for (size_t i = 0; i < c->nnm; i++)
+    if (c->nm[i].pid == pid && c->nm[i].tid == tid) r = c->nm[i].name;
+  return r;
+}
+
+static int event(ctrace *c, size_t ev) {
+  pcol_jpull *j = c->j;
+  int rc;
+  char ph[8] = "", nm[16] = "", id[40] = "";
+  int64_t pid = -1, tid = -1;
+  for (int p = 0; p < 3; p++) {
+    if ((rc = tmp_reset(c, &c->cur[p]))) return rc;
+    c->ccount[p] = 0;
+  }
+  c->cstart = (vnum){0}, c->cend = (vnum){0};
+  free(c->mname), c->mname = NULL;
+  if (j->tok != PCOL_JT_OBJ) return pcol_jp_skip(j);
+  while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
+    char *dst = NULL;
+    size_t cap = 0;
+    int64_t *num = NULL;
+    int is_args = pcol_jp_key_is(j, "args");
+    if (pcol_jp_key_is(j, "ph")) dst = ph, cap = sizeof ph;
+    else if (pcol_jp_key_is(j, "name")) dst = nm, cap = sizeof nm;
+    else if (pcol_jp_key_is(j, "id")) dst = id, cap = sizeof id;
+    else if (pcol_jp_key_is(j, "pid")) num = &pid;
+    else if (pcol_jp_key_is(j, "tid")) num = &tid;
+    if ((rc = pcol_jp_next(j))) return rc;
+    if (is_args) {
+      rc = read_args(c);
+    } else if (dst && j->tok == PCOL_JT_STR) {
+      /* a longer name is none of the ones read here */
+      if (j->len < cap) memcpy(dst, j->str, j->len + 1);
+      else snprintf(dst, cap, "-");
+    } else if (dst == id && j->tok == PCOL_JT_INT) {
+      snprintf(id, sizeof id, "%" PRId64, j->i);
+    } else if (num && j->tok == PCOL_JT_INT) {
+      if (j->i < 0 || j->i > INT64_MAX / 2) return fail(c, ev, "pid or tid out of range");
+      *num = j->i;
+    } else {
+      rc = pcol_jp_skip(j);
+    }
+    if (rc) return rc;
+  }
+  if (rc) return rc;
+  if (strcmp(ph, "M") == 0) {
+    if (c->mname && strcmp(nm, "thread_name") == 0) return add_name(c, pid, tid);
+    if (c->mname && strcmp(nm, "process_name") == 0) return add_name(c, pid, -1);
+    return 0;
+  }
+  if (strcmp(ph, "X") == 0 || strcmp(ph, "B") == 0) c->n_duration++;
+  int whole = strcmp(nm, "CpuProfile") == 0;
+  if (strcmp(nm, "Profile") != 0 && strcmp(nm, "ProfileChunk") != 0 && !whole) return 0;
+  if (!whole && !*id) return fail(c, ev, "a Profile or ProfileChunk event without an id");
+  char wid[32];
+  if (whole) snprintf(wid, sizeof wid, "CpuProfile %zu", ev);
+  cstream *s = stream_for(c, pid, whole ? wid : id, 1);
+  if (!s) return c->nst >= MAX_PROFILES ? fail(c, ev, "more than 4096 profiles") : pcol_oom(c->err);
+  /* the profiled thread: the Profile event's (chunks may come from the
+   * sampler's thread) */
+  if (strcmp(nm, "ProfileChunk") != 0 || s->tid < 0) s->tid = tid;
+  return add_chunk(c, s);
+}
+
+static int read_doc(ctrace *c) {
+  pcol_jpull *j = c->j;
+  int rc;
+  size_t ev = 0;
+  if ((rc = pcol_jp_next(j))) return rc;
+  if (j->tok == PCOL_JT_OBJ) { /* {"traceEvents": [...], ...} */
+    int found = 0;
+    while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
+      int is_events = pcol_jp_key_is(j, "traceEvents");
+      if ((rc = pcol_jp_next(j))) return rc;
+      if (is_events && j->tok == PCOL_JT_ARR) {
+        found = 1;
+        while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END)
+          if ((rc = event(c, ev++))) return rc;
+      } else if ((rc = pcol_jp_skip(j))) {
+        return rc;
+      }
+      if (rc) return rc;
+    }
+    if (rc) return rc;
+    if (!found) return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: traceEvents: missing or not an array", c->name);
+  } else if (j->tok == PCOL_JT_ARR) {
+    while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END)
+      if ((rc = event(c, ev++))) return rc;
+    if (rc) return rc;
+  } else {
+    return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: not a trace (an array of events, or an object with traceEvents)",
+                          c->name);
+  }
+  return pcol_jp_finish(j);
+}
+
+/* One profile: its V8 document into a temporary file, read by v8_import.c
+ * as a source of type "chrome" labelled with its thread. */
+static int import_stream(ctrace *c, cstream *s, size_t k) {
+  int rc;
+  char where[96], *ename = NULL, *uri = NULL;
+  const char *tname = name_of(c, s->pid, s->tid), *pname = name_of(c, s->pid, -1);
+  FILE *doc = NULL;
+  if (*s->id && !s->start.present)
+    return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: profile %s of pid %" PRId64 ": no Profile event with its "
+                          "startTime", c->name, s->id, s->pid);
+  snprintf(where, sizeof where, "profile %s (pid %" PRId64 ", tid %" PRId64 ")", *s->id ? s->id : "", s->pid, s->tid);
+  if (asprintf(&ename, "%s: %s", c->name, where) < 0) ename = NULL;
+  if (tname && asprintf(&uri, "%s: %s (pid %" PRId64 ", tid %" PRId64 ")", c->name, tname, s->pid, s->tid) < 0)
+    uri = NULL;
+  else if (!tname && asprintf(&uri, "%s: pid %" PRId64 ", tid %" PRId64, c->name, s->pid, s->tid) < 0)
+    uri = NULL;
+  if (!ename || !uri) {
+    rc = pcol_oom(c->err);
+    goto out;
+  }
+  if (!(doc = tmpfile())) {
+    rc = pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
+    goto out;
+  }
+  fputc('{', doc);
+  if (s->start.present) fprintf(doc, "\"startTime\":%" PRId64 ",", s->start.v);
+  if (s->end.present) fprintf(doc, "\"endTime\":%" PRId64 ",", s->end.v);
+  for (int p = 0; p < 3; p++) {
+    fprintf(doc, "%s\"%s\":[", p ? "," : "", PART_KEY[p]);
+    if ((rc = append_file(c, doc, s->part[p]))) goto out;
+    fputc(']', doc);
+  }
+  fputc('}', doc);
+  if (fflush(doc) || fseeko(doc, 0, SEEK_SET)) {
+    rc = pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
+    goto out;
+  }
+  uint32_t kp, kt, ktn, kpn, sv, ls;
+  pcol_label_row lab[4];
+  size_t nl = 0;
+  if (pcol_b_cstr(c->b, "pid", &kp) || pcol_b_cstr(c->b, "tid", &kt) || pcol_b_cstr(c->b, "thread_name", &ktn) ||
+      pcol_b_cstr(c->b, "process_name", &kpn)) {
+    rc = pcol_oom(c->err);
+    goto out;
+  }
+  lab[nl++] = (pcol_label_row){kp, 0, s->pid, 0};
+  lab[nl++] = (pcol_label_row){kt, 0, s->tid, 0};
+  if (tname) {
+    if (pcol_b_cstr(c->b, tname, &sv)) goto oom;
+    lab[nl++] = (pcol_label_row){ktn, sv, PCOL_NA_I64, 0};
+  }
+  if (pname) {
+    if (pcol_b_cstr(c->b, pname, &sv)) goto oom;
+    lab[nl++] = (pcol_label_row){kpn, sv, PCOL_NA_I64, 0};
+  }
+  if (pcol_b_labelset(c->b, lab, nl, &ls)) goto oom;
+  uint32_t src;
+  if ((rc = pcol_v8_import_profile(c->b, doc, ename, PCOL_SRC_CHROME, uri, ls, c->opt, &src, c->err))) goto out;
+  char num[32];
+  if (*s->id && pcol_b_meta_str(c->b, src, "chrome.profile_id", s->id)) goto oom;
+  snprintf(num, sizeof num, "%" PRIu64, c->n_duration);
+  if (k == 0 && pcol_b_meta_str(c->b, src, "chrome.duration_events", num)) goto oom;
+  rc = 0;
+  goto out;
+oom:
+  rc = pcol_oom(c->err);
+out:
+  if (doc) fclose(doc);
+  free(ename), free(uri);
+  return rc;
+}
+
+int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
+                       pcol_error *err) {
+  ctrace c = {0};
+  pcol_jpull j;
+  c.b = b, c.name = name, c.err = err, c.j = &j, c.opt = opt;
+  int rc = pcol_jp_open(&j, in, name, opt, 0, err);
+  int opened = !rc;
+  if (!rc) rc = read_doc(&c);
+  if (opened) pcol_jp_close(&j);
+  size_t used = 0;
+  for (size_t i = 0; !rc && i < c.nst; i++)
+    if (c.st[i].count[P_SAMPLES] || c.st[i].count[P_NODES]) rc = import_stream(&c, &c.st[i], used++);
+  if (!rc && !used)
+    rc = pcol_error_set(err, PCOL_EFORMAT,
+                        "%s: a Chrome trace without a CPU profile (no Profile/ProfileChunk or CpuProfile events; "
+                        "record with the disabled-by-default-v8.cpu_profiler category)", name);
+  for (size_t i = 0; i < c.nst; i++) {
+    for (int p = 0; p < 3; p++)
+      if (c.st[i].part[p]) fclose(c.st[i].part[p]);
+    free(c.st[i].id);
+  }
+  for (size_t i = 0; i < c.nnm; i++) free(c.nm[i].name);
+  for (int p = 0; p < 3; p++)
+    if (c.cur[p]) fclose(c.cur[p]);
+  free(c.st), free(c.nm), free(c.mname);
+  return rc;
+}
