@@ -809,13 +809,16 @@ def generated():
     t_matrix.sh in W/gen: perf script text from tests/support/
     gen_perf_script.py (its collapsed answers beside it: *.truth, the first
     event's periods, and *.count, the sample counts), .cpuprofile files from
-    node --cpu-prof, a speedscope file from pcol's own export of a collapsed
+    node --cpu-prof, a Chrome trace holding such a profile cut into
+    Profile/ProfileChunk events (*.trace; its reference: the .cpuprofile it
+    was cut from), a speedscope file from pcol's own export of a collapsed
     fixture (its reference: that fixture's counts)."""
     g = os.path.join(W, "gen")
     out = []
     if os.path.isdir(g):
         for b in sorted(os.listdir(g)):
-            kind = {".txt": "perf", ".cpuprofile": "v8", ".json": "speedscope"}.get(os.path.splitext(b)[1])
+            kind = {".txt": "perf", ".cpuprofile": "v8", ".json": "speedscope",
+                    ".trace": "chrome"}.get(os.path.splitext(b)[1])
             if kind:
                 out.append((os.path.join(g, b), kind))
     return out
@@ -1069,8 +1072,8 @@ def source_readings(res, rsum):
         s["default"] = "cycles"
         for r in (s["count"], s["types"]["cycles"]):
             r.frames, r.out_map = True, collapsed_sep  # the generator writes collapsed text
-    elif kind == "v8":
-        cnt, wall = v8_readings(f)
+    elif kind in ("v8", "chrome"):
+        cnt, wall = v8_readings(f if kind == "v8" else os.path.splitext(f)[0] + ".cpuprofile")
         s["count"], s["types"], s["default"] = cnt, {"samples": cnt, "wall": wall}, "wall"
     elif kind == "speedscope":
         s["count"] = read_collapsed(os.path.splitext(f)[0] + ".folded", rounded=True)

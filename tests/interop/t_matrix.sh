@@ -41,6 +41,33 @@ printf '%s\n' 'function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }' 
   '(async () => { for (let i = 0; i < 40; i++) await f(i); setTimeout(() => fib(22), 200); })();' > "$W/gen/w.js"
 (cd "$W/gen" && node --cpu-prof --cpu-prof-name=node-async.cpuprofile w.js) || echo "t_matrix: node --cpu-prof failed"
 rm -f "$W/gen/w.js"
+# the same profile as a Chrome trace: a Profile event and chunks of 50
+# samples, each adding the nodes its samples need (parent form), as Chrome
+# writes them; t_matrix.py judges it by the .cpuprofile it was cut from
+[ -f "$W/gen/node-async.cpuprofile" ] && "$PY" - "$W/gen/node-async.cpuprofile" "$W/gen/node-async.trace" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+parent = {c: n["id"] for n in d["nodes"] for c in n.get("children", [])}
+nodes = {n["id"]: n for n in d["nodes"]}
+ev = [{"ph": "M", "name": "thread_name", "pid": 1, "tid": 1, "ts": 0, "args": {"name": "main"}},
+      {"ph": "P", "name": "Profile", "id": "0x1", "pid": 1, "tid": 1, "ts": d["startTime"],
+       "args": {"data": {"startTime": d["startTime"]}}}]
+sent = set()
+def need(i, out):
+    if i in sent: return
+    if i in parent: need(parent[i], out)
+    sent.add(i)
+    n = {"id": i, "callFrame": nodes[i]["callFrame"]}
+    if i in parent: n["parent"] = parent[i]
+    out.append(n)
+s, t = d["samples"], d["timeDeltas"]
+for a in range(0, len(s), 50):
+    new = []
+    for i in s[a:a + 50]: need(i, new)
+    ev.append({"ph": "P", "name": "ProfileChunk", "id": "0x1", "pid": 1, "tid": 2, "ts": d["startTime"] + a,
+               "args": {"data": {"cpuProfile": {"nodes": new, "samples": s[a:a + 50]}, "timeDeltas": t[a:a + 50]}}})
+json.dump({"traceEvents": ev}, open(sys.argv[2], "w"))
+PY
 cp "$REPO/tests/fixtures/collapsed/annotated.folded" "$W/gen/ss-annotated.folded"
 "$PCOL" unpack "$W/gen/ss-annotated.folded" --to speedscope -o "$W/gen/ss-annotated.json"
 "$PY" "$REPO/tests/interop/t_matrix.py" "$PCOL_ABS" "$TD" "$W" "$NPM_DIR" "$BUNDLE" "$SCHEMA" "$REPO"
