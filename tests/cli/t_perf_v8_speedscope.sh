@@ -215,6 +215,24 @@ printf 'main 6500000\nmain;f 3000000\nmain;g 500000\n' | diff - <($PCOL fold "$t
   fail "speedscope evented profile (ms -> ns)"
 got=$($PCOL cat "$tmp/s.pcol" --table samples | awk '$2==2{printf "%s%s/%s", sep, $3, $4; sep=" "}')
 [ "$got" = "0/1000000 1000000/3000000 4000000/500000 4500000/5500000" ] || fail "evented stretches (time/duration): $got"
+# an evented profile's times count from its startValue (speedscope's rule;
+# spec.md §7: since the source's start): the profile moved by 5 ms, its
+# startValue with it, has the same times
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["profiles"][1]
+p["startValue"] += 5; p["endValue"] += 5
+for e in p["events"]: e["at"] += 5
+json.dump(d, open(sys.argv[2], "w"))' "$tmp/s.json" "$tmp/s5.json"
+got5=$($PCOL cat "$tmp/s5.json" --table samples | awk '$2==2{printf "%s%s/%s", sep, $3, $4; sep=" "}')
+[ "$got5" = "$got" ] || fail "evented profile with startValue 5: $got5, not $got"
+# and pcol's timeline export counts from 0, the source's start: the V8
+# profile's first sample (100 us after startTime) stays there
+$PCOL unpack "$tmp/p.pcol" --to speedscope -o "$tmp/p2.json" &&
+  grep -q '"type":"evented"[^}]*"startValue":0,' "$tmp/p2.json" || fail "evented export: startValue is not 0"
+got=$($PCOL cat "$tmp/p2.json" --table samples | awk -F'\t' 'NR>1 && $3 != "NA"{print $3; exit}')
+[ "$got" = 100000 ] || fail "V8 -> speedscope timeline -> pcol: the first sample at $got ns, not 100000"
 # pcol -> speedscope -> pcol keeps top (the numbers; speedscope has no inline
 # marks, and its units are a fixed list: a Perun "sample" unit comes back "count")
 for f in tests/fixtures/collapsed/simple.folded tests/fixtures/perun/kperf.perf "$tmp/p.pcol" "$tmp/pidtid.pcol"; do
