@@ -162,6 +162,15 @@ $PCOL info "$tmp/p.pcol" | grep -q 'samples: *10, at 100us .. 37.60ms' || fail "
 # 0-based V8 lines and columns are 1-based in pcol
 $PCOL cat "$tmp/p.pcol" --table location_lines | grep -Pq '\t42\t3$' || fail "v8 line 41/col 2 not stored as 42/3: $($PCOL cat "$tmp/p.pcol" --table location_lines)"
 $PCOL top "$tmp/p.pcol" --by line | grep -Eq ' main [^ ]*/app/m.js:10$' || fail "v8 top --by line: main at m.js:10"
+# the report's timeline (timeline.js: from min(0, t0) to t1) spans the
+# profile, 0 .. 37.6 ms, not startTime's 5 s on V8's clock
+$PCOL report "$tmp/p.pcol" -o "$tmp/p.html" || fail "v8 report"
+python3 - "$tmp/p.html" <<'PY' || fail "v8 report's timeline span"
+import json, re, sys
+html = open(sys.argv[1], encoding="utf-8").read()
+src = json.loads(re.search(r'<script id="pcol-meta" type="application/json">(.*?)</script>', html, re.S).group(1))["sources"][0]
+assert (src["t0"], src["t1"]) == (100000, 37600000), src
+PY
 # one name everywhere: top and the exports read the function's name
 for to in collapsed speedscope pprof; do
   $PCOL unpack "$tmp/p.pcol" --to $to -o "$tmp/p.$to" || fail "v8 export $to"
