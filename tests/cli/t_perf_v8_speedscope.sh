@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "t_perf_v8_speedscope: $*" >&2; exit 1; }
 
 # ---------------------------------------------------------------- perf
-for st in default pidtid oneline noperiod; do
+for st in default pidtid oneline noperiod flat; do
   python3 $GEN "$tmp/$st.txt" "$tmp/$st.truth" --style $st --samples 400 --seed 3 || fail "generator"
   $PCOL info "$tmp/$st.txt" | grep -q 'input_format: *perf' || fail "$st: not detected as perf"
   $PCOL pack "$tmp/$st.txt" -o "$tmp/$st.pcol" || fail "pack $st"
@@ -27,7 +27,7 @@ $PCOL info "$tmp/pidtid.pcol" | grep -q 'values: *cycles/count, cpu-clock/nanose
   fail "perf value types: $($PCOL info "$tmp/pidtid.pcol" | grep values)"
 $PCOL info "$tmp/pidtid.pcol" | grep -q 'samples: *400, at ' || fail "perf samples without times"
 $PCOL tags "$tmp/pidtid.pcol" --value weight > "$tmp/tags" || fail "tags"
-for l in 'comm: Total 400' 'tid: Total 400' 'pid: Total 400' 'cpu: Total 400' ': V8 Worker$' ': kworker/0:1$'; do
+for l in 'comm: Total 400' 'tid: Total 400' 'pid: Total 400' 'cpu: Total 400' ': V8 Worker$' ': kworker/0:1$' ': FS Broker 5906$' ': 103$'; do
   grep -q "$l" "$tmp/tags" || fail "perf label '$l' missing: $(head -20 "$tmp/tags")"
 done
 want=$(grep -c '^V8 Worker ' "$tmp/pidtid.txt")
