@@ -259,10 +259,10 @@ $PCOL fold "$tmp/src.txt" > "$tmp/src.fold" || fail "srcline: fold"
 $PCOL fold "$tmp/nosrc.txt" | cmp -s - "$tmp/src.fold" || fail "srcline lines change the stacks: $(cat "$tmp/src.fold")"
 printf 'main;leaf 7\nmain 5\n' | sort | cmp -s - <(sort "$tmp/src.fold") || fail "srcline: $(cat "$tmp/src.fold")"
 # ---------------------------------------------------------------- bad input
-bad() { # name file-content expected-message-part
+bad() { # name file-content expected-message-part (FROM=format: pack --from it)
   printf '%s' "$2" > "$tmp/$1"
   rm -f "$tmp/bad.pcol"
-  if $PCOL pack "$tmp/$1" -o "$tmp/bad.pcol" 2>"$tmp/err"; then fail "$1: accepted"; fi
+  if $PCOL pack ${FROM:+--from $FROM} "$tmp/$1" -o "$tmp/bad.pcol" 2>"$tmp/err"; then fail "$1: accepted"; fi
   grep -qF -- "$3" "$tmp/err" || fail "$1: message '$(cat "$tmp/err")' lacks '$3'"
   grep -qF "$1" "$tmp/err" || fail "$1: message does not name the file"
   [ ! -e "$tmp/bad.pcol" ] || fail "$1: output written"
@@ -271,6 +271,9 @@ bad trunc.cpuprofile '{"nodes": [{"id": 1, "callFrame": {"functionName": "(root)
 bad child.cpuprofile '{"nodes": [{"id": 1, "callFrame": {"functionName": "(root)"}, "children": [9]}], "startTime": 0, "samples": [], "timeDeltas": []}' 'nodes[0]: children names an id no node has'
 bad deltas.cpuprofile '{"nodes": [{"id": 1, "callFrame": {"functionName": "(root)"}}], "startTime": 0, "samples": [1, 1], "timeDeltas": [1]}' 'timeDeltas: missing, or not as long as samples'
 bad cycle.cpuprofile '{"nodes": [{"id": 1, "callFrame": {"functionName": "a"}, "children": [2]}, {"id": 2, "callFrame": {"functionName": "b"}, "children": [1]}], "startTime": 0, "samples": [1], "timeDeltas": [1]}' 'cycle'
+FROM=v8 bad oldname.cpuprofile '{"head": {"functionName": "(root)", "id": 1, "children": [{"functionName": 5, "id": 2, "children": []}]}, "startTime": 1, "samples": [2], "timestamps": [1000001]}' 'head: node 2 (in document order): functionName and url must be strings'
+FROM=v8 bad oldkids.cpuprofile '{"head": {"functionName": "(root)", "id": 1, "children": [{"functionName": "a", "id": 2, "children": [3]}]}, "startTime": 1, "samples": [2], "timestamps": [1000001]}' 'head: children holds a non-node'
+FROM=v8 bad oldts.cpuprofile '{"head": {"functionName": "(root)", "id": 1, "children": []}, "startTime": 1, "samples": [1, 1], "timestamps": [1000001]}' 'timestamps: missing, or not as long as samples'
 bad frame.txt $'perf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n\tnot a frame\n' 'frame.txt:3: expected a callchain frame'
 bad orphan.txt $'perf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n\n\t2 f (/bin/x)\n' 'orphan.txt:4: callchain frame outside an event'
 bad spaced.txt $'perf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n    not a frame\n' 'spaced.txt:3: expected a callchain frame'

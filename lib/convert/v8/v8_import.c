@@ -403,6 +403,13 @@ static int read_doc(vimp *v) {
   return pcol_jp_finish(j);
 }
 
+/* Node i's error: "nodes[i]: ...", or in the old shape (a tree, not an
+ * array) the node's place in document order. */
+static int at_node(vimp *v, size_t i, const char *what) {
+  if (!v->old) return at(v, "nodes", i, what);
+  return pcol_error_set(v->err, PCOL_ECORRUPT, "%s: head: node %zu (in document order): %s", v->name, i + 1, what);
+}
+
 /* What the document holds, in the order of checks of the importer that
  * read it whole. */
 static int resolve(vimp *v) {
@@ -415,28 +422,30 @@ static int resolve(vimp *v) {
   if (!v->parent || !v->loc || !v->stack || !v->work) return pcol_oom(v->err);
   for (size_t i = 0; i < v->n; i++) {
     vnode *nd = &v->nodes[i];
-    static const char *cf_what[] = {"", "callFrame is not an object", "callFrame.functionName and .url must be strings",
-                                    "callFrame.lineNumber and .columnNumber must be numbers"};
-    if (nd->cf_bad) return at(v, "nodes", i, cf_what[nd->cf_bad]);
+    static const char *cf_what[2][4] = {
+        {"", "callFrame is not an object", "callFrame.functionName and .url must be strings",
+         "callFrame.lineNumber and .columnNumber must be numbers"},
+        {"", "", "functionName and url must be strings", "lineNumber and columnNumber must be numbers"}};
+    if (nd->cf_bad) return at_node(v, i, cf_what[v->old][nd->cf_bad]);
     if (nd->parent_ix) v->parent[i] = nd->parent_ix; /* the old shape's tree */
-    if (nd->kids_notarr) return at(v, "nodes", i, "children is not an array");
+    if (nd->kids_notarr) return at_node(v, i, "children is not an array");
     v->loc[i] = nd->loc;
     for (size_t c = 0; c < nd->nkids; c++) {
       uint32_t idx;
       int added;
-      if (v->kids[nd->kid0 + c] < 0) return at(v, "nodes", i, "children holds a non-id");
+      if (v->kids[nd->kid0 + c] < 0) return at_node(v, i, "children holds a non-id");
       if (find_node(v, v->kids[nd->kid0 + c], &idx, &added)) return pcol_oom(v->err);
-      if (added) return at(v, "nodes", i, "children names an id no node has");
+      if (added) return at_node(v, i, "children names an id no node has");
       if (idx == i || (v->parent[idx] && v->parent[idx] != i + 1))
-        return at(v, "nodes", i, "a child with two parents");
+        return at_node(v, i, "a child with two parents");
       v->parent[idx] = (uint32_t)i + 1;
     }
-    if (nd->parent_bad) return at(v, "nodes", i, "parent is not an id");
+    if (nd->parent_bad) return at_node(v, i, "parent is not an id");
     if (nd->parent_id >= 0) { /* the other form: parent ids */
       uint32_t idx;
       int added;
       if (find_node(v, nd->parent_id, &idx, &added)) return pcol_oom(v->err);
-      if (added || idx == i) return at(v, "nodes", i, "parent names an id no node has");
+      if (added || idx == i) return at_node(v, i, "parent names an id no node has");
       v->parent[i] = idx + 1;
     }
   }
@@ -477,7 +486,7 @@ static int resolve(vimp *v) {
   if (!v->samples_kind) { /* the old form: hit counts only, no times */
     for (size_t i = 0; i < v->n; i++) {
       int64_t hits = v->nodes[i].hits;
-      if (v->nodes[i].hits_bad) return at(v, "nodes", i, "hitCount is not a count");
+      if (v->nodes[i].hits_bad) return at_node(v, i, "hitCount is not a count");
       if (!hits) continue;
       pcol_sample_row s = {v->src, PCOL_NA_I64, 0, hits, PCOL_NA_I64, 0, 0};
       pcol_value_row val = {vt_samples, hits};
