@@ -70,13 +70,18 @@ grep -qx 'comm=FS Broker 5906 comm=Wörker 2 tid=12737 tid=12738 ' "$tmp/ff2.lab
 printf 'perf 1 1.000000: cpu-clock:\n\t1 main (/bin/x)\n\nperf 1 1.010000: cpu-clock:\n\t1 main (/bin/x)\n\nperf 1 1.020000: cpu-clock:\n\t2 f (/bin/x)\n\t1 main (/bin/x)\n\n' > "$tmp/np.txt"
 $PCOL info "$tmp/np.txt" | grep -q 'values: *cpu-clock/count (default: cpu-clock/count)' || fail "no period: $($PCOL info "$tmp/np.txt" | grep values)"
 printf 'main 2\nmain;f 1\n' | cmp -s - <($PCOL fold "$tmp/np.txt" | sort) || fail "no period: $($PCOL fold "$tmp/np.txt")"
-# simpleperf's text: tabs between the header's fields (the Firefox Profiler's
-# linux-perf importer names the shape); its event and period are kept
-printf 'Gecko\t25122 [007] 115539.936601:\t\t1000000 task-clock:u:\n\t         23fe921 run (/x/libxul.so)\n\t         23fe000 main (/x/firefox)\n\nGecko\t25122 [007] 115539.937601:\t\t1000000 task-clock:u:\n\t         23fe000 main (/x/firefox)\n\n' > "$tmp/sp.txt"
+# simpleperf's text (its report_sample.py: "%s\t%d [%03d] %d.%d:\t\t%d %s:",
+# frames "%16x\t%s (%s)"; the Firefox Profiler's simple-perf.txt): tabs
+# between the fields, its event and period kept; that layout printed the
+# microseconds unpadded ("115540.8374:" is 115540.008374 s: read as a
+# fraction, the file's times went back and forth)
+printf 'Gecko\t25122 [007] 115539.997294:\t\t1000000 task-clock:u:\n        b3cea6c4\trun() (/x/libxul.so)\n        b3ce0000\tmain (/x/firefox)\n\nJit thread pool\t25209 [006] 115540.8374:\t\t1000000 task-clock:u:\n        b3ce0000\tmain (/x/firefox)\n\n' > "$tmp/sp.txt"
 $PCOL info "$tmp/sp.txt" | grep -q 'input_format: *perf' || fail "simpleperf text not detected as perf"
 $PCOL info "$tmp/sp.txt" | grep -q 'values: *task-clock/nanoseconds' || fail "simpleperf: $($PCOL info "$tmp/sp.txt" | grep values)"
-printf 'main 1000000\nmain;run 1000000\n' | cmp -s - <($PCOL fold "$tmp/sp.txt" | sort) || fail "simpleperf: $($PCOL fold "$tmp/sp.txt")"
-$PCOL tags "$tmp/sp.txt" --value weight | grep -q ': Gecko$' || fail "simpleperf comm"
+printf 'main 1000000\nmain;run() 1000000\n' | cmp -s - <($PCOL fold "$tmp/sp.txt" | sort) || fail "simpleperf: $($PCOL fold "$tmp/sp.txt")"
+$PCOL tags "$tmp/sp.txt" --value weight | grep -q ': Jit thread pool$' || fail "simpleperf comm"
+[ "$($PCOL cat "$tmp/sp.txt" --table samples | awk 'NR>1{printf "%s ", $3}')" = '0 11080000 ' ] ||
+  fail "simpleperf's unpadded microseconds: $($PCOL cat "$tmp/sp.txt" --table samples)"
 # old perf: callchain lines not indented (FlameGraph's perf-java-stacks-02.txt,
 # which starts with a blank line); stackcollapse-perf.pl reads 2 events
 printf '\njava 19983 cycles:\nffffffff8103d0ca native_write_msr_safe ([kernel.kallsyms])\n7f722d12e1d4 LBusy;::main (/tmp/perf-19982.map)\n7f72432b4e9a start_thread (/lib/x86_64-linux-gnu/libpthread-2.15.so)\n\njava 19984 cycles:\n7f722d12e1d4 LBusy;::main (/tmp/perf-19982.map)\n7f72432b4e9a start_thread (/lib/x86_64-linux-gnu/libpthread-2.15.so)\n\n' > "$tmp/flat.txt"

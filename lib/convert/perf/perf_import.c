@@ -391,7 +391,15 @@ static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
       if (!is_digits(wd, ni) || !is_digits(dot + 1, nf) || nf > 9 || ni > 9)
         return bad(p, lineno, "time is not seconds.fraction");
       int64_t ns = parse_dec(wd, ni) * 1000000000LL, f = parse_dec(dot + 1, nf);
-      for (size_t k = nf; k < 9; k++) f *= 10;
+      if (i + 1 < n && s[i] == '\t' && s[i + 1] == '\t') {
+        /* simpleperf's report_sample.py before it wrote "%d.%06d": its
+         * "comm\ttid [cpu] %d.%d:\t\tperiod event:" prints the
+         * microseconds unpadded ("115540.8374:" is 115540.008374 s) */
+        if (nf > 6) return bad(p, lineno, "time is not seconds.microseconds");
+        f *= 1000;
+      } else {
+        for (size_t k = nf; k < 9; k++) f *= 10;
+      }
       p->s.time_ns = ns + f;
     } else if (is_digits(wd, wn) && period < 0) {
       period = parse_dec(wd, wn);
