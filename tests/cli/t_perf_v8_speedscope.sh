@@ -186,8 +186,9 @@ grep -q ';(anonymous m.js) ' "$tmp/p.collapsed" && grep -qF '"name":"(anonymous 
 ! grep -q undefined "$tmp/p.collapsed" "$tmp/p.speedscope" || fail "v8: 'undefined' in a name"
 # the old shape (Node <= 10's profilers, before the inspector protocol): a
 # "head" tree of nodes, 1-based lines (DevTools' legacy conversion subtracts
-# 1 to get the protocol's 0-based ones), startTime/endTime in seconds,
-# absolute "timestamps" in us; fields after "children" belong to the node
+# 1 to get the protocol's 0-based ones), startTime/endTime in seconds (Node
+# wrote whole seconds), absolute "timestamps" in us, the profile starting at
+# the first (DevTools' legacy loader); fields after "children" belong to the node
 cat > "$tmp/old.cpuprofile" <<'JSON'
 {"head": {"functionName": "(root)", "url": "", "lineNumber": 0, "callUID": 1, "id": 1, "scriptId": 0, "hitCount": 0,
   "children": [
@@ -205,7 +206,12 @@ printf '(program) 10000000\nmain 10900000\nmain;(anonymous m.js:42) 9000000\n' |
 printf '(program) 1\nmain 2\nmain;(anonymous m.js) 1\nmain;(anonymous m.js:42) 2\n' |
   diff - <($PCOL fold "$tmp/old.pcol" --value samples | sort) > "$tmp/d" || fail "v8 old shape (line 0 is unknown): $(cat "$tmp/d")"
 got=$($PCOL cat "$tmp/old.pcol" --table samples | awk 'NR>1{printf "%s%s", sep, $3; sep=" "}')
-[ "$got" = '100000 1100000 3100000 10100000 20100000 30000000' ] || fail "v8 old shape: times $got"
+[ "$got" = '0 1000000 3000000 10000000 20000000 29900000' ] || fail "v8 old shape: times $got"
+# one timestamp more than samples (speedscope's node 10 example): the last
+# sample's end, so its wall is 10 ms
+sed 's/1538560000530000]/1538560000530000, 1538560000540000]/' "$tmp/old.cpuprofile" > "$tmp/old1.cpuprofile"
+$PCOL pack --from v8 "$tmp/old1.cpuprofile" -o "$tmp/old1.pcol" && $PCOL fold "$tmp/old1.pcol" --value wall | grep -qx 'main;(anonymous m.js) 10000000' ||
+  fail "v8 old shape with an end timestamp: $($PCOL fold "$tmp/old1.pcol" --value wall)"
 $PCOL top "$tmp/old.pcol" --by line | grep -Eq ' main [^ ]*/app/m.js:10$' || fail "v8 old shape: main not at m.js:10"
 $PCOL cat "$tmp/old.pcol" --table meta | grep -Pq 'v8.start_time_us\t1538560000500000\t' || fail "v8 old shape: startTime"
 

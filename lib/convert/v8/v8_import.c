@@ -13,6 +13,8 @@
  *             "children": [node]}, "startTime": s, "endTime": s,
  *    "samples": [id], "timestamps": [us]}
  *
+ * (times since timestamps[0], as DevTools' legacy loader starts it; one
+ * timestamp more than samples ends the last one).
  * A node's stack is its callFrame and its ancestors' up to, not including,
  * the tree's root "(root)" (in every stack, shown by no tool); V8's own
  * pseudo-frames (idle), (program) and (garbage collector) stay frames
@@ -462,7 +464,9 @@ static int resolve(vimp *v) {
       if (!(x->d > -9e9 && x->d < 9e9)) return at(v, k ? "endTime" : "startTime", SIZE_MAX, "out of range (seconds)");
       *(k ? &end : &start) = llround(x->d * 1e6);
     }
-    int64_t prev = start == PCOL_NA_I64 ? 0 : start;
+    /* times since the first timestamp, where DevTools' legacy loader starts
+     * the profile (startTime is whole seconds in Node's files: 0.6 s early) */
+    int64_t prev = v->nd ? v->deltas[0] : 0;
     for (size_t i = 0; i < v->nd; i++) {
       int64_t ts = v->deltas[i];
       if (i == v->bad_delta) return at(v, "timestamps", i, "not a number");
@@ -497,7 +501,10 @@ static int resolve(vimp *v) {
   }
   if (v->samples_kind != 1) return at(v, "samples", SIZE_MAX, "not an array");
   size_t ns = v->ns;
-  if (v->deltas_kind != 1 || v->nd != ns)
+  /* the old shape may end with one more timestamp, the last sample's end
+   * (DevTools' legacy loader adds one when it does not) */
+  int end_ts = v->abs_ts && v->nd == ns + 1;
+  if (v->deltas_kind != 1 || (v->nd != ns && !end_ts))
     return at(v, v->abs_ts ? "timestamps" : "timeDeltas", SIZE_MAX, "missing, or not as long as samples");
   if (start == PCOL_NA_I64) return at(v, "startTime", SIZE_MAX, "missing");
   if (pcol_b_cstr(v->b, PCOL_VT_WALL, &t) || pcol_b_cstr(v->b, PCOL_UNIT_NANOSECONDS, &u) ||
@@ -509,17 +516,17 @@ static int resolve(vimp *v) {
   for (size_t i = 0; i <= ns; i++) {
     int64_t tus = 0;
     uint32_t idx = 0;
-    if (i < ns) {
+    if (i < ns || end_ts) {
       int64_t d = v->deltas[i];
-      if (v->samples[i] < 0) return at(v, "samples", i, "not a node id");
+      if (i < ns && v->samples[i] < 0) return at(v, "samples", i, "not a node id");
       if (i == v->bad_delta) return at(v, "timeDeltas", i, "not a number");
       if (d > INT64_MAX / 4000 || d < -INT64_MAX / 4000 ||
           (elapsed > 0 && d > INT64_MAX / 4000 - elapsed) || (elapsed < 0 && d < -INT64_MAX / 4000 - elapsed))
         return at(v, "timeDeltas", i, "time out of range");
       elapsed += d;
       int added;
-      if (find_node(v, v->samples[i], &idx, &added)) return pcol_oom(v->err);
-      if (added) return at(v, "samples", i, "names an id no node has");
+      if (i < ns && find_node(v, v->samples[i], &idx, &added)) return pcol_oom(v->err);
+      if (i < ns && added) return at(v, "samples", i, "names an id no node has");
       tus = elapsed > last ? elapsed : last; /* speedscope: time never goes back */
       last = tus;
     } else {
