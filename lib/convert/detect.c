@@ -116,16 +116,19 @@ static pcol_format json_kind(const uint8_t *p, size_t n) {
 /* perf script text: a first line that is no comment and holds an event
  * "name:" token after a number, followed by an indented frame line
  * "hex symbol (dso)", or a first line that carries its one frame itself
- * ("... cycles:  ffffffff81 sym (dso)"). */
+ * ("... cycles:  ffffffff81 sym (dso)").  Blanks are spaces or tabs
+ * (simpleperf's text); old perf's frame lines are not indented ("java
+ * 19983 cycles:" then "ffffffff8103d0ca sym ([kernel.kallsyms])", after a
+ * leading blank line). */
 static int is_hexword(const uint8_t *p, size_t i, size_t e, size_t *end) {
   size_t a = i;
   while (i < e && isxdigit(p[i])) i++;
   *end = i;
-  return i > a && (i == e || p[i] == ' ');
+  return i > a && (i == e || p[i] == ' ' || p[i] == '\t');
 }
 static int looks_perf(const uint8_t *p, size_t n) {
   size_t i = 0;
-  while (i < n && p[i] == '#') { /* perf script --header */
+  while (i < n && (p[i] == '#' || p[i] == '\n')) { /* perf script --header, blank lines */
     while (i < n && p[i] != '\n') i++;
     i++;
   }
@@ -136,13 +139,20 @@ static int looks_perf(const uint8_t *p, size_t n) {
   /* a number (tid or time) and a token ending in ':' after it */
   int num = 0, ev = 0;
   for (size_t k = i; k < e; k++) {
-    if (isdigit(p[k]) && (k == i || p[k - 1] == ' ' || p[k - 1] == '/')) num = 1;
-    if (num && p[k] == ':' && (k + 1 == e || p[k + 1] == ' ' || p[k + 1] == ':')) ev = 1;
+    int after = k == i || p[k - 1] == ' ' || p[k - 1] == '\t';
+    if (isdigit(p[k]) && (after || p[k - 1] == '/')) num = 1;
+    if (num && p[k] == ':' && (k + 1 == e || p[k + 1] == ' ' || p[k + 1] == '\t' || p[k + 1] == ':')) ev = 1;
   }
   if (!ev) return 0;
   if (e > i && p[e - 1] == ')') return 1; /* a frame on the header line */
-  size_t j = e + 1, k;
-  if (j >= n || (p[j] != ' ' && p[j] != '\t')) return 0;
+  size_t j = e + 1, k, f;
+  if (j >= n) return 0;
+  if (p[j] != ' ' && p[j] != '\t') { /* old perf: "hex sym (dso)" unindented */
+    f = j;
+    while (f < n && p[f] != '\n') f++;
+    while (f > j && (p[f - 1] == ' ' || p[f - 1] == '\r')) f--;
+    return f < n && is_hexword(p, j, f, &k) && k < f && p[f - 1] == ')' && looks_text(p + j, f - j);
+  }
   while (j < n && (p[j] == ' ' || p[j] == '\t')) j++;
   return is_hexword(p, j, n, &k);
 }

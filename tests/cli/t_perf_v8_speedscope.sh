@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "t_perf_v8_speedscope: $*" >&2; exit 1; }
 
 # ---------------------------------------------------------------- perf
-for st in default pidtid oneline noperiod; do
+for st in default pidtid oneline noperiod flat; do
   python3 $GEN "$tmp/$st.txt" "$tmp/$st.truth" --style $st --samples 400 --seed 3 || fail "generator"
   $PCOL info "$tmp/$st.txt" | grep -q 'input_format: *perf' || fail "$st: not detected as perf"
   $PCOL pack "$tmp/$st.txt" -o "$tmp/$st.pcol" || fail "pack $st"
@@ -27,16 +27,72 @@ $PCOL info "$tmp/pidtid.pcol" | grep -q 'values: *cycles/count, cpu-clock/nanose
   fail "perf value types: $($PCOL info "$tmp/pidtid.pcol" | grep values)"
 $PCOL info "$tmp/pidtid.pcol" | grep -q 'samples: *400, at ' || fail "perf samples without times"
 $PCOL tags "$tmp/pidtid.pcol" --value weight > "$tmp/tags" || fail "tags"
-for l in 'comm: Total 400' 'tid: Total 400' 'pid: Total 400' 'cpu: Total 400' ': V8 Worker$' ': kworker/0:1$'; do
+for l in 'comm: Total 400' 'tid: Total 400' 'pid: Total 400' 'cpu: Total 400' ': V8 Worker$' ': kworker/0:1$' ': FS Broker 5906$' ': 103$'; do
   grep -q "$l" "$tmp/tags" || fail "perf label '$l' missing: $(head -20 "$tmp/tags")"
 done
 want=$(grep -c '^V8 Worker ' "$tmp/pidtid.txt")
 grep -Eq "^ +$want(\.0)? \(.*\): V8 Worker$" "$tmp/tags" || fail "V8 Worker: $want events, tags says $(grep 'V8 Worker' "$tmp/tags")"
-# the time range selects by perf's timestamps (seconds): the first 1 ms
-first=$(awk '/^[^#\t ]/{print $(NF-2)+0; exit}' "$tmp/noperiod.txt")
-n_in=$(awk -v f="$first" '/^[^#\t ]/{t=$(NF-1)+0; if (t < f + 0.001) n++} END{print n+0}' "$tmp/noperiod.txt")
-got=$($PCOL fold "$tmp/noperiod.pcol" --to 0.001 --value weight | awk '{s+=$NF} END{print s+0}')
-[ "$got" = "$n_in" ] || fail "--to 0.001 on perf times: $got samples, the file has $n_in in its first ms"
+# times count from the first event (spec.md §7: since the source's start;
+# perf's clock is meta perf.clock_start_ns): --to 0.02 selects the events
+# of the first 20 ms, and 0 .. the last event's time + 1 ns holds them all
+times() { awk '/^[^#\t ]/{for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {print substr($i, 1, length($i) - 1); break}}' "$1"; }
+first=$(times "$tmp/noperiod.txt" | head -1)
+n_in=$(times "$tmp/noperiod.txt" | awk -v f="$first" '$1 - f < 0.02 {n++} END{print n+0}')
+got=$($PCOL fold "$tmp/noperiod.pcol" --to 0.02 --value weight | awk '{s+=$NF} END{print s+0}')
+[ "$n_in" -gt 1 ] && [ "$got" = "$n_in" ] || fail "--to 0.02 on perf times: $got samples, the file has $n_in in its first 20 ms"
+span=$(times "$tmp/noperiod.txt" | awk -v f="$first" '{d = $1 - f} END{printf "%.9f", d + 1e-9}')
+got=$($PCOL fold "$tmp/noperiod.pcol" --from 0 --to "$span" --value weight | awk '{s+=$NF} END{print s+0}')
+[ "$got" = 400 ] || fail "--from 0 --to $span on perf times: $got of 400 samples"
+$PCOL cat "$tmp/noperiod.pcol" --table meta | grep -Pq "^perf.clock_start_ns\t${first/./}000\t1$" ||
+  fail "perf.clock_start_ns is not the first event's time ($first): $($PCOL cat "$tmp/noperiod.pcol" --table meta)"
+# headers read from their fixed fields inward: a comm with blanks and digits
+# (Firefox's "FS Broker 5906", the Firefox Profiler's test.perf) keeps them,
+# pid/tid and time are the words after it; after an event with a time it was
+# "out of memory" (exit 3), alone tid 5906 and no time.  The lines as perf
+# prints them (perf 6.1 `perf script`, a thread named by pthread_setname_np)
+printf 'firefox  7564/7578  2574592.948428:     405368 cycles:uppp: \n\t          110b4b __clone (/usr/lib64/libc-2.25.so)\n\nFS Broker 5906  7564/7598  2574592.949428:          1 cycles:ppp: \n\t          110b4b __clone (/usr/lib64/libc-2.25.so)\n\n' > "$tmp/ff.txt"
+printf 'FS Broker 5906 12737   267.748506:    1003009 cpu-clock: \n\t            1181 leaf (/tmp/thr)\n\t            1218 run (/tmp/thr)\n\nW\xc3\xb6rker 2 12738   267.749508:    1003009 cpu-clock: \n\t            1181 leaf (/tmp/thr)\n\n' > "$tmp/ff2.txt"
+sed -n 4,5p "$tmp/ff.txt" > "$tmp/ff1.txt"
+for f in ff ff1 ff2; do
+  $PCOL info "$tmp/$f.txt" | grep -q 'input_format: *perf' || fail "$f: not detected as perf"
+  $PCOL pack "$tmp/$f.txt" -o "$tmp/$f.pcol" || fail "$f: pack"
+  $PCOL cat "$tmp/$f.pcol" --table sample_labels | awk -F'\t' 'NR>1{print $2 "=" ($3 != "NA" ? $3 : $4)}' | sort -u | tr '\n' ' ' > "$tmp/$f.labels"
+  $PCOL cat "$tmp/$f.pcol" --table samples | awk 'NR>1{printf "%s ", $3}' > "$tmp/$f.times"
+done
+grep -qx 'comm=FS Broker 5906 comm=firefox pid=7564 tid=7578 tid=7598 ' "$tmp/ff.labels" || fail "FS Broker labels: $(cat "$tmp/ff.labels")"
+[ "$(cat "$tmp/ff.times")" = '0 1000000 ' ] || fail "FS Broker times: $(cat "$tmp/ff.times")"
+grep -qx 'comm=FS Broker 5906 pid=7564 tid=7598 ' "$tmp/ff1.labels" || fail "a lone FS Broker event: $(cat "$tmp/ff1.labels")"
+[ "$(cat "$tmp/ff1.times")" = '0 ' ] || fail "a lone FS Broker event has no time: $(cat "$tmp/ff1.times")"
+grep -qx 'comm=FS Broker 5906 comm=Wörker 2 tid=12737 tid=12738 ' "$tmp/ff2.labels" || fail "comm + tid labels: $(cat "$tmp/ff2.labels")"
+[ "$(cat "$tmp/ff2.times")" = '0 1002000 ' ] || fail "comm + tid times: $(cat "$tmp/ff2.times")"
+# an event printed without a period (old perf, -F without period) counts its
+# samples (unit count, 1 each, as the Firefox Profiler weighs them), never 1 ns
+printf 'perf 1 1.000000: cpu-clock:\n\t1 main (/bin/x)\n\nperf 1 1.010000: cpu-clock:\n\t1 main (/bin/x)\n\nperf 1 1.020000: cpu-clock:\n\t2 f (/bin/x)\n\t1 main (/bin/x)\n\n' > "$tmp/np.txt"
+$PCOL info "$tmp/np.txt" | grep -q 'values: *cpu-clock/count (default: cpu-clock/count)' || fail "no period: $($PCOL info "$tmp/np.txt" | grep values)"
+printf 'main 2\nmain;f 1\n' | cmp -s - <($PCOL fold "$tmp/np.txt" | sort) || fail "no period: $($PCOL fold "$tmp/np.txt")"
+# simpleperf's text (its report_sample.py: "%s\t%d [%03d] %d.%d:\t\t%d %s:",
+# frames "%16x\t%s (%s)"; the Firefox Profiler's simple-perf.txt): tabs
+# between the fields, its event and period kept; that layout printed the
+# microseconds unpadded ("115540.8374:" is 115540.008374 s: read as a
+# fraction, the file's times went back and forth)
+printf 'Gecko\t25122 [007] 115539.997294:\t\t1000000 task-clock:u:\n        b3cea6c4\trun() (/x/libxul.so)\n        b3ce0000\tmain (/x/firefox)\n\nJit thread pool\t25209 [006] 115540.8374:\t\t1000000 task-clock:u:\n        b3ce0000\tmain (/x/firefox)\n\n' > "$tmp/sp.txt"
+$PCOL info "$tmp/sp.txt" | grep -q 'input_format: *perf' || fail "simpleperf text not detected as perf"
+$PCOL info "$tmp/sp.txt" | grep -q 'values: *task-clock/nanoseconds' || fail "simpleperf: $($PCOL info "$tmp/sp.txt" | grep values)"
+printf 'main 1000000\nmain;run() 1000000\n' | cmp -s - <($PCOL fold "$tmp/sp.txt" | sort) || fail "simpleperf: $($PCOL fold "$tmp/sp.txt")"
+$PCOL tags "$tmp/sp.txt" --value weight | grep -q ': Jit thread pool$' || fail "simpleperf comm"
+[ "$($PCOL cat "$tmp/sp.txt" --table samples | awk 'NR>1{printf "%s ", $3}')" = '0 11080000 ' ] ||
+  fail "simpleperf's unpadded microseconds: $($PCOL cat "$tmp/sp.txt" --table samples)"
+# old perf: callchain lines not indented (FlameGraph's perf-java-stacks-02.txt,
+# which starts with a blank line); stackcollapse-perf.pl reads 2 events
+printf '\njava 19983 cycles:\nffffffff8103d0ca native_write_msr_safe ([kernel.kallsyms])\n7f722d12e1d4 LBusy;::main (/tmp/perf-19982.map)\n7f72432b4e9a start_thread (/lib/x86_64-linux-gnu/libpthread-2.15.so)\n\njava 19984 cycles:\n7f722d12e1d4 LBusy;::main (/tmp/perf-19982.map)\n7f72432b4e9a start_thread (/lib/x86_64-linux-gnu/libpthread-2.15.so)\n\n' > "$tmp/flat.txt"
+$PCOL info "$tmp/flat.txt" | grep -q 'input_format: *perf' || fail "old unindented perf script not detected"
+printf 'start_thread;LBusy_::main 1\nstart_thread;LBusy_::main;native_write_msr_safe 1\n' | cmp -s - <($PCOL fold "$tmp/flat.txt" | sort) ||
+  fail "old unindented perf script: $($PCOL fold "$tmp/flat.txt")"
+$PCOL tags "$tmp/flat.txt" --value weight | grep -q ': java$' || fail "old perf: comm java"
+# a frame without a symbol is named [dso basename], as go tool pprof names it
+# (FlameGraph's perf-vertx-stacks-01.txt), never ""
+printf 'java 1 1.0: 1 cycles:\n\t7f1e2215d058  (/lib/x86_64-linux-gnu/libc-2.15.so)\n\t1 main (/bin/x)\n\n' > "$tmp/nosym.txt"
+[ "$($PCOL fold "$tmp/nosym.txt")" = 'main;[libc-2.15.so] 1' ] || fail "no symbol: $($PCOL fold "$tmp/nosym.txt")"
 # a perf script stream packs without holding the text: peak memory grows by
 # much less than the input's size over that of a 20-event file (not under
 # AddressSanitizer, whose shadow memory and quarantine measure something else)
@@ -68,15 +124,19 @@ nodes = [
   {"id": 1, "callFrame": {"functionName": "(root)", "scriptId": "0", "url": "", "lineNumber": -1, "columnNumber": -1}, "children": [2, 5, 6, 7]},
   {"id": 2, "callFrame": {"functionName": "main", "scriptId": "1", "url": "file:///app/m.js", "lineNumber": 9, "columnNumber": 4}, "children": [3]},
   {"id": 3, "callFrame": {"functionName": "work", "scriptId": "1", "url": "file:///app/m.js", "lineNumber": 0, "columnNumber": 0}, "children": [4]},
-  {"id": 4, "callFrame": {"functionName": "", "scriptId": "1", "url": "file:///app/m.js", "lineNumber": 41, "columnNumber": 2}},
+  {"id": 4, "callFrame": {"functionName": "", "scriptId": "1", "url": "file:///app/m.js", "lineNumber": 41, "columnNumber": 2}, "children": [8]},
+  {"id": 8, "callFrame": {"functionName": "", "scriptId": "1", "url": "file:///app/m.js", "lineNumber": -1, "columnNumber": -1}},
   {"id": 5, "callFrame": {"functionName": "(idle)", "scriptId": "0", "url": "", "lineNumber": -1, "columnNumber": -1}},
   {"id": 6, "callFrame": {"functionName": "(garbage collector)", "scriptId": "0", "url": "", "lineNumber": -1, "columnNumber": -1}},
   {"id": 7, "callFrame": {"functionName": "(program)", "scriptId": "0", "url": "", "lineNumber": -1, "columnNumber": -1}}]
-samples = [2, 3, 4, 4, 6, 5, 5, 7, 3, 2]
+samples = [2, 3, 4, 8, 6, 5, 5, 7, 3, 2]
 deltas = [100, 1000, 1000, 2000, 500, 30000, -200, 1200, 1000, 1000]
 json.dump({"nodes": nodes, "startTime": 5000000, "endTime": 5040000, "samples": samples, "timeDeltas": deltas},
           open(sys.argv[1], 'w'))
-path = {2: "main", 3: "main;work", 4: "main;work;(anonymous m.js:42)", 5: "(idle)", 6: "(garbage collector)", 7: "(program)"}
+# a function without a name: speedscope's "(anonymous FILE:LINE)"; without a
+# line (V8's -1) "(anonymous FILE)", as DevTools shows no line
+path = {2: "main", 3: "main;work", 4: "main;work;(anonymous m.js:42)", 5: "(idle)", 6: "(garbage collector)", 7: "(program)",
+        8: "main;work;(anonymous m.js:42);(anonymous m.js)"}
 t, last, times = 0, None, []
 for d in deltas:
     t += d
@@ -94,13 +154,66 @@ $PCOL info "$tmp/p.cpuprofile" | grep -q 'input_format: *v8' || fail "not detect
 $PCOL pack "$tmp/p.cpuprofile" -o "$tmp/p.pcol" || fail "pack v8"
 $PCOL fold "$tmp/p.pcol" --value wall | sort | diff "$tmp/v8.truth" - > "$tmp/d" || fail "v8 wall: $(cat "$tmp/d")"
 [ "$($PCOL fold "$tmp/p.pcol" --value samples | awk '{s+=$NF} END{print s}')" = 10 ] || fail "v8: 10 samples"
-# times: startTime + the deltas, in ns; never back (sample 7's -200 us)
-want='5000100000 5001100000 5002100000 5004100000 5004600000 5034600000 5034600000 5035600000 5036600000 5037600000'
+# times: since startTime (spec.md §7: since the source's start), the deltas
+# added up, in ns; never back (sample 7's -200 us); V8's clock kept as meta
+want='100000 1100000 2100000 4100000 4600000 34600000 34600000 35600000 36600000 37600000'
 got=$($PCOL cat "$tmp/p.pcol" --table samples | awk 'NR>1{printf "%s%s", sep, $3; sep=" "}')
 [ "$got" = "$want" ] || fail "v8 sample times: $got"
+$PCOL cat "$tmp/p.pcol" --table meta | grep -Pq 'v8.start_time_us\t5000000\t' || fail "v8: startTime not kept as meta"
+# the profile's span, 0 .. endTime - startTime (40 ms), holds every sample
+[ "$($PCOL fold "$tmp/p.pcol" --from 0 --to 0.04 --value samples | awk '{s+=$NF} END{print s}')" = 10 ] ||
+  fail "v8: --from 0 --to 0.04 does not hold the 10 samples"
+$PCOL info "$tmp/p.pcol" | grep -q 'samples: *10, at 100us .. 37.60ms' || fail "v8 info span: $($PCOL info "$tmp/p.pcol" | grep 'samples:')"
 # 0-based V8 lines and columns are 1-based in pcol
 $PCOL cat "$tmp/p.pcol" --table location_lines | grep -Pq '\t42\t3$' || fail "v8 line 41/col 2 not stored as 42/3: $($PCOL cat "$tmp/p.pcol" --table location_lines)"
 $PCOL top "$tmp/p.pcol" --by line | grep -Eq ' main [^ ]*/app/m.js:10$' || fail "v8 top --by line: main at m.js:10"
+# the report's timeline (timeline.js: from min(0, t0) to t1) spans the
+# profile, 0 .. 37.6 ms, not startTime's 5 s on V8's clock
+$PCOL report "$tmp/p.pcol" -o "$tmp/p.html" || fail "v8 report"
+python3 - "$tmp/p.html" <<'PY' || fail "v8 report's timeline span"
+import json, re, sys
+html = open(sys.argv[1], encoding="utf-8").read()
+src = json.loads(re.search(r'<script id="pcol-meta" type="application/json">(.*?)</script>', html, re.S).group(1))["sources"][0]
+assert (src["t0"], src["t1"]) == (100000, 37600000), src
+PY
+# one name everywhere: top and the exports read the function's name
+for to in collapsed speedscope pprof; do
+  $PCOL unpack "$tmp/p.pcol" --to $to -o "$tmp/p.$to" || fail "v8 export $to"
+done
+$PCOL top "$tmp/p.pcol" --node-fraction 0 | grep -q ' (anonymous m.js)$' || fail "v8 top: no (anonymous m.js)"
+grep -q ';(anonymous m.js) ' "$tmp/p.collapsed" && grep -qF '"name":"(anonymous m.js)"' "$tmp/p.speedscope" &&
+  $PCOL top "$tmp/p.pprof" --node-fraction 0 | grep -q ' (anonymous m.js)$' || fail "v8: the exports name (anonymous m.js) otherwise"
+! grep -q undefined "$tmp/p.collapsed" "$tmp/p.speedscope" || fail "v8: 'undefined' in a name"
+# the old shape (Node <= 10's profilers, before the inspector protocol): a
+# "head" tree of nodes, 1-based lines (DevTools' legacy conversion subtracts
+# 1 to get the protocol's 0-based ones), startTime/endTime in seconds (Node
+# wrote whole seconds), absolute "timestamps" in us, the profile starting at
+# the first (DevTools' legacy loader); fields after "children" belong to the node
+cat > "$tmp/old.cpuprofile" <<'JSON'
+{"head": {"functionName": "(root)", "url": "", "lineNumber": 0, "callUID": 1, "id": 1, "scriptId": 0, "hitCount": 0,
+  "children": [
+   {"functionName": "main", "lineNumber": 10, "id": 2, "hitCount": 2, "scriptId": 5,
+    "children": [{"functionName": "", "url": "/app/m.js", "lineNumber": 42, "id": 3, "hitCount": 2, "children": []},
+                 {"functionName": "", "url": "/app/m.js", "lineNumber": 0, "id": 5, "hitCount": 0, "children": []}],
+    "url": "/app/m.js", "callUID": 2},
+   {"functionName": "(program)", "url": "", "lineNumber": 0, "id": 4, "hitCount": 1, "children": []}]},
+ "startTime": 1538560000.5, "endTime": 1538560000.54,
+ "samples": [2, 3, 3, 4, 2, 5], "timestamps": [1538560000500100, 1538560000501100, 1538560000503100, 1538560000510100, 1538560000520100, 1538560000530000]}
+JSON
+$PCOL pack --from v8 "$tmp/old.cpuprofile" -o "$tmp/old.pcol" || fail "v8 old shape: pack"
+printf '(program) 10000000\nmain 10900000\nmain;(anonymous m.js:42) 9000000\n' |
+  diff - <($PCOL fold "$tmp/old.pcol" --value wall | sort) > "$tmp/d" || fail "v8 old shape: $(cat "$tmp/d")"
+printf '(program) 1\nmain 2\nmain;(anonymous m.js) 1\nmain;(anonymous m.js:42) 2\n' |
+  diff - <($PCOL fold "$tmp/old.pcol" --value samples | sort) > "$tmp/d" || fail "v8 old shape (line 0 is unknown): $(cat "$tmp/d")"
+got=$($PCOL cat "$tmp/old.pcol" --table samples | awk 'NR>1{printf "%s%s", sep, $3; sep=" "}')
+[ "$got" = '0 1000000 3000000 10000000 20000000 29900000' ] || fail "v8 old shape: times $got"
+# one timestamp more than samples (speedscope's node 10 example): the last
+# sample's end, so its wall is 10 ms
+sed 's/1538560000530000]/1538560000530000, 1538560000540000]/' "$tmp/old.cpuprofile" > "$tmp/old1.cpuprofile"
+$PCOL pack --from v8 "$tmp/old1.cpuprofile" -o "$tmp/old1.pcol" && $PCOL fold "$tmp/old1.pcol" --value wall | grep -qx 'main;(anonymous m.js) 10000000' ||
+  fail "v8 old shape with an end timestamp: $($PCOL fold "$tmp/old1.pcol" --value wall)"
+$PCOL top "$tmp/old.pcol" --by line | grep -Eq ' main [^ ]*/app/m.js:10$' || fail "v8 old shape: main not at m.js:10"
+$PCOL cat "$tmp/old.pcol" --table meta | grep -Pq 'v8.start_time_us\t1538560000500000\t' || fail "v8 old shape: startTime"
 
 # ---------------------------------------------------------------- speedscope
 cat > "$tmp/s.json" <<'JSON'
@@ -122,6 +235,24 @@ printf 'main 6500000\nmain;f 3000000\nmain;g 500000\n' | diff - <($PCOL fold "$t
   fail "speedscope evented profile (ms -> ns)"
 got=$($PCOL cat "$tmp/s.pcol" --table samples | awk '$2==2{printf "%s%s/%s", sep, $3, $4; sep=" "}')
 [ "$got" = "0/1000000 1000000/3000000 4000000/500000 4500000/5500000" ] || fail "evented stretches (time/duration): $got"
+# an evented profile's times count from its startValue (speedscope's rule;
+# spec.md §7: since the source's start): the profile moved by 5 ms, its
+# startValue with it, has the same times
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["profiles"][1]
+p["startValue"] += 5; p["endValue"] += 5
+for e in p["events"]: e["at"] += 5
+json.dump(d, open(sys.argv[2], "w"))' "$tmp/s.json" "$tmp/s5.json"
+got5=$($PCOL cat "$tmp/s5.json" --table samples | awk '$2==2{printf "%s%s/%s", sep, $3, $4; sep=" "}')
+[ "$got5" = "$got" ] || fail "evented profile with startValue 5: $got5, not $got"
+# and pcol's timeline export counts from 0, the source's start: the V8
+# profile's first sample (100 us after startTime) stays there
+$PCOL unpack "$tmp/p.pcol" --to speedscope -o "$tmp/p2.json" &&
+  grep -q '"type":"evented"[^}]*"startValue":0,' "$tmp/p2.json" || fail "evented export: startValue is not 0"
+got=$($PCOL cat "$tmp/p2.json" --table samples | awk -F'\t' 'NR>1 && $3 != "NA"{print $3; exit}')
+[ "$got" = 100000 ] || fail "V8 -> speedscope timeline -> pcol: the first sample at $got ns, not 100000"
 # pcol -> speedscope -> pcol keeps top (the numbers; speedscope has no inline
 # marks, and its units are a fixed list: a Perun "sample" unit comes back "count")
 for f in tests/fixtures/collapsed/simple.folded tests/fixtures/perun/kperf.perf "$tmp/p.pcol" "$tmp/pidtid.pcol"; do
@@ -139,10 +270,10 @@ $PCOL fold "$tmp/src.txt" > "$tmp/src.fold" || fail "srcline: fold"
 $PCOL fold "$tmp/nosrc.txt" | cmp -s - "$tmp/src.fold" || fail "srcline lines change the stacks: $(cat "$tmp/src.fold")"
 printf 'main;leaf 7\nmain 5\n' | sort | cmp -s - <(sort "$tmp/src.fold") || fail "srcline: $(cat "$tmp/src.fold")"
 # ---------------------------------------------------------------- bad input
-bad() { # name file-content expected-message-part
+bad() { # name file-content expected-message-part (FROM=format: pack --from it)
   printf '%s' "$2" > "$tmp/$1"
   rm -f "$tmp/bad.pcol"
-  if $PCOL pack "$tmp/$1" -o "$tmp/bad.pcol" 2>"$tmp/err"; then fail "$1: accepted"; fi
+  if $PCOL pack ${FROM:+--from $FROM} "$tmp/$1" -o "$tmp/bad.pcol" 2>"$tmp/err"; then fail "$1: accepted"; fi
   grep -qF -- "$3" "$tmp/err" || fail "$1: message '$(cat "$tmp/err")' lacks '$3'"
   grep -qF "$1" "$tmp/err" || fail "$1: message does not name the file"
   [ ! -e "$tmp/bad.pcol" ] || fail "$1: output written"
@@ -151,12 +282,18 @@ bad trunc.cpuprofile '{"nodes": [{"id": 1, "callFrame": {"functionName": "(root)
 bad child.cpuprofile '{"nodes": [{"id": 1, "callFrame": {"functionName": "(root)"}, "children": [9]}], "startTime": 0, "samples": [], "timeDeltas": []}' 'nodes[0]: children names an id no node has'
 bad deltas.cpuprofile '{"nodes": [{"id": 1, "callFrame": {"functionName": "(root)"}}], "startTime": 0, "samples": [1, 1], "timeDeltas": [1]}' 'timeDeltas: missing, or not as long as samples'
 bad cycle.cpuprofile '{"nodes": [{"id": 1, "callFrame": {"functionName": "a"}, "children": [2]}, {"id": 2, "callFrame": {"functionName": "b"}, "children": [1]}], "startTime": 0, "samples": [1], "timeDeltas": [1]}' 'cycle'
+FROM=v8 bad oldname.cpuprofile '{"head": {"functionName": "(root)", "id": 1, "children": [{"functionName": 5, "id": 2, "children": []}]}, "startTime": 1, "samples": [2], "timestamps": [1000001]}' 'head: node 2 (in document order): functionName and url must be strings'
+FROM=v8 bad oldkids.cpuprofile '{"head": {"functionName": "(root)", "id": 1, "children": [{"functionName": "a", "id": 2, "children": [3]}]}, "startTime": 1, "samples": [2], "timestamps": [1000001]}' 'head: children holds a non-node'
+FROM=v8 bad oldts.cpuprofile '{"head": {"functionName": "(root)", "id": 1, "children": []}, "startTime": 1, "samples": [1, 1], "timestamps": [1000001]}' 'timestamps: missing, or not as long as samples'
 bad frame.txt $'perf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n\tnot a frame\n' 'frame.txt:3: expected a callchain frame'
 bad orphan.txt $'perf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n\n\t2 f (/bin/x)\n' 'orphan.txt:4: callchain frame outside an event'
 bad spaced.txt $'perf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n    not a frame\n' 'spaced.txt:3: expected a callchain frame'
 bad time.txt $'perf 1 1.0000000000: 1 cycles:\n\t1 main (/bin/x)\n' 'time.txt:1: time is not seconds.fraction'
 # two outputs joined: the second starts before the first ended (it was "out of memory")
 bad joined.txt $'perf 1 2.000000: 1 cycles:\n\t1 main (/bin/x)\n\nperf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n' 'joined.txt:4: time goes backwards'
+# an event's period and time are all or nothing (the last was "out of memory")
+bad mixp.txt $'perf 1 1.000000: 5 cycles:\n\t1 main (/bin/x)\n\nperf 1 1.010000: cycles:\n\t1 main (/bin/x)\n' 'mixp.txt:4: no period on an event printed with one before'
+bad natime.txt $'perf 1 1.000000: 5 cycles:\n\t1 main (/bin/x)\n\nperf 1 [000] 5 cycles:\n\t1 main (/bin/x)\n' 'natime.txt:4: an event without a time after events with one'
 bad ss-frame.json '{"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": [{"name": "a"}]}, "profiles": [{"type": "sampled", "name": "p", "unit": "none", "startValue": 0, "endValue": 1, "samples": [[0, 5]], "weights": [1]}]}' 'profiles[0].samples[0]: not a frame index'
 bad ss-close.json '{"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": [{"name": "a"}, {"name": "b"}]}, "profiles": [{"type": "evented", "name": "p", "unit": "none", "startValue": 0, "endValue": 1, "events": [{"type": "O", "frame": 0, "at": 0}, {"type": "C", "frame": 1, "at": 1}]}]}' 'profiles[0].events[1]: closes a frame'
 echo "t_perf_v8_speedscope: ok"

@@ -2,14 +2,15 @@
 """gen_perf_script.py — `perf script` text with known answers, for
 tests/cli/t_perf_v8_speedscope.sh and the fuzz seeds.
 
-  gen_perf_script.py OUT.txt TRUTH.folded [--style default|pidtid|oneline|noperiod] [--samples N]
+  gen_perf_script.py OUT.txt TRUTH.folded [--style default|pidtid|oneline|noperiod|flat] [--samples N]
                      [--seed S] [--events 1] [--count-truth COUNTS.folded]
 
 Writes N events as `perf script` prints them (the header line in the chosen
 -F style, the callchain leaf first with tabs, `+0x` offsets, kernel frames,
 `[unknown]` symbols in known and unknown dsos, `(inlined)` frames, a perf
 map's Java `a->b` names, comments from --header), several processes and
-threads, and TRUTH: the collapsed stacks (root first, no comm) with the sum
+threads (one named with a blank and a number, as Firefox names its threads:
+"FS Broker 5906"), and TRUTH: the collapsed stacks (root first, no comm) with the sum
 of the first event's periods (COUNTS: the number of its samples), named by the rules perf users know from
 stackcollapse-perf/inferno: `+0x..` cut, `[unknown]` in dso D -> `[D's
 basename]`.  --events 1: one event (cycles) only.  Streaming use: N large and OUT "-" (stdout), TRUTH "/dev/null".
@@ -28,7 +29,7 @@ def main():
         elif a[i] == '--count-truth': count_truth = a[i + 1]
     r = random.Random(seed)
     threads = [('app', 100, 100), ('app', 100, 101), ('V8 Worker', 100, 102), ('kworker/0:1', 7, 7),
-               ('dd', 200, 200)]
+               ('dd', 200, 200), ('FS Broker 5906', 100, 103)]
     kernel = [('ffffffff8103ce3b', 'native_safe_halt', '[kernel.kallsyms]'),
               ('ffffffff8101c6a3', 'do_syscall_64', '[kernel.kallsyms]'),
               ('ffffffff81aebbfe', 'entry_SYSCALL_64', '[kernel.kallsyms]')]
@@ -37,7 +38,9 @@ def main():
             ('7f89e278d702', '[unknown]', '/usr/lib/jvm/lib/server/libjvm.so'),
             ('5966605dd52f8e00', '[unknown]', '[unknown]'),
             ('7f1000', 'Ljava/io/Foo;::bar->Ljava/io/Foo;::baz', '/tmp/perf-100.map')]
-    events = ['cycles:u', 'cpu-clock'] if style != 'noperiod' and not one_event else ['cycles']
+    # flat: old perf (FlameGraph's perf-java-stacks-02.txt): "comm tid event:"
+    # without time or period, callchain lines not indented
+    events = ['cycles:u', 'cpu-clock'] if style not in ('noperiod', 'flat') and not one_event else ['cycles']
     counts = {}
     fout = sys.stdout if out == '-' else open(out, 'w')
     w = fout.write
@@ -67,6 +70,8 @@ def main():
             hdr = '%s %d/%d [%03d] %s: %10d %s: ' % (comm, pid, tid, r.randint(0, 7), tstr, period, ev)
         elif style == 'noperiod':
             hdr = '%s %5d %s: %s: ' % (comm, tid, tstr, ev)
+        elif style == 'flat':
+            hdr = '%s %d %s:' % (comm, tid, ev)
         else:
             hdr = '%s %5d [%03d] %s: %10d %s: ' % (comm, tid, r.randint(0, 7), tstr, period, ev)
         if style == 'oneline':
@@ -76,11 +81,12 @@ def main():
             frames = [(ip, sym, dso, off, None)]
         else:
             w(hdr + '\n')
+            ind = '%s' if style == 'flat' else '\t%16s'
             for ip, sym, dso, off, inl in reversed(frames):
                 if inl:
-                    w('\t%16s %s (inlined)\n' % (ip, inl))
+                    w(ind % ip + ' %s (inlined)\n' % inl)
                 symtxt = sym if sym == '[unknown]' else '%s+0x%x' % (sym, off)
-                w('\t%16s %s (%s)\n' % (ip, symtxt, dso))
+                w(ind % ip + ' %s (%s)\n' % (symtxt, dso))
             w('\n')
         if ev != events[0]:
             continue
@@ -96,7 +102,7 @@ def main():
                 names.append(inl)
         # a ';' inside a name is '_' in collapsed text (doc/mappings.md §6)
         key = ';'.join(x.replace(';', '_') for x in names)
-        folded[key] = folded.get(key, 0) + (1 if style == 'noperiod' else period)
+        folded[key] = folded.get(key, 0) + (1 if style in ('noperiod', 'flat') else period)
         counts[key] = counts.get(key, 0) + 1
     if fout is not sys.stdout:
         fout.close()

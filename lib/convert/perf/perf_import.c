@@ -8,15 +8,18 @@
  *   \t  ip sym+off (dso)
  *
  * The header's fields depend on -F; every one is optional but the event
- * name: comm (may hold spaces; right-aligned without a callchain), pid/tid
- * or tid, [cpu], time, period.  A frame becomes a location: mapping = the
+ * name: comm, pid/tid or tid, [cpu], time, period.  It is read from its
+ * fixed fields inward (on_header), so the comm may hold blanks and digits;
+ * blanks are spaces or tabs (simpleperf); old perf's callchain lines are not
+ * indented.  A frame becomes a location: mapping = the
  * dso, address = ip, one line per function; `sym (inlined)` frames (perf
  * --inline) and Java's `a->b->c` JIT names join the inline chain of the
- * next real frame.  `+0x..` offsets are cut; a `[unknown]` symbol is named
- * `[dso basename]` (stackcollapse-perf's and inferno's rule).  Thread labels
- * comm, pid, tid, cpu; the time in ns; the event (modifiers such as `:ppp`
- * cut) is the value type, valued by the period (1 when absent); weight 1.
- * doc/mappings.md §9. */
+ * next real frame.  `+0x..` offsets are cut; a `[unknown]` or missing symbol
+ * is named `[dso basename]` (stackcollapse-perf's and inferno's rule).
+ * Thread labels comm, pid, tid, cpu; the time in ns since the first event
+ * (perf's clock: meta perf.clock_start_ns); the event (modifiers such as
+ * `:ppp` cut) is the value type, valued by the period, or counted (1, unit
+ * count) when printed without one; weight 1.  doc/mappings.md §9. */
 #include "perf.h"
 #include <errno.h>
 
@@ -28,12 +31,15 @@ typedef struct pimp {
   pcol_error *err;
   uint32_t src;
   uint32_t ev_sid[PERF_MAX_EVENTS], ev_vt[PERF_MAX_EVENTS];
+  uint8_t ev_period[PERF_MAX_EVENTS]; /* the event is printed with a period */
   size_t nev;
   uint32_t k_comm, k_pid, k_tid, k_cpu, u_ns, u_count, k_default;
   /* the event being read */
   int in_event, one_line; /* one_line: the header carried the event's frame */
   uint64_t ev_lineno;
   int64_t last_time; /* the time of the last sample with one (PCOL_NA_I64: none yet) */
+  int64_t t0;        /* the first event's time (time_ns 0) */
+  int flat;          /* old perf: callchain lines not indented */
   pcol_sample_row s;
   pcol_value_row v;
   uint32_t *locs;          /* leaf first */
@@ -133,8 +139,10 @@ static int on_frame(pimp *p, uint64_t ip, const char *sym, size_t nsym, const ch
   }
   int inlined = dso && ndso == 7 && memcmp(dso, "inlined", 7) == 0;
   char buf[512];
-  if (!sym || (nsym == 9 && memcmp(sym, "[unknown]", 9) == 0)) {
-    /* `[dso basename]`, or [unknown] */
+  if (!sym || !nsym || (nsym == 9 && memcmp(sym, "[unknown]", 9) == 0)) {
+    /* no symbol (`[unknown]`, or none: "7f1e2215d058  (/lib/libc-2.15.so)"):
+     * `[dso basename]`, as stackcollapse-perf, inferno and go tool pprof
+     * name a function without a name; or [unknown] */
     if (dso && ndso && !(ndso == 9 && memcmp(dso, "[unknown]", 9) == 0) && !inlined) {
       size_t b = ndso;
       while (b > 0 && dso[b - 1] != '/') b--;
@@ -185,6 +193,43 @@ static int on_frame(pimp *p, uint64_t ip, const char *sym, size_t nsym, const ch
   return PCOL_OK;
 }
 
+/* A header's words (blank- or tab-separated: simpleperf writes tabs). */
+#define HDR_WORDS 40
+typedef struct hword {
+  size_t a, n; /* s + a, n bytes */
+} hword;
+
+static int is_blank(char c) { return c == ' ' || c == '\t'; }
+static int w_time(const char *w, size_t n) { /* "secs.frac:" (checked later) */
+  return n >= 2 && w[n - 1] == ':' && isdigit((unsigned char)w[0]) && memchr(w, '.', n);
+}
+static int w_cpu(const char *w, size_t n) { return n >= 3 && w[0] == '[' && w[n - 1] == ']' && is_digits(w + 1, n - 2); }
+static int w_tid(const char *w, size_t n, size_t *slash) { /* "tid" or "pid/tid" */
+  const char *sl = memchr(w, '/', n);
+  *slash = sl ? (size_t)(sl - w) : n;
+  return sl ? is_digits(w, *slash) && is_digits(sl + 1, n - *slash - 1) : is_digits(w, n);
+}
+
+/* A callchain line that old perf printed without indentation ("java 19983
+ * cycles:" then "ffffffff8103d0ca native_write_msr_safe ([kernel.kallsyms])",
+ * FlameGraph's perf-java-stacks-02.txt; stackcollapse-perf.pl reads it): an
+ * address, a symbol and "(dso)" at the end, the word after the address no
+ * tid or pid/tid (a header "cc1 4242 ...": a comm may be hex).  Only inside
+ * an event, where a header never comes before the blank line that ends it
+ * (but after a one-line event). */
+static int flat_frame(const char *s, size_t n) {
+  size_t i = 0, a;
+  while (n && is_blank(s[n - 1])) n--;
+  if (!n || s[n - 1] != ')') return 0;
+  while (i < n && !is_blank(s[i])) i++;
+  if (!is_hex(s, i)) return 0;
+  while (i < n && is_blank(s[i])) i++;
+  a = i;
+  while (i < n && !is_blank(s[i])) i++;
+  size_t sl;
+  return !w_tid(s + a, i - a, &sl);
+}
+
 /* "FILE:LINE" as `perf script -F +srcline` prints it under a frame
  * ("??:0" when perf knows none): a colon followed by digits to the end. */
 static int srcline(const char *t, size_t n) {
@@ -201,20 +246,39 @@ static int end_event(pimp *p) {
   /* perf script prints events in time order; a sample before the last one
    * (two outputs joined, or --no-ordered) is refused as such, not as the
    * builder's refusal of an unordered source */
-  if (p->s.time_ns != PCOL_NA_I64 && p->last_time != PCOL_NA_I64 && p->s.time_ns < p->last_time)
+  int64_t t = p->s.time_ns; /* on perf's clock */
+  if (t != PCOL_NA_I64 && p->last_time != PCOL_NA_I64 && t < p->last_time)
     return bad(p, p->ev_lineno,
                "time goes backwards (perf script prints events in time order: "
                "were two outputs joined?)");
+  if (t == PCOL_NA_I64 && p->last_time != PCOL_NA_I64)
+    return bad(p, p->ev_lineno, "an event without a time after events with one");
+  /* time_ns counts from the first event (spec.md §7: since the source's
+   * start, as the Firefox Profiler's timeline starts); perf's clock (the
+   * kernel's perf_clock, not the wall clock) is kept as meta */
+  if (t != PCOL_NA_I64 && p->last_time == PCOL_NA_I64) {
+    char num[24];
+    snprintf(num, sizeof num, "%lld", (long long)t);
+    if (pcol_b_meta_str(p->b, p->src, "perf.clock_start_ns", num)) return pcol_oom(p->err);
+    p->t0 = t;
+  }
+  if (t != PCOL_NA_I64) p->s.time_ns = t - p->t0;
   if (pcol_b_stack(p->b, p->locs, p->nlocs, &p->s.stack_id) ||
       pcol_b_sample(p->b, &p->s, &p->v, 1, NULL))
     return pcol_oom(p->err);
-  if (p->s.time_ns != PCOL_NA_I64) p->last_time = p->s.time_ns;
+  if (t != PCOL_NA_I64) p->last_time = t;
   p->nlocs = 0;
   return PCOL_OK;
 }
 
-/* The value type of an event name (modifiers such as `:ppp` cut). */
-static int event_vt(pimp *p, const char *e, size_t n, uint64_t lineno, uint32_t *vt) {
+/* The value type of an event name (modifiers such as `:ppp` cut).  An
+ * event printed with a period is valued by it (cpu-clock and task-clock
+ * count nanoseconds, other events events); one printed without (old perf,
+ * `-F` without period, simpleperf) counts its samples: unit `count`, value
+ * 1, as the Firefox Profiler weighs every perf sample 1 (a period of 1 ns
+ * would state a wrong time).  An event name with and without periods is
+ * refused. */
+static int event_vt(pimp *p, const char *e, size_t n, int has_period, uint64_t lineno, uint32_t *vt) {
   const char *c = memchr(e, ':', n);
   if (c) {
     size_t k = (size_t)(c - e) + 1;
@@ -226,65 +290,82 @@ static int event_vt(pimp *p, const char *e, size_t n, uint64_t lineno, uint32_t 
   uint32_t sid;
   if (pcol_b_string(p->b, e, n, &sid)) return pcol_oom(p->err);
   for (size_t i = 0; i < p->nev; i++)
-    if (p->ev_sid[i] == sid) return *vt = p->ev_vt[i], PCOL_OK;
+    if (p->ev_sid[i] == sid) {
+      if (p->ev_period[i] != has_period)
+        return bad(p, lineno, has_period ? "a period on an event printed without one before"
+                                         : "no period on an event printed with one before");
+      return *vt = p->ev_vt[i], PCOL_OK;
+    }
   if (p->nev == PERF_MAX_EVENTS) return bad(p, lineno, "more than 64 event names");
-  /* cpu-clock and task-clock count nanoseconds; other events count events */
-  int ns = (n == 9 && (!memcmp(e, "cpu-clock", 9) || !memcmp(e, "task-clock", 9)));
+  int ns = has_period && ((n == 9 && !memcmp(e, "cpu-clock", 9)) || (n == 10 && !memcmp(e, "task-clock", 10)));
   if (pcol_b_value_type(p->b, sid, ns ? p->u_ns : p->u_count, vt) ||
       pcol_b_source_value_type(p->b, p->src, *vt))
     return pcol_oom(p->err);
   /* the views show the first event by default, as inferno and speedscope
    * do (mixing cycles and instructions would mislead) */
   if (!p->nev && pcol_b_meta_sid(p->b, p->src, p->k_default, sid)) return pcol_oom(p->err);
+  p->ev_period[p->nev] = (uint8_t)has_period;
   p->ev_sid[p->nev] = sid, p->ev_vt[p->nev++] = *vt;
   return PCOL_OK;
 }
 
-/* A header line. */
+/* A header line, read from its fixed fields inward: the time (the first
+ * "secs.frac:" word) or else the [cpu], or else the event, anchors it; the
+ * word before the anchor's fields is pid/tid or tid, and everything before
+ * that is the comm, which may hold blanks and digits (Firefox's thread
+ * "FS Broker 5906"); after the time: the period, then the event. */
 static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
   pcol_label_row lab[4];
   size_t nl = 0;
   memset(lab, 0, sizeof lab);
-  /* comm: everything before the first all-digit word (pid or pid/tid) */
-  size_t i = 0, comm_end = 0, ws = 0;
-  int found = 0;
-  const char *pid = NULL, *tid = NULL;
-  size_t npid = 0, ntid = 0;
-  while (i < n) {
-    while (i < n && s[i] == ' ') i++;
-    ws = i;
-    while (i < n && s[i] != ' ') i++;
-    const char *w = s + ws;
-    size_t wn = i - ws;
-    const char *slash = memchr(w, '/', wn);
-    if (slash && is_digits(w, (size_t)(slash - w)) && is_digits(slash + 1, wn - (size_t)(slash - w) - 1)) {
-      pid = w, npid = (size_t)(slash - w), tid = slash + 1, ntid = wn - npid - 1;
-      found = 1;
-    } else if (is_digits(w, wn) && (i >= n || s[i] == ' ') &&
-               /* not a time "12.3:" nor a period after the time */ 1) {
-      tid = w, ntid = wn;
-      found = 1;
+  hword w[HDR_WORDS];
+  size_t nw = 0, i = 0;
+  long T = -1, C = -1, E = -1; /* time, [cpu], event word */
+  while (nw < HDR_WORDS) {
+    while (i < n && is_blank(s[i])) i++;
+    if (i >= n) break;
+    size_t a = i;
+    while (i < n && !is_blank(s[i])) i++;
+    w[nw].a = a, w[nw].n = i - a;
+    if (T < 0 && w_time(s + a, i - a)) T = (long)nw;
+    else if (T < 0 && C < 0 && w_cpu(s + a, i - a)) C = (long)nw;
+    nw++;
+  }
+  /* the fixed fields start at the [cpu], else the time */
+  long F = C >= 0 ? C : T;
+  size_t sl;
+  if (F < 0) {
+    /* neither: the event is the first "name:" word after a tid (old perf:
+     * "java 19983 cycles:"), else the first "name:" word */
+    for (size_t k = 1; k < nw && E < 0; k++)
+      if (s[w[k].a + w[k].n - 1] == ':' && w_tid(s + w[k - 1].a, w[k - 1].n, &sl)) E = (long)k;
+    for (size_t k = 0; k < nw && E < 0; k++)
+      if (s[w[k].a + w[k].n - 1] == ':') E = (long)k;
+    F = E;
+  }
+  size_t rest = 0; /* the offset of what follows the header's fields */
+  if (F >= 0) {
+    long cs = 0, ce = F; /* comm: words [cs, ce) */
+    if (F > 0 && w_tid(s + w[F - 1].a, w[F - 1].n, &sl)) {
+      const char *t = s + w[F - 1].a;
+      size_t tn = w[F - 1].n;
+      int64_t v;
+      if (sl < tn) {
+        if ((v = parse_dec(t, sl)) < 0) return bad(p, lineno, "pid out of range");
+        lab[nl].key = p->k_pid, lab[nl++].num = v;
+        t += sl + 1, tn -= sl + 1;
+      }
+      if ((v = parse_dec(t, tn)) < 0) return bad(p, lineno, "tid out of range");
+      lab[nl].key = p->k_tid, lab[nl++].num = v;
+      ce = F - 1;
     }
-    if (found) break;
-    comm_end = i;
-  }
-  if (!found) i = 0, comm_end = 0; /* no comm/tid fields */
-  size_t cs = 0;
-  while (cs < comm_end && s[cs] == ' ') cs++;
-  if (comm_end > cs) {
-    lab[nl].key = p->k_comm;
-    if (pcol_b_string(p->b, s + cs, comm_end - cs, &lab[nl].str)) return pcol_oom(p->err);
-    nl++;
-  }
-  if (pid) {
-    int64_t v = parse_dec(pid, npid);
-    if (v < 0) return bad(p, lineno, "pid out of range");
-    lab[nl].key = p->k_pid, lab[nl++].num = v;
-  }
-  if (tid) {
-    int64_t v = parse_dec(tid, ntid);
-    if (v < 0) return bad(p, lineno, "tid out of range");
-    lab[nl].key = p->k_tid, lab[nl++].num = v;
+    if (ce > cs) {
+      size_t a = w[cs].a, e = w[ce - 1].a + w[ce - 1].n;
+      lab[nl].key = p->k_comm;
+      if (pcol_b_string(p->b, s + a, e - a, &lab[nl].str)) return pcol_oom(p->err);
+      nl++;
+    }
+    rest = w[F].a;
   }
   /* the rest: [cpu] time: period event: [frame] */
   p->s.time_ns = PCOL_NA_I64;
@@ -292,30 +373,39 @@ static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
   int have_cpu = 0;
   const char *ev = NULL;
   size_t nev = 0;
+  i = rest;
   while (i < n && !ev) {
-    while (i < n && s[i] == ' ') i++;
+    while (i < n && is_blank(s[i])) i++;
     size_t a = i;
-    while (i < n && s[i] != ' ') i++;
-    const char *w = s + a;
+    while (i < n && !is_blank(s[i])) i++;
+    const char *wd = s + a;
     size_t wn = i - a;
     if (!wn) break;
-    if (wn >= 3 && w[0] == '[' && w[wn - 1] == ']' && is_digits(w + 1, wn - 2)) {
+    if (w_cpu(wd, wn)) {
       /* one [cpu] a header (the label array holds comm, pid, tid, cpu) */
-      if (have_cpu++ || (lab[nl].num = parse_dec(w + 1, wn - 2)) < 0) return bad(p, lineno, "bad [cpu] field");
+      if (have_cpu++ || (lab[nl].num = parse_dec(wd + 1, wn - 2)) < 0) return bad(p, lineno, "bad [cpu] field");
       lab[nl++].key = p->k_cpu;
-    } else if (w[wn - 1] == ':' && memchr(w, '.', wn) && isdigit((unsigned char)w[0])) {
-      const char *dot = memchr(w, '.', wn);
-      size_t ni = (size_t)(dot - w), nf = wn - 1 - ni - 1;
-      if (!is_digits(w, ni) || !is_digits(dot + 1, nf) || nf > 9 || ni > 9)
+    } else if (w_time(wd, wn) && p->s.time_ns == PCOL_NA_I64) {
+      const char *dot = memchr(wd, '.', wn);
+      size_t ni = (size_t)(dot - wd), nf = wn - 1 - ni - 1;
+      if (!is_digits(wd, ni) || !is_digits(dot + 1, nf) || nf > 9 || ni > 9)
         return bad(p, lineno, "time is not seconds.fraction");
-      int64_t ns = parse_dec(w, ni) * 1000000000LL, f = parse_dec(dot + 1, nf);
-      for (size_t k = nf; k < 9; k++) f *= 10;
+      int64_t ns = parse_dec(wd, ni) * 1000000000LL, f = parse_dec(dot + 1, nf);
+      if (i + 1 < n && s[i] == '\t' && s[i + 1] == '\t') {
+        /* simpleperf's report_sample.py before it wrote "%d.%06d": its
+         * "comm\ttid [cpu] %d.%d:\t\tperiod event:" prints the
+         * microseconds unpadded ("115540.8374:" is 115540.008374 s) */
+        if (nf > 6) return bad(p, lineno, "time is not seconds.microseconds");
+        f *= 1000;
+      } else {
+        for (size_t k = nf; k < 9; k++) f *= 10;
+      }
       p->s.time_ns = ns + f;
-    } else if (is_digits(w, wn) && period < 0) {
-      period = parse_dec(w, wn);
+    } else if (is_digits(wd, wn) && period < 0) {
+      period = parse_dec(wd, wn);
       if (period < 0) return bad(p, lineno, "period out of range");
-    } else if (w[wn - 1] == ':') {
-      ev = w, nev = wn - 1;
+    } else if (wd[wn - 1] == ':') {
+      ev = wd, nev = wn - 1;
     } else {
       /* -F without event: a frame right after the time */
       i = a;
@@ -323,7 +413,7 @@ static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
     }
   }
   if (!ev) ev = "samples", nev = 7; /* perf script -F without `event` */
-  int rc = event_vt(p, ev, nev, lineno, &p->v.value_type_id);
+  int rc = event_vt(p, ev, nev, period >= 0, lineno, &p->v.value_type_id);
   if (rc) return rc;
   p->v.value = period < 0 ? 1 : period;
   p->s.weight = 1;
@@ -336,7 +426,7 @@ static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
   p->nlocs = p->ninl = 0;
   p->one_line = 0;
   /* a one-frame stack on the header line itself (no callchain) */
-  while (i < n && s[i] == ' ') i++;
+  while (i < n && is_blank(s[i])) i++;
   if (i < n) {
     uint64_t ip;
     const char *sym, *dso;
@@ -390,7 +480,8 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
     uint64_t ip;
     const char *sym, *dso;
     size_t nsym, ndso;
-    if (k > 0 && p.in_event && !p.one_line && frame_parts(line, n, &ip, &sym, &nsym, &dso, &ndso)) {
+    if (p.in_event && !p.one_line && (k > 0 || flat_frame(line, n)) &&
+        frame_parts(line, n, &ip, &sym, &nsym, &dso, &ndso)) {
       /* an indented frame of the current callchain (a header starts with
        * spaces only when perf right-aligns the comm, without callchains:
        * then the header carries its one frame and no frame lines follow) */

@@ -270,7 +270,9 @@ static int evented(sexp *x, pcol_str uri, const pcol_select *sel) {
   if (rc) return rc;
   int64_t start = pcol_view_i64(&x->s_time, x->rows[0].row);
   if (start < from) start = from;
-  if (fprintf(x->out, ",\"startValue\":%lld,\"events\":[", (long long)start) < 0) return io(x);
+  /* the events' times are since the source's start (spec.md §7), which is
+   * the profile's start: speedscope counts them from startValue */
+  if (fprintf(x->out, ",\"startValue\":%lld,\"events\":[", (long long)(start < 0 ? start : 0)) < 0) return io(x);
   pcol_buf open = {0}; /* open frames, root first */
   int first = 1;
   int64_t cur_end = start;

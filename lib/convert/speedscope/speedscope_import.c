@@ -42,6 +42,7 @@ typedef struct brk { size_t ev; uint32_t frame; } brk; /* an event whose frame i
 typedef struct sprof {
   int is_obj, type_str, name_str, unit_str;
   char *type, *name, *unit;
+  double start; /* startValue (0 when absent or not a number): an evented profile's times count from it */
   int samples_kind, weights_kind, events_kind; /* 0 absent, 1 an array, 2 something else */
   uint32_t *samples; size_t ns, capns;         /* tree nodes, or NOTARR/BADFRAME */
   double *weights; size_t nw, capw;            /* NaN: not a number */
@@ -280,8 +281,11 @@ static int profile(simp *s) {
   while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
     int k_type = pcol_jp_key_is(j, "type"), k_name = pcol_jp_key_is(j, "name"), k_unit = pcol_jp_key_is(j, "unit");
     int k_s = pcol_jp_key_is(j, "samples"), k_w = pcol_jp_key_is(j, "weights"), k_e = pcol_jp_key_is(j, "events");
+    int k_sv = pcol_jp_key_is(j, "startValue");
     if ((rc = pcol_jp_next(j))) return rc;
-    if ((k_type || k_name || k_unit) && j->tok == PCOL_JT_STR) {
+    if (k_sv && is_num(j) && j->d > -9e18 && j->d < 9e18) {
+      p->start = j->d;
+    } else if ((k_type || k_name || k_unit) && j->tok == PCOL_JT_STR) {
       if (k_type) rc = copy_str(s, &p->type, NULL, &(size_t){0}), p->type_str = 1;
       else if (k_name) rc = copy_str(s, &p->name, NULL, &(size_t){0}), p->name_str = 1;
       else rc = copy_str(s, &p->unit, NULL, &(size_t){0}), p->unit_str = 1;
@@ -488,7 +492,8 @@ static int evented(simp *s, size_t pi) {
     if (x->ev >= stop) break;
     if (p->err_what && (x->ev > p->err_ev || (x->ev == p->err_ev && !p->err_post))) break;
     int64_t t0, t1;
-    if (to_i64(x->t0 * scale, &t0) || to_i64(x->t1 * scale, &t1))
+    /* since startValue, the profile's start (speedscope subtracts it too) */
+    if (to_i64((x->t0 - p->start) * scale, &t0) || to_i64((x->t1 - p->start) * scale, &t1))
       return at(s, "profiles[%zu].events[%zu]", pi, x->ev, "time out of range");
     pcol_sample_row r = {src, timed ? t0 : PCOL_NA_I64, timed ? t1 - t0 : 0, is_count ? t1 - t0 : 1,
                          PCOL_NA_I64, 0, 0};

@@ -12,6 +12,7 @@
 typedef struct vnum {
   int present, bad;
   int64_t v;
+  double d; /* the number as a double (the old shape's seconds) */
 } vnum;
 
 /* One V8 Profile document read from in into a new source (type src_type,

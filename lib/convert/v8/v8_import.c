@@ -6,25 +6,39 @@
  *               "lineNumber", "columnNumber"}, "hitCount", "children": [id]}],
  *    "startTime": us, "endTime": us, "samples": [id], "timeDeltas": [us]}
  *
+ * or the old shape (V8's CpuProfileNode tree before the inspector protocol,
+ * Node <= 10's profiler modules; speedscope and DevTools read it):
+ *
+ *   {"head": {"id", "functionName", "url", "lineNumber" (1-based), "hitCount",
+ *             "children": [node]}, "startTime": s, "endTime": s,
+ *    "samples": [id], "timestamps": [us]}
+ *
+ * (times since timestamps[0], as DevTools' legacy loader starts it; one
+ * timestamp more than samples ends the last one).
  * A node's stack is its callFrame and its ancestors' up to, not including,
  * the tree's root "(root)" (in every stack, shown by no tool); V8's own
  * pseudo-frames (idle), (program) and (garbage collector) stay frames
  * under the root, as V8 and DevTools name them.  lineNumber/columnNumber
  * are 0-based in V8 (-1: unknown) and 1-based in pcol.  A function without
- * a name is "(anonymous FILE:LINE)" or "(anonymous)" as speedscope names it.
- * Sample i is at startTime + timeDeltas[0..i] (a negative delta does not
- * move time back: speedscope's rule), weight 1, with the values samples = 1
- * and wall = the time until the next sample (0 for the last one), in ns, so
- * that the wall sums are speedscope's per-frame weights.  A profile without
- * samples (old format) gives each node's hitCount as one untimed sample.
+ * a name is "(anonymous FILE:LINE)", "(anonymous FILE)" without a line, or
+ * "(anonymous)" (node_location: the one rule).
+ * Sample i is at timeDeltas[0..i] since startTime, the profile's start (a
+ * negative delta does not move time back: speedscope's rule), weight 1,
+ * with the values samples = 1 and wall = the time until the next sample (0
+ * for the last one), in ns, so that the wall sums are speedscope's
+ * per-frame weights; startTime and endTime (V8's clock, not the wall
+ * clock) are meta.  A profile without samples (old format) gives each
+ * node's hitCount as one untimed sample.
  * The document is read as a stream (lib/convert/json_pull.c): nodes, samples
  * and timeDeltas in any order into compact arrays, resolved at its end, so
  * memory follows the output, not the document.  doc/mappings.md §10. */
 #include "v8.h"
+#include <math.h>
 
 typedef struct vnode {
   int64_t hits;       /* hitCount (0 if none) */
   int64_t parent_id;  /* the parent form's "parent", -1 if none */
+  uint32_t parent_ix; /* the old shape's parent: its index + 1, 0 = none */
   size_t kid0, nkids; /* its children in kids[] */
   uint32_t loc;       /* its location */
   uint8_t is_root_name, hits_bad;
@@ -50,10 +64,14 @@ typedef struct vimp {
   uint32_t *parent;      /* node index -> parent index + 1, 0 = none */
   uint32_t *loc;         /* node index -> location (0: the skipped root) */
   uint32_t *stack;       /* node index -> stack id + 1, 0 = not yet */
-  pcol_u64map map;       /* id -> node index */
+  pcol_u64map map;       /* id -> its entry in ix (in the order ids were read) */
+  uint32_t *ix;          /* entry -> node index (the old shape reads a node's id after its children's) */
+  size_t nix, capix;
   uint32_t *work;
   vnum start, end;
   int samples_kind, deltas_kind; /* 0 absent, 1 an array, 2 something else */
+  int abs_ts;                    /* the deltas are the old shape's "timestamps" (us) */
+  int old;                       /* the old shape ("head") */
   int64_t *samples, *deltas;     /* node ids (-1: not an id), microseconds */
   size_t ns, capns, nd, capnd;
   size_t bad_delta;              /* the first delta that is not a number, or SIZE_MAX */
@@ -103,21 +121,27 @@ static int copy_str(vimp *v, char **dst, size_t *dl, size_t *cap) {
   return PCOL_OK;
 }
 
+/* A node's frame: line and col 1-based (pcol's), NA when unknown. */
 static int node_location(vimp *v, const char *fs, size_t fl, const char *us, size_t ul,
                          int64_t line, int64_t col, uint32_t *loc) {
   pcol_function_row f = {0, 0, 0, PCOL_NA_I64};
-  pcol_line_row l = {0, line >= 0 ? line + 1 : PCOL_NA_I64, col >= 0 ? col + 1 : PCOL_NA_I64};
+  pcol_line_row l = {0, line, col};
   f.start_line = l.line;
   int rc;
   if (fl) {
     rc = pcol_b_string(v->b, fs, fl, &f.name);
-  } else if (ul) { /* speedscope's name: (anonymous <basename>:<line>) */
+  } else if (ul) {
+    /* a function without a name: "(anonymous <basename>:<line>)", speedscope's
+     * name, where the line is known; "(anonymous <basename>)" where it is not
+     * (V8's -1), as DevTools shows no line then (speedscope prints
+     * ":undefined" or ":0", a line no file has).  The one rule: every view
+     * and export reads this function name. */
     size_t k = ul;
     while (k > 0 && us[k - 1] != '/') k--;
     char *t = malloc(ul - k + 48);
     if (!t) return pcol_oom(v->err);
-    int tn = line >= 0 ? sprintf(t, "(anonymous %.*s:%lld)", (int)(ul - k), us + k, (long long)line + 1)
-                       : sprintf(t, "(anonymous %.*s:undefined)", (int)(ul - k), us + k);
+    int tn = line != PCOL_NA_I64 ? sprintf(t, "(anonymous %.*s:%lld)", (int)(ul - k), us + k, (long long)line)
+                                 : sprintf(t, "(anonymous %.*s)", (int)(ul - k), us + k);
     rc = pcol_b_string(v->b, t, (size_t)tn, &f.name);
     free(t);
   } else {
@@ -129,91 +153,153 @@ static int node_location(vimp *v, const char *fs, size_t fl, const char *us, siz
   return PCOL_OK;
 }
 
-/* A callFrame object (its '{' read): its fields into fn/url, *line, *col;
- * *bad = 1: a field of the wrong type, 2: a number that is not one. */
-static int call_frame(vimp *v, int *has_fn, int *has_url, int64_t *line, int64_t *col, int *bad) {
+/* A node's frame fields: in its callFrame object, or (the old shape) in
+ * the node itself.  bad = 1: a field of the wrong type, 2: a number that
+ * is not one. */
+typedef struct vframe {
+  int has_fn, has_url, bad;
+  int64_t line, col; /* as written; -1 when absent */
+} vframe;
+
+/* If the current key is a frame field: reads its value (the caller skips
+ * the rest), *is = 1. */
+static int frame_field(vimp *v, vframe *c, int *is) {
   pcol_jpull *j = v->j;
+  int fn = pcol_jp_key_is(j, "functionName"), url = pcol_jp_key_is(j, "url");
+  int ln = pcol_jp_key_is(j, "lineNumber"), cl = pcol_jp_key_is(j, "columnNumber");
   int rc;
-  *has_fn = *has_url = 0, *line = *col = -1;
+  *is = fn || url || ln || cl;
+  if (!*is) return PCOL_OK;
+  if ((rc = val(v))) return rc;
+  if (fn || url) {
+    if (j->tok != PCOL_JT_STR) c->bad |= 1;
+    else if ((rc = fn ? copy_str(v, &v->fn, &v->fnl, &v->capfn) : copy_str(v, &v->url, &v->urll, &v->capurl)))
+      return rc;
+    else *(fn ? &c->has_fn : &c->has_url) = 1;
+  } else if (tok_int(j, ln ? &c->line : &c->col)) {
+    c->bad |= 2;
+  }
+  return PCOL_OK;
+}
+
+/* A callFrame object (its '{' read). */
+static int call_frame(vimp *v, vframe *c) {
+  pcol_jpull *j = v->j;
+  int rc, is;
   while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
-    int fn = pcol_jp_key_is(j, "functionName"), url = pcol_jp_key_is(j, "url");
-    int ln = pcol_jp_key_is(j, "lineNumber"), cl = pcol_jp_key_is(j, "columnNumber");
-    if ((rc = val(v))) return rc;
-    if (fn || url) {
-      if (j->tok != PCOL_JT_STR) *bad |= 1;
-      else if ((rc = fn ? copy_str(v, &v->fn, &v->fnl, &v->capfn) : copy_str(v, &v->url, &v->urll, &v->capurl)))
-        return rc;
-      else *(fn ? has_fn : has_url) = 1;
-    } else if ((ln || cl) && tok_int(j, ln ? line : col)) {
-      *bad |= 2;
-    }
-    if ((rc = skip_rest(v))) return rc;
+    if ((rc = frame_field(v, c, &is)) || (!is && (rc = val(v))) || (rc = skip_rest(v))) return rc;
   }
   return rc;
 }
 
-/* Node i (its '{' read). */
-static int node(vimp *v, size_t i) {
+/* A node (its '{' read) as node i = v->n.  The old shape (`"head"`, what
+ * V8's CpuProfileNode gave before the inspector protocol; Node <= 10's
+ * profilers): the frame fields are the node's own, lines and columns
+ * 1-based (DevTools' legacy conversion subtracts 1), children are nodes
+ * (read here, depth bounded by the tokenizer's 2048 levels); parent_ix is
+ * its parent's index + 1 (0: the head). */
+static int node(vimp *v, int old, uint32_t parent_ix) {
   pcol_jpull *j = v->j;
-  int rc, id_ok = 0, cf = 0, cf_bad = 0, has_fn = 0, has_url = 0, kids_bad = 0, parent_bad = 0;
-  int64_t id = -1, line = -1, col = -1;
+  const char *path = old ? "head" : "nodes";
+  int rc, id_ok = 0, cf = old, kids_bad = 0, parent_bad = 0, is;
+  vframe c = {0, 0, 0, -1, -1};
+  int64_t id = -1;
+  if (v->n >= UINT32_MAX / 2 - 1) return sem(v, at(v, path, SIZE_MAX, "too many nodes"));
   if (PCOL_GROW(v->nodes, v->n, v->capnodes)) return pcol_oom(v->err);
-  vnode *nd = &v->nodes[v->n];
-  memset(nd, 0, sizeof *nd);
-  nd->parent_id = -1;
-  nd->kid0 = v->nkids;
-  v->fnl = v->urll = 0;
+  size_t i = v->n++; /* its children come after it (v->nodes moves: index, no pointer) */
+  memset(&v->nodes[i], 0, sizeof v->nodes[i]);
+  v->nodes[i].parent_id = -1;
+  v->nodes[i].parent_ix = parent_ix;
+  v->nodes[i].kid0 = v->nkids;
+  int64_t hits = 0;
+  int hits_bad = 0;
   while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
-    if (pcol_jp_key_is(j, "id")) {
+    if (old && (rc = frame_field(v, &c, &is))) return rc;
+    if (old && is) {
+      /* read */
+    } else if (pcol_jp_key_is(j, "id")) {
       if ((rc = val(v))) return rc;
       id_ok = !tok_int(j, &id) && id >= 0;
-    } else if (pcol_jp_key_is(j, "callFrame")) {
+    } else if (!old && pcol_jp_key_is(j, "callFrame")) {
       if ((rc = val(v))) return rc;
       if (j->tok == PCOL_JT_OBJ) {
         cf = 1;
-        if ((rc = call_frame(v, &has_fn, &has_url, &line, &col, &cf_bad))) return rc;
+        if ((rc = call_frame(v, &c))) return rc;
       }
     } else if (pcol_jp_key_is(j, "children")) {
       if ((rc = val(v))) return rc;
       if (j->tok != PCOL_JT_ARR) {
         kids_bad |= 1;
       } else {
+        /* this node's frame strings, read before its children, stay its
+         * own: the children read theirs into fresh buffers */
+        char *fn = v->fn, *url = v->url;
+        size_t fnl = v->fnl, capfn = v->capfn, urll = v->urll, capurl = v->capurl;
+        if (old) v->fn = v->url = NULL, v->capfn = v->capurl = 0;
         while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END) {
-          if (PCOL_GROW(v->kids, v->nkids, v->capkids)) return pcol_oom(v->err);
-          v->kids[v->nkids++] = j->tok == PCOL_JT_INT && j->i >= 0 ? j->i : -1; /* -1: a non-id */
-          if ((rc = skip_rest(v))) return rc;
+          if (old && j->tok == PCOL_JT_OBJ) {
+            if ((rc = node(v, 1, (uint32_t)i + 1)) || v->sem) break;
+            continue; /* the child's '}' read */
+          }
+          if (old) {
+            kids_bad |= 2;
+          } else {
+            if (PCOL_GROW(v->kids, v->nkids, v->capkids)) return pcol_oom(v->err);
+            v->kids[v->nkids++] = j->tok == PCOL_JT_INT && j->i >= 0 ? j->i : -1; /* -1: a non-id */
+          }
+          if ((rc = skip_rest(v))) break;
         }
-        if (rc) return rc;
+        if (old) {
+          free(v->fn), free(v->url);
+          v->fn = fn, v->url = url, v->fnl = fnl, v->capfn = capfn, v->urll = urll, v->capurl = capurl;
+        }
+        if (rc || v->sem) return rc ? rc : v->sem;
       }
-    } else if (pcol_jp_key_is(j, "parent")) {
+    } else if (!old && pcol_jp_key_is(j, "parent")) {
       if ((rc = val(v))) return rc;
       if (j->tok != PCOL_JT_INT || j->i < 0) parent_bad = 1;
-      else nd->parent_id = j->i;
+      else v->nodes[i].parent_id = j->i;
     } else if (pcol_jp_key_is(j, "hitCount")) {
       if ((rc = val(v))) return rc;
-      nd->hits_bad = tok_int(j, &nd->hits) || nd->hits < 0;
+      hits_bad = tok_int(j, &hits) || hits < 0;
     } else if ((rc = val(v))) {
       return rc;
     }
     if ((rc = skip_rest(v))) return rc;
   }
   if (rc) return rc;
-  nd->nkids = v->nkids - nd->kid0;
-  if (!id_ok) return sem(v, at(v, "nodes", i, "id missing or not a number >= 0"));
+  vnode *nd = &v->nodes[i];
+  nd->hits = hits, nd->hits_bad = (uint8_t)hits_bad;
+  if (!old) nd->nkids = v->nkids - nd->kid0;
+  if (!id_ok) return sem(v, at(v, path, old ? SIZE_MAX : i, "id missing or not a number >= 0"));
   uint32_t idx;
   int added;
   if (pcol_u64map_get(&v->map, (uint64_t)id, &idx, &added)) return pcol_oom(v->err);
-  if (!added) return sem(v, at(v, "nodes", i, "id repeats an earlier node's"));
-  nd->cf_bad = !cf ? 1 : (cf_bad & 1) ? 2 : (cf_bad & 2) ? 3 : 0;
+  if (!added) return sem(v, at(v, path, old ? SIZE_MAX : i, "id repeats an earlier node's"));
+  if (PCOL_GROW(v->ix, v->nix, v->capix)) return pcol_oom(v->err);
+  v->ix[v->nix++] = (uint32_t)i; /* idx == v->nix: only nodes add ids while reading */
+  nd = &v->nodes[i];
+  if (kids_bad & 2) return sem(v, at(v, path, SIZE_MAX, "children holds a non-node"));
+  nd->cf_bad = !cf ? 1 : (c.bad & 1) ? 2 : (c.bad & 2) ? 3 : 0;
   nd->kids_notarr = kids_bad != 0;
   nd->parent_bad = (uint8_t)parent_bad;
-  v->n++;
   if (nd->cf_bad) return PCOL_OK; /* reported by resolve() */
-  const char *fs = has_fn ? v->fn : "", *us = has_url ? v->url : "";
-  size_t fl = has_fn ? v->fnl : 0, ul = has_url ? v->urll : 0;
+  const char *fs = c.has_fn ? v->fn : "", *us = c.has_url ? v->url : "";
+  size_t fl = c.has_fn ? v->fnl : 0, ul = c.has_url ? v->urll : 0;
   nd->is_root_name = fl == 6 && memcmp(fs, "(root)", 6) == 0;
-  return node_location(v, fs, fl, us, ul, line, col, &nd->loc);
+  /* pcol's lines are 1-based: V8's 0-based ones + 1, the old shape's as
+   * they are; below that, unknown */
+  int64_t line = old ? c.line : c.line >= 0 ? c.line + 1 : -1, col = old ? c.col : c.col >= 0 ? c.col + 1 : -1;
+  return node_location(v, fs, fl, us, ul, line > 0 ? line : PCOL_NA_I64, col > 0 ? col : PCOL_NA_I64, &nd->loc);
 }
+/* The node of an id: *node, or *missing. */
+static int find_node(vimp *v, int64_t id, uint32_t *node, int *missing) {
+  uint32_t k;
+  if (pcol_u64map_get(&v->map, (uint64_t)id, &k, missing)) return pcol_oom(v->err);
+  if (!*missing) *node = v->ix[k];
+  return PCOL_OK;
+}
+
 /* stack id of node i (builds its ancestors first, without recursion) */
 static int node_stack(vimp *v, uint32_t i, uint32_t *out) {
   size_t nw = 0;
@@ -262,6 +348,7 @@ static int opt_num(vimp *v, vnum *x) {
   if (rc) return rc;
   x->present = 1;
   x->bad = tok_int(v->j, &x->v) != 0;
+  x->d = v->j->d;
   return PCOL_OK;
 }
 
@@ -278,11 +365,15 @@ static int read_doc(vimp *v) {
       if (j->tok != PCOL_JT_ARR) return sem(v, at(v, "nodes", SIZE_MAX, "missing or not an array"));
       v->have_nodes = 1;
       while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END) {
-        if (v->n >= UINT32_MAX / 2 - 1) return sem(v, at(v, "nodes", SIZE_MAX, "too many nodes"));
         if (j->tok != PCOL_JT_OBJ) return sem(v, at(v, "nodes", v->n, "not an object"));
-        if ((rc = node(v, v->n)) || v->sem) return rc ? rc : v->sem;
+        if ((rc = node(v, 0, 0)) || v->sem) return rc ? rc : v->sem;
       }
       if (rc) return rc;
+    } else if (pcol_jp_key_is(j, "head")) { /* the old shape: one tree */
+      if ((rc = val(v))) return rc;
+      if (j->tok != PCOL_JT_OBJ) return sem(v, at(v, "head", SIZE_MAX, "not an object"));
+      v->have_nodes = v->old = 1;
+      if ((rc = node(v, 1, 0)) || v->sem) return rc ? rc : v->sem;
     } else if (pcol_jp_key_is(j, "startTime")) {
       if ((rc = opt_num(v, &v->start))) return rc;
     } else if (pcol_jp_key_is(j, "endTime")) {
@@ -291,9 +382,12 @@ static int read_doc(vimp *v) {
       if ((rc = val(v))) return rc;
       v->samples_kind = j->tok == PCOL_JT_ARR ? 1 : 2;
       if (j->tok == PCOL_JT_ARR && (rc = numbers(v, &v->samples, &v->ns, &v->capns, 1, NULL))) return rc;
-    } else if (pcol_jp_key_is(j, "timeDeltas")) {
+    } else if (pcol_jp_key_is(j, "timeDeltas") || (pcol_jp_key_is(j, "timestamps") && v->deltas_kind != 1)) {
+      /* the old shape's "timestamps" (absolute, us) only without timeDeltas */
+      int abs = pcol_jp_key_is(j, "timestamps");
       if ((rc = val(v))) return rc;
       v->deltas_kind = j->tok == PCOL_JT_ARR ? 1 : 2;
+      v->abs_ts = abs, v->nd = 0, v->bad_delta = SIZE_MAX;
       if (j->tok == PCOL_JT_ARR && (rc = numbers(v, &v->deltas, &v->nd, &v->capnd, 0, &v->bad_delta)))
         return rc;
     } else if ((rc = val(v))) {
@@ -305,11 +399,18 @@ static int read_doc(vimp *v) {
   return pcol_jp_finish(j);
 }
 
+/* Node i's error: "nodes[i]: ...", or in the old shape (a tree, not an
+ * array) the node's place in document order. */
+static int at_node(vimp *v, size_t i, const char *what) {
+  if (!v->old) return at(v, "nodes", i, what);
+  return pcol_error_set(v->err, PCOL_ECORRUPT, "%s: head: node %zu (in document order): %s", v->name, i + 1, what);
+}
+
 /* What the document holds, in the order of checks of the importer that
  * read it whole. */
 static int resolve(vimp *v) {
   int rc;
-  if (!v->have_nodes) return at(v, "nodes", SIZE_MAX, "missing or not an array");
+  if (!v->have_nodes) return at(v, "nodes", SIZE_MAX, "missing or not an array (nor an old-style \"head\" tree)");
   v->parent = calloc(v->n + 1, sizeof *v->parent);
   v->loc = calloc(v->n + 1, sizeof *v->loc);
   v->stack = calloc(v->n + 1, sizeof *v->stack);
@@ -317,27 +418,30 @@ static int resolve(vimp *v) {
   if (!v->parent || !v->loc || !v->stack || !v->work) return pcol_oom(v->err);
   for (size_t i = 0; i < v->n; i++) {
     vnode *nd = &v->nodes[i];
-    static const char *cf_what[] = {"", "callFrame is not an object", "callFrame.functionName and .url must be strings",
-                                    "callFrame.lineNumber and .columnNumber must be numbers"};
-    if (nd->cf_bad) return at(v, "nodes", i, cf_what[nd->cf_bad]);
-    if (nd->kids_notarr) return at(v, "nodes", i, "children is not an array");
+    static const char *cf_what[2][4] = {
+        {"", "callFrame is not an object", "callFrame.functionName and .url must be strings",
+         "callFrame.lineNumber and .columnNumber must be numbers"},
+        {"", "", "functionName and url must be strings", "lineNumber and columnNumber must be numbers"}};
+    if (nd->cf_bad) return at_node(v, i, cf_what[v->old][nd->cf_bad]);
+    if (nd->parent_ix) v->parent[i] = nd->parent_ix; /* the old shape's tree */
+    if (nd->kids_notarr) return at_node(v, i, "children is not an array");
     v->loc[i] = nd->loc;
     for (size_t c = 0; c < nd->nkids; c++) {
       uint32_t idx;
       int added;
-      if (v->kids[nd->kid0 + c] < 0) return at(v, "nodes", i, "children holds a non-id");
-      if (pcol_u64map_get(&v->map, (uint64_t)v->kids[nd->kid0 + c], &idx, &added)) return pcol_oom(v->err);
-      if (added) return at(v, "nodes", i, "children names an id no node has");
+      if (v->kids[nd->kid0 + c] < 0) return at_node(v, i, "children holds a non-id");
+      if (find_node(v, v->kids[nd->kid0 + c], &idx, &added)) return pcol_oom(v->err);
+      if (added) return at_node(v, i, "children names an id no node has");
       if (idx == i || (v->parent[idx] && v->parent[idx] != i + 1))
-        return at(v, "nodes", i, "a child with two parents");
+        return at_node(v, i, "a child with two parents");
       v->parent[idx] = (uint32_t)i + 1;
     }
-    if (nd->parent_bad) return at(v, "nodes", i, "parent is not an id");
+    if (nd->parent_bad) return at_node(v, i, "parent is not an id");
     if (nd->parent_id >= 0) { /* the other form: parent ids */
       uint32_t idx;
       int added;
-      if (pcol_u64map_get(&v->map, (uint64_t)nd->parent_id, &idx, &added)) return pcol_oom(v->err);
-      if (added || idx == i) return at(v, "nodes", i, "parent names an id no node has");
+      if (find_node(v, nd->parent_id, &idx, &added)) return pcol_oom(v->err);
+      if (added || idx == i) return at_node(v, i, "parent names an id no node has");
       v->parent[i] = idx + 1;
     }
   }
@@ -347,6 +451,23 @@ static int resolve(vimp *v) {
   if (v->start.bad || v->end.bad)
     return at(v, "startTime", SIZE_MAX, "startTime and endTime must be numbers (microseconds)");
   int64_t start = v->start.present ? v->start.v : PCOL_NA_I64, end = v->end.present ? v->end.v : PCOL_NA_I64;
+  if (v->abs_ts) { /* the old shape: seconds, and sample times since the epoch in us */
+    for (int k = 0; k < 2; k++) {
+      vnum *x = k ? &v->end : &v->start;
+      if (!x->present) continue;
+      if (!(x->d > -9e9 && x->d < 9e9)) return at(v, k ? "endTime" : "startTime", SIZE_MAX, "out of range (seconds)");
+      *(k ? &end : &start) = llround(x->d * 1e6);
+    }
+    /* times since the first timestamp, where DevTools' legacy loader starts
+     * the profile (startTime is whole seconds in Node's files: 0.6 s early) */
+    int64_t prev = v->nd ? v->deltas[0] : 0;
+    for (size_t i = 0; i < v->nd; i++) {
+      int64_t ts = v->deltas[i];
+      if (i == v->bad_delta) return at(v, "timestamps", i, "not a number");
+      if (__builtin_sub_overflow(ts, prev, &v->deltas[i])) return at(v, "timestamps", i, "time out of range");
+      prev = ts;
+    }
+  }
   char num[32];
   if (start != PCOL_NA_I64) {
     snprintf(num, sizeof num, "%lld", (long long)start);
@@ -363,7 +484,7 @@ static int resolve(vimp *v) {
   if (!v->samples_kind) { /* the old form: hit counts only, no times */
     for (size_t i = 0; i < v->n; i++) {
       int64_t hits = v->nodes[i].hits;
-      if (v->nodes[i].hits_bad) return at(v, "nodes", i, "hitCount is not a count");
+      if (v->nodes[i].hits_bad) return at_node(v, i, "hitCount is not a count");
       if (!hits) continue;
       pcol_sample_row s = {v->src, PCOL_NA_I64, 0, hits, PCOL_NA_I64, 0, v->labelset};
       pcol_value_row val = {vt_samples, hits};
@@ -374,7 +495,11 @@ static int resolve(vimp *v) {
   }
   if (v->samples_kind != 1) return at(v, "samples", SIZE_MAX, "not an array");
   size_t ns = v->ns;
-  if (v->deltas_kind != 1 || v->nd != ns) return at(v, "timeDeltas", SIZE_MAX, "missing, or not as long as samples");
+  /* the old shape may end with one more timestamp, the last sample's end
+   * (DevTools' legacy loader adds one when it does not) */
+  int end_ts = v->abs_ts && v->nd == ns + 1;
+  if (v->deltas_kind != 1 || (v->nd != ns && !end_ts))
+    return at(v, v->abs_ts ? "timestamps" : "timeDeltas", SIZE_MAX, "missing, or not as long as samples");
   if (start == PCOL_NA_I64) return at(v, "startTime", SIZE_MAX, "missing");
   if (pcol_b_cstr(v->b, PCOL_VT_WALL, &t) || pcol_b_cstr(v->b, PCOL_UNIT_NANOSECONDS, &u) ||
       pcol_b_value_type(v->b, t, u, &vt_wall) || pcol_b_source_value_type(v->b, v->src, vt_wall))
@@ -385,25 +510,24 @@ static int resolve(vimp *v) {
   for (size_t i = 0; i <= ns; i++) {
     int64_t tus = 0;
     uint32_t idx = 0;
-    if (i < ns) {
+    if (i < ns || end_ts) {
       int64_t d = v->deltas[i];
-      if (v->samples[i] < 0) return at(v, "samples", i, "not a node id");
+      if (i < ns && v->samples[i] < 0) return at(v, "samples", i, "not a node id");
       if (i == v->bad_delta) return at(v, "timeDeltas", i, "not a number");
       if (d > INT64_MAX / 4000 || d < -INT64_MAX / 4000 ||
           (elapsed > 0 && d > INT64_MAX / 4000 - elapsed) || (elapsed < 0 && d < -INT64_MAX / 4000 - elapsed))
         return at(v, "timeDeltas", i, "time out of range");
       elapsed += d;
       int added;
-      if (pcol_u64map_get(&v->map, (uint64_t)v->samples[i], &idx, &added)) return pcol_oom(v->err);
-      if (added) return at(v, "samples", i, "names an id no node has");
+      if (i < ns && find_node(v, v->samples[i], &idx, &added)) return pcol_oom(v->err);
+      if (i < ns && added) return at(v, "samples", i, "names an id no node has");
       tus = elapsed > last ? elapsed : last; /* speedscope: time never goes back */
       last = tus;
     } else {
       tus = last;
     }
     if (i > 0) { /* sample i-1 lasts until sample i */
-      if (start > INT64_MAX / 4000 || start < -INT64_MAX / 4000) return at(v, "startTime", SIZE_MAX, "out of range");
-      pcol_sample_row s = {v->src, (start + prev_t) * 1000, 0, 1, PCOL_NA_I64, 0, v->labelset};
+      pcol_sample_row s = {v->src, prev_t * 1000, 0, 1, PCOL_NA_I64, 0, v->labelset};
       pcol_value_row val[2] = {{vt_samples, 1}, {vt_wall, (tus - prev_t) * 1000}};
       if ((rc = node_stack(v, prev_node, &s.stack_id))) return rc;
       if (pcol_b_sample(v->b, &s, val, 2, NULL)) return pcol_oom(v->err);
@@ -427,7 +551,7 @@ int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const ch
   if (!rc && source_id) *source_id = v.src;
   pcol_jp_close(&j);
   free(v.nodes), free(v.kids), free(v.samples), free(v.deltas), free(v.fn), free(v.url);
-  free(v.parent), free(v.loc), free(v.stack), free(v.work);
+  free(v.parent), free(v.loc), free(v.stack), free(v.work), free(v.ix);
   pcol_u64map_free(&v.map);
   return rc;
 }
