@@ -139,13 +139,11 @@ static int looks_perf(const uint8_t *p, size_t n) {
   return is_hexword(p, j, n, &k);
 }
 
-pcol_format pcol_detect_format(const void *head, size_t len) {
-  const uint8_t *p = head;
+/* The format of uncompressed bytes (pcol_import_path has unwrapped them). */
+static pcol_format detect_plain(const uint8_t *p, size_t len) {
   if (starts(p, len, PCOL_MAGIC)) return PCOL_FMT_PCOL;
-  /* OTLP by its field structure (gzip inflated), before pprof and Perun */
+  /* OTLP by its field structure, before pprof and Perun */
   if (pcol_otlp_detect(p, len)) return PCOL_FMT_OTLP;
-  if (len >= 2 && p[0] == 0x1f && p[1] == 0x8b)
-    return pcol_firefox_sniff_gzip(p, len) ? PCOL_FMT_FIREFOX : PCOL_FMT_PPROF;
   if (starts(p, len, "memory profiling: ") || starts(p, len, "GC profiling: ") ||
       starts(p, len, "line profiling: ") || starts(p, len, "sample.interval="))
     return PCOL_FMT_RPROF;
@@ -192,16 +190,41 @@ pcol_format pcol_detect_format(const void *head, size_t len) {
   return PCOL_FMT_UNKNOWN;
 }
 
+/* Any input is detected by its content: a compressed one (gzip, zstd) by
+ * the first bytes it decompresses to (every importer reads it so, through
+ * pcol_import_path). */
+pcol_format pcol_detect_format(const void *head, size_t len) {
+  if (!pcol_compression(head, len)) return detect_plain(head, len);
+  uint8_t in[DETECT_HEAD];
+  return detect_plain(in, pcol_unwrap_head(head, len, in, sizeof in));
+}
+
 /* ------------------------------------------------------ import a path */
 
 /* An opened input and its first bytes (read to detect the format). */
 typedef struct input {
-  FILE *in;
+  FILE *in;                /* the bytes the importer reads (decompressed) */
   const char *path, *name; /* name: for messages ("<stdin>" for "-") */
   int is_stdin;
   uint8_t head[DETECT_HEAD];
   size_t n;
+  /* a compressed input: the file, and `in` decompressing it */
+  FILE *raw, *replay;
+  pcol_instream *o;
 } input;
+
+/* A compressed input (gzip, zstd: lib/core/instream.c) is read through a
+ * stream that decompresses it, under the inflate cap: head[] is then its
+ * first decompressed bytes, and every format reads it so. */
+static int unwrap_input(input *x, const pcol_import_options *opt, pcol_error *err) {
+  if (!pcol_compression(x->head, x->n)) return PCOL_OK;
+  x->raw = x->in;
+  if (!(x->replay = pcol_replay_stream(x->head, x->n, x->raw))) return pcol_oom(err);
+  int rc = pcol_instream_open(&x->o, x->replay, x->name, opt, &x->in, err);
+  if (rc) return rc;
+  x->n = fread(x->head, 1, sizeof x->head, x->in);
+  return PCOL_OK;
+}
 
 /* Opens path ("-": standard input) and reads its head. */
 static int open_input(input *x, const char *path, pcol_error *err) {
@@ -220,8 +243,19 @@ static int open_input(input *x, const char *path, pcol_error *err) {
   return PCOL_OK;
 }
 
-static void close_input(input *x) {
-  if (!x->is_stdin) fclose(x->in);
+/* Closes the input; its stream's own error (corrupt or truncated data,
+ * the cap) wins over the importer's result rc (read on to find it when
+ * `drain`: the importer stopped early, maybe at that error). */
+static int close_input(input *x, int rc, int drain, pcol_error *err) {
+  if (x->o) {
+    int orc = pcol_instream_finish(x->o, drain ? rc : 0, err);
+    if (orc) rc = orc;
+    pcol_instream_free(x->o);
+  }
+  if (x->replay) fclose(x->replay);
+  FILE *f = x->raw ? x->raw : x->in;
+  if (f && !x->is_stdin) fclose(f);
+  return rc;
 }
 
 /* An open pcol file, validated in full, copied into the builder. */
@@ -237,7 +271,7 @@ static int import_pcol(pcol_builder *b, input *x, const pcol_import_options *opt
   pcol_open_options oo = {0};
   oo.no_mmap = opt && opt->no_mmap;
   int rc;
-  if (x->is_stdin) {
+  if (x->is_stdin || x->o) {
     /* a pcol file needs random access: read it whole, head first */
     FILE *s = pcol_replay_stream(x->head, x->n, x->in);
     rc = s ? pcol_open_stream(s, x->name, &oo, &f, err) : pcol_oom(err);
@@ -310,20 +344,21 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
 
 int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
                      const pcol_import_options *opt, pcol_error *err) {
-  input x;
+  input x = {0};
   int rc = open_input(&x, path, err);
   if (rc) return rc;
-  if (fmt == PCOL_FMT_UNKNOWN) fmt = pcol_detect_format(x.head, x.n);
+  rc = unwrap_input(&x, opt, err);
+  if (rc) return close_input(&x, rc, 0, err);
+  if (fmt == PCOL_FMT_UNKNOWN) fmt = detect_plain(x.head, x.n);
   if (fmt == PCOL_FMT_PCOL) {
     rc = import_pcol(b, &x, opt, err);
   } else {
     rc = NOT_MAPPED;
-    if (fmt == PCOL_FMT_PERUN && !x.is_stdin && !(opt && opt->no_mmap))
+    if (fmt == PCOL_FMT_PERUN && !x.is_stdin && !x.o && !(opt && opt->no_mmap))
       rc = import_perun_mapped(b, &x, opt, err);
     if (rc == NOT_MAPPED) rc = import_stream(b, &x, fmt, opt, err);
   }
-  close_input(&x);
-  return rc;
+  return close_input(&x, rc, fmt != PCOL_FMT_UNKNOWN, err);
 }
 
 /* ------------------------------------------------------ any input */
