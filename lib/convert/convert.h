@@ -16,6 +16,11 @@ int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const 
  * refuses them with this name and the `pprof -proto` command. */
 const char *pcol_pprof_legacy_kind(const uint8_t *p, size_t n);
 
+/* 1 when a file's first bytes (uncompressed) are a pprof Profile message:
+ * fields of Profile's numbers with their wire types, up to the head's end
+ * (pprof_import.c). */
+int pcol_pprof_detect(const uint8_t *p, size_t n);
+
 /* 1 when a file's first bytes (uncompressed) are OTLP profiles: JSON
  * lines, length-prefixed frames or one binary message, told from a pprof
  * Profile by field structure (otlp/otlp_wire.c). */

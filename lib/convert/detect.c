@@ -93,16 +93,101 @@ static int has(const uint8_t *p, size_t n, const char *s) {
   return memmem(p, n, s, strlen(s)) != NULL;
 }
 
+/* ------------------------------------------- recognised, not read */
+/* Formats pcol recognises by their first bytes and does not read: the
+ * refusal names them (and what to do).  The one place for them: an
+ * importer for one replaces its line with a PCOL_FMT_ and its detection
+ * rule above.  Each test sees the head after leading blanks. */
+static int json_with(const uint8_t *p, size_t n, char open, const char *a, const char *b) {
+  return n && p[0] == open && has(p, n, a) && (!b || has(p, n, b));
+}
+static int is_jfr(const uint8_t *p, size_t n) { return n >= 4 && !memcmp(p, "FLR\0", 4); }
+static int is_perf_data(const uint8_t *p, size_t n) { return starts(p, n, "PERFILE2"); }
+static int is_simpleperf(const uint8_t *p, size_t n) { return starts(p, n, "SIMPLEPERF"); }
+static int is_tachyon(const uint8_t *p, size_t n) { return starts(p, n, "TACH") || starts(p, n, "HCAT"); }
+static int is_chrome_trace(const uint8_t *p, size_t n) {
+  size_t i = 1;
+  while (n && p[0] == '[' && i < n && isspace(p[i])) i++;
+  return json_with(p, n, '{', "\"traceEvents\"", NULL) ||
+         (n && p[0] == '[' && (i == n || p[i] == '{' || p[i] == ']') && has(p, n, "\"ph\""));
+}
+static int is_ghc(const uint8_t *p, size_t n) {
+  return has(p, n < 512 ? n : 512, "Time and Allocation Profiling Report") ||
+         json_with(p, n, '{', "\"rts_arguments\"", "\"initial_capabilities\"");
+}
+static int is_stackprof(const uint8_t *p, size_t n) {
+  return json_with(p, n, '{', "\"mode\"", NULL) &&
+         (has(p, n, "\"missed_samples\"") || has(p, n, "\"gc_samples\"") ||
+          has(p, n, "\"raw_timestamp_deltas\""));
+}
+static int is_dhat(const uint8_t *p, size_t n) { return json_with(p, n, '{', "\"dhatFileVersion\"", NULL); }
+static int is_devtools_recording(const uint8_t *p, size_t n) {
+  return json_with(p, n, '{', "\"systemHost\"", NULL) ||
+         (json_with(p, n, '{', "\"label\"", "\"duration\"") && has(p, n, "\"markers\"") &&
+          (has(p, n, "\"ticks\"") || has(p, n, "\"allocations\"") || has(p, n, "\"frames\"")));
+}
+static int is_v8_head_tree(const uint8_t *p, size_t n) {
+  return json_with(p, n, '{', "\"head\"", NULL) &&
+         (has(p, n, "\"callUID\"") || has(p, n, "\"timestamps\""));
+}
+static int is_heapprofile(const uint8_t *p, size_t n) {
+  return json_with(p, n, '{', "\"head\"", "\"selfSize\"");
+}
+static int is_callgrind(const uint8_t *p, size_t n) { return starts(p, n, "# callgrind format"); }
+
+typedef struct unread_format {
+  int (*is)(const uint8_t *p, size_t n);
+  const char *what, *hint;
+} unread_format;
+static const unread_format unread[] = {
+  {is_jfr, "a JFR recording (Java Flight Recorder)",
+   "convert it to pprof or collapsed stacks first, e.g. with async-profiler's jfrconv"},
+  {is_perf_data, "a perf.data file (perf record's binary output)",
+   "read the text of `perf script -i FILE` instead"},
+  {is_simpleperf, "a simpleperf report_sample protobuf (Android)",
+   "read the text of `simpleperf report-sample` or the Firefox Profiler's export instead"},
+  {is_tachyon, "a CPython sampling profiler (Tachyon) binary file",
+   "write it as collapsed stacks or pstats with `python -m profiling.sampling` instead"},
+  {is_chrome_trace, "Chrome trace events (a chrome://tracing, Perfetto JSON or DevTools Performance panel recording)",
+   "speedscope and the Firefox Profiler read them"},
+  {is_devtools_recording, "a Firefox DevTools performance recording (Firefox 66 or older)",
+   "speedscope reads it"},
+  {is_v8_head_tree, "a V8 .cpuprofile of the old 'head' tree shape (Node 10 or older)",
+   "open it in Chrome DevTools and save it again, or use `node --cpu-prof` of Node 12 or later"},
+  {is_heapprofile, "a V8 sampling heap profile (.heapprofile)", "speedscope reads it"},
+  {is_stackprof, "a Ruby stackprof JSON profile", "speedscope reads it"},
+  {is_dhat, "a DHAT heap profile (valgrind --tool=dhat)", "dh_view.html reads it"},
+  {is_ghc, "a GHC cost-centre profile (.prof)", "speedscope reads its -pj JSON form"},
+  {is_callgrind, "a Callgrind profile (valgrind --tool=callgrind)", "kcachegrind reads it"},
+};
+
+/* The entry of `unread` that names the head p[0..n), or NULL. */
+static const unread_format *unread_kind(const uint8_t *p, size_t n) {
+  for (size_t k = 0; k < sizeof unread / sizeof unread[0]; k++)
+    if (unread[k].is(p, n)) return &unread[k];
+  size_t i = 0;
+  while (i < n && isspace(p[i])) i++;
+  for (size_t k = 0; i && k < sizeof unread / sizeof unread[0]; k++)
+    if (unread[k].is(p + i, n - i)) return &unread[k];
+  return NULL;
+}
+
 /* A JSON document: which one, by the keys its head holds.  A V8 profile
  * starts with its node list, each node with a "callFrame"; speedscope
- * names its schema or has "shared" frames and "profiles"; anything else is
- * Perun's (which has neither). */
+ * names its schema or has "shared" frames and "profiles"; Perun's has one
+ * of its own top-level keys.  Anything else is no format pcol reads. */
 static pcol_format json_kind(const uint8_t *p, size_t n) {
   if (has(p, n, "\"callFrame\"") && has(p, n, "\"nodes\"")) return PCOL_FMT_V8;
   if (has(p, n, "speedscope.app/file-format-schema") ||
       (has(p, n, "\"shared\"") && has(p, n, "\"frames\"") && has(p, n, "\"profiles\"")))
     return PCOL_FMT_SPEEDSCOPE;
-  return PCOL_FMT_PERUN;
+  if (unread_kind(p, n)) return PCOL_FMT_UNKNOWN; /* before Perun's common key names */
+  static const char *const perun[] = {"\"resource_type_map\"", "\"resources\"", "\"snapshots\"",
+                                      "\"global\"", "\"header\"", "\"collector_info\"",
+                                      "\"origin\"", "\"postprocessors\""};
+  for (size_t k = 0; k < sizeof perun / sizeof perun[0]; k++)
+    if (has(p, n, perun[k])) return PCOL_FMT_PERUN;
+  return PCOL_FMT_UNKNOWN;
 }
 
 /* perf script text: a first line that is no comment and holds an event
@@ -151,6 +236,9 @@ static pcol_format detect_plain(const uint8_t *p, size_t len) {
   while (i < len && isspace(p[i])) i++;
   if (i < len && p[i] == '{')
     return pcol_firefox_sniff(p + i, len - i) ? PCOL_FMT_FIREFOX : json_kind(p + i, len - i);
+  /* a format pcol recognises and does not read (text or binary): refused
+   * with its name (import_stream) */
+  if (unread_kind(p, len)) return PCOL_FMT_UNKNOWN;
   if (looks_perf(p, len)) return PCOL_FMT_PERF;
   /* legacy (pre-protobuf) pprof, binary or text: the pprof importer
    * rejects it with a message that names the format (before collapsed:
@@ -181,12 +269,8 @@ static pcol_format detect_plain(const uint8_t *p, size_t len) {
   /* text (lines of printable bytes) is never a Profile: its fields carry
    * lengths and varints, bytes below 0x20, within the first few bytes */
   if (looks_text_nl(p, len, 1)) return PCOL_FMT_UNKNOWN;
-  /* protobuf: a Profile starts with a length-delimited or varint field 1..15 */
-  if (len >= 2) {
-    uint8_t tag = p[0];
-    unsigned field = tag >> 3, wt = tag & 7;
-    if (field >= 1 && field <= 15 && (wt == 0 || wt == 2)) return PCOL_FMT_PPROF;
-  }
+  /* protobuf: Profile's fields with their wire types */
+  if (len >= 2 && pcol_pprof_detect(p, len)) return PCOL_FMT_PPROF;
   return PCOL_FMT_UNKNOWN;
 }
 
@@ -325,12 +409,16 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
     /* the hint names an option that exists in every command's world: pack's
      * --from (top's --from is seconds; reading commands detect only) */
     size_t i = 0;
+    const unread_format *u;
     while (i < x->n && isspace(x->head[i])) i++;
     if (i == x->n && x->n < sizeof x->head)
       rc = pcol_error_set(err, PCOL_EFORMAT,
                           "%s: empty input, no profile in it (an empty collapsed-stacks file, which "
                           "`pcol unpack --to collapsed` writes when no stack has a value, reads with "
                           "`pcol pack --from collapsed`)", x->name);
+    else if ((u = unread_kind(x->head, x->n)))
+      rc = pcol_error_set(err, PCOL_EFORMAT, "%s: %s: pcol does not read this format (%s)",
+                          x->name, u->what, u->hint);
     else
       rc = pcol_error_set(err, PCOL_EFORMAT,
                           "%s: unrecognised input format (expected Rprof, pprof, Perun, "

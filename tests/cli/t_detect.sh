@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Detection by content, whatever wraps it (issue 41):
+# Detection by content, whatever wraps it (issue 41, items 3 and 4):
 # - every format pcol reads, gzip- or zstd-compressed (a file or standard
 #   input), is unwrapped and detected by what it holds: the same format in
 #   `pcol info` and the same `pcol top` as the plain file; a truncated
@@ -73,5 +73,63 @@ done
 yes 'a;b 1' | head -c 40000000 | zstd -q -c >"$tmp/bomb.zst"
 $PCOL pack "$tmp/bomb.zst" -o "$tmp/bomb.pcol" 2>"$tmp/err" && fail "zstd bomb read"
 grep -q 'bomb.zst: zstd data inflates to more than 33554432 bytes' "$tmp/err" || fail "zstd bomb: $(cat "$tmp/err")"
+
+# ---------------------------------------------------------------- refusals
+# refused FILE WANT: pack exits 1 naming the file and WANT, writes nothing,
+# and neither calls the file Perun nor pprof; the same inside gzip
+refused() {
+  for f in "$tmp/$1" "$tmp/$1.gz"; do
+    [ "$f" = "$tmp/$1.gz" ] && gzip -c "$tmp/$1" >"$f"
+    $PCOL pack "$f" -o "$tmp/r.pcol" 2>"$tmp/err"; rc=$?
+    [ $rc = 1 ] || fail "$1: exit $rc, want 1: $(cat "$tmp/err")"
+    grep -qF "$(basename "$f"): $2" "$tmp/err" || fail "$(basename "$f"): want '$2', got: $(cat "$tmp/err")"
+    grep -Eq 'not a Perun|malformed|pprof protobuf|wire type' "$tmp/err" && fail "$1: named a format it is not: $(cat "$tmp/err")"
+    [ -e "$tmp/r.pcol" ] && fail "$1: output written"
+  done
+}
+no="pcol does not read this format"
+printf 'FLR\0\0\2\0\0\0\0\0\0\0\0\4\0' >"$tmp/a.jfr"
+refused a.jfr "a JFR recording (Java Flight Recorder): $no"
+printf 'PERFILE2h\0\0\0\0\0\0\0\200\0\0\0' >"$tmp/perf.data"
+refused perf.data "a perf.data file (perf record's binary output): $no"
+printf 'SIMPLEPERF\1\0\12\4\10\1\20\2' >"$tmp/s.trace"
+refused s.trace "a simpleperf report_sample protobuf (Android): $no"
+printf 'TACH\1\0\0\0\3\16\0\0' >"$tmp/t.bin"
+refused t.bin "a CPython sampling profiler (Tachyon) binary file: $no"
+printf '[{"name":"a","ph":"X","ts":1,"dur":2,"pid":1,"tid":1},\n{"name":"b","ph":"X","ts":1,"dur":1,"pid":1,"tid":1}]\n' >"$tmp/trace.json"
+refused trace.json "Chrome trace events"
+printf '{"metadata":{"source":"DevTools"},"traceEvents":[{"ph":"B","name":"a","ts":0,"pid":1,"tid":1}]}' >"$tmp/trace2.json"
+refused trace2.json "Chrome trace events"
+printf '{"label":"r","duration":49.4,"markers":[],"frames":[],"memory":[],"ticks":[],"allocations":{"sites":[]},"profile":{"libs":[]}}' >"$tmp/rec.json"
+refused rec.json "a Firefox DevTools performance recording (Firefox 66 or older): $no"
+printf '{"typeId":"CPU","uid":"1","title":"","head":{"functionName":"(root)","url":"","lineNumber":0,"callUID":1,"bailoutReason":"","id":1,"hitCount":0,"children":[]},"startTime":1,"endTime":2,"samples":[1],"timestamps":[1000]}' >"$tmp/old.cpuprofile"
+refused old.cpuprofile "a V8 .cpuprofile of the old 'head' tree shape (Node 10 or older): $no"
+printf '{"head":{"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"selfSize":0,"id":1,"children":[]},"samples":[]}' >"$tmp/h.heapprofile"
+refused h.heapprofile "a V8 sampling heap profile (.heapprofile): $no"
+printf '{"version":1.2,"mode":"cpu","interval":1000,"samples":3,"gc_samples":0,"missed_samples":0,"frames":{"1":{"name":"a","file":"a.rb","line":1,"total_samples":3,"samples":3}}}' >"$tmp/stackprof.json"
+refused stackprof.json "a Ruby stackprof JSON profile: $no"
+printf '{"dhatFileVersion":2,"mode":"heap","verb":"Allocated","bklt":true,"cmd":"./a","pid":7,"te":1,"tg":1,"pps":[],"ftbl":["[root]"]}' >"$tmp/dhat.json"
+refused dhat.json "a DHAT heap profile (valgrind --tool=dhat): $no"
+printf '\tTue Nov 24 06:00 2026 Time and Allocation Profiling Report  (Final)\n\n\t   prog +RTS -p -RTS\n\n\ttotal time  =        0.10 secs   (100 ticks @ 1000 us, 1 processor)\n' >"$tmp/prog.prof"
+refused prog.prof "a GHC cost-centre profile (.prof): $no"
+printf '{"program":"prog","arguments":[],"rts_arguments":["-pj"],"end_time":"Tue Nov 24 06:00 2026","initial_capabilities":1,"total_time":0.1,"total_ticks":100}' >"$tmp/prog.json"
+refused prog.json "a GHC cost-centre profile (.prof): $no"
+printf '# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\nevents: Ir\nfn=main\n1 5\n' >"$tmp/callgrind.out.1"
+refused callgrind.out.1 "a Callgrind profile (valgrind --tool=callgrind): $no"
+# anything else: unrecognised (JSON of no known shape is no Perun file,
+# binary that is no Profile message no pprof one)
+printf '{"hello": [1, 2, 3], "world": {"a": null}}\n' >"$tmp/other.json"
+refused other.json "unrecognised input format"
+printf '\033\000\001\002\003\004\005\006\007\010' >"$tmp/w3.bin"
+refused w3.bin "unrecognised input format"
+printf '\012\002ab\330\377\001\000\000\000' >"$tmp/bad.bin"
+refused bad.bin "unrecognised input format"
+# a format pcol reads, broken, still names that format (detection chose it)
+printf '{"nodes": [{"id": 1, "callFrame": {"functionName": "(root)"}, "children": [9]}], "startTime": 0, "samples": [], "timeDeltas": []}' >"$tmp/b.cpuprofile"
+$PCOL pack "$tmp/b.cpuprofile" -o "$tmp/r.pcol" 2>"$tmp/err" && fail "broken V8 read"
+grep -q 'children names an id no node has' "$tmp/err" || fail "broken V8: $(cat "$tmp/err")"
+printf '{"header": {"type": "time"}}' >"$tmp/b.perf"
+$PCOL pack "$tmp/b.perf" -o "$tmp/r.pcol" 2>"$tmp/err" && fail "broken Perun read"
+grep -q 'not a Perun profile' "$tmp/err" || fail "broken Perun: $(cat "$tmp/err")"
 
 echo "t_detect: ok"
