@@ -733,6 +733,13 @@ int pcol_decimal_text(char *buf, size_t cap, __int128 v, int decimals);
  * d[s - lo].  count.c */
 int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
                               pcol_error *err);
+/* THE default value of a selection (every source, or source_id when not
+ * 0): the sources' default when they agree, else 0, "samples", each
+ * source's own count, which every source has (*differ = 1; may be NULL).
+ * The views (lib/query/value.c, `pcol fold`) and the collapsed exporter
+ * both follow it.  count.c */
+int pcol_selection_default_type(pcol_file *f, uint32_t source_id, uint32_t *chosen, int *differ,
+                                pcol_error *err);
 
 /* ---------------------------------------------------- export budget */
 /* THE budget rule of every exporter (doc/safety.md, "Resource bounds"):
