@@ -134,6 +134,10 @@ static int is_heapprofile(const uint8_t *p, size_t n) {
   return json_with(p, n, '{', "\"head\"", "\"selfSize\"");
 }
 static int is_callgrind(const uint8_t *p, size_t n) { return starts(p, n, "# callgrind format"); }
+static int is_xz(const uint8_t *p, size_t n) { return n >= 6 && !memcmp(p, "\xfd" "7zXZ\0", 6); }
+static int is_bzip2(const uint8_t *p, size_t n) {
+  return n >= 4 && starts(p, n, "BZh") && p[3] >= '1' && p[3] <= '9';
+}
 
 typedef struct unread_format {
   int (*is)(const uint8_t *p, size_t n);
@@ -159,6 +163,9 @@ static const unread_format unread[] = {
   {is_dhat, "a DHAT heap profile (valgrind --tool=dhat)", "dh_view.html reads it"},
   {is_ghc, "a GHC cost-centre profile (.prof)", "speedscope reads its -pj JSON form"},
   {is_callgrind, "a Callgrind profile (valgrind --tool=callgrind)", "kcachegrind reads it"},
+  {is_xz, "xz-compressed data", "pcol unwraps gzip and zstd; decompress it first: `xz -dc FILE | pcol pack -`"},
+  {is_bzip2, "bzip2-compressed data",
+   "pcol unwraps gzip and zstd; decompress it first: `bzip2 -dc FILE | pcol pack -`"},
 };
 
 /* The entry of `unread` that names the head p[0..n), or NULL. */

@@ -116,6 +116,8 @@ printf '{"program":"prog","arguments":[],"rts_arguments":["-pj"],"end_time":"Tue
 refused prog.json "a GHC cost-centre profile (.prof): $no"
 printf '# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\nevents: Ir\nfn=main\n1 5\n' >"$tmp/callgrind.out.1"
 refused callgrind.out.1 "a Callgrind profile (valgrind --tool=callgrind): $no"
+printf 'main;a 1\n' | xz -c >"$tmp/c.folded.xz" 2>/dev/null && refused c.folded.xz "xz-compressed data: $no"
+printf 'main;a 1\n' | bzip2 -c >"$tmp/c.folded.bz2" 2>/dev/null && refused c.folded.bz2 "bzip2-compressed data: $no"
 # anything else: unrecognised (JSON of no known shape is no Perun file,
 # binary that is no Profile message no pprof one)
 printf '{"hello": [1, 2, 3], "world": {"a": null}}\n' >"$tmp/other.json"
