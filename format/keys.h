@@ -112,6 +112,7 @@
 #define OTLP_META_DROPPED_ATTRIBUTES "otlp.dropped_attributes_count"
 #define OTLP_META_PAYLOAD_FORMAT "otlp.original_payload_format"
 #define OTLP_META_PAYLOAD "otlp.original_payload"        /* the bytes */
+#define OTLP_META_SAMPLE_LAYOUT "otlp.sample_layout"     /* "v1.9": read in the layout before v1.10.0 */
 #define OTLP_META_PREFIX "otlp."
 /* resource and scope: "otel.resource.<key>", "otel.scope.<key>" */
 #define OTLP_META_RESOURCE "otel.resource."

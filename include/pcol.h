@@ -1366,7 +1366,7 @@ PCOL_API int pcol_import_v8(pcol_builder *b, FILE *in, const char *name,
                             const pcol_import_options *opt, pcol_error *err);
 /* Chrome's trace-event JSON (DevTools' Performance panel, chrome://tracing):
  * one source per V8 CPU profile it holds (Profile/ProfileChunk or
- * CpuProfile events), labelled with its thread (doc/mappings.md §13). */
+ * CpuProfile events), labelled with its thread (doc/mappings.md §14). */
 PCOL_API int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name,
                                 const pcol_import_options *opt, pcol_error *err);
 /* `perf script` text, read a line at a time: one source. */

@@ -74,13 +74,13 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   }
   pcol_value_sel value, *vp = NULL;
   const char *vname = cli_get(cmd, a, "value");
-  if (vname && fmt == PCOL_FMT_COLLAPSED) {
+  if (fmt == PCOL_FMT_COLLAPSED) { /* fold's value, and its warnings */
     if ((rc = pcol_value_resolve(f, &sel, vname, &value, &err))) {
       pcol_close(f);
       return cli_fail(cmd->name, &err, rc);
     }
-    vp = &value;
-    cli_warn_value(cmd, f, &sel, vp, path);
+    if (vname) vp = &value;
+    cli_warn_value(cmd, f, &sel, &value, path);
   }
   eo.value = vp;
   pcol_out o;

@@ -16,7 +16,12 @@ int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const 
  * refuses them with this name and the `pprof -proto` command. */
 const char *pcol_pprof_legacy_kind(const uint8_t *p, size_t n);
 
-/* 1 when a file's first bytes (gzip: inflated) are OTLP profiles: JSON
+/* 1 when a file's first bytes (uncompressed) are a pprof Profile message:
+ * fields of Profile's numbers with their wire types, up to the head's end
+ * (pprof_import.c). */
+int pcol_pprof_detect(const uint8_t *p, size_t n);
+
+/* 1 when a file's first bytes (uncompressed) are OTLP profiles: JSON
  * lines, length-prefixed frames or one binary message, told from a pprof
  * Profile by field structure (otlp/otlp_wire.c). */
 int pcol_otlp_detect(const uint8_t *p, size_t n);
@@ -39,8 +44,6 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
 /* 1 when JSON text starting at p[0..n) (a document's head) is a Firefox
  * Profiler profile (processed or Gecko): its first keys name them. */
 int pcol_firefox_sniff(const uint8_t *p, size_t n);
-/* The same on a gzip head: inflates its first bytes and sniffs them. */
-int pcol_firefox_sniff_gzip(const uint8_t *p, size_t n);
 int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                          const pcol_export_options *opt, pcol_error *err);
 

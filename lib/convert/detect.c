@@ -94,23 +94,109 @@ static int has(const uint8_t *p, size_t n, const char *s) {
   return memmem(p, n, s, strlen(s)) != NULL;
 }
 
+/* ------------------------------------------- recognised, not read */
+/* Formats pcol recognises by their first bytes and does not read: the
+ * refusal names them (and what to do).  The one place for them: an
+ * importer for one replaces its line with a PCOL_FMT_ and its detection
+ * rule above.  Each test sees the head after leading blanks. */
+static int json_with(const uint8_t *p, size_t n, char open, const char *a, const char *b) {
+  return n && p[0] == open && has(p, n, a) && (!b || has(p, n, b));
+}
+static int is_jfr(const uint8_t *p, size_t n) { return n >= 4 && !memcmp(p, "FLR\0", 4); }
+static int is_perf_data(const uint8_t *p, size_t n) { return starts(p, n, "PERFILE2"); }
+static int is_simpleperf(const uint8_t *p, size_t n) { return starts(p, n, "SIMPLEPERF"); }
+static int is_tachyon(const uint8_t *p, size_t n) { return starts(p, n, "TACH") || starts(p, n, "HCAT"); }
+/* (a Chrome trace is read: detect_plain and json_kind use this) */
+static int is_chrome_trace(const uint8_t *p, size_t n) {
+  size_t i = 1;
+  while (n && p[0] == '[' && i < n && isspace(p[i])) i++;
+  return json_with(p, n, '{', "\"traceEvents\"", NULL) ||
+         (n && p[0] == '[' && (i == n || p[i] == '{' || p[i] == ']') && has(p, n, "\"ph\""));
+}
+static int is_ghc(const uint8_t *p, size_t n) {
+  return has(p, n < 512 ? n : 512, "Time and Allocation Profiling Report") ||
+         json_with(p, n, '{', "\"rts_arguments\"", "\"initial_capabilities\"");
+}
+static int is_stackprof(const uint8_t *p, size_t n) {
+  return json_with(p, n, '{', "\"mode\"", NULL) &&
+         (has(p, n, "\"missed_samples\"") || has(p, n, "\"gc_samples\"") ||
+          has(p, n, "\"raw_timestamp_deltas\""));
+}
+static int is_dhat(const uint8_t *p, size_t n) { return json_with(p, n, '{', "\"dhatFileVersion\"", NULL); }
+static int is_devtools_recording(const uint8_t *p, size_t n) {
+  return json_with(p, n, '{', "\"systemHost\"", NULL) ||
+         (json_with(p, n, '{', "\"label\"", "\"duration\"") && has(p, n, "\"markers\"") &&
+          (has(p, n, "\"ticks\"") || has(p, n, "\"allocations\"") || has(p, n, "\"frames\"")));
+}
+/* (read by the V8 importer: json_kind uses this) */
+static int is_v8_head_tree(const uint8_t *p, size_t n) {
+  return json_with(p, n, '{', "\"head\"", NULL) &&
+         (has(p, n, "\"callUID\"") || has(p, n, "\"timestamps\""));
+}
+static int is_heapprofile(const uint8_t *p, size_t n) {
+  return json_with(p, n, '{', "\"head\"", "\"selfSize\"");
+}
+static int is_callgrind(const uint8_t *p, size_t n) { return starts(p, n, "# callgrind format"); }
+static int is_xz(const uint8_t *p, size_t n) { return n >= 6 && !memcmp(p, "\xfd" "7zXZ\0", 6); }
+static int is_bzip2(const uint8_t *p, size_t n) {
+  return n >= 4 && starts(p, n, "BZh") && p[3] >= '1' && p[3] <= '9';
+}
+
+typedef struct unread_format {
+  int (*is)(const uint8_t *p, size_t n);
+  const char *what, *hint;
+} unread_format;
+static const unread_format unread[] = {
+  {is_jfr, "a JFR recording (Java Flight Recorder)",
+   "convert it to pprof or collapsed stacks first, e.g. with async-profiler's jfrconv"},
+  {is_perf_data, "a perf.data file (perf record's binary output)",
+   "read the text of `perf script -i FILE` instead"},
+  {is_simpleperf, "a simpleperf report_sample protobuf (Android)",
+   "read the text of `simpleperf report-sample` or the Firefox Profiler's export instead"},
+  {is_tachyon, "a CPython sampling profiler (Tachyon) binary file",
+   "write it as collapsed stacks or pstats with `python -m profiling.sampling` instead"},
+  {is_devtools_recording, "a Firefox DevTools performance recording (Firefox 66 or older)",
+   "speedscope reads it"},
+  {is_heapprofile, "a V8 sampling heap profile (.heapprofile)", "speedscope reads it"},
+  {is_stackprof, "a Ruby stackprof JSON profile", "speedscope reads it"},
+  {is_dhat, "a DHAT heap profile (valgrind --tool=dhat)", "dh_view.html reads it"},
+  {is_ghc, "a GHC cost-centre profile (.prof)", "speedscope reads its -pj JSON form"},
+  {is_callgrind, "a Callgrind profile (valgrind --tool=callgrind)", "kcachegrind reads it"},
+  {is_xz, "xz-compressed data", "pcol unwraps gzip and zstd; decompress it first: `xz -dc FILE | pcol pack -`"},
+  {is_bzip2, "bzip2-compressed data",
+   "pcol unwraps gzip and zstd; decompress it first: `bzip2 -dc FILE | pcol pack -`"},
+};
+
+/* The entry of `unread` that names the head p[0..n), or NULL. */
+static const unread_format *unread_kind(const uint8_t *p, size_t n) {
+  for (size_t k = 0; k < sizeof unread / sizeof unread[0]; k++)
+    if (unread[k].is(p, n)) return &unread[k];
+  size_t i = 0;
+  while (i < n && isspace(p[i])) i++;
+  for (size_t k = 0; i && k < sizeof unread / sizeof unread[0]; k++)
+    if (unread[k].is(p + i, n - i)) return &unread[k];
+  return NULL;
+}
+
 /* A JSON document: which one, by the keys its head holds.  A V8 profile
  * starts with its node list, each node with a "callFrame"; speedscope
- * names its schema or has "shared" frames and "profiles"; anything else is
- * Perun's (which has neither). */
+ * names its schema or has "shared" frames and "profiles"; Perun's has one
+ * of its own top-level keys.  Anything else is no format pcol reads. */
 static pcol_format json_kind(const uint8_t *p, size_t n) {
-  /* a Chrome trace: an object with traceEvents, or an array of events
-   * (their profile chunks hold "nodes" and "callFrame" too) */
-  size_t k = 0;
-  while (k < n && (p[k] == ' ' || p[k] == '\t' || p[k] == '\r' || p[k] == '\n')) k++;
-  if (has(p, n, "\"traceEvents\"") ||
-      (k < n && p[k] == '[' && has(p, n, "\"ph\"") && has(p, n, "\"pid\"") && has(p, n, "\"ts\"")))
-    return PCOL_FMT_CHROME;
-  if (has(p, n, "\"callFrame\"") && has(p, n, "\"nodes\"")) return PCOL_FMT_V8;
+  /* a Chrome trace (its profile chunks hold "nodes" and "callFrame" too) */
+  if (is_chrome_trace(p, n)) return PCOL_FMT_CHROME;
+  /* V8: the node list, or the old shape's head tree (Node 10 and older) */
+  if ((has(p, n, "\"callFrame\"") && has(p, n, "\"nodes\"")) || is_v8_head_tree(p, n)) return PCOL_FMT_V8;
   if (has(p, n, "speedscope.app/file-format-schema") ||
       (has(p, n, "\"shared\"") && has(p, n, "\"frames\"") && has(p, n, "\"profiles\"")))
     return PCOL_FMT_SPEEDSCOPE;
-  return PCOL_FMT_PERUN;
+  if (unread_kind(p, n)) return PCOL_FMT_UNKNOWN; /* before Perun's common key names */
+  static const char *const perun[] = {"\"resource_type_map\"", "\"resources\"", "\"snapshots\"",
+                                      "\"global\"", "\"header\"", "\"collector_info\"",
+                                      "\"origin\"", "\"postprocessors\""};
+  for (size_t k = 0; k < sizeof perun / sizeof perun[0]; k++)
+    if (has(p, n, perun[k])) return PCOL_FMT_PERUN;
+  return PCOL_FMT_UNKNOWN;
 }
 
 /* perf script text: a first line that is no comment and holds an event
@@ -157,13 +243,11 @@ static int looks_perf(const uint8_t *p, size_t n) {
   return is_hexword(p, j, n, &k);
 }
 
-pcol_format pcol_detect_format(const void *head, size_t len) {
-  const uint8_t *p = head;
+/* The format of uncompressed bytes (pcol_import_path has unwrapped them). */
+static pcol_format detect_plain(const uint8_t *p, size_t len) {
   if (starts(p, len, PCOL_MAGIC)) return PCOL_FMT_PCOL;
-  /* OTLP by its field structure (gzip inflated), before pprof and Perun */
+  /* OTLP by its field structure, before pprof and Perun */
   if (pcol_otlp_detect(p, len)) return PCOL_FMT_OTLP;
-  if (len >= 2 && p[0] == 0x1f && p[1] == 0x8b)
-    return pcol_firefox_sniff_gzip(p, len) ? PCOL_FMT_FIREFOX : PCOL_FMT_PPROF;
   if (starts(p, len, "memory profiling: ") || starts(p, len, "GC profiling: ") ||
       starts(p, len, "line profiling: ") || starts(p, len, "sample.interval="))
     return PCOL_FMT_RPROF;
@@ -171,8 +255,11 @@ pcol_format pcol_detect_format(const void *head, size_t len) {
   while (i < len && isspace(p[i])) i++;
   if (i < len && p[i] == '{')
     return pcol_firefox_sniff(p + i, len - i) ? PCOL_FMT_FIREFOX : json_kind(p + i, len - i);
-  /* a JSON array: Chrome's trace events (json_kind names them, or nothing) */
-  if (i < len && p[i] == '[' && json_kind(p + i, len - i) == PCOL_FMT_CHROME) return PCOL_FMT_CHROME;
+  /* a JSON array of Chrome's trace events */
+  if (i < len && p[i] == '[' && is_chrome_trace(p + i, len - i)) return PCOL_FMT_CHROME;
+  /* a format pcol recognises and does not read (text or binary): refused
+   * with its name (import_stream) */
+  if (unread_kind(p, len)) return PCOL_FMT_UNKNOWN;
   if (looks_perf(p, len)) return PCOL_FMT_PERF;
   /* legacy (pre-protobuf) pprof, binary or text: the pprof importer
    * rejects it with a message that names the format (before collapsed:
@@ -203,25 +290,46 @@ pcol_format pcol_detect_format(const void *head, size_t len) {
   /* text (lines of printable bytes) is never a Profile: its fields carry
    * lengths and varints, bytes below 0x20, within the first few bytes */
   if (looks_text_nl(p, len, 1)) return PCOL_FMT_UNKNOWN;
-  /* protobuf: a Profile starts with a length-delimited or varint field 1..15 */
-  if (len >= 2) {
-    uint8_t tag = p[0];
-    unsigned field = tag >> 3, wt = tag & 7;
-    if (field >= 1 && field <= 15 && (wt == 0 || wt == 2)) return PCOL_FMT_PPROF;
-  }
+  /* protobuf: Profile's fields with their wire types */
+  if (len >= 2 && pcol_pprof_detect(p, len)) return PCOL_FMT_PPROF;
   return PCOL_FMT_UNKNOWN;
+}
+
+/* Any input is detected by its content: a compressed one (gzip, zstd) by
+ * the first bytes it decompresses to (every importer reads it so, through
+ * pcol_import_path). */
+pcol_format pcol_detect_format(const void *head, size_t len) {
+  if (!pcol_compression(head, len)) return detect_plain(head, len);
+  uint8_t in[DETECT_HEAD];
+  return detect_plain(in, pcol_unwrap_head(head, len, in, sizeof in));
 }
 
 /* ------------------------------------------------------ import a path */
 
 /* An opened input and its first bytes (read to detect the format). */
 typedef struct input {
-  FILE *in;
+  FILE *in;                /* the bytes the importer reads (decompressed) */
   const char *path, *name; /* name: for messages ("<stdin>" for "-") */
   int is_stdin;
   uint8_t head[DETECT_HEAD];
   size_t n;
+  /* a compressed input: the file, and `in` decompressing it */
+  FILE *raw, *replay;
+  pcol_instream *o;
 } input;
+
+/* A compressed input (gzip, zstd: lib/core/instream.c) is read through a
+ * stream that decompresses it, under the inflate cap: head[] is then its
+ * first decompressed bytes, and every format reads it so. */
+static int unwrap_input(input *x, const pcol_import_options *opt, pcol_error *err) {
+  if (!pcol_compression(x->head, x->n)) return PCOL_OK;
+  x->raw = x->in;
+  if (!(x->replay = pcol_replay_stream(x->head, x->n, x->raw))) return pcol_oom(err);
+  int rc = pcol_instream_open(&x->o, x->replay, x->name, opt, &x->in, err);
+  if (rc) return rc;
+  x->n = fread(x->head, 1, sizeof x->head, x->in);
+  return PCOL_OK;
+}
 
 /* Opens path ("-": standard input) and reads its head. */
 static int open_input(input *x, const char *path, pcol_error *err) {
@@ -240,8 +348,19 @@ static int open_input(input *x, const char *path, pcol_error *err) {
   return PCOL_OK;
 }
 
-static void close_input(input *x) {
-  if (!x->is_stdin) fclose(x->in);
+/* Closes the input; its stream's own error (corrupt or truncated data,
+ * the cap) wins over the importer's result rc (read on to find it when
+ * `drain`: the importer stopped early, maybe at that error). */
+static int close_input(input *x, int rc, int drain, pcol_error *err) {
+  if (x->o) {
+    int orc = pcol_instream_finish(x->o, drain ? rc : 0, err);
+    if (orc) rc = orc;
+    pcol_instream_free(x->o);
+  }
+  if (x->replay) fclose(x->replay);
+  FILE *f = x->raw ? x->raw : x->in;
+  if (f && !x->is_stdin) fclose(f);
+  return rc;
 }
 
 /* An open pcol file, validated in full, copied into the builder. */
@@ -257,7 +376,7 @@ static int import_pcol(pcol_builder *b, input *x, const pcol_import_options *opt
   pcol_open_options oo = {0};
   oo.no_mmap = opt && opt->no_mmap;
   int rc;
-  if (x->is_stdin) {
+  if (x->is_stdin || x->o) {
     /* a pcol file needs random access: read it whole, head first */
     FILE *s = pcol_replay_stream(x->head, x->n, x->in);
     rc = s ? pcol_open_stream(s, x->name, &oo, &f, err) : pcol_oom(err);
@@ -312,12 +431,16 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
     /* the hint names an option that exists in every command's world: pack's
      * --from (top's --from is seconds; reading commands detect only) */
     size_t i = 0;
+    const unread_format *u;
     while (i < x->n && isspace(x->head[i])) i++;
     if (i == x->n && x->n < sizeof x->head)
       rc = pcol_error_set(err, PCOL_EFORMAT,
                           "%s: empty input, no profile in it (an empty collapsed-stacks file, which "
                           "`pcol unpack --to collapsed` writes when no stack has a value, reads with "
                           "`pcol pack --from collapsed`)", x->name);
+    else if ((u = unread_kind(x->head, x->n)))
+      rc = pcol_error_set(err, PCOL_EFORMAT, "%s: %s: pcol does not read this format (%s)",
+                          x->name, u->what, u->hint);
     else
       rc = pcol_error_set(err, PCOL_EFORMAT,
                           "%s: unrecognised input format (expected Rprof, pprof, Perun, "
@@ -331,20 +454,21 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
 
 int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
                      const pcol_import_options *opt, pcol_error *err) {
-  input x;
+  input x = {0};
   int rc = open_input(&x, path, err);
   if (rc) return rc;
-  if (fmt == PCOL_FMT_UNKNOWN) fmt = pcol_detect_format(x.head, x.n);
+  rc = unwrap_input(&x, opt, err);
+  if (rc) return close_input(&x, rc, 0, err);
+  if (fmt == PCOL_FMT_UNKNOWN) fmt = detect_plain(x.head, x.n);
   if (fmt == PCOL_FMT_PCOL) {
     rc = import_pcol(b, &x, opt, err);
   } else {
     rc = NOT_MAPPED;
-    if (fmt == PCOL_FMT_PERUN && !x.is_stdin && !(opt && opt->no_mmap))
+    if (fmt == PCOL_FMT_PERUN && !x.is_stdin && !x.o && !(opt && opt->no_mmap))
       rc = import_perun_mapped(b, &x, opt, err);
     if (rc == NOT_MAPPED) rc = import_stream(b, &x, fmt, opt, err);
   }
-  close_input(&x);
-  return rc;
+  return close_input(&x, rc, fmt != PCOL_FMT_UNKNOWN, err);
 }
 
 /* ------------------------------------------------------ any input */

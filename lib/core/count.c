@@ -194,6 +194,34 @@ int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
   return rc;
 }
 
+int pcol_selection_default_type(pcol_file *f, uint32_t source_id, uint32_t *chosen, int *differ,
+                                pcol_error *err) {
+  uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  uint32_t lo = 1, hi = (uint32_t)(nsrc > UINT32_MAX ? UINT32_MAX : nsrc);
+  *chosen = 0;
+  if (differ) *differ = 0;
+  if (source_id) {
+    if (source_id > nsrc)
+      return pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the file has %llu)", source_id,
+                            (unsigned long long)nsrc);
+    lo = hi = source_id;
+  }
+  if (lo < 1 || lo > hi) return PCOL_OK;
+  uint32_t *d = malloc(((size_t)(hi - lo) + 1) * sizeof *d);
+  if (!d) return pcol_oom(err);
+  int rc = pcol_source_default_types(f, lo, hi, d, err);
+  uint32_t c = rc ? 0 : d[0];
+  for (uint64_t i = 1; !rc && i <= (uint64_t)(hi - lo); i++)
+    if (d[i] != c) {
+      c = 0; /* sources disagree: count samples, which every source has */
+      if (differ) *differ = 1;
+      break;
+    }
+  free(d);
+  *chosen = c;
+  return rc;
+}
+
 /* A meta value that is a positive decimal number of microseconds, in ns. */
 static int64_t meta_us_as_ns(pcol_str v) {
   int64_t us;

@@ -1,28 +1,141 @@
 /* instream.c — an importer's input as a FILE* that streams: its bytes, or
- * inflated as they are read when it starts as gzip does (several members),
- * stopping at the input cap (pcol_input_cap; gzip: pcol_inflate_cap).
- * For the importers that read their input once, front to back (the
- * Firefox profile's JSON, OTLP/JSON lines): only 2 x 64 KiB of it is in
- * memory at a time, whatever its size, compressed or not.
+ * decompressed as they are read when it starts as gzip (several members)
+ * or zstd (several frames) does, stopping at the input cap (pcol_input_cap;
+ * compressed: pcol_inflate_cap).  For the importers that read their input
+ * once, front to back (the Firefox profile's JSON, OTLP/JSON lines), and
+ * for the dispatcher (lib/convert/detect.c), which unwraps any compressed
+ * input before it detects its format: only 2 x 64 KiB of it is in memory
+ * at a time, whatever its size, compressed or not (zstd: plus the frame's
+ * window, at most 2^27 bytes).
  *
- * Its own errors (bad or truncated gzip, the cap, a read error) are kept
- * apart and win in pcol_instream_close: they are the result whatever the
+ * Its own errors (bad or truncated data, the cap, a read error) are kept
+ * apart and win in pcol_instream_finish: they are the result whatever the
  * reader made of the bytes before them, as when the whole input was read
  * (and inflated) first. */
 #include "internal.h"
 #include <stdarg.h>
+#include <inttypes.h>
 #include <zlib.h>
+#include <zstd.h>
 
+/* ------------------------------------------------ what wraps an input */
+int pcol_compression(const uint8_t *p, size_t n) {
+  if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b) return PCOL_COMP_GZIP;
+  if (n >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd) return PCOL_COMP_ZSTD;
+  return PCOL_COMP_NONE;
+}
+
+const char *pcol_compression_name(int kind) {
+  return kind == PCOL_COMP_GZIP ? "gzip" : kind == PCOL_COMP_ZSTD ? "zstd" : "raw";
+}
+
+int pcol_decompressed_too_big(const char *name, const pcol_import_options *opt, uint64_t cap,
+                              uint64_t read, int kind, pcol_error *err) {
+  if (kind && !(opt && opt->max_input_bytes))
+    return pcol_error_set(err, PCOL_ETOOBIG,
+                          "%s: %s data inflates to more than %" PRIu64 " bytes, the limit for "
+                          "%" PRIu64 " compressed bytes (%d x, at least %" PRIu64 " MiB); raise it "
+                          "with `pcol pack --max-input BYTES` (max_input_bytes)",
+                          name, pcol_compression_name(kind), cap, read, PCOL_INPUT_CAP_PER_BYTE,
+                          PCOL_INPUT_CAP_MIN >> 20);
+  return pcol_error_set(err, PCOL_ETOOBIG,
+                        "%s: %s profile exceeds the input limit of %" PRIu64
+                        " bytes; raise it with `pcol pack --max-input BYTES` (max_input_bytes)",
+                        name, kind ? "inflated" : "raw", cap);
+}
+
+/* ------------------------------------------------ one decoder, either kind */
+typedef struct dec {
+  int kind;
+  z_stream zs;
+  ZSTD_DStream *zd;
+  int ended; /* the last member/frame is complete (nothing pending) */
+} dec;
+
+static int dec_init(dec *d, int kind) {
+  memset(d, 0, sizeof *d);
+  d->kind = kind;
+  d->ended = 1;
+  if (kind == PCOL_COMP_GZIP) return inflateInit2(&d->zs, 15 + 32) == Z_OK ? 0 : -1;
+  if (!(d->zd = ZSTD_createDStream())) return -1;
+  /* a frame's window is at most 2^27 bytes (zstd's default limit; `zstd
+   * --long=31` output is refused with zstd's message) */
+  ZSTD_DCtx_setParameter(d->zd, ZSTD_d_windowLogMax, 27);
+  return 0;
+}
+
+static void dec_end(dec *d) {
+  if (d->kind == PCOL_COMP_GZIP) inflateEnd(&d->zs);
+  else if (d->kind == PCOL_COMP_ZSTD) ZSTD_freeDStream(d->zd);
+}
+
+/* Decodes from *in (*inlen bytes) into out (cap bytes): *inlen and *got
+ * updated to the bytes consumed and made.  0, or -1 with *msg. */
+static int dec_step(dec *d, const uint8_t *in, size_t *inlen, uint8_t *out, size_t cap,
+                    size_t *got, const char **msg) {
+  *got = 0;
+  if (d->kind == PCOL_COMP_GZIP) {
+    d->zs.next_in = (Bytef *)(uintptr_t)in;
+    d->zs.avail_in = (uInt)*inlen;
+    d->zs.next_out = out;
+    d->zs.avail_out = (uInt)cap;
+    int zr = inflate(&d->zs, Z_NO_FLUSH);
+    *inlen -= d->zs.avail_in;
+    *got = cap - d->zs.avail_out;
+    if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR) {
+      *msg = d->zs.msg ? d->zs.msg : "inflate failed";
+      return -1;
+    }
+    if (*inlen || *got) d->ended = 0;
+    if (zr == Z_STREAM_END) { /* another member may follow */
+      d->ended = 1;
+      if (inflateReset(&d->zs) != Z_OK) {
+        *msg = "inflateReset failed";
+        return -1;
+      }
+    }
+    return 0;
+  }
+  ZSTD_inBuffer ib = {in, *inlen, 0};
+  ZSTD_outBuffer ob = {out, cap, 0};
+  size_t r = ZSTD_decompressStream(d->zd, &ob, &ib);
+  *inlen = ib.pos;
+  *got = ob.pos;
+  if (ZSTD_isError(r)) {
+    *msg = ZSTD_getErrorName(r);
+    return -1;
+  }
+  if (ib.pos || ob.pos) d->ended = r == 0; /* 0: a frame is complete and flushed */
+  return 0;
+}
+
+size_t pcol_unwrap_head(const uint8_t *p, size_t n, uint8_t *out, size_t cap) {
+  int kind = pcol_compression(p, n);
+  dec d;
+  if (!kind || dec_init(&d, kind)) return 0;
+  size_t total = 0;
+  const char *msg;
+  while (total < cap) {
+    size_t used = n, got;
+    if (dec_step(&d, p, &used, out + total, cap - total, &got, &msg)) break;
+    p += used, n -= used, total += got;
+    if (!used && !got) break;
+  }
+  dec_end(&d);
+  return total;
+}
+
+/* ------------------------------------------------ the stream */
 enum { CHUNK = 65536 };
 struct pcol_instream {
   FILE *in, *s;
   const char *name;
   const pcol_import_options *opt;
   pcol_error own;
-  int rc, gz, done, inner, zr;
-  z_stream zs;
+  int rc, kind, done;
+  dec d;
   uint8_t chunk[CHUNK], out[CHUNK];
-  size_t n;             /* bytes in chunk */
+  size_t n, at;         /* chunk[at..n) not yet decoded */
   size_t olen, opos;    /* out[opos..olen) not yet given */
   uint64_t read, total; /* compressed bytes read; bytes given */
 };
@@ -41,9 +154,9 @@ static int in_fail(pcol_instream *o, int code, const char *fmt, ...) {
 
 /* the end of the input: the checks after the last byte */
 static void in_end(pcol_instream *o) {
-  if (o->gz && !o->rc && o->zr != Z_STREAM_END && !(o->zr == Z_OK && o->zs.total_in == 0))
-    in_fail(o, PCOL_ECORRUPT, "truncated gzip stream: input ends after %llu compressed bytes",
-            (unsigned long long)o->read);
+  if (o->kind && !o->rc && !o->d.ended)
+    in_fail(o, PCOL_ECORRUPT, "truncated %s stream: input ends after %llu compressed bytes",
+            pcol_compression_name(o->kind), (unsigned long long)o->read);
   if (!o->rc && ferror(o->in)) in_fail(o, PCOL_EIO, "read error");
   o->done = 1;
 }
@@ -52,7 +165,7 @@ static void in_end(pcol_instream *o) {
 static void pump(pcol_instream *o) {
   o->olen = o->opos = 0;
   while (!o->done && !o->olen) {
-    if (!o->gz) {
+    if (!o->kind) {
       if (o->total + o->n > pcol_input_cap(o->opt)) {
         in_fail(o, PCOL_ETOOBIG, "input is larger than the limit of %llu bytes (--max-input)",
                 (unsigned long long)pcol_input_cap(o->opt));
@@ -65,32 +178,26 @@ static void pump(pcol_instream *o) {
       else o->n = fread(o->chunk, 1, CHUNK, o->in);
       continue;
     }
-    if (o->inner && o->zs.avail_in) { /* one inflate step over the chunk */
-      o->zs.next_out = o->out;
-      o->zs.avail_out = CHUNK;
-      o->zr = inflate(&o->zs, Z_NO_FLUSH);
-      if (o->zr != Z_OK && o->zr != Z_STREAM_END && o->zr != Z_BUF_ERROR) {
-        in_fail(o, PCOL_ECORRUPT, "corrupt gzip data near compressed byte offset %llu: %s",
-                (unsigned long long)(o->read - o->zs.avail_in), o->zs.msg ? o->zs.msg : "inflate failed");
+    if (o->at < o->n || !o->d.ended) { /* one decoding step over the chunk */
+      size_t used = o->n - o->at, got;
+      const char *msg = NULL;
+      if (dec_step(&o->d, o->chunk + o->at, &used, o->out, CHUNK, &got, &msg)) {
+        in_fail(o, PCOL_ECORRUPT, "corrupt %s data near compressed byte offset %llu: %s",
+                pcol_compression_name(o->kind),
+                (unsigned long long)(o->read - (o->n - o->at)), msg);
         return;
       }
-      size_t got = CHUNK - o->zs.avail_out;
+      o->at += used;
       uint64_t cap = pcol_inflate_cap(o->opt, o->read);
       if (o->total + got > cap) {
-        in_fail(o, PCOL_ETOOBIG, "inflates past the limit of %llu bytes (--max-input)", (unsigned long long)cap);
+        o->rc = pcol_decompressed_too_big(o->name, o->opt, cap, o->read, o->kind, &o->own);
+        o->done = 1;
         return;
       }
       o->olen = got;
       o->total += got;
-      if (o->zr == Z_STREAM_END) { /* another member may follow */
-        if (inflateReset(&o->zs) != Z_OK) {
-          o->rc = pcol_oom(&o->own), o->done = 1;
-          return;
-        }
-        if (!o->zs.avail_in) o->inner = 0;
-      }
-      if (o->zr == Z_BUF_ERROR && !got) o->inner = 0;
-      continue;
+      if (used || got) continue;
+      /* no progress: the decoder needs more input */
     }
     /* the chunk is done: the next one, unless it was the last */
     if (o->n < CHUNK) {
@@ -98,10 +205,12 @@ static void pump(pcol_instream *o) {
       return;
     }
     o->n = fread(o->chunk, 1, CHUNK, o->in);
+    o->at = 0;
     o->read += o->n;
-    o->zs.next_in = o->chunk;
-    o->zs.avail_in = (uInt)o->n;
-    o->inner = 1;
+    if (!o->n) {
+      in_end(o);
+      return;
+    }
   }
 }
 
@@ -123,20 +232,14 @@ int pcol_instream_open(pcol_instream **out, FILE *in, const char *name,
   o->in = in, o->opt = opt, o->name = name;
   o->n = fread(o->chunk, 1, CHUNK, in);
   o->read = o->n;
-  o->gz = o->n >= 2 && o->chunk[0] == 0x1f && o->chunk[1] == 0x8b;
-  if (o->gz) {
-    if (inflateInit2(&o->zs, 15 + 32) != Z_OK) {
-      free(o);
-      return pcol_oom(err);
-    }
-    o->zr = Z_OK;
-    o->zs.next_in = o->chunk;
-    o->zs.avail_in = (uInt)o->n;
-    o->inner = 1;
+  o->kind = pcol_compression(o->chunk, o->n);
+  if (o->kind && dec_init(&o->d, o->kind)) {
+    free(o);
+    return pcol_oom(err);
   }
   cookie_io_functions_t io = {in_read, NULL, NULL, NULL};
   if (!(o->s = fopencookie(o, "r", io))) {
-    if (o->gz) inflateEnd(&o->zs);
+    if (o->kind) dec_end(&o->d);
     free(o);
     return pcol_oom(err);
   }
@@ -144,7 +247,7 @@ int pcol_instream_open(pcol_instream **out, FILE *in, const char *name,
   return PCOL_OK;
 }
 
-int pcol_instream_gzip(const pcol_instream *o) { return o->gz; }
+int pcol_instream_gzip(const pcol_instream *o) { return o->kind; }
 uint64_t pcol_instream_total(const pcol_instream *o) { return o->total; }
 
 int pcol_instream_finish(pcol_instream *o, int rc, pcol_error *err) {
@@ -159,6 +262,6 @@ int pcol_instream_finish(pcol_instream *o, int rc, pcol_error *err) {
 void pcol_instream_free(pcol_instream *o) {
   if (!o) return;
   fclose(o->s);
-  if (o->gz) inflateEnd(&o->zs);
+  if (o->kind) dec_end(&o->d);
   free(o);
 }

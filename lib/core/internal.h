@@ -507,17 +507,32 @@ int pcol_read_input(FILE *in, const pcol_import_options *opt, const char *name, 
                     int *gzipped, pcol_error *err);
 void pcol_input_done(pcol_input *in, size_t from, size_t to);
 void pcol_input_free(pcol_input *in);
+/* What wraps an input, by its first bytes (instream.c): PCOL_COMP_GZIP
+ * (1f 8b), PCOL_COMP_ZSTD (a zstd frame, 28 b5 2f fd) or PCOL_COMP_NONE;
+ * its name ("gzip", "zstd"). */
+enum { PCOL_COMP_NONE = 0, PCOL_COMP_GZIP = 1, PCOL_COMP_ZSTD = 2 };
+int pcol_compression(const uint8_t *p, size_t n);
+const char *pcol_compression_name(int kind);
+/* The first bytes (at most cap, into out) that a compressed head p[0..n)
+ * decompresses to, as far as it goes: what detection looks at.  0 when p
+ * is not compressed or its first bytes do not decode. */
+size_t pcol_unwrap_head(const uint8_t *p, size_t n, uint8_t *out, size_t cap);
+/* The refusal of an input past its cap (PCOL_ETOOBIG; kind: what it was
+ * compressed with, PCOL_COMP_NONE when raw), `read` compressed bytes read:
+ * one message for every reader. */
+int pcol_decompressed_too_big(const char *name, const pcol_import_options *opt, uint64_t cap,
+                              uint64_t read, int kind, pcol_error *err);
 /* An input read front to back as a stream (instream.c): *s yields the
- * bytes of `in`, inflated when they start as gzip does, up to the input
- * cap.  When the reader is done (rc: its result), pcol_instream_finish
+ * bytes of `in`, decompressed when they start as gzip or zstd does, up to
+ * the input cap.  When the reader is done (rc: its result), pcol_instream_finish
  * reads the rest if the reader stopped on an error of its own and returns
- * the stream's own error (bad or truncated gzip, the cap, a read error:
+ * the stream's own error (bad or truncated data, the cap, a read error:
  * err filled; it wins over the reader's) or 0; pcol_instream_free closes
  * *s.  pcol_instream_total: the bytes *s gave. */
 typedef struct pcol_instream pcol_instream;
 int pcol_instream_open(pcol_instream **o, FILE *in, const char *name,
                        const pcol_import_options *opt, FILE **s, pcol_error *err);
-int pcol_instream_gzip(const pcol_instream *o);
+int pcol_instream_gzip(const pcol_instream *o); /* its PCOL_COMP_ kind */
 uint64_t pcol_instream_total(const pcol_instream *o);
 int pcol_instream_finish(pcol_instream *o, int rc, pcol_error *err);
 void pcol_instream_free(pcol_instream *o);
@@ -718,6 +733,13 @@ int pcol_decimal_text(char *buf, size_t cap, __int128 v, int decimals);
  * d[s - lo].  count.c */
 int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
                               pcol_error *err);
+/* THE default value of a selection (every source, or source_id when not
+ * 0): the sources' default when they agree, else 0, "samples", each
+ * source's own count, which every source has (*differ = 1; may be NULL).
+ * The views (lib/query/value.c, `pcol fold`) and the collapsed exporter
+ * both follow it.  count.c */
+int pcol_selection_default_type(pcol_file *f, uint32_t source_id, uint32_t *chosen, int *differ,
+                                pcol_error *err);
 
 /* ---------------------------------------------------- export budget */
 /* THE budget rule of every exporter (doc/safety.md, "Resource bounds"):

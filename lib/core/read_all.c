@@ -76,20 +76,6 @@ static int room(sink *s, uint64_t cap, size_t *avail) {
   return PCOL_OK;
 }
 
-static int too_big(const char *name, const pcol_import_options *opt, uint64_t cap, uint64_t read,
-                   int gz, pcol_error *err) {
-  if (gz && !(opt && opt->max_input_bytes))
-    return pcol_error_set(err, PCOL_ETOOBIG,
-                          "%s: gzip data inflates to more than %" PRIu64 " bytes, the limit for "
-                          "%" PRIu64 " compressed bytes (%d x, at least %" PRIu64 " MiB); raise it "
-                          "with `pcol pack --max-input BYTES` (max_input_bytes)",
-                          name, cap, read, PCOL_INPUT_CAP_PER_BYTE, PCOL_INPUT_CAP_MIN >> 20);
-  return pcol_error_set(err, PCOL_ETOOBIG,
-                        "%s: %s profile exceeds the input limit of %" PRIu64
-                        " bytes; raise it with `pcol pack --max-input BYTES` (max_input_bytes)",
-                        name, gz ? "inflated" : "raw", cap);
-}
-
 /* Inflates all of `in` (its first nfirst bytes already read) into the sink,
  * never past the cap for the compressed bytes read so far. */
 static int inflate_all(FILE *in, const uint8_t *first, size_t nfirst, const pcol_import_options *opt,
@@ -140,7 +126,7 @@ static int inflate_all(FILE *in, const uint8_t *first, size_t nfirst, const pcol
       break;
     }
     if (avail == 0) {
-      rc = too_big(name, opt, cap, read, 1, err);
+      rc = pcol_decompressed_too_big(name, opt, cap, read, PCOL_COMP_GZIP, err);
       break;
     }
     if (avail > UINT32_MAX) avail = UINT32_MAX;
@@ -163,7 +149,7 @@ static int inflate_all(FILE *in, const uint8_t *first, size_t nfirst, const pcol
       break;
     }
   }
-  if (!rc && sink_total(sk) > cap) rc = too_big(name, opt, cap, read, 1, err);
+  if (!rc && sink_total(sk) > cap) rc = pcol_decompressed_too_big(name, opt, cap, read, PCOL_COMP_GZIP, err);
   if (!rc && !member_done)
     rc = pcol_error_set(err, PCOL_ECORRUPT,
                         "%s: truncated gzip stream: input ends after %" PRIu64
@@ -181,24 +167,24 @@ static int read_into(FILE *in, const pcol_import_options *opt, const char *name,
   size_t n = fread(first, 1, sizeof first, in);
   if (n == 0 && ferror(in)) return pcol_error_set(err, PCOL_EIO, "%s: read error", name);
   if (n == 0) return pcol_error_set(err, PCOL_ECORRUPT, "%s: empty input file", name);
-  *gzipped = n >= 2 && first[0] == 0x1f && first[1] == 0x8b;
+  *gzipped = pcol_compression(first, n) == PCOL_COMP_GZIP;
   if (*gzipped) return inflate_all(in, first, n, opt, name, sk, err);
   pcol_buf *out = sk->out;
   uint64_t cap = pcol_input_cap(opt);
-  if (n > cap) return too_big(name, opt, cap, n, 0, err);
+  if (n > cap) return pcol_decompressed_too_big(name, opt, cap, n, PCOL_COMP_NONE, err);
   if (pcol_buf_append(out, first, n)) return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
   for (;;) {
     size_t avail;
     int rc = sink_flush(sk, 0, name, err);
     if (rc) return rc;
     if (room(sk, cap, &avail)) return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
-    if (avail == 0) return too_big(name, opt, cap, sink_total(sk), 0, err);
+    if (avail == 0) return pcol_decompressed_too_big(name, opt, cap, sink_total(sk), PCOL_COMP_NONE, err);
     size_t k = fread(out->data + out->len, 1, avail, in);
     out->len += k;
     if (k == 0) break;
   }
   if (ferror(in)) return pcol_error_set(err, PCOL_EIO, "%s: read error", name);
-  if (sink_total(sk) > cap) return too_big(name, opt, cap, sink_total(sk), 0, err);
+  if (sink_total(sk) > cap) return pcol_decompressed_too_big(name, opt, cap, sink_total(sk), PCOL_COMP_NONE, err);
   return PCOL_OK;
 }
 

@@ -37,36 +37,11 @@ static int vt_names(pcol_file *f, uint32_t vt, pcol_value_sel *out, pcol_error *
   return pcol_string(f, pcol_view_u32(&un, vt - 1), &out->unit, err);
 }
 
-/* THE default value rule of the views: each selected source's default
- * (pcol_source_default_types, the core rule); when they disagree,
- * "samples", each source's own count, which every source has.
- * *differ (may be NULL) = 1 in that case. */
+/* THE default value rule of the views: the selection's default, the one
+ * rule in core (pcol_selection_default_type). */
 static int default_of(pcol_file *f, const pcol_select *sel, uint32_t *chosen, int *differ,
                       pcol_error *err) {
-  uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
-  uint32_t lo = 1, hi = (uint32_t)(nsrc > UINT32_MAX ? UINT32_MAX : nsrc);
-  *chosen = 0;
-  if (differ) *differ = 0;
-  if (sel && sel->source_id) {
-    if (sel->source_id > nsrc)
-      return pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the file has %llu)",
-                            sel->source_id, (unsigned long long)nsrc);
-    lo = hi = sel->source_id;
-  }
-  if (lo < 1 || lo > hi) return PCOL_OK;
-  uint32_t *d = malloc(((size_t)(hi - lo) + 1) * sizeof *d);
-  if (!d) return pcol_oom(err);
-  int rc = pcol_source_default_types(f, lo, hi, d, err); /* the core rule */
-  uint32_t c = rc ? 0 : d[0];
-  for (uint64_t i = 1; !rc && i <= (uint64_t)(hi - lo); i++)
-    if (d[i] != c) {
-      c = 0; /* sources disagree: count samples, which every source has */
-      if (differ) *differ = 1;
-      break;
-    }
-  free(d);
-  *chosen = c;
-  return rc;
+  return pcol_selection_default_type(f, sel ? sel->source_id : 0, chosen, differ, err);
 }
 
 static int resolve_default(pcol_file *f, const pcol_select *sel, pcol_value_sel *out,

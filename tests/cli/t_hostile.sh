@@ -54,11 +54,13 @@ for v in 0 abc -1; do
   [ $rc = 2 ] || fail "--max-output $v: exit $rc, want 2"
 done
 
-# A gzip bomb: 200 MiB of zeros in 200 KB.  The default cap (64 x the
-# compressed bytes, at least 32 MiB) stops it while inflating.
+# A gzip bomb: a protobuf field 1 of 200 MiB of zeros in 200 KB (detected
+# as pprof by its inflated head).  The default cap (64 x the compressed
+# bytes, at least 32 MiB) stops it while inflating.
 python3 -c "
 import gzip, sys
 with gzip.open(sys.argv[1], 'wb', 9) as g:
+    g.write(bytes([0x0a, 0x80, 0x80, 0x80, 0x64]))  # field 1, 200 MiB long
     z = bytes(1 << 20)
     for _ in range(200): g.write(z)" "$tmp/bomb.pb.gz" || fail "python3 could not write the bomb"
 $PCOL pack "$tmp/bomb.pb.gz" -o "$tmp/bomb.pcol" 2>"$tmp/err"; rc=$?

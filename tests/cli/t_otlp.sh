@@ -12,9 +12,11 @@
 # - pprof -> pcol -> OTLP -> pcol keeps top, peek, tags and traces
 #   identical on the shared pprof files; that OTLP -> pcol -> pprof gives
 #   what go tool pprof -raw shows of the original (when Go is installed);
-# - detection does not take pprof files, and bad input (an older revision's
-#   Sample layout, out-of-range indices, truncation) is refused with a
-#   message naming the file, nothing written.
+# - messages in the Sample layout before v1.10.0 are read by it when only
+#   one layout can be meant (doc/mappings.md 12.1), refused when ambiguous;
+# - detection does not take pprof files, and bad input (out-of-range
+#   indices, truncation) is refused with a message naming the file, nothing
+#   written.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 TD=${PCOL_TESTDATA:-../shared/testdata}
@@ -148,27 +150,70 @@ protoc_reads "$tmp/demo.otlp" "the Rprof export"
 $PCOL pack "$tmp/demo.otlp" -o "$tmp/demo2.pcol" || fail "Rprof -> OTLP -> pcol"
 [ "$($PCOL top "$tmp/demo.pcol" | tail -n +3)" = "$($PCOL top "$tmp/demo2.pcol" | tail -n +3)" ] ||
   fail "Rprof -> OTLP -> pcol: top differs"
-# the Sample layout before v1.10.0: values in field 2, attributes in field 3
-python3 - "$tmp/old.bin" <<'EOF' || fail "old-layout generator"
-import sys
+# The Sample layout before v1.10.0 (opentelemetry-proto v1.9.0 and older:
+# values 2, attribute_indices 3, link_index 4; v1.10.0: 2, 3, 4 are
+# attribute_indices, link_index, values), messages built here byte by byte
+# from profiles.proto's field numbers: read by their layout when only one
+# can be meant (the totals are the hand-written values), refused when the
+# samples could be either or mix both.  Each: ProfilesData with one
+# Profile (sample_type samples/count) and a dictionary of 3 attributes.
+python3 - "$tmp" <<'EOF' || fail "layout generator"
+import struct, sys
 def v(n):
     o = b""
     while n >= 0x80:
         o += bytes([n & 0x7f | 0x80]); n >>= 7
     return o + bytes([n])
 def f(num, payload): return v(num << 3 | 2) + v(len(payload)) + payload
+def packed(num, xs): return f(num, b"".join(v(x) for x in xs))
+def ts(xs): return f(5, b"".join(struct.pack("<Q", x) for x in xs))
 strs = b"".join(f(5, s) for s in (b"", b"samples", b"count", b"k", b"v"))
-attr = f(6, b"") + f(6, v(1 << 3) + v(3) + f(2, f(1, b"v")))
+attr = f(6, b"") + f(6, v(1 << 3) + v(3) + f(2, f(1, b"v"))) + f(6, v(1 << 3) + v(3) + f(2, f(1, b"w")))
+# attributes: [0] null, [1] k=v, [2] k=w
 dic = f(1, b"") + f(2, b"") + f(3, b"") + f(7, b"") + strs + attr
-sample = v(1 << 3) + v(0) + f(2, v(5)) + f(3, v(1))   # values [5], attribute_indices [1]
-prof = f(1, v(1 << 3) + v(1) + v(2 << 3) + v(2)) + f(2, sample)
-msg = f(1, f(2, f(2, prof))) + f(2, dic)
-open(sys.argv[1], "wb").write(msg)
+def msg(*samples):
+    prof = f(1, v(1 << 3) + v(1) + v(2 << 3) + v(2)) + v(3 << 3 | 1) + struct.pack("<Q", 10**18)
+    prof += b"".join(f(2, v(1 << 3) + v(0) + s) for s in samples)
+    return f(1, f(2, f(2, prof))) + f(2, dic)
+t0 = 10**18 + 5
+cases = {
+    # v1.9: attribute_indices packed in field 3: values [5], k=v
+    "v9attr": msg(packed(2, [5]) + packed(3, [1])),
+    # v1.9: values alone, no timestamps (as v1.10 they would have neither)
+    "v9bare": msg(packed(2, [7]), packed(2, [4])),
+    # v1.9: link_index a varint in field 4
+    "v9link": msg(packed(2, [1]) + ts([t0]) + v(4 << 3) + v(1)),
+    # v1.9: a value no attribute index can be
+    "v9range": msg(packed(2, [1000]) + ts([t0])),
+    # v1.10: two attributes and one timestamp, no values (the counts differ)
+    "v10ts": msg(packed(2, [1, 2]) + ts([t0])),
+    # v1.10: values packed in field 4
+    "v10val": msg(packed(2, [1]) + packed(4, [6])),
+    # either: [1] is values [1] or attribute [1], one timestamp each way
+    "either": msg(packed(2, [1]) + ts([t0])),
+    # both layouts' marks: refused
+    "both": msg(packed(2, [5]) + packed(3, [1]), packed(2, [1]) + packed(4, [6])),
+}
+for k, m in cases.items():
+    open("%s/%s.bin" % (sys.argv[1], k), "wb").write(m)
 EOF
-$PCOL pack "$tmp/old.bin" --from otlp -o "$tmp/old.pcol" 2>"$tmp/err"; rc=$?
-[ $rc = 1 ] || fail "pre-v1.10 layout: exit $rc, want 1"
-grep -q "v1.10.0" "$tmp/err" && grep -q "old.bin" "$tmp/err" || fail "pre-v1.10 message: $(cat "$tmp/err")"
-[ -e "$tmp/old.pcol" ] && fail "a refused input left an output file"
+total_of() { $PCOL top "$1" --unit raw 2>/dev/null | sed -n 's/.* of \([0-9]*\) total.*/\1/p'; }
+for c in v9attr:5:v1.9 v9bare:11:v1.9 v9range:1000:v1.9 v10ts:1: v10val:6:; do
+  IFS=: read -r k want lay <<<"$c"
+  $PCOL pack "$tmp/$k.bin" -o "$tmp/$k.pcol" 2>"$tmp/err" || fail "$k: refused: $(cat "$tmp/err")"
+  [ "$(total_of "$tmp/$k.pcol")" = "$want" ] || fail "$k: total $(total_of "$tmp/$k.pcol"), want $want"
+  got=$($PCOL cat "$tmp/$k.pcol" --table meta --format csv | awk -F, '$1 == "otlp.sample_layout" {print $2}')
+  [ "$got" = "$lay" ] || fail "$k: otlp.sample_layout '$got', want '$lay'"
+done
+$PCOL tags "$tmp/v9attr.pcol" | grep -q ': v$' || fail "v9attr: the attribute k=v is lost: $($PCOL tags "$tmp/v9attr.pcol")"
+[ "$($PCOL tags "$tmp/v10ts.pcol" | grep -c ': [vw]$')" = 2 ] || fail "v10ts: the attributes k=v, k=w are lost: $($PCOL tags "$tmp/v10ts.pcol")"
+for c in "v9link:link index 1, outside the table" "either:as well as after" "both:both before and after"; do
+  k=${c%%:*}
+  $PCOL pack "$tmp/$k.bin" --from otlp -o "$tmp/$k.pcol" 2>"$tmp/err"; rc=$?
+  [ $rc = 1 ] || fail "$k: exit $rc, want 1"
+  grep -q "$k.bin: malformed OTLP profiles: .*${c#*:}" "$tmp/err" || fail "$k: $(cat "$tmp/err")"
+  [ -e "$tmp/$k.pcol" ] && fail "$k: a refused input left an output file"
+done
 # attribute values nested past the bound (protobuf-c decodes by recursion)
 python3 - "$tmp/deep.bin" <<'EOF' || fail "deep generator"
 import sys

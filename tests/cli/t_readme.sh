@@ -18,7 +18,7 @@ cd "$tmp" || exit 1
 export PATH="$tmp/bin:$PATH"
 # the files the examples name
 cp "$REPO/examples/demo.out" run.out
-cp run.out b.out
+cp run.out b.out && gzip -c run.out >run.out.gz
 pcol unpack run.out --to pprof -o cpu.pb.gz || fail "making cpu.pb.gz"
 pcol unpack run.out --to otlp -o profiles.otlp || fail "making profiles.otlp"
 cp cpu.pb.gz c.pb.gz && cp cpu.pb.gz b.pb.gz && cp cpu.pb.gz big.pb.gz

@@ -5,7 +5,8 @@
 #  1. "samples" is each source's own count (pprof's samples/count, Rprof
 #     ticks, a heap profile's rows) in a merged file, in top, fold, flame,
 #     the collapsed export and the report; a merge of unrelated values says
-#     what each source's number is;
+#     what each source's number is, in one line (issue 41), and the
+#     collapsed export of one adds fold's value, not each source's default;
 #  4. the range rule: a coalesced file answers every range as its raw twin,
 #     adjacent ranges add up, and cat --from/--to shows the cut part;
 #  7. Rprof's memory snapshots are levels: summing them is refused;
@@ -81,10 +82,36 @@ P
 "$PCOL" merge "$tmp/h.pb" "$tmp/c.pb" -o "$tmp/hc.pcol" || fail "merge heap + cpu"
 "$PCOL" top "$tmp/hc.pcol" --unit raw >"$tmp/out" 2>"$tmp/err" || fail "top of heap + cpu"
 [ "$(total <"$tmp/out")" = $((heap_n + cpu_n)) ] || fail "heap + cpu default total $(total <"$tmp/out"), want $((heap_n + cpu_n))"
-grep -q 'source 1 pprof: rows (weight), default alloc_space/bytes; source 2 pprof: samples/count' "$tmp/err" ||
+grep -q '(1 pprof source: rows (weight), default alloc_space/bytes; 1 pprof source: samples/count, default cpu/nanoseconds)' "$tmp/err" ||
   fail "the warning does not say what each source counts: $(cat "$tmp/err")"
 "$PCOL" info "$tmp/hc.pcol" | grep -q '^default value:   samples/count' || fail "info of heap + cpu names the default"
 "$PCOL" info "$tmp/hc.pcol" | grep -qx '  samples:       10 (3 rows), without times' || fail "info shows the own count"
+# issue 41 (item 6): the collapsed export of sources whose defaults differ is
+# fold's answer (each source's own count), never nanoseconds plus counts; the
+# warning is one line, counting the sources of each kind, however many there
+# are; so is the one about the sources without a named value.  A Go CPU
+# profile (cpu/nanoseconds, 10 ms samples) four times and a collapsed file
+# four times: 8 sources.
+TD=${PCOL_TESTDATA:-../shared/testdata}
+printf 'main;a 3\nmain;b 4\n' >"$tmp/k.folded"
+for i in 1 2 3 4; do cp "$TD/pprof/go-cpu-inline-small.pb.gz" "$tmp/g$i.pb.gz"; cp "$tmp/k.folded" "$tmp/k$i.folded"; done
+"$PCOL" merge "$tmp"/g?.pb.gz "$tmp"/k?.folded -o "$tmp/gk.pcol" 2>/dev/null || fail "merge pprof + collapsed"
+g_n=$("$PCOL" top "$tmp/g1.pb.gz" --value samples --unit raw | total)
+want=$((4 * g_n + 4 * 7))
+"$PCOL" fold "$tmp/gk.pcol" 2>"$tmp/err" | sort >"$tmp/fold" || fail "fold of pprof + collapsed"
+[ "$(sum <"$tmp/fold")" = $want ] || fail "fold of pprof + collapsed: $(sum <"$tmp/fold"), want $want"
+"$PCOL" unpack "$tmp/gk.pcol" --to collapsed -o "$tmp/gk.folded" 2>"$tmp/err2" || fail "unpack pprof + collapsed"
+[ "$(sum <"$tmp/gk.folded")" = $want ] || fail "collapsed export of pprof + collapsed: $(sum <"$tmp/gk.folded"), want fold's $want"
+sort "$tmp/gk.folded" | diff - "$tmp/fold" >/dev/null || fail "collapsed export differs from fold"
+for e in err err2; do
+  [ "$(wc -l <"$tmp/$e")" = 1 ] || fail "$e: the mixed-sources warning is not one line: $(cat "$tmp/$e")"
+  grep -q '(4 pprof sources: samples/count, default cpu/nanoseconds; 4 collapsed sources: rows (weight), default samples/count); name one with --value TYPE$' "$tmp/$e" ||
+    fail "mixed-sources warning: $(cat "$tmp/$e")"
+done
+"$PCOL" fold "$tmp/gk.pcol" --value cpu 2>"$tmp/err" >/dev/null || fail "fold --value cpu"
+[ "$(wc -l <"$tmp/err")" = 1 ] || fail "the missing-value warning is not one line: $(cat "$tmp/err")"
+grep -q ': 4 of 8 sources have no value cpu/nanoseconds, their samples count 0 (source 5 (collapsed .*k1.folded), source 6 ' "$tmp/err" ||
+  fail "missing-value warning: $(cat "$tmp/err")"
 
 # ---- 8. an Rprof source's default is its time, per segment
 "$PCOL" top "$tmp/r.out" | grep -q '^Type: cpu (nanoseconds)' || fail "Rprof default type"

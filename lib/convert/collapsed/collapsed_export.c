@@ -475,6 +475,14 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     x.named_dec = value->vt_id && value->vt_id != PCOL_VT_WEIGHT ? pcol_unit_decimals(value->unit, NULL) : 0;
     x.want_vt = value->vt_id;
   }
+  if (!rc && !value) {
+    /* no value named: fold's default (one rule, in core); sources whose
+     * defaults differ are counted, each by its own count, as fold does */
+    uint32_t chosen;
+    int differ = 0;
+    rc = pcol_selection_default_type(f, sel ? sel->source_id : 0, &chosen, &differ, err);
+    if (!rc && differ) x.named = 1, x.want_vt = 0, x.named_dec = 0;
+  }
   if (!rc) rc = pcol_rtime_init(&x.rt, f, err); /* Rprof's time (--value cpu) */
   if (!rc) rc = default_types(&x);
   if (!rc) rc = classify_value_types(&x);

@@ -17,6 +17,7 @@
  */
 #include "convert.h"
 #include "otlp.h"
+#include "pb_wire.h"
 #include <inttypes.h>
 #include <stdarg.h>
 #include <zlib.h>
@@ -34,6 +35,7 @@ typedef struct ctx {
   uint32_t *map_ids, *fn_ids, *loc_ids; /* table index -> pcol id (index 0 -> 0) */
   pcol_label_row *attr; /* attribute index -> label */
   pcol_stack_memo memo;
+  int layout;           /* LAYOUT_V10, or LAYOUT_V9 (renumbered on a copy) */
 } ctx;
 
 static int bad(ctx *c, const char *fmt, ...)
@@ -71,22 +73,38 @@ static int bad(ctx *c, const char *fmt, ...) {
                  __VA_ARGS__, table, i_, (size_t)(n));                                   \
   } while (0)
 
-/* The Nov-2025 renumbering (opentelemetry-proto #724, v1.10.0) swapped
- * Sample's fields 2-4: values 2 -> 4, attribute_indices 3 -> 2, link_index
- * 4 -> 3.  An older file decodes without an error but wrongly; its tell is
- * on the wire: field 3 packed (old attribute_indices) or field 4 a single
- * varint (old link_index). */
-static int old_revision(ctx *c, const otlp_profile *pr, size_t pi, size_t si) {
-  return bad(c, "profile %zu sample %zu has the field layout of OTLP profiles before v1.10.0 "
-                "(Sample's fields were renumbered in Nov 2025, opentelemetry-proto #724): it "
-                "would decode wrongly; re-export it with a producer on proto v1.10.0 or later",
-             pi, si);
-  (void)pr;
-}
+/* ------------------------------------------------ Sample's two layouts */
+/* The Nov-2025 renumbering (opentelemetry-proto #724, v1.10.0) moved
+ * Sample's fields: values 2 -> 4, attribute_indices 3 -> 2, link_index
+ * 4 -> 3 (stack_index 1 and timestamps_unix_nano 5 stay; nothing else in
+ * profiles.proto changed between v1.9.0 and v1.10.0).  A message of either
+ * layout decodes without an error, so the layout is told from the wire, per
+ * message, by what only one layout can be (repeated scalars are packed, as
+ * proto3 writes them):
+ *  - v1.9: field 3 length-delimited (packed attribute_indices) or field 4
+ *    a varint (link_index); a sample with field 2 but neither field 4 nor 5
+ *    (v1.10 requires values or timestamps); a field-2 number that is no
+ *    index of the dictionary's attribute_table;
+ *  - v1.10: field 4 length-delimited (packed values) or field 3 a varint
+ *    (link_index); a sample with timestamps and more than one field-2
+ *    number but not as many as timestamps (as v1.9 values they would have
+ *    to match the timestamps, or be one);
+ *  - no sample has field 2: both layouts read the same.
+ * Anything else (both layouts' marks, or field-2 numbers that read as well
+ * as values as as attribute indices) is ambiguous and refused. */
+enum { LAYOUT_V10 = 0, LAYOUT_V9 = 1 };
+typedef struct layout_scan {
+  uint64_t nattr;               /* the dictionary's attribute_table entries */
+  int v9, v10;                  /* a mark of each layout seen */
+  int any2, out, differ;        /* the field-2 marks above */
+  size_t pi, si;                /* where the first mark was (1-based) */
+  uint8_t *patch;               /* the copy to renumber (patch_sample) */
+} layout_scan;
 
-/* Walks the raw message down to every Sample and checks the wire types of
- * its fields 2-4 (see old_revision). */
-static int scan_samples(ctx *c, const uint8_t *p, size_t n) {
+/* Calls visit on every Sample of the message: [b, e) in p, its profile's
+ * and its own 1-based numbers.  0, or visit's result. */
+typedef int (*sample_fn)(layout_scan *x, const uint8_t *p, size_t b, size_t e, size_t pi, size_t si);
+static int each_sample(const uint8_t *p, size_t n, sample_fn visit, layout_scan *x) {
   size_t i = 0, pi = 0;
   uint64_t f, v;
   unsigned wt;
@@ -108,19 +126,101 @@ static int scan_samples(ctx *c, const uint8_t *p, size_t n) {
           size_t b4, e4;
           if (pcol_otlp_field(p, e3, &i4, &f, &wt, &v, &b4, &e4)) return 0;
           if (f != 2 || wt != 2) continue;
-          si++;
-          for (size_t i5 = b4; i5 < e4;) { /* Sample */
-            size_t b5, e5;
-            if (pcol_otlp_field(p, e4, &i5, &f, &wt, &v, &b5, &e5)) return 0;
-            if ((f == 3 && wt == 2) || (f == 4 && wt == 0)) return old_revision(c, NULL, pi, si);
-          }
+          int rc = visit(x, p, b4, e4, pi, ++si);
+          if (rc) return rc;
         }
       }
     }
   }
-  return PCOL_OK;
+  return 0;
 }
 
+/* The dictionary's attribute_table entries (ProfilesData field 2, its
+ * field 6). */
+static uint64_t attribute_entries(const uint8_t *p, size_t n) {
+  size_t i = 0, b, e;
+  uint64_t f, v, k = 0;
+  unsigned wt;
+  while (i < n) {
+    if (pcol_otlp_field(p, n, &i, &f, &wt, &v, &b, &e)) return k;
+    if (f != 2 || wt != 2) continue;
+    for (size_t j = b; j < e;) {
+      size_t b2, e2;
+      if (pcol_otlp_field(p, e, &j, &f, &wt, &v, &b2, &e2)) return k;
+      k += f == 6 && wt == 2;
+    }
+  }
+  return k;
+}
+
+/* A Sample's marks (see above). */
+static int scan_sample(layout_scan *x, const uint8_t *p, size_t b, size_t e, size_t pi, size_t si) {
+  uint64_t f, v, n2 = 0, n5 = 0;
+  unsigned wt;
+  size_t b5, e5;
+  int has2 = 0, has4 = 0, v9 = 0, v10 = 0;
+  for (size_t i = b; i < e;) {
+    if (pcol_otlp_field(p, e, &i, &f, &wt, &v, &b5, &e5)) return 0; /* protobuf-c decides */
+    if ((f == 3 && wt == 2) || (f == 4 && wt == 0)) v9 = 1;
+    if ((f == 4 && wt == 2) || (f == 3 && wt == 0)) v10 = 1;
+    has4 |= f == 4;
+    if (f == 5) n5 += wt == 2 ? (e5 - b5) / 8 : 1;
+    if (f != 2 || (wt != 0 && wt != 2)) continue;
+    has2 = 1;
+    size_t k = b5;
+    for (;;) { /* each number: packed, or the one varint */
+      uint64_t a = v;
+      if (wt == 2 && (k >= e5 || pcol_pb_varint(p, e5, &k, &a))) break;
+      n2++;
+      if (a >= x->nattr || a > INT32_MAX) x->out = 1;
+      if (wt == 0) break;
+    }
+  }
+  x->any2 |= has2;
+  if (has2 && !has4 && !n5) v9 = 1;
+  if (has2 && n5 && n2 != n5 && n2 != 1) x->differ = 1; /* one value: any timestamps (12.1) */
+  if ((v9 && !x->v9 && !x->v10) || (v10 && !x->v9 && !x->v10)) x->pi = pi, x->si = si;
+  x->v9 |= v9, x->v10 |= v10;
+  return 0;
+}
+
+/* Renumbers a v1.9 Sample's fields in the copy x->patch to v1.10's: the
+ * tags keep their length (fields below 16: one byte; a longer tag's first
+ * byte holds all of it). */
+static int patch_sample(layout_scan *x, const uint8_t *p, size_t b, size_t e, size_t pi, size_t si) {
+  static const uint8_t to[6] = {0, 1, 4, 2, 3, 5};
+  uint64_t f, v;
+  unsigned wt;
+  size_t b5, e5;
+  for (size_t i = b; i < e;) {
+    size_t at = i;
+    if (pcol_otlp_field(p, e, &i, &f, &wt, &v, &b5, &e5)) return 0;
+    if (f >= 2 && f <= 4) x->patch[at] = (uint8_t)((x->patch[at] & 0x80) | to[f] << 3 | wt);
+  }
+  return 0;
+}
+
+/* The layout of the message p[0..n) (LAYOUT_V9 or LAYOUT_V10), or the
+ * refusal of an ambiguous one. */
+static int sample_layout(ctx *c, const uint8_t *p, size_t n, int *layout) {
+  layout_scan x;
+  memset(&x, 0, sizeof x);
+  x.nattr = attribute_entries(p, n);
+  each_sample(p, n, scan_sample, &x);
+  *layout = LAYOUT_V10;
+  if (x.v9 && x.v10)
+    return bad(c, "its samples have the field layouts of OTLP profiles both before and after "
+                  "v1.10.0 (Sample's fields were renumbered in Nov 2025, opentelemetry-proto #724; "
+                  "profile %zu sample %zu is the first of one): it cannot be read either way",
+               x.pi, x.si);
+  if (x.v9 || (!x.v10 && x.any2 && x.out)) *layout = LAYOUT_V9;
+  else if (!x.v10 && x.any2 && !x.differ)
+    return bad(c, "its samples read as the field layout of OTLP profiles before v1.10.0 as well "
+                  "as after (Sample's fields were renumbered in Nov 2025, opentelemetry-proto #724: "
+                  "field 2 is values before, attribute_indices after, and every number in it is an "
+                  "attribute index): ambiguous; re-export it with a producer on proto v1.10.0 or later");
+  return PCOL_OK;
+}
 /* AnyValue nests (arrays, key-value lists) without a bound, and protobuf-c
  * decodes by recursion: a file of a few MB could exhaust the stack.  The
  * AnyValues of the dictionary's attributes and of the resource's and
@@ -568,6 +668,8 @@ static int make_source(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
                      strlen(p->original_payload_format));
   if (!rc && p->original_payload.len)
     rc = pcol_b_meta(c->b, *src, OTLP_META_PAYLOAD, p->original_payload.data, p->original_payload.len);
+  if (!rc && c->layout == LAYOUT_V9)
+    rc = pcol_b_meta(c->b, *src, OTLP_META_SAMPLE_LAYOUT, "v1.9", 4);
   /* the Profile's attributes under their own keys (pcol's own two aside) */
   for (size_t k = 0; k < p->n_attribute_indices && !rc; k++) {
     int32_t ai = p->attribute_indices[k];
@@ -740,7 +842,10 @@ static int raw_strings(const uint8_t *p, size_t n, size_t (*out)[2], size_t want
   return k == want ? 0 : -1;
 }
 
-/* One ProfilesData / ExportProfilesServiceRequest message. */
+static int import_layout(ctx *cp, const uint8_t *p, size_t n, size_t msg);
+
+/* One ProfilesData / ExportProfilesServiceRequest message, of either
+ * Sample layout. */
 static int import_message(pcol_builder *b, const uint8_t *p, size_t n, const char *name,
                           size_t msg, pcol_error *err) {
   ctx c;
@@ -749,8 +854,30 @@ static int import_message(pcol_builder *b, const uint8_t *p, size_t n, const cha
   c.name = name;
   c.err = err;
   c.msg = msg;
-  int rc = scan_samples(&c, p, n);
+  int layout;
+  int rc = sample_layout(&c, p, n, &layout);
   if (rc) return rc;
+  uint8_t *copy = NULL;
+  if (layout == LAYOUT_V9) { /* read as v1.10 once its Sample fields are renumbered */
+    layout_scan x;
+    memset(&x, 0, sizeof x);
+    if (!(copy = malloc(n ? n : 1))) return pcol_oom(err);
+    memcpy(copy, p, n);
+    x.patch = copy;
+    each_sample(p, n, patch_sample, &x);
+    p = copy;
+  }
+  c.layout = layout;
+  rc = import_layout(&c, p, n, msg);
+  free(copy);
+  return rc;
+}
+
+/* The message p[0..n), in v1.10's layout. */
+static int import_layout(ctx *cp, const uint8_t *p, size_t n, size_t msg) {
+  ctx c = *cp;
+  pcol_error *err = c.err;
+  int rc;
   if (too_deep(p, n))
     return bad(&c, "an attribute value nests arrays or key-value lists more than %d deep", MAX_NEST);
   pcol_arena ar = {0};

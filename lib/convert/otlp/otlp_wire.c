@@ -4,7 +4,6 @@
 #include "convert.h"
 #include "otlp.h"
 #include "pb_wire.h"
-#include <zlib.h>
 
 /* the shared wire reader (lib/convert/pb_wire.h), and OTLP's rule that
  * field number 0 is malformed */
@@ -108,21 +107,5 @@ static int head_is_otlp(const uint8_t *p, size_t n) {
 }
 
 int pcol_otlp_detect(const uint8_t *p, size_t n) {
-  if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b) {
-    /* inflate what the head holds and look at that */
-    uint8_t out[4096];
-    z_stream zs;
-    memset(&zs, 0, sizeof zs);
-    if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return 0;
-    zs.next_in = (Bytef *)(uintptr_t)p;
-    zs.avail_in = (uInt)n;
-    zs.next_out = out;
-    zs.avail_out = sizeof out;
-    int zr = inflate(&zs, Z_SYNC_FLUSH);
-    size_t got = sizeof out - zs.avail_out;
-    inflateEnd(&zs);
-    if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR) return 0;
-    return got > 0 && head_is_otlp(out, got);
-  }
   return head_is_otlp(p, n);
 }

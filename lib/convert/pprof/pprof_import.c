@@ -30,6 +30,36 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+/* ------------------------------------------------ detection */
+/* A Profile field with its wire type (profile.proto: 1-6 and 11 are
+ * messages or strings, 13 comment is repeated int64, packed or not, the
+ * rest int64); numbers past 15 are unknown fields of any wire type. */
+static int profile_field_ok(uint64_t field, unsigned wt) {
+  if (field == 0) return 0;
+  if (field > 15) return wt == 0 || wt == 1 || wt == 2 || wt == 5;
+  if (field <= 6 || field == 11) return wt == 2;
+  return wt == 0 || (field == 13 && wt == 2);
+}
+
+int pcol_pprof_detect(const uint8_t *p, size_t n) {
+  size_t i = 0;
+  int fields = 0;
+  while (i < n) {
+    size_t at = i;
+    uint64_t tag;
+    if (pcol_pb_varint(p, n, &i, &tag)) return fields > 0;
+    /* the first field is one of Profile's own */
+    if (!profile_field_ok(tag >> 3, (unsigned)(tag & 7)) || (!fields && tag >> 3 > 15)) return 0;
+    pcol_pb_field f;
+    i = at;
+    int r = pcol_pb_next(p, n, &i, &f);
+    if (r == -1) return 1; /* a field cut by the head's end */
+    if (r) return 0;
+    fields++;
+  }
+  return fields > 0;
+}
+
 /* ------------------------------------------------ legacy format names */
 
 const char *pcol_pprof_legacy_kind(const uint8_t *p, size_t n) {

@@ -17,7 +17,7 @@
  * profile, type "chrome", every sample labelled with the profiled thread
  * (`pid`, `tid`, and `thread_name`/`process_name` from the "M" metadata
  * events).  Duration events (ph X, B/E) are not samples: they are counted
- * into the meta `chrome.duration_events` (doc/mappings.md §13).
+ * into the meta `chrome.duration_events` (doc/mappings.md §14).
  *
  * The document is streamed (json_pull.c): memory holds one event's scalars,
  * the thread names and a few counters per profile; the profiles' text waits

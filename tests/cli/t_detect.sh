@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Detection by content, whatever wraps it (issue 41, items 3 and 4):
+# - every format pcol reads, gzip- or zstd-compressed (a file or standard
+#   input), is unwrapped and detected by what it holds: the same format in
+#   `pcol info` and the same `pcol top` as the plain file; a truncated
+#   stream or one past the inflate cap is refused with its own message;
+# - a file of a format pcol recognises but does not read is refused with
+#   that format's name, anything else as unrecognised: never as a broken
+#   file of a format it is not (JSON is no Perun file, binary no pprof).
+set -u -o pipefail
+PCOL=${PCOL:-build/bin/pcol}
+# top without its first line (the file's name)
+top() { $PCOL top "$@" --node-fraction 0 | grep -v '^File: '; }
+TD=${PCOL_TESTDATA:-../shared/testdata}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_detect: $*" >&2; exit 1; }
+command -v zstd >/dev/null || { echo "t_detect: SKIP (zstd not installed)"; exit 0; }
+
+# ---------------------------------------------------------------- one file of each format
+gzip -dc "$TD/pprof/go-cpu-inline-small.pb.gz" >"$tmp/pprof.pb"
+cp tests/fixtures/rprof/names.out "$tmp/rprof.out"
+cp tests/fixtures/perun/time.perf "$tmp/perun.perf"
+cp tests/fixtures/collapsed/simple.folded "$tmp/collapsed.folded"
+python3 tests/support/gen_perf_script.py "$tmp/perf.txt" /dev/null --samples 50 --seed 3 || fail "perf generator"
+cat >"$tmp/v8.cpuprofile" <<'J'
+{"nodes": [
+ {"id": 1, "callFrame": {"functionName": "(root)", "scriptId": "0", "url": "", "lineNumber": -1, "columnNumber": -1}, "children": [2]},
+ {"id": 2, "callFrame": {"functionName": "main", "scriptId": "1", "url": "file:///m.js", "lineNumber": 1, "columnNumber": 0}, "children": [3]},
+ {"id": 3, "callFrame": {"functionName": "work", "scriptId": "1", "url": "file:///m.js", "lineNumber": 9, "columnNumber": 2}}],
+ "startTime": 1000, "endTime": 5000, "samples": [2, 3, 3, 2], "timeDeltas": [0, 1000, 1000, 1000]}
+J
+$PCOL pack "$tmp/pprof.pb" -o "$tmp/pcol.pcol" || fail "pack"
+$PCOL unpack "$tmp/pcol.pcol" --to speedscope -o "$tmp/speedscope.json" || fail "unpack speedscope"
+$PCOL unpack "$tmp/pcol.pcol" --to firefox --no-gzip -o "$tmp/firefox.json" || fail "unpack firefox"
+$PCOL unpack "$tmp/pcol.pcol" --to otlp -o "$tmp/otlp.pb" || fail "unpack otlp"
+for f in pprof.pb rprof.out perun.perf collapsed.folded perf.txt v8.cpuprofile speedscope.json firefox.json otlp.pb pcol.pcol; do
+  want=${f%%.*}
+  [ $want = pcol ] && want= # info names no input format for a pcol file
+  got=$($PCOL info "$tmp/$f" | awk '/input_format:/{print $2}')
+  [ "$got" = "$want" ] || fail "$f: detected as '$got', not $want"
+  top "$tmp/$f" >"$tmp/plain.top" 2>"$tmp/err" || fail "top $f: $(cat "$tmp/err")"
+  gzip -c "$tmp/$f" >"$tmp/$f.gz"
+  zstd -q -c "$tmp/$f" >"$tmp/$f.zst"
+  for z in gz zst; do
+    got=$($PCOL info "$tmp/$f.$z" | awk '/input_format:/{print $2}')
+    [ "$got" = "$want" ] || fail "$f.$z: detected as '$got', not $want"
+    top "$tmp/$f.$z" >"$tmp/z.top" 2>"$tmp/err" || fail "top $f.$z: $(cat "$tmp/err")"
+    diff "$tmp/plain.top" "$tmp/z.top" >/dev/null || fail "$f.$z: top differs from the plain file's"
+  done
+  # standard input, and pack: the same
+  top - <"$tmp/$f.zst" >"$tmp/z.top" 2>"$tmp/err" || fail "top - <$f.zst: $(cat "$tmp/err")"
+  diff "$tmp/plain.top" "$tmp/z.top" >/dev/null || fail "$f.zst on standard input: top differs"
+done
+# several gzip members and zstd frames are one input
+{ head -c 300 "$tmp/perf.txt" | gzip -c; tail -c +301 "$tmp/perf.txt" | gzip -c; } >"$tmp/two.gz"
+{ head -c 300 "$tmp/perf.txt" | zstd -q -c; tail -c +301 "$tmp/perf.txt" | zstd -q -c; } >"$tmp/two.zst"
+top "$tmp/perf.txt" >"$tmp/plain.top"
+for z in gz zst; do
+  top "$tmp/two.$z" >"$tmp/z.top" 2>"$tmp/err" || fail "two members ($z): $(cat "$tmp/err")"
+  diff "$tmp/plain.top" "$tmp/z.top" >/dev/null || fail "two members ($z): top differs"
+done
+# a truncated stream is refused as such, whatever the format inside
+for z in gz zst; do
+  n=$(( $(wc -c <"$tmp/speedscope.json.$z") - 20 ))
+  head -c $n "$tmp/speedscope.json.$z" >"$tmp/cut.$z"
+  $PCOL pack "$tmp/cut.$z" -o "$tmp/cut.pcol" 2>"$tmp/err" && fail "a truncated $z stream was read"
+  name=$([ $z = gz ] && echo gzip || echo zstd)
+  grep -q "cut.$z: truncated $name stream" "$tmp/err" || fail "truncated $z: $(cat "$tmp/err")"
+  [ -e "$tmp/cut.pcol" ] && fail "truncated $z: output written"
+done
+# a zstd bomb stops at the inflate cap (64 x the compressed size, >= 32 MiB)
+yes 'a;b 1' | head -c 40000000 | zstd -q -c >"$tmp/bomb.zst"
+$PCOL pack "$tmp/bomb.zst" -o "$tmp/bomb.pcol" 2>"$tmp/err" && fail "zstd bomb read"
+grep -q 'bomb.zst: zstd data inflates to more than 33554432 bytes' "$tmp/err" || fail "zstd bomb: $(cat "$tmp/err")"
+
+# ---------------------------------------------------------------- refusals
+# refused FILE WANT: pack exits 1 naming the file and WANT, writes nothing,
+# and neither calls the file Perun nor pprof; the same inside gzip
+refused() {
+  for f in "$tmp/$1" "$tmp/$1.gz"; do
+    [ "$f" = "$tmp/$1.gz" ] && gzip -c "$tmp/$1" >"$f"
+    $PCOL pack "$f" -o "$tmp/r.pcol" 2>"$tmp/err"; rc=$?
+    [ $rc = 1 ] || fail "$1: exit $rc, want 1: $(cat "$tmp/err")"
+    grep -qF "$(basename "$f"): $2" "$tmp/err" || fail "$(basename "$f"): want '$2', got: $(cat "$tmp/err")"
+    grep -Eq 'not a Perun|malformed|pprof protobuf|wire type' "$tmp/err" && fail "$1: named a format it is not: $(cat "$tmp/err")"
+    [ -e "$tmp/r.pcol" ] && fail "$1: output written"
+  done
+}
+no="pcol does not read this format"
+printf 'FLR\0\0\2\0\0\0\0\0\0\0\0\4\0' >"$tmp/a.jfr"
+refused a.jfr "a JFR recording (Java Flight Recorder): $no"
+printf 'PERFILE2h\0\0\0\0\0\0\0\200\0\0\0' >"$tmp/perf.data"
+refused perf.data "a perf.data file (perf record's binary output): $no"
+printf 'SIMPLEPERF\1\0\12\4\10\1\20\2' >"$tmp/s.trace"
+refused s.trace "a simpleperf report_sample protobuf (Android): $no"
+printf 'TACH\1\0\0\0\3\16\0\0' >"$tmp/t.bin"
+refused t.bin "a CPython sampling profiler (Tachyon) binary file: $no"
+printf '[{"name":"a","ph":"X","ts":1,"dur":2,"pid":1,"tid":1},\n{"name":"b","ph":"X","ts":1,"dur":1,"pid":1,"tid":1}]\n' >"$tmp/trace.json"
+refused trace.json "a Chrome trace without a CPU profile"
+printf '{"metadata":{"source":"DevTools"},"traceEvents":[{"ph":"B","name":"a","ts":0,"pid":1,"tid":1}]}' >"$tmp/trace2.json"
+refused trace2.json "a Chrome trace without a CPU profile"
+printf '{"label":"r","duration":49.4,"markers":[],"frames":[],"memory":[],"ticks":[],"allocations":{"sites":[]},"profile":{"libs":[]}}' >"$tmp/rec.json"
+refused rec.json "a Firefox DevTools performance recording (Firefox 66 or older): $no"
+printf '{"typeId":"CPU","uid":"1","title":"","head":{"functionName":"(root)","url":"","lineNumber":0,"callUID":1,"bailoutReason":"","id":1,"hitCount":0,"children":[]},"startTime":1,"endTime":2,"samples":[1],"timestamps":[1000]}' >"$tmp/old.cpuprofile"
+# the old V8 shape is read (doc/mappings.md §10), plain and gzipped
+for f in old.cpuprofile old.cpuprofile.gz; do
+  [ $f = old.cpuprofile.gz ] && gzip -c "$tmp/old.cpuprofile" >"$tmp/$f"
+  $PCOL info "$tmp/$f" 2>"$tmp/err" | grep -q 'input_format: *v8' || fail "$f: not read as V8: $(cat "$tmp/err")"
+done
+printf '{"head":{"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"selfSize":0,"id":1,"children":[]},"samples":[]}' >"$tmp/h.heapprofile"
+refused h.heapprofile "a V8 sampling heap profile (.heapprofile): $no"
+printf '{"version":1.2,"mode":"cpu","interval":1000,"samples":3,"gc_samples":0,"missed_samples":0,"frames":{"1":{"name":"a","file":"a.rb","line":1,"total_samples":3,"samples":3}}}' >"$tmp/stackprof.json"
+refused stackprof.json "a Ruby stackprof JSON profile: $no"
+printf '{"dhatFileVersion":2,"mode":"heap","verb":"Allocated","bklt":true,"cmd":"./a","pid":7,"te":1,"tg":1,"pps":[],"ftbl":["[root]"]}' >"$tmp/dhat.json"
+refused dhat.json "a DHAT heap profile (valgrind --tool=dhat): $no"
+printf '\tTue Nov 24 06:00 2026 Time and Allocation Profiling Report  (Final)\n\n\t   prog +RTS -p -RTS\n\n\ttotal time  =        0.10 secs   (100 ticks @ 1000 us, 1 processor)\n' >"$tmp/prog.prof"
+refused prog.prof "a GHC cost-centre profile (.prof): $no"
+printf '{"program":"prog","arguments":[],"rts_arguments":["-pj"],"end_time":"Tue Nov 24 06:00 2026","initial_capabilities":1,"total_time":0.1,"total_ticks":100}' >"$tmp/prog.json"
+refused prog.json "a GHC cost-centre profile (.prof): $no"
+printf '# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\nevents: Ir\nfn=main\n1 5\n' >"$tmp/callgrind.out.1"
+refused callgrind.out.1 "a Callgrind profile (valgrind --tool=callgrind): $no"
+printf 'main;a 1\n' | xz -c >"$tmp/c.folded.xz" 2>/dev/null && refused c.folded.xz "xz-compressed data: $no"
+printf 'main;a 1\n' | bzip2 -c >"$tmp/c.folded.bz2" 2>/dev/null && refused c.folded.bz2 "bzip2-compressed data: $no"
+# anything else: unrecognised (JSON of no known shape is no Perun file,
+# binary that is no Profile message no pprof one)
+printf '{"hello": [1, 2, 3], "world": {"a": null}}\n' >"$tmp/other.json"
+refused other.json "unrecognised input format"
+printf '\033\000\001\002\003\004\005\006\007\010' >"$tmp/w3.bin"
+refused w3.bin "unrecognised input format"
+printf '\012\002ab\330\377\001\000\000\000' >"$tmp/bad.bin"
+refused bad.bin "unrecognised input format"
+# a format pcol reads, broken, still names that format (detection chose it)
+printf '{"nodes": [{"id": 1, "callFrame": {"functionName": "(root)"}, "children": [9]}], "startTime": 0, "samples": [], "timeDeltas": []}' >"$tmp/b.cpuprofile"
+$PCOL pack "$tmp/b.cpuprofile" -o "$tmp/r.pcol" 2>"$tmp/err" && fail "broken V8 read"
+grep -q 'children names an id no node has' "$tmp/err" || fail "broken V8: $(cat "$tmp/err")"
+printf '{"header": {"type": "time"}}' >"$tmp/b.perf"
+$PCOL pack "$tmp/b.perf" -o "$tmp/r.pcol" 2>"$tmp/err" && fail "broken Perun read"
+grep -q 'not a Perun profile' "$tmp/err" || fail "broken Perun: $(cat "$tmp/err")"
+
+echo "t_detect: ok"
