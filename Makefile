@@ -381,8 +381,11 @@ install: all
 	# the C glue the R and Python packages compile in (bindings/README.md)
 	install -d $(DESTDIR)$(PREFIX)/share/pcol/bindings
 	install -m 644 bindings/common/pcolb.c bindings/common/pcolb.h $(DESTDIR)$(PREFIX)/share/pcol/bindings/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' lib/pcol.pc.in \
-	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pcol.pc
+	# pcol.pc links libpcol.so, pcol-static.pc libpcol.a (lib/README.md)
+	for pc in pcol pcol-static; do \
+	  sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(LDLIBS)|g' \
+	    lib/$$pc.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc || exit 1; \
+	done
 
 # ----------------------------------------------------------------- fuzz
 -include fuzz/fuzz.mk
