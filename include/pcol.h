@@ -1159,6 +1159,15 @@ PCOL_API void pcol_diff_free(pcol_diff *d);
  * desc, name, |d_cum| desc), by cum (|d_cum| desc, name, |d_flat| desc) or
  * by name. */
 PCOL_API void pcol_diff_sort(pcol_diff *d, pcol_sort order);
+/* pprof's node fraction on a diff (-diff_base with -nodefraction), the
+ * order of the rows kept.  Absolute: pprof's rule exactly (report.go
+ * newTrimmedGraph on the merged graph, where the base counts negative):
+ * drops the rows whose |abs_cum| is below |(int64)(sum of abs_flat x
+ * fraction)|, and *label_cutoff (may be NULL) gets pprof's "Dropped N nodes
+ * (cum <= X)": |(int64)(base_total x fraction)|.  Shares: each side is a
+ * whole of 100%, so the rows whose |d_cum| is below 100 x fraction points go
+ * (*label_cutoff is 0).  Returns how many were dropped. */
+PCOL_API size_t pcol_diff_cutoff(pcol_diff *d, double fraction, pcol_sum *label_cutoff);
 
 /* For each node of `nw`, the share of the same name path in `base`
  * (*base_share) and the change of share (*delta), both malloc'd arrays of

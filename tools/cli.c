@@ -896,6 +896,17 @@ int cli_sort_option(const cli_command *cmd, const cli_args *a, pcol_sort *sort) 
   return 0;
 }
 
+int cli_fraction_option(const cli_command *cmd, const cli_args *a, const char *name, double *out) {
+  const char *s = cli_get(cmd, a, name);
+  if (!s) return 0;
+  char *end;
+  double d = strtod(s, &end);
+  if (end == s || *end || !(d >= 0 && d <= 1))
+    return cli_usage_error(cmd->name, "--%s wants a number from 0 to 1, not '%s'", name, s);
+  *out = d;
+  return 0;
+}
+
 int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, out_format *fmt,
                        uint64_t *limit) {
   *by = PCOL_BY_FUNCTION;

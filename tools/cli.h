@@ -212,6 +212,9 @@ void cli_print_view_header(FILE *fp, pcol_file *f, const char *path, const pcol_
 /* --sort flat|cum|name of the views in pprof's orders (top, peek).
  * Returns 0 or EXIT_USAGE. */
 int cli_sort_option(const cli_command *cmd, const cli_args *a, pcol_sort *sort);
+/* --NAME F, a fraction from 0 to 1 (pprof's -nodefraction, -edgefraction):
+ * *out is left as it is when the option is absent.  0 or EXIT_USAGE. */
+int cli_fraction_option(const cli_command *cmd, const cli_args *a, const char *name, double *out);
 
 /* pack/merge: imports every positional input into one builder and writes
  * -o atomically (--compress, --coalesce, --no-mmap); fmt UNKNOWN = detect. */

@@ -386,7 +386,7 @@ for (const file of cases) {
   if (c.base) {
     const cli = JSON.parse(pcol(['diff', c.base, c.input, '--absolute', '--format', 'json', '--value', value]));
     const page = run(ctx, `var BT = M.diff.top[M.value]; pcolDiffRows(pcolTop(D, SW, K), BT.function).map(function (r) { return [r.name, r.bflat, r.flat, r.dflat, r.bcum, r.cum, r.dcum]; })`);
-    const w = cli.rows.map((x) => [x.name, x.base_flat, x.new_flat, x.delta_flat, x.base_cum, x.new_cum, x.delta_cum]);
+    const w = cli.rows.map((x) => [x.name, x.base_flat, x.new_flat, x.d_flat, x.base_cum, x.new_cum, x.d_cum]);
     const key = (a) => a.map((x) => JSON.stringify(x)).sort().join('\n');
     ok(key(page) === key(w), `${c.name}: diff rows differ from pcol diff --absolute: ${JSON.stringify(page.slice(0, 2))} vs ${JSON.stringify(w.slice(0, 2))}`);
     console.error(`compute: ${c.name}: diff: ${w.length} rows equal to pcol diff --absolute`);

@@ -487,8 +487,8 @@ class File:
                 nf.close()
         name = cols[0]
         conv = _ints if absolute else _floats
-        d = {"base_flat": conv(cols[1]), "new_flat": conv(cols[2]), "delta_flat": conv(cols[3]),
-             "base_cum": conv(cols[4]), "new_cum": conv(cols[5]), "delta_cum": conv(cols[6]),
+        d = {"base_flat": conv(cols[1]), "new_flat": conv(cols[2]), "d_flat": conv(cols[3]),
+             "base_cum": conv(cols[4]), "new_cum": conv(cols[5]), "d_cum": conv(cols[6]),
              "name": _strs(name), "inline": _np.array(cols[7], dtype=object)}
         r = Diff(d, new_total, meta)
         r.base_total, r.new_total, r.absolute = base_total, new_total, bool(absolute)
@@ -843,7 +843,7 @@ class Traces(View):
 
 class Diff(View):
     """The rows of `pcol diff --format json`: base_flat, new_flat,
-    delta_flat, base_cum, new_cum, delta_cum, name, inline; base_total,
+    d_flat, base_cum, new_cum, d_cum, name, inline; base_total,
     new_total, absolute."""
     _title = "diff"
 

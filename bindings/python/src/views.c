@@ -472,7 +472,7 @@ out:
 
 /* Handle.diff(new, by, value, absolute, sort, limit, sel) -> (cols,
  * base_total, new_total, meta): cmd_diff.c's calls with self as the base;
- * cols name, base_flat, new_flat, delta_flat, base_cum, new_cum, delta_cum
+ * cols name, base_flat, new_flat, d_flat, base_cum, new_cum, d_cum
  * (shares and points as floats, or with absolute exact sums), inline */
 PyObject *pcol_py_diff(Handle *h, PyObject *args) {
   Handle *hn;

@@ -208,8 +208,8 @@ def test_diff_equals_pcol(packed, representative):
                     got = attempt(f.diff, other, by, **a)
                     if isinstance(got, pcol.Error) or not a.get("absolute"):
                         n += check("diff", path, [path, other, "--by", by] + cli_args(a), got,
-                                   pct=("base_flat", "new_flat", "delta_flat", "base_cum", "new_cum",
-                                        "delta_cum"), digits=4)
+                                   pct=("base_flat", "new_flat", "d_flat", "base_cum", "new_cum",
+                                        "d_cum"), digits=4)
                     else:
                         n += check("diff", path, [path, other, "--by", by] + cli_args(a),
                                    got, decimals=got.decimals)

@@ -51,7 +51,7 @@ compare_diff <- function(base, new, args = list(), cli = character()) {
   expect_equal(attr(t, "base_total"), as.numeric(want$obj$base_total) / r_div(want$obj$unit), info = info)
   if (!length(w)) return(expect_equal(nrow(t), 0L, info = info))
   r <- list(t$base.self, t$new.self, t$delta.self, t$base.total, t$new.total, t$delta.total)
-  c <- lapply(w[c("base_flat", "new_flat", "delta_flat", "base_cum", "new_cum", "delta_cum")], as.numeric)
+  c <- lapply(w[c("base_flat", "new_flat", "d_flat", "base_cum", "new_cum", "d_cum")], as.numeric)
   if (isTRUE(args$absolute)) {
     div <- r_div(want$obj$unit)
     expect_identical(c(list(t$name), r), c(list(w$name), unname(lapply(c, `/`, div))), info = info)
