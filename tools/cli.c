@@ -658,7 +658,7 @@ void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const cha
   else fputs("null", fp);
   char tot[48];
   pcol_sum_text(m->total, tot, sizeof tot);
-  fprintf(fp, ",\"total\":%s,", tot);
+  fprintf(fp, ",\"total\":%s,", m->no_total ? "null" : tot);
   if (m->base_path) {
     fputs("\"base\":", fp);
     json_str(fp, (const unsigned char *)m->base_path, strlen(m->base_path));

@@ -151,6 +151,7 @@ typedef struct cli_view_meta {
   const char *base_path; /* diff: the base profile and its total ("base", "base_total") */
   pcol_sum base_total;
   const char *numbers;   /* what the rows' numbers are ("shares" ...), NULL: amounts in unit */
+  int no_total;          /* "total": null (tags: a total per key, in the rows' key_total) */
 } cli_view_meta;
 void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const char *const *names,
                     const cli_view_meta *m);

@@ -175,7 +175,7 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
       cli_table t;
       cli_view_meta m = {"diff", a->pos[1], tn.value.type, tn.value.unit, tn.total, &sel,
                          a->pos[0], tb.total,
-                         absolute ? NULL : "percent of each total; deltas in percentage points"};
+                         absolute ? NULL : "percent of each total; deltas in percentage points", 0};
       tbl_begin_view(&t, stdout, fmt, 7, names, &m);
       char b[64];
       for (size_t k = 0; k < n; k++) {

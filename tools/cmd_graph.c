@@ -466,7 +466,7 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
       FILE *fp = cli_budget_wrap(po.fp); /* the output budget (outbudget.c) */
       if (!fp) rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
       else if (tfmt != OUT_TEXT) {
-        cli_view_meta m = {"graph", path, t->value.type, t->value.unit, t->total, &sel, NULL, 0, NULL};
+        cli_view_meta m = {"graph", path, t->value.type, t->value.unit, t->total, &sel, NULL, 0, NULL, 0};
         write_rows(fp, tfmt, &g, &m);
         rc = ferror(fp) ? PCOL_EIO : PCOL_OK;
       } else if (!strcmp(fmt, "dot")) rc = write_dot(fp, f, path, t, &g, &sel, unit, &o);

@@ -107,7 +107,7 @@ static int print_sources_table(pcol_file *f, const char *path, out_format fmt,
                                       "samples", "first_ns", "end_ns", "duration_ns", "period",
                                       "period_type", "period_unit", "value_types",
                                       "default_type", "default_unit", "derived_values"};
-  cli_view_meta m = {"info", path, {NULL, 0}, {NULL, 0}, 0, NULL, NULL, 0, NULL};
+  cli_view_meta m = {"info", path, {NULL, 0}, {NULL, 0}, 0, NULL, NULL, 0, NULL, 0};
   if (fmt == OUT_JSON) { /* the file's default value and its total */
     pcol_value_sel v;
     pcol_sum *w = NULL;

@@ -81,13 +81,12 @@ int cmd_tags(const cli_command *cmd, cli_args *a) {
   if (!rc && fmt == OUT_TEXT) {
     print_text(&t, &v);
   } else if (!rc) {
-    static const char *const names[] = {"key", "value", "amount", "pct", "unit"};
+    /* one total per key (the text's "KEY: Total X"), in every row of the
+     * key: a sum over keys would count each sample once per key */
+    static const char *const names[] = {"key", "value", "amount", "pct", "unit", "key_total"};
     cli_table tb;
-    int64_t total = 0;
-    cli_view_meta m = {"tags", path, v.type, v.unit, 0, &sel, NULL, 0, NULL};
-    for (size_t k = 0; k < t.nkeys; k++) total += t.keys[k].total;
-    m.total = total;
-    tbl_begin_view(&tb, stdout, fmt, 5, names, &m);
+    cli_view_meta m = {"tags", path, v.type, v.unit, 0, &sel, NULL, 0, NULL, 1};
+    tbl_begin_view(&tb, stdout, fmt, 6, names, &m);
     char b[32];
     for (size_t k = 0; k < t.nkeys; k++)
       for (size_t i = 0; i < t.keys[k].nvalues; i++) {
@@ -98,6 +97,7 @@ int cmd_tags(const cli_command *cmd, cli_args *a) {
         snprintf(b, sizeof b, "%.2f", t.keys[k].total ? 100.0 * (double)tv->value / (double)t.keys[k].total : 0.0);
         tbl_num(&tb, b);
         tbl_str(&tb, v.unit.ptr, v.unit.len);
+        tbl_i64(&tb, t.keys[k].total);
         tbl_end_row(&tb);
       }
     tbl_finish(&tb);

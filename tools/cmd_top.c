@@ -153,7 +153,7 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
         free(vals);
       }
     } else {
-      cli_view_meta m = {"top", path, t.value.type, t.value.unit, t.total, &sel, NULL, 0, NULL};
+      cli_view_meta m = {"top", path, t.value.type, t.value.unit, t.total, &sel, NULL, 0, NULL, 0};
       print_table(stdout, fmt, &t, n, &m);
     }
   }

@@ -36,8 +36,11 @@ static const cli_command commands[] = {
      "JSON as one object {\"NAME\": [rows], ...}, JSON lines with a first member\n"
      "\"table\" in every row.  Unknown values print NA (null in JSON).",
      opts_cat, cmd_cat},
-    {"validate", "pcol validate FILE.pcol [--full]",
-     "Check a pcol file: exit 0 when valid, otherwise a message and exit 1.",
+    {"validate", "pcol validate FILE... [--full]",
+     "Check pcol files: exit 0 when all are valid, otherwise a message for each bad one.",
+     "Each FILE is a file, a directory (its files) or a quoted glob, as for every\n"
+     "reading command; each file is checked on its own and gets a line, and the exit\n"
+     "status is the first failure's (1 invalid, 3 unreadable).\n"
      "Without --full: header, directory and section bounds (O(1) in the data size).\n"
      "With --full: also every checksum, every offset and id, decoded sizes, order.",
      opts_validate, cmd_validate},
