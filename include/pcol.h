@@ -1014,6 +1014,10 @@ typedef struct pcol_source_summary {
   int derived_cpu, derived_alloc;
   /* what the importer read but did not keep (meta pcol.note), or NA */
   pcol_str note;
+  /* an Rprof source whose segments (Rprof(append = TRUE)) have different
+   * intervals: the smallest and the largest, in period_unit (period is the
+   * first segment's); PCOL_NA_I64 otherwise */
+  int64_t period_min, period_max;
 } pcol_source_summary;
 PCOL_API int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n,
                                    pcol_error *err);

@@ -37,6 +37,12 @@ LD_LIBRARY_PATH="$prefix/lib" "$tmp/read_top" "$tmp/demo.pcol" > "$tmp/out" || f
 "$BUILD/bin/read_top" "$tmp/demo.pcol" | cmp -s - "$tmp/out" || fail "shared and static builds of read_top disagree"
 grep -q . "$tmp/out" || fail "read_top printed nothing"
 "$prefix/bin/pcol" --version | grep -q "library $v" || fail "installed pcol --version"
+# one version, set in include/pcol.h: the Python package reads it when it is
+# built (setup.py; bindings/test.sh checks the wheel's name), and the R
+# package's DESCRIPTION (which cannot read it) must say the same
+grep -q '^dynamic = .*"version"' bindings/python/pyproject.toml && ! grep -q '^version *=' bindings/python/pyproject.toml ||
+  fail "bindings/python/pyproject.toml sets its own version (it is libpcol's, read by setup.py)"
+[ "$(sed -n 's/^Version: *//p' bindings/r/DESCRIPTION)" = "$v" ] || fail "bindings/r/DESCRIPTION's version is not $v"
 # the same program against libpcol.a with pkg-config --libs pcol-static
 # (pcol.pc's --static cannot: it appends Libs.private after -lpcol, and the
 # linker takes libpcol.so): it must need no libpcol.so and run without one
