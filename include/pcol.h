@@ -317,6 +317,11 @@ typedef struct pcol_str {
 
 /* String by id (id 0 = NA: ptr NULL).  Out-of-range ids are ECORRUPT. */
 PCOL_API int pcol_string(pcol_file *f, uint32_t id, pcol_str *out, pcol_error *err);
+/* The name titles and export names give a source or an input: the last
+ * component of its path or URI ("/home/u/runs/cpu.pb.gz" -> "cpu.pb.gz",
+ * "a/b/" -> "a/b/", NA stays NA), so that a directory typed on the command
+ * line does not end up in a page or a file one shares.  Borrowed from s. */
+PCOL_API pcol_str pcol_display_name(pcol_str s);
 PCOL_API uint64_t pcol_string_count(const pcol_file *f); /* number of ids, including 0 */
 
 /* Convenience: a stack's location chain.  Calls fn for depth 1 (innermost)

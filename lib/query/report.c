@@ -1147,9 +1147,10 @@ static void header_info(rep *r, const pcol_report_options *o) {
   pcol_header_info h;
   pcol_file_header(r->f, &h);
   const char *path = o && o->path ? o->path : "";
-  const char *title = o && o->title ? o->title : path;
+  pcol_str title = o && o->title ? (pcol_str){o->title, strlen(o->title)}
+                                 : pcol_display_name((pcol_str){path, strlen(path)});
   put(r, "{\"title\":", 9);
-  jstr(r, title, strlen(title));
+  jstr(r, title.ptr, title.len);
   put(r, ",\"path\":", 8);
   jstr(r, path, strlen(path));
   putf(r, ",\"tool\":\"pcol %s\",\"format\":\"%u.%u\",\"file_size\":%llu,\"n\":%llu,\"nstacks\":%llu,",
