@@ -205,7 +205,8 @@ $(BUILD)/bin/read_top: examples/read_top.c $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) -Iinclude $(CFLAGS) $(WARN) $(SAN) $(SANLINK) -o $@ $< $(LIBA) $(LDLIBS)
 
-# -rdynamic: the sampler names its own functions through dladdr.
+# -rdynamic: the sampler names its external functions through dladdr (the
+# others from its .symtab, examples/record_self.c).
 $(BUILD)/bin/record_self: examples/record_self.c $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) -Iinclude $(CFLAGS) $(WARN) $(SAN) $(SANLINK) -rdynamic -o $@ $< $(LIBA) $(LDLIBS)
