@@ -975,6 +975,10 @@ typedef struct pcol_list_block {
   pcol_list_line *lines;
   size_t nlines;
   const char *error;
+  /* the path as the profile names it (top --by line's FILE in "FUNCTION
+   * FILE:LINE"): `file` is it cleaned and trimmed by the source path as
+   * pprof prints it, this matches the samples' lines.  Borrowed from the file. */
+  pcol_str profile_file;
 } pcol_list_block;
 typedef struct pcol_list {
   pcol_list_block *blocks;

@@ -331,7 +331,8 @@ for (const file of cases) {
         pcolTop(D, pcolStackWeights(D, S8), pcolKeyset(D, S8, 'line')).forEach(function (x) { LR.set(x.name, x); });
         M.list.blocks.forEach(function (b) {
           if (b[0] !== ${JSON.stringify(name)} || b[1] < 0 || b[2] >= 0) return;
-          var file = M.list.strs[b[1]], pre = b[0] + ' ' + file + ':', have = [];
+          // shown as pcol list's file, matched by the profile's (b[5], as source.js)
+          var file = M.list.strs[b[1]], key = b[5] >= 0 ? M.list.strs[b[5]] : file, pre = b[0] + ' ' + key + ':', have = [];
           LR.forEach(function (x, key) { if (key.lastIndexOf(pre, 0) === 0 && /^-?[0-9]+$/.test(key.slice(pre.length))) have.push(+key.slice(pre.length)); });
           var w = pcolListWindow(have, b[4]);
           if (w) b[3].forEach(function (l) { if (l[0] >= w[0] && l[0] <= w[1]) { var x = LR.get(pre + l[0]); out.push([file, l[0], x ? x.flat : 0, x ? x.cum : 0, l[3]]); } });
