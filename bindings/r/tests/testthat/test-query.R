@@ -27,6 +27,9 @@ compare_tags <- function(path, args = list(), cli = character()) {
   div <- r_div(want$obj$unit)
   expect_identical(list(t$key, t$value, t$amount, sprintf("%.2f", t$pct)),
                    list(w$key, w$value, as.numeric(w$amount) / div, sprintf("%.2f", as.numeric(w$pct))), info = info)
+  # one total per key: the CLI's key_total
+  first <- !duplicated(w$key)
+  expect_equal(attr(t, "total"), structure(as.numeric(w$key_total[first]) / div, names = w$key[first]), info = info)
 }
 
 compare_traces <- function(path, args = list(), cli = character()) {
