@@ -205,7 +205,8 @@ $(BUILD)/bin/read_top: examples/read_top.c $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) -Iinclude $(CFLAGS) $(WARN) $(SAN) $(SANLINK) -o $@ $< $(LIBA) $(LDLIBS)
 
-# -rdynamic: the sampler names its own functions through dladdr.
+# -rdynamic: the sampler names its external functions through dladdr (the
+# others from its .symtab, examples/record_self.c).
 $(BUILD)/bin/record_self: examples/record_self.c $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) -Iinclude $(CFLAGS) $(WARN) $(SAN) $(SANLINK) -rdynamic -o $@ $< $(LIBA) $(LDLIBS)
@@ -381,8 +382,11 @@ install: all
 	# the C glue the R and Python packages compile in (bindings/README.md)
 	install -d $(DESTDIR)$(PREFIX)/share/pcol/bindings
 	install -m 644 bindings/common/pcolb.c bindings/common/pcolb.h $(DESTDIR)$(PREFIX)/share/pcol/bindings/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' lib/pcol.pc.in \
-	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pcol.pc
+	# pcol.pc links libpcol.so, pcol-static.pc libpcol.a (lib/README.md)
+	for pc in pcol pcol-static; do \
+	  sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(LDLIBS)|g' \
+	    lib/$$pc.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc || exit 1; \
+	done
 
 # ----------------------------------------------------------------- fuzz
 -include fuzz/fuzz.mk

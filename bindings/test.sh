@@ -77,6 +77,10 @@ install_python() { # -> $W/py
     (cd "$src" && PKG_CONFIG_PATH= "$PY" -m pip wheel --no-build-isolation --no-index --no-deps -w "$wheel" .) &&
     "$PY" -m pip install --no-index --target "$target" "$wheel"/pcol-*.whl; } >"$log" 2>&1 ||
     { cat "$log"; echo "FAIL: pip wheel / pip install --target of bindings/python (libpcol bundled)"; return 1; }
+  # one version: the package's is libpcol's (include/pcol.h), as the CLI's
+  local v; v=$(sed -n 's/^#define PCOL_VERSION_STRING "\(.*\)"/\1/p' include/pcol.h)
+  [ -f "$(echo "$wheel"/pcol-"$v"-*.whl)" ] && "$prefix/bin/pcol" --version | grep -q "library $v" ||
+    { echo "FAIL: the wheel ($(cd "$wheel" && echo pcol-*.whl)) and pcol --version are not libpcol's $v"; return 1; }
   if "$PY" -m venv --system-site-packages "$venv" >>"$log" 2>&1; then
     "$venv/bin/python" -m pip install --no-index "$wheel"/pcol-*.whl >>"$log" 2>&1 &&
       (cd / && "$venv/bin/python" -c "import pcol, sys; sys.exit(not (pcol.version() and pcol.__file__.startswith('$venv')))") ||
@@ -88,6 +92,8 @@ install_python() { # -> $W/py
   (cd "$src" && PCOL_LINK=installed "$PY" -m pip wheel --no-build-isolation --no-index --no-deps \
      -w "$PWD/$W/wheel-installed" .) >>"$log" 2>&1 ||
     { tail -20 "$log"; echo "FAIL: pip wheel of bindings/python with PCOL_LINK=installed"; return 1; }
+  [ -f "$(echo "$src/$W/wheel-installed"/pcol-"$v"-*.whl)" ] ||
+    { echo "FAIL: the PCOL_LINK=installed wheel is not version $v: $(ls "$src/$W/wheel-installed")"; return 1; }
 }
 
 # The shared C glue alone, under ASan/UBSan, against the static libpcol:

@@ -5,9 +5,11 @@
  * handler captures backtrace() of the interrupted code and the time into
  * a ring (only async-signal-safe work: no allocation, no stdio).  The main
  * loop does some work in three phases and, between chunks, drains the ring
- * into the writer: each new return address becomes a location (dladdr
- * names its function; the example links with -rdynamic so that its own
- * functions have names), each sample gets the values samples/count and
+ * into the writer: each new return address becomes a location named by
+ * dladdr (the example links with -rdynamic so that its external functions
+ * have dynamic symbols), else by the symbol table of the object it lies in
+ * (its static functions and the library's hidden ones), else as the
+ * object's code, "[libm.so.6]"; each sample gets the values samples/count and
  * cpu/nanoseconds and a label "phase".  Files roll every --roll-ms or
  * --roll-samples; each published path is printed on standard output.
  *
@@ -17,15 +19,21 @@
  * Then: pcol top DIR/prof-*.pcol (each file), pcol merge, pcol validate. */
 #include <pcol.h>
 #include <dlfcn.h>
+#include <elf.h>
 #include <execinfo.h>
+#include <fcntl.h>
+#include <link.h>
 #include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 
 #define RING 1024 /* samples the handler can hold between two drains */
 #define DEPTH 64
@@ -91,13 +99,112 @@ __attribute__((noinline)) void do_chunk(int k, uint32_t *buf) {
   else sink += (uint64_t)work_math(200000);
 }
 
+/* ------------------------------------ names that dladdr cannot give */
+/* dladdr reads the dynamic symbol table only: with -rdynamic this
+ * program's external functions, but neither its static functions nor
+ * libpcol's hidden ones linked into it (the writer's own work), nor the
+ * internal functions of system libraries (libm's sin kernels, qsort's merge
+ * sort, __libc_start_call_main).  So the object's full symbol table
+ * (.symtab) is read once per object: this program has one; a stripped
+ * library has none, and its code is then named after the object,
+ * "[libm.so.6]", as perf and pprof name code of a mapping without symbols.
+ * The linker's call stubs (.plt sections) have no symbol: "[plt]".
+ * The file is read as untrusted input: every offset and size is checked. */
+typedef struct fsym {
+  uintptr_t lo, hi; /* [lo, hi) in the file's addresses */
+  const char *name; /* in the mapped string table */
+} fsym;
+typedef struct objsyms {
+  const void *base; /* dli_fbase: the object's load address */
+  int relative;     /* ET_DYN (PIE, shared library): addresses from base */
+  fsym *fn;
+  size_t n;
+} objsyms;
+
+static int fsym_cmp(const void *a, const void *b) {
+  const fsym *x = a, *y = b;
+  return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* the functions of path's .symtab into o (none when unreadable or stripped) */
+static void load_symtab(objsyms *o, const char *path) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0) return;
+  const unsigned char *m = MAP_FAILED;
+  if (!fstat(fd, &st) && (size_t)st.st_size >= sizeof(ElfW(Ehdr)))
+    m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0); /* kept: names point into it */
+  close(fd);
+  if (m == MAP_FAILED) return;
+  size_t size = (size_t)st.st_size;
+  const ElfW(Ehdr) *eh = (const void *)m;
+  if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_shentsize != sizeof(ElfW(Shdr)) ||
+      eh->e_shoff > size || eh->e_shnum > (size - eh->e_shoff) / sizeof(ElfW(Shdr)))
+    return;
+  o->relative = eh->e_type == ET_DYN;
+  const ElfW(Shdr) *sh = (const void *)(m + eh->e_shoff);
+  const ElfW(Shdr) *names = eh->e_shstrndx < eh->e_shnum ? &sh[eh->e_shstrndx] : NULL;
+  if (names && (names->sh_offset > size || names->sh_size > size - names->sh_offset)) names = NULL;
+  for (size_t i = 0; i < eh->e_shnum; i++) {
+    if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum) continue;
+    const ElfW(Shdr) *ss = &sh[i], *st_sh = &sh[ss->sh_link];
+    if (ss->sh_offset > size || ss->sh_size > size - ss->sh_offset || st_sh->sh_offset > size ||
+        st_sh->sh_size > size - st_sh->sh_offset)
+      return;
+    const ElfW(Sym) *sym = (const void *)(m + ss->sh_offset);
+    const char *strs = (const char *)m + st_sh->sh_offset;
+    size_t nsym = ss->sh_size / sizeof *sym, strn = st_sh->sh_size;
+    o->fn = malloc((nsym + eh->e_shnum) * sizeof *o->fn);
+    if (!o->fn) return;
+    for (size_t k = 0; names && k < eh->e_shnum; k++) { /* the call stubs: .plt, .plt.sec, ... */
+      size_t left = sh[k].sh_name < names->sh_size ? names->sh_size - sh[k].sh_name : 0;
+      if (left > 4 && !strncmp((const char *)m + names->sh_offset + sh[k].sh_name, ".plt", 4) &&
+          sh[k].sh_size && sh[k].sh_addr <= UINTPTR_MAX - sh[k].sh_size)
+        o->fn[o->n++] = (fsym){sh[k].sh_addr, sh[k].sh_addr + sh[k].sh_size, "[plt]"};
+    }
+    for (size_t k = 0; k < nsym; k++)
+      if (ELF64_ST_TYPE(sym[k].st_info) == STT_FUNC && sym[k].st_value && sym[k].st_size &&
+          sym[k].st_name < strn && memchr(strs + sym[k].st_name, 0, strn - sym[k].st_name) &&
+          sym[k].st_value <= UINTPTR_MAX - sym[k].st_size)
+        o->fn[o->n++] = (fsym){sym[k].st_value, sym[k].st_value + sym[k].st_size, strs + sym[k].st_name};
+    qsort(o->fn, o->n, sizeof *o->fn, fsym_cmp);
+    return;
+  }
+}
+
+/* the name of the function at pc in the object di names, from its .symtab */
+static const char *symtab_name(const Dl_info *di, uintptr_t pc) {
+  static objsyms objs[64];
+  static size_t nobjs;
+  objsyms *o = NULL;
+  for (size_t i = 0; i < nobjs && !o; i++)
+    if (objs[i].base == di->dli_fbase) o = &objs[i];
+  if (!o) {
+    if (nobjs == sizeof objs / sizeof *objs) return NULL;
+    o = &objs[nobjs++];
+    o->base = di->dli_fbase;
+    load_symtab(o, di->dli_fname);
+  }
+  uintptr_t a = o->relative ? pc - (uintptr_t)o->base : pc;
+  size_t lo = 0, hi = o->n; /* the last function starting at or before a */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (o->fn[mid].lo <= a) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo && a < o->fn[lo - 1].hi ? o->fn[lo - 1].name : NULL;
+}
+
 /* ----------------------------------------- addresses -> location ids */
 typedef struct loc_cache {
   uintptr_t pc[8192];
   uint32_t id[8192];
 } loc_cache;
 
-static int location_of(pcol_writer *w, loc_cache *lc, uintptr_t pc, uint32_t *id,
+/* leaf: pc is the interrupted instruction itself; else a return address,
+ * whose call is at pc - 1 (a call can be a function's last instruction,
+ * and an interrupt can land on a function's first) */
+static int location_of(pcol_writer *w, loc_cache *lc, uintptr_t pc, int leaf, uint32_t *id,
                        pcol_error *err) {
   size_t i = (size_t)(pc * 0x9e3779b97f4a7c15ull >> 51);
   for (size_t probe = 0; probe < 8192; probe++, i = (i + 1) % 8192) {
@@ -108,9 +215,16 @@ static int location_of(pcol_writer *w, loc_cache *lc, uintptr_t pc, uint32_t *id
   uint32_t fn;
   int rc;
   int64_t line = 0; /* unknown: dladdr gives no lines */
-  if (dladdr((void *)(pc - 1), &di) && di.dli_sname) { /* pc - 1: inside the call */
-    if ((rc = pcol_writer_function(w, di.dli_sname, di.dli_sname, di.dli_fname, PCOL_NA_I64,
-                                   &fn, err)))
+  char obj[256];
+  uintptr_t at = leaf ? pc : pc - 1;
+  if (dladdr((void *)at, &di) && di.dli_fname) {
+    const char *name = di.dli_sname ? di.dli_sname : symtab_name(&di, at);
+    if (!name) { /* a stripped object's code: "[libm.so.6]" */
+      pcol_str base = pcol_display_name((pcol_str){di.dli_fname, strlen(di.dli_fname)});
+      snprintf(obj, sizeof obj, "[%.*s]", (int)(base.len < 200 ? base.len : 200), base.ptr);
+      name = obj;
+    }
+    if ((rc = pcol_writer_function(w, name, name, di.dli_fname, PCOL_NA_I64, &fn, err)))
       return rc;
     rc = pcol_writer_location(w, pc, &fn, &line, 1, id, err);
   } else {
@@ -132,7 +246,7 @@ static int drain(pcol_writer *w, loc_cache *lc, int64_t period_ns, pcol_error *e
     uint32_t locs[DEPTH];
     size_t n = 0;
     for (int k = SKIP; k < c->depth; k++)
-      if (location_of(w, lc, (uintptr_t)c->pcs[k], &locs[n++], err)) return -1;
+      if (location_of(w, lc, (uintptr_t)c->pcs[k], k == SKIP, &locs[n++], err)) return -1;
     int64_t values[2] = {1, period_ns};
     pcol_writer_label lab = {"phase", phase_names[c->phase], 0, NULL};
     pcol_writer_sample s = {.locations = locs, .nlocations = n, .values = values, .nvalues = 2,

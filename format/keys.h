@@ -46,6 +46,9 @@
 #define RPROF_META_INTERVAL_US "rprof.interval_us" /* sampling interval, µs */
 /* The last segment's interval, when `Rprof(append = TRUE)` made several */
 #define RPROF_META_INTERVAL_LAST_US "rprof.interval_last_us"
+/* The smallest and largest interval of the segments, when they differ */
+#define RPROF_META_INTERVAL_MIN_US "rprof.interval_min_us"
+#define RPROF_META_INTERVAL_MAX_US "rprof.interval_max_us"
 #define RPROF_META_HEADER "rprof.header"
 #define RPROF_META_FLAGS "rprof.flags"
 #define RPROF_META_SEGMENTS "rprof.segments"

@@ -317,6 +317,11 @@ typedef struct pcol_str {
 
 /* String by id (id 0 = NA: ptr NULL).  Out-of-range ids are ECORRUPT. */
 PCOL_API int pcol_string(pcol_file *f, uint32_t id, pcol_str *out, pcol_error *err);
+/* The name titles and export names give a source or an input: the last
+ * component of its path or URI ("/home/u/runs/cpu.pb.gz" -> "cpu.pb.gz",
+ * "a/b/" -> "a/b/", NA stays NA), so that a directory typed on the command
+ * line does not end up in a page or a file one shares.  Borrowed from s. */
+PCOL_API pcol_str pcol_display_name(pcol_str s);
 PCOL_API uint64_t pcol_string_count(const pcol_file *f); /* number of ids, including 0 */
 
 /* Convenience: a stack's location chain.  Calls fn for depth 1 (innermost)
@@ -970,6 +975,10 @@ typedef struct pcol_list_block {
   pcol_list_line *lines;
   size_t nlines;
   const char *error;
+  /* the path as the profile names it (top --by line's FILE in "FUNCTION
+   * FILE:LINE"): `file` is it cleaned and trimmed by the source path as
+   * pprof prints it, this matches the samples' lines.  Borrowed from the file. */
+  pcol_str profile_file;
 } pcol_list_block;
 typedef struct pcol_list {
   pcol_list_block *blocks;
@@ -1014,6 +1023,10 @@ typedef struct pcol_source_summary {
   int derived_cpu, derived_alloc;
   /* what the importer read but did not keep (meta pcol.note), or NA */
   pcol_str note;
+  /* an Rprof source whose segments (Rprof(append = TRUE)) have different
+   * intervals: the smallest and the largest, in period_unit (period is the
+   * first segment's); PCOL_NA_I64 otherwise */
+  int64_t period_min, period_max;
 } pcol_source_summary;
 PCOL_API int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n,
                                    pcol_error *err);
@@ -1159,6 +1172,15 @@ PCOL_API void pcol_diff_free(pcol_diff *d);
  * desc, name, |d_cum| desc), by cum (|d_cum| desc, name, |d_flat| desc) or
  * by name. */
 PCOL_API void pcol_diff_sort(pcol_diff *d, pcol_sort order);
+/* pprof's node fraction on a diff (-diff_base with -nodefraction), the
+ * order of the rows kept.  Absolute: pprof's rule exactly (report.go
+ * newTrimmedGraph on the merged graph, where the base counts negative):
+ * drops the rows whose |abs_cum| is below |(int64)(sum of abs_flat x
+ * fraction)|, and *label_cutoff (may be NULL) gets pprof's "Dropped N nodes
+ * (cum <= X)": |(int64)(base_total x fraction)|.  Shares: each side is a
+ * whole of 100%, so the rows whose |d_cum| is below 100 x fraction points go
+ * (*label_cutoff is 0).  Returns how many were dropped. */
+PCOL_API size_t pcol_diff_cutoff(pcol_diff *d, double fraction, pcol_sum *label_cutoff);
 
 /* For each node of `nw`, the share of the same name path in `base`
  * (*base_share) and the change of share (*delta), both malloc'd arrays of

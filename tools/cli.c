@@ -710,7 +710,7 @@ void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const cha
   else fputs("null", fp);
   char tot[48];
   pcol_sum_text(m->total, tot, sizeof tot);
-  fprintf(fp, ",\"total\":%s,", tot);
+  fprintf(fp, ",\"total\":%s,", m->no_total ? "null" : tot);
   if (m->base_path) {
     fputs("\"base\":", fp);
     json_str(fp, (const unsigned char *)m->base_path, strlen(m->base_path));
@@ -945,6 +945,17 @@ int cli_sort_option(const cli_command *cmd, const cli_args *a, pcol_sort *sort) 
     else if (!strcmp(ss, "name")) *sort = PCOL_SORT_NAME;
     else return cli_usage_error(cmd->name, "--sort wants flat, cum or name, not '%s'", ss);
   }
+  return 0;
+}
+
+int cli_fraction_option(const cli_command *cmd, const cli_args *a, const char *name, double *out) {
+  const char *s = cli_get(cmd, a, name);
+  if (!s) return 0;
+  char *end;
+  double d = strtod(s, &end);
+  if (end == s || *end || !(d >= 0 && d <= 1))
+    return cli_usage_error(cmd->name, "--%s wants a number from 0 to 1, not '%s'", name, s);
+  *out = d;
   return 0;
 }
 

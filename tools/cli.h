@@ -151,6 +151,7 @@ typedef struct cli_view_meta {
   const char *base_path; /* diff: the base profile and its total ("base", "base_total") */
   pcol_sum base_total;
   const char *numbers;   /* what the rows' numbers are ("shares" ...), NULL: amounts in unit */
+  int no_total;          /* "total": null (tags: a total per key, in the rows' key_total) */
 } cli_view_meta;
 void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const char *const *names,
                     const cli_view_meta *m);
@@ -212,6 +213,9 @@ void cli_print_view_header(FILE *fp, pcol_file *f, const char *path, const pcol_
 /* --sort flat|cum|name of the views in pprof's orders (top, peek).
  * Returns 0 or EXIT_USAGE. */
 int cli_sort_option(const cli_command *cmd, const cli_args *a, pcol_sort *sort);
+/* --NAME F, a fraction from 0 to 1 (pprof's -nodefraction, -edgefraction):
+ * *out is left as it is when the option is absent.  0 or EXIT_USAGE. */
+int cli_fraction_option(const cli_command *cmd, const cli_args *a, const char *name, double *out);
 
 /* pack/merge: imports every positional input into one builder and writes
  * -o atomically (--compress, --coalesce, --no-mmap); fmt UNKNOWN = detect. */

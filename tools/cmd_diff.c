@@ -4,7 +4,8 @@
  * in percentage points; --absolute compares raw sums.  Rows are sorted as
  * go tool pprof -diff_base sorts them (by |change in flat|, then name;
  * --sort cum|name), and the text is pprof's: human units (--unit), aligned
- * columns, "(inline)" marks. */
+ * columns, "(inline)" marks.  --node-fraction drops the rows whose change in
+ * cum is small (pcol_diff_cutoff: pprof's -nodefraction on -diff_base). */
 #include "cli.h"
 #include <math.h>
 #include <stdlib.h>
@@ -16,7 +17,9 @@ const cli_opt opts_diff[] = {
     {"by", 0, 1, "function (default), line, file or address"},
     {"sort", 0, 1, "flat (default: |change in flat|, as pprof -diff_base), cum or name"},
     CLI_OPT_UNIT,
-    {"limit", 'n', 1, "print only the first N rows"},
+    {"limit", 'n', 1, "print only the first N rows (after --node-fraction)"},
+    {"node-fraction", 0, 1, "hide rows whose change in cum is small, as pprof -diff_base -nodefraction "
+                            "(default 0.005 in text, 0 in other formats; doc in pcol help diff)"},
     {"format", 0, 1, "text (default), tsv, csv, json or jsonl"},
     {"no-mmap", 0, 0, "read the inputs into memory instead of mapping them"},
     CLI_OPT_FILTER,
@@ -49,7 +52,8 @@ static vtext ut_of(const pcol_value_sel *v, const char *unit, pcol_sum x, int si
 /* The text: every cell made first, so that each column is as wide as its
  * widest cell (pprof's %10s at least). */
 static int print_text(const cli_command *cmd, const cli_args *a, const pcol_top *tb,
-                      const pcol_top *tn, const pcol_diff_row *rows, size_t n, int absolute) {
+                      const pcol_top *tn, const pcol_diff_row *rows, size_t n, int absolute,
+                      size_t dropped, pcol_sum label_cutoff, double fraction) {
   const pcol_value_sel *v = &tn->value;
   char unit[32];
   pcol_sum *vals = malloc((6 * n + 1) * sizeof *vals);
@@ -100,6 +104,10 @@ static int print_text(const cli_command *cmd, const cli_args *a, const pcol_top 
   cli_print_str(stdout, v->unit);
   printf(")%s\n", absolute ? ", raw sums; d_ = new - base"
                            : ", shares of each total in percent; deltas in points");
+  if (dropped && absolute) /* pprof's line */
+    printf("Dropped %zu nodes (cum <= %s)\n", dropped, ut_of(v, unit, label_cutoff, 0).s);
+  else if (dropped)
+    printf("Dropped %zu nodes (|d_cum| < %.2f points)\n", dropped, 100.0 * fraction);
   for (int q = 0; q < 6; q++) printf("%*s ", (int)w[q], head[q]);
   printf(" name\n");
   for (size_t k = 0; k < n; k++) {
@@ -135,6 +143,8 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
   if (cli_report_options(cmd, a, &by, &fmt, &limit)) return EXIT_USAGE;
   pcol_sort sort;
   if (cli_sort_option(cmd, a, &sort)) return EXIT_USAGE;
+  double fraction = fmt == OUT_TEXT ? 0.005 : 0; /* as top's */
+  if (cli_fraction_option(cmd, a, "node-fraction", &fraction)) return EXIT_USAGE;
 
   pcol_error err = {0};
   pcol_file *fb = NULL, *fn = NULL;
@@ -147,6 +157,9 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
   if (!rc) rc = load(cmd, a, a->pos[1], by, &sel, &fn, &tn, &err);
   if (!rc) rc = pcol_value_compatible(&tb.value, &tn.value, &err);
   if (!rc) rc = pcol_diff_compute(&tb, &tn, absolute, &d, &err);
+  size_t dropped = 0;
+  pcol_sum label_cutoff = 0;
+  if (!rc) dropped = pcol_diff_cutoff(&d, fraction, &label_cutoff);
   if (!rc) pcol_diff_sort(&d, sort);
   int text_rc = EXIT_OK;
   if (!rc) {
@@ -154,14 +167,15 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
     pcol_diff_row *rows = d.rows;
     size_t n = limit < nr ? (size_t)limit : nr;
     if (fmt == OUT_TEXT) {
-      text_rc = print_text(cmd, a, &tb, &tn, rows, n, absolute);
+      text_rc = print_text(cmd, a, &tb, &tn, rows, n, absolute, dropped, label_cutoff, fraction);
     } else {
-      static const char *const names[] = {"base_flat", "new_flat", "delta_flat", "base_cum",
-                                          "new_cum", "delta_cum", "name"};
+      /* the text's and README's names: one name for each column */
+      static const char *const names[] = {"base_flat", "new_flat", "d_flat", "base_cum",
+                                          "new_cum", "d_cum", "name"};
       cli_table t;
       cli_view_meta m = {"diff", a->pos[1], tn.value.type, tn.value.unit, tn.total, &sel,
                          a->pos[0], tb.total,
-                         absolute ? NULL : "percent of each total; deltas in percentage points"};
+                         absolute ? NULL : "percent of each total; deltas in percentage points", 0};
       tbl_begin_view(&t, stdout, fmt, 7, names, &m);
       char b[64];
       for (size_t k = 0; k < n; k++) {

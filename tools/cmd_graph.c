@@ -393,17 +393,6 @@ static int run_graphviz(const char *fmt, const char *dot_path, FILE *out, pcol_e
   return rc;
 }
 
-static int fraction_opt(const cli_command *cmd, const cli_args *a, const char *name, double *out) {
-  const char *s = cli_get(cmd, a, name);
-  if (!s) return 0;
-  char *end;
-  double d = strtod(s, &end);
-  if (end == s || *end || !(d >= 0 && d <= 1))
-    return cli_usage_error(cmd->name, "--%s wants a number from 0 to 1, not '%s'", name, s);
-  *out = d;
-  return 0;
-}
-
 int cmd_graph(const cli_command *cmd, cli_args *a) {
   if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
   pcol_by by = PCOL_BY_FUNCTION;
@@ -422,8 +411,8 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
       (cli_out_format(fmt, &tfmt) || tfmt == OUT_TEXT))
     return cli_usage_error(cmd->name, "--format wants dot, svg, png, json, jsonl, tsv or csv, not '%s'", fmt);
   pcol_graph_opts o = pcol_graph_opts_default();
-  if (fraction_opt(cmd, a, "node-fraction", &o.node_fraction) ||
-      fraction_opt(cmd, a, "edge-fraction", &o.edge_fraction))
+  if (cli_fraction_option(cmd, a, "node-fraction", &o.node_fraction) ||
+      cli_fraction_option(cmd, a, "edge-fraction", &o.edge_fraction))
     return EXIT_USAGE;
   uint64_t nc;
   if (cli_get_u64(cmd, a, "node-count", 80, &nc)) return EXIT_USAGE;
@@ -477,7 +466,7 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
       FILE *fp = cli_budget_wrap(po.fp); /* the output budget (outbudget.c) */
       if (!fp) rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
       else if (tfmt != OUT_TEXT) {
-        cli_view_meta m = {"graph", path, t->value.type, t->value.unit, t->total, &sel, NULL, 0, NULL};
+        cli_view_meta m = {"graph", path, t->value.type, t->value.unit, t->total, &sel, NULL, 0, NULL, 0};
         write_rows(fp, tfmt, &g, &m);
         rc = ferror(fp) ? PCOL_EIO : PCOL_OK;
       } else if (!strcmp(fmt, "dot")) rc = write_dot(fp, f, path, t, &g, &sel, unit, &o);

@@ -62,7 +62,14 @@ static void print_sources_text(pcol_file *f, const pcol_source_summary *s, size_
     }
     if (x->period != PCOL_NA_I64) {
       pcol_unit_label(x->period, x->period_unit, "minimum", b1, sizeof b1);
-      printf("  period:        %s (", b1);
+      if (x->period_min != PCOL_NA_I64) { /* Rprof segments of other intervals */
+        char lo[64], hi[64];
+        pcol_unit_label(x->period_min, x->period_unit, "minimum", lo, sizeof lo);
+        pcol_unit_label(x->period_max, x->period_unit, "minimum", hi, sizeof hi);
+        printf("  period:        varies from %s to %s, %s in the first segment (", lo, hi, b1);
+      } else {
+        printf("  period:        %s (", b1);
+      }
       cli_print_str(stdout, x->period_type);
       puts(")");
     }
@@ -106,8 +113,9 @@ static int print_sources_table(pcol_file *f, const char *path, out_format fmt,
   static const char *const names[] = {"source_id", "source_type", "source_uri", "timestamp",
                                       "samples", "first_ns", "end_ns", "duration_ns", "period",
                                       "period_type", "period_unit", "value_types",
-                                      "default_type", "default_unit", "derived_values"};
-  cli_view_meta m = {"info", path, {NULL, 0}, {NULL, 0}, 0, NULL, NULL, 0, NULL};
+                                      "default_type", "default_unit", "derived_values", "period_min",
+                                      "period_max"};
+  cli_view_meta m = {"info", path, {NULL, 0}, {NULL, 0}, 0, NULL, NULL, 0, NULL, 0};
   if (fmt == OUT_JSON) { /* the file's default value and its total */
     pcol_value_sel v;
     pcol_sum *w = NULL;
@@ -120,7 +128,7 @@ static int print_sources_table(pcol_file *f, const char *path, out_format fmt,
   }
   cli_table tb;
   char vl[2048];
-  tbl_begin_view(&tb, stdout, fmt, 15, names, &m);
+  tbl_begin_view(&tb, stdout, fmt, 17, names, &m);
   for (size_t i = 0; i < n; i++) {
     const pcol_source_summary *x = &s[i];
     tbl_u64(&tb, x->id);
@@ -143,6 +151,8 @@ static int print_sources_table(pcol_file *f, const char *path, out_format fmt,
                     : x->derived_cpu ? "cpu/nanoseconds" : "rprof.alloc/bytes");
     else
       tbl_na(&tb);
+    tbl_i64(&tb, x->period_min);
+    tbl_i64(&tb, x->period_max);
     tbl_end_row(&tb);
   }
   tbl_finish(&tb);

@@ -126,7 +126,7 @@ int cmd_list(const cli_command *cmd, cli_args *a) {
     if (fmt == OUT_TEXT) {
       print_text(stdout, &l, by, unit);
     } else {
-      cli_view_meta m = {"list", path, v.type, v.unit, l.total, &sel, NULL, 0, NULL};
+      cli_view_meta m = {"list", path, v.type, v.unit, l.total, &sel, NULL, 0, NULL, 0};
       print_table(stdout, fmt, &l, &m);
     }
   }

@@ -139,7 +139,7 @@ int cmd_peek(const cli_command *cmd, cli_args *a) {
       free(vals);
     }
   } else if (!rc) {
-    cli_view_meta m = {"peek", path, t.value.type, t.value.unit, t.total, &sel, NULL, 0, NULL};
+    cli_view_meta m = {"peek", path, t.value.type, t.value.unit, t.total, &sel, NULL, 0, NULL, 0};
     print_table(stdout, fmt, &t, &pk, &m);
   }
   pcol_peek_free(&pk);

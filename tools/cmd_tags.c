@@ -15,6 +15,55 @@ const cli_opt opts_tags[] = {
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
 
+/* width of a cell as Go's text/tabwriter counts it: UTF-8 code points (the
+ * cells are the text rule's output, so valid UTF-8) */
+static size_t cell_width(const char *s) {
+  size_t w = 0;
+  for (; *s; s++) w += ((unsigned char)*s & 0xC0) != 0x80;
+  return w;
+}
+
+/* the amount cell of a value line: "X (PCT):", or "X:" when the key's total
+ * is not positive (pprof prints no share of it) */
+static void amount_cell(const pcol_value_sel *v, pcol_sum x, pcol_sum total, char *b, size_t cap) {
+  const char *u;
+  char p[16];
+  double s = pcol_unit_scale(x, v->unit, "minimum", &u);
+  pcol_percentage(x, total, p, sizeof p);
+  if (total > 0) snprintf(b, cap, "%.1f%s (%s):", s, u, p);
+  else snprintf(b, cap, "%.1f%s:", s, u);
+}
+
+/* pprof's text (report.go printTags): lines "KEY:\t Total X" and
+ * " \tX (PCT):\t VALUE" through a tabwriter (padding 1, AlignRight), a blank
+ * line after each key.  A column's width is its widest cell + 1 within a
+ * block of consecutive lines that have the cell, the blank line ends the
+ * blocks: so column 0 is " KEY:" wide for each key, and the amounts are
+ * right-aligned one space wider than the key's widest amount. */
+static void print_text(const pcol_tags *t, const pcol_value_sel *v) {
+  char b[64];
+  for (size_t k = 0; k < t->nkeys; k++) {
+    const pcol_tag_key *tk = &t->keys[k];
+    const char *u;
+    double x = pcol_unit_scale(tk->total, v->unit, "minimum", &u);
+    char key[1024]; /* the key by the text rule */
+    cli_text_buf(tk->key.ptr ? tk->key.ptr : "", tk->key.len, key, sizeof key);
+    size_t w0 = cell_width(key) + 2, w1 = 0; /* "KEY:" + 1 */
+    printf(" %s: Total %.1f%s\n", key, x, u);
+    for (size_t i = 0; i < tk->nvalues; i++) {
+      amount_cell(v, tk->values[i].value, tk->total, b, sizeof b);
+      if (cell_width(b) + 1 > w1) w1 = cell_width(b) + 1;
+    }
+    for (size_t i = 0; i < tk->nvalues; i++) {
+      amount_cell(v, tk->values[i].value, tk->total, b, sizeof b);
+      printf("%*s%*s%s ", (int)w0, "", (int)(w1 - cell_width(b)), "", b);
+      cli_print_name(stdout, tk->values[i].name);
+      putchar('\n');
+    }
+    putchar('\n');
+  }
+}
+
 int cmd_tags(const cli_command *cmd, cli_args *a) {
   if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
   out_format fmt;
@@ -30,38 +79,14 @@ int cmd_tags(const cli_command *cmd, cli_args *a) {
   if (rc) return cli_fail(cmd->name, &err, rc);
   rc = pcol_tags_compute(f, &sel, &v, &t, &err);
   if (!rc && fmt == OUT_TEXT) {
-    /* pprof's layout: " KEY: Total X" then "  X (PCT): VALUE" */
-    char b[64], p[16];
-    const char *u;
-    for (size_t k = 0; k < t.nkeys; k++) {
-      const pcol_tag_key *tk = &t.keys[k];
-      double x = pcol_unit_scale(tk->total, v.unit, "minimum", &u);
-      snprintf(b, sizeof b, "%.1f%s", x, u);
-      char key[1024]; /* the key by the text rule; the values line up under it */
-      size_t kl = cli_text_buf(tk->key.ptr ? tk->key.ptr : "", tk->key.len, key, sizeof key);
-      printf(" %s: Total %s\n", key, b);
-      for (size_t i = 0; i < tk->nvalues; i++) {
-        const pcol_tag_value *tv = &tk->values[i];
-        x = pcol_unit_scale(tv->value, v.unit, "minimum", &u);
-        snprintf(b, sizeof b, "%.1f%s", x, u);
-        pcol_percentage(tv->value, tk->total, p, sizeof p);
-        if (tk->total > 0) /* pprof prints no share of a total that is not positive */
-          printf(" %*s%10s (%s): ", (int)kl, "", b, p);
-        else
-          printf(" %*s%10s: ", (int)kl, "", b);
-        cli_print_name(stdout, tv->name);
-        putchar('\n');
-      }
-      printf("\n");
-    }
+    print_text(&t, &v);
   } else if (!rc) {
-    static const char *const names[] = {"key", "value", "amount", "pct", "unit"};
+    /* one total per key (the text's "KEY: Total X"), in every row of the
+     * key: a sum over keys would count each sample once per key */
+    static const char *const names[] = {"key", "value", "amount", "pct", "unit", "key_total"};
     cli_table tb;
-    int64_t total = 0;
-    cli_view_meta m = {"tags", path, v.type, v.unit, 0, &sel, NULL, 0, NULL};
-    for (size_t k = 0; k < t.nkeys; k++) total += t.keys[k].total;
-    m.total = total;
-    tbl_begin_view(&tb, stdout, fmt, 5, names, &m);
+    cli_view_meta m = {"tags", path, v.type, v.unit, 0, &sel, NULL, 0, NULL, 1};
+    tbl_begin_view(&tb, stdout, fmt, 6, names, &m);
     char b[32];
     for (size_t k = 0; k < t.nkeys; k++)
       for (size_t i = 0; i < t.keys[k].nvalues; i++) {
@@ -72,6 +97,7 @@ int cmd_tags(const cli_command *cmd, cli_args *a) {
         snprintf(b, sizeof b, "%.2f", t.keys[k].total ? 100.0 * (double)tv->value / (double)t.keys[k].total : 0.0);
         tbl_num(&tb, b);
         tbl_str(&tb, v.unit.ptr, v.unit.len);
+        tbl_i64(&tb, t.keys[k].total);
         tbl_end_row(&tb);
       }
     tbl_finish(&tb);

@@ -94,15 +94,7 @@ static int top_options(const cli_command *cmd, const cli_args *a, out_format fmt
                     double *fraction) {
   if (cli_sort_option(cmd, a, sort)) return EXIT_USAGE;
   *fraction = fmt == OUT_TEXT ? 0.005 : 0;
-  const char *nf = cli_get(cmd, a, "node-fraction");
-  if (nf) {
-    char *end;
-    double d = strtod(nf, &end);
-    if (end == nf || *end || !(d >= 0 && d <= 1))
-      return cli_usage_error(cmd->name, "--node-fraction wants a number from 0 to 1, not '%s'", nf);
-    *fraction = d;
-  }
-  return 0;
+  return cli_fraction_option(cmd, a, "node-fraction", fraction);
 }
 
 int cmd_top(const cli_command *cmd, cli_args *a) {
@@ -161,7 +153,7 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
         free(vals);
       }
     } else {
-      cli_view_meta m = {"top", path, t.value.type, t.value.unit, t.total, &sel, NULL, 0, NULL};
+      cli_view_meta m = {"top", path, t.value.type, t.value.unit, t.total, &sel, NULL, 0, NULL, 0};
       print_table(stdout, fmt, &t, n, &m);
     }
   }

@@ -171,7 +171,7 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
     fputs(")\n", stdout);
     cli_print_filters(stdout, &sel);
   } else {
-    cli_view_meta m = {"traces", path, v.type, v.unit, 0, &sel, NULL, 0, NULL};
+    cli_view_meta m = {"traces", path, v.type, v.unit, 0, &sel, NULL, 0, NULL, 0};
     tbl_begin_view(&o.tb, stdout, o.fmt, 4, names, &m);
   }
   rc = pcol_traces_iter(f, &sel, &v, on_trace, &o, &err);

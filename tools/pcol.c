@@ -36,8 +36,11 @@ static const cli_command commands[] = {
      "JSON as one object {\"NAME\": [rows], ...}, JSON lines with a first member\n"
      "\"table\" in every row.  Unknown values print NA (null in JSON).",
      opts_cat, cmd_cat},
-    {"validate", "pcol validate FILE.pcol [--full]",
-     "Check a pcol file: exit 0 when valid, otherwise a message and exit 1.",
+    {"validate", "pcol validate FILE... [--full]",
+     "Check pcol files: exit 0 when all are valid, otherwise a message for each bad one.",
+     "Each FILE is a file, a directory (its files) or a quoted glob, as for every\n"
+     "reading command; each file is checked on its own and gets a line, and the exit\n"
+     "status is the first failure's (1 invalid, 3 unreadable).\n"
      "Without --full: header, directory and section bounds (O(1) in the data size).\n"
      "With --full: also every checksum, every offset and id, decoded sizes, order.",
      opts_validate, cmd_validate},
@@ -114,13 +117,17 @@ static const cli_command commands[] = {
      "expression, highlights the frames it matches and shows \"Matched: N%\" (the\n"
      "share of the total under them); \"Reset Search\" or Escape clears it.",
      opts_flame, cmd_flame},
-    {"diff", "pcol diff BASE NEW [--absolute] [--sort flat|cum|name] [--unit U]",
+    {"diff", "pcol diff BASE NEW [--absolute] [--sort flat|cum|name] [--unit U] [--node-fraction F]",
      "Per-function change in flat and cum weight.",
      "BASE and NEW are each a file, or a directory or quoted glob: the union of its files.\n"
      "Shares of each total (deltas in points), or raw sums with --absolute, whose d_flat\n"
      "and d_cum are go tool pprof -diff_base -top's flat and cum.  Text in pprof's style:\n"
      "human units (--unit), aligned columns, \"(inline)\" marks; rows sorted as\n"
-     "-diff_base sorts them (|d_flat|, then name; --sort cum or name).",
+     "-diff_base sorts them (|d_flat|, then name; --sort cum or name).  --node-fraction\n"
+     "F (default 0.005 in text, 0 in other formats) drops the rows whose change in cum\n"
+     "is small, as -diff_base -nodefraction does: with --absolute pprof's rule, |d_cum|\n"
+     "below F x the sum of d_flat (\"Dropped N nodes (cum <= F x the base's total)\");\n"
+     "in shares, |d_cum| below 100 x F points.",
      opts_diff, cmd_diff},
     {"merge", "pcol merge INPUT... -o OUT.pcol", "Combine profiles, keeping every source's identity.",
      "INPUT may be a file, a directory (its files, by name) or a quoted glob.  Every\n"

@@ -13,6 +13,10 @@ $PCOL_PREFIX, else /usr/local; the extension records the library's
 directory as its run path.  The bindings' C glue (pcolb.c) then comes from
 <prefix>/share/pcol/bindings, where `make install` puts it.
 
+Version: the package's is libpcol's, PCOL_VERSION_MAJOR/MINOR/PATCH of the
+pcol.h the extension is built with (the bundled or the installed one): the
+library, the CLI and the package say one version, set in one place.
+
 numpy: the extension is compiled against the numpy of the build.  A build
 that fetched numpy itself (pip's isolated build) declares numpy as a
 dependency; a build against the numpy already installed on the machine
@@ -22,6 +26,7 @@ or 0 overrides.
 """
 import glob
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -117,6 +122,19 @@ def installed_extension():
     )
 
 
+def header_version(dirs):
+    """MAJOR.MINOR.PATCH of the first pcol.h in dirs (the Makefile's rule)"""
+    for d in dirs:
+        h = os.path.join(d, "pcol.h")
+        if os.path.isfile(h):
+            with open(h, encoding="utf-8") as fp:
+                parts = dict(re.findall(r"^#define PCOL_VERSION_(MAJOR|MINOR|PATCH) +([0-9]+)", fp.read(), re.M))
+            if len(parts) == 3:
+                return "%s.%s.%s" % (parts["MAJOR"], parts["MINOR"], parts["PATCH"])
+            raise SystemExit("pcol: no PCOL_VERSION_MAJOR/MINOR/PATCH in " + h)
+    raise SystemExit("pcol: pcol.h not found in %s" % dirs)
+
+
 def declare_numpy():
     d = os.environ.get("PCOL_DECLARE_NUMPY")
     if d in ("0", "1"):
@@ -132,5 +150,6 @@ if link == "bundled" and v is None:
     print("pcol: libpcol's sources are not bundled (no _vendor/): linking an installed libpcol",
           file=sys.stderr)
 ext = bundled_extension(v) if v else installed_extension()
+version = header_version([os.path.join(HERE, d) for d in ext.include_dirs] + ["/usr/include"])
 
-setup(ext_modules=[ext], install_requires=["numpy"] if declare_numpy() else [])
+setup(version=version, ext_modules=[ext], install_requires=["numpy"] if declare_numpy() else [])

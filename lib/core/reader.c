@@ -813,6 +813,14 @@ int pcol_column_unchecked(pcol_file *f, int table, int column, pcol_view *out, p
   return PCOL_OK;
 }
 
+pcol_str pcol_display_name(pcol_str s) {
+  if (!s.ptr) return s;
+  size_t i = s.len;
+  while (i > 0 && s.ptr[i - 1] != '/') i--;
+  if (i == s.len) return s; /* nothing after the last '/' (or no text) */
+  return (pcol_str){s.ptr + i, s.len - i};
+}
+
 int pcol_string(pcol_file *f, uint32_t id, pcol_str *out, pcol_error *err) {
   out->ptr = NULL;
   out->len = 0;

@@ -5,6 +5,7 @@
  * twice as long does not look twice as slow, and negative values (a diff
  * profile) cannot make a total cancel out. */
 #include "internal.h"
+#include "query.h"
 #include <math.h>
 
 static int str_eq(pcol_str a, pcol_str b) {
@@ -137,6 +138,24 @@ int pcol_diff_compute(const pcol_top *base, const pcol_top *nw, int absolute, pc
   out->new_total = nw->total;
   out->absolute = absolute;
   return PCOL_OK;
+}
+
+size_t pcol_diff_cutoff(pcol_diff *d, double fraction, pcol_sum *label_cutoff) {
+  if (label_cutoff) *label_cutoff = d->absolute ? (pcol_sum)pcol_q_frac_cut(d->base_total, fraction) : 0;
+  pcol_sum sum = 0;
+  for (size_t i = 0; d->absolute && i < d->nrows; i++) sum += d->rows[i].abs_flat;
+  pcol_q_umag cut = d->absolute ? pcol_q_frac_cut(sum, fraction) : 0;
+  double points = 100.0 * fraction;
+  if (d->absolute ? cut == 0 : !(points > 0)) return 0;
+  size_t k = 0;
+  for (size_t i = 0; i < d->nrows; i++) {
+    const pcol_diff_row *r = &d->rows[i];
+    pcol_q_umag m = r->abs_cum < 0 ? -(pcol_q_umag)r->abs_cum : (pcol_q_umag)r->abs_cum;
+    if (d->absolute ? m >= cut : fabs(r->d_cum) >= points) d->rows[k++] = *r;
+  }
+  size_t dropped = d->nrows - k;
+  d->nrows = k;
+  return dropped;
 }
 
 void pcol_diff_free(pcol_diff *d) {

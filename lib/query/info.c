@@ -118,13 +118,21 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
     if ((rc = meta_i64(f, id, PPROF_META_PERIOD, &x->period, err))) break;
     if ((rc = meta_str(f, id, PPROF_META_PERIOD_TYPE_TYPE, &x->period_type, err))) break;
     if ((rc = meta_str(f, id, PPROF_META_PERIOD_TYPE_UNIT, &x->period_unit, err))) break;
+    x->period_min = x->period_max = PCOL_NA_I64;
     if (x->period == PCOL_NA_I64) {
-      int64_t us;
+      int64_t us, iv_lo, iv_hi;
       if ((rc = meta_i64(f, id, RPROF_META_INTERVAL_US, &us, err))) break;
+      if ((rc = meta_i64(f, id, RPROF_META_INTERVAL_MIN_US, &iv_lo, err))) break;
+      if ((rc = meta_i64(f, id, RPROF_META_INTERVAL_MAX_US, &iv_hi, err))) break;
       if (us != PCOL_NA_I64 && us >= 0 && us < INT64_MAX / 1000) {
         x->period = us * 1000;
         x->period_type = (pcol_str){"sample.interval", 15};
         x->period_unit = (pcol_str){"nanoseconds", 11};
+        if (iv_lo != PCOL_NA_I64 && iv_hi != PCOL_NA_I64 && iv_lo >= 0 && iv_lo < iv_hi &&
+            iv_hi < INT64_MAX / 1000) { /* segments of different intervals */
+          x->period_min = iv_lo * 1000;
+          x->period_max = iv_hi * 1000;
+        }
       }
     }
     if ((rc = meta_str(f, id, PCOL_META_NOTE, &x->note, err))) break;

@@ -19,6 +19,7 @@
 
 typedef struct entry {
   pcol_str name, file; /* file: cleaned, in the arena */
+  pcol_str raw;        /* the file as the profile names it (borrowed) */
   int64_t line, start;
   pcol_sum flat, cum;
   uint32_t fn, rank; /* rank: the order of (name, file) among the entries' functions */
@@ -29,7 +30,7 @@ typedef struct entry {
  * whether the regex matches it. */
 typedef struct fninfo {
   size_t off, len;
-  pcol_str name;
+  pcol_str name, raw;
   int seen, match;
   uint32_t rank;
 } fninfo;
@@ -96,6 +97,7 @@ static int make_block(list_priv *p, const entry *e, size_t n, const pcol_list_op
   p->nstarts[bi] = n;
   b->name = e[0].name;
   b->file = e[0].file;
+  b->profile_file = e[0].raw;
   int64_t start = INT64_MAX, end = INT64_MIN;
   for (size_t i = 0; i < n; i++) {
     b->flat += e[i].flat;
@@ -216,6 +218,7 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
       x->seen = 1;
       if ((rc = pcol_q_fn_string(&fc, fn, &fc.fn_name, &x->name, err))) break;
       if ((rc = pcol_q_fn_string(&fc, fn, &fc.fn_file, &file, err))) break;
+      x->raw = file;
       if (by == PCOL_BY_SOURCE_LINE) x->name = (pcol_str){NULL, 0}; /* every function's lines */
       x->off = p->arena.len;
       if (file.ptr && file.len) {
@@ -251,7 +254,7 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
       if (!rc && x->match > 0) ord[nord++] = fn + 1;
     }
     if (x->match <= 0) continue;
-    entry e = {x->name, {NULL, 0}, 0, 0, r->flat, r->cum, fn + 1, 0};
+    entry e = {x->name, {NULL, 0}, x->raw, 0, 0, r->flat, r->cum, fn + 1, 0};
     e.line = pcol_view_i64(&fc.ln_line, li);
     if (e.line == PCOL_NA_I64) e.line = 0;
     e.start = fn && fn <= fc.nfn ? pcol_view_i64(&start_col, fn - 1) : 0;

@@ -1081,7 +1081,9 @@ static int source_list(rep *r, const pcol_report_options *o, const vchoice *vc, 
   PCOL_RETURN_NOT_OK(pcol_list_compute(r->f, NULL, &dv, PCOL_BY_LINE, "", &lo, &l, err));
   size_t text = 0;
   char num[48];
-  /* a block is [name (an id of strtab), file, why not, lines, start lines]: files and
+  /* a block is [name (an id of strtab), file, why not, lines, start lines, the file as
+   * the profile names it (the samples' lines are keyed by it; `file` is pcol list's,
+   * trimmed by the source path)]: files and
    * reasons are indexes into "strs" (-1: none), each said once (go-cpu-large: 23k functions of
    * one file, 3.6 MB of repeats -> 1 MB) */
   pcol_q_keytab strs = {0};
@@ -1094,8 +1096,9 @@ static int source_list(rep *r, const pcol_report_options *o, const vchoice *vc, 
     int keep = text + need <= PCOL_REPORT_SOURCE_MAX;
     if (keep) text += need;
     const char *why = !keep ? full : k->error;
-    uint32_t fi = 0, wi = 0;
+    uint32_t fi = 0, wi = 0, pi = 0;
     if ((k->file.ptr && pcol_q_key_intern(&strs, k->file.ptr, k->file.len, 0, &fi)) ||
+        (k->profile_file.ptr && pcol_q_key_intern(&strs, k->profile_file.ptr, k->profile_file.len, 0, &pi)) ||
         (why && pcol_q_key_intern(&strs, why, strlen(why), 1, &wi))) {
       r->rc = PCOL_ENOMEM;
       break;
@@ -1127,13 +1130,14 @@ static int source_list(rep *r, const pcol_report_options *o, const vchoice *vc, 
     int64_t s0 = nst && st[1] > 0 ? st[1] : 0;
     int same = 1;
     for (size_t i = 1; i < nst && same; i++) same = (st[2 * i + 1] > 0 ? st[2 * i + 1] : 0) == s0;
-    if (same) putf(r, "],%lld]", (long long)s0);
+    if (same) putf(r, "],%lld", (long long)s0);
     else {
       PUTS(r, "],[");
       for (size_t i = 0; i < nst; i++)
         putf(r, "%s%lld,%lld", i ? "," : "", (long long)st[2 * i], (long long)(st[2 * i + 1] > 0 ? st[2 * i + 1] : 0));
-      PUTS(r, "]]");
+      PUTS(r, "]");
     }
+    putf(r, ",%lld]", (long long)pi - 1);
   }
   PUTS(r, "],\"strs\":");
   names_of(r, strs.s, strs.n);
@@ -1147,9 +1151,10 @@ static void header_info(rep *r, const pcol_report_options *o) {
   pcol_header_info h;
   pcol_file_header(r->f, &h);
   const char *path = o && o->path ? o->path : "";
-  const char *title = o && o->title ? o->title : path;
+  pcol_str title = o && o->title ? (pcol_str){o->title, strlen(o->title)}
+                                 : pcol_display_name((pcol_str){path, strlen(path)});
   put(r, "{\"title\":", 9);
-  jstr(r, title, strlen(title));
+  jstr(r, title.ptr, title.len);
   put(r, ",\"path\":", 8);
   jstr(r, path, strlen(path));
   putf(r, ",\"tool\":\"pcol %s\",\"format\":\"%u.%u\",\"file_size\":%llu,\"n\":%llu,\"nstacks\":%llu,",

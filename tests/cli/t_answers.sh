@@ -146,10 +146,9 @@ done
 "$PCOL" cat "$tmp/d.pb.gz" -t functions --format csv | grep -q "^[0-9]*,fib," || fail "cat of a pprof file"
 # (a directory is its files' union, tests/cli/t_many.sh: an empty one says so)
 mkdir "$tmp/empty"
-for cmd in "top" "cat -t meta" "info" "fold" "unpack --to rprof -o $tmp/x" "pack -o $tmp/x"; do
+for cmd in "top" "cat -t meta" "info" "fold" "unpack --to rprof -o $tmp/x" "pack -o $tmp/x" "validate"; do
   expect 2 "directory '$tmp/empty' holds no file" "$PCOL" $cmd "$tmp/empty"
 done
-expect 3 "$tmp: Is a directory" "$PCOL" validate "$tmp"
 printf 'hello world\nfoo\n' >"$tmp/t.txt"
 expect 1 "unrecognised input format" "$PCOL" top "$tmp/t.txt"
 expect 2 "apply to samples, .* not functions" "$PCOL" cat $rp -t functions --source 1

@@ -122,6 +122,17 @@ size=$(stat -c %s "$tmp/bad.pcol")
 printf '\x01' | dd of="$tmp/bad.pcol" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
 $PCOL validate --full "$tmp/bad.pcol" 2>"$tmp/err" >/dev/null; [ $? = 1 ] || fail "corrupt must exit 1"
 grep -q 'bad.pcol' "$tmp/err" || fail "validate message names the file"
+# validate takes many inputs as every reading command: files, a directory, a
+# glob; each file checked and named, the exit the failure's
+mkdir "$tmp/vd" && cp "$tmp/demo.pcol" "$tmp/vd/a.pcol" && cp "$tmp/demo.lz4.pcol" "$tmp/vd/b.pcol"
+$PCOL validate --full "$tmp/vd/a.pcol" "$tmp/vd/b.pcol" >"$tmp/out" || fail "validate of two files"
+[ "$(grep -c ': valid (full check)$' "$tmp/out")" = 2 ] || fail "validate of two files: $(cat "$tmp/out")"
+$PCOL validate "$tmp/vd" >"$tmp/out" && [ "$(grep -c ': valid' "$tmp/out")" = 2 ] || fail "validate of a directory"
+$PCOL validate "$tmp/vd/*.pcol" >"$tmp/out" && [ "$(grep -c ': valid' "$tmp/out")" = 2 ] || fail "validate of a glob"
+$PCOL validate --full "$tmp/vd/a.pcol" "$tmp/bad.pcol" "$tmp/vd/b.pcol" >"$tmp/out" 2>"$tmp/err"; [ $? = 1 ] ||
+  fail "validate: one bad file of three must exit 1"
+grep -q 'bad.pcol: invalid' "$tmp/err" && [ "$(grep -c ': valid' "$tmp/out")" = 2 ] ||
+  fail "validate: each file's line ($(cat "$tmp/out" "$tmp/err"))"
 head -c 100 "$tmp/demo.pcol" > "$tmp/short.pcol"
 $PCOL info "$tmp/short.pcol" 2>/dev/null; [ $? = 1 ] || fail "truncated must exit 1"
 

@@ -140,7 +140,10 @@ expect 2 "pack unknown input format" -- $PCOL pack examples/demo.out --from nope
 for r in "${readers[@]}"; do expect 3 "missing input" -- $PCOL $r "$tmp/missing.pcol"; done
 expect 3 "pack of a missing input" -- $PCOL pack "$tmp/missing.out" -o "$tmp/x.pcol"
 expect 3 "diff of a missing input" -- $PCOL diff "$good" "$tmp/missing.pcol"
-expect 3 "input is a directory (validate reads one file)" -- $PCOL validate "$tmp"
+# validate reads a directory as every reading command does: its files
+mkdir -p "$tmp/vdir" && cp "$good" "$tmp/vdir/"
+expect 0 "validate of a directory of a valid file" -- $PCOL validate "$tmp/vdir"
+expect 1 "validate of a directory with damaged files" -- $PCOL validate "$tmp/vdir" "$tmp/hdr.pcol"
 mkdir -p "$tmp/unreadable" && chmod 000 "$tmp/unreadable"
 [ -r "$tmp/unreadable" ] || expect 3 "an input directory that cannot be read" -- $PCOL info "$tmp/unreadable"
 chmod 755 "$tmp/unreadable"

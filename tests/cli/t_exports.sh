@@ -159,5 +159,26 @@ if [ -w /dev/full ]; then
   done
 fi
 $PCOL cat --help | grep -q 'see below' && fail "cat --help says 'see below' for a list above it"
+
+# --- titles and export names: the input's name, never the directory typed
+# before it (the source's URI keeps the path as given at pack time, and the
+# page's data keeps it: only its title is the name)
+mkdir -p "$tmp/secret dir" && cp examples/demo.out "$tmp/secret dir/run.out"
+$PCOL pack "$tmp/secret dir/run.out" -o "$tmp/secret dir/run.pcol" || fail "pack of run.out"
+$PCOL info "$tmp/secret dir/run.pcol" | grep -q "rprof $tmp/secret dir/run.out" || fail "the URI keeps the path as given"
+$PCOL unpack "$tmp/secret dir/run.pcol" --to speedscope -o "$tmp/n.speedscope.json" &&
+  $PCOL unpack "$tmp/secret dir/run.out" --to firefox -o "$tmp/n.firefox.json" &&
+  $PCOL report "$tmp/secret dir/run.pcol" -o "$tmp/n.html" || fail "exports of run.pcol"
+grep -l 'secret dir' "$tmp"/n.*.json && fail "an export name carries the input's directory"
+python3 - "$tmp" <<'PY' || fail "export names are not the input's file name"
+import json, re, sys
+t = sys.argv[1]
+s = json.load(open(t + "/n.speedscope.json"))
+assert s["name"] == "run.out" and all(p["name"].startswith("run.out: ") for p in s["profiles"]), s["name"]
+f = json.load(open(t + "/n.firefox.json"))
+assert all(th["processName"] == "run.out" for th in f["threads"]), [th["processName"] for th in f["threads"]]
+h = open(t + "/n.html").read()
+assert re.search(r'"title":"run\.pcol"', h), re.findall(r'"title":"[^"]*"', h)[:2]
+PY
 $PCOL --frob 2>"$tmp/err"; [ $? = 2 ] && grep -q "unknown option '--frob'" "$tmp/err" || fail "pcol --frob: $(head -1 "$tmp/err")"
 exit 0

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The report page's computing modules in node against the CLI
 # (compute.test.mjs): pages of an Rprof profile with memory, a coalesced one
-# (long samples cut by a range), a pprof with labels and inline frames, a
-# merged file and a --diff page.  Skipped (exit 0, said so) without node.
+# (long samples cut by a range; its source pane also with a --source-path
+# that trims the profile's file path), a pprof with labels and inline
+# frames, a merged file and a --diff page.  Skipped (exit 0, said so) without node.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 TD=${PCOL_TESTDATA:-../shared/testdata}
@@ -41,6 +42,14 @@ awk 'BEGIN { for (i = 1; i <= 40; i++) printf "line_%d <- %d\n", i, i }' > "$tmp
 "$PCOL" pack examples/demo.out --coalesce -o "$tmp/demo.pcol" || fail "pack"
 "$PCOL" pack examples/demo.out -o "$tmp/base.pcol" || fail "pack"
 SRC="$tmp/src" add demo "$tmp/demo.pcol"
+# the same profile naming its file by another machine's path under a folder
+# "proj", the source path's base name: list trims it to demo_code.R (as
+# pprof -source_path does), and the pane must still find the samples' lines,
+# which carry the profile's path
+mkdir -p "$tmp/proj" && cp "$tmp/src/demo_code.R" "$tmp/proj/"
+sed 's|^#File 1: demo_code.R$|#File 1: /remote/build/proj/demo_code.R|' examples/demo.out >"$tmp/remote.out"
+"$PCOL" pack "$tmp/remote.out" --coalesce -o "$tmp/remote.pcol" || fail "pack remote"
+SRC="$tmp/proj" add remote-path "$tmp/remote.pcol"
 add diff "$tmp/demo.pcol" "$tmp/base.pcol"
 [ -f "$TD/rprof/r-prof-profile__memory.out" ] && { "$PCOL" pack "$TD/rprof/r-prof-profile__memory.out" -o "$tmp/mem.pcol" && add rprof-memory "$tmp/mem.pcol"; }
 [ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ] && add go-inline "$TD/pprof/go-cpu-inline-small.pb.gz"

@@ -32,6 +32,14 @@ rows=$($PCOL cat "$tmp/demo.out.pcol" --table samples | tail -n +2 | wc -l)
 $PCOL pack --from rprof tests/fixtures/rprof/append.out -o "$tmp/a.pcol" || fail "--from rprof"
 $PCOL cat "$tmp/a.pcol" --table meta | grep -q 'rprof.segments.3' || fail "meta rprof.segments"
 $PCOL cat "$tmp/a.pcol" --table meta | grep -q 'rprof.interval_us.10000' || fail "meta interval"
+# its headers say 10000, 20000 and 10000 µs: info must not claim one period
+$PCOL info "$tmp/a.pcol" | grep -q '^  period: *varies from 10ms to 20ms, 10ms in the first segment (sample.interval)$' ||
+  fail "info of segments of 10 and 20 ms: $($PCOL info "$tmp/a.pcol" | grep period)"
+printf 'sample.interval=10000\n"a" "main"\nsample.interval=2000\n"b" "main"\n' >"$tmp/two.out"
+$PCOL info "$tmp/two.out" --format csv | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+  NR == 2 { exit !($c["period"] == 10000000 && $c["period_min"] == 2000000 && $c["period_max"] == 10000000) }' ||
+  fail "info --format csv of a 10 ms + 2 ms file: $($PCOL info "$tmp/two.out" --format csv)"
+$PCOL info tests/fixtures/rprof/crlf.out | grep -q '^  period: *[0-9]*ms (sample.interval)$' || fail "one interval: one period"
 
 # (time ranges are tested in tests/test_rprof.c: `unpack` uses --to for the
 # output format, so --from/--to selection is not reachable from this command)

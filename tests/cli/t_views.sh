@@ -139,7 +139,7 @@ printf 'main;f 1\nmain;f;f;g 3\nmain;h 2\n' | diff -u - "$tmp/fold" || fail "fol
 
 # diff
 "$PCOL" diff $V "$tmp/a.out" "$tmp/b.out" --absolute --format csv > "$tmp/d.csv" || fail diff
-head -1 "$tmp/d.csv" | grep -qx 'base_flat,new_flat,delta_flat,base_cum,new_cum,delta_cum,name' || fail "diff header"
+head -1 "$tmp/d.csv" | grep -qx 'base_flat,new_flat,d_flat,base_cum,new_cum,d_cum,name' || fail "diff header"
 # sorted as pprof -diff_base: by |change in flat| (g: 3 samples gone), then name
 sed -n 2p "$tmp/d.csv" | grep -qx '3,0,-3,3,0,-3,g' || fail "diff rows: $(sed -n 2p "$tmp/d.csv")"
 # --sort cum: f and main (cum -4), then by name

@@ -75,4 +75,8 @@ n=$(check_dir "$d" "$d/published" 0) || exit 1
 $PCOL merge "$d"/prof-*.pcol -o "$tmp/all.pcol" || fail "merge of the rolled files"
 $PCOL top --value samples "$tmp/all.pcol" | grep -q 'work_\|do_chunk' ||
   fail "the sampler's own functions are not in its profile"
+# every frame named: by dladdr, the object's .symtab, else "[libm.so.6]" (a
+# stripped library's code); no "<unknown>" and no bare address
+$PCOL fold "$tmp/all.pcol" >"$tmp/all.fold" && ! grep -q '<unknown>\|;0x[0-9a-f]*[; ]\|^0x' "$tmp/all.fold" ||
+  fail "record_self left frames unnamed: $(grep -o '<unknown>\|0x[0-9a-f]*' "$tmp/all.fold" | sort | uniq -c | head -5)"
 echo "t_writer_crash: ok ($total files over 3 kills, $midwrite of them inside a write; $n in a clean run)"

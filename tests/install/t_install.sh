@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Packaging: `make install` into a scratch prefix, then a program built with
 # `pkg-config --cflags --libs pcol` against the installed shared library must
-# work; libpcol.so must export exactly the functions of include/pcol.h and
+# work, and one built with `pkg-config --cflags --libs pcol-static` must run
+# with no libpcol.so at all; libpcol.so must export exactly the functions of include/pcol.h and
 # carry its SONAME.  Run by `make test-install` (part of `make test`).
 set -u
 BUILD=${BUILD:-build}
@@ -36,8 +37,23 @@ LD_LIBRARY_PATH="$prefix/lib" "$tmp/read_top" "$tmp/demo.pcol" > "$tmp/out" || f
 "$BUILD/bin/read_top" "$tmp/demo.pcol" | cmp -s - "$tmp/out" || fail "shared and static builds of read_top disagree"
 grep -q . "$tmp/out" || fail "read_top printed nothing"
 "$prefix/bin/pcol" --version | grep -q "library $v" || fail "installed pcol --version"
+# one version, set in include/pcol.h: the Python package reads it when it is
+# built (setup.py; bindings/test.sh checks the wheel's name), and the R
+# package's DESCRIPTION (which cannot read it) must say the same
+grep -q '^dynamic = .*"version"' bindings/python/pyproject.toml && ! grep -q '^version *=' bindings/python/pyproject.toml ||
+  fail "bindings/python/pyproject.toml sets its own version (it is libpcol's, read by setup.py)"
+[ "$(sed -n 's/^Version: *//p' bindings/r/DESCRIPTION)" = "$v" ] || fail "bindings/r/DESCRIPTION's version is not $v"
+# the same program against libpcol.a with pkg-config --libs pcol-static
+# (pcol.pc's --static cannot: it appends Libs.private after -lpcol, and the
+# linker takes libpcol.so): it must need no libpcol.so and run without one
+${CC:-cc} -o "$tmp/read_top_static" examples/read_top.c $(pkg-config --cflags --libs pcol-static) || fail "build with pkg-config pcol-static"
+readelf -d "$tmp/read_top_static" | grep -q 'NEEDED.*libpcol' && fail "pcol-static build needs libpcol.so: $(readelf -d "$tmp/read_top_static" | grep NEEDED | tr -s ' ')"
+mkdir "$tmp/hidden" && mv "$prefix"/lib/libpcol.so* "$tmp/hidden/" || fail "hiding libpcol.so"
+ldd "$tmp/read_top_static" | grep -q libpcol && fail "ldd lists libpcol for the pcol-static build"
+env -u LD_LIBRARY_PATH "$tmp/read_top_static" "$tmp/demo.pcol" | cmp -s - "$tmp/out" || fail "pcol-static read_top without libpcol.so differs from the shared build"
+mv "$tmp"/hidden/* "$prefix/lib/"
 # the C glue of the R and Python packages, where they look for it
 g=$(pkg-config --variable=bindingsdir pcol)
 [ "$g" = "$prefix/share/pcol/bindings" ] && cmp -s "$g/pcolb.c" bindings/common/pcolb.c &&
   cmp -s "$g/pcolb.h" bindings/common/pcolb.h || fail "bindings glue not installed in \$bindingsdir ($g)"
-echo "install: ok (SONAME libpcol.so.$major, $(wc -l < "$tmp/exported") exported functions = include/pcol.h, pkg-config build runs)"
+echo "install: ok (SONAME libpcol.so.$major, $(wc -l < "$tmp/exported") exported functions = include/pcol.h, pkg-config builds run: shared, and static without libpcol.so)"

@@ -11,7 +11,8 @@
 #   - --tag/--tag-ignore numeric ranges with units = -tagfocus/-tagignore
 #   - --no-inlines = -noinlines (top, peek, traces, -lines, -addresses)
 #   - top's Time:/Duration: lines = pprof's
-#   - diff --absolute's changes and order = pprof -diff_base -top
+#   - diff --absolute's changes and order = pprof -diff_base -top, with
+#     --node-fraction = -nodefraction (0, 0.005, 0.05)
 # Env: PCOL, PCOL_TESTDATA.  Exit 0 pass, 1 fail, 77 skip (no Go).
 set -u
 if ! command -v go >/dev/null 2>&1; then
@@ -114,21 +115,28 @@ done
 
 # diff: pcol diff --absolute's changes, in pprof -diff_base -top's order
 diffcmp() {
-  local base=$1 new=$2 sort=$3
+  local base=$1 new=$2 sort=$3 nf=${4:-0}
   checked=$((checked + 1))
-  go tool pprof -symbolize=none -top -nodefraction=0 -unit=ns ${sort:+-cum} -diff_base "$base" "$new" 2>/dev/null |
+  go tool pprof -symbolize=none -top -nodefraction=$nf -unit=ns ${sort:+-cum} -diff_base "$base" "$new" 2>/dev/null |
     sed -n '/flat%/,$p' | tail -n +2 |
     awk '{ f = $1; c = $4; sub(/ns$/, "", f); sub(/ns$/, "", c); n = $0
            sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +/, "", n); print f, c, n }' >"$tmp/go.d"
-  "$PCOL" diff "$base" "$new" --absolute --unit ns ${sort:+--sort cum} | tail -n +5 |
+  "$PCOL" diff "$base" "$new" --absolute --node-fraction "$nf" --unit ns ${sort:+--sort cum} | sed -n '/base_flat/,$p' | tail -n +2 |
     awk '{ f = $3; c = $6; sub(/ns$/, "", f); sub(/ns$/, "", c); sub(/^\+/, "", f); sub(/^\+/, "", c); n = $0
            sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +/, "", n); if (f != 0 || c != 0) print f, c, n }' >"$tmp/pc.d"
   [ -s "$tmp/go.d" ] && cmp -s "$tmp/go.d" "$tmp/pc.d" ||
-    { bad "diff $(basename "$base") $(basename "$new") ${sort:+--sort cum} vs pprof -diff_base (< pprof, > pcol)"; diff "$tmp/go.d" "$tmp/pc.d" | head -6; }
+    { bad "diff $(basename "$base") $(basename "$new") ${sort:+--sort cum} --node-fraction $nf vs pprof -diff_base (< pprof, > pcol)"; diff "$tmp/go.d" "$tmp/pc.d" | head -6; }
 }
 for s in "" cum; do
   diffcmp "$TD"/pprof/go-cpu-inline-small.pb.gz "$gcpu" "$s"
   diffcmp "$gcpu" "$TD"/pprof/go-cpu-inline-small.pb.gz "$s"
+done
+# pprof's -nodefraction on -diff_base (its default 0.005 and a coarser one):
+# the rows whose |cum| of the merged graph is below the cut go
+for nf in 0.005 0.05; do
+  diffcmp "$TD"/pprof/go-cpu-inline-small.pb.gz "$gcpu" "" $nf
+  diffcmp "$gcpu" "$TD"/pprof/go-cpu-inline-small.pb.gz cum $nf
+  diffcmp "$TD"/pprof/go-cpu-inline-small.pb.gz "$TD"/pprof/go-cpu-large.pb.gz "" $nf
 done
 
 echo "pprof semantics: $checked comparisons, $fail failed"

@@ -294,7 +294,7 @@ for f in "$TD"/pprof/go-heap-*.pb.gz "$TD"/ext/pprof/go-heap-* "$TD"/ext/pprof/g
   ROOT+=("$f"$'\t'"$pc"$'\t'"$PV") KEEP+=("$PV")
 done
 
-# pcol tags = pprof -tags (the numbers: pprof aligns with a tabwriter) and
+# pcol tags = pprof -tags (the numbers, and where each line's text starts) and
 # pcol traces = pprof -traces (the text from the first separator on)
 # (every profile with labels, string or numeric: go heap's "bytes" too)
 for f in "$TD"/pprof/go-cpu-string-labels.pb.gz "$TD"/pprof/dotnet-6types-labels-UNCOMPRESSED.pb \
@@ -335,13 +335,14 @@ for i in "${!SF[@]}"; do
   printf '%s\t%s\t%s\t%s\n' "$i" "${SST[$i]}" "${NL[i]}" "${SF[i]}" >>"$tmp/s/index"
 done
 # pprof -tags' lines as key<TAB>total, then key<TAB>amount<TAB>value per
-# value (the numbers: pprof aligns with a tabwriter), of each FILE into
-# FILE.t (an awk program the judge runs on both sides of the tags
-# comparisons)
+# value, each with the column its text starts at (pprof aligns with a
+# tabwriter: pcol must indent as it does), of each FILE into FILE.t (an awk
+# program the judge runs on both sides of the tags comparisons)
 TAGS_OF='FNR == 1 { close(o); o = FILENAME ".t"; k = "" }
-  /: Total / { k = $0; sub(/^ */, "", k); sub(/: Total .*/, "", k); t = $NF; print k "\t" t >o; next }
-  /\): / { a = $1; v = $0; sub(/^[^)]*\): /, "", v); print k "\t" a "\t" v >o; next }
-  /^ +[^ ]+: / { a = $1; sub(/:$/, "", a); v = $0; sub(/^ *[^ ]+: /, "", v); print k "\t" a "\t" v >o }'
+  { match($0, /[^ ]/); c = RSTART }
+  /: Total / { k = $0; sub(/^ */, "", k); sub(/: Total .*/, "", k); t = $NF; print k "\t" t "\t@" c >o; next }
+  /\): / { a = $1; v = $0; sub(/^[^)]*\): /, "", v); print k "\t" a "\t" v "\t@" c >o; next }
+  /^ +[^ ]+: / { a = $1; sub(/:$/, "", a); v = $0; sub(/^ *[^ ]+: /, "", v); print k "\t" a "\t" v "\t@" c >o }'
 printf '%s\n' "${MAN[@]}" >"$tmp/manifest"
 printf '%s\n' "${KEEP[@]}" >"$tmp/keep"
 # the judge: every comparison at once (tests/interop/pprof_views_judge.pl)

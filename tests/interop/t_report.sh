@@ -49,6 +49,14 @@ mkdir -p "$tmp/src"
 awk 'BEGIN { for (i = 1; i <= 30; i++) printf "line_%d <- function(x) \"</script><img src=x onerror=alert(3)>\" & x < %d\n", i, i }' > "$tmp/src/demo_code.R"
 "$PCOL" report "$tmp/demo.pcol" -o "$tmp/demo.html" --source-path "$tmp/src" --title "examples/demo.out (pcol pack --coalesce)" || fail "report demo"
 add demo "$tmp/demo.pcol" "$tmp/demo.html" "\"search\":\"^(fib|sum)\$\",\"hide\":\"^rnorm\$\",\"brush\":true,\"shot\":true,\"readme\":[120000000,310000000],\"srcpath\":\"$tmp/src\""
+# the same profile naming its file by another machine's path under "proj",
+# the source path's base name (pcol list and pprof -source_path print it
+# trimmed, demo_code.R): the pane still matches the samples' lines
+mkdir -p "$tmp/proj" && cp "$tmp/src/demo_code.R" "$tmp/proj/"
+sed 's|^#File 1: demo_code.R$|#File 1: /remote/build/proj/demo_code.R|' examples/demo.out >"$tmp/remote.out"
+"$PCOL" pack "$tmp/remote.out" --coalesce -o "$tmp/remote.pcol" || fail "pack remote"
+"$PCOL" report "$tmp/remote.pcol" -o "$tmp/remote.html" --source-path "$tmp/proj" || fail "report remote"
+add remote-path "$tmp/remote.pcol" "$tmp/remote.html" "\"brush\":true,\"srcpath\":\"$tmp/proj\""
 if [ -f "$TD/rprof/r-prof-profile__memory.out" ]; then
   "$PCOL" pack "$TD/rprof/r-prof-profile__memory.out" -o "$tmp/mem.pcol" || fail "pack memory"
   "$PCOL" report "$tmp/mem.pcol" -o "$tmp/mem.html" || fail "report memory"

@@ -331,7 +331,8 @@ for (const file of cases) {
         pcolTop(D, pcolStackWeights(D, S8), pcolKeyset(D, S8, 'line')).forEach(function (x) { LR.set(x.name, x); });
         M.list.blocks.forEach(function (b) {
           if (b[0] !== ${JSON.stringify(name)} || b[1] < 0 || b[2] >= 0) return;
-          var file = M.list.strs[b[1]], pre = b[0] + ' ' + file + ':', have = [];
+          // shown as pcol list's file, matched by the profile's (b[5], as source.js)
+          var file = M.list.strs[b[1]], key = b[5] >= 0 ? M.list.strs[b[5]] : file, pre = b[0] + ' ' + key + ':', have = [];
           LR.forEach(function (x, key) { if (key.lastIndexOf(pre, 0) === 0 && /^-?[0-9]+$/.test(key.slice(pre.length))) have.push(+key.slice(pre.length)); });
           var w = pcolListWindow(have, b[4]);
           if (w) b[3].forEach(function (l) { if (l[0] >= w[0] && l[0] <= w[1]) { var x = LR.get(pre + l[0]); out.push([file, l[0], x ? x.flat : 0, x ? x.cum : 0, l[3]]); } });
@@ -386,7 +387,7 @@ for (const file of cases) {
   if (c.base) {
     const cli = JSON.parse(pcol(['diff', c.base, c.input, '--absolute', '--format', 'json', '--value', value]));
     const page = run(ctx, `var BT = M.diff.top[M.value]; pcolDiffRows(pcolTop(D, SW, K), BT.function).map(function (r) { return [r.name, r.bflat, r.flat, r.dflat, r.bcum, r.cum, r.dcum]; })`);
-    const w = cli.rows.map((x) => [x.name, x.base_flat, x.new_flat, x.delta_flat, x.base_cum, x.new_cum, x.delta_cum]);
+    const w = cli.rows.map((x) => [x.name, x.base_flat, x.new_flat, x.d_flat, x.base_cum, x.new_cum, x.d_cum]);
     const key = (a) => a.map((x) => JSON.stringify(x)).sort().join('\n');
     ok(key(page) === key(w), `${c.name}: diff rows differ from pcol diff --absolute: ${JSON.stringify(page.slice(0, 2))} vs ${JSON.stringify(w.slice(0, 2))}`);
     console.error(`compute: ${c.name}: diff: ${w.length} rows equal to pcol diff --absolute`);

@@ -452,11 +452,14 @@ class File:
     def tags(self, value=None, **select):
         """Label keys, their values and the value of the samples carrying
         each: the rows of `pcol tags --format json` (pprof -tags); pct is
-        the share of the key's total."""
-        cols, total, meta = self._handle().tags(value, _selection(select))
-        key, val, amount, pct = cols
-        return Tags({"key": _strs(key), "value": _strs(val), "amount": _ints(amount),
-                     "pct": _floats(pct)}, total, meta)
+        the share of the key's total, key_total that total (the CLI's
+        "KEY: Total X"); .total is a dict of the keys' totals."""
+        cols, meta = self._handle().tags(value, _selection(select))
+        key, val, amount, pct, key_total = cols
+        keys, totals = _strs(key), _ints(key_total)
+        return Tags({"key": keys, "value": _strs(val), "amount": _ints(amount),
+                     "pct": _floats(pct), "key_total": totals},
+                    dict(zip(keys.tolist(), totals.tolist())), meta)
 
     def traces(self, value=None, *, limit=None, **select):
         """Every trace (samples with the same stack and labels merged, as
@@ -487,8 +490,8 @@ class File:
                 nf.close()
         name = cols[0]
         conv = _ints if absolute else _floats
-        d = {"base_flat": conv(cols[1]), "new_flat": conv(cols[2]), "delta_flat": conv(cols[3]),
-             "base_cum": conv(cols[4]), "new_cum": conv(cols[5]), "delta_cum": conv(cols[6]),
+        d = {"base_flat": conv(cols[1]), "new_flat": conv(cols[2]), "d_flat": conv(cols[3]),
+             "base_cum": conv(cols[4]), "new_cum": conv(cols[5]), "d_cum": conv(cols[6]),
              "name": _strs(name), "inline": _np.array(cols[7], dtype=object)}
         r = Diff(d, new_total, meta)
         r.base_total, r.new_total, r.absolute = base_total, new_total, bool(absolute)
@@ -732,11 +735,14 @@ class View:
                 data[c] = a
         return pd.DataFrame(data, columns=list(self.cols))
 
+    def _total_text(self):
+        return ", total %s" % self.total if self.total is not None else ""
+
     def _head(self):
         return "%s: %d rows%s%s" % (
             self._title, len(self),
             ", %s (%s)" % (self.type, self.unit) if self.type is not None else "",
-            ", total %s" % self.total if self.total is not None else "")
+            self._total_text())
 
     def _table(self, n):
         cols = list(self.cols)
@@ -831,8 +837,14 @@ class ListView(View):
 
 
 class Tags(View):
-    """The rows of `pcol tags --format json`: key, value, amount, pct."""
+    """The rows of `pcol tags --format json`: key, value, amount, pct,
+    key_total.  total: {key: its total}, one per key as the CLI prints
+    them (a sum over keys would count a sample once per key)."""
     _title = "tags"
+
+    def _total_text(self):
+        t = ", ".join("%s %s" % (k, v) for k, v in self.total.items())
+        return ", total per key: " + t if t else ""
 
 
 class Traces(View):
@@ -843,7 +855,7 @@ class Traces(View):
 
 class Diff(View):
     """The rows of `pcol diff --format json`: base_flat, new_flat,
-    delta_flat, base_cum, new_cum, delta_cum, name, inline; base_total,
+    d_flat, base_cum, new_cum, d_cum, name, inline; base_total,
     new_total, absolute."""
     _title = "diff"
 

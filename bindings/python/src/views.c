@@ -314,9 +314,9 @@ out0:
   return res;
 }
 
-/* Handle.tags(value, sel) -> (cols, total, meta): cmd_tags.c's calls; cols
- * key, value, amount, pct; total the sum of the keys' totals (as the CLI's
- * JSON "total") */
+/* Handle.tags(value, sel) -> (cols, meta): cmd_tags.c's calls; cols key,
+ * value, amount, pct, key_total (each row's key's total, as the CLI's; a
+ * sum over keys would mean nothing) */
 PyObject *pcol_py_tags(Handle *h, PyObject *args) {
   const char *value;
   PyObject *selo;
@@ -336,22 +336,21 @@ PyObject *pcol_py_tags(Handle *h, PyObject *args) {
     pcol_py_raise(h->path, &err, rc);
     goto out0;
   }
-  if (new_cols(cols, 4)) goto out;
-  int64_t total = 0;
+  if (new_cols(cols, 5)) goto out;
   for (size_t k = 0; k < t.nkeys; k++) {
     const pcol_tag_key *tk = &t.keys[k];
-    total += tk->total;
     for (size_t i = 0; i < tk->nvalues; i++) {
       const pcol_tag_value *tv = &tk->values[i];
       double pct = tk->total ? 100.0 * (double)tv->value / (double)tk->total : 0.0;
       if (put(cols[0], pcol_py_pstr(tk->key)) || put(cols[1], pcol_py_pstr(tv->name)) ||
-          put(cols[2], PyLong_FromLongLong(tv->value)) || put(cols[3], PyFloat_FromDouble(pct)))
+          put(cols[2], PyLong_FromLongLong(tv->value)) || put(cols[3], PyFloat_FromDouble(pct)) ||
+          put(cols[4], PyLong_FromLongLong(tk->total)))
         goto out;
     }
   }
-  res = Py_BuildValue("(NLN)", cols_tuple(cols, 4), (long long)total, value_meta(&v));
+  res = Py_BuildValue("(NN)", cols_tuple(cols, 5), value_meta(&v));
 out:
-  free_cols(cols, 4);
+  free_cols(cols, 5);
 out0:
   pcol_tags_free(&t);
   return res;
@@ -472,7 +471,7 @@ out:
 
 /* Handle.diff(new, by, value, absolute, sort, limit, sel) -> (cols,
  * base_total, new_total, meta): cmd_diff.c's calls with self as the base;
- * cols name, base_flat, new_flat, delta_flat, base_cum, new_cum, delta_cum
+ * cols name, base_flat, new_flat, d_flat, base_cum, new_cum, d_cum
  * (shares and points as floats, or with absolute exact sums), inline */
 PyObject *pcol_py_diff(Handle *h, PyObject *args) {
   Handle *hn;

@@ -4,6 +4,7 @@ its options, selection and filters equals `pcol VIEW --format json` (fold:
 numbers (exactly; shares as the CLI prints them), and an error where the
 CLI fails."""
 import json
+import os
 import re
 from decimal import Decimal
 
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 import pcol
-from conftest import run_pcol
+from conftest import TESTDATA, run_pcol
 
 # CLI options of each keyword argument
 OPT = {"sort": "--sort", "node_fraction": "--node-fraction", "limit": "-n", "value": "--value",
@@ -65,8 +66,11 @@ def check(view, path, args, got, pct=(), digits=2, decimals=0, strings=()):
     rows = want["rows"]
     assert len(got) == len(rows), "%s %s: %d rows, pcol %d" % (view, args, len(got), len(rows))
     assert got.type == want["type"] and got.unit == want["unit"], (view, args)
-    if view in ("top", "peek", "list", "tags"):
+    if view in ("top", "peek", "list"):
         assert got.total == want["total"], (view, args, got.total, want["total"])
+    if view == "tags":  # one total per key, as the CLI's rows and text give them
+        assert want["total"] is None, (view, args, want["total"])
+        assert got.total == {r["key"]: r["key_total"] for r in rows}, (view, args, got.total)
     for c in (rows[0].keys() if rows else ()):
         if c == "unit":
             assert all(r["unit"] == got.unit for r in rows)
@@ -208,8 +212,8 @@ def test_diff_equals_pcol(packed, representative):
                     got = attempt(f.diff, other, by, **a)
                     if isinstance(got, pcol.Error) or not a.get("absolute"):
                         n += check("diff", path, [path, other, "--by", by] + cli_args(a), got,
-                                   pct=("base_flat", "new_flat", "delta_flat", "base_cum", "new_cum",
-                                        "delta_cum"), digits=4)
+                                   pct=("base_flat", "new_flat", "d_flat", "base_cum", "new_cum",
+                                        "d_cum"), digits=4)
                     else:
                         n += check("diff", path, [path, other, "--by", by] + cli_args(a),
                                    got, decimals=got.decimals)
@@ -263,3 +267,21 @@ def test_results_behave(packed):
         df = f.peek(".").to_pandas()
         assert str(df["flat"].dtype) == "Int64" and df["flat"].isna().any()
         assert isinstance(f.fold().to_pandas(), pd.DataFrame)
+
+
+def test_tags_total_per_key():
+    """Tags.total is one total per key (pprof -tags' "KEY: Total X"), each
+    the sum of its key's amounts, and the header says them; not the sum over
+    keys, which counts a sample once per label key it carries."""
+    path = os.path.join(TESTDATA, "pprof", "go-cpu-string-labels.pb.gz")
+    if not os.path.isfile(path):
+        pytest.skip("no " + path)
+    with pcol.open(path) as f:
+        t = f.tags()
+    want = {}
+    for k, a in zip(t["key"].tolist(), t["amount"].tolist()):
+        want[k] = want.get(k, 0) + a
+    assert len(want) > 1 and t.total == want, t.total
+    head = repr(t).splitlines()[0]
+    assert "total per key: " + ", ".join("%s %d" % kv for kv in want.items()) in head, head
+    assert str(sum(want.values())) not in head, head

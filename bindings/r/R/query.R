@@ -129,7 +129,12 @@ pcol_tags <- function(path, value = NULL, ..., mmap = TRUE) {
   r <- .with_file(path, mmap, function(f) .Call(C_q_tags, f, value, q))
   ru <- .r_unit(r$unit)
   pct <- ifelse(r$key_total != 0, 100 * r$amount / ifelse(r$key_total != 0, r$key_total, 1), 0)
-  .attrs(.df(list(key = r$key, value = r$value, amount = r$amount / ru$div, pct = pct)), r, ru, "tags")
+  df <- .attrs(.df(list(key = r$key, value = r$value, amount = r$amount / ru$div, pct = pct)), r, ru, "tags")
+  # one total per key, as the CLI's "KEY: Total X" (a sum over keys counts a
+  # sample once per key it carries)
+  first <- !duplicated(r$key)
+  attr(df, "total") <- structure(r$key_total[first] / ru$div, names = r$key[first])
+  df
 }
 
 pcol_traces <- function(path, value = NULL, limit = NULL, ..., mmap = TRUE) {

@@ -662,6 +662,7 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   if (!rc) rc = weight_kind(x, w.wvt, &w.wtype, &w.dec);
   if (!rc) rc = pcol_string(x->f, pcol_view_u32(&x->src_uri, s - 1), &w.uri, x->err);
   if (!rc && !w.uri.ptr) w.uri = (pcol_str){"pcol", 4};
+  w.uri = pcol_display_name(w.uri); /* thread and process names: no directory */
   /* the time axis */
   w.synthetic = 0;
   for (size_t i = 0; i < nrows; i++) w.synthetic |= pcol_view_i64(&x->s_time, rows[i].row) == PCOL_NA_I64;

@@ -774,6 +774,7 @@ typedef struct rp_in {
   int last_eol;     /* of the line just added */
   unsigned flags;   /* current segment */
   int64_t interval_ns;
+  uint64_t iv_min, iv_max; /* µs, over the segments */
   int64_t t_ns;     /* time of the next sample */
   uint32_t vt[RPROF_NMEM];
   int mem_declared;
@@ -845,6 +846,8 @@ static int on_header(rp_in *r, const char *p, size_t n, unsigned flags, uint64_t
     if (!rc) rc = pcol_b_meta_str(r->b, r->src, RPROF_META_FLAGS, fl);
     if (rc) return bfail(r, rc);
   }
+  if (r->segments == 0 || iv < r->iv_min) r->iv_min = iv;
+  if (r->segments == 0 || iv > r->iv_max) r->iv_max = iv;
   r->segments++;
   r->flags = flags;
   r->interval_ns = (int64_t)iv * 1000; /* the parser checked the range */
@@ -1009,6 +1012,12 @@ static int finish_meta(rp_in *r) {
   if (r->segments > 1) { /* the time of the source's last sample (lib/core/count.c) */
     snprintf(num, sizeof num, "%" PRId64, r->interval_ns / 1000);
     if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_INTERVAL_LAST_US, num))) return bfail(r, rc);
+  }
+  if (r->iv_min != r->iv_max) { /* segments of other intervals: `pcol info` says so */
+    snprintf(num, sizeof num, "%" PRIu64, r->iv_min);
+    if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_INTERVAL_MIN_US, num))) return bfail(r, rc);
+    snprintf(num, sizeof num, "%" PRIu64, r->iv_max);
+    if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_INTERVAL_MAX_US, num))) return bfail(r, rc);
   }
   if (r->eol_default == EOL_CRLF &&
       (rc = pcol_b_meta_str(r->b, r->src, RPROF_META_EOL, "crlf")))

@@ -382,7 +382,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_str name = {"pcol", 4};
   if (!rc && ns == 1) rc = pcol_string(f, pcol_view_u32(&x.src_uri, 0), &name, err);
   if (!rc && !name.ptr) name = (pcol_str){"pcol", 4};
-  if (!rc) rc = put_str(&x, name);
+  if (!rc) rc = put_str(&x, pcol_display_name(name));
   uint32_t *types = NULL;
   size_t ntypes = 0;
   if (!rc && !(types = malloc((pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES) + 2) * sizeof *types)))
@@ -413,6 +413,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if ((rc = load_source(&x, sel, s)) || !x.nrows) continue;
     pcol_str uri;
     if ((rc = pcol_string(f, pcol_view_u32(&x.src_uri, s - 1), &uri, err))) break;
+    uri = pcol_display_name(uri); /* the profiles' names: no directory */
     source_types(&x, s, types, &ntypes);
     for (size_t i = 0; i < ntypes && !rc; i++) rc = sampled(&x, uri, types[i]);
     if (!rc) rc = evented(&x, uri, sel);

@@ -18,9 +18,12 @@ function drawSource() {
   var box = $('source-lines'), L = M.list;
   box.textContent = '';
   if (!S.fn || !L) { $('source-title').textContent = 'Source (pick a function)'; return; }
-  /* report.c's blocks: [name, file, why not (indexes into strs, -1: none), lines] */
+  /* report.c's blocks: [name, file, why not (indexes into strs, -1: none), lines,
+   * start lines, the file as the profile names it]: shown as `file` (pcol list's
+   * path, trimmed by --source-path), matched to the samples' lines by `key` */
   var blocks = L.blocks.filter(function (b) { return b[0] === S.fn.name; }).map(function (b) {
-    return { file: b[1] < 0 ? null : L.strs[b[1]], error: b[2] < 0 ? null : L.strs[b[2]], lines: b[3], st: b[4] };
+    var file = b[1] < 0 ? null : L.strs[b[1]];
+    return { file: file, key: b[5] >= 0 ? L.strs[b[5]] : file, error: b[2] < 0 ? null : L.strs[b[2]], lines: b[3], st: b[4] };
   }), u = M.values[L.value].unit || '';
   /* the text embedded is the whole profile's window; the window shown and
    * the numbers are the selection's (range, source, value, filters), as
@@ -28,7 +31,7 @@ function drawSource() {
   var LR = sourceLineRows();
   blocks.forEach(function (b) {
     if (b.file === null) return;
-    var pre = S.fn.name + ' ' + b.file + ':', have = [];
+    var pre = S.fn.name + ' ' + b.key + ':', have = [];
     LR.forEach(function (r, key) { if (key.lastIndexOf(pre, 0) === 0 && /^-?[0-9]+$/.test(key.slice(pre.length))) have.push(+key.slice(pre.length)); });
     var w = pcolListWindow(have, b.st);
     b.none = !w;
@@ -46,7 +49,7 @@ function drawSource() {
     var t = document.createElement('table');
     t.className = 'top src';
     b.lines.forEach(function (l0) {
-      var r = LR.get(S.fn.name + ' ' + b.file + ':' + l0[0]), l = [l0[0], r ? r.flat : 0, r ? r.cum : 0, l0[3]];
+      var r = LR.get(S.fn.name + ' ' + b.key + ':' + l0[0]), l = [l0[0], r ? r.flat : 0, r ? r.cum : 0, l0[3]];
       var tr = document.createElement('tr');
       tr.setAttribute('data-line', l[0]); tr.setAttribute('data-flat', l[1]); tr.setAttribute('data-cum', l[2]);
       if (l[1] || l[2]) tr.className = 'hot';

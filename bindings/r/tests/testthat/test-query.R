@@ -27,6 +27,9 @@ compare_tags <- function(path, args = list(), cli = character()) {
   div <- r_div(want$obj$unit)
   expect_identical(list(t$key, t$value, t$amount, sprintf("%.2f", t$pct)),
                    list(w$key, w$value, as.numeric(w$amount) / div, sprintf("%.2f", as.numeric(w$pct))), info = info)
+  # one total per key: the CLI's key_total
+  first <- !duplicated(w$key)
+  expect_equal(attr(t, "total"), structure(as.numeric(w$key_total[first]) / div, names = w$key[first]), info = info)
 }
 
 compare_traces <- function(path, args = list(), cli = character()) {
@@ -51,7 +54,7 @@ compare_diff <- function(base, new, args = list(), cli = character()) {
   expect_equal(attr(t, "base_total"), as.numeric(want$obj$base_total) / r_div(want$obj$unit), info = info)
   if (!length(w)) return(expect_equal(nrow(t), 0L, info = info))
   r <- list(t$base.self, t$new.self, t$delta.self, t$base.total, t$new.total, t$delta.total)
-  c <- lapply(w[c("base_flat", "new_flat", "delta_flat", "base_cum", "new_cum", "delta_cum")], as.numeric)
+  c <- lapply(w[c("base_flat", "new_flat", "d_flat", "base_cum", "new_cum", "d_cum")], as.numeric)
   if (isTRUE(args$absolute)) {
     div <- r_div(want$obj$unit)
     expect_identical(c(list(t$name), r), c(list(w$name), unname(lapply(c, `/`, div))), info = info)
