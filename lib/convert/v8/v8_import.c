@@ -108,10 +108,16 @@ static int copy_str(vimp *v, char **dst, size_t *dl, size_t *cap) {
   return PCOL_OK;
 }
 
+/* V8's 0-based line or column as pcol's 1-based one.  -1 (V8's "unknown")
+ * and any other negative are NA; so is INT64_MAX, whose 1-based form has
+ * no int64 (line + 1 overflowed: UB, and NA by chance in a release build;
+ * issue 42 F4), on purpose as the OTLP and Firefox importers do. */
+static int64_t one_based(int64_t n) { return n >= 0 && n < INT64_MAX ? n + 1 : PCOL_NA_I64; }
+
 static int node_location(vimp *v, const char *fs, size_t fl, const char *us, size_t ul,
                          int64_t line, int64_t col, uint32_t *loc) {
   pcol_function_row f = {0, 0, 0, PCOL_NA_I64};
-  pcol_line_row l = {0, line >= 0 ? line + 1 : PCOL_NA_I64, col >= 0 ? col + 1 : PCOL_NA_I64};
+  pcol_line_row l = {0, one_based(line), one_based(col)};
   f.start_line = l.line;
   int rc;
   if (fl) {
@@ -121,7 +127,7 @@ static int node_location(vimp *v, const char *fs, size_t fl, const char *us, siz
     while (k > 0 && us[k - 1] != '/') k--;
     char *t = malloc(ul - k + 48);
     if (!t) return pcol_oom(v->err);
-    int tn = line >= 0 ? sprintf(t, "(anonymous %.*s:%lld)", (int)(ul - k), us + k, (long long)line + 1)
+    int tn = l.line != PCOL_NA_I64 ? sprintf(t, "(anonymous %.*s:%lld)", (int)(ul - k), us + k, (long long)l.line)
                        : sprintf(t, "(anonymous %.*s:undefined)", (int)(ul - k), us + k);
     rc = pcol_b_string(v->b, t, (size_t)tn, &f.name);
     free(t);
