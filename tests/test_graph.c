@@ -80,6 +80,32 @@ static void EXPECT_EDGE(const pcol_graph *g, const char *from, const char *to, i
   cr_expect_eq(e->residual, res, "%s -> %s residual %d", from, to, e->residual);
 }
 
+/* a value type of the source (its default) */
+static uint32_t VTYPE(pcol_builder *b, uint32_t src, const char *type) {
+  uint32_t vt;
+  cr_assert_eq(pcol_b_value_type(b, S(b, type), S(b, "bytes"), &vt), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt), 0);
+  return vt;
+}
+/* sample number `time` on stack with the value v of type vt */
+static void SAMPLE_V(pcol_builder *b, uint32_t src, int64_t time, uint32_t stack, uint32_t vt, int64_t v) {
+  pcol_value_row r = {vt, v};
+  pcol_sample_row s = {src, time, 0, 1, PCOL_NA_I64, stack, 0};
+  cr_assert_eq(pcol_b_sample(b, &s, &r, 1, NULL), 0);
+}
+/* the graph of every node and edge, and its first three nodes' names */
+static pcol_file *GRAPH_ALL(pcol_builder *b, void **mem, pcol_graph *g, const char *n0, const char *n1,
+                            const char *n2) {
+  pcol_file *f = tu_reopen(b, NULL, mem);
+  pcol_graph_opts all = {0, 0, 0};
+  GRAPH(f, &all, g);
+  cr_assert_eq(g->nnodes, 3);
+  cr_expect(is(g->nodes[0].name, n0) && is(g->nodes[1].name, n1) && is(g->nodes[2].name, n2),
+            "order %.*s %.*s %.*s", (int)g->nodes[0].name.len, g->nodes[0].name.ptr,
+            (int)g->nodes[1].name.len, g->nodes[1].name.ptr, (int)g->nodes[2].name.len, g->nodes[2].name.ptr);
+  return f;
+}
+
 /* 600 x main>a>leaf, 398 x main>b, 2 x main>mid>leaf, 2 x main>b>tiny:
  * the node cutoff is int(1002 x 0.005) = 5, so mid and tiny (cum 2) go;
  * main -> leaf through mid becomes a residual edge, which main -> a -> leaf
@@ -257,27 +283,50 @@ Test(graph, empty_profiles) {
  * MinInt64 and adds the flat with wrap-around, which puts x first (pprof's
  * order).  Under UBSan this was a signed overflow in graph.c. */
 Test(graph, negative_values_order_as_go) {
-  uint32_t src, vt;
+  uint32_t src;
   pcol_builder *b = NEWB(&src);
-  cr_assert_eq(pcol_b_value_type(b, S(b, "inuse"), S(b, "bytes"), &vt), 0);
-  cr_assert_eq(pcol_b_source_value_type(b, src, vt), 0);
+  uint32_t vt = VTYPE(b, src, "inuse");
   uint32_t m = LOC(b, "main"), x = LOC(b, "x"), y = LOC(b, "y");
-  pcol_value_row v3 = {vt, -3}, v2 = {vt, -2};
-  pcol_sample_row s1 = {src, 0, 0, 1, PCOL_NA_I64, STK(b, x, m, 0), 0};
-  pcol_sample_row s2 = {src, 1, 0, 1, PCOL_NA_I64, STK(b, y, x, m, 0), 0};
-  cr_assert_eq(pcol_b_sample(b, &s1, &v3, 1, NULL), 0);
-  cr_assert_eq(pcol_b_sample(b, &s2, &v2, 1, NULL), 0);
+  SAMPLE_V(b, src, 0, STK(b, x, m, 0), vt, -3);
+  SAMPLE_V(b, src, 1, STK(b, y, x, m, 0), vt, -2);
   void *mem;
-  pcol_file *f = tu_reopen(b, NULL, &mem);
   pcol_graph g;
-  pcol_graph_opts all = {0, 0, 0};
-  GRAPH(f, &all, &g);
-  cr_assert_eq(g.nnodes, 3);
-  cr_expect(is(g.nodes[0].name, "x") && is(g.nodes[1].name, "main") && is(g.nodes[2].name, "y"),
-            "order %.*s %.*s %.*s", (int)g.nodes[0].name.len, g.nodes[0].name.ptr,
-            (int)g.nodes[1].name.len, g.nodes[1].name.ptr, (int)g.nodes[2].name.len, g.nodes[2].name.ptr);
+  pcol_file *f = GRAPH_ALL(b, &mem, &g, "x", "main", "y");
   EXPECT_NODE(&g, "x", -3, -5);
   EXPECT_EDGE(&g, "x", "y", -2, 0, 0);
+  pcol_graph_free(&g);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+/* Values near INT64_MAX (issue 42 F5): main calls a and b, X = 2^62 + 1
+ * each, so main's out-edges add up to 2^63 + 2, past int64: edge_entropy's
+ * total was an int64 (signed overflow, UBSan stopped here).  Added in 128
+ * bits, main's edges are halves of its total (entropy 1, score 2 x cum,
+ * out of int64's range: MinInt64 as Go's int64() gives, as it gives for the
+ * NaN of Go's wrapped total); a and b (entropy 0 + 1, score X + flat X,
+ * wrapped as Go adds) have |score| MaxInt64, so the order is a, b, main.
+ * Flat, cum and weights are exact. */
+Test(graph, values_near_int64_max) {
+  uint32_t src;
+  pcol_builder *b = NEWB(&src);
+  uint32_t vt = VTYPE(b, src, "alloc");
+  uint32_t m = LOC(b, "main"), a = LOC(b, "a"), bb = LOC(b, "b");
+  const int64_t X = ((int64_t)1 << 62) + 1;
+  SAMPLE_V(b, src, 0, STK(b, a, m, 0), vt, X);
+  SAMPLE_V(b, src, 1, STK(b, bb, m, 0), vt, X);
+  void *mem;
+  pcol_graph g;
+  pcol_file *f = GRAPH_ALL(b, &mem, &g, "a", "b", "main");
+  long mi = NODE(&g, "main");
+  cr_assert(mi >= 0);
+  cr_expect(g.nodes[mi].flat == 0 && g.nodes[mi].cum == (pcol_sum)2 * X, "main's cum is not 2^63 + 2");
+  cr_expect(g.total == (pcol_sum)2 * X, "total");
+  EXPECT_NODE(&g, "a", X, X);
+  EXPECT_NODE(&g, "b", X, X);
+  EXPECT_EDGE(&g, "main", "a", X, 0, 0);
+  EXPECT_EDGE(&g, "main", "b", X, 0, 0);
   pcol_graph_free(&g);
   pcol_close(f);
   free(mem);

@@ -894,14 +894,19 @@ static void print_time_lines(FILE *fp, pcol_file *f, const pcol_top *t, const pc
     }
   }
   if (s && s->duration_ns != PCOL_NA_I64 && s->duration_ns != 0) {
-    char d[64], tot[64], pct[24] = "";
+    char d[64], tot[64], pct[40] = "";
     pcol_unit_label(s->duration_ns, (pcol_str){"nanoseconds", 11}, "auto", d, sizeof d);
     pcol_unit_label(t->total, t->value.unit, unit, tot, sizeof tot);
     const char *u;
     double ns_total = pcol_unit_scale(t->total, t->value.unit, "nanoseconds", &u);
     if (!strcmp(u, "ns") && ns_total != 0) {
-      char p[16];
-      pcol_percentage((pcol_sum)(int64_t)ns_total, s->duration_ns, p, sizeof p);
+      /* pprof's int64(totalNanos): out of int64's range (4,000,000 hrs)
+       * Go on amd64 gives MinInt64; in C the cast was UB (clang's UBSan),
+       * and the percentage of 2^63 ns (21 digits) was cut by a 16-byte
+       * buffer */
+      int64_t tot_ns = ns_total >= -0x1p63 && ns_total < 0x1p63 ? (int64_t)ns_total : INT64_MIN;
+      char p[32];
+      pcol_percentage(tot_ns, s->duration_ns, p, sizeof p);
       snprintf(pct, sizeof pct, "(%s)", p);
     }
     fprintf(fp, "Duration: %s, Total samples = %s %s\n", d, tot, pct);

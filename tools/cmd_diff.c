@@ -56,7 +56,11 @@ static int print_text(const cli_command *cmd, const cli_args *a, const pcol_top 
                       size_t dropped, pcol_sum label_cutoff, double fraction) {
   const pcol_value_sel *v = &tn->value;
   char unit[32];
-  pcol_sum *vals = malloc((6 * n + 1) * sizeof *vals);
+  /* vals: both totals and up to six cells a row (--absolute: every cell
+   * not 0), so 6n + 2; it was 6n + 1, and -n 6 of two profiles whose rows
+   * were all non-zero wrote past it (issue 42 F11).  cell: six a row (+1:
+   * never a malloc of 0). */
+  pcol_sum *vals = malloc((6 * n + 2) * sizeof *vals);
   vtext *cell = malloc((6 * n + 1) * sizeof *cell);
   if (!vals || !cell) {
     free(vals);

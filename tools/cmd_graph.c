@@ -3,7 +3,8 @@
  * pcol_graph_compute; --format svg|png pipes the DOT text through
  * graphviz's `dot`.  Every string from the file goes through the text rule
  * (cli_text_buf: control bytes and bad UTF-8 as \xNN) and then DOT's
- * escapes (\ and "), so a name cannot end a DOT string or add a line. */
+ * escapes (\ and "), so a name cannot end a DOT string or add a line;
+ * so do the values, whose unit may be the file's (fmt_value, dot_value). */
 #include "cli.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -187,9 +188,15 @@ typedef struct dot_ctx {
   const char *unit;
 } dot_ctx;
 
+/* A value in the view's unit, as text: for a unit of no family the unit is
+ * the file's own (cli_view_unit: by the text rule, but with its " and \ as
+ * they are).  Inside a DOT string it goes through dot_value, never raw: a
+ * unit of  s" URL="javascript:..."  would add an attribute to every node
+ * and edge (issue 42 F1). */
 static void fmt_value(const dot_ctx *c, pcol_sum v, char *b, size_t cap) {
   pcol_unit_label(v, c->vunit, c->unit, b, cap);
 }
+static void dot_value(FILE *fp, const char *formatted) { dot_esc(fp, formatted, strlen(formatted)); }
 static const char *pct(pcol_sum v, pcol_sum total, char *b, size_t cap) {
   pcol_percentage(v, total, b, cap);
   const char *p = b;
@@ -204,20 +211,28 @@ static void write_node(FILE *fp, const dot_ctx *c, size_t i, double max_flat) {
   fprintf(fp, "N%zu [label=\"", i + 1);
   dot_label_name(fp, n->name);
   fmt_value(c, n->flat, fv, sizeof fv);
-  if (n->flat != 0) fprintf(fp, "%s (%s)", fv, pct(n->flat, c->g->total, pb, sizeof pb));
-  else fputc('0', fp);
+  if (n->flat != 0) {
+    dot_value(fp, fv);
+    fprintf(fp, " (%s)", pct(n->flat, c->g->total, pb, sizeof pb));
+  } else {
+    fputc('0', fp);
+  }
   memcpy(cv, fv, sizeof cv);
   if (n->cum != n->flat) {
     fputs(n->flat != 0 ? "\\n" : " ", fp);
     fmt_value(c, n->cum, cv, sizeof cv);
-    fprintf(fp, "of %s (%s)", cv, pct(n->cum, c->g->total, pb, sizeof pb));
+    fputs("of ", fp);
+    dot_value(fp, cv);
+    fprintf(fp, " (%s)", pct(n->cum, c->g->total, pb, sizeof pb));
   }
   int fs = 8;
   double af = (double)mag(n->flat);
   if (max_flat != 0 && n->flat != 0 && af <= max_flat) fs += (int)ceil(16.0 * sqrt(af / max_flat));
   fprintf(fp, "\" id=\"node%zu\" fontsize=%d shape=box tooltip=\"", i + 1, fs);
   dot_str(fp, n->name);
-  fprintf(fp, " (%s)\" color=\"", cv);
+  fputs(" (", fp);
+  dot_value(fp, cv);
+  fputs(")\" color=\"", fp);
   double tot = (double)mag(c->g->total);
   dot_color(fp, (double)n->cum / tot, 0);
   fputs("\" fillcolor=\"", fp);
@@ -228,7 +243,9 @@ static void write_node(FILE *fp, const dot_ctx *c, size_t i, double max_flat) {
 static void write_edge(FILE *fp, const dot_ctx *c, const pcol_graph_edge *e) {
   char w[64];
   fmt_value(c, e->weight, w, sizeof w);
-  fprintf(fp, "N%u -> N%u [label=\" %s%s\"", e->from + 1, e->to + 1, w, e->inl ? "\\n (inline)" : "");
+  fprintf(fp, "N%u -> N%u [label=\" ", e->from + 1, e->to + 1);
+  dot_value(fp, w);
+  fprintf(fp, "%s\"", e->inl ? "\\n (inline)" : "");
   pcol_sum total = c->g->total;
   if (total != 0) {
     pcol_sum at = mag(total), x = mag(e->weight * 100 / total), y = mag(e->weight * 5 / total);
@@ -244,7 +261,9 @@ static void write_edge(FILE *fp, const dot_ctx *c, const pcol_graph_edge *e) {
     dot_str(fp, c->g->nodes[e->from].name);
     fputs(e->residual ? " ... " : " -> ", fp);
     dot_str(fp, c->g->nodes[e->to].name);
-    fprintf(fp, " (%s)\"", w);
+    fputs(" (", fp);
+    dot_value(fp, w);
+    fputs(")\"", fp);
   }
   if (e->residual) fputs(" style=\"dotted\"", fp);
   fputs("]\n", fp);

@@ -153,7 +153,13 @@ static int run(bld *b, pcol_jfilter filter, void *ctx) {
     case PCOL_JT_ARR_END: {
       frame f = b->fr[--b->nfr];
       size_t nw = b->npend - f.pend0;
-      if (add_cont(t, f.obj, b->pend + f.pend0, nw, f.obj ? nw / 2 : nw, &v)) return oom(b);
+      /* an empty container ([] or {} before anything was pushed): pend may
+       * still be NULL, and NULL + 0 is undefined (clang's UBSan stopped
+       * fuzz_firefox; issue 42 F8); `none` is a real, empty container's
+       * words, as add_cont's non-NULL w says */
+      static const pcol_jv none[1];
+      const pcol_jv *w = nw ? b->pend + f.pend0 : none;
+      if (add_cont(t, f.obj, w, nw, f.obj ? nw / 2 : nw, &v)) return oom(b);
       b->npend = f.pend0;
       break;
     }

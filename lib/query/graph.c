@@ -319,10 +319,14 @@ static int64_t go_int64(double x) {
   return x >= -0x1p63 && x < 0x1p63 ? (int64_t)x : INT64_MIN;
 }
 
-/* graph.go edgeEntropyScore over the live edges idx[0..m) */
+/* graph.go edgeEntropyScore over the live edges idx[0..m).  The total is
+ * added in 128 bits, as every other sum here: in int64 (Go's, which wraps)
+ * two edges near INT64_MAX overflowed, UB in C (issue 42 F5).  Below 2^63
+ * in all nothing changes; past it Go's wrapped total gives a meaningless
+ * score (often NaN), ours the true total's. */
 static double edge_entropy(const graph *g, const uint32_t *idx, uint32_t m, int64_t self) {
   double score = 0;
-  int64_t total = self;
+  pcol_sum total = self;
   for (uint32_t i = 0; i < m; i++) {
     int64_t w = i64(g->e[idx[i]].w);
     if (w > 0) total += abs64(w);

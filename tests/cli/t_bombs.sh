@@ -126,4 +126,26 @@ PY
   fail "merge --coalesce: $(cat "$tmp/err")"
 "$PCOL" validate --full "$tmp/merged.pcol" >/dev/null || fail "merge --coalesce wrote an invalid file"
 "$PCOL" cat --table meta "$tmp/merged.pcol" | grep -q max_duration && fail "declared a 19-digit duration"
+
+# traces stops at once when the output budget is reached (issue 42 F3): a
+# speedscope profile of 30,000 nested opens is a chain of 30,000 stacks, one
+# trace each, 450 M frames in all (~35 s of CPU to make them, 7 GB of
+# text).  With --max-output 100K it must write at most that, say the budget
+# and exit 1 having made only the traces it wrote: within 5 s of CPU
+# (prlimit; it needs well under 1 s, ASan included) and 60 s of wall time,
+# both guards only, since it was the work after the budget that ran on.
+python3 - "$tmp/chain.json" <<'PY' || fail "python3: chain"
+import json, sys
+n = 30000
+ev = [{"type": "O", "frame": 0, "at": i} for i in range(n)] + [{"type": "C", "frame": 0, "at": n}] * n
+json.dump({"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": [{"name": "f"}]},
+           "profiles": [{"type": "evented", "name": "chain", "unit": "none", "startValue": 0, "endValue": n,
+                         "events": ev}]}, open(sys.argv[1], "w"))
+PY
+"$PCOL" pack "$tmp/chain.json" -o "$tmp/chain.pcol" || fail "pack chain"
+for fmt in text jsonl; do
+  expect 1 "chain.pcol: the output would be larger than the output budget of 102400 bytes (set by --max-output" \
+    prlimit --cpu=5 "$PCOL" traces "$tmp/chain.pcol" --format $fmt --max-output 100K
+  [ "$(stat -c %s "$tmp/out")" -le 102400 ] || fail "traces --format $fmt wrote past --max-output"
+done
 exit 0

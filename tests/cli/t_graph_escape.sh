@@ -2,8 +2,10 @@
 # pcol graph with hostile function names (generated here): quotes,
 # backslashes, a control byte and invalid UTF-8 must not end a DOT string
 # nor reach the output raw; graphviz (when installed) must accept the text.
+# The same for hostile units of the value type (below).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
+here=$(cd "$(dirname "$0")/../support" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf 'main;evil"] N9 [label="x\\\\;ctl\001\377 5\nmain;ok 3\n' >"$tmp/in.txt"
@@ -44,5 +46,63 @@ if g['total'] != 8 or got != sorted([('main', evil[:4], 5), ('main', 'ok', 3), (
 for b in bad: print('FAIL: graph --format json: ' + b)
 sys.exit(1 if bad else 0)
 PY
+# Hostile value-type units (issue 42 F1): the unit of no family prints as
+# the file has it ("7unit..."), in every node's and edge's label and
+# tooltip.  pprofgen.py puts the text in every string of a profile (the
+# unit is "unit" + text).  Each DOT line must keep the writer's own
+# attributes (no URL=, image=, ... from the file), and the SVG that
+# graphviz makes of it (when installed) must have no link, image or script.
+i=0
+for h in '" URL="javascript:alert(1)//' '" image="/etc/passwd' 'x\\' '\\" href="x' 'a\n<script>&"'; do
+  i=$((i + 1))
+  python3 "$here/pprofgen.py" strings "$tmp/u$i.pb" "$h" || { echo "FAIL: pprofgen.py"; exit 1; }
+  "$PCOL" graph "$tmp/u$i.pb" -o "$tmp/u$i.dot" 2>"$tmp/err" || { echo "FAIL: graph unit $h: exit $?: $(cat "$tmp/err")"; fail=1; continue; }
+  python3 - "$tmp/u$i.dot" "$h" <<'PY' || fail=1
+import re, sys
+dot = open(sys.argv[1], encoding='utf-8', errors='replace').read()
+attr = re.compile(r'\s*(\w+)=("(?:[^"\\\n]|\\.)*"|[\w.#]+)')
+want = {'node': {'label', 'id', 'fontsize', 'shape', 'tooltip', 'color', 'fillcolor'},
+        'edge': {'label', 'weight', 'penwidth', 'color', 'tooltip', 'labeltooltip', 'style'}}
+bad, n = [], 0
+for line in dot.splitlines():
+    m = re.match(r'N\d+( -> N\d+)? \[', line)
+    if not m:
+        continue
+    n += 1
+    kind, pos, keys = 'edge' if m.group(1) else 'node', m.end(), set()
+    while True:
+        a = attr.match(line, pos)
+        if not a:
+            break
+        keys.add(a.group(1))
+        pos = a.end()
+    if line[pos:] != ']':
+        bad.append('not DOT after %r' % line[:pos][-60:])
+    elif keys - want[kind]:
+        bad.append('%s attributes from the file: %s' % (kind, sorted(keys - want[kind])))
+    elif 'unit' not in line:
+        bad.append('no unit in %r' % line[:80])
+if n < 3:
+    bad.append('%d nodes and edges, want 3' % n)
+for b in bad:
+    print('FAIL: graph with unit %r: %s' % (sys.argv[2], b))
+sys.exit(1 if bad else 0)
+PY
+  if command -v dot >/dev/null 2>&1; then
+    "$PCOL" graph "$tmp/u$i.pb" --format svg -o "$tmp/u$i.svg" 2>"$tmp/err" || { echo "FAIL: graph --format svg unit $h: $(cat "$tmp/err")"; fail=1; continue; }
+    python3 - "$tmp/u$i.svg" "$h" <<'PY' || fail=1
+import sys
+import xml.etree.ElementTree as ET
+bad = []
+for e in ET.parse(sys.argv[1]).iter():
+    if e.tag.endswith('}image') or e.tag.endswith('}script'):
+        bad.append('an element %s' % e.tag)
+    bad += ['attribute %s=%r' % (k, v[:60]) for k, v in e.attrib.items() if k.endswith('href')]
+for b in sorted(set(bad)):
+    print('FAIL: graph --format svg with unit %r: %s' % (sys.argv[2], b))
+sys.exit(1 if bad else 0)
+PY
+  fi
+done
 [ $fail -eq 0 ] && echo "t_graph_escape: ok"
 exit $fail

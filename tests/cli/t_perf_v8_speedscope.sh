@@ -214,6 +214,22 @@ $PCOL pack --from v8 "$tmp/old1.cpuprofile" -o "$tmp/old1.pcol" && $PCOL fold "$
   fail "v8 old shape with an end timestamp: $($PCOL fold "$tmp/old1.pcol" --value wall)"
 $PCOL top "$tmp/old.pcol" --by line | grep -Eq ' main [^ ]*/app/m.js:10$' || fail "v8 old shape: main not at m.js:10"
 $PCOL cat "$tmp/old.pcol" --table meta | grep -Pq 'v8.start_time_us\t1538560000500000\t' || fail "v8 old shape: startTime"
+# INT64_MAX, whose 1-based form has no int64 (issue 42 F4: line + 1 was UB,
+# the UBSan build stopped; the release build named the function
+# "(anonymous m.js:-9223372036854775808)"): NA, and the name has no line,
+# as for -1; INT64_MAX - 1 is the largest line kept
+cat > "$tmp/big.cpuprofile" <<'JSON'
+{"nodes": [{"id": 1, "callFrame": {"functionName": "(root)", "url": "", "lineNumber": -1, "columnNumber": -1}, "children": [2, 3]},
+  {"id": 2, "callFrame": {"functionName": "", "url": "file:///app/m.js", "lineNumber": 9223372036854775807, "columnNumber": 9223372036854775807}},
+  {"id": 3, "callFrame": {"functionName": "", "url": "file:///app/n.js", "lineNumber": 9223372036854775806, "columnNumber": -9223372036854775808}}],
+ "startTime": 0, "endTime": 2, "samples": [2, 3], "timeDeltas": [1, 1]}
+JSON
+$PCOL pack "$tmp/big.cpuprofile" -o "$tmp/big.pcol" 2>"$tmp/err" || fail "v8 lines of INT64_MAX: $(cat "$tmp/err")"
+[ -s "$tmp/err" ] && fail "v8 lines of INT64_MAX: $(cat "$tmp/err")"
+printf '(anonymous m.js) 1\n(anonymous n.js:9223372036854775807) 1\n' |
+  diff - <($PCOL fold "$tmp/big.pcol" --value samples | sort) || fail "v8 INT64_MAX lines: the names"
+$PCOL cat "$tmp/big.pcol" --table location_lines --format csv | sed 1d | cut -d, -f4- | sort |
+  diff - <(printf '9223372036854775807,NA\nNA,NA\nNA,NA\n') || fail "v8 INT64_MAX lines: not NA"
 
 # ---------------------------------------------------------------- speedscope
 cat > "$tmp/s.json" <<'JSON'

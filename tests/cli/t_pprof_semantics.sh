@@ -54,4 +54,13 @@ expect 2 "no-inlines" "$PCOL" unpack "$lab" --to pprof --no-inlines -o "$tmp/x.p
 # diff: aligned human units, sorted by |change in flat|
 "$PCOL" diff "$lab" "$nums" --value samples >/dev/null 2>&1
 "$PCOL" diff "$lab" "$lab" --absolute --sort cum | sed -n 4p | grep -q '^ *base_flat' || fail "diff header"
+# the head's "Total samples = T (P%)" when T in ns is past int64 (4,000,000
+# hrs in 5 ns): P as pprof's int64() gives it on amd64 (MinInt64: 2^63 / 5 x
+# 100 %), whole; the cast was UB (clang's UBSan) and the text was cut at 15
+# characters, "(184467440737095)"
+python3 "$(dirname "$0")/../support/pprofgen.py" hours "$tmp/hours.pb" || fail "pprofgen.py hours"
+"$PCOL" top "$tmp/hours.pb" >"$tmp/out" 2>"$tmp/err" || fail "top of 4,000,000 hours: $(cat "$tmp/err")"
+[ -s "$tmp/err" ] && fail "top of 4,000,000 hours: $(cat "$tmp/err")"
+grep -qx 'Duration: 5ns, Total samples = 4000000hrs (184467440737095516160.00%)' "$tmp/out" ||
+  fail "top of 4,000,000 hours: $(sed -n 4p "$tmp/out")"
 echo "t_pprof_semantics: ok"

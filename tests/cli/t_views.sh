@@ -147,6 +147,19 @@ sed -n 2p "$tmp/d.csv" | grep -qx '3,0,-3,3,0,-3,g' || fail "diff rows: $(sed -n
   grep -qx '1,0,-1,4,0,-4,f 0,0,0,6,2,-4,main ' || fail "diff --sort cum rows"
 "$PCOL" diff $V "$tmp/a.out" "$tmp/b.out" --format csv | grep -q '^0.0000,100.0000,100.0000,0.0000,100.0000,100.0000,k$' ||
   fail "normalised diff"
+# diff --absolute's text when every cell shown is not 0 (issue 42 F11: -n 6
+# wrote past its buffer): a real Go profile against itself merged twice, so
+# each row's new is twice its base and its change is its base (+base)
+gocpu="${PCOL_TESTDATA:-../shared/testdata}/pprof/go-cpu-inline-small.pb.gz"
+if [ -f "$gocpu" ]; then
+  "$PCOL" merge "$gocpu" "$gocpu" -o "$tmp/go2.pcol" || fail "merge of $gocpu with itself"
+  for n in 1 2 3 4 5 6 7 8 9 10; do
+    "$PCOL" diff "$gocpu" "$tmp/go2.pcol" --absolute --unit raw -n $n > "$tmp/d.txt" || fail "diff --absolute -n $n: exit $?"
+    awk -v n=$n 'f && NF >= 7 { r++; if ($1 == 0 || $2 != 2 * $1 || $3 != "+" $1 || $5 != 2 * $4 || $6 != "+" $4) bad = bad " " $0 }
+                 /base_flat/ { f = 1 } END { if (r != n || bad != "") { print r " rows:" bad; exit 1 } }' "$tmp/d.txt" ||
+      fail "diff --absolute -n $n: $(cat "$tmp/d.txt")"
+  done
+fi
 
 # flame
 "$PCOL" flame $V "$tmp/a.out" -o "$tmp/f.svg" --title 'T <&>' || fail flame

@@ -10,6 +10,9 @@ hand, standard library only).
                                  mapping file and build id, sample and period
                                  types and units, label keys, values and units,
                                  comments (tests/cli/t_markup.sh, t_text_escape.sh)
+  pprofgen.py hours OUT          one sample of 4,000,000 cpu hours in 5 ns of
+                                 duration: its total in ns is past int64
+                                 (tests/cli/t_pprof_semantics.sh)
 """
 import sys
 
@@ -84,10 +87,23 @@ def strings(out, text):
     open(out, "wb").write(p + st.table())
 
 
+def hours(out):
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"hours")))
+    p += field(2, 2, field(1, 2, varint(1)) + field(2, 2, varint(4_000_000)))
+    p += field(4, 2, field(1, 0, 1) + field(4, 2, field(1, 0, 1) + field(2, 0, 3)))
+    p += field(5, 2, field(1, 0, 1) + field(2, 0, st.id(b"main")))
+    p += field(9, 0, 1_000_000_000)                                  # time_nanos
+    p += field(10, 0, 5)                                             # duration_nanos
+    open(out, "wb").write(p + st.table())
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "lines":
         lines(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     elif sys.argv[1] == "strings":
         strings(sys.argv[2], sys.argv[3].encode("latin-1").decode("unicode_escape"))
+    elif sys.argv[1] == "hours":
+        hours(sys.argv[2])
     else:
         sys.exit(__doc__)

@@ -670,12 +670,18 @@ static int make_source(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
     rc = pcol_b_meta(c->b, *src, OTLP_META_PAYLOAD, p->original_payload.data, p->original_payload.len);
   if (!rc && c->layout == LAYOUT_V9)
     rc = pcol_b_meta(c->b, *src, OTLP_META_SAMPLE_LAYOUT, "v1.9", 4);
-  /* the Profile's attributes under their own keys (pcol's own two aside) */
+  /* the Profile's attributes under their own keys (pcol's own two aside,
+   * and pcol.max_duration_ns: a fact about the pcol file's own duration
+   * column, which coalescing writes from the samples; from the input it
+   * could break spec.md F6 (a value of "[]" made a file that fails
+   * validation, found by fuzz_otlp; issue 42) or lie about the samples) */
   for (size_t k = 0; k < p->n_attribute_indices && !rc; k++) {
     int32_t ai = p->attribute_indices[k];
     if (ai <= 0) continue;
     const char *key = str_at(c, D->attribute_table[ai]->key_strindex);
-    if (!strcmp(key, OTLP_ATTR_SOURCE_TYPE) || !strcmp(key, OTLP_ATTR_SOURCE_URI)) continue;
+    if (!strcmp(key, OTLP_ATTR_SOURCE_TYPE) || !strcmp(key, OTLP_ATTR_SOURCE_URI) ||
+        !strcmp(key, PCOL_META_MAX_DURATION_NS))
+      continue;
     rc = meta_kv(c, *src, "", key, D->attribute_table[ai]->value, &t);
   }
   if (!rc && rp->resource)

@@ -121,6 +121,12 @@ static int copy_str(vimp *v, char **dst, size_t *dl, size_t *cap) {
   return PCOL_OK;
 }
 
+/* V8's 0-based line or column as pcol's 1-based one.  -1 (V8's "unknown")
+ * and any other negative are NA; so is INT64_MAX, whose 1-based form has
+ * no int64 (line + 1 overflowed: UB, and NA by chance in a release build;
+ * issue 42 F4), on purpose as the OTLP and Firefox importers do. */
+static int64_t one_based(int64_t n) { return n >= 0 && n < INT64_MAX ? n + 1 : PCOL_NA_I64; }
+
 /* A node's frame: line and col 1-based (pcol's), NA when unknown. */
 static int node_location(vimp *v, const char *fs, size_t fl, const char *us, size_t ul,
                          int64_t line, int64_t col, uint32_t *loc) {
@@ -289,8 +295,9 @@ static int node(vimp *v, int old, uint32_t parent_ix) {
   nd->is_root_name = fl == 6 && memcmp(fs, "(root)", 6) == 0;
   /* pcol's lines are 1-based: V8's 0-based ones + 1, the old shape's as
    * they are; below that, unknown */
-  int64_t line = old ? c.line : c.line >= 0 ? c.line + 1 : -1, col = old ? c.col : c.col >= 0 ? c.col + 1 : -1;
-  return node_location(v, fs, fl, us, ul, line > 0 ? line : PCOL_NA_I64, col > 0 ? col : PCOL_NA_I64, &nd->loc);
+  int64_t line = old ? (c.line > 0 ? c.line : PCOL_NA_I64) : one_based(c.line);
+  int64_t col = old ? (c.col > 0 ? c.col : PCOL_NA_I64) : one_based(c.col);
+  return node_location(v, fs, fl, us, ul, line, col, &nd->loc);
 }
 /* The node of an id: *node, or *missing. */
 static int find_node(vimp *v, int64_t id, uint32_t *node, int *missing) {
