@@ -369,6 +369,39 @@ test-python: all
 bench-bindings: all bench-tools
 	@BUILD=$(BUILD) BENCH_BUILD=$(BUILD)/bench-build bash bench/bindings.sh
 
+# The DuckDB extension (bindings/duckdb/, doc/duckdb.md): read_pcol() and
+# pcol_top() for DuckDB >= 1.2, built against DuckDB's stable C extension API.
+# Its two headers come from the npm package `duckdb` (DuckDB's sources) at the
+# pinned version, fetched into $(BUILD)/duckdb with `npm pack` (nothing of
+# DuckDB is in the repository); the file gets DuckDB's metadata footer
+# (append_metadata.sh): unsigned, it loads with allow_unsigned_extensions.
+DUCKDB_NPM_VERSION := 1.4.4
+DUCKDB_CAPI_VERSION := v1.2.0
+DUCKDB_ARCH := $(shell uname -m | sed -e 's/x86_64/amd64/' -e 's/aarch64/arm64/')
+DUCKDB_PLATFORM ?= linux_$(DUCKDB_ARCH)
+DUCKDB_DIR := $(BUILD)/duckdb
+DUCKDB_EXT := $(DUCKDB_DIR)/pcol.duckdb_extension
+DUCKDB_HDR := $(DUCKDB_DIR)/include/duckdb_extension.h
+.PHONY: duckdb
+duckdb: $(DUCKDB_EXT)
+$(DUCKDB_HDR):
+	@mkdir -p $(DUCKDB_DIR)/include
+	@command -v npm >/dev/null || { echo "make duckdb: needs npm (apt-get install npm) for DuckDB's header" >&2; exit 1; }
+	cd $(DUCKDB_DIR) && npm pack --silent duckdb@$(DUCKDB_NPM_VERSION) >/dev/null
+	tar xzf $(DUCKDB_DIR)/duckdb-$(DUCKDB_NPM_VERSION).tgz -C $(DUCKDB_DIR)/include --strip-components=5 \
+	  package/src/duckdb/src/include/duckdb.h package/src/duckdb/src/include/duckdb_extension.h
+	rm -f $(DUCKDB_DIR)/duckdb-$(DUCKDB_NPM_VERSION).tgz
+	@touch $@
+# -isystem: DuckDB's headers are not ours to hold to -Werror.  Only the entry
+# point is exported (--exclude-libs: libpcol's symbols stay inside).
+$(DUCKDB_EXT): bindings/duckdb/pcol_duckdb.c bindings/common/pcolb.c bindings/common/pcolb.h \
+               bindings/duckdb/append_metadata.sh $(DUCKDB_HDR) $(LIBA)
+	$(CC) $(CPPFLAGS_ALL) -Iinclude -Ibindings/common -isystem $(DUCKDB_DIR)/include $(CFLAGS) $(WARN) $(SAN) \
+	  -fPIC -fvisibility=hidden -shared -o $@.tmp bindings/duckdb/pcol_duckdb.c bindings/common/pcolb.c \
+	  $(LIBA) $(LDLIBS) -Wl,--exclude-libs,ALL
+	sh bindings/duckdb/append_metadata.sh $@.tmp $(DUCKDB_PLATFORM) $(DUCKDB_CAPI_VERSION) v$(VERSION)
+	mv $@.tmp $@
+
 # -------------------------------------------------------------- install
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \

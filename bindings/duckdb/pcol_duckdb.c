@@ -1,0 +1,570 @@
+/* pcol_duckdb.c — the DuckDB extension `pcol`: read_pcol() and pcol_top().
+ *
+ * Built against DuckDB's stable C extension API (duckdb_extension.h, C API
+ * v1.2.0: loads in DuckDB >= 1.2) by `make duckdb`; uses include/pcol.h
+ * and the bindings' glue (bindings/common/pcolb.c) only.
+ *
+ *   read_pcol(path [, table := VIEW] [, source := ID] [, "from" := S, "to" := S])
+ *
+ * returns view VIEW (default samples) of spec.md §11, the rows `pcol cat
+ * --table VIEW` prints, with its column names; ids, counts and i64 cells as
+ * BIGINT, u64 as UBIGINT, f64 as DOUBLE, bools as BOOLEAN, strings as
+ * VARCHAR (bytes that are not UTF-8 as their Latin-1 code points, the rule
+ * of `pcol cat --format json`), NA as NULL.  `path` is a file, a directory
+ * (its files), a glob or a list of those: then the rows of each file in turn,
+ * with a last column `file` (ids are the file's own).  Any input pcol reads
+ * (pprof, Rprof, ...) is converted in memory (pcol_open_any) under the
+ * CLI's budgets.  Only the columns a query uses are read (projection
+ * pushdown); rows go to DuckDB 2048 at a time.
+ *
+ *   pcol_top(path [, value := NAME] [, by := 'function'|'line'|'file'|'address']
+ *            [, source := ID] [, "from" := S, "to" := S])
+ *
+ * returns `pcol top --format json`'s rows (name, flat, cum) of the union of
+ * the inputs (pcol_open_many, as the CLI opens many inputs). */
+#define DUCKDB_EXTENSION_NAME pcol
+#include "duckdb_extension.h"
+
+#include "pcolb.h"
+
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+DUCKDB_EXTENSION_EXTERN
+
+/* ------------------------------------------------------------ inputs */
+
+typedef struct paths {
+  char **v;
+  size_t n, cap;
+  int many; /* a list, a directory or a glob: the rows get a `file` column */
+} paths;
+
+static void paths_free(paths *p) {
+  for (size_t i = 0; i < p->n; i++) free(p->v[i]);
+  free(p->v);
+  memset(p, 0, sizeof *p);
+}
+
+static int paths_push(paths *p, const char *s) {
+  if (p->n == p->cap) {
+    size_t c = p->cap ? 2 * p->cap : 8;
+    char **q = realloc(p->v, c * sizeof *q);
+    if (!q) return PCOL_ENOMEM;
+    p->v = q;
+    p->cap = c;
+  }
+  if (!(p->v[p->n] = strdup(s))) return PCOL_ENOMEM;
+  p->n++;
+  return PCOL_OK;
+}
+
+/* One argument as the CLI reads it (tools/inputs.c): a directory is its
+ * regular files not starting with '.', by name (glob's "DIR/ *" gives them
+ * sorted); a name that does not exist but has glob characters is a glob;
+ * anything else a file (whose open says what is wrong with it). */
+static int paths_add(paths *p, const char *s, pcol_error *err) {
+  struct stat st;
+  int isdir = !stat(s, &st) && S_ISDIR(st.st_mode);
+  if (!isdir && (!stat(s, &st) || !strpbrk(s, "*?[")))
+    return paths_push(p, s) ? pcol_error_set(err, PCOL_ENOMEM, "out of memory") : PCOL_OK;
+  p->many = 1;
+  size_t l = strlen(s);
+  char *pat = malloc(l + 3);
+  if (!pat) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  snprintf(pat, l + 3, "%s%s", s, isdir ? (l && s[l - 1] == '/' ? "*" : "/*") : "");
+  glob_t g;
+  int gr = glob(pat, 0, NULL, &g), rc = PCOL_OK;
+  free(pat);
+  size_t before = p->n;
+  for (size_t k = 0; !gr && !rc && k < g.gl_pathc; k++)
+    if (!stat(g.gl_pathv[k], &st) && S_ISREG(st.st_mode) && paths_push(p, g.gl_pathv[k]))
+      rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  if (!gr) globfree(&g);
+  if (!rc && p->n == before)
+    rc = pcol_error_set(err, PCOL_EINVAL, isdir ? "directory '%s' holds no file" : "no file matches '%s'", s);
+  return rc;
+}
+
+/* ------------------------------------------------------------ bind */
+
+typedef struct bind_data {
+  paths in;
+  const pcol_lview_info *vi; /* read_pcol's view; NULL for pcol_top */
+  pcol_select sel;
+  char *value, *by; /* pcol_top */
+} bind_data;
+
+static void bind_free(void *p) {
+  bind_data *b = p;
+  if (!b) return;
+  paths_free(&b->in);
+  free(b->value);
+  free(b->by);
+  free(b);
+}
+
+/* A VARCHAR named parameter as a malloc'd string (NULL when absent). */
+static char *named_str(duckdb_bind_info info, const char *name) {
+  duckdb_value v = duckdb_bind_get_named_parameter(info, name);
+  if (!v) return NULL;
+  char *s = duckdb_is_null_value(v) ? NULL : duckdb_get_varchar(v);
+  char *r = s ? strdup(s) : NULL;
+  if (s) duckdb_free(s);
+  duckdb_destroy_value(&v);
+  return r;
+}
+
+/* The path argument: a VARCHAR or a LIST of them. */
+static int bind_paths(duckdb_bind_info info, paths *p, pcol_error *err) {
+  duckdb_value v = duckdb_bind_get_parameter(info, 0);
+  duckdb_logical_type t = duckdb_get_value_type(v);
+  int rc = PCOL_OK;
+  if (duckdb_is_null_value(v)) {
+    rc = pcol_error_set(err, PCOL_EINVAL, "the path is NULL");
+  } else if (duckdb_get_type_id(t) == DUCKDB_TYPE_LIST) {
+    idx_t n = duckdb_get_list_size(v);
+    p->many = 1;
+    for (idx_t i = 0; i < n && !rc; i++) {
+      duckdb_value c = duckdb_get_list_child(v, i);
+      char *s = duckdb_is_null_value(c) ? NULL : duckdb_get_varchar(c);
+      rc = s ? paths_add(p, s, err) : pcol_error_set(err, PCOL_EINVAL, "path %llu of the list is NULL", (unsigned long long)i + 1);
+      if (s) duckdb_free(s);
+      duckdb_destroy_value(&c);
+    }
+    if (!rc && !p->n) rc = pcol_error_set(err, PCOL_EINVAL, "the list of paths is empty");
+  } else {
+    char *s = duckdb_get_varchar(v);
+    rc = s ? paths_add(p, s, err) : pcol_error_set(err, PCOL_EINVAL, "the path is not a string");
+    if (s) duckdb_free(s);
+  }
+  duckdb_destroy_value(&v);
+  return rc;
+}
+
+/* source := ID, "from" := S, "to" := S (seconds since the source's start). */
+static int bind_select(duckdb_bind_info info, pcol_select *sel, pcol_error *err) {
+  memset(sel, 0, sizeof *sel);
+  duckdb_value v = duckdb_bind_get_named_parameter(info, "source");
+  if (v && !duckdb_is_null_value(v)) {
+    int64_t s = duckdb_get_int64(v);
+    if (s < 1 || s > UINT32_MAX) {
+      duckdb_destroy_value(&v);
+      return pcol_error_set(err, PCOL_EINVAL, "source must be a source id (1 or more)");
+    }
+    sel->source_id = (uint32_t)s;
+  }
+  if (v) duckdb_destroy_value(&v);
+  static const char *const names[2] = {"from", "to"};
+  for (int k = 0; k < 2; k++) {
+    v = duckdb_bind_get_named_parameter(info, names[k]);
+    if (!v) continue;
+    int64_t ns = 0;
+    int bad = !duckdb_is_null_value(v) && pcb_seconds(duckdb_get_double(v), &ns);
+    int has = !duckdb_is_null_value(v);
+    duckdb_destroy_value(&v);
+    if (bad) return pcol_error_set(err, PCOL_EINVAL, "%s must be a finite number of seconds", names[k]);
+    if (!has) continue;
+    if (k) sel->has_to = 1, sel->to_ns = ns;
+    else sel->has_from = 1, sel->from_ns = ns;
+  }
+  return PCOL_OK;
+}
+
+static duckdb_type kind_type(pcol_lview_kind k) {
+  switch (k) {
+  case PCOL_LK_STR: return DUCKDB_TYPE_VARCHAR;
+  case PCOL_LK_U64: return DUCKDB_TYPE_UBIGINT;
+  case PCOL_LK_F64: return DUCKDB_TYPE_DOUBLE;
+  case PCOL_LK_BOOL: return DUCKDB_TYPE_BOOLEAN;
+  default: return DUCKDB_TYPE_BIGINT; /* ID, REF, COUNT (u32), I64 */
+  }
+}
+
+static void add_column(duckdb_bind_info info, const char *name, duckdb_type type) {
+  duckdb_logical_type t = duckdb_create_logical_type(type);
+  duckdb_bind_add_result_column(info, name, t);
+  duckdb_destroy_logical_type(&t);
+}
+
+static void bind_fail(duckdb_bind_info info, const char *fn, pcol_error *err, bind_data *b) {
+  char msg[700];
+  snprintf(msg, sizeof msg, "%s: %s", fn, err->message[0] ? err->message : pcol_strerror(err->code));
+  duckdb_bind_set_error(info, msg);
+  bind_free(b);
+}
+
+static void read_pcol_bind(duckdb_bind_info info) {
+  pcol_error err = {0};
+  bind_data *b = calloc(1, sizeof *b);
+  if (!b) {
+    duckdb_bind_set_error(info, "read_pcol: out of memory");
+    return;
+  }
+  char *table = named_str(info, "table");
+  b->vi = pcol_lview_by_name(table ? table : "samples");
+  int rc = b->vi ? PCOL_OK
+                 : pcol_error_set(&err, PCOL_EINVAL,
+                                  "unknown table '%s' (meta, sources, value_types, source_value_types, "
+                                  "functions, mappings, locations, location_lines, stacks, samples, "
+                                  "sample_values, sample_locations, sample_labels, text_lines, "
+                                  "sample_text, models, strings)",
+                                  table);
+  free(table);
+  if (!rc) rc = bind_select(info, &b->sel, &err);
+  if (!rc && !b->vi->sample_view && (b->sel.source_id || b->sel.has_from || b->sel.has_to))
+    rc = pcol_error_set(&err, PCOL_EINVAL,
+                        "source, from and to select samples; they apply to samples, sample_values, "
+                        "sample_locations and sample_labels, not %s",
+                        b->vi->name);
+  if (!rc) rc = bind_paths(info, &b->in, &err);
+  if (rc) return bind_fail(info, "read_pcol", &err, b);
+  for (int k = 0; k < b->vi->ncols; k++) add_column(info, b->vi->cols[k].name, kind_type(b->vi->cols[k].kind));
+  if (b->in.many) add_column(info, "file", DUCKDB_TYPE_VARCHAR);
+  duckdb_bind_set_bind_data(info, b, bind_free);
+}
+
+/* ------------------------------------------------------------ scan */
+
+#define CHUNK 2048
+
+typedef struct scan_state {
+  size_t next;    /* the next input to open */
+  size_t cur;     /* the input being read */
+  pcol_file *f;   /* NULL between inputs */
+  pcb_table t;
+  uint64_t row;   /* next row of t */
+  idx_t ncols;    /* projected columns */
+  idx_t *cols;    /* their indexes in the bind's schema */
+  uint32_t want;  /* bit k: view column k is projected */
+  char *sbuf;     /* UTF-8 cleaning (3 bytes per input byte) */
+  size_t scap;
+} scan_state;
+
+static void close_input(scan_state *s) {
+  if (s->f) {
+    pcb_table_free(&s->t);
+    pcol_close(s->f);
+    s->f = NULL;
+  }
+}
+
+static void scan_free(void *p) {
+  scan_state *s = p;
+  if (!s) return;
+  close_input(s);
+  free(s->cols);
+  free(s->sbuf);
+  free(s);
+}
+
+static void read_pcol_init(duckdb_init_info info) {
+  bind_data *b = duckdb_init_get_bind_data(info);
+  scan_state *s = calloc(1, sizeof *s);
+  idx_t n = duckdb_init_get_column_count(info);
+  if (!s || !(s->cols = malloc((n ? n : 1) * sizeof *s->cols))) {
+    free(s);
+    duckdb_init_set_error(info, "read_pcol: out of memory");
+    return;
+  }
+  s->ncols = n;
+  for (idx_t i = 0; i < n; i++) {
+    s->cols[i] = duckdb_init_get_column_index(info, i);
+    if (s->cols[i] < (idx_t)b->vi->ncols) s->want |= 1u << s->cols[i];
+  }
+  duckdb_init_set_init_data(info, s, scan_free);
+}
+
+/* The rows of a view are materialised per input only for its computed
+ * columns (stored ones are borrowed from the mapping), so memory is bounded
+ * as the open bounds rows: PCOL_ROW_BUDGET_PER_BYTE per byte of input. */
+static uint64_t row_limit(const char *path) {
+  struct stat st;
+  uint64_t size = stat(path, &st) ? 0 : (uint64_t)st.st_size;
+  uint64_t lim = size > UINT64_MAX / PCOL_ROW_BUDGET_PER_BYTE ? UINT64_MAX : size * PCOL_ROW_BUDGET_PER_BYTE;
+  return lim < PCOL_ROW_BUDGET_MIN ? PCOL_ROW_BUDGET_MIN : lim;
+}
+
+/* Opens input s->next and reads its view's projected columns. */
+static int open_next(bind_data *b, scan_state *s, pcol_error *err) {
+  s->cur = s->next++;
+  const char *path = b->in.v[s->cur];
+  int rc = pcol_open_any(path, NULL, &s->f, err);
+  if (!rc) {
+    pcb_select ps = {.sel = b->sel, .max_rows = row_limit(path), .unchecked = 0};
+    rc = pcb_table_get(s->f, b->vi->name, &ps, s->want, &s->t, err);
+    if (rc) {
+      pcol_close(s->f);
+      s->f = NULL;
+    }
+  } else {
+    s->f = NULL;
+  }
+  s->row = 0;
+  /* name the file unless the library's message starts with it */
+  if (rc && strncmp(err->message, path, strlen(path))) pcol_error_prefix(err, path);
+  return rc;
+}
+
+/* String cell i of vec: str as UTF-8 (pcb_utf8_clean's rule), cleaned in
+ * *buf (grown to 3 bytes per input byte) when it is not UTF-8 already. */
+static int set_str(char **buf, size_t *cap, duckdb_vector vec, idx_t i, pcol_str str,
+                   pcol_error *err) {
+  if (pcb_utf8_clean_already(str.ptr, str.len)) {
+    duckdb_vector_assign_string_element_len(vec, i, str.ptr, str.len);
+    return PCOL_OK;
+  }
+  if (str.len > *cap / 3) {
+    size_t c = str.len * 3 + 16;
+    char *q = realloc(*buf, c);
+    if (!q) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+    *buf = q;
+    *cap = c;
+  }
+  size_t n = pcb_utf8_clean(str.ptr, str.len, *buf, NULL);
+  duckdb_vector_assign_string_element_len(vec, i, *buf, n);
+  return PCOL_OK;
+}
+
+/* Cell r of column c as its raw 64-bit pattern (u32 ids widened). */
+static int64_t cell(const pcb_col *c, uint64_t r) {
+  if (c->seq) return (int64_t)(r + 1);
+  if (!c->data) return c->dflt;
+  switch (c->type) {
+  case PCOL_TYPE_U32: return ((const uint32_t *)c->data)[r];
+  case PCOL_TYPE_U8: return ((const uint8_t *)c->data)[r];
+  default: return ((const int64_t *)c->data)[r];
+  }
+}
+
+/* Fills rows [row, row + n) of view column k into vec. */
+static int fill_column(scan_state *s, const pcb_col *c, duckdb_vector vec, idx_t n, pcol_error *err) {
+  void *out = duckdb_vector_get_data(vec);
+  uint64_t *valid = NULL;
+  for (idx_t i = 0; i < n; i++) {
+    int64_t x = cell(c, s->row + i);
+    int null = 0;
+    switch (c->kind) {
+    case PCOL_LK_REF:
+    case PCOL_LK_STR: null = x == 0; break;
+    case PCOL_LK_I64: null = x == PCOL_NA_I64; break;
+    case PCOL_LK_F64: {
+      double d;
+      memcpy(&d, &x, sizeof d);
+      null = d != d;
+      break;
+    }
+    default: break;
+    }
+    if (null) {
+      if (!valid) {
+        duckdb_vector_ensure_validity_writable(vec);
+        valid = duckdb_vector_get_validity(vec);
+      }
+      duckdb_validity_set_row_invalid(valid, i);
+      continue;
+    }
+    switch (c->kind) {
+    case PCOL_LK_STR: {
+      pcol_str str;
+      int rc = pcol_string(s->f, (uint32_t)x, &str, err);
+      if (!rc) rc = set_str(&s->sbuf, &s->scap, vec, i, str, err);
+      if (rc) return rc;
+      break;
+    }
+    case PCOL_LK_BOOL: ((bool *)out)[i] = x != 0; break;
+    default: ((int64_t *)out)[i] = x; break; /* BIGINT, UBIGINT, DOUBLE: 8 bytes as they are */
+    }
+  }
+  return PCOL_OK;
+}
+
+/* The query fails with "FN: message" (the message names the file). */
+static void fn_error(duckdb_function_info info, const char *fn, const pcol_error *err) {
+  char msg[800];
+  snprintf(msg, sizeof msg, "%s: %s", fn, err->message[0] ? err->message : pcol_strerror(err->code));
+  duckdb_function_set_error(info, msg);
+}
+
+static void scan_fail(duckdb_function_info info, scan_state *s, pcol_error *err) {
+  close_input(s);
+  s->next = (size_t)-1; /* no more rows */
+  fn_error(info, "read_pcol", err);
+}
+
+static void read_pcol_scan(duckdb_function_info info, duckdb_data_chunk out) {
+  bind_data *b = duckdb_function_get_bind_data(info);
+  scan_state *s = duckdb_function_get_init_data(info);
+  pcol_error err = {0};
+  for (;;) {
+    if (s->f && s->row < s->t.nrows) break;
+    close_input(s);
+    if (s->next >= b->in.n) {
+      duckdb_data_chunk_set_size(out, 0);
+      return;
+    }
+    if (open_next(b, s, &err)) return scan_fail(info, s, &err);
+  }
+  uint64_t left = s->t.nrows - s->row;
+  idx_t n = left < CHUNK ? (idx_t)left : CHUNK;
+  for (idx_t i = 0; i < s->ncols; i++) {
+    duckdb_vector vec = duckdb_data_chunk_get_vector(out, i);
+    idx_t k = s->cols[i];
+    if (k < (idx_t)b->vi->ncols) {
+      if (fill_column(s, &s->t.cols[k], vec, n, &err)) {
+        if (strncmp(err.message, b->in.v[s->cur], strlen(b->in.v[s->cur])))
+          pcol_error_prefix(&err, b->in.v[s->cur]);
+        return scan_fail(info, s, &err);
+      }
+    } else if (k == (idx_t)b->vi->ncols && b->in.many) {
+      const char *p = b->in.v[s->cur];
+      for (idx_t r = 0; r < n; r++) duckdb_vector_assign_string_element(vec, r, p);
+    } else { /* a virtual column (row id): the row's number */
+      int64_t *o = duckdb_vector_get_data(vec);
+      for (idx_t r = 0; r < n; r++) o[r] = (int64_t)(s->row + r);
+    }
+  }
+  s->row += n;
+  duckdb_data_chunk_set_size(out, n);
+}
+
+/* ------------------------------------------------------------ pcol_top */
+
+typedef struct top_state {
+  pcol_file *f; /* the union, open while the rows (their names) are read */
+  pcol_top t;
+  int have;
+  size_t row;
+  char *sbuf; /* UTF-8 cleaning */
+  size_t scap;
+} top_state;
+
+static void top_free(void *p) {
+  top_state *s = p;
+  if (!s) return;
+  if (s->have) pcol_top_free(&s->t);
+  pcol_close(s->f);
+  free(s->sbuf);
+  free(s);
+}
+
+static void pcol_top_bind(duckdb_bind_info info) {
+  pcol_error err = {0};
+  bind_data *b = calloc(1, sizeof *b);
+  if (!b) {
+    duckdb_bind_set_error(info, "pcol_top: out of memory");
+    return;
+  }
+  b->value = named_str(info, "value");
+  b->by = named_str(info, "by");
+  int rc = PCOL_OK;
+  if (b->by && strcmp(b->by, "function") && strcmp(b->by, "line") && strcmp(b->by, "file") &&
+      strcmp(b->by, "address"))
+    rc = pcol_error_set(&err, PCOL_EINVAL, "by must be function, line, file or address, not '%s'", b->by);
+  if (!rc) rc = bind_select(info, &b->sel, &err);
+  if (!rc) rc = bind_paths(info, &b->in, &err);
+  if (rc) return bind_fail(info, "pcol_top", &err, b);
+  add_column(info, "name", DUCKDB_TYPE_VARCHAR);
+  add_column(info, "flat", DUCKDB_TYPE_HUGEINT);
+  add_column(info, "cum", DUCKDB_TYPE_HUGEINT);
+  duckdb_bind_set_bind_data(info, b, bind_free);
+}
+
+static pcol_by by_of(const char *s) {
+  if (!s || !strcmp(s, "function")) return PCOL_BY_FUNCTION;
+  if (!strcmp(s, "line")) return PCOL_BY_LINE;
+  if (!strcmp(s, "file")) return PCOL_BY_FILE;
+  return PCOL_BY_ADDRESS;
+}
+
+static void pcol_top_init(duckdb_init_info info) {
+  top_state *s = calloc(1, sizeof *s);
+  if (!s) {
+    duckdb_init_set_error(info, "pcol_top: out of memory");
+    return;
+  }
+  duckdb_init_set_init_data(info, s, top_free);
+}
+
+/* Computed on the first call (errors then reach the query). */
+static int top_compute(bind_data *b, top_state *s, pcol_error *err) {
+  int rc = pcol_open_many((const char *const *)b->in.v, b->in.n, NULL, &b->sel, &s->f, NULL, err);
+  pcol_value_sel v;
+  if (!rc) rc = pcol_value_resolve(s->f, &b->sel, b->value, &v, err);
+  if (!rc) rc = pcol_top_compute(s->f, &b->sel, &v, by_of(b->by), &s->t, err);
+  if (!rc) s->have = 1;
+  return rc;
+}
+
+static duckdb_hugeint huge(pcol_sum v) {
+  duckdb_hugeint h;
+  h.lower = (uint64_t)v;
+  h.upper = (int64_t)(v >> 64);
+  return h;
+}
+
+static void pcol_top_scan(duckdb_function_info info, duckdb_data_chunk out) {
+  bind_data *b = duckdb_function_get_bind_data(info);
+  top_state *s = duckdb_function_get_init_data(info);
+  pcol_error err = {0};
+  if (!s->have && top_compute(b, s, &err)) return fn_error(info, "pcol_top", &err);
+  idx_t n = 0;
+  duckdb_vector vn = duckdb_data_chunk_get_vector(out, 0), vf = duckdb_data_chunk_get_vector(out, 1),
+                vc = duckdb_data_chunk_get_vector(out, 2);
+  duckdb_hugeint *flat = duckdb_vector_get_data(vf), *cum = duckdb_vector_get_data(vc);
+  for (; n < CHUNK && s->row < s->t.nrows; n++, s->row++) {
+    const pcol_top_row *r = &s->t.rows[s->row];
+    pcol_str nm = r->name.ptr ? r->name : (pcol_str){"", 0};
+    if (set_str(&s->sbuf, &s->scap, vn, n, nm, &err)) return fn_error(info, "pcol_top", &err);
+    flat[n] = huge(r->flat);
+    cum[n] = huge(r->cum);
+  }
+  duckdb_data_chunk_set_size(out, n);
+}
+
+/* ------------------------------------------------------------ entry */
+
+static duckdb_state add_named(duckdb_table_function tf, const char *name, duckdb_type type) {
+  duckdb_logical_type t = duckdb_create_logical_type(type);
+  duckdb_table_function_add_named_parameter(tf, name, t);
+  duckdb_destroy_logical_type(&t);
+  return DuckDBSuccess;
+}
+
+static int register_fn(duckdb_connection con, const char *name, duckdb_table_function_bind_t bind,
+                       duckdb_table_function_init_t init, duckdb_table_function_t fn, int is_top) {
+  duckdb_table_function tf = duckdb_create_table_function();
+  duckdb_table_function_set_name(tf, name);
+  duckdb_logical_type any = duckdb_create_logical_type(DUCKDB_TYPE_ANY);
+  duckdb_table_function_add_parameter(tf, any); /* VARCHAR or LIST(VARCHAR) */
+  duckdb_destroy_logical_type(&any);
+  if (is_top) {
+    add_named(tf, "value", DUCKDB_TYPE_VARCHAR);
+    add_named(tf, "by", DUCKDB_TYPE_VARCHAR);
+  } else {
+    add_named(tf, "table", DUCKDB_TYPE_VARCHAR);
+  }
+  add_named(tf, "source", DUCKDB_TYPE_BIGINT);
+  add_named(tf, "from", DUCKDB_TYPE_DOUBLE);
+  add_named(tf, "to", DUCKDB_TYPE_DOUBLE);
+  duckdb_table_function_set_bind(tf, bind);
+  duckdb_table_function_set_init(tf, init);
+  duckdb_table_function_set_function(tf, fn);
+  if (!is_top) duckdb_table_function_supports_projection_pushdown(tf, true);
+  duckdb_state st = duckdb_register_table_function(con, tf);
+  duckdb_destroy_table_function(&tf);
+  return st == DuckDBSuccess;
+}
+
+DUCKDB_EXTENSION_ENTRYPOINT(duckdb_connection connection, duckdb_extension_info info,
+                            struct duckdb_extension_access *access) {
+  if (!register_fn(connection, "read_pcol", read_pcol_bind, read_pcol_init, read_pcol_scan, 0) ||
+      !register_fn(connection, "pcol_top", pcol_top_bind, pcol_top_init, pcol_top_scan, 1)) {
+    access->set_error(info, "pcol: could not register read_pcol/pcol_top");
+    return false;
+  }
+  return true;
+}
