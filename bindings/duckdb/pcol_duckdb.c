@@ -28,6 +28,7 @@
 #include "pcolb.h"
 
 #include <glob.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,12 +232,119 @@ static void read_pcol_bind(duckdb_bind_info info) {
 
 #define CHUNK 2048
 
+/* A view with computed columns (or a selection) is read by pcol_lview_scan,
+ * which pushes batches through a callback; DuckDB pulls chunks.  The scan
+ * runs in a thread of its own that fills one batch of CHUNK rows, hands it
+ * over and waits until DuckDB has copied it: memory stays at one batch
+ * whatever the view's size (sample_locations of 10M samples). */
+enum { P_WANT, P_READY, P_DONE };
+typedef struct producer {
+  pthread_t th;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int state, cancel;
+  size_t n; /* rows in the batch (P_READY) */
+  int rc;   /* pcol_lview_scan's result (P_DONE) */
+  pcol_error err;
+  pcol_file *f;
+  const pcol_lview_info *vi;
+  const pcol_select *sel;
+  pcol_lview_batch b;
+  char *mem; /* the batch's arrays */
+} producer;
+
+static int p_batch(void *ctx, size_t n) {
+  producer *p = ctx;
+  if (!n) return 0; /* the columns are read */
+  pthread_mutex_lock(&p->mu);
+  p->n = n;
+  p->state = P_READY;
+  pthread_cond_broadcast(&p->cv);
+  while (p->state == P_READY && !p->cancel) pthread_cond_wait(&p->cv, &p->mu);
+  int stop = p->cancel;
+  pthread_mutex_unlock(&p->mu);
+  return stop; /* > 0: pcol_lview_scan stops, PCOL_OK */
+}
+
+static void *p_run(void *arg) {
+  producer *p = arg;
+  int rc = pcol_lview_scan(p->f, p->vi, p->sel, &p->b, p_batch, p, &p->err);
+  pthread_mutex_lock(&p->mu);
+  p->rc = rc;
+  p->state = P_DONE;
+  pthread_cond_broadcast(&p->cv);
+  pthread_mutex_unlock(&p->mu);
+  return NULL;
+}
+
+/* Starts the scan of the view's columns in `want`. */
+static int p_start(producer *p, pcol_file *f, const pcol_lview_info *vi, const pcol_select *sel,
+                   uint32_t want, pcol_error *err) {
+  memset(p, 0, sizeof *p);
+  p->f = f;
+  p->vi = vi;
+  p->sel = sel;
+  p->b.cap = CHUNK;
+  if (!(p->mem = malloc((size_t)vi->ncols * CHUNK * 8))) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  for (int k = 0; k < vi->ncols; k++)
+    if ((want >> k) & 1u) p->b.cols[k] = p->mem + (size_t)k * CHUNK * 8;
+  pthread_mutex_init(&p->mu, NULL);
+  pthread_cond_init(&p->cv, NULL);
+  if (pthread_create(&p->th, NULL, p_run, p)) {
+    pthread_cond_destroy(&p->cv);
+    pthread_mutex_destroy(&p->mu);
+    free(p->mem);
+    p->mem = NULL;
+    return pcol_error_set(err, PCOL_ENOMEM, "cannot start a thread");
+  }
+  return PCOL_OK;
+}
+
+/* The next batch: its rows (0 at the end; *rc the scan's result then). */
+static size_t p_next(producer *p, int *rc, pcol_error *err) {
+  pthread_mutex_lock(&p->mu);
+  while (p->state == P_WANT) pthread_cond_wait(&p->cv, &p->mu);
+  size_t n = p->state == P_READY ? p->n : 0;
+  if (!n) {
+    *rc = p->rc;
+    if (p->rc) *err = p->err;
+  }
+  pthread_mutex_unlock(&p->mu);
+  return n;
+}
+
+/* DuckDB has copied the batch: the next one may be filled. */
+static void p_release(producer *p) {
+  pthread_mutex_lock(&p->mu);
+  if (p->state == P_READY) p->state = P_WANT;
+  pthread_cond_broadcast(&p->cv);
+  pthread_mutex_unlock(&p->mu);
+}
+
+/* Stops the scan (it ends at its next batch) and waits for the thread. */
+static void p_stop(producer *p) {
+  if (!p->mem) return;
+  pthread_mutex_lock(&p->mu);
+  p->cancel = 1;
+  pthread_cond_broadcast(&p->cv);
+  pthread_mutex_unlock(&p->mu);
+  pthread_join(p->th, NULL);
+  pthread_cond_destroy(&p->cv);
+  pthread_mutex_destroy(&p->mu);
+  free(p->mem);
+  p->mem = NULL;
+}
+
 typedef struct scan_state {
   size_t next;    /* the next input to open */
   size_t cur;     /* the input being read */
   pcol_file *f;   /* NULL between inputs */
-  pcb_table t;
-  uint64_t row;   /* next row of t */
+  int stream;     /* 1: rows come from the producer, 0: from t */
+  pcb_table t;    /* a stored view's borrowed columns (stream 0) */
+  producer p;     /* stream 1 */
+  pcb_col bc[PCOL_LVIEW_MAX_COLS]; /* the producer's batch as columns */
+  uint64_t row;   /* rows of this input handed to DuckDB */
+  uint64_t limit; /* at most this many rows of one input (row_limit) */
   idx_t ncols;    /* projected columns */
   idx_t *cols;    /* their indexes in the bind's schema */
   uint32_t want;  /* bit k: view column k is projected */
@@ -246,6 +354,7 @@ typedef struct scan_state {
 
 static void close_input(scan_state *s) {
   if (s->f) {
+    p_stop(&s->p);
     pcb_table_free(&s->t);
     pcol_close(s->f);
     s->f = NULL;
@@ -278,9 +387,9 @@ static void read_pcol_init(duckdb_init_info info) {
   duckdb_init_set_init_data(info, s, scan_free);
 }
 
-/* The rows of a view are materialised per input only for its computed
- * columns (stored ones are borrowed from the mapping), so memory is bounded
- * as the open bounds rows: PCOL_ROW_BUDGET_PER_BYTE per byte of input. */
+/* A view can have more rows than the file stores (sample_locations of a
+ * deep stack shared by many samples): at most PCOL_ROW_BUDGET_PER_BYTE rows
+ * per byte of input, as pcol_open bounds the rows it stores. */
 static uint64_t row_limit(const char *path) {
   struct stat st;
   uint64_t size = stat(path, &st) ? 0 : (uint64_t)st.st_size;
@@ -288,22 +397,36 @@ static uint64_t row_limit(const char *path) {
   return lim < PCOL_ROW_BUDGET_MIN ? PCOL_ROW_BUDGET_MIN : lim;
 }
 
-/* Opens input s->next and reads its view's projected columns. */
+static int has_sel(const pcol_select *sel) { return sel->source_id || sel->has_from || sel->has_to; }
+
+/* Opens input s->next: a view whose projected columns are all stored as
+ * they are (or row ids) is borrowed whole from the file (pcb_table_get);
+ * any other is streamed by the producer. */
 static int open_next(bind_data *b, scan_state *s, pcol_error *err) {
   s->cur = s->next++;
+  s->row = 0;
   const char *path = b->in.v[s->cur];
+  const pcol_lview_info *vi = b->vi;
   int rc = pcol_open_any(path, NULL, &s->f, err);
-  if (!rc) {
-    pcb_select ps = {.sel = b->sel, .max_rows = row_limit(path), .unchecked = 0};
-    rc = pcb_table_get(s->f, b->vi->name, &ps, s->want, &s->t, err);
-    if (rc) {
-      pcol_close(s->f);
-      s->f = NULL;
-    }
+  s->stream = vi->sample_view && has_sel(&b->sel);
+  for (int k = 0; k < vi->ncols; k++)
+    if (((s->want >> k) & 1u) && !vi->cols[k].seq && vi->cols[k].column <= 0) s->stream = 1;
+  s->limit = row_limit(path);
+  if (rc) {
+    s->f = NULL;
+  } else if (s->stream) {
+    rc = p_start(&s->p, s->f, vi, vi->sample_view && has_sel(&b->sel) ? &b->sel : NULL, s->want, err);
+    for (int k = 0; k < vi->ncols; k++)
+      s->bc[k] = (pcb_col){.name = vi->cols[k].name, .kind = vi->cols[k].kind, .type = vi->cols[k].type,
+                           .data = s->p.b.cols[k]};
   } else {
+    pcb_select ps = {.sel = b->sel};
+    rc = pcb_table_get(s->f, vi->name, &ps, s->want, &s->t, err);
+  }
+  if (rc && s->f) {
+    pcol_close(s->f);
     s->f = NULL;
   }
-  s->row = 0;
   /* name the file unless the library's message starts with it */
   if (rc && strncmp(err->message, path, strlen(path))) pcol_error_prefix(err, path);
   return rc;
@@ -340,12 +463,13 @@ static int64_t cell(const pcb_col *c, uint64_t r) {
   }
 }
 
-/* Fills rows [row, row + n) of view column k into vec. */
-static int fill_column(scan_state *s, const pcb_col *c, duckdb_vector vec, idx_t n, pcol_error *err) {
+/* Fills rows [r0, r0 + n) of column c into vec. */
+static int fill_column(scan_state *s, const pcb_col *c, uint64_t r0, duckdb_vector vec, idx_t n,
+                       pcol_error *err) {
   void *out = duckdb_vector_get_data(vec);
   uint64_t *valid = NULL;
   for (idx_t i = 0; i < n; i++) {
-    int64_t x = cell(c, s->row + i);
+    int64_t x = cell(c, r0 + i);
     int null = 0;
     switch (c->kind) {
     case PCOL_LK_REF:
@@ -389,45 +513,71 @@ static void fn_error(duckdb_function_info info, const char *fn, const pcol_error
   duckdb_function_set_error(info, msg);
 }
 
-static void scan_fail(duckdb_function_info info, scan_state *s, pcol_error *err) {
+static void scan_fail(duckdb_function_info info, bind_data *b, scan_state *s, pcol_error *err) {
+  const char *path = b->in.v[s->cur];
+  if (strncmp(err->message, path, strlen(path))) pcol_error_prefix(err, path);
   close_input(s);
   s->next = (size_t)-1; /* no more rows */
   fn_error(info, "read_pcol", err);
+}
+
+/* The next rows of the current input: n, from which column set and row. */
+static int next_rows(bind_data *b, scan_state *s, idx_t *n, const pcb_col **cols, uint64_t *r0,
+                     pcol_error *err) {
+  *n = 0;
+  for (;;) {
+    if (s->f && s->stream) {
+      int rc = PCOL_OK;
+      size_t got = p_next(&s->p, &rc, err);
+      if (rc) return rc;
+      if (got) {
+        if (got > s->limit - s->row)
+          return pcol_error_set(err, PCOL_ETOOBIG,
+                                "view %s has more than %llu rows, the limit for an input of this size "
+                                "(%d rows a byte)",
+                                b->vi->name, (unsigned long long)s->limit, PCOL_ROW_BUDGET_PER_BYTE);
+        *n = got;
+        *cols = s->bc;
+        *r0 = 0;
+        return PCOL_OK;
+      }
+    } else if (s->f && s->row < s->t.nrows) {
+      uint64_t left = s->t.nrows - s->row;
+      *n = left < CHUNK ? (idx_t)left : CHUNK;
+      *cols = s->t.cols;
+      *r0 = s->row;
+      return PCOL_OK;
+    }
+    close_input(s);
+    if (s->next >= b->in.n) return PCOL_OK;
+    int rc = open_next(b, s, err);
+    if (rc) return rc;
+  }
 }
 
 static void read_pcol_scan(duckdb_function_info info, duckdb_data_chunk out) {
   bind_data *b = duckdb_function_get_bind_data(info);
   scan_state *s = duckdb_function_get_init_data(info);
   pcol_error err = {0};
-  for (;;) {
-    if (s->f && s->row < s->t.nrows) break;
-    close_input(s);
-    if (s->next >= b->in.n) {
-      duckdb_data_chunk_set_size(out, 0);
-      return;
-    }
-    if (open_next(b, s, &err)) return scan_fail(info, s, &err);
-  }
-  uint64_t left = s->t.nrows - s->row;
-  idx_t n = left < CHUNK ? (idx_t)left : CHUNK;
-  for (idx_t i = 0; i < s->ncols; i++) {
+  idx_t n;
+  const pcb_col *cols = NULL;
+  uint64_t r0 = 0;
+  if (next_rows(b, s, &n, &cols, &r0, &err)) return scan_fail(info, b, s, &err);
+  for (idx_t i = 0; i < s->ncols && n; i++) {
     duckdb_vector vec = duckdb_data_chunk_get_vector(out, i);
     idx_t k = s->cols[i];
     if (k < (idx_t)b->vi->ncols) {
-      if (fill_column(s, &s->t.cols[k], vec, n, &err)) {
-        if (strncmp(err.message, b->in.v[s->cur], strlen(b->in.v[s->cur])))
-          pcol_error_prefix(&err, b->in.v[s->cur]);
-        return scan_fail(info, s, &err);
-      }
+      if (fill_column(s, &cols[k], r0, vec, n, &err)) return scan_fail(info, b, s, &err);
     } else if (k == (idx_t)b->vi->ncols && b->in.many) {
       const char *p = b->in.v[s->cur];
       for (idx_t r = 0; r < n; r++) duckdb_vector_assign_string_element(vec, r, p);
-    } else { /* a virtual column (row id): the row's number */
+    } else { /* a virtual column (row id): the row's number in its input */
       int64_t *o = duckdb_vector_get_data(vec);
       for (idx_t r = 0; r < n; r++) o[r] = (int64_t)(s->row + r);
     }
   }
   s->row += n;
+  if (s->stream && n) p_release(&s->p);
   duckdb_data_chunk_set_size(out, n);
 }
 
