@@ -166,6 +166,51 @@ for (const t of plan.pcol_top || []) {
   } catch (e) { check(false, `${what}: ${e.message}`); }
 }
 
+// doc/duckdb.md's queries, each against the pcol command that answers it.
+// Per-label totals: pcol top --by label:KEY.
+for (const t of plan.labels || []) {
+  const want = parseExact(fs.readFileSync(t.top, 'utf8'));
+  const what = `label totals ${t.key} of ${t.input}`;
+  try {
+    const got = await rows(`SELECT l.str AS name, sum(v.value)::HUGEINT AS flat, sum(v.value)::HUGEINT AS cum
+      FROM read_pcol(${lit(t.input)}, "table" := 'sample_labels') l
+      JOIN read_pcol(${lit(t.input)}, "table" := 'sample_values') v USING (sample_id)
+      WHERE l.key = ${lit(t.key)} AND v.type = ${lit(want.type)} AND v.unit = ${lit(want.unit)}
+      GROUP BY l.str`);
+    compareTop(what, want, got);
+  } catch (e) { check(false, `${what}: ${e.message}`); }
+}
+// A diff of two files: pcol diff --absolute.
+for (const t of plan.diffs || []) {
+  const want = parseExact(fs.readFileSync(t.diff, 'utf8'));
+  const what = `diff ${t.base} ${t.new}`;
+  try {
+    const got = await rows(`SELECT name, coalesce(n.flat, 0) - coalesce(b.flat, 0) AS delta_flat,
+        coalesce(n.cum, 0) - coalesce(b.cum, 0) AS delta_cum
+      FROM pcol_top(${lit(t.base)}) b FULL JOIN pcol_top(${lit(t.new)}) n USING (name)`);
+    const w = new Map(want.rows.map((r) => [r.name, r]));
+    const bad = got.length !== want.rows.length ? `${got.length} rows, pcol diff has ${want.rows.length}`
+      : got.map((g) => {
+          const r = w.get(g.name);
+          return !r ? `${g.name} not in pcol diff`
+            : BigInt(r.delta_flat) !== g.delta_flat || BigInt(r.delta_cum) !== g.delta_cum
+              ? `${g.name}: ${g.delta_flat} ${g.delta_cum}, pcol diff ${r.delta_flat} ${r.delta_cum}` : null;
+        }).find((x) => x);
+    check(!bad, `${what}: ${bad}`);
+  } catch (e) { check(false, `${what}: ${e.message}`); }
+}
+// Time buckets: pcol top --value samples --from --to, bucket by bucket.
+for (const t of plan.buckets || []) {
+  const what = `time buckets of ${t.input}`;
+  try {
+    const got = await rows(`SELECT time_ns // ${t.width_ns} AS bucket, sum(weight)::BIGINT AS samples
+      FROM read_pcol(${lit(t.input)}) GROUP BY bucket ORDER BY bucket`);
+    const want = t.totals.map((x, i) => [BigInt(i), BigInt(x)]).filter(([, x]) => x !== 0n);
+    check(show(got.map((r) => [r.bucket, r.samples])) === show(want),
+          `${what}: ${show(got)}, pcol top per range ${show(want)}`);
+  } catch (e) { check(false, `${what}: ${e.message}`); }
+}
+
 // Damaged and hostile inputs: an error that names the file, and the process lives on.
 for (const e of plan.errors || []) {
   let msg = null;

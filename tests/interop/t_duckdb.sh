@@ -98,6 +98,19 @@ ptop() { # NAME INPUT TOP OPTIONS JSON ARGS
 ptop inline "$inline" ""
 ptop rprof-range "$tmp/rprof.pcol" "--value samples --from 0.05 --to 0.15" '"value": "samples", "from": 0.05, "to": 0.15'
 ptop dir "$tmp/dir" "" 
+labelsf=$(abs "$TD/pprof/go-cpu-string-labels.pb.gz")
+$PCOL top "$labelsf" --by label:function --format json >"$tmp/lab.json" || fail "pcol top --by label"
+$PCOL diff "$inline" "$labelsf" --absolute --format json >"$tmp/diff.json" || fail "pcol diff"
+rprof=$(abs "$TD/rprof/r-prof-profile__memory.out")
+totals=
+for b in 0 1 2 3 4 5; do
+  t=$($PCOL top "$rprof" --value samples --from "$(printf 0.%03d $((b * 50)))" --to "$(printf 0.%03d $((b * 50 + 50)))" --format json |
+      sed -n 's/.*"total":\([0-9-]*\).*/\1/p' | head -1)
+  totals="$totals${totals:+, }${t:-0}"
+done
+plan="$plan], \"labels\": [{\"input\": \"$labelsf\", \"key\": \"function\", \"top\": \"$tmp/lab.json\"}]"
+plan="$plan, \"diffs\": [{\"base\": \"$inline\", \"new\": \"$labelsf\", \"diff\": \"$tmp/diff.json\"}]"
+plan="$plan, \"buckets\": [{\"input\": \"$rprof\", \"width_ns\": 50000000, \"totals\": [$totals]}"
 plan="$plan], \"errors\": ["
 
 # damaged files: cut short, a byte flipped in the body, not a profile, missing
