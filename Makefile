@@ -401,6 +401,12 @@ $(DUCKDB_EXT): bindings/duckdb/pcol_duckdb.c bindings/common/pcolb.c bindings/co
 	  $(LIBA) $(LDLIBS) -Wl,--exclude-libs,ALL
 	sh bindings/duckdb/append_metadata.sh $@.tmp $(DUCKDB_PLATFORM) $(DUCKDB_CAPI_VERSION) v$(VERSION)
 	mv $@.tmp $@
+# The extension on the sanitizer build of make test ($(TEST_BUILD)), with the
+# headers already fetched: t_duckdb.sh loads it into node under ASan/UBSan.
+.PHONY: duckdb-san
+duckdb-san: $(DUCKDB_HDR)
+	@mkdir -p $(TEST_BUILD)/duckdb/include && cp -p $(DUCKDB_DIR)/include/*.h $(TEST_BUILD)/duckdb/include/
+	@$(MAKE) --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" OPT=-O1 duckdb
 
 # -------------------------------------------------------------- install
 install: all

@@ -14,7 +14,9 @@
 #    glob over a directory (union with a `file` column) equal to `pcol top DIR`;
 #  - pcol_top() equals `pcol top`, rows and order;
 #  - damaged, truncated, non-profile and missing files are an error naming
-#    the file, and DuckDB answers after them.
+#    the file, and DuckDB answers after them;
+#  - all of it again with the extension built on make test's sanitizer build
+#    (make duckdb-san) loaded into node with ASan/UBSan preloaded.
 # Env: PCOL, BUILD, PCOL_TESTDATA.  Exit 0 pass, 1 fail, 77 skip (no node/npm,
 # no registry).  CPU: a few seconds (six small files).
 set -u
@@ -148,4 +150,20 @@ plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/cut.pcol')\", \"want\": \"
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/labels.pcol', value := 'nope')\", \"want\": \"nope\"}"
 plan="$plan]}"
 echo "$plan" >"$tmp/plan.json"
-node tests/interop/duckdb_judge.mjs "$API" "$tmp/plan.json"
+node tests/interop/duckdb_judge.mjs "$API" "$tmp/plan.json" || exit 1
+# Again with the extension of make test's sanitizer build ($BUILD/test) loaded
+# into node under ASan and UBSan (their runtimes preloaded; a report exits
+# 86), when that build is there.
+asan=$(${CC:-cc} -print-file-name=libasan.so 2>/dev/null)
+ubsan=$(${CC:-cc} -print-file-name=libubsan.so 2>/dev/null)
+if [ -f "$BUILD/test/lib/libpcol.a" ] && [ -f "$asan" ] && [ -f "$ubsan" ]; then
+  make --no-print-directory -s BUILD="$BUILD" duckdb-san >/dev/null || fail "make duckdb-san failed"
+  sed "s#\"ext\": \"$EXT\"#\"ext\": \"$(abs "$BUILD/test/duckdb/pcol.duckdb_extension")\"#" \
+    "$tmp/plan.json" >"$tmp/plan-san.json"
+  echo "under ASan/UBSan:"
+  LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0:exitcode=86 \
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86 \
+    node tests/interop/duckdb_judge.mjs "$API" "$tmp/plan-san.json"
+else
+  echo "(no sanitizer build at $BUILD/test: the extension was not run under ASan)"
+fi
