@@ -17,7 +17,7 @@
  * CLI's budgets.  Only the columns a query uses are read (projection
  * pushdown); rows go to DuckDB 2048 at a time.
  *
- *   pcol_top(path [, value := NAME] [, by := 'function'|'line'|'file'|'address']
+ *   pcol_top(path [, value := NAME] [, by := 'function'|'line'|'file'|'address'|'label:KEY']
  *            [, source := ID] [, "from" := S, "to" := S])
  *
  * returns `pcol top --format json`'s rows (name, flat, cum) of the union of
@@ -612,8 +612,9 @@ static void pcol_top_bind(duckdb_bind_info info) {
   b->by = named_str(info, "by");
   int rc = PCOL_OK;
   if (b->by && strcmp(b->by, "function") && strcmp(b->by, "line") && strcmp(b->by, "file") &&
-      strcmp(b->by, "address"))
-    rc = pcol_error_set(&err, PCOL_EINVAL, "by must be function, line, file or address, not '%s'", b->by);
+      strcmp(b->by, "address") && (strncmp(b->by, "label:", 6) || !b->by[6]))
+    rc = pcol_error_set(&err, PCOL_EINVAL, "by must be function, line, file, address or label:KEY, not '%s'",
+                        b->by);
   if (!rc) rc = bind_select(info, &b->sel, &err);
   if (!rc) rc = bind_paths(info, &b->in, &err);
   if (rc) return bind_fail(info, "pcol_top", &err, b);
@@ -644,7 +645,10 @@ static int top_compute(bind_data *b, top_state *s, pcol_error *err) {
   int rc = pcol_open_many((const char *const *)b->in.v, b->in.n, NULL, &b->sel, &s->f, NULL, err);
   pcol_value_sel v;
   if (!rc) rc = pcol_value_resolve(s->f, &b->sel, b->value, &v, err);
-  if (!rc) rc = pcol_top_compute(s->f, &b->sel, &v, by_of(b->by), &s->t, err);
+  if (!rc && b->by && !strncmp(b->by, "label:", 6))
+    rc = pcol_top_by_label(s->f, &b->sel, &v, b->by + 6, &s->t, err);
+  else if (!rc)
+    rc = pcol_top_compute(s->f, &b->sel, &v, by_of(b->by), &s->t, err);
   if (!rc) s->have = 1;
   return rc;
 }

@@ -61,6 +61,7 @@ pack pprof/java-cpu-async-profiler.pb.gz dir/b.pcol
 $PCOL merge "$tmp/dir/a.pcol" "$tmp/labels.pcol" -o "$tmp/two.pcol" 2>/dev/null || fail "pcol merge"
 inline=$(abs "$TD/pprof/go-cpu-inline-small.pb.gz")
 utf8=$(abs "$TD/pprof/edge-invalid-utf8-nul-strings.pb.gz")
+labelsf=$(abs "$TD/pprof/go-cpu-string-labels.pb.gz")
 
 plan="{\"ext\": \"$EXT\", \"views\": ["
 sep=
@@ -90,6 +91,7 @@ top labels-samples "$tmp/labels.pcol" "\"$tmp/labels.pcol\"" "--value samples" 0
 top rprof-range "$tmp/rprof.pcol" "\"$tmp/rprof.pcol\"" "--value samples --from 0.05 --to 0.15" 0 '"from": 0.05, "to": 0.15'
 top two-src1 "$tmp/two.pcol" "\"$tmp/two.pcol\"" "--source 1" 0 '"source": 1'
 top dir "$tmp/dir" "\"$tmp/dir/*.pcol\"" "" 1
+top dir-as-dir "$tmp/dir" "\"$tmp/dir\"" "" 1
 plan="$plan], \"pcol_top\": ["
 sep=
 ptop() { # NAME INPUT TOP OPTIONS JSON ARGS
@@ -99,8 +101,9 @@ ptop() { # NAME INPUT TOP OPTIONS JSON ARGS
 }
 ptop inline "$inline" ""
 ptop rprof-range "$tmp/rprof.pcol" "--value samples --from 0.05 --to 0.15" '"value": "samples", "from": 0.05, "to": 0.15'
-ptop dir "$tmp/dir" "" 
-labelsf=$(abs "$TD/pprof/go-cpu-string-labels.pb.gz")
+ptop dir "$tmp/dir" ""
+ptop labels "$labelsf" "--by label:function" '"by": "label:function"'
+
 $PCOL top "$labelsf" --by label:function --format json >"$tmp/lab.json" || fail "pcol top --by label"
 $PCOL diff "$inline" "$labelsf" --absolute --format json >"$tmp/diff.json" || fail "pcol diff"
 rprof=$(abs "$TD/rprof/r-prof-profile__memory.out")
@@ -121,6 +124,7 @@ head -c $(( $(stat -c %s "$f") / 2 )) "$f" >"$tmp/cut.pcol"
 cp "$f" "$tmp/flip.pcol"
 printf '\377\377\377\377' | dd of="$tmp/flip.pcol" bs=1 seek=200 conv=notrunc 2>/dev/null
 printf 'hello, not a profile\n' >"$tmp/text.pcol"
+head -c 900 "$TD/pprof/go-cpu-inline-small.pb.gz" >"$tmp/cut.pb.gz" # a pprof cut short: converted, refused
 sep=
 bad() { # FILE VIEW...: each view of FILE is an error naming it
   local f=$1; shift
@@ -131,6 +135,7 @@ bad() { # FILE VIEW...: each view of FILE is an error naming it
 }
 bad "$tmp/cut.pcol" samples sample_locations strings
 bad "$tmp/text.pcol" samples sample_locations strings
+bad "$tmp/cut.pb.gz" samples functions
 bad "$tmp/flip.pcol" strings functions # (the strings' offsets: views without strings read on)
 # the fuzzers' pcol findings: every view is rows or an error naming the file
 for f in tests/fuzz-regress/pcol/*; do
