@@ -207,13 +207,14 @@ static void read_pcol_bind(duckdb_bind_info info) {
   }
   char *table = named_str(info, "table");
   b->vi = pcol_lview_by_name(table ? table : "samples");
-  int rc = b->vi ? PCOL_OK
-                 : pcol_error_set(&err, PCOL_EINVAL,
-                                  "unknown table '%s' (meta, sources, value_types, source_value_types, "
-                                  "functions, mappings, locations, location_lines, stacks, samples, "
-                                  "sample_values, sample_locations, sample_labels, text_lines, "
-                                  "sample_text, models, strings)",
-                                  table);
+  int rc = PCOL_OK;
+  if (!b->vi) { /* the views' names, as the library lists them */
+    char names[400] = "";
+    const pcol_lview_info *v;
+    for (int i = 0; (v = pcol_lview_at(i)) != NULL; i++)
+      snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "", v->name);
+    rc = pcol_error_set(&err, PCOL_EINVAL, "unknown table '%s' (%s)", table, names);
+  }
   free(table);
   if (!rc) rc = bind_select(info, &b->sel, &err);
   if (!rc && !b->vi->sample_view && (b->sel.source_id || b->sel.has_from || b->sel.has_to))
