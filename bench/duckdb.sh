@@ -121,8 +121,8 @@ fmt() { set -- $1; printf '%.2f s | %.2f s | %s MB' "$1" "$2" "$3"; }
   echo
   echo "read_pcol reads the samples' stack_id and weight columns in place from the mapped file"
   echo "(only the columns the query uses; the scan itself is ~0.13 s of the CPU in EXPLAIN ANALYZE),"
-  echo "2048 rows a chunk, in one thread (the extension's scan is not parallel); DuckDB reads Parquet"
-  echo "row groups in parallel, knows each column's statistics and pushes the joins' min/max filters"
+  echo "2048 rows a chunk, by both threads; DuckDB reads Parquet"
+  echo "row groups in parallel too, knows each column's statistics and pushes the joins' min/max filters"
   echo 'into the Parquet scan (`Filters: stack_id>=5` in its EXPLAIN ANALYZE) -- a table function of'
   echo "DuckDB's C extension API can declare neither, so the rest of read_pcol's CPU is DuckDB's"
   echo "generic hash joins and grouping over 10M rows. RSS counts the mapped pages read (12 bytes a"

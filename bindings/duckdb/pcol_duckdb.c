@@ -361,43 +361,88 @@ static void p_stop(producer *p) {
   p->mem = NULL;
 }
 
+/* One input being read: its file and, for a stored view, its borrowed
+ * columns.  Threads hold a reference while they fill a chunk from it. */
+typedef struct input {
+  struct input *next; /* the list of inputs not yet closed */
+  size_t idx;         /* in bind_data.in */
+  pcol_file *f;
+  pcb_table t;        /* a stored view's columns (not stream) */
+  int refs;
+} input;
+
+/* The scan.  A view whose projected columns are all stored as they are (or
+ * row ids) and no selection: its columns are borrowed whole from the file
+ * (pcb_table_get) and any number of DuckDB's threads take CHUNK rows at a
+ * time.  Any other view is streamed by the producer, one thread. */
 typedef struct scan_state {
-  size_t next;    /* the next input to open */
-  size_t cur;     /* the input being read */
-  pcol_file *f;   /* NULL between inputs */
-  int stream;     /* 1: rows come from the producer, 0: from t */
-  pcb_table t;    /* a stored view's borrowed columns (stream 0) */
-  producer p;     /* stream 1 */
+  pthread_mutex_t mu;
+  int stream;
+  size_t next;      /* the next input to open */
+  input *cur;       /* the input rows are taken from */
+  uint64_t row;     /* rows of cur handed out */
+  uint64_t limit;   /* at most this many rows of cur (row_limit) */
+  input *live;      /* every input not yet closed */
+  int done;         /* the end, or an error */
+  producer p;       /* stream */
   pcb_col bc[PCOL_LVIEW_MAX_COLS]; /* the producer's batch as columns */
-  uint64_t row;   /* rows of this input handed to DuckDB */
-  uint64_t limit; /* at most this many rows of one input (row_limit) */
-  idx_t ncols;    /* projected columns */
-  idx_t *cols;    /* their indexes in the bind's schema */
-  uint32_t want;  /* bit k: view column k is projected */
-  char *sbuf;     /* UTF-8 cleaning (3 bytes per input byte) */
-  size_t scap;
+  idx_t ncols;      /* projected columns */
+  idx_t *cols;      /* their indexes in the bind's schema */
+  uint32_t want;    /* bit k: view column k is projected */
 } scan_state;
 
-static void close_input(scan_state *s) {
-  if (s->f) {
-    p_stop(&s->p);
-    pcb_table_free(&s->t);
-    pcol_close(s->f);
-    s->f = NULL;
+/* A thread's state: the input of its chunk, a buffer for UTF-8 cleaning. */
+typedef struct local_state {
+  input *in;
+  char *sbuf;
+  size_t scap;
+} local_state;
+
+static void input_close(input *in) {
+  pcb_table_free(&in->t);
+  pcol_close(in->f);
+  free(in);
+}
+
+/* Closes the inputs no thread reads any more (under mu). */
+static void close_unused(scan_state *s) {
+  for (input **pp = &s->live; *pp;) {
+    input *in = *pp;
+    if (in != s->cur && !in->refs) {
+      *pp = in->next;
+      input_close(in);
+    } else {
+      pp = &in->next;
+    }
   }
 }
 
-static void scan_free(void *p) {
-  scan_state *s = p;
+static void scan_free(void *ptr) {
+  scan_state *s = ptr;
   if (!s) return;
-  close_input(s);
+  if (s->stream) p_stop(&s->p);
+  while (s->live) {
+    input *in = s->live;
+    s->live = in->next;
+    input_close(in);
+  }
+  pthread_mutex_destroy(&s->mu);
   free(s->cols);
-  free(s->sbuf);
   free(s);
 }
 
+static void local_free(void *ptr) {
+  local_state *l = ptr;
+  if (!l) return;
+  free(l->sbuf);
+  free(l);
+}
+
+static int has_sel(const pcol_select *sel) { return sel->source_id || sel->has_from || sel->has_to; }
+
 static void read_pcol_init(duckdb_init_info info) {
   bind_data *b = duckdb_init_get_bind_data(info);
+  const pcol_lview_info *vi = b->vi;
   scan_state *s = calloc(1, sizeof *s);
   idx_t n = duckdb_init_get_column_count(info);
   if (!s || !(s->cols = malloc((n ? n : 1) * sizeof *s->cols))) {
@@ -405,12 +450,23 @@ static void read_pcol_init(duckdb_init_info info) {
     duckdb_init_set_error(info, "read_pcol: out of memory");
     return;
   }
+  pthread_mutex_init(&s->mu, NULL);
   s->ncols = n;
   for (idx_t i = 0; i < n; i++) {
     s->cols[i] = duckdb_init_get_column_index(info, i);
-    if (s->cols[i] < (idx_t)b->vi->ncols) s->want |= 1u << s->cols[i];
+    if (s->cols[i] < (idx_t)vi->ncols) s->want |= 1u << s->cols[i];
   }
+  s->stream = vi->sample_view && has_sel(&b->sel);
+  for (int k = 0; k < vi->ncols; k++)
+    if (((s->want >> k) & 1u) && !vi->cols[k].seq && vi->cols[k].column <= 0) s->stream = 1;
   duckdb_init_set_init_data(info, s, scan_free);
+  if (!s->stream) duckdb_init_set_max_threads(info, 64);
+}
+
+static void read_pcol_local_init(duckdb_init_info info) {
+  local_state *l = calloc(1, sizeof *l);
+  if (!l) duckdb_init_set_error(info, "read_pcol: out of memory");
+  else duckdb_init_set_init_data(info, l, local_free);
 }
 
 /* A view can have more rows than the file stores (sample_locations of a
@@ -423,39 +479,87 @@ static uint64_t row_limit(const char *path) {
   return lim < PCOL_ROW_BUDGET_MIN ? PCOL_ROW_BUDGET_MIN : lim;
 }
 
-static int has_sel(const pcol_select *sel) { return sel->source_id || sel->has_from || sel->has_to; }
-
-/* Opens input s->next: a view whose projected columns are all stored as
- * they are (or row ids) is borrowed whole from the file (pcb_table_get);
- * any other is streamed by the producer. */
+/* Opens input s->next as s->cur (under mu). */
 static int open_next(bind_data *b, scan_state *s, pcol_error *err) {
-  s->cur = s->next++;
-  s->row = 0;
-  const char *path = b->in.v[s->cur];
+  input *in = calloc(1, sizeof *in);
+  if (!in) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  in->idx = s->next++;
+  const char *path = b->in.v[in->idx];
   const pcol_lview_info *vi = b->vi;
-  int rc = pcol_open_any(path, NULL, &s->f, err);
-  s->stream = vi->sample_view && has_sel(&b->sel);
-  for (int k = 0; k < vi->ncols; k++)
-    if (((s->want >> k) & 1u) && !vi->cols[k].seq && vi->cols[k].column <= 0) s->stream = 1;
-  s->limit = row_limit(path);
-  if (rc) {
-    s->f = NULL;
-  } else if (s->stream) {
-    rc = p_start(&s->p, s->f, vi, vi->sample_view && has_sel(&b->sel) ? &b->sel : NULL, s->want, err);
+  int rc = pcol_open_any(path, NULL, &in->f, err);
+  if (rc) in->f = NULL;
+  else if (s->stream) {
+    rc = p_start(&s->p, in->f, vi, vi->sample_view && has_sel(&b->sel) ? &b->sel : NULL, s->want, err);
     for (int k = 0; k < vi->ncols; k++)
       s->bc[k] = (pcb_col){.name = vi->cols[k].name, .kind = vi->cols[k].kind, .type = vi->cols[k].type,
                            .data = s->p.b.cols[k]};
   } else {
     pcb_select ps = {.sel = b->sel};
-    rc = pcb_table_get(s->f, vi->name, &ps, s->want, &s->t, err);
+    rc = pcb_table_get(in->f, vi->name, &ps, s->want, &in->t, err);
   }
-  if (rc && s->f) {
-    pcol_close(s->f);
-    s->f = NULL;
+  if (rc) {
+    if (in->f) pcol_close(in->f);
+    free(in);
+    /* name the file unless the library's message starts with it */
+    if (strncmp(err->message, path, strlen(path))) pcol_error_prefix(err, path);
+    return rc;
   }
-  /* name the file unless the library's message starts with it */
-  if (rc && strncmp(err->message, path, strlen(path))) pcol_error_prefix(err, path);
-  return rc;
+  in->next = s->live;
+  s->live = in;
+  s->cur = in;
+  s->row = 0;
+  s->limit = row_limit(path);
+  return PCOL_OK;
+}
+
+/* Takes the next rows for thread l (under mu): n (0 at the end), from
+ * column set *cols at row *r0 of input l->in, the input's row *base. */
+static int take_rows(bind_data *b, scan_state *s, local_state *l, idx_t *n, const pcb_col **cols,
+                     uint64_t *r0, uint64_t *base, pcol_error *err) {
+  *n = 0;
+  if (l->in) l->in->refs--;
+  l->in = NULL;
+  close_unused(s);
+  while (!s->done) {
+    input *in = s->cur;
+    if (in && s->stream) {
+      int rc = PCOL_OK;
+      size_t got = p_next(&s->p, &rc, err);
+      if (rc) return rc;
+      if (got > s->limit - s->row)
+        return pcol_error_set(err, PCOL_ETOOBIG,
+                              "view %s has more than %llu rows, the limit for an input of this size "
+                              "(%d rows a byte)",
+                              b->vi->name, (unsigned long long)s->limit, PCOL_ROW_BUDGET_PER_BYTE);
+      if (got) {
+        *n = got;
+        *cols = s->bc;
+        *r0 = 0;
+      }
+    } else if (in && s->row < in->t.nrows) {
+      uint64_t left = in->t.nrows - s->row;
+      *n = left < CHUNK ? (idx_t)left : CHUNK;
+      *cols = in->t.cols;
+      *r0 = s->row;
+    }
+    if (*n) {
+      *base = s->row;
+      s->row += *n;
+      l->in = in;
+      in->refs++;
+      return PCOL_OK;
+    }
+    if (in) { /* this input is read: the next */
+      if (s->stream) p_stop(&s->p);
+      s->cur = NULL;
+      close_unused(s);
+    }
+    if (s->next >= b->in.n) break;
+    int rc = open_next(b, s, err);
+    if (rc) return rc;
+  }
+  s->done = 1;
+  return PCOL_OK;
 }
 
 /* String cell i of vec: str as UTF-8 (pcb_utf8_clean's rule), cleaned in
@@ -490,7 +594,7 @@ static int64_t cell(const pcb_col *c, uint64_t r) {
 }
 
 /* Fills rows [r0, r0 + n) of column c into vec. */
-static int fill_column(scan_state *s, const pcb_col *c, uint64_t r0, duckdb_vector vec, idx_t n,
+static int fill_column(local_state *l, const pcb_col *c, uint64_t r0, duckdb_vector vec, idx_t n,
                        pcol_error *err) {
   void *out = duckdb_vector_get_data(vec);
   uint64_t *valid = NULL;
@@ -520,8 +624,8 @@ static int fill_column(scan_state *s, const pcb_col *c, uint64_t r0, duckdb_vect
     switch (c->kind) {
     case PCOL_LK_STR: {
       pcol_str str;
-      int rc = pcol_string(s->f, (uint32_t)x, &str, err);
-      if (!rc) rc = set_str(&s->sbuf, &s->scap, vec, i, str, err);
+      int rc = pcol_string(l->in->f, (uint32_t)x, &str, err);
+      if (!rc) rc = set_str(&l->sbuf, &l->scap, vec, i, str, err);
       if (rc) return rc;
       break;
     }
@@ -539,70 +643,45 @@ static void fn_error(duckdb_function_info info, const char *fn, const pcol_error
   duckdb_function_set_error(info, msg);
 }
 
-static void scan_fail(duckdb_function_info info, bind_data *b, scan_state *s, pcol_error *err) {
-  const char *path = b->in.v[s->cur];
+/* The scan stops for every thread; the message names the file. */
+static void scan_fail(duckdb_function_info info, bind_data *b, scan_state *s, size_t idx,
+                      pcol_error *err) {
+  const char *path = b->in.v[idx < b->in.n ? idx : 0];
   if (strncmp(err->message, path, strlen(path))) pcol_error_prefix(err, path);
-  close_input(s);
-  s->next = (size_t)-1; /* no more rows */
+  pthread_mutex_lock(&s->mu);
+  s->done = 1;
+  pthread_mutex_unlock(&s->mu);
   fn_error(info, "read_pcol", err);
-}
-
-/* The next rows of the current input: n, from which column set and row. */
-static int next_rows(bind_data *b, scan_state *s, idx_t *n, const pcb_col **cols, uint64_t *r0,
-                     pcol_error *err) {
-  *n = 0;
-  for (;;) {
-    if (s->f && s->stream) {
-      int rc = PCOL_OK;
-      size_t got = p_next(&s->p, &rc, err);
-      if (rc) return rc;
-      if (got) {
-        if (got > s->limit - s->row)
-          return pcol_error_set(err, PCOL_ETOOBIG,
-                                "view %s has more than %llu rows, the limit for an input of this size "
-                                "(%d rows a byte)",
-                                b->vi->name, (unsigned long long)s->limit, PCOL_ROW_BUDGET_PER_BYTE);
-        *n = got;
-        *cols = s->bc;
-        *r0 = 0;
-        return PCOL_OK;
-      }
-    } else if (s->f && s->row < s->t.nrows) {
-      uint64_t left = s->t.nrows - s->row;
-      *n = left < CHUNK ? (idx_t)left : CHUNK;
-      *cols = s->t.cols;
-      *r0 = s->row;
-      return PCOL_OK;
-    }
-    close_input(s);
-    if (s->next >= b->in.n) return PCOL_OK;
-    int rc = open_next(b, s, err);
-    if (rc) return rc;
-  }
 }
 
 static void read_pcol_scan(duckdb_function_info info, duckdb_data_chunk out) {
   bind_data *b = duckdb_function_get_bind_data(info);
   scan_state *s = duckdb_function_get_init_data(info);
+  local_state *l = duckdb_function_get_local_init_data(info);
   pcol_error err = {0};
   idx_t n;
   const pcb_col *cols = NULL;
-  uint64_t r0 = 0;
-  if (next_rows(b, s, &n, &cols, &r0, &err)) return scan_fail(info, b, s, &err);
+  uint64_t r0 = 0, base = 0;
+  if (!l) return; /* local init failed: DuckDB has its error */
+  pthread_mutex_lock(&s->mu);
+  int rc = take_rows(b, s, l, &n, &cols, &r0, &base, &err);
+  /* an error is about the input being read, or the one that failed to open */
+  size_t at = s->cur ? s->cur->idx : s->next - 1;
+  pthread_mutex_unlock(&s->mu);
+  if (rc) return scan_fail(info, b, s, at, &err);
   for (idx_t i = 0; i < s->ncols && n; i++) {
     duckdb_vector vec = duckdb_data_chunk_get_vector(out, i);
     idx_t k = s->cols[i];
     if (k < (idx_t)b->vi->ncols) {
-      if (fill_column(s, &cols[k], r0, vec, n, &err)) return scan_fail(info, b, s, &err);
+      if (fill_column(l, &cols[k], r0, vec, n, &err)) return scan_fail(info, b, s, l->in->idx, &err);
     } else if (k == (idx_t)b->vi->ncols && b->in.many) {
-      const char *p = b->in.v[s->cur];
+      const char *p = b->in.v[l->in->idx];
       for (idx_t r = 0; r < n; r++) duckdb_vector_assign_string_element(vec, r, p);
     } else { /* a virtual column (row id): the row's number in its input */
       int64_t *o = duckdb_vector_get_data(vec);
-      for (idx_t r = 0; r < n; r++) o[r] = (int64_t)(s->row + r);
+      for (idx_t r = 0; r < n; r++) o[r] = (int64_t)(base + r);
     }
   }
-  s->row += n;
   if (s->stream && n) p_release(&s->p);
   duckdb_data_chunk_set_size(out, n);
 }
@@ -733,7 +812,10 @@ static int register_fn(duckdb_connection con, const char *name, duckdb_table_fun
   duckdb_table_function_set_bind(tf, bind);
   duckdb_table_function_set_init(tf, init);
   duckdb_table_function_set_function(tf, fn);
-  if (!is_top) duckdb_table_function_supports_projection_pushdown(tf, true);
+  if (!is_top) {
+    duckdb_table_function_set_local_init(tf, read_pcol_local_init);
+    duckdb_table_function_supports_projection_pushdown(tf, true);
+  }
   duckdb_state st = duckdb_register_table_function(con, tf);
   duckdb_destroy_table_function(&tf);
   return st == DuckDBSuccess;

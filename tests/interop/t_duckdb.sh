@@ -56,6 +56,7 @@ pack pprof/go-cpu-string-labels.pb.gz labels.pcol
 pack rprof/r-prof-profile__memory.out rprof.pcol
 pack perun/complexity-models.perf models.pcol
 pack pprof/cpp-cpu-unsymbolized-mappings.pb.gz unsym.pcol
+pack pprof/dotnet-6types-labels-UNCOMPRESSED.pb dotnet.pcol # 2,814 samples: chunks read by 2 threads
 pack pprof/go-cpu-inline-small.pb.gz dir/a.pcol
 pack pprof/java-cpu-async-profiler.pb.gz dir/b.pcol
 $PCOL merge "$tmp/dir/a.pcol" "$tmp/labels.pcol" -o "$tmp/two.pcol" 2>/dev/null || fail "pcol merge"
@@ -76,6 +77,7 @@ view "$tmp/labels.pcol" labels
 view "$tmp/rprof.pcol" rprof
 view "$tmp/models.pcol" models
 view "$tmp/unsym.pcol" unsym
+view "$tmp/dotnet.pcol" dotnet
 view "$tmp/rprof.pcol" rprof-range "--from 0.05 --to 0.15" '"from": 0.05, "to": 0.15'
 view "$tmp/two.pcol" two-src2 "--source 2" '"source": 2'
 plan="$plan], \"tops\": ["
