@@ -102,7 +102,7 @@ fmt() { set -- $1; printf '%.2f s | %.2f s | %s MB' "$1" "$2" "$3"; }
   echo "# DuckDB: read_pcol against Parquet and folded text (issue 46)"
   echo
   echo "Written by \`bash bench/duckdb.sh\` on $(date -u +%Y-%m-%d), $(nproc) CPUs (load average $load0"
-  echo "at the start: other jobs share this machine), $(uname -m), commit $(git rev-parse --short HEAD)$(git diff --quiet || echo ' + uncommitted changes')."
+  echo "at the start: other jobs share this machine), $(uname -m), commit $(git rev-parse --short HEAD)$(git diff --quiet -- . ":(exclude)$OUT" || echo ' + uncommitted changes')."
   echo "DuckDB $(node -e "console.log(require('$API/node_modules/@duckdb/node-api/package.json').version)") (@duckdb/node-api) in node $(node --version);"
   echo "each figure is the median of $RUNS runs of a fresh process (timecmd: wall, user + system CPU, peak RSS)."
   echo
@@ -120,14 +120,14 @@ fmt() { set -- $1; printf '%.2f s | %.2f s | %s MB' "$1" "$2" "$3"; }
   echo "| \`pcol top --value samples -n 10\` (no DuckDB) | $(fmt "$rtop") |"
   echo
   echo "read_pcol reads the samples' stack_id and weight columns in place from the mapped file"
-  echo "(only the columns the query uses; the scan itself is ~0.13 s of the CPU in EXPLAIN ANALYZE),"
-  echo "2048 rows a chunk, by both threads; DuckDB reads Parquet"
-  echo "row groups in parallel too, knows each column's statistics and pushes the joins' min/max filters"
-  echo 'into the Parquet scan (`Filters: stack_id>=5` in its EXPLAIN ANALYZE) -- a table function of'
-  echo "DuckDB's C extension API can declare neither, so the rest of read_pcol's CPU is DuckDB's"
-  echo "generic hash joins and grouping over 10M rows. RSS counts the mapped pages read (12 bytes a"
-  echo "sample here). The folded text is aggregated by stack (1/40 of the rows) but has no time,"
-  echo 'labels or per-sample values; `pcol top` walks the stack tree once and needs no join.'
+  echo "(only the columns the query uses; the scan itself is ~0.13 s of CPU in EXPLAIN ANALYZE),"
+  echo "2048 rows a chunk, on both threads. Most of both DuckDB rows' CPU is DuckDB's hash joins and"
+  echo "grouping over 10M rows. DuckDB also knows the Parquet columns' statistics and pushes the"
+  echo 'joins'"'"' min/max filters into the Parquet scan (`Filters: stack_id>=5` in its EXPLAIN ANALYZE),'
+  echo "which a table function of DuckDB's C extension API cannot take. RSS counts the mapped pages"
+  echo "read (12 bytes a sample here). The folded text is aggregated by stack (1/40 of the rows) but"
+  echo "has no time, labels or per-sample values, and splits names at spaces as written here;"
+  echo '`pcol top` walks the stack tree once and needs no join.'
   echo
   echo "The queries:"
   echo
