@@ -407,6 +407,11 @@ $(DUCKDB_EXT): bindings/duckdb/pcol_duckdb.c bindings/common/pcolb.c bindings/co
 duckdb-san: $(DUCKDB_HDR)
 	@mkdir -p $(TEST_BUILD)/duckdb/include && cp -p $(DUCKDB_DIR)/include/*.h $(TEST_BUILD)/duckdb/include/
 	@$(MAKE) --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" OPT=-O1 duckdb
+# ... and on make test's ThreadSanitizer build of the library (test-tsan's).
+.PHONY: duckdb-tsan
+duckdb-tsan: $(DUCKDB_HDR)
+	@mkdir -p $(TEST_BUILD)/tsan/duckdb/include && cp -p $(DUCKDB_DIR)/include/*.h $(TEST_BUILD)/tsan/duckdb/include/
+	@$(MAKE) --no-print-directory BUILD=$(TEST_BUILD)/tsan SAN="-fsanitize=thread" OPT=-O1 duckdb
 
 # -------------------------------------------------------------- install
 install: all

@@ -38,7 +38,7 @@ EXT=$(abs "$BUILD/duckdb/pcol.duckdb_extension")
 P=$(abs "$DATA")/s$N.pcol
 PQ=$(abs "$DATA")/s$N
 FOLD=$(abs "$DATA")/s$N.folded
-Q="node bench/duckdb_query.mjs $API $EXT"
+Q="node bindings/duckdb/query.mjs $API $EXT"
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 
 if [ ! -s "$P" ]; then

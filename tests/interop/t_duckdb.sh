@@ -16,7 +16,8 @@
 #  - damaged, truncated, non-profile and missing files are an error naming
 #    the file, and DuckDB answers after them;
 #  - all of it again with the extension built on make test's sanitizer build
-#    (make duckdb-san) loaded into node with ASan/UBSan preloaded.
+#    (make duckdb-san) loaded into node with ASan/UBSan preloaded, and the
+#    scan's threads under ThreadSanitizer (make duckdb-tsan) on a larger file.
 # Env: PCOL, BUILD, PCOL_TESTDATA.  Exit 0 pass, 1 fail, 77 skip (no node/npm,
 # no registry).  CPU: a few seconds (six small files).
 set -u
@@ -183,4 +184,32 @@ if [ -f "$BUILD/test/lib/libpcol.a" ] && [ -f "$asan" ] && [ -f "$ubsan" ]; then
     node tests/interop/duckdb_judge.mjs "$API" "$tmp/plan-san.json"
 else
   echo "(no sanitizer build at $BUILD/test: the extension was not run under ASan)"
+fi
+# The scan's threads (chunks of a stored view taken by DuckDB's threads, the
+# producer thread of a computed view, inputs closed when no thread reads
+# them) under ThreadSanitizer, on make test's TSan build of the library: a
+# 300,000-sample file (enough rows for DuckDB to scan with two threads), the
+# answers equal to the plain extension's and no report.
+tsan=$(${CC:-cc} -print-file-name=libtsan.so 2>/dev/null)
+if [ -f "$BUILD/test/tsan/lib/libpcol.a" ] && [ -f "$tsan" ]; then
+  make --no-print-directory -s BUILD="$BUILD" duckdb-tsan >/dev/null || fail "make duckdb-tsan failed"
+  awk 'BEGIN { for (i = 0; i < 300000; i++) printf "main;f%d;g%d %d\n", i % 97, i % 13, 1 + i % 5 }' >"$tmp/big.folded"
+  $PCOL pack "$tmp/big.folded" -o "$tmp/big.pcol" 2>/dev/null || fail "pcol pack big.folded"
+  big=$tmp/big.pcol
+  if setarch "$(uname -m)" -R true 2>/dev/null; then norand="setarch $(uname -m) -R"; else norand=; fi
+  n=0
+  for q in "SELECT count(*), sum(weight), sum(stack_id) FROM read_pcol('$big')" \
+           "SELECT f.name, sum(s.weight) AS w FROM read_pcol('$big') s JOIN read_pcol('$big', \"table\" := 'stacks') st USING (stack_id) JOIN read_pcol('$big', \"table\" := 'location_lines') ll ON ll.location_id = st.location_id AND ll.depth = 1 JOIN read_pcol('$big', \"table\" := 'functions') f USING (function_id) GROUP BY ALL ORDER BY w DESC, f.name LIMIT 5" \
+           "SELECT * FROM read_pcol('$big', \"table\" := 'sample_locations') LIMIT 5000" \
+           "SELECT file, count(*), sum(weight) FROM read_pcol(['$big', '$tmp/labels.pcol', '$big']) GROUP BY ALL ORDER BY ALL"; do
+    n=$((n + 1))
+    want=$(node bindings/duckdb/query.mjs "$API" "$EXT" "$q") || fail "query $n: $q"
+    got=$(LD_PRELOAD="$tsan" TSAN_OPTIONS="halt_on_error=1 exitcode=66 ignore_noninstrumented_modules=1" \
+          $norand node bindings/duckdb/query.mjs "$API" "$(abs "$BUILD/test/tsan/duckdb/pcol.duckdb_extension")" "$q") ||
+      fail "under ThreadSanitizer, query $n: $q"
+    [ "$got" = "$want" ] || fail "under ThreadSanitizer, query $n answers $got, not $want"
+  done
+  echo "under ThreadSanitizer: $n queries, no report"
+else
+  echo "(no ThreadSanitizer build at $BUILD/test/tsan: the scan's threads were not checked)"
 fi

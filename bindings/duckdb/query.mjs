@@ -1,6 +1,7 @@
-// duckdb_query.mjs NODE_API_DIR EXT SQL... — runs the statements in one
+// query.mjs NODE_API_DIR EXT SQL... — runs the statements in one
 // DuckDB (@duckdb/node-api) with the pcol extension loaded (EXT "" = none)
-// and prints the last one's rows as JSON: bench/duckdb.sh times it.
+// and prints the last one's rows as JSON (bench/duckdb.sh times it; t_duckdb.sh
+// runs it under ThreadSanitizer).
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 const [apiDir, ext, ...sqls] = process.argv.slice(2);
