@@ -417,15 +417,20 @@ static void close_unused(scan_state *s) {
   }
 }
 
+/* DuckDB may free the scan on another thread than the last that read it:
+ * the mutex orders this after every take_rows (DuckDB's own ordering is
+ * invisible to ThreadSanitizer in its uninstrumented code). */
 static void scan_free(void *ptr) {
   scan_state *s = ptr;
   if (!s) return;
+  pthread_mutex_lock(&s->mu);
   if (s->stream) p_stop(&s->p);
   while (s->live) {
     input *in = s->live;
     s->live = in->next;
     input_close(in);
   }
+  pthread_mutex_unlock(&s->mu);
   pthread_mutex_destroy(&s->mu);
   free(s->cols);
   free(s);
@@ -513,9 +518,9 @@ static int open_next(bind_data *b, scan_state *s, pcol_error *err) {
 }
 
 /* Takes the next rows for thread l (under mu): n (0 at the end), from
- * column set *cols at row *r0 of input l->in, the input's row *base. */
+ * column set *cols at row *r0 of input l->in. */
 static int take_rows(bind_data *b, scan_state *s, local_state *l, idx_t *n, const pcb_col **cols,
-                     uint64_t *r0, uint64_t *base, pcol_error *err) {
+                     uint64_t *r0, pcol_error *err) {
   *n = 0;
   if (l->in) l->in->refs--;
   l->in = NULL;
@@ -543,7 +548,6 @@ static int take_rows(bind_data *b, scan_state *s, local_state *l, idx_t *n, cons
       *r0 = s->row;
     }
     if (*n) {
-      *base = s->row;
       s->row += *n;
       l->in = in;
       in->refs++;
@@ -661,10 +665,10 @@ static void read_pcol_scan(duckdb_function_info info, duckdb_data_chunk out) {
   pcol_error err = {0};
   idx_t n;
   const pcb_col *cols = NULL;
-  uint64_t r0 = 0, base = 0;
+  uint64_t r0 = 0;
   if (!l) return; /* local init failed: DuckDB has its error */
   pthread_mutex_lock(&s->mu);
-  int rc = take_rows(b, s, l, &n, &cols, &r0, &base, &err);
+  int rc = take_rows(b, s, l, &n, &cols, &r0, &err);
   /* an error is about the input being read, or the one that failed to open */
   size_t at = s->cur ? s->cur->idx : s->next - 1;
   pthread_mutex_unlock(&s->mu);
@@ -677,9 +681,10 @@ static void read_pcol_scan(duckdb_function_info info, duckdb_data_chunk out) {
     } else if (k == (idx_t)b->vi->ncols && b->in.many) {
       const char *p = b->in.v[l->in->idx];
       for (idx_t r = 0; r < n; r++) duckdb_vector_assign_string_element(vec, r, p);
-    } else { /* a virtual column (row id): the row's number in its input */
-      int64_t *o = duckdb_vector_get_data(vec);
-      for (idx_t r = 0; r < n; r++) o[r] = (int64_t)(base + r);
+    } else { /* a column DuckDB adds (none is declared): NULL, whatever its type */
+      duckdb_vector_ensure_validity_writable(vec);
+      uint64_t *valid = duckdb_vector_get_validity(vec);
+      for (idx_t r = 0; r < n; r++) duckdb_validity_set_row_invalid(valid, r);
     }
   }
   if (s->stream && n) p_release(&s->p);
