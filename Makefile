@@ -384,14 +384,26 @@ DUCKDB_EXT := $(DUCKDB_DIR)/pcol.duckdb_extension
 DUCKDB_HDR := $(DUCKDB_DIR)/include/duckdb_extension.h
 .PHONY: duckdb
 duckdb: $(DUCKDB_EXT)
+# The tarball's sha512 (the registry's dist.integrity for that version) is
+# checked whichever way it came: npm pack, or curl from the registry when
+# npm is not installed.
+DUCKDB_NPM_SHA512 := hEJJ5hyVF0VLj3dmOLpsWrQR0b3d4Ykqtygm6iUXjHJDDnSqg/USKxcb5qvNrOhFYPgktayU6dXCtgPqcmmpog==
 $(DUCKDB_HDR):
 	@mkdir -p $(DUCKDB_DIR)/include
-	@command -v npm >/dev/null || { echo "make duckdb: needs npm (apt-get install npm) for DuckDB's header" >&2; exit 1; }
-	cd $(DUCKDB_DIR) && npm pack --silent duckdb@$(DUCKDB_NPM_VERSION) >/dev/null
-	tar xzf $(DUCKDB_DIR)/duckdb-$(DUCKDB_NPM_VERSION).tgz -C $(DUCKDB_DIR)/include --strip-components=5 \
-	  package/src/duckdb/src/include/duckdb.h package/src/duckdb/src/include/duckdb_extension.h
-	rm -f $(DUCKDB_DIR)/duckdb-$(DUCKDB_NPM_VERSION).tgz
-	@touch $@
+	@tgz=$(DUCKDB_DIR)/duckdb-$(DUCKDB_NPM_VERSION).tgz; rm -f $$tgz; \
+	if command -v npm >/dev/null; then \
+	  echo "npm pack duckdb@$(DUCKDB_NPM_VERSION) (DuckDB's C headers)"; \
+	  (cd $(DUCKDB_DIR) && npm pack --silent duckdb@$(DUCKDB_NPM_VERSION) >/dev/null); \
+	else \
+	  echo "curl registry.npmjs.org duckdb-$(DUCKDB_NPM_VERSION).tgz (DuckDB's C headers; npm not installed)"; \
+	  curl -fsSL -o $$tgz https://registry.npmjs.org/duckdb/-/duckdb-$(DUCKDB_NPM_VERSION).tgz; \
+	fi; \
+	[ -s $$tgz ] || { echo "make duckdb: could not fetch duckdb@$(DUCKDB_NPM_VERSION) from the npm registry" >&2; exit 1; }; \
+	[ "$$(openssl dgst -sha512 -binary $$tgz | base64 -w0)" = "$(DUCKDB_NPM_SHA512)" ] || \
+	  { echo "make duckdb: $$tgz does not have the pinned sha512" >&2; rm -f $$tgz; exit 1; }; \
+	tar xzf $$tgz -C $(DUCKDB_DIR)/include --strip-components=5 \
+	  package/src/duckdb/src/include/duckdb.h package/src/duckdb/src/include/duckdb_extension.h && \
+	rm -f $$tgz && touch $@
 # -isystem: DuckDB's headers are not ours to hold to -Werror.  Only the entry
 # point is exported (--exclude-libs: libpcol's symbols stay inside).
 $(DUCKDB_EXT): bindings/duckdb/pcol_duckdb.c bindings/common/pcolb.c bindings/common/pcolb.h \
