@@ -69,6 +69,8 @@ static int paths_push(paths *p, const char *s) {
  * anything else a file (whose open says what is wrong with it). */
 static int paths_add(paths *p, const char *s, pcol_error *err) {
   struct stat st;
+  if (!strcmp(s, "-")) /* the library's name for standard input: DuckDB's own, in its shell */
+    return pcol_error_set(err, PCOL_EINVAL, "'-' (standard input) cannot be read here; name a file");
   int isdir = !stat(s, &st) && S_ISDIR(st.st_mode);
   if (!isdir && (!stat(s, &st) || !strpbrk(s, "*?[")))
     return paths_push(p, s) ? pcol_error_set(err, PCOL_ENOMEM, "out of memory") : PCOL_OK;

@@ -162,6 +162,7 @@ done
 plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('$tmp/missing.pcol')\", \"want\": \"$tmp/missing.pcol\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM read_pcol(['$tmp/labels.pcol', '$tmp/cut.pcol'])\", \"want\": \"$tmp/cut.pcol\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('$tmp/nomatch*.pcol')\", \"want\": \"no file matches\"}"
+plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('-')\", \"want\": \"standard input\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('$tmp/labels.pcol', \\\"table\\\" := 'nope')\", \"want\": \"unknown table 'nope'\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('$tmp/labels.pcol', \\\"table\\\" := 'functions', source := 1)\", \"want\": \"not functions\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/cut.pcol')\", \"want\": \"$tmp/cut.pcol\"}"
