@@ -101,6 +101,7 @@ top() { # NAME INPUT MULTI [TOP OPTIONS] [JSON ARGS] [SAMPLES STORED]
 top inline "$inline" "\"$inline\"" ""
 top labels "$tmp/labels.pcol" "\"$tmp/labels.pcol\"" ""
 top labels-samples "$tmp/labels.pcol" "\"$tmp/labels.pcol\"" "--value samples" 0 "" 1
+top dotnet-alloc "$tmp/dotnet.pcol" "\"$tmp/dotnet.pcol\"" "--value alloc_size"
 top rprof-range "$tmp/rprof.pcol" "\"$tmp/rprof.pcol\"" "--value samples --from 0.05 --to 0.15" 0 '"from": 0.05, "to": 0.15'
 top two-src1 "$tmp/two.pcol" "\"$tmp/two.pcol\"" "--source 1" 0 '"source": 1'
 top dir "$tmp/dir" "\"$tmp/dir/*.pcol\"" "" 1
