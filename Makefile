@@ -287,7 +287,7 @@ test-tail: all
 CLANG_SYNTAX = clang -fsyntax-only $(CPPFLAGS_ALL) -O0 $(WARN)
 test-clang:
 	@if command -v clang >/dev/null 2>&1; then \
-	  $(MAKE) --no-print-directory BUILD=$(BUILD)/clang CC=clang clang-syntax >/dev/null && \
+	  $(MAKE) --no-print-directory BUILD=$(BUILD)/clang CC=clang DUCKDB_INC=$(CURDIR)/$(BUILD)/duckdb/include clang-syntax >/dev/null && \
 	  echo "clang -Wall -Wextra -Werror: ok ($(words $(LIB_SRC) $(TOOL_SRC)) sources and the examples)"; \
 	else echo "clang not installed: clang build skipped"; fi
 .PHONY: clang-syntax
@@ -296,6 +296,9 @@ clang-syntax: $(GEN_H) $(OTLP_GEN_H) $(BUILD)/gen/report_assets.h | $(BUILD)/.de
 	$(CLANG_SYNTAX) -Iinclude -Iformat -Ilib/core -Ilib/query -I$(BUILD)/gen $(QUERY_SRC)
 	$(CLANG_SYNTAX) -Iinclude -Iformat -Ilib/core -Ilib/convert -I$(BUILD)/gen $(CONVERT_SRC)
 	$(CLANG_SYNTAX) -Iinclude $(TOOL_SRC) examples/read_top.c examples/record_self.c
+	@# the DuckDB extension, when make duckdb has fetched DuckDB's headers
+	@if [ -n "$(DUCKDB_INC)" ] && [ -f "$(DUCKDB_INC)/duckdb_extension.h" ]; then \
+	  $(CLANG_SYNTAX) -Iinclude -Ibindings/common -isystem $(DUCKDB_INC) bindings/duckdb/pcol_duckdb.c bindings/common/pcolb.c; fi
 
 # JOBS=2: two binaries at a time (a binary of a few long tests, such as the
 # fuzz replay, keeps one core busy), each printed whole when it ends.
