@@ -4,7 +4,8 @@
  * v1.2.0: loads in DuckDB >= 1.2) by `make duckdb`; uses include/pcol.h
  * and the bindings' glue (bindings/common/pcolb.c) only.
  *
- *   read_pcol(path [, table := VIEW] [, source := ID] [, "from" := S, "to" := S])
+ *   read_pcol(path [, table := VIEW] [, source := ID] [, "from" := S, "to" := S]
+ *             [, no_mmap := true])
  *
  * returns view VIEW (default samples) of spec.md §11, the rows `pcol cat
  * --table VIEW` prints, with its column names; ids, counts and i64 cells as
@@ -98,6 +99,7 @@ typedef struct bind_data {
   paths in;
   const pcol_lview_info *vi; /* read_pcol's view; NULL for pcol_top */
   pcol_select sel;
+  pcol_open_options open; /* no_mmap := true: read the files, do not map them */
   char *value, *by; /* pcol_top */
 } bind_data;
 
@@ -148,9 +150,16 @@ static int bind_paths(duckdb_bind_info info, paths *p, pcol_error *err) {
   return rc;
 }
 
-/* source := ID, "from" := S, "to" := S (seconds since the source's start). */
-static int bind_select(duckdb_bind_info info, pcol_select *sel, pcol_error *err) {
+/* source := ID, "from" := S, "to" := S (seconds since the source's start),
+ * no_mmap := BOOL. */
+static int bind_select(duckdb_bind_info info, bind_data *b, pcol_error *err) {
+  pcol_select *sel = &b->sel;
   memset(sel, 0, sizeof *sel);
+  duckdb_value nm = duckdb_bind_get_named_parameter(info, "no_mmap");
+  if (nm) {
+    b->open.no_mmap = !duckdb_is_null_value(nm) && duckdb_get_bool(nm);
+    duckdb_destroy_value(&nm);
+  }
   duckdb_value v = duckdb_bind_get_named_parameter(info, "source");
   if (v && !duckdb_is_null_value(v)) {
     int64_t s = duckdb_get_int64(v);
@@ -213,7 +222,7 @@ static uint64_t estimate_rows(const bind_data *b) {
   size_t n = b->in.n < 64 ? b->in.n : 64, seen = 0;
   for (size_t i = 0; i < n; i++) {
     pcol_file *f;
-    if (pcol_open(b->in.v[i], NULL, &f, NULL)) continue;
+    if (pcol_open(b->in.v[i], &b->open, &f, NULL)) continue;
     seen++;
     if (!strcmp(vi->name, "strings")) sum += pcol_string_count(f);
     else if (table) sum += pcol_rows(f, table);
@@ -241,7 +250,7 @@ static void read_pcol_bind(duckdb_bind_info info) {
     rc = pcol_error_set(&err, PCOL_EINVAL, "unknown table '%s' (%s)", table, names);
   }
   free(table);
-  if (!rc) rc = bind_select(info, &b->sel, &err);
+  if (!rc) rc = bind_select(info, b, &err);
   if (!rc && !b->vi->sample_view && (b->sel.source_id || b->sel.has_from || b->sel.has_to))
     rc = pcol_error_set(&err, PCOL_EINVAL,
                         "source, from and to select samples; they apply to samples, sample_values, "
@@ -493,7 +502,7 @@ static int open_next(bind_data *b, scan_state *s, pcol_error *err) {
   in->idx = s->next++;
   const char *path = b->in.v[in->idx];
   const pcol_lview_info *vi = b->vi;
-  int rc = pcol_open_any(path, NULL, &in->f, err);
+  int rc = pcol_open_any(path, &b->open, &in->f, err);
   if (rc) in->f = NULL;
   else if (s->stream) {
     rc = p_start(&s->p, in->f, vi, vi->sample_view && has_sel(&b->sel) ? &b->sel : NULL, s->want, err);
@@ -727,7 +736,7 @@ static void pcol_top_bind(duckdb_bind_info info) {
       strcmp(b->by, "address") && (strncmp(b->by, "label:", 6) || !b->by[6]))
     rc = pcol_error_set(&err, PCOL_EINVAL, "by must be function, line, file, address or label:KEY, not '%s'",
                         b->by);
-  if (!rc) rc = bind_select(info, &b->sel, &err);
+  if (!rc) rc = bind_select(info, b, &err);
   if (!rc) rc = bind_paths(info, &b->in, &err);
   if (rc) return bind_fail(info, "pcol_top", &err, b);
   add_column(info, "name", DUCKDB_TYPE_VARCHAR);
@@ -754,7 +763,7 @@ static void pcol_top_init(duckdb_init_info info) {
 
 /* Computed on the first call (errors then reach the query). */
 static int top_compute(bind_data *b, top_state *s, pcol_error *err) {
-  int rc = pcol_open_many((const char *const *)b->in.v, b->in.n, NULL, &b->sel, &s->f, NULL, err);
+  int rc = pcol_open_many((const char *const *)b->in.v, b->in.n, &b->open, &b->sel, &s->f, NULL, err);
   pcol_value_sel v;
   if (!rc) rc = pcol_value_resolve(s->f, &b->sel, b->value, &v, err);
   if (!rc && b->by && !strncmp(b->by, "label:", 6))
@@ -816,6 +825,7 @@ static int register_fn(duckdb_connection con, const char *name, duckdb_table_fun
   add_named(tf, "source", DUCKDB_TYPE_BIGINT);
   add_named(tf, "from", DUCKDB_TYPE_DOUBLE);
   add_named(tf, "to", DUCKDB_TYPE_DOUBLE);
+  add_named(tf, "no_mmap", DUCKDB_TYPE_BOOLEAN);
   duckdb_table_function_set_bind(tf, bind);
   duckdb_table_function_set_init(tf, init);
   duckdb_table_function_set_function(tf, fn);

@@ -5,7 +5,8 @@
 //
 // PLAN: {"ext": path,
 //   "views": [{"input": SQL string literal or list, "cat": `pcol cat --table all
-//              --format json` of the input, "args": named arguments}],
+//              --format json` of the input, "args": named arguments of the
+//              sample views, "all": of every view}],
 //   "tops":  [{"input": ..., "args": ..., "top": `pcol top --format json`,
 //              "multi": 1 if the input is many files}],
 //   "pcol_top": [{"input": ..., "args": ..., "top": ...}],
@@ -86,7 +87,7 @@ for (const v of plan.views || []) {
   const cat = parseExact(fs.readFileSync(v.cat, 'utf8'));
   for (const [view, want] of Object.entries(cat)) {
     const what = `${v.cat}: ${view}`;
-    const a = sampleViews.includes(view) ? args(v.args) : '';
+    const a = (sampleViews.includes(view) ? args(v.args) : '') + args(v.all);
     let got;
     try {
       got = await rows(`SELECT * FROM read_pcol(${input(v.input)}, "table" := ${lit(view)}${a})`);

@@ -67,9 +67,9 @@ labelsf=$(abs "$TD/pprof/go-cpu-string-labels.pb.gz")
 
 plan="{\"ext\": \"$EXT\", \"views\": ["
 sep=
-view() { # INPUT NAME [CAT OPTIONS] [JSON ARGS]
+view() { # INPUT NAME [CAT OPTIONS] [JSON ARGS of the sample views] [JSON ARGS of all]
   $PCOL cat "$1" --table all --format json ${3:-} >"$tmp/$2.cat.json" || fail "pcol cat $1 ${3:-}"
-  plan="$plan$sep{\"input\": \"$1\", \"cat\": \"$tmp/$2.cat.json\", \"args\": {${4:-}}}"
+  plan="$plan$sep{\"input\": \"$1\", \"cat\": \"$tmp/$2.cat.json\", \"args\": {${4:-}}, \"all\": {${5:-}}}"
   sep=", "
 }
 view "$inline" inline
@@ -79,6 +79,7 @@ view "$tmp/rprof.pcol" rprof
 view "$tmp/models.pcol" models
 view "$tmp/unsym.pcol" unsym
 view "$tmp/dotnet.pcol" dotnet
+view "$tmp/labels.pcol" labels-nommap "" "" '"no_mmap": true'
 # DUCKDB_ALL=1 (not in make test: ~2.5 min of CPU, both runs): every view of every file of
 # the test data pcol reads, as converted in memory
 if [ "${DUCKDB_ALL:-0}" = 1 ]; then
