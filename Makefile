@@ -288,7 +288,7 @@ test-tail: all
 CLANG_SYNTAX = clang -fsyntax-only $(CPPFLAGS_ALL) -O0 $(WARN)
 test-clang:
 	@if command -v clang >/dev/null 2>&1; then \
-	  $(MAKE) --no-print-directory BUILD=$(BUILD)/clang CC=clang clang-syntax >/dev/null && \
+	  $(MAKE) --no-print-directory BUILD=$(BUILD)/clang CC=clang DUCKDB_INC=$(CURDIR)/$(BUILD)/duckdb/include clang-syntax >/dev/null && \
 	  echo "clang -Wall -Wextra -Werror: ok ($(words $(LIB_SRC) $(TOOL_SRC)) sources and the examples)"; \
 	else echo "clang not installed: clang build skipped"; fi
 .PHONY: clang-syntax
@@ -297,6 +297,9 @@ clang-syntax: $(GEN_H) $(OTLP_GEN_H) $(BUILD)/gen/report_assets.h | $(BUILD)/.de
 	$(CLANG_SYNTAX) -Iinclude -Iformat -Ilib/core -Ilib/query -I$(BUILD)/gen $(QUERY_SRC)
 	$(CLANG_SYNTAX) -Iinclude -Iformat -Ilib/core -Ilib/convert -I$(BUILD)/gen $(CONVERT_SRC)
 	$(CLANG_SYNTAX) -Iinclude $(TOOL_SRC) examples/read_top.c examples/record_self.c
+	@# the DuckDB extension, when make duckdb has fetched DuckDB's headers
+	@if [ -n "$(DUCKDB_INC)" ] && [ -f "$(DUCKDB_INC)/duckdb_extension.h" ]; then \
+	  $(CLANG_SYNTAX) -Iinclude -Ibindings/common -isystem $(DUCKDB_INC) bindings/duckdb/pcol_duckdb.c bindings/common/pcolb.c; fi
 
 # JOBS=2: two binaries at a time (a binary of a few long tests, such as the
 # fuzz replay, keeps one core busy), each printed whole when it ends.
@@ -369,6 +372,62 @@ test-python: all
 # The bindings' benchmark rows (bench/bindings.sh): writes bench/results/bindings.md.
 bench-bindings: all bench-tools
 	@BUILD=$(BUILD) BENCH_BUILD=$(BUILD)/bench-build bash bench/bindings.sh
+
+# The DuckDB extension (bindings/duckdb/, doc/duckdb.md): read_pcol() and
+# pcol_top() for DuckDB >= 1.2, built against DuckDB's stable C extension API.
+# Its two headers come from the npm package `duckdb` (DuckDB's sources) at the
+# pinned version, fetched into $(BUILD)/duckdb with `npm pack` (nothing of
+# DuckDB is in the repository); the file gets DuckDB's metadata footer
+# (append_metadata.sh): unsigned, it loads with allow_unsigned_extensions.
+DUCKDB_NPM_VERSION := 1.4.4
+DUCKDB_CAPI_VERSION := v1.2.0
+DUCKDB_ARCH := $(shell uname -m | sed -e 's/x86_64/amd64/' -e 's/aarch64/arm64/')
+DUCKDB_PLATFORM ?= linux_$(DUCKDB_ARCH)
+DUCKDB_DIR := $(BUILD)/duckdb
+DUCKDB_EXT := $(DUCKDB_DIR)/pcol.duckdb_extension
+DUCKDB_HDR := $(DUCKDB_DIR)/include/duckdb_extension.h
+.PHONY: duckdb
+duckdb: $(DUCKDB_EXT)
+# The tarball's sha512 (the registry's dist.integrity for that version) is
+# checked whichever way it came: npm pack, or curl from the registry when
+# npm is not installed.
+DUCKDB_NPM_SHA512 := hEJJ5hyVF0VLj3dmOLpsWrQR0b3d4Ykqtygm6iUXjHJDDnSqg/USKxcb5qvNrOhFYPgktayU6dXCtgPqcmmpog==
+$(DUCKDB_HDR):
+	@mkdir -p $(DUCKDB_DIR)/include
+	@tgz=$(DUCKDB_DIR)/duckdb-$(DUCKDB_NPM_VERSION).tgz; rm -f $$tgz; \
+	if command -v npm >/dev/null; then \
+	  echo "npm pack duckdb@$(DUCKDB_NPM_VERSION) (DuckDB's C headers)"; \
+	  (cd $(DUCKDB_DIR) && npm pack --silent duckdb@$(DUCKDB_NPM_VERSION) >/dev/null); \
+	else \
+	  echo "curl registry.npmjs.org duckdb-$(DUCKDB_NPM_VERSION).tgz (DuckDB's C headers; npm not installed)"; \
+	  curl -fsSL -o $$tgz https://registry.npmjs.org/duckdb/-/duckdb-$(DUCKDB_NPM_VERSION).tgz; \
+	fi; \
+	[ -s $$tgz ] || { echo "make duckdb: could not fetch duckdb@$(DUCKDB_NPM_VERSION) from the npm registry" >&2; exit 1; }; \
+	[ "$$(openssl dgst -sha512 -binary $$tgz | base64 -w0)" = "$(DUCKDB_NPM_SHA512)" ] || \
+	  { echo "make duckdb: $$tgz does not have the pinned sha512" >&2; rm -f $$tgz; exit 1; }; \
+	tar xzf $$tgz -C $(DUCKDB_DIR)/include --strip-components=5 \
+	  package/src/duckdb/src/include/duckdb.h package/src/duckdb/src/include/duckdb_extension.h && \
+	rm -f $$tgz && touch $@
+# -isystem: DuckDB's headers are not ours to hold to -Werror.  Only the entry
+# point is exported (--exclude-libs: libpcol's symbols stay inside).
+$(DUCKDB_EXT): bindings/duckdb/pcol_duckdb.c bindings/common/pcolb.c bindings/common/pcolb.h \
+               bindings/duckdb/append_metadata.sh $(DUCKDB_HDR) $(LIBA)
+	$(CC) $(CPPFLAGS_ALL) -Iinclude -Ibindings/common -isystem $(DUCKDB_DIR)/include $(CFLAGS) $(WARN) $(SAN) \
+	  -fPIC -fvisibility=hidden -shared -o $@.tmp bindings/duckdb/pcol_duckdb.c bindings/common/pcolb.c \
+	  $(LIBA) $(LDLIBS) -Wl,--exclude-libs,ALL
+	sh bindings/duckdb/append_metadata.sh $@.tmp $(DUCKDB_PLATFORM) $(DUCKDB_CAPI_VERSION) v$(VERSION)
+	mv $@.tmp $@
+# The extension on the sanitizer build of make test ($(TEST_BUILD)), with the
+# headers already fetched: t_duckdb.sh loads it into node under ASan/UBSan.
+.PHONY: duckdb-san
+duckdb-san: $(DUCKDB_HDR)
+	@mkdir -p $(TEST_BUILD)/duckdb/include && cp -p $(DUCKDB_DIR)/include/*.h $(TEST_BUILD)/duckdb/include/
+	@$(MAKE) --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" OPT=-O1 duckdb
+# ... and on make test's ThreadSanitizer build of the library (test-tsan's).
+.PHONY: duckdb-tsan
+duckdb-tsan: $(DUCKDB_HDR)
+	@mkdir -p $(TEST_BUILD)/tsan/duckdb/include && cp -p $(DUCKDB_DIR)/include/*.h $(TEST_BUILD)/tsan/duckdb/include/
+	@$(MAKE) --no-print-directory BUILD=$(TEST_BUILD)/tsan SAN="-fsanitize=thread" OPT=-O1 duckdb
 
 # -------------------------------------------------------------- install
 install: all

@@ -90,3 +90,9 @@ bench-writer: bench-tools
 	  rm -f $$d/*; /usr/bin/time -f "distinct $$dist roll $$roll: %e s, %U s user, peak %M KB" \
 	    $(BENCH_BUILD)/bench/bench_writer $$d/p.pcol 1000000 $$roll $$dist || exit 1; \
 	done; done; rm -rf $$d
+
+# The DuckDB extension (issue 46): read_pcol vs Parquet vs folded text over
+# 10M samples; writes bench/results/duckdb.md (bench/duckdb.sh).
+.PHONY: bench-duckdb
+bench-duckdb: all duckdb
+	@BUILD=$(BUILD) bash bench/duckdb.sh

@@ -1,0 +1,849 @@
+/* pcol_duckdb.c — the DuckDB extension `pcol`: read_pcol() and pcol_top().
+ *
+ * Built against DuckDB's stable C extension API (duckdb_extension.h, C API
+ * v1.2.0: loads in DuckDB >= 1.2) by `make duckdb`; uses include/pcol.h
+ * and the bindings' glue (bindings/common/pcolb.c) only.
+ *
+ *   read_pcol(path [, table := VIEW] [, source := ID] [, "from" := S, "to" := S]
+ *             [, no_mmap := true])
+ *
+ * returns view VIEW (default samples) of spec.md §11, the rows `pcol cat
+ * --table VIEW` prints, with its column names; ids, counts and i64 cells as
+ * BIGINT, u64 as UBIGINT, f64 as DOUBLE, bools as BOOLEAN, strings as
+ * VARCHAR (bytes that are not UTF-8 as their Latin-1 code points, the rule
+ * of `pcol cat --format json`), NA as NULL.  `path` is a file, a directory
+ * (its files), a glob or a list of those: then the rows of each file in turn,
+ * with a last column `file` (ids are the file's own).  Any input pcol reads
+ * (pprof, Rprof, ...) is converted in memory (pcol_open_any) under the
+ * CLI's budgets.  Only the columns a query uses are read (projection
+ * pushdown); rows go to DuckDB 2048 at a time.
+ *
+ *   pcol_top(path [, value := NAME] [, by := 'function'|'line'|'file'|'address'|'label:KEY']
+ *            [, source := ID] [, "from" := S, "to" := S])
+ *
+ * returns `pcol top --format json`'s rows (name, flat, cum) of the union of
+ * the inputs (pcol_open_many, as the CLI opens many inputs). */
+#define DUCKDB_EXTENSION_NAME pcol
+#include "duckdb_extension.h"
+
+#include "pcolb.h"
+
+#include <glob.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+DUCKDB_EXTENSION_EXTERN
+
+/* ------------------------------------------------------------ inputs */
+
+typedef struct paths {
+  char **v;
+  size_t n, cap;
+  int many; /* a list, a directory or a glob: the rows get a `file` column */
+} paths;
+
+static void paths_free(paths *p) {
+  for (size_t i = 0; i < p->n; i++) free(p->v[i]);
+  free(p->v);
+  memset(p, 0, sizeof *p);
+}
+
+static int paths_push(paths *p, const char *s) {
+  if (p->n == p->cap) {
+    size_t c = p->cap ? 2 * p->cap : 8;
+    char **q = realloc(p->v, c * sizeof *q);
+    if (!q) return PCOL_ENOMEM;
+    p->v = q;
+    p->cap = c;
+  }
+  if (!(p->v[p->n] = strdup(s))) return PCOL_ENOMEM;
+  p->n++;
+  return PCOL_OK;
+}
+
+/* One argument as the CLI reads it (tools/inputs.c): a directory is its
+ * regular files not starting with '.', by name (glob's "DIR/ *" gives them
+ * sorted); a name that does not exist but has glob characters is a glob;
+ * anything else a file (whose open says what is wrong with it). */
+static int paths_add(paths *p, const char *s, pcol_error *err) {
+  struct stat st;
+  if (!strcmp(s, "-")) /* the library's name for standard input: DuckDB's own, in its shell */
+    return pcol_error_set(err, PCOL_EINVAL, "'-' (standard input) cannot be read here; name a file");
+  int isdir = !stat(s, &st) && S_ISDIR(st.st_mode);
+  if (!isdir && (!stat(s, &st) || !strpbrk(s, "*?[")))
+    return paths_push(p, s) ? pcol_error_set(err, PCOL_ENOMEM, "out of memory") : PCOL_OK;
+  p->many = 1;
+  size_t l = strlen(s);
+  char *pat = malloc(l + 3);
+  if (!pat) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  snprintf(pat, l + 3, "%s%s", s, isdir ? (l && s[l - 1] == '/' ? "*" : "/*") : "");
+  glob_t g;
+  int gr = glob(pat, 0, NULL, &g), rc = PCOL_OK;
+  free(pat);
+  size_t before = p->n;
+  for (size_t k = 0; !gr && !rc && k < g.gl_pathc; k++)
+    if (!stat(g.gl_pathv[k], &st) && S_ISREG(st.st_mode) && paths_push(p, g.gl_pathv[k]))
+      rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  if (!gr) globfree(&g);
+  if (!rc && p->n == before)
+    rc = pcol_error_set(err, PCOL_EINVAL, isdir ? "directory '%s' holds no file" : "no file matches '%s'", s);
+  return rc;
+}
+
+/* ------------------------------------------------------------ bind */
+
+typedef struct bind_data {
+  paths in;
+  const pcol_lview_info *vi; /* read_pcol's view; NULL for pcol_top */
+  pcol_select sel;
+  pcol_open_options open; /* no_mmap := true: read the files, do not map them */
+  char *value, *by; /* pcol_top */
+} bind_data;
+
+static void bind_free(void *p) {
+  bind_data *b = p;
+  if (!b) return;
+  paths_free(&b->in);
+  free(b->value);
+  free(b->by);
+  free(b);
+}
+
+/* A VARCHAR named parameter as a malloc'd string (NULL when absent). */
+static char *named_str(duckdb_bind_info info, const char *name) {
+  duckdb_value v = duckdb_bind_get_named_parameter(info, name);
+  if (!v) return NULL;
+  char *s = duckdb_is_null_value(v) ? NULL : duckdb_get_varchar(v);
+  char *r = s ? strdup(s) : NULL;
+  if (s) duckdb_free(s);
+  duckdb_destroy_value(&v);
+  return r;
+}
+
+/* The path argument: a VARCHAR or a LIST of them. */
+static int bind_paths(duckdb_bind_info info, paths *p, pcol_error *err) {
+  duckdb_value v = duckdb_bind_get_parameter(info, 0);
+  duckdb_logical_type t = duckdb_get_value_type(v);
+  int rc = PCOL_OK;
+  if (duckdb_is_null_value(v)) {
+    rc = pcol_error_set(err, PCOL_EINVAL, "the path is NULL");
+  } else if (duckdb_get_type_id(t) == DUCKDB_TYPE_LIST) {
+    idx_t n = duckdb_get_list_size(v);
+    p->many = 1;
+    for (idx_t i = 0; i < n && !rc; i++) {
+      duckdb_value c = duckdb_get_list_child(v, i);
+      char *s = duckdb_is_null_value(c) ? NULL : duckdb_get_varchar(c);
+      rc = s ? paths_add(p, s, err) : pcol_error_set(err, PCOL_EINVAL, "path %llu of the list is NULL", (unsigned long long)i + 1);
+      if (s) duckdb_free(s);
+      duckdb_destroy_value(&c);
+    }
+    if (!rc && !p->n) rc = pcol_error_set(err, PCOL_EINVAL, "the list of paths is empty");
+  } else {
+    char *s = duckdb_get_varchar(v);
+    rc = s ? paths_add(p, s, err) : pcol_error_set(err, PCOL_EINVAL, "the path is not a string");
+    if (s) duckdb_free(s);
+  }
+  duckdb_destroy_value(&v);
+  return rc;
+}
+
+/* source := ID, "from" := S, "to" := S (seconds since the source's start),
+ * no_mmap := BOOL. */
+static int bind_select(duckdb_bind_info info, bind_data *b, pcol_error *err) {
+  pcol_select *sel = &b->sel;
+  memset(sel, 0, sizeof *sel);
+  duckdb_value nm = duckdb_bind_get_named_parameter(info, "no_mmap");
+  if (nm) {
+    b->open.no_mmap = !duckdb_is_null_value(nm) && duckdb_get_bool(nm);
+    duckdb_destroy_value(&nm);
+  }
+  duckdb_value v = duckdb_bind_get_named_parameter(info, "source");
+  if (v && !duckdb_is_null_value(v)) {
+    int64_t s = duckdb_get_int64(v);
+    if (s < 1 || s > UINT32_MAX) {
+      duckdb_destroy_value(&v);
+      return pcol_error_set(err, PCOL_EINVAL, "source must be a source id (1 or more)");
+    }
+    sel->source_id = (uint32_t)s;
+  }
+  if (v) duckdb_destroy_value(&v);
+  static const char *const names[2] = {"from", "to"};
+  for (int k = 0; k < 2; k++) {
+    v = duckdb_bind_get_named_parameter(info, names[k]);
+    if (!v) continue;
+    int64_t ns = 0;
+    int bad = !duckdb_is_null_value(v) && pcb_seconds(duckdb_get_double(v), &ns);
+    int has = !duckdb_is_null_value(v);
+    duckdb_destroy_value(&v);
+    if (bad) return pcol_error_set(err, PCOL_EINVAL, "%s must be a finite number of seconds", names[k]);
+    if (!has) continue;
+    if (k) sel->has_to = 1, sel->to_ns = ns;
+    else sel->has_from = 1, sel->from_ns = ns;
+  }
+  return PCOL_OK;
+}
+
+static duckdb_type kind_type(pcol_lview_kind k) {
+  switch (k) {
+  case PCOL_LK_STR: return DUCKDB_TYPE_VARCHAR;
+  case PCOL_LK_U64: return DUCKDB_TYPE_UBIGINT;
+  case PCOL_LK_F64: return DUCKDB_TYPE_DOUBLE;
+  case PCOL_LK_BOOL: return DUCKDB_TYPE_BOOLEAN;
+  default: return DUCKDB_TYPE_BIGINT; /* ID, REF, COUNT (u32), I64 */
+  }
+}
+
+static void add_column(duckdb_bind_info info, const char *name, duckdb_type type) {
+  duckdb_logical_type t = duckdb_create_logical_type(type);
+  duckdb_bind_add_result_column(info, name, t);
+  duckdb_destroy_logical_type(&t);
+}
+
+static void bind_fail(duckdb_bind_info info, const char *fn, pcol_error *err, bind_data *b) {
+  char msg[700];
+  snprintf(msg, sizeof msg, "%s: %s", fn, err->message[0] ? err->message : pcol_strerror(err->code));
+  duckdb_bind_set_error(info, msg);
+  bind_free(b);
+}
+
+/* An estimate of the view's rows for DuckDB's planner (which side of a join
+ * to build): the rows of the stored table behind the view, from the
+ * directory of each pcol input (pcol_open: O(sections)); the first 64
+ * inputs, scaled to all.  0 when no input is a pcol file (others would
+ * have to be converted twice). */
+static uint64_t estimate_rows(const bind_data *b) {
+  const pcol_lview_info *vi = b->vi;
+  int table = 0;
+  for (int k = 0; k < vi->ncols && !table; k++) table = vi->cols[k].column > 0 ? vi->cols[k].table : 0;
+  uint64_t sum = 0;
+  size_t n = b->in.n < 64 ? b->in.n : 64, seen = 0;
+  for (size_t i = 0; i < n; i++) {
+    pcol_file *f;
+    if (pcol_open(b->in.v[i], &b->open, &f, NULL)) continue;
+    seen++;
+    if (!strcmp(vi->name, "strings")) sum += pcol_string_count(f);
+    else if (table) sum += pcol_rows(f, table);
+    else sum += 8 * pcol_rows(f, PCOL_T_SAMPLES); /* sample_locations, sample_labels: a guess */
+    pcol_close(f);
+  }
+  return seen ? sum / seen * b->in.n : 0;
+}
+
+static void read_pcol_bind(duckdb_bind_info info) {
+  pcol_error err = {0};
+  bind_data *b = calloc(1, sizeof *b);
+  if (!b) {
+    duckdb_bind_set_error(info, "read_pcol: out of memory");
+    return;
+  }
+  char *table = named_str(info, "table");
+  b->vi = pcol_lview_by_name(table ? table : "samples");
+  int rc = PCOL_OK;
+  if (!b->vi) { /* the views' names, as the library lists them */
+    char names[400] = "";
+    const pcol_lview_info *v;
+    for (int i = 0; (v = pcol_lview_at(i)) != NULL; i++)
+      snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "", v->name);
+    rc = pcol_error_set(&err, PCOL_EINVAL, "unknown table '%s' (%s)", table, names);
+  }
+  free(table);
+  if (!rc) rc = bind_select(info, b, &err);
+  if (!rc && !b->vi->sample_view && (b->sel.source_id || b->sel.has_from || b->sel.has_to))
+    rc = pcol_error_set(&err, PCOL_EINVAL,
+                        "source, from and to select samples; they apply to samples, sample_values, "
+                        "sample_locations and sample_labels, not %s",
+                        b->vi->name);
+  if (!rc) rc = bind_paths(info, &b->in, &err);
+  if (rc) return bind_fail(info, "read_pcol", &err, b);
+  for (int k = 0; k < b->vi->ncols; k++) add_column(info, b->vi->cols[k].name, kind_type(b->vi->cols[k].kind));
+  if (b->in.many) add_column(info, "file", DUCKDB_TYPE_VARCHAR);
+  uint64_t est = estimate_rows(b);
+  if (est) duckdb_bind_set_cardinality(info, est, false);
+  duckdb_bind_set_bind_data(info, b, bind_free);
+}
+
+/* ------------------------------------------------------------ scan */
+
+#define CHUNK 2048
+
+/* A view with computed columns (or a selection) is read by pcol_lview_scan,
+ * which pushes batches through a callback; DuckDB pulls chunks.  The scan
+ * runs in a thread of its own that fills one batch of CHUNK rows, hands it
+ * over and waits until DuckDB has copied it: memory stays at one batch
+ * whatever the view's size (sample_locations of 10M samples). */
+enum { P_WANT, P_READY, P_DONE };
+typedef struct producer {
+  pthread_t th;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int state, cancel;
+  size_t n; /* rows in the batch (P_READY) */
+  int rc;   /* pcol_lview_scan's result (P_DONE) */
+  pcol_error err;
+  pcol_file *f;
+  const pcol_lview_info *vi;
+  const pcol_select *sel;
+  pcol_lview_batch b;
+  char *mem; /* the batch's arrays */
+} producer;
+
+static int p_batch(void *ctx, size_t n) {
+  producer *p = ctx;
+  if (!n) return 0; /* the columns are read */
+  pthread_mutex_lock(&p->mu);
+  p->n = n;
+  p->state = P_READY;
+  pthread_cond_broadcast(&p->cv);
+  while (p->state == P_READY && !p->cancel) pthread_cond_wait(&p->cv, &p->mu);
+  int stop = p->cancel;
+  pthread_mutex_unlock(&p->mu);
+  return stop; /* > 0: pcol_lview_scan stops, PCOL_OK */
+}
+
+static void *p_run(void *arg) {
+  producer *p = arg;
+  int rc = pcol_lview_scan(p->f, p->vi, p->sel, &p->b, p_batch, p, &p->err);
+  pthread_mutex_lock(&p->mu);
+  p->rc = rc;
+  p->state = P_DONE;
+  pthread_cond_broadcast(&p->cv);
+  pthread_mutex_unlock(&p->mu);
+  return NULL;
+}
+
+/* Starts the scan of the view's columns in `want`. */
+static int p_start(producer *p, pcol_file *f, const pcol_lview_info *vi, const pcol_select *sel,
+                   uint32_t want, pcol_error *err) {
+  memset(p, 0, sizeof *p);
+  p->f = f;
+  p->vi = vi;
+  p->sel = sel;
+  p->b.cap = CHUNK;
+  if (!(p->mem = malloc((size_t)vi->ncols * CHUNK * 8))) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  for (int k = 0; k < vi->ncols; k++)
+    if ((want >> k) & 1u) p->b.cols[k] = p->mem + (size_t)k * CHUNK * 8;
+  pthread_mutex_init(&p->mu, NULL);
+  pthread_cond_init(&p->cv, NULL);
+  if (pthread_create(&p->th, NULL, p_run, p)) {
+    pthread_cond_destroy(&p->cv);
+    pthread_mutex_destroy(&p->mu);
+    free(p->mem);
+    p->mem = NULL;
+    return pcol_error_set(err, PCOL_ENOMEM, "cannot start a thread");
+  }
+  return PCOL_OK;
+}
+
+/* The next batch: its rows (0 at the end; *rc the scan's result then). */
+static size_t p_next(producer *p, int *rc, pcol_error *err) {
+  pthread_mutex_lock(&p->mu);
+  while (p->state == P_WANT) pthread_cond_wait(&p->cv, &p->mu);
+  size_t n = p->state == P_READY ? p->n : 0;
+  if (!n) {
+    *rc = p->rc;
+    if (p->rc) *err = p->err;
+  }
+  pthread_mutex_unlock(&p->mu);
+  return n;
+}
+
+/* DuckDB has copied the batch: the next one may be filled. */
+static void p_release(producer *p) {
+  pthread_mutex_lock(&p->mu);
+  if (p->state == P_READY) p->state = P_WANT;
+  pthread_cond_broadcast(&p->cv);
+  pthread_mutex_unlock(&p->mu);
+}
+
+/* Stops the scan (it ends at its next batch) and waits for the thread. */
+static void p_stop(producer *p) {
+  if (!p->mem) return;
+  pthread_mutex_lock(&p->mu);
+  p->cancel = 1;
+  pthread_cond_broadcast(&p->cv);
+  pthread_mutex_unlock(&p->mu);
+  pthread_join(p->th, NULL);
+  pthread_cond_destroy(&p->cv);
+  pthread_mutex_destroy(&p->mu);
+  free(p->mem);
+  p->mem = NULL;
+}
+
+/* One input being read: its file and, for a stored view, its borrowed
+ * columns.  Threads hold a reference while they fill a chunk from it. */
+typedef struct input {
+  struct input *next; /* the list of inputs not yet closed */
+  size_t idx;         /* in bind_data.in */
+  pcol_file *f;
+  pcb_table t;        /* a stored view's columns (not stream) */
+  int refs;
+} input;
+
+/* The scan.  A view whose projected columns are all stored as they are (or
+ * row ids) and no selection: its columns are borrowed whole from the file
+ * (pcb_table_get) and any number of DuckDB's threads take CHUNK rows at a
+ * time.  Any other view is streamed by the producer, one thread. */
+typedef struct scan_state {
+  pthread_mutex_t mu;
+  int stream;
+  size_t next;      /* the next input to open */
+  input *cur;       /* the input rows are taken from */
+  uint64_t row;     /* rows of cur handed out */
+  uint64_t limit;   /* at most this many rows of cur (row_limit) */
+  input *live;      /* every input not yet closed */
+  int done;         /* the end, or an error */
+  producer p;       /* stream */
+  pcb_col bc[PCOL_LVIEW_MAX_COLS]; /* the producer's batch as columns */
+  idx_t ncols;      /* projected columns */
+  idx_t *cols;      /* their indexes in the bind's schema */
+  uint32_t want;    /* bit k: view column k is projected */
+} scan_state;
+
+/* A thread's state: the input of its chunk, a buffer for UTF-8 cleaning. */
+typedef struct local_state {
+  input *in;
+  char *sbuf;
+  size_t scap;
+} local_state;
+
+static void input_close(input *in) {
+  pcb_table_free(&in->t);
+  pcol_close(in->f);
+  free(in);
+}
+
+/* Closes the inputs no thread reads any more (under mu). */
+static void close_unused(scan_state *s) {
+  for (input **pp = &s->live; *pp;) {
+    input *in = *pp;
+    if (in != s->cur && !in->refs) {
+      *pp = in->next;
+      input_close(in);
+    } else {
+      pp = &in->next;
+    }
+  }
+}
+
+/* DuckDB may free the scan on another thread than the last that read it:
+ * the mutex orders this after every take_rows (DuckDB's own ordering is
+ * invisible to ThreadSanitizer in its uninstrumented code). */
+static void scan_free(void *ptr) {
+  scan_state *s = ptr;
+  if (!s) return;
+  pthread_mutex_lock(&s->mu);
+  if (s->stream) p_stop(&s->p);
+  while (s->live) {
+    input *in = s->live;
+    s->live = in->next;
+    input_close(in);
+  }
+  pthread_mutex_unlock(&s->mu);
+  pthread_mutex_destroy(&s->mu);
+  free(s->cols);
+  free(s);
+}
+
+static void local_free(void *ptr) {
+  local_state *l = ptr;
+  if (!l) return;
+  free(l->sbuf);
+  free(l);
+}
+
+static int has_sel(const pcol_select *sel) { return sel->source_id || sel->has_from || sel->has_to; }
+
+static void read_pcol_init(duckdb_init_info info) {
+  bind_data *b = duckdb_init_get_bind_data(info);
+  const pcol_lview_info *vi = b->vi;
+  scan_state *s = calloc(1, sizeof *s);
+  idx_t n = duckdb_init_get_column_count(info);
+  if (!s || !(s->cols = malloc((n ? n : 1) * sizeof *s->cols))) {
+    free(s);
+    duckdb_init_set_error(info, "read_pcol: out of memory");
+    return;
+  }
+  pthread_mutex_init(&s->mu, NULL);
+  s->ncols = n;
+  for (idx_t i = 0; i < n; i++) {
+    s->cols[i] = duckdb_init_get_column_index(info, i);
+    if (s->cols[i] < (idx_t)vi->ncols) s->want |= 1u << s->cols[i];
+  }
+  s->stream = vi->sample_view && has_sel(&b->sel);
+  for (int k = 0; k < vi->ncols; k++)
+    if (((s->want >> k) & 1u) && !vi->cols[k].seq && vi->cols[k].column <= 0) s->stream = 1;
+  duckdb_init_set_init_data(info, s, scan_free);
+  if (!s->stream) duckdb_init_set_max_threads(info, 64);
+}
+
+static void read_pcol_local_init(duckdb_init_info info) {
+  local_state *l = calloc(1, sizeof *l);
+  if (!l) duckdb_init_set_error(info, "read_pcol: out of memory");
+  else duckdb_init_set_init_data(info, l, local_free);
+}
+
+/* A view can have more rows than the file stores (sample_locations of a
+ * deep stack shared by many samples): at most PCOL_ROW_BUDGET_PER_BYTE rows
+ * per byte of input, as pcol_open bounds the rows it stores. */
+static uint64_t row_limit(const char *path) {
+  struct stat st;
+  uint64_t size = stat(path, &st) ? 0 : (uint64_t)st.st_size;
+  uint64_t lim = size > UINT64_MAX / PCOL_ROW_BUDGET_PER_BYTE ? UINT64_MAX : size * PCOL_ROW_BUDGET_PER_BYTE;
+  return lim < PCOL_ROW_BUDGET_MIN ? PCOL_ROW_BUDGET_MIN : lim;
+}
+
+/* Opens input s->next as s->cur (under mu). */
+static int open_next(bind_data *b, scan_state *s, pcol_error *err) {
+  input *in = calloc(1, sizeof *in);
+  if (!in) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  in->idx = s->next++;
+  const char *path = b->in.v[in->idx];
+  const pcol_lview_info *vi = b->vi;
+  int rc = pcol_open_any(path, &b->open, &in->f, err);
+  if (rc) in->f = NULL;
+  else if (s->stream) {
+    rc = p_start(&s->p, in->f, vi, vi->sample_view && has_sel(&b->sel) ? &b->sel : NULL, s->want, err);
+    for (int k = 0; k < vi->ncols; k++)
+      s->bc[k] = (pcb_col){.name = vi->cols[k].name, .kind = vi->cols[k].kind, .type = vi->cols[k].type,
+                           .data = s->p.b.cols[k]};
+  } else {
+    pcb_select ps = {.sel = b->sel};
+    rc = pcb_table_get(in->f, vi->name, &ps, s->want, &in->t, err);
+  }
+  if (rc) {
+    if (in->f) pcol_close(in->f);
+    free(in);
+    /* name the file unless the library's message starts with it */
+    if (strncmp(err->message, path, strlen(path))) pcol_error_prefix(err, path);
+    return rc;
+  }
+  in->next = s->live;
+  s->live = in;
+  s->cur = in;
+  s->row = 0;
+  s->limit = row_limit(path);
+  return PCOL_OK;
+}
+
+/* Takes the next rows for thread l (under mu): n (0 at the end), from
+ * column set *cols at row *r0 of input l->in. */
+static int take_rows(bind_data *b, scan_state *s, local_state *l, idx_t *n, const pcb_col **cols,
+                     uint64_t *r0, pcol_error *err) {
+  *n = 0;
+  if (l->in) l->in->refs--;
+  l->in = NULL;
+  close_unused(s);
+  while (!s->done) {
+    input *in = s->cur;
+    if (in && s->stream) {
+      int rc = PCOL_OK;
+      size_t got = p_next(&s->p, &rc, err);
+      if (rc) return rc;
+      if (got > s->limit - s->row)
+        return pcol_error_set(err, PCOL_ETOOBIG,
+                              "view %s has more than %llu rows, the limit for an input of this size "
+                              "(%d rows a byte)",
+                              b->vi->name, (unsigned long long)s->limit, PCOL_ROW_BUDGET_PER_BYTE);
+      if (got) {
+        *n = got;
+        *cols = s->bc;
+        *r0 = 0;
+      }
+    } else if (in && s->row < in->t.nrows) {
+      uint64_t left = in->t.nrows - s->row;
+      *n = left < CHUNK ? (idx_t)left : CHUNK;
+      *cols = in->t.cols;
+      *r0 = s->row;
+    }
+    if (*n) {
+      s->row += *n;
+      l->in = in;
+      in->refs++;
+      return PCOL_OK;
+    }
+    if (in) { /* this input is read: the next */
+      if (s->stream) p_stop(&s->p);
+      s->cur = NULL;
+      close_unused(s);
+    }
+    if (s->next >= b->in.n) break;
+    int rc = open_next(b, s, err);
+    if (rc) return rc;
+  }
+  s->done = 1;
+  return PCOL_OK;
+}
+
+/* String cell i of vec: str as UTF-8 (pcb_utf8_clean's rule), cleaned in
+ * *buf (grown to 3 bytes per input byte) when it is not UTF-8 already. */
+static int set_str(char **buf, size_t *cap, duckdb_vector vec, idx_t i, pcol_str str,
+                   pcol_error *err) {
+  if (pcb_utf8_clean_already(str.ptr, str.len)) {
+    duckdb_vector_assign_string_element_len(vec, i, str.ptr, str.len);
+    return PCOL_OK;
+  }
+  if (str.len > *cap / 3) {
+    size_t c = str.len * 3 + 16;
+    char *q = realloc(*buf, c);
+    if (!q) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+    *buf = q;
+    *cap = c;
+  }
+  size_t n = pcb_utf8_clean(str.ptr, str.len, *buf, NULL);
+  duckdb_vector_assign_string_element_len(vec, i, *buf, n);
+  return PCOL_OK;
+}
+
+/* Cell r of column c as its raw 64-bit pattern (u32 ids widened). */
+static int64_t cell(const pcb_col *c, uint64_t r) {
+  if (c->seq) return (int64_t)(r + 1);
+  if (!c->data) return c->dflt;
+  switch (c->type) {
+  case PCOL_TYPE_U32: return ((const uint32_t *)c->data)[r];
+  case PCOL_TYPE_U8: return ((const uint8_t *)c->data)[r];
+  default: return ((const int64_t *)c->data)[r];
+  }
+}
+
+/* Fills rows [r0, r0 + n) of column c into vec. */
+static int fill_column(local_state *l, const pcb_col *c, uint64_t r0, duckdb_vector vec, idx_t n,
+                       pcol_error *err) {
+  void *out = duckdb_vector_get_data(vec);
+  uint64_t *valid = NULL;
+  for (idx_t i = 0; i < n; i++) {
+    int64_t x = cell(c, r0 + i);
+    int null = 0;
+    switch (c->kind) {
+    case PCOL_LK_REF:
+    case PCOL_LK_STR: null = x == 0; break;
+    case PCOL_LK_I64: null = x == PCOL_NA_I64; break;
+    case PCOL_LK_F64: {
+      double d;
+      memcpy(&d, &x, sizeof d);
+      null = d != d;
+      break;
+    }
+    default: break;
+    }
+    if (null) {
+      if (!valid) {
+        duckdb_vector_ensure_validity_writable(vec);
+        valid = duckdb_vector_get_validity(vec);
+      }
+      duckdb_validity_set_row_invalid(valid, i);
+      continue;
+    }
+    switch (c->kind) {
+    case PCOL_LK_STR: {
+      pcol_str str;
+      int rc = pcol_string(l->in->f, (uint32_t)x, &str, err);
+      if (!rc) rc = set_str(&l->sbuf, &l->scap, vec, i, str, err);
+      if (rc) return rc;
+      break;
+    }
+    case PCOL_LK_BOOL: ((bool *)out)[i] = x != 0; break;
+    default: ((int64_t *)out)[i] = x; break; /* BIGINT, UBIGINT, DOUBLE: 8 bytes as they are */
+    }
+  }
+  return PCOL_OK;
+}
+
+/* The query fails with "FN: message" (the message names the file). */
+static void fn_error(duckdb_function_info info, const char *fn, const pcol_error *err) {
+  char msg[800];
+  snprintf(msg, sizeof msg, "%s: %s", fn, err->message[0] ? err->message : pcol_strerror(err->code));
+  duckdb_function_set_error(info, msg);
+}
+
+/* The scan stops for every thread; the message names the file. */
+static void scan_fail(duckdb_function_info info, bind_data *b, scan_state *s, size_t idx,
+                      pcol_error *err) {
+  const char *path = b->in.v[idx < b->in.n ? idx : 0];
+  if (strncmp(err->message, path, strlen(path))) pcol_error_prefix(err, path);
+  pthread_mutex_lock(&s->mu);
+  s->done = 1;
+  pthread_mutex_unlock(&s->mu);
+  fn_error(info, "read_pcol", err);
+}
+
+static void read_pcol_scan(duckdb_function_info info, duckdb_data_chunk out) {
+  bind_data *b = duckdb_function_get_bind_data(info);
+  scan_state *s = duckdb_function_get_init_data(info);
+  local_state *l = duckdb_function_get_local_init_data(info);
+  pcol_error err = {0};
+  idx_t n;
+  const pcb_col *cols = NULL;
+  uint64_t r0 = 0;
+  if (!l) return; /* local init failed: DuckDB has its error */
+  pthread_mutex_lock(&s->mu);
+  int rc = take_rows(b, s, l, &n, &cols, &r0, &err);
+  /* an error is about the input being read, or the one that failed to open */
+  size_t at = s->cur ? s->cur->idx : s->next - 1;
+  pthread_mutex_unlock(&s->mu);
+  if (rc) return scan_fail(info, b, s, at, &err);
+  for (idx_t i = 0; i < s->ncols && n; i++) {
+    duckdb_vector vec = duckdb_data_chunk_get_vector(out, i);
+    idx_t k = s->cols[i];
+    if (k < (idx_t)b->vi->ncols) {
+      if (fill_column(l, &cols[k], r0, vec, n, &err)) return scan_fail(info, b, s, l->in->idx, &err);
+    } else if (k == (idx_t)b->vi->ncols && b->in.many) {
+      const char *p = b->in.v[l->in->idx];
+      for (idx_t r = 0; r < n; r++) duckdb_vector_assign_string_element(vec, r, p);
+    } else { /* a column DuckDB adds (none is declared): NULL, whatever its type */
+      duckdb_vector_ensure_validity_writable(vec);
+      uint64_t *valid = duckdb_vector_get_validity(vec);
+      for (idx_t r = 0; r < n; r++) duckdb_validity_set_row_invalid(valid, r);
+    }
+  }
+  if (s->stream && n) p_release(&s->p);
+  duckdb_data_chunk_set_size(out, n);
+}
+
+/* ------------------------------------------------------------ pcol_top */
+
+typedef struct top_state {
+  pcol_file *f; /* the union, open while the rows (their names) are read */
+  pcol_top t;
+  int have;
+  size_t row;
+  char *sbuf; /* UTF-8 cleaning */
+  size_t scap;
+} top_state;
+
+static void top_free(void *p) {
+  top_state *s = p;
+  if (!s) return;
+  if (s->have) pcol_top_free(&s->t);
+  pcol_close(s->f);
+  free(s->sbuf);
+  free(s);
+}
+
+static void pcol_top_bind(duckdb_bind_info info) {
+  pcol_error err = {0};
+  bind_data *b = calloc(1, sizeof *b);
+  if (!b) {
+    duckdb_bind_set_error(info, "pcol_top: out of memory");
+    return;
+  }
+  b->value = named_str(info, "value");
+  b->by = named_str(info, "by");
+  int rc = PCOL_OK;
+  if (b->by && strcmp(b->by, "function") && strcmp(b->by, "line") && strcmp(b->by, "file") &&
+      strcmp(b->by, "address") && (strncmp(b->by, "label:", 6) || !b->by[6]))
+    rc = pcol_error_set(&err, PCOL_EINVAL, "by must be function, line, file, address or label:KEY, not '%s'",
+                        b->by);
+  if (!rc) rc = bind_select(info, b, &err);
+  if (!rc) rc = bind_paths(info, &b->in, &err);
+  if (rc) return bind_fail(info, "pcol_top", &err, b);
+  add_column(info, "name", DUCKDB_TYPE_VARCHAR);
+  add_column(info, "flat", DUCKDB_TYPE_HUGEINT);
+  add_column(info, "cum", DUCKDB_TYPE_HUGEINT);
+  duckdb_bind_set_bind_data(info, b, bind_free);
+}
+
+static pcol_by by_of(const char *s) {
+  if (!s || !strcmp(s, "function")) return PCOL_BY_FUNCTION;
+  if (!strcmp(s, "line")) return PCOL_BY_LINE;
+  if (!strcmp(s, "file")) return PCOL_BY_FILE;
+  return PCOL_BY_ADDRESS;
+}
+
+static void pcol_top_init(duckdb_init_info info) {
+  top_state *s = calloc(1, sizeof *s);
+  if (!s) {
+    duckdb_init_set_error(info, "pcol_top: out of memory");
+    return;
+  }
+  duckdb_init_set_init_data(info, s, top_free);
+}
+
+/* Computed on the first call (errors then reach the query). */
+static int top_compute(bind_data *b, top_state *s, pcol_error *err) {
+  int rc = pcol_open_many((const char *const *)b->in.v, b->in.n, &b->open, &b->sel, &s->f, NULL, err);
+  pcol_value_sel v;
+  if (!rc) rc = pcol_value_resolve(s->f, &b->sel, b->value, &v, err);
+  if (!rc && b->by && !strncmp(b->by, "label:", 6))
+    rc = pcol_top_by_label(s->f, &b->sel, &v, b->by + 6, &s->t, err);
+  else if (!rc)
+    rc = pcol_top_compute(s->f, &b->sel, &v, by_of(b->by), &s->t, err);
+  if (!rc) s->have = 1;
+  return rc;
+}
+
+static duckdb_hugeint huge(pcol_sum v) {
+  duckdb_hugeint h;
+  h.lower = (uint64_t)v;
+  h.upper = (int64_t)(v >> 64);
+  return h;
+}
+
+static void pcol_top_scan(duckdb_function_info info, duckdb_data_chunk out) {
+  bind_data *b = duckdb_function_get_bind_data(info);
+  top_state *s = duckdb_function_get_init_data(info);
+  pcol_error err = {0};
+  if (!s->have && top_compute(b, s, &err)) return fn_error(info, "pcol_top", &err);
+  idx_t n = 0;
+  duckdb_vector vn = duckdb_data_chunk_get_vector(out, 0), vf = duckdb_data_chunk_get_vector(out, 1),
+                vc = duckdb_data_chunk_get_vector(out, 2);
+  duckdb_hugeint *flat = duckdb_vector_get_data(vf), *cum = duckdb_vector_get_data(vc);
+  for (; n < CHUNK && s->row < s->t.nrows; n++, s->row++) {
+    const pcol_top_row *r = &s->t.rows[s->row];
+    pcol_str nm = r->name.ptr ? r->name : (pcol_str){"", 0};
+    if (set_str(&s->sbuf, &s->scap, vn, n, nm, &err)) return fn_error(info, "pcol_top", &err);
+    flat[n] = huge(r->flat);
+    cum[n] = huge(r->cum);
+  }
+  duckdb_data_chunk_set_size(out, n);
+}
+
+/* ------------------------------------------------------------ entry */
+
+static duckdb_state add_named(duckdb_table_function tf, const char *name, duckdb_type type) {
+  duckdb_logical_type t = duckdb_create_logical_type(type);
+  duckdb_table_function_add_named_parameter(tf, name, t);
+  duckdb_destroy_logical_type(&t);
+  return DuckDBSuccess;
+}
+
+static int register_fn(duckdb_connection con, const char *name, duckdb_table_function_bind_t bind,
+                       duckdb_table_function_init_t init, duckdb_table_function_t fn, int is_top) {
+  duckdb_table_function tf = duckdb_create_table_function();
+  duckdb_table_function_set_name(tf, name);
+  duckdb_logical_type any = duckdb_create_logical_type(DUCKDB_TYPE_ANY);
+  duckdb_table_function_add_parameter(tf, any); /* VARCHAR or LIST(VARCHAR) */
+  duckdb_destroy_logical_type(&any);
+  if (is_top) {
+    add_named(tf, "value", DUCKDB_TYPE_VARCHAR);
+    add_named(tf, "by", DUCKDB_TYPE_VARCHAR);
+  } else {
+    add_named(tf, "table", DUCKDB_TYPE_VARCHAR);
+  }
+  add_named(tf, "source", DUCKDB_TYPE_BIGINT);
+  add_named(tf, "from", DUCKDB_TYPE_DOUBLE);
+  add_named(tf, "to", DUCKDB_TYPE_DOUBLE);
+  add_named(tf, "no_mmap", DUCKDB_TYPE_BOOLEAN);
+  duckdb_table_function_set_bind(tf, bind);
+  duckdb_table_function_set_init(tf, init);
+  duckdb_table_function_set_function(tf, fn);
+  if (!is_top) {
+    duckdb_table_function_set_local_init(tf, read_pcol_local_init);
+    duckdb_table_function_supports_projection_pushdown(tf, true);
+  }
+  duckdb_state st = duckdb_register_table_function(con, tf);
+  duckdb_destroy_table_function(&tf);
+  return st == DuckDBSuccess;
+}
+
+DUCKDB_EXTENSION_ENTRYPOINT(duckdb_connection connection, duckdb_extension_info info,
+                            struct duckdb_extension_access *access) {
+  if (!register_fn(connection, "read_pcol", read_pcol_bind, read_pcol_init, read_pcol_scan, 0) ||
+      !register_fn(connection, "pcol_top", pcol_top_bind, pcol_top_init, pcol_top_scan, 1)) {
+    access->set_error(info, "pcol: could not register read_pcol/pcol_top");
+    return false;
+  }
+  return true;
+}

@@ -1,0 +1,218 @@
+#!/usr/bin/env bash
+# The DuckDB extension (issue 46, doc/duckdb.md) judged by DuckDB itself: the
+# npm package @duckdb/node-api (it bundles the engine) loads
+# pcol.duckdb_extension (`make duckdb`) with allow_unsigned_extensions, and
+# tests/interop/duckdb_judge.mjs checks on files of the test data:
+#  - every view of read_pcol() equals `pcol cat --table all --format json`,
+#    row for row and cell for cell (pprof, Rprof, Perun; packed files and
+#    inputs converted in memory; invalid UTF-8 and NUL in strings; u64
+#    addresses; f64 models; labels), also with a source and a time range,
+#    and a column read alone (projection) equals it in the whole view;
+#  - flat and cum per function in SQL over the views (sample_values or
+#    weight, sample_locations, location_lines, functions) equal `pcol top
+#    --format json`: default value, --value, a time range, a source, and a
+#    glob over a directory (union with a `file` column) equal to `pcol top DIR`;
+#  - pcol_top() equals `pcol top`, rows and order;
+#  - damaged, truncated, non-profile and missing files are an error naming
+#    the file, and DuckDB answers after them;
+#  - all of it again with the extension built on make test's sanitizer build
+#    (make duckdb-san) loaded into node with ASan/UBSan preloaded, and the
+#    scan's threads under ThreadSanitizer (make duckdb-tsan) on a larger file.
+# Env: PCOL, BUILD, PCOL_TESTDATA.  Exit 0 pass, 1 fail, 77 skip (no node/npm,
+# no registry).  CPU: a few seconds (six small files).
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+BUILD=${BUILD:-build}
+TD=${PCOL_TESTDATA:-../shared/testdata}
+NODE_API_VERSION=1.4.4-r.1
+fail() { echo "t_duckdb: $*" >&2; exit 1; }
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  echo "SKIP: node/npm not installed (apt-get install nodejs npm to run the DuckDB tests)"
+  exit 77
+fi
+[ -d "$TD" ] || { echo "SKIP: no test data at $TD"; exit 77; }
+EXT=$BUILD/duckdb/pcol.duckdb_extension
+if [ ! -f "$BUILD/duckdb/include/duckdb_extension.h" ]; then
+  make --no-print-directory -s BUILD="$BUILD" "$BUILD/duckdb/include/duckdb_extension.h" >/dev/null 2>&1 || {
+    echo "SKIP: could not npm pack duckdb for its header (no registry access?)"; exit 77; }
+fi
+make --no-print-directory -s BUILD="$BUILD" duckdb >/dev/null || fail "make duckdb failed"
+API=$BUILD/duckdb/node
+if [ ! -f "$API/node_modules/@duckdb/node-api/package.json" ]; then
+  mkdir -p "$API"
+  (cd "$API" && timeout 300 npm install --no-audit --no-fund --loglevel=error \
+     "@duckdb/node-api@$NODE_API_VERSION" >/dev/null 2>&1) || {
+    echo "SKIP: could not npm install @duckdb/node-api@$NODE_API_VERSION (no registry access?)"; exit 77; }
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+abs() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
+EXT=$(abs "$EXT")
+API=$(cd "$API" && pwd)
+mkdir "$tmp/dir"
+# packed files (read in place) and two raw inputs (converted in memory)
+pack() { $PCOL pack "$TD/$1" -o "$tmp/$2" 2>/dev/null || fail "pcol pack $1"; }
+pack pprof/go-cpu-string-labels.pb.gz labels.pcol
+pack rprof/r-prof-profile__memory.out rprof.pcol
+pack perun/complexity-models.perf models.pcol
+pack pprof/cpp-cpu-unsymbolized-mappings.pb.gz unsym.pcol
+pack pprof/dotnet-6types-labels-UNCOMPRESSED.pb dotnet.pcol # 2,814 samples: chunks read by 2 threads
+pack pprof/go-cpu-inline-small.pb.gz dir/a.pcol
+pack pprof/java-cpu-async-profiler.pb.gz dir/b.pcol
+$PCOL merge "$tmp/dir/a.pcol" "$tmp/labels.pcol" -o "$tmp/two.pcol" 2>/dev/null || fail "pcol merge"
+inline=$(abs "$TD/pprof/go-cpu-inline-small.pb.gz")
+utf8=$(abs "$TD/pprof/edge-invalid-utf8-nul-strings.pb.gz")
+labelsf=$(abs "$TD/pprof/go-cpu-string-labels.pb.gz")
+
+plan="{\"ext\": \"$EXT\", \"views\": ["
+sep=
+view() { # INPUT NAME [CAT OPTIONS] [JSON ARGS of the sample views] [JSON ARGS of all]
+  $PCOL cat "$1" --table all --format json ${3:-} >"$tmp/$2.cat.json" || fail "pcol cat $1 ${3:-}"
+  plan="$plan$sep{\"input\": \"$1\", \"cat\": \"$tmp/$2.cat.json\", \"args\": {${4:-}}, \"all\": {${5:-}}}"
+  sep=", "
+}
+view "$inline" inline
+view "$utf8" utf8
+view "$tmp/labels.pcol" labels
+view "$tmp/rprof.pcol" rprof
+view "$tmp/models.pcol" models
+view "$tmp/unsym.pcol" unsym
+view "$tmp/dotnet.pcol" dotnet
+view "$tmp/labels.pcol" labels-nommap "" "" '"no_mmap": true'
+# DUCKDB_ALL=1 (not in make test: ~2.5 min of CPU, both runs): every view of every file of
+# the test data pcol reads, as converted in memory
+if [ "${DUCKDB_ALL:-0}" = 1 ]; then
+  i=0
+  while IFS= read -r f; do
+    i=$((i + 1))
+    $PCOL info "$f" >/dev/null 2>&1 || continue
+    view "$(abs "$f")" "all$i"
+  done < <(find "$TD" -type f ! -name '*.md' ! -name '*.txt' ! -name '*.json.expected' | sort)
+fi
+view "$tmp/rprof.pcol" rprof-range "--from 0.05 --to 0.15" '"from": 0.05, "to": 0.15'
+view "$tmp/two.pcol" two-src2 "--source 2" '"source": 2'
+plan="$plan], \"tops\": ["
+sep=
+top() { # NAME INPUT MULTI [TOP OPTIONS] [JSON ARGS] [SAMPLES STORED]
+  $PCOL top "$2" --format json $4 >"$tmp/$1.top.json" || fail "pcol top $2 $4"
+  plan="$plan$sep{\"input\": $3, \"top\": \"$tmp/$1.top.json\", \"multi\": ${5:-0}, \"args\": {${6:-}}, \"samplesStored\": ${7:-0}}"
+  sep=", "
+}
+top inline "$inline" "\"$inline\"" ""
+top labels "$tmp/labels.pcol" "\"$tmp/labels.pcol\"" ""
+top labels-samples "$tmp/labels.pcol" "\"$tmp/labels.pcol\"" "--value samples" 0 "" 1
+top dotnet-alloc "$tmp/dotnet.pcol" "\"$tmp/dotnet.pcol\"" "--value alloc_size"
+top rprof-range "$tmp/rprof.pcol" "\"$tmp/rprof.pcol\"" "--value samples --from 0.05 --to 0.15" 0 '"from": 0.05, "to": 0.15'
+top two-src1 "$tmp/two.pcol" "\"$tmp/two.pcol\"" "--source 1" 0 '"source": 1'
+top dir "$tmp/dir" "\"$tmp/dir/*.pcol\"" "" 1
+top dir-as-dir "$tmp/dir" "\"$tmp/dir\"" "" 1
+plan="$plan], \"pcol_top\": ["
+sep=
+ptop() { # NAME INPUT TOP OPTIONS JSON ARGS
+  $PCOL top "$2" --format json ${3:-} >"$tmp/$1.ptop.json" || fail "pcol top $2 ${3:-}"
+  plan="$plan$sep{\"input\": \"$2\", \"top\": \"$tmp/$1.ptop.json\", \"args\": {${4:-}}}"
+  sep=", "
+}
+ptop inline "$inline" ""
+ptop rprof-range "$tmp/rprof.pcol" "--value samples --from 0.05 --to 0.15" '"value": "samples", "from": 0.05, "to": 0.15'
+ptop dir "$tmp/dir" ""
+ptop labels "$labelsf" "--by label:function" '"by": "label:function"'
+
+$PCOL top "$labelsf" --by label:function --format json >"$tmp/lab.json" || fail "pcol top --by label"
+$PCOL diff "$inline" "$labelsf" --absolute --format json >"$tmp/diff.json" || fail "pcol diff"
+rprof=$(abs "$TD/rprof/r-prof-profile__memory.out")
+totals=
+for b in 0 1 2 3 4 5; do
+  t=$($PCOL top "$rprof" --value samples --from "$(printf 0.%03d $((b * 50)))" --to "$(printf 0.%03d $((b * 50 + 50)))" --format json |
+      sed -n 's/.*"total":\([0-9-]*\).*/\1/p' | head -1)
+  totals="$totals${totals:+, }${t:-0}"
+done
+plan="$plan], \"labels\": [{\"input\": \"$labelsf\", \"key\": \"function\", \"top\": \"$tmp/lab.json\"}]"
+plan="$plan, \"diffs\": [{\"base\": \"$inline\", \"new\": \"$labelsf\", \"diff\": \"$tmp/diff.json\"}]"
+plan="$plan, \"buckets\": [{\"input\": \"$rprof\", \"width_ns\": 50000000, \"totals\": [$totals]}"
+plan="$plan], \"errors\": ["
+
+# damaged files: cut short, a byte flipped in the body, not a profile, missing
+f=$tmp/labels.pcol
+head -c $(( $(stat -c %s "$f") / 2 )) "$f" >"$tmp/cut.pcol"
+cp "$f" "$tmp/flip.pcol"
+printf '\377\377\377\377' | dd of="$tmp/flip.pcol" bs=1 seek=200 conv=notrunc 2>/dev/null
+printf 'hello, not a profile\n' >"$tmp/text.pcol"
+head -c 900 "$TD/pprof/go-cpu-inline-small.pb.gz" >"$tmp/cut.pb.gz" # a pprof cut short: converted, refused
+sep=
+bad() { # FILE VIEW...: each view of FILE is an error naming it
+  local f=$1; shift
+  for view in "$@"; do
+    plan="$plan$sep{\"sql\": \"SELECT * FROM read_pcol('$f', \\\"table\\\" := '$view')\", \"want\": \"$f\"}"
+    sep=", "
+  done
+}
+bad "$tmp/cut.pcol" samples sample_locations strings
+bad "$tmp/text.pcol" samples sample_locations strings
+bad "$tmp/cut.pb.gz" samples functions
+bad "$tmp/flip.pcol" strings functions # (the strings' offsets: views without strings read on)
+# the fuzzers' pcol findings: every view is rows or an error naming the file
+for f in tests/fuzz-regress/pcol/*; do
+  [ -f "$f" ] || continue
+  f=$(abs "$f")
+  for view in meta sources value_types source_value_types functions mappings locations location_lines \
+              stacks samples sample_values sample_locations sample_labels text_lines sample_text models strings; do
+    plan="$plan$sep{\"sql\": \"SELECT * FROM read_pcol('$f', \\\"table\\\" := '$view')\", \"want\": \"$f\", \"mayPass\": 1}"
+  done
+done
+plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('$tmp/missing.pcol')\", \"want\": \"$tmp/missing.pcol\"}"
+plan="$plan, {\"sql\": \"SELECT * FROM read_pcol(['$tmp/labels.pcol', '$tmp/cut.pcol'])\", \"want\": \"$tmp/cut.pcol\"}"
+plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('$tmp/nomatch*.pcol')\", \"want\": \"no file matches\"}"
+plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('-')\", \"want\": \"standard input\"}"
+plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('$tmp/labels.pcol', \\\"table\\\" := 'nope')\", \"want\": \"unknown table 'nope'\"}"
+plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('$tmp/labels.pcol', \\\"table\\\" := 'functions', source := 1)\", \"want\": \"not functions\"}"
+plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/cut.pcol')\", \"want\": \"$tmp/cut.pcol\"}"
+plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/labels.pcol', value := 'nope')\", \"want\": \"nope\"}"
+plan="$plan]}"
+echo "$plan" >"$tmp/plan.json"
+node tests/interop/duckdb_judge.mjs "$API" "$tmp/plan.json" || exit 1
+# Again with the extension of make test's sanitizer build ($BUILD/test) loaded
+# into node under ASan and UBSan (their runtimes preloaded; a report exits
+# 86), when that build is there.
+asan=$(${CC:-cc} -print-file-name=libasan.so 2>/dev/null)
+ubsan=$(${CC:-cc} -print-file-name=libubsan.so 2>/dev/null)
+if [ -f "$BUILD/test/lib/libpcol.a" ] && [ -f "$asan" ] && [ -f "$ubsan" ]; then
+  make --no-print-directory -s BUILD="$BUILD" duckdb-san >/dev/null || fail "make duckdb-san failed"
+  sed "s#\"ext\": \"$EXT\"#\"ext\": \"$(abs "$BUILD/test/duckdb/pcol.duckdb_extension")\"#" \
+    "$tmp/plan.json" >"$tmp/plan-san.json"
+  echo "under ASan/UBSan:"
+  LD_PRELOAD="$asan $ubsan" ASAN_OPTIONS=detect_leaks=0:exitcode=86 \
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86 \
+    node tests/interop/duckdb_judge.mjs "$API" "$tmp/plan-san.json"
+else
+  echo "(no sanitizer build at $BUILD/test: the extension was not run under ASan)"
+fi
+# The scan's threads (chunks of a stored view taken by DuckDB's threads, the
+# producer thread of a computed view, inputs closed when no thread reads
+# them) under ThreadSanitizer, on make test's TSan build of the library: a
+# 300,000-sample file (enough rows for DuckDB to scan with two threads), the
+# answers equal to the plain extension's and no report.
+tsan=$(${CC:-cc} -print-file-name=libtsan.so 2>/dev/null)
+if [ -f "$BUILD/test/tsan/lib/libpcol.a" ] && [ -f "$tsan" ]; then
+  make --no-print-directory -s BUILD="$BUILD" duckdb-tsan >/dev/null || fail "make duckdb-tsan failed"
+  awk 'BEGIN { for (i = 0; i < 300000; i++) printf "main;f%d;g%d %d\n", i % 97, i % 13, 1 + i % 5 }' >"$tmp/big.folded"
+  $PCOL pack "$tmp/big.folded" -o "$tmp/big.pcol" 2>/dev/null || fail "pcol pack big.folded"
+  big=$tmp/big.pcol
+  if setarch "$(uname -m)" -R true 2>/dev/null; then norand="setarch $(uname -m) -R"; else norand=; fi
+  n=0
+  for q in "SELECT count(*), sum(weight), sum(stack_id) FROM read_pcol('$big')" \
+           "SELECT f.name, sum(s.weight) AS w FROM read_pcol('$big') s JOIN read_pcol('$big', \"table\" := 'stacks') st USING (stack_id) JOIN read_pcol('$big', \"table\" := 'location_lines') ll ON ll.location_id = st.location_id AND ll.depth = 1 JOIN read_pcol('$big', \"table\" := 'functions') f USING (function_id) GROUP BY ALL ORDER BY w DESC, f.name LIMIT 5" \
+           "SELECT * FROM read_pcol('$big', \"table\" := 'sample_locations') LIMIT 5000" \
+           "SELECT file, count(*), sum(weight) FROM read_pcol(['$big', '$tmp/labels.pcol', '$big']) GROUP BY ALL ORDER BY ALL"; do
+    n=$((n + 1))
+    want=$(node bindings/duckdb/query.mjs "$API" "$EXT" "$q") || fail "query $n: $q"
+    got=$(LD_PRELOAD="$tsan" TSAN_OPTIONS="halt_on_error=1 exitcode=66 ignore_noninstrumented_modules=1" \
+          $norand node bindings/duckdb/query.mjs "$API" "$(abs "$BUILD/test/tsan/duckdb/pcol.duckdb_extension")" "$q") ||
+      fail "under ThreadSanitizer, query $n: $q"
+    [ "$got" = "$want" ] || fail "under ThreadSanitizer, query $n answers $got, not $want"
+  done
+  echo "under ThreadSanitizer: $n queries, no report"
+else
+  echo "(no ThreadSanitizer build at $BUILD/test/tsan: the scan's threads were not checked)"
+fi
