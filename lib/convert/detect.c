@@ -22,6 +22,7 @@ const char *pcol_format_name(pcol_format f) {
   case PCOL_FMT_PERF: return "perf";
   case PCOL_FMT_OTLP: return "otlp";
   case PCOL_FMT_CHROME: return "chrome";
+  case PCOL_FMT_TACHYON: return "tachyon";
   case PCOL_FMT_UNKNOWN: break;
   }
   return "unknown";
@@ -31,7 +32,7 @@ pcol_format pcol_format_by_name(const char *name) {
   static const pcol_format all[] = {PCOL_FMT_PCOL, PCOL_FMT_RPROF, PCOL_FMT_PPROF,
                                     PCOL_FMT_PERUN, PCOL_FMT_COLLAPSED, PCOL_FMT_SPEEDSCOPE,
                                     PCOL_FMT_CLICKHOUSE, PCOL_FMT_FIREFOX, PCOL_FMT_V8, PCOL_FMT_PERF,
-                                    PCOL_FMT_OTLP, PCOL_FMT_CHROME};
+                                    PCOL_FMT_OTLP, PCOL_FMT_CHROME, PCOL_FMT_TACHYON};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     if (strcmp(name, pcol_format_name(all[i])) == 0) return all[i];
   if (strcmp(name, "folded") == 0) return PCOL_FMT_COLLAPSED;
@@ -150,6 +151,8 @@ static int looks_perf(const uint8_t *p, size_t n) {
 pcol_format pcol_detect_format(const void *head, size_t len) {
   const uint8_t *p = head;
   if (starts(p, len, PCOL_MAGIC)) return PCOL_FMT_PCOL;
+  /* CPython's Tachyon: "TACH" as a uint32 in either byte order */
+  if (starts(p, len, "HCAT") || starts(p, len, "TACH")) return PCOL_FMT_TACHYON;
   /* OTLP by its field structure (gzip inflated), before pprof and Perun */
   if (pcol_otlp_detect(p, len)) return PCOL_FMT_OTLP;
   if (len >= 2 && p[0] == 0x1f && p[1] == 0x8b)
@@ -295,6 +298,7 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
   case PCOL_FMT_OTLP: rc = pcol_import_otlp(b, s, x->name, opt, err); break;
   case PCOL_FMT_V8: rc = pcol_import_v8(b, s, x->name, opt, err); break;
   case PCOL_FMT_CHROME: rc = pcol_import_chrome(b, s, x->name, opt, err); break;
+  case PCOL_FMT_TACHYON: rc = pcol_import_tachyon(b, s, x->name, opt, err); break;
   case PCOL_FMT_PERF: rc = pcol_import_perf(b, s, x->name, opt, err); break;
   case PCOL_FMT_SPEEDSCOPE: rc = pcol_import_speedscope(b, s, x->name, opt, err); break;
   case PCOL_FMT_FIREFOX: rc = pcol_import_firefox(b, s, x->name, opt, err); break;
@@ -311,7 +315,7 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
     else
       rc = pcol_error_set(err, PCOL_EFORMAT,
                           "%s: unrecognised input format (expected Rprof, pprof, Perun, "
-                          "collapsed stacks, V8 .cpuprofile, perf script, speedscope, Firefox Profiler, OTLP, Chrome trace or pcol; name the format with `pcol pack --from FORMAT "
+                          "collapsed stacks, V8 .cpuprofile, perf script, speedscope, Firefox Profiler, OTLP, Chrome trace, Tachyon or pcol; name the format with `pcol pack --from FORMAT "
                           "FILE -o OUT.pcol`)", x->name);
   }
   }
