@@ -62,7 +62,8 @@ if inf["first_ns"] != t["first_ns"] or inf["end_ns"] != t["span_ns"]:
 meta = open(f"{d}/{v}.meta").read()
 for want in ("tachyon.python_version", "3.15.0", "tachyon.interval_us", "tachyon.start_time_us",
              "1700000000123456", "tachyon.stats.duration_s", "tachyon.stats.missed_pct", "1.25",
-             "tachyon.compression", "zstd" if v == "zstd" else "none"):
+             "tachyon.compression", "zstd" if v == "zstd" else "none") + \
+            (() if v == "narrow" else ("tachyon.profiling_mode", "wall")):
     if want not in meta:
         bad.append("meta has no %r" % want)
 for b in bad:

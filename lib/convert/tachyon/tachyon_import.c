@@ -476,7 +476,12 @@ static int import(timp *t, const uint8_t *p, size_t n, const pcol_import_options
                                                                   : "4-byte sample count, 3-field frames")
                                                           : "8-byte sample count, 7-field frames"))
     return pcol_oom(t->err);
-  if (mode && (rc = meta_num(t, src, "tachyon.profiling_mode", mode - 1))) return rc;
+  /* Lib/profiling/sampling/constants.py's PROFILING_MODE_* (the field is
+   * the mode plus one; 0: not recorded) */
+  static const char *const modes[] = {"wall", "cpu", "gil", "all", "exception"};
+  if (mode && mode <= 5 && pcol_b_meta_str(t->b, src, "tachyon.profiling_mode", modes[mode - 1]))
+    return pcol_oom(t->err);
+  if (mode > 5 && (rc = meta_num(t, src, "tachyon.profiling_mode", mode - 1))) return rc;
   if (stats) {
     if ((rc = meta_dbl(t, src, "tachyon.stats.duration_s", p + stats)) ||
         (rc = meta_dbl(t, src, "tachyon.stats.sample_rate", p + stats + 8)))
