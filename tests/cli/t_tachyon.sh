@@ -91,6 +91,22 @@ for a, b in ((0.3000005, 0.6000005), (0.0, 0.0500005), (1.0000005, 9.0)):
         sys.exit("t_tachyon: --from %s --to %s: %s samples, %s written there" % (a, b, got, want))
 EOF
 
+# empty stacks (a FULL of depth 0, then SUFFIX and POP_PUSH that keep and
+# add nothing): three samples with no frame (UBSan: memmove of a NULL stack)
+python3 - "$tmp" <<'EOF' || fail "empty-stack generator"
+import struct, sys
+sys.path.insert(0, "tests/support")
+from tachyongen import Writer, uv
+hdr = lambda kind: struct.pack("<QIB", 1, 0, kind)
+w = Writer()
+w.sample(1, 0, 10, 1, [("/a.py", "m", 1, 0)])
+open(sys.argv[1] + "/empty.bin", "wb").write(w.finish(raw_samples=hdr(1) + uv(5) + b"\x01" + uv(0) + hdr(3) + uv(1) +
+                                                       b"\x01" + uv(0) + uv(0) + hdr(2) + uv(1) + b"\x01" + uv(0) + uv(0), count=3))
+EOF
+n=$($PCOL top "$tmp/empty.bin" --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])') ||
+  fail "empty stacks: refused"
+[ "$n" = 3 ] || fail "empty stacks: $n samples, 3 written"
+
 # hostile copies: exit 1, the file, "Tachyon" and the place named
 python3 - "$tmp" <<'EOF' || fail "hostile generator"
 import struct, sys

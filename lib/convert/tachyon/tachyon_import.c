@@ -236,7 +236,7 @@ static int records(timp *t) {
       /* kept: SUFFIX the bottom a frames, POP_PUSH all but the top a */
       size_t keep = kind == 2 ? (size_t)a : h->depth - (size_t)a;
       if ((rc = stack_room(t, h, keep + (size_t)c, at2))) return rc;
-      memmove(h->stack + c, h->stack + (h->depth - keep), keep * sizeof *h->stack);
+      if (keep) memmove(h->stack + c, h->stack + (h->depth - keep), keep * sizeof *h->stack);
       if ((rc = read_frames(t, h, (size_t)c))) return rc;
       h->depth = keep + (size_t)c;
     }
