@@ -15,8 +15,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "t_tachyon: $*" >&2; exit 1; }
 GEN=tests/support/tachyongen.py
+command -v python3 >/dev/null || { echo "t_tachyon: python3 not installed: skipped"; exit 0; }
+variants="plain zstd narrow big-endian"
+command -v zstd >/dev/null || { echo "t_tachyon: zstd not installed: the zstd variants skipped"; variants="plain narrow big-endian"; }
 
-for v in plain zstd narrow big-endian; do
+for v in $variants; do
   case $v in plain) a=() ;; zstd) a=(--zstd) ;; narrow) a=(--narrow) ;; big-endian) a=(--big-endian) ;; esac
   f=$tmp/$v.bin
   python3 $GEN rich "$f" "${a[@]}" --samples 2000 > "$tmp/$v.truth" || fail "$v: generator"
@@ -72,11 +75,13 @@ sys.exit(1 if bad else 0)
 EOF
 done
 # the same profile in every variant: the same top
-for v in zstd narrow big-endian; do
+for v in $variants; do
   cmp -s "$tmp/plain.top" <(sed "s#$tmp/$v.bin#$tmp/plain.bin#" "$tmp/$v.top") || fail "$v: top differs from the plain file's"
 done
 
 # --from/--to on the packed file: a time window holds the samples written in it
+[ -e "$tmp/zstd.truth" ] || cp "$tmp/plain.truth" "$tmp/zstd.truth"
+[ -e "$tmp/zstd.bin" ] || cp "$tmp/plain.bin" "$tmp/zstd.bin"
 $PCOL pack "$tmp/zstd.bin" --compress zstd -o "$tmp/z.pcol" || fail "pack --compress zstd"
 python3 - "$tmp" "$PCOL" <<'EOF' || fail "--from/--to"
 import json, subprocess, sys
@@ -132,7 +137,10 @@ put("deep", base().finish(raw_samples=hdr(1) + uv(5) + b"\x01" + uv(70000) + b"\
 put("varint", base().finish(raw_samples=hdr(1) + b"\xff" * 11, count=1))
 put("repeat-first", base().finish(raw_samples=hdr(0) + uv(1) + uv(5) + b"\x01", count=1))
 put("pop", base().finish(raw_samples=hdr(1) + uv(5) + b"\x01" + uv(1) + uv(0) + hdr(3) + uv(1) + b"\x01" + uv(3) + uv(0), count=2))
-put("zstd-pop", Writer(zstd=True).finish(raw_samples=hdr(1) + uv(5) + b"\x01" + uv(0) + hdr(3) + uv(1) + b"\x01" + uv(3) + uv(0), count=2))
+import shutil
+HAVE_ZSTD = shutil.which("zstd") is not None
+if HAVE_ZSTD:
+  put("zstd-pop", Writer(zstd=True).finish(raw_samples=hdr(1) + uv(5) + b"\x01" + uv(0) + hdr(3) + uv(1) + b"\x01" + uv(3) + uv(0), count=2))
 put("kind", base().finish(raw_samples=hdr(7) + uv(5), count=1))
 put("count", base().finish(count=99))
 put("repeat-count", base().finish(raw_samples=hdr(1) + uv(5) + b"\x01" + uv(1) + uv(0) + hdr(0) + uv(1 << 60), count=2))
@@ -140,12 +148,12 @@ w = base()
 w.strings.append("x")  # a frame naming a string past the table: count says 2 strings
 w.frames.append((0, 40, 1, 1))
 put("string-index", w.finish())
-w = base(zstd=True)
-z = w.finish()
-put("zstd", z[:64] + bytes(b ^ 0x5A for b in z[64:80]) + z[80:])
-# a sample region that inflates far past a small --max-input
-w = base(zstd=True)
-put("bomb", w.finish(raw_samples=(hdr(1) + uv(5) + b"\x01" + uv(1) + uv(0)) + b"\0" * (40 << 20), count=1))
+if HAVE_ZSTD:
+  z = base(zstd=True).finish()
+  put("zstd", z[:64] + bytes(b ^ 0x5A for b in z[64:80]) + z[80:])
+  # a sample region that inflates far past a small --max-input
+  w = base(zstd=True)
+  put("bomb", w.finish(raw_samples=(hdr(1) + uv(5) + b"\x01" + uv(1) + uv(0)) + b"\0" * (40 << 20), count=1))
 EOF
 check() { # NAME WHAT [pack options]
   local n=$1 what=$2
@@ -167,11 +175,13 @@ check deep "a stack of 70000 frames (more than 65536)"
 check varint "byte 77 of the file: timestamp delta: a varint cut off"
 check repeat-first "REPEAT record of a thread that has no stack"
 check pop "pops 3 of a stack of 1"
-check zstd-pop "byte 31 of the inflated data: pops 3 of a stack of 0"
 check kind "unknown record kind 7"
 check count "header says 99 samples"
 check repeat-count "REPEAT count"
 check string-index "string index"
-check zstd "zstd"
-check bomb "limit of 1048576 bytes" --max-input 1M
+if command -v zstd >/dev/null; then
+  check zstd "zstd"
+  check zstd-pop "byte 31 of the inflated data: pops 3 of a stack of 0"
+  check bomb "limit of 1048576 bytes" --max-input 1M
+fi
 echo "t_tachyon: ok"
