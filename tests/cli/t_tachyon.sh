@@ -97,7 +97,9 @@ for a, b in ((0.3000005, 0.6000005), (0.0, 0.0500005), (1.0000005, 9.0)):
 EOF
 
 # empty stacks (a FULL of depth 0, then SUFFIX and POP_PUSH that keep and
-# add nothing): three samples with no frame (UBSan: memmove of a NULL stack)
+# add nothing): three samples with no frame (UBSan: memmove of a NULL stack);
+# and a new thread whose first samples have no frame: CPython writes them as
+# a REPEAT record (its test_writer_handles_empty_stack_first_sample)
 python3 - "$tmp" <<'EOF' || fail "empty-stack generator"
 import struct, sys
 sys.path.insert(0, "tests/support")
@@ -107,7 +109,17 @@ w = Writer()
 w.sample(1, 0, 10, 1, [("/a.py", "m", 1, 0)])
 open(sys.argv[1] + "/empty.bin", "wb").write(w.finish(raw_samples=hdr(1) + uv(5) + b"\x01" + uv(0) + hdr(3) + uv(1) +
                                                        b"\x01" + uv(0) + uv(0) + hdr(2) + uv(1) + b"\x01" + uv(0) + uv(0), count=3))
+w = Writer()
+w.sample(99, 0, 1000, 4, [])
+w.sample(99, 0, 2000, 4, [])
+w.sample(1, 0, 3000, 0, [("a.py", "f", 1, 0)])
+data = w.finish()
+assert w.kinds["REPEAT"] == 1 and w.kinds["FULL"] == 1, w.kinds
+open(sys.argv[1] + "/empty-first.bin", "wb").write(data)
 EOF
+n=$($PCOL top "$tmp/empty-first.bin" --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])') ||
+  fail "empty first stacks (REPEAT of a new thread): refused"
+[ "$n" = 3 ] || fail "empty first stacks: $n samples, 3 written"
 n=$($PCOL top "$tmp/empty.bin" --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])') ||
   fail "empty stacks: refused"
 [ "$n" = 3 ] || fail "empty stacks: $n samples, 3 written"
@@ -135,7 +147,10 @@ put("frame-index", base().finish(raw_samples=hdr(1) + uv(5) + b"\x01" + uv(1) + 
 put("depth", base().finish(raw_samples=hdr(1) + uv(5) + b"\x01" + uv(1 << 40), count=1))
 put("deep", base().finish(raw_samples=hdr(1) + uv(5) + b"\x01" + uv(70000) + b"\0" * 70000, count=1))
 put("varint", base().finish(raw_samples=hdr(1) + b"\xff" * 11, count=1))
-put("repeat-first", base().finish(raw_samples=hdr(0) + uv(1) + uv(5) + b"\x01", count=1))
+w = base()
+w.threads[(2, 0)] = w.threads[(1, 0)]  # declares 2 (thread, interpreter) pairs
+put("threads", w.finish(raw_samples=hdr(1) + uv(5) + b"\x01" + uv(0) + struct.pack("<QIB", 2, 0, 1) + uv(5) +
+                          b"\x01" + uv(0) + struct.pack("<QIB", 3, 0, 1) + uv(5) + b"\x01" + uv(0), count=3))
 put("pop", base().finish(raw_samples=hdr(1) + uv(5) + b"\x01" + uv(1) + uv(0) + hdr(3) + uv(1) + b"\x01" + uv(3) + uv(0), count=2))
 import shutil
 HAVE_ZSTD = shutil.which("zstd") is not None
@@ -173,7 +188,7 @@ check frame-index "byte 80 of the file: frame index 7"
 check depth "stack depth"
 check deep "a stack of 70000 frames (more than 65536)"
 check varint "byte 77 of the file: timestamp delta: a varint cut off"
-check repeat-first "REPEAT record of a thread that has no stack"
+check threads "the sample data holds 3 threads, the header declares 2"
 check pop "pops 3 of a stack of 1"
 check kind "unknown record kind 7"
 check count "header says 99 samples"

@@ -74,7 +74,9 @@ class Writer:
     def sample(self, tid, interp, t_us, status, frames, force_full=False):
         """frames innermost first; t_us since the start"""
         key = (tid, interp)
-        st = self.threads.setdefault(key, {"prev": None, "t": 0, "rle": []})
+        # a new thread's previous stack is empty: an empty first stack is a
+        # REPEAT (CPython's writer, gh test_writer_handles_empty_stack_first_sample)
+        st = self.threads.setdefault(key, {"prev": [], "new": True, "t": 0, "rle": []})
         idx = [self.f(fr) for fr in frames]
         delta = t_us - st["t"]
         assert delta >= 0
@@ -87,17 +89,18 @@ class Writer:
             self.truth_self[names[0]] = self.truth_self.get(names[0], 0) + 1
         for nm in set(names):
             self.truth_total[nm] = self.truth_total.get(nm, 0) + 1
-        prev = st["prev"]
+        prev, new = st["prev"], st["new"]
+        st["new"] = False
         if prev == idx and not force_full:
             st["rle"].append((delta, status))
             return
         self._flush(key)
         shared = 0
-        if prev is not None and not force_full:
+        if not new and not force_full:
             while shared < min(len(prev), len(idx)) and prev[-1 - shared] == idx[-1 - shared]:
                 shared += 1
         h = lambda k: self._hdr(tid, interp, k) + uv(delta) + bytes([status])
-        if prev is None or shared == 0 or force_full:
+        if new or shared == 0 or force_full:
             self.out += h(1) + uv(len(idx)) + b"".join(uv(i) for i in idx)
             self.kinds["FULL"] += 1
         elif shared == len(prev):  # frames pushed on top of the last stack

@@ -38,7 +38,6 @@ typedef struct tthread {
   uint64_t t_us;     /* time of its last sample, µs since the start */
   uint32_t *stack;   /* frame indices, innermost first */
   size_t depth, cap;
-  int have_stack;
   uint32_t stack_id; /* builder id of the current stack (0: resolve) */
 } tthread;
 
@@ -197,7 +196,8 @@ static int records(timp *t) {
     int rc;
     if (kind == 0) { /* REPEAT: count x (delta, status) on the last stack */
       if ((rc = sample_u(t, &c, "REPEAT count"))) return rc;
-      if (!h->have_stack) return bad_at(t, rec, "REPEAT record of a thread that has no stack yet");
+      /* a thread's stack starts empty: CPython's writer records empty
+       * stacks of a new thread as REPEAT records */
       if (c > t->n - t->at) return bad_at(t, rec, "REPEAT count larger than the data left");
       for (uint64_t i = 0; i < c; i++) {
         size_t at = t->at;
@@ -225,7 +225,6 @@ static int records(timp *t) {
     } else {
       size_t at2 = t->at;
       if ((rc = sample_u(t, &c, kind == 2 ? "new count" : "push count"))) return rc;
-      if (!h->have_stack) return bad_at(t, rec, "SUFFIX/POP_PUSH record of a thread that has no stack yet");
       if (a > h->depth) {
         char m[96];
         snprintf(m, sizeof m, "%s %llu of a stack of %zu frames", kind == 2 ? "shares" : "pops",
@@ -240,7 +239,6 @@ static int records(timp *t) {
       if ((rc = read_frames(t, h, (size_t)c))) return rc;
       h->depth = keep + (size_t)c;
     }
-    h->have_stack = 1;
     h->stack_id = 0;
     if ((rc = emit(t, h, delta, status, rec))) return rc;
   }
@@ -505,6 +503,8 @@ static int import(timp *t, const uint8_t *p, size_t n, const pcol_import_options
   rc = records(t);
   free(inflated);
   if (rc) return rc;
+  if (t->nth > threads)
+    return corrupt(t, "the sample data holds %zu threads, the header declares %u", t->nth, threads);
   if (t->ns != samples)
     return corrupt(t, "the header says %llu samples, the sample data holds %zu", (unsigned long long)samples, t->ns);
   qsort(t->s, t->ns, sizeof *t->s, by_time);
