@@ -64,7 +64,7 @@ if inf["first_ns"] != t["first_ns"] or inf["end_ns"] != t["span_ns"]:
     bad.append("times %s .. %s, written %s .. %s" % (inf["first_ns"], inf["end_ns"], t["first_ns"], t["span_ns"]))
 meta = open(f"{d}/{v}.meta").read()
 for want in ("tachyon.python_version", "3.15.0", "tachyon.interval_us", "tachyon.start_time_us",
-             "1700000000123456", "tachyon.stats.duration_s", "tachyon.stats.missed_pct", "1.25",
+             "1700000000123456", "tachyon.stats.duration_sec", "tachyon.stats.missed_samples", "1.25",
              "tachyon.compression", "zstd" if v == "zstd" else "none") + \
             (() if v == "narrow" else ("tachyon.profiling_mode", "wall")):
     if want not in meta:
@@ -117,6 +117,21 @@ data = w.finish()
 assert w.kinds["REPEAT"] == 1 and w.kinds["FULL"] == 1, w.kinds
 open(sys.argv[1] + "/empty-first.bin", "wb").write(data)
 EOF
+# the original 32-byte TACHSTAT block: duration and rate, nothing else
+python3 - "$tmp" <<'EOF' || fail "stats-32 generator"
+import sys
+sys.path.insert(0, "tests/support")
+from tachyongen import Writer
+w = Writer(stats=32, interval_us=2000)
+for i in range(5):
+    w.sample(1, 0, 2000 * (i + 1), 1, [("hot.py", "hot_func", 99, 0), ("main.py", "main", 1, 0)])
+open(sys.argv[1] + "/stats32.bin", "wb").write(w.finish())
+EOF
+$PCOL cat "$tmp/stats32.bin" --table meta > "$tmp/stats32.meta" || fail "stats32: meta"
+grep -q 'tachyon.stats.duration_sec.0.01' "$tmp/stats32.meta" || fail "stats32: no duration: $(cat "$tmp/stats32.meta")"
+grep -q 'tachyon.stats.sample_rate.500' "$tmp/stats32.meta" || fail "stats32: no sample rate"
+! grep -q 'tachyon.stats.error_rate' "$tmp/stats32.meta" || fail "stats32: an error rate the block does not hold"
+
 n=$($PCOL top "$tmp/empty-first.bin" --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])') ||
   fail "empty first stacks (REPEAT of a new thread): refused"
 [ "$n" = 3 ] || fail "empty first stacks: $n samples, 3 written"

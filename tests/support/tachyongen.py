@@ -132,7 +132,9 @@ class Writer:
             if not self.narrow:  # 3.15's 7 fields: end line and column deltas, opcode
                 ft += sv(0) + sv(col) + sv(0 if col < 0 else 7) + bytes([255 if col < 0 else 100])
         stats = b""
-        if self.stats:
+        if self.stats == 32:  # the original extension: duration and rate only
+            stats = struct.pack(self.e + "dd8sII", self.n * self.interval / 1e6, 1e6 / self.interval, b"TACHSTAT", 1, 32)
+        elif self.stats:
             stats = struct.pack(self.e + "ddddII8sII", self.n * self.interval / 1e6, 1e6 / self.interval, 0.5, 1.25, 3, 0,
                                 b"TACHSTAT", 1, 56)
         size = fto + len(ft) + len(stats) + 32

@@ -481,11 +481,11 @@ static int import(timp *t, const uint8_t *p, size_t n, const pcol_import_options
     return pcol_oom(t->err);
   if (mode > 5 && (rc = meta_num(t, src, "tachyon.profiling_mode", mode - 1))) return rc;
   if (stats) {
-    if ((rc = meta_dbl(t, src, "tachyon.stats.duration_s", p + stats)) ||
+    if ((rc = meta_dbl(t, src, "tachyon.stats.duration_sec", p + stats)) ||
         (rc = meta_dbl(t, src, "tachyon.stats.sample_rate", p + stats + 8)))
       return rc;
-    if (stsize == 56 && ((rc = meta_dbl(t, src, "tachyon.stats.failed_pct", p + stats + 16)) ||
-                         (rc = meta_dbl(t, src, "tachyon.stats.missed_pct", p + stats + 24)) ||
+    if (stsize == 56 && ((rc = meta_dbl(t, src, "tachyon.stats.error_rate", p + stats + 16)) ||
+                         (rc = meta_dbl(t, src, "tachyon.stats.missed_samples", p + stats + 24)) ||
                          (rc = meta_num(t, src, "tachyon.stats.flags", rd32(t, p + stats + 32)))))
       return rc;
     if ((rc = meta_num(t, src, "tachyon.stats.version", rd32(t, p + foot - 8)))) return rc;
