@@ -56,9 +56,12 @@ if tid != t["threads"]["tid"]:
 inter = {r["value"] for r in tags if r["key"] == "interpreter_id"}
 if inter != {"0", "1"}:
     bad.append("interpreter_id values %s" % inter)
-for k in ("gil", "on_cpu", "gil_requested", "exception", "status_unknown"):
+for k in ("gil", "on_cpu", "gil_requested", "exception", "status_unknown", "main_thread"):
     if {r["value"] for r in tags if r["key"] == k} != {"true", "false"}:
         bad.append("status label %s: %s" % (k, [r for r in tags if r["key"] == k]))
+main = {r["value"]: r["amount"] for r in tags if r["key"] == "main_thread"}
+if main.get("true") != t["threads"]["tid"]["140245123456789"]:
+    bad.append("main_thread true on %s samples, the main thread has %s" % (main, t["threads"]["tid"]["140245123456789"]))
 inf = json.load(open(f"{d}/{v}.info"))["rows"][0]
 if inf["first_ns"] != t["first_ns"] or inf["end_ns"] != t["span_ns"]:
     bad.append("times %s .. %s, written %s .. %s" % (inf["first_ns"], inf["end_ns"], t["first_ns"], t["span_ns"]))

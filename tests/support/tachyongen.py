@@ -187,6 +187,8 @@ def rich(out, zstd=False, narrow=False, samples=3000, seed=43, endian="<"):
         stacks[k] = s
         t[k] += 900 + rnd.randrange(250)
         status = rnd.choice([0b00011, 0b00010, 0b01000, 0b00000, 0b10011, 0b00100])
+        if k == threads[0]:
+            status |= 0b100000  # THREAD_STATUS_MAIN_THREAD
         w.sample(k[0], k[1], t[k], status, list(reversed(s)), force_full=(n % 97 == 13))
     open(out, "wb").write(w.finish())
     return w.truth()

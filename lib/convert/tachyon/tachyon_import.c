@@ -24,6 +24,7 @@
 #define TACH_MAGIC 0x54414348u
 #define TACH_HEADER 64
 #define TACH_FOOTER 32
+#define TACH_STATUS_BITS 6   /* named status bits (status_key) */
 #define TACH_MAX_DEPTH 65536 /* frames a stack may have (CPython's writer buffers 256) */
 
 typedef struct tsample {
@@ -53,13 +54,15 @@ typedef struct timp {
   size_t nth, capth;
   tsample *s;
   size_t ns, caps;
-  uint32_t k_tid, k_interp, k_status[5], k_other, v_true, v_false;
+  uint32_t k_tid, k_interp, k_status[TACH_STATUS_BITS], k_other, v_true, v_false;
   uint32_t *scratch;
   size_t capscratch;
 } timp;
 
-/* status bits as CPython's _remote_debugging names them (THREAD_STATUS_*) */
-static const char *const status_key[5] = {"gil", "on_cpu", "status_unknown", "gil_requested", "exception"};
+/* status bits 0-5 as CPython's _remote_debugging names them (THREAD_STATUS_*:
+ * HAS_GIL, ON_CPU, UNKNOWN, GIL_REQUESTED, HAS_EXCEPTION, MAIN_THREAD) */
+static const char *const status_key[TACH_STATUS_BITS] = {"gil",           "on_cpu",    "status_unknown",
+                                                         "gil_requested", "exception", "main_thread"};
 
 static uint32_t rd32(const timp *t, const uint8_t *q) {
   uint32_t v = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
@@ -162,7 +165,7 @@ static int emit(timp *t, tthread *h, uint64_t delta, uint8_t status, size_t at) 
     if (pcol_b_stack(t->b, t->scratch, h->depth, &h->stack_id)) return pcol_oom(t->err);
     if (!h->stack_id) h->stack_id = UINT32_MAX; /* the empty stack, resolved */
   }
-  pcol_label_row lab[8];
+  pcol_label_row lab[3 + TACH_STATUS_BITS];
   size_t nl = 0;
   memset(lab, 0, sizeof lab);
   lab[nl].key = t->k_tid;
@@ -174,8 +177,9 @@ static int emit(timp *t, tthread *h, uint64_t delta, uint8_t status, size_t at) 
     if (pcol_b_cstr(t->b, d, &lab[nl++].str)) return pcol_oom(t->err);
   }
   lab[nl].key = t->k_interp, lab[nl++].num = h->interp;
-  for (int k = 0; k < 5; k++) lab[nl].key = t->k_status[k], lab[nl++].str = (status >> k & 1) ? t->v_true : t->v_false;
-  if (status >> 5) lab[nl].key = t->k_other, lab[nl++].num = status;
+  for (int k = 0; k < TACH_STATUS_BITS; k++)
+    lab[nl].key = t->k_status[k], lab[nl++].str = (status >> k & 1) ? t->v_true : t->v_false;
+  if (status >> TACH_STATUS_BITS) lab[nl].key = t->k_other, lab[nl++].num = status;
   tsample s = {(int64_t)h->t_us, h->stack_id == UINT32_MAX ? 0 : h->stack_id, 0, t->ns};
   if (pcol_b_labelset(t->b, lab, nl, &s.ls) || PCOL_GROW(t->s, t->ns, t->caps)) return pcol_oom(t->err);
   t->s[t->ns++] = s;
@@ -457,7 +461,7 @@ static int import(timp *t, const uint8_t *p, size_t n, const pcol_import_options
       pcol_b_cstr(t->b, "thread_status_bits", &t->k_other) || pcol_b_cstr(t->b, "true", &t->v_true) ||
       pcol_b_cstr(t->b, "false", &t->v_false))
     return pcol_oom(t->err);
-  for (int k = 0; k < 5; k++)
+  for (int k = 0; k < TACH_STATUS_BITS; k++)
     if (pcol_b_cstr(t->b, status_key[k], &t->k_status[k])) return pcol_oom(t->err);
   char pyv[16];
   snprintf(pyv, sizeof pyv, "%u.%u.%u", p[8], p[9], p[10]);
