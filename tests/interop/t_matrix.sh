@@ -41,6 +41,10 @@ printf '%s\n' 'function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }' 
   '(async () => { for (let i = 0; i < 40; i++) await f(i); setTimeout(() => fib(22), 200); })();' > "$W/gen/w.js"
 (cd "$W/gen" && node --cpu-prof --cpu-prof-name=node-async.cpuprofile w.js) || echo "t_matrix: node --cpu-prof failed"
 rm -f "$W/gen/w.js"
+# CPython's Tachyon binary (no CPython 3.15 here: its writer's encoding, by
+# tests/support/tachyongen.py, which writes its answers beside it)
+"$PY" "$REPO/tests/support/tachyongen.py" rich "$W/gen/tachyon-zstd.bin" --zstd --samples 600 --seed 3 \
+  --collapsed "$W/gen/tachyon-zstd" > /dev/null || echo "t_matrix: tachyongen.py failed"
 cp "$REPO/tests/fixtures/collapsed/annotated.folded" "$W/gen/ss-annotated.folded"
 "$PCOL" unpack "$W/gen/ss-annotated.folded" --to speedscope -o "$W/gen/ss-annotated.json"
 "$PY" "$REPO/tests/interop/t_matrix.py" "$PCOL_ABS" "$TD" "$W" "$NPM_DIR" "$BUNDLE" "$SCHEMA" "$REPO"

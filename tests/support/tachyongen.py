@@ -14,6 +14,8 @@ tests use (doc/mappings.md, Tachyon).
       (tid) counts, first and last sample time (ns since the start).
       --narrow: the first header layout (4-byte sample count, 3-field frames)
       --big-endian: written on a big-endian machine (the fixed-width fields)
+      --collapsed BASE: also BASE.count (collapsed stacks, root first, with
+      their sample counts) and BASE.wall (the same x the interval, in ns)
 
 As a module: Writer(...).sample(tid, interp, t_us, status, frames) with
 frames innermost first as (file, function, line, column) tuples, then
@@ -43,6 +45,7 @@ class Writer:
         self.n = 0
         self.kinds = {"REPEAT": 0, "FULL": 0, "SUFFIX": 0, "POP_PUSH": 0}
         self.truth_self, self.truth_total, self.per_tid = {}, {}, {}
+        self.stacks = {}  # names root first -> samples
         self.times = []
 
     def s(self, text):
@@ -85,6 +88,8 @@ class Writer:
         self.times.append(t_us * 1000)
         self.per_tid[str(tid)] = self.per_tid.get(str(tid), 0) + 1
         names = [fr[1] for fr in frames]
+        key_names = tuple(reversed(names))
+        self.stacks[key_names] = self.stacks.get(key_names, 0) + 1
         if names:
             self.truth_self[names[0]] = self.truth_self.get(names[0], 0) + 1
         for nm in set(names):
@@ -148,13 +153,23 @@ class Writer:
         hdr = hdr.ljust(64, b"\0")
         return hdr + data + st + bytes(ft) + stats + footer
 
+    def collapsed(self, base):
+        """the samples as collapsed stacks (BASE.count) and their wall time,
+        the interval each, in ns (BASE.wall): tests/interop/t_matrix.py's
+        reference for a Tachyon source"""
+        for ext, mult in ((".count", 1), (".wall", self.interval * 1000)):
+            with open(base + ext, "w", encoding="utf-8") as o:
+                for st, c in sorted(self.stacks.items()):
+                    if st:
+                        o.write("%s %d\n" % (";".join(st), c * mult))
+
     def truth(self):
         return {"samples": self.n, "records": self.kinds, "self": self.truth_self, "total": self.truth_total,
                 "threads": {"tid": self.per_tid}, "first_ns": min(self.times), "span_ns": max(self.times),
                 "times_ns": sorted(self.times)}
 
 
-def rich(out, zstd=False, narrow=False, samples=3000, seed=43, endian="<"):
+def rich(out, zstd=False, narrow=False, samples=3000, seed=43, endian="<", collapsed=None):
     """a program of several threads: a main thread in a loop of calls, two
     workers, one sub-interpreter whose thread reuses a thread id"""
     rnd = random.Random(seed)
@@ -191,6 +206,8 @@ def rich(out, zstd=False, narrow=False, samples=3000, seed=43, endian="<"):
             status |= 0b100000  # THREAD_STATUS_MAIN_THREAD
         w.sample(k[0], k[1], t[k], status, list(reversed(s)), force_full=(n % 97 == 13))
     open(out, "wb").write(w.finish())
+    if collapsed:
+        w.collapsed(collapsed)
     return w.truth()
 
 
@@ -201,5 +218,6 @@ if __name__ == "__main__":
     n = int(a[a.index("--samples") + 1]) if "--samples" in a else 3000
     seed = int(a[a.index("--seed") + 1]) if "--seed" in a else 43
     json.dump(rich(a[1], zstd="--zstd" in a, narrow="--narrow" in a, samples=n, seed=seed,
-                   endian=">" if "--big-endian" in a else "<"), sys.stdout,
+                   endian=">" if "--big-endian" in a else "<",
+                   collapsed=a[a.index("--collapsed") + 1] if "--collapsed" in a else None), sys.stdout,
               ensure_ascii=False)
