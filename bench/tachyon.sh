@@ -44,5 +44,10 @@ print("| `pcol top z.pcol --from 60 --to 61` | %s |" % win)
 print("\nThe generated program is harder to compress than a real one: gaps drawn uniformly from 900-1150 us,"
       " the stack changing on about 65% of samples, four threads interleaved at random; real CPython"
       " recordings remain to be measured (none could be made here).")
+print("\nHow the window is found: by binary search on the time index (spec.md), with no sample record"
+      " decoded to find it (the .bin has no index: its reader decodes every record from the start). But"
+      " a `--compress zstd` column is one section, so the columns the query reads (time, stack, labels)"
+      " are each inflated whole first: the window query is not yet cheaper than reading every sample at"
+      " this size (a raw or LZ4 file maps the sections and touches only the window's rows).")
 print("\n`--from 60 --to 61` holds %s samples; the generator wrote %s there: %s." % (got, want, "equal" if got == want else "DIFFERENT"))
 PY
