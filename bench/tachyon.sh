@@ -48,6 +48,6 @@ print("\nHow the window is found: by binary search on the time index (spec.md), 
       " decoded to find it (the .bin has no index: its reader decodes every record from the start). But"
       " a `--compress zstd` column is one section, so the columns the query reads (time, stack, labels)"
       " are each inflated whole first: the window query is not yet cheaper than reading every sample at"
-      " this size (a raw or LZ4 file maps the sections and touches only the window's rows).")
+      " this size (a raw file is mapped and the query touches only the window's rows).")
 print("\n`--from 60 --to 61` holds %s samples; the generator wrote %s there: %s." % (got, want, "equal" if got == want else "DIFFERENT"))
 PY
