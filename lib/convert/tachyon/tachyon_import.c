@@ -383,8 +383,9 @@ static int import(timp *t, const uint8_t *p, size_t n, const pcol_import_options
     }
   }
   if (sto < TACH_HEADER || sto > fto || fto > foot)
-    return corrupt(t, "header: string table at %llu, frame table at %llu: not inside the file in that order",
-                   (unsigned long long)sto, (unsigned long long)fto);
+    return corrupt(t, "header: string table at %llu, frame table at %llu: not inside the file of %zu bytes in "
+                      "that order (%s)",
+                   (unsigned long long)sto, (unsigned long long)fto, n, fto > foot ? "truncated?" : "damaged");
   if (comp > 1) return corrupt(t, "header: compression type %u (0: none, 1: zstd)", comp);
   uint32_t nstr = rd32(t, p + foot), nfr = rd32(t, p + foot + 4);
   uint64_t fsize = rd64(t, p + foot + 8);
