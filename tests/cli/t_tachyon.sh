@@ -160,6 +160,7 @@ def put(name, data):
 ok = base().finish()
 put("version", ok[:4] + struct.pack("<I", 9) + ok[8:])
 put("truncated", ok[: len(ok) - 40])
+put("head", ok[:100])
 hdr = lambda kind: struct.pack("<QIB", 1, 0, kind)
 put("frame-index", base().finish(raw_samples=hdr(1) + uv(5) + b"\x01" + uv(1) + uv(7), count=1))
 put("depth", base().finish(raw_samples=hdr(1) + uv(5) + b"\x01" + uv(1 << 40), count=1))
@@ -202,6 +203,7 @@ check() { # NAME WHAT [pack options]
 }
 check version "format version 9"
 check truncated "file size"
+check head "not inside the file of 100 bytes in that order (truncated?)"
 check frame-index "byte 80 of the file: frame index 7"
 check depth "stack depth"
 check deep "a stack of 70000 frames (more than 65536)"
