@@ -174,7 +174,7 @@ put("pop", base().finish(raw_samples=hdr(1) + uv(5) + b"\x01" + uv(1) + uv(0) + 
 import shutil
 HAVE_ZSTD = shutil.which("zstd") is not None
 if HAVE_ZSTD:
-  put("zstd-pop", Writer(zstd=True).finish(raw_samples=hdr(1) + uv(5) + b"\x01" + uv(0) + hdr(3) + uv(1) + b"\x01" + uv(3) + uv(0), count=2))
+  put("zstd-pop", base(zstd=True).finish(raw_samples=hdr(1) + uv(5) + b"\x01" + uv(0) + hdr(3) + uv(1) + b"\x01" + uv(3) + uv(0), count=2))
 put("kind", base().finish(raw_samples=hdr(7) + uv(5), count=1))
 put("count", base().finish(count=99))
 put("repeat-count", base().finish(raw_samples=hdr(1) + uv(5) + b"\x01" + uv(1) + uv(0) + hdr(0) + uv(1 << 60), count=2))
@@ -208,7 +208,7 @@ check frame-index "byte 80 of the file: frame index 7"
 check depth "stack depth"
 check deep "a stack of 70000 frames (more than 65536)"
 check varint "byte 77 of the file: timestamp delta: a varint cut off"
-check threads "the sample data holds 3 threads, the header declares 2"
+check threads "byte 96 of the file: more threads than the header declares (2)"
 check pop "pops 3 of a stack of 1"
 check kind "unknown record kind 7"
 check count "header says 99 samples"

@@ -52,6 +52,8 @@ typedef struct timp {
   uint32_t nframes, *loc; /* frame index -> location id */
   tthread *th;
   size_t nth, capth;
+  pcol_hset thset; /* (thread id, interpreter id) -> th index + 1 */
+  uint32_t max_threads; /* the header's thread count */
   tsample *s;
   size_t ns, caps;
   uint32_t k_tid, k_interp, k_status[TACH_STATUS_BITS], k_other, v_true, v_false;
@@ -108,15 +110,30 @@ static int sample_u(timp *t, uint64_t *v, const char *what) {
   return PCOL_OK;
 }
 
-static tthread *thread_of(timp *t, uint64_t tid, uint32_t interp) {
-  /* CPython keys its per-thread state by (thread id, interpreter id) */
-  for (size_t i = 0; i < t->nth; i++)
-    if (t->th[i].tid == tid && t->th[i].interp == interp) return &t->th[i];
-  if (PCOL_GROW(t->th, t->nth, t->capth)) return NULL;
+static int thread_eq(const void *ctx, uint32_t id, const void *key) {
+  const timp *t = ctx;
+  const uint64_t *k = key;
+  return t->th[id - 1].tid == k[0] && t->th[id - 1].interp == k[1];
+}
+
+/* The state of a thread: CPython keys it by (thread id, interpreter id).
+ * More threads than the header declares is refused, as CPython's reader
+ * does (and bounds the table). */
+static int thread_of(timp *t, uint64_t tid, uint32_t interp, size_t rec, tthread **out) {
+  uint64_t key[2] = {tid, interp}, hash = pcol_hash2(0x7461636879, tid, interp);
+  uint32_t id = pcol_hset_find(&t->thset, hash, thread_eq, t, key);
+  if (id) return *out = &t->th[id - 1], PCOL_OK;
+  if (t->nth >= t->max_threads) {
+    char m[128];
+    snprintf(m, sizeof m, "more threads than the header declares (%u)", t->max_threads);
+    return bad_at(t, rec, m);
+  }
+  if (PCOL_GROW(t->th, t->nth, t->capth) || pcol_hset_insert(&t->thset, hash, (uint32_t)t->nth + 1))
+    return pcol_oom(t->err);
   tthread *h = &t->th[t->nth++];
   memset(h, 0, sizeof *h);
   h->tid = tid, h->interp = interp;
-  return h;
+  return *out = h, PCOL_OK;
 }
 
 static int stack_room(timp *t, tthread *h, size_t depth, size_t at) {
@@ -194,10 +211,10 @@ static int records(timp *t) {
     uint32_t interp = rd32(t, t->p + t->at + 8);
     uint8_t kind = t->p[t->at + 12];
     t->at += 13;
-    tthread *h = thread_of(t, tid, interp);
-    if (!h) return pcol_oom(t->err);
+    tthread *h = NULL;
+    int rc = thread_of(t, tid, interp, rec, &h);
+    if (rc) return rc;
     uint64_t delta = 0, a = 0, c = 0;
-    int rc;
     if (kind == 0) { /* REPEAT: count x (delta, status) on the last stack */
       if ((rc = sample_u(t, &c, "REPEAT count"))) return rc;
       /* a thread's stack starts empty: CPython's writer records empty
@@ -499,6 +516,7 @@ static int import(timp *t, const uint8_t *p, size_t n, const pcol_import_options
   /* the samples */
   uint8_t *inflated = NULL;
   t->compressed = comp == 1;
+  t->max_threads = threads;
   if (comp == 1) {
     if ((rc = inflate(t, p + TACH_HEADER, (size_t)sto - TACH_HEADER, opt, &inflated, &t->n))) return rc;
     t->p = inflated;
@@ -508,8 +526,6 @@ static int import(timp *t, const uint8_t *p, size_t n, const pcol_import_options
   rc = records(t);
   free(inflated);
   if (rc) return rc;
-  if (t->nth > threads)
-    return corrupt(t, "the sample data holds %zu threads, the header declares %u", t->nth, threads);
   if (t->ns != samples)
     return corrupt(t, "the header says %llu samples, the sample data holds %zu", (unsigned long long)samples, t->ns);
   qsort(t->s, t->ns, sizeof *t->s, by_time);
@@ -535,6 +551,7 @@ int pcol_import_tachyon(pcol_builder *b, FILE *in, const char *name, const pcol_
   rc = import(&t, raw.data, raw.len, opt);
   for (size_t i = 0; i < t.nth; i++) free(t.th[i].stack);
   free(t.th);
+  pcol_hset_free(&t.thset);
   free(t.s);
   free(t.loc);
   free(t.scratch);
