@@ -142,6 +142,23 @@ n=$($PCOL top "$tmp/empty.bin" --format json | python3 -c 'import json,sys; prin
   fail "empty stacks: refused"
 [ "$n" = 3 ] || fail "empty stacks: $n samples, 3 written"
 
+# a deep stack (65,536 frames) changed at its top by 30,000 POP_PUSH records
+# of 17 bytes: the work follows the bytes, not records x depth (it took over
+# a minute when every record rebuilt the whole stack; now well under a second)
+python3 - "$tmp" <<'EOF' || fail "deep-stack generator"
+import struct, sys
+sys.path.insert(0, "tests/support")
+from tachyongen import Writer, uv
+hdr = lambda kind: struct.pack("<QIB", 1, 0, kind)
+w = Writer()
+w.sample(1, 0, 10, 1, [("/a.py", "m", 1, 0)])
+raw = hdr(1) + uv(5) + b"\x01" + uv(65536) + b"\0" * 65536 + \
+      (hdr(3) + uv(5) + b"\x01" + uv(1) + uv(1) + uv(0)) * 30000
+open(sys.argv[1] + "/deep-changes.bin", "wb").write(w.finish(raw_samples=raw, count=30001))
+EOF
+timeout 30 $PCOL pack "$tmp/deep-changes.bin" -o "$tmp/deep.pcol" || fail "deep stack changed 30,000 times: not packed in 30 s"
+$PCOL info "$tmp/deep.pcol" | grep -q 'samples: *30001,' || fail "deep stack: not 30001 samples"
+
 # hostile copies: exit 1, the file, "Tachyon" and the place named
 python3 - "$tmp" <<'EOF' || fail "hostile generator"
 import struct, sys

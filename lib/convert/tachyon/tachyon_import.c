@@ -13,7 +13,10 @@
  *
  * Samples arrive interleaved across threads with per-thread time deltas, so
  * they are decoded into an array, sorted by time (stable: the file's order
- * among equal times) and then appended to one source. */
+ * among equal times) and then appended to one source.  A thread's stack is
+ * kept root first with the builder's stack node of every prefix, so that a
+ * SUFFIX or POP_PUSH record costs its new frames only (the frames it keeps
+ * are a prefix): the work is in proportion to the input, however deep. */
 #include "convert.h"
 #include "keys.h"
 #include <stdarg.h>
@@ -37,9 +40,8 @@ typedef struct tthread {
   uint64_t tid;
   uint32_t interp;
   uint64_t t_us;     /* time of its last sample, µs since the start */
-  uint32_t *stack;   /* frame indices, innermost first */
+  uint32_t *node;    /* node[i]: the builder's stack node of frames 0..i, root first */
   size_t depth, cap;
-  uint32_t stack_id; /* builder id of the current stack (0: resolve) */
 } tthread;
 
 typedef struct timp {
@@ -57,8 +59,6 @@ typedef struct timp {
   tsample *s;
   size_t ns, caps;
   uint32_t k_tid, k_interp, k_status[TACH_STATUS_BITS], k_other, v_true, v_false;
-  uint32_t *scratch;
-  size_t capscratch;
 } timp;
 
 /* status bits 0-5 as CPython's _remote_debugging names them (THREAD_STATUS_*:
@@ -144,15 +144,17 @@ static int stack_room(timp *t, tthread *h, size_t depth, size_t at) {
   }
   while (h->cap < depth) {
     size_t nc = h->cap ? h->cap * 2 : 64;
-    uint32_t *ns = realloc(h->stack, nc * sizeof *ns);
+    uint32_t *ns = realloc(h->node, nc * sizeof *ns);
     if (!ns) return pcol_oom(t->err);
-    h->stack = ns, h->cap = nc;
+    h->node = ns, h->cap = nc;
   }
   return PCOL_OK;
 }
 
-/* count frame indices into h->stack[0..count) */
-static int read_frames(timp *t, tthread *h, size_t count) {
+/* count frame indices, innermost first, put on top of the first `keep`
+ * frames of h's stack (room made by stack_room): the new stack's nodes */
+static int read_frames(timp *t, tthread *h, size_t keep, size_t count) {
+  uint32_t *top = h->node + keep; /* top[0] the outermost new frame */
   for (size_t i = 0; i < count; i++) {
     uint64_t f = 0;
     size_t at = t->at;
@@ -163,8 +165,13 @@ static int read_frames(timp *t, tthread *h, size_t count) {
       snprintf(m, sizeof m, "frame index %llu (the frame table has %u)", (unsigned long long)f, t->nframes);
       return bad_at(t, at, m);
     }
-    h->stack[i] = (uint32_t)f;
+    top[count - 1 - i] = t->loc[f]; /* locations first, nodes below */
   }
+  for (size_t i = 0; i < count; i++) {
+    uint32_t parent = keep + i ? h->node[keep + i - 1] : 0;
+    if (pcol_b_stack_node(t->b, parent, top[i], &top[i])) return pcol_oom(t->err);
+  }
+  h->depth = keep + count;
   return PCOL_OK;
 }
 
@@ -172,16 +179,6 @@ static int read_frames(timp *t, tthread *h, size_t count) {
 static int emit(timp *t, tthread *h, uint64_t delta, uint8_t status, size_t at) {
   if (delta > (uint64_t)(INT64_MAX / 1000) - h->t_us) return bad_at(t, at, "time past 2^63 ns");
   h->t_us += delta;
-  if (!h->stack_id) {
-    if (t->capscratch < h->depth) {
-      uint32_t *ns = realloc(t->scratch, h->depth * sizeof *ns);
-      if (!ns) return pcol_oom(t->err);
-      t->scratch = ns, t->capscratch = h->depth;
-    }
-    for (size_t i = 0; i < h->depth; i++) t->scratch[i] = t->loc[h->stack[i]];
-    if (pcol_b_stack(t->b, t->scratch, h->depth, &h->stack_id)) return pcol_oom(t->err);
-    if (!h->stack_id) h->stack_id = UINT32_MAX; /* the empty stack, resolved */
-  }
   pcol_label_row lab[3 + TACH_STATUS_BITS];
   size_t nl = 0;
   memset(lab, 0, sizeof lab);
@@ -197,7 +194,7 @@ static int emit(timp *t, tthread *h, uint64_t delta, uint8_t status, size_t at) 
   for (int k = 0; k < TACH_STATUS_BITS; k++)
     lab[nl].key = t->k_status[k], lab[nl++].str = (status >> k & 1) ? t->v_true : t->v_false;
   if (status >> TACH_STATUS_BITS) lab[nl].key = t->k_other, lab[nl++].num = status;
-  tsample s = {(int64_t)h->t_us, h->stack_id == UINT32_MAX ? 0 : h->stack_id, 0, t->ns};
+  tsample s = {(int64_t)h->t_us, h->depth ? h->node[h->depth - 1] : 0, 0, t->ns};
   if (pcol_b_labelset(t->b, lab, nl, &s.ls) || PCOL_GROW(t->s, t->ns, t->caps)) return pcol_oom(t->err);
   t->s[t->ns++] = s;
   return PCOL_OK;
@@ -241,8 +238,7 @@ static int records(timp *t) {
       return rc;
     if (kind == 1) {
       if (a > t->n - t->at) return bad_at(t, at, "stack depth larger than the data left");
-      if ((rc = stack_room(t, h, (size_t)a, at)) || (rc = read_frames(t, h, (size_t)a))) return rc;
-      h->depth = (size_t)a;
+      if ((rc = stack_room(t, h, (size_t)a, at)) || (rc = read_frames(t, h, 0, (size_t)a))) return rc;
     } else {
       size_t at2 = t->at;
       if ((rc = sample_u(t, &c, kind == 2 ? "new count" : "push count"))) return rc;
@@ -255,12 +251,8 @@ static int records(timp *t) {
       if (c > t->n - t->at) return bad_at(t, at2, "new frame count larger than the data left");
       /* kept: SUFFIX the bottom a frames, POP_PUSH all but the top a */
       size_t keep = kind == 2 ? (size_t)a : h->depth - (size_t)a;
-      if ((rc = stack_room(t, h, keep + (size_t)c, at2))) return rc;
-      if (keep) memmove(h->stack + c, h->stack + (h->depth - keep), keep * sizeof *h->stack);
-      if ((rc = read_frames(t, h, (size_t)c))) return rc;
-      h->depth = keep + (size_t)c;
+      if ((rc = stack_room(t, h, keep + (size_t)c, at2)) || (rc = read_frames(t, h, keep, (size_t)c))) return rc;
     }
-    h->stack_id = 0;
     if ((rc = emit(t, h, delta, status, rec))) return rc;
   }
   return PCOL_OK;
@@ -549,12 +541,11 @@ int pcol_import_tachyon(pcol_builder *b, FILE *in, const char *name, const pcol_
   memset(&t, 0, sizeof t);
   t.b = b, t.err = err, t.name = name;
   rc = import(&t, raw.data, raw.len, opt);
-  for (size_t i = 0; i < t.nth; i++) free(t.th[i].stack);
+  for (size_t i = 0; i < t.nth; i++) free(t.th[i].node);
   free(t.th);
   pcol_hset_free(&t.thset);
   free(t.s);
   free(t.loc);
-  free(t.scratch);
   pcol_input_free(&raw);
   return rc;
 }
