@@ -154,6 +154,8 @@ static int stack_room(timp *t, tthread *h, size_t depth, size_t at) {
 /* count frame indices, innermost first, put on top of the first `keep`
  * frames of h's stack (room made by stack_room): the new stack's nodes */
 static int read_frames(timp *t, tthread *h, size_t keep, size_t count) {
+  h->depth = keep;
+  if (!count) return PCOL_OK; /* (node may still be NULL: no NULL + 0) */
   uint32_t *top = h->node + keep; /* top[0] the outermost new frame */
   for (size_t i = 0; i < count; i++) {
     uint64_t f = 0;
