@@ -12,6 +12,7 @@
 #define PCOL_SRC_COLLAPSED "collapsed"
 #define PCOL_SRC_V8 "v8"
 #define PCOL_SRC_CHROME "chrome" /* V8 profiles of a Chrome trace (lib/convert/v8/chrome_trace.c) */
+#define PCOL_SRC_TACHYON "tachyon" /* CPython 3.15 sampling profiler binary */
 #define PCOL_SRC_PERF "perf"
 #define PCOL_SRC_SPEEDSCOPE "speedscope"
 #define PCOL_SRC_OTLP "otlp"

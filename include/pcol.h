@@ -1344,7 +1344,8 @@ typedef enum pcol_format {
   PCOL_FMT_PERF,       /* import only: `perf script` text */
   PCOL_FMT_FIREFOX,    /* the Firefox Profiler's processed profiles (and Gecko profiles in) */
   PCOL_FMT_OTLP,       /* OpenTelemetry profiles (OTLP protobuf or JSON lines) */
-  PCOL_FMT_CHROME      /* import only: Chrome trace events (their V8 CPU profiles) */
+  PCOL_FMT_CHROME,     /* import only: Chrome trace events (their V8 CPU profiles) */
+  PCOL_FMT_TACHYON     /* import only: CPython 3.15's sampling profiler binary ("TACH") */
 } pcol_format;
 
 /* Guesses the format from the first bytes of a file. */
@@ -1391,6 +1392,10 @@ PCOL_API int pcol_import_v8(pcol_builder *b, FILE *in, const char *name,
  * CpuProfile events), labelled with its thread (doc/mappings.md §14). */
 PCOL_API int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name,
                                 const pcol_import_options *opt, pcol_error *err);
+/* CPython 3.15's sampling profiler (Tachyon) binary file, zstd or not: one
+ * source, threads and status bits as labels (doc/mappings.md §15). */
+PCOL_API int pcol_import_tachyon(pcol_builder *b, FILE *in, const char *name,
+                                 const pcol_import_options *opt, pcol_error *err);
 /* `perf script` text, read a line at a time: one source. */
 PCOL_API int pcol_import_perf(pcol_builder *b, FILE *in, const char *name,
                               const pcol_import_options *opt, pcol_error *err);

@@ -22,6 +22,7 @@ const char *pcol_format_name(pcol_format f) {
   case PCOL_FMT_PERF: return "perf";
   case PCOL_FMT_OTLP: return "otlp";
   case PCOL_FMT_CHROME: return "chrome";
+  case PCOL_FMT_TACHYON: return "tachyon";
   case PCOL_FMT_UNKNOWN: break;
   }
   return "unknown";
@@ -31,7 +32,7 @@ pcol_format pcol_format_by_name(const char *name) {
   static const pcol_format all[] = {PCOL_FMT_PCOL, PCOL_FMT_RPROF, PCOL_FMT_PPROF,
                                     PCOL_FMT_PERUN, PCOL_FMT_COLLAPSED, PCOL_FMT_SPEEDSCOPE,
                                     PCOL_FMT_CLICKHOUSE, PCOL_FMT_FIREFOX, PCOL_FMT_V8, PCOL_FMT_PERF,
-                                    PCOL_FMT_OTLP, PCOL_FMT_CHROME};
+                                    PCOL_FMT_OTLP, PCOL_FMT_CHROME, PCOL_FMT_TACHYON};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     if (strcmp(name, pcol_format_name(all[i])) == 0) return all[i];
   if (strcmp(name, "folded") == 0) return PCOL_FMT_COLLAPSED;
@@ -105,6 +106,7 @@ static int json_with(const uint8_t *p, size_t n, char open, const char *a, const
 static int is_jfr(const uint8_t *p, size_t n) { return n >= 4 && !memcmp(p, "FLR\0", 4); }
 static int is_perf_data(const uint8_t *p, size_t n) { return starts(p, n, "PERFILE2"); }
 static int is_simpleperf(const uint8_t *p, size_t n) { return starts(p, n, "SIMPLEPERF"); }
+/* (read: detect_plain uses this) CPython's Tachyon: "TACH" as a uint32 in either byte order */
 static int is_tachyon(const uint8_t *p, size_t n) { return starts(p, n, "TACH") || starts(p, n, "HCAT"); }
 /* (a Chrome trace is read: detect_plain and json_kind use this) */
 static int is_chrome_trace(const uint8_t *p, size_t n) {
@@ -153,8 +155,6 @@ static const unread_format unread[] = {
    "read the text of `perf script -i FILE` instead"},
   {is_simpleperf, "a simpleperf report_sample protobuf (Android)",
    "read the text of `simpleperf report-sample` or the Firefox Profiler's export instead"},
-  {is_tachyon, "a CPython sampling profiler (Tachyon) binary file",
-   "write it as collapsed stacks or pstats with `python -m profiling.sampling` instead"},
   {is_devtools_recording, "a Firefox DevTools performance recording (Firefox 66 or older)",
    "speedscope reads it"},
   {is_heapprofile, "a V8 sampling heap profile (.heapprofile)", "speedscope reads it"},
@@ -246,7 +246,8 @@ static int looks_perf(const uint8_t *p, size_t n) {
 /* The format of uncompressed bytes (pcol_import_path has unwrapped them). */
 static pcol_format detect_plain(const uint8_t *p, size_t len) {
   if (starts(p, len, PCOL_MAGIC)) return PCOL_FMT_PCOL;
-  /* OTLP by its field structure, before pprof and Perun */
+  if (is_tachyon(p, len)) return PCOL_FMT_TACHYON;
+  /* OTLP by its field structure (gzip inflated), before pprof and Perun */
   if (pcol_otlp_detect(p, len)) return PCOL_FMT_OTLP;
   if (starts(p, len, "memory profiling: ") || starts(p, len, "GC profiling: ") ||
       starts(p, len, "line profiling: ") || starts(p, len, "sample.interval="))
@@ -424,6 +425,7 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
   case PCOL_FMT_OTLP: rc = pcol_import_otlp(b, s, x->name, opt, err); break;
   case PCOL_FMT_V8: rc = pcol_import_v8(b, s, x->name, opt, err); break;
   case PCOL_FMT_CHROME: rc = pcol_import_chrome(b, s, x->name, opt, err); break;
+  case PCOL_FMT_TACHYON: rc = pcol_import_tachyon(b, s, x->name, opt, err); break;
   case PCOL_FMT_PERF: rc = pcol_import_perf(b, s, x->name, opt, err); break;
   case PCOL_FMT_SPEEDSCOPE: rc = pcol_import_speedscope(b, s, x->name, opt, err); break;
   case PCOL_FMT_FIREFOX: rc = pcol_import_firefox(b, s, x->name, opt, err); break;
@@ -444,7 +446,7 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
     else
       rc = pcol_error_set(err, PCOL_EFORMAT,
                           "%s: unrecognised input format (expected Rprof, pprof, Perun, "
-                          "collapsed stacks, V8 .cpuprofile, perf script, speedscope, Firefox Profiler, OTLP, Chrome trace or pcol; name the format with `pcol pack --from FORMAT "
+                          "collapsed stacks, V8 .cpuprofile, perf script, speedscope, Firefox Profiler, OTLP, Chrome trace, Tachyon or pcol; name the format with `pcol pack --from FORMAT "
                           "FILE -o OUT.pcol`)", x->name);
   }
   }

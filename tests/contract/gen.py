@@ -129,6 +129,22 @@ elif fmt == "chrome":
     lasts = [ts[[i for i, (t, _, _) in enumerate(plan) if t == n][-1]] for n in (T1, T2)]
     truth["first_ns"] = [f * 1000 for f in firsts]
     truth["span_ns"] = [l * 1000 for l in lasts]
+elif fmt == "tachyon":
+    # CPython 3.15's sampling profiler binary (tests/support/tachyongen.py
+    # writes it as CPython's writer does): threads are numeric ids (labels
+    # `tid`), times are per-thread µs deltas from the header's start
+    sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/support")
+    from tachyongen import Writer
+    ts = times_us(1800)
+    tw = Writer(start_us=1700000000123456, interval_us=1000)
+    tids = {T1: 5906, T2: 7}
+    for (t, st, _), tu in zip(plan, ts):
+        tw.sample(tids[t], 0, tu, 3, [("/srv/app.py", FR[f], 10 * f + 1, 4) for f in reversed(st)])
+    w.close()
+    open(out, "wb").write(tw.finish())
+    truth["threads"] = {"tid": {str(tids[k]): v for k, v in per_thread().items()}}
+    truth["first_ns"], truth["span_ns"] = ts[0] * 1000, ts[-1] * 1000
+    truth["names"] = FR[:]
 elif fmt == "firefox":
     start_ms = 1700000000000.0  # wall clock, ms
     ts = times_us(2000)

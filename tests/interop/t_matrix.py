@@ -808,7 +808,8 @@ def generated():
     """Inputs of the formats the shared test data has none of, made by
     t_matrix.sh in W/gen: perf script text from tests/support/
     gen_perf_script.py (its collapsed answers beside it: *.truth, the first
-    event's periods, and *.count, the sample counts), .cpuprofile files from
+    event's periods, and *.count, the sample counts), Tachyon .bin files
+    from tests/support/tachyongen.py (*.count and *.wall beside them), .cpuprofile files from
     node --cpu-prof, a Chrome trace holding such a profile cut into
     Profile/ProfileChunk events (*.trace; its reference: the .cpuprofile it
     was cut from), a speedscope file from pcol's own export of a collapsed
@@ -818,7 +819,7 @@ def generated():
     if os.path.isdir(g):
         for b in sorted(os.listdir(g)):
             kind = {".txt": "perf", ".cpuprofile": "v8", ".json": "speedscope",
-                    ".trace": "chrome"}.get(os.path.splitext(b)[1])
+                    ".trace": "chrome", ".bin": "tachyon"}.get(os.path.splitext(b)[1])
             if kind:
                 out.append((os.path.join(g, b), kind))
     return out
@@ -1071,6 +1072,14 @@ def source_readings(res, rsum):
         s["types"] = {"cycles": read_collapsed(base + ".truth", judge="perf generator periods")}
         s["default"] = "cycles"
         for r in (s["count"], s["types"]["cycles"]):
+            r.frames, r.out_map = True, collapsed_sep  # the generator writes collapsed text
+    elif kind == "tachyon":
+        # the generator's answers: samples per stack, and the interval each
+        base = os.path.splitext(f)[0]
+        s["count"] = read_collapsed(base + ".count", judge="Tachyon generator counts")
+        s["types"] = {"samples": s["count"], "wall": read_collapsed(base + ".wall", judge="Tachyon generator wall")}
+        s["default"] = "samples"
+        for r in s["types"].values():
             r.frames, r.out_map = True, collapsed_sep  # the generator writes collapsed text
     elif kind in ("v8", "chrome"):
         cnt, wall = v8_readings(f if kind == "v8" else os.path.splitext(f)[0] + ".cpuprofile")

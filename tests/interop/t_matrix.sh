@@ -68,6 +68,10 @@ for a in range(0, len(s), 50):
                "args": {"data": {"cpuProfile": {"nodes": new, "samples": s[a:a + 50]}, "timeDeltas": t[a:a + 50]}}})
 json.dump({"traceEvents": ev}, open(sys.argv[2], "w"))
 PY
+# CPython's Tachyon binary (no CPython 3.15 here: its writer's encoding, by
+# tests/support/tachyongen.py, which writes its answers beside it)
+"$PY" "$REPO/tests/support/tachyongen.py" rich "$W/gen/tachyon-zstd.bin" --zstd --samples 600 --seed 3 \
+  --collapsed "$W/gen/tachyon-zstd" > /dev/null || echo "t_matrix: tachyongen.py failed"
 cp "$REPO/tests/fixtures/collapsed/annotated.folded" "$W/gen/ss-annotated.folded"
 "$PCOL" unpack "$W/gen/ss-annotated.folded" --to speedscope -o "$W/gen/ss-annotated.json"
 "$PY" "$REPO/tests/interop/t_matrix.py" "$PCOL_ABS" "$TD" "$W" "$NPM_DIR" "$BUNDLE" "$SCHEMA" "$REPO"
