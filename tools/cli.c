@@ -369,16 +369,21 @@ void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel
     /* a merge of unrelated profiles: say what each source's number is */
     fprintf(stderr, "pcol %s: warning: %s: the sources measure different values, so the "
                     "default is samples: each source's own count (", cmd->name, path);
+    /* which sources measure samples/count: asked once (once per source made
+     * many sources quadratic) */
+    pcol_value_sel c;
+    pcol_error q = {0};
+    uint8_t *hc = NULL;
+    if (pcol_value_resolve(f, NULL, "samples/count", &c, &q) || pcol_value_sources(f, &c, &hc, &q)) {
+      free(hc);
+      hc = NULL;
+    }
     for (uint64_t s = 1; s <= n; s++) {
       if (sel && sel->source_id && sel->source_id != s) continue;
       pcol_select one = {0};
-      pcol_value_sel d, c;
+      pcol_value_sel d;
       one.source_id = (uint32_t)s;
-      pcol_error q = {0};
-      uint8_t *hc = NULL;
-      int counted = !pcol_value_resolve(f, &one, "samples/count", &c, &q) &&
-                    !pcol_value_sources(f, &c, &hc, &q) && hc[s];
-      free(hc);
+      int counted = hc && hc[s];
       pcol_str t = {0};
       (void)pcol_string(f, pcol_view_u32(&ty, s - 1), &t, &e);
       if (pcol_value_resolve(f, &one, NULL, &d, &q)) d = c;
@@ -390,6 +395,7 @@ void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel
               d.type.ptr ? d.type.ptr : "", (int)d.unit.len, d.unit.ptr ? d.unit.ptr : "");
     }
     fprintf(stderr, "); name one with --value TYPE\n");
+    free(hc);
   }
   for (uint64_t s = 1; s <= n; s++) {
     if (has[s] || (sel && sel->source_id && sel->source_id != s)) continue;

@@ -366,10 +366,21 @@ struct pcol_file {
   uint32_t idx[PCOL_T_COUNT_][PCOL_MAX_COLUMNS];
   uint64_t rows[PCOL_T_COUNT_];
   void *decode_lock; /* pthread_mutex_t* */
-  /* meta rows grouped by source (pcol_meta_get), built on first use under
-   * decode_lock; NULL until then */
-  struct pcol_meta_index *_Atomic meta_index;
+  /* meta and source_value_types rows grouped by source (pcol_meta_get,
+   * pcol_source_rows), built on first use under decode_lock; NULL until then */
+  struct pcol_src_index *_Atomic meta_index;
+  struct pcol_src_index *_Atomic svt_index;
+  /* every source's default value type (pcol_source_default_types), [s - 1],
+   * computed on first use; NULL until then */
+  uint32_t *_Atomic default_types;
 };
+
+/* The rows of TABLE (PCOL_T_META or PCOL_T_SOURCE_VALUE_TYPES) whose source
+ * is SOURCE_ID, in file order: (*rows)[0 .. *n).  An index built once per
+ * file (O(rows)), so asking each of N sources costs O(N + rows), not
+ * O(N x rows).  The array lives as long as the file. */
+int pcol_source_rows(pcol_file *f, int table, uint32_t source_id, const uint32_t **rows,
+                     size_t *n, pcol_error *err);
 
 /* The selection's source exists (ENOTFOUND naming both numbers otherwise);
  * pcol_select_iter checks it, and so must code that walks sources itself. */

@@ -168,4 +168,39 @@ for bad in 2022-02-31T00:00:00Z 2022-10-18T15:40:00 2022-10-18T25:00:00Z @x; do
   $PCOL top $G --from "$bad" 2>/dev/null
   [ $? = 2 ] || fail "--from $bad is not a time"
 done
+# Many sources (issue 42 F9): every view and export costs O(rows), not
+# O(sources x rows).  120,000 one-sample OTLP/JSON requests (one source each;
+# every other one measures cpu/nanoseconds, so the sources' defaults differ
+# and the views warn naming each source's default).  Quadratic, `top` took
+# 8 s of CPU here, `report` and the speedscope/Firefox exports minutes; each
+# now runs under a 4 s CPU limit (ulimit -t: killed by SIGXCPU past it), a
+# bound deterministic in CPU time, not wall-clock.
+one() { # TYPE UNIT: one request of one sample of main
+  printf '{"dictionary":{"locationTable":[{},{"lines":[{"functionIndex":1}]}],"functionTable":[{},{"nameStrindex":3}],"stackTable":[{},{"locationIndices":[1]}],"stringTable":["","%s","%s","main"]},"resourceProfiles":[{"scopeProfiles":[{"profiles":[{"sampleType":{"typeStrindex":1,"unitStrindex":2},"samples":[{"stackIndex":1,"values":["1"]}]}]}]}]}\n' "$1" "$2"
+}
+{ one samples count; one cpu nanoseconds; } >"$tmp/two.jsonl"
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do cat "$tmp/two.jsonl"; done >"$tmp/32.jsonl"
+for _ in $(seq 3750); do cat "$tmp/32.jsonl"; done | gzip -1 >"$tmp/many.json.gz"
+$PCOL pack "$tmp/many.json.gz" --max-input 64M -o "$tmp/many.pcol" || fail "many sources: pack"
+cpu_limited() { # NAME CMD...: CMD within 4 s of CPU
+  local name=$1
+  shift
+  (ulimit -t 4; exec "$@") >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  [ $rc -lt 128 ] || fail "many sources: $name killed (exit $rc: over 4 s of CPU, quadratic?)"
+  [ $rc = 0 ] || fail "many sources: $name exit $rc: $(head -c 300 "$tmp/err")"
+}
+cpu_limited top $PCOL top "$tmp/many.pcol"
+grep -q "^Showing nodes accounting for 120000, 100% of 120000 total" "$tmp/out" ||
+  fail "many sources: top does not count 120,000 samples: $(head -5 "$tmp/out")"
+grep -q "; source 120000 otlp: rows (weight), default cpu/nanoseconds); name one" "$tmp/err" ||
+  fail "many sources: top's warning does not name source 120000's default"
+cpu_limited info $PCOL info "$tmp/many.pcol"
+[ "$(grep -c '^  values: *cpu/nanoseconds (default: cpu/nanoseconds)' "$tmp/out")" = 60000 ] ||
+  fail "many sources: info does not name 60,000 cpu sources"
+cpu_limited graph $PCOL graph "$tmp/many.pcol"
+cpu_limited report $PCOL report "$tmp/many.pcol" -o "$tmp/many.html"
+for t in speedscope pprof firefox otlp; do
+  cpu_limited "unpack --to $t" $PCOL unpack "$tmp/many.pcol" --to $t -o "$tmp/many.$t"
+done
 exit 0

@@ -130,21 +130,22 @@ static int column_for(ex *x, int64_t type, int64_t unit, size_t occ, uint32_t *c
 /* Decides the value columns of every involved source. */
 static int plan_columns(ex *x) {
   pcol_file *f = x->f;
-  pcol_view stype, svs, svv, vtt, vtu;
+  pcol_view stype, svv, vtt, vtu;
   if ((x->rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &stype, x->err)) ||
-      (x->rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &svs, x->err)) ||
       (x->rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, x->err)) ||
       (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vtt, x->err)) ||
       (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &vtu, x->err)))
     return x->rc;
-  uint64_t nsvt = pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES), nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
   for (uint64_t s = 1; s <= x->nsrc; s++) {
     src_info *si = &x->src[s - 1];
     if (!si->involved) continue;
     pcol_str type;
     if ((x->rc = pcol_string(f, pcol_view_u32(&stype, s - 1), &type, x->err))) return x->rc;
-    size_t n = 0;
-    for (uint64_t r = 0; r < nsvt; r++) n += pcol_view_u32(&svs, r) == s;
+    const uint32_t *rows; /* the source's rows (the file's index: a scan each was quadratic) */
+    size_t n;
+    if ((x->rc = pcol_source_rows(f, PCOL_T_SOURCE_VALUE_TYPES, (uint32_t)s, &rows, &n, x->err)))
+      return x->rc;
     /* Rprof keeps its memory fields as snapshot levels, which must not be
      * summed as pprof values: an Rprof source exports weight-based values */
     si->synth = n == 0 || pcol_str_is(type, PCOL_SRC_RPROF);
@@ -175,12 +176,12 @@ static int plan_columns(ex *x) {
     si->pos_vt = malloc(n * sizeof *si->pos_vt);
     si->pos_col = malloc(n * sizeof *si->pos_col);
     if (!si->pos_vt || !si->pos_col) return oom(x);
-    for (uint64_t r = 0; r < nsvt; r++) {
-      if (pcol_view_u32(&svs, r) != s) continue;
+    for (size_t j = 0; j < n; j++) {
+      uint32_t r = rows[j];
       uint32_t vt = pcol_view_u32(&svv, r);
       if (vt == 0 || vt > nvt)
         return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "source_value_types row %" PRIu64
-                                      " names value type %u, out of range", r + 1, vt);
+                                      " names value type %u, out of range", (uint64_t)r + 1, vt);
       size_t occ = 0;
       for (size_t k = 0; k < si->npos; k++) occ += si->pos_vt[k] == vt;
       si->pos_vt[si->npos] = vt;
