@@ -679,8 +679,12 @@ typedef struct pcol_writer_sample {
   size_t nlabels;
 } pcol_writer_sample;
 
-/* Opens a writer.  Checks the options and that path's directory exists and
- * is writable; writes nothing yet.  *out is NULL on failure. */
+/* Opens a writer.  Checks the options (the write options' zstd level
+ * too), that path's directory exists and is writable, that path is not a
+ * directory and that every name the writer will publish (path's file name,
+ * or a rolled name with the longest sequence number) fits the directory's
+ * NAME_MAX, so that no option fails at the first publication; writes
+ * nothing yet.  *out is NULL on failure. */
 PCOL_API int pcol_writer_open(pcol_writer **out, const char *path,
                               const pcol_writer_options *opt, pcol_error *err);
 /* A function for pcol_writer_location (deduplicated); *id >= 1, valid for

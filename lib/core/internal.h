@@ -375,6 +375,10 @@ struct pcol_file {
   uint32_t *_Atomic default_types;
 };
 
+/* THE check of write options (a zstd level in 0..22 when zstd is asked),
+ * made by every write and by pcol_writer_open before any.  writer.c */
+int pcol_write_options_check(const pcol_write_options *opt, pcol_error *err);
+
 /* The rows of TABLE (PCOL_T_META or PCOL_T_SOURCE_VALUE_TYPES) whose source
  * is SOURCE_ID, in file order: (*rows)[0 .. *n).  An index built once per
  * file (O(rows)), so asking each of N sources costs O(N + rows), not
