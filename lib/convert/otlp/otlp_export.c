@@ -361,6 +361,40 @@ done:
   return x->rc ? 0 : (int32_t)x->stack_ix[sid];
 }
 
+/* The stack table holds every selected stack whole (a Stack and 4 bytes a
+ * frame): Σ depth of the distinct selected stacks, held against the budget
+ * before any is built, as the speedscope and collapsed exports hold theirs.
+ * A chain of 100,000 nested stacks (a 92 KB file) is 5e9 frames: 20 GB
+ * refused at once instead of grown until memory ran out (issue 42 F2).
+ * O(stacks + rows): parents come before children (spec.md F-rules). */
+static int hold_stacks(ex *x, pcol_budget *bud, const pcol_view *stk, const pcol_selected_row *rows,
+                       size_t nrows) {
+  uint64_t n = pcol_rows(x->f, PCOL_T_STACKS), sum = 0;
+  pcol_view par;
+  if ((x->rc = pcol_column(x->f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &par, x->err))) return x->rc;
+  uint64_t *depth = calloc(n + 1, sizeof *depth);
+  uint8_t *seen = calloc(n + 1, 1);
+  if (!depth || !seen) {
+    free(depth);
+    free(seen);
+    return oom(x);
+  }
+  for (uint64_t i = 1; i <= n; i++) {
+    uint32_t p = pcol_view_u32(&par, i - 1);
+    depth[i] = (p < i ? depth[p] : 0) + 1; /* parents are checked to be smaller */
+  }
+  for (size_t i = 0; i < nrows; i++) {
+    uint32_t sid = pcol_view_u32(stk, rows[i].row);
+    if (!sid || sid > n || seen[sid]) continue;
+    seen[sid] = 1;
+    uint64_t b = depth[sid] * sizeof(int32_t) + sizeof(otlp_stack) + sizeof(otlp_stack *);
+    sum = sum > UINT64_MAX - b ? UINT64_MAX : sum + b;
+  }
+  free(depth);
+  free(seen);
+  return x->rc = pcol_budget_hold(bud, sum, x->err);
+}
+
 /* ------------------------------------------------------------ sources */
 
 typedef struct srcmeta {
@@ -828,6 +862,7 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
       (x.rc = pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_UNIT, &S.lunit, err)) ||
       (x.rc = pcol_sample_cols_init(&S.sc, f, err)))
     goto done;
+  if (hold_stacks(&x, &bud, &S.stack, rows, nrows)) goto done;
   m.n = pcol_rows(f, PCOL_T_META);
   S.nlab = pcol_rows(f, PCOL_T_LABELS);
   S.nvals = pcol_rows(f, PCOL_T_VALUES);
