@@ -365,6 +365,9 @@ struct pcol_file {
   /* index [table][column] -> section index + 1 (0 = absent) */
   uint32_t idx[PCOL_T_COUNT_][PCOL_MAX_COLUMNS];
   uint64_t rows[PCOL_T_COUNT_];
+  /* the bytes the user gave, when f was converted from them (pcol_input_bytes);
+   * 0: size */
+  uint64_t input_bytes;
   void *decode_lock; /* pthread_mutex_t* */
   /* meta and source_value_types rows grouped by source (pcol_meta_get,
    * pcol_source_rows), built on first use under decode_lock; NULL until then */
@@ -739,7 +742,7 @@ int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
  * bytes written, and bytes of output held in memory at once (rendered text,
  * JSON trees, id lists), are each at most B =
  * pcol_export_options.max_output_bytes, or by default
- * max(PCOL_EXPORT_BUDGET_MIN, PCOL_EXPORT_BUDGET_PER_BYTE x the file's size).
+ * max(PCOL_EXPORT_BUDGET_MIN, PCOL_EXPORT_BUDGET_PER_BYTE x pcol_input_bytes: the bytes the user gave).
  * An exporter opens a budget on its output stream and writes to b->fp, a
  * stream that counts bytes and refuses the write that would pass B; memory
  * it holds for output goes through pcol_budget_hold/release.  stream.c */

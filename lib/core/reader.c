@@ -934,6 +934,10 @@ int pcol_source_rows(pcol_file *f, int table, uint32_t source_id, const uint32_t
   return PCOL_OK;
 }
 
+uint64_t pcol_input_bytes(const pcol_file *f) {
+  return f->input_bytes ? f->input_bytes : f->size;
+}
+
 int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key, pcol_str *out,
                   pcol_error *err) {
   pcol_view k, v, s;

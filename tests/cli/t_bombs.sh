@@ -17,7 +17,7 @@ expect() {
   [ $rc = "$want" ] || fail "'$*': exit $rc, want $want: $(head -c 400 "$tmp/err")"
   grep -q -- "$pat" "$tmp/err" || fail "'$*' did not say '$pat': $(head -c 400 "$tmp/err")"
 }
-budget='the output would be larger than the output budget of 33554432 bytes (64 x the file'
+budget='the output would be larger than the output budget of 33554432 bytes (128 x the input'
 
 # #6: 2^29 samples in ~66 KB: the row budget refuses at open, for every command
 gen rows
