@@ -225,4 +225,5 @@ cpu_limited report $PCOL report "$tmp/many.pcol" -o "$tmp/many.html"
 for t in speedscope pprof firefox otlp; do
   cpu_limited "unpack --to $t" $PCOL unpack "$tmp/many.pcol" --to $t -o "$tmp/many.$t"
 done
+cpu_limited "export --to clickhouse" $PCOL export "$tmp/many.pcol" --to clickhouse -o "$tmp/many.ch"
 exit 0
