@@ -378,6 +378,11 @@ struct pcol_file {
   uint32_t *_Atomic default_types;
 };
 
+/* The depth of every stack: (*out)[s] for s in 1..rows(stacks) (the frames
+ * pcol_stack_walk visits), (*out)[0] = 0; free() it.  One pass: parents
+ * precede children (checked when the column is read).  reader.c */
+int pcol_stack_depths(pcol_file *f, uint32_t **out, pcol_error *err);
+
 /* THE check of write options (a zstd level in 0..22 when zstd is asked),
  * made by every write and by pcol_writer_open before any.  writer.c */
 int pcol_write_options_check(const pcol_write_options *opt, pcol_error *err);

@@ -852,6 +852,22 @@ int pcol_stack_walk(pcol_file *f, uint32_t stack_id,
   return PCOL_OK;
 }
 
+int pcol_stack_depths(pcol_file *f, uint32_t **out, pcol_error *err) {
+  *out = NULL;
+  uint64_t n = f->rows[PCOL_T_STACKS];
+  pcol_view par;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &par, err));
+  uint32_t *d = malloc(((size_t)n + 1) * sizeof *d);
+  if (!d) return pcol_oom(err);
+  d[0] = 0;
+  for (uint64_t i = 1; i <= n; i++) {
+    uint32_t p = pcol_view_u32(&par, i - 1);
+    d[i] = (p < i ? d[p] : 0) + 1; /* parents are checked to be smaller */
+  }
+  *out = d;
+  return PCOL_OK;
+}
+
 /* The rows of a table with a source column (meta, source_value_types) by
  * source, in file order: rows[first[s] .. first[s+1]) are source s's (0:
  * file-level).  Without it a lookup scans every row, and a view that asks

@@ -90,6 +90,11 @@ PY
 expect 1 "chain.pcol: otlp export: $held" \
   "${cap[@]}" "$PCOL" unpack --to otlp "$tmp/chain.pcol" -o "$tmp/chain.otlp"
 [ -e "$tmp/chain.otlp" ] && fail "otlp: an output was written for a refused chain"
+# ... and the pprof export, whose budget counts gzip bytes, which 10^10
+# repeated location ids stay under for minutes: refused from Σ depth, as
+# more than a gzip of at most B inflates to when read back (64 x B)
+expect 1 "chain.pcol: pprof export: the samples' stacks hold 10000000000 location ids" \
+  "${cap[@]}" "$PCOL" unpack --to pprof "$tmp/chain.pcol" -o "$tmp/chain.pb.gz"
 # ... while a chain of 1,000 (Σ depth 500,500: 2 MB) exports, and reads back
 "${cap[@]}" "$PCOL" unpack --to otlp "$tmp/chain1k.json" -o "$tmp/chain1k.otlp" 2>"$tmp/err" ||
   fail "otlp export of a 1,000-deep chain refused: $(cat "$tmp/err")"

@@ -370,24 +370,18 @@ done:
 static int hold_stacks(ex *x, pcol_budget *bud, const pcol_view *stk, const pcol_selected_row *rows,
                        size_t nrows) {
   uint64_t n = pcol_rows(x->f, PCOL_T_STACKS), sum = 0;
-  pcol_view par;
-  if ((x->rc = pcol_column(x->f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &par, x->err))) return x->rc;
-  uint64_t *depth = calloc(n + 1, sizeof *depth);
+  uint32_t *depth;
+  if ((x->rc = pcol_stack_depths(x->f, &depth, x->err))) return x->rc;
   uint8_t *seen = calloc(n + 1, 1);
-  if (!depth || !seen) {
+  if (!seen) {
     free(depth);
-    free(seen);
     return oom(x);
-  }
-  for (uint64_t i = 1; i <= n; i++) {
-    uint32_t p = pcol_view_u32(&par, i - 1);
-    depth[i] = (p < i ? depth[p] : 0) + 1; /* parents are checked to be smaller */
   }
   for (size_t i = 0; i < nrows; i++) {
     uint32_t sid = pcol_view_u32(stk, rows[i].row);
     if (!sid || sid > n || seen[sid]) continue;
     seen[sid] = 1;
-    uint64_t b = depth[sid] * sizeof(int32_t) + sizeof(otlp_stack) + sizeof(otlp_stack *);
+    uint64_t b = (uint64_t)depth[sid] * sizeof(int32_t) + sizeof(otlp_stack) + sizeof(otlp_stack *);
     sum = sum > UINT64_MAX - b ? UINT64_MAX : sum + b;
   }
   free(depth);
