@@ -249,6 +249,13 @@ typedef struct pcol_header_info {
   uint32_t body_crc, header_crc;
 } pcol_header_info;
 PCOL_API void pcol_file_header(const pcol_file *f, pcol_header_info *out);
+/* The bytes the user gave for f, the base of every budget (doc/safety.md,
+ * "Resource bounds"): the pcol file's size as read, or, for a profile
+ * converted in memory by pcol_open_any/pcol_open_many, the size of its
+ * input file(s) as they are on disk (a gzip's compressed bytes), not of the
+ * pcol image it became.  An input whose size is unknown (standard input, a
+ * pipe) counts as that image's size. */
+PCOL_API uint64_t pcol_input_bytes(const pcol_file *f);
 
 /* One directory entry, as stored (a compact 1.2 entry, spec.md §3.1:
  * offset and decoded_size computed, crc 0). */
@@ -684,8 +691,12 @@ typedef struct pcol_writer_sample {
   size_t nlabels;
 } pcol_writer_sample;
 
-/* Opens a writer.  Checks the options and that path's directory exists and
- * is writable; writes nothing yet.  *out is NULL on failure. */
+/* Opens a writer.  Checks the options (the write options' zstd level
+ * too), that path's directory exists and is writable, that path is not a
+ * directory and that every name the writer will publish (path's file name,
+ * or a rolled name with the longest sequence number) fits the directory's
+ * NAME_MAX, so that no option fails at the first publication; writes
+ * nothing yet.  *out is NULL on failure. */
 PCOL_API int pcol_writer_open(pcol_writer **out, const char *path,
                               const pcol_writer_options *opt, pcol_error *err);
 /* A function for pcol_writer_location (deduplicated); *id >= 1, valid for
@@ -1191,13 +1202,14 @@ PCOL_API int pcol_ftree_diff(const pcol_ftree *nw, const pcol_ftree *base, doubl
 /* The export budget (doc/safety.md, "Resource bounds"): an exporter writes
  * at most B bytes, and holds at most B bytes of output in memory at once
  * (rendered text, JSON trees, id lists), where B is max_output_bytes or by
- * default max(PCOL_EXPORT_BUDGET_MIN, PCOL_EXPORT_BUDGET_PER_BYTE x the pcol
- * file's size); Rprof, which writes a sample once per unit of weight, may
+ * default max(PCOL_EXPORT_BUDGET_MIN, PCOL_EXPORT_BUDGET_PER_BYTE x the
+ * input's bytes, pcol_input_bytes: a converted gzip's compressed size, not
+ * the pcol image it became); Rprof, which writes a sample once per unit of weight, may
  * also write PCOL_EXPORT_BUDGET_PER_LINE bytes per line; the default is at
  * most PCOL_INPUT_CAP_MAX (what an import reads by default: every default
  * export reads back).  Past it the export fails with PCOL_ETOOBIG. */
 #define PCOL_EXPORT_BUDGET_MIN ((uint64_t)32 << 20) /* 32 MiB: with the process, under 64 MB */
-#define PCOL_EXPORT_BUDGET_PER_BYTE 64
+#define PCOL_EXPORT_BUDGET_PER_BYTE 128 /* x the input as given: a real 774 KB .pb.gz writes 74 MB of Perun JSON (96 x) */
 #define PCOL_EXPORT_BUDGET_PER_LINE 4096
 /* THE budget rule, for exporters and for every command that writes (the
  * CLI's views use it for their standard output and -o files):

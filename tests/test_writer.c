@@ -488,3 +488,51 @@ Test(writer, empty_single_file) {
   cr_assert(strstr(x, "cpu\tnanoseconds"), "%s", x);
   free(x);
 }
+
+/* Options the writer could never honour are refused at open (issue 42 F7),
+ * not at the first publication, which lost that file's samples. */
+Test(writer, unwritable_options_refused_at_open) {
+  char path[400], name[300];
+  snprintf(path, sizeof path, "%s/o.pcol", dir);
+  pcol_writer *w = (pcol_writer *)1;
+  pcol_error err = {0};
+  pcol_writer_options o = options();
+  o.write.compress_zstd = 1;
+  int bad_levels[2] = {99, -5};
+  for (int i = 0; i < 2; i++) {
+    o.write.zstd_level = bad_levels[i];
+    cr_assert_eq(pcol_writer_open(&w, path, &o, &err), PCOL_EINVAL, "zstd level %d accepted",
+                 bad_levels[i]);
+    cr_assert_null(w);
+    cr_assert(strstr(err.message, "zstd level"), "%s", err.message);
+  }
+  o.write.zstd_level = 22; /* the limits themselves write */
+  cr_assert_eq(pcol_writer_open(&w, path, &o, &err), 0, "%s", err.message);
+  add_range(w, 0, 1000);
+  cr_assert_eq(pcol_writer_close(w, &err), 0, "%s", err.message);
+  validate(path);
+  o = options();
+  /* the path is a directory: a rename cannot replace it */
+  cr_assert_eq(pcol_writer_open(&w, dir, &o, &err), PCOL_EINVAL, "a directory accepted");
+  cr_assert(strstr(err.message, "is a directory"), "%s", err.message);
+  /* a rolled name past NAME_MAX: 220 bytes of stem + 47 at most */
+  memset(name, 'n', 220);
+  name[220] = 0;
+  char longp[600];
+  snprintf(longp, sizeof longp, "%s/%s.pcol", dir, name);
+  o.roll_samples = 100;
+  cr_assert_eq(pcol_writer_open(&w, longp, &o, &err), PCOL_EINVAL, "a long rolled name accepted");
+  cr_assert(strstr(err.message, "rolled file name"), "%s", err.message);
+  /* a name that fits as a single file is fine; a directory's name rolls */
+  o.roll_samples = 0;
+  cr_assert_eq(pcol_writer_open(&w, longp, &o, &err), 0, "%s", err.message);
+  add_range(w, 0, 10);
+  cr_assert_eq(pcol_writer_close(w, &err), 0, "%s", err.message);
+  validate(longp);
+  o.roll_samples = 100;
+  name[200] = 0;
+  snprintf(longp, sizeof longp, "%s/%s.pcol", dir, name);
+  cr_assert_eq(pcol_writer_open(&w, longp, &o, &err), 0, "%s", err.message);
+  add_range(w, 0, 250);
+  cr_assert_eq(pcol_writer_close(w, &err), 0, "200 bytes of stem roll: %s", err.message);
+}

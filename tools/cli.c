@@ -372,16 +372,21 @@ static void warn_defaults_differ(const cli_command *cmd, pcol_file *f, const pco
   src_kind k[WARN_KINDS];
   size_t nk = 0;
   uint64_t more = 0, n = pcol_rows(f, PCOL_T_SOURCES);
+  /* which sources measure samples/count: asked once (asked per source, the
+   * warning made many sources quadratic: issue 42 F9) */
+  pcol_value_sel c = {0};
+  pcol_error q = {0};
+  uint8_t *hc = NULL;
+  if (pcol_value_resolve(f, NULL, "samples/count", &c, &q) || pcol_value_sources(f, &c, &hc, &q)) {
+    free(hc);
+    hc = NULL;
+  }
   for (uint64_t s = 1; s <= n; s++) {
     if (sel && sel->source_id && sel->source_id != s) continue;
     pcol_select one = {0};
-    pcol_value_sel d, c;
+    pcol_value_sel d;
     one.source_id = (uint32_t)s;
-    pcol_error q = {0};
-    uint8_t *hc = NULL;
-    int counted = !pcol_value_resolve(f, &one, "samples/count", &c, &q) &&
-                  !pcol_value_sources(f, &c, &hc, &q) && hc[s];
-    free(hc);
+    int counted = hc && hc[s];
     src_kind x = {{0}, {0}, {0}, NULL, 1};
     (void)pcol_string(f, pcol_view_u32(ty, s - 1), &x.type, &q);
     if (pcol_value_resolve(f, &one, NULL, &d, &q)) d = c;
@@ -395,6 +400,7 @@ static void warn_defaults_differ(const cli_command *cmd, pcol_file *f, const pco
     else if (nk < WARN_KINDS) k[nk++] = x;
     else more++;
   }
+  free(hc);
   fprintf(stderr, "pcol %s: warning: %s: the sources measure different values, so the "
                   "default is samples: each source's own count (", cmd->name, path);
   for (size_t i = 0; i < nk; i++) {

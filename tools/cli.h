@@ -224,7 +224,7 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt);
 /* ---------------------------------------------------- output budget */
 /* --max-output and --max-rows of the commands that write views. */
 #define CLI_OPT_MAX_OUTPUT                                                      \
-  {"max-output", 0, 1, "output budget in bytes, K/M/G/T = x1024 (default: 64 x the input's size, "  \
+  {"max-output", 0, 1, "output budget in bytes, K/M/G/T = x1024 (default: 128 x the input's bytes as given, "  \
                        "at least 32 MiB; past it: a message and exit 1)"}
 #define CLI_OPT_MAX_ROWS                                                        \
   {"max-rows", 0, 1, "row budget: the rows of all tables of a pcol input together (default: 1024 x " \

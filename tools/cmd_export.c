@@ -20,8 +20,8 @@ const cli_opt opts_export[] = {
                    "go to a temporary directory that is removed afterwards"},
     {"cluster", 0, 1, "cluster name of the Distributed tables in schema.sql (default pcol)"},
     {"no-mmap", 0, 0, "read pcol and Perun inputs into memory instead of mapping them"},
-    {"max-output", 0, 1, "budget in bytes (K, M, G, T: x1024) for the output of each input (default: 64 x the pcol "
-                         "file's size, at least 32 MiB)"},
+    {"max-output", 0, 1, "budget in bytes (K, M, G, T: x1024) for the output of each input (default: 128 x the input's "
+                         "bytes as given, at least 32 MiB)"},
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
 

@@ -13,7 +13,7 @@ const cli_opt opts_unpack[] = {
     {"value", 0, 1, "collapsed: value type to weigh stacks by"},
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
     {"max-output", 0, 1, "budget in bytes (K, M, G, T: x1024) for the output, and for what it holds in memory "
-                         "(default: 64 x the pcol file's size, at least 32 MiB)"},
+                         "(default: 128 x the input's bytes as given, at least 32 MiB)"},
     /* not CLI_OPT_SELECT: --to is also the format here (cli_select) */
     {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`)"},
     {"from", 0, 1, "only the part of the profile from this many seconds after its start"},

@@ -42,6 +42,14 @@ static int by_name(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* THE rule for the files a directory or a glob pattern names: regular files
+ * only, found by stat (which opens nothing: a FIFO would block the open, a
+ * directory fail it).  1 when P is one. */
+static int regular(const char *p) {
+  struct stat st;
+  return !stat(p, &st) && S_ISREG(st.st_mode);
+}
+
 /* a directory's regular files (not those whose name starts with '.'),
  * sorted by name: the order the union's sources get */
 static int add_dir(cli_inputs *in, const char *dir) {
@@ -59,8 +67,7 @@ static int add_dir(cli_inputs *in, const char *dir) {
       break;
     }
     snprintf(p, l, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", e->d_name);
-    struct stat st;
-    if (stat(p, &st) || !S_ISREG(st.st_mode)) {
+    if (!regular(p)) {
       free(p);
       continue;
     }
@@ -114,10 +121,24 @@ static int expand(const char *const *args, int nargs, cli_inputs *in, pcol_error
       if (gr == GLOB_NOMATCH) {
         rc = pcol_error_set(err, PCOL_EINVAL, "no file matches '%s'", s);
       } else {
-        for (size_t k = 0; !gr && !rc && k < g.gl_pathc; k++) rc = add(in, strdup(g.gl_pathv[k]));
+        /* the directory rule: regular files only; each other match named
+         * on standard error, none at all refused */
+        size_t before = in->n;
+        for (size_t k = 0; !gr && !rc && k < g.gl_pathc; k++) {
+          if (regular(g.gl_pathv[k])) rc = add(in, strdup(g.gl_pathv[k]));
+          else {
+            fputs("pcol: warning: skipped '", stderr);
+            cli_print_cstr(stderr, g.gl_pathv[k]);
+            fputs("' (matched by '", stderr);
+            cli_print_cstr(stderr, s);
+            fputs("'): not a regular file\n", stderr);
+          }
+        }
         if (!gr) globfree(&g);
-        else rc = gr == GLOB_NOSPACE ? NO_MEMORY
-                                     : pcol_error_set(err, PCOL_EIO, "cannot expand '%s'", s);
+        if (gr) rc = gr == GLOB_NOSPACE ? NO_MEMORY
+                                        : pcol_error_set(err, PCOL_EIO, "cannot expand '%s'", s);
+        else if (!rc && in->n == before)
+          rc = pcol_error_set(err, PCOL_ENOTFOUND, "no regular file matches '%s'", s);
       }
     } else {
       rc = add(in, strdup(s)); /* a file, or a name the open will say is missing */

@@ -67,9 +67,8 @@ int cli_budget_begin(const cli_command *cmd, const cli_args *a) {
 
 void cli_budget_input(const char *path, pcol_file *f) {
   if (!f) return;
-  pcol_header_info hi;
-  pcol_file_header(f, &hi);
-  ob.inputs = hi.file_size > UINT64_MAX - ob.inputs ? UINT64_MAX : ob.inputs + hi.file_size;
+  uint64_t n = pcol_input_bytes(f); /* a converted gzip: its compressed bytes */
+  ob.inputs = n > UINT64_MAX - ob.inputs ? UINT64_MAX : ob.inputs + n;
   if (!ob.path) ob.path = path;
 }
 

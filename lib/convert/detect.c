@@ -474,9 +474,18 @@ int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
 }
 
 /* ------------------------------------------------------ any input */
+/* The size of input PATH as it is on disk (0: unknown: standard input, a
+ * pipe), the base of the converted file's budgets (pcol_input_bytes). */
+static uint64_t size_on_disk(const char *path) {
+  struct stat st;
+  if (!strcmp(path, "-") || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+  return st.st_size > 0 ? (uint64_t)st.st_size : 1;
+}
+
 /* Writes what b holds to memory, frees b (also on failure) and opens the
  * copy as *out, which pcol_close frees: how an input that is not one pcol
  * file is queried without writing it anywhere. */
+
 static int open_built(pcol_builder *b, int rc, const pcol_open_options *opt, pcol_file **out,
                       pcol_error *err) {
   void *mem = NULL;
@@ -509,7 +518,9 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
   pcol_import_options io = {0};
   int rc = pcol_builder_new(&b, err);
   if (!rc) rc = pcol_import_path(b, path, PCOL_FMT_UNKNOWN, &io, err);
-  return open_built(b, rc, opt, out, err);
+  rc = open_built(b, rc, opt, out, err);
+  if (!rc) (*out)->input_bytes = size_on_disk(path); /* the bytes given, not the image */
+  return rc;
 }
 
 /* ------------------------------------------------------ many inputs */
@@ -575,6 +586,13 @@ int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *
   if (!rc && k == 0)
     rc = pcol_error_set(err, PCOL_ENOTFOUND, "none of the %zu inputs reaches the time range", n);
   rc = open_built(b, rc, opt, out, err);
+  /* the union's budgets: the inputs' bytes on disk (all known), not the image */
+  uint64_t given = 0;
+  for (size_t i = 0; !rc && i < n && given != UINT64_MAX; i++) {
+    uint64_t z = size_on_disk(paths[i]);
+    given = !z ? UINT64_MAX : given + z; /* one unknown: the image's size */
+  }
+  if (!rc && given != UINT64_MAX) (*out)->input_bytes = given;
   if (!rc && used) *used = k;
   return rc;
 }

@@ -34,6 +34,7 @@
  * integer counts would count 0 in the views (user review, defect 4).  Cost:
  * one pass over value_types and one over sources. */
 #include "internal.h"
+#include <stdatomic.h>
 #include <stdlib.h>
 
 /* The stored value type "samples"/"count" (0 if none). */
@@ -124,7 +125,7 @@ uint32_t pcol_rtime_decimal_of(const pcol_rtime *t, uint32_t from) {
   return t->dec_from ? decimal_of(t->dec_from, t->nvt, from) : 0;
 }
 
-int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
+static int default_types_scan(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
                               pcol_error *err) {
   size_t n = (size_t)(hi - lo) + 1;
   pcol_view sty, svs, svv, vty, mk, mv, ms;
@@ -183,15 +184,49 @@ int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
   uint32_t *dec = NULL;
   uint8_t *col = NULL;
   if (!rc) rc = decimal_tables(f, &dec, &col, err);
+  /* decimal_of for every type at once: inv[from + 1] = the first decimal
+   * type made from FROM (a scan per source was O(sources x value types)) */
+  uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  uint32_t *inv = rc ? NULL : calloc(nvt + 2, sizeof *inv);
+  if (!rc && !inv) rc = pcol_oom(err);
+  for (uint64_t i = nvt; !rc && i >= 1; i--)
+    if (dec[i]) inv[dec[i]] = (uint32_t)i;
   for (uint64_t s = lo; !rc && s <= hi; s++) {
-    uint32_t x = s < pcol_rows(f, PCOL_T_SOURCES) + 1 && col[s] ? decimal_of(dec, pcol_rows(f, PCOL_T_VALUE_TYPES), d[s - lo]) : 0;
+    uint32_t from = d[s - lo];
+    uint32_t x = s < pcol_rows(f, PCOL_T_SOURCES) + 1 && col[s] && from <= nvt ? inv[from + 1] : 0;
     if (x) d[s - lo] = x;
   }
+  free(inv);
   free(dec);
   free(col);
   free(want);
   free(named);
   return rc;
+}
+
+/* Computed once per file for every source (O(meta + source_value_types +
+ * value_types + sources)), then copied: a loop that asks each of N sources
+ * its default (the report's sources, the exporters) costs O(N), not O(N^2). */
+int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
+                              pcol_error *err) {
+  uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
+  if (lo < 1 || lo > hi || hi > ns) return default_types_scan(f, lo, hi, d, err);
+  uint32_t *all = atomic_load_explicit(&f->default_types, memory_order_acquire);
+  if (!all) {
+    if (!(all = malloc((size_t)ns * sizeof *all))) return pcol_oom(err);
+    int rc = default_types_scan(f, 1, (uint32_t)ns, all, err);
+    if (rc) {
+      free(all);
+      return rc;
+    }
+    uint32_t *none = NULL; /* another thread may have been first: keep its copy */
+    if (!atomic_compare_exchange_strong(&f->default_types, &none, all)) {
+      free(all);
+      all = none;
+    }
+  }
+  memcpy(d, all + (lo - 1), ((size_t)(hi - lo) + 1) * sizeof *d);
+  return PCOL_OK;
 }
 
 int pcol_selection_default_type(pcol_file *f, uint32_t source_id, uint32_t *chosen, int *differ,

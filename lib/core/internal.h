@@ -365,11 +365,34 @@ struct pcol_file {
   /* index [table][column] -> section index + 1 (0 = absent) */
   uint32_t idx[PCOL_T_COUNT_][PCOL_MAX_COLUMNS];
   uint64_t rows[PCOL_T_COUNT_];
+  /* the bytes the user gave, when f was converted from them (pcol_input_bytes);
+   * 0: size */
+  uint64_t input_bytes;
   void *decode_lock; /* pthread_mutex_t* */
-  /* meta rows grouped by source (pcol_meta_get), built on first use under
-   * decode_lock; NULL until then */
-  struct pcol_meta_index *_Atomic meta_index;
+  /* meta and source_value_types rows grouped by source (pcol_meta_get,
+   * pcol_source_rows), built on first use under decode_lock; NULL until then */
+  struct pcol_src_index *_Atomic meta_index;
+  struct pcol_src_index *_Atomic svt_index;
+  /* every source's default value type (pcol_source_default_types), [s - 1],
+   * computed on first use; NULL until then */
+  uint32_t *_Atomic default_types;
 };
+
+/* The depth of every stack: (*out)[s] for s in 1..rows(stacks) (the frames
+ * pcol_stack_walk visits), (*out)[0] = 0; free() it.  One pass: parents
+ * precede children (checked when the column is read).  reader.c */
+int pcol_stack_depths(pcol_file *f, uint32_t **out, pcol_error *err);
+
+/* THE check of write options (a zstd level in 0..22 when zstd is asked),
+ * made by every write and by pcol_writer_open before any.  writer.c */
+int pcol_write_options_check(const pcol_write_options *opt, pcol_error *err);
+
+/* The rows of TABLE (PCOL_T_META or PCOL_T_SOURCE_VALUE_TYPES) whose source
+ * is SOURCE_ID, in file order: (*rows)[0 .. *n).  An index built once per
+ * file (O(rows)), so asking each of N sources costs O(N + rows), not
+ * O(N x rows).  The array lives as long as the file. */
+int pcol_source_rows(pcol_file *f, int table, uint32_t source_id, const uint32_t **rows,
+                     size_t *n, pcol_error *err);
 
 /* The selection's source exists (ENOTFOUND naming both numbers otherwise);
  * pcol_select_iter checks it, and so must code that walks sources itself. */
@@ -746,7 +769,7 @@ int pcol_selection_default_type(pcol_file *f, uint32_t source_id, uint32_t *chos
  * bytes written, and bytes of output held in memory at once (rendered text,
  * JSON trees, id lists), are each at most B =
  * pcol_export_options.max_output_bytes, or by default
- * max(PCOL_EXPORT_BUDGET_MIN, PCOL_EXPORT_BUDGET_PER_BYTE x the file's size).
+ * max(PCOL_EXPORT_BUDGET_MIN, PCOL_EXPORT_BUDGET_PER_BYTE x pcol_input_bytes: the bytes the user gave).
  * An exporter opens a budget on its output stream and writes to b->fp, a
  * stream that counts bytes and refuses the write that would pass B; memory
  * it holds for output goes through pcol_budget_hold/release.  stream.c */

@@ -563,7 +563,7 @@ int pcol_open_stream(FILE *in, const char *name, const pcol_open_options *opt, p
   return PCOL_OK;
 }
 
-static void meta_index_free(struct pcol_meta_index *mi);
+static void src_index_free(struct pcol_src_index *mi);
 
 void pcol_close(pcol_file *f) {
   if (!f) return;
@@ -579,7 +579,9 @@ void pcol_close(pcol_file *f) {
     free(f->decode_lock);
   }
   free(f->meta);
-  meta_index_free(atomic_load(&f->meta_index));
+  src_index_free(atomic_load(&f->meta_index));
+  src_index_free(atomic_load(&f->svt_index));
+  free(atomic_load(&f->default_types));
   if (f->mapped) munmap((void *)f->base, f->size);
   if (f->owned) free((void *)f->base);
   free(f);
@@ -858,17 +860,34 @@ int pcol_stack_walk(pcol_file *f, uint32_t stack_id,
   return PCOL_OK;
 }
 
-/* The meta rows of each source, in file order: rows[first[s] .. first[s+1])
- * are source s's (0: file-level).  Without it a lookup scans every row, and
- * a view that asks each of N sources a few keys (the many-file view header)
- * is quadratic in N. */
-struct pcol_meta_index {
+int pcol_stack_depths(pcol_file *f, uint32_t **out, pcol_error *err) {
+  *out = NULL;
+  uint64_t n = f->rows[PCOL_T_STACKS];
+  pcol_view par;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &par, err));
+  uint32_t *d = malloc(((size_t)n + 1) * sizeof *d);
+  if (!d) return pcol_oom(err);
+  d[0] = 0;
+  for (uint64_t i = 1; i <= n; i++) {
+    uint32_t p = pcol_view_u32(&par, i - 1);
+    d[i] = (p < i ? d[p] : 0) + 1; /* parents are checked to be smaller */
+  }
+  *out = d;
+  return PCOL_OK;
+}
+
+/* The rows of a table with a source column (meta, source_value_types) by
+ * source, in file order: rows[first[s] .. first[s+1]) are source s's (0:
+ * file-level).  Without it a lookup scans every row, and a view that asks
+ * each of N sources a few keys (the many-file view header, `pcol info`'s
+ * value types) is quadratic in N. */
+struct pcol_src_index {
   uint64_t nsrc;
   uint32_t *first; /* nsrc + 2 */
   uint32_t *rows;
 };
 
-static void meta_index_free(struct pcol_meta_index *mi) {
+static void src_index_free(struct pcol_src_index *mi) {
   if (!mi) return;
   free(mi->first);
   free(mi->rows);
@@ -877,22 +896,22 @@ static void meta_index_free(struct pcol_meta_index *mi) {
 
 /* NULL when it cannot be had (out of memory, or more rows than a u32 holds):
  * the caller scans, as before */
-static struct pcol_meta_index *meta_index_build(const pcol_file *f, const pcol_view *s) {
-  uint64_t n = f->rows[PCOL_T_META], nsrc = f->rows[PCOL_T_SOURCES];
+static struct pcol_src_index *src_index_build(const pcol_file *f, int table, const pcol_view *s) {
+  uint64_t n = f->rows[table], nsrc = f->rows[PCOL_T_SOURCES];
   if (n >= UINT32_MAX || nsrc >= UINT32_MAX - 2) return NULL;
-  struct pcol_meta_index *mi = calloc(1, sizeof *mi);
+  struct pcol_src_index *mi = calloc(1, sizeof *mi);
   if (!mi) return NULL;
   mi->nsrc = nsrc;
   mi->first = calloc((size_t)nsrc + 2, sizeof *mi->first);
   mi->rows = malloc((n ? (size_t)n : 1) * sizeof *mi->rows);
   if (!mi->first || !mi->rows) {
-    meta_index_free(mi);
+    src_index_free(mi);
     return NULL;
   }
   for (uint64_t i = 0; i < n; i++) { /* ids checked in range by pcol_column */
     uint32_t sid = pcol_view_u32(s, i);
     if (sid > nsrc) { /* (cannot happen) */
-      meta_index_free(mi);
+      src_index_free(mi);
       return NULL;
     }
     mi->first[sid + 1]++;
@@ -900,7 +919,7 @@ static struct pcol_meta_index *meta_index_build(const pcol_file *f, const pcol_v
   for (uint64_t j = 0; j <= nsrc; j++) mi->first[j + 1] += mi->first[j];
   uint32_t *at = malloc(((size_t)nsrc + 1) * sizeof *at);
   if (!at) {
-    meta_index_free(mi);
+    src_index_free(mi);
     return NULL;
   }
   memcpy(at, mi->first, ((size_t)nsrc + 1) * sizeof *at);
@@ -909,15 +928,38 @@ static struct pcol_meta_index *meta_index_build(const pcol_file *f, const pcol_v
   return mi;
 }
 
-static const struct pcol_meta_index *meta_index(pcol_file *f, const pcol_view *s) {
-  struct pcol_meta_index *mi = atomic_load_explicit(&f->meta_index, memory_order_acquire);
+/* the index of TABLE's source column S, built once under decode_lock */
+static const struct pcol_src_index *src_index(pcol_file *f, int table, const pcol_view *s) {
+  struct pcol_src_index *_Atomic *slot =
+      table == PCOL_T_META ? &f->meta_index : &f->svt_index;
+  struct pcol_src_index *mi = atomic_load_explicit(slot, memory_order_acquire);
   if (mi) return mi;
   pthread_mutex_lock(f->decode_lock);
-  mi = atomic_load_explicit(&f->meta_index, memory_order_relaxed);
-  if (!mi && (mi = meta_index_build(f, s)))
-    atomic_store_explicit(&f->meta_index, mi, memory_order_release);
+  mi = atomic_load_explicit(slot, memory_order_relaxed);
+  if (!mi && (mi = src_index_build(f, table, s))) atomic_store_explicit(slot, mi, memory_order_release);
   pthread_mutex_unlock(f->decode_lock);
   return mi;
+}
+
+int pcol_source_rows(pcol_file *f, int table, uint32_t source_id, const uint32_t **rows,
+                     size_t *n, pcol_error *err) {
+  *rows = NULL;
+  *n = 0;
+  int col = table == PCOL_T_META ? PCOL_C_META_SOURCE : PCOL_C_SVT_SOURCE;
+  if (table != PCOL_T_META && table != PCOL_T_SOURCE_VALUE_TYPES)
+    return pcol_error_set(err, PCOL_EINVAL, "pcol_source_rows: table %d has no source column", table);
+  pcol_view s;
+  PCOL_RETURN_NOT_OK(pcol_column(f, table, col, &s, err));
+  const struct pcol_src_index *mi = src_index(f, table, &s);
+  if (!mi) return pcol_oom(err);
+  if (source_id > mi->nsrc) return PCOL_OK;
+  *rows = mi->rows + mi->first[source_id];
+  *n = mi->first[source_id + 1] - mi->first[source_id];
+  return PCOL_OK;
+}
+
+uint64_t pcol_input_bytes(const pcol_file *f) {
+  return f->input_bytes ? f->input_bytes : f->size;
 }
 
 int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key, pcol_str *out,
@@ -928,7 +970,7 @@ int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key, pcol_str *o
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &s, err);
   if (rc) return rc;
   size_t kl = strlen(key);
-  const struct pcol_meta_index *mi = meta_index(f, &s);
+  const struct pcol_src_index *mi = src_index(f, PCOL_T_META, &s);
   if (mi) { /* the same rows in the same order as the scan below, only the source's */
     if (source_id > mi->nsrc) return PCOL_ENOTFOUND;
     for (uint32_t j = mi->first[source_id]; j < mi->first[source_id + 1]; j++) {

@@ -152,8 +152,12 @@ int pcol_select_iter_filter(pcol_file *f, const pcol_select *sel, const pcol_fil
   pcol_wall wall = {NULL, NULL, 0};
   int is_wall = ranged && sel->wall;
   if (is_wall && (rc = pcol_wall_init(f, &wall, err))) return rc;
+  /* one source: its run found by binary search (F5), not by walking the
+   * runs before it (a loop over N sources was quadratic) */
+  if (only) row = source_end(&src, 0, n, only - 1);
   while (row < n) {
     uint32_t s = pcol_view_u32(&src, row);
+    if (only && s > only) break;
     uint64_t end = source_end(&src, row, n, s);
     if (end <= row) end = row + 1; /* unsorted input: still terminate */
     if (only && s != only) {

@@ -74,7 +74,7 @@ uint64_t pcol_output_budget(uint64_t size, uint64_t max_output_bytes) {
 }
 
 uint64_t pcol_export_budget(const pcol_file *f, const pcol_export_options *opt) {
-  return pcol_output_budget(f ? f->size : 0, opt ? opt->max_output_bytes : 0);
+  return pcol_output_budget(f ? pcol_input_bytes(f) : 0, opt ? opt->max_output_bytes : 0);
 }
 
 /* The one message past a budget; how: how B was set. */
@@ -92,7 +92,7 @@ int pcol_output_budget_error(pcol_error *err, const char *what, const char *doin
   if (custom)
     snprintf(how, sizeof how, "set by --max-output / max_output_bytes");
   else
-    snprintf(how, sizeof how, "%d x the file's %llu bytes, at least %llu MiB",
+    snprintf(how, sizeof how, "%d x the input's %llu bytes, at least %llu MiB",
              PCOL_EXPORT_BUDGET_PER_BYTE, (unsigned long long)size,
              (unsigned long long)(PCOL_EXPORT_BUDGET_MIN >> 20));
   return budget_message(err, what, doing, budget, how);
@@ -117,7 +117,7 @@ int pcol_budget_open(pcol_budget *b, const pcol_file *f, const pcol_export_optio
   memset(b, 0, sizeof *b);
   b->limit = pcol_export_budget(f, opt);
   b->custom = opt && opt->max_output_bytes;
-  b->file_size = f ? f->size : 0;
+  b->file_size = f ? pcol_input_bytes(f) : 0;
   b->what = what;
   b->out = out;
   if (!out) return pcol_error_set(err, PCOL_EINVAL, "%s: no output stream", what);
@@ -143,13 +143,13 @@ static int budget_fail(const pcol_budget *b, const char *doing, pcol_error *err)
   if (b->custom)
     snprintf(how, sizeof how, "set by --max-output / max_output_bytes");
   else if (b->lines)
-    snprintf(how, sizeof how, "%d x the file's %llu bytes, at least %llu MiB, plus %d per line for "
+    snprintf(how, sizeof how, "%d x the input's %llu bytes, at least %llu MiB, plus %d per line for "
              "%llu lines of weight, at most %llu GiB, what pcol pack reads by default",
              PCOL_EXPORT_BUDGET_PER_BYTE, (unsigned long long)b->file_size,
              (unsigned long long)(PCOL_EXPORT_BUDGET_MIN >> 20), PCOL_EXPORT_BUDGET_PER_LINE,
              (unsigned long long)b->lines, (unsigned long long)(PCOL_INPUT_CAP_MAX >> 30));
   else
-    snprintf(how, sizeof how, "%d x the file's %llu bytes, at least %llu MiB, at most %llu GiB",
+    snprintf(how, sizeof how, "%d x the input's %llu bytes, at least %llu MiB, at most %llu GiB",
              PCOL_EXPORT_BUDGET_PER_BYTE, (unsigned long long)b->file_size,
              (unsigned long long)(PCOL_EXPORT_BUDGET_MIN >> 20), (unsigned long long)(PCOL_INPUT_CAP_MAX >> 30));
   return budget_message(err, b->what, doing, b->limit, how);

@@ -130,9 +130,19 @@ static void writer_free(pcol_writer *w) {
   free(w);
 }
 
-/* The directory `path` goes into must exist and be writable now, so that a
- * typo fails at open and not at the first roll. */
-static int check_dir(const char *path, pcol_error *err) {
+/* The most a rolled name adds to the stem's (next_path):
+ * "-YYYYMMDDTHHMMSS" 16, ".mmmZ" 5, "-" and the sequence number (at most
+ * 20 digits) 21, ".pcol" 5. */
+#define ROLL_NAME_EXTRA 47
+
+static int rolled(const pcol_writer_options *o) { return o->roll_samples || o->roll_ns; }
+
+/* Every name the writer will publish can be made, so that no option fails
+ * at the first publication (and loses that file's samples): the directory
+ * `path` goes into exists and is writable; `path` itself is not a
+ * directory (a rename cannot replace one); its file name, or a rolled
+ * name with the longest sequence number, fits the directory's NAME_MAX. */
+static int check_target(const char *path, const pcol_writer_options *o, pcol_error *err) {
   char *p = strdup(path);
   if (!p) return pcol_oom(err);
   const char *d = dirname(p);
@@ -144,6 +154,22 @@ static int check_dir(const char *path, pcol_error *err) {
     rc = pcol_error_set(err, PCOL_EIO, "%s: %s is not a directory", path, d);
   else if (access(d, W_OK | X_OK) != 0)
     rc = pcol_error_set(err, PCOL_EIO, "%s: directory %s: %s", path, d, strerror(errno));
+  else if (!rolled(o) && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    rc = pcol_error_set(err, PCOL_EINVAL, "writer: %s is a directory: the path names the file "
+                        "to publish", path);
+  if (!rc) {
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    size_t n = strlen(base);
+    if (rolled(o)) n = (n >= 5 && strcmp(base + n - 5, ".pcol") == 0 ? n - 5 : n) + ROLL_NAME_EXTRA;
+    long name_max = pathconf(d, _PC_NAME_MAX);
+    if (name_max <= 0) name_max = 255;
+    if (!*base)
+      rc = pcol_error_set(err, PCOL_EINVAL, "writer: %s names no file", path);
+    else if (n > (size_t)name_max)
+      rc = pcol_error_set(err, PCOL_EINVAL, "writer: %s: %s %zu bytes long, over the directory's "
+                          "limit of %ld", path, rolled(o) ? "a rolled file name can be" : "the file name is",
+                          n, name_max);
+  }
   free(p);
   return rc;
 }
@@ -171,7 +197,7 @@ static int copy_options(pcol_writer *w, const char *path, const pcol_writer_opti
   w->wopt = o->write;
   w->on_file = o->on_file;
   w->ctx = o->ctx;
-  if (w->roll_samples || w->roll_ns) { /* "a/prof.pcol" -> stem "a/prof", suffix ".pcol" */
+  if (rolled(o)) { /* "a/prof.pcol" -> stem "a/prof", suffix ".pcol" */
     size_t n = strlen(path);
     size_t k = n >= 5 && strcmp(path + n - 5, ".pcol") == 0 ? n - 5 : n;
     if (!(w->stem = strndup(path, k))) return PCOL_ENOMEM;
@@ -211,7 +237,8 @@ int pcol_writer_open(pcol_writer **out, const char *path, const pcol_writer_opti
   if (!out) return pcol_error_set(err, PCOL_EINVAL, "writer: no result pointer");
   *out = NULL;
   PCOL_RETURN_NOT_OK(check_options(path, opt, err));
-  PCOL_RETURN_NOT_OK(check_dir(path, err));
+  PCOL_RETURN_NOT_OK(pcol_write_options_check(&opt->write, err));
+  PCOL_RETURN_NOT_OK(check_target(path, opt, err));
   pcol_writer *w = calloc(1, sizeof *w);
   if (!w) return pcol_oom(err);
   if (copy_options(w, path, opt) || pcol_builder_new(&w->dict, err)) {

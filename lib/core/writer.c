@@ -380,6 +380,13 @@ static void write_header(plan *p, uint32_t body) {
   pcol_wr32(h + PCOL_HDR_HEADER_CRC, (uint32_t)crc32(0L, h, PCOL_HDR_HEADER_CRC));
 }
 
+int pcol_write_options_check(const pcol_write_options *opt, pcol_error *err) {
+  if (opt && opt->compress_zstd && (opt->zstd_level < 0 || opt->zstd_level > 22))
+    return pcol_error_set(err, PCOL_EINVAL, "zstd level %d is not in 1..22 (or 0, auto)",
+                          opt->zstd_level);
+  return PCOL_OK;
+}
+
 static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
                      pcol_error *err) {
   PCOL_RETURN_NOT_OK(check_text_line_refs(b, err));
@@ -387,8 +394,7 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
               : opt->compress_zstd ? PCOL_CODEC_ZSTD
               : opt->compress_lz4 ? PCOL_CODEC_LZ4 : PCOL_CODEC_RAW;
   int level = opt ? opt->zstd_level : 0; /* 0: auto, by section size */
-  if (codec == PCOL_CODEC_ZSTD && (level < 0 || level > 22))
-    return pcol_error_set(err, PCOL_EINVAL, "zstd level %d is not in 1..22 (or 0, auto)", level);
+  PCOL_RETURN_NOT_OK(pcol_write_options_check(opt, err));
   p->b = b;
   p->compact = codec == PCOL_CODEC_ZSTD;
   PCOL_RETURN_NOT_OK(plan_sections(b, codec, level, p, err));

@@ -1,7 +1,9 @@
 /* info.c — pcol_source_summaries: what `pcol info` says of each source
  * (type, time, period, duration, time span, samples, value types).
  *
- * Cost: O(sources x log samples), plus one pass over the weight column (and
+ * Cost: O(sources x log samples + source_value_types), the value types
+ * of each source from the file's index of them (pcol_source_rows; a scan
+ * per source was quadratic: 200k sources, 52 s), plus one pass over the weight column (and
  * pprof's samples/count values) for each source's count of raw samples.
  * Samples are sorted by source and, inside a source, by time (spec.md F5),
  * so a source's samples are one run of rows found by binary search, and its
@@ -46,15 +48,13 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
   *out = NULL;
   *n = 0;
   uint64_t ns = pcol_rows(f, PCOL_T_SOURCES), nrows = pcol_rows(f, PCOL_T_SAMPLES);
-  uint64_t nsvt = pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES);
-  pcol_view ty, uri, ts, src, tim, dur, svs, svv;
+  pcol_view ty, uri, ts, src, tim, dur, svv;
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &uri, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TIMESTAMP, &ts, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &tim, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &dur, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &svs, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, err));
   pcol_rtime rt;
   pcol_sample_cols sc;
@@ -137,16 +137,16 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
     }
     if ((rc = meta_str(f, id, PCOL_META_NOTE, &x->note, err))) break;
     /* value types, and the one the views add up by default */
-    for (uint64_t r = 0; r < nsvt; r++)
-      if (pcol_view_u32(&svs, r) == id) x->nvalue_types++;
-    x->value_types = calloc(x->nvalue_types ? x->nvalue_types : 1, sizeof *x->value_types);
+    const uint32_t *vr;
+    size_t nvr;
+    if ((rc = pcol_source_rows(f, PCOL_T_SOURCE_VALUE_TYPES, id, &vr, &nvr, err))) break;
+    x->nvalue_types = nvr;
+    x->value_types = calloc(nvr ? nvr : 1, sizeof *x->value_types);
     if (!x->value_types) {
       rc = pcol_oom(err);
       break;
     }
-    size_t k = 0;
-    for (uint64_t r = 0; r < nsvt; r++)
-      if (pcol_view_u32(&svs, r) == id) x->value_types[k++] = pcol_view_u32(&svv, r);
+    for (size_t k = 0; k < nvr; k++) x->value_types[k] = pcol_view_u32(&svv, vr[k]);
     /* pcol_value_resolve of this source alone, from the defaults of all */
     if ((rc = pcol_q_value_of_vt(f, dflt[i], &x->default_value, err))) break;
     /* derived values, per source: its own time rule and memory fields */

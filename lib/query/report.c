@@ -660,10 +660,10 @@ static int sources(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, pco
       tlast = pcol_view_i64(&tim, row - 1);
       dlast = dur.data ? pcol_view_i64(&dur, row - 1) : 0;
     }
-    pcol_select one = {0};
-    one.source_id = (uint32_t)s;
-    pcol_value_sel dv;
-    PCOL_RETURN_NOT_OK(pcol_value_resolve(f, &one, NULL, &dv, err));
+    /* the source's default (pcol_value_resolve of it alone: the core rule,
+     * computed once for every source) */
+    uint32_t dvt;
+    PCOL_RETURN_NOT_OK(pcol_source_default_types(f, (uint32_t)s, (uint32_t)s, &dvt, err));
     int64_t interval = 0;
     if (pcol_meta_get_i64(f, (uint32_t)s, RPROF_META_INTERVAL_US, &interval, NULL) != PCOL_OK ||
         interval < 0 || interval > INT64_MAX / 1000)
@@ -677,7 +677,7 @@ static int sources(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, pco
     putf(r, ",\"row0\":%llu,\"row1\":%llu,\"na\":%llu,\"timed\":%d,\"t0\":%lld,\"t1\":%lld,"
             "\"value\":%zu,\"interval_ns\":%lld,\"tlast\":%lld,\"dlast\":%lld}",
          (unsigned long long)a, (unsigned long long)row, (unsigned long long)na, timed,
-         (long long)t0, (long long)t1, choice_of(vc, nvc, dv.vt_id), (long long)interval,
+         (long long)t0, (long long)t1, choice_of(vc, nvc, dvt), (long long)interval,
          (long long)tlast, (long long)dlast);
   }
   put(r, "],", 2);

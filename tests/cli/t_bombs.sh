@@ -17,7 +17,7 @@ expect() {
   [ $rc = "$want" ] || fail "'$*': exit $rc, want $want: $(head -c 400 "$tmp/err")"
   grep -q -- "$pat" "$tmp/err" || fail "'$*' did not say '$pat': $(head -c 400 "$tmp/err")"
 }
-budget='the output would be larger than the output budget of 33554432 bytes (64 x the file'
+budget='the output would be larger than the output budget of 33554432 bytes (128 x the input'
 
 # #6: 2^29 samples in ~66 KB: the row budget refuses at open, for every command
 gen rows
@@ -69,6 +69,36 @@ done
 expect 1 "r16.pcol: firefox export: the output would be larger than the output budget" \
   "${cap[@]}" "$PCOL" unpack --to firefox "$tmp/r16.pcol" -o "$tmp/r16.json"
 [ -e "$tmp/r16.json" ] && fail "firefox: an output was written for a refused export"
+# issue 42 F2: the otlp export's stack table holds every selected stack
+# whole.  A speedscope evented profile of 100,000 nested opens of one frame
+# packs (zstd) into ~90 KB: a chain of 100,000 stacks, Σ depth 5e9 frames
+# (20 GB of location indices).  It grew to 6 GB and exited 3 (out of
+# memory); now Σ depth is held against the budget first: refused, exit 1,
+# under a 256 MiB address-space cap, nothing written.
+python3 - "$tmp" <<'PY' || fail "python3 could not write chain.json"
+import sys
+for name, n in (("chain.json", 100000), ("chain1k.json", 1000)):
+  ev = ['{"type":"O","frame":0,"at":%d}' % i for i in range(n)]
+  ev += ['{"type":"C","frame":0,"at":%d}' % (n + i) for i in range(n)]
+  with open(sys.argv[1] + "/" + name, "w") as f:
+    f.write('{"$schema":"https://www.speedscope.app/file-format-schema.json",'
+            '"shared":{"frames":[{"name":"f"}]},"profiles":[{"type":"evented","name":"chain",'
+            '"unit":"none","startValue":0,"endValue":%d,"events":[%s]}]}' % (2 * n, ",".join(ev)))
+PY
+"$PCOL" pack "$tmp/chain.json" --compress zstd -o "$tmp/chain.pcol" || fail "pack chain.json"
+[ "$(stat -c %s "$tmp/chain.pcol")" -lt 200000 ] || fail "the chain should pack small"
+expect 1 "chain.pcol: otlp export: $held" \
+  "${cap[@]}" "$PCOL" unpack --to otlp "$tmp/chain.pcol" -o "$tmp/chain.otlp"
+[ -e "$tmp/chain.otlp" ] && fail "otlp: an output was written for a refused chain"
+# ... and the pprof export, whose budget counts gzip bytes, which 10^10
+# repeated location ids stay under for minutes: refused from Σ depth, as
+# more than a gzip of at most B inflates to when read back (64 x B)
+expect 1 "chain.pcol: pprof export: the samples' stacks hold 10000000000 location ids" \
+  "${cap[@]}" "$PCOL" unpack --to pprof "$tmp/chain.pcol" -o "$tmp/chain.pb.gz"
+# ... while a chain of 1,000 (Σ depth 500,500: 2 MB) exports, and reads back
+"${cap[@]}" "$PCOL" unpack --to otlp "$tmp/chain1k.json" -o "$tmp/chain1k.otlp" 2>"$tmp/err" ||
+  fail "otlp export of a 1,000-deep chain refused: $(cat "$tmp/err")"
+[ "$("$PCOL" fold "$tmp/chain1k.otlp" | wc -l)" = 1000 ] || fail "the 1,000-deep chain did not read back (one line a depth)"
 # ... and the same file of a million samples, whose columns fit, exports
 # (it keeps every row of a thread: held against 512 MiB like pprof's)
 "$PCOL" unpack --to firefox "$tmp/r1m.pcol" -o "$tmp/r1m.json" 2>"$tmp/err" ||

@@ -89,7 +89,7 @@ typedef struct fx {
   pcol_rtime rt;
   uint32_t *cvt;
   pcol_view s_src, s_time, s_dur, s_cpu, s_stack, s_ls, src_uri, src_type, src_ts, vt_type,
-      vt_unit, svt_src, svt_vt, st_parent, st_loc, fn_line, ln_line, ln_col, ls_off, lb_key, lb_str,
+      vt_unit, svt_vt, st_parent, st_loc, fn_line, ln_line, ln_col, ls_off, lb_key, lb_str,
       lb_num, loc_map, map_file;
   /* strings: out index -> pcol string id (sid) or, when bit 31 of kind is
    * set, an owned synthetic string */
@@ -465,11 +465,12 @@ static int other_types(fx *x, uint32_t s, uint32_t skip, uint32_t **types, size_
   pcol_str st = {0};
   PCOL_RETURN_NOT_OK(pcol_string(x->f, pcol_view_u32(&x->src_type, s - 1), &st, x->err));
   if (pcol_str_is(st, PCOL_SRC_RPROF)) return PCOL_OK; /* memory snapshots are not amounts */
-  uint64_t nsvt = pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES);
-  for (uint64_t i = 0; i < nsvt; i++) {
-    uint32_t vt = pcol_view_u32(&x->svt_vt, i);
-    if (pcol_view_u32(&x->svt_src, i) != s || !vt || vt == skip || vt > pcol_rows(x->f, PCOL_T_VALUE_TYPES))
-      continue;
+  const uint32_t *rows; /* the source's rows (the file's index: a scan each was quadratic) */
+  size_t nr;
+  PCOL_RETURN_NOT_OK(pcol_source_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES, s, &rows, &nr, x->err));
+  for (size_t i = 0; i < nr; i++) {
+    uint32_t vt = pcol_view_u32(&x->svt_vt, rows[i]);
+    if (!vt || vt == skip || vt > pcol_rows(x->f, PCOL_T_VALUE_TYPES)) continue;
     int dup = 0;
     for (size_t k = 0; k < *n; k++) dup |= (*types)[k] == vt;
     if (!dup) (*types)[(*n)++] = vt;
@@ -890,7 +891,6 @@ static int export_body(fx *x, const pcol_select *sel) {
       {&x->src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI},  {&x->src_type, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE},
       {&x->src_ts, PCOL_T_SOURCES, PCOL_C_SOURCES_TIMESTAMP},
       {&x->vt_type, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE},  {&x->vt_unit, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT},
-      {&x->svt_src, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE},
       {&x->svt_vt, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE},
       {&x->st_parent, PCOL_T_STACKS, PCOL_C_STACK_PARENT}, {&x->st_loc, PCOL_T_STACKS, PCOL_C_STACK_LOCATION},
       {&x->fn_line, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE},

@@ -361,11 +361,41 @@ done:
   return x->rc ? 0 : (int32_t)x->stack_ix[sid];
 }
 
+/* The stack table holds every selected stack whole (a Stack and 4 bytes a
+ * frame): Σ depth of the distinct selected stacks, held against the budget
+ * before any is built, as the speedscope and collapsed exports hold theirs.
+ * A chain of 100,000 nested stacks (a 92 KB file) is 5e9 frames: 20 GB
+ * refused at once instead of grown until memory ran out (issue 42 F2).
+ * O(stacks + rows): parents come before children (spec.md F-rules). */
+static int hold_stacks(ex *x, pcol_budget *bud, const pcol_view *stk, const pcol_selected_row *rows,
+                       size_t nrows) {
+  uint64_t n = pcol_rows(x->f, PCOL_T_STACKS), sum = 0;
+  uint32_t *depth;
+  if ((x->rc = pcol_stack_depths(x->f, &depth, x->err))) return x->rc;
+  uint8_t *seen = calloc(n + 1, 1);
+  if (!seen) {
+    free(depth);
+    return oom(x);
+  }
+  for (size_t i = 0; i < nrows; i++) {
+    uint32_t sid = pcol_view_u32(stk, rows[i].row);
+    if (!sid || sid > n || seen[sid]) continue;
+    seen[sid] = 1;
+    uint64_t b = (uint64_t)depth[sid] * sizeof(int32_t) + sizeof(otlp_stack) + sizeof(otlp_stack *);
+    sum = sum > UINT64_MAX - b ? UINT64_MAX : sum + b;
+  }
+  free(depth);
+  free(seen);
+  return x->rc = pcol_budget_hold(bud, sum, x->err);
+}
+
 /* ------------------------------------------------------------ sources */
 
 typedef struct srcmeta {
   pcol_view k, v, s;
   uint64_t n;
+  const uint32_t *rows; /* the current source's meta rows (pcol_source_rows) */
+  size_t nrows;
 } srcmeta;
 
 static int starts(pcol_str s, const char *p) {
@@ -396,11 +426,11 @@ static char *cstr(ex *x, pcol_str s) {
 
 /* KeyValue attributes of a resource or scope from the source's meta keys
  * that start with prefix. */
-static int kvs(ex *x, const srcmeta *m, uint32_t src, const char *prefix, otlp_kv ***out, size_t *nout) {
+static int kvs(ex *x, const srcmeta *m, const char *prefix, otlp_kv ***out, size_t *nout) {
   size_t pl = strlen(prefix), n = 0;
   for (int pass = 0; pass < 2; pass++) {
-    for (uint64_t i = 0; i < m->n; i++) {
-      if (pcol_view_u32(&m->s, i) != src) continue;
+    for (size_t j = 0; j < m->nrows; j++) {
+      uint32_t i = m->rows[j];
       pcol_str k, v;
       if ((x->rc = pcol_string(x->f, pcol_view_u32(&m->k, i), &k, x->err))) return x->rc;
       if (!starts(k, prefix) || k.len == pl) continue;
@@ -444,18 +474,18 @@ typedef struct vcols {
 
 static int plan(ex *x, uint32_t src, vcols *vc, const pcol_rtime *rt) {
   pcol_file *f = x->f;
-  pcol_view stype, svs, svv, vtt, vtu;
+  pcol_view stype, svv, vtt, vtu;
   if ((x->rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &stype, x->err)) ||
-      (x->rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &svs, x->err)) ||
       (x->rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, x->err)) ||
       (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vtt, x->err)) ||
       (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &vtu, x->err)))
     return x->rc;
-  uint64_t nsvt = pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES), nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
   pcol_str type;
   if ((x->rc = pcol_string(f, pcol_view_u32(&stype, src - 1), &type, x->err))) return x->rc;
-  size_t n = 0;
-  for (uint64_t r = 0; r < nsvt; r++) n += pcol_view_u32(&svs, r) == src;
+  const uint32_t *rows; /* the source's rows (the file's index: a scan each was quadratic) */
+  size_t n;
+  if ((x->rc = pcol_source_rows(f, PCOL_T_SOURCE_VALUE_TYPES, src, &rows, &n, x->err))) return x->rc;
   vc->synth = n == 0 || pcol_str_is(type, PCOL_SRC_RPROF);
   size_t cap = vc->synth ? 2 : n;
   vc->vt = xalloc(x, (cap + 1) * sizeof *vc->vt);
@@ -479,12 +509,11 @@ static int plan(ex *x, uint32_t src, vcols *vc, const pcol_rtime *rt) {
     }
     return x->rc;
   }
-  for (uint64_t r = 0; r < nsvt; r++) {
-    if (pcol_view_u32(&svs, r) != src) continue;
-    uint32_t vt = pcol_view_u32(&svv, r);
+  for (size_t j = 0; j < n; j++) {
+    uint32_t r = rows[j], vt = pcol_view_u32(&svv, r);
     if (vt == 0 || vt > nvt)
       return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "source_value_types row %" PRIu64
-                                    " names value type %u, out of range", r + 1, vt);
+                                    " names value type %u, out of range", (uint64_t)r + 1, vt);
     vc->vt[vc->n] = vt;
     vc->type[vc->n] = str_id(x, pcol_view_u32(&vtt, vt - 1));
     vc->unit[vc->n] = str_id(x, pcol_view_u32(&vtu, vt - 1));
@@ -519,14 +548,17 @@ static int64_t col_value(ex *x, const scols *S, const vcols *vc, size_t k, uint6
   return 0;
 }
 
+/* source src's part of the export: its selected rows are sel[idx[0 .. ns)],
+ * its meta rows from the file's index (a scan of all rows for each source
+ * was quadratic in the number of sources) */
 static int add_source(ex *x, otlp_data *d, const srcmeta *m, const scols *S, uint32_t src,
-                      const pcol_selected_row *sel, size_t nsel, const pcol_rtime *rt) {
+                      const pcol_selected_row *sel, const size_t *idx, size_t ns,
+                      const pcol_rtime *rt) {
   pcol_file *f = x->f;
   vcols vc = {0};
   if (plan(x, src, &vc, rt)) return x->rc;
-  /* the samples of this source */
-  size_t ns = 0;
-  for (size_t i = 0; i < nsel; i++) ns += pcol_view_u32(&S->src, sel[i].row) == src;
+  srcmeta ms = *m;
+  if ((x->rc = pcol_source_rows(f, PCOL_T_META, src, &ms.rows, &ms.nrows, x->err))) return x->rc;
   /* profile-level fields: OTLP's own meta first, else pprof's */
   pcol_str s;
   int64_t iv;
@@ -578,8 +610,7 @@ static int add_source(ex *x, otlp_data *d, const srcmeta *m, const scols *S, uin
   }
   x->rc = 0;
   /* Profile attributes: the source's type and name, its other meta keys */
-  size_t nmeta = 0;
-  for (uint64_t i = 0; i < m->n; i++) nmeta += pcol_view_u32(&m->s, i) == src;
+  size_t nmeta = ms.nrows;
   int32_t *pattr = xalloc(x, (nmeta + 2) * sizeof *pattr);
   if (!pattr) return x->rc;
   size_t npattr = 0;
@@ -592,8 +623,8 @@ static int add_source(ex *x, otlp_data *d, const srcmeta *m, const scols *S, uin
     if (t) pattr[npattr++] = attr(x, str_c(x, OTLP_ATTR_SOURCE_TYPE), 0, t, 0, 0);
     if (u) pattr[npattr++] = attr(x, str_c(x, OTLP_ATTR_SOURCE_URI), 0, u, 0, 0);
   }
-  for (uint64_t i = 0; i < m->n && !x->rc; i++) {
-    if (pcol_view_u32(&m->s, i) != src) continue;
+  for (size_t j = 0; j < ms.nrows && !x->rc; j++) {
+    uint32_t i = ms.rows[j];
     pcol_str k;
     if ((x->rc = pcol_string(f, pcol_view_u32(&m->k, i), &k, x->err))) return x->rc;
     if (starts(k, OTLP_META_PREFIX) || starts(k, OTLP_META_OTEL_PREFIX)) continue;
@@ -606,9 +637,9 @@ static int add_source(ex *x, otlp_data *d, const srcmeta *m, const scols *S, uin
   int64_t *values = xalloc(x, (ns * (vc.n ? vc.n : 1) + 1) * sizeof *values);
   if (x->rc) return x->rc;
   size_t k = 0;
-  for (size_t i = 0; i < nsel && !x->rc; i++) {
+  for (size_t q = 0; q < ns && !x->rc; q++) {
+    size_t i = idx[q];
     uint64_t row = sel[i].row;
-    if (pcol_view_u32(&S->src, row) != src) continue;
     otlp_sample *o = &base[k];
     P(sample__init)(o);
     o->stack_index = stack_ix(x, pcol_view_u32(&S->stack, row));
@@ -669,8 +700,8 @@ static int add_source(ex *x, otlp_data *d, const srcmeta *m, const scols *S, uin
   P(scope_profiles__init)(sp);
   opentelemetry__proto__resource__v1__resource__init(res);
   C(instrumentation_scope__init)(scope);
-  if (kvs(x, m, src, OTLP_META_RESOURCE, &res->attributes, &res->n_attributes) ||
-      kvs(x, m, src, OTLP_META_SCOPE, &scope->attributes, &scope->n_attributes))
+  if (kvs(x, &ms, OTLP_META_RESOURCE, &res->attributes, &res->n_attributes) ||
+      kvs(x, &ms, OTLP_META_SCOPE, &scope->attributes, &scope->n_attributes))
     return x->rc;
   rp->resource = res;
   if (meta(x, src, OTLP_META_RESOURCE_SCHEMA, &s)) rp->schema_url = cstr(x, s);
@@ -825,6 +856,7 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
       (x.rc = pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_UNIT, &S.lunit, err)) ||
       (x.rc = pcol_sample_cols_init(&S.sc, f, err)))
     goto done;
+  if (hold_stacks(&x, &bud, &S.stack, rows, nrows)) goto done;
   m.n = pcol_rows(f, PCOL_T_META);
   S.nlab = pcol_rows(f, PCOL_T_LABELS);
   S.nvals = pcol_rows(f, PCOL_T_VALUES);
@@ -836,10 +868,18 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     }
   }
   d.resource_profiles = xalloc(&x, (nsrc + 1) * sizeof *d.resource_profiles);
+  /* the selected rows grouped by source, in their order (a counting sort:
+   * O(rows + sources)) */
+  size_t *first = xalloc(&x, (nsrc + 2) * sizeof *first), *idx = xalloc(&x, (nrows + 1) * sizeof *idx);
   if (x.rc) goto done;
+  for (size_t i = 0; i < nrows; i++) first[pcol_view_u32(&S.src, rows[i].row) + 1]++;
+  for (uint64_t s = 1; s <= nsrc; s++) first[s + 1] += first[s];
+  for (size_t i = 0; i < nrows; i++) idx[first[pcol_view_u32(&S.src, rows[i].row)]++] = i;
+  for (uint64_t s = nsrc; s >= 1; s--) first[s + 1] = first[s]; /* back to starts */
+  first[1] = 0;
   for (uint64_t s = 1; s <= nsrc && !x.rc; s++)
     if (!sel || !sel->source_id || sel->source_id == s)
-      add_source(&x, &d, &m, &S, (uint32_t)s, rows, nrows, &rt);
+      add_source(&x, &d, &m, &S, (uint32_t)s, rows, idx + first[s], first[s + 1] - first[s], &rt);
   if (x.rc) goto done;
   D.attribute_table = x.attrs;
   D.n_attribute_table = x.nattr;

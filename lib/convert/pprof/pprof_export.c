@@ -130,21 +130,22 @@ static int column_for(ex *x, int64_t type, int64_t unit, size_t occ, uint32_t *c
 /* Decides the value columns of every involved source. */
 static int plan_columns(ex *x) {
   pcol_file *f = x->f;
-  pcol_view stype, svs, svv, vtt, vtu;
+  pcol_view stype, svv, vtt, vtu;
   if ((x->rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &stype, x->err)) ||
-      (x->rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &svs, x->err)) ||
       (x->rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, x->err)) ||
       (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vtt, x->err)) ||
       (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &vtu, x->err)))
     return x->rc;
-  uint64_t nsvt = pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES), nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
   for (uint64_t s = 1; s <= x->nsrc; s++) {
     src_info *si = &x->src[s - 1];
     if (!si->involved) continue;
     pcol_str type;
     if ((x->rc = pcol_string(f, pcol_view_u32(&stype, s - 1), &type, x->err))) return x->rc;
-    size_t n = 0;
-    for (uint64_t r = 0; r < nsvt; r++) n += pcol_view_u32(&svs, r) == s;
+    const uint32_t *rows; /* the source's rows (the file's index: a scan each was quadratic) */
+    size_t n;
+    if ((x->rc = pcol_source_rows(f, PCOL_T_SOURCE_VALUE_TYPES, (uint32_t)s, &rows, &n, x->err)))
+      return x->rc;
     /* Rprof keeps its memory fields as snapshot levels, which must not be
      * summed as pprof values: an Rprof source exports weight-based values */
     si->synth = n == 0 || pcol_str_is(type, PCOL_SRC_RPROF);
@@ -175,12 +176,12 @@ static int plan_columns(ex *x) {
     si->pos_vt = malloc(n * sizeof *si->pos_vt);
     si->pos_col = malloc(n * sizeof *si->pos_col);
     if (!si->pos_vt || !si->pos_col) return oom(x);
-    for (uint64_t r = 0; r < nsvt; r++) {
-      if (pcol_view_u32(&svs, r) != s) continue;
+    for (size_t j = 0; j < n; j++) {
+      uint32_t r = rows[j];
       uint32_t vt = pcol_view_u32(&svv, r);
       if (vt == 0 || vt > nvt)
         return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "source_value_types row %" PRIu64
-                                      " names value type %u, out of range", r + 1, vt);
+                                      " names value type %u, out of range", (uint64_t)r + 1, vt);
       size_t occ = 0;
       for (size_t k = 0; k < si->npos; k++) occ += si->pos_vt[k] == vt;
       si->pos_vt[si->npos] = vt;
@@ -521,9 +522,21 @@ static int emit_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
   return 0;
 }
 
+/* The selected samples and the location ids their stacks write (each at
+ * least one byte of the packed field, before gzip). */
+typedef struct sel_count {
+  uint64_t n, ids;
+  const uint32_t *depth;
+  pcol_view stk;
+  uint64_t nstacks;
+} sel_count;
+
 static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
-  (void)row, (void)num, (void)den;
-  ++*(uint64_t *)ctx;
+  (void)num, (void)den;
+  sel_count *c = ctx;
+  uint32_t s = pcol_view_u32(&c->stk, row);
+  c->n++;
+  if (s && s <= c->nstacks && c->ids <= UINT64_MAX - c->depth[s]) c->ids += c->depth[s];
   return 0;
 }
 
@@ -706,8 +719,29 @@ int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (plan_columns(&x)) goto done;
   /* the selection's errors first, before a byte is written (a count, no
    * memory per sample: the samples are packed one at a time below) */
-  uint64_t nsel = 0;
-  if ((x.rc = pcol_select_iter(f, sel, count_row, &nsel, err))) goto done;
+  sel_count cnt = {0, 0, NULL, {0}, pcol_rows(f, PCOL_T_STACKS)};
+  if ((x.rc = pcol_stack_depths(f, (uint32_t **)&cnt.depth, err)) ||
+      (x.rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &cnt.stk, err)) ||
+      (x.rc = pcol_select_iter(f, sel, count_row, &cnt, err))) {
+    free((void *)cnt.depth);
+    goto done;
+  }
+  free((void *)cnt.depth);
+  /* The budget counts the gzip bytes written, and repeated location ids
+   * compress without end: a chain of 100,000 nested stacks (Σ depth 5e9)
+   * wrote under B for minutes.  A profile that inflates past what pcol
+   * (and the pprof tools) read back from a file of at most B bytes, 64 x
+   * it, at least 32 MiB (PCOL_INPUT_CAP_*), is refused before the work. */
+  uint64_t bmax = bud.limit > UINT64_MAX / PCOL_INPUT_CAP_PER_BYTE ? UINT64_MAX
+                                                                   : bud.limit * PCOL_INPUT_CAP_PER_BYTE;
+  if (gzip && cnt.ids > (bmax > PCOL_INPUT_CAP_MIN ? bmax : PCOL_INPUT_CAP_MIN)) {
+    x.rc = pcol_error_set(err, PCOL_ETOOBIG, "pprof export: the samples' stacks hold %" PRIu64
+                          " location ids, more than the %" PRIu64 " bytes a gzip of at most the "
+                          "output budget (%" PRIu64 " bytes) may inflate to when read back; raise "
+                          "it with --max-output BYTES (pcol_export_options.max_output_bytes)",
+                          cnt.ids, bmax > PCOL_INPUT_CAP_MIN ? bmax : PCOL_INPUT_CAP_MIN, bud.limit);
+    goto done;
+  }
   /* sample types */
   P.vts = calloc(x.ncols + 1, sizeof *P.vts);
   P.vtp = calloc(x.ncols + 1, sizeof *P.vtp);

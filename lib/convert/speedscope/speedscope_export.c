@@ -26,7 +26,7 @@ typedef struct sexp {
   FILE *out;                      /* the budget's counting stream */
   pcol_budget *bud;
   pcol_view s_src, s_time, s_dur, s_w, s_stack, s_voff, v_type, v_val, fn_line, vt_type, vt_unit,
-      svt_src, svt_vt, src_uri, src_type;
+      svt_vt, src_uri, src_type;
   pcol_frames fr;                 /* locations, lines, functions; address-only names */
   uint32_t *fn_frame, *loc_frame; /* id -> frame index + 1 */
   uint32_t *frames;               /* frame i: function id, or location id | 1<<31 */
@@ -142,7 +142,7 @@ static int sampled_ok(sexp *x, uint32_t vt) {
 
 /* The types whose sampled profiles source s gets, in order (0 = the count
  * profile); *n of them.  types has room for source_value_types + 1. */
-static void source_types(sexp *x, uint32_t s, uint32_t *types, size_t *n) {
+static int source_types(sexp *x, uint32_t s, uint32_t *types, size_t *n) {
   *n = 0;
   if (!x->cvt[s]) types[(*n)++] = 0;
   /* Rprof's memory fields are level snapshots, not additive: as in the
@@ -152,13 +152,16 @@ static void source_types(sexp *x, uint32_t s, uint32_t *types, size_t *n) {
   if (pcol_string(x->f, pcol_view_u32(&x->src_type, s - 1), &st, NULL) == PCOL_OK &&
       pcol_str_is(st, PCOL_SRC_RPROF)) {
     if (pcol_rtime_has(&x->rt, s)) types[(*n)++] = PCOL_VT_TIME;
-    return;
+    return PCOL_OK;
   }
-  for (uint64_t i = 0; i < pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES); i++) {
-    uint32_t vt = pcol_view_u32(&x->svt_vt, i);
-    if (pcol_view_u32(&x->svt_src, i) == s && vt && vt <= pcol_rows(x->f, PCOL_T_VALUE_TYPES))
-      types[(*n)++] = vt;
+  const uint32_t *r; /* the source's rows, from the file's index (a scan each was quadratic) */
+  size_t nr;
+  PCOL_RETURN_NOT_OK(pcol_source_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES, s, &r, &nr, x->err));
+  for (size_t i = 0; i < nr; i++) {
+    uint32_t vt = pcol_view_u32(&x->svt_vt, r[i]);
+    if (vt && vt <= pcol_rows(x->f, PCOL_T_VALUE_TYPES)) types[(*n)++] = vt;
   }
+  return PCOL_OK;
 }
 
 static const char *unit_name(sexp *x, uint32_t vt) {
@@ -360,7 +363,6 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
       {&x.v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},          {&x.v_val, PCOL_T_VALUES, PCOL_C_V_VALUE},
       {&x.fn_line, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE},
       {&x.vt_type, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE},   {&x.vt_unit, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT},
-      {&x.svt_src, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE},
       {&x.svt_vt, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE},
       {&x.src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI},
       {&x.src_type, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE}};
@@ -395,7 +397,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     uint32_t dflt = 0;
     if ((rc = pcol_source_default_types(f, s, s, &dflt, err))) break;
     if (!dflt && x.cvt[s]) dflt = x.cvt[s]; /* the count is pprof's samples/count */
-    source_types(&x, s, types, &ntypes);
+    if ((rc = source_types(&x, s, types, &ntypes))) break;
     int k = 0;
     for (size_t i = 0; i < ntypes; i++) {
       if (!sampled_ok(&x, types[i])) continue;
@@ -414,7 +416,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     pcol_str uri;
     if ((rc = pcol_string(f, pcol_view_u32(&x.src_uri, s - 1), &uri, err))) break;
     uri = pcol_display_name(uri); /* the profiles' names: no directory */
-    source_types(&x, s, types, &ntypes);
+    if ((rc = source_types(&x, s, types, &ntypes))) break;
     for (size_t i = 0; i < ntypes && !rc; i++) rc = sampled(&x, uri, types[i]);
     if (!rc) rc = evented(&x, uri, sel);
   }
