@@ -39,8 +39,6 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
 /* 1 when JSON text starting at p[0..n) (a document's head) is a Firefox
  * Profiler profile (processed or Gecko): its first keys name them. */
 int pcol_firefox_sniff(const uint8_t *p, size_t n);
-/* The same on a gzip head: inflates its first bytes and sniffs them. */
-int pcol_firefox_sniff_gzip(const uint8_t *p, size_t n);
 int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                          const pcol_export_options *opt, pcol_error *err);
 

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <zlib.h>
 
 const char *pcol_format_name(pcol_format f) {
   switch (f) {
@@ -21,6 +22,7 @@ const char *pcol_format_name(pcol_format f) {
   case PCOL_FMT_V8: return "v8";
   case PCOL_FMT_PERF: return "perf";
   case PCOL_FMT_OTLP: return "otlp";
+  case PCOL_FMT_JFR: return "jfr";
   case PCOL_FMT_UNKNOWN: break;
   }
   return "unknown";
@@ -30,7 +32,7 @@ pcol_format pcol_format_by_name(const char *name) {
   static const pcol_format all[] = {PCOL_FMT_PCOL, PCOL_FMT_RPROF, PCOL_FMT_PPROF,
                                     PCOL_FMT_PERUN, PCOL_FMT_COLLAPSED, PCOL_FMT_SPEEDSCOPE,
                                     PCOL_FMT_CLICKHOUSE, PCOL_FMT_FIREFOX, PCOL_FMT_V8, PCOL_FMT_PERF,
-                                    PCOL_FMT_OTLP};
+                                    PCOL_FMT_OTLP, PCOL_FMT_JFR};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     if (strcmp(name, pcol_format_name(all[i])) == 0) return all[i];
   if (strcmp(name, "folded") == 0) return PCOL_FMT_COLLAPSED;
@@ -139,13 +141,37 @@ static int looks_perf(const uint8_t *p, size_t n) {
   return is_hexword(p, j, n, &k);
 }
 
+/* A JFR chunk's magic "FLR\0" (jfr/jfr_read.c). */
+static int is_jfr(const uint8_t *p, size_t n) { return n >= 4 && memcmp(p, "FLR", 4) == 0; }
+
+/* The first bytes (up to cap) that a gzip head p[0..n) inflates to. */
+static size_t gunzip_head(const uint8_t *p, size_t n, uint8_t *out, size_t cap) {
+  z_stream zs;
+  memset(&zs, 0, sizeof zs);
+  if (inflateInit2(&zs, 15 + 16) != Z_OK) return 0;
+  zs.next_in = (Bytef *)p;
+  zs.avail_in = (uInt)n;
+  zs.next_out = out;
+  zs.avail_out = (uInt)cap;
+  int zr = inflate(&zs, Z_SYNC_FLUSH);
+  size_t got = cap - zs.avail_out;
+  inflateEnd(&zs);
+  return zr == Z_OK || zr == Z_STREAM_END || zr == Z_BUF_ERROR ? got : 0;
+}
+
 pcol_format pcol_detect_format(const void *head, size_t len) {
   const uint8_t *p = head;
   if (starts(p, len, PCOL_MAGIC)) return PCOL_FMT_PCOL;
   /* OTLP by its field structure (gzip inflated), before pprof and Perun */
   if (pcol_otlp_detect(p, len)) return PCOL_FMT_OTLP;
-  if (len >= 2 && p[0] == 0x1f && p[1] == 0x8b)
-    return pcol_firefox_sniff_gzip(p, len) ? PCOL_FMT_FIREFOX : PCOL_FMT_PPROF;
+  if (is_jfr(p, len)) return PCOL_FMT_JFR;
+  if (len >= 2 && p[0] == 0x1f && p[1] == 0x8b) {
+    /* gzip: what its first bytes inflate to */
+    uint8_t in[512];
+    size_t got = gunzip_head(p, len, in, sizeof in);
+    if (is_jfr(in, got)) return PCOL_FMT_JFR;
+    return pcol_firefox_sniff(in, got) ? PCOL_FMT_FIREFOX : PCOL_FMT_PPROF;
+  }
   if (starts(p, len, "memory profiling: ") || starts(p, len, "GC profiling: ") ||
       starts(p, len, "line profiling: ") || starts(p, len, "sample.interval="))
     return PCOL_FMT_RPROF;
@@ -283,6 +309,7 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
   case PCOL_FMT_PERUN: rc = pcol_import_perun(b, s, x->name, opt, err); break;
   case PCOL_FMT_COLLAPSED: rc = pcol_import_collapsed(b, s, x->name, opt, err); break;
   case PCOL_FMT_OTLP: rc = pcol_import_otlp(b, s, x->name, opt, err); break;
+  case PCOL_FMT_JFR: rc = pcol_import_jfr(b, s, x->name, opt, err); break;
   case PCOL_FMT_V8: rc = pcol_import_v8(b, s, x->name, opt, err); break;
   case PCOL_FMT_PERF: rc = pcol_import_perf(b, s, x->name, opt, err); break;
   case PCOL_FMT_SPEEDSCOPE: rc = pcol_import_speedscope(b, s, x->name, opt, err); break;
@@ -300,7 +327,7 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
     else
       rc = pcol_error_set(err, PCOL_EFORMAT,
                           "%s: unrecognised input format (expected Rprof, pprof, Perun, "
-                          "collapsed stacks, V8 .cpuprofile, perf script, speedscope, Firefox Profiler, OTLP or pcol; name the format with `pcol pack --from FORMAT "
+                          "collapsed stacks, V8 .cpuprofile, perf script, speedscope, Firefox Profiler, OTLP, JFR or pcol; name the format with `pcol pack --from FORMAT "
                           "FILE -o OUT.pcol`)", x->name);
   }
   }

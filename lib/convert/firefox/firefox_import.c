@@ -43,21 +43,6 @@ int pcol_firefox_sniff(const uint8_t *p, size_t n) {
   return 0;
 }
 
-int pcol_firefox_sniff_gzip(const uint8_t *p, size_t n) {
-  uint8_t out[512];
-  z_stream zs;
-  memset(&zs, 0, sizeof zs);
-  if (inflateInit2(&zs, 15 + 16) != Z_OK) return 0;
-  zs.next_in = (Bytef *)p;
-  zs.avail_in = (uInt)n;
-  zs.next_out = out;
-  zs.avail_out = sizeof out;
-  int zr = inflate(&zs, Z_SYNC_FLUSH);
-  size_t got = sizeof out - zs.avail_out;
-  inflateEnd(&zs);
-  return (zr == Z_OK || zr == Z_STREAM_END || zr == Z_BUF_ERROR) && pcol_firefox_sniff(out, got);
-}
-
 /* ------------------------------------------------------- one import */
 typedef struct srow { /* a sample before the sort */
   int64_t t, cpu, dur, w, v;
