@@ -63,6 +63,7 @@ typedef struct jchunk {
   int64_t start_nanos, duration_nanos, start_ticks, tps;
   int compressed;
   /* metadata */
+  uint64_t md_id;       /* the metadata event's id */
   pcol_buf strs;        /* the metadata strings, each NUL-terminated */
   uint32_t *str_off;    /* string index -> offset in strs */
   size_t nstr;

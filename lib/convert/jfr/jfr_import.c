@@ -65,8 +65,16 @@ typedef struct kmeta { /* a meta row of one kind's source (EK_N: all) */
   uint32_t key, val;
 } kmeta;
 
+/* How ticks become times: a chunk's start in ticks and epoch ns. */
+typedef struct jclock {
+  int64_t start_nanos, start_ticks, tps;
+  uint64_t md_id;
+  int set;
+} jclock;
+
 typedef struct jimp {
   jrd r;
+  jclock clock;
   pcol_builder *b;
   int64_t base; /* the recording's start, epoch ns (the earliest chunk's) */
   srow *rows;
@@ -303,8 +311,27 @@ static int name_sid(jimp *x, jchunk *k, const jv *v, const char *field, int dots
 }
 
 /* ------------------------------------------------------------ events */
+static __int128 clock_ns(const jclock *c, int64_t ticks) {
+  return ((__int128)ticks - c->start_ticks) * 1000000000 / c->tps + c->start_nanos;
+}
+
+/* The clock of chunk k: its own, or, as the JDK's reader does, that of the
+ * chunk where the metadata last changed when k's metadata id is the same
+ * (the JDK reuses that chunk's parsers), provided both chunks' clocks agree
+ * within a millisecond (one JVM; chunks of other JVMs joined into one file
+ * keep their own). */
+static void chunk_clock(jimp *x, const jchunk *k) {
+  jclock *c = &x->clock, own = {k->start_nanos, k->start_ticks, k->tps, k->md_id, 1};
+  if (c->set && c->md_id == k->md_id && c->tps == k->tps) {
+    __int128 d = clock_ns(c, k->start_ticks) - k->start_nanos;
+    if (d > -1000000 && d < 1000000) return;
+  }
+  *c = own;
+}
+
 static int ticks_ns(jimp *x, const jchunk *k, int64_t ticks, uint64_t at, int64_t *out) {
-  __int128 ns = ((__int128)ticks - k->start_ticks) * 1000000000 / k->tps + k->start_nanos - x->base;
+  (void)k;
+  __int128 ns = clock_ns(&x->clock, ticks) - x->base;
   if (ns <= INT64_MIN || ns > INT64_MAX) return jfr_bad(&x->r, at, "event time out of range");
   *out = (int64_t)ns;
   return PCOL_OK;
@@ -595,6 +622,7 @@ int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_impo
     x.r.chunk_no = ++chunks;
     rc = jfr_chunk_header(&x.r, at, &k);
     if (!rc) rc = jfr_chunk_read(&x.r, &k);
+    if (!rc) chunk_clock(&x, &k);
     if (!rc) rc = read_events(&x, &k);
     uint64_t size = k.size;
     jfr_chunk_free(&k);

@@ -445,7 +445,8 @@ static int read_metadata(jrd *r, jchunk *k) {
   c.end = pos + (uint64_t)size;
   uint64_t type = jfr_long(&c);
   if (type != 0) return jfr_bad(r, pos, "expected the metadata event (type 0), found type %llu", (unsigned long long)type);
-  jfr_long(&c), jfr_long(&c), jfr_long(&c); /* start, duration, metadata id */
+  jfr_long(&c), jfr_long(&c); /* start, duration */
+  k->md_id = jfr_long(&c);
   if (!rd_count(&c, 1, &n)) return jfr_bad(r, pos, "metadata string count out of range");
   k->str_off = malloc((n ? n : 1) * sizeof *k->str_off);
   if (!k->str_off) return pcol_oom(r->err);

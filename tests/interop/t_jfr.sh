@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# JDK Flight Recorder recordings judged by the JDK's own `jfr` tool: a
+# recording made here with OpenJDK (tests/interop/jfr/Workload.java: four
+# named threads, CPU-bound, allocating and blocked in a native call, about
+# 2 s, settings=profile with the TLAB allocation events on, three chunks)
+# is read by `jfr print --json` and by pcol, and every sample of the six
+# sampled event types must be one of pcol's with the same time, thread,
+# whole stack (names, lines, bytecode indexes, frame types), state, class
+# and byte values (jfr_judge.py): so the counts per event type and thread
+# and each leaf frame's self count are equal; `pcol top`'s names and flat
+# counts are the leaf frames' as `jfr print` names them.  The same recording
+# gzip-compressed and read from standard input gives the same answer, and
+# cut or damaged copies are refused with a message naming the file (exit 1),
+# never a crash.
+#
+# Env: PCOL.  Exit 0 pass, 1 fail, 77 skip (no java, javac or jfr).
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+HERE=$(cd "$(dirname "$0")" && pwd)
+for t in java javac jfr python3; do
+  if ! command -v $t >/dev/null 2>&1; then
+    echo "t_jfr: SKIP: $t is not installed (OpenJDK 11 or later records and judges the JFR files)" >&2
+    exit 77
+  fi
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL t_jfr: $*"; fail=1; }
+
+# ------------------------------------------------ record and judge
+javac -d "$tmp" "$HERE/jfr/Workload.java" || { echo "FAIL t_jfr: javac"; exit 1; }
+rec="filename=$tmp/x.jfr,settings=profile,jdk.ObjectAllocationInNewTLAB#enabled=true,jdk.ObjectAllocationOutsideTLAB#enabled=true"
+(cd "$tmp" && java -Xlog:jfr=warning "-XX:StartFlightRecording=$rec" -cp "$tmp" Workload 2000) >"$tmp/java.log" 2>&1 ||
+  { cat "$tmp/java.log"; echo "FAIL t_jfr: java -XX:StartFlightRecording"; exit 1; }
+chunks=$(python3 -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read(); at = n = 0
+while at < len(d): at += struct.unpack(">q", d[at + 8:at + 16])[0]; n += 1
+print(n)' "$tmp/x.jfr")
+[ "$chunks" -ge 2 ] || bad "the recording has $chunks chunk(s), not several"
+ev=jdk.ExecutionSample,jdk.NativeMethodSample,jdk.CPUTimeSample,jdk.ObjectAllocationSample
+ev=$ev,jdk.ObjectAllocationInNewTLAB,jdk.ObjectAllocationOutsideTLAB
+jfr print --json --stack-depth 4096 --events $ev "$tmp/x.jfr" >"$tmp/jfr.json" || bad "jfr print --json"
+jfr print --events jdk.ExecutionSample "$tmp/x.jfr" >"$tmp/jfr.txt" || bad "jfr print"
+"$PCOL" cat "$tmp/x.jfr" --table all --format json >"$tmp/pcol.json" || bad "pcol cat"
+mkdir -p "$tmp/top"
+n=$("$PCOL" cat "$tmp/x.jfr" --table sources --format tsv | tail -n +2 | wc -l)
+for s in $(seq 1 "$n"); do
+  "$PCOL" top "$tmp/x.jfr" --source "$s" --format tsv -n 1000000 >"$tmp/top/top-$s.tsv" || bad "pcol top --source $s"
+done
+python3 "$HERE/jfr_judge.py" "$tmp/jfr.json" "$tmp/pcol.json" "$tmp/jfr.txt" "$tmp/top" || fail=1
+echo "t_jfr: $chunks chunks"
+
+# ------------------------------------------------ gzip, standard input
+gzip -c "$tmp/x.jfr" >"$tmp/x.jfr.gz"
+"$PCOL" top "$tmp/x.jfr" --source 1 --format tsv -n 1000000 >"$tmp/a.tsv"
+"$PCOL" top "$tmp/x.jfr.gz" --source 1 --format tsv -n 1000000 >"$tmp/b.tsv" || bad "pcol top of the gzip copy"
+cmp -s "$tmp/a.tsv" "$tmp/b.tsv" || bad "the gzip copy gives another top"
+"$PCOL" pack - -o "$tmp/s.pcol" <"$tmp/x.jfr.gz" || bad "pcol pack - (gzip JFR on standard input)"
+"$PCOL" top "$tmp/s.pcol" --source 1 --format tsv -n 1000000 >"$tmp/c.tsv" || bad "pcol top of the packed stdin"
+cmp -s "$tmp/a.tsv" "$tmp/c.tsv" || bad "standard input gives another top"
+
+# ------------------------------------------------ damaged copies
+size=$(stat -c %s "$tmp/x.jfr")
+for cut in 3 60 67 68 100 1000 $((size / 3)) $((size / 2)) $((size - 1)); do
+  head -c "$cut" "$tmp/x.jfr" >"$tmp/cut.jfr"
+  "$PCOL" pack --from jfr "$tmp/cut.jfr" -o "$tmp/cut.pcol" 2>"$tmp/err"; rc=$?
+  [ $rc = 1 ] && grep -q "cut.jfr" "$tmp/err" || bad "a copy cut at $cut bytes: exit $rc, $(head -c 300 "$tmp/err")"
+  [ -e "$tmp/cut.pcol" ] && bad "a copy cut at $cut bytes left an output"
+done
+# bytes changed here and there: read or refused (exit 0 or 1), never a crash
+python3 - "$tmp/x.jfr" "$tmp" <<'PY'
+import random, sys
+d = open(sys.argv[1], "rb").read()
+r = random.Random(43)
+for i in range(40):
+    b = bytearray(d)
+    for _ in range(1 + i % 4):
+        p = r.randrange(len(b))
+        b[p] = r.choice([0, 0x7f, 0x80, 0xff, b[p] ^ (1 << r.randrange(8))])
+    open("%s/dmg%d.jfr" % (sys.argv[2], i), "wb").write(bytes(b))
+PY
+for i in $(seq 0 39); do
+  "$PCOL" pack --from jfr "$tmp/dmg$i.jfr" -o "$tmp/dmg.pcol" 2>"$tmp/err"; rc=$?
+  case $rc in 0|1) ;; *) bad "damaged copy $i: exit $rc: $(head -c 300 "$tmp/err")";; esac
+  rm -f "$tmp/dmg.pcol"
+done
+
+[ $fail = 0 ] && echo "t_jfr: ok"
+exit $fail
