@@ -49,10 +49,13 @@ typedef struct jclass {
 } jclass;
 
 /* A constant of a pool: where its value is (UINT64_MAX: a key asked for
- * that the pool lacks) and what the importer made of it + 1 (0: not yet). */
+ * that the pool lacks) and what the importer made of it + 1 (0: not yet)
+ * for which use (a file may name one class for two roles: a memo is only
+ * read back for the use that wrote it). */
 typedef struct jentry {
   uint64_t off;
   uint32_t memo;
+  uint8_t use;
 } jentry;
 
 /* One chunk as read. */
@@ -114,8 +117,9 @@ int jfr_read_struct(jrd *r, jchunk *k, jcur *c, uint32_t ci, jv *out, size_t n);
 /* Skips one value of class ci (cp: a reference; array: an array of them). */
 int jfr_skip(jrd *r, jchunk *k, jcur *c, uint32_t ci, int cp, int array, int depth);
 /* The position of the value of key in class ci's pool: 1 found, 0 absent;
- * *e: its entry (whose memo the importer keeps). */
-int jfr_pool_find(jrd *r, jchunk *k, uint32_t ci, uint64_t key, uint64_t *pos, jentry **e);
+ * *idx: its entry's index in the class's ent (whose memo the importer
+ * keeps; an index, as later lookups may move ent). */
+int jfr_pool_find(jrd *r, jchunk *k, uint32_t ci, uint64_t key, uint64_t *pos, uint32_t *idx);
 /* The string of a JV_STR or a JV_CP (a pool value) v, decoded to UTF-8 in
  * r->sbuf: 1 a string (s, n), 0 null, < 0 an error. */
 int jfr_string(jrd *r, jchunk *k, const jv *v, const char **s, size_t *n);

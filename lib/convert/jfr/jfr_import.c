@@ -105,6 +105,21 @@ typedef struct jroles {
 
 static int oom(jimp *x) { return pcol_oom(x->r.err); }
 
+/* A pool entry: its class and index (jfr_pool_find), and what it was made
+ * into per use (0: not yet). */
+typedef struct jref {
+  uint32_t ci, idx;
+} jref;
+enum { USE_METHOD = 1, USE_FTYPE, USE_STACK, USE_THREAD, USE_NAME, USE_DOTTED };
+static uint32_t memo(const jchunk *k, jref e, int use) {
+  const jentry *p = &k->cls[e.ci].ent[e.idx];
+  return p->use == use ? p->memo : 0;
+}
+static void memo_set(jchunk *k, jref e, int use, uint32_t v) {
+  jentry *p = &k->cls[e.ci].ent[e.idx];
+  p->use = (uint8_t)use, p->memo = v;
+}
+
 /* The string field `fname` of the struct a constant-pool reference v names
  * (a Symbol's "string", a FrameType's "description"), or of the struct at
  * v's position, or v itself when it is a string: 1 and (s, n) in the
@@ -114,7 +129,7 @@ static int text_of(jimp *x, jchunk *k, const jv *v, const char *fname, const cha
   if (v->kind == JV_STR || (v->kind == JV_CP && k->cls[v->cls].kind == JK_STRING))
     return jfr_string(&x->r, k, v, s, n);
   uint64_t pos = v->pos;
-  jentry *e;
+  uint32_t e;
   if (v->kind == JV_CP) {
     if (!jfr_pool_find(&x->r, k, v->cls, (uint64_t)v->i, &pos, &e)) return 0;
   } else if (v->kind != JV_STRUCT) {
@@ -131,9 +146,10 @@ static int text_of(jimp *x, jchunk *k, const jv *v, const char *fname, const cha
 
 /* The struct a constant-pool reference names, read into fv: 1, or 0 when
  * the pool lacks it (null, as the JDK reads it); *e its pool entry. */
-static int pool_struct(jimp *x, jchunk *k, const jv *v, jv *fv, jentry **e) {
+static int pool_struct(jimp *x, jchunk *k, const jv *v, jv *fv, jref *e) {
   uint64_t pos;
-  if (v->kind != JV_CP || !jfr_pool_find(&x->r, k, v->cls, (uint64_t)v->i, &pos, e)) return 0;
+  e->ci = v->cls;
+  if (v->kind != JV_CP || !jfr_pool_find(&x->r, k, v->cls, (uint64_t)v->i, &pos, &e->idx)) return 0;
   jcur c = jfr_cur(&x->r, k, pos);
   int rc = jfr_read_struct(&x->r, k, &c, v->cls, fv, JFR_MAX_FIELDS);
   return rc ? rc : 1;
@@ -150,7 +166,7 @@ static const jv *fld(const jchunk *k, const jv *fv, uint32_t ci, const char *nam
  * descriptor: the names `jfr print` gives frames. */
 static int method_fn(jimp *x, jchunk *k, const jv *m, uint32_t *fid) {
   jv fv[JFR_MAX_FIELDS], cv[JFR_MAX_FIELDS];
-  jentry *e, *ce;
+  jref e, ce;
   const char *s;
   size_t n;
   int rc = pool_struct(x, k, m, fv, &e);
@@ -160,7 +176,7 @@ static int method_fn(jimp *x, jchunk *k, const jv *m, uint32_t *fid) {
     if (pcol_b_cstr(x->b, "[unknown]", &f.name) || pcol_b_function(x->b, &f, fid)) return oom(x);
     return PCOL_OK;
   }
-  if (e->memo) return *fid = e->memo - 1, PCOL_OK;
+  if (memo(k, e, USE_METHOD)) return *fid = memo(k, e, USE_METHOD) - 1, PCOL_OK;
   x->name.len = 0;
   const jv *type = fld(k, fv, m->cls, "type");
   if ((rc = pool_struct(x, k, type, cv, &ce)) < 0) return rc;
@@ -181,7 +197,7 @@ static int method_fn(jimp *x, jchunk *k, const jv *m, uint32_t *fid) {
       pcol_b_string(x->b, x->sys.data ? (const char *)x->sys.data : "", x->sys.len, &f.system_name) ||
       pcol_b_function(x->b, &f, fid))
     return oom(x);
-  e->memo = *fid + 1;
+  memo_set(k, e, USE_METHOD, *fid + 1);
   return PCOL_OK;
 }
 
@@ -189,10 +205,10 @@ static int method_fn(jimp *x, jchunk *k, const jv *m, uint32_t *fid) {
  * is "Inlined". */
 static int frame_type(jimp *x, jchunk *k, const jv *t, ftype *out) {
   uint64_t pos;
-  jentry *e = NULL;
+  jref e = {t->cls, 0};
   out->map = 0, out->inlined = 0;
-  if (t->kind != JV_CP || !jfr_pool_find(&x->r, k, t->cls, (uint64_t)t->i, &pos, &e)) return PCOL_OK;
-  if (e->memo) return *out = x->ft[e->memo - 1], PCOL_OK;
+  if (t->kind != JV_CP || !jfr_pool_find(&x->r, k, t->cls, (uint64_t)t->i, &pos, &e.idx)) return PCOL_OK;
+  if (memo(k, e, USE_FTYPE)) return *out = x->ft[memo(k, e, USE_FTYPE) - 1], PCOL_OK;
   const char *s;
   size_t n;
   int rc = text_of(x, k, t, "description", &s, &n);
@@ -203,7 +219,7 @@ static int frame_type(jimp *x, jchunk *k, const jv *t, ftype *out) {
       PCOL_GROW(x->ft, x->nft, x->capft) || x->nft >= UINT32_MAX - 1)
     return oom(x);
   x->ft[x->nft++] = f;
-  e->memo = (uint32_t)x->nft;
+  memo_set(k, e, USE_FTYPE, (uint32_t)x->nft);
   *out = f;
   return PCOL_OK;
 }
@@ -221,13 +237,13 @@ static int flush_location(jimp *x, uint32_t map) {
  * next frame's location. */
 static int stack_of(jimp *x, jchunk *k, const jv *st, int kind, uint32_t *stack) {
   jv fv[JFR_MAX_FIELDS], frv[JFR_MAX_FIELDS];
-  jentry *e;
+  jref e;
   *stack = 0;
   int rc = pool_struct(x, k, st, fv, &e);
   if (rc <= 0) return rc;
   const jv *tr = fld(k, fv, st->cls, "truncated");
   if (tr->kind == JV_NUM && tr->i) x->truncated[kind]++;
-  if (e->memo) return *stack = e->memo - 1, PCOL_OK;
+  if (memo(k, e, USE_STACK)) return *stack = memo(k, e, USE_STACK) - 1, PCOL_OK;
   const jv *frames = fld(k, fv, st->cls, "frames");
   x->nlocs = x->nlines = 0;
   if (frames->kind == JV_ARR) {
@@ -256,20 +272,20 @@ static int stack_of(jimp *x, jchunk *k, const jv *st, int kind, uint32_t *stack)
     if (x->nlines && (rc = flush_location(x, last.map))) return rc;
   }
   if (pcol_b_stack(x->b, x->locs, x->nlocs, stack)) return oom(x);
-  e->memo = *stack + 1;
+  memo_set(k, e, USE_STACK, *stack + 1);
   return PCOL_OK;
 }
 
 /* ------------------------------------------------------------ labels */
 static int thread_of(jimp *x, jchunk *k, const jv *t, const jthread **out) {
   jv fv[JFR_MAX_FIELDS];
-  jentry *e;
+  jref e;
   const char *s;
   size_t n;
   *out = NULL;
   int rc = pool_struct(x, k, t, fv, &e);
   if (rc <= 0) return rc;
-  if (e->memo) return *out = &x->th[e->memo - 1], PCOL_OK;
+  if (memo(k, e, USE_THREAD)) return *out = &x->th[memo(k, e, USE_THREAD) - 1], PCOL_OK;
   jthread th = {0, 0, 0, 0, 0};
   if ((rc = text_of(x, k, fld(k, fv, t->cls, "javaName"), "", &s, &n)) < 0) return rc;
   if (rc == 0 && (rc = text_of(x, k, fld(k, fv, t->cls, "osName"), "", &s, &n)) < 0) return rc;
@@ -279,7 +295,7 @@ static int thread_of(jimp *x, jchunk *k, const jv *t, const jthread **out) {
   th.has_tid = tid->kind == JV_NUM, th.tid = tid->i;
   if (PCOL_GROW(x->th, x->nth, x->capth) || x->nth >= UINT32_MAX - 1) return oom(x);
   x->th[x->nth++] = th;
-  e->memo = (uint32_t)x->nth;
+  memo_set(k, e, USE_THREAD, (uint32_t)x->nth);
   *out = &x->th[x->nth - 1];
   return PCOL_OK;
 }
@@ -288,13 +304,13 @@ static int thread_of(jimp *x, jchunk *k, const jv *t, const jthread **out) {
  * or a thread state's name, as a string id (0: none). */
 static int name_sid(jimp *x, jchunk *k, const jv *v, const char *field, int dots, uint32_t *sid) {
   jv fv[JFR_MAX_FIELDS];
-  jentry *e;
+  jref e;
   const char *s;
   size_t n;
   *sid = 0;
   int rc = pool_struct(x, k, v, fv, &e);
   if (rc <= 0) return rc;
-  if (e->memo) return *sid = e->memo - 1, PCOL_OK;
+  if (memo(k, e, dots ? USE_DOTTED : USE_NAME)) return *sid = memo(k, e, dots ? USE_DOTTED : USE_NAME) - 1, PCOL_OK;
   if ((rc = text_of(x, k, fld(k, fv, v->cls, field), "string", &s, &n)) < 0) return rc;
   if (rc == 1) {
     if (pcol_b_string(x->b, s, n, sid)) return oom(x);
@@ -306,7 +322,7 @@ static int name_sid(jimp *x, jchunk *k, const jv *v, const char *field, int dots
       if (n && pcol_b_string(x->b, x->name.data, n, sid)) return oom(x);
     }
   }
-  e->memo = *sid + 1;
+  memo_set(k, e, dots ? USE_DOTTED : USE_NAME, *sid + 1);
   return PCOL_OK;
 }
 

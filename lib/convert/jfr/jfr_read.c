@@ -119,7 +119,7 @@ static int rd_string(jrd *r, jchunk *k, jcur *c, pcol_buf *out, int depth) {
   case 1: return 1;
   case 2: { /* a key into the String pool */
     uint64_t key = jfr_long(c), pos;
-    jentry *e;
+    uint32_t e;
     if (c->bad) return jfr_bad(r, at, "string runs past its event");
     if (!out) return 1;
     if (depth || !k->string_cls || !jfr_pool_find(r, k, k->string_cls - 1, key, &pos, &e))
@@ -167,7 +167,7 @@ int jfr_string(jrd *r, jchunk *k, const jv *v, const char **s, size_t *n) {
   *s = "", *n = 0;
   uint64_t pos = v->pos;
   if (v->kind == JV_CP) {
-    jentry *e;
+    uint32_t e;
     if (!jfr_pool_find(r, k, v->cls, (uint64_t)v->i, &pos, &e)) return 0;
   } else if (v->kind != JV_STR) {
     return 0;
@@ -295,7 +295,7 @@ uint32_t jfr_class_by_name(const jchunk *k, const char *name) {
 
 /* ------------------------------------------------------------ pools */
 /* The entry of key in class ci's pool (added, absent, when new). */
-static int pool_entry(jrd *r, jclass *t, uint64_t key, jentry **e, int *added) {
+static int pool_entry(jrd *r, jclass *t, uint64_t key, uint32_t *eidx, int *added) {
   uint32_t idx;
   int rc = PCOL_OK;
   if (key == UINT64_MAX) { /* -1L, which the map cannot hold */
@@ -308,19 +308,19 @@ static int pool_entry(jrd *r, jclass *t, uint64_t key, jentry **e, int *added) {
   if (rc) return pcol_oom(r->err);
   if (*added) {
     if (PCOL_GROW(t->ent, t->nent, t->capent)) return pcol_oom(r->err);
-    t->ent[t->nent].off = UINT64_MAX, t->ent[t->nent++].memo = 0;
+    t->ent[t->nent].off = UINT64_MAX, t->ent[t->nent].use = 0, t->ent[t->nent++].memo = 0;
     if (key == UINT64_MAX) t->max_idx = (uint32_t)t->nent;
   }
-  *e = &t->ent[idx];
+  *eidx = idx;
   return PCOL_OK;
 }
 
-int jfr_pool_find(jrd *r, jchunk *k, uint32_t ci, uint64_t key, uint64_t *pos, jentry **e) {
+int jfr_pool_find(jrd *r, jchunk *k, uint32_t ci, uint64_t key, uint64_t *pos, uint32_t *idx) {
   jclass *t = &k->cls[ci];
   int added;
-  if (!t->nent || pool_entry(r, t, key, e, &added)) return 0;
-  *pos = (*e)->off;
-  return (*e)->off != UINT64_MAX;
+  if (!t->nent || pool_entry(r, t, key, idx, &added)) return 0;
+  *pos = t->ent[*idx].off;
+  return *pos != UINT64_MAX;
 }
 
 static int read_pools(jrd *r, jchunk *k) {
@@ -348,9 +348,9 @@ static int read_pools(jrd *r, jchunk *k) {
       jclass *t = &k->cls[ci];
       for (uint64_t j = 0; j < n; j++) {
         uint64_t key = jfr_long(&c);
-        jentry *e;
+        uint32_t e;
         if ((rc = pool_entry(r, t, key, &e, &added))) return rc;
-        if (added) e->off = c.pos; /* the first one met (the latest checkpoint) wins */
+        if (added) t->ent[e].off = c.pos; /* the first one met (the latest checkpoint) wins */
         if ((rc = jfr_skip(r, k, &c, ci, 0, 0, 0))) return rc;
       }
     }
