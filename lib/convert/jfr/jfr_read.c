@@ -457,7 +457,7 @@ static int read_metadata(jrd *r, jchunk *k) {
     if (k->strs.len > UINT32_MAX - 1) return jfr_bad(r, at, "metadata strings too long");
     k->str_off[i] = (uint32_t)k->strs.len;
     if ((rc = rd_string(r, k, &c, &k->strs, 0)) < 0) return rc;
-    if (memchr(k->strs.data + k->str_off[i], 0, k->strs.len - k->str_off[i]))
+    if (k->strs.len > k->str_off[i] && memchr(k->strs.data + k->str_off[i], 0, k->strs.len - k->str_off[i]))
       return jfr_bad(r, at, "metadata string holds a NUL byte");
     if (pcol_buf_append(&k->strs, "", 1)) return pcol_oom(r->err);
     k->nstr++;
