@@ -12,7 +12,8 @@ Per event type, every sample of the JDK must be one of pcol's with the same
 time (epoch ns: pprof.time_nanos + time_ns), thread (name and Java id),
 whole stack (each frame's `pkg.Class.method`, line, bytecode index and
 frame type: Interpreted, JIT compiled, Inlined or Native), thread state,
-allocated class and byte values, as multisets; so the counts per event type
+allocated class, byte values and the samples an event stands for, as
+multisets; so the counts per event type
 and per thread and each leaf frame's self count are equal.  The leaf
 frames' names, as `jfr print` prints them without the argument list, are
 those of pcol's top rows of the execution samples, with the same flat counts.
@@ -32,7 +33,11 @@ KINDS = {
     "jdk.ObjectAllocationSample": [("weight", "allocation_weight")],
     "jdk.ObjectAllocationInNewTLAB": [("allocationSize", "allocationSize"), ("tlabSize", "tlabSize")],
     "jdk.ObjectAllocationOutsideTLAB": [("allocationSize", "allocationSize")],
+    "profiler.WallClockSample": [],  # async-profiler's
+    "profiler.Malloc": [("size", "size")],
 }
+# how many samples an event is (1 when absent)
+COUNT = {"profiler.WallClockSample": "samples"}
 
 
 def epoch_ns(s):
@@ -49,8 +54,11 @@ def epoch_ns(s):
 
 
 def jname(method):
-    cls = (method.get("type") or {}).get("name") or ""
-    return (cls.replace("/", ".") + "." if cls else "") + (method.get("name") or "")
+    """`jfr print`'s name of a frame: the class name (also when empty, as
+    async-profiler writes native frames' classes) + "." + the method name"""
+    t = method.get("type")
+    cls = (t.get("name") or "").replace("/", ".") + "." if t is not None else ""
+    return cls + (method.get("name") or "")
 
 
 def jfr_samples(path):
@@ -77,6 +85,7 @@ def jfr_samples(path):
             extra.append(("object_class", (v["objectClass"] or {}).get("name", "").replace("/", ".")))
         for f, vt in KINDS[kind]:
             extra.append((vt, v[f]))
+        extra.append(("samples", v[COUNT[kind]] if kind in COUNT else 1))
         out[kind].append((epoch_ns(v["startTime"]), th.get("javaName") or th.get("osName"),
                           th.get("javaThreadId"), frames, tuple(sorted(extra))))
     return out, visible
@@ -112,7 +121,7 @@ def pcol_samples(path):
                 frames.append((fname[l["function_id"]], l["line"], l["column"], ftype))
         lab = labels[sid]
         extra = [(k, lab[k]) for k in ("thread_state", "object_class") if k in lab]
-        extra += [(k, v) for k, v in values[sid].items() if k != "samples"]
+        extra += list(values[sid].items())
         out[kind].append((start[s["source_id"]] + s["time_ns"], lab.get("thread_name"),
                           lab.get("thread_id"), tuple(frames), tuple(sorted(extra))))
     return out
@@ -136,6 +145,8 @@ def main():
             threads = collections.Counter(str(x[1]) for x in want[kind])
             print("ok %s: %d samples, equal one by one (time, thread, stack, values); threads %s" % (
                 kind, len(want[kind]), dict(sorted(threads.items()))))
+    if not want.get("jdk.ExecutionSample"):
+        return 1 if bad else 0
     # the leaf frames as `jfr print` names them (it hides hidden frames, such
     # as lambda forms: their first frame not hidden) are named as above
     leaf = collections.Counter()

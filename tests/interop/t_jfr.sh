@@ -40,17 +40,37 @@ while at < len(d): at += struct.unpack(">q", d[at + 8:at + 16])[0]; n += 1
 print(n)' "$tmp/x.jfr")
 [ "$chunks" -ge 2 ] || bad "the recording has $chunks chunk(s), not several"
 ev=jdk.ExecutionSample,jdk.NativeMethodSample,jdk.CPUTimeSample,jdk.ObjectAllocationSample
-ev=$ev,jdk.ObjectAllocationInNewTLAB,jdk.ObjectAllocationOutsideTLAB
-jfr print --json --stack-depth 4096 --events $ev "$tmp/x.jfr" >"$tmp/jfr.json" || bad "jfr print --json"
-jfr print --events jdk.ExecutionSample "$tmp/x.jfr" >"$tmp/jfr.txt" || bad "jfr print"
-"$PCOL" cat "$tmp/x.jfr" --table all --format json >"$tmp/pcol.json" || bad "pcol cat"
-mkdir -p "$tmp/top"
-n=$("$PCOL" cat "$tmp/x.jfr" --table sources --format tsv | tail -n +2 | wc -l)
-for s in $(seq 1 "$n"); do
-  "$PCOL" top "$tmp/x.jfr" --source "$s" --format tsv -n 1000000 >"$tmp/top/top-$s.tsv" || bad "pcol top --source $s"
-done
-python3 "$HERE/jfr_judge.py" "$tmp/jfr.json" "$tmp/pcol.json" "$tmp/jfr.txt" "$tmp/top" || fail=1
-echo "t_jfr: $chunks chunks"
+ev=$ev,jdk.ObjectAllocationInNewTLAB,jdk.ObjectAllocationOutsideTLAB,profiler.WallClockSample,profiler.Malloc
+judge() { # name file.jfr pcol-input (the same recording, gzip or not)
+  local d=$tmp/j-$1 n s
+  mkdir -p "$d/top"
+  jfr print --json --stack-depth 4096 --events $ev "$2" >"$d/jfr.json" || { bad "$1: jfr print --json"; return; }
+  jfr print --events jdk.ExecutionSample "$2" >"$d/jfr.txt" || { bad "$1: jfr print"; return; }
+  "$PCOL" cat "$3" --table all --format json >"$d/pcol.json" || { bad "$1: pcol cat"; return; }
+  n=$("$PCOL" cat "$3" --table sources --format tsv | tail -n +2 | wc -l)
+  for s in $(seq 1 "$n"); do
+    "$PCOL" top "$3" --source "$s" --format tsv -n 1000000 >"$d/top/top-$s.tsv" || bad "$1: pcol top --source $s"
+  done
+  echo "== $1"
+  python3 "$HERE/jfr_judge.py" "$d/jfr.json" "$d/pcol.json" "$d/jfr.txt" "$d/top" || bad "$1: pcol differs from jfr"
+}
+judge "OpenJDK recording ($chunks chunks)" "$tmp/x.jfr" "$tmp/x.jfr"
+
+# ------------------------------------------------ public recordings
+# grafana/jfr-parser's test data (Pyroscope's JFR parser) when
+# $PCOL_JFR_PARSER_DIR holds a checkout: async-profiler's CPU, allocation,
+# wall-clock (profiler.WallClockSample) and native-allocation
+# (profiler.Malloc) recordings, Datadog's (dd-trace-java), read gzip as
+# stored and judged by the JDK on the inflated copy.
+if [ -n "${PCOL_JFR_PARSER_DIR:-}" ] && [ -d "$PCOL_JFR_PARSER_DIR/parser/testdata" ]; then
+  for b in example wall nativemem dd-trace-java cpool-uint64-constant-index new_spancontext; do
+    f=$PCOL_JFR_PARSER_DIR/parser/testdata/$b.jfr.gz
+    [ -f "$f" ] || { bad "$f is missing"; continue; }
+    gzip -dc "$f" >"$tmp/$b.jfr" && judge "jfr-parser $b.jfr.gz" "$tmp/$b.jfr" "$f"
+  done
+else
+  echo "t_jfr: public recordings skipped (set PCOL_JFR_PARSER_DIR to a checkout of github.com/grafana/jfr-parser)"
+fi
 
 # ------------------------------------------------ gzip, standard input
 gzip -c "$tmp/x.jfr" >"$tmp/x.jfr.gz"

@@ -16,21 +16,26 @@
 #include "jfr.h"
 
 /* the sampled event types, in the order of their sources */
-enum { EK_EXEC, EK_NATIVE, EK_CPUTIME, EK_ALLOC, EK_TLAB_IN, EK_TLAB_OUT, EK_N };
+enum { EK_EXEC, EK_NATIVE, EK_CPUTIME, EK_ALLOC, EK_TLAB_IN, EK_TLAB_OUT, EK_WALL, EK_MALLOC, EK_N };
 static const struct {
   const char *event;
+  const char *count;    /* the field of how many samples an event is (NULL: 1) */
   const char *field[2]; /* fields read as values (NULL: none) */
   const char *vt[2];    /* their value types */
   const char *unit[2];
   int dflt; /* the default value: 0 samples, 1 or 2 the field */
 } KINDS[EK_N] = {
-    {"jdk.ExecutionSample", {NULL, NULL}, {NULL, NULL}, {NULL, NULL}, 0},
-    {"jdk.NativeMethodSample", {NULL, NULL}, {NULL, NULL}, {NULL, NULL}, 0},
-    {"jdk.CPUTimeSample", {"samplingPeriod", NULL}, {PCOL_VT_CPU, NULL}, {PCOL_UNIT_NANOSECONDS, NULL}, 0},
-    {"jdk.ObjectAllocationSample", {"weight", NULL}, {JFR_VT_ALLOC_WEIGHT, NULL}, {"bytes", NULL}, 1},
-    {"jdk.ObjectAllocationInNewTLAB", {"allocationSize", "tlabSize"}, {"allocationSize", "tlabSize"},
+    {"jdk.ExecutionSample", NULL, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}, 0},
+    {"jdk.NativeMethodSample", NULL, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}, 0},
+    {"jdk.CPUTimeSample", NULL, {"samplingPeriod", NULL}, {PCOL_VT_CPU, NULL}, {PCOL_UNIT_NANOSECONDS, NULL}, 0},
+    {"jdk.ObjectAllocationSample", NULL, {"weight", NULL}, {JFR_VT_ALLOC_WEIGHT, NULL}, {"bytes", NULL}, 1},
+    {"jdk.ObjectAllocationInNewTLAB", NULL, {"allocationSize", "tlabSize"}, {"allocationSize", "tlabSize"},
      {"bytes", "bytes"}, 2},
-    {"jdk.ObjectAllocationOutsideTLAB", {"allocationSize", NULL}, {"allocationSize", NULL}, {"bytes", NULL}, 1},
+    {"jdk.ObjectAllocationOutsideTLAB", NULL, {"allocationSize", NULL}, {"allocationSize", NULL}, {"bytes", NULL}, 1},
+    /* async-profiler's own: wall-clock samples (an event may stand for
+     * several samples of an idle thread) and native allocations */
+    {"profiler.WallClockSample", "samples", {NULL, NULL}, {NULL, NULL}, {NULL, NULL}, 0},
+    {"profiler.Malloc", NULL, {"size", NULL}, {"size", NULL}, {"bytes", NULL}, 1},
 };
 /* events whose fields become source meta (the first of each kind met) */
 static const char *const INFO[] = {"jdk.JVMInformation", "jdk.OSInformation", "jdk.CPUInformation"};
@@ -40,7 +45,7 @@ static const char *const INFO[] = {"jdk.JVMInformation", "jdk.OSInformation", "j
 
 /* a sample before the sort */
 typedef struct srow {
-  int64_t t;
+  int64_t t, n; /* time, samples */
   uint64_t seq;
   uint32_t stack, ls;
   int64_t v[2];
@@ -99,7 +104,8 @@ typedef struct jimp {
 /* What the current chunk's classes are to the import. */
 typedef struct jroles {
   uint32_t kind_ci[EK_N];
-  int f_time[EK_N], f_thread[EK_N], f_stack[EK_N], f_state[EK_N], f_class[EK_N], f_val[EK_N][2];
+  int f_time[EK_N], f_thread[EK_N], f_stack[EK_N], f_state[EK_N], f_class[EK_N], f_val[EK_N][2],
+      f_count[EK_N];
   uint32_t info_ci[NINFO], setting_ci;
 } jroles;
 
@@ -308,6 +314,10 @@ static int name_sid(jimp *x, jchunk *k, const jv *v, const char *field, int dots
   const char *s;
   size_t n;
   *sid = 0;
+  if (v->kind == JV_STR) { /* a string in the event itself */
+    int rc = jfr_string(&x->r, k, v, &s, &n);
+    return rc == 1 && pcol_b_string(x->b, s, n, sid) ? oom(x) : rc < 0 ? rc : PCOL_OK;
+  }
   int rc = pool_struct(x, k, v, fv, &e);
   if (rc <= 0) return rc;
   if (memo(k, e, dots ? USE_DOTTED : USE_NAME)) return *sid = memo(k, e, dots ? USE_DOTTED : USE_NAME) - 1, PCOL_OK;
@@ -358,7 +368,8 @@ static int on_sample(jimp *x, jchunk *k, const jroles *ro, int kind, jcur *c, ui
   uint32_t ci = ro->kind_ci[kind];
   int rc = jfr_read_struct(&x->r, k, c, ci, fv, JFR_MAX_FIELDS);
   if (rc) return rc;
-  srow s = {PCOL_NA_I64, x->nrows, 0, 0, {0, 0}, (uint8_t)kind};
+  srow s = {PCOL_NA_I64, 1, x->nrows, 0, 0, {0, 0}, (uint8_t)kind};
+  if (ro->f_count[kind] >= 0 && fv[ro->f_count[kind]].kind == JV_NUM) s.n = fv[ro->f_count[kind]].i;
   if (ro->f_time[kind] >= 0 && fv[ro->f_time[kind]].kind == JV_NUM &&
       (rc = ticks_ns(x, k, fv[ro->f_time[kind]].i, at, &s.t)))
     return rc;
@@ -474,20 +485,21 @@ static int roles_of(jimp *x, jchunk *k, jroles *ro) {
   for (int i = 0; i < EK_N; i++) {
     uint32_t ci = ro->kind_ci[i] = jfr_class_by_name(k, KINDS[i].event);
     int *f[] = {&ro->f_time[i], &ro->f_thread[i], &ro->f_stack[i], &ro->f_state[i], &ro->f_class[i],
-                &ro->f_val[i][0], &ro->f_val[i][1]};
+                &ro->f_val[i][0], &ro->f_val[i][1], &ro->f_count[i]};
     const char *names[] = {"startTime", "sampledThread", "stackTrace", "state", "objectClass",
-                           KINDS[i].field[0], KINDS[i].field[1]};
+                           KINDS[i].field[0], KINDS[i].field[1], KINDS[i].count};
     for (size_t j = 0; j < sizeof f / sizeof f[0]; j++) {
       *f[j] = names[j] && ci != UINT32_MAX ? jfr_field(k, ci, names[j]) : -1;
       if (*f[j] >= JFR_MAX_FIELDS) *f[j] = -1;
     }
     if (ro->f_thread[i] < 0 && ci != UINT32_MAX) ro->f_thread[i] = jfr_field(k, ci, "eventThread");
     if (ro->f_thread[i] >= JFR_MAX_FIELDS) ro->f_thread[i] = -1;
-    /* the references must be what they name */
+    /* the thread and the stack trace are references (a state or a class
+     * may be a string too: async-profiler's states are) */
     if (ci != UINT32_MAX) {
       const jclass *t = &k->cls[ci];
-      int refs[] = {ro->f_thread[i], ro->f_stack[i], ro->f_state[i], ro->f_class[i]};
-      for (size_t j = 0; j < 4; j++)
+      int refs[] = {ro->f_thread[i], ro->f_stack[i]};
+      for (size_t j = 0; j < 2; j++)
         if (refs[j] >= 0 && (!k->fields[t->f0 + refs[j]].cp || k->fields[t->f0 + refs[j]].array))
           return jfr_bad(&x->r, k->start + k->md_off, "%s.%s is not a constant-pool reference",
                          KINDS[i].event, jfr_str(k, k->fields[t->f0 + refs[j]].name));
@@ -541,7 +553,7 @@ static int meta_i64(jimp *x, uint32_t src, const char *key, int64_t v) {
 /* One source per event type with samples (or one for the file when none
  * has any), in the order of KINDS, samples in time order. */
 static int emit(jimp *x, const char *name, int64_t end_nanos, unsigned chunks, const jchunk *k0) {
-  qsort(x->rows, x->nrows, sizeof *x->rows, row_cmp);
+  if (x->nrows) qsort(x->rows, x->nrows, sizeof *x->rows, row_cmp); /* rows NULL when none */
   int any = 0;
   for (int kind = 0; kind < EK_N; kind++) any |= x->count[kind] != 0;
   size_t r = 0;
@@ -565,7 +577,7 @@ static int emit(jimp *x, const char *name, int64_t end_nanos, unsigned chunks, c
     if (pcol_b_meta_str(x->b, src, JFR_META_VERSION, ver) ||
         (any && pcol_b_meta_str(x->b, src, JFR_META_EVENT, KINDS[kind].event)))
       return oom(x);
-    if (!any && pcol_b_meta_str(x->b, src, PCOL_META_NOTE, "no execution, native, CPU time or allocation samples in the recording"))
+    if (!any && pcol_b_meta_str(x->b, src, PCOL_META_NOTE, "no execution, native, CPU time, wall-clock or allocation samples in the recording"))
       return oom(x);
     for (size_t i = 0; i < x->nmeta; i++)
       if ((x->meta[i].kind == EK_N || x->meta[i].kind == kind) && pcol_b_meta_sid(x->b, src, x->meta[i].key, x->meta[i].val))
@@ -593,7 +605,7 @@ static int emit(jimp *x, const char *name, int64_t end_nanos, unsigned chunks, c
     for (; r < x->nrows && x->rows[r].kind == kind; r++) {
       const srow *s = &x->rows[r];
       pcol_sample_row row = {src, s->t, 0, 1, PCOL_NA_I64, s->stack, s->ls};
-      pcol_value_row val[3] = {{vt[0], 1}, {vt[1], s->v[0]}, {vt[2], s->v[1]}};
+      pcol_value_row val[3] = {{vt[0], s->n}, {vt[1], s->v[0]}, {vt[2], s->v[1]}};
       if (pcol_b_sample(x->b, &row, val, nvt, NULL)) return oom(x);
     }
   }
