@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Writes a small JFR recording without a JVM (fuzz seeds, regression inputs).
 
-usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed]
+usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only]
 
 Each chunk: the header, a metadata event with the classes a JDK 17
 recording uses for jdk.ExecutionSample and jdk.ObjectAllocationSample
 (trimmed to the fields the importer reads, plus the ones it skips: an
 array, an inline struct, a float, a double and strings of every
 encoding), one checkpoint with their constant pools, then the events.
---fixed writes fixed-size integers (feature bit 0 clear) instead of LEB128.
+--fixed writes fixed-size integers (feature bit 0 clear) instead of LEB128;
+--exec-only writes execution samples only (one pcol source: the conversion
+matrix's input).
 The layout follows lib/convert/jfr/jfr_read.c's comment.
 """
 import struct
@@ -119,6 +121,8 @@ def metadata(c):
                 a.append(("dimension", "1"))
             fs.append(elem("field", a, []))
         sup = [("superType", "jdk.jfr.Event")] if cid > 100 else []
+        if cid in (11, 14, 17):  # one-field types the JDK prints as their value
+            sup.append(("simpleType", "true"))
         classes.append(elem("class", [("name", name), ("id", str(cid))] + sup, fs))
     root = elem("root", [], [elem("metadata", [], classes), elem("region", [("locale", "en_US")], [])])
     body = W(c).long(0).long(0).long(0).long(1).int(len(strs))
@@ -159,7 +163,11 @@ def pools(c):
     st1.long(2).int(12).int(3).long(3)  # run, inlined into
     st1.long(1).int(5).int(7).long(2)  # main, JIT compiled
     st2 = W(c).byte(1).int(1).long(1).int(-1).int(0).long(1)
-    p.append((16, [(1, st1), (2, st2)]))
+    st3 = W(c).byte(0).int(3)
+    st3.long(1).int(6).int(9).long(1)  # main (recursion), interpreted
+    st3.long(2).int(12).int(3).long(1)  # run
+    st3.long(1).int(5).int(7).long(1)  # main
+    p.append((16, [(1, st1), (2, st2), (3, st3)]))
     p.append((17, [(1, W(c).byte(2).long(1))]))  # a state named by the string pool
     w.int(len(p))
     for tid, entries in p:
@@ -170,15 +178,15 @@ def pools(c):
     return w.b
 
 
-def chunk(c, samples, start_ns, start_ticks):
+def chunk(c, samples, start_ns, start_ticks, exec_only=False):
     md = metadata(c)
     evs = bytearray()
     for i in range(samples):
         t = start_ticks + 1000 * (samples - i)  # out of time order
-        if i % 3 == 2:
+        if i % 3 == 2 and not exec_only:
             e = W(c).long(102).long(t).long(1 + i % 2).long(1 + i % 2).long(3).long(100 + i)
         else:
-            e = W(c).long(101).long(t).long(1 + i % 2).long(1 + (i % 4 == 1)).long(1)
+            e = W(c).long(101).long(t).long(1 + i % 2).long(1 + (i % 4 == 1) + 2 * (i % 7 == 3 and i % 4 != 1)).long(1)
             e.b += struct.pack(">f", 1.5) + struct.pack(">d", 2.5)
             e.int(2).int(7).int(8)
         evs += event(c, e.b)
@@ -198,7 +206,8 @@ def main():
     n = int(a[a.index("--chunks") + 1]) if "--chunks" in a else 1
     k = int(a[a.index("--samples") + 1]) if "--samples" in a else 6
     c = "--fixed" not in a
-    data = b"".join(chunk(c, k, 1700000000 * 10**9 + i * 10**7, 5000 + i * 10**7) for i in range(n))
+    x = "--exec-only" in a
+    data = b"".join(chunk(c, k, 1700000000 * 10**9 + i * 10**7, 5000 + i * 10**7, x) for i in range(n))
     open(out, "wb").write(data)
 
 
