@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a small JFR recording without a JVM (fuzz seeds, regression inputs).
 
-usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only]
+usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N]
 
 Each chunk: the header, a metadata event with the classes a JDK 17
 recording uses for jdk.ExecutionSample and jdk.ObjectAllocationSample
@@ -10,7 +10,8 @@ array, an inline struct, a float, a double and strings of every
 encoding), one checkpoint with their constant pools, then the events.
 --fixed writes fixed-size integers (feature bit 0 clear) instead of LEB128;
 --exec-only writes execution samples only (one pcol source: the conversion
-matrix's input).
+matrix's input); --settings N adds N jdk.ActiveSetting events of
+jdk.ExecutionSample with distinct names (the importer keeps 1,024).
 The layout follows lib/convert/jfr/jfr_read.c's comment.
 """
 import struct
@@ -89,6 +90,8 @@ CLASSES = [
                                          ("stackTrace", 16, 1, 0), ("objectClass", 12, 1, 0),
                                          ("weight", 3, 0, 0)]),
     (103, "jdk.JVMInformation", [("startTime", 3, 0, 0), ("jvmName", 4, 0, 0), ("pid", 3, 0, 0)]),
+    (104, "jdk.ActiveSetting", [("startTime", 3, 0, 0), ("id", 3, 0, 0), ("name", 4, 0, 0),
+                                ("value", 4, 0, 0)]),
 ]
 
 
@@ -178,7 +181,7 @@ def pools(c):
     return w.b
 
 
-def chunk(c, samples, start_ns, start_ticks, exec_only=False):
+def chunk(c, samples, start_ns, start_ticks, exec_only=False, settings=0):
     md = metadata(c)
     evs = bytearray()
     for i in range(samples):
@@ -191,6 +194,8 @@ def chunk(c, samples, start_ns, start_ticks, exec_only=False):
             e.int(2).int(7).int(8)
         evs += event(c, e.b)
     evs += event(c, W(c).long(103).long(start_ticks).utf8("Generated VM").long(77).b)
+    for i in range(settings):
+        evs += event(c, W(c).long(104).long(start_ticks).long(101).utf8("s%d" % i).utf8("v%d" % i).b)
     md_off = 68 + len(evs)
     cp_off = md_off + len(md)
     cp = event(c, pools(c))
@@ -207,7 +212,8 @@ def main():
     k = int(a[a.index("--samples") + 1]) if "--samples" in a else 6
     c = "--fixed" not in a
     x = "--exec-only" in a
-    data = b"".join(chunk(c, k, 1700000000 * 10**9 + i * 10**7, 5000 + i * 10**7, x) for i in range(n))
+    st = int(a[a.index("--settings") + 1]) if "--settings" in a else 0
+    data = b"".join(chunk(c, k, 1700000000 * 10**9 + i * 10**7, 5000 + i * 10**7, x, st) for i in range(n))
     open(out, "wb").write(data)
 
 

@@ -90,6 +90,7 @@ typedef struct jimp {
   size_t nth, capth;
   kmeta *meta;
   size_t nmeta, capmeta;
+  uint64_t meta_dropped; /* past JFR_MAX_META */
   int info_done[NINFO];
   uint64_t truncated[EK_N], count[EK_N];
   uint32_t k_thread, k_tid, k_thread_id, k_state, k_class, u_count, u_ns;
@@ -402,8 +403,13 @@ static int on_sample(jimp *x, jchunk *k, const jroles *ro, int kind, jcur *c, ui
   return PCOL_OK;
 }
 
+/* at most this many settings and information fields are kept (each new
+ * one is looked for among those before it) */
+#define JFR_MAX_META 1024
+
 static int add_meta(jimp *x, int kind, const char *key, size_t nkey, const char *val, size_t nval) {
   uint32_t ks, vs;
+  if (x->nmeta == JFR_MAX_META) return x->meta_dropped++, PCOL_OK;
   if (pcol_b_string(x->b, key, nkey, &ks) || pcol_b_string(x->b, val, nval, &vs)) return oom(x);
   for (size_t i = 0; i < x->nmeta; i++)
     if (x->meta[i].kind == kind && x->meta[i].key == ks) return PCOL_OK; /* the first one kept */
@@ -582,6 +588,12 @@ static int emit(jimp *x, const char *name, int64_t end_nanos, unsigned chunks, c
     for (size_t i = 0; i < x->nmeta; i++)
       if ((x->meta[i].kind == EK_N || x->meta[i].kind == kind) && pcol_b_meta_sid(x->b, src, x->meta[i].key, x->meta[i].val))
         return oom(x);
+    if (x->meta_dropped) {
+      char note[128];
+      snprintf(note, sizeof note, "settings and JVM information past the first %d not kept: %llu",
+               JFR_MAX_META, (unsigned long long)x->meta_dropped);
+      if (pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note)) return oom(x);
+    }
     if (x->truncated[kind]) {
       char note[96];
       snprintf(note, sizeof note, "stack traces truncated by the recorder: %llu samples",
