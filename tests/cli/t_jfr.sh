@@ -5,7 +5,8 @@
 # joined (two files' chunks: twice the samples); a cut copy is refused naming
 # the file, a version 3 chunk is refused by name, and a recording with 200,000
 # settings packs in a few seconds (the settings kept are capped, and counted
-# in a note: each was looked for among all those before it, quadratic).
+# in a note: each was looked for among all those before it, quadratic), as
+# do 30,000 events of one 1,000-frame stack trace (read once).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 GEN="python3 tests/support/gen_jfr.py"
@@ -48,4 +49,8 @@ python3 -c 'import sys; d = bytearray(open(sys.argv[1], "rb").read()); d[4:6] = 
 $GEN "$tmp/set.jfr" --samples 3 --settings 200000 || fail "gen_jfr.py --settings"
 (ulimit -t 20; "$PCOL" cat "$tmp/set.jfr" --table meta >"$tmp/meta") || fail "200,000 settings: not read within 20 s of CPU"
 grep -q "past the first 1024 not kept: 198978" "$tmp/meta" || fail "200,000 settings: no note of those not kept"
+# 30,000 events of a 1,000-frame stack trace: each event's trace is read
+# once, not once per event (that ran out of the work budget: ETOOBIG)
+$GEN "$tmp/deep.jfr" --samples 30000 --deep 1000 --exec-only || fail "gen_jfr.py --deep"
+"$PCOL" pack "$tmp/deep.jfr" -o "$tmp/deep.pcol" 2>"$tmp/err" || fail "a deep stack in every event: $(cat "$tmp/err")"
 echo "t_jfr: ok"

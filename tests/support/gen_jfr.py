@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a small JFR recording without a JVM (fuzz seeds, regression inputs).
 
-usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N]
+usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N]
 
 Each chunk: the header, a metadata event with the classes a JDK 17
 recording uses for jdk.ExecutionSample and jdk.ObjectAllocationSample
@@ -11,7 +11,9 @@ encoding), one checkpoint with their constant pools, then the events.
 --fixed writes fixed-size integers (feature bit 0 clear) instead of LEB128;
 --exec-only writes execution samples only (one pcol source: the conversion
 matrix's input); --settings N adds N jdk.ActiveSetting events of
-jdk.ExecutionSample with distinct names (the importer keeps 1,024).
+jdk.ExecutionSample with distinct names (the importer keeps 1,024);
+--deep N makes the first stack trace N frames deep (the events referring to
+it are read without reading it again).
 The layout follows lib/convert/jfr/jfr_read.c's comment.
 """
 import struct
@@ -150,7 +152,7 @@ def event(c, body):
     return bytes(w.b) + bytes(body)
 
 
-def pools(c):
+def pools(c, deep=0):
     w = W(c).long(1).long(0).long(0).long(0).byte(0)
     p = []
     p.append((10, [(1, W(c).utf8("main-os").long(4242).utf8("main").long(1)),
@@ -162,9 +164,11 @@ def pools(c):
     p.append((13, [(1, W(c).long(1).long(2).long(3).int(9).byte(0)),
                    (2, W(c).long(2).long(5).long(6).int(1).byte(0))]))
     p.append((14, [(1, W(c).utf8("Interpreted")), (2, W(c).utf8("JIT compiled")), (3, W(c).utf8("Inlined"))]))
-    st1 = W(c).byte(0).int(2)
+    st1 = W(c).byte(0).int(2 + deep)
     st1.long(2).int(12).int(3).long(3)  # run, inlined into
     st1.long(1).int(5).int(7).long(2)  # main, JIT compiled
+    for i in range(deep):  # main calling itself
+        st1.long(1).int(5).int(i).long(1)
     st2 = W(c).byte(1).int(1).long(1).int(-1).int(0).long(1)
     st3 = W(c).byte(0).int(3)
     st3.long(1).int(6).int(9).long(1)  # main (recursion), interpreted
@@ -181,7 +185,7 @@ def pools(c):
     return w.b
 
 
-def chunk(c, samples, start_ns, start_ticks, exec_only=False, settings=0):
+def chunk(c, samples, start_ns, start_ticks, exec_only=False, settings=0, deep=0):
     md = metadata(c)
     evs = bytearray()
     for i in range(samples):
@@ -198,7 +202,7 @@ def chunk(c, samples, start_ns, start_ticks, exec_only=False, settings=0):
         evs += event(c, W(c).long(104).long(start_ticks).long(101).utf8("s%d" % i).utf8("v%d" % i).b)
     md_off = 68 + len(evs)
     cp_off = md_off + len(md)
-    cp = event(c, pools(c))
+    cp = event(c, pools(c, deep))
     size = cp_off + len(cp)
     hdr = b"FLR\0" + struct.pack(">HHqqqqqqqI", 2, 1, size, cp_off, md_off, start_ns, 10**6,
                                   start_ticks, 10**9, 1 if c else 0)
@@ -213,7 +217,8 @@ def main():
     c = "--fixed" not in a
     x = "--exec-only" in a
     st = int(a[a.index("--settings") + 1]) if "--settings" in a else 0
-    data = b"".join(chunk(c, k, 1700000000 * 10**9 + i * 10**7, 5000 + i * 10**7, x, st) for i in range(n))
+    dp = int(a[a.index("--deep") + 1]) if "--deep" in a else 0
+    data = b"".join(chunk(c, k, 1700000000 * 10**9 + i * 10**7, 5000 + i * 10**7, x, st, dp) for i in range(n))
     open(out, "wb").write(data)
 
 

@@ -56,6 +56,7 @@ typedef struct jentry {
   uint64_t off;
   uint32_t memo;
   uint8_t use;
+  uint8_t flag; /* a stack trace's "truncated" (with its memo) */
 } jentry;
 
 /* One chunk as read. */

@@ -152,11 +152,14 @@ static int text_of(jimp *x, jchunk *k, const jv *v, const char *fname, const cha
 }
 
 /* The struct a constant-pool reference names, read into fv: 1, or 0 when
- * the pool lacks it (null, as the JDK reads it); *e its pool entry. */
-static int pool_struct(jimp *x, jchunk *k, const jv *v, jv *fv, jref *e) {
+ * the pool lacks it (null, as the JDK reads it), or 2 without reading it
+ * when its entry (*e) already has a memo for `use` (0: none): what is
+ * referenced by every event (a stack trace, a thread) is read once. */
+static int pool_struct(jimp *x, jchunk *k, const jv *v, int use, jv *fv, jref *e) {
   uint64_t pos;
   e->ci = v->cls;
   if (v->kind != JV_CP || !jfr_pool_find(&x->r, k, v->cls, (uint64_t)v->i, &pos, &e->idx)) return 0;
+  if (use && memo(k, *e, use)) return 2;
   jcur c = jfr_cur(&x->r, k, pos);
   int rc = jfr_read_struct(&x->r, k, &c, v->cls, fv, JFR_MAX_FIELDS);
   return rc ? rc : 1;
@@ -176,17 +179,17 @@ static int method_fn(jimp *x, jchunk *k, const jv *m, uint32_t *fid) {
   jref e, ce;
   const char *s;
   size_t n;
-  int rc = pool_struct(x, k, m, fv, &e);
+  int rc = pool_struct(x, k, m, USE_METHOD, fv, &e);
   if (rc < 0) return rc;
   if (rc == 0) { /* no such method */
     pcol_function_row f = {0, 0, 0, PCOL_NA_I64};
     if (pcol_b_cstr(x->b, "[unknown]", &f.name) || pcol_b_function(x->b, &f, fid)) return oom(x);
     return PCOL_OK;
   }
-  if (memo(k, e, USE_METHOD)) return *fid = memo(k, e, USE_METHOD) - 1, PCOL_OK;
+  if (rc == 2) return *fid = memo(k, e, USE_METHOD) - 1, PCOL_OK;
   x->name.len = 0;
   const jv *type = fld(k, fv, m->cls, "type");
-  if ((rc = pool_struct(x, k, type, cv, &ce)) < 0) return rc;
+  if ((rc = pool_struct(x, k, type, 0, cv, &ce)) < 0) return rc;
   if (rc == 1) {
     if ((rc = text_of(x, k, fld(k, cv, type->cls, "name"), "string", &s, &n)) < 0) return rc;
     if (pcol_buf_append(&x->name, s, n) || pcol_buf_append(&x->name, ".", 1)) return oom(x);
@@ -246,11 +249,15 @@ static int stack_of(jimp *x, jchunk *k, const jv *st, int kind, uint32_t *stack)
   jv fv[JFR_MAX_FIELDS], frv[JFR_MAX_FIELDS];
   jref e;
   *stack = 0;
-  int rc = pool_struct(x, k, st, fv, &e);
+  int rc = pool_struct(x, k, st, USE_STACK, fv, &e);
   if (rc <= 0) return rc;
+  if (rc == 2) {
+    x->truncated[kind] += k->cls[e.ci].ent[e.idx].flag;
+    return *stack = memo(k, e, USE_STACK) - 1, PCOL_OK;
+  }
   const jv *tr = fld(k, fv, st->cls, "truncated");
-  if (tr->kind == JV_NUM && tr->i) x->truncated[kind]++;
-  if (memo(k, e, USE_STACK)) return *stack = memo(k, e, USE_STACK) - 1, PCOL_OK;
+  int truncated = tr->kind == JV_NUM && tr->i;
+  x->truncated[kind] += (uint64_t)truncated;
   const jv *frames = fld(k, fv, st->cls, "frames");
   x->nlocs = x->nlines = 0;
   if (frames->kind == JV_ARR) {
@@ -280,6 +287,7 @@ static int stack_of(jimp *x, jchunk *k, const jv *st, int kind, uint32_t *stack)
   }
   if (pcol_b_stack(x->b, x->locs, x->nlocs, stack)) return oom(x);
   memo_set(k, e, USE_STACK, *stack + 1);
+  k->cls[e.ci].ent[e.idx].flag = (uint8_t)truncated;
   return PCOL_OK;
 }
 
@@ -290,9 +298,9 @@ static int thread_of(jimp *x, jchunk *k, const jv *t, const jthread **out) {
   const char *s;
   size_t n;
   *out = NULL;
-  int rc = pool_struct(x, k, t, fv, &e);
+  int rc = pool_struct(x, k, t, USE_THREAD, fv, &e);
   if (rc <= 0) return rc;
-  if (memo(k, e, USE_THREAD)) return *out = &x->th[memo(k, e, USE_THREAD) - 1], PCOL_OK;
+  if (rc == 2) return *out = &x->th[memo(k, e, USE_THREAD) - 1], PCOL_OK;
   jthread th = {0, 0, 0, 0, 0};
   if ((rc = text_of(x, k, fld(k, fv, t->cls, "javaName"), "", &s, &n)) < 0) return rc;
   if (rc == 0 && (rc = text_of(x, k, fld(k, fv, t->cls, "osName"), "", &s, &n)) < 0) return rc;
@@ -319,9 +327,9 @@ static int name_sid(jimp *x, jchunk *k, const jv *v, const char *field, int dots
     int rc = jfr_string(&x->r, k, v, &s, &n);
     return rc == 1 && pcol_b_string(x->b, s, n, sid) ? oom(x) : rc < 0 ? rc : PCOL_OK;
   }
-  int rc = pool_struct(x, k, v, fv, &e);
+  int rc = pool_struct(x, k, v, dots ? USE_DOTTED : USE_NAME, fv, &e);
   if (rc <= 0) return rc;
-  if (memo(k, e, dots ? USE_DOTTED : USE_NAME)) return *sid = memo(k, e, dots ? USE_DOTTED : USE_NAME) - 1, PCOL_OK;
+  if (rc == 2) return *sid = memo(k, e, dots ? USE_DOTTED : USE_NAME) - 1, PCOL_OK;
   if ((rc = text_of(x, k, fld(k, fv, v->cls, field), "string", &s, &n)) < 0) return rc;
   if (rc == 1) {
     if (pcol_b_string(x->b, s, n, sid)) return oom(x);

@@ -308,7 +308,8 @@ static int pool_entry(jrd *r, jclass *t, uint64_t key, uint32_t *eidx, int *adde
   if (rc) return pcol_oom(r->err);
   if (*added) {
     if (PCOL_GROW(t->ent, t->nent, t->capent)) return pcol_oom(r->err);
-    t->ent[t->nent].off = UINT64_MAX, t->ent[t->nent].use = 0, t->ent[t->nent++].memo = 0;
+    t->ent[t->nent].off = UINT64_MAX, t->ent[t->nent].use = t->ent[t->nent].flag = 0;
+    t->ent[t->nent++].memo = 0;
     if (key == UINT64_MAX) t->max_idx = (uint32_t)t->nent;
   }
   *eidx = idx;
