@@ -571,6 +571,9 @@ static int emit(jimp *x, const char *name, int64_t end_nanos, unsigned chunks, c
   int any = 0;
   for (int kind = 0; kind < EK_N; kind++) any |= x->count[kind] != 0;
   size_t r = 0;
+  /* the recording's length, in int64 whatever the chunks' starts say */
+  __int128 d = (__int128)end_nanos - x->base;
+  int64_t span = d > INT64_MAX ? INT64_MAX : d < 0 ? 0 : (int64_t)d;
   for (int kind = 0; kind < EK_N; kind++) {
     if (any ? !x->count[kind] : kind != 0) continue;
     uint32_t src, vt[3], sid, uid;
@@ -583,7 +586,7 @@ static int emit(jimp *x, const char *name, int64_t end_nanos, unsigned chunks, c
       return oom(x);
     int rc;
     if ((rc = meta_i64(x, src, PPROF_META_TIME_NANOS, x->base)) ||
-        (rc = meta_i64(x, src, PPROF_META_DURATION_NANOS, end_nanos - x->base)) ||
+        (rc = meta_i64(x, src, PPROF_META_DURATION_NANOS, span)) ||
         (rc = meta_i64(x, src, JFR_META_CHUNKS, chunks)))
       return rc;
     char ver[16];
