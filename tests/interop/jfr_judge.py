@@ -29,7 +29,7 @@ import sys
 KINDS = {
     "jdk.ExecutionSample": [],
     "jdk.NativeMethodSample": [],
-    "jdk.CPUTimeSample": [],
+    "jdk.CPUTimeSample": [("samplingPeriod", "cpu")],  # JDK 25
     "jdk.ObjectAllocationSample": [("weight", "allocation_weight")],
     "jdk.ObjectAllocationInNewTLAB": [("allocationSize", "allocationSize"), ("tlabSize", "tlabSize")],
     "jdk.ObjectAllocationOutsideTLAB": [("allocationSize", "allocationSize")],
@@ -51,6 +51,15 @@ def epoch_ns(s):
         off = int(z[1:3]) * 3600 + int(z[4:6]) * 60
         t -= off if z[0] == "+" else -off
     return t * 10**9 + int((frac or "0").ljust(9, "0")[:9])
+
+
+def duration_ns(s):
+    """an ISO-8601 duration as jfr prints one (PT0.01S) -> ns"""
+    m = re.match(r"PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)(?:\.(\d+))?S)?$", s)
+    if not m:
+        raise ValueError("duration %r" % s)
+    h, mi, se, frac = m.groups()
+    return ((int(h or 0) * 60 + int(mi or 0)) * 60 + int(se or 0)) * 10**9 + int((frac or "0").ljust(9, "0")[:9])
 
 
 def jname(method):
@@ -84,7 +93,7 @@ def jfr_samples(path):
         if "objectClass" in v:
             extra.append(("object_class", (v["objectClass"] or {}).get("name", "").replace("/", ".")))
         for f, vt in KINDS[kind]:
-            extra.append((vt, v[f]))
+            extra.append((vt, duration_ns(v[f]) if isinstance(v[f], str) else v[f]))
         extra.append(("samples", v[COUNT[kind]] if kind in COUNT else 1))
         out[kind].append((epoch_ns(v["startTime"]), th.get("javaName") or th.get("osName"),
                           th.get("javaThreadId"), frames, tuple(sorted(extra))))

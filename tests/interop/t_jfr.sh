@@ -3,12 +3,14 @@
 # recording made here with OpenJDK (tests/interop/jfr/Workload.java: four
 # named threads, CPU-bound, allocating and blocked in a native call, about
 # 2 s, settings=profile with the TLAB allocation events on, three chunks)
-# is read by `jfr print --json` and by pcol, and every sample of the six
+# is read by `jfr print --json` and by pcol, and every sample of the
 # sampled event types must be one of pcol's with the same time, thread,
 # whole stack (names, lines, bytecode indexes, frame types), state, class
 # and byte values (jfr_judge.py): so the counts per event type and thread
 # and each leaf frame's self count are equal; `pcol top`'s names and flat
-# counts are the leaf frames' as `jfr print` names them.  The same recording
+# counts are the leaf frames' as `jfr print` names them.  With a JDK 25
+# (PCOL_JAVA25_HOME, else /usr/lib/jvm/*-25*), a second recording with
+# jdk.CPUTimeSample on is judged by that JDK's jfr.  The same recording
 # gzip-compressed and read from standard input gives the same answer, and
 # cut or damaged copies are refused with a message naming the file (exit 1),
 # never a crash.
@@ -55,6 +57,26 @@ judge() { # name file.jfr pcol-input (the same recording, gzip or not)
   python3 "$HERE/jfr_judge.py" "$d/jfr.json" "$d/pcol.json" "$d/jfr.txt" "$d/top" || bad "$1: pcol differs from jfr"
 }
 judge "OpenJDK recording ($chunks chunks)" "$tmp/x.jfr" "$tmp/x.jfr"
+
+# ------------------------------------------------ JDK 25: jdk.CPUTimeSample
+# when a JDK 25 or later is installed ($PCOL_JAVA25_HOME, else the first
+# /usr/lib/jvm/*-25*): its CPU-time sampler on, judged by its own jfr
+j25=${PCOL_JAVA25_HOME:-$(ls -d /usr/lib/jvm/*-25* 2>/dev/null | head -1)}
+if [ -n "$j25" ] && [ -x "$j25/bin/java" ] && [ -x "$j25/bin/jfr" ]; then
+  mkdir -p "$tmp/j25"
+  rec25="filename=$tmp/j25/x.jfr,settings=profile,jdk.CPUTimeSample#enabled=true,jdk.CPUTimeSample#throttle=10ms"
+  if "$j25/bin/javac" -d "$tmp/j25" "$HERE/jfr/Workload.java" &&
+     (cd "$tmp/j25" && "$j25/bin/java" -Xlog:jfr=warning "-XX:StartFlightRecording=$rec25" -cp "$tmp/j25" Workload 1500) \
+       >"$tmp/java25.log" 2>&1; then
+    PATH="$j25/bin:$PATH" judge "JDK 25 recording (jdk.CPUTimeSample)" "$tmp/j25/x.jfr" "$tmp/j25/x.jfr"
+    grep -q '"jdk.CPUTimeSample"' "$tmp/j-JDK 25 recording (jdk.CPUTimeSample)/jfr.json" ||
+      bad "the JDK 25 recording has no jdk.CPUTimeSample"
+  else
+    cat "$tmp/java25.log"; bad "JDK 25: javac or java -XX:StartFlightRecording"
+  fi
+else
+  echo "t_jfr: JDK 25 part skipped (no JDK 25 found; set PCOL_JAVA25_HOME)"
+fi
 
 # ------------------------------------------------ public recordings
 # grafana/jfr-parser's test data (Pyroscope's JFR parser) when

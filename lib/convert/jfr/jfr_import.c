@@ -91,6 +91,7 @@ typedef struct jimp {
   kmeta *meta;
   size_t nmeta, capmeta;
   uint64_t meta_dropped; /* past JFR_MAX_META */
+  uint64_t cpu_lost;     /* jdk.CPUTimeSamplesLost's lostSamples */
   int info_done[NINFO];
   uint64_t truncated[EK_N], count[EK_N];
   uint32_t k_thread, k_tid, k_thread_id, k_state, k_class, u_count, u_ns;
@@ -107,7 +108,7 @@ typedef struct jroles {
   uint32_t kind_ci[EK_N];
   int f_time[EK_N], f_thread[EK_N], f_stack[EK_N], f_state[EK_N], f_class[EK_N], f_val[EK_N][2],
       f_count[EK_N];
-  uint32_t info_ci[NINFO], setting_ci;
+  uint32_t info_ci[NINFO], setting_ci, lost_ci;
 } jroles;
 
 static int oom(jimp *x) { return pcol_oom(x->r.err); }
@@ -521,6 +522,7 @@ static int roles_of(jimp *x, jchunk *k, jroles *ro) {
   }
   for (size_t i = 0; i < NINFO; i++) ro->info_ci[i] = jfr_class_by_name(k, INFO[i]);
   ro->setting_ci = jfr_class_by_name(k, "jdk.ActiveSetting");
+  ro->lost_ci = jfr_class_by_name(k, "jdk.CPUTimeSamplesLost");
   return PCOL_OK;
 }
 
@@ -544,6 +546,13 @@ static int read_events(jimp *x, jchunk *k) {
       for (size_t i = 0; i < NINFO; i++)
         if (ci == ro.info_ci[i] && (rc = on_info(x, k, ci, i, &c))) return rc;
       if (ci == ro.setting_ci && (rc = on_setting(x, k, &ro, ci, &c))) return rc;
+      if (ci == ro.lost_ci) { /* JDK 25: CPU time samples the JVM could not take */
+        jv fv[JFR_MAX_FIELDS];
+        if ((rc = jfr_read_struct(&x->r, k, &c, ci, fv, JFR_MAX_FIELDS))) return rc;
+        const jv *n = fld(k, fv, ci, "lostSamples");
+        if (n->kind == JV_NUM && n->i > 0 && x->cpu_lost <= UINT64_MAX - (uint64_t)n->i)
+          x->cpu_lost += (uint64_t)n->i;
+      }
     }
     pos += (uint64_t)size;
   }
@@ -603,6 +612,12 @@ static int emit(jimp *x, const char *name, int64_t end_nanos, unsigned chunks, c
       char note[128];
       snprintf(note, sizeof note, "settings and JVM information past the first %d not kept: %llu",
                JFR_MAX_META, (unsigned long long)x->meta_dropped);
+      if (pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note)) return oom(x);
+    }
+    if (kind == EK_CPUTIME && x->cpu_lost) {
+      char note[128];
+      snprintf(note, sizeof note, "CPU time samples the JVM lost (jdk.CPUTimeSamplesLost): %llu",
+               (unsigned long long)x->cpu_lost);
       if (pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note)) return oom(x);
     }
     if (x->truncated[kind]) {
