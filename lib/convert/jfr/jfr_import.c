@@ -131,9 +131,12 @@ static void memo_set(jchunk *k, jref e, int use, uint32_t v) {
 /* The string field `fname` of the struct a constant-pool reference v names
  * (a Symbol's "string", a FrameType's "description"), or of the struct at
  * v's position, or v itself when it is a string: 1 and (s, n) in the
- * scratch buffer, 0 none, < 0 an error. */
-static int text_of(jimp *x, jchunk *k, const jv *v, const char *fname, const char **s, size_t *n) {
+ * scratch buffer, 0 none (also past 8 structs in each other: a Symbol whose
+ * "string" is a Symbol, maybe itself), < 0 an error. */
+static int text_in(jimp *x, jchunk *k, const jv *v, const char *fname, const char **s, size_t *n,
+                   int depth) {
   *s = "", *n = 0;
+  if (depth > 8) return 0;
   if (v->kind == JV_STR || (v->kind == JV_CP && k->cls[v->cls].kind == JK_STRING))
     return jfr_string(&x->r, k, v, s, n);
   uint64_t pos = v->pos;
@@ -149,7 +152,10 @@ static int text_of(jimp *x, jchunk *k, const jv *v, const char *fname, const cha
   jcur c = jfr_cur(&x->r, k, pos);
   int rc = jfr_read_struct(&x->r, k, &c, v->cls, fv, JFR_MAX_FIELDS);
   if (rc) return rc;
-  return text_of(x, k, &fv[f], fname, s, n);
+  return text_in(x, k, &fv[f], fname, s, n, depth + 1);
+}
+static int text_of(jimp *x, jchunk *k, const jv *v, const char *fname, const char **s, size_t *n) {
+  return text_in(x, k, v, fname, s, n, 0);
 }
 
 /* The struct a constant-pool reference names, read into fv: 1, or 0 when
