@@ -269,7 +269,9 @@ static int stack_of(jimp *x, jchunk *k, const jv *st, int kind, uint32_t *stack)
   x->nlocs = x->nlines = 0;
   if (frames->kind == JV_ARR) {
     uint32_t fc = frames->cls;
-    if (k->cls[fc].kind != JK_STRUCT) return jfr_bad(&x->r, frames->pos, "stack frames are not structs");
+    const jclass *sc = &k->cls[st->cls];
+    if (k->cls[fc].kind != JK_STRUCT || k->fields[sc->f0 + (uint32_t)jfr_field(k, st->cls, "frames")].cp)
+      return jfr_bad(&x->r, frames->pos, "stack frames are not structs in the stack trace");
     int f_m = jfr_field(k, fc, "method"), f_l = jfr_field(k, fc, "lineNumber"),
         f_b = jfr_field(k, fc, "bytecodeIndex"), f_t = jfr_field(k, fc, "type");
     jcur c = jfr_cur(&x->r, k, frames->pos);
