@@ -16,6 +16,7 @@
 #define PCOL_SRC_PERF "perf"
 #define PCOL_SRC_SPEEDSCOPE "speedscope"
 #define PCOL_SRC_OTLP "otlp"
+#define PCOL_SRC_JFR "jfr"
 
 /* ---------------------------------------------- core value types */
 /* pprof's "samples/count": when a source measured it, it is the number of
@@ -135,5 +136,16 @@
 /* Mapping attributes for what pcol's mappings hold and OTLP's do not */
 #define OTLP_ATTR_BUILD_ID "pprof.mapping.build_id"
 #define OTLP_ATTR_MAP_FLAGS "pprof.mapping.flags"
+
+/* ------------------------------ JDK Flight Recorder (doc/mappings.md §13) */
+#define JFR_META_PREFIX "jfr."
+#define JFR_META_VERSION "jfr.version"   /* the first chunk's major.minor */
+#define JFR_META_CHUNKS "jfr.chunks"     /* chunks in the file */
+#define JFR_META_EVENT "jfr.event"       /* the event type of a source */
+#define JFR_META_SETTING "jfr.setting."  /* + a setting of the source's event type */
+/* jdk.ObjectAllocationSample's `weight` (pcol's own `weight` is the column) */
+#define JFR_VT_ALLOC_WEIGHT "allocation_weight"
+#define JFR_LABEL_STATE "thread_state"   /* an execution sample's thread state */
+#define JFR_LABEL_CLASS "object_class"   /* an allocation's class */
 
 #endif

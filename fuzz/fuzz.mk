@@ -1,7 +1,7 @@
 # fuzz/fuzz.mk — libFuzzer targets and the ThreadSanitizer test (included by
 # the Makefile).
 #
-#   make fuzz                      build $(BUILD)/fuzz/fuzz_{pcol,rprof,pprof,perun,collapsed,json_scan,views,v8,perf,speedscope,firefox,otlp,chrome,tachyon}
+#   make fuzz                      build $(BUILD)/fuzz/fuzz_{pcol,rprof,pprof,perun,collapsed,json_scan,views,v8,perf,speedscope,firefox,otlp,chrome,tachyon,jfr}
 #                                  (clang -fsanitize=fuzzer,address,undefined)
 #   make fuzz-run SECONDS=N        run each target N seconds (one after the
 #                                  other) from the seed corpus; new inputs go to
@@ -16,7 +16,7 @@
 FUZZ_CC      ?= clang
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_LIBDIR  := $(FUZZ_DIR)/libbuild
-FUZZ_TARGETS ?= pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon
+FUZZ_TARGETS ?= pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon jfr
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_OPTS    ?= -max_len=65536 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1
@@ -47,7 +47,7 @@ $(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c fuzz/fuzz_common.h $(LIBA)
 # test data is read in place (never copied into the repository).
 fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	@rm -rf $(FUZZ_DIR)/seeds
-	@for t in pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
+	@for t in pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon jfr; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
 	@$(FUZZ_DIR)/gen_seeds $(FUZZ_DIR)/seeds/pcol $(FUZZ_DIR)/seeds/collapsed
 	@td=$(PCOL_TESTDATA); s=$(FUZZ_DIR)/seeds; n=0; \
 	for f in $$td/rprof/* $$td/pprof/*.pb* $$td/pprof-from-r/*.pb* $$td/perun/*.perf; do \
@@ -77,6 +77,9 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	for st in default pidtid oneline noperiod flat; do \
 	  python3 tests/support/gen_perf_script.py $$s/perf/$$st.txt /dev/null --style $$st --samples 40 2>/dev/null || true; \
 	done; \
+	for o in "" "--fixed"; do for n in 1 2; do \
+	  python3 tests/support/gen_jfr.py $$s/jfr/gen$$o-$$n.jfr --chunks $$n --samples 9 $$o 2>/dev/null || true; \
+	done; done; \
 	for p in $$s/pcol/*.pcol; do \
 	  $(PCOL) unpack "$$p" --to speedscope -o $$s/speedscope/$$(basename $$p).json 2>/dev/null || true; \
 	done; \

@@ -1357,7 +1357,8 @@ typedef enum pcol_format {
   PCOL_FMT_FIREFOX,    /* the Firefox Profiler's processed profiles (and Gecko profiles in) */
   PCOL_FMT_OTLP,       /* OpenTelemetry profiles (OTLP protobuf or JSON lines) */
   PCOL_FMT_CHROME,     /* import only: Chrome trace events (their V8 CPU profiles) */
-  PCOL_FMT_TACHYON     /* import only: CPython 3.15's sampling profiler binary ("TACH") */
+  PCOL_FMT_TACHYON,    /* import only: CPython 3.15's sampling profiler binary ("TACH") */
+  PCOL_FMT_JFR         /* import only: JDK Flight Recorder recordings (.jfr) */
 } pcol_format;
 
 /* Guesses the format from the first bytes of a file. */
@@ -1414,6 +1415,10 @@ PCOL_API int pcol_import_perf(pcol_builder *b, FILE *in, const char *name,
 /* A speedscope JSON file: one source per profile. */
 PCOL_API int pcol_import_speedscope(pcol_builder *b, FILE *in, const char *name,
                                     const pcol_import_options *opt, pcol_error *err);
+/* A JDK Flight Recorder recording (.jfr, every chunk; gzip or not): one
+ * source per sampled event type it holds (doc/mappings.md §16). */
+PCOL_API int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name,
+                             const pcol_import_options *opt, pcol_error *err);
 /* OpenTelemetry profiles (v1development, proto v1.10.0 and later): binary
  * ProfilesData or ExportProfilesServiceRequest, length-prefixed frames of
  * them (the Collector's file exporter) or OTLP/JSON lines, gzip or not

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <zlib.h>
 
 const char *pcol_format_name(pcol_format f) {
   switch (f) {
@@ -23,6 +24,7 @@ const char *pcol_format_name(pcol_format f) {
   case PCOL_FMT_OTLP: return "otlp";
   case PCOL_FMT_CHROME: return "chrome";
   case PCOL_FMT_TACHYON: return "tachyon";
+  case PCOL_FMT_JFR: return "jfr";
   case PCOL_FMT_UNKNOWN: break;
   }
   return "unknown";
@@ -32,7 +34,7 @@ pcol_format pcol_format_by_name(const char *name) {
   static const pcol_format all[] = {PCOL_FMT_PCOL, PCOL_FMT_RPROF, PCOL_FMT_PPROF,
                                     PCOL_FMT_PERUN, PCOL_FMT_COLLAPSED, PCOL_FMT_SPEEDSCOPE,
                                     PCOL_FMT_CLICKHOUSE, PCOL_FMT_FIREFOX, PCOL_FMT_V8, PCOL_FMT_PERF,
-                                    PCOL_FMT_OTLP, PCOL_FMT_CHROME, PCOL_FMT_TACHYON};
+                                    PCOL_FMT_OTLP, PCOL_FMT_CHROME, PCOL_FMT_TACHYON, PCOL_FMT_JFR};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     if (strcmp(name, pcol_format_name(all[i])) == 0) return all[i];
   if (strcmp(name, "folded") == 0) return PCOL_FMT_COLLAPSED;
@@ -103,6 +105,7 @@ static int has(const uint8_t *p, size_t n, const char *s) {
 static int json_with(const uint8_t *p, size_t n, char open, const char *a, const char *b) {
   return n && p[0] == open && has(p, n, a) && (!b || has(p, n, b));
 }
+/* (read: detect_plain uses this) a JFR chunk's magic "FLR\0" (jfr/jfr_read.c) */
 static int is_jfr(const uint8_t *p, size_t n) { return n >= 4 && !memcmp(p, "FLR\0", 4); }
 static int is_perf_data(const uint8_t *p, size_t n) { return starts(p, n, "PERFILE2"); }
 static int is_simpleperf(const uint8_t *p, size_t n) { return starts(p, n, "SIMPLEPERF"); }
@@ -149,8 +152,6 @@ typedef struct unread_format {
   const char *what, *hint;
 } unread_format;
 static const unread_format unread[] = {
-  {is_jfr, "a JFR recording (Java Flight Recorder)",
-   "convert it to pprof or collapsed stacks first, e.g. with async-profiler's jfrconv"},
   {is_perf_data, "a perf.data file (perf record's binary output)",
    "read the text of `perf script -i FILE` instead"},
   {is_simpleperf, "a simpleperf report_sample protobuf (Android)",
@@ -249,6 +250,7 @@ static pcol_format detect_plain(const uint8_t *p, size_t len) {
   if (is_tachyon(p, len)) return PCOL_FMT_TACHYON;
   /* OTLP by its field structure (gzip inflated), before pprof and Perun */
   if (pcol_otlp_detect(p, len)) return PCOL_FMT_OTLP;
+  if (is_jfr(p, len)) return PCOL_FMT_JFR;
   if (starts(p, len, "memory profiling: ") || starts(p, len, "GC profiling: ") ||
       starts(p, len, "line profiling: ") || starts(p, len, "sample.interval="))
     return PCOL_FMT_RPROF;
@@ -423,6 +425,7 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
   case PCOL_FMT_PERUN: rc = pcol_import_perun(b, s, x->name, opt, err); break;
   case PCOL_FMT_COLLAPSED: rc = pcol_import_collapsed(b, s, x->name, opt, err); break;
   case PCOL_FMT_OTLP: rc = pcol_import_otlp(b, s, x->name, opt, err); break;
+  case PCOL_FMT_JFR: rc = pcol_import_jfr(b, s, x->name, opt, err); break;
   case PCOL_FMT_V8: rc = pcol_import_v8(b, s, x->name, opt, err); break;
   case PCOL_FMT_CHROME: rc = pcol_import_chrome(b, s, x->name, opt, err); break;
   case PCOL_FMT_TACHYON: rc = pcol_import_tachyon(b, s, x->name, opt, err); break;
@@ -446,7 +449,7 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
     else
       rc = pcol_error_set(err, PCOL_EFORMAT,
                           "%s: unrecognised input format (expected Rprof, pprof, Perun, "
-                          "collapsed stacks, V8 .cpuprofile, perf script, speedscope, Firefox Profiler, OTLP, Chrome trace, Tachyon or pcol; name the format with `pcol pack --from FORMAT "
+                          "collapsed stacks, V8 .cpuprofile, perf script, speedscope, Firefox Profiler, OTLP, Chrome trace, Tachyon, JFR or pcol; name the format with `pcol pack --from FORMAT "
                           "FILE -o OUT.pcol`)", x->name);
   }
   }

@@ -89,7 +89,7 @@ refused() {
 }
 no="pcol does not read this format"
 printf 'FLR\0\0\2\0\0\0\0\0\0\0\0\4\0' >"$tmp/a.jfr"
-refused a.jfr "a JFR recording (Java Flight Recorder): $no"
+refused a.jfr "chunk 1, byte 0: 16 bytes, less than a chunk header"  # read as JFR (doc/mappings.md §16)
 printf 'PERFILE2h\0\0\0\0\0\0\0\200\0\0\0' >"$tmp/perf.data"
 refused perf.data "a perf.data file (perf record's binary output): $no"
 printf 'SIMPLEPERF\1\0\12\4\10\1\20\2' >"$tmp/s.trace"

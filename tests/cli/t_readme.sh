@@ -28,6 +28,8 @@ pcol pack run.out -o new.pcol || fail "making the pcol inputs"
 # the label filters' examples need labels: worker/kind strings, heap "bytes"
 python3 "$REPO/tests/support/semantics_pprof.py" . || fail "making labels.pb.gz"
 cp nums.pb.gz heap.pb.gz
+# a JDK Flight Recorder recording, written without a JVM
+python3 "$REPO/tests/support/gen_jfr.py" app.jfr --chunks 2 || fail "making app.jfr"
 # every example line of the README's "Using it" section
 awk '/^## Using it/ {on = 1; next} on && /^## / {exit} on' "$REPO/README.md" |
   grep '^pcol ' | sed 's/  *#.*$//' >examples.txt

@@ -145,6 +145,20 @@ elif fmt == "tachyon":
     truth["threads"] = {"tid": {str(tids[k]): v for k, v in per_thread().items()}}
     truth["first_ns"], truth["span_ns"] = ts[0] * 1000, ts[-1] * 1000
     truth["names"] = FR[:]
+elif fmt == "jfr":
+    # a JDK Flight Recorder recording without a JVM (tests/support/gen_jfr.py;
+    # tests/interop/t_jfr.sh judges real JVM recordings against `jfr print`):
+    # N execution samples of the threads "main" and "wörker" in turn, sample
+    # i at 1000 x (N - i) ticks of the chunk's 1 GHz clock after its start
+    import subprocess
+    w.close()
+    n = 60
+    subprocess.run([sys.executable, __file__.rsplit("/", 2)[0] + "/support/gen_jfr.py", out, "--exec-only",
+                    "--samples", str(n)], check=True)
+    truth["samples"] = n
+    truth["threads"] = {"thread_name": {"main": (n + 1) // 2, "wörker": n // 2}}
+    truth["first_ns"], truth["span_ns"] = 1000, 1000 * n
+    truth["names"] = ["pkg.Main.main", "pkg.Work.run"]
 elif fmt == "firefox":
     start_ms = 1700000000000.0  # wall clock, ms
     ts = times_us(2000)

@@ -33,7 +33,7 @@ SAYS = {"rprof": "Rprof", "pprof": "pprof", "perun": "Perun", "collapsed": "coll
 # the headings of doc/mappings.md that are each format's section
 DOC = {"rprof": "Rprof", "pprof": "pprof", "perun": "Perun", "collapsed": "Collapsed stacks",
        "v8": "V8 .cpuprofile", "perf": "perf script", "speedscope": "speedscope (import)",
-       "firefox": "Firefox Profiler", "otlp": "OpenTelemetry profiles", "jfr": "JFR", "chrome": "Chrome trace",
+       "firefox": "Firefox Profiler", "otlp": "OpenTelemetry profiles", "jfr": "JDK Flight Recorder", "chrome": "Chrome trace",
        "tachyon": "Tachyon"}
 EXPORTS = ["pprof", "collapsed", "speedscope", "firefox", "otlp", "rprof", "perun"]
 SAME_TOTAL = {"pprof", "otlp", "speedscope", "collapsed"}

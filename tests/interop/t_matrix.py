@@ -813,13 +813,16 @@ def generated():
     node --cpu-prof, a Chrome trace holding such a profile cut into
     Profile/ProfileChunk events (*.trace; its reference: the .cpuprofile it
     was cut from), a speedscope file from pcol's own export of a collapsed
-    fixture (its reference: that fixture's counts)."""
+    fixture (its reference: that fixture's counts), a JFR recording of
+    execution samples from tests/support/gen_jfr.py (its reference: `jfr
+    print --json` of it, *.jfr.json)."""
     g = os.path.join(W, "gen")
     out = []
     if os.path.isdir(g):
         for b in sorted(os.listdir(g)):
             kind = {".txt": "perf", ".cpuprofile": "v8", ".json": "speedscope",
-                    ".trace": "chrome", ".bin": "tachyon"}.get(os.path.splitext(b)[1])
+                    ".trace": "chrome", ".bin": "tachyon",
+                    ".jfr": "jfr"}.get(os.path.splitext(b)[1])
             if kind:
                 out.append((os.path.join(g, b), kind))
     return out
@@ -1086,6 +1089,15 @@ def source_readings(res, rsum):
         s["count"], s["types"], s["default"] = cnt, {"samples": cnt, "wall": wall}, "wall"
     elif kind == "speedscope":
         s["count"] = read_collapsed(os.path.splitext(f)[0] + ".folded", rounded=True)
+    elif kind == "jfr":
+        # the JDK's reading: each execution sample's frames as `jfr print`
+        # names them (pkg.Class.method), one count each (doc/mappings.md §13)
+        cnt = Reading("jfr print --json")
+        for ev in json.load(open(f + ".json"))["recording"]["events"]:
+            fr = (ev["values"].get("stackTrace") or {}).get("frames") or []
+            cnt.add([(m["type"]["name"].replace("/", ".") + "." if m.get("type") else "") + m["name"]
+                     for m in (x["method"] for x in fr)], 1)
+        s["count"], s["types"], s["default"] = cnt, {"samples": cnt}, "samples"
     elif kind == "otlp":
         # protoc's reading: a reading per sample type over every Profile;
         # the count: samples/count where a Profile has it, else one per

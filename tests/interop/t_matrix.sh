@@ -30,7 +30,7 @@ W=$(cd "$W" && pwd)
 PCOL_ABS=$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")
 # inputs of the formats the shared data has none of (t_matrix.py generated()):
 # perf script from a generator that knows the answer, .cpuprofile from node,
-# a speedscope file exported from a collapsed fixture
+# a speedscope file exported from a collapsed fixture, a JFR recording
 mkdir -p "$W/gen"
 "$PY" "$REPO/tests/support/gen_perf_script.py" "$W/gen/perf-pidtid.txt" "$W/gen/perf-pidtid.truth" \
   --style pidtid --events 1 --count-truth "$W/gen/perf-pidtid.count" --samples 300 --seed 11
@@ -74,4 +74,11 @@ PY
   --collapsed "$W/gen/tachyon-zstd" > /dev/null || echo "t_matrix: tachyongen.py failed"
 cp "$REPO/tests/fixtures/collapsed/annotated.folded" "$W/gen/ss-annotated.folded"
 "$PCOL" unpack "$W/gen/ss-annotated.folded" --to speedscope -o "$W/gen/ss-annotated.json"
+# a JFR recording of execution samples (tests/support/gen_jfr.py, 3 chunks),
+# read by the JDK's jfr tool when it is installed (its reference reading)
+if command -v jfr >/dev/null 2>&1; then
+  "$PY" "$REPO/tests/support/gen_jfr.py" "$W/gen/gen.jfr" --chunks 3 --samples 120 --exec-only &&
+    jfr print --json --stack-depth 4096 --events jdk.ExecutionSample "$W/gen/gen.jfr" >"$W/gen/gen.jfr.json" ||
+    { echo "t_matrix: jfr print failed"; rm -f "$W/gen/gen.jfr"; }
+fi
 "$PY" "$REPO/tests/interop/t_matrix.py" "$PCOL_ABS" "$TD" "$W" "$NPM_DIR" "$BUNDLE" "$SCHEMA" "$REPO"

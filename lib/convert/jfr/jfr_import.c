@@ -1,0 +1,718 @@
+/* jfr_import.c — a JDK Flight Recorder recording (.jfr, gzip or not) into a
+ * builder: one source per sampled event type it holds (jdk.ExecutionSample,
+ * jdk.NativeMethodSample, jdk.CPUTimeSample, jdk.ObjectAllocationSample,
+ * jdk.ObjectAllocationInNewTLAB, jdk.ObjectAllocationOutsideTLAB), each
+ * event a sample at its time since the recording's start (ticks turned
+ * into ns by each chunk's ticks per second), its thread as labels
+ * (thread_name, thread_id: Java's, tid: the OS's), its stack trace as
+ * locations: a frame is a line of function `pkg.Class.method` (system name
+ * with the descriptor), its line number and, as the line's column, its
+ * bytecode index; "Inlined" frames join the inline chain of the next frame
+ * out, and each location's mapping names its frame type (Interpreted, JIT
+ * compiled, Native).  Allocation events carry their bytes as values and the
+ * allocated class as a label.  JVM, OS and CPU information and the
+ * recording's settings of the imported event types become source meta.
+ * The chunk structure is read by jfr_read.c.  doc/mappings.md §16. */
+#include "jfr.h"
+
+/* the sampled event types, in the order of their sources */
+enum { EK_EXEC, EK_NATIVE, EK_CPUTIME, EK_ALLOC, EK_TLAB_IN, EK_TLAB_OUT, EK_WALL, EK_MALLOC, EK_N };
+static const struct {
+  const char *event;
+  const char *count;    /* the field of how many samples an event is (NULL: 1) */
+  const char *field[2]; /* fields read as values (NULL: none) */
+  const char *vt[2];    /* their value types */
+  const char *unit[2];
+  int dflt; /* the default value: 0 samples, 1 or 2 the field */
+} KINDS[EK_N] = {
+    {"jdk.ExecutionSample", NULL, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}, 0},
+    {"jdk.NativeMethodSample", NULL, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}, 0},
+    {"jdk.CPUTimeSample", NULL, {"samplingPeriod", NULL}, {PCOL_VT_CPU, NULL}, {PCOL_UNIT_NANOSECONDS, NULL}, 0},
+    {"jdk.ObjectAllocationSample", NULL, {"weight", NULL}, {JFR_VT_ALLOC_WEIGHT, NULL}, {"bytes", NULL}, 1},
+    {"jdk.ObjectAllocationInNewTLAB", NULL, {"allocationSize", "tlabSize"}, {"allocationSize", "tlabSize"},
+     {"bytes", "bytes"}, 2},
+    {"jdk.ObjectAllocationOutsideTLAB", NULL, {"allocationSize", NULL}, {"allocationSize", NULL}, {"bytes", NULL}, 1},
+    /* async-profiler's own: wall-clock samples (an event may stand for
+     * several samples of an idle thread) and native allocations */
+    {"profiler.WallClockSample", "samples", {NULL, NULL}, {NULL, NULL}, {NULL, NULL}, 0},
+    {"profiler.Malloc", NULL, {"size", NULL}, {"size", NULL}, {"bytes", NULL}, 1},
+};
+/* events whose fields become source meta (the first of each kind met) */
+static const char *const INFO[] = {"jdk.JVMInformation", "jdk.OSInformation", "jdk.CPUInformation"};
+#define NINFO (sizeof INFO / sizeof INFO[0])
+
+#define JFR_MAX_FIELDS 32 /* fields of an event read by name (the rest are skipped) */
+
+/* a sample before the sort */
+typedef struct srow {
+  int64_t t, n; /* time, samples */
+  uint64_t seq;
+  uint32_t stack, ls;
+  int64_t v[2];
+  uint8_t kind;
+} srow;
+
+/* a frame type: its mapping and whether it is inlined into the next frame */
+typedef struct ftype {
+  uint32_t map;
+  int inlined;
+} ftype;
+
+/* a thread's labels */
+typedef struct jthread {
+  uint32_t name; /* string id */
+  int64_t id, tid;
+  int has_id, has_tid;
+} jthread;
+
+typedef struct kmeta { /* a meta row of one kind's source (EK_N: all) */
+  int kind;
+  uint32_t key, val;
+} kmeta;
+
+/* How ticks become times: a chunk's start in ticks and epoch ns. */
+typedef struct jclock {
+  int64_t start_nanos, start_ticks, tps;
+  uint64_t md_id;
+  int set;
+} jclock;
+
+typedef struct jimp {
+  jrd r;
+  jclock clock;
+  pcol_builder *b;
+  int64_t base; /* the recording's start, epoch ns (the earliest chunk's) */
+  srow *rows;
+  size_t nrows, caprows;
+  ftype *ft;
+  size_t nft, capft;
+  jthread *th;
+  size_t nth, capth;
+  kmeta *meta;
+  size_t nmeta, capmeta;
+  uint64_t meta_dropped; /* past JFR_MAX_META */
+  uint64_t cpu_lost;     /* jdk.CPUTimeSamplesLost's lostSamples */
+  int info_done[NINFO];
+  uint64_t truncated[EK_N], count[EK_N];
+  uint32_t k_thread, k_tid, k_thread_id, k_state, k_class, u_count, u_ns;
+  pcol_buf name; /* scratch for a function's name */
+  pcol_buf sys;
+  pcol_line_row *lines;
+  size_t nlines, caplines;
+  uint32_t *locs;
+  size_t nlocs, caplocs;
+} jimp;
+
+/* What the current chunk's classes are to the import. */
+typedef struct jroles {
+  uint32_t kind_ci[EK_N];
+  int f_time[EK_N], f_thread[EK_N], f_stack[EK_N], f_state[EK_N], f_class[EK_N], f_val[EK_N][2],
+      f_count[EK_N];
+  uint32_t info_ci[NINFO], setting_ci, lost_ci;
+} jroles;
+
+static int oom(jimp *x) { return pcol_oom(x->r.err); }
+
+/* A pool entry: its class and index (jfr_pool_find), and what it was made
+ * into per use (0: not yet). */
+typedef struct jref {
+  uint32_t ci, idx;
+} jref;
+enum { USE_METHOD = 1, USE_FTYPE, USE_STACK, USE_THREAD, USE_NAME, USE_DOTTED };
+static uint32_t memo(const jchunk *k, jref e, int use) {
+  const jentry *p = &k->cls[e.ci].ent[e.idx];
+  return p->use == use ? p->memo : 0;
+}
+static void memo_set(jchunk *k, jref e, int use, uint32_t v) {
+  jentry *p = &k->cls[e.ci].ent[e.idx];
+  p->use = (uint8_t)use, p->memo = v;
+}
+
+/* The string field `fname` of the struct a constant-pool reference v names
+ * (a Symbol's "string", a FrameType's "description"), or of the struct at
+ * v's position, or v itself when it is a string: 1 and (s, n) in the
+ * scratch buffer, 0 none (also past 8 structs in each other: a Symbol whose
+ * "string" is a Symbol, maybe itself), < 0 an error. */
+static int text_in(jimp *x, jchunk *k, const jv *v, const char *fname, const char **s, size_t *n,
+                   int depth) {
+  *s = "", *n = 0;
+  if (depth > 8) return 0;
+  if (v->kind == JV_STR || (v->kind == JV_CP && k->cls[v->cls].kind == JK_STRING))
+    return jfr_string(&x->r, k, v, s, n);
+  uint64_t pos = v->pos;
+  uint32_t e;
+  if (v->kind == JV_CP) {
+    if (!jfr_pool_find(&x->r, k, v->cls, (uint64_t)v->i, &pos, &e)) return 0;
+  } else if (v->kind != JV_STRUCT) {
+    return 0;
+  }
+  int f = jfr_field(k, v->cls, fname);
+  if (f < 0 || f >= JFR_MAX_FIELDS) return 0;
+  jv fv[JFR_MAX_FIELDS];
+  jcur c = jfr_cur(&x->r, k, pos);
+  int rc = jfr_read_struct(&x->r, k, &c, v->cls, fv, JFR_MAX_FIELDS);
+  if (rc) return rc;
+  return text_in(x, k, &fv[f], fname, s, n, depth + 1);
+}
+static int text_of(jimp *x, jchunk *k, const jv *v, const char *fname, const char **s, size_t *n) {
+  return text_in(x, k, v, fname, s, n, 0);
+}
+
+/* The struct a constant-pool reference names, read into fv: 1, or 0 when
+ * the pool lacks it (null, as the JDK reads it), or 2 without reading it
+ * when its entry (*e) already has a memo for `use` (0: none): what is
+ * referenced by every event (a stack trace, a thread) is read once. */
+static int pool_struct(jimp *x, jchunk *k, const jv *v, int use, jv *fv, jref *e) {
+  uint64_t pos;
+  e->ci = v->cls;
+  if (v->kind != JV_CP || !jfr_pool_find(&x->r, k, v->cls, (uint64_t)v->i, &pos, &e->idx)) return 0;
+  if (use && memo(k, *e, use)) return 2;
+  jcur c = jfr_cur(&x->r, k, pos);
+  int rc = jfr_read_struct(&x->r, k, &c, v->cls, fv, JFR_MAX_FIELDS);
+  return rc ? rc : 1;
+}
+
+static const jv *fld(const jchunk *k, const jv *fv, uint32_t ci, const char *name) {
+  static const jv none = {JV_NONE, 0, 0, 0, 0};
+  int f = jfr_field(k, ci, name);
+  return f >= 0 && f < JFR_MAX_FIELDS ? &fv[f] : &none;
+}
+
+/* ------------------------------------------------------------ frames */
+/* A method as a function: "pkg.Class.method", system name with the
+ * descriptor: the names `jfr print` gives frames. */
+static int method_fn(jimp *x, jchunk *k, const jv *m, uint32_t *fid) {
+  jv fv[JFR_MAX_FIELDS], cv[JFR_MAX_FIELDS];
+  jref e, ce;
+  const char *s;
+  size_t n;
+  int rc = pool_struct(x, k, m, USE_METHOD, fv, &e);
+  if (rc < 0) return rc;
+  if (rc == 0) { /* no such method */
+    pcol_function_row f = {0, 0, 0, PCOL_NA_I64};
+    if (pcol_b_cstr(x->b, "[unknown]", &f.name) || pcol_b_function(x->b, &f, fid)) return oom(x);
+    return PCOL_OK;
+  }
+  if (rc == 2) return *fid = memo(k, e, USE_METHOD) - 1, PCOL_OK;
+  x->name.len = 0;
+  const jv *type = fld(k, fv, m->cls, "type");
+  if ((rc = pool_struct(x, k, type, 0, cv, &ce)) < 0) return rc;
+  if (rc == 1) {
+    if ((rc = text_of(x, k, fld(k, cv, type->cls, "name"), "string", &s, &n)) < 0) return rc;
+    if (pcol_buf_append(&x->name, s, n) || pcol_buf_append(&x->name, ".", 1)) return oom(x);
+    for (size_t i = 0; i < x->name.len; i++)
+      if (x->name.data[i] == '/') x->name.data[i] = '.'; /* internal form to Java's */
+  }
+  if ((rc = text_of(x, k, fld(k, fv, m->cls, "name"), "string", &s, &n)) < 0) return rc;
+  if (pcol_buf_append(&x->name, s, n)) return oom(x);
+  x->sys.len = 0;
+  if (pcol_buf_append(&x->sys, x->name.data, x->name.len)) return oom(x);
+  if ((rc = text_of(x, k, fld(k, fv, m->cls, "descriptor"), "string", &s, &n)) < 0) return rc;
+  if (pcol_buf_append(&x->sys, s, n)) return oom(x);
+  pcol_function_row f = {0, 0, 0, PCOL_NA_I64};
+  if (pcol_b_string(x->b, x->name.data ? (const char *)x->name.data : "", x->name.len, &f.name) ||
+      pcol_b_string(x->b, x->sys.data ? (const char *)x->sys.data : "", x->sys.len, &f.system_name) ||
+      pcol_b_function(x->b, &f, fid))
+    return oom(x);
+  memo_set(k, e, USE_METHOD, *fid + 1);
+  return PCOL_OK;
+}
+
+/* A frame type by its description: its mapping (named so) and whether it
+ * is "Inlined". */
+static int frame_type(jimp *x, jchunk *k, const jv *t, ftype *out) {
+  uint64_t pos;
+  jref e = {t->cls, 0};
+  out->map = 0, out->inlined = 0;
+  if (t->kind != JV_CP || !jfr_pool_find(&x->r, k, t->cls, (uint64_t)t->i, &pos, &e.idx)) return PCOL_OK;
+  if (memo(k, e, USE_FTYPE)) return *out = x->ft[memo(k, e, USE_FTYPE) - 1], PCOL_OK;
+  const char *s;
+  size_t n;
+  int rc = text_of(x, k, t, "description", &s, &n);
+  if (rc < 0) return rc;
+  pcol_mapping_row mr = {0, 0, 0, 0, 0, PCOL_MAP_HAS_FUNCTIONS | PCOL_MAP_HAS_LINE_NUMBERS};
+  ftype f = {0, n == 7 && !memcmp(s, "Inlined", 7)};
+  if (pcol_b_string(x->b, s, n, &mr.filename) || pcol_b_mapping(x->b, &mr, 1, &f.map) ||
+      PCOL_GROW(x->ft, x->nft, x->capft) || x->nft >= UINT32_MAX - 1)
+    return oom(x);
+  x->ft[x->nft++] = f;
+  memo_set(k, e, USE_FTYPE, (uint32_t)x->nft);
+  *out = f;
+  return PCOL_OK;
+}
+
+static int flush_location(jimp *x, uint32_t map) {
+  uint32_t loc;
+  if (pcol_b_location(x->b, map, 0, 0, x->lines, x->nlines, &loc) || PCOL_GROW(x->locs, x->nlocs, x->caplocs))
+    return oom(x);
+  x->locs[x->nlocs++] = loc;
+  x->nlines = 0;
+  return PCOL_OK;
+}
+
+/* A stack trace as a stack: frames leaf first; inlined frames join the
+ * next frame's location. */
+static int stack_of(jimp *x, jchunk *k, const jv *st, int kind, uint32_t *stack) {
+  jv fv[JFR_MAX_FIELDS], frv[JFR_MAX_FIELDS];
+  jref e;
+  *stack = 0;
+  int rc = pool_struct(x, k, st, USE_STACK, fv, &e);
+  if (rc <= 0) return rc;
+  if (rc == 2) {
+    x->truncated[kind] += k->cls[e.ci].ent[e.idx].flag;
+    return *stack = memo(k, e, USE_STACK) - 1, PCOL_OK;
+  }
+  const jv *tr = fld(k, fv, st->cls, "truncated");
+  int truncated = tr->kind == JV_NUM && tr->i;
+  x->truncated[kind] += (uint64_t)truncated;
+  const jv *frames = fld(k, fv, st->cls, "frames");
+  x->nlocs = x->nlines = 0;
+  if (frames->kind == JV_ARR) {
+    uint32_t fc = frames->cls;
+    const jclass *sc = &k->cls[st->cls];
+    if (k->cls[fc].kind != JK_STRUCT || k->fields[sc->f0 + (uint32_t)jfr_field(k, st->cls, "frames")].cp)
+      return jfr_bad(&x->r, frames->pos, "stack frames are not structs in the stack trace");
+    int f_m = jfr_field(k, fc, "method"), f_l = jfr_field(k, fc, "lineNumber"),
+        f_b = jfr_field(k, fc, "bytecodeIndex"), f_t = jfr_field(k, fc, "type");
+    jcur c = jfr_cur(&x->r, k, frames->pos);
+    ftype last = {0, 0};
+    for (int64_t i = 0; i < frames->i; i++) {
+      if ((rc = jfr_read_struct(&x->r, k, &c, fc, frv, JFR_MAX_FIELDS))) return rc;
+      static const jv none = {JV_NONE, 0, 0, 0, 0};
+      const jv *m = f_m >= 0 && f_m < JFR_MAX_FIELDS ? &frv[f_m] : &none;
+      const jv *l = f_l >= 0 && f_l < JFR_MAX_FIELDS ? &frv[f_l] : &none;
+      const jv *bci = f_b >= 0 && f_b < JFR_MAX_FIELDS ? &frv[f_b] : &none;
+      const jv *t = f_t >= 0 && f_t < JFR_MAX_FIELDS ? &frv[f_t] : &none;
+      pcol_line_row lr = {0, PCOL_NA_I64, PCOL_NA_I64};
+      if ((rc = method_fn(x, k, m, &lr.function_id)) || (rc = frame_type(x, k, t, &last))) return rc;
+      if (l->kind == JV_NUM && l->i >= 0) lr.line = l->i;
+      if (bci->kind == JV_NUM && bci->i >= 0) lr.column = bci->i;
+      if (PCOL_GROW(x->lines, x->nlines, x->caplines)) return oom(x);
+      x->lines[x->nlines++] = lr;
+      if (!last.inlined && (rc = flush_location(x, last.map))) return rc;
+    }
+    /* inlined frames without a frame after them: a location of their own */
+    if (x->nlines && (rc = flush_location(x, last.map))) return rc;
+  }
+  if (pcol_b_stack(x->b, x->locs, x->nlocs, stack)) return oom(x);
+  memo_set(k, e, USE_STACK, *stack + 1);
+  k->cls[e.ci].ent[e.idx].flag = (uint8_t)truncated;
+  return PCOL_OK;
+}
+
+/* ------------------------------------------------------------ labels */
+static int thread_of(jimp *x, jchunk *k, const jv *t, const jthread **out) {
+  jv fv[JFR_MAX_FIELDS];
+  jref e;
+  const char *s;
+  size_t n;
+  *out = NULL;
+  int rc = pool_struct(x, k, t, USE_THREAD, fv, &e);
+  if (rc <= 0) return rc;
+  if (rc == 2) return *out = &x->th[memo(k, e, USE_THREAD) - 1], PCOL_OK;
+  jthread th = {0, 0, 0, 0, 0};
+  if ((rc = text_of(x, k, fld(k, fv, t->cls, "javaName"), "", &s, &n)) < 0) return rc;
+  if (rc == 0 && (rc = text_of(x, k, fld(k, fv, t->cls, "osName"), "", &s, &n)) < 0) return rc;
+  if (rc == 1 && pcol_b_string(x->b, s, n, &th.name)) return oom(x);
+  const jv *id = fld(k, fv, t->cls, "javaThreadId"), *tid = fld(k, fv, t->cls, "osThreadId");
+  th.has_id = id->kind == JV_NUM, th.id = id->i;
+  th.has_tid = tid->kind == JV_NUM, th.tid = tid->i;
+  if (PCOL_GROW(x->th, x->nth, x->capth) || x->nth >= UINT32_MAX - 1) return oom(x);
+  x->th[x->nth++] = th;
+  memo_set(k, e, USE_THREAD, (uint32_t)x->nth);
+  *out = &x->th[x->nth - 1];
+  return PCOL_OK;
+}
+
+/* A class's Java name ("java.lang.String", "[B" as the JDK names arrays)
+ * or a thread state's name, as a string id (0: none). */
+static int name_sid(jimp *x, jchunk *k, const jv *v, const char *field, int dots, uint32_t *sid) {
+  jv fv[JFR_MAX_FIELDS];
+  jref e;
+  const char *s;
+  size_t n;
+  *sid = 0;
+  if (v->kind == JV_STR) { /* a string in the event itself */
+    int rc = jfr_string(&x->r, k, v, &s, &n);
+    return rc == 1 && pcol_b_string(x->b, s, n, sid) ? oom(x) : rc < 0 ? rc : PCOL_OK;
+  }
+  int rc = pool_struct(x, k, v, dots ? USE_DOTTED : USE_NAME, fv, &e);
+  if (rc <= 0) return rc;
+  if (rc == 2) return *sid = memo(k, e, dots ? USE_DOTTED : USE_NAME) - 1, PCOL_OK;
+  if ((rc = text_of(x, k, fld(k, fv, v->cls, field), "string", &s, &n)) < 0) return rc;
+  if (rc == 1) {
+    if (pcol_b_string(x->b, s, n, sid)) return oom(x);
+    if (dots) { /* the same bytes with '.' for '/' */
+      x->name.len = 0;
+      if (pcol_buf_append(&x->name, s, n)) return oom(x);
+      for (size_t i = 0; i < n; i++)
+        if (x->name.data[i] == '/') x->name.data[i] = '.';
+      if (n && pcol_b_string(x->b, x->name.data, n, sid)) return oom(x);
+    }
+  }
+  memo_set(k, e, dots ? USE_DOTTED : USE_NAME, *sid + 1);
+  return PCOL_OK;
+}
+
+/* ------------------------------------------------------------ events */
+static __int128 clock_ns(const jclock *c, int64_t ticks) {
+  return ((__int128)ticks - c->start_ticks) * 1000000000 / c->tps + c->start_nanos;
+}
+
+/* The clock of chunk k: its own, or, as the JDK's reader does, that of the
+ * chunk where the metadata last changed when k's metadata id is the same
+ * (the JDK reuses that chunk's parsers), provided both chunks' clocks agree
+ * within a millisecond (one JVM; chunks of other JVMs joined into one file
+ * keep their own). */
+static void chunk_clock(jimp *x, const jchunk *k) {
+  jclock *c = &x->clock, own = {k->start_nanos, k->start_ticks, k->tps, k->md_id, 1};
+  if (c->set && c->md_id == k->md_id && c->tps == k->tps) {
+    __int128 d = clock_ns(c, k->start_ticks) - k->start_nanos;
+    if (d > -1000000 && d < 1000000) return;
+  }
+  *c = own;
+}
+
+static int ticks_ns(jimp *x, const jchunk *k, int64_t ticks, uint64_t at, int64_t *out) {
+  (void)k;
+  __int128 ns = clock_ns(&x->clock, ticks) - x->base;
+  if (ns <= INT64_MIN || ns > INT64_MAX) return jfr_bad(&x->r, at, "event time out of range");
+  *out = (int64_t)ns;
+  return PCOL_OK;
+}
+
+static int on_sample(jimp *x, jchunk *k, const jroles *ro, int kind, jcur *c, uint64_t at) {
+  jv fv[JFR_MAX_FIELDS];
+  uint32_t ci = ro->kind_ci[kind];
+  int rc = jfr_read_struct(&x->r, k, c, ci, fv, JFR_MAX_FIELDS);
+  if (rc) return rc;
+  srow s = {PCOL_NA_I64, 1, x->nrows, 0, 0, {0, 0}, (uint8_t)kind};
+  if (ro->f_count[kind] >= 0 && fv[ro->f_count[kind]].kind == JV_NUM) s.n = fv[ro->f_count[kind]].i;
+  if (ro->f_time[kind] >= 0 && fv[ro->f_time[kind]].kind == JV_NUM &&
+      (rc = ticks_ns(x, k, fv[ro->f_time[kind]].i, at, &s.t)))
+    return rc;
+  if (ro->f_stack[kind] >= 0 && (rc = stack_of(x, k, &fv[ro->f_stack[kind]], kind, &s.stack))) return rc;
+  pcol_label_row lab[5];
+  size_t nl = 0;
+  memset(lab, 0, sizeof lab);
+  const jthread *th = NULL;
+  if (ro->f_thread[kind] >= 0 && (rc = thread_of(x, k, &fv[ro->f_thread[kind]], &th))) return rc;
+  if (th && th->name) lab[nl].key = x->k_thread, lab[nl++].str = th->name;
+  if (th && th->has_id) lab[nl].key = x->k_thread_id, lab[nl++].num = th->id;
+  if (th && th->has_tid) lab[nl].key = x->k_tid, lab[nl++].num = th->tid;
+  uint32_t sid;
+  if (ro->f_state[kind] >= 0) {
+    if ((rc = name_sid(x, k, &fv[ro->f_state[kind]], "name", 0, &sid))) return rc;
+    if (sid) lab[nl].key = x->k_state, lab[nl++].str = sid;
+  }
+  if (ro->f_class[kind] >= 0) {
+    if ((rc = name_sid(x, k, &fv[ro->f_class[kind]], "name", 1, &sid))) return rc;
+    if (sid) lab[nl].key = x->k_class, lab[nl++].str = sid;
+  }
+  if (pcol_b_labelset(x->b, lab, nl, &s.ls)) return oom(x);
+  for (int v = 0; v < 2; v++) {
+    int f = ro->f_val[kind][v];
+    if (f >= 0 && fv[f].kind == JV_NUM) s.v[v] = fv[f].i;
+  }
+  if (PCOL_GROW(x->rows, x->nrows, x->caprows)) return oom(x);
+  x->rows[x->nrows++] = s;
+  x->count[kind]++;
+  return PCOL_OK;
+}
+
+/* at most this many settings and information fields are kept (each new
+ * one is looked for among those before it) */
+#define JFR_MAX_META 1024
+
+static int add_meta(jimp *x, int kind, const char *key, size_t nkey, const char *val, size_t nval) {
+  uint32_t ks, vs;
+  if (x->nmeta == JFR_MAX_META) return x->meta_dropped++, PCOL_OK;
+  if (pcol_b_string(x->b, key, nkey, &ks) || pcol_b_string(x->b, val, nval, &vs)) return oom(x);
+  for (size_t i = 0; i < x->nmeta; i++)
+    if (x->meta[i].kind == kind && x->meta[i].key == ks) return PCOL_OK; /* the first one kept */
+  if (PCOL_GROW(x->meta, x->nmeta, x->capmeta)) return oom(x);
+  x->meta[x->nmeta].kind = kind, x->meta[x->nmeta].key = ks, x->meta[x->nmeta++].val = vs;
+  return PCOL_OK;
+}
+
+/* A value's text for meta: strings, numbers, the string of a pool struct
+ * with one (a Symbol, a ThreadState); 0 when it has none. */
+static int meta_text(jimp *x, jchunk *k, const jv *v, char *num, size_t cap, const char **s, size_t *n) {
+  if (v->kind == JV_NUM) return *n = (size_t)snprintf(num, cap, "%lld", (long long)v->i), *s = num, 1;
+  if (v->kind == JV_DBL) return *n = (size_t)snprintf(num, cap, "%.17g", v->d), *s = num, 1;
+  return text_of(x, k, v, "string", s, n);
+}
+
+/* jdk.JVMInformation & co: "jfr.JVMInformation.jvmVersion" = ... on every
+ * source, from the first such event. */
+static int on_info(jimp *x, jchunk *k, uint32_t ci, size_t which, jcur *c) {
+  jv fv[JFR_MAX_FIELDS];
+  int rc = jfr_read_struct(&x->r, k, c, ci, fv, JFR_MAX_FIELDS);
+  if (rc || x->info_done[which]) return rc;
+  x->info_done[which] = 1;
+  const jclass *t = &k->cls[ci];
+  for (uint32_t f = 0; f < t->nf && f < JFR_MAX_FIELDS; f++) {
+    const char *fname = jfr_str(k, k->fields[t->f0 + f].name), *s;
+    if (!strcmp(fname, "startTime") || !strcmp(fname, "duration") || !strcmp(fname, "eventThread") ||
+        !strcmp(fname, "stackTrace"))
+      continue;
+    char num[32];
+    size_t n;
+    if ((rc = meta_text(x, k, &fv[f], num, sizeof num, &s, &n)) < 0) return rc;
+    if (rc == 0) continue;
+    /* the value is in the scratch buffer or num: copy it before the key */
+    pcol_buf val = {0};
+    if (pcol_buf_append(&val, s, n)) return oom(x);
+    x->sys.len = 0;
+    const char *ev = INFO[which] + 4; /* without "jdk." */
+    int bad = pcol_buf_append(&x->sys, JFR_META_PREFIX, strlen(JFR_META_PREFIX)) ||
+              pcol_buf_append(&x->sys, ev, strlen(ev)) || pcol_buf_append(&x->sys, ".", 1) ||
+              pcol_buf_append(&x->sys, fname, strlen(fname));
+    rc = bad ? oom(x) : add_meta(x, EK_N, (const char *)x->sys.data, x->sys.len, val.data ? (const char *)val.data : "", val.len);
+    pcol_buf_free(&val);
+    if (rc) return rc;
+  }
+  return PCOL_OK;
+}
+
+/* jdk.ActiveSetting (id: an event type id, name, value) of an imported
+ * event type: "jfr.setting.period" = "10 ms" on that type's source. */
+static int on_setting(jimp *x, jchunk *k, const jroles *ro, uint32_t ci, jcur *c) {
+  jv fv[JFR_MAX_FIELDS];
+  int rc = jfr_read_struct(&x->r, k, c, ci, fv, JFR_MAX_FIELDS);
+  if (rc) return rc;
+  const jv *id = fld(k, fv, ci, "id");
+  int kind = -1;
+  for (int i = 0; i < EK_N && id->kind == JV_NUM; i++)
+    if (ro->kind_ci[i] != UINT32_MAX && k->cls[ro->kind_ci[i]].id == (uint64_t)id->i) kind = i;
+  if (kind < 0) return PCOL_OK;
+  const char *s;
+  size_t n;
+  char num[32];
+  if ((rc = meta_text(x, k, fld(k, fv, ci, "value"), num, sizeof num, &s, &n)) <= 0) return rc;
+  pcol_buf val = {0};
+  if (pcol_buf_append(&val, s, n)) return oom(x);
+  if ((rc = meta_text(x, k, fld(k, fv, ci, "name"), num, sizeof num, &s, &n)) <= 0) {
+    pcol_buf_free(&val);
+    return rc;
+  }
+  x->sys.len = 0;
+  int bad = pcol_buf_append(&x->sys, JFR_META_SETTING, strlen(JFR_META_SETTING)) ||
+            pcol_buf_append(&x->sys, s, n);
+  rc = bad ? oom(x) : add_meta(x, kind, (const char *)x->sys.data, x->sys.len, val.data ? (const char *)val.data : "", val.len);
+  pcol_buf_free(&val);
+  return rc;
+}
+
+static int roles_of(jimp *x, jchunk *k, jroles *ro) {
+  for (int i = 0; i < EK_N; i++) {
+    uint32_t ci = ro->kind_ci[i] = jfr_class_by_name(k, KINDS[i].event);
+    int *f[] = {&ro->f_time[i], &ro->f_thread[i], &ro->f_stack[i], &ro->f_state[i], &ro->f_class[i],
+                &ro->f_val[i][0], &ro->f_val[i][1], &ro->f_count[i]};
+    const char *names[] = {"startTime", "sampledThread", "stackTrace", "state", "objectClass",
+                           KINDS[i].field[0], KINDS[i].field[1], KINDS[i].count};
+    for (size_t j = 0; j < sizeof f / sizeof f[0]; j++) {
+      *f[j] = names[j] && ci != UINT32_MAX ? jfr_field(k, ci, names[j]) : -1;
+      if (*f[j] >= JFR_MAX_FIELDS) *f[j] = -1;
+    }
+    if (ro->f_thread[i] < 0 && ci != UINT32_MAX) ro->f_thread[i] = jfr_field(k, ci, "eventThread");
+    if (ro->f_thread[i] >= JFR_MAX_FIELDS) ro->f_thread[i] = -1;
+    /* the thread and the stack trace are references (a state or a class
+     * may be a string too: async-profiler's states are) */
+    if (ci != UINT32_MAX) {
+      const jclass *t = &k->cls[ci];
+      int refs[] = {ro->f_thread[i], ro->f_stack[i]};
+      for (size_t j = 0; j < 2; j++)
+        if (refs[j] >= 0 && (!k->fields[t->f0 + refs[j]].cp || k->fields[t->f0 + refs[j]].array))
+          return jfr_bad(&x->r, k->start + k->md_off, "%s.%s is not a constant-pool reference",
+                         KINDS[i].event, jfr_str(k, k->fields[t->f0 + refs[j]].name));
+    }
+  }
+  for (size_t i = 0; i < NINFO; i++) ro->info_ci[i] = jfr_class_by_name(k, INFO[i]);
+  ro->setting_ci = jfr_class_by_name(k, "jdk.ActiveSetting");
+  ro->lost_ci = jfr_class_by_name(k, "jdk.CPUTimeSamplesLost");
+  return PCOL_OK;
+}
+
+static int read_events(jimp *x, jchunk *k) {
+  jroles ro;
+  int rc = roles_of(x, k, &ro);
+  if (rc) return rc;
+  uint64_t pos = k->start + JFR_HEADER_SIZE, end = k->start + k->size;
+  while (pos < end) {
+    jcur c = jfr_cur(&x->r, k, pos);
+    int64_t size = jfr_int(&c);
+    if (c.bad || size <= 0 || (uint64_t)size > end - pos) return jfr_bad(&x->r, pos, "event size out of range");
+    c.end = pos + (uint64_t)size;
+    uint64_t type = jfr_long(&c);
+    uint32_t ci;
+    int added;
+    if (c.bad) return jfr_bad(&x->r, pos, "event runs past its size");
+    if (type > 1 && type != UINT64_MAX && !pcol_u64map_get(&k->ids, type, &ci, &added) && ci < k->ncls) {
+      for (int i = 0; i < EK_N; i++)
+        if (ci == ro.kind_ci[i] && (rc = on_sample(x, k, &ro, i, &c, pos))) return rc;
+      for (size_t i = 0; i < NINFO; i++)
+        if (ci == ro.info_ci[i] && (rc = on_info(x, k, ci, i, &c))) return rc;
+      if (ci == ro.setting_ci && (rc = on_setting(x, k, &ro, ci, &c))) return rc;
+      if (ci == ro.lost_ci) { /* JDK 25: CPU time samples the JVM could not take */
+        jv fv[JFR_MAX_FIELDS];
+        if ((rc = jfr_read_struct(&x->r, k, &c, ci, fv, JFR_MAX_FIELDS))) return rc;
+        const jv *n = fld(k, fv, ci, "lostSamples");
+        if (n->kind == JV_NUM && n->i > 0 && x->cpu_lost <= UINT64_MAX - (uint64_t)n->i)
+          x->cpu_lost += (uint64_t)n->i;
+      }
+    }
+    pos += (uint64_t)size;
+  }
+  return PCOL_OK;
+}
+
+/* ------------------------------------------------------------ sources */
+static int row_cmp(const void *a, const void *b) {
+  const srow *p = a, *q = b;
+  if (p->kind != q->kind) return p->kind < q->kind ? -1 : 1;
+  if (p->t != q->t) return p->t < q->t ? -1 : 1;
+  return p->seq < q->seq ? -1 : p->seq > q->seq;
+}
+
+static int meta_i64(jimp *x, uint32_t src, const char *key, int64_t v) {
+  char num[32];
+  snprintf(num, sizeof num, "%lld", (long long)v);
+  return pcol_b_meta_str(x->b, src, key, num) ? oom(x) : PCOL_OK;
+}
+
+/* One source per event type with samples (or one for the file when none
+ * has any), in the order of KINDS, samples in time order. */
+static int emit(jimp *x, const char *name, int64_t end_nanos, unsigned chunks, const jchunk *k0) {
+  if (x->nrows) qsort(x->rows, x->nrows, sizeof *x->rows, row_cmp); /* rows NULL when none */
+  int any = 0;
+  for (int kind = 0; kind < EK_N; kind++) any |= x->count[kind] != 0;
+  size_t r = 0;
+  /* the recording's length, in int64 whatever the chunks' starts say */
+  __int128 d = (__int128)end_nanos - x->base;
+  int64_t span = d > INT64_MAX ? INT64_MAX : d < 0 ? 0 : (int64_t)d;
+  for (int kind = 0; kind < EK_N; kind++) {
+    if (any ? !x->count[kind] : kind != 0) continue;
+    uint32_t src, vt[3], sid, uid;
+    size_t nvt = 0;
+    x->sys.len = 0;
+    if (pcol_buf_append(&x->sys, name, strlen(name)) ||
+        (any && (pcol_buf_append(&x->sys, ": ", 2) || pcol_buf_append(&x->sys, KINDS[kind].event, strlen(KINDS[kind].event)))) ||
+        pcol_b_cstr(x->b, PCOL_SRC_JFR, &sid) || pcol_b_string(x->b, x->sys.data, x->sys.len, &uid) ||
+        pcol_b_source_sid(x->b, sid, uid, x->base / 1000000000, &src))
+      return oom(x);
+    int rc;
+    if ((rc = meta_i64(x, src, PPROF_META_TIME_NANOS, x->base)) ||
+        (rc = meta_i64(x, src, PPROF_META_DURATION_NANOS, span)) ||
+        (rc = meta_i64(x, src, JFR_META_CHUNKS, chunks)))
+      return rc;
+    char ver[16];
+    snprintf(ver, sizeof ver, "%u.%u", k0->major, k0->minor);
+    if (pcol_b_meta_str(x->b, src, JFR_META_VERSION, ver) ||
+        (any && pcol_b_meta_str(x->b, src, JFR_META_EVENT, KINDS[kind].event)))
+      return oom(x);
+    if (!any && pcol_b_meta_str(x->b, src, PCOL_META_NOTE, "no execution, native, CPU time, wall-clock or allocation samples in the recording"))
+      return oom(x);
+    for (size_t i = 0; i < x->nmeta; i++)
+      if ((x->meta[i].kind == EK_N || x->meta[i].kind == kind) && pcol_b_meta_sid(x->b, src, x->meta[i].key, x->meta[i].val))
+        return oom(x);
+    if (x->meta_dropped) {
+      char note[128];
+      snprintf(note, sizeof note, "settings and JVM information past the first %d not kept: %llu",
+               JFR_MAX_META, (unsigned long long)x->meta_dropped);
+      if (pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note)) return oom(x);
+    }
+    if (kind == EK_CPUTIME && x->cpu_lost) {
+      char note[128];
+      snprintf(note, sizeof note, "CPU time samples the JVM lost (jdk.CPUTimeSamplesLost): %llu",
+               (unsigned long long)x->cpu_lost);
+      if (pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note)) return oom(x);
+    }
+    if (x->truncated[kind]) {
+      char note[96];
+      snprintf(note, sizeof note, "stack traces truncated by the recorder: %llu samples",
+               (unsigned long long)x->truncated[kind]);
+      if (pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note)) return oom(x);
+    }
+    /* value types: samples, then the fields */
+    if (pcol_b_cstr(x->b, PCOL_VT_SAMPLES, &sid) || pcol_b_value_type(x->b, sid, x->u_count, &vt[nvt]) ||
+        pcol_b_source_value_type(x->b, src, vt[nvt]))
+      return oom(x);
+    nvt++;
+    for (int v = 0; v < 2 && KINDS[kind].vt[v]; v++) {
+      if (pcol_b_cstr(x->b, KINDS[kind].vt[v], &sid) || pcol_b_cstr(x->b, KINDS[kind].unit[v], &uid) ||
+          pcol_b_value_type(x->b, sid, uid, &vt[nvt]) || pcol_b_source_value_type(x->b, src, vt[nvt]))
+        return oom(x);
+      nvt++;
+    }
+    if (pcol_b_meta_str(x->b, src, PPROF_META_DEFAULT_SAMPLE_TYPE,
+                        KINDS[kind].dflt ? KINDS[kind].vt[KINDS[kind].dflt - 1] : PCOL_VT_SAMPLES))
+      return oom(x);
+    for (; r < x->nrows && x->rows[r].kind == kind; r++) {
+      const srow *s = &x->rows[r];
+      pcol_sample_row row = {src, s->t, 0, 1, PCOL_NA_I64, s->stack, s->ls};
+      pcol_value_row val[3] = {{vt[0], s->n}, {vt[1], s->v[0]}, {vt[2], s->v[1]}};
+      if (pcol_b_sample(x->b, &row, val, nvt, NULL)) return oom(x);
+    }
+  }
+  return PCOL_OK;
+}
+
+int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
+                    pcol_error *err) {
+  if (!b || !in) return pcol_error_set(err, PCOL_EINVAL, "pcol_import_jfr: NULL argument");
+  if (!name) name = "<jfr>";
+  pcol_input raw;
+  int gz = 0;
+  int rc = pcol_read_input(in, opt, name, &raw, &gz, err);
+  if (rc) return rc;
+  jimp x;
+  memset(&x, 0, sizeof x);
+  x.b = b;
+  x.r.data = raw.data, x.r.len = raw.len, x.r.name = name, x.r.err = err;
+  /* every value read or skipped counts: nested empty structs cost no bytes */
+  x.r.work_max = 16 * (uint64_t)raw.len + ((uint64_t)1 << 20);
+  if (raw.len == 0) rc = pcol_error_set(err, PCOL_ECORRUPT, "%s: empty input, no JFR chunk in it", name);
+  /* the chunks' headers first: the recording starts at the earliest */
+  jchunk k, k0;
+  memset(&k0, 0, sizeof k0);
+  unsigned chunks = 0;
+  int64_t end_nanos = INT64_MIN;
+  for (uint64_t at = 0; !rc && at < raw.len; at += k.size) {
+    x.r.chunk_no = ++chunks;
+    if ((rc = jfr_chunk_header(&x.r, at, &k))) break;
+    if (chunks == 1 || k.start_nanos < x.base) x.base = k.start_nanos;
+    int64_t e = k.duration_nanos > 0 && k.start_nanos <= INT64_MAX - k.duration_nanos ? k.start_nanos + k.duration_nanos : k.start_nanos;
+    if (e > end_nanos) end_nanos = e;
+    if (chunks == 1) k0 = k;
+  }
+  if (!rc && (pcol_b_cstr(b, "thread_name", &x.k_thread) || pcol_b_cstr(b, "thread_id", &x.k_thread_id) ||
+              pcol_b_cstr(b, "tid", &x.k_tid) || pcol_b_cstr(b, JFR_LABEL_STATE, &x.k_state) ||
+              pcol_b_cstr(b, JFR_LABEL_CLASS, &x.k_class) || pcol_b_cstr(b, PCOL_UNIT_COUNT, &x.u_count) ||
+              pcol_b_cstr(b, PCOL_UNIT_NANOSECONDS, &x.u_ns)))
+    rc = oom(&x);
+  chunks = 0;
+  for (uint64_t at = 0; !rc && at < raw.len; at += k.size) {
+    x.r.chunk_no = ++chunks;
+    rc = jfr_chunk_header(&x.r, at, &k);
+    if (!rc) rc = jfr_chunk_read(&x.r, &k);
+    if (!rc) chunk_clock(&x, &k);
+    if (!rc) rc = read_events(&x, &k);
+    uint64_t size = k.size;
+    jfr_chunk_free(&k);
+    k.size = size;
+    pcol_input_done(&raw, (size_t)at, (size_t)(at + size));
+  }
+  if (!rc) rc = emit(&x, name, end_nanos, chunks, &k0);
+  free(x.rows);
+  free(x.ft);
+  free(x.th);
+  free(x.meta);
+  free(x.lines);
+  free(x.locs);
+  pcol_buf_free(&x.name);
+  pcol_buf_free(&x.sys);
+  pcol_buf_free(&x.r.sbuf);
+  pcol_input_free(&raw);
+  return rc;
+}

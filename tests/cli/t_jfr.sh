@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# JFR import without a JVM (tests/interop/t_jfr.sh judges real recordings by
+# the JDK): recordings written by tests/support/gen_jfr.py read the same with
+# LEB128 and fixed-size integers, gzip-compressed, from standard input, and
+# joined (two files' chunks: twice the samples); a cut copy is refused naming
+# the file, a version 3 chunk is refused by name, and a recording with 200,000
+# settings packs in a few seconds (the settings kept are capped, and counted
+# in a note: each was looked for among all those before it, quadratic), as
+# do 30,000 events of one 1,000-frame stack trace (read once).
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+GEN="python3 tests/support/gen_jfr.py"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_jfr: FAIL: $*" >&2; exit 1; }
+
+$GEN "$tmp/a.jfr" --chunks 2 --samples 30 || fail "gen_jfr.py"
+$GEN "$tmp/b.jfr" --chunks 2 --samples 30 --fixed || fail "gen_jfr.py --fixed"
+for s in 1 2; do
+  "$PCOL" top "$tmp/a.jfr" --source $s --format tsv >"$tmp/a$s.tsv" || fail "pcol top a.jfr"
+  "$PCOL" top "$tmp/b.jfr" --source $s --format tsv >"$tmp/b$s.tsv" || fail "pcol top b.jfr (fixed-size integers)"
+  cmp -s "$tmp/a$s.tsv" "$tmp/b$s.tsv" || fail "LEB128 and fixed-size integers read differently (source $s)"
+done
+"$PCOL" cat "$tmp/a.jfr" --table samples >"$tmp/a.samples" || fail "pcol cat"
+[ "$(tail -n +2 "$tmp/a.samples" | wc -l)" = 60 ] || fail "not 60 samples: $(wc -l <"$tmp/a.samples")"
+gzip -c "$tmp/a.jfr" >"$tmp/a.jfr.gz"
+"$PCOL" cat "$tmp/a.jfr.gz" --table samples >"$tmp/gz.samples" || fail "pcol cat of the gzip copy"
+cmp -s "$tmp/a.samples" "$tmp/gz.samples" || fail "the gzip copy reads differently"
+"$PCOL" pack - -o "$tmp/in.pcol" <"$tmp/a.jfr.gz" || fail "pcol pack - (gzip JFR on standard input)"
+"$PCOL" cat "$tmp/in.pcol" --table samples >"$tmp/in.samples" || fail "pcol cat in.pcol"
+cmp -s "$tmp/a.samples" "$tmp/in.samples" || fail "standard input reads differently"
+cat "$tmp/a.jfr" "$tmp/a.jfr" >"$tmp/aa.jfr"
+"$PCOL" top "$tmp/aa.jfr" --source 1 --format tsv >"$tmp/aa.tsv" || fail "pcol top of two joined files"
+awk -F'\t' 'NR > 1 { $1 *= 2; $4 *= 2 } { print $1, $4, $6 }' "$tmp/a1.tsv" >"$tmp/want"
+awk -F'\t' '{ print $1, $4, $6 }' "$tmp/aa.tsv" >"$tmp/got"
+cmp -s "$tmp/want" "$tmp/got" || fail "two joined files do not count twice: $(diff "$tmp/want" "$tmp/got" | head -5)"
+# refusals name the file and where
+head -c 1000 "$tmp/a.jfr" >"$tmp/cut.jfr"
+"$PCOL" pack "$tmp/cut.jfr" -o "$tmp/cut.pcol" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "cut.jfr: chunk 1, byte 0: chunk size" "$tmp/err" ||
+  fail "a cut copy: exit $rc, $(cat "$tmp/err")"
+[ -e "$tmp/cut.pcol" ] && fail "a cut copy left an output"
+python3 -c 'import sys; d = bytearray(open(sys.argv[1], "rb").read()); d[4:6] = b"\0\3"; open(sys.argv[2], "wb").write(d)' \
+  "$tmp/a.jfr" "$tmp/v3.jfr"
+"$PCOL" pack "$tmp/v3.jfr" -o "$tmp/v3.pcol" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "v3.jfr: chunk 1, byte 0: file version 3.1" "$tmp/err" ||
+  fail "a version 3 chunk: exit $rc, $(cat "$tmp/err")"
+# 200,000 settings: linear, the rest counted
+$GEN "$tmp/set.jfr" --samples 3 --settings 200000 || fail "gen_jfr.py --settings"
+(ulimit -t 20; "$PCOL" cat "$tmp/set.jfr" --table meta >"$tmp/meta") || fail "200,000 settings: not read within 20 s of CPU"
+grep -q "past the first 1024 not kept: 198978" "$tmp/meta" || fail "200,000 settings: no note of those not kept"
+# 30,000 events of a 1,000-frame stack trace: each event's trace is read
+# once, not once per event (that ran out of the work budget: ETOOBIG)
+$GEN "$tmp/deep.jfr" --samples 30000 --deep 1000 --exec-only || fail "gen_jfr.py --deep"
+"$PCOL" pack "$tmp/deep.jfr" -o "$tmp/deep.pcol" 2>"$tmp/err" || fail "a deep stack in every event: $(cat "$tmp/err")"
+echo "t_jfr: ok"

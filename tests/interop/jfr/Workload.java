@@ -1,0 +1,72 @@
+// Workload.java: the program tests/interop/t_jfr.sh records with JDK Flight
+// Recorder: four named threads for about the given milliseconds, CPU-bound
+// (recursion, hashing), allocating (byte arrays, strings) and blocked in a
+// native call (a socket accept with a timeout, for jdk.NativeMethodSample);
+// a second recording started and stopped mid-run makes the main
+// recording's chunk rotate twice, so the file has three chunks.
+import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+public class Workload {
+  static volatile long sink;
+
+  static long fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+
+  static void fibWork(long until) {
+    while (System.nanoTime() < until) sink += fib(22);
+  }
+
+  static void hashWork(long until) {
+    while (System.nanoTime() < until) {
+      Map<String, Integer> m = new HashMap<>();
+      for (int i = 0; i < 2000; i++) m.put("k" + i, i);
+      sink += m.size();
+    }
+  }
+
+  static void allocWork(long until) {
+    List<Object> keep = new ArrayList<>();
+    while (System.nanoTime() < until) {
+      keep.add(new byte[1024 + (int) (sink & 4095)]);
+      keep.add(String.valueOf(sink));
+      if (keep.size() > 4000) keep.clear();
+      sink += keep.size();
+    }
+  }
+
+  static void acceptWork(long until) {
+    try (ServerSocket s = new ServerSocket(0)) {
+      s.setSoTimeout(50);
+      while (System.nanoTime() < until) {
+        try {
+          s.accept().close();
+        } catch (SocketTimeoutException e) {
+          sink++;
+        }
+      }
+    } catch (Exception e) {
+      throw new RuntimeException(e);
+    }
+  }
+
+  public static void main(String[] a) throws Exception {
+    long ms = a.length > 0 ? Long.parseLong(a[0]) : 2500;
+    long until = System.nanoTime() + ms * 1_000_000L;
+    Thread[] t = {new Thread(() -> fibWork(until), "fib-worker"),
+                  new Thread(() -> hashWork(until), "hash-worker"),
+                  new Thread(() -> allocWork(until), "alloc-worker"),
+                  new Thread(() -> acceptWork(until), "accept-worker")};
+    for (Thread x : t) x.start();
+    Thread.sleep(ms / 3);
+    jdk.jfr.Recording r = new jdk.jfr.Recording();
+    r.start();
+    Thread.sleep(ms / 3);
+    r.stop();
+    r.close();
+    for (Thread x : t) x.join();
+  }
+}

@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Judges pcol's import of a JFR recording by the JDK's own `jfr` tool.
+
+usage: jfr_judge.py JFR.json PCOL.json JFR-TEXT TOP-DIR
+
+JFR.json: `jfr print --json --events <the six sampled types> FILE`; PCOL.json:
+`pcol cat FILE --table all --format json`; JFR-TEXT: `jfr print --events
+jdk.ExecutionSample FILE` (the frames as the JDK prints them); TOP-DIR holds
+`pcol top FILE --source N --format tsv` of each source as top-N.tsv.
+
+Per event type, every sample of the JDK must be one of pcol's with the same
+time (epoch ns: pprof.time_nanos + time_ns), thread (name and Java id),
+whole stack (each frame's `pkg.Class.method`, line, bytecode index and
+frame type: Interpreted, JIT compiled, Inlined or Native), thread state,
+allocated class, byte values and the samples an event stands for, as
+multisets; so the counts per event type
+and per thread and each leaf frame's self count are equal.  The leaf
+frames' names, as `jfr print` prints them without the argument list, are
+those of pcol's top rows of the execution samples, with the same flat counts.
+Prints what differs; exit 1 if anything does.
+"""
+import calendar
+import collections
+import json
+import os
+import re
+import sys
+
+KINDS = {
+    "jdk.ExecutionSample": [],
+    "jdk.NativeMethodSample": [],
+    "jdk.CPUTimeSample": [("samplingPeriod", "cpu")],  # JDK 25
+    "jdk.ObjectAllocationSample": [("weight", "allocation_weight")],
+    "jdk.ObjectAllocationInNewTLAB": [("allocationSize", "allocationSize"), ("tlabSize", "tlabSize")],
+    "jdk.ObjectAllocationOutsideTLAB": [("allocationSize", "allocationSize")],
+    "profiler.WallClockSample": [],  # async-profiler's
+    "profiler.Malloc": [("size", "size")],
+}
+# how many samples an event is (1 when absent)
+COUNT = {"profiler.WallClockSample": "samples"}
+
+
+def epoch_ns(s):
+    """2026-11-24T06:09:50.451043642Z (or +HH:MM) -> ns since the epoch"""
+    m = re.match(r"(\d+)-(\d+)-(\d+)T(\d+):(\d+):(\d+)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$", s)
+    if not m:
+        raise ValueError("time %r" % s)
+    y, mo, d, h, mi, se, frac, z = m.groups()
+    t = calendar.timegm((int(y), int(mo), int(d), int(h), int(mi), int(se)))
+    if z != "Z":
+        off = int(z[1:3]) * 3600 + int(z[4:6]) * 60
+        t -= off if z[0] == "+" else -off
+    return t * 10**9 + int((frac or "0").ljust(9, "0")[:9])
+
+
+def duration_ns(s):
+    """an ISO-8601 duration as jfr prints one (PT0.01S) -> ns"""
+    m = re.match(r"PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)(?:\.(\d+))?S)?$", s)
+    if not m:
+        raise ValueError("duration %r" % s)
+    h, mi, se, frac = m.groups()
+    return ((int(h or 0) * 60 + int(mi or 0)) * 60 + int(se or 0)) * 10**9 + int((frac or "0").ljust(9, "0")[:9])
+
+
+def jname(method):
+    """`jfr print`'s name of a frame: the class name (also when empty, as
+    async-profiler writes native frames' classes) + "." + the method name"""
+    t = method.get("type")
+    cls = (t.get("name") or "").replace("/", ".") + "." if t is not None else ""
+    return cls + (method.get("name") or "")
+
+
+def jfr_samples(path):
+    doc = json.load(open(path))
+    out = collections.defaultdict(list)
+    visible = collections.Counter()  # execution samples' leaf frames that `jfr print` shows
+    for ev in doc["recording"]["events"]:
+        kind, v = ev["type"], ev["values"]
+        if kind not in KINDS:
+            continue
+        th = v.get("sampledThread") or v.get("eventThread") or {}
+        frames = tuple(
+            (jname(f["method"]), f["lineNumber"] if f["lineNumber"] >= 0 else None,
+             f["bytecodeIndex"] if f["bytecodeIndex"] >= 0 else None, f["type"])
+            for f in ((v.get("stackTrace") or {}).get("frames") or []))
+        shown = [jname(f["method"]) for f in ((v.get("stackTrace") or {}).get("frames") or [])
+                 if not f["method"].get("hidden")]
+        if kind == "jdk.ExecutionSample" and shown:
+            visible[shown[0]] += 1
+        extra = []
+        if "state" in v:
+            extra.append(("thread_state", v["state"]))
+        if "objectClass" in v:
+            extra.append(("object_class", (v["objectClass"] or {}).get("name", "").replace("/", ".")))
+        for f, vt in KINDS[kind]:
+            extra.append((vt, duration_ns(v[f]) if isinstance(v[f], str) else v[f]))
+        extra.append(("samples", v[COUNT[kind]] if kind in COUNT else 1))
+        out[kind].append((epoch_ns(v["startTime"]), th.get("javaName") or th.get("osName"),
+                          th.get("javaThreadId"), frames, tuple(sorted(extra))))
+    return out, visible
+
+
+def pcol_samples(path):
+    t = json.load(open(path))
+    src = {s["source_id"]: s["source_uri"].rsplit(": ", 1)[-1] for s in t["sources"]}
+    start = {m["source_id"]: int(m["value"]) for m in t["meta"] if m["key"] == "pprof.time_nanos"}
+    fname = {f["function_id"]: f["name"] for f in t["functions"]}
+    mapname = {m["mapping_id"]: m["filename"] for m in t["mappings"]}
+    lmap = {l["location_id"]: l["mapping_id"] for l in t["locations"]}
+    lines = collections.defaultdict(list)
+    for l in t["location_lines"]:
+        lines[l["location_id"]].append((l["depth"], l))
+    locs = collections.defaultdict(list)
+    for r in t["sample_locations"]:
+        locs[r["sample_id"]].append((r["depth"], r["location_id"]))
+    labels = collections.defaultdict(dict)
+    for r in t["sample_labels"]:
+        labels[r["sample_id"]][r["key"]] = r["str"] if r["str"] is not None else r["num"]
+    values = collections.defaultdict(dict)
+    for r in t["sample_values"]:
+        values[r["sample_id"]][r["type"]] = r["value"]
+    out = collections.defaultdict(list)
+    for s in t["samples"]:
+        sid, kind = s["sample_id"], src[s["source_id"]]
+        frames = []
+        for _, loc in sorted(locs[sid]):
+            chain = [l for _, l in sorted(lines[loc], key=lambda x: x[0])]
+            for i, l in enumerate(chain):
+                ftype = mapname.get(lmap[loc]) if i == len(chain) - 1 else "Inlined"
+                frames.append((fname[l["function_id"]], l["line"], l["column"], ftype))
+        lab = labels[sid]
+        extra = [(k, lab[k]) for k in ("thread_state", "object_class") if k in lab]
+        extra += list(values[sid].items())
+        out[kind].append((start[s["source_id"]] + s["time_ns"], lab.get("thread_name"),
+                          lab.get("thread_id"), tuple(frames), tuple(sorted(extra))))
+    return out
+
+
+def main():
+    jfr_json, pcol_json, jfr_text, topdir = sys.argv[1:5]
+    (want, visible), got = jfr_samples(jfr_json), pcol_samples(pcol_json)
+    bad = 0
+    for kind in sorted(set(want) | set(got)):
+        a, b = collections.Counter(want[kind]), collections.Counter(got[kind])
+        if a != b:
+            bad += 1
+            print("FAIL %s: %d samples in jfr, %d in pcol; %d differ" % (
+                kind, len(want[kind]), len(got[kind]), sum(((a - b) + (b - a)).values())))
+            for x in list((a - b).elements())[:3]:
+                print("  only jfr:  %r" % (x,))
+            for x in list((b - a).elements())[:3]:
+                print("  only pcol: %r" % (x,))
+        else:
+            threads = collections.Counter(str(x[1]) for x in want[kind])
+            print("ok %s: %d samples, equal one by one (time, thread, stack, values); threads %s" % (
+                kind, len(want[kind]), dict(sorted(threads.items()))))
+    if not want.get("jdk.ExecutionSample"):
+        return 1 if bad else 0
+    # the leaf frames as `jfr print` names them (it hides hidden frames, such
+    # as lambda forms: their first frame not hidden) are named as above
+    leaf = collections.Counter()
+    text = open(jfr_text).read().split("\njdk.ExecutionSample {")
+    for ev in text:
+        m = re.search(r"stackTrace = \[\n\s+(.*?)\n", ev)
+        if m:
+            leaf[re.sub(r"\(.*$", "", m.group(1)).strip()] += 1
+        elif "stackTrace = " in ev:
+            leaf[None] += 1
+    srcs = json.load(open(pcol_json))["sources"]
+    n = next((s["source_id"] for s in srcs if s["source_uri"].endswith(": jdk.ExecutionSample")), 0)
+    top = collections.Counter()
+    rows = [line.rstrip("\n").split("\t") for line in open(os.path.join(topdir, "top-%d.tsv" % n))]
+    col = {c: i for i, c in enumerate(rows[0])}
+    for f in rows[1:]:
+        if int(f[col["flat"]]):
+            top[f[col["name"]]] += int(f[col["flat"]])
+    leaf.pop(None, None)
+    if leaf != visible or not leaf:
+        bad += 1
+        print("FAIL jfr print's leaf frames are not named as pkg.Class.method of --json:")
+        for k in sorted(set(leaf) | set(visible)):
+            if leaf[k] != visible[k]:
+                print("  %s: jfr print %d, --json %d" % (k, leaf[k], visible[k]))
+    else:
+        print("ok jfr print: %d leaf names of %d samples as the --json frames name them" % (len(leaf), sum(leaf.values())))
+    # pcol top's flat per name: each leaf frame's self count
+    self_count = collections.Counter(x[3][0][0] for x in want["jdk.ExecutionSample"] if x[3])
+    if self_count != top:
+        bad += 1
+        print("FAIL pcol top (execution samples) flat by name differs from jfr's leaf frames:")
+        for k in sorted(set(self_count) | set(top)):
+            if self_count[k] != top[k]:
+                print("  %s: jfr %d, pcol %d" % (k, self_count[k], top[k]))
+    else:
+        print("ok pcol top: %d names, flat = jfr's leaf frame self counts (%d samples)" % (len(top), sum(top.values())))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

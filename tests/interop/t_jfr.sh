@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# JDK Flight Recorder recordings judged by the JDK's own `jfr` tool: a
+# recording made here with OpenJDK (tests/interop/jfr/Workload.java: four
+# named threads, CPU-bound, allocating and blocked in a native call, about
+# 2 s, settings=profile with the TLAB allocation events on, three chunks)
+# is read by `jfr print --json` and by pcol, and every sample of the
+# sampled event types must be one of pcol's with the same time, thread,
+# whole stack (names, lines, bytecode indexes, frame types), state, class
+# and byte values (jfr_judge.py): so the counts per event type and thread
+# and each leaf frame's self count are equal; `pcol top`'s names and flat
+# counts are the leaf frames' as `jfr print` names them.  With a JDK 25
+# (PCOL_JAVA25_HOME, else /usr/lib/jvm/*-25*), a second recording with
+# jdk.CPUTimeSample on is judged by that JDK's jfr.  The same recording
+# gzip-compressed and read from standard input gives the same answer, and
+# cut or damaged copies are refused with a message naming the file (exit 1),
+# never a crash.
+#
+# Env: PCOL.  Exit 0 pass, 1 fail, 77 skip (no java, javac or jfr).
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+HERE=$(cd "$(dirname "$0")" && pwd)
+for t in java javac jfr python3; do
+  if ! command -v $t >/dev/null 2>&1; then
+    echo "t_jfr: SKIP: $t is not installed (OpenJDK 11 or later records and judges the JFR files)" >&2
+    exit 77
+  fi
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL t_jfr: $*"; fail=1; }
+
+# ------------------------------------------------ record and judge
+javac -d "$tmp" "$HERE/jfr/Workload.java" || { echo "FAIL t_jfr: javac"; exit 1; }
+rec="filename=$tmp/x.jfr,settings=profile,jdk.ObjectAllocationInNewTLAB#enabled=true,jdk.ObjectAllocationOutsideTLAB#enabled=true"
+(cd "$tmp" && java -Xlog:jfr=warning "-XX:StartFlightRecording=$rec" -cp "$tmp" Workload 2000) >"$tmp/java.log" 2>&1 ||
+  { cat "$tmp/java.log"; echo "FAIL t_jfr: java -XX:StartFlightRecording"; exit 1; }
+chunks=$(python3 -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read(); at = n = 0
+while at < len(d): at += struct.unpack(">q", d[at + 8:at + 16])[0]; n += 1
+print(n)' "$tmp/x.jfr")
+[ "$chunks" -ge 2 ] || bad "the recording has $chunks chunk(s), not several"
+ev=jdk.ExecutionSample,jdk.NativeMethodSample,jdk.CPUTimeSample,jdk.ObjectAllocationSample
+ev=$ev,jdk.ObjectAllocationInNewTLAB,jdk.ObjectAllocationOutsideTLAB,profiler.WallClockSample,profiler.Malloc
+judge() { # name file.jfr pcol-input (the same recording, gzip or not)
+  local d=$tmp/j-$1 n s
+  mkdir -p "$d/top"
+  jfr print --json --stack-depth 4096 --events $ev "$2" >"$d/jfr.json" || { bad "$1: jfr print --json"; return; }
+  jfr print --events jdk.ExecutionSample "$2" >"$d/jfr.txt" || { bad "$1: jfr print"; return; }
+  "$PCOL" cat "$3" --table all --format json >"$d/pcol.json" || { bad "$1: pcol cat"; return; }
+  n=$("$PCOL" cat "$3" --table sources --format tsv | tail -n +2 | wc -l)
+  for s in $(seq 1 "$n"); do
+    "$PCOL" top "$3" --source "$s" --format tsv -n 1000000 >"$d/top/top-$s.tsv" || bad "$1: pcol top --source $s"
+  done
+  echo "== $1"
+  python3 "$HERE/jfr_judge.py" "$d/jfr.json" "$d/pcol.json" "$d/jfr.txt" "$d/top" || bad "$1: pcol differs from jfr"
+}
+judge "OpenJDK recording ($chunks chunks)" "$tmp/x.jfr" "$tmp/x.jfr"
+
+# ------------------------------------------------ JDK 25: jdk.CPUTimeSample
+# when a JDK 25 or later is installed ($PCOL_JAVA25_HOME, else the first
+# /usr/lib/jvm/*-25*): its CPU-time sampler on, judged by its own jfr
+j25=${PCOL_JAVA25_HOME:-$(ls -d /usr/lib/jvm/*-25* 2>/dev/null | head -1)}
+if [ -n "$j25" ] && [ -x "$j25/bin/java" ] && [ -x "$j25/bin/jfr" ]; then
+  mkdir -p "$tmp/j25"
+  rec25="filename=$tmp/j25/x.jfr,settings=profile,jdk.CPUTimeSample#enabled=true,jdk.CPUTimeSample#throttle=10ms"
+  if "$j25/bin/javac" -d "$tmp/j25" "$HERE/jfr/Workload.java" &&
+     (cd "$tmp/j25" && "$j25/bin/java" -Xlog:jfr=warning "-XX:StartFlightRecording=$rec25" -cp "$tmp/j25" Workload 1500) \
+       >"$tmp/java25.log" 2>&1; then
+    PATH="$j25/bin:$PATH" judge "JDK 25 recording (jdk.CPUTimeSample)" "$tmp/j25/x.jfr" "$tmp/j25/x.jfr"
+    grep -q '"jdk.CPUTimeSample"' "$tmp/j-JDK 25 recording (jdk.CPUTimeSample)/jfr.json" ||
+      bad "the JDK 25 recording has no jdk.CPUTimeSample"
+  else
+    cat "$tmp/java25.log"; bad "JDK 25: javac or java -XX:StartFlightRecording"
+  fi
+else
+  echo "t_jfr: JDK 25 part skipped (no JDK 25 found; set PCOL_JAVA25_HOME)"
+fi
+
+# ------------------------------------------------ public recordings
+# grafana/jfr-parser's test data (Pyroscope's JFR parser) when
+# $PCOL_JFR_PARSER_DIR holds a checkout: async-profiler's CPU, allocation,
+# wall-clock (profiler.WallClockSample) and native-allocation
+# (profiler.Malloc) recordings, Datadog's (dd-trace-java), read gzip as
+# stored and judged by the JDK on the inflated copy.
+if [ -n "${PCOL_JFR_PARSER_DIR:-}" ] && [ -d "$PCOL_JFR_PARSER_DIR/parser/testdata" ]; then
+  for b in example wall nativemem dd-trace-java cpool-uint64-constant-index new_spancontext; do
+    f=$PCOL_JFR_PARSER_DIR/parser/testdata/$b.jfr.gz
+    [ -f "$f" ] || { bad "$f is missing"; continue; }
+    gzip -dc "$f" >"$tmp/$b.jfr" && judge "jfr-parser $b.jfr.gz" "$tmp/$b.jfr" "$f"
+  done
+else
+  echo "t_jfr: public recordings skipped (set PCOL_JFR_PARSER_DIR to a checkout of github.com/grafana/jfr-parser)"
+fi
+
+# ------------------------------------------------ gzip, standard input
+gzip -c "$tmp/x.jfr" >"$tmp/x.jfr.gz"
+"$PCOL" top "$tmp/x.jfr" --source 1 --format tsv -n 1000000 >"$tmp/a.tsv"
+"$PCOL" top "$tmp/x.jfr.gz" --source 1 --format tsv -n 1000000 >"$tmp/b.tsv" || bad "pcol top of the gzip copy"
+cmp -s "$tmp/a.tsv" "$tmp/b.tsv" || bad "the gzip copy gives another top"
+"$PCOL" pack - -o "$tmp/s.pcol" <"$tmp/x.jfr.gz" || bad "pcol pack - (gzip JFR on standard input)"
+"$PCOL" top "$tmp/s.pcol" --source 1 --format tsv -n 1000000 >"$tmp/c.tsv" || bad "pcol top of the packed stdin"
+cmp -s "$tmp/a.tsv" "$tmp/c.tsv" || bad "standard input gives another top"
+
+# ------------------------------------------------ damaged copies
+size=$(stat -c %s "$tmp/x.jfr")
+for cut in 3 60 67 68 100 1000 $((size / 3)) $((size / 2)) $((size - 1)); do
+  head -c "$cut" "$tmp/x.jfr" >"$tmp/cut.jfr"
+  "$PCOL" pack --from jfr "$tmp/cut.jfr" -o "$tmp/cut.pcol" 2>"$tmp/err"; rc=$?
+  [ $rc = 1 ] && grep -q "cut.jfr" "$tmp/err" || bad "a copy cut at $cut bytes: exit $rc, $(head -c 300 "$tmp/err")"
+  [ -e "$tmp/cut.pcol" ] && bad "a copy cut at $cut bytes left an output"
+done
+# bytes changed here and there: read or refused (exit 0 or 1), never a crash
+python3 - "$tmp/x.jfr" "$tmp" <<'PY'
+import random, sys
+d = open(sys.argv[1], "rb").read()
+r = random.Random(43)
+for i in range(40):
+    b = bytearray(d)
+    for _ in range(1 + i % 4):
+        p = r.randrange(len(b))
+        b[p] = r.choice([0, 0x7f, 0x80, 0xff, b[p] ^ (1 << r.randrange(8))])
+    open("%s/dmg%d.jfr" % (sys.argv[2], i), "wb").write(bytes(b))
+PY
+for i in $(seq 0 39); do
+  "$PCOL" pack --from jfr "$tmp/dmg$i.jfr" -o "$tmp/dmg.pcol" 2>"$tmp/err"; rc=$?
+  case $rc in 0|1) ;; *) bad "damaged copy $i: exit $rc: $(head -c 300 "$tmp/err")";; esac
+  rm -f "$tmp/dmg.pcol"
+done
+
+[ $fail = 0 ] && echo "t_jfr: ok"
+exit $fail

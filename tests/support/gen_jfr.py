@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""Writes a small JFR recording without a JVM (fuzz seeds, regression inputs).
+
+usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N]
+
+Each chunk: the header, a metadata event with the classes a JDK 17
+recording uses for jdk.ExecutionSample and jdk.ObjectAllocationSample
+(trimmed to the fields the importer reads, plus the ones it skips: an
+array, an inline struct, a float, a double and strings of every
+encoding), one checkpoint with their constant pools, then the events.
+--fixed writes fixed-size integers (feature bit 0 clear) instead of LEB128;
+--exec-only writes execution samples only (one pcol source: the conversion
+matrix's input); --settings N adds N jdk.ActiveSetting events of
+jdk.ExecutionSample with distinct names (the importer keeps 1,024);
+--deep N makes the first stack trace N frames deep (the events referring to
+it are read without reading it again).
+The layout follows lib/convert/jfr/jfr_read.c's comment.
+"""
+import struct
+import sys
+
+
+class W:
+    def __init__(self, compressed):
+        self.b = bytearray()
+        self.c = compressed
+
+    def long(self, v):
+        v &= (1 << 64) - 1
+        if not self.c:
+            self.b += struct.pack(">Q", v)
+            return self
+        for _ in range(8):
+            if v < 0x80:
+                self.b.append(v)
+                return self
+            self.b.append((v & 0x7F) | 0x80)
+            v >>= 7
+        self.b.append(v & 0xFF)
+        return self
+
+    def int(self, v):
+        if self.c:
+            return self.long(v & 0xFFFFFFFF)
+        self.b += struct.pack(">i", v)
+        return self
+
+    def byte(self, v):
+        self.b.append(v & 0xFF)
+        return self
+
+    def utf8(self, s, enc=3):
+        if s is None:
+            return self.byte(0)
+        if s == "":
+            return self.byte(1)
+        self.byte(enc)
+        if enc == 4:  # UTF-16 code units as chars
+            u = s.encode("utf-16-be")
+            self.int(len(u) // 2)
+            for i in range(0, len(u), 2):
+                if self.c:
+                    self.long(u[i] << 8 | u[i + 1])
+                else:
+                    self.b += u[i:i + 2]
+            return self
+        data = s.encode("latin-1" if enc == 5 else "utf-8")
+        self.int(len(data))
+        self.b += data
+        return self
+
+
+# class id, name, [(field, type id, constantPool, dimension)]
+CLASSES = [
+    (1, "boolean", []), (2, "int", []), (3, "long", []), (4, "java.lang.String", []),
+    (5, "float", []), (6, "double", []),
+    (10, "java.lang.Thread", [("osName", 4, 0, 0), ("osThreadId", 3, 0, 0), ("javaName", 4, 0, 0),
+                              ("javaThreadId", 3, 0, 0)]),
+    (11, "jdk.types.Symbol", [("string", 4, 0, 0)]),
+    (12, "java.lang.Class", [("name", 11, 1, 0), ("modifiers", 2, 0, 0)]),
+    (13, "jdk.types.Method", [("type", 12, 1, 0), ("name", 11, 1, 0), ("descriptor", 11, 1, 0),
+                              ("modifiers", 2, 0, 0), ("hidden", 1, 0, 0)]),
+    (14, "jdk.types.FrameType", [("description", 4, 0, 0)]),
+    (15, "jdk.types.StackFrame", [("method", 13, 1, 0), ("lineNumber", 2, 0, 0),
+                                  ("bytecodeIndex", 2, 0, 0), ("type", 14, 1, 0)]),
+    (16, "jdk.types.StackTrace", [("truncated", 1, 0, 0), ("frames", 15, 0, 1)]),
+    (17, "jdk.types.ThreadState", [("name", 4, 0, 0)]),
+    (18, "pcol.Extra", [("f", 5, 0, 0), ("d", 6, 0, 0), ("xs", 2, 0, 1)]),
+    (101, "jdk.ExecutionSample", [("startTime", 3, 0, 0), ("sampledThread", 10, 1, 0),
+                                  ("stackTrace", 16, 1, 0), ("state", 17, 1, 0), ("extra", 18, 0, 0)]),
+    (102, "jdk.ObjectAllocationSample", [("startTime", 3, 0, 0), ("eventThread", 10, 1, 0),
+                                         ("stackTrace", 16, 1, 0), ("objectClass", 12, 1, 0),
+                                         ("weight", 3, 0, 0)]),
+    (103, "jdk.JVMInformation", [("startTime", 3, 0, 0), ("jvmName", 4, 0, 0), ("pid", 3, 0, 0)]),
+    (104, "jdk.ActiveSetting", [("startTime", 3, 0, 0), ("id", 3, 0, 0), ("name", 4, 0, 0),
+                                ("value", 4, 0, 0)]),
+]
+
+
+def metadata(c):
+    strs, idx = [], {}
+
+    def s(x):
+        if x not in idx:
+            idx[x] = len(strs)
+            strs.append(x)
+        return idx[x]
+
+    def elem(name, attrs, kids):
+        e = W(c).int(s(name)).int(len(attrs))
+        for k, v in attrs:
+            e.int(s(k)).int(s(v))
+        e.int(len(kids))
+        for k in kids:
+            e.b += k.b
+        return e
+
+    classes = []
+    for cid, name, fields in CLASSES:
+        fs = []
+        for fname, ftype, cp, dim in fields:
+            a = [("name", fname), ("class", str(ftype))]
+            if cp:
+                a.append(("constantPool", "true"))
+            if dim:
+                a.append(("dimension", "1"))
+            fs.append(elem("field", a, []))
+        sup = [("superType", "jdk.jfr.Event")] if cid > 100 else []
+        if cid in (11, 14, 17):  # one-field types the JDK prints as their value
+            sup.append(("simpleType", "true"))
+        classes.append(elem("class", [("name", name), ("id", str(cid))] + sup, fs))
+    root = elem("root", [], [elem("metadata", [], classes), elem("region", [("locale", "en_US")], [])])
+    body = W(c).long(0).long(0).long(0).long(1).int(len(strs))
+    for i, x in enumerate(strs):
+        body.utf8(x, 5 if i % 7 == 3 and x.isascii() else 3)
+    body.b += root.b
+    return event(c, body.b)
+
+
+def event(c, body):
+    """size (int, counting itself, padded to 4 bytes when compressed) + body"""
+    n = len(body) + (4 if c else 4)
+    w = W(c)
+    if c:
+        v = n
+        for i in range(3):
+            w.b.append((v & 0x7F) | 0x80)
+            v >>= 7
+        w.b.append(v & 0x7F)
+    else:
+        w.b += struct.pack(">i", n)
+    return bytes(w.b) + bytes(body)
+
+
+def pools(c, deep=0):
+    w = W(c).long(1).long(0).long(0).long(0).byte(0)
+    p = []
+    p.append((10, [(1, W(c).utf8("main-os").long(4242).utf8("main").long(1)),
+                   (2, W(c).utf8("wörker", 4).long(4243).utf8(None).long(2))]))
+    syms = ["pkg/Main", "main", "([Ljava/lang/String;)V", "pkg/Work", "run", "()V", "[B"]
+    p.append((11, [(i + 1, W(c).utf8(x)) for i, x in enumerate(syms)]))
+    p.append((4, [(1, W(c).utf8("from the string pool"))]))
+    p.append((12, [(1, W(c).long(1).int(1)), (2, W(c).long(4).int(1)), (3, W(c).long(7).int(0))]))
+    p.append((13, [(1, W(c).long(1).long(2).long(3).int(9).byte(0)),
+                   (2, W(c).long(2).long(5).long(6).int(1).byte(0))]))
+    p.append((14, [(1, W(c).utf8("Interpreted")), (2, W(c).utf8("JIT compiled")), (3, W(c).utf8("Inlined"))]))
+    st1 = W(c).byte(0).int(2 + deep)
+    st1.long(2).int(12).int(3).long(3)  # run, inlined into
+    st1.long(1).int(5).int(7).long(2)  # main, JIT compiled
+    for i in range(deep):  # main calling itself
+        st1.long(1).int(5).int(i).long(1)
+    st2 = W(c).byte(1).int(1).long(1).int(-1).int(0).long(1)
+    st3 = W(c).byte(0).int(3)
+    st3.long(1).int(6).int(9).long(1)  # main (recursion), interpreted
+    st3.long(2).int(12).int(3).long(1)  # run
+    st3.long(1).int(5).int(7).long(1)  # main
+    p.append((16, [(1, st1), (2, st2), (3, st3)]))
+    p.append((17, [(1, W(c).byte(2).long(1))]))  # a state named by the string pool
+    w.int(len(p))
+    for tid, entries in p:
+        w.long(tid).int(len(entries))
+        for key, val in entries:
+            w.long(key)
+            w.b += val.b
+    return w.b
+
+
+def chunk(c, samples, start_ns, start_ticks, exec_only=False, settings=0, deep=0):
+    md = metadata(c)
+    evs = bytearray()
+    for i in range(samples):
+        t = start_ticks + 1000 * (samples - i)  # out of time order
+        if i % 3 == 2 and not exec_only:
+            e = W(c).long(102).long(t).long(1 + i % 2).long(1 + i % 2).long(3).long(100 + i)
+        else:
+            e = W(c).long(101).long(t).long(1 + i % 2).long(1 + (i % 4 == 1) + 2 * (i % 7 == 3 and i % 4 != 1)).long(1)
+            e.b += struct.pack(">f", 1.5) + struct.pack(">d", 2.5)
+            e.int(2).int(7).int(8)
+        evs += event(c, e.b)
+    evs += event(c, W(c).long(103).long(start_ticks).utf8("Generated VM").long(77).b)
+    for i in range(settings):
+        evs += event(c, W(c).long(104).long(start_ticks).long(101).utf8("s%d" % i).utf8("v%d" % i).b)
+    md_off = 68 + len(evs)
+    cp_off = md_off + len(md)
+    cp = event(c, pools(c, deep))
+    size = cp_off + len(cp)
+    hdr = b"FLR\0" + struct.pack(">HHqqqqqqqI", 2, 1, size, cp_off, md_off, start_ns, 10**6,
+                                  start_ticks, 10**9, 1 if c else 0)
+    return hdr + bytes(evs) + md + cp
+
+
+def main():
+    a = sys.argv[1:]
+    out = a[0]
+    n = int(a[a.index("--chunks") + 1]) if "--chunks" in a else 1
+    k = int(a[a.index("--samples") + 1]) if "--samples" in a else 6
+    c = "--fixed" not in a
+    x = "--exec-only" in a
+    st = int(a[a.index("--settings") + 1]) if "--settings" in a else 0
+    dp = int(a[a.index("--deep") + 1]) if "--deep" in a else 0
+    data = b"".join(chunk(c, k, 1700000000 * 10**9 + i * 10**7, 5000 + i * 10**7, x, st, dp) for i in range(n))
+    open(out, "wb").write(data)
+
+
+if __name__ == "__main__":
+    main()
