@@ -186,16 +186,16 @@ for (const t of plan.diffs || []) {
   const want = parseExact(fs.readFileSync(t.diff, 'utf8'));
   const what = `diff ${t.base} ${t.new}`;
   try {
-    const got = await rows(`SELECT name, coalesce(n.flat, 0) - coalesce(b.flat, 0) AS delta_flat,
-        coalesce(n.cum, 0) - coalesce(b.cum, 0) AS delta_cum
+    const got = await rows(`SELECT name, coalesce(n.flat, 0) - coalesce(b.flat, 0) AS d_flat,
+        coalesce(n.cum, 0) - coalesce(b.cum, 0) AS d_cum
       FROM pcol_top(${lit(t.base)}) b FULL JOIN pcol_top(${lit(t.new)}) n USING (name)`);
     const w = new Map(want.rows.map((r) => [r.name, r]));
     const bad = got.length !== want.rows.length ? `${got.length} rows, pcol diff has ${want.rows.length}`
       : got.map((g) => {
           const r = w.get(g.name);
           return !r ? `${g.name} not in pcol diff`
-            : BigInt(r.delta_flat) !== g.delta_flat || BigInt(r.delta_cum) !== g.delta_cum
-              ? `${g.name}: ${g.delta_flat} ${g.delta_cum}, pcol diff ${r.delta_flat} ${r.delta_cum}` : null;
+            : BigInt(r.d_flat) !== g.d_flat || BigInt(r.d_cum) !== g.d_cum
+              ? `${g.name}: ${g.d_flat} ${g.d_cum}, pcol diff ${r.d_flat} ${r.d_cum}` : null;
         }).find((x) => x);
     check(!bad, `${what}: ${bad}`);
   } catch (e) { check(false, `${what}: ${e.message}`); }
