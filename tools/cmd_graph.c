@@ -29,6 +29,10 @@ const cli_opt opts_graph[] = {
                             "-nodefraction, default 0.005)"},
     {"edge-fraction", 0, 1, "drop edges below this fraction of the total (pprof -edgefraction, default 0.001)"},
     {"node-count", 0, 1, "keep at most this many nodes, 0 = all (pprof -nodecount, default 80)"},
+    {"tagshow", 0, 1, "label boxes only of the label keys that match this regular expression "
+                      "(pprof -tagshow)"},
+    {"taghide", 0, 1, "no label boxes of the label keys that match this regular expression "
+                      "(pprof -taghide)"},
     CLI_OPT_UNIT,
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
     CLI_OPT_SELECT,
@@ -240,7 +244,40 @@ static void write_node(FILE *fp, const dot_ctx *c, size_t i, double max_flat) {
   fputs("\"]\n", fp);
 }
 
-static void write_edge(FILE *fp, const dot_ctx *c, const pcol_graph_edge *e) {
+/* dotgraph.go addNodelets / numericNodelets: node i's label boxes (a
+ * string tag N<i>_<k>, its numbers NN<i>_<k>_<j>, the node's own numbers
+ * NN<i>_<j>), each with its edge from what it hangs on.  The text of a box
+ * is the file's (keys, values, the unit of a number): each line by dot_put,
+ * the lines joined by DOT's \n as pprof's joinLabels. */
+static size_t write_tags(FILE *fp, const dot_ctx *c, size_t i, size_t t0) {
+  const pcol_graph *g = c->g;
+  size_t t = t0;
+  for (; t < g->ntags && g->tags[t].node == i; t++) {
+    const pcol_graph_tag *x = &g->tags[t];
+    char src[48], id[64], w[64];
+    if (!x->parent) snprintf(src, sizeof src, "N%zu", i + 1);
+    else snprintf(src, sizeof src, "N%zu_%u", i + 1, g->tags[x->parent - 1].index);
+    snprintf(id, sizeof id, "%s%s_%u", x->numeric ? "N" : "", src, x->index);
+    fmt_value(c, x->weight, w, sizeof w);
+    fprintf(fp, "%s [label = \"", id);
+    for (size_t l = 0; l < x->nlines; l++) {
+      if (l) fputs("\\n", fp);
+      dot_str(fp, x->lines[l]);
+    }
+    fprintf(fp, "\" id=\"%s\" fontsize=8 shape=box3d tooltip=\"", id);
+    dot_value(fp, w);
+    fprintf(fp, "\"]\n%s -> %s [label=\" ", src, id);
+    dot_value(fp, w);
+    fputs("\" weight=100 tooltip=\"", fp);
+    dot_value(fp, w);
+    fputs("\" labeltooltip=\"", fp);
+    dot_value(fp, w);
+    fprintf(fp, "\"%s]\n", x->dotted ? " style=\"dotted\"" : "");
+  }
+  return t;
+}
+
+static void write_edge(FILE *fp, const dot_ctx *c, const pcol_graph_edge *e, const uint8_t *boxes) {
   char w[64];
   fmt_value(c, e->weight, w, sizeof w);
   fprintf(fp, "N%u -> N%u [label=\" ", e->from + 1, e->to + 1);
@@ -266,6 +303,7 @@ static void write_edge(FILE *fp, const dot_ctx *c, const pcol_graph_edge *e) {
     fputs(")\"", fp);
   }
   if (e->residual) fputs(" style=\"dotted\"", fp);
+  if (boxes && boxes[e->from]) fputs(" minlen=2", fp); /* pprof: room for the caller's boxes */
   fputs("]\n", fp);
 }
 
@@ -319,8 +357,15 @@ static int write_dot(FILE *fp, pcol_file *f, const char *path, const pcol_top *t
   double max_flat = 0;
   for (size_t i = 0; i < g->nnodes; i++)
     if ((double)mag(g->nodes[i].flat) > max_flat) max_flat = (double)mag(g->nodes[i].flat);
-  for (size_t i = 0; i < g->nnodes && !cli_budget_over(); i++) write_node(fp, &c, i, max_flat);
-  for (size_t i = 0; i < g->nedges && !cli_budget_over(); i++) write_edge(fp, &c, &g->edges[i]);
+  uint8_t *boxes = g->ntags ? calloc(g->nnodes + 1, 1) : NULL; /* nodes with label boxes */
+  if (g->ntags && !boxes) return PCOL_ENOMEM;
+  for (size_t i = 0; i < g->ntags && boxes; i++) boxes[g->tags[i].node] = 1;
+  for (size_t i = 0, tg = 0; i < g->nnodes && !cli_budget_over(); i++) {
+    write_node(fp, &c, i, max_flat);
+    tg = write_tags(fp, &c, i, tg);
+  }
+  for (size_t i = 0; i < g->nedges && !cli_budget_over(); i++) write_edge(fp, &c, &g->edges[i], boxes);
+  free(boxes);
   fputs("}\n", fp);
   return ferror(fp) ? PCOL_EIO : PCOL_OK;
 }
@@ -436,6 +481,8 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
   uint64_t nc;
   if (cli_get_u64(cmd, a, "node-count", 80, &nc)) return EXIT_USAGE;
   o.node_count = nc > SIZE_MAX ? SIZE_MAX : (size_t)nc;
+  o.tag_show = cli_get(cmd, a, "tagshow");
+  o.tag_hide = cli_get(cmd, a, "taghide");
   const char *out = cli_get(cmd, a, "output");
   if (!out) out = "-";
   pcol_select sel;

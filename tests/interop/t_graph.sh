@@ -6,7 +6,8 @@
 # and dotted (residual) marks, and the same "Showing"/"Dropped" legend
 # lines (tests/interop/dot_compare.py), with pprof's default pruning and with
 # other -nodefraction/-edgefraction/-nodecount (labelled profiles: the tags
-# pprof counts as nodes), filters, -lines and -noinlines.
+# pprof counts as nodes), filters, -lines and -noinlines; and pprof's label
+# boxes (string labels, "bytes" values and their buckets, -tagshow/-taghide).
 #
 # Env: PCOL (pcol binary), PCOL_TESTDATA (default ../shared/testdata).
 # Exit 0 pass, 1 fail, 77 skip (no Go).
@@ -73,6 +74,25 @@ l=$TD/pprof/go-cpu-large.pb.gz
 if [ -f "$l" ]; then
   case_ "$l" -nodecount=200 -- --node-count 200
   case_ "$l" -lines -- --by line
+fi
+# label boxes (pprof's nodelets): string labels with -tagshow/-taghide,
+# "bytes" values bucketed into 4 ranges per node, every sample index
+e=$TD/pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz
+if [ -f "$e" ]; then
+  case_ "$e" -tagshow=name -- --tagshow name
+  case_ "$e" -taghide='^thread_n' -- --taghide '^thread_n'
+  case_ "$e" -tagshow=thread -taghide=id -nodecount=20 -- --tagshow thread --taghide id --node-count 20
+fi
+s=$TD/ext/pprof/go-cpu-span-id-labels.pb.gz
+[ -f "$s" ] && case_ "$s" -taghide='span|qwe' -nodefraction=0 -- --taghide 'span|qwe' --node-fraction 0
+h=$TD/pprof/go-heap-allocs-inline.pb.gz
+if [ -f "$h" ]; then
+  for si in alloc_objects alloc_space inuse_objects; do
+    case_ "$h" -sample_index=$si -- --value $si
+  done
+  case_ "$h" -sample_index=alloc_space -nodefraction=0 -edgefraction=0 -nodecount=0 -- \
+    --value alloc_space --node-fraction 0 --edge-fraction 0 --node-count 0
+  case_ "$h" -taghide=bytes -- --taghide bytes
 fi
 python3 "$HERE/dot_compare.py" --list "$tmp/list" || fail=$((fail + 1))
 echo "t_graph: $i cases, $fail failed"
