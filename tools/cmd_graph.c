@@ -6,6 +6,7 @@
  * escapes (\ and "), so a name cannot end a DOT string or add a line;
  * so do the values, whose unit may be the file's (fmt_value, dot_value). */
 #include "cli.h"
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -76,9 +77,74 @@ static int is_w(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
-/* graph.go ShortenFunctionName for Go names (goVerRegExp, goRegExp) and
- * C++'s "(anonymous namespace)::" prefix: the node's label only (its
- * tooltip keeps the whole name).  Writes into out (cap bytes). */
+static int is_up(char c) { return c >= 'A' && c <= 'Z'; }
+static int is_lo(char c) { return c >= 'a' && c <= 'z'; }
+static size_t word_run(const char *p, size_t i, size_t n, int dollar) {
+  while (i < n && (is_w(p[i]) || (dollar && p[i] == '$'))) i++;
+  return i;
+}
+
+/* graph.go javaRegExp, `^(?:[a-z]\w*\.)*([A-Z][\w\$]*\.(?:<init>|[a-z][\w\$]*(?:\$\d+)?))(?:(?:\()|$)`:
+ * lower-case package segments, then Class.method (followed by "(" or the
+ * end) is kept: "os.ReadDir.func1" -> "ReadDir.func1".  The segments end at
+ * dots, so the first segment that starts upper-case is the class. */
+static int java_rule(const char *p, size_t n, size_t *a, size_t *e) {
+  size_t i = 0;
+  while (i < n && is_lo(p[i])) { /* [a-z]\w*\. */
+    size_t j = word_run(p, i + 1, n, 0);
+    if (j >= n || p[j] != '.') return 0;
+    i = j + 1;
+  }
+  if (i >= n || !is_up(p[i])) return 0;
+  size_t j = word_run(p, i + 1, n, 1);
+  if (j >= n || p[j] != '.') return 0;
+  j++;
+  if (n - j >= 6 && !memcmp(p + j, "<init>", 6)) j += 6;
+  else if (j < n && is_lo(p[j])) j = word_run(p, j + 1, n, 1);
+  else return 0;
+  if (j < n && p[j] != '(') return 0;
+  *a = i, *e = j;
+  return 1;
+}
+
+/* graph.go cppRegExp, `^(?:[_a-zA-Z]\w*::)+(_*[A-Z]\w*::~?[_a-zA-Z]\w*(?:<.*>)?)`:
+ * after one or more namespace segments, Class::method (and a template's
+ * <...> up to the last '>') is kept: the most segments that leave a match
+ * (the regexp's greedy choice). */
+static int cpp_rule(const char *p, size_t n, size_t *a, size_t *e) {
+  size_t seg[64], ns = 0, i = 0;
+  while (ns < 64 && i < n && (p[i] == '_' || is_up(p[i]) || is_lo(p[i]))) { /* [_a-zA-Z]\w*:: */
+    size_t j = word_run(p, i + 1, n, 0);
+    if (j + 1 >= n || p[j] != ':' || p[j + 1] != ':') break;
+    seg[ns++] = i = j + 2;
+  }
+  for (size_t k = ns; k > 0; k--) {
+    size_t c = seg[k - 1], j = c;
+    while (j < n && p[j] == '_') j++;
+    if (j >= n || !is_up(p[j])) continue;
+    j = word_run(p, j + 1, n, 0);
+    if (j + 1 >= n || p[j] != ':' || p[j + 1] != ':') continue;
+    j += 2;
+    if (j < n && p[j] == '~') j++;
+    if (j >= n || !(p[j] == '_' || is_up(p[j]) || is_lo(p[j]))) continue;
+    j = word_run(p, j + 1, n, 0);
+    if (j < n && p[j] == '<') { /* <.*>: to the last '>' before a newline */
+      const char *nl = memchr(p + j, '\n', n - j);
+      size_t lim = nl ? (size_t)(nl - p) : n, last = 0;
+      for (size_t x = j + 1; x < lim; x++)
+        if (p[x] == '>') last = x + 1;
+      if (last) j = last;
+    }
+    *a = c, *e = j;
+    return 1;
+  }
+  return 0;
+}
+
+/* graph.go ShortenFunctionName: C++'s "(anonymous namespace)::" prefix and
+ * Go's module versions (goVerRegExp) go, then the first of goRegExp,
+ * javaRegExp and cppRegExp that matches keeps its part: the node's label
+ * only (its tooltip keeps the whole name).  Writes into out (cap bytes). */
 static size_t shorten(const char *p, size_t n, char *out, size_t cap) {
   static const char anon[] = "(anonymous namespace)::";
   if (n >= sizeof anon - 1 && !memcmp(p, anon, sizeof anon - 1)) {
@@ -119,10 +185,14 @@ static size_t shorten(const char *p, size_t n, char *out, size_t cap) {
       break;
     }
   }
+  size_t a = 0, e = 0; /* the part kept: out[a .. e) */
   if (best) {
-    memmove(out, out + best, m - best);
-    m -= best;
+    a = best, e = m;
+  } else if (!java_rule(out, m, &a, &e) && !cpp_rule(out, m, &a, &e)) {
+    a = 0, e = m;
   }
+  memmove(out, out + a, e - a);
+  m = e - a;
   out[m] = 0;
   return m;
 }
@@ -165,6 +235,57 @@ static void dot_label_name(FILE *fp, pcol_str name) {
   free(t);
 }
 
+static const char *base_name(const char *p, size_t n) {
+  const char *b = p;
+  for (size_t i = 0; i < n; i++)
+    if (p[i] == '/') b = p + i + 1;
+  return b;
+}
+
+/* dotgraph.go multilinePrintableName over graph.go NameComponents, from
+ * the node's name as pcol_top composes it: --by address's "%016x " first;
+ * an unsymbolized location's "[binary]" as it is; --by file the file's base
+ * name; --by line the function (dot_label_name), then the file's base name
+ * and ":LINE" (the name's last " FILE:LINE"); each a line. */
+static void dot_label(FILE *fp, pcol_str name, pcol_by by) {
+  const char *p = name.ptr ? name.ptr : "";
+  size_t n = name.ptr ? name.len : 0, h = 0;
+  while (h < n && h < 16 && isxdigit((unsigned char)p[h])) h++;
+  if (by == PCOL_BY_ADDRESS && h == 16 && n > 17 && p[16] == ' ') {
+    dot_put(fp, p, 16);
+    fputs("\\n", fp);
+    p += 17, n -= 17, by = PCOL_BY_LINE;
+  }
+  if (n >= 2 && p[0] == '[' && p[n - 1] == ']') {
+    dot_put(fp, p, n);
+    fputs("\\n", fp);
+    return;
+  }
+  if (by == PCOL_BY_FILE) {
+    const char *b = base_name(p, n);
+    dot_put(fp, b, n - (size_t)(b - p));
+    fputs("\\n", fp);
+    return;
+  }
+  size_t c = n;
+  while (c > 0 && p[c - 1] >= '0' && p[c - 1] <= '9') c--;
+  if (by == PCOL_BY_LINE && c < n && c > 0 && p[c - 1] == ':') {
+    const char *sp = NULL;
+    for (size_t i = 0; i + 1 < c; i++)
+      if (p[i] == ' ') sp = p + i;
+    if (sp) {
+      pcol_str fn = {p, (size_t)(sp - p)};
+      dot_label_name(fp, fn);
+      const char *f0 = sp + 1, *b = base_name(f0, (size_t)(p + n - f0));
+      dot_put(fp, b, (size_t)(p + n - b));
+      fputs("\\n", fp);
+      return;
+    }
+  }
+  pcol_str all = {p, n};
+  dot_label_name(fp, all);
+}
+
 /* dotgraph.go dotColor */
 static void dot_color(FILE *fp, double score, int bg) {
   const double shift = 0.7;
@@ -190,6 +311,7 @@ typedef struct dot_ctx {
   const pcol_graph *g;
   pcol_str vunit;
   const char *unit;
+  pcol_by by;
 } dot_ctx;
 
 /* A value in the view's unit, as text: for a unit of no family the unit is
@@ -213,7 +335,7 @@ static void write_node(FILE *fp, const dot_ctx *c, size_t i, double max_flat) {
   const pcol_top_row *n = &c->g->nodes[i];
   char fv[64], cv[64], pb[16];
   fprintf(fp, "N%zu [label=\"", i + 1);
-  dot_label_name(fp, n->name);
+  dot_label(fp, n->name, c->by);
   fmt_value(c, n->flat, fv, sizeof fv);
   if (n->flat != 0) {
     dot_value(fp, fv);
@@ -321,8 +443,8 @@ static void write_legend(FILE *fp, const char *legend, size_t len) {
 
 static int write_dot(FILE *fp, pcol_file *f, const char *path, const pcol_top *t,
                      const pcol_graph *g, const pcol_select *sel, const char *unit,
-                     const pcol_graph_opts *o) {
-  dot_ctx c = {g, t->value.unit, unit};
+                     const pcol_graph_opts *o, pcol_by by) {
+  dot_ctx c = {g, t->value.unit, unit, by};
   /* the legend: the text views' head (pcol's, escaped by the text rule),
    * with the graph's nodes as the rows shown, then pprof's lines */
   char *legend = NULL;
@@ -520,7 +642,7 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
         rc = pcol_error_set(&err, PCOL_EIO, "cannot make a temporary file: %s", strerror(errno));
         if (dfd >= 0) close(dfd), unlink(dot_path);
       } else {
-        rc = write_dot(dotf, f, path, t, &g, &sel, unit, &o);
+        rc = write_dot(dotf, f, path, t, &g, &sel, unit, &o, by);
         if (fclose(dotf) && !rc) rc = PCOL_EIO;
         if (rc) pcol_error_set(&err, rc, "cannot write the DOT text for graphviz");
       }
@@ -535,7 +657,7 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
         cli_view_meta m = {"graph", path, t->value.type, t->value.unit, t->total, &sel, NULL, 0, NULL, 0};
         write_rows(fp, tfmt, &g, &m);
         rc = ferror(fp) ? PCOL_EIO : PCOL_OK;
-      } else if (!strcmp(fmt, "dot")) rc = write_dot(fp, f, path, t, &g, &sel, unit, &o);
+      } else if (!strcmp(fmt, "dot")) rc = write_dot(fp, f, path, t, &g, &sel, unit, &o, by);
       else rc = run_graphviz(fmt, dot_path, fp, &err);
       if (fp && fp != po.fp && fclose(fp) && !rc) rc = PCOL_EIO;
       if (cli_budget_over()) { /* cli_budget_end says so: exit 1 */

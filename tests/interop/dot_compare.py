@@ -15,7 +15,7 @@ NODE = re.compile(r'^N(\d+) \[(.*)\]$')
 EDGE = re.compile(r'^N(\d+) -> N(\d+) \[(.*)\]$')
 BOX = re.compile(r'^(N+)(\d+)((?:_\d+)+) \[(.*)\]$')
 BOXEDGE = re.compile(r'^(N+\d+(?:_\d+)*) -> (N+\d+(?:_\d+)+) \[(.*)\]$')
-NAMES = 1  # 0: the labels' names are compared too
+NAMES = 0  # 1: the labels' names are not compared
 BOXID = re.compile(r'^(N+)(\d+)((?:_\d+)*)$')
 
 
