@@ -922,10 +922,17 @@ PCOL_API void pcol_peek_free(pcol_peek *p);
  * each node's label tags, up to 4, count as nodes there, as pprof's do),
  * the graph rebuilt again; edges below edge_fraction go, and residual edges
  * another path already connects.  Node i of the result is pprof's N(i+1).
- * Defaults (pcol_graph_opts_default): 0.005, 0.001, 80. */
+ * Each node's label tags, pprof's box3d "nodelets" (dotgraph.go
+ * addNodelets), are in tags: see pcol_graph_tag.
+ * Defaults (pcol_graph_opts_default): 0.005, 0.001, 80, no tag filter. */
 typedef struct pcol_graph_opts {
   double node_fraction, edge_fraction;
   size_t node_count;
+  /* pprof -tagshow / -taghide (POSIX EREs, NULL: none): only the labels
+   * whose key matches tag_show, and none whose key matches tag_hide, make
+   * tags (and count as nodes) */
+  const char *tag_show, *tag_hide;
+  int no_tags; /* 1: no label boxes (tags stays empty; they still count as nodes) */
 } pcol_graph_opts;
 PCOL_API pcol_graph_opts pcol_graph_opts_default(void);
 typedef struct pcol_graph_edge {
@@ -934,6 +941,31 @@ typedef struct pcol_graph_edge {
   int inl;           /* 1: every call went into an inlined line ("(inline)") */
   int residual;      /* 1: some calls skipped dropped frames (pprof's dotted edge) */
 } pcol_graph_edge;
+/* A label box of a node, as go tool pprof -dot draws them (dotgraph.go
+ * addNodelets, graph.go addSample/joinLabels/TrimLowFrequencyTags): the
+ * samples through a node make one tag per set of string labels ("key:value"
+ * sorted, pprof::base left out) and one per value of the numeric label
+ * "bytes" (in its unit, as pcol_unit_label with "minimum": "64B"), under
+ * the string tag of its sample when it has string labels; a tag whose
+ * |flat| and |cum| are both below the node cutoff goes.  A node with
+ * callees in the graph shows its tags' flat, a leaf their cum.  At most 4
+ * string tags a node (by |cum| desc for a leaf, then |flat| desc, then
+ * name), each followed by its numeric tags; then the node's numeric tags
+ * without string labels.  More than 4 numeric tags under one box are put
+ * into 4 buckets (the 4 heaviest, each other value to the nearest of them)
+ * shown as "min..max".  A box of weight 0 is not drawn (its index is
+ * skipped). */
+typedef struct pcol_graph_tag {
+  uint32_t node;      /* the node it hangs from (index into pcol_graph.nodes) */
+  uint32_t parent;    /* 0: from the node; i + 1: from tags[i], its string labels' box */
+  uint32_t index;     /* its place under its parent: pprof's ids N<n>_<index> for a
+                         string tag, NN<n>_<index> or NN<n>_<p>_<index> for a number */
+  int numeric;        /* 1: a "bytes" value or range */
+  const pcol_str *lines; /* its text, a line each: the "key:value"s, or the number */
+  size_t nlines;
+  pcol_sum weight;    /* flat or cum, as above */
+  int dotted;         /* a leaf's numeric box whose cum differs from its flat */
+} pcol_graph_tag;
 typedef struct pcol_graph {
   pcol_top_row *nodes; /* pprof's node order; flat as the pruned graph has it */
   size_t nnodes;
@@ -946,6 +978,9 @@ typedef struct pcol_graph {
   size_t orig_count;      /* nodes before node_count ("Showing top N nodes out of M") */
   pcol_sum node_cutoff, edge_cutoff; /* |(int64)(total x fraction)|, as the labels print them */
   pcol_top top;           /* every row of the profile (pcol_top_compute); owns the names */
+  pcol_graph_tag *tags;   /* the label boxes, in pprof's order (node by node) */
+  size_t ntags;
+  void *tag_mem_;         /* the boxes' text */
 } pcol_graph;
 /* The graph of the selected samples' value v by function (line, file,
  * address: pcol_top_compute's keys and names).  o NULL = the defaults.

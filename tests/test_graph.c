@@ -97,7 +97,7 @@ static void SAMPLE_V(pcol_builder *b, uint32_t src, int64_t time, uint32_t stack
 static pcol_file *GRAPH_ALL(pcol_builder *b, void **mem, pcol_graph *g, const char *n0, const char *n1,
                             const char *n2) {
   pcol_file *f = tu_reopen(b, NULL, mem);
-  pcol_graph_opts all = {0, 0, 0};
+  pcol_graph_opts all = {0, 0, 0, NULL, NULL, 0};
   GRAPH(f, &all, g);
   cr_assert_eq(g->nnodes, 3);
   cr_expect(is(g->nodes[0].name, n0) && is(g->nodes[1].name, n1) && is(g->nodes[2].name, n2),
@@ -140,7 +140,7 @@ Test(graph, prunes_nodes_residual_and_redundant_edges) {
   cr_expect(is(g.nodes[g.edges[0].from].name, "a") && is(g.nodes[g.edges[1].from].name, "main"));
   pcol_graph_free(&g);
   /* nothing pruned: mid and tiny are nodes, no edge residual */
-  pcol_graph_opts all = {0, 0, 0};
+  pcol_graph_opts all = {0, 0, 0, NULL, NULL, 0};
   GRAPH(f, &all, &g);
   cr_expect_eq(g.nnodes, 6);
   cr_expect_eq(g.dropped_nodes, 0);
@@ -151,7 +151,7 @@ Test(graph, prunes_nodes_residual_and_redundant_edges) {
   cr_expect(EDGE(&g, "main", "leaf") == NULL);
   pcol_graph_free(&g);
   /* an edge fraction of 1%: edges under 10 go (mid's), counted */
-  pcol_graph_opts ef = {0, 0.01, 0};
+  pcol_graph_opts ef = {0, 0.01, 0, NULL, NULL, 0};
   GRAPH(f, &ef, &g);
   cr_expect_eq(g.dropped_edges, 3);
   cr_expect(EDGE(&g, "main", "mid") == NULL && EDGE(&g, "b", "tiny") == NULL);
@@ -233,7 +233,7 @@ Test(graph, node_count_bounds_a_huge_graph) {
   void *mem;
   pcol_file *f = tu_reopen(b, NULL, &mem);
   pcol_graph g;
-  pcol_graph_opts ten = {0, 0, 10};
+  pcol_graph_opts ten = {0, 0, 10, NULL, NULL, 0};
   GRAPH(f, &ten, &g);
   cr_expect_eq(g.nnodes, 10);
   cr_expect_eq(g.orig_count, 3001);
@@ -242,7 +242,7 @@ Test(graph, node_count_bounds_a_huge_graph) {
   EXPECT_NODE(&g, "main", 0, 3000); /* cum of the whole profile, not of the kept */
   cr_expect_eq(g.nedges, 9);
   pcol_graph_free(&g);
-  pcol_graph_opts all = {0, 0, 0};
+  pcol_graph_opts all = {0, 0, 0, NULL, NULL, 0};
   GRAPH(f, &all, &g);
   cr_expect_eq(g.nnodes, 3001);
   cr_expect_eq(g.nedges, 3000);
@@ -327,6 +327,86 @@ Test(graph, values_near_int64_max) {
   EXPECT_NODE(&g, "b", X, X);
   EXPECT_EDGE(&g, "main", "a", X, 0, 0);
   EXPECT_EDGE(&g, "main", "b", X, 0, 0);
+  pcol_graph_free(&g);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+/* n samples on stack with the label set {key:str} (str NULL: none) plus
+ * "bytes" = bytes when bytes >= 0 */
+static void SAMPLES_L(pcol_builder *b, uint32_t src, uint32_t stack, int n, const char *key,
+                      const char *str, int64_t bytes) {
+  pcol_label_row l[2];
+  size_t nl = 0;
+  if (str) {
+    pcol_label_row r = {S(b, key), S(b, str), 0, 0};
+    l[nl++] = r;
+  }
+  if (bytes >= 0) {
+    pcol_label_row r = {S(b, "bytes"), 0, bytes, S(b, "bytes")};
+    l[nl++] = r;
+  }
+  uint32_t ls;
+  cr_assert_eq(pcol_b_labelset(b, l, nl, &ls), 0);
+  for (int i = 0; i < n; i++) {
+    pcol_sample_row s = {src, (int64_t)pcol_b_sample_count(b), 0, 1, PCOL_NA_I64, stack, ls};
+    cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+  }
+}
+static void EXPECT_TAG(const pcol_graph *g, size_t i, long node, uint32_t parent, uint32_t index,
+                       const char *text, int64_t w) {
+  cr_assert(i < g->ntags, "tag %zu of %zu", i, g->ntags);
+  const pcol_graph_tag *t = &g->tags[i];
+  cr_expect(t->nlines == 1 && is(t->lines[0], text), "tag %zu: %.*s, want %s", i,
+            t->nlines ? (int)t->lines[0].len : 0, t->nlines ? t->lines[0].ptr : "", text);
+  cr_expect(t->node == (uint32_t)node && t->parent == parent && t->index == index && t->weight == w,
+            "tag %zu (%s): node %u parent %u index %u weight %lld", i, text, t->node, t->parent, t->index,
+            (long long)t->weight);
+}
+
+/* pprof's label boxes (dotgraph.go addNodelets), worked out by hand: leaf
+ * (no callees: cum) has w:1 x3 (each with bytes 64) and w:2 x2, then bytes
+ * alone 16 x5, 32 x4, 48 x3, 1024 x2, 2048, 4096: six values in four
+ * buckets (the four heaviest; 2048 and 4096 join 1024, the nearest), sorted
+ * by cum then name ("1kB..4kB" < "32B").  main has callees, so it shows
+ * flat: 0, no box.  --taghide bytes leaves the two string boxes. */
+Test(graph, label_boxes_as_pprof) {
+  uint32_t src;
+  pcol_builder *b = NEWB(&src);
+  uint32_t m = LOC(b, "main"), lf = LOC(b, "leaf");
+  uint32_t st = STK(b, lf, m, 0);
+  SAMPLES_L(b, src, st, 3, "w", "1", 64);
+  SAMPLES_L(b, src, st, 2, "w", "2", -1);
+  const int64_t v[] = {16, 32, 48, 1024, 2048, 4096};
+  const int n[] = {5, 4, 3, 2, 1, 1};
+  for (int i = 0; i < 6; i++) SAMPLES_L(b, src, st, n[i], NULL, NULL, v[i]);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_graph g;
+  pcol_graph_opts all = {0, 0, 0, NULL, NULL, 0};
+  GRAPH(f, &all, &g);
+  long L = NODE(&g, "leaf");
+  cr_assert(L >= 0);
+  cr_assert_eq(g.ntags, 7);
+  EXPECT_TAG(&g, 0, L, 0, 0, "w:1", 3);
+  EXPECT_TAG(&g, 1, L, 1, 0, "64B", 3);
+  EXPECT_TAG(&g, 2, L, 0, 1, "w:2", 2);
+  EXPECT_TAG(&g, 3, L, 0, 0, "16B", 5);
+  EXPECT_TAG(&g, 4, L, 0, 1, "1kB..4kB", 4);
+  EXPECT_TAG(&g, 5, L, 0, 2, "32B", 4);
+  EXPECT_TAG(&g, 6, L, 0, 3, "48B", 3);
+  cr_expect(g.tags[1].numeric && !g.tags[0].numeric && !g.tags[1].dotted);
+  pcol_graph_free(&g);
+  pcol_graph_opts hide = {0, 0, 0, NULL, "^byt", 0};
+  GRAPH(f, &hide, &g);
+  cr_assert_eq(g.ntags, 2);
+  EXPECT_TAG(&g, 0, NODE(&g, "leaf"), 0, 0, "w:1", 3);
+  EXPECT_TAG(&g, 1, NODE(&g, "leaf"), 0, 1, "w:2", 2);
+  pcol_graph_free(&g);
+  pcol_graph_opts show = {0, 0, 0, "^w$", NULL, 1}; /* no_tags: none made */
+  GRAPH(f, &show, &g);
+  cr_expect_eq(g.ntags, 0);
   pcol_graph_free(&g);
   pcol_close(f);
   free(mem);

@@ -6,6 +6,7 @@
  * escapes (\ and "), so a name cannot end a DOT string or add a line;
  * so do the values, whose unit may be the file's (fmt_value, dot_value). */
 #include "cli.h"
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -29,6 +30,10 @@ const cli_opt opts_graph[] = {
                             "-nodefraction, default 0.005)"},
     {"edge-fraction", 0, 1, "drop edges below this fraction of the total (pprof -edgefraction, default 0.001)"},
     {"node-count", 0, 1, "keep at most this many nodes, 0 = all (pprof -nodecount, default 80)"},
+    {"tagshow", 0, 1, "label boxes only of the label keys that match this regular expression "
+                      "(pprof -tagshow)"},
+    {"taghide", 0, 1, "no label boxes of the label keys that match this regular expression "
+                      "(pprof -taghide)"},
     CLI_OPT_UNIT,
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
     CLI_OPT_SELECT,
@@ -72,9 +77,74 @@ static int is_w(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
-/* graph.go ShortenFunctionName for Go names (goVerRegExp, goRegExp) and
- * C++'s "(anonymous namespace)::" prefix: the node's label only (its
- * tooltip keeps the whole name).  Writes into out (cap bytes). */
+static int is_up(char c) { return c >= 'A' && c <= 'Z'; }
+static int is_lo(char c) { return c >= 'a' && c <= 'z'; }
+static size_t word_run(const char *p, size_t i, size_t n, int dollar) {
+  while (i < n && (is_w(p[i]) || (dollar && p[i] == '$'))) i++;
+  return i;
+}
+
+/* graph.go javaRegExp, `^(?:[a-z]\w*\.)*([A-Z][\w\$]*\.(?:<init>|[a-z][\w\$]*(?:\$\d+)?))(?:(?:\()|$)`:
+ * lower-case package segments, then Class.method (followed by "(" or the
+ * end) is kept: "os.ReadDir.func1" -> "ReadDir.func1".  The segments end at
+ * dots, so the first segment that starts upper-case is the class. */
+static int java_rule(const char *p, size_t n, size_t *a, size_t *e) {
+  size_t i = 0;
+  while (i < n && is_lo(p[i])) { /* [a-z]\w*\. */
+    size_t j = word_run(p, i + 1, n, 0);
+    if (j >= n || p[j] != '.') return 0;
+    i = j + 1;
+  }
+  if (i >= n || !is_up(p[i])) return 0;
+  size_t j = word_run(p, i + 1, n, 1);
+  if (j >= n || p[j] != '.') return 0;
+  j++;
+  if (n - j >= 6 && !memcmp(p + j, "<init>", 6)) j += 6;
+  else if (j < n && is_lo(p[j])) j = word_run(p, j + 1, n, 1);
+  else return 0;
+  if (j < n && p[j] != '(') return 0;
+  *a = i, *e = j;
+  return 1;
+}
+
+/* graph.go cppRegExp, `^(?:[_a-zA-Z]\w*::)+(_*[A-Z]\w*::~?[_a-zA-Z]\w*(?:<.*>)?)`:
+ * after one or more namespace segments, Class::method (and a template's
+ * <...> up to the last '>') is kept: the most segments that leave a match
+ * (the regexp's greedy choice). */
+static int cpp_rule(const char *p, size_t n, size_t *a, size_t *e) {
+  size_t seg[64], ns = 0, i = 0;
+  while (ns < 64 && i < n && (p[i] == '_' || is_up(p[i]) || is_lo(p[i]))) { /* [_a-zA-Z]\w*:: */
+    size_t j = word_run(p, i + 1, n, 0);
+    if (j + 1 >= n || p[j] != ':' || p[j + 1] != ':') break;
+    seg[ns++] = i = j + 2;
+  }
+  for (size_t k = ns; k > 0; k--) {
+    size_t c = seg[k - 1], j = c;
+    while (j < n && p[j] == '_') j++;
+    if (j >= n || !is_up(p[j])) continue;
+    j = word_run(p, j + 1, n, 0);
+    if (j + 1 >= n || p[j] != ':' || p[j + 1] != ':') continue;
+    j += 2;
+    if (j < n && p[j] == '~') j++;
+    if (j >= n || !(p[j] == '_' || is_up(p[j]) || is_lo(p[j]))) continue;
+    j = word_run(p, j + 1, n, 0);
+    if (j < n && p[j] == '<') { /* <.*>: to the last '>' before a newline */
+      const char *nl = memchr(p + j, '\n', n - j);
+      size_t lim = nl ? (size_t)(nl - p) : n, last = 0;
+      for (size_t x = j + 1; x < lim; x++)
+        if (p[x] == '>') last = x + 1;
+      if (last) j = last;
+    }
+    *a = c, *e = j;
+    return 1;
+  }
+  return 0;
+}
+
+/* graph.go ShortenFunctionName: C++'s "(anonymous namespace)::" prefix and
+ * Go's module versions (goVerRegExp) go, then the first of goRegExp,
+ * javaRegExp and cppRegExp that matches keeps its part: the node's label
+ * only (its tooltip keeps the whole name).  Writes into out (cap bytes). */
 static size_t shorten(const char *p, size_t n, char *out, size_t cap) {
   static const char anon[] = "(anonymous namespace)::";
   if (n >= sizeof anon - 1 && !memcmp(p, anon, sizeof anon - 1)) {
@@ -115,10 +185,14 @@ static size_t shorten(const char *p, size_t n, char *out, size_t cap) {
       break;
     }
   }
+  size_t a = 0, e = 0; /* the part kept: out[a .. e) */
   if (best) {
-    memmove(out, out + best, m - best);
-    m -= best;
+    a = best, e = m;
+  } else if (!java_rule(out, m, &a, &e) && !cpp_rule(out, m, &a, &e)) {
+    a = 0, e = m;
   }
+  memmove(out, out + a, e - a);
+  m = e - a;
   out[m] = 0;
   return m;
 }
@@ -161,6 +235,57 @@ static void dot_label_name(FILE *fp, pcol_str name) {
   free(t);
 }
 
+static const char *base_name(const char *p, size_t n) {
+  const char *b = p;
+  for (size_t i = 0; i < n; i++)
+    if (p[i] == '/') b = p + i + 1;
+  return b;
+}
+
+/* dotgraph.go multilinePrintableName over graph.go NameComponents, from
+ * the node's name as pcol_top composes it: --by address's "%016x " first;
+ * an unsymbolized location's "[binary]" as it is; --by file the file's base
+ * name; --by line the function (dot_label_name), then the file's base name
+ * and ":LINE" (the name's last " FILE:LINE"); each a line. */
+static void dot_label(FILE *fp, pcol_str name, pcol_by by) {
+  const char *p = name.ptr ? name.ptr : "";
+  size_t n = name.ptr ? name.len : 0, h = 0;
+  while (h < n && h < 16 && isxdigit((unsigned char)p[h])) h++;
+  if (by == PCOL_BY_ADDRESS && h == 16 && n > 17 && p[16] == ' ') {
+    dot_put(fp, p, 16);
+    fputs("\\n", fp);
+    p += 17, n -= 17, by = PCOL_BY_LINE;
+  }
+  if (n >= 2 && p[0] == '[' && p[n - 1] == ']') {
+    dot_put(fp, p, n);
+    fputs("\\n", fp);
+    return;
+  }
+  if (by == PCOL_BY_FILE) {
+    const char *b = base_name(p, n);
+    dot_put(fp, b, n - (size_t)(b - p));
+    fputs("\\n", fp);
+    return;
+  }
+  size_t c = n;
+  while (c > 0 && p[c - 1] >= '0' && p[c - 1] <= '9') c--;
+  if (by == PCOL_BY_LINE && c < n && c > 0 && p[c - 1] == ':') {
+    const char *sp = NULL;
+    for (size_t i = 0; i + 1 < c; i++)
+      if (p[i] == ' ') sp = p + i;
+    if (sp) {
+      pcol_str fn = {p, (size_t)(sp - p)};
+      dot_label_name(fp, fn);
+      const char *f0 = sp + 1, *b = base_name(f0, (size_t)(p + n - f0));
+      dot_put(fp, b, (size_t)(p + n - b));
+      fputs("\\n", fp);
+      return;
+    }
+  }
+  pcol_str all = {p, n};
+  dot_label_name(fp, all);
+}
+
 /* dotgraph.go dotColor */
 static void dot_color(FILE *fp, double score, int bg) {
   const double shift = 0.7;
@@ -186,6 +311,7 @@ typedef struct dot_ctx {
   const pcol_graph *g;
   pcol_str vunit;
   const char *unit;
+  pcol_by by;
 } dot_ctx;
 
 /* A value in the view's unit, as text: for a unit of no family the unit is
@@ -209,7 +335,7 @@ static void write_node(FILE *fp, const dot_ctx *c, size_t i, double max_flat) {
   const pcol_top_row *n = &c->g->nodes[i];
   char fv[64], cv[64], pb[16];
   fprintf(fp, "N%zu [label=\"", i + 1);
-  dot_label_name(fp, n->name);
+  dot_label(fp, n->name, c->by);
   fmt_value(c, n->flat, fv, sizeof fv);
   if (n->flat != 0) {
     dot_value(fp, fv);
@@ -240,7 +366,40 @@ static void write_node(FILE *fp, const dot_ctx *c, size_t i, double max_flat) {
   fputs("\"]\n", fp);
 }
 
-static void write_edge(FILE *fp, const dot_ctx *c, const pcol_graph_edge *e) {
+/* dotgraph.go addNodelets / numericNodelets: node i's label boxes (a
+ * string tag N<i>_<k>, its numbers NN<i>_<k>_<j>, the node's own numbers
+ * NN<i>_<j>), each with its edge from what it hangs on.  The text of a box
+ * is the file's (keys, values, the unit of a number): each line by dot_put,
+ * the lines joined by DOT's \n as pprof's joinLabels. */
+static size_t write_tags(FILE *fp, const dot_ctx *c, size_t i, size_t t0) {
+  const pcol_graph *g = c->g;
+  size_t t = t0;
+  for (; t < g->ntags && g->tags[t].node == i; t++) {
+    const pcol_graph_tag *x = &g->tags[t];
+    char src[48], id[64], w[64];
+    if (!x->parent) snprintf(src, sizeof src, "N%zu", i + 1);
+    else snprintf(src, sizeof src, "N%zu_%u", i + 1, g->tags[x->parent - 1].index);
+    snprintf(id, sizeof id, "%s%s_%u", x->numeric ? "N" : "", src, x->index);
+    fmt_value(c, x->weight, w, sizeof w);
+    fprintf(fp, "%s [label = \"", id);
+    for (size_t l = 0; l < x->nlines; l++) {
+      if (l) fputs("\\n", fp);
+      dot_str(fp, x->lines[l]);
+    }
+    fprintf(fp, "\" id=\"%s\" fontsize=8 shape=box3d tooltip=\"", id);
+    dot_value(fp, w);
+    fprintf(fp, "\"]\n%s -> %s [label=\" ", src, id);
+    dot_value(fp, w);
+    fputs("\" weight=100 tooltip=\"", fp);
+    dot_value(fp, w);
+    fputs("\" labeltooltip=\"", fp);
+    dot_value(fp, w);
+    fprintf(fp, "\"%s]\n", x->dotted ? " style=\"dotted\"" : "");
+  }
+  return t;
+}
+
+static void write_edge(FILE *fp, const dot_ctx *c, const pcol_graph_edge *e, const uint8_t *boxes) {
   char w[64];
   fmt_value(c, e->weight, w, sizeof w);
   fprintf(fp, "N%u -> N%u [label=\" ", e->from + 1, e->to + 1);
@@ -266,6 +425,7 @@ static void write_edge(FILE *fp, const dot_ctx *c, const pcol_graph_edge *e) {
     fputs(")\"", fp);
   }
   if (e->residual) fputs(" style=\"dotted\"", fp);
+  if (boxes && boxes[e->from]) fputs(" minlen=2", fp); /* pprof: room for the caller's boxes */
   fputs("]\n", fp);
 }
 
@@ -283,8 +443,8 @@ static void write_legend(FILE *fp, const char *legend, size_t len) {
 
 static int write_dot(FILE *fp, pcol_file *f, const char *path, const pcol_top *t,
                      const pcol_graph *g, const pcol_select *sel, const char *unit,
-                     const pcol_graph_opts *o) {
-  dot_ctx c = {g, t->value.unit, unit};
+                     const pcol_graph_opts *o, pcol_by by) {
+  dot_ctx c = {g, t->value.unit, unit, by};
   /* the legend: the text views' head (pcol's, escaped by the text rule),
    * with the graph's nodes as the rows shown, then pprof's lines */
   char *legend = NULL;
@@ -319,8 +479,15 @@ static int write_dot(FILE *fp, pcol_file *f, const char *path, const pcol_top *t
   double max_flat = 0;
   for (size_t i = 0; i < g->nnodes; i++)
     if ((double)mag(g->nodes[i].flat) > max_flat) max_flat = (double)mag(g->nodes[i].flat);
-  for (size_t i = 0; i < g->nnodes && !cli_budget_over(); i++) write_node(fp, &c, i, max_flat);
-  for (size_t i = 0; i < g->nedges && !cli_budget_over(); i++) write_edge(fp, &c, &g->edges[i]);
+  uint8_t *boxes = g->ntags ? calloc(g->nnodes + 1, 1) : NULL; /* nodes with label boxes */
+  if (g->ntags && !boxes) return PCOL_ENOMEM;
+  for (size_t i = 0; i < g->ntags && boxes; i++) boxes[g->tags[i].node] = 1;
+  for (size_t i = 0, tg = 0; i < g->nnodes && !cli_budget_over(); i++) {
+    write_node(fp, &c, i, max_flat);
+    tg = write_tags(fp, &c, i, tg);
+  }
+  for (size_t i = 0; i < g->nedges && !cli_budget_over(); i++) write_edge(fp, &c, &g->edges[i], boxes);
+  free(boxes);
   fputs("}\n", fp);
   return ferror(fp) ? PCOL_EIO : PCOL_OK;
 }
@@ -436,6 +603,8 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
   uint64_t nc;
   if (cli_get_u64(cmd, a, "node-count", 80, &nc)) return EXIT_USAGE;
   o.node_count = nc > SIZE_MAX ? SIZE_MAX : (size_t)nc;
+  o.tag_show = cli_get(cmd, a, "tagshow");
+  o.tag_hide = cli_get(cmd, a, "taghide");
   const char *out = cli_get(cmd, a, "output");
   if (!out) out = "-";
   pcol_select sel;
@@ -473,7 +642,7 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
         rc = pcol_error_set(&err, PCOL_EIO, "cannot make a temporary file: %s", strerror(errno));
         if (dfd >= 0) close(dfd), unlink(dot_path);
       } else {
-        rc = write_dot(dotf, f, path, t, &g, &sel, unit, &o);
+        rc = write_dot(dotf, f, path, t, &g, &sel, unit, &o, by);
         if (fclose(dotf) && !rc) rc = PCOL_EIO;
         if (rc) pcol_error_set(&err, rc, "cannot write the DOT text for graphviz");
       }
@@ -488,7 +657,7 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
         cli_view_meta m = {"graph", path, t->value.type, t->value.unit, t->total, &sel, NULL, 0, NULL, 0};
         write_rows(fp, tfmt, &g, &m);
         rc = ferror(fp) ? PCOL_EIO : PCOL_OK;
-      } else if (!strcmp(fmt, "dot")) rc = write_dot(fp, f, path, t, &g, &sel, unit, &o);
+      } else if (!strcmp(fmt, "dot")) rc = write_dot(fp, f, path, t, &g, &sel, unit, &o, by);
       else rc = run_graphviz(fmt, dot_path, fp, &err);
       if (fp && fp != po.fp && fclose(fp) && !rc) rc = PCOL_EIO;
       if (cli_budget_over()) { /* cli_budget_end says so: exit 1 */

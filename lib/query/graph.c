@@ -26,8 +26,9 @@
  * per edge: a key or edge adds the subtree weight of the node where it first
  * appears on the path (peek.c's walk, with a kept set).
  *
- * A node's label tags count as nodes when the first node_count are kept
- * (graph_tags.c); pcol draws no tags (pprof's nodelets). */
+ * A node's label tags count as nodes when the first node_count are kept,
+ * and the tags of the final graph are its label boxes, pprof's nodelets
+ * (graph_tags.c). */
 #include "query.h"
 #include <math.h>
 
@@ -35,7 +36,7 @@ typedef pcol_q_umag pcol_umag;
 static pcol_umag mag(pcol_sum v) { return v < 0 ? -(pcol_umag)v : (pcol_umag)v; }
 
 pcol_graph_opts pcol_graph_opts_default(void) {
-  pcol_graph_opts o = {0.005, 0.001, 80};
+  pcol_graph_opts o = {0.005, 0.001, 80, NULL, NULL, 0};
   return o;
 }
 
@@ -579,12 +580,13 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
   if (!rc) rc = graph_make(t, &b, kept, &g, node_of, err);
   if (!rc) rc = graph_sort(&g, err);
   if (!rc) out->orig_count = g.nn;
+  if (!rc && (o->node_count > 0 || !o->no_tags))
+    rc = pcol_q_gtags_load(f, sel, v, o->tag_show, o->tag_hide, &tags, err);
   /* 3. the first node_count nodes in entropy order */
   if (!rc && o->node_count > 0) {
     trim_edges(&g, ecut); /* pprof trims them before it selects */
     /* a node's label tags (up to 4) count as nodes (graph.go selectTopNodes) */
     if (!(ntags = calloc(nk, sizeof *ntags))) rc = pcol_oom(err);
-    if (!rc) rc = pcol_q_gtags_load(f, sel, v, &tags, err);
     if (!rc && pcol_q_gtags_count(&tags, s, kept, b.kk, b.res, ncut, ntags)) rc = pcol_oom(err);
     size_t keep = g.nn, count = 0;
     for (size_t i = 0; !rc && i < g.nn; i++) {
@@ -643,6 +645,12 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
     }
     free(idx);
   }
+  /* 5. the label boxes of the nodes drawn */
+  if (!rc && !o->no_tags) {
+    for (size_t k = 0; k < nk; k++) node_of[k] = UINT32_MAX;
+    for (size_t i = 0; i < out->nnodes; i++) node_of[out->nodes[i].key] = (uint32_t)i;
+    rc = pcol_q_gtags_draw(&tags, s, kept, b.kk, b.res, ncut, node_of, out, err);
+  }
   out->total = t->total;
   pcol_q_gtags_free(&tags);
   free(ntags);
@@ -659,6 +667,8 @@ void pcol_graph_free(pcol_graph *g) {
   if (!g) return;
   free(g->nodes);
   free(g->edges);
+  free(g->tags);
+  free(g->tag_mem_);
   pcol_top_free(&g->top);
   memset(g, 0, sizeof *g);
 }

@@ -282,23 +282,44 @@ uint64_t pcol_q_top_key_line(const pcol_top *t, uint32_t k);
  * view that reads the keys' lines (list.c). */
 int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
                        pcol_top *out, pcol_error *err);
-/* graph_tags.c: the label tags of pprof's graph nodes, which pprof counts
- * as nodes when it keeps the first -nodecount (graph.go selectTopNodes).
+/* graph_tags.c: the label tags of pprof's graph nodes (its nodelets, the
+ * box3d boxes under a node), which pprof also counts as nodes when it keeps
+ * the first -nodecount (graph.go selectTopNodes).
  * load: the selected samples' values summed per (stack node, label set)
- * with a tag (np = 0: none); count: count[key] = how many tags of kept key
- * survive pprof's trim at cut, given a build's innermost kept key (kk) and
- * residual mark (res) per stack node. */
+ * with a tag (np = 0: none), the labels whose key `show` does not match or
+ * `hide` matches left out (pprof -tagshow/-taghide; NULL: none); count:
+ * count[key] = how many tags of kept key survive pprof's trim at cut, given
+ * a build's innermost kept key (kk) and residual mark (res) per stack node;
+ * draw: the boxes of the graph's nodes (out->tags), as dotgraph.go
+ * addNodelets picks, orders, buckets and weighs them. */
+typedef struct pcol_q_gtag {
+  uint8_t numeric; /* 0: a set of string labels; 1: a value of "bytes" */
+  uint32_t parent; /* numeric: the tag of its label set's string labels (0: none) */
+  uint32_t p0, np; /* its lines: parts[p0 .. p0 + np) ("key:value" sorted, or the number) */
+  pcol_str name;   /* pprof's Tag.Name: the lines joined by "\\n", or the number */
+  pcol_str unit;   /* numeric: the unit of its value */
+} pcol_q_gtag;
 typedef struct pcol_q_gtags {
   pcol_u64map pairs; /* stack << 32 | label set -> pair */
   uint32_t *p_stack, *p_ls, np, pcap;
   pcol_sum *p_w;
   uint32_t *ls_off, *ls_tag; /* the tags of each label set (CSR) */
+  int64_t *ls_val;           /* a numeric tag's value, per ls_tag entry */
   pcol_q_keytab names;       /* tag identities */
+  pcol_q_gtag *tag;          /* tag[id], per identity */
+  size_t tcap;
+  pcol_str *parts; /* in names' arena */
+  size_t nparts, partcap;
 } pcol_q_gtags;
 int pcol_q_gtags_load(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                      pcol_q_gtags *g, pcol_error *err);
+                      const char *show, const char *hide, pcol_q_gtags *g, pcol_error *err);
 int pcol_q_gtags_count(const pcol_q_gtags *g, const pcol_q_inl_state *s, const uint8_t *kept,
                        const uint32_t *kk, const uint8_t *res, pcol_q_umag cut, uint32_t *count);
+/* node_of[key]: the key's node in out->nodes (UINT32_MAX: none); out's
+ * nodes and edges are made. */
+int pcol_q_gtags_draw(const pcol_q_gtags *g, const pcol_q_inl_state *s, const uint8_t *kept,
+                      const uint32_t *kk, const uint8_t *res, pcol_q_umag cut,
+                      const uint32_t *node_of, pcol_graph *out, pcol_error *err);
 void pcol_q_gtags_free(pcol_q_gtags *g);
 /* Only the tags of each label set (ls_off, ls_tag; ls_off NULL without
  * label sets): the report page adds them up itself (graph.js). */

@@ -49,26 +49,30 @@ PY
 # Hostile value-type units (issue 42 F1): the unit of no family prints as
 # the file has it ("7unit..."), in every node's and edge's label and
 # tooltip.  pprofgen.py puts the text in every string of a profile (the
-# unit is "unit" + text).  Each DOT line must keep the writer's own
+# unit is "unit" + text), label keys and values and the unit of the numeric
+# label "bytes" too, which the label boxes show (box3d nodes N1_0, NN1_0_0
+# and their edges; issue 44).  Each DOT line must keep the writer's own
 # attributes (no URL=, image=, ... from the file), and the SVG that
 # graphviz makes of it (when installed) must have no link, image or script.
 i=0
 for h in '" URL="javascript:alert(1)//' '" image="/etc/passwd' 'x\\' '\\" href="x' 'a\n<script>&"'; do
   i=$((i + 1))
-  python3 "$here/pprofgen.py" strings "$tmp/u$i.pb" "$h" || { echo "FAIL: pprofgen.py"; exit 1; }
+  python3 "$here/pprofgen.py" strings "$tmp/u$i.pb" "$h" bytes || { echo "FAIL: pprofgen.py"; exit 1; }
   "$PCOL" graph "$tmp/u$i.pb" -o "$tmp/u$i.dot" 2>"$tmp/err" || { echo "FAIL: graph unit $h: exit $?: $(cat "$tmp/err")"; fail=1; continue; }
   python3 - "$tmp/u$i.dot" "$h" <<'PY' || fail=1
 import re, sys
 dot = open(sys.argv[1], encoding='utf-8', errors='replace').read()
-attr = re.compile(r'\s*(\w+)=("(?:[^"\\\n]|\\.)*"|[\w.#]+)')
+attr = re.compile(r'\s*(\w+) ?= ?("(?:[^"\\\n]|\\.)*"|[\w.#]+)')
 want = {'node': {'label', 'id', 'fontsize', 'shape', 'tooltip', 'color', 'fillcolor'},
-        'edge': {'label', 'weight', 'penwidth', 'color', 'tooltip', 'labeltooltip', 'style'}}
-bad, n = [], 0
+        'edge': {'label', 'weight', 'penwidth', 'color', 'tooltip', 'labeltooltip', 'style', 'minlen'}}
+bad, n, boxes = [], 0, []
 for line in dot.splitlines():
-    m = re.match(r'N\d+( -> N\d+)? \[', line)
+    m = re.match(r'N+\d+(?:_\d+)*( -> N+\d+(?:_\d+)*)? \[', line)
     if not m:
         continue
     n += 1
+    if 'shape=box3d' in line:
+        boxes.append(line)
     kind, pos, keys = 'edge' if m.group(1) else 'node', m.end(), set()
     while True:
         a = attr.match(line, pos)
@@ -84,6 +88,14 @@ for line in dot.splitlines():
         bad.append('no unit in %r' % line[:80])
 if n < 3:
     bad.append('%d nodes and edges, want 3' % n)
+# the label boxes: the string labels' ("key...:value0...", their text
+# escaped as the names are: the checks above) and the bytes value's under
+# it (a unit of no family prints no unit, as pprof's ScaledLabel)
+for k in (0, 1):
+    if not any(re.match(r'N1_\d \[label = "key.*:value%d' % k, b) for b in boxes):
+        bad.append('no box of the string labels of value%d: %r' % (k, boxes[:2]))
+if sorted(re.findall(r'^NN1_\d_0 \[label = "(\d+)"', '\n'.join(boxes), re.M)) != ['7', '8']:
+    bad.append('no boxes of the bytes values 7 and 8: %r' % boxes[:4])
 for b in bad:
     print('FAIL: graph with unit %r: %s' % (sys.argv[2], b))
 sys.exit(1 if bad else 0)

@@ -9,7 +9,10 @@ hand, standard library only).
                                  function names, system names, file names,
                                  mapping file and build id, sample and period
                                  types and units, label keys, values and units,
-                                 comments (tests/cli/t_markup.sh, t_text_escape.sh)
+                                 comments (tests/cli/t_markup.sh, t_text_escape.sh);
+                                 a 4th argument "bytes" names the numeric label
+                                 "bytes", as Go heap profiles do (its unit still
+                                 holds TEXT: tests/cli/t_graph_escape.sh)
   pprofgen.py hours OUT          one sample of 4,000,000 cpu hours in 5 ns of
                                  duration: its total in ns is past int64
                                  (tests/cli/t_pprof_semantics.sh)
@@ -61,16 +64,17 @@ def lines(out, n, line):
     open(out, "wb").write(p + st.table())
 
 
-def strings(out, text):
+def strings(out, text, numkey=None):
     t = text.encode("latin-1")  # each \xNN one byte: invalid UTF-8 stays invalid
     st = Strings()
     s = lambda tag: st.id(tag + t)
+    num = st.id(numkey.encode()) if numkey else s(b"num")
     p = field(1, 2, field(1, 0, s(b"type")) + field(2, 0, s(b"unit")))
     p += field(1, 2, field(1, 0, s(b"type2")) + field(2, 0, st.id(b"nanoseconds")))
     # two samples on a stack of two functions, with string and numeric labels
     for k in range(2):
         lab = field(3, 2, field(1, 0, s(b"key")) + field(2, 0, s(b"value%d" % k)))
-        lab += field(3, 2, field(1, 0, s(b"num")) + field(3, 0, 7 + k) + field(4, 0, s(b"nunit")))
+        lab += field(3, 2, field(1, 0, num) + field(3, 0, 7 + k) + field(4, 0, s(b"nunit")))
         p += field(2, 2, field(1, 2, varint(1) + varint(2)) + field(2, 2, varint(3 + k) + varint(5)) + lab)
     p += field(3, 2, field(1, 0, 1) + field(2, 0, 0x1000) + field(3, 0, 0x2000) +
                field(5, 0, s(b"mapfile")) + field(6, 0, s(b"buildid")) + field(7, 0, 1))
@@ -102,7 +106,8 @@ if __name__ == "__main__":
     if sys.argv[1] == "lines":
         lines(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     elif sys.argv[1] == "strings":
-        strings(sys.argv[2], sys.argv[3].encode("latin-1").decode("unicode_escape"))
+        strings(sys.argv[2], sys.argv[3].encode("latin-1").decode("unicode_escape"),
+                sys.argv[4] if len(sys.argv) > 4 else None)
     elif sys.argv[1] == "hours":
         hours(sys.argv[2])
     else:
