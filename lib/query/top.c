@@ -615,8 +615,13 @@ static int edge_add(edge_tab *e, uint32_t from, uint32_t to, int inl, pcol_sum w
 }
 
 /* kept[key] (NULL: every key) are the graph's nodes: a call goes from the
- * nearest kept frame outward, as pprof's graph rebuilt from kept nodes. */
-static int inline_marks(const pcol_q_inl_state *s, const uint8_t *kept, uint8_t *inl, pcol_error *err) {
+ * nearest kept frame outward, as pprof's graph rebuilt from kept nodes.
+ * fk (with kept NULL): the innermost key on the path to each node, which
+ * top_run made as the flat keys (every key kept: the innermost line of the
+ * nearest location with keys), so that only the nodes of locations with a
+ * key that may be marked are visited. */
+static int inline_marks(const pcol_q_inl_state *s, const uint8_t *kept, const uint32_t *fk,
+                        uint8_t *inl, pcol_error *err) {
   edge_tab e = {0};
   int rc = PCOL_OK;
   /* Only a key met at an inlined line somewhere can be marked (an edge is
@@ -633,15 +638,23 @@ static int inline_marks(const pcol_q_inl_state *s, const uint8_t *kept, uint8_t 
     may[x & 0x7fffffffu] = 1;
   }
   if (!may) return PCOL_OK;
-  uint32_t *kk = pcol_alloc_hot((s->nstacks + 1) * sizeof *kk, 0); /* innermost kept key on the path */
-  if (!kk) {
+  uint8_t *locmay = NULL; /* with fk: the locations with a key in may */
+  uint32_t *kk = NULL;    /* without: the innermost kept key on the path */
+  if (kept || !fk) {
+    if ((kk = pcol_alloc_hot((s->nstacks + 1) * sizeof *kk, 0))) kk[0] = 0;
+  } else if ((locmay = calloc(s->nlocs + 1, 1))) {
+    for (uint64_t l = 1; l <= s->nlocs; l++)
+      for (uint32_t j = s->loc_aoff[l]; j < s->loc_aoff[l + 1]; j++)
+        if (may[s->loc_all[j] & 0x7fffffffu]) locmay[l] = 1;
+  }
+  if (!kk && !locmay) {
     free(may);
     return pcol_oom(err);
   }
-  kk[0] = 0;
   for (uint64_t n = 1; n <= s->nstacks && !rc; n++) {
     uint32_t p = pcol_view_u32(&s->st_parent, n - 1), loc = pcol_view_u32(&s->st_loc, n - 1);
-    uint32_t caller = kk[p < n ? p : 0];
+    if (locmay && !(locmay[loc] && s->touched[n])) continue; /* adds no edge */
+    uint32_t caller = kk ? kk[p < n ? p : 0] : fk[p < n ? p : 0];
     for (uint32_t j = s->loc_aoff[loc + 1]; j > s->loc_aoff[loc] && !rc; j--) {
       uint32_t x = s->loc_all[j - 1], key = x & 0x7fffffffu;
       if (kept && !kept[key]) continue;
@@ -649,7 +662,7 @@ static int inline_marks(const pcol_q_inl_state *s, const uint8_t *kept, uint8_t 
         rc = edge_add(&e, caller, key, (int)(x >> 31), pcol_q_nsum_at(&s->sub, n));
       caller = key;
     }
-    kk[n] = caller;
+    if (kk) kk[n] = caller;
   }
   /* pprof drops the edges below its -edgefraction before it marks */
   for (size_t i = 0; i < e.map.cap && !rc; i++) {
@@ -658,6 +671,7 @@ static int inline_marks(const pcol_q_inl_state *s, const uint8_t *kept, uint8_t 
     if (mag(e.w[id]) >= (pcol_umag)s->cutoff) inl[callee] |= e.all_inl[id] ? 1 : 2;
   }
   free(kk);
+  free(locmay);
   free(may);
   pcol_u64map_free(&e.map);
   free(e.all_inl);
@@ -680,7 +694,7 @@ int pcol_top_mark_inline(pcol_top *t, pcol_error *err) {
     uint32_t k = t->rows[i].key;
     if (k && k <= p->is.nkeys) kept[k] = 1;
   }
-  if (!rc) rc = inline_marks(&p->is, kept, inl, err);
+  if (!rc) rc = inline_marks(&p->is, kept, NULL, inl, err);
   for (size_t i = 0; !rc && i < t->nrows; i++) {
     uint32_t k = t->rows[i].key;
     t->rows[i].inl = k && k <= p->is.nkeys ? inline_of(inl[k]) : PCOL_INLINE_NONE;
@@ -809,10 +823,12 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   }
   /* each node's keys in one word (nkey: the key of a one-key location,
    * else the location with the high bit set): the walks below read of a
-   * node this word and its subtree sum only.  It takes the place of the
-   * flat keys, which the forward pass alone needed. */
-  nkey = fk;
-  fk = NULL;
+   * node this word and its subtree sum only.  The flat keys stay for the
+   * inline marks (the innermost key on the path to a node). */
+  if (!(nkey = pcol_alloc_hot((ns + 1) * sizeof *nkey, 0))) {
+    rc = pcol_oom(err);
+    goto done;
+  }
   for (uint64_t n = 1; n <= ns; n++) {
     uint32_t loc = pcol_view_u32(&c->st_loc, n - 1);
     uint32_t a = t->loc_koff[loc], e = t->loc_koff[loc + 1];
@@ -842,7 +858,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     touched = NULL;
     is->cutoff = (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001);
     is->nkeys = nk - 1;
-    if ((rc = inline_marks(is, NULL, inl, err))) goto done;
+    if ((rc = inline_marks(is, NULL, fk, inl, err))) goto done;
   }
   /* rows: with a node fraction, only those pcol_top_cutoff would keep
    * (what pcol_top_compute_cut shows: a line-level profile has 10^5 rows
