@@ -784,17 +784,21 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   }
   /* the subtree sums are made in place of the node weights (read first in
    * the forward pass): one array less to fault in */
-  fk = pcol_alloc_hot((ns + 1) * sizeof *fk, 0); /* (both written whole: pcol_alloc_hot) */
+  fk = pcol_alloc_hot((ns + 1) * sizeof *fk, 0); /* (written whole: pcol_alloc_hot) */
+  nkey = pcol_alloc_hot((ns + 1) * sizeof *nkey, 0);
   touched = pcol_alloc_hot(ns + 1, 1);
   flat = calloc(nk, sizeof *flat);
   cum = calloc(nk, sizeof *cum);
   cnt = calloc(nk, sizeof *cnt);
   inl = calloc(nk, 1);
-  if (!fk || !touched || !flat || !cum || !cnt || !inl) {
+  if (!fk || !nkey || !touched || !flat || !cum || !cnt || !inl) {
     rc = pcol_oom(err);
     goto done;
   }
-  /* forward: flat key of each node (its own first key, else its parent's) */
+  /* forward: flat key of each node (its own first key, else its parent's),
+   * and its keys in one word (nkey: the key of a one-key location, else the
+   * location with the high bit set), which is all the walk below reads of
+   * a node besides its subtree sum */
   fk[0] = 0;
   for (uint64_t n = 1; n <= ns; n++) {
     uint32_t p = pcol_view_u32(&c->st_parent, n - 1), loc = pcol_view_u32(&c->st_loc, n - 1);
@@ -805,6 +809,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     }
     uint32_t a = t->loc_koff[loc], e = t->loc_koff[loc + 1];
     fk[n] = a < e ? t->loc_keys[a] : fk[p];
+    nkey[n] = e - a == 1 ? t->loc_keys[a] : e == a ? 0 : loc | 0x80000000u;
     pcol_sum own = pcol_q_nsum_at(&sub, n); /* still the node's own weight */
     touched[n] = own != 0;
     if (own != 0) {
@@ -820,19 +825,6 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
       pcol_q_nsum_addto(&sub, p, n);
       touched[p] |= touched[n];
     }
-  }
-  /* each node's keys in one word (nkey: the key of a one-key location,
-   * else the location with the high bit set): the walks below read of a
-   * node this word and its subtree sum only.  The flat keys stay for the
-   * inline marks (the innermost key on the path to a node). */
-  if (!(nkey = pcol_alloc_hot((ns + 1) * sizeof *nkey, 0))) {
-    rc = pcol_oom(err);
-    goto done;
-  }
-  for (uint64_t n = 1; n <= ns; n++) {
-    uint32_t loc = pcol_view_u32(&c->st_loc, n - 1);
-    uint32_t a = t->loc_koff[loc], e = t->loc_koff[loc + 1];
-    nkey[n] = e - a == 1 ? t->loc_keys[a] : e == a ? 0 : loc | 0x80000000u;
   }
   {
     cum_walk cw = {t, &c->st_parent, nkey, &sub, touched, cnt, cum, ns, nk, nokey, cum[nokey]};
