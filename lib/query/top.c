@@ -711,7 +711,8 @@ int pcol_top_mark_inline(pcol_top *t, pcol_error *err) {
 typedef struct cum_walk {
   const topctx *t;
   const pcol_view *parent;
-  const uint32_t *nkey; /* see top_run */
+  const pcol_view *loc; /* the stack nodes' locations */
+  const uint32_t *lk1;  /* per location: see top_run */
   const pcol_q_nsum *sub;
   const uint8_t *touched;
   uint32_t *cnt;
@@ -733,7 +734,7 @@ static inline const uint32_t *node_keys(const cum_walk *w, const uint32_t *k1, u
 }
 static inline void path_keys(const cum_walk *w, uint32_t n, int d) {
   uint32_t nks;
-  const uint32_t *ks = node_keys(w, &w->nkey[n], &nks);
+  const uint32_t *ks = node_keys(w, &w->lk1[pcol_view_u32(w->loc, n - 1)], &nks);
   for (uint32_t j = 0; j < nks; j++) w->cnt[ks[j]] += (uint32_t)d;
 }
 
@@ -746,7 +747,7 @@ static int cum_visit(void *ctx, uint32_t n, int mode) {
     return 0;
   }
   uint32_t nks;
-  const uint32_t *ks = node_keys(w, &w->nkey[n], &nks);
+  const uint32_t *ks = node_keys(w, &w->lk1[pcol_view_u32(w->loc, n - 1)], &nks);
   for (uint32_t j = 0; j < nks; j++)
     if (w->cnt[ks[j]]++ == 0) w->cum[ks[j]] += pcol_q_nsum_at(w->sub, n);
   return 0;
@@ -785,7 +786,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   /* the subtree sums are made in place of the node weights (read first in
    * the forward pass): one array less to fault in */
   fk = pcol_alloc_hot((ns + 1) * sizeof *fk, 0); /* (written whole: pcol_alloc_hot) */
-  nkey = pcol_alloc_hot((ns + 1) * sizeof *nkey, 0);
+  nkey = malloc((c->nloc + 1) * sizeof *nkey);
   touched = pcol_alloc_hot(ns + 1, 1);
   flat = calloc(nk, sizeof *flat);
   cum = calloc(nk, sizeof *cum);
@@ -795,10 +796,14 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     rc = pcol_oom(err);
     goto done;
   }
-  /* forward: flat key of each node (its own first key, else its parent's),
-   * and its keys in one word (nkey: the key of a one-key location, else the
-   * location with the high bit set), which is all the walk below reads of
-   * a node besides its subtree sum */
+  /* each location's keys in one word (nkey: the key of a one-key location,
+   * else the location with the high bit set): the walk below reads of a
+   * node this word of its location and its subtree sum */
+  for (uint64_t l = 0; l <= c->nloc; l++) {
+    uint32_t a = t->loc_koff[l], e = t->loc_koff[l + 1];
+    nkey[l] = e - a == 1 ? t->loc_keys[a] : e == a ? 0 : (uint32_t)l | 0x80000000u;
+  }
+  /* forward: flat key of each node (its own first key, else its parent's) */
   fk[0] = 0;
   for (uint64_t n = 1; n <= ns; n++) {
     uint32_t p = pcol_view_u32(&c->st_parent, n - 1), loc = pcol_view_u32(&c->st_loc, n - 1);
@@ -809,7 +814,6 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     }
     uint32_t a = t->loc_koff[loc], e = t->loc_koff[loc + 1];
     fk[n] = a < e ? t->loc_keys[a] : fk[p];
-    nkey[n] = e - a == 1 ? t->loc_keys[a] : e == a ? 0 : loc | 0x80000000u;
     pcol_sum own = pcol_q_nsum_at(&sub, n); /* still the node's own weight */
     touched[n] = own != 0;
     if (own != 0) {
@@ -827,7 +831,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     }
   }
   {
-    cum_walk cw = {t, &c->st_parent, nkey, &sub, touched, cnt, cum, ns, nk, nokey, cum[nokey]};
+    cum_walk cw = {t, &c->st_parent, &c->st_loc, nkey, &sub, touched, cnt, cum, ns, nk, nokey, cum[nokey]};
     if (pcol_q_stack_walk(&c->st_parent, touched, ns, cum_visit, cum_reset, &cw)) {
       rc = pcol_oom(err);
       goto done;
