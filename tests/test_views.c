@@ -1088,3 +1088,93 @@ Test(top, line_rows_merge_by_name_file_and_line) {
   pcol_close(f);
   free(mem);
 }
+
+/* Random deep stacks over a few functions (recursion everywhere), some
+ * locations inlined (two or three lines): top's flat and cum, computed on
+ * the stack nodes, against a reference that walks every sample's whole
+ * stack and counts each function once per sample; and the "(inline)" marks
+ * of the full result (made on the flat keys) against those of the same
+ * rows marked again as kept rows (the walk that finds the innermost kept
+ * key itself). */
+Test(top, deep_recursive_stacks_match_a_per_sample_reference) {
+  enum { NF = 12, NL = 24, NS = 400, MAXD = 160 };
+  uint32_t src;
+  pcol_builder *b = NEWB(&src, "pprof");
+  uint32_t fn[NF], loc[NL], lfn[NL][3], nlf[NL];
+  char name[16];
+  for (int i = 0; i < NF; i++) {
+    snprintf(name, sizeof name, "f%d", i);
+    fn[i] = FN(b, name, "r.go");
+  }
+  uint64_t x = 88172645463325252ull; /* xorshift64 */
+#define RND() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
+  for (int l = 0; l < NL; l++) {
+    pcol_line_row lines[3];
+    nlf[l] = l % 4 == 3 ? 2 + (uint32_t)(RND() % 2) : 1;
+    for (uint32_t j = 0; j < nlf[l]; j++) {
+      /* the inner lines call f9..f11, which are also called (not inlined)
+       * from a few locations of their own */
+      lfn[l][j] = j + 1 < nlf[l] || l % 8 == 5 ? NF - 3 + (uint32_t)(RND() % 3)
+                                                : (uint32_t)(RND() % (NF - 3));
+      lines[j] = (pcol_line_row){fn[lfn[l][j]], 10 + l, PCOL_NA_I64};
+    }
+    cr_assert_eq(pcol_b_location(b, 0, 0x1000 + (uint64_t)l, 0, lines, nlf[l], &loc[l]), 0);
+  }
+  int64_t flat[NF] = {0}, cum[NF] = {0}, total = 0;
+  static uint32_t st[NS][MAXD]; /* leaf first */
+  int depth[NS];
+  for (int s = 0; s < NS; s++) {
+    /* half the stacks share a prefix with an earlier one (branches) */
+    int d = 0;
+    if (s && RND() % 2) {
+      int o = (int)(RND() % (uint64_t)s);
+      int keep = (int)(RND() % (uint64_t)depth[o]);
+      for (int j = 0; j < keep; j++) st[s][MAXD - 1 - j] = st[o][depth[o] - 1 - j];
+      d = keep;
+    }
+    int want = 1 + (int)(RND() % (MAXD - 1));
+    if (want < d + 1) want = d + 1;
+    for (; d < want; d++) st[s][MAXD - 1 - d] = loc[RND() % NL];
+    depth[s] = d;
+    memmove(st[s], st[s] + MAXD - d, (size_t)d * sizeof st[s][0]);
+    uint32_t id;
+    cr_assert_eq(pcol_b_stack(b, st[s], (size_t)d, &id), 0);
+    int64_t w = 1 + (int64_t)(RND() % 50);
+    SAMPLE(b, src, s, 0, w, id, NULL, 0);
+    total += w;
+    /* reference: the leaf's innermost line is flat; every function once */
+    int l0 = 0;
+    while (loc[l0] != st[s][0]) l0++;
+    flat[lfn[l0][0]] += w;
+    int seen[NF] = {0};
+    for (int j = 0; j < d; j++) {
+      int l = 0;
+      while (loc[l] != st[s][j]) l++;
+      for (uint32_t k = 0; k < nlf[l]; k++) seen[lfn[l][k]] = 1;
+    }
+    for (int i = 0; i < NF; i++) cum[i] += seen[i] ? w : 0;
+  }
+#undef RND
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_top t;
+  TOP(f, NULL, NULL, PCOL_BY_FUNCTION, &t);
+  cr_assert_eq(t.total, total);
+  for (int i = 0; i < NF; i++) {
+    snprintf(name, sizeof name, "f%d", i);
+    if (flat[i] || cum[i]) EXPECT(&t, name, flat[i], cum[i]);
+    else cr_expect(ROW(&t, name) == NULL, "%s has no weight", name);
+  }
+  int inl[NF + 1], marked = 0;
+  for (size_t i = 0; i < t.nrows; i++) marked += (inl[i] = t.rows[i].inl) != 0;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_top_mark_inline(&t, &err), 0, "%s", err.message);
+  for (size_t i = 0; i < t.nrows; i++)
+    cr_expect_eq(t.rows[i].inl, inl[i], "row %zu: inline mark %d, kept rows %d", i, inl[i],
+                 t.rows[i].inl);
+  cr_expect(marked > 0, "f9..f11 are inlined");
+  pcol_top_free(&t);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}

@@ -366,9 +366,10 @@ static int close_input(input *x, int rc, int drain, pcol_error *err) {
   return rc;
 }
 
-/* An open pcol file, validated in full, copied into the builder. */
-static int add_open_pcol(pcol_builder *b, pcol_file *f, pcol_error *err) {
-  int rc = pcol_validate_full(f, err);
+/* An open pcol file, validated (in full, or but for the checksums when
+ * the union is only read: sums = 0), copied into the builder. */
+static int add_open_pcol(pcol_builder *b, pcol_file *f, int sums, pcol_error *err) {
+  int rc = sums ? pcol_validate_full(f, err) : pcol_validate_content(f, err);
   return rc ? rc : pcol_b_add_file(b, f, err);
 }
 
@@ -387,7 +388,7 @@ static int import_pcol(pcol_builder *b, input *x, const pcol_import_options *opt
   } else {
     rc = pcol_open(x->path, &oo, &f, err);
   }
-  if (!rc) rc = add_open_pcol(b, f, err);
+  if (!rc) rc = add_open_pcol(b, f, 1, err);
   pcol_close(f);
   return rc;
 }
@@ -560,7 +561,7 @@ static int add_one_of_many(pcol_builder *b, const char *path, const pcol_select 
   close(fd);
   int overlaps = 1;
   if (!rc && skip) rc = pcol_wall_overlaps(f, sel, &overlaps, err);
-  if (!rc && overlaps) rc = add_open_pcol(b, f, err);
+  if (!rc && overlaps) rc = add_open_pcol(b, f, 0, err); /* read only: no checksum pass */
   *added = overlaps;
   pcol_close(f);
   return rc;

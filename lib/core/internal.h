@@ -464,6 +464,13 @@ typedef struct pcol_encoded {
 int pcol_section_encode(int codec, int level, unsigned allowed, const uint8_t *in, uint64_t n,
                         uint64_t count, pcol_type type, pcol_encoded *out);
 
+/* pcol_validate_full without the checksums and the zero padding: every
+ * column decoded and checked, sample order, text and duration rules.  For
+ * a pcol input that a reading command only reads (pcol_open_many), which
+ * then costs what one file costs at open (header crc, directory) plus these
+ * checks; merge and `validate --full` still check the sums (validate.c). */
+int pcol_validate_content(pcol_file *f, pcol_error *err);
+
 /* pcol_open of a file already open as fd (a regular file; fd stays open
  * and is read with pread only, whatever its position): how
  * pcol_open_many opens a pcol input once, having read its magic. */

@@ -689,6 +689,17 @@ static int check_column(pcol_file *f, const pcol_section_info *si, const pcol_co
      * row at fault only when there is one */
     uint32_t mx[4] = {0, 0, 0, 0}, mn[4] = {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX};
     uint64_t i = 0;
+    if (self_parent && !nonzero && si->count <= UINT32_MAX) {
+      /* a stack's parent comes before it (v[i] <= i, so < n too): one
+       * pass without branches (go-cpu-large's 425k nodes: 8% of `pcol top`
+       * with the one below) */
+      uint32_t after = 0, m = (uint32_t)si->count, j = 0;
+      for (; j + 4 <= m; j += 4)
+        after |= (uint32_t)(v[j] > j) | (uint32_t)(v[j + 1] > j + 1) |
+                 (uint32_t)(v[j + 2] > j + 2) | (uint32_t)(v[j + 3] > j + 3);
+      for (; j < m; j++) after |= (uint32_t)(v[j] > j);
+      if (!after) return PCOL_OK;
+    }
     for (; i + 4 <= si->count; i += 4)
       for (int k = 0; k < 4; k++) {
         mx[k] = v[i + k] > mx[k] ? v[i + k] : mx[k];

@@ -5,7 +5,8 @@
  * adds the body and section checksums (of every section, known or not),
  * zero padding, every known column decoded and checked, sample order,
  * text-line and sample-text references, and the declared longest durations
- * (§7.2).
+ * (§7.2).  pcol_validate_content is all of it but the checksums and padding:
+ * what an input that is only read (many inputs of a reading command) gets.
  */
 #include "internal.h"
 #include <zlib.h>
@@ -80,7 +81,8 @@ static uLong crc_more(pcol_file *f, uLong crc, const uint8_t *p, uint64_t n) {
   return crc;
 }
 
-int pcol_validate_full(pcol_file *f, pcol_error *err) {
+/* The checksums and the zero padding (spec.md §8.3 F1-F3). */
+static int check_sums(pcol_file *f, pcol_error *err) {
   /* One pass over the body: each section's crc is computed once and folded
    * into the body crc with crc32_combine (sections are in file order,
    * checked at open), the gaps and the directory are added as they come.
@@ -121,6 +123,10 @@ int pcol_validate_full(pcol_file *f, pcol_error *err) {
   if (bad_si)
     return pcol_corrupt(err, "section at offset %llu (%llu bytes): checksum mismatch", bad_si->offset,
                         bad_si->stored_size);
+  return PCOL_OK;
+}
+
+int pcol_validate_content(pcol_file *f, pcol_error *err) {
   /* Decode and check every known column. */
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);
@@ -163,4 +169,9 @@ int pcol_validate_full(pcol_file *f, pcol_error *err) {
   rc = check_max_durations(f, &src, err);
   pcol_file_release(f, f->base, f->size); /* (what the checks above touched) */
   return rc;
+}
+
+int pcol_validate_full(pcol_file *f, pcol_error *err) {
+  int rc = check_sums(f, err);
+  return rc ? rc : pcol_validate_content(f, err);
 }

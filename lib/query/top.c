@@ -615,8 +615,13 @@ static int edge_add(edge_tab *e, uint32_t from, uint32_t to, int inl, pcol_sum w
 }
 
 /* kept[key] (NULL: every key) are the graph's nodes: a call goes from the
- * nearest kept frame outward, as pprof's graph rebuilt from kept nodes. */
-static int inline_marks(const pcol_q_inl_state *s, const uint8_t *kept, uint8_t *inl, pcol_error *err) {
+ * nearest kept frame outward, as pprof's graph rebuilt from kept nodes.
+ * fk (with kept NULL): the innermost key on the path to each node, which
+ * top_run made as the flat keys (every key kept: the innermost line of the
+ * nearest location with keys), so that only the nodes of locations with a
+ * key that may be marked are visited. */
+static int inline_marks(const pcol_q_inl_state *s, const uint8_t *kept, const uint32_t *fk,
+                        uint8_t *inl, pcol_error *err) {
   edge_tab e = {0};
   int rc = PCOL_OK;
   /* Only a key met at an inlined line somewhere can be marked (an edge is
@@ -633,15 +638,23 @@ static int inline_marks(const pcol_q_inl_state *s, const uint8_t *kept, uint8_t 
     may[x & 0x7fffffffu] = 1;
   }
   if (!may) return PCOL_OK;
-  uint32_t *kk = pcol_alloc_hot((s->nstacks + 1) * sizeof *kk, 0); /* innermost kept key on the path */
-  if (!kk) {
+  uint8_t *locmay = NULL; /* with fk: the locations with a key in may */
+  uint32_t *kk = NULL;    /* without: the innermost kept key on the path */
+  if (kept || !fk) {
+    if ((kk = pcol_alloc_hot((s->nstacks + 1) * sizeof *kk, 0))) kk[0] = 0;
+  } else if ((locmay = calloc(s->nlocs + 1, 1))) {
+    for (uint64_t l = 1; l <= s->nlocs; l++)
+      for (uint32_t j = s->loc_aoff[l]; j < s->loc_aoff[l + 1]; j++)
+        if (may[s->loc_all[j] & 0x7fffffffu]) locmay[l] = 1;
+  }
+  if (!kk && !locmay) {
     free(may);
     return pcol_oom(err);
   }
-  kk[0] = 0;
   for (uint64_t n = 1; n <= s->nstacks && !rc; n++) {
     uint32_t p = pcol_view_u32(&s->st_parent, n - 1), loc = pcol_view_u32(&s->st_loc, n - 1);
-    uint32_t caller = kk[p < n ? p : 0];
+    if (locmay && !(locmay[loc] && s->touched[n])) continue; /* adds no edge */
+    uint32_t caller = kk ? kk[p < n ? p : 0] : fk[p < n ? p : 0];
     for (uint32_t j = s->loc_aoff[loc + 1]; j > s->loc_aoff[loc] && !rc; j--) {
       uint32_t x = s->loc_all[j - 1], key = x & 0x7fffffffu;
       if (kept && !kept[key]) continue;
@@ -649,7 +662,7 @@ static int inline_marks(const pcol_q_inl_state *s, const uint8_t *kept, uint8_t 
         rc = edge_add(&e, caller, key, (int)(x >> 31), pcol_q_nsum_at(&s->sub, n));
       caller = key;
     }
-    kk[n] = caller;
+    if (kk) kk[n] = caller;
   }
   /* pprof drops the edges below its -edgefraction before it marks */
   for (size_t i = 0; i < e.map.cap && !rc; i++) {
@@ -658,6 +671,7 @@ static int inline_marks(const pcol_q_inl_state *s, const uint8_t *kept, uint8_t 
     if (mag(e.w[id]) >= (pcol_umag)s->cutoff) inl[callee] |= e.all_inl[id] ? 1 : 2;
   }
   free(kk);
+  free(locmay);
   free(may);
   pcol_u64map_free(&e.map);
   free(e.all_inl);
@@ -680,7 +694,7 @@ int pcol_top_mark_inline(pcol_top *t, pcol_error *err) {
     uint32_t k = t->rows[i].key;
     if (k && k <= p->is.nkeys) kept[k] = 1;
   }
-  if (!rc) rc = inline_marks(&p->is, kept, inl, err);
+  if (!rc) rc = inline_marks(&p->is, kept, NULL, inl, err);
   for (size_t i = 0; !rc && i < t->nrows; i++) {
     uint32_t k = t->rows[i].key;
     t->rows[i].inl = k && k <= p->is.nkeys ? inline_of(inl[k]) : PCOL_INLINE_NONE;
@@ -697,7 +711,8 @@ int pcol_top_mark_inline(pcol_top *t, pcol_error *err) {
 typedef struct cum_walk {
   const topctx *t;
   const pcol_view *parent;
-  const uint32_t *nkey; /* see top_run */
+  const pcol_view *loc; /* the stack nodes' locations */
+  const uint32_t *lk1;  /* per location: see top_run */
   const pcol_q_nsum *sub;
   const uint8_t *touched;
   uint32_t *cnt;
@@ -719,7 +734,7 @@ static inline const uint32_t *node_keys(const cum_walk *w, const uint32_t *k1, u
 }
 static inline void path_keys(const cum_walk *w, uint32_t n, int d) {
   uint32_t nks;
-  const uint32_t *ks = node_keys(w, &w->nkey[n], &nks);
+  const uint32_t *ks = node_keys(w, &w->lk1[pcol_view_u32(w->loc, n - 1)], &nks);
   for (uint32_t j = 0; j < nks; j++) w->cnt[ks[j]] += (uint32_t)d;
 }
 
@@ -732,7 +747,7 @@ static int cum_visit(void *ctx, uint32_t n, int mode) {
     return 0;
   }
   uint32_t nks;
-  const uint32_t *ks = node_keys(w, &w->nkey[n], &nks);
+  const uint32_t *ks = node_keys(w, &w->lk1[pcol_view_u32(w->loc, n - 1)], &nks);
   for (uint32_t j = 0; j < nks; j++)
     if (w->cnt[ks[j]]++ == 0) w->cum[ks[j]] += pcol_q_nsum_at(w->sub, n);
   return 0;
@@ -770,15 +785,23 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   }
   /* the subtree sums are made in place of the node weights (read first in
    * the forward pass): one array less to fault in */
-  fk = pcol_alloc_hot((ns + 1) * sizeof *fk, 0); /* (both written whole: pcol_alloc_hot) */
+  fk = pcol_alloc_hot((ns + 1) * sizeof *fk, 0); /* (written whole: pcol_alloc_hot) */
+  nkey = malloc((c->nloc + 1) * sizeof *nkey);
   touched = pcol_alloc_hot(ns + 1, 1);
   flat = calloc(nk, sizeof *flat);
   cum = calloc(nk, sizeof *cum);
   cnt = calloc(nk, sizeof *cnt);
   inl = calloc(nk, 1);
-  if (!fk || !touched || !flat || !cum || !cnt || !inl) {
+  if (!fk || !nkey || !touched || !flat || !cum || !cnt || !inl) {
     rc = pcol_oom(err);
     goto done;
+  }
+  /* each location's keys in one word (nkey: the key of a one-key location,
+   * else the location with the high bit set): the walk below reads of a
+   * node this word of its location and its subtree sum */
+  for (uint64_t l = 0; l <= c->nloc; l++) {
+    uint32_t a = t->loc_koff[l], e = t->loc_koff[l + 1];
+    nkey[l] = e - a == 1 ? t->loc_keys[a] : e == a ? 0 : (uint32_t)l | 0x80000000u;
   }
   /* forward: flat key of each node (its own first key, else its parent's) */
   fk[0] = 0;
@@ -807,19 +830,8 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
       touched[p] |= touched[n];
     }
   }
-  /* each node's keys in one word (nkey: the key of a one-key location,
-   * else the location with the high bit set): the walks below read of a
-   * node this word and its subtree sum only.  It takes the place of the
-   * flat keys, which the forward pass alone needed. */
-  nkey = fk;
-  fk = NULL;
-  for (uint64_t n = 1; n <= ns; n++) {
-    uint32_t loc = pcol_view_u32(&c->st_loc, n - 1);
-    uint32_t a = t->loc_koff[loc], e = t->loc_koff[loc + 1];
-    nkey[n] = e - a == 1 ? t->loc_keys[a] : e == a ? 0 : loc | 0x80000000u;
-  }
   {
-    cum_walk cw = {t, &c->st_parent, nkey, &sub, touched, cnt, cum, ns, nk, nokey, cum[nokey]};
+    cum_walk cw = {t, &c->st_parent, &c->st_loc, nkey, &sub, touched, cnt, cum, ns, nk, nokey, cum[nokey]};
     if (pcol_q_stack_walk(&c->st_parent, touched, ns, cum_visit, cum_reset, &cw)) {
       rc = pcol_oom(err);
       goto done;
@@ -842,7 +854,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     touched = NULL;
     is->cutoff = (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001);
     is->nkeys = nk - 1;
-    if ((rc = inline_marks(is, NULL, inl, err))) goto done;
+    if ((rc = inline_marks(is, NULL, fk, inl, err))) goto done;
   }
   /* rows: with a node fraction, only those pcol_top_cutoff would keep
    * (what pcol_top_compute_cut shows: a line-level profile has 10^5 rows

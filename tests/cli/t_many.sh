@@ -102,6 +102,21 @@ $PCOL top $S "$tmp/missing.pb.gz" 2>"$tmp/err"
 printf 'not a profile\0\1' >"$tmp/bad.bin"
 $PCOL top $S "$tmp/bad.bin" 2>"$tmp/err"
 [ $? = 1 ] && grep -q "bad.bin" "$tmp/err" || fail "a bad input is not named: $(cat "$tmp/err")"
+# inputs that are only read get a single file's checks (header, directory,
+# every column on use; no checksum pass over every byte): a string changed
+# in place reads as one file and as one of many, while validate --full and
+# merge, which write what they read, still refuse it
+cp "$tmp/s.pcol" "$tmp/bad.pcol"
+at=$(grep -abo 'runtime\.main' "$tmp/bad.pcol" | head -1 | cut -d: -f1)
+[ -n "$at" ] || fail "no runtime.main in the strings of s.pcol"
+printf R | dd of="$tmp/bad.pcol" bs=1 seek="$at" conv=notrunc 2>/dev/null
+$PCOL validate --full "$tmp/bad.pcol" >/dev/null 2>&1 && fail "validate --full missed a changed byte"
+$PCOL merge "$tmp/bad.pcol" $S -o "$tmp/bm.pcol" 2>"$tmp/err"
+[ $? = 1 ] && grep -q "checksum" "$tmp/err" || fail "merge of a damaged input: $(cat "$tmp/err")"
+$PCOL top "$tmp/bad.pcol" --format tsv | grep -q "Runtime\.main" || fail "one damaged file is not read as before"
+$PCOL top "$tmp/bad.pcol" "$tmp/s.pcol" --format tsv >"$tmp/o" 2>"$tmp/err" ||
+  fail "many inputs check every byte's checksum: $(cat "$tmp/err")"
+grep -q "Runtime\.main" "$tmp/o" && grep -q "runtime\.main" "$tmp/o" || fail "top of a damaged and a good input"
 
 # memory (doc/safety.md, "many inputs"): at most merge's peak plus the
 # merged file's size (4 MiB of slack); not under a sanitizer's allocator
