@@ -113,6 +113,23 @@ async function main() {
     console.error(`report_check: ${c.name}: ${what}: ${n} rows equal to pcol top`);
     return cli;
   };
+  // the table's numbers as text (issue 44 item 4): one unit for the table,
+  // pcol top's with every row (the page shows every row), and the total
+  const compareUnits = async (c, opt, what) => {
+    const args = ['top', c.input, '--node-fraction', '0'];
+    if (opt.value) args.push('--value', opt.value);
+    if (opt.source) args.push('--source', String(opt.source));
+    if (opt.from !== undefined) args.push('--from', secs(opt.from), '--to', secs(opt.to));
+    const txt = pcol(args).split('\n'), h = txt.findIndex((l) => /^ +flat +flat% +sum% +cum +cum%/.test(l));
+    const want = txt.slice(h + 1).filter((l) => l).map((l) => { const w = l.trim().split(/ +/); return w[0] + ' ' + w[3]; });
+    const tot = (/of (\S+) total$/.exec(txt.find((l) => /^Showing nodes/.test(l)) || '') || [])[1];
+    const page = await ev(`pcolReport.topRows().map(r => r.cells[0] + ' ' + r.cells[3])`);
+    const ptot = await ev(`document.getElementById('total').textContent`);
+    const bad = want.findIndex((x, i) => x !== page[i]);
+    ok(page.length === want.length && bad < 0, `${c.name} ${what}: the table's units differ from pcol top's text at row ${bad}: ${page[bad]} vs ${want[bad]}`);
+    ok(ptot.startsWith('total ' + tot + ' ('), `${c.name} ${what}: the total reads "${ptot}", pcol top's ${tot}`);
+    console.error(`report_check: ${c.name}: ${what}: ${want.length} rows in pcol top's units (${want[0]})`);
+  };
   const setSelect = (id, value) => ev(`(() => { const s = document.getElementById('${id}'); s.value = ${JSON.stringify(String(value))};
       s.dispatchEvent(new Event('change')); return s.value; })()`);
 
@@ -392,7 +409,18 @@ async function main() {
         await viewShots(c.name, [['flame-pane', 'flame-hide']]); // doc/report-diff-flame-hide.png
         await ev(`(() => { const s = document.getElementById('hide'); s.value = ''; s.dispatchEvent(new Event('change')); })()`);
       }
-    } else await compareTop(c, { value: defValue }, 'whole profile');
+    } else {
+      await compareTop(c, { value: defValue }, 'whole profile');
+      if (!c.hostile) await compareUnits(c, { value: defValue }, 'whole profile'); // (its unit has spaces: no columns to split)
+    }
+    { // each value named once (issue 44): the menu and the header
+      const names = await ev(`Array.from(document.querySelectorAll('#value option')).map(o => o.textContent)`);
+      const facts = await ev(`document.getElementById('facts').textContent`);
+      const listed = (/values: (.*?); /.exec(facts) || [])[1] || '';
+      ok(new Set(names).size === names.length && names.every((n) => !/^samples \(count\)/.test(n) || names.filter((m) => m.startsWith('samples (count)')).length === 1 || /\[/.test(n)),
+        `${c.name}: the value menu names a value twice: ${names}`);
+      ok(!(c.hostile) ? new Set(listed.split(', ')).size === listed.split(', ').length : true, `${c.name}: the header lists a value twice: ${listed}`);
+    }
     if (c.sorts) { // a real click on each header: the order (and sum%) of pcol top --sort
       for (const [k, srt] of [['cum', 'cum'], ['name', 'name'], ['fp', 'flat']]) {
         const xy = await ev(`(() => { window.scrollTo(0, 0); const th = document.querySelector('#top thead th[data-k="${k}"]'); th.scrollIntoView({block: 'center'}); const b = th.getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2]; })()`);
@@ -407,6 +435,7 @@ async function main() {
       ok(k >= 0, `${c.name}: no value ${c.value} in the selector (${meta})`);
       await setSelect('value', k);
       await compareTop(c, { value: c.value }, 'value ' + c.value);
+      await compareUnits(c, { value: c.value }, 'value ' + c.value);
       await setSelect('value', meta.indexOf(defValue));
     }
     if (c.focus || c.ignore) { // the filters, typed into their boxes
@@ -513,6 +542,7 @@ async function main() {
         console.error(`report_check: ${c.name}: brushed [${secs(from)}, ${secs(to)}) s, cutting sample ${row + 1} at ${(100 * (to - t) / d).toFixed(1)}% of its ${d} ns`);
         const v = await ev('pcolReport.meta.values[pcolReport.state.value].cli');
         if (!c.base) await compareTop(c, { source: c.source, value: v, from, to }, 'brushed range');
+        if (!c.base) await compareUnits(c, { source: c.source, value: v, from, to }, 'brushed range');
         await views(c, v, { source: c.source, from, to });
         await graphCheck(c, v, { source: c.source, from, to });
         c.shotAfterBrush = true;

@@ -71,7 +71,7 @@ if [ -f "$TD/rprof/aprof__lotka1_naiveL.out" ]; then
 fi
 if [ -f "$TD/pprof/go-cpu-string-labels.pb.gz" ]; then
   "$PCOL" report "$TD/pprof/go-cpu-string-labels.pb.gz" -o "$tmp/go.html" || fail "report go"
-  add go-labels "$TD/pprof/go-cpu-string-labels.pb.gz" "$tmp/go.html" '"value":"samples/count","search":"slowFunction","tag":"function=^fast$"'
+  add go-labels "$TD/pprof/go-cpu-string-labels.pb.gz" "$tmp/go.html" '"value":"samples","search":"slowFunction","tag":"function=^fast$"'
   if [ -f "$tmp/long.pcol" ]; then
     "$PCOL" merge "$tmp/long.pcol" "$TD/pprof/go-cpu-string-labels.pb.gz" -o "$tmp/merged.pcol" || fail "merge"
     "$PCOL" report "$tmp/merged.pcol" -o "$tmp/merged.html" || fail "report merged"

@@ -111,6 +111,25 @@ for (const file of cases) {
     ok(JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --by ${by} ${r ? 'range ' + r : 'whole'}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
     console.error(`compute: ${c.name}: top --by ${by} ${r ? 'range' : 'whole'}: ${want.length} rows`);
   }
+  // the units (issue 44 item 4): the table's numbers as text, one unit for
+  // the table picked by the CLI's rule (units.js pcolViewUnit, units.c
+  // pcol_unit_pick), against pcol top's text with every row (the page shows
+  // every row): whole profile and a range; and the total
+  for (const r of ranges) {
+    const args = ['top', c.input, '--node-fraction', '0', '--value', value];
+    if (r) args.push('--from', secs(r[0]), '--to', secs(r[1]));
+    if (r && rsrc) args.push('--source', String(rsrc));
+    const txt = pcol(args).split('\n'), h = txt.findIndex((l) => /^ +flat +flat% +sum% +cum +cum%/.test(l));
+    const want = txt.slice(h + 1).filter((l) => l).map((l) => { const w = l.trim().split(/ +/); return [w[0], w[3]]; });
+    const tot = /of (\S+) total$/.exec(txt.find((l) => /^Showing nodes/.test(l)) || '');
+    const page = run(ctx, `(function () { var S8 = ${sel(r)}, SW8 = pcolStackWeights(D, S8), T8 = pcolTop(D, SW8, pcolKeyset(D, S8, 'function')),
+        un = M.values[M.value].unit, u = pcolViewUnit(T8, SW8.total, un);
+      return { tot: pcolUnitLabel(SW8.total, un, u), rows: T8.map(function (x) { return [pcolUnitLabel(x.flat, un, u), pcolUnitLabel(x.cum, un, u)]; }) }; })()`);
+    const bad = want.findIndex((x, i) => JSON.stringify(x) !== JSON.stringify(page.rows[i]));
+    ok(want.length === page.rows.length && bad < 0 && tot && tot[1] === page.tot,
+      `${c.name}: top ${r ? 'range' : 'whole'}: the page's units differ from pcol top's text: total ${page.tot} vs ${tot && tot[1]}; row ${bad}: ${JSON.stringify(page.rows[bad])} vs ${JSON.stringify(want[bad])}`);
+    console.error(`compute: ${c.name}: top ${r ? 'range' : 'whole'}: ${want.length} rows in pcol top's units (${page.rows[0] ? page.rows[0].join(' ') : ''})`);
+  }
   // the table's header sorts (pcolTopSort) against pcol top --sort: the
   // order on ties and sum% in that order (a profile with negative values
   // ties on |cum| with other |flat|)
@@ -391,6 +410,13 @@ for (const file of cases) {
     const key = (a) => a.map((x) => JSON.stringify(x)).sort().join('\n');
     ok(key(page) === key(w), `${c.name}: diff rows differ from pcol diff --absolute: ${JSON.stringify(page.slice(0, 2))} vs ${JSON.stringify(w.slice(0, 2))}`);
     console.error(`compute: ${c.name}: diff: ${w.length} rows equal to pcol diff --absolute`);
+    // its numbers as text: one unit by pcol diff's rule (diff.js pcolDiffUnit), its "+" signs
+    const txt = pcol(['diff', c.base, c.input, '--absolute', '--value', value]).split('\n'), h = txt.findIndex((l) => /^ *base_flat/.test(l));
+    const wt = txt.slice(h + 1).filter((l) => l).map((l) => { const x = l.trim().split(/ +/); return JSON.stringify([x.slice(6).join(' ').replace(/ \((partial-)?inline\)$/, '')].concat(x.slice(0, 6))); });
+    const pt = run(ctx, `(function () { var BT = M.diff.top[M.value], R = pcolDiffRows(pcolTop(D, SW, K), BT.function), un = M.values[M.value].unit,
+        u = pcolDiffUnit(R, BT.function.total, SW.total, un), L = function (x, sg) { return (sg && x >= 0 ? '+' : '') + pcolUnitLabel(x, un, u); };
+      return R.map(function (r) { return JSON.stringify([r.name, L(r.bflat), L(r.flat), L(r.dflat, 1), L(r.bcum), L(r.cum), L(r.dcum, 1)]); }); })()`);
+    ok(key(pt) === key(wt), `${c.name}: the diff table's units differ from pcol diff --absolute's text: ${pt.slice(0, 2)} vs ${wt.slice(0, 2)}`);
   }
 }
 // units: pcol's labels (pprof's ScaledLabel) for a few numbers
