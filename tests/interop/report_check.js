@@ -262,6 +262,82 @@ async function main() {
       fs.writeFileSync(path.join(cfg.artifacts, `report-${name}-${file}.png`), Buffer.from(pic.data, 'base64'));
     }
   };
+  // the refine menu (issue 44 item 8): a real click on one of its buttons
+  const menuClick = async (kind) => {
+    const xy = await ev(`(() => { const b = document.querySelector('#refine button[data-k="${kind}"]'); if (!b || document.getElementById('refine').style.display !== 'block') return null;
+        const r = b.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`);
+    ok(xy !== null, `the refine menu has no ${kind} button in view`);
+    if (xy) await click(xy[0], xy[1]);
+  };
+  const rightClick = async (x, y) => {
+    await Input.dispatchMouseEvent({ type: 'mouseMoved', x, y });
+    await Input.dispatchMouseEvent({ type: 'mousePressed', x, y, button: 'right', clickCount: 1 });
+    await Input.dispatchMouseEvent({ type: 'mouseReleased', x, y, button: 'right', clickCount: 1 });
+  };
+  const boxes = () => ev(`['focus', 'ignore', 'hide', 'show'].map(k => document.getElementById(k).value)`);
+  const undo = async () => {
+    const xy = await ev(`(() => { const b = document.getElementById('undo'); window.scrollTo(0, 0); if (b.disabled) return null; const r = b.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`);
+    ok(xy !== null, 'undo refine is disabled');
+    if (xy) await click(xy[0], xy[1]);
+  };
+  const quote = (n) => '^' + n.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') + '$';
+  // right click in the call tree (hide), in the flame graph (ignore, twice:
+  // both ignored), a click in the call graph (show): the boxes say the
+  // filter and the table equals pcol top with it; undo goes back a step at
+  // a time, to the whole profile
+  const refineCheck = async (c, value) => {
+    await ev(`(() => { const m = document.getElementById('tree-mode'); m.value = 'top'; m.dispatchEvent(new Event('change')); })()`);
+    await ev(`(() => { const t = document.getElementById('tree'); t.scrollIntoView({block: 'center'}); t.focus(); })()`);
+    for (let k = 0; k < 3; k++) { // open the first rows
+      await Input.dispatchKeyEvent({ type: 'keyDown', key: 'ArrowRight', code: 'ArrowRight', windowsVirtualKeyCode: 39 });
+      await Input.dispatchKeyEvent({ type: 'keyUp', key: 'ArrowRight', code: 'ArrowRight', windowsVirtualKeyCode: 39 });
+    }
+    const tr = await ev(`(() => { const rows = pcolReport.treeRows(); const i = rows.length > 1 ? 1 : 0; const el = document.querySelector('#tree .trow[data-i="' + i + '"]');
+        el.scrollIntoView({block: 'center'}); const r = el.getBoundingClientRect(); return [rows[i].name, r.left + 60, r.top + r.height / 2]; })()`);
+    await rightClick(tr[1], tr[2]);
+    let menu = await ev(`pcolReport.refineMenu()`);
+    ok(menu && menu[0] === tr[0], `${c.name}: a right click on tree row ${tr[0]} opened ${JSON.stringify(menu)}`);
+    await menuClick('hide');
+    let b = await boxes();
+    ok(b[2] === quote(tr[0]), `${c.name}: refine hide ${tr[0]} wrote ${b[2]}`);
+    await compareTop(c, { value, hide: b[2] }, `refine: hide from the call tree ${b[2]}`);
+    await undo();
+    ok((await boxes()).join('') === '', `${c.name}: undo left ${await boxes()}`);
+    // the flame graph: a deep frame (a leaf's: ignoring it leaves the
+    // rest), then another one in the flame graph redrawn without it
+    const fr = [];
+    for (let k = 0; k < 2; k++) {
+      const f = await ev(`(() => { const no = new Set(${JSON.stringify(fr.map((x) => x[0]))}); const F = pcolReport.frames().filter(f => f.n && !f.dim && f.w > 20 && !no.has(f.name))
+          .sort((a, b) => b.d - a.d || b.w - a.w); const cv = document.getElementById('flame'); cv.scrollIntoView({block: 'center'}); const r = cv.getBoundingClientRect();
+          return F.length ? [F[0].name, r.left + F[0].x + Math.min(F[0].w / 2, 40), r.top + F[0].y + 8] : null; })()`);
+      if (!f) break;
+      fr.push(f);
+      await rightClick(f[1], f[2]);
+      menu = await ev(`pcolReport.refineMenu()`);
+      ok(menu && menu[0] === f[0], `${c.name}: a right click on flame frame ${f[0]} opened ${JSON.stringify(menu)}`);
+      await menuClick('ignore');
+    }
+    b = await boxes();
+    ok(fr.length === 2 && b[1] === fr.map((f) => quote(f[0])).join('|'), `${c.name}: refine ignore ${fr.map((f) => f[0])} wrote ${b[1]}`);
+    await compareTop(c, { value, ignore: b[1] }, `refine: ignore from the flame graph ${b[1]}`);
+    await undo();
+    ok((await boxes())[1] === quote(fr[0][0]), `${c.name}: one undo should leave the first ignore`);
+    await undo();
+    // the call graph: a node's show
+    const gi = await ev(`(() => { const G = pcolReport.graph(); return G && G.nodes.length > 1 ? 1 : -1; })()`);
+    if (gi >= 0) {
+      const gname = await ev(`pcolReport.graph().nodes[${gi}].name`), xy = await ev(`pcolReport.graphNodeAt(${gi})`);
+      await click(xy.x, xy.y);
+      await menuClick('show');
+      b = await boxes();
+      ok(b[3] === quote(gname), `${c.name}: refine show ${gname} wrote ${b[3]}`);
+      await compareTop(c, { value, show: b[3] }, `refine: show from the call graph ${b[3]}`);
+      await undo();
+    }
+    ok((await boxes()).join('') === '' && await ev(`document.getElementById('undo').disabled`), `${c.name}: undo did not go back to no filter`);
+    await compareTop(c, { value }, 'refine: all undone');
+    await viewShots(c.name, [['tree-pane', 'refine']]);
+  };
   const graphCheck = async (c, value, o) => {
     o = o || {};
     const page = await graphRows(), want = cliGraph(c, value, o);
@@ -333,12 +409,16 @@ async function main() {
     const name = await ev(`pcolReport.graph().nodes[${i}].name`);
     const xy = await ev(`pcolReport.graphNodeAt(${i})`);
     await click(xy.x, xy.y);
+    const menu = await ev(`pcolReport.refineMenu()`);
+    ok(menu && menu[0] === name && menu[1].join() === 'focus,ignore,hide,show', `${c.name}: a click on graph node ${name} opened ${JSON.stringify(menu)}, not its refine menu`);
+    await menuClick('focus');
     const focus = await ev(`document.getElementById('focus').value`);
     ok(focus === '^' + name.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') + '$', `${c.name}: a click on graph node ${name} set focus ${focus}`);
     const fpage = await graphRows(), fwant = cliGraph(c, value, { source: o.source, focus });
     ok(JSON.stringify(fpage) === JSON.stringify(fwant), `${c.name}: the graph focused on ${name} differs from pcol graph --focus: ${JSON.stringify(fpage.slice(0, 3))} vs ${JSON.stringify(fwant.slice(0, 3))}`);
     await compareTop(c, { value, source: o.source, focus }, `graph click focus ${focus}`);
-    await ev(`(() => { const s = document.getElementById('focus'); s.value = ''; s.dispatchEvent(new Event('change')); })()`);
+    await undo(); // the refine undone: no focus
+    ok((await boxes()).join('') === '' && await ev(`document.getElementById('undo').disabled`), `${c.name}: undo after the graph's focus left ${await boxes()}`);
   };
 
   for (const c of cfg.cases) {
@@ -430,6 +510,7 @@ async function main() {
     }
     await views(c, defValue);
     await graphCheck(c, defValue, {});
+    if (c.refine) await refineCheck(c, defValue);
     if (c.value) {
       const k = meta.indexOf(c.value);
       ok(k >= 0, `${c.name}: no value ${c.value} in the selector (${meta})`);

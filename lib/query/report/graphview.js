@@ -207,22 +207,27 @@ function graphOpt(id, def) {
   if (el) el.classList.toggle('bad', el.value !== '' && !(v >= 0));
   return v >= 0 ? v : def;
 }
-/* a node clicked: focus on it (by function: its exact name) and pick it */
-function graphClick(i) {
+/* a node clicked (or its context menu): by function, pick it and offer
+ * the refine menu (refine.js: focus, ignore, hide, show); by line or file
+ * a node is no function name: pick it */
+function graphClick(i, ev) {
   var x = GV.graph && GV.graph.nodes[i];
   if (!x) return;
   if (S.by === 'function') {
-    var re = '^' + x.name.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') + '$';
-    $('focus').value = re;
-    S.focus = new RegExp(re);
-    S.fn = { name: x.name };
-    recompute();
+    pick(x.name);
+    Array.prototype.forEach.call($('graph').querySelectorAll('g.gv-node'), function (g) { g.classList.toggle('picked', +g.getAttribute('data-i') === i); });
+    refineMenu(x.name, ev);
   } else pick(x.name);
 }
 function wireGraph() {
-  $('graph').addEventListener('click', function (ev) {
+  function onNode(ev) {
     var g = ev.target.closest && ev.target.closest('g.gv-node');
-    if (g) graphClick(+g.getAttribute('data-i'));
-  });
+    if (!g) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    graphClick(+g.getAttribute('data-i'), ev);
+  }
+  $('graph').addEventListener('click', onNode);
+  $('graph').addEventListener('contextmenu', onNode);
   ['graph-nf', 'graph-ef', 'graph-nc'].forEach(function (id) { $(id).addEventListener('change', drawGraph); });
 }

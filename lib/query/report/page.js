@@ -117,6 +117,7 @@ function wire() {
   wireTree();
   wireStackChart();
   wireGraph();
+  wireRefine();
   $('raw').addEventListener('change', function () { S.raw = this.checked; recompute(); });
   $('focus').addEventListener('change', function () { S.focus = regex(this.value, this); recompute(); });
   $('ignore').addEventListener('change', function () { S.ignore = regex(this.value, this); recompute(); });
@@ -200,6 +201,11 @@ var api = window.pcolReport = {
       return [+tr.getAttribute('data-line'), +tr.getAttribute('data-flat'), +tr.getAttribute('data-cum'), tr.lastChild.textContent]; });
   },
   pick: function (name) { pick(name); },
+  /* the refine menu as open: [the function, its buttons' kinds] or null */
+  refineMenu: function () {
+    var m = $('refine');
+    return m.style.display === 'block' ? [RF.name, Array.prototype.map.call(m.querySelectorAll('button'), function (b) { return b.getAttribute('data-k'); })] : null;
+  },
   /* the call graph as graph.js computed it: nodes [{name, flat, cum, inl}], edges [{from, to, w, inl, res}] */
   graph: function () { var G = GV.graph; return G ? { nodes: G.nodes, edges: G.edges, total: G.total, drawn: GV.shown } : null; },
   graphNodeAt: function (i) { /* the screen centre of drawn node i, for a real click */
