@@ -297,6 +297,11 @@ async function main() {
     await rightClick(tr[1], tr[2]);
     let menu = await ev(`pcolReport.refineMenu()`);
     ok(menu && menu[0] === tr[0], `${c.name}: a right click on tree row ${tr[0]} opened ${JSON.stringify(menu)}`);
+    { // the menu as open (doc/report-refine.png): the viewport around the click
+      const [sx, sy] = await ev(`[scrollX, scrollY]`);
+      const pic = await Page.captureScreenshot({ format: 'png', clip: { x: sx + Math.max(0, tr[1] - 160), y: sy + Math.max(0, tr[2] - 60), width: 560, height: 220, scale: 1 } });
+      fs.writeFileSync(path.join(cfg.artifacts, `report-${c.name}-refine-menu.png`), Buffer.from(pic.data, 'base64'));
+    }
     await menuClick('hide');
     let b = await boxes();
     ok(b[2] === quote(tr[0]), `${c.name}: refine hide ${tr[0]} wrote ${b[2]}`);
@@ -666,8 +671,9 @@ async function main() {
     if (c.readme) { // the README's picture: a range that cuts a long sample, no search
       await ev(`(() => { const s = document.getElementById('search'); s.value = ''; s.dispatchEvent(new Event('input'));
         pcolReport.select(${c.readme[0]}, ${c.readme[1]}); window.scrollTo(0, 0); })()`);
-      const h = await ev(`Math.ceil(document.getElementById('footer').getBoundingClientRect().top)`);
-      const pic = await Page.captureScreenshot({ format: 'png', clip: { x: 0, y: 0, width: 1100, height: h, scale: 1 } });
+      // to the end of the table and flame graph's section (the views below have pictures of their own)
+      const h = await ev(`Math.ceil(document.getElementById('top-pane').closest('section').getBoundingClientRect().bottom)`);
+      const pic = await Page.captureScreenshot({ format: 'png', clip: { x: 0, y: 0, width: 1100, height: h, scale: 1 }, captureBeyondViewport: true });
       fs.writeFileSync(path.join(cfg.artifacts, 'report-readme.png'), Buffer.from(pic.data, 'base64'));
       await viewShots(c.name, [['tl-section', 'timeline'], ['stack-section', 'stackchart'], ['flame-pane', 'flame']]);
       await Emulation.setDeviceMetricsOverride({ width: 1300, height: 1000, deviceScaleFactor: 1, mobile: false });

@@ -361,6 +361,18 @@ for (const file of cases) {
       ok(page.length === want.length && bad < 0, `${what}: ${page.length} vs ${want.length} rows; first difference at ${bad}: ${JSON.stringify(page[bad])} vs ${JSON.stringify(want[bad])}`);
     }
     console.error(`compute: ${c.name}: call graph: ${tries.length} option sets equal to pcol graph`);
+    // its numbers as text (issue 44 item 4): one unit for the graph, from
+    // its nodes as pcol graph picks it (units.js pcolViewUnit), against the
+    // DOT's tooltips: each node's cum, each edge's weight
+    const dot = pcol(['graph', c.input, '--format', 'dot', '--value', value]).split('\n');
+    const unq = (x) => x.replace(/\\(.)/g, '$1');
+    const want = dot.map((l) => /^N\d+ \[.* tooltip="((?:[^"\\]|\\.)*)"/.exec(l) || /^N\d+ -> N\d+ \[.* tooltip="((?:[^"\\]|\\.)*)"/.exec(l)).filter((m) => m).map((m) => unq(m[1])).sort();
+    const page = run(ctx, `(function () { var S6 = ${sel()}, G6 = pcolGraph(D, S6, pcolStackWeights(D, S6), pcolKeyset(D, S6, 'function'), {}), un = M.values[M.value].unit,
+        u = pcolViewUnit(G6.nodes, G6.total, un);
+      return G6.nodes.map(function (x) { return x.name + ' (' + pcolUnitLabel(x.cum, un, u) + ')'; })
+        .concat(G6.edges.map(function (e) { return G6.nodes[e.from].name + (e.res ? ' ... ' : ' -> ') + G6.nodes[e.to].name + ' (' + pcolUnitLabel(e.w, un, u) + ')'; })).sort(); })()`);
+    const gbad = want.findIndex((x, i) => x !== page[i]);
+    ok(want.length === page.length && gbad < 0, `${c.name}: the call graph's units differ from pcol graph's DOT: ${page[gbad]} vs ${want[gbad]}`);
   }
   // the source pane's window and numbers (source.js: pcolListWindow on the
   // embedded text, the selection's top by line) against pcol list, whole
