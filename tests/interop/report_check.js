@@ -308,6 +308,16 @@ async function main() {
     await compareTop(c, { value, hide: b[2] }, `refine: hide from the call tree ${b[2]}`);
     await undo();
     ok((await boxes()).join('') === '', `${c.name}: undo left ${await boxes()}`);
+    { // the keyboard: Shift+F10 on the tree's current row opens its menu, Escape closes it
+      await ev(`document.getElementById('tree').focus()`);
+      await Input.dispatchKeyEvent({ type: 'keyDown', key: 'F10', code: 'F10', windowsVirtualKeyCode: 121, modifiers: 8 });
+      await Input.dispatchKeyEvent({ type: 'keyUp', key: 'F10', code: 'F10', windowsVirtualKeyCode: 121, modifiers: 8 });
+      const cur = await ev(`pcolReport.treeRows()[pcolReport.treeCur()].name`), m = await ev(`pcolReport.refineMenu()`);
+      ok(m && m[0] === cur, `${c.name}: Shift+F10 on tree row ${cur} opened ${JSON.stringify(m)}`);
+      await Input.dispatchKeyEvent({ type: 'keyDown', key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 });
+      await Input.dispatchKeyEvent({ type: 'keyUp', key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 });
+      ok(await ev(`pcolReport.refineMenu()`) === null, `${c.name}: Escape did not close the refine menu`);
+    }
     // the flame graph: a deep frame (a leaf's: ignoring it leaves the
     // rest), then another one in the flame graph redrawn without it
     const fr = [];

@@ -2,7 +2,8 @@
  * show on a node; the Firefox Profiler's call-node menu): a click on a
  * call-graph node, or the context menu (right click) of a call-tree row, a
  * flame-graph frame or a stack-chart box, offers the four filters on that
- * function.  Each writes its expression (range.js pcolRefineText: the name
+ * function (in the call tree also the context-menu key or Shift+F10 on
+ * the current row).  Each writes its expression (range.js pcolRefineText: the name
  * anchored and escaped, read alike by the CLI and the page) into the
  * filter's box in the controls, where it is shown, can be edited or
  * cleared as a typed one, and computes as that box does (the CLI's
@@ -72,6 +73,18 @@ function wireRefine() {
     if (!r) return null;
     TV.cur = +el.getAttribute('data-i');
     return r.name;
+  });
+  /* the keyboard: the context-menu key (or Shift+F10) on the call tree's current row */
+  $('tree').addEventListener('keydown', function (ev) {
+    if (ev.key !== 'ContextMenu' && !(ev.key === 'F10' && ev.shiftKey)) return;
+    var r = TV.rows[TV.cur], el = $('tree').querySelector('.trow[data-i="' + TV.cur + '"]');
+    if (!r || !el) return;
+    ev.preventDefault();
+    var b = el.getBoundingClientRect();
+    pick(r.name);
+    refineMenu(r.name, { clientX: b.left + 60, clientY: b.bottom });
+    var first = $('refine').querySelector('button');
+    if (first) first.focus();
   });
   menuOn('flame', function (ev) { var r = frameAt(ev); return r && r.n ? fname(r.n) : null; });
   menuOn('stackchart', function (ev) { var r = stackBoxAt(ev); return r && r.n ? fname(r.n) : null; });
