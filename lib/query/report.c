@@ -419,7 +419,21 @@ static int value_choices(rep *r, vchoice **out, size_t *n, pcol_error *err) {
   size_t k = 0;
   int rc = pcol_value_resolve(r->f, NULL, "samples", &c[k].v, err);
   snprintf(c[k++].cli, sizeof c->cli, "samples");
+  /* the stored samples/count type that every source counts by (THE count
+   * rule, pcol_count_types: a pprof file's) is the same numbers as
+   * "samples": offered once, under the CLI's name (issue 44: the menu and
+   * the header said "samples (count)" twice) */
+  uint64_t nsrc = pcol_rows(r->f, PCOL_T_SOURCES);
+  uint32_t *cvt = NULL, same = 0;
+  if (!rc) rc = pcol_count_types(r->f, &cvt, err);
+  if (!rc && nsrc) {
+    same = cvt[1];
+    for (uint64_t s = 2; s <= nsrc; s++)
+      if (cvt[s] != same) same = 0;
+  }
+  free(cvt);
   for (uint64_t i = 0; !rc && i < nvt; i++) {
+    if (same && i + 1 == same) continue;
     pcol_view ty, un;
     pcol_str t, u;
     if ((rc = pcol_column(r->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err)) ||

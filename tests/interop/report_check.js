@@ -113,6 +113,23 @@ async function main() {
     console.error(`report_check: ${c.name}: ${what}: ${n} rows equal to pcol top`);
     return cli;
   };
+  // the table's numbers as text (issue 44 item 4): one unit for the table,
+  // pcol top's with every row (the page shows every row), and the total
+  const compareUnits = async (c, opt, what) => {
+    const args = ['top', c.input, '--node-fraction', '0'];
+    if (opt.value) args.push('--value', opt.value);
+    if (opt.source) args.push('--source', String(opt.source));
+    if (opt.from !== undefined) args.push('--from', secs(opt.from), '--to', secs(opt.to));
+    const txt = pcol(args).split('\n'), h = txt.findIndex((l) => /^ +flat +flat% +sum% +cum +cum%/.test(l));
+    const want = txt.slice(h + 1).filter((l) => l).map((l) => { const w = l.trim().split(/ +/); return w[0] + ' ' + w[3]; });
+    const tot = (/of (\S+) total$/.exec(txt.find((l) => /^Showing nodes/.test(l)) || '') || [])[1];
+    const page = await ev(`pcolReport.topRows().map(r => r.cells[0] + ' ' + r.cells[3])`);
+    const ptot = await ev(`document.getElementById('total').textContent`);
+    const bad = want.findIndex((x, i) => x !== page[i]);
+    ok(page.length === want.length && bad < 0, `${c.name} ${what}: the table's units differ from pcol top's text at row ${bad}: ${page[bad]} vs ${want[bad]}`);
+    ok(ptot.startsWith('total ' + tot + ' ('), `${c.name} ${what}: the total reads "${ptot}", pcol top's ${tot}`);
+    console.error(`report_check: ${c.name}: ${what}: ${want.length} rows in pcol top's units (${want[0]})`);
+  };
   const setSelect = (id, value) => ev(`(() => { const s = document.getElementById('${id}'); s.value = ${JSON.stringify(String(value))};
       s.dispatchEvent(new Event('change')); return s.value; })()`);
 
@@ -245,6 +262,97 @@ async function main() {
       fs.writeFileSync(path.join(cfg.artifacts, `report-${name}-${file}.png`), Buffer.from(pic.data, 'base64'));
     }
   };
+  // the refine menu (issue 44 item 8): a real click on one of its buttons
+  const menuClick = async (kind) => {
+    const xy = await ev(`(() => { const b = document.querySelector('#refine button[data-k="${kind}"]'); if (!b || document.getElementById('refine').style.display !== 'block') return null;
+        const r = b.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`);
+    ok(xy !== null, `the refine menu has no ${kind} button in view`);
+    if (xy) await click(xy[0], xy[1]);
+  };
+  const rightClick = async (x, y) => {
+    await Input.dispatchMouseEvent({ type: 'mouseMoved', x, y });
+    await Input.dispatchMouseEvent({ type: 'mousePressed', x, y, button: 'right', clickCount: 1 });
+    await Input.dispatchMouseEvent({ type: 'mouseReleased', x, y, button: 'right', clickCount: 1 });
+  };
+  const boxes = () => ev(`['focus', 'ignore', 'hide', 'show'].map(k => document.getElementById(k).value)`);
+  const undo = async () => {
+    const xy = await ev(`(() => { const b = document.getElementById('undo'); window.scrollTo(0, 0); if (b.disabled) return null; const r = b.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`);
+    ok(xy !== null, 'undo refine is disabled');
+    if (xy) await click(xy[0], xy[1]);
+  };
+  const quote = (n) => '^' + n.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') + '$';
+  // right click in the call tree (hide), in the flame graph (ignore, twice:
+  // both ignored), a click in the call graph (show): the boxes say the
+  // filter and the table equals pcol top with it; undo goes back a step at
+  // a time, to the whole profile
+  const refineCheck = async (c, value) => {
+    await ev(`(() => { const m = document.getElementById('tree-mode'); m.value = 'top'; m.dispatchEvent(new Event('change')); })()`);
+    await ev(`(() => { const t = document.getElementById('tree'); t.scrollIntoView({block: 'center'}); t.focus(); })()`);
+    for (let k = 0; k < 3; k++) { // open the first rows
+      await Input.dispatchKeyEvent({ type: 'keyDown', key: 'ArrowRight', code: 'ArrowRight', windowsVirtualKeyCode: 39 });
+      await Input.dispatchKeyEvent({ type: 'keyUp', key: 'ArrowRight', code: 'ArrowRight', windowsVirtualKeyCode: 39 });
+    }
+    const tr = await ev(`(() => { const rows = pcolReport.treeRows(); const i = rows.length > 1 ? 1 : 0; const el = document.querySelector('#tree .trow[data-i="' + i + '"]');
+        el.scrollIntoView({block: 'center'}); const r = el.getBoundingClientRect(); return [rows[i].name, r.left + 60, r.top + r.height / 2]; })()`);
+    await rightClick(tr[1], tr[2]);
+    let menu = await ev(`pcolReport.refineMenu()`);
+    ok(menu && menu[0] === tr[0], `${c.name}: a right click on tree row ${tr[0]} opened ${JSON.stringify(menu)}`);
+    { // the menu as open (doc/report-refine.png): the viewport around the click
+      const [sx, sy] = await ev(`[scrollX, scrollY]`);
+      const pic = await Page.captureScreenshot({ format: 'png', clip: { x: sx + Math.max(0, tr[1] - 160), y: sy + Math.max(0, tr[2] - 60), width: 560, height: 220, scale: 1 } });
+      fs.writeFileSync(path.join(cfg.artifacts, `report-${c.name}-refine-menu.png`), Buffer.from(pic.data, 'base64'));
+    }
+    await menuClick('hide');
+    let b = await boxes();
+    ok(b[2] === quote(tr[0]), `${c.name}: refine hide ${tr[0]} wrote ${b[2]}`);
+    await compareTop(c, { value, hide: b[2] }, `refine: hide from the call tree ${b[2]}`);
+    await undo();
+    ok((await boxes()).join('') === '', `${c.name}: undo left ${await boxes()}`);
+    { // the keyboard: Shift+F10 on the tree's current row opens its menu, Escape closes it
+      await ev(`document.getElementById('tree').focus()`);
+      await Input.dispatchKeyEvent({ type: 'keyDown', key: 'F10', code: 'F10', windowsVirtualKeyCode: 121, modifiers: 8 });
+      await Input.dispatchKeyEvent({ type: 'keyUp', key: 'F10', code: 'F10', windowsVirtualKeyCode: 121, modifiers: 8 });
+      const cur = await ev(`pcolReport.treeRows()[pcolReport.treeCur()].name`), m = await ev(`pcolReport.refineMenu()`);
+      ok(m && m[0] === cur, `${c.name}: Shift+F10 on tree row ${cur} opened ${JSON.stringify(m)}`);
+      await Input.dispatchKeyEvent({ type: 'keyDown', key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 });
+      await Input.dispatchKeyEvent({ type: 'keyUp', key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 });
+      ok(await ev(`pcolReport.refineMenu()`) === null, `${c.name}: Escape did not close the refine menu`);
+    }
+    // the flame graph: a deep frame (a leaf's: ignoring it leaves the
+    // rest), then another one in the flame graph redrawn without it
+    const fr = [];
+    for (let k = 0; k < 2; k++) {
+      const f = await ev(`(() => { const no = new Set(${JSON.stringify(fr.map((x) => x[0]))}); const F = pcolReport.frames().filter(f => f.n && !f.dim && f.w > 20 && !no.has(f.name))
+          .sort((a, b) => b.d - a.d || b.w - a.w); const cv = document.getElementById('flame'); cv.scrollIntoView({block: 'center'}); const r = cv.getBoundingClientRect();
+          return F.length ? [F[0].name, r.left + F[0].x + Math.min(F[0].w / 2, 40), r.top + F[0].y + 8] : null; })()`);
+      if (!f) break;
+      fr.push(f);
+      await rightClick(f[1], f[2]);
+      menu = await ev(`pcolReport.refineMenu()`);
+      ok(menu && menu[0] === f[0], `${c.name}: a right click on flame frame ${f[0]} opened ${JSON.stringify(menu)}`);
+      await menuClick('ignore');
+    }
+    b = await boxes();
+    ok(fr.length === 2 && b[1] === fr.map((f) => quote(f[0])).join('|'), `${c.name}: refine ignore ${fr.map((f) => f[0])} wrote ${b[1]}`);
+    await compareTop(c, { value, ignore: b[1] }, `refine: ignore from the flame graph ${b[1]}`);
+    await undo();
+    ok((await boxes())[1] === quote(fr[0][0]), `${c.name}: one undo should leave the first ignore`);
+    await undo();
+    // the call graph: a node's show
+    const gi = await ev(`(() => { const G = pcolReport.graph(); return G && G.nodes.length > 1 ? 1 : -1; })()`);
+    if (gi >= 0) {
+      const gname = await ev(`pcolReport.graph().nodes[${gi}].name`), xy = await ev(`pcolReport.graphNodeAt(${gi})`);
+      await click(xy.x, xy.y);
+      await menuClick('show');
+      b = await boxes();
+      ok(b[3] === quote(gname), `${c.name}: refine show ${gname} wrote ${b[3]}`);
+      await compareTop(c, { value, show: b[3] }, `refine: show from the call graph ${b[3]}`);
+      await undo();
+    }
+    ok((await boxes()).join('') === '' && await ev(`document.getElementById('undo').disabled`), `${c.name}: undo did not go back to no filter`);
+    await compareTop(c, { value }, 'refine: all undone');
+    await viewShots(c.name, [['tree-pane', 'refine']]);
+  };
   const graphCheck = async (c, value, o) => {
     o = o || {};
     const page = await graphRows(), want = cliGraph(c, value, o);
@@ -316,12 +424,16 @@ async function main() {
     const name = await ev(`pcolReport.graph().nodes[${i}].name`);
     const xy = await ev(`pcolReport.graphNodeAt(${i})`);
     await click(xy.x, xy.y);
+    const menu = await ev(`pcolReport.refineMenu()`);
+    ok(menu && menu[0] === name && menu[1].join() === 'focus,ignore,hide,show', `${c.name}: a click on graph node ${name} opened ${JSON.stringify(menu)}, not its refine menu`);
+    await menuClick('focus');
     const focus = await ev(`document.getElementById('focus').value`);
     ok(focus === '^' + name.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') + '$', `${c.name}: a click on graph node ${name} set focus ${focus}`);
     const fpage = await graphRows(), fwant = cliGraph(c, value, { source: o.source, focus });
     ok(JSON.stringify(fpage) === JSON.stringify(fwant), `${c.name}: the graph focused on ${name} differs from pcol graph --focus: ${JSON.stringify(fpage.slice(0, 3))} vs ${JSON.stringify(fwant.slice(0, 3))}`);
     await compareTop(c, { value, source: o.source, focus }, `graph click focus ${focus}`);
-    await ev(`(() => { const s = document.getElementById('focus'); s.value = ''; s.dispatchEvent(new Event('change')); })()`);
+    await undo(); // the refine undone: no focus
+    ok((await boxes()).join('') === '' && await ev(`document.getElementById('undo').disabled`), `${c.name}: undo after the graph's focus left ${await boxes()}`);
   };
 
   for (const c of cfg.cases) {
@@ -392,7 +504,18 @@ async function main() {
         await viewShots(c.name, [['flame-pane', 'flame-hide']]); // doc/report-diff-flame-hide.png
         await ev(`(() => { const s = document.getElementById('hide'); s.value = ''; s.dispatchEvent(new Event('change')); })()`);
       }
-    } else await compareTop(c, { value: defValue }, 'whole profile');
+    } else {
+      await compareTop(c, { value: defValue }, 'whole profile');
+      if (!c.hostile) await compareUnits(c, { value: defValue }, 'whole profile'); // (its unit has spaces: no columns to split)
+    }
+    { // each value named once (issue 44): the menu and the header
+      const names = await ev(`Array.from(document.querySelectorAll('#value option')).map(o => o.textContent)`);
+      const facts = await ev(`document.getElementById('facts').textContent`);
+      const listed = (/values: (.*?); /.exec(facts) || [])[1] || '';
+      ok(new Set(names).size === names.length && names.every((n) => !/^samples \(count\)/.test(n) || names.filter((m) => m.startsWith('samples (count)')).length === 1 || /\[/.test(n)),
+        `${c.name}: the value menu names a value twice: ${names}`);
+      ok(!(c.hostile) ? new Set(listed.split(', ')).size === listed.split(', ').length : true, `${c.name}: the header lists a value twice: ${listed}`);
+    }
     if (c.sorts) { // a real click on each header: the order (and sum%) of pcol top --sort
       for (const [k, srt] of [['cum', 'cum'], ['name', 'name'], ['fp', 'flat']]) {
         const xy = await ev(`(() => { window.scrollTo(0, 0); const th = document.querySelector('#top thead th[data-k="${k}"]'); th.scrollIntoView({block: 'center'}); const b = th.getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2]; })()`);
@@ -402,11 +525,13 @@ async function main() {
     }
     await views(c, defValue);
     await graphCheck(c, defValue, {});
+    if (c.refine) await refineCheck(c, defValue);
     if (c.value) {
       const k = meta.indexOf(c.value);
       ok(k >= 0, `${c.name}: no value ${c.value} in the selector (${meta})`);
       await setSelect('value', k);
       await compareTop(c, { value: c.value }, 'value ' + c.value);
+      await compareUnits(c, { value: c.value }, 'value ' + c.value);
       await setSelect('value', meta.indexOf(defValue));
     }
     if (c.focus || c.ignore) { // the filters, typed into their boxes
@@ -513,6 +638,7 @@ async function main() {
         console.error(`report_check: ${c.name}: brushed [${secs(from)}, ${secs(to)}) s, cutting sample ${row + 1} at ${(100 * (to - t) / d).toFixed(1)}% of its ${d} ns`);
         const v = await ev('pcolReport.meta.values[pcolReport.state.value].cli');
         if (!c.base) await compareTop(c, { source: c.source, value: v, from, to }, 'brushed range');
+        if (!c.base) await compareUnits(c, { source: c.source, value: v, from, to }, 'brushed range');
         await views(c, v, { source: c.source, from, to });
         await graphCheck(c, v, { source: c.source, from, to });
         c.shotAfterBrush = true;
@@ -555,8 +681,9 @@ async function main() {
     if (c.readme) { // the README's picture: a range that cuts a long sample, no search
       await ev(`(() => { const s = document.getElementById('search'); s.value = ''; s.dispatchEvent(new Event('input'));
         pcolReport.select(${c.readme[0]}, ${c.readme[1]}); window.scrollTo(0, 0); })()`);
-      const h = await ev(`Math.ceil(document.getElementById('footer').getBoundingClientRect().top)`);
-      const pic = await Page.captureScreenshot({ format: 'png', clip: { x: 0, y: 0, width: 1100, height: h, scale: 1 } });
+      // to the end of the table and flame graph's section (the views below have pictures of their own)
+      const h = await ev(`Math.ceil(document.getElementById('top-pane').closest('section').getBoundingClientRect().bottom)`);
+      const pic = await Page.captureScreenshot({ format: 'png', clip: { x: 0, y: 0, width: 1100, height: h, scale: 1 }, captureBeyondViewport: true });
       fs.writeFileSync(path.join(cfg.artifacts, 'report-readme.png'), Buffer.from(pic.data, 'base64'));
       await viewShots(c.name, [['tl-section', 'timeline'], ['stack-section', 'stackchart'], ['flame-pane', 'flame']]);
       await Emulation.setDeviceMetricsOverride({ width: 1300, height: 1000, deviceScaleFactor: 1, mobile: false });

@@ -62,7 +62,7 @@ if [ -f "$TD/rprof/r-prof-profile__memory.out" ]; then
   "$PCOL" report "$tmp/mem.pcol" -o "$tmp/mem.html" || fail "report memory"
   # the header's length: summaryRprof's sampling.time when R is here
   rlen=$(command -v Rscript >/dev/null && Rscript -e "cat(summaryRprof('$TD/rprof/r-prof-profile__memory.out', memory = 'both')\$sampling.time)" 2>/dev/null)
-  add rprof-memory "$tmp/mem.pcol" "$tmp/mem.html" "\"value\":\"rprof.alloc\",\"search\":\"^as\\\\.data\"${rlen:+,\"rlen\":$rlen}"
+  add rprof-memory "$tmp/mem.pcol" "$tmp/mem.html" "\"refine\":true,\"value\":\"rprof.alloc\",\"search\":\"^as\\\\.data\"${rlen:+,\"rlen\":$rlen}"
 fi
 if [ -f "$TD/rprof/aprof__lotka1_naiveL.out" ]; then
   "$PCOL" pack "$TD/rprof/aprof__lotka1_naiveL.out" --coalesce -o "$tmp/long.pcol" || fail "pack coalesced"
@@ -71,7 +71,7 @@ if [ -f "$TD/rprof/aprof__lotka1_naiveL.out" ]; then
 fi
 if [ -f "$TD/pprof/go-cpu-string-labels.pb.gz" ]; then
   "$PCOL" report "$TD/pprof/go-cpu-string-labels.pb.gz" -o "$tmp/go.html" || fail "report go"
-  add go-labels "$TD/pprof/go-cpu-string-labels.pb.gz" "$tmp/go.html" '"value":"samples/count","search":"slowFunction","tag":"function=^fast$"'
+  add go-labels "$TD/pprof/go-cpu-string-labels.pb.gz" "$tmp/go.html" '"value":"samples","search":"slowFunction","tag":"function=^fast$"'
   if [ -f "$tmp/long.pcol" ]; then
     "$PCOL" merge "$tmp/long.pcol" "$TD/pprof/go-cpu-string-labels.pb.gz" -o "$tmp/merged.pcol" || fail "merge"
     "$PCOL" report "$tmp/merged.pcol" -o "$tmp/merged.html" || fail "report merged"
@@ -87,7 +87,7 @@ fi
 add diff "$tmp/demo.pcol" "$tmp/diff.html" "\"brush\":true,\"base\":\"$tmp/base.pcol\",\"diffHide\":\"^stats::filter\$\""
 if [ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ]; then
   "$PCOL" report "$TD/pprof/go-cpu-inline-small.pb.gz" -o "$tmp/inline.html" || fail "report inline"
-  add go-inline "$TD/pprof/go-cpu-inline-small.pb.gz" "$tmp/inline.html" '"focus":"busyLoop","ignore":"mapiter","hide":"^runtime\\.","show":"^main\\."'
+  add go-inline "$TD/pprof/go-cpu-inline-small.pb.gz" "$tmp/inline.html" '"focus":"busyLoop","ignore":"mapiter","hide":"^runtime\\.","show":"^main\\.","refine":true'
 fi
 # negative values (a delta heap profile): the table's header sorts tie on
 # |cum| with other |flat| (no row click: its long names)

@@ -111,6 +111,25 @@ for (const file of cases) {
     ok(JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --by ${by} ${r ? 'range ' + r : 'whole'}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
     console.error(`compute: ${c.name}: top --by ${by} ${r ? 'range' : 'whole'}: ${want.length} rows`);
   }
+  // the units (issue 44 item 4): the table's numbers as text, one unit for
+  // the table picked by the CLI's rule (units.js pcolViewUnit, units.c
+  // pcol_unit_pick), against pcol top's text with every row (the page shows
+  // every row): whole profile and a range; and the total
+  for (const r of ranges) {
+    const args = ['top', c.input, '--node-fraction', '0', '--value', value];
+    if (r) args.push('--from', secs(r[0]), '--to', secs(r[1]));
+    if (r && rsrc) args.push('--source', String(rsrc));
+    const txt = pcol(args).split('\n'), h = txt.findIndex((l) => /^ +flat +flat% +sum% +cum +cum%/.test(l));
+    const want = txt.slice(h + 1).filter((l) => l).map((l) => { const w = l.trim().split(/ +/); return [w[0], w[3]]; });
+    const tot = /of (\S+) total$/.exec(txt.find((l) => /^Showing nodes/.test(l)) || '');
+    const page = run(ctx, `(function () { var S8 = ${sel(r)}, SW8 = pcolStackWeights(D, S8), T8 = pcolTop(D, SW8, pcolKeyset(D, S8, 'function')),
+        un = M.values[M.value].unit, u = pcolViewUnit(T8, SW8.total, un);
+      return { tot: pcolUnitLabel(SW8.total, un, u), rows: T8.map(function (x) { return [pcolUnitLabel(x.flat, un, u), pcolUnitLabel(x.cum, un, u)]; }) }; })()`);
+    const bad = want.findIndex((x, i) => JSON.stringify(x) !== JSON.stringify(page.rows[i]));
+    ok(want.length === page.rows.length && bad < 0 && tot && tot[1] === page.tot,
+      `${c.name}: top ${r ? 'range' : 'whole'}: the page's units differ from pcol top's text: total ${page.tot} vs ${tot && tot[1]}; row ${bad}: ${JSON.stringify(page.rows[bad])} vs ${JSON.stringify(want[bad])}`);
+    console.error(`compute: ${c.name}: top ${r ? 'range' : 'whole'}: ${want.length} rows in pcol top's units (${page.rows[0] ? page.rows[0].join(' ') : ''})`);
+  }
   // the table's header sorts (pcolTopSort) against pcol top --sort: the
   // order on ties and sum% in that order (a profile with negative values
   // ties on |cum| with other |flat|)
@@ -140,6 +159,41 @@ for (const file of cases) {
       ok(JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --focus ${fo} --ignore ${ig}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
     }
     console.error(`compute: ${c.name}: ${tries.length} focus/ignore filters equal to pcol top`);
+  }
+  // the refine menu (issue 44 item 8): focus, ignore, hide and show on a
+  // function picked in a view, by the expression the page writes into the
+  // filter's box (range.js pcolRefineRegex/pcolRefineText), read by the page
+  // as JavaScript and by pcol top as POSIX ERE: the same rows.  Names with
+  // the characters either reads specially ("[.data.frame", "(*T).M", "%in%",
+  // "<Anonymous>") and one added to another (ignore A, then B: "A|B")
+  {
+    const names = run(ctx, `pcolTop(D, pcolStackWeights(D, ${sel()}), pcolKeyset(D, ${sel()}, 'function')).map(function (r) { return r.name; })`);
+    const odd = [...'[(<%+$*?{|^'].map((ch) => names.find((n) => n.includes(ch))).filter((n) => n !== undefined);
+    const pickN = [...new Set([...odd.slice(0, 3), names[0], names[names.length - 1]])].filter((n) => n !== undefined);
+    const sets = names.length > 1000 ? pickN.slice(0, 2) : pickN;
+    let n = 0;
+    for (const name of sets) for (const kind of ['focus', 'ignore', 'hide', 'show']) {
+      const re = run(ctx, `pcolRefineText(${JSON.stringify(kind)}, '', ${JSON.stringify(name)})`);
+      const cli = JSON.parse(pcol(['top', c.input, '--format', 'json', '--value', value, '--' + kind, re]));
+      const page = run(ctx, `(function () { var R = new RegExp(${JSON.stringify(re)}), k = ${JSON.stringify(kind)},
+          DR = k === 'hide' ? pcolHidden(D, R, null) : k === 'show' ? pcolHidden(D, null, R) : D, S5 = ${sel()};
+        S5.drop = pcolFilterDrop(DR, k === 'focus' ? R : null, k === 'ignore' ? R : null);
+        return pcolTop(DR, pcolStackWeights(DR, S5), pcolKeyset(DR, S5, 'function')).map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp)]; }); })()`);
+      const want = cli.rows.map((x) => [x.name, x.flat, x.cum, pct(x.flat_pct), pct(x.cum_pct)]);
+      ok(JSON.stringify(page) === JSON.stringify(want) && (kind !== 'focus' || page.some((x) => x[0] === name)),
+        `${c.name}: refine ${kind} ${name} (${re}): ${JSON.stringify(page.slice(0, 3))} vs pcol top --${kind}: ${JSON.stringify(want.slice(0, 3))}`);
+      n++;
+    }
+    if (sets.length > 1) { // ignore one, then another: both
+      const re = run(ctx, `pcolRefineText('ignore', pcolRefineText('ignore', '', ${JSON.stringify(sets[0])}), ${JSON.stringify(sets[1])})`);
+      const cli = JSON.parse(pcol(['top', c.input, '--format', 'json', '--value', value, '--ignore', re]));
+      const page = run(ctx, `(function () { var S5 = ${sel()}; S5.drop = pcolFilterDrop(D, null, new RegExp(${JSON.stringify(re)}));
+        return pcolTop(D, pcolStackWeights(D, S5), pcolKeyset(D, S5, 'function')).map(function (x) { return [x.name, x.flat, x.cum]; }); })()`);
+      ok(JSON.stringify(page) === JSON.stringify(cli.rows.map((x) => [x.name, x.flat, x.cum])) && !page.some((x) => x[0] === sets[0] || x[0] === sets[1]),
+        `${c.name}: refine ignore ${sets[0]} then ${sets[1]} (${re}) differs from pcol top --ignore`);
+      n++;
+    }
+    console.error(`compute: ${c.name}: refine: ${n} transforms on ${JSON.stringify(sets)} equal to pcol top --focus/--ignore/--hide/--show`);
   }
   // hide and show (filter.c's per-line rule, pprof -hide/-show): the keys
   // and the frame tree rebuilt from the frames left (hide.js), against
@@ -307,6 +361,18 @@ for (const file of cases) {
       ok(page.length === want.length && bad < 0, `${what}: ${page.length} vs ${want.length} rows; first difference at ${bad}: ${JSON.stringify(page[bad])} vs ${JSON.stringify(want[bad])}`);
     }
     console.error(`compute: ${c.name}: call graph: ${tries.length} option sets equal to pcol graph`);
+    // its numbers as text (issue 44 item 4): one unit for the graph, from
+    // its nodes as pcol graph picks it (units.js pcolViewUnit), against the
+    // DOT's tooltips: each node's cum, each edge's weight
+    const dot = pcol(['graph', c.input, '--format', 'dot', '--value', value]).split('\n');
+    const unq = (x) => x.replace(/\\(.)/g, '$1');
+    const want = dot.map((l) => /^N\d+ \[.* tooltip="((?:[^"\\]|\\.)*)"/.exec(l) || /^N\d+ -> N\d+ \[.* tooltip="((?:[^"\\]|\\.)*)"/.exec(l)).filter((m) => m).map((m) => unq(m[1])).sort();
+    const page = run(ctx, `(function () { var S6 = ${sel()}, G6 = pcolGraph(D, S6, pcolStackWeights(D, S6), pcolKeyset(D, S6, 'function'), {}), un = M.values[M.value].unit,
+        u = pcolViewUnit(G6.nodes, G6.total, un);
+      return G6.nodes.map(function (x) { return x.name + ' (' + pcolUnitLabel(x.cum, un, u) + ')'; })
+        .concat(G6.edges.map(function (e) { return G6.nodes[e.from].name + (e.res ? ' ... ' : ' -> ') + G6.nodes[e.to].name + ' (' + pcolUnitLabel(e.w, un, u) + ')'; })).sort(); })()`);
+    const gbad = want.findIndex((x, i) => x !== page[i]);
+    ok(want.length === page.length && gbad < 0, `${c.name}: the call graph's units differ from pcol graph's DOT: ${page[gbad]} vs ${want[gbad]}`);
   }
   // the source pane's window and numbers (source.js: pcolListWindow on the
   // embedded text, the selection's top by line) against pcol list, whole
@@ -391,6 +457,13 @@ for (const file of cases) {
     const key = (a) => a.map((x) => JSON.stringify(x)).sort().join('\n');
     ok(key(page) === key(w), `${c.name}: diff rows differ from pcol diff --absolute: ${JSON.stringify(page.slice(0, 2))} vs ${JSON.stringify(w.slice(0, 2))}`);
     console.error(`compute: ${c.name}: diff: ${w.length} rows equal to pcol diff --absolute`);
+    // its numbers as text: one unit by pcol diff's rule (diff.js pcolDiffUnit), its "+" signs
+    const txt = pcol(['diff', c.base, c.input, '--absolute', '--value', value]).split('\n'), h = txt.findIndex((l) => /^ *base_flat/.test(l));
+    const wt = txt.slice(h + 1).filter((l) => l).map((l) => { const x = l.trim().split(/ +/); return JSON.stringify([x.slice(6).join(' ').replace(/ \((partial-)?inline\)$/, '')].concat(x.slice(0, 6))); });
+    const pt = run(ctx, `(function () { var BT = M.diff.top[M.value], R = pcolDiffRows(pcolTop(D, SW, K), BT.function), un = M.values[M.value].unit,
+        u = pcolDiffUnit(R, BT.function.total, SW.total, un), L = function (x, sg) { return (sg && x >= 0 ? '+' : '') + pcolUnitLabel(x, un, u); };
+      return R.map(function (r) { return JSON.stringify([r.name, L(r.bflat), L(r.flat), L(r.dflat, 1), L(r.bcum), L(r.cum), L(r.dcum, 1)]); }); })()`);
+    ok(key(pt) === key(wt), `${c.name}: the diff table's units differ from pcol diff --absolute's text: ${pt.slice(0, 2)} vs ${wt.slice(0, 2)}`);
   }
 }
 // units: pcol's labels (pprof's ScaledLabel) for a few numbers

@@ -20,3 +20,12 @@ function pcolDiffRows(newRows, base) {
   });
   return out;
 }
+/* pcol diff --absolute's unit (cmd_diff.c): picked from both totals and
+ * every non-zero cell of the rows, against the larger total */
+function pcolDiffUnit(rows, btotal, ntotal, unit) {
+  var vals = [btotal, ntotal];
+  rows.forEach(function (r) {
+    [r.bflat, r.flat, r.dflat, r.bcum, r.cum, r.dcum].forEach(function (x) { if (x) vals.push(x); });
+  });
+  return pcolUnitPick(vals, btotal > ntotal ? btotal : ntotal, unit);
+}

@@ -107,10 +107,10 @@ function drawGraph() {
   var o = { nodeFraction: graphOpt('graph-nf', 0.005), edgeFraction: graphOpt('graph-ef', 0.001), nodeCount: Math.round(graphOpt('graph-nc', 80)) };
   var G = GV.graph = pcolGraph(D, S, SW, pcolKeyset(D, S, S.by), o);
   while (svg.firstChild) svg.removeChild(svg.firstChild);
-  var tot = G.total, n = G.nodes.length;
-  note.textContent = 'by ' + S.by + '; showing ' + n + ' nodes accounting for ' + human(G.shown) + ', ' + pcolFmt2(pcolPct(G.shown, tot)) + '% of ' + human(tot) +
-    (G.droppedNodes ? '; dropped ' + G.droppedNodes + ' nodes (cum <= ' + human(G.nodeCutoff) + ')' : '') +
-    (G.droppedEdges ? '; dropped ' + G.droppedEdges + ' edges (freq <= ' + human(G.edgeCutoff) + ')' : '') +
+  var tot = G.total, n = G.nodes.length, u = pcolViewUnit(G.nodes, tot, unitOf()); /* pcol graph's unit */
+  note.textContent = 'by ' + S.by + '; showing ' + n + ' nodes accounting for ' + human(G.shown, u) + ', ' + pcolFmt2(pcolPct(G.shown, tot)) + '% of ' + human(tot, u) +
+    (G.droppedNodes ? '; dropped ' + G.droppedNodes + ' nodes (cum <= ' + human(G.nodeCutoff, u) + ')' : '') +
+    (G.droppedEdges ? '; dropped ' + G.droppedEdges + ' edges (freq <= ' + human(G.edgeCutoff, u) + ')' : '') +
     (o.nodeCount > 0 && n < G.origCount ? '; top ' + n + ' nodes out of ' + G.origCount : '');
   if (graphDiffCum()) note.textContent += '; coloured by the change against ' + DIFF.path + ' (whole base; nodes: cum, edges: weight): red grew, green shrank, grey the same (pprof -diff_base)';
   GV.shown = Math.min(n, 2000); /* a drawing of more is no help; the numbers stay whole */
@@ -124,10 +124,10 @@ function drawGraph() {
     var fs = 8 + (maxFlat ? Math.ceil(16 * Math.sqrt(Math.abs(x.flat) / maxFlat)) : 0);
     var lines = graphNameLines(x.name);
     /* pprof's lines: "flat (flat%)" and "of cum (cum%)", or "0 of cum (cum%)" */
-    var cum = 'of ' + human(x.cum) + ' (' + pcolFmt2(pcolPct(x.cum, tot)) + '%)';
+    var cum = 'of ' + human(x.cum, u) + ' (' + pcolFmt2(pcolPct(x.cum, tot)) + '%)';
     if (x.flat === 0) lines.push('0 ' + cum);
     else {
-      lines.push(human(x.flat) + ' (' + pcolFmt2(pcolPct(x.flat, tot)) + '%)');
+      lines.push(human(x.flat, u) + ' (' + pcolFmt2(pcolPct(x.flat, tot)) + '%)');
       if (x.cum !== x.flat) lines.push(cum);
     }
     var wmax = 0;
@@ -167,10 +167,10 @@ function drawGraph() {
     svgEl('polygon', { points: x2 + ',' + y2 + ' ' + (bx + W * Math.sin(ang)) + ',' + (by - W * Math.cos(ang)) + ' ' + (bx - W * Math.sin(ang)) + ',' + (by + W * Math.cos(ang)), fill: col }, ge);
     if (e.res) p.setAttribute('stroke-dasharray', '2,3');
     if (dc) p.setAttribute('data-delta', e.w - bw);
-    svgEl('title', {}, p).textContent = Gd.nodes[a].name + ' -> ' + Gd.nodes[b].name + ' (' + human(e.w) + ')' + (e.inl ? ' (inline)' : '') +
-      (dc ? '; change against the base ' + (e.w - bw > 0 ? '+' : '') + human(e.w - bw) : '');
+    svgEl('title', {}, p).textContent = Gd.nodes[a].name + ' -> ' + Gd.nodes[b].name + ' (' + human(e.w, u) + ')' + (e.inl ? ' (inline)' : '') +
+      (dc ? '; change against the base ' + (e.w - bw > 0 ? '+' : '') + human(e.w - bw, u) : '');
     var t = svgEl('text', { x: (x1 + x2) / 2 + 4, y: (y1 + y2) / 2, 'font-size': 10, fill: '#555', 'class': 'gv-elabel' }, ge);
-    t.textContent = human(e.w) + (e.inl ? ' (inline)' : '');
+    t.textContent = human(e.w, u) + (e.inl ? ' (inline)' : '');
   });
   Gd.nodes.forEach(function (x, i) {
     var b = box[i], g = svgEl('g', { 'class': 'gv-node' + (S.fn && S.fn.name === x.name ? ' picked' : ''), 'data-i': i, transform: 'translate(' + (X[i] - b.w / 2) + ',' + Y[i] + ')' }, gn);
@@ -178,8 +178,8 @@ function drawGraph() {
     if (dc) g.setAttribute('data-delta', x.cum - (dc.cum.get(x.name) || 0));
     svgEl('rect', { width: b.w, height: b.h, rx: 2, fill: pcolDotColor(score, true), stroke: pcolDotColor(score, false) }, g);
     var dtext = '';
-    if (dc) { var dd = x.cum - (dc.cum.get(x.name) || 0); dtext = '; change of cum against the base ' + (dd > 0 ? '+' : '') + human(dd); }
-    svgEl('title', {}, g).textContent = x.name + ' (' + human(x.cum) + ')' + (x.inl ? ' (' + pcolInlineText(x.inl) + ')' : '') + dtext;
+    if (dc) { var dd = x.cum - (dc.cum.get(x.name) || 0); dtext = '; change of cum against the base ' + (dd > 0 ? '+' : '') + human(dd, u); }
+    svgEl('title', {}, g).textContent = x.name + ' (' + human(x.cum, u) + ')' + (x.inl ? ' (' + pcolInlineText(x.inl) + ')' : '') + dtext;
     b.lines.forEach(function (l, j) {
       svgEl('text', { x: b.w / 2, y: 4 + (j + 1) * b.fs * 1.2 - b.fs * 0.25, 'font-size': b.fs, 'text-anchor': 'middle' }, g).textContent = l;
     });
@@ -207,22 +207,27 @@ function graphOpt(id, def) {
   if (el) el.classList.toggle('bad', el.value !== '' && !(v >= 0));
   return v >= 0 ? v : def;
 }
-/* a node clicked: focus on it (by function: its exact name) and pick it */
-function graphClick(i) {
+/* a node clicked (or its context menu): by function, pick it and offer
+ * the refine menu (refine.js: focus, ignore, hide, show); by line or file
+ * a node is no function name: pick it */
+function graphClick(i, ev) {
   var x = GV.graph && GV.graph.nodes[i];
   if (!x) return;
   if (S.by === 'function') {
-    var re = '^' + x.name.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') + '$';
-    $('focus').value = re;
-    S.focus = new RegExp(re);
-    S.fn = { name: x.name };
-    recompute();
+    pick(x.name);
+    Array.prototype.forEach.call($('graph').querySelectorAll('g.gv-node'), function (g) { g.classList.toggle('picked', +g.getAttribute('data-i') === i); });
+    refineMenu(x.name, ev);
   } else pick(x.name);
 }
 function wireGraph() {
-  $('graph').addEventListener('click', function (ev) {
+  function onNode(ev) {
     var g = ev.target.closest && ev.target.closest('g.gv-node');
-    if (g) graphClick(+g.getAttribute('data-i'));
-  });
+    if (!g) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    graphClick(+g.getAttribute('data-i'), ev);
+  }
+  $('graph').addEventListener('click', onNode);
+  $('graph').addEventListener('contextmenu', onNode);
   ['graph-nf', 'graph-ef', 'graph-nc'].forEach(function (id) { $(id).addEventListener('change', drawGraph); });
 }

@@ -106,8 +106,13 @@ var S = { value: M.value, valueTouched: false, source: 0, by: 'function', range:
           focus: null, ignore: null, drop: null, hide: null, show: null,
           tag: null, tagIgnore: null, lskeep: null };
 var SW = null, TOPDIFF = null;
+/* the unit each table speaks (units.js pcolViewUnit, the CLI's rule): the
+ * top table, call tree and total's (pcol top), the diff table's (pcol diff) */
+var TOPU = 'auto', DIFFU = 'auto';
 function unitOf() { return M.values[S.value].unit || ''; }
-function human(v) { return S.raw ? String(v) : pcolUnitLabel(v, unitOf()); }
+/* v in the unit u picked for its table; without u, in its own unit (as
+ * pcol list and flame print each number) */
+function human(v, u) { return S.raw ? String(v) : pcolUnitLabel(v, unitOf(), u); }
 function secs(ns) { return pcolTimeText(ns); }
 function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]; }); }
 function regex(text, input) {

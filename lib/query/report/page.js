@@ -11,6 +11,8 @@ function recompute() {
   SRCLINES = null;
   var bt = DIFF && DIFF.top && DIFF.top[S.value];
   TOPDIFF = bt ? pcolDiffRows(TOP, bt[S.by]) : null;
+  TOPU = pcolViewUnit(TOP, sw.total, unitOf());
+  DIFFU = TOPDIFF ? pcolDiffUnit(TOPDIFF, bt[S.by].total, sw.total, unitOf()) : TOPU;
   if (DIFF) {
     var sh = DIFF.shares[S.value];
     /* the base's shares per node of the whole frame tree (report.c); with
@@ -33,7 +35,7 @@ function recompute() {
                                              : 'Flame graph (the base has no value ' + M.values[S.value].cli + ')';
   }
   var v = M.values[S.value];
-  $('total').textContent = 'total ' + human(sw.total) + (S.raw ? ' ' + v.unit : '') + ' (' + v.type + ')' +
+  $('total').textContent = 'total ' + human(sw.total, TOPU) + (S.raw ? ' ' + v.unit : '') + ' (' + v.type + ')' +
     (sw.skipped.length ? '; source ' + sw.skipped.map(function (s) { return '#' + s; }).join(', ') + ' has no times and is left out of the range' : '');
   $('range').textContent = S.range ? pcolRangeText(S.range) : 'whole profile';
   $('range').setAttribute('data-from-ns', S.range ? S.range[0] : '');
@@ -51,6 +53,14 @@ function recompute() {
 }
 
 /* ------------------------------------------------------------ header */
+/* a value as `pcol top --value` names it on its Type line, "TYPE (UNIT)",
+ * each once: report.c offers a stored samples/count that every source
+ * counts by only as "samples"; one that only some sources have (a merged
+ * file) is told apart from the count of every source */
+function valueName(v) {
+  var twin = M.values.some(function (w) { return w !== v && w.type === v.type && w.unit === v.unit; });
+  return v.type + ' (' + v.unit + ')' + (!twin ? '' : v.cli === 'samples' ? ' [each source\'s own count: --value samples]' : ' [--value ' + v.cli + ']');
+}
 function header() {
   document.title = M.title + ' \u2014 pcol report';
   $('title').textContent = M.title;
@@ -63,7 +73,7 @@ function header() {
   });
   $('facts').innerHTML = '<b>' + N.toLocaleString('en') + '</b> sample rows in <b>' + M.sources.length + '</b> source' + (M.sources.length === 1 ? '' : 's') +
     (durs.length ? ', <b>' + pcolTimeText(Math.round(1e9 * Math.max.apply(null, durs))) + '</b> long' : ', no sample times') +
-    '; value types: ' + M.values.map(function (v) { return '<b>' + esc(v.type) + '</b>/' + esc(v.unit) + (v.level ? ' (level)' : ''); }).join(', ') +
+    '; values: ' + M.values.map(function (v) { return '<b>' + esc(valueName(v)) + '</b>' + (v.level ? ' (level)' : ''); }).join(', ') +
     '; ' + esc(M.tool) + ', format ' + esc(M.format) + ', ' + M.file_size.toLocaleString('en') + ' bytes' +
     (DIFF ? '; diff against <b>' + esc(DIFF.path) + '</b>' : '');
   var h = '<table><tr><th>source</th><th>type</th><th>uri</th><th>samples</th><th>time span</th><th>default value</th></tr>';
@@ -77,7 +87,7 @@ function header() {
   $('footer').textContent = 'Made by ' + M.tool + ' report from ' + M.path + '. Numbers as `pcol top`: a long sample cut by the range counts the ticks inside it (spec.md \u00a77).';
   var vs = $('value');
   /* levels (Rprof's memory snapshots) are drawn as the memory line, never summed */
-  M.values.forEach(function (v, i) { if (v.level) return; var o = document.createElement('option'); o.value = i; o.textContent = v.type + ' (' + v.unit + ')' + (v.cli === 'samples' ? ' [each source\'s own count]' : ''); vs.appendChild(o); });
+  M.values.forEach(function (v, i) { if (v.level) return; var o = document.createElement('option'); o.value = i; o.textContent = valueName(v); vs.appendChild(o); });
   vs.value = S.value;
   var ss = $('source');
   [{ id: 0, type: 'all', uri: '' }].concat(M.sources).forEach(function (s) {
@@ -107,6 +117,7 @@ function wire() {
   wireTree();
   wireStackChart();
   wireGraph();
+  wireRefine();
   $('raw').addEventListener('change', function () { S.raw = this.checked; recompute(); });
   $('focus').addEventListener('change', function () { S.focus = regex(this.value, this); recompute(); });
   $('ignore').addEventListener('change', function () { S.ignore = regex(this.value, this); recompute(); });
@@ -190,6 +201,11 @@ var api = window.pcolReport = {
       return [+tr.getAttribute('data-line'), +tr.getAttribute('data-flat'), +tr.getAttribute('data-cum'), tr.lastChild.textContent]; });
   },
   pick: function (name) { pick(name); },
+  /* the refine menu as open: [the function, its buttons' kinds] or null */
+  refineMenu: function () {
+    var m = $('refine');
+    return m.style.display === 'block' ? [RF.name, Array.prototype.map.call(m.querySelectorAll('button'), function (b) { return b.getAttribute('data-k'); })] : null;
+  },
   /* the call graph as graph.js computed it: nodes [{name, flat, cum, inl}], edges [{from, to, w, inl, res}] */
   graph: function () { var G = GV.graph; return G ? { nodes: G.nodes, edges: G.edges, total: G.total, drawn: GV.shown } : null; },
   graphNodeAt: function (i) { /* the screen centre of drawn node i, for a real click */

@@ -172,3 +172,19 @@ function pcolTagKeep(D, tag, tagIgnore) {
   for (var ls = 0; ls <= nls; ls++) keep[ls] = (!tf || match(tf, ls)) && !(ti && match(ti, ls)) ? 1 : 0;
   return keep;
 }
+/* The refine menu's filters (a node of the call graph, call tree or flame
+ * graph: pprof -http's Refine, issue 44): a function name as an expression
+ * matching exactly that name, read the same by the CLI (POSIX ERE,
+ * filter.c's regcomp) and by the page (JavaScript): anchored, and every
+ * character special in either escaped with a backslash, which both read as
+ * the character itself (no other character is escaped: GNU ERE reads "\<"
+ * as a word start).  Like the CLI's, the expression also matches a file or
+ * mapping of that name.  It then goes into the box of its filter: focus
+ * replaces the box's expression (pprof's Focus on the selection); ignore,
+ * hide and show add it as another alternative ("A|B": what A or B
+ * matches), so a second ignore ignores both. */
+function pcolRefineRegex(name) { return '^' + String(name).replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') + '$'; }
+function pcolRefineText(kind, old, name) {
+  var re = pcolRefineRegex(name);
+  return kind === 'focus' || !old ? re : old + '|' + re;
+}

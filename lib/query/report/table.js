@@ -21,10 +21,11 @@ function topHead() {
 /* one row's cells as text, as the CLI prints them (the browser test reads it) */
 function topCells(r) {
   var nm = r.name + (r.inl ? ' (' + pcolInlineText(r.inl) + ')' : '');
-  if (DIFF && DIFF.top) return [human(r.bflat), human(r.flat), sign(r.dflat) + human(r.dflat), human(r.bcum), human(r.cum), sign(r.dcum) + human(r.dcum), nm];
-  return [human(r.flat), pcolFmt2(r.fp) + '%', pcolFmt2(r.sp) + '%', human(r.cum), pcolFmt2(r.cp) + '%', nm];
+  var u = DIFFU;
+  if (DIFF && DIFF.top) return [human(r.bflat, u), human(r.flat, u), sign(r.dflat) + human(r.dflat, u), human(r.bcum, u), human(r.cum, u), sign(r.dcum) + human(r.dcum, u), nm];
+  return [human(r.flat, TOPU), pcolFmt2(r.fp) + '%', pcolFmt2(r.sp) + '%', human(r.cum, TOPU), pcolFmt2(r.cp) + '%', nm];
 }
-function sign(v) { return v > 0 ? '+' : ''; }
+function sign(v) { return v >= 0 ? '+' : ''; } /* pcol diff's: "+" before a change >= 0 */
 function drawTop() {
   var key = S.sortKey, diff = DIFF && DIFF.top && TOPDIFF;
   /* the top table: `pcol top --sort`'s orders (pcolTopSort: sum% of the

@@ -39,7 +39,7 @@ function drawTree() {
     if (r.kids) div.setAttribute('aria-expanded', TV.open[r.id] ? 'true' : 'false');
     var num = document.createElement('span');
     num.className = 'tnum';
-    num.textContent = human(r.w) + ' ' + pcolFmt2(pcolPct(r.w, tot)) + '%' + (r.self !== null && TV.mode === 'top' ? '  self ' + human(r.self) : '');
+    num.textContent = human(r.w, TOPU) + ' ' + pcolFmt2(pcolPct(r.w, tot)) + '%' + (r.self !== null && TV.mode === 'top' ? '  self ' + human(r.self, TOPU) : '');
     var nm = document.createElement('span');
     nm.style.paddingLeft = (r.d * 14) + 'px';
     nm.textContent = (r.kids ? (TV.open[r.id] ? '\u25be ' : '\u25b8 ') : '  ') + r.name;
@@ -124,8 +124,8 @@ function drawPeek() {
   if (!S.fn) { $('peek-title').textContent = 'Callers and callees (click a function in a table, tree or flame graph)'; return; }
   var k = pcolKeyset(D, S, 'function'), K = 0;
   for (var i = 0; i < k.names.length && !K; i++) if (k.names[i] === S.fn.name) K = i + 1;
-  var row = null;
-  (S.by === 'function' ? TOP : pcolTop(D, SW, k)).forEach(function (r) { if (r.key === K) row = r; });
+  var row = null, rows = S.by === 'function' ? TOP : pcolTop(D, SW, k), u = pcolViewUnit(rows, SW.total, unitOf()); /* pcol peek's unit */
+  rows.forEach(function (r) { if (r.key === K) row = r; });
   $('peek-title').textContent = 'Callers and callees of ' + S.fn.name;
   if (!K || !row) { box.textContent = 'not in this selection'; return; }
   var p = pcolPeek(D, SW, k, K), t = document.createElement('table');
@@ -140,10 +140,10 @@ function drawPeek() {
   }
   var h = line('head', 'weight', 'share', '', 'caller \u2192 function \u2192 callee');
   h.removeAttribute('data-name');
-  p.callers.forEach(function (c) { line('caller', human(c.w), pcolFmt2(pcolPct(c.w, row.cum)) + '%', 'caller', c.name).setAttribute('data-w', c.w); });
-  var me = line('node', human(row.flat), human(row.cum), 'flat | cum', S.fn.name);
+  p.callers.forEach(function (c) { line('caller', human(c.w, u), pcolFmt2(pcolPct(c.w, row.cum)) + '%', 'caller', c.name).setAttribute('data-w', c.w); });
+  var me = line('node', human(row.flat, u), human(row.cum, u), 'flat | cum', S.fn.name);
   me.setAttribute('data-flat', row.flat); me.setAttribute('data-cum', row.cum);
-  p.callees.forEach(function (c) { line('callee', human(c.w), pcolFmt2(pcolPct(c.w, row.cum)) + '%', 'callee', c.name).setAttribute('data-w', c.w); });
+  p.callees.forEach(function (c) { line('callee', human(c.w, u), pcolFmt2(pcolPct(c.w, row.cum)) + '%', 'callee', c.name).setAttribute('data-w', c.w); });
   box.appendChild(t);
   PEEK = p;
 }

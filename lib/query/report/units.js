@@ -1,32 +1,98 @@
-/* units.js — numbers for people, by the CLI's rules (units.c and
- * unit_scale.c, go tool pprof's ScaledLabel): bytes in B kB MB GB TB PB
- * (powers of 1024), time in ns us ms s hrs, "%.2f" without a trailing
- * ".00"; a unit of no family prints the number as it is. */
-var PCOL_UNITS = [
-  [['B', ['b', 'byte'], 1], ['kB', ['kb', 'kbyte', 'kilobyte'], 1024], ['MB', ['mb', 'mbyte', 'megabyte'], 1048576],
-   ['GB', ['gb', 'gbyte', 'gigabyte'], 1073741824], ['TB', ['tb', 'tbyte', 'terabyte'], 1099511627776],
-   ['PB', ['pb', 'pbyte', 'petabyte'], 1125899906842624]],
-  [['ns', ['ns', 'nanosecond'], 1], ['us', ['\u03bcs', 'us', 'microsecond'], 1e3], ['ms', ['ms', 'millisecond'], 1e6],
-   ['s', ['s', 'sec', 'second'], 1e9], ['hrs', ['hour', 'hr'], 3600e9]]
+/* units.js — numbers for people, by the CLI's rules, mirrored from
+ * lib/core/unit_scale.c (go tool pprof's measurement.Scale, sniffUnit) and
+ * lib/query/units.c (pcol_unit_label, pcol_unit_pick: report.go's
+ * selectOutputUnit): bytes in B kB MB GB TB PB (powers of 1024), time in
+ * ns us ms s hrs, Google compute units; "%.2f" without a trailing ".00";
+ * a unit of no family prints the number as it is; a decimal unit ("1e-9",
+ * "1e-9 s", count.c pcol_unit_decimals) holds v x 10^D.
+ * A table speaks one unit, as the CLI's: pcolViewUnit picks it from the
+ * rows' values and the total (pcol top, peek and graph: a row's flat, else
+ * its cum), and pcolUnitLabel(v, unit, picked) prints each number in it. */
+var PCOL_UNITS = [ /* [name, aliases, factor], the family's default unit */
+  [[['B', ['b', 'byte'], 1], ['kB', ['kb', 'kbyte', 'kilobyte'], 1024], ['MB', ['mb', 'mbyte', 'megabyte'], 1048576],
+    ['GB', ['gb', 'gbyte', 'gigabyte'], 1073741824], ['TB', ['tb', 'tbyte', 'terabyte'], 1099511627776],
+    ['PB', ['pb', 'pbyte', 'petabyte'], 1125899906842624]], 0],
+  [[['ns', ['ns', 'nanosecond'], 1], ['us', ['\u03bcs', 'us', 'microsecond'], 1e3], ['ms', ['ms', 'millisecond'], 1e6],
+    ['s', ['s', 'sec', 'second'], 1e9], ['hrs', ['hour', 'hr'], 3600e9]], 3],
+  [[['n*GCU', ['nanogcu'], 1e-9], ['u*GCU', ['microgcu'], 1e-6], ['m*GCU', ['milligcu'], 1e-3], ['GCU', ['gcu'], 1],
+    ['k*GCU', ['kilogcu'], 1e3], ['M*GCU', ['megagcu'], 1e6], ['G*GCU', ['gigagcu'], 1e9], ['T*GCU', ['teragcu'], 1e12],
+    ['P*GCU', ['petagcu'], 1e15]], 3]
 ];
-function pcolUnitOf(u) { /* pprof's sniffUnit -> [family, unit] or null */
-  if (!u) return null;
+/* unit_scale.c sniff: the unit of family f named u, or null (lower case,
+ * a plural 's' dropped past two letters) */
+function pcolSniff(f, u) {
+  if (!u || u.length >= 32) return null;
   var b = u.toLowerCase();
   if (b.length > 2 && b[b.length - 1] === 's') b = b.slice(0, -1);
-  for (var f = 0; f < PCOL_UNITS.length; f++)
-    for (var i = 0; i < PCOL_UNITS[f].length; i++) if (PCOL_UNITS[f][i][1].indexOf(b) >= 0) return [f, i];
+  var fam = PCOL_UNITS[f][0];
+  for (var i = 0; i < fam.length; i++) if (fam[i][1].indexOf(b) >= 0) return fam[i];
   return null;
 }
-/* pcol_unit_label(v, unit, "auto") */
-function pcolUnitLabel(v, unit) {
-  var fu = pcolUnitOf(unit);
-  if (!fu) return String(v); /* no family: the number exactly, as pprof */
-  var fam = PCOL_UNITS[fu[0]], a = Math.abs(v) * fam[fu[1]][2], best = 0, name = null;
-  for (var i = 0; i < fam.length; i++) if (fam[i][2] >= best && a / fam[i][2] >= 1) { best = fam[i][2]; name = fam[i][0]; }
-  if (!name) { var d = fu[0] === 0 ? 0 : 3; best = fam[d][2]; name = fam[d][0]; }
-  var s = pcolFmt2((v < 0 ? -a : a) / best);
+function pcolUnitKnown(u) { for (var f = 0; f < PCOL_UNITS.length; f++) if (pcolSniff(f, u)) return true; return false; }
+/* count.c pcol_unit_decimals: [D, the unit shown] of "1e-D" or "1e-D U", else [0, u] */
+function pcolUnitDecimals(u) {
+  var m = /^1e-([1-9])(?:$| (.+)$)/.exec(u || '');
+  return m ? [+m[1], m[2] === undefined ? '' : m[2]] : [0, u || ''];
+}
+/* unit_scale.c pcol_unit_scale: [v in unit to, its name]; to "auto" (or
+ * "minimum"): the largest unit the value is at least 1 of */
+function pcolUnitScale(v, from, to) {
+  if (v < 0) { var r = pcolUnitScale(-v, from, to); return [-r[0], r[1]]; }
+  for (var f = 0; f < PCOL_UNITS.length; f++) {
+    var fu = pcolSniff(f, from);
+    if (!fu) continue;
+    var fam = PCOL_UNITS[f][0], d = fam[PCOL_UNITS[f][1]], x = v * fu[2];
+    if (to === 'auto' || to === 'minimum') {
+      var best = 0, name = null;
+      for (var i = 0; i < fam.length; i++) if (fam[i][2] >= best && x / fam[i][2] >= 1) { best = fam[i][2]; name = fam[i][0]; }
+      return name ? [x / best, name] : [x / d[2], d[0]];
+    }
+    var tu = pcolSniff(f, to) || d;
+    return [x / tu[2], tu[0]];
+  }
+  return [v, /^(count|sample|unit|auto|minimum)$/.test(to) ? '' : to];
+}
+/* count.c pcol_decimal_text: v / 10^dec exactly, no trailing zeros */
+function pcolDecimalText(v, dec) {
+  var s = String(Math.abs(v));
+  if (dec) {
+    while (s.length <= dec) s = '0' + s;
+    var fp = s.slice(s.length - dec).replace(/0+$/, '');
+    s = s.slice(0, s.length - dec) + (fp ? '.' + fp : '');
+  }
+  return (v < 0 ? '-' : '') + s;
+}
+/* units.c pcol_unit_label(v, unit, to): to "auto" by default (each number
+ * its own unit, as pcol list, flame and traces print), a unit picked for a
+ * table (pcolViewUnit), or "raw" */
+function pcolUnitLabel(v, unit, to) {
+  to = to || 'auto';
+  var ds = pcolUnitDecimals(unit), dec = ds[0], x;
+  if (dec && (to === 'raw' || !pcolUnitKnown(ds[1]))) return pcolDecimalText(v, dec);
+  if (to === 'raw') return pcolDecimalText(v, 0);
+  if (!dec && !pcolUnitKnown(unit)) return pcolDecimalText(v, 0) + pcolUnitScale(v, unit, to)[1];
+  x = dec ? pcolUnitScale(v, ds[1], to) : pcolUnitScale(v, unit, to);
+  var s = pcolFmt2(dec ? x[0] / Math.pow(10, dec) : x[0]);
   if (/\.00$/.test(s)) s = s.slice(0, -3);
-  return s === '0' || s === '-0' ? '0' : s + name;
+  return s === '0' || s === '-0' ? '0' : s + x[1];
+}
+/* units.c pcol_unit_pick: one unit for a table of vals and its total
+ * (pprof's selectOutputUnit): the smallest non-zero |value|'s unit, or,
+ * when the total's is another and that value is under 1/100 of the total,
+ * the unit of 100 x that value; a unit of no family: the unit as it is */
+function pcolUnitPick(vals, total, unit) {
+  var minv = 0, i;
+  for (i = 0; i < vals.length; i++) { var a = Math.abs(vals[i]); if (a > 0 && (minv === 0 || a < minv)) minv = a; }
+  if (minv === 0) minv = total;
+  var umin = pcolUnitScale(minv, unit, 'minimum')[1], umax = pcolUnitScale(total, unit, 'minimum')[1], u = umin;
+  if (umin !== umax && minv * 100 < total) u = pcolUnitScale(100 * minv, unit, 'minimum')[1];
+  return u || String(unit || '').slice(0, 31);
+}
+/* the unit of a table of rows (pcol top, peek, graph: a row's flat, else its cum) */
+function pcolViewUnit(rows, total, unit) {
+  var vals = new Array(rows.length);
+  for (var i = 0; i < rows.length; i++) vals[i] = rows[i].flat ? rows[i].flat : rows[i].cum;
+  return pcolUnitPick(vals, total, unit);
 }
 /* a time in ns since the profile's start, for people: "1.234 s", "12 ms" */
 function pcolTimeText(ns) {

@@ -1,0 +1,91 @@
+/* refine.js — the refine menu (pprof -http's Refine: focus, ignore, hide,
+ * show on a node; the Firefox Profiler's call-node menu): a click on a
+ * call-graph node, or the context menu (right click) of a call-tree row, a
+ * flame-graph frame or a stack-chart box, offers the four filters on that
+ * function (in the call tree also the context-menu key or Shift+F10 on
+ * the current row).  Each writes its expression (range.js pcolRefineText: the name
+ * anchored and escaped, read alike by the CLI and the page) into the
+ * filter's box in the controls, where it is shown, can be edited or
+ * cleared as a typed one, and computes as that box does (the CLI's
+ * --focus/--ignore/--hide/--show).  "undo refine" puts the four boxes back
+ * as they were before the last refine, one step at a time. */
+var RF = { hist: [], name: null };
+var RF_KINDS = [['focus', 'focus on', 'keep only the samples with this function (pcol --focus), replacing the focus'],
+  ['ignore', 'ignore', 'drop the samples with this function (pcol --ignore), besides what is ignored'],
+  ['hide', 'hide', 'remove this function\'s frames from the stacks (pcol --hide), besides what is hidden'],
+  ['show', 'show', 'keep only this function\'s frames, and frames without a function (pcol --show), besides what is shown']];
+function refineMenu(name, ev) {
+  var m = $('refine');
+  m.textContent = '';
+  RF.name = name;
+  var h = document.createElement('div');
+  h.className = 'rf-name';
+  h.textContent = name;
+  m.appendChild(h);
+  RF_KINDS.forEach(function (k) {
+    var b = document.createElement('button');
+    b.textContent = k[1];
+    b.title = k[2] + ': ' + pcolRefineText(k[0], $(k[0]).value, name);
+    b.setAttribute('data-k', k[0]);
+    b.addEventListener('click', function () { refineClose(); refine(k[0], name); });
+    m.appendChild(b);
+  });
+  m.style.display = 'block';
+  var x = ev && ev.clientX !== undefined ? ev.clientX : 20, y = ev && ev.clientY !== undefined ? ev.clientY : 20;
+  m.style.left = Math.max(0, Math.min(x + 2, window.innerWidth - m.offsetWidth - 4)) + 'px';
+  m.style.top = Math.max(0, Math.min(y + 2, window.innerHeight - m.offsetHeight - 4)) + 'px';
+}
+function refineClose() { $('refine').style.display = 'none'; }
+/* kind: focus, ignore, hide or show, on the function called name */
+function refine(kind, name) {
+  var was = {};
+  RF_KINDS.forEach(function (k) { was[k[0]] = $(k[0]).value; });
+  RF.hist.push(was);
+  var box = $(kind);
+  box.value = pcolRefineText(kind, box.value, name);
+  box.dispatchEvent(new Event('change'));
+  $('undo').disabled = false;
+}
+function refineUndo() {
+  var was = RF.hist.pop();
+  if (!was) return;
+  RF_KINDS.forEach(function (k) {
+    var box = $(k[0]);
+    if (box.value !== was[k[0]]) { box.value = was[k[0]]; box.dispatchEvent(new Event('change')); }
+  });
+  $('undo').disabled = !RF.hist.length;
+}
+function wireRefine() {
+  $('undo').addEventListener('click', refineUndo);
+  document.addEventListener('mousedown', function (ev) { if (!$('refine').contains(ev.target)) refineClose(); });
+  document.addEventListener('keydown', function (ev) { if (ev.key === 'Escape') refineClose(); });
+  function menuOn(id, nameAt) {
+    $(id).addEventListener('contextmenu', function (ev) {
+      var name = nameAt(ev);
+      if (name === null) return;
+      ev.preventDefault();
+      pick(name);
+      refineMenu(name, ev);
+    });
+  }
+  menuOn('tree', function (ev) {
+    var el = ev.target.closest('.trow'), r = el && TV.rows[+el.getAttribute('data-i')];
+    if (!r) return null;
+    TV.cur = +el.getAttribute('data-i');
+    return r.name;
+  });
+  /* the keyboard: the context-menu key (or Shift+F10) on the call tree's current row */
+  $('tree').addEventListener('keydown', function (ev) {
+    if (ev.key !== 'ContextMenu' && !(ev.key === 'F10' && ev.shiftKey)) return;
+    var r = TV.rows[TV.cur], el = $('tree').querySelector('.trow[data-i="' + TV.cur + '"]');
+    if (!r || !el) return;
+    ev.preventDefault();
+    var b = el.getBoundingClientRect();
+    pick(r.name);
+    refineMenu(r.name, { clientX: b.left + 60, clientY: b.bottom });
+    var first = $('refine').querySelector('button');
+    if (first) first.focus();
+  });
+  menuOn('flame', function (ev) { var r = frameAt(ev); return r && r.n ? fname(r.n) : null; });
+  menuOn('stackchart', function (ev) { var r = stackBoxAt(ev); return r && r.n ? fname(r.n) : null; });
+}
