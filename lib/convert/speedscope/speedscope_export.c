@@ -25,8 +25,7 @@ typedef struct sexp {
   pcol_error *err;
   FILE *out;                      /* the budget's counting stream */
   pcol_budget *bud;
-  pcol_view s_src, s_time, s_dur, s_w, s_stack, s_voff, v_type, v_val, fn_line, vt_type, vt_unit,
-      svt_src, svt_vt, src_uri, src_type;
+  pcol_view s_src, s_time, s_dur, s_w, s_stack, s_voff, v_type, v_val, fn_line, src_uri;
   pcol_frames fr;                 /* locations, lines, functions; address-only names */
   uint32_t *fn_frame, *loc_frame; /* id -> frame index + 1 */
   uint32_t *frames;               /* frame i: function id, or location id | 1<<31 */
@@ -43,6 +42,7 @@ typedef struct sexp {
   uint32_t cur_src;
   pcol_rtime rt;                  /* count.c: the time rule (an Rprof source's cpu profile) and
                                    * the decimal-count rule (every collapsed line counts) */
+  pcol_xvalues xv;                /* xvalues.c: which values a source's profiles weigh */
 } sexp;
 
 static int oom(sexp *x) { return pcol_error_set(x->err, PCOL_ENOMEM, "out of memory"); }
@@ -128,6 +128,10 @@ static int64_t amount(sexp *x, const pcol_selected_row *r, uint32_t vt, int *has
   int64_t v;
   if (!vt) /* the count profile: THE count rule */
     return pcol_scale(pcol_sample_count(&sc, r->row, x->cvt[x->cur_src]), r->num, r->den);
+  if (vt == PCOL_VT_RPROF_ALLOC) { /* lib/core/xvalues.c (overflow: counted as 0) */
+    if (pcol_ralloc_value(&sc, &x->rt.source, x->xv.alloc_vt, r->row, &v)) v = 0;
+    return pcol_scale(v, r->num, r->den);
+  }
   *has = pcol_sample_value_rt(&sc, &x->rt, r->row, vt, &v);
   return *has ? pcol_scale(v, r->num, r->den) : 0;
 }
@@ -140,31 +144,29 @@ static int sampled_ok(sexp *x, uint32_t vt) {
   return 1;
 }
 
-/* The types whose sampled profiles source s gets, in order (0 = the count
- * profile); *n of them.  types has room for source_value_types + 1. */
-static void source_types(sexp *x, uint32_t s, uint32_t *types, size_t *n) {
+/* The types whose sampled profiles source s gets, in order (vt 0 = the
+ * count profile); *n of them.  types has room for source_value_types +
+ * PCOL_XV_MAX + 1.  Which values: THE export rule (lib/core/xvalues.c): a
+ * source's declared types, or an Rprof source's count, time and
+ * rprof.alloc; Rprof's memory levels are not additive, so no profile. */
+static int source_types(sexp *x, uint32_t s, pcol_xtype *types, size_t *n) {
   *n = 0;
-  if (!x->cvt[s]) types[(*n)++] = 0;
-  /* Rprof's memory fields are level snapshots, not additive: as in the
-   * pprof export, an Rprof source gets the count profile and its time by
-   * the time rule (§0), never its memory fields */
-  pcol_str st = {0};
-  if (pcol_string(x->f, pcol_view_u32(&x->src_type, s - 1), &st, NULL) == PCOL_OK &&
-      pcol_str_is(st, PCOL_SRC_RPROF)) {
-    if (pcol_rtime_has(&x->rt, s)) types[(*n)++] = PCOL_VT_TIME;
-    return;
-  }
-  for (uint64_t i = 0; i < pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES); i++) {
-    uint32_t vt = pcol_view_u32(&x->svt_vt, i);
-    if (pcol_view_u32(&x->svt_src, i) == s && vt && vt <= pcol_rows(x->f, PCOL_T_VALUE_TYPES))
-      types[(*n)++] = vt;
-  }
+  size_t m;
+  int derived;
+  int rc = pcol_xvalues_source(&x->xv, s, types + 1, pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES) + PCOL_XV_MAX,
+                               &m, &derived, x->err);
+  if (rc) return rc;
+  if (!derived && !x->cvt[s]) /* the count profile, unless samples/count is declared */
+    types[(*n)++] = (pcol_xtype){0, 0, {PCOL_VT_SAMPLES, sizeof PCOL_VT_SAMPLES - 1}, {0}};
+  for (size_t i = 0; i < m; i++)
+    if (!types[i + 1].level) types[(*n)++] = types[i + 1];
+  return PCOL_OK;
 }
 
-static const char *unit_name(sexp *x, uint32_t vt) {
-  pcol_str u = {0};
-  if (vt == PCOL_VT_TIME) return "nanoseconds";
-  if (!vt || pcol_string(x->f, pcol_view_u32(&x->vt_unit, vt - 1), &u, x->err) || !u.ptr) return "none";
+/* speedscope's unit of a type's unit */
+static const char *unit_name(const pcol_xtype *t) {
+  pcol_str u = t->unit;
+  if (!t->vt || !u.ptr) return "none";
   static const char *const map[][2] = {{"nanoseconds", "nanoseconds"}, {"ns", "nanoseconds"},
                                        {"microseconds", "microseconds"}, {"us", "microseconds"},
                                        {"milliseconds", "milliseconds"}, {"ms", "milliseconds"},
@@ -200,8 +202,9 @@ static int write_frames_list(sexp *x, const uint32_t *fr, uint32_t n) {
   return fputc(']', x->out) == EOF ? io(x) : PCOL_OK;
 }
 
-static int sampled(sexp *x, pcol_str uri, uint32_t vt) {
+static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t) {
   int has, rc;
+  uint32_t vt = t->vt;
   __int128 total = 0; /* 64-bit weights: their sum fits 128 bits (interop review F4) */
   for (size_t i = 0; i < x->nrows; i++) {
     int64_t a = amount(x, &x->rows[i], vt, &has);
@@ -218,15 +221,9 @@ static int sampled(sexp *x, pcol_str uri, uint32_t vt) {
     need += 2 * (uint64_t)n + 1; /* "[", n numbers and n - 1 commas, "]" */
   }
   if (pcol_budget_exceeded(x->bud, need)) return pcol_budget_refuse(x->bud, x->err);
-  pcol_str tn = {0};
-  if (vt == PCOL_VT_TIME) tn = (pcol_str){PCOL_VT_CPU, sizeof PCOL_VT_CPU - 1};
-  else if (vt && (rc = pcol_string(x->f, pcol_view_u32(&x->vt_type, vt - 1), &tn, x->err))) return rc;
-  if ((rc = profile_head(x, "sampled", uri, vt ? "" : "samples", tn, unit_name(x, vt)))) return rc;
+  if ((rc = profile_head(x, "sampled", uri, "", t->type, unit_name(t)))) return rc;
   /* a decimal unit ("1e-9": collapsed 1.5) is written as the decimal it stands for */
-  pcol_str un = {0};
-  if (vt && vt != PCOL_VT_TIME && (rc = pcol_string(x->f, pcol_view_u32(&x->vt_unit, vt - 1), &un, x->err)))
-    return rc;
-  int dec = vt ? pcol_unit_decimals(un, NULL) : 0;
+  int dec = vt ? pcol_unit_decimals(t->unit, NULL) : 0;
   char num[48];
   pcol_decimal_text(num, sizeof num, total, dec);
   if (fprintf(x->out, ",\"startValue\":0,\"endValue\":%s,\"samples\":[", num) < 0) return io(x);
@@ -359,15 +356,12 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
       {&x.s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},       {&x.s_voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
       {&x.v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},          {&x.v_val, PCOL_T_VALUES, PCOL_C_V_VALUE},
       {&x.fn_line, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE},
-      {&x.vt_type, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE},   {&x.vt_unit, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT},
-      {&x.svt_src, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE},
-      {&x.svt_vt, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE},
-      {&x.src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI},
-      {&x.src_type, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE}};
+      {&x.src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI}};
   rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
   if (!rc) rc = pcol_frames_init(&x.fr, f, err);
   if (!rc) rc = pcol_count_types(f, &x.cvt, err);
   if (!rc) rc = pcol_rtime_init(&x.rt, f, err);
+  if (!rc) rc = pcol_xvalues_init(&x.xv, f, &x.rt, err);
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);
   if (!rc) {
     x.fn_frame = calloc(pcol_rows(f, PCOL_T_FUNCTIONS) + 1, sizeof *x.fn_frame);
@@ -383,9 +377,9 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc && ns == 1) rc = pcol_string(f, pcol_view_u32(&x.src_uri, 0), &name, err);
   if (!rc && !name.ptr) name = (pcol_str){"pcol", 4};
   if (!rc) rc = put_str(&x, pcol_display_name(name));
-  uint32_t *types = NULL;
+  pcol_xtype *types = NULL;
   size_t ntypes = 0;
-  if (!rc && !(types = malloc((pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES) + 2) * sizeof *types)))
+  if (!rc && !(types = malloc((pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES) + PCOL_XV_MAX + 2) * sizeof *types)))
     rc = oom(&x);
   /* activeProfileIndex: the default type's profile of the first source written */
   int active = 0;
@@ -395,11 +389,11 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     uint32_t dflt = 0;
     if ((rc = pcol_source_default_types(f, s, s, &dflt, err))) break;
     if (!dflt && x.cvt[s]) dflt = x.cvt[s]; /* the count is pprof's samples/count */
-    source_types(&x, s, types, &ntypes);
+    if ((rc = source_types(&x, s, types, &ntypes))) break;
     int k = 0;
     for (size_t i = 0; i < ntypes; i++) {
-      if (!sampled_ok(&x, types[i])) continue;
-      if (types[i] == dflt) {
+      if (!sampled_ok(&x, types[i].vt)) continue;
+      if (types[i].vt == dflt) {
         active = k;
         break;
       }
@@ -414,8 +408,8 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     pcol_str uri;
     if ((rc = pcol_string(f, pcol_view_u32(&x.src_uri, s - 1), &uri, err))) break;
     uri = pcol_display_name(uri); /* the profiles' names: no directory */
-    source_types(&x, s, types, &ntypes);
-    for (size_t i = 0; i < ntypes && !rc; i++) rc = sampled(&x, uri, types[i]);
+    if ((rc = source_types(&x, s, types, &ntypes))) break;
+    for (size_t i = 0; i < ntypes && !rc; i++) rc = sampled(&x, uri, &types[i]);
     if (!rc) rc = evented(&x, uri, sel);
   }
   free(types);
