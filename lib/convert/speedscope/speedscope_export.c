@@ -4,14 +4,20 @@
  * Per selected source: one "sampled" profile "<uri>: samples" weighted by
  * THE count rule (pcol_sample_count; left out when the source measured
  * pprof's samples/count, whose own profile is that count), one "sampled"
- * profile per value type the source declares (skipped when a value is
- * negative: speedscope rejects negative weights), and, when every
- * selected sample has a time, one "evented" profile in nanoseconds, because
- * sampled profiles cannot say when a sample happened or how long it lasted.
- * In the evented profile a sample spans [time, time + duration); a point
- * sample (duration 0) lasts until the next sample, but at most the source's
- * sampling interval (its smallest positive gap between samples).  Frames are
- * shared and deduplicated per function.  Written as a stream: memory grows
+ * profile per value of THE export rule (lib/core/xvalues.c: the declared
+ * types, or an Rprof source's cpu and rprof.alloc; skipped when a value is
+ * negative: speedscope rejects negative weights), and, when every selected
+ * sample has a time and the timeline is asked for or fits its budget
+ * (PCOL_SPEEDSCOPE_TIMELINE_EVENTS, counted by a dry run), one "evented"
+ * profile in nanoseconds, because sampled profiles cannot say when a sample
+ * happened or how long it lasted.  What speedscope needs is written once
+ * (doc/mappings.md §5): frames are shared and deduplicated per function, and
+ * a run of consecutive samples with the same frames is one sample of their
+ * summed weight (the runs depend on the frames only, so a source's profiles
+ * have the same samples).  In the evented profile a sample spans [time,
+ * time + duration); a point sample (duration 0) lasts until the next sample,
+ * but at most the source's sampling interval (its smallest positive gap
+ * between samples).  Written as a stream: memory grows
  * with the distinct stacks and frames, not with the samples; the frame lists
  * of the stacks it keeps, and the bytes it writes, count against the export
  * budget (internal.h, pcol_budget).  activeProfileIndex is the profile of
@@ -43,6 +49,9 @@ typedef struct sexp {
   pcol_rtime rt;                  /* count.c: the time rule (an Rprof source's cpu profile) and
                                    * the decimal-count rule (every collapsed line counts) */
   pcol_xvalues xv;                /* xvalues.c: which values a source's profiles weigh */
+  int timeline;                   /* opt->timeline: 1 always, -1 never, 0 within the budget */
+  uint64_t nevents;               /* evented(): events counted (a dry run) or written */
+  int dry;                        /* evented(): count the events, write nothing */
 } sexp;
 
 static int oom(sexp *x) { return pcol_error_set(x->err, PCOL_ENOMEM, "out of memory"); }
@@ -202,8 +211,37 @@ static int write_frames_list(sexp *x, const uint32_t *fr, uint32_t n) {
   return fputc(']', x->out) == EOF ? io(x) : PCOL_OK;
 }
 
+/* The next run from row *i on: consecutive selected samples with the same
+ * frames, as one sample of their summed amount of vt (*w).  Runs depend on
+ * the frames only, so every profile of a source has the same samples (as
+ * pcol's speedscope import expects of one source's profiles), and
+ * speedscope draws a run as it draws its samples, in every view.  *stack:
+ * the run's first stack; *i moves past the run; 0 when no row is left. */
+static int next_run(sexp *x, uint32_t vt, size_t *i, uint32_t *stack, __int128 *w, int *rc) {
+  int has, started = 0;
+  *w = 0;
+  while (*i < x->nrows) {
+    uint32_t st = pcol_view_u32(&x->s_stack, x->rows[*i].row);
+    if (started && st != *stack) {
+      /* stack_frames may move the buffer the frame lists live in when it
+       * meets a new stack: both are made first, then both are looked up */
+      const uint32_t *f1, *f2;
+      uint32_t n1, n2;
+      if ((*rc = stack_frames(x, *stack, &f1, &n1)) || (*rc = stack_frames(x, st, &f2, &n2)) ||
+          (*rc = stack_frames(x, *stack, &f1, &n1)))
+        return 0;
+      if (n1 != n2 || (n2 && memcmp(f1, f2, n2 * sizeof *f2))) break; /* the run ends */
+    }
+    if (!started) *stack = st; /* its frames: the caller's stack_frames (which checks the id) */
+    started = 1;
+    *w += amount(x, &x->rows[*i], vt, &has);
+    ++*i;
+  }
+  return started;
+}
+
 static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t) {
-  int has, rc;
+  int has, rc = PCOL_OK;
   uint32_t vt = t->vt;
   __int128 total = 0; /* 64-bit weights: their sum fits 128 bits (interop review F4) */
   for (size_t i = 0; i < x->nrows; i++) {
@@ -211,15 +249,17 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t) {
     if (a < 0) return PCOL_OK; /* negative weights: speedscope would reject the file */
     total += a;
   }
-  /* each sample writes its frame list, at least 2 bytes a frame: a profile
+  /* each run writes its frame list, at least 2 bytes a frame: a profile
    * that cannot fit in what is left of the budget is refused unwritten */
   uint64_t need = 0;
-  for (size_t i = 0; i < x->nrows; i++) {
-    const uint32_t *fr;
-    uint32_t n;
-    if ((rc = stack_frames(x, pcol_view_u32(&x->s_stack, x->rows[i].row), &fr, &n))) return rc;
+  const uint32_t *fr = NULL;
+  uint32_t n = 0, st = 0;
+  __int128 w;
+  for (size_t i = 0; next_run(x, vt, &i, &st, &w, &rc);) {
+    if ((rc = stack_frames(x, st, &fr, &n))) return rc;
     need += 2 * (uint64_t)n + 1; /* "[", n numbers and n - 1 commas, "]" */
   }
+  if (rc) return rc;
   if (pcol_budget_exceeded(x->bud, need)) return pcol_budget_refuse(x->bud, x->err);
   if ((rc = profile_head(x, "sampled", uri, "", t->type, unit_name(t)))) return rc;
   /* a decimal unit ("1e-9": collapsed 1.5) is written as the decimal it stands for */
@@ -227,22 +267,23 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t) {
   char num[48];
   pcol_decimal_text(num, sizeof num, total, dec);
   if (fprintf(x->out, ",\"startValue\":0,\"endValue\":%s,\"samples\":[", num) < 0) return io(x);
-  for (size_t i = 0; i < x->nrows; i++) {
-    const uint32_t *fr;
-    uint32_t n;
-    if ((rc = stack_frames(x, pcol_view_u32(&x->s_stack, x->rows[i].row), &fr, &n))) return rc;
-    if (i && fputc(',', x->out) == EOF) return io(x);
-    if ((rc = write_frames_list(x, fr, n))) return rc;
+  int k = 0;
+  for (size_t i = 0; next_run(x, vt, &i, &st, &w, &rc);) {
+    if (k++ && fputc(',', x->out) == EOF) return io(x);
+    if ((rc = stack_frames(x, st, &fr, &n)) || (rc = write_frames_list(x, fr, n))) return rc;
   }
-  if ((rc = put(x, "],\"weights\":["))) return rc;
-  for (size_t i = 0; i < x->nrows; i++) {
-    pcol_decimal_text(num, sizeof num, amount(x, &x->rows[i], vt, &has), dec);
-    if (fprintf(x->out, i ? ",%s" : "%s", num) < 0) return io(x);
+  if (rc || (rc = put(x, "],\"weights\":["))) return rc;
+  k = 0;
+  for (size_t i = 0; next_run(x, vt, &i, &st, &w, &rc);) {
+    pcol_decimal_text(num, sizeof num, w, dec);
+    if (fprintf(x->out, k++ ? ",%s" : "%s", num) < 0) return io(x);
   }
-  return put(x, "]}");
+  return rc ? rc : put(x, "]}");
 }
 
 static int event(sexp *x, int *first, char t, uint32_t frame, int64_t at) {
+  x->nevents++;
+  if (x->dry) return PCOL_OK;
   int rc = fprintf(x->out, "%s{\"type\":\"%c\",\"frame\":%u,\"at\":%lld}", *first ? "" : ",", t, frame,
                    (long long)at) < 0 ? io(x) : PCOL_OK;
   *first = 0;
@@ -263,13 +304,15 @@ static int evented(sexp *x, pcol_str uri, const pcol_select *sel) {
     if (g > 0 && (!interval || g < interval)) interval = g;
   }
   int64_t from = sel && sel->has_from ? sel->from_ns : INT64_MIN, to = sel && sel->has_to ? sel->to_ns : INT64_MAX;
-  int rc = profile_head(x, "evented", uri, "timeline", (pcol_str){0}, "nanoseconds");
-  if (rc) return rc;
+  int rc = PCOL_OK;
+  x->nevents = 0;
+  if (!x->dry && (rc = profile_head(x, "evented", uri, "timeline", (pcol_str){0}, "nanoseconds"))) return rc;
   int64_t start = pcol_view_i64(&x->s_time, x->rows[0].row);
   if (start < from) start = from;
   /* the events' times are since the source's start (spec.md §7), which is
    * the profile's start: speedscope counts them from startValue */
-  if (fprintf(x->out, ",\"startValue\":%lld,\"events\":[", (long long)(start < 0 ? start : 0)) < 0) return io(x);
+  if (!x->dry && fprintf(x->out, ",\"startValue\":%lld,\"events\":[", (long long)(start < 0 ? start : 0)) < 0)
+    return io(x);
   pcol_buf open = {0}; /* open frames, root first */
   int first = 1;
   int64_t cur_end = start;
@@ -306,7 +349,7 @@ static int evented(sexp *x, pcol_str uri, const pcol_select *sel) {
   size_t no = open.len / sizeof(uint32_t);
   while (no && !rc) rc = event(x, &first, 'C', o[--no], cur_end);
   pcol_buf_free(&open);
-  if (!rc && fprintf(x->out, "],\"endValue\":%lld}", (long long)cur_end) < 0) rc = io(x);
+  if (!rc && !x->dry && fprintf(x->out, "],\"endValue\":%lld}", (long long)cur_end) < 0) rc = io(x);
   return rc;
 }
 
@@ -350,6 +393,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   x.err = err;
   x.out = bud.fp;
   x.bud = &bud;
+  x.timeline = opt ? opt->timeline : 0;
   const pcol_column_req cols[] = {
       {&x.s_src, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},        {&x.s_time, PCOL_T_SAMPLES, PCOL_C_S_TIME},
       {&x.s_dur, PCOL_T_SAMPLES, PCOL_C_S_DURATION},      {&x.s_w, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},
@@ -410,7 +454,16 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     uri = pcol_display_name(uri); /* the profiles' names: no directory */
     if ((rc = source_types(&x, s, types, &ntypes))) break;
     for (size_t i = 0; i < ntypes && !rc; i++) rc = sampled(&x, uri, &types[i]);
-    if (!rc) rc = evented(&x, uri, sel);
+    /* the evented timeline: when asked, or by default when its events fit
+     * PCOL_SPEEDSCOPE_TIMELINE_EVENTS (counted by a dry run) */
+    int write = x.timeline > 0;
+    if (!rc && !x.timeline) {
+      x.dry = 1;
+      rc = evented(&x, uri, sel);
+      x.dry = 0;
+      write = x.nevents <= PCOL_SPEEDSCOPE_TIMELINE_EVENTS;
+    }
+    if (!rc && write) rc = evented(&x, uri, sel);
   }
   free(types);
   if (!rc) rc = put(&x, "\n],\"shared\":{\"frames\":[");
