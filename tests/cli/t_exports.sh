@@ -267,5 +267,18 @@ for name, level in zip(("vsize.small", "vsize.large", "nodes"), w["levels"]):
     assert c[name]["samples"]["length"] == len(c[name]["samples"]["time"]) == len(c[name]["samples"]["count"])
 PY
 done
+# a Perun memory profile's bytes (its weight) are a Firefox counter too: the
+# profiler draws memory only from a counter; its sum is the file's own amounts
+pm="$TD/perun/memory-basic.perf"
+if [ -f "$pm" ]; then
+  $PCOL unpack "$pm" --to firefox --no-gzip -o "$tmp/pm.firefox.json" || fail "unpack memory-basic.perf --to firefox"
+  python3 - "$pm" "$tmp/pm.firefox.json" <<'PY' || fail "memory-basic.perf: no Firefox memory counter of its amounts"
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = sum(a for r in d["resources"].values() for a in r["amount"])
+c = [c for c in json.load(open(sys.argv[2]))["counters"] if c["display"]["unit"] == "bytes"]
+assert len(c) == 1 and sum(c[0]["samples"]["count"]) == want, ([x["name"] for x in c], want)
+PY
+fi
 $PCOL --frob 2>"$tmp/err"; [ $? = 2 ] && grep -q "unknown option '--frob'" "$tmp/err" || fail "pcol --frob: $(head -1 "$tmp/err")"
 exit 0
