@@ -1260,7 +1260,12 @@ typedef struct pcol_export_options {
   uint64_t max_output_bytes;   /* B; 0 = the default above */
   int no_gzip;                 /* pprof: raw protobuf instead of gzip; firefox: JSON text */
   const pcol_value_sel *value; /* collapsed: as pcol_export_collapsed's value */
+  int timeline;                /* speedscope: the evented timeline; 1 always, -1 never,
+                                * 0 when it has at most PCOL_SPEEDSCOPE_TIMELINE_EVENTS */
 } pcol_export_options;
+/* speedscope: the default budget of the evented timeline, in events (an
+ * open or a close, about 35 bytes each; doc/mappings.md §5). */
+#define PCOL_SPEEDSCOPE_TIMELINE_EVENTS 100000
 
 /* Writes collapsed stacks ("root;...;leaf value\n", sorted bytewise, one
  * line per distinct name path with a non-zero value).  Inside a frame name

@@ -403,16 +403,18 @@ Test(speedscope, evented_profile_keeps_durations) {
   json_t *fr0 = json_array_get(json_object_get(json_object_get(j, "shared"), "frames"), 0);
   cr_assert_str_eq(json_string_value(json_object_get(fr0, "file")), "x.R");
   cr_assert_eq(json_integer_value(json_object_get(fr0, "line")), 7);
-  /* the sampled profile keeps weights (3 for the long sample) */
+  /* the sampled profile keeps weights (3 for the long sample), a run of
+   * consecutive samples of one stack as one sample (3 + 1; issue 44) */
   json_t *w = json_object_get(json_array_get(profiles, 0), "weights");
-  cr_assert_eq(json_integer_value(json_array_get(w, 1)), 3);
+  cr_assert_eq(json_array_size(w), 3);
+  cr_assert_eq(json_integer_value(json_array_get(w, 1)), 4);
   json_decref(j);
   /* a time range cuts the long sample: [20, 45) */
   pcol_select sel = {.has_from = 1, .has_to = 1, .from_ns = 20, .to_ns = 45};
   j = speedscope(f, &sel);
   w = json_object_get(json_array_get(json_object_get(j, "profiles"), 0), "weights");
-  cr_assert_eq(json_array_size(w), 2);
-  cr_assert_eq(json_integer_value(json_array_get(w, 0)), 2, "20 of 30 ns of weight 3");
+  cr_assert_eq(json_array_size(w), 1);
+  cr_assert_eq(json_integer_value(json_array_get(w, 0)), 3, "20 of 30 ns of weight 3, and the sample at 40");
   json_decref(j);
   pcol_close(f);
   free(mem);

@@ -157,8 +157,15 @@ Test(budget, samples_times_depth_is_refused) {
   pcol_line_row ln = {fn, 1, PCOL_NA_I64};
   cr_assert_eq(pcol_b_location(b, 0, 0x10, 0, &ln, 1, &loc), 0);
   for (int i = 0; i < 4000; i++) cr_assert_eq(pcol_b_stack_node(b, st, loc, &st), 0);
+  /* two stacks in turn: speedscope writes a run of equal stacks once, so
+   * equal consecutive samples would not reach the budget (issue 44) */
+  uint32_t st2;
+  cr_assert_eq(pcol_b_stack_node(b, st, loc, &st2), 0);
   pcol_sample_row sr = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, st, 0};
-  for (int i = 0; i < 20000; i++) cr_assert_eq(pcol_b_sample(b, &sr, NULL, 0, NULL), 0);
+  for (int i = 0; i < 20000; i++) {
+    sr.stack_id = i % 2 ? st2 : st;
+    cr_assert_eq(pcol_b_sample(b, &sr, NULL, 0, NULL), 0);
+  }
   void *mem;
   pcol_file *f = reopen(b, 1, &mem);
   /* speedscope writes every sample's 4000 frames as text: refused at B */
@@ -176,9 +183,9 @@ Test(budget, samples_times_depth_is_refused) {
   fclose(o);
   cr_assert_eq(rc, PCOL_OK, "pprof: rc %d (%s)", rc, err.message);
   cr_assert(n > 0 && n <= PCOL_EXPORT_BUDGET_MIN, "pprof wrote %llu bytes", (unsigned long long)n);
-  /* one distinct stack: collapsed writes it once */
+  /* two distinct stacks: collapsed writes each once */
   char *out = collapsed_of(f);
-  cr_assert_eq(strlen(out), 4000 * 2 - 1 + strlen(" 20000\n"));
+  cr_assert_eq(strlen(out), 4000 * 2 - 1 + 4001 * 2 - 1 + 2 * strlen(" 10000\n"));
   free(out);
   pcol_close(f);
   free(mem);
@@ -219,7 +226,7 @@ Test(budget, every_exporter_counts_the_bytes_it_writes) {
     cr_assert_eq(pcol_export(f, fmts[i], NULL, o, NULL, &err), 0, "%s: %s", name, err.message);
     fclose(o);
     cr_assert_gt(nfull, 1, "%s", name);
-    pcol_export_options eo = {nfull, 0, NULL};
+    pcol_export_options eo = {nfull, 0, NULL, 0};
     o = open_memstream(&part, &npart);
     cr_assert_eq(pcol_export(f, fmts[i], NULL, o, &eo, &err), 0, "%s at exactly its size: %s", name,
                  err.message);
@@ -252,7 +259,7 @@ Test(budget, rprof_lines_of_weight_have_their_allowance) {
   cr_assert_eq(pcol_export_rprof(f, NULL, o, &err), 0, "%s", err.message);
   fclose(o);
   cr_assert_gt(n, PCOL_EXPORT_BUDGET_MIN, "the output is over the floor: %llu", (unsigned long long)n);
-  pcol_export_options eo = {1 << 20, 0, NULL};
+  pcol_export_options eo = {1 << 20, 0, NULL, 0};
   o = sink(&n);
   int rc = pcol_export(f, PCOL_FMT_RPROF, NULL, o, &eo, &err);
   fclose(o);

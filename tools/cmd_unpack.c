@@ -11,6 +11,9 @@ const cli_opt opts_unpack[] = {
     {"no-gzip", 0, 0, "pprof: write raw protobuf instead of gzip; firefox: JSON text (also when -o does "
                       "not end in .gz)"},
     {"value", 0, 1, "collapsed: value type to weigh stacks by"},
+    {"timeline", 0, 0, "speedscope: always write the evented timeline (default: when it has at most 100000 "
+                       "events)"},
+    {"no-timeline", 0, 0, "speedscope: never write the evented timeline"},
     {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
     {"max-output", 0, 1, "budget in bytes (K, M, G, T: x1024) for the output, and for what it holds in memory "
                          "(default: 128 x the input's bytes as given, at least 32 MiB)"},
@@ -50,11 +53,16 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   if (cli_get(cmd, a, "value") && fmt != PCOL_FMT_COLLAPSED) /* was silently ignored */
     return cli_usage_error(cmd->name, "--value applies to --to collapsed only; %s output keeps "
                            "the profile's value types as they are", pcol_format_name(fmt));
-  pcol_export_options eo = {0, 0, NULL};
+  pcol_export_options eo = {0, 0, NULL, 0};
   if (cli_get_u64(cmd, a, "max-output", 0, &eo.max_output_bytes)) return EXIT_USAGE;
   if (cli_get(cmd, a, "max-output") && !eo.max_output_bytes)
     return cli_usage_error(cmd->name, "--max-output must be at least 1 byte");
   eo.no_gzip = cli_flag(cmd, a, "no-gzip");
+  if (cli_flag(cmd, a, "timeline") && cli_flag(cmd, a, "no-timeline"))
+    return cli_usage_error(cmd->name, "--timeline and --no-timeline contradict each other");
+  if ((cli_flag(cmd, a, "timeline") || cli_flag(cmd, a, "no-timeline")) && fmt != PCOL_FMT_SPEEDSCOPE)
+    return cli_usage_error(cmd->name, "--timeline and --no-timeline apply to --to speedscope only");
+  eo.timeline = cli_flag(cmd, a, "timeline") ? 1 : cli_flag(cmd, a, "no-timeline") ? -1 : 0;
   /* a Firefox profile is gzip JSON as the profiler writes it (.json.gz);
    * another name gets the JSON text */
   size_t ol = strlen(out);

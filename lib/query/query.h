@@ -81,10 +81,10 @@ pcol_q_umag pcol_q_frac_cut(pcol_sum sum, double fraction);
 int pcol_q_clean_path(pcol_str p, pcol_buf *out);
 
 /* ---------------------------------------------------- value choice */
-/* The stored value types PCOL_VALUE_RPROF_ALLOC is derived from (value.c):
+/* The stored value types PCOL_VALUE_RPROF_ALLOC is derived from (lib/core/xvalues.c):
  * RPROF_VT_SMALL, RPROF_VT_LARGE, RPROF_VT_NODES. */
-#define PCOL_Q_RPROF_ALLOC_NTYPES 3
-extern const char *const pcol_q_rprof_alloc_types[PCOL_Q_RPROF_ALLOC_NTYPES];
+#define PCOL_Q_RPROF_ALLOC_NTYPES PCOL_RALLOC_NTYPES
+#define pcol_q_rprof_alloc_types pcol_ralloc_types /* lib/core/xvalues.c */
 /* The stored value type TYPE or TYPE/UNIT, levels included (the report's
  * memory line draws Rprof's snapshots; views refuse to add them up:
  * pcol_value_resolve).  value.c */

@@ -13,10 +13,6 @@ static const char VALUE_SAMPLES[] = PCOL_VT_SAMPLES; /* THE count rule (vt 0) */
 static const char UNIT_COUNT[] = PCOL_UNIT_COUNT; /* the unit of both */
 static const char UNIT_BYTES[] = "bytes";      /* the unit of PCOL_VALUE_RPROF_ALLOC */
 
-/* The stored value types PCOL_VALUE_RPROF_ALLOC is derived from. */
-const char *const pcol_q_rprof_alloc_types[PCOL_Q_RPROF_ALLOC_NTYPES] = {
-    RPROF_VT_SMALL, RPROF_VT_LARGE, RPROF_VT_NODES};
-
 static int vt_names(pcol_file *f, uint32_t vt, pcol_value_sel *out, pcol_error *err) {
   out->vt_id = vt;
   if (vt == 0 || vt == PCOL_VT_WEIGHT) {
@@ -159,6 +155,9 @@ static int resolve_rprof_alloc(pcol_file *f, pcol_value_sel *out, pcol_error *er
   for (int k = 0; k < PCOL_Q_RPROF_ALLOC_NTYPES; k++) {
     pcol_value_sel tmp;
     int rc = resolve_named(f, pcol_q_rprof_alloc_types[k], &tmp, err);
+    /* an export of an Rprof memory profile (pprof, OTLP) stores it as the
+     * type rprof.alloc/bytes (lib/core/xvalues.c) */
+    if (rc && resolve_named(f, PCOL_VALUE_RPROF_ALLOC, out, NULL) == PCOL_OK) return PCOL_OK;
     if (rc)
       return pcol_error_set(err, rc, "value '%s' needs Rprof memory profiling (%s)",
                             PCOL_VALUE_RPROF_ALLOC,

@@ -34,20 +34,12 @@ static int value_of(const wctx *c, uint64_t row, uint32_t vt, int64_t *v) {
   return PCOL_OK;
 }
 
-/* summaryRprof's per-line memory increase (see PCOL_VT_RPROF_ALLOC) */
+/* summaryRprof's per-line memory increase: THE rule of lib/core/xvalues.c */
 static int rprof_alloc(const wctx *c, uint64_t row, int64_t *out) {
-  *out = 0;
-  if (row == 0 || pcol_view_u32(&c->source, row - 1) != pcol_view_u32(&c->source, row))
-    return PCOL_OK;
-  for (int k = 0; k < PCOL_Q_RPROF_ALLOC_NTYPES; k++) {
-    int64_t cur, prev, d;
-    PCOL_RETURN_NOT_OK(value_of(c, row, c->alloc_vt[k], &cur));
-    PCOL_RETURN_NOT_OK(value_of(c, row - 1, c->alloc_vt[k], &prev));
-    if (!__builtin_sub_overflow(cur, prev, &d) && d > 0 &&
-        __builtin_add_overflow(*out, d, out))
-      return pcol_error_set(c->err, PCOL_ETOOBIG, "memory increase overflows at sample %llu",
-                            (unsigned long long)row + 1);
-  }
+  pcol_sample_cols sc = {c->weight, c->voff, c->vtype, c->vval, c->nvalues};
+  if (pcol_ralloc_value(&sc, &c->source, c->alloc_vt, row, out))
+    return pcol_error_set(c->err, PCOL_ETOOBIG, "memory increase overflows at sample %llu",
+                          (unsigned long long)row + 1);
   return PCOL_OK;
 }
 

@@ -10,7 +10,8 @@
 #  - collapsed text in UTF-16 (LE and BE, with a BOM) and with comment and
 #    junk lines: read as speedscope reads it, junk skipped with a warning;
 #  - an empty input, and the hint for an unknown one, name options that exist;
-#  - unpack's range is --from/--to as in every command (--to FORMAT kept).
+#  - unpack's range is --from/--to as in every command (--to FORMAT kept);
+#  - Rprof memory in the pprof, OTLP, speedscope and Firefox exports.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -180,5 +181,104 @@ assert all(th["processName"] == "run.out" for th in f["threads"]), [th["processN
 h = open(t + "/n.html").read()
 assert re.search(r'"title":"run\.pcol"', h), re.findall(r'"title":"[^"]*"', h)[:2]
 PY
+# --- Rprof memory leaves Rprof (issue 44 item 1): the memory each sample
+# allocated (summaryRprof's rule, computed here from the Rprof text itself:
+# the positive increases of small x 8, large x 8 and nodes against the line
+# before) is a bytes-valued sample type in pprof (as go tool pprof
+# -sample_index reads it) and OTLP (as protoc decodes it), a bytes profile
+# in speedscope and a counter in Firefox, whose levels (vsize.small,
+# vsize.large, nodes) are counters too: their running sums are the levels.
+TD=${PCOL_TESTDATA:-../shared/testdata}
+for rm in "$TD/rprof/r-prof-profile__memory.out" tests/fixtures/rprof/memgc-snapshots.out; do
+  [ -f "$rm" ] || continue
+  b=$(basename "$rm")
+  python3 - "$rm" > "$tmp/mem.want" <<'PY'
+import json, re, sys
+prev, total, flat, last = None, 0, {}, None
+for line in open(sys.argv[1], encoding="latin-1"):
+    m = re.match(r':(\d+):(\d+):(\d+):(\d+):(.*)', line)
+    if not m:
+        continue
+    cur = (int(m.group(1)) * 8, int(m.group(2)) * 8, int(m.group(3)))
+    a = sum(max(0, c - p) for c, p in zip(cur, prev)) if prev else 0
+    prev = last = cur
+    names = re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(5))
+    leaf = names[0] if names else "<no stack>"
+    total += a
+    if names:
+        flat[leaf] = flat.get(leaf, 0) + a
+print(json.dumps({"total": total, "flat": {k: v for k, v in flat.items() if v}, "levels": last}))
+PY
+  want=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["total"])' "$tmp/mem.want")
+  [ "$want" -gt 0 ] || fail "$b: the judge finds no allocation"
+  top=$($PCOL top "$rm" --value rprof.alloc --unit bytes --format tsv | awk -F'\t' 'NR > 1 {s += $1} END {print s + 0}')
+  [ "$top" = "$want" ] || fail "$b: pcol top --value rprof.alloc = $top, the Rprof text says $want"
+  $PCOL unpack "$rm" --to pprof -o "$tmp/m.pb.gz" || fail "$b: unpack --to pprof"
+  if command -v go >/dev/null; then
+    (cd "$tmp" && go tool pprof -sample_index=rprof.alloc -top -unit=bytes -nodefraction=0 m.pb.gz) \
+      >"$tmp/gp.txt" 2>"$tmp/gp.err" || fail "$b: go tool pprof -sample_index=rprof.alloc: $(head -2 "$tmp/gp.err")"
+    python3 - "$tmp/mem.want" "$tmp/gp.txt" <<'PY' || fail "$b: go tool pprof's rprof.alloc differs from the Rprof text"
+import json, re, sys
+w = json.load(open(sys.argv[1]))
+t = open(sys.argv[2]).read()
+assert "Type: rprof.alloc" in t, t[:200]
+m = re.search(r'accounting for (\d+)B, [\d.]+% of (\d+)B total', t)
+assert m and int(m.group(2)) == w["total"], (m and m.group(0), w["total"])
+got = {}
+for line in t.splitlines():
+    f = re.match(r'\s*(\d+)B\s+\S+\s+\S+\s+\d+B\s+\S+\s+(.*)$', line)
+    if f and int(f.group(1)):
+        got[f.group(2)] = int(f.group(1))
+assert got == w["flat"], (got, w["flat"])
+PY
+  fi
+  $PCOL unpack "$rm" --to otlp -o "$tmp/m.otlp" || fail "$b: unpack --to otlp"
+  if command -v protoc >/dev/null; then
+    protoc --proto_path=format opentelemetry/proto/profiles/v1development/profiles.proto \
+      --decode=opentelemetry.proto.profiles.v1development.ProfilesData <"$tmp/m.otlp" |
+      python3 tests/cli/otlp_judge.py expect >"$tmp/otlp.json" || fail "$b: protoc --decode of the OTLP export"
+    python3 - "$tmp/mem.want" "$tmp/otlp.json" <<'PY' || fail "$b: the OTLP export's rprof.alloc differs from the Rprof text"
+import json, sys
+w = json.load(open(sys.argv[1]))
+p = [p for p in json.load(open(sys.argv[2])) if p["type"] == "rprof.alloc"]
+assert len(p) == 1 and p[0]["unit"] == "bytes" and p[0]["total"] == w["total"], (p, w["total"])
+assert {k: v for k, v in p[0]["flat"].items() if v} == w["flat"], (p[0]["flat"], w["flat"])
+PY
+  fi
+  $PCOL unpack "$rm" --to speedscope -o "$tmp/m.speedscope.json" || fail "$b: unpack --to speedscope"
+  $PCOL unpack "$rm" --to firefox --no-gzip -o "$tmp/m.firefox.json" || fail "$b: unpack --to firefox"
+  python3 - "$tmp/mem.want" "$tmp/m.speedscope.json" "$tmp/m.firefox.json" <<'PY' || fail "$b: speedscope/Firefox memory differs from the Rprof text"
+import json, sys
+w = json.load(open(sys.argv[1]))
+s = json.load(open(sys.argv[2]))
+fr = s["shared"]["frames"]
+p = [p for p in s["profiles"] if p["name"].endswith(": rprof.alloc")]
+assert len(p) == 1 and p[0]["unit"] == "bytes" and sum(p[0]["weights"]) == w["total"], [q["name"] for q in s["profiles"]]
+flat = {}
+for st, wt in zip(p[0]["samples"], p[0]["weights"]):
+    if st and wt:
+        flat[fr[st[-1]]["name"]] = flat.get(fr[st[-1]]["name"], 0) + wt
+assert flat == w["flat"], (flat, w["flat"])
+f = json.load(open(sys.argv[3]))
+c = {c["name"]: c for c in f["counters"]}
+assert sum(c["rprof.alloc"]["samples"]["count"]) == w["total"], c.keys()
+for name, level in zip(("vsize.small", "vsize.large", "nodes"), w["levels"]):
+    assert sum(c[name]["samples"]["count"]) == level, (name, sum(c[name]["samples"]["count"]), level)
+    assert c[name]["samples"]["length"] == len(c[name]["samples"]["time"]) == len(c[name]["samples"]["count"])
+PY
+done
+# a Perun memory profile's bytes (its weight) are a Firefox counter too: the
+# profiler draws memory only from a counter; its sum is the file's own amounts
+pm="$TD/perun/memory-basic.perf"
+if [ -f "$pm" ]; then
+  $PCOL unpack "$pm" --to firefox --no-gzip -o "$tmp/pm.firefox.json" || fail "unpack memory-basic.perf --to firefox"
+  python3 - "$pm" "$tmp/pm.firefox.json" <<'PY' || fail "memory-basic.perf: no Firefox memory counter of its amounts"
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = sum(a for r in d["resources"].values() for a in r["amount"])
+c = [c for c in json.load(open(sys.argv[2]))["counters"] if c["display"]["unit"] == "bytes"]
+assert len(c) == 1 and sum(c[0]["samples"]["count"]) == want, ([x["name"] for x in c], want)
+PY
+fi
 $PCOL --frob 2>"$tmp/err"; [ $? = 2 ] && grep -q "unknown option '--frob'" "$tmp/err" || fail "pcol --frob: $(head -1 "$tmp/err")"
 exit 0

@@ -7,7 +7,8 @@
 #    collapsed exporter does (and flamegraph.pl counts such a line);
 #  - the speedscope export summed Rprof's memory fields, which are level
 #    snapshots (the pprof export leaves them out): an Rprof source gets the
-#    count profile (and the timeline) only.
+#    count, its time, the memory allocated (rprof.alloc, issue 44) and the
+#    timeline, never the levels.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -28,5 +29,5 @@ flame=$("$PCOL" flame $f --value samples -o - | sed -n 's/.*<title>all (\([0-9]*
 
 "$PCOL" unpack $f --to speedscope -o "$tmp/s.json" || fail "unpack --to speedscope"
 names=$(python3 -c "import json,sys; print(' '.join(p['name'].rsplit(': ', 1)[1] for p in json.load(open(sys.argv[1]))['profiles']))" "$tmp/s.json")
-[ "$names" = "samples cpu timeline" ] || fail "speedscope profiles of an Rprof memory profile: $names; want 'samples cpu timeline' (the count, the time rule's cpu, no memory snapshots)"
+[ "$names" = "samples cpu rprof.alloc timeline" ] || fail "speedscope profiles of an Rprof memory profile: $names; want 'samples cpu rprof.alloc timeline' (the count, the time rule's cpu, the memory allocated; no levels)"
 exit 0

@@ -312,4 +312,50 @@ bad mixp.txt $'perf 1 1.000000: 5 cycles:\n\t1 main (/bin/x)\n\nperf 1 1.010000:
 bad natime.txt $'perf 1 1.000000: 5 cycles:\n\t1 main (/bin/x)\n\nperf 1 [000] 5 cycles:\n\t1 main (/bin/x)\n' 'natime.txt:4: an event without a time after events with one'
 bad ss-frame.json '{"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": [{"name": "a"}]}, "profiles": [{"type": "sampled", "name": "p", "unit": "none", "startValue": 0, "endValue": 1, "samples": [[0, 5]], "weights": [1]}]}' 'profiles[0].samples[0]: not a frame index'
 bad ss-close.json '{"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": [{"name": "a"}, {"name": "b"}]}, "profiles": [{"type": "evented", "name": "p", "unit": "none", "startValue": 0, "endValue": 1, "events": [{"type": "O", "frame": 0, "at": 0}, {"type": "C", "frame": 1, "at": 1}]}]}' 'profiles[0].events[1]: closes a frame'
+# speedscope export size (issue 44 item 7): a V8 profile made here, two
+# 30-deep chains alternating 2000 times (each switch closes and opens 30
+# frames: more than the 100000-event budget of the timeline), then 1000
+# samples of one stack.  Each sampled profile writes a run of equal
+# consecutive stacks once (counted here from the generator's own samples),
+# the timeline only with --timeline or within the budget; --no-timeline
+# leaves out even a small one.
+python3 - "$tmp/alt.cpuprofile" <<'PY'
+import json, sys
+nodes = [{"id": 1, "callFrame": {"functionName": "(root)", "url": "", "lineNumber": -1, "columnNumber": -1}, "children": []}]
+leaf = {}
+for chain in "AB":
+    parent = nodes[0]
+    for d in range(30):
+        n = {"id": len(nodes) + 1, "callFrame": {"functionName": "%s%d" % (chain, d), "url": "m.js",
+             "lineNumber": d, "columnNumber": 0}, "children": []}
+        parent["children"].append(n["id"]); nodes.append(n); parent = n
+    leaf[chain] = parent["id"]
+samples = [leaf["AB"[i % 2]] for i in range(2000)] + [leaf["A"]] * 1000
+runs = sum(1 for i, s in enumerate(samples) if i == 0 or samples[i - 1] != s)
+json.dump({"nodes": nodes, "startTime": 0, "endTime": 100 * len(samples), "samples": samples,
+           "timeDeltas": [100] * len(samples)}, open(sys.argv[1], "w"))
+open(sys.argv[1] + ".runs", "w").write("%d %d\n" % (runs, len(samples)))
+PY
+read runs nsamp < "$tmp/alt.cpuprofile.runs"
+$PCOL unpack "$tmp/alt.cpuprofile" --to speedscope -o "$tmp/alt.json" || fail "unpack of alt.cpuprofile"
+$PCOL unpack "$tmp/alt.cpuprofile" --to speedscope --timeline -o "$tmp/alt-t.json" || fail "unpack --timeline"
+$PCOL unpack "$tmp/p.pcol" --to speedscope --no-timeline -o "$tmp/small-n.json" || fail "unpack --no-timeline"
+$PCOL unpack "$tmp/alt.cpuprofile" --to pprof --timeline -o "$tmp/x.pb" 2>/dev/null && fail "--timeline accepted for pprof"
+python3 - "$tmp/alt.json" "$tmp/alt-t.json" "$tmp/small-n.json" "$runs" "$nsamp" <<'PY' || fail "speedscope export size rules"
+import json, sys
+d, t, n = (json.load(open(f)) for f in sys.argv[1:4])
+runs, nsamp = int(sys.argv[4]), int(sys.argv[5])
+kinds = lambda x: [p["type"] for p in x["profiles"]]
+assert "evented" not in kinds(d), ("a timeline past the budget written by default", kinds(d))
+ev = [p for p in t["profiles"] if p["type"] == "evented"]
+assert len(ev) == 1 and len(ev[0]["events"]) > 100000, ("--timeline", kinds(t))
+assert "evented" not in kinds(n), ("--no-timeline", kinds(n))
+for p in d["profiles"]:
+    assert len(p["samples"]) == len(p["weights"]) == runs, (p["name"], len(p["samples"]), runs)
+cnt = [p for p in d["profiles"] if p["name"].endswith(": samples")]
+assert len(cnt) == 1 and sum(cnt[0]["weights"]) == nsamp and cnt[0]["weights"][-1] == 1000, cnt[0]["weights"][-3:]
+PY
+# the timeline, when written, still reads back with the sample times
+$PCOL top "$tmp/alt-t.json" --source 2 --unit raw | grep -q "of $((nsamp * 100000)) total" ||
+  fail "the evented timeline of alt.cpuprofile does not add up to its $nsamp samples x 100 us: $($PCOL top "$tmp/alt-t.json" --source 2 | head -3)"
 echo "t_perf_v8_speedscope: ok"

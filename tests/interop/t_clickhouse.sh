@@ -8,7 +8,8 @@
 #   top in each source's default value (pcol top --format json), per source;
 #   top by the weight column (flat, cum by function): all profiles; a time range that cuts long
 #   samples; a label filter (against pcol top --tag, and go tool pprof -tagfocus);
-#   diff against pcol diff --absolute; fold against pcol fold;
+#   diff (two CPU profiles, in their default value) against pcol diff --absolute;
+#   fold (each source's default value) against pcol fold, per source;
 #   loading the same files again (and their merge) changes no answer;
 #   a damaged input loads nothing.
 set -u
@@ -176,6 +177,16 @@ check_all() { # check_all TAG [FILE...]: every comparison, answers kept in $W/TA
       same "top in the default value ($(head -1 "$W/$t.val.$b.pcol" | cut -f1,2 | tr '\t' /)), $b, $t" \
         "$W/$t.val.$b.pcol" "$W/$t.val.$b.sql"
     fi
+    # a flame graph's collapsed stacks, in the same default value
+    "$PCOL" fold "$f" >"$W/$t.fold.$b.pcol"
+    query fold | with_source "$b" | run_raw >"$W/$t.fold.$b.tsv"
+    [ "$(cut -f1,2 "$W/$t.fold.$b.tsv" | sort -u | wc -l)" -le 1 ] || bad "fold of $b: more than one value type"
+    cut -f3- "$W/$t.fold.$b.tsv" | sed 's/\t\(-\{0,1\}[0-9]*\)$/ \1/' >"$W/$t.fold.$b.sql"
+    if [ ! -s "$W/$t.fold.$b.pcol" ] && [ ! -s "$W/$t.fold.$b.sql" ]; then
+      echo "ok: fold in the default value, $b, $t (empty in both)"
+    else
+      same "fold in the default value, $b, $t" "$W/$t.fold.$b.pcol" "$W/$t.fold.$b.sql"
+    fi
   done
   pcol_top "$W/all.pcol" >"$W/$t.top.pcol"
   query top-weight | run >"$W/$t.top.sql"
@@ -197,19 +208,18 @@ check_all() { # check_all TAG [FILE...]: every comparison, answers kept in $W/TA
     query top-weight | with_label function slow | run >"$W/$t.label.sql"
     same "top with label function=slow (go tool pprof -tagfocus), $t" "$W/$t.label.pcol" "$W/$t.label.sql"
   fi
-  # diff: two sets of sources against pcol diff --absolute of their merges
-  "$PCOL" diff --absolute --value weight --format tsv "$W/base.pcol" "$W/new.pcol" |
+  # diff: two sets of sources (a Java and a Go CPU profile) against pcol diff
+  # --absolute of their merges, both in their default value, CPU nanoseconds
+  "$PCOL" diff --absolute --format tsv "$W/base.pcol" "$W/new.pcol" |
     awk -F'\t' 'NR>1{print $7"\t"$1"\t"$2"\t"$3"\t"$4"\t"$5"\t"$6}' | LC_ALL=C sort >"$W/$t.diff.pcol"
-  query diff | sed -e "s/%BASE%/%java-cpu-async%/g" -e "s/%NEW%/%go-heap-allocs%/g" | run |
-    LC_ALL=C sort >"$W/$t.diff.sql"
+  query diff | sed -e "s/%BASE%/%java-cpu-async%/g" -e "s/%NEW%/%go-cpu-string-labels%/g" | run >"$W/$t.diff.tsv"
+  [ "$(cut -f1,2 "$W/$t.diff.tsv" | sort -u)" = "$(printf 'cpu\tnanoseconds')" ] ||
+    bad "diff: the value is not each source's default, cpu/nanoseconds: $(cut -f1,2 "$W/$t.diff.tsv" | sort -u | head -3)"
+  cut -f3- "$W/$t.diff.tsv" | LC_ALL=C sort >"$W/$t.diff.sql"
   same "diff of two versions, $t" "$W/$t.diff.pcol" "$W/$t.diff.sql"
-  # a flame graph's collapsed stacks
-  "$PCOL" fold "$W/all.pcol" --value weight >"$W/$t.fold.pcol"
-  query fold | run_raw | sed 's/\t\(-\{0,1\}[0-9]*\)$/ \1/' >"$W/$t.fold.sql"
-  same "fold (collapsed stacks), $t" "$W/$t.fold.pcol" "$W/$t.fold.sql"
 }
 "$PCOL" merge "$T/pprof/java-cpu-async-profiler.pb.gz" -o "$W/base.pcol" &&
-  "$PCOL" merge "$T/pprof/go-heap-allocs-inline.pb.gz" -o "$W/new.pcol" || exit 1
+  "$PCOL" merge "$T/pprof/go-cpu-string-labels.pb.gz" -o "$W/new.pcol" || exit 1
 if command -v go >/dev/null 2>&1; then
   timeout 120 go tool pprof -proto -tagfocus=function=slow "$T/pprof/go-cpu-string-labels.pb.gz" \
     >"$W/tagged.pb.gz" 2>/dev/null || bad "go tool pprof -tagfocus"
@@ -232,7 +242,7 @@ raw=$(ch $P1 -q "SELECT count() FROM pcol_sources")
 # collapsed): each query reads every table, and a value counted twice after
 # the reload would also change the sample_values rows compared above
 check_all again "${inputs[0]}" "${inputs[4]}" "${inputs[5]}" "${inputs[8]}" "${inputs[9]}" "${inputs[12]}" "${inputs[13]}"
-for x in top range from ptag label diff fold; do
+for x in top range from ptag label diff; do
   [ -e "$W/first.$x.sql" ] || continue
   cmp -s "$W/first.$x.sql" "$W/again.$x.sql" || bad "$x: the answer changed after loading again"
 done

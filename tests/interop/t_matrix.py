@@ -748,6 +748,28 @@ def r_skip_spaces(src_or_out, other):
     src_or_out.skip |= sp
 
 
+def rprof_alloc(path):
+    """The memory each line of an Rprof memory profile allocated, by
+    summaryRprof(memory = "both")'s rule, read from the text itself: the
+    positive increases of small x 8, large x 8 and nodes against the line
+    before (0 for the first), flat to the innermost name, cum once to each
+    name.  None for a file without memory profiling."""
+    lines = open(path, "rb").read().decode("utf-8", "surrogateescape").split("\n")
+    if "memory profiling" not in lines[0]:
+        return None
+    r = Reading("the Rprof text (summaryRprof's mem.total rule)")
+    prev = None
+    for ln in lines[1:]:
+        m = re.match(r"^:([0-9]+):([0-9]+):([0-9]+):([0-9]+):(.*)$", ln.rstrip("\r"))
+        if not m:
+            continue
+        cur = (int(m.group(1)) * 8, int(m.group(2)) * 8, int(m.group(3)))
+        a = sum(max(0, c - q) for c, q in zip(cur, prev)) if prev else 0
+        prev = cur
+        r.add(re.findall(r'"(.*?)"(?= |$)', m.group(5)), a)
+    return r
+
+
 def rprof_walk(path):
     """What summaryRprof misreads in an Rprof SOURCE: memory-only lines it
     drops, and cut names (a last line cut off)."""
@@ -1059,6 +1081,9 @@ def source_readings(res, rsum):
         t.rnd = None
         t.abs_tol = 0.6 * 10 ** -r.rnd[1] * 1e9
         s["types"] = {"samples": r, "cpu": t}
+        alloc = rprof_alloc(f)
+        if alloc is not None:  # the memory allocated (doc/mappings.md §0, export values)
+            s["types"]["rprof.alloc"] = alloc
         s["default"] = "cpu"  # an Rprof source shows its time (doc/mappings.md §0)
     elif kind == "perun":
         cnt, amt = read_perun(f)
@@ -1189,7 +1214,7 @@ def judge_one(res, rsum, ss):
                     exc("go-int64")  # go tool pprof sums in int64: it cannot judge this
                     continue
                 adj = 0
-                if kind == "rprof" and r_empty:
+                if kind == "rprof" and r_empty and t != "rprof.alloc":  # read from the text, not R
                     exc("r-empty")
                     adj = r_empty * (1 if t == "samples" else round(src["count"].rnd[0] * 1e9))
                 compare(b, what + " (-sample_index=%s)" % t, sr, readings[t], total_adjust=adj,
@@ -1247,8 +1272,8 @@ def judge_one(res, rsum, ss):
                         if k > 1:
                             out.nocum.add(n)
                             exc("same-name")
-                adj = r_empty
-                if kind == "rprof" and r_empty and t != "samples":  # the time of those lines
+                adj = r_empty if t != "rprof.alloc" else 0  # rprof.alloc is read from the text, not R
+                if kind == "rprof" and r_empty and t not in ("samples", "rprof.alloc"):  # the time of those lines
                     adj = r_empty * round(src["count"].rnd[0] * 1e9)
                 compare(b, what + " (%s)" % t, sr, out, total_adjust=adj, name_map=json_name,
                         skip_fn=skipper(src, src_is_r=src_is_r, frames_both=sr.frames))

@@ -12,7 +12,8 @@
  * per selected source and distinct combination of its samples' thread
  * labels (PCOL_THREAD_LABEL_KEYS).  A thread's samples are weighted by the
  * source's default value (count.c), whose unit picks the weightType; the
- * source's other value types become counters.  Long samples are written as
+ * source's other values (lib/core/xvalues.c: an Rprof memory profile's
+ * rprof.alloc and levels too) and a weight in bytes become counters.  Long samples are written as
  * samply writes them (weight 1 at the start, the rest at the last tick,
  * CPU delta 0 there), and the exact duration and weight go in the columns
  * pcolDuration and pcolWeight, which the profiler ignores and the importer
@@ -87,6 +88,7 @@ typedef struct fx {
   pcol_frames fr;
   pcol_sample_cols sc;
   pcol_rtime rt;
+  pcol_xvalues xv; /* which values a source has (lib/core/xvalues.c) */
   uint32_t *cvt;
   pcol_view s_src, s_time, s_dur, s_cpu, s_stack, s_ls, src_uri, src_type, src_ts, vt_type,
       vt_unit, svt_vt, st_parent, st_loc, fn_line, ln_line, ln_col, ls_off, lb_key, lb_str,
@@ -459,21 +461,29 @@ static int64_t source_interval(fx *x, uint32_t s, const pcol_selected_row *rows,
   return best;
 }
 
-/* A source's value types other than `skip` that become counters. */
-static int other_types(fx *x, uint32_t s, uint32_t skip, uint32_t **types, size_t *n) {
+/* A source's values other than the count and `skip` (its weight) that
+ * become counters: THE export rule (lib/core/xvalues.c), so an Rprof
+ * memory profile gets rprof.alloc (the memory each sample allocated) and
+ * its levels vsize.small, vsize.large and nodes.  types has room for
+ * source_value_types + PCOL_XV_MAX entries. */
+static int other_types(fx *x, uint32_t s, uint32_t skip, pcol_xtype *types, size_t *n) {
+  size_t m;
+  int derived;
+  PCOL_RETURN_NOT_OK(pcol_xvalues_source(&x->xv, s, types, pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES) + PCOL_XV_MAX,
+                                         &m, &derived, x->err));
   *n = 0;
-  pcol_str st = {0};
-  PCOL_RETURN_NOT_OK(pcol_string(x->f, pcol_view_u32(&x->src_type, s - 1), &st, x->err));
-  if (pcol_str_is(st, PCOL_SRC_RPROF)) return PCOL_OK; /* memory snapshots are not amounts */
-  const uint32_t *rows; /* the source's rows (the file's index: a scan each was quadratic) */
-  size_t nr;
-  PCOL_RETURN_NOT_OK(pcol_source_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES, s, &rows, &nr, x->err));
-  for (size_t i = 0; i < nr; i++) {
-    uint32_t vt = pcol_view_u32(&x->svt_vt, rows[i]);
-    if (!vt || vt == skip || vt > pcol_rows(x->f, PCOL_T_VALUE_TYPES)) continue;
+  for (size_t i = 0; i < m; i++) {
+    uint32_t vt = types[i].vt;
+    /* not the count, nor the time of an Rprof source; the weight only when
+     * it is memory (bytes: a Perun memory profile), which the profiler
+     * draws as a track only from a counter */
+    pcol_str shown;
+    (void)pcol_unit_decimals(types[i].unit, &shown);
+    int bytes = pcol_str_is(shown, "bytes") || pcol_str_is(shown, "B");
+    if (!vt || (vt == skip && !bytes) || (derived && vt == PCOL_VT_TIME)) continue;
     int dup = 0;
-    for (size_t k = 0; k < *n; k++) dup |= (*types)[k] == vt;
-    if (!dup) (*types)[(*n)++] = vt;
+    for (size_t k = 0; k < *n; k++) dup |= types[k].vt == vt;
+    if (!dup) types[(*n)++] = types[i];
   }
   return PCOL_OK;
 }
@@ -530,11 +540,12 @@ static int put_column(fx *x, const orow *o, size_t n, int kind, int dec) {
   return rc ? rc : put(x, "]");
 }
 
-/* A counter: value type vt of the rows of one thread, as count per sample. */
-static int counter(fx *x, const tw *w, const orow *o, size_t n, uint32_t vt, int thread_index) {
-  pcol_str ty = {0}, un = {0}, shown = {0};
-  PCOL_RETURN_NOT_OK(pcol_string(x->f, pcol_view_u32(&x->vt_type, vt - 1), &ty, x->err));
-  PCOL_RETURN_NOT_OK(pcol_string(x->f, pcol_view_u32(&x->vt_unit, vt - 1), &un, x->err));
+/* A counter: value t of the rows of one thread, as count per sample (the
+ * profiler draws the running sum): an amount as it is, a level (Rprof's
+ * memory in use) as its change since the thread's previous sample, so that
+ * the drawn sum is the level. */
+static int counter(fx *x, const tw *w, const orow *o, size_t n, const pcol_xtype *t, int thread_index) {
+  pcol_str ty = t->type, un = t->unit, shown = {0};
   int dec = pcol_unit_decimals(un, &shown);
   if (!dec) shown = un;
   int bytes = pcol_str_is(shown, "bytes") || pcol_str_is(shown, "B");
@@ -567,11 +578,14 @@ static int counter(fx *x, const tw *w, const orow *o, size_t n, uint32_t vt, int
     if (o[i].dur >= 0) rc = (k++ ? put(x, ",") : 0) || put_num(x, o[i].t, 6);
   if (!rc) rc = put(x, "],\"count\":[");
   k = 0;
+  int64_t prev = 0;
   for (size_t i = 0; i < n && !rc; i++) {
     if (o[i].dur < 0) continue;
     int64_t v = 0;
-    if (!pcol_sample_value_rt(&x->sc, &x->rt, o[i].row, vt, &v)) v = 0;
-    rc = (k++ ? put(x, ",") : 0) || put_num(x, pcol_scale(v, o[i].num, o[i].den), dec);
+    if ((rc = pcol_xvalue(&x->xv, x->cvt, o[i].row, t->vt, &v, x->err))) break;
+    __int128 c = t->level ? (__int128)v - prev : pcol_scale(v, o[i].num, o[i].den);
+    prev = v;
+    rc = (k++ ? put(x, ",") : 0) || put_num(x, c, dec);
   }
   if (!rc && fprintf(x->out, "],\"length\":%zu}}", k) < 0) rc = io(x);
   x->out = save;
@@ -582,7 +596,7 @@ static int counter(fx *x, const tw *w, const orow *o, size_t n, uint32_t vt, int
   return rc;
 }
 
-static int write_thread(fx *x, const tw *w, const fthread *t, orow *o, size_t n, uint32_t *others,
+static int write_thread(fx *x, const tw *w, const fthread *t, orow *o, size_t n, const pcol_xtype *others,
                         size_t nothers, int main) {
   qsort(o, n, sizeof *o, orow_cmp);
   int has_cpu = 0, has_long = 0;
@@ -625,7 +639,7 @@ static int write_thread(fx *x, const tw *w, const fthread *t, orow *o, size_t n,
   if (!rc && has_long) rc = put(x, ",\"pcolWeight\":");
   if (!rc && has_long) rc = put_column(x, o, n, 5, w->dec);
   if (!rc && fprintf(x->out, ",\"length\":%zu}}", n) < 0) rc = io(x);
-  for (size_t k = 0; k < nothers && !rc; k++) rc = counter(x, w, o, n, others[k], x->nthreads_written);
+  for (size_t k = 0; k < nothers && !rc; k++) rc = counter(x, w, o, n, &others[k], x->nthreads_written);
   x->nthreads_written++;
   return rc;
 }
@@ -652,7 +666,7 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   tw w = {0};
   w.s = s;
   w.cvt = x->cvt[s];
-  uint32_t *others = NULL;
+  pcol_xtype *others = NULL;
   orow *o = NULL;
   uint32_t *row_thread = NULL;
   tctx tc = {0};
@@ -707,10 +721,10 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   if (!rc) count[0] = 0;
   if (!rc) {
     size_t nsvt = pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES);
-    if (!(others = malloc((nsvt + 1) * sizeof *others))) rc = oom(x);
+    if (!(others = malloc((nsvt + PCOL_XV_MAX) * sizeof *others))) rc = oom(x);
   }
   size_t nothers = 0;
-  if (!rc) rc = other_types(x, s, w.wvt, &others, &nothers);
+  if (!rc) rc = other_types(x, s, w.wvt, others, &nothers);
   if (w.synthetic) nothers = 0; /* values over no time are not counters */
   for (size_t k = 0; k < tc.n && !rc; k++) {
     /* this thread's rows into o[0..m) */
@@ -903,6 +917,7 @@ static int export_body(fx *x, const pcol_select *sel) {
   PCOL_RETURN_NOT_OK(pcol_sample_cols_init(&x->sc, f, x->err));
   PCOL_RETURN_NOT_OK(pcol_count_types(f, &x->cvt, x->err));
   PCOL_RETURN_NOT_OK(pcol_rtime_init(&x->rt, f, x->err));
+  PCOL_RETURN_NOT_OK(pcol_xvalues_init(&x->xv, f, &x->rt, x->err));
   PCOL_RETURN_NOT_OK(pcol_select_check(f, sel, x->err));
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);
   PCOL_RETURN_NOT_OK(hold(x, (pcol_string_count(f) + 1) * 8 + (nst + 1) * 4 +

@@ -43,6 +43,7 @@ typedef struct ex {
   size_t nstack, capstack;
   uint32_t key_trace, key_span; /* pcol string ids of the link label keys */
   pcol_buf scratch;
+  pcol_xvalues xv; /* which values a synth source writes (lib/core/xvalues.c) */
 } ex;
 
 static int oom(ex *x) { return x->rc = pcol_error_set(x->err, PCOL_ENOMEM, "otlp export: out of memory"); }
@@ -462,8 +463,9 @@ static int kvs(ex *x, const srcmeta *m, const char *prefix, otlp_kv ***out, size
 }
 
 
-/* a source's value columns: the declared types, or samples/count and
- * cpu/nanoseconds from the weight (Rprof, sources without types) */
+/* a source's value columns: the declared types, or (Rprof, sources
+ * without types) the values lib/core/xvalues.c derives: samples/count,
+ * cpu/nanoseconds, rprof.alloc/bytes */
 typedef struct vcols {
   size_t n;
   uint32_t *vt;     /* declared type per column (synth: 0) */
@@ -474,20 +476,21 @@ typedef struct vcols {
 
 static int plan(ex *x, uint32_t src, vcols *vc, const pcol_rtime *rt) {
   pcol_file *f = x->f;
-  pcol_view stype, svv, vtt, vtu;
-  if ((x->rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &stype, x->err)) ||
-      (x->rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, x->err)) ||
+  pcol_view svv, vtt, vtu;
+  if ((x->rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, x->err)) ||
       (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vtt, x->err)) ||
       (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &vtu, x->err)))
     return x->rc;
   uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
-  pcol_str type;
-  if ((x->rc = pcol_string(f, pcol_view_u32(&stype, src - 1), &type, x->err))) return x->rc;
   const uint32_t *rows; /* the source's rows (the file's index: a scan each was quadratic) */
   size_t n;
   if ((x->rc = pcol_source_rows(f, PCOL_T_SOURCE_VALUE_TYPES, src, &rows, &n, x->err))) return x->rc;
-  vc->synth = n == 0 || pcol_str_is(type, PCOL_SRC_RPROF);
-  size_t cap = vc->synth ? 2 : n;
+  /* an Rprof source, or one without value types: the values the export
+   * rule derives (count, time, rprof.alloc; levels stay out) */
+  pcol_xtype xt[PCOL_XV_MAX];
+  size_t nxt;
+  if ((x->rc = pcol_xvalues_source(&x->xv, src, xt, PCOL_XV_MAX, &nxt, &vc->synth, x->err))) return x->rc;
+  size_t cap = vc->synth ? nxt : n;
   vc->vt = xalloc(x, (cap + 1) * sizeof *vc->vt);
   vc->type = xalloc(x, (cap + 1) * sizeof *vc->type);
   vc->unit = xalloc(x, (cap + 1) * sizeof *vc->unit);
@@ -499,13 +502,12 @@ static int plan(ex *x, uint32_t src, vcols *vc, const pcol_rtime *rt) {
         pcol_rtime_has(rt, src))
       vc->interval_ns = us * 1000;
     x->rc = 0;
-    vc->type[0] = str_c(x, "samples");
-    vc->unit[0] = str_c(x, "count");
-    vc->n = 1;
-    if (vc->interval_ns) {
-      vc->type[1] = str_c(x, "cpu");
-      vc->unit[1] = str_c(x, "nanoseconds");
-      vc->n = 2;
+    for (size_t k = 0; k < nxt; k++) {
+      if (xt[k].level) continue;
+      vc->vt[vc->n] = xt[k].vt;
+      vc->type[vc->n] = str_bytes(x, xt[k].type.ptr, xt[k].type.len);
+      vc->unit[vc->n] = str_bytes(x, xt[k].unit.ptr, xt[k].unit.len);
+      vc->n++;
     }
     return x->rc;
   }
@@ -532,8 +534,9 @@ typedef struct scols {
 static int64_t col_value(ex *x, const scols *S, const vcols *vc, size_t k, uint64_t row,
                          const pcol_rtime *rt, uint32_t src) {
   if (vc->synth) {
-    if (k == 0) return pcol_view_i64(&S->weight, row);
-    return pcol_rtime_value(rt, row);
+    int64_t xv = 0;
+    if (!x->rc) x->rc = pcol_xvalue(&x->xv, NULL, row, vc->vt[k], &xv, x->err);
+    return xv;
   }
   uint32_t vt = vc->vt[k];
   size_t occ = 0;
@@ -828,7 +831,9 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if (pcol_str_is(s, OTLP_LABEL_TRACE_ID)) x.key_trace = (uint32_t)i;
     if (pcol_str_is(s, OTLP_LABEL_SPAN_ID)) x.key_span = (uint32_t)i;
   }
-  if (x.rc || (x.rc = pcol_rtime_init(&rt, f, err)) || add_tables(&x, &D)) goto done;
+  if (x.rc || (x.rc = pcol_rtime_init(&rt, f, err)) || (x.rc = pcol_xvalues_init(&x.xv, f, &rt, err)) ||
+      add_tables(&x, &D))
+    goto done;
   /* every selected sample is held until the message is packed: at least a
    * shared Sample, its timestamp and one value, and per value type a Sample
    * and its pointer (add_source); held from the count of rows before any

@@ -4,8 +4,9 @@
  * (row index + 1), the string table is rebuilt (entry 0 = ""), and every
  * selected pcol sample becomes one pprof sample: nothing is aggregated.
  * Value columns are the union of the selected sources' value types; sources
- * without value types (Rprof) get samples/count and cpu/nanoseconds derived
- * from the weight and the "rprof.interval_us" meta.  doc/mappings.md §2.2
+ * without value types and Rprof sources get the values lib/core/xvalues.c
+ * derives: samples/count (the weight), cpu/nanoseconds (the time rule) and
+ * an Rprof memory profile's rprof.alloc/bytes.  doc/mappings.md §2.2
  * lists the meta keys read back here.
  *
  * The message is written as a stream (issue 32): the tables (functions,
@@ -39,7 +40,8 @@ typedef struct src_info {
   size_t npos;         /* stored: number of declared value types */
   uint32_t *pos_vt;    /* declared value type ids, in order */
   uint32_t *pos_col;   /* column of each declared position */
-  uint32_t col_count, col_cpu; /* synth columns */
+  size_t nx;                   /* synth: its values (lib/core/xvalues.c) and columns */
+  uint32_t xvt[PCOL_XV_MAX], xcol[PCOL_XV_MAX];
 } src_info;
 
 typedef struct ex {
@@ -59,6 +61,7 @@ typedef struct ex {
   src_info *src;
   uint64_t nsrc;
   pcol_rtime rt; /* the time rule: an Rprof sample's cpu/nanoseconds */
+  pcol_xvalues xv; /* which values a synth source writes (count, time, rprof.alloc) */
 } ex;
 
 static int oom(ex *x) { return x->rc = pcol_error_set(x->err, PCOL_ENOMEM, "pprof export: out of memory"); }
@@ -130,9 +133,8 @@ static int column_for(ex *x, int64_t type, int64_t unit, size_t occ, uint32_t *c
 /* Decides the value columns of every involved source. */
 static int plan_columns(ex *x) {
   pcol_file *f = x->f;
-  pcol_view stype, svv, vtt, vtu;
-  if ((x->rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &stype, x->err)) ||
-      (x->rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, x->err)) ||
+  pcol_view svv, vtt, vtu;
+  if ((x->rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, x->err)) ||
       (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vtt, x->err)) ||
       (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &vtu, x->err)))
     return x->rc;
@@ -140,15 +142,18 @@ static int plan_columns(ex *x) {
   for (uint64_t s = 1; s <= x->nsrc; s++) {
     src_info *si = &x->src[s - 1];
     if (!si->involved) continue;
-    pcol_str type;
-    if ((x->rc = pcol_string(f, pcol_view_u32(&stype, s - 1), &type, x->err))) return x->rc;
     const uint32_t *rows; /* the source's rows (the file's index: a scan each was quadratic) */
     size_t n;
     if ((x->rc = pcol_source_rows(f, PCOL_T_SOURCE_VALUE_TYPES, (uint32_t)s, &rows, &n, x->err)))
       return x->rc;
-    /* Rprof keeps its memory fields as snapshot levels, which must not be
-     * summed as pprof values: an Rprof source exports weight-based values */
-    si->synth = n == 0 || pcol_str_is(type, PCOL_SRC_RPROF);
+    /* an Rprof source, or one without value types: the values the export
+     * rule derives (lib/core/xvalues.c): samples/count, cpu/nanoseconds by
+     * the time rule, rprof.alloc/bytes; Rprof's memory levels are not
+     * additive and stay out */
+    pcol_xtype xt[PCOL_XV_MAX];
+    size_t nxt;
+    if ((x->rc = pcol_xvalues_source(&x->xv, (uint32_t)s, xt, PCOL_XV_MAX, &nxt, &si->synth, x->err)))
+      return x->rc;
     if (si->synth) {
       int64_t us;
       pcol_error me = {0}; /* an interval that is not a number is no interval */
@@ -162,14 +167,15 @@ static int plan_columns(ex *x) {
        * needs the interval too */
       if (!mr && us > 0 && us <= INT64_MAX / 1000 && pcol_rtime_has(&x->rt, (uint32_t)s))
         si->interval_ns = us * 1000;
-      /* one string per statement: the table order must not depend on the
-       * compiler's order of evaluating arguments */
-      int64_t st = str_c(x, "samples"), su = str_c(x, "count");
-      if ((x->rc = column_for(x, st, su, 0, &si->col_count))) return x->rc;
-      if (si->interval_ns) {
-        st = str_c(x, "cpu");
-        su = str_c(x, "nanoseconds");
-        if ((x->rc = column_for(x, st, su, 0, &si->col_cpu))) return x->rc;
+      si->nx = 0;
+      for (size_t k = 0; k < nxt; k++) {
+        if (xt[k].level) continue;
+        /* one string per statement: the table order must not depend on the
+         * compiler's order of evaluating arguments */
+        int64_t st = str_bytes(x, xt[k].type.ptr, xt[k].type.len);
+        int64_t su = str_bytes(x, xt[k].unit.ptr, xt[k].unit.len);
+        si->xvt[si->nx] = xt[k].vt;
+        if ((x->rc = column_for(x, st, su, 0, &si->xcol[si->nx++]))) return x->rc;
       }
       continue;
     }
@@ -474,11 +480,12 @@ static int emit_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
   /* values: a column not given stays 0; a later value of a column wins */
   size_t nc = x->ncols;
   memset(sp->values, 0, (nc ? nc : 1) * sizeof *sp->values);
-  int64_t weight = pcol_view_i64(&v[PCOL_C_S_WEIGHT], row);
   if (si->synth) {
-    put_value(sp, si->col_count, pcol_scale(weight, num, den));
-    if (si->interval_ns) /* the time rule, per segment */
-      put_value(sp, si->col_cpu, pcol_scale(pcol_rtime_value(&x->rt, row), num, den));
+    for (size_t k = 0; k < si->nx; k++) {
+      int64_t xv;
+      if ((x->rc = pcol_xvalue(&x->xv, NULL, row, si->xvt[k], &xv, x->err))) return x->rc;
+      put_value(sp, si->xcol[k], pcol_scale(xv, num, den));
+    }
   } else {
     uint64_t a = pcol_view_u64(&v[PCOL_C_S_VALUE_OFFSETS], row);
     uint64_t e = pcol_view_u64(&v[PCOL_C_S_VALUE_OFFSETS], row + 1);
@@ -716,6 +723,7 @@ int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   for (uint64_t s = 0; s < x.nsrc; s++) x.src[s].involved = !sel || !sel->source_id || sel->source_id == s + 1;
 
   if ((x.rc = pcol_rtime_init(&x.rt, f, err))) goto done;
+  if ((x.rc = pcol_xvalues_init(&x.xv, f, &x.rt, err))) goto done;
   if (plan_columns(&x)) goto done;
   /* the selection's errors first, before a byte is written (a count, no
    * memory per sample: the samples are packed one at a time below) */
@@ -800,6 +808,6 @@ done:
 
 int pcol_export_pprof(pcol_file *f, const pcol_select *sel, FILE *out, int gzip,
                       pcol_error *err) {
-  pcol_export_options o = {0, !gzip, NULL};
+  pcol_export_options o = {0, !gzip, NULL, 0};
   return pcol_export_pprof_opt(f, sel, out, &o, err);
 }

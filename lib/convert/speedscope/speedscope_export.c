@@ -4,14 +4,20 @@
  * Per selected source: one "sampled" profile "<uri>: samples" weighted by
  * THE count rule (pcol_sample_count; left out when the source measured
  * pprof's samples/count, whose own profile is that count), one "sampled"
- * profile per value type the source declares (skipped when a value is
- * negative: speedscope rejects negative weights), and, when every
- * selected sample has a time, one "evented" profile in nanoseconds, because
- * sampled profiles cannot say when a sample happened or how long it lasted.
- * In the evented profile a sample spans [time, time + duration); a point
- * sample (duration 0) lasts until the next sample, but at most the source's
- * sampling interval (its smallest positive gap between samples).  Frames are
- * shared and deduplicated per function.  Written as a stream: memory grows
+ * profile per value of THE export rule (lib/core/xvalues.c: the declared
+ * types, or an Rprof source's cpu and rprof.alloc; skipped when a value is
+ * negative: speedscope rejects negative weights), and, when every selected
+ * sample has a time and the timeline is asked for or fits its budget
+ * (PCOL_SPEEDSCOPE_TIMELINE_EVENTS, counted by a dry run), one "evented"
+ * profile in nanoseconds, because sampled profiles cannot say when a sample
+ * happened or how long it lasted.  What speedscope needs is written once
+ * (doc/mappings.md §5): frames are shared and deduplicated per function, and
+ * a run of consecutive samples with the same frames is one sample of their
+ * summed weight (the runs depend on the frames only, so a source's profiles
+ * have the same samples).  In the evented profile a sample spans [time,
+ * time + duration); a point sample (duration 0) lasts until the next sample,
+ * but at most the source's sampling interval (its smallest positive gap
+ * between samples).  Written as a stream: memory grows
  * with the distinct stacks and frames, not with the samples; the frame lists
  * of the stacks it keeps, and the bytes it writes, count against the export
  * budget (internal.h, pcol_budget).  activeProfileIndex is the profile of
@@ -25,8 +31,7 @@ typedef struct sexp {
   pcol_error *err;
   FILE *out;                      /* the budget's counting stream */
   pcol_budget *bud;
-  pcol_view s_src, s_time, s_dur, s_w, s_stack, s_voff, v_type, v_val, fn_line, vt_type, vt_unit,
-      svt_vt, src_uri, src_type;
+  pcol_view s_src, s_time, s_dur, s_w, s_stack, s_voff, v_type, v_val, fn_line, src_uri;
   pcol_frames fr;                 /* locations, lines, functions; address-only names */
   uint32_t *fn_frame, *loc_frame; /* id -> frame index + 1 */
   uint32_t *frames;               /* frame i: function id, or location id | 1<<31 */
@@ -43,6 +48,10 @@ typedef struct sexp {
   uint32_t cur_src;
   pcol_rtime rt;                  /* count.c: the time rule (an Rprof source's cpu profile) and
                                    * the decimal-count rule (every collapsed line counts) */
+  pcol_xvalues xv;                /* xvalues.c: which values a source's profiles weigh */
+  int timeline;                   /* opt->timeline: 1 always, -1 never, 0 within the budget */
+  uint64_t nevents;               /* evented(): events counted (a dry run) or written */
+  int dry;                        /* evented(): count the events, write nothing */
 } sexp;
 
 static int oom(sexp *x) { return pcol_error_set(x->err, PCOL_ENOMEM, "out of memory"); }
@@ -128,6 +137,10 @@ static int64_t amount(sexp *x, const pcol_selected_row *r, uint32_t vt, int *has
   int64_t v;
   if (!vt) /* the count profile: THE count rule */
     return pcol_scale(pcol_sample_count(&sc, r->row, x->cvt[x->cur_src]), r->num, r->den);
+  if (vt == PCOL_VT_RPROF_ALLOC) { /* lib/core/xvalues.c (overflow: counted as 0) */
+    if (pcol_ralloc_value(&sc, &x->rt.source, x->xv.alloc_vt, r->row, &v)) v = 0;
+    return pcol_scale(v, r->num, r->den);
+  }
   *has = pcol_sample_value_rt(&sc, &x->rt, r->row, vt, &v);
   return *has ? pcol_scale(v, r->num, r->den) : 0;
 }
@@ -140,34 +153,29 @@ static int sampled_ok(sexp *x, uint32_t vt) {
   return 1;
 }
 
-/* The types whose sampled profiles source s gets, in order (0 = the count
- * profile); *n of them.  types has room for source_value_types + 1. */
-static int source_types(sexp *x, uint32_t s, uint32_t *types, size_t *n) {
+/* The types whose sampled profiles source s gets, in order (vt 0 = the
+ * count profile); *n of them.  types has room for source_value_types +
+ * PCOL_XV_MAX + 1.  Which values: THE export rule (lib/core/xvalues.c): a
+ * source's declared types, or an Rprof source's count, time and
+ * rprof.alloc; Rprof's memory levels are not additive, so no profile. */
+static int source_types(sexp *x, uint32_t s, pcol_xtype *types, size_t *n) {
   *n = 0;
-  if (!x->cvt[s]) types[(*n)++] = 0;
-  /* Rprof's memory fields are level snapshots, not additive: as in the
-   * pprof export, an Rprof source gets the count profile and its time by
-   * the time rule (§0), never its memory fields */
-  pcol_str st = {0};
-  if (pcol_string(x->f, pcol_view_u32(&x->src_type, s - 1), &st, NULL) == PCOL_OK &&
-      pcol_str_is(st, PCOL_SRC_RPROF)) {
-    if (pcol_rtime_has(&x->rt, s)) types[(*n)++] = PCOL_VT_TIME;
-    return PCOL_OK;
-  }
-  const uint32_t *r; /* the source's rows, from the file's index (a scan each was quadratic) */
-  size_t nr;
-  PCOL_RETURN_NOT_OK(pcol_source_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES, s, &r, &nr, x->err));
-  for (size_t i = 0; i < nr; i++) {
-    uint32_t vt = pcol_view_u32(&x->svt_vt, r[i]);
-    if (vt && vt <= pcol_rows(x->f, PCOL_T_VALUE_TYPES)) types[(*n)++] = vt;
-  }
+  size_t m;
+  int derived;
+  int rc = pcol_xvalues_source(&x->xv, s, types + 1, pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES) + PCOL_XV_MAX,
+                               &m, &derived, x->err);
+  if (rc) return rc;
+  if (!derived && !x->cvt[s]) /* the count profile, unless samples/count is declared */
+    types[(*n)++] = (pcol_xtype){0, 0, {PCOL_VT_SAMPLES, sizeof PCOL_VT_SAMPLES - 1}, {0}};
+  for (size_t i = 0; i < m; i++)
+    if (!types[i + 1].level) types[(*n)++] = types[i + 1];
   return PCOL_OK;
 }
 
-static const char *unit_name(sexp *x, uint32_t vt) {
-  pcol_str u = {0};
-  if (vt == PCOL_VT_TIME) return "nanoseconds";
-  if (!vt || pcol_string(x->f, pcol_view_u32(&x->vt_unit, vt - 1), &u, x->err) || !u.ptr) return "none";
+/* speedscope's unit of a type's unit */
+static const char *unit_name(const pcol_xtype *t) {
+  pcol_str u = t->unit;
+  if (!t->vt || !u.ptr) return "none";
   static const char *const map[][2] = {{"nanoseconds", "nanoseconds"}, {"ns", "nanoseconds"},
                                        {"microseconds", "microseconds"}, {"us", "microseconds"},
                                        {"milliseconds", "milliseconds"}, {"ms", "milliseconds"},
@@ -203,52 +211,79 @@ static int write_frames_list(sexp *x, const uint32_t *fr, uint32_t n) {
   return fputc(']', x->out) == EOF ? io(x) : PCOL_OK;
 }
 
-static int sampled(sexp *x, pcol_str uri, uint32_t vt) {
-  int has, rc;
+/* The next run from row *i on: consecutive selected samples with the same
+ * frames, as one sample of their summed amount of vt (*w).  Runs depend on
+ * the frames only, so every profile of a source has the same samples (as
+ * pcol's speedscope import expects of one source's profiles), and
+ * speedscope draws a run as it draws its samples, in every view.  *stack:
+ * the run's first stack; *i moves past the run; 0 when no row is left. */
+static int next_run(sexp *x, uint32_t vt, size_t *i, uint32_t *stack, __int128 *w, int *rc) {
+  int has, started = 0;
+  *w = 0;
+  while (*i < x->nrows) {
+    uint32_t st = pcol_view_u32(&x->s_stack, x->rows[*i].row);
+    if (started && st != *stack) {
+      /* stack_frames may move the buffer the frame lists live in when it
+       * meets a new stack: both are made first, then both are looked up */
+      const uint32_t *f1, *f2;
+      uint32_t n1, n2;
+      if ((*rc = stack_frames(x, *stack, &f1, &n1)) || (*rc = stack_frames(x, st, &f2, &n2)) ||
+          (*rc = stack_frames(x, *stack, &f1, &n1)))
+        return 0;
+      if (n1 != n2 || (n2 && memcmp(f1, f2, n2 * sizeof *f2))) break; /* the run ends */
+    }
+    if (!started) *stack = st; /* its frames: the caller's stack_frames (which checks the id) */
+    started = 1;
+    *w += amount(x, &x->rows[*i], vt, &has);
+    ++*i;
+  }
+  return started;
+}
+
+static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t) {
+  int has, rc = PCOL_OK;
+  uint32_t vt = t->vt;
   __int128 total = 0; /* 64-bit weights: their sum fits 128 bits (interop review F4) */
   for (size_t i = 0; i < x->nrows; i++) {
     int64_t a = amount(x, &x->rows[i], vt, &has);
     if (a < 0) return PCOL_OK; /* negative weights: speedscope would reject the file */
     total += a;
   }
-  /* each sample writes its frame list, at least 2 bytes a frame: a profile
+  /* each run writes its frame list, at least 2 bytes a frame: a profile
    * that cannot fit in what is left of the budget is refused unwritten */
   uint64_t need = 0;
-  for (size_t i = 0; i < x->nrows; i++) {
-    const uint32_t *fr;
-    uint32_t n;
-    if ((rc = stack_frames(x, pcol_view_u32(&x->s_stack, x->rows[i].row), &fr, &n))) return rc;
+  const uint32_t *fr = NULL;
+  uint32_t n = 0, st = 0;
+  __int128 w;
+  for (size_t i = 0; next_run(x, vt, &i, &st, &w, &rc);) {
+    if ((rc = stack_frames(x, st, &fr, &n))) return rc;
     need += 2 * (uint64_t)n + 1; /* "[", n numbers and n - 1 commas, "]" */
   }
+  if (rc) return rc;
   if (pcol_budget_exceeded(x->bud, need)) return pcol_budget_refuse(x->bud, x->err);
-  pcol_str tn = {0};
-  if (vt == PCOL_VT_TIME) tn = (pcol_str){PCOL_VT_CPU, sizeof PCOL_VT_CPU - 1};
-  else if (vt && (rc = pcol_string(x->f, pcol_view_u32(&x->vt_type, vt - 1), &tn, x->err))) return rc;
-  if ((rc = profile_head(x, "sampled", uri, vt ? "" : "samples", tn, unit_name(x, vt)))) return rc;
+  if ((rc = profile_head(x, "sampled", uri, "", t->type, unit_name(t)))) return rc;
   /* a decimal unit ("1e-9": collapsed 1.5) is written as the decimal it stands for */
-  pcol_str un = {0};
-  if (vt && vt != PCOL_VT_TIME && (rc = pcol_string(x->f, pcol_view_u32(&x->vt_unit, vt - 1), &un, x->err)))
-    return rc;
-  int dec = vt ? pcol_unit_decimals(un, NULL) : 0;
+  int dec = vt ? pcol_unit_decimals(t->unit, NULL) : 0;
   char num[48];
   pcol_decimal_text(num, sizeof num, total, dec);
   if (fprintf(x->out, ",\"startValue\":0,\"endValue\":%s,\"samples\":[", num) < 0) return io(x);
-  for (size_t i = 0; i < x->nrows; i++) {
-    const uint32_t *fr;
-    uint32_t n;
-    if ((rc = stack_frames(x, pcol_view_u32(&x->s_stack, x->rows[i].row), &fr, &n))) return rc;
-    if (i && fputc(',', x->out) == EOF) return io(x);
-    if ((rc = write_frames_list(x, fr, n))) return rc;
+  int k = 0;
+  for (size_t i = 0; next_run(x, vt, &i, &st, &w, &rc);) {
+    if (k++ && fputc(',', x->out) == EOF) return io(x);
+    if ((rc = stack_frames(x, st, &fr, &n)) || (rc = write_frames_list(x, fr, n))) return rc;
   }
-  if ((rc = put(x, "],\"weights\":["))) return rc;
-  for (size_t i = 0; i < x->nrows; i++) {
-    pcol_decimal_text(num, sizeof num, amount(x, &x->rows[i], vt, &has), dec);
-    if (fprintf(x->out, i ? ",%s" : "%s", num) < 0) return io(x);
+  if (rc || (rc = put(x, "],\"weights\":["))) return rc;
+  k = 0;
+  for (size_t i = 0; next_run(x, vt, &i, &st, &w, &rc);) {
+    pcol_decimal_text(num, sizeof num, w, dec);
+    if (fprintf(x->out, k++ ? ",%s" : "%s", num) < 0) return io(x);
   }
-  return put(x, "]}");
+  return rc ? rc : put(x, "]}");
 }
 
 static int event(sexp *x, int *first, char t, uint32_t frame, int64_t at) {
+  x->nevents++;
+  if (x->dry) return PCOL_OK;
   int rc = fprintf(x->out, "%s{\"type\":\"%c\",\"frame\":%u,\"at\":%lld}", *first ? "" : ",", t, frame,
                    (long long)at) < 0 ? io(x) : PCOL_OK;
   *first = 0;
@@ -269,13 +304,15 @@ static int evented(sexp *x, pcol_str uri, const pcol_select *sel) {
     if (g > 0 && (!interval || g < interval)) interval = g;
   }
   int64_t from = sel && sel->has_from ? sel->from_ns : INT64_MIN, to = sel && sel->has_to ? sel->to_ns : INT64_MAX;
-  int rc = profile_head(x, "evented", uri, "timeline", (pcol_str){0}, "nanoseconds");
-  if (rc) return rc;
+  int rc = PCOL_OK;
+  x->nevents = 0;
+  if (!x->dry && (rc = profile_head(x, "evented", uri, "timeline", (pcol_str){0}, "nanoseconds"))) return rc;
   int64_t start = pcol_view_i64(&x->s_time, x->rows[0].row);
   if (start < from) start = from;
   /* the events' times are since the source's start (spec.md §7), which is
    * the profile's start: speedscope counts them from startValue */
-  if (fprintf(x->out, ",\"startValue\":%lld,\"events\":[", (long long)(start < 0 ? start : 0)) < 0) return io(x);
+  if (!x->dry && fprintf(x->out, ",\"startValue\":%lld,\"events\":[", (long long)(start < 0 ? start : 0)) < 0)
+    return io(x);
   pcol_buf open = {0}; /* open frames, root first */
   int first = 1;
   int64_t cur_end = start;
@@ -312,7 +349,7 @@ static int evented(sexp *x, pcol_str uri, const pcol_select *sel) {
   size_t no = open.len / sizeof(uint32_t);
   while (no && !rc) rc = event(x, &first, 'C', o[--no], cur_end);
   pcol_buf_free(&open);
-  if (!rc && fprintf(x->out, "],\"endValue\":%lld}", (long long)cur_end) < 0) rc = io(x);
+  if (!rc && !x->dry && fprintf(x->out, "],\"endValue\":%lld}", (long long)cur_end) < 0) rc = io(x);
   return rc;
 }
 
@@ -356,20 +393,19 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   x.err = err;
   x.out = bud.fp;
   x.bud = &bud;
+  x.timeline = opt ? opt->timeline : 0;
   const pcol_column_req cols[] = {
       {&x.s_src, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},        {&x.s_time, PCOL_T_SAMPLES, PCOL_C_S_TIME},
       {&x.s_dur, PCOL_T_SAMPLES, PCOL_C_S_DURATION},      {&x.s_w, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},
       {&x.s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},       {&x.s_voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
       {&x.v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},          {&x.v_val, PCOL_T_VALUES, PCOL_C_V_VALUE},
       {&x.fn_line, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE},
-      {&x.vt_type, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE},   {&x.vt_unit, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT},
-      {&x.svt_vt, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE},
-      {&x.src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI},
-      {&x.src_type, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE}};
+      {&x.src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI}};
   rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
   if (!rc) rc = pcol_frames_init(&x.fr, f, err);
   if (!rc) rc = pcol_count_types(f, &x.cvt, err);
   if (!rc) rc = pcol_rtime_init(&x.rt, f, err);
+  if (!rc) rc = pcol_xvalues_init(&x.xv, f, &x.rt, err);
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);
   if (!rc) {
     x.fn_frame = calloc(pcol_rows(f, PCOL_T_FUNCTIONS) + 1, sizeof *x.fn_frame);
@@ -385,9 +421,9 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc && ns == 1) rc = pcol_string(f, pcol_view_u32(&x.src_uri, 0), &name, err);
   if (!rc && !name.ptr) name = (pcol_str){"pcol", 4};
   if (!rc) rc = put_str(&x, pcol_display_name(name));
-  uint32_t *types = NULL;
+  pcol_xtype *types = NULL;
   size_t ntypes = 0;
-  if (!rc && !(types = malloc((pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES) + 2) * sizeof *types)))
+  if (!rc && !(types = malloc((pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES) + PCOL_XV_MAX + 2) * sizeof *types)))
     rc = oom(&x);
   /* activeProfileIndex: the default type's profile of the first source written */
   int active = 0;
@@ -400,8 +436,8 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if ((rc = source_types(&x, s, types, &ntypes))) break;
     int k = 0;
     for (size_t i = 0; i < ntypes; i++) {
-      if (!sampled_ok(&x, types[i])) continue;
-      if (types[i] == dflt) {
+      if (!sampled_ok(&x, types[i].vt)) continue;
+      if (types[i].vt == dflt) {
         active = k;
         break;
       }
@@ -417,8 +453,17 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if ((rc = pcol_string(f, pcol_view_u32(&x.src_uri, s - 1), &uri, err))) break;
     uri = pcol_display_name(uri); /* the profiles' names: no directory */
     if ((rc = source_types(&x, s, types, &ntypes))) break;
-    for (size_t i = 0; i < ntypes && !rc; i++) rc = sampled(&x, uri, types[i]);
-    if (!rc) rc = evented(&x, uri, sel);
+    for (size_t i = 0; i < ntypes && !rc; i++) rc = sampled(&x, uri, &types[i]);
+    /* the evented timeline: when asked, or by default when its events fit
+     * PCOL_SPEEDSCOPE_TIMELINE_EVENTS (counted by a dry run) */
+    int write = x.timeline > 0;
+    if (!rc && !x.timeline) {
+      x.dry = 1;
+      rc = evented(&x, uri, sel);
+      x.dry = 0;
+      write = x.nevents <= PCOL_SPEEDSCOPE_TIMELINE_EVENTS;
+    }
+    if (!rc && write) rc = evented(&x, uri, sel);
   }
   free(types);
   if (!rc) rc = put(&x, "\n],\"shared\":{\"frames\":[");
