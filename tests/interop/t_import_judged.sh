@@ -147,6 +147,16 @@ for e in ev:
 best = max(count, key=count.get)
 keep = [e for e in ev if e.get("ph") == "M" or
         (e.get("name") in ("Profile", "ProfileChunk") and (e["pid"], e.get("id")) == best)]
+# an anonymous function without a line: DevTools shows "(anonymous FILE)",
+# pcol too, speedscope "(anonymous FILE:undefined)" (doc/mappings.md §10);
+# named explicitly here so that both tools name it alike (which frames
+# Chromium samples varies from run to run)
+for e in keep:
+    for n in e.get("args", {}).get("data", {}).get("cpuProfile", {}).get("nodes", []):
+        cf = n.get("callFrame", {})
+        if not cf.get("functionName") and (cf.get("lineNumber") is None or cf.get("lineNumber") < 0):
+            url = cf.get("url") or ""
+            cf["functionName"] = "(anonymous %s)" % url.rsplit("/", 1)[-1] if url else "(anonymous)"
 json.dump({"traceEvents": keep}, open(sys.argv[2], "w"))
 print(count[best], sum(count.values()))
 PY
