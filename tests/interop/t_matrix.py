@@ -842,6 +842,8 @@ def generated():
     out = []
     if os.path.isdir(g):
         for b in sorted(os.listdir(g)):
+            if b.endswith(".jfr.json"):  # a JFR input's reference (jfr print --json), not an input
+                continue
             kind = {".txt": "perf", ".cpuprofile": "v8", ".json": "speedscope",
                     ".trace": "chrome", ".bin": "tachyon",
                     ".jfr": "jfr"}.get(os.path.splitext(b)[1])
