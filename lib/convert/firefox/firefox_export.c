@@ -465,12 +465,11 @@ static int64_t source_interval(fx *x, uint32_t s, const pcol_selected_row *rows,
  * become counters: THE export rule (lib/core/xvalues.c), so an Rprof
  * memory profile gets rprof.alloc (the memory each sample allocated) and
  * its levels vsize.small, vsize.large and nodes.  types has room for
- * source_value_types + PCOL_XV_MAX entries. */
-static int other_types(fx *x, uint32_t s, uint32_t skip, pcol_xtype *types, size_t *n) {
+ * cap entries: the source's own source_value_types rows + PCOL_XV_MAX. */
+static int other_types(fx *x, uint32_t s, uint32_t skip, pcol_xtype *types, size_t cap, size_t *n) {
   size_t m;
   int derived;
-  PCOL_RETURN_NOT_OK(pcol_xvalues_source(&x->xv, s, types, pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES) + PCOL_XV_MAX,
-                                         &m, &derived, x->err));
+  PCOL_RETURN_NOT_OK(pcol_xvalues_source(&x->xv, s, types, cap, &m, &derived, x->err));
   *n = 0;
   for (size_t i = 0; i < m; i++) {
     uint32_t vt = types[i].vt;
@@ -719,12 +718,19 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   for (size_t i = 0; i < nrows && !rc; i++) byth[count[row_thread[i]]++] = i;
   for (size_t k = tc.n; k > 0 && !rc; k--) count[k] = count[k - 1];
   if (!rc) count[0] = 0;
+  /* room for this source's own value types (not every source's: once per
+   * source, that was quadratic in the number of sources) */
+  size_t cap_others = 0;
   if (!rc) {
-    size_t nsvt = pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES);
-    if (!(others = malloc((nsvt + PCOL_XV_MAX) * sizeof *others))) rc = oom(x);
+    const uint32_t *srows;
+    size_t nsrows;
+    if (!(rc = pcol_source_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES, s, &srows, &nsrows, x->err))) {
+      cap_others = nsrows + PCOL_XV_MAX;
+      if (!(others = malloc(cap_others * sizeof *others))) rc = oom(x);
+    }
   }
   size_t nothers = 0;
-  if (!rc) rc = other_types(x, s, w.wvt, others, &nothers);
+  if (!rc) rc = other_types(x, s, w.wvt, others, cap_others, &nothers);
   if (w.synthetic) nothers = 0; /* values over no time are not counters */
   for (size_t k = 0; k < tc.n && !rc; k++) {
     /* this thread's rows into o[0..m) */
