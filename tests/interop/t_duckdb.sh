@@ -118,6 +118,31 @@ ptop inline "$inline" ""
 ptop rprof-range "$tmp/rprof.pcol" "--value samples --from 0.05 --to 0.15" '"value": "samples", "from": 0.05, "to": 0.15'
 ptop dir "$tmp/dir" ""
 ptop labels "$labelsf" "--by label:function" '"by": "label:function"'
+plan="$plan], \"frames\": ["
+sep=
+# pcol_frames(): GROUP BY name over its rows (self for flat, first_on_stack
+# for cum) equals pcol top --node-fraction 0, row for row
+frames() { # NAME INPUT MULTI TOP OPTIONS JSON ARGS
+  $PCOL top "$2" --format json --node-fraction 0 ${4:-} >"$tmp/$1.fr.json" || fail "pcol top $2 ${4:-}"
+  plan="$plan$sep{\"input\": $3, \"top\": \"$tmp/$1.fr.json\", \"args\": {${5:-}}}"
+  sep=", "
+}
+rec=$(abs "$TD/rprof/proftools__Rprof-rec.out")
+perfj=$(abs "$TD/ext/collapsed/flamegraph__perf-java-stacks-01-collapsed-all.txt")
+heapneg=$(abs "$TD/pprof/go-heap-delta-negative-values.pb.gz")
+frames inline "$inline" "\"$inline\""
+frames inline-samples "$inline" "\"$inline\"" "--value samples" '"value": "samples"'
+frames inline-lines "$inline" "\"$inline\"" "--by line" '"by": "line"'
+frames unsym "$tmp/unsym.pcol" "\"$tmp/unsym.pcol\""
+frames unsym-addr "$tmp/unsym.pcol" "\"$tmp/unsym.pcol\"" "--by address" '"by": "address"'
+frames rec "$rec" "\"$rec\""
+frames rec-range "$rec" "\"$rec\"" "--from 1 --to 2.5" '"from": 1, "to": 2.5'
+frames rprof-range "$tmp/rprof.pcol" "\"$tmp/rprof.pcol\"" "--value samples --from 0.05 --to 0.15" '"value": "samples", "from": 0.05, "to": 0.15'
+frames perf-java "$perfj" "\"$perfj\""
+frames heap-neg "$heapneg" "\"$heapneg\"" "--value alloc_space" '"value": "alloc_space"'
+frames dotnet-alloc "$tmp/dotnet.pcol" "\"$tmp/dotnet.pcol\"" "--value alloc_size" '"value": "alloc_size"'
+frames two-src2 "$tmp/two.pcol" "\"$tmp/two.pcol\"" "--source 2" '"source": 2'
+frames dir "$tmp/dir" "\"$tmp/dir/*.pcol\""
 
 $PCOL top "$labelsf" --by label:function --format json >"$tmp/lab.json" || fail "pcol top --by label"
 $PCOL diff "$inline" "$labelsf" --absolute --format json >"$tmp/diff.json" || fail "pcol diff"
@@ -152,6 +177,9 @@ bad "$tmp/cut.pcol" samples sample_locations strings
 bad "$tmp/text.pcol" samples sample_locations strings
 bad "$tmp/cut.pb.gz" samples functions
 bad "$tmp/flip.pcol" strings functions # (the strings' offsets: views without strings read on)
+for f in "$tmp/cut.pcol" "$tmp/text.pcol" "$tmp/cut.pb.gz" "$tmp/flip.pcol"; do
+  plan="$plan$sep{\"sql\": \"SELECT * FROM pcol_frames('$f')\", \"want\": \"$f\", \"mayPass\": $([ "$f" = "$tmp/flip.pcol" ] && echo 1 || echo 0)}"
+done
 # the fuzzers' pcol findings: every view is rows or an error naming the file
 for f in tests/fuzz-regress/pcol/*; do
   [ -f "$f" ] || continue
@@ -160,6 +188,7 @@ for f in tests/fuzz-regress/pcol/*; do
               stacks samples sample_values sample_locations sample_labels text_lines sample_text models strings; do
     plan="$plan$sep{\"sql\": \"SELECT * FROM read_pcol('$f', \\\"table\\\" := '$view')\", \"want\": \"$f\", \"mayPass\": 1}"
   done
+  plan="$plan$sep{\"sql\": \"SELECT * FROM pcol_frames('$f')\", \"want\": \"$f\", \"mayPass\": 1}"
 done
 plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('$tmp/missing.pcol')\", \"want\": \"$tmp/missing.pcol\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM read_pcol(['$tmp/labels.pcol', '$tmp/cut.pcol'])\", \"want\": \"$tmp/cut.pcol\"}"
@@ -169,6 +198,9 @@ plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('$tmp/labels.pcol', \\\"table\\
 plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('$tmp/labels.pcol', \\\"table\\\" := 'functions', source := 1)\", \"want\": \"not functions\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/cut.pcol')\", \"want\": \"$tmp/cut.pcol\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/labels.pcol', value := 'nope')\", \"want\": \"nope\"}"
+plan="$plan, {\"sql\": \"SELECT * FROM pcol_frames('$tmp/labels.pcol', value := 'nope')\", \"want\": \"nope\"}"
+plan="$plan, {\"sql\": \"SELECT * FROM pcol_frames('$tmp/labels.pcol', by := 'label:x')\", \"want\": \"by must be\"}"
+plan="$plan, {\"sql\": \"SELECT * FROM pcol_frames('$tmp/rprof.pcol', by := 'address')\", \"want\": \"no addresses\"}"
 plan="$plan]}"
 echo "$plan" >"$tmp/plan.json"
 node tests/interop/duckdb_judge.mjs "$API" "$tmp/plan.json" || exit 1
