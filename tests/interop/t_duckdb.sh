@@ -222,8 +222,8 @@ else
 fi
 # The scan's threads (chunks of a stored view taken by DuckDB's threads, the
 # producer thread of a computed view, inputs closed when no thread reads
-# them) under ThreadSanitizer, on make test's TSan build of the library: a
-# 300,000-sample file (enough rows for DuckDB to scan with two threads), the
+# them; pcol_frames' producer) under ThreadSanitizer, on make test's TSan
+# build of the library: a 300,000-sample file (enough rows for DuckDB to scan with two threads), the
 # answers equal to the plain extension's and no report.
 tsan=$(${CC:-cc} -print-file-name=libtsan.so 2>/dev/null)
 if [ -f "$BUILD/test/tsan/lib/libpcol.a" ] && [ -f "$tsan" ]; then
@@ -236,7 +236,8 @@ if [ -f "$BUILD/test/tsan/lib/libpcol.a" ] && [ -f "$tsan" ]; then
   for q in "SELECT count(*), sum(weight), sum(stack_id) FROM read_pcol('$big')" \
            "SELECT f.name, sum(s.weight) AS w FROM read_pcol('$big') s JOIN read_pcol('$big', \"table\" := 'stacks') st USING (stack_id) JOIN read_pcol('$big', \"table\" := 'location_lines') ll ON ll.location_id = st.location_id AND ll.depth = 1 JOIN read_pcol('$big', \"table\" := 'functions') f USING (function_id) GROUP BY ALL ORDER BY w DESC, f.name LIMIT 5" \
            "SELECT * FROM read_pcol('$big', \"table\" := 'sample_locations') LIMIT 5000" \
-           "SELECT file, count(*), sum(weight) FROM read_pcol(['$big', '$tmp/labels.pcol', '$big']) GROUP BY ALL ORDER BY ALL"; do
+           "SELECT file, count(*), sum(weight) FROM read_pcol(['$big', '$tmp/labels.pcol', '$big']) GROUP BY ALL ORDER BY ALL" \
+           "SELECT name, sum(value) FILTER (WHERE self) AS flat, sum(value) FILTER (WHERE first_on_stack) AS cum FROM pcol_frames(['$big', '$tmp/labels.pcol']) GROUP BY name ORDER BY cum DESC, name LIMIT 5"; do
     n=$((n + 1))
     want=$(node bindings/duckdb/query.mjs "$API" "$EXT" "$q") || fail "query $n: $q"
     got=$(LD_PRELOAD="$tsan" TSAN_OPTIONS="halt_on_error=1 exitcode=66 ignore_noninstrumented_modules=1" \
