@@ -1378,6 +1378,55 @@ PCOL_API int pcol_lview_scan(pcol_file *f, const pcol_lview_info *v, const pcol_
                              const pcol_lview_batch *b, int (*fn)(void *ctx, size_t n),
                              void *ctx, pcol_error *err);
 
+/* ------------------------------------------- frame rows (frame_rows.c)
+ * One row per (selected sample, frame), each frame named as `pcol top`
+ * names it (pcol_top_compute's keys for granularity `by`: an unsymbolized
+ * location after its mapping "[base]" or "<unknown>", a line whose function
+ * has no name likewise except on Rprof sources, ...), so that a GROUP BY
+ * over the rows gives top's table: flat = the sum of value over rows with
+ * self, cum = over rows with first.  The rows of a sample are its frames
+ * as top counts them, innermost first: every line of each location of its
+ * stack (inline frames expanded), a location without lines once; frames
+ * top does not count are not rows (at function granularity a function
+ * with NA name in an Rprof source, a top-level srcref: its sample's self
+ * goes to the nearest caller that has a name, as top gives it).  A sample
+ * none of whose frames counts has one row "<no location>".  A sample
+ * whose value is 0 (after the range's cut), or whose stack is empty, has
+ * no rows: top adds nothing for it.  Samples come in row order. */
+typedef struct pcol_frame_rows {
+  size_t cap; /* rows each array below holds (>= 1) */
+  /* caller-owned arrays of cap elements; NULL = the column is not wanted */
+  uint64_t *sample_id;   /* the sample's id (its 1-based row) */
+  uint32_t *source_id;
+  int64_t *time_ns;      /* the sample's time as stored; PCOL_NA_I64 = none */
+  uint32_t *depth;       /* 1 = the innermost row of the sample, 2 its caller, ...
+                          * (sample_locations' and location_lines' convention) */
+  uint32_t *location_id; /* 0 for "<no location>" */
+  pcol_str *name;        /* top's row name; valid until pcol_frame_rows_scan returns */
+  pcol_str *file;        /* the function's file as stored ({NULL, 0}: none); borrowed */
+  int64_t *line;         /* the line as stored; PCOL_NA_I64 = none */
+  uint8_t *self;         /* 1 on the row top adds the sample's flat to (depth 1) */
+  uint8_t *first;        /* 1 on the outermost row of each name in the sample: a
+                          * recursive name counts once for cum, as in top */
+  uint8_t *inlined;      /* 1: an inlined line, called from the next row's line of
+                          * the same location (pprof's "(inline)") */
+  int64_t *value;        /* the sample's value v, a long sample cut by the range
+                          * scaled by pcol_scale as top scales it */
+} pcol_frame_rows;
+/* Fills b's arrays with up to b->cap rows and calls fn(ctx, n) with the n
+ * rows filled (n >= 1), again and again to the end (a sample's rows may
+ * span two calls); the arrays are overwritten after fn returns.  Before
+ * the first rows, fn(ctx, 0) once the keys are made.  fn follows the
+ * callback rule (0 on, > 0 stop with PCOL_OK, < 0 fail with that code).
+ * sel: source, time range (also wall-clock); a name or label filter
+ * (pcol_select_filtered) is PCOL_EINVAL (filter the rows instead).  v from
+ * pcol_value_resolve.  by: PCOL_BY_FUNCTION, LINE, FILE or ADDRESS.
+ * Allocates the keys of top (names of every key, per location) and an
+ * array of the rows of one sample. */
+PCOL_API int pcol_frame_rows_scan(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                                  pcol_by by, const pcol_frame_rows *b,
+                                  int (*fn)(void *ctx, size_t n), void *ctx, pcol_error *err);
+
 /* ========================================== level 3: convert (lib/convert)
  * Other profile formats into a builder, and pcol files back out to them. */
 

@@ -1178,3 +1178,225 @@ Test(top, deep_recursive_stacks_match_a_per_sample_reference) {
   free(mem);
   pcol_builder_free(b);
 }
+
+/* ---------------------------------------------------- frame rows */
+/* pcol_frame_rows_scan's rows, copied (names into one buffer each). */
+typedef struct frow {
+  uint64_t sample;
+  uint32_t depth, loc;
+  char name[128];
+  int64_t line, value;
+  uint8_t self, first, inl;
+} frow;
+typedef struct fr_acc {
+  pcol_frame_rows b;
+  frow *r;
+  size_t n, cap, calls;
+} fr_acc;
+static int fr_take(void *ctx, size_t n) {
+  fr_acc *a = ctx;
+  a->calls++;
+  for (size_t i = 0; i < n; i++) {
+    if (a->n == a->cap) {
+      a->cap = a->cap ? 2 * a->cap : 64;
+      a->r = realloc(a->r, a->cap * sizeof *a->r);
+      cr_assert(a->r != NULL);
+    }
+    frow *r = &a->r[a->n++];
+    memset(r, 0, sizeof *r);
+    r->sample = a->b.sample_id[i];
+    r->depth = a->b.depth[i];
+    r->loc = a->b.location_id[i];
+    size_t l = a->b.name[i].len < 127 ? a->b.name[i].len : 127;
+    if (l) memcpy(r->name, a->b.name[i].ptr, l);
+    r->line = a->b.line[i];
+    r->value = a->b.value[i];
+    r->self = a->b.self[i];
+    r->first = a->b.first[i];
+    r->inl = a->b.inlined[i];
+  }
+  return 0;
+}
+static void FRAMES(pcol_file *f, const pcol_select *sel, const char *value, pcol_by by, size_t cap,
+                   fr_acc *a) {
+  memset(a, 0, sizeof *a);
+  a->b.cap = cap;
+  a->b.sample_id = calloc(cap, 8);
+  a->b.depth = calloc(cap, 4);
+  a->b.location_id = calloc(cap, 4);
+  a->b.name = calloc(cap, sizeof(pcol_str));
+  a->b.line = calloc(cap, 8);
+  a->b.value = calloc(cap, 8);
+  a->b.self = calloc(cap, 1);
+  a->b.first = calloc(cap, 1);
+  a->b.inlined = calloc(cap, 1);
+  pcol_error err = {0};
+  pcol_value_sel v;
+  cr_assert_eq(pcol_value_resolve(f, sel, value, &v, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_frame_rows_scan(f, sel, &v, by, &a->b, fr_take, a, &err), 0, "%s", err.message);
+  free(a->b.sample_id);
+  free(a->b.depth);
+  free(a->b.location_id);
+  free(a->b.name);
+  free(a->b.line);
+  free(a->b.value);
+  free(a->b.self);
+  free(a->b.first);
+  free(a->b.inlined);
+}
+
+Test(frame_rows, rows_of_a_recursive_stack_by_hand) {
+  pcol_builder *b;
+  void *mem;
+  pcol_file *fl = RECURSION(&b, &mem);
+  fr_acc a;
+  FRAMES(fl, NULL, NULL, PCOL_BY_FUNCTION, 3, &a); /* 3 rows a call: samples span calls */
+  /* 3 x g f f main, f main, 2 x h main: 12 + 2 + 4 rows, fn(ctx, 0) first */
+  cr_assert_eq(a.n, 18);
+  cr_expect_eq(a.calls, 1 + 6);
+  static const char *const nm[4] = {"g", "f", "f", "main"};
+  static const uint8_t first[4] = {1, 0, 1, 1}; /* the outer f counts cum */
+  for (uint32_t i = 0; i < 4; i++) {
+    cr_expect_str_eq(a.r[i].name, nm[i]);
+    cr_expect_eq(a.r[i].depth, i + 1);
+    cr_expect_eq(a.r[i].self, i == 0);
+    cr_expect_eq(a.r[i].first, first[i], "row %u", i);
+    cr_expect_eq(a.r[i].sample, 1);
+    cr_expect_eq(a.r[i].value, 1);
+    cr_expect_eq(a.r[i].line, (int64_t)(i == 0 ? 3 : i == 3 ? 1 : 2));
+  }
+  cr_expect_str_eq(a.r[12].name, "f");
+  cr_expect_eq(a.r[12].sample, 4);
+  cr_expect_str_eq(a.r[17].name, "main");
+  cr_expect_eq(a.r[17].sample, 6);
+  cr_expect_eq(a.r[17].depth, 2);
+  free(a.r);
+  /* a range keeps the samples of [2, 4) ns */
+  pcol_select sel = {.has_from = 1, .from_ns = 2, .has_to = 1, .to_ns = 4};
+  FRAMES(fl, &sel, NULL, PCOL_BY_FUNCTION, 100, &a);
+  cr_expect_eq(a.n, 4 + 2);
+  cr_expect_eq(a.r[0].sample, 3);
+  free(a.r);
+  pcol_close(fl);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+/* An inline chain, an unsymbolized address in a mapped library, a
+ * location of a function without a name (a pprof frame of its own). */
+Test(frame_rows, inline_and_unsymbolized_frames_by_hand) {
+  uint32_t src;
+  pcol_builder *b = NEWB(&src, "pprof");
+  pcol_mapping_row m = {0x1000, 0x2000, 0, S(b, "/usr/lib/libc.so.6"), 0, 0};
+  uint32_t map, inl, un, nn;
+  cr_assert_eq(pcol_b_mapping(b, &m, 1, &map), 0);
+  pcol_line_row lines[2] = {{FN(b, "inner", "a.go"), 7, PCOL_NA_I64}, {FN(b, "outer", "a.go"), 20, PCOL_NA_I64}};
+  cr_assert_eq(pcol_b_location(b, 0, 0x10, 0, lines, 2, &inl), 0);
+  cr_assert_eq(pcol_b_location(b, map, 0x1234, 0, NULL, 0, &un), 0);
+  pcol_function_row fr = {0, 0, S(b, "b.c"), PCOL_NA_I64};
+  pcol_line_row l3 = {0, 5, PCOL_NA_I64};
+  cr_assert_eq(pcol_b_function(b, &fr, &l3.function_id), 0);
+  cr_assert_eq(pcol_b_location(b, map, 0x1300, 0, &l3, 1, &nn), 0);
+  uint32_t main = LOC(b, FN(b, "main", "a.go"), 1);
+  SAMPLE(b, src, 0, 0, 5, STK(b, un, inl, main, 0), NULL, 0);
+  SAMPLE(b, src, 1, 0, 2, STK(b, nn, main, 0), NULL, 0);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  fr_acc a;
+  FRAMES(f, NULL, "weight", PCOL_BY_FUNCTION, 64, &a);
+  cr_assert_eq(a.n, 4 + 2);
+  static const char *const nm[6] = {"[libc.so.6]", "inner", "outer", "main", "[libc.so.6]", "main"};
+  static const int64_t ln[6] = {PCOL_NA_I64, 7, 20, 1, 5, 1};
+  static const uint8_t il[6] = {0, 1, 0, 0, 0, 0};
+  for (int i = 0; i < 6; i++) {
+    cr_expect_str_eq(a.r[i].name, nm[i], "row %d", i);
+    cr_expect_eq(a.r[i].line, ln[i], "row %d", i);
+    cr_expect_eq(a.r[i].inl, il[i], "row %d", i);
+    cr_expect_eq(a.r[i].value, i < 4 ? 5 : 2);
+    cr_expect_eq(a.r[i].first, 1);
+  }
+  cr_expect_eq(a.r[1].loc, a.r[2].loc); /* one location, two lines */
+  free(a.r);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+/* flat = sum of value where self, cum = where first, per name: pcol top's
+ * rows exactly, on real profiles (inline frames, unsymbolized mappings,
+ * recursion, Rprof refs), with a value, a range and a source. */
+static void frames_match_top(pcol_file *f, const pcol_select *sel, const char *value, pcol_by by,
+                             const char *what) {
+  fr_acc a;
+  FRAMES(f, sel, value, by, 1000, &a);
+  pcol_top t;
+  TOP(f, sel, value, by, &t);
+  uint8_t *used = calloc(a.n + 1, 1);
+  for (size_t i = 0; i < t.nrows; i++) {
+    pcol_sum flat = 0, cum = 0;
+    char nm[128] = "";
+    memcpy(nm, t.rows[i].name.ptr, t.rows[i].name.len < 127 ? t.rows[i].name.len : 127);
+    for (size_t j = 0; j < a.n; j++)
+      if (!strcmp(a.r[j].name, nm)) {
+        used[j] = 1;
+        if (a.r[j].self) flat += a.r[j].value;
+        if (a.r[j].first) cum += a.r[j].value;
+      }
+    cr_expect(flat == t.rows[i].flat && cum == t.rows[i].cum, "%s: %s flat %lld/%lld cum %lld/%lld",
+              what, nm, (long long)flat, (long long)t.rows[i].flat, (long long)cum,
+              (long long)t.rows[i].cum);
+  }
+  size_t extra = 0; /* a name top has no row for adds up to 0 */
+  for (size_t j = 0; j < a.n; j++) extra += !used[j];
+  cr_expect_eq(extra, 0, "%s: %zu rows of names top does not show", what, extra);
+  cr_expect_gt(a.n, 0, "%s: no rows", what);
+  free(used);
+  free(a.r);
+  pcol_top_free(&t);
+}
+
+Test(frame_rows, sums_equal_top_on_real_profiles) {
+  SKIP_WITHOUT_TESTDATA();
+  void *mem;
+  pcol_file *f = import_as("pprof", "go-cpu-inline-small.pb.gz", PCOL_FMT_PPROF, 0, &mem);
+  frames_match_top(f, NULL, NULL, PCOL_BY_FUNCTION, "go inline");
+  frames_match_top(f, NULL, "samples", PCOL_BY_LINE, "go inline by line");
+  frames_match_top(f, NULL, NULL, PCOL_BY_FILE, "go inline by file");
+  pcol_close(f);
+  free(mem);
+  f = import_as("pprof", "cpp-cpu-unsymbolized-mappings.pb.gz", PCOL_FMT_PPROF, 0, &mem);
+  frames_match_top(f, NULL, NULL, PCOL_BY_FUNCTION, "cpp unsymbolized");
+  frames_match_top(f, NULL, NULL, PCOL_BY_ADDRESS, "cpp by address");
+  pcol_close(f);
+  free(mem);
+  f = import("proftools__Rprof-rec.out", 0, &mem);
+  frames_match_top(f, NULL, NULL, PCOL_BY_FUNCTION, "Rprof recursion");
+  pcol_select sel = {.has_from = 1, .from_ns = 1000000000, .has_to = 1, .to_ns = 2500000000};
+  frames_match_top(f, &sel, "samples", PCOL_BY_FUNCTION, "Rprof range");
+  pcol_close(f);
+  free(mem);
+  f = import("proftools__Rprof-dg.out", 1, &mem); /* coalesced: long samples cut by the range */
+  sel = (pcol_select){.source_id = 1, .has_from = 1, .from_ns = 1010000000, .has_to = 1, .to_ns = 2990000000};
+  frames_match_top(f, &sel, NULL, PCOL_BY_FUNCTION, "Rprof cut long samples");
+  frames_match_top(f, NULL, NULL, PCOL_BY_LINE, "Rprof by line");
+  pcol_close(f);
+  free(mem);
+}
+
+Test(frame_rows, refuses_filters_and_bad_granularity) {
+  pcol_builder *b;
+  void *mem;
+  pcol_file *fl = RECURSION(&b, &mem);
+  pcol_frame_rows fb = {0};
+  uint64_t id[4];
+  fb.cap = 4;
+  fb.sample_id = id;
+  pcol_value_sel v = {0};
+  pcol_error err = {0};
+  pcol_select sel = {.focus = "f"};
+  cr_expect_eq(pcol_frame_rows_scan(fl, &sel, &v, PCOL_BY_FUNCTION, &fb, fr_take, NULL, &err), PCOL_EINVAL);
+  cr_expect_eq(pcol_frame_rows_scan(fl, NULL, &v, (pcol_by)9, &fb, fr_take, NULL, &err), PCOL_EINVAL);
+  pcol_close(fl);
+  free(mem);
+  pcol_builder_free(b);
+}

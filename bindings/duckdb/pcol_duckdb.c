@@ -22,7 +22,15 @@
  *            [, source := ID] [, "from" := S, "to" := S])
  *
  * returns `pcol top --format json`'s rows (name, flat, cum) of the union of
- * the inputs (pcol_open_many, as the CLI opens many inputs). */
+ * the inputs (pcol_open_many, as the CLI opens many inputs).
+ *
+ *   pcol_frames(path [, value := NAME] [, by := 'function'|'line'|'file'|'address']
+ *               [, source := ID] [, "from" := S, "to" := S] [, no_mmap := true])
+ *
+ * returns pcol_frame_rows_scan's rows (a row per sample and frame, named as
+ * pcol top names it), streamed as read_pcol streams a computed view, each
+ * input in turn (a `file` column for many): GROUP BY name with sum(value)
+ * FILTER (WHERE self) and FILTER (WHERE first_on_stack) is pcol top's table. */
 #define DUCKDB_EXTENSION_NAME pcol
 #include "duckdb_extension.h"
 
@@ -95,9 +103,51 @@ static int paths_add(paths *p, const char *s, pcol_error *err) {
 
 /* ------------------------------------------------------------ bind */
 
+/* What read_pcol and pcol_frames read: a view of spec.md §11 (copied from
+ * its pcol_lview_info) or the frame rows (pcol_frame_rows_scan). */
+#define MAX_COLS 16
+enum { K_TEXT = 100 }; /* a column of pcol_str cells ({NULL, 0}: NULL), frames only */
+typedef struct vdef {
+  const char *name;
+  int ncols, sample_view, frames;
+  pcol_lview_col cols[MAX_COLS];
+} vdef;
+
+/* pcol_frames' columns, pcol_frame_rows' arrays in this order (frame_arrays) */
+static const pcol_lview_col frame_cols[] = {
+    {"sample_id", PCOL_LK_COUNT, PCOL_TYPE_U64, 0, 0, 0},
+    {"source_id", PCOL_LK_REF, PCOL_TYPE_U32, 0, 0, 0},
+    {"time_ns", PCOL_LK_I64, PCOL_TYPE_I64, 0, 0, 0},
+    {"depth", PCOL_LK_COUNT, PCOL_TYPE_U32, 0, 0, 0},
+    {"location_id", PCOL_LK_REF, PCOL_TYPE_U32, 0, 0, 0},
+    {"name", (pcol_lview_kind)K_TEXT, PCOL_TYPE_BYTES, 0, 0, 0},
+    {"filename", (pcol_lview_kind)K_TEXT, PCOL_TYPE_BYTES, 0, 0, 0}, /* as functions names it */
+    {"line", PCOL_LK_I64, PCOL_TYPE_I64, 0, 0, 0},
+    {"self", PCOL_LK_BOOL, PCOL_TYPE_U8, 0, 0, 0},
+    {"first_on_stack", PCOL_LK_BOOL, PCOL_TYPE_U8, 0, 0, 0},
+    {"inlined", PCOL_LK_BOOL, PCOL_TYPE_U8, 0, 0, 0},
+    {"value", PCOL_LK_COUNT, PCOL_TYPE_I64, 0, 0, 0}, /* never NULL, whatever its bits */
+};
+#define FRAME_NCOLS ((int)(sizeof frame_cols / sizeof frame_cols[0]))
+
+static void frame_arrays(pcol_frame_rows *fb, void *const *c) {
+  fb->sample_id = c[0];
+  fb->source_id = c[1];
+  fb->time_ns = c[2];
+  fb->depth = c[3];
+  fb->location_id = c[4];
+  fb->name = c[5];
+  fb->file = c[6];
+  fb->line = c[7];
+  fb->self = c[8];
+  fb->first = c[9];
+  fb->inlined = c[10];
+  fb->value = c[11];
+}
+
 typedef struct bind_data {
   paths in;
-  const pcol_lview_info *vi; /* read_pcol's view; NULL for pcol_top */
+  vdef v; /* read_pcol's view or pcol_frames' rows (not pcol_top) */
   pcol_select sel;
   pcol_open_options open; /* no_mmap := true: read the files, do not map them */
   char *value, *by; /* pcol_top */
@@ -187,8 +237,9 @@ static int bind_select(duckdb_bind_info info, bind_data *b, pcol_error *err) {
 }
 
 static duckdb_type kind_type(pcol_lview_kind k) {
-  switch (k) {
-  case PCOL_LK_STR: return DUCKDB_TYPE_VARCHAR;
+  switch ((int)k) {
+  case PCOL_LK_STR:
+  case K_TEXT: return DUCKDB_TYPE_VARCHAR;
   case PCOL_LK_U64: return DUCKDB_TYPE_UBIGINT;
   case PCOL_LK_F64: return DUCKDB_TYPE_DOUBLE;
   case PCOL_LK_BOOL: return DUCKDB_TYPE_BOOLEAN;
@@ -215,7 +266,7 @@ static void bind_fail(duckdb_bind_info info, const char *fn, pcol_error *err, bi
  * inputs, scaled to all.  0 when no input is a pcol file (others would
  * have to be converted twice). */
 static uint64_t estimate_rows(const bind_data *b) {
-  const pcol_lview_info *vi = b->vi;
+  const vdef *vi = &b->v;
   int table = 0;
   for (int k = 0; k < vi->ncols && !table; k++) table = vi->cols[k].column > 0 ? vi->cols[k].table : 0;
   uint64_t sum = 0;
@@ -232,6 +283,14 @@ static uint64_t estimate_rows(const bind_data *b) {
   return seen ? sum / seen * b->in.n : 0;
 }
 
+static void bind_columns(duckdb_bind_info info, bind_data *b) {
+  for (int k = 0; k < b->v.ncols; k++) add_column(info, b->v.cols[k].name, kind_type(b->v.cols[k].kind));
+  if (b->in.many) add_column(info, "file", DUCKDB_TYPE_VARCHAR);
+  uint64_t est = estimate_rows(b);
+  if (est) duckdb_bind_set_cardinality(info, est, false);
+  duckdb_bind_set_bind_data(info, b, bind_free);
+}
+
 static void read_pcol_bind(duckdb_bind_info info) {
   pcol_error err = {0};
   bind_data *b = calloc(1, sizeof *b);
@@ -240,9 +299,14 @@ static void read_pcol_bind(duckdb_bind_info info) {
     return;
   }
   char *table = named_str(info, "table");
-  b->vi = pcol_lview_by_name(table ? table : "samples");
+  const pcol_lview_info *vi = pcol_lview_by_name(table ? table : "samples");
   int rc = PCOL_OK;
-  if (!b->vi) { /* the views' names, as the library lists them */
+  if (vi) {
+    b->v.name = vi->name;
+    b->v.ncols = vi->ncols;
+    b->v.sample_view = vi->sample_view;
+    memcpy(b->v.cols, vi->cols, (size_t)vi->ncols * sizeof *vi->cols);
+  } else { /* the views' names, as the library lists them */
     char names[400] = "";
     const pcol_lview_info *v;
     for (int i = 0; (v = pcol_lview_at(i)) != NULL; i++)
@@ -251,18 +315,37 @@ static void read_pcol_bind(duckdb_bind_info info) {
   }
   free(table);
   if (!rc) rc = bind_select(info, b, &err);
-  if (!rc && !b->vi->sample_view && (b->sel.source_id || b->sel.has_from || b->sel.has_to))
+  if (!rc && !b->v.sample_view && (b->sel.source_id || b->sel.has_from || b->sel.has_to))
     rc = pcol_error_set(&err, PCOL_EINVAL,
                         "source, from and to select samples; they apply to samples, sample_values, "
                         "sample_locations and sample_labels, not %s",
-                        b->vi->name);
+                        b->v.name);
   if (!rc) rc = bind_paths(info, &b->in, &err);
   if (rc) return bind_fail(info, "read_pcol", &err, b);
-  for (int k = 0; k < b->vi->ncols; k++) add_column(info, b->vi->cols[k].name, kind_type(b->vi->cols[k].kind));
-  if (b->in.many) add_column(info, "file", DUCKDB_TYPE_VARCHAR);
-  uint64_t est = estimate_rows(b);
-  if (est) duckdb_bind_set_cardinality(info, est, false);
-  duckdb_bind_set_bind_data(info, b, bind_free);
+  bind_columns(info, b);
+}
+
+/* pcol_frames(path [, value := NAME] [, by := 'function'|'line'|'file'|'address']
+ *             [, source := ID] [, "from" := S, "to" := S] [, no_mmap := true]) */
+static void pcol_frames_bind(duckdb_bind_info info) {
+  pcol_error err = {0};
+  bind_data *b = calloc(1, sizeof *b);
+  if (!b) {
+    duckdb_bind_set_error(info, "pcol_frames: out of memory");
+    return;
+  }
+  b->v = (vdef){.name = "frames", .ncols = FRAME_NCOLS, .sample_view = 1, .frames = 1};
+  memcpy(b->v.cols, frame_cols, sizeof frame_cols);
+  b->value = named_str(info, "value");
+  b->by = named_str(info, "by");
+  int rc = PCOL_OK;
+  if (b->by && strcmp(b->by, "function") && strcmp(b->by, "line") && strcmp(b->by, "file") &&
+      strcmp(b->by, "address"))
+    rc = pcol_error_set(&err, PCOL_EINVAL, "by must be function, line, file or address, not '%s'", b->by);
+  if (!rc) rc = bind_select(info, b, &err);
+  if (!rc) rc = bind_paths(info, &b->in, &err);
+  if (rc) return bind_fail(info, "pcol_frames", &err, b);
+  bind_columns(info, b);
 }
 
 /* ------------------------------------------------------------ scan */
@@ -284,10 +367,12 @@ typedef struct producer {
   int rc;   /* pcol_lview_scan's result (P_DONE) */
   pcol_error err;
   pcol_file *f;
-  const pcol_lview_info *vi;
+  const vdef *vi;
   const pcol_select *sel;
-  pcol_lview_batch b;
-  char *mem; /* the batch's arrays */
+  pcol_value_sel value; /* frames: the value and granularity */
+  pcol_by by;
+  void *cols[MAX_COLS]; /* the batch's arrays (NULL: not wanted) */
+  char *mem;
 } producer;
 
 static int p_batch(void *ctx, size_t n) {
@@ -305,7 +390,16 @@ static int p_batch(void *ctx, size_t n) {
 
 static void *p_run(void *arg) {
   producer *p = arg;
-  int rc = pcol_lview_scan(p->f, p->vi, p->sel, &p->b, p_batch, p, &p->err);
+  int rc;
+  if (p->vi->frames) {
+    pcol_frame_rows fb = {.cap = CHUNK};
+    frame_arrays(&fb, p->cols);
+    rc = pcol_frame_rows_scan(p->f, p->sel, &p->value, p->by, &fb, p_batch, p, &p->err);
+  } else {
+    pcol_lview_batch lb = {.cap = CHUNK};
+    memcpy(lb.cols, p->cols, sizeof lb.cols);
+    rc = pcol_lview_scan(p->f, pcol_lview_by_name(p->vi->name), p->sel, &lb, p_batch, p, &p->err);
+  }
   pthread_mutex_lock(&p->mu);
   p->rc = rc;
   p->state = P_DONE;
@@ -315,16 +409,18 @@ static void *p_run(void *arg) {
 }
 
 /* Starts the scan of the view's columns in `want`. */
-static int p_start(producer *p, pcol_file *f, const pcol_lview_info *vi, const pcol_select *sel,
-                   uint32_t want, pcol_error *err) {
+static int p_start(producer *p, pcol_file *f, const vdef *vi, const pcol_select *sel,
+                   const pcol_value_sel *value, pcol_by by, uint32_t want, pcol_error *err) {
   memset(p, 0, sizeof *p);
   p->f = f;
   p->vi = vi;
   p->sel = sel;
-  p->b.cap = CHUNK;
-  if (!(p->mem = malloc((size_t)vi->ncols * CHUNK * 8))) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  if (value) p->value = *value;
+  p->by = by;
+  enum { CELL = sizeof(pcol_str) }; /* the widest cell */
+  if (!(p->mem = malloc((size_t)vi->ncols * CHUNK * CELL))) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   for (int k = 0; k < vi->ncols; k++)
-    if ((want >> k) & 1u) p->b.cols[k] = p->mem + (size_t)k * CHUNK * 8;
+    if ((want >> k) & 1u) p->cols[k] = p->mem + (size_t)k * CHUNK * CELL;
   pthread_mutex_init(&p->mu, NULL);
   pthread_cond_init(&p->cv, NULL);
   if (pthread_create(&p->th, NULL, p_run, p)) {
@@ -396,7 +492,7 @@ typedef struct scan_state {
   input *live;      /* every input not yet closed */
   int done;         /* the end, or an error */
   producer p;       /* stream */
-  pcb_col bc[PCOL_LVIEW_MAX_COLS]; /* the producer's batch as columns */
+  pcb_col bc[MAX_COLS]; /* the producer's batch as columns */
   idx_t ncols;      /* projected columns */
   idx_t *cols;      /* their indexes in the bind's schema */
   uint32_t want;    /* bit k: view column k is projected */
@@ -458,7 +554,7 @@ static int has_sel(const pcol_select *sel) { return sel->source_id || sel->has_f
 
 static void read_pcol_init(duckdb_init_info info) {
   bind_data *b = duckdb_init_get_bind_data(info);
-  const pcol_lview_info *vi = b->vi;
+  const vdef *vi = &b->v;
   scan_state *s = calloc(1, sizeof *s);
   idx_t n = duckdb_init_get_column_count(info);
   if (!s || !(s->cols = malloc((n ? n : 1) * sizeof *s->cols))) {
@@ -472,7 +568,7 @@ static void read_pcol_init(duckdb_init_info info) {
     s->cols[i] = duckdb_init_get_column_index(info, i);
     if (s->cols[i] < (idx_t)vi->ncols) s->want |= 1u << s->cols[i];
   }
-  s->stream = vi->sample_view && has_sel(&b->sel);
+  s->stream = vi->frames || (vi->sample_view && has_sel(&b->sel));
   for (int k = 0; k < vi->ncols; k++)
     if (((s->want >> k) & 1u) && !vi->cols[k].seq && vi->cols[k].column <= 0) s->stream = 1;
   duckdb_init_set_init_data(info, s, scan_free);
@@ -495,20 +591,32 @@ static uint64_t row_limit(const char *path) {
   return lim < PCOL_ROW_BUDGET_MIN ? PCOL_ROW_BUDGET_MIN : lim;
 }
 
+static pcol_by by_of(const char *s) {
+  if (!s || !strcmp(s, "function")) return PCOL_BY_FUNCTION;
+  if (!strcmp(s, "line")) return PCOL_BY_LINE;
+  if (!strcmp(s, "file")) return PCOL_BY_FILE;
+  return PCOL_BY_ADDRESS;
+}
+
 /* Opens input s->next as s->cur (under mu). */
 static int open_next(bind_data *b, scan_state *s, pcol_error *err) {
   input *in = calloc(1, sizeof *in);
   if (!in) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   in->idx = s->next++;
   const char *path = b->in.v[in->idx];
-  const pcol_lview_info *vi = b->vi;
+  const vdef *vi = &b->v;
+  pcol_value_sel value = {0};
   int rc = pcol_open_any(path, &b->open, &in->f, err);
   if (rc) in->f = NULL;
-  else if (s->stream) {
-    rc = p_start(&s->p, in->f, vi, vi->sample_view && has_sel(&b->sel) ? &b->sel : NULL, s->want, err);
+  else if (vi->frames) /* the value by this file's value types */
+    rc = pcol_value_resolve(in->f, &b->sel, b->value, &value, err);
+  if (rc) {
+  } else if (s->stream) {
+    rc = p_start(&s->p, in->f, vi, vi->frames || (vi->sample_view && has_sel(&b->sel)) ? &b->sel : NULL,
+                 &value, by_of(b->by), s->want, err);
     for (int k = 0; k < vi->ncols; k++)
       s->bc[k] = (pcb_col){.name = vi->cols[k].name, .kind = vi->cols[k].kind, .type = vi->cols[k].type,
-                           .data = s->p.b.cols[k]};
+                           .data = s->p.cols[k]};
   } else {
     pcb_select ps = {.sel = b->sel};
     rc = pcb_table_get(in->f, vi->name, &ps, s->want, &in->t, err);
@@ -546,7 +654,7 @@ static int take_rows(bind_data *b, scan_state *s, local_state *l, idx_t *n, cons
         return pcol_error_set(err, PCOL_ETOOBIG,
                               "view %s has more than %llu rows, the limit for an input of this size "
                               "(%d rows a byte)",
-                              b->vi->name, (unsigned long long)s->limit, PCOL_ROW_BUDGET_PER_BYTE);
+                              b->v.name, (unsigned long long)s->limit, PCOL_ROW_BUDGET_PER_BYTE);
       if (got) {
         *n = got;
         *cols = s->bc;
@@ -608,11 +716,27 @@ static int64_t cell(const pcb_col *c, uint64_t r) {
   }
 }
 
+static void set_null(duckdb_vector vec, uint64_t **valid, idx_t i) {
+  if (!*valid) {
+    duckdb_vector_ensure_validity_writable(vec);
+    *valid = duckdb_vector_get_validity(vec);
+  }
+  duckdb_validity_set_row_invalid(*valid, i);
+}
+
 /* Fills rows [r0, r0 + n) of column c into vec. */
 static int fill_column(local_state *l, const pcb_col *c, uint64_t r0, duckdb_vector vec, idx_t n,
                        pcol_error *err) {
   void *out = duckdb_vector_get_data(vec);
   uint64_t *valid = NULL;
+  if ((int)c->kind == K_TEXT) { /* pcol_frames' names and files */
+    const pcol_str *str = (const pcol_str *)c->data + r0;
+    for (idx_t i = 0; i < n; i++) {
+      if (!str[i].ptr) set_null(vec, &valid, i);
+      else if (set_str(&l->sbuf, &l->scap, vec, i, str[i], err)) return err->code;
+    }
+    return PCOL_OK;
+  }
   for (idx_t i = 0; i < n; i++) {
     int64_t x = cell(c, r0 + i);
     int null = 0;
@@ -629,11 +753,7 @@ static int fill_column(local_state *l, const pcb_col *c, uint64_t r0, duckdb_vec
     default: break;
     }
     if (null) {
-      if (!valid) {
-        duckdb_vector_ensure_validity_writable(vec);
-        valid = duckdb_vector_get_validity(vec);
-      }
-      duckdb_validity_set_row_invalid(valid, i);
+      set_null(vec, &valid, i);
       continue;
     }
     switch (c->kind) {
@@ -666,7 +786,7 @@ static void scan_fail(duckdb_function_info info, bind_data *b, scan_state *s, si
   pthread_mutex_lock(&s->mu);
   s->done = 1;
   pthread_mutex_unlock(&s->mu);
-  fn_error(info, "read_pcol", err);
+  fn_error(info, b->v.frames ? "pcol_frames" : "read_pcol", err);
 }
 
 static void read_pcol_scan(duckdb_function_info info, duckdb_data_chunk out) {
@@ -687,9 +807,9 @@ static void read_pcol_scan(duckdb_function_info info, duckdb_data_chunk out) {
   for (idx_t i = 0; i < s->ncols && n; i++) {
     duckdb_vector vec = duckdb_data_chunk_get_vector(out, i);
     idx_t k = s->cols[i];
-    if (k < (idx_t)b->vi->ncols) {
+    if (k < (idx_t)b->v.ncols) {
       if (fill_column(l, &cols[k], r0, vec, n, &err)) return scan_fail(info, b, s, l->in->idx, &err);
-    } else if (k == (idx_t)b->vi->ncols && b->in.many) {
+    } else if (k == (idx_t)b->v.ncols && b->in.many) {
       const char *p = b->in.v[l->in->idx];
       for (idx_t r = 0; r < n; r++) duckdb_vector_assign_string_element(vec, r, p);
     } else { /* a column DuckDB adds (none is declared): NULL, whatever its type */
@@ -743,13 +863,6 @@ static void pcol_top_bind(duckdb_bind_info info) {
   add_column(info, "flat", DUCKDB_TYPE_HUGEINT);
   add_column(info, "cum", DUCKDB_TYPE_HUGEINT);
   duckdb_bind_set_bind_data(info, b, bind_free);
-}
-
-static pcol_by by_of(const char *s) {
-  if (!s || !strcmp(s, "function")) return PCOL_BY_FUNCTION;
-  if (!strcmp(s, "line")) return PCOL_BY_LINE;
-  if (!strcmp(s, "file")) return PCOL_BY_FILE;
-  return PCOL_BY_ADDRESS;
 }
 
 static void pcol_top_init(duckdb_init_info info) {
@@ -810,13 +923,14 @@ static duckdb_state add_named(duckdb_table_function tf, const char *name, duckdb
 }
 
 static int register_fn(duckdb_connection con, const char *name, duckdb_table_function_bind_t bind,
-                       duckdb_table_function_init_t init, duckdb_table_function_t fn, int is_top) {
+                       duckdb_table_function_init_t init, duckdb_table_function_t fn, int is_top,
+                       int is_frames) {
   duckdb_table_function tf = duckdb_create_table_function();
   duckdb_table_function_set_name(tf, name);
   duckdb_logical_type any = duckdb_create_logical_type(DUCKDB_TYPE_ANY);
   duckdb_table_function_add_parameter(tf, any); /* VARCHAR or LIST(VARCHAR) */
   duckdb_destroy_logical_type(&any);
-  if (is_top) {
+  if (is_top || is_frames) {
     add_named(tf, "value", DUCKDB_TYPE_VARCHAR);
     add_named(tf, "by", DUCKDB_TYPE_VARCHAR);
   } else {
@@ -840,9 +954,10 @@ static int register_fn(duckdb_connection con, const char *name, duckdb_table_fun
 
 DUCKDB_EXTENSION_ENTRYPOINT(duckdb_connection connection, duckdb_extension_info info,
                             struct duckdb_extension_access *access) {
-  if (!register_fn(connection, "read_pcol", read_pcol_bind, read_pcol_init, read_pcol_scan, 0) ||
-      !register_fn(connection, "pcol_top", pcol_top_bind, pcol_top_init, pcol_top_scan, 1)) {
-    access->set_error(info, "pcol: could not register read_pcol/pcol_top");
+  if (!register_fn(connection, "read_pcol", read_pcol_bind, read_pcol_init, read_pcol_scan, 0, 0) ||
+      !register_fn(connection, "pcol_top", pcol_top_bind, pcol_top_init, pcol_top_scan, 1, 0) ||
+      !register_fn(connection, "pcol_frames", pcol_frames_bind, read_pcol_init, read_pcol_scan, 0, 1)) {
+    access->set_error(info, "pcol: could not register read_pcol/pcol_top/pcol_frames");
     return false;
   }
   return true;

@@ -10,6 +10,7 @@
 //   "tops":  [{"input": ..., "args": ..., "top": `pcol top --format json`,
 //              "multi": 1 if the input is many files}],
 //   "pcol_top": [{"input": ..., "args": ..., "top": ...}],
+//   "frames": [{"input": ..., "args": ..., "top": `pcol top --node-fraction 0`}],
 //   "errors": [{"sql": query, "want": text the error must contain,
 //               "mayPass": 1 if the query may also succeed}]}
 import fs from 'node:fs';
@@ -164,6 +165,19 @@ for (const t of plan.pcol_top || []) {
     compareTop(what, want, got);
     // and in pcol top's order
     check(got.every((g, i) => g.name === want.rows[i].name), `${what}: rows not in pcol top's order`);
+  } catch (e) { check(false, `${what}: ${e.message}`); }
+}
+
+// pcol_frames(): a row per sample and frame; doc/duckdb.md's GROUP BY name
+// (flat where self, cum where first_on_stack) is pcol top --node-fraction 0.
+for (const t of plan.frames || []) {
+  const want = parseExact(fs.readFileSync(t.top, 'utf8'));
+  const what = `pcol_frames(${show(t.input)}${args(t.args)}) GROUP BY name`;
+  try {
+    const got = await rows(`SELECT name, coalesce(sum(value) FILTER (WHERE self), 0)::HUGEINT AS flat,
+        coalesce(sum(value) FILTER (WHERE first_on_stack), 0)::HUGEINT AS cum
+      FROM pcol_frames(${input(t.input)}${args(t.args)}) GROUP BY name HAVING flat <> 0 OR cum <> 0`);
+    compareTop(what, want, got);
   } catch (e) { check(false, `${what}: ${e.message}`); }
 }
 

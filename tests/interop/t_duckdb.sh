@@ -118,6 +118,31 @@ ptop inline "$inline" ""
 ptop rprof-range "$tmp/rprof.pcol" "--value samples --from 0.05 --to 0.15" '"value": "samples", "from": 0.05, "to": 0.15'
 ptop dir "$tmp/dir" ""
 ptop labels "$labelsf" "--by label:function" '"by": "label:function"'
+plan="$plan], \"frames\": ["
+sep=
+# pcol_frames(): GROUP BY name over its rows (self for flat, first_on_stack
+# for cum) equals pcol top --node-fraction 0, row for row
+frames() { # NAME INPUT MULTI TOP OPTIONS JSON ARGS
+  $PCOL top "$2" --format json --node-fraction 0 ${4:-} >"$tmp/$1.fr.json" || fail "pcol top $2 ${4:-}"
+  plan="$plan$sep{\"input\": $3, \"top\": \"$tmp/$1.fr.json\", \"args\": {${5:-}}}"
+  sep=", "
+}
+rec=$(abs "$TD/rprof/proftools__Rprof-rec.out")
+perfj=$(abs "$TD/ext/collapsed/flamegraph__perf-java-stacks-01-collapsed-all.txt")
+heapneg=$(abs "$TD/pprof/go-heap-delta-negative-values.pb.gz")
+frames inline "$inline" "\"$inline\""
+frames inline-samples "$inline" "\"$inline\"" "--value samples" '"value": "samples"'
+frames inline-lines "$inline" "\"$inline\"" "--by line" '"by": "line"'
+frames unsym "$tmp/unsym.pcol" "\"$tmp/unsym.pcol\""
+frames unsym-addr "$tmp/unsym.pcol" "\"$tmp/unsym.pcol\"" "--by address" '"by": "address"'
+frames rec "$rec" "\"$rec\""
+frames rec-range "$rec" "\"$rec\"" "--from 1 --to 2.5" '"from": 1, "to": 2.5'
+frames rprof-range "$tmp/rprof.pcol" "\"$tmp/rprof.pcol\"" "--value samples --from 0.05 --to 0.15" '"value": "samples", "from": 0.05, "to": 0.15'
+frames perf-java "$perfj" "\"$perfj\""
+frames heap-neg "$heapneg" "\"$heapneg\"" "--value alloc_space" '"value": "alloc_space"'
+frames dotnet-alloc "$tmp/dotnet.pcol" "\"$tmp/dotnet.pcol\"" "--value alloc_size" '"value": "alloc_size"'
+frames two-src2 "$tmp/two.pcol" "\"$tmp/two.pcol\"" "--source 2" '"source": 2'
+frames dir "$tmp/dir" "\"$tmp/dir/*.pcol\""
 
 $PCOL top "$labelsf" --by label:function --format json >"$tmp/lab.json" || fail "pcol top --by label"
 $PCOL diff "$inline" "$labelsf" --absolute --format json >"$tmp/diff.json" || fail "pcol diff"
@@ -152,6 +177,9 @@ bad "$tmp/cut.pcol" samples sample_locations strings
 bad "$tmp/text.pcol" samples sample_locations strings
 bad "$tmp/cut.pb.gz" samples functions
 bad "$tmp/flip.pcol" strings functions # (the strings' offsets: views without strings read on)
+for f in "$tmp/cut.pcol" "$tmp/text.pcol" "$tmp/cut.pb.gz" "$tmp/flip.pcol"; do
+  plan="$plan$sep{\"sql\": \"SELECT * FROM pcol_frames('$f')\", \"want\": \"$f\", \"mayPass\": $([ "$f" = "$tmp/flip.pcol" ] && echo 1 || echo 0)}"
+done
 # the fuzzers' pcol findings: every view is rows or an error naming the file
 for f in tests/fuzz-regress/pcol/*; do
   [ -f "$f" ] || continue
@@ -160,6 +188,7 @@ for f in tests/fuzz-regress/pcol/*; do
               stacks samples sample_values sample_locations sample_labels text_lines sample_text models strings; do
     plan="$plan$sep{\"sql\": \"SELECT * FROM read_pcol('$f', \\\"table\\\" := '$view')\", \"want\": \"$f\", \"mayPass\": 1}"
   done
+  plan="$plan$sep{\"sql\": \"SELECT * FROM pcol_frames('$f')\", \"want\": \"$f\", \"mayPass\": 1}"
 done
 plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('$tmp/missing.pcol')\", \"want\": \"$tmp/missing.pcol\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM read_pcol(['$tmp/labels.pcol', '$tmp/cut.pcol'])\", \"want\": \"$tmp/cut.pcol\"}"
@@ -169,6 +198,9 @@ plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('$tmp/labels.pcol', \\\"table\\
 plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('$tmp/labels.pcol', \\\"table\\\" := 'functions', source := 1)\", \"want\": \"not functions\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/cut.pcol')\", \"want\": \"$tmp/cut.pcol\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/labels.pcol', value := 'nope')\", \"want\": \"nope\"}"
+plan="$plan, {\"sql\": \"SELECT * FROM pcol_frames('$tmp/labels.pcol', value := 'nope')\", \"want\": \"nope\"}"
+plan="$plan, {\"sql\": \"SELECT * FROM pcol_frames('$tmp/labels.pcol', by := 'label:x')\", \"want\": \"by must be\"}"
+plan="$plan, {\"sql\": \"SELECT * FROM pcol_frames('$tmp/rprof.pcol', by := 'address')\", \"want\": \"no addresses\"}"
 plan="$plan]}"
 echo "$plan" >"$tmp/plan.json"
 node tests/interop/duckdb_judge.mjs "$API" "$tmp/plan.json" || exit 1
@@ -190,8 +222,8 @@ else
 fi
 # The scan's threads (chunks of a stored view taken by DuckDB's threads, the
 # producer thread of a computed view, inputs closed when no thread reads
-# them) under ThreadSanitizer, on make test's TSan build of the library: a
-# 300,000-sample file (enough rows for DuckDB to scan with two threads), the
+# them; pcol_frames' producer) under ThreadSanitizer, on make test's TSan
+# build of the library: a 300,000-sample file (enough rows for DuckDB to scan with two threads), the
 # answers equal to the plain extension's and no report.
 tsan=$(${CC:-cc} -print-file-name=libtsan.so 2>/dev/null)
 if [ -f "$BUILD/test/tsan/lib/libpcol.a" ] && [ -f "$tsan" ]; then
@@ -204,7 +236,8 @@ if [ -f "$BUILD/test/tsan/lib/libpcol.a" ] && [ -f "$tsan" ]; then
   for q in "SELECT count(*), sum(weight), sum(stack_id) FROM read_pcol('$big')" \
            "SELECT f.name, sum(s.weight) AS w FROM read_pcol('$big') s JOIN read_pcol('$big', \"table\" := 'stacks') st USING (stack_id) JOIN read_pcol('$big', \"table\" := 'location_lines') ll ON ll.location_id = st.location_id AND ll.depth = 1 JOIN read_pcol('$big', \"table\" := 'functions') f USING (function_id) GROUP BY ALL ORDER BY w DESC, f.name LIMIT 5" \
            "SELECT * FROM read_pcol('$big', \"table\" := 'sample_locations') LIMIT 5000" \
-           "SELECT file, count(*), sum(weight) FROM read_pcol(['$big', '$tmp/labels.pcol', '$big']) GROUP BY ALL ORDER BY ALL"; do
+           "SELECT file, count(*), sum(weight) FROM read_pcol(['$big', '$tmp/labels.pcol', '$big']) GROUP BY ALL ORDER BY ALL" \
+           "SELECT name, sum(value) FILTER (WHERE self) AS flat, sum(value) FILTER (WHERE first_on_stack) AS cum FROM pcol_frames(['$big', '$tmp/labels.pcol']) GROUP BY name ORDER BY cum DESC, name LIMIT 5"; do
     n=$((n + 1))
     want=$(node bindings/duckdb/query.mjs "$API" "$EXT" "$q") || fail "query $n: $q"
     got=$(LD_PRELOAD="$tsan" TSAN_OPTIONS="halt_on_error=1 exitcode=66 ignore_noninstrumented_modules=1" \
