@@ -280,5 +280,14 @@ c = [c for c in json.load(open(sys.argv[2]))["counters"] if c["display"]["unit"]
 assert len(c) == 1 and sum(c[0]["samples"]["count"]) == want, ([x["name"] for x in c], want)
 PY
 fi
+# speedscope: equal consecutive samples are one sample of their summed
+# weight, but never past an int64 (a Perun file's huge amounts added up to
+# 1.17e19, which no reader takes), and a total past an int64 is written as
+# a double: the export reads back, with fold's numbers
+printf 'main;big 9000000000000000000\nmain;big 9000000000000000000\nmain;small 5\n' >"$tmp/big.folded"
+$PCOL unpack "$tmp/big.folded" --to speedscope -o "$tmp/big.json" && $PCOL pack "$tmp/big.json" -o "$tmp/big.pcol" 2>"$tmp/err" ||
+  fail "speedscope export of weights summing past an int64 does not read back: $(head -1 "$tmp/err")"
+printf 'main;big 18000000000000000000\nmain;small 5\n' | diff - <($PCOL fold "$tmp/big.pcol") >"$tmp/d" ||
+  fail "speedscope export past an int64: $(cat "$tmp/d")"
 $PCOL --frob 2>"$tmp/err"; [ $? = 2 ] && grep -q "unknown option '--frob'" "$tmp/err" || fail "pcol --frob: $(head -1 "$tmp/err")"
 exit 0

@@ -52,6 +52,8 @@ typedef struct sexp {
   int timeline;                   /* opt->timeline: 1 always, -1 never, 0 within the budget */
   uint64_t nevents;               /* evented(): events counted (a dry run) or written */
   int dry;                        /* evented(): count the events, write nothing */
+  uint8_t *brk;                   /* per selected row: a run must end before it (run_breaks) */
+  size_t capbrk;
 } sexp;
 
 static int oom(sexp *x) { return pcol_error_set(x->err, PCOL_ENOMEM, "out of memory"); }
@@ -222,6 +224,7 @@ static int next_run(sexp *x, uint32_t vt, size_t *i, uint32_t *stack, __int128 *
   *w = 0;
   while (*i < x->nrows) {
     uint32_t st = pcol_view_u32(&x->s_stack, x->rows[*i].row);
+    if (started && x->brk[*i]) break; /* the run's weight would not fit an int64 */
     if (started && st != *stack) {
       /* stack_frames may move the buffer the frame lists live in when it
        * meets a new stack: both are made first, then both are looked up */
@@ -238,6 +241,36 @@ static int next_run(sexp *x, uint32_t vt, size_t *i, uint32_t *stack, __int128 *
     ++*i;
   }
   return started;
+}
+
+/* Where runs must end whatever their frames: before a row that would take
+ * the sum of any of the source's types (from the last such break on) past
+ * INT64_MAX, so that every run's weight is an int64 (speedscope's and
+ * pcol's importers read no larger one; a Perun file's huge amounts added
+ * up to 1.17e19).  Breaks depend on all the types at once, so every
+ * profile of the source keeps the same samples. */
+static int run_breaks(sexp *x, const pcol_xtype *types, size_t ntypes) {
+  if (x->nrows > x->capbrk) {
+    uint8_t *b = realloc(x->brk, x->nrows);
+    if (!b) return oom(x);
+    x->brk = b, x->capbrk = x->nrows;
+  }
+  __int128 *acc = calloc(ntypes + 1, sizeof *acc);
+  if (!acc) return oom(x);
+  for (size_t i = 0; i < x->nrows; i++) {
+    int has, over = 0;
+    for (size_t k = 0; k < ntypes; k++) {
+      int64_t a = amount(x, &x->rows[i], types[k].vt, &has);
+      over |= acc[k] + (a > 0 ? a : 0) > (__int128)INT64_MAX;
+    }
+    x->brk[i] = (uint8_t)over;
+    for (size_t k = 0; k < ntypes; k++) {
+      int64_t a = amount(x, &x->rows[i], types[k].vt, &has);
+      acc[k] = (over ? 0 : acc[k]) + (a > 0 ? a : 0);
+    }
+  }
+  free(acc);
+  return PCOL_OK;
 }
 
 static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t) {
@@ -266,6 +299,11 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t) {
   int dec = vt ? pcol_unit_decimals(t->unit, NULL) : 0;
   char num[48];
   pcol_decimal_text(num, sizeof num, total, dec);
+  if (total > (__int128)INT64_MAX) { /* no JSON reader takes so large an integer: a double, as JavaScript holds it */
+    double d = (double)total;
+    for (int k = 0; k < dec; k++) d /= 10;
+    snprintf(num, sizeof num, "%.17g", d);
+  }
   if (fprintf(x->out, ",\"startValue\":0,\"endValue\":%s,\"samples\":[", num) < 0) return io(x);
   int k = 0;
   for (size_t i = 0; next_run(x, vt, &i, &st, &w, &rc);) {
@@ -452,7 +490,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     pcol_str uri;
     if ((rc = pcol_string(f, pcol_view_u32(&x.src_uri, s - 1), &uri, err))) break;
     uri = pcol_display_name(uri); /* the profiles' names: no directory */
-    if ((rc = source_types(&x, s, types, &ntypes))) break;
+    if ((rc = source_types(&x, s, types, &ntypes)) || (rc = run_breaks(&x, types, ntypes))) break;
     for (size_t i = 0; i < ntypes && !rc; i++) rc = sampled(&x, uri, &types[i]);
     /* the evented timeline: when asked, or by default when its events fit
      * PCOL_SPEEDSCOPE_TIMELINE_EVENTS (counted by a dry run) */
@@ -478,6 +516,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   free(x.fn_frame);
   free(x.loc_frame);
   free(x.frames);
+  free(x.brk);
   free(x.memo_off);
   free(x.memo_len);
   free(x.tmp);
