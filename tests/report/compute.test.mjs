@@ -122,6 +122,18 @@ function boxes(c, ctx) {
     n += want.length;
   }
   console.error(`compute: ${c.name}: ${n} label boxes equal to pcol graph's DOT`);
+  // tag focus from a string box (refine.js, pcolTagFocusText) equals pcol top --tag with its text
+  const foc = run(ctx, `(function () { var S = {value: M.value, source: 0, range: null};
+    var G = pcolGraph(D, S, pcolStackWeights(D, S), pcolKeyset(D, S, 'function'), {}), seen = {};
+    return G.tags.filter(function (t) { return !t.numeric; }).map(function (t) { return pcolTagFocusText(t.lines, t.keys); })
+      .filter(function (x) { return seen[x] ? false : (seen[x] = 1); }).slice(0, 3); })()`);
+  for (const tg of foc) {
+    const want = JSON.parse(pcol(['top', c.input, '--format', 'json', '--value', run(ctx, 'M.values[M.value].cli'), '--tag', tg])).rows.map((x) => [x.name, x.flat, x.cum]);
+    const page = run(ctx, `var S5 = {value: M.value, source: 0, range: null}; S5.lskeep = pcolTagKeep(D, ${JSON.stringify(tg)}, null);
+      pcolTop(D, pcolStackWeights(D, S5), pcolKeyset(D, S5, 'function')).map(function (x) { return [x.name, x.flat, x.cum]; })`);
+    ok(want.length > 0 && JSON.stringify(page) === JSON.stringify(want), `${c.name}: tag focus ${tg}: ${JSON.stringify(page.slice(0, 2))} vs ${JSON.stringify(want.slice(0, 2))}`);
+  }
+  console.error(`compute: ${c.name}: tag focus from ${foc.length} boxes equal to pcol top --tag: ${foc.join(' ; ')}`);
 }
 
 for (const file of cases) {
