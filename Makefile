@@ -155,7 +155,7 @@ $(BUILD)/obj/gen/opentelemetry/%.pb-c.o: $(BUILD)/gen/opentelemetry/%.pb-c.c $(O
 # script is the modules below joined in this order inside one function:
 # the computing ones first (no DOM; tests/report/ runs them in node), then
 # the views.  No network, no npm at build time.
-REPORT_JS_COMPUTE := data.js range.js top.js tree.js graph.js hide.js diff.js units.js
+REPORT_JS_COMPUTE := data.js range.js top.js tree.js graph.js graphtags.js hide.js diff.js units.js
 REPORT_JS_VIEWS := head.js table.js flame.js timeline.js stackchart.js treeview.js source.js graphview.js refine.js page.js
 REPORT_JS := $(addprefix lib/query/report/,$(REPORT_JS_COMPUTE) $(REPORT_JS_VIEWS))
 $(BUILD)/gen/report.js: $(REPORT_JS)

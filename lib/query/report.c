@@ -537,9 +537,10 @@ static int threads(rep *r, pcol_error *err) {
   return rc;
 }
 
-/* The call graph's label tags (graph_tags.c): each sample's label set and
- * the tags of each set, when some set has a tag (string labels, "bytes"),
- * so that graph.js counts them as pcol graph does. */
+/* The call graph's label tags (graph_tags.c): each sample's label set,
+ * when some set has a tag (string labels, "bytes"); graphtags.js makes
+ * each set's tags from "labels" (with the page's tagshow/taghide) and
+ * counts and draws them as pcol graph does. */
 static int gtags(rep *r, pcol_error *err) {
   pcol_q_gtags g;
   uint64_t nls = pcol_rows(r->f, PCOL_T_LABELSETS);
@@ -556,10 +557,6 @@ static int gtags(rep *r, pcol_error *err) {
       r->seg = 3;
       col(r, "ls", r->tmp, r->ns);
       r->seg = 0;
-      put(r, ",", 1);
-      col_u32(r, "off", g.ls_off, nls + 2);
-      put(r, ",", 1);
-      col_u32(r, "tag", g.ls_tag, g.ls_off[nls + 1]);
       put(r, "},", 2);
       rc = r->rc;
       r->gtags_ls = 1;
@@ -571,22 +568,26 @@ static int gtags(rep *r, pcol_error *err) {
 
 /* The label sets for the page's tag filter (range.js pcolTagKeep, the rule
  * of lib/core/filter.c): the key and the string value of each label
- * ("val" 0: a numeric one), each set's labels label[off[ls] .. off[ls+1]),
+ * ("val" 0: a numeric one, then "num" its number and "unit" its unit, an
+ * id into "units", 0: none), each set's labels label[off[ls] .. off[ls+1]),
  * and each sample's set unless "gtags" already carries it. */
 static int label_sets(rep *r, pcol_error *err) {
   pcol_file *f = r->f;
   uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS), nlabels = pcol_rows(f, PCOL_T_LABELS);
   if (!nls || !nlabels) return PCOL_OK;
-  pcol_view lsoff, lkey, lstr, sls;
+  pcol_view lsoff, lkey, lstr, lnum, lunit, sls;
   pcol_column_req req[] = {{&lsoff, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},
                            {&lkey, PCOL_T_LABELS, PCOL_C_LB_KEY},
                            {&lstr, PCOL_T_LABELS, PCOL_C_LB_STR},
+                           {&lnum, PCOL_T_LABELS, PCOL_C_LB_NUM},
+                           {&lunit, PCOL_T_LABELS, PCOL_C_LB_UNIT},
                            {&sls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET}};
   PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
-  pcol_q_keytab keys = {0}, vals = {0};
+  pcol_q_keytab keys = {0}, vals = {0}, units = {0};
   int64_t *off = malloc((nls + 2) * sizeof *off), *lk = malloc((nlabels + 1) * sizeof *lk),
-          *lv = malloc((nlabels + 1) * sizeof *lv);
-  int rc = off && lk && lv ? PCOL_OK : pcol_oom(err);
+          *lv = malloc((nlabels + 1) * sizeof *lv), *ln = malloc((nlabels + 1) * sizeof *ln),
+          *lu = malloc((nlabels + 1) * sizeof *lu);
+  int rc = off && lk && lv && ln && lu ? PCOL_OK : pcol_oom(err);
   uint64_t n = 0;
   if (!rc) off[0] = off[1] = 0;
   for (uint64_t ls = 1; !rc && ls <= nls; ls++) {
@@ -602,7 +603,17 @@ static int label_sets(rep *r, pcol_error *err) {
         rc = pcol_oom(err);
       if (!rc && vs && pcol_q_key_intern(&vals, v.ptr ? v.ptr : "", v.ptr ? v.len : 0, 0, &vid))
         rc = pcol_oom(err);
+      /* a numeric label: its number and unit (the call graph's "bytes" boxes) */
+      uint32_t uid = 0;
+      int64_t num = vs ? 0 : pcol_view_i64(&lnum, i);
+      if (!rc && !vs) {
+        pcol_str u = {0};
+        rc = pcol_string(f, pcol_view_u32(&lunit, i), &u, err);
+        if (!rc && u.ptr && u.len && pcol_q_key_intern(&units, u.ptr, u.len, 0, &uid)) rc = pcol_oom(err);
+      }
       lk[n] = kid;
+      ln[n] = num;
+      lu[n] = uid;
       lv[n++] = vid;
     }
     off[ls + 1] = (int64_t)n;
@@ -618,6 +629,12 @@ static int label_sets(rep *r, pcol_error *err) {
     col(r, "key", lk, n);
     PUTS(r, ",");
     col(r, "val", lv, n);
+    PUTS(r, ",\"units\":");
+    names_of(r, units.s, units.n);
+    PUTS(r, ",");
+    col(r, "num", ln, n);
+    PUTS(r, ",");
+    col(r, "unit", lu, n);
     if (!r->gtags_ls) {
       for (uint64_t i = 0; i < r->ns; i++) {
         uint32_t ls = pcol_view_u32(&sls, i);
@@ -634,8 +651,11 @@ static int label_sets(rep *r, pcol_error *err) {
   free(off);
   free(lk);
   free(lv);
+  free(ln);
+  free(lu);
   pcol_q_keytab_free(&keys);
   pcol_q_keytab_free(&vals);
+  pcol_q_keytab_free(&units);
   return rc;
 }
 

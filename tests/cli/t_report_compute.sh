@@ -3,7 +3,8 @@
 # (compute.test.mjs): pages of an Rprof profile with memory, a coalesced one
 # (long samples cut by a range; its source pane also with a --source-path
 # that trims the profile's file path), a pprof with labels and inline
-# frames, a merged file and a --diff page.  Skipped (exit 0, said so) without node.
+# frames, a merged file and a --diff page; the call graph's label boxes of
+# labelled and heap profiles against pcol graph's DOT.  Skipped (exit 0, said so) without node.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 TD=${PCOL_TESTDATA:-../shared/testdata}
@@ -32,7 +33,7 @@ add() { # name input [base]
   local in base
   in=$(packed "$2") || exit 1
   [ -n "${3:-}" ] && { base=$(packed "$3") || exit 1; }
-  printf '{"name":"%s","input":"%s","html":"%s"%s%s}\n' "$1" "$in" "$tmp/$1.html" "${3:+,\"base\":\"$base\"}" "${SRC:+,\"srcpath\":\"$SRC\"}" > "$tmp/$1.json"
+  printf '{"name":"%s","input":"%s","html":"%s"%s%s%s}\n' "$1" "$in" "$tmp/$1.html" "${3:+,\"base\":\"$base\"}" "${SRC:+,\"srcpath\":\"$SRC\"}" "${BOXES:+,\"boxes\":\"$BOXES\"}" > "$tmp/$1.json"
   cases+=("$tmp/$1.json")
 }
 # the demo's source file (the profile names demo_code.R): the source pane's
@@ -54,11 +55,15 @@ add diff "$tmp/demo.pcol" "$tmp/base.pcol"
 [ -f "$TD/rprof/r-prof-profile__memory.out" ] && { "$PCOL" pack "$TD/rprof/r-prof-profile__memory.out" -o "$tmp/mem.pcol" && add rprof-memory "$tmp/mem.pcol"; }
 [ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ] && add go-inline "$TD/pprof/go-cpu-inline-small.pb.gz"
 if [ -f "$TD/pprof/go-cpu-string-labels.pb.gz" ]; then
-  add go-labels "$TD/pprof/go-cpu-string-labels.pb.gz"
+  BOXES=1 add go-labels "$TD/pprof/go-cpu-string-labels.pb.gz"
   "$PCOL" merge "$tmp/demo.pcol" "$TD/pprof/go-cpu-string-labels.pb.gz" -o "$tmp/merged.pcol" || fail "merge"
   add merged "$tmp/merged.pcol"
 fi
 # negative values: header sorts' ties, a call tree node of total 0 above non-zero ones
 [ -f "$TD/pprof/go-heap-delta-negative-values.pb.gz" ] && add negative "$TD/pprof/go-heap-delta-negative-values.pb.gz"
 [ -f "$TD/pprof/go-heap-allocs-inline.pb.gz" ] && add go-heap-inline "$TD/pprof/go-heap-allocs-inline.pb.gz" "$TD/pprof/go-heap-allocs-inline.pb.gz"
+# the call graph's label boxes only (BOXES=only): heap "bytes" labels, eBPF thread labels
+for f in go-heap-allocs-inline go-heap-delta-negative-values native-ebpf-kernel-buildid-thread-labels; do
+  [ -f "$TD/pprof/$f.pb.gz" ] && BOXES=only add "boxes-$f" "$TD/pprof/$f.pb.gz"
+done
 timeout 300 node "$here/../report/compute.test.mjs" "$PCOL" "${cases[@]}" || fail "the page's numbers differ from the CLI's"

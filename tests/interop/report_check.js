@@ -434,6 +434,25 @@ async function main() {
     await compareTop(c, { value, source: o.source, focus }, `graph click focus ${focus}`);
     await undo(); // the refine undone: no focus
     ok((await boxes()).join('') === '' && await ev(`document.getElementById('undo').disabled`), `${c.name}: undo after the graph's focus left ${await boxes()}`);
+    // the label boxes (issue 44 item 2): as many drawn as pcol graph's DOT
+    // has box3d nodes, each one's text its labels; a real click on a string
+    // box: tag focus, the tag box as pcol top --tag, undone by undo refine
+    const dotBoxes = pcol(['graph', c.input, '--format', 'dot', '--value', value, ...(o.source ? ['--source', String(o.source)] : [])]).split('\n').filter((l) => / shape=box3d /.test(l)).length;
+    const drawnBoxes = await ev(`document.querySelectorAll('#graph g.gv-tag').length`);
+    ok(drawnBoxes === dotBoxes, `${c.name}: ${drawnBoxes} label boxes drawn, pcol graph --format dot has ${dotBoxes}`);
+    const sb = await ev(`(() => { const G = pcolReport.graph(), j = G.tags.findIndex(t => !t.numeric); if (j < 0) return null;
+        const g = document.querySelector('#graph g.gv-tag[data-t="' + j + '"]'); g.scrollIntoView({block: 'center', inline: 'center'}); const r = g.getBoundingClientRect();
+        return { lines: G.tags[j].lines, keys: G.tags[j].keys, text: Array.from(g.querySelectorAll('text')).map(t => t.textContent), x: r.left + r.width / 2, y: r.top + r.height / 2 }; })()`);
+    if (!sb) return;
+    ok(sb.text.join('\n') === sb.lines.map((l) => l.length > 60 ? l.slice(0, 59) + '\u2026' : l).join('\n'), `${c.name}: a label box shows ${sb.text.join('|')}, not its labels ${sb.lines.join('|')}`);
+    await click(sb.x, sb.y);
+    await menuClick('tag');
+    const tg = await ev(`document.getElementById('tag').value`);
+    const exp = sb.lines.length === 1 && !/[=,]/.test(sb.keys[0]) ? sb.keys[0] + '=' + quote(sb.lines[0].slice(sb.keys[0].length + 1)).replace(/,/g, '.') : sb.lines.map((l) => quote(l).replace(/[,=]/g, '.')).join(',');
+    ok(tg === exp, `${c.name}: tag focus from box ${sb.lines.join('|')} set tag ${tg}, not ${exp}`);
+    await compareTop(c, { value, source: o.source, tag: tg }, `tag focus ${tg} from a label box`);
+    await undo();
+    ok(await ev(`document.getElementById('tag').value`) === '' && await ev(`document.getElementById('undo').disabled`), `${c.name}: undo after tag focus left the tag box ${await ev(`document.getElementById('tag').value`)}`);
   };
 
   for (const c of cfg.cases) {
@@ -458,6 +477,8 @@ async function main() {
       const want = await ev(`3 + (pcolReport.meta.bin3_len !== undefined) + (pcolReport.meta.bin2_len !== undefined)`);
       ok(await ev(`document.querySelectorAll('script').length`) === want, `${c.name}: script elements other than the page's ${want}`);
       ok(await ev(`document.querySelectorAll('[a], [onerror], img').length`) === 0, `${c.name}: an element injected by the data`);
+      const tagText = await ev(`Array.from(document.querySelectorAll('#graph g.gv-tag')).map(t => t.textContent).join('|')`);
+      ok(tagText.includes(c.hostile), `${c.name}: the hostile label is not drawn as text in a label box (${tagText.slice(0, 200)})`);
       const shown = await ev(`Array.from(document.querySelectorAll('#top td.name')).map(t => t.textContent).join('|')`);
       ok(shown.includes(c.hostile), `${c.name}: the hostile name is not shown as text (${shown.slice(0, 200)})`);
       const facts = await ev(`document.getElementById('facts').textContent + document.getElementById('info').textContent`);

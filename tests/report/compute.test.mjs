@@ -38,7 +38,7 @@ function load(html) {
   const b = Buffer.from(/<script id="pcol-bin" type="text\/plain">([\s\S]*?)<\/script>/.exec(html)[1].replace(/\s+/g, ''), 'base64');
   const bin = new Uint8Array(b.length); bin.set(b); // own buffer: columns are 8-aligned from its start
   const ctx = vm.createContext({});
-  for (const m of ['data.js', 'range.js', 'top.js', 'tree.js', 'graph.js', 'hide.js', 'diff.js', 'units.js'])
+  for (const m of ['data.js', 'range.js', 'top.js', 'tree.js', 'graph.js', 'graphtags.js', 'hide.js', 'diff.js', 'units.js'])
     vm.runInContext(fs.readFileSync(path.join(lib, m), 'utf8'), ctx, { filename: m });
   ctx.M = meta; ctx.BIN = bin;
   // the page's own base64 decoder (head.js reads the text with it) against node's, line breaks and all
@@ -85,9 +85,62 @@ function load(html) {
 }
 const run = (ctx, src) => vm.runInContext(src, ctx);
 
+// The call graph's label boxes (graphtags.js, issue 44 item 2) against
+// `pcol graph --format dot`'s box3d nodes (checked against go tool pprof
+// -dot by t_graph.sh): each box's id (its node, parent and place), its
+// text, its weight in the graph's unit, and whether its edge is dotted;
+// every value, the defaults, a node count, --tagshow and --taghide.
+function boxes(c, ctx) {
+  const keys = run(ctx, 'D.LB ? D.LB.keys : []'), nv = run(ctx, 'M.values.length');
+  const tries = [[{}, []], [{ nodeCount: 12 }, ['--node-count', '12']]];
+  for (const k of keys.slice(0, 2)) {
+    tries.push([{ tagShow: ere(k) }, ['--tagshow', ere(k)]], [{ tagHide: ere(k) }, ['--taghide', ere(k)]]);
+  }
+  let n = 0;
+  for (let vi = 0; vi < nv; vi++) for (const [o, a] of tries) {
+    if (vi && a.length) continue;
+    const value = run(ctx, `M.values[${vi}].cli`);
+    const dot = pcol(['graph', c.input, '--format', 'dot', '--value', value, ...a]).split('\n');
+    const want = [];
+    for (const l of dot) {
+      const m = /^(N+\d+(?:_\d+)+) \[label = "((?:[^"\\]|\\.)*)" id="[^"]*" fontsize=8 shape=box3d tooltip="((?:[^"\\]|\\.)*)"\]$/.exec(l);
+      if (m) want.push([m[1], m[2], m[3], 0]);
+      const e = /^N\d+(?:_\d+)? -> (N+\d+(?:_\d+)+) \[.*\]$/.exec(l);
+      if (e) { const w = want.find((x) => x[0] === e[1]); if (w && / style="dotted"/.test(l)) w[3] = 1; }
+    }
+    const js = `(function () { var S = {value: ${vi}, source: 0, range: null}, o = ${JSON.stringify(o)};
+      if (o.tagShow) o.tagShow = new RegExp(o.tagShow); if (o.tagHide) o.tagHide = new RegExp(o.tagHide);
+      var G = pcolGraph(D, S, pcolStackWeights(D, S), pcolKeyset(D, S, 'function'), o), un = M.values[${vi}].unit, u = pcolViewUnit(G.nodes, G.total, un);
+      var esc = function (l) { return l.replace(/\\\\/g, '\\\\\\\\').replace(/"/g, '\\\\"'); };
+      return G.tags.map(function (t) {
+        var src = t.parent ? 'N' + (t.node + 1) + '_' + G.tags[t.parent - 1].index : 'N' + (t.node + 1);
+        return [(t.numeric ? 'N' : '') + src + '_' + t.index, t.lines.map(esc).join('\\\\n'), pcolUnitLabel(t.w, un, u), t.dotted]; }); })()`;
+    const page = run(ctx, js);
+    const bad = want.findIndex((x, i) => JSON.stringify(x) !== JSON.stringify(page[i]));
+    ok(want.length > 0 || vi || a.length, `${c.name}: pcol graph draws no label boxes (value ${value})`);
+    ok(page.length === want.length && bad < 0, `${c.name}: label boxes (value ${value} ${a.join(' ')}): ${page.length} vs ${want.length}; first difference at ${bad}: ${JSON.stringify(page[bad])} vs ${JSON.stringify(want[bad])}`);
+    n += want.length;
+  }
+  console.error(`compute: ${c.name}: ${n} label boxes equal to pcol graph's DOT`);
+  // tag focus from a string box (refine.js, pcolTagFocusText) equals pcol top --tag with its text
+  const foc = run(ctx, `(function () { var S = {value: M.value, source: 0, range: null};
+    var G = pcolGraph(D, S, pcolStackWeights(D, S), pcolKeyset(D, S, 'function'), {}), seen = {};
+    return G.tags.filter(function (t) { return !t.numeric; }).map(function (t) { return pcolTagFocusText(t.lines, t.keys); })
+      .filter(function (x) { return seen[x] ? false : (seen[x] = 1); }).slice(0, 3); })()`);
+  for (const tg of foc) {
+    const want = JSON.parse(pcol(['top', c.input, '--format', 'json', '--value', run(ctx, 'M.values[M.value].cli'), '--tag', tg])).rows.map((x) => [x.name, x.flat, x.cum]);
+    const page = run(ctx, `var S5 = {value: M.value, source: 0, range: null}; S5.lskeep = pcolTagKeep(D, ${JSON.stringify(tg)}, null);
+      pcolTop(D, pcolStackWeights(D, S5), pcolKeyset(D, S5, 'function')).map(function (x) { return [x.name, x.flat, x.cum]; })`);
+    ok(want.length > 0 && JSON.stringify(page) === JSON.stringify(want), `${c.name}: tag focus ${tg}: ${JSON.stringify(page.slice(0, 2))} vs ${JSON.stringify(want.slice(0, 2))}`);
+  }
+  console.error(`compute: ${c.name}: tag focus from ${foc.length} boxes equal to pcol top --tag: ${foc.join(' ; ')}`);
+}
+
 for (const file of cases) {
   const c = JSON.parse(fs.readFileSync(file, 'utf8'));
   const ctx = load(fs.readFileSync(c.html, 'utf8'));
+  if (c.boxes) boxes(c, ctx);
+  if (c.boxes === 'only') continue;
   const value = run(ctx, 'M.values[M.value].cli');
   // a range over a file with untimed sources: the first timed source (as --source)
   const rsrc = run(ctx, 'M.sources.some(function (s) { return !s.timed; }) ? (M.sources.filter(function (s) { return s.timed; })[0] || {id: 0}).id : 0');

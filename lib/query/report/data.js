@@ -128,8 +128,8 @@ function pcolData(M, BIN, BIN2, BIN3) {
   D.FT = M.ftree; D.FTP = col(M.ftree.parent); D.FTN = col(M.ftree.name); D.FTS = col(M.ftree.stack);
   /* hide/show (hide.js): each line's frame name, each line-less location's */
   D.FT.lname = col(M.ftree.lname); D.FT.aname = col(M.ftree.aname);
-  /* the call graph's label tags (graph.js): each sample's label set (lazy: D.samples), each set's tags */
-  D.GT = M.gtags ? { off: col(M.gtags.off), tag: col(M.gtags.tag) } : null;
+  /* the call graph's label tags (graphtags.js): each sample's label set (lazy: D.samples) */
+  D.GT = M.gtags ? {} : null;
   if (D.GT) lazy(D.GT, 'ls');
   D.KS = M.keysets.map(function (k) {
     return { by: k.by, unnamed: k.unnamed, nokey: k.nokey, names: k.names, rank: col(k.rank),
@@ -137,9 +137,11 @@ function pcolData(M, BIN, BIN2, BIN3) {
              aoff: k.aoff ? col(k.aoff) : null, all: k.all ? col(k.all) : null, lkey: col(k.lkey), ukey: col(k.ukey) };
   });
   /* the tag filter's label sets (range.js pcolTagKeep): each sample's set
-   * (gtags' column when the graph has it), each set's labels: key, string value */
+   * (gtags' column when the graph has it), each set's labels: key, string
+   * value, and a numeric one's number and unit (the graph's label boxes) */
   D.LB = M.labels ? { keys: M.labels.keys, vals: M.labels.vals, off: col(M.labels.off), key: col(M.labels.key),
-                      val: col(M.labels.val) } : null;
+                      val: col(M.labels.val), units: M.labels.units || [], num: M.labels.num ? col(M.labels.num) : null,
+                      unit: M.labels.unit ? col(M.labels.unit) : null } : null;
   if (D.LB) lazy(D.LB, 'ls');
   D.LS = M.locstr ? { names: M.locstr.names, off: col(M.locstr.off), ids: col(M.locstr.ids) } : null;
   /* hide/show (hide.js): each location's lines (line offsets capped at

@@ -5,9 +5,9 @@
  * here because the page recomputes on every range drag;
  * tests/report/compute.test.mjs checks them against `pcol graph --format
  * json` so that the two cannot drift.  No DOM.  A node's label tags
- * count as nodes when the first node_count are kept (graph_tags.c: one tag
- * per distinct set of string labels, one per "bytes" value; report.c
- * embeds each sample's label set and each set's tags). */
+ * count as nodes when the first node_count are kept, and are drawn as
+ * boxes (graphtags.js, the rules of graph_tags.c; report.c embeds each
+ * sample's label set and each set's labels). */
 
 /* Every key of each location, outermost last, and whether the line is
  * inlined (not the outermost): report.c embeds them (aoff, all) only when
@@ -218,17 +218,17 @@ function pcolFracCut(sum, fraction) { var c = sum * fraction; return c !== c ? 0
 
 /* graph_tags.c pcol_q_gtags_load: the selected, kept samples' values
  * summed per (stack node, label set) with a tag: [[node, set, w]...] */
-function pcolGraphTagPairs(D, sel) {
+function pcolGraphTagPairs(D, sel, T) {
   var G = D.GT, out = [], map = new Map(), drop = sel.drop, lsk = sel.lskeep;
-  if (!G) return out; /* (before reading a sample: the first drawing reads none) */
+  if (!G || !T) return out; /* (before reading a sample: the first drawing reads none) */
   var V = D.values(sel.value), STK = D.STK;
-  var nset = G.off.length;
+  var nset = T.off.length;
   pcolSelSources(D, sel).forEach(function (s) {
     if (sel.range && !s.timed) return;
     var rows = sel.range ? pcolRangeRows(D, s, sel.range[0], sel.range[1]) : [s.row0, s.row1];
     for (var i = rows[0]; i < rows[1]; i++) {
       var v = V[i], ls = G.ls[i], n = STK[i];
-      if (v === 0 || !ls || !n || G.off[ls] === G.off[ls + 1]) continue;
+      if (v === 0 || !ls || !n || T.off[ls] === T.off[ls + 1]) continue;
       if (sel.range) { v = pcolInRange(D, i, v, sel.range[0], sel.range[1]); if (v === null || v === 0) continue; }
       if (drop && drop[n]) continue;
       if (lsk && !lsk[ls]) continue;
@@ -239,40 +239,13 @@ function pcolGraphTagPairs(D, sel) {
   });
   return out;
 }
-/* graph_tags.c pcol_q_gtags_count: how many tags of each kept key survive
- * the trim at cut, given a build's innermost kept key and residual mark */
-function pcolGraphTagCount(D, k, pairs, kept, b, cut) {
-  var nk = k.names.length + 1, count = new Uint32Array(nk), G = D.GT;
-  if (!pairs.length) return count;
-  var A = k.gA, K = k.gK, nloc = A.length - 2, stamp = new Uint32Array(nk), cells = new Map(), ntag = G.tag.length + 1;
-  pairs.forEach(function (p, i) {
-    var n = p[0], ls = p[1], w = p[2], leaf = b.kk[n] && !b.res[n] ? b.kk[n] : 0;
-    for (var x = n; x; x = D.SPAR[x - 1]) {
-      var loc = D.SLOC[x - 1];
-      if (loc > nloc) break;
-      for (var j = A[loc]; j < A[loc + 1]; j++) {
-        var key = K[j];
-        if (!kept[key] || stamp[key] === i + 1) continue;
-        stamp[key] = i + 1;
-        for (var t = G.off[ls]; t < G.off[ls + 1]; t++) {
-          var id = key * ntag + G.tag[t], c = cells.get(id);
-          if (!c) cells.set(id, c = { key: key, fl: 0, cu: 0 });
-          c.cu += w;
-          if (key === leaf) c.fl += w;
-        }
-      }
-      if (D.SPAR[x - 1] >= x) break;
-    }
-  });
-  cells.forEach(function (c) { if (c.fl !== 0 && (Math.abs(c.fl) >= cut || Math.abs(c.cu) >= cut)) count[c.key]++; });
-  return count;
-}
-
 /* pcol_graph_compute for a selection sel: sw from pcolStackWeights, k the key
  * set, o {nodeFraction, edgeFraction, nodeCount} (pprof's defaults 0.005,
- * 0.001, 80).  Returns {nodes: [{key, name, flat, cum, inl}], edges:
- * [{from, to (node indexes), w, inl, res}], total, droppedNodes,
- * droppedEdges, origCount, nodeCutoff, edgeCutoff}. */
+ * 0.001, 80; tagShow, tagHide: RegExps on label keys, pcol graph's
+ * --tagshow/--taghide).  Returns {nodes: [{key, name, flat, cum, inl}], edges:
+ * [{from, to (node indexes), w, inl, res}], tags (graphtags.js
+ * pcolGraphTagDraw: the label boxes), total, droppedNodes, droppedEdges,
+ * origCount, nodeCutoff, edgeCutoff}. */
 function pcolGraph(D, sel, sw, k, o) {
   o = o || {};
   var nf = o.nodeFraction === undefined ? 0.005 : o.nodeFraction, ef = o.edgeFraction === undefined ? 0.001 : o.edgeFraction;
@@ -293,11 +266,12 @@ function pcolGraph(D, sel, sw, k, o) {
   }
   var g = pcolGraphMake(k, b, kept);
   out.origCount = g.n.length;
+  var T = pcolGraphTagSets(D, o.tagShow || null, o.tagHide || null), pairs = pcolGraphTagPairs(D, sel, T);
   function trim() { var d = 0; g.e.forEach(function (e) { if (!e.dead && Math.abs(e.w) < ecut) { e.dead = 1; d++; } }); return d; }
   if (ncount > 0) {
     trim();
     /* a node's label tags (up to 4) count as nodes (graph.go selectTopNodes) */
-    var tags = pcolGraphTagCount(D, k, pcolGraphTagPairs(D, sel), kept, b, ncut), keep = g.n.length, count = 0, i;
+    var tags = pcolGraphTagCount(D, T, k, pairs, kept, b, ncut), keep = g.n.length, count = 0, i;
     for (i = 0; i < g.n.length; i++) {
       count += Math.min(tags[g.n[i].key], 4) + 1;
       if (count >= ncount) { keep = i + 1; break; }
@@ -342,5 +316,8 @@ function pcolGraph(D, sel, sw, k, o) {
   });
   out.nodes.forEach(function (n, i) { n.inl = marks[i] & 1 ? (marks[i] & 2 ? 3 : 1) : 0; });
   out.shown = out.nodes.reduce(function (s, n) { return s + n.flat; }, 0);
+  var nodeOf = new Map();
+  out.nodes.forEach(function (n, i) { nodeOf.set(n.key, i); });
+  out.tags = pcolGraphTagDraw(D, T, k, pairs, kept, b, ncut, out, nodeOf);
   return out;
 }

@@ -104,7 +104,8 @@ function graphLayout(G) {
 function drawGraph() {
   var svg = $('graph'), note = $('graph-note');
   if (!svg) return;
-  var o = { nodeFraction: graphOpt('graph-nf', 0.005), edgeFraction: graphOpt('graph-ef', 0.001), nodeCount: Math.round(graphOpt('graph-nc', 80)) };
+  var o = { nodeFraction: graphOpt('graph-nf', 0.005), edgeFraction: graphOpt('graph-ef', 0.001), nodeCount: Math.round(graphOpt('graph-nc', 80)),
+            tagShow: graphRx('graph-tagshow'), tagHide: graphRx('graph-taghide') };
   var G = GV.graph = pcolGraph(D, S, SW, pcolKeyset(D, S, S.by), o);
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   var tot = G.total, n = G.nodes.length, u = pcolViewUnit(G.nodes, tot, unitOf()); /* pcol graph's unit */
@@ -134,6 +135,29 @@ function drawGraph() {
     lines.forEach(function (l) { wmax = Math.max(wmax, l.length); });
     return { fs: fs, lines: lines, w: Math.max(40, wmax * fs * 0.58 + 12), h: lines.length * fs * 1.2 + 8 };
   });
+  /* the label boxes (graphtags.js) under each node: its string boxes and
+   * own numbers in a row, each string box's numbers below it */
+  var tb = G.tags.map(function (t) {
+    var wmax = 0;
+    t.lines.forEach(function (l) { wmax = Math.max(wmax, Math.min(l.length, 60)); });
+    return { w: wmax * 8 * 0.62 + 12, h: t.lines.length * 10 + 8 };
+  });
+  var tcol = Gd.nodes.map(function () { return []; });
+  G.tags.forEach(function (t, j) { if (t.node < GV.shown && !t.parent) tcol[t.node].push([j]); });
+  G.tags.forEach(function (t, j) {
+    if (t.node >= GV.shown || !t.parent) return;
+    tcol[t.node].forEach(function (c) { if (c[0] === t.parent - 1) c.push(j); });
+  });
+  box.forEach(function (b, i) {
+    var tw = 0, th = 0;
+    tcol[i].forEach(function (c) {
+      var cw = 0, ch = 0;
+      c.forEach(function (j) { cw = Math.max(cw, tb[j].w); ch += tb[j].h + 12; });
+      c.w = cw; tw += cw + 6; th = Math.max(th, ch);
+    });
+    b.tw = tw; b.th = th ? th + 10 : 0; b.nh = b.h;
+    b.w = Math.max(b.w, tw); b.h += b.th;
+  });
   var GAPX = 24, GAPY = 56, y = 10, width = 0, X = new Float64Array(Gd.nodes.length), Y = new Float64Array(Gd.nodes.length);
   var rowsW = lay.layers.map(function (l) { return l.reduce(function (s, v) { return s + box[v].w + GAPX; }, 0); });
   rowsW.forEach(function (w) { width = Math.max(width, w); });
@@ -147,7 +171,7 @@ function drawGraph() {
   var ge = svgEl('g', { 'class': 'gv-edges' }, svg), gn = svgEl('g', { 'class': 'gv-nodes' }, svg), dc = graphDiffCum();
   Gd.edges.forEach(function (e, k) {
     var a = e.from, b = e.to, frac = tot ? Math.abs(e.w) / Math.abs(tot) : 0;
-    var x1 = X[a], y1 = Y[a] + box[a].h, x2 = X[b], y2 = Y[b], d, cx, cy; /* cx, cy: the last control point */
+    var x1 = X[a], y1 = Y[a] + box[a].nh, x2 = X[b], y2 = Y[b], d, cx, cy; /* cx, cy: the last control point */
     if (a === b) { x2 = x1 + box[a].w / 2; y2 = Y[a] + 2 * box[a].h / 3; cx = x2 + 40; cy = y2; d = 'M' + x2 + ',' + (Y[a] + box[a].h / 3) + ' C' + (x2 + 40) + ',' + (Y[a] + box[a].h / 3 - 10) + ' ' + cx + ',' + cy + ' ' + x2 + ',' + y2; }
     else if (y2 > y1) { var m = (y1 + y2) / 2; cx = x2; cy = m; d = 'M' + x1 + ',' + y1 + ' C' + x1 + ',' + m + ' ' + x2 + ',' + m + ' ' + x2 + ',' + y2; }
     else { /* upward (a cycle): around the right */
@@ -174,9 +198,10 @@ function drawGraph() {
   });
   Gd.nodes.forEach(function (x, i) {
     var b = box[i], g = svgEl('g', { 'class': 'gv-node' + (S.fn && S.fn.name === x.name ? ' picked' : ''), 'data-i': i, transform: 'translate(' + (X[i] - b.w / 2) + ',' + Y[i] + ')' }, gn);
+    graphTagBoxes(gn, tcol[i], tb, G.tags, X[i] - b.tw / 2, Y[i] + b.nh, X[i], u);
     var score = dc ? pcolDiffScore(x.cum, dc.cum.get(x.name) || 0, dc.total) : tot ? x.cum / Math.abs(tot) : 0;
     if (dc) g.setAttribute('data-delta', x.cum - (dc.cum.get(x.name) || 0));
-    svgEl('rect', { width: b.w, height: b.h, rx: 2, fill: pcolDotColor(score, true), stroke: pcolDotColor(score, false) }, g);
+    svgEl('rect', { width: b.w, height: b.nh, rx: 2, fill: pcolDotColor(score, true), stroke: pcolDotColor(score, false) }, g);
     var dtext = '';
     if (dc) { var dd = x.cum - (dc.cum.get(x.name) || 0); dtext = '; change of cum against the base ' + (dd > 0 ? '+' : '') + human(dd, u); }
     svgEl('title', {}, g).textContent = x.name + ' (' + human(x.cum, u) + ')' + (x.inl ? ' (' + pcolInlineText(x.inl) + ')' : '') + dtext;
@@ -184,6 +209,44 @@ function drawGraph() {
       svgEl('text', { x: b.w / 2, y: 4 + (j + 1) * b.fs * 1.2 - b.fs * 0.25, 'font-size': b.fs, 'text-anchor': 'middle' }, g).textContent = l;
     });
   });
+}
+/* A node's label boxes (box3d as pprof's: a rectangle with a depth edge),
+ * columns cols of indexes into tags, from x0 under a node ending at y0 (its
+ * centre cx); each box's text as text, its weight on its edge, dotted as
+ * pcol graph's; a string box is clicked for tag focus (graphTagClick) */
+function graphTagBoxes(gn, cols, tb, tags, x0, y0, cx, u) {
+  var x = x0;
+  cols.forEach(function (c) {
+    var y = y0 + 10, px = cx, py = y0;
+    c.forEach(function (j) {
+      var t = tags[j], s = tb[j], bx = x + (c.w - s.w) / 2;
+      var p = svgEl('line', { x1: px, y1: py, x2: bx + s.w / 2, y2: y + 12, stroke: '#999' }, gn);
+      if (t.dotted) p.setAttribute('stroke-dasharray', '2,3');
+      var g = svgEl('g', { 'class': 'gv-tag', 'data-t': j, transform: 'translate(' + bx + ',' + (y + 12) + ')' }, gn);
+      svgEl('path', { d: 'M0,3 L3,0 L' + s.w + ',0 L' + s.w + ',' + (s.h - 3) + ' L' + (s.w - 3) + ',' + s.h + ' L0,' + s.h + ' Z M0,3 L' + (s.w - 3) + ',3 L' + s.w + ',0 M' + (s.w - 3) + ',3 L' + (s.w - 3) + ',' + s.h,
+        fill: '#f8f8f8', stroke: '#888' }, g);
+      svgEl('title', {}, g).textContent = t.lines.join('\n') + ' (' + human(t.w, u) + ')' + (t.numeric ? '' : '; click: tag focus');
+      t.lines.forEach(function (l, k) {
+        svgEl('text', { x: s.w / 2, y: 12 + k * 10, 'font-size': 8, 'text-anchor': 'middle' }, g).textContent = l.length > 60 ? l.slice(0, 59) + '\u2026' : l;
+      });
+      svgEl('text', { x: bx + s.w / 2 + 4, y: y + 8, 'font-size': 8, fill: '#555', 'class': 'gv-tlabel' }, gn).textContent = human(t.w, u);
+      px = bx + s.w / 2; py = y + 12 + s.h; y += s.h + 12;
+    });
+    x += c.w + 6;
+  });
+}
+/* a label box clicked: a string box offers tag focus (the tag box, pcol
+ * --tag), a number says the page leaves numeric ranges to the CLI */
+function graphTagClick(j, ev) {
+  var t = GV.graph && GV.graph.tags[j];
+  if (t) tagRefineMenu(t, ev);
+}
+function graphRx(id) {
+  var el = $(id), re = null;
+  if (!el || !el.value) { if (el) el.classList.remove('bad'); return null; }
+  try { re = new RegExp(el.value); } catch (e) { re = null; }
+  el.classList.toggle('bad', !re);
+  return re;
 }
 /* On a --diff page: the base's cum by name and each call's weight by
  * "caller\0callee" (whole base, the table's key kind, no pruning) and its
@@ -221,6 +284,8 @@ function graphClick(i, ev) {
 }
 function wireGraph() {
   function onNode(ev) {
+    var tg = ev.target.closest && ev.target.closest('g.gv-tag');
+    if (tg) { ev.preventDefault(); ev.stopPropagation(); graphTagClick(+tg.getAttribute('data-t'), ev); return; }
     var g = ev.target.closest && ev.target.closest('g.gv-node');
     if (!g) return;
     ev.preventDefault();
@@ -229,5 +294,5 @@ function wireGraph() {
   }
   $('graph').addEventListener('click', onNode);
   $('graph').addEventListener('contextmenu', onNode);
-  ['graph-nf', 'graph-ef', 'graph-nc'].forEach(function (id) { $(id).addEventListener('change', drawGraph); });
+  ['graph-nf', 'graph-ef', 'graph-nc', 'graph-tagshow', 'graph-taghide'].forEach(function (id) { $(id).addEventListener('change', drawGraph); });
 }

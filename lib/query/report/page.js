@@ -206,8 +206,8 @@ var api = window.pcolReport = {
     var m = $('refine');
     return m.style.display === 'block' ? [RF.name, Array.prototype.map.call(m.querySelectorAll('button'), function (b) { return b.getAttribute('data-k'); })] : null;
   },
-  /* the call graph as graph.js computed it: nodes [{name, flat, cum, inl}], edges [{from, to, w, inl, res}] */
-  graph: function () { var G = GV.graph; return G ? { nodes: G.nodes, edges: G.edges, total: G.total, drawn: GV.shown } : null; },
+  /* the call graph as graph.js computed it: nodes [{name, flat, cum, inl}], edges [{from, to, w, inl, res}], tags (its label boxes, graphtags.js) */
+  graph: function () { var G = GV.graph; return G ? { nodes: G.nodes, edges: G.edges, tags: G.tags, total: G.total, drawn: GV.shown } : null; },
   graphNodeAt: function (i) { /* the screen centre of drawn node i, for a real click */
     var g = document.querySelector('#graph g.gv-node[data-i="' + i + '"] rect');
     if (!g) return null;

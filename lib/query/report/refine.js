@@ -35,23 +35,53 @@ function refineMenu(name, ev) {
   m.style.left = Math.max(0, Math.min(x + 2, window.innerWidth - m.offsetWidth - 4)) + 'px';
   m.style.top = Math.max(0, Math.min(y + 2, window.innerHeight - m.offsetHeight - 4)) + 'px';
 }
+/* a label box of the call graph (graphtags.js): tag focus, pprof -http's
+ * "tag focus": the tag box (pcol --tag) set to the box's labels
+ * (pcolTagFocusText), replacing what it held, undone as a refine */
+function tagRefineMenu(t, ev) {
+  var m = $('refine');
+  m.textContent = '';
+  var h = document.createElement('div');
+  h.className = 'rf-name';
+  h.textContent = t.lines.join(' ');
+  m.appendChild(h);
+  var b = document.createElement('button');
+  if (t.numeric) {
+    b.textContent = 'tag focus: a numeric label (use pcol --tag ' + 'bytes=' + (t.lo === t.hi ? t.lo : t.lo + ':' + t.hi) + ')';
+    b.disabled = true;
+  } else {
+    var text = pcolTagFocusText(t.lines, t.keys);
+    b.textContent = 'tag focus';
+    b.title = 'keep only the samples with these labels (pcol --tag): ' + text;
+    b.setAttribute('data-k', 'tag');
+    b.addEventListener('click', function () { refineClose(); refineSet('tag', text); });
+  }
+  m.appendChild(b);
+  m.style.display = 'block';
+  var x = ev && ev.clientX !== undefined ? ev.clientX : 20, y = ev && ev.clientY !== undefined ? ev.clientY : 20;
+  m.style.left = Math.max(0, Math.min(x + 2, window.innerWidth - m.offsetWidth - 4)) + 'px';
+  m.style.top = Math.max(0, Math.min(y + 2, window.innerHeight - m.offsetHeight - 4)) + 'px';
+}
 function refineClose() { $('refine').style.display = 'none'; }
 /* kind: focus, ignore, hide or show, on the function called name */
-function refine(kind, name) {
+var RF_BOXES = ['focus', 'ignore', 'hide', 'show', 'tag'];
+function refine(kind, name) { refineSet(kind, pcolRefineText(kind, $(kind).value, name)); }
+/* the box of a filter set to text, the boxes as they were kept for undo */
+function refineSet(kind, text) {
   var was = {};
-  RF_KINDS.forEach(function (k) { was[k[0]] = $(k[0]).value; });
+  RF_BOXES.forEach(function (k) { was[k] = $(k).value; });
   RF.hist.push(was);
   var box = $(kind);
-  box.value = pcolRefineText(kind, box.value, name);
+  box.value = text;
   box.dispatchEvent(new Event('change'));
   $('undo').disabled = false;
 }
 function refineUndo() {
   var was = RF.hist.pop();
   if (!was) return;
-  RF_KINDS.forEach(function (k) {
-    var box = $(k[0]);
-    if (box.value !== was[k[0]]) { box.value = was[k[0]]; box.dispatchEvent(new Event('change')); }
+  RF_BOXES.forEach(function (k) {
+    var box = $(k);
+    if (box.value !== was[k]) { box.value = was[k]; box.dispatchEvent(new Event('change')); }
   });
   $('undo').disabled = !RF.hist.length;
 }
