@@ -116,6 +116,8 @@ static int copy_elements(ctrace *c, int p) {
   pcol_jpull *j = c->j;
   int rc;
   if (j->tok != PCOL_JT_ARR) return pcol_jp_skip(j);
+  if (!c->cur[p] && !(c->cur[p] = tmpfile()))
+    return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
   while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END) {
     if (c->ccount[p]++) putc(',', c->cur[p]);
     if ((rc = copy_value(j, c->cur[p]))) return rc;
@@ -169,11 +171,13 @@ static int read_args(ctrace *c) {
   return rc;
 }
 
-static int tmp_reset(ctrace *c, FILE **f) {
-  if (!*f && !(*f = tmpfile()))
-    return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
-  rewind(*f);
-  if (ftruncate(fileno(*f), 0))
+/* Empties the current event's part p, when it holds anything: most events
+ * hold no profile, and three syscalls each would cost more than reading them. */
+static int tmp_reset(ctrace *c, int p) {
+  if (!c->ccount[p]) return 0;
+  c->ccount[p] = 0;
+  rewind(c->cur[p]);
+  if (ftruncate(fileno(c->cur[p]), 0))
     return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
   return 0;
 }
@@ -252,10 +256,8 @@ static int event(ctrace *c, size_t ev) {
   int rc;
   char ph[8] = "", nm[16] = "", id[40] = "";
   int64_t pid = -1, tid = -1;
-  for (int p = 0; p < 3; p++) {
-    if ((rc = tmp_reset(c, &c->cur[p]))) return rc;
-    c->ccount[p] = 0;
-  }
+  for (int p = 0; p < 3; p++)
+    if ((rc = tmp_reset(c, p))) return rc;
   c->cstart = (vnum){0}, c->cend = (vnum){0};
   free(c->mname), c->mname = NULL;
   if (j->tok != PCOL_JT_OBJ) return pcol_jp_skip(j);
