@@ -34,6 +34,15 @@ cat "$tmp/a.jfr" "$tmp/a.jfr" >"$tmp/aa.jfr"
 awk -F'\t' 'NR > 1 { $1 *= 2; $4 *= 2 } { print $1, $4, $6 }' "$tmp/a1.tsv" >"$tmp/want"
 awk -F'\t' '{ print $1, $4, $6 }' "$tmp/aa.tsv" >"$tmp/got"
 cmp -s "$tmp/want" "$tmp/got" || fail "two joined files do not count twice: $(diff "$tmp/want" "$tmp/got" | head -5)"
+# a constant keyed -1 (Java's -1L, which the key map cannot hold) is its own
+# entry: the threads read the same when the first one's key is -1 (it took
+# the next key's entry: every sample of thread 1 named "wörker")
+for m in "" --m1; do
+  $GEN "$tmp/m$m.jfr" --samples 30 $m || fail "gen_jfr.py $m"
+  "$PCOL" cat "$tmp/m$m.jfr" --table sample_labels >"$tmp/m$m.lab" || fail "pcol cat m$m.jfr"
+done
+cmp -s "$tmp/m.lab" "$tmp/m--m1.lab" ||
+  fail "a thread keyed -1 reads differently: $(diff "$tmp/m.lab" "$tmp/m--m1.lab" | head -4)"
 # refusals name the file and where
 head -c 1000 "$tmp/a.jfr" >"$tmp/cut.jfr"
 "$PCOL" pack "$tmp/cut.jfr" -o "$tmp/cut.pcol" 2>"$tmp/err"; rc=$?

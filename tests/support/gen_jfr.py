@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a small JFR recording without a JVM (fuzz seeds, regression inputs).
 
-usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N]
+usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N] [--m1]
 
 Each chunk: the header, a metadata event with the classes a JDK 17
 recording uses for jdk.ExecutionSample and jdk.ObjectAllocationSample
@@ -18,6 +18,13 @@ The layout follows lib/convert/jfr/jfr_read.c's comment.
 """
 import struct
 import sys
+
+
+M1 = "--m1" in sys.argv  # the first thread's key is -1 (in its pool and in the events)
+
+
+def th(k):
+    return -1 if M1 and k == 1 else k
 
 
 class W:
@@ -155,7 +162,7 @@ def event(c, body):
 def pools(c, deep=0):
     w = W(c).long(1).long(0).long(0).long(0).byte(0)
     p = []
-    p.append((10, [(1, W(c).utf8("main-os").long(4242).utf8("main").long(1)),
+    p.append((10, [(th(1), W(c).utf8("main-os").long(4242).utf8("main").long(1)),
                    (2, W(c).utf8("wörker", 4).long(4243).utf8(None).long(2))]))
     syms = ["pkg/Main", "main", "([Ljava/lang/String;)V", "pkg/Work", "run", "()V", "[B"]
     p.append((11, [(i + 1, W(c).utf8(x)) for i, x in enumerate(syms)]))
@@ -191,9 +198,9 @@ def chunk(c, samples, start_ns, start_ticks, exec_only=False, settings=0, deep=0
     for i in range(samples):
         t = start_ticks + 1000 * (samples - i)  # out of time order
         if i % 3 == 2 and not exec_only:
-            e = W(c).long(102).long(t).long(1 + i % 2).long(1 + i % 2).long(3).long(100 + i)
+            e = W(c).long(102).long(t).long(th(1 + i % 2)).long(1 + i % 2).long(3).long(100 + i)
         else:
-            e = W(c).long(101).long(t).long(1 + i % 2).long(1 + (i % 4 == 1) + 2 * (i % 7 == 3 and i % 4 != 1)).long(1)
+            e = W(c).long(101).long(t).long(th(1 + i % 2)).long(1 + (i % 4 == 1) + 2 * (i % 7 == 3 and i % 4 != 1)).long(1)
             e.b += struct.pack(">f", 1.5) + struct.pack(">d", 2.5)
             e.int(2).int(7).int(8)
         evs += event(c, e.b)

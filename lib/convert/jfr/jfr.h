@@ -41,9 +41,8 @@ typedef struct jclass {
   uint32_t name, super; /* offsets in the metadata strings (UINT32_MAX: none) */
   uint32_t f0, nf;      /* fields[f0 .. f0 + nf) */
   int kind;
-  /* its constant pool: key -> dense index into ent */
+  /* its constant pool: key -> dense index into ent, + 1 (ent[0]: key -1L) */
   pcol_u64map pool;
-  uint32_t max_idx; /* the index of key 2^64 - 1 (-1L) + 1, which pool cannot hold (0: none) */
   struct jentry *ent;
   size_t nent, capent;
 } jclass;

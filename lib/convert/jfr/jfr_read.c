@@ -294,23 +294,18 @@ uint32_t jfr_class_by_name(const jchunk *k, const char *name) {
 }
 
 /* ------------------------------------------------------------ pools */
-/* The entry of key in class ci's pool (added, absent, when new). */
+/* The entry of key in class ci's pool (added, absent, when new): entry 0
+ * is key 2^64 - 1 (-1L), which the map cannot hold; the map's n-th key is
+ * entry n + 1. */
 static int pool_entry(jrd *r, jclass *t, uint64_t key, uint32_t *eidx, int *added) {
-  uint32_t idx;
-  int rc = PCOL_OK;
-  if (key == UINT64_MAX) { /* -1L, which the map cannot hold */
-    *added = !t->max_idx;
-    idx = *added ? (uint32_t)t->nent : t->max_idx - 1;
-    if (*added && t->nent >= UINT32_MAX - 1) rc = PCOL_ENOMEM;
-  } else {
-    rc = pcol_u64map_get(&t->pool, key, &idx, added);
-  }
-  if (rc) return pcol_oom(r->err);
-  if (*added) {
+  uint32_t idx = 0;
+  if (key == UINT64_MAX) *added = !t->nent || t->ent[0].off == UINT64_MAX;
+  else if (pcol_u64map_get(&t->pool, key, &idx, added)) return pcol_oom(r->err);
+  else idx++;
+  while (t->nent <= idx) {
     if (PCOL_GROW(t->ent, t->nent, t->capent)) return pcol_oom(r->err);
     t->ent[t->nent].off = UINT64_MAX, t->ent[t->nent].use = t->ent[t->nent].flag = 0;
     t->ent[t->nent++].memo = 0;
-    if (key == UINT64_MAX) t->max_idx = (uint32_t)t->nent;
   }
   *eidx = idx;
   return PCOL_OK;
