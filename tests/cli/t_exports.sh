@@ -289,5 +289,33 @@ $PCOL unpack "$tmp/big.folded" --to speedscope -o "$tmp/big.json" && $PCOL pack 
   fail "speedscope export of weights summing past an int64 does not read back: $(head -1 "$tmp/err")"
 printf 'main;big 18000000000000000000\nmain;small 5\n' | diff - <($PCOL fold "$tmp/big.pcol") >"$tmp/d" ||
   fail "speedscope export past an int64: $(cat "$tmp/d")"
+# --- a source with more value types than the derived ones (9 > PCOL_XV_MAX):
+# the pprof and OTLP exports keep all nine (they refused "export values: no
+# room"); the hand-made pprof's sample has t<i> = i + 1, so t8 is 9
+python3 - "$tmp/nine.pb" <<'PY'
+import sys
+def varint(v):
+    b = b''
+    while True:
+        c, v = v & 0x7f, v >> 7
+        if not v: return b + bytes([c])
+        b += bytes([c | 0x80])
+def fld(f, wt, p):
+    return varint(f << 3) + varint(p) if wt == 0 else varint(f << 3 | 2) + varint(len(p)) + p
+n, out = 9, b''
+for i in range(n): out += fld(1, 2, fld(1, 0, 3 + i) + fld(2, 0, 1))
+out += fld(2, 2, fld(1, 2, varint(1)) + fld(2, 2, b''.join(varint(i + 1) for i in range(n))))
+out += fld(4, 2, fld(1, 0, 1) + fld(4, 2, fld(1, 0, 1))) + fld(5, 2, fld(1, 0, 1) + fld(2, 0, 2))
+for s in ['', 'count', 'main'] + ['t%d' % i for i in range(n)]: out += fld(6, 2, s.encode())
+open(sys.argv[1], 'wb').write(out)
+PY
+$PCOL pack "$tmp/nine.pb" -o "$tmp/nine.pcol" || fail "pack of nine value types"
+for to in pprof otlp; do
+  $PCOL unpack --to $to "$tmp/nine.pcol" -o "$tmp/nine.$to" 2>"$tmp/err" ||
+    fail "$to export of nine value types: $(head -1 "$tmp/err")"
+  $PCOL pack "$tmp/nine.$to" -o "$tmp/nine2.pcol" || fail "$to export of nine value types: no read-back"
+  printf 'main 9\n' | diff - <($PCOL fold --value t8 "$tmp/nine2.pcol") >"$tmp/d" ||
+    fail "$to export of nine value types: $(cat "$tmp/d")"
+done
 $PCOL --frob 2>"$tmp/err"; [ $? = 2 ] && grep -q "unknown option '--frob'" "$tmp/err" || fail "pcol --frob: $(head -1 "$tmp/err")"
 exit 0

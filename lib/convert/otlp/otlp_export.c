@@ -487,9 +487,10 @@ static int plan(ex *x, uint32_t src, vcols *vc, const pcol_rtime *rt) {
   if ((x->rc = pcol_source_rows(f, PCOL_T_SOURCE_VALUE_TYPES, src, &rows, &n, x->err))) return x->rc;
   /* an Rprof source, or one without value types: the values the export
    * rule derives (count, time, rprof.alloc; levels stay out) */
-  pcol_xtype xt[PCOL_XV_MAX];
+  pcol_xtype *xt = xalloc(x, (n + PCOL_XV_MAX) * sizeof *xt); /* room: pcol_xvalues_source */
   size_t nxt;
-  if ((x->rc = pcol_xvalues_source(&x->xv, src, xt, PCOL_XV_MAX, &nxt, &vc->synth, x->err))) return x->rc;
+  if (!xt) return x->rc;
+  if ((x->rc = pcol_xvalues_source(&x->xv, src, xt, n + PCOL_XV_MAX, &nxt, &vc->synth, x->err))) return x->rc;
   size_t cap = vc->synth ? nxt : n;
   vc->vt = xalloc(x, (cap + 1) * sizeof *vc->vt);
   vc->type = xalloc(x, (cap + 1) * sizeof *vc->type);

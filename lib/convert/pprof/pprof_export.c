@@ -130,8 +130,10 @@ static int column_for(ex *x, int64_t type, int64_t unit, size_t occ, uint32_t *c
   return PCOL_OK;
 }
 
-/* Decides the value columns of every involved source. */
-static int plan_columns(ex *x) {
+/* Decides the value columns of every involved source; *xt (room for *capx)
+ * holds a source's export values (pcol_xvalues_source: room for its
+ * declared types + PCOL_XV_MAX). */
+static int plan_columns_in(ex *x, pcol_xtype **xtp, size_t *capx) {
   pcol_file *f = x->f;
   pcol_view svv, vtt, vtu;
   if ((x->rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, x->err)) ||
@@ -150,9 +152,14 @@ static int plan_columns(ex *x) {
      * rule derives (lib/core/xvalues.c): samples/count, cpu/nanoseconds by
      * the time rule, rprof.alloc/bytes; Rprof's memory levels are not
      * additive and stay out */
-    pcol_xtype xt[PCOL_XV_MAX];
+    if (n + PCOL_XV_MAX > *capx) {
+      pcol_xtype *g = realloc(*xtp, (n + PCOL_XV_MAX) * sizeof *g);
+      if (!g) return oom(x);
+      *xtp = g, *capx = n + PCOL_XV_MAX;
+    }
+    pcol_xtype *xt = *xtp;
     size_t nxt;
-    if ((x->rc = pcol_xvalues_source(&x->xv, (uint32_t)s, xt, PCOL_XV_MAX, &nxt, &si->synth, x->err)))
+    if ((x->rc = pcol_xvalues_source(&x->xv, (uint32_t)s, xt, *capx, &nxt, &si->synth, x->err)))
       return x->rc;
     if (si->synth) {
       int64_t us;
@@ -197,6 +204,14 @@ static int plan_columns(ex *x) {
     }
   }
   return PCOL_OK;
+}
+
+static int plan_columns(ex *x) {
+  pcol_xtype *xt = NULL;
+  size_t cap = 0;
+  int rc = plan_columns_in(x, &xt, &cap);
+  free(xt);
+  return rc;
 }
 
 /* ------------------------------------------------------- output stream */

@@ -255,19 +255,19 @@ static int run_breaks(sexp *x, const pcol_xtype *types, size_t ntypes) {
     if (!b) return oom(x);
     x->brk = b, x->capbrk = x->nrows;
   }
-  __int128 *acc = calloc(ntypes + 1, sizeof *acc);
+  /* acc[k]: type k's sum since the last break; acc[ntypes + k]: the row's
+   * amount of type k (each amount looked up once) */
+  __int128 *acc = calloc(2 * ntypes + 1, sizeof *acc), *am = acc + ntypes;
   if (!acc) return oom(x);
   for (size_t i = 0; i < x->nrows; i++) {
     int has, over = 0;
     for (size_t k = 0; k < ntypes; k++) {
       int64_t a = amount(x, &x->rows[i], types[k].vt, &has);
-      over |= acc[k] + (a > 0 ? a : 0) > (__int128)INT64_MAX;
+      am[k] = a > 0 ? a : 0;
+      over |= acc[k] + am[k] > (__int128)INT64_MAX;
     }
     x->brk[i] = (uint8_t)over;
-    for (size_t k = 0; k < ntypes; k++) {
-      int64_t a = amount(x, &x->rows[i], types[k].vt, &has);
-      acc[k] = (over ? 0 : acc[k]) + (a > 0 ? a : 0);
-    }
+    for (size_t k = 0; k < ntypes; k++) acc[k] = (over ? 0 : acc[k]) + am[k];
   }
   free(acc);
   return PCOL_OK;
