@@ -252,8 +252,10 @@ static int event(ctrace *c, size_t ev) {
   int rc;
   char ph[8] = "", nm[16] = "", id[40] = "";
   int64_t pid = -1, tid = -1;
+  /* a part is written only after its count goes up: one left empty by the
+   * last event needs no truncating (most events are not profiles) */
   for (int p = 0; p < 3; p++) {
-    if ((rc = tmp_reset(c, &c->cur[p]))) return rc;
+    if ((!c->cur[p] || c->ccount[p]) && (rc = tmp_reset(c, &c->cur[p]))) return rc;
     c->ccount[p] = 0;
   }
   c->cstart = (vnum){0}, c->cend = (vnum){0};
