@@ -138,4 +138,17 @@ printf '{"header": {"type": "time"}}' >"$tmp/b.perf"
 $PCOL pack "$tmp/b.perf" -o "$tmp/r.pcol" 2>"$tmp/err" && fail "broken Perun read"
 grep -q 'not a Perun profile' "$tmp/err" || fail "broken Perun: $(cat "$tmp/err")"
 
+# a Chrome trace holds 3 temporary files open per profile: running out of
+# file descriptors is said as such, not "out of memory"
+{ printf '{"traceEvents":['
+  for k in $(seq 1 40); do
+    printf '{"ph":"P","name":"Profile","pid":1,"tid":%d,"id":"0x%x","args":{"data":{"startTime":0}}},' "$k" "$k"
+    printf '{"ph":"P","name":"ProfileChunk","pid":1,"tid":%d,"id":"0x%x","args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","url":""}}],"samples":[1]},"timeDeltas":[1]}}}' "$k" "$k"
+    [ "$k" = 40 ] || printf ','
+  done
+  printf ']}'; } >"$tmp/many.json"
+(ulimit -n 64; $PCOL pack "$tmp/many.json" -o "$tmp/r.pcol" 2>"$tmp/err") && fail "fd-starved Chrome trace read"
+grep -q 'a temporary file for profile [0-9]*: Too many open files' "$tmp/err" || fail "fd-starved Chrome trace: $(cat "$tmp/err")"
+$PCOL pack "$tmp/many.json" -o "$tmp/r.pcol" || fail "40-profile Chrome trace"
+
 echo "t_detect: ok"

@@ -19,6 +19,7 @@
  * are a prefix): the work is in proportion to the input, however deep. */
 #include "convert.h"
 #include "keys.h"
+#include "pb_wire.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,17 +78,12 @@ static uint64_t rd64(const timp *t, const uint8_t *q) {
   return t->swap ? __builtin_bswap64(v) : v;
 }
 
-/* LEB128 from p[*at..n): 0 and *at advanced, or -1 (cut off, or more than
- * 64 bits) */
+/* LEB128 from p[*at..n) (pb_wire.h's reader): 0 and *at advanced, or -1
+ * (cut off, or more than 64 bits: a tenth byte above 1) */
 static int varint(const uint8_t *p, size_t n, size_t *at, uint64_t *out) {
-  uint64_t v = 0;
-  for (unsigned shift = 0; *at < n && shift < 64; shift += 7) {
-    uint8_t c = p[(*at)++];
-    if (shift == 63 && (c & 0x7e)) return -1;
-    v |= (uint64_t)(c & 0x7f) << shift;
-    if (!(c & 0x80)) return *out = v, 0;
-  }
-  return -1;
+  size_t a0 = *at;
+  if (pcol_pb_varint(p, n, at, out)) return -1;
+  return *at - a0 == 10 && p[*at - 1] > 1 ? -1 : 0;
 }
 
 /* at: an offset in the sample data; named in the file when it is not

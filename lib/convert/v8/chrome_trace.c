@@ -301,7 +301,11 @@ static int event(ctrace *c, size_t ev) {
   char wid[32];
   if (whole) snprintf(wid, sizeof wid, "CpuProfile %zu", ev);
   cstream *s = stream_for(c, pid, whole ? wid : id, 1);
-  if (!s) return c->nst >= MAX_PROFILES ? fail(c, ev, "more than 4096 profiles") : pcol_oom(c->err);
+  if (!s && c->nst >= MAX_PROFILES) return fail(c, ev, "more than 4096 profiles");
+  if (!s && errno != ENOMEM) /* tmpfile(): e.g. EMFILE, 3 open files a profile */
+    return pcol_error_set(c->err, PCOL_EIO, "%s: traceEvents[%zu]: a temporary file for profile %zu: %s", c->name,
+                          ev, c->nst + 1, strerror(errno));
+  if (!s) return pcol_oom(c->err);
   /* the profiled thread: the Profile event's (chunks may come from the
    * sampler's thread) */
   if (strcmp(nm, "ProfileChunk") != 0 || s->tid < 0) s->tid = tid;
