@@ -24,6 +24,10 @@
  * PCOL_COMPACT_ALIGN and decoded ones not at all, and columns may use the
  * row-relative transform.  A 1.0 or 1.1 reader refuses it. */
 #define PCOL_INCOMPAT_COMPACT_1_2 UINT64_C(0x2)
+/* incompat bit 2, format 1.3 (spec.md §4.1, §9): columns may be encoded
+ * (flag PCOL_TRANSFORM_ENCODED): lanes of frame-of-reference codes, read
+ * in place.  Set only together with bit 1.  Older readers refuse it. */
+#define PCOL_INCOMPAT_ENCODED_1_3 UINT64_C(0x4)
 #define PCOL_HDR_COMPAT 24         /* u64, flags a reader may ignore */
 #define PCOL_HDR_FILE_SIZE 32      /* u64 */
 #define PCOL_HDR_DIR_OFFSET 40     /* u64 */
@@ -59,5 +63,18 @@
 #define PCOL_TRANSFORM_DELTA 0x1   /* v[i] - v[i-1], signed, exact */
 #define PCOL_TRANSFORM_SPLIT 0x2   /* byte-stream split */
 #define PCOL_TRANSFORM_ROWREL 0x4  /* format 1.2: i - v[i], signed, exact */
+/* Format 1.3 (spec.md §4.1): the section holds an encoded column, not the
+ * values; never with another transform. */
+#define PCOL_TRANSFORM_ENCODED 0x8
+
+/* ------------------------------------- encoded column (format 1.3, §4.1) */
+#define PCOL_ENC_HEADER 8          /* u32 lanes, u32 reserved (0) */
+#define PCOL_ENC_LANE 24           /* per lane: u64 base, u64 step, u8 width,
+                                    * 3 reserved (0), u32 exceptions */
+#define PCOL_ENC_LANE_BASE 0
+#define PCOL_ENC_LANE_STEP 8
+#define PCOL_ENC_LANE_WIDTH 16
+#define PCOL_ENC_LANE_NEXC 20
+#define PCOL_ENC_MAX_LANES 4096    /* lanes a column may have */
 
 #endif

@@ -262,7 +262,8 @@ PCOL_API uint64_t pcol_input_bytes(const pcol_file *f);
 typedef struct pcol_section_info {
   uint16_t table, column;
   uint8_t type, codec;  /* codec: 0 raw, 1 LZ4, 2 zstd (format 1.1) */
-  uint16_t transform;   /* transform bits: 1 delta, 2 byte-stream split (1.1), 4 row-relative (1.2) */
+  uint16_t transform;   /* transform bits: 1 delta, 2 byte-stream split (1.1), 4 row-relative (1.2),
+                         * 8 encoded (1.3) */
   uint64_t offset, stored_size, decoded_size, count;
   uint32_t crc;
 } pcol_section_info;
@@ -272,15 +273,33 @@ PCOL_API int pcol_section_get(const pcol_file *f, uint32_t index, pcol_section_i
 /* Rows of a stored table (0 if the table is absent). */
 PCOL_API uint64_t pcol_rows(const pcol_file *f, int table);
 
-/* A borrowed, typed view of one column. */
+/* One lane of an encoded column (format 1.3, spec.md §4.1): its row r
+ * holds base + r x step + code[r] (modulo 2^64), where code[r] is an
+ * unsigned integer of `width` bytes (0: every code is 0); a code of all
+ * one bits is patched by the lane's exception for row r when it has one. */
+typedef struct pcol_lane {
+  uint64_t base, step;
+  const void *codes;      /* rows x width bytes, in the file (NULL for width 0) */
+  uint32_t width;         /* 0, 1, 2, 4 or 8 */
+  uint32_t nexc;          /* exceptions, rows strictly increasing */
+  const uint64_t *exc;    /* nexc pairs (row, value), in the file */
+} pcol_lane;
+
+/* A borrowed, typed view of one column.  Read it with pcol_view_u32 and
+ * its siblings, which know every form below. */
 typedef struct pcol_view {
-  const void *data;   /* NULL when the column is absent: every row is `dflt` */
+  const void *data;   /* plain column: the elements; NULL when absent (every
+                       * row is `dflt`) or encoded (nlanes > 0) */
   uint64_t count;     /* number of elements (rows, or rows+1 for offsets) */
   pcol_type type;
   int64_t dflt;       /* default for an absent column (bit pattern) */
+  /* format 1.3 encoded column: element i is in lane i mod nlanes at row
+   * i / nlanes (spec.md §4.1); owned by the file, valid until close */
+  uint32_t nlanes;
+  const pcol_lane *lanes;
 } pcol_view;
 
-/* Gets a column (decoding an LZ4 section once, on first use).  An absent
+/* Gets a column (decoding a compressed section once, on first use).  An absent
  * column gives data == NULL and count == expected count. */
 PCOL_API int pcol_column(pcol_file *f, int table, int column, pcol_view *out,
                 pcol_error *err);
@@ -295,15 +314,41 @@ PCOL_API int pcol_column(pcol_file *f, int table, int column, pcol_view *out,
 PCOL_API int pcol_column_unchecked(pcol_file *f, int table, int column, pcol_view *out,
                                    pcol_error *err);
 
+/* Element i of an encoded view as a 64-bit pattern (spec.md §4.1). */
+PCOL_API uint64_t pcol_lane_patch(const pcol_lane *l, uint64_t row, uint64_t value);
+static inline uint64_t pcol_view_encoded_(const pcol_view *v, uint64_t i) {
+  const pcol_lane *l = v->lanes;
+  uint64_t r = i;
+  if (v->nlanes > 1) {
+    l += i % v->nlanes;
+    r = i / v->nlanes;
+  }
+  uint64_t c, all;
+  switch (l->width) {
+  case 0: return l->base + r * l->step;
+  case 1: c = ((const uint8_t *)l->codes)[r], all = 0xff; break;
+  case 2: c = ((const uint16_t *)l->codes)[r], all = 0xffff; break;
+  case 4: c = ((const uint32_t *)l->codes)[r], all = 0xffffffffu; break;
+  default: c = ((const uint64_t *)l->codes)[r], all = UINT64_MAX; break;
+  }
+  uint64_t x = l->base + r * l->step + c;
+  return c == all && l->nexc ? pcol_lane_patch(l, r, x) : x;
+}
+/* 1 when the column is stored (plain or encoded), 0 when absent. */
+static inline int pcol_view_stored(const pcol_view *v) { return v->data || v->nlanes; }
+
 /* Element accessors for views (no bounds check: i < v->count is the caller's). */
 static inline uint32_t pcol_view_u32(const pcol_view *v, uint64_t i) {
-  return v->data ? ((const uint32_t *)v->data)[i] : (uint32_t)v->dflt;
+  if (v->data) return ((const uint32_t *)v->data)[i];
+  return v->nlanes ? (uint32_t)pcol_view_encoded_(v, i) : (uint32_t)v->dflt;
 }
 static inline int64_t pcol_view_i64(const pcol_view *v, uint64_t i) {
-  return v->data ? ((const int64_t *)v->data)[i] : v->dflt;
+  if (v->data) return ((const int64_t *)v->data)[i];
+  return v->nlanes ? (int64_t)pcol_view_encoded_(v, i) : v->dflt;
 }
 static inline uint64_t pcol_view_u64(const pcol_view *v, uint64_t i) {
-  return v->data ? ((const uint64_t *)v->data)[i] : (uint64_t)v->dflt;
+  if (v->data) return ((const uint64_t *)v->data)[i];
+  return v->nlanes ? pcol_view_encoded_(v, i) : (uint64_t)v->dflt;
 }
 static inline uint8_t pcol_view_u8(const pcol_view *v, uint64_t i) {
   return v->data ? ((const uint8_t *)v->data)[i] : (uint8_t)v->dflt;
@@ -314,6 +359,38 @@ static inline double pcol_view_f64(const pcol_view *v, uint64_t i) {
   int64_t b = v->dflt;
   __builtin_memcpy(&d, &b, sizeof d);
   return d;
+}
+/* Elements [from, from + n) of a view as an array: the file's own elements
+ * when the column is plain, else read into buf (n elements).  For loops
+ * that take a column a block at a time, whatever its form. */
+static inline const uint32_t *pcol_view_span_u32(const pcol_view *v, uint64_t from, size_t n,
+                                                 uint32_t *buf);
+static inline const int64_t *pcol_view_span_i64(const pcol_view *v, uint64_t from, size_t n,
+                                                int64_t *buf);
+/* 1 and *value when every element of v is the same (absent, or one lane of
+ * constant value): loops may then skip reading it. */
+static inline int pcol_view_const(const pcol_view *v, uint64_t *value) {
+  if (v->data) return 0;
+  if (!v->nlanes) return *value = (uint64_t)v->dflt, 1;
+  if (v->nlanes != 1 || v->lanes->width || (v->lanes->step && v->count > 1)) return 0;
+  return *value = v->lanes->base, 1;
+}
+/* Elements [from, from + n) of a u32 or u64/i64 view into out (plain,
+ * absent or encoded alike): for loops over a whole column, a lane at a
+ * time instead of an element at a time.  No bounds check. */
+PCOL_API void pcol_view_read_u32(const pcol_view *v, uint64_t from, size_t n, uint32_t *out);
+PCOL_API void pcol_view_read_u64(const pcol_view *v, uint64_t from, size_t n, uint64_t *out);
+static inline const uint32_t *pcol_view_span_u32(const pcol_view *v, uint64_t from, size_t n,
+                                                 uint32_t *buf) {
+  if (v->data) return (const uint32_t *)v->data + from;
+  pcol_view_read_u32(v, from, n, buf);
+  return buf;
+}
+static inline const int64_t *pcol_view_span_i64(const pcol_view *v, uint64_t from, size_t n,
+                                                int64_t *buf) {
+  if (v->data) return (const int64_t *)v->data + from;
+  pcol_view_read_u64(v, from, n, (uint64_t *)buf);
+  return buf;
 }
 
 /* A borrowed byte string. */
@@ -486,6 +563,12 @@ typedef struct pcol_write_options {
    * untouched.  Costs a second pass over the file (and, for path "-", the
    * whole file in memory first). */
   int validate;
+  /* The format minor version to write: 3 (also 0, the default): columns
+   * encoded in their narrowest form read in place (format 1.3, spec.md
+   * §4.1), in a compact directory; 2: the files of format 1.0-1.2 as
+   * earlier writers made them, for older readers (`--format-version 1.2`).
+   * Other values: PCOL_EINVAL. */
+  uint16_t format_version;
 } pcol_write_options;
 #define PCOL_ZSTD_DEFAULT_LEVEL 9 /* go-cpu-large: 0.65x the .pb.gz in 1.2 s; 19 gives 0.60x in 8x the time */
 #define PCOL_ZSTD_SMALL_LEVEL 19  /* a section of 1 MiB takes ~0.1-0.3 s at 19 */

@@ -5,10 +5,14 @@
 const cli_opt opts_pack[] = {
     {"output", 'o', 1, "output pcol file ('-' for standard output)"},
     {"from", 'f', 1, "input format: rprof, pprof, perun, collapsed, v8, perf, speedscope, firefox, otlp, chrome, tachyon, jfr, pcol (default: detect)"},
-    {"compress", 0, 1, "section compression: none (default), lz4, or zstd[:LEVEL] (level 1-22; "
+    {"compress", 0, 1, "section compression: none (default: format 1.3's encoded columns, read in place), "
+                       "lz4 (a format 1.0 file), or zstd[:LEVEL] (level 1-22; "
                        "default: 19 for sections up to 1 MiB, 9 above; per-column transforms and a "
                        "compact directory: needs a format 1.2 reader). A pcol "
                        "input is rewritten with the new codec, losslessly"},
+    {"format-version", 0, 1, "1.3 (default): columns stored in their narrowest form, read in place "
+                             "(needs a format 1.3 reader); 1.2: the layout of earlier versions, for older readers "
+                             "(spec.md §9)"},
     {"no-mmap", 0, 0, "read pcol and Perun inputs into memory instead of mapping them"},
     {"coalesce", 0, 0, "merge runs of identical consecutive samples into long samples"},
     {"max-input", 0, 1, "limit in bytes (K, M, G, T: x1024) on an input after decompression (default: a gzip input "

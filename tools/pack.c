@@ -28,6 +28,12 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
     } else if (strcmp(comp, "none"))
       return cli_usage_error(cmd->name, "unknown compression '%s' (none, lz4, zstd or zstd:LEVEL)", comp);
   }
+  const char *ver = cli_get(cmd, a, "format-version");
+  if (ver) {
+    if (!strcmp(ver, "1.2")) wopt.format_version = 2;
+    else if (!strcmp(ver, "1.3")) wopt.format_version = 3;
+    else return cli_usage_error(cmd->name, "format version '%s' cannot be written (1.2 or 1.3)", ver);
+  }
   int coalesce = cli_flag(cmd, a, "coalesce");
   /* merge reads the output back and validates it before the rename: its
    * inputs are any valid files, whose extremes (durations of INT64_MAX)

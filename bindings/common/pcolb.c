@@ -51,8 +51,13 @@ static int col_borrow(pcol_file *f, int table, int column, int unchecked, pcb_co
   if (rc) return rc;
   c->data = v.data;
   c->dflt = v.dflt;
-  if (v.data && v.type != c->type)
+  if (pcol_view_stored(&v) && v.type != c->type)
     return pcol_error_set(err, PCOL_ECORRUPT, "column %d of table %d has an unexpected type", column, table);
+  if (v.nlanes) { /* encoded (format 1.3): the binding hands on an array */
+    PCOL_RETURN_NOT_OK(col_alloc(c, v.count, err));
+    if (elem_size(c->type) == 4) pcol_view_read_u32(&v, 0, (size_t)v.count, c->owned);
+    else pcol_view_read_u64(&v, 0, (size_t)v.count, c->owned);
+  }
   return PCOL_OK;
 }
 

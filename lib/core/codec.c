@@ -240,9 +240,11 @@ static int rowrel(const uint8_t *in, uint8_t *out, uint64_t count, pcol_type typ
 }
 
 int pcol_transform_allowed(unsigned transform, unsigned type) {
+  int integer = type == PCOL_TYPE_U32 || type == PCOL_TYPE_I64 || type == PCOL_TYPE_U64;
+  if (transform & PCOL_TRANSFORM_ENCODED) /* format 1.3: alone, on integers (§4.1) */
+    return transform == PCOL_TRANSFORM_ENCODED && integer;
   if (transform & ~(unsigned)(PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT | PCOL_TRANSFORM_ROWREL))
     return 0;
-  int integer = type == PCOL_TYPE_U32 || type == PCOL_TYPE_I64 || type == PCOL_TYPE_U64;
   if ((transform & PCOL_TRANSFORM_DELTA) && (transform & PCOL_TRANSFORM_ROWREL)) return 0;
   if ((transform & (PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_ROWREL)) && !integer) return 0;
   if ((transform & PCOL_TRANSFORM_SPLIT) && !integer && type != PCOL_TYPE_F64) return 0;

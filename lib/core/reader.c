@@ -18,8 +18,10 @@
 
 #define DEFAULT_MAX_DECODED (UINT64_C(4) << 30)
 /* The incompat_flags bits this reader implements (spec.md §9): bit 0, the
- * codecs and transforms of format 1.1; bit 1, the compact directory of 1.2. */
-#define KNOWN_INCOMPAT (PCOL_INCOMPAT_CODECS_1_1 | PCOL_INCOMPAT_COMPACT_1_2)
+ * codecs and transforms of format 1.1; bit 1, the compact directory of 1.2;
+ * bit 2, the encoded columns of 1.3. */
+#define KNOWN_INCOMPAT (PCOL_INCOMPAT_CODECS_1_1 | PCOL_INCOMPAT_COMPACT_1_2 | \
+                        PCOL_INCOMPAT_ENCODED_1_3)
 
 static int compact(const pcol_file *f) {
   return (f->hdr.incompat_flags & PCOL_INCOMPAT_COMPACT_1_2) != 0;
@@ -30,7 +32,15 @@ typedef struct sec_state {
   _Atomic int ready; /* 1 once data is decoded and checked */
   void *decoded;
   const void *data;
+  pcol_lane *lanes; /* an encoded section's lanes (format 1.3), nlanes of them */
+  uint32_t nlanes;
 } sec_state;
+
+/* A section read in place: no codec, no transform but the encoding of 1.3
+ * (whose codes are read where they lie). */
+static int in_place(const pcol_section_info *si) {
+  return si->codec == PCOL_CODEC_RAW && (si->transform & ~PCOL_TRANSFORM_ENCODED) == 0;
+}
 
 static sec_state *states(pcol_file *f) { return (sec_state *)(void *)f->sections[0].decoded; }
 
@@ -137,8 +147,7 @@ static int check_section(pcol_file *f, uint32_t i, uint64_t at, dir_walk *w, pco
     return pcol_corrupt(err, "section at directory byte %llu uses unknown codec %llu", at, si->codec);
   }
   /* 1.2 compact files align only sections read in place (spec.md §3.1) */
-  uint64_t align = !compact(f) ? PCOL_ALIGN
-                   : si->codec == PCOL_CODEC_RAW && !si->transform ? PCOL_COMPACT_ALIGN : 1;
+  uint64_t align = !compact(f) ? PCOL_ALIGN : in_place(si) ? PCOL_COMPACT_ALIGN : 1;
   if (si->offset % align || si->offset < w->prev_end || si->offset > hi->dir_offset ||
       si->stored_size > hi->dir_offset - si->offset)
     return pcol_corrupt(err, "section at file offset %llu (size %llu) is misaligned, overlaps or is out of bounds",
@@ -163,7 +172,12 @@ static int check_section(pcol_file *f, uint32_t i, uint64_t at, dir_walk *w, pco
     return pcol_corrupt(err, "section at offset %llu belongs to table %llu, which has no row count",
                         si->offset, si->table);
   uint64_t width = pcol_type_width((pcol_type)si->type), bytes;
-  if (__builtin_mul_overflow(si->count, width, &bytes) || bytes != si->decoded_size)
+  if (si->transform & PCOL_TRANSFORM_ENCODED) {
+    /* its size is that of its lanes, checked on first use (§4.1) */
+    if (si->decoded_size < PCOL_ENC_HEADER + PCOL_ENC_LANE)
+      return pcol_corrupt(err, "encoded section at offset %llu has %llu bytes, too few for one lane",
+                          si->offset, si->decoded_size);
+  } else if (__builtin_mul_overflow(si->count, width, &bytes) || bytes != si->decoded_size)
     return pcol_corrupt(err, "section at offset %llu: %llu elements do not fill its decoded size",
                         si->offset, si->count);
   if (si->codec == PCOL_CODEC_LZ4 && (si->stored_size > (uint64_t)INT32_MAX ||
@@ -223,7 +237,9 @@ static int check_entry(pcol_file *f, uint32_t i, uint64_t at, const uint8_t *res
   /* flags: the transforms of format 1.1 and 1.2, only in a file that says so */
   uint16_t allowed = (uint16_t)(((hi->incompat_flags & PCOL_INCOMPAT_CODECS_1_1)
                                      ? PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT : 0) |
-                                (compact(f) ? PCOL_TRANSFORM_ROWREL : 0));
+                                (compact(f) ? PCOL_TRANSFORM_ROWREL : 0) |
+                                ((hi->incompat_flags & PCOL_INCOMPAT_ENCODED_1_3)
+                                     ? PCOL_TRANSFORM_ENCODED : 0));
   if (si->transform & ~allowed)
     return pcol_corrupt(err, "directory entry at byte %llu has unknown flags 0x%llx", at,
                         si->transform);
@@ -327,7 +343,14 @@ static int parse_compact_entry(pcol_file *f, uint32_t i, uint64_t *pos, dir_walk
   if (!pcol_type_width((pcol_type)si->type)) /* no width, so no decoded size: D9 here */
     return pcol_corrupt(err, "section at offset %llu has unknown element type %llu", si->offset,
                         si->type);
-  if (__builtin_mul_overflow(si->count, pcol_type_width((pcol_type)si->type), &si->decoded_size))
+  if (si->transform & PCOL_TRANSFORM_ENCODED) {
+    /* an encoded section's size is its lanes' (§4.1): the stored one when
+     * raw, else one more varint */
+    si->decoded_size = si->stored_size;
+    if (si->codec != PCOL_CODEC_RAW && !read_varint(d, n, pos, &si->decoded_size))
+      return BAD("bad or cut decoded-size varint");
+  } else if (__builtin_mul_overflow(si->count, pcol_type_width((pcol_type)si->type),
+                                    &si->decoded_size))
     return pcol_corrupt(err, "section at offset %llu: %llu elements do not fill its decoded size",
                         si->offset, si->count);
 #undef BAD
@@ -570,7 +593,7 @@ void pcol_close(pcol_file *f) {
   if (f->sections) {
     sec_state *st = states(f);
     if (st)
-      for (uint32_t i = 1; i <= f->nsections; i++) free(st[i].decoded);
+      for (uint32_t i = 1; i <= f->nsections; i++) free(st[i].decoded), free(st[i].lanes);
     free(st);
     free(f->sections);
   }
@@ -629,18 +652,68 @@ static int requires_nonzero(int table, int column) {
          (table == PCOL_T_SAMPLE_TEXT && column == PCOL_C_ST_SAMPLE);
 }
 
+/* The rows an offsets column's last element must equal (§5). */
+static uint64_t child_rows(const pcol_file *f, int table) {
+  if (table == PCOL_T_STRINGS) {
+    uint32_t b = f->idx[PCOL_T_STRINGS][PCOL_C_STRINGS_BYTES];
+    return b ? f->sections[b].info.count : 0;
+  }
+  return f->rows[pcol_table_info_get(table)->child_table];
+}
+
+/* check_column's rules (§8.2) for an encoded column (format 1.3), read a
+ * run at a time: every element a u32 column holds must be below 2^32 (the
+ * lanes' sums are modulo 2^64), then the rules of plain columns. */
+static int check_encoded(pcol_file *f, const pcol_section_info *si, const pcol_column_info *ci,
+                         const pcol_view *v, pcol_error *err) {
+  uint64_t n = v->count, strings = pcol_string_count(f), prev = 0, buf[1024];
+  uint64_t refs = ci->ref_table ? f->rows[ci->ref_table] : 0;
+  int nonzero = requires_nonzero(si->table, ci->id);
+  int self_parent = si->table == PCOL_T_STACKS && ci->id == PCOL_C_STACK_PARENT;
+  int before = si->table == PCOL_T_TEXT_LINES && ci->id == PCOL_C_TL_BEFORE;
+  const pcol_lane *l = v->lanes;
+  /* an offsets column of one lane without codes (o[i] = base + i x step) is
+   * checked at its ends: it is monotonic when step < 2^63 */
+  if (ci->is_offsets && v->nlanes == 1 && l->width == 0 && n > 0) {
+    if (l->base != 0 || (n > 1 && l->step > (uint64_t)INT64_MAX))
+      return pcol_corrupt(err, "offsets section at file offset %llu does not start at 0 or decreases (%llu)",
+                          si->offset, l->base);
+  } else {
+    for (uint64_t from = 0; from < n;) {
+      size_t m = n - from < 1024 ? (size_t)(n - from) : 1024;
+      pcol_view_read_u64(v, from, m, buf);
+      for (size_t j = 0; j < m; j++) {
+        uint64_t x = buf[j], i = from + j;
+        int bad;
+        if (ci->is_offsets)
+          bad = (i == 0 && x != 0) || (i > 0 && x < prev) ||
+                (si->table == PCOL_T_STRINGS && i == 1 && x != 0);
+        else if (before)
+          bad = x == 0 || x > f->rows[PCOL_T_SAMPLES] + 1;
+        else if (ci->type != PCOL_TYPE_U32)
+          bad = 0;
+        else
+          bad = x > UINT32_MAX || (ci->is_string && x >= strings) ||
+                (ci->ref_table && x > refs) || (nonzero && x == 0) || (self_parent && x > i);
+        if (bad)
+          return pcol_corrupt(err, "encoded value %llu at row %llu is out of range or order", x, i);
+        prev = x;
+      }
+      from += m;
+    }
+  }
+  if (ci->is_offsets && n && pcol_view_u64(v, n - 1) != child_rows(f, si->table))
+    return pcol_corrupt(err, "offsets section at file offset %llu ends at %llu, child table size differs",
+                        si->offset, pcol_view_u64(v, n - 1));
+  return PCOL_OK;
+}
+
 static int check_column(pcol_file *f, const pcol_section_info *si, const pcol_column_info *ci,
-                        const void *data, pcol_error *err) {
-  const pcol_table_info *ti = pcol_table_info_get(si->table);
+                        const pcol_view *view, pcol_error *err) {
+  if (!view->data) return check_encoded(f, si, ci, view, err);
+  const void *data = view->data;
   if (ci->is_offsets) {
     const uint64_t *o = data;
-    uint64_t child_rows;
-    if (si->table == PCOL_T_STRINGS) {
-      uint32_t b = f->idx[PCOL_T_STRINGS][PCOL_C_STRINGS_BYTES];
-      child_rows = b ? f->sections[b].info.count : 0;
-    } else {
-      child_rows = f->rows[ti->child_table];
-    }
     if (o[0] != 0)
       return pcol_corrupt(err, "offsets section at file offset %llu does not start at 0 (%llu)",
                           si->offset, o[0]);
@@ -651,7 +724,7 @@ static int check_column(pcol_file *f, const pcol_section_info *si, const pcol_co
       if (o[i] < o[i - 1])
         return pcol_corrupt(err, "offsets section at file offset %llu decreases at element %llu",
                             si->offset, i);
-    if (o[si->count - 1] != child_rows)
+    if (o[si->count - 1] != child_rows(f, si->table))
       return pcol_corrupt(err, "offsets section at file offset %llu ends at %llu, child table size differs",
                           si->offset, o[si->count - 1]);
     return PCOL_OK;
@@ -735,9 +808,12 @@ const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err) {
   const pcol_section_info *si = &s->info;
   const void *data = s->stored;
   void *dec = NULL;
-  if (si->codec != PCOL_CODEC_RAW || si->transform) {
-    /* decoded once, checked while decoding (codec.c) */
-    if (pcol_section_decode(si, si->transform, s->stored, &dec, err) != PCOL_OK) goto out;
+  unsigned encoded = si->transform & PCOL_TRANSFORM_ENCODED;
+  if (!in_place(si)) {
+    /* decoded once, checked while decoding (codec.c); an encoded
+     * section's codec gives its lanes */
+    if (pcol_section_decode(si, si->transform & ~encoded, s->stored, &dec, err) != PCOL_OK)
+      goto out;
     data = dec;
   } else if (si->type != PCOL_TYPE_BYTES && si->type != PCOL_TYPE_U8 &&
              ((uintptr_t)data % 8) != 0) {
@@ -751,16 +827,23 @@ const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err) {
     data = dec;
   }
   const pcol_column_info *ci = pcol_column_info_get(si->table, si->column);
-  if (ci && check_column(f, si, ci, data, err) != PCOL_OK) {
+  pcol_view v = {.data = encoded ? NULL : data, .count = si->count, .type = (pcol_type)si->type};
+  pcol_lane *lanes = NULL;
+  if ((encoded && pcol_enc_parse(si, data, &lanes, &v.nlanes, err) != PCOL_OK) ||
+      (v.lanes = lanes, ci && check_column(f, si, ci, &v, err) != PCOL_OK)) {
     const pcol_table_info *ti = pcol_table_info_get(si->table);
     char where[96]; /* damage names its table and column (and the caller the file) */
-    snprintf(where, sizeof where, "table %s, column %s", ti ? ti->name : "?", ci->name);
+    snprintf(where, sizeof where, "table %s, column %s", ti ? ti->name : "?",
+             ci ? ci->name : "?");
     pcol_error_prefix(err, where);
     free(dec);
+    free(lanes);
     goto out;
   }
   st->decoded = dec;
   st->data = data;
+  st->lanes = lanes;
+  st->nlanes = v.nlanes;
   atomic_store_explicit(&st->ready, 1, memory_order_release);
   result = data;
 out:
@@ -772,6 +855,7 @@ int pcol_column(pcol_file *f, int table, int column, pcol_view *out, pcol_error 
   const pcol_column_info *ci = pcol_column_info_get(table, column);
   if (!ci) return pcol_error_set(err, PCOL_ENOTFOUND, "no column %d in table %d", column, table);
   uint64_t rows = f->rows[table];
+  memset(out, 0, sizeof *out);
   out->type = ci->type;
   out->dflt = ci->is_offsets ? 0 : ci->dflt;
   uint32_t sec = f->idx[table][column];
@@ -802,7 +886,10 @@ int pcol_column(pcol_file *f, int table, int column, pcol_view *out, pcol_error 
   }
   const void *d = pcol_section_data(f, sec, err);
   if (!d) return err ? err->code : PCOL_ECORRUPT;
-  out->data = d;
+  const sec_state *st = &states(f)[sec];
+  out->data = st->nlanes ? NULL : d;
+  out->nlanes = st->nlanes;
+  out->lanes = st->lanes;
   out->count = f->sections[sec].info.count;
   return PCOL_OK;
 }
@@ -816,9 +903,10 @@ int pcol_column_unchecked(pcol_file *f, int table, int column, pcol_view *out, p
   const pcol_column_info *ci = pcol_column_info_get(table, column);
   uint32_t sec = ci && !ci->is_offsets ? f->idx[table][column] : 0;
   const pcol_section *s = sec ? &f->sections[sec] : NULL;
-  if (!s || s->info.codec != PCOL_CODEC_RAW || s->info.transform ||
+  if (!s || !in_place(&s->info) || s->info.transform ||
       (ci->type != PCOL_TYPE_BYTES && ci->type != PCOL_TYPE_U8 && (uintptr_t)s->stored % 8))
     return pcol_column(f, table, column, out, err);
+  memset(out, 0, sizeof *out);
   out->type = ci->type;
   out->dflt = ci->dflt;
   out->data = s->stored;

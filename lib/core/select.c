@@ -192,10 +192,10 @@ int pcol_select_iter_filter(pcol_file *f, const pcol_select *sel, const pcol_fil
        * overlap.  Without a duration column (raw samples only) that bound is
        * `from` itself, so the search is one binary search. */
       int64_t maxdur = 0;
-      if (dur.data && !declared && (rc = declared_max_durations(f, &declared, err))) goto out;
-      if (dur.data && s < pcol_rows(f, PCOL_T_SOURCES) + 1 && declared[s] >= 0)
+      if (pcol_view_stored(&dur) && !declared && (rc = declared_max_durations(f, &declared, err))) goto out;
+      if (pcol_view_stored(&dur) && s < pcol_rows(f, PCOL_T_SOURCES) + 1 && declared[s] >= 0)
         maxdur = declared[s];
-      else if (dur.data)
+      else if (pcol_view_stored(&dur))
         for (uint64_t k = row; k < end; k++) {
           int64_t d = pcol_view_i64(&dur, k);
           if (d > maxdur) maxdur = d;

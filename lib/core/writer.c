@@ -21,6 +21,9 @@ typedef struct plan_entry {
                         * value offsets or types, made as they are written */
   uint8_t spilled;     /* 1: data is NULL, the bytes are the builder's spilled
                         * column (spill.c), read back in pieces as they are written */
+  uint8_t encoded;     /* 1: written in the encoded form `enc` (format 1.3, §4.1),
+                        * made from the plain bytes above as they are written */
+  pcol_enc_plan enc;
 } plan_entry;
 
 typedef struct plan {
@@ -30,13 +33,15 @@ typedef struct plan {
   uint64_t dir_offset, file_size;
   int v11;     /* some entry uses a codec or transform of format 1.1 */
   int compact; /* format 1.2: compact directory, sections aligned to 8 or not */
+  int v13;     /* format 1.3 allowed: columns may be encoded (§4.1) */
+  int any_encoded;
   uint8_t header[PCOL_HEADER_SIZE];
   uint8_t *dir;
   size_t dir_len;
 } plan;
 
 static void plan_free(plan *p) {
-  for (size_t i = 0; i < p->n; i++) free(p->e[i].owned);
+  for (size_t i = 0; i < p->n; i++) free(p->e[i].owned), pcol_enc_plan_free(&p->e[i].enc);
   free(p->e);
   free(p->dir);
 }
@@ -81,7 +86,8 @@ static uint64_t align_to(uint64_t x, uint64_t a) { return (x + a - 1) & ~(a - 1)
  * compact file a multiple of 8 for one read in place, anywhere otherwise. */
 static uint64_t section_align(const plan *p, const plan_entry *e) {
   if (!p->compact) return PCOL_ALIGN;
-  return e->codec == PCOL_CODEC_RAW && !e->transform ? PCOL_COMPACT_ALIGN : 1;
+  return e->codec == PCOL_CODEC_RAW && (!e->transform || e->transform == PCOL_TRANSFORM_ENCODED)
+             ? PCOL_COMPACT_ALIGN : 1;
 }
 
 /* crc32 takes uInt lengths: feed large ranges in pieces */
@@ -149,13 +155,51 @@ static int crc_piece(void *ctx, const void *d, size_t n) {
   return 0;
 }
 
-/* Feeds the bytes of entry e to f: generated, read back from the
- * builder's temporary file, or from memory. */
-static int entry_each(const plan *p, const plan_entry *e,
+/* Feeds the plain bytes of entry e's column to f: generated, read back
+ * from the builder's temporary file, or from memory. */
+static int plain_each(const plan *p, const plan_entry *e,
                       int (*f)(void *ctx, const void *d, size_t n), void *ctx) {
   if (e->gen) return implicit_each(p, e, f, ctx);
   if (e->spilled) return pcol_b_col_each(p->b, e->table, e->column - 1, f, ctx);
-  return e->stored_size && f(ctx, e->data, (size_t)e->stored_size) ? PCOL_EIO : PCOL_OK;
+  /* an encoded entry's plain bytes, or a stored one's (compressed or not) */
+  uint64_t len = e->encoded ? e->count * pcol_type_width((pcol_type)e->type) : e->stored_size;
+  return len && f(ctx, e->data, (size_t)len) ? PCOL_EIO : PCOL_OK;
+}
+
+/* plain_each as the encoder's source (enc_write.c) */
+typedef struct entry_src {
+  const plan *p;
+  const plan_entry *e;
+} entry_src;
+static int src_each(void *src, int (*f)(void *ctx, const void *d, size_t n), void *ctx) {
+  const entry_src *s = src;
+  return plain_each(s->p, s->e, f, ctx);
+}
+
+/* Feeds the stored bytes of entry e to f: its plain bytes, or their
+ * encoded form (format 1.3). */
+static int entry_each(const plan *p, const plan_entry *e,
+                      int (*f)(void *ctx, const void *d, size_t n), void *ctx) {
+  if (!e->encoded) return plain_each(p, e, f, ctx);
+  entry_src s = {p, e};
+  return pcol_enc_emit(&e->enc, src_each, &s, (pcol_type)e->type, e->count, f, ctx);
+}
+
+/* Format 1.3: stores e encoded when that is smaller (enc_write.c).  The
+ * values of a builder whose samples all have the same k value types are
+ * tried in k lanes, one a type; min_width keeps a row paid for in bytes. */
+static int encode_entry(plan *p, plan_entry *e, unsigned min_width, pcol_error *err) {
+  if (e->type != PCOL_TYPE_U32 && e->type != PCOL_TYPE_I64 && e->type != PCOL_TYPE_U64) return PCOL_OK;
+  uint32_t k = e->table == PCOL_T_VALUES && p->b->vimplicit ? p->b->vk : 1;
+  entry_src s = {p, e};
+  if (!pcol_enc_choose(src_each, &s, (pcol_type)e->type, e->count, k, min_width, &e->enc))
+    return PCOL_OK; /* plain is as small (or the column could not be read: it fails later) */
+  if (e->enc.size == UINT64_MAX) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  e->encoded = 1;
+  e->transform = PCOL_TRANSFORM_ENCODED;
+  e->stored_size = e->decoded_size = e->enc.size;
+  p->any_encoded = 1;
+  return PCOL_OK;
 }
 
 /* Stores a compressed copy of e's bytes (codec, level) when that is
@@ -236,6 +280,12 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
         e->count = ci->type == PCOL_TYPE_BYTES ? len : len / pcol_type_width(ci->type);
         e->stored_size = len;
       }
+      if (p->v13 && codec == PCOL_CODEC_RAW) {
+        /* the first column samples store pays for its rows (spec.md §4.1) */
+        unsigned min_width = t == PCOL_T_SAMPLES && bt->rows > PCOL_SAMPLES_FREE_ROWS &&
+                             e == &p->e[p->n - 1] && p->e[p->n - 2].column == 0;
+        PCOL_RETURN_NOT_OK(encode_entry(p, e, min_width, err));
+      }
       if (codec != PCOL_CODEC_RAW) {
         pcol_buf tmp = {0}; /* an implicit column's bytes, made for the codec, then freed */
         void *map = NULL;   /* a spilled column, mapped for the codec, then unmapped */
@@ -291,7 +341,7 @@ static size_t put_varint(uint8_t *d, uint64_t v) {
 /* The compact directory (spec.md §3.1): varint entries, at most 6 varints
  * and 2 bytes each, without the sections' crcs (the body crc has them). */
 static int write_compact_directory(plan *p, pcol_error *err) {
-  p->dir = malloc(p->n ? p->n * (6 * PCOL_VARINT_MAX + 2) : 1);
+  p->dir = malloc(p->n ? p->n * (7 * PCOL_VARINT_MAX + 2) : 1);
   if (!p->dir) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   uint8_t *d = p->dir;
   uint64_t prev_key = 0, prev_end = PCOL_HEADER_SIZE;
@@ -310,6 +360,7 @@ static int write_compact_directory(plan *p, pcol_error *err) {
     d += put_varint(d, e->offset - prev_end);
     d += put_varint(d, e->stored_size);
     d += put_varint(d, e->count);
+    if (e->encoded && e->codec != PCOL_CODEC_RAW) d += put_varint(d, e->decoded_size);
     prev_end = e->offset + e->stored_size;
   }
   p->dir_len = (size_t)(d - p->dir);
@@ -366,11 +417,13 @@ static void write_header(plan *p, uint32_t body) {
   pcol_wr16(h + PCOL_HDR_MAJOR, PCOL_FORMAT_MAJOR);
   /* the lowest version whose features the file uses (spec.md §9): 1.0;
    * 1.1 with incompat bit 0 when a section uses zstd, delta or split; 1.2
-   * with bit 1 when the directory is compact */
-  pcol_wr16(h + PCOL_HDR_MINOR, p->compact ? 2 : p->v11 ? 1 : 0);
+   * with bit 1 when the directory is compact; 1.3 with bit 2 when a
+   * column is encoded */
+  pcol_wr16(h + PCOL_HDR_MINOR, p->any_encoded ? 3 : p->compact ? 2 : p->v11 ? 1 : 0);
   pcol_wr32(h + PCOL_HDR_HEADER_SIZE, PCOL_HEADER_SIZE);
   pcol_wr64(h + PCOL_HDR_INCOMPAT, (p->v11 ? PCOL_INCOMPAT_CODECS_1_1 : 0) |
-                                       (p->compact ? PCOL_INCOMPAT_COMPACT_1_2 : 0));
+                                       (p->compact ? PCOL_INCOMPAT_COMPACT_1_2 : 0) |
+                                       (p->any_encoded ? PCOL_INCOMPAT_ENCODED_1_3 : 0));
   pcol_wr64(h + PCOL_HDR_COMPAT, 0); /* compat flags */
   pcol_wr64(h + PCOL_HDR_FILE_SIZE, p->file_size);
   pcol_wr64(h + PCOL_HDR_DIR_OFFSET, p->dir_offset);
@@ -381,6 +434,9 @@ static void write_header(plan *p, uint32_t body) {
 }
 
 int pcol_write_options_check(const pcol_write_options *opt, pcol_error *err) {
+  if (opt && opt->format_version && opt->format_version != 2 && opt->format_version != 3)
+    return pcol_error_set(err, PCOL_EINVAL, "format version 1.%u cannot be written (1.2 or 1.3)",
+                          (unsigned)opt->format_version);
   if (opt && opt->compress_zstd && (opt->zstd_level < 0 || opt->zstd_level > 22))
     return pcol_error_set(err, PCOL_EINVAL, "zstd level %d is not in 1..22 (or 0, auto)",
                           opt->zstd_level);
@@ -396,7 +452,10 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
   int level = opt ? opt->zstd_level : 0; /* 0: auto, by section size */
   PCOL_RETURN_NOT_OK(pcol_write_options_check(opt, err));
   p->b = b;
-  p->compact = codec == PCOL_CODEC_ZSTD;
+  /* format 1.3 (the default) encodes the columns of a raw file, in a
+   * compact directory; 1.2 writes what earlier writers wrote */
+  p->v13 = codec == PCOL_CODEC_RAW && !(opt && opt->format_version == 2);
+  p->compact = codec == PCOL_CODEC_ZSTD || p->v13;
   PCOL_RETURN_NOT_OK(plan_sections(b, codec, level, p, err));
   p->dir_offset = place_sections(p);
   if (p->dir_offset == UINT64_MAX)

@@ -153,7 +153,7 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
     x->derived_cpu = rt.last_ns && pcol_rtime_has(&rt, id);
     x->derived_alloc = has_alloc && has_alloc[id];
     /* its own count of samples (THE count rule, lib/core/count.c) */
-    if (!sc.weight.data && !cvt[id] && sc.weight.dflt == 1) x->count = (pcol_sum)(b - a); /* every weight 1 */
+    if (!pcol_view_stored(&sc.weight) && !cvt[id] && sc.weight.dflt == 1) x->count = (pcol_sum)(b - a); /* every weight 1 */
     else
       for (uint64_t r = a; r < b; r++) x->count += pcol_sample_count(&sc, r, cvt[id]);
   }

@@ -347,7 +347,7 @@ static int tr_groups_init(tr_groups *g, pcol_file *f, pcol_error *err) {
       lo = x < lo ? x : lo;
     }
   }
-  for (uint64_t i = 0, ns = pcol_rows(f, PCOL_T_SAMPLES); i < ns && g->weight.data; i++) {
+  for (uint64_t i = 0, ns = pcol_rows(f, PCOL_T_SAMPLES); i < ns && pcol_view_stored(&g->weight); i++) {
     int64_t x = pcol_view_i64(&g->weight, i);
     lo = x < lo ? x : lo;
   }

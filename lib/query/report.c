@@ -687,12 +687,12 @@ static int sources(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, pco
     if (timed) {
       t0 = pcol_view_i64(&tim, a + na);
       for (uint64_t i = a + na; i < row; i++) {
-        int64_t e, d = dur.data ? pcol_view_i64(&dur, i) : 0;
+        int64_t e, d = pcol_view_i64(&dur, i);
         if (__builtin_add_overflow(pcol_view_i64(&tim, i), d > 0 ? d : 0, &e)) e = INT64_MAX;
         if (e > t1) t1 = e;
       }
       tlast = pcol_view_i64(&tim, row - 1);
-      dlast = dur.data ? pcol_view_i64(&dur, row - 1) : 0;
+      dlast = pcol_view_i64(&dur, row - 1);
     }
     /* the source's default (pcol_value_resolve of it alone: the core rule,
      * computed once for every source) */
@@ -759,7 +759,7 @@ static int sample_cols(rep *r, const vchoice *vc, size_t nvc, size_t def, pcol_e
     }
   put(r, ",", 1);
   col(r, delta ? "tdelta" : "tabs", r->tmp, n);
-  for (uint64_t i = 0; i < n; i++) r->tmp[i] = dur.data ? pcol_view_i64(&dur, i) : 0;
+  for (uint64_t i = 0; i < n; i++) r->tmp[i] = pcol_view_i64(&dur, i);
   put(r, ",", 1);
   col(r, "dur", r->tmp, n);
   for (uint64_t i = 0; i < n; i++) r->tmp[i] = pcol_view_u32(&stk, i);

@@ -1,0 +1,292 @@
+/* enc_write.c — choosing and writing the encoded form of a column (format
+ * 1.3, spec.md §4.1).
+ *
+ * A column is read from its source a few times (it may be a spilled
+ * temporary file of 100M samples, so nothing of its size is held): once for
+ * each lane's ends, which give a candidate step (the slope of a sorted
+ * column); once for the range of value - row x step under step 0 and that
+ * slope; once to count, for every width, the values outside a window
+ * anchored at either end of that range (they become exceptions).  The
+ * cheapest (width, step, window) wins, and the encoding is kept only when
+ * it is smaller than the plain column.  Writing streams the codes a lane at
+ * a time, then the exceptions.
+ */
+#include "internal.h"
+
+typedef __int128 i128;
+
+/* A column's value as an exact integer of its type. */
+static i128 value_of(const uint8_t *p, pcol_type t) {
+  if (t == PCOL_TYPE_U32) return (i128)pcol_rd32(p);
+  uint64_t x = pcol_rd64(p);
+  return t == PCOL_TYPE_I64 ? (i128)(int64_t)x : (i128)x;
+}
+
+static const unsigned widths[] = {1, 2, 4, 8};
+enum { NW = 4, NSTEP = 2, NANCHOR = 2 };
+
+/* What the passes learn about one lane. */
+typedef struct lane_stats {
+  uint64_t rows;
+  i128 first, last;
+  i128 step[NSTEP];
+  int nstep;
+  i128 lo[NSTEP], hi[NSTEP];
+  uint64_t out[NSTEP][NW][NANCHOR]; /* values outside each window */
+} lane_stats;
+
+typedef struct pass {
+  pcol_type type;
+  unsigned w;  /* element width */
+  uint32_t k;  /* lanes */
+  uint64_t i;  /* element index */
+  int phase;   /* 0 ends, 1 ranges, 2 windows */
+  lane_stats *ls;
+} pass;
+
+static i128 window_lo(const lane_stats *s, int st, int wi, int anchor) {
+  i128 span = ((i128)1 << (8 * widths[wi])) - 2; /* codes 0 .. all ones - 1 */
+  return anchor ? s->hi[st] - span : s->lo[st];
+}
+
+static int stats_piece(void *ctx, const void *d, size_t n) {
+  pass *p = ctx;
+  const uint8_t *b = d;
+  for (size_t off = 0; off + p->w <= n; off += p->w, p->i++) {
+    i128 v = value_of(b + off, p->type);
+    uint64_t r = p->i / p->k;
+    lane_stats *s = &p->ls[p->i % p->k];
+    if (p->phase == 0) {
+      if (r == 0) s->first = v;
+      s->last = v;
+      continue;
+    }
+    for (int st = 0; st < s->nstep; st++) {
+      i128 x = v - (i128)r * s->step[st];
+      if (p->phase == 1) {
+        if (r == 0 || x < s->lo[st]) s->lo[st] = x;
+        if (r == 0 || x > s->hi[st]) s->hi[st] = x;
+        continue;
+      }
+      for (int wi = 0; wi < NW; wi++)
+        for (int a = 0; a < NANCHOR; a++) {
+          i128 lo = window_lo(s, st, wi, a);
+          i128 span = ((i128)1 << (8 * widths[wi])) - 2;
+          if (x < lo || x > lo + span) s->out[st][wi][a]++;
+        }
+    }
+  }
+  return 0;
+}
+
+static uint64_t lane_rows(uint64_t n, uint64_t k, uint64_t j) {
+  return n > j ? (n - j - 1) / k + 1 : 0;
+}
+
+/* The cheapest form of lane s (its bytes, without alignment). */
+static uint64_t choose_lane(const lane_stats *s, unsigned min_width, pcol_enc_lane *out) {
+  uint64_t best = UINT64_MAX;
+  for (int st = 0; st < s->nstep; st++) {
+    if (s->hi[st] == s->lo[st] && min_width == 0) { /* base + r x step exactly */
+      out->lo = s->lo[st], out->step_exact = s->step[st];
+      out->base = (uint64_t)s->lo[st], out->step = (uint64_t)s->step[st];
+      out->width = 0, out->nexc = 0;
+      return 0;
+    }
+    for (int wi = 0; wi < NW; wi++)
+      for (int a = 0; a < NANCHOR; a++) {
+        if (widths[wi] < min_width) continue;
+        uint64_t nexc = s->out[st][wi][a];
+        if (nexc > UINT32_MAX) continue;
+        uint64_t cost = s->rows * widths[wi] + nexc * 16;
+        if (cost >= best) continue;
+        best = cost;
+        out->lo = window_lo(s, st, wi, a);
+        out->step_exact = s->step[st];
+        out->base = (uint64_t)out->lo;
+        out->step = (uint64_t)s->step[st];
+        out->width = (uint8_t)widths[wi];
+        out->nexc = (uint32_t)nexc;
+      }
+  }
+  return best;
+}
+
+static uint64_t align_up(uint64_t x, uint64_t a) { return a > 1 ? (x + a - 1) / a * a : x; }
+
+/* The encoded size of a plan (spec.md §4.1's layout). */
+static uint64_t plan_size(const pcol_enc_plan *p, uint64_t count) {
+  uint64_t pos = PCOL_ENC_HEADER + (uint64_t)p->k * PCOL_ENC_LANE;
+  for (uint32_t j = 0; j < p->k; j++) {
+    pos = align_up(pos, p->lanes[j].width);
+    pos += lane_rows(count, p->k, j) * p->lanes[j].width;
+  }
+  pos = align_up(pos, 8);
+  for (uint32_t j = 0; j < p->k; j++) pos += (uint64_t)p->lanes[j].nexc * 16;
+  return pos;
+}
+
+/* The plan for k lanes; its size, or UINT64_MAX when none fits. */
+static uint64_t plan_k(pcol_enc_source each, void *src, pcol_type type, uint64_t count,
+                       uint32_t k, unsigned min_width, pcol_enc_plan *out) {
+  lane_stats *ls = calloc(k, sizeof *ls);
+  pcol_enc_lane *lanes = calloc(k, sizeof *lanes);
+  uint64_t size = UINT64_MAX;
+  if (!ls || !lanes) goto out;
+  pass p = {type, (unsigned)pcol_type_width(type), k, 0, 0, ls};
+  if (each(src, stats_piece, &p)) goto out;
+  for (uint32_t j = 0; j < k; j++) {
+    lane_stats *s = &ls[j];
+    s->rows = lane_rows(count, k, j);
+    s->step[s->nstep++] = 0;
+    if (s->rows > 1) {
+      i128 slope = (s->last - s->first) / (i128)(s->rows - 1);
+      if (slope != 0 && slope >= INT64_MIN && slope <= INT64_MAX) s->step[s->nstep++] = slope;
+    }
+  }
+  for (p.phase = 1; p.phase <= 2; p.phase++) {
+    p.i = 0;
+    if (each(src, stats_piece, &p)) goto out;
+  }
+  for (uint32_t j = 0; j < k; j++) choose_lane(&ls[j], min_width, &lanes[j]);
+  out->k = k;
+  out->lanes = lanes;
+  size = plan_size(out, count);
+  lanes = NULL;
+out:
+  free(ls);
+  free(lanes);
+  return size;
+}
+
+int pcol_enc_choose(pcol_enc_source each, void *src, pcol_type type, uint64_t count,
+                    uint32_t k_hint, unsigned min_width, pcol_enc_plan *out) {
+  memset(out, 0, sizeof *out);
+  if (type != PCOL_TYPE_U32 && type != PCOL_TYPE_I64 && type != PCOL_TYPE_U64) return 0;
+  uint64_t plain = count * pcol_type_width(type);
+  pcol_enc_plan one = {0}, many = {0};
+  uint64_t s1 = plan_k(each, src, type, count, 1, min_width, &one), sk = UINT64_MAX;
+  if (k_hint > 1 && k_hint <= PCOL_ENC_MAX_LANES && k_hint <= count && count % k_hint == 0)
+    sk = plan_k(each, src, type, count, k_hint, min_width, &many);
+  pcol_enc_plan *best = sk < s1 ? &many : &one;
+  uint64_t size = sk < s1 ? sk : s1;
+  if (size < plain || (min_width && size != UINT64_MAX)) {
+    *out = *best;
+    out->size = size;
+    if (best == &one) free(many.lanes);
+    else free(one.lanes);
+    return 1;
+  }
+  free(one.lanes);
+  free(many.lanes);
+  return 0;
+}
+
+void pcol_enc_plan_free(pcol_enc_plan *p) {
+  free(p->lanes);
+  memset(p, 0, sizeof *p);
+}
+
+/* ------------------------------------------------------------- writing */
+
+typedef struct emit {
+  const pcol_enc_plan *plan;
+  pcol_type type;
+  unsigned w;
+  uint64_t i;
+  uint32_t lane;  /* the lane being written */
+  int exceptions; /* 0 codes, 1 exception pairs */
+  int (*put)(void *ctx, const void *d, size_t n);
+  void *put_ctx;
+  uint8_t buf[1 << 16];
+  size_t len;
+  int failed;
+} emit;
+
+static int flush(emit *e) {
+  if (e->len && !e->failed && e->put(e->put_ctx, e->buf, e->len)) e->failed = 1;
+  e->len = 0;
+  return e->failed;
+}
+
+static int put_bytes(emit *e, const void *d, size_t n) {
+  if (e->len + n > sizeof e->buf && flush(e)) return 1;
+  memcpy(e->buf + e->len, d, n);
+  e->len += n;
+  return 0;
+}
+
+static int zeros(emit *e, uint64_t n) {
+  static const uint8_t z[8];
+  for (; n; n--)
+    if (put_bytes(e, z, 1)) return 1;
+  (void)z;
+  return 0;
+}
+
+static int emit_piece(void *ctx, const void *d, size_t n) {
+  emit *e = ctx;
+  const uint8_t *b = d;
+  uint32_t k = e->plan->k;
+  for (size_t off = 0; off + e->w <= n; off += e->w, e->i++) {
+    if (e->i % k != e->lane) continue;
+    const pcol_enc_lane *l = &e->plan->lanes[e->lane];
+    uint64_t r = e->i / k;
+    i128 v = value_of(b + off, e->type), x = v - (i128)r * l->step_exact;
+    uint64_t bits = (uint64_t)v, all = l->width >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * l->width)) - 1;
+    /* the same test as the counting pass (stats_piece), exactly */
+    int exc = x < l->lo || x - l->lo > (i128)all - 1;
+    uint64_t code = exc ? all : (uint64_t)(x - l->lo);
+    if (e->exceptions) {
+      if (!exc) continue;
+      uint8_t pair[16];
+      pcol_wr64(pair, r);
+      pcol_wr64(pair + 8, bits);
+      if (put_bytes(e, pair, 16)) return 1;
+      continue;
+    }
+    uint8_t c[8];
+    pcol_wr64(c, code);
+    if (put_bytes(e, c, l->width)) return 1;
+  }
+  return 0;
+}
+
+int pcol_enc_emit(const pcol_enc_plan *plan, pcol_enc_source each, void *src, pcol_type type,
+                  uint64_t count, int (*put)(void *ctx, const void *d, size_t n), void *put_ctx) {
+  emit *e = calloc(1, sizeof *e);
+  if (!e) return PCOL_ENOMEM;
+  e->plan = plan, e->type = type, e->w = (unsigned)pcol_type_width(type);
+  e->put = put, e->put_ctx = put_ctx;
+  uint8_t h[PCOL_ENC_LANE] = {0};
+  pcol_wr32(h, plan->k);
+  pcol_wr32(h + 4, 0);
+  int rc = put_bytes(e, h, PCOL_ENC_HEADER);
+  for (uint32_t j = 0; j < plan->k && !rc; j++) {
+    const pcol_enc_lane *l = &plan->lanes[j];
+    memset(h, 0, sizeof h);
+    pcol_wr64(h + PCOL_ENC_LANE_BASE, l->base);
+    pcol_wr64(h + PCOL_ENC_LANE_STEP, l->step);
+    h[PCOL_ENC_LANE_WIDTH] = l->width;
+    pcol_wr32(h + PCOL_ENC_LANE_NEXC, l->nexc);
+    rc = put_bytes(e, h, PCOL_ENC_LANE);
+  }
+  uint64_t pos = PCOL_ENC_HEADER + (uint64_t)plan->k * PCOL_ENC_LANE;
+  for (uint32_t j = 0; j < plan->k && !rc; j++) {
+    const pcol_enc_lane *l = &plan->lanes[j];
+    if (!l->width) continue;
+    rc = zeros(e, align_up(pos, l->width) - pos);
+    pos = align_up(pos, l->width) + lane_rows(count, plan->k, j) * l->width;
+    e->i = 0, e->lane = j, e->exceptions = 0;
+    if (!rc) rc = each(src, emit_piece, e) || e->failed;
+  }
+  if (!rc) rc = zeros(e, align_up(pos, 8) - pos);
+  for (uint32_t j = 0; j < plan->k && !rc; j++) {
+    if (!plan->lanes[j].nexc) continue;
+    e->i = 0, e->lane = j, e->exceptions = 1;
+    rc = each(src, emit_piece, e) || e->failed;
+  }
+  if (!rc) rc = flush(e);
+  free(e);
+  return rc ? PCOL_EIO : PCOL_OK;
+}
