@@ -23,7 +23,7 @@ int main(int argc, char **argv) {
   static const uint32_t sizes[] = {0, 1, 7, 60};
   int bad = 0;
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-    for (int lz4 = 0; lz4 <= 2; lz4++) { /* raw, LZ4, zstd (compact, format 1.2) */
+    for (int lz4 = 0; lz4 <= 3; lz4++) { /* raw, LZ4, zstd (compact, format 1.2) */
       void *mem = NULL;
       size_t len = 0;
       if (fz_make_file(sizes[i], lz4, &mem, &len)) {

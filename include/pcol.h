@@ -44,7 +44,7 @@ extern "C" {
 #define PCOL_VERSION_STRING "0.2.0"
 /* The on-disk format this library writes (spec.md). */
 #define PCOL_FORMAT_MAJOR 1
-#define PCOL_FORMAT_MINOR 2
+#define PCOL_FORMAT_MINOR 3
 
 /* ================================================== level 1: core (lib/core)
  * Read, validate, build and write pcol files; sample selection. */

@@ -96,13 +96,14 @@ static void every_byte(int lz4) {
 Test(corrupt, every_byte_every_position_raw, .timeout = 600) { every_byte(0); }
 Test(corrupt, every_byte_every_position_lz4, .timeout = 600) { every_byte(1); }
 Test(corrupt, every_byte_every_position_zstd, .timeout = 600) { every_byte(2); }
+Test(corrupt, every_byte_every_position_encoded, .timeout = 600) { every_byte(3); }
 
 /* ---------------------------------------------- random damage, larger file */
 Test(corrupt, random_bytes_and_bit_flips_of_a_large_file, .timeout = 600) {
-  for (int lz4 = 0; lz4 <= 2; lz4++) { /* raw, LZ4, zstd */
+  for (int lz4 = 0; lz4 <= 3; lz4++) { /* raw, LZ4, zstd, encoded (1.3) */
     size_t len;
     uint8_t *orig = make(3000, lz4, &len);
-    cr_assert_gt(len, lz4 == 2 ? 2000 : 50000); /* zstd shrinks it most */
+    cr_assert_gt(len, lz4 >= 2 ? 2000 : 50000); /* zstd and the encodings shrink it most */
     uint8_t *p = malloc(len);
     memcpy(p, orig, len);
     for (int n = 0; n < 2000; n++) {
@@ -111,7 +112,7 @@ Test(corrupt, random_bytes_and_bit_flips_of_a_large_file, .timeout = 600) {
       if (n % 2) p[i] ^= (uint8_t)(1u << (rnd() % 8)); /* bit flip */
       else do p[i] = (uint8_t)rnd(); while (p[i] == old);
       cr_assert(detected(p, len), "change at byte %zu of %zu (%s) went undetected", i, len,
-                lz4 == 2 ? "zstd" : lz4 ? "lz4" : "raw");
+                lz4 == 3 ? "encoded" : lz4 == 2 ? "zstd" : lz4 ? "lz4" : "raw");
       p[i] = old;
     }
     /* several changes at once */
@@ -173,7 +174,7 @@ Test(corrupt, truncation_at_every_section_boundary_and_random_points, .timeout =
  * recompute every checksum, and require that reading never crashes and
  * that full validation and the lazy checks agree on what is readable. */
 Test(corrupt, recomputed_checksums_never_crash, .timeout = 600) {
-  for (int lz4 = 0; lz4 <= 1; lz4++) {
+  for (int lz4 = 0; lz4 <= 3; lz4 += lz4 == 1 ? 2 : 1) { /* raw, LZ4, encoded (1.3) */
     size_t len;
     uint8_t *orig = make(40, lz4, &len);
     uint64_t dir = rd64(orig + 40);
@@ -183,7 +184,9 @@ Test(corrupt, recomputed_checksums_never_crash, .timeout = 600) {
       memcpy(p, orig, len);
       int changes = 1 + (int)(rnd() % 3);
       for (int k = 0; k < changes; k++) {
-        if (rnd() % 2) { /* a directory field */
+        if (rnd() % 2 && lz4 == 3) { /* a byte of the compact directory (§3.1) */
+          p[dir + rnd() % (len - dir)] = (uint8_t)rnd();
+        } else if (rnd() % 2) { /* a directory field */
           uint8_t *e = p + dir + (rnd() % nsec) * 64;
           static const int fields[] = {0, 2, 4, 5, 8, 16, 24, 32};
           int fld = fields[rnd() % 8];

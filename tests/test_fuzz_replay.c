@@ -99,7 +99,7 @@ Test(fuzz_replay, generated_regressions) {
 Test(fuzz_replay, synthetic_pcol_seeds) {
   static const uint32_t sizes[] = {0, 1, 7, 60, 300};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-    for (int lz4 = 0; lz4 <= 2; lz4++) {
+    for (int lz4 = 0; lz4 <= 3; lz4++) {
       void *mem = NULL;
       size_t len = 0;
       cr_assert_eq(fz_make_file(sizes[i], lz4, &mem, &len), 0);
@@ -155,7 +155,7 @@ static int pack_dir(const char *sub) {
     pcol_error err = {0};
     cr_assert_eq(pcol_builder_new(&b, &err), 0);
     if (pcol_import_path(b, path, PCOL_FMT_UNKNOWN, NULL, &err) == 0) {
-      for (int lz4 = 0; lz4 <= 2; lz4++) { /* raw, LZ4, zstd */
+      for (int lz4 = 0; lz4 <= 3; lz4++) { /* raw, LZ4, zstd */
         pcol_write_options wo = FZ_WRITE_OPTIONS(lz4);
         void *mem = NULL;
         size_t len = 0;
