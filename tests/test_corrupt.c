@@ -184,9 +184,10 @@ Test(corrupt, recomputed_checksums_never_crash, .timeout = 600) {
       memcpy(p, orig, len);
       int changes = 1 + (int)(rnd() % 3);
       for (int k = 0; k < changes; k++) {
-        if (rnd() % 2 && lz4 == 3) { /* a byte of the compact directory (§3.1) */
+        int in_dir = rnd() % 2;
+        if (in_dir && lz4 == 3) { /* a byte of the compact directory (§3.1) */
           p[dir + rnd() % (len - dir)] = (uint8_t)rnd();
-        } else if (rnd() % 2) { /* a directory field */
+        } else if (in_dir) { /* a directory field */
           uint8_t *e = p + dir + (rnd() % nsec) * 64;
           static const int fields[] = {0, 2, 4, 5, 8, 16, 24, 32};
           int fld = fields[rnd() % 8];

@@ -207,8 +207,9 @@ static int round_trip(const pcol_write_options *o, int codec, int *v12, int *tra
   pcol_header_info h, hr;
   pcol_file_header(lz, &h);
   pcol_file_header(raw, &hr);
-  cr_assert_eq(hr.minor, 0, "a raw file is format 1.0");
-  cr_assert_eq(hr.incompat_flags, 0);
+  /* the default raw file: encoded columns (1.3) in a compact directory */
+  cr_assert_eq(hr.minor, 3, "a raw file is format 1.3");
+  cr_assert_eq(hr.incompat_flags, PCOL_INCOMPAT_COMPACT_1_2 | PCOL_INCOMPAT_ENCODED_1_3);
   /* *v12: a compact 1.2 file (bit 1, and bit 0 when zstd, delta or split is used) */
   *v12 = h.minor == 2 && (h.incompat_flags & ~(uint64_t)1) == PCOL_INCOMPAT_COMPACT_1_2;
   if (!*v12) cr_assert(h.minor == 0 && h.incompat_flags == 0, "1.0, or 1.2 with bit 1, nothing else");
@@ -219,9 +220,18 @@ static int round_trip(const pcol_write_options *o, int codec, int *v12, int *tra
     for (int c = 1; c <= ti->ncolumns; c++) {
       pcol_view a = col(raw, t, c), z = col(lz, t, c);
       cr_assert_eq(a.count, z.count);
-      cr_assert_eq(!a.data, !z.data);
-      size_t w = t == PCOL_T_STRINGS && c == 2 ? 1 : (ti->columns[c - 1].type == PCOL_TYPE_U8 ? 1 : ti->columns[c - 1].type == PCOL_TYPE_U32 ? 4 : 8);
-      if (a.data) cr_assert(memcmp(a.data, z.data, a.count * w) == 0, "table %d col %d", t, c);
+      cr_assert_eq(pcol_view_stored(&a), pcol_view_stored(&z));
+      pcol_type ty = ti->columns[c - 1].type;
+      if (ty == PCOL_TYPE_BYTES) {
+        if (a.data) cr_assert(memcmp(a.data, z.data, a.count) == 0, "table %d col %d", t, c);
+        continue;
+      }
+      for (uint64_t i = 0; i < a.count; i++) /* element by element: raw may be encoded (1.3) */
+        cr_assert(ty == PCOL_TYPE_U8 ? pcol_view_u8(&a, i) == pcol_view_u8(&z, i)
+                  : ty == PCOL_TYPE_U32 ? pcol_view_u32(&a, i) == pcol_view_u32(&z, i)
+                  : ty == PCOL_TYPE_F64 ? !memcmp(&(double){pcol_view_f64(&a, i)}, &(double){pcol_view_f64(&z, i)}, 8)
+                  : pcol_view_u64(&a, i) == pcol_view_u64(&z, i), "table %d col %d row %llu", t, c,
+                  (unsigned long long)i);
     }
   }
   pcol_close(raw);
@@ -230,6 +240,22 @@ static int round_trip(const pcol_write_options *o, int codec, int *v12, int *tra
   free(m2);
   pcol_builder_free(b);
   return compressed;
+}
+
+/* --format-version 1.2: the file earlier writers made (1.0, 64-byte
+ * entries, plain columns), with the same views as the default 1.3 one. */
+Test(format, format_version_1_2_is_plain_1_0_with_identical_views) {
+  pcol_write_options o = {.format_version = 2};
+  int v12, tf;
+  cr_assert_eq(round_trip(&o, PCOL_CODEC_LZ4, &v12, &tf), 0, "nothing compressed");
+  cr_assert(!v12 && !tf, "a 1.0 file without transforms");
+  pcol_write_options bad = {.format_version = 4};
+  pcol_builder *b = rich_profile();
+  void *mem = NULL;
+  size_t len;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_write_mem(b, &bad, &mem, &len, &err), PCOL_EINVAL);
+  pcol_builder_free(b);
 }
 
 Test(format, round_trip_lz4_identical_views) {
@@ -293,11 +319,17 @@ Test(format, defaults_are_not_stored) {
   void *mem;
   pcol_file *f = tu_reopen(b, NULL, &mem);
   /* weight (all 1), duration (all 0), cpu_delta (all NA), source (all 1): absent */
-  cr_assert_null(col(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT).data);
-  cr_assert_null(col(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION).data);
-  cr_assert_null(col(f, PCOL_T_SAMPLES, PCOL_C_S_CPU_DELTA).data);
-  cr_assert_null(col(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE).data);
-  cr_assert_not_null(col(f, PCOL_T_SAMPLES, PCOL_C_S_TIME).data);
+  pcol_view c;
+  c = col(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT);
+  cr_assert(!pcol_view_stored(&c));
+  c = col(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION);
+  cr_assert(!pcol_view_stored(&c));
+  c = col(f, PCOL_T_SAMPLES, PCOL_C_S_CPU_DELTA);
+  cr_assert(!pcol_view_stored(&c));
+  c = col(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE);
+  cr_assert(!pcol_view_stored(&c));
+  c = col(f, PCOL_T_SAMPLES, PCOL_C_S_TIME);
+  cr_assert(pcol_view_stored(&c));
   pcol_view w = col(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT);
   cr_assert_eq(pcol_view_i64(&w, 99), 1);
   pcol_close(f);
@@ -452,6 +484,7 @@ Test(format, newer_major_is_refused_naming_both_versions) {
   size_t len;
   uint8_t *p = good_file(&len);
   p[8] = 2; /* major 2 */
+  p[10] = 0; /* minor 0: "2.0" */
   fix_header_crc(p);
   pcol_file *f;
   pcol_error err = {0};
@@ -482,7 +515,7 @@ Test(format, unknown_incompat_flag_is_refused_compat_flag_ignored) {
   fix_header_crc(p);
   cr_assert_eq(pcol_open_buffer(p, len, NULL, &f, &err), 0, "%s", err.message);
   pcol_close(f);
-  p[16] = 0x04; /* incompat bit 2 (bits 0 and 1 are format 1.1's and 1.2's, known) */
+  p[16] = 0x08; /* incompat bit 3 (bits 0-2 are format 1.1's, 1.2's and 1.3's, known) */
   fix_header_crc(p);
   cr_assert_eq(pcol_open_buffer(p, len, NULL, &f, &err), PCOL_EUNSUPPORTED);
   free(p);

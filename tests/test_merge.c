@@ -253,7 +253,10 @@ Test(merge, big_mapped_inputs_are_read_in_windows) {
   close(fd);
   pcol_builder *in = input("big.out", "alloc", "leaf", 300000);
   pcol_error err = {0};
-  cr_assert_eq(pcol_builder_write(in, path, NULL, &err), 0, "%s", err.message);
+  /* plain columns (1.2): windows release a plain column's pages; the
+   * encoded columns of 1.3 are a few bytes a row and are not released */
+  pcol_write_options plain = {.format_version = 2};
+  cr_assert_eq(pcol_builder_write(in, path, &plain, &err), 0, "%s", err.message);
   pcol_builder_free(in);
   size_t fsize = 0;
   free(tu_slurp(path, &fsize));
