@@ -283,6 +283,10 @@ typedef struct pcol_lane {
   uint32_t width;         /* 0, 1, 2, 4 or 8 */
   uint32_t nexc;          /* exceptions, rows strictly increasing */
   const uint64_t *exc;    /* nexc pairs (row, value), in the file */
+  /* (made at first use, not stored) exc_first[b]: the first exception of a
+   * row >= b x 2^PCOL_EXC_BLOCK_BITS, for b = 0 .. (rows >> bits) + 1: a
+   * patched code is found among its block's exceptions, not all of them */
+  const uint32_t *exc_first;
 } pcol_lane;
 
 /* A borrowed, typed view of one column.  Read it with pcol_view_u32 and
@@ -314,15 +318,11 @@ PCOL_API int pcol_column(pcol_file *f, int table, int column, pcol_view *out,
 PCOL_API int pcol_column_unchecked(pcol_file *f, int table, int column, pcol_view *out,
                                    pcol_error *err);
 
+#define PCOL_EXC_BLOCK_BITS 6
 /* Element i of an encoded view as a 64-bit pattern (spec.md §4.1). */
 PCOL_API uint64_t pcol_lane_patch(const pcol_lane *l, uint64_t row, uint64_t value);
-static inline uint64_t pcol_view_encoded_(const pcol_view *v, uint64_t i) {
-  const pcol_lane *l = v->lanes;
-  uint64_t r = i;
-  if (v->nlanes > 1) {
-    l += i % v->nlanes;
-    r = i / v->nlanes;
-  }
+/* Row r of a lane (r < its rows: no bounds check). */
+static inline uint64_t pcol_lane_get(const pcol_lane *l, uint64_t r) {
   uint64_t c, all;
   switch (l->width) {
   case 0: return l->base + r * l->step;
@@ -333,6 +333,10 @@ static inline uint64_t pcol_view_encoded_(const pcol_view *v, uint64_t i) {
   }
   uint64_t x = l->base + r * l->step + c;
   return c == all && l->nexc ? pcol_lane_patch(l, r, x) : x;
+}
+static inline uint64_t pcol_view_encoded_(const pcol_view *v, uint64_t i) {
+  if (v->nlanes == 1) return pcol_lane_get(v->lanes, i);
+  return pcol_lane_get(v->lanes + i % v->nlanes, i / v->nlanes);
 }
 /* 1 when the column is stored (plain or encoded), 0 when absent. */
 static inline int pcol_view_stored(const pcol_view *v) { return v->data || v->nlanes; }

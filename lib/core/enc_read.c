@@ -38,6 +38,34 @@ static uint64_t code_at(const pcol_lane *l, uint64_t r) {
   }
 }
 
+/* Each lane's exc_first (pcol.h): one u32 a block of 2^PCOL_EXC_BLOCK_BITS
+ * rows, so that a patched code costs a search of its block's exceptions.
+ * The arrays follow the lanes in their allocation (one free()). */
+static int exc_index(pcol_lane **lanes_io, uint32_t k, uint64_t n) {
+  uint64_t total = 0;
+  for (uint32_t j = 0; j < k; j++)
+    if ((*lanes_io)[j].nexc) total += (lane_rows(n, k, j) >> PCOL_EXC_BLOCK_BITS) + 2;
+  if (!total) return PCOL_OK;
+  if (total > (SIZE_MAX - (size_t)k * sizeof(pcol_lane)) / sizeof(uint32_t)) return PCOL_ENOMEM;
+  pcol_lane *lanes = realloc(*lanes_io, (size_t)k * sizeof *lanes + (size_t)total * sizeof(uint32_t));
+  if (!lanes) return PCOL_ENOMEM;
+  *lanes_io = lanes;
+  uint32_t *at = (uint32_t *)(void *)(lanes + k);
+  for (uint32_t j = 0; j < k; j++) {
+    pcol_lane *l = &lanes[j];
+    if (!l->nexc) continue;
+    uint64_t nb = (lane_rows(n, k, j) >> PCOL_EXC_BLOCK_BITS) + 2;
+    uint32_t x = 0;
+    for (uint64_t b = 0; b < nb; b++) {
+      while (x < l->nexc && (l->exc[2 * x] >> PCOL_EXC_BLOCK_BITS) < b) x++;
+      at[b] = x;
+    }
+    l->exc_first = at;
+    at += nb;
+  }
+  return PCOL_OK;
+}
+
 int pcol_enc_parse(const pcol_section_info *si, const uint8_t *d, pcol_lane **out,
                    uint32_t *nlanes, pcol_error *err) {
   uint64_t size = si->decoded_size, n = si->count;
@@ -105,6 +133,8 @@ int pcol_enc_parse(const pcol_section_info *si, const uint8_t *d, pcol_lane **ou
   }
   if (!rc && pos != size)
     rc = BAD("its lanes end at byte %llu, not at its end", pos);
+  if (!rc && (rc = exc_index(&lanes, k, n)) != PCOL_OK)
+    pcol_error_set(err, rc, "out of memory");
 #undef BAD
   if (rc) {
     free(lanes);
@@ -117,6 +147,8 @@ int pcol_enc_parse(const pcol_section_info *si, const uint8_t *d, pcol_lane **ou
 
 uint64_t pcol_lane_patch(const pcol_lane *l, uint64_t row, uint64_t value) {
   uint64_t lo = 0, hi = l->nexc;
+  if (l->exc_first) lo = l->exc_first[row >> PCOL_EXC_BLOCK_BITS],
+                    hi = l->exc_first[(row >> PCOL_EXC_BLOCK_BITS) + 1];
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo) / 2;
     uint64_t r = l->exc[2 * mid];
@@ -127,14 +159,30 @@ uint64_t pcol_lane_patch(const pcol_lane *l, uint64_t row, uint64_t value) {
   return value;
 }
 
-/* Lane rows [r, r + m) of one lane, written to out[0], out[stride], ... */
+/* Lane rows [r, r + m) of one lane, written to out[0], out[stride], ...:
+ * one loop a width, so that the codes are read as the array they are. */
+#define LANE_LOOP(T)                                                                 \
+  do {                                                                               \
+    const T *c = (const T *)l->codes + r;                                            \
+    for (size_t i = 0; i < m; i++, x += l->step) out[i * stride] = x + c[i];         \
+  } while (0)
 static void lane_read(const pcol_lane *l, uint64_t r, size_t m, uint64_t *out, size_t stride) {
-  uint64_t x = l->base + r * l->step, all = all_ones(l->width);
-  for (size_t i = 0; i < m; i++, x += l->step) {
-    uint64_t c = code_at(l, r + i);
-    out[i * stride] = c == all && l->nexc ? pcol_lane_patch(l, r + i, x + c) : x + c;
+  uint64_t x = l->base + r * l->step, x0 = x;
+  switch (l->width) {
+  case 0:
+    for (size_t i = 0; i < m; i++, x += l->step) out[i * stride] = x;
+    return;
+  case 1: LANE_LOOP(uint8_t); break;
+  case 2: LANE_LOOP(uint16_t); break;
+  case 4: LANE_LOOP(uint32_t); break;
+  default: LANE_LOOP(uint64_t); break;
   }
+  if (!l->nexc) return;
+  uint64_t all = all_ones(l->width); /* then the patched codes */
+  for (size_t i = 0; i < m; i++, x0 += l->step)
+    if (code_at(l, r + i) == all) out[i * stride] = pcol_lane_patch(l, r + i, x0 + all);
 }
+#undef LANE_LOOP
 
 static void read_bits(const pcol_view *v, uint64_t from, size_t n, uint64_t *out) {
   uint64_t k = v->nlanes;
@@ -142,7 +190,14 @@ static void read_bits(const pcol_view *v, uint64_t from, size_t n, uint64_t *out
     lane_read(v->lanes, from, n, out, 1);
     return;
   }
-  for (size_t i = 0; i < n; i++) out[i] = pcol_view_encoded_(v, from + i);
+  /* k lanes: the elements up to the next multiple of k one by one, then
+   * each lane's rows in stride */
+  size_t head = 0;
+  for (; head < n && (from + head) % k; head++) out[head] = pcol_view_encoded_(v, from + head);
+  uint64_t r = (from + head) / k;
+  size_t rest = n - head, full = rest / k;
+  for (uint64_t j = 0; j < k && full; j++) lane_read(&v->lanes[j], r, full, out + head + j, k);
+  for (size_t i = head + full * k; i < n; i++) out[i] = pcol_view_encoded_(v, from + i);
 }
 
 void pcol_view_read_u64(const pcol_view *v, uint64_t from, size_t n, uint64_t *out) {

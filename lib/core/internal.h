@@ -666,13 +666,27 @@ int pcol_select_rows(pcol_file *f, const pcol_select *sel, pcol_selected_row **r
 typedef struct pcol_sample_cols {
   pcol_view weight, voff, vtype, vval;
   uint64_t nvalues;
+  /* k > 0: dense values (1.3): every sample's values are the k types of
+   * vtype's constant lanes, value j in vval's lane j (pcol_sample_cols_init) */
+  uint32_t dense_k;
 } pcol_sample_cols;
 int pcol_sample_cols_init(pcol_sample_cols *c, pcol_file *f, pcol_error *err);
+/* Sets c->dense_k for c's columns (select.c; pcol_sample_cols_init does). */
+void pcol_sample_cols_dense(pcol_sample_cols *c);
 static inline int pcol_sample_value(const pcol_sample_cols *c, uint64_t row, uint32_t vt,
                                     int64_t *v) {
   if (!vt || vt == PCOL_VT_WEIGHT) {
     *v = pcol_view_i64(&c->weight, row);
     return 1;
+  }
+  if (c->dense_k) {
+    for (uint32_t j = 0; j < c->dense_k; j++)
+      if ((uint32_t)c->vtype.lanes[j].base == vt) {
+        *v = (int64_t)pcol_lane_get(&c->vval.lanes[j], row);
+        return 1;
+      }
+    *v = 0;
+    return 0;
   }
   uint64_t a = pcol_view_u64(&c->voff, row), e = pcol_view_u64(&c->voff, row + 1);
   if (e > c->nvalues) e = c->nvalues; /* the reader checked; belt and braces */

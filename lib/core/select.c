@@ -288,5 +288,22 @@ int pcol_sample_cols_init(pcol_sample_cols *c, pcol_file *f, pcol_error *err) {
                            {&c->voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
                            {&c->vtype, PCOL_T_VALUES, PCOL_C_V_TYPE},
                            {&c->vval, PCOL_T_VALUES, PCOL_C_V_VALUE}};
-  return pcol_columns(f, req, PCOL_NCOLS(req), err);
+  PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
+  pcol_sample_cols_dense(c);
+  return PCOL_OK;
+}
+
+/* Dense values (format 1.3, spec.md §4.1): every sample has the same k
+ * types (offsets i x k; each type lane a constant), so value j of sample r
+ * is row r of the value column's lane j. */
+void pcol_sample_cols_dense(pcol_sample_cols *c) {
+  const pcol_view *o = &c->voff, *t = &c->vtype, *v = &c->vval;
+  uint64_t k = o->nlanes == 1 && !o->lanes->width && !o->lanes->base ? o->lanes->step : 0;
+  c->dense_k = 0;
+  if (!k || k > PCOL_ENC_MAX_LANES || t->nlanes != k || v->nlanes != k ||
+      c->nvalues / k + 1 != o->count || c->nvalues % k)
+    return;
+  for (uint64_t j = 0; j < k; j++)
+    if (t->lanes[j].width || t->lanes[j].step) return;
+  c->dense_k = (uint32_t)k;
 }

@@ -13,6 +13,7 @@ typedef struct wctx {
   uint32_t vt, alloc_vt[PCOL_Q_RPROF_ALLOC_NTYPES];
   uint64_t nstacks, nvalues, nsamples;
   pcol_view stack, weight, voff, vtype, vval, source;
+  pcol_sample_cols sc; /* weight, voff, vtype, vval as THE value rule reads them */
   pcol_sum *w;  /* 128-bit sums: no sum of 64-bit values overflows (F4) */
   int64_t *w64; /* or 64-bit ones, kept only if total ends <= INT64_MAX */
   int narrow;   /* weights_run: make w64, not w */
@@ -29,15 +30,13 @@ typedef struct wctx {
 /* the value of type vt of a sample: the one rule in core
  * (pcol_sample_value, with the time rule of Rprof sources) */
 static int value_of(const wctx *c, uint64_t row, uint32_t vt, int64_t *v) {
-  pcol_sample_cols sc = {c->weight, c->voff, c->vtype, c->vval, c->nvalues};
-  (void)pcol_sample_value_rt(&sc, &c->rt, row, vt, v);
+  (void)pcol_sample_value_rt(&c->sc, &c->rt, row, vt, v);
   return PCOL_OK;
 }
 
 /* summaryRprof's per-line memory increase: THE rule of lib/core/xvalues.c */
 static int rprof_alloc(const wctx *c, uint64_t row, int64_t *out) {
-  pcol_sample_cols sc = {c->weight, c->voff, c->vtype, c->vval, c->nvalues};
-  if (pcol_ralloc_value(&sc, &c->source, c->alloc_vt, row, out))
+  if (pcol_ralloc_value(&c->sc, &c->source, c->alloc_vt, row, out))
     return pcol_error_set(c->err, PCOL_ETOOBIG, "memory increase overflows at sample %llu",
                           (unsigned long long)row + 1);
   return PCOL_OK;
@@ -49,9 +48,8 @@ static int sample_value(const wctx *c, uint64_t row, int64_t *v) {
   if (row >= c->nsamples) return PCOL_ECORRUPT;
   if (c->vt == PCOL_VT_RPROF_ALLOC) return rprof_alloc(c, row, v);
   if (c->vt == 0 && c->cvt) { /* THE count rule (lib/core/count.c) */
-    pcol_sample_cols sc = {c->weight, c->voff, c->vtype, c->vval, c->nvalues};
     uint32_t s = pcol_view_u32(&c->source, row);
-    *v = pcol_sample_count(&sc, row, s <= c->rt.nsources ? c->cvt[s] : 0);
+    *v = pcol_sample_count(&c->sc, row, s <= c->rt.nsources ? c->cvt[s] : 0);
     return PCOL_OK;
   }
   if (c->vt == 0) {
@@ -241,6 +239,8 @@ static int wctx_init_(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_
   }
   if (stored && c->voff.count != c->nsamples + 1)
     return pcol_error_set(err, PCOL_ECORRUPT, "sample value offsets have the wrong length");
+  c->sc = (pcol_sample_cols){c->weight, c->voff, c->vtype, c->vval, c->nvalues, 0};
+  pcol_sample_cols_dense(&c->sc);
   if (c->vt || c->cvt) PCOL_RETURN_NOT_OK(pcol_rtime_init(&c->rt, f, err));
   return PCOL_OK;
 }

@@ -266,7 +266,7 @@ static int add_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
   uint32_t src = pcol_view_u32(&x->s_src, row);
   uint32_t dv = src <= pcol_rows(x->f, PCOL_T_SOURCES) ? x->dflt[src] : 0;
   if (!x->named && dv) { /* another format's source: its default value (§0), as fold */
-    pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES)};
+    pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES), 0};
     int64_t v;
     /* as fold: a stack whose value is 0 is no line */
     if (!(has = pcol_sample_value_rt(&sc, &x->rt, row, dv, &v)) || !pcol_scale(v, num, den)) return 0;
@@ -274,7 +274,7 @@ static int add_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
     a2 = (__int128)pcol_scale(v, num, den) * nano_per_unit(d); /* 1e-1 ms: 1.5, as fold */
     dec = d > 0;
   } else if (x->named) { /* the chosen value: the one rule in core (pcol_sample_value) */
-    pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES)};
+    pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES), 0};
     int64_t v;
     if (x->want_vt == 0) { /* "samples": THE count rule, each source's own count */
       uint32_t s = pcol_view_u32(&x->s_src, row);
@@ -298,7 +298,7 @@ static int add_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
       }
     }
     if (!diff && !single) { /* THE count rule: samples/count of pprof, else the weight */
-      pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES)};
+      pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES), 0};
       uint32_t s = pcol_view_u32(&x->s_src, row);
       int64_t c = pcol_sample_count(&sc, row, s <= pcol_rows(x->f, PCOL_T_SOURCES) ? x->cvt[s] : 0);
       a2 = (__int128)pcol_scale(c, num, den) * NANO_I;

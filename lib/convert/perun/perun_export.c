@@ -739,7 +739,7 @@ static int unit_is_bytes(pexp *x, uint32_t vt) {
 static int64_t row_amount(pexp *x, const selrow *r) {
   uint32_t s = pcol_view_u32(&x->s_src, r->row);
   uint32_t vt = s < pcol_rows(x->f, PCOL_T_SOURCES) + 1 ? x->amount_vt[s] : 0;
-  pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES)};
+  pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES), 0};
   int64_t v;
   if (!x->memory) /* kperf: the raw samples a row stands for (THE count rule) */
     return pcol_scale(pcol_sample_count(&sc, r->row, vt), r->num, r->den);

@@ -519,7 +519,7 @@ static int emit_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
     /* a collapsed line with an integer count has its decimal type too
      * (the decimal-count rule, lib/core/count.c) */
     pcol_sample_cols sc = {v[PCOL_C_S_WEIGHT], v[PCOL_C_S_VALUE_OFFSETS], sp->vty, sp->vva,
-                           sp->nvals};
+                           sp->nvals, 0};
     for (size_t k = 0; k < si->npos; k++) {
       int64_t fv;
       if (sp->used[k] || !pcol_rtime_fills(&x->rt, src, si->pos_vt[k]) ||

@@ -135,7 +135,7 @@ static int stack_frames(sexp *x, uint32_t stack, const uint32_t **fr, uint32_t *
 /* weight (vt 0) or value of type vt of a selected row; *has = 0 if absent */
 static int64_t amount(sexp *x, const pcol_selected_row *r, uint32_t vt, int *has) {
   *has = 1;
-  pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES)};
+  pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES), 0};
   int64_t v;
   if (!vt) /* the count profile: THE count rule */
     return pcol_scale(pcol_sample_count(&sc, r->row, x->cvt[x->cur_src]), r->num, r->den);
