@@ -185,6 +185,30 @@ static int entry_each(const plan *p, const plan_entry *e,
   return pcol_enc_emit(&e->enc, src_each, &s, (pcol_type)e->type, e->count, f, ctx);
 }
 
+static int put_mem(void *ctx, const void *d, size_t n) {
+  return pcol_buf_append((pcol_buf *)ctx, d, n) != PCOL_OK;
+}
+
+/* Format 1.3 under zstd: e's encoded bytes (*plan), compressed at level
+ * into *out (out->data NULL when e is not smaller encoded, or zstd does
+ * not shrink it).  The caller compares it with the transforms' frame. */
+static int encode_zstd(plan *p, plan_entry *e, int level, pcol_encoded *out, pcol_enc_plan *ep,
+                       pcol_error *err) {
+  memset(out, 0, sizeof *out);
+  if (e->type != PCOL_TYPE_U32 && e->type != PCOL_TYPE_I64 && e->type != PCOL_TYPE_U64) return PCOL_OK;
+  uint32_t k = e->table == PCOL_T_VALUES && p->b->vimplicit ? p->b->vk : 1;
+  entry_src s = {p, e};
+  if (!pcol_enc_choose(src_each, &s, (pcol_type)e->type, e->count, k, 0, ep)) return PCOL_OK;
+  pcol_buf bytes = {0};
+  int rc = ep->size == UINT64_MAX ? PCOL_ENOMEM
+           : pcol_enc_emit(ep, src_each, &s, (pcol_type)e->type, e->count, put_mem, &bytes);
+  if (!rc && pcol_section_encode(PCOL_CODEC_ZSTD, level, 0, bytes.data, bytes.len, bytes.len,
+                                 PCOL_TYPE_BYTES, out))
+    rc = PCOL_ENOMEM;
+  pcol_buf_free(&bytes);
+  return rc ? pcol_error_set(err, rc, "out of memory") : PCOL_OK;
+}
+
 /* Format 1.3: stores e encoded when that is smaller (enc_write.c).  The
  * values of a builder whose samples all have the same k value types are
  * tried in k lanes, one a type; min_width keeps a row paid for in bytes. */
@@ -301,9 +325,22 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
           if (vr) return pcol_error_set(err, vr, "cannot map the temporary copy of a samples column");
           tmp.data = (uint8_t *)d, tmp.len = (size_t)e->decoded_size; /* not owned */
         }
-        int zr = compress_entry(e, ik || e->spilled ? &tmp : buf, codec, level, tf, err);
+        /* format 1.3: the encoded column under zstd, when that is smaller */
+        pcol_encoded encz = {0};
+        pcol_enc_plan encp = {0};
+        int zr = p->v13 && codec == PCOL_CODEC_ZSTD ? encode_zstd(p, e, level, &encz, &encp, err) : 0;
+        if (!zr) zr = compress_entry(e, ik || e->spilled ? &tmp : buf, codec, level, tf, err);
         if (e->spilled) pcol_b_col_unmap(map, maplen);
         else pcol_buf_free(&tmp);
+        if (!zr && encz.data && encz.size < e->stored_size) {
+          free(e->owned); /* the transforms' frame, larger */
+          e->owned = encz.data, e->data = encz.data, encz.data = NULL;
+          e->codec = encz.codec, e->transform = PCOL_TRANSFORM_ENCODED;
+          e->stored_size = encz.size, e->decoded_size = encp.size;
+          p->any_encoded = 1;
+        }
+        free(encz.data);
+        pcol_enc_plan_free(&encp);
         PCOL_RETURN_NOT_OK(zr);
         if (e->owned) e->gen = 0, e->spilled = 0; /* stored compressed */
       }
@@ -360,7 +397,8 @@ static int write_compact_directory(plan *p, pcol_error *err) {
     d += put_varint(d, e->offset - prev_end);
     d += put_varint(d, e->stored_size);
     d += put_varint(d, e->count);
-    if (e->encoded && e->codec != PCOL_CODEC_RAW) d += put_varint(d, e->decoded_size);
+    if ((e->transform & PCOL_TRANSFORM_ENCODED) && e->codec != PCOL_CODEC_RAW)
+      d += put_varint(d, e->decoded_size); /* its lanes' size (§3.1, 1.3) */
     prev_end = e->offset + e->stored_size;
   }
   p->dir_len = (size_t)(d - p->dir);
@@ -454,7 +492,7 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
   p->b = b;
   /* format 1.3 (the default) encodes the columns of a raw file, in a
    * compact directory; 1.2 writes what earlier writers wrote */
-  p->v13 = codec == PCOL_CODEC_RAW && !(opt && opt->format_version == 2);
+  p->v13 = codec != PCOL_CODEC_LZ4 && !(opt && opt->format_version == 2);
   p->compact = codec == PCOL_CODEC_ZSTD || p->v13;
   PCOL_RETURN_NOT_OK(plan_sections(b, codec, level, p, err));
   p->dir_offset = place_sections(p);
