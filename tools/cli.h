@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Exit codes (documented in `pcol --help` and README). */
+/* Exit codes (documented in `pcol --help` and doc/cli.md). */
 enum {
   EXIT_OK = 0,
   EXIT_DATA = 1,  /* invalid, corrupt or unsupported input; validation failed */
