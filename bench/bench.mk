@@ -83,7 +83,7 @@ bench-scale: bench-tools
 
 # The streaming writer (include/pcol.h): peak RSS and time of 1M samples,
 # one file and rolled every 100k / 10k, 1,000 distinct stacks and all
-# distinct; the README's "Streaming writer" numbers.
+# distinct; doc/library.md's "Streaming writer" numbers.
 .PHONY: bench-writer
 bench-writer: bench-tools
 	@d=$$(mktemp -d); for dist in 1000 0; do for roll in 0 100000 10000; do \

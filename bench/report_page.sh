@@ -3,7 +3,7 @@
 # the page's size against the pcol file's, the time to write it, and the time
 # headless Chromium takes to make it interactive and to recompute a range
 # (bench/report_page.js).  Writes bench/results/report.md (or $OUT).  Fails
-# when a page is larger than its pcol file: the size promise of the README.
+# when a page is larger than its pcol file: the size promise of doc/report.md.
 #
 #   BUILD=dir BENCH_BUILD=dir bash bench/report_page.sh [SAMPLES...]
 set -u

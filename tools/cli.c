@@ -313,20 +313,6 @@ void cli_import_warning(const char *cmd, pcol_error *err) {
   err->message[0] = 0;
 }
 
-int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_file **f) {
-  pcol_error err = {0};
-  pcol_open_options opt = {0};
-  opt.no_mmap = cli_flag(cmd, a, "no-mmap");
-  opt.max_rows = cli_max_rows();
-  /* any input format: a pcol file is mapped, another is converted in memory
-   * ("-": standard input, read whole) */
-  int rc = pcol_open_any(path, &opt, f, &err);
-  if (rc) return cli_fail_in(cmd->name, path, &err, rc);
-  cli_import_warning(cmd->name, &err);
-  cli_budget_input(path, *f);
-  return 0;
-}
-
 pcol_format cli_input_format(const char *path) {
   if (!strcmp(path, "-")) return PCOL_FMT_UNKNOWN; /* cannot look without reading it */
   FILE *fp = fopen(path, "rb");
@@ -335,21 +321,6 @@ pcol_format cli_input_format(const char *path) {
   size_t n = fread(head, 1, sizeof head, fp);
   fclose(fp);
   return pcol_detect_format(head, n);
-}
-
-int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
-             const pcol_select *sel, pcol_file **f, pcol_value_sel *v, const char **label,
-             pcol_error *err) {
-  int rc = cli_open_args(cmd, a, args, nargs, sel, f, label, err);
-  if (rc) return rc;
-  if ((rc = pcol_value_resolve(*f, sel, cli_get(cmd, a, "value"), v, err))) {
-    pcol_error_prefix(err, *label);
-    pcol_close(*f);
-    *f = NULL;
-    return rc;
-  }
-  cli_warn_value(cmd, *f, sel, v, *label);
-  return PCOL_OK;
 }
 
 /* Sources alike for the mixed-sources warning: their type, what their

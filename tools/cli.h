@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Exit codes (documented in `pcol --help` and README). */
+/* Exit codes (documented in `pcol --help` and doc/cli.md). */
 enum {
   EXIT_OK = 0,
   EXIT_DATA = 1,  /* invalid, corrupt or unsupported input; validation failed */
@@ -110,13 +110,13 @@ int cli_expand_args(const char *const *args, int nargs, char ***paths, size_t *n
                     pcol_error *err);
 void cli_expand_free(char **paths, size_t n);
 
-/* Opens any profile (pcol_open_any: a pcol file is mapped, another format
- * converted in memory; "-" = stdin, read into memory); honours --no-mmap.
+/* Opens any profile (inputs.c; pcol_open_any: a pcol file is mapped, another
+ * format converted in memory; "-" = stdin, read into memory); honours --no-mmap.
  * Prints the error and returns the exit code on failure. */
 int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_file **f);
 /* The format of a file by its first bytes (PCOL_FMT_UNKNOWN for "-"). */
 pcol_format cli_input_format(const char *path);
-/* Opens any profile (pcol_open_any; --no-mmap) and resolves --value for the
+/* Opens any profile (inputs.c; pcol_open_any; --no-mmap) and resolves --value for the
  * selection: what the commands that compute views do first.  Errors name
  * the path; returns a PCOL_E* code (not printed). */
 int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,

@@ -173,7 +173,7 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
     if (fmt == OUT_TEXT) {
       text_rc = print_text(cmd, a, &tb, &tn, rows, n, absolute, dropped, label_cutoff, fraction);
     } else {
-      /* the text's and README's names: one name for each column */
+      /* the text's and doc/cli.md's names: one name for each column */
       static const char *const names[] = {"base_flat", "new_flat", "d_flat", "base_cum",
                                           "new_cum", "d_cum", "name"};
       cli_table t;

@@ -1,7 +1,10 @@
 /* inputs.c — the inputs of a reading command: each argument a file, a
  * directory (its files, by name) or a glob pattern (expanded here when the
  * shell left it quoted), and their union opened as `pcol merge` of them
- * would write it (pcol_open_many: one rule, in the library). */
+ * would write it (pcol_open_many: one rule, in the library).  Also cli_open
+ * (one profile: pack's and merge's inputs) and cli_load (the inputs, then
+ * --value): opening inputs lives here, and uses cli.c (options, messages)
+ * and outbudget.c (--max-rows, the budget), neither of which calls back. */
 #include "cli.h"
 #include <dirent.h>
 #include <glob.h>
@@ -166,6 +169,15 @@ void cli_expand_free(char **paths, size_t n) {
   free(paths);
 }
 
+/* How a reading command opens its inputs: --no-mmap, and --max-rows (read
+ * by cli_budget_begin, outbudget.c). */
+static pcol_open_options open_options(const cli_command *cmd, const cli_args *a) {
+  pcol_open_options opt = {0};
+  opt.no_mmap = cli_flag(cmd, a, "no-mmap");
+  opt.max_rows = cli_max_rows();
+  return opt;
+}
+
 int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
                   const pcol_select *sel, pcol_file **f, const char **label, pcol_error *err) {
   *f = NULL;
@@ -173,9 +185,7 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
   cli_inputs in;
   int rc = expand(args, nargs, &in, err);
   if (rc) return rc;
-  pcol_open_options opt = {0};
-  opt.no_mmap = cli_flag(cmd, a, "no-mmap");
-  opt.max_rows = cli_max_rows();
+  pcol_open_options opt = open_options(cmd, a);
   size_t used = 0;
   /* any input format: a pcol file is mapped, another is converted in memory
    * ("-": standard input, read whole); many: their union in memory */
@@ -192,4 +202,31 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
   }
   inputs_free(&in);
   return rc;
+}
+
+int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_file **f) {
+  pcol_error err = {0};
+  pcol_open_options opt = open_options(cmd, a);
+  /* any input format: a pcol file is mapped, another is converted in memory
+   * ("-": standard input, read whole) */
+  int rc = pcol_open_any(path, &opt, f, &err);
+  if (rc) return cli_fail_in(cmd->name, path, &err, rc);
+  cli_import_warning(cmd->name, &err);
+  cli_budget_input(path, *f);
+  return 0;
+}
+
+int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
+             const pcol_select *sel, pcol_file **f, pcol_value_sel *v, const char **label,
+             pcol_error *err) {
+  int rc = cli_open_args(cmd, a, args, nargs, sel, f, label, err);
+  if (rc) return rc;
+  if ((rc = pcol_value_resolve(*f, sel, cli_get(cmd, a, "value"), v, err))) {
+    pcol_error_prefix(err, *label);
+    pcol_close(*f);
+    *f = NULL;
+    return rc;
+  }
+  cli_warn_value(cmd, *f, sel, v, *label);
+  return PCOL_OK;
 }

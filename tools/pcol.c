@@ -56,7 +56,7 @@ static const cli_command commands[] = {
      "error that lists the keys.  The header has pprof's Time: and Duration: lines.\n"
      "--by file is pprof -files, but one row per file (pprof splits a file by function\n"
      "start line); a frame without a file is \"<unknown>\" or \"[binary]\".  Names are\n"
-     "shown as stored (pprof -symbolize=none): see README for pprof's C++/Rust shortening.  --from/--to select a time range: a long sample (pack --coalesce)\n"
+     "shown as stored (pprof -symbolize=none): see doc/cli.md for pprof's C++/Rust shortening.  --from/--to select a time range: a long sample (pack --coalesce)\n"
      "counts its ticks inside it (spec.md §7).  Seconds (1.5) count from each source's start;\n"
      "a wall-clock time (2026-11-23T10:00:00Z, or @EPOCH) is each source's own range from\n"
      "its recorded start, and a source without sample times (pprof) counts whole inside\n"

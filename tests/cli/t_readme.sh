@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The README's examples all run as written (issue 13): every `pcol ...` line of
-# its usage blocks is run, in a scratch folder holding the files the lines
-# name (made here from examples/demo.out), and must exit 0.  flamegraph.pl,
-# when absent, is replaced by cat; the line that loads into a ClickHouse
-# server on host H is skipped (tests/interop/t_clickhouse.sh loads for real).
+# The README's and doc/cli.md's examples all run as written (issues 13, 45):
+# every `pcol ...` line of their ```sh blocks is run, in a scratch folder
+# holding the files the lines name (made here from examples/demo.out), and
+# must exit 0.  flamegraph.pl, when absent, is replaced by cat; the line that
+# loads into a ClickHouse server on host H is skipped
+# (tests/interop/t_clickhouse.sh loads for real).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 REPO=$(pwd)
@@ -18,7 +19,7 @@ cd "$tmp" || exit 1
 export PATH="$tmp/bin:$PATH"
 # the files the examples name
 cp "$REPO/examples/demo.out" run.out
-cp run.out b.out && gzip -c run.out >run.out.gz
+cp run.out b.out && cp run.out c.out && gzip -c run.out >run.out.gz
 pcol unpack run.out --to pprof -o cpu.pb.gz || fail "making cpu.pb.gz"
 pcol unpack run.out --to otlp -o profiles.otlp || fail "making profiles.otlp"
 cp cpu.pb.gz c.pb.gz && cp cpu.pb.gz b.pb.gz && cp cpu.pb.gz big.pb.gz
@@ -30,18 +31,36 @@ python3 "$REPO/tests/support/semantics_pprof.py" . || fail "making labels.pb.gz"
 cp nums.pb.gz heap.pb.gz
 # a JDK Flight Recorder recording, written without a JVM
 python3 "$REPO/tests/support/gen_jfr.py" app.jfr --chunks 2 || fail "making app.jfr"
-# every example line of the README's "Using it" section
-awk '/^## Using it/ {on = 1; next} on && /^## / {exit} on' "$REPO/README.md" |
-  grep '^pcol ' | sed 's/  *#.*$//' >examples.txt
+# a day of one-minute profiles for doc/cli.md's "Many files as one": pcol
+# files whose wall-clock start is 09:xx or 10:xx on 2026-11-23 (pprof's
+# time_nanos), and .pb.gz ones named as the glob example names them
+mkdir day
+for m in 0930 0945 1015 1030; do
+  ns=$(( ($(date -u -d "2026-11-23T${m:0:2}:${m:2:2}:00Z" +%s)) * 1000000000 ))
+  # protobuf's last field wins: time_nanos (9) and duration_nanos (10) appended
+  python3 -c 'import gzip, sys
+def v(n):
+    b = bytearray()
+    while True:
+        b.append((n & 0x7f) | (0x80 if n > 0x7f else 0)); n >>= 7
+        if not n: return bytes(b)
+p = gzip.open(sys.argv[1]).read() + b"\x48" + v(int(sys.argv[2])) + b"\x50" + v(60 * 10**9)
+open(sys.argv[3], "wb").write(gzip.compress(p))' cpu.pb.gz "$ns" "day/cpu-20261123T$m.pb.gz" ||
+    fail "making day/cpu-20261123T$m.pb.gz"
+done
+# every example line of the ```sh blocks of the README and doc/cli.md
+for doc in README.md doc/cli.md; do
+  awk '/^```sh/ {on = 1; next} /^```/ {on = 0} on' "$REPO/$doc" | grep '^pcol ' | sed 's/  *#.*$//'
+done >examples.txt
 n=$(wc -l <examples.txt)
-[ "$n" -ge 20 ] || fail "only $n example lines found in README.md's Using it section"
+[ "$n" -ge 60 ] || fail "only $n example lines found in README.md and doc/cli.md"
 ran=0
 while IFS= read -r line; do
   case $line in *"--load "*) # names a server host H: tests/interop/t_clickhouse.sh loads for real
     echo "skipped (needs a ClickHouse server): $line"; continue;;
   esac
   case $line in *"--tag "*|*"label:"*) line=${line//cpu.pb.gz/labels.pb.gz};; esac
-  bash -c "$line" >out.txt 2>err.txt </dev/null || fail "README example failed: $line: $(head -c 400 err.txt)"
+  bash -c "$line" >out.txt 2>err.txt </dev/null || fail "example failed: $line: $(head -c 400 err.txt)"
   ran=$((ran + 1))
 done <examples.txt
 # the README's C snippet (examples/read_top.c's core) compiles, and on a
@@ -60,7 +79,7 @@ if [ -f "$BUILD/lib/libpcol.a" ] && command -v cc >/dev/null 2>&1; then
   [ $rc = 1 ] && grep -q 'run.pcol' err.txt || fail "the C snippet on a missing file: exit $rc, '$(cat err.txt)'"
   pcol pack run.out -o run.pcol && ./snippet || fail "the C snippet on run.pcol"
 fi
-# the README's --version example is what pcol --version prints
+# doc/cli.md's --version example is what pcol --version prints
 v=$(pcol --version)
-grep -qF "(\`$v\`" "$REPO/README.md" || fail "README's pcol --version example is not '$v'"
-echo "t_readme: $ran README examples ran"
+grep -qF "(\`$v\`" "$REPO/doc/cli.md" || fail "doc/cli.md's pcol --version example is not '$v'"
+echo "t_readme: $ran examples of README.md and doc/cli.md ran"

@@ -1,0 +1,59 @@
+# tests.mk — one target per test stage (the clang warnings, unit, CLI,
+# interop, conformance, install, bounds, corpus), each runnable alone
+# (tests/README.md); included by the top Makefile, whose `check` and `test`
+# run them in order.
+
+# The tree must also build warning-free (-Werror) with clang.  Its warnings
+# come from its front end, so each layer's sources are checked with
+# -fsyntax-only and that layer's include path; the generated headers come
+# from a clang BUILD of their own.
+CLANG_SYNTAX = clang -fsyntax-only $(CPPFLAGS_ALL) -O0 $(WARN)
+test-clang:
+	@if command -v clang >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory BUILD=$(BUILD)/clang CC=clang DUCKDB_INC=$(CURDIR)/$(BUILD)/duckdb/include clang-syntax >/dev/null && \
+	  echo "clang -Wall -Wextra -Werror: ok ($(words $(LIB_SRC) $(TOOL_SRC)) sources and the examples)"; \
+	else echo "clang not installed: clang build skipped"; fi
+.PHONY: clang-syntax
+clang-syntax: $(GEN_H) $(OTLP_GEN_H) $(BUILD)/gen/report_assets.h | $(BUILD)/.deps-ok
+	$(CLANG_SYNTAX) -Iinclude -Iformat -Ilib/core $(CORE_SRC)
+	$(CLANG_SYNTAX) -Iinclude -Iformat -Ilib/core -Ilib/query -I$(BUILD)/gen $(QUERY_SRC)
+	$(CLANG_SYNTAX) -Iinclude -Iformat -Ilib/core -Ilib/convert -I$(BUILD)/gen $(CONVERT_SRC)
+	$(CLANG_SYNTAX) -Iinclude $(TOOL_SRC) examples/read_top.c examples/record_self.c
+	@# the DuckDB extension, when make duckdb has fetched DuckDB's headers
+	@if [ -n "$(DUCKDB_INC)" ] && [ -f "$(DUCKDB_INC)/duckdb_extension.h" ]; then \
+	  $(CLANG_SYNTAX) -Iinclude -Ibindings/common -isystem $(DUCKDB_INC) bindings/duckdb/pcol_duckdb.c bindings/common/pcolb.c; fi
+
+# JOBS binaries at a time, each printed whole when it ends (tests/run_unit.sh).
+test-unit: all $(TEST_BIN)
+	@BUILD=$(BUILD) JOBS=$(JOBS) sh tests/run_unit.sh $(TEST_BIN)
+
+# Packaging (a plain build): install into a scratch prefix, build a program
+# with pkg-config against it, check exports and SONAME.
+test-install: all
+	@BUILD=$(BUILD) bash tests/install/t_install.sh
+
+# Resource bounds (doc/safety.md): peak memory of every command on hostile
+# inputs, under prlimit, on the plain build (sanitizers reserve terabytes).
+test-bounds: all
+	@PCOL=$(PCOL) bash tests/bounds/t_bounds.sh
+	@PCOL=$(PCOL) bash tests/bounds/t_stream_json.sh
+
+# Whole-corpus checks (every test-data file x every export read back) on
+# the plain build: under the sanitizers they take more than 8 minutes.
+test-corpus: all
+	@PCOL=$(PCOL) BUILD=$(BUILD) bash tests/corpus/t_readback.sh; rc=$$?; \
+	  if [ $$rc = 77 ]; then echo "corpus tests skipped (no shared test data)"; else [ $$rc = 0 ] && echo "corpus: t_readback ok"; fi
+
+test-cli: all
+	@PCOL=$(PCOL) BUILD=$(BUILD) JOBS=$(JOBS) LEAKS=$(LEAKS) bash tests/cli/run_all.sh
+
+test-interop: all
+	@PCOL=$(PCOL) BUILD=$(BUILD) JOBS=$(JOBS) bash tests/interop/run_all.sh
+
+# The conformance suite (spec.md §12): every file's verdict and libpcol's
+# stage, the views of the valid files through `pcol cat`, the two 64 MiB
+# files of rule T1, and the committed files against what gen.py writes.
+test-conformance: all
+	@if command -v python3 >/dev/null 2>&1; then \
+	  $(if $(filter errors,$(LEAKS)),ASAN_OPTIONS=detect_leaks=0) python3 tests/conformance/run.py --pcol $(PCOL) --jobs 2 --stages --large --check-generated; \
+	else echo "python3 not installed: conformance suite skipped"; fi
