@@ -368,6 +368,9 @@ struct pcol_file {
   /* the bytes the user gave, when f was converted from them (pcol_input_bytes);
    * 0: size */
   uint64_t input_bytes;
+  /* format 1.3: the bytes its encoded columns would take plain, beyond
+   * their encoded size (pcol_input_bytes counts them, at most 64x the file) */
+  uint64_t plain_extra;
   void *decode_lock; /* pthread_mutex_t* */
   /* meta and source_value_types rows grouped by source (pcol_meta_get,
    * pcol_source_rows), built on first use under decode_lock; NULL until then */

@@ -177,6 +177,10 @@ static int check_section(pcol_file *f, uint32_t i, uint64_t at, dir_walk *w, pco
     if (si->decoded_size < PCOL_ENC_HEADER + PCOL_ENC_LANE)
       return pcol_corrupt(err, "encoded section at offset %llu has %llu bytes, too few for one lane",
                           si->offset, si->decoded_size);
+    uint64_t plain = __builtin_mul_overflow(si->count, width, &bytes) ? UINT64_MAX : bytes;
+    if (plain > si->decoded_size)
+      f->plain_extra = plain - si->decoded_size > UINT64_MAX - f->plain_extra
+                           ? UINT64_MAX : f->plain_extra + (plain - si->decoded_size);
   } else if (__builtin_mul_overflow(si->count, width, &bytes) || bytes != si->decoded_size)
     return pcol_corrupt(err, "section at offset %llu: %llu elements do not fill its decoded size",
                         si->offset, si->count);
@@ -1058,7 +1062,12 @@ int pcol_source_rows(pcol_file *f, int table, uint32_t source_id, const uint32_t
 }
 
 uint64_t pcol_input_bytes(const pcol_file *f) {
-  return f->input_bytes ? f->input_bytes : f->size;
+  if (f->input_bytes) return f->input_bytes;
+  /* a 1.3 file counts as the size of its plain columns (a constant column
+   * of a million rows is 24 bytes), but at most 64 times its own */
+  uint64_t cap = f->size > UINT64_MAX / 64 ? UINT64_MAX : f->size * 64;
+  uint64_t plain = f->plain_extra > UINT64_MAX - f->size ? UINT64_MAX : f->size + f->plain_extra;
+  return plain < cap ? plain : cap;
 }
 
 int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key, pcol_str *out,

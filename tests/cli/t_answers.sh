@@ -153,7 +153,7 @@ printf 'hello world\nfoo\n' >"$tmp/t.txt"
 expect 1 "unrecognised input format" "$PCOL" top "$tmp/t.txt"
 expect 2 "apply to samples, .* not functions" "$PCOL" cat $rp -t functions --source 1
 # damage found inside a column names the file, the table and the column
-"$PCOL" pack $rp -o "$tmp/d.pcol" || fail "pack"
+"$PCOL" pack $rp -o "$tmp/d.pcol" --format-version 1.2 || fail "pack" # plain ids, patched in place
 off=$("$PCOL" info "$tmp/d.pcol" | awk '$1 == "samples_stored" && $2 == "stack_id" { print $5 }')
 [ -n "$off" ] || fail "no stack_id section in pcol info"
 cp "$tmp/d.pcol" "$tmp/bad.pcol"

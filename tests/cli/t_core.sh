@@ -25,7 +25,9 @@ $PCOL pack - -o "$tmp/stdin.pcol" < examples/demo.out || fail "pack from stdin"
 $PCOL validate --full "$tmp/demo.pcol" >/dev/null || fail "validate --full"
 $PCOL validate "$tmp/demo.lz4.pcol" --full >/dev/null || fail "validate --full lz4"
 $PCOL info "$tmp/demo.lz4.pcol" | grep -q 'lz4' || fail "info shows lz4 sections"
-$PCOL info "$tmp/demo.pcol" | grep -q 'format_version:  1.0' || fail "info version"
+$PCOL info "$tmp/demo.pcol" | grep -q 'format_version:  1.3' || fail "info version"
+$PCOL pack examples/demo.out --format-version 1.2 -o "$tmp/demo12.pcol" || fail "pack 1.2"
+$PCOL info "$tmp/demo12.pcol" | grep -q 'format_version:  1.0' || fail "info version of --format-version 1.2"
 $PCOL info "$tmp/demo.lz4.pcol" | grep -q 'incompat 0x0,' || fail "an lz4 file stays 1.0"
 
 # zstd (format 1.2, spec.md §3.1, §4): version 1.2 with incompat bits 0 and 1
