@@ -181,11 +181,25 @@ static int push_tag(pcol_q_gtags *g, size_t *nt, size_t *cap, uint32_t tid, int6
   return PCOL_OK;
 }
 
+/* n more bytes of the tags' text made (*made so far), within the output
+ * budget: labels naming one long string would make labels x its length */
+static int text_made(pcol_file *f, uint64_t *made, uint64_t n, uint64_t max_output, pcol_error *err) {
+  uint64_t budget = pcol_output_budget(pcol_input_bytes(f), max_output);
+  if (n <= budget && *made <= budget - n) {
+    *made += n;
+    return PCOL_OK;
+  }
+  return pcol_output_budget_error(err, "call graph label boxes", "their text would pass", budget,
+                                  pcol_input_bytes(f), max_output != 0);
+}
+
 /* The tags of each label set: ls_tag[ls_off[ls] .. ls_off[ls + 1]): the
  * string labels' tag ("L" + joined) first, then one per "bytes" value
  * ("N" + joined + NUL + the value's text) */
-static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, keysel *ks, pcol_error *err) {
+static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, keysel *ks, uint64_t max_output,
+                          pcol_error *err) {
   uint64_t nlabels = pcol_rows(f, PCOL_T_LABELS);
+  uint64_t made = 0; /* the tags' text (text_made) */
   pcol_view lsoff, lkey, lstr, lnum, lunit;
   pcol_column_req req[] = {{&lsoff, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},
                            {&lkey, PCOL_T_LABELS, PCOL_C_LB_KEY},
@@ -215,6 +229,7 @@ static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, keysel *k
       if (k.len == 11 && !memcmp(k.ptr, "pprof::base", 11)) continue; /* report.go drops it */
       if ((rc = key_kept(ks, kid, k, &keep, err)) || !keep) continue;
       if ((rc = pcol_string(f, sid, &s, err))) break;
+      if ((rc = text_made(f, &made, (uint64_t)k.len + 1 + s.len, max_output, err))) break;
       size_t at = tmp.len;
       if (pcol_buf_append(&tmp, k.ptr ? k.ptr : "", k.ptr ? k.len : 0) || pcol_buf_append(&tmp, ":", 1) ||
           pcol_buf_append(&tmp, s.ptr ? s.ptr : "", s.ptr ? s.len : 0)) {
@@ -257,6 +272,7 @@ static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, keysel *k
       int64_t val = pcol_view_i64(&lnum, i);
       pcol_unit_label(val, u, "minimum", num, sizeof num);
       pcol_str line = {num, strlen(num)};
+      if ((rc = text_made(f, &made, joined.len + line.len, max_output, err))) break;
       id.len = 0;
       if (pcol_buf_append(&id, "N", 1) || pcol_buf_append(&id, joined.data, joined.len) ||
           pcol_buf_append(&id, "", 1) || pcol_buf_append(&id, num, line.len) ||
@@ -276,11 +292,12 @@ static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, keysel *k
 int pcol_q_gtags_sets(pcol_file *f, pcol_q_gtags *g, pcol_error *err) {
   memset(g, 0, sizeof *g);
   uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS);
-  return nls ? label_set_tags(f, g, nls, NULL, err) : PCOL_OK;
+  return nls ? label_set_tags(f, g, nls, NULL, 0, err) : PCOL_OK;
 }
 
 int pcol_q_gtags_load(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                      const char *show, const char *hide, pcol_q_gtags *g, pcol_error *err) {
+                      const char *show, const char *hide, uint64_t max_output, pcol_q_gtags *g,
+                      pcol_error *err) {
   memset(g, 0, sizeof *g);
   keysel ks = {0};
   int rc = PCOL_OK;
@@ -295,7 +312,7 @@ int pcol_q_gtags_load(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   pcol_column_req req[] = {{&a.st, PCOL_T_SAMPLES, PCOL_C_S_STACK},
                            {&a.ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET}};
   rc = pcol_columns(f, req, PCOL_NCOLS(req), err);
-  if (!rc) rc = label_set_tags(f, g, nls, &ks, err);
+  if (!rc) rc = label_set_tags(f, g, nls, &ks, max_output, err);
   keysel_free(&ks);
   if (!rc && g->ls_off[nls + 1] == 0) return PCOL_OK; /* no string labels, no bytes */
   pcol_filter flt;
