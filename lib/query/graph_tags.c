@@ -181,6 +181,11 @@ static int push_tag(pcol_q_gtags *g, size_t *nt, size_t *cap, uint32_t tid, int6
   return PCOL_OK;
 }
 
+/* The labels that make tags (report.go): a string label but pprof::base's,
+ * and the numeric label "bytes" */
+static int string_tag_key(pcol_str k) { return !(k.len == 11 && !memcmp(k.ptr, "pprof::base", 11)); }
+static int numeric_tag_key(pcol_str k) { return k.len == 5 && !memcmp(k.ptr, "bytes", 5); }
+
 /* n more bytes of the tags' text made (*made so far), within the output
  * budget: labels naming one long string would make labels x its length */
 static int text_made(pcol_file *f, uint64_t *made, uint64_t n, uint64_t max_output, pcol_error *err) {
@@ -226,7 +231,7 @@ static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, keysel *k
       int keep;
       if (!sid) continue;
       if ((rc = pcol_string(f, kid, &k, err))) break;
-      if (k.len == 11 && !memcmp(k.ptr, "pprof::base", 11)) continue; /* report.go drops it */
+      if (!string_tag_key(k)) continue;
       if ((rc = key_kept(ks, kid, k, &keep, err)) || !keep) continue;
       if ((rc = pcol_string(f, sid, &s, err))) break;
       if ((rc = text_made(f, &made, (uint64_t)k.len + 1 + s.len, max_output, err))) break;
@@ -264,7 +269,7 @@ static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, keysel *k
       int keep;
       if (pcol_view_u32(&lstr, i)) continue;
       if ((rc = pcol_string(f, kid, &k, err))) break;
-      if (!(k.len == 5 && !memcmp(k.ptr, "bytes", 5))) continue; /* report.go keeps only bytes */
+      if (!numeric_tag_key(k)) continue;
       if ((rc = key_kept(ks, kid, k, &keep, err)) || !keep) continue;
       if ((rc = pcol_string(f, pcol_view_u32(&lunit, i), &u, err))) break;
       if (!u.ptr || !u.len) u = k;
@@ -289,10 +294,17 @@ static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, keysel *k
   return rc;
 }
 
-int pcol_q_gtags_sets(pcol_file *f, pcol_q_gtags *g, pcol_error *err) {
-  memset(g, 0, sizeof *g);
-  uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS);
-  return nls ? label_set_tags(f, g, nls, NULL, 0, err) : PCOL_OK;
+int pcol_q_gtags_any(pcol_file *f, int *any, pcol_error *err) {
+  *any = 0;
+  pcol_view lkey, lstr;
+  pcol_column_req req[] = {{&lkey, PCOL_T_LABELS, PCOL_C_LB_KEY}, {&lstr, PCOL_T_LABELS, PCOL_C_LB_STR}};
+  PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
+  for (uint64_t i = 0; i < pcol_rows(f, PCOL_T_LABELS) && !*any; i++) { /* each label is in one set (U2) */
+    pcol_str k;
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&lkey, i), &k, err));
+    *any = pcol_view_u32(&lstr, i) ? string_tag_key(k) : numeric_tag_key(k);
+  }
+  return PCOL_OK;
 }
 
 int pcol_q_gtags_load(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,

@@ -542,10 +542,9 @@ static int threads(rep *r, pcol_error *err) {
  * each set's tags from "labels" (with the page's tagshow/taghide) and
  * counts and draws them as pcol graph does. */
 static int gtags(rep *r, pcol_error *err) {
-  pcol_q_gtags g;
   uint64_t nls = pcol_rows(r->f, PCOL_T_LABELSETS);
-  int rc = pcol_q_gtags_sets(r->f, &g, err);
-  if (!rc && nls && g.ls_off && g.ls_off[nls + 1]) {
+  int any, rc = pcol_q_gtags_any(r->f, &any, err);
+  if (!rc && any) {
     pcol_view sls;
     rc = pcol_column(r->f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &sls, err);
     if (!rc) {
@@ -562,7 +561,6 @@ static int gtags(rep *r, pcol_error *err) {
       r->gtags_ls = 1;
     }
   }
-  pcol_q_gtags_free(&g);
   return rc;
 }
 
