@@ -368,35 +368,52 @@ static int cell_get(cells *c, uint64_t k, int64_t val, uint32_t *out) {
   return PCOL_OK;
 }
 
+/* The cells: first each pair's weight added to every kept key of its path
+ * (each once: cum; the innermost: flat) per (key, label set), in the order
+ * of their first pair, then each (key, set) spread over the set's tags:
+ * work in the pairs x depth plus the (key, set)s x their tags, not pairs x
+ * depth x tags (a set of many "bytes" values on deep distinct stacks) */
 static int cells_make(const pcol_q_gtags *g, const pcol_q_inl_state *s, const uint8_t *kept,
                       const uint32_t *kk, const uint8_t *res, cells *c) {
   memset(c, 0, sizeof *c);
   if (!g->np) return PCOL_OK;
+  cells kl = {0}; /* key << 32 | label set -> its flat and cum (val unused) */
   uint32_t *stamp = calloc(s->nkeys + 1, sizeof *stamp);
   int rc = stamp ? PCOL_OK : PCOL_ENOMEM;
   for (uint32_t i = 0; !rc && i < g->np; i++) {
     uint32_t n = g->p_stack[i], ls = g->p_ls[i];
     pcol_sum w = g->p_w[i];
     uint32_t leaf = kk[n] && !res[n] ? kk[n] : 0;
-    /* the kept keys of the path, each once: cum; the innermost: flat */
     for (uint32_t x = n; x && !rc; x = pcol_view_u32(&s->st_parent, x - 1)) {
       uint32_t loc = pcol_view_u32(&s->st_loc, x - 1);
       if (loc > s->nlocs) break;
       for (uint32_t j = s->loc_aoff[loc]; j < s->loc_aoff[loc + 1] && !rc; j++) {
-        uint32_t key = s->loc_all[j] & 0x7fffffffu;
+        uint32_t key = s->loc_all[j] & 0x7fffffffu, x2;
         if (!kept[key] || stamp[key] == i + 1) continue;
         stamp[key] = i + 1;
-        for (uint32_t t = g->ls_off[ls]; t < g->ls_off[ls + 1] && !rc; t++) {
-          uint32_t x2;
-          if ((rc = cell_get(c, (uint64_t)key << 32 | g->ls_tag[t], g->ls_val[t], &x2))) break;
-          c->cu[x2] += w;
-          if (key == leaf) c->fl[x2] += w;
-        }
+        if ((rc = cell_get(&kl, (uint64_t)key << 32 | ls, 0, &x2))) break;
+        kl.cu[x2] += w;
+        if (key == leaf) kl.fl[x2] += w;
       }
       if (pcol_view_u32(&s->st_parent, x - 1) >= x) break;
     }
   }
   free(stamp);
+  for (size_t i = 0; !rc && i < kl.m.cap; i++) { /* the map's n-th key has index n */
+    if (!kl.m.k[i]) continue;
+    uint64_t k = kl.m.k[i] - 1;
+    kl.val[kl.m.v[i]] = (int64_t)k; /* each index's (key, set), to walk them in order */
+  }
+  for (uint32_t e = 0; !rc && e < kl.m.n; e++) {
+    uint32_t key = (uint32_t)((uint64_t)kl.val[e] >> 32), ls = (uint32_t)kl.val[e];
+    for (uint32_t t = g->ls_off[ls]; t < g->ls_off[ls + 1] && !rc; t++) {
+      uint32_t x2;
+      if ((rc = cell_get(c, (uint64_t)key << 32 | g->ls_tag[t], g->ls_val[t], &x2))) break;
+      c->cu[x2] += kl.cu[e];
+      c->fl[x2] += kl.fl[e];
+    }
+  }
+  cells_free(&kl);
   if (rc) cells_free(c);
   return rc;
 }

@@ -155,6 +155,14 @@ expect 1 "$labmsg" "${cap[@]}" "$PCOL" graph "$tmp/labels.pcol" -o "$tmp/g.dot"
 "${cap[@]}" "$PCOL" report "$tmp/labels.pcol" -o "$tmp/lab.html" 2>"$tmp/err" ||
   fail "report of the label bomb: $(head -c 400 "$tmp/err")"
 grep -q '"gtags"' "$tmp/lab.html" || fail "report: the label bomb's page has no label boxes"
+# ... and their weights: 400 samples on a chain of 400 functions (sample i
+# i deep) with one set of 4,000 "bytes" values added every tag to every
+# function of each path, 80,000 x 4,000 (about 10 s of CPU); now each
+# (function, set) once, then its tags: well under the 3 s of CPU allowed
+gen tags
+prlimit --cpu=3 "$PCOL" graph "$tmp/tags.pcol" >"$tmp/out" 2>"$tmp/err" ||
+  fail "graph of the tags bomb: exit $?: $(head -c 400 "$tmp/err")"
+grep -q 'NN1_3 .*shape=box3d' "$tmp/out" || fail "graph: the tags bomb's first node has no 4 value boxes"
 python3 tests/support/bombs.py labels "$tmp/lab64.pcol" 64 1000 || fail "python3: lab64"
 "$PCOL" graph "$tmp/lab64.pcol" | grep -q box3d || fail "graph: a label set of 64 x 1,000 bytes has no box"
 expect 1 "lab64.pcol: call graph label boxes: their text would pass the output budget of 20480 bytes (set by" \
