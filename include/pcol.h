@@ -1020,6 +1020,11 @@ typedef struct pcol_graph_opts {
    * tags (and count as nodes) */
   const char *tag_show, *tag_hide;
   int no_tags; /* 1: no label boxes (tags stays empty; they still count as nodes) */
+  /* the output budget (doc/safety.md, pcol_output_budget: 0 = by the input's
+   * bytes) of the label boxes' text made while they are computed, every
+   * label set's "key:value" lines: past it PCOL_ETOOBIG (a set of many
+   * labels naming one long string holds labels x its length) */
+  uint64_t max_output_bytes;
 } pcol_graph_opts;
 PCOL_API pcol_graph_opts pcol_graph_opts_default(void);
 typedef struct pcol_graph_edge {

@@ -423,6 +423,66 @@ Test(crafted, stack_parent_cycle_and_forward_reference) {
   }
 }
 
+/* The first-use checks of stacks.parent_id (one pass without branches when
+ * every parent comes before its node, else the loop that names the row)
+ * and stacks.location_id (min/max, then that loop) refuse exactly the ids
+ * spec.md §8.2 U5 refuses: a parent at or after its own node or past the
+ * rows, a location 0 or past the rows; at rows 0, 1 and n-1 of n nodes, n
+ * from 1 to 9 (whole groups of 4 and a tail), and nothing else: parent
+ * i at row i (the largest allowed) and all 0 pass. */
+static int stack_ids_refused(const uint32_t *par, const uint32_t *loc, uint32_t n, uint32_t *bad_row) {
+  centry e[] = {ROWS(PCOL_T_LOCATIONS, 3), ROWS(PCOL_T_STACKS, n),
+                RAW(PCOL_T_STACKS, 1, PCOL_TYPE_U32, par, 4 * n, n),
+                RAW(PCOL_T_STACKS, 2, PCOL_TYPE_U32, loc, 4 * n, n)};
+  size_t len;
+  uint8_t *p = craft(e, 4, &len);
+  pcol_file *f;
+  pcol_error err = {0};
+  cr_assert_eq(open_rc(p, len, 0, &f, &err), 0, "%s", err.message);
+  pcol_view v;
+  int rc = pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &v, &err);
+  if (!rc) rc = pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &v, &err);
+  unsigned long long id, row;
+  cr_assert(rc == 0 || rc == PCOL_ECORRUPT, "rc %d", rc);
+  const char *m = rc ? strstr(err.message, "id ") : NULL;
+  if (rc) cr_assert(m && sscanf(m, "id %llu at row %llu is out of range", &id, &row) == 2, "%s", err.message);
+  *bad_row = rc ? (uint32_t)row : UINT32_MAX;
+  pcol_close(f);
+  free(p);
+  return rc != 0;
+}
+
+Test(crafted, stack_ids_refused_exactly_as_u5_says) {
+  uint32_t par[9], loc[9], row;
+  for (uint32_t n = 1; n <= 9; n++) {
+    for (uint32_t i = 0; i < n; i++) par[i] = i, loc[i] = 1 + i % 3;
+    cr_assert(!stack_ids_refused(par, loc, n, &row), "n %u: parent i at row i is allowed", n);
+    for (uint32_t i = 0; i < n; i++) par[i] = 0;
+    cr_assert(!stack_ids_refused(par, loc, n, &row), "n %u: all roots are allowed", n);
+    const uint32_t at[3] = {0, 1, n - 1};
+    for (int a = 0; a < 3; a++) {
+      uint32_t r = at[a];
+      if (r >= n) continue;
+      const uint32_t bad_parent[4] = {r + 1, r + 2, n + 1, UINT32_MAX}; /* itself, after it, past the rows */
+      for (int b = 0; b < 4; b++) {
+        for (uint32_t i = 0; i < n; i++) par[i] = i;
+        par[r] = bad_parent[b];
+        cr_assert(stack_ids_refused(par, loc, n, &row), "n %u: parent %u at row %u", n, par[r], r);
+        cr_assert_eq(row, r, "n %u: parent %u at row %u named row %u", n, par[r], r, row);
+      }
+      for (uint32_t i = 0; i < n; i++) par[i] = i;
+      const uint32_t bad_loc[3] = {0, 4, UINT32_MAX}; /* 0 (forbidden), past the 3 rows */
+      for (int b = 0; b < 3; b++) {
+        for (uint32_t i = 0; i < n; i++) loc[i] = 1 + i % 3;
+        loc[r] = bad_loc[b];
+        cr_assert(stack_ids_refused(par, loc, n, &row), "n %u: location %u at row %u", n, loc[r], r);
+        cr_assert_eq(row, r, "n %u: location %u at row %u named row %u", n, loc[r], r, row);
+      }
+      for (uint32_t i = 0; i < n; i++) loc[i] = 1 + i % 3;
+    }
+  }
+}
+
 /* pcol_column_unchecked hands out the stored ids as they are, in O(1) and in
  * bounds, and checks nothing; pcol_column still refuses the column after it.
  * An LZ4 or offsets column goes through the checks. */

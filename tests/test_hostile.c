@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <jansson.h>
 #include <math.h>
+#include <sys/mman.h>
 #include <zlib.h>
 
 /* ---------------------------------------------------------- helpers */
@@ -523,6 +524,29 @@ Test(detect, text_without_a_line_end) {
   cr_assert_eq(pcol_detect_format(t, strlen(t)), PCOL_FMT_COLLAPSED, "a one-line file");
   t = "hello";
   cr_assert_eq(pcol_detect_format(t, strlen(t)), PCOL_FMT_UNKNOWN, "text is not protobuf");
+}
+
+/* A gzip head longer than zlib's 32-bit avail_in (a caller's whole mapped
+ * file of 4 GiB and more): its first bytes are inflated all the same (the
+ * length was cut to 32 bits, here 5 bytes, and the rest taken as read).
+ * Only the first page of the 4 GiB mapping is touched. */
+Test(detect, gzip_head_past_4_gib) {
+  const char *t = "a;b 1\na;c 2\n";
+  uint8_t z[128];
+  z_stream zs = {0};
+  cr_assert_eq(deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  zs.next_in = (Bytef *)(uintptr_t)t, zs.avail_in = (uInt)strlen(t);
+  zs.next_out = z, zs.avail_out = sizeof z;
+  cr_assert_eq(deflate(&zs, Z_FINISH), Z_STREAM_END);
+  size_t zn = sizeof z - zs.avail_out;
+  deflateEnd(&zs);
+  size_t len = ((size_t)1 << 32) + 5;
+  uint8_t *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  cr_assert(p != MAP_FAILED);
+  memcpy(p, z, zn);
+  cr_assert_eq(pcol_detect_format(p, zn), PCOL_FMT_COLLAPSED);
+  cr_assert_eq(pcol_detect_format(p, len), PCOL_FMT_COLLAPSED);
+  munmap(p, len);
 }
 
 /* Every real pprof file is still pprof. */

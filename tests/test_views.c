@@ -713,6 +713,44 @@ Test(values, rprof_alloc_is_summaryRprof_mem_total) {
   pcol_builder_free(b);
 }
 
+/* An increase past INT64_MAX is refused (ETOOBIG) whether the difference
+ * itself or the sum of the three overflows; a decrease that overflows is
+ * no increase (max(0, d)). */
+Test(values, rprof_alloc_overflow_is_refused) {
+  const int64_t lv[3][2][3] = {{{-10, 0, 0}, {INT64_MAX, 0, 0}},                 /* d overflows */
+                               {{0, 0, 0}, {INT64_MAX, INT64_MAX, 0}},           /* the sum does */
+                               {{INT64_MAX, 0, 0}, {-10, 5, 0}}};                /* a decrease */
+  for (int k = 0; k < 3; k++) {
+    uint32_t src, vt[3];
+    pcol_builder *b = NEWB(&src, "rprof");
+    const char *names[3] = {"vsize.small", "vsize.large", "nodes"};
+    for (int j = 0; j < 3; j++) cr_assert_eq(pcol_b_value_type(b, S(b, names[j]), S(b, "bytes"), &vt[j]), 0);
+    uint32_t st = STK(b, LOC(b, FN(b, "main", "f"), 1), 0);
+    for (int i = 0; i < 2; i++) {
+      pcol_value_row v[3] = {{vt[0], lv[k][i][0]}, {vt[1], lv[k][i][1]}, {vt[2], lv[k][i][2]}};
+      SAMPLE(b, src, i, 0, 1, st, v, 3);
+    }
+    void *mem;
+    pcol_file *f = tu_reopen(b, NULL, &mem);
+    pcol_error err = {0};
+    pcol_value_sel v;
+    cr_assert_eq(pcol_value_resolve(f, NULL, "rprof.alloc", &v, &err), 0, "%s", err.message);
+    pcol_top t;
+    int rc = pcol_top_compute(f, NULL, &v, PCOL_BY_FUNCTION, &t, &err);
+    if (k < 2) {
+      cr_expect_eq(rc, PCOL_ETOOBIG, "case %d: rc %d", k, rc);
+      cr_expect(strstr(err.message, "memory increase overflows at sample 2"), "case %d: %s", k, err.message);
+    } else {
+      cr_assert_eq(rc, 0, "%s", err.message);
+      EXPECT(&t, "main", 5, 5);
+    }
+    if (!rc) pcol_top_free(&t);
+    pcol_close(f);
+    free(mem);
+    pcol_builder_free(b);
+  }
+}
+
 Test(real, rprof_alloc_matches_mem_total) {
   SKIP_WITHOUT_TESTDATA();
   /* summaryRprof(memory = "both")$by.total$mem.total, R 4.2.2:

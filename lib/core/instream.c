@@ -75,13 +75,14 @@ static int dec_step(dec *d, const uint8_t *in, size_t *inlen, uint8_t *out, size
                     size_t *got, const char **msg) {
   *got = 0;
   if (d->kind == PCOL_COMP_GZIP) {
+    uInt ni = *inlen > UINT_MAX ? UINT_MAX : (uInt)*inlen, no = cap > UINT_MAX ? UINT_MAX : (uInt)cap;
     d->zs.next_in = (Bytef *)(uintptr_t)in;
-    d->zs.avail_in = (uInt)*inlen;
+    d->zs.avail_in = ni; /* zlib counts in 32 bits: at most that much a step */
     d->zs.next_out = out;
-    d->zs.avail_out = (uInt)cap;
+    d->zs.avail_out = no;
     int zr = inflate(&d->zs, Z_NO_FLUSH);
-    *inlen -= d->zs.avail_in;
-    *got = cap - d->zs.avail_out;
+    *inlen = ni - d->zs.avail_in;
+    *got = no - d->zs.avail_out;
     if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR) {
       *msg = d->zs.msg ? d->zs.msg : "inflate failed";
       return -1;

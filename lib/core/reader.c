@@ -771,7 +771,7 @@ static int check_column(pcol_file *f, const pcol_section_info *si, const pcol_co
        * pass without branches (go-cpu-large's 425k nodes: 8% of `pcol top`
        * with the one below) */
       uint32_t after = 0, m = (uint32_t)si->count, j = 0;
-      for (; j + 4 <= m; j += 4)
+      for (; m - j >= 4; j += 4) /* (j + 4 wraps for m >= 2^32 - 4: T1 allows 2^32 - 2) */
         after |= (uint32_t)(v[j] > j) | (uint32_t)(v[j + 1] > j + 1) |
                  (uint32_t)(v[j + 2] > j + 2) | (uint32_t)(v[j + 3] > j + 3);
       for (; j < m; j++) after |= (uint32_t)(v[j] > j);

@@ -109,8 +109,11 @@ int pcol_ralloc_value(const pcol_sample_cols *sc, const pcol_view *source, const
     int64_t cur, prev, d;
     (void)pcol_sample_value(sc, row, vt[k], &cur);
     (void)pcol_sample_value(sc, row - 1, vt[k], &prev);
-    if (!__builtin_sub_overflow(cur, prev, &d) && d > 0 && __builtin_add_overflow(*out, d, out))
+    if (__builtin_sub_overflow(cur, prev, &d)) { /* past the int64 range: an increase only when cur > prev */
+      if (cur > prev) return PCOL_ETOOBIG;
+    } else if (d > 0 && __builtin_add_overflow(*out, d, out)) {
       return PCOL_ETOOBIG;
+    }
   }
   return PCOL_OK;
 }

@@ -181,11 +181,30 @@ static int push_tag(pcol_q_gtags *g, size_t *nt, size_t *cap, uint32_t tid, int6
   return PCOL_OK;
 }
 
+/* The labels that make tags (report.go): a string label but pprof::base's,
+ * and the numeric label "bytes" */
+static int string_tag_key(pcol_str k) { return !(k.len == 11 && !memcmp(k.ptr, "pprof::base", 11)); }
+static int numeric_tag_key(pcol_str k) { return k.len == 5 && !memcmp(k.ptr, "bytes", 5); }
+
+/* n more bytes of the tags' text made (*made so far), within the output
+ * budget: labels naming one long string would make labels x its length */
+static int text_made(pcol_file *f, uint64_t *made, uint64_t n, uint64_t max_output, pcol_error *err) {
+  uint64_t budget = pcol_output_budget(pcol_input_bytes(f), max_output);
+  if (n <= budget && *made <= budget - n) {
+    *made += n;
+    return PCOL_OK;
+  }
+  return pcol_output_budget_error(err, "call graph label boxes", "their text would pass", budget,
+                                  pcol_input_bytes(f), max_output != 0);
+}
+
 /* The tags of each label set: ls_tag[ls_off[ls] .. ls_off[ls + 1]): the
  * string labels' tag ("L" + joined) first, then one per "bytes" value
  * ("N" + joined + NUL + the value's text) */
-static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, keysel *ks, pcol_error *err) {
+static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, keysel *ks, uint64_t max_output,
+                          pcol_error *err) {
   uint64_t nlabels = pcol_rows(f, PCOL_T_LABELS);
+  uint64_t made = 0; /* the tags' text (text_made) */
   pcol_view lsoff, lkey, lstr, lnum, lunit;
   pcol_column_req req[] = {{&lsoff, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},
                            {&lkey, PCOL_T_LABELS, PCOL_C_LB_KEY},
@@ -212,9 +231,10 @@ static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, keysel *k
       int keep;
       if (!sid) continue;
       if ((rc = pcol_string(f, kid, &k, err))) break;
-      if (k.len == 11 && !memcmp(k.ptr, "pprof::base", 11)) continue; /* report.go drops it */
+      if (!string_tag_key(k)) continue;
       if ((rc = key_kept(ks, kid, k, &keep, err)) || !keep) continue;
       if ((rc = pcol_string(f, sid, &s, err))) break;
+      if ((rc = text_made(f, &made, (uint64_t)k.len + 1 + s.len, max_output, err))) break;
       size_t at = tmp.len;
       if (pcol_buf_append(&tmp, k.ptr ? k.ptr : "", k.ptr ? k.len : 0) || pcol_buf_append(&tmp, ":", 1) ||
           pcol_buf_append(&tmp, s.ptr ? s.ptr : "", s.ptr ? s.len : 0)) {
@@ -249,7 +269,7 @@ static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, keysel *k
       int keep;
       if (pcol_view_u32(&lstr, i)) continue;
       if ((rc = pcol_string(f, kid, &k, err))) break;
-      if (!(k.len == 5 && !memcmp(k.ptr, "bytes", 5))) continue; /* report.go keeps only bytes */
+      if (!numeric_tag_key(k)) continue;
       if ((rc = key_kept(ks, kid, k, &keep, err)) || !keep) continue;
       if ((rc = pcol_string(f, pcol_view_u32(&lunit, i), &u, err))) break;
       if (!u.ptr || !u.len) u = k;
@@ -257,6 +277,7 @@ static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, keysel *k
       int64_t val = pcol_view_i64(&lnum, i);
       pcol_unit_label(val, u, "minimum", num, sizeof num);
       pcol_str line = {num, strlen(num)};
+      if ((rc = text_made(f, &made, joined.len + line.len, max_output, err))) break;
       id.len = 0;
       if (pcol_buf_append(&id, "N", 1) || pcol_buf_append(&id, joined.data, joined.len) ||
           pcol_buf_append(&id, "", 1) || pcol_buf_append(&id, num, line.len) ||
@@ -273,14 +294,22 @@ static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, keysel *k
   return rc;
 }
 
-int pcol_q_gtags_sets(pcol_file *f, pcol_q_gtags *g, pcol_error *err) {
-  memset(g, 0, sizeof *g);
-  uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS);
-  return nls ? label_set_tags(f, g, nls, NULL, err) : PCOL_OK;
+int pcol_q_gtags_any(pcol_file *f, int *any, pcol_error *err) {
+  *any = 0;
+  pcol_view lkey, lstr;
+  pcol_column_req req[] = {{&lkey, PCOL_T_LABELS, PCOL_C_LB_KEY}, {&lstr, PCOL_T_LABELS, PCOL_C_LB_STR}};
+  PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
+  for (uint64_t i = 0; i < pcol_rows(f, PCOL_T_LABELS) && !*any; i++) { /* each label is in one set (U2) */
+    pcol_str k;
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&lkey, i), &k, err));
+    *any = pcol_view_u32(&lstr, i) ? string_tag_key(k) : numeric_tag_key(k);
+  }
+  return PCOL_OK;
 }
 
 int pcol_q_gtags_load(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                      const char *show, const char *hide, pcol_q_gtags *g, pcol_error *err) {
+                      const char *show, const char *hide, uint64_t max_output, pcol_q_gtags *g,
+                      pcol_error *err) {
   memset(g, 0, sizeof *g);
   keysel ks = {0};
   int rc = PCOL_OK;
@@ -295,7 +324,7 @@ int pcol_q_gtags_load(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   pcol_column_req req[] = {{&a.st, PCOL_T_SAMPLES, PCOL_C_S_STACK},
                            {&a.ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET}};
   rc = pcol_columns(f, req, PCOL_NCOLS(req), err);
-  if (!rc) rc = label_set_tags(f, g, nls, &ks, err);
+  if (!rc) rc = label_set_tags(f, g, nls, &ks, max_output, err);
   keysel_free(&ks);
   if (!rc && g->ls_off[nls + 1] == 0) return PCOL_OK; /* no string labels, no bytes */
   pcol_filter flt;
@@ -339,35 +368,52 @@ static int cell_get(cells *c, uint64_t k, int64_t val, uint32_t *out) {
   return PCOL_OK;
 }
 
+/* The cells: first each pair's weight added to every kept key of its path
+ * (each once: cum; the innermost: flat) per (key, label set), in the order
+ * of their first pair, then each (key, set) spread over the set's tags:
+ * work in the pairs x depth plus the (key, set)s x their tags, not pairs x
+ * depth x tags (a set of many "bytes" values on deep distinct stacks) */
 static int cells_make(const pcol_q_gtags *g, const pcol_q_inl_state *s, const uint8_t *kept,
                       const uint32_t *kk, const uint8_t *res, cells *c) {
   memset(c, 0, sizeof *c);
   if (!g->np) return PCOL_OK;
+  cells kl = {0}; /* key << 32 | label set -> its flat and cum (val unused) */
   uint32_t *stamp = calloc(s->nkeys + 1, sizeof *stamp);
   int rc = stamp ? PCOL_OK : PCOL_ENOMEM;
   for (uint32_t i = 0; !rc && i < g->np; i++) {
     uint32_t n = g->p_stack[i], ls = g->p_ls[i];
     pcol_sum w = g->p_w[i];
     uint32_t leaf = kk[n] && !res[n] ? kk[n] : 0;
-    /* the kept keys of the path, each once: cum; the innermost: flat */
     for (uint32_t x = n; x && !rc; x = pcol_view_u32(&s->st_parent, x - 1)) {
       uint32_t loc = pcol_view_u32(&s->st_loc, x - 1);
       if (loc > s->nlocs) break;
       for (uint32_t j = s->loc_aoff[loc]; j < s->loc_aoff[loc + 1] && !rc; j++) {
-        uint32_t key = s->loc_all[j] & 0x7fffffffu;
+        uint32_t key = s->loc_all[j] & 0x7fffffffu, x2;
         if (!kept[key] || stamp[key] == i + 1) continue;
         stamp[key] = i + 1;
-        for (uint32_t t = g->ls_off[ls]; t < g->ls_off[ls + 1] && !rc; t++) {
-          uint32_t x2;
-          if ((rc = cell_get(c, (uint64_t)key << 32 | g->ls_tag[t], g->ls_val[t], &x2))) break;
-          c->cu[x2] += w;
-          if (key == leaf) c->fl[x2] += w;
-        }
+        if ((rc = cell_get(&kl, (uint64_t)key << 32 | ls, 0, &x2))) break;
+        kl.cu[x2] += w;
+        if (key == leaf) kl.fl[x2] += w;
       }
       if (pcol_view_u32(&s->st_parent, x - 1) >= x) break;
     }
   }
   free(stamp);
+  for (size_t i = 0; !rc && i < kl.m.cap; i++) { /* the map's n-th key has index n */
+    if (!kl.m.k[i]) continue;
+    uint64_t k = kl.m.k[i] - 1;
+    kl.val[kl.m.v[i]] = (int64_t)k; /* each index's (key, set), to walk them in order */
+  }
+  for (uint32_t e = 0; !rc && e < kl.m.n; e++) {
+    uint32_t key = (uint32_t)((uint64_t)kl.val[e] >> 32), ls = (uint32_t)kl.val[e];
+    for (uint32_t t = g->ls_off[ls]; t < g->ls_off[ls + 1] && !rc; t++) {
+      uint32_t x2;
+      if ((rc = cell_get(c, (uint64_t)key << 32 | g->ls_tag[t], g->ls_val[t], &x2))) break;
+      c->cu[x2] += kl.cu[e];
+      c->fl[x2] += kl.fl[e];
+    }
+  }
+  cells_free(&kl);
   if (rc) cells_free(c);
   return rc;
 }

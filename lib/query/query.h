@@ -287,7 +287,9 @@ int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_se
  * the first -nodecount (graph.go selectTopNodes).
  * load: the selected samples' values summed per (stack node, label set)
  * with a tag (np = 0: none), the labels whose key `show` does not match or
- * `hide` matches left out (pprof -tagshow/-taghide; NULL: none); count:
+ * `hide` matches left out (pprof -tagshow/-taghide; NULL: none), the text
+ * of every set's tags held against the output budget (pcol_output_budget
+ * of the input's bytes and max_output); count:
  * count[key] = how many tags of kept key survive pprof's trim at cut, given
  * a build's innermost kept key (kk) and residual mark (res) per stack node;
  * draw: the boxes of the graph's nodes (out->tags), as dotgraph.go
@@ -312,7 +314,8 @@ typedef struct pcol_q_gtags {
   size_t nparts, partcap;
 } pcol_q_gtags;
 int pcol_q_gtags_load(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                      const char *show, const char *hide, pcol_q_gtags *g, pcol_error *err);
+                      const char *show, const char *hide, uint64_t max_output, pcol_q_gtags *g,
+                      pcol_error *err);
 int pcol_q_gtags_count(const pcol_q_gtags *g, const pcol_q_inl_state *s, const uint8_t *kept,
                        const uint32_t *kk, const uint8_t *res, pcol_q_umag cut, uint32_t *count);
 /* node_of[key]: the key's node in out->nodes (UINT32_MAX: none); out's
@@ -321,9 +324,9 @@ int pcol_q_gtags_draw(const pcol_q_gtags *g, const pcol_q_inl_state *s, const ui
                       const uint32_t *kk, const uint8_t *res, pcol_q_umag cut,
                       const uint32_t *node_of, pcol_graph *out, pcol_error *err);
 void pcol_q_gtags_free(pcol_q_gtags *g);
-/* Only the tags of each label set (ls_off, ls_tag; ls_off NULL without
- * label sets): the report page adds them up itself (graph.js). */
-int pcol_q_gtags_sets(pcol_file *f, pcol_q_gtags *g, pcol_error *err);
+/* *any = 1 when some label set has a tag (a label that makes one): the
+ * report page makes and adds them up itself (graphtags.js). */
+int pcol_q_gtags_any(pcol_file *f, int *any, pcol_error *err);
 /* ftree.c: the frame-tree node of each stack node (nstacks + 1 entries,
  * index 0 = the root), valid until pcol_ftree_free. */
 const uint32_t *pcol_q_ftree_stack_nodes(const pcol_ftree *t);

@@ -542,10 +542,9 @@ static int threads(rep *r, pcol_error *err) {
  * each set's tags from "labels" (with the page's tagshow/taghide) and
  * counts and draws them as pcol graph does. */
 static int gtags(rep *r, pcol_error *err) {
-  pcol_q_gtags g;
   uint64_t nls = pcol_rows(r->f, PCOL_T_LABELSETS);
-  int rc = pcol_q_gtags_sets(r->f, &g, err);
-  if (!rc && nls && g.ls_off && g.ls_off[nls + 1]) {
+  int any, rc = pcol_q_gtags_any(r->f, &any, err);
+  if (!rc && any) {
     pcol_view sls;
     rc = pcol_column(r->f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &sls, err);
     if (!rc) {
@@ -562,7 +561,6 @@ static int gtags(rep *r, pcol_error *err) {
       r->gtags_ls = 1;
     }
   }
-  pcol_q_gtags_free(&g);
   return rc;
 }
 
@@ -955,7 +953,7 @@ static int diff_shares(rep *r, const pcol_ftree *t, const vchoice *vc, size_t nv
        * graphview.js colours an edge by its change against the base's
        * weight of the same call, as pprof -diff_base colours it */
       pcol_graph g;
-      pcol_graph_opts go = {0, 0, 0, NULL, NULL, 1}; /* edges only */
+      pcol_graph_opts go = {0, 0, 0, NULL, NULL, 1, 0}; /* edges only */
       PCOL_RETURN_NOT_OK(pcol_graph_compute(o->base, NULL, &bv, (pcol_by)by, &go, &g, err));
       PUTS(r, ",\"edges\":{\"names\":[");
       for (size_t i = 0; i < g.nnodes; i++) {

@@ -138,6 +138,36 @@ for c in top traces; do
 done
 ls -A "$tmp" | grep -q '\.tmp-' && fail "a temporary output was left behind"
 
+# graph's label boxes: a 328-byte file whose one label set has 16,384
+# labels naming one 64 KiB string is 1 GiB of "key:value" text; it took
+# 29 s and 5.2 GB before the output budget refused the DOT.  The text is
+# held against the budget as it is made: refused at once, under a 256 MiB
+# address-space cap (out of memory before); --max-output raises it (a
+# small set of 64 labels of 1,000 bytes: drawn by default, refused at 20K)
+gen labels
+labmsg="labels.pcol: call graph label boxes: their text would pass the output budget of 33554432 bytes"
+[ ${#cap[@]} -gt 0 ] && cap=(prlimit --as=268435456)
+expect 1 "$labmsg" "${cap[@]}" "$PCOL" graph "$tmp/labels.pcol" -o "$tmp/g.dot"
+[ -e "$tmp/g.dot" ] && fail "graph: an output was written for a refused input"
+# the report page makes the boxes itself (graphtags.js) from the labels,
+# each string once: it only asks whether some label makes a tag, so the
+# same file makes a page, under the same cap (it built every set's text)
+"${cap[@]}" "$PCOL" report "$tmp/labels.pcol" -o "$tmp/lab.html" 2>"$tmp/err" ||
+  fail "report of the label bomb: $(head -c 400 "$tmp/err")"
+grep -q '"gtags"' "$tmp/lab.html" || fail "report: the label bomb's page has no label boxes"
+# ... and their weights: 400 samples on a chain of 400 functions (sample i
+# i deep) with one set of 4,000 "bytes" values added every tag to every
+# function of each path, 80,000 x 4,000 (about 10 s of CPU); now each
+# (function, set) once, then its tags: well under the 3 s of CPU allowed
+gen tags
+prlimit --cpu=3 "$PCOL" graph "$tmp/tags.pcol" >"$tmp/out" 2>"$tmp/err" ||
+  fail "graph of the tags bomb: exit $?: $(head -c 400 "$tmp/err")"
+grep -q 'NN1_3 .*shape=box3d' "$tmp/out" || fail "graph: the tags bomb's first node has no 4 value boxes"
+python3 tests/support/bombs.py labels "$tmp/lab64.pcol" 64 1000 || fail "python3: lab64"
+"$PCOL" graph "$tmp/lab64.pcol" | grep -q box3d || fail "graph: a label set of 64 x 1,000 bytes has no box"
+expect 1 "lab64.pcol: call graph label boxes: their text would pass the output budget of 20480 bytes (set by" \
+  "$PCOL" graph "$tmp/lab64.pcol" --max-output 20K
+
 # #9: merge --coalesce of samples lasting INT64_MAX: 19 digits are not
 # declared as pcol.max_duration_ns; the output validates (merge checks it
 # before the rename)

@@ -9,6 +9,11 @@ RLE blocks, so nothing large is ever held here.
         inline   one location with 4 Mi inline lines (flame)
         longname one function whose name is 64 MiB (report)
         rows     2^29 samples in ~66 KB (top, every command: the row budget)
+        labels   one sample whose label set has N (16,384) labels k = a 64 KiB
+                 string: 1 GiB of "key:value" text for graph's label boxes
+        tags     N (400) samples on a chain of N functions, stack i i deep, all
+                 with one label set of 10 N "bytes" values: graph's label
+                 boxes, 80,000 (node, set) pairs x 4,000 tags
 """
 import os
 import struct
@@ -96,9 +101,43 @@ def rows(n=1 << 29):
                                                    g.DELTA)]
 
 
+def labels(n=16384, length=65536):
+    e = [g.rowcount(1, 3), raw(1, 1, g.U64, [0, 0, 1, 1 + length]),
+         zcol(1, 2, g.BYTES, 1 + length, [(ord("k"), 1), (ord("a"), length)])]
+    e += one_source()
+    e += [g.rowcount(8, 1), raw(8, 2, g.U64, [4096])]  # one location (address)
+    e += [g.rowcount(10, 1), raw(10, 2, g.U32, [1])]
+    e += [g.rowcount(11, 1), raw(11, 6, g.U32, [1]), raw(11, 7, g.U32, [1])]  # stack 1, label set 1
+    e += [g.rowcount(13, 1), raw(13, 1, g.U64, [0, n])]
+    e += [g.rowcount(14, n), zcol(14, 1, g.U32, n, u32_first_then_zero(1, n), g.DELTA),  # key "k"
+          zcol(14, 2, g.U32, n, u32_first_then_zero(2, n), g.DELTA)]  # value: the long string
+    return e
+
+
+def tags(n=400):
+    names = [b"bytes"] + [b"f%d" % i for i in range(n)]
+    offs = [0, 0]
+    for s in names:
+        offs.append(offs[-1] + len(s))
+    nl = 10 * n
+    e = [g.rowcount(1, len(names) + 1), raw(1, 1, g.U64, offs), raw(1, 2, g.BYTES, b"".join(names))]
+    e += one_source()
+    e += [g.rowcount(6, n), raw(6, 1, g.U32, list(range(2, n + 2)))]  # function i named f<i-1>
+    e += [g.rowcount(8, n), raw(8, 4, g.U64, list(range(n + 1)))]  # location i: line i
+    e += [g.rowcount(9, n), raw(9, 1, g.U32, list(range(1, n + 1)))]  # line i: function i
+    e += [g.rowcount(10, n), zcol(10, 1, g.U32, n, [(0, 4 * n)], g.ROWREL),  # parent of stack i is i - 1
+          raw(10, 2, g.U32, list(range(1, n + 1)))]
+    e += [g.rowcount(11, n), raw(11, 6, g.U32, list(range(1, n + 1))),  # sample i on stack i
+          zcol(11, 7, g.U32, n, u32_first_then_zero(1, n), g.DELTA)]  # label set 1
+    e += [g.rowcount(13, 1), raw(13, 1, g.U64, [0, nl])]
+    e += [g.rowcount(14, nl), zcol(14, 1, g.U32, nl, u32_first_then_zero(1, nl), g.DELTA),  # key "bytes"
+          zcol(14, 3, g.I64, nl, [(1, 1), (0, 7)] * nl, g.DELTA)]  # values 1, 2, 3, ...
+    return e
+
+
 if __name__ == "__main__":
     kind, out = sys.argv[1], sys.argv[2]
-    make = {"deep": deep, "inline": inline, "longname": longname, "rows": rows}[kind]
+    make = {"deep": deep, "inline": inline, "longname": longname, "rows": rows, "labels": labels, "tags": tags}[kind]
     data = g.serialize_compact(make(*[int(x) for x in sys.argv[3:]]))
     with open(out, "wb") as f:
         f.write(data)
