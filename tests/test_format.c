@@ -211,8 +211,11 @@ static int round_trip(const pcol_write_options *o, int codec, int *v12, int *tra
   cr_assert_eq(hr.minor, 3, "a raw file is format 1.3");
   cr_assert_eq(hr.incompat_flags, PCOL_INCOMPAT_COMPACT_1_2 | PCOL_INCOMPAT_ENCODED_1_3);
   /* *v12: a compact 1.2 file (bit 1, and bit 0 when zstd, delta or split is used) */
-  *v12 = h.minor == 2 && (h.incompat_flags & ~(uint64_t)1) == PCOL_INCOMPAT_COMPACT_1_2;
-  if (!*v12) cr_assert(h.minor == 0 && h.incompat_flags == 0, "1.0, or 1.2 with bit 1, nothing else");
+  /* ... or 1.3 (bit 2 as well) when a column is stored encoded under zstd */
+  uint64_t enc = h.incompat_flags & PCOL_INCOMPAT_ENCODED_1_3;
+  *v12 = h.minor == (enc ? 3 : 2) &&
+         (h.incompat_flags & ~(uint64_t)1 & ~enc) == PCOL_INCOMPAT_COMPACT_1_2;
+  if (!*v12) cr_assert(h.minor == 0 && h.incompat_flags == 0, "1.0, or 1.2/1.3 with bit 1, nothing else");
   if (*v12) cr_assert_eq(h.incompat_flags & 1, compressed > 0 ? 1u : 0u, "bit 0 iff zstd is used");
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);
