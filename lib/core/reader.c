@@ -678,9 +678,11 @@ static int check_encoded(pcol_file *f, const pcol_section_info *si, const pcol_c
   const pcol_lane *l = v->lanes;
   /* an offsets column of one lane without codes (o[i] = base + i x step) is
    * checked at its ends: it is monotonic when step < 2^63 */
+  uint64_t span;
   if (ci->is_offsets && v->nlanes == 1 && l->width == 0 && n > 0) {
-    if (l->base != 0 || (n > 1 && l->step > (uint64_t)INT64_MAX))
-      return pcol_corrupt(err, "offsets section at file offset %llu does not start at 0 or decreases (%llu)",
+    /* 0, s, 2s, ... without wrapping modulo 2^64 (its end is checked below) */
+    if (l->base != 0 || __builtin_mul_overflow(n - 1, l->step, &span))
+      return pcol_corrupt(err, "offsets section at file offset %llu does not start at 0 or wraps (%llu)",
                           si->offset, l->base);
   } else {
     for (uint64_t from = 0; from < n;) {
