@@ -164,7 +164,10 @@ uint64_t pcol_lane_patch(const pcol_lane *l, uint64_t row, uint64_t value) {
 #define LANE_LOOP(T)                                                                 \
   do {                                                                               \
     const T *c = (const T *)l->codes + r;                                            \
-    for (size_t i = 0; i < m; i++, x += l->step) out[i * stride] = x + c[i];         \
+    if (stride == 1 && !l->step)                                                     \
+      for (size_t i = 0; i < m; i++) out[i] = x + c[i];                              \
+    else                                                                             \
+      for (size_t i = 0; i < m; i++, x += l->step) out[i * stride] = x + c[i];       \
   } while (0)
 static void lane_read(const pcol_lane *l, uint64_t r, size_t m, uint64_t *out, size_t stride) {
   uint64_t x = l->base + r * l->step, x0 = x;
