@@ -1485,6 +1485,31 @@ def v13_valid_cases():
     e_valid("valid-enc-negative-crossing", "functions.start_line (i64: 25, 10, -5, -20, -35) "
             "as one lane of base 25, step -15, width 0: values below 0 read as two's "
             "complement", p, {(6, 4): dict(steps=[-15])})
+    p = rich()
+    M = p.materialize()
+    plans = {(x.table, x.column): dict(codec=2 if (x.table + x.column) % 3 == 0 else 0)
+             for x in pack(M) if x.column and x.type in (U32, I64, U64)}
+    e = e_valid("valid-enc-rich", "valid-rich with every u32, i64 and u64 column encoded (one "
+                "lane, step 0, the narrowest width: 1, 2, 4 or 8), a third of them under zstd: every "
+                "view reads encoded columns", p, plans)
+    assert {x.data[24] for x in e if x.flags == ENCODED and x.codec == 0} >= {1, 2, 8}
+    p = starts([2 ** 63 - 2, 2 ** 63 - 1, NA + 1, NA + 2])
+    e_valid("valid-enc-i64-wrap", "functions.start_line (i64: 2^63 - 2, 2^63 - 1, "
+            "INT64_MIN + 1, INT64_MIN + 2) as base 2^63 - 2, width 1, codes 0, 1, 3, 4: "
+            "base + code passes 2^63 and reads as two's complement", p,
+            {(6, 4): dict(bases=[2 ** 63 - 2], widths=[1])})
+    p = starts([1, 5, 100, 2, 5, 1000, 3, 5])
+    e = e_valid("valid-enc-width-0-between", "functions.start_line in k = 3 lanes of widths "
+                "1, 0 and 2: lane 0's 3 codes end at byte 83, lane 1 (width 0, 5 throughout) "
+                "stores nothing and skips nothing, lane 2's codes start at 84 after one zero "
+                "byte", p, {(6, 4): dict(k=3)})
+    assert list(find(e, 6, 4).data[24:96:24]) == [1, 0, 2]
+    p = enc_profile()
+    for r, s in zip(p.t[TABLE_ID["samples"]], (3, 3, 2, 2, 1, 1)):
+        r["stack_id"] = s
+    e_valid("valid-enc-u32-negative-step", "samples.stack_id (u32: 3, 3, 2, 2, 1, 1) in k = 2 "
+            "lanes of base 3, step -1 (stored 2^64 - 1), width 0: base + r x step wraps modulo "
+            "2^64 to values below 2^32", p, {(11, 6): dict(k=2, steps=[-1, -1])})
     p = Profile()
     starts_ = [2 ** 64 - 8, 2 ** 64 - 4, 0, 4, 8]
     limits = [2 ** 64 - 1, 1, 3, 5, 7]
@@ -1592,6 +1617,25 @@ def v13_open_cases():
     set_flags(find(e, 1, 2), ENCODED)
     c_bad("d14-enc-bytes", "D14", "open", "strings.bytes (60 bytes) with flags 8 in a 1.3 "
           "file (incompat 0x6)", e, incompat=6, minor=3)
+    # unknown columns: never decoded, but D11 and D14 hold for them too
+    def unknown(x):
+        e, _ = e_base(11, 4)
+        return e + [rowcount(300, 4), x]
+    x = Entry(300, 1, U32, bytes(24), 4)
+    x.flags = ENCODED
+    c_bad("d11-enc-unknown-24", "D11", "open", "valid-enc-small with an unknown encoded u32 "
+          "column (4 rows) of 24 bytes: decoded_size < 32, though nothing decodes it",
+          unknown(x))
+    x = Entry(300, 1, F64, enc_layout(enc_lanes([1] * 4)), 4)
+    x.flags = ENCODED
+    c_bad("d14-enc-unknown-f64", "D14", "open", "valid-enc-small with an unknown f64 column "
+          "(4 rows, 32 bytes) encoded", unknown(x))
+    e, _ = e_base(11, 4)
+    x = encoded(11, 4, I64, [7] * 6, codec=2)
+    x.fields["decoded"] = 16
+    e[e.index(find(e, 11, 4))] = x
+    c_bad("d11-enc-zstd-decoded-16", "D11", "open", "valid-enc-small with samples.weight "
+          "(a 32-byte constant lane) under zstd, its entry's decoded size 16", e)
     # D5: a constant lane holds any number of rows in 32 bytes
     p = enc_profile()
     M = p.materialize()
@@ -1614,6 +1658,19 @@ def v13_open_cases():
     case("d5-enc-rows-bit-2-alone", "invalid", "D5", "open", "the same with 64-byte entries "
          "and incompat 0x4 alone: 64 x (file_size + 17) rows, one more than D5 allows without "
          "incompat bit 0 or 1", serialize(e, **V13))
+
+
+def v13_valid_unknown():
+    p = enc_profile()
+    M = p.materialize()
+    e = enc_pack(M, ENC_PLANS)
+    x = Entry(300, 1, U32, bytes([0xFF]) * 40, 6)
+    x.flags = ENCODED
+    e += [rowcount(300, 6), x, encoded(300, 2, U64, [2 ** 64 - 1] * 6, codec=1)]
+    case("valid-enc-unknown-entries", "valid", "-", "-", "valid-enc-small with an unknown "
+         "table: an encoded u32 column of 40 bytes 0xff (k = 2^32 - 1: never decoded, so never "
+         "checked) and an encoded u64 column under LZ4", serialize_compact(e),
+         views_text(M, p.strings))
 
 
 def v13_use_cases():
@@ -1740,6 +1797,7 @@ def v13_use_cases():
 
 def v13_cases():
     v13_valid_cases()
+    v13_valid_unknown()
     v13_open_cases()
     v13_use_cases()
 
