@@ -1493,6 +1493,19 @@ def v13_valid_cases():
                 "lane, step 0, the narrowest width: 1, 2, 4 or 8), a third of them under zstd: every "
                 "view reads encoded columns", p, plans)
     assert {x.data[24] for x in e if x.flags == ENCODED and x.codec == 0} >= {1, 2, 8}
+    p = Profile()
+    for v in (3, 7, 100, 4):
+        p.add("mappings", memory_start=v)
+    lanes = [Lane(4, 0, 8, [2 ** 64 - 1, 3, 2 ** 64 - 1, 0], exc=[(2, 100)])]
+    e_valid("valid-enc-width-8-all-ones", "mappings.memory_start (u64: 3, 7, 100, 4) in one "
+            "lane of base 4 and width 8: row 0's code 2^64 - 1 without an exception (4 + "
+            "2^64 - 1 wraps to 3), row 2's with one (100)", p, {(7, 1): dict(lanes=lanes)})
+    p = enc_profile()
+    lanes = [Lane(1, 0, 4, [2, 0, 2 ** 32 - 1, 2, 0, 1], exc=[(2, 2)])]
+    e_valid("valid-enc-u32-patched-all-ones", "samples.stack_id (u32: 3, 1, 2, 3, 1, 2) in one "
+            "lane of base 1, width 4, row 2's code 2^32 - 1 patched to 2: the formula's 2^32 is "
+            "not a value of the column (U11 looks at the patched value)", p,
+            {(11, 6): dict(lanes=lanes)})
     p = starts([2 ** 63 - 2, 2 ** 63 - 1, NA + 1, NA + 2])
     e_valid("valid-enc-i64-wrap", "functions.start_line (i64: 2^63 - 2, 2^63 - 1, "
             "INT64_MIN + 1, INT64_MIN + 2) as base 2^63 - 2, width 1, codes 0, 1, 3, 4: "
@@ -1781,6 +1794,9 @@ def v13_use_cases():
         L[0].exc = [(2, 2 ** 32 + 2)]
     e_bad("u11-u32-exception-over", "U11", "samples.stack_id with row 2 patched to 2^32 + 2",
           11, 6, mod=over_exc)
+    e_bad("u11-descriptors-past-end", "U11", "samples.weight (6 rows, a 32-byte constant "
+          "lane) with k = 2: the second lane's descriptor would run past the section", 11, 4,
+          k=2)
     # §8.2 on the decoded values
     e_bad("u4-enc-string-id", "U4", "functions.name (string ids 6, 7, 8 of 9) with its base "
           "4 more: ids 10, 11, 12", 6, 1, mod=lambda L: setattr(L[0], "base", L[0].base + 4))
@@ -1788,6 +1804,13 @@ def v13_use_cases():
           11, 6, mod=lambda L: setattr(L[0], "base", L[0].base + 1))
     e_bad("u5-enc-parent", "U5", "stacks.parent_id (0, 1, 2) with step 1: 0, 2, 4 (stack 2's "
           "parent is 2)", 10, 1, mod=lambda L: setattr(L[0], "step", 1))
+    e, v = e_base(1, 1)
+    e_bad("u3-enc-string-0", "U3", "strings.offsets (encoded) with element 1 = 1: string 0 "
+          "is not empty (U2 still holds)", 1, 1, vals=[0, 1] + v[2:])
+    assert v[2] >= 1
+    e_bad("f5-enc-time-order", "F5", "samples.time_ns (encoded, step 100) 1000, 1101, 1202, "
+          "1300, 1250, 1502: time goes back within a source", 11, 2,
+          vals=[1000, 1101, 1202, 1300, 1250, 1502], stage="full")
     e_bad("u2-enc-offsets-end", "U2", "samples.value_offsets with step 3 (0, 3, ..., 18): "
           "the last is not values' 12 rows", 11, 8,
           mod=lambda L: setattr(L[0], "step", 3))
