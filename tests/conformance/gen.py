@@ -1490,8 +1490,8 @@ def v13_valid_cases():
     plans = {(x.table, x.column): dict(codec=2 if (x.table + x.column) % 3 == 0 else 0)
              for x in pack(M) if x.column and x.type in (U32, I64, U64)}
     e = e_valid("valid-enc-rich", "valid-rich with every u32, i64 and u64 column encoded (one "
-                "lane, step 0, the narrowest width: 1, 2, 4 or 8), a third of them under zstd: every "
-                "view reads encoded columns", p, plans)
+                "lane, step 0, the narrowest width: 1, 2, 4 or 8), a third of them under zstd: "
+                "every view reads encoded columns", p, plans)
     assert {x.data[24] for x in e if x.flags == ENCODED and x.codec == 0} >= {1, 2, 8}
     p = Profile()
     for v in (3, 7, 100, 4):
@@ -1780,8 +1780,8 @@ def v13_use_cases():
     assert lz4_decode(block, len(data)) == data and len(data) // 255 <= len(block) + 1
     x = find(e, 6, 4)
     x.data, x.flags, x.decoded, x.codec = block, ENCODED, len(data), 1
-    c_bad("u11-lanes-4097", "U11", "use", "functions.start_line (4097 rows, all 5) in 4097 lanes of "
-          "one row (the limit is 4096), under LZ4 (98 KB of lanes in %d bytes)" % len(block), e)
+    c_bad("u11-lanes-4097", "U11", "use", "functions.start_line (4097 rows, all 5) in 4097 "
+          "lanes of one row (the limit is 4096), under LZ4 (98 KB of lanes in %d bytes)" % len(block), e)
 
     # U11: a u32 value of 2^32 or more (its low 32 bits a valid id)
     def over(L):
