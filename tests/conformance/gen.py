@@ -18,8 +18,9 @@ import zlib
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pcolgen import (  # noqa: E402
-    BYTES, DELTA, F64, I64, NA, NAN, ROWREL, SIGNED, SPLIT, TABLE_ID, U8, U32, U64, WIDTH, Entry, Profile,
-    column, f64, find, in_place, lz4_compress, lz4_decode, lz4_sequences, pack, put, rowcount,
+    BYTES, DELTA, ENCODED, ENCODED_1_3, F64, I64, NA, NAN, ROWREL, SIGNED, SPLIT, TABLE_ID, U8, U32,
+    U64, WIDTH, Entry, Lane, Profile, column, enc_lanes, enc_layout, encoded, f64, find, in_place,
+    lz4_compress, lz4_decode, lz4_sequences, pack, put, rowcount,
     serialize, serialize_compact, split_bytes, views, views_text, zstd_compress, zstd_frame, zstd_block,
     ZSTD_MAGIC)
 
@@ -459,8 +460,8 @@ def header_cases():
     bad("h4-header-crc", "H4", "open", "header_crc off by one",
         hooks=[lambda b, l: put(b, 60, "<I", 0)], fix=("sections", "body"))
     bad("h5-header-size", "H5", "open", "header_size 128", hooks=[hook_at(12, "<I", 128)])
-    bad("h6-incompat-bit-2", "H6", "open", "incompat flag 0x4 (unassigned; bit 0 is 1.1's, "
-        "bit 1 1.2's)", verdict="unsupported", incompat=4)
+    bad("h6-incompat-bit-3", "H6", "open", "incompat flag 0x8 (unassigned; bits 0-2 are "
+        "1.1's, 1.2's and 1.3's)", verdict="unsupported", incompat=8)
     bad("h6-incompat-bit-63", "H6", "open", "incompat flag 0x8000000000000000",
         verdict="unsupported", incompat=2 ** 63)
     case("h7-extended", "invalid", "H7", "open", "64 zero bytes appended (file_size is the "
@@ -1231,8 +1232,8 @@ def v12_header_dir_cases():
           "count of 0)", [rowcount(0, 0)] + tiny_entries()[1])
     p, e = tiny_entries()
     set_flags(find(e, 6, 1), 8)
-    c_bad("d3-compact-flags-bit-3", "D3", "open", "functions.name's flags 8 (unassigned) in a "
-          "compact file", e)
+    c_bad("d3-compact-flags-bit-3", "D3", "open", "functions.name's flags 8 (encoded, 1.3) in a "
+          "compact file without incompat bit 2", e, incompat=2)
     e = pack(tiny().materialize(), codec=lambda t, c, ty: (0, SPLIT) if (t, c) == (11, 2) else 0)
     c_bad("d3-split-compact-without-bit-0", "D3", "open", "split on samples.time_ns in a compact "
           "file whose incompat bit 0 is clear (0x2: bits 0 and 1 are independent)", e,
@@ -1345,6 +1346,485 @@ def v12_cases():
     gap_cases()
 
 
+# ------------------------------------------ format 1.3: encoded columns (§4.1)
+V13 = dict(minor=3, incompat=ENCODED_1_3)  # 64-byte entries, encoded columns (§9)
+
+
+def enc_profile(n=6):
+    """The base of the encoded cases: n samples of two values each (cpu,
+    alloc), times on a line of slope 100, weight 7 throughout, three stacks."""
+    p = Profile()
+    S = p.s
+    src = p.add("sources", source_type=S("rprof"))
+    cpu = p.add("value_types", type=S("cpu"), unit=S("nanoseconds"))
+    alloc = p.add("value_types", type=S("alloc"), unit=S("bytes"))
+    for k in range(3):
+        f = p.add("functions", name=S("f%d" % k), start_line=10 * k + 1)
+        p.add("locations", lines=[dict(function_id=f, line=k + 1)])
+    for parent in range(3):
+        p.add("stacks", parent_id=parent, location_id=parent + 1)
+    for i in range(n):
+        p.add("samples", source_id=src, time_ns=1000 + 100 * i + i % 3, weight=7,
+              stack_id=(3, 1, 2)[i % 3],
+              values=[dict(value_type_id=cpu, value=10000 + 37 * i),
+                      dict(value_type_id=alloc, value=-i * i)])
+    return p
+
+
+# how valid-enc-small encodes enc_profile's columns: (table, column) -> enc_lanes' plan
+ENC_PLANS = {(1, 1): {}, (3, 1): {}, (4, 1): {}, (4, 2): {}, (6, 1): {}, (6, 4): dict(steps=[10]),
+             (8, 4): dict(steps=[1]), (9, 1): {}, (9, 2): {}, (10, 1): {}, (10, 2): {},
+             (11, 2): dict(steps=[100]), (11, 4): {}, (11, 6): {}, (11, 8): dict(steps=[2]),
+             (12, 1): dict(k=2), (12, 2): dict(k=2)}
+
+
+def enc_pack(M, plans, **kw):
+    """pack(M, **kw) with the columns of `plans` encoded (§4.1) by their
+    plan (enc_lanes' arguments, and codec)."""
+    e = pack(M, **kw)
+    for (t, c), plan in plans.items():
+        plan = dict(plan)
+        i = e.index(find(e, t, c))
+        e[i] = encoded(t, c, e[i].type, M[t][c], **plan)
+    return e
+
+
+def e_valid(name, desc, p, plans, ser=serialize_compact, **kw):
+    M = p.materialize()
+    e = enc_pack(M, plans, **kw)
+    case(name, "valid", "-", "-", desc, ser(e), views_text(M, p.strings))
+    return e
+
+
+def e_base(t, c, p=None, plans=ENC_PLANS):
+    """valid-enc-small's entries (or p's with `plans`), its values of (t, c)."""
+    p = p or enc_profile()
+    M = p.materialize()
+    return enc_pack(M, plans), M[t][c]
+
+
+def e_set(e, t, c, data):
+    """Column (t, c) of e encoded as the raw section `data`."""
+    x = find(e, t, c)
+    x.data, x.flags, x.decoded, x.codec = data, ENCODED, len(data), 0
+    return e
+
+
+def e_bad(name, rule, desc, t, c, plan=None, mod=None, raw=None, vals=None, stage="use", **lay):
+    """valid-enc-small with column (t, c) (or `vals` instead of its values)
+    encoded by `plan` (default: its plan there), its lanes changed by
+    mod(lanes), laid out by enc_layout(**lay) and the bytes changed by
+    raw(bytes)."""
+    e, v = e_base(t, c)
+    vals = v if vals is None else vals
+    lanes = enc_lanes(vals, **(ENC_PLANS.get((t, c), {}) if plan is None else plan))
+    if mod:
+        mod(lanes)
+    data = enc_layout(lanes, **lay)
+    if raw:
+        data = raw(data)
+    c_bad(name, rule, stage, desc, e_set(e, t, c, data))
+
+
+def many_functions(n):
+    p = Profile()
+    for k in range(n):
+        p.add("functions", name=p.s("fn%03d" % k))
+    return p
+
+
+def v13_valid_cases():
+    e = e_valid("valid-enc-small", "enc_profile (6 samples of 2 values) compact 1.3 (incompat "
+                "0x6) with every u32, i64 and u64 column encoded: the base of the encoded cases",
+                enc_profile(), ENC_PLANS)
+    assert {x.flags for x in e if x.column and x.type in (U32, I64, U64)} == {ENCODED}
+    p = enc_profile()
+    e = e_valid("valid-enc-constant", "samples.weight (i64, 7 in every row) and samples."
+                "source_id (u32, 1, stored) as one lane of width 0 and step 0: 32 bytes each",
+                p, {(11, 4): {}, (11, 1): {}}, keep=[(11, 1)])
+    assert all(len(find(e, 11, c).data) == 32 for c in (1, 4))
+    e = e_valid("valid-enc-offsets-affine", "samples.value_offsets (u64: 0, 2, ..., 12) as one "
+                "lane of width 0 and step 2 (every sample has two values)",
+                enc_profile(), {(11, 8): dict(steps=[2])})
+    assert enc_lanes(enc_profile().materialize()[11][8], steps=[2])[0].width == 0
+    p = enc_profile(5)
+    e = e_valid("valid-enc-values-lanes", "5 samples of 2 values: values.value_type_id and "
+                "values.value in k = 2 lanes (one a value type: type ids of width 0; values of "
+                "width 1 after 5 codes, padded to 4 for the width-4 lane: 3 zero bytes), and "
+                "samples.stack_id in k = 3 lanes of 2, 2 and 1 rows", p,
+                {(12, 1): dict(k=2), (12, 2): dict(k=2, widths=[1, 4]),
+                 (11, 6): dict(k=3), (11, 8): dict(steps=[2])})
+    assert len(enc_lanes(p.materialize()[11][6], k=3)[2].codes) == 1
+    p = many_functions(300)
+    for k in range(1, 9):
+        p.add("stacks", parent_id=k - 1, location_id=(k * 5) % 7 + 1)
+        p.add("locations", lines=[dict(function_id=k * 37, line=k)])
+    e = e_valid("valid-enc-narrow-ids", "300 functions: functions.name (string ids 1-300) in "
+                "one lane of step 0 and width 2; stacks.location_id and stacks.parent_id "
+                "(8 rows) of width 1; locations' line_offsets affine (step 1)", p,
+                {(6, 1): dict(steps=[0]), (10, 1): {}, (10, 2): {}, (8, 4): dict(steps=[1]),
+                 (9, 1): {}})
+    assert find(e, 6, 1).data[24] == 2 and find(e, 10, 2).data[24] == 1
+    p = enc_profile()
+    for k, (lo, hi) in enumerate(((0x400000, 0x500000), (0x7f0000000000, 0x7f0000001000),
+                                  (2 ** 64 - 4096, 2 ** 64 - 1))):
+        p.add("mappings", memory_start=lo, memory_limit=hi, file_offset=k * 70000)
+    for r in p.t[TABLE_ID["samples"]]:
+        r["time_ns"] = r["time_ns"] * 1000
+    e = e_valid("valid-enc-width-4-8", "mappings.memory_start and memory_limit (u64, "
+                "spread over 2^32) of width 8, mappings.file_offset (0, 70000, 140000) and "
+                "samples.time_ns (spread 5 x 10^5) of width 4", p,
+                {(7, 1): {}, (7, 2): {}, (7, 3): {}, (11, 2): {}})
+    assert [find(e, t, c).data[24] for t, c in ((7, 1), (7, 2), (7, 3), (11, 2))] == [8, 8, 4, 4]
+    p = starts([1000, 990, 979, 970, 960, 955])
+    e = e_valid("valid-enc-negative-step", "functions.start_line (i64: 1000, 990, 979, 970, "
+                "960, 955) as one lane of step -10 (stored 2^64 - 10) and width 1 from base "
+                "999 (codes 1, 1, 0, 1, 1, 6)", p, {(6, 4): dict(steps=[-10])})
+    assert find(e, 6, 4).data[16:24] == struct.pack("<q", -10)
+    p = starts([25, 10, -5, -20, -35])
+    e_valid("valid-enc-negative-crossing", "functions.start_line (i64: 25, 10, -5, -20, -35) "
+            "as one lane of base 25, step -15, width 0: values below 0 read as two's "
+            "complement", p, {(6, 4): dict(steps=[-15])})
+    p = rich()
+    M = p.materialize()
+    plans = {(x.table, x.column): dict(codec=2 if (x.table + x.column) % 3 == 0 else 0)
+             for x in pack(M) if x.column and x.type in (U32, I64, U64)}
+    e = e_valid("valid-enc-rich", "valid-rich with every u32, i64 and u64 column encoded (one "
+                "lane, step 0, the narrowest width: 1, 2, 4 or 8), a third of them under zstd: "
+                "every view reads encoded columns", p, plans)
+    assert {x.data[24] for x in e if x.flags == ENCODED and x.codec == 0} >= {1, 2, 8}
+    p = Profile()
+    for v in (3, 7, 100, 4):
+        p.add("mappings", memory_start=v)
+    lanes = [Lane(4, 0, 8, [2 ** 64 - 1, 3, 2 ** 64 - 1, 0], exc=[(2, 100)])]
+    e_valid("valid-enc-width-8-all-ones", "mappings.memory_start (u64: 3, 7, 100, 4) in one "
+            "lane of base 4 and width 8: row 0's code 2^64 - 1 without an exception (4 + "
+            "2^64 - 1 wraps to 3), row 2's with one (100)", p, {(7, 1): dict(lanes=lanes)})
+    p = enc_profile()
+    lanes = [Lane(1, 0, 4, [2, 0, 2 ** 32 - 1, 2, 0, 1], exc=[(2, 2)])]
+    e_valid("valid-enc-u32-patched-all-ones", "samples.stack_id (u32: 3, 1, 2, 3, 1, 2) in one "
+            "lane of base 1, width 4, row 2's code 2^32 - 1 patched to 2: the formula's 2^32 is "
+            "not a value of the column (U11 looks at the patched value)", p,
+            {(11, 6): dict(lanes=lanes)})
+    p = starts([2 ** 63 - 2, 2 ** 63 - 1, NA + 1, NA + 2])
+    e_valid("valid-enc-i64-wrap", "functions.start_line (i64: 2^63 - 2, 2^63 - 1, "
+            "INT64_MIN + 1, INT64_MIN + 2) as base 2^63 - 2, width 1, codes 0, 1, 3, 4: "
+            "base + code passes 2^63 and reads as two's complement", p,
+            {(6, 4): dict(bases=[2 ** 63 - 2], widths=[1])})
+    p = starts([1, 5, 100, 2, 5, 1000, 3, 5])
+    e = e_valid("valid-enc-width-0-between", "functions.start_line in k = 3 lanes of widths "
+                "1, 0 and 2: lane 0's 3 codes end at byte 83, lane 1 (width 0, 5 throughout) "
+                "stores nothing and skips nothing, lane 2's codes start at 84 after one zero "
+                "byte", p, {(6, 4): dict(k=3)})
+    assert list(find(e, 6, 4).data[24:96:24]) == [1, 0, 2]
+    p = enc_profile()
+    for r, s in zip(p.t[TABLE_ID["samples"]], (3, 3, 2, 2, 1, 1)):
+        r["stack_id"] = s
+    e_valid("valid-enc-u32-negative-step", "samples.stack_id (u32: 3, 3, 2, 2, 1, 1) in k = 2 "
+            "lanes of base 3, step -1 (stored 2^64 - 1), width 0: base + r x step wraps modulo "
+            "2^64 to values below 2^32", p, {(11, 6): dict(k=2, steps=[-1, -1])})
+    p = Profile()
+    starts_ = [2 ** 64 - 8, 2 ** 64 - 4, 0, 4, 8]
+    limits = [2 ** 64 - 1, 1, 3, 5, 7]
+    for a, b in zip(starts_, limits):
+        p.add("mappings", memory_start=a, memory_limit=b)
+    e_valid("valid-enc-u64-wrap", "mappings.memory_start (u64) base 2^64 - 8, step 4, width 0: "
+            "2^64 - 8, 2^64 - 4, then base + r x step wraps to 0, 4, 8; memory_limit base "
+            "2^64 - 2, step 0, width 1, codes 1, 3, 5, 7, 9: base + code wraps to 1, 3, 5, 7",
+            p, {(7, 1): dict(steps=[4], bases=[2 ** 64 - 8], widths=[0]),
+                (7, 2): dict(bases=[2 ** 64 - 2], widths=[1])})
+    p = enc_profile()
+    vals = p.t[TABLE_ID["samples"]]
+    vals[0]["time_ns"] = NA
+    alloc = [0, 5, 255, 100000, 3, NA]
+    cpu = [10000, 2 ** 63 - 1, 10002, 10003, 9000, 10005]
+    for r, a, b in zip(vals, cpu, alloc):
+        r["values"][0]["value"], r["values"][1]["value"] = a, b
+    plans = {(11, 2): dict(steps=[100], bases=[1000], widths=[1]),
+             (12, 2): dict(k=2, bases=[9000, 0], widths=[2, 1])}
+    e = e_valid("valid-enc-exceptions", "patched codes: samples.time_ns (width 1, step 100) "
+                "with NA at row 0 as an exception; values.value in 2 lanes, cpu of width 2 "
+                "with INT64_MAX an exception, alloc of width 1 with 100000 and NA exceptions "
+                "and 255 an all-ones code without one (an ordinary code: base + 255)", p, plans)
+    lanes = enc_lanes(p.materialize()[12][2], **plans[(12, 2)])
+    assert [len(l.exc) for l in lanes] == [1, 2] and lanes[1].codes[2] == 255
+    p = enc_profile()
+    plans = {(11, 2): dict(steps=[100], codec=2), (12, 2): dict(k=2, codec=1),
+             (11, 4): dict(codec=2), (11, 6): {}}
+    e = e_valid("valid-enc-zstd-compact", "valid-enc-small's samples.time_ns and weight "
+                "encoded under zstd, values.value under LZ4 (incompat 0x7), each followed by "
+                "its decoded size (the layout's bytes) in the compact entry, right after the "
+                "previous section; samples.stack_id encoded raw at a multiple of 8", p, plans)
+    assert any(x._off % 8 for x in e if x.column and x.codec)
+    assert find(e, 11, 6)._off % 8 == 0
+    p = enc_profile()
+    M = p.materialize()
+    e = enc_pack(M, {(11, 4): {}}) + [rowcount(300, 0), encoded(300, 1, U32, [])]
+    e.insert(e.index(find(e, 6, 0)), encoded(5, 1, U32, []))
+    e.insert(e.index(find(e, 5, 1)), rowcount(5, 0))
+    assert find(e, 5, 1).data == bytes([1]) + bytes(31)
+    case("valid-enc-zero-rows", "valid", "-", "-", "valid-enc-small's profile with "
+         "source_value_types of 0 rows storing source_id encoded: count 0, k = 1, one lane of "
+         "0 rows (32 bytes); likewise an unknown u32 column of 0 rows", serialize_compact(e),
+         views_text(M, p.strings))
+    p = enc_profile()
+    plans = dict(ENC_PLANS)
+    plans[(12, 2)] = dict(k=2, codec=1)
+    e_valid("valid-enc-64-byte-entries", "valid-enc-small with 64-byte entries, incompat 0x4 "
+            "alone (bit 2 without bit 1), version 1.3; values.value under LZ4 (its entry's "
+            "decoded_size, the layout's bytes)", p, plans, ser=lambda e: serialize(e, **V13))
+
+
+def v13_open_cases():
+    e, _ = e_base(11, 4)
+    c_bad("d3-enc-without-bit-2", "D3", "open", "valid-enc-small with incompat 0x2: flags bit 3 "
+          "(encoded) without incompat bit 2 (the minor, 3, does not allow it)", e, incompat=2,
+          minor=3)
+    e, _ = e_base(11, 4)
+    set_flags(find(e, 11, 4), ENCODED | 16)
+    c_bad("d3-flags-bit-4", "D3", "open", "valid-enc-small with samples.weight's flags 0x18: "
+          "bit 4 is unassigned in 1.3", e)
+    e, _ = e_base(11, 4)
+    find(e, 11, 4).gap = 4
+    c_bad("d7-enc-misaligned", "D7", "open", "valid-enc-small with samples.weight (encoded, "
+          "codec 0: read in place) at a multiple of 8 plus 4", e)
+    e, _ = e_base(11, 4)
+    e_set(e, 11, 4, find(e, 11, 4).data[:24])
+    c_bad("d11-enc-decoded-24", "D11", "open", "valid-enc-small with samples.weight's section "
+          "cut to its first 24 bytes (k, the reserved word, base, step): decoded_size 24 < 32",
+          e)
+    e = enc_pack(enc_profile().materialize(), {(11, 4): dict(codec=2)})
+    find(e, 11, 4).enc["decoded"] = bytes([0xA0, 0x80, 0x00])
+    c_bad("d16-enc-decoded-not-minimal", "D16", "open", "samples.weight encoded under zstd, its "
+          "compact entry's decoded size 32 written a0 80 00", e)
+    # D14: bit 3 with another transform bit, or on a type it does not fit.  Each
+    # column's count x width equals its decoded size, so D11 holds either way
+    p = Profile()
+    for _ in range(8):
+        p.add("functions", name=p.s("f"))
+    for bit, what in ((SPLIT, "split"), (ROWREL, "row-relative"), (DELTA, "delta")):
+        e = enc_pack(p.materialize(), {(6, 1): {}})
+        assert len(find(e, 6, 1).data) == 8 * 4
+        set_flags(find(e, 6, 1), ENCODED | bit)
+        c_bad("d14-enc-%s" % what.replace("row-relative", "rowrel"), "D14", "open", "8 functions "
+              "named f: functions.name encoded (32 bytes, = 8 x 4) with %s too (flags 0x%x; "
+              "incompat 0x7)" % (what, ENCODED | bit), e, incompat=7)
+    for name, t, c, n, what in (("d14-enc-u8", 7, 6, 32, "mappings.flags (u8, 32 rows)"),
+                                ("d14-enc-f64", 17, 5, 4, "models.r_square (f64, 4 rows)")):
+        p = Profile()
+        for _ in range(n):
+            if t == 7:
+                p.add("mappings", flags=1)
+            else:
+                p.add("models", r_square=f64(0.5))
+        e = pack(p.materialize())
+        x = find(e, t, c)
+        x.data = enc_layout(enc_lanes([1] * n))
+        assert len(x.data) == x.decoded
+        set_flags(x, ENCODED)
+        c_bad(name, "D14", "open", "encoded on %s: a 32-byte section of one constant lane "
+              "(count x width = 32 too)" % what, e, incompat=6, minor=3)
+    p = many_functions(12)
+    e = pack(p.materialize())
+    assert find(e, 1, 2).decoded >= 32
+    set_flags(find(e, 1, 2), ENCODED)
+    c_bad("d14-enc-bytes", "D14", "open", "strings.bytes (60 bytes) with flags 8 in a 1.3 "
+          "file (incompat 0x6)", e, incompat=6, minor=3)
+    # unknown columns: never decoded, but D11 and D14 hold for them too
+    def unknown(x):
+        e, _ = e_base(11, 4)
+        return e + [rowcount(300, 4), x]
+    x = Entry(300, 1, U32, bytes(24), 4)
+    x.flags = ENCODED
+    c_bad("d11-enc-unknown-24", "D11", "open", "valid-enc-small with an unknown encoded u32 "
+          "column (4 rows) of 24 bytes: decoded_size < 32, though nothing decodes it",
+          unknown(x))
+    x = Entry(300, 1, F64, enc_layout(enc_lanes([1] * 4)), 4)
+    x.flags = ENCODED
+    c_bad("d14-enc-unknown-f64", "D14", "open", "valid-enc-small with an unknown f64 column "
+          "(4 rows, 32 bytes) encoded", unknown(x))
+    e, _ = e_base(11, 4)
+    x = encoded(11, 4, I64, [7] * 6, codec=2)
+    x.fields["decoded"] = 16
+    e[e.index(find(e, 11, 4))] = x
+    c_bad("d11-enc-zstd-decoded-16", "D11", "open", "valid-enc-small with samples.weight "
+          "(a 32-byte constant lane) under zstd, its entry's decoded size 16", e)
+    # D5: a constant lane holds any number of rows in 32 bytes
+    p = enc_profile()
+    M = p.materialize()
+    e = [x for x in enc_pack(M, {(11, 4): {}}) if x.table != 11 or x.column in (0, 4)]
+    e = [x for x in e if x.table not in (2, 12)]
+    rc, w = find(e, 11, 0), find(e, 11, 4)
+    while True:
+        want = 32768 * (len(serialize_compact(e)) + 17)
+        if rc.count == want:
+            break
+        rc.count = w.count = want
+    case("d5-enc-constant-rows", "invalid", "D5", "open", "samples whose only column is "
+         "weight, a constant lane of 32 bytes, and 32768 x (file_size + 17) rows (count too): "
+         "one more than D5 allows", serialize_compact(e))
+    while True:  # incompat bit 2 alone (64-byte entries) keeps the 1.0 bound, 64 a byte
+        want = 64 * (len(serialize(e, **V13)) + 17)
+        if rc.count == want:
+            break
+        rc.count = w.count = want
+    case("d5-enc-rows-bit-2-alone", "invalid", "D5", "open", "the same with 64-byte entries "
+         "and incompat 0x4 alone: 64 x (file_size + 17) rows, one more than D5 allows without "
+         "incompat bit 0 or 1", serialize(e, **V13))
+
+
+def v13_valid_unknown():
+    p = enc_profile()
+    M = p.materialize()
+    e = enc_pack(M, ENC_PLANS)
+    x = Entry(300, 1, U32, bytes([0xFF]) * 40, 6)
+    x.flags = ENCODED
+    e += [rowcount(300, 6), x, encoded(300, 2, U64, [2 ** 64 - 1] * 6, codec=1)]
+    case("valid-enc-unknown-entries", "valid", "-", "-", "valid-enc-small with an unknown "
+         "table: an encoded u32 column of 40 bytes 0xff (k = 2^32 - 1: never decoded, so never "
+         "checked) and an encoded u64 column under LZ4", serialize_compact(e),
+         views_text(M, p.strings))
+
+
+def v13_use_cases():
+    def setb(at, v):
+        def f(d):
+            d = bytearray(d)
+            d[at] = v
+            return bytes(d)
+        return f
+    # samples.stack_id: one lane of width 1, 6 rows (3, 1, 2, 3, 1, 2): 40 bytes
+    for w in (3, 16):
+        e_bad("u11-width-%d" % w, "U11", "samples.stack_id's lane of width 1 (6 codes, 2 zero "
+              "bytes) claims width %d" % w, 11, 6, raw=setb(24, w))
+    e_bad("u11-width-past-end", "U11", "samples.stack_id's lane of width 1 claims width 8: "
+          "its 6 codes would run 40 bytes past the section", 11, 6, raw=setb(24, 8))
+    e_bad("u11-lanes-0", "U11", "samples.stack_id with k = 0 (the lane still laid out)",
+          11, 6, k=0)
+    e_bad("u11-lanes-over-count", "U11", "samples.stack_id (6 elements) in 7 lanes, the 7th "
+          "of 0 rows", 11, 6, plan=dict(k=6), mod=lambda L: L.append(Lane(0, 0, 0, [])))
+    e_bad("u11-reserved-header", "U11", "samples.stack_id with the reserved word 1",
+          11, 6, reserved=1)
+
+    def lane_res(L):
+        L[0].reserved = b"\x00\x01\x00"
+    e_bad("u11-reserved-lane", "U11", "samples.stack_id's lane with reserved byte 26 = 1",
+          11, 6, mod=lane_res)
+
+    def w0_exc(L):
+        L[0].exc = [(0, 7)]
+    e_bad("u11-width-0-exception", "U11", "samples.weight (a constant lane, width 0) with one "
+          "exception (row 0, 7) laid out", 11, 4, mod=w0_exc)
+
+    # exceptions: values.value's alloc lane (k = 2, lane 1: 0, -1, -4, -9, -16, -25) at
+    # width 1 from base -12, so that -16 and -25 are patched (rows 4 and 5)
+    plan = dict(k=2, bases=[10000, -12], widths=[1, 1])
+    L = enc_lanes(enc_profile().materialize()[12][2], **plan)
+    assert [r for r, v in L[1].exc] == [4, 5] and L[1].codes[3] == 3, L[1].codes
+
+    def more_exc(L):
+        L[1].codes = [255] * 6
+        L[1].exc = [(r, 0) for r in range(6)] + [(6, 0)]
+    e_bad("u11-exceptions-over-rows", "U11", "values.value's alloc lane (6 rows) with 7 "
+          "exceptions", 12, 2, plan=plan, mod=more_exc)
+
+    def order(L):
+        L[1].exc.reverse()
+    e_bad("u11-exception-rows-order", "U11", "values.value's alloc lane with its exceptions "
+          "at rows 5 then 4", 12, 2, plan=plan, mod=order)
+
+    def equal(L):
+        L[1].exc[0] = (5, L[1].exc[0][1])
+    e_bad("u11-exception-rows-equal", "U11", "values.value's alloc lane with two exceptions "
+          "at row 5", 12, 2, plan=plan, mod=equal)
+
+    def past(L):
+        L[1].exc[1] = (6, L[1].exc[1][1])
+    e_bad("u11-exception-row-past", "U11", "values.value's alloc lane (6 rows) with an "
+          "exception at row 6", 12, 2, plan=plan, mod=past)
+
+    def not_ones(L):
+        L[1].exc.insert(0, (3, 2 ** 64 - 9))
+    e_bad("u11-exception-not-all-ones", "U11", "values.value's alloc lane with an exception "
+          "at row 3, whose code is 3 (not 255)", 12, 2, plan=plan, mod=not_ones)
+    e_bad("u11-padding-exceptions", "U11", "values.value in 2 lanes of width 1 (12 codes "
+          "from byte 56): the 4 bytes before the exceptions are 01", 12, 2, plan=plan,
+          pad=b"\x01")
+    e_bad("u11-padding-codes", "U11", "values.value in 2 lanes of widths 1 and 4: the 2 "
+          "bytes between lane 0's 6 codes (from 56) and lane 1's (at 64) are 01", 12, 2,
+          plan=dict(k=2, widths=[1, 4], bases=[10000, -25]), pad=b"\x01")
+    e_bad("u11-trailing-bytes", "U11", "samples.stack_id's layout followed by 8 zero bytes "
+          "(decoded_size counts them)", 11, 6, tail=bytes(8))
+    e_bad("u11-no-final-padding", "U11", "samples.stack_id's 6 codes (width 1, no exceptions) "
+          "ending at byte 38 without the 2 zero bytes to a multiple of 8 (decoded_size 38)",
+          11, 6, raw=lambda d: d[:38])
+    e_bad("u11-cut-exception", "U11", "values.value's alloc lane with its last exception cut "
+          "to 8 bytes (the layout ends past decoded_size)", 12, 2, plan=plan,
+          raw=lambda d: d[:-8])
+
+    # k = 4097 needs 4097 elements: functions.start_line of 4097 rows, one lane a row
+    p = starts([5] * 4097)
+    M = p.materialize()
+    e = pack(M)
+    lanes = enc_lanes(M[6][4], k=4097)
+    assert lanes[0].codes == [0] and len(lanes) == 4097
+    data = enc_layout(lanes)
+    seqs = [("lit", data[:32])]
+    pos = 32
+    while pos < len(data) - 12:  # identical descriptors: matches at distance 24
+        m = min(1000, len(data) - 12 - pos)
+        seqs += [("match", 24, m), ("lit", b"")]
+        pos += m
+    seqs[-1] = ("lit", data[pos:])
+    block = lz4_sequences(seqs)
+    assert lz4_decode(block, len(data)) == data and len(data) // 255 <= len(block) + 1
+    x = find(e, 6, 4)
+    x.data, x.flags, x.decoded, x.codec = block, ENCODED, len(data), 1
+    c_bad("u11-lanes-4097", "U11", "use", "functions.start_line (4097 rows, all 5) in 4097 "
+          "lanes of one row (the limit is 4096), under LZ4 (98 KB of lanes in %d bytes)" % len(block), e)
+
+    # U11: a u32 value of 2^32 or more (its low 32 bits a valid id)
+    def over(L):
+        L[0].base += 2 ** 32
+    e_bad("u11-u32-over", "U11", "samples.stack_id's lane with base 1 + 2^32: every value is "
+          "2^32 more than a valid stack id", 11, 6, mod=over)
+
+    def over_exc(L):
+        L[0].codes[2] = 255
+        L[0].exc = [(2, 2 ** 32 + 2)]
+    e_bad("u11-u32-exception-over", "U11", "samples.stack_id with row 2 patched to 2^32 + 2",
+          11, 6, mod=over_exc)
+    e_bad("u11-descriptors-past-end", "U11", "samples.weight (6 rows, a 32-byte constant "
+          "lane) with k = 2: the second lane's descriptor would run past the section", 11, 4,
+          k=2)
+    # §8.2 on the decoded values
+    e_bad("u4-enc-string-id", "U4", "functions.name (string ids 6, 7, 8 of 9) with its base "
+          "4 more: ids 10, 11, 12", 6, 1, mod=lambda L: setattr(L[0], "base", L[0].base + 4))
+    e_bad("u5-enc-stack-id", "U5", "samples.stack_id (3 stacks) with base 1 + 1: ids up to 4",
+          11, 6, mod=lambda L: setattr(L[0], "base", L[0].base + 1))
+    e_bad("u5-enc-parent", "U5", "stacks.parent_id (0, 1, 2) with step 1: 0, 2, 4 (stack 2's "
+          "parent is 2)", 10, 1, mod=lambda L: setattr(L[0], "step", 1))
+    e, v = e_base(1, 1)
+    e_bad("u3-enc-string-0", "U3", "strings.offsets (encoded) with element 1 = 1: string 0 "
+          "is not empty (U2 still holds)", 1, 1, vals=[0, 1] + v[2:])
+    assert v[2] >= 1
+    e_bad("f5-enc-time-order", "F5", "samples.time_ns (encoded, step 100) 1000, 1101, 1202, "
+          "1300, 1250, 1502: time goes back within a source", 11, 2,
+          vals=[1000, 1101, 1202, 1300, 1250, 1502], stage="full")
+    e_bad("u2-enc-offsets-end", "U2", "samples.value_offsets with step 3 (0, 3, ..., 18): "
+          "the last is not values' 12 rows", 11, 8,
+          mod=lambda L: setattr(L[0], "step", 3))
+    e_bad("u2-enc-offsets-decrease", "U2", "samples.value_offsets 0, 2, 4, 6, 10, 8, 12 (step "
+          "2, width 1): element 5 is below element 4", 11, 8, vals=[0, 2, 4, 6, 10, 8, 12])
+
+
+def v13_cases():
+    v13_valid_cases()
+    v13_valid_unknown()
+    v13_open_cases()
+    v13_use_cases()
+
+
 # ----------------------------- issue 28: the gaps an independent reader found
 def window_frame(raw, window_log):
     """raw as one raw block in a frame that is not single-segment, with a
@@ -1428,6 +1908,7 @@ def main():
     full_cases()
     v11_cases()
     v12_cases()
+    v13_cases()
     os.makedirs(out, exist_ok=True)
     for old in os.listdir(out):
         if old.endswith((".pcol", ".views", ".ranges")):

@@ -4,7 +4,8 @@ The conformance suite's generator (gen.py) builds its files with this module.
 Nothing here calls or imports libpcol: files are laid out from spec.md §2-§5,
 LZ4 blocks, zstd frames (raw and RLE blocks, RFC 8878) and the transforms of
 format 1.1 and 1.2 follow §4, the compact directory of format 1.2 follows
-§3.1, and the expected logical views follow §11.  Python 3 standard library
+§3.1, the encoded columns of format 1.3 (lanes, codes, exceptions) follow
+§4.1, and the expected logical views follow §11.  Python 3 standard library
 only.
 """
 import math
@@ -19,7 +20,7 @@ NA = -(2 ** 63)  # i64 NA, INT64_MIN
 NAN = 0x7FF8000000000000  # f64 default: the quiet NaN, as bits
 ALIGN = 64
 COMPACT_ALIGN = 8  # 1.2 compact file: sections read in place (§3.1)
-CODECS_1_1, COMPACT_1_2 = 0x1, 0x2  # incompat bits (§9)
+CODECS_1_1, COMPACT_1_2, ENCODED_1_3 = 0x1, 0x2, 0x4  # incompat bits (§9)
 
 
 def f64(x):
@@ -233,7 +234,7 @@ def zstd_compress(raw):
 
 
 # ------------------------------- §4: transforms (format 1.1; 1.2 row-relative)
-DELTA, SPLIT, ROWREL = 1, 2, 4
+DELTA, SPLIT, ROWREL, ENCODED = 1, 2, 4, 8
 SIGNED = {U32: "<i", I64: "<q", U64: "<q"}
 
 
@@ -267,6 +268,156 @@ def rowrel_values(values, type):
             return None
         out.append(struct.pack(SIGNED[type], d))
     return b"".join(out)
+
+
+# ------------------------------------------ §4.1: encoded columns (format 1.3)
+M64 = 2 ** 64
+ENC_HEADER, ENC_LANE, ENC_MAX_LANES = 8, 24, 4096
+ENC_WIDTHS = (0, 1, 2, 4, 8)
+
+
+def lane_rows(count, k, j):
+    """rows_j = ceil((count - j) / k), 0 when count <= j (§4.1, Lanes)."""
+    return (count - j + k - 1) // k if count > j else 0
+
+
+def all_ones(width):
+    return 2 ** (8 * width) - 1
+
+
+class Lane:
+    """One lane of §4.1: base and step (any integers, stored modulo 2^64),
+    a width, its codes (one per row) and exceptions [(row, value)].  nexc
+    and reserved force the descriptor's fields (invalid files)."""
+
+    def __init__(self, base, step, width, codes, exc=()):
+        self.base, self.step, self.width = base, step, width
+        self.codes, self.exc = list(codes), list(exc)
+        self.nexc = None  # forced e_j (else len(exc))
+        self.reserved = bytes(3)
+
+
+def enc_lanes(values, k=1, steps=None, widths=None, bases=None):
+    """The lanes that hold `values` (the column's integers: i64 signed, u32
+    and u64 unsigned) dealt round-robin to k lanes (§4.1).  Per lane j:
+    step steps[j] (default 0); base bases[j], or the lowest value - r x step
+    (then every code is that distance, exact); width widths[j], or the
+    narrowest that holds every code.  A code above the width's all-ones
+    code becomes an exception (code all ones, the value listed); a code equal
+    to it is an ordinary code."""
+    lanes = []
+    for j in range(k):
+        vals = values[j::k]
+        step = steps[j] if steps else 0
+        line = [v - r * step for r, v in enumerate(vals)]
+        base = bases[j] if bases else (min(line) if line else 0)
+        codes = [(x - base) % M64 for x in line]
+        if widths:
+            w = widths[j]
+        else:
+            top = max(codes, default=0)
+            w = next(w for w in ENC_WIDTHS if top <= all_ones(w))
+        out, exc = [], []
+        for r, c in enumerate(codes):
+            if c > all_ones(w):
+                assert w, "a width-0 lane has no exceptions"
+                out.append(all_ones(w))
+                exc.append((r, vals[r] % M64))
+            else:
+                out.append(c)
+        lanes.append(Lane(base, step, w, out, exc))
+    return lanes
+
+
+def enc_layout(lanes, reserved=0, k=None, pad=b"\x00", tail=b""):
+    """The decoded section of §4.1: k, reserved, the lane descriptors, each
+    lane's codes at a multiple of its width, zero bytes to a multiple of 8,
+    then every lane's exceptions.  k forces the lane count, pad is the byte
+    of the padding, tail bytes follow the layout (invalid files)."""
+    out = bytearray(struct.pack("<II", len(lanes) if k is None else k, reserved))
+    for l in lanes:
+        out += struct.pack("<QQB", l.base % M64, l.step % M64, l.width) + l.reserved
+        out += struct.pack("<I", len(l.exc) if l.nexc is None else l.nexc)
+    for l in lanes:
+        if l.width:
+            while len(out) % l.width:
+                out += pad
+            for c in l.codes:
+                out += c.to_bytes(l.width, "little")
+    while len(out) % 8:
+        out += pad
+    for l in lanes:
+        for r, v in l.exc:
+            out += struct.pack("<QQ", r, v % M64)
+    return bytes(out + tail)
+
+
+def enc_decode(data, count, type):
+    """§4.1 read back: the column's values (i64 signed), or a ValueError
+    naming the part of U11 that the section breaks."""
+    def need(ok, what):
+        if not ok:
+            raise ValueError(what)
+    size = len(data)
+    need(size >= 32, "D11: shorter than 32 bytes")
+    k, res = struct.unpack_from("<II", data, 0)
+    need(res == 0, "reserved header bytes")
+    need(1 <= k <= ENC_MAX_LANES and (k <= count if count else k == 1), "lanes")
+    need(ENC_HEADER + ENC_LANE * k <= size, "descriptors past the end")
+    p, lanes = ENC_HEADER + ENC_LANE * k, []
+    for j in range(k):
+        d = ENC_HEADER + ENC_LANE * j
+        base, step, w = struct.unpack_from("<QQB", data, d)
+        e = struct.unpack_from("<I", data, d + 20)[0]
+        rows = lane_rows(count, k, j)
+        need(data[d + 17:d + 20] == bytes(3), "lane reserved bytes")
+        need(w in ENC_WIDTHS, "width")
+        need(w or not e, "exceptions in a width-0 lane")
+        need(e <= rows, "more exceptions than rows")
+        if w:
+            q = -(-p // w) * w
+            need(data[p:q] == bytes(q - p), "padding before codes")
+            need(q + rows * w <= size, "codes past the end")
+            codes = [int.from_bytes(data[q + r * w:q + r * w + w], "little") for r in range(rows)]
+            p = q + rows * w
+        else:
+            codes = [0] * rows
+        lanes.append((base, step, w, codes, e))
+    q = -(-p // 8) * 8
+    need(q <= size and data[p:q] == bytes(q - p), "padding before the exceptions")
+    p, out = q, [None] * count
+    for j, (base, step, w, codes, e) in enumerate(lanes):
+        need(p + 16 * e <= size, "exceptions past the end")
+        patch = {}
+        for x in range(e):
+            r, v = struct.unpack_from("<QQ", data, p + 16 * x)
+            need(r < len(codes) and (x == 0 or r > prev), "exception rows")
+            need(codes[r] == all_ones(w), "an exception at a code not all ones")
+            patch[r], prev = v, r
+        p += 16 * e
+        for r, c in enumerate(codes):
+            v = patch.get(r, (base + r * step + c) % M64)
+            need(type != U32 or v < 2 ** 32, "a u32 value of 2^32 or more")
+            out[r * k + j] = v - M64 if type == I64 and v >= 2 ** 63 else v
+    need(p == size, "bytes after the layout")
+    return out
+
+
+def encoded(table, col, type, values, codec=0, lanes=None, **plan):
+    """An encoded column entry (flags bit 3, §4.1) holding `values`: lanes as
+    given, or enc_lanes(values, **plan); checked by reading it back.  codec 1
+    or 2 compresses the layout (its decoded size is the layout's bytes)."""
+    if lanes is None:
+        lanes = enc_lanes(values, **plan)
+    layout = enc_layout(lanes)
+    assert enc_decode(layout, len(values), type) == list(values)
+    e = Entry(table, col, type, layout, len(values))
+    e.flags, e.decoded = ENCODED, len(layout)
+    if codec == 1:
+        e.codec, e.data = 1, lz4_compress(layout)
+    elif codec == 2:
+        e.codec, e.data = 2, zstd_compress(layout)
+    return e
 
 
 # ------------------------------------------------------- §2, §3: the file
@@ -434,39 +585,48 @@ def varint(v):
 
 
 def in_place(e):
-    """A section read in place (codec 0, flags 0): aligned to 8 in a compact
-    file; any other is decoded first and may start anywhere (§3.1)."""
-    return e.codec == 0 and e.flags == 0
+    """A section read in place (codec 0, flags 0 or exactly bit 3, encoded,
+    1.3): aligned to 8 in a compact file; any other is decoded first and may
+    start anywhere (§3.1)."""
+    return e.codec == 0 and e.flags in (0, ENCODED)
 
 
 def compact_entry(e, prev_key, prev_end):
     """e's compact entry (§3.1) as [(field, bytes)], in order.  e.fields
     forces a field's value (key_delta, type, codec, flags, gap, stored,
-    count), e.enc its bytes (invalid varints)."""
+    count, decoded), e.enc its bytes (invalid varints).  An encoded entry
+    (flags bit 3) with a codec also has its decoded size (1.3)."""
     f = dict(key_delta=e.key() - prev_key, count=e.count)
     if e.column:
         stored = len(e.data) if e.stored is None else e.stored
-        f.update(type=e.type, codec=e.codec, flags=e.flags, gap=e._off - prev_end, stored=stored)
+        f.update(type=e.type, codec=e.codec, flags=e.flags, gap=e._off - prev_end, stored=stored,
+                 decoded=e.decoded)
     f.update(e.fields)
     names = ["key_delta", "count"] if e.column == 0 else [
         "key_delta", "type", "codec", "flags", "gap", "stored", "count"]
+    if e.column and f["flags"] & ENCODED and f["codec"] != 0:
+        names.append("decoded")
     return [(n, e.enc[n] if n in e.enc else
              struct.pack("<B", f[n]) if n in ("type", "codec") else varint(f[n]))
             for n in names]
 
 
-def serialize_compact(entries, major=1, minor=2, incompat=None, compat=0, dir_gap=0, tail=b"",
+def serialize_compact(entries, major=1, minor=None, incompat=None, compat=0, dir_gap=0, tail=b"",
                       cut=0, hooks=(), fix=("body", "header")):
     """A format 1.2 file with the compact directory (§3.1): each section right
     after the previous one, or at the next multiple of 8 when it is read in
     place (plus e.gap zero bytes, or at e.offset); the entries right after the
     last section (plus dir_gap); then `tail` (stray bytes), and the last `cut`
-    bytes dropped (file_size follows both).  incompat None: bit 1, and bit 0
-    when a section uses zstd, delta or split, as a writer sets them (§9).
+    bytes dropped (file_size follows both).  incompat None: bit 1, bit 0
+    when a section uses zstd, delta or split, and bit 2 when a column is
+    encoded, as a writer sets them (§9); minor None: 3 with bit 2, else 2.
     No crc per section: body_crc covers them (F1)."""
     if incompat is None:
         incompat = COMPACT_1_2 | (CODECS_1_1 if any(
             e.column and (e.codec == 2 or e.flags & (DELTA | SPLIT)) for e in entries) else 0)
+        incompat |= ENCODED_1_3 if any(e.column and e.flags & ENCODED for e in entries) else 0
+    if minor is None:
+        minor = 3 if incompat & ENCODED_1_3 else 2
     pos = 64  # the previous section's end
     for e in entries:
         if e.column == 0:
