@@ -54,7 +54,7 @@ static int col_borrow(pcol_file *f, int table, int column, int unchecked, pcb_co
   if (pcol_view_stored(&v) && v.type != c->type)
     return pcol_error_set(err, PCOL_ECORRUPT, "column %d of table %d has an unexpected type", column, table);
   if (v.nlanes) { /* encoded (format 1.3): the binding hands on an array */
-    PCOL_RETURN_NOT_OK(col_alloc(c, v.count, err));
+    if ((rc = col_alloc(c, v.count, err)) != PCOL_OK) return rc;
     if (elem_size(c->type) == 4) pcol_view_read_u32(&v, 0, (size_t)v.count, c->owned);
     else pcol_view_read_u64(&v, 0, (size_t)v.count, c->owned);
   }
