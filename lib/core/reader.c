@@ -477,6 +477,26 @@ int pcol_open(const char *path, const pcol_open_options *opt, pcol_file **out,
   return rc;
 }
 
+int pcol_open_if_pcol(const char *path, int *is_pcol, pcol_file **out, pcol_error *err) {
+  *out = NULL;
+  *is_pcol = 0;
+  int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+  uint8_t head[PCOL_MAGIC_SIZE];
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+      pread(fd, head, sizeof head, 0) != (ssize_t)sizeof head ||
+      memcmp(head, PCOL_MAGIC, PCOL_MAGIC_SIZE) != 0) {
+    if (fd >= 0) close(fd);
+    return PCOL_OK;
+  }
+  *is_pcol = 1;
+  pcol_open_options oo = {0};
+  oo.no_mmap = 1;
+  int rc = pcol_open_fd(fd, path, &oo, out, err);
+  close(fd);
+  return rc;
+}
+
 int pcol_open_fd(int fd, const char *path, const pcol_open_options *opt, pcol_file **out,
                  pcol_error *err) {
   *out = NULL;

@@ -61,7 +61,13 @@ uint32_t pcol_q_key_find(const pcol_q_keytab *t, const char *p, size_t n) {
 }
 
 int pcol_q_key_intern(pcol_q_keytab *t, const char *p, size_t n, int copy, uint32_t *id) {
-  uint64_t h = pcol_hash_bytes(p, n, 7);
+  return pcol_q_key_intern_h(t, p, n, pcol_q_key_hash(p, n), copy, id);
+}
+
+uint64_t pcol_q_key_hash(const char *p, size_t n) { return pcol_hash_bytes(p, n, 7); }
+
+int pcol_q_key_intern_h(pcol_q_keytab *t, const char *p, size_t n, uint64_t h, int copy,
+                        uint32_t *id) {
   kkey k = {p, n};
   uint32_t found = pcol_hset_find(&t->h, h, key_eq, t, &k);
   if (found) {
