@@ -170,11 +170,13 @@ void cli_expand_free(char **paths, size_t n) {
   free(paths);
 }
 
-/* PCOL_DEBUG=inputs: how many inputs a view read (bench/many.sh counts them) */
-static void debug_inputs(const cli_command *cmd, size_t used, size_t n) {
+/* PCOL_DEBUG=inputs: how many inputs a view read (bench/many.sh counts
+ * them), and whether each on its own (cli_top_many) */
+static void debug_inputs(const cli_command *cmd, size_t used, size_t n, int each) {
   const char *dbg = getenv("PCOL_DEBUG");
   if (dbg && strstr(dbg, "inputs"))
-    fprintf(stderr, "pcol %s: debug: read %zu of %zu inputs\n", cmd->name, used, n);
+    fprintf(stderr, "pcol %s: debug: read %zu of %zu inputs%s\n", cmd->name, used, n,
+            each ? ", each on its own" : "");
 }
 
 int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
@@ -203,7 +205,7 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
     *f = info.file;
     *label = make_label(args, nargs);
     cli_budget_bytes(*label, info.input_bytes);
-    debug_inputs(cmd, info.used, in.n);
+    debug_inputs(cmd, info.used, in.n, 1);
   }
   inputs_free(&in);
   return rc;
@@ -228,7 +230,7 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
   } else {
     cli_import_warning(cmd->name, err);
     cli_budget_input(*label, *f);
-    debug_inputs(cmd, used, in.n);
+    debug_inputs(cmd, used, in.n, 0);
   }
   inputs_free(&in);
   return rc;

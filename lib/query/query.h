@@ -48,6 +48,7 @@ typedef struct pcol_q_fctx {
   pcol_view loc_off, loc_map, loc_addr, ln_fn, ln_line, fn_name, fn_file, map_file, st_parent,
       st_loc;
   pcol_frames fr;  /* the frame-naming rule's columns */
+  pcol_strings str; /* the strings table (pcol_q_fn_string) */
   pcol_buf scratch; /* names composed by pcol_frame_line_name; the owner frees it */
 } pcol_q_fctx;
 
