@@ -210,6 +210,10 @@ for o in "" "-n 5" "--sort cum -n 8" "--sort cum --node-fraction 0 -n 25" "--sor
   same_top 1 "$o" "$tmp/s.pcol" "$tmp/g.pcol" "$tmp/l.pcol"
 done
 same_top 1 "--sort cum -n 10" "$tmp/sl.pcol" "$tmp/g.pcol" # files of several sources
+# the first file without inlined frames: read again for its call edges
+$PCOL pack $TD/pprof/cpp-cpu-unsymbolized-mappings.pb.gz -o "$tmp/cpp.pcol" || fail "pack cpp"
+same_top 1 "--sort cum --node-fraction 0 -n 25" "$tmp/cpp.pcol" "$tmp/g.pcol"
+same_top 1 "--node-fraction 0 --format tsv" "$tmp/cpp.pcol" "$tmp/g.pcol"
 same_top 1 "" "$tmp/s.pcol" "$tmp/s.pcol"                  # one file twice counts twice
 same_top 0 "--from 0 --to 30" "$tmp/s.pcol" "$tmp/g.pcol"  # no sample times: the union's error
 if [ -f "$E" ]; then # sample times, 82 sources a file
