@@ -68,6 +68,7 @@ typedef struct pcol_q_topctx {
   uint64_t *key_li;     /* BY_LINE, BY_SOURCE_LINE: a key's first line row */
   size_t key_li_cap;
   int cut;              /* make only the rows the node fraction keeps */
+  int no_marks;         /* leave the rows' "(inline)" marks to the caller (top_many.c) */
   double fraction;
   size_t dropped;       /* ... and count the others */
 } topctx;
@@ -868,7 +869,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     touched = NULL;
     is->cutoff = (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001);
     is->nkeys = nk - 1;
-    if ((rc = inline_marks(is, NULL, fk, inl, err))) goto done;
+    if (!t->no_marks && (rc = inline_marks(is, NULL, fk, inl, err))) goto done;
   }
   /* rows: with a node fraction, only those pcol_top_cutoff would keep
    * (what pcol_top_compute_cut shows: a line-level profile has 10^5 rows
@@ -943,7 +944,8 @@ static int ctx_new(pcol_file *f, const pcol_select *sel, pcol_by by, topctx **ou
 /* The rows, unnamed and in no order, with the context kept in the result
  * (its keys name the rows later: pcol_q_top_name). */
 static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
-                    int cut, double fraction, pcol_top *out, size_t *dropped, pcol_error *err) {
+                    int cut, double fraction, int marks, pcol_top *out, size_t *dropped,
+                    pcol_error *err) {
   memset(out, 0, sizeof *out);
   if ((unsigned)by > PCOL_BY_ADDRESS) return pcol_error_set(err, PCOL_EINVAL, "no such granularity");
   if (pcol_rows(f, PCOL_T_STACKS) >= 0x7fffffffu)
@@ -957,6 +959,7 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
   }
   out->value = *v;
   t->cut = cut;
+  t->no_marks = !marks;
   t->fraction = fraction;
   rc = top_run(t, sel, v, out, err);
   if (dropped) *dropped = t->dropped;
@@ -971,7 +974,12 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
 
 int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
                        pcol_top *out, pcol_error *err) {
-  return top_make(f, sel, v, by, 0, 0, out, NULL, err);
+  return top_make(f, sel, v, by, 0, 0, 1, out, NULL, err);
+}
+
+int pcol_q_top_unmarked(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                        pcol_by by, pcol_top *out, pcol_error *err) {
+  return top_make(f, sel, v, by, 0, 0, 0, out, NULL, err);
 }
 
 int pcol_q_top_name(const pcol_top *t, uint32_t k, pcol_str *out, pcol_error *err) {
@@ -1014,7 +1022,7 @@ int pcol_top_compute_cut(pcol_file *f, const pcol_select *sel, const pcol_value_
                          pcol_by by, double fraction, pcol_sort order, pcol_top *out,
                          size_t *dropped, pcol_sum *label_cutoff, pcol_error *err) {
   size_t d = 0;
-  int rc = top_make(f, sel, v, by, 1, fraction, out, &d, err);
+  int rc = top_make(f, sel, v, by, 1, fraction, 1, out, &d, err);
   if (rc) return rc;
   if (dropped) *dropped = d;
   if (label_cutoff) *label_cutoff = (pcol_sum)pcol_q_frac_cut(out->total, fraction);

@@ -1,7 +1,7 @@
 /* top_many.c — pcol_top_many: `pcol top` of many pcol files without their
  * union.  pcol_open_many re-interns every table of every input into one
  * builder (a day of 1,440 one-minute files: 90% of `top DIR`); here each
- * file's top is computed on its own (pcol_q_top_unnamed, top.c's kernel)
+ * file's top is computed on its own (pcol_q_top_unmarked, top.c's kernel)
  * and the rows are added up by name.  That is exact by function and by
  * file: there a key is a name, the files' samples are disjoint, so a name's
  * flat and cum in the union are the sums of its flat and cum in each file
@@ -140,7 +140,7 @@ static int open_top(many *m, one *o, int *read, pcol_error *err) {
    * copies (measured: a fifth of this path on a day of small files) */
   pcol_value_sel v;
   if (!alike(m, o->f, &v, err)) return 0;
-  if (pcol_q_top_unnamed(o->f, m->sel, &v, m->by, &o->t, err)) return 0;
+  if (pcol_q_top_unmarked(o->f, m->sel, &v, m->by, &o->t, err)) return 0;
   /* its keys by name among the union's */
   const pcol_q_top_priv *p = o->t.priv_;
   const pcol_q_keytab *kt = pcol_q_top_keytab(&o->t);
