@@ -484,8 +484,22 @@ typedef struct pcol_strings {
   pcol_view off, bytes;
   uint64_t n; /* ids, including 0 */
 } pcol_strings;
-int pcol_strings_get(pcol_file *f, pcol_strings *s, pcol_error *err);
-int pcol_strings_at(const pcol_strings *s, uint32_t id, pcol_str *out, pcol_error *err);
+static inline int pcol_strings_get(pcol_file *f, pcol_strings *s, pcol_error *err) {
+  s->n = pcol_string_count(f);
+  int rc = pcol_column(f, PCOL_T_STRINGS, PCOL_C_STRINGS_OFFSETS, &s->off, err);
+  return rc ? rc : pcol_column(f, PCOL_T_STRINGS, PCOL_C_STRINGS_BYTES, &s->bytes, err);
+}
+static inline int pcol_strings_at(const pcol_strings *s, uint32_t id, pcol_str *out,
+                                  pcol_error *err) {
+  out->ptr = NULL;
+  out->len = 0;
+  if (id == 0) return PCOL_OK;
+  if (id >= s->n) return pcol_error_set(err, PCOL_ECORRUPT, "string id %u is out of range", id);
+  uint64_t a = pcol_view_u64(&s->off, id), e = pcol_view_u64(&s->off, id + 1);
+  out->ptr = s->bytes.data ? (const char *)s->bytes.data + a : "";
+  out->len = (size_t)(e - a);
+  return PCOL_OK;
+}
 /* An input of many that may be a pcol file (pcol_open_many, pcol_top_many):
  * opened once, its magic read with pread, then the same descriptor opened
  * as pcol and read whole (a day of 1,440 small files: mapping them cost page

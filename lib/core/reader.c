@@ -854,23 +854,6 @@ pcol_str pcol_display_name(pcol_str s) {
   return (pcol_str){s.ptr + i, s.len - i};
 }
 
-int pcol_strings_get(pcol_file *f, pcol_strings *s, pcol_error *err) {
-  s->n = pcol_string_count(f);
-  int rc = pcol_column(f, PCOL_T_STRINGS, PCOL_C_STRINGS_OFFSETS, &s->off, err);
-  return rc ? rc : pcol_column(f, PCOL_T_STRINGS, PCOL_C_STRINGS_BYTES, &s->bytes, err);
-}
-
-int pcol_strings_at(const pcol_strings *s, uint32_t id, pcol_str *out, pcol_error *err) {
-  out->ptr = NULL;
-  out->len = 0;
-  if (id == 0) return PCOL_OK;
-  if (id >= s->n) return pcol_error_set(err, PCOL_ECORRUPT, "string id %u is out of range", id);
-  uint64_t a = pcol_view_u64(&s->off, id), e = pcol_view_u64(&s->off, id + 1);
-  out->ptr = s->bytes.data ? (const char *)s->bytes.data + a : "";
-  out->len = (size_t)(e - a);
-  return PCOL_OK;
-}
-
 int pcol_string(pcol_file *f, uint32_t id, pcol_str *out, pcol_error *err) {
   out->ptr = NULL;
   out->len = 0;
