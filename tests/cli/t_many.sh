@@ -231,6 +231,17 @@ same_top 0 "--value samples -n 5" "$tmp/s.pcol" "$tmp/h.pcol"
 same_top 0 "--value cpu" "$tmp/g.pcol" "$tmp/h.pcol"
 same_top 0 "--value weight" "$tmp/s.pcol" "$tmp/r.pcol"
 same_top 0 "--by line -n 5" "$tmp/s.pcol" "$tmp/g.pcol"
+# diff: each side a directory of pcol files, each file on its own
+mkdir "$tmp/pd1" "$tmp/pd2" && cp "$tmp/s.pcol" "$tmp/l.pcol" "$tmp/pd1/" && cp "$tmp/g.pcol" "$tmp/s.pcol" "$tmp/pd2/" &&
+  $PCOL merge "$tmp/pd1" -o "$tmp/pd1.pcol" && $PCOL merge "$tmp/pd2" -o "$tmp/pd2.pcol" || fail "diff: the sides"
+for o in "" "--absolute --sort cum -n 12" "--node-fraction 0 --format tsv"; do
+  # shellcheck disable=SC2086
+  got=$(PCOL_DEBUG=inputs $PCOL diff "$tmp/pd1" "$tmp/pd2" $o 2>"$tmp/err" | tail -n +3)
+  [ "$(grep -c "each on its own" "$tmp/err")" = 2 ] || fail "diff [$o] of two directories of pcol files: $(cat "$tmp/err")"
+  # shellcheck disable=SC2086
+  [ "$got" = "$($PCOL diff "$tmp/pd1.pcol" "$tmp/pd2.pcol" $o | tail -n +3)" ] ||
+    fail "diff [$o] of two directories is not diff of their merges"
+done
 # a pcol input that cannot be read, and one in another format: the error
 # and the answer of the union
 head -c 300 "$tmp/s.pcol" >"$tmp/cut.pcol"
