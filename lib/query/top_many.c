@@ -38,6 +38,7 @@ typedef struct many {
   uint8_t *may;          /* a name met at an inlined line in some file */
   size_t cap;            /* of flat, cum, may */
   int any_may;
+  one *first;            /* the file of the first source, while it is the only one */
   /* what every file must agree on */
   int have_first, frames, vkind;
   pcol_str vtype, vunit, dtype, dunit;
@@ -194,6 +195,10 @@ static int mark_rows(many *m, one *files, size_t nf, pcol_top *out, const uint8_
     one *o = &files[i];
     int read;
     if (!o->f && !open_top(m, o, &read, err)) rc = err->code ? err->code : PCOL_EINVAL;
+    /* read again, it must name what it named (else it changed meanwhile:
+     * the union answers) */
+    if (!rc && (size_t)m->names->n + 1 != nn)
+      rc = pcol_error_set(err, PCOL_ECORRUPT, "%s changed while it was read", m->paths[o->path]);
     uint8_t *kf = NULL, *mf = !rc ? calloc(o->nkeys + 1, 1) : NULL;
     if (!rc && kept && !(kf = calloc(o->nkeys + 1, 1))) rc = pcol_oom(err);
     if (!rc && !mf) rc = pcol_oom(err);
@@ -204,7 +209,7 @@ static int mark_rows(many *m, one *files, size_t nf, pcol_top *out, const uint8_
     if (!rc) rc = pcol_q_top_edges(&o->t, kf, mf, o->uid, &e, err);
     free(kf);
     free(mf);
-    one_free(o);
+    if (o != m->first) one_free(o); /* the union's one source: the header's */
   }
   /* pprof's default -edgefraction, 0.001 of the union's flat, as top.c */
   if (!rc) pcol_q_edges_mark(&e, (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001), inl);
@@ -270,7 +275,6 @@ int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *o
   size_t nf = 0;
   uint64_t sources = 0;
   pcol_sum total = 0;
-  one *first = NULL; /* the file of the first source, while it is the only one */
   for (size_t i = 0; ok && i < n; i++) {
     one *o = &files[nf];
     int read = 0;
@@ -281,11 +285,11 @@ int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *o
       sources += ns;
       add_rows(&m, o, &total);
       nf++;
-      if (first && sources > 1 && !m.any_may) one_free(first);
-      if (sources > 1) first = NULL;
-      if (sources == 1 && ns == 1) first = o;
+      if (m.first && sources > 1 && !m.any_may) one_free(m.first);
+      if (sources > 1) m.first = NULL;
+      if (sources == 1 && ns == 1) m.first = o;
       /* no marks so far: its edges may never be asked */
-      if (!m.any_may && o != first) one_free(o);
+      if (!m.any_may && o != m.first) one_free(o);
     } else {
       one_free(o);
     }
@@ -299,9 +303,9 @@ int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *o
     p = NULL;
     ok = !make_rows(&m, files, nf, fraction, order, shown, out, dropped, label_cutoff, err);
   }
-  if (ok && first) { /* the union's one source: the header prints its time */
-    info->file = first->f;
-    first->f = NULL;
+  if (ok && m.first) { /* the union's one source: the header prints its time */
+    info->file = m.first->f;
+    m.first->f = NULL;
   }
   for (size_t i = 0; i < n && files; i++) one_free(&files[i]);
   free(files);

@@ -161,6 +161,11 @@ grep -q "read 1 of 3 inputs" "$tmp/err" || fail "the files outside the range wer
 [ "$(total <"$tmp/o")" = "$want" ] || fail "the range's total over pcol files: $(total <"$tmp/o"), want $want"
 [ "$(tail -n +2 "$tmp/o")" = "$($PCOL top "$tmp/g.pcol" "${rng[@]}" --unit raw | tail -n +2)" ] ||
   fail "the union in a range is not the overlapping file's"
+# the same with (inline) marks to make: the one file's Time and Duration lines
+o=(--node-fraction 0 --sort cum -n 30)
+[ "$($PCOL top "$tmp/s.pcol" "$tmp/g.pcol" "$tmp/l.pcol" "${rng[@]}" "${o[@]}" | tail -n +2)" = \
+  "$($PCOL top "$tmp/g.pcol" "${rng[@]}" "${o[@]}" | tail -n +2)" ] ||
+  fail "the union in a range, rows marked, is not the overlapping file's"
 # each pcol input is opened once, read or left out (strace, where installed;
 # LeakSanitizer cannot run under ptrace)
 if command -v strace >/dev/null; then
