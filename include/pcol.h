@@ -898,9 +898,9 @@ PCOL_API int pcol_top_mark_inline(pcol_top *t, pcol_error *err);
  * differently (kind, type, unit) or whose rule for functions without a
  * name differs (Rprof), a source without the value or sources whose
  * defaults differ (the union warns, naming its sources), no source at
- * all, any error.  Memory: one file and its top at a time, or
- * every file's while some file has inlined lines (their call edges make
- * the marks). */
+ * all, any error.  Memory: one file and its top at a time, and once some
+ * file has inlined lines, the files and tops of up to 64 MiB of files
+ * (their call edges make the marks; the others are read again for them). */
 typedef struct pcol_many_top {
   int answered;
   size_t used;          /* the inputs read (a wall-clock range leaves out those it cannot reach) */

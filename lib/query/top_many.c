@@ -17,6 +17,10 @@
 
 #include <sys/stat.h>
 
+/* The files kept open for the marks' call edges, at most (then the others
+ * are read again when the marks are made: time for memory). */
+#define KEEP_BYTES ((uint64_t)64 << 20)
+
 /* One input read: its file and top (kept only while marks may need its
  * call edges), and its keys' ids among the union's names. */
 typedef struct one {
@@ -38,6 +42,7 @@ typedef struct many {
   uint8_t *may;          /* a name met at an inlined line in some file */
   size_t cap;            /* of flat, cum, may */
   int any_may;
+  uint64_t kept;         /* bytes of the files kept open for their call edges */
   one *first;            /* the file of the first source, while it is the only one */
   /* what every file must agree on */
   int have_first, frames, vkind;
@@ -288,8 +293,10 @@ int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *o
       if (m.first && sources > 1 && !m.any_may) one_free(m.first);
       if (sources > 1) m.first = NULL;
       if (sources == 1 && ns == 1) m.first = o;
-      /* no marks so far: its edges may never be asked */
-      if (!m.any_may && o != m.first) one_free(o);
+      /* no marks so far: its edges may never be asked; past KEEP_BYTES of
+       * files kept, they are read again for their edges */
+      if (o != m.first && (!m.any_may || m.kept > KEEP_BYTES)) one_free(o);
+      else if (o->f) m.kept += o->f->size;
     } else {
       one_free(o);
     }
