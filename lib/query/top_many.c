@@ -1,6 +1,6 @@
 /* top_many.c — pcol_top_many: `pcol top` of many pcol files without their
  * union.  pcol_open_many re-interns every table of every input into one
- * builder (a day of 1,440 one-minute files: 90% of `top DIR`); here each
+ * builder (200 one-minute files: two thirds of `top DIR`); here each
  * file's top is computed on its own (pcol_q_top_unmarked, top.c's kernel)
  * and the rows are added up by name.  That is exact by function and by
  * file: there a key is a name, the files' samples are disjoint, so a name's
