@@ -970,6 +970,35 @@ PCOL_API int pcol_top_compute_cut(pcol_file *f, const pcol_select *sel, const pc
  * or a row limit set in t->nrows), as pprof does when it rebuilds its graph
  * from the nodes it keeps: a call then comes from the nearest kept frame. */
 PCOL_API int pcol_top_mark_inline(pcol_top *t, pcol_error *err);
+/* `pcol top` of many inputs without their union (pcol_open_many): each pcol
+ * file's rows computed on its own and added up by name, which is exact by
+ * function and by file (a key is a name there, and each file's samples are
+ * its own), with pprof's "(inline)" marks from the files' call edges added
+ * up the same way.  The result is what pcol_open_many(paths, opt, sel),
+ * pcol_value_resolve(value), pcol_top_compute_cut(by, fraction, order) and,
+ * when rows are dropped or more than `shown` remain, pcol_top_mark_inline
+ * of the first `shown` rows give, byte for byte.
+ * Answers only where that holds; else info->answered = 0 and PCOL_OK with
+ * nothing else set (open the union: it also reports what is wrong with an
+ * input): fewer than two paths, one not a pcol file (or "-"), by line or
+ * address, a source id in sel, opt->max_rows, files whose value resolves
+ * differently (kind, type, unit) or whose rule for functions without a
+ * name differs (Rprof), a source without the value or sources whose
+ * defaults differ (the union warns, naming its sources), no source at
+ * all, any error.  Memory: one file and its top at a time, and once some
+ * file has inlined lines, the files and tops of up to 64 MiB of files
+ * (their call edges make the marks; the others are read again for them). */
+typedef struct pcol_many_top {
+  int answered;
+  size_t used;          /* the inputs read (a wall-clock range leaves out those it cannot reach) */
+  uint64_t input_bytes; /* their size on disk: the union's pcol_input_bytes */
+  pcol_file *file;      /* the union has one source: its file (the header's time; pcol_close it) */
+} pcol_many_top;
+PCOL_API int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *opt,
+                           const pcol_select *sel, const char *value, pcol_by by,
+                           double fraction, pcol_sort order, size_t shown, pcol_top *out,
+                           size_t *dropped, pcol_sum *label_cutoff, pcol_many_top *info,
+                           pcol_error *err);
 
 /* go tool pprof -peek: the rows of t (in t's order; every row of the
  * profile when t was not cut) whose name matches the POSIX extended regular

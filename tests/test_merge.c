@@ -284,3 +284,71 @@ Test(merge, big_mapped_inputs_are_read_in_windows) {
   free(all);
   free(win);
 }
+
+/* pcol_top_many (issue 47): top of pcol files, each computed on its own and
+ * added up by name, is top of their union (pcol_open_many), row for row;
+ * one input, or by line, is left to the union (answered = 0). */
+static void write_input(pcol_builder *b, char *path) {
+  int fd = mkstemp(path);
+  cr_assert(fd >= 0);
+  close(fd);
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_write(b, path, NULL, &err), 0, "%s", err.message);
+  pcol_builder_free(b);
+}
+
+Test(merge, top_of_many_files_is_top_of_their_union) {
+  char p1[] = "/tmp/pcol-test-many1-XXXXXX", p2[] = "/tmp/pcol-test-many2-XXXXXX",
+       p3[] = "/tmp/pcol-test-many3-XXXXXX";
+  write_input(input("a.out", "alloc", "leaf", 40), p1);
+  write_input(input("b.out", "alloc", "other", 25), p2);
+  write_input(input("c.out", "alloc", "leaf", 7), p3);
+  const char *paths[] = {p1, p2, p3};
+  pcol_error err = {0};
+  for (int sort = 0; sort < 3; sort++) {
+    pcol_top t = {0}, u = {0};
+    pcol_many_top info;
+    size_t d1 = 0, d2 = 0;
+    pcol_sum c1 = 0, c2 = 0;
+    cr_assert_eq(pcol_top_many(paths, 3, NULL, NULL, "alloc", PCOL_BY_FUNCTION, 0.4,
+                               (pcol_sort)sort, SIZE_MAX, &t, &d1, &c1, &info, &err), 0, "%s",
+                 err.message);
+    cr_assert(info.answered);
+    cr_assert_eq(info.used, 3);
+    cr_assert_null(info.file); /* three sources: no one source's header */
+    pcol_file *f = NULL;
+    pcol_value_sel v;
+    cr_assert_eq(pcol_open_many(paths, 3, NULL, NULL, &f, NULL, &err), 0, "%s", err.message);
+    cr_assert_eq(pcol_value_resolve(f, NULL, "alloc", &v, &err), 0, "%s", err.message);
+    cr_assert_eq(pcol_top_compute_cut(f, NULL, &v, PCOL_BY_FUNCTION, 0.4, (pcol_sort)sort, &u,
+                                      &d2, &c2, &err), 0, "%s", err.message);
+    cr_assert(t.total == u.total && c1 == c2);
+    cr_assert_eq(d1, d2);
+    cr_assert_eq(d1, 1, "other (2,800 of 8,301) is under the cut of 0.4");
+    cr_assert_eq(t.nrows, u.nrows);
+    cr_assert(t.value.type.len == v.type.len && !memcmp(t.value.type.ptr, v.type.ptr, v.type.len));
+    for (size_t i = 0; i < t.nrows; i++) {
+      cr_assert(t.rows[i].name.len == u.rows[i].name.len &&
+                !memcmp(t.rows[i].name.ptr, u.rows[i].name.ptr, u.rows[i].name.len), "row %zu", i);
+      cr_assert(t.rows[i].flat == u.rows[i].flat && t.rows[i].cum == u.rows[i].cum, "row %zu", i);
+      cr_assert_eq(t.rows[i].inl, u.rows[i].inl);
+    }
+    /* alloc: samples of 100, 101, ... in each file (by hand) */
+    cr_assert(t.total == (pcol_sum)(40 * 100 + 780 + 25 * 100 + 300 + 7 * 100 + 21));
+    pcol_top_free(&t);
+    pcol_top_free(&u);
+    pcol_close(f);
+  }
+  pcol_top t = {0};
+  pcol_many_top info;
+  size_t d = 0;
+  cr_assert_eq(pcol_top_many(paths, 1, NULL, NULL, NULL, PCOL_BY_FUNCTION, 0, PCOL_SORT_FLAT,
+                             SIZE_MAX, &t, &d, NULL, &info, &err), 0);
+  cr_assert(!info.answered);
+  cr_assert_eq(pcol_top_many(paths, 3, NULL, NULL, NULL, PCOL_BY_LINE, 0, PCOL_SORT_FLAT,
+                             SIZE_MAX, &t, &d, NULL, &info, &err), 0);
+  cr_assert(!info.answered);
+  unlink(p1);
+  unlink(p2);
+  unlink(p3);
+}

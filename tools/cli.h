@@ -109,6 +109,14 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
 int cli_expand_args(const char *const *args, int nargs, char ***paths, size_t *n,
                     pcol_error *err);
 void cli_expand_free(char **paths, size_t n);
+/* `top` of many pcol inputs without their union (pcol_top_many), with
+ * cli_open_args' expansion, label, budget and PCOL_DEBUG=inputs line.
+ * *answered = 0 (nothing printed, err clear): open the union instead.
+ * *f: NULL, or the file of the union's one source (for the header). */
+int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
+                 const pcol_select *sel, pcol_by by, double fraction, pcol_sort order,
+                 uint64_t limit, pcol_top *t, size_t *dropped, pcol_sum *cutoff,
+                 pcol_file **f, const char **label, int *answered, pcol_error *err);
 
 /* Opens any profile (inputs.c; pcol_open_any: a pcol file is mapped, another
  * format converted in memory; "-" = stdin, read into memory); honours --no-mmap.
@@ -241,6 +249,8 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt);
  * the budget's message. */
 int cli_budget_begin(const cli_command *cmd, const cli_args *a);
 void cli_budget_input(const char *path, pcol_file *f);
+/* the same for inputs of n bytes not opened as one file (cli_top_many) */
+void cli_budget_bytes(const char *path, uint64_t n);
 FILE *cli_budget_wrap(FILE *out);
 int cli_budget_over(void);
 int cli_budget_need(uint64_t bytes);

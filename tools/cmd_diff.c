@@ -127,12 +127,19 @@ static int print_text(const cli_command *cmd, const cli_args *a, const pcol_top 
   return EXIT_OK;
 }
 
-/* opens one side and computes its flat/cum rows */
+/* opens one side and computes its flat/cum rows: many pcol files each on
+ * its own (cli_top_many: no cut, every row marked, by flat, as
+ * pcol_top_compute), else their union */
 static int load(const cli_command *cmd, const cli_args *a, const char *arg, pcol_by by,
                 const pcol_select *sel, pcol_file **f, pcol_top *t, pcol_error *err) {
   pcol_value_sel v;
   const char *label;
-  int rc = cli_load(cmd, a, &arg, 1, sel, f, &v, &label, err);
+  size_t dropped;
+  int many = 0;
+  int rc = cli_top_many(cmd, a, &arg, 1, sel, by, 0, PCOL_SORT_FLAT, UINT64_MAX, t, &dropped,
+                        NULL, f, &label, &many, err);
+  if (rc || many) return rc;
+  rc = cli_load(cmd, a, &arg, 1, sel, f, &v, &label, err);
   if (!rc && (rc = pcol_top_compute(*f, sel, &v, by, t, err))) pcol_error_prefix(err, label);
   return rc;
 }

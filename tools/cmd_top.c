@@ -115,12 +115,19 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
   pcol_top t = {0};
   int bad_unit = 0;
   const char *path;
-  int rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
-  if (rc) return cli_fail(cmd->name, &err, rc);
   const char *bys = cli_get(cmd, a, "by");
   pcol_sum cutoff = 0;
   size_t dropped = 0;
-  if (bys && !strncmp(bys, "label:", 6)) {
+  int many = 0; /* many pcol files: each file's rows, added up by name */
+  int rc = bys && !strncmp(bys, "label:", 6)
+               ? PCOL_OK
+               : cli_top_many(cmd, a, a->pos, a->npos, &sel, by, fraction, sort, limit, &t,
+                              &dropped, &cutoff, &f, &path, &many, &err);
+  if (!rc && !many) rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
+  if (rc) return cli_fail(cmd->name, &err, rc);
+  if (many) {
+    /* computed, cut, sorted and marked (pcol_top_many) */
+  } else if (bys && !strncmp(bys, "label:", 6)) {
     rc = pcol_top_by_label(f, &sel, &v, bys + 6, &t, &err);
     if (!rc) {
       dropped = pcol_top_cutoff(&t, fraction, &cutoff);

@@ -102,7 +102,10 @@ static const char *make_label(const char *const *args, int nargs) {
   return l;
 }
 
-static int expand(const char *const *args, int nargs, cli_inputs *in, pcol_error *err) {
+/* skipped (may be NULL): count the matches of a glob that are not regular
+ * files instead of naming each on standard error */
+static int expand(const char *const *args, int nargs, cli_inputs *in, int *skipped,
+                  pcol_error *err) {
   memset(in, 0, sizeof *in);
   if (nargs < 1) return pcol_error_set(err, PCOL_EINVAL, "expected a FILE");
   int seen_stdin = 0;
@@ -129,6 +132,7 @@ static int expand(const char *const *args, int nargs, cli_inputs *in, pcol_error
         size_t before = in->n;
         for (size_t k = 0; !gr && !rc && k < g.gl_pathc; k++) {
           if (regular(g.gl_pathv[k])) rc = add(in, strdup(g.gl_pathv[k]));
+          else if (skipped) (*skipped)++;
           else {
             fputs("pcol: warning: skipped '", stderr);
             cli_print_cstr(stderr, g.gl_pathv[k]);
@@ -158,7 +162,7 @@ static int expand(const char *const *args, int nargs, cli_inputs *in, pcol_error
 int cli_expand_args(const char *const *args, int nargs, char ***paths, size_t *n,
                     pcol_error *err) {
   cli_inputs in;
-  int rc = expand(args, nargs, &in, err);
+  int rc = expand(args, nargs, &in, NULL, err);
   *paths = rc ? NULL : in.paths;
   *n = rc ? 0 : in.n;
   return rc;
@@ -178,12 +182,51 @@ static pcol_open_options open_options(const cli_command *cmd, const cli_args *a)
   return opt;
 }
 
+/* PCOL_DEBUG=inputs: how many inputs a view read (bench/many.sh counts
+ * them), and whether each on its own (cli_top_many) */
+static void debug_inputs(const cli_command *cmd, size_t used, size_t n, int each) {
+  const char *dbg = getenv("PCOL_DEBUG");
+  if (dbg && strstr(dbg, "inputs"))
+    fprintf(stderr, "pcol %s: debug: read %zu of %zu inputs%s\n", cmd->name, used, n,
+            each ? ", each on its own" : "");
+}
+
+int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
+                 const pcol_select *sel, pcol_by by, double fraction, pcol_sort order,
+                 uint64_t limit, pcol_top *t, size_t *dropped, pcol_sum *cutoff,
+                 pcol_file **f, const char **label, int *answered, pcol_error *err) {
+  *answered = 0;
+  *f = NULL;
+  cli_inputs in;
+  int skipped = 0;
+  int bad = expand(args, nargs, &in, &skipped, err);
+  if (bad || skipped) { /* the union's open says it */
+    if (!bad) inputs_free(&in);
+    memset(err, 0, sizeof *err);
+    return PCOL_OK;
+  }
+  pcol_open_options opt = open_options(cmd, a);
+  pcol_many_top info;
+  size_t shown = limit < SIZE_MAX ? (size_t)limit : SIZE_MAX;
+  int rc = pcol_top_many((const char *const *)in.paths, in.n, &opt, sel, cli_get(cmd, a, "value"),
+                         by, fraction, order, shown, t, dropped, cutoff, &info, err);
+  if (!rc && info.answered) {
+    *answered = 1;
+    *f = info.file;
+    *label = make_label(args, nargs);
+    cli_budget_bytes(*label, info.input_bytes);
+    debug_inputs(cmd, info.used, in.n, 1);
+  }
+  inputs_free(&in);
+  return rc;
+}
+
 int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
                   const pcol_select *sel, pcol_file **f, const char **label, pcol_error *err) {
   *f = NULL;
   *label = make_label(args, nargs);
   cli_inputs in;
-  int rc = expand(args, nargs, &in, err);
+  int rc = expand(args, nargs, &in, NULL, err);
   if (rc) return rc;
   pcol_open_options opt = open_options(cmd, a);
   size_t used = 0;
@@ -195,10 +238,7 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
   } else {
     cli_import_warning(cmd->name, err);
     cli_budget_input(*label, *f);
-    /* how many inputs the union read: bench/many.sh counts them */
-    const char *dbg = getenv("PCOL_DEBUG");
-    if (dbg && strstr(dbg, "inputs"))
-      fprintf(stderr, "pcol %s: debug: read %zu of %zu inputs\n", cmd->name, used, in.n);
+    debug_inputs(cmd, used, in.n, 0);
   }
   inputs_free(&in);
   return rc;

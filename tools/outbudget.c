@@ -65,11 +65,13 @@ int cli_budget_begin(const cli_command *cmd, const cli_args *a) {
   return 0;
 }
 
-void cli_budget_input(const char *path, pcol_file *f) {
-  if (!f) return;
-  uint64_t n = pcol_input_bytes(f); /* a converted gzip: its compressed bytes */
+void cli_budget_bytes(const char *path, uint64_t n) {
   ob.inputs = n > UINT64_MAX - ob.inputs ? UINT64_MAX : ob.inputs + n;
   if (!ob.path) ob.path = path;
+}
+
+void cli_budget_input(const char *path, pcol_file *f) {
+  if (f) cli_budget_bytes(path, pcol_input_bytes(f)); /* a converted gzip: its compressed bytes */
 }
 
 /* standard output is counted already (pcol_out_open("-") writes to it) */

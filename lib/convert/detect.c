@@ -534,31 +534,21 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
  * cannot reach, judged from their sources and meta (pcol_wall_overlaps),
  * so their samples are never read. */
 
-/* One input of a union.  A pcol file is opened once: its magic read with
- * pread, then the same descriptor opened as pcol and read whole, also when
- * a wall-clock range will leave it out (a day of 1,440 small files: mapping
- * them cost page faults and munmap, 3-5x the CPU of reading them, whole day
- * or one hour of it).  Any other format (or standard input) goes through
- * pcol_import_path.  *added = 0 when the range left it out. */
+/* One input of a union.  A pcol file is opened once (pcol_open_if_pcol),
+ * also when a wall-clock range will leave it out.  Any other format (or
+ * standard input) goes through pcol_import_path.  *added = 0 when the range
+ * left it out. */
 static int add_one_of_many(pcol_builder *b, const char *path, const pcol_select *sel, int skip,
                            int *added, pcol_error *err) {
   *added = 1;
-  int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-  uint8_t head[PCOL_MAGIC_SIZE];
-  struct stat st;
-  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-      pread(fd, head, sizeof head, 0) != (ssize_t)sizeof head ||
-      memcmp(head, PCOL_MAGIC, PCOL_MAGIC_SIZE) != 0) {
-    if (fd >= 0) close(fd);
+  int is_pcol;
+  pcol_file *f = NULL;
+  int rc = pcol_open_if_pcol(path, &is_pcol, &f, err);
+  if (!rc && !is_pcol) {
     pcol_import_options io = {0};
     io.no_mmap = 1;
     return pcol_import_path(b, path, PCOL_FMT_UNKNOWN, &io, err);
   }
-  pcol_open_options oo = {0}; /* as pcol_import_path opens a pcol input */
-  oo.no_mmap = 1;
-  pcol_file *f = NULL;
-  int rc = pcol_open_fd(fd, path, &oo, &f, err);
-  close(fd);
   int overlaps = 1;
   if (!rc && skip) rc = pcol_wall_overlaps(f, sel, &overlaps, err);
   if (!rc && overlaps) rc = add_open_pcol(b, f, 0, err); /* read only: no checksum pass */

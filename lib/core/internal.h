@@ -508,6 +508,37 @@ int pcol_validate_content(pcol_file *f, pcol_error *err);
  * pcol_open_many opens a pcol input once, having read its magic. */
 int pcol_open_fd(int fd, const char *path, const pcol_open_options *opt, pcol_file **out,
                  pcol_error *err);
+/* The strings table's two columns fetched once (get), for many lookups
+ * (at: what pcol_string does, without fetching them at each call: a view
+ * naming every function of many small files spent a tenth of its time
+ * there). */
+typedef struct pcol_strings {
+  pcol_view off, bytes;
+  uint64_t n; /* ids, including 0 */
+} pcol_strings;
+static inline int pcol_strings_get(pcol_file *f, pcol_strings *s, pcol_error *err) {
+  s->n = pcol_string_count(f);
+  int rc = pcol_column(f, PCOL_T_STRINGS, PCOL_C_STRINGS_OFFSETS, &s->off, err);
+  return rc ? rc : pcol_column(f, PCOL_T_STRINGS, PCOL_C_STRINGS_BYTES, &s->bytes, err);
+}
+static inline int pcol_strings_at(const pcol_strings *s, uint32_t id, pcol_str *out,
+                                  pcol_error *err) {
+  out->ptr = NULL;
+  out->len = 0;
+  if (id == 0) return PCOL_OK;
+  if (id >= s->n) return pcol_error_set(err, PCOL_ECORRUPT, "string id %u is out of range", id);
+  uint64_t a = pcol_view_u64(&s->off, id), e = pcol_view_u64(&s->off, id + 1);
+  out->ptr = s->bytes.data ? (const char *)s->bytes.data + a : "";
+  out->len = (size_t)(e - a);
+  return PCOL_OK;
+}
+/* An input of many that may be a pcol file (pcol_open_many, pcol_top_many):
+ * opened once, its magic read with pread, then the same descriptor opened
+ * as pcol and read whole (a day of 1,440 small files: mapping them cost page
+ * faults and munmap, 3-5x the CPU of reading them).  *is_pcol = 0, PCOL_OK
+ * and nothing open when it is not a regular file that starts with pcol's
+ * magic (or "-", or cannot be opened: its importer says why). */
+int pcol_open_if_pcol(const char *path, int *is_pcol, pcol_file **out, pcol_error *err);
 
 /* Raw data of a section (decoding if needed); NULL + error on failure. */
 const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err);

@@ -504,6 +504,26 @@ int pcol_open(const char *path, const pcol_open_options *opt, pcol_file **out,
   return rc;
 }
 
+int pcol_open_if_pcol(const char *path, int *is_pcol, pcol_file **out, pcol_error *err) {
+  *out = NULL;
+  *is_pcol = 0;
+  int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+  uint8_t head[PCOL_MAGIC_SIZE];
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+      pread(fd, head, sizeof head, 0) != (ssize_t)sizeof head ||
+      memcmp(head, PCOL_MAGIC, PCOL_MAGIC_SIZE) != 0) {
+    if (fd >= 0) close(fd);
+    return PCOL_OK;
+  }
+  *is_pcol = 1;
+  pcol_open_options oo = {0};
+  oo.no_mmap = 1;
+  int rc = pcol_open_fd(fd, path, &oo, out, err);
+  close(fd);
+  return rc;
+}
+
 int pcol_open_fd(int fd, const char *path, const pcol_open_options *opt, pcol_file **out,
                  pcol_error *err) {
   *out = NULL;
@@ -971,15 +991,9 @@ int pcol_string(pcol_file *f, uint32_t id, pcol_str *out, pcol_error *err) {
   if (id == 0) return PCOL_OK;
   if (id >= pcol_string_count(f))
     return pcol_error_set(err, PCOL_ECORRUPT, "string id %u is out of range", id);
-  pcol_view off, by;
-  int rc = pcol_column(f, PCOL_T_STRINGS, PCOL_C_STRINGS_OFFSETS, &off, err);
-  if (rc) return rc;
-  rc = pcol_column(f, PCOL_T_STRINGS, PCOL_C_STRINGS_BYTES, &by, err);
-  if (rc) return rc;
-  uint64_t a = pcol_view_u64(&off, id), e = pcol_view_u64(&off, id + 1);
-  out->ptr = by.data ? (const char *)by.data + a : "";
-  out->len = (size_t)(e - a);
-  return PCOL_OK;
+  pcol_strings s;
+  int rc = pcol_strings_get(f, &s, err);
+  return rc ? rc : pcol_strings_at(&s, id, out, err);
 }
 
 int pcol_stack_walk(pcol_file *f, uint32_t stack_id,

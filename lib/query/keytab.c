@@ -61,7 +61,13 @@ uint32_t pcol_q_key_find(const pcol_q_keytab *t, const char *p, size_t n) {
 }
 
 int pcol_q_key_intern(pcol_q_keytab *t, const char *p, size_t n, int copy, uint32_t *id) {
-  uint64_t h = pcol_hash_bytes(p, n, 7);
+  return pcol_q_key_intern_h(t, p, n, pcol_q_key_hash(p, n), copy, id);
+}
+
+uint64_t pcol_q_key_hash(const char *p, size_t n) { return pcol_hash_bytes(p, n, 7); }
+
+int pcol_q_key_intern_h(pcol_q_keytab *t, const char *p, size_t n, uint64_t h, int copy,
+                        uint32_t *id) {
   kkey k = {p, n};
   uint32_t found = pcol_hset_find(&t->h, h, key_eq, t, &k);
   if (found) {
@@ -111,6 +117,7 @@ int pcol_q_fctx_init(pcol_q_fctx *c, pcol_file *f, pcol_error *err) {
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &c->st_parent, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &c->st_loc, err));
   PCOL_RETURN_NOT_OK(pcol_frames_init(&c->fr, f, err));
+  PCOL_RETURN_NOT_OK(pcol_strings_get(f, &c->str, err));
   if (c->loc_off.count != c->nloc + 1 && c->nloc)
     return pcol_error_set(err, PCOL_ECORRUPT, "location offsets have %llu entries for %llu locations",
                           (unsigned long long)c->loc_off.count, (unsigned long long)c->nloc);
@@ -122,5 +129,5 @@ int pcol_q_fn_string(const pcol_q_fctx *c, uint32_t fn, const pcol_view *col, pc
   out->ptr = NULL;
   out->len = 0;
   if (fn == 0 || fn > c->nfn) return PCOL_OK;
-  return pcol_string(c->f, pcol_view_u32(col, fn - 1), out, err);
+  return pcol_strings_at(&c->str, pcol_view_u32(col, fn - 1), out, err);
 }

@@ -31,6 +31,11 @@ uint32_t pcol_q_key_find(const pcol_q_keytab *t, const char *p, size_t n);
  * copied into the arena; copy = 0: p outlives the table (a file string).
  * PCOL_ENOMEM, or PCOL_ETOOBIG past 2^31 - 2 keys; err is not filled. */
 int pcol_q_key_intern(pcol_q_keytab *t, const char *p, size_t n, int copy, uint32_t *id);
+/* The same with p's hash h = pcol_q_key_hash(p, n), as another table
+ * holds it (t->h.hashes): a name moved between tables is hashed once. */
+uint64_t pcol_q_key_hash(const char *p, size_t n);
+int pcol_q_key_intern_h(pcol_q_keytab *t, const char *p, size_t n, uint64_t h, int copy,
+                        uint32_t *id);
 /* A copy of p[0..n) in t's arena (not interned), valid as long as t; NULL
  * when out of memory. */
 const char *pcol_q_key_store(pcol_q_keytab *t, const char *p, size_t n);
@@ -43,6 +48,7 @@ typedef struct pcol_q_fctx {
   pcol_view loc_off, loc_map, loc_addr, ln_fn, ln_line, fn_name, fn_file, map_file, st_parent,
       st_loc;
   pcol_frames fr;  /* the frame-naming rule's columns */
+  pcol_strings str; /* the strings table (pcol_q_fn_string) */
   pcol_buf scratch; /* names composed by pcol_frame_line_name; the owner frees it */
 } pcol_q_fctx;
 
@@ -282,6 +288,39 @@ uint64_t pcol_q_top_key_line(const pcol_top *t, uint32_t k);
  * view that reads the keys' lines (list.c). */
 int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
                        pcol_top *out, pcol_error *err);
+/* The same without the rows' "(inline)" marks (all PCOL_INLINE_NONE): for
+ * results whose marks come from their call edges (top_many.c). */
+int pcol_q_top_unmarked(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                        pcol_by by, pcol_top *out, pcol_error *err);
+/* Rprof stores top-level code refs as functions without a name; whether a
+ * function without a name is a frame of its own (pprof) or skipped (every
+ * selected source Rprof): top.c's rule, also for top_many.c. */
+int pcol_q_unnamed_are_frames(pcol_file *f, const pcol_select *sel, int *out, pcol_error *err);
+/* By function or file, the table of t's key names (key k is name k); NULL
+ * when keys are composed (by line, address) or t has none. */
+const pcol_q_keytab *pcol_q_top_keytab(const pcol_top *t);
+/* pprof's call edges (caller key, callee key), for its "(inline)" marks
+ * (top.c): whether every call along an edge went into an inlined line, and
+ * the weight through it.  add: one call (new or not); mark: inl[callee] |=
+ * 1 (all inline) or 2 (not) for each edge of |weight| >= cutoff. */
+typedef struct pcol_q_edges {
+  pcol_u64map map;  /* caller << 32 | callee -> edge */
+  uint8_t *all_inl; /* per edge */
+  pcol_sum *w;      /* weight through the edge */
+  size_t cap;
+} pcol_q_edges;
+int pcol_q_edge_add(pcol_q_edges *e, uint32_t from, uint32_t to, int inl, pcol_sum w);
+void pcol_q_edges_mark(const pcol_q_edges *e, pcol_sum cutoff, uint8_t *inl);
+void pcol_q_edges_free(pcol_q_edges *e);
+/* PCOL_INLINE_* of a key's marks */
+int pcol_q_inline_of(uint8_t m);
+/* The edges of a result of pcol_q_top_unnamed, for results of many files
+ * added up by name (top_many.c): each edge into a key with may[callee],
+ * between keys with kept[key] (NULL: every key, the full result's marks;
+ * else a call comes from the nearest kept frame, as in
+ * pcol_top_mark_inline), added to *into with its keys mapped by id[key]. */
+int pcol_q_top_edges(const pcol_top *t, const uint8_t *kept, const uint8_t *may,
+                     const uint32_t *id, pcol_q_edges *into, pcol_error *err);
 /* graph_tags.c: the label tags of pprof's graph nodes (its nodelets, the
  * box3d boxes under a node), which pprof also counts as nodes when it keeps
  * the first -nodecount (graph.go selectTopNodes).

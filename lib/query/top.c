@@ -68,6 +68,7 @@ typedef struct pcol_q_topctx {
   uint64_t *key_li;     /* BY_LINE, BY_SOURCE_LINE: a key's first line row */
   size_t key_li_cap;
   int cut;              /* make only the rows the node fraction keeps */
+  int no_marks;         /* leave the rows' "(inline)" marks to the caller (top_many.c) */
   double fraction;
   size_t dropped;       /* ... and count the others */
 } topctx;
@@ -126,8 +127,7 @@ static void ctx_free(topctx *t) {
  * summaryRprof does not count as functions; pprof shows a function without
  * a name as a frame of its own ("<unknown>" or its mapping).  Decide by the
  * selected sources: skip them only when every one of them is Rprof. */
-static int unnamed_functions_are_frames(pcol_file *f, const pcol_select *sel, int *out,
-                                        pcol_error *err) {
+int pcol_q_unnamed_are_frames(pcol_file *f, const pcol_select *sel, int *out, pcol_error *err) {
   pcol_view ty;
   *out = 0;
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, err));
@@ -583,15 +583,9 @@ size_t pcol_top_cutoff(pcol_top *t, double fraction, pcol_sum *label_cutoff) {
  * edge caller -> callee is inlined when every call along it went into a
  * line that is not the outermost of its location; a key is "inline" when
  * one of its incoming edges is, "partial-inline" when others are not.
- * Edges are (caller key, callee key) pairs in an open-addressing table. */
-typedef struct edge_tab {
-  pcol_u64map map;  /* caller << 32 | callee -> edge */
-  uint8_t *all_inl; /* per edge */
-  pcol_sum *w;      /* weight through the edge */
-  size_t cap;
-} edge_tab;
-
-static int edge_add(edge_tab *e, uint32_t from, uint32_t to, int inl, pcol_sum w) {
+ * Edges are (caller key, callee key) pairs in an open-addressing table
+ * (pcol_q_edges). */
+int pcol_q_edge_add(pcol_q_edges *e, uint32_t from, uint32_t to, int inl, pcol_sum w) {
   uint32_t i;
   int added;
   if (pcol_u64map_get(&e->map, (uint64_t)from << 32 | to, &i, &added)) return PCOL_ENOMEM;
@@ -614,16 +608,68 @@ static int edge_add(edge_tab *e, uint32_t from, uint32_t to, int inl, pcol_sum w
   return PCOL_OK;
 }
 
-/* kept[key] (NULL: every key) are the graph's nodes: a call goes from the
- * nearest kept frame outward, as pprof's graph rebuilt from kept nodes.
- * fk (with kept NULL): the innermost key on the path to each node, which
- * top_run made as the flat keys (every key kept: the innermost line of the
- * nearest location with keys), so that only the nodes of locations with a
- * key that may be marked are visited. */
+void pcol_q_edges_free(pcol_q_edges *e) {
+  pcol_u64map_free(&e->map);
+  free(e->all_inl);
+  free(e->w);
+  memset(e, 0, sizeof *e);
+}
+
+void pcol_q_edges_mark(const pcol_q_edges *e, pcol_sum cutoff, uint8_t *inl) {
+  /* pprof drops the edges below its -edgefraction before it marks */
+  for (size_t i = 0; i < e->map.cap; i++) {
+    if (!e->map.k[i]) continue; /* the map's slots: key + 1, or 0 */
+    uint32_t id = e->map.v[i], callee = (uint32_t)(e->map.k[i] - 1);
+    if (mag(e->w[id]) >= (pcol_umag)cutoff) inl[callee] |= e->all_inl[id] ? 1 : 2;
+  }
+}
+
+int pcol_q_inline_of(uint8_t m) {
+  return m & 1 ? (m & 2 ? PCOL_INLINE_PARTIAL : PCOL_INLINE_ONLY) : PCOL_INLINE_NONE;
+}
+
+/* The call edges into the keys with may[key] (kept[key], NULL: every key,
+ * are the graph's nodes: a call goes from the nearest kept frame outward, as
+ * pprof's graph rebuilt from kept nodes), added to *e with their keys
+ * mapped by id (NULL: as they are).  fk (with kept NULL): the innermost key
+ * on the path to each node, which top_run made as the flat keys (every key
+ * kept: the innermost line of the nearest location with keys), so that
+ * only the nodes of locations with a key in may are visited. */
+static int inline_edges(const pcol_q_inl_state *s, const uint8_t *kept, const uint32_t *fk,
+                        const uint8_t *may, const uint32_t *id, pcol_q_edges *e) {
+  int rc = PCOL_OK;
+  uint8_t *locmay = NULL; /* with fk: the locations with a key in may */
+  uint32_t *kk = NULL;    /* without: the innermost kept key on the path */
+  if (kept || !fk) {
+    if ((kk = pcol_alloc_hot((s->nstacks + 1) * sizeof *kk, 0))) kk[0] = 0;
+  } else if ((locmay = calloc(s->nlocs + 1, 1))) {
+    for (uint64_t l = 1; l <= s->nlocs; l++)
+      for (uint32_t j = s->loc_aoff[l]; j < s->loc_aoff[l + 1]; j++)
+        if (may[s->loc_all[j] & 0x7fffffffu]) locmay[l] = 1;
+  }
+  if (!kk && !locmay) return PCOL_ENOMEM;
+  for (uint64_t n = 1; n <= s->nstacks && !rc; n++) {
+    uint32_t p = pcol_view_u32(&s->st_parent, n - 1), loc = pcol_view_u32(&s->st_loc, n - 1);
+    if (locmay && !(locmay[loc] && s->touched[n])) continue; /* adds no edge */
+    uint32_t caller = kk ? kk[p < n ? p : 0] : fk[p < n ? p : 0];
+    for (uint32_t j = s->loc_aoff[loc + 1]; j > s->loc_aoff[loc] && !rc; j--) {
+      uint32_t x = s->loc_all[j - 1], key = x & 0x7fffffffu;
+      if (kept && !kept[key]) continue;
+      if (s->touched[n] && caller && caller != key && may[key])
+        rc = pcol_q_edge_add(e, id ? id[caller] : caller, id ? id[key] : key, (int)(x >> 31),
+                             pcol_q_nsum_at(&s->sub, n));
+      caller = key;
+    }
+    if (kk) kk[n] = caller;
+  }
+  free(kk);
+  free(locmay);
+  return rc;
+}
+
+/* pprof's marks: see inline_edges for kept and fk. */
 static int inline_marks(const pcol_q_inl_state *s, const uint8_t *kept, const uint32_t *fk,
                         uint8_t *inl, pcol_error *err) {
-  edge_tab e = {0};
-  int rc = PCOL_OK;
   /* Only a key met at an inlined line somewhere can be marked (an edge is
    * all-inline only into such a key, and "partial" only qualifies a mark):
    * edges into other keys are not kept, and a profile without inlined
@@ -638,51 +684,20 @@ static int inline_marks(const pcol_q_inl_state *s, const uint8_t *kept, const ui
     may[x & 0x7fffffffu] = 1;
   }
   if (!may) return PCOL_OK;
-  uint8_t *locmay = NULL; /* with fk: the locations with a key in may */
-  uint32_t *kk = NULL;    /* without: the innermost kept key on the path */
-  if (kept || !fk) {
-    if ((kk = pcol_alloc_hot((s->nstacks + 1) * sizeof *kk, 0))) kk[0] = 0;
-  } else if ((locmay = calloc(s->nlocs + 1, 1))) {
-    for (uint64_t l = 1; l <= s->nlocs; l++)
-      for (uint32_t j = s->loc_aoff[l]; j < s->loc_aoff[l + 1]; j++)
-        if (may[s->loc_all[j] & 0x7fffffffu]) locmay[l] = 1;
-  }
-  if (!kk && !locmay) {
-    free(may);
-    return pcol_oom(err);
-  }
-  for (uint64_t n = 1; n <= s->nstacks && !rc; n++) {
-    uint32_t p = pcol_view_u32(&s->st_parent, n - 1), loc = pcol_view_u32(&s->st_loc, n - 1);
-    if (locmay && !(locmay[loc] && s->touched[n])) continue; /* adds no edge */
-    uint32_t caller = kk ? kk[p < n ? p : 0] : fk[p < n ? p : 0];
-    for (uint32_t j = s->loc_aoff[loc + 1]; j > s->loc_aoff[loc] && !rc; j--) {
-      uint32_t x = s->loc_all[j - 1], key = x & 0x7fffffffu;
-      if (kept && !kept[key]) continue;
-      if (s->touched[n] && caller && caller != key && may[key])
-        rc = edge_add(&e, caller, key, (int)(x >> 31), pcol_q_nsum_at(&s->sub, n));
-      caller = key;
-    }
-    if (kk) kk[n] = caller;
-  }
-  /* pprof drops the edges below its -edgefraction before it marks */
-  for (size_t i = 0; i < e.map.cap && !rc; i++) {
-    if (!e.map.k[i]) continue; /* the map's slots: key + 1, or 0 */
-    uint32_t id = e.map.v[i], callee = (uint32_t)(e.map.k[i] - 1);
-    if (mag(e.w[id]) >= (pcol_umag)s->cutoff) inl[callee] |= e.all_inl[id] ? 1 : 2;
-  }
-  free(kk);
-  free(locmay);
+  pcol_q_edges e = {0};
+  int rc = inline_edges(s, kept, fk, may, NULL, &e);
+  if (!rc) pcol_q_edges_mark(&e, s->cutoff, inl);
   free(may);
-  pcol_u64map_free(&e.map);
-  free(e.all_inl);
-  free(e.w);
+  pcol_q_edges_free(&e);
   return rc ? pcol_oom(err) : PCOL_OK;
 }
 
-static int inline_of(uint8_t m) {
-  return m & 1 ? (m & 2 ? PCOL_INLINE_PARTIAL : PCOL_INLINE_ONLY) : PCOL_INLINE_NONE;
+int pcol_q_top_edges(const pcol_top *t, const uint8_t *kept, const uint8_t *may,
+                     const uint32_t *id, pcol_q_edges *into, pcol_error *err) {
+  const pcol_q_top_priv *p = t->priv_;
+  if (!p || !pcol_q_nsum_made(&p->is.sub) || !p->is.loc_aoff) return PCOL_OK;
+  return inline_edges(&p->is, kept, NULL, may, id, into) ? pcol_oom(err) : PCOL_OK;
 }
-
 
 int pcol_top_mark_inline(pcol_top *t, pcol_error *err) {
   pcol_q_top_priv *p = t->priv_;
@@ -697,7 +712,7 @@ int pcol_top_mark_inline(pcol_top *t, pcol_error *err) {
   if (!rc) rc = inline_marks(&p->is, kept, NULL, inl, err);
   for (size_t i = 0; !rc && i < t->nrows; i++) {
     uint32_t k = t->rows[i].key;
-    t->rows[i].inl = k && k <= p->is.nkeys ? inline_of(inl[k]) : PCOL_INLINE_NONE;
+    t->rows[i].inl = k && k <= p->is.nkeys ? pcol_q_inline_of(inl[k]) : PCOL_INLINE_NONE;
   }
   free(kept);
   free(inl);
@@ -854,7 +869,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     touched = NULL;
     is->cutoff = (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001);
     is->nkeys = nk - 1;
-    if ((rc = inline_marks(is, NULL, fk, inl, err))) goto done;
+    if (!t->no_marks && (rc = inline_marks(is, NULL, fk, inl, err))) goto done;
   }
   /* rows: with a node fraction, only those pcol_top_cutoff would keep
    * (what pcol_top_compute_cut shows: a line-level profile has 10^5 rows
@@ -877,7 +892,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
       out->rows[nr].key = (uint32_t)k; /* named by the caller (pcol_q_top_name) */
       out->rows[nr].flat = flat[k];
       out->rows[nr].cum = cum[k];
-      out->rows[nr].inl = inline_of(inl[k]); /* see inline_marks */
+      out->rows[nr].inl = pcol_q_inline_of(inl[k]); /* see inline_marks */
       nr++;
     }
   out->nrows = nr;
@@ -906,7 +921,7 @@ static int ctx_new(pcol_file *f, const pcol_select *sel, pcol_by by, topctx **ou
     return pcol_oom(err);
   }
   t->by = by;
-  int rc = unnamed_functions_are_frames(f, sel, &t->unnamed_is_frame, err);
+  int rc = pcol_q_unnamed_are_frames(f, sel, &t->unnamed_is_frame, err);
   if (!rc) rc = pcol_q_fctx_init(&t->fc, f, err);
   /* by address on sources that record none (Rprof) would be one row of
    * everything: say so instead (a pprof profile without addresses keeps
@@ -929,7 +944,8 @@ static int ctx_new(pcol_file *f, const pcol_select *sel, pcol_by by, topctx **ou
 /* The rows, unnamed and in no order, with the context kept in the result
  * (its keys name the rows later: pcol_q_top_name). */
 static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
-                    int cut, double fraction, pcol_top *out, size_t *dropped, pcol_error *err) {
+                    int cut, double fraction, int marks, pcol_top *out, size_t *dropped,
+                    pcol_error *err) {
   memset(out, 0, sizeof *out);
   if ((unsigned)by > PCOL_BY_ADDRESS) return pcol_error_set(err, PCOL_EINVAL, "no such granularity");
   if (pcol_rows(f, PCOL_T_STACKS) >= 0x7fffffffu)
@@ -943,6 +959,7 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
   }
   out->value = *v;
   t->cut = cut;
+  t->no_marks = !marks;
   t->fraction = fraction;
   rc = top_run(t, sel, v, out, err);
   if (dropped) *dropped = t->dropped;
@@ -957,7 +974,12 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
 
 int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
                        pcol_top *out, pcol_error *err) {
-  return top_make(f, sel, v, by, 0, 0, out, NULL, err);
+  return top_make(f, sel, v, by, 0, 0, 1, out, NULL, err);
+}
+
+int pcol_q_top_unmarked(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                        pcol_by by, pcol_top *out, pcol_error *err) {
+  return top_make(f, sel, v, by, 0, 0, 0, out, NULL, err);
 }
 
 int pcol_q_top_name(const pcol_top *t, uint32_t k, pcol_str *out, pcol_error *err) {
@@ -969,6 +991,11 @@ int pcol_q_top_name(const pcol_top *t, uint32_t k, pcol_str *out, pcol_error *er
     return PCOL_OK;
   }
   return ctx_name(p->ctx, k, out, err);
+}
+
+const pcol_q_keytab *pcol_q_top_keytab(const pcol_top *t) {
+  const pcol_q_top_priv *p = t->priv_;
+  return p && p->ctx && !p->ctx->composed ? &p->ctx->keys : NULL;
 }
 
 uint64_t pcol_q_top_key_line(const pcol_top *t, uint32_t k) {
@@ -995,7 +1022,7 @@ int pcol_top_compute_cut(pcol_file *f, const pcol_select *sel, const pcol_value_
                          pcol_by by, double fraction, pcol_sort order, pcol_top *out,
                          size_t *dropped, pcol_sum *label_cutoff, pcol_error *err) {
   size_t d = 0;
-  int rc = top_make(f, sel, v, by, 1, fraction, out, &d, err);
+  int rc = top_make(f, sel, v, by, 1, fraction, 1, out, &d, err);
   if (rc) return rc;
   if (dropped) *dropped = d;
   if (label_cutoff) *label_cutoff = (pcol_sum)pcol_q_frac_cut(out->total, fraction);

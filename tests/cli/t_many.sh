@@ -161,6 +161,11 @@ grep -q "read 1 of 3 inputs" "$tmp/err" || fail "the files outside the range wer
 [ "$(total <"$tmp/o")" = "$want" ] || fail "the range's total over pcol files: $(total <"$tmp/o"), want $want"
 [ "$(tail -n +2 "$tmp/o")" = "$($PCOL top "$tmp/g.pcol" "${rng[@]}" --unit raw | tail -n +2)" ] ||
   fail "the union in a range is not the overlapping file's"
+# the same with (inline) marks to make: the one file's Time and Duration lines
+o=(--node-fraction 0 --sort cum -n 30)
+[ "$($PCOL top "$tmp/s.pcol" "$tmp/g.pcol" "$tmp/l.pcol" "${rng[@]}" "${o[@]}" | tail -n +2)" = \
+  "$($PCOL top "$tmp/g.pcol" "${rng[@]}" "${o[@]}" | tail -n +2)" ] ||
+  fail "the union in a range, rows marked, is not the overlapping file's"
 # each pcol input is opened once, read or left out (strace, where installed;
 # LeakSanitizer cannot run under ptrace)
 if command -v strace >/dev/null; then
@@ -171,6 +176,88 @@ if command -v strace >/dev/null; then
     [ "$n" = 1 ] || fail "$x.pcol opened $n times for a range over three pcol files, not once"
   done
 fi
+# ------------------------ many pcol files, each on its own (issue 47)
+# top of pcol files computes each file's rows and adds them up by name
+# (pcol_top_many): every option set prints what top of the merged file
+# prints, byte for byte (but the File line and JSON's "file"), and
+# PCOL_DEBUG=inputs says each file was read on its own; where the rows
+# cannot add up exactly, or the union would warn about its sources, the
+# union answers as before, with its warnings.  G has inlined frames (the
+# "(inline)" marks come from the files' call edges added up).
+$PCOL pack $H -o "$tmp/h.pcol" && cp "$tmp/h.pcol" "$tmp/h2.pcol" && $PCOL pack $R -o "$tmp/r.pcol" &&
+  $PCOL merge "$tmp/s.pcol" "$tmp/l.pcol" -o "$tmp/sl.pcol" || fail "pack for top of many"
+same_top() { # EACH(1/0) "OPTIONS" FILE... : top of the files is top of their merge
+  local each=$1 opts=$2
+  shift 2
+  local lbl="$*"
+  $PCOL merge "$@" -o "$tmp/tm.pcol" 2>/dev/null || fail "top of many: merge $lbl"
+  # shellcheck disable=SC2086
+  PCOL_DEBUG=inputs $PCOL top "$@" $opts >"$tmp/tg" 2>"$tmp/tge"
+  local rg=$?
+  # shellcheck disable=SC2086
+  $PCOL top "$tmp/tm.pcol" $opts >"$tmp/tw" 2>"$tmp/twe"
+  local rw=$?
+  [ $rg = $rw ] || fail "top of many [$opts] $lbl: exit $rg, the merged file's $rw: $(head -3 "$tmp/tge")"
+  cmp -s <(tail -n +2 "$tmp/tg" | sed 's/"file":"[^"]*",//') <(tail -n +2 "$tmp/tw" | sed 's/"file":"[^"]*",//') ||
+    fail "top of many [$opts] $lbl differs from top of the merge: $(diff <(tail -n +2 "$tmp/tg") <(tail -n +2 "$tmp/tw") | head -6)"
+  cmp -s <(grep -v ': debug: ' "$tmp/tge" | sed "s#$lbl#X#") <(sed "s#$tmp/tm.pcol#X#" "$tmp/twe") ||
+    fail "top of many [$opts] $lbl: other warnings than the merged file's: $(head -c 400 "$tmp/tge")"
+  local got=0
+  grep -q ": debug: read [0-9]* of [0-9]* inputs, each on its own" "$tmp/tge" && got=1
+  [ $got = "$each" ] || fail "top of many [$opts] $lbl: each file on its own: $got, want $each"
+}
+[ "$($PCOL top "$tmp/s.pcol" "$tmp/g.pcol" "$tmp/l.pcol" --sort cum --node-fraction 0 -n 30 | grep -c '(inline)$')" -gt 2 ] ||
+  fail "top of many: no (inline) mark to check"
+for o in "" "-n 5" "--sort cum -n 8" "--sort cum --node-fraction 0 -n 25" "--sort cum -n 40" \
+  "--node-fraction 0" "--by file --format tsv" \
+  "--value samples --format json" "--value cpu --focus main --unit ms" "--hide runtime -n 12" \
+  "--sort name --node-fraction 0 --format csv" "--ignore runtime --show main -n 3"; do
+  same_top 1 "$o" "$tmp/s.pcol" "$tmp/g.pcol" "$tmp/l.pcol"
+done
+same_top 1 "--sort cum -n 10" "$tmp/sl.pcol" "$tmp/g.pcol" # files of several sources
+# the first file without inlined frames: read again for its call edges
+$PCOL pack $TD/pprof/cpp-cpu-unsymbolized-mappings.pb.gz -o "$tmp/cpp.pcol" || fail "pack cpp"
+same_top 1 "--sort cum --node-fraction 0 -n 25" "$tmp/cpp.pcol" "$tmp/g.pcol"
+same_top 1 "--node-fraction 0 --format tsv" "$tmp/cpp.pcol" "$tmp/g.pcol"
+same_top 1 "" "$tmp/s.pcol" "$tmp/s.pcol"                  # one file twice counts twice
+same_top 0 "--from 0 --to 30" "$tmp/s.pcol" "$tmp/g.pcol"  # no sample times: the union's error
+if [ -f "$E" ]; then # sample times, 82 sources a file
+  $PCOL pack $E -o "$tmp/e.pcol" && cp "$tmp/e.pcol" "$tmp/e2.pcol" || fail "pack $E"
+  same_top 1 "--value weight --from 1 --to 3" "$tmp/e.pcol" "$tmp/e2.pcol"
+fi
+# one value type in each file, several in each: each on its own when the
+# value resolves alike in every file
+same_top 1 "--value alloc_space -n 6" "$tmp/h.pcol" "$tmp/h2.pcol"
+same_top 1 "--value inuse_objects/count --sort cum" "$tmp/h.pcol" "$tmp/h2.pcol"
+# different value types: the union warns (the defaults differ; a source
+# without the value) and answers; the unnamed-function rule of Rprof
+same_top 0 "" "$tmp/s.pcol" "$tmp/h.pcol"
+same_top 0 "--value samples -n 5" "$tmp/s.pcol" "$tmp/h.pcol"
+same_top 0 "--value cpu" "$tmp/g.pcol" "$tmp/h.pcol"
+same_top 0 "--value weight" "$tmp/s.pcol" "$tmp/r.pcol"
+same_top 0 "--by line -n 5" "$tmp/s.pcol" "$tmp/g.pcol"
+# diff: each side a directory of pcol files, each file on its own
+mkdir "$tmp/pd1" "$tmp/pd2" && cp "$tmp/s.pcol" "$tmp/l.pcol" "$tmp/pd1/" && cp "$tmp/g.pcol" "$tmp/s.pcol" "$tmp/pd2/" &&
+  $PCOL merge "$tmp/pd1" -o "$tmp/pd1.pcol" && $PCOL merge "$tmp/pd2" -o "$tmp/pd2.pcol" || fail "diff: the sides"
+for o in "" "--absolute --sort cum -n 12" "--node-fraction 0 --format tsv"; do
+  # shellcheck disable=SC2086
+  got=$(PCOL_DEBUG=inputs $PCOL diff "$tmp/pd1" "$tmp/pd2" $o 2>"$tmp/err" | tail -n +3)
+  [ "$(grep -c "each on its own" "$tmp/err")" = 2 ] || fail "diff [$o] of two directories of pcol files: $(cat "$tmp/err")"
+  # shellcheck disable=SC2086
+  [ "$got" = "$($PCOL diff "$tmp/pd1.pcol" "$tmp/pd2.pcol" $o | tail -n +3)" ] ||
+    fail "diff [$o] of two directories is not diff of their merges"
+done
+# a pcol input that cannot be read, and one in another format: the error
+# and the answer of the union
+head -c 300 "$tmp/s.pcol" >"$tmp/cut.pcol"
+$PCOL top "$tmp/s.pcol" "$tmp/cut.pcol" >"$tmp/o" 2>"$tmp/err"
+[ $? = 1 ] && [ ! -s "$tmp/o" ] && grep -q "cut.pcol" "$tmp/err" ||
+  fail "top of a good and a cut pcol file: $(cat "$tmp/err")"
+$PCOL merge "$tmp/s.pcol" "$tmp/cut.pcol" -o "$tmp/x.pcol" 2>"$tmp/err2"
+[ "$(cat "$tmp/err")" = "$(sed 's/^pcol merge/pcol top/' "$tmp/err2")" ] ||
+  fail "top of a cut pcol file: not the error merge gives: $(cat "$tmp/err") / $(cat "$tmp/err2")"
+PCOL_DEBUG=inputs $PCOL top "$tmp/s.pcol" "$S" "$tmp/l.pcol" 2>"$tmp/err" >/dev/null &&
+  ! grep -q "each on its own" "$tmp/err" || fail "top of pcol and pprof inputs: $(cat "$tmp/err")"
 $PCOL top "$tmp/s.pcol" "$tmp/l.pcol" "${rng[@]}" 2>"$tmp/err"
 [ $? = 1 ] && grep -q "none of the 2 inputs" "$tmp/err" || fail "no input in the range: $(cat "$tmp/err")"
 # samples with times: the eBPF profiler's OTLP message (times relative to

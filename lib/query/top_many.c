@@ -1,0 +1,342 @@
+/* top_many.c — pcol_top_many: `pcol top` of many pcol files without their
+ * union.  pcol_open_many re-interns every table of every input into one
+ * builder (200 one-minute files: two thirds of `top DIR`); here each
+ * file's top is computed on its own (pcol_q_top_unmarked, top.c's kernel)
+ * and the rows are added up by name.  That is exact by function and by
+ * file: there a key is a name, the files' samples are disjoint, so a name's
+ * flat and cum in the union are the sums of its flat and cum in each file
+ * (cum counts a sample once, and a sample lies in one file).  pprof's
+ * "(inline)" marks come from call edges (caller name, callee name) whose
+ * weights add up and whose all-inline flags AND across files the same way
+ * (pcol_q_top_edges), cut at 0.001 of the union's flat as in one file.
+ *
+ * What cannot be combined, or would print a warning about the union's
+ * sources, is left to the union (answered = 0): see pcol.h.  Any error too:
+ * the union then reports it as it always did. */
+#include "query.h"
+
+#include <sys/stat.h>
+
+/* The files kept open for the marks' call edges, at most (then the others
+ * are read again when the marks are made: time for memory). */
+#define KEEP_BYTES ((uint64_t)64 << 20)
+
+/* One input read: its file and top (kept only while marks may need its
+ * call edges), and its keys' ids among the union's names. */
+typedef struct one {
+  size_t path;   /* index in paths */
+  pcol_file *f;  /* NULL: closed (reopened if its edges are needed) */
+  pcol_top t;
+  uint32_t *uid; /* uid[key] for keys 1..nkeys */
+  size_t nkeys;
+} one;
+
+typedef struct many {
+  const char *const *paths;
+  const pcol_select *sel;
+  const char *value;
+  pcol_by by;
+  int skip;              /* a wall-clock range: leave out the files it cannot reach */
+  pcol_q_keytab *names;  /* the union's names (the result's key table) */
+  pcol_sum *flat, *cum;  /* by name id */
+  uint8_t *may;          /* a name met at an inlined line in some file */
+  size_t cap;            /* of flat, cum, may */
+  int any_may;
+  uint64_t kept;         /* bytes of the files kept open for their call edges */
+  one *first;            /* the file of the first source, while it is the only one */
+  /* what every file must agree on */
+  int have_first, frames, vkind;
+  pcol_str vtype, vunit, dtype, dunit;
+  uint32_t vt_id;
+} many;
+
+static void one_free(one *o) {
+  pcol_top_free(&o->t);
+  pcol_close(o->f);
+  free(o->uid);
+  o->f = NULL;
+  o->uid = NULL;
+}
+
+/* 0 = "samples", 1 = a stored type, else the derived id (weight, cpu time
+ * of Rprof, rprof.alloc): values resolve alike only within one kind */
+static int value_kind(uint32_t vt) { return vt == 0 ? 0 : vt >= PCOL_VT_WEIGHT ? (int)(vt - PCOL_VT_WEIGHT) + 2 : 1; }
+
+static int same_str(pcol_str a, pcol_str b) {
+  return a.len == b.len && (!a.len || !memcmp(a.ptr, b.ptr, a.len));
+}
+
+static int grow_names(many *m, pcol_error *err) {
+  size_t need = (size_t)m->names->n + 1;
+  if (need <= m->cap) return PCOL_OK;
+  size_t nc = m->cap ? m->cap : 1024;
+  while (nc < need) nc *= 2;
+  pcol_sum *fl = realloc(m->flat, nc * sizeof *fl);
+  if (fl) m->flat = fl;
+  pcol_sum *cu = realloc(m->cum, nc * sizeof *cu);
+  if (cu) m->cum = cu;
+  uint8_t *my = realloc(m->may, nc);
+  if (my) m->may = my;
+  if (!fl || !cu || !my) return pcol_oom(err);
+  memset(m->flat + m->cap, 0, (nc - m->cap) * sizeof *fl);
+  memset(m->cum + m->cap, 0, (nc - m->cap) * sizeof *cu);
+  memset(m->may + m->cap, 0, nc - m->cap);
+  m->cap = nc;
+  return PCOL_OK;
+}
+
+/* Whether file f answers alike with the files before it: the same rule for
+ * unnamed functions, the same value (kind, type and unit), every source
+ * with it, and for "samples" the same default everywhere (else the union
+ * warns that the defaults differ).  *v: its value.  1 = alike. */
+static int alike(many *m, pcol_file *f, pcol_value_sel *v, pcol_error *err) {
+  int frames, differ = 0;
+  pcol_value_sel d;
+  uint8_t *has = NULL;
+  if (pcol_q_unnamed_are_frames(f, m->sel, &frames, err) ||
+      pcol_value_resolve(f, m->sel, m->value, v, err))
+    return 0;
+  d = *v;
+  if (v->vt_id == 0 && (pcol_value_defaults_differ(f, m->sel, &differ, err) || differ ||
+                        (m->value && pcol_value_resolve(f, m->sel, NULL, &d, err))))
+    return 0;
+  if (pcol_value_sources(f, v, &has, err)) return 0;
+  uint64_t ns = pcol_rows(f, PCOL_T_SOURCES), s = 1;
+  while (s <= ns && has[s]) s++;
+  free(has);
+  if (s <= ns) return 0; /* a source without the value: the union names it */
+  if (!m->have_first) {
+    /* kept in the names' arena: they outlive the file */
+    const char *t = pcol_q_key_store(m->names, v->type.ptr ? v->type.ptr : "", v->type.len);
+    const char *u = pcol_q_key_store(m->names, v->unit.ptr ? v->unit.ptr : "", v->unit.len);
+    const char *dt = pcol_q_key_store(m->names, d.type.ptr ? d.type.ptr : "", d.type.len);
+    const char *du = pcol_q_key_store(m->names, d.unit.ptr ? d.unit.ptr : "", d.unit.len);
+    if (!t || !u || !dt || !du) return 0;
+    m->vtype = (pcol_str){t, v->type.len};
+    m->vunit = (pcol_str){u, v->unit.len};
+    m->dtype = (pcol_str){dt, d.type.len};
+    m->dunit = (pcol_str){du, d.unit.len};
+    m->frames = frames;
+    m->vkind = value_kind(v->vt_id);
+    m->vt_id = v->vt_id;
+    m->have_first = 1;
+    return 1;
+  }
+  return frames == m->frames && value_kind(v->vt_id) == m->vkind && same_str(v->type, m->vtype) &&
+         same_str(v->unit, m->vunit) &&
+         (v->vt_id != 0 || (same_str(d.type, m->dtype) && same_str(d.unit, m->dunit)));
+}
+
+/* Opens input o->path and computes its top.  *read = 0 when the range
+ * leaves it out; 1 = answered, 0 = the union must answer (a format other
+ * than pcol, files unlike, any error). */
+static int open_top(many *m, one *o, int *read, pcol_error *err) {
+  const char *path = m->paths[o->path];
+  *read = 1;
+  int is_pcol; /* else the union imports it (or says why it cannot) */
+  if (pcol_open_if_pcol(path, &is_pcol, &o->f, err) || !is_pcol) return 0;
+  int overlaps = 1;
+  if (m->skip && pcol_wall_overlaps(o->f, m->sel, &overlaps, err)) return 0;
+  if (!overlaps) {
+    *read = 0;
+    return 1;
+  }
+  /* the checks of one file's top (pcol_open's, each column's on use), not
+   * pcol_validate_content, which pcol_open_many makes of every input it
+   * copies (measured: a fifth of this path on a day of small files) */
+  pcol_value_sel v;
+  if (!alike(m, o->f, &v, err)) return 0;
+  if (pcol_q_top_unmarked(o->f, m->sel, &v, m->by, &o->t, err)) return 0;
+  /* its keys by name among the union's */
+  const pcol_q_top_priv *p = o->t.priv_;
+  const pcol_q_keytab *kt = pcol_q_top_keytab(&o->t);
+  o->nkeys = p ? p->is.nkeys : 0;
+  if (!kt || kt->n != o->nkeys || !(o->uid = calloc(o->nkeys + 1, sizeof *o->uid))) return 0;
+  /* through its table's slots: each name with the hash it has there */
+  for (size_t i = 0; i < kt->h.cap; i++) {
+    uint32_t k = kt->h.slots[i];
+    if (k && pcol_q_key_intern_h(m->names, kt->s[k].ptr, kt->s[k].len, kt->h.hashes[i], 1,
+                                 &o->uid[k]))
+      return 0;
+  }
+  for (uint32_t k = 1; k <= o->nkeys; k++)
+    if (!o->uid[k]) return 0; /* every key has a slot */
+  return grow_names(m, err) ? 0 : 1;
+}
+
+/* Adds o's rows to the union's, and notes the names met at inlined lines. */
+static void add_rows(many *m, const one *o, pcol_sum *total) {
+  *total += o->t.total;
+  for (size_t i = 0; i < o->t.nrows; i++) {
+    const pcol_top_row *r = &o->t.rows[i];
+    uint32_t id = r->key <= o->nkeys ? o->uid[r->key] : 0;
+    m->flat[id] += r->flat;
+    m->cum[id] += r->cum;
+  }
+  const pcol_q_inl_state *s = &((const pcol_q_top_priv *)o->t.priv_)->is;
+  uint32_t nall = s->loc_aoff ? s->loc_aoff[s->nlocs + 1] : 0;
+  for (uint32_t j = 0; j < nall; j++) {
+    uint32_t x = s->loc_all[j], k = x & 0x7fffffffu;
+    if ((x >> 31) && k <= o->nkeys) {
+      m->may[o->uid[k]] = 1;
+      m->any_may = 1;
+    }
+  }
+}
+
+/* ------------------------------------------------ the "(inline)" marks */
+/* The marks of out's rows: the full result's (kept NULL), or those of the
+ * rows shown when some are not (pcol_top_mark_inline).  The files whose
+ * top was not kept are read again. */
+static int mark_rows(many *m, one *files, size_t nf, pcol_top *out, const uint8_t *kept,
+                     pcol_sum sum_flat, pcol_error *err) {
+  size_t nn = (size_t)m->names->n + 1;
+  uint8_t *may = calloc(nn, 1), *inl = calloc(nn, 1);
+  pcol_q_edges e = {0};
+  int rc = may && inl ? PCOL_OK : pcol_oom(err), any = 0;
+  for (size_t id = 1; !rc && id < nn; id++)
+    if (m->may[id] && (!kept || kept[id])) may[id] = 1, any = 1;
+  for (size_t i = 0; !rc && any && i < nf; i++) {
+    one *o = &files[i];
+    int read;
+    if (!o->f && !open_top(m, o, &read, err)) rc = err->code ? err->code : PCOL_EINVAL;
+    /* read again, it must name what it named (else it changed meanwhile:
+     * the union answers) */
+    if (!rc && (size_t)m->names->n + 1 != nn)
+      rc = pcol_error_set(err, PCOL_ECORRUPT, "%s changed while it was read", m->paths[o->path]);
+    uint8_t *kf = NULL, *mf = !rc ? calloc(o->nkeys + 1, 1) : NULL;
+    if (!rc && kept && !(kf = calloc(o->nkeys + 1, 1))) rc = pcol_oom(err);
+    if (!rc && !mf) rc = pcol_oom(err);
+    for (size_t k = 1; !rc && k <= o->nkeys; k++) {
+      mf[k] = may[o->uid[k]];
+      if (kf) kf[k] = kept[o->uid[k]];
+    }
+    if (!rc) rc = pcol_q_top_edges(&o->t, kf, mf, o->uid, &e, err);
+    free(kf);
+    free(mf);
+    if (o != m->first) one_free(o); /* the union's one source: the header's */
+  }
+  /* pprof's default -edgefraction, 0.001 of the union's flat, as top.c */
+  if (!rc) pcol_q_edges_mark(&e, (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001), inl);
+  for (size_t i = 0; !rc && i < out->nrows; i++) out->rows[i].inl = pcol_q_inline_of(inl[out->rows[i].key]);
+  pcol_q_edges_free(&e);
+  free(may);
+  free(inl);
+  return rc;
+}
+
+/* The union's rows from the sums, cut and sorted as pcol_top_compute_cut
+ * leaves them, and marked for the first `shown`. */
+static int make_rows(many *m, one *files, size_t nf, double fraction, pcol_sort order,
+                     size_t shown, pcol_top *out, size_t *dropped, pcol_sum *label_cutoff,
+                     pcol_error *err) {
+  size_t nn = (size_t)m->names->n + 1, nr = 0;
+  pcol_sum sum_flat = 0;
+  for (size_t id = 1; id < nn; id++) {
+    sum_flat += m->flat[id];
+    nr += m->flat[id] != 0 || m->cum[id] != 0;
+  }
+  if (!(out->rows = calloc(nr ? nr : 1, sizeof *out->rows))) return pcol_oom(err);
+  for (size_t id = 1; id < nn; id++)
+    if (m->flat[id] != 0 || m->cum[id] != 0) {
+      pcol_top_row *r = &out->rows[out->nrows++];
+      r->key = (uint32_t)id;
+      r->name = m->names->s[id];
+      r->flat = m->flat[id];
+      r->cum = m->cum[id];
+    }
+  *dropped = pcol_top_cutoff(out, fraction, label_cutoff);
+  pcol_top_sort(out, order);
+  if (!m->any_may) return PCOL_OK;
+  size_t n = shown < out->nrows ? shown : out->nrows;
+  uint8_t *kept = NULL;
+  if (*dropped || n < out->nrows) { /* pprof's marks: from the rows it shows */
+    if (!(kept = calloc(nn, 1))) return pcol_oom(err);
+    for (size_t i = 0; i < n; i++) kept[out->rows[i].key] = 1;
+  }
+  int rc = mark_rows(m, files, nf, out, kept, sum_flat, err);
+  free(kept);
+  return rc;
+}
+
+int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *opt,
+                  const pcol_select *sel, const char *value, pcol_by by, double fraction,
+                  pcol_sort order, size_t shown, pcol_top *out, size_t *dropped,
+                  pcol_sum *label_cutoff, pcol_many_top *info, pcol_error *err) {
+  memset(out, 0, sizeof *out);
+  memset(info, 0, sizeof *info);
+  *dropped = 0;
+  if (label_cutoff) *label_cutoff = 0;
+  if (n < 2 || (by != PCOL_BY_FUNCTION && by != PCOL_BY_FILE) || (sel && sel->source_id) ||
+      (opt && opt->max_rows))
+    return PCOL_OK;
+  pcol_q_top_priv *p = calloc(1, sizeof *p);
+  one *files = calloc(n, sizeof *files);
+  many m = {0};
+  m.paths = paths, m.sel = sel, m.value = value, m.by = by;
+  m.skip = sel && sel->wall && (sel->has_from || sel->has_to);
+  int ok = p && files;
+  if (ok) m.names = &p->keys;
+  size_t nf = 0;
+  uint64_t sources = 0;
+  pcol_sum total = 0;
+  for (size_t i = 0; ok && i < n; i++) {
+    one *o = &files[nf];
+    int read = 0;
+    o->path = i;
+    ok = open_top(&m, o, &read, err);
+    if (ok && read) {
+      uint64_t ns = pcol_rows(o->f, PCOL_T_SOURCES);
+      sources += ns;
+      add_rows(&m, o, &total);
+      nf++;
+      if (m.first && sources > 1 && !m.any_may) one_free(m.first);
+      if (sources > 1) m.first = NULL;
+      if (sources == 1 && ns == 1) m.first = o;
+      /* no marks so far: its edges may never be asked; past KEEP_BYTES of
+       * files kept, they are read again for their edges */
+      if (o != m.first && (!m.any_may || m.kept > KEEP_BYTES)) one_free(o);
+      else if (o->f) m.kept += o->f->size;
+    } else {
+      one_free(o);
+    }
+  }
+  /* none read is the union's error (and no source at all, an odd case) */
+  ok = ok && nf && sources;
+  if (ok) {
+    out->total = total;
+    out->value = (pcol_value_sel){m.vt_id, m.vtype, m.vunit};
+    out->priv_ = p;
+    p = NULL;
+    ok = !make_rows(&m, files, nf, fraction, order, shown, out, dropped, label_cutoff, err);
+  }
+  if (ok && m.first) { /* the union's one source: the header prints its time */
+    info->file = m.first->f;
+    m.first->f = NULL;
+  }
+  for (size_t i = 0; i < n && files; i++) one_free(&files[i]);
+  free(files);
+  free(m.flat);
+  free(m.cum);
+  free(m.may);
+  if (p) pcol_q_keytab_free(&p->keys);
+  free(p);
+  if (!ok) { /* the union answers, and says what is wrong */
+    pcol_close(info->file);
+    info->file = NULL;
+    pcol_top_free(out);
+    *dropped = 0;
+    memset(err, 0, sizeof *err);
+    return PCOL_OK;
+  }
+  info->answered = 1;
+  info->used = nf;
+  for (size_t i = 0; i < n && info->input_bytes != UINT64_MAX; i++) {
+    struct stat st;
+    info->input_bytes = stat(paths[i], &st) || st.st_size <= 0
+                            ? UINT64_MAX
+                            : info->input_bytes + (uint64_t)st.st_size;
+  }
+  if (info->input_bytes == UINT64_MAX) info->input_bytes = 0;
+  return PCOL_OK;
+}
