@@ -6,6 +6,8 @@
 
 const cli_opt opts_merge[] = {
     {"output", 'o', 1, "output pcol file ('-' for standard output)"},
+    {"format-version", 0, 1, "1.3 (default: with the per-source summary that `pcol info` reads) or 1.2 "
+                             "(the bytes format 1.2's writer wrote, for older readers' tools)"},
     {"compress", 0, 1, "section compression: none (default), lz4 or zstd[:LEVEL] (see pack)"},
     {"no-mmap", 0, 0, "read pcol and Perun inputs into memory instead of mapping them"},
     {"coalesce", 0, 0, "merge runs of identical consecutive samples into long samples"},

@@ -5,6 +5,8 @@
 const cli_opt opts_pack[] = {
     {"output", 'o', 1, "output pcol file ('-' for standard output)"},
     {"from", 'f', 1, "input format: rprof, pprof, perun, collapsed, v8, perf, speedscope, firefox, otlp, chrome, tachyon, jfr, pcol (default: detect)"},
+    {"format-version", 0, 1, "1.3 (default: with the per-source summary that `pcol info` reads) or 1.2 "
+                             "(the bytes format 1.2's writer wrote, for older readers' tools)"},
     {"compress", 0, 1, "section compression: none (default), lz4, or zstd[:LEVEL] (level 1-22; "
                        "default: 19 for sections up to 1 MiB, 9 above; per-column transforms and a "
                        "compact directory: needs a format 1.2 reader). A pcol "

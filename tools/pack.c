@@ -28,6 +28,12 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
     } else if (strcmp(comp, "none"))
       return cli_usage_error(cmd->name, "unknown compression '%s' (none, lz4, zstd or zstd:LEVEL)", comp);
   }
+  const char *fv = cli_get(cmd, a, "format-version");
+  if (fv) {
+    if (!strcmp(fv, "1.2")) wopt.format_version = 2;
+    else if (!strcmp(fv, "1.3")) wopt.format_version = 3;
+    else return cli_usage_error(cmd->name, "--format-version wants 1.2 or 1.3, not '%s'", fv);
+  }
   int coalesce = cli_flag(cmd, a, "coalesce");
   /* merge reads the output back and validates it before the rename: its
    * inputs are any valid files, whose extremes (durations of INT64_MAX)

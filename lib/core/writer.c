@@ -381,6 +381,9 @@ static void write_header(plan *p, uint32_t body) {
 }
 
 int pcol_write_options_check(const pcol_write_options *opt, pcol_error *err) {
+  if (opt && opt->format_version && opt->format_version != 2 && opt->format_version != 3)
+    return pcol_error_set(err, PCOL_EINVAL, "format version 1.%u: this writer writes 1.2 or 1.3",
+                          (unsigned)opt->format_version);
   if (opt && opt->compress_zstd && (opt->zstd_level < 0 || opt->zstd_level > 22))
     return pcol_error_set(err, PCOL_EINVAL, "zstd level %d is not in 1..22 (or 0, auto)",
                           opt->zstd_level);
@@ -395,6 +398,9 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
               : opt->compress_lz4 ? PCOL_CODEC_LZ4 : PCOL_CODEC_RAW;
   int level = opt ? opt->zstd_level : 0; /* 0: auto, by section size */
   PCOL_RETURN_NOT_OK(pcol_write_options_check(opt, err));
+  /* format 1.3: the per-source summary (summary.c); 1.2: none */
+  if (pcol_bsum_fill(b, opt && opt->format_version ? opt->format_version : PCOL_WRITE_FORMAT_DEFAULT))
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   p->b = b;
   p->compact = codec == PCOL_CODEC_ZSTD;
   PCOL_RETURN_NOT_OK(plan_sections(b, codec, level, p, err));
