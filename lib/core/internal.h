@@ -422,6 +422,15 @@ struct pcol_file {
   uint32_t *_Atomic default_types;
 };
 
+/* 1 when the file stores column (table, column), 0 when it is absent (every
+ * row its default): what a view's data pointer said before columns could
+ * be held otherwise (read views only through pcol_view_*). */
+static inline int pcol_column_stored(const pcol_file *f, int table, int column) {
+  return table > 0 && table < PCOL_T_COUNT_ && column > 0 && column < PCOL_MAX_COLUMNS &&
+         f->idx[table][column] != 0;
+}
+
+
 /* The depth of every stack: (*out)[s] for s in 1..rows(stacks) (the frames
  * pcol_stack_walk visits), (*out)[0] = 0; free() it.  One pass: parents
  * precede children (checked when the column is read).  reader.c */

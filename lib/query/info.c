@@ -73,7 +73,7 @@ static int pass_open(pcol_file *f, pass_cols *p, int any_cvt, pcol_error *err) {
 }
 
 /* Source x's rows (from *lo on), time span and count from its samples. */
-static void pass_source(const pass_cols *p, uint64_t nrows, uint64_t *lo, uint32_t cvt,
+static void pass_source(pcol_file *f, const pass_cols *p, uint64_t nrows, uint64_t *lo, uint32_t cvt,
                         pcol_source_summary *x) {
   uint32_t id = x->id;
   uint64_t a = after_source(&p->src, *lo, nrows, id - 1), b = after_source(&p->src, a, nrows, id);
@@ -87,7 +87,7 @@ static void pass_source(const pass_cols *p, uint64_t nrows, uint64_t *lo, uint32
     /* the end: the latest time + duration (spec.md §6.10's time_end); a
      * file without durations ends at its last time */
     x->end_ns = pcol_view_i64(&p->tim, b - 1);
-    for (uint64_t r = p->dur.data ? t0 : b; r < b; r++) {
+    for (uint64_t r = pcol_column_stored(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION) ? t0 : b; r < b; r++) {
       int64_t t = pcol_view_i64(&p->tim, r), d = pcol_view_i64(&p->dur, r), e;
       if (d <= 0) e = t;
       else if (__builtin_add_overflow(t, d, &e)) e = INT64_MAX;
@@ -182,7 +182,7 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
     /* rows, time span and count: the summary's, or the samples' */
     if (!has_sum || !summary_source(f, &sm, cvt[id], &svv, x)) {
       if ((rc = pass_open(f, &pc, any_cvt, err))) break;
-      pass_source(&pc, nrows, &lo, cvt[id], x);
+      pass_source(f, &pc, nrows, &lo, cvt[id], x);
     }
     /* period and duration: pprof's, or Rprof's interval */
     if ((rc = meta_i64(f, id, PPROF_META_DURATION_NANOS, &x->duration_ns, err))) break;
