@@ -25,7 +25,13 @@ int pcol_bt_push_f64(pcol_btable *t, int col, double v) {
   return PCOL_BUF_PUSH(&t->cols[col - 1], double, v);
 }
 
-static inline uint64_t u64_at(const pcol_buf *b, uint64_t i) { return (uint64_t)pcol_buf_get64(b, i); }
+#define u32_at pcol_buf_get32 /* internal.h */
+static inline uint64_t u64_at(const pcol_buf *b, uint64_t i) {
+  uint64_t v;
+  memcpy(&v, b->data + i * 8, 8);
+  return v;
+}
+#define i64_at pcol_buf_get64
 
 /* Ids are u32; refuse to wrap. */
 static int next_id(uint64_t rows, uint32_t *id) {
@@ -188,8 +194,8 @@ typedef struct {
 static int vt_eq(const void *ctx, uint32_t id, const void *key) {
   const pcol_builder *b = ctx;
   const pair_key *k = key;
-  return pcol_buf_get32(COL(b, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE), id - 1) == k->a &&
-         pcol_buf_get32(COL(b, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT), id - 1) == k->b;
+  return u32_at(COL(b, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE), id - 1) == k->a &&
+         u32_at(COL(b, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT), id - 1) == k->b;
 }
 
 int pcol_b_value_type(pcol_builder *b, uint32_t type_sid, uint32_t unit_sid,
@@ -228,10 +234,10 @@ static int fn_eq(const void *ctx, uint32_t id, const void *key) {
   const pcol_builder *b = ctx;
   const pcol_function_row *k = key;
   uint64_t r = id - 1;
-  return pcol_buf_get32(COL(b, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME), r) == k->name &&
-         pcol_buf_get32(COL(b, PCOL_T_FUNCTIONS, PCOL_C_FN_SYSTEM_NAME), r) == k->system_name &&
-         pcol_buf_get32(COL(b, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME), r) == k->filename &&
-         pcol_buf_get64(COL(b, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE), r) == k->start_line;
+  return u32_at(COL(b, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME), r) == k->name &&
+         u32_at(COL(b, PCOL_T_FUNCTIONS, PCOL_C_FN_SYSTEM_NAME), r) == k->system_name &&
+         u32_at(COL(b, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME), r) == k->filename &&
+         i64_at(COL(b, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE), r) == k->start_line;
 }
 
 int pcol_b_function(pcol_builder *b, const pcol_function_row *fn, uint32_t *id) {
@@ -267,8 +273,8 @@ static int map_eq(const void *ctx, uint32_t id, const void *key) {
   return u64_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_START), r) == k->memory_start &&
          u64_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_LIMIT), r) == k->memory_limit &&
          u64_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_OFFSET), r) == k->file_offset &&
-         pcol_buf_get32(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME), r) == k->filename &&
-         pcol_buf_get32(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_BUILD_ID), r) == k->build_id &&
+         u32_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME), r) == k->filename &&
+         u32_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_BUILD_ID), r) == k->build_id &&
          COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_FLAGS)->data[r] == k->flags;
 }
 
@@ -318,7 +324,7 @@ static int loc_eq(const void *ctx, uint32_t id, const void *key) {
   const pcol_builder *b = ctx;
   const loc_key *k = key;
   uint64_t r = id - 1;
-  if (pcol_buf_get32(COL(b, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING), r) != k->mapping ||
+  if (u32_at(COL(b, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING), r) != k->mapping ||
       u64_at(COL(b, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS), r) != k->address ||
       COL(b, PCOL_T_LOCATIONS, PCOL_C_LOC_FLAGS)->data[r] != k->flags)
     return 0;
@@ -326,9 +332,9 @@ static int loc_eq(const void *ctx, uint32_t id, const void *key) {
   uint64_t a = u64_at(off, r), e = u64_at(off, r + 1);
   if (e - a != k->n) return 0;
   for (size_t i = 0; i < k->n; i++) {
-    if (pcol_buf_get32(COL(b, PCOL_T_LINES, PCOL_C_LINE_FUNCTION), a + i) != k->lines[i].function_id ||
-        pcol_buf_get64(COL(b, PCOL_T_LINES, PCOL_C_LINE_LINE), a + i) != k->lines[i].line ||
-        pcol_buf_get64(COL(b, PCOL_T_LINES, PCOL_C_LINE_COLUMN), a + i) != k->lines[i].column)
+    if (u32_at(COL(b, PCOL_T_LINES, PCOL_C_LINE_FUNCTION), a + i) != k->lines[i].function_id ||
+        i64_at(COL(b, PCOL_T_LINES, PCOL_C_LINE_LINE), a + i) != k->lines[i].line ||
+        i64_at(COL(b, PCOL_T_LINES, PCOL_C_LINE_COLUMN), a + i) != k->lines[i].column)
       return 0;
   }
   return 1;
@@ -528,10 +534,10 @@ static int ls_eq(const void *ctx, uint32_t id, const void *key) {
   uint64_t a = u64_at(off, id - 1), e = u64_at(off, id);
   if (e - a != k->n) return 0;
   for (size_t i = 0; i < k->n; i++)
-    if (pcol_buf_get32(COL(b, PCOL_T_LABELS, PCOL_C_LB_KEY), a + i) != k->l[i].key ||
-        pcol_buf_get32(COL(b, PCOL_T_LABELS, PCOL_C_LB_STR), a + i) != k->l[i].str ||
-        pcol_buf_get64(COL(b, PCOL_T_LABELS, PCOL_C_LB_NUM), a + i) != k->l[i].num ||
-        pcol_buf_get32(COL(b, PCOL_T_LABELS, PCOL_C_LB_UNIT), a + i) != k->l[i].num_unit)
+    if (u32_at(COL(b, PCOL_T_LABELS, PCOL_C_LB_KEY), a + i) != k->l[i].key ||
+        u32_at(COL(b, PCOL_T_LABELS, PCOL_C_LB_STR), a + i) != k->l[i].str ||
+        i64_at(COL(b, PCOL_T_LABELS, PCOL_C_LB_NUM), a + i) != k->l[i].num ||
+        u32_at(COL(b, PCOL_T_LABELS, PCOL_C_LB_UNIT), a + i) != k->l[i].num_unit)
       return 0;
   return 1;
 }

@@ -28,22 +28,25 @@
 #define SCOL(b, c) (&(b)->t[PCOL_T_SAMPLES].cols[(c)-1])
 #define VCOL(b, c) (&(b)->t[PCOL_T_VALUES].cols[(c)-1])
 
+/* element i of a column held in memory (internal.h) */
+#define g32 pcol_buf_get32
+#define g64 pcol_buf_get64
 static void p32(pcol_buf *b, uint64_t i, uint32_t v) { memcpy(b->data + i * 4, &v, 4); }
 static void p64(pcol_buf *b, uint64_t i, int64_t v) { memcpy(b->data + i * 8, &v, 8); }
 
 /* Same source, stack, labels and values (rows r and s). */
 static int same_kind(pcol_builder *b, uint64_t r, uint64_t s) {
-  if (pcol_buf_get32(SCOL(b, PCOL_C_S_SOURCE), r) != pcol_buf_get32(SCOL(b, PCOL_C_S_SOURCE), s) ||
-      pcol_buf_get32(SCOL(b, PCOL_C_S_STACK), r) != pcol_buf_get32(SCOL(b, PCOL_C_S_STACK), s) ||
-      pcol_buf_get32(SCOL(b, PCOL_C_S_LABELSET), r) != pcol_buf_get32(SCOL(b, PCOL_C_S_LABELSET), s))
+  if (g32(SCOL(b, PCOL_C_S_SOURCE), r) != g32(SCOL(b, PCOL_C_S_SOURCE), s) ||
+      g32(SCOL(b, PCOL_C_S_STACK), r) != g32(SCOL(b, PCOL_C_S_STACK), s) ||
+      g32(SCOL(b, PCOL_C_S_LABELSET), r) != g32(SCOL(b, PCOL_C_S_LABELSET), s))
     return 0;
   const pcol_buf *off = SCOL(b, PCOL_C_S_VALUE_OFFSETS);
-  uint64_t ra = (uint64_t)pcol_buf_get64(off, r), re = (uint64_t)pcol_buf_get64(off, r + 1);
-  uint64_t sa = (uint64_t)pcol_buf_get64(off, s), se = (uint64_t)pcol_buf_get64(off, s + 1);
+  uint64_t ra = (uint64_t)g64(off, r), re = (uint64_t)g64(off, r + 1);
+  uint64_t sa = (uint64_t)g64(off, s), se = (uint64_t)g64(off, s + 1);
   if (re - ra != se - sa) return 0;
   for (uint64_t k = 0; k < re - ra; k++)
-    if (pcol_buf_get32(VCOL(b, PCOL_C_V_TYPE), ra + k) != pcol_buf_get32(VCOL(b, PCOL_C_V_TYPE), sa + k) ||
-        pcol_buf_get64(VCOL(b, PCOL_C_V_VALUE), ra + k) != pcol_buf_get64(VCOL(b, PCOL_C_V_VALUE), sa + k))
+    if (g32(VCOL(b, PCOL_C_V_TYPE), ra + k) != g32(VCOL(b, PCOL_C_V_TYPE), sa + k) ||
+        g64(VCOL(b, PCOL_C_V_VALUE), ra + k) != g64(VCOL(b, PCOL_C_V_VALUE), sa + k))
       return 0;
   return 1;
 }
@@ -51,25 +54,25 @@ static int same_kind(pcol_builder *b, uint64_t r, uint64_t s) {
 /* Row r carries snapshots: its source is Rprof and it has values. */
 static int snapshots(pcol_builder *b, uint64_t r) {
   const pcol_buf *off = SCOL(b, PCOL_C_S_VALUE_OFFSETS);
-  if (pcol_buf_get64(off, r + 1) == pcol_buf_get64(off, r)) return 0;
-  uint32_t src = pcol_buf_get32(SCOL(b, PCOL_C_S_SOURCE), r);
+  if (g64(off, r + 1) == g64(off, r)) return 0;
+  uint32_t src = g32(SCOL(b, PCOL_C_S_SOURCE), r);
   const pcol_btable *so = &b->t[PCOL_T_SOURCES];
   if (src == 0 || src > so->rows) return 0;
-  pcol_str ty = pcol_b_string_get(b, pcol_buf_get32(&so->cols[PCOL_C_SOURCES_TYPE - 1], src - 1));
+  pcol_str ty = pcol_b_string_get(b, g32(&so->cols[PCOL_C_SOURCES_TYPE - 1], src - 1));
   return pcol_str_is(ty, PCOL_SRC_RPROF);
 }
 
 static int raw_point(pcol_builder *b, uint64_t r) {
-  return pcol_buf_get64(SCOL(b, PCOL_C_S_WEIGHT), r) == 1 && pcol_buf_get64(SCOL(b, PCOL_C_S_DURATION), r) == 0 &&
-         pcol_buf_get64(SCOL(b, PCOL_C_S_TIME), r) != PCOL_NA_I64;
+  return g64(SCOL(b, PCOL_C_S_WEIGHT), r) == 1 && g64(SCOL(b, PCOL_C_S_DURATION), r) == 0 &&
+         g64(SCOL(b, PCOL_C_S_TIME), r) != PCOL_NA_I64;
 }
 
 /* The values of row r times n fit in 64 bits. */
 static int values_fit(pcol_builder *b, uint64_t r, int64_t n) {
   const pcol_buf *off = SCOL(b, PCOL_C_S_VALUE_OFFSETS);
   int64_t tmp;
-  for (uint64_t k = (uint64_t)pcol_buf_get64(off, r); k < (uint64_t)pcol_buf_get64(off, r + 1); k++)
-    if (__builtin_mul_overflow(pcol_buf_get64(VCOL(b, PCOL_C_V_VALUE), k), n, &tmp)) return 0;
+  for (uint64_t k = (uint64_t)g64(off, r); k < (uint64_t)g64(off, r + 1); k++)
+    if (__builtin_mul_overflow(g64(VCOL(b, PCOL_C_V_VALUE), k), n, &tmp)) return 0;
   return 1;
 }
 
@@ -83,15 +86,15 @@ static int note_max_durations(pcol_builder *b, pcol_error *err) {
   uint32_t key;
   if (pcol_b_cstr(b, PCOL_META_MAX_DURATION_NS, &key)) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   for (uint64_t i = 0; i < n;) {
-    uint32_t s = pcol_buf_get32(src, i);
+    uint32_t s = g32(src, i);
     int64_t mx = 0;
-    for (; i < n && pcol_buf_get32(src, i) == s; i++)
-      if (pcol_buf_get64(dur, i) > mx) mx = pcol_buf_get64(dur, i);
+    for (; i < n && g32(src, i) == s; i++)
+      if (g64(dur, i) > mx) mx = g64(dur, i);
     if (mx <= 0 || s == 0 || s > ns) continue;
     int have = 0;
     for (uint64_t m = 0; m < meta->rows && !have; m++)
-      have = pcol_buf_get32(&meta->cols[PCOL_C_META_KEY - 1], m) == key &&
-             pcol_buf_get32(&meta->cols[PCOL_C_META_SOURCE - 1], m) == s;
+      have = g32(&meta->cols[PCOL_C_META_KEY - 1], m) == key &&
+             g32(&meta->cols[PCOL_C_META_SOURCE - 1], m) == s;
     if (have) continue;
     char v[24];
     snprintf(v, sizeof v, "%lld", (long long)mx);
@@ -125,11 +128,11 @@ int pcol_builder_coalesce(pcol_builder *b, pcol_error *err) {
   }
   pcol_btable *tl = &b->t[PCOL_T_TEXT_LINES], *st = &b->t[PCOL_T_SAMPLE_TEXT];
   for (uint64_t i = 0; i < tl->rows; i++) {
-    uint64_t k = (uint64_t)pcol_buf_get64(&tl->cols[PCOL_C_TL_BEFORE - 1], i);
+    uint64_t k = (uint64_t)g64(&tl->cols[PCOL_C_TL_BEFORE - 1], i);
     if (k >= 1 && k <= n) cut[k - 1] = 1;
   }
   for (uint64_t i = 0; i < st->rows; i++) {
-    uint32_t id = pcol_buf_get32(&st->cols[PCOL_C_ST_SAMPLE - 1], i);
+    uint32_t id = g32(&st->cols[PCOL_C_ST_SAMPLE - 1], i);
     if (id >= 1 && id <= n) cut[id - 1] = cut[id] = 1;
   }
   pcol_buf *src = SCOL(b, PCOL_C_S_SOURCE), *tim = SCOL(b, PCOL_C_S_TIME),
@@ -145,9 +148,9 @@ int pcol_builder_coalesce(pcol_builder *b, pcol_error *err) {
     if (raw_point(b, s) && !snapshots(b, s))
       while (e < n && !cut[e] && raw_point(b, e) && same_kind(b, s, e)) {
         int64_t step;
-        if (__builtin_sub_overflow(pcol_buf_get64(tim, e), pcol_buf_get64(tim, e - 1), &step) || step <= 0) break;
+        if (__builtin_sub_overflow(g64(tim, e), g64(tim, e - 1), &step) || step <= 0) break;
         if (e - s >= 2 && step != d) break;
-        int64_t c = pcol_buf_get64(cpu, e);
+        int64_t c = g64(cpu, e);
         if (c != 0 && c != PCOL_NA_I64) break;
         int64_t len = (int64_t)(e - s + 1), span;
         if (__builtin_mul_overflow(len, step, &span) || !values_fit(b, s, len)) break;
@@ -156,17 +159,17 @@ int pcol_builder_coalesce(pcol_builder *b, pcol_error *err) {
       }
     int64_t len = (int64_t)(e - s);
     /* write row o from row s (o <= s, vo <= off[s]: moving down is safe) */
-    p32(src, o, pcol_buf_get32(src, s));
-    p64(tim, o, pcol_buf_get64(tim, s));
-    p64(dur, o, len > 1 ? len * d : pcol_buf_get64(dur, s));
-    p64(wt, o, len > 1 ? len : pcol_buf_get64(wt, s));
-    p64(cpu, o, pcol_buf_get64(cpu, s));
-    p32(stk, o, pcol_buf_get32(stk, s));
-    p32(lab, o, pcol_buf_get32(lab, s));
-    uint64_t va = (uint64_t)pcol_buf_get64(off, s), ve = (uint64_t)pcol_buf_get64(off, s + 1);
+    p32(src, o, g32(src, s));
+    p64(tim, o, g64(tim, s));
+    p64(dur, o, len > 1 ? len * d : g64(dur, s));
+    p64(wt, o, len > 1 ? len : g64(wt, s));
+    p64(cpu, o, g64(cpu, s));
+    p32(stk, o, g32(stk, s));
+    p32(lab, o, g32(lab, s));
+    uint64_t va = (uint64_t)g64(off, s), ve = (uint64_t)g64(off, s + 1);
     for (uint64_t k = va; k < ve; k++, vo++) {
-      p32(vty, vo, pcol_buf_get32(vty, k));
-      p64(vva, vo, pcol_buf_get64(vva, k) * len);
+      p32(vty, vo, g32(vty, k));
+      p64(vva, vo, g64(vva, k) * len);
     }
     p64(off, o + 1, (int64_t)vo);
     for (uint64_t r = s; r < e; r++) map[r] = (uint32_t)(o + 1);
@@ -182,13 +185,13 @@ int pcol_builder_coalesce(pcol_builder *b, pcol_error *err) {
   vva->len = vo * 8;
   /* renumber references to samples */
   for (uint64_t i = 0; i < tl->rows; i++) {
-    uint64_t k = (uint64_t)pcol_buf_get64(&tl->cols[PCOL_C_TL_BEFORE - 1], i);
+    uint64_t k = (uint64_t)g64(&tl->cols[PCOL_C_TL_BEFORE - 1], i);
     if (k >= 1 && k <= n) k = map[k - 1];
     else if (k == n + 1) k = o + 1;
     p64(&tl->cols[PCOL_C_TL_BEFORE - 1], i, (int64_t)k);
   }
   for (uint64_t i = 0; i < st->rows; i++) {
-    uint32_t id = pcol_buf_get32(&st->cols[PCOL_C_ST_SAMPLE - 1], i);
+    uint32_t id = g32(&st->cols[PCOL_C_ST_SAMPLE - 1], i);
     if (id >= 1 && id <= n) p32(&st->cols[PCOL_C_ST_SAMPLE - 1], i, map[id - 1]);
   }
   free(cut);
