@@ -291,8 +291,12 @@ int pcol_summary_validate(pcol_file *f, pcol_error *err) {
    * first svt row; stamp[vt]: the last sample that counted vt */
   uint64_t *slot = calloc(nvt + 1, sizeof *slot), *stamp = calloc(nvt + 1, sizeof *stamp);
   rc = acc && vacc && slot && stamp ? PCOL_OK : pcol_oom(err);
-  /* svt rows grouped by source, in order (the file's index of them) */
-  uint64_t r = 0;
+  /* svt rows grouped by source, in order (the file's index of them); a big
+   * mapped file is read in windows of pcol_release_rows rows (as the rest
+   * of full validation), so that merge validating its output holds a
+   * window of it, not the whole */
+  uint64_t r = 0, win = pcol_release_rows ? pcol_release_rows : 1, next = win, sfrom = 0, vfrom = 0;
+  const pcol_view *scol[] = {&src, &tim, &dur, &sc.weight, &sc.voff};
   for (uint64_t s = 1; !rc && s <= ns; s++) {
     const uint32_t *vr;
     size_t nvr;
@@ -302,6 +306,15 @@ int pcol_summary_validate(pcol_file *f, pcol_error *err) {
       if (!slot[vt]) slot[vt] = (uint64_t)vr[k] + 1;
     }
     for (; r < n && pcol_view_u32(&src, r) == s; r++) {
+      if (r == next) {
+        uint64_t va = pcol_view_u64(&sc.voff, r);
+        next += win;
+        for (size_t k = 0; k < sizeof scol / sizeof *scol; k++) pcol_view_release(f, scol[k], sfrom, r);
+        pcol_view_release(f, &sc.vtype, vfrom, va);
+        pcol_view_release(f, &sc.vval, vfrom, va);
+        sfrom = r;
+        vfrom = va;
+      }
       sacc_sample(&acc[s], pcol_view_i64(&tim, r), pcol_view_i64(&dur, r), pcol_view_i64(&sc.weight, r));
       uint64_t a = pcol_view_u64(&sc.voff, r), e = pcol_view_u64(&sc.voff, r + 1);
       for (uint64_t k = a; k < e; k++) {
