@@ -246,6 +246,10 @@ int pcol_summary_plausible(pcol_file *f, const pcol_summary *s) {
   pcol_view src, tim;
   int look = cheap_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src) &&
              cheap_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &tim);
+  /* without a weight or duration column every weight is 1 and every end
+   * its time: then the weight is the rows and the end the last time */
+  int weight1 = !pcol_column_stored(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT),
+      points = !pcol_column_stored(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION);
   for (uint64_t i = 0; i < ns; i++) {
     uint64_t r = pcol_view_u64(&s->rows, i), u = pcol_view_u64(&s->untimed, i);
     int64_t t0 = pcol_view_i64(&s->first, i), t1 = pcol_view_i64(&s->last, i),
@@ -254,6 +258,7 @@ int pcol_summary_plausible(pcol_file *f, const pcol_summary *s) {
     if (u == r ? t0 != PCOL_NA_I64 || t1 != PCOL_NA_I64 || te != PCOL_NA_I64
                : t0 == PCOL_NA_I64 || t0 > t1 || t1 > te)
       return 0;
+    if ((weight1 && pcol_view_i64(&s->weight, i) != (int64_t)r) || (points && te != t1)) return 0;
     uint64_t a = at, e = at + r;
     at = e;
     if (!look || !r) continue;

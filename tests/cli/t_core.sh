@@ -197,11 +197,13 @@ for in in examples/demo.out "$tmp/demo.co.pcol" "$CF/valid-summary.pcol" "$CF/va
     fail "$in: info --format json differs with the summary"
 done
 $PCOL pack examples/demo.out --format-version 1.4 -o "$tmp/x.pcol" 2>/dev/null; [ $? = 2 ] || fail "--format-version 1.4"
-# A hostile summary: rows that do not fit the stored source_id column are
-# caught by info's O(sources) check (it prints the samples' 38); a weight,
-# which only a pass can check, is printed as the file claims (doc/safety.md);
-# views read the samples.  (validate --full refuses both: here for the body
-# checksum; the conformance files f7-* keep their checksums right.)
+# A hostile summary: rows that do not fit the stored source_id column, and a
+# weight other than the rows where no weight column is stored, are caught by
+# info's O(sources) check (it prints the samples' 38); the weight of a file
+# that stores weights (the coalesced one), which only a pass can check, is
+# printed as the file claims (doc/safety.md), while the views read the
+# samples.  (validate --full refuses all three: here for the body checksum;
+# the conformance files f7-* keep their checksums right.)
 put_u64() { # FILE TABLE COLUMN VALUE: overwrite the first element of a section
   local off
   off=$($PCOL info "$1" | awk -v t="$2" -v c="$3" '$1 == t && $2 == c { print $5 }')
@@ -213,6 +215,8 @@ $PCOL pack examples/demo.out -o "$tmp/lie.pcol" || fail "pack demo"
 put_u64 "$tmp/lie.pcol" source_summary rows 37
 $PCOL info "$tmp/lie.pcol" | grep -q '^  samples:       38, at 0 .. 370ms$' || fail "info trusts lying rows: $(hdr "$tmp/lie.pcol")"
 $PCOL pack examples/demo.out -o "$tmp/lie.pcol" && put_u64 "$tmp/lie.pcol" source_summary weight 40
-$PCOL info "$tmp/lie.pcol" | grep -q '^  samples:       40 (38 rows), at 0 .. 370ms$' || fail "info of a lying weight: $(hdr "$tmp/lie.pcol")"
+$PCOL info "$tmp/lie.pcol" | grep -q '^  samples:       38, at 0 .. 370ms$' || fail "info trusts a lying weight: $(hdr "$tmp/lie.pcol")"
+cp "$tmp/demo.co.pcol" "$tmp/lie.pcol" && put_u64 "$tmp/lie.pcol" source_summary weight 40
+$PCOL info "$tmp/lie.pcol" | grep -q '^  samples:       40 (29 rows), at 0 .. 370ms$' || fail "info of a lying weight: $(hdr "$tmp/lie.pcol")"
 $PCOL top "$tmp/lie.pcol" --value samples --unit raw | grep -q 'of 38 total$' || fail "top trusts the summary"
 exit 0
