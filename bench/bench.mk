@@ -12,6 +12,8 @@
 #                      with peak RSS, top against go tool pprof -top on the real
 #                      pprof files > 100 KB, and issue 32's goals met/missed;
 #                      SCALE_BIG=100000000 adds 100M.  `make bench` appends it
+#   make bench-info    `pcol info` time and RSS from format 1.3's summary
+#                      against the pass over the samples (1M, 10M samples)
 #   make bench-report  `pcol report` page size and time to interactive (100k, 1M)
 #   make bench-flood   hash flooding (issue 20): crafted vs random keys for each
 #                      hash table keyed by input, 12.5k..100k keys; fails when a
@@ -76,6 +78,14 @@ bench-clickhouse: bench-tools
 # pprof profiles at 1M and 10M samples, with peak RSS (bench/scale.sh);
 # SCALE_BIG=100000000 adds the 100M-sample pack (~5 min to generate, ~2 min
 # of CPU to pack, 2 GB of RAM).  Writes $(BUILD)/bench-scale.md.
+# pcol info at any size (issue 47): format 1.3's summary against the pass
+# over the samples, at 1M and 10M samples (INFO_SIZES; PCOL_OLD=path/to/old
+# pcol adds the build before it); writes $(BUILD)/bench-info.md.
+.PHONY: bench-info
+bench-info: bench-tools
+	@PCOL=$(BENCH_BUILD)/bin/pcol T=$(BENCH_BUILD)/bench DATA=$(BUILD)/bench-data \
+	  bash bench/info_summary.sh >$(BUILD)/bench-info.md && cat $(BUILD)/bench-info.md
+
 .PHONY: bench-scale
 bench-scale: bench-tools
 	@PCOL=$(BENCH_BUILD)/bin/pcol T=$(BENCH_BUILD)/bench DATA=$(BUILD)/bench-data \

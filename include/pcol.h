@@ -121,7 +121,8 @@ typedef enum pcol_table {
   PCOL_T_TEXT_LINES = 15,
   PCOL_T_SAMPLE_TEXT = 16,
   PCOL_T_MODELS = 17,
-  PCOL_T_COUNT_ = 18 /* one past the last table id */
+  PCOL_T_SOURCE_SUMMARY = 18, /* format 1.3: what the samples of each source add up to */
+  PCOL_T_COUNT_ = 19 /* one past the last table id */
 } pcol_table;
 
 /* Column ids, per table (on-disk column ids; 0 is the table's row-count entry). */
@@ -135,6 +136,7 @@ enum {
   PCOL_C_VT_TYPE = 1, PCOL_C_VT_UNIT = 2,
 
   PCOL_C_SVT_SOURCE = 1, PCOL_C_SVT_VALUE_TYPE = 2,
+  PCOL_C_SVT_TOTAL = 3, PCOL_C_SVT_ROWS = 4, /* format 1.3, with source_summary */
 
   PCOL_C_FN_NAME = 1, PCOL_C_FN_SYSTEM_NAME = 2, PCOL_C_FN_FILENAME = 3,
   PCOL_C_FN_START_LINE = 4,
@@ -165,7 +167,10 @@ enum {
 
   PCOL_C_MOD_SOURCE = 1, PCOL_C_MOD_UID = 2, PCOL_C_MOD_MODEL = 3,
   PCOL_C_MOD_METHOD = 4, PCOL_C_MOD_R_SQUARE = 5, PCOL_C_MOD_X_START = 6,
-  PCOL_C_MOD_X_END = 7, PCOL_C_MOD_COEFFS = 8
+  PCOL_C_MOD_X_END = 7, PCOL_C_MOD_COEFFS = 8,
+  /* source_summary (format 1.3, spec.md §6.10): row s - 1 is source s */
+  PCOL_C_SUM_ROWS = 1, PCOL_C_SUM_WEIGHT = 2, PCOL_C_SUM_TIME_FIRST = 3,
+  PCOL_C_SUM_TIME_LAST = 4, PCOL_C_SUM_TIME_END = 5, PCOL_C_SUM_UNTIMED = 6
 };
 
 /* Mapping flag bits (mappings.flags). */
@@ -569,11 +574,14 @@ typedef struct pcol_write_options {
   int validate;
   /* The format minor version to write: 3 (also 0, the default): columns
    * encoded in their narrowest form read in place (format 1.3, spec.md
-   * §4.1), in a compact directory; 2: the files of format 1.0-1.2 as
-   * earlier writers made them, for older readers (`--format-version 1.2`).
-   * Other values: PCOL_EINVAL. */
+   * §4.1), in a compact directory, with the per-source summary (§6.10:
+   * table source_summary, source_value_types' totals) that makes `pcol
+   * info` O(1); 2: the files of format 1.0-1.2 byte for byte as earlier
+   * writers made them, for older readers (`--format-version 1.2`).  Other
+   * values: PCOL_EINVAL. */
   uint16_t format_version;
 } pcol_write_options;
+#define PCOL_WRITE_FORMAT_DEFAULT 3
 #define PCOL_ZSTD_DEFAULT_LEVEL 9 /* go-cpu-large: 0.65x the .pb.gz in 1.2 s; 19 gives 0.60x in 8x the time */
 #define PCOL_ZSTD_SMALL_LEVEL 19  /* a section of 1 MiB takes ~0.1-0.3 s at 19 */
 #define PCOL_ZSTD_SMALL_BYTES ((uint64_t)1 << 20)

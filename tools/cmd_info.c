@@ -1,6 +1,8 @@
 /* cmd_info.c — `pcol info`: header, tables and sections.  Reads only the
- * header and directory (and the small sources/meta tables), so it costs the
- * same for any file size. */
+ * header and directory, the small sources/meta tables and, in a file of
+ * format 1.3, each source's summary (spec.md §6.10), so it costs the same
+ * for any file size; a file without one costs a pass over its samples
+ * (pcol_source_summaries), and so does --format json's total. */
 #include "cli.h"
 #include <stdlib.h>
 #include <string.h>

@@ -25,21 +25,13 @@ int pcol_bt_push_f64(pcol_btable *t, int col, double v) {
   return PCOL_BUF_PUSH(&t->cols[col - 1], double, v);
 }
 
-static inline uint32_t u32_at(const pcol_buf *b, uint64_t i) {
-  uint32_t v;
-  memcpy(&v, b->data + i * 4, 4);
-  return v;
-}
+#define u32_at pcol_buf_get32 /* internal.h */
 static inline uint64_t u64_at(const pcol_buf *b, uint64_t i) {
   uint64_t v;
   memcpy(&v, b->data + i * 8, 8);
   return v;
 }
-static inline int64_t i64_at(const pcol_buf *b, uint64_t i) {
-  int64_t v;
-  memcpy(&v, b->data + i * 8, 8);
-  return v;
-}
+#define i64_at pcol_buf_get64
 
 /* Ids are u32; refuse to wrap. */
 static int next_id(uint64_t rows, uint32_t *id) {
@@ -89,6 +81,7 @@ void pcol_builder_free(pcol_builder *b) {
   pcol_hset_free(&b->labelsets);
   free(b->ls_last);
   pcol_b_spill_free(b);
+  pcol_bsum_free(b);
   free(b);
 }
 
@@ -799,6 +792,7 @@ int pcol_b_sample(pcol_builder *b, const pcol_sample_row *s,
   t->rows++;
   b->last_source = s->source_id;
   b->last_time = s->time_ns;
+  pcol_bsum_add(b, s, values, nvalues);
   pcol_b_spill_check(b);
   if (sample_id) *sample_id = id;
   return PCOL_OK;

@@ -28,16 +28,9 @@
 #define SCOL(b, c) (&(b)->t[PCOL_T_SAMPLES].cols[(c)-1])
 #define VCOL(b, c) (&(b)->t[PCOL_T_VALUES].cols[(c)-1])
 
-static uint32_t g32(const pcol_buf *b, uint64_t i) {
-  uint32_t v;
-  memcpy(&v, b->data + i * 4, 4);
-  return v;
-}
-static int64_t g64(const pcol_buf *b, uint64_t i) {
-  int64_t v;
-  memcpy(&v, b->data + i * 8, 8);
-  return v;
-}
+/* element i of a column held in memory (internal.h) */
+#define g32 pcol_buf_get32
+#define g64 pcol_buf_get64
 static void p32(pcol_buf *b, uint64_t i, uint32_t v) { memcpy(b->data + i * 4, &v, 4); }
 static void p64(pcol_buf *b, uint64_t i, int64_t v) { memcpy(b->data + i * 8, &v, 8); }
 
@@ -203,5 +196,6 @@ int pcol_builder_coalesce(pcol_builder *b, pcol_error *err) {
   }
   free(cut);
   free(map);
+  pcol_bsum_rebuild(b); /* the rows changed: the summary of what they are now */
   return note_max_durations(b, err);
 }

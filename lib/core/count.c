@@ -173,7 +173,7 @@ static int default_types_scan(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
     pcol_str st = {NULL, 0};
     if ((rc = pcol_string(f, pcol_view_u32(&sty, s - 1), &st, err))) break;
     if (pcol_str_is(st, PCOL_SRC_RPROF)) {
-      if (!rt_ready && !(rc = pcol_rtime_init(&rt, f, err))) rt_ready = 1;
+      if (!rt_ready && !(rc = pcol_rtime_init_meta(&rt, f, err))) rt_ready = 1;
       if (rc) break;
       d[s - lo] = !pcol_rtime_has(&rt, (uint32_t)s) ? 0 : rt.cpu_vt ? rt.cpu_vt : PCOL_VT_TIME;
     }
@@ -265,13 +265,21 @@ static int64_t meta_us_as_ns(pcol_str v) {
 }
 
 int pcol_rtime_init(pcol_rtime *t, pcol_file *f, pcol_error *err) {
+  const pcol_column_req cols[] = {
+      {&t->time, PCOL_T_SAMPLES, PCOL_C_S_TIME},       {&t->dur, PCOL_T_SAMPLES, PCOL_C_S_DURATION},
+      {&t->weight, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},   {&t->source, PCOL_T_SAMPLES, PCOL_C_S_SOURCE}};
+  PCOL_RETURN_NOT_OK(pcol_rtime_init_meta(t, f, err));
+  int rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
+  if (rc) pcol_rtime_free(t);
+  return rc;
+}
+
+int pcol_rtime_init_meta(pcol_rtime *t, pcol_file *f, pcol_error *err) {
   memset(t, 0, sizeof *t);
   t->nsources = pcol_rows(f, PCOL_T_SOURCES);
   t->nsamples = pcol_rows(f, PCOL_T_SAMPLES);
   pcol_view sty, mk, mv, ms, ty, un;
   const pcol_column_req cols[] = {
-      {&t->time, PCOL_T_SAMPLES, PCOL_C_S_TIME},       {&t->dur, PCOL_T_SAMPLES, PCOL_C_S_DURATION},
-      {&t->weight, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},   {&t->source, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},
       {&sty, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE},     {&mk, PCOL_T_META, PCOL_C_META_KEY},
       {&mv, PCOL_T_META, PCOL_C_META_VALUE},           {&ms, PCOL_T_META, PCOL_C_META_SOURCE},
       {&ty, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE},       {&un, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT}};

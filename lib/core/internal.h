@@ -261,7 +261,40 @@ struct pcol_builder {
   int samples_unsorted;  /* set when (source, time) order is broken */
   uint32_t last_source;
   int64_t last_time;
+  /* the per-source summary (summary.c, spec.md §6.10), added up as the
+   * samples come (pcol_b_sample) and again after coalescing; sum_bad: it
+   * could not be kept (out of memory), the file is written without it */
+  struct pcol_bsum *sum;
+  size_t nsum;
+  uint64_t *vt_stamp; /* [vt]: the last sample (stamp) that counted type vt */
+  size_t nstamp;
+  uint64_t stamp;
+  int sum_bad;
 };
+
+/* The per-source summary of format 1.3 (summary.c, spec.md §6.10): THE
+ * rule for what each source's samples add up to, shared by the writer and
+ * full validation (F7).  pcol_bsum_add counts one sample (pcol_b_sample);
+ * pcol_bsum_rebuild counts the builder's samples again (after coalescing:
+ * every column in memory); pcol_bsum_fill puts the summary into the tables
+ * to write (format minor 3) or leaves it out (2); pcol_bsum_free. */
+void pcol_bsum_add(pcol_builder *b, const pcol_sample_row *s, const pcol_value_row *v, size_t nv);
+void pcol_bsum_rebuild(pcol_builder *b);
+int pcol_bsum_fill(pcol_builder *b, unsigned minor);
+void pcol_bsum_free(pcol_builder *b);
+/* The summary of a file: 1 (the views filled) when it has one, 0 when not
+ * (a file of format 1.0-1.2, or without sources), or an error (§8.2 U11).
+ * pcol_summary_plausible: 1 when it agrees with the samples wherever
+ * O(sources) reads of the stored columns can tell (row counts, each
+ * source's first and last row and times); full validation (F7,
+ * pcol_summary_validate) recomputes all of it. */
+typedef struct pcol_summary {
+  pcol_view rows, weight, first, last, end, untimed; /* source_summary: [s - 1] */
+  pcol_view total, vrows;                            /* source_value_types' */
+} pcol_summary;
+int pcol_summary_get(pcol_file *f, pcol_summary *s, pcol_error *err);
+int pcol_summary_plausible(pcol_file *f, const pcol_summary *s);
+int pcol_summary_validate(pcol_file *f, pcol_error *err);
 
 /* The stack of locs[0, n) (innermost first), as pcol_b_stack, reusing the
  * nodes of the outer frames it shares with the previous stack built
@@ -329,6 +362,17 @@ int pcol_temp_fd(const char *prefix);
  * offsets column the caller passes the *end* offset of the row). */
 int pcol_bt_push_u32(pcol_btable *t, int col, uint32_t v);
 int pcol_bt_push_u64(pcol_btable *t, int col, uint64_t v);
+/* Element i of a builder column held in memory (u32, or i64/u64). */
+static inline uint32_t pcol_buf_get32(const pcol_buf *b, uint64_t i) {
+  uint32_t v;
+  memcpy(&v, b->data + i * 4, 4);
+  return v;
+}
+static inline int64_t pcol_buf_get64(const pcol_buf *b, uint64_t i) {
+  int64_t v;
+  memcpy(&v, b->data + i * 8, 8);
+  return v;
+}
 int pcol_bt_push_i64(pcol_btable *t, int col, int64_t v);
 int pcol_bt_push_u8(pcol_btable *t, int col, uint8_t v);
 int pcol_bt_push_f64(pcol_btable *t, int col, double v);
@@ -380,6 +424,15 @@ struct pcol_file {
    * computed on first use; NULL until then */
   uint32_t *_Atomic default_types;
 };
+
+/* 1 when the file stores column (table, column), 0 when it is absent (every
+ * row its default): what a view's data pointer said before columns could
+ * be held otherwise (read views only through pcol_view_*). */
+static inline int pcol_column_stored(const pcol_file *f, int table, int column) {
+  return table > 0 && table < PCOL_T_COUNT_ && column > 0 && column < PCOL_MAX_COLUMNS &&
+         f->idx[table][column] != 0;
+}
+
 
 /* The depth of every stack: (*out)[s] for s in 1..rows(stacks) (the frames
  * pcol_stack_walk visits), (*out)[0] = 0; free() it.  One pass: parents
@@ -765,6 +818,10 @@ typedef struct pcol_rtime {
   uint8_t *collapsed;
 } pcol_rtime;
 int pcol_rtime_init(pcol_rtime *t, pcol_file *f, pcol_error *err);
+/* Its rules of each source and type (last_ns, cpu_vt, dec_from, collapsed:
+ * passes over meta, sources and value types), without the samples' views:
+ * what pcol_rtime_has and pcol_rtime_fills need, not pcol_rtime_value. */
+int pcol_rtime_init_meta(pcol_rtime *t, pcol_file *f, pcol_error *err);
 void pcol_rtime_free(pcol_rtime *t);
 static inline int pcol_rtime_has(const pcol_rtime *t, uint32_t src) {
   return t->last_ns && src >= 1 && src <= t->nsources && t->last_ns[src] > 0;

@@ -921,6 +921,10 @@ int pcol_column(pcol_file *f, int table, int column, pcol_view *out, pcol_error 
   memset(out, 0, sizeof *out);
   out->type = ci->type;
   out->dflt = ci->is_offsets ? 0 : ci->dflt;
+  /* U12 (format 1.3): the summary has a row for each source */
+  if (table == PCOL_T_SOURCE_SUMMARY && rows && rows != f->rows[PCOL_T_SOURCES])
+    return pcol_corrupt(err, "source_summary has %llu rows for %llu sources", (uint64_t)rows,
+                        (uint64_t)f->rows[PCOL_T_SOURCES]);
   uint32_t sec = f->idx[table][column];
   if (!sec) {
     out->data = NULL;

@@ -33,6 +33,8 @@ static const pcol_column_info c_value_types[] = {
 static const pcol_column_info c_svt[] = {
     {1, "source_id", U32, 0, 0, PCOL_T_SOURCES, 0},
     {2, "value_type_id", U32, 0, 0, PCOL_T_VALUE_TYPES, 0},
+    {3, "total", I64, 0, 0, 0, 0}, /* format 1.3: with source_summary (§6.10) */
+    {4, "rows", U64, 0, 0, 0, 0},
 };
 static const pcol_column_info c_functions[] = {
     {1, "name", U32, 0, 1, 0, 0},
@@ -106,6 +108,16 @@ static const pcol_column_info c_models[] = {
     {8, "coeffs", U32, 0, 1, 0, 0},
 };
 
+/* format 1.3 (spec.md §6.10): row s - 1 sums up the samples of source s */
+static const pcol_column_info c_source_summary[] = {
+    {1, "rows", U64, 0, 0, 0, 0},
+    {2, "weight", I64, 0, 0, 0, 0},
+    {3, "time_first", I64, 0, 0, 0, NA},
+    {4, "time_last", I64, 0, 0, 0, NA},
+    {5, "time_end", I64, 0, 0, 0, NA},
+    {6, "untimed", U64, 0, 0, 0, 0},
+};
+
 #define T(id, name, cols, child) {id, name, (int)(sizeof cols / sizeof cols[0]), cols, child}
 static const pcol_table_info tables[PCOL_T_COUNT_] = {
     {0, NULL, 0, NULL, 0},
@@ -126,6 +138,7 @@ static const pcol_table_info tables[PCOL_T_COUNT_] = {
     T(PCOL_T_TEXT_LINES, "text_lines", c_text_lines, 0),
     T(PCOL_T_SAMPLE_TEXT, "sample_text", c_sample_text, 0),
     T(PCOL_T_MODELS, "models", c_models, 0),
+    T(PCOL_T_SOURCE_SUMMARY, "source_summary", c_source_summary, 0),
 };
 
 const pcol_table_info *pcol_table_info_get(int table) {

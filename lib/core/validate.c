@@ -167,6 +167,7 @@ int pcol_validate_content(pcol_file *f, pcol_error *err) {
     if (pcol_view_u32(&sts, i) == 0)
       return pcol_corrupt(err, "sample text %llu names sample %llu", i + 1, 0);
   rc = check_max_durations(f, &src, err);
+  if (!rc) rc = pcol_summary_validate(f, err); /* F7 */
   pcol_file_release(f, f->base, f->size); /* (what the checks above touched) */
   return rc;
 }

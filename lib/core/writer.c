@@ -489,6 +489,9 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
               : opt->compress_lz4 ? PCOL_CODEC_LZ4 : PCOL_CODEC_RAW;
   int level = opt ? opt->zstd_level : 0; /* 0: auto, by section size */
   PCOL_RETURN_NOT_OK(pcol_write_options_check(opt, err));
+  /* format 1.3: the per-source summary (summary.c); 1.2: none */
+  if (pcol_bsum_fill(b, opt && opt->format_version ? opt->format_version : PCOL_WRITE_FORMAT_DEFAULT))
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   p->b = b;
   /* format 1.3 (the default) encodes the columns of a raw file, in a
    * compact directory; 1.2 writes what earlier writers wrote */

@@ -1,10 +1,15 @@
 /* info.c — pcol_source_summaries: what `pcol info` says of each source
  * (type, time, period, duration, time span, samples, value types).
  *
- * Cost: O(sources x log samples + source_value_types), the value types
- * of each source from the file's index of them (pcol_source_rows; a scan
- * per source was quadratic: 200k sources, 52 s), plus one pass over the weight column (and
- * pprof's samples/count values) for each source's count of raw samples.
+ * Cost: O(sources + source_value_types) in a file with the per-source
+ * summary of format 1.3 (spec.md §6.10), which gives each source's rows,
+ * time span and count; the value types of each source from the file's
+ * index of them (pcol_source_rows; a scan per source was quadratic: 200k
+ * sources, 52 s).  A file without it (1.0-1.2), or whose summary does not
+ * agree with its samples (pcol_summary_plausible), costs as before:
+ * O(sources x log samples) plus one pass over the weight column (and
+ * pprof's samples/count values) for each source's count of raw samples,
+ * and one over its durations when it has long samples (its end).
  * Samples are sorted by source and, inside a source, by time (spec.md F5),
  * so a source's samples are one run of rows found by binary search, and its
  * time span is its first and last row.  Derived values are per source: the
@@ -44,36 +49,109 @@ static uint64_t after_source(const pcol_view *src, uint64_t lo, uint64_t hi, uin
   return lo;
 }
 
+/* The samples' columns the pass of a file without a summary reads, opened
+ * on first need (their first-use checks are O(samples)). */
+typedef struct pass_cols {
+  int open;
+  pcol_view src, tim, dur;
+  pcol_sample_cols sc;
+} pass_cols;
+
+static int pass_open(pcol_file *f, pass_cols *p, int any_cvt, pcol_error *err) {
+  if (p->open) return PCOL_OK;
+  const pcol_column_req cols[] = {{&p->src, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},
+                                  {&p->tim, PCOL_T_SAMPLES, PCOL_C_S_TIME},
+                                  {&p->dur, PCOL_T_SAMPLES, PCOL_C_S_DURATION}};
+  PCOL_RETURN_NOT_OK(pcol_columns(f, cols, PCOL_NCOLS(cols), err));
+  /* the stored values (and their first-use checks, O(values): 40M rows
+   * at 10M Rprof samples) only when some source counts by one */
+  memset(&p->sc, 0, sizeof p->sc);
+  PCOL_RETURN_NOT_OK(any_cvt ? pcol_sample_cols_init(&p->sc, f, err)
+                             : pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &p->sc.weight, err));
+  p->open = 1;
+  return PCOL_OK;
+}
+
+/* Source x's rows (from *lo on), time span and count from its samples. */
+static void pass_source(pcol_file *f, const pass_cols *p, uint64_t nrows, uint64_t *lo, uint32_t cvt,
+                        pcol_source_summary *x) {
+  uint32_t id = x->id;
+  uint64_t a = after_source(&p->src, *lo, nrows, id - 1), b = after_source(&p->src, a, nrows, id);
+  *lo = b;
+  x->samples = b - a;
+  x->first_ns = x->end_ns = PCOL_NA_I64;
+  uint64_t t0 = a;
+  while (t0 < b && pcol_view_i64(&p->tim, t0) == PCOL_NA_I64) t0++; /* NA sorts first */
+  if (t0 < b) {
+    x->first_ns = pcol_view_i64(&p->tim, t0);
+    /* the end: the latest time + duration (spec.md §6.10's time_end); a
+     * file without durations ends at its last time */
+    x->end_ns = pcol_view_i64(&p->tim, b - 1);
+    for (uint64_t r = pcol_column_stored(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION) ? t0 : b; r < b; r++) {
+      int64_t t = pcol_view_i64(&p->tim, r), d = pcol_view_i64(&p->dur, r), e;
+      if (d <= 0) e = t;
+      else if (__builtin_add_overflow(t, d, &e)) e = INT64_MAX;
+      if (e > x->end_ns) x->end_ns = e;
+    }
+  }
+  /* its own count of samples (THE count rule, lib/core/count.c) */
+  x->count = 0;
+  if (!p->sc.weight.data && !cvt && p->sc.weight.dflt == 1) x->count = (pcol_sum)(b - a); /* every weight 1 */
+  else
+    for (uint64_t r = a; r < b; r++) x->count += pcol_sample_count(&p->sc, r, cvt);
+}
+
+/* The same from the file's summary (format 1.3, spec.md §6.10): 0 when it
+ * cannot tell (a count past int64, or samples without the counting type:
+ * then the pass above answers). */
+static int summary_source(pcol_file *f, const pcol_summary *sm, uint32_t cvt, const pcol_view *svv,
+                          pcol_source_summary *x) {
+  uint64_t i = x->id - 1;
+  x->samples = pcol_view_u64(&sm->rows, i);
+  x->first_ns = pcol_view_i64(&sm->first, i);
+  x->end_ns = pcol_view_i64(&sm->end, i);
+  if (!cvt) {
+    int64_t w = pcol_view_i64(&sm->weight, i);
+    x->count = w;
+    return w != PCOL_NA_I64;
+  }
+  const uint32_t *vr;
+  size_t nvr;
+  if (pcol_source_rows(f, PCOL_T_SOURCE_VALUE_TYPES, x->id, &vr, &nvr, NULL)) return 0;
+  for (size_t k = 0; k < nvr; k++) /* the first row of the type */
+    if (pcol_view_u32(svv, vr[k]) == cvt) {
+      int64_t t = pcol_view_i64(&sm->total, vr[k]);
+      x->count = t;
+      return t != PCOL_NA_I64 && pcol_view_u64(&sm->vrows, vr[k]) == x->samples;
+    }
+  return 0;
+}
+
 int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pcol_error *err) {
   *out = NULL;
   *n = 0;
   uint64_t ns = pcol_rows(f, PCOL_T_SOURCES), nrows = pcol_rows(f, PCOL_T_SAMPLES);
-  pcol_view ty, uri, ts, src, tim, dur, svv;
+  pcol_view ty, uri, ts, svv;
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &uri, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TIMESTAMP, &ts, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &tim, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &dur, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, err));
+  /* the summary, when the file has one and it agrees with the samples as
+   * far as O(sources) reads tell (a file whose summary lies is read as if
+   * it had none; full validation refuses it, F7) */
+  pcol_summary sm;
+  int has_sum = pcol_summary_get(f, &sm, err);
+  if (has_sum < 0) return has_sum;
+  if (has_sum) has_sum = pcol_summary_plausible(f, &sm);
   pcol_rtime rt;
-  pcol_sample_cols sc;
+  pass_cols pc = {0};
   uint32_t *cvt = NULL;
   uint8_t *has_alloc = NULL;
   pcol_value_sel av;
   pcol_error quiet = {0};
   PCOL_RETURN_NOT_OK(pcol_count_types(f, &cvt, err));
-  /* the stored values (and their first-use checks, O(values): 40M rows
-   * at 10M Rprof samples) only when some source counts by one */
   int any_cvt = 0;
   for (uint64_t i = 1; i <= ns && !any_cvt; i++) any_cvt = cvt[i] != 0;
-  memset(&sc, 0, sizeof sc);
-  int rc0 = any_cvt ? pcol_sample_cols_init(&sc, f, err)
-                    : pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &sc.weight, err);
-  if (rc0) {
-    free(cvt);
-    return rc0;
-  }
   if (pcol_value_resolve(f, NULL, PCOL_VALUE_RPROF_ALLOC, &av, &quiet) == PCOL_OK &&
       pcol_value_sources(f, &av, &has_alloc, err) != PCOL_OK) {
     free(cvt);
@@ -84,7 +162,7 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
   uint32_t *dflt = calloc(ns ? ns : 1, sizeof *dflt);
   int rc = dflt ? PCOL_OK : pcol_oom(err);
   if (!rc && ns) rc = pcol_source_default_types(f, 1, (uint32_t)ns, dflt, err);
-  if (!rc) rc = pcol_rtime_init(&rt, f, err);
+  if (!rc) rc = pcol_rtime_init_meta(&rt, f, err);
   pcol_source_summary *s = rc ? NULL : calloc(ns ? ns : 1, sizeof *s);
   if (!s) {
     if (!rc) pcol_rtime_free(&rt);
@@ -101,17 +179,10 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
     if ((rc = pcol_string(f, pcol_view_u32(&ty, i), &x->type, err))) break;
     if ((rc = pcol_string(f, pcol_view_u32(&uri, i), &x->uri, err))) break;
     x->timestamp_s = pcol_view_i64(&ts, i);
-    /* the source's run of samples */
-    uint64_t a = after_source(&src, lo, nrows, id - 1), b = after_source(&src, a, nrows, id);
-    lo = b;
-    x->samples = b - a;
-    x->first_ns = x->end_ns = PCOL_NA_I64;
-    uint64_t t0 = a;
-    while (t0 < b && pcol_view_i64(&tim, t0) == PCOL_NA_I64) t0++; /* NA sorts first */
-    if (t0 < b) {
-      x->first_ns = pcol_view_i64(&tim, t0);
-      int64_t last = pcol_view_i64(&tim, b - 1), d = pcol_view_i64(&dur, b - 1);
-      if (d == PCOL_NA_I64 || d < 0 || __builtin_add_overflow(last, d, &x->end_ns)) x->end_ns = last;
+    /* rows, time span and count: the summary's, or the samples' */
+    if (!has_sum || !summary_source(f, &sm, cvt[id], &svv, x)) {
+      if ((rc = pass_open(f, &pc, any_cvt, err))) break;
+      pass_source(f, &pc, nrows, &lo, cvt[id], x);
     }
     /* period and duration: pprof's, or Rprof's interval */
     if ((rc = meta_i64(f, id, PPROF_META_DURATION_NANOS, &x->duration_ns, err))) break;
@@ -152,10 +223,6 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
     /* derived values, per source: its own time rule and memory fields */
     x->derived_cpu = rt.last_ns && pcol_rtime_has(&rt, id);
     x->derived_alloc = has_alloc && has_alloc[id];
-    /* its own count of samples (THE count rule, lib/core/count.c) */
-    if (!pcol_view_stored(&sc.weight) && !cvt[id] && sc.weight.dflt == 1) x->count = (pcol_sum)(b - a); /* every weight 1 */
-    else
-      for (uint64_t r = a; r < b; r++) x->count += pcol_sample_count(&sc, r, cvt[id]);
   }
   pcol_rtime_free(&rt);
   free(dflt);

@@ -789,6 +789,120 @@ def full_cases():
         pack(p.materialize()))
 
 
+# ------------------------------------------ format 1.3: the source summary
+def summarize(p):
+    """Fill in the summary of format 1.3 (spec.md §6.10) from p's samples:
+    source_summary's rows and source_value_types' total and rows."""
+    top = 2 ** 63 - 1
+
+    def stored(x):  # a sum outside [-2^63 + 1, 2^63 - 1] is stored as NA
+        return x if -top <= x <= top else NA
+
+    samples = p.t[TABLE_ID["samples"]]
+    rows = []
+    for s in range(1, len(p.t[TABLE_ID["sources"]]) + 1):
+        S = [r for r in samples if r.get("source_id", 1) == s]
+        timed = [r for r in S if r.get("time_ns", NA) != NA]
+        row = dict(rows=len(S), weight=stored(sum(r.get("weight", 1) for r in S)),
+                   untimed=len(S) - len(timed))
+        if timed:
+            ends = []
+            for r in timed:
+                t, d = r["time_ns"], r.get("duration_ns", 0)
+                ends.append(min(t + d, top) if d > 0 else t)
+            row.update(time_first=min(r["time_ns"] for r in timed),
+                       time_last=max(r["time_ns"] for r in timed), time_end=max(ends))
+        rows.append(row)
+    p.t[TABLE_ID["source_summary"]] = rows
+    for r in p.t[TABLE_ID["source_value_types"]]:
+        s, t = r.get("source_id", 0), r.get("value_type_id", 0)
+        firsts = []
+        for smp in samples:
+            if s and smp.get("source_id", 1) == s:
+                of_t = [v.get("value", 0) for v in smp.get("values", []) if v.get("value_type_id", 0) == t]
+                if of_t:
+                    firsts.append(of_t[0])  # the first value of the type counts
+        r["total"], r["rows"] = stored(sum(firsts)), len(firsts)
+    return p
+
+
+def summarized():
+    """Three sources: one with NA times, a long sample that ends after the
+    last one starts, a type listed twice, a sample with a type twice and one
+    without it; one without samples; one whose sums leave int64 (stored NA)
+    and whose end is capped at 2^63 - 1."""
+    p = Profile()
+    S = p.s
+    a = p.add("sources", source_type=S("pprof"), source_uri=S("a.pb"))
+    b = p.add("sources", source_type=S("rprof"))
+    c = p.add("sources", source_type=S("collapsed"))
+    cnt = p.add("value_types", type=S("samples"), unit=S("count"))
+    cpu = p.add("value_types", type=S("cpu"), unit=S("nanoseconds"))
+    other = p.add("value_types", type=S("other"), unit=S("bytes"))
+    p.add("source_value_types", source_id=a, value_type_id=cnt)
+    p.add("source_value_types", source_id=a, value_type_id=cpu)
+    p.add("source_value_types", source_id=a, value_type_id=cpu)  # listed twice
+    p.add("source_value_types", source_id=b, value_type_id=cpu)  # no samples
+    p.add("source_value_types", source_id=c, value_type_id=cpu)
+    p.add("source_value_types", value_type_id=cnt)  # source 0
+    f = p.add("functions", name=S("main"))
+    loc = p.add("locations", lines=[dict(function_id=f, line=1)])
+    st = p.add("stacks", location_id=loc)
+    p.add("samples", source_id=a, stack_id=st, values=[dict(value_type_id=cnt, value=1)])
+    p.add("samples", source_id=a, time_ns=0, stack_id=st,
+          values=[dict(value_type_id=cnt, value=2), dict(value_type_id=cpu, value=10),
+                  dict(value_type_id=cpu, value=1000)])  # the second cpu is in no total
+    p.add("samples", source_id=a, time_ns=10, duration_ns=30, weight=3, stack_id=st,
+          values=[dict(value_type_id=cnt, value=3), dict(value_type_id=cpu, value=30)])
+    p.add("samples", source_id=a, time_ns=20, duration_ns=NA, weight=0,
+          values=[dict(value_type_id=cpu, value=-5)])  # no samples/count; ends at 20 < 40
+    p.add("samples", source_id=a, time_ns=25, duration_ns=-7, weight=-2,
+          values=[dict(value_type_id=cnt, value=4), dict(value_type_id=other, value=99)])
+    p.add("samples", source_id=c, time_ns=-(2 ** 62), weight=2 ** 62,
+          values=[dict(value_type_id=cpu, value=2 ** 63 - 1)])
+    p.add("samples", source_id=c, time_ns=2 ** 63 - 10, duration_ns=100, weight=2 ** 62,
+          values=[dict(value_type_id=cpu, value=1)])
+    return summarize(p)
+
+
+def summary_cases():
+    v13 = "(format 1.3, spec.md §6.10) "
+    valid("valid-summary", v13 + "the per-source summary: NA times first, an end after the "
+          "last start, a type listed twice or missing, a sum past int64 stored NA, an end "
+          "capped at 2^63 - 1, a source without samples, a row of source 0", summarized())
+    p = small()
+    p.t[TABLE_ID["source_value_types"]] = [dict(source_id=1, value_type_id=1, total=12345, rows=9)]
+    valid("valid-summary-columns-alone", v13 + "source_value_types' total and rows in a file "
+          "without source_summary mean nothing: not checked", p)
+    p = summarized()
+    p.t[TABLE_ID["source_summary"]].append(dict(rows=0))
+    e = pack(p.materialize())
+    bad("u12-summary-rows", "U12", "use", v13 + "source_summary with 4 rows for 3 sources", e)
+
+    def lie(name, desc, change):
+        q = summarized()
+        change(q.t[TABLE_ID["source_summary"]], q.t[TABLE_ID["source_value_types"]])
+        bad(name, "F7", "full", v13 + desc, pack(q.materialize()))
+
+    def setf(table, i, key, v):
+        return lambda ss, svt: (ss, svt)[table][i].__setitem__(key, v)
+
+    lie("f7-summary-weight", "source 1's weight 5 for its samples' 3", setf(0, 0, "weight", 5))
+    lie("f7-summary-rows", "rows 4 and 3 for 5 and 2 (the same sum)",
+        lambda ss, svt: (ss[0].__setitem__("rows", 4), ss[2].__setitem__("rows", 3)))
+    lie("f7-summary-untimed", "untimed 0 for 1", setf(0, 0, "untimed", 0))
+    lie("f7-summary-time-first", "time_first 10 for 0", setf(0, 0, "time_first", 10))
+    lie("f7-summary-time-end-last", "time_end 25 (the last sample's end) for 40 (the "
+        "latest end)", setf(0, 0, "time_end", 25))
+    lie("f7-summary-weight-saturated", "source 3's weight 2^63 stored as 2^63 - 1 instead "
+        "of NA", setf(0, 2, "weight", 2 ** 63 - 1))
+    lie("f7-summary-total-all", "cpu total 1035 (every value) for 35 (the first of each "
+        "sample)", setf(1, 1, "total", 1035))
+    lie("f7-summary-total-source-0", "source 0's row with total 1 (no samples: 0)",
+        setf(1, 5, "total", 1))
+    lie("f7-summary-value-rows", "samples/count rows 5 for 4 (a sample without one)",
+        setf(1, 0, "rows", 5))
+
 # ------------------------------------------- format 1.1: zstd, transforms
 V11 = dict(minor=1, incompat=1)  # header of a file that uses them (§9)
 
@@ -1906,6 +2020,7 @@ def main():
     table_cases()
     use_cases()
     full_cases()
+    summary_cases()
     v11_cases()
     v12_cases()
     v13_cases()

@@ -38,7 +38,8 @@ SCHEMA = {
                     (3, "source_timestamp", I64, "num", NA)]),
     4: ("value_types", [(1, "type", U32, "str", 0), (2, "unit", U32, "str", 0)]),
     5: ("source_value_types", [(1, "source_id", U32, ("ref", 3), 0),
-                               (2, "value_type_id", U32, ("ref", 4), 0)]),
+                               (2, "value_type_id", U32, ("ref", 4), 0),
+                               (3, "total", I64, "num", 0), (4, "rows", U64, "num", 0)]),
     6: ("functions", [(1, "name", U32, "str", 0), (2, "system_name", U32, "str", 0),
                       (3, "filename", U32, "str", 0), (4, "start_line", I64, "num", NA)]),
     7: ("mappings", [(1, "memory_start", U64, "num", 0), (2, "memory_limit", U64, "num", 0),
@@ -65,8 +66,13 @@ SCHEMA = {
                     (3, "model", U32, "str", 0), (4, "method", U32, "str", 0),
                     (5, "r_square", F64, "f64", NAN), (6, "x_start", F64, "f64", NAN),
                     (7, "x_end", F64, "f64", NAN), (8, "coeffs", U32, "str", 0)]),
+    # format 1.3 (§6.10): row s - 1 sums up the samples of source s
+    18: ("source_summary", [(1, "rows", U64, "num", 0), (2, "weight", I64, "num", 0),
+                            (3, "time_first", I64, "num", NA), (4, "time_last", I64, "num", NA),
+                            (5, "time_end", I64, "num", NA), (6, "untimed", U64, "num", 0)]),
 }
 TABLE_ID = {v[0]: k for k, v in SCHEMA.items()}
+SUMMARY_COLUMNS = ((5, 3), (5, 4))  # source_value_types' total and rows (1.3)
 CHILD = {8: 9, 11: 12, 13: 14}  # offsets column -> child table (§5)
 
 
@@ -738,7 +744,10 @@ def pack(M, store_all=False, omit=(), keep=(), codec=None):
         chosen = []
         for cid, cname, ty, kind, dflt in SCHEMA[t][1]:
             vals = m[cid]
-            store = store_all or not is_default(t, cid, vals)
+            # store_all: every column of the file's version (the summary's
+            # columns of source_value_types only with a summary, 1.3 §6.10)
+            store = (store_all and ((t, cid) not in SUMMARY_COLUMNS or M[18]["rows"] > 0)) or \
+                not is_default(t, cid, vals)
             if (t, cid) in omit:
                 store = False
             if (t, cid) in keep:

@@ -504,6 +504,18 @@ class File:
         raw, meta = self._handle().fold(value, int(max_output), _selection(select))
         return Fold.from_text(raw, meta)
 
+    def sources(self):
+        """What `pcol info` says of each source, as {column: list}, a row
+        per source: source_id, source_type, source_uri, samples (rows),
+        count (raw samples: pprof's samples/count, else the weight),
+        first_ns, end_ns (the latest time + duration), duration_ns, period,
+        period_type, period_unit (None where pcol writes NA).  O(sources)
+        in a file of format 1.3, which stores a summary of each source
+        (spec.md §6.10); a pass over the samples in older files."""
+        names = ("source_id", "source_type", "source_uri", "samples", "count", "first_ns", "end_ns",
+                 "duration_ns", "period", "period_type", "period_unit")
+        return dict(zip(names, self._handle().sources()))
+
     def validate(self):
         """Full validation (every checksum, offset and id); raises pcol.Error."""
         self._handle().validate()

@@ -353,6 +353,7 @@ static PyMethodDef handle_methods[] = {
     {"traces", (PyCFunction)pcol_py_traces, METH_VARARGS, "the traces of pcol traces"},
     {"diff", (PyCFunction)pcol_py_diff, METH_VARARGS, "the numbers of pcol diff"},
     {"fold", (PyCFunction)pcol_py_fold, METH_VARARGS, "the text of pcol fold"},
+    {"sources", (PyCFunction)pcol_py_sources, METH_NOARGS, "what pcol info says of each source"},
     {"validate", (PyCFunction)handle_validate, METH_NOARGS, "full validation (checksums and all)"},
     {"rows", (PyCFunction)handle_rows, METH_VARARGS, "rows of a stored table"},
     {NULL, NULL, 0, NULL}};

@@ -50,6 +50,7 @@ PyObject *pcol_py_tags(Handle *h, PyObject *args);
 PyObject *pcol_py_traces(Handle *h, PyObject *args);
 PyObject *pcol_py_diff(Handle *h, PyObject *args);
 PyObject *pcol_py_fold(Handle *h, PyObject *args);
+PyObject *pcol_py_sources(Handle *h, PyObject *unused);
 
 /* The streaming writer (writer.c): its type and pcol._pcol.writer_open. */
 extern PyTypeObject pcol_py_WriterType;

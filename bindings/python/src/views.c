@@ -572,3 +572,44 @@ PyObject *pcol_py_fold(Handle *h, PyObject *args) {
   free(buf);
   return res;
 }
+
+/* ---------------------------------------------------------- sources */
+
+static PyObject *i64_or_none(int64_t v) {
+  if (v == PCOL_NA_I64) Py_RETURN_NONE;
+  return PyLong_FromLongLong(v);
+}
+
+/* Handle.sources() -> cols: pcol_source_summaries (what `pcol info` says of
+ * each source; O(sources) in a file with format 1.3's summary): source_id,
+ * source_type, source_uri, samples (rows), count (raw samples, THE count
+ * rule), first_ns, end_ns, duration_ns, period, period_type, period_unit
+ * (None where the CLI writes NA) */
+PyObject *pcol_py_sources(Handle *h, PyObject *unused) {
+  pcol_source_summary *s = NULL;
+  size_t n = 0;
+  pcol_error err = {0};
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = pcol_source_summaries(h->f, &s, &n, &err);
+  Py_END_ALLOW_THREADS
+  if (rc) return pcol_py_raise(h->path, &err, rc);
+  enum { NC = 11 };
+  PyObject *cols[NCOLS_MAX + 1], *res = NULL;
+  if (new_cols(cols, NC)) goto out;
+  for (size_t i = 0; i < n; i++) {
+    const pcol_source_summary *x = &s[i];
+    if (put(cols[0], PyLong_FromUnsignedLong(x->id)) || put(cols[1], pcol_py_pstr(x->type)) ||
+        put(cols[2], pcol_py_pstr(x->uri)) || put(cols[3], PyLong_FromUnsignedLongLong(x->samples)) ||
+        put(cols[4], pcol_py_sum(x->count)) || put(cols[5], i64_or_none(x->first_ns)) ||
+        put(cols[6], i64_or_none(x->end_ns)) || put(cols[7], i64_or_none(x->duration_ns)) ||
+        put(cols[8], i64_or_none(x->period)) || put(cols[9], pcol_py_pstr(x->period_type)) ||
+        put(cols[10], pcol_py_pstr(x->period_unit)))
+      goto out;
+  }
+  res = cols_tuple(cols, NC);
+out:
+  free_cols(cols, NC);
+  pcol_source_summaries_free(s, n);
+  return res;
+}

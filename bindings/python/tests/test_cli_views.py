@@ -285,3 +285,23 @@ def test_tags_total_per_key():
     head = repr(t).splitlines()[0]
     assert "total per key: " + ", ".join("%s %d" % kv for kv in want.items()) in head, head
     assert str(sum(want.values())) not in head, head
+
+
+def test_sources_equal_info(packed):
+    """File.sources() says what `pcol info --format json` says of each
+    source (from format 1.3's summary in these files), and its count of raw
+    samples is what `pcol top --value samples` adds up"""
+    keys = ("source_id", "samples", "first_ns", "end_ns", "duration_ns", "period")
+    n = 0
+    for i, (_src, path) in enumerate(packed):
+        info, err = cli_json("info", path)
+        assert err is None, err
+        with pcol.open(path) as f:
+            got = f.sources()
+        for k in keys:
+            assert got[k] == [r[k] for r in info["rows"]], (path, k)
+        if i % 8 == 0:
+            top, err = cli_json("top", path, "--value", "samples", "--unit", "raw")
+            assert err is None and int(top["total"]) == sum(got["count"]), (path, top and top["total"], got["count"])
+        n += len(got["source_id"])
+    assert n >= len(packed)
