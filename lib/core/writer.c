@@ -34,6 +34,10 @@ typedef struct plan {
   int v11;     /* some entry uses a codec or transform of format 1.1 */
   int compact; /* format 1.2: compact directory, sections aligned to 8 or not */
   int v13;     /* format 1.3 allowed: columns may be encoded (§4.1) */
+  /* the values' lanes to try: k when every sample has k values (the
+   * samples' value offsets are 0, k, 2k, ...), else 1 — read from the
+   * data, so that the same tables give the same bytes however built */
+  uint32_t values_k;
   int any_encoded;
   uint8_t header[PCOL_HEADER_SIZE];
   uint8_t *dir;
@@ -185,6 +189,14 @@ static int entry_each(const plan *p, const plan_entry *e,
   return pcol_enc_emit(&e->enc, src_each, &s, (pcol_type)e->type, e->count, f, ctx);
 }
 
+/* The samples' value offsets encoded as 0, k, 2k, ...: the values' k. */
+static void note_values_k(plan *p, const plan_entry *e, const pcol_enc_plan *ep) {
+  if (e->table != PCOL_T_SAMPLES || e->column != PCOL_C_S_VALUE_OFFSETS || ep->k != 1) return;
+  const pcol_enc_lane *l = ep->lanes;
+  if (!l->width && !l->base && l->step > 1 && l->step <= PCOL_ENC_MAX_LANES)
+    p->values_k = (uint32_t)l->step;
+}
+
 static int put_mem(void *ctx, const void *d, size_t n) {
   return pcol_buf_append((pcol_buf *)ctx, d, n) != PCOL_OK;
 }
@@ -196,9 +208,10 @@ static int encode_zstd(plan *p, plan_entry *e, int level, pcol_encoded *out, pco
                        pcol_error *err) {
   memset(out, 0, sizeof *out);
   if (e->type != PCOL_TYPE_U32 && e->type != PCOL_TYPE_I64 && e->type != PCOL_TYPE_U64) return PCOL_OK;
-  uint32_t k = e->table == PCOL_T_VALUES && p->b->vimplicit ? p->b->vk : 1;
+  uint32_t k = e->table == PCOL_T_VALUES ? p->values_k : 1;
   entry_src s = {p, e};
   if (!pcol_enc_choose(src_each, &s, (pcol_type)e->type, e->count, k, 0, ep)) return PCOL_OK;
+  note_values_k(p, e, ep);
   pcol_buf bytes = {0};
   int rc = ep->size == UINT64_MAX ? PCOL_ENOMEM
            : pcol_enc_emit(ep, src_each, &s, (pcol_type)e->type, e->count, put_mem, &bytes);
@@ -214,10 +227,11 @@ static int encode_zstd(plan *p, plan_entry *e, int level, pcol_encoded *out, pco
  * tried in k lanes, one a type; min_width keeps a row paid for in bytes. */
 static int encode_entry(plan *p, plan_entry *e, unsigned min_width, pcol_error *err) {
   if (e->type != PCOL_TYPE_U32 && e->type != PCOL_TYPE_I64 && e->type != PCOL_TYPE_U64) return PCOL_OK;
-  uint32_t k = e->table == PCOL_T_VALUES && p->b->vimplicit ? p->b->vk : 1;
+  uint32_t k = e->table == PCOL_T_VALUES ? p->values_k : 1;
   entry_src s = {p, e};
   if (!pcol_enc_choose(src_each, &s, (pcol_type)e->type, e->count, k, min_width, &e->enc))
     return PCOL_OK; /* plain is as small (or the column could not be read: it fails later) */
+  note_values_k(p, e, &e->enc);
   if (e->enc.size == UINT64_MAX) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   e->encoded = 1;
   e->transform = PCOL_TRANSFORM_ENCODED;
@@ -497,6 +511,7 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
    * compact directory; 1.2 writes what earlier writers wrote */
   p->v13 = codec != PCOL_CODEC_LZ4 && !(opt && opt->format_version == 2);
   p->compact = codec == PCOL_CODEC_ZSTD || p->v13;
+  p->values_k = 1;
   PCOL_RETURN_NOT_OK(plan_sections(b, codec, level, p, err));
   p->dir_offset = place_sections(p);
   if (p->dir_offset == UINT64_MAX)

@@ -101,7 +101,10 @@ def test_damaged_column(packed, tmp_path):
     works; table() hands the column out as stored (O(1), the bad id in it,
     numpy's indexing refuses it); checked=True, every view that indexes
     with it, top() and validate() raise, naming the file."""
-    for _src, path in packed:
+    for src, _path in packed:
+        # the plain layout of 1.2 (64-byte entries, plain ids) to damage in place
+        path = str(tmp_path / "plain.pcol")
+        run_pcol("pack", src, "-o", path, "--format-version", "1.2")
         data = bytearray(open(path, "rb").read())
         s = section(data, 11, 6)  # samples.stack_id
         if s and s[1] > 2:

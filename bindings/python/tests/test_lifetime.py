@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import pcol
+from conftest import run_pcol
 
 
 def mappings_of(path):
@@ -36,7 +37,23 @@ def big(packed):
             stored = all(s[c].strides == (s[c].itemsize,) for c in ("time_ns", "stack_id"))
             if stored and (best is None or n > best[0]):
                 best = (n, p)
-    return best[1]
+    # its plain copy (format 1.2): a stored plain column is a view of the
+    # mapping; format 1.3's encoded columns are arrays of their own
+    # (test_encoded_columns_are_arrays_of_their_own)
+    plain = best[1] + ".plain.pcol"
+    run_pcol("pack", best[1], "-o", plain, "--format-version", "1.2")
+    return plain
+
+
+def test_encoded_columns_are_arrays_of_their_own(big):
+    enc = big + ".enc.pcol"
+    run_pcol("pack", big, "-o", enc)
+    with pcol.open(big) as a, pcol.open(enc) as b:
+        sa, sb = a.table("samples"), b.table("samples")
+        for c in ("time_ns", "stack_id", "weight"):
+            assert (sa[c] == sb[c]).all(), c
+            if not address_in_mapping(sb[c], enc):
+                assert sb[c].flags.owndata or sb[c].base is not None
 
 
 def test_stored_columns_are_views_of_the_mapping(big):
