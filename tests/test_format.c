@@ -219,8 +219,12 @@ static int round_trip(const pcol_write_options *o, int codec, int *v12, int *tra
   if (*v12) cr_assert_eq(h.incompat_flags & 1, compressed > 0 ? 1u : 0u, "bit 0 iff zstd is used");
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);
+    /* 1.2 has no per-source summary (table 18, source_value_types 3-4) */
+    int summary = t == PCOL_T_SOURCE_SUMMARY;
+    if (summary && o->format_version == 2) continue;
     cr_assert_eq(pcol_rows(raw, t), pcol_rows(lz, t));
     for (int c = 1; c <= ti->ncolumns; c++) {
+      if (o->format_version == 2 && t == PCOL_T_SOURCE_VALUE_TYPES && c >= PCOL_C_SVT_TOTAL) continue;
       pcol_view a = col(raw, t, c), z = col(lz, t, c);
       cr_assert_eq(a.count, z.count);
       cr_assert_eq(pcol_view_stored(&a), pcol_view_stored(&z));
