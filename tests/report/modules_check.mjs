@@ -15,6 +15,7 @@
 // it stops with an error on what it does not read.
 import fs from 'node:fs';
 import vm from 'node:vm';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -240,7 +241,7 @@ export function analyse(src, file) {
     if (!free.has(r.name)) free.set(r.name, []);
     free.get(r.name).push({ line: toks[r.k].line, assigned, local: top.names.has(r.name) });
   }
-  return { imports, exported, decl: top.decl || new Map(), free };
+  return { imports, exported, decl: top.decl || new Map(), free, code: toks.filter((t, k) => !skip.has(k)) };
 }
 
 // the problems of the modules in dir, as messages
@@ -348,6 +349,23 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
       for (const m of readList(path.join(dir, 'modules.txt'))) await get(m.name).link((spec) => get(spec.slice(2)));
       linked = `linked by V8 as ES modules`;
     } catch (e) { problems.push('V8 does not link the modules: ' + e.message); }
+  }
+  // the page's script (embed.sh join) is the modules' code token for token,
+  // less the import and export syntax
+  if (!problems.length) {
+    const list = readList(path.join(dir, 'modules.txt'));
+    const joined = tokenize(execFileSync('sh', [path.join(here, '../../tools/build/embed.sh'), 'join', path.join(dir, 'modules.txt')],
+      { encoding: 'utf8' }), 'the joined script');
+    const want = list.flatMap((m) => analyse(fs.readFileSync(path.join(dir, m.name), 'utf8'), m.name).code.map((t) => ({ ...t, file: m.name })));
+    const n = Math.max(want.length, joined.length);
+    for (let i = 0; i < n; i++) {
+      const a = want[i], b = joined[i];
+      if (!a || !b || a.t !== b.t || a.v !== b.v) {
+        problems.push(`embed.sh join differs from the modules' code at token ${i}: ${a ? `${a.file}:${a.line} ${a.v}` : 'the end'} vs line ${b ? `${b.line} ${b.v}` : 'the end'}`);
+        break;
+      }
+    }
+    if (!problems.length) linked += `, joined by embed.sh token for token (${joined.length} tokens)`;
   }
   for (const m of problems) console.error('modules_check: ' + m);
   if (problems.length) { console.error(`modules_check: ${problems.length} problem(s) in ${dir}`); process.exit(1); }

@@ -8,7 +8,12 @@
 #                              scope, where each import names the very
 #                              declaration it imports (tests/report/
 #                              modules_check.mjs checks the imports, the order
-#                              and that no two modules declare one name)
+#                              and that no two modules declare one name);
+#                              and without blank lines and lines that are
+#                              whole comments (a fifth of the text; the
+#                              modules keep them).
+#                              modules_check.mjs checks that the joined text
+#                              is the modules' code token for token.
 # embed.sh js OUT LIST       — the page's script: every module joined inside
 #                              one function
 # embed.sh c OUT FILE...     — a C header with each FILE as a byte array
@@ -24,9 +29,27 @@ list() { # LIST [KIND]
 }
 join() { # LIST [KIND]
   for f in $(list "$@"); do
-    sed -e "/^import { [A-Za-z0-9_\$, ]* } from '\.\/[a-z0-9_]*\.js';\$/d" -e 's/^export //' "$f" || return 1
+    sed -e "/^import { [A-Za-z0-9_\$, ]* } from '\.\/[a-z0-9_]*\.js';\$/d" -e 's/^export //' "$f" | awk "$uncomment" || return 1
   done
 }
+# A blank line goes, a line that is "/* ... */" alone too; so does a block from a line that
+# starts with "/*" to the first line with "*/", when that line ends with it
+# (else the block is kept as it is).
+uncomment='
+{ t = $0; sub(/^[ \t]+/, "", t); sub(/[ \t]+$/, "", t) }
+blk == "" && t == "" { next }
+blk != "" {
+  blk = blk $0 "\n"; e = index(t, "*/")
+  if (e) { if (e != length(t) - 1) printf "%s", blk; blk = "" }
+  next
+}
+substr(t, 1, 2) == "/*" {
+  e = index(substr(t, 3), "*/")
+  if (!e) { blk = $0 "\n"; next }
+  if (e + 3 == length(t)) next
+}
+{ print }
+END { printf "%s", blk }'
 case $mode in
 list) list "$2" "${3:-}" ;;
 join) join "$2" "${3:-}" ;;
