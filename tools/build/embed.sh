@@ -23,8 +23,9 @@
 # written whole or not at all (a temporary file renamed).
 mode=$1
 list() { # LIST [KIND]
+  d=$(dirname "$1")
   sed -e 's/#.*//' "$1" | while read -r name kind; do
-    [ -n "$name" ] && { [ -z "$2" ] || [ "$kind" = "$2" ]; } && echo "$(dirname "$1")/$name"
+    [ -n "$name" ] && { [ -z "$2" ] || [ "$kind" = "$2" ]; } && echo "$d/$name"
   done
 }
 join() { # LIST [KIND]
