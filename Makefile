@@ -80,7 +80,7 @@ TEST_CPPFLAGS := -Iinclude -Iformat -Ilib/core -Ilib/convert -Ilib/convert/perun
 LIB_CFLAGS := -fPIC -fvisibility=hidden
 
 .PHONY: all deps run check test test-unit test-cli test-conformance test-interop test-clang install clean \
-        fuzz fuzz-run bench bench-quick examples check-layers test-install test-bounds test-corpus
+        fuzz fuzz-run bench bench-quick examples check-layers check-report-modules test-install test-bounds test-corpus
 .DEFAULT_GOAL := all
 
 all: deps $(PCOL) $(LIBA) $(LIBSO) $(BUILD)/bin/read_top $(BUILD)/bin/record_self
@@ -117,14 +117,13 @@ $(BUILD)/obj/gen/opentelemetry/%.pb-c.o: $(BUILD)/gen/opentelemetry/%.pb-c.c $(O
 	$(CC) $(CPPFLAGS_ALL) -I$(BUILD)/gen $(CFLAGS) $(SAN) $(LIB_CFLAGS) -w -c $< -o $@
 
 # The report page's template and script, compiled in as byte arrays
-# (tools/build/embed.sh): the modules joined in this order in one function,
-# the computing ones first (no DOM; tests/report/ runs them in node).
-REPORT_JS_COMPUTE := data.js range.js top.js tree.js graph.js graphtags.js hide.js diff.js units.js
-REPORT_JS_VIEWS := head.js table.js flame.js timeline.js stackchart.js treeview.js source.js graphview.js refine.js page.js
-REPORT_JS := $(addprefix lib/query/report/,$(REPORT_JS_COMPUTE) $(REPORT_JS_VIEWS))
-$(BUILD)/gen/report.js: $(REPORT_JS)
+# (tools/build/embed.sh): the modules of modules.txt joined in its order in
+# one function, their import and export lines taken out.
+REPORT_JS_LIST := lib/query/report/modules.txt
+REPORT_JS := $(shell sh tools/build/embed.sh list $(REPORT_JS_LIST))
+$(BUILD)/gen/report.js: $(REPORT_JS_LIST) $(REPORT_JS) tools/build/embed.sh
 	@mkdir -p $(dir $@)
-	@sh tools/build/embed.sh js $@ $(REPORT_JS)
+	@sh tools/build/embed.sh js $@ $(REPORT_JS_LIST)
 REPORT_ASSETS := lib/query/report/report.html $(BUILD)/gen/report.js
 $(BUILD)/gen/report_assets.h: $(REPORT_ASSETS)
 	@mkdir -p $(dir $@)
@@ -196,7 +195,7 @@ SANLINK_TEST = -no-pie $(if $(shell $(CC) --version 2>/dev/null | grep -qi 'free
 # time, then the one-core stages in two lanes (bench/results/test-time.md).
 test: deps pybin
 	@$(MAKE) -j2 --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" SANLINK="$(SANLINK_TEST)" OPT=-O1 test-build
-	@$(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" SANLINK="$(SANLINK_TEST)" OPT=-O1 JOBS=2 LEAKS=errors check-layers test-unit test-cli test-conformance test-tsan
+	@$(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" SANLINK="$(SANLINK_TEST)" OPT=-O1 JOBS=2 LEAKS=errors check-layers check-report-modules test-unit test-cli test-conformance test-tsan
 	@$(MAKE) -j2 --no-print-directory all
 	@$(MAKE) --no-print-directory JOBS=2 test-interop
 	@$(MAKE) --no-print-directory test-tail
@@ -215,7 +214,7 @@ JOBS ?= 1
 LEAKS ?= all
 check: deps pybin
 	@$(MAKE) -j2 --no-print-directory test-build
-	@$(MAKE) --no-print-directory check-layers
+	@$(MAKE) --no-print-directory check-layers check-report-modules
 	@$(MAKE) --no-print-directory JOBS=2 test-unit
 	@$(MAKE) --no-print-directory JOBS=2 test-cli
 	@$(MAKE) --no-print-directory test-conformance

@@ -23,6 +23,12 @@ clang-syntax: $(GEN_H) $(OTLP_GEN_H) $(BUILD)/gen/report_assets.h | $(BUILD)/.de
 	@if [ -n "$(DUCKDB_INC)" ] && [ -f "$(DUCKDB_INC)/duckdb_extension.h" ]; then \
 	  $(CLANG_SYNTAX) -Iinclude -Ibindings/common -isystem $(DUCKDB_INC) bindings/duckdb/pcol_duckdb.c bindings/common/pcolb.c; fi
 
+# The report page's script modules name what they use: imports, exports,
+# no cycle, modules.txt's order (tests/report/modules_check.mjs).
+check-report-modules:
+	@if command -v node >/dev/null 2>&1; then node --experimental-vm-modules --no-warnings tests/report/modules_check.mjs; \
+	else echo "node not installed: report module check skipped"; fi
+
 # JOBS binaries at a time, each printed whole when it ends (tests/run_unit.sh).
 test-unit: all $(TEST_BIN)
 	@BUILD=$(BUILD) JOBS=$(JOBS) sh tests/run_unit.sh $(TEST_BIN)

@@ -3,8 +3,9 @@
  * for a brushed time range.
  *
  * The page is the template lib/query/report/report.html with its script
- * report.js (compiled into the library as byte arrays, $(BUILD)/gen/
- * report_assets.h) and the profile's data between them: a small JSON
+ * report.js (the ES modules lib/query/report/modules.txt lists, joined by
+ * tools/build/embed.sh; compiled into the library as byte arrays, $(BUILD)/
+ * gen/report_assets.h) and the profile's data between them: a small JSON
  * object (names, sources, value types, what `pcol info` says) and binary
  * columns, base64-encoded, each in the narrowest of u8/u16/u32/i32/f64 or
  * one constant.  Nothing per sample is JSON, so a 1M-sample profile makes a

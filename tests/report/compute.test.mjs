@@ -1,5 +1,6 @@
-// compute.test.mjs — the report page's computing modules (lib/query/report/
-// data.js range.js top.js tree.js diff.js units.js) run in node on the data
+// compute.test.mjs — the report page's computing modules (those of
+// lib/query/report/modules.txt marked "compute", joined as the page joins
+// them, tools/build/embed.sh) run in node on the data
 // a real page carries (pcol report writes the fixture), against the CLI for
 // the same selection: `pcol top` (whole profile and a range that cuts long
 // samples), `pcol peek`, `pcol fold` (call tree, inverted tree) and
@@ -14,7 +15,10 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const lib = path.join(here, '../../lib/query/report');
+// the computing modules as the page's script holds them, in one scope
+const compute = execFileSync('sh', [path.join(here, '../../tools/build/embed.sh'), 'join',
+  path.join(here, '../../lib/query/report/modules.txt'), 'compute'], { encoding: 'utf8' });
+const loadCompute = (ctx) => vm.runInContext(compute, ctx, { filename: 'the computing modules' });
 const [pcolBin, ...cases] = process.argv.slice(2);
 let failures = 0, checks = 0;
 const ok = (c, what) => { checks++; if (!c) { failures++; console.error('FAIL: ' + what); } };
@@ -38,8 +42,7 @@ function load(html) {
   const b = Buffer.from(/<script id="pcol-bin" type="text\/plain">([\s\S]*?)<\/script>/.exec(html)[1].replace(/\s+/g, ''), 'base64');
   const bin = new Uint8Array(b.length); bin.set(b); // own buffer: columns are 8-aligned from its start
   const ctx = vm.createContext({});
-  for (const m of ['data.js', 'range.js', 'top.js', 'tree.js', 'graph.js', 'graphtags.js', 'hide.js', 'diff.js', 'units.js'])
-    vm.runInContext(fs.readFileSync(path.join(lib, m), 'utf8'), ctx, { filename: m });
+  loadCompute(ctx);
   ctx.M = meta; ctx.BIN = bin;
   // the page's own base64 decoder (head.js reads the text with it) against node's, line breaks and all
   {
@@ -521,7 +524,7 @@ for (const file of cases) {
 }
 // units: pcol's labels (pprof's ScaledLabel) for a few numbers
 const ctx = vm.createContext({});
-for (const m of ['top.js', 'units.js']) vm.runInContext(fs.readFileSync(path.join(lib, m), 'utf8'), ctx);
+loadCompute(ctx);
 const U = [[1536, 'bytes', '1.50kB'], [132, 'B', '132B'], [2147483648, 'bytes', '2GB'], [1234567890, 'nanoseconds', '1.23s'],
   [999, 'nanoseconds', '999ns'], [42, 'count', '42'], [-3500000, 'nanoseconds', '-3.50ms'], [0, 'bytes', '0']];
 for (const [v, u, want] of U) ok(vm.runInContext(`pcolUnitLabel(${v}, ${JSON.stringify(u)})`, ctx) === want, `unit label ${v} ${u}: want ${want}`);
@@ -531,7 +534,7 @@ for (const [v, u, want] of U) ok(vm.runInContext(`pcolUnitLabel(${v}, ${JSON.str
 // length) that must throw, not hang or write out of bounds
 {
   const dctx = vm.createContext({});
-  vm.runInContext(fs.readFileSync(path.join(lib, 'data.js'), 'utf8'), dctx);
+  loadCompute(dctx);
   const inflate = (buf, n) => vm.runInContext(`pcolInflate(new Uint8Array(${JSON.stringify(Array.from(buf))}), ${n})`, dctx);
   let seed = 7;
   const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;

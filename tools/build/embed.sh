@@ -1,25 +1,72 @@
 #!/bin/sh
-# embed.sh js OUT MODULE...  — the report page's script: the modules joined
-#                              in the order given inside one function
+# embed.sh list LIST [KIND]  — the report page's script modules named in
+#                              LIST (lib/query/report/modules.txt: "NAME.js
+#                              compute|view" a line, # comments), of KIND
+#                              if given, as paths, in LIST's order
+# embed.sh join LIST [KIND]  — those modules joined in that order, without
+#                              their import lines and `export ` words: one
+#                              scope, where each import names the very
+#                              declaration it imports (tests/report/
+#                              modules_check.mjs checks the imports, the order
+#                              and that no two modules declare one name);
+#                              and without blank lines and lines that are
+#                              whole comments (a fifth of the text; the
+#                              modules keep them).
+#                              modules_check.mjs checks that the joined text
+#                              is the modules' code token for token.
+# embed.sh js OUT LIST       — the page's script: every module joined inside
+#                              one function
 # embed.sh c OUT FILE...     — a C header with each FILE as a byte array
 #                              pcol_<name>[] (NUL-terminated) and its length
 #                              pcol_<name>_len (od from coreutils: no other tool)
 # lib/query/report.c includes the header the Makefile makes this way.  OUT is
 # written whole or not at all (a temporary file renamed).
-mode=$1 out=$2
-shift 2
+mode=$1
+list() { # LIST [KIND]
+  d=$(dirname "$1")
+  sed -e 's/#.*//' "$1" | while read -r name kind; do
+    [ -n "$name" ] && { [ -z "$2" ] || [ "$kind" = "$2" ]; } && echo "$d/$name"
+  done
+}
+join() { # LIST [KIND]
+  for f in $(list "$@"); do
+    sed -e "/^import { [A-Za-z0-9_\$, ]* } from '\.\/[a-z0-9_]*\.js';\$/d" -e 's/^export //' "$f" | awk "$uncomment" || return 1
+  done
+}
+# A blank line goes, a line that is "/* ... */" alone too; so does a block from a line that
+# starts with "/*" to the first line with "*/", when that line ends with it
+# (else the block is kept as it is).
+uncomment='
+{ t = $0; sub(/^[ \t]+/, "", t); sub(/[ \t]+$/, "", t) }
+blk == "" && t == "" { next }
+blk != "" {
+  blk = blk $0 "\n"; e = index(t, "*/")
+  if (e) { if (e != length(t) - 1) printf "%s", blk; blk = "" }
+  next
+}
+substr(t, 1, 2) == "/*" {
+  e = index(substr(t, 3), "*/")
+  if (!e) { blk = $0 "\n"; next }
+  if (e + 3 == length(t)) next
+}
+{ print }
+END { printf "%s", blk }'
 case $mode in
+list) list "$2" "${3:-}" ;;
+join) join "$2" "${3:-}" ;;
 js)
-  names=$(for f in "$@"; do printf '%s ' "$(basename "$f")"; done)
-  { echo "/* pcol report's script: ${names% } of lib/query/report/, joined by the Makefile */"
-    echo "(function () {"; echo "'use strict';"; cat "$@"; echo "})();"; } >"$out.tmp" ;;
+  out=$2
+  { echo "/* pcol report's script: the modules of $3 joined by tools/build/embed.sh */"
+    echo "(function () {"; echo "'use strict';"; join "$3" && echo "})();"; } >"$out.tmp" && mv "$out.tmp" "$out" ;;
 c)
+  out=$2
+  shift 2
   { echo "/* generated from $* by the Makefile */"
     for f in "$@"; do
       n=$(basename "$f" | tr . _)
       echo "static const unsigned char pcol_$n[] = {"
       od -An -v -tu1 "$f" | sed -e 's/  */,/g' -e 's/^,//' -e 's/$/,/'
       echo "0};"; echo "static const size_t pcol_${n}_len = sizeof pcol_$n - 1;"
-    done; } >"$out.tmp" ;;
-*) echo "usage: embed.sh js|c OUT FILE..." >&2; exit 2 ;;
-esac && mv "$out.tmp" "$out"
+    done; } >"$out.tmp" && mv "$out.tmp" "$out" ;;
+*) echo "usage: embed.sh list|join LIST [KIND] | js OUT LIST | c OUT FILE..." >&2; exit 2 ;;
+esac

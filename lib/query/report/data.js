@@ -12,7 +12,7 @@
  * D.SRC, D.THR, D.GT.ls, D.LB.ls) are decoded when one of them is first
  * read (D.samples()): the first drawing reads the whole profile's weights
  * (D.SW0) instead. */
-function pcolData(M, BIN, BIN2, BIN3) {
+export function pcolData(M, BIN, BIN2, BIN3) {
   function part(c) {
     if (c.s === 3) {
       if (typeof BIN3 === 'function') BIN3 = BIN3();
@@ -170,7 +170,7 @@ var PCOL_LBASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 4
 var PCOL_LEXT = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
 var PCOL_DBASE = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577];
 var PCOL_DEXT = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
-function pcolInflate(src, n) {
+export function pcolInflate(src, n) {
   var out = new Uint8Array(n), op = 0, sp = 0, buf = 0, cnt = 0;
   function fail(why) { throw new Error('the page\'s data is damaged (' + why + ')'); }
   function bits(k) {
@@ -260,7 +260,7 @@ function pcolInflate(src, n) {
  * (Uint8Array.fromBase64) when it has one, else one pass over the text
  * (no atob string, no copy without the line breaks) */
 var PCOL_B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-function pcolBase64(s) {
+export function pcolBase64(s) {
   if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(s);
   var T = new Int8Array(128).fill(-1), i, o = 0, acc = 0, nb = 0;
   for (i = 0; i < 64; i++) T[PCOL_B64.charCodeAt(i)] = i;
@@ -280,7 +280,7 @@ function pcolBase64(s) {
 /* the page's binary columns (part2 true: the second part's, 3: the
  * samples part's): base64 text, deflated when M.bin_raw (M.bin2_raw,
  * M.bin3_raw) is set */
-function pcolBinary(M, bytes, part2) {
+export function pcolBinary(M, bytes, part2) {
   var n = part2 === 3 ? M.bin3_raw : part2 ? M.bin2_raw : M.bin_raw;
   return n !== undefined ? pcolInflate(bytes, n) : bytes;
 }

@@ -2,9 +2,10 @@
  * `pcol diff --absolute` (diff.c joins the two profiles' top rows by name).
  * The base's rows come from the library (report.c runs pcol_top_compute
  * on the base, whole profile); the new side is the page's selection. */
+import { pcolUnitPick } from './units.js';
 
 /* newRows: pcolTop's rows; base: {names: [...], flat: [...], cum: [...]} */
-function pcolDiffRows(newRows, base) {
+export function pcolDiffRows(newRows, base) {
   var by = {}, out = [];
   function row(name) {
     var r = by['$' + name];
@@ -22,7 +23,7 @@ function pcolDiffRows(newRows, base) {
 }
 /* pcol diff --absolute's unit (cmd_diff.c): picked from both totals and
  * every non-zero cell of the rows, against the larger total */
-function pcolDiffUnit(rows, btotal, ntotal, unit) {
+export function pcolDiffUnit(rows, btotal, ntotal, unit) {
   var vals = [btotal, ntotal];
   rows.forEach(function (r) {
     [r.bflat, r.flat, r.dflat, r.bcum, r.cum, r.dcum].forEach(function (x) { if (x) vals.push(x); });

@@ -2,19 +2,23 @@
  * tree.js): click to zoom (ancestors kept, dimmed), search with a regex
  * (the matched share as `pcol fold` gives it), and on a --diff page each
  * frame coloured by its change of share against the base. */
+import { pcolFmt2 } from './units.js';
+import { pcolFname, pcolFtreeKids, pcolFtreeSums } from './tree.js';
+import { $, D, DIFF, FT, FTN, FTP, human, S, unitOf } from './head.js';
 /* ------------------------------------------------------ flame graph */
-var FH = 17, FKIDS = null; /* children of each tree node, sorted by name (pcolStart's done) */
-function flameKids() {
+export var FH = 17, FKIDS = null; /* children of each tree node, sorted by name */
+/* FKIDS made for the frame tree of D (pcolStart's done, each hide/show) */
+export function flameKids() {
   var k = pcolFtreeKids(D);
   k.forEach(function (c) { c.sort(function (a, b) { var x = FT.names[FTN[a] - 1], y = FT.names[FTN[b] - 1]; return x < y ? -1 : x > y ? 1 : 0; }); });
-  return k;
+  FKIDS = k;
 }
-var FL = { self: null, total: null, totalAbs: 0, rects: [], depth: null };
-function fname(i) { return pcolFname(D, i); }
-function computeFlame(sw) { FL = pcolFtreeSums(D, sw); FL.rects = []; }
-function share(i) { return FL.totalAbs ? 100 * FL.total[i] / FL.totalAbs : 0; }
+export var FL = { self: null, total: null, totalAbs: 0, rects: [], depth: null };
+export function fname(i) { return pcolFname(D, i); }
+export function computeFlame(sw) { FL = pcolFtreeSums(D, sw); FL.rects = []; }
+export function share(i) { return FL.totalAbs ? 100 * FL.total[i] / FL.totalAbs : 0; }
 function hash(s) { var h = 2166136261; for (var i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619) >>> 0; return h; }
-function colour(i, matched) {
+export function colour(i, matched) {
   if (matched) return 'rgb(230,0,230)';
   if (DIFF && DIFF.base) {
     var d = share(i) - DIFF.base[i], m = DIFF.maxDelta || 1, v = Math.round(255 * (1 - Math.min(1, Math.abs(d) / m)));
@@ -22,7 +26,7 @@ function colour(i, matched) {
   }
   return nameColour(fname(i));
 }
-function nameColour(name) {
+export function nameColour(name) {
   var h = hash(name);
   return 'rgb(' + (205 + Math.floor(50 * ((h >>> 16) & 255) / 255)) + ',' + Math.floor(230 * (h & 255) / 255) + ',' + Math.floor(55 * ((h >>> 8) & 255) / 255) + ')';
 }
@@ -36,7 +40,7 @@ function matchedSet() { /* nodes whose name matches the search; and the share th
   }
   return { m: m, covered: covered };
 }
-function drawFlame() {
+export function drawFlame() {
   var cv = $('flame'), W = cv.clientWidth || 800, z = S.zoom, ms = matchedSet();
   var zt = FL.total[z] > 0 ? FL.total[z] : 0, rects = [], maxd = 0;
   var anc = []; for (var a = z; a; a = FTP[a]) anc.unshift(FTP[a]);
@@ -80,7 +84,7 @@ function drawFlame() {
   $('matched').textContent = ms ? 'matched ' + pcolFmt2(FL.total[0] ? 100 * ms.covered / FL.total[0] : 0) + '%' : '';
   cv.setAttribute('data-frames', rects.length);
 }
-function frameAt(ev) {
+export function frameAt(ev) {
   var cv = $('flame'), b = cv.getBoundingClientRect(), x = ev.clientX - b.left, y = ev.clientY - b.top;
   for (var i = FL.rects.length - 1; i >= 0; i--) {
     var r = FL.rects[i];
@@ -88,7 +92,7 @@ function frameAt(ev) {
   }
   return null;
 }
-function frameInfo(n) {
+export function frameInfo(n) {
   var s = fname(n) + ' (' + human(FL.total[n]) + ' ' + (S.raw ? unitOf() : '') + ', ' + pcolFmt2(share(n)) + '%';
   if (DIFF && DIFF.base) s += '; base ' + pcolFmt2(DIFF.base[n]) + '%, change ' + (share(n) - DIFF.base[n] >= 0 ? '+' : '') + pcolFmt2(share(n) - DIFF.base[n]) + ' points';
   return s + ')';

@@ -8,11 +8,13 @@
  * count as nodes when the first node_count are kept, and are drawn as
  * boxes (graphtags.js, the rules of graph_tags.c; report.c embeds each
  * sample's label set and each set's labels). */
+import { pcolInRange, pcolRangeRows, pcolSelSources, pcolSubtree } from './range.js';
+import { pcolGraphTagCount, pcolGraphTagDraw, pcolGraphTagSets } from './graphtags.js';
 
 /* Every key of each location, outermost last, and whether the line is
  * inlined (not the outermost): report.c embeds them (aoff, all) only when
  * they are not the keys with the last one outermost. */
-function pcolGraphLocKeys(k) {
+export function pcolGraphLocKeys(k) {
   if (k.gK) return k;
   var nl = k.koff.length - 2, A, K, I, j, l;
   if (k.aoff) {
@@ -214,7 +216,7 @@ function pcolEdgeCmp(a, b) {
   if (c) return c;
   return a.from.i !== b.from.i ? a.from.i - b.from.i : a.to.i - b.to.i;
 }
-function pcolFracCut(sum, fraction) { var c = sum * fraction; return c !== c ? 0 : Math.abs(Math.trunc(c)); }
+export function pcolFracCut(sum, fraction) { var c = sum * fraction; return c !== c ? 0 : Math.abs(Math.trunc(c)); }
 
 /* graph_tags.c pcol_q_gtags_load: the selected, kept samples' values
  * summed per (stack node, label set) with a tag: [[node, set, w]...] */
@@ -246,7 +248,7 @@ function pcolGraphTagPairs(D, sel, T) {
  * [{from, to (node indexes), w, inl, res}], tags (graphtags.js
  * pcolGraphTagDraw: the label boxes), total, droppedNodes, droppedEdges,
  * origCount, nodeCutoff, edgeCutoff}. */
-function pcolGraph(D, sel, sw, k, o) {
+export function pcolGraph(D, sel, sw, k, o) {
   o = o || {};
   var nf = o.nodeFraction === undefined ? 0.005 : o.nodeFraction, ef = o.edgeFraction === undefined ? 0.001 : o.edgeFraction;
   var ncount = o.nodeCount === undefined ? 80 : o.nodeCount;

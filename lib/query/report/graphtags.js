@@ -7,6 +7,8 @@
  * (pcolGraphTagSets): one for its string labels ("key:value" sorted, one a
  * line; pprof::base left out), one per "bytes" value (its text in its
  * unit); the keys tagshow does not match or taghide matches left out. */
+import { pcolUnitLabel } from './units.js';
+import { pcolRefineRegex } from './range.js';
 
 /* strings compared by their UTF-8 bytes (code points), as memcmp does */
 function pcolByteCmp(a, b) {
@@ -23,7 +25,7 @@ function pcolByteCmp(a, b) {
  * ls tag[off[ls] .. off[ls + 1]) (ids into tags, from 1) and their values;
  * tags[id - 1] = {numeric, parent (a tag id, 0: none), name, lines, unit}.
  * show, hide: RegExps on label keys or null.  Kept per (show, hide). */
-function pcolGraphTagSets(D, show, hide) {
+export function pcolGraphTagSets(D, show, hide) {
   var L = D.LB, id = (show ? show.source : '\u0000') + '\u0001' + (hide ? hide.source : '\u0000');
   if (!L) return null;
   if (L.tagsets && L.tagsets.id === id) return L.tagsets;
@@ -96,7 +98,7 @@ function pcolGraphTagCells(D, T, k, pairs, kept, b) {
   return cells;
 }
 /* pcol_q_gtags_count: how many tags of each kept key survive the trim at cut */
-function pcolGraphTagCount(D, T, k, pairs, kept, b, cut) {
+export function pcolGraphTagCount(D, T, k, pairs, kept, b, cut) {
   var count = new Uint32Array(k.names.length + 1);
   pcolGraphTagCells(D, T, k, pairs, kept, b).forEach(function (c) {
     if (c.fl !== 0 && (Math.abs(c.fl) >= cut || Math.abs(c.cu) >= cut)) count[c.key]++;
@@ -145,7 +147,7 @@ function pcolNumericBoxes(out, nts, flat, node, parent) {
  * node of key: nodeOf), as [{node, parent (box index + 1, 0: the node),
  * index, numeric, lines, w, dotted, labels ([key, value] pairs of a string
  * box: lines and keys), lo, hi, unit (a number's)}] in pcol graph's order */
-function pcolGraphTagDraw(D, T, k, pairs, kept, b, cut, g, nodeOf) {
+export function pcolGraphTagDraw(D, T, k, pairs, kept, b, cut, g, nodeOf) {
   var dt = [], out = [], hasOut = new Uint8Array(g.nodes.length);
   pcolGraphTagCells(D, T, k, pairs, kept, b).forEach(function (c) {
     var node = nodeOf.get(c.key);
@@ -178,7 +180,7 @@ function pcolGraphTagDraw(D, T, k, pairs, kept, b, cut, g, nodeOf) {
  * comma, where --tag splits, and in the RE form an '=', where it reads a
  * KEY, become '.' (any character).  box.lines are "key:value"; keyOf: the
  * key of line i (keys may hold ':'). */
-function pcolTagFocusText(lines, keys) {
+export function pcolTagFocusText(lines, keys) {
   function rx(s) { return pcolRefineRegex(s).replace(/,/g, '.'); }
   if (lines.length === 1 && keys[0].indexOf('=') < 0 && keys[0].indexOf(',') < 0 && keys[0] !== '')
     return keys[0] + '=' + rx(lines[0].slice(keys[0].length + 1));

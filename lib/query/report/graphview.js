@@ -6,7 +6,12 @@
  * with its weight, dotted when residual; colours are pprof's (dotColor).
  * Clicking a node focuses on it (by function) and picks it.  Every name is
  * set as text (textContent), never as markup. */
-var GV = { graph: null, shown: 0 };
+import { pcolFmt2, pcolViewUnit } from './units.js';
+import { pcolGraph } from './graph.js';
+import { pcolInlineText, pcolKeyset, pcolPct } from './top.js';
+import { $, D, DIFF, human, pick, S, SW, unitOf } from './head.js';
+import { refineMenu, tagRefineMenu } from './refine.js';
+export var GV = { graph: null, shown: 0 };
 var SVGNS = 'http://www.w3.org/2000/svg';
 function svgEl(tag, attrs, parent) {
   var e = document.createElementNS(SVGNS, tag);
@@ -101,7 +106,7 @@ function graphLayout(G) {
   for (j = 0; j < 4; j++) { sweep(true); sweep(false); }
   return { layers: L, layer: layer, back: back };
 }
-function drawGraph() {
+export function drawGraph() {
   var svg = $('graph'), note = $('graph-note');
   if (!svg) return;
   var o = { nodeFraction: graphOpt('graph-nf', 0.005), edgeFraction: graphOpt('graph-ef', 0.001), nodeCount: Math.round(graphOpt('graph-nc', 80)),
@@ -282,7 +287,7 @@ function graphClick(i, ev) {
     refineMenu(x.name, ev);
   } else pick(x.name);
 }
-function wireGraph() {
+export function wireGraph() {
   function onNode(ev) {
     var tg = ev.target.closest && ev.target.closest('g.gv-tag');
     if (tg) { ev.preventDefault(); ev.stopPropagation(); graphTagClick(+tg.getAttribute('data-t'), ev); return; }

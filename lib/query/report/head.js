@@ -1,19 +1,17 @@
-/* head.js — the page's start (the build wraps every module of
- * lib/query/report/ in one function, in the order of the Makefile's
- * REPORT_JS): the embedded data decoded (data.js) and the names the views
- * share. */
-var M = JSON.parse(document.getElementById('pcol-meta').textContent);
-var $ = function (id) { return document.getElementById(id); };
-var D, D0, N, NS, TIME, DUR, STK, WGT, values, FT, FTP, FTN, FTS, THR, col;
+/* head.js — the page's start and the state every view shares: the
+ * embedded data decoded (data.js), the selection S and what page.js
+ * computes from it.  It imports no view: page.js sets what it computes
+ * (setResults) and says what a pick redraws (onPick). */
+import { pcolBase64, pcolBinary, pcolData, pcolInflate } from './data.js';
+import { pcolTimeText, pcolUnitLabel } from './units.js';
+export var M = JSON.parse(document.getElementById('pcol-meta').textContent);
+export var $ = function (id) { return document.getElementById(id); };
+export var D, D0, N, NS, TIME, DUR, STK, WGT, values, FT, FTP, FTN, FTS, THR, col;
 /* D: the data the views read; D0 the whole profile's, D its hide/show view
  * (hide.js pcolHidden), with its own frame tree */
-function setData(d) {
+export function setData(d) {
   D = d;
   FT = D.FT; FTP = D.FTP; FTN = D.FTN; FTS = D.FTS;
-  if (D0) { /* node ids of another tree: views opened on the old one start over */
-    FKIDS = flameKids();
-    LEAF = null; S.zoom = 0; TV.open = {}; TV.cur = 0; TV.inv = null;
-  }
 }
 /* The data decoded, then done() (the first drawing: header, table, flame
  * graph, trees, source, call graph, from the whole profile's weights),
@@ -25,7 +23,7 @@ function setData(d) {
  * types) come after the script in the page and are inflated after the
  * first drawing; a view that reads one of them before makes it then
  * (data.js pcolData). */
-function pcolMark(name) { if (window.performance && performance.mark) performance.mark(name); }
+export function pcolMark(name) { if (window.performance && performance.mark) performance.mark(name); }
 function pcolUnpack(raw, n, then) { /* raw deflate of n bytes -> then(bytes) */
   if (n === undefined) return then(raw);
   /* a small part at once: a DecompressionStream's steps wait behind the
@@ -39,7 +37,7 @@ function pcolUnpack(raw, n, then) { /* raw deflate of n bytes -> then(bytes) */
     then(new Uint8Array(b));
   }).catch(function (e) { setTimeout(function () { throw e; }); });
 }
-function pcolStart(done, samples, rest) {
+export function pcolStart(done, samples, rest) {
   pcolMark('pcol-script'); /* the page's text parsed up to the script (bench/report_page.js reads the marks) */
   var el = document.getElementById('pcol-bin'), raw = pcolBase64(el.textContent);
   el.textContent = ''; /* the text is not needed again: its memory can go */
@@ -77,6 +75,7 @@ function pcolStart(done, samples, rest) {
     if (has3 && (D.GT || !D.SW0) && document.readyState === 'loading') later(first); else first();
   });
   function first() {
+    D0 = D;
     done();
     pcolMark('pcol-ready');
     later(third);
@@ -99,31 +98,35 @@ function pcolStart(done, samples, rest) {
     pcolUnpack(pcolBase64(text('pcol-bin2')), M.bin2_raw, function (b) { D0.setPart2(b); rest(); });
   }
 }
-var DIFF = M.diff || null;
+export var DIFF = M.diff || null;
 /* the selection every view follows */
-var S = { value: M.value, valueTouched: false, source: 0, by: 'function', range: null,
+export var S = { value: M.value, valueTouched: false, source: 0, by: 'function', range: null,
           zoom: 0, search: null, filter: null, sortKey: 'order', raw: false, fn: null,
           focus: null, ignore: null, drop: null, hide: null, show: null,
           tag: null, tagIgnore: null, lskeep: null };
-var SW = null, TOPDIFF = null;
+/* the selection's stack weights (range.js), top rows (top.js) and diff
+ * rows (diff.js) */
+export var SW = null, TOP = [], TOPDIFF = null;
 /* the unit each table speaks (units.js pcolViewUnit, the CLI's rule): the
  * top table, call tree and total's (pcol top), the diff table's (pcol diff) */
-var TOPU = 'auto', DIFFU = 'auto';
-function unitOf() { return M.values[S.value].unit || ''; }
+export var TOPU = 'auto', DIFFU = 'auto';
+export function setResults(sw, top, topdiff, topu, diffu) { SW = sw; TOP = top; TOPDIFF = topdiff; TOPU = topu; DIFFU = diffu; }
+export function unitOf() { return M.values[S.value].unit || ''; }
 /* v in the unit u picked for its table; without u, in its own unit (as
  * pcol list and flame print each number) */
-function human(v, u) { return S.raw ? String(v) : pcolUnitLabel(v, unitOf(), u); }
-function secs(ns) { return pcolTimeText(ns); }
-function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]; }); }
-function regex(text, input) {
+export function human(v, u) { return S.raw ? String(v) : pcolUnitLabel(v, unitOf(), u); }
+export function secs(ns) { return pcolTimeText(ns); }
+export function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]; }); }
+export function regex(text, input) {
   input.classList.remove('bad');
   if (!text) return null;
   try { return new RegExp(text); } catch (e) { input.classList.add('bad'); return null; }
 }
-/* a function picked in a table, the tree or the flame graph */
-function pick(name) {
+/* a function picked in a table, the tree or the flame graph; then the
+ * views that show it are drawn (onPick: page.js names them) */
+var PICKED = null;
+export function onPick(redraw) { PICKED = redraw; }
+export function pick(name) {
   S.fn = name ? { name: name } : null;
-  drawPeek();
-  drawTopRows();
-  drawSource();
+  PICKED();
 }

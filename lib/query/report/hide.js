@@ -7,6 +7,8 @@
  * frame name).  pcolHidden gives the data with those in place of the
  * whole profile's, so every view (top, graph, trees, flame, peek) counts
  * the frames left.  No DOM. */
+import { pcolGraphLocKeys } from './graph.js';
+import { pcolFname } from './tree.js';
 
 /* {lh: per line row 1 = hidden, loch: per location 1 = every line hidden},
  * or null without hide and show.  hide, show: RegExp or null. */
@@ -115,7 +117,7 @@ function pcolFtreeHidden(D, hs) {
 /* The data D with hide/show applied (D itself without them): every key
  * set and the frame tree of the frames left, and D.HS (pcolFilterDrop
  * drops a sample whose every frame is hidden). */
-function pcolHidden(D, hide, show) {
+export function pcolHidden(D, hide, show) {
   var hs = pcolHideShow(D, hide, show);
   if (!hs) return D;
   var H = Object.create(D), t = pcolFtreeHidden(D, hs);
@@ -144,7 +146,7 @@ function pcolBaseTree(D) {
   }
   return T.dec;
 }
-function pcolBaseShares(H, hide, show, k) {
+export function pcolBaseShares(H, hide, show, k) {
   var B = pcolBaseTree(H), T = H.M.diff && H.M.diff.tree;
   if (!B || !T['w' + k]) return null;
   var w = H.col(T['w' + k]), whole = T['t' + k], hs = pcolHideShow(B, hide, show);

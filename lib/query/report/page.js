@@ -1,18 +1,30 @@
 /* page.js — the page's frame: recomputation for the selection, the header
  * (what `pcol info` says), the controls, and window.pcolReport, the calls
  * the browser test (tests/interop/report_check.js) drives. */
+import { pcolRangeText, pcolTimeText, pcolViewUnit } from './units.js';
+import { pcolFilterDrop, pcolStackWeights, pcolTagKeep } from './range.js';
+import { pcolKeyset, pcolTop } from './top.js';
+import { pcolBaseShares, pcolHidden } from './hide.js';
+import { pcolDiffRows, pcolDiffUnit } from './diff.js';
+import { $, col, D, D0, DIFF, esc, FT, FTP, human, M, N, onPick, pcolMark, pcolStart, pick, regex, S, secs, setData, setResults, TOPDIFF, TOPU, unitOf } from './head.js';
+import { drawTop, drawTopRows, topCells, topHead, TROWS } from './table.js';
+import { colour, computeFlame, drawFlame, FL, flameKids, fname, frameAt, frameInfo, share } from './flame.js';
+import { drawTimeline, forgetLeaf, timelineTracks, TL, tx, xt } from './timeline.js';
+import { drawStackChart, wireStackChart } from './stackchart.js';
+import { drawPeek, drawTree, PEEK, treeSearch, TV, wireTree } from './treeview.js';
+import { drawSource, forgetSourceLines } from './source.js';
+import { RF, wireRefine } from './refine.js';
+import { drawGraph, GV, wireGraph } from './graphview.js';
 /* ------------------------------------------------------- everything */
 function recompute() {
   S.drop = pcolFilterDrop(D, S.focus, S.ignore);
-  var sw = SW = pcolStackWeights(D, S);
-  TOP = pcolTop(D, sw, pcolKeyset(D, S, S.by));
+  var sw = pcolStackWeights(D, S), top = pcolTop(D, sw, pcolKeyset(D, S, S.by));
   computeFlame(sw);
   TV.inv = null;
-  SRCLINES = null;
+  forgetSourceLines();
   var bt = DIFF && DIFF.top && DIFF.top[S.value];
-  TOPDIFF = bt ? pcolDiffRows(TOP, bt[S.by]) : null;
-  TOPU = pcolViewUnit(TOP, sw.total, unitOf());
-  DIFFU = TOPDIFF ? pcolDiffUnit(TOPDIFF, bt[S.by].total, sw.total, unitOf()) : TOPU;
+  var topdiff = bt ? pcolDiffRows(top, bt[S.by]) : null, topu = pcolViewUnit(top, sw.total, unitOf());
+  setResults(sw, top, topdiff, topu, topdiff ? pcolDiffUnit(topdiff, bt[S.by].total, sw.total, unitOf()) : topu);
   if (DIFF) {
     var sh = DIFF.shares[S.value];
     /* the base's shares per node of the whole frame tree (report.c); with
@@ -138,6 +150,9 @@ function wire() {
     $(id).addEventListener('change', function () {
       S[field] = regex(this.value, this);
       setData(pcolHidden(D0, S.hide, S.show));
+      /* node ids of another tree: views opened on the old one start over */
+      flameKids();
+      forgetLeaf(); S.zoom = 0; TV.open = {}; TV.cur = 0; TV.inv = null;
       recompute();
     });
   }
@@ -221,9 +236,13 @@ var api = window.pcolReport = {
     return out;
   }
 };
+onPick(function () {
+  drawPeek();
+  drawTopRows();
+  drawSource();
+});
 pcolStart(function () {
-  D0 = D;
-  FKIDS = flameKids();
+  flameKids();
   header();
   topHead();
   wire();

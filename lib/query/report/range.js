@@ -27,7 +27,7 @@ function pcolTicksBefore(t, d, n, x) {
   return k > BigInt(n) ? n : Number(k);
 }
 /* The value of sample i that a range [from, to) selects (null: none of it) */
-function pcolInRange(D, i, v, from, to) {
+export function pcolInRange(D, i, v, from, to) {
   var t = D.TIME[i], d = D.DUR[i];
   if (t !== t) return null;
   if (d <= 0) return t < from || t >= to ? null : v;
@@ -42,7 +42,7 @@ function pcolInRange(D, i, v, from, to) {
  * (pad: a longer reach, the stack chart's sampling interval) to the first
  * time >= to, found by bisection.  A sample before a covers none of the
  * range (it ends by from), one from e on starts at to or later. */
-function pcolRangeRows(D, s, from, to, pad) {
+export function pcolRangeRows(D, s, from, to, pad) {
   var TIME = D.TIME, si = D.SI && D.SI[s.id - 1], a = s.row0 + s.na, e = s.row1;
   if (!si || !si.sorted) return [s.row0, s.row1];
   function first(x) { /* the first row of [a, e) with TIME >= x */
@@ -54,7 +54,7 @@ function pcolRangeRows(D, s, from, to, pad) {
   return [lo, Math.max(lo, first(to))];
 }
 /* The sources a selection covers */
-function pcolSelSources(D, sel) {
+export function pcolSelSources(D, sel) {
   return D.M.sources.filter(function (s) { return !sel.source || s.id === sel.source; });
 }
 /* The chosen value summed per stack node over the selection (weights.c):
@@ -63,7 +63,7 @@ function pcolSelSources(D, sel) {
  * skipped: untimed sources a range leaves out}.  sel: {value, source, range: [from, to) or null,
  * drop: per stack node 1 = a filter drops its samples, or null,
  * lskeep: per label set 1 = the tag filters keep its samples, or null} */
-function pcolStackWeights(D, sel) {
+export function pcolStackWeights(D, sel) {
   var W0 = D.SW0;
   if (W0 && !sel.range && !sel.source && sel.value === D.M.value && !sel.lskeep) {
     /* the whole profile: its sums per stack node from report.c (the same
@@ -89,6 +89,16 @@ function pcolStackWeights(D, sel) {
   });
   return { w: w, total: total, skipped: skipped };
 }
+/* Subtree sums and "a non-zero sample passes here" per stack node */
+export function pcolSubtree(D, w) {
+  var NS = D.NS, sub = new Float64Array(NS + 1), touched = new Uint8Array(NS + 1);
+  for (var n = 1; n <= NS; n++) { sub[n] = w[n]; touched[n] = w[n] !== 0 ? 1 : 0; }
+  for (n = NS; n >= 1; n--) {
+    var p = D.SPAR[n - 1];
+    if (p) { sub[p] += sub[n]; touched[p] |= touched[n]; }
+  }
+  return { sub: sub, touched: touched };
+}
 /* The focus and ignore filters (lib/core/filter.c, pprof -focus/-ignore):
  * a location is ignored when one of its strings (each line's function name
  * and file, the mapping's file: report.c's locstr) matches `ignore`, else
@@ -98,7 +108,7 @@ function pcolStackWeights(D, sel) {
  * focus, ignore: RegExp or null (JavaScript's, for POSIX ERE: the same on
  * the usual expressions).  With D of pcolHidden (hide.js), a sample whose
  * every location is hidden is dropped too, as filter.c drops it. */
-function pcolFilterDrop(D, focus, ignore) {
+export function pcolFilterDrop(D, focus, ignore) {
   var hs = D.HS || null; /* hide/show (hide.js pcolHidden): a sample whose every location is hidden goes */
   if (!focus && !ignore && !hs) return null;
   var L = D.LS, nloc = L.off.length - 2, memo = {}, lst = new Uint8Array(nloc + 1);
@@ -135,7 +145,7 @@ function pcolFilterDrop(D, focus, ignore) {
  * Returns per label set (0 = none) 1 = kept by `tag` and not dropped by
  * `tagIgnore`, or null with no tag filter; throws Error with the CLI's
  * message on a bad filter. */
-function pcolTagKeep(D, tag, tagIgnore) {
+export function pcolTagKeep(D, tag, tagIgnore) {
   if (!tag && !tagIgnore) return null;
   var L = D.LB, nls = L ? L.off.length - 2 : 0, keep = new Uint8Array(nls + 1);
   function compile(what, spec) {
@@ -183,8 +193,8 @@ function pcolTagKeep(D, tag, tagIgnore) {
  * replaces the box's expression (pprof's Focus on the selection); ignore,
  * hide and show add it as another alternative ("A|B": what A or B
  * matches), so a second ignore ignores both. */
-function pcolRefineRegex(name) { return '^' + String(name).replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') + '$'; }
-function pcolRefineText(kind, old, name) {
+export function pcolRefineRegex(name) { return '^' + String(name).replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') + '$'; }
+export function pcolRefineText(kind, old, name) {
   var re = pcolRefineRegex(name);
   return kind === 'focus' || !old ? re : old + '|' + re;
 }

@@ -9,12 +9,18 @@
  * cleared as a typed one, and computes as that box does (the CLI's
  * --focus/--ignore/--hide/--show).  "undo refine" puts the four boxes back
  * as they were before the last refine, one step at a time. */
-var RF = { hist: [], name: null };
+import { pcolRefineText } from './range.js';
+import { pcolTagFocusText } from './graphtags.js';
+import { $, pick } from './head.js';
+import { fname, frameAt } from './flame.js';
+import { stackBoxAt } from './stackchart.js';
+import { TV } from './treeview.js';
+export var RF = { hist: [], name: null };
 var RF_KINDS = [['focus', 'focus on', 'keep only the samples with this function (pcol --focus), replacing the focus'],
   ['ignore', 'ignore', 'drop the samples with this function (pcol --ignore), besides what is ignored'],
   ['hide', 'hide', 'remove this function\'s frames from the stacks (pcol --hide), besides what is hidden'],
   ['show', 'show', 'keep only this function\'s frames, and frames without a function (pcol --show), besides what is shown']];
-function refineMenu(name, ev) {
+export function refineMenu(name, ev) {
   var m = $('refine');
   m.textContent = '';
   RF.name = name;
@@ -38,7 +44,7 @@ function refineMenu(name, ev) {
 /* a label box of the call graph (graphtags.js): tag focus, pprof -http's
  * "tag focus": the tag box (pcol --tag) set to the box's labels
  * (pcolTagFocusText), replacing what it held, undone as a refine */
-function tagRefineMenu(t, ev) {
+export function tagRefineMenu(t, ev) {
   var m = $('refine');
   m.textContent = '';
   var h = document.createElement('div');
@@ -85,7 +91,7 @@ function refineUndo() {
   });
   $('undo').disabled = !RF.hist.length;
 }
-function wireRefine() {
+export function wireRefine() {
   $('undo').addEventListener('click', refineUndo);
   document.addEventListener('mousedown', function (ev) { if (!$('refine').contains(ev.target)) refineClose(); });
   document.addEventListener('keydown', function (ev) { if (ev.key === 'Escape') refineClose(); });

@@ -4,9 +4,13 @@
  * for the file's default value (report.c embeds list.c's blocks; the files are
  * found at report time by list's safe rule, srcfile.c, and bounded), or
  * why there is no source. */
+import { pcolUnitLabel } from './units.js';
+import { pcolKeyset, pcolListWindow, pcolTop } from './top.js';
+import { $, D, M, S, SW, unitOf } from './head.js';
 /* The selection's numbers per line: top by line (pcol list's lines are
  * its keys "FUNCTION FILE:LINE"), made once a selection and kept */
 var SRCLINES = null;
+export function forgetSourceLines() { SRCLINES = null; } /* a new selection */
 function sourceLineRows() {
   if (!SRCLINES) {
     SRCLINES = new Map();
@@ -14,7 +18,7 @@ function sourceLineRows() {
   }
   return SRCLINES;
 }
-function drawSource() {
+export function drawSource() {
   var box = $('source-lines'), L = M.list;
   box.textContent = '';
   if (!S.fn || !L) { $('source-title').textContent = 'Source (pick a function)'; return; }

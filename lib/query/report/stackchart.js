@@ -5,8 +5,13 @@
  * One sample per pixel column (the first that covers it), so a page of a
  * million samples draws as fast as a small one.  A click picks the frame's
  * function for the other views; brushing the timeline zooms. */
+import { pcolRangeText } from './units.js';
+import { pcolRangeRows } from './range.js';
+import { $, D, DUR, FTP, FTS, pick, S, STK, THR, TIME } from './head.js';
+import { colour, fname } from './flame.js';
+import { TL } from './timeline.js';
 var SC = { boxes: [], FH: 13, MAXD: 40 };
-function drawStackChart() {
+export function drawStackChart() {
   var cv = $('stackchart');
   if (!TIME && TL.timed.length) return; /* drawn when the samples are in (head.js) */
   if (!TL.tracks.length) { $('stack-section').style.display = 'none'; return; }
@@ -69,7 +74,7 @@ function drawStackChart() {
   cv.setAttribute('data-boxes', SC.boxes.length);
   $('stack-note').textContent = (S.range ? pcolRangeText(S.range) : 'whole profile') + ': one sample per pixel, root at the top; brush the timeline to zoom, click a box to pick its function';
 }
-function stackBoxAt(ev) {
+export function stackBoxAt(ev) {
   var b = $('stackchart').getBoundingClientRect(), x = ev.clientX - b.left, y = ev.clientY - b.top;
   for (var i = SC.boxes.length - 1; i >= 0; i--) {
     var r = SC.boxes[i];
@@ -77,7 +82,7 @@ function stackBoxAt(ev) {
   }
   return null;
 }
-function wireStackChart() {
+export function wireStackChart() {
   var cv = $('stackchart');
   cv.addEventListener('click', function (ev) { var r = stackBoxAt(ev); if (r) pick(fname(r.n)); });
   cv.addEventListener('mousemove', function (ev) { var r = stackBoxAt(ev); cv.title = r ? fname(r.n) : ''; });

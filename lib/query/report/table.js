@@ -2,12 +2,15 @@
  * the rows in view are in the DOM), full names with the CLI's "(inline)"
  * marks, sortable; on a --diff page, base, new and change columns (diff.js).
  * A click on a row selects its function for the other views. */
-var TOP = [], TROWS = [], RH = 19;
+import { pcolFmt2 } from './units.js';
+import { pcolInlineText, pcolTopSort } from './top.js';
+import { $, DIFF, DIFFU, human, S, SW, TOP, TOPDIFF, TOPU } from './head.js';
+export var TROWS = [], RH = 19;
 function topColumns() {
   return DIFF && DIFF.top ? [['bflat', 'base flat'], ['flat', 'new flat'], ['dflat', '\u0394flat'], ['bcum', 'base cum'], ['cum', 'new cum'], ['dcum', '\u0394cum'], ['name', 'name']]
     : [['flat', 'flat'], ['fp', 'flat%'], ['order', 'sum%'], ['cum', 'cum'], ['cp', 'cum%'], ['name', 'name']];
 }
-function topHead() {
+export function topHead() {
   var tr = $('top').tHead.rows[0];
   tr.textContent = '';
   topColumns().forEach(function (c) {
@@ -19,14 +22,14 @@ function topHead() {
   });
 }
 /* one row's cells as text, as the CLI prints them (the browser test reads it) */
-function topCells(r) {
+export function topCells(r) {
   var nm = r.name + (r.inl ? ' (' + pcolInlineText(r.inl) + ')' : '');
   var u = DIFFU;
   if (DIFF && DIFF.top) return [human(r.bflat, u), human(r.flat, u), sign(r.dflat) + human(r.dflat, u), human(r.bcum, u), human(r.cum, u), sign(r.dcum) + human(r.dcum, u), nm];
   return [human(r.flat, TOPU), pcolFmt2(r.fp) + '%', pcolFmt2(r.sp) + '%', human(r.cum, TOPU), pcolFmt2(r.cp) + '%', nm];
 }
 function sign(v) { return v >= 0 ? '+' : ''; } /* pcol diff's: "+" before a change >= 0 */
-function drawTop() {
+export function drawTop() {
   var key = S.sortKey, diff = DIFF && DIFF.top && TOPDIFF;
   /* the top table: `pcol top --sort`'s orders (pcolTopSort: sum% of the
    * whole table in that order, the name filter then only hides rows); the
@@ -42,7 +45,7 @@ function drawTop() {
   drawTopRows();
 }
 /* the rows in view (and a few around) */
-function drawTopRows() {
+export function drawTopRows() {
   var sc = $('top-scroll'), h = sc.clientHeight || 560, first = Math.max(0, Math.floor(sc.scrollTop / RH) - 5);
   var last = Math.min(TROWS.length, first + Math.ceil(h / RH) + 10), body = $('top').tBodies[0];
   $('top').style.top = (first * RH) + 'px';

@@ -2,8 +2,11 @@
  * long samples as rectangles of their duration, point samples as an
  * activity graph (the chosen value per pixel, stacked by the leaf frame's
  * colour), Rprof's memory in use as a line, and the brushed range. */
+import { pcolUnitLabel } from './units.js';
+import { $, D, DUR, FT, FTS, M, NS, S, STK, THR, TIME, values } from './head.js';
+import { colour, FL, fname, nameColour } from './flame.js';
 /* -------------------------------------------------------- timeline */
-var TL = { tracks: [], t0: 0, t1: 1, W: 0, L: 150, R: 10, timed: [] };
+export var TL = { tracks: [], t0: 0, t1: 1, W: 0, L: 150, R: 10, timed: [] };
 (function () {
   var timed = TL.timed = M.sources.filter(function (s) { return s.timed; });
   if (!timed.length) return;
@@ -13,7 +16,7 @@ var TL = { tracks: [], t0: 0, t1: 1, W: 0, L: 150, R: 10, timed: [] };
 })();
 /* the tracks: a source's, or one per thread label of it (made when the
  * samples part is in: head.js pcolStart) */
-function timelineTracks() {
+export function timelineTracks() {
   TL.tracks = [];
   TL.timed.forEach(function (s) {
     if (THR) {
@@ -27,10 +30,11 @@ function timelineTracks() {
     }
   });
 }
-function tx(t) { return TL.L + (t - TL.t0) / (TL.t1 - TL.t0) * (TL.W - TL.L - TL.R); }
-function xt(x) { return TL.t0 + (x - TL.L) / (TL.W - TL.L - TL.R) * (TL.t1 - TL.t0); }
+export function tx(t) { return TL.L + (t - TL.t0) / (TL.t1 - TL.t0) * (TL.W - TL.L - TL.R); }
+export function xt(x) { return TL.t0 + (x - TL.L) / (TL.W - TL.L - TL.R) * (TL.t1 - TL.t0); }
 var LEAF = null; /* colour of each stack: its leaf frame's */
-function drawTimeline() {
+export function forgetLeaf() { LEAF = null; } /* a new frame tree (hide/show) */
+export function drawTimeline() {
   var cv = $('timeline');
   if (!TIME && TL.timed.length) { /* the samples part is still being read (head.js) */
     $('tl-note').textContent = 'Reading the samples\u2026 (the timeline, the stack chart and ranges come when they are in)';

@@ -3,10 +3,12 @@
  * on it (a key adds a stack node's subtree only where no ancestor holds
  * it).  The keys of each location come from the library (report.c embeds
  * top.c's pcol_q_top_keys), so only the sums are written here. */
+import { pcolSelSources, pcolSubtree } from './range.js';
+import { pcolFracCut, pcolGraphLocKeys } from './graph.js';
 
 /* The key set of `by` for a selection: the one naming unnamed functions
  * as the selected sources do (Rprof or not, top.c) */
-function pcolKeyset(D, sel, by) {
+export function pcolKeyset(D, sel, by) {
   var unnamed = pcolSelSources(D, sel).some(function (s) { return s.type !== 'rprof'; }) ? 1 : 0;
   var best = null;
   D.KS.forEach(function (k) {
@@ -14,18 +16,8 @@ function pcolKeyset(D, sel, by) {
   });
   return best;
 }
-/* Subtree sums and "a non-zero sample passes here" per stack node */
-function pcolSubtree(D, w) {
-  var NS = D.NS, sub = new Float64Array(NS + 1), touched = new Uint8Array(NS + 1);
-  for (var n = 1; n <= NS; n++) { sub[n] = w[n]; touched[n] = w[n] !== 0 ? 1 : 0; }
-  for (n = NS; n >= 1; n--) {
-    var p = D.SPAR[n - 1];
-    if (p) { sub[p] += sub[n]; touched[p] |= touched[n]; }
-  }
-  return { sub: sub, touched: touched };
-}
 /* rows {key, name, rank, inl, flat, cum, order, fp, sp, cp} in top's order */
-function pcolTop(D, sw, k) {
+export function pcolTop(D, sw, k) {
   var NS = D.NS, SPAR = D.SPAR, SLOC = D.SLOC, w = sw.w, nk = k.names.length + 1;
   var fk = new Uint32Array(NS + 1), flat = new Float64Array(nk), cum = new Float64Array(nk), cnt = new Uint32Array(nk);
   for (var n = 1; n <= NS; n++) {
@@ -68,7 +60,7 @@ function pcolTop(D, sw, k) {
  * |cum| desc (pcolTop's); cum (and cum%) |cum| desc, name, |flat| desc;
  * name bytewise.  Names compare by rank (report.c's bytewise order).  sum%
  * is made again in the new order, as the CLI prints it.  Rows are copied. */
-function pcolTopSort(rows, key, total) {
+export function pcolTopSort(rows, key, total) {
   var out = rows.map(function (r) { var c = {}; for (var k in r) c[k] = r[k]; return c; });
   var nm = function (x, y) { return x.rank !== undefined && y.rank !== undefined ? x.rank - y.rank : x.name < y.name ? -1 : x.name > y.name ? 1 : 0; };
   if (key === 'cum' || key === 'cp')
@@ -111,18 +103,9 @@ function pcolInlineMarks(D, w, st, k, sumFlat) {
   for (j = 0; j < nk; j++) out[j] = m[j] & 1 ? (m[j] & 2 ? 3 : 1) : 0;
   return out;
 }
-function pcolPct(v, total) { return total ? 100 * v / total : 0; }
-/* printf's %.2f: the exact decimal value, ties to even (toFixed rounds ties up) */
-function pcolFmt2(x) {
-  var s = x.toFixed(2), e = Math.abs(x).toFixed(40), dot = e.indexOf('.');
-  if (/^50*$/.test(e.slice(dot + 3))) {
-    var k = Math.round(Math.abs(x) * 100 - 0.5); /* the lower neighbour, x 100 */
-    if (k % 2 === 0) s = (x < 0 ? '-' : '') + (k / 100).toFixed(2);
-  }
-  return s;
-}
+export function pcolPct(v, total) { return total ? 100 * v / total : 0; }
 /* the CLI's "(inline)" marks (PCOL_INLINE_*: 1 inline, 3 partial-inline; cmd_top.c's words) */
-function pcolInlineText(m) { return m === 1 ? 'inline' : m === 3 ? 'partial-inline' : ''; }
+export function pcolInlineText(m) { return m === 1 ? 'inline' : m === 3 ? 'partial-inline' : ''; }
 /* The window of lines `pcol list` shows in a block (list.c make_block):
  * from the earliest of each line's start (its function's start line, else
  * 5 lines before it) to 5 lines after the last line, from line 1 on; null
@@ -130,7 +113,7 @@ function pcolInlineText(m) { return m === 1 ? 'inline' : m === 3 ? 'partial-inli
  * lines with samples in the block; st: the block's start lines as report.c
  * embeds them, one number for every line (0: none known) or [line, start,
  * ...] per line of the whole profile. */
-function pcolListWindow(lines, st) {
+export function pcolListWindow(lines, st) {
   if (!lines.length) return null;
   var by = null, i, a = Infinity, e = -Infinity;
   if (typeof st !== 'number') {

@@ -4,10 +4,11 @@
  * inverted tree (a function that has self weight at the root, its callers
  * below), and the callers and callees of one key as `pcol peek` adds them
  * up.  No DOM. */
+import { pcolSubtree } from './range.js';
 
-function pcolFname(D, i) { return i ? D.FT.names[D.FTN[i] - 1] : 'all'; }
+export function pcolFname(D, i) { return i ? D.FT.names[D.FTN[i] - 1] : 'all'; }
 /* per frame-tree node: self (samples ending there) and total (its subtree) */
-function pcolFtreeSums(D, sw) {
+export function pcolFtreeSums(D, sw) {
   var n = D.FT.n, self = new Float64Array(n), total = new Float64Array(n), FTS = D.FTS, FTP = D.FTP;
   /* nz: a node of non-zero self in the subtree (with negative values a
    * node's total can be 0 with such nodes below: pcol fold prints their
@@ -20,7 +21,7 @@ function pcolFtreeSums(D, sw) {
   return { self: self, total: total, nz: nz, totalAbs: sw.total };
 }
 /* children of each frame-tree node (arrays), in node order */
-function pcolFtreeKids(D) {
+export function pcolFtreeKids(D) {
   var k = [];
   for (var i = 0; i < D.FT.n; i++) k.push([]);
   for (i = 1; i < D.FT.n; i++) k[D.FTP[i]].push(i);
@@ -33,7 +34,7 @@ function pcolByWeight(a, b) { /* |w| descending, then name bytewise */
 /* The call tree top-down: children of frame-tree node i with a non-zero
  * sample below (pcolFtreeSums nz), as {n, name, w (total), self},
  * heaviest first */
-function pcolTreeChildren(D, kids, sums, i) {
+export function pcolTreeChildren(D, kids, sums, i) {
   var out = [];
   kids[i].forEach(function (c) {
     if (sums.total[c] !== 0 || sums.nz[c]) out.push({ n: c, name: pcolFname(D, c), w: sums.total[c], self: sums.self[c] });
@@ -45,7 +46,7 @@ function pcolTreeChildren(D, kids, sums, i) {
  * from the root to it, each with the weight that reached the root through
  * it.  A node keeps its frontier (frame-tree nodes and their weights), so
  * children are made when a node is opened. */
-function pcolInvertedRoots(D, sums) {
+export function pcolInvertedRoots(D, sums) {
   var by = {}, out = [];
   for (var i = 1; i < D.FT.n; i++) {
     if (sums.self[i] === 0) continue;
@@ -55,7 +56,7 @@ function pcolInvertedRoots(D, sums) {
   }
   return out.sort(pcolByWeight);
 }
-function pcolInvertedChildren(D, node) {
+export function pcolInvertedChildren(D, node) {
   var by = {}, out = [];
   for (var j = 0; j < node.front.length; j++) {
     var p = D.FTP[node.front[j]];
@@ -71,7 +72,7 @@ function pcolInvertedChildren(D, node) {
  * the outer lines of the same location) to each key, never to itself, and
  * a sample counts once per edge however often it recurs.  Returns
  * {callers: [{key, name, w}], callees: [...], flat, cum}. */
-function pcolPeek(D, sw, k, K) {
+export function pcolPeek(D, sw, k, K) {
   var NS = D.NS, SLOC = D.SLOC, off = D.KIDS.off, kids = D.KIDS.kids, st = pcolSubtree(D, sw.w);
   var sub = st.sub, touched = st.touched, nk = k.names.length + 1;
   var inC = new Uint32Array(nk), outC = new Uint32Array(nk), cin = new Float64Array(nk), cout = new Float64Array(nk);

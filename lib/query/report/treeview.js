@@ -3,7 +3,12 @@
  * mouse or the keyboard (up/down move, right/left open/close, enter
  * picks), and the callers/callees panel of the picked function (pcol peek's
  * numbers, tree.js).  Both follow the selection. */
-var TV = { mode: 'top', open: {}, rows: [], cur: 0, inv: null, search: null };
+import { pcolFmt2, pcolViewUnit } from './units.js';
+import { pcolKeyset, pcolPct, pcolTop } from './top.js';
+import { pcolFname, pcolInvertedChildren, pcolInvertedRoots, pcolPeek, pcolTreeChildren } from './tree.js';
+import { $, D, FT, FTP, human, pick, regex, S, SW, TOP, TOPU, unitOf } from './head.js';
+import { FKIDS, FL } from './flame.js';
+export var TV = { mode: 'top', open: {}, rows: [], cur: 0, inv: null, search: null };
 function treeRows() {
   var out = [], sums = FL;
   function walkTop(n, d) {
@@ -24,7 +29,7 @@ function treeRows() {
   else walkInv(TV.inv || (TV.inv = pcolInvertedRoots(D, sums)), 0, 'i');
   return out;
 }
-function drawTree() {
+export function drawTree() {
   TV.rows = treeRows();
   if (TV.cur >= TV.rows.length) TV.cur = Math.max(0, TV.rows.length - 1);
   var box = $('tree'), tot = FL.totalAbs;
@@ -54,7 +59,7 @@ function drawTree() {
  * opened, top-down; in the inverted tree the rows shown are marked), the
  * first match made current; Enter in the box goes to the next. */
 var TREE_SEARCH_MAX = 2000;
-function treeSearch(re) {
+export function treeSearch(re) {
   TV.search = re;
   TV.capped = 0;
   if (re && TV.mode === 'top') {
@@ -87,7 +92,7 @@ function treePick(i) {
   TV.cur = i;
   pick(r.name);
 }
-function wireTree() {
+export function wireTree() {
   var box = $('tree');
   box.addEventListener('click', function (ev) {
     var el = ev.target.closest('.trow');
@@ -117,7 +122,7 @@ function wireTree() {
   $('tree-search').addEventListener('keydown', function (ev) { if (ev.key === 'Enter') { treeNextHit(TV.cur); ev.preventDefault(); } });
 }
 /* ------------------------------------------------- callers / callees */
-function drawPeek() {
+export function drawPeek() {
   PEEK = null;
   var box = $('peek');
   box.textContent = '';
@@ -147,4 +152,4 @@ function drawPeek() {
   box.appendChild(t);
   PEEK = p;
 }
-var PEEK = null;
+export var PEEK = null;

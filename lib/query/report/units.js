@@ -8,6 +8,15 @@
  * A table speaks one unit, as the CLI's: pcolViewUnit picks it from the
  * rows' values and the total (pcol top, peek and graph: a row's flat, else
  * its cum), and pcolUnitLabel(v, unit, picked) prints each number in it. */
+/* printf's %.2f: the exact decimal value, ties to even (toFixed rounds ties up) */
+export function pcolFmt2(x) {
+  var s = x.toFixed(2), e = Math.abs(x).toFixed(40), dot = e.indexOf('.');
+  if (/^50*$/.test(e.slice(dot + 3))) {
+    var k = Math.round(Math.abs(x) * 100 - 0.5); /* the lower neighbour, x 100 */
+    if (k % 2 === 0) s = (x < 0 ? '-' : '') + (k / 100).toFixed(2);
+  }
+  return s;
+}
 var PCOL_UNITS = [ /* [name, aliases, factor], the family's default unit */
   [[['B', ['b', 'byte'], 1], ['kB', ['kb', 'kbyte', 'kilobyte'], 1024], ['MB', ['mb', 'mbyte', 'megabyte'], 1048576],
     ['GB', ['gb', 'gbyte', 'gigabyte'], 1073741824], ['TB', ['tb', 'tbyte', 'terabyte'], 1099511627776],
@@ -65,7 +74,7 @@ function pcolDecimalText(v, dec) {
 /* units.c pcol_unit_label(v, unit, to): to "auto" by default (each number
  * its own unit, as pcol list, flame and traces print), a unit picked for a
  * table (pcolViewUnit), or "raw" */
-function pcolUnitLabel(v, unit, to) {
+export function pcolUnitLabel(v, unit, to) {
   to = to || 'auto';
   var ds = pcolUnitDecimals(unit), dec = ds[0], x;
   if (dec && (to === 'raw' || !pcolUnitKnown(ds[1]))) return pcolDecimalText(v, dec);
@@ -80,7 +89,7 @@ function pcolUnitLabel(v, unit, to) {
  * (pprof's selectOutputUnit): the smallest non-zero |value|'s unit, or,
  * when the total's is another and that value is under 1/100 of the total,
  * the unit of 100 x that value; a unit of no family: the unit as it is */
-function pcolUnitPick(vals, total, unit) {
+export function pcolUnitPick(vals, total, unit) {
   var minv = 0, i;
   for (i = 0; i < vals.length; i++) { var a = Math.abs(vals[i]); if (a > 0 && (minv === 0 || a < minv)) minv = a; }
   if (minv === 0) minv = total;
@@ -89,17 +98,17 @@ function pcolUnitPick(vals, total, unit) {
   return u || String(unit || '').slice(0, 31);
 }
 /* the unit of a table of rows (pcol top, peek, graph: a row's flat, else its cum) */
-function pcolViewUnit(rows, total, unit) {
+export function pcolViewUnit(rows, total, unit) {
   var vals = new Array(rows.length);
   for (var i = 0; i < rows.length; i++) vals[i] = rows[i].flat ? rows[i].flat : rows[i].cum;
   return pcolUnitPick(vals, total, unit);
 }
 /* a time in ns since the profile's start, for people: "1.234 s", "12 ms" */
-function pcolTimeText(ns) {
+export function pcolTimeText(ns) {
   var a = Math.abs(ns), s = a >= 1e9 ? [ns / 1e9, 's'] : a >= 1e6 ? [ns / 1e6, 'ms'] : a >= 1e3 ? [ns / 1e3, '\u00b5s'] : [ns, 'ns'];
   return String(+s[0].toPrecision(6)) + ' ' + s[1];
 }
 /* a range [from, to): "1.2 s – 3.4 s (2.2 s)" */
-function pcolRangeText(r) {
+export function pcolRangeText(r) {
   return pcolTimeText(r[0]) + ' \u2013 ' + pcolTimeText(r[1]) + ' (' + pcolTimeText(r[1] - r[0]) + ')';
 }
