@@ -20,7 +20,7 @@ while kill -0 $tpid 2>/dev/null; do
   read -r s c < <(for f in /proc/$pid/fd/* /proc/$pid/map_files/*; do
       l=$(readlink "$f" 2>/dev/null) || continue
       case $l in *"(deleted)") stat -L -c '%i %s' "$f" 2>/dev/null | sed "s|\$| $l|" ;; esac
-    done | awk '!seen[$1]++ { s += $2; if ($3 ~ /pcol-(samples|column)-/) c += $2 } END { print s + 0, c + 0 }')
+    done | awk '!seen[$1]++ { s += $2; if ($3 ~ /pcol-(samples|column)-/) c += $2 } END { printf "%.0f %.0f\n", s, c }')
   [ "${s:-0}" -gt $peak ] && peak=$s
   [ "${c:-0}" -gt $cpeak ] && cpeak=$c
   sleep "${IV:-0.5}"
