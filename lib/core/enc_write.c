@@ -33,13 +33,15 @@ typedef struct lane_stats {
   int nstep;
   i128 lo[NSTEP], hi[NSTEP];
   uint64_t out[NSTEP][NW][NANCHOR]; /* values outside each window */
+  i128 wlo[NSTEP][NW][NANCHOR], whi[NSTEP][NW][NANCHOR]; /* the windows (phase 2) */
 } lane_stats;
 
 typedef struct pass {
   pcol_type type;
   unsigned w;  /* element width */
   uint32_t k;  /* lanes */
-  uint64_t i;  /* element index */
+  uint32_t j;  /* the next element's lane, */
+  uint64_t r;  /* and row in it */
   int phase;   /* 0 ends, 1 ranges, 2 windows */
   lane_stats *ls;
 } pass;
@@ -49,13 +51,28 @@ static i128 window_lo(const lane_stats *s, int st, int wi, int anchor) {
   return anchor ? s->hi[st] - span : s->lo[st];
 }
 
+/* Phase 2's windows of every lane, from phase 1's ranges. */
+static void set_windows(lane_stats *ls, uint32_t k) {
+  for (uint32_t j = 0; j < k; j++)
+    for (int st = 0; st < ls[j].nstep; st++)
+      for (int wi = 0; wi < NW; wi++)
+        for (int a = 0; a < NANCHOR; a++) {
+          i128 span = ((i128)1 << (8 * widths[wi])) - 2;
+          ls[j].wlo[st][wi][a] = window_lo(&ls[j], st, wi, a);
+          ls[j].whi[st][wi][a] = ls[j].wlo[st][wi][a] + span;
+        }
+}
+
 static int stats_piece(void *ctx, const void *d, size_t n) {
   pass *p = ctx;
   const uint8_t *b = d;
-  for (size_t off = 0; off + p->w <= n; off += p->w, p->i++) {
+  /* element i is row r of lane j (i = r x k + j), kept as they go: no
+   * division a value */
+  for (size_t off = 0; off + p->w <= n; off += p->w) {
     i128 v = value_of(b + off, p->type);
-    uint64_t r = p->i / p->k;
-    lane_stats *s = &p->ls[p->i % p->k];
+    uint64_t r = p->r;
+    lane_stats *s = &p->ls[p->j];
+    if (++p->j == p->k) p->j = 0, p->r++;
     if (p->phase == 0) {
       if (r == 0) s->first = v;
       s->last = v;
@@ -69,11 +86,8 @@ static int stats_piece(void *ctx, const void *d, size_t n) {
         continue;
       }
       for (int wi = 0; wi < NW; wi++)
-        for (int a = 0; a < NANCHOR; a++) {
-          i128 lo = window_lo(s, st, wi, a);
-          i128 span = ((i128)1 << (8 * widths[wi])) - 2;
-          if (x < lo || x > lo + span) s->out[st][wi][a]++;
-        }
+        for (int a = 0; a < NANCHOR; a++)
+          if (x < s->wlo[st][wi][a] || x > s->whi[st][wi][a]) s->out[st][wi][a]++;
     }
   }
   return 0;
@@ -133,7 +147,7 @@ static uint64_t plan_k(pcol_enc_source each, void *src, pcol_type type, uint64_t
   pcol_enc_lane *lanes = calloc(k, sizeof *lanes);
   uint64_t size = UINT64_MAX;
   if (!ls || !lanes) goto out;
-  pass p = {type, (unsigned)pcol_type_width(type), k, 0, 0, ls};
+  pass p = {type, (unsigned)pcol_type_width(type), k, 0, 0, 0, ls};
   if (each(src, stats_piece, &p)) goto out;
   for (uint32_t j = 0; j < k; j++) {
     lane_stats *s = &ls[j];
@@ -145,7 +159,8 @@ static uint64_t plan_k(pcol_enc_source each, void *src, pcol_type type, uint64_t
     }
   }
   for (p.phase = 1; p.phase <= 2; p.phase++) {
-    p.i = 0;
+    p.j = 0, p.r = 0;
+    if (p.phase == 2) set_windows(ls, k);
     if (each(src, stats_piece, &p)) goto out;
   }
   for (uint32_t j = 0; j < k; j++) choose_lane(&ls[j], min_width, &lanes[j]);
@@ -193,7 +208,8 @@ typedef struct emit {
   const pcol_enc_plan *plan;
   pcol_type type;
   unsigned w;
-  uint64_t i;
+  uint32_t j;     /* the next element's lane, */
+  uint64_t r;     /* and row in it */
   uint32_t lane;  /* the lane being written */
   int exceptions; /* 0 codes, 1 exception pairs */
   int (*put)(void *ctx, const void *d, size_t n);
@@ -228,10 +244,12 @@ static int emit_piece(void *ctx, const void *d, size_t n) {
   emit *e = ctx;
   const uint8_t *b = d;
   uint32_t k = e->plan->k;
-  for (size_t off = 0; off + e->w <= n; off += e->w, e->i++) {
-    if (e->i % k != e->lane) continue;
+  for (size_t off = 0; off + e->w <= n; off += e->w) {
+    uint32_t j = e->j;
+    uint64_t r = e->r;
+    if (++e->j == k) e->j = 0, e->r++;
+    if (j != e->lane) continue;
     const pcol_enc_lane *l = &e->plan->lanes[e->lane];
-    uint64_t r = e->i / k;
     i128 v = value_of(b + off, e->type), x = v - (i128)r * l->step_exact;
     uint64_t bits = (uint64_t)v, all = l->width >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * l->width)) - 1;
     /* the same test as the counting pass (stats_piece), exactly */
@@ -277,13 +295,13 @@ int pcol_enc_emit(const pcol_enc_plan *plan, pcol_enc_source each, void *src, pc
     if (!l->width) continue;
     rc = zeros(e, align_up(pos, l->width) - pos);
     pos = align_up(pos, l->width) + lane_rows(count, plan->k, j) * l->width;
-    e->i = 0, e->lane = j, e->exceptions = 0;
+    e->j = 0, e->r = 0, e->lane = j, e->exceptions = 0;
     if (!rc) rc = each(src, emit_piece, e) || e->failed;
   }
   if (!rc) rc = zeros(e, align_up(pos, 8) - pos);
   for (uint32_t j = 0; j < plan->k && !rc; j++) {
     if (!plan->lanes[j].nexc) continue;
-    e->i = 0, e->lane = j, e->exceptions = 1;
+    e->j = 0, e->r = 0, e->lane = j, e->exceptions = 1;
     rc = each(src, emit_piece, e) || e->failed;
   }
   if (!rc) rc = flush(e);

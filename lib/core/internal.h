@@ -214,11 +214,12 @@ typedef struct pcol_nodeset {
 } pcol_nodeset;
 
 /* A builder column's bytes that left memory (spill.c): the first len bytes
- * of the column are in fd (an unlinked temporary file), the column's
- * pcol_buf holds the ones after them.  fd 0 (never opened) or > 0. */
+ * of the column are in fd (an unlinked temporary file, flen bytes of
+ * compressed blocks), the column's pcol_buf holds the ones after them.  fd
+ * 0 (never opened) or > 0. */
 typedef struct pcol_colspill {
   int fd;
-  uint64_t len;
+  uint64_t len, flen;
 } pcol_colspill;
 
 struct pcol_builder {
@@ -230,6 +231,7 @@ struct pcol_builder {
    * builder was coalesced) */
   pcol_colspill spill[2][PCOL_MAX_COLUMNS];
   int spilling, nospill;
+  void *spill_cctx; /* the compressor of spilled blocks (spill.c), made at the first */
   pcol_hset strings, value_types, functions, mappings, locations, labelsets;
   /* the last pcol_b_labelset call's rows as given, and its set: importers
    * give one sample's labels after another, mostly the same ones (a Perun
@@ -329,8 +331,10 @@ void pcol_b_implicit_fill(const pcol_builder *b, int kind, uint64_t first, size_
  * memory, a builder moves them to unlinked temporary files in $TMPDIR
  * (else /tmp) and from then on keeps at most ~1 MiB of them in memory, so
  * an importer's memory follows its distinct strings, frames and stacks,
- * not its samples.  The writer reads a spilled column back in pieces (raw)
- * or maps it (compressed); coalescing reads them back into memory. */
+ * not its samples.  The files hold the columns in compressed blocks (a
+ * constant column costs next to nothing on disk).  The writer reads a
+ * spilled column back in pieces (raw, encoded) or maps a decompressed copy
+ * (compressed); coalescing reads them back into memory. */
 extern size_t pcol_sample_spill_bytes; /* 0: never spill (tests change it) */
 /* Spills when the columns in memory reach the threshold.  Never fails: a
  * builder that cannot spill keeps its columns in memory. */
@@ -341,10 +345,10 @@ int pcol_b_col_spilled(const pcol_builder *b, int t, int c);
  * part, then memory part); PCOL_EIO on a read failure or f's non-zero. */
 int pcol_b_col_each(const pcol_builder *b, int t, int c,
                     int (*f)(void *ctx, const void *d, size_t n), void *ctx);
-/* Column c of table t whole and contiguous: its memory part moved to the
- * file and the file mapped read-only (*map, *maplen: pcol_b_col_unmap
- * them); a column not spilled is its buffer (*map NULL). */
-int pcol_b_col_view(pcol_builder *b, int t, int c, const uint8_t **data, void **map,
+/* Column c of table t whole and contiguous: decompressed into another
+ * unlinked temporary file, mapped read-only (*map, *maplen:
+ * pcol_b_col_unmap them); a column not spilled is its buffer (*map NULL). */
+int pcol_b_col_view(const pcol_builder *b, int t, int c, const uint8_t **data, void **map,
                     size_t *maplen);
 void pcol_b_col_unmap(void *map, size_t maplen);
 /* Reads every spilled column back into memory, closes the files and spills

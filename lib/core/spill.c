@@ -5,9 +5,14 @@
  *
  * Each such column then lives in an unlinked temporary file of its own
  * (its first bytes) and its pcol_buf (the bytes after them): every ~1 MiB
- * of them in memory goes to the files.  Appends are the only writes until
- * the builder is written (writer.c reads the files in pieces, or maps one
- * to compress it) or coalesced (pcol_b_unspill reads them back: coalescing
+ * of them in memory goes to the files.  A file is a run of blocks, each at
+ * most 64 KiB of the column compressed on its own (issue 47: stored as
+ * they were, 100M pprof samples took ~20 bytes a sample of temporary disk,
+ * several times the encoded output; a column of one repeated value, as a
+ * pprof profile's values mostly are, now costs a few bytes a block).
+ * Appends are the only writes until the builder is written (writer.c reads
+ * the blocks back in pieces, or maps a decompressed copy of a column to
+ * compress it) or coalesced (pcol_b_unspill reads them back: coalescing
  * rewrites rows in place).  Nothing here fails for want of a temporary
  * file or of disk: the builder then keeps its columns in memory, as it
  * always did, and writes the same bytes. */
@@ -16,6 +21,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <zstd.h>
 
 size_t pcol_sample_spill_bytes = (size_t)16 << 20;
 /* in memory once spilling: 1 MiB (a 16th of the threshold, so that a
@@ -66,8 +72,50 @@ static int write_all(int fd, const uint8_t *p, size_t n, uint64_t off) {
   return 0;
 }
 
+static int read_all(int fd, uint8_t *p, size_t n, uint64_t off) {
+  while (n) {
+    ssize_t r = pread(fd, p, n, (off_t)off);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return -1;
+    p += r, n -= (size_t)r, off += (uint64_t)r;
+  }
+  return 0;
+}
+
+/* A block: u32 column bytes n (1..PIECE), u32 stored bytes m, then m
+ * bytes: the n bytes as they are when m == n, else one zstd frame of them
+ * (level 1: the columns are written at the pace they are imported). */
+#define BLOCK_HEAD 8
+#define SPILL_LEVEL 1
+
+/* Appends p[0..n) (n <= PIECE) to s's file as one block. */
+static int put_block(pcol_builder *b, pcol_colspill *s, const uint8_t *p, size_t n,
+                     uint8_t *scratch) {
+  size_t m = n;
+  const uint8_t *body = p;
+  if (!b->spill_cctx) b->spill_cctx = ZSTD_createCCtx();
+  if (b->spill_cctx) {
+    size_t z = ZSTD_compressCCtx(b->spill_cctx, scratch + BLOCK_HEAD, ZSTD_compressBound(PIECE),
+                                 p, n, SPILL_LEVEL);
+    if (!ZSTD_isError(z) && z < n) m = z, body = scratch + BLOCK_HEAD;
+  }
+  pcol_wr32(scratch, (uint32_t)n);
+  pcol_wr32(scratch + 4, (uint32_t)m);
+  if (body == p) {
+    if (write_all(s->fd, scratch, BLOCK_HEAD, s->flen) ||
+        write_all(s->fd, p, n, s->flen + BLOCK_HEAD))
+      return -1;
+  } else if (write_all(s->fd, scratch, BLOCK_HEAD + m, s->flen)) {
+    return -1;
+  }
+  s->flen += BLOCK_HEAD + m;
+  s->len += n;
+  return 0;
+}
+
 /* Moves column (k, c)'s memory part to its file.  0, or -1 (the column is
- * as it was: the file's length counts only whole successful writes). */
+ * as it was: the file's lengths count only whole successful blocks, and
+ * the blocks written before a failure are dropped again). */
 static int flush_col(pcol_builder *b, int k, int c) {
   pcol_buf *buf = &b->t[spill_table[k]].cols[c];
   pcol_colspill *s = &b->spill[k][c];
@@ -76,8 +124,18 @@ static int flush_col(pcol_builder *b, int k, int c) {
     s->fd = 0;
     return -1;
   }
-  if (write_all(s->fd, buf->data, buf->len, s->len)) return -1;
-  s->len += buf->len;
+  uint8_t *scratch = malloc(BLOCK_HEAD + ZSTD_compressBound(PIECE));
+  if (!scratch) return -1;
+  uint64_t len0 = s->len, flen0 = s->flen;
+  for (size_t off = 0; off < buf->len; off += PIECE) {
+    size_t n = buf->len - off < PIECE ? buf->len - off : PIECE; /* whole elements */
+    if (put_block(b, s, buf->data + off, n, scratch)) {
+      s->len = len0, s->flen = flen0;
+      free(scratch);
+      return -1;
+    }
+  }
+  free(scratch);
   buf->len = 0;
   return 0;
 }
@@ -89,11 +147,18 @@ static size_t in_memory(const pcol_builder *b) {
   return n;
 }
 
+/* The builder's implicit columns (builder.c vimplicit) stay in memory: all
+ * they hold is the leading offset 0, the rest is made when written. */
+static int implicit(const pcol_builder *b, int k, int c) {
+  return b->vimplicit && (k == 0 ? c == PCOL_C_S_VALUE_OFFSETS - 1 : c == PCOL_C_V_TYPE - 1);
+}
+
 void pcol_b_spill_check(pcol_builder *b) {
   if (b->nospill || !pcol_sample_spill_bytes) return;
   if (in_memory(b) < (b->spilling ? spill_tail() : pcol_sample_spill_bytes)) return;
   for (int k = 0; k < 2; k++)
     for (int c = 0; c < PCOL_MAX_COLUMNS; c++) {
+      if (implicit(b, k, c)) continue;
       if (flush_col(b, k, c)) {
         b->nospill = 1; /* in memory from now on, as without spilling */
         return;
@@ -114,34 +179,62 @@ int pcol_b_col_each(const pcol_builder *b, int t, int c,
                     int (*f)(void *ctx, const void *d, size_t n), void *ctx) {
   const pcol_colspill *s = csp_of(b, t, c);
   if (s && s->len) {
-    uint8_t piece[PIECE];
-    for (uint64_t off = 0; off < s->len;) {
-      size_t n = s->len - off < PIECE ? (size_t)(s->len - off) : PIECE;
-      ssize_t r = pread(s->fd, piece, n, (off_t)off);
-      if (r < 0 && errno == EINTR) continue;
-      if (r <= 0) return PCOL_EIO;
-      if (f(ctx, piece, (size_t)r)) return PCOL_EIO;
-      off += (uint64_t)r;
+    /* the column's piece, then the stored block */
+    uint8_t *piece = malloc(PIECE + BLOCK_HEAD + ZSTD_compressBound(PIECE));
+    ZSTD_DCtx *dc = ZSTD_createDCtx();
+    int rc = piece && dc ? PCOL_OK : PCOL_ENOMEM;
+    uint8_t *blk = piece ? piece + PIECE : NULL;
+    for (uint64_t off = 0; off < s->flen && !rc;) {
+      uint32_t n, m;
+      rc = PCOL_EIO;
+      if (s->flen - off < BLOCK_HEAD || read_all(s->fd, blk, BLOCK_HEAD, off)) break;
+      n = pcol_rd32(blk), m = pcol_rd32(blk + 4);
+      if (!n || n > PIECE || m > n || s->flen - off - BLOCK_HEAD < m ||
+          read_all(s->fd, m == n ? piece : blk, m, off + BLOCK_HEAD))
+        break;
+      if (m < n && ZSTD_decompressDCtx(dc, piece, n, blk, m) != n) break;
+      if (f(ctx, piece, n)) break;
+      off += BLOCK_HEAD + m;
+      rc = PCOL_OK;
     }
+    ZSTD_freeDCtx(dc);
+    free(piece);
+    if (rc) return rc;
   }
   const pcol_buf *buf = &b->t[t].cols[c];
   if (buf->len && f(ctx, buf->data, buf->len)) return PCOL_EIO;
   return PCOL_OK;
 }
 
-int pcol_b_col_view(pcol_builder *b, int t, int c, const uint8_t **data, void **map,
+typedef struct to_file {
+  int fd;
+  uint64_t off;
+} to_file;
+static int file_piece(void *ctx, const void *d, size_t n) {
+  to_file *t = ctx;
+  if (write_all(t->fd, d, n, t->off)) return 1;
+  t->off += n;
+  return 0;
+}
+
+int pcol_b_col_view(const pcol_builder *b, int t, int c, const uint8_t **data, void **map,
                     size_t *maplen) {
-  pcol_colspill *s = sp_of(b, t, c);
+  const pcol_colspill *s = csp_of(b, t, c);
   *map = NULL, *maplen = 0;
   if (!s || !s->len) {
     *data = b->t[t].cols[c].data;
     return PCOL_OK;
   }
-  if (flush_col(b, t == PCOL_T_SAMPLES ? 0 : 1, c)) return PCOL_EIO;
-  if (s->len > SIZE_MAX) return PCOL_ENOMEM;
-  void *m = mmap(NULL, (size_t)s->len, PROT_READ, MAP_SHARED, s->fd, 0);
+  uint64_t len = s->len + b->t[t].cols[c].len;
+  if (len > SIZE_MAX) return PCOL_ENOMEM;
+  to_file tf = {pcol_temp_fd("pcol-column"), 0};
+  if (tf.fd < 0) return PCOL_EIO;
+  int rc = pcol_b_col_each(b, t, c, file_piece, &tf);
+  void *m = rc ? MAP_FAILED : mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED, tf.fd, 0);
+  close(tf.fd); /* the mapping keeps the file until it is unmapped */
+  if (rc) return rc;
   if (m == MAP_FAILED) return PCOL_ENOMEM;
-  *data = m, *map = m, *maplen = (size_t)s->len;
+  *data = m, *map = m, *maplen = (size_t)len;
   return PCOL_OK;
 }
 
@@ -170,7 +263,7 @@ int pcol_b_unspill(pcol_builder *b) {
       pcol_buf_free(buf);
       *buf = all;
       close(s->fd);
-      s->fd = 0, s->len = 0;
+      s->fd = 0, s->len = 0, s->flen = 0;
     }
   b->spilling = 0;
   return PCOL_OK;
@@ -199,6 +292,7 @@ int pcol_b_col_append(pcol_builder *b, int t, int c, const void *data, const voi
 }
 
 void pcol_b_spill_free(pcol_builder *b) {
+  ZSTD_freeCCtx(b->spill_cctx);
   for (int k = 0; k < 2; k++)
     for (int c = 0; c < PCOL_MAX_COLUMNS; c++)
       if (b->spill[k][c].fd > 0) close(b->spill[k][c].fd);
