@@ -139,6 +139,18 @@ static inline void pcol_q_nsum_addto(pcol_q_nsum *s, uint64_t to, uint64_t from)
     s->w128[to] += s->w128[from];
 }
 void pcol_q_nsum_free(pcol_q_nsum *s);
+/* The same sums as a list: the nodes whose sum is not 0, in id order, and
+ * their sums (weights.c; for a profile of far fewer samples than stack
+ * nodes, where a sum a node is most of the memory a view touches). */
+typedef struct pcol_q_own {
+  uint32_t *node;
+  pcol_sum *w;
+  size_t n;
+} pcol_q_own;
+int pcol_q_weights_sparse(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                          const pcol_value_sel *v, pcol_q_own *out, pcol_sum *total_abs,
+                          pcol_error *err);
+void pcol_q_own_free(pcol_q_own *o);
 /* top.c: what a pcol_top result keeps (its priv_) for the views built on
  * it (the "(inline)" marks, peek.c): the key table and, per location, every
  * key innermost first (a CSR, bit 31 set on a key at an inlined line), with
@@ -151,6 +163,11 @@ typedef struct pcol_q_inl_state {
   uint8_t *touched;             /* a non-zero sample passes through the node */
   pcol_sum cutoff;              /* pprof's edge cutoff */
   size_t nkeys;
+  /* top's walk mode: until sub is made (top.c inl_make_sub), the own
+   * weights the walk read instead, and the total that sizes sub's cells */
+  int own_list;
+  pcol_q_own own;
+  pcol_sum total;
 } pcol_q_inl_state;
 void pcol_q_inl_free(pcol_q_inl_state *s);
 /* pprof's name of a location without lines, or of a line whose function

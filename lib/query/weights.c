@@ -16,6 +16,10 @@ typedef struct wctx {
   pcol_sum *w;  /* 128-bit sums: no sum of 64-bit values overflows (F4) */
   int64_t *w64; /* or 64-bit ones, kept only if total ends <= INT64_MAX */
   int narrow;   /* weights_run: make w64, not w */
+  int pairs;    /* weights_run: list (stack, value) of each kept sample, no sums */
+  uint32_t *pn; /* ... the stacks */
+  int64_t *pv;  /* ... and values (pcol_q_weights_sparse sorts and sums them) */
+  size_t npairs, pcap;
   pcol_sum total;
   const pcol_filter *flt; /* NULL: every selected sample */
   int (*row_fn)(void *ctx, uint64_t row, int64_t value); /* pcol_q_values_iter */
@@ -61,6 +65,21 @@ static int sample_value(const wctx *c, uint64_t row, int64_t *v) {
   return value_of(c, row, c->vt, v);
 }
 
+static int pair_add(wctx *c, uint32_t s, int64_t v) {
+  if (c->npairs == c->pcap) {
+    size_t nc = c->pcap ? 2 * c->pcap : 1024;
+    uint32_t *pn = realloc(c->pn, nc * sizeof *pn);
+    if (pn) c->pn = pn;
+    int64_t *pv = pn ? realloc(c->pv, nc * sizeof *pv) : NULL;
+    if (pv) c->pv = pv;
+    if (!pn || !pv) return pcol_oom(c->err);
+    c->pcap = nc;
+  }
+  c->pn[c->npairs] = s;
+  c->pv[c->npairs++] = v;
+  return 0;
+}
+
 static int add_sample(void *p, uint64_t row, int64_t num, int64_t den) {
   wctx *c = p;
   int64_t v = 0;
@@ -81,6 +100,7 @@ static int add_sample(void *p, uint64_t row, int64_t num, int64_t den) {
    * that of the profile before -focus, -ignore, -tagfocus...) */
   c->total += av; /* at most 2^64 samples of at most 2^63: no overflow */
   if (c->flt && !pcol_filter_keep(c->flt, row)) return 0;
+  if (c->pairs) return pair_add(c, s, v);
   if (c->w64) /* wraps only when total passes INT64_MAX: then not kept */
     c->w64[s] = (int64_t)((uint64_t)c->w64[s] + (uint64_t)v);
   else
@@ -317,27 +337,35 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   c.row_fn = cp->row_fn;
   c.row_ctx = cp->row_ctx;
   c.flt = flt && flt->active ? flt : NULL;
+  c.pairs = cp->pairs;
   /* one sum a stack node, written all over (pcol_alloc_hot) */
   if (c.nstacks + 1 > SIZE_MAX / sizeof *c.w) {
     wctx_free(&c);
     return pcol_oom(err);
   }
-  if (cp->narrow)
+  if (c.pairs)
+    ; /* a list, not a sum a node */
+  else if (cp->narrow)
     c.w64 = pcol_alloc_hot((c.nstacks + 1) * sizeof *c.w64, 1);
   else
     c.w = pcol_alloc_hot((c.nstacks + 1) * sizeof *c.w, 1);
-  if (!c.w && !c.w64) {
+  if (!c.w && !c.w64 && !c.pairs) {
     wctx_free(&c);
     return pcol_oom(err);
   }
   int rc = 1;
   int unrestricted = !sel || (!sel->source_id && !sel->has_from && !sel->has_to);
-  if (unrestricted && c.vt == 0 && !c.cvt && c.stack.data && !c.flt && !c.row_fn)
+  if (c.pairs)
+    rc = pcol_select_iter_filter(f, sel, NULL, add_sample, &c, err);
+  else if (unrestricted && c.vt == 0 && !c.cvt && c.stack.data && !c.flt && !c.row_fn)
     rc = weights_all_samples(&c); /* the common case, without a callback a row */
   else if (!unrestricted || c.vt != PCOL_VT_TIME || !c.stack.data || c.flt || c.row_fn ||
            (rc = weights_time_all(&c)) == 1)
     rc = pcol_select_iter_filter(f, sel, NULL, add_sample, &c, err);
   wctx_free(&c);
+  cp->pn = c.pn;
+  cp->pv = c.pv;
+  cp->npairs = c.npairs;
   if (rc) {
     free(c.w);
     free(c.w64);
@@ -348,4 +376,79 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   out->w64 = c.w64;
   if (total_abs) *total_abs = c.total;
   return PCOL_OK;
+}
+
+/* LSD radix sort of keys[0..n) on their bits [32, 32 + bits), stable
+ * (tmp: room for n keys); the result is in keys. */
+static void radix_hi(uint64_t *keys, uint64_t *tmp, size_t n, unsigned bits) {
+  enum { B = 11 };
+  uint32_t cnt[1u << B];
+  for (unsigned sh = 0; sh < bits; sh += B) {
+    memset(cnt, 0, sizeof cnt);
+    for (size_t i = 0; i < n; i++) cnt[(keys[i] >> (32 + sh)) & ((1u << B) - 1)]++;
+    uint32_t at = 0;
+    for (size_t d = 0; d < (1u << B); d++) {
+      uint32_t c = cnt[d];
+      cnt[d] = at;
+      at += c;
+    }
+    for (size_t i = 0; i < n; i++) tmp[cnt[(keys[i] >> (32 + sh)) & ((1u << B) - 1)]++] = keys[i];
+    uint64_t *x = keys;
+    keys = tmp;
+    tmp = x;
+  }
+  if (((bits + B - 1) / B) % 2) memcpy(tmp, keys, n * sizeof *keys); /* back into the caller's */
+}
+
+void pcol_q_own_free(pcol_q_own *o) {
+  free(o->node);
+  free(o->w);
+  memset(o, 0, sizeof *o);
+}
+
+int pcol_q_weights_sparse(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                          const pcol_value_sel *v, pcol_q_own *out, pcol_sum *total_abs,
+                          pcol_error *err) {
+  wctx c = {0};
+  c.pairs = 1;
+  pcol_q_nsum none = {0};
+  memset(out, 0, sizeof *out);
+  int rc = weights_run(&c, f, sel, flt, v, &none, total_abs, err);
+  size_t n = c.npairs;
+  uint64_t *key = NULL, *tmp = NULL;
+  if (!rc && n >= UINT32_MAX) rc = pcol_error_set(err, PCOL_ETOOBIG, "too many samples");
+  if (!rc && n) {
+    key = malloc(n * sizeof *key);
+    tmp = malloc(n * sizeof *tmp);
+    out->node = malloc(n * sizeof *out->node);
+    out->w = malloc(n * sizeof *out->w);
+    if (!key || !tmp || !out->node || !out->w) rc = pcol_oom(err);
+  }
+  if (!rc && n) {
+    /* (stack << 32 | pair) sorted by stack, pairs of one stack in order */
+    uint32_t mx = 0;
+    for (size_t i = 0; i < n; i++) {
+      key[i] = (uint64_t)c.pn[i] << 32 | i;
+      mx = c.pn[i] > mx ? c.pn[i] : mx;
+    }
+    unsigned bits = 0;
+    while (bits < 32 && (mx >> bits)) bits++;
+    radix_hi(key, tmp, n, bits);
+    size_t m = 0;
+    for (size_t i = 0; i < n;) {
+      uint32_t s = (uint32_t)(key[i] >> 32);
+      pcol_sum w = 0;
+      for (; i < n && (uint32_t)(key[i] >> 32) == s; i++) w += c.pv[(uint32_t)key[i]];
+      if (w == 0) continue; /* as a node whose samples add up to 0: not touched */
+      out->node[m] = s;
+      out->w[m++] = w;
+    }
+    out->n = m;
+  }
+  free(key);
+  free(tmp);
+  free(c.pn);
+  free(c.pv);
+  if (rc) pcol_q_own_free(out);
+  return rc;
 }
