@@ -34,6 +34,8 @@ int pcol_q_key_intern(pcol_q_keytab *t, const char *p, size_t n, int copy, uint3
 /* A copy of p[0..n) in t's arena (not interned), valid as long as t; NULL
  * when out of memory. */
 const char *pcol_q_key_store(pcol_q_keytab *t, const char *p, size_t n);
+/* Room for n keys without growing (a hint: PCOL_ENOMEM only). */
+int pcol_q_key_reserve(pcol_q_keytab *t, size_t n);
 void pcol_q_keytab_free(pcol_q_keytab *t);
 
 /* ------------------------------------------------- file column cache */

@@ -355,8 +355,13 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   }
   int rc = 1;
   int unrestricted = !sel || (!sel->source_id && !sel->has_from && !sel->has_to);
-  if (c.pairs)
+  if (c.pairs) { /* at most a pair a sample */
+    c.pcap = c.nsamples ? c.nsamples : 1;
+    c.pn = malloc(c.pcap * sizeof *c.pn);
+    c.pv = malloc(c.pcap * sizeof *c.pv);
+    if (!c.pn || !c.pv) c.pcap = 0; /* pair_add grows them */
     rc = pcol_select_iter_filter(f, sel, NULL, add_sample, &c, err);
+  }
   else if (unrestricted && c.vt == 0 && !c.cvt && c.stack.data && !c.flt && !c.row_fn)
     rc = weights_all_samples(&c); /* the common case, without a callback a row */
   else if (!unrestricted || c.vt != PCOL_VT_TIME || !c.stack.data || c.flt || c.row_fn ||
