@@ -116,6 +116,8 @@ int pcol_q_fctx_init(pcol_q_fctx *c, pcol_file *f, pcol_error *err) {
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME, &c->map_file, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &c->st_parent, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &c->st_loc, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_STRINGS, PCOL_C_STRINGS_OFFSETS, &c->str_off, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_STRINGS, PCOL_C_STRINGS_BYTES, &c->str_bytes, err));
   PCOL_RETURN_NOT_OK(pcol_frames_init(&c->fr, f, err));
   if (c->loc_off.count != c->nloc + 1 && c->nloc)
     return pcol_error_set(err, PCOL_ECORRUPT, "location offsets have %llu entries for %llu locations",
@@ -128,5 +130,15 @@ int pcol_q_fn_string(const pcol_q_fctx *c, uint32_t fn, const pcol_view *col, pc
   out->ptr = NULL;
   out->len = 0;
   if (fn == 0 || fn > c->nfn) return PCOL_OK;
-  return pcol_string(c->f, pcol_view_u32(col, fn - 1), out, err);
+  uint32_t id = pcol_view_u32(col, fn - 1);
+  /* pcol_string's bytes, without its two column lookups a call (a third
+   * of top's keys by function): the offsets were checked to rise and end
+   * at the bytes' length when fctx_init took them */
+  if (id && (uint64_t)id + 1 < c->str_off.count && c->str_bytes.data) {
+    uint64_t a = pcol_view_u64(&c->str_off, id), e = pcol_view_u64(&c->str_off, id + 1);
+    out->ptr = (const char *)c->str_bytes.data + a;
+    out->len = (size_t)(e - a);
+    return PCOL_OK;
+  }
+  return pcol_string(c->f, id, out, err);
 }

@@ -44,6 +44,7 @@ typedef struct pcol_q_fctx {
   uint64_t nloc, nlines, nfn, nmap, nstacks;
   pcol_view loc_off, loc_map, loc_addr, ln_fn, ln_line, fn_name, fn_file, map_file, st_parent,
       st_loc;
+  pcol_view str_off, str_bytes; /* the strings (pcol_q_fn_string reads them in place) */
   pcol_frames fr;  /* the frame-naming rule's columns */
   pcol_buf scratch; /* names composed by pcol_frame_line_name; the owner frees it */
 } pcol_q_fctx;

@@ -833,16 +833,20 @@ typedef struct walk_node {
   uint32_t loc, k1; /* its location and that location's key word (lk1) */
 } walk_node;
 enum { W_TOUCHED = 1, W_ONPATH = 2 };
+/* walk mode's key word of a location (lk1): a key (0: none), or W_MULTI |
+ * the location when it has several; W_MAY when its edges can be marked */
+enum { W_MULTI = 0x80000000u, W_MAY = 0x40000000u, W_ID = 0x3fffffffu };
 typedef struct top_walk {
   const topctx *t;
   const pcol_q_inl_state *is;
-  const uint32_t *lk1;  /* per location: one key, 0, or the location | bit 31 (top_run) */
+  pcol_view par, loc;  /* the stack nodes' parents and locations */
+  const uint32_t *lk1;  /* per location: its key word (W_MULTI, W_MAY) */
   uint8_t *fl;          /* per node: W_TOUCHED, W_ONPATH */
   const int64_t *dense; /* the tree walk's own weights (NULL: the list, in order) */
   size_t cur;           /* the list's next entry */
   uint32_t *cnt;
   int64_t *flat, *cum, T;
-  walk_node *stk;
+  walk_node *stk; /* the path, stk[0] the root (node 0) */
   size_t d;
   const uint8_t *may, *locmay; /* NULL: no key can be marked */
   edge_tab e;
@@ -855,10 +859,11 @@ typedef struct top_walk {
  * starts at T = the t0 of the node that takes its count from 0 to 1, so
  * that node's pop ends it with T - t0 (pops are in the reverse order). */
 static inline __attribute__((always_inline)) void walk_push(top_walk *w, uint32_t n, int64_t own) {
-  uint32_t loc = pcol_view_u32(&w->is->st_loc, n - 1), k1 = w->lk1[loc], fk;
-  if (!(k1 & 0x80000000u)) { /* no key or one */
-    if (k1) w->cnt[k1]++;
-    fk = k1 ? k1 : w->d ? w->stk[w->d - 1].fk : 0;
+  uint32_t loc = pcol_view_u32(&w->loc, n - 1), k1 = w->lk1[loc], fk;
+  if (!(k1 & W_MULTI)) { /* no key or one */
+    uint32_t k = k1 & W_ID;
+    if (k) w->cnt[k]++;
+    fk = k ? k : w->stk[w->d - 1].fk;
   } else {
     const topctx *t = w->t;
     uint32_t a = t->loc_koff[loc], e = t->loc_koff[loc + 1];
@@ -880,15 +885,16 @@ static inline __attribute__((always_inline)) void walk_pop(top_walk *w) {
   uint32_t k1 = x->k1;
   int64_t span = w->T - x->t0;
   w->fl[x->n] &= (uint8_t)~W_ONPATH;
-  if (!(k1 & 0x80000000u)) {
-    if (k1 && --w->cnt[k1] == 0) w->cum[k1] += span;
+  if (!(k1 & W_MULTI)) {
+    uint32_t k = k1 & W_ID;
+    if (k && --w->cnt[k] == 0) w->cum[k] += span;
   } else {
     const topctx *t = w->t;
     for (uint32_t j = t->loc_koff[x->loc]; j < t->loc_koff[x->loc + 1]; j++)
       if (--w->cnt[t->loc_keys[j]] == 0) w->cum[t->loc_keys[j]] += span;
   }
-  if (w->locmay && w->locmay[x->loc]) {
-    uint32_t caller = w->d ? w->stk[w->d - 1].fk : 0;
+  if (k1 & W_MAY) {
+    uint32_t caller = w->stk[w->d - 1].fk;
     if (node_edges(&w->e, w->is, x->loc, caller, NULL, w->may, span, NULL)) w->fail = 1;
   }
 }
@@ -906,27 +912,30 @@ static int walk_visit(void *ctx, uint32_t n, int mode) {
  * when it gives up as pcol_q_path_walk does (the caller walks the tree). */
 static int walk_path(top_walk *wp, const pcol_q_own *own, uint32_t *chain) {
   top_walk l = *wp, *w = &l; /* a local: its fields stay in registers */
-  const pcol_view *par = &w->is->st_parent;
+  const pcol_view *par = &w->par;
+  const uint32_t *onode = own->node;
+  const pcol_sum *ow = own->w;
+  size_t on = own->n, cur = w->cur;
   uint64_t ns = w->is->nstacks, steps = 0;
   int r = 0;
   for (uint64_t n = 1; n <= ns; n++) {
     if (!(w->fl[n] & W_TOUCHED)) continue; /* no weight below */
     uint32_t q = pcol_view_u32(par, n - 1);
-    if (!w->d || w->stk[w->d - 1].n != q) { /* not the child of the last node */
+    if (w->stk[w->d - 1].n != q) { /* not the child of the last node */
       size_t m = 0;
       while (q && !(w->fl[q] & W_ONPATH)) { /* the part of the path that left it */
         if (++steps > 8 * n + 1024) goto give_up;
         chain[m++] = q;
         q = pcol_view_u32(par, q - 1);
       }
-      while (w->d && w->stk[w->d - 1].n != q) { /* back to q (0: the root) */
+      while (w->stk[w->d - 1].n != q) { /* back to q (0: the root, stk[0]) */
         walk_pop(w);
         if (++steps > 8 * n + 1024) goto give_up;
       }
       while (m) walk_push(w, chain[--m], 0);
     }
     int64_t o = 0;
-    if (w->cur < own->n && own->node[w->cur] == n) o = (int64_t)own->w[w->cur++];
+    if (cur < on && onode[cur] == n) o = (int64_t)ow[cur++];
     walk_push(w, (uint32_t)n, o);
   }
   *wp = l;
@@ -1026,14 +1035,15 @@ done:
 }
 
 /* Walk mode: see top_walk.  Needs the total of |values| in 64 bits. */
-static int top_walkrun(topctx *t, const uint32_t *nkey, uint32_t nokey, pcol_sum *flat,
+static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, pcol_sum *flat,
                        pcol_sum *cum, uint8_t *inl, pcol_error *err) {
   pcol_q_fctx *c = &t->fc;
   pcol_q_inl_state *is = &t->is;
   const pcol_q_own *own = &is->own;
   uint64_t ns = c->nstacks;
   size_t nk = (size_t)ctx_nkeys(t) + 1;
-  top_walk w = {.t = t, .is = is, .lk1 = nkey, .nokey = nokey};
+  top_walk w = {.t = t, .is = is, .par = c->st_parent, .loc = c->st_loc, .lk1 = nkey,
+                .nokey = nokey};
   uint8_t *may = NULL;
   uint32_t *chain = NULL;
   int64_t *dense = NULL;
@@ -1042,12 +1052,14 @@ static int top_walkrun(topctx *t, const uint32_t *nkey, uint32_t nokey, pcol_sum
   w.cnt = calloc(nk, sizeof *w.cnt);
   w.flat = calloc(nk, sizeof *w.flat);
   w.cum = calloc(nk, sizeof *w.cum);
-  w.stk = malloc((ns + 1) * sizeof *w.stk); /* faulted in only as deep as paths go */
+  w.stk = malloc((ns + 2) * sizeof *w.stk); /* faulted in only as deep as paths go */
   chain = malloc((2 * ns + 2) * sizeof *chain); /* (the tree walk's stack too) */
   if (!w.fl || !w.cnt || !w.flat || !w.cum || !w.stk || !chain) {
     rc = pcol_oom(err);
     goto done;
   }
+  w.stk[0] = (walk_node){0, 0, 0, 0, 0}; /* the root, under every path: never left */
+  w.d = 1;
   /* touched: the nodes with an own weight and their ancestors */
   for (size_t i = 0; i < own->n; i++) {
     uint32_t x = own->node[i];
@@ -1063,8 +1075,10 @@ static int top_walkrun(topctx *t, const uint32_t *nkey, uint32_t nokey, pcol_sum
     rc = pcol_oom(err);
     goto done;
   }
+  for (uint64_t l = 1; w.locmay && l <= c->nloc; l++)
+    if (w.locmay[l]) nkey[l] |= W_MAY;
   if (walk_path(&w, own, chain)) { /* an order of deep interleaved branches */
-    while (w.d) w.fl[w.stk[--w.d].n] &= (uint8_t)~W_ONPATH;
+    while (w.d > 1) w.fl[w.stk[--w.d].n] &= (uint8_t)~W_ONPATH;
     memset(w.cnt, 0, nk * sizeof *w.cnt);
     memset(w.flat, 0, nk * sizeof *w.flat);
     memset(w.cum, 0, nk * sizeof *w.cum);
@@ -1079,7 +1093,7 @@ static int top_walkrun(topctx *t, const uint32_t *nkey, uint32_t nokey, pcol_sum
     if (pcol_q_tree_walk(&c->st_parent, w.fl, ns, chain, walk_visit, &w) && !w.fail)
       w.fail = 1;
   }
-  while (w.d) walk_pop(&w); /* what is left on the path leaves it */
+  while (w.d > 1) walk_pop(&w); /* what is left on the path leaves it */
   if (w.fail) {
     rc = pcol_oom(err);
     goto done;
@@ -1164,6 +1178,10 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   is->loc_all = t->loc_all;
   is->nkeys = nk - 1;
   t->loc_aoff = t->loc_all = NULL;
+  if (walk && (nk > W_ID || c->nloc > W_ID)) { /* past walk mode's key words */
+    if ((rc = own_dense(is, err))) goto done;
+    walk = 0;
+  }
   rc = walk ? top_walkrun(t, nkey, nokey, flat, cum, inl, err)
             : top_sums(t, nkey, nokey, flat, cum, inl, err);
   /* a result whose views read the subtree sums gets them now (peek and
