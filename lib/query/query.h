@@ -144,10 +144,12 @@ static inline void pcol_q_nsum_addto(pcol_q_nsum *s, uint64_t to, uint64_t from)
 void pcol_q_nsum_free(pcol_q_nsum *s);
 /* The same sums as a list: the nodes whose sum is not 0, in id order, and
  * their sums (weights.c; for a profile of far fewer samples than stack
- * nodes, where a sum a node is most of the memory a view touches). */
+ * nodes, where a sum a node is most of the memory a view touches).  Only
+ * when *total_abs <= INT64_MAX (then no sum overflows 64 bits): past it
+ * the list is empty and the caller sums per node (pcol_q_weights_nsum). */
 typedef struct pcol_q_own {
   uint32_t *node;
-  pcol_sum *w;
+  int64_t *w;
   size_t n;
 } pcol_q_own;
 int pcol_q_weights_sparse(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,

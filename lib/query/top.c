@@ -914,7 +914,7 @@ static int walk_path(top_walk *wp, const pcol_q_own *own, uint32_t *chain) {
   top_walk l = *wp, *w = &l; /* a local: its fields stay in registers */
   const pcol_view *par = &w->par;
   const uint32_t *onode = own->node;
-  const pcol_sum *ow = own->w;
+  const int64_t *ow = own->w;
   size_t on = own->n, cur = w->cur;
   uint64_t ns = w->is->nstacks, steps = 0;
   int r = 0;
@@ -935,7 +935,7 @@ static int walk_path(top_walk *wp, const pcol_q_own *own, uint32_t *chain) {
       while (m) walk_push(w, chain[--m], 0);
     }
     int64_t o = 0;
-    if (cur < on && onode[cur] == n) o = (int64_t)ow[cur++];
+    if (cur < on && onode[cur] == n) o = ow[cur++];
     walk_push(w, (uint32_t)n, o);
   }
   *wp = l;
@@ -953,7 +953,7 @@ static int own_dense(pcol_q_inl_state *s, pcol_error *err) {
   else sub->w128 = pcol_alloc_hot((s->nstacks + 1) * sizeof *sub->w128, 1);
   if (!pcol_q_nsum_made(sub)) return pcol_oom(err);
   for (size_t i = 0; i < s->own.n; i++) {
-    if (sub->w64) sub->w64[s->own.node[i]] = (int64_t)s->own.w[i];
+    if (sub->w64) sub->w64[s->own.node[i]] = s->own.w[i];
     else sub->w128[s->own.node[i]] = s->own.w[i];
   }
   pcol_q_own_free(&s->own);
@@ -1088,7 +1088,7 @@ static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, pcol_sum *flat
       rc = pcol_oom(err);
       goto done;
     }
-    for (size_t i = 0; i < own->n; i++) dense[own->node[i]] = (int64_t)own->w[i];
+    for (size_t i = 0; i < own->n; i++) dense[own->node[i]] = own->w[i];
     w.dense = dense;
     if (pcol_q_tree_walk(&c->st_parent, w.fl, ns, chain, walk_visit, &w) && !w.fail)
       w.fail = 1;
@@ -1140,12 +1140,13 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   if (dbg && strstr(dbg, "top-walk")) walk = 1;
   if (walk) rc = pcol_q_weights_sparse(c->f, sel, &flt, v, &is->own, &out->total, err);
   else rc = pcol_q_weights_nsum(c->f, sel, &flt, v, &is->sub, &out->total, err);
-  is->own_list = walk;
-  is->total = out->total;
   if (!rc && walk && out->total > INT64_MAX) { /* walk mode sums in 64 bits */
-    rc = own_dense(is, err);
+    pcol_q_own_free(&is->own);
+    rc = pcol_q_weights_nsum(c->f, sel, &flt, v, &is->sub, &out->total, err);
     walk = 0;
   }
+  is->own_list = walk;
+  is->total = out->total;
   if (rc) goto done;
   if ((rc = build_loc_keys(t, err))) goto done;
   uint32_t nokey;

@@ -17,7 +17,7 @@ typedef struct wctx {
   int64_t *w64; /* or 64-bit ones, kept only if total ends <= INT64_MAX */
   int narrow;   /* weights_run: make w64, not w */
   int pairs;    /* weights_run: list (stack, value) of each kept sample, no sums */
-  uint32_t *pn; /* ... the stacks */
+  uint64_t *pk; /* ... stack << 32 | pair */
   int64_t *pv;  /* ... and values (pcol_q_weights_sparse sorts and sums them) */
   size_t npairs, pcap;
   pcol_sum total;
@@ -68,14 +68,15 @@ static int sample_value(const wctx *c, uint64_t row, int64_t *v) {
 static int pair_add(wctx *c, uint32_t s, int64_t v) {
   if (c->npairs == c->pcap) {
     size_t nc = c->pcap ? 2 * c->pcap : 1024;
-    uint32_t *pn = realloc(c->pn, nc * sizeof *pn);
-    if (pn) c->pn = pn;
-    int64_t *pv = pn ? realloc(c->pv, nc * sizeof *pv) : NULL;
+    if (nc > UINT32_MAX) return pcol_error_set(c->err, PCOL_ETOOBIG, "too many samples");
+    uint64_t *pk = realloc(c->pk, nc * sizeof *pk);
+    if (pk) c->pk = pk;
+    int64_t *pv = pk ? realloc(c->pv, nc * sizeof *pv) : NULL;
     if (pv) c->pv = pv;
-    if (!pn || !pv) return pcol_oom(c->err);
+    if (!pk || !pv) return pcol_oom(c->err);
     c->pcap = nc;
   }
-  c->pn[c->npairs] = s;
+  c->pk[c->npairs] = (uint64_t)s << 32 | c->npairs;
   c->pv[c->npairs++] = v;
   return 0;
 }
@@ -356,10 +357,10 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   int rc = 1;
   int unrestricted = !sel || (!sel->source_id && !sel->has_from && !sel->has_to);
   if (c.pairs) { /* at most a pair a sample */
-    c.pcap = c.nsamples ? c.nsamples : 1;
-    c.pn = malloc(c.pcap * sizeof *c.pn);
+    c.pcap = c.nsamples && c.nsamples < UINT32_MAX ? c.nsamples : 1;
+    c.pk = malloc(c.pcap * sizeof *c.pk);
     c.pv = malloc(c.pcap * sizeof *c.pv);
-    if (!c.pn || !c.pv) c.pcap = 0; /* pair_add grows them */
+    if (!c.pk || !c.pv) c.pcap = 0; /* pair_add grows them */
     rc = pcol_select_iter_filter(f, sel, NULL, add_sample, &c, err);
   }
   else if (unrestricted && c.vt == 0 && !c.cvt && c.stack.data && !c.flt && !c.row_fn)
@@ -368,7 +369,7 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
            (rc = weights_time_all(&c)) == 1)
     rc = pcol_select_iter_filter(f, sel, NULL, add_sample, &c, err);
   wctx_free(&c);
-  cp->pn = c.pn;
+  cp->pk = c.pk;
   cp->pv = c.pv;
   cp->npairs = c.npairs;
   if (rc) {
@@ -417,42 +418,42 @@ int pcol_q_weights_sparse(pcol_file *f, const pcol_select *sel, const pcol_filte
   wctx c = {0};
   c.pairs = 1;
   pcol_q_nsum none = {0};
+  pcol_sum total = 0;
   memset(out, 0, sizeof *out);
-  int rc = weights_run(&c, f, sel, flt, v, &none, total_abs, err);
+  int rc = weights_run(&c, f, sel, flt, v, &none, &total, err);
+  if (total_abs) *total_abs = total;
   size_t n = c.npairs;
-  uint64_t *key = NULL, *tmp = NULL;
-  if (!rc && n >= UINT32_MAX) rc = pcol_error_set(err, PCOL_ETOOBIG, "too many samples");
-  if (!rc && n) {
-    key = malloc(n * sizeof *key);
+  uint64_t *tmp = NULL;
+  if (!rc && n && total <= INT64_MAX) { /* (else the caller sums per node, in 128 bits) */
     tmp = malloc(n * sizeof *tmp);
     out->node = malloc(n * sizeof *out->node);
-    out->w = malloc(n * sizeof *out->w);
-    if (!key || !tmp || !out->node || !out->w) rc = pcol_oom(err);
+    if (!tmp || !out->node) rc = pcol_oom(err);
   }
-  if (!rc && n) {
+  if (!rc && tmp) {
     /* (stack << 32 | pair) sorted by stack, pairs of one stack in order */
-    uint32_t mx = 0;
-    for (size_t i = 0; i < n; i++) {
-      key[i] = (uint64_t)c.pn[i] << 32 | i;
-      mx = c.pn[i] > mx ? c.pn[i] : mx;
-    }
+    uint64_t mx = 0;
+    for (size_t i = 0; i < n; i++) mx = c.pk[i] > mx ? c.pk[i] : mx;
     unsigned bits = 0;
-    while (bits < 32 && (mx >> bits)) bits++;
-    radix_hi(key, tmp, n, bits);
+    while (bits < 32 && (mx >> (32 + bits))) bits++;
+    radix_hi(c.pk, tmp, n, bits);
+    /* the sums go to tmp, free after the sort: sums of |values| <= total
+     * fit in 64 bits */
+    int64_t *w = (int64_t *)tmp;
     size_t m = 0;
     for (size_t i = 0; i < n;) {
-      uint32_t s = (uint32_t)(key[i] >> 32);
-      pcol_sum w = 0;
-      for (; i < n && (uint32_t)(key[i] >> 32) == s; i++) w += c.pv[(uint32_t)key[i]];
-      if (w == 0) continue; /* as a node whose samples add up to 0: not touched */
+      uint32_t s = (uint32_t)(c.pk[i] >> 32);
+      int64_t sum = 0;
+      for (; i < n && (uint32_t)(c.pk[i] >> 32) == s; i++) sum += c.pv[(uint32_t)c.pk[i]];
+      if (sum == 0) continue; /* as a node whose samples add up to 0: not touched */
       out->node[m] = s;
-      out->w[m++] = w;
+      w[m++] = sum;
     }
+    out->w = w;
     out->n = m;
+    tmp = NULL;
   }
-  free(key);
   free(tmp);
-  free(c.pn);
+  free(c.pk);
   free(c.pv);
   if (rc) pcol_q_own_free(out);
   return rc;
