@@ -1035,8 +1035,8 @@ done:
 }
 
 /* Walk mode: see top_walk.  Needs the total of |values| in 64 bits. */
-static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, pcol_sum *flat,
-                       pcol_sum *cum, uint8_t *inl, pcol_error *err) {
+static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, int64_t **flat,
+                       int64_t **cum, uint8_t *inl, pcol_error *err) {
   pcol_q_fctx *c = &t->fc;
   pcol_q_inl_state *is = &t->is;
   const pcol_q_own *own = &is->own;
@@ -1098,14 +1098,13 @@ static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, pcol_sum *flat
     rc = pcol_oom(err);
     goto done;
   }
-  for (size_t k = 0; k < nk; k++) {
-    flat[k] = w.flat[k];
-    cum[k] = w.cum[k];
-  }
   pcol_sum sum_flat = 0; /* pprof's default -edgefraction, 0.001 of the sum of flat */
-  for (size_t k = 1; k < nk; k++) sum_flat += flat[k];
+  for (size_t k = 1; k < nk; k++) sum_flat += w.flat[k];
   is->cutoff = (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001);
   edges_mark(&w.e, is->cutoff, inl);
+  *flat = w.flat; /* the caller's */
+  *cum = w.cum;
+  w.flat = w.cum = NULL;
 done:
   edges_free(&w.e);
   free(w.cnt);
@@ -1123,7 +1122,8 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
                    pcol_error *err) {
   pcol_q_fctx *c = &t->fc;
   uint64_t ns = c->nstacks;
-  pcol_sum *flat = NULL, *cum = NULL;
+  pcol_sum *flat = NULL, *cum = NULL; /* sums mode's; walk mode's in 64 bits */
+  int64_t *flat64 = NULL, *cum64 = NULL;
   uint32_t *nkey = NULL;
   uint8_t *inl = NULL;
   pcol_q_inl_state *is = &t->is;
@@ -1156,21 +1156,6 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     rc = pcol_error_set(err, PCOL_ETOOBIG, "more than 2^31 names or locations");
     goto done;
   }
-  nkey = malloc((c->nloc + 1) * sizeof *nkey);
-  flat = calloc(nk, sizeof *flat);
-  cum = calloc(nk, sizeof *cum);
-  inl = calloc(nk, 1);
-  if (!nkey || !flat || !cum || !inl) {
-    rc = pcol_oom(err);
-    goto done;
-  }
-  /* each location's keys in one word (nkey: the key of a one-key location,
-   * else the location with the high bit set): the walks read of a node
-   * this word of its location */
-  for (uint64_t l = 0; l <= c->nloc; l++) {
-    uint32_t a = t->loc_koff[l], e = t->loc_koff[l + 1];
-    nkey[l] = e - a == 1 ? t->loc_keys[a] : e == a ? 0 : (uint32_t)l | 0x80000000u;
-  }
   is->st_parent = c->st_parent;
   is->st_loc = c->st_loc;
   is->nstacks = ns;
@@ -1183,7 +1168,24 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     if ((rc = own_dense(is, err))) goto done;
     walk = 0;
   }
-  rc = walk ? top_walkrun(t, nkey, nokey, flat, cum, inl, err)
+  nkey = malloc((c->nloc + 1) * sizeof *nkey);
+  inl = calloc(nk, 1);
+  if (!walk) {
+    flat = calloc(nk, sizeof *flat);
+    cum = calloc(nk, sizeof *cum);
+  }
+  if (!nkey || (!walk && (!flat || !cum)) || !inl) {
+    rc = pcol_oom(err);
+    goto done;
+  }
+  /* each location's keys in one word (nkey: the key of a one-key location,
+   * else the location with the high bit set): the walks read of a node
+   * this word of its location */
+  for (uint64_t l = 0; l <= c->nloc; l++) {
+    uint32_t a = t->loc_koff[l], e = t->loc_koff[l + 1];
+    nkey[l] = e - a == 1 ? t->loc_keys[a] : e == a ? 0 : (uint32_t)l | 0x80000000u;
+  }
+  rc = walk ? top_walkrun(t, nkey, nokey, &flat64, &cum64, inl, err)
             : top_sums(t, nkey, nokey, flat, cum, inl, err);
   /* a result whose views read the subtree sums gets them now (peek and
    * graph read them from many threads); a cut one (pcol top) when marked */
@@ -1192,13 +1194,15 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   /* rows: with a node fraction, only those pcol_top_cutoff would keep
    * (what pcol_top_compute_cut shows: a line-level profile has 10^5 rows
    * and shows 10^1) */
+#define FLAT(k) (flat64 ? (pcol_sum)flat64[k] : flat[k])
+#define CUM(k) (cum64 ? (pcol_sum)cum64[k] : cum[k])
   pcol_sum sum_flat = 0;
-  for (size_t k = 1; k < nk; k++) sum_flat += flat[k];
+  for (size_t k = 1; k < nk; k++) sum_flat += FLAT(k);
   pcol_umag cut = t->cut ? pcol_q_frac_cut(sum_flat, t->fraction) : 0;
   size_t nr = 0;
   for (size_t k = 1; k < nk; k++)
-    if (flat[k] != 0 || cum[k] != 0) {
-      if (mag(cum[k]) >= cut) nr++;
+    if (FLAT(k) != 0 || CUM(k) != 0) {
+      if (mag(CUM(k)) >= cut) nr++;
       else t->dropped++;
     }
   out->rows = calloc(nr ? nr : 1, sizeof *out->rows);
@@ -1208,17 +1212,21 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   }
   nr = 0;
   for (size_t k = 1; k < nk; k++)
-    if ((flat[k] != 0 || cum[k] != 0) && mag(cum[k]) >= cut) {
+    if ((FLAT(k) != 0 || CUM(k) != 0) && mag(CUM(k)) >= cut) {
       out->rows[nr].key = (uint32_t)k; /* named by the caller (pcol_q_top_name) */
-      out->rows[nr].flat = flat[k];
-      out->rows[nr].cum = cum[k];
+      out->rows[nr].flat = FLAT(k);
+      out->rows[nr].cum = CUM(k);
       out->rows[nr].inl = inline_of(inl[k]); /* see inline_marks */
       nr++;
     }
   out->nrows = nr;
+#undef FLAT
+#undef CUM
 done:
   free(flat);
   free(cum);
+  free(flat64);
+  free(cum64);
   free(nkey);
   free(inl);
   pcol_filter_free(&flt);
