@@ -1,7 +1,7 @@
 /* test_top_modes.c — pcol_top_compute's two kernels (top.c: sums mode, a
  * subtree sum a stack node; walk mode, one walk with running totals over a
  * list of the samples' own weights) give the same result on every pprof,
- * Rprof and collapsed file of the test data: rows (names, flat, cum,
+ * Rprof, Perun and collapsed file of the test data: rows (names, flat, cum,
  * "(inline)" marks), order, total and dropped rows, under every
  * granularity, the default value and "samples", the filters, --no-inlines
  * and a time range; the marks of a cut result (pcol_top_mark_inline, as
@@ -130,8 +130,10 @@ static int compare_file(pcol_file *f, const char *name) {
 
 Test(top_modes, every_file_of_the_test_data) {
   SKIP_WITHOUT_TESTDATA();
-  static const char *const dirs[] = {"pprof",    "pprof-from-r", "rprof",      "ext/pprof",
-                                     "ext/rprof", "ext/collapsed", "ext/legacy", "ext/legacy-proto"};
+  static const char *const dirs[] = {"pprof",         "pprof-from-r", "rprof",
+                                     "perun",         "ext/pprof",    "ext/rprof",
+                                     "ext/collapsed", "ext/legacy",   "ext/legacy-proto",
+                                     "ext/perun"};
   int files = 0, views = 0;
   for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
     char dir[512];
