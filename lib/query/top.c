@@ -656,7 +656,7 @@ static uint8_t *may_locs(const pcol_q_inl_state *s, const uint8_t *may) {
 
 /* The edges of a node into its location's lines, outermost line first,
  * from caller (the innermost key on the path above it), each of weight w. */
-static int node_edges(edge_tab *e, const pcol_q_inl_state *s, uint32_t loc, uint32_t caller,
+static inline __attribute__((always_inline)) int node_edges(edge_tab *e, const pcol_q_inl_state *s, uint32_t loc, uint32_t caller,
                       const uint8_t *kept, const uint8_t *may, pcol_sum w, uint32_t *last) {
   for (uint32_t j = s->loc_aoff[loc + 1]; j > s->loc_aoff[loc]; j--) {
     uint32_t x = s->loc_all[j - 1], key = x & 0x7fffffffu;
@@ -842,8 +842,7 @@ typedef struct top_walk {
   pcol_view par, loc;  /* the stack nodes' parents and locations */
   const uint32_t *lk1;  /* per location: its key word (W_MULTI, W_MAY) */
   uint8_t *fl;          /* per node: W_TOUCHED, W_ONPATH */
-  const int64_t *dense; /* the tree walk's own weights (NULL: the list, in order) */
-  size_t cur;           /* the list's next entry */
+  size_t cur;           /* the own-weight list's next entry */
   uint32_t *cnt;
   int64_t *flat, *cum, T;
   walk_node *stk; /* the path, stk[0] the root (node 0) */
@@ -899,17 +898,9 @@ static inline __attribute__((always_inline)) void walk_pop(top_walk *w) {
   }
 }
 
-/* pcol_q_tree_walk's visitor, when the path walk gave up */
-static int walk_visit(void *ctx, uint32_t n, int mode) {
-  top_walk *w = ctx;
-  if (mode == PCOL_Q_LEAVE) walk_pop(w);
-  else walk_push(w, n, w->dense[n]);
-  return w->fail;
-}
-
 /* The path walk of pcol_q_path_walk (query.h), with the visits inlined:
  * the touched nodes in id order, the path from the root on stk.  0, or 1
- * when it gives up as pcol_q_path_walk does (the caller walks the tree). */
+ * when it gives up as pcol_q_path_walk does (then sums mode takes over). */
 static int walk_path(top_walk *wp, const pcol_q_own *own, uint32_t *chain) {
   top_walk l = *wp, *w = &l; /* a local: its fields stay in registers */
   const pcol_view *par = &w->par;
@@ -1034,7 +1025,8 @@ done:
   return rc;
 }
 
-/* Walk mode: see top_walk.  Needs the total of |values| in 64 bits. */
+/* Walk mode: see top_walk.  Needs the total of |values| in 64 bits.
+ * Returns 1, with nothing made, when the path walk gives up. */
 static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, int64_t **flat,
                        int64_t **cum, uint8_t *inl, pcol_error *err) {
   pcol_q_fctx *c = &t->fc;
@@ -1046,14 +1038,13 @@ static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, int64_t **flat
                 .nokey = nokey};
   uint8_t *may = NULL;
   uint32_t *chain = NULL;
-  int64_t *dense = NULL;
   int rc = PCOL_OK;
   w.fl = is->touched = pcol_alloc_hot(ns + 1, 1);
   w.cnt = calloc(nk, sizeof *w.cnt);
   w.flat = calloc(nk, sizeof *w.flat);
   w.cum = calloc(nk, sizeof *w.cum);
   w.stk = malloc((ns + 2) * sizeof *w.stk); /* faulted in only as deep as paths go */
-  chain = malloc((2 * ns + 2) * sizeof *chain); /* (the tree walk's stack too) */
+  chain = malloc((ns + 1) * sizeof *chain);
   if (!w.fl || !w.cnt || !w.flat || !w.cum || !w.stk || !chain) {
     rc = pcol_oom(err);
     goto done;
@@ -1077,21 +1068,11 @@ static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, int64_t **flat
   }
   for (uint64_t l = 1; w.locmay && l <= c->nloc; l++)
     if (w.locmay[l]) nkey[l] |= W_MAY;
-  if (walk_path(&w, own, chain)) { /* an order of deep interleaved branches */
-    while (w.d > 1) w.fl[w.stk[--w.d].n] &= (uint8_t)~W_ONPATH;
-    memset(w.cnt, 0, nk * sizeof *w.cnt);
-    memset(w.flat, 0, nk * sizeof *w.flat);
-    memset(w.cum, 0, nk * sizeof *w.cum);
-    w.T = 0;
-    edges_free(&w.e);
-    if (!(dense = pcol_alloc_hot((ns + 1) * sizeof *dense, 1))) {
-      rc = pcol_oom(err);
-      goto done;
-    }
-    for (size_t i = 0; i < own->n; i++) dense[own->node[i]] = own->w[i];
-    w.dense = dense;
-    if (pcol_q_tree_walk(&c->st_parent, w.fl, ns, chain, walk_visit, &w) && !w.fail)
-      w.fail = 1;
+  if (walk_path(&w, own, chain)) { /* an order of deep interleaved branches: */
+    free(is->touched);                /* sums mode's tree walk takes over */
+    is->touched = NULL;
+    rc = 1;
+    goto done;
   }
   while (w.d > 1) walk_pop(&w); /* what is left on the path leaves it */
   if (w.fail) {
@@ -1112,7 +1093,6 @@ done:
   free(w.cum);
   free(w.stk);
   free(chain);
-  free(dense);
   free(may);
   free((void *)w.locmay);
   return rc;
@@ -1185,8 +1165,15 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     uint32_t a = t->loc_koff[l], e = t->loc_koff[l + 1];
     nkey[l] = e - a == 1 ? t->loc_keys[a] : e == a ? 0 : (uint32_t)l | 0x80000000u;
   }
-  rc = walk ? top_walkrun(t, nkey, nokey, &flat64, &cum64, inl, err)
-            : top_sums(t, nkey, nokey, flat, cum, inl, err);
+  if (walk && (rc = top_walkrun(t, nkey, nokey, &flat64, &cum64, inl, err)) == 1) {
+    /* the path walk gave up: sums mode's tree walk, from the same weights */
+    for (size_t l = 0; l <= c->nloc; l++) nkey[l] &= ~(uint32_t)W_MAY;
+    rc = own_dense(is, err);
+    walk = 0;
+    if (!rc && (!(flat = calloc(nk, sizeof *flat)) || !(cum = calloc(nk, sizeof *cum))))
+      rc = pcol_oom(err);
+  }
+  if (!walk && !rc) rc = top_sums(t, nkey, nokey, flat, cum, inl, err);
   /* a result whose views read the subtree sums gets them now (peek and
    * graph read them from many threads); a cut one (pcol top) when marked */
   if (!rc && !t->cut) rc = inl_make_sub(is, err);

@@ -81,32 +81,52 @@ static int pair_add(wctx *c, uint32_t s, int64_t v) {
   return 0;
 }
 
+/* What a selected sample adds: 1 with its stack and scaled value, 0 when
+ * it adds nothing (a zero; or filtered out, which still counts in the
+ * total: pprof's total is that of the profile before -focus, -ignore,
+ * -tagfocus...), or an error. */
+static inline __attribute__((always_inline)) int sample_adds(wctx *c, uint64_t row, int64_t num,
+                                                             int64_t den, uint32_t *s,
+                                                             int64_t *v) {
+  *v = 0;
+  int rc0 = sample_value(c, row, v);
+  if (rc0) return rc0;
+  if (*v == 0) return 0;
+  *v = pcol_scale(*v, num, den);
+  *s = pcol_view_u32(&c->stack, row);
+  if (*s > c->nstacks)
+    return pcol_error_set(c->err, PCOL_ECORRUPT, "sample %llu names stack %u, out of range",
+                          (unsigned long long)row + 1, *s);
+  c->total += *v < 0 ? -(pcol_sum)*v : *v; /* at most 2^64 samples of at most 2^63: no overflow */
+  return !c->flt || pcol_filter_keep(c->flt, row);
+}
+
 static int add_sample(void *p, uint64_t row, int64_t num, int64_t den) {
   wctx *c = p;
-  int64_t v = 0;
-  int rc0 = sample_value(c, row, &v);
-  if (rc0) return rc0;
   if (c->row_fn) { /* pcol_q_values_iter: every kept sample, zeros included */
+    int64_t v = 0;
+    int rc0 = sample_value(c, row, &v);
+    if (rc0) return rc0;
     if (c->flt && !pcol_filter_keep(c->flt, row)) return 0;
     return c->row_fn(c->row_ctx, row, pcol_scale(v, num, den));
   }
-  if (v == 0) return 0;
-  v = pcol_scale(v, num, den);
-  uint32_t s = pcol_view_u32(&c->stack, row);
-  if (s > c->nstacks)
-    return pcol_error_set(c->err, PCOL_ECORRUPT, "sample %llu names stack %u, out of range",
-                          (unsigned long long)row + 1, s);
-  pcol_sum av = v < 0 ? -(pcol_sum)v : v;
-  /* a filtered-out sample still counts in the total (pprof's total is
-   * that of the profile before -focus, -ignore, -tagfocus...) */
-  c->total += av; /* at most 2^64 samples of at most 2^63: no overflow */
-  if (c->flt && !pcol_filter_keep(c->flt, row)) return 0;
-  if (c->pairs) return pair_add(c, s, v);
+  uint32_t s = 0;
+  int64_t v;
+  int r = sample_adds(c, row, num, den, &s, &v);
+  if (r <= 0) return r;
   if (c->w64) /* wraps only when total passes INT64_MAX: then not kept */
     c->w64[s] = (int64_t)((uint64_t)c->w64[s] + (uint64_t)v);
   else
     c->w[s] += v;
   return 0;
+}
+
+/* add_sample's list (pcol_q_weights_sparse) */
+static int add_pair(void *p, uint64_t row, int64_t num, int64_t den) {
+  uint32_t s = 0;
+  int64_t v;
+  int r = sample_adds(p, row, num, den, &s, &v);
+  return r <= 0 ? r : pair_add(p, s, v);
 }
 
 /* Every sample, weighted by its weight column: one tight loop (stack ids
@@ -361,7 +381,7 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
     c.pk = malloc(c.pcap * sizeof *c.pk);
     c.pv = malloc(c.pcap * sizeof *c.pv);
     if (!c.pk || !c.pv) c.pcap = 0; /* pair_add grows them */
-    rc = pcol_select_iter_filter(f, sel, NULL, add_sample, &c, err);
+    rc = pcol_select_iter_filter(f, sel, NULL, add_pair, &c, err);
   }
   else if (unrestricted && c.vt == 0 && !c.cvt && c.stack.data && !c.flt && !c.row_fn)
     rc = weights_all_samples(&c); /* the common case, without a callback a row */
