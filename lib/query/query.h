@@ -171,6 +171,7 @@ typedef struct pcol_q_inl_state {
   /* top's walk mode: until sub is made (top.c inl_make_sub), the own
    * weights the walk read instead, and the total that sizes sub's cells */
   int own_list;
+  int touched_later; /* touched is all 0 until sub is made (walk mode, unfiltered) */
   pcol_q_own own;
   pcol_sum total;
 } pcol_q_inl_state;

@@ -831,6 +831,7 @@ typedef struct walk_node {
   int64_t t0;     /* T when the node came on the path */
   uint32_t n, fk; /* the node, its flat key (its own first key, else its parent's) */
   uint32_t loc, k1; /* its location and that location's key word (lk1) */
+  uint32_t c0;      /* C when it came on the path */
 } walk_node;
 enum { W_TOUCHED = 1, W_ONPATH = 2 };
 /* walk mode's key word of a location (lk1): a key (0: none), or W_MULTI |
@@ -845,6 +846,10 @@ typedef struct top_walk {
   size_t cur;           /* the own-weight list's next entry */
   uint32_t *cnt;
   int64_t *flat, *cum, T;
+  uint32_t C; /* the nodes with an own weight entered so far */
+  int all;    /* every node is visited (touched is not made): a span with
+               * no weighted node entered (C - c0 = 0) adds no edge, as an
+               * untouched node adds none in sums mode */
   walk_node *stk; /* the path, stk[0] the root (node 0) */
   size_t d;
   const uint8_t *may, *locmay; /* NULL: no key can be marked */
@@ -870,12 +875,13 @@ static inline __attribute__((always_inline)) void walk_push(top_walk *w, uint32_
     fk = t->loc_keys[a];
   }
   walk_node *x = &w->stk[w->d++];
-  *x = (walk_node){w->T, n, fk, loc, k1};
+  *x = (walk_node){w->T, n, fk, loc, k1, w->C};
   w->fl[n] |= W_ONPATH;
   if (own != 0) {
     w->flat[fk ? fk : w->nokey] += own;
     if (!fk) w->cum[w->nokey] += own; /* no key on the path: no span adds it */
     w->T += own;
+    w->C++;
   }
 }
 
@@ -892,7 +898,7 @@ static inline __attribute__((always_inline)) void walk_pop(top_walk *w) {
     for (uint32_t j = t->loc_koff[x->loc]; j < t->loc_koff[x->loc + 1]; j++)
       if (--w->cnt[t->loc_keys[j]] == 0) w->cum[t->loc_keys[j]] += span;
   }
-  if (k1 & W_MAY) {
+  if ((k1 & W_MAY) && (!w->all || w->C != x->c0)) {
     uint32_t caller = w->stk[w->d - 1].fk;
     if (node_edges(&w->e, w->is, x->loc, caller, NULL, w->may, span, NULL)) w->fail = 1;
   }
@@ -910,7 +916,7 @@ static int walk_path(top_walk *wp, const pcol_q_own *own, uint32_t *chain) {
   uint64_t ns = w->is->nstacks, steps = 0;
   int r = 0;
   for (uint64_t n = 1; n <= ns; n++) {
-    if (!(w->fl[n] & W_TOUCHED)) continue; /* no weight below */
+    if (!w->all && !(w->fl[n] & W_TOUCHED)) continue; /* no weight below */
     uint32_t q = pcol_view_u32(par, n - 1);
     if (w->stk[w->d - 1].n != q) { /* not the child of the last node */
       size_t m = 0;
@@ -936,6 +942,14 @@ give_up:
   return 1;
 }
 
+/* touched (W_TOUCHED in fl): the nodes with an own weight and their
+ * ancestors (node ids were checked against the stacks by weights.c) */
+static void mark_touched(const pcol_q_inl_state *s, const pcol_q_own *own, uint8_t *fl) {
+  for (size_t i = 0; i < own->n; i++)
+    for (uint32_t x = own->node[i]; x && !fl[x]; x = pcol_view_u32(&s->st_parent, x - 1))
+      fl[x] = W_TOUCHED;
+}
+
 /* The own weights of the list as a sum a node, in 64-bit cells when the
  * total of |values| fits (pcol_q_weights_nsum's rule). */
 static int own_dense(pcol_q_inl_state *s, pcol_error *err) {
@@ -956,6 +970,10 @@ static int own_dense(pcol_q_inl_state *s, pcol_error *err) {
  * from the own weights the walk read (walk mode), once. */
 static int inl_make_sub(pcol_q_inl_state *s, pcol_error *err) {
   if (!s->own_list) return PCOL_OK;
+  if (s->touched_later) { /* (the walk left fl all 0) */
+    mark_touched(s, &s->own, s->touched);
+    s->touched_later = 0;
+  }
   PCOL_RETURN_NOT_OK(own_dense(s, err));
   for (uint64_t n = s->nstacks; n >= 1; n--) {
     uint32_t p = pcol_view_u32(&s->st_parent, n - 1);
@@ -1027,7 +1045,7 @@ done:
 
 /* Walk mode: see top_walk.  Needs the total of |values| in 64 bits.
  * Returns 1, with nothing made, when the path walk gives up. */
-static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, int64_t **flat,
+static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, int all, int64_t **flat,
                        int64_t **cum, uint8_t *inl, pcol_error *err) {
   pcol_q_fctx *c = &t->fc;
   pcol_q_inl_state *is = &t->is;
@@ -1049,17 +1067,15 @@ static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, int64_t **flat
     rc = pcol_oom(err);
     goto done;
   }
-  w.stk[0] = (walk_node){0, 0, 0, 0, 0}; /* the root, under every path: never left */
+  w.stk[0] = (walk_node){0, 0, 0, 0, 0, 0}; /* the root, under every path: never left */
   w.d = 1;
-  /* touched: the nodes with an own weight and their ancestors */
-  for (size_t i = 0; i < own->n; i++) {
-    uint32_t x = own->node[i];
-    if (x > ns) {
-      rc = pcol_error_set(err, PCOL_ECORRUPT, "stack node %u out of range", x);
-      goto done;
-    }
-    for (; x && !w.fl[x]; x = pcol_view_u32(&c->st_parent, x - 1)) w.fl[x] = W_TOUCHED;
-  }
+  /* touched: made here when a filter or selection may leave much of the
+   * tree without weight (then the walk skips it), else with the subtree
+   * sums if a view asks (inl_make_sub): the climbs were a sixth of the walk
+   * where every node has weight below */
+  w.all = all;
+  is->touched_later = all;
+  if (!all) mark_touched(is, own, w.fl);
   w.cur = own->n && own->node[0] == 0; /* node 0 (no stack) is on no path */
   if ((rc = may_keys(is, NULL, &may, err))) goto done;
   if (may && !(w.may = may, w.locmay = may_locs(is, may))) {
@@ -1071,6 +1087,7 @@ static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, int64_t **flat
   if (walk_path(&w, own, chain)) { /* an order of deep interleaved branches: */
     free(is->touched);                /* sums mode's tree walk takes over */
     is->touched = NULL;
+    is->touched_later = 0;
     rc = 1;
     goto done;
   }
@@ -1165,7 +1182,8 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     uint32_t a = t->loc_koff[l], e = t->loc_koff[l + 1];
     nkey[l] = e - a == 1 ? t->loc_keys[a] : e == a ? 0 : (uint32_t)l | 0x80000000u;
   }
-  if (walk && (rc = top_walkrun(t, nkey, nokey, &flat64, &cum64, inl, err)) == 1) {
+  int all = !flt.active && (!sel || (!sel->source_id && !sel->has_from && !sel->has_to));
+  if (walk && (rc = top_walkrun(t, nkey, nokey, all, &flat64, &cum64, inl, err)) == 1) {
     /* the path walk gave up: sums mode's tree walk, from the same weights */
     for (size_t l = 0; l <= c->nloc; l++) nkey[l] &= ~(uint32_t)W_MAY;
     rc = own_dense(is, err);
