@@ -247,16 +247,18 @@ static inline int pcol_q_tree_walk(const pcol_view *parent, const uint8_t *touch
                                    uint32_t *stk, int (*visit)(void *, uint32_t, int),
                                    void *ctx) {
   uint32_t *koff = (uint32_t *)calloc(ns + 2, sizeof *koff),
-           *kids = (uint32_t *)malloc((ns + 1) * sizeof *kids),
-           *pos = (uint32_t *)malloc((ns + 1) * sizeof *pos);
-  int r = koff && kids && pos ? 0 : -1;
+           *kids = (uint32_t *)malloc((ns + 1) * sizeof *kids);
+  int r = koff && kids ? 0 : -1;
   if (!r) {
     for (uint64_t n = 1; n <= ns; n++)
       if (touched[n]) koff[pcol_view_u32(parent, n - 1) + 1]++;
     for (uint64_t i = 1; i <= ns + 1; i++) koff[i] += koff[i - 1];
-    memcpy(pos, koff, (ns + 1) * sizeof *pos);
+    /* koff[p] is p's fill cursor (no copy of it): after the fill it is the
+     * next one's start, so the starts come back one place down */
     for (uint64_t n = 1; n <= ns; n++)
-      if (touched[n]) kids[pos[pcol_view_u32(parent, n - 1)]++] = (uint32_t)n;
+      if (touched[n]) kids[koff[pcol_view_u32(parent, n - 1)]++] = (uint32_t)n;
+    for (uint64_t i = ns; i >= 1; i--) koff[i] = koff[i - 1];
+    koff[0] = 0;
   }
   size_t sp = 0;
   for (uint32_t i = r ? 0 : koff[0]; !r && i < koff[1]; i++) stk[sp++] = kids[i];
@@ -272,7 +274,6 @@ static inline int pcol_q_tree_walk(const pcol_view *parent, const uint8_t *touch
   }
   free(koff);
   free(kids);
-  free(pos);
   return r ? -1 : 0;
 }
 
