@@ -933,6 +933,10 @@ static int walk_path(top_walk *wp, const pcol_q_own *own, uint32_t *chain) {
     }
     int64_t o = 0;
     if (cur < on && onode[cur] == n) o = ow[cur++];
+    if (n + 16 <= ns) { /* the key word and count of a node ahead (random in 100s of KB) */
+      uint32_t k = w->lk1[pcol_view_u32(&w->loc, n + 15)];
+      if (!(k & W_MULTI)) __builtin_prefetch(&w->cnt[k & W_ID], 1);
+    }
     walk_push(w, (uint32_t)n, o);
   }
   *wp = l;
