@@ -855,7 +855,8 @@ typedef struct top_walk {
   const uint8_t *may, *locmay; /* NULL: no key can be marked */
   edge_tab e;
   uint32_t nokey;
-  int fail;
+  int fail;     /* out of memory */
+  uint32_t bad; /* a node with a location or parent out of range */
 } top_walk;
 
 /* n comes on the path (stk has room: a path is at most every node); own:
@@ -863,7 +864,12 @@ typedef struct top_walk {
  * starts at T = the t0 of the node that takes its count from 0 to 1, so
  * that node's pop ends it with T - t0 (pops are in the reverse order). */
 static inline __attribute__((always_inline)) void walk_push(top_walk *w, uint32_t n, int64_t own) {
-  uint32_t loc = pcol_view_u32(&w->loc, n - 1), k1 = w->lk1[loc], fk;
+  uint32_t loc = pcol_view_u32(&w->loc, n - 1), k1, fk;
+  if (loc > w->t->fc.nloc) { /* (the column's first use checked it: no cost to be sure) */
+    w->bad = n;
+    loc = 0;
+  }
+  k1 = w->lk1[loc];
   if (!(k1 & W_MULTI)) { /* no key or one */
     uint32_t k = k1 & W_ID;
     if (k) w->cnt[k]++;
@@ -918,6 +924,10 @@ static int walk_path(top_walk *wp, const pcol_q_own *own, uint32_t *chain) {
   for (uint64_t n = 1; n <= ns; n++) {
     if (!w->all && !(w->fl[n] & W_TOUCHED)) continue; /* no weight below */
     uint32_t q = pcol_view_u32(par, n - 1);
+    if (q >= n) { /* parents come first (checked at the column's first use, too) */
+      w->bad = (uint32_t)n;
+      q = 0;
+    }
     if (w->stk[w->d - 1].n != q) { /* not the child of the last node */
       size_t m = 0;
       while (q && !(w->fl[q] & W_ONPATH)) { /* the part of the path that left it */
@@ -1096,6 +1106,10 @@ static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, int all, int64
     goto done;
   }
   while (w.d > 1) walk_pop(&w); /* what is left on the path leaves it */
+  if (w.bad) {
+    rc = pcol_error_set(err, PCOL_ECORRUPT, "stack node %u has a bad parent or location", w.bad);
+    goto done;
+  }
   if (w.fail) {
     rc = pcol_oom(err);
     goto done;
