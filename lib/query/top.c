@@ -62,7 +62,7 @@ typedef struct pcol_q_topctx {
                                   * bit 31 set on a key at an inlined (not outermost) line */
   pcol_q_inl_state is;                   /* for the "(inline)" marks, moved into the result */
   int unnamed_is_frame; /* a function without a name is a frame (pprof), not skipped (Rprof) */
-  uint64_t *stamp;      /* build_loc_keys: stamp[key] = the last location that had it */
+  uint32_t *stamp;      /* build_loc_keys: stamp[key] = the last location that had it */
   const pcol_filter *flt; /* the selection's filters (hidden lines) */
   size_t stamp_cap;
   pcol_buf scratch;     /* a name or an identity being composed */
@@ -446,6 +446,11 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
   /* by function or file, at most a key a function: the same, for the names
    * (23k functions: 5 rehashes and a realloc a doubling, 6% of `pcol top`) */
   else if (pcol_q_key_reserve(&t->keys, (size_t)c->nfn + 2)) return pcol_oom(err);
+  /* the stamps, sized for every key there can be (a key a function, line or
+   * unsymbolized location, and names): zero pages, faulted in as keys come,
+   * not a realloc and copy a doubling */
+  t->stamp_cap = (size_t)(c->nfn + c->nlines + c->nloc) + 8;
+  if (!(t->stamp = calloc(t->stamp_cap, sizeof *t->stamp))) return pcol_oom(err);
   uint32_t ka = 0;
   t->loc_aoff[0] = t->loc_aoff[1] = 0;
   for (uint64_t i = 0; i <= c->nfn; i++) t->fn_key[i] = UINT32_MAX;
@@ -496,8 +501,8 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
       }
       /* pprof: a call into a line that is not the outermost is inlined */
       t->loc_all[ka++] = key | (li + 1 == last ? 0 : 0x80000000u);
-      if (t->stamp[key] == loc) continue;
-      t->stamp[key] = loc;
+      if (t->stamp[key] == (uint32_t)loc) continue; /* (locations < 2^31: top_run) */
+      t->stamp[key] = (uint32_t)loc;
       t->loc_keys[k++] = key;
     }
     /* pprof names an unsymbolized location after its mapping ("<unknown>"
