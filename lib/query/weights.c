@@ -444,21 +444,28 @@ int pcol_q_weights_sparse(pcol_file *f, const pcol_select *sel, const pcol_filte
   if (total_abs) *total_abs = total;
   size_t n = c.npairs;
   uint64_t *tmp = NULL;
+  int64_t *w = NULL;
+  /* (stack << 32 | pair): already by stack when samples come in stack order
+   * (a profile whose every sample made its own stack: then no sort, and the
+   * sums are written over the values, at or before the pair they read) */
+  int sorted = 1, big = 0;
+  for (size_t i = 1; i < n && sorted; i++) sorted = c.pk[i - 1] >> 32 <= c.pk[i] >> 32;
   if (!rc && n && total <= INT64_MAX) { /* (else the caller sums per node, in 128 bits) */
-    tmp = malloc(n * sizeof *tmp);
+    if (!sorted) big = !(tmp = malloc(n * sizeof *tmp));
     out->node = malloc(n * sizeof *out->node);
-    if (!tmp || !out->node) rc = pcol_oom(err);
+    if (big || !out->node) rc = pcol_oom(err);
   }
-  if (!rc && tmp) {
-    /* (stack << 32 | pair) sorted by stack, pairs of one stack in order */
-    uint64_t mx = 0;
-    for (size_t i = 0; i < n; i++) mx = c.pk[i] > mx ? c.pk[i] : mx;
-    unsigned bits = 0;
-    while (bits < 32 && (mx >> (32 + bits))) bits++;
-    radix_hi(c.pk, tmp, n, bits);
-    /* the sums go to tmp, free after the sort: sums of |values| <= total
-     * fit in 64 bits */
-    int64_t *w = (int64_t *)tmp;
+  if (!rc && n && out->node) {
+    if (!sorted) { /* sorted by stack, pairs of one stack in order */
+      uint64_t mx = 0;
+      for (size_t i = 0; i < n; i++) mx = c.pk[i] > mx ? c.pk[i] : mx;
+      unsigned bits = 0;
+      while (bits < 32 && (mx >> (32 + bits))) bits++;
+      radix_hi(c.pk, tmp, n, bits);
+    }
+    /* the sums go to a spare buffer (tmp after the sort, else the values
+     * themselves): sums of |values| <= total fit in 64 bits */
+    w = sorted ? c.pv : (int64_t *)tmp;
     size_t m = 0;
     for (size_t i = 0; i < n;) {
       uint32_t s = (uint32_t)(c.pk[i] >> 32);
@@ -470,7 +477,8 @@ int pcol_q_weights_sparse(pcol_file *f, const pcol_select *sel, const pcol_filte
     }
     out->w = w;
     out->n = m;
-    tmp = NULL;
+    if (sorted) c.pv = NULL; /* (now out->w) */
+    else tmp = NULL;
   }
   free(tmp);
   free(c.pk);
