@@ -7,8 +7,9 @@
  * Runs RUNS times (after WARMUPS untimed runs), but stops early once the
  * timed runs have used BUDGET_S seconds (at least one timed run always).
  * Prints one line:
- *   ok runs=N median=S min=S max=S q1=S q3=S rss_kb=K cpu=S
- * (cpu = median user+system CPU seconds of the child: separates a slow
+ *   ok runs=N median=S min=S max=S q1=S q3=S rss_kb=K cpu=S cpu_min=S
+ * (cpu = median user+system CPU seconds of the child, cpu_min the least of
+ * the runs, the least disturbed by other jobs: separates a slow
  * command from a busy machine or an fsync wait)
  * or, when a run exits non-zero or dies:
  *   fail status=N
@@ -115,9 +116,9 @@ int main(int argc, char **argv) {
   }
   qsort(t, (size_t)n, sizeof *t, cmpd);
   qsort(cpu, (size_t)n, sizeof *cpu, cmpd);
-  printf("ok runs=%d median=%.6f min=%.6f max=%.6f q1=%.6f q3=%.6f rss_kb=%ld cpu=%.6f\n", n,
+  printf("ok runs=%d median=%.6f min=%.6f max=%.6f q1=%.6f q3=%.6f rss_kb=%ld cpu=%.6f cpu_min=%.6f\n", n,
          quant(t, n, 0.5), t[0], t[n - 1], quant(t, n, 0.25), quant(t, n, 0.75), rss,
-         quant(cpu, n, 0.5));
+         quant(cpu, n, 0.5), cpu[0]);
   free(t);
   free(cpu);
   return 0;

@@ -95,6 +95,12 @@ static int hset_grow(pcol_hset *h) {
   return PCOL_OK;
 }
 
+int pcol_hset_reserve(pcol_hset *h, size_t n) {
+  while (n * 4 > h->cap * 3)
+    if (hset_grow(h)) return PCOL_ENOMEM;
+  return PCOL_OK;
+}
+
 int pcol_hset_insert(pcol_hset *h, uint64_t hash, uint32_t id) {
   if ((h->count + 1) * 4 > h->cap * 3 && hset_grow(h)) return PCOL_ENOMEM;
   size_t mask = h->cap - 1, i = hash & mask;

@@ -89,6 +89,12 @@ int pcol_q_key_intern_h(pcol_q_keytab *t, const char *p, size_t n, uint64_t h, i
   return PCOL_OK;
 }
 
+int pcol_q_key_reserve(pcol_q_keytab *t, size_t n) {
+  if (n > (size_t)1 << 31) return PCOL_OK; /* only a hint */
+  PCOL_RETURN_NOT_OK(PCOL_GROW(t->s, n + 1, t->cap));
+  return pcol_hset_reserve(&t->h, n);
+}
+
 void pcol_q_keytab_free(pcol_q_keytab *t) {
   free(t->s);
   pcol_hset_free(&t->h);

@@ -39,6 +39,8 @@ int pcol_q_key_intern_h(pcol_q_keytab *t, const char *p, size_t n, uint64_t h, i
 /* A copy of p[0..n) in t's arena (not interned), valid as long as t; NULL
  * when out of memory. */
 const char *pcol_q_key_store(pcol_q_keytab *t, const char *p, size_t n);
+/* Room for n keys without growing (a hint: PCOL_ENOMEM only). */
+int pcol_q_key_reserve(pcol_q_keytab *t, size_t n);
 void pcol_q_keytab_free(pcol_q_keytab *t);
 
 /* ------------------------------------------------- file column cache */
@@ -145,6 +147,20 @@ static inline void pcol_q_nsum_addto(pcol_q_nsum *s, uint64_t to, uint64_t from)
     s->w128[to] += s->w128[from];
 }
 void pcol_q_nsum_free(pcol_q_nsum *s);
+/* The same sums as a list: the nodes whose sum is not 0, in id order, and
+ * their sums (weights.c; for a profile of far fewer samples than stack
+ * nodes, where a sum a node is most of the memory a view touches).  Only
+ * when *total_abs <= INT64_MAX (then no sum overflows 64 bits): past it
+ * the list is empty and the caller sums per node (pcol_q_weights_nsum). */
+typedef struct pcol_q_own {
+  uint32_t *node;
+  int64_t *w;
+  size_t n;
+} pcol_q_own;
+int pcol_q_weights_sparse(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                          const pcol_value_sel *v, pcol_q_own *out, pcol_sum *total_abs,
+                          pcol_error *err);
+void pcol_q_own_free(pcol_q_own *o);
 /* top.c: what a pcol_top result keeps (its priv_) for the views built on
  * it (the "(inline)" marks, peek.c): the key table and, per location, every
  * key innermost first (a CSR, bit 31 set on a key at an inlined line), with
@@ -157,6 +173,12 @@ typedef struct pcol_q_inl_state {
   uint8_t *touched;             /* a non-zero sample passes through the node */
   pcol_sum cutoff;              /* pprof's edge cutoff */
   size_t nkeys;
+  /* top's walk mode: until sub is made (top.c inl_make_sub), the own
+   * weights the walk read instead, and the total that sizes sub's cells */
+  int own_list;
+  int touched_later; /* touched is all 0 until sub is made (walk mode, unfiltered) */
+  pcol_q_own own;
+  pcol_sum total;
 } pcol_q_inl_state;
 void pcol_q_inl_free(pcol_q_inl_state *s);
 /* pprof's name of a location without lines, or of a line whose function
@@ -230,16 +252,18 @@ static inline int pcol_q_tree_walk(const pcol_view *parent, const uint8_t *touch
                                    uint32_t *stk, int (*visit)(void *, uint32_t, int),
                                    void *ctx) {
   uint32_t *koff = (uint32_t *)calloc(ns + 2, sizeof *koff),
-           *kids = (uint32_t *)malloc((ns + 1) * sizeof *kids),
-           *pos = (uint32_t *)malloc((ns + 1) * sizeof *pos);
-  int r = koff && kids && pos ? 0 : -1;
+           *kids = (uint32_t *)malloc((ns + 1) * sizeof *kids);
+  int r = koff && kids ? 0 : -1;
   if (!r) {
     for (uint64_t n = 1; n <= ns; n++)
       if (touched[n]) koff[pcol_view_u32(parent, n - 1) + 1]++;
     for (uint64_t i = 1; i <= ns + 1; i++) koff[i] += koff[i - 1];
-    memcpy(pos, koff, (ns + 1) * sizeof *pos);
+    /* koff[p] is p's fill cursor (no copy of it): after the fill it is the
+     * next one's start, so the starts come back one place down */
     for (uint64_t n = 1; n <= ns; n++)
-      if (touched[n]) kids[pos[pcol_view_u32(parent, n - 1)]++] = (uint32_t)n;
+      if (touched[n]) kids[koff[pcol_view_u32(parent, n - 1)]++] = (uint32_t)n;
+    for (uint64_t i = ns; i >= 1; i--) koff[i] = koff[i - 1];
+    koff[0] = 0;
   }
   size_t sp = 0;
   for (uint32_t i = r ? 0 : koff[0]; !r && i < koff[1]; i++) stk[sp++] = kids[i];
@@ -255,7 +279,6 @@ static inline int pcol_q_tree_walk(const pcol_view *parent, const uint8_t *touch
   }
   free(koff);
   free(kids);
-  free(pos);
   return r ? -1 : 0;
 }
 

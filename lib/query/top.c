@@ -8,7 +8,13 @@
  * weight uses the tree too: a key's cum is the sum of the subtree weights of
  * the nodes where the key appears with no ancestor holding it, which counts
  * a key once per sample however often it recurses (pprof -top,
- * summaryRprof).  The keys of each location are found once (a CSR array of
+ * summaryRprof).  Two kernels give the same result (test_top_modes): sums
+ * mode keeps a sum a stack node (own weights, then subtree sums in place);
+ * walk mode, where samples are few against stack nodes (a deep profile:
+ * go-cpu-large has 20k samples on 425k nodes), reads the own weights from a
+ * sorted list and makes flat, cum and the inline edges in one walk with
+ * running totals (top_walk), touching one byte a node instead of 14.
+ * PCOL_DEBUG=top-sums / top-walk forces one.  The keys of each location are found once (a CSR array of
  * distinct keys per location).  Function names are interned per function;
  * a line-level key is an identity (function prefix, line, address), and
  * only the rows a view prints are named and sorted (pcol_top_compute_cut).
@@ -24,6 +30,7 @@ void pcol_q_inl_free(pcol_q_inl_state *s) {
   free(s->loc_aoff);
   free(s->loc_all);
   pcol_q_nsum_free(&s->sub);
+  pcol_q_own_free(&s->own);
   free(s->touched);
   memset(s, 0, sizeof *s);
 }
@@ -55,7 +62,7 @@ typedef struct pcol_q_topctx {
                                   * bit 31 set on a key at an inlined (not outermost) line */
   pcol_q_inl_state is;                   /* for the "(inline)" marks, moved into the result */
   int unnamed_is_frame; /* a function without a name is a frame (pprof), not skipped (Rprof) */
-  uint64_t *stamp;      /* build_loc_keys: stamp[key] = the last location that had it */
+  uint32_t *stamp;      /* build_loc_keys: stamp[key] = the last location that had it */
   const pcol_filter *flt; /* the selection's filters (hidden lines) */
   size_t stamp_cap;
   pcol_buf scratch;     /* a name or an identity being composed */
@@ -436,6 +443,14 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
    * growing through a rehash of every key at each doubling (measured a
    * fifth of `top --by line` on 156k lines) */
   if (t->composed) PCOL_RETURN_NOT_OK(lslot_reserve(t, (size_t)(c->nlines + c->nloc), err));
+  /* by function or file, at most a key a function: the same, for the names
+   * (23k functions: 5 rehashes and a realloc a doubling, 6% of `pcol top`) */
+  else if (pcol_q_key_reserve(&t->keys, (size_t)c->nfn + 2)) return pcol_oom(err);
+  /* the stamps, sized for every key there can be (a key a function, line or
+   * unsymbolized location, and names): zero pages, faulted in as keys come,
+   * not a realloc and copy a doubling */
+  t->stamp_cap = (size_t)(c->nfn + c->nlines + c->nloc) + 8;
+  if (!(t->stamp = calloc(t->stamp_cap, sizeof *t->stamp))) return pcol_oom(err);
   uint32_t ka = 0;
   t->loc_aoff[0] = t->loc_aoff[1] = 0;
   for (uint64_t i = 0; i <= c->nfn; i++) t->fn_key[i] = UINT32_MAX;
@@ -486,8 +501,8 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
       }
       /* pprof: a call into a line that is not the outermost is inlined */
       t->loc_all[ka++] = key | (li + 1 == last ? 0 : 0x80000000u);
-      if (t->stamp[key] == loc) continue;
-      t->stamp[key] = loc;
+      if (t->stamp[key] == (uint32_t)loc) continue; /* (locations < 2^31: top_run) */
+      t->stamp[key] = (uint32_t)loc;
       t->loc_keys[k++] = key;
     }
     /* pprof names an unsymbolized location after its mapping ("<unknown>"
@@ -584,8 +599,10 @@ size_t pcol_top_cutoff(pcol_top *t, double fraction, pcol_sum *label_cutoff) {
  * line that is not the outermost of its location; a key is "inline" when
  * one of its incoming edges is, "partial-inline" when others are not.
  * Edges are (caller key, callee key) pairs in an open-addressing table
- * (pcol_q_edges). */
-int pcol_q_edge_add(pcol_q_edges *e, uint32_t from, uint32_t to, int inl, pcol_sum w) {
+ * (pcol_q_edges, query.h: top_many.c adds up the edges of many files). */
+typedef pcol_q_edges edge_tab;
+
+int pcol_q_edge_add(edge_tab *e, uint32_t from, uint32_t to, int inl, pcol_sum w) {
   uint32_t i;
   int added;
   if (pcol_u64map_get(&e->map, (uint64_t)from << 32 | to, &i, &added)) return PCOL_ENOMEM;
@@ -608,100 +625,134 @@ int pcol_q_edge_add(pcol_q_edges *e, uint32_t from, uint32_t to, int inl, pcol_s
   return PCOL_OK;
 }
 
-void pcol_q_edges_free(pcol_q_edges *e) {
-  pcol_u64map_free(&e->map);
-  free(e->all_inl);
-  free(e->w);
-  memset(e, 0, sizeof *e);
+/* The keys that can be marked "(inline)" (kept: among kept[key]; NULL:
+ * every key): only a key met at an inlined line somewhere, since an edge is
+ * all-inline only into such a key and "partial" only qualifies a mark.
+ * Edges into other keys are not kept, and a profile without inlined lines
+ * (Rprof, most non-Go pprof) needs no pass over the stack nodes at all
+ * (measured: that pass was half of `pcol top` on 0.5M stack nodes).
+ * *may = NULL when there is none. */
+static int may_keys(const pcol_q_inl_state *s, const uint8_t *kept, uint8_t **may,
+                    pcol_error *err) {
+  *may = NULL;
+  uint32_t nall = s->loc_aoff ? s->loc_aoff[s->nlocs + 1] : 0;
+  for (uint32_t j = 0; j < nall; j++) {
+    uint32_t x = s->loc_all[j];
+    if (!(x >> 31) || (kept && !kept[x & 0x7fffffffu])) continue;
+    if (!*may && !(*may = calloc(s->nkeys + 1, 1))) return pcol_oom(err);
+    (*may)[x & 0x7fffffffu] = 1;
+  }
+  return PCOL_OK;
 }
 
-void pcol_q_edges_mark(const pcol_q_edges *e, pcol_sum cutoff, uint8_t *inl) {
-  /* pprof drops the edges below its -edgefraction before it marks */
+/* The locations with a key in may (NULL out of memory). */
+static uint8_t *may_locs(const pcol_q_inl_state *s, const uint8_t *may) {
+  uint8_t *locmay = calloc(s->nlocs + 1, 1);
+  if (locmay)
+    for (uint64_t l = 1; l <= s->nlocs; l++)
+      for (uint32_t j = s->loc_aoff[l]; j < s->loc_aoff[l + 1]; j++)
+        if (may[s->loc_all[j] & 0x7fffffffu]) locmay[l] = 1;
+  return locmay;
+}
+
+/* The edges of a node into its location's lines, outermost line first,
+ * from caller (the innermost key on the path above it), each of weight w. */
+static inline __attribute__((always_inline)) int node_edges(edge_tab *e, const pcol_q_inl_state *s, uint32_t loc, uint32_t caller,
+                      const uint8_t *kept, const uint8_t *may, const uint32_t *id, pcol_sum w,
+                      uint32_t *last) {
+  for (uint32_t j = s->loc_aoff[loc + 1]; j > s->loc_aoff[loc]; j--) {
+    uint32_t x = s->loc_all[j - 1], key = x & 0x7fffffffu;
+    if (kept && !kept[key]) continue;
+    if (may && caller && caller != key && may[key] && pcol_q_edge_add(e, id ? id[caller] : caller, id ? id[key] : key, (int)(x >> 31), w))
+      return PCOL_ENOMEM;
+    caller = key;
+  }
+  if (last) *last = caller;
+  return PCOL_OK;
+}
+
+/* pprof drops the edges below its -edgefraction before it marks */
+void pcol_q_edges_mark(const edge_tab *e, pcol_sum cutoff, uint8_t *inl) {
   for (size_t i = 0; i < e->map.cap; i++) {
     if (!e->map.k[i]) continue; /* the map's slots: key + 1, or 0 */
     uint32_t id = e->map.v[i], callee = (uint32_t)(e->map.k[i] - 1);
     if (mag(e->w[id]) >= (pcol_umag)cutoff) inl[callee] |= e->all_inl[id] ? 1 : 2;
   }
 }
-
-int pcol_q_inline_of(uint8_t m) {
-  return m & 1 ? (m & 2 ? PCOL_INLINE_PARTIAL : PCOL_INLINE_ONLY) : PCOL_INLINE_NONE;
+void pcol_q_edges_free(edge_tab *e) {
+  pcol_u64map_free(&e->map);
+  free(e->all_inl);
+  free(e->w);
+  memset(e, 0, sizeof *e);
 }
 
-/* The call edges into the keys with may[key] (kept[key], NULL: every key,
- * are the graph's nodes: a call goes from the nearest kept frame outward, as
- * pprof's graph rebuilt from kept nodes), added to *e with their keys
- * mapped by id (NULL: as they are).  fk (with kept NULL): the innermost key
- * on the path to each node, which top_run made as the flat keys (every key
- * kept: the innermost line of the nearest location with keys), so that
- * only the nodes of locations with a key in may are visited. */
-static int inline_edges(const pcol_q_inl_state *s, const uint8_t *kept, const uint32_t *fk,
-                        const uint8_t *may, const uint32_t *id, pcol_q_edges *e) {
+static int inl_make_sub(pcol_q_inl_state *s, pcol_error *err);
+
+/* The call edges into the keys with may[key], added to *e with their
+ * keys mapped by id (NULL: as they are).  kept[key] (NULL: every key) are
+ * the graph's nodes: a call goes from the nearest kept frame outward, as
+ * pprof's graph rebuilt from kept nodes.  fk (with kept NULL): the
+ * innermost key on the path to each node, which top_run made as the flat
+ * keys (every key kept: the innermost line of the nearest location with
+ * keys), so that only the nodes of locations with a key that may be marked
+ * are visited.  The subtree sums must be made (inl_make_sub). */
+static int collect_edges(const pcol_q_inl_state *s, const uint8_t *kept, const uint32_t *fk,
+                         const uint8_t *may, const uint32_t *id, edge_tab *e) {
   int rc = PCOL_OK;
   uint8_t *locmay = NULL; /* with fk: the locations with a key in may */
   uint32_t *kk = NULL;    /* without: the innermost kept key on the path */
   if (kept || !fk) {
     if ((kk = pcol_alloc_hot((s->nstacks + 1) * sizeof *kk, 0))) kk[0] = 0;
-  } else if ((locmay = calloc(s->nlocs + 1, 1))) {
-    for (uint64_t l = 1; l <= s->nlocs; l++)
-      for (uint32_t j = s->loc_aoff[l]; j < s->loc_aoff[l + 1]; j++)
-        if (may[s->loc_all[j] & 0x7fffffffu]) locmay[l] = 1;
+  } else {
+    locmay = may_locs(s, may);
   }
   if (!kk && !locmay) return PCOL_ENOMEM;
   for (uint64_t n = 1; n <= s->nstacks && !rc; n++) {
     uint32_t p = pcol_view_u32(&s->st_parent, n - 1), loc = pcol_view_u32(&s->st_loc, n - 1);
     if (locmay && !(locmay[loc] && s->touched[n])) continue; /* adds no edge */
     uint32_t caller = kk ? kk[p < n ? p : 0] : fk[p < n ? p : 0];
-    for (uint32_t j = s->loc_aoff[loc + 1]; j > s->loc_aoff[loc] && !rc; j--) {
-      uint32_t x = s->loc_all[j - 1], key = x & 0x7fffffffu;
-      if (kept && !kept[key]) continue;
-      if (s->touched[n] && caller && caller != key && may[key])
-        rc = pcol_q_edge_add(e, id ? id[caller] : caller, id ? id[key] : key, (int)(x >> 31),
-                             pcol_q_nsum_at(&s->sub, n));
-      caller = key;
+    if (!s->touched[n]) { /* no edge, but the innermost kept key below */
+      rc = node_edges(e, s, loc, caller, kept, NULL, NULL, 0, &kk[n]);
+      continue;
     }
-    if (kk) kk[n] = caller;
+    rc = node_edges(e, s, loc, caller, kept, may, id, pcol_q_nsum_at(&s->sub, n), kk ? &kk[n] : NULL);
   }
   free(kk);
   free(locmay);
   return rc;
 }
 
-/* pprof's marks: see inline_edges for kept and fk. */
-static int inline_marks(const pcol_q_inl_state *s, const uint8_t *kept, const uint32_t *fk,
+/* pprof's marks into inl: see collect_edges for kept and fk. */
+static int inline_marks(pcol_q_inl_state *s, const uint8_t *kept, const uint32_t *fk,
                         uint8_t *inl, pcol_error *err) {
-  /* Only a key met at an inlined line somewhere can be marked (an edge is
-   * all-inline only into such a key, and "partial" only qualifies a mark):
-   * edges into other keys are not kept, and a profile without inlined
-   * lines (Rprof, most non-Go pprof) needs no pass over the stack nodes at
-   * all.  Measured: this pass was half of `pcol top` on 0.5M stack nodes. */
-  uint8_t *may = NULL;
-  uint32_t nall = s->loc_aoff ? s->loc_aoff[s->nlocs + 1] : 0;
-  for (uint32_t j = 0; j < nall; j++) {
-    uint32_t x = s->loc_all[j];
-    if (!(x >> 31) || (kept && !kept[x & 0x7fffffffu])) continue;
-    if (!may && !(may = calloc(s->nkeys + 1, 1))) return pcol_oom(err);
-    may[x & 0x7fffffffu] = 1;
-  }
+  edge_tab e = {0};
+  uint8_t *may;
+  PCOL_RETURN_NOT_OK(may_keys(s, kept, &may, err));
   if (!may) return PCOL_OK;
-  pcol_q_edges e = {0};
-  int rc = inline_edges(s, kept, fk, may, NULL, &e);
+  int rc = inl_make_sub(s, err);
+  if (!rc && (rc = collect_edges(s, kept, fk, may, NULL, &e)) != PCOL_OK) rc = pcol_oom(err);
   if (!rc) pcol_q_edges_mark(&e, s->cutoff, inl);
   free(may);
   pcol_q_edges_free(&e);
-  return rc ? pcol_oom(err) : PCOL_OK;
+  return rc;
 }
 
 int pcol_q_top_edges(const pcol_top *t, const uint8_t *kept, const uint8_t *may,
                      const uint32_t *id, pcol_q_edges *into, pcol_error *err) {
-  const pcol_q_top_priv *p = t->priv_;
-  if (!p || !pcol_q_nsum_made(&p->is.sub) || !p->is.loc_aoff) return PCOL_OK;
-  return inline_edges(&p->is, kept, NULL, may, id, into) ? pcol_oom(err) : PCOL_OK;
+  pcol_q_top_priv *p = t->priv_;
+  if (!p || (!pcol_q_nsum_made(&p->is.sub) && !p->is.own_list) || !p->is.loc_aoff) return PCOL_OK;
+  PCOL_RETURN_NOT_OK(inl_make_sub(&p->is, err));
+  return collect_edges(&p->is, kept, NULL, may, id, into) ? pcol_oom(err) : PCOL_OK;
 }
+
+int pcol_q_inline_of(uint8_t m) {
+  return m & 1 ? (m & 2 ? PCOL_INLINE_PARTIAL : PCOL_INLINE_ONLY) : PCOL_INLINE_NONE;
+}
+
 
 int pcol_top_mark_inline(pcol_top *t, pcol_error *err) {
   pcol_q_top_priv *p = t->priv_;
-  if (!p || !pcol_q_nsum_made(&p->is.sub)) return PCOL_OK;
+  if (!p || (!pcol_q_nsum_made(&p->is.sub) && !p->is.own_list)) return PCOL_OK;
   uint8_t *kept = calloc(p->is.nkeys + 1, 1), *inl = calloc(p->is.nkeys + 1, 1);
   int rc = PCOL_OK;
   if (!kept || !inl) rc = pcol_oom(err);
@@ -777,46 +828,205 @@ static int cum_reset(void *ctx) {
   return 0;
 }
 
-static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, pcol_top *out,
-                   pcol_error *err) {
-  pcol_q_fctx *c = &t->fc;
-  uint64_t ns = c->nstacks;
-  pcol_sum *flat = NULL, *cum = NULL, sum_flat = 0;
-  pcol_q_nsum sub = {0}; /* node weights, then subtree sums in place */
-  uint32_t *fk = NULL, *nkey = NULL, *cnt = NULL;
-  uint8_t *touched = NULL, *inl = NULL;
-  pcol_filter flt;
-  int rc = pcol_filter_build(c->f, sel, &flt, err);
-  if (rc) return rc;
-  t->flt = &flt;
-  if ((rc = pcol_q_weights_nsum(c->f, sel, &flt, v, &sub, &out->total, err))) goto done;
-  if ((rc = build_loc_keys(t, err))) goto done;
+/* Walk mode (top_walkrun): flat, cum and the "(inline)" edges in one walk
+ * over the stack trie's nodes, reading the samples' own weights from a
+ * list (pcol_q_weights_sparse) and no sum a node.  T is the sum of the
+ * own weights of the nodes entered so far; a key holds from the node that
+ * puts it on the path (cnt 0 -> 1, start = T) to the one that takes it off
+ * (1 -> 0), and every node entered in between lies below a holder, so its
+ * cum is the sum of T - start over those spans: a key counts once per
+ * sample however often it recurses, as the subtree sums do in sums mode.  A
+ * node's subtree weight (an edge's) is likewise T at its leaving less T at
+ * its coming on the path, summed over its spans.  Per node it keeps one
+ * byte (touched, on the path); the rest is per key or per path depth.  All
+ * in 64 bits: walk mode runs only when the total of |values| fits. */
+typedef struct walk_node {
+  int64_t t0;     /* T when the node came on the path */
+  uint32_t n, fk; /* the node, its flat key (its own first key, else its parent's) */
+  uint32_t loc, k1; /* its location and that location's key word (lk1) */
+  uint32_t c0;      /* C when it came on the path */
+} walk_node;
+enum { W_TOUCHED = 1, W_ONPATH = 2 };
+/* walk mode's key word of a location (lk1): a key (0: none), or W_MULTI |
+ * the location when it has several; W_MAY when its edges can be marked */
+enum { W_MULTI = 0x80000000u, W_MAY = 0x40000000u, W_ID = 0x3fffffffu };
+typedef struct top_walk {
+  const topctx *t;
+  const pcol_q_inl_state *is;
+  pcol_view par, loc;  /* the stack nodes' parents and locations */
+  const uint32_t *lk1;  /* per location: its key word (W_MULTI, W_MAY) */
+  uint8_t *fl;          /* per node: W_TOUCHED, W_ONPATH */
+  size_t cur;           /* the own-weight list's next entry */
+  uint32_t *cnt;
+  int64_t *flat, *cum, T;
+  uint32_t C; /* the nodes with an own weight entered so far */
+  int all;    /* every node is visited (touched is not made): a span with
+               * no weighted node entered (C - c0 = 0) adds no edge, as an
+               * untouched node adds none in sums mode */
+  walk_node *stk; /* the path, stk[0] the root (node 0) */
+  size_t d;
+  const uint8_t *may, *locmay; /* NULL: no key can be marked */
+  edge_tab e;
   uint32_t nokey;
-  if ((rc = name_key(t, "<no location>", 13, &nokey, err))) goto done;
-  size_t nk = (size_t)ctx_nkeys(t) + 1;
-  if (nk > 0x7fffffffu || c->nloc > 0x7fffffffu) { /* the walk's high bit (below) */
-    rc = pcol_error_set(err, PCOL_ETOOBIG, "more than 2^31 names or locations");
-    goto done;
+  int fail;     /* out of memory */
+  uint32_t bad; /* a node with a location or parent out of range */
+} top_walk;
+
+/* n comes on the path (stk has room: a path is at most every node); own:
+ * its own weight when it is entered, 0 when it comes back.  A key's span
+ * starts at T = the t0 of the node that takes its count from 0 to 1, so
+ * that node's pop ends it with T - t0 (pops are in the reverse order). */
+static inline __attribute__((always_inline)) void walk_push(top_walk *w, uint32_t n, int64_t own) {
+  uint32_t loc = pcol_view_u32(&w->loc, n - 1), k1, fk;
+  if (loc > w->t->fc.nloc) { /* (the column's first use checked it: no cost to be sure) */
+    w->bad = n;
+    loc = 0;
   }
+  k1 = w->lk1[loc];
+  if (!(k1 & W_MULTI)) { /* no key or one */
+    uint32_t k = k1 & W_ID;
+    if (k) w->cnt[k]++;
+    fk = k ? k : w->stk[w->d - 1].fk;
+  } else {
+    const topctx *t = w->t;
+    uint32_t a = t->loc_koff[loc], e = t->loc_koff[loc + 1];
+    for (uint32_t j = a; j < e; j++) w->cnt[t->loc_keys[j]]++;
+    fk = t->loc_keys[a];
+  }
+  walk_node *x = &w->stk[w->d++];
+  *x = (walk_node){w->T, n, fk, loc, k1, w->C};
+  w->fl[n] |= W_ONPATH;
+  if (own != 0) {
+    w->flat[fk ? fk : w->nokey] += own;
+    if (!fk) w->cum[w->nokey] += own; /* no key on the path: no span adds it */
+    w->T += own;
+    w->C++;
+  }
+}
+
+static inline __attribute__((always_inline)) void walk_pop(top_walk *w) {
+  const walk_node *x = &w->stk[--w->d];
+  uint32_t k1 = x->k1;
+  int64_t span = w->T - x->t0;
+  w->fl[x->n] &= (uint8_t)~W_ONPATH;
+  if (!(k1 & W_MULTI)) {
+    uint32_t k = k1 & W_ID;
+    if (k && --w->cnt[k] == 0) w->cum[k] += span;
+  } else {
+    const topctx *t = w->t;
+    for (uint32_t j = t->loc_koff[x->loc]; j < t->loc_koff[x->loc + 1]; j++)
+      if (--w->cnt[t->loc_keys[j]] == 0) w->cum[t->loc_keys[j]] += span;
+  }
+  if ((k1 & W_MAY) && (!w->all || w->C != x->c0)) {
+    uint32_t caller = w->stk[w->d - 1].fk;
+    if (node_edges(&w->e, w->is, x->loc, caller, NULL, w->may, NULL, span, NULL)) w->fail = 1;
+  }
+}
+
+/* The path walk of pcol_q_path_walk (query.h), with the visits inlined:
+ * the touched nodes in id order, the path from the root on stk.  0, or 1
+ * when it gives up as pcol_q_path_walk does (then sums mode takes over). */
+static int walk_path(top_walk *wp, const pcol_q_own *own, uint32_t *chain) {
+  top_walk l = *wp, *w = &l; /* a local: its fields stay in registers */
+  const pcol_view *par = &w->par;
+  const uint32_t *onode = own->node;
+  const int64_t *ow = own->w;
+  size_t on = own->n, cur = w->cur;
+  uint64_t ns = w->is->nstacks, steps = 0;
+  int r = 0;
+  for (uint64_t n = 1; n <= ns; n++) {
+    if (!w->all && !(w->fl[n] & W_TOUCHED)) continue; /* no weight below */
+    uint32_t q = pcol_view_u32(par, n - 1);
+    if (q >= n) { /* parents come first (checked at the column's first use, too) */
+      w->bad = (uint32_t)n;
+      q = 0;
+    }
+    if (w->stk[w->d - 1].n != q) { /* not the child of the last node */
+      size_t m = 0;
+      while (q && !(w->fl[q] & W_ONPATH)) { /* the part of the path that left it */
+        if (++steps > 8 * n + 1024) goto give_up;
+        chain[m++] = q;
+        q = pcol_view_u32(par, q - 1);
+      }
+      while (w->stk[w->d - 1].n != q) { /* back to q (0: the root, stk[0]) */
+        walk_pop(w);
+        if (++steps > 8 * n + 1024) goto give_up;
+      }
+      while (m) walk_push(w, chain[--m], 0);
+    }
+    int64_t o = 0;
+    if (cur < on && onode[cur] == n) o = ow[cur++];
+    if (n + 16 <= ns) { /* the key word and count of a node ahead (random in 100s of KB) */
+      uint32_t k = w->lk1[pcol_view_u32(&w->loc, n + 15)];
+      if (!(k & W_MULTI)) __builtin_prefetch(&w->cnt[k & W_ID], 1);
+    }
+    walk_push(w, (uint32_t)n, o);
+  }
+  *wp = l;
+  return r;
+give_up:
+  *wp = l;
+  return 1;
+}
+
+/* touched (W_TOUCHED in fl): the nodes with an own weight and their
+ * ancestors (node ids were checked against the stacks by weights.c) */
+static void mark_touched(const pcol_q_inl_state *s, const pcol_q_own *own, uint8_t *fl) {
+  for (size_t i = 0; i < own->n; i++)
+    for (uint32_t x = own->node[i]; x && !fl[x]; x = pcol_view_u32(&s->st_parent, x - 1))
+      fl[x] = W_TOUCHED;
+}
+
+/* The own weights of the list as a sum a node, in 64-bit cells when the
+ * total of |values| fits (pcol_q_weights_nsum's rule). */
+static int own_dense(pcol_q_inl_state *s, pcol_error *err) {
+  pcol_q_nsum *sub = &s->sub;
+  if (s->total <= INT64_MAX) sub->w64 = pcol_alloc_hot((s->nstacks + 1) * sizeof *sub->w64, 1);
+  else sub->w128 = pcol_alloc_hot((s->nstacks + 1) * sizeof *sub->w128, 1);
+  if (!pcol_q_nsum_made(sub)) return pcol_oom(err);
+  for (size_t i = 0; i < s->own.n; i++) {
+    if (sub->w64) sub->w64[s->own.node[i]] = s->own.w[i];
+    else sub->w128[s->own.node[i]] = s->own.w[i];
+  }
+  pcol_q_own_free(&s->own);
+  s->own_list = 0;
+  return PCOL_OK;
+}
+
+/* The subtree sums peek, graph and the marks of a cut result read, made
+ * from the own weights the walk read (walk mode), once. */
+static int inl_make_sub(pcol_q_inl_state *s, pcol_error *err) {
+  if (!s->own_list) return PCOL_OK;
+  if (s->touched_later) { /* (the walk left fl all 0) */
+    mark_touched(s, &s->own, s->touched);
+    s->touched_later = 0;
+  }
+  PCOL_RETURN_NOT_OK(own_dense(s, err));
+  for (uint64_t n = s->nstacks; n >= 1; n--) {
+    uint32_t p = pcol_view_u32(&s->st_parent, n - 1);
+    if (p) pcol_q_nsum_addto(&s->sub, p, n);
+  }
+  return PCOL_OK;
+}
+
+/* Sums mode: the own weights summed per node, then flat keys forward,
+ * subtree sums backward and the cum walk (the state is in t->is). */
+static int top_sums(topctx *t, const uint32_t *nkey, uint32_t nokey, pcol_sum *flat,
+                    pcol_sum *cum, uint8_t *inl, pcol_error *err) {
+  pcol_q_fctx *c = &t->fc;
+  pcol_q_inl_state *is = &t->is;
+  uint64_t ns = c->nstacks;
+  size_t nk = (size_t)ctx_nkeys(t) + 1;
+  pcol_q_nsum *sub = &is->sub; /* node weights, then subtree sums in place */
+  int rc = PCOL_OK;
   /* the subtree sums are made in place of the node weights (read first in
    * the forward pass): one array less to fault in */
-  fk = pcol_alloc_hot((ns + 1) * sizeof *fk, 0); /* (written whole: pcol_alloc_hot) */
-  nkey = malloc((c->nloc + 1) * sizeof *nkey);
-  touched = pcol_alloc_hot(ns + 1, 1);
-  flat = calloc(nk, sizeof *flat);
-  cum = calloc(nk, sizeof *cum);
-  cnt = calloc(nk, sizeof *cnt);
-  inl = calloc(nk, 1);
-  if (!fk || !nkey || !touched || !flat || !cum || !cnt || !inl) {
+  uint32_t *fk = pcol_alloc_hot((ns + 1) * sizeof *fk, 0); /* (written whole: pcol_alloc_hot) */
+  uint8_t *touched = is->touched = pcol_alloc_hot(ns + 1, 1);
+  uint32_t *cnt = calloc(nk, sizeof *cnt);
+  if (!fk || !touched || !cnt) {
     rc = pcol_oom(err);
     goto done;
-  }
-  /* each location's keys in one word (nkey: the key of a one-key location,
-   * else the location with the high bit set): the walk below reads of a
-   * node this word of its location and its subtree sum */
-  for (uint64_t l = 0; l <= c->nloc; l++) {
-    uint32_t a = t->loc_koff[l], e = t->loc_koff[l + 1];
-    nkey[l] = e - a == 1 ? t->loc_keys[a] : e == a ? 0 : (uint32_t)l | 0x80000000u;
   }
   /* forward: flat key of each node (its own first key, else its parent's) */
   fk[0] = 0;
@@ -829,7 +1039,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     }
     uint32_t a = t->loc_koff[loc], e = t->loc_koff[loc + 1];
     fk[n] = a < e ? t->loc_keys[a] : fk[p];
-    pcol_sum own = pcol_q_nsum_at(&sub, n); /* still the node's own weight */
+    pcol_sum own = pcol_q_nsum_at(sub, n); /* still the node's own weight */
     touched[n] = own != 0;
     if (own != 0) {
       uint32_t key = fk[n] ? fk[n] : nokey;
@@ -841,44 +1051,194 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   for (uint64_t n = ns; n >= 1; n--) {
     uint32_t p = pcol_view_u32(&c->st_parent, n - 1);
     if (p) {
-      pcol_q_nsum_addto(&sub, p, n);
+      pcol_q_nsum_addto(sub, p, n);
       touched[p] |= touched[n];
     }
   }
-  {
-    cum_walk cw = {t, &c->st_parent, &c->st_loc, nkey, &sub, touched, cnt, cum, ns, nk, nokey, cum[nokey]};
-    if (pcol_q_stack_walk(&c->st_parent, touched, ns, cum_visit, cum_reset, &cw)) {
+  cum_walk cw = {t, &c->st_parent, &c->st_loc, nkey, sub, touched, cnt, cum, ns, nk, nokey, cum[nokey]};
+  if (pcol_q_stack_walk(&c->st_parent, touched, ns, cum_visit, cum_reset, &cw)) {
+    rc = pcol_oom(err);
+    goto done;
+  }
+  pcol_sum sum_flat = 0; /* pprof's default -edgefraction, 0.001 of the sum of flat */
+  for (size_t k = 1; k < nk; k++) sum_flat += flat[k];
+  is->cutoff = (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001);
+  if (!t->no_marks) rc = inline_marks(is, NULL, fk, inl, err);
+done:
+  free(fk);
+  free(cnt);
+  return rc;
+}
+
+/* Walk mode: see top_walk.  Needs the total of |values| in 64 bits.
+ * Returns 1, with nothing made, when the path walk gives up. */
+static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, int all, int64_t **flat,
+                       int64_t **cum, uint8_t *inl, pcol_error *err) {
+  pcol_q_fctx *c = &t->fc;
+  pcol_q_inl_state *is = &t->is;
+  const pcol_q_own *own = &is->own;
+  uint64_t ns = c->nstacks;
+  size_t nk = (size_t)ctx_nkeys(t) + 1;
+  top_walk w = {.t = t, .is = is, .par = c->st_parent, .loc = c->st_loc, .lk1 = nkey,
+                .nokey = nokey};
+  uint8_t *may = NULL;
+  uint32_t *chain = NULL;
+  int rc = PCOL_OK;
+  w.fl = is->touched = pcol_alloc_hot(ns + 1, 1);
+  w.cnt = calloc(nk, sizeof *w.cnt);
+  w.flat = calloc(nk, sizeof *w.flat);
+  w.cum = calloc(nk, sizeof *w.cum);
+  w.stk = malloc((ns + 2) * sizeof *w.stk); /* faulted in only as deep as paths go */
+  chain = malloc((ns + 1) * sizeof *chain);
+  if (!w.fl || !w.cnt || !w.flat || !w.cum || !w.stk || !chain) {
+    rc = pcol_oom(err);
+    goto done;
+  }
+  w.stk[0] = (walk_node){0, 0, 0, 0, 0, 0}; /* the root, under every path: never left */
+  w.d = 1;
+  /* touched: made here when a filter or selection may leave much of the
+   * tree without weight (then the walk skips it), else with the subtree
+   * sums if a view asks (inl_make_sub): the climbs were a sixth of the walk
+   * where every node has weight below */
+  w.all = all;
+  is->touched_later = all;
+  if (!all) mark_touched(is, own, w.fl);
+  w.cur = own->n && own->node[0] == 0; /* node 0 (no stack) is on no path */
+  if ((rc = may_keys(is, NULL, &may, err))) goto done;
+  if (may && !(w.may = may, w.locmay = may_locs(is, may))) {
+    rc = pcol_oom(err);
+    goto done;
+  }
+  for (uint64_t l = 1; w.locmay && l <= c->nloc; l++)
+    if (w.locmay[l]) nkey[l] |= W_MAY;
+  if (walk_path(&w, own, chain)) { /* an order of deep interleaved branches: */
+    free(is->touched);                /* sums mode's tree walk takes over */
+    is->touched = NULL;
+    is->touched_later = 0;
+    rc = 1;
+    goto done;
+  }
+  while (w.d > 1) walk_pop(&w); /* what is left on the path leaves it */
+  if (w.bad) {
+    rc = pcol_error_set(err, PCOL_ECORRUPT, "stack node %u has a bad parent or location", w.bad);
+    goto done;
+  }
+  if (w.fail) {
+    rc = pcol_oom(err);
+    goto done;
+  }
+  pcol_sum sum_flat = 0; /* pprof's default -edgefraction, 0.001 of the sum of flat */
+  for (size_t k = 1; k < nk; k++) sum_flat += w.flat[k];
+  is->cutoff = (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001);
+  if (!t->no_marks) pcol_q_edges_mark(&w.e, is->cutoff, inl);
+  *flat = w.flat; /* the caller's */
+  *cum = w.cum;
+  w.flat = w.cum = NULL;
+done:
+  pcol_q_edges_free(&w.e);
+  free(w.cnt);
+  free(w.flat);
+  free(w.cum);
+  free(w.stk);
+  free(chain);
+  free(may);
+  free((void *)w.locmay);
+  return rc;
+}
+
+static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, pcol_top *out,
+                   pcol_error *err) {
+  pcol_q_fctx *c = &t->fc;
+  uint64_t ns = c->nstacks;
+  pcol_sum *flat = NULL, *cum = NULL; /* sums mode's; walk mode's in 64 bits */
+  int64_t *flat64 = NULL, *cum64 = NULL;
+  uint32_t *nkey = NULL;
+  uint8_t *inl = NULL;
+  pcol_q_inl_state *is = &t->is;
+  pcol_filter flt;
+  int rc = pcol_filter_build(c->f, sel, &flt, err);
+  if (rc) return rc;
+  t->flt = &flt;
+  /* walk mode where samples are few against stack nodes (a sum a node
+   * would be mostly zeros); PCOL_DEBUG=top-sums or top-walk chooses (the
+   * tests compare the two) */
+  const char *dbg = getenv("PCOL_DEBUG");
+  int walk = pcol_rows(c->f, PCOL_T_SAMPLES) * 4 <= ns;
+  if (dbg && strstr(dbg, "top-sums")) walk = 0;
+  if (dbg && strstr(dbg, "top-walk")) walk = 1;
+  if (walk) rc = pcol_q_weights_sparse(c->f, sel, &flt, v, &is->own, &out->total, err);
+  else rc = pcol_q_weights_nsum(c->f, sel, &flt, v, &is->sub, &out->total, err);
+  if (!rc && walk && out->total > INT64_MAX) { /* walk mode sums in 64 bits */
+    pcol_q_own_free(&is->own);
+    rc = pcol_q_weights_nsum(c->f, sel, &flt, v, &is->sub, &out->total, err);
+    walk = 0;
+  }
+  is->own_list = walk;
+  is->total = out->total;
+  if (rc) goto done;
+  if ((rc = build_loc_keys(t, err))) goto done;
+  uint32_t nokey;
+  if ((rc = name_key(t, "<no location>", 13, &nokey, err))) goto done;
+  size_t nk = (size_t)ctx_nkeys(t) + 1;
+  if (nk > 0x7fffffffu || c->nloc > 0x7fffffffu) { /* the walk's high bit (below) */
+    rc = pcol_error_set(err, PCOL_ETOOBIG, "more than 2^31 names or locations");
+    goto done;
+  }
+  is->st_parent = c->st_parent;
+  is->st_loc = c->st_loc;
+  is->nstacks = ns;
+  is->nlocs = c->nloc;
+  is->loc_aoff = t->loc_aoff;
+  is->loc_all = t->loc_all;
+  is->nkeys = nk - 1;
+  t->loc_aoff = t->loc_all = NULL;
+  if (walk && (nk > W_ID || c->nloc > W_ID)) { /* past walk mode's key words */
+    if ((rc = own_dense(is, err))) goto done;
+    walk = 0;
+  }
+  nkey = malloc((c->nloc + 1) * sizeof *nkey);
+  inl = calloc(nk, 1);
+  if (!walk) {
+    flat = calloc(nk, sizeof *flat);
+    cum = calloc(nk, sizeof *cum);
+  }
+  if (!nkey || (!walk && (!flat || !cum)) || !inl) {
+    rc = pcol_oom(err);
+    goto done;
+  }
+  /* each location's keys in one word (nkey: the key of a one-key location,
+   * else the location with the high bit set): the walks read of a node
+   * this word of its location */
+  for (uint64_t l = 0; l <= c->nloc; l++) {
+    uint32_t a = t->loc_koff[l], e = t->loc_koff[l + 1];
+    nkey[l] = e - a == 1 ? t->loc_keys[a] : e == a ? 0 : (uint32_t)l | 0x80000000u;
+  }
+  int all = !flt.active && (!sel || (!sel->source_id && !sel->has_from && !sel->has_to));
+  if (walk && (rc = top_walkrun(t, nkey, nokey, all, &flat64, &cum64, inl, err)) == 1) {
+    /* the path walk gave up: sums mode's tree walk, from the same weights */
+    for (size_t l = 0; l <= c->nloc; l++) nkey[l] &= ~(uint32_t)W_MAY;
+    rc = own_dense(is, err);
+    walk = 0;
+    if (!rc && (!(flat = calloc(nk, sizeof *flat)) || !(cum = calloc(nk, sizeof *cum))))
       rc = pcol_oom(err);
-      goto done;
-    }
   }
-  {
-    /* pprof's default -edgefraction, 0.001 of the sum of flat */
-    for (size_t k = 1; k < nk; k++) sum_flat += flat[k];
-    pcol_q_inl_state *is = &t->is;
-    is->st_parent = c->st_parent;
-    is->st_loc = c->st_loc;
-    is->nstacks = ns;
-    is->nlocs = c->nloc;
-    is->loc_aoff = t->loc_aoff;
-    is->loc_all = t->loc_all;
-    is->sub = sub;
-    is->touched = touched;
-    t->loc_aoff = t->loc_all = NULL;
-    memset(&sub, 0, sizeof sub);
-    touched = NULL;
-    is->cutoff = (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001);
-    is->nkeys = nk - 1;
-    if (!t->no_marks && (rc = inline_marks(is, NULL, fk, inl, err))) goto done;
-  }
+  if (!walk && !rc) rc = top_sums(t, nkey, nokey, flat, cum, inl, err);
+  /* a result whose views read the subtree sums gets them now (peek and
+   * graph read them from many threads); a cut one (pcol top) when marked */
+  if (!rc && !t->cut) rc = inl_make_sub(is, err);
+  if (rc) goto done;
   /* rows: with a node fraction, only those pcol_top_cutoff would keep
    * (what pcol_top_compute_cut shows: a line-level profile has 10^5 rows
    * and shows 10^1) */
+#define FLAT(k) (flat64 ? (pcol_sum)flat64[k] : flat[k])
+#define CUM(k) (cum64 ? (pcol_sum)cum64[k] : cum[k])
+  pcol_sum sum_flat = 0;
+  for (size_t k = 1; k < nk; k++) sum_flat += FLAT(k);
   pcol_umag cut = t->cut ? pcol_q_frac_cut(sum_flat, t->fraction) : 0;
   size_t nr = 0;
   for (size_t k = 1; k < nk; k++)
-    if (flat[k] != 0 || cum[k] != 0) {
-      if (mag(cum[k]) >= cut) nr++;
+    if (FLAT(k) != 0 || CUM(k) != 0) {
+      if (mag(CUM(k)) >= cut) nr++;
       else t->dropped++;
     }
   out->rows = calloc(nr ? nr : 1, sizeof *out->rows);
@@ -888,22 +1248,22 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   }
   nr = 0;
   for (size_t k = 1; k < nk; k++)
-    if ((flat[k] != 0 || cum[k] != 0) && mag(cum[k]) >= cut) {
+    if ((FLAT(k) != 0 || CUM(k) != 0) && mag(CUM(k)) >= cut) {
       out->rows[nr].key = (uint32_t)k; /* named by the caller (pcol_q_top_name) */
-      out->rows[nr].flat = flat[k];
-      out->rows[nr].cum = cum[k];
+      out->rows[nr].flat = FLAT(k);
+      out->rows[nr].cum = CUM(k);
       out->rows[nr].inl = pcol_q_inline_of(inl[k]); /* see inline_marks */
       nr++;
     }
   out->nrows = nr;
+#undef FLAT
+#undef CUM
 done:
-  pcol_q_nsum_free(&sub);
   free(flat);
   free(cum);
-  free(fk);
-  free(cnt);
+  free(flat64);
+  free(cum64);
   free(nkey);
-  free(touched);
   free(inl);
   pcol_filter_free(&flt);
   t->flt = NULL;

@@ -17,6 +17,10 @@ typedef struct wctx {
   pcol_sum *w;  /* 128-bit sums: no sum of 64-bit values overflows (F4) */
   int64_t *w64; /* or 64-bit ones, kept only if total ends <= INT64_MAX */
   int narrow;   /* weights_run: make w64, not w */
+  int pairs;    /* weights_run: list (stack, value) of each kept sample, no sums */
+  uint64_t *pk; /* ... stack << 32 | pair */
+  int64_t *pv;  /* ... and values (pcol_q_weights_sparse sorts and sums them) */
+  size_t npairs, pcap;
   pcol_sum total;
   const pcol_filter *flt; /* NULL: every selected sample */
   int (*row_fn)(void *ctx, uint64_t row, int64_t value); /* pcol_q_values_iter */
@@ -59,31 +63,68 @@ static int sample_value(const wctx *c, uint64_t row, int64_t *v) {
   return value_of(c, row, c->vt, v);
 }
 
+static int pair_add(wctx *c, uint32_t s, int64_t v) {
+  if (c->npairs == c->pcap) {
+    size_t nc = c->pcap ? 2 * c->pcap : 1024;
+    if (nc > UINT32_MAX) return pcol_error_set(c->err, PCOL_ETOOBIG, "too many samples");
+    uint64_t *pk = realloc(c->pk, nc * sizeof *pk);
+    if (pk) c->pk = pk;
+    int64_t *pv = pk ? realloc(c->pv, nc * sizeof *pv) : NULL;
+    if (pv) c->pv = pv;
+    if (!pk || !pv) return pcol_oom(c->err);
+    c->pcap = nc;
+  }
+  c->pk[c->npairs] = (uint64_t)s << 32 | c->npairs;
+  c->pv[c->npairs++] = v;
+  return 0;
+}
+
+/* What a selected sample adds: 1 with its stack and scaled value, 0 when
+ * it adds nothing (a zero; or filtered out, which still counts in the
+ * total: pprof's total is that of the profile before -focus, -ignore,
+ * -tagfocus...), or an error. */
+static inline __attribute__((always_inline)) int sample_adds(wctx *c, uint64_t row, int64_t num,
+                                                             int64_t den, uint32_t *s,
+                                                             int64_t *v) {
+  *v = 0;
+  int rc0 = sample_value(c, row, v);
+  if (rc0) return rc0;
+  if (*v == 0) return 0;
+  *v = pcol_scale(*v, num, den);
+  *s = pcol_view_u32(&c->stack, row);
+  if (*s > c->nstacks)
+    return pcol_error_set(c->err, PCOL_ECORRUPT, "sample %llu names stack %u, out of range",
+                          (unsigned long long)row + 1, *s);
+  c->total += *v < 0 ? -(pcol_sum)*v : *v; /* at most 2^64 samples of at most 2^63: no overflow */
+  return !c->flt || pcol_filter_keep(c->flt, row);
+}
+
 static int add_sample(void *p, uint64_t row, int64_t num, int64_t den) {
   wctx *c = p;
-  int64_t v = 0;
-  int rc0 = sample_value(c, row, &v);
-  if (rc0) return rc0;
   if (c->row_fn) { /* pcol_q_values_iter: every kept sample, zeros included */
+    int64_t v = 0;
+    int rc0 = sample_value(c, row, &v);
+    if (rc0) return rc0;
     if (c->flt && !pcol_filter_keep(c->flt, row)) return 0;
     return c->row_fn(c->row_ctx, row, pcol_scale(v, num, den));
   }
-  if (v == 0) return 0;
-  v = pcol_scale(v, num, den);
-  uint32_t s = pcol_view_u32(&c->stack, row);
-  if (s > c->nstacks)
-    return pcol_error_set(c->err, PCOL_ECORRUPT, "sample %llu names stack %u, out of range",
-                          (unsigned long long)row + 1, s);
-  pcol_sum av = v < 0 ? -(pcol_sum)v : v;
-  /* a filtered-out sample still counts in the total (pprof's total is
-   * that of the profile before -focus, -ignore, -tagfocus...) */
-  c->total += av; /* at most 2^64 samples of at most 2^63: no overflow */
-  if (c->flt && !pcol_filter_keep(c->flt, row)) return 0;
+  uint32_t s = 0;
+  int64_t v;
+  int r = sample_adds(c, row, num, den, &s, &v);
+  if (r <= 0) return r;
   if (c->w64) /* wraps only when total passes INT64_MAX: then not kept */
     c->w64[s] = (int64_t)((uint64_t)c->w64[s] + (uint64_t)v);
   else
     c->w[s] += v;
   return 0;
+}
+
+/* add_sample's list (pcol_q_weights_sparse) */
+static int add_pair(void *p, uint64_t row, int64_t num, int64_t den) {
+  uint32_t s = 0;
+  int64_t v;
+  int r = sample_adds(p, row, num, den, &s, &v);
+  return r <= 0 ? r : pair_add(p, s, v);
 }
 
 /* Every sample, weighted by its weight column: one tight loop (stack ids
@@ -332,27 +373,40 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   c.row_fn = cp->row_fn;
   c.row_ctx = cp->row_ctx;
   c.flt = flt && flt->active ? flt : NULL;
+  c.pairs = cp->pairs;
   /* one sum a stack node, written all over (pcol_alloc_hot) */
   if (c.nstacks + 1 > SIZE_MAX / sizeof *c.w) {
     wctx_free(&c);
     return pcol_oom(err);
   }
-  if (cp->narrow)
+  if (c.pairs)
+    ; /* a list, not a sum a node */
+  else if (cp->narrow)
     c.w64 = pcol_alloc_hot((c.nstacks + 1) * sizeof *c.w64, 1);
   else
     c.w = pcol_alloc_hot((c.nstacks + 1) * sizeof *c.w, 1);
-  if (!c.w && !c.w64) {
+  if (!c.w && !c.w64 && !c.pairs) {
     wctx_free(&c);
     return pcol_oom(err);
   }
   int rc = 1;
   int unrestricted = !sel || (!sel->source_id && !sel->has_from && !sel->has_to);
-  if (unrestricted && c.vt == 0 && !c.cvt && !c.flt && !c.row_fn)
+  if (c.pairs) { /* at most a pair a sample */
+    c.pcap = c.nsamples && c.nsamples < UINT32_MAX ? c.nsamples : 1;
+    c.pk = malloc(c.pcap * sizeof *c.pk);
+    c.pv = malloc(c.pcap * sizeof *c.pv);
+    if (!c.pk || !c.pv) c.pcap = 0; /* pair_add grows them */
+    rc = pcol_select_iter_filter(f, sel, NULL, add_pair, &c, err);
+  }
+  else if (unrestricted && c.vt == 0 && !c.cvt && !c.flt && !c.row_fn)
     rc = weights_all_samples(&c); /* the common case, without a callback a row */
   else if (!unrestricted || c.vt != PCOL_VT_TIME || c.flt || c.row_fn ||
            (rc = weights_time_all(&c)) == 1)
     rc = pcol_select_iter_filter(f, sel, NULL, add_sample, &c, err);
   wctx_free(&c);
+  cp->pk = c.pk;
+  cp->pv = c.pv;
+  cp->npairs = c.npairs;
   if (rc) {
     free(c.w);
     free(c.w64);
@@ -363,4 +417,87 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   out->w64 = c.w64;
   if (total_abs) *total_abs = c.total;
   return PCOL_OK;
+}
+
+/* LSD radix sort of keys[0..n) on their bits [32, 32 + bits), stable
+ * (tmp: room for n keys); the result is in keys. */
+static void radix_hi(uint64_t *keys, uint64_t *tmp, size_t n, unsigned bits) {
+  enum { B = 11 };
+  uint32_t cnt[1u << B];
+  for (unsigned sh = 0; sh < bits; sh += B) {
+    memset(cnt, 0, sizeof cnt);
+    for (size_t i = 0; i < n; i++) cnt[(keys[i] >> (32 + sh)) & ((1u << B) - 1)]++;
+    uint32_t at = 0;
+    for (size_t d = 0; d < (1u << B); d++) {
+      uint32_t c = cnt[d];
+      cnt[d] = at;
+      at += c;
+    }
+    for (size_t i = 0; i < n; i++) tmp[cnt[(keys[i] >> (32 + sh)) & ((1u << B) - 1)]++] = keys[i];
+    uint64_t *x = keys;
+    keys = tmp;
+    tmp = x;
+  }
+  if (((bits + B - 1) / B) % 2) memcpy(tmp, keys, n * sizeof *keys); /* back into the caller's */
+}
+
+void pcol_q_own_free(pcol_q_own *o) {
+  free(o->node);
+  free(o->w);
+  memset(o, 0, sizeof *o);
+}
+
+int pcol_q_weights_sparse(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                          const pcol_value_sel *v, pcol_q_own *out, pcol_sum *total_abs,
+                          pcol_error *err) {
+  wctx c = {0};
+  c.pairs = 1;
+  pcol_q_nsum none = {0};
+  pcol_sum total = 0;
+  memset(out, 0, sizeof *out);
+  int rc = weights_run(&c, f, sel, flt, v, &none, &total, err);
+  if (total_abs) *total_abs = total;
+  size_t n = c.npairs;
+  uint64_t *tmp = NULL;
+  int64_t *w = NULL;
+  /* (stack << 32 | pair): already by stack when samples come in stack order
+   * (a profile whose every sample made its own stack: then no sort, and the
+   * sums are written over the values, at or before the pair they read) */
+  int sorted = 1, big = 0;
+  for (size_t i = 1; i < n && sorted; i++) sorted = c.pk[i - 1] >> 32 <= c.pk[i] >> 32;
+  if (!rc && n && total <= INT64_MAX) { /* (else the caller sums per node, in 128 bits) */
+    if (!sorted) big = !(tmp = malloc(n * sizeof *tmp));
+    out->node = malloc(n * sizeof *out->node);
+    if (big || !out->node) rc = pcol_oom(err);
+  }
+  if (!rc && n && out->node) {
+    if (!sorted) { /* sorted by stack, pairs of one stack in order */
+      uint64_t mx = 0;
+      for (size_t i = 0; i < n; i++) mx = c.pk[i] > mx ? c.pk[i] : mx;
+      unsigned bits = 0;
+      while (bits < 32 && (mx >> (32 + bits))) bits++;
+      radix_hi(c.pk, tmp, n, bits);
+    }
+    /* the sums go to a spare buffer (tmp after the sort, else the values
+     * themselves): sums of |values| <= total fit in 64 bits */
+    w = sorted ? c.pv : (int64_t *)tmp;
+    size_t m = 0;
+    for (size_t i = 0; i < n;) {
+      uint32_t s = (uint32_t)(c.pk[i] >> 32);
+      int64_t sum = 0;
+      for (; i < n && (uint32_t)(c.pk[i] >> 32) == s; i++) sum += c.pv[(uint32_t)c.pk[i]];
+      if (sum == 0) continue; /* as a node whose samples add up to 0: not touched */
+      out->node[m] = s;
+      w[m++] = sum;
+    }
+    out->w = w;
+    out->n = m;
+    if (sorted) c.pv = NULL; /* (now out->w) */
+    else tmp = NULL;
+  }
+  free(tmp);
+  free(c.pk);
+  free(c.pv);
+  if (rc) pcol_q_own_free(out);
+  return rc;
 }

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# bench/top_vs_go.sh OLD NEW FILE... — `pcol top` CPU of two builds on each
+# profile packed to .pcol (the pack is not counted), against `go tool pprof
+# -top` of the original file, as markdown table rows.  The least CPU (user +
+# system) of the runs, old/new/go interleaved for ROUNDS rounds (default 3)
+# of RUNS runs (default 20; go: 3), so that other jobs on a shared machine
+# disturb both builds alike.  Also checks that both builds print the same.
+# Env: T (bench tools dir with timecmd; default build/bench), ROUNDS, RUNS.
+#   bash bench/top_vs_go.sh /tmp/pcol.old build/bin/pcol ../shared/testdata/pprof/go-cpu-large.pb.gz
+set -u
+OLD=$1 NEW=$2
+shift 2
+T=${T:-build/bench}
+ROUNDS=${ROUNDS:-3}
+RUNS=${RUNS:-20}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cpu_min() { "$T/timecmd" "$@" | sed -n 's/.* cpu_min=\([0-9.]*\).*/\1/p'; }
+least() { printf '%s\n' "$@" | sort -g | head -n 1; }
+ms() { awk -v s="$1" 'BEGIN { printf "%.1f", s * 1000 }'; }
+echo "| file | old ms | new ms | go ms | go / new | same output |"
+echo "|---|---:|---:|---:|---:|---|"
+for f in "$@"; do
+  p=$tmp/$(basename "$f").pcol
+  "$NEW" pack "$f" -o "$p" >/dev/null 2>&1 || { echo "top_vs_go: cannot pack $f" >&2; continue; }
+  same=yes
+  "$OLD" top "$p" >"$tmp/o" 2>&1
+  "$NEW" top "$p" >"$tmp/n" 2>&1
+  cmp -s "$tmp/o" "$tmp/n" || same=NO
+  o=() n=() g=()
+  for _ in $(seq "$ROUNDS"); do
+    o+=("$(cpu_min -n "$RUNS" -- "$OLD" top "$p")")
+    n+=("$(cpu_min -n "$RUNS" -- "$NEW" top "$p")")
+    if [[ $f != *.pcol ]] && command -v go >/dev/null; then
+      g+=("$(cpu_min -n 3 -- go tool pprof -top "$f")")
+    fi
+  done
+  bo=$(least "${o[@]}") bn=$(least "${n[@]}")
+  if [ ${#g[@]} -gt 0 ]; then
+    bg=$(least "${g[@]}")
+    echo "| $(basename "$f") | $(ms "$bo") | $(ms "$bn") | $(ms "$bg") | $(awk -v g="$bg" -v n="$bn" 'BEGIN { printf "%.0fx", g / n }') | $same |"
+  else
+    echo "| $(basename "$f") | $(ms "$bo") | $(ms "$bn") | - | - | $same |"
+  fi
+done
