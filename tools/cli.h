@@ -60,13 +60,37 @@ void cli_print_help(const cli_command *cmd, FILE *out);
 int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
                 uint64_t dflt, uint64_t *out);
 
-/* Common option rows. */
-#define CLI_OPT_SELECT                                                          \
-  {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`)"}, \
+/* Common option rows: each shared option's text is written here once, and
+ * every command that has the option takes its row from here (a command
+ * adds at most a verb or a scope). */
+/* --value: the rule is pcol_value_resolve's (cli_load resolves it). */
+#define CLI_VALUE_HELP(verb)                                                    \
+  "value " verb ": samples (each source's own count: pprof's samples/count, Rprof ticks), "     \
+  "weight (the weight column), TYPE or TYPE/UNIT; cpu works on Rprof too (interval x ticks "    \
+  "per segment), rprof.alloc on Rprof memory profiles (vsize.small, vsize.large, nodes are "    \
+  "levels and are refused). Default: the source's (pprof's default type; an Rprof source's "    \
+  "time, cpu); samples when merged sources' defaults differ"
+#define CLI_OPT_VALUE(verb) {"value", 0, 1, CLI_VALUE_HELP(verb)}
+/* --no-mmap: the views open other formats in memory whatever it says
+ * (pcol_open_any); pack, merge and export also map Perun text. */
+#define CLI_NO_MMAP_HELP(which) "read " which " into memory instead of mapping them"
+#define CLI_OPT_NO_MMAP {"no-mmap", 0, 0, CLI_NO_MMAP_HELP("pcol inputs")}
+#define CLI_OPT_NO_MMAP_IMPORT {"no-mmap", 0, 0, CLI_NO_MMAP_HELP("pcol and Perun inputs")}
+/* --source, --from, --to (cli_select) */
+#define CLI_OPT_SOURCE                                                          \
+  {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`)"}
+#define CLI_OPT_FROM                                                            \
   {"from", 0, 1, "only the part from this time on: seconds after the profile's start (1.5), or a " \
                  "wall-clock time (2026-11-23T10:00:00Z, +HH:MM zones, or @EPOCH_SECONDS; each " \
-                 "source from its own start; many inputs: only those that reach the range are read)"}, \
-  {"to", 0, 1, "only the part before this time (as --from)"}
+                 "source from its own start; many inputs: only those that reach the range are read)"}
+#define CLI_OPT_TO {"to", 0, 1, "only the part before this time (as --from)"}
+#define CLI_OPT_SELECT CLI_OPT_SOURCE, CLI_OPT_FROM, CLI_OPT_TO
+/* --by of the views that name rows by function, line, file or address */
+#define CLI_BY_HELP                                                             \
+  "function (default), line (\"FUNCTION /full/path:LINE\", as go tool pprof -lines), file or " \
+  "address (as pprof -addresses)"
+/* --format of the text views; `more` says what the machine rows hold */
+#define CLI_OPT_VIEW_FORMAT(more) {"format", 0, 1, "text (default), tsv, csv, json or jsonl" more}
 /* go tool pprof's sample filters, shared by every command that reads
  * samples (the rules are in lib/core/filter.c). */
 #define CLI_OPT_FILTER                                                          \
@@ -231,9 +255,12 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt);
 
 /* ---------------------------------------------------- output budget */
 /* --max-output and --max-rows of the commands that write views. */
-#define CLI_OPT_MAX_OUTPUT                                                      \
-  {"max-output", 0, 1, "output budget in bytes, K/M/G/T = x1024 (default: 128 x the input's bytes as given, "  \
-                       "at least 32 MiB; past it: a message and exit 1)"}
+/* --max-output: `of` names what it bounds when that is not the view
+ * (export, unpack: the exporters' budget, pcol_output_budget). */
+#define CLI_MAX_OUTPUT_HELP(of)                                                 \
+  "output budget in bytes" of ", K/M/G/T = x1024 (default: 128 x the input's bytes as given, " \
+  "at least 32 MiB; past it: a message and exit 1)"
+#define CLI_OPT_MAX_OUTPUT {"max-output", 0, 1, CLI_MAX_OUTPUT_HELP("")}
 #define CLI_OPT_MAX_ROWS                                                        \
   {"max-rows", 0, 1, "row budget: the rows of all tables of a pcol input together (default: 1024 x " \
                      "its size, at least 16 Mi rows; past it: a message and exit 1)"}

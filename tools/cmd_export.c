@@ -19,9 +19,8 @@ const cli_opt opts_export[] = {
                    "sources last (CMD: e.g. 'clickhouse-client --host H'); without -o the files "
                    "go to a temporary directory that is removed afterwards"},
     {"cluster", 0, 1, "cluster name of the Distributed tables in schema.sql (default pcol)"},
-    {"no-mmap", 0, 0, "read pcol and Perun inputs into memory instead of mapping them"},
-    {"max-output", 0, 1, "budget in bytes (K, M, G, T: x1024) for the output of each input (default: 128 x the input's "
-                         "bytes as given, at least 32 MiB)"},
+    CLI_OPT_NO_MMAP_IMPORT,
+    {"max-output", 0, 1, CLI_MAX_OUTPUT_HELP(" for each input's output")},
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
 

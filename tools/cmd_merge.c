@@ -10,7 +10,7 @@ const cli_opt opts_merge[] = {
     {"format-version", 0, 1, "1.3 (default): columns stored in their narrowest form, read in place "
                              "(needs a format 1.3 reader); 1.2: the layout of earlier versions, for older readers "
                              "(spec.md §9)"},
-    {"no-mmap", 0, 0, "read pcol and Perun inputs into memory instead of mapping them"},
+    CLI_OPT_NO_MMAP_IMPORT,
     {"coalesce", 0, 0, "merge runs of identical consecutive samples into long samples"},
     {NULL, 0, 0, NULL}};
 
