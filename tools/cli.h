@@ -1,5 +1,16 @@
-/* cli.h — what the pcol commands share: option parsing, exit codes,
- * table output (tsv/csv/json/jsonl), sample selection options. */
+/* cli.h — what the pcol commands share, one file per concern:
+ *   cli.c        exit codes, messages, option parsing and --help
+ *   cli_text.c   the text rule for strings from a file (terminal, TSV)
+ *   cli_time.c   --source/--from/--to and the filters (cli_select)
+ *   inputs.c     opening the inputs (files, directories, globs; --no-mmap)
+ *   cli_value.c  --value's warnings after the inputs are open
+ *   outbudget.c  --max-output and --max-rows (the output budget)
+ *   cli_table.c  machine output: tsv, csv, json, jsonl
+ *   cli_view.c   the text views' options and pprof's header lines
+ *   pack.c       pack and merge
+ * and the shared option rows below (CLI_OPT_*), written once.  Calls run
+ * one way: cli.c and cli_text.c call no other of these files, and
+ * outbudget.c calls only cli.c (`nm` on the objects shows it). */
 #ifndef PCOL_CLI_H
 #define PCOL_CLI_H
 
@@ -54,6 +65,8 @@ typedef struct cli_command {
  * success, EXIT_USAGE after printing an error. */
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a);
 const char *cli_get(const cli_command *cmd, const cli_args *a, const char *name);
+/* 1 when the command has the option --name */
+int cli_has_opt(const cli_command *cmd, const char *name);
 int cli_flag(const cli_command *cmd, const cli_args *a, const char *name);
 void cli_print_help(const cli_command *cmd, FILE *out);
 /* Parses an unsigned/signed integer option; prints a usage error on failure. */
@@ -108,7 +121,7 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
 /* Prints an importer's warning (a success whose err holds a message, e.g.
  * collapsed lines skipped) as "pcol CMD: warning: ...", and clears it. */
 void cli_import_warning(const char *cmd, pcol_error *err);
-/* Fills sel from --source/--from/--to and the filters (CLI_OPT_FILTER).
+/* Fills sel from --source/--from/--to and the filters (CLI_OPT_FILTER; cli_time.c).
  * Returns 0 or EXIT_USAGE. */
 int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel);
 /* 1 when s reads as a --from/--to time: seconds since the start (a bare
@@ -154,12 +167,12 @@ pcol_format cli_input_format(const char *path);
 int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
              const pcol_select *sel, pcol_file **f, pcol_value_sel *v, const char **label,
              pcol_error *err);
-/* Warns on stderr, naming each selected source that lacks the value v
+/* Warns on stderr (cli_value.c), naming each selected source that lacks the value v
  * (pcol_value_sources): its samples count 0 in the view. */
 void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
                     const pcol_value_sel *v, const char *path);
 
-/* ----------------------------------------------------- table output */
+/* ----------------------------------------------- table output (cli_table.c) */
 typedef enum { OUT_TSV, OUT_CSV, OUT_JSON, OUT_JSONL, OUT_TEXT } out_format;
 int cli_out_format(const char *s, out_format *f); /* 0 ok, -1 unknown */
 
@@ -219,6 +232,7 @@ void tbl_finish(cli_table *t);
 int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, out_format *fmt,
                        uint64_t *limit);
 
+/* ----------------------------------------------------- text (cli_text.c) */
 /* THE text rule for every string from a file that people read (the text
  * views, TSV, messages on stderr): valid UTF-8 as it is, tab kept; \n and
  * \r as "\n" and "\r"; every other control character (C0, DEL, the C1
@@ -230,6 +244,8 @@ void cli_put_text(FILE *fp, const char *p, size_t n, int tsv);
 /* The same rule into out (cap bytes, NUL-terminated; cut between escapes);
  * returns the length written. */
 size_t cli_text_buf(const char *p, size_t n, char *out, size_t cap);
+/* Length of the well-formed UTF-8 sequence at p[0, n) (RFC 3629), 0 if none. */
+size_t cli_utf8_len(const unsigned char *p, size_t n);
 /* A name in a text view by that rule (NA prints nothing). */
 void cli_print_name(FILE *fp, pcol_str name);
 /* The same, NA as "NA". */

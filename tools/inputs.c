@@ -3,8 +3,10 @@
  * shell left it quoted), and their union opened as `pcol merge` of them
  * would write it (pcol_open_many: one rule, in the library).  Also cli_open
  * (one profile: pack's and merge's inputs) and cli_load (the inputs, then
- * --value): opening inputs lives here, and uses cli.c (options, messages)
- * and outbudget.c (--max-rows, the budget), neither of which calls back. */
+ * --value), cli_stdin_once, an importer's warning and a file's format by
+ * its first bytes: opening inputs lives here, and uses cli.c (options,
+ * messages), cli_text.c, cli_value.c (--value's warnings) and outbudget.c
+ * (--max-rows, the budget), none of which calls back. */
 #include "cli.h"
 #include <dirent.h>
 #include <glob.h>
@@ -269,4 +271,27 @@ int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args,
   }
   cli_warn_value(cmd, *f, sel, v, *label);
   return PCOL_OK;
+}
+
+int cli_stdin_once(const cli_command *cmd, const char *const *paths, int n) {
+  int seen = 0;
+  for (int i = 0; i < n; i++)
+    if (paths[i] && strcmp(paths[i], "-") == 0 && seen++)
+      return cli_usage_error(cmd->name, "standard input ('-') can be read only once");
+  return 0;
+}
+
+void cli_import_warning(const char *cmd, pcol_error *err) {
+  if (err->code == PCOL_OK && err->message[0]) fprintf(stderr, "pcol %s: warning: %s\n", cmd, err->message);
+  err->message[0] = 0;
+}
+
+pcol_format cli_input_format(const char *path) {
+  if (!strcmp(path, "-")) return PCOL_FMT_UNKNOWN; /* cannot look without reading it */
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return PCOL_FMT_UNKNOWN;
+  unsigned char head[4096];
+  size_t n = fread(head, 1, sizeof head, fp);
+  fclose(fp);
+  return pcol_detect_format(head, n);
 }
