@@ -85,9 +85,7 @@ int cmd_export(const cli_command *cmd, cli_args *a) {
   /* every input opened and fully validated before any output exists */
   pcol_file **files = calloc((size_t)a->npos, sizeof *files);
   if (!files) rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
-  pcol_open_options oo = {0};
-  oo.no_mmap = cli_flag(cmd, a, "no-mmap");
-  oo.max_rows = cli_max_rows();
+  pcol_open_options oo = cli_open_options(cmd, a); /* --no-mmap, --max-rows */
   for (int i = 0; i < a->npos && !rc; i++) {
     rc = pcol_open_any(a->pos[i], &oo, &files[i], &err);
     if (!rc) cli_import_warning(cmd->name, &err);

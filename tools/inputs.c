@@ -177,7 +177,7 @@ void cli_expand_free(char **paths, size_t n) {
 
 /* How a reading command opens its inputs: --no-mmap, and --max-rows (read
  * by cli_budget_begin, outbudget.c). */
-static pcol_open_options open_options(const cli_command *cmd, const cli_args *a) {
+pcol_open_options cli_open_options(const cli_command *cmd, const cli_args *a) {
   pcol_open_options opt = {0};
   opt.no_mmap = cli_flag(cmd, a, "no-mmap");
   opt.max_rows = cli_max_rows();
@@ -207,7 +207,7 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
     memset(err, 0, sizeof *err);
     return PCOL_OK;
   }
-  pcol_open_options opt = open_options(cmd, a);
+  pcol_open_options opt = cli_open_options(cmd, a);
   pcol_many_top info;
   size_t shown = limit < SIZE_MAX ? (size_t)limit : SIZE_MAX;
   int rc = pcol_top_many((const char *const *)in.paths, in.n, &opt, sel, cli_get(cmd, a, "value"),
@@ -230,7 +230,7 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
   cli_inputs in;
   int rc = expand(args, nargs, &in, NULL, err);
   if (rc) return rc;
-  pcol_open_options opt = open_options(cmd, a);
+  pcol_open_options opt = cli_open_options(cmd, a);
   size_t used = 0;
   /* any input format: a pcol file is mapped, another is converted in memory
    * ("-": standard input, read whole); many: their union in memory */
@@ -248,7 +248,7 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
 
 int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_file **f) {
   pcol_error err = {0};
-  pcol_open_options opt = open_options(cmd, a);
+  pcol_open_options opt = cli_open_options(cmd, a);
   /* any input format: a pcol file is mapped, another is converted in memory
    * ("-": standard input, read whole) */
   int rc = pcol_open_any(path, &opt, f, &err);
