@@ -116,6 +116,21 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
   {"tag", 0, 1, "only samples with a label KEY=RE[,RE...] or KEY=RANGE (numbers: 32kb, :64kb, 4mb:, 12kb:64mb), or whose \"key:value\" labels match each RE (pprof -tagfocus)"}, \
   {"tag-ignore", 0, 1, "drop samples with such a label (pprof -tagignore)"}, \
   {"no-inlines", 0, 0, "attribute inlined frames to their caller, at the caller's line (pprof -noinlines)"}
+/* --source-path and --allow-any-source: where list and report may read
+ * source files (pcol_list_options, pcol_report_options; lib/query/srcfile.c). */
+#define CLI_OPTS_SOURCE_FILES                                                   \
+  {"source-path", 0, 1, "directories (':'-separated) to find relative source files in, and " \
+                        "their parents (pprof -source_path; default: the current directory); " \
+                        "only files under them are read unless --allow-any-source"},            \
+  {"allow-any-source", 0, 0, "open any file the profile names, as pprof does (default: only " \
+                             "regular files under the source path, links resolved)"}
+/* pack and merge: what they write */
+#define CLI_OPT_FORMAT_VERSION                                                  \
+  {"format-version", 0, 1, "1.3 (default): columns stored in their narrowest form, read in place " \
+                           "(needs a format 1.3 reader); 1.2: the layout of earlier versions, for " \
+                           "older readers (spec.md §9)"}
+#define CLI_OPT_COALESCE                                                        \
+  {"coalesce", 0, 0, "merge runs of identical consecutive samples into long samples"}
 /* --unit of the text views in pprof's layout (cli_view_unit). */
 #define CLI_OPT_UNIT                                                            \
   {"unit", 0, 1, "text: auto (default: pprof's choice, e.g. 1.23s, 45.60MB), raw, or a unit " \
@@ -223,6 +238,9 @@ void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel
  * pass it (returns 1); end: after the command: its exit code, or 1 with
  * the budget's message. */
 int cli_budget_begin(const cli_command *cmd, const cli_args *a);
+/* --max-output in bytes (K/M/G/T), 0 when absent; 0 given is a usage error.
+ * Returns 0 or EXIT_USAGE.  The exporters take it too (export, unpack, fold). */
+int cli_max_output(const cli_command *cmd, const cli_args *a, uint64_t *bytes);
 void cli_budget_input(const char *path, pcol_file *f);
 /* the same for inputs of n bytes not opened as one file (cli_top_many) */
 void cli_budget_bytes(const char *path, uint64_t n);

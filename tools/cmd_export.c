@@ -76,9 +76,7 @@ int cmd_export(const cli_command *cmd, cli_args *a) {
   if (dir && strcmp(dir, "-") == 0) return cli_usage_error(cmd->name, "-o names a directory");
   if (cli_stdin_once(cmd, a->pos, a->npos)) return EXIT_USAGE;
   pcol_export_options eo = {0, 0, NULL, 0};
-  if (cli_get_u64(cmd, a, "max-output", 0, &eo.max_output_bytes)) return EXIT_USAGE;
-  if (cli_get(cmd, a, "max-output") && !eo.max_output_bytes)
-    return cli_usage_error(cmd->name, "--max-output must be at least 1 byte");
+  if (cli_max_output(cmd, a, &eo.max_output_bytes)) return EXIT_USAGE;
 
   pcol_error err = {0};
   int rc = PCOL_OK;

@@ -605,7 +605,7 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
   o.node_count = nc > SIZE_MAX ? SIZE_MAX : (size_t)nc;
   o.tag_show = cli_get(cmd, a, "tagshow");
   o.tag_hide = cli_get(cmd, a, "taghide");
-  if (cli_get_u64(cmd, a, "max-output", 0, &o.max_output_bytes)) return EXIT_USAGE;
+  if (cli_max_output(cmd, a, &o.max_output_bytes)) return EXIT_USAGE;
   const char *out = cli_get(cmd, a, "output");
   if (!out) out = "-";
   pcol_select sel;

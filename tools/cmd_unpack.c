@@ -53,9 +53,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     return cli_usage_error(cmd->name, "--value applies to --to collapsed only; %s output keeps "
                            "the profile's value types as they are", pcol_format_name(fmt));
   pcol_export_options eo = {0, 0, NULL, 0};
-  if (cli_get_u64(cmd, a, "max-output", 0, &eo.max_output_bytes)) return EXIT_USAGE;
-  if (cli_get(cmd, a, "max-output") && !eo.max_output_bytes)
-    return cli_usage_error(cmd->name, "--max-output must be at least 1 byte");
+  if (cli_max_output(cmd, a, &eo.max_output_bytes)) return EXIT_USAGE;
   eo.no_gzip = cli_flag(cmd, a, "no-gzip");
   if (cli_flag(cmd, a, "timeline") && cli_flag(cmd, a, "no-timeline"))
     return cli_usage_error(cmd->name, "--timeline and --no-timeline contradict each other");
