@@ -1,5 +1,16 @@
-/* cli.h — what the pcol commands share: option parsing, exit codes,
- * table output (tsv/csv/json/jsonl), sample selection options. */
+/* cli.h — what the pcol commands share, one file per concern:
+ *   cli.c        exit codes, messages, option parsing and --help
+ *   cli_text.c   the text rule for strings from a file (terminal, TSV)
+ *   cli_time.c   --source/--from/--to and the filters (cli_select)
+ *   inputs.c     opening the inputs (files, directories, globs; --no-mmap)
+ *   cli_value.c  --value's warnings after the inputs are open
+ *   outbudget.c  --max-output and --max-rows (the output budget)
+ *   cli_table.c  machine output: tsv, csv, json, jsonl
+ *   cli_view.c   the text views' options and pprof's header lines
+ *   pack.c       pack and merge
+ * and the shared option rows below (CLI_OPT_*), written once.  Calls run
+ * one way: cli.c and cli_text.c call no other of these files, and
+ * outbudget.c calls only cli.c (`nm` on the objects shows it). */
 #ifndef PCOL_CLI_H
 #define PCOL_CLI_H
 
@@ -7,6 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+
+/* --------------------------------------------------------------- cli.c */
 /* Exit codes (documented in `pcol --help` and doc/cli.md). */
 enum {
   EXIT_OK = 0,
@@ -54,19 +67,45 @@ typedef struct cli_command {
  * success, EXIT_USAGE after printing an error. */
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a);
 const char *cli_get(const cli_command *cmd, const cli_args *a, const char *name);
+/* 1 when the command has the option --name */
+int cli_has_opt(const cli_command *cmd, const char *name);
 int cli_flag(const cli_command *cmd, const cli_args *a, const char *name);
 void cli_print_help(const cli_command *cmd, FILE *out);
 /* Parses an unsigned/signed integer option; prints a usage error on failure. */
 int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
                 uint64_t dflt, uint64_t *out);
 
-/* Common option rows. */
-#define CLI_OPT_SELECT                                                          \
-  {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`)"}, \
+/* Common option rows: each shared option's text is written here once, and
+ * every command that has the option takes its row from here (a command
+ * adds at most a verb or a scope). */
+/* --value: the rule is pcol_value_resolve's (cli_load resolves it). */
+#define CLI_VALUE_HELP(verb)                                                    \
+  "value " verb ": samples (each source's own count: pprof's samples/count, Rprof ticks), "     \
+  "weight (the weight column), TYPE or TYPE/UNIT; cpu works on Rprof too (interval x ticks "    \
+  "per segment), rprof.alloc on Rprof memory profiles (vsize.small, vsize.large, nodes are "    \
+  "levels and are refused). Default: the source's (pprof's default type; an Rprof source's "    \
+  "time, cpu); samples when merged sources' defaults differ"
+#define CLI_OPT_VALUE(verb) {"value", 0, 1, CLI_VALUE_HELP(verb)}
+/* --no-mmap: the views open other formats in memory whatever it says
+ * (pcol_open_any); pack, merge and export also map Perun text. */
+#define CLI_NO_MMAP_HELP(which) "read " which " into memory instead of mapping them"
+#define CLI_OPT_NO_MMAP {"no-mmap", 0, 0, CLI_NO_MMAP_HELP("pcol inputs")}
+#define CLI_OPT_NO_MMAP_IMPORT {"no-mmap", 0, 0, CLI_NO_MMAP_HELP("pcol and Perun inputs")}
+/* --source, --from, --to (cli_select) */
+#define CLI_OPT_SOURCE                                                          \
+  {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`)"}
+#define CLI_OPT_FROM                                                            \
   {"from", 0, 1, "only the part from this time on: seconds after the profile's start (1.5), or a " \
                  "wall-clock time (2026-11-23T10:00:00Z, +HH:MM zones, or @EPOCH_SECONDS; each " \
-                 "source from its own start; many inputs: only those that reach the range are read)"}, \
-  {"to", 0, 1, "only the part before this time (as --from)"}
+                 "source from its own start; many inputs: only those that reach the range are read)"}
+#define CLI_OPT_TO {"to", 0, 1, "only the part before this time (as --from)"}
+#define CLI_OPT_SELECT CLI_OPT_SOURCE, CLI_OPT_FROM, CLI_OPT_TO
+/* --by of the views that name rows by function, line, file or address */
+#define CLI_BY_HELP                                                             \
+  "function (default), line (\"FUNCTION /full/path:LINE\", as go tool pprof -lines), file or " \
+  "address (as pprof -addresses)"
+/* --format of the text views; `more` says what the machine rows hold */
+#define CLI_OPT_VIEW_FORMAT(more) {"format", 0, 1, "text (default), tsv, csv, json or jsonl" more}
 /* go tool pprof's sample filters, shared by every command that reads
  * samples (the rules are in lib/core/filter.c). */
 #define CLI_OPT_FILTER                                                          \
@@ -77,24 +116,70 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
   {"tag", 0, 1, "only samples with a label KEY=RE[,RE...] or KEY=RANGE (numbers: 32kb, :64kb, 4mb:, 12kb:64mb), or whose \"key:value\" labels match each RE (pprof -tagfocus)"}, \
   {"tag-ignore", 0, 1, "drop samples with such a label (pprof -tagignore)"}, \
   {"no-inlines", 0, 0, "attribute inlined frames to their caller, at the caller's line (pprof -noinlines)"}
+/* --source-path and --allow-any-source: where list and report may read
+ * source files (pcol_list_options, pcol_report_options; lib/query/srcfile.c). */
+#define CLI_OPTS_SOURCE_FILES                                                   \
+  {"source-path", 0, 1, "directories (':'-separated) to find relative source files in, and " \
+                        "their parents (pprof -source_path; default: the current directory); " \
+                        "only files under them are read unless --allow-any-source"},            \
+  {"allow-any-source", 0, 0, "open any file the profile names, as pprof does (default: only " \
+                             "regular files under the source path, links resolved)"}
+/* pack and merge: what they write */
+#define CLI_OPT_FORMAT_VERSION                                                  \
+  {"format-version", 0, 1, "1.3 (default): columns stored in their narrowest form, read in place " \
+                           "(needs a format 1.3 reader); 1.2: the layout of earlier versions, for " \
+                           "older readers (spec.md §9)"}
+#define CLI_OPT_COALESCE                                                        \
+  {"coalesce", 0, 0, "merge runs of identical consecutive samples into long samples"}
 /* --unit of the text views in pprof's layout (cli_view_unit). */
 #define CLI_OPT_UNIT                                                            \
   {"unit", 0, 1, "text: auto (default: pprof's choice, e.g. 1.23s, 45.60MB), raw, or a unit " \
                  "(ns us ms s hrs; B kB MB GB TB)"}
-/* Prints an importer's warning (a success whose err holds a message, e.g.
- * collapsed lines skipped) as "pcol CMD: warning: ...", and clears it. */
-void cli_import_warning(const char *cmd, pcol_error *err);
-/* Fills sel from --source/--from/--to and the filters (CLI_OPT_FILTER).
+/* --max-output: `of` names what it bounds when that is not the view
+ * (export, unpack: the exporters' budget, pcol_output_budget). */
+#define CLI_MAX_OUTPUT_HELP(of)                                                 \
+  "output budget in bytes" of ", K/M/G/T = x1024 (default: 128 x the input's bytes as given, " \
+  "at least 32 MiB, at most 8 GiB; past it: a message and exit 1)"
+#define CLI_OPT_MAX_OUTPUT {"max-output", 0, 1, CLI_MAX_OUTPUT_HELP("")}
+#define CLI_OPT_MAX_ROWS                                                        \
+  {"max-rows", 0, 1, "row budget: the rows of all tables of a pcol input together (default: 1024 x " \
+                     "its size, at least 16 Mi rows; past it: a message and exit 1)"}
+
+/* ---------------------------------------------------------- cli_text.c */
+/* THE text rule for every string from a file that people read (the text
+ * views, TSV, messages on stderr): valid UTF-8 as it is, tab kept; \n and
+ * \r as "\n" and "\r"; every other control character (C0, DEL, the C1
+ * controls U+0080..U+009F) and every byte that is not part of a valid
+ * UTF-8 sequence as \xNN, so a file cannot move the cursor, change the
+ * title, clear the screen or forge a line.  tsv: also \t, \\ and NUL as
+ * "\t", "\\" and "\0" (TSV's own escapes, which keep a row one line). */
+void cli_put_text(FILE *fp, const char *p, size_t n, int tsv);
+/* The same rule into out (cap bytes, NUL-terminated; cut between escapes);
+ * returns the length written. */
+size_t cli_text_buf(const char *p, size_t n, char *out, size_t cap);
+/* Length of the well-formed UTF-8 sequence at p[0, n) (RFC 3629), 0 if none. */
+size_t cli_utf8_len(const unsigned char *p, size_t n);
+/* A name in a text view by that rule (NA prints nothing). */
+void cli_print_name(FILE *fp, pcol_str name);
+/* The same, NA as "NA". */
+void cli_print_str(FILE *fp, pcol_str s);
+void cli_print_cstr(FILE *fp, const char *s);
+
+/* ---------------------------------------------------------- cli_time.c */
+/* Fills sel from --source/--from/--to and the filters (CLI_OPT_FILTER; cli_time.c).
  * Returns 0 or EXIT_USAGE. */
 int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel);
 /* 1 when s reads as a --from/--to time: seconds since the start (a bare
  * number), or a wall-clock time (RFC 3339 with a zone, or @EPOCH). */
 int cli_is_time(const char *s);
 
+/* ------------------------------------------------------------ inputs.c */
 /* A usage error when standard input ("-") is named more than once among
  * the n paths (it can be read only once).  Returns 0 or EXIT_USAGE. */
 int cli_stdin_once(const cli_command *cmd, const char *const *paths, int n);
-
+/* Prints an importer's warning (a success whose err holds a message, e.g.
+ * collapsed lines skipped) as "pcol CMD: warning: ...", and clears it. */
+void cli_import_warning(const char *cmd, pcol_error *err);
 /* Opens the inputs of a reading command (inputs.c): args[0..nargs), each
  * a file, a directory (its regular files, sorted by name, dot files left
  * out) or a glob pattern that the shell left as it is (quoted), "-" at
@@ -118,6 +203,9 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
                  uint64_t limit, pcol_top *t, size_t *dropped, pcol_sum *cutoff,
                  pcol_file **f, const char **label, int *answered, pcol_error *err);
 
+/* How a reading command opens its inputs (inputs.c): --no-mmap, and
+ * --max-rows (read by cli_budget_begin). */
+pcol_open_options cli_open_options(const cli_command *cmd, const cli_args *a);
 /* Opens any profile (inputs.c; pcol_open_any: a pcol file is mapped, another
  * format converted in memory; "-" = stdin, read into memory); honours --no-mmap.
  * Prints the error and returns the exit code on failure. */
@@ -130,12 +218,40 @@ pcol_format cli_input_format(const char *path);
 int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
              const pcol_select *sel, pcol_file **f, pcol_value_sel *v, const char **label,
              pcol_error *err);
-/* Warns on stderr, naming each selected source that lacks the value v
+
+/* --------------------------------------------------------- cli_value.c */
+/* Warns on stderr (cli_value.c), naming each selected source that lacks the value v
  * (pcol_value_sources): its samples count 0 in the view. */
 void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
                     const pcol_value_sel *v, const char *path);
 
-/* ----------------------------------------------------- table output */
+/* --------------------------------------------------------- outbudget.c */
+/* The output budget (outbudget.c, doc/safety.md "Resource bounds"): for the
+ * view commands (cat, top, peek, tags, traces, list, diff, info, flame,
+ * graph, report) standard output becomes a counting stream that refuses the write
+ * that would pass pcol_output_budget of the inputs' size (128 x, at least
+ * 32 MiB, at most 8 GiB) or --max-output.
+ * begin: before the command (0 or EXIT_USAGE); input: each pcol file opened
+ * (cli_open, cli_load do it); wrap: a -o file's stream (fclose it before
+ * committing, and abort the file when cli_budget_over()); over: a write
+ * was refused (stop the work); need: refuses now when `bytes` more would
+ * pass it (returns 1); end: after the command: its exit code, or 1 with
+ * the budget's message. */
+int cli_budget_begin(const cli_command *cmd, const cli_args *a);
+/* --max-output in bytes (K/M/G/T), 0 when absent; 0 given is a usage error.
+ * Returns 0 or EXIT_USAGE.  The exporters take it too (export, unpack, fold). */
+int cli_max_output(const cli_command *cmd, const cli_args *a, uint64_t *bytes);
+void cli_budget_input(const char *path, pcol_file *f);
+/* the same for inputs of n bytes not opened as one file (cli_top_many) */
+void cli_budget_bytes(const char *path, uint64_t n);
+FILE *cli_budget_wrap(FILE *out);
+int cli_budget_over(void);
+int cli_budget_need(uint64_t bytes);
+int cli_budget_end(const char *cmd, int rc);
+/* --max-rows of the command (read by cli_budget_begin), 0 = the default. */
+uint64_t cli_max_rows(void);
+
+/* --------------------------------------------------------- cli_table.c */
 typedef enum { OUT_TSV, OUT_CSV, OUT_JSON, OUT_JSONL, OUT_TEXT } out_format;
 int cli_out_format(const char *s, out_format *f); /* 0 ok, -1 unknown */
 
@@ -163,19 +279,6 @@ typedef struct cli_view_meta {
 } cli_view_meta;
 void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const char *const *names,
                     const cli_view_meta *m);
-/* The --format of a view (text, tsv, csv, json, jsonl; default text).
- * Returns 0 or EXIT_USAGE. */
-int cli_view_format(const cli_command *cmd, const cli_args *a, out_format *fmt);
-/* The --unit of a text view: "auto" (default, pprof's choice per table),
- * "raw" or a unit of the value's family; *to is what pcol_unit_label takes
- * (a buffer of 32 bytes).  vals: the numbers printed, for "auto". */
-int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, const pcol_sum *vals,
-                  size_t nvals, pcol_sum total, char *to);
-/* Prints the unfiltered/filtered header lines of text views: "Active
- * filters:" as pprof does, and a warning on stderr for a filter that matched
- * nothing is left to the library's caller. */
-void cli_print_filters(FILE *fp, const pcol_select *sel);
-
 void tbl_begin(cli_table *t, FILE *fp, out_format fmt, int ncols, const char *const *names);
 void tbl_str(cli_table *t, const char *p, size_t n); /* p NULL = NA */
 void tbl_cstr(cli_table *t, const char *s);
@@ -190,27 +293,23 @@ void tbl_na(cli_table *t);
 void tbl_end_row(cli_table *t);
 void tbl_finish(cli_table *t);
 
+/* ---------------------------------------------------------- cli_view.c */
+/* The --format of a view (text, tsv, csv, json, jsonl; default text).
+ * Returns 0 or EXIT_USAGE. */
+int cli_view_format(const cli_command *cmd, const cli_args *a, out_format *fmt);
+/* The --unit of a text view: "auto" (default, pprof's choice per table),
+ * "raw" or a unit of the value's family; *to is what pcol_unit_label takes
+ * (a buffer of 32 bytes).  vals: the numbers printed, for "auto". */
+int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, const pcol_sum *vals,
+                  size_t nvals, pcol_sum total, char *to);
+/* Prints the unfiltered/filtered header lines of text views: "Active
+ * filters:" as pprof does, and a warning on stderr for a filter that matched
+ * nothing is left to the library's caller. */
+void cli_print_filters(FILE *fp, const pcol_select *sel);
 /* --by, --format (text/tsv/csv/json) and --limit of the report commands
  * (top, diff).  Returns 0 or EXIT_USAGE after printing the error. */
 int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, out_format *fmt,
                        uint64_t *limit);
-
-/* THE text rule for every string from a file that people read (the text
- * views, TSV, messages on stderr): valid UTF-8 as it is, tab kept; \n and
- * \r as "\n" and "\r"; every other control character (C0, DEL, the C1
- * controls U+0080..U+009F) and every byte that is not part of a valid
- * UTF-8 sequence as \xNN, so a file cannot move the cursor, change the
- * title, clear the screen or forge a line.  tsv: also \t, \\ and NUL as
- * "\t", "\\" and "\0" (TSV's own escapes, which keep a row one line). */
-void cli_put_text(FILE *fp, const char *p, size_t n, int tsv);
-/* The same rule into out (cap bytes, NUL-terminated; cut between escapes);
- * returns the length written. */
-size_t cli_text_buf(const char *p, size_t n, char *out, size_t cap);
-/* A name in a text view by that rule (NA prints nothing). */
-void cli_print_name(FILE *fp, pcol_str name);
-/* The same, NA as "NA". */
-void cli_print_str(FILE *fp, pcol_str s);
-void cli_print_cstr(FILE *fp, const char *s);
 /* The head of pprof's text views (top, peek): "File:", "Type:", pprof's
  * "Time:" and "Duration: D, Total samples = T (P%)" when the selection is
  * one source that records them, the active filters and "Showing nodes
@@ -225,38 +324,10 @@ int cli_sort_option(const cli_command *cmd, const cli_args *a, pcol_sort *sort);
  * *out is left as it is when the option is absent.  0 or EXIT_USAGE. */
 int cli_fraction_option(const cli_command *cmd, const cli_args *a, const char *name, double *out);
 
+/* -------------------------------------------------------------- pack.c */
 /* pack/merge: imports every positional input into one builder and writes
  * -o atomically (--compress, --coalesce, --no-mmap); fmt UNKNOWN = detect. */
 int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt);
-
-/* ---------------------------------------------------- output budget */
-/* --max-output and --max-rows of the commands that write views. */
-#define CLI_OPT_MAX_OUTPUT                                                      \
-  {"max-output", 0, 1, "output budget in bytes, K/M/G/T = x1024 (default: 128 x the input's bytes as given, "  \
-                       "at least 32 MiB; past it: a message and exit 1)"}
-#define CLI_OPT_MAX_ROWS                                                        \
-  {"max-rows", 0, 1, "row budget: the rows of all tables of a pcol input together (default: 1024 x " \
-                     "its size, at least 16 Mi rows; past it: a message and exit 1)"}
-/* The output budget (outbudget.c, doc/safety.md "Resource bounds"): for the
- * view commands (cat, top, peek, tags, traces, list, diff, info, flame,
- * graph, report) standard output becomes a counting stream that refuses the write
- * that would pass max(32 MiB, 64 x the inputs' size) or --max-output.
- * begin: before the command (0 or EXIT_USAGE); input: each pcol file opened
- * (cli_open, cli_load do it); wrap: a -o file's stream (fclose it before
- * committing, and abort the file when cli_budget_over()); over: a write
- * was refused (stop the work); need: refuses now when `bytes` more would
- * pass it (returns 1); end: after the command: its exit code, or 1 with
- * the budget's message. */
-int cli_budget_begin(const cli_command *cmd, const cli_args *a);
-void cli_budget_input(const char *path, pcol_file *f);
-/* the same for inputs of n bytes not opened as one file (cli_top_many) */
-void cli_budget_bytes(const char *path, uint64_t n);
-FILE *cli_budget_wrap(FILE *out);
-int cli_budget_over(void);
-int cli_budget_need(uint64_t bytes);
-int cli_budget_end(const char *cmd, int rc);
-/* --max-rows of the command (read by cli_budget_begin), 0 = the default. */
-uint64_t cli_max_rows(void);
 
 /* The commands. */
 int cmd_pack(const cli_command *, cli_args *);

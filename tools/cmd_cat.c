@@ -13,7 +13,7 @@ const cli_opt opts_cat[] = {
     {"table", 't', 1, "table to print (listed above), or all"},
     {"format", 'F', 1, "tsv (default), csv, json (one array) or jsonl (one object a line)"},
     {"limit", 'n', 1, "print at most N rows"},
-    {"no-mmap", 0, 0, "read the file into memory instead of mapping it"},
+    CLI_OPT_NO_MMAP,
     CLI_OPT_SELECT,
     CLI_OPT_MAX_OUTPUT,
     CLI_OPT_MAX_ROWS,

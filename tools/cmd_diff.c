@@ -13,15 +13,15 @@
 
 const cli_opt opts_diff[] = {
     {"absolute", 0, 0, "compare raw sums instead of shares of each profile's total"},
-    {"value", 0, 1, "value type to compare: weight, samples, TYPE or TYPE/UNIT (default: each source's)"},
-    {"by", 0, 1, "function (default), line, file or address"},
+    CLI_OPT_VALUE("to compare"),
+    {"by", 0, 1, CLI_BY_HELP},
     {"sort", 0, 1, "flat (default: |change in flat|, as pprof -diff_base), cum or name"},
     CLI_OPT_UNIT,
     {"limit", 'n', 1, "print only the first N rows (after --node-fraction)"},
     {"node-fraction", 0, 1, "hide rows whose change in cum is small, as pprof -diff_base -nodefraction "
                             "(default 0.005 in text, 0 in other formats; doc in pcol help diff)"},
-    {"format", 0, 1, "text (default), tsv, csv, json or jsonl"},
-    {"no-mmap", 0, 0, "read the inputs into memory instead of mapping them"},
+    CLI_OPT_VIEW_FORMAT(""),
+    CLI_OPT_NO_MMAP,
     CLI_OPT_FILTER,
     CLI_OPT_MAX_OUTPUT,
     CLI_OPT_MAX_ROWS,

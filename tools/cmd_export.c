@@ -19,9 +19,8 @@ const cli_opt opts_export[] = {
                    "sources last (CMD: e.g. 'clickhouse-client --host H'); without -o the files "
                    "go to a temporary directory that is removed afterwards"},
     {"cluster", 0, 1, "cluster name of the Distributed tables in schema.sql (default pcol)"},
-    {"no-mmap", 0, 0, "read pcol and Perun inputs into memory instead of mapping them"},
-    {"max-output", 0, 1, "budget in bytes (K, M, G, T: x1024) for the output of each input (default: 128 x the input's "
-                         "bytes as given, at least 32 MiB)"},
+    CLI_OPT_NO_MMAP_IMPORT,
+    {"max-output", 0, 1, CLI_MAX_OUTPUT_HELP(" for each input's output")},
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
 
@@ -77,18 +76,14 @@ int cmd_export(const cli_command *cmd, cli_args *a) {
   if (dir && strcmp(dir, "-") == 0) return cli_usage_error(cmd->name, "-o names a directory");
   if (cli_stdin_once(cmd, a->pos, a->npos)) return EXIT_USAGE;
   pcol_export_options eo = {0, 0, NULL, 0};
-  if (cli_get_u64(cmd, a, "max-output", 0, &eo.max_output_bytes)) return EXIT_USAGE;
-  if (cli_get(cmd, a, "max-output") && !eo.max_output_bytes)
-    return cli_usage_error(cmd->name, "--max-output must be at least 1 byte");
+  if (cli_max_output(cmd, a, &eo.max_output_bytes)) return EXIT_USAGE;
 
   pcol_error err = {0};
   int rc = PCOL_OK;
   /* every input opened and fully validated before any output exists */
   pcol_file **files = calloc((size_t)a->npos, sizeof *files);
   if (!files) rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
-  pcol_open_options oo = {0};
-  oo.no_mmap = cli_flag(cmd, a, "no-mmap");
-  oo.max_rows = cli_max_rows();
+  pcol_open_options oo = cli_open_options(cmd, a); /* --no-mmap, --max-rows */
   for (int i = 0; i < a->npos && !rc; i++) {
     rc = pcol_open_any(a->pos[i], &oo, &files[i], &err);
     if (!rc) cli_import_warning(cmd->name, &err);

@@ -21,7 +21,7 @@
 
 const cli_opt opts_flame[] = {
     {"output", 'o', 1, "output SVG file ('-' for standard output)"},
-    {"value", 0, 1, "value type for widths: weight, samples, TYPE or TYPE/UNIT (default: the source's)"},
+    CLI_OPT_VALUE("for the widths"),
     {"title", 0, 1, "title printed on the graph (default \"Flame Graph\")"},
     {"diff", 0, 1, "BASE profile: colour frames by growth (red) or shrinkage (blue) against it"},
     {"width", 0, 1, "image width in pixels (default 1200)"},
@@ -30,7 +30,7 @@ const cli_opt opts_flame[] = {
                        "(default 0.1 pixels; as flamegraph.pl --minwidth)"},
     {"palette", 0, 1, "colours: hot (default), mem, io, red, green, blue, aqua, yellow, purple, "
                       "orange (flamegraph.pl's)"},
-    {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
+    CLI_OPT_NO_MMAP,
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
     CLI_OPT_MAX_OUTPUT,

@@ -3,9 +3,9 @@
 #include "cli.h"
 
 const cli_opt opts_fold[] = {
-    {"value", 0, 1, "value type to weigh stacks by: weight, samples, TYPE or TYPE/UNIT (default: the source's)"},
-    {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
-    {"max-output", 0, 1, "output budget in bytes, K/M/G/T = x1024 (default: 128 x the input's bytes as given, at least 32 MiB)"},
+    CLI_OPT_VALUE("to weigh stacks by"),
+    CLI_OPT_NO_MMAP,
+    CLI_OPT_MAX_OUTPUT,
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
     CLI_OPT_MAX_ROWS,
@@ -16,7 +16,7 @@ int cmd_fold(const cli_command *cmd, cli_args *a) {
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   pcol_export_options eo = {0, 0, NULL, 0};
-  if (cli_get_u64(cmd, a, "max-output", 0, &eo.max_output_bytes)) return EXIT_USAGE;
+  if (cli_max_output(cmd, a, &eo.max_output_bytes)) return EXIT_USAGE;
   pcol_error err = {0};
   pcol_file *f = NULL;
   pcol_value_sel v;

@@ -24,8 +24,8 @@ const cli_opt opts_graph[] = {
                      "`dot`, which must be installed); json, jsonl, tsv or csv: the nodes and edges with "
                      "raw numbers (a row each: kind node or edge, name, from, to, flat, cum, weight, "
                      "inline, residual)"},
-    {"by", 0, 1, "function (default), line (as go tool pprof -lines), file or address (as -addresses)"},
-    {"value", 0, 1, "value to add up: weight, samples, TYPE or TYPE/UNIT; cpu works on Rprof too (default: the source's)"},
+    {"by", 0, 1, CLI_BY_HELP},
+    CLI_OPT_VALUE("to add up"),
     {"node-fraction", 0, 1, "drop nodes whose |cum| is below this fraction of the total (pprof "
                             "-nodefraction, default 0.005)"},
     {"edge-fraction", 0, 1, "drop edges below this fraction of the total (pprof -edgefraction, default 0.001)"},
@@ -35,7 +35,7 @@ const cli_opt opts_graph[] = {
     {"taghide", 0, 1, "no label boxes of the label keys that match this regular expression "
                       "(pprof -taghide)"},
     CLI_OPT_UNIT,
-    {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
+    CLI_OPT_NO_MMAP,
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
     CLI_OPT_MAX_OUTPUT,
@@ -605,7 +605,7 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
   o.node_count = nc > SIZE_MAX ? SIZE_MAX : (size_t)nc;
   o.tag_show = cli_get(cmd, a, "tagshow");
   o.tag_hide = cli_get(cmd, a, "taghide");
-  if (cli_get_u64(cmd, a, "max-output", 0, &o.max_output_bytes)) return EXIT_USAGE;
+  if (cli_max_output(cmd, a, &o.max_output_bytes)) return EXIT_USAGE;
   const char *out = cli_get(cmd, a, "output");
   if (!out) out = "-";
   pcol_select sel;

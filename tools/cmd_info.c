@@ -13,7 +13,7 @@ const cli_opt opts_info[] = {
     {"format", 0, 1, "text (default: each source, then the file's header, tables and sections), "
                      "or tsv, csv, json, jsonl: a row per source (JSON: with the default value "
                      "type, its unit and the profile's total in it)"},
-    {"no-mmap", 0, 0, "read the file into memory instead of mapping it"},
+    CLI_OPT_NO_MMAP,
     CLI_OPT_MAX_OUTPUT,
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};

@@ -9,16 +9,12 @@ const cli_opt opts_list[] = {
     {"by", 0, 1, "function (default: a block per function matching REGEX, as pprof -list) or "
                  "file (a block per file whose path matches, every function's lines merged; "
                  "summaryRprof(lines = \"show\"))"},
-    {"source-path", 0, 1, "directories (':'-separated) to find relative source files in, "
-                          "and their parents (pprof -source_path; default: the current directory); "
-                          "only files under them are read unless --allow-any-source"},
-    {"allow-any-source", 0, 0, "open any file the profile names, as pprof does (default: only "
-                               "regular files under the source path, links resolved)"},
-    {"value", 0, 1, "value to add up: weight, samples, TYPE or TYPE/UNIT; cpu works on Rprof too (default: the source's)"},
+    CLI_OPTS_SOURCE_FILES,
+    CLI_OPT_VALUE("to add up"),
     {"unit", 0, 1, "text: minimum (default: each number in its own unit, as pprof -list), raw, "
                    "or a unit (ns us ms s hrs; B kB MB GB TB)"},
-    {"format", 0, 1, "text (default), tsv, csv, json or jsonl: a row per source line"},
-    {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
+    CLI_OPT_VIEW_FORMAT(": a row per source line"),
+    CLI_OPT_NO_MMAP,
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
     CLI_OPT_MAX_OUTPUT,

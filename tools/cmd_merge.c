@@ -7,11 +7,9 @@
 const cli_opt opts_merge[] = {
     {"output", 'o', 1, "output pcol file ('-' for standard output)"},
     {"compress", 0, 1, "section compression: none (default), lz4 or zstd[:LEVEL] (see pack)"},
-    {"format-version", 0, 1, "1.3 (default): columns stored in their narrowest form, read in place "
-                             "(needs a format 1.3 reader); 1.2: the layout of earlier versions, for older readers "
-                             "(spec.md §9)"},
-    {"no-mmap", 0, 0, "read pcol and Perun inputs into memory instead of mapping them"},
-    {"coalesce", 0, 0, "merge runs of identical consecutive samples into long samples"},
+    CLI_OPT_FORMAT_VERSION,
+    CLI_OPT_NO_MMAP_IMPORT,
+    CLI_OPT_COALESCE,
     {NULL, 0, 0, NULL}};
 
 int cmd_merge(const cli_command *cmd, cli_args *a) {

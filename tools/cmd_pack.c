@@ -10,11 +10,9 @@ const cli_opt opts_pack[] = {
                        "default: 19 for sections up to 1 MiB, 9 above; per-column transforms and a "
                        "compact directory: needs a format 1.2 reader). A pcol "
                        "input is rewritten with the new codec, losslessly"},
-    {"format-version", 0, 1, "1.3 (default): columns stored in their narrowest form, read in place "
-                             "(needs a format 1.3 reader); 1.2: the layout of earlier versions, for older readers "
-                             "(spec.md §9)"},
-    {"no-mmap", 0, 0, "read pcol and Perun inputs into memory instead of mapping them"},
-    {"coalesce", 0, 0, "merge runs of identical consecutive samples into long samples"},
+    CLI_OPT_FORMAT_VERSION,
+    CLI_OPT_NO_MMAP_IMPORT,
+    CLI_OPT_COALESCE,
     {"max-input", 0, 1, "limit in bytes (K, M, G, T: x1024) on an input after decompression (default: a gzip input "
                         "may inflate to 64 x its size, at least 32 MiB; other inputs 8 GiB)"},
     {NULL, 0, 0, NULL}};

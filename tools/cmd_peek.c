@@ -7,13 +7,13 @@
 #include <string.h>
 
 const cli_opt opts_peek[] = {
-    {"by", 0, 1, "function (default), line (as go tool pprof -lines), file or address (as -addresses)"},
-    {"value", 0, 1, "value to add up: weight, samples, TYPE or TYPE/UNIT; cpu works on Rprof too (default: the source's)"},
+    {"by", 0, 1, CLI_BY_HELP},
+    CLI_OPT_VALUE("to add up"),
     {"sort", 0, 1, "order of the matched rows: flat (default), cum or name"},
     CLI_OPT_UNIT,
-    {"format", 0, 1, "text (default), tsv, csv, json or jsonl: one row per matched node "
-                     "(relation \"node\") and per caller/callee; numbers stay raw"},
-    {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
+    CLI_OPT_VIEW_FORMAT(": one row per matched node (relation \"node\") and per "
+                        "caller/callee; numbers stay raw"),
+    CLI_OPT_NO_MMAP,
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
     CLI_OPT_MAX_OUTPUT,

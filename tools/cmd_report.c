@@ -11,9 +11,8 @@ const cli_opt opts_report[] = {
     {"output", 'o', 1, "output HTML file ('-' for standard output)"},
     {"diff", 0, 1, "BASE profile: add a differential flame graph against it"},
     {"title", 0, 1, "page title (default: the file's name, without its directory)"},
-    {"source-path", 0, 1, "directories (':'-separated) to find relative source files in for the source pane, as `pcol list` (default: the current directory)"},
-    {"allow-any-source", 0, 0, "open any source file the profile names, as pprof does (default: only regular files under the source path)"},
-    {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
+    CLI_OPTS_SOURCE_FILES, /* the source pane */
+    CLI_OPT_NO_MMAP,
     CLI_OPT_MAX_OUTPUT,
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};

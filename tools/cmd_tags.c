@@ -6,9 +6,9 @@
 #include <string.h>
 
 const cli_opt opts_tags[] = {
-    {"value", 0, 1, "value to add up: weight, samples, TYPE or TYPE/UNIT (default: the source's)"},
-    {"format", 0, 1, "text (default), tsv, csv, json or jsonl"},
-    {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
+    CLI_OPT_VALUE("to add up"),
+    CLI_OPT_VIEW_FORMAT(": a row per label value (key, value, amount, pct, unit, key_total)"),
+    CLI_OPT_NO_MMAP,
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
     CLI_OPT_MAX_OUTPUT,

@@ -5,18 +5,17 @@
 #include <string.h>
 
 const cli_opt opts_top[] = {
-    {"by", 0, 1, "function (default), line (\"FUNCTION /full/path:LINE\", as go tool pprof -lines), "
-                 "file, address (as pprof -addresses) or label:KEY (a row per value of label KEY, "
-                 "as pprof -tags adds them up)"},
-    {"value", 0, 1, "value to add up: samples (each source's own count: pprof's samples/count, Rprof ticks), weight (the weight column), TYPE or TYPE/UNIT; cpu works on Rprof too (interval x ticks per segment), rprof.alloc on Rprof memory profiles (vsize.small, vsize.large, nodes are levels and are refused). Default: the source's (pprof's default type; an Rprof source's time, cpu); samples when merged sources' defaults differ"},
+    {"by", 0, 1, CLI_BY_HELP ", or label:KEY (a row per value of label KEY, as pprof -tags "
+                 "adds them up)"},
+    CLI_OPT_VALUE("to add up"),
     {"sort", 0, 1, "row order: flat (default; pprof -top), cum (pprof -top -cum, summaryRprof by.total) or name"},
     {"limit", 'n', 1, "print only the first N rows (after --node-fraction)"},
     {"node-fraction", 0, 1, "hide rows whose |cum| is below this fraction of the total, as pprof "
                             "-nodefraction (default 0.005 in text, 0 in other formats)"},
     CLI_OPT_UNIT,
-    {"format", 0, 1, "text (default), tsv, csv, json (an object with type, unit, total, "
-                     "filters and rows) or jsonl; numbers stay raw, the unit is a column"},
-    {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
+    CLI_OPT_VIEW_FORMAT(" (json: an object with type, unit, total, filters and rows); numbers "
+                        "stay raw, the unit is a column"),
+    CLI_OPT_NO_MMAP,
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
     CLI_OPT_MAX_OUTPUT,

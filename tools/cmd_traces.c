@@ -6,11 +6,11 @@
 #include <string.h>
 
 const cli_opt opts_traces[] = {
-    {"value", 0, 1, "value to print: weight, samples, TYPE or TYPE/UNIT (default: the source's)"},
+    CLI_OPT_VALUE("to print"),
     {"limit", 'n', 1, "print only the first N traces"},
-    {"format", 0, 1, "text (default: pprof -traces), tsv, csv, json or jsonl (a row a trace: "
-                     "value, unit, labels, stack root;...;leaf)"},
-    {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
+    CLI_OPT_VIEW_FORMAT(": a row a trace (value, unit, labels, stack root;...;leaf); the text is "
+                        "pprof -traces'"),
+    CLI_OPT_NO_MMAP,
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
     CLI_OPT_MAX_OUTPUT,

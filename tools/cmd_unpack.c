@@ -10,16 +10,15 @@ const cli_opt opts_unpack[] = {
     {"output", 'o', 1, "output file ('-' for standard output)"},
     {"no-gzip", 0, 0, "pprof: write raw protobuf instead of gzip; firefox: JSON text (also when -o does "
                       "not end in .gz)"},
-    {"value", 0, 1, "collapsed: value type to weigh stacks by"},
+    {"value", 0, 1, "--to collapsed only: " CLI_VALUE_HELP("to weigh stacks by")},
     {"timeline", 0, 0, "speedscope: always write the evented timeline (default: when it has at most 100000 "
                        "events)"},
     {"no-timeline", 0, 0, "speedscope: never write the evented timeline"},
-    {"no-mmap", 0, 0, "read the input into memory instead of mapping it"},
-    {"max-output", 0, 1, "budget in bytes (K, M, G, T: x1024) for the output, and for what it holds in memory "
-                         "(default: 128 x the input's bytes as given, at least 32 MiB)"},
-    /* not CLI_OPT_SELECT: --to is also the format here (cli_select) */
-    {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`)"},
-    {"from", 0, 1, "only the part of the profile from this many seconds after its start"},
+    CLI_OPT_NO_MMAP,
+    {"max-output", 0, 1, CLI_MAX_OUTPUT_HELP(" for the output and what it holds in memory")},
+    /* not CLI_OPT_TO: --to is also the format here (cli_select) */
+    CLI_OPT_SOURCE,
+    CLI_OPT_FROM,
     {"from-time", 0, 1, "the same as --from (the older spelling)"},
     {"to-time", 0, 1, "the same as --to SECONDS (the older spelling)"},
     CLI_OPT_FILTER,
@@ -54,9 +53,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     return cli_usage_error(cmd->name, "--value applies to --to collapsed only; %s output keeps "
                            "the profile's value types as they are", pcol_format_name(fmt));
   pcol_export_options eo = {0, 0, NULL, 0};
-  if (cli_get_u64(cmd, a, "max-output", 0, &eo.max_output_bytes)) return EXIT_USAGE;
-  if (cli_get(cmd, a, "max-output") && !eo.max_output_bytes)
-    return cli_usage_error(cmd->name, "--max-output must be at least 1 byte");
+  if (cli_max_output(cmd, a, &eo.max_output_bytes)) return EXIT_USAGE;
   eo.no_gzip = cli_flag(cmd, a, "no-gzip");
   if (cli_flag(cmd, a, "timeline") && cli_flag(cmd, a, "no-timeline"))
     return cli_usage_error(cmd->name, "--timeline and --no-timeline contradict each other");

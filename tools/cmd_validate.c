@@ -8,7 +8,7 @@
 
 const cli_opt opts_validate[] = {
     {"full", 0, 0, "also verify checksums, offsets, ids, decoded sizes and order (O(size))"},
-    {"no-mmap", 0, 0, "read the file into memory instead of mapping it"},
+    CLI_OPT_NO_MMAP,
     {"quiet", 'q', 0, "print nothing when the file is valid"},
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};

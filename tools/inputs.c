@@ -3,8 +3,10 @@
  * shell left it quoted), and their union opened as `pcol merge` of them
  * would write it (pcol_open_many: one rule, in the library).  Also cli_open
  * (one profile: pack's and merge's inputs) and cli_load (the inputs, then
- * --value): opening inputs lives here, and uses cli.c (options, messages)
- * and outbudget.c (--max-rows, the budget), neither of which calls back. */
+ * --value), cli_stdin_once, an importer's warning and a file's format by
+ * its first bytes: opening inputs lives here, and uses cli.c (options,
+ * messages), cli_text.c, cli_value.c (--value's warnings) and outbudget.c
+ * (--max-rows, the budget), none of which calls back. */
 #include "cli.h"
 #include <dirent.h>
 #include <glob.h>
@@ -175,7 +177,7 @@ void cli_expand_free(char **paths, size_t n) {
 
 /* How a reading command opens its inputs: --no-mmap, and --max-rows (read
  * by cli_budget_begin, outbudget.c). */
-static pcol_open_options open_options(const cli_command *cmd, const cli_args *a) {
+pcol_open_options cli_open_options(const cli_command *cmd, const cli_args *a) {
   pcol_open_options opt = {0};
   opt.no_mmap = cli_flag(cmd, a, "no-mmap");
   opt.max_rows = cli_max_rows();
@@ -205,7 +207,7 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
     memset(err, 0, sizeof *err);
     return PCOL_OK;
   }
-  pcol_open_options opt = open_options(cmd, a);
+  pcol_open_options opt = cli_open_options(cmd, a);
   pcol_many_top info;
   size_t shown = limit < SIZE_MAX ? (size_t)limit : SIZE_MAX;
   int rc = pcol_top_many((const char *const *)in.paths, in.n, &opt, sel, cli_get(cmd, a, "value"),
@@ -228,7 +230,7 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
   cli_inputs in;
   int rc = expand(args, nargs, &in, NULL, err);
   if (rc) return rc;
-  pcol_open_options opt = open_options(cmd, a);
+  pcol_open_options opt = cli_open_options(cmd, a);
   size_t used = 0;
   /* any input format: a pcol file is mapped, another is converted in memory
    * ("-": standard input, read whole); many: their union in memory */
@@ -246,7 +248,7 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
 
 int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_file **f) {
   pcol_error err = {0};
-  pcol_open_options opt = open_options(cmd, a);
+  pcol_open_options opt = cli_open_options(cmd, a);
   /* any input format: a pcol file is mapped, another is converted in memory
    * ("-": standard input, read whole) */
   int rc = pcol_open_any(path, &opt, f, &err);
@@ -269,4 +271,27 @@ int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args,
   }
   cli_warn_value(cmd, *f, sel, v, *label);
   return PCOL_OK;
+}
+
+int cli_stdin_once(const cli_command *cmd, const char *const *paths, int n) {
+  int seen = 0;
+  for (int i = 0; i < n; i++)
+    if (paths[i] && strcmp(paths[i], "-") == 0 && seen++)
+      return cli_usage_error(cmd->name, "standard input ('-') can be read only once");
+  return 0;
+}
+
+void cli_import_warning(const char *cmd, pcol_error *err) {
+  if (err->code == PCOL_OK && err->message[0]) fprintf(stderr, "pcol %s: warning: %s\n", cmd, err->message);
+  err->message[0] = 0;
+}
+
+pcol_format cli_input_format(const char *path) {
+  if (!strcmp(path, "-")) return PCOL_FMT_UNKNOWN; /* cannot look without reading it */
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return PCOL_FMT_UNKNOWN;
+  unsigned char head[4096];
+  size_t n = fread(head, 1, sizeof head, fp);
+  fclose(fp);
+  return pcol_detect_format(head, n);
 }

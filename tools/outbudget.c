@@ -47,6 +47,13 @@ static const char *const budgeted[] = {"cat",   "top",  "peek", "tags", "traces"
 static uint64_t max_rows; /* --max-rows, for cli_open and cli_load */
 uint64_t cli_max_rows(void) { return max_rows; }
 
+int cli_max_output(const cli_command *cmd, const cli_args *a, uint64_t *bytes) {
+  if (cli_get_u64(cmd, a, "max-output", 0, bytes)) return EXIT_USAGE;
+  if (cli_get(cmd, a, "max-output") && !*bytes)
+    return cli_usage_error(cmd->name, "--max-output must be at least 1 byte");
+  return 0;
+}
+
 int cli_budget_begin(const cli_command *cmd, const cli_args *a) {
   if (cli_get_u64(cmd, a, "max-rows", 0, &max_rows)) return EXIT_USAGE;
   if (cli_get(cmd, a, "max-rows") && !max_rows)
@@ -54,9 +61,7 @@ int cli_budget_begin(const cli_command *cmd, const cli_args *a) {
   int on = 0;
   for (int i = 0; budgeted[i]; i++) on |= !strcmp(cmd->name, budgeted[i]);
   if (!on) return 0;
-  if (cli_get_u64(cmd, a, "max-output", 0, &ob.max)) return EXIT_USAGE;
-  if (cli_get(cmd, a, "max-output") && !ob.max)
-    return cli_usage_error(cmd->name, "--max-output must be at least 1 byte");
+  if (cli_max_output(cmd, a, &ob.max)) return EXIT_USAGE;
   FILE *fp = counted(stdout);
   if (!fp) return EXIT_IO;
   ob.real = stdout;

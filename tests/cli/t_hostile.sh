@@ -52,6 +52,11 @@ cmp -s "$tmp/s.folded" "$tmp/s.out" || fail "--max-output changed the output"
 for v in 0 abc -1; do
   $PCOL unpack "$tmp/s.pcol" --to collapsed --max-output "$v" -o "$tmp/s2.out" 2>/dev/null; rc=$?
   [ $rc = 2 ] || fail "--max-output $v: exit $rc, want 2"
+  # the same rule in every command that takes it (fold took 0 as the default)
+  for c in "fold" "top" "export --to clickhouse -o $tmp/ch"; do
+    $PCOL $c "$tmp/s.pcol" --max-output "$v" >/dev/null 2>&1; rc=$?
+    [ $rc = 2 ] || fail "$c --max-output $v: exit $rc, want 2"
+  done
 done
 
 # A gzip bomb: a protobuf field 1 of 200 MiB of zeros in 200 KB (detected

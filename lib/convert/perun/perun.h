@@ -2,8 +2,10 @@
  *
  *   perun_doc.c     where the events are: checks the JSON text (json_scan.c),
  *                   indexes its structure by byte offset, walks the events;
- *   perun_import.c  what an event becomes: times, values, labels, stacks,
- *                   models, and the entry points.
+ *   perun_import.c  what an event becomes: values, labels, stacks, models,
+ *                   and the entry points.
+ * perun_import.c calls perun_doc.c, never the other way round (the document
+ * hands each event back through an event_fn).
  * The exporter (perun_export.c) inverts the mapping; doc/mappings.md §3 has it. */
 #ifndef PCOL_PERUN_H
 #define PCOL_PERUN_H
@@ -114,6 +116,7 @@ typedef struct pimp {
   const char *text;
   size_t len;
   json_t *header;
+  json_t *models;     /* the top level's "models" array (perun_read_top), or NULL */
   kindex top, map, res;
   pgroup *groups;
   size_t ngroups, capgroups;
@@ -140,15 +143,14 @@ typedef struct pimp {
 /* An event as a JSON object (everything but its trace, whose place is given). */
 typedef int (*event_fn)(pimp *p, json_t *ev, vslice trace, uint32_t gi, uint32_t idx, uint64_t seq);
 
-/* perun_import.c */
+/* perun_doc.c (perun_import.c declares nothing here: it calls these, and
+ * the document calls nothing of it; the events go back through event_fn).
+ * Helpers both halves use: */
 int perun_oom(pimp *p);
 char *perun_jtext(const json_t *v);
 int perun_meta_json(pimp *p, const char *key, const json_t *v);
 int64_t perun_parse_time(const json_t *v);
-int perun_models(pimp *p, json_t *ms);
-int perun_emit_event(pimp *p, json_t *ev, vslice trace, uint32_t gi, uint32_t idx, uint64_t seq);
-
-/* perun_doc.c */
+/* the document */
 int perun_load(pimp *p, size_t b, size_t e, json_t **out);
 int perun_scan_failed(pimp *p, const pcol_jscan *s);
 pcol_jscan perun_cursor_at(const pimp *p, size_t pos);

@@ -9,6 +9,76 @@
 #include <math.h>
 #include <stdarg.h>
 
+/* ------------------------------- helpers perun_import.c uses too
+ * (defined here, below it: the document never calls the import half) */
+
+int perun_oom(pimp *p) { return pcol_error_set(p->err, PCOL_ENOMEM, "%s: out of memory", p->name); }
+
+/* JSON text of any value (compact, key order kept; NaN and Infinity as
+ * Python writes them, perun_json.h); malloc'd. */
+char *perun_jtext(const json_t *v) {
+  return perun_json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+}
+
+int perun_meta_json(pimp *p, const char *key, const json_t *v) {
+  char *s = perun_jtext(v);
+  if (!s) return perun_oom(p);
+  int rc = pcol_b_meta(p->b, p->src, key, s, strlen(s));
+  free(s);
+  return rc ? perun_oom(p) : PCOL_OK;
+}
+
+/* ---------------------------------------------------------------- time */
+
+/* "0.025000", "0.00023s", "12ms", 3, 0.5 (seconds) -> ns; NA if unknown ("???"). */
+int64_t perun_parse_time(const json_t *v) {
+  if (!v) return PCOL_NA_I64;
+  if (json_is_integer(v)) {
+    json_int_t s = json_integer_value(v);
+    if (s > INT64_MAX / 1000000000 || s < -(INT64_MAX / 1000000000)) return PCOL_NA_I64;
+    return (int64_t)s * 1000000000;
+  }
+  if (json_is_real(v)) {
+    double d = json_real_value(v) * NANO;
+    if (!isfinite(d) || fabs(d) >= 9.2e18) return PCOL_NA_I64;
+    return llround(d);
+  }
+  if (!perun_json_is_str(v)) return PCOL_NA_I64;
+  const char *s = json_string_value(v);
+  size_t n = json_string_length(v), i = 0;
+  int neg = 0;
+  if (i < n && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
+  unsigned __int128 num = 0;
+  int digits = 0, frac = 0, seen_dot = 0;
+  for (; i < n; i++) {
+    if (s[i] >= '0' && s[i] <= '9') {
+      if (++digits > 27) return PCOL_NA_I64;
+      num = num * 10 + (unsigned)(s[i] - '0');
+      if (seen_dot) frac++;
+    } else if (s[i] == '.' && !seen_dot) {
+      seen_dot = 1;
+    } else {
+      break;
+    }
+  }
+  if (!digits) return PCOL_NA_I64;
+  const char *u = s + i;
+  size_t ul = n - i;
+  unsigned __int128 scale;
+  if (ul == 0 || (ul == 1 && u[0] == 's')) scale = 1000000000;
+  else if (ul == 2 && !memcmp(u, "ms", 2)) scale = 1000000;
+  else if (ul == 2 && !memcmp(u, "us", 2)) scale = 1000;
+  else if (ul == 2 && !memcmp(u, "ns", 2)) scale = 1;
+  else return PCOL_NA_I64;
+  unsigned __int128 den = 1;
+  for (int k = 0; k < frac; k++) den *= 10;
+  unsigned __int128 q = num * scale, r = q % den;
+  q /= den;
+  if (2 * r >= den) q++;
+  if (q > (unsigned __int128)INT64_MAX) return PCOL_NA_I64;
+  return neg ? -(int64_t)q : (int64_t)q;
+}
+
 /* ------------------------------------------------------- the document */
 
 static int bad_json(pimp *p, size_t pos, const char *why) {
@@ -633,7 +703,8 @@ static int is_data_key(int layout, const kent *e, int first) {
 #undef IS
 }
 
-/* Top level: which layout, the header, and every non-data key as meta. */
+/* Top level: which layout, the header, every non-data key as meta, the
+ * resource types or snapshots, and p->models (a JSON array, or NULL). */
 int perun_read_top(pimp *p) {
   pcol_jscan s;
   pcol_js_init(&s, p->text, p->len);
@@ -698,13 +769,9 @@ int perun_read_top(pimp *p) {
 
   rc = p->layout == 3 ? read_types(p, map, res) : read_snapshots(p, p->layout == 2 ? snaps : glob);
   if (rc) return rc;
+  /* the models: loaded here, imported by perun_import.c (import_models) */
   const kent *ms = kidx_getc(&p->top, "models");
-  if (ms && first_char(p, ms->vb) == '[') {
-    json_t *v;
-    if ((rc = perun_load(p, ms->vb, ms->ve, &v))) return rc;
-    rc = perun_models(p, v);
-    json_decref(v);
-  }
+  if (ms && first_char(p, ms->vb) == '[') rc = perun_load(p, ms->vb, ms->ve, &p->models);
   return rc;
 }
 

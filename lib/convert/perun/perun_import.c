@@ -10,73 +10,6 @@
 #include "perun.h"
 #include <math.h>
 
-int perun_oom(pimp *p) { return pcol_error_set(p->err, PCOL_ENOMEM, "%s: out of memory", p->name); }
-
-/* JSON text of any value (compact, key order kept; NaN and Infinity as
- * Python writes them, perun_json.h); malloc'd. */
-char *perun_jtext(const json_t *v) {
-  return perun_json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-}
-
-int perun_meta_json(pimp *p, const char *key, const json_t *v) {
-  char *s = perun_jtext(v);
-  if (!s) return perun_oom(p);
-  int rc = pcol_b_meta(p->b, p->src, key, s, strlen(s));
-  free(s);
-  return rc ? perun_oom(p) : PCOL_OK;
-}
-
-/* ---------------------------------------------------------------- time */
-
-/* "0.025000", "0.00023s", "12ms", 3, 0.5 (seconds) -> ns; NA if unknown ("???"). */
-int64_t perun_parse_time(const json_t *v) {
-  if (!v) return PCOL_NA_I64;
-  if (json_is_integer(v)) {
-    json_int_t s = json_integer_value(v);
-    if (s > INT64_MAX / 1000000000 || s < -(INT64_MAX / 1000000000)) return PCOL_NA_I64;
-    return (int64_t)s * 1000000000;
-  }
-  if (json_is_real(v)) {
-    double d = json_real_value(v) * NANO;
-    if (!isfinite(d) || fabs(d) >= 9.2e18) return PCOL_NA_I64;
-    return llround(d);
-  }
-  if (!perun_json_is_str(v)) return PCOL_NA_I64;
-  const char *s = json_string_value(v);
-  size_t n = json_string_length(v), i = 0;
-  int neg = 0;
-  if (i < n && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
-  unsigned __int128 num = 0;
-  int digits = 0, frac = 0, seen_dot = 0;
-  for (; i < n; i++) {
-    if (s[i] >= '0' && s[i] <= '9') {
-      if (++digits > 27) return PCOL_NA_I64;
-      num = num * 10 + (unsigned)(s[i] - '0');
-      if (seen_dot) frac++;
-    } else if (s[i] == '.' && !seen_dot) {
-      seen_dot = 1;
-    } else {
-      break;
-    }
-  }
-  if (!digits) return PCOL_NA_I64;
-  const char *u = s + i;
-  size_t ul = n - i;
-  unsigned __int128 scale;
-  if (ul == 0 || (ul == 1 && u[0] == 's')) scale = 1000000000;
-  else if (ul == 2 && !memcmp(u, "ms", 2)) scale = 1000000;
-  else if (ul == 2 && !memcmp(u, "us", 2)) scale = 1000;
-  else if (ul == 2 && !memcmp(u, "ns", 2)) scale = 1;
-  else return PCOL_NA_I64;
-  unsigned __int128 den = 1;
-  for (int k = 0; k < frac; k++) den *= 10;
-  unsigned __int128 q = num * scale, r = q % den;
-  q /= den;
-  if (2 * r >= den) q++;
-  if (q > (unsigned __int128)INT64_MAX) return PCOL_NA_I64;
-  return neg ? -(int64_t)q : (int64_t)q;
-}
-
 /* ---------------------------------------------------------- value types */
 
 static int value_type(pimp *p, const char *subtype, uint32_t *out) {
@@ -410,7 +343,7 @@ static const json_t *ev_get(const pimp *p, const json_t *own, const char *k) {
  * (p->base; their labels are made once per type) followed by its entry of
  * every column (`own`).  Everything but trace and amount becomes a label.
  * The sample row waits in p->pend[seq]. */
-int perun_emit_event(pimp *p, json_t *own, vslice trace, uint32_t gi, uint32_t idx, uint64_t seq) {
+static int emit_event(pimp *p, json_t *own, vslice trace, uint32_t gi, uint32_t idx, uint64_t seq) {
   pgroup *g = &p->groups[gi];
   p->nlabels = 0;
   int rc;
@@ -477,7 +410,7 @@ static int cmp_ev(const void *a, const void *b) {
 
 /* ------------------------------------------------------------ models */
 
-int perun_models(pimp *p, json_t *ms) {
+static int import_models(pimp *p, json_t *ms) {
   int canonical = 1;
   for (size_t i = 0; i < json_array_size(ms); i++) {
     json_t *m = json_array_get(ms, i);
@@ -554,7 +487,7 @@ static int import_events(pimp *p) {
     if ((int64_t)p->ev[i].idx < g->last_idx) g->needs_index = 1;
     g->last_idx = p->ev[i].idx;
   }
-  if ((rc = perun_walk_events(p, perun_emit_event))) return rc;
+  if ((rc = perun_walk_events(p, emit_event))) return rc;
   for (size_t i = 0; i < p->nev; i++) {
     const pending *pd = &p->pend[p->ev[i].seq];
     pcol_sample_row s = {p->src, p->ev[i].time, 0, pd->weight, PCOL_NA_I64, pd->stack_id, pd->labelset_id};
@@ -581,8 +514,10 @@ int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const 
       pcol_b_cstr(b, PERUN_UNIT_ABSENT, &p.u_absent))
     rc = perun_oom(&p);
   if (!rc) rc = perun_read_top(&p);
+  if (!rc && p.models) rc = import_models(&p, p.models); /* after the events' types */
   if (!rc) rc = import_events(&p);
   json_decref(p.header);
+  json_decref(p.models);
   json_decref(p.vt_by_subtype);
   free(p.vt_declared);
   free(p.base_rows);

@@ -1,0 +1,122 @@
+/* cli_value.c — the warnings about --value that the view commands print
+ * after opening their inputs (cli_load): sources without the value, and
+ * merged sources whose own defaults differ. */
+#include "cli.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* Sources alike for the mixed-sources warning: their type, what their
+ * count is, and their own default value. */
+typedef struct src_kind {
+  pcol_str type, dtype, dunit;
+  const char *counted;
+  uint64_t n;
+} src_kind;
+
+enum { WARN_KINDS = 8, WARN_MISSING = 3 };
+
+static int str_same(pcol_str a, pcol_str b) {
+  return a.len == b.len && (a.len == 0 || (a.ptr && b.ptr && !memcmp(a.ptr, b.ptr, a.len)));
+}
+
+/* One line however many sources: how many of each kind (WARN_KINDS at
+ * most, then how many more). */
+static void warn_defaults_differ(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
+                                 const pcol_view *ty, const char *path) {
+  src_kind k[WARN_KINDS];
+  size_t nk = 0;
+  uint64_t more = 0, n = pcol_rows(f, PCOL_T_SOURCES);
+  /* which sources measure samples/count: asked once (asked per source, the
+   * warning made many sources quadratic: issue 42 F9) */
+  pcol_value_sel c = {0};
+  pcol_error q = {0};
+  uint8_t *hc = NULL;
+  if (pcol_value_resolve(f, NULL, "samples/count", &c, &q) || pcol_value_sources(f, &c, &hc, &q)) {
+    free(hc);
+    hc = NULL;
+  }
+  for (uint64_t s = 1; s <= n; s++) {
+    if (sel && sel->source_id && sel->source_id != s) continue;
+    pcol_select one = {0};
+    pcol_value_sel d;
+    one.source_id = (uint32_t)s;
+    int counted = hc && hc[s];
+    src_kind x = {{0}, {0}, {0}, NULL, 1};
+    (void)pcol_string(f, pcol_view_u32(ty, s - 1), &x.type, &q);
+    if (pcol_value_resolve(f, &one, NULL, &d, &q)) d = c;
+    x.dtype = d.type, x.dunit = d.unit;
+    x.counted = counted ? "samples/count" : str_same(x.type, (pcol_str){"rprof", 5}) ? "ticks" : "rows (weight)";
+    size_t i = 0;
+    while (i < nk && !(str_same(k[i].type, x.type) && k[i].counted == x.counted &&
+                       str_same(k[i].dtype, x.dtype) && str_same(k[i].dunit, x.dunit)))
+      i++;
+    if (i < nk) k[i].n++;
+    else if (nk < WARN_KINDS) k[nk++] = x;
+    else more++;
+  }
+  free(hc);
+  fprintf(stderr, "pcol %s: warning: %s: the sources measure different values, so the "
+                  "default is samples: each source's own count (", cmd->name, path);
+  for (size_t i = 0; i < nk; i++) {
+    fprintf(stderr, "%s%llu ", i ? "; " : "", (unsigned long long)k[i].n);
+    cli_print_str(stderr, k[i].type.ptr ? k[i].type : (pcol_str){"NA", 2});
+    fprintf(stderr, " source%s: %s, default ", k[i].n == 1 ? "" : "s", k[i].counted);
+    cli_print_name(stderr, k[i].dtype);
+    fputc('/', stderr);
+    cli_print_name(stderr, k[i].dunit);
+  }
+  if (more) fprintf(stderr, "; %llu more of other kinds", (unsigned long long)more);
+  fprintf(stderr, "); name one with --value TYPE\n");
+}
+
+void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
+                    const pcol_value_sel *v, const char *path) {
+  uint8_t *has = NULL;
+  pcol_error e = {0};
+  pcol_view ty, uri;
+  if (pcol_value_sources(f, v, &has, &e) ||
+      pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, &e) ||
+      pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &uri, &e)) {
+    free(has);
+    return; /* a damaged table: the view itself will say so */
+  }
+  uint64_t n = pcol_rows(f, PCOL_T_SOURCES), missing = 0;
+  int differ = 0;
+  if (v->vt_id == 0 && !pcol_value_defaults_differ(f, sel, &differ, &e) && differ)
+    warn_defaults_differ(cmd, f, sel, &ty, path); /* a merge of unrelated profiles */
+  for (uint64_t s = 1; s <= n; s++)
+    missing += !has[s] && !(sel && sel->source_id && sel->source_id != s);
+  /* each source without the value, or (past WARN_MISSING) one line: how
+   * many, and the first ones */
+  uint64_t shown = 0;
+  if (missing > WARN_MISSING) {
+    fprintf(stderr, "pcol %s: warning: %s: %llu of %llu sources have no value ", cmd->name, path,
+            (unsigned long long)missing, (unsigned long long)n);
+    cli_print_name(stderr, v->type);
+    fputc('/', stderr);
+    cli_print_name(stderr, v->unit);
+    fputs(", their samples count 0 (", stderr);
+  }
+  for (uint64_t s = 1; s <= n && shown < WARN_MISSING; s++) {
+    if (has[s] || (sel && sel->source_id && sel->source_id != s)) continue;
+    pcol_str t = {0}, u = {0};
+    (void)pcol_string(f, pcol_view_u32(&ty, s - 1), &t, &e);
+    (void)pcol_string(f, pcol_view_u32(&uri, s - 1), &u, &e);
+    if (missing > WARN_MISSING) fprintf(stderr, "%s", shown ? ", " : "");
+    else fprintf(stderr, "pcol %s: warning: %s: ", cmd->name, path);
+    fprintf(stderr, "source %llu (", (unsigned long long)s);
+    cli_print_str(stderr, t);
+    fputc(' ', stderr);
+    cli_print_str(stderr, u);
+    fputc(')', stderr);
+    shown++;
+    if (missing > WARN_MISSING) continue;
+    fputs(" has no value ", stderr);
+    cli_print_name(stderr, v->type);
+    fputc('/', stderr);
+    cli_print_name(stderr, v->unit);
+    fputs("; its samples count 0\n", stderr);
+  }
+  if (missing > WARN_MISSING) fprintf(stderr, ", ...)\n");
+  free(has);
+}

@@ -1,0 +1,155 @@
+/* cli_view.c — the text views' shared parts: the options --format, --unit,
+ * --sort, --by, --limit and the fractions, and pprof's header lines
+ * (File, Type, Time, Duration, Active filters, Showing nodes). */
+#include "cli.h"
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int cli_view_format(const cli_command *cmd, const cli_args *a, out_format *fmt) {
+  *fmt = OUT_TEXT;
+  const char *fs = cli_get(cmd, a, "format");
+  if (fs && cli_out_format(fs, fmt))
+    return cli_usage_error(cmd->name, "--format wants text, tsv, csv, json or jsonl, not '%s'", fs);
+  return 0;
+}
+
+int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, const pcol_sum *vals,
+                  size_t nvals, pcol_sum total, char *to) {
+  const char *u = cli_get(cmd, a, "unit");
+  if (!u || !strcmp(u, "auto")) {
+    char picked[32]; /* a unit of no family is the file's own text: escaped */
+    pcol_unit_pick(vals, nvals, total, unit, picked, sizeof picked);
+    cli_text_buf(picked, strlen(picked), to, 32);
+    return 0;
+  }
+  if (!pcol_unit_valid_target(unit, u))
+    return cli_usage_error(cmd->name, "--unit wants auto, raw or a unit of %.*s (B, kB, MB, GB, "
+                           "TB for bytes; ns, us, ms, s, hrs for time), not '%s'",
+                           (int)unit.len, unit.ptr ? unit.ptr : "NA", u);
+  snprintf(to, 32, "%s", u);
+  return 0;
+}
+
+void cli_print_filters(FILE *fp, const pcol_select *sel) {
+  if (!pcol_select_filtered(sel)) return;
+  fputs("Active filters:\n", fp);
+  const char *k[] = {"focus", "ignore", "hide", "show", "tagfocus", "tagignore"};
+  const char *v[] = {sel->focus, sel->ignore, sel->hide, sel->show, sel->tag, sel->tag_ignore};
+  for (int i = 0; i < 6; i++)
+    if (v[i]) fprintf(fp, "   %s=%.80s\n", k[i], v[i]);
+}
+
+/* pprof's "Time:" and "Duration:" lines (report.go ProfileLabels) for the
+ * selected source, or the file's only one: the time in the local zone as
+ * Go's "Jan 2, 2006 at 3:04pm (MST)"; the duration in auto units, the total
+ * in the table's unit and, for a time value, its share of the duration. */
+static void print_time_lines(FILE *fp, pcol_file *f, const pcol_top *t, const pcol_select *sel,
+                             const char *unit) {
+  pcol_source_summary *ss = NULL;
+  size_t ns = 0;
+  if (!f || pcol_source_summaries(f, &ss, &ns, NULL)) return;
+  const pcol_source_summary *s = NULL;
+  for (size_t i = 0; i < ns; i++)
+    if (sel && sel->source_id ? ss[i].id == sel->source_id : ns == 1) s = &ss[i];
+  if (s && s->timestamp_s != PCOL_NA_I64 && s->timestamp_s != 0) {
+    time_t tt = (time_t)s->timestamp_s;
+    struct tm tm;
+    char b[96], ampm[3];
+    if (localtime_r(&tt, &tm) && strftime(b, sizeof b, "%b %-d, %Y at %-I:%M", &tm)) {
+      ampm[0] = tm.tm_hour < 12 ? 'a' : 'p';
+      ampm[1] = 'm';
+      ampm[2] = 0;
+      char z[48] = "";
+      strftime(z, sizeof z, "%Z", &tm);
+      fprintf(fp, "Time: %s%s (%s)\n", b, ampm, z);
+    }
+  }
+  if (s && s->duration_ns != PCOL_NA_I64 && s->duration_ns != 0) {
+    char d[64], tot[64], pct[40] = "";
+    pcol_unit_label(s->duration_ns, (pcol_str){"nanoseconds", 11}, "auto", d, sizeof d);
+    pcol_unit_label(t->total, t->value.unit, unit, tot, sizeof tot);
+    const char *u;
+    double ns_total = pcol_unit_scale(t->total, t->value.unit, "nanoseconds", &u);
+    if (!strcmp(u, "ns") && ns_total != 0) {
+      /* pprof's int64(totalNanos): out of int64's range (4,000,000 hrs)
+       * Go on amd64 gives MinInt64; in C the cast was UB (clang's UBSan),
+       * and the percentage of 2^63 ns (21 digits) was cut by a 16-byte
+       * buffer */
+      int64_t tot_ns = ns_total >= -0x1p63 && ns_total < 0x1p63 ? (int64_t)ns_total : INT64_MIN;
+      char p[32];
+      pcol_percentage(tot_ns, s->duration_ns, p, sizeof p);
+      snprintf(pct, sizeof pct, "(%s)", p);
+    }
+    fprintf(fp, "Duration: %s, Total samples = %s %s\n", d, tot, pct);
+  }
+  pcol_source_summaries_free(ss, ns);
+}
+
+void cli_print_view_header(FILE *fp, pcol_file *f, const char *path, const pcol_top *t, size_t n,
+                           const pcol_select *sel, const char *unit) {
+  const pcol_value_sel *v = &t->value;
+  char b1[64], b2[64], p1[16];
+  fprintf(fp, "File: %s\n", path);
+  pcol_str vunit; /* of the numbers as printed: "1e-9 B" values print in B */
+  pcol_value_decimals(v, &vunit);
+  fputs("Type: ", fp);
+  cli_print_str(fp, v->type);
+  if (vunit.len || !vunit.ptr) {
+    fputs(" (", fp);
+    cli_print_str(fp, vunit);
+    fputc(')', fp);
+  }
+  fputc('\n', fp);
+  print_time_lines(fp, f, t, sel, unit);
+  cli_print_filters(fp, sel);
+  pcol_sum shown = 0;
+  for (size_t i = 0; i < n; i++) shown += t->rows[i].flat;
+  pcol_unit_label(shown, v->unit, unit, b1, sizeof b1);
+  pcol_unit_label(t->total, v->unit, unit, b2, sizeof b2);
+  pcol_percentage(shown, t->total, p1, sizeof p1);
+  const char *pp = p1;
+  while (*pp == ' ') pp++;
+  fprintf(fp, "Showing nodes accounting for %s, %s of %s total\n", b1, pp, b2);
+}
+
+int cli_sort_option(const cli_command *cmd, const cli_args *a, pcol_sort *sort) {
+  *sort = PCOL_SORT_FLAT;
+  const char *ss = cli_get(cmd, a, "sort");
+  if (ss) {
+    if (!strcmp(ss, "flat")) *sort = PCOL_SORT_FLAT;
+    else if (!strcmp(ss, "cum")) *sort = PCOL_SORT_CUM;
+    else if (!strcmp(ss, "name")) *sort = PCOL_SORT_NAME;
+    else return cli_usage_error(cmd->name, "--sort wants flat, cum or name, not '%s'", ss);
+  }
+  return 0;
+}
+
+int cli_fraction_option(const cli_command *cmd, const cli_args *a, const char *name, double *out) {
+  const char *s = cli_get(cmd, a, name);
+  if (!s) return 0;
+  char *end;
+  double d = strtod(s, &end);
+  if (end == s || *end || !(d >= 0 && d <= 1))
+    return cli_usage_error(cmd->name, "--%s wants a number from 0 to 1, not '%s'", name, s);
+  *out = d;
+  return 0;
+}
+
+int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, out_format *fmt,
+                       uint64_t *limit) {
+  *by = PCOL_BY_FUNCTION;
+  const char *bys = cli_get(cmd, a, "by");
+  if (bys) {
+    if (!strcmp(bys, "function")) *by = PCOL_BY_FUNCTION;
+    else if (!strcmp(bys, "line")) *by = PCOL_BY_LINE;
+    else if (!strcmp(bys, "file")) *by = PCOL_BY_FILE;
+    else if (!strcmp(bys, "address")) *by = PCOL_BY_ADDRESS;
+    else if (!strncmp(bys, "label:", 6) && bys[6] && !strcmp(cmd->name, "top")) *by = PCOL_BY_FUNCTION; /* cmd_top */
+    else return cli_usage_error(cmd->name, "--by wants function, line, file or address%s, not '%s'",
+                                !strcmp(cmd->name, "top") ? " or label:KEY" : "", bys);
+  }
+  if (cli_view_format(cmd, a, fmt)) return EXIT_USAGE;
+  return cli_get_u64(cmd, a, "limit", UINT64_MAX, limit);
+}
