@@ -159,6 +159,17 @@ uint64_t pcol_lane_patch(const pcol_lane *l, uint64_t row, uint64_t value) {
   return value;
 }
 
+/* The index of the lane's first exception at or after row r (nexc: none). */
+static uint64_t first_exception(const pcol_lane *l, uint64_t r) {
+  uint64_t lo = 0, hi = l->nexc;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (l->exc[2 * mid] < r) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /* Lane rows [r, r + m) of one lane, written to out[0], out[stride], ...:
  * one loop a width, so that the codes are read as the array they are. */
 #define LANE_LOOP(T)                                                                 \
@@ -180,10 +191,10 @@ static void lane_read(const pcol_lane *l, uint64_t r, size_t m, uint64_t *out, s
   case 4: LANE_LOOP(uint32_t); break;
   default: LANE_LOOP(uint64_t); break;
   }
-  if (!l->nexc) return;
-  uint64_t all = all_ones(l->width); /* then the patched codes */
-  for (size_t i = 0; i < m; i++, x0 += l->step)
-    if (code_at(l, r + i) == all) out[i * stride] = pcol_lane_patch(l, r + i, x0 + all);
+  /* then the patched codes: the lane's exceptions among rows [r, r + m) */
+  (void)x0;
+  for (uint64_t e = first_exception(l, r); e < l->nexc && l->exc[2 * e] < r + m; e++)
+    out[(l->exc[2 * e] - r) * stride] = l->exc[2 * e + 1];
 }
 #undef LANE_LOOP
 
@@ -210,9 +221,36 @@ void pcol_view_read_u64(const pcol_view *v, uint64_t from, size_t n, uint64_t *o
     for (size_t i = 0; i < n; i++) out[i] = (uint64_t)v->dflt;
 }
 
+/* lane_read for one lane into u32s (a u32 column's values are below 2^32:
+ * the low half of each sum is the value) */
+#define LANE_LOOP32(T)                                                               \
+  do {                                                                               \
+    const T *c = (const T *)l->codes + r;                                            \
+    for (size_t i = 0; i < n; i++, x += l->step) out[i] = (uint32_t)(x + c[i]);     \
+  } while (0)
+static void lane_read_u32(const pcol_lane *l, uint64_t r, size_t n, uint32_t *out) {
+  uint64_t x = l->base + r * l->step;
+  switch (l->width) {
+  case 0:
+    for (size_t i = 0; i < n; i++, x += l->step) out[i] = (uint32_t)x;
+    return;
+  case 1: LANE_LOOP32(uint8_t); break;
+  case 2: LANE_LOOP32(uint16_t); break;
+  case 4: LANE_LOOP32(uint32_t); break;
+  default: LANE_LOOP32(uint64_t); break;
+  }
+  for (uint64_t e = first_exception(l, r); e < l->nexc && l->exc[2 * e] < r + n; e++)
+    out[l->exc[2 * e] - r] = (uint32_t)l->exc[2 * e + 1]; /* the patched codes */
+}
+#undef LANE_LOOP32
+
 void pcol_view_read_u32(const pcol_view *v, uint64_t from, size_t n, uint32_t *out) {
   if (v->data) {
     memcpy(out, (const uint32_t *)v->data + from, n * sizeof *out);
+    return;
+  }
+  if (v->nlanes == 1) {
+    lane_read_u32(v->lanes, from, n, out);
     return;
   }
   uint64_t tmp[512];

@@ -600,6 +600,12 @@ static inline int pcol_strings_at(const pcol_strings *s, uint32_t id, pcol_str *
  * magic (or "-", or cannot be opened: its importer says why). */
 int pcol_open_if_pcol(const char *path, int *is_pcol, pcol_file **out, pcol_error *err);
 
+/* pcol_column, with an encoded column (format 1.3) decoded whole into a
+ * plain array the file keeps until close (4 or 8 bytes a row): for the few
+ * small columns a view reads at random many times over (the stack trie's
+ * parents and locations in top's walk), where a lane lookup per read would
+ * cost more than one pass.  reader.c */
+int pcol_column_plain(pcol_file *f, int table, int column, pcol_view *out, pcol_error *err);
 /* Raw data of a section (decoding if needed); NULL + error on failure. */
 const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err);
 /* Tells that bytes [p, p+n) of f will not be needed for a while: when f is

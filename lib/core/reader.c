@@ -34,6 +34,7 @@ typedef struct sec_state {
   const void *data;
   pcol_lane *lanes; /* an encoded section's lanes (format 1.3), nlanes of them */
   uint32_t nlanes;
+  void *plain;      /* an encoded column decoded whole, once asked (pcol_column_plain) */
 } sec_state;
 
 /* A section read in place: no codec, no transform but the encoding of 1.3
@@ -617,7 +618,8 @@ void pcol_close(pcol_file *f) {
   if (f->sections) {
     sec_state *st = states(f);
     if (st)
-      for (uint32_t i = 1; i <= f->nsections; i++) free(st[i].decoded), free(st[i].lanes);
+      for (uint32_t i = 1; i <= f->nsections; i++)
+        free(st[i].decoded), free(st[i].lanes), free(st[i].plain);
     free(st);
     free(f->sections);
   }
@@ -694,23 +696,84 @@ static uint64_t child_rows(const pcol_file *f, int table) {
   do {                                                                                 \
     const T *c = l->codes;                                                             \
     for (uint64_t r = 0; r < rows; r++, x += l->step) {                                \
-      uint64_t y = x + c[r];                                                           \
-      if (c[r] == (T)all && l->nexc) y = pcol_lane_patch(l, r, y);                    \
-      if (y > max || (nonzero && !y) || (self_parent && y > r)) return r;              \
+      T code = c[r];                                                                   \
+      uint64_t y = x + code;                                                           \
+      int isall = code == (T)all;                                                      \
+      nall += (uint64_t)isall;                                                         \
+      bad |= (!isall) & ((y > max) | (nonzero & (y == 0)) | (self_parent & (y > r)));    \
     }                                                                                  \
   } while (0)
+/* The largest code of a lane other than the all-ones code, and how many
+ * all-ones codes it has (a loop a width, without branches). */
+#define CODE_MAX(T)                                                                    \
+  do {                                                                                 \
+    const T *c = l->codes;                                                             \
+    T m = 0;                                                                           \
+    for (uint64_t r = 0; r < rows; r++) {                                              \
+      T code = c[r];                                                                   \
+      nall += code == (T)all;                                                          \
+      code = code == (T)all ? 0 : code;                                                \
+      m = code > m ? code : m;                                                         \
+    }                                                                                  \
+    mx = m;                                                                            \
+  } while (0)
+/* 1 when the lane's u32 values are proven in range from its largest code:
+ * step 0 (ids: base + code) or, for a stack's parent, step 1 (row + base +
+ * code, at most the row when base + code <= 0; the first -base rows one by
+ * one), every all-ones code patched and its exception's value checked. */
+static int lane_proven(const pcol_lane *l, uint64_t rows, uint64_t max, int nonzero,
+                       int self_parent) {
+  uint64_t all = l->width >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * l->width)) - 1, nall = 0, mx = 0;
+  if (!l->width || l->width == 8 || l->step != (self_parent ? 1u : 0u)) return 0;
+  switch (l->width) {
+  case 1: CODE_MAX(uint8_t); break;
+  case 2: CODE_MAX(uint16_t); break;
+  default: CODE_MAX(uint32_t); break;
+  }
+  if (nall != l->nexc) return 0; /* an all-ones code unpatched: an ordinary value */
+  for (uint32_t e = 0; e < l->nexc; e++) {
+    uint64_t r = l->exc[2 * e], y = l->exc[2 * e + 1];
+    if (y > max || (nonzero && !y) || (self_parent && y > r)) return 0;
+  }
+  if (!self_parent) /* base + code in [base, base + mx] (min code unknown: base itself) */
+    return l->base <= max && mx <= max - l->base && (!nonzero || l->base >= 1);
+  int64_t b = (int64_t)l->base;
+  if (b > 0 || mx > (uint64_t)-b) return 0; /* some row's parent would pass the row */
+  for (uint64_t r = 0; r < rows && r < (uint64_t)-b; r++) { /* rows where it could be < 0 */
+    uint64_t y = pcol_lane_get(l, r);
+    if (y > r) return 0;
+  }
+  return 1; /* y <= r < rows = max, and >= 0 past the first -base rows */
+}
+#undef CODE_MAX
+
+/* First without branches: every code but the all-ones ones (patched by
+ * their exceptions, whose values are checked apart, when each has one);
+ * then, only when that finds something, row by row for the first bad one. */
 static uint64_t lane_check_u32(const pcol_lane *l, uint64_t rows, uint64_t max, int nonzero,
                                int self_parent) {
+  if (lane_proven(l, rows, max, nonzero, self_parent)) return UINT64_MAX;
   uint64_t x = l->base, all = l->width >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * l->width)) - 1;
+  uint64_t nall = 0;
+  int bad = 0;
   switch (l->width) {
   case 0:
     for (uint64_t r = 0; r < rows; r++, x += l->step)
-      if (x > max || (nonzero && !x) || (self_parent && x > r)) return r;
+      bad |= (x > max) | (nonzero & (x == 0)) | (self_parent & (x > r));
     break;
   case 1: LANE_CHECK(uint8_t); break;
   case 2: LANE_CHECK(uint16_t); break;
   case 4: LANE_CHECK(uint32_t); break;
   default: LANE_CHECK(uint64_t); break;
+  }
+  for (uint32_t e = 0; !bad && nall == l->nexc && e < l->nexc; e++) {
+    uint64_t r = l->exc[2 * e], y = l->exc[2 * e + 1];
+    bad |= (y > max) | (nonzero & (y == 0)) | (self_parent & (y > r));
+  }
+  if (!bad && nall == l->nexc) return UINT64_MAX;
+  for (uint64_t r = 0; r < rows; r++) { /* the row at fault (or all-ones codes unpatched) */
+    uint64_t y = pcol_lane_get(l, r);
+    if (y > max || (nonzero && !y) || (self_parent && y > r)) return r;
   }
   return UINT64_MAX;
 }
@@ -858,7 +921,20 @@ static int check_column(pcol_file *f, const pcol_section_info *si, const pcol_co
   return PCOL_OK;
 }
 
-const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err) {
+/* The lanes of an encoded view decoded into a new plain array (NULL: out
+ * of memory). */
+static void *decode_plain(const pcol_view *v) {
+  size_t w = pcol_type_width(v->type);
+  void *p = v->count <= SIZE_MAX / w ? malloc(v->count ? v->count * w : 1) : NULL;
+  if (p && w == 4) pcol_view_read_u32(v, 0, (size_t)v->count, p);
+  else if (p) pcol_view_read_u64(v, 0, (size_t)v->count, p);
+  return p;
+}
+
+/* pcol_section_data; with want_plain, an encoded section is decoded whole
+ * into st->plain first and checked there (the plain checks are the
+ * fastest: pcol_column_plain). */
+static const void *section_data(pcol_file *f, uint32_t sec, int want_plain, pcol_error *err) {
   sec_state *st = &states(f)[sec];
   if (atomic_load_explicit(&st->ready, memory_order_acquire)) return st->data;
   pthread_mutex_lock(f->decode_lock);
@@ -892,8 +968,22 @@ const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err) {
   const pcol_column_info *ci = pcol_column_info_get(si->table, si->column);
   pcol_view v = {.data = encoded ? NULL : data, .count = si->count, .type = (pcol_type)si->type};
   pcol_lane *lanes = NULL;
-  if ((encoded && pcol_enc_parse(si, data, &lanes, &v.nlanes, err) != PCOL_OK) ||
-      (v.lanes = lanes, ci && check_column(f, si, ci, &v, err) != PCOL_OK)) {
+  void *plain = NULL;
+  int bad = encoded && pcol_enc_parse(si, data, &lanes, &v.nlanes, err) != PCOL_OK;
+  v.lanes = lanes;
+  if (!bad && encoded && want_plain) {
+    if (!(plain = decode_plain(&v))) {
+      pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+      free(dec);
+      free(lanes);
+      goto out;
+    }
+    pcol_view pv = {.data = plain, .count = v.count, .type = v.type};
+    bad = ci && check_column(f, si, ci, &pv, err) != PCOL_OK;
+  } else if (!bad) {
+    bad = ci && check_column(f, si, ci, &v, err) != PCOL_OK;
+  }
+  if (bad) {
     const pcol_table_info *ti = pcol_table_info_get(si->table);
     char where[96]; /* damage names its table and column (and the caller the file) */
     snprintf(where, sizeof where, "table %s, column %s", ti ? ti->name : "?",
@@ -901,8 +991,10 @@ const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err) {
     pcol_error_prefix(err, where);
     free(dec);
     free(lanes);
+    free(plain);
     goto out;
   }
+  st->plain = plain;
   st->decoded = dec;
   st->data = data;
   st->lanes = lanes;
@@ -912,6 +1004,10 @@ const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err) {
 out:
   pthread_mutex_unlock(f->decode_lock);
   return result;
+}
+
+const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err) {
+  return section_data(f, sec, 0, err);
 }
 
 int pcol_column(pcol_file *f, int table, int column, pcol_view *out, pcol_error *err) {
@@ -958,6 +1054,23 @@ int pcol_column(pcol_file *f, int table, int column, pcol_view *out, pcol_error 
   out->nlanes = st->nlanes;
   out->lanes = st->lanes;
   out->count = f->sections[sec].info.count;
+  return PCOL_OK;
+}
+
+int pcol_column_plain(pcol_file *f, int table, int column, pcol_view *out, pcol_error *err) {
+  uint32_t sec = pcol_column_info_get(table, column) ? f->idx[table][column] : 0;
+  if (sec && !section_data(f, sec, 1, err)) return err ? err->code : PCOL_ECORRUPT;
+  PCOL_RETURN_NOT_OK(pcol_column(f, table, column, out, err));
+  if (!out->nlanes) return PCOL_OK;
+  sec_state *st = &states(f)[sec];
+  pthread_mutex_lock(f->decode_lock);
+  if (!st->plain) st->plain = decode_plain(out); /* checked earlier, as encoded */
+  void *plain = st->plain;
+  pthread_mutex_unlock(f->decode_lock);
+  if (!plain) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  out->data = plain;
+  out->nlanes = 0;
+  out->lanes = NULL;
   return PCOL_OK;
 }
 
