@@ -10,19 +10,15 @@ D=${2:-../shared/testdata}
 GEN=${GEN:-build/bench/gen_profile}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 RUNS=${RUNS:-5}
-cpu() { # best user+sys CPU of RUNS runs of "$@", in ms
-  local best=999999 i t
-  for i in $(seq "$RUNS"); do
-    t=$( { /usr/bin/time -f '%U %S' "$@" >/dev/null 2>/dev/null; } 2>&1 | awk '{printf "%.0f", ($1+$2)*1000}')
-    [ "$t" -lt "$best" ] && best=$t
-  done
-  echo "$best"
+TIMECMD=${TIMECMD:-build/bench/timecmd}
+cpu() { # least CPU (user + system) of RUNS runs of "$@", in ms (bench/timecmd's cpu_min)
+  "$TIMECMD" -n "$RUNS" -o /dev/null -- "$@" | sed -n 's/.*cpu_min=\([0-9.]*\).*/\1/p' | awk '{printf "%.1f", $1 * 1000}'
 }
 echo "# Format 1.3: sizes and top CPU"
 echo
 echo "$(date -u +%F), \`bench/format13.sh\` at $(git rev-parse --short HEAD 2>/dev/null || echo '?'); $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg)."
 echo "1.2: \`pcol pack --format-version 1.2\` (the bytes earlier versions wrote); 1.3: \`pcol pack\`;"
-echo "zstd: \`pcol pack --compress zstd\` (1.3: encoded columns under zstd where smaller). CPU: best of $RUNS, ms (/usr/bin/time, 10 ms resolution)."
+echo "zstd: \`pcol pack --compress zstd\` (1.3: encoded columns under zstd where smaller). CPU: least of $RUNS runs, ms (bench/timecmd cpu_min)."
 echo
 echo "| file | protobuf | .pb.gz | 1.2 | 1.3 | 1.3 / protobuf | 1.3 / .pb.gz | zstd | zstd / .pb.gz | top 1.2 ms | top 1.3 ms |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -45,7 +41,7 @@ if [ -x "$GEN" ]; then
   "$GEN" --samples 1000000 --stacks many --pprof "$T/g.pb.gz" >/dev/null
   "$P" pack "$T/g.pb.gz" -o "$T/g12.pcol" --format-version 1.2
   "$P" pack "$T/g.pb.gz" -o "$T/g13.pcol"
-  per() { "$P" info "$1" | awk '$1=="samples_stored"||$1=="values" {if ($3 ~ /raw|lz4|zstd/) s+=$6} END {print s}'; }
+  per() { "$P" info "$1" | awk '($1=="samples_stored"||$1=="values") && $4 ~ /raw|lz4|zstd/ {s+=$6} END {print s+0}'; }
   echo
   echo "Generated 1M one-Sample-per-tick profile (\`gen_profile --samples 1000000 --stacks many\`: 518k stack nodes):"
   echo "1.2 file $(stat -c %s "$T/g12.pcol") bytes, 1.3 file $(stat -c %s "$T/g13.pcol") bytes;"

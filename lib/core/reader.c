@@ -925,7 +925,8 @@ static int check_column(pcol_file *f, const pcol_section_info *si, const pcol_co
  * of memory). */
 static void *decode_plain(const pcol_view *v) {
   size_t w = pcol_type_width(v->type);
-  void *p = v->count <= SIZE_MAX / w ? malloc(v->count ? v->count * w : 1) : NULL;
+  /* populated in one call, not a page fault a page (the copy is written whole) */
+  void *p = v->count <= SIZE_MAX / w ? pcol_alloc_hot(v->count * w, 0) : NULL;
   if (p && w == 4) pcol_view_read_u32(v, 0, (size_t)v->count, p);
   else if (p) pcol_view_read_u64(v, 0, (size_t)v->count, p);
   return p;
