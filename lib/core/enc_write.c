@@ -111,7 +111,9 @@ static uint64_t choose_lane(const lane_stats *s, unsigned min_width, pcol_enc_la
       for (int a = 0; a < NANCHOR; a++) {
         if (widths[wi] < min_width) continue;
         uint64_t nexc = s->out[st][wi][a];
-        if (nexc > UINT32_MAX) continue;
+        /* exceptions are for outliers: at most 1 in 64 rows (each patched
+         * code costs a search on random access, and 16 bytes) */
+        if (nexc > UINT32_MAX || nexc > s->rows / 64) continue;
         uint64_t cost = s->rows * widths[wi] + nexc * 16;
         if (cost >= best) continue;
         best = cost;

@@ -708,8 +708,22 @@ static uint64_t child_rows(const pcol_file *f, int table) {
 #define CODE_MAX(T)                                                                    \
   do {                                                                                 \
     const T *c = l->codes;                                                             \
+    T m0 = 0, m1 = 0, m2 = 0, m3 = 0;                                                  \
+    uint64_t r = 0;                                                                    \
+    for (; r + 4 <= rows; r += 4) { /* plain maxima first: four chains */              \
+      m0 = c[r] > m0 ? c[r] : m0;                                                      \
+      m1 = c[r + 1] > m1 ? c[r + 1] : m1;                                              \
+      m2 = c[r + 2] > m2 ? c[r + 2] : m2;                                              \
+      m3 = c[r + 3] > m3 ? c[r + 3] : m3;                                              \
+    }                                                                                  \
+    for (; r < rows; r++) m0 = c[r] > m0 ? c[r] : m0;                                  \
+    m0 = m1 > m0 ? m1 : m0, m2 = m3 > m2 ? m3 : m2, m0 = m2 > m0 ? m2 : m0;            \
+    if (m0 != (T)all) { /* no all-ones code at all */                                  \
+      mx = m0;                                                                         \
+      break;                                                                           \
+    }                                                                                  \
     T m = 0;                                                                           \
-    for (uint64_t r = 0; r < rows; r++) {                                              \
+    for (r = 0; r < rows; r++) {                                                       \
       T code = c[r];                                                                   \
       nall += code == (T)all;                                                          \
       code = code == (T)all ? 0 : code;                                                \
