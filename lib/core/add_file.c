@@ -11,7 +11,11 @@
  * mapped input's sample and value columns are read in windows of
  * pcol_release_rows rows, released behind the copy (pcol_view_release).
  */
-#include "internal.h"
+#include "pcol.h"
+#include "builder.h"  /* pcol_bt_push_u32, pcol_btable, pcol_bt_push_i64, ... */
+#include "reader.h"   /* pcol_view_release, pcol_release_rows, pcol_file_release */
+#include <stdlib.h>
+#include <string.h>
 
 #define TRY_OR_FAIL(x)                                                              \
   do {                                                                        \
