@@ -3,7 +3,7 @@
 #include "convert.h"
 #include "layout.h"   /* PCOL_MAGIC_SIZE, PCOL_MAGIC */
 #include "error.h"    /* pcol_oom */
-#include "reader.h"   /* pcol_open_if_pcol */
+#include "reader.h"   /* struct pcol_file, pcol_open_if_pcol */
 #include "validate.h" /* pcol_validate_content */
 #include "instream.h" /* pcol_compression, pcol_input_cap, pcol_instream, ... */
 #include "stream.h"   /* pcol_replay_stream */

@@ -12,8 +12,8 @@
  * pcol_release_rows rows, released behind the copy (pcol_view_release).
  */
 #include "pcol.h"
-#include "builder.h"  /* pcol_bt_push_u32, pcol_btable, pcol_bt_push_i64, ... */
-#include "reader.h"   /* pcol_view_release, pcol_release_rows, pcol_file_release */
+#include "builder.h"  /* struct pcol_builder, pcol_bt_push_u32, pcol_btable, ... */
+#include "reader.h"   /* struct pcol_file, pcol_view_release, pcol_release_rows, ... */
 #include <stdlib.h>
 #include <string.h>
 

@@ -26,7 +26,7 @@
 #include "keys.h"     /* PCOL_META_MAX_DURATION_NS, PCOL_SRC_RPROF */
 #include "bytes.h"    /* pcol_str_is */
 #include "buf.h"      /* pcol_buf, pcol_buf_get32, pcol_buf_get64 */
-#include "builder.h"  /* pcol_btable, pcol_b_materialize */
+#include "builder.h"  /* struct pcol_builder, pcol_btable, pcol_b_materialize */
 #include "summary.h"  /* pcol_bsum_rebuild */
 #include "spill.h"    /* pcol_b_unspill */
 #include "select.h"   /* pcol_parse_max_duration */

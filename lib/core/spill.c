@@ -21,7 +21,7 @@
 #include "bytes.h"    /* pcol_rd32, pcol_wr32 */
 #include "schema.h"   /* PCOL_MAX_COLUMNS */
 #include "buf.h"      /* pcol_buf, pcol_buf_free, pcol_buf_reserve, ... */
-#include "builder.h"  /* pcol_colspill */
+#include "builder.h"  /* struct pcol_builder, pcol_colspill */
 #include "spill.h"    /* pcol_sample_spill_bytes, pcol_b_col_each, pcol_temp_fd, ... */
 #include <errno.h>
 #include <fcntl.h>

@@ -10,7 +10,7 @@
  * deduplication, plus the rows in plain arrays) and is copied into a file's
  * builder the first time a sample of that file uses it. */
 #include "pcol.h"
-#include "keys.h"     /* PCOL_META_MAX_DURATION_NS, PCOL_SRC_PPROF, PPROF_META_DURATION_NANOS, ... */
+#include "keys.h"     /* PCOL_META_MAX_DURATION_NS, PCOL_SRC_PPROF, ... */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom, PCOL_RETURN_NOT_OK_WITH_ERROR */
 #include "buf.h"      /* PCOL_GROW, pcol_grow */
 #include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */

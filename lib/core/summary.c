@@ -15,9 +15,9 @@
 #include "layout.h"   /* PCOL_CODEC_RAW */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
 #include "buf.h"      /* pcol_buf_get64, pcol_buf_get32, pcol_buf */
-#include "builder.h"  /* pcol_bt_push_i64, pcol_bt_push_u64, pcol_btable */
+#include "builder.h"  /* struct pcol_builder, pcol_bt_push_i64, pcol_bt_push_u64, ... */
 #include "summary.h"  /* pcol_summary, pcol_bsum_add, pcol_summary_get, ... */
-#include "reader.h"   /* pcol_view_release, pcol_column_stored, pcol_release_rows, ... */
+#include "reader.h"   /* struct pcol_file, pcol_view_release, pcol_column_stored, ... */
 #include "select.h"   /* pcol_sample_cols, pcol_sample_cols_init */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include <stdlib.h>

@@ -14,7 +14,7 @@
 #include "error.h"    /* pcol_oom */
 #include "bytes.h"    /* pcol_str_is */
 #include "summary.h"  /* pcol_summary_validate */
-#include "reader.h"   /* pcol_corrupt, pcol_view_release, pcol_file_release, ... */
+#include "reader.h"   /* struct pcol_file, pcol_corrupt, pcol_view_release, ... */
 #include "select.h"   /* pcol_parse_max_duration */
 #include "validate.h" /* pcol_validate_content */
 #include <zlib.h>

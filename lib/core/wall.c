@@ -17,7 +17,7 @@
  * search): which inputs of a many-file query can be left out is decided
  * without reading their samples. */
 #include "pcol.h"
-#include "keys.h"     /* OTLP_META_DURATION_NANO, OTLP_META_TIME_UNIX_NANO, PPROF_META_DURATION_NANOS, ... */
+#include "keys.h"     /* OTLP_META_DURATION_NANO, OTLP_META_TIME_UNIX_NANO, ... */
 #include "error.h"    /* pcol_oom */
 #include "bytes.h"    /* pcol_str_i64, pcol_str_is */
 #include "wall.h"     /* pcol_wall, pcol_wall_free, pcol_wall_init, ... */

@@ -12,7 +12,7 @@
 #include "bytes.h"    /* pcol_wr64, pcol_wr32, pcol_wr16 */
 #include "schema.h"   /* pcol_type_width */
 #include "buf.h"      /* pcol_buf, pcol_buf_free, pcol_buf_append, ... */
-#include "builder.h"  /* pcol_b_implicit_fill, pcol_btable, pcol_b_materialize_sample_column, ... */
+#include "builder.h"  /* struct pcol_builder, pcol_b_implicit_fill, pcol_btable, ... */
 #include "summary.h"  /* pcol_bsum_fill */
 #include "spill.h"    /* pcol_b_col_each, pcol_b_col_spilled, pcol_b_col_unmap, ... */
 #include "writer.h"   /* pcol_write_options_check */

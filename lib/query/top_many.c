@@ -15,7 +15,7 @@
  * the union then reports it as it always did. */
 #include "query.h"
 #include "error.h"    /* pcol_oom */
-#include "reader.h"   /* pcol_open_if_pcol */
+#include "reader.h"   /* struct pcol_file, pcol_open_if_pcol */
 
 #include <sys/stat.h>
 #include <stdlib.h>

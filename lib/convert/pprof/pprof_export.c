@@ -21,7 +21,7 @@
  * the FILE).  Memory no longer grows with the number of samples.
  */
 #include "pcol.h"
-#include "keys.h"     /* PPROF_META_COMMENT, PPROF_META_DEFAULT_SAMPLE_TYPE, PPROF_META_DOC_URL, ... */
+#include "keys.h"     /* PPROF_META_COMMENT, PPROF_META_DEFAULT_SAMPLE_TYPE, ... */
 #include "bytes.h"    /* pcol_str_i64 */
 #include "buf.h"      /* PCOL_GROW, pcol_buf, pcol_buf_free, ... */
 #include "hash.h"     /* pcol_hash_bytes, pcol_hset, pcol_hset_find, ... */
