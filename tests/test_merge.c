@@ -1,6 +1,7 @@
 /* test_merge.c — pcol_b_add_file: merged files keep every source's
  * identity and share functions, locations, strings, value types. */
 #include "testutil.h"
+#include "reader.h"   /* pcol_release_min, pcol_release_rows */
 #include <stdio.h>
 
 static uint32_t S(pcol_builder *b, const char *s) {
@@ -211,8 +212,6 @@ Test(merge, real_rprof_files) {
  * thresholds lowered, a small file takes that path: the process keeps
  * (almost) none of its pages, and the merged file is the same, byte for
  * byte, as when every page stays. */
-extern size_t pcol_release_min;   /* lib/core/internal.h */
-extern uint64_t pcol_release_rows;
 
 static long rss_file_kb(void) {
   FILE *fp = fopen("/proc/self/status", "r");

@@ -6,6 +6,7 @@
  * resolving ids and string indices; real profiles from the shared test data
  * are compared the same way.  Malformed inputs must give clear errors. */
 #include "testutil.h"
+#include "read_all.h" /* pcol_spill_bytes */
 #include "profile.pb-c.h"
 #include <stdio.h>
 #include <zlib.h>
@@ -1263,7 +1264,6 @@ Test(pprof_real, negative_values_and_nul_names_survive) {
  * 32).  With the threshold at 256 bytes, every test file takes that path
  * and must give the same pcol file, byte for byte, as when held in memory,
  * or the same error. */
-extern size_t pcol_spill_bytes; /* lib/core/internal.h */
 
 static int pack_bytes(const void *data, size_t n, void **out, size_t *outlen, char *msg) {
   pcol_builder *b = new_builder();

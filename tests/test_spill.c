@@ -8,10 +8,9 @@
  * lowered so that small builders take that path; that they did is seen in
  * /proc/self/fd (the unlinked "pcol-samples" files). */
 #include "testutil.h"
+#include "spill.h"    /* pcol_sample_spill_bytes */
 #include <dirent.h>
 #include <sys/stat.h>
-
-extern size_t pcol_sample_spill_bytes; /* lib/core/internal.h */
 
 /* Open unlinked temporary files of spilled columns (and, bytes not NULL,
  * their summed size). */

@@ -1,10 +1,14 @@
 /* convert.h — what lib/convert/detect.c (the dispatcher) needs from the
  * formats beyond include/pcol.h (not installed).  Converters include core's
- * internal.h, this header and their own folder's headers, nothing else. */
+ * headers (lib/core), this header and their own folder's headers,
+ * nothing else. */
 #ifndef PCOL_CONVERT_H
 #define PCOL_CONVERT_H
 
-#include "internal.h"
+#include "pcol.h"
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 /* Perun from JSON text in memory (pcol_import_path maps regular files). */
 int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const char *name,
@@ -28,7 +32,7 @@ int pcol_otlp_detect(const uint8_t *p, size_t n);
 
 /* The exporters with options (pcol_export dispatches to them; each public
  * pcol_export_<format> is one of them with the default options).  Each runs
- * under the export budget of its options (internal.h, pcol_budget). */
+ * under the export budget of its options (stream.h, pcol_budget). */
 int pcol_export_rprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                           const pcol_export_options *opt, pcol_error *err);
 int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,

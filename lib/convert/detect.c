@@ -1,6 +1,12 @@
 /* detect.c — format detection, the import dispatcher and pcol_open_any: the
  * one file of lib/convert that names every format. */
 #include "convert.h"
+#include "layout.h"   /* PCOL_MAGIC_SIZE, PCOL_MAGIC */
+#include "error.h"    /* pcol_oom */
+#include "reader.h"   /* struct pcol_file, pcol_open_if_pcol */
+#include "validate.h" /* pcol_validate_content */
+#include "instream.h" /* pcol_compression, pcol_input_cap, pcol_instream, ... */
+#include "stream.h"   /* pcol_replay_stream */
 #include <errno.h>
 #include <ctype.h>
 #include <sys/mman.h>
@@ -8,6 +14,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 const char *pcol_format_name(pcol_format f) {
   switch (f) {

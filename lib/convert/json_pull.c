@@ -1,12 +1,17 @@
 /* json_pull.c — see json_pull.h.  Iterative: nesting costs a frame of a
  * heap array (at most 2048), never the C stack. */
 #include "json_pull.h"
+#include "error.h"    /* pcol_oom */
+#include "buf.h"      /* PCOL_GROW */
+#include "hash.h"     /* pcol_hash_keyed */
+#include "instream.h" /* pcol_input_cap */
 
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 #define MAX_DEPTH 2048 /* jansson's JSON_PARSER_MAX_DEPTH, counted per value */
 #define BUFSZ ((size_t)64 << 10)

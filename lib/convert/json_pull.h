@@ -30,7 +30,7 @@
 #ifndef PCOL_JSON_PULL_H
 #define PCOL_JSON_PULL_H
 
-#include "internal.h"
+#include "pcol.h"
 #include <stdio.h>
 
 typedef enum pcol_jtok {

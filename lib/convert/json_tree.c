@@ -8,6 +8,10 @@
  * of the open containers wait on one stack and move into slots, contiguous,
  * when their container closes. */
 #include "json_tree.h"
+#include "error.h"    /* pcol_oom */
+#include "buf.h"      /* PCOL_GROW, pcol_buf_append, pcol_buf_free, ... */
+#include <stdlib.h>
+#include <string.h>
 
 enum { T_LIT = 1, T_INT = 2, T_BIGINT = 3, T_REAL = 4, T_STR = 5, T_ARR = 6, T_OBJ = 7 };
 /* the filter is asked about keys this deep at most; deeper ones are kept */

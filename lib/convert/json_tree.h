@@ -17,6 +17,7 @@
 #define PCOL_JSON_TREE_H
 
 #include "json_pull.h"
+#include "buf.h"      /* pcol_buf */
 
 typedef uint64_t pcol_jv; /* 0: absent */
 

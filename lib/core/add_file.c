@@ -11,7 +11,11 @@
  * mapped input's sample and value columns are read in windows of
  * pcol_release_rows rows, released behind the copy (pcol_view_release).
  */
-#include "internal.h"
+#include "pcol.h"
+#include "builder.h"  /* struct pcol_builder, pcol_bt_push_u32, pcol_btable, ... */
+#include "reader.h"   /* struct pcol_file, pcol_view_release, pcol_release_rows, ... */
+#include <stdlib.h>
+#include <string.h>
 
 #define TRY_OR_FAIL(x)                                                              \
   do {                                                                        \

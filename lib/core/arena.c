@@ -1,9 +1,11 @@
 /* arena.c — a bump allocator freed in one go: protobuf-c allocates every
  * sub-message separately (pprof, OTLP importers use it as their
  * ProtobufCAllocator).  Owned by one import call (no globals). */
-#include "internal.h"
+#include "pcol.h"
+#include "buf.h"      /* pcol_arena_chunk, pcol_arena, pcol_arena_alloc, ... */
 #include <stdalign.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 void *pcol_arena_alloc(void *ad, size_t size) {
   pcol_arena *a = ad;

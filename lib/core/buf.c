@@ -1,6 +1,9 @@
 /* buf.c — growable byte buffers and arrays, and pre-faulted allocations. */
-#include "internal.h"
+#include "pcol.h"
+#include "buf.h"      /* pcol_buf, pcol_buf_reserve, pcol_alloc_hot, ... */
 #include <sys/mman.h>
+#include <stdlib.h>
+#include <string.h>
 
 void *pcol_alloc_hot(size_t n, int zero) {
   uint8_t *p = zero ? calloc(n ? n : 1, 1) : malloc(n ? n : 1);

@@ -4,7 +4,16 @@
  * the file will hold, so writing is a copy.  Strings, value types, functions,
  * locations, stack nodes and label sets are deduplicated through hash sets.
  */
-#include "internal.h"
+#include "pcol.h"
+#include "error.h"    /* PCOL_RETURN_NOT_OK */
+#include "schema.h"   /* pcol_type_width */
+#include "buf.h"      /* pcol_buf, pcol_buf_reserve, PCOL_BUF_PUSH, ... */
+#include "hash.h"     /* pcol_hs_add, pcol_hset_find, pcol_hset_free, ... */
+#include "builder.h"  /* pcol_bt_push_u32, pcol_btable, pcol_bt_push_u64, ... */
+#include "summary.h"  /* pcol_bsum_add, pcol_bsum_free */
+#include "spill.h"    /* pcol_b_col_append, pcol_b_spill_check, pcol_b_spill_free */
+#include <stdlib.h>
+#include <string.h>
 
 #define BT(b, table) (&(b)->t[table])
 #define COL(b, table, c) (&(b)->t[table].cols[(c)-1])
@@ -25,7 +34,7 @@ int pcol_bt_push_f64(pcol_btable *t, int col, double v) {
   return PCOL_BUF_PUSH(&t->cols[col - 1], double, v);
 }
 
-#define u32_at pcol_buf_get32 /* internal.h */
+#define u32_at pcol_buf_get32 /* buf.h */
 static inline uint64_t u64_at(const pcol_buf *b, uint64_t i) {
   uint64_t v;
   memcpy(&v, b->data + i * 8, 8);

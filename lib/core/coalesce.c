@@ -22,13 +22,22 @@
  * Every range query whose bounds fall on raw sample times then gives the
  * same answer on the coalesced rows as on the raw ones (pcol_select_iter).
  */
-#include "internal.h"
+#include "pcol.h"
+#include "keys.h"     /* PCOL_META_MAX_DURATION_NS, PCOL_SRC_RPROF */
+#include "bytes.h"    /* pcol_str_is */
+#include "buf.h"      /* pcol_buf, pcol_buf_get32, pcol_buf_get64 */
+#include "builder.h"  /* struct pcol_builder, pcol_btable, pcol_b_materialize */
+#include "summary.h"  /* pcol_bsum_rebuild */
+#include "spill.h"    /* pcol_b_unspill */
+#include "select.h"   /* pcol_parse_max_duration */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define SCOL(b, c) (&(b)->t[PCOL_T_SAMPLES].cols[(c)-1])
 #define VCOL(b, c) (&(b)->t[PCOL_T_VALUES].cols[(c)-1])
 
-/* element i of a column held in memory (internal.h) */
+/* element i of a column held in memory (buf.h) */
 #define g32 pcol_buf_get32
 #define g64 pcol_buf_get64
 static void p32(pcol_buf *b, uint64_t i, uint32_t v) { memcpy(b->data + i * 4, &v, 4); }

@@ -8,9 +8,18 @@
  * the transforms and compresses with the codec asked for, keeping the
  * smaller result.
  */
-#include "internal.h"
+#include "pcol.h"
+#include "layout.h"   /* PCOL_TRANSFORM_SPLIT, PCOL_TRANSFORM_DELTA, PCOL_TRANSFORM_ROWREL, ... */
+#include "error.h"    /* PCOL_RETURN_NOT_OK */
+#include "schema.h"   /* pcol_type_width */
+#include "buf.h"      /* pcol_alloc_hot */
+#include "reader.h"   /* pcol_corrupt */
+#include "codec.h"    /* pcol_transform_allowed, pcol_encoded, pcol_section_decode, ... */
 #include <lz4.h>
 #include <zstd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* ------------------------------------------------------------ LZ4 block */
 

@@ -25,7 +25,7 @@
  * rprof.interval_last_us, else rprof.interval_us).  Cost: one pass over
  * meta, then O(1) a sample.
  *
- * Decimal counts (internal.h, pcol_rtime): a collapsed file may mix integer
+ * Decimal counts (count.h, pcol_rtime): a collapsed file may mix integer
  * counts (the weight; (T, "count") in a differential file) and decimal ones
  * ((T, "1e-9"), on the lines that have one).  Every line has a count, so a
  * collapsed sample without the decimal type is its integer count x 10^9
@@ -33,9 +33,16 @@
  * it would otherwise be, when the file has one.  Otherwise the lines with
  * integer counts would count 0 in the views (user review, defect 4).  Cost:
  * one pass over value_types and one over sources. */
-#include "internal.h"
+#include "pcol.h"
+#include "keys.h"     /* PCOL_SRC_RPROF, COLLAPSED_UNIT_COUNT, COLLAPSED_UNIT_NANO, ... */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
+#include "bytes.h"    /* pcol_str_is, pcol_str_i64 */
+#include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include "reader.h"   /* struct pcol_file (its default_types) */
+#include "count.h"    /* pcol_rtime, pcol_rtime_free, pcol_rtime_init_meta, ... */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The stored value type "samples"/"count" (0 if none). */
 static int samples_count_vt(pcol_file *f, uint32_t *vt, pcol_error *err) {

@@ -8,7 +8,13 @@
  * file, so a constant column costs 24 bytes and random access stays O(1)
  * (O(log exceptions) for a patched code).
  */
-#include "internal.h"
+#include "pcol.h"
+#include "layout.h"   /* PCOL_ENC_HEADER, PCOL_ENC_LANE, PCOL_ENC_LANE_BASE, ... */
+#include "bytes.h"    /* pcol_rd32, pcol_rd64 */
+#include "reader.h"   /* pcol_corrupt */
+#include "enc.h"      /* pcol_enc_parse */
+#include <stdlib.h>
+#include <string.h>
 
 static uint64_t rd64(const uint8_t *p) { return pcol_rd64(p); }
 

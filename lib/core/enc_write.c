@@ -11,7 +11,13 @@
  * it is smaller than the plain column.  Writing streams the codes a lane at
  * a time, then the exceptions.
  */
-#include "internal.h"
+#include "pcol.h"
+#include "layout.h"   /* PCOL_ENC_LANE, PCOL_ENC_HEADER, PCOL_ENC_LANE_BASE, ... */
+#include "bytes.h"    /* pcol_wr64, pcol_wr32, pcol_rd32, ... */
+#include "schema.h"   /* pcol_type_width */
+#include "enc.h"      /* pcol_enc_plan, pcol_enc_lane, pcol_enc_source, ... */
+#include <stdlib.h>
+#include <string.h>
 
 typedef __int128 i128;
 

@@ -1,8 +1,10 @@
 /* error.c — error codes, messages, the library version. */
-#include "internal.h"
+#include "pcol.h"
+#include "error.h"    /* pcol_write_error */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 int pcol_write_error(pcol_error *err, int errnum, const char *what) {
   if (!errnum) errnum = errno;

@@ -18,10 +18,17 @@
  * whose every location is hidden is dropped.  no_inlines (pprof -noinlines,
  * which pprof applies after these) then hides every line of a location but
  * the outermost one left.  Label filters come after. */
-#include "internal.h"
+#include "pcol.h"
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
+#include "bytes.h"    /* pcol_str_is */
+#include "filter.h"   /* pcol_filter, pcol_rx_match, pcol_rx_compile, ... */
+#include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include <ctype.h>
 #include <errno.h>
 #include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 enum { RX_FOCUS, RX_IGNORE, RX_HIDE, RX_SHOW, RX_N };
 enum { ST_NONE = 0, ST_FOCUS = 1, ST_IGNORE = 2 };

@@ -1,6 +1,9 @@
 /* frames.c — the frame-naming rule (frames.h) and stack location lists. */
 #include "frames.h"
+#include "buf.h"      /* pcol_buf_append, pcol_buf, PCOL_GROW */
+#include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include <stdio.h>
+#include <string.h>
 
 int pcol_frames_init(pcol_frames *fr, pcol_file *f, pcol_error *err) {
   memset(fr, 0, sizeof *fr);

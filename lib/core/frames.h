@@ -15,7 +15,8 @@
 #ifndef PCOL_FRAMES_H
 #define PCOL_FRAMES_H
 
-#include "internal.h"
+#include "pcol.h"
+#include "buf.h"      /* pcol_buf */
 
 typedef struct pcol_frames {
   pcol_file *f;

@@ -1,10 +1,14 @@
 /* hash.c — keyed hashing (SipHash-1-3) and the hash set used for deduplication. */
-#include "internal.h"
+#include "pcol.h"
+#include "bytes.h"    /* pcol_rd64 */
+#include "hash.h"     /* pcol_hset, pcol_hstate, pcol_hash2, ... */
 #include <pthread.h>
 #include <stdio.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Every hash table of libpcol is keyed by data a file chose (strings,
  * addresses, ids), so every hash is SipHash-1-3 under a key drawn once per

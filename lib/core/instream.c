@@ -12,11 +12,16 @@
  * apart and win in pcol_instream_finish: they are the result whatever the
  * reader made of the bytes before them, as when the whole input was read
  * (and inflated) first. */
-#include "internal.h"
+#include "pcol.h"
+#include "error.h"    /* pcol_oom */
+#include "instream.h" /* pcol_instream, PCOL_COMP_GZIP, pcol_compression_name, ... */
 #include <stdarg.h>
 #include <inttypes.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* ------------------------------------------------ what wraps an input */
 int pcol_compression(const uint8_t *p, size_t n) {

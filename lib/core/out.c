@@ -1,7 +1,7 @@
 /* out.c — atomic output: write a temporary file beside the destination,
  * fsync it, rename it into place, fsync the directory.  A failed run leaves
  * no partial file and never touches an existing destination. */
-#include "internal.h"
+#include "pcol.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -9,6 +9,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static char *dir_of(const char *path) {
   char *tmp = strdup(path);

@@ -9,12 +9,19 @@
  * then the kernel's page cache, which pcol_input_done drops from the
  * process as a pass moves on (they fault back in if read again), so the
  * peak memory of a large import no longer grows with the inflated size. */
-#include "internal.h"
+#include "pcol.h"
+#include "buf.h"      /* pcol_buf, pcol_buf_free, pcol_buf_append, ... */
+#include "spill.h"    /* pcol_temp_fd */
+#include "read_all.h" /* pcol_input, pcol_input_free, pcol_spill_bytes, ... */
+#include "instream.h" /* pcol_decompressed_too_big, PCOL_COMP_GZIP, PCOL_COMP_NONE, ... */
 #include <errno.h>
 #include <inttypes.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define CHUNK 65536
 

@@ -6,7 +6,15 @@
  * decoded then, once; so every view handed out is safe to index.
  * pcol_validate_full, the checks that read every byte, is in validate.c.
  */
-#include "internal.h"
+#include "pcol.h"
+#include "layout.h"   /* PCOL_HEADER_SIZE, PCOL_DIR_ENTRY_SIZE, PCOL_TRANSFORM_ENCODED, ... */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
+#include "bytes.h"    /* pcol_rd32, pcol_rd64, pcol_rd16, ... */
+#include "schema.h"   /* pcol_type_width, PCOL_MAX_COLUMNS */
+#include "buf.h"      /* pcol_buf_free, pcol_alloc_hot, pcol_buf, ... */
+#include "reader.h"   /* pcol_corrupt, pcol_open_fd, pcol_section, ... */
+#include "codec.h"    /* pcol_section_decode, pcol_transform_allowed */
+#include "enc.h"      /* pcol_enc_parse */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -15,6 +23,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define DEFAULT_MAX_DECODED (UINT64_C(4) << 30)
 /* The incompat_flags bits this reader implements (spec.md §9): bit 0, the

@@ -1,5 +1,7 @@
 /* schema.c — the stored tables and their columns (spec.md §5 is the same list). */
-#include "internal.h"
+#include "pcol.h"
+#include "schema.h"   /* pcol_type_width */
+#include <string.h>
 
 #define NA PCOL_NA_I64
 #define U8 PCOL_TYPE_U8

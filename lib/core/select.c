@@ -8,7 +8,18 @@
  * pcol_scale(amount, num, n).  The count of ticks before a time is one
  * cumulative function, so adjacent ranges add up to the whole exactly, and
  * a coalesced file answers every range as its raw twin does. */
-#include "internal.h"
+#include "pcol.h"
+#include "keys.h"     /* PCOL_META_MAX_DURATION_NS */
+#include "layout.h"   /* PCOL_ENC_MAX_LANES */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
+#include "buf.h"      /* PCOL_GROW */
+#include "filter.h"   /* pcol_filter, pcol_filter_build, pcol_filter_free, ... */
+#include "select.h"   /* pcol_selected_row, pcol_range_ticks_before, pcol_select_iter_filter, ... */
+#include "stream.h"   /* pcol_budget, pcol_budget_hold_each */
+#include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include "wall.h"     /* PCOL_WALL_NONE, PCOL_WALL_RANGE, pcol_wall, ... */
+#include <stdlib.h>
+#include <string.h>
 
 int64_t pcol_range_ticks_before(int64_t t, int64_t d, int64_t n, int64_t x) {
   if (x <= t) return 0;

@@ -16,12 +16,21 @@
  * rewrites rows in place).  Nothing here fails for want of a temporary
  * file or of disk: the builder then keeps its columns in memory, as it
  * always did, and writes the same bytes. */
-#include "internal.h"
+#include "pcol.h"
+#include "error.h"    /* PCOL_RETURN_NOT_OK */
+#include "bytes.h"    /* pcol_rd32, pcol_wr32 */
+#include "schema.h"   /* PCOL_MAX_COLUMNS */
+#include "buf.h"      /* pcol_buf, pcol_buf_free, pcol_buf_reserve, ... */
+#include "builder.h"  /* struct pcol_builder, pcol_colspill */
+#include "spill.h"    /* pcol_sample_spill_bytes, pcol_b_col_each, pcol_temp_fd, ... */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <zstd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 size_t pcol_sample_spill_bytes = (size_t)16 << 20;
 /* in memory once spilling: 1 MiB (a 16th of the threshold, so that a

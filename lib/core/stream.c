@@ -1,7 +1,11 @@
 /* stream.c — FILE* adapters for importers: replay a saved head, cap a stream. */
-#include "internal.h"
+#include "pcol.h"
+#include "error.h"    /* pcol_oom, pcol_write_error */
+#include "stream.h"   /* pcol_budget, pcol_budget_hold, pcol_capped, ... */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* ---- a FILE* that yields a saved head, then the rest of another FILE* */
 typedef struct replay {
@@ -64,7 +68,7 @@ FILE *pcol_capped_stream(pcol_capped *k, FILE *in, uint64_t cap) {
   return fopencookie(k, "r", io);
 }
 
-/* ---- the export budget (internal.h): a FILE* that counts what it passes on */
+/* ---- the export budget (stream.h): a FILE* that counts what it passes on */
 uint64_t pcol_output_budget(uint64_t size, uint64_t max_output_bytes) {
   if (max_output_bytes) return max_output_bytes;
   uint64_t b = size > UINT64_MAX / PCOL_EXPORT_BUDGET_PER_BYTE ? UINT64_MAX

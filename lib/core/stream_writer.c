@@ -9,12 +9,20 @@
  * the writer's dictionary (its own builder, for interning and
  * deduplication, plus the rows in plain arrays) and is copied into a file's
  * builder the first time a sample of that file uses it. */
-#include "internal.h"
+#include "pcol.h"
+#include "keys.h"     /* PCOL_META_MAX_DURATION_NS, PCOL_SRC_PPROF, ... */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom, PCOL_RETURN_NOT_OK_WITH_ERROR */
+#include "buf.h"      /* PCOL_GROW, pcol_grow */
+#include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */
+#include "writer.h"   /* pcol_write_options_check */
 #include <errno.h>
 #include <libgen.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct dict_fn {
   uint32_t name, system_name, filename; /* dictionary string ids */

@@ -11,8 +11,17 @@
  * Cost: O(1) a sample and value in the builder, O(sources + their value
  * types) to write; reading is O(1) a source (pcol_summary_get), and
  * pcol_summary_plausible's check against the samples is O(sources). */
-#include "internal.h"
+#include "pcol.h"
+#include "layout.h"   /* PCOL_CODEC_RAW */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
+#include "buf.h"      /* pcol_buf_get64, pcol_buf_get32, pcol_buf */
+#include "builder.h"  /* struct pcol_builder, pcol_bt_push_i64, pcol_bt_push_u64, ... */
+#include "summary.h"  /* pcol_summary, pcol_bsum_add, pcol_summary_get, ... */
+#include "reader.h"   /* struct pcol_file, pcol_view_release, pcol_column_stored, ... */
+#include "select.h"   /* pcol_sample_cols, pcol_sample_cols_init */
+#include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include <stdlib.h>
+#include <string.h>
 
 /* ------------------------------------------------------- the rule */
 /* One source's samples added up (spec.md §6.10). */

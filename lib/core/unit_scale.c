@@ -4,8 +4,9 @@
  * (count, samples, ...) is left as it is.  In core because the label
  * filters convert a range's unit ("bytes=1kb:") as pprof does; the text
  * views (query/units.c) print with it. */
-#include "internal.h"
+#include "pcol.h"
 #include <ctype.h>
+#include <string.h>
 
 typedef struct unit_def {
   const char *name;       /* canonical, as printed */

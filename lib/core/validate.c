@@ -8,8 +8,17 @@
  * (§7.2).  pcol_validate_content is all of it but the checksums and padding:
  * what an input that is only read (many inputs of a reading command) gets.
  */
-#include "internal.h"
+#include "pcol.h"
+#include "keys.h"     /* PCOL_META_MAX_DURATION_NS */
+#include "layout.h"   /* PCOL_HEADER_SIZE, PCOL_INCOMPAT_COMPACT_1_2 */
+#include "error.h"    /* pcol_oom */
+#include "bytes.h"    /* pcol_str_is */
+#include "summary.h"  /* pcol_summary_validate */
+#include "reader.h"   /* struct pcol_file, pcol_corrupt, pcol_view_release, ... */
+#include "select.h"   /* pcol_parse_max_duration */
+#include "validate.h" /* pcol_validate_content */
 #include <zlib.h>
+#include <stdlib.h>
 
 /* First sample row of source s or later (sources are non-decreasing: the
  * sample order was checked before). */

@@ -16,7 +16,13 @@
  * at most one source column's run bounds and two times per source (binary
  * search): which inputs of a many-file query can be left out is decided
  * without reading their samples. */
-#include "internal.h"
+#include "pcol.h"
+#include "keys.h"     /* OTLP_META_DURATION_NANO, OTLP_META_TIME_UNIX_NANO, ... */
+#include "error.h"    /* pcol_oom */
+#include "bytes.h"    /* pcol_str_i64, pcol_str_is */
+#include "wall.h"     /* pcol_wall, pcol_wall_free, pcol_wall_init, ... */
+#include <stdlib.h>
+#include <string.h>
 
 static int is_key(pcol_str k, const char *c) { return pcol_str_is(k, c); }
 

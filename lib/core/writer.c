@@ -6,8 +6,22 @@
  * compressed, offsets and checksums known), so the header can go first and
  * the output can be a pipe.
  */
-#include "internal.h"
+#include "pcol.h"
+#include "layout.h"   /* PCOL_HEADER_SIZE, PCOL_CODEC_RAW, PCOL_ALIGN, ... */
+#include "error.h"    /* PCOL_RETURN_NOT_OK */
+#include "bytes.h"    /* pcol_wr64, pcol_wr32, pcol_wr16 */
+#include "schema.h"   /* pcol_type_width */
+#include "buf.h"      /* pcol_buf, pcol_buf_free, pcol_buf_append, ... */
+#include "builder.h"  /* struct pcol_builder, pcol_b_implicit_fill, pcol_btable, ... */
+#include "summary.h"  /* pcol_bsum_fill */
+#include "spill.h"    /* pcol_b_col_each, pcol_b_col_spilled, pcol_b_col_unmap, ... */
+#include "writer.h"   /* pcol_write_options_check */
+#include "codec.h"    /* pcol_encoded, pcol_section_encode */
+#include "enc.h"      /* pcol_enc_plan, pcol_enc_choose, pcol_enc_emit, ... */
 #include <zlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct plan_entry {
   uint16_t table, column;

@@ -17,7 +17,16 @@
  * for its first), as summaryRprof(memory = "both") sums it.  Cost: O(1) a
  * sample; init is one pass over value_types; a source's values cost its
  * own source_value_types rows (pcol_source_rows), not a scan of them all. */
-#include "internal.h"
+#include "pcol.h"
+#include "keys.h"     /* PCOL_SRC_RPROF, PCOL_UNIT_COUNT, PCOL_UNIT_NANOSECONDS, ... */
+#include "error.h"    /* PCOL_RETURN_NOT_OK */
+#include "bytes.h"    /* pcol_str_is */
+#include "reader.h"   /* pcol_source_rows */
+#include "select.h"   /* pcol_sample_value, pcol_sample_cols, pcol_sample_cols_init */
+#include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include "count.h"    /* pcol_rtime, pcol_rtime_has, pcol_sample_count, ... */
+#include "xvalues.h"  /* PCOL_RALLOC_NTYPES, pcol_xvalues, pcol_ralloc_types, ... */
+#include <string.h>
 
 const char *const pcol_ralloc_types[PCOL_RALLOC_NTYPES] = {RPROF_VT_SMALL, RPROF_VT_LARGE,
                                                           RPROF_VT_NODES};

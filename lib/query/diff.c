@@ -4,9 +4,12 @@
  * the sum of |value| over the selected samples (pprof's total), so a profile
  * twice as long does not look twice as slow, and negative values (a diff
  * profile) cannot make a total cancel out. */
-#include "internal.h"
+#include "pcol.h"
+#include "error.h"    /* pcol_oom */
 #include "query.h"
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 static int str_eq(pcol_str a, pcol_str b) {
   return a.len == b.len && (a.len == 0 || (a.ptr && b.ptr && memcmp(a.ptr, b.ptr, a.len) == 0));

@@ -7,6 +7,13 @@
  * one text buffer; lines are sorted through an index of (start, length)
  * pairs, so the text is never moved, and written with one fwrite each. */
 #include "query.h"
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_write_error */
+#include "buf.h"      /* pcol_buf_append, pcol_buf, pcol_buf_free */
+#include "stream.h"   /* pcol_budget_hold, pcol_budget, pcol_budget_close, ... */
+#include "frames.h"   /* pcol_frame_sanitize */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static int cmp_lines(const void *a, const void *b, void *ctx) {
   const uint8_t *base = ((const pcol_buf *)ctx)->data;

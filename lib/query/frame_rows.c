@@ -10,6 +10,10 @@
  * Then one pass over the selected samples (pcol_q_values_iter: the value
  * top adds up, cut and scaled as there) walks each sample's stack. */
 #include "query.h"
+#include "error.h"    /* pcol_oom */
+#include "buf.h"      /* PCOL_GROW, pcol_buf_free */
+#include "frames.h"   /* pcol_frames_fn, pcol_frames_lines */
+#include <stdlib.h>
 
 typedef struct frctx {
   pcol_q_fctx fc;

@@ -8,6 +8,13 @@
  * is bounded (16 x (stacks + lines) + 2^22 nodes) so that a small hostile
  * file cannot ask for stacks x inline-chain nodes. */
 #include "query.h"
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
+#include "buf.h"      /* PCOL_GROW, pcol_buf_free */
+#include "hash.h"     /* pcol_hset_find, pcol_hash2, pcol_hset, ... */
+#include "filter.h"   /* pcol_filter, pcol_filter_build, pcol_filter_free */
+#include "frames.h"   /* pcol_frames_lines, PCOL_ADDR_NAME_MAX, pcol_frame_addr_name, ... */
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct ft_priv {
   pcol_q_keytab keys;

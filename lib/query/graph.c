@@ -30,7 +30,11 @@
  * and the tags of the final graph are its label boxes, pprof's nodelets
  * (graph_tags.c). */
 #include "query.h"
+#include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK */
+#include "hash.h"     /* pcol_u64map_free, pcol_u64map_get, pcol_u64map */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef pcol_q_umag pcol_umag;
 static pcol_umag mag(pcol_sum v) { return v < 0 ? -(pcol_umag)v : (pcol_umag)v; }

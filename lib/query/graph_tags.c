@@ -16,6 +16,14 @@
  * label set), then a walk up the stack of each such pair (only for a
  * profile whose samples carry string labels or "bytes"). */
 #include "query.h"
+#include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK */
+#include "buf.h"      /* pcol_buf_append, pcol_grow, pcol_buf_free, ... */
+#include "hash.h"     /* pcol_u64map_free, pcol_u64map_get, pcol_u64map */
+#include "filter.h"   /* pcol_rx_compile, pcol_rx_match, pcol_filter, ... */
+#include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef pcol_q_umag umag;
 static umag mag(pcol_sum v) { return v < 0 ? -(umag)v : (umag)v; }

@@ -16,6 +16,15 @@
  * time rule where the source has an Rprof interval, rprof.alloc where it
  * has Rprof's three memory snapshots (not where another source has them). */
 #include "query.h"
+#include "keys.h"     /* PCOL_META_NOTE, PCOL_VALUE_RPROF_ALLOC, PPROF_META_DURATION_NANOS, ... */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
+#include "summary.h"  /* pcol_summary, pcol_summary_get, pcol_summary_plausible */
+#include "reader.h"   /* struct pcol_file, pcol_source_rows, pcol_column_stored */
+#include "select.h"   /* pcol_sample_cols, pcol_sample_cols_init */
+#include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include "count.h"    /* pcol_rtime_free, pcol_count_types, pcol_rtime, ... */
+#include <stdlib.h>
+#include <string.h>
 
 /* meta KEY of source s as a number, NA when absent or not a number */
 static int meta_i64(pcol_file *f, uint32_t s, const char *key, int64_t *out, pcol_error *err) {

@@ -6,6 +6,13 @@
  * zero-copy views; the first use of a column checks it in one O(rows) pass
  * (pcol_column). */
 #include "query.h"
+#include "error.h"    /* PCOL_RETURN_NOT_OK */
+#include "buf.h"      /* PCOL_GROW */
+#include "hash.h"     /* pcol_hash_bytes, pcol_hset_find, pcol_hset_free, ... */
+#include "reader.h"   /* pcol_column_plain, pcol_strings_at, pcol_strings_get */
+#include "frames.h"   /* pcol_frames_init */
+#include <stdlib.h>
+#include <string.h>
 
 /* ------------------------------------------------------------ arena */
 /* Blocks that never move, so pcol_str pointers into them stay valid. */

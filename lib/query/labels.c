@@ -7,6 +7,16 @@
  * pass (the label sets are few), then walks each label set's labels once;
  * traces walks each kept sample's stack (O(depth) per sample). */
 #include "query.h"
+#include "keys.h"     /* PCOL_SRC_PPROF */
+#include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK */
+#include "bytes.h"    /* pcol_str_is */
+#include "buf.h"      /* PCOL_GROW, pcol_buf_append, pcol_buf_free, ... */
+#include "hash.h"     /* pcol_u64map, pcol_u64map_free, pcol_u64map_get */
+#include "filter.h"   /* pcol_filter, pcol_filter_build, pcol_filter_free, ... */
+#include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include "frames.h"   /* pcol_frame_line_name, pcol_frames_lines, pcol_stack_locations */
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct tags_acc {
   int64_t *per_ls; /* value per label set */

@@ -14,8 +14,13 @@
  * finds them, but by default only under the search path, only regular
  * files, and only up to the window's last line. */
 #include "query.h"
+#include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK */
+#include "buf.h"      /* PCOL_GROW, pcol_buf_free, pcol_buf, ... */
+#include "filter.h"   /* pcol_rx_compile, pcol_rx_match */
 
 #include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct entry {
   pcol_str name, file; /* file: cleaned, in the arena */

@@ -16,6 +16,11 @@
  * it first appears on a path.  Only edges that touch a matched key are
  * kept. */
 #include "query.h"
+#include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK */
+#include "hash.h"     /* pcol_u64map, pcol_u64map_free, pcol_u64map_get */
+#include "filter.h"   /* pcol_rx_compile, pcol_rx_match */
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct ptab { /* edges by (caller << 32 | callee) */
   pcol_u64map map;    /* -> index into the edge arrays */

@@ -4,13 +4,19 @@
  * column cache (fctx), the columns of the location, line, function, mapping
  * and stack tables that top and the frame tree walk.  Both live in
  * keytab.c.  Frame names come from core's frames.h, format vocabulary from
- * format/keys.h (through internal.h).  value.c also names the value types
+ * format/keys.h.  value.c also names the value types
  * that rprof.alloc is derived from, for weights.c. */
 #ifndef PCOL_QUERY_H
 #define PCOL_QUERY_H
 
-#include "internal.h"
+#include "pcol.h"
+#include "buf.h"      /* pcol_buf */
+#include "hash.h"     /* pcol_u64map, pcol_hset */
+#include "reader.h"   /* pcol_strings */
+#include "filter.h"   /* pcol_filter */
+#include "xvalues.h"  /* PCOL_RALLOC_NTYPES, pcol_ralloc_types */
 #include "frames.h"
+#include <stdlib.h>
 
 /* ------------------------------------------------------ key table */
 /* Interned byte strings -> dense ids 1..n (0 = none).  Names copied into

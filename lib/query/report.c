@@ -26,9 +26,18 @@
  * O(stacks + locations + lines) for the trees and keys. */
 #include "query.h"
 #include "report_assets.h"
+#include "keys.h"     /* PCOL_VALUE_RPROF_ALLOC, PCOL_VT_CPU, PCOL_SRC_RPROF, ... */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
+#include "bytes.h"    /* pcol_str_is, pcol_wr64, pcol_wr16, ... */
+#include "buf.h"      /* pcol_buf, pcol_buf_free, pcol_buf_append, ... */
+#include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include "count.h"    /* pcol_count_types, pcol_source_default_types */
 
 #include <stdarg.h>
 #include <zlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct rep {
   pcol_file *f;

@@ -22,6 +22,9 @@
 #include <stdarg.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* malloc'd message, or NULL when out of memory */
 static char *msgf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -20,8 +20,18 @@
  * only the rows a view prints are named and sorted (pcol_top_compute_cut).
  */
 #include "query.h"
+#include "keys.h"     /* PCOL_SRC_RPROF */
+#include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK */
+#include "bytes.h"    /* pcol_str_is */
+#include "buf.h"      /* pcol_buf_append, pcol_alloc_hot, pcol_buf, ... */
+#include "hash.h"     /* pcol_hs_add, pcol_hs_end_with, pcol_hs_init, ... */
+#include "filter.h"   /* pcol_filter, pcol_filter_build, pcol_filter_free */
+#include "frames.h"   /* pcol_frames_lines, pcol_frame_mapping_name */
 
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef pcol_q_umag pcol_umag;
 static pcol_umag mag(pcol_sum v) { return v < 0 ? -(pcol_umag)v : (pcol_umag)v; }

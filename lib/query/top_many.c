@@ -14,8 +14,12 @@
  * sources, is left to the union (answered = 0): see pcol.h.  Any error too:
  * the union then reports it as it always did. */
 #include "query.h"
+#include "error.h"    /* pcol_oom */
+#include "reader.h"   /* struct pcol_file, pcol_open_if_pcol */
 
 #include <sys/stat.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* The files kept open for the marks' call edges, at most (then the others
  * are read again when the marks are made: time for memory). */

@@ -4,7 +4,10 @@
  * pprof does, and the same percentages; the unit families and conversions
  * are core's (unit_scale.c: pcol_unit_scale). */
 #include "query.h"
+#include "count.h"    /* pcol_decimal_text, pcol_unit_decimals */
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 void pcol_unit_label(pcol_sum v, pcol_str from, const char *to, char *buf, size_t n) {
   /* a decimal unit ("1e-9", "1e-9 B": collapsed decimal counts, Perun real

@@ -6,6 +6,13 @@
  * The per-source defaults take one pass over meta and one over
  * source_value_types for all selected sources together. */
 #include "query.h"
+#include "keys.h"     /* PCOL_VALUE_RPROF_ALLOC, PCOL_VT_CPU, PCOL_UNIT_NANOSECONDS, ... */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
+#include "bytes.h"    /* pcol_str_is */
+#include "count.h"    /* pcol_rtime, pcol_rtime_free, pcol_rtime_has, ... */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* The value names the query level gives a meaning of its own. */
 static const char VALUE_WEIGHT[] = "weight";   /* always the weight column */

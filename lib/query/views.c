@@ -11,7 +11,11 @@
  * (ids in range, offsets monotonic and ending at the child table, stack
  * parents before children), so the derivations index only checked data. */
 #include "query.h"
+#include "error.h"    /* pcol_oom */
+#include "select.h"   /* pcol_range_ticks, pcol_range_ticks_before */
+#include "wall.h"     /* pcol_wall_free, PCOL_WALL_RANGE, pcol_wall, ... */
 #include <string.h>
+#include <stdlib.h>
 
 /* ------------------------------------------------------------ catalogue */
 

@@ -8,6 +8,14 @@
  * Also the derived value rprof.alloc (summaryRprof's memory increase),
  * computed against the previous sample of the same source. */
 #include "query.h"
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
+#include "buf.h"      /* pcol_alloc_hot, pcol_prefault_read */
+#include "filter.h"   /* pcol_filter, pcol_filter_keep, pcol_filter_build, ... */
+#include "select.h"   /* pcol_sample_cols, pcol_select_iter_filter, pcol_sample_cols_dense */
+#include "count.h"    /* pcol_count_types, pcol_rtime, pcol_rtime_free, ... */
+#include "xvalues.h"  /* pcol_ralloc_value */
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct wctx {
   uint32_t vt, alloc_vt[PCOL_Q_RPROF_ALLOC_NTYPES];

@@ -15,8 +15,18 @@
  * key and the source's uri: a profile under another name is the same
  * profile), then into the outputs.  Blocks hold at most CH_BLOCK_ROWS rows
  * and about CH_BLOCK_BYTES bytes; what is written (and, for the hash pass,
- * what would be) counts against the export budget (internal.h). */
+ * what would be) counts against the export budget (stream.h). */
 #include "frames.h"
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
+#include "bytes.h"    /* pcol_rd64, pcol_wr64 */
+#include "buf.h"      /* pcol_buf, pcol_buf_free, pcol_buf_append, ... */
+#include "hash.h"     /* pcol_hs_add, pcol_hs_init_fixed, pcol_hs_end_with, ... */
+#include "reader.h"   /* pcol_source_rows */
+#include "stream.h"   /* pcol_budget_exceeded, pcol_budget_refuse, pcol_budget, ... */
+#include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define CH_BLOCK_ROWS 65536
 #define CH_BLOCK_BYTES ((size_t)1 << 20)

@@ -5,7 +5,8 @@
 #ifndef PCOL_COLLAPSED_H
 #define PCOL_COLLAPSED_H
 
-#include "internal.h"
+#include "pcol.h"
+#include "count.h"    /* pcol_decimal_text */
 #include <stdio.h>
 
 #define NANO_I 1000000000LL

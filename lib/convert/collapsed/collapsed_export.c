@@ -14,9 +14,21 @@
  * equal reach the same node however they were stored.  Each stack node is
  * resolved once, from its parent's text node, so the work is linear in the
  * file; a line is rendered only when it is written, under the export budget
- * (internal.h, pcol_budget), which also counts the names and nodes held. */
+ * (stream.h, pcol_budget), which also counts the names and nodes held. */
 #include "collapsed.h"
 #include "frames.h"
+#include "keys.h"     /* PCOL_SRC_COLLAPSED, PCOL_VALUE_RPROF_ALLOC, COLLAPSED_UNIT_COUNT, ... */
+#include "error.h"    /* pcol_oom, pcol_write_error */
+#include "bytes.h"    /* pcol_str_is */
+#include "buf.h"      /* PCOL_GROW, pcol_buf_free, pcol_buf, ... */
+#include "hash.h"     /* pcol_hset, pcol_hset_find, pcol_hset_free, ... */
+#include "select.h"   /* pcol_sample_cols */
+#include "stream.h"   /* pcol_budget_hold, pcol_budget, pcol_budget_close, ... */
+#include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include "count.h"    /* pcol_sample_count, pcol_sample_value_rt, pcol_unit_decimals, ... */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct centry {
   uint32_t tn;         /* text node of the line (0 = the empty text) */

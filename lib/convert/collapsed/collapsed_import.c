@@ -12,7 +12,15 @@
  * "+5", "1.50") keeps its text in sample_text.  doc/mappings.md §4.1 (collapsed
  * section). */
 #include "collapsed.h"
+#include "keys.h"     /* COLLAPSED_UNIT_NANO, COLLAPSED_UNIT_COUNT, COLLAPSED_VT_AFTER, ... */
+#include "error.h"    /* pcol_oom */
+#include "buf.h"      /* pcol_buf_append, PCOL_GROW, pcol_buf, ... */
+#include "instream.h" /* pcol_input_cap */
+#include "stream.h"   /* pcol_capped, pcol_capped_stream, pcol_replay_stream */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct cimp {
   pcol_builder *b;

@@ -22,7 +22,21 @@
  * selected sample, counted against the export budget. */
 #include "firefox.h"
 #include "frames.h"
+#include "keys.h"     /* PCOL_UNIT_NANOSECONDS, PCOL_SRC_RPROF, PCOL_THREAD_LABEL_KEYS, ... */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
+#include "bytes.h"    /* pcol_str_is */
+#include "buf.h"      /* pcol_buf, pcol_buf_free, PCOL_BUF_PUSH, ... */
+#include "hash.h"     /* pcol_hs_add, pcol_hs_end, pcol_hs_init, ... */
+#include "reader.h"   /* pcol_source_rows */
+#include "select.h"   /* pcol_selected_row, pcol_sample_cols, pcol_sample_cols_init, ... */
+#include "stream.h"   /* pcol_budget, PCOL_EXPORT_HOLD_MIN, pcol_budget_close, ... */
+#include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include "count.h"    /* pcol_unit_decimals, pcol_count_types, pcol_decimal_text, ... */
+#include "xvalues.h"  /* pcol_xtype, PCOL_XV_MAX, pcol_xvalue, ... */
 #include <zlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* -------------------------------------------------------- gzip stream */
 typedef struct gzs {
@@ -995,7 +1009,7 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if (gzip) fclose(dst);
     return rc;
   }
-  bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* keeps every sample of a thread (internal.h) */
+  bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* keeps every sample of a thread (stream.h) */
   fx x;
   memset(&x, 0, sizeof x);
   x.f = f;

@@ -19,6 +19,9 @@
  *                                    "(root scope) url", start line `line`;
  *   anything else                    the string itself (a label frame). */
 #include "firefox_gecko.h"
+#include "buf.h"      /* pcol_buf_append, pcol_buf */
+#include <stdlib.h>
+#include <string.h>
 
 static int all_digits(const char *p, size_t n) {
   if (!n) return 0;

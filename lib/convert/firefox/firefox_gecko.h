@@ -5,6 +5,7 @@
 #define PCOL_FIREFOX_GECKO_H
 
 #include "convert.h"
+#include "buf.h"      /* pcol_buf */
 
 /* The function name, its file (empty when none) and start line (NA when
  * none) of location string s[0..n).  PCOL_OK or PCOL_ENOMEM. */

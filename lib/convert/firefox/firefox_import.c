@@ -17,7 +17,13 @@
 #include "firefox.h"
 #include "firefox_json.h"
 #include "firefox_gecko.h"
+#include "keys.h"     /* PCOL_UNIT_NANOSECONDS, PCOL_META_NOTE */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
+#include "buf.h"      /* PCOL_GROW, pcol_buf_free, pcol_buf */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* the document's tree, in functions that have an import (ffi *x) */
 #define T (&x->j.t)

@@ -10,7 +10,10 @@
  * follows the tables and samples, not the document (markers and libs are
  * most of a real one), and keys may come in any order. */
 #include "firefox_json.h"
+#include "instream.h" /* pcol_instream, pcol_instream_finish, pcol_instream_free, ... */
 #include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
 
 int ffj_fail(ffj *j, const char *fmt, ...) {
   char m[400];

@@ -8,6 +8,7 @@
 #include "convert.h"
 #include "json_tree.h"
 #include <zlib.h>
+#include <stdio.h>
 
 typedef struct ffj {
   pcol_jtree t;     /* the parts of the document the importer reads */

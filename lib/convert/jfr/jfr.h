@@ -9,7 +9,9 @@
 #ifndef PCOL_JFR_H
 #define PCOL_JFR_H
 
-#include "internal.h"
+#include "pcol.h"
+#include "buf.h"      /* pcol_buf */
+#include "hash.h"     /* pcol_u64map */
 #include "convert.h"
 #include "keys.h"
 #include <stdio.h>

@@ -14,6 +14,14 @@
  * recording's settings of the imported event types become source meta.
  * The chunk structure is read by jfr_read.c.  doc/mappings.md §16. */
 #include "jfr.h"
+#include "keys.h"     /* PCOL_META_NOTE, JFR_META_PREFIX, JFR_META_SETTING, ... */
+#include "error.h"    /* pcol_oom */
+#include "buf.h"      /* pcol_buf_append, PCOL_GROW, pcol_buf_free, ... */
+#include "hash.h"     /* pcol_u64map_get */
+#include "read_all.h" /* pcol_input, pcol_input_done, pcol_input_free, ... */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* the sampled event types, in the order of their sources */
 enum { EK_EXEC, EK_NATIVE, EK_CPUTIME, EK_ALLOC, EK_TLAB_IN, EK_TLAB_OUT, EK_WALL, EK_MALLOC, EK_N };

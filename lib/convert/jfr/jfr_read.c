@@ -27,7 +27,13 @@
  * 4 UTF-16 code units as chars, 5 Latin-1) with an int length, any other
  * class its fields in order. */
 #include "jfr.h"
+#include "error.h"    /* pcol_oom */
+#include "buf.h"      /* PCOL_GROW, pcol_buf_append, pcol_buf, ... */
+#include "hash.h"     /* pcol_u64map_get, pcol_u64map_free */
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 int jfr_bad(jrd *r, uint64_t at, const char *fmt, ...) {
   char what[256];

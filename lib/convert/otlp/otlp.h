@@ -4,9 +4,10 @@
 #ifndef PCOL_OTLP_H
 #define PCOL_OTLP_H
 
-#include "internal.h"
+#include "pcol.h"
 #include "keys.h"
 #include "opentelemetry/proto/profiles/v1development/profiles.pb-c.h"
+#include <stdio.h>
 
 typedef Opentelemetry__Proto__Profiles__V1development__ProfilesData otlp_data;
 typedef Opentelemetry__Proto__Profiles__V1development__ProfilesDictionary otlp_dict;

@@ -14,7 +14,19 @@
 #include "convert.h"
 #include "otlp.h"
 #include "pb_wire.h"
+#include "keys.h"     /* OTLP_ATTR_BUILD_ID, OTLP_ATTR_MAP_FLAGS, OTLP_ATTR_SOURCE_TYPE, ... */
+#include "bytes.h"    /* pcol_str_is, pcol_str_i64 */
+#include "buf.h"      /* PCOL_GROW, pcol_buf, pcol_buf_free, ... */
+#include "hash.h"     /* pcol_hash2, pcol_hset, pcol_hset_find, ... */
+#include "reader.h"   /* pcol_source_rows, pcol_stack_depths */
+#include "select.h"   /* pcol_selected_row, pcol_sample_cols, pcol_sample_cols_init, ... */
+#include "stream.h"   /* pcol_budget, PCOL_EXPORT_HOLD_MIN, pcol_budget_close, ... */
+#include "count.h"    /* pcol_rtime, pcol_rtime_fills, pcol_rtime_free, ... */
+#include "xvalues.h"  /* PCOL_XV_MAX, pcol_xtype, pcol_xvalue, ... */
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define P(x) opentelemetry__proto__profiles__v1development__##x
 #define C(x) opentelemetry__proto__common__v1__##x
@@ -776,7 +788,7 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   memset(&x, 0, sizeof x);
   pcol_budget bud;
   if ((x.rc = pcol_budget_open(&bud, f, opt, "otlp export", out, err))) return x.rc;
-  bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* keeps every sample (internal.h) */
+  bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* keeps every sample (stream.h) */
   x.f = f;
   x.err = err;
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);

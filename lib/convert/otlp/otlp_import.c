@@ -18,9 +18,19 @@
 #include "convert.h"
 #include "otlp.h"
 #include "pb_wire.h"
+#include "keys.h"     /* OTLP_ATTR_SOURCE_TYPE, OTLP_ATTR_SOURCE_URI, OTLP_ATTR_BUILD_ID, ... */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
+#include "buf.h"      /* pcol_buf, pcol_buf_free, pcol_buf_reserve, ... */
+#include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */
+#include "read_all.h" /* pcol_input_done, pcol_input_free, pcol_input, ... */
+#include "instream.h" /* pcol_instream, pcol_instream_finish, pcol_instream_free, ... */
+#include "stream.h"   /* pcol_replay_stream */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <zlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct ctx {
   pcol_builder *b;

@@ -14,7 +14,13 @@
 #include <errno.h>
 #include <inttypes.h>
 #include "json_tree.h"
+#include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK */
+#include "buf.h"      /* pcol_arena, pcol_arena_alloc, pcol_arena_release */
+#include "instream.h" /* pcol_input_cap */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct jctx {
   const pcol_jtree *t; /* the line's document */

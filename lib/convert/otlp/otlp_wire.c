@@ -4,6 +4,7 @@
 #include "convert.h"
 #include "otlp.h"
 #include "pb_wire.h"
+#include <string.h>
 
 /* the shared wire reader (lib/convert/pb_wire.h), and OTLP's rule that
  * field number 0 is malformed */

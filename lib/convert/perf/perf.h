@@ -2,7 +2,7 @@
 #ifndef PCOL_PERF_H
 #define PCOL_PERF_H
 
-#include "internal.h"
+#include "pcol.h"
 #include "keys.h"
 #include <ctype.h>
 #include <stdio.h>

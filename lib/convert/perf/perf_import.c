@@ -21,7 +21,15 @@
  * `:ppp` cut) is the value type, valued by the period, or counted (1, unit
  * count) when printed without one; weight 1.  doc/mappings.md §9. */
 #include "perf.h"
+#include "keys.h"     /* PCOL_SRC_PERF, PCOL_UNIT_COUNT, PCOL_UNIT_NANOSECONDS, ... */
+#include "error.h"    /* pcol_oom */
+#include "buf.h"      /* PCOL_GROW */
+#include "instream.h" /* pcol_input_cap */
+#include "stream.h"   /* pcol_capped, pcol_capped_stream */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define PERF_MAX_EVENTS 64
 

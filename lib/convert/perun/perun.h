@@ -13,6 +13,7 @@
 #include "convert.h"
 #include "json_scan.h"
 #include "perun_json.h"
+#include "hash.h"     /* pcol_hset */
 #include <jansson.h>
 
 #define NANO 1000000000.0

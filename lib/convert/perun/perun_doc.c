@@ -6,8 +6,14 @@
  * object, so no tree of the whole file is ever built.  What an event becomes
  * is perun_import.c's business. */
 #include "perun.h"
+#include "keys.h"     /* PERUN_META_EMPTY_TYPES, PERUN_META_GLOBAL, PERUN_META_KEYS, ... */
+#include "buf.h"      /* PCOL_GROW */
+#include "hash.h"     /* pcol_hash_keyed, pcol_hset_find, pcol_hset_free, ... */
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* ------------------------------- helpers perun_import.c uses too
  * (defined here, below it: the document never calls the import half) */

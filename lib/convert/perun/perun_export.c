@@ -10,13 +10,24 @@
  * Output is streamed one resource group at a time (a snapshot's events one
  * at a time), so memory stays in proportion to the largest layout 3 type,
  * not the file; what a group holds as JSON is counted against the export
- * budget (internal.h, pcol_budget), as are the bytes written.  Stored text
+ * budget (stream.h, pcol_budget), as are the bytes written.  Stored text
  * reaches the output only re-serialised by jansson: a meta value that is
  * not one JSON value is rc_pending, never pasted. */
 #include "frames.h"
 #include "perun_json.h"
+#include "keys.h"     /* PERUN_META_PREFIX, PERUN_META_GLOBAL, PERUN_META_SNAPSHOTS, ... */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_write_error */
+#include "buf.h"      /* PCOL_GROW */
+#include "hash.h"     /* pcol_hash_bytes, pcol_hset, pcol_hset_find, ... */
+#include "select.h"   /* pcol_sample_cols, pcol_sample_value, pcol_select_rows_held, ... */
+#include "stream.h"   /* pcol_budget, pcol_budget_release, PCOL_EXPORT_HOLD_MIN, ... */
+#include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include "count.h"    /* pcol_count_types, pcol_sample_count */
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define NANO 1000000000.0
 #define DUMP_FLAGS (JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17))
@@ -1051,7 +1062,7 @@ int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_budget bud;
   int rc = pcol_budget_open(&bud, f, opt, "perun export", out, err);
   if (rc) return rc;
-  bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* keeps every sample (internal.h) */
+  bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* keeps every sample (stream.h) */
   x.f = f;
   x.err = err;
   x.out = bud.fp;

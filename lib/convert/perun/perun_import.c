@@ -8,7 +8,15 @@
  * label; the rest of the file is kept as JSON text in `meta` under
  * "perun.<key>" so that the exporter can give back the same JSON value. */
 #include "perun.h"
+#include "keys.h"     /* PERUN_LABEL_TRACE, PCOL_SRC_PERUN, PERUN_LABEL_AMOUNT, ... */
+#include "buf.h"      /* PCOL_GROW, pcol_buf, pcol_buf_append, ... */
+#include "hash.h"     /* pcol_hash_keyed, pcol_hset_find, pcol_hset_free, ... */
+#include "instream.h" /* pcol_input_cap */
+#include "stream.h"   /* pcol_capped, pcol_capped_stream */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* ---------------------------------------------------------- value types */
 

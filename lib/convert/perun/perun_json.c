@@ -3,9 +3,13 @@
  * tracks strings and containers, and a copy only when a token is there.
  * Dumping filters jansson's output stream: a string is held back while it
  * can still be one of the three token strings (at most 17 bytes). */
+#include "pcol.h"
 #include "perun_json.h"
-#include "internal.h"
+#include "buf.h"      /* pcol_buf_append, pcol_buf, pcol_buf_free */
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define MAX_NEST 2056 /* beyond jansson's limit (2048): let jansson refuse */
 #define GROWTH 8      /* "\u0000 and " around a token */

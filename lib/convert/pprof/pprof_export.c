@@ -20,12 +20,24 @@
  * this exporter worked before; they go straight into zlib's deflate (or
  * the FILE).  Memory no longer grows with the number of samples.
  */
-#include "internal.h"
+#include "pcol.h"
+#include "keys.h"     /* PPROF_META_COMMENT, PPROF_META_DEFAULT_SAMPLE_TYPE, ... */
+#include "bytes.h"    /* pcol_str_i64 */
+#include "buf.h"      /* PCOL_GROW, pcol_buf, pcol_buf_free, ... */
+#include "hash.h"     /* pcol_hash_bytes, pcol_hset, pcol_hset_find, ... */
+#include "reader.h"   /* pcol_source_rows, pcol_stack_depths */
+#include "select.h"   /* pcol_sample_cols */
+#include "stream.h"   /* pcol_budget_close, pcol_budget, pcol_budget_open */
+#include "count.h"    /* pcol_rtime, pcol_rtime_fills, pcol_rtime_free, ... */
+#include "xvalues.h"  /* PCOL_XV_MAX, pcol_xtype, pcol_xvalue, ... */
 #include "pb_wire.h"
 #include "pprof.h"
 #include "profile.pb-c.h"
 #include <inttypes.h>
 #include <zlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct bytes_key {
   const void *p;

@@ -23,12 +23,21 @@
  * doc/mappings.md §2.1 describes: one source, one pcol sample per pprof
  * sample, every field kept.
  */
-#include "internal.h"
+#include "pcol.h"
+#include "keys.h"     /* PCOL_SRC_PPROF, PPROF_META_COMMENT, PPROF_META_DEFAULT_SAMPLE_TYPE, ... */
+#include "bytes.h"    /* pcol_rd64, pcol_rd32 */
+#include "buf.h"      /* pcol_buf_free, pcol_buf, pcol_buf_reserve, ... */
+#include "hash.h"     /* pcol_hash2 */
+#include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */
+#include "read_all.h" /* pcol_input_done, pcol_input, pcol_input_free, ... */
 #include "pb_wire.h"
 #include "pprof.h"
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* ------------------------------------------------ detection */
 /* A Profile field with its wire type (profile.proto: 1-6 and 11 are

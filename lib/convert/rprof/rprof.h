@@ -14,7 +14,10 @@
 #ifndef PCOL_RPROF_H
 #define PCOL_RPROF_H
 
-#include "internal.h"
+#include "pcol.h"
+#include "buf.h"      /* pcol_buf */
+#include "hash.h"     /* pcol_hset */
+#include <stdio.h>
 
 /* Per-source meta keys: RPROF_META_* in format/keys.h. */
 

@@ -3,7 +3,12 @@
  * and the canonical rendering of a sample line.  Both sides must use exactly
  * these functions for byte-exact round trips.  doc/mappings.md §1. */
 #include "rprof.h"
+#include "keys.h"     /* RPROF_VT_DUPS, RPROF_VT_LARGE, RPROF_VT_NODES, ... */
+#include "buf.h"      /* pcol_buf_append, pcol_buf_free, pcol_buf */
+#include "hash.h"     /* pcol_hash_bytes, pcol_hset_find, pcol_hset_free, ... */
 #include <ctype.h>
+#include <stdio.h>
+#include <string.h>
 
 const char *const pcol_rprof_mem_type[RPROF_NMEM] = {RPROF_VT_SMALL, RPROF_VT_LARGE, RPROF_VT_NODES,
                                                      RPROF_VT_DUPS};

@@ -10,7 +10,17 @@
  * pprof sample's samples/count, else the weight).  doc/mappings.md §1.2 lists what cannot be kept. */
 #include "rprof.h"
 #include "frames.h"
+#include "keys.h"     /* PCOL_SRC_RPROF, PPROF_META_PERIOD, PPROF_META_PERIOD_TYPE_UNIT, ... */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom, pcol_write_error */
+#include "buf.h"      /* pcol_buf_append, pcol_buf_free, pcol_buf, ... */
+#include "select.h"   /* pcol_sample_cols, pcol_sample_cols_init */
+#include "stream.h"   /* pcol_budget, pcol_budget_allow_lines, pcol_budget_close, ... */
+#include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include "count.h"    /* pcol_sample_count, pcol_count_types */
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct rp_out {
   pcol_file *f;

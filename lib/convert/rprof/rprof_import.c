@@ -18,12 +18,21 @@
  * is passed along as the end of the stream: the builder stage reports it
  * after everything before it, as the sequential reading did. */
 #include "rprof.h"
+#include "keys.h"     /* PCOL_SRC_RPROF, RPROF_META_EOL, RPROF_META_FINAL_NEWLINE, ... */
+#include "error.h"    /* PCOL_RETURN_NOT_OK */
+#include "bytes.h"    /* pcol_rd64 */
+#include "buf.h"      /* pcol_buf_free, pcol_buf, pcol_buf_append, ... */
+#include "hash.h"     /* pcol_hs_add, pcol_hash_bytes, pcol_hs_end, ... */
+#include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */
+#include "instream.h" /* pcol_input_cap */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 enum { EOL_NONE = 0, EOL_LF = 1, EOL_CRLF = 2 };
 

@@ -20,11 +20,22 @@
  * between samples).  Written as a stream: memory grows
  * with the distinct stacks and frames, not with the samples; the frame lists
  * of the stacks it keeps, and the bytes it writes, count against the export
- * budget (internal.h, pcol_budget).  activeProfileIndex is the profile of
+ * budget (stream.h, pcol_budget).  activeProfileIndex is the profile of
  * the first written source's default type (pcol_source_default_types), the
  * one speedscope opens on. */
 #include "frames.h"
+#include "keys.h"     /* PCOL_VT_SAMPLES */
+#include "error.h"    /* pcol_write_error */
+#include "buf.h"      /* PCOL_BUF_PUSH, pcol_buf, pcol_buf_free, ... */
+#include "select.h"   /* pcol_selected_row, pcol_sample_cols, pcol_select_check, ... */
+#include "stream.h"   /* pcol_budget, pcol_budget_close, pcol_budget_exceeded, ... */
+#include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include "count.h"    /* pcol_decimal_text, pcol_count_types, pcol_rtime, ... */
+#include "xvalues.h"  /* pcol_xtype, PCOL_XV_MAX, pcol_ralloc_value, ... */
 #include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct sexp {
   pcol_file *f;

@@ -25,7 +25,14 @@
 #include <math.h>
 
 #include "speedscope.h"
+#include "keys.h"     /* PCOL_UNIT_NANOSECONDS, PCOL_VT_WALL, PCOL_UNIT_COUNT, ... */
+#include "error.h"    /* pcol_oom */
+#include "buf.h"      /* PCOL_GROW */
+#include "hash.h"     /* pcol_u64map, pcol_u64map_free, pcol_u64map_get */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 enum { NOTARR = UINT32_MAX, BADFRAME = UINT32_MAX - 1 }; /* a sample that is no stack */
 

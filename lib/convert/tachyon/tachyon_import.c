@@ -20,10 +20,16 @@
 #include "convert.h"
 #include "keys.h"
 #include "pb_wire.h"
+#include "error.h"    /* pcol_oom */
+#include "buf.h"      /* PCOL_GROW */
+#include "hash.h"     /* pcol_hash2, pcol_hset, pcol_hset_find, ... */
+#include "read_all.h" /* pcol_input, pcol_input_free, pcol_read_input */
+#include "instream.h" /* pcol_inflate_cap */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
+#include <stdio.h>
 
 #define TACH_MAGIC 0x54414348u
 #define TACH_HEADER 64

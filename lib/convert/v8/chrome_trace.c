@@ -23,9 +23,14 @@
  * the thread names and a few counters per profile; the profiles' text waits
  * in temporary files. */
 #include "v8.h"
+#include "keys.h"     /* PCOL_SRC_CHROME */
+#include "error.h"    /* pcol_oom */
 #include <errno.h>
 #include <inttypes.h>
 #include <unistd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct cstream {
   int64_t pid, tid;

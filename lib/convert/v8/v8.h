@@ -2,7 +2,7 @@
 #ifndef PCOL_V8_H
 #define PCOL_V8_H
 
-#include "internal.h"
+#include "pcol.h"
 #include "convert.h"
 #include "keys.h"
 #include "json_pull.h"

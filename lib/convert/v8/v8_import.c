@@ -33,7 +33,14 @@
  * and timeDeltas in any order into compact arrays, resolved at its end, so
  * memory follows the output, not the document.  doc/mappings.md §10. */
 #include "v8.h"
+#include "keys.h"     /* PCOL_SRC_V8, PCOL_UNIT_COUNT, PCOL_UNIT_NANOSECONDS, ... */
+#include "error.h"    /* pcol_oom */
+#include "buf.h"      /* PCOL_GROW */
+#include "hash.h"     /* pcol_u64map_get, pcol_u64map, pcol_u64map_free */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct vnode {
   int64_t hits;       /* hitCount (0 if none) */

@@ -1,0 +1,76 @@
+/* buf.h — growable buffers and arrays (buf.c) and the bump allocator
+ * (arena.c).  Inside libpcol only (not installed). */
+#ifndef PCOL_CORE_BUF_H
+#define PCOL_CORE_BUF_H
+
+#include "pcol.h"
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pcol_buf {
+  uint8_t *data;
+  size_t len, cap;
+} pcol_buf;
+
+int pcol_buf_reserve(pcol_buf *b, size_t extra);
+int pcol_buf_append(pcol_buf *b, const void *p, size_t n);
+static inline void pcol_buf_free(pcol_buf *b) {
+  free(b->data);
+  b->data = NULL;
+  b->len = b->cap = 0;
+}
+#define PCOL_BUF_PUSH(buf, T, val)                                   \
+  ((buf)->len + sizeof(T) <= (buf)->cap || pcol_buf_reserve((buf), sizeof(T)) == 0 \
+       ? (memcpy((buf)->data + (buf)->len, &(T){val}, sizeof(T)),    \
+          (buf)->len += sizeof(T), 0)                                \
+       : PCOL_ENOMEM)
+
+/* Room for one more element in a growable array `arr` of `n` used and `cap`
+ * allocated elements (capacity doubles, from 16).  PCOL_OK or PCOL_ENOMEM;
+ * on failure the array is unchanged. */
+int pcol_grow(void *arr_ptr, size_t *cap, size_t elem);
+/* malloc(n) (calloc when zero), its pages faulted in by one madvise when it
+ * is large (256 KiB on): for an array that will be written all over (a
+ * decoder's output, a view's per-stack-node sums), where one fault a page
+ * of a fresh mapping was a fifth of `pcol top`'s CPU under the project's
+ * VM (each fault a hypervisor exit).  Freed with free().  Where
+ * MADV_POPULATE_WRITE is unknown (Linux < 5.14), the faults happen as
+ * before.  buf.c */
+void *pcol_alloc_hot(size_t n, int zero);
+/* The pages of [p, p + n) (a mapped column about to be read whole) mapped
+ * in by one madvise when it is large (1 MiB on), not one fault each 16
+ * pages.  Only a hint: nothing happens on failure or before Linux 5.14. */
+void pcol_prefault_read(const void *p, size_t n);
+#define PCOL_GROW(arr, n, cap) ((n) < (cap) ? PCOL_OK : pcol_grow(&(arr), &(cap), sizeof *(arr)))
+
+/* Element i of a builder column held in memory (u32, or i64/u64). */
+static inline uint32_t pcol_buf_get32(const pcol_buf *b, uint64_t i) {
+  uint32_t v;
+  memcpy(&v, b->data + i * 4, 4);
+  return v;
+}
+static inline int64_t pcol_buf_get64(const pcol_buf *b, uint64_t i) {
+  int64_t v;
+  memcpy(&v, b->data + i * 8, 8);
+  return v;
+}
+
+/* A bump allocator freed in one go (arena.c); pcol_arena_alloc and
+ * pcol_arena_free_one have the signatures of a ProtobufCAllocator's. */
+typedef struct pcol_arena_chunk {
+  struct pcol_arena_chunk *next;
+  size_t cap, used;
+  alignas(max_align_t) unsigned char data[];
+} pcol_arena_chunk;
+typedef struct pcol_arena {
+  pcol_arena_chunk *head;
+  size_t next_cap;
+} pcol_arena;
+void *pcol_arena_alloc(void *arena, size_t size);
+void pcol_arena_free_one(void *arena, void *p); /* nothing: freed with the arena */
+void pcol_arena_release(pcol_arena *a);
+
+#endif

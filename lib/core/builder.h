@@ -1,0 +1,129 @@
+/* builder.h — the builder's insides: its tables, stack nodes and lazy columns
+ * (builder.c).  Inside libpcol only (not installed). */
+#ifndef PCOL_CORE_BUILDER_H
+#define PCOL_CORE_BUILDER_H
+
+#include "pcol.h"
+#include "buf.h"
+#include "hash.h"
+#include "schema.h"
+
+/* Column storage of one table inside the builder. */
+typedef struct pcol_btable {
+  uint64_t rows;
+  pcol_buf cols[PCOL_MAX_COLUMNS]; /* cols[k] = column id k+1 */
+} pcol_btable;
+
+/* Stack nodes: (parent, location) -> id with the key inline in the slot,
+ * so a probe costs one cache miss (the generic pcol_hset reads the id, the
+ * hash and then two builder columns): 3 words a slot, id (0 = empty),
+ * parent, location.  A node's slot comes from its path hash (ph[id], the
+ * hash of its parent's path hash and its location; ph[0] is the root's),
+ * not from the parent's id: the slots of a whole stack are known before
+ * any of its nodes is found, so pcol_b_stack_memo prefetches them all and
+ * their cache misses overlap instead of following one another. */
+typedef struct pcol_nodeset {
+  uint32_t *e;
+  size_t cap, count;
+  pcol_buf ph; /* u64 path hash per node id, from 0 */
+} pcol_nodeset;
+
+/* A builder column's bytes that left memory (spill.c): the first len bytes
+ * of the column are in fd (an unlinked temporary file, flen bytes of
+ * compressed blocks), the column's pcol_buf holds the ones after them.  fd
+ * 0 (never opened) or > 0. */
+typedef struct pcol_colspill {
+  int fd;
+  uint64_t len, flen;
+} pcol_colspill;
+
+struct pcol_builder {
+  pcol_btable t[PCOL_T_COUNT_];
+  /* the samples' [0] and the values' [1] columns spilled past
+   * pcol_sample_spill_bytes (spill.c); spilling: it has begun (then the
+   * columns go to their files each time 1 MiB of them is in memory);
+   * nospill: never (no temporary file to be had, a write failed, or the
+   * builder was coalesced) */
+  pcol_colspill spill[2][PCOL_MAX_COLUMNS];
+  int spilling, nospill;
+  void *spill_cctx; /* the compressor of spilled blocks (spill.c), made at the first */
+  pcol_hset strings, value_types, functions, mappings, locations, labelsets;
+  /* the last pcol_b_labelset call's rows as given, and its set: importers
+   * give one sample's labels after another, mostly the same ones (a Perun
+   * type's keys are copied into each of its events), which then are not
+   * sorted and hashed again */
+  pcol_label_row *ls_last;
+  size_t ls_nlast, ls_caplast;
+  uint32_t ls_last_id;
+  int ls_has_last;
+  pcol_nodeset stacks;
+  /* Samples columns that have held only their default so far are not
+   * stored: lazy[k] counts the rows of column k+1 while its buffer is empty
+   * (the first other value stores them).  A 10M-sample Rprof profile would
+   * otherwise keep 320 MB of defaults the writer then skips. */
+  uint64_t lazy[PCOL_MAX_COLUMNS];
+  uint64_t sdflt[PCOL_MAX_COLUMNS]; /* their defaults, as stored bytes */
+  /* While every sample has the same vk values of the same types (vpat),
+   * the samples' value offsets (i x vk) and the values' type column (vpat
+   * over and over) are implicit: their buffers stay empty but for the
+   * leading offset 0.  The first sample that differs stores them
+   * (pcol_b_materialize does too); the writer generates them as it writes
+   * (writer.c).  A 10M-sample Rprof profile (4 values a sample) would
+   * otherwise keep 228 MB of offsets and type ids, as would any pprof
+   * profile (every sample has the profile's value types). */
+  int vimplicit;
+  uint32_t vk;
+  uint32_t *vpat;
+  uint64_t string_count; /* including NA id 0 */
+  int samples_unsorted;  /* set when (source, time) order is broken */
+  uint32_t last_source;
+  int64_t last_time;
+  /* the per-source summary (summary.c, spec.md §6.10), added up as the
+   * samples come (pcol_b_sample) and again after coalescing; sum_bad: it
+   * could not be kept (out of memory), the file is written without it */
+  struct pcol_bsum *sum;
+  size_t nsum;
+  uint64_t *vt_stamp; /* [vt]: the last sample (stamp) that counted type vt */
+  size_t nstamp;
+  uint64_t stamp;
+  int sum_bad;
+};
+
+/* The stack of locs[0, n) (innermost first), as pcol_b_stack, reusing the
+ * nodes of the outer frames it shares with the previous stack built
+ * through the same memo (consecutive samples usually share most of them,
+ * and a repeated stack costs no lookup at all).  The memo holds that
+ * previous stack, outermost first; free it with pcol_stack_memo_free. */
+typedef struct pcol_stack_memo {
+  pcol_buf locs, nodes;
+  pcol_buf hashes; /* the path hashes of a stack's new frames (scratch) */
+} pcol_stack_memo;
+int pcol_b_stack_memo(pcol_builder *b, pcol_stack_memo *m, const uint32_t *locs, size_t n,
+                      uint32_t *stack_id);
+static inline void pcol_stack_memo_free(pcol_stack_memo *m) {
+  pcol_buf_free(&m->locs);
+  pcol_buf_free(&m->nodes);
+  pcol_buf_free(&m->hashes);
+}
+
+/* Stores the samples columns kept lazy (every reader of the builder's
+ * sample columns calls it first).  PCOL_OK or PCOL_ENOMEM. */
+int pcol_b_materialize(pcol_builder *b);
+/* Stores samples column c + 1 if it is still lazy (the writer's kept
+ * column of all-default samples). */
+int pcol_b_materialize_sample_column(pcol_builder *b, int c);
+/* While b->vimplicit: element i of the samples' value offsets (kind 0,
+ * u64) or of the values' type column (kind 1, u32), n of them from first,
+ * into out. */
+void pcol_b_implicit_fill(const pcol_builder *b, int kind, uint64_t first, size_t n, void *out);
+
+/* Appends one row of raw column values (cells[k] for column k+1; for the
+ * offsets column the caller passes the *end* offset of the row). */
+int pcol_bt_push_u32(pcol_btable *t, int col, uint32_t v);
+int pcol_bt_push_u64(pcol_btable *t, int col, uint64_t v);
+
+int pcol_bt_push_i64(pcol_btable *t, int col, int64_t v);
+int pcol_bt_push_u8(pcol_btable *t, int col, uint8_t v);
+int pcol_bt_push_f64(pcol_btable *t, int col, double v);
+
+#endif

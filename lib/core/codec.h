@@ -1,0 +1,31 @@
+/* codec.h — section codecs and column transforms (codec.c).  Inside libpcol
+ * only (not installed). */
+#ifndef PCOL_CORE_CODEC_H
+#define PCOL_CORE_CODEC_H
+
+#include "pcol.h"
+
+/* codec.c.  Decodes the stored bytes of a section (codec, then transform
+ * bits) into a new buffer of decoded_size bytes (*out, free() it), checking
+ * every rule of spec.md §4; PCOL_ECORRUPT or PCOL_ENOMEM with err filled. */
+int pcol_section_decode(const pcol_section_info *si, unsigned transform, const uint8_t *stored,
+                        void **out, pcol_error *err);
+/* transform bits that spec.md §4 allows on a column of element type `type` */
+int pcol_transform_allowed(unsigned transform, unsigned type);
+
+/* A section's stored form: data == NULL when it stays raw. */
+typedef struct pcol_encoded {
+  uint8_t *data; /* malloc'd */
+  uint64_t size;
+  uint8_t codec;
+  uint16_t transform;
+} pcol_encoded;
+/* Compresses in[0, n) (count elements of type) with codec (LZ4, or zstd at
+ * level with the transforms, of those in `allowed`, that shrink it most)
+ * when that makes it smaller; zstd level 0 is PCOL_ZSTD_SMALL_LEVEL for a
+ * section of at most PCOL_ZSTD_SMALL_BYTES, else PCOL_ZSTD_DEFAULT_LEVEL.
+ * PCOL_OK (out->data NULL: keep raw) or PCOL_ENOMEM. */
+int pcol_section_encode(int codec, int level, unsigned allowed, const uint8_t *in, uint64_t n,
+                        uint64_t count, pcol_type type, pcol_encoded *out);
+
+#endif

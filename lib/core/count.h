@@ -1,0 +1,128 @@
+/* count.h — the count, time, decimal-count and default-value rules (count.c).
+ * Inside libpcol only (not installed). */
+#ifndef PCOL_CORE_COUNT_H
+#define PCOL_CORE_COUNT_H
+
+#include "pcol.h"
+#include "select.h"
+
+/* THE count rule (count.c): how many raw samples a row stands for.  c[s]
+ * (s = 1..sources; *out has sources + 1 entries, free() it) is the stored
+ * "samples/count" type when source s measured one, else 0; a row of source
+ * s then counts pcol_sample_count(cols, row, c[s]): that value, or the
+ * weight column when the source has none (or the row lacks it). */
+int pcol_count_types(pcol_file *f, uint32_t **out, pcol_error *err);
+static inline int64_t pcol_sample_count(const pcol_sample_cols *c, uint64_t row, uint32_t cvt) {
+  int64_t v;
+  if (cvt && pcol_sample_value(c, row, cvt, &v)) return v;
+  return pcol_view_i64(&c->weight, row);
+}
+/* THE time rule (count.c): the CPU time in ns a sample of an Rprof source
+ * stands for, which Rprof does not store (interval x ticks, per segment).
+ * last_ns[s] > 0: source s derives its time this way (s = 1..nsources);
+ * cpu_vt: the stored value type cpu/nanoseconds (0 if none), which the
+ * derived time stands in for in sources that lack it.
+ * With it, THE decimal-count rule (count.c): a collapsed source stores a
+ * decimal count as (T, "1e-9") = count x 10^9 on the lines that have one,
+ * and an integer count as (T, "count"), or as the weight for T = "count";
+ * a sample of a collapsed source that lacks the decimal type stands for its
+ * integer count x 10^9 there.  dec_from[vt] (vt = 1..nvt) = 1 + the type it
+ * fills in from (1 + 0: the weight), 0 for other types; collapsed[s] = 1
+ * for a collapsed source. */
+typedef struct pcol_rtime {
+  pcol_view time, dur, weight, source;
+  uint64_t nsamples, nsources, nvt;
+  int64_t *last_ns;
+  uint32_t cpu_vt;
+  uint32_t *dec_from;
+  uint8_t *collapsed;
+} pcol_rtime;
+int pcol_rtime_init(pcol_rtime *t, pcol_file *f, pcol_error *err);
+/* Its rules of each source and type (last_ns, cpu_vt, dec_from, collapsed:
+ * passes over meta, sources and value types), without the samples' views:
+ * what pcol_rtime_has and pcol_rtime_fills need, not pcol_rtime_value. */
+int pcol_rtime_init_meta(pcol_rtime *t, pcol_file *f, pcol_error *err);
+void pcol_rtime_free(pcol_rtime *t);
+static inline int pcol_rtime_has(const pcol_rtime *t, uint32_t src) {
+  return t->last_ns && src >= 1 && src <= t->nsources && t->last_ns[src] > 0;
+}
+/* The time of sample `row`, whose source has pcol_rtime_has (inline: the
+ * views add it up for every sample, bench/analysis.md). */
+static inline int64_t pcol_rtime_value(const pcol_rtime *t, uint64_t row) {
+  uint32_t s = pcol_view_u32(&t->source, row);
+  int64_t d = pcol_view_i64(&t->dur, row);
+  if (d != PCOL_NA_I64 && d > 0) return d; /* a coalesced run: N x interval */
+  int64_t t0 = pcol_view_i64(&t->time, row);
+  if (row + 1 < t->nsamples && pcol_view_u32(&t->source, row + 1) == s && t0 != PCOL_NA_I64) {
+    int64_t t1 = pcol_view_i64(&t->time, row + 1), gap;
+    if (t1 != PCOL_NA_I64 && t1 >= t0 && !__builtin_sub_overflow(t1, t0, &gap)) return gap;
+  }
+  __int128 v = (__int128)pcol_view_i64(&t->weight, row) * (s <= t->nsources ? t->last_ns[s] : 0);
+  return v > INT64_MAX ? INT64_MAX : v < -INT64_MAX ? -INT64_MAX : (int64_t)v;
+}
+
+/* The time of sample `row` under the time rule: its derived time when its
+ * source derives one, else 0 (what pcol_sample_value_rt gives for
+ * PCOL_VT_TIME; inline for the loops that add it up a sample). */
+static inline __attribute__((always_inline)) int64_t pcol_rtime_time(const pcol_rtime *t,
+                                                                     uint64_t row) {
+  return pcol_rtime_has(t, pcol_view_u32(&t->source, row)) ? pcol_rtime_value(t, row) : 0;
+}
+
+/* 1 when the samples of source src that lack value type vt get it from the
+ * decimal-count rule. */
+static inline int pcol_rtime_fills(const pcol_rtime *t, uint32_t src, uint32_t vt) {
+  return t->dec_from && vt >= 1 && vt <= t->nvt && t->dec_from[vt] && src >= 1 && src <= t->nsources &&
+         t->collapsed[src];
+}
+/* The decimal form (T, "1e-9") of type `from` (0 = the weight) in this
+ * file, 0 if none: what a collapsed source's counts are shown as. */
+uint32_t pcol_rtime_decimal_of(const pcol_rtime *t, uint32_t from);
+
+/* THE value of type vt of a sample with the time rule applied: the stored
+ * value when the sample has one; else the derived time when vt asks for
+ * time (PCOL_VT_TIME, or the stored cpu/nanoseconds type a source lacks)
+ * and the sample's source derives it.  t may be NULL (no time rule). */
+static inline int pcol_sample_value_rt(const pcol_sample_cols *c, const pcol_rtime *t,
+                                       uint64_t row, uint32_t vt, int64_t *v) {
+  if (vt != PCOL_VT_TIME && pcol_sample_value(c, row, vt, v)) return 1;
+  if (t && vt == PCOL_VT_TIME) {
+    *v = pcol_rtime_time(t, row);
+    return *v != 0 || pcol_rtime_has(t, pcol_view_u32(&t->source, row));
+  }
+  if (t && vt && vt == t->cpu_vt && pcol_rtime_has(t, pcol_view_u32(&t->source, row))) {
+    *v = pcol_rtime_value(t, row);
+    return 1;
+  }
+  int64_t n;
+  if (t && pcol_rtime_fills(t, pcol_view_u32(&t->source, row), vt) &&
+      pcol_sample_value(c, row, t->dec_from[vt] - 1, &n)) { /* the decimal-count rule */
+    *v = n > INT64_MAX / 1000000000 ? INT64_MAX : n < -(INT64_MAX / 1000000000) ? -INT64_MAX : n * 1000000000;
+    return 1;
+  }
+  *v = 0;
+  return 0;
+}
+
+/* THE rule of decimal units (count.c): a unit "1e-9" or "1e-9 U" holds the
+ * value x 10^9 (collapsed decimal counts, Perun real amounts without a time
+ * unit).  Returns 9 for such a unit, else 0; *shown (may be NULL) = the
+ * unit the value is in once divided: U, "" for "1e-9", else the unit. */
+int pcol_unit_decimals(pcol_str unit, pcol_str *shown);
+/* v / 10^decimals exactly, without trailing zeros ("12", "1.5", "-0.25");
+ * NUL-terminated, truncated to cap.  Returns the length. */
+int pcol_decimal_text(char *buf, size_t cap, __int128 v, int decimals);
+
+/* THE default value type of each source in [lo, hi] (0 = the count):
+ * d[s - lo].  count.c */
+int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
+                              pcol_error *err);
+/* THE default value of a selection (every source, or source_id when not
+ * 0): the sources' default when they agree, else 0, "samples", each
+ * source's own count, which every source has (*differ = 1; may be NULL).
+ * The views (lib/query/value.c, `pcol fold`) and the collapsed exporter
+ * both follow it.  count.c */
+int pcol_selection_default_type(pcol_file *f, uint32_t source_id, uint32_t *chosen, int *differ,
+                                pcol_error *err);
+
+#endif

@@ -1,0 +1,30 @@
+/* error.h — the error helpers every file of libpcol uses (error.c).  Inside
+ * libpcol only (not installed). */
+#ifndef PCOL_CORE_ERROR_H
+#define PCOL_CORE_ERROR_H
+
+#include "pcol.h"
+
+/* Returns from the enclosing function with the code of a failed call. */
+#define PCOL_RETURN_NOT_OK(expr)                                              \
+  do {                                                                        \
+    int rc_ = (expr);                                                         \
+    if (rc_) return rc_;                                                      \
+  } while (0)
+/* Same for a callee that takes no pcol_error (the pcol_b_* calls, pcol_buf):
+ * fills err with the code's name so that every failure has a message. */
+#define PCOL_RETURN_NOT_OK_WITH_ERROR(expr, err)                              \
+  do {                                                                        \
+    int rc_ = (expr);                                                         \
+    if (rc_) return pcol_error_set((err), rc_, "%s", pcol_strerror(rc_));     \
+  } while (0)
+static inline int pcol_oom(pcol_error *err) {
+  return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+}
+
+/* A failed write: "WHAT: write error: No space left on device" (errnum, or
+ * errno when 0; what may be NULL).  PCOL_EIO.  The one wording of every
+ * exporter's and view's write failure. */
+int pcol_write_error(pcol_error *err, int errnum, const char *what);
+
+#endif

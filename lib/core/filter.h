@@ -1,0 +1,44 @@
+/* filter.h — a selection's name and label filters, and regular expressions
+ * (filter.c).  Inside libpcol only (not installed). */
+#ifndef PCOL_CORE_FILTER_H
+#define PCOL_CORE_FILTER_H
+
+#include "pcol.h"
+#include <regex.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The name and label filters of a selection (filter.c), built once per
+ * view: which stack nodes and label sets keep a sample, and which lines and
+ * locations hide/show removed from the stacks (NULL when neither is given).
+ * `matched` has bit 0 when focus matched a location, 1 ignore, 2 hide, 3
+ * show (pprof warns "... expression matched no samples" otherwise). */
+typedef struct pcol_filter {
+  int active;
+  unsigned matched;
+  uint8_t *node_keep;   /* [stacks + 1], NULL without name filters */
+  uint8_t *line_hidden; /* [lines], NULL without hide/show */
+  uint8_t *loc_hidden;  /* [locations + 1], NULL without hide/show */
+  uint8_t *ls_keep;     /* [labelsets + 1], NULL without label filters */
+  pcol_view s_stack, s_labelset;
+  uint64_t nstacks, nlabelsets;
+} pcol_filter;
+/* Builds the filter of sel (inactive when sel has none).  EINVAL for a bad
+ * regular expression. */
+int pcol_filter_build(pcol_file *f, const pcol_select *sel, pcol_filter *out, pcol_error *err);
+/* 1 when sample `row` passes the filter (always for an inactive one). */
+int pcol_filter_keep(const pcol_filter *x, uint64_t row);
+/* PCOL_OK when some label of f has key `key`, else ENOTFOUND naming `what`
+ * and listing the file's label keys (an unknown key is an error, never an
+ * empty answer). */
+int pcol_label_key_check(pcol_file *f, const char *what, const char *key, pcol_error *err);
+void pcol_filter_free(pcol_filter *x);
+/* The one way pcol compiles a user's regular expression (POSIX ERE,
+ * REG_NOSUB): EINVAL naming `what` and the expression when it is bad. */
+
+int pcol_rx_compile(regex_t *rx, const char *what, const char *re, pcol_error *err);
+/* regexec on a byte string (NA = "") through a NUL-terminated copy kept in
+ * *buf (*cap bytes, grown as needed): 1 match, 0 not, -1 out of memory. */
+int pcol_rx_match(const regex_t *rx, char **buf, size_t *cap, pcol_str s);
+
+#endif

@@ -1,0 +1,33 @@
+/* read_all.h — an importer's whole input in memory or mapped (read_all.c).
+ * Inside libpcol only (not installed). */
+#ifndef PCOL_CORE_READ_ALL_H
+#define PCOL_CORE_READ_ALL_H
+
+#include "pcol.h"
+#include "buf.h"
+#include <stdio.h>
+
+/* Reads all of `in` into `out` (the caller frees it), inflating it when it
+ * starts with the gzip magic (*gzipped = 1), under the input cap; messages
+ * name `name`.  read_all.c */
+int pcol_read_all(FILE *in, const pcol_import_options *opt, const char *name, pcol_buf *out,
+                  int *gzipped, pcol_error *err);
+/* An importer's whole input, in memory or (past pcol_spill_bytes, 64 MiB)
+ * in an unlinked temporary file in $TMPDIR (else /tmp) mapped read-only; data[0..len)
+ * either way.  pcol_input_done tells that [from, to) will not be needed
+ * for a while: a mapped input's pages there leave the process (they are
+ * read back from the page cache if touched again).  read_all.c */
+typedef struct pcol_input {
+  const uint8_t *data;
+  size_t len;
+  pcol_buf buf;
+  void *map;
+  size_t maplen;
+} pcol_input;
+extern size_t pcol_spill_bytes; /* 0: never spill (tests change it) */
+int pcol_read_input(FILE *in, const pcol_import_options *opt, const char *name, pcol_input *out,
+                    int *gzipped, pcol_error *err);
+void pcol_input_done(pcol_input *in, size_t from, size_t to);
+void pcol_input_free(pcol_input *in);
+
+#endif

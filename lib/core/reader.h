@@ -1,0 +1,129 @@
+/* reader.h — an open file's insides and the reader's helpers (reader.c).
+ * Inside libpcol only (not installed). */
+#ifndef PCOL_CORE_READER_H
+#define PCOL_CORE_READER_H
+
+#include "pcol.h"
+#include "schema.h"
+
+typedef struct pcol_section {
+  pcol_section_info info;
+  const uint8_t *stored; /* inside the mapping */
+  void *_Atomic decoded; /* LZ4 output, decoded once */
+} pcol_section;
+
+struct pcol_file {
+  const uint8_t *base;
+  size_t size;
+  int mapped;     /* 1: munmap on close */
+  int owned;      /* 1: free(base) on close */
+  uint8_t *meta;  /* header + directory read with pread (NULL: parse the mapping) */
+  pcol_header_info hdr;
+  uint64_t max_decoded;
+  uint32_t nsections;
+  pcol_section *sections;
+  /* index [table][column] -> section index + 1 (0 = absent) */
+  uint32_t idx[PCOL_T_COUNT_][PCOL_MAX_COLUMNS];
+  uint64_t rows[PCOL_T_COUNT_];
+  /* the bytes the user gave, when f was converted from them (pcol_input_bytes);
+   * 0: size */
+  uint64_t input_bytes;
+  /* format 1.3: the bytes its encoded columns would take plain, beyond
+   * their encoded size (pcol_input_bytes counts them, at most 64x the file) */
+  uint64_t plain_extra;
+  void *decode_lock; /* pthread_mutex_t* */
+  /* meta and source_value_types rows grouped by source (pcol_meta_get,
+   * pcol_source_rows), built on first use under decode_lock; NULL until then */
+  struct pcol_src_index *_Atomic meta_index;
+  struct pcol_src_index *_Atomic svt_index;
+  /* every source's default value type (pcol_source_default_types), [s - 1],
+   * computed on first use; NULL until then */
+  uint32_t *_Atomic default_types;
+};
+
+/* 1 when the file stores column (table, column), 0 when it is absent (every
+ * row its default): what a view's data pointer said before columns could
+ * be held otherwise (read views only through pcol_view_*). */
+static inline int pcol_column_stored(const pcol_file *f, int table, int column) {
+  return table > 0 && table < PCOL_T_COUNT_ && column > 0 && column < PCOL_MAX_COLUMNS &&
+         f->idx[table][column] != 0;
+}
+
+/* The depth of every stack: (*out)[s] for s in 1..rows(stacks) (the frames
+ * pcol_stack_walk visits), (*out)[0] = 0; free() it.  One pass: parents
+ * precede children (checked when the column is read).  reader.c */
+int pcol_stack_depths(pcol_file *f, uint32_t **out, pcol_error *err);
+
+/* The rows of TABLE (PCOL_T_META or PCOL_T_SOURCE_VALUE_TYPES) whose source
+ * is SOURCE_ID, in file order: (*rows)[0 .. *n).  An index built once per
+ * file (O(rows)), so asking each of N sources costs O(N + rows), not
+ * O(N x rows).  The array lives as long as the file. */
+int pcol_source_rows(pcol_file *f, int table, uint32_t source_id, const uint32_t **rows,
+                     size_t *n, pcol_error *err);
+
+/* pcol_open of a file already open as fd (a regular file; fd stays open
+ * and is read with pread only, whatever its position): how
+ * pcol_open_many opens a pcol input once, having read its magic. */
+int pcol_open_fd(int fd, const char *path, const pcol_open_options *opt, pcol_file **out,
+                 pcol_error *err);
+/* The strings table's two columns fetched once (get), for many lookups
+ * (at: what pcol_string does, without fetching them at each call: a view
+ * naming every function of many small files spent a tenth of its time
+ * there). */
+typedef struct pcol_strings {
+  pcol_view off, bytes;
+  uint64_t n; /* ids, including 0 */
+} pcol_strings;
+static inline int pcol_strings_get(pcol_file *f, pcol_strings *s, pcol_error *err) {
+  s->n = pcol_string_count(f);
+  int rc = pcol_column(f, PCOL_T_STRINGS, PCOL_C_STRINGS_OFFSETS, &s->off, err);
+  return rc ? rc : pcol_column(f, PCOL_T_STRINGS, PCOL_C_STRINGS_BYTES, &s->bytes, err);
+}
+static inline int pcol_strings_at(const pcol_strings *s, uint32_t id, pcol_str *out,
+                                  pcol_error *err) {
+  out->ptr = NULL;
+  out->len = 0;
+  if (id == 0) return PCOL_OK;
+  if (id >= s->n) return pcol_error_set(err, PCOL_ECORRUPT, "string id %u is out of range", id);
+  uint64_t a = pcol_view_u64(&s->off, id), e = pcol_view_u64(&s->off, id + 1);
+  out->ptr = s->bytes.data ? (const char *)s->bytes.data + a : "";
+  out->len = (size_t)(e - a);
+  return PCOL_OK;
+}
+/* An input of many that may be a pcol file (pcol_open_many, pcol_top_many):
+ * opened once, its magic read with pread, then the same descriptor opened
+ * as pcol and read whole (a day of 1,440 small files: mapping them cost page
+ * faults and munmap, 3-5x the CPU of reading them).  *is_pcol = 0, PCOL_OK
+ * and nothing open when it is not a regular file that starts with pcol's
+ * magic (or "-", or cannot be opened: its importer says why). */
+int pcol_open_if_pcol(const char *path, int *is_pcol, pcol_file **out, pcol_error *err);
+
+/* pcol_column, with an encoded column (format 1.3) decoded whole into a
+ * plain array the file keeps until close (4 or 8 bytes a row): for the few
+ * small columns a view reads at random many times over (the stack trie's
+ * parents and locations in top's walk), where a lane lookup per read would
+ * cost more than one pass.  reader.c */
+int pcol_column_plain(pcol_file *f, int table, int column, pcol_view *out, pcol_error *err);
+/* Raw data of a section (decoding if needed); NULL + error on failure. */
+const void *pcol_section_data(pcol_file *f, uint32_t sec, pcol_error *err);
+/* Tells that bytes [p, p+n) of f will not be needed for a while: when f is
+ * mapped and they lie in the mapping, their whole pages leave the process
+ * (MADV_DONTNEED on a read-only private mapping: touched again, they are
+ * read back from the page cache).  One pass over a file larger than the
+ * memory it should take (merge's inputs and its written output, validated)
+ * then holds a window of it, not all of it.  Nothing for a file in memory
+ * or decoded (heap) data, nor for a file under pcol_release_min bytes
+ * (it fits the budget, and reading it back would cost page faults: a
+ * many-file `top` validates and then reads each of its small inputs).
+ * reader.c */
+extern size_t pcol_release_min; /* 64 MiB (tests lower it) */
+extern uint64_t pcol_release_rows; /* rows a pass over samples holds: 1M (tests lower it) */
+void pcol_file_release(pcol_file *f, const void *p, uint64_t n);
+/* The same for elements [from, to) of a column view of f. */
+void pcol_view_release(pcol_file *f, const pcol_view *v, uint64_t from, uint64_t to);
+
+/* Fills err with PCOL_ECORRUPT and fmt, whose two %llu take a and b
+ * (reader.c and validate.c).  Returns PCOL_ECORRUPT. */
+int pcol_corrupt(pcol_error *err, const char *fmt, uint64_t a, uint64_t b);
+
+#endif

@@ -1,0 +1,97 @@
+/* select.h — selected rows, the range rule and sample values (select.c).
+ * Inside libpcol only (not installed). */
+#ifndef PCOL_CORE_SELECT_H
+#define PCOL_CORE_SELECT_H
+
+#include "pcol.h"
+#include "filter.h"
+
+/* The selection's source exists (ENOTFOUND naming both numbers otherwise);
+ * pcol_select_iter checks it, and so must code that walks sources itself. */
+int pcol_select_check(pcol_file *f, const pcol_select *sel, pcol_error *err);
+
+/* pcol_select_iter with a filter built by the caller (NULL: none; sel's
+ * own filter strings are then ignored), for views that also need the
+ * hidden lines or the unfiltered rows' total. */
+int pcol_select_iter_filter(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                            int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
+                            void *ctx, pcol_error *err);
+
+/* Meta "pcol.max_duration_ns": 1 to 18 decimal digits, nothing else
+ * (spec.md §7).  0 and *out, or -1 when v does not follow that grammar. */
+int pcol_parse_max_duration(pcol_str v, int64_t *out);
+
+/* A selected sample row and the fraction num/den of it that is selected
+ * (pcol_select_iter, spec.md §7). */
+/* THE range rule (select.c, spec.md §7): a long sample of weight w stands
+ * for pcol_range_ticks(w) = max(w, 1) ticks at t + k d / n; of them,
+ * pcol_range_ticks_before(t, d, n, x) lie before time x (0 for x <= t, n
+ * from the last tick on).  A range [a, b) selects before(b) - before(a). */
+int64_t pcol_range_ticks(int64_t w);
+int64_t pcol_range_ticks_before(int64_t t, int64_t d, int64_t n, int64_t x);
+typedef struct pcol_selected_row {
+  uint64_t row;
+  int64_t num, den;
+} pcol_selected_row;
+/* Every row pcol_select_iter selects, in its order, into a new array
+ * (*rows, free() it; NULL when *n = 0).  PCOL_ENOMEM or a column's error,
+ * with err filled.  select.c */
+int pcol_select_rows(pcol_file *f, const pcol_select *sel, pcol_selected_row **rows, size_t *n,
+                     pcol_error *err);
+
+/* THE rule for "the number of value type vt of a sample", used by every
+ * view and exporter: vt 0 (and PCOL_VT_WEIGHT) is the weight column (the
+ * query level counts vt 0 by pcol_sample_count below); otherwise the sample's first
+ * sample_values entry of that type (a type declared twice by a source, as a
+ * pprof profile may, counts once, as go tool pprof -sample_index takes the
+ * first).  Returns 1 when present, 0 when the sample has none (*v = 0). */
+typedef struct pcol_sample_cols {
+  pcol_view weight, voff, vtype, vval;
+  uint64_t nvalues;
+  /* k > 0: dense values (1.3): every sample's values are the k types of
+   * vtype's constant lanes, value j in vval's lane j (pcol_sample_cols_init) */
+  uint32_t dense_k;
+} pcol_sample_cols;
+int pcol_sample_cols_init(pcol_sample_cols *c, pcol_file *f, pcol_error *err);
+/* Sets c->dense_k for c's columns (select.c; pcol_sample_cols_init does). */
+void pcol_sample_cols_dense(pcol_sample_cols *c);
+static inline int pcol_sample_value(const pcol_sample_cols *c, uint64_t row, uint32_t vt,
+                                    int64_t *v) {
+  if (!vt || vt == PCOL_VT_WEIGHT) {
+    *v = pcol_view_i64(&c->weight, row);
+    return 1;
+  }
+  if (c->dense_k) {
+    for (uint32_t j = 0; j < c->dense_k; j++)
+      if ((uint32_t)c->vtype.lanes[j].base == vt) {
+        *v = (int64_t)pcol_lane_get(&c->vval.lanes[j], row);
+        return 1;
+      }
+    *v = 0;
+    return 0;
+  }
+  uint64_t a = pcol_view_u64(&c->voff, row), e = pcol_view_u64(&c->voff, row + 1);
+  if (e > c->nvalues) e = c->nvalues; /* the reader checked; belt and braces */
+  for (uint64_t i = a; i < e; i++)
+    if (pcol_view_u32(&c->vtype, i) == vt) {
+      *v = pcol_view_i64(&c->vval, i);
+      return 1;
+    }
+  *v = 0;
+  return 0;
+}
+
+/* The number of rows sel selects, allocating nothing (an exporter whose
+ * output has a known least size per row refuses before taking them). */
+int pcol_select_count(pcol_file *f, const pcol_select *sel, uint64_t *count, pcol_error *err);
+/* pcol_select_rows for an exporter that keeps `each` bytes of output in
+ * memory per selected row besides the row itself: counts the selected rows
+ * first (allocating nothing), holds count x (sizeof(pcol_selected_row) +
+ * each) against b, and only then selects them, so a file of many tiny
+ * samples is refused with the budget message before the per-sample memory
+ * is taken (issue 28 #6).  select.c */
+struct pcol_budget; /* stream.h */
+int pcol_select_rows_held(pcol_file *f, const pcol_select *sel, struct pcol_budget *b,
+                          uint64_t each, pcol_selected_row **rows, size_t *n, pcol_error *err);
+
+#endif

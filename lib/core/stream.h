@@ -1,0 +1,81 @@
+/* stream.h — stream adapters for importers and the exporters' output budget
+ * (stream.c).  Inside libpcol only (not installed). */
+#ifndef PCOL_CORE_STREAM_H
+#define PCOL_CORE_STREAM_H
+
+#include "pcol.h"
+#include <stdio.h>
+
+/* A stream that yields head[0..n) and then the rest of `rest`. */
+
+FILE *pcol_replay_stream(const void *head, size_t n, FILE *rest);
+/* A stream that ends after `cap` bytes of `in` (the caller owns *k, which
+ * must outlive the stream); k->over is set when `in` had more.  Line readers
+ * use it so that one endless line cannot be buffered past the input cap. */
+typedef struct pcol_capped {
+  FILE *in;
+  uint64_t left;
+  int over;
+} pcol_capped;
+FILE *pcol_capped_stream(pcol_capped *k, FILE *in, uint64_t cap);
+
+/* THE budget rule of every exporter (doc/safety.md, "Resource bounds"):
+ * bytes written, and bytes of output held in memory at once (rendered text,
+ * JSON trees, id lists), are each at most B =
+ * pcol_export_options.max_output_bytes, or by default
+ * max(PCOL_EXPORT_BUDGET_MIN, PCOL_EXPORT_BUDGET_PER_BYTE x pcol_input_bytes: the bytes the user gave).
+ * An exporter opens a budget on its output stream and writes to b->fp, a
+ * stream that counts bytes and refuses the write that would pass B; memory
+ * it holds for output goes through pcol_budget_hold/release.  stream.c */
+/* The least an exporter that keeps every sample (Perun, otlp, Firefox; pprof
+ * streams its samples and holds none) may hold by default: a zstd file holds
+ * a million real samples in under 1 MB (B = 32 MiB) and its Perun export
+ * keeps ~40 bytes a sample; a row bomb
+ * (16 Mi samples in 2 KB) still stops before its allocation.  fold and the
+ * other holders keep B. */
+#define PCOL_EXPORT_HOLD_MIN ((uint64_t)512 << 20)
+
+typedef struct pcol_budget {
+  uint64_t limit;        /* B, bytes (written; held) */
+  uint64_t written, held;
+  uint64_t file_size, lines; /* for messages: the file's size, lines allowed */
+  uint64_t hold_floor;   /* held bytes allowed by default even past B (exporters of samples) */
+  int custom;            /* B came from max_output_bytes */
+  int over;              /* a write was refused: it would have passed B */
+  int werrno;            /* errno of the first failed write to out (ENOSPC...) */
+  const char *what;      /* "collapsed export" */
+  FILE *out;             /* the caller's stream */
+  FILE *fp;              /* the counting stream in front of it: write here */
+} pcol_budget;
+
+/* B for an export of f under opt (NULL: the default). */
+uint64_t pcol_export_budget(const pcol_file *f, const pcol_export_options *opt);
+/* Starts an export to out: b->fp is the stream to write to. */
+int pcol_budget_open(pcol_budget *b, const pcol_file *f, const pcol_export_options *opt,
+                     const char *what, FILE *out, pcol_error *err);
+/* Rprof writes a sample once per unit of weight: with the default budget,
+ * each such line may add PCOL_EXPORT_BUDGET_PER_LINE bytes to B. */
+void pcol_budget_allow_lines(pcol_budget *b, uint64_t lines);
+/* Holds n more bytes of output in memory: PCOL_OK, or PCOL_ETOOBIG with a
+ * message that names the budget and how to raise it. */
+int pcol_budget_hold(pcol_budget *b, uint64_t n, pcol_error *err);
+/* pcol_budget_hold of n x each bytes (saturating): what an exporter holds
+ * per row, held from the row count before the rows are allocated. */
+int pcol_budget_hold_each(pcol_budget *b, uint64_t n, uint64_t each, pcol_error *err);
+
+static inline void pcol_budget_release(pcol_budget *b, uint64_t n) {
+  b->held = n < b->held ? b->held - n : 0;
+}
+/* The bytes written so far would pass B with n more (a cheap check before
+ * writing something of known size)... */
+static inline int pcol_budget_exceeded(const pcol_budget *b, uint64_t n) {
+  return b->over || n > b->limit - b->written; /* written <= limit always */
+}
+/* ...and then: refuses the output (PCOL_ETOOBIG, with the message). */
+int pcol_budget_refuse(pcol_budget *b, pcol_error *err);
+/* Ends the export whose result so far is rc: flushes and closes b->fp,
+ * flushes out.  A write refused by the budget turns rc into PCOL_ETOOBIG
+ * (with the message); a failed flush into PCOL_EIO.  Returns the result. */
+int pcol_budget_close(pcol_budget *b, int rc, pcol_error *err);
+
+#endif
