@@ -200,7 +200,7 @@ static int round_trip(const pcol_write_options *o, int codec, int *v12, int *tra
   *transforms = 0;
   for (uint32_t i = 0; i < pcol_section_count(lz); i++) {
     pcol_section_info si;
-    pcol_section_get(lz, i, &si);
+    cr_assert_eq(pcol_section_get(lz, i, &si, NULL), PCOL_OK);
     compressed += si.codec == codec;
     *transforms += si.transform != 0;
   }

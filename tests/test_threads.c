@@ -89,7 +89,7 @@ static void run(int lz4, int validate_first) {
     cr_assert_eq(pcol_open_buffer(mem, len, NULL, &f, &err), 0);
     for (uint32_t i = 0; i < pcol_section_count(f); i++) {
       pcol_section_info si;
-      pcol_section_get(f, i, &si);
+      cr_assert_eq(pcol_section_get(f, i, &si, NULL), PCOL_OK);
       compressed += si.codec == lz4;
     }
     pcol_close(f);

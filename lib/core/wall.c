@@ -98,8 +98,12 @@ static void source_name(pcol_file *f, uint32_t s, pcol_str *ty, pcol_str *uri) {
   if (s && s <= pcol_rows(f, PCOL_T_SOURCES) &&
       !pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &t, NULL) &&
       !pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &u, NULL)) {
-    (void)pcol_string(f, pcol_view_u32(&t, s - 1), ty, NULL);
-    (void)pcol_string(f, pcol_view_u32(&u, s - 1), uri, NULL);
+    if (pcol_string(f, pcol_view_u32(&t, s - 1), ty, NULL)) {
+      /* damaged: the name stays empty (pcol_string clears it); it only names a source */
+    }
+    if (pcol_string(f, pcol_view_u32(&u, s - 1), uri, NULL)) {
+      /* damaged: the name stays empty (pcol_string clears it); it only names a source */
+    }
   }
 }
 #define SHOWN(x) (int)((x).ptr ? ((x).len > 80 ? 80 : (x).len) : 2), (x).ptr ? (x).ptr : "NA"
