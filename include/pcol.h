@@ -482,34 +482,34 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_builder_new(pcol_builder **out, pcol_er
 PCOL_API void pcol_builder_free(pcol_builder *b);
 
 /* Interns a byte string; returns its id (>= 1) in *id.  NULL ptr = NA (id 0). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_string(pcol_builder *b, const void *ptr, size_t len, uint32_t *id);
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_cstr(pcol_builder *b, const char *s, uint32_t *id); /* NULL -> 0 */
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_string(pcol_builder *b, const void *ptr, size_t len, uint32_t *id, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_cstr(pcol_builder *b, const char *s, uint32_t *id, pcol_error *err); /* NULL -> 0 */
 /* The bytes of an interned string (borrowed until the builder changes). */
 PCOL_API pcol_str pcol_b_string_get(const pcol_builder *b, uint32_t id);
 
 PCOL_API PCOL_NODISCARD pcol_status pcol_b_source(pcol_builder *b, const char *type, const char *uri,
-                  int64_t timestamp, uint32_t *source_id);
+                  int64_t timestamp, uint32_t *source_id, pcol_error *err);
 PCOL_API PCOL_NODISCARD pcol_status pcol_b_meta(pcol_builder *b, uint32_t source_id, const char *key,
-                const void *value, size_t value_len);
+                const void *value, size_t value_len, pcol_error *err);
 PCOL_API PCOL_NODISCARD pcol_status pcol_b_meta_str(pcol_builder *b, uint32_t source_id, const char *key,
-                    const char *value);
+                    const char *value, pcol_error *err);
 /* The same two by string ids (from pcol_b_string, so any bytes, NUL
  * included; 0 = NA); an id the builder has not given out is PCOL_EINVAL. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_b_source_sid(pcol_builder *b, uint32_t type_sid, uint32_t uri_sid,
-                               int64_t timestamp, uint32_t *source_id);
+                               int64_t timestamp, uint32_t *source_id, pcol_error *err);
 PCOL_API PCOL_NODISCARD pcol_status pcol_b_meta_sid(pcol_builder *b, uint32_t source_id, uint32_t key_sid,
-                             uint32_t value_sid);
+                             uint32_t value_sid, pcol_error *err);
 /* Deduplicated (type, unit) pair, by string ids. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_b_value_type(pcol_builder *b, uint32_t type_sid, uint32_t unit_sid,
-                      uint32_t *vt_id);
+                      uint32_t *vt_id, pcol_error *err);
 /* Declares that source measures value type vt (in declaration order). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_source_value_type(pcol_builder *b, uint32_t source_id, uint32_t vt_id);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_source_value_type(pcol_builder *b, uint32_t source_id, uint32_t vt_id, pcol_error *err);
 
 typedef struct pcol_function_row {
   uint32_t name, system_name, filename; /* string ids */
   int64_t start_line;                   /* PCOL_NA_I64 if unknown */
 } pcol_function_row;
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_function(pcol_builder *b, const pcol_function_row *fn, uint32_t *id);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_function(pcol_builder *b, const pcol_function_row *fn, uint32_t *id, pcol_error *err);
 
 typedef struct pcol_mapping_row {
   uint64_t memory_start, memory_limit, file_offset;
@@ -518,7 +518,7 @@ typedef struct pcol_mapping_row {
 } pcol_mapping_row;
 /* dedup = 0 always appends a new row (keeps a source's mapping list as is). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m, int dedup,
-                   uint32_t *id);
+                   uint32_t *id, pcol_error *err);
 
 typedef struct pcol_line_row {
   uint32_t function_id;
@@ -529,15 +529,15 @@ typedef struct pcol_line_row {
  * lines[0] innermost.  Deduplicated on all fields. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address,
                     uint8_t flags, const pcol_line_row *lines, size_t nlines,
-                    uint32_t *id);
+                    uint32_t *id, pcol_error *err);
 
 /* Prefix-tree stack node (parent = caller node, 0 for the outermost frame).
  * Deduplicated. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
-                      uint32_t *stack_id);
+                      uint32_t *stack_id, pcol_error *err);
 /* Convenience: builds the node chain of a stack given innermost first. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_b_stack(pcol_builder *b, const uint32_t *locations_leaf_first,
-                 size_t n, uint32_t *stack_id);
+                 size_t n, uint32_t *stack_id, pcol_error *err);
 
 typedef struct pcol_label_row {
   uint32_t key, str; /* string ids; str 0 = no string value */
@@ -548,7 +548,7 @@ typedef struct pcol_label_row {
  * value, number and unit, as bytes), so the same set in another order gets the
  * same id. n == 0 gives id 0. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n,
-                    uint32_t *id);
+                    uint32_t *id, pcol_error *err);
 
 typedef struct pcol_sample_row {
   uint32_t source_id;
@@ -566,24 +566,24 @@ typedef struct pcol_value_row {
 /* Appends a sample; *sample_id (may be NULL) gets its 1-based id. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_b_sample(pcol_builder *b, const pcol_sample_row *s,
                   const pcol_value_row *values, size_t nvalues,
-                  uint32_t *sample_id);
+                  uint32_t *sample_id, pcol_error *err);
 /* Number of samples so far. */
 PCOL_API uint64_t pcol_b_sample_count(const pcol_builder *b);
 
 /* Verbatim text line of a source, placed before sample `before_sample`
  * (1-based; count+1 = after the last one).  Used for exact round trips. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_b_text_line(pcol_builder *b, uint32_t source_id, uint64_t before_sample,
-                     const void *text, size_t len);
+                     const void *text, size_t len, pcol_error *err);
 /* Verbatim text of a sample whose canonical rendering differs. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_b_sample_text(pcol_builder *b, uint32_t sample_id, const void *text,
-                       size_t len);
+                       size_t len, pcol_error *err);
 
 typedef struct pcol_model_row {
   uint32_t source_id;
   uint32_t uid, model, method, coeffs; /* string ids; coeffs is JSON text */
   double r_square, x_start, x_end;
 } pcol_model_row;
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_model(pcol_builder *b, const pcol_model_row *m);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_model(pcol_builder *b, const pcol_model_row *m, pcol_error *err);
 
 /* Copies every table of an open pcol file into the builder with new ids
  * (sources appended; strings, functions, locations, value types deduplicated). */
@@ -865,6 +865,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_writer_close(pcol_writer *w, pcol_error
  * stacks, diffs.  They read columns through zero-copy views and touch each
  * selected sample once and each distinct stack node once. */
 
+/* --------------------------------------------------------- sums and values */
+
 /* A sum a view adds up: 128 bits, so that no sum of 64-bit values can
  * overflow (a real Perun file's amounts, stored x 1e9, sum past 2^63;
  * interop review F4).  gcc and clang on 64-bit targets.  pcol_sum_text
@@ -939,6 +941,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_sources(pcol_file *f, const pcol_
 PCOL_API PCOL_NODISCARD pcol_status pcol_stack_weights(pcol_file *f, const pcol_select *sel,
                        const pcol_value_sel *v, pcol_sum **w_out,
                        pcol_sum *total_abs, pcol_error *err);
+
+/* --------------------------------------------------------------------- top */
 
 /* SOURCE_LINE: "FILE:LINE", the lines of every function merged (pcol list
  * --by file; summaryRprof(lines = "show")'s by.line, with the full path). */
@@ -1048,6 +1052,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_top_many(const char *const *paths, size
                            size_t *dropped, pcol_sum *label_cutoff, pcol_many_top *info,
                            pcol_error *err);
 
+/* -------------------------------------------------------------------- peek */
+
 /* go tool pprof -peek: the rows of t (in t's order; every row of the
  * profile when t was not cut) whose name matches the POSIX extended regular
  * expression `regex`, each with its callers (in) and callees (out) and the
@@ -1074,6 +1080,8 @@ typedef struct pcol_peek {
 PCOL_API PCOL_NODISCARD pcol_status pcol_peek_compute(const pcol_top *t, const char *regex, pcol_peek *out,
                                pcol_error *err);
 PCOL_API void pcol_peek_free(pcol_peek *p);
+
+/* ------------------------------------------------------------------- graph */
 
 /* go tool pprof's call graph (-dot, -svg, -png; report.go newTrimmedGraph,
  * graph.go newGraph): nodes are the keys of pcol_top_compute (functions,
@@ -1159,6 +1167,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_graph_compute(pcol_file *f, const pcol_
                                 pcol_error *err);
 PCOL_API void pcol_graph_free(pcol_graph *g);
 
+/* -------------------------------------------------------------------- list */
+
 /* go tool pprof -list: source lines annotated with flat and cum.  by =
  * PCOL_BY_LINE: a block per function whose name matches `regex` and file
  * (pprof's ROUTINE), sorted by name and file; PCOL_BY_SOURCE_LINE: a block
@@ -1210,6 +1220,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_list_compute(pcol_file *f, const pcol_s
                                pcol_by by, const char *regex, const pcol_list_options *opt,
                                pcol_list *out, pcol_error *err);
 PCOL_API void pcol_list_free(pcol_list *l);
+
+/* -------------------------------------------------------- source summaries */
 
 /* What `pcol info` says of each source, in O(sources x log samples):
  * type and URI, the timestamp (seconds, NA), its samples (rows) and the
@@ -1324,6 +1336,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_traces_iter(pcol_file *f, const pcol_se
                               int (*fn)(void *ctx, const pcol_trace *t), void *ctx,
                               pcol_error *err);
 
+/* -------------------------------------------------------------- frame tree */
+
 /* Frame tree: the stacks with every frame named (inline frames expanded,
  * outermost first) and merged by name path.  Node 0 is the root. */
 typedef struct pcol_ftree {
@@ -1402,6 +1416,8 @@ PCOL_API size_t pcol_diff_cutoff(pcol_diff *d, double fraction, pcol_sum *label_
 PCOL_API PCOL_NODISCARD pcol_status pcol_ftree_diff(const pcol_ftree *nw, const pcol_ftree *base, double **base_share,
                              double **delta, pcol_error *err);
 
+/* ----------------------------------------------------------- export budget */
+
 /* The export budget (doc/safety.md, "Resource bounds"): an exporter writes
  * at most B bytes, and holds at most B bytes of output in memory at once
  * (rendered text, JSON trees, id lists), where B is max_output_bytes or by
@@ -1434,6 +1450,8 @@ typedef struct pcol_export_options {
 /* speedscope: the default budget of the evented timeline, in events (an
  * open or a close, about 35 bytes each; doc/mappings.md §5). */
 #define PCOL_SPEEDSCOPE_TIMELINE_EVENTS 100000
+
+/* -------------------------------------------------------------------- fold */
 
 /* Writes collapsed stacks ("root;...;leaf value\n", sorted bytewise, one
  * line per distinct name path with a non-zero value).  Inside a frame name
