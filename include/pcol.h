@@ -676,12 +676,12 @@ typedef struct pcol_select {
  * PCOL_NA_I64 when it has none. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_source_wall_start(pcol_file *f, uint32_t source_id, int64_t *ns,
                                     pcol_error *err);
-/* *overlaps = 0 when sel is a wall-clock range (sel->wall) that no
+/* *overlaps = false when sel is a wall-clock range (sel->wall) that no
  * selected source of f can reach: each source's span (start + its
  * duration meta and first/last sample times, found by binary search; no
- * other sample is read) lies outside it; else 1 (also when a source's
+ * other sample is read) lies outside it; else true (also when a source's
  * start is unknown: the query says so). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_wall_overlaps(pcol_file *f, const pcol_select *sel, int *overlaps,
+PCOL_API PCOL_NODISCARD pcol_status pcol_wall_overlaps(pcol_file *f, const pcol_select *sel, bool *overlaps,
                                 pcol_error *err);
 /* sel with a wall-clock range made relative (out->wall = 0) for code that
  * takes one range for every source (the exporters): EINVAL when the
@@ -910,10 +910,10 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_resolve(pcol_file *f, const pcol_
 /* "weight": the weight column of every sample, whatever the source
  * measured (pcol_value_resolve). */
 #define PCOL_VT_WEIGHT (UINT32_MAX - 2)
-/* *differ = 1 when the selected sources' default values disagree (a merge
+/* *differ = true when the selected sources' default values disagree (a merge
  * of unrelated profiles), so that the default is "samples": each source's
  * own count.  For the CLI's warning and `pcol info`. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_value_defaults_differ(pcol_file *f, const pcol_select *sel, int *differ,
+PCOL_API PCOL_NODISCARD pcol_status pcol_value_defaults_differ(pcol_file *f, const pcol_select *sel, bool *differ,
                                         pcol_error *err);
 
 /* How the numbers of value v read (doc/mappings.md §0, decimal units): a

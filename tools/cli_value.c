@@ -83,7 +83,7 @@ void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel
     return; /* a damaged table: the view itself will say so */
   }
   uint64_t n = pcol_rows(f, PCOL_T_SOURCES), missing = 0;
-  int differ = 0;
+  bool differ = false;
   if (v->vt_id == 0 && !pcol_value_defaults_differ(f, sel, &differ, &e) && differ)
     warn_defaults_differ(cmd, f, sel, &ty, path); /* a merge of unrelated profiles */
   for (uint64_t s = 1; s <= n; s++)

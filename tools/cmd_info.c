@@ -201,7 +201,7 @@ int cmd_info(const cli_command *cmd, cli_args *a) {
            pcol_format_name(in));
   print_sources_text(f, sum, nsum);
   pcol_source_summaries_free(sum, nsum);
-  int differ = 0;
+  bool differ = false;
   pcol_error derr = {0};
   if (!pcol_value_defaults_differ(f, NULL, &differ, &derr) && differ) /* a merge of unrelated profiles */
     printf("default value:   samples/count, each source's own count of samples (the sources' "

@@ -47,10 +47,12 @@ static int resolve_default(pcol_file *f, const pcol_select *sel, pcol_value_sel 
   return vt_names(f, chosen, out, err);
 }
 
-int pcol_value_defaults_differ(pcol_file *f, const pcol_select *sel, int *differ,
+int pcol_value_defaults_differ(pcol_file *f, const pcol_select *sel, bool *differ,
                                pcol_error *err) {
   uint32_t chosen;
-  return default_of(f, sel, &chosen, differ, err);
+  int d = 0, rc = default_of(f, sel, &chosen, &d, err);
+  *differ = d != 0;
+  return rc;
 }
 
 static int resolve_named(pcol_file *f, const char *name, pcol_value_sel *out, pcol_error *err);
