@@ -95,7 +95,7 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
   /* every column as stored, before any check: in bounds up to its count */
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);
-    for (int c = 1; c <= ti->ncolumns; c++) {
+    for (size_t c = 1; c <= ti->ncolumns; c++) {
       pcol_view v;
       if (pcol_column_unchecked(f, t, c, &v, &err)) continue;
       const pcol_column_info *ci = pcol_column_info_get(t, c);
@@ -107,7 +107,7 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
   /* every column of every table */
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);
-    for (int c = 1; c <= ti->ncolumns; c++) {
+    for (size_t c = 1; c <= ti->ncolumns; c++) {
       pcol_view v;
       int rc = pcol_column(f, t, c, &v, &err);
       FZ_NOTE(rc);

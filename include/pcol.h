@@ -30,8 +30,9 @@
  *    pcol_output_budget_error, which hand back the code they were given.
  *  - Warnings: a success may leave a warning in err (code PCOL_OK, message
  *    set; the importers do): pass a cleared err and look at message[0].
- *  - Types: predicates return bool; lengths and counts are size_t or
- *    uint64_t; ids are uint32_t.
+ *  - Types: predicates and flags are bool; lengths and counts are size_t
+ *    or uint64_t; ids are uint32_t; an int is a status, a table or column
+ *    number, or an enum-like mode named where it is declared.
  *  - Ids are 1-based row numbers; 0 means "none" (NA) for every foreign key
  *    and for string ids.
  *  - Ownership: views, strings and names returned by a pcol_file are
@@ -228,8 +229,8 @@ typedef struct pcol_column_info {
   uint16_t id;
   const char *name;
   pcol_type type;
-  int is_offsets;   /* 1: rows+1 entries; element i..i+1 bounds row i's children */
-  int is_string;    /* 1: u32 string ids */
+  bool is_offsets;   /* 1: rows+1 entries; element i..i+1 bounds row i's children */
+  bool is_string;    /* 1: u32 string ids */
   int ref_table;    /* table whose 1-based ids this column holds, 0 if none */
   int64_t dflt;     /* value of every row when the column is absent (bit pattern) */
 } pcol_column_info;
@@ -237,7 +238,7 @@ typedef struct pcol_column_info {
 typedef struct pcol_table_info {
   uint16_t id;
   const char *name;
-  int ncolumns;
+  size_t ncolumns;
   const pcol_column_info *columns; /* columns[k].id == k+1 */
   int child_table; /* table addressed by this table's offsets column, 0 if none */
 } pcol_table_info;
@@ -254,7 +255,7 @@ PCOL_API const pcol_column_info *pcol_column_info_get(int table, int column);
 typedef struct pcol_file pcol_file;
 
 typedef struct pcol_open_options {
-  int no_mmap;                 /* 1: read the file into memory instead of mmap */
+  bool no_mmap;                 /* 1: read the file into memory instead of mmap */
   uint64_t max_decoded_bytes;  /* cap on any one decoded (LZ4) section; 0 = 4 GiB */
   /* The row budget: the rows of all known tables together, checked at
    * open (PCOL_ETOOBIG past it; a resource limit, not a rule of the
@@ -517,7 +518,7 @@ typedef struct pcol_mapping_row {
   uint8_t flags;               /* PCOL_MAP_* */
 } pcol_mapping_row;
 /* dedup = 0 always appends a new row (keeps a source's mapping list as is). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m, int dedup,
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m, bool dedup,
                    uint32_t *id, pcol_error *err);
 
 typedef struct pcol_line_row {
@@ -596,12 +597,12 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_b_add_file(pcol_builder *b, pcol_file *
 PCOL_API PCOL_NODISCARD pcol_status pcol_builder_coalesce(pcol_builder *b, pcol_error *err);
 
 typedef struct pcol_write_options {
-  int compress_lz4; /* 1: LZ4 each section that shrinks */
+  bool compress_lz4; /* 1: LZ4 each section that shrinks */
   /* 1: zstd each section that shrinks, after the column transforms that
    * shrink it most, in a file with the compact directory (format 1.2,
    * spec.md §3.1, §4; the file then needs a 1.2 reader).  Takes precedence
    * over compress_lz4. */
-  int compress_zstd;
+  bool compress_zstd;
   /* 1..22 for every section; 0 = auto: PCOL_ZSTD_SMALL_LEVEL for sections
    * of at most PCOL_ZSTD_SMALL_BYTES, PCOL_ZSTD_DEFAULT_LEVEL above */
   int zstd_level;
@@ -611,7 +612,7 @@ typedef struct pcol_write_options {
    * refuses); a file that fails is not published: PCOL_ECORRUPT, the path
    * untouched.  Costs a second pass over the file (and, for path "-", the
    * whole file in memory first). */
-  int validate;
+  bool validate;
   /* The format minor version to write: 3 (also 0, the default): columns
    * encoded in their narrowest form read in place (format 1.3, spec.md
    * §4.1), in a compact directory, with the per-source summary (§6.10:
@@ -642,7 +643,7 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_builder_write_mem(pcol_builder *b, cons
 /* Sample selection shared by every command that reads samples. */
 typedef struct pcol_select {
   uint32_t source_id; /* 0 = all sources */
-  int has_from, has_to;
+  bool has_from, has_to;
   int64_t from_ns, to_ns; /* [from, to) relative to the source's start */
   /* go tool pprof's filters (NULL = none), with its semantics
    * (profile/filter.go), as POSIX extended regular expressions (regex.h)
@@ -663,13 +664,13 @@ typedef struct pcol_select {
    * after hide/show, so an inlined call's weight is its caller's, at the
    * caller's line (focus and ignore still see the inlined functions, as
    * pprof filters before it aggregates). */
-  int no_inlines;
+  bool no_inlines;
   /* 1: from_ns and to_ns are wall-clock times, ns since the Unix epoch, for
    * every source at once: each source's are taken relative to its start
    * (pcol_source_wall_start); a source whose samples have no times counts
    * whole when its span lies inside the range, not at all outside it, and
    * is an error when the range cuts it (lib/core/wall.c). */
-  int wall;
+  bool wall;
 } pcol_select;
 /* A source's wall-clock start, ns since the Unix epoch (meta
  * otlp.time_unix_nano, else pprof.time_nanos, else source_timestamp x 1e9),
@@ -818,7 +819,7 @@ typedef struct pcol_writer_sample {
   size_t nlocations;
   const int64_t *values; /* one per value type, in order */
   size_t nvalues;
-  int has_time;         /* 1: time_unix_ns is the sample's time */
+  bool has_time;         /* 1: time_unix_ns is the sample's time */
   int64_t time_unix_ns; /* nanoseconds since the Unix epoch */
   int64_t duration_ns;  /* 0: a point sample; > 0: a long sample (spec.md §7) */
   int64_t weight;       /* raw samples the row stands for; 0 = 1 */
@@ -1041,7 +1042,7 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_top_mark_inline(pcol_top *t, pcol_error
  * file has inlined lines, the files and tops of up to 64 MiB of files
  * (their call edges make the marks; the others are read again for them). */
 typedef struct pcol_many_top {
-  int answered;
+  bool answered;
   size_t used;          /* the inputs read (a wall-clock range leaves out those it cannot reach) */
   uint64_t input_bytes; /* their size on disk: the union's pcol_input_bytes */
   pcol_file *file;      /* the union has one source: its file (the header's time; pcol_close it) */
@@ -1065,7 +1066,7 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_top_many(const char *const *paths, size
 typedef struct pcol_peek_edge {
   pcol_str caller, callee;
   pcol_sum value;
-  int inl; /* 1: every call was inlined */
+  bool inl; /* true: every call was inlined */
 } pcol_peek_edge;
 typedef struct pcol_peek_node {
   const pcol_top_row *row;
@@ -1104,7 +1105,7 @@ typedef struct pcol_graph_opts {
    * whose key matches tag_show, and none whose key matches tag_hide, make
    * tags (and count as nodes) */
   const char *tag_show, *tag_hide;
-  int no_tags; /* 1: no label boxes (tags stays empty; they still count as nodes) */
+  bool no_tags; /* 1: no label boxes (tags stays empty; they still count as nodes) */
   /* the output budget (doc/safety.md, pcol_output_budget: 0 = by the input's
    * bytes) of the label boxes' text made while they are computed, every
    * label set's "key:value" lines: past it PCOL_ETOOBIG (a set of many
@@ -1115,8 +1116,8 @@ PCOL_API pcol_graph_opts pcol_graph_opts_default(void);
 typedef struct pcol_graph_edge {
   uint32_t from, to; /* indexes into pcol_graph.nodes */
   pcol_sum weight;   /* the samples through the call, once per sample */
-  int inl;           /* 1: every call went into an inlined line ("(inline)") */
-  int residual;      /* 1: some calls skipped dropped frames (pprof's dotted edge) */
+  bool inl;          /* true: every call went into an inlined line ("(inline)") */
+  bool residual;      /* 1: some calls skipped dropped frames (pprof's dotted edge) */
 } pcol_graph_edge;
 /* A label box of a node, as go tool pprof -dot draws them (dotgraph.go
  * addNodelets, graph.go addSample/joinLabels/TrimLowFrequencyTags): the
@@ -1137,11 +1138,11 @@ typedef struct pcol_graph_tag {
   uint32_t parent;    /* 0: from the node; i + 1: from tags[i], its string labels' box */
   uint32_t index;     /* its place under its parent: pprof's ids N<n>_<index> for a
                          string tag, NN<n>_<index> or NN<n>_<p>_<index> for a number */
-  int numeric;        /* 1: a "bytes" value or range */
+  bool numeric;        /* 1: a "bytes" value or range */
   const pcol_str *lines; /* its text, a line each: the "key:value"s, or the number */
   size_t nlines;
   pcol_sum weight;    /* flat or cum, as above */
-  int dotted;         /* a leaf's numeric box whose cum differs from its flat */
+  bool dotted;         /* a leaf's numeric box whose cum differs from its flat */
 } pcol_graph_tag;
 typedef struct pcol_graph {
   pcol_top_row *nodes; /* pprof's node order; flat as the pruned graph has it */
@@ -1214,7 +1215,7 @@ typedef struct pcol_list {
 } pcol_list;
 typedef struct pcol_list_options {
   const char *source_path; /* ':'-separated directories; NULL = the current directory */
-  int allow_any_source;    /* 1: open any file the profile names, as pprof does */
+  bool allow_any_source;    /* 1: open any file the profile names, as pprof does */
 } pcol_list_options;
 PCOL_API PCOL_NODISCARD pcol_status pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                                pcol_by by, const char *regex, const pcol_list_options *opt,
@@ -1247,7 +1248,7 @@ typedef struct pcol_source_summary {
   /* derived values this source answers: "cpu" by the time rule (Rprof:
    * interval x ticks, PCOL_VT_TIME; 0 when the source stores its own cpu)
    * and "rprof.alloc" (a source with Rprof's three memory snapshots) */
-  int derived_cpu, derived_alloc;
+  bool derived_cpu, derived_alloc;
   /* what the importer read but did not keep (meta pcol.note), or NA */
   pcol_str note;
   /* an Rprof source whose segments (Rprof(append = TRUE)) have different
@@ -1387,13 +1388,13 @@ typedef struct pcol_diff {
   pcol_diff_row *rows; /* sorted as pprof -diff_base -top: |d_flat| desc, name, |d_cum| desc */
   size_t nrows;
   pcol_sum base_total, new_total;
-  int absolute;
+  bool absolute;
 } pcol_diff;
 
 /* Joins two top results by name.  absolute = 0: changes in share points
  * (pcol_share of each side's total); 1: raw differences, exact (ETOOBIG when
  * one does not fit in 64 bits).  Valid while both tops live. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_diff_compute(const pcol_top *base, const pcol_top *nw, int absolute,
+PCOL_API PCOL_NODISCARD pcol_status pcol_diff_compute(const pcol_top *base, const pcol_top *nw, bool absolute,
                                pcol_diff *out, pcol_error *err);
 PCOL_API void pcol_diff_free(pcol_diff *d);
 /* Sorts the rows as pprof sorts a -diff_base report: by flat (|d_flat|
@@ -1442,7 +1443,7 @@ PCOL_API int pcol_output_budget_error(pcol_error *err, const char *what, const c
                                       uint64_t budget, uint64_t input_bytes, int custom);
 typedef struct pcol_export_options {
   uint64_t max_output_bytes;   /* B; 0 = the default above */
-  int no_gzip;                 /* pprof: raw protobuf instead of gzip; firefox: JSON text */
+  bool no_gzip;                 /* pprof: raw protobuf instead of gzip; firefox: JSON text */
   const pcol_value_sel *value; /* collapsed: as pcol_export_collapsed's value */
   int timeline;                /* speedscope: the evented timeline; 1 always, -1 never,
                                 * 0 when it has at most PCOL_SPEEDSCOPE_TIMELINE_EVENTS */
@@ -1482,7 +1483,7 @@ typedef struct pcol_report_options {
   /* the source pane: files found as pcol_list_compute finds them (its
    * options' meaning), embedded within PCOL_REPORT_SOURCE_MAX bytes */
   const char *source_path;
-  int allow_any_source;
+  bool allow_any_source;
 } pcol_report_options;
 /* the most bytes of source text a report embeds (8 MiB) */
 #define PCOL_REPORT_SOURCE_MAX ((size_t)8 << 20)
@@ -1526,10 +1527,10 @@ typedef struct pcol_lview_col {
 typedef struct pcol_lview_info {
   const char *name;
   int index; /* 0 .. PCOL_LVIEW_COUNT - 1 */
-  int ncols;
+  size_t ncols;
   pcol_lview_col cols[PCOL_LVIEW_MAX_COLS];
-  int sample_view; /* 1: rows follow the samples; a selection applies */
-  int derived;     /* 1: some columns are computed (neither seq nor stored) */
+  bool sample_view; /* 1: rows follow the samples; a selection applies */
+  bool derived;     /* 1: some columns are computed (neither seq nor stored) */
 } pcol_lview_info;
 
 /* The views in spec order (meta, sources, samples, sample_values,
@@ -1646,7 +1647,7 @@ typedef struct pcol_import_options {
    * so far, at least PCOL_INPUT_CAP_MIN and at most PCOL_INPUT_CAP_MAX
    * (checked while inflating); anything else PCOL_INPUT_CAP_MAX */
   uint64_t max_input_bytes;
-  int no_mmap;                 /* pcol and Perun inputs: read, not mmap */
+  bool no_mmap;                 /* pcol and Perun inputs: read, not mmap */
 } pcol_import_options;
 #define PCOL_INPUT_CAP_MIN ((uint64_t)32 << 20)   /* 32 MiB: with the process, under 64 MB */
 #define PCOL_INPUT_CAP_PER_BYTE 64

@@ -64,7 +64,7 @@ static size_t read_manifest(mcase *out, size_t cap) {
 static int first_bad_column(pcol_file *f, pcol_error *err) {
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);
-    for (int c = 1; c <= ti->ncolumns; c++) {
+    for (size_t c = 1; c <= ti->ncolumns; c++) {
       pcol_view v;
       int rc = pcol_column(f, t, c, &v, err);
       if (rc) {
@@ -81,7 +81,7 @@ static int first_bad_column(pcol_file *f, pcol_error *err) {
 static void unchecked_agrees(pcol_file *f, const char *name) {
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);
-    for (int c = 1; c <= ti->ncolumns; c++) {
+    for (size_t c = 1; c <= ti->ncolumns; c++) {
       pcol_view a, u;
       pcol_error err = {0};
       cr_assert_eq(pcol_column(f, t, c, &a, &err), 0, "%s", err.message);

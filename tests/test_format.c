@@ -223,7 +223,7 @@ static int round_trip(const pcol_write_options *o, int codec, int *v12, int *tra
     int summary = t == PCOL_T_SOURCE_SUMMARY;
     if (summary && o->format_version == 2) continue;
     cr_assert_eq(pcol_rows(raw, t), pcol_rows(lz, t));
-    for (int c = 1; c <= ti->ncolumns; c++) {
+    for (size_t c = 1; c <= ti->ncolumns; c++) {
       if (o->format_version == 2 && t == PCOL_T_SOURCE_VALUE_TYPES && c >= PCOL_C_SVT_TOTAL) continue;
       pcol_view a = col(raw, t, c), z = col(lz, t, c);
       cr_assert_eq(a.count, z.count);

@@ -106,7 +106,7 @@ Test(lview, batches_and_counts) {
     const pcol_lview_info *v = pcol_lview_at(i);
     uint64_t buf[PCOL_LVIEW_MAX_COLS][4], n;
     pcol_lview_batch b = {{0}, 4};
-    for (int k = 0; k < v->ncols; k++) b.cols[k] = buf[k];
+    for (size_t k = 0; k < v->ncols; k++) b.cols[k] = buf[k];
     collect c = {.b = &b};
     cr_assert_eq(pcol_lview_rows(f, v, NULL, &n, &err), 0, "%s", err.message);
     cr_assert_eq(pcol_lview_scan(f, v, NULL, &b, on_batch, &c, &err), 0, "%s: %s", v->name, err.message);

@@ -42,7 +42,7 @@ static int digest(pcol_file *f, int k, uint64_t *out) {
     int t = 1 + (n + k) % (PCOL_T_COUNT_ - 1);
     const pcol_table_info *ti = pcol_table_info_get(t);
     uint64_t ht = (uint64_t)t;
-    for (int c = 1; c <= ti->ncolumns; c++) {
+    for (size_t c = 1; c <= ti->ncolumns; c++) {
       pcol_view v;
       int rc = pcol_column(f, t, c, &v, &err);
       if (rc) return rc;

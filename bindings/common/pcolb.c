@@ -91,7 +91,7 @@ int pcb_table_get(pcol_file *f, const char *name, const pcb_select *sel, uint32_
   out->nrows = n;
   pcol_lview_batch b = {0};
   int fill = 0;
-  for (int k = 0; k < vi->ncols && !rc; k++) {
+  for (size_t k = 0; k < vi->ncols && !rc; k++) {
     if (!want_col(want, k)) continue;
     const pcol_lview_col *vc = &vi->cols[k];
     pcb_col *c = &out->cols[k];

@@ -54,7 +54,7 @@ int pcol_builder_new(pcol_builder **out, pcol_error *err) {
     return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   }
   const pcol_table_info *si = pcol_table_info_get(PCOL_T_SAMPLES);
-  for (int c = 0; c < si->ncolumns; c++) {
+  for (size_t c = 0; c < si->ncolumns; c++) {
     size_t w = pcol_type_width(si->columns[c].type);
     uint64_t d = (uint64_t)si->columns[c].dflt;
     b->sdflt[c] = w < 8 ? d & (((uint64_t)1 << (8 * w)) - 1) : d;
@@ -278,7 +278,7 @@ static int map_eq(const void *ctx, uint32_t id, const void *key) {
          COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_FLAGS)->data[r] == k->flags;
 }
 
-static int b_mapping(pcol_builder *b, const pcol_mapping_row *m, int dedup,
+static int b_mapping(pcol_builder *b, const pcol_mapping_row *m, bool dedup,
                    uint32_t *id) {
   pcol_hstate hs;
   pcol_hs_init(&hs, 3);
@@ -737,7 +737,7 @@ int pcol_b_materialize_sample_column(pcol_builder *b, int c) {
 
 int pcol_b_materialize(pcol_builder *b) {
   PCOL_RETURN_NOT_OK(values_materialize(b));
-  for (int c = 0; c < pcol_table_info_get(PCOL_T_SAMPLES)->ncolumns; c++)
+  for (size_t c = 0; c < pcol_table_info_get(PCOL_T_SAMPLES)->ncolumns; c++)
     PCOL_RETURN_NOT_OK(pcol_b_materialize_sample_column(b, c));
   return PCOL_OK;
 }
@@ -885,7 +885,7 @@ int pcol_b_source_value_type(pcol_builder *b, uint32_t source_id, uint32_t vt_id
 int pcol_b_function(pcol_builder *b, const pcol_function_row *fn, uint32_t *id, pcol_error *err) {
   return b_fail(err, b_function(b, fn, id), "pcol_b_function");
 }
-int pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m, int dedup, uint32_t *id, pcol_error *err) {
+int pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m, bool dedup, uint32_t *id, pcol_error *err) {
   return b_fail(err, b_mapping(b, m, dedup, id), "pcol_b_mapping");
 }
 int pcol_b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address, uint8_t flags, const pcol_line_row *lines, size_t nlines, uint32_t *id, pcol_error *err) {
