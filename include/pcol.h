@@ -271,16 +271,18 @@ typedef struct pcol_open_options {
 
 /* Opens a pcol file read-only.  Checks the header, the directory and every
  * section's bounds, alignment and size (cost: O(number of sections)). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_open(const char *path, const pcol_open_options *opt, pcol_file **out,
-              pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_open(const char *path, const pcol_open_options *opt,
+                                              pcol_file **out, pcol_error *err);
 /* Same checks on caller-owned memory, which must outlive the pcol_file. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_open_buffer(const void *data, size_t len, const pcol_open_options *opt,
-                     pcol_file **out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_open_buffer(const void *data, size_t len,
+                                                     const pcol_open_options *opt, pcol_file **out,
+                                                     pcol_error *err);
 /* Reads a whole stream (a pipe, standard input) into memory and opens that;
  * the file owns the copy (freed by pcol_close).  `name` is used in messages.
  * pcol_open(path "-") does this for standard input. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_open_stream(FILE *in, const char *name, const pcol_open_options *opt,
-                              pcol_file **out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_open_stream(FILE *in, const char *name,
+                                                     const pcol_open_options *opt, pcol_file **out,
+                                                     pcol_error *err);
 PCOL_API void pcol_close(pcol_file *f);
 
 /* Full validation: checksums, every offset monotonic and in range, every id in
@@ -314,8 +316,8 @@ typedef struct pcol_section_info {
   uint32_t crc;
 } pcol_section_info;
 PCOL_API uint32_t pcol_section_count(const pcol_file *f);
-PCOL_API PCOL_NODISCARD pcol_status pcol_section_get(const pcol_file *f, uint32_t index, pcol_section_info *out,
-                                                     pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_section_get(const pcol_file *f, uint32_t index,
+                                                     pcol_section_info *out, pcol_error *err);
 
 /* Rows of a stored table (0 if the table is absent). */
 PCOL_API uint64_t pcol_rows(const pcol_file *f, int table);
@@ -353,7 +355,7 @@ typedef struct pcol_view {
 /* Gets a column (decoding a compressed section once, on first use).  An absent
  * column gives data == NULL and count == expected count. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_column(pcol_file *f, int table, int column, pcol_view *out,
-                pcol_error *err);
+                                                pcol_error *err);
 /* The same view, but of the values as the file stores them, without the
  * first-use value checks (spec.md §8.2: ids in range, flags, positions): for
  * a stored, uncompressed value column this costs O(1) whatever its size, and
@@ -362,8 +364,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_column(pcol_file *f, int table, int col
  * table with them; pcol_column (checked) is for that.  An absent, offsets,
  * LZ4 or unaligned column is returned as pcol_column returns it (checked).
  * For programs that hand a column on (the language bindings); doc/safety.md. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_column_unchecked(pcol_file *f, int table, int column, pcol_view *out,
-                                   pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_column_unchecked(pcol_file *f, int table, int column,
+                                                          pcol_view *out, pcol_error *err);
 
 #define PCOL_EXC_BLOCK_BITS 6
 /* Element i of an encoded view as a 64-bit pattern (spec.md §4.1). */
@@ -451,7 +453,8 @@ typedef struct pcol_str {
 } pcol_str;
 
 /* String by id (id 0 = NA: ptr NULL).  Out-of-range ids are ECORRUPT. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_string(pcol_file *f, uint32_t id, pcol_str *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_string(pcol_file *f, uint32_t id, pcol_str *out,
+                                                pcol_error *err);
 /* The name titles and export names give a source or an input: the last
  * component of its path or URI ("/home/u/runs/cpu.pb.gz" -> "cpu.pb.gz",
  * "a/b/" -> "a/b/", NA stays NA), so that a directory typed on the command
@@ -462,18 +465,20 @@ PCOL_API uint64_t pcol_string_count(const pcol_file *f); /* number of ids, inclu
 /* Convenience: a stack's location chain.  Calls fn for depth 1 (innermost)
  * outward (the callback rule, at the top).  stack_id 0 = empty. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_stack_walk(pcol_file *f, uint32_t stack_id,
-                    int (*fn)(void *ctx, uint32_t depth, uint32_t location_id),
-                    void *ctx, pcol_error *err);
+                                                    int (*fn)(void *ctx, uint32_t depth,
+                                                              uint32_t location_id),
+                                                    void *ctx, pcol_error *err);
 
 /* Meta value lookup: first row with this key and source_id (0 = file-level);
  * ENOTFOUND if absent. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key,
-                  pcol_str *out, pcol_error *err);
+                                                  pcol_str *out, pcol_error *err);
 /* The same value as a decimal integer ([-]digits, within int64): ENOTFOUND
  * if absent, EFORMAT (with a message naming key and value) if it is not
  * such a number. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_meta_get_i64(pcol_file *f, uint32_t source_id, const char *key,
-                      int64_t *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_meta_get_i64(pcol_file *f, uint32_t source_id,
+                                                      const char *key, int64_t *out,
+                                                      pcol_error *err);
 
 /* ---------------------------------------------------------------- builder */
 
@@ -483,34 +488,44 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_builder_new(pcol_builder **out, pcol_er
 PCOL_API void pcol_builder_free(pcol_builder *b);
 
 /* Interns a byte string; returns its id (>= 1) in *id.  NULL ptr = NA (id 0). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_string(pcol_builder *b, const void *ptr, size_t len, uint32_t *id, pcol_error *err);
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_cstr(pcol_builder *b, const char *s, uint32_t *id, pcol_error *err); /* NULL -> 0 */
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_string(pcol_builder *b, const void *ptr, size_t len,
+                                                  uint32_t *id, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_cstr(pcol_builder *b, const char *s, uint32_t *id,
+                                                pcol_error *err); /* NULL -> 0 */
 /* The bytes of an interned string (borrowed until the builder changes). */
 PCOL_API pcol_str pcol_b_string_get(const pcol_builder *b, uint32_t id);
 
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_source(pcol_builder *b, const char *type, const char *uri,
-                  int64_t timestamp, uint32_t *source_id, pcol_error *err);
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_meta(pcol_builder *b, uint32_t source_id, const char *key,
-                const void *value, size_t value_len, pcol_error *err);
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_meta_str(pcol_builder *b, uint32_t source_id, const char *key,
-                    const char *value, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_source(pcol_builder *b, const char *type,
+                                                  const char *uri, int64_t timestamp,
+                                                  uint32_t *source_id, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_meta(pcol_builder *b, uint32_t source_id,
+                                                const char *key, const void *value,
+                                                size_t value_len, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_meta_str(pcol_builder *b, uint32_t source_id,
+                                                    const char *key, const char *value,
+                                                    pcol_error *err);
 /* The same two by string ids (from pcol_b_string, so any bytes, NUL
  * included; 0 = NA); an id the builder has not given out is PCOL_EINVAL. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_source_sid(pcol_builder *b, uint32_t type_sid, uint32_t uri_sid,
-                               int64_t timestamp, uint32_t *source_id, pcol_error *err);
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_meta_sid(pcol_builder *b, uint32_t source_id, uint32_t key_sid,
-                             uint32_t value_sid, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_source_sid(pcol_builder *b, uint32_t type_sid,
+                                                      uint32_t uri_sid, int64_t timestamp,
+                                                      uint32_t *source_id, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_meta_sid(pcol_builder *b, uint32_t source_id,
+                                                    uint32_t key_sid, uint32_t value_sid,
+                                                    pcol_error *err);
 /* Deduplicated (type, unit) pair, by string ids. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_value_type(pcol_builder *b, uint32_t type_sid, uint32_t unit_sid,
-                      uint32_t *vt_id, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_value_type(pcol_builder *b, uint32_t type_sid,
+                                                      uint32_t unit_sid, uint32_t *vt_id,
+                                                      pcol_error *err);
 /* Declares that source measures value type vt (in declaration order). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_source_value_type(pcol_builder *b, uint32_t source_id, uint32_t vt_id, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_source_value_type(pcol_builder *b, uint32_t source_id,
+                                                             uint32_t vt_id, pcol_error *err);
 
 typedef struct pcol_function_row {
   uint32_t name, system_name, filename; /* string ids */
   int64_t start_line;                   /* PCOL_NA_I64 if unknown */
 } pcol_function_row;
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_function(pcol_builder *b, const pcol_function_row *fn, uint32_t *id, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_function(pcol_builder *b, const pcol_function_row *fn,
+                                                    uint32_t *id, pcol_error *err);
 
 typedef struct pcol_mapping_row {
   uint64_t memory_start, memory_limit, file_offset;
@@ -518,8 +533,8 @@ typedef struct pcol_mapping_row {
   uint8_t flags;               /* PCOL_MAP_* */
 } pcol_mapping_row;
 /* dedup = 0 always appends a new row (keeps a source's mapping list as is). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m, bool dedup,
-                   uint32_t *id, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m,
+                                                   bool dedup, uint32_t *id, pcol_error *err);
 
 typedef struct pcol_line_row {
   uint32_t function_id;
@@ -528,17 +543,20 @@ typedef struct pcol_line_row {
 } pcol_line_row;
 /* A location: mapping (0 = none), address, flags, and its inline chain,
  * lines[0] innermost.  Deduplicated on all fields. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address,
-                    uint8_t flags, const pcol_line_row *lines, size_t nlines,
-                    uint32_t *id, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_location(pcol_builder *b, uint32_t mapping_id,
+                                                    uint64_t address, uint8_t flags,
+                                                    const pcol_line_row *lines, size_t nlines,
+                                                    uint32_t *id, pcol_error *err);
 
 /* Prefix-tree stack node (parent = caller node, 0 for the outermost frame).
  * Deduplicated. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
-                      uint32_t *stack_id, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_stack_node(pcol_builder *b, uint32_t parent,
+                                                      uint32_t location_id, uint32_t *stack_id,
+                                                      pcol_error *err);
 /* Convenience: builds the node chain of a stack given innermost first. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_stack(pcol_builder *b, const uint32_t *locations_leaf_first,
-                 size_t n, uint32_t *stack_id, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_stack(pcol_builder *b,
+                                                 const uint32_t *locations_leaf_first, size_t n,
+                                                 uint32_t *stack_id, pcol_error *err);
 
 typedef struct pcol_label_row {
   uint32_t key, str; /* string ids; str 0 = no string value */
@@ -548,8 +566,8 @@ typedef struct pcol_label_row {
 /* Deduplicated label set, stored in canonical order (by key, then string
  * value, number and unit, as bytes), so the same set in another order gets the
  * same id. n == 0 gives id 0. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n,
-                    uint32_t *id, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels,
+                                                    size_t n, uint32_t *id, pcol_error *err);
 
 typedef struct pcol_sample_row {
   uint32_t source_id;
@@ -566,25 +584,28 @@ typedef struct pcol_value_row {
 } pcol_value_row;
 /* Appends a sample; *sample_id (may be NULL) gets its 1-based id. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_b_sample(pcol_builder *b, const pcol_sample_row *s,
-                  const pcol_value_row *values, size_t nvalues,
-                  uint32_t *sample_id, pcol_error *err);
+                                                  const pcol_value_row *values, size_t nvalues,
+                                                  uint32_t *sample_id, pcol_error *err);
 /* Number of samples so far. */
 PCOL_API uint64_t pcol_b_sample_count(const pcol_builder *b);
 
 /* Verbatim text line of a source, placed before sample `before_sample`
  * (1-based; count+1 = after the last one).  Used for exact round trips. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_text_line(pcol_builder *b, uint32_t source_id, uint64_t before_sample,
-                     const void *text, size_t len, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_text_line(pcol_builder *b, uint32_t source_id,
+                                                     uint64_t before_sample, const void *text,
+                                                     size_t len, pcol_error *err);
 /* Verbatim text of a sample whose canonical rendering differs. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_sample_text(pcol_builder *b, uint32_t sample_id, const void *text,
-                       size_t len, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_sample_text(pcol_builder *b, uint32_t sample_id,
+                                                       const void *text, size_t len,
+                                                       pcol_error *err);
 
 typedef struct pcol_model_row {
   uint32_t source_id;
   uint32_t uid, model, method, coeffs; /* string ids; coeffs is JSON text */
   double r_square, x_start, x_end;
 } pcol_model_row;
-PCOL_API PCOL_NODISCARD pcol_status pcol_b_model(pcol_builder *b, const pcol_model_row *m, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_model(pcol_builder *b, const pcol_model_row *m,
+                                                 pcol_error *err);
 
 /* Copies every table of an open pcol file into the builder with new ids
  * (sources appended; strings, functions, locations, value types deduplicated). */
@@ -633,10 +654,13 @@ typedef struct pcol_write_options {
  * (or added to) after; writing may change how it holds its data, so one
  * builder is written by one thread at a time. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_builder_write(pcol_builder *b, const char *path,
-                       const pcol_write_options *opt, pcol_error *err);
+                                                       const pcol_write_options *opt,
+                                                       pcol_error *err);
 /* Writes into a malloc'd buffer (*out, *len; free() it). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_builder_write_mem(pcol_builder *b, const pcol_write_options *opt,
-                           void **out, size_t *len, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_builder_write_mem(pcol_builder *b,
+                                                           const pcol_write_options *opt,
+                                                           void **out, size_t *len,
+                                                           pcol_error *err);
 
 /* ------------------------------------------------------ selection */
 
@@ -675,21 +699,21 @@ typedef struct pcol_select {
 /* A source's wall-clock start, ns since the Unix epoch (meta
  * otlp.time_unix_nano, else pprof.time_nanos, else source_timestamp x 1e9),
  * PCOL_NA_I64 when it has none. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_source_wall_start(pcol_file *f, uint32_t source_id, int64_t *ns,
-                                    pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_source_wall_start(pcol_file *f, uint32_t source_id,
+                                                           int64_t *ns, pcol_error *err);
 /* *overlaps = false when sel is a wall-clock range (sel->wall) that no
  * selected source of f can reach: each source's span (start + its
  * duration meta and first/last sample times, found by binary search; no
  * other sample is read) lies outside it; else true (also when a source's
  * start is unknown: the query says so). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_wall_overlaps(pcol_file *f, const pcol_select *sel, bool *overlaps,
-                                pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_wall_overlaps(pcol_file *f, const pcol_select *sel,
+                                                       bool *overlaps, pcol_error *err);
 /* sel with a wall-clock range made relative (out->wall = 0) for code that
  * takes one range for every source (the exporters): EINVAL when the
  * selected sources start at different times, ENOTFOUND when one has no
  * start.  A relative sel is copied as it is. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_select_relative(pcol_file *f, const pcol_select *sel, pcol_select *out,
-                                  pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_select_relative(pcol_file *f, const pcol_select *sel,
+                                                         pcol_select *out, pcol_error *err);
 /* true when sel has a name or label filter (focus ... tag_ignore, no_inlines). */
 PCOL_API bool pcol_select_filtered(const pcol_select *sel);
 
@@ -698,8 +722,9 @@ PCOL_API bool pcol_select_filtered(const pcol_select *sel);
  * sample lies wholly inside the range; a long sample cut by a bound gets
  * overlap/duration).  Uses the time index (binary search) per source. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_select_iter(pcol_file *f, const pcol_select *sel,
-                     int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
-                     void *ctx, pcol_error *err);
+                                                     int (*fn)(void *ctx, uint64_t row, int64_t num,
+                                                               int64_t den),
+                                                     void *ctx, pcol_error *err);
 /* The one rounding rule for scaled amounts: v * num / den rounded to the
  * nearest integer, halves away from zero, computed without overflow. */
 PCOL_API int64_t pcol_scale(int64_t v, int64_t num, int64_t den);
@@ -834,21 +859,25 @@ typedef struct pcol_writer_sample {
  * NAME_MAX, so that no option fails at the first publication; writes
  * nothing yet.  *out is NULL on failure. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_writer_open(pcol_writer **out, const char *path,
-                              const pcol_writer_options *opt, pcol_error *err);
+                                                     const pcol_writer_options *opt,
+                                                     pcol_error *err);
 /* A function for pcol_writer_location (deduplicated); *id >= 1, valid for
  * the writer's life, in every file it writes.  start_line PCOL_NA_I64 if
  * unknown. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_writer_function(pcol_writer *w, const char *name, const char *system_name,
-                                  const char *file, int64_t start_line, uint32_t *id,
-                                  pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_writer_function(pcol_writer *w, const char *name,
+                                                         const char *system_name, const char *file,
+                                                         int64_t start_line, uint32_t *id,
+                                                         pcol_error *err);
 /* A location: an address (0 = none) and its inline chain, innermost first,
  * as (function id from pcol_writer_function, line) pairs; deduplicated. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_writer_location(pcol_writer *w, uint64_t address, const uint32_t *functions,
-                                  const int64_t *lines, size_t nlines, uint32_t *id,
-                                  pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_writer_location(pcol_writer *w, uint64_t address,
+                                                         const uint32_t *functions,
+                                                         const int64_t *lines, size_t nlines,
+                                                         uint32_t *id, pcol_error *err);
 /* Adds one sample (and first publishes the current file if roll_ns has
  * passed; after it, if roll_samples is reached). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_writer_add(pcol_writer *w, const pcol_writer_sample *s, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_writer_add(pcol_writer *w, const pcol_writer_sample *s,
+                                                    pcol_error *err);
 /* Publishes the current file now if roll_ns has passed (call it from an
  * idle loop so that files roll while no sample comes). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_writer_poll(pcol_writer *w, pcol_error *err);
@@ -896,8 +925,9 @@ typedef struct pcol_value_sel {
  * matches several units or names a level snapshot (Rprof's vsize.small,
  * vsize.large, nodes: views cannot add levels up; rprof.alloc is their
  * increase). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
-                       pcol_value_sel *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_value_resolve(pcol_file *f, const pcol_select *sel,
+                                                       const char *name, pcol_value_sel *out,
+                                                       pcol_error *err);
 /* Derived value "rprof.alloc" (bytes): per Rprof memory sample,
  * max(0, d vsize.small) + max(0, d vsize.large) + max(0, d nodes) against
  * the previous sample of the source (0 for its first), which is what
@@ -914,8 +944,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_resolve(pcol_file *f, const pcol_
 /* *differ = true when the selected sources' default values disagree (a merge
  * of unrelated profiles), so that the default is "samples": each source's
  * own count.  For the CLI's warning and `pcol info`. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_value_defaults_differ(pcol_file *f, const pcol_select *sel, bool *differ,
-                                        pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_value_defaults_differ(pcol_file *f, const pcol_select *sel,
+                                                               bool *differ, pcol_error *err);
 
 /* How the numbers of value v read (doc/mappings.md §0, decimal units): a
  * unit "1e-9" or "1e-9 U" stores the value x 10^9 (collapsed decimal
@@ -931,8 +961,8 @@ PCOL_API size_t pcol_value_text(const pcol_value_sel *v, pcol_sum x, char *buf, 
 /* Which sources have the value v: (*has)[s] = 1 for source s (1..sources;
  * a calloc'd array of sources + 1 entries, free() it).  A selected source
  * without it counts 0 in every view; the CLI warns, naming it. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_value_sources(pcol_file *f, const pcol_value_sel *v, uint8_t **has,
-                                pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_value_sources(pcol_file *f, const pcol_value_sel *v,
+                                                       uint8_t **has, pcol_error *err);
 
 /* Sums the chosen value of the selected samples per stack node: *w_out gets
  * a calloc'd array of pcol_rows(f, PCOL_T_STACKS) + 1 entries (index 0 =
@@ -940,8 +970,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_sources(pcol_file *f, const pcol_
  * pcol_scale per sample.  *total_abs (may be NULL) = sum of |value| per
  * sample, the pprof total. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_stack_weights(pcol_file *f, const pcol_select *sel,
-                       const pcol_value_sel *v, pcol_sum **w_out,
-                       pcol_sum *total_abs, pcol_error *err);
+                                                       const pcol_value_sel *v, pcol_sum **w_out,
+                                                       pcol_sum *total_abs, pcol_error *err);
 
 /* --------------------------------------------------------------------- top */
 
@@ -990,16 +1020,17 @@ typedef struct pcol_top {
  * function with NA name count only for BY_LINE/BY_FILE; a non-empty stack
  * with no key at all counts as "<no location>". */
 PCOL_API PCOL_NODISCARD pcol_status pcol_top_compute(pcol_file *f, const pcol_select *sel,
-                     const pcol_value_sel *v, pcol_by by, pcol_top *out,
-                     pcol_error *err);
+                                                     const pcol_value_sel *v, pcol_by by,
+                                                     pcol_top *out, pcol_error *err);
 PCOL_API void pcol_top_free(pcol_top *t);
 /* pcol top --by label:KEY: a row per value of label KEY (string or numeric,
  * named as pcol_tags_compute names them) with flat = cum = the value of the
  * selected samples that carry it (a sample with two values of KEY counts
  * for both, as pprof -tags); samples without KEY make no row.  total is the
  * selection's, as in pcol_top_compute.  Free with pcol_top_free. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_top_by_label(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                               const char *key, pcol_top *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_top_by_label(pcol_file *f, const pcol_select *sel,
+                                                      const pcol_value_sel *v, const char *key,
+                                                      pcol_top *out, pcol_error *err);
 
 /* Row orders of go tool pprof (graph.go Nodes.Sort): FLAT = |flat| desc,
  * name, |cum| desc (the order pcol_top_compute returns); CUM = |cum| desc,
@@ -1016,9 +1047,11 @@ PCOL_API size_t pcol_top_cutoff(pcol_top *t, double fraction, pcol_sum *label_cu
  * nor sorted: what `pcol top` prints, at the cost of the rows it prints
  * (a line-level profile has 10-100x more rows than it shows).  *dropped
  * and *label_cutoff (either may be NULL) are pcol_top_cutoff's. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_top_compute_cut(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                                  pcol_by by, double fraction, pcol_sort order, pcol_top *out,
-                                  size_t *dropped, pcol_sum *label_cutoff, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_top_compute_cut(pcol_file *f, const pcol_select *sel,
+                                                         const pcol_value_sel *v, pcol_by by,
+                                                         double fraction, pcol_sort order,
+                                                         pcol_top *out, size_t *dropped,
+                                                         pcol_sum *label_cutoff, pcol_error *err);
 /* Redoes the "(inline)" marks for the rows left in t (after pcol_top_cutoff
  * or a row limit set in t->nrows), as pprof does when it rebuilds its graph
  * from the nodes it keeps: a call then comes from the nearest kept frame. */
@@ -1047,11 +1080,10 @@ typedef struct pcol_many_top {
   uint64_t input_bytes; /* their size on disk: the union's pcol_input_bytes */
   pcol_file *file;      /* the union has one source: its file (the header's time; pcol_close it) */
 } pcol_many_top;
-PCOL_API PCOL_NODISCARD pcol_status pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *opt,
-                           const pcol_select *sel, const char *value, pcol_by by,
-                           double fraction, pcol_sort order, size_t shown, pcol_top *out,
-                           size_t *dropped, pcol_sum *label_cutoff, pcol_many_top *info,
-                           pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_top_many(
+    const char *const *paths, size_t n, const pcol_open_options *opt, const pcol_select *sel,
+    const char *value, pcol_by by, double fraction, pcol_sort order, size_t shown, pcol_top *out,
+    size_t *dropped, pcol_sum *label_cutoff, pcol_many_top *info, pcol_error *err);
 
 /* -------------------------------------------------------------------- peek */
 
@@ -1078,8 +1110,8 @@ typedef struct pcol_peek {
   size_t nnodes;
   pcol_peek_edge *edges_;
 } pcol_peek;
-PCOL_API PCOL_NODISCARD pcol_status pcol_peek_compute(const pcol_top *t, const char *regex, pcol_peek *out,
-                               pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_peek_compute(const pcol_top *t, const char *regex,
+                                                      pcol_peek *out, pcol_error *err);
 PCOL_API void pcol_peek_free(pcol_peek *p);
 
 /* ------------------------------------------------------------------- graph */
@@ -1163,9 +1195,10 @@ typedef struct pcol_graph {
 /* The graph of the selected samples' value v by function (line, file,
  * address: pcol_top_compute's keys and names).  o NULL = the defaults.
  * Free with pcol_graph_free. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                                pcol_by by, const pcol_graph_opts *o, pcol_graph *out,
-                                pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_graph_compute(pcol_file *f, const pcol_select *sel,
+                                                       const pcol_value_sel *v, pcol_by by,
+                                                       const pcol_graph_opts *o, pcol_graph *out,
+                                                       pcol_error *err);
 PCOL_API void pcol_graph_free(pcol_graph *g);
 
 /* -------------------------------------------------------------------- list */
@@ -1217,9 +1250,11 @@ typedef struct pcol_list_options {
   const char *source_path; /* ':'-separated directories; NULL = the current directory */
   bool allow_any_source;    /* 1: open any file the profile names, as pprof does */
 } pcol_list_options;
-PCOL_API PCOL_NODISCARD pcol_status pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                               pcol_by by, const char *regex, const pcol_list_options *opt,
-                               pcol_list *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_list_compute(pcol_file *f, const pcol_select *sel,
+                                                      const pcol_value_sel *v, pcol_by by,
+                                                      const char *regex,
+                                                      const pcol_list_options *opt, pcol_list *out,
+                                                      pcol_error *err);
 PCOL_API void pcol_list_free(pcol_list *l);
 
 /* -------------------------------------------------------- source summaries */
@@ -1256,8 +1291,8 @@ typedef struct pcol_source_summary {
    * first segment's); PCOL_NA_I64 otherwise */
   int64_t period_min, period_max;
 } pcol_source_summary;
-PCOL_API PCOL_NODISCARD pcol_status pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n,
-                                   pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_source_summaries(pcol_file *f, pcol_source_summary **out,
+                                                          size_t *n, pcol_error *err);
 PCOL_API void pcol_source_summaries_free(pcol_source_summary *s, size_t n);
 
 /* --------------------------------------------------------- units */
@@ -1266,8 +1301,7 @@ PCOL_API void pcol_source_summaries_free(pcol_source_summary *s, size_t n);
  * the largest unit of the family that keeps the value >= 1), *out_unit the
  * unit's printed name ("" for a count).  Families: bytes (B kB MB GB TB PB,
  * x1024), time (ns us ms s hrs), GCU; other units are left as they are. */
-PCOL_API double pcol_unit_scale(pcol_sum v, pcol_str from, const char *to,
-                                const char **out_unit);
+PCOL_API double pcol_unit_scale(pcol_sum v, pcol_str from, const char *to, const char **out_unit);
 /* true when `from` belongs to a family (bytes, time, GCU). */
 PCOL_API bool pcol_unit_known(pcol_str from);
 /* true when `to` is "auto", "minimum", "raw" or a unit of from's family. */
@@ -1306,8 +1340,9 @@ typedef struct pcol_tags {
   pcol_value_sel value;
   void *priv_;
 } pcol_tags;
-PCOL_API PCOL_NODISCARD pcol_status pcol_tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                               pcol_tags *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_tags_compute(pcol_file *f, const pcol_select *sel,
+                                                      const pcol_value_sel *v, pcol_tags *out,
+                                                      pcol_error *err);
 PCOL_API void pcol_tags_free(pcol_tags *t);
 
 /* go tool pprof -traces: the selected samples that have a frame, as pprof
@@ -1333,9 +1368,10 @@ typedef struct pcol_trace {
   size_t nlabels;
   const pcol_label_kv *labels;
 } pcol_trace;
-PCOL_API PCOL_NODISCARD pcol_status pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                              int (*fn)(void *ctx, const pcol_trace *t), void *ctx,
-                              pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_traces_iter(pcol_file *f, const pcol_select *sel,
+                                                     const pcol_value_sel *v,
+                                                     int (*fn)(void *ctx, const pcol_trace *t),
+                                                     void *ctx, pcol_error *err);
 
 /* -------------------------------------------------------------- frame tree */
 
@@ -1357,10 +1393,11 @@ typedef struct pcol_ftree {
  * top-level refs) "file:line" (or the file, or "[unknown]"); a location
  * without lines "0x<address>" or "[unknown]". */
 PCOL_API PCOL_NODISCARD pcol_status pcol_ftree_build(pcol_file *f, const pcol_select *sel,
-                     const pcol_value_sel *v, pcol_ftree *out, pcol_error *err);
+                                                     const pcol_value_sel *v, pcol_ftree *out,
+                                                     pcol_error *err);
 /* Child of `parent` named name[0..len), 0 if none. */
 PCOL_API uint32_t pcol_ftree_child(const pcol_ftree *t, uint32_t parent, const char *name,
-                          size_t len);
+                                   size_t len);
 PCOL_API void pcol_ftree_free(pcol_ftree *t);
 
 /* ----------------------------------------------------------- diffs */
@@ -1373,8 +1410,9 @@ PCOL_API double pcol_share(pcol_sum v, pcol_sum total);
 /* PCOL_OK when two profiles' chosen values measure the same thing (same
  * type and unit names), else PCOL_EINVAL with both named: a diff of bytes
  * against nanoseconds means nothing (go tool pprof -diff_base refuses too). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_value_compatible(const pcol_value_sel *base, const pcol_value_sel *nw,
-                                   pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_value_compatible(const pcol_value_sel *base,
+                                                          const pcol_value_sel *nw,
+                                                          pcol_error *err);
 
 typedef struct pcol_diff_row {
   pcol_str name;                 /* borrowed from the two pcol_top results */
@@ -1394,8 +1432,9 @@ typedef struct pcol_diff {
 /* Joins two top results by name.  absolute = 0: changes in share points
  * (pcol_share of each side's total); 1: raw differences, exact (ETOOBIG when
  * one does not fit in 64 bits).  Valid while both tops live. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_diff_compute(const pcol_top *base, const pcol_top *nw, bool absolute,
-                               pcol_diff *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_diff_compute(const pcol_top *base, const pcol_top *nw,
+                                                      bool absolute, pcol_diff *out,
+                                                      pcol_error *err);
 PCOL_API void pcol_diff_free(pcol_diff *d);
 /* Sorts the rows as pprof sorts a -diff_base report: by flat (|d_flat|
  * desc, name, |d_cum| desc), by cum (|d_cum| desc, name, |d_flat| desc) or
@@ -1414,8 +1453,9 @@ PCOL_API size_t pcol_diff_cutoff(pcol_diff *d, double fraction, pcol_sum *label_
 /* For each node of `nw`, the share of the same name path in `base`
  * (*base_share) and the change of share (*delta), both malloc'd arrays of
  * nw->n entries (free() them). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_ftree_diff(const pcol_ftree *nw, const pcol_ftree *base, double **base_share,
-                             double **delta, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_ftree_diff(const pcol_ftree *nw, const pcol_ftree *base,
+                                                    double **base_share, double **delta,
+                                                    pcol_error *err);
 
 /* ----------------------------------------------------------- export budget */
 
@@ -1458,8 +1498,10 @@ typedef struct pcol_export_options {
  * line per distinct name path with a non-zero value).  Inside a frame name
  * ';', '\n', '\r' and NUL become '_' (doc/mappings.md §6).  v: the value
  * to add up (pcol_value_resolve). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_fold_write(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                             const pcol_export_options *opt, FILE *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_fold_write(pcol_file *f, const pcol_select *sel,
+                                                    const pcol_value_sel *v,
+                                                    const pcol_export_options *opt, FILE *out,
+                                                    pcol_error *err);
 /* (fold sorts its lines before writing the first, so it holds them: they,
  * and the bytes written, count against the budget of opt, as an export's.) */
 
@@ -1487,8 +1529,8 @@ typedef struct pcol_report_options {
 } pcol_report_options;
 /* the most bytes of source text a report embeds (8 MiB) */
 #define PCOL_REPORT_SOURCE_MAX ((size_t)8 << 20)
-PCOL_API PCOL_NODISCARD pcol_status pcol_report_write(pcol_file *f, const pcol_report_options *opt, FILE *out,
-                               pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_report_write(pcol_file *f, const pcol_report_options *opt,
+                                                      FILE *out, pcol_error *err);
 
 /* ------------------------------------------------ logical views (views.c)
  * The 17 views of spec.md §11 (what `pcol cat --table NAME` prints and what
@@ -1551,8 +1593,9 @@ typedef struct pcol_lview_batch {
  * for the others, as `pcol cat` ignores --focus there).  O(1) for a whole stored view; else one pass over the selected
  * samples (sample_locations: plus a temporary array of 4 bytes per stack
  * node, freed before return). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_lview_rows(pcol_file *f, const pcol_lview_info *v, const pcol_select *sel,
-                             uint64_t *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_lview_rows(pcol_file *f, const pcol_lview_info *v,
+                                                    const pcol_select *sel, uint64_t *out,
+                                                    pcol_error *err);
 /* Reads view v in row order.  First fn(ctx, 0), once the columns the view
  * reads are fetched and checked (a caller may print a header then: errors
  * before it mean the view cannot be read at all); then it fills b's arrays
@@ -1560,9 +1603,11 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_lview_rows(pcol_file *f, const pcol_lvi
  * (n >= 1), again and again until the view ends; the arrays are
  * overwritten after fn returns (the callback rule, at the top).
  * Allocates nothing (a filtered sel: what pcol_select_iter allocates). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_lview_scan(pcol_file *f, const pcol_lview_info *v, const pcol_select *sel,
-                             const pcol_lview_batch *b, int (*fn)(void *ctx, size_t n),
-                             void *ctx, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_lview_scan(pcol_file *f, const pcol_lview_info *v,
+                                                    const pcol_select *sel,
+                                                    const pcol_lview_batch *b,
+                                                    int (*fn)(void *ctx, size_t n), void *ctx,
+                                                    pcol_error *err);
 
 /* ------------------------------------------- frame rows (frame_rows.c)
  * One row per (selected sample, frame), each frame named as `pcol top`
@@ -1609,9 +1654,11 @@ typedef struct pcol_frame_rows {
  * pcol_value_resolve.  by: PCOL_BY_FUNCTION, LINE, FILE or ADDRESS.
  * Allocates the keys of top (names of every key, per location) and an
  * array of the rows of one sample. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_frame_rows_scan(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                                  pcol_by by, const pcol_frame_rows *b,
-                                  int (*fn)(void *ctx, size_t n), void *ctx, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_frame_rows_scan(pcol_file *f, const pcol_select *sel,
+                                                         const pcol_value_sel *v, pcol_by by,
+                                                         const pcol_frame_rows *b,
+                                                         int (*fn)(void *ctx, size_t n), void *ctx,
+                                                         pcol_error *err);
 
 /* ========================================== level 3: convert (lib/convert)
  * Other profile formats into a builder, and pcol files back out to them. */
@@ -1661,54 +1708,69 @@ typedef struct pcol_import_options {
  * pcol_builder_coalesce once after importing every input, as
  * `pcol pack --coalesce` does. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_import_rprof(pcol_builder *b, FILE *in, const char *name,
-                      const pcol_import_options *opt, pcol_error *err);
+                                                      const pcol_import_options *opt,
+                                                      pcol_error *err);
 PCOL_API PCOL_NODISCARD pcol_status pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
-                      const pcol_import_options *opt, pcol_error *err);
+                                                      const pcol_import_options *opt,
+                                                      pcol_error *err);
 PCOL_API PCOL_NODISCARD pcol_status pcol_import_perun(pcol_builder *b, FILE *in, const char *name,
-                      const pcol_import_options *opt, pcol_error *err);
-PCOL_API PCOL_NODISCARD pcol_status pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
-                          const pcol_import_options *opt, pcol_error *err);
+                                                      const pcol_import_options *opt,
+                                                      pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_import_collapsed(pcol_builder *b, FILE *in,
+                                                          const char *name,
+                                                          const pcol_import_options *opt,
+                                                          pcol_error *err);
 /* A Firefox Profiler profile: processed (what samply and the profiler's
  * upload/download write), gzip or not, or a Gecko profile from Firefox. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_import_firefox(pcol_builder *b, FILE *in, const char *name,
-                                 const pcol_import_options *opt, pcol_error *err);
+                                                        const pcol_import_options *opt,
+                                                        pcol_error *err);
 /* A V8 CPU profile (.cpuprofile JSON): one source. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_import_v8(pcol_builder *b, FILE *in, const char *name,
-                            const pcol_import_options *opt, pcol_error *err);
+                                                   const pcol_import_options *opt, pcol_error *err);
 /* Chrome's trace-event JSON (DevTools' Performance panel, chrome://tracing):
  * one source per V8 CPU profile it holds (Profile/ProfileChunk or
  * CpuProfile events), labelled with its thread (doc/mappings.md §14). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_import_chrome(pcol_builder *b, FILE *in, const char *name,
-                                const pcol_import_options *opt, pcol_error *err);
+                                                       const pcol_import_options *opt,
+                                                       pcol_error *err);
 /* CPython 3.15's sampling profiler (Tachyon) binary file, zstd or not: one
  * source, threads and status bits as labels (doc/mappings.md §15). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_import_tachyon(pcol_builder *b, FILE *in, const char *name,
-                                 const pcol_import_options *opt, pcol_error *err);
+                                                        const pcol_import_options *opt,
+                                                        pcol_error *err);
 /* `perf script` text, read a line at a time: one source. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_import_perf(pcol_builder *b, FILE *in, const char *name,
-                              const pcol_import_options *opt, pcol_error *err);
+                                                     const pcol_import_options *opt,
+                                                     pcol_error *err);
 /* A speedscope JSON file: one source per profile. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_import_speedscope(pcol_builder *b, FILE *in, const char *name,
-                                    const pcol_import_options *opt, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_import_speedscope(pcol_builder *b, FILE *in,
+                                                           const char *name,
+                                                           const pcol_import_options *opt,
+                                                           pcol_error *err);
 /* A JDK Flight Recorder recording (.jfr, every chunk; gzip or not): one
  * source per sampled event type it holds (doc/mappings.md §16). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_import_jfr(pcol_builder *b, FILE *in, const char *name,
-                             const pcol_import_options *opt, pcol_error *err);
+                                                    const pcol_import_options *opt,
+                                                    pcol_error *err);
 /* OpenTelemetry profiles (v1development, proto v1.10.0 and later): binary
  * ProfilesData or ExportProfilesServiceRequest, length-prefixed frames of
  * them (the Collector's file exporter) or OTLP/JSON lines, gzip or not
  * (doc/mappings.md §12). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_import_otlp(pcol_builder *b, FILE *in, const char *name,
-                     const pcol_import_options *opt, pcol_error *err);
+                                                     const pcol_import_options *opt,
+                                                     pcol_error *err);
 /* Detects the format and dispatches (pcol files are added with
  * pcol_b_add_file).  path "-" reads standard input. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
-                     const pcol_import_options *opt, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_import_path(pcol_builder *b, const char *path,
+                                                     pcol_format fmt,
+                                                     const pcol_import_options *opt,
+                                                     pcol_error *err);
 /* Opens a pcol file, or imports any other profile format (path "-": standard
  * input) into memory and opens that; the file owns the copy (pcol_close
  * frees it). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_open_any(const char *path, const pcol_open_options *opt,
-                           pcol_file **out, pcol_error *err);
+                                                  pcol_file **out, pcol_error *err);
 /* Opens the union of n inputs of any formats as `pcol merge` of them, in
  * that order, would write it (each input through pcol_import_path into one
  * builder), built in memory: no file is written; n = 1 is pcol_open_any.
@@ -1719,36 +1781,39 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_any(const char *path, const pcol_o
  * reading its sources and meta: the union is then that of the inputs that
  * overlap the range, and ENOTFOUND when none does.  *used (may be NULL):
  * the number of inputs read into the union.  Errors name the input. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *opt,
-                            const pcol_select *sel, pcol_file **out, size_t *used,
-                            pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_open_many(const char *const *paths, size_t n,
+                                                   const pcol_open_options *opt,
+                                                   const pcol_select *sel, pcol_file **out,
+                                                   size_t *used, pcol_error *err);
 
 /* Writes f (the selected samples) to `out` in format fmt (rprof, pprof,
  * perun, collapsed, speedscope or firefox) under the budget of opt (NULL: defaults). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_export(pcol_file *f, pcol_format fmt, const pcol_select *sel, FILE *out,
-                         const pcol_export_options *opt, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_export(pcol_file *f, pcol_format fmt,
+                                                const pcol_select *sel, FILE *out,
+                                                const pcol_export_options *opt, pcol_error *err);
 
 /* The exporters one by one, with the default options (the caller owns
  * atomic publication of `out`). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_export_rprof(pcol_file *f, const pcol_select *sel, FILE *out,
-                      pcol_error *err);
-PCOL_API PCOL_NODISCARD pcol_status pcol_export_pprof(pcol_file *f, const pcol_select *sel, FILE *out,
-                      int gzip, pcol_error *err);
-PCOL_API PCOL_NODISCARD pcol_status pcol_export_perun(pcol_file *f, const pcol_select *sel, FILE *out,
-                      pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_export_rprof(pcol_file *f, const pcol_select *sel,
+                                                      FILE *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_export_pprof(pcol_file *f, const pcol_select *sel,
+                                                      FILE *out, int gzip, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_export_perun(pcol_file *f, const pcol_select *sel,
+                                                      FILE *out, pcol_error *err);
 /* value: the value to weigh stacks by (pcol_value_resolve; not rprof.alloc),
  * NULL for the source's own counts (exact round trip of collapsed input). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_export_collapsed(pcol_file *f, const pcol_select *sel,
-                          const pcol_value_sel *value, FILE *out, pcol_error *err);
-PCOL_API PCOL_NODISCARD pcol_status pcol_export_speedscope(pcol_file *f, const pcol_select *sel, FILE *out,
-                           pcol_error *err);
+                                                          const pcol_value_sel *value, FILE *out,
+                                                          pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_export_speedscope(pcol_file *f, const pcol_select *sel,
+                                                           FILE *out, pcol_error *err);
 /* A processed profile for profiler.firefox.com (doc/mappings.md §8),
  * gzip-compressed (pcol_export with no_gzip writes the JSON text). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_export_firefox(pcol_file *f, const pcol_select *sel, FILE *out,
-                                 pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_export_firefox(pcol_file *f, const pcol_select *sel,
+                                                        FILE *out, pcol_error *err);
 /* One binary OTLP ProfilesData message (doc/mappings.md §12.2). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_export_otlp(pcol_file *f, const pcol_select *sel, FILE *out,
-                     pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_export_otlp(pcol_file *f, const pcol_select *sel,
+                                                     FILE *out, pcol_error *err);
 
 /* ClickHouse (doc/clickhouse.md): the profile model's tables as Native-format
  * column blocks, one stream per table (outs[t] receives table t, named
@@ -1759,13 +1824,14 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_export_otlp(pcol_file *f, const pcol_se
  * bytes of all tables count against opt's export budget. */
 #define PCOL_CH_NTABLES 11
 PCOL_API const char *pcol_clickhouse_table(unsigned table); /* NULL past the last */
-PCOL_API PCOL_NODISCARD pcol_status pcol_export_clickhouse(pcol_file *f, FILE *const outs[PCOL_CH_NTABLES],
-                                    const pcol_export_options *opt, uint64_t *nsources,
-                                    pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_export_clickhouse(pcol_file *f,
+                                                           FILE *const outs[PCOL_CH_NTABLES],
+                                                           const pcol_export_options *opt,
+                                                           uint64_t *nsources, pcol_error *err);
 /* The CREATE TABLE statements (local ReplacingMergeTree tables and a
  * Distributed table over cluster `cluster`, default "pcol", for each table). */
-PCOL_API PCOL_NODISCARD pcol_status pcol_clickhouse_schema(FILE *out, const char *cluster, pcol_error *err);
-
+PCOL_API PCOL_NODISCARD pcol_status pcol_clickhouse_schema(FILE *out, const char *cluster,
+                                                           pcol_error *err);
 
 #ifdef __cplusplus
 }

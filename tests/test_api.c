@@ -355,3 +355,30 @@ Test(api, meta_get_answers_per_source_in_file_order) {
   pcol_close(f);
   free(mem);
 }
+
+/* The header's first rule holds for the builder too: a refused append fills
+ * err with its code and a message naming the call (the pcol_b_* appends used
+ * to return a bare code, and callers patched a message in afterwards), and
+ * pcol_section_get says why an index is refused. */
+Test(api, builder_appends_and_section_get_fill_err) {
+  pcol_builder *b;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, &err), PCOL_OK);
+  cr_assert_eq(pcol_b_source_value_type(b, 5, 1, &err), PCOL_EINVAL); /* no source 5 */
+  cr_assert_eq(err.code, PCOL_EINVAL);
+  cr_assert(strstr(err.message, "pcol_b_source_value_type"), "%s", err.message);
+  err = (pcol_error){0};
+  cr_assert_eq(pcol_b_sample_text(b, 1, "x", 1, &err), PCOL_EINVAL); /* no sample 1 */
+  cr_assert(strstr(err.message, "pcol_b_sample_text"), "%s", err.message);
+  pcol_builder_free(b);
+
+  void *mem;
+  pcol_file *f = three_frames(&mem);
+  pcol_section_info si;
+  err = (pcol_error){0};
+  cr_assert_eq(pcol_section_get(f, pcol_section_count(f), &si, &err), PCOL_EINVAL);
+  cr_assert_eq(err.code, PCOL_EINVAL);
+  cr_assert(strstr(err.message, "section"), "%s", err.message);
+  pcol_close(f);
+  free(mem);
+}

@@ -861,22 +861,28 @@ int pcol_b_string(pcol_builder *b, const void *ptr, size_t len, uint32_t *id, pc
 int pcol_b_cstr(pcol_builder *b, const char *s, uint32_t *id, pcol_error *err) {
   return b_fail(err, b_cstr(b, s, id), "pcol_b_cstr");
 }
-int pcol_b_source(pcol_builder *b, const char *type, const char *uri, int64_t timestamp, uint32_t *source_id, pcol_error *err) {
+int pcol_b_source(pcol_builder *b, const char *type, const char *uri, int64_t timestamp,
+                  uint32_t *source_id, pcol_error *err) {
   return b_fail(err, b_source(b, type, uri, timestamp, source_id), "pcol_b_source");
 }
-int pcol_b_meta(pcol_builder *b, uint32_t source_id, const char *key, const void *value, size_t value_len, pcol_error *err) {
+int pcol_b_meta(pcol_builder *b, uint32_t source_id, const char *key, const void *value,
+                size_t value_len, pcol_error *err) {
   return b_fail(err, b_meta(b, source_id, key, value, value_len), "pcol_b_meta");
 }
-int pcol_b_meta_str(pcol_builder *b, uint32_t source_id, const char *key, const char *value, pcol_error *err) {
+int pcol_b_meta_str(pcol_builder *b, uint32_t source_id, const char *key, const char *value,
+                    pcol_error *err) {
   return b_fail(err, b_meta_str(b, source_id, key, value), "pcol_b_meta_str");
 }
-int pcol_b_source_sid(pcol_builder *b, uint32_t type_sid, uint32_t uri_sid, int64_t timestamp, uint32_t *source_id, pcol_error *err) {
+int pcol_b_source_sid(pcol_builder *b, uint32_t type_sid, uint32_t uri_sid, int64_t timestamp,
+                      uint32_t *source_id, pcol_error *err) {
   return b_fail(err, b_source_sid(b, type_sid, uri_sid, timestamp, source_id), "pcol_b_source_sid");
 }
-int pcol_b_meta_sid(pcol_builder *b, uint32_t source_id, uint32_t key_sid, uint32_t value_sid, pcol_error *err) {
+int pcol_b_meta_sid(pcol_builder *b, uint32_t source_id, uint32_t key_sid, uint32_t value_sid,
+                    pcol_error *err) {
   return b_fail(err, b_meta_sid(b, source_id, key_sid, value_sid), "pcol_b_meta_sid");
 }
-int pcol_b_value_type(pcol_builder *b, uint32_t type_sid, uint32_t unit_sid, uint32_t *vt_id, pcol_error *err) {
+int pcol_b_value_type(pcol_builder *b, uint32_t type_sid, uint32_t unit_sid, uint32_t *vt_id,
+                      pcol_error *err) {
   return b_fail(err, b_value_type(b, type_sid, unit_sid, vt_id), "pcol_b_value_type");
 }
 int pcol_b_source_value_type(pcol_builder *b, uint32_t source_id, uint32_t vt_id, pcol_error *err) {
@@ -885,28 +891,37 @@ int pcol_b_source_value_type(pcol_builder *b, uint32_t source_id, uint32_t vt_id
 int pcol_b_function(pcol_builder *b, const pcol_function_row *fn, uint32_t *id, pcol_error *err) {
   return b_fail(err, b_function(b, fn, id), "pcol_b_function");
 }
-int pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m, bool dedup, uint32_t *id, pcol_error *err) {
+int pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m, bool dedup, uint32_t *id,
+                   pcol_error *err) {
   return b_fail(err, b_mapping(b, m, dedup, id), "pcol_b_mapping");
 }
-int pcol_b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address, uint8_t flags, const pcol_line_row *lines, size_t nlines, uint32_t *id, pcol_error *err) {
-  return b_fail(err, b_location(b, mapping_id, address, flags, lines, nlines, id), "pcol_b_location");
+int pcol_b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address, uint8_t flags,
+                    const pcol_line_row *lines, size_t nlines, uint32_t *id, pcol_error *err) {
+  return b_fail(err, b_location(b, mapping_id, address, flags, lines, nlines, id),
+                "pcol_b_location");
 }
-int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id, uint32_t *stack_id, pcol_error *err) {
+int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id, uint32_t *stack_id,
+                      pcol_error *err) {
   return b_fail(err, b_stack_node(b, parent, location_id, stack_id), "pcol_b_stack_node");
 }
-int pcol_b_stack(pcol_builder *b, const uint32_t *locations_leaf_first, size_t n, uint32_t *stack_id, pcol_error *err) {
+int pcol_b_stack(pcol_builder *b, const uint32_t *locations_leaf_first, size_t n,
+                 uint32_t *stack_id, pcol_error *err) {
   return b_fail(err, b_stack(b, locations_leaf_first, n, stack_id), "pcol_b_stack");
 }
-int pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n, uint32_t *id, pcol_error *err) {
+int pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n, uint32_t *id,
+                    pcol_error *err) {
   return b_fail(err, b_labelset(b, labels, n, id), "pcol_b_labelset");
 }
-int pcol_b_sample(pcol_builder *b, const pcol_sample_row *s, const pcol_value_row *values, size_t nvalues, uint32_t *sample_id, pcol_error *err) {
+int pcol_b_sample(pcol_builder *b, const pcol_sample_row *s, const pcol_value_row *values,
+                  size_t nvalues, uint32_t *sample_id, pcol_error *err) {
   return b_fail(err, b_sample(b, s, values, nvalues, sample_id), "pcol_b_sample");
 }
-int pcol_b_text_line(pcol_builder *b, uint32_t source_id, uint64_t before_sample, const void *text, size_t len, pcol_error *err) {
+int pcol_b_text_line(pcol_builder *b, uint32_t source_id, uint64_t before_sample, const void *text,
+                     size_t len, pcol_error *err) {
   return b_fail(err, b_text_line(b, source_id, before_sample, text, len), "pcol_b_text_line");
 }
-int pcol_b_sample_text(pcol_builder *b, uint32_t sample_id, const void *text, size_t len, pcol_error *err) {
+int pcol_b_sample_text(pcol_builder *b, uint32_t sample_id, const void *text, size_t len,
+                       pcol_error *err) {
   return b_fail(err, b_sample_text(b, sample_id, text, len), "pcol_b_sample_text");
 }
 int pcol_b_model(pcol_builder *b, const pcol_model_row *m, pcol_error *err) {
