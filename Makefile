@@ -80,7 +80,7 @@ TEST_CPPFLAGS := -Iinclude -Iformat -Ilib/core -Ilib/convert -Ilib/convert/perun
 LIB_CFLAGS := -fPIC -fvisibility=hidden
 
 .PHONY: all deps run check test test-unit test-cli test-conformance test-interop test-clang install clean \
-        fuzz fuzz-run bench bench-quick examples check-layers check-report-modules test-install test-bounds test-corpus
+        fuzz fuzz-run bench bench-quick examples check-layers check-report-modules check-api-doc test-install test-bounds test-corpus
 .DEFAULT_GOAL := all
 
 all: deps $(PCOL) $(LIBA) $(LIBSO) $(BUILD)/bin/read_top $(BUILD)/bin/record_self
@@ -176,6 +176,11 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA)
 check-layers: $(LIB_OBJ) $(TOOL_OBJ)
 	@bash tests/check_layers.sh $(BUILD)/obj
 
+# doc/api.md names every PCOL_API function of include/pcol.h, as generated
+# from it (python3 tests/api_doc.py rewrites it).
+check-api-doc:
+	@python3 tests/api_doc.py --check
+
 # ------------------------------------------------------------------ run
 run: all
 	$(PCOL) pack examples/demo.out -o $(BUILD)/demo.pcol
@@ -195,7 +200,7 @@ SANLINK_TEST = -no-pie $(if $(shell $(CC) --version 2>/dev/null | grep -qi 'free
 # time, then the one-core stages in two lanes (bench/results/test-time.md).
 test: deps pybin
 	@$(MAKE) -j2 --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" SANLINK="$(SANLINK_TEST)" OPT=-O1 test-build
-	@$(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" SANLINK="$(SANLINK_TEST)" OPT=-O1 JOBS=2 LEAKS=errors check-layers check-report-modules test-unit test-cli test-conformance test-tsan
+	@$(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" SANLINK="$(SANLINK_TEST)" OPT=-O1 JOBS=2 LEAKS=errors check-layers check-report-modules check-api-doc test-unit test-cli test-conformance test-tsan
 	@$(MAKE) -j2 --no-print-directory all
 	@$(MAKE) --no-print-directory JOBS=2 test-interop
 	@$(MAKE) --no-print-directory test-tail
@@ -214,7 +219,7 @@ JOBS ?= 1
 LEAKS ?= all
 check: deps pybin
 	@$(MAKE) -j2 --no-print-directory test-build
-	@$(MAKE) --no-print-directory check-layers check-report-modules
+	@$(MAKE) --no-print-directory check-layers check-report-modules check-api-doc
 	@$(MAKE) --no-print-directory JOBS=2 test-unit
 	@$(MAKE) --no-print-directory JOBS=2 test-cli
 	@$(MAKE) --no-print-directory test-conformance

@@ -476,19 +476,19 @@ static void write_pcol(const gen *g) {
   pcol_error err = {0};
   if (pcol_builder_new(&b, &err)) die(err.message);
   uint32_t src;
-  OK(pcol_b_source(b, "rprof", g->rprof ? g->rprof : "synthetic", PCOL_NA_I64, &src));
+  OK(pcol_b_source(b, "rprof", g->rprof ? g->rprof : "synthetic", PCOL_NA_I64, &src, &err));
   char hv[64];
   snprintf(hv, sizeof hv, "%d", INTERVAL_US);
-  OK(pcol_b_meta_str(b, src, "rprof.interval_us", hv));
+  OK(pcol_b_meta_str(b, src, "rprof.interval_us", hv, &err));
   uint32_t vt[4] = {0};
   if (g->memory) {
     const char *n[4][2] = {{"small_v", "cells"}, {"big_v", "cells"}, {"nodes", "bytes"}, {"duplications", "count"}};
     for (int k = 0; k < 4; k++) {
       uint32_t ts, us;
-      OK(pcol_b_cstr(b, n[k][0], &ts));
-      OK(pcol_b_cstr(b, n[k][1], &us));
-      OK(pcol_b_value_type(b, ts, us, &vt[k]));
-      OK(pcol_b_source_value_type(b, src, vt[k]));
+      OK(pcol_b_cstr(b, n[k][0], &ts, &err));
+      OK(pcol_b_cstr(b, n[k][1], &us, &err));
+      OK(pcol_b_value_type(b, ts, us, &vt[k], &err));
+      OK(pcol_b_source_value_type(b, src, vt[k], &err));
     }
   }
   /* Rows are created on first use, as an importer would: a small profile
@@ -514,20 +514,20 @@ static void write_pcol(const gen *g) {
         if (!loc[st]) {
           if (!fid[f]) {
             pcol_function_row fnr = {0, 0, 0, PCOL_NA_I64};
-            OK(pcol_b_cstr(b, g->fns[f].name, &fnr.name));
+            OK(pcol_b_cstr(b, g->fns[f].name, &fnr.name, &err));
             if (g->fns[f].file) {
-              OK(pcol_b_cstr(b, file_path(g->fns[f].file, path, sizeof path), &fnr.filename));
+              OK(pcol_b_cstr(b, file_path(g->fns[f].file, path, sizeof path), &fnr.filename, &err));
               fnr.start_line = g->fns[f].start_line;
             }
-            OK(pcol_b_function(b, &fnr, &fid[f]));
+            OK(pcol_b_function(b, &fnr, &fid[f], &err));
           }
           int line = site_line(g, st);
           pcol_line_row lr = {fid[f], line ? line : PCOL_NA_I64, PCOL_NA_I64};
-          OK(pcol_b_location(b, 0, 0, 0, &lr, 1, &loc[st]));
+          OK(pcol_b_location(b, 0, 0, 0, &lr, 1, &loc[st], &err));
         }
         leaf_first[j] = loc[st];
       }
-      OK(pcol_b_stack(b, leaf_first, n, &sid[t.stack]));
+      OK(pcol_b_stack(b, leaf_first, n, &sid[t.stack], &err));
     }
     if (t.stack >= 0) row.stack_id = sid[t.stack];
     size_t nv = 0;
@@ -535,7 +535,7 @@ static void write_pcol(const gen *g) {
       uint64_t v[4] = {t.small, t.big, t.nodes, t.dups};
       for (int k = 0; k < 4; k++) vals[nv++] = (pcol_value_row){vt[k], (int64_t)v[k]};
     }
-    OK(pcol_b_sample(b, &row, vals, nv, NULL));
+    OK(pcol_b_sample(b, &row, vals, nv, NULL, &err));
   }
   pcol_write_options wo = {.compress_lz4 = g->lz4};
   if (g->pcol && pcol_builder_write(b, g->pcol, &wo, &err)) die(err.message);

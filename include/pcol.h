@@ -3,21 +3,54 @@
  *
  * libpcol reads pcol files zero-copy (read-only mmap or a caller's buffer) and
  * writes them through an in-memory builder.  It also converts other profile
- * formats (Rprof, pprof, Perun, collapsed stacks) into a builder and pcol files
- * back out to them.  The on-disk format is specified in spec.md.
+ * formats (Rprof, pprof, Perun, collapsed stacks, ...) into a builder and pcol
+ * files back out to them.  The on-disk format is specified in spec.md; a
+ * reference of every function is doc/api.md (checked against this header by
+ * tests/api_doc.sh in `make check`).
  *
- * Conventions (after nanoarrow, LMDB):
- *  - every function that can fail returns an int: PCOL_OK (0) or a negative
- *    PCOL_E* code, and fills the optional `pcol_error *` with a message;
- *  - ids are 1-based row numbers; 0 means "none" (NA) for every foreign key
- *    and for string ids;
- *  - views and strings returned by a pcol_file are borrowed: valid until
- *    pcol_close();
- *  - no global state; all reads of an open file are thread-safe.
+ * Contents
+ *   level 1: core (lib/core)      errors, NA values, schema, reader (open,
+ *                                 columns, lanes, views, strings, stacks,
+ *                                 meta), builder (pcol_builder_*, pcol_b_*),
+ *                                 selection, atomic output, streaming writer
+ *   level 2: query (lib/query)    sums, values, stack weights, top, peek,
+ *                                 graph, list, source summaries, units,
+ *                                 labels and traces, frame tree, diffs,
+ *                                 export budget, fold, report, logical views,
+ *                                 frame rows
+ *   level 3: convert (lib/convert) formats, importers, open_any/open_many,
+ *                                 exporters, ClickHouse
+ *
+ * Conventions (after nanoarrow, LMDB); each is written here once:
+ *  - Status: every function that can fail returns a pcol_status: PCOL_OK (0)
+ *    or a negative PCOL_E* code, and fills the optional `pcol_error *err`
+ *    (may be NULL) with the code and a message.  Status returns are
+ *    PCOL_NODISCARD: the compiler warns when a caller drops one.  The only
+ *    int returns are pcol_error_set, pcol_error_prefix and
+ *    pcol_output_budget_error, which hand back the code they were given.
+ *  - Warnings: a success may leave a warning in err (code PCOL_OK, message
+ *    set; the importers do): pass a cleared err and look at message[0].
+ *  - Types: predicates and flags are bool; lengths and counts are size_t
+ *    or uint64_t; ids are uint32_t; an int is a status, a table or column
+ *    number, or an enum-like mode named where it is declared.
+ *  - Ids are 1-based row numbers; 0 means "none" (NA) for every foreign key
+ *    and for string ids.
+ *  - Ownership: views, strings and names returned by a pcol_file are
+ *    borrowed: valid until pcol_close().  A result a function allocates has
+ *    a pcol_*_free() beside it, or (arrays) is freed with free() as its
+ *    comment says.  What a callback receives is borrowed for the callback
+ *    only: copy what you keep.
+ *  - Callbacks: the five iterators (pcol_stack_walk, pcol_select_iter,
+ *    pcol_traces_iter, pcol_lview_scan, pcol_frame_rows_scan) call
+ *    fn(ctx, ...), which returns 0
+ *    to go on, > 0 to stop early (the iterator then returns PCOL_OK), or < 0
+ *    (a PCOL_E* code) to fail: the iterator stops and returns that code.
+ *  - No global state; all reads of an open file are thread-safe.
  */
 #ifndef PCOL_H
 #define PCOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +64,17 @@ extern "C" {
 #define PCOL_API __attribute__((visibility("default")))
 #else
 #define PCOL_API
+#endif
+
+/* A status: PCOL_OK (0) or a negative PCOL_E* code (the convention above). */
+typedef int pcol_status;
+/* On status returns: the compiler warns when a caller ignores one.  gcc
+ * warns even through a (void) cast; ignore one on purpose with
+ * `if (f(...)) { }` and a comment why. */
+#if defined(__GNUC__)
+#define PCOL_NODISCARD __attribute__((warn_unused_result))
+#else
+#define PCOL_NODISCARD
 #endif
 
 /* The library's version (the Makefile and pcol.pc read it from here).  The
@@ -78,9 +122,6 @@ PCOL_API const char *pcol_strerror(int code);
 /* Puts "prefix: " before err's message (a file name, a command), keeping
  * its code; does nothing when err is NULL.  Returns err->code (or 0). */
 PCOL_API int pcol_error_prefix(pcol_error *err, const char *prefix);
-/* Callbacks (pcol_stack_walk, pcol_select_iter) follow one rule: return 0
- * to go on, > 0 to stop early (the call then returns PCOL_OK), < 0 (a
- * PCOL_E* code) to fail: the call stops and returns that code. */
 
 /* The library's version as PCOL_VERSION_NUMBER and as a string. */
 PCOL_API unsigned pcol_version(void);
@@ -188,8 +229,8 @@ typedef struct pcol_column_info {
   uint16_t id;
   const char *name;
   pcol_type type;
-  int is_offsets;   /* 1: rows+1 entries; element i..i+1 bounds row i's children */
-  int is_string;    /* 1: u32 string ids */
+  bool is_offsets;   /* 1: rows+1 entries; element i..i+1 bounds row i's children */
+  bool is_string;    /* 1: u32 string ids */
   int ref_table;    /* table whose 1-based ids this column holds, 0 if none */
   int64_t dflt;     /* value of every row when the column is absent (bit pattern) */
 } pcol_column_info;
@@ -197,7 +238,7 @@ typedef struct pcol_column_info {
 typedef struct pcol_table_info {
   uint16_t id;
   const char *name;
-  int ncolumns;
+  size_t ncolumns;
   const pcol_column_info *columns; /* columns[k].id == k+1 */
   int child_table; /* table addressed by this table's offsets column, 0 if none */
 } pcol_table_info;
@@ -214,7 +255,7 @@ PCOL_API const pcol_column_info *pcol_column_info_get(int table, int column);
 typedef struct pcol_file pcol_file;
 
 typedef struct pcol_open_options {
-  int no_mmap;                 /* 1: read the file into memory instead of mmap */
+  bool no_mmap;                 /* 1: read the file into memory instead of mmap */
   uint64_t max_decoded_bytes;  /* cap on any one decoded (LZ4) section; 0 = 4 GiB */
   /* The row budget: the rows of all known tables together, checked at
    * open (PCOL_ETOOBIG past it; a resource limit, not a rule of the
@@ -230,21 +271,23 @@ typedef struct pcol_open_options {
 
 /* Opens a pcol file read-only.  Checks the header, the directory and every
  * section's bounds, alignment and size (cost: O(number of sections)). */
-PCOL_API int pcol_open(const char *path, const pcol_open_options *opt, pcol_file **out,
-              pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_open(const char *path, const pcol_open_options *opt,
+                                              pcol_file **out, pcol_error *err);
 /* Same checks on caller-owned memory, which must outlive the pcol_file. */
-PCOL_API int pcol_open_buffer(const void *data, size_t len, const pcol_open_options *opt,
-                     pcol_file **out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_open_buffer(const void *data, size_t len,
+                                                     const pcol_open_options *opt, pcol_file **out,
+                                                     pcol_error *err);
 /* Reads a whole stream (a pipe, standard input) into memory and opens that;
  * the file owns the copy (freed by pcol_close).  `name` is used in messages.
  * pcol_open(path "-") does this for standard input. */
-PCOL_API int pcol_open_stream(FILE *in, const char *name, const pcol_open_options *opt,
-                              pcol_file **out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_open_stream(FILE *in, const char *name,
+                                                     const pcol_open_options *opt, pcol_file **out,
+                                                     pcol_error *err);
 PCOL_API void pcol_close(pcol_file *f);
 
 /* Full validation: checksums, every offset monotonic and in range, every id in
  * range, stack parents before children, exact decoded sizes, sample order. */
-PCOL_API int pcol_validate_full(pcol_file *f, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_validate_full(pcol_file *f, pcol_error *err);
 
 typedef struct pcol_header_info {
   uint16_t major, minor;
@@ -273,7 +316,8 @@ typedef struct pcol_section_info {
   uint32_t crc;
 } pcol_section_info;
 PCOL_API uint32_t pcol_section_count(const pcol_file *f);
-PCOL_API int pcol_section_get(const pcol_file *f, uint32_t index, pcol_section_info *out);
+PCOL_API PCOL_NODISCARD pcol_status pcol_section_get(const pcol_file *f, uint32_t index,
+                                                     pcol_section_info *out, pcol_error *err);
 
 /* Rows of a stored table (0 if the table is absent). */
 PCOL_API uint64_t pcol_rows(const pcol_file *f, int table);
@@ -310,8 +354,8 @@ typedef struct pcol_view {
 
 /* Gets a column (decoding a compressed section once, on first use).  An absent
  * column gives data == NULL and count == expected count. */
-PCOL_API int pcol_column(pcol_file *f, int table, int column, pcol_view *out,
-                pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_column(pcol_file *f, int table, int column, pcol_view *out,
+                                                pcol_error *err);
 /* The same view, but of the values as the file stores them, without the
  * first-use value checks (spec.md §8.2: ids in range, flags, positions): for
  * a stored, uncompressed value column this costs O(1) whatever its size, and
@@ -320,8 +364,8 @@ PCOL_API int pcol_column(pcol_file *f, int table, int column, pcol_view *out,
  * table with them; pcol_column (checked) is for that.  An absent, offsets,
  * LZ4 or unaligned column is returned as pcol_column returns it (checked).
  * For programs that hand a column on (the language bindings); doc/safety.md. */
-PCOL_API int pcol_column_unchecked(pcol_file *f, int table, int column, pcol_view *out,
-                                   pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_column_unchecked(pcol_file *f, int table, int column,
+                                                          pcol_view *out, pcol_error *err);
 
 #define PCOL_EXC_BLOCK_BITS 6
 /* Element i of an encoded view as a 64-bit pattern (spec.md §4.1). */
@@ -409,7 +453,8 @@ typedef struct pcol_str {
 } pcol_str;
 
 /* String by id (id 0 = NA: ptr NULL).  Out-of-range ids are ECORRUPT. */
-PCOL_API int pcol_string(pcol_file *f, uint32_t id, pcol_str *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_string(pcol_file *f, uint32_t id, pcol_str *out,
+                                                pcol_error *err);
 /* The name titles and export names give a source or an input: the last
  * component of its path or URI ("/home/u/runs/cpu.pb.gz" -> "cpu.pb.gz",
  * "a/b/" -> "a/b/", NA stays NA), so that a directory typed on the command
@@ -418,58 +463,69 @@ PCOL_API pcol_str pcol_display_name(pcol_str s);
 PCOL_API uint64_t pcol_string_count(const pcol_file *f); /* number of ids, including 0 */
 
 /* Convenience: a stack's location chain.  Calls fn for depth 1 (innermost)
- * outward; fn returns 0 to go on, > 0 to stop (result PCOL_OK), < 0 to fail
- * (that code is returned).  stack_id 0 = empty. */
-PCOL_API int pcol_stack_walk(pcol_file *f, uint32_t stack_id,
-                    int (*fn)(void *ctx, uint32_t depth, uint32_t location_id),
-                    void *ctx, pcol_error *err);
+ * outward (the callback rule, at the top).  stack_id 0 = empty. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_stack_walk(pcol_file *f, uint32_t stack_id,
+                                                    int (*fn)(void *ctx, uint32_t depth,
+                                                              uint32_t location_id),
+                                                    void *ctx, pcol_error *err);
 
 /* Meta value lookup: first row with this key and source_id (0 = file-level);
  * ENOTFOUND if absent. */
-PCOL_API int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key,
-                  pcol_str *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key,
+                                                  pcol_str *out, pcol_error *err);
 /* The same value as a decimal integer ([-]digits, within int64): ENOTFOUND
  * if absent, EFORMAT (with a message naming key and value) if it is not
  * such a number. */
-PCOL_API int pcol_meta_get_i64(pcol_file *f, uint32_t source_id, const char *key,
-                      int64_t *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_meta_get_i64(pcol_file *f, uint32_t source_id,
+                                                      const char *key, int64_t *out,
+                                                      pcol_error *err);
 
 /* ---------------------------------------------------------------- builder */
 
 typedef struct pcol_builder pcol_builder;
 
-PCOL_API int pcol_builder_new(pcol_builder **out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_builder_new(pcol_builder **out, pcol_error *err);
 PCOL_API void pcol_builder_free(pcol_builder *b);
 
 /* Interns a byte string; returns its id (>= 1) in *id.  NULL ptr = NA (id 0). */
-PCOL_API int pcol_b_string(pcol_builder *b, const void *ptr, size_t len, uint32_t *id);
-PCOL_API int pcol_b_cstr(pcol_builder *b, const char *s, uint32_t *id); /* NULL -> 0 */
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_string(pcol_builder *b, const void *ptr, size_t len,
+                                                  uint32_t *id, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_cstr(pcol_builder *b, const char *s, uint32_t *id,
+                                                pcol_error *err); /* NULL -> 0 */
 /* The bytes of an interned string (borrowed until the builder changes). */
 PCOL_API pcol_str pcol_b_string_get(const pcol_builder *b, uint32_t id);
 
-PCOL_API int pcol_b_source(pcol_builder *b, const char *type, const char *uri,
-                  int64_t timestamp, uint32_t *source_id);
-PCOL_API int pcol_b_meta(pcol_builder *b, uint32_t source_id, const char *key,
-                const void *value, size_t value_len);
-PCOL_API int pcol_b_meta_str(pcol_builder *b, uint32_t source_id, const char *key,
-                    const char *value);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_source(pcol_builder *b, const char *type,
+                                                  const char *uri, int64_t timestamp,
+                                                  uint32_t *source_id, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_meta(pcol_builder *b, uint32_t source_id,
+                                                const char *key, const void *value,
+                                                size_t value_len, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_meta_str(pcol_builder *b, uint32_t source_id,
+                                                    const char *key, const char *value,
+                                                    pcol_error *err);
 /* The same two by string ids (from pcol_b_string, so any bytes, NUL
  * included; 0 = NA); an id the builder has not given out is PCOL_EINVAL. */
-PCOL_API int pcol_b_source_sid(pcol_builder *b, uint32_t type_sid, uint32_t uri_sid,
-                               int64_t timestamp, uint32_t *source_id);
-PCOL_API int pcol_b_meta_sid(pcol_builder *b, uint32_t source_id, uint32_t key_sid,
-                             uint32_t value_sid);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_source_sid(pcol_builder *b, uint32_t type_sid,
+                                                      uint32_t uri_sid, int64_t timestamp,
+                                                      uint32_t *source_id, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_meta_sid(pcol_builder *b, uint32_t source_id,
+                                                    uint32_t key_sid, uint32_t value_sid,
+                                                    pcol_error *err);
 /* Deduplicated (type, unit) pair, by string ids. */
-PCOL_API int pcol_b_value_type(pcol_builder *b, uint32_t type_sid, uint32_t unit_sid,
-                      uint32_t *vt_id);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_value_type(pcol_builder *b, uint32_t type_sid,
+                                                      uint32_t unit_sid, uint32_t *vt_id,
+                                                      pcol_error *err);
 /* Declares that source measures value type vt (in declaration order). */
-PCOL_API int pcol_b_source_value_type(pcol_builder *b, uint32_t source_id, uint32_t vt_id);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_source_value_type(pcol_builder *b, uint32_t source_id,
+                                                             uint32_t vt_id, pcol_error *err);
 
 typedef struct pcol_function_row {
   uint32_t name, system_name, filename; /* string ids */
   int64_t start_line;                   /* PCOL_NA_I64 if unknown */
 } pcol_function_row;
-PCOL_API int pcol_b_function(pcol_builder *b, const pcol_function_row *fn, uint32_t *id);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_function(pcol_builder *b, const pcol_function_row *fn,
+                                                    uint32_t *id, pcol_error *err);
 
 typedef struct pcol_mapping_row {
   uint64_t memory_start, memory_limit, file_offset;
@@ -477,8 +533,8 @@ typedef struct pcol_mapping_row {
   uint8_t flags;               /* PCOL_MAP_* */
 } pcol_mapping_row;
 /* dedup = 0 always appends a new row (keeps a source's mapping list as is). */
-PCOL_API int pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m, int dedup,
-                   uint32_t *id);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m,
+                                                   bool dedup, uint32_t *id, pcol_error *err);
 
 typedef struct pcol_line_row {
   uint32_t function_id;
@@ -487,17 +543,20 @@ typedef struct pcol_line_row {
 } pcol_line_row;
 /* A location: mapping (0 = none), address, flags, and its inline chain,
  * lines[0] innermost.  Deduplicated on all fields. */
-PCOL_API int pcol_b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address,
-                    uint8_t flags, const pcol_line_row *lines, size_t nlines,
-                    uint32_t *id);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_location(pcol_builder *b, uint32_t mapping_id,
+                                                    uint64_t address, uint8_t flags,
+                                                    const pcol_line_row *lines, size_t nlines,
+                                                    uint32_t *id, pcol_error *err);
 
 /* Prefix-tree stack node (parent = caller node, 0 for the outermost frame).
  * Deduplicated. */
-PCOL_API int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
-                      uint32_t *stack_id);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_stack_node(pcol_builder *b, uint32_t parent,
+                                                      uint32_t location_id, uint32_t *stack_id,
+                                                      pcol_error *err);
 /* Convenience: builds the node chain of a stack given innermost first. */
-PCOL_API int pcol_b_stack(pcol_builder *b, const uint32_t *locations_leaf_first,
-                 size_t n, uint32_t *stack_id);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_stack(pcol_builder *b,
+                                                 const uint32_t *locations_leaf_first, size_t n,
+                                                 uint32_t *stack_id, pcol_error *err);
 
 typedef struct pcol_label_row {
   uint32_t key, str; /* string ids; str 0 = no string value */
@@ -507,8 +566,8 @@ typedef struct pcol_label_row {
 /* Deduplicated label set, stored in canonical order (by key, then string
  * value, number and unit, as bytes), so the same set in another order gets the
  * same id. n == 0 gives id 0. */
-PCOL_API int pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n,
-                    uint32_t *id);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels,
+                                                    size_t n, uint32_t *id, pcol_error *err);
 
 typedef struct pcol_sample_row {
   uint32_t source_id;
@@ -524,44 +583,47 @@ typedef struct pcol_value_row {
   int64_t value;
 } pcol_value_row;
 /* Appends a sample; *sample_id (may be NULL) gets its 1-based id. */
-PCOL_API int pcol_b_sample(pcol_builder *b, const pcol_sample_row *s,
-                  const pcol_value_row *values, size_t nvalues,
-                  uint32_t *sample_id);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_sample(pcol_builder *b, const pcol_sample_row *s,
+                                                  const pcol_value_row *values, size_t nvalues,
+                                                  uint32_t *sample_id, pcol_error *err);
 /* Number of samples so far. */
 PCOL_API uint64_t pcol_b_sample_count(const pcol_builder *b);
 
 /* Verbatim text line of a source, placed before sample `before_sample`
  * (1-based; count+1 = after the last one).  Used for exact round trips. */
-PCOL_API int pcol_b_text_line(pcol_builder *b, uint32_t source_id, uint64_t before_sample,
-                     const void *text, size_t len);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_text_line(pcol_builder *b, uint32_t source_id,
+                                                     uint64_t before_sample, const void *text,
+                                                     size_t len, pcol_error *err);
 /* Verbatim text of a sample whose canonical rendering differs. */
-PCOL_API int pcol_b_sample_text(pcol_builder *b, uint32_t sample_id, const void *text,
-                       size_t len);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_sample_text(pcol_builder *b, uint32_t sample_id,
+                                                       const void *text, size_t len,
+                                                       pcol_error *err);
 
 typedef struct pcol_model_row {
   uint32_t source_id;
   uint32_t uid, model, method, coeffs; /* string ids; coeffs is JSON text */
   double r_square, x_start, x_end;
 } pcol_model_row;
-PCOL_API int pcol_b_model(pcol_builder *b, const pcol_model_row *m);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_model(pcol_builder *b, const pcol_model_row *m,
+                                                 pcol_error *err);
 
 /* Copies every table of an open pcol file into the builder with new ids
  * (sources appended; strings, functions, locations, value types deduplicated). */
-PCOL_API int pcol_b_add_file(pcol_builder *b, pcol_file *f, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_b_add_file(pcol_builder *b, pcol_file *f, pcol_error *err);
 
 /* Merges each run of consecutive samples of one source that have the same
  * stack, labels and values and are evenly spaced in time into one long
  * sample (weight = run length, duration = run length x spacing); keeps
  * sample_text ids and text_lines positions in step.  spec.md §7. */
-PCOL_API int pcol_builder_coalesce(pcol_builder *b, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_builder_coalesce(pcol_builder *b, pcol_error *err);
 
 typedef struct pcol_write_options {
-  int compress_lz4; /* 1: LZ4 each section that shrinks */
+  bool compress_lz4; /* 1: LZ4 each section that shrinks */
   /* 1: zstd each section that shrinks, after the column transforms that
    * shrink it most, in a file with the compact directory (format 1.2,
    * spec.md §3.1, §4; the file then needs a 1.2 reader).  Takes precedence
    * over compress_lz4. */
-  int compress_zstd;
+  bool compress_zstd;
   /* 1..22 for every section; 0 = auto: PCOL_ZSTD_SMALL_LEVEL for sections
    * of at most PCOL_ZSTD_SMALL_BYTES, PCOL_ZSTD_DEFAULT_LEVEL above */
   int zstd_level;
@@ -571,7 +633,7 @@ typedef struct pcol_write_options {
    * refuses); a file that fails is not published: PCOL_ECORRUPT, the path
    * untouched.  Costs a second pass over the file (and, for path "-", the
    * whole file in memory first). */
-  int validate;
+  bool validate;
   /* The format minor version to write: 3 (also 0, the default): columns
    * encoded in their narrowest form read in place (format 1.3, spec.md
    * §4.1), in a compact directory, with the per-source summary (§6.10:
@@ -591,18 +653,21 @@ typedef struct pcol_write_options {
  * path "-" writes to standard output.  The builder may be written again
  * (or added to) after; writing may change how it holds its data, so one
  * builder is written by one thread at a time. */
-PCOL_API int pcol_builder_write(pcol_builder *b, const char *path,
-                       const pcol_write_options *opt, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_builder_write(pcol_builder *b, const char *path,
+                                                       const pcol_write_options *opt,
+                                                       pcol_error *err);
 /* Writes into a malloc'd buffer (*out, *len; free() it). */
-PCOL_API int pcol_builder_write_mem(pcol_builder *b, const pcol_write_options *opt,
-                           void **out, size_t *len, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_builder_write_mem(pcol_builder *b,
+                                                           const pcol_write_options *opt,
+                                                           void **out, size_t *len,
+                                                           pcol_error *err);
 
 /* ------------------------------------------------------ selection */
 
 /* Sample selection shared by every command that reads samples. */
 typedef struct pcol_select {
   uint32_t source_id; /* 0 = all sources */
-  int has_from, has_to;
+  bool has_from, has_to;
   int64_t from_ns, to_ns; /* [from, to) relative to the source's start */
   /* go tool pprof's filters (NULL = none), with its semantics
    * (profile/filter.go), as POSIX extended regular expressions (regex.h)
@@ -623,42 +688,43 @@ typedef struct pcol_select {
    * after hide/show, so an inlined call's weight is its caller's, at the
    * caller's line (focus and ignore still see the inlined functions, as
    * pprof filters before it aggregates). */
-  int no_inlines;
+  bool no_inlines;
   /* 1: from_ns and to_ns are wall-clock times, ns since the Unix epoch, for
    * every source at once: each source's are taken relative to its start
    * (pcol_source_wall_start); a source whose samples have no times counts
    * whole when its span lies inside the range, not at all outside it, and
    * is an error when the range cuts it (lib/core/wall.c). */
-  int wall;
+  bool wall;
 } pcol_select;
 /* A source's wall-clock start, ns since the Unix epoch (meta
  * otlp.time_unix_nano, else pprof.time_nanos, else source_timestamp x 1e9),
  * PCOL_NA_I64 when it has none. */
-PCOL_API int pcol_source_wall_start(pcol_file *f, uint32_t source_id, int64_t *ns,
-                                    pcol_error *err);
-/* *overlaps = 0 when sel is a wall-clock range (sel->wall) that no
+PCOL_API PCOL_NODISCARD pcol_status pcol_source_wall_start(pcol_file *f, uint32_t source_id,
+                                                           int64_t *ns, pcol_error *err);
+/* *overlaps = false when sel is a wall-clock range (sel->wall) that no
  * selected source of f can reach: each source's span (start + its
  * duration meta and first/last sample times, found by binary search; no
- * other sample is read) lies outside it; else 1 (also when a source's
+ * other sample is read) lies outside it; else true (also when a source's
  * start is unknown: the query says so). */
-PCOL_API int pcol_wall_overlaps(pcol_file *f, const pcol_select *sel, int *overlaps,
-                                pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_wall_overlaps(pcol_file *f, const pcol_select *sel,
+                                                       bool *overlaps, pcol_error *err);
 /* sel with a wall-clock range made relative (out->wall = 0) for code that
  * takes one range for every source (the exporters): EINVAL when the
  * selected sources start at different times, ENOTFOUND when one has no
  * start.  A relative sel is copied as it is. */
-PCOL_API int pcol_select_relative(pcol_file *f, const pcol_select *sel, pcol_select *out,
-                                  pcol_error *err);
-/* 1 when sel has a name or label filter (focus ... tag_ignore, no_inlines). */
-PCOL_API int pcol_select_filtered(const pcol_select *sel);
+PCOL_API PCOL_NODISCARD pcol_status pcol_select_relative(pcol_file *f, const pcol_select *sel,
+                                                         pcol_select *out, pcol_error *err);
+/* true when sel has a name or label filter (focus ... tag_ignore, no_inlines). */
+PCOL_API bool pcol_select_filtered(const pcol_select *sel);
 
 /* Walks the selected samples in row order.  For each, fn gets the row index
  * (0-based) and the selected fraction num/den of the sample (1/1 when the
  * sample lies wholly inside the range; a long sample cut by a bound gets
  * overlap/duration).  Uses the time index (binary search) per source. */
-PCOL_API int pcol_select_iter(pcol_file *f, const pcol_select *sel,
-                     int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
-                     void *ctx, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_select_iter(pcol_file *f, const pcol_select *sel,
+                                                     int (*fn)(void *ctx, uint64_t row, int64_t num,
+                                                               int64_t den),
+                                                     void *ctx, pcol_error *err);
 /* The one rounding rule for scaled amounts: v * num / den rounded to the
  * nearest integer, halves away from zero, computed without overflow. */
 PCOL_API int64_t pcol_scale(int64_t v, int64_t num, int64_t den);
@@ -671,9 +737,9 @@ typedef struct pcol_out {
   char *path;     /* destination */
   char *tmp_path; /* NULL for stdout */
 } pcol_out;
-PCOL_API int pcol_out_open(pcol_out *o, const char *path, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_out_open(pcol_out *o, const char *path, pcol_error *err);
 /* Flushes, fsyncs, renames into place and closes. */
-PCOL_API int pcol_out_commit(pcol_out *o, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_out_commit(pcol_out *o, pcol_error *err);
 /* Removes the temporary file; the destination is untouched. */
 PCOL_API void pcol_out_abort(pcol_out *o);
 
@@ -778,7 +844,7 @@ typedef struct pcol_writer_sample {
   size_t nlocations;
   const int64_t *values; /* one per value type, in order */
   size_t nvalues;
-  int has_time;         /* 1: time_unix_ns is the sample's time */
+  bool has_time;         /* 1: time_unix_ns is the sample's time */
   int64_t time_unix_ns; /* nanoseconds since the Unix epoch */
   int64_t duration_ns;  /* 0: a point sample; > 0: a long sample (spec.md §7) */
   int64_t weight;       /* raw samples the row stands for; 0 = 1 */
@@ -792,38 +858,44 @@ typedef struct pcol_writer_sample {
  * or a rolled name with the longest sequence number) fits the directory's
  * NAME_MAX, so that no option fails at the first publication; writes
  * nothing yet.  *out is NULL on failure. */
-PCOL_API int pcol_writer_open(pcol_writer **out, const char *path,
-                              const pcol_writer_options *opt, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_writer_open(pcol_writer **out, const char *path,
+                                                     const pcol_writer_options *opt,
+                                                     pcol_error *err);
 /* A function for pcol_writer_location (deduplicated); *id >= 1, valid for
  * the writer's life, in every file it writes.  start_line PCOL_NA_I64 if
  * unknown. */
-PCOL_API int pcol_writer_function(pcol_writer *w, const char *name, const char *system_name,
-                                  const char *file, int64_t start_line, uint32_t *id,
-                                  pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_writer_function(pcol_writer *w, const char *name,
+                                                         const char *system_name, const char *file,
+                                                         int64_t start_line, uint32_t *id,
+                                                         pcol_error *err);
 /* A location: an address (0 = none) and its inline chain, innermost first,
  * as (function id from pcol_writer_function, line) pairs; deduplicated. */
-PCOL_API int pcol_writer_location(pcol_writer *w, uint64_t address, const uint32_t *functions,
-                                  const int64_t *lines, size_t nlines, uint32_t *id,
-                                  pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_writer_location(pcol_writer *w, uint64_t address,
+                                                         const uint32_t *functions,
+                                                         const int64_t *lines, size_t nlines,
+                                                         uint32_t *id, pcol_error *err);
 /* Adds one sample (and first publishes the current file if roll_ns has
  * passed; after it, if roll_samples is reached). */
-PCOL_API int pcol_writer_add(pcol_writer *w, const pcol_writer_sample *s, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_writer_add(pcol_writer *w, const pcol_writer_sample *s,
+                                                    pcol_error *err);
 /* Publishes the current file now if roll_ns has passed (call it from an
  * idle loop so that files roll while no sample comes). */
-PCOL_API int pcol_writer_poll(pcol_writer *w, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_writer_poll(pcol_writer *w, pcol_error *err);
 /* Publishes the current file now (if it has samples, or without rolling). */
-PCOL_API int pcol_writer_flush(pcol_writer *w, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_writer_flush(pcol_writer *w, pcol_error *err);
 /* Samples in the current (unpublished) file, and files published so far. */
 PCOL_API uint64_t pcol_writer_pending(const pcol_writer *w);
 PCOL_API uint64_t pcol_writer_files(const pcol_writer *w);
 /* Publishes the current file (pcol_writer_flush) and frees the writer,
  * also when that fails; w may be NULL. */
-PCOL_API int pcol_writer_close(pcol_writer *w, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_writer_close(pcol_writer *w, pcol_error *err);
 
 /* ================================================ level 2: query (lib/query)
  * Analyses of an open file: flat/cum aggregation, frame trees, collapsed
  * stacks, diffs.  They read columns through zero-copy views and touch each
  * selected sample once and each distinct stack node once. */
+
+/* --------------------------------------------------------- sums and values */
 
 /* A sum a view adds up: 128 bits, so that no sum of 64-bit values can
  * overflow (a real Perun file's amounts, stored x 1e9, sum past 2^63;
@@ -831,7 +903,7 @@ PCOL_API int pcol_writer_close(pcol_writer *w, pcol_error *err);
  * writes one in decimal; a binding converts with it or to double. */
 typedef __int128 pcol_sum;
 /* v in decimal into buf (NUL-terminated, truncated to cap); the length. */
-PCOL_API int pcol_sum_text(pcol_sum v, char *buf, size_t cap);
+PCOL_API size_t pcol_sum_text(pcol_sum v, char *buf, size_t cap);
 
 /* Which number a view adds up. */
 typedef struct pcol_value_sel {
@@ -853,8 +925,9 @@ typedef struct pcol_value_sel {
  * matches several units or names a level snapshot (Rprof's vsize.small,
  * vsize.large, nodes: views cannot add levels up; rprof.alloc is their
  * increase). */
-PCOL_API int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
-                       pcol_value_sel *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_value_resolve(pcol_file *f, const pcol_select *sel,
+                                                       const char *name, pcol_value_sel *out,
+                                                       pcol_error *err);
 /* Derived value "rprof.alloc" (bytes): per Rprof memory sample,
  * max(0, d vsize.small) + max(0, d vsize.large) + max(0, d nodes) against
  * the previous sample of the source (0 for its first), which is what
@@ -868,37 +941,39 @@ PCOL_API int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char
 /* "weight": the weight column of every sample, whatever the source
  * measured (pcol_value_resolve). */
 #define PCOL_VT_WEIGHT (UINT32_MAX - 2)
-/* *differ = 1 when the selected sources' default values disagree (a merge
+/* *differ = true when the selected sources' default values disagree (a merge
  * of unrelated profiles), so that the default is "samples": each source's
  * own count.  For the CLI's warning and `pcol info`. */
-PCOL_API int pcol_value_defaults_differ(pcol_file *f, const pcol_select *sel, int *differ,
-                                        pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_value_defaults_differ(pcol_file *f, const pcol_select *sel,
+                                                               bool *differ, pcol_error *err);
 
 /* How the numbers of value v read (doc/mappings.md §0, decimal units): a
  * unit "1e-9" or "1e-9 U" stores the value x 10^9 (collapsed decimal
  * counts, Perun real amounts), so views print value / 10^9.  Returns the
  * decimals (9, else 0); *unit (may be NULL) = the unit of the printed
  * number: U, "" for a bare "1e-9", else v's unit ("count" for samples). */
-PCOL_API int pcol_value_decimals(const pcol_value_sel *v, pcol_str *unit);
+PCOL_API unsigned pcol_value_decimals(const pcol_value_sel *v, pcol_str *unit);
 /* x, a sum of value v, as the text views print: exact, without trailing
  * zeros ("1500000000" of count/1e-9 is "1.5").  NUL-terminated in buf
  * (40 bytes hold any value); returns the length. */
-PCOL_API int pcol_value_text(const pcol_value_sel *v, pcol_sum x, char *buf, size_t cap);
+PCOL_API size_t pcol_value_text(const pcol_value_sel *v, pcol_sum x, char *buf, size_t cap);
 
 /* Which sources have the value v: (*has)[s] = 1 for source s (1..sources;
  * a calloc'd array of sources + 1 entries, free() it).  A selected source
  * without it counts 0 in every view; the CLI warns, naming it. */
-PCOL_API int pcol_value_sources(pcol_file *f, const pcol_value_sel *v, uint8_t **has,
-                                pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_value_sources(pcol_file *f, const pcol_value_sel *v,
+                                                       uint8_t **has, pcol_error *err);
 
 /* Sums the chosen value of the selected samples per stack node: *w_out gets
  * a calloc'd array of pcol_rows(f, PCOL_T_STACKS) + 1 entries (index 0 =
  * empty stack; free() it).  Long samples cut by the range are scaled with
  * pcol_scale per sample.  *total_abs (may be NULL) = sum of |value| per
  * sample, the pprof total. */
-PCOL_API int pcol_stack_weights(pcol_file *f, const pcol_select *sel,
-                       const pcol_value_sel *v, pcol_sum **w_out,
-                       pcol_sum *total_abs, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_stack_weights(pcol_file *f, const pcol_select *sel,
+                                                       const pcol_value_sel *v, pcol_sum **w_out,
+                                                       pcol_sum *total_abs, pcol_error *err);
+
+/* --------------------------------------------------------------------- top */
 
 /* SOURCE_LINE: "FILE:LINE", the lines of every function merged (pcol list
  * --by file; summaryRprof(lines = "show")'s by.line, with the full path). */
@@ -944,17 +1019,18 @@ typedef struct pcol_top {
  * Rprof (summaryRprof(lines = "show") counts locations only).  Frames of a
  * function with NA name count only for BY_LINE/BY_FILE; a non-empty stack
  * with no key at all counts as "<no location>". */
-PCOL_API int pcol_top_compute(pcol_file *f, const pcol_select *sel,
-                     const pcol_value_sel *v, pcol_by by, pcol_top *out,
-                     pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_top_compute(pcol_file *f, const pcol_select *sel,
+                                                     const pcol_value_sel *v, pcol_by by,
+                                                     pcol_top *out, pcol_error *err);
 PCOL_API void pcol_top_free(pcol_top *t);
 /* pcol top --by label:KEY: a row per value of label KEY (string or numeric,
  * named as pcol_tags_compute names them) with flat = cum = the value of the
  * selected samples that carry it (a sample with two values of KEY counts
  * for both, as pprof -tags); samples without KEY make no row.  total is the
  * selection's, as in pcol_top_compute.  Free with pcol_top_free. */
-PCOL_API int pcol_top_by_label(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                               const char *key, pcol_top *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_top_by_label(pcol_file *f, const pcol_select *sel,
+                                                      const pcol_value_sel *v, const char *key,
+                                                      pcol_top *out, pcol_error *err);
 
 /* Row orders of go tool pprof (graph.go Nodes.Sort): FLAT = |flat| desc,
  * name, |cum| desc (the order pcol_top_compute returns); CUM = |cum| desc,
@@ -971,13 +1047,15 @@ PCOL_API size_t pcol_top_cutoff(pcol_top *t, double fraction, pcol_sum *label_cu
  * nor sorted: what `pcol top` prints, at the cost of the rows it prints
  * (a line-level profile has 10-100x more rows than it shows).  *dropped
  * and *label_cutoff (either may be NULL) are pcol_top_cutoff's. */
-PCOL_API int pcol_top_compute_cut(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                                  pcol_by by, double fraction, pcol_sort order, pcol_top *out,
-                                  size_t *dropped, pcol_sum *label_cutoff, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_top_compute_cut(pcol_file *f, const pcol_select *sel,
+                                                         const pcol_value_sel *v, pcol_by by,
+                                                         double fraction, pcol_sort order,
+                                                         pcol_top *out, size_t *dropped,
+                                                         pcol_sum *label_cutoff, pcol_error *err);
 /* Redoes the "(inline)" marks for the rows left in t (after pcol_top_cutoff
  * or a row limit set in t->nrows), as pprof does when it rebuilds its graph
  * from the nodes it keeps: a call then comes from the nearest kept frame. */
-PCOL_API int pcol_top_mark_inline(pcol_top *t, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_top_mark_inline(pcol_top *t, pcol_error *err);
 /* `pcol top` of many inputs without their union (pcol_open_many): each pcol
  * file's rows computed on its own and added up by name, which is exact by
  * function and by file (a key is a name there, and each file's samples are
@@ -997,16 +1075,17 @@ PCOL_API int pcol_top_mark_inline(pcol_top *t, pcol_error *err);
  * file has inlined lines, the files and tops of up to 64 MiB of files
  * (their call edges make the marks; the others are read again for them). */
 typedef struct pcol_many_top {
-  int answered;
+  bool answered;
   size_t used;          /* the inputs read (a wall-clock range leaves out those it cannot reach) */
   uint64_t input_bytes; /* their size on disk: the union's pcol_input_bytes */
   pcol_file *file;      /* the union has one source: its file (the header's time; pcol_close it) */
 } pcol_many_top;
-PCOL_API int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *opt,
-                           const pcol_select *sel, const char *value, pcol_by by,
-                           double fraction, pcol_sort order, size_t shown, pcol_top *out,
-                           size_t *dropped, pcol_sum *label_cutoff, pcol_many_top *info,
-                           pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_top_many(
+    const char *const *paths, size_t n, const pcol_open_options *opt, const pcol_select *sel,
+    const char *value, pcol_by by, double fraction, pcol_sort order, size_t shown, pcol_top *out,
+    size_t *dropped, pcol_sum *label_cutoff, pcol_many_top *info, pcol_error *err);
+
+/* -------------------------------------------------------------------- peek */
 
 /* go tool pprof -peek: the rows of t (in t's order; every row of the
  * profile when t was not cut) whose name matches the POSIX extended regular
@@ -1019,7 +1098,7 @@ PCOL_API int pcol_top_many(const char *const *paths, size_t n, const pcol_open_o
 typedef struct pcol_peek_edge {
   pcol_str caller, callee;
   pcol_sum value;
-  int inl; /* 1: every call was inlined */
+  bool inl; /* true: every call was inlined */
 } pcol_peek_edge;
 typedef struct pcol_peek_node {
   const pcol_top_row *row;
@@ -1031,9 +1110,11 @@ typedef struct pcol_peek {
   size_t nnodes;
   pcol_peek_edge *edges_;
 } pcol_peek;
-PCOL_API int pcol_peek_compute(const pcol_top *t, const char *regex, pcol_peek *out,
-                               pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_peek_compute(const pcol_top *t, const char *regex,
+                                                      pcol_peek *out, pcol_error *err);
 PCOL_API void pcol_peek_free(pcol_peek *p);
+
+/* ------------------------------------------------------------------- graph */
 
 /* go tool pprof's call graph (-dot, -svg, -png; report.go newTrimmedGraph,
  * graph.go newGraph): nodes are the keys of pcol_top_compute (functions,
@@ -1056,7 +1137,7 @@ typedef struct pcol_graph_opts {
    * whose key matches tag_show, and none whose key matches tag_hide, make
    * tags (and count as nodes) */
   const char *tag_show, *tag_hide;
-  int no_tags; /* 1: no label boxes (tags stays empty; they still count as nodes) */
+  bool no_tags; /* 1: no label boxes (tags stays empty; they still count as nodes) */
   /* the output budget (doc/safety.md, pcol_output_budget: 0 = by the input's
    * bytes) of the label boxes' text made while they are computed, every
    * label set's "key:value" lines: past it PCOL_ETOOBIG (a set of many
@@ -1067,8 +1148,8 @@ PCOL_API pcol_graph_opts pcol_graph_opts_default(void);
 typedef struct pcol_graph_edge {
   uint32_t from, to; /* indexes into pcol_graph.nodes */
   pcol_sum weight;   /* the samples through the call, once per sample */
-  int inl;           /* 1: every call went into an inlined line ("(inline)") */
-  int residual;      /* 1: some calls skipped dropped frames (pprof's dotted edge) */
+  bool inl;          /* true: every call went into an inlined line ("(inline)") */
+  bool residual;      /* 1: some calls skipped dropped frames (pprof's dotted edge) */
 } pcol_graph_edge;
 /* A label box of a node, as go tool pprof -dot draws them (dotgraph.go
  * addNodelets, graph.go addSample/joinLabels/TrimLowFrequencyTags): the
@@ -1089,11 +1170,11 @@ typedef struct pcol_graph_tag {
   uint32_t parent;    /* 0: from the node; i + 1: from tags[i], its string labels' box */
   uint32_t index;     /* its place under its parent: pprof's ids N<n>_<index> for a
                          string tag, NN<n>_<index> or NN<n>_<p>_<index> for a number */
-  int numeric;        /* 1: a "bytes" value or range */
+  bool numeric;        /* 1: a "bytes" value or range */
   const pcol_str *lines; /* its text, a line each: the "key:value"s, or the number */
   size_t nlines;
   pcol_sum weight;    /* flat or cum, as above */
-  int dotted;         /* a leaf's numeric box whose cum differs from its flat */
+  bool dotted;         /* a leaf's numeric box whose cum differs from its flat */
 } pcol_graph_tag;
 typedef struct pcol_graph {
   pcol_top_row *nodes; /* pprof's node order; flat as the pruned graph has it */
@@ -1114,10 +1195,13 @@ typedef struct pcol_graph {
 /* The graph of the selected samples' value v by function (line, file,
  * address: pcol_top_compute's keys and names).  o NULL = the defaults.
  * Free with pcol_graph_free. */
-PCOL_API int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                                pcol_by by, const pcol_graph_opts *o, pcol_graph *out,
-                                pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_graph_compute(pcol_file *f, const pcol_select *sel,
+                                                       const pcol_value_sel *v, pcol_by by,
+                                                       const pcol_graph_opts *o, pcol_graph *out,
+                                                       pcol_error *err);
 PCOL_API void pcol_graph_free(pcol_graph *g);
+
+/* -------------------------------------------------------------------- list */
 
 /* go tool pprof -list: source lines annotated with flat and cum.  by =
  * PCOL_BY_LINE: a block per function whose name matches `regex` and file
@@ -1164,12 +1248,16 @@ typedef struct pcol_list {
 } pcol_list;
 typedef struct pcol_list_options {
   const char *source_path; /* ':'-separated directories; NULL = the current directory */
-  int allow_any_source;    /* 1: open any file the profile names, as pprof does */
+  bool allow_any_source;    /* 1: open any file the profile names, as pprof does */
 } pcol_list_options;
-PCOL_API int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                               pcol_by by, const char *regex, const pcol_list_options *opt,
-                               pcol_list *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_list_compute(pcol_file *f, const pcol_select *sel,
+                                                      const pcol_value_sel *v, pcol_by by,
+                                                      const char *regex,
+                                                      const pcol_list_options *opt, pcol_list *out,
+                                                      pcol_error *err);
 PCOL_API void pcol_list_free(pcol_list *l);
+
+/* -------------------------------------------------------- source summaries */
 
 /* What `pcol info` says of each source, in O(sources x log samples):
  * type and URI, the timestamp (seconds, NA), its samples (rows) and the
@@ -1195,7 +1283,7 @@ typedef struct pcol_source_summary {
   /* derived values this source answers: "cpu" by the time rule (Rprof:
    * interval x ticks, PCOL_VT_TIME; 0 when the source stores its own cpu)
    * and "rprof.alloc" (a source with Rprof's three memory snapshots) */
-  int derived_cpu, derived_alloc;
+  bool derived_cpu, derived_alloc;
   /* what the importer read but did not keep (meta pcol.note), or NA */
   pcol_str note;
   /* an Rprof source whose segments (Rprof(append = TRUE)) have different
@@ -1203,8 +1291,8 @@ typedef struct pcol_source_summary {
    * first segment's); PCOL_NA_I64 otherwise */
   int64_t period_min, period_max;
 } pcol_source_summary;
-PCOL_API int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n,
-                                   pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_source_summaries(pcol_file *f, pcol_source_summary **out,
+                                                          size_t *n, pcol_error *err);
 PCOL_API void pcol_source_summaries_free(pcol_source_summary *s, size_t n);
 
 /* --------------------------------------------------------- units */
@@ -1213,12 +1301,11 @@ PCOL_API void pcol_source_summaries_free(pcol_source_summary *s, size_t n);
  * the largest unit of the family that keeps the value >= 1), *out_unit the
  * unit's printed name ("" for a count).  Families: bytes (B kB MB GB TB PB,
  * x1024), time (ns us ms s hrs), GCU; other units are left as they are. */
-PCOL_API double pcol_unit_scale(pcol_sum v, pcol_str from, const char *to,
-                                const char **out_unit);
-/* 1 when `from` belongs to a family (bytes, time, GCU). */
-PCOL_API int pcol_unit_known(pcol_str from);
-/* 1 when `to` is "auto", "minimum", "raw" or a unit of from's family. */
-PCOL_API int pcol_unit_valid_target(pcol_str from, const char *to);
+PCOL_API double pcol_unit_scale(pcol_sum v, pcol_str from, const char *to, const char **out_unit);
+/* true when `from` belongs to a family (bytes, time, GCU). */
+PCOL_API bool pcol_unit_known(pcol_str from);
+/* true when `to` is "auto", "minimum", "raw" or a unit of from's family. */
+PCOL_API bool pcol_unit_valid_target(pcol_str from, const char *to);
 /* pprof's ScaledLabel: "%.2f" without ".00", then the unit ("1.23s",
  * "45.60MB", "0"); to = "raw" prints the integer as it is. */
 PCOL_API void pcol_unit_label(pcol_sum v, pcol_str from, const char *to, char *buf, size_t n);
@@ -1253,8 +1340,9 @@ typedef struct pcol_tags {
   pcol_value_sel value;
   void *priv_;
 } pcol_tags;
-PCOL_API int pcol_tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                               pcol_tags *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_tags_compute(pcol_file *f, const pcol_select *sel,
+                                                      const pcol_value_sel *v, pcol_tags *out,
+                                                      pcol_error *err);
 PCOL_API void pcol_tags_free(pcol_tags *t);
 
 /* go tool pprof -traces: the selected samples that have a frame, as pprof
@@ -1264,9 +1352,8 @@ PCOL_API void pcol_tags_free(pcol_tags *t);
  * frames (innermost first, named by the frame rule of pcol_ftree_build,
  * except that a location without lines is "[mapping file]" or "<unknown>"
  * as pprof names it; inlined[i] = 1 for a frame inlined into the next) and
- * its labels (str.ptr NULL for a numeric label).  What t points to is valid
- * during the call only; fn returns 0 to go on, > 0 to stop, < 0 to fail
- * with that code. */
+ * its labels (str.ptr NULL for a numeric label).  fn and what t points to
+ * follow the callback rule (at the top). */
 typedef struct pcol_label_kv {
   pcol_str key, str;
   int64_t num;
@@ -1281,9 +1368,12 @@ typedef struct pcol_trace {
   size_t nlabels;
   const pcol_label_kv *labels;
 } pcol_trace;
-PCOL_API int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                              int (*fn)(void *ctx, const pcol_trace *t), void *ctx,
-                              pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_traces_iter(pcol_file *f, const pcol_select *sel,
+                                                     const pcol_value_sel *v,
+                                                     int (*fn)(void *ctx, const pcol_trace *t),
+                                                     void *ctx, pcol_error *err);
+
+/* -------------------------------------------------------------- frame tree */
 
 /* Frame tree: the stacks with every frame named (inline frames expanded,
  * outermost first) and merged by name path.  Node 0 is the root. */
@@ -1302,11 +1392,12 @@ typedef struct pcol_ftree {
 /* Frame names: the function name; for a function with NA name (Rprof
  * top-level refs) "file:line" (or the file, or "[unknown]"); a location
  * without lines "0x<address>" or "[unknown]". */
-PCOL_API int pcol_ftree_build(pcol_file *f, const pcol_select *sel,
-                     const pcol_value_sel *v, pcol_ftree *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_ftree_build(pcol_file *f, const pcol_select *sel,
+                                                     const pcol_value_sel *v, pcol_ftree *out,
+                                                     pcol_error *err);
 /* Child of `parent` named name[0..len), 0 if none. */
 PCOL_API uint32_t pcol_ftree_child(const pcol_ftree *t, uint32_t parent, const char *name,
-                          size_t len);
+                                   size_t len);
 PCOL_API void pcol_ftree_free(pcol_ftree *t);
 
 /* ----------------------------------------------------------- diffs */
@@ -1319,8 +1410,9 @@ PCOL_API double pcol_share(pcol_sum v, pcol_sum total);
 /* PCOL_OK when two profiles' chosen values measure the same thing (same
  * type and unit names), else PCOL_EINVAL with both named: a diff of bytes
  * against nanoseconds means nothing (go tool pprof -diff_base refuses too). */
-PCOL_API int pcol_value_compatible(const pcol_value_sel *base, const pcol_value_sel *nw,
-                                   pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_value_compatible(const pcol_value_sel *base,
+                                                          const pcol_value_sel *nw,
+                                                          pcol_error *err);
 
 typedef struct pcol_diff_row {
   pcol_str name;                 /* borrowed from the two pcol_top results */
@@ -1334,14 +1426,15 @@ typedef struct pcol_diff {
   pcol_diff_row *rows; /* sorted as pprof -diff_base -top: |d_flat| desc, name, |d_cum| desc */
   size_t nrows;
   pcol_sum base_total, new_total;
-  int absolute;
+  bool absolute;
 } pcol_diff;
 
 /* Joins two top results by name.  absolute = 0: changes in share points
  * (pcol_share of each side's total); 1: raw differences, exact (ETOOBIG when
  * one does not fit in 64 bits).  Valid while both tops live. */
-PCOL_API int pcol_diff_compute(const pcol_top *base, const pcol_top *nw, int absolute,
-                               pcol_diff *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_diff_compute(const pcol_top *base, const pcol_top *nw,
+                                                      bool absolute, pcol_diff *out,
+                                                      pcol_error *err);
 PCOL_API void pcol_diff_free(pcol_diff *d);
 /* Sorts the rows as pprof sorts a -diff_base report: by flat (|d_flat|
  * desc, name, |d_cum| desc), by cum (|d_cum| desc, name, |d_flat| desc) or
@@ -1360,8 +1453,11 @@ PCOL_API size_t pcol_diff_cutoff(pcol_diff *d, double fraction, pcol_sum *label_
 /* For each node of `nw`, the share of the same name path in `base`
  * (*base_share) and the change of share (*delta), both malloc'd arrays of
  * nw->n entries (free() them). */
-PCOL_API int pcol_ftree_diff(const pcol_ftree *nw, const pcol_ftree *base, double **base_share,
-                             double **delta, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_ftree_diff(const pcol_ftree *nw, const pcol_ftree *base,
+                                                    double **base_share, double **delta,
+                                                    pcol_error *err);
+
+/* ----------------------------------------------------------- export budget */
 
 /* The export budget (doc/safety.md, "Resource bounds"): an exporter writes
  * at most B bytes, and holds at most B bytes of output in memory at once
@@ -1387,7 +1483,7 @@ PCOL_API int pcol_output_budget_error(pcol_error *err, const char *what, const c
                                       uint64_t budget, uint64_t input_bytes, int custom);
 typedef struct pcol_export_options {
   uint64_t max_output_bytes;   /* B; 0 = the default above */
-  int no_gzip;                 /* pprof: raw protobuf instead of gzip; firefox: JSON text */
+  bool no_gzip;                 /* pprof: raw protobuf instead of gzip; firefox: JSON text */
   const pcol_value_sel *value; /* collapsed: as pcol_export_collapsed's value */
   int timeline;                /* speedscope: the evented timeline; 1 always, -1 never,
                                 * 0 when it has at most PCOL_SPEEDSCOPE_TIMELINE_EVENTS */
@@ -1396,12 +1492,16 @@ typedef struct pcol_export_options {
  * open or a close, about 35 bytes each; doc/mappings.md §5). */
 #define PCOL_SPEEDSCOPE_TIMELINE_EVENTS 100000
 
+/* -------------------------------------------------------------------- fold */
+
 /* Writes collapsed stacks ("root;...;leaf value\n", sorted bytewise, one
  * line per distinct name path with a non-zero value).  Inside a frame name
  * ';', '\n', '\r' and NUL become '_' (doc/mappings.md §6).  v: the value
  * to add up (pcol_value_resolve). */
-PCOL_API int pcol_fold_write(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                             const pcol_export_options *opt, FILE *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_fold_write(pcol_file *f, const pcol_select *sel,
+                                                    const pcol_value_sel *v,
+                                                    const pcol_export_options *opt, FILE *out,
+                                                    pcol_error *err);
 /* (fold sorts its lines before writing the first, so it holds them: they,
  * and the bytes written, count against the budget of opt, as an export's.) */
 
@@ -1425,12 +1525,12 @@ typedef struct pcol_report_options {
   /* the source pane: files found as pcol_list_compute finds them (its
    * options' meaning), embedded within PCOL_REPORT_SOURCE_MAX bytes */
   const char *source_path;
-  int allow_any_source;
+  bool allow_any_source;
 } pcol_report_options;
 /* the most bytes of source text a report embeds (8 MiB) */
 #define PCOL_REPORT_SOURCE_MAX ((size_t)8 << 20)
-PCOL_API int pcol_report_write(pcol_file *f, const pcol_report_options *opt, FILE *out,
-                               pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_report_write(pcol_file *f, const pcol_report_options *opt,
+                                                      FILE *out, pcol_error *err);
 
 /* ------------------------------------------------ logical views (views.c)
  * The 17 views of spec.md §11 (what `pcol cat --table NAME` prints and what
@@ -1469,10 +1569,10 @@ typedef struct pcol_lview_col {
 typedef struct pcol_lview_info {
   const char *name;
   int index; /* 0 .. PCOL_LVIEW_COUNT - 1 */
-  int ncols;
+  size_t ncols;
   pcol_lview_col cols[PCOL_LVIEW_MAX_COLS];
-  int sample_view; /* 1: rows follow the samples; a selection applies */
-  int derived;     /* 1: some columns are computed (neither seq nor stored) */
+  bool sample_view; /* 1: rows follow the samples; a selection applies */
+  bool derived;     /* 1: some columns are computed (neither seq nor stored) */
 } pcol_lview_info;
 
 /* The views in spec order (meta, sources, samples, sample_values,
@@ -1493,19 +1593,21 @@ typedef struct pcol_lview_batch {
  * for the others, as `pcol cat` ignores --focus there).  O(1) for a whole stored view; else one pass over the selected
  * samples (sample_locations: plus a temporary array of 4 bytes per stack
  * node, freed before return). */
-PCOL_API int pcol_lview_rows(pcol_file *f, const pcol_lview_info *v, const pcol_select *sel,
-                             uint64_t *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_lview_rows(pcol_file *f, const pcol_lview_info *v,
+                                                    const pcol_select *sel, uint64_t *out,
+                                                    pcol_error *err);
 /* Reads view v in row order.  First fn(ctx, 0), once the columns the view
  * reads are fetched and checked (a caller may print a header then: errors
  * before it mean the view cannot be read at all); then it fills b's arrays
  * with up to b->cap rows and calls fn(ctx, n) with the n rows filled
  * (n >= 1), again and again until the view ends; the arrays are
- * overwritten after fn returns.  fn follows
- * the callback rule (0 on, > 0 stop with PCOL_OK, < 0 fail with that code).
+ * overwritten after fn returns (the callback rule, at the top).
  * Allocates nothing (a filtered sel: what pcol_select_iter allocates). */
-PCOL_API int pcol_lview_scan(pcol_file *f, const pcol_lview_info *v, const pcol_select *sel,
-                             const pcol_lview_batch *b, int (*fn)(void *ctx, size_t n),
-                             void *ctx, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_lview_scan(pcol_file *f, const pcol_lview_info *v,
+                                                    const pcol_select *sel,
+                                                    const pcol_lview_batch *b,
+                                                    int (*fn)(void *ctx, size_t n), void *ctx,
+                                                    pcol_error *err);
 
 /* ------------------------------------------- frame rows (frame_rows.c)
  * One row per (selected sample, frame), each frame named as `pcol top`
@@ -1546,15 +1648,17 @@ typedef struct pcol_frame_rows {
  * rows filled (n >= 1), again and again to the end (a sample's rows may
  * span two calls); the arrays are overwritten after fn returns.  Before
  * the first rows, fn(ctx, 0) once the keys are made.  fn follows the
- * callback rule (0 on, > 0 stop with PCOL_OK, < 0 fail with that code).
+ * callback rule (at the top).
  * sel: source, time range (also wall-clock); a name or label filter
  * (pcol_select_filtered) is PCOL_EINVAL (filter the rows instead).  v from
  * pcol_value_resolve.  by: PCOL_BY_FUNCTION, LINE, FILE or ADDRESS.
  * Allocates the keys of top (names of every key, per location) and an
  * array of the rows of one sample. */
-PCOL_API int pcol_frame_rows_scan(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                                  pcol_by by, const pcol_frame_rows *b,
-                                  int (*fn)(void *ctx, size_t n), void *ctx, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_frame_rows_scan(pcol_file *f, const pcol_select *sel,
+                                                         const pcol_value_sel *v, pcol_by by,
+                                                         const pcol_frame_rows *b,
+                                                         int (*fn)(void *ctx, size_t n), void *ctx,
+                                                         pcol_error *err);
 
 /* ========================================== level 3: convert (lib/convert)
  * Other profile formats into a builder, and pcol files back out to them. */
@@ -1590,68 +1694,83 @@ typedef struct pcol_import_options {
    * so far, at least PCOL_INPUT_CAP_MIN and at most PCOL_INPUT_CAP_MAX
    * (checked while inflating); anything else PCOL_INPUT_CAP_MAX */
   uint64_t max_input_bytes;
-  int no_mmap;                 /* pcol and Perun inputs: read, not mmap */
+  bool no_mmap;                 /* pcol and Perun inputs: read, not mmap */
 } pcol_import_options;
 #define PCOL_INPUT_CAP_MIN ((uint64_t)32 << 20)   /* 32 MiB: with the process, under 64 MB */
 #define PCOL_INPUT_CAP_PER_BYTE 64
 #define PCOL_INPUT_CAP_MAX ((uint64_t)8 << 30)    /* 8 GiB */
 
 /* Each importer appends one source (or more) read from `in` to the builder.
- * A success may leave a warning in err (code PCOL_OK, a message), e.g. the
- * collapsed importer's count of lines it skipped; pass a cleared err.
+ * A success may leave a warning in err (the warning rule, at the top), e.g.
+ * the collapsed importer's count of lines it skipped.
  * `name` is used in messages and as the source_uri.  Importers only append:
  * none changes samples already in the builder.  For long samples, call
  * pcol_builder_coalesce once after importing every input, as
  * `pcol pack --coalesce` does. */
-PCOL_API int pcol_import_rprof(pcol_builder *b, FILE *in, const char *name,
-                      const pcol_import_options *opt, pcol_error *err);
-PCOL_API int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
-                      const pcol_import_options *opt, pcol_error *err);
-PCOL_API int pcol_import_perun(pcol_builder *b, FILE *in, const char *name,
-                      const pcol_import_options *opt, pcol_error *err);
-PCOL_API int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
-                          const pcol_import_options *opt, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_import_rprof(pcol_builder *b, FILE *in, const char *name,
+                                                      const pcol_import_options *opt,
+                                                      pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
+                                                      const pcol_import_options *opt,
+                                                      pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_import_perun(pcol_builder *b, FILE *in, const char *name,
+                                                      const pcol_import_options *opt,
+                                                      pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_import_collapsed(pcol_builder *b, FILE *in,
+                                                          const char *name,
+                                                          const pcol_import_options *opt,
+                                                          pcol_error *err);
 /* A Firefox Profiler profile: processed (what samply and the profiler's
  * upload/download write), gzip or not, or a Gecko profile from Firefox. */
-PCOL_API int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name,
-                                 const pcol_import_options *opt, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_import_firefox(pcol_builder *b, FILE *in, const char *name,
+                                                        const pcol_import_options *opt,
+                                                        pcol_error *err);
 /* A V8 CPU profile (.cpuprofile JSON): one source. */
-PCOL_API int pcol_import_v8(pcol_builder *b, FILE *in, const char *name,
-                            const pcol_import_options *opt, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_import_v8(pcol_builder *b, FILE *in, const char *name,
+                                                   const pcol_import_options *opt, pcol_error *err);
 /* Chrome's trace-event JSON (DevTools' Performance panel, chrome://tracing):
  * one source per V8 CPU profile it holds (Profile/ProfileChunk or
  * CpuProfile events), labelled with its thread (doc/mappings.md §14). */
-PCOL_API int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name,
-                                const pcol_import_options *opt, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_import_chrome(pcol_builder *b, FILE *in, const char *name,
+                                                       const pcol_import_options *opt,
+                                                       pcol_error *err);
 /* CPython 3.15's sampling profiler (Tachyon) binary file, zstd or not: one
  * source, threads and status bits as labels (doc/mappings.md §15). */
-PCOL_API int pcol_import_tachyon(pcol_builder *b, FILE *in, const char *name,
-                                 const pcol_import_options *opt, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_import_tachyon(pcol_builder *b, FILE *in, const char *name,
+                                                        const pcol_import_options *opt,
+                                                        pcol_error *err);
 /* `perf script` text, read a line at a time: one source. */
-PCOL_API int pcol_import_perf(pcol_builder *b, FILE *in, const char *name,
-                              const pcol_import_options *opt, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_import_perf(pcol_builder *b, FILE *in, const char *name,
+                                                     const pcol_import_options *opt,
+                                                     pcol_error *err);
 /* A speedscope JSON file: one source per profile. */
-PCOL_API int pcol_import_speedscope(pcol_builder *b, FILE *in, const char *name,
-                                    const pcol_import_options *opt, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_import_speedscope(pcol_builder *b, FILE *in,
+                                                           const char *name,
+                                                           const pcol_import_options *opt,
+                                                           pcol_error *err);
 /* A JDK Flight Recorder recording (.jfr, every chunk; gzip or not): one
  * source per sampled event type it holds (doc/mappings.md §16). */
-PCOL_API int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name,
-                             const pcol_import_options *opt, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_import_jfr(pcol_builder *b, FILE *in, const char *name,
+                                                    const pcol_import_options *opt,
+                                                    pcol_error *err);
 /* OpenTelemetry profiles (v1development, proto v1.10.0 and later): binary
  * ProfilesData or ExportProfilesServiceRequest, length-prefixed frames of
  * them (the Collector's file exporter) or OTLP/JSON lines, gzip or not
  * (doc/mappings.md §12). */
-PCOL_API int pcol_import_otlp(pcol_builder *b, FILE *in, const char *name,
-                     const pcol_import_options *opt, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_import_otlp(pcol_builder *b, FILE *in, const char *name,
+                                                     const pcol_import_options *opt,
+                                                     pcol_error *err);
 /* Detects the format and dispatches (pcol files are added with
  * pcol_b_add_file).  path "-" reads standard input. */
-PCOL_API int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
-                     const pcol_import_options *opt, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_import_path(pcol_builder *b, const char *path,
+                                                     pcol_format fmt,
+                                                     const pcol_import_options *opt,
+                                                     pcol_error *err);
 /* Opens a pcol file, or imports any other profile format (path "-": standard
  * input) into memory and opens that; the file owns the copy (pcol_close
  * frees it). */
-PCOL_API int pcol_open_any(const char *path, const pcol_open_options *opt,
-                           pcol_file **out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_open_any(const char *path, const pcol_open_options *opt,
+                                                  pcol_file **out, pcol_error *err);
 /* Opens the union of n inputs of any formats as `pcol merge` of them, in
  * that order, would write it (each input through pcol_import_path into one
  * builder), built in memory: no file is written; n = 1 is pcol_open_any.
@@ -1662,36 +1781,39 @@ PCOL_API int pcol_open_any(const char *path, const pcol_open_options *opt,
  * reading its sources and meta: the union is then that of the inputs that
  * overlap the range, and ENOTFOUND when none does.  *used (may be NULL):
  * the number of inputs read into the union.  Errors name the input. */
-PCOL_API int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *opt,
-                            const pcol_select *sel, pcol_file **out, size_t *used,
-                            pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_open_many(const char *const *paths, size_t n,
+                                                   const pcol_open_options *opt,
+                                                   const pcol_select *sel, pcol_file **out,
+                                                   size_t *used, pcol_error *err);
 
 /* Writes f (the selected samples) to `out` in format fmt (rprof, pprof,
  * perun, collapsed, speedscope or firefox) under the budget of opt (NULL: defaults). */
-PCOL_API int pcol_export(pcol_file *f, pcol_format fmt, const pcol_select *sel, FILE *out,
-                         const pcol_export_options *opt, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_export(pcol_file *f, pcol_format fmt,
+                                                const pcol_select *sel, FILE *out,
+                                                const pcol_export_options *opt, pcol_error *err);
 
 /* The exporters one by one, with the default options (the caller owns
  * atomic publication of `out`). */
-PCOL_API int pcol_export_rprof(pcol_file *f, const pcol_select *sel, FILE *out,
-                      pcol_error *err);
-PCOL_API int pcol_export_pprof(pcol_file *f, const pcol_select *sel, FILE *out,
-                      int gzip, pcol_error *err);
-PCOL_API int pcol_export_perun(pcol_file *f, const pcol_select *sel, FILE *out,
-                      pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_export_rprof(pcol_file *f, const pcol_select *sel,
+                                                      FILE *out, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_export_pprof(pcol_file *f, const pcol_select *sel,
+                                                      FILE *out, int gzip, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_export_perun(pcol_file *f, const pcol_select *sel,
+                                                      FILE *out, pcol_error *err);
 /* value: the value to weigh stacks by (pcol_value_resolve; not rprof.alloc),
  * NULL for the source's own counts (exact round trip of collapsed input). */
-PCOL_API int pcol_export_collapsed(pcol_file *f, const pcol_select *sel,
-                          const pcol_value_sel *value, FILE *out, pcol_error *err);
-PCOL_API int pcol_export_speedscope(pcol_file *f, const pcol_select *sel, FILE *out,
-                           pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_export_collapsed(pcol_file *f, const pcol_select *sel,
+                                                          const pcol_value_sel *value, FILE *out,
+                                                          pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_export_speedscope(pcol_file *f, const pcol_select *sel,
+                                                           FILE *out, pcol_error *err);
 /* A processed profile for profiler.firefox.com (doc/mappings.md §8),
  * gzip-compressed (pcol_export with no_gzip writes the JSON text). */
-PCOL_API int pcol_export_firefox(pcol_file *f, const pcol_select *sel, FILE *out,
-                                 pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_export_firefox(pcol_file *f, const pcol_select *sel,
+                                                        FILE *out, pcol_error *err);
 /* One binary OTLP ProfilesData message (doc/mappings.md §12.2). */
-PCOL_API int pcol_export_otlp(pcol_file *f, const pcol_select *sel, FILE *out,
-                     pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_export_otlp(pcol_file *f, const pcol_select *sel,
+                                                     FILE *out, pcol_error *err);
 
 /* ClickHouse (doc/clickhouse.md): the profile model's tables as Native-format
  * column blocks, one stream per table (outs[t] receives table t, named
@@ -1702,13 +1824,14 @@ PCOL_API int pcol_export_otlp(pcol_file *f, const pcol_select *sel, FILE *out,
  * bytes of all tables count against opt's export budget. */
 #define PCOL_CH_NTABLES 11
 PCOL_API const char *pcol_clickhouse_table(unsigned table); /* NULL past the last */
-PCOL_API int pcol_export_clickhouse(pcol_file *f, FILE *const outs[PCOL_CH_NTABLES],
-                                    const pcol_export_options *opt, uint64_t *nsources,
-                                    pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_export_clickhouse(pcol_file *f,
+                                                           FILE *const outs[PCOL_CH_NTABLES],
+                                                           const pcol_export_options *opt,
+                                                           uint64_t *nsources, pcol_error *err);
 /* The CREATE TABLE statements (local ReplacingMergeTree tables and a
  * Distributed table over cluster `cluster`, default "pcol", for each table). */
-PCOL_API int pcol_clickhouse_schema(FILE *out, const char *cluster, pcol_error *err);
-
+PCOL_API PCOL_NODISCARD pcol_status pcol_clickhouse_schema(FILE *out, const char *cluster,
+                                                           pcol_error *err);
 
 #ifdef __cplusplus
 }

@@ -31,19 +31,19 @@ static pcol_file *three_frames(void **mem) {
   pcol_builder *b;
   cr_assert_eq(pcol_builder_new(&b, NULL), 0);
   uint32_t src, locs[3];
-  cr_assert_eq(pcol_b_source(b, "test", "t", PCOL_NA_I64, &src), 0);
+  cr_assert_eq(pcol_b_source(b, "test", "t", PCOL_NA_I64, &src, NULL), 0);
   const char *names[3] = {"g", "f", "main"};
   for (int i = 0; i < 3; i++) {
     pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
     uint32_t fid;
-    cr_assert_eq(pcol_b_cstr(b, names[i], &fn.name), 0);
-    cr_assert_eq(pcol_b_function(b, &fn, &fid), 0);
+    cr_assert_eq(pcol_b_cstr(b, names[i], &fn.name, NULL), 0);
+    cr_assert_eq(pcol_b_function(b, &fn, &fid, NULL), 0);
     pcol_line_row l = {fid, PCOL_NA_I64, PCOL_NA_I64};
-    cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &locs[i]), 0);
+    cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &locs[i], NULL), 0);
   }
   pcol_sample_row s = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
-  cr_assert_eq(pcol_b_stack(b, locs, 3, &s.stack_id), 0);
-  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+  cr_assert_eq(pcol_b_stack(b, locs, 3, &s.stack_id, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL, NULL), 0);
   size_t len;
   cr_assert_eq(pcol_builder_write_mem(b, NULL, mem, &len, NULL), 0);
   pcol_builder_free(b);
@@ -140,10 +140,10 @@ Test(api, cat_json_writes_infinity_as_valid_json) {
   pcol_builder *b;
   cr_assert_eq(pcol_builder_new(&b, NULL), 0);
   uint32_t src;
-  cr_assert_eq(pcol_b_source(b, "test", "t", PCOL_NA_I64, &src), 0);
+  cr_assert_eq(pcol_b_source(b, "test", "t", PCOL_NA_I64, &src, NULL), 0);
   pcol_model_row m = {src, 0, 0, 0, 0, INFINITY, -INFINITY, NAN};
-  cr_assert_eq(pcol_b_cstr(b, "linear", &m.model), 0);
-  cr_assert_eq(pcol_b_model(b, &m), 0);
+  cr_assert_eq(pcol_b_cstr(b, "linear", &m.model, NULL), 0);
+  cr_assert_eq(pcol_b_model(b, &m, NULL), 0);
   cr_assert_eq(pcol_builder_write(b, path, NULL, NULL), 0);
   pcol_builder_free(b);
   const char *fmts[2] = {"json", "jsonl"};
@@ -186,19 +186,19 @@ Test(api, a_value_type_listed_twice_counts_its_first_entry) {
   pcol_builder *b;
   cr_assert_eq(pcol_builder_new(&b, NULL), 0);
   uint32_t src, t, u, vt, fid, loc;
-  cr_assert_eq(pcol_b_source(b, "test", "t", PCOL_NA_I64, &src), 0);
-  cr_assert_eq(pcol_b_cstr(b, "alloc", &t), 0);
-  cr_assert_eq(pcol_b_cstr(b, "bytes", &u), 0);
-  cr_assert_eq(pcol_b_value_type(b, t, u, &vt), 0);
+  cr_assert_eq(pcol_b_source(b, "test", "t", PCOL_NA_I64, &src, NULL), 0);
+  cr_assert_eq(pcol_b_cstr(b, "alloc", &t, NULL), 0);
+  cr_assert_eq(pcol_b_cstr(b, "bytes", &u, NULL), 0);
+  cr_assert_eq(pcol_b_value_type(b, t, u, &vt, NULL), 0);
   pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
-  cr_assert_eq(pcol_b_cstr(b, "f", &fn.name), 0);
-  cr_assert_eq(pcol_b_function(b, &fn, &fid), 0);
+  cr_assert_eq(pcol_b_cstr(b, "f", &fn.name, NULL), 0);
+  cr_assert_eq(pcol_b_function(b, &fn, &fid, NULL), 0);
   pcol_line_row l = {fid, PCOL_NA_I64, PCOL_NA_I64};
-  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc), 0);
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc, NULL), 0);
   pcol_sample_row s = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
-  cr_assert_eq(pcol_b_stack(b, &loc, 1, &s.stack_id), 0);
+  cr_assert_eq(pcol_b_stack(b, &loc, 1, &s.stack_id, NULL), 0);
   pcol_value_row vals[2] = {{vt, 5}, {vt, 7}};
-  cr_assert_eq(pcol_b_sample(b, &s, vals, 2, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &s, vals, 2, NULL, NULL), 0);
   void *mem;
   size_t len;
   cr_assert_eq(pcol_builder_write_mem(b, NULL, &mem, &len, NULL), 0);
@@ -241,15 +241,15 @@ Test(api, builder_sources_and_meta_by_string_id) {
   pcol_error err = {0};
   cr_assert_eq(pcol_builder_new(&b, &err), 0);
   uint32_t ty, key, val, src;
-  cr_assert_eq(pcol_b_string(b, "a\0b", 3, &ty), 0);
-  cr_assert_eq(pcol_b_string(b, "k\0", 2, &key), 0);
-  cr_assert_eq(pcol_b_string(b, "v", 1, &val), 0);
-  cr_assert_eq(pcol_b_source_sid(b, ty, 99, 0, &src), PCOL_EINVAL);
-  cr_assert_eq(pcol_b_source_sid(b, ty, 0, 7, &src), 0);
+  cr_assert_eq(pcol_b_string(b, "a\0b", 3, &ty, &err), 0);
+  cr_assert_eq(pcol_b_string(b, "k\0", 2, &key, &err), 0);
+  cr_assert_eq(pcol_b_string(b, "v", 1, &val, &err), 0);
+  cr_assert_eq(pcol_b_source_sid(b, ty, 99, 0, &src, &err), PCOL_EINVAL);
+  cr_assert_eq(pcol_b_source_sid(b, ty, 0, 7, &src, &err), 0);
   cr_assert_eq(src, 1);
-  cr_assert_eq(pcol_b_meta_sid(b, 2, key, val), PCOL_EINVAL, "no source 2");
-  cr_assert_eq(pcol_b_meta_sid(b, 1, key, 99), PCOL_EINVAL);
-  cr_assert_eq(pcol_b_meta_sid(b, 1, key, val), 0);
+  cr_assert_eq(pcol_b_meta_sid(b, 2, key, val, &err), PCOL_EINVAL, "no source 2");
+  cr_assert_eq(pcol_b_meta_sid(b, 1, key, 99, &err), PCOL_EINVAL);
+  cr_assert_eq(pcol_b_meta_sid(b, 1, key, val, &err), 0);
   void *mem;
   size_t len;
   cr_assert_eq(pcol_builder_write_mem(b, NULL, &mem, &len, &err), 0, "%s", err.message);
@@ -274,13 +274,13 @@ Test(api, meta_get_i64_takes_decimal_integers_only) {
   pcol_error err = {0};
   cr_assert_eq(pcol_builder_new(&b, &err), 0);
   uint32_t src;
-  cr_assert_eq(pcol_b_source(b, "t", "u", 0, &src), 0);
+  cr_assert_eq(pcol_b_source(b, "t", "u", 0, &src, &err), 0);
   const char *kv[][2] = {{"ok", "10000"},  {"neg", "-5"},     {"max", "9223372036854775807"},
                          {"min", "-9223372036854775808"}, {"under", "-9223372036854775809"},
                          {"over", "9223372036854775808"}, {"word", "12a"}, {"space", " 1"},
                          {"empty", ""},    {"minus", "-"},     {"long", "00000000000000000001"}};
   for (size_t i = 0; i < sizeof kv / sizeof *kv; i++)
-    cr_assert_eq(pcol_b_meta_str(b, src, kv[i][0], kv[i][1]), 0);
+    cr_assert_eq(pcol_b_meta_str(b, src, kv[i][0], kv[i][1], &err), 0);
   void *mem;
   size_t len;
   cr_assert_eq(pcol_builder_write_mem(b, NULL, &mem, &len, &err), 0, "%s", err.message);
@@ -320,16 +320,16 @@ Test(api, meta_get_answers_per_source_in_file_order) {
   enum { NS = 40 };
   uint32_t src[NS];
   char k[32], v[32];
-  cr_assert_eq(pcol_b_meta_str(b, 0, "k", "file"), 0);
-  for (int s = 0; s < NS; s++) cr_assert_eq(pcol_b_source(b, "t", "u", s, &src[s]), 0);
+  cr_assert_eq(pcol_b_meta_str(b, 0, "k", "file", &err), 0);
+  for (int s = 0; s < NS; s++) cr_assert_eq(pcol_b_source(b, "t", "u", s, &src[s], &err), 0);
   for (int round = 0; round < 3; round++) /* source s, key r: value "s.round" (first wins) */
     for (int s = NS - 1; s >= 0; s--)
       for (int r = 0; r <= s % 4; r++) {
         snprintf(k, sizeof k, "k%d", r);
         snprintf(v, sizeof v, "%d.%d", s, round);
-        cr_assert_eq(pcol_b_meta_str(b, src[s], k, v), 0);
+        cr_assert_eq(pcol_b_meta_str(b, src[s], k, v, &err), 0);
       }
-  cr_assert_eq(pcol_b_meta_str(b, 0, "k", "file again"), 0);
+  cr_assert_eq(pcol_b_meta_str(b, 0, "k", "file again", &err), 0);
   void *mem;
   pcol_file *f = tu_reopen(b, NULL, &mem);
   pcol_builder_free(b);
@@ -352,6 +352,33 @@ Test(api, meta_get_answers_per_source_in_file_order) {
   cr_expect_eq(pcol_meta_get(f, 0, "k0", &got, &err), PCOL_ENOTFOUND);
   cr_expect_eq(pcol_meta_get(f, NS + 1, "k0", &got, &err), PCOL_ENOTFOUND);
   cr_expect_eq(pcol_meta_get(f, UINT32_MAX, "k0", &got, &err), PCOL_ENOTFOUND);
+  pcol_close(f);
+  free(mem);
+}
+
+/* The header's first rule holds for the builder too: a refused append fills
+ * err with its code and a message naming the call (the pcol_b_* appends used
+ * to return a bare code, and callers patched a message in afterwards), and
+ * pcol_section_get says why an index is refused. */
+Test(api, builder_appends_and_section_get_fill_err) {
+  pcol_builder *b;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, &err), PCOL_OK);
+  cr_assert_eq(pcol_b_source_value_type(b, 5, 1, &err), PCOL_EINVAL); /* no source 5 */
+  cr_assert_eq(err.code, PCOL_EINVAL);
+  cr_assert(strstr(err.message, "pcol_b_source_value_type"), "%s", err.message);
+  err = (pcol_error){0};
+  cr_assert_eq(pcol_b_sample_text(b, 1, "x", 1, &err), PCOL_EINVAL); /* no sample 1 */
+  cr_assert(strstr(err.message, "pcol_b_sample_text"), "%s", err.message);
+  pcol_builder_free(b);
+
+  void *mem;
+  pcol_file *f = three_frames(&mem);
+  pcol_section_info si;
+  err = (pcol_error){0};
+  cr_assert_eq(pcol_section_get(f, pcol_section_count(f), &si, &err), PCOL_EINVAL);
+  cr_assert_eq(err.code, PCOL_EINVAL);
+  cr_assert(strstr(err.message, "section"), "%s", err.message);
   pcol_close(f);
   free(mem);
 }

@@ -274,7 +274,7 @@ Test(collapsed, bad_lines_name_file_and_line) {
 Test(collapsed, from_a_perun_kperf_profile) {
   pcol_builder *b;
   pcol_error err = {0};
-  pcol_builder_new(&b, &err);
+  cr_assert_eq(pcol_builder_new(&b, &err), PCOL_OK);
   FILE *in = fopen("tests/fixtures/perun/kperf.perf", "rb");
   cr_assert(in);
   cr_assert_eq(pcol_import_perun(b, in, "kperf.perf", NULL, &err), 0, "%s", err.message);
@@ -339,33 +339,33 @@ Test(speedscope, sampled_profile_from_collapsed) {
 Test(speedscope, evented_profile_keeps_durations) {
   pcol_builder *b;
   pcol_error err = {0};
-  pcol_builder_new(&b, &err);
+  cr_assert_eq(pcol_builder_new(&b, &err), PCOL_OK);
   uint32_t src, fa, fb, la, lb, s1, s2;
-  pcol_b_source(b, "rprof", "t.out", PCOL_NA_I64, &src);
+  cr_assert_eq(pcol_b_source(b, "rprof", "t.out", PCOL_NA_I64, &src, &err), PCOL_OK);
   pcol_function_row fn = {0, 0, 0, 7};
-  pcol_b_cstr(b, "outer", &fn.name);
-  pcol_b_cstr(b, "x.R", &fn.filename);
-  pcol_b_function(b, &fn, &fa);
+  cr_assert_eq(pcol_b_cstr(b, "outer", &fn.name, &err), PCOL_OK);
+  cr_assert_eq(pcol_b_cstr(b, "x.R", &fn.filename, &err), PCOL_OK);
+  cr_assert_eq(pcol_b_function(b, &fn, &fa, &err), PCOL_OK);
   fn.start_line = PCOL_NA_I64;
   fn.filename = 0;
-  pcol_b_cstr(b, "inner", &fn.name);
-  pcol_b_function(b, &fn, &fb);
+  cr_assert_eq(pcol_b_cstr(b, "inner", &fn.name, &err), PCOL_OK);
+  cr_assert_eq(pcol_b_function(b, &fn, &fb, &err), PCOL_OK);
   pcol_line_row l = {fa, PCOL_NA_I64, PCOL_NA_I64};
-  pcol_b_location(b, 0, 0, 0, &l, 1, &la);
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &la, &err), PCOL_OK);
   l.function_id = fb;
-  pcol_b_location(b, 0, 0, 0, &l, 1, &lb);
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &lb, &err), PCOL_OK);
   uint32_t st1[] = {la}, st2[] = {lb, la};
-  pcol_b_stack(b, st1, 1, &s1);
-  pcol_b_stack(b, st2, 2, &s2);
+  cr_assert_eq(pcol_b_stack(b, st1, 1, &s1, &err), PCOL_OK);
+  cr_assert_eq(pcol_b_stack(b, st2, 2, &s2, &err), PCOL_OK);
   /* t=0 point, t=10 long (30 ns, weight 3), t=40 point, t=100 point after a gap */
   pcol_sample_row r = {src, 0, 0, 1, PCOL_NA_I64, s1, 0};
-  cr_assert_eq(pcol_b_sample(b, &r, NULL, 0, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &r, NULL, 0, NULL, &err), 0);
   r = (pcol_sample_row){src, 10, 30, 3, PCOL_NA_I64, s2, 0};
-  cr_assert_eq(pcol_b_sample(b, &r, NULL, 0, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &r, NULL, 0, NULL, &err), 0);
   r = (pcol_sample_row){src, 40, 0, 1, PCOL_NA_I64, s2, 0};
-  cr_assert_eq(pcol_b_sample(b, &r, NULL, 0, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &r, NULL, 0, NULL, &err), 0);
   r = (pcol_sample_row){src, 100, 0, 1, PCOL_NA_I64, s1, 0};
-  cr_assert_eq(pcol_b_sample(b, &r, NULL, 0, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &r, NULL, 0, NULL, &err), 0);
   void *mem;
   pcol_file *f = tu_reopen(b, NULL, &mem);
   pcol_builder_free(b);

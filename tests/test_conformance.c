@@ -64,7 +64,7 @@ static size_t read_manifest(mcase *out, size_t cap) {
 static int first_bad_column(pcol_file *f, pcol_error *err) {
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);
-    for (int c = 1; c <= ti->ncolumns; c++) {
+    for (size_t c = 1; c <= ti->ncolumns; c++) {
       pcol_view v;
       int rc = pcol_column(f, t, c, &v, err);
       if (rc) {
@@ -81,7 +81,7 @@ static int first_bad_column(pcol_file *f, pcol_error *err) {
 static void unchecked_agrees(pcol_file *f, const char *name) {
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);
-    for (int c = 1; c <= ti->ncolumns; c++) {
+    for (size_t c = 1; c <= ti->ncolumns; c++) {
       pcol_view a, u;
       pcol_error err = {0};
       cr_assert_eq(pcol_column(f, t, c, &a, &err), 0, "%s", err.message);
@@ -356,18 +356,18 @@ Test(conformance, renamed_column_is_refused_not_read_as_absent) {
     pcol_error err = {0};
     cr_assert_eq(pcol_builder_new(&b, &err), 0);
     uint32_t src, vt, ty, un, ls = 0;
-    cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src), 0);
-    cr_assert_eq(pcol_b_cstr(b, "mem", &ty), 0);
-    cr_assert_eq(pcol_b_cstr(b, "bytes", &un), 0);
-    cr_assert_eq(pcol_b_value_type(b, ty, un, &vt), 0);
+    cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src, &err), 0);
+    cr_assert_eq(pcol_b_cstr(b, "mem", &ty, &err), 0);
+    cr_assert_eq(pcol_b_cstr(b, "bytes", &un, &err), 0);
+    cr_assert_eq(pcol_b_value_type(b, ty, un, &vt, &err), 0);
     if (with_labels) {
       pcol_label_row l = {ty, un, 0, 0};
-      cr_assert_eq(pcol_b_labelset(b, &l, 1, &ls), 0);
+      cr_assert_eq(pcol_b_labelset(b, &l, 1, &ls, &err), 0);
     }
     for (int i = 0; i < 3; i++) {
       pcol_sample_row s = {src, i, 0, 1, PCOL_NA_I64, 0, ls};
       pcol_value_row v = {vt, 1000 + i};
-      cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL), 0);
+      cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL, &err), 0);
     }
     void *mem;
     size_t len;

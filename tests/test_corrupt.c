@@ -139,7 +139,7 @@ Test(corrupt, truncation_at_every_section_boundary_and_random_points, .timeout =
     pcol_file_header(f, &h);
     for (uint32_t i = 0; i < pcol_section_count(f) && nc + 4 < 4000; i++) {
       pcol_section_info si;
-      pcol_section_get(f, i, &si);
+      cr_assert_eq(pcol_section_get(f, i, &si, NULL), PCOL_OK);
       if (si.column) {
         cuts[nc++] = si.offset;
         cuts[nc++] = si.offset + si.stored_size;
@@ -658,7 +658,7 @@ Test(crafted, unsorted_extreme_times_through_exporters) {
   uint64_t at = 0, n = 0;
   for (uint32_t i = 0; i < pcol_section_count(f); i++) {
     pcol_section_info si;
-    pcol_section_get(f, i, &si);
+    cr_assert_eq(pcol_section_get(f, i, &si, NULL), PCOL_OK);
     if (si.table == PCOL_T_SAMPLES && si.column == PCOL_C_S_TIME) at = si.offset, n = si.count;
   }
   pcol_close(f);

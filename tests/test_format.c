@@ -14,7 +14,7 @@ static pcol_builder *new_builder(void) {
 
 static uint32_t S(pcol_builder *b, const char *s) {
   uint32_t id;
-  cr_assert_eq(pcol_b_cstr(b, s, &id), 0);
+  cr_assert_eq(pcol_b_cstr(b, s, &id, NULL), 0);
   return id;
 }
 
@@ -42,43 +42,43 @@ static pcol_view col(pcol_file *f, int t, int c) {
 static pcol_builder *rich_profile(void) {
   pcol_builder *b = new_builder();
   uint32_t src, src2, vt1, vt2, fn1, fn2, map, loc1, loc2, stk, ls, sid;
-  cr_assert_eq(pcol_b_source(b, "test", "mem://a", 1700000000, &src), 0);
-  cr_assert_eq(pcol_b_source(b, "test", "mem://b", PCOL_NA_I64, &src2), 0);
-  cr_assert_eq(pcol_b_meta_str(b, src, "k1", "v1"), 0);
-  cr_assert_eq(pcol_b_meta(b, 0, "bin", "a\0b", 3), 0);
-  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), &vt1), 0);
-  cr_assert_eq(pcol_b_value_type(b, S(b, "alloc"), S(b, "bytes"), &vt2), 0);
+  cr_assert_eq(pcol_b_source(b, "test", "mem://a", 1700000000, &src, NULL), 0);
+  cr_assert_eq(pcol_b_source(b, "test", "mem://b", PCOL_NA_I64, &src2, NULL), 0);
+  cr_assert_eq(pcol_b_meta_str(b, src, "k1", "v1", NULL), 0);
+  cr_assert_eq(pcol_b_meta(b, 0, "bin", "a\0b", 3, NULL), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), &vt1, NULL), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "alloc"), S(b, "bytes"), &vt2, NULL), 0);
   uint32_t again;
-  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), &again), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), &again, NULL), 0);
   cr_assert_eq(again, vt1, "value types are deduplicated");
-  cr_assert_eq(pcol_b_source_value_type(b, src, vt1), 0);
-  cr_assert_eq(pcol_b_source_value_type(b, src, vt2), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt1, NULL), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt2, NULL), 0);
   pcol_function_row f1 = {S(b, "main"), S(b, "_main"), S(b, "main.c"), 10};
   pcol_function_row f2 = {S(b, "leaf"), 0, 0, PCOL_NA_I64};
-  cr_assert_eq(pcol_b_function(b, &f1, &fn1), 0);
-  cr_assert_eq(pcol_b_function(b, &f2, &fn2), 0);
+  cr_assert_eq(pcol_b_function(b, &f1, &fn1, NULL), 0);
+  cr_assert_eq(pcol_b_function(b, &f2, &fn2, NULL), 0);
   pcol_mapping_row m = {0x400000, 0x500000, 0x1000, S(b, "/bin/x"), S(b, "abc123"),
                         PCOL_MAP_HAS_FUNCTIONS | PCOL_MAP_HAS_INLINE_FRAMES};
-  cr_assert_eq(pcol_b_mapping(b, &m, 1, &map), 0);
+  cr_assert_eq(pcol_b_mapping(b, &m, 1, &map, NULL), 0);
   pcol_line_row l1[] = {{fn1, 12, 3}};
   pcol_line_row l2[] = {{fn2, 5, PCOL_NA_I64}, {fn1, 13, 1}}; /* inlined */
-  cr_assert_eq(pcol_b_location(b, map, 0x401000, 0, l1, 1, &loc1), 0);
-  cr_assert_eq(pcol_b_location(b, map, 0x401100, PCOL_LOC_IS_FOLDED, l2, 2, &loc2), 0);
+  cr_assert_eq(pcol_b_location(b, map, 0x401000, 0, l1, 1, &loc1, NULL), 0);
+  cr_assert_eq(pcol_b_location(b, map, 0x401100, PCOL_LOC_IS_FOLDED, l2, 2, &loc2, NULL), 0);
   uint32_t locs[] = {loc2, loc1};
-  cr_assert_eq(pcol_b_stack(b, locs, 2, &stk), 0);
+  cr_assert_eq(pcol_b_stack(b, locs, 2, &stk, NULL), 0);
   pcol_label_row lab[] = {{S(b, "thread"), S(b, "t1"), 0, 0}, {S(b, "bytes"), 0, -7, S(b, "bytes")}};
-  cr_assert_eq(pcol_b_labelset(b, lab, 2, &ls), 0);
+  cr_assert_eq(pcol_b_labelset(b, lab, 2, &ls, NULL), 0);
   pcol_sample_row s = {src, 0, 0, 1, PCOL_NA_I64, stk, ls};
   pcol_value_row v[] = {{vt1, INT64_MAX}, {vt2, INT64_MIN + 1}};
-  cr_assert_eq(pcol_b_sample(b, &s, v, 2, &sid), 0);
+  cr_assert_eq(pcol_b_sample(b, &s, v, 2, &sid, NULL), 0);
   pcol_sample_row s2 = {src, 10, 30, 3, 5, 0, 0};
-  cr_assert_eq(pcol_b_sample(b, &s2, v, 1, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &s2, v, 1, NULL, NULL), 0);
   pcol_sample_row s3 = {src2, PCOL_NA_I64, 0, 1, PCOL_NA_I64, stk, 0};
-  cr_assert_eq(pcol_b_sample(b, &s3, NULL, 0, NULL), 0);
-  cr_assert_eq(pcol_b_text_line(b, src, 1, "header", 6), 0);
-  cr_assert_eq(pcol_b_sample_text(b, sid, "raw", 3), 0);
+  cr_assert_eq(pcol_b_sample(b, &s3, NULL, 0, NULL, NULL), 0);
+  cr_assert_eq(pcol_b_text_line(b, src, 1, "header", 6, NULL), 0);
+  cr_assert_eq(pcol_b_sample_text(b, sid, "raw", 3, NULL), 0);
   pcol_model_row mod = {src, S(b, "f"), S(b, "linear"), S(b, "full"), S(b, "[1,2]"), 0.5, 1, 9};
-  cr_assert_eq(pcol_b_model(b, &mod), 0);
+  cr_assert_eq(pcol_b_model(b, &mod, NULL), 0);
   return b;
 }
 
@@ -186,11 +186,11 @@ Test(format, round_trip_every_table) {
 static int round_trip(const pcol_write_options *o, int codec, int *v12, int *transforms) {
   pcol_builder *b = rich_profile();
   uint32_t vt;
-  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), &vt), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), &vt, NULL), 0);
   for (int i = 0; i < 5000; i++) {
     pcol_sample_row s = {2, 1000 * (int64_t)i, 0, 1 + i % 3, PCOL_NA_I64, 1, 0};
     pcol_value_row v = {vt, i};
-    cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL), 0);
+    cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL, NULL), 0);
   }
   void *m1, *m2;
   pcol_file *raw = tu_reopen(b, NULL, &m1), *lz = tu_reopen(b, o, &m2);
@@ -200,7 +200,7 @@ static int round_trip(const pcol_write_options *o, int codec, int *v12, int *tra
   *transforms = 0;
   for (uint32_t i = 0; i < pcol_section_count(lz); i++) {
     pcol_section_info si;
-    pcol_section_get(lz, i, &si);
+    cr_assert_eq(pcol_section_get(lz, i, &si, NULL), PCOL_OK);
     compressed += si.codec == codec;
     *transforms += si.transform != 0;
   }
@@ -223,7 +223,7 @@ static int round_trip(const pcol_write_options *o, int codec, int *v12, int *tra
     int summary = t == PCOL_T_SOURCE_SUMMARY;
     if (summary && o->format_version == 2) continue;
     cr_assert_eq(pcol_rows(raw, t), pcol_rows(lz, t));
-    for (int c = 1; c <= ti->ncolumns; c++) {
+    for (size_t c = 1; c <= ti->ncolumns; c++) {
       if (o->format_version == 2 && t == PCOL_T_SOURCE_VALUE_TYPES && c >= PCOL_C_SVT_TOTAL) continue;
       pcol_view a = col(raw, t, c), z = col(lz, t, c);
       cr_assert_eq(a.count, z.count);
@@ -313,15 +313,15 @@ Test(format, empty_builder_is_a_valid_file) {
 Test(format, defaults_are_not_stored) {
   pcol_builder *b = new_builder();
   uint32_t src, fn, loc, stk;
-  cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src), 0);
+  cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src, NULL), 0);
   pcol_function_row fr = {S(b, "f"), 0, 0, PCOL_NA_I64};
-  cr_assert_eq(pcol_b_function(b, &fr, &fn), 0);
+  cr_assert_eq(pcol_b_function(b, &fr, &fn, NULL), 0);
   pcol_line_row l = {fn, PCOL_NA_I64, PCOL_NA_I64};
-  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc), 0);
-  cr_assert_eq(pcol_b_stack(b, &loc, 1, &stk), 0);
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc, NULL), 0);
+  cr_assert_eq(pcol_b_stack(b, &loc, 1, &stk, NULL), 0);
   for (int i = 0; i < 100; i++) {
     pcol_sample_row s = {src, i * 1000, 0, 1, PCOL_NA_I64, stk, 0};
-    cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+    cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL, NULL), 0);
   }
   void *mem;
   pcol_file *f = tu_reopen(b, NULL, &mem);
@@ -371,14 +371,14 @@ Test(format, implicit_value_offsets_and_types_read_as_stored) {
     for (int codec = 0; codec < 3; codec++) {
       pcol_builder *b = new_builder();
       uint32_t src, fn, loc, stk, vt[3];
-      cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src), 0);
+      cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src, NULL), 0);
       for (int j = 0; j < 3; j++)
-        cr_assert_eq(pcol_b_value_type(b, S(b, j == 0 ? "a" : j == 1 ? "b" : "c"), S(b, "count"), &vt[j]), 0);
+        cr_assert_eq(pcol_b_value_type(b, S(b, j == 0 ? "a" : j == 1 ? "b" : "c"), S(b, "count"), &vt[j], NULL), 0);
       pcol_function_row fr = {S(b, "f"), 0, 0, PCOL_NA_I64};
-      cr_assert_eq(pcol_b_function(b, &fr, &fn), 0);
+      cr_assert_eq(pcol_b_function(b, &fr, &fn, NULL), 0);
       pcol_line_row l = {fn, 1, PCOL_NA_I64};
-      cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc), 0);
-      cr_assert_eq(pcol_b_stack(b, &loc, 1, &stk), 0);
+      cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc, NULL), 0);
+      cr_assert_eq(pcol_b_stack(b, &loc, 1, &stk, NULL), 0);
       for (uint64_t i = 0; i < N; i++) {
         /* sw 0: (a, b) always; 1: (b, a) from sample 15000; 2: a third
          * value from sample 7; 3: no values at all */
@@ -390,7 +390,7 @@ Test(format, implicit_value_offsets_and_types_read_as_stored) {
           v[j] = (pcol_value_row){ty[i][j], (int64_t)(i * 10 + j)};
         }
         pcol_sample_row s = {src, (int64_t)i, 0, 1, PCOL_NA_I64, stk, 0};
-        cr_assert_eq(pcol_b_sample(b, &s, v, k[i], NULL), 0);
+        cr_assert_eq(pcol_b_sample(b, &s, v, k[i], NULL, NULL), 0);
       }
       pcol_write_options o = {0};
       o.compress_lz4 = codec == 1;
@@ -409,12 +409,12 @@ Test(format, implicit_value_offsets_and_types_read_as_stored) {
 Test(format, large_ids_and_many_strings) {
   pcol_builder *b = new_builder();
   uint32_t src, last = 0;
-  cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src), 0);
+  cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src, NULL), 0);
   char buf[32];
   for (int i = 0; i < 200000; i++) {
     snprintf(buf, sizeof buf, "fn_%d", i);
     pcol_function_row fr = {S(b, buf), 0, 0, i};
-    cr_assert_eq(pcol_b_function(b, &fr, &last), 0);
+    cr_assert_eq(pcol_b_function(b, &fr, &last, NULL), 0);
   }
   cr_assert_eq(last, 200000);
   void *mem;
@@ -431,23 +431,23 @@ Test(format, large_ids_and_many_strings) {
 Test(format, builder_rejects_bad_references_and_order) {
   pcol_builder *b = new_builder();
   uint32_t src, id;
-  cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src), 0);
+  cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src, NULL), 0);
   pcol_sample_row s = {src, 100, 0, 1, PCOL_NA_I64, 7, 0};
-  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), PCOL_EINVAL, "stack 7 does not exist");
+  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL, NULL), PCOL_EINVAL, "stack 7 does not exist");
   s.stack_id = 0;
-  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL, NULL), 0);
   s.time_ns = 50;
-  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), PCOL_EINVAL, "time goes backwards");
-  cr_assert_eq(pcol_b_stack_node(b, 0, 1, &id), PCOL_EINVAL, "no location 1");
+  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL, NULL), PCOL_EINVAL, "time goes backwards");
+  cr_assert_eq(pcol_b_stack_node(b, 0, 1, &id, NULL), PCOL_EINVAL, "no location 1");
   pcol_value_row v = {3, 1};
   s.time_ns = 200;
-  cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL), PCOL_EINVAL, "no value type 3");
+  cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL, NULL), PCOL_EINVAL, "no value type 3");
   /* a rejected sample leaves nothing behind, not even its good values */
   uint32_t vt;
-  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "ns"), &vt), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "ns"), &vt, NULL), 0);
   pcol_value_row two[] = {{vt, 111}, {99, 222}};
-  cr_assert_eq(pcol_b_sample(b, &s, two, 2, NULL), PCOL_EINVAL);
-  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &s, two, 2, NULL, NULL), PCOL_EINVAL);
+  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL, NULL), 0);
   {
     void *m0;
     pcol_file *f = tu_reopen(b, NULL, &m0);
@@ -456,14 +456,14 @@ Test(format, builder_rejects_bad_references_and_order) {
     free(m0);
   }
   /* references to rows that do not exist are refused when added */
-  cr_assert_eq(pcol_b_meta_str(b, 5, "k", "v"), PCOL_EINVAL, "no source 5");
-  cr_assert_eq(pcol_b_source_value_type(b, src, 9), PCOL_EINVAL, "no value type 9");
-  cr_assert_eq(pcol_b_sample_text(b, 0, "x", 1), PCOL_EINVAL);
-  cr_assert_eq(pcol_b_sample_text(b, 3, "x", 1), PCOL_EINVAL, "only 2 samples");
-  cr_assert_eq(pcol_b_text_line(b, src, 0, "x", 1), PCOL_EINVAL);
+  cr_assert_eq(pcol_b_meta_str(b, 5, "k", "v", NULL), PCOL_EINVAL, "no source 5");
+  cr_assert_eq(pcol_b_source_value_type(b, src, 9, NULL), PCOL_EINVAL, "no value type 9");
+  cr_assert_eq(pcol_b_sample_text(b, 0, "x", 1, NULL), PCOL_EINVAL);
+  cr_assert_eq(pcol_b_sample_text(b, 3, "x", 1, NULL), PCOL_EINVAL, "only 2 samples");
+  cr_assert_eq(pcol_b_text_line(b, src, 0, "x", 1, NULL), PCOL_EINVAL);
   pcol_mapping_row m = {0, 0, 0, 0, 0, 0x10};
-  cr_assert_eq(pcol_b_mapping(b, &m, 0, &id), PCOL_EINVAL, "unknown mapping flag");
-  cr_assert_eq(pcol_b_text_line(b, src, 9, "late", 4), 0, "may name a later sample...");
+  cr_assert_eq(pcol_b_mapping(b, &m, 0, &id, NULL), PCOL_EINVAL, "unknown mapping flag");
+  cr_assert_eq(pcol_b_text_line(b, src, 9, "late", 4, NULL), 0, "may name a later sample...");
   void *mem;
   size_t len;
   pcol_error err = {0};
@@ -650,12 +650,12 @@ static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
 Test(format, coalescing_declares_only_what_validates) {
   pcol_builder *b = new_builder();
   uint32_t src;
-  cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src), 0);
+  cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src, NULL), 0);
   for (int i = 0; i < 3; i++) { /* a run of 3 that cannot join: point, long, long */
     /* weight 1000: ticks spread over the duration (spec.md §7.1), so the
      * long ones have ticks after t = 1000 */
     pcol_sample_row s = {src, i, i ? INT64_MAX : 0, i ? 1000 : 1, PCOL_NA_I64, 0, 0};
-    cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+    cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL, NULL), 0);
   }
   pcol_error err = {0};
   cr_assert_eq(pcol_builder_coalesce(b, &err), 0, "%s", err.message);
@@ -678,10 +678,10 @@ Test(format, coalescing_declares_only_what_validates) {
   /* validate: a declared value below a duration (a caller's meta row) is
    * caught before the rename; the destination keeps what it had */
   pcol_builder *b2 = new_builder();
-  cr_assert_eq(pcol_b_source(b2, "t", "u", PCOL_NA_I64, &src), 0);
+  cr_assert_eq(pcol_b_source(b2, "t", "u", PCOL_NA_I64, &src, &err), 0);
   pcol_sample_row s = {src, 0, 30, 3, PCOL_NA_I64, 0, 0};
-  cr_assert_eq(pcol_b_sample(b2, &s, NULL, 0, NULL), 0);
-  cr_assert_eq(pcol_b_meta_str(b2, src, "pcol.max_duration_ns", "5"), 0);
+  cr_assert_eq(pcol_b_sample(b2, &s, NULL, 0, NULL, &err), 0);
+  cr_assert_eq(pcol_b_meta_str(b2, src, "pcol.max_duration_ns", "5", &err), 0);
   char dir[] = "/tmp/pcol-validate-XXXXXX";
   cr_assert(mkdtemp(dir));
   char path[256];
@@ -708,15 +708,15 @@ Test(format, coalescing_declares_only_what_validates) {
 Test(format, declared_max_duration_is_checked_and_written_by_coalescing) {
   pcol_builder *b = new_builder();
   uint32_t src, fn, loc, stk;
-  cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src), 0);
+  cr_assert_eq(pcol_b_source(b, "t", "u", PCOL_NA_I64, &src, NULL), 0);
   pcol_function_row fr = {S(b, "f"), 0, 0, PCOL_NA_I64};
-  cr_assert_eq(pcol_b_function(b, &fr, &fn), 0);
+  cr_assert_eq(pcol_b_function(b, &fr, &fn, NULL), 0);
   pcol_line_row l = {fn, 1, PCOL_NA_I64};
-  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc), 0);
-  cr_assert_eq(pcol_b_stack(b, &loc, 1, &stk), 0);
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc, NULL), 0);
+  cr_assert_eq(pcol_b_stack(b, &loc, 1, &stk, NULL), 0);
   for (int i = 0; i < 6; i++) { /* one run of 6 ticks 10 ns apart */
     pcol_sample_row s = {src, i * 10, 0, 1, PCOL_NA_I64, stk, 0};
-    cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+    cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL, NULL), 0);
   }
   pcol_error err = {0};
   cr_assert_eq(pcol_builder_coalesce(b, &err), 0, "%s", err.message);
@@ -728,12 +728,12 @@ Test(format, declared_max_duration_is_checked_and_written_by_coalescing) {
   pcol_close(f);
   free(mem);
   /* a declared value below a real duration is invalid */
-  cr_assert_eq(pcol_b_meta_str(b, 0, "unrelated", "x"), 0);
+  cr_assert_eq(pcol_b_meta_str(b, 0, "unrelated", "x", &err), 0);
   pcol_builder *b2 = new_builder();
-  cr_assert_eq(pcol_b_source(b2, "t", "u", PCOL_NA_I64, &src), 0);
+  cr_assert_eq(pcol_b_source(b2, "t", "u", PCOL_NA_I64, &src, &err), 0);
   pcol_sample_row s = {src, 0, 30, 3, PCOL_NA_I64, 0, 0};
-  cr_assert_eq(pcol_b_sample(b2, &s, NULL, 0, NULL), 0);
-  cr_assert_eq(pcol_b_meta_str(b2, src, "pcol.max_duration_ns", "5"), 0);
+  cr_assert_eq(pcol_b_sample(b2, &s, NULL, 0, NULL, &err), 0);
+  cr_assert_eq(pcol_b_meta_str(b2, src, "pcol.max_duration_ns", "5", &err), 0);
   size_t len;
   cr_assert_eq(pcol_builder_write_mem(b2, NULL, &mem, &len, &err), 0);
   cr_assert_eq(pcol_open_buffer(mem, len, NULL, &f, &err), 0);
@@ -754,10 +754,10 @@ Test(format, label_set_order_is_canonical) {
                          {S(b, "bytes"), 0, 512, S(b, "bytes")}};
   pcol_label_row ba[] = {ab[2], ab[0], ab[1]};
   uint32_t id1, id2, id3, id4;
-  cr_assert_eq(pcol_b_labelset(b, ab, 3, &id1), 0);
-  cr_assert_eq(pcol_b_labelset(b, ba, 3, &id2), 0);
+  cr_assert_eq(pcol_b_labelset(b, ab, 3, &id1, NULL), 0);
+  cr_assert_eq(pcol_b_labelset(b, ba, 3, &id2, NULL), 0);
   cr_assert_eq(id1, id2, "one set in two orders");
-  cr_assert_eq(pcol_b_labelset(b, ab, 2, &id3), 0);
+  cr_assert_eq(pcol_b_labelset(b, ab, 2, &id3, NULL), 0);
   cr_assert_neq(id1, id3, "a subset is another set");
   pcol_label_row big[40], rev[40];
   char k[16];
@@ -770,8 +770,8 @@ Test(format, label_set_order_is_canonical) {
   big[6].key = big[5].key;
   rev[34] = big[5];
   rev[33] = big[6];
-  cr_assert_eq(pcol_b_labelset(b, big, 40, &id3), 0);
-  cr_assert_eq(pcol_b_labelset(b, rev, 40, &id4), 0);
+  cr_assert_eq(pcol_b_labelset(b, big, 40, &id3, NULL), 0);
+  cr_assert_eq(pcol_b_labelset(b, rev, 40, &id4, NULL), 0);
   cr_assert_eq(id3, id4, "a large set in reverse order");
   pcol_builder_free(b);
 }

@@ -10,19 +10,19 @@
 
 static uint32_t S(pcol_builder *b, const char *s) {
   uint32_t id;
-  cr_assert_eq(pcol_b_cstr(b, s, &id), 0);
+  cr_assert_eq(pcol_b_cstr(b, s, &id, NULL), 0);
   return id;
 }
 static uint32_t FN(pcol_builder *b, const char *name) {
   pcol_function_row r = {S(b, name), 0, S(b, "a.go"), PCOL_NA_I64};
   uint32_t id;
-  cr_assert_eq(pcol_b_function(b, &r, &id), 0);
+  cr_assert_eq(pcol_b_function(b, &r, &id, NULL), 0);
   return id;
 }
 static uint32_t LOC(pcol_builder *b, const char *name) {
   pcol_line_row l = {FN(b, name), 1, PCOL_NA_I64};
   uint32_t id;
-  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &id), 0);
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &id, NULL), 0);
   return id;
 }
 /* a stack of locations given leaf first, ended by 0 */
@@ -34,19 +34,19 @@ static uint32_t STK(pcol_builder *b, ...) {
   for (uint32_t l; (l = va_arg(ap, uint32_t)) != 0;) locs[n++] = l;
   va_end(ap);
   uint32_t id;
-  cr_assert_eq(pcol_b_stack(b, locs, n, &id), 0);
+  cr_assert_eq(pcol_b_stack(b, locs, n, &id, NULL), 0);
   return id;
 }
 static void SAMPLES(pcol_builder *b, uint32_t src, uint32_t stack, int n) {
   for (int i = 0; i < n; i++) {
     pcol_sample_row s = {src, (int64_t)pcol_b_sample_count(b), 0, 1, PCOL_NA_I64, stack, 0}; /* times ascend */
-    cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+    cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL, NULL), 0);
   }
 }
 static pcol_builder *NEWB(uint32_t *src) {
   pcol_builder *b;
   cr_assert_eq(pcol_builder_new(&b, NULL), 0);
-  cr_assert_eq(pcol_b_source(b, "test", "test", PCOL_NA_I64, src), 0);
+  cr_assert_eq(pcol_b_source(b, "test", "test", PCOL_NA_I64, src, NULL), 0);
   return b;
 }
 static void GRAPH(pcol_file *f, const pcol_graph_opts *o, pcol_graph *g) {
@@ -83,15 +83,15 @@ static void EXPECT_EDGE(const pcol_graph *g, const char *from, const char *to, i
 /* a value type of the source (its default) */
 static uint32_t VTYPE(pcol_builder *b, uint32_t src, const char *type) {
   uint32_t vt;
-  cr_assert_eq(pcol_b_value_type(b, S(b, type), S(b, "bytes"), &vt), 0);
-  cr_assert_eq(pcol_b_source_value_type(b, src, vt), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, type), S(b, "bytes"), &vt, NULL), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt, NULL), 0);
   return vt;
 }
 /* sample number `time` on stack with the value v of type vt */
 static void SAMPLE_V(pcol_builder *b, uint32_t src, int64_t time, uint32_t stack, uint32_t vt, int64_t v) {
   pcol_value_row r = {vt, v};
   pcol_sample_row s = {src, time, 0, 1, PCOL_NA_I64, stack, 0};
-  cr_assert_eq(pcol_b_sample(b, &s, &r, 1, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &s, &r, 1, NULL, NULL), 0);
 }
 /* the graph of every node and edge, and its first three nodes' names */
 static pcol_file *GRAPH_ALL(pcol_builder *b, void **mem, pcol_graph *g, const char *n0, const char *n1,
@@ -170,7 +170,7 @@ Test(graph, inline_edges) {
   uint32_t m = LOC(b, "main");
   pcol_line_row two[2] = {{FN(b, "inner"), 2, PCOL_NA_I64}, {FN(b, "outer"), 3, PCOL_NA_I64}};
   uint32_t l2;
-  cr_assert_eq(pcol_b_location(b, 0, 0, 0, two, 2, &l2), 0);
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, two, 2, &l2, NULL), 0);
   SAMPLES(b, src, STK(b, l2, m, 0), 10);
   void *mem;
   pcol_file *f = tu_reopen(b, NULL, &mem);
@@ -348,10 +348,10 @@ static void SAMPLES_L(pcol_builder *b, uint32_t src, uint32_t stack, int n, cons
     l[nl++] = r;
   }
   uint32_t ls;
-  cr_assert_eq(pcol_b_labelset(b, l, nl, &ls), 0);
+  cr_assert_eq(pcol_b_labelset(b, l, nl, &ls, NULL), 0);
   for (int i = 0; i < n; i++) {
     pcol_sample_row s = {src, (int64_t)pcol_b_sample_count(b), 0, 1, PCOL_NA_I64, stack, ls};
-    cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+    cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL, NULL), 0);
   }
 }
 static void EXPECT_TAG(const pcol_graph *g, size_t i, long node, uint32_t parent, uint32_t index,

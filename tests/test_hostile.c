@@ -27,7 +27,7 @@ static FILE *sink(uint64_t *count) {
 
 static uint32_t S(pcol_builder *b, const char *s) {
   uint32_t id;
-  cr_assert_eq(pcol_b_cstr(b, s, &id), 0);
+  cr_assert_eq(pcol_b_cstr(b, s, &id, NULL), 0);
   return id;
 }
 
@@ -46,22 +46,22 @@ static pcol_file *inline_amplifier(size_t name_len, size_t nlines, void **mem) {
   pcol_error err = {0};
   cr_assert_eq(pcol_builder_new(&b, &err), 0);
   uint32_t src, fn, loc, st;
-  cr_assert_eq(pcol_b_source(b, "pprof", "amp.pb.gz", PCOL_NA_I64, &src), 0);
+  cr_assert_eq(pcol_b_source(b, "pprof", "amp.pb.gz", PCOL_NA_I64, &src, &err), 0);
   char *name = malloc(name_len);
   cr_assert(name);
   memset(name, 'f', name_len);
   pcol_function_row fr = {0, 0, 0, PCOL_NA_I64};
-  cr_assert_eq(pcol_b_string(b, name, name_len, &fr.name), 0);
+  cr_assert_eq(pcol_b_string(b, name, name_len, &fr.name, &err), 0);
   free(name);
-  cr_assert_eq(pcol_b_function(b, &fr, &fn), 0);
+  cr_assert_eq(pcol_b_function(b, &fr, &fn, &err), 0);
   pcol_line_row *ln = calloc(nlines, sizeof *ln);
   cr_assert(ln);
   for (size_t i = 0; i < nlines; i++) ln[i] = (pcol_line_row){fn, (int64_t)i + 1, PCOL_NA_I64};
-  cr_assert_eq(pcol_b_location(b, 0, 0x1000, 0, ln, nlines, &loc), 0);
+  cr_assert_eq(pcol_b_location(b, 0, 0x1000, 0, ln, nlines, &loc, &err), 0);
   free(ln);
-  cr_assert_eq(pcol_b_stack(b, &loc, 1, &st), 0);
+  cr_assert_eq(pcol_b_stack(b, &loc, 1, &st, &err), 0);
   pcol_sample_row sr = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, st, 0};
-  cr_assert_eq(pcol_b_sample(b, &sr, NULL, 0, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &sr, NULL, 0, NULL, &err), 0);
   return reopen(b, 1, mem);
 }
 
@@ -152,20 +152,20 @@ Test(budget, samples_times_depth_is_refused) {
   pcol_error err = {0};
   cr_assert_eq(pcol_builder_new(&b, &err), 0);
   uint32_t src, fn, loc, st = 0;
-  cr_assert_eq(pcol_b_source(b, "pprof", "deep", PCOL_NA_I64, &src), 0);
+  cr_assert_eq(pcol_b_source(b, "pprof", "deep", PCOL_NA_I64, &src, &err), 0);
   pcol_function_row fr = {S(b, "f"), 0, 0, PCOL_NA_I64};
-  cr_assert_eq(pcol_b_function(b, &fr, &fn), 0);
+  cr_assert_eq(pcol_b_function(b, &fr, &fn, &err), 0);
   pcol_line_row ln = {fn, 1, PCOL_NA_I64};
-  cr_assert_eq(pcol_b_location(b, 0, 0x10, 0, &ln, 1, &loc), 0);
-  for (int i = 0; i < 4000; i++) cr_assert_eq(pcol_b_stack_node(b, st, loc, &st), 0);
+  cr_assert_eq(pcol_b_location(b, 0, 0x10, 0, &ln, 1, &loc, &err), 0);
+  for (int i = 0; i < 4000; i++) cr_assert_eq(pcol_b_stack_node(b, st, loc, &st, &err), 0);
   /* two stacks in turn: speedscope writes a run of equal stacks once, so
    * equal consecutive samples would not reach the budget (issue 44) */
   uint32_t st2;
-  cr_assert_eq(pcol_b_stack_node(b, st, loc, &st2), 0);
+  cr_assert_eq(pcol_b_stack_node(b, st, loc, &st2, &err), 0);
   pcol_sample_row sr = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, st, 0};
   for (int i = 0; i < 20000; i++) {
     sr.stack_id = i % 2 ? st2 : st;
-    cr_assert_eq(pcol_b_sample(b, &sr, NULL, 0, NULL), 0);
+    cr_assert_eq(pcol_b_sample(b, &sr, NULL, 0, NULL, &err), 0);
   }
   void *mem;
   pcol_file *f = reopen(b, 1, &mem);
@@ -287,33 +287,33 @@ Test(budget, collapsed_lines_that_read_the_same_are_one) {
   pcol_error err = {0};
   cr_assert_eq(pcol_builder_new(&b, &err), 0);
   uint32_t src, fsemi, fus, fempty, fmain, l[6], st;
-  cr_assert_eq(pcol_b_source(b, "pprof", "x", PCOL_NA_I64, &src), 0);
+  cr_assert_eq(pcol_b_source(b, "pprof", "x", PCOL_NA_I64, &src, &err), 0);
   pcol_function_row fr = {S(b, "a;b"), 0, 0, PCOL_NA_I64};
-  cr_assert_eq(pcol_b_function(b, &fr, &fsemi), 0);
+  cr_assert_eq(pcol_b_function(b, &fr, &fsemi, &err), 0);
   fr.name = S(b, "a_b");
-  cr_assert_eq(pcol_b_function(b, &fr, &fus), 0);
+  cr_assert_eq(pcol_b_function(b, &fr, &fus, &err), 0);
   fr.name = S(b, "");
-  cr_assert_eq(pcol_b_function(b, &fr, &fempty), 0);
+  cr_assert_eq(pcol_b_function(b, &fr, &fempty, &err), 0);
   fr.name = S(b, "main");
-  cr_assert_eq(pcol_b_function(b, &fr, &fmain), 0);
+  cr_assert_eq(pcol_b_function(b, &fr, &fmain, &err), 0);
   pcol_line_row ln = {fsemi, 1, PCOL_NA_I64};
-  cr_assert_eq(pcol_b_location(b, 0, 0x10, 0, &ln, 1, &l[0]), 0);
+  cr_assert_eq(pcol_b_location(b, 0, 0x10, 0, &ln, 1, &l[0], &err), 0);
   ln.function_id = fus;
-  cr_assert_eq(pcol_b_location(b, 0, 0x20, 0, &ln, 1, &l[1]), 0);
+  cr_assert_eq(pcol_b_location(b, 0, 0x20, 0, &ln, 1, &l[1], &err), 0);
   ln.function_id = fempty;
-  cr_assert_eq(pcol_b_location(b, 0, 0x30, 0, &ln, 1, &l[2]), 0);
+  cr_assert_eq(pcol_b_location(b, 0, 0x30, 0, &ln, 1, &l[2], &err), 0);
   ln.function_id = fmain;
-  cr_assert_eq(pcol_b_location(b, 0, 0x40, 0, &ln, 1, &l[3]), 0);
-  cr_assert_eq(pcol_b_location(b, 0, 0x50, 0, &ln, 1, &l[4]), 0); /* main again, another address */
+  cr_assert_eq(pcol_b_location(b, 0, 0x40, 0, &ln, 1, &l[3], &err), 0);
+  cr_assert_eq(pcol_b_location(b, 0, 0x50, 0, &ln, 1, &l[4], &err), 0); /* main again, another address */
   pcol_sample_row sr = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
   uint32_t stacks[5][2] = {{l[0], l[3]}, {l[1], l[4]}, {l[2], 0}, {0, 0}, {l[2], l[3]}};
   size_t depth[5] = {2, 2, 1, 0, 2};
   for (int i = 0; i < 5; i++) {
-    if (depth[i]) cr_assert_eq(pcol_b_stack(b, stacks[i], depth[i], &st), 0);
+    if (depth[i]) cr_assert_eq(pcol_b_stack(b, stacks[i], depth[i], &st, &err), 0);
     else st = 0;
     sr.stack_id = st;
     sr.weight = i + 1;
-    cr_assert_eq(pcol_b_sample(b, &sr, NULL, 0, NULL), 0);
+    cr_assert_eq(pcol_b_sample(b, &sr, NULL, 0, NULL, &err), 0);
   }
   void *mem;
   pcol_file *f = reopen(b, 0, &mem);
@@ -337,9 +337,9 @@ static perun_src perun_source(const char *layout, const char *keys) {
   perun_src p;
   pcol_error err = {0};
   cr_assert_eq(pcol_builder_new(&p.b, &err), 0);
-  cr_assert_eq(pcol_b_source(p.b, PCOL_SRC_PERUN, "x.perf", PCOL_NA_I64, &p.src), 0);
-  cr_assert_eq(pcol_b_meta_str(p.b, p.src, PERUN_META_LAYOUT, layout), 0);
-  cr_assert_eq(pcol_b_meta_str(p.b, p.src, PERUN_META_KEYS, keys), 0);
+  cr_assert_eq(pcol_b_source(p.b, PCOL_SRC_PERUN, "x.perf", PCOL_NA_I64, &p.src, &err), 0);
+  cr_assert_eq(pcol_b_meta_str(p.b, p.src, PERUN_META_LAYOUT, layout, &err), 0);
+  cr_assert_eq(pcol_b_meta_str(p.b, p.src, PERUN_META_KEYS, keys, &err), 0);
   return p;
 }
 
@@ -359,7 +359,7 @@ static int perun_export_text(perun_src p, char **out, pcol_error *err) {
  * never had (the file passes validate --full). */
 Test(perun_json, kept_meta_text_is_not_pasted) {
   perun_src p = perun_source("3", "[\"header\"]");
-  cr_assert_eq(pcol_b_meta_str(p.b, p.src, "perun.header", "{\"type\": \"time\"}, \"evil\": {\"x\": 1}"), 0);
+  cr_assert_eq(pcol_b_meta_str(p.b, p.src, "perun.header", "{\"type\": \"time\"}, \"evil\": {\"x\": 1}", NULL), 0);
   char *out = NULL;
   pcol_error err = {0};
   int rc = perun_export_text(p, &out, &err);
@@ -371,7 +371,7 @@ Test(perun_json, kept_meta_text_is_not_pasted) {
 /* ... nor can the key list name a key twice (the importer refuses that). */
 Test(perun_json, a_key_named_twice_is_damaged_input) {
   perun_src p = perun_source("3", "[\"header\", \"header\"]");
-  cr_assert_eq(pcol_b_meta_str(p.b, p.src, "perun.header", "{}"), 0);
+  cr_assert_eq(pcol_b_meta_str(p.b, p.src, "perun.header", "{}", NULL), 0);
   char *out = NULL;
   pcol_error err = {0};
   int rc = perun_export_text(p, &out, &err);
@@ -381,7 +381,7 @@ Test(perun_json, a_key_named_twice_is_damaged_input) {
 
 Test(perun_json, kept_meta_is_written_back_by_jansson) {
   perun_src p = perun_source("3", "[\"header\"]");
-  cr_assert_eq(pcol_b_meta_str(p.b, p.src, "perun.header", " {\"type\" : \"time\", \"units\": {}} "), 0);
+  cr_assert_eq(pcol_b_meta_str(p.b, p.src, "perun.header", " {\"type\" : \"time\", \"units\": {}} ", NULL), 0);
   char *out = NULL;
   pcol_error err = {0};
   cr_assert_eq(perun_export_text(p, &out, &err), 0, "%s", err.message);
@@ -401,9 +401,9 @@ Test(perun_json, kept_meta_is_written_back_by_jansson) {
  * of memory" (exit 3). */
 static int export_with_global(const char *global, char **out, pcol_error *err) {
   perun_src p = perun_source("1", "[\"global\"]");
-  cr_assert_eq(pcol_b_meta_str(p.b, p.src, PERUN_META_GLOBAL, global), 0);
+  cr_assert_eq(pcol_b_meta_str(p.b, p.src, PERUN_META_GLOBAL, global, err), 0);
   pcol_sample_row sr = {p.src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
-  cr_assert_eq(pcol_b_sample(p.b, &sr, NULL, 0, NULL), 0);
+  cr_assert_eq(pcol_b_sample(p.b, &sr, NULL, 0, NULL, err), 0);
   return perun_export_text(p, out, err);
 }
 
@@ -435,9 +435,9 @@ Test(perun_json, json_label_that_is_not_json_is_damaged_input) {
                           {S(p.b, PERUN_LABEL_COLUMNS), S(p.b, "[\"x\"]"), 0, 0},
                           {S(p.b, "x"), S(p.b, "{not json"), 0, S(p.b, PERUN_UNIT_JSON)}};
   uint32_t ls;
-  cr_assert_eq(pcol_b_labelset(p.b, lb, 3, &ls), 0);
+  cr_assert_eq(pcol_b_labelset(p.b, lb, 3, &ls, NULL), 0);
   pcol_sample_row sr = {p.src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, ls};
-  cr_assert_eq(pcol_b_sample(p.b, &sr, NULL, 0, NULL), 0);
+  cr_assert_eq(pcol_b_sample(p.b, &sr, NULL, 0, NULL, NULL), 0);
   char *out = NULL;
   pcol_error err = {0};
   int rc = perun_export_text(p, &out, &err);
@@ -451,9 +451,9 @@ static int export_model(double x_end, char **out, pcol_error *err) {
   pcol_builder *b;
   cr_assert_eq(pcol_builder_new(&b, err), 0);
   uint32_t src;
-  cr_assert_eq(pcol_b_source(b, "collapsed", "m", PCOL_NA_I64, &src), 0);
+  cr_assert_eq(pcol_b_source(b, "collapsed", "m", PCOL_NA_I64, &src, err), 0);
   pcol_model_row m = {src, S(b, "f"), S(b, "linear"), S(b, "full"), 0, 0.5, 1.0, x_end};
-  cr_assert_eq(pcol_b_model(b, &m), 0);
+  cr_assert_eq(pcol_b_model(b, &m, err), 0);
   perun_src p = {b, src};
   return perun_export_text(p, out, err);
 }

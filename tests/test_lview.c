@@ -7,7 +7,7 @@
 
 static uint32_t S(pcol_builder *b, const char *s) {
   uint32_t id;
-  cr_assert_eq(pcol_b_cstr(b, s, &id), 0);
+  cr_assert_eq(pcol_b_cstr(b, s, &id, NULL), 0);
   return id;
 }
 
@@ -17,25 +17,25 @@ static pcol_file *small(void **mem) {
   pcol_builder *b;
   uint32_t src, fn[3], loc[3], st1, st2, vt_cpu, vt_alloc, ls;
   cr_assert_eq(pcol_builder_new(&b, NULL), 0);
-  cr_assert_eq(pcol_b_source(b, "pprof", "t", PCOL_NA_I64, &src), 0);
+  cr_assert_eq(pcol_b_source(b, "pprof", "t", PCOL_NA_I64, &src, NULL), 0);
   const char *names[] = {"a", "b", "c"};
   for (int i = 0; i < 3; i++) {
     pcol_function_row r = {S(b, names[i]), 0, S(b, "f.c"), PCOL_NA_I64};
-    cr_assert_eq(pcol_b_function(b, &r, &fn[i]), 0);
+    cr_assert_eq(pcol_b_function(b, &r, &fn[i], NULL), 0);
     pcol_line_row l = {fn[i], 10 + i, PCOL_NA_I64};
-    cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc[i]), 0);
+    cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc[i], NULL), 0);
   }
   uint32_t s1[] = {loc[2], loc[1], loc[0]}, s2[] = {loc[1], loc[0]};
-  cr_assert_eq(pcol_b_stack(b, s1, 3, &st1), 0);
-  cr_assert_eq(pcol_b_stack(b, s2, 2, &st2), 0);
-  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), &vt_cpu), 0);
-  cr_assert_eq(pcol_b_value_type(b, S(b, "alloc"), S(b, "bytes"), &vt_alloc), 0);
+  cr_assert_eq(pcol_b_stack(b, s1, 3, &st1, NULL), 0);
+  cr_assert_eq(pcol_b_stack(b, s2, 2, &st2, NULL), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), &vt_cpu, NULL), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "alloc"), S(b, "bytes"), &vt_alloc, NULL), 0);
   pcol_label_row labs[] = {{S(b, "x"), 0, 1, 0}, {S(b, "y"), S(b, "s"), 0, 0}};
-  cr_assert_eq(pcol_b_labelset(b, labs, 2, &ls), 0);
+  cr_assert_eq(pcol_b_labelset(b, labs, 2, &ls, NULL), 0);
   pcol_value_row v1[] = {{vt_cpu, 10}, {vt_alloc, 5}}, v2[] = {{vt_cpu, 20}};
   pcol_sample_row r1 = {src, 0, 0, 1, PCOL_NA_I64, st1, ls}, r2 = {src, 1000, 0, 1, PCOL_NA_I64, st2, 0};
-  cr_assert_eq(pcol_b_sample(b, &r1, v1, 2, NULL), 0);
-  cr_assert_eq(pcol_b_sample(b, &r2, v2, 1, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &r1, v1, 2, NULL, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &r2, v2, 1, NULL, NULL), 0);
   pcol_file *f = tu_reopen(b, NULL, mem);
   pcol_builder_free(b);
   return f;
@@ -106,7 +106,7 @@ Test(lview, batches_and_counts) {
     const pcol_lview_info *v = pcol_lview_at(i);
     uint64_t buf[PCOL_LVIEW_MAX_COLS][4], n;
     pcol_lview_batch b = {{0}, 4};
-    for (int k = 0; k < v->ncols; k++) b.cols[k] = buf[k];
+    for (size_t k = 0; k < v->ncols; k++) b.cols[k] = buf[k];
     collect c = {.b = &b};
     cr_assert_eq(pcol_lview_rows(f, v, NULL, &n, &err), 0, "%s", err.message);
     cr_assert_eq(pcol_lview_scan(f, v, NULL, &b, on_batch, &c, &err), 0, "%s: %s", v->name, err.message);

@@ -6,15 +6,15 @@
 
 static uint32_t S(pcol_builder *b, const char *s) {
   uint32_t id;
-  cr_assert_eq(pcol_b_cstr(b, s, &id), 0);
+  cr_assert_eq(pcol_b_cstr(b, s, &id, NULL), 0);
   return id;
 }
 static uint32_t LOC(pcol_builder *b, const char *fn, const char *file, int64_t line) {
   pcol_function_row r = {S(b, fn), 0, S(b, file), PCOL_NA_I64};
   uint32_t f, id;
-  cr_assert_eq(pcol_b_function(b, &r, &f), 0);
+  cr_assert_eq(pcol_b_function(b, &r, &f, NULL), 0);
   pcol_line_row l = {f, line, PCOL_NA_I64};
-  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &id), 0);
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &id, NULL), 0);
   return id;
 }
 
@@ -23,24 +23,24 @@ static pcol_builder *input(const char *uri, const char *vt_name, const char *lea
   pcol_builder *b;
   uint32_t src, vt;
   cr_assert_eq(pcol_builder_new(&b, NULL), 0);
-  cr_assert_eq(pcol_b_source(b, "rprof", uri, 1234, &src), 0);
-  cr_assert_eq(pcol_b_meta_str(b, src, "rprof.interval_us", "20000"), 0);
-  cr_assert_eq(pcol_b_meta_str(b, 0, "file.note", uri), 0);
-  cr_assert_eq(pcol_b_value_type(b, S(b, vt_name), S(b, "bytes"), &vt), 0);
-  cr_assert_eq(pcol_b_source_value_type(b, src, vt), 0);
+  cr_assert_eq(pcol_b_source(b, "rprof", uri, 1234, &src, NULL), 0);
+  cr_assert_eq(pcol_b_meta_str(b, src, "rprof.interval_us", "20000", NULL), 0);
+  cr_assert_eq(pcol_b_meta_str(b, 0, "file.note", uri, NULL), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, vt_name), S(b, "bytes"), &vt, NULL), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt, NULL), 0);
   uint32_t locs[2] = {LOC(b, leaf, "x.R", 2), LOC(b, "main", "x.R", 1)};
   uint32_t st;
-  cr_assert_eq(pcol_b_stack(b, locs, 2, &st), 0);
+  cr_assert_eq(pcol_b_stack(b, locs, 2, &st, NULL), 0);
   pcol_label_row lab = {S(b, "thread"), S(b, uri), 0, 0};
   uint32_t ls;
-  cr_assert_eq(pcol_b_labelset(b, &lab, 1, &ls), 0);
-  cr_assert_eq(pcol_b_text_line(b, src, 1, "header", 6), 0);
+  cr_assert_eq(pcol_b_labelset(b, &lab, 1, &ls, NULL), 0);
+  cr_assert_eq(pcol_b_text_line(b, src, 1, "header", 6, NULL), 0);
   for (int i = 0; i < n; i++) {
     pcol_sample_row s = {src, i * 20000000LL, 0, 1, PCOL_NA_I64, st, ls};
     pcol_value_row v = {vt, 100 + i};
-    cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL), 0);
+    cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL, NULL), 0);
   }
-  cr_assert_eq(pcol_b_sample_text(b, (uint32_t)n, "last", 4), 0);
+  cr_assert_eq(pcol_b_sample_text(b, (uint32_t)n, "last", 4, NULL), 0);
   return b;
 }
 

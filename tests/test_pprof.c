@@ -1046,7 +1046,7 @@ Test(pprof_errors, sub_message_decoding_agrees_with_protobuf_c) {
 
 static uint32_t S(pcol_builder *b, const char *s) {
   uint32_t id;
-  cr_assert_eq(pcol_b_cstr(b, s, &id), 0);
+  cr_assert_eq(pcol_b_cstr(b, s, &id, NULL), 0);
   return id;
 }
 
@@ -1062,23 +1062,23 @@ static const char *sv(const Profile *p, int64_t i) {
 Test(pprof_export, rprof_source_gets_count_and_cpu) {
   pcol_builder *b = new_builder();
   uint32_t src, fn1, fn2, l1, l2, st;
-  cr_assert_eq(pcol_b_source(b, "rprof", "Rprof.out", PCOL_NA_I64, &src), 0);
-  cr_assert_eq(pcol_b_meta_str(b, src, "rprof.interval_us", "20000"), 0);
+  cr_assert_eq(pcol_b_source(b, "rprof", "Rprof.out", PCOL_NA_I64, &src, NULL), 0);
+  cr_assert_eq(pcol_b_meta_str(b, src, "rprof.interval_us", "20000", NULL), 0);
   pcol_function_row f1 = {S(b, "f"), S(b, "f"), S(b, "a.R"), PCOL_NA_I64};
   pcol_function_row f2 = {0, 0, S(b, "b.R"), PCOL_NA_I64}; /* trailing-ref frame */
-  cr_assert_eq(pcol_b_function(b, &f1, &fn1), 0);
-  cr_assert_eq(pcol_b_function(b, &f2, &fn2), 0);
+  cr_assert_eq(pcol_b_function(b, &f1, &fn1, NULL), 0);
+  cr_assert_eq(pcol_b_function(b, &f2, &fn2, NULL), 0);
   pcol_line_row r1 = {fn1, 3, PCOL_NA_I64}, r2 = {fn2, 8, PCOL_NA_I64};
-  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &r1, 1, &l1), 0);
-  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &r2, 1, &l2), 0);
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &r1, 1, &l1, NULL), 0);
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &r2, 1, &l2, NULL), 0);
   uint32_t locs[2] = {l2, l1};
-  cr_assert_eq(pcol_b_stack(b, locs, 2, &st), 0);
+  cr_assert_eq(pcol_b_stack(b, locs, 2, &st, NULL), 0);
   pcol_sample_row s = {src, 0, 0, 1, PCOL_NA_I64, st, 0};
-  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL, NULL), 0);
   s.time_ns = 20000000;
   s.weight = 3;
   s.duration_ns = 60000000;
-  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL, NULL), 0);
   void *fm;
   pcol_file *f = tu_reopen(b, NULL, &fm);
   mem out = export_mem(f, NULL, 0);

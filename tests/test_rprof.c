@@ -207,7 +207,7 @@ Test(rprof, every_fixture_packs_and_round_trips) {
 static pcol_str meta(pcol_file *f, const char *key) {
   pcol_str s = {NULL, 0};
   pcol_error err = {0};
-  pcol_meta_get(f, 1, key, &s, &err);
+  cr_assert_eq(pcol_meta_get(f, 1, key, &s, &err), PCOL_OK);
   return s;
 }
 static int meta_is(pcol_file *f, const char *key, const char *v) {
@@ -242,7 +242,7 @@ static void frame_at(pcol_file *f, uint64_t row, uint32_t depth, uint32_t *fn, i
   cr_assert_eq(pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_FUNCTION, &lf, &err), 0);
   cr_assert_eq(pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_LINE, &ll, &err), 0);
   frame_q q = {depth, 0};
-  pcol_stack_walk(f, pcol_view_u32(&st, row), find_depth, &q, &err);
+  cr_assert_eq(pcol_stack_walk(f, pcol_view_u32(&st, row), find_depth, &q, &err), PCOL_OK);
   cr_assert_neq(q.loc, 0, "no frame at depth %u of sample %llu", depth,
                 (unsigned long long)row + 1);
   uint64_t a = pcol_view_u64(&off, q.loc - 1);
@@ -377,7 +377,7 @@ Test(rprof, cut_last_line_keeps_complete_frames) {
   cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &st, &err), 0);
   frame_at(f, 2, 1, &fn, &line);
   walk_ctx c = {0};
-  pcol_stack_walk(f, pcol_view_u32(&st, 2), count_fn, &c, &err);
+  cr_assert_eq(pcol_stack_walk(f, pcol_view_u32(&st, 2), count_fn, &c, &err), PCOL_OK);
   cr_assert_eq(c.n, 1, "the cut name \"lon is not a frame");
   pcol_close(f);
   free(mem);
@@ -559,37 +559,37 @@ Test(rprof, pprof_like_source_exports_as_rprof_r_can_read) {
   pcol_error err = {0};
   cr_assert_eq(pcol_builder_new(&b, &err), 0);
   uint32_t src, leaf, mid, top, na, file, loc[4], stack, stack2;
-  cr_assert_eq(pcol_b_source(b, "pprof", "x.pb.gz", PCOL_NA_I64, &src), 0);
-  cr_assert_eq(pcol_b_meta_str(b, src, "pprof.period", "10000000"), 0);
-  cr_assert_eq(pcol_b_meta_str(b, src, "pprof.period_type.unit", "nanoseconds"), 0);
-  pcol_b_cstr(b, "main.go", &file);
+  cr_assert_eq(pcol_b_source(b, "pprof", "x.pb.gz", PCOL_NA_I64, &src, &err), 0);
+  cr_assert_eq(pcol_b_meta_str(b, src, "pprof.period", "10000000", &err), 0);
+  cr_assert_eq(pcol_b_meta_str(b, src, "pprof.period_type.unit", "nanoseconds", &err), 0);
+  cr_assert_eq(pcol_b_cstr(b, "main.go", &file, &err), PCOL_OK);
   pcol_function_row fr = {0, 0, file, PCOL_NA_I64};
-  pcol_b_cstr(b, "leaf\nx", &fr.name);
-  pcol_b_function(b, &fr, &leaf);
-  pcol_b_cstr(b, "mid", &fr.name);
-  pcol_b_function(b, &fr, &mid);
+  cr_assert_eq(pcol_b_cstr(b, "leaf\nx", &fr.name, &err), PCOL_OK);
+  cr_assert_eq(pcol_b_function(b, &fr, &leaf, &err), PCOL_OK);
+  cr_assert_eq(pcol_b_cstr(b, "mid", &fr.name, &err), PCOL_OK);
+  cr_assert_eq(pcol_b_function(b, &fr, &mid, &err), PCOL_OK);
   fr.filename = 0;
-  pcol_b_cstr(b, "runtime.main", &fr.name);
-  pcol_b_function(b, &fr, &top);
+  cr_assert_eq(pcol_b_cstr(b, "runtime.main", &fr.name, &err), PCOL_OK);
+  cr_assert_eq(pcol_b_function(b, &fr, &top, &err), PCOL_OK);
   fr.name = 0;
-  pcol_b_function(b, &fr, &na);
+  cr_assert_eq(pcol_b_function(b, &fr, &na, &err), PCOL_OK);
   /* an inlined chain: leaf inlined into mid, one location */
   pcol_line_row inl[2] = {{leaf, 10, PCOL_NA_I64}, {mid, 20, PCOL_NA_I64}};
-  pcol_b_location(b, 0, 0x1000, 0, inl, 2, &loc[0]);
+  cr_assert_eq(pcol_b_location(b, 0, 0x1000, 0, inl, 2, &loc[0], &err), PCOL_OK);
   pcol_line_row l2 = {top, PCOL_NA_I64, PCOL_NA_I64};
-  pcol_b_location(b, 0, 0x2000, 0, &l2, 1, &loc[1]);
+  cr_assert_eq(pcol_b_location(b, 0, 0x2000, 0, &l2, 1, &loc[1], &err), PCOL_OK);
   pcol_line_row l3 = {na, PCOL_NA_I64, PCOL_NA_I64};
-  pcol_b_location(b, 0, 0x3000, 0, &l3, 1, &loc[2]);
-  pcol_b_stack(b, loc, 2, &stack);
+  cr_assert_eq(pcol_b_location(b, 0, 0x3000, 0, &l3, 1, &loc[2], &err), PCOL_OK);
+  cr_assert_eq(pcol_b_stack(b, loc, 2, &stack, &err), PCOL_OK);
   uint32_t s2[2] = {loc[2], loc[1]};
-  pcol_b_stack(b, s2, 2, &stack2);
+  cr_assert_eq(pcol_b_stack(b, s2, 2, &stack2, &err), PCOL_OK);
   pcol_sample_row s = {src, PCOL_NA_I64, 0, 3, PCOL_NA_I64, stack, 0};
-  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL, &err), 0);
   s.weight = 1;
   s.stack_id = 0; /* empty: Rprof cannot write it */
-  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL, &err), 0);
   s.stack_id = stack2;
-  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL, &err), 0);
   void *mem;
   pcol_file *f = tu_reopen(b, NULL, &mem);
   size_t n;
@@ -618,15 +618,15 @@ Test(rprof, huge_weights_are_refused_before_writing) {
   pcol_error err = {0};
   cr_assert_eq(pcol_builder_new(&b, &err), 0);
   uint32_t src, fn, loc, stack;
-  cr_assert_eq(pcol_b_source(b, "collapsed", "x.txt", PCOL_NA_I64, &src), 0);
+  cr_assert_eq(pcol_b_source(b, "collapsed", "x.txt", PCOL_NA_I64, &src, &err), 0);
   pcol_function_row fr = {0, 0, 0, PCOL_NA_I64};
-  pcol_b_cstr(b, "f", &fr.name);
-  pcol_b_function(b, &fr, &fn);
+  cr_assert_eq(pcol_b_cstr(b, "f", &fr.name, &err), PCOL_OK);
+  cr_assert_eq(pcol_b_function(b, &fr, &fn, &err), PCOL_OK);
   pcol_line_row l = {fn, PCOL_NA_I64, PCOL_NA_I64};
-  pcol_b_location(b, 0, 0, 0, &l, 1, &loc);
-  pcol_b_stack(b, &loc, 1, &stack);
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc, &err), PCOL_OK);
+  cr_assert_eq(pcol_b_stack(b, &loc, 1, &stack, &err), PCOL_OK);
   pcol_sample_row s = {src, PCOL_NA_I64, 0, 1000000000000LL, PCOL_NA_I64, stack, 0};
-  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL, &err), 0);
   void *mem;
   pcol_file *f = tu_reopen(b, NULL, &mem);
   char *out = NULL;

@@ -45,35 +45,35 @@ static pcol_builder *build(uint64_t n, uint64_t late_weight, uint64_t late_vt, i
   pcol_error err = {0};
   cr_assert_eq(pcol_builder_new(&b, &err), PCOL_OK);
   uint32_t src, ty, unit, ty2, vt, vt2, fn[5], loc[5], key, lsv[3];
-  cr_assert_eq(pcol_b_source(b, "perf", "spill.txt", PCOL_NA_I64, &src), PCOL_OK);
-  cr_assert_eq(pcol_b_cstr(b, "cycles", &ty) | pcol_b_cstr(b, "count", &unit) |
-                   pcol_b_cstr(b, "instructions", &ty2) | pcol_b_cstr(b, "tid", &key), 0);
-  cr_assert_eq(pcol_b_value_type(b, ty, unit, &vt) | pcol_b_value_type(b, ty2, unit, &vt2), 0);
-  cr_assert_eq(pcol_b_source_value_type(b, src, vt) | pcol_b_source_value_type(b, src, vt2), 0);
+  cr_assert_eq(pcol_b_source(b, "perf", "spill.txt", PCOL_NA_I64, &src, &err), PCOL_OK);
+  cr_assert_eq(pcol_b_cstr(b, "cycles", &ty, &err) | pcol_b_cstr(b, "count", &unit, &err) |
+                   pcol_b_cstr(b, "instructions", &ty2, &err) | pcol_b_cstr(b, "tid", &key, &err), 0);
+  cr_assert_eq(pcol_b_value_type(b, ty, unit, &vt, &err) | pcol_b_value_type(b, ty2, unit, &vt2, &err), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt, &err) | pcol_b_source_value_type(b, src, vt2, &err), 0);
   for (int i = 0; i < 5; i++) {
     char name[16];
     snprintf(name, sizeof name, "f%d", i);
     pcol_function_row f = {0, 0, 0, PCOL_NA_I64};
     pcol_line_row l = {0, 10 + i, PCOL_NA_I64};
-    cr_assert_eq(pcol_b_cstr(b, name, &f.name) | pcol_b_function(b, &f, &fn[i]), 0);
+    cr_assert_eq(pcol_b_cstr(b, name, &f.name, &err) | pcol_b_function(b, &f, &fn[i], &err), 0);
     l.function_id = fn[i];
-    cr_assert_eq(pcol_b_location(b, 0, 0x1000 + (uint64_t)i, 0, &l, 1, &loc[i]), 0);
+    cr_assert_eq(pcol_b_location(b, 0, 0x1000 + (uint64_t)i, 0, &l, 1, &loc[i], &err), 0);
   }
   for (int i = 0; i < 3; i++) {
     pcol_label_row lab = {key, 0, 100 + i, 0};
-    cr_assert_eq(pcol_b_labelset(b, &lab, 1, &lsv[i]), 0);
+    cr_assert_eq(pcol_b_labelset(b, &lab, 1, &lsv[i], &err), 0);
   }
   for (uint64_t i = 0; i < n; i++) {
     uint32_t st, locs[3] = {loc[i % 5], loc[(i / 5) % 5], loc[(i / 25) % 5]};
-    cr_assert_eq(pcol_b_stack(b, locs, 1 + i % 3, &st), PCOL_OK);
+    cr_assert_eq(pcol_b_stack(b, locs, 1 + i % 3, &st, &err), PCOL_OK);
     /* runs of equal, evenly spaced samples, for coalescing */
     pcol_sample_row s = {src, (int64_t)(1000 + i * 10), 0, 1, PCOL_NA_I64, (i / 4) % 7 ? st : 0,
                          lsv[(i / 8) % 3]};
     if (late_weight && i >= late_weight && i % 3 == 0) s.weight = 2;
     pcol_value_row v[2] = {{vt, (int64_t)(i / 4 % 5) * 1000}, {vt2, (int64_t)i}};
     size_t nv = late_vt && i >= late_vt && i % 2 ? 2 : 1;
-    cr_assert_eq(pcol_b_sample(b, &s, v, nv, NULL), PCOL_OK);
-    if (i % 1000 == 7) cr_assert_eq(pcol_b_text_line(b, src, i + 1, "# text", 6), PCOL_OK);
+    cr_assert_eq(pcol_b_sample(b, &s, v, nv, NULL, &err), PCOL_OK);
+    if (i % 1000 == 7) cr_assert_eq(pcol_b_text_line(b, src, i + 1, "# text", 6, &err), PCOL_OK);
   }
   *spilled = spill_files_open();
   return b;
@@ -159,22 +159,22 @@ Test(spill, constant_columns_cost_little_disk) {
   pcol_error err = {0};
   cr_assert_eq(pcol_builder_new(&b, &err), PCOL_OK);
   uint32_t src, ty, unit, ty2, unit2, vt, vt2, fn, loc[64], st[64];
-  cr_assert_eq(pcol_b_source(b, "pprof", "c.pb", PCOL_NA_I64, &src), PCOL_OK);
-  cr_assert_eq(pcol_b_cstr(b, "samples", &ty) | pcol_b_cstr(b, "count", &unit) |
-                   pcol_b_cstr(b, "cpu", &ty2) | pcol_b_cstr(b, "nanoseconds", &unit2), 0);
-  cr_assert_eq(pcol_b_value_type(b, ty, unit, &vt) | pcol_b_value_type(b, ty2, unit2, &vt2), 0);
+  cr_assert_eq(pcol_b_source(b, "pprof", "c.pb", PCOL_NA_I64, &src, &err), PCOL_OK);
+  cr_assert_eq(pcol_b_cstr(b, "samples", &ty, &err) | pcol_b_cstr(b, "count", &unit, &err) |
+                   pcol_b_cstr(b, "cpu", &ty2, &err) | pcol_b_cstr(b, "nanoseconds", &unit2, &err), 0);
+  cr_assert_eq(pcol_b_value_type(b, ty, unit, &vt, &err) | pcol_b_value_type(b, ty2, unit2, &vt2, &err), 0);
   pcol_function_row f = {0, 0, 0, PCOL_NA_I64};
-  cr_assert_eq(pcol_b_cstr(b, "main", &f.name) | pcol_b_function(b, &f, &fn), 0);
+  cr_assert_eq(pcol_b_cstr(b, "main", &f.name, &err) | pcol_b_function(b, &f, &fn, &err), 0);
   for (int i = 0; i < 64; i++) {
     pcol_line_row l = {fn, 1 + i, PCOL_NA_I64};
-    cr_assert_eq(pcol_b_location(b, 0, 0x1000 + (uint64_t)i, 0, &l, 1, &loc[i]), 0);
-    cr_assert_eq(pcol_b_stack(b, &loc[i], 1, &st[i]), PCOL_OK);
+    cr_assert_eq(pcol_b_location(b, 0, 0x1000 + (uint64_t)i, 0, &l, 1, &loc[i], &err), 0);
+    cr_assert_eq(pcol_b_stack(b, &loc[i], 1, &st[i], &err), PCOL_OK);
   }
   const uint64_t n = 200000;
   for (uint64_t i = 0; i < n; i++) {
     pcol_sample_row s = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, st[(i / 100) % 64], 0};
     pcol_value_row v[2] = {{vt, 1}, {vt2, 20000000}};
-    cr_assert_eq(pcol_b_sample(b, &s, v, 2, NULL), PCOL_OK);
+    cr_assert_eq(pcol_b_sample(b, &s, v, 2, NULL, &err), PCOL_OK);
   }
   uint64_t disk;
   int files = spill_files_open_bytes(&disk);

@@ -42,7 +42,7 @@ static int digest(pcol_file *f, int k, uint64_t *out) {
     int t = 1 + (n + k) % (PCOL_T_COUNT_ - 1);
     const pcol_table_info *ti = pcol_table_info_get(t);
     uint64_t ht = (uint64_t)t;
-    for (int c = 1; c <= ti->ncolumns; c++) {
+    for (size_t c = 1; c <= ti->ncolumns; c++) {
       pcol_view v;
       int rc = pcol_column(f, t, c, &v, &err);
       if (rc) return rc;
@@ -89,7 +89,7 @@ static void run(int lz4, int validate_first) {
     cr_assert_eq(pcol_open_buffer(mem, len, NULL, &f, &err), 0);
     for (uint32_t i = 0; i < pcol_section_count(f); i++) {
       pcol_section_info si;
-      pcol_section_get(f, i, &si);
+      cr_assert_eq(pcol_section_get(f, i, &si, NULL), PCOL_OK);
       compressed += si.codec == lz4;
     }
     pcol_close(f);
@@ -285,17 +285,17 @@ Test(threads, peek_on_one_cut_top_by_line) {
   pcol_error err = {0};
   cr_assert_eq(pcol_builder_new(&b, &err), 0);
   uint32_t src, loc[400];
-  cr_assert_eq(pcol_b_source(b, "pprof", "t", PCOL_NA_I64, &src), 0);
+  cr_assert_eq(pcol_b_source(b, "pprof", "t", PCOL_NA_I64, &src, &err), 0);
   for (int i = 0; i < 400; i++) {
     char nm[32];
     snprintf(nm, sizeof nm, "fn_%d", i / 10);
     pcol_function_row fr = {0, 0, 0, PCOL_NA_I64};
-    cr_assert_eq(pcol_b_cstr(b, nm, &fr.name), 0);
-    cr_assert_eq(pcol_b_cstr(b, "t.c", &fr.filename), 0);
+    cr_assert_eq(pcol_b_cstr(b, nm, &fr.name, &err), 0);
+    cr_assert_eq(pcol_b_cstr(b, "t.c", &fr.filename, &err), 0);
     uint32_t fn;
-    cr_assert_eq(pcol_b_function(b, &fr, &fn), 0);
+    cr_assert_eq(pcol_b_function(b, &fr, &fn, &err), 0);
     pcol_line_row l = {fn, 1 + i % 10, PCOL_NA_I64};
-    cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc[i]), 0);
+    cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc[i], &err), 0);
   }
   uint64_t x = 7;
   for (int i = 0; i < 3000; i++) {
@@ -303,9 +303,9 @@ Test(threads, peek_on_one_cut_top_by_line) {
     size_t d = 0;
     x = x * 6364136223846793005ULL + 1442695040888963407ULL;
     for (size_t n = 1 + (x >> 60) % 8; d < n; d++) st[d] = loc[(x >> (8 * d)) % 400];
-    cr_assert_eq(pcol_b_stack(b, st, d, &stk), 0);
+    cr_assert_eq(pcol_b_stack(b, st, d, &stk, &err), 0);
     pcol_sample_row sr = {src, i, 0, i % 100 ? 1 : 500, PCOL_NA_I64, stk, 0};
-    cr_assert_eq(pcol_b_sample(b, &sr, NULL, 0, NULL), 0);
+    cr_assert_eq(pcol_b_sample(b, &sr, NULL, 0, NULL, &err), 0);
   }
   void *mem = NULL;
   size_t len = 0;

@@ -7,19 +7,19 @@
 /* ------------------------------------------------------------ helpers */
 static uint32_t S(pcol_builder *b, const char *s) {
   uint32_t id;
-  cr_assert_eq(pcol_b_cstr(b, s, &id), 0);
+  cr_assert_eq(pcol_b_cstr(b, s, &id, NULL), 0);
   return id;
 }
 static uint32_t FN(pcol_builder *b, const char *name, const char *file) {
   pcol_function_row r = {S(b, name), 0, S(b, file), PCOL_NA_I64};
   uint32_t id;
-  cr_assert_eq(pcol_b_function(b, &r, &id), 0);
+  cr_assert_eq(pcol_b_function(b, &r, &id, NULL), 0);
   return id;
 }
 static uint32_t LOC(pcol_builder *b, uint32_t fn, int64_t line) {
   pcol_line_row l = {fn, line, PCOL_NA_I64};
   uint32_t id;
-  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &id), 0);
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &id, NULL), 0);
   return id;
 }
 /* stack from locations given leaf first, terminated by 0 */
@@ -31,18 +31,18 @@ static uint32_t STK(pcol_builder *b, ...) {
   for (uint32_t l; (l = va_arg(ap, uint32_t)) != 0;) locs[n++] = l;
   va_end(ap);
   uint32_t id;
-  cr_assert_eq(pcol_b_stack(b, locs, n, &id), 0);
+  cr_assert_eq(pcol_b_stack(b, locs, n, &id, NULL), 0);
   return id;
 }
 static void SAMPLE(pcol_builder *b, uint32_t src, int64_t t, int64_t dur, int64_t w,
                    uint32_t stack, const pcol_value_row *v, size_t nv) {
   pcol_sample_row s = {src, t, dur, w, PCOL_NA_I64, stack, 0};
-  cr_assert_eq(pcol_b_sample(b, &s, v, nv, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &s, v, nv, NULL, NULL), 0);
 }
 static pcol_builder *NEWB(uint32_t *src, const char *type) {
   pcol_builder *b;
   cr_assert_eq(pcol_builder_new(&b, NULL), 0);
-  cr_assert_eq(pcol_b_source(b, type, "test", PCOL_NA_I64, src), 0);
+  cr_assert_eq(pcol_b_source(b, type, "test", PCOL_NA_I64, src, NULL), 0);
   return b;
 }
 static const pcol_top_row *ROW(const pcol_top *t, const char *name) {
@@ -167,7 +167,7 @@ Test(top, inline_frames_and_fold) {
   uint32_t fm = FN(b, "main", "m.go"), fo = FN(b, "outer", "m.go"), fi = FN(b, "inl", "m.go");
   pcol_line_row lines[2] = {{fi, 10, PCOL_NA_I64}, {fo, 20, PCOL_NA_I64}}; /* innermost first */
   uint32_t l1, lm = LOC(b, fm, 5);
-  cr_assert_eq(pcol_b_location(b, 0, 0x1000, 0, lines, 2, &l1), 0);
+  cr_assert_eq(pcol_b_location(b, 0, 0x1000, 0, lines, 2, &l1, NULL), 0);
   uint32_t s = STK(b, l1, lm, 0), s2 = STK(b, lm, 0);
   SAMPLE(b, src, 0, 0, 1, s, NULL, 0);
   SAMPLE(b, src, 1, 0, 1, s, NULL, 0);
@@ -198,7 +198,7 @@ Test(top, na_function_names_and_no_location) {
   uint32_t busy = LOC(b, FN(b, "busy", "dir/x.R"), 1);
   pcol_function_row nr = {0, 0, S(b, "dir/x.R"), PCOL_NA_I64}; /* a top-level ref */
   uint32_t fna;
-  cr_assert_eq(pcol_b_function(b, &nr, &fna), 0);
+  cr_assert_eq(pcol_b_function(b, &nr, &fna, NULL), 0);
   uint32_t top5 = LOC(b, fna, 5);
   uint32_t nofile = LOC(b, 0, PCOL_NA_I64);
   uint32_t s1 = STK(b, busy, top5, 0), s2 = STK(b, top5, 0), s3 = STK(b, nofile, 0);
@@ -258,15 +258,15 @@ Test(values, default_and_named_types) {
   pcol_builder *b;
   cr_assert_eq(pcol_builder_new(&b, NULL), 0);
   uint32_t s1, s2, cpu, alloc;
-  cr_assert_eq(pcol_b_source(b, "pprof", "one", PCOL_NA_I64, &s1), 0);
-  cr_assert_eq(pcol_b_source(b, "pprof", "two", PCOL_NA_I64, &s2), 0);
-  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), &cpu), 0);
-  cr_assert_eq(pcol_b_value_type(b, S(b, "alloc"), S(b, "bytes"), &alloc), 0);
-  cr_assert_eq(pcol_b_source_value_type(b, s1, cpu), 0);
-  cr_assert_eq(pcol_b_source_value_type(b, s1, alloc), 0);
-  cr_assert_eq(pcol_b_source_value_type(b, s2, cpu), 0);
-  cr_assert_eq(pcol_b_source_value_type(b, s2, alloc), 0);
-  cr_assert_eq(pcol_b_meta_str(b, s2, "pprof.default_sample_type", "cpu"), 0);
+  cr_assert_eq(pcol_b_source(b, "pprof", "one", PCOL_NA_I64, &s1, NULL), 0);
+  cr_assert_eq(pcol_b_source(b, "pprof", "two", PCOL_NA_I64, &s2, NULL), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), &cpu, NULL), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "alloc"), S(b, "bytes"), &alloc, NULL), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, s1, cpu, NULL), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, s1, alloc, NULL), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, s2, cpu, NULL), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, s2, alloc, NULL), 0);
+  cr_assert_eq(pcol_b_meta_str(b, s2, "pprof.default_sample_type", "cpu", NULL), 0);
   uint32_t m = LOC(b, FN(b, "main", "m.go"), 1), w = LOC(b, FN(b, "work", "m.go"), 2);
   uint32_t st = STK(b, w, m, 0);
   pcol_value_row v1[2] = {{cpu, 100}, {alloc, -40}}; /* negative: counted by size in the total */
@@ -308,8 +308,8 @@ Test(values, default_and_named_types) {
 Test(values, rprof_default_is_samples) {
   uint32_t src, vt;
   pcol_builder *b = NEWB(&src, "rprof");
-  cr_assert_eq(pcol_b_value_type(b, S(b, "mem_small"), S(b, "bytes"), &vt), 0);
-  cr_assert_eq(pcol_b_source_value_type(b, src, vt), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "mem_small"), S(b, "bytes"), &vt, NULL), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt, NULL), 0);
   void *mem;
   pcol_file *f = tu_reopen(b, NULL, &mem);
   pcol_value_sel v;
@@ -330,10 +330,10 @@ Test(values, rprof_time_of_mixed_segments) {
   const int64_t ms = 1000000;
   uint32_t s1, s2;
   pcol_builder *b = NEWB(&s1, "rprof");
-  cr_assert_eq(pcol_b_source(b, "rprof", "second", PCOL_NA_I64, &s2), 0);
-  cr_assert_eq(pcol_b_meta_str(b, s1, "rprof.interval_us", "20000"), 0);
-  cr_assert_eq(pcol_b_meta_str(b, s1, "rprof.interval_last_us", "5000"), 0); /* appended */
-  cr_assert_eq(pcol_b_meta_str(b, s2, "rprof.interval_us", "10000"), 0);
+  cr_assert_eq(pcol_b_source(b, "rprof", "second", PCOL_NA_I64, &s2, NULL), 0);
+  cr_assert_eq(pcol_b_meta_str(b, s1, "rprof.interval_us", "20000", NULL), 0);
+  cr_assert_eq(pcol_b_meta_str(b, s1, "rprof.interval_last_us", "5000", NULL), 0); /* appended */
+  cr_assert_eq(pcol_b_meta_str(b, s2, "rprof.interval_us", "10000", NULL), 0);
   uint32_t m = LOC(b, FN(b, "main", "m.R"), 1);
   uint32_t a = STK(b, LOC(b, FN(b, "a", "m.R"), 2), m, 0), bb = STK(b, LOC(b, FN(b, "b", "m.R"), 3), m, 0),
            c = STK(b, LOC(b, FN(b, "c", "m.R"), 4), m, 0), d = STK(b, LOC(b, FN(b, "d", "m.R"), 5), m, 0),
@@ -478,18 +478,18 @@ Test(fold, separators_in_names_are_replaced) {
 static pcol_builder *raw_profile_of(const char *type) {
   uint32_t src, vt;
   pcol_builder *b = NEWB(&src, type);
-  cr_assert_eq(pcol_b_value_type(b, S(b, "mem"), S(b, "bytes"), &vt), 0);
-  cr_assert_eq(pcol_b_source_value_type(b, src, vt), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "mem"), S(b, "bytes"), &vt, NULL), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt, NULL), 0);
   uint32_t m = LOC(b, FN(b, "main", "f"), 1), fa = LOC(b, FN(b, "A", "f"), 2),
            fb = LOC(b, FN(b, "B", "f"), 3);
   uint32_t sa = STK(b, fa, m, 0), sb = STK(b, fb, m, 0);
   pcol_value_row v = {vt, 7};
   for (int i = 0; i < 10; i++) {
-    if (i == 6) cr_assert_eq(pcol_b_text_line(b, src, 7, "#File 1: x.R", 12), 0);
+    if (i == 6) cr_assert_eq(pcol_b_text_line(b, src, 7, "#File 1: x.R", 12, NULL), 0);
     SAMPLE(b, src, i * 20 * MS, 0, 1, i >= 5 && i < 8 ? sb : sa, &v, 1);
   }
-  cr_assert_eq(pcol_b_sample_text(b, 10, "odd", 3), 0);
-  cr_assert_eq(pcol_b_text_line(b, src, 11, "tail", 4), 0);
+  cr_assert_eq(pcol_b_sample_text(b, 10, "odd", 3, NULL), 0);
+  cr_assert_eq(pcol_b_text_line(b, src, 11, "tail", 4, NULL), 0);
   return b;
 }
 static pcol_builder *raw_profile(void) { return raw_profile_of("perun"); }
@@ -547,7 +547,7 @@ Test(coalesce, uneven_spacing_and_cpu_wakeups_keep_samples_apart) {
   int64_t times[6] = {0, 10, 20, 35, 50, 65};
   for (int i = 0; i < 6; i++) {
     pcol_sample_row r = {src, times[i], 0, 1, i == 5 ? 3 : 0, s, 0};
-    cr_assert_eq(pcol_b_sample(b, &r, NULL, 0, NULL), 0);
+    cr_assert_eq(pcol_b_sample(b, &r, NULL, 0, NULL, NULL), 0);
   }
   cr_assert_eq(pcol_builder_coalesce(b, NULL), 0);
   /* 0,10,20 (d=10) | 35,50 (d=15; 20->35 breaks the first run) | 65 (cpu wake-up) */
@@ -685,9 +685,9 @@ Test(real, coalesced_twin_answers_ranges_like_raw) {
 Test(values, rprof_alloc_is_summaryRprof_mem_total) {
   uint32_t src, vs, vl, vn;
   pcol_builder *b = NEWB(&src, "rprof");
-  cr_assert_eq(pcol_b_value_type(b, S(b, "vsize.small"), S(b, "bytes"), &vs), 0);
-  cr_assert_eq(pcol_b_value_type(b, S(b, "vsize.large"), S(b, "bytes"), &vl), 0);
-  cr_assert_eq(pcol_b_value_type(b, S(b, "nodes"), S(b, "bytes"), &vn), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "vsize.small"), S(b, "bytes"), &vs, NULL), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "vsize.large"), S(b, "bytes"), &vl, NULL), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "nodes"), S(b, "bytes"), &vn, NULL), 0);
   uint32_t m = LOC(b, FN(b, "main", "f"), 1), x = LOC(b, FN(b, "x", "f"), 2);
   uint32_t sm = STK(b, m, 0), sx = STK(b, x, m, 0);
   /* levels: (small, large, nodes) */
@@ -724,7 +724,7 @@ Test(values, rprof_alloc_overflow_is_refused) {
     uint32_t src, vt[3];
     pcol_builder *b = NEWB(&src, "rprof");
     const char *names[3] = {"vsize.small", "vsize.large", "nodes"};
-    for (int j = 0; j < 3; j++) cr_assert_eq(pcol_b_value_type(b, S(b, names[j]), S(b, "bytes"), &vt[j]), 0);
+    for (int j = 0; j < 3; j++) cr_assert_eq(pcol_b_value_type(b, S(b, names[j]), S(b, "bytes"), &vt[j], NULL), 0);
     uint32_t st = STK(b, LOC(b, FN(b, "main", "f"), 1), 0);
     for (int i = 0; i < 2; i++) {
       pcol_value_row v[3] = {{vt[0], lv[k][i][0]}, {vt[1], lv[k][i][1]}, {vt[2], lv[k][i][2]}};
@@ -910,12 +910,12 @@ static pcol_file *TWO_BRANCHES(int interleaved, void **mem) {
   uint32_t pa = 0, pb = 0;
   if (interleaved) {
     for (int i = 0; i < D; i++) {
-      cr_assert_eq(pcol_b_stack_node(b, pa, r, &pa), 0);
-      cr_assert_eq(pcol_b_stack_node(b, pb, i + 1 == D ? leaf : r, &pb), 0);
+      cr_assert_eq(pcol_b_stack_node(b, pa, r, &pa, NULL), 0);
+      cr_assert_eq(pcol_b_stack_node(b, pb, i + 1 == D ? leaf : r, &pb, NULL), 0);
     }
   } else {
-    for (int i = 0; i < D; i++) cr_assert_eq(pcol_b_stack_node(b, pa, r, &pa), 0);
-    for (int i = 0; i < D; i++) cr_assert_eq(pcol_b_stack_node(b, pb, i + 1 == D ? leaf : r, &pb), 0);
+    for (int i = 0; i < D; i++) cr_assert_eq(pcol_b_stack_node(b, pa, r, &pa, NULL), 0);
+    for (int i = 0; i < D; i++) cr_assert_eq(pcol_b_stack_node(b, pb, i + 1 == D ? leaf : r, &pb, NULL), 0);
   }
   SAMPLE(b, src, 0, 0, 5, pa, NULL, 0);
   SAMPLE(b, src, 1, 0, 7, pb, NULL, 0);
@@ -971,23 +971,23 @@ static int collect_trace(void *ctx, const pcol_trace *t) {
 Test(traces, merged_as_pprof_reads_a_profile) {
   uint32_t src, vt, k, va, vb, lsa, lsb;
   pcol_builder *b = NEWB(&src, "pprof");
-  cr_assert_eq(pcol_b_value_type(b, S(b, "alloc_space"), S(b, "bytes"), &vt), 0);
-  cr_assert_eq(pcol_b_source_value_type(b, src, vt), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "alloc_space"), S(b, "bytes"), &vt, NULL), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt, NULL), 0);
   uint32_t m = LOC(b, FN(b, "main", "m.go"), 1), f = LOC(b, FN(b, "f", "m.go"), 2);
   uint32_t s1 = STK(b, f, m, 0), s2 = STK(b, m, 0);
-  cr_assert_eq(pcol_b_cstr(b, "k", &k), 0);
-  cr_assert_eq(pcol_b_cstr(b, "a", &va), 0);
-  cr_assert_eq(pcol_b_cstr(b, "b", &vb), 0);
+  cr_assert_eq(pcol_b_cstr(b, "k", &k, NULL), 0);
+  cr_assert_eq(pcol_b_cstr(b, "a", &va, NULL), 0);
+  cr_assert_eq(pcol_b_cstr(b, "b", &vb, NULL), 0);
   pcol_label_row la = {k, va, 0, 0}, lb = {k, vb, 0, 0};
-  cr_assert_eq(pcol_b_labelset(b, &la, 1, &lsa), 0);
-  cr_assert_eq(pcol_b_labelset(b, &lb, 1, &lsb), 0);
+  cr_assert_eq(pcol_b_labelset(b, &la, 1, &lsa, NULL), 0);
+  cr_assert_eq(pcol_b_labelset(b, &lb, 1, &lsb, NULL), 0);
   struct { uint32_t stack, ls; int64_t v; } in[] = {
       {s1, lsa, 10}, {s2, lsa, 3}, {s1, lsb, 4}, {s1, lsa, 20}, /* rows 0..3 */
       {s2, lsb, 6},  {s2, lsb, -6}, {s2, 0, 0}};                 /* rows 4..6 */
   for (size_t i = 0; i < sizeof in / sizeof *in; i++) {
     pcol_sample_row s = {src, (int64_t)i, 0, 1, PCOL_NA_I64, in[i].stack, in[i].ls};
     pcol_value_row v = {vt, in[i].v};
-    cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL), 0);
+    cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL, NULL), 0);
   }
   void *mem;
   pcol_file *fl = tu_reopen(b, NULL, &mem);
@@ -1016,12 +1016,12 @@ Test(traces, merged_as_pprof_reads_a_profile) {
 Test(traces, zero_values_drop_only_pprof_samples) {
   uint32_t src, vt;
   pcol_builder *b = NEWB(&src, "rprof");
-  cr_assert_eq(pcol_b_value_type(b, S(b, "small_v"), S(b, "cells"), &vt), 0);
-  cr_assert_eq(pcol_b_source_value_type(b, src, vt), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "small_v"), S(b, "cells"), &vt, NULL), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt, NULL), 0);
   uint32_t m = LOC(b, FN(b, "main", "m.R"), 1);
   pcol_sample_row s = {src, 0, 0, 1, PCOL_NA_I64, STK(b, m, 0), 0};
   pcol_value_row v0 = {vt, 0};
-  cr_assert_eq(pcol_b_sample(b, &s, &v0, 1, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &s, &v0, 1, NULL, NULL), 0);
   void *mem;
   pcol_file *fl = tu_reopen(b, NULL, &mem);
   pcol_builder_free(b);
@@ -1156,7 +1156,7 @@ Test(top, deep_recursive_stacks_match_a_per_sample_reference) {
                                                 : (uint32_t)(RND() % (NF - 3));
       lines[j] = (pcol_line_row){fn[lfn[l][j]], 10 + l, PCOL_NA_I64};
     }
-    cr_assert_eq(pcol_b_location(b, 0, 0x1000 + (uint64_t)l, 0, lines, nlf[l], &loc[l]), 0);
+    cr_assert_eq(pcol_b_location(b, 0, 0x1000 + (uint64_t)l, 0, lines, nlf[l], &loc[l], NULL), 0);
   }
   int64_t flat[NF] = {0}, cum[NF] = {0}, total = 0;
   static uint32_t st[NS][MAXD]; /* leaf first */
@@ -1176,7 +1176,7 @@ Test(top, deep_recursive_stacks_match_a_per_sample_reference) {
     depth[s] = d;
     memmove(st[s], st[s] + MAXD - d, (size_t)d * sizeof st[s][0]);
     uint32_t id;
-    cr_assert_eq(pcol_b_stack(b, st[s], (size_t)d, &id), 0);
+    cr_assert_eq(pcol_b_stack(b, st[s], (size_t)d, &id, NULL), 0);
     int64_t w = 1 + (int64_t)(RND() % 50);
     SAMPLE(b, src, s, 0, w, id, NULL, 0);
     total += w;
@@ -1327,14 +1327,14 @@ Test(frame_rows, inline_and_unsymbolized_frames_by_hand) {
   pcol_builder *b = NEWB(&src, "pprof");
   pcol_mapping_row m = {0x1000, 0x2000, 0, S(b, "/usr/lib/libc.so.6"), 0, 0};
   uint32_t map, inl, un, nn;
-  cr_assert_eq(pcol_b_mapping(b, &m, 1, &map), 0);
+  cr_assert_eq(pcol_b_mapping(b, &m, 1, &map, NULL), 0);
   pcol_line_row lines[2] = {{FN(b, "inner", "a.go"), 7, PCOL_NA_I64}, {FN(b, "outer", "a.go"), 20, PCOL_NA_I64}};
-  cr_assert_eq(pcol_b_location(b, 0, 0x10, 0, lines, 2, &inl), 0);
-  cr_assert_eq(pcol_b_location(b, map, 0x1234, 0, NULL, 0, &un), 0);
+  cr_assert_eq(pcol_b_location(b, 0, 0x10, 0, lines, 2, &inl, NULL), 0);
+  cr_assert_eq(pcol_b_location(b, map, 0x1234, 0, NULL, 0, &un, NULL), 0);
   pcol_function_row fr = {0, 0, S(b, "b.c"), PCOL_NA_I64};
   pcol_line_row l3 = {0, 5, PCOL_NA_I64};
-  cr_assert_eq(pcol_b_function(b, &fr, &l3.function_id), 0);
-  cr_assert_eq(pcol_b_location(b, map, 0x1300, 0, &l3, 1, &nn), 0);
+  cr_assert_eq(pcol_b_function(b, &fr, &l3.function_id, NULL), 0);
+  cr_assert_eq(pcol_b_location(b, map, 0x1300, 0, &l3, 1, &nn, NULL), 0);
   uint32_t main = LOC(b, FN(b, "main", "a.go"), 1);
   SAMPLE(b, src, 0, 0, 5, STK(b, un, inl, main, 0), NULL, 0);
   SAMPLE(b, src, 1, 0, 2, STK(b, nn, main, 0), NULL, 0);

@@ -109,17 +109,17 @@ static void builder_file(int lo, int hi, const char *path) {
   cr_assert_eq(pcol_builder_new(&b, NULL), 0);
   int64_t first = T0 + (int64_t)lo * 10000000, ts = first / 1000000000;
   uint32_t src, vt[2], t, u;
-  cr_assert_eq(pcol_b_source(b, "pprof", "svc", ts, &src), 0);
-  cr_assert_eq(pcol_b_meta_str(b, src, "agent", "test"), 0);
-  cr_assert_eq(pcol_b_meta_str(b, src, "host", "h1"), 0);
-  cr_assert_eq(pcol_b_meta_str(b, src, "pprof.period_type.type", "cpu"), 0);
-  cr_assert_eq(pcol_b_meta_str(b, src, "pprof.period_type.unit", "nanoseconds"), 0);
-  cr_assert_eq(pcol_b_meta_str(b, src, "pprof.period", "10000000"), 0);
+  cr_assert_eq(pcol_b_source(b, "pprof", "svc", ts, &src, NULL), 0);
+  cr_assert_eq(pcol_b_meta_str(b, src, "agent", "test", NULL), 0);
+  cr_assert_eq(pcol_b_meta_str(b, src, "host", "h1", NULL), 0);
+  cr_assert_eq(pcol_b_meta_str(b, src, "pprof.period_type.type", "cpu", NULL), 0);
+  cr_assert_eq(pcol_b_meta_str(b, src, "pprof.period_type.unit", "nanoseconds", NULL), 0);
+  cr_assert_eq(pcol_b_meta_str(b, src, "pprof.period", "10000000", NULL), 0);
   for (int k = 0; k < 2; k++) {
-    cr_assert_eq(pcol_b_cstr(b, VTS[k].type, &t), 0);
-    cr_assert_eq(pcol_b_cstr(b, VTS[k].unit, &u), 0);
-    cr_assert_eq(pcol_b_value_type(b, t, u, &vt[k]), 0);
-    cr_assert_eq(pcol_b_source_value_type(b, src, vt[k]), 0);
+    cr_assert_eq(pcol_b_cstr(b, VTS[k].type, &t, NULL), 0);
+    cr_assert_eq(pcol_b_cstr(b, VTS[k].unit, &u, NULL), 0);
+    cr_assert_eq(pcol_b_value_type(b, t, u, &vt[k], NULL), 0);
+    cr_assert_eq(pcol_b_source_value_type(b, src, vt[k], NULL), 0);
   }
   int64_t end = 0, maxd = 0;
   for (int i = lo; i < hi; i++) {
@@ -132,32 +132,32 @@ static void builder_file(int lo, int hi, const char *path) {
     uint32_t locs[4], st, ls = 0;
     for (size_t k = 0; k < nfr; k++) {
       if (!fr[k].function) {
-        cr_assert_eq(pcol_b_location(b, 0, fr[k].address, 0, NULL, 0, &locs[k]), 0);
+        cr_assert_eq(pcol_b_location(b, 0, fr[k].address, 0, NULL, 0, &locs[k], NULL), 0);
         continue;
       }
       pcol_function_row r = {0, 0, 0, PCOL_NA_I64};
       uint32_t fid;
-      cr_assert_eq(pcol_b_cstr(b, fr[k].function, &r.name), 0);
-      cr_assert_eq(pcol_b_cstr(b, fr[k].file, &r.filename), 0);
-      cr_assert_eq(pcol_b_function(b, &r, &fid), 0);
+      cr_assert_eq(pcol_b_cstr(b, fr[k].function, &r.name, NULL), 0);
+      cr_assert_eq(pcol_b_cstr(b, fr[k].file, &r.filename, NULL), 0);
+      cr_assert_eq(pcol_b_function(b, &r, &fid, NULL), 0);
       pcol_line_row l = {fid, fr[k].line ? fr[k].line : PCOL_NA_I64, PCOL_NA_I64};
-      cr_assert_eq(pcol_b_location(b, 0, fr[k].address, 0, &l, 1, &locs[k]), 0);
+      cr_assert_eq(pcol_b_location(b, 0, fr[k].address, 0, &l, 1, &locs[k], NULL), 0);
     }
-    cr_assert_eq(pcol_b_stack(b, locs, nfr, &st), 0);
+    cr_assert_eq(pcol_b_stack(b, locs, nfr, &st, NULL), 0);
     if (nlab) {
       pcol_label_row lr[2];
       for (size_t k = 0; k < nlab; k++) {
         lr[k].num = lab[k].num;
-        cr_assert_eq(pcol_b_cstr(b, lab[k].key, &lr[k].key), 0);
-        cr_assert_eq(pcol_b_cstr(b, lab[k].str, &lr[k].str), 0);
-        cr_assert_eq(pcol_b_cstr(b, lab[k].num_unit, &lr[k].num_unit), 0);
+        cr_assert_eq(pcol_b_cstr(b, lab[k].key, &lr[k].key, NULL), 0);
+        cr_assert_eq(pcol_b_cstr(b, lab[k].str, &lr[k].str, NULL), 0);
+        cr_assert_eq(pcol_b_cstr(b, lab[k].num_unit, &lr[k].num_unit, NULL), 0);
       }
-      cr_assert_eq(pcol_b_labelset(b, lr, nlab, &ls), 0);
+      cr_assert_eq(pcol_b_labelset(b, lr, nlab, &ls, NULL), 0);
     }
     pcol_sample_row row = {src, s.time_unix_ns - ts * 1000000000, s.duration_ns,
                            s.weight ? s.weight : 1, PCOL_NA_I64, st, ls};
     pcol_value_row vr[2] = {{vt[0], v[0]}, {vt[1], v[1]}};
-    cr_assert_eq(pcol_b_sample(b, &row, vr, 2, NULL), 0);
+    cr_assert_eq(pcol_b_sample(b, &row, vr, 2, NULL, NULL), 0);
     if (s.time_unix_ns + s.duration_ns > end) end = s.time_unix_ns + s.duration_ns;
     if (s.duration_ns > maxd) maxd = s.duration_ns;
   }
@@ -165,12 +165,12 @@ static void builder_file(int lo, int hi, const char *path) {
   /* the source's start is the second the sample times count from (spec.md
    * §7: a reader adds them to time_nanos), not the first sample's time */
   snprintf(num, sizeof num, "%lld", (long long)(ts * 1000000000));
-  cr_assert_eq(pcol_b_meta_str(b, src, "pprof.time_nanos", num), 0);
+  cr_assert_eq(pcol_b_meta_str(b, src, "pprof.time_nanos", num, NULL), 0);
   snprintf(num, sizeof num, "%lld", (long long)(end - ts * 1000000000));
-  cr_assert_eq(pcol_b_meta_str(b, src, "pprof.duration_nanos", num), 0);
+  cr_assert_eq(pcol_b_meta_str(b, src, "pprof.duration_nanos", num, NULL), 0);
   if (maxd) {
     snprintf(num, sizeof num, "%lld", (long long)maxd);
-    cr_assert_eq(pcol_b_meta_str(b, src, "pcol.max_duration_ns", num), 0);
+    cr_assert_eq(pcol_b_meta_str(b, src, "pcol.max_duration_ns", num, NULL), 0);
   }
   pcol_error err = {0};
   cr_assert_eq(pcol_builder_write(b, path, NULL, &err), 0, "%s", err.message);

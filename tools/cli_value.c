@@ -42,7 +42,9 @@ static void warn_defaults_differ(const cli_command *cmd, pcol_file *f, const pco
     one.source_id = (uint32_t)s;
     int counted = hc && hc[s];
     src_kind x = {{0}, {0}, {0}, NULL, 1};
-    (void)pcol_string(f, pcol_view_u32(ty, s - 1), &x.type, &q);
+    if (pcol_string(f, pcol_view_u32(ty, s - 1), &x.type, &q)) {
+      /* damaged: the name stays empty (pcol_string clears it); it only names a source */
+    }
     if (pcol_value_resolve(f, &one, NULL, &d, &q)) d = c;
     x.dtype = d.type, x.dunit = d.unit;
     x.counted = counted ? "samples/count" : str_same(x.type, (pcol_str){"rprof", 5}) ? "ticks" : "rows (weight)";
@@ -81,7 +83,7 @@ void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel
     return; /* a damaged table: the view itself will say so */
   }
   uint64_t n = pcol_rows(f, PCOL_T_SOURCES), missing = 0;
-  int differ = 0;
+  bool differ = false;
   if (v->vt_id == 0 && !pcol_value_defaults_differ(f, sel, &differ, &e) && differ)
     warn_defaults_differ(cmd, f, sel, &ty, path); /* a merge of unrelated profiles */
   for (uint64_t s = 1; s <= n; s++)
@@ -100,8 +102,12 @@ void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel
   for (uint64_t s = 1; s <= n && shown < WARN_MISSING; s++) {
     if (has[s] || (sel && sel->source_id && sel->source_id != s)) continue;
     pcol_str t = {0}, u = {0};
-    (void)pcol_string(f, pcol_view_u32(&ty, s - 1), &t, &e);
-    (void)pcol_string(f, pcol_view_u32(&uri, s - 1), &u, &e);
+    if (pcol_string(f, pcol_view_u32(&ty, s - 1), &t, &e)) {
+      /* damaged: the name stays empty (pcol_string clears it); it only names a source */
+    }
+    if (pcol_string(f, pcol_view_u32(&uri, s - 1), &u, &e)) {
+      /* damaged: the name stays empty (pcol_string clears it); it only names a source */
+    }
     if (missing > WARN_MISSING) fprintf(stderr, "%s", shown ? ", " : "");
     else fprintf(stderr, "pcol %s: warning: %s: ", cmd->name, path);
     fprintf(stderr, "source %llu (", (unsigned long long)s);

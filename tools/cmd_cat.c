@@ -107,7 +107,7 @@ static void str_cell(cat_ctx *c, uint32_t id) {
 static int print_batch(void *ctx, size_t n) {
   cat_ctx *c = ctx;
   if (n == 0) { /* the columns are read: the header (none when they cannot be) */
-    for (int k = 0; k < c->vi->ncols; k++) c->hdr[k] = c->vi->cols[k].name;
+    for (size_t k = 0; k < c->vi->ncols; k++) c->hdr[k] = c->vi->cols[k].name;
     tbl_begin(&c->t, stdout, c->t.fmt, c->vi->ncols, c->hdr); /* kept: JSON keys */
     return 0;
   }
@@ -115,7 +115,7 @@ static int print_batch(void *ctx, size_t n) {
   if (c->ob) return fast_locs(c, n);
   const pcol_lview_info *vi = c->vi;
   for (size_t i = 0; i < n && more(c); i++, c->printed++) {
-    for (int k = 0; k < vi->ncols; k++) {
+    for (size_t k = 0; k < vi->ncols; k++) {
       const void *col = c->b.cols[k];
       uint32_t u = vi->cols[k].type == PCOL_TYPE_U32 ? ((const uint32_t *)col)[i] : 0;
       int64_t x = vi->cols[k].type == PCOL_TYPE_I64 || vi->cols[k].type == PCOL_TYPE_U64 ||
@@ -150,7 +150,7 @@ static int cat_view(cat_ctx *c, const pcol_select *sel) {
   char *mem = malloc((size_t)vi->ncols * cap * 8);
   if (!mem) return pcol_error_set(&c->err, PCOL_ENOMEM, "out of memory");
   c->b.cap = cap;
-  for (int k = 0; k < vi->ncols; k++) c->b.cols[k] = mem + (size_t)k * cap * 8;
+  for (size_t k = 0; k < vi->ncols; k++) c->b.cols[k] = mem + (size_t)k * cap * 8;
   if (!strcmp(vi->name, "sample_locations") && (c->t.fmt == OUT_TSV || c->t.fmt == OUT_CSV))
     c->ob = malloc(OB_SIZE); /* NULL: the tbl_* path */
   int rc = pcol_lview_scan(c->f, vi, vi->sample_view ? sel : NULL, &c->b, print_batch, c, &c->err);

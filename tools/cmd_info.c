@@ -201,7 +201,7 @@ int cmd_info(const cli_command *cmd, cli_args *a) {
            pcol_format_name(in));
   print_sources_text(f, sum, nsum);
   pcol_source_summaries_free(sum, nsum);
-  int differ = 0;
+  bool differ = false;
   pcol_error derr = {0};
   if (!pcol_value_defaults_differ(f, NULL, &differ, &derr) && differ) /* a merge of unrelated profiles */
     printf("default value:   samples/count, each source's own count of samples (the sources' "
@@ -250,7 +250,10 @@ int cmd_info(const cli_command *cmd, cli_args *a) {
   uint64_t stored = 0, decoded = 0;
   for (uint32_t i = 0; i < pcol_section_count(f); i++) {
     pcol_section_info s;
-    pcol_section_get(f, i, &s);
+    if (pcol_section_get(f, i, &s, &err)) {
+      pcol_close(f);
+      return cli_fail(cmd->name, &err, err.code);
+    }
     if (s.column == 0) continue;
     const pcol_table_info *ti = pcol_table_info_get(s.table);
     const pcol_column_info *ci = pcol_column_info_get(s.table, s.column);

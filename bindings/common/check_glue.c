@@ -40,7 +40,7 @@ static int read_all(pcol_file *f, pcb_table *t, uint64_t *sink, pcol_error *err)
       for (int k = 0; k < v; k++) pcb_table_free(&t[k]);
       return rc;
     }
-    for (int k = 0; k < t[v].ncols; k++)
+    for (size_t k = 0; k < t[v].ncols; k++)
       for (uint64_t r = 0; r < t[v].nrows; r++) {
         uint64_t x = cell(&t[v].cols[k], r);
         *sink += x;
@@ -67,7 +67,7 @@ static void read_unchecked(pcol_file *f, uint64_t *sink) {
   for (int v = 0; pcb_view_at(v); v++) {
     pcb_table t;
     if (pcb_table_get(f, pcb_view_at(v)->name, &sel, UINT32_MAX, &t, &err)) continue;
-    for (int k = 0; k < t.ncols; k++)
+    for (size_t k = 0; k < t.ncols; k++)
       if (t.cols[k].kind != PCB_STR)
         for (uint64_t r = 0; r < t.nrows; r++) *sink += cell(&t.cols[k], r);
     pcb_table_free(&t);
@@ -97,7 +97,7 @@ static int round_trip(const char *path, pcol_file *f, pcb_table *t) {
   for (int v = 0; v < PCB_NVIEWS; v++) {
     in.t[v].present = 1;
     in.t[v].nrows = t[v].nrows;
-    for (int k = 0; k < t[v].ncols; k++) {
+    for (size_t k = 0; k < t[v].ncols; k++) {
       pcb_col *c = &t[v].cols[k];
       if (c->kind == PCB_STR) {
         in.t[v].cols[k].type = PCB_IN_STR;
@@ -145,7 +145,7 @@ static int round_trip(const char *path, pcol_file *f, pcb_table *t) {
       bad = 1;
       break;
     }
-    for (int k = 0; k < t[v].ncols && !bad; k++)
+    for (size_t k = 0; k < t[v].ncols && !bad; k++)
       for (uint64_t r = 0; r < t[v].nrows && !bad; r++) {
         uint64_t a = cell(&t[v].cols[k], r), b = cell(&u[v].cols[k], r);
         int same = a == b;

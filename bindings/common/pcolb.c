@@ -91,7 +91,7 @@ int pcb_table_get(pcol_file *f, const char *name, const pcb_select *sel, uint32_
   out->nrows = n;
   pcol_lview_batch b = {0};
   int fill = 0;
-  for (int k = 0; k < vi->ncols && !rc; k++) {
+  for (size_t k = 0; k < vi->ncols && !rc; k++) {
     if (!want_col(want, k)) continue;
     const pcol_lview_col *vc = &vi->cols[k];
     pcb_col *c = &out->cols[k];
@@ -318,7 +318,7 @@ static int cell_str(wctx *w, int v, int c, uint64_t r, uint32_t *sid) {
   int rc = cell_bytes(w, v, c, r, &p, &len);
   if (rc) return rc;
   *sid = 0;
-  return p ? bcheck(w, pcol_b_string(w->b, p, len, sid), v, r) : 0;
+  return p ? bcheck(w, pcol_b_string(w->b, p, len, sid, NULL), v, r) : 0;
 }
 
 /* ------------------------------------------------------------- id maps */
@@ -498,14 +498,14 @@ static int w_sources(wctx *w) {
     w->m[V_SOURCES] = (idmap){.n = 1, .ident = 1, .newid = calloc(2, sizeof(uint32_t))};
     if (!w->m[V_SOURCES].newid) return oom(w->err);
     if (!has_table(w, V_SAMPLES) || wt(w, V_SAMPLES)->nrows == 0) return 0;
-    return bcheck(w, pcol_b_source(w->b, NULL, NULL, PCOL_NA_I64, &w->m[V_SOURCES].newid[0]), V_SOURCES, 0);
+    return bcheck(w, pcol_b_source(w->b, NULL, NULL, PCOL_NA_I64, &w->m[V_SOURCES].newid[0], NULL), V_SOURCES, 0);
   }
   for (uint64_t r = 0; !rc && r < wt(w, V_SOURCES)->nrows; r++) {
     uint32_t type, uri;
     int64_t ts;
     if (!(rc = cell_str(w, V_SOURCES, 1, r, &type)) && !(rc = cell_str(w, V_SOURCES, 2, r, &uri)) &&
         !(rc = cell_i64(w, V_SOURCES, 3, r, PCOL_NA_I64, &ts)))
-      rc = bcheck(w, pcol_b_source_sid(w->b, type, uri, ts, &w->m[V_SOURCES].newid[r]), V_SOURCES, r);
+      rc = bcheck(w, pcol_b_source_sid(w->b, type, uri, ts, &w->m[V_SOURCES].newid[r], NULL), V_SOURCES, r);
   }
   return rc;
 }
@@ -517,7 +517,7 @@ static int w_meta(wctx *w) {
     uint32_t key, val, src;
     if (!(rc = cell_str(w, V_META, 0, r, &key)) && !(rc = cell_str(w, V_META, 1, r, &val)) &&
         !(rc = cell_ref(w, V_META, 2, r, V_SOURCES, 0, &src)))
-      rc = bcheck(w, pcol_b_meta_sid(w->b, src, key, val), V_META, r);
+      rc = bcheck(w, pcol_b_meta_sid(w->b, src, key, val, NULL), V_META, r);
   }
   return rc;
 }
@@ -527,14 +527,14 @@ static int w_value_types(wctx *w) {
   for (uint64_t r = 0; !rc && r < w->m[V_VALUE_TYPES].n; r++) {
     uint32_t t, u;
     if (!(rc = cell_str(w, V_VALUE_TYPES, 1, r, &t)) && !(rc = cell_str(w, V_VALUE_TYPES, 2, r, &u)))
-      rc = bcheck(w, pcol_b_value_type(w->b, t, u, &w->m[V_VALUE_TYPES].newid[r]), V_VALUE_TYPES, r);
+      rc = bcheck(w, pcol_b_value_type(w->b, t, u, &w->m[V_VALUE_TYPES].newid[r], NULL), V_VALUE_TYPES, r);
   }
   if (rc || !has_table(w, V_SOURCE_VALUE_TYPES)) return rc;
   for (uint64_t r = 0; !rc && r < wt(w, V_SOURCE_VALUE_TYPES)->nrows; r++) {
     uint32_t s, vt;
     if (!(rc = cell_ref(w, V_SOURCE_VALUE_TYPES, 0, r, V_SOURCES, 0, &s)) &&
         !(rc = cell_ref(w, V_SOURCE_VALUE_TYPES, 1, r, V_VALUE_TYPES, 0, &vt)))
-      rc = bcheck(w, pcol_b_source_value_type(w->b, s, vt), V_SOURCE_VALUE_TYPES, r);
+      rc = bcheck(w, pcol_b_source_value_type(w->b, s, vt, NULL), V_SOURCE_VALUE_TYPES, r);
   }
   return rc;
 }
@@ -546,7 +546,7 @@ static int w_functions(wctx *w) {
     if (!(rc = cell_str(w, V_FUNCTIONS, 1, r, &fn.name)) && !(rc = cell_str(w, V_FUNCTIONS, 2, r, &fn.system_name)) &&
         !(rc = cell_str(w, V_FUNCTIONS, 3, r, &fn.filename)) &&
         !(rc = cell_i64(w, V_FUNCTIONS, 4, r, PCOL_NA_I64, &fn.start_line)))
-      rc = bcheck(w, pcol_b_function(w->b, &fn, &w->m[V_FUNCTIONS].newid[r]), V_FUNCTIONS, r);
+      rc = bcheck(w, pcol_b_function(w->b, &fn, &w->m[V_FUNCTIONS].newid[r], NULL), V_FUNCTIONS, r);
   }
   return rc;
 }
@@ -564,7 +564,7 @@ static int w_mappings(wctx *w) {
       int64_t b;
       if (!(rc = cell_i64(w, V_MAPPINGS, 6 + k, r, 0, &b)) && b && b != PCOL_NA_I64) m.flags |= (uint8_t)(1u << k);
     }
-    if (!rc) rc = bcheck(w, pcol_b_mapping(w->b, &m, 0, &w->m[V_MAPPINGS].newid[r]), V_MAPPINGS, r);
+    if (!rc) rc = bcheck(w, pcol_b_mapping(w->b, &m, 0, &w->m[V_MAPPINGS].newid[r], NULL), V_MAPPINGS, r);
   }
   return rc;
 }
@@ -620,7 +620,7 @@ static int w_locations(wctx *w) {
     if (!rc)
       rc = bcheck(w,
                   pcol_b_location(w->b, map, addr, folded && folded != PCOL_NA_I64 ? PCOL_LOC_IS_FOLDED : 0,
-                                  lines, nl, &w->m[V_LOCATIONS].newid[r]),
+                                  lines, nl, &w->m[V_LOCATIONS].newid[r], NULL),
                   V_LOCATIONS, r);
   }
   free(lines);
@@ -635,7 +635,7 @@ static int w_stacks(wctx *w) {
     uint32_t parent, loc;
     if (!(rc = cell_ref(w, V_STACKS, 1, r, V_STACKS, 0, &parent)) &&
         !(rc = cell_ref(w, V_STACKS, 2, r, V_LOCATIONS, 0, &loc)))
-      rc = bcheck(w, pcol_b_stack_node(w->b, parent, loc, &w->m[V_STACKS].newid[r]), V_STACKS, r);
+      rc = bcheck(w, pcol_b_stack_node(w->b, parent, loc, &w->m[V_STACKS].newid[r], NULL), V_STACKS, r);
   }
   return rc;
 }
@@ -664,7 +664,7 @@ static int labels_of(wctx *w, const groups *gb, uint64_t r, pcol_label_row **lab
     if (!rc && l->str && l->num == PCOL_NA_I64) l->num = 0;
   }
   *id = 0;
-  if (!rc && e > a) rc = bcheck(w, pcol_b_labelset(w->b, *labs, (size_t)(e - a), id), V_SAMPLES, r);
+  if (!rc && e > a) rc = bcheck(w, pcol_b_labelset(w->b, *labs, (size_t)(e - a), id, NULL), V_SAMPLES, r);
   return rc;
 }
 
@@ -740,7 +740,7 @@ static int w_samples(wctx *w) {
         rc = cell_ref(w, V_SAMPLE_LOCATIONS, 2, gl.rows[k], V_LOCATIONS, 0, &locs[k - a]);
       for (uint64_t k = a; k < e && !rc; k++)
         if (!locs[k - a]) rc = werr(w, PCOL_EINVAL, V_SAMPLE_LOCATIONS, 2, gl.rows[k], "NA location");
-      if (!rc) rc = bcheck(w, pcol_b_stack(w->b, locs, (size_t)(e - a), &s.stack_id), V_SAMPLES, r);
+      if (!rc) rc = bcheck(w, pcol_b_stack(w->b, locs, (size_t)(e - a), &s.stack_id, NULL), V_SAMPLES, r);
       if (rc) break;
     }
     s.labelset_id = 0;
@@ -753,12 +753,12 @@ static int w_samples(wctx *w) {
         uint64_t vr = gv.rows[k];
         uint32_t t, u;
         if (!(rc = cell_str(w, V_SAMPLE_VALUES, 1, vr, &t)) && !(rc = cell_str(w, V_SAMPLE_VALUES, 2, vr, &u)) &&
-            !(rc = bcheck(w, pcol_b_value_type(w->b, t, u, &vals[nv].value_type_id), V_SAMPLE_VALUES, vr)))
+            !(rc = bcheck(w, pcol_b_value_type(w->b, t, u, &vals[nv].value_type_id, NULL), V_SAMPLE_VALUES, vr)))
           rc = cell_i64(w, V_SAMPLE_VALUES, 3, vr, 0, &vals[nv].value);
       }
       if (rc) break;
     }
-    rc = pcol_b_sample(w->b, &s, vals, nv, &w->m[V_SAMPLES].newid[r]);
+    rc = pcol_b_sample(w->b, &s, vals, nv, &w->m[V_SAMPLES].newid[r], NULL);
     if (rc == PCOL_EINVAL)
       rc = werr(w, rc, V_SAMPLES, -1, r,
                 "refused: samples must be grouped by source_id, in time order within a source");
@@ -793,14 +793,14 @@ static int w_text(wctx *w) {
       rc = werr(w, PCOL_EINVAL, V_TEXT_LINES, 1, r, "not a sample id (nor one past the last)");
       break;
     }
-    rc = bcheck(w, pcol_b_text_line(w->b, src, before, p, len), V_TEXT_LINES, r);
+    rc = bcheck(w, pcol_b_text_line(w->b, src, before, p, len, NULL), V_TEXT_LINES, r);
   }
   for (uint64_t r = 0; !rc && has_table(w, V_SAMPLE_TEXT) && r < wt(w, V_SAMPLE_TEXT)->nrows; r++) {
     uint32_t sid;
     const char *p;
     size_t len;
     if (!(rc = cell_ref(w, V_SAMPLE_TEXT, 0, r, V_SAMPLES, 0, &sid)) && !(rc = cell_bytes(w, V_SAMPLE_TEXT, 1, r, &p, &len)))
-      rc = bcheck(w, pcol_b_sample_text(w->b, sid, p, len), V_SAMPLE_TEXT, r);
+      rc = bcheck(w, pcol_b_sample_text(w->b, sid, p, len, NULL), V_SAMPLE_TEXT, r);
   }
   return rc;
 }
@@ -813,7 +813,7 @@ static int w_models(wctx *w) {
         !(rc = cell_str(w, V_MODELS, 3, r, &m.model)) && !(rc = cell_str(w, V_MODELS, 4, r, &m.method)) &&
         !(rc = cell_f64(w, V_MODELS, 5, r, &m.r_square)) && !(rc = cell_f64(w, V_MODELS, 6, r, &m.x_start)) &&
         !(rc = cell_f64(w, V_MODELS, 7, r, &m.x_end)) && !(rc = cell_str(w, V_MODELS, 8, r, &m.coeffs)))
-      rc = bcheck(w, pcol_b_model(w->b, &m), V_MODELS, r);
+      rc = bcheck(w, pcol_b_model(w->b, &m, NULL), V_MODELS, r);
   }
   return rc;
 }

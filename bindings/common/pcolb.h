@@ -57,7 +57,7 @@ typedef struct pcb_col {
 typedef struct pcb_table {
   const pcb_view_info *view;
   uint64_t nrows;
-  int ncols;
+  size_t ncols;
   pcb_col cols[PCB_MAX_COLS]; /* only the wanted columns are filled; others have name NULL */
 } pcb_table;
 

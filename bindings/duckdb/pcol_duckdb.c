@@ -109,7 +109,8 @@ static int paths_add(paths *p, const char *s, pcol_error *err) {
 enum { K_TEXT = 100 }; /* a column of pcol_str cells ({NULL, 0}: NULL), frames only */
 typedef struct vdef {
   const char *name;
-  int ncols, sample_view, frames;
+  size_t ncols;
+  int sample_view, frames;
   pcol_lview_col cols[MAX_COLS];
 } vdef;
 
@@ -268,7 +269,7 @@ static void bind_fail(duckdb_bind_info info, const char *fn, pcol_error *err, bi
 static uint64_t estimate_rows(const bind_data *b) {
   const vdef *vi = &b->v;
   int table = 0;
-  for (int k = 0; k < vi->ncols && !table; k++) table = vi->cols[k].column > 0 ? vi->cols[k].table : 0;
+  for (size_t k = 0; k < vi->ncols && !table; k++) table = vi->cols[k].column > 0 ? vi->cols[k].table : 0;
   uint64_t sum = 0;
   size_t n = b->in.n < 64 ? b->in.n : 64, seen = 0;
   for (size_t i = 0; i < n; i++) {
@@ -284,7 +285,7 @@ static uint64_t estimate_rows(const bind_data *b) {
 }
 
 static void bind_columns(duckdb_bind_info info, bind_data *b) {
-  for (int k = 0; k < b->v.ncols; k++) add_column(info, b->v.cols[k].name, kind_type(b->v.cols[k].kind));
+  for (size_t k = 0; k < b->v.ncols; k++) add_column(info, b->v.cols[k].name, kind_type(b->v.cols[k].kind));
   if (b->in.many) add_column(info, "file", DUCKDB_TYPE_VARCHAR);
   uint64_t est = estimate_rows(b);
   if (est) duckdb_bind_set_cardinality(info, est, false);
@@ -419,7 +420,7 @@ static int p_start(producer *p, pcol_file *f, const vdef *vi, const pcol_select 
   p->by = by;
   enum { CELL = sizeof(pcol_str) }; /* the widest cell */
   if (!(p->mem = malloc((size_t)vi->ncols * CHUNK * CELL))) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
-  for (int k = 0; k < vi->ncols; k++)
+  for (size_t k = 0; k < vi->ncols; k++)
     if ((want >> k) & 1u) p->cols[k] = p->mem + (size_t)k * CHUNK * CELL;
   pthread_mutex_init(&p->mu, NULL);
   pthread_cond_init(&p->cv, NULL);
@@ -569,7 +570,7 @@ static void read_pcol_init(duckdb_init_info info) {
     if (s->cols[i] < (idx_t)vi->ncols) s->want |= 1u << s->cols[i];
   }
   s->stream = vi->frames || (vi->sample_view && has_sel(&b->sel));
-  for (int k = 0; k < vi->ncols; k++)
+  for (size_t k = 0; k < vi->ncols; k++)
     if (((s->want >> k) & 1u) && !vi->cols[k].seq && vi->cols[k].column <= 0) s->stream = 1;
   duckdb_init_set_init_data(info, s, scan_free);
   if (!s->stream) duckdb_init_set_max_threads(info, 64);
@@ -614,7 +615,7 @@ static int open_next(bind_data *b, scan_state *s, pcol_error *err) {
   } else if (s->stream) {
     rc = p_start(&s->p, in->f, vi, vi->frames || (vi->sample_view && has_sel(&b->sel)) ? &b->sel : NULL,
                  &value, by_of(b->by), s->want, err);
-    for (int k = 0; k < vi->ncols; k++)
+    for (size_t k = 0; k < vi->ncols; k++)
       s->bc[k] = (pcb_col){.name = vi->cols[k].name, .kind = vi->cols[k].kind, .type = vi->cols[k].type,
                            .data = s->p.cols[k]};
   } else {

@@ -558,7 +558,7 @@ static int add_one_of_many(pcol_builder *b, const char *path, const pcol_select 
     io.no_mmap = 1;
     return pcol_import_path(b, path, PCOL_FMT_UNKNOWN, &io, err);
   }
-  int overlaps = 1;
+  bool overlaps = true;
   if (!rc && skip) rc = pcol_wall_overlaps(f, sel, &overlaps, err);
   if (!rc && overlaps) rc = add_open_pcol(b, f, 0, err); /* read only: no checksum pass */
   *added = overlaps;

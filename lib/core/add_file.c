@@ -57,7 +57,7 @@ static int copy_strings(mctx *m) {
     pcol_str s;
     int rc = pcol_string(m->f, (uint32_t)i, &s, m->err);
     if (rc) return rc;
-    if ((rc = pcol_b_string(m->b, s.ptr ? s.ptr : "", s.len, &m->smap[i]))) return rc;
+    if ((rc = pcol_b_string(m->b, s.ptr ? s.ptr : "", s.len, &m->smap[i], m->err))) return rc;
   }
   return PCOL_OK;
 }
@@ -109,7 +109,7 @@ static int copy_value_types(mctx *m) {
   if ((rc = alloc_map(&m->vtmap, n))) return rc;
   for (uint64_t i = 0; i < n; i++)
     if ((rc = pcol_b_value_type(m->b, S(m, pcol_view_u32(&ty, i)), S(m, pcol_view_u32(&un, i)),
-                                &m->vtmap[i + 1])))
+                                &m->vtmap[i + 1], m->err)))
       return rc;
   /* rows copied as they are: a valid file may hold a (none, none) row,
    * which pcol_b_source_value_type refuses from an importer */
@@ -137,7 +137,7 @@ static int copy_functions(mctx *m) {
   for (uint64_t i = 0; i < nfn; i++) {
     pcol_function_row r = {S(m, pcol_view_u32(&fname, i)), S(m, pcol_view_u32(&fsys, i)),
                            S(m, pcol_view_u32(&ffile, i)), pcol_view_i64(&fstart, i)};
-    if ((rc = pcol_b_function(m->b, &r, &m->fnmap[i + 1]))) return rc;
+    if ((rc = pcol_b_function(m->b, &r, &m->fnmap[i + 1], m->err))) return rc;
   }
   return PCOL_OK;
 }
@@ -159,7 +159,7 @@ static int copy_mappings(mctx *m) {
     pcol_mapping_row r = {pcol_view_u64(&ms, i), pcol_view_u64(&ml, i), pcol_view_u64(&mo, i),
                           S(m, pcol_view_u32(&mf, i)), S(m, pcol_view_u32(&mb, i)),
                           pcol_view_u8(&mfl, i)};
-    if ((rc = pcol_b_mapping(m->b, &r, 1, &m->mapmap[i + 1]))) return rc;
+    if ((rc = pcol_b_mapping(m->b, &r, 1, &m->mapmap[i + 1], m->err))) return rc;
   }
   return PCOL_OK;
 }
@@ -205,7 +205,7 @@ static int copy_locations(mctx *m) {
     }
     rc = pcol_b_location(m->b, MAPID(m->mapmap, nmap, pcol_view_u32(&lm, i)),
                          pcol_view_u64(&la, i), pcol_view_u8(&lf, i), lines, (size_t)(e - a),
-                         &m->locmap[i + 1]);
+                         &m->locmap[i + 1], m->err);
   }
   free(lines);
   return rc;
@@ -226,7 +226,7 @@ static int copy_stacks(mctx *m) {
       return pcol_error_set(m->err, PCOL_ECORRUPT, "stack node %llu has parent %u after it",
                             (unsigned long long)i + 1, p);
     if ((rc = pcol_b_stack_node(m->b, m->stmap[p], MAPID(m->locmap, nloc, pcol_view_u32(&sl, i)),
-                                &m->stmap[i + 1]))) {
+                                &m->stmap[i + 1], m->err))) {
       if (rc == PCOL_EINVAL)
         rc = pcol_error_set(m->err, PCOL_ECORRUPT, "stack node %llu has no valid location",
                             (unsigned long long)i + 1);
@@ -272,7 +272,7 @@ static int copy_labels(mctx *m) {
       rows[j - a].num = pcol_view_i64(&nu, j);
       rows[j - a].num_unit = S(m, pcol_view_u32(&u, j));
     }
-    rc = pcol_b_labelset(m->b, rows, (size_t)(e - a), &m->lsmap[i + 1]);
+    rc = pcol_b_labelset(m->b, rows, (size_t)(e - a), &m->lsmap[i + 1], m->err);
   }
   free(rows);
   return rc;
@@ -339,7 +339,7 @@ static int copy_samples(mctx *m, uint64_t base) {
                          MAPID(m->stmap, ns, pcol_view_u32(&stk, i)),
                          MAPID(m->lsmap, nls, pcol_view_u32(&lab, i))};
     uint32_t sid;
-    rc = pcol_b_sample(m->b, &s, vals, (size_t)(e - a), &sid);
+    rc = pcol_b_sample(m->b, &s, vals, (size_t)(e - a), &sid, m->err);
     if (rc == PCOL_EINVAL)
       rc = pcol_error_set(m->err, PCOL_ECORRUPT,
                           "sample %llu is out of (source, time) order or has a bad reference",
@@ -392,7 +392,7 @@ static int copy_text_and_models(mctx *m, uint64_t base) {
                         pcol_view_f64(&c[PCOL_C_MOD_R_SQUARE - 1], i),
                         pcol_view_f64(&c[PCOL_C_MOD_X_START - 1], i),
                         pcol_view_f64(&c[PCOL_C_MOD_X_END - 1], i)};
-    if ((rc = pcol_b_model(m->b, &r))) return rc;
+    if ((rc = pcol_b_model(m->b, &r, m->err))) return rc;
   }
   return PCOL_OK;
 }

@@ -63,7 +63,7 @@ int pcol_builder_new(pcol_builder **out, pcol_error *err) {
     return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   }
   const pcol_table_info *si = pcol_table_info_get(PCOL_T_SAMPLES);
-  for (int c = 0; c < si->ncolumns; c++) {
+  for (size_t c = 0; c < si->ncolumns; c++) {
     size_t w = pcol_type_width(si->columns[c].type);
     uint64_t d = (uint64_t)si->columns[c].dflt;
     b->sdflt[c] = w < 8 ? d & (((uint64_t)1 << (8 * w)) - 1) : d;
@@ -117,7 +117,7 @@ static int string_eq(const void *ctx, uint32_t id, const void *key) {
   return s.len == k->n && (k->n == 0 || memcmp(s.ptr, k->p, k->n) == 0);
 }
 
-int pcol_b_string(pcol_builder *b, const void *ptr, size_t len, uint32_t *id) {
+static int b_string(pcol_builder *b, const void *ptr, size_t len, uint32_t *id) {
   if (!ptr) {
     *id = 0;
     return PCOL_OK;
@@ -142,12 +142,12 @@ int pcol_b_string(pcol_builder *b, const void *ptr, size_t len, uint32_t *id) {
   return PCOL_OK;
 }
 
-int pcol_b_cstr(pcol_builder *b, const char *s, uint32_t *id) {
-  return pcol_b_string(b, s, s ? strlen(s) : 0, id);
+static int b_cstr(pcol_builder *b, const char *s, uint32_t *id) {
+  return b_string(b, s, s ? strlen(s) : 0, id);
 }
 
 /* ------------------------------------------------------ sources, meta */
-int pcol_b_source_sid(pcol_builder *b, uint32_t type_sid, uint32_t uri_sid, int64_t timestamp,
+static int b_source_sid(pcol_builder *b, uint32_t type_sid, uint32_t uri_sid, int64_t timestamp,
                       uint32_t *source_id) {
   uint32_t id;
   pcol_btable *t = BT(b, PCOL_T_SOURCES);
@@ -161,15 +161,15 @@ int pcol_b_source_sid(pcol_builder *b, uint32_t type_sid, uint32_t uri_sid, int6
   return PCOL_OK;
 }
 
-int pcol_b_source(pcol_builder *b, const char *type, const char *uri,
+static int b_source(pcol_builder *b, const char *type, const char *uri,
                   int64_t timestamp, uint32_t *source_id) {
   uint32_t ts, us;
-  PCOL_RETURN_NOT_OK(pcol_b_cstr(b, type, &ts));
-  PCOL_RETURN_NOT_OK(pcol_b_cstr(b, uri, &us));
-  return pcol_b_source_sid(b, ts, us, timestamp, source_id);
+  PCOL_RETURN_NOT_OK(b_cstr(b, type, &ts));
+  PCOL_RETURN_NOT_OK(b_cstr(b, uri, &us));
+  return b_source_sid(b, ts, us, timestamp, source_id);
 }
 
-int pcol_b_meta_sid(pcol_builder *b, uint32_t source_id, uint32_t key_sid, uint32_t value_sid) {
+static int b_meta_sid(pcol_builder *b, uint32_t source_id, uint32_t key_sid, uint32_t value_sid) {
   pcol_btable *t = BT(b, PCOL_T_META);
   if (source_id > b->t[PCOL_T_SOURCES].rows || key_sid >= b->string_count ||
       value_sid >= b->string_count)
@@ -181,18 +181,18 @@ int pcol_b_meta_sid(pcol_builder *b, uint32_t source_id, uint32_t key_sid, uint3
   return PCOL_OK;
 }
 
-int pcol_b_meta(pcol_builder *b, uint32_t source_id, const char *key,
+static int b_meta(pcol_builder *b, uint32_t source_id, const char *key,
                 const void *value, size_t value_len) {
   uint32_t ks, vs;
   if (source_id > b->t[PCOL_T_SOURCES].rows) return PCOL_EINVAL;
-  PCOL_RETURN_NOT_OK(pcol_b_cstr(b, key, &ks));
-  PCOL_RETURN_NOT_OK(pcol_b_string(b, value, value_len, &vs));
-  return pcol_b_meta_sid(b, source_id, ks, vs);
+  PCOL_RETURN_NOT_OK(b_cstr(b, key, &ks));
+  PCOL_RETURN_NOT_OK(b_string(b, value, value_len, &vs));
+  return b_meta_sid(b, source_id, ks, vs);
 }
 
-int pcol_b_meta_str(pcol_builder *b, uint32_t source_id, const char *key,
+static int b_meta_str(pcol_builder *b, uint32_t source_id, const char *key,
                     const char *value) {
-  return pcol_b_meta(b, source_id, key, value, value ? strlen(value) : 0);
+  return b_meta(b, source_id, key, value, value ? strlen(value) : 0);
 }
 
 /* -------------------------------------------------------- value types */
@@ -207,7 +207,7 @@ static int vt_eq(const void *ctx, uint32_t id, const void *key) {
          u32_at(COL(b, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT), id - 1) == k->b;
 }
 
-int pcol_b_value_type(pcol_builder *b, uint32_t type_sid, uint32_t unit_sid,
+static int b_value_type(pcol_builder *b, uint32_t type_sid, uint32_t unit_sid,
                       uint32_t *vt_id) {
   pair_key k = {type_sid, unit_sid};
   uint64_t h = pcol_hash2(1, type_sid, unit_sid);
@@ -227,7 +227,7 @@ int pcol_b_value_type(pcol_builder *b, uint32_t type_sid, uint32_t unit_sid,
   return PCOL_OK;
 }
 
-int pcol_b_source_value_type(pcol_builder *b, uint32_t source_id, uint32_t vt_id) {
+static int b_source_value_type(pcol_builder *b, uint32_t source_id, uint32_t vt_id) {
   pcol_btable *t = BT(b, PCOL_T_SOURCE_VALUE_TYPES);
   if (source_id == 0 || source_id > b->t[PCOL_T_SOURCES].rows || vt_id == 0 ||
       vt_id > b->t[PCOL_T_VALUE_TYPES].rows)
@@ -249,7 +249,7 @@ static int fn_eq(const void *ctx, uint32_t id, const void *key) {
          i64_at(COL(b, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE), r) == k->start_line;
 }
 
-int pcol_b_function(pcol_builder *b, const pcol_function_row *fn, uint32_t *id) {
+static int b_function(pcol_builder *b, const pcol_function_row *fn, uint32_t *id) {
   pcol_hstate hs;
   pcol_hs_init(&hs, 2);
   pcol_hs_add(&hs, ((uint64_t)fn->name << 32) | fn->system_name);
@@ -287,7 +287,7 @@ static int map_eq(const void *ctx, uint32_t id, const void *key) {
          COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_FLAGS)->data[r] == k->flags;
 }
 
-int pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m, int dedup,
+static int b_mapping(pcol_builder *b, const pcol_mapping_row *m, bool dedup,
                    uint32_t *id) {
   pcol_hstate hs;
   pcol_hs_init(&hs, 3);
@@ -349,7 +349,7 @@ static int loc_eq(const void *ctx, uint32_t id, const void *key) {
   return 1;
 }
 
-int pcol_b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address,
+static int b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address,
                     uint8_t flags, const pcol_line_row *lines, size_t nlines,
                     uint32_t *id) {
   if ((flags & ~PCOL_LOC_IS_FOLDED) || mapping_id > b->t[PCOL_T_MAPPINGS].rows) return PCOL_EINVAL;
@@ -469,7 +469,7 @@ static int location_ok(const pcol_builder *b, uint32_t location_id) {
   return location_id != 0 && location_id <= b->t[PCOL_T_LOCATIONS].rows;
 }
 
-int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
+static int b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
                       uint32_t *stack_id) {
   if (parent > b->t[PCOL_T_STACKS].rows || !location_ok(b, location_id)) return PCOL_EINVAL;
   PCOL_RETURN_NOT_OK(nodeset_root(&b->stacks));
@@ -477,10 +477,10 @@ int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
                        stack_id);
 }
 
-int pcol_b_stack(pcol_builder *b, const uint32_t *locs, size_t n,
+static int b_stack(pcol_builder *b, const uint32_t *locs, size_t n,
                  uint32_t *stack_id) {
   uint32_t node = 0;
-  for (size_t i = n; i-- > 0;) PCOL_RETURN_NOT_OK(pcol_b_stack_node(b, node, locs[i], &node));
+  for (size_t i = n; i-- > 0;) PCOL_RETURN_NOT_OK(b_stack_node(b, node, locs[i], &node));
   *stack_id = node;
   return PCOL_OK;
 }
@@ -583,7 +583,7 @@ static int labelset_sorted(pcol_builder *b, const pcol_label_row *labels, size_t
 
 /* The set of labels[0, n).  The same rows as the last call's (in the same
  * order) give its set at O(n) without sorting and hashing them again. */
-int pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n,
+static int b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n,
                     uint32_t *id) {
   if (n == 0) {
     *id = 0;
@@ -746,12 +746,12 @@ int pcol_b_materialize_sample_column(pcol_builder *b, int c) {
 
 int pcol_b_materialize(pcol_builder *b) {
   PCOL_RETURN_NOT_OK(values_materialize(b));
-  for (int c = 0; c < pcol_table_info_get(PCOL_T_SAMPLES)->ncolumns; c++)
+  for (size_t c = 0; c < pcol_table_info_get(PCOL_T_SAMPLES)->ncolumns; c++)
     PCOL_RETURN_NOT_OK(pcol_b_materialize_sample_column(b, c));
   return PCOL_OK;
 }
 
-int pcol_b_sample(pcol_builder *b, const pcol_sample_row *s,
+static int b_sample(pcol_builder *b, const pcol_sample_row *s,
                   const pcol_value_row *values, size_t nvalues,
                   uint32_t *sample_id) {
   pcol_btable *t = BT(b, PCOL_T_SAMPLES), *vt = BT(b, PCOL_T_VALUES);
@@ -811,7 +811,7 @@ uint64_t pcol_b_sample_count(const pcol_builder *b) {
   return b->t[PCOL_T_SAMPLES].rows;
 }
 
-int pcol_b_text_line(pcol_builder *b, uint32_t source_id, uint64_t before_sample,
+static int b_text_line(pcol_builder *b, uint32_t source_id, uint64_t before_sample,
                      const void *text, size_t len) {
   uint32_t ts;
   pcol_btable *t = BT(b, PCOL_T_TEXT_LINES);
@@ -819,7 +819,7 @@ int pcol_b_text_line(pcol_builder *b, uint32_t source_id, uint64_t before_sample
    * against the final count */
   if (source_id == 0 || source_id > b->t[PCOL_T_SOURCES].rows || before_sample == 0)
     return PCOL_EINVAL;
-  PCOL_RETURN_NOT_OK(pcol_b_string(b, text ? text : "", len, &ts));
+  PCOL_RETURN_NOT_OK(b_string(b, text ? text : "", len, &ts));
   PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_TL_SOURCE, source_id));
   PCOL_RETURN_NOT_OK(pcol_bt_push_u64(t, PCOL_C_TL_BEFORE, before_sample));
   PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_TL_TEXT, ts));
@@ -827,19 +827,19 @@ int pcol_b_text_line(pcol_builder *b, uint32_t source_id, uint64_t before_sample
   return PCOL_OK;
 }
 
-int pcol_b_sample_text(pcol_builder *b, uint32_t sample_id, const void *text,
+static int b_sample_text(pcol_builder *b, uint32_t sample_id, const void *text,
                        size_t len) {
   uint32_t ts;
   pcol_btable *t = BT(b, PCOL_T_SAMPLE_TEXT);
   if (sample_id == 0 || sample_id > b->t[PCOL_T_SAMPLES].rows) return PCOL_EINVAL;
-  PCOL_RETURN_NOT_OK(pcol_b_string(b, text ? text : "", len, &ts));
+  PCOL_RETURN_NOT_OK(b_string(b, text ? text : "", len, &ts));
   PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_ST_SAMPLE, sample_id));
   PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_ST_TEXT, ts));
   t->rows++;
   return PCOL_OK;
 }
 
-int pcol_b_model(pcol_builder *b, const pcol_model_row *m) {
+static int b_model(pcol_builder *b, const pcol_model_row *m) {
   pcol_btable *t = BT(b, PCOL_T_MODELS);
   if (m->source_id > b->t[PCOL_T_SOURCES].rows) return PCOL_EINVAL;
   PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_MOD_SOURCE, m->source_id));
@@ -852,4 +852,87 @@ int pcol_b_model(pcol_builder *b, const pcol_model_row *m) {
   PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_MOD_COEFFS, m->coeffs));
   t->rows++;
   return PCOL_OK;
+}
+
+/* ------------------------------------------------- the public appends
+ * Each pcol_b_* append is its static b_* above with the error filled in:
+ * the code's meaning for the builder, named after the call. */
+static int b_fail(pcol_error *err, int rc, const char *fn) {
+  if (!rc) return PCOL_OK;
+  const char *why = rc == PCOL_EINVAL    ? "an id, flag or argument out of range"
+                    : rc == PCOL_ETOOBIG ? "a table reached its row limit (2^32 - 2)"
+                                         : pcol_strerror(rc);
+  return pcol_error_set(err, rc, "%s: %s", fn, why);
+}
+int pcol_b_string(pcol_builder *b, const void *ptr, size_t len, uint32_t *id, pcol_error *err) {
+  return b_fail(err, b_string(b, ptr, len, id), "pcol_b_string");
+}
+int pcol_b_cstr(pcol_builder *b, const char *s, uint32_t *id, pcol_error *err) {
+  return b_fail(err, b_cstr(b, s, id), "pcol_b_cstr");
+}
+int pcol_b_source(pcol_builder *b, const char *type, const char *uri, int64_t timestamp,
+                  uint32_t *source_id, pcol_error *err) {
+  return b_fail(err, b_source(b, type, uri, timestamp, source_id), "pcol_b_source");
+}
+int pcol_b_meta(pcol_builder *b, uint32_t source_id, const char *key, const void *value,
+                size_t value_len, pcol_error *err) {
+  return b_fail(err, b_meta(b, source_id, key, value, value_len), "pcol_b_meta");
+}
+int pcol_b_meta_str(pcol_builder *b, uint32_t source_id, const char *key, const char *value,
+                    pcol_error *err) {
+  return b_fail(err, b_meta_str(b, source_id, key, value), "pcol_b_meta_str");
+}
+int pcol_b_source_sid(pcol_builder *b, uint32_t type_sid, uint32_t uri_sid, int64_t timestamp,
+                      uint32_t *source_id, pcol_error *err) {
+  return b_fail(err, b_source_sid(b, type_sid, uri_sid, timestamp, source_id), "pcol_b_source_sid");
+}
+int pcol_b_meta_sid(pcol_builder *b, uint32_t source_id, uint32_t key_sid, uint32_t value_sid,
+                    pcol_error *err) {
+  return b_fail(err, b_meta_sid(b, source_id, key_sid, value_sid), "pcol_b_meta_sid");
+}
+int pcol_b_value_type(pcol_builder *b, uint32_t type_sid, uint32_t unit_sid, uint32_t *vt_id,
+                      pcol_error *err) {
+  return b_fail(err, b_value_type(b, type_sid, unit_sid, vt_id), "pcol_b_value_type");
+}
+int pcol_b_source_value_type(pcol_builder *b, uint32_t source_id, uint32_t vt_id, pcol_error *err) {
+  return b_fail(err, b_source_value_type(b, source_id, vt_id), "pcol_b_source_value_type");
+}
+int pcol_b_function(pcol_builder *b, const pcol_function_row *fn, uint32_t *id, pcol_error *err) {
+  return b_fail(err, b_function(b, fn, id), "pcol_b_function");
+}
+int pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m, bool dedup, uint32_t *id,
+                   pcol_error *err) {
+  return b_fail(err, b_mapping(b, m, dedup, id), "pcol_b_mapping");
+}
+int pcol_b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address, uint8_t flags,
+                    const pcol_line_row *lines, size_t nlines, uint32_t *id, pcol_error *err) {
+  return b_fail(err, b_location(b, mapping_id, address, flags, lines, nlines, id),
+                "pcol_b_location");
+}
+int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id, uint32_t *stack_id,
+                      pcol_error *err) {
+  return b_fail(err, b_stack_node(b, parent, location_id, stack_id), "pcol_b_stack_node");
+}
+int pcol_b_stack(pcol_builder *b, const uint32_t *locations_leaf_first, size_t n,
+                 uint32_t *stack_id, pcol_error *err) {
+  return b_fail(err, b_stack(b, locations_leaf_first, n, stack_id), "pcol_b_stack");
+}
+int pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n, uint32_t *id,
+                    pcol_error *err) {
+  return b_fail(err, b_labelset(b, labels, n, id), "pcol_b_labelset");
+}
+int pcol_b_sample(pcol_builder *b, const pcol_sample_row *s, const pcol_value_row *values,
+                  size_t nvalues, uint32_t *sample_id, pcol_error *err) {
+  return b_fail(err, b_sample(b, s, values, nvalues, sample_id), "pcol_b_sample");
+}
+int pcol_b_text_line(pcol_builder *b, uint32_t source_id, uint64_t before_sample, const void *text,
+                     size_t len, pcol_error *err) {
+  return b_fail(err, b_text_line(b, source_id, before_sample, text, len), "pcol_b_text_line");
+}
+int pcol_b_sample_text(pcol_builder *b, uint32_t sample_id, const void *text, size_t len,
+                       pcol_error *err) {
+  return b_fail(err, b_sample_text(b, sample_id, text, len), "pcol_b_sample_text");
+}
+int pcol_b_model(pcol_builder *b, const pcol_model_row *m, pcol_error *err) {
+  return b_fail(err, b_model(b, m), "pcol_b_model");
 }

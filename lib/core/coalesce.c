@@ -93,7 +93,7 @@ static int note_max_durations(pcol_builder *b, pcol_error *err) {
   const pcol_buf *src = SCOL(b, PCOL_C_S_SOURCE), *dur = SCOL(b, PCOL_C_S_DURATION);
   const pcol_btable *meta = &b->t[PCOL_T_META];
   uint32_t key;
-  if (pcol_b_cstr(b, PCOL_META_MAX_DURATION_NS, &key)) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  if (pcol_b_cstr(b, PCOL_META_MAX_DURATION_NS, &key, err)) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   for (uint64_t i = 0; i < n;) {
     uint32_t s = g32(src, i);
     int64_t mx = 0;
@@ -113,7 +113,7 @@ static int note_max_durations(pcol_builder *b, pcol_error *err) {
      * smaller value would be a lie (issue 28 #9) */
     int64_t back;
     if (pcol_parse_max_duration((pcol_str){v, strlen(v)}, &back) || back != mx) continue;
-    if (pcol_b_meta_str(b, s, PCOL_META_MAX_DURATION_NS, v)) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+    if (pcol_b_meta_str(b, s, PCOL_META_MAX_DURATION_NS, v, err)) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   }
   return PCOL_OK;
 }

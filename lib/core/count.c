@@ -376,4 +376,4 @@ int pcol_decimal_text(char *buf, size_t cap, __int128 v, int decimals) {
   return (int)o;
 }
 
-int pcol_sum_text(pcol_sum v, char *buf, size_t cap) { return pcol_decimal_text(buf, cap, v, 0); }
+size_t pcol_sum_text(pcol_sum v, char *buf, size_t cap) { return (size_t)pcol_decimal_text(buf, cap, v, 0); }

@@ -33,7 +33,7 @@
 enum { RX_FOCUS, RX_IGNORE, RX_HIDE, RX_SHOW, RX_N };
 enum { ST_NONE = 0, ST_FOCUS = 1, ST_IGNORE = 2 };
 
-int pcol_select_filtered(const pcol_select *sel) {
+bool pcol_select_filtered(const pcol_select *sel) {
   return sel && (sel->focus || sel->ignore || sel->hide || sel->show || sel->tag ||
                  sel->tag_ignore || sel->no_inlines);
 }

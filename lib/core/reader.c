@@ -667,8 +667,9 @@ void pcol_view_release(pcol_file *f, const pcol_view *v, uint64_t from, uint64_t
 
 void pcol_file_header(const pcol_file *f, pcol_header_info *out) { *out = f->hdr; }
 uint32_t pcol_section_count(const pcol_file *f) { return f->nsections; }
-int pcol_section_get(const pcol_file *f, uint32_t index, pcol_section_info *out) {
-  if (index >= f->nsections) return PCOL_EINVAL;
+int pcol_section_get(const pcol_file *f, uint32_t index, pcol_section_info *out, pcol_error *err) {
+  if (index >= f->nsections)
+    return pcol_error_set(err, PCOL_EINVAL, "section %u: the file has %u sections", index, f->nsections);
   *out = f->sections[index + 1].info;
   return PCOL_OK;
 }

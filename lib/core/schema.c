@@ -166,7 +166,7 @@ const pcol_table_info *pcol_table_info_by_name(const char *name) {
 
 const pcol_column_info *pcol_column_info_get(int table, int column) {
   const pcol_table_info *t = pcol_table_info_get(table);
-  if (!t || column <= 0 || column > t->ncolumns) return NULL;
+  if (!t || column <= 0 || (size_t)column > t->ncolumns) return NULL;
   return &t->columns[column - 1];
 }
 

@@ -123,7 +123,9 @@ static int no_times(pcol_file *f, uint32_t s, pcol_error *err) {
   pcol_str t = {NULL, 0};
   if (s && s <= pcol_rows(f, PCOL_T_SOURCES) &&
       pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, NULL) == PCOL_OK)
-    (void)pcol_string(f, pcol_view_u32(&ty, s - 1), &t, NULL);
+    if (pcol_string(f, pcol_view_u32(&ty, s - 1), &t, NULL)) {
+      /* damaged: the name stays empty (pcol_string clears it); it only names a source */
+    }
   /* the file cannot answer the question: exit 1 as for a missing source,
    * not 2 (the command line itself is well formed) */
   return pcol_error_set(err, PCOL_ENOTFOUND,

@@ -262,7 +262,7 @@ int pcol_writer_open(pcol_writer **out, const char *path, const pcol_writer_opti
 /* ---------------------------------------------------------- dictionary */
 
 static int dict_str(pcol_writer *w, const char *s, uint32_t *id) {
-  return pcol_b_cstr(w->dict, s, id);
+  return pcol_b_cstr(w->dict, s, id, NULL);
 }
 
 int pcol_writer_function(pcol_writer *w, const char *name, const char *system_name,
@@ -273,7 +273,7 @@ int pcol_writer_function(pcol_writer *w, const char *name, const char *system_na
   PCOL_RETURN_NOT_OK_WITH_ERROR(dict_str(w, name, &r.name), err);
   PCOL_RETURN_NOT_OK_WITH_ERROR(dict_str(w, system_name, &r.system_name), err);
   PCOL_RETURN_NOT_OK_WITH_ERROR(dict_str(w, file, &r.filename), err);
-  PCOL_RETURN_NOT_OK_WITH_ERROR(pcol_b_function(w->dict, &r, &fid), err);
+  PCOL_RETURN_NOT_OK(pcol_b_function(w->dict, &r, &fid, err));
   if (fid > w->nfns) { /* new: keep its row (ids are dense, in order) */
     if (PCOL_GROW(w->fns, w->nfns, w->cfns)) return pcol_oom(err);
     w->fns[w->nfns++] = (dict_fn){r.name, r.system_name, r.filename, start_line};
@@ -298,7 +298,7 @@ int pcol_writer_location(pcol_writer *w, uint64_t address, const uint32_t *funct
     lr[i] = (pcol_line_row){functions[i], lines[i] ? lines[i] : PCOL_NA_I64, PCOL_NA_I64};
   }
   uint32_t lid;
-  int rc = pcol_b_location(w->dict, 0, address, 0, lr, nlines, &lid);
+  int rc = pcol_b_location(w->dict, 0, address, 0, lr, nlines, &lid, err);
   if (rc == PCOL_OK && lid > w->nlocs) {
     if (PCOL_GROW(w->locs, w->nlocs, w->clocs)) rc = PCOL_ENOMEM;
     while (rc == PCOL_OK && w->nlines + nlines > w->clines)
@@ -319,7 +319,7 @@ int pcol_writer_location(pcol_writer *w, uint64_t address, const uint32_t *funct
 static int file_str(pcol_writer *w, uint32_t dsid, uint32_t *id) {
   if (dsid == 0) return *id = 0, PCOL_OK;
   pcol_str s = pcol_b_string_get(w->dict, dsid);
-  return pcol_b_string(w->b, s.ptr, s.len, id);
+  return pcol_b_string(w->b, s.ptr, s.len, id, NULL);
 }
 
 /* map[i] for i < n, growing (zeroed) to hold it */
@@ -343,7 +343,7 @@ static int file_function(pcol_writer *w, uint32_t dfn, uint32_t *id) {
     PCOL_RETURN_NOT_OK(file_str(w, f->name, &r.name));
     PCOL_RETURN_NOT_OK(file_str(w, f->system_name, &r.system_name));
     PCOL_RETURN_NOT_OK(file_str(w, f->filename, &r.filename));
-    PCOL_RETURN_NOT_OK(pcol_b_function(w->b, &r, &w->fmap[dfn]));
+    PCOL_RETURN_NOT_OK(pcol_b_function(w->b, &r, &w->fmap[dfn], NULL));
   }
   *id = w->fmap[dfn];
   return PCOL_OK;
@@ -361,7 +361,7 @@ static int file_location(pcol_writer *w, uint32_t dloc, uint32_t *id) {
       lp[i] = (pcol_line_row){0, dl->line, PCOL_NA_I64};
       rc = file_function(w, dl->fn, &lp[i].function_id);
     }
-    if (rc == PCOL_OK) rc = pcol_b_location(w->b, 0, l->address, 0, lp, l->nlines, &w->lmap[dloc]);
+    if (rc == PCOL_OK) rc = pcol_b_location(w->b, 0, l->address, 0, lp, l->nlines, &w->lmap[dloc], NULL);
     if (lp != lr) free(lp);
     PCOL_RETURN_NOT_OK(rc);
   }
@@ -372,14 +372,14 @@ static int file_location(pcol_writer *w, uint32_t dloc, uint32_t *id) {
 /* A frame given by name, straight into the file's builder (deduplicated
  * there). */
 static int file_frame(pcol_writer *w, const pcol_writer_frame *fr, uint32_t *id) {
-  if (!fr->function && !fr->file) return pcol_b_location(w->b, 0, fr->address, 0, NULL, 0, id);
+  if (!fr->function && !fr->file) return pcol_b_location(w->b, 0, fr->address, 0, NULL, 0, id, NULL);
   pcol_function_row r = {0, 0, 0, PCOL_NA_I64};
   uint32_t fid;
-  PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, fr->function, &r.name));
-  PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, fr->file, &r.filename));
-  PCOL_RETURN_NOT_OK(pcol_b_function(w->b, &r, &fid));
+  PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, fr->function, &r.name, NULL));
+  PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, fr->file, &r.filename, NULL));
+  PCOL_RETURN_NOT_OK(pcol_b_function(w->b, &r, &fid, NULL));
   pcol_line_row l = {fid, fr->line ? fr->line : PCOL_NA_I64, PCOL_NA_I64};
-  return pcol_b_location(w->b, 0, fr->address, 0, &l, 1, id);
+  return pcol_b_location(w->b, 0, fr->address, 0, &l, 1, id, NULL);
 }
 
 /* ------------------------------------------------------------- files */
@@ -387,7 +387,7 @@ static int file_frame(pcol_writer *w, const pcol_writer_frame *fr, uint32_t *id)
 static int meta_i64(pcol_builder *b, uint32_t src, const char *key, int64_t v) {
   char t[24];
   snprintf(t, sizeof t, "%lld", (long long)v);
-  return pcol_b_meta_str(b, src, key, t);
+  return pcol_b_meta_str(b, src, key, t, NULL);
 }
 
 /* The file's builder, its source (timestamp: the first sample's second, or
@@ -397,20 +397,20 @@ static int file_begin(pcol_writer *w, const pcol_writer_sample *first) {
   PCOL_RETURN_NOT_OK(pcol_builder_new(&w->b, NULL));
   w->start_ns = start;
   w->ts_sec = floor_div(start, 1000000000);
-  PCOL_RETURN_NOT_OK(pcol_b_source(w->b, w->source_type, w->source_uri, w->ts_sec, &w->src));
+  PCOL_RETURN_NOT_OK(pcol_b_source(w->b, w->source_type, w->source_uri, w->ts_sec, &w->src, NULL));
   for (size_t i = 0; i < w->nmeta; i++)
-    PCOL_RETURN_NOT_OK(pcol_b_meta_str(w->b, w->src, w->meta[2 * i], w->meta[2 * i + 1]));
+    PCOL_RETURN_NOT_OK(pcol_b_meta_str(w->b, w->src, w->meta[2 * i], w->meta[2 * i + 1], NULL));
   if (w->period) {
-    PCOL_RETURN_NOT_OK(pcol_b_meta_str(w->b, w->src, PPROF_META_PERIOD_TYPE_TYPE, w->period_type));
-    PCOL_RETURN_NOT_OK(pcol_b_meta_str(w->b, w->src, PPROF_META_PERIOD_TYPE_UNIT, w->period_unit));
+    PCOL_RETURN_NOT_OK(pcol_b_meta_str(w->b, w->src, PPROF_META_PERIOD_TYPE_TYPE, w->period_type, NULL));
+    PCOL_RETURN_NOT_OK(pcol_b_meta_str(w->b, w->src, PPROF_META_PERIOD_TYPE_UNIT, w->period_unit, NULL));
     PCOL_RETURN_NOT_OK(meta_i64(w->b, w->src, PPROF_META_PERIOD, w->period));
   }
   for (size_t i = 0; i < w->nvts; i++) {
     uint32_t t, u;
-    PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, w->vts[i].type, &t));
-    PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, w->vts[i].unit, &u));
-    PCOL_RETURN_NOT_OK(pcol_b_value_type(w->b, t, u, &w->vt[i]));
-    PCOL_RETURN_NOT_OK(pcol_b_source_value_type(w->b, w->src, w->vt[i]));
+    PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, w->vts[i].type, &t, NULL));
+    PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, w->vts[i].unit, &u, NULL));
+    PCOL_RETURN_NOT_OK(pcol_b_value_type(w->b, t, u, &w->vt[i], NULL));
+    PCOL_RETURN_NOT_OK(pcol_b_source_value_type(w->b, w->src, w->vt[i], NULL));
   }
   return PCOL_OK;
 }
@@ -556,17 +556,17 @@ static int add_sample(pcol_writer *w, const pcol_writer_sample *s) {
     for (size_t i = 0; i < s->nlabels; i++) {
       const pcol_writer_label *l = &s->labels[i];
       w->lab[i].num = l->num;
-      PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, l->key, &w->lab[i].key));
-      PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, l->str, &w->lab[i].str));
-      PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, l->num_unit, &w->lab[i].num_unit));
+      PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, l->key, &w->lab[i].key, NULL));
+      PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, l->str, &w->lab[i].str, NULL));
+      PCOL_RETURN_NOT_OK(pcol_b_cstr(w->b, l->num_unit, &w->lab[i].num_unit, NULL));
     }
-    PCOL_RETURN_NOT_OK(pcol_b_labelset(w->b, w->lab, s->nlabels, &row.labelset_id));
+    PCOL_RETURN_NOT_OK(pcol_b_labelset(w->b, w->lab, s->nlabels, &row.labelset_id, NULL));
   }
   if (s->has_time) row.time_ns = s->time_unix_ns - w->ts_sec * 1000000000;
   pcol_value_row vr[8], *vp = w->nvts <= 8 ? vr : malloc(w->nvts * sizeof *vp);
   if (!vp) return PCOL_ENOMEM;
   for (size_t i = 0; i < w->nvts; i++) vp[i] = (pcol_value_row){w->vt[i], s->values[i]};
-  int rc = pcol_b_sample(w->b, &row, vp, w->nvts, NULL);
+  int rc = pcol_b_sample(w->b, &row, vp, w->nvts, NULL, NULL);
   if (vp != vr) free(vp);
   return rc;
 }

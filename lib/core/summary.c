@@ -191,7 +191,7 @@ void pcol_bsum_rebuild(pcol_builder *b) {
 int pcol_bsum_fill(pcol_builder *b, unsigned minor) {
   pcol_btable *t = &b->t[PCOL_T_SOURCE_SUMMARY], *svt = &b->t[PCOL_T_SOURCE_VALUE_TYPES];
   const pcol_table_info *ti = pcol_table_info_get(PCOL_T_SOURCE_SUMMARY);
-  for (int c = 0; c < ti->ncolumns; c++) t->cols[c].len = 0;
+  for (size_t c = 0; c < ti->ncolumns; c++) t->cols[c].len = 0;
   t->rows = 0;
   svt->cols[PCOL_C_SVT_TOTAL - 1].len = svt->cols[PCOL_C_SVT_ROWS - 1].len = 0;
   if (minor < 3 || b->sum_bad) return PCOL_OK; /* 1.2: no summary */

@@ -121,16 +121,16 @@ double pcol_unit_scale(pcol_sum v, pcol_str from, const char *to, const char **o
   return (double)v;
 }
 
-int pcol_unit_known(pcol_str unit) {
+bool pcol_unit_known(pcol_str unit) {
   for (size_t f = 0; f < sizeof families / sizeof *families; f++)
-    if (sniff(&families[f], unit.ptr, unit.len)) return 1;
-  return 0;
+    if (sniff(&families[f], unit.ptr, unit.len)) return true;
+  return false;
 }
 
-int pcol_unit_valid_target(pcol_str from, const char *to) {
-  if (is_auto(to) || !strcmp(to, "raw")) return 1;
+bool pcol_unit_valid_target(pcol_str from, const char *to) {
+  if (is_auto(to) || !strcmp(to, "raw")) return true;
   for (size_t f = 0; f < sizeof families / sizeof *families; f++)
     if (sniff(&families[f], from.ptr, from.len)) return sniff(&families[f], to, strlen(to)) != NULL;
-  return 0;
+  return false;
 }
 

@@ -139,7 +139,7 @@ int pcol_validate_content(pcol_file *f, pcol_error *err) {
   /* Decode and check every known column. */
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);
-    for (int c = 1; c <= ti->ncolumns; c++) {
+    for (size_t c = 1; c <= ti->ncolumns; c++) {
       pcol_view v;
       int rc = pcol_column(f, t, c, &v, err);
       if (rc) return rc;

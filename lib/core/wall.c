@@ -104,8 +104,12 @@ static void source_name(pcol_file *f, uint32_t s, pcol_str *ty, pcol_str *uri) {
   if (s && s <= pcol_rows(f, PCOL_T_SOURCES) &&
       !pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &t, NULL) &&
       !pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &u, NULL)) {
-    (void)pcol_string(f, pcol_view_u32(&t, s - 1), ty, NULL);
-    (void)pcol_string(f, pcol_view_u32(&u, s - 1), uri, NULL);
+    if (pcol_string(f, pcol_view_u32(&t, s - 1), ty, NULL)) {
+      /* damaged: the name stays empty (pcol_string clears it); it only names a source */
+    }
+    if (pcol_string(f, pcol_view_u32(&u, s - 1), uri, NULL)) {
+      /* damaged: the name stays empty (pcol_string clears it); it only names a source */
+    }
   }
 }
 #define SHOWN(x) (int)((x).ptr ? ((x).len > 80 ? 80 : (x).len) : 2), (x).ptr ? (x).ptr : "NA"
@@ -152,8 +156,8 @@ static uint64_t after(const pcol_view *src, uint64_t lo, uint64_t hi, uint32_t s
   return lo;
 }
 
-int pcol_wall_overlaps(pcol_file *f, const pcol_select *sel, int *overlaps, pcol_error *err) {
-  *overlaps = 1;
+int pcol_wall_overlaps(pcol_file *f, const pcol_select *sel, bool *overlaps, pcol_error *err) {
+  *overlaps = true;
   if (!sel || !sel->wall || (!sel->has_from && !sel->has_to)) return PCOL_OK;
   pcol_wall w;
   pcol_view src, tim, dur;
@@ -165,13 +169,13 @@ int pcol_wall_overlaps(pcol_file *f, const pcol_select *sel, int *overlaps, pcol
   int64_t a = sel->has_from ? sel->from_ns : INT64_MIN + 1;
   int64_t b = sel->has_to ? sel->to_ns : INT64_MAX;
   uint64_t n = pcol_rows(f, PCOL_T_SAMPLES), lo = 0;
-  *overlaps = 0;
+  *overlaps = false;
   for (uint32_t s = 1; !rc && s <= w.n && !*overlaps; s++) {
     uint64_t r0 = after(&src, lo, n, s - 1), r1 = after(&src, r0, n, s);
     lo = r1;
     if (sel->source_id && sel->source_id != s) continue;
     if (w.start[s] == PCOL_NA_I64) { /* cannot tell: the query will say so */
-      *overlaps = 1;
+      *overlaps = true;
       break;
     }
     uint64_t t0 = r0;
@@ -180,7 +184,7 @@ int pcol_wall_overlaps(pcol_file *f, const pcol_select *sel, int *overlaps, pcol
       if (r0 == r1) continue; /* no samples: nothing to select */
       int64_t f_, t_;
       pcol_error quiet = {0};
-      if (pcol_wall_bounds(f, &w, sel, s, 0, &f_, &t_, &quiet) != PCOL_WALL_NONE) *overlaps = 1;
+      if (pcol_wall_bounds(f, &w, sel, s, 0, &f_, &t_, &quiet) != PCOL_WALL_NONE) *overlaps = true;
       continue;
     }
     /* samples with times: [start + first, start + last + its duration], the
@@ -188,7 +192,7 @@ int pcol_wall_overlaps(pcol_file *f, const pcol_select *sel, int *overlaps, pcol
     int64_t first = pcol_view_i64(&tim, t0), last = pcol_view_i64(&tim, r1 - 1);
     int64_t ld = pcol_view_i64(&dur, r1 - 1);
     int64_t sa = sat_add(w.start[s], first), sb = sat_add(sat_add(w.start[s], last), ld > 0 ? ld : 0);
-    if (sa < b && sb >= a) *overlaps = 1;
+    if (sa < b && sb >= a) *overlaps = true;
   }
   pcol_wall_free(&w);
   return rc;

@@ -293,7 +293,7 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
      * file of 30000 default samples, valid by 1.2's D5, rewritten raw). */
     int must_store = t != PCOL_T_SAMPLES ? bt->rows > (t == PCOL_T_STRINGS ? 1u : 0u)
                                          : bt->rows > PCOL_SAMPLES_FREE_ROWS;
-    for (int c = 0; c < ti->ncolumns && must_store; c++) {
+    for (size_t c = 0; c < ti->ncolumns && must_store; c++) {
       int ik = implicit_kind(b, t, ti->columns[c].id);
       if (!(ik ? implicit_is_default(b, ik, &ti->columns[c])
                : column_is_default(b, t, c, &ti->columns[c])))
@@ -304,7 +304,7 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
      * writing such a builder changes it, as coalescing does */
     if (must_store && t == PCOL_T_SAMPLES && pcol_b_materialize_sample_column(b, 0))
       return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
-    for (int c = 0; c < ti->ncolumns; c++) {
+    for (size_t c = 0; c < ti->ncolumns; c++) {
       const pcol_column_info *ci = &ti->columns[c];
       pcol_buf *buf = &bt->cols[c];
       int ik = implicit_kind(b, t, ci->id);

@@ -100,7 +100,7 @@ static int delta(const pcol_top *base, const pcol_top *nw, int absolute, pcol_di
   return PCOL_OK;
 }
 
-int pcol_diff_compute(const pcol_top *base, const pcol_top *nw, int absolute, pcol_diff *out,
+int pcol_diff_compute(const pcol_top *base, const pcol_top *nw, bool absolute, pcol_diff *out,
                       pcol_error *err) {
   memset(out, 0, sizeof *out);
   pcol_top_row *b = by_name(base), *n = by_name(nw);

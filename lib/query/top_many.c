@@ -94,7 +94,8 @@ static int grow_names(many *m, pcol_error *err) {
  * with it, and for "samples" the same default everywhere (else the union
  * warns that the defaults differ).  *v: its value.  1 = alike. */
 static int alike(many *m, pcol_file *f, pcol_value_sel *v, pcol_error *err) {
-  int frames, differ = 0;
+  int frames;
+  bool differ = false;
   pcol_value_sel d;
   uint8_t *has = NULL;
   if (pcol_q_unnamed_are_frames(f, m->sel, &frames, err) ||
@@ -139,7 +140,7 @@ static int open_top(many *m, one *o, int *read, pcol_error *err) {
   *read = 1;
   int is_pcol; /* else the union imports it (or says why it cannot) */
   if (pcol_open_if_pcol(path, &is_pcol, &o->f, err) || !is_pcol) return 0;
-  int overlaps = 1;
+  bool overlaps = true;
   if (m->skip && pcol_wall_overlaps(o->f, m->sel, &overlaps, err)) return 0;
   if (!overlaps) {
     *read = 0;

@@ -54,10 +54,12 @@ static int resolve_default(pcol_file *f, const pcol_select *sel, pcol_value_sel 
   return vt_names(f, chosen, out, err);
 }
 
-int pcol_value_defaults_differ(pcol_file *f, const pcol_select *sel, int *differ,
+int pcol_value_defaults_differ(pcol_file *f, const pcol_select *sel, bool *differ,
                                pcol_error *err) {
   uint32_t chosen;
-  return default_of(f, sel, &chosen, differ, err);
+  int d = 0, rc = default_of(f, sel, &chosen, &d, err);
+  *differ = d != 0;
+  return rc;
 }
 
 static int resolve_named(pcol_file *f, const char *name, pcol_value_sel *out, pcol_error *err);
@@ -258,14 +260,14 @@ int pcol_value_sources(pcol_file *f, const pcol_value_sel *v, uint8_t **has_out,
   return rc;
 }
 
-int pcol_value_decimals(const pcol_value_sel *v, pcol_str *unit) {
+unsigned pcol_value_decimals(const pcol_value_sel *v, pcol_str *unit) {
   if (!v || v->vt_id == 0 || v->vt_id == PCOL_VT_WEIGHT) {
     if (unit) *unit = (pcol_str){UNIT_COUNT, sizeof UNIT_COUNT - 1};
     return 0;
   }
-  return pcol_unit_decimals(v->unit, unit); /* the core rule */
+  return (unsigned)pcol_unit_decimals(v->unit, unit); /* the core rule */
 }
 
-int pcol_value_text(const pcol_value_sel *v, pcol_sum x, char *buf, size_t cap) {
-  return pcol_decimal_text(buf, cap, x, pcol_value_decimals(v, NULL));
+size_t pcol_value_text(const pcol_value_sel *v, pcol_sum x, char *buf, size_t cap) {
+  return (size_t)pcol_decimal_text(buf, cap, x, (int)pcol_value_decimals(v, NULL));
 }

@@ -110,7 +110,7 @@ const pcol_lview_info *pcol_lview_by_name(const char *name) {
 
 /* The table a view of one stored table shows (its columns' table). */
 static int stored_table(const pcol_lview_info *v) {
-  for (int k = 0; k < v->ncols; k++)
+  for (size_t k = 0; k < v->ncols; k++)
     if (v->cols[k].column > 0) return v->cols[k].table;
   return 0;
 }
@@ -185,7 +185,7 @@ static int64_t cut_column(const scan *s, uint64_t r, int column, int64_t stored)
 static int stored_row(scan *s, uint64_t r) {
   const pcol_lview_info *vi = s->vi;
   int cut = vi->index == V_SAMPLES && s->num != s->den;
-  for (int k = 0; k < vi->ncols; k++) {
+  for (size_t k = 0; k < vi->ncols; k++) {
     const pcol_lview_col *c = &vi->cols[k];
     if (!s->b->cols[k]) continue;
     if (c->seq) {
@@ -322,11 +322,11 @@ static int fetch(scan *s, pcol_error *err) {
     if (!(rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &x[0], err)) &&
         !(rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &x[1], err)))
       rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &x[2], err);
-    for (int k = 0; k < vi->ncols && !rc; k++) /* and the view's own columns */
+    for (size_t k = 0; k < vi->ncols && !rc; k++) /* and the view's own columns */
       if (vi->cols[k].column > 0) rc = pcol_column(f, vi->cols[k].table, vi->cols[k].column, &s->v[k], err);
     return rc;
   default:
-    for (int k = 0; k < vi->ncols && !rc; k++)
+    for (size_t k = 0; k < vi->ncols && !rc; k++)
       if (vi->cols[k].column > 0) rc = pcol_column(f, vi->cols[k].table, vi->cols[k].column, &s->v[k], err);
     return rc;
   }

@@ -250,7 +250,7 @@ static PyObject *handle_table(Handle *h, PyObject *args) {
         Py_DECREF(seq);
         return NULL;
       }
-      int k = 0;
+      size_t k = 0;
       while (k < vi->ncols && strcmp(vi->cols[k].name, c)) k++;
       if (k == vi->ncols) {
         Py_DECREF(seq);
@@ -276,7 +276,7 @@ static PyObject *handle_table(Handle *h, PyObject *args) {
   }
   PyObject *d = PyDict_New();
   if (!d) goto fail;
-  for (int k = 0; k < vi->ncols; k++) {
+  for (size_t k = 0; k < vi->ncols; k++) {
     if (!t.cols[k].name) continue;
     PyObject *a = column_array(h, &t.cols[k], t.nrows);
     if (!a || PyDict_SetItemString(d, t.cols[k].name, a) < 0) {
@@ -482,7 +482,7 @@ static PyObject *mod_write(PyObject *self, PyObject *args) {
       const char *cname = PyUnicode_AsUTF8(key), *type;
       PyObject *data;
       if (!cname || !PyArg_ParseTuple(val, "sO", &type, &data)) goto out;
-      int k = 0;
+      size_t k = 0;
       while (k < vi->ncols && strcmp(vi->cols[k].name, cname)) k++;
       if (k == vi->ncols) continue; /* not a column of the view: ignored */
       pcb_in_col *c = &in.t[v].cols[k];
@@ -549,7 +549,7 @@ static PyObject *mod_views(PyObject *self, PyObject *unused) {
     const pcb_view_info *v = pcb_view_at(i);
     PyObject *cols = PyTuple_New(v->ncols);
     if (!cols) goto fail;
-    for (int k = 0; k < v->ncols; k++)
+    for (size_t k = 0; k < v->ncols; k++)
       PyTuple_SET_ITEM(cols, k, Py_BuildValue("(ss)", v->cols[k].name, kind_name(v->cols[k].kind)));
     PyObject *e = Py_BuildValue("(sNOO)", v->name, cols, v->sample_view ? Py_True : Py_False,
                                 v->derived ? Py_True : Py_False);

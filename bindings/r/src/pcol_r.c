@@ -467,7 +467,7 @@ SEXP C_tables(SEXP file, SEXP views, SEXP altrep, SEXP sel) {
                    view, (unsigned long long)t->nrows);
     R_xlen_t n = (R_xlen_t)t->nrows;
     SEXP cols = PROTECT(Rf_allocVector(VECSXP, t->ncols)), names = PROTECT(Rf_allocVector(STRSXP, t->ncols));
-    for (int k = 0; k < t->ncols; k++) {
+    for (size_t k = 0; k < t->ncols; k++) {
       SET_STRING_ELT(names, k, Rf_mkChar(t->cols[k].name));
       SET_VECTOR_ELT(cols, k, column_vector(f, file, path, &sc, &t->cols[k], n, alt));
     }
@@ -563,7 +563,7 @@ SEXP C_view_columns(SEXP view) {
   if (!vi) Rf_error("no view named '%s'", Rf_translateCharUTF8(STRING_ELT(view, 0)));
   static const char *kinds[] = {"", "id", "ref", "str", "i64", "u64", "f64", "bool", "count"};
   SEXP out = PROTECT(Rf_allocVector(STRSXP, vi->ncols)), nm = PROTECT(Rf_allocVector(STRSXP, vi->ncols));
-  for (int k = 0; k < vi->ncols; k++) {
+  for (size_t k = 0; k < vi->ncols; k++) {
     SET_STRING_ELT(out, k, Rf_mkChar(kinds[vi->cols[k].kind]));
     SET_STRING_ELT(nm, k, Rf_mkChar(vi->cols[k].name));
   }
@@ -619,7 +619,7 @@ SEXP C_write(SEXP tables, SEXP path, SEXP compress) {
     in.t[v].nrows = (uint64_t)Rf_asInteger(Rf_getAttrib(df, Rf_install("pcol.nrows")));
     for (R_xlen_t j = 0; j < XLENGTH(df); j++) {
       const char *cname = Rf_translateCharUTF8(STRING_ELT(cn, j));
-      int k = 0;
+      size_t k = 0;
       while (k < vi->ncols && strcmp(vi->cols[k].name, cname)) k++;
       if (k == vi->ncols) continue; /* other columns are ignored */
       SEXP x = VECTOR_ELT(df, j);

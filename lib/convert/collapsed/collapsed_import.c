@@ -88,8 +88,8 @@ static int vt_get(cimp *c, int which, uint32_t *out) {
       {COLLAPSED_VT_AFTER, COLLAPSED_UNIT_NANO}};
   if (!c->vt[which]) {
     uint32_t t, u;
-    if (pcol_b_cstr(c->b, names[which][0], &t) || pcol_b_cstr(c->b, names[which][1], &u) ||
-        pcol_b_value_type(c->b, t, u, &c->vt[which]) || pcol_b_source_value_type(c->b, c->src, c->vt[which]))
+    if (pcol_b_cstr(c->b, names[which][0], &t, c->err) || pcol_b_cstr(c->b, names[which][1], &u, c->err) ||
+        pcol_b_value_type(c->b, t, u, &c->vt[which], c->err) || pcol_b_source_value_type(c->b, c->src, c->vt[which], c->err))
       return pcol_oom(c->err);
   }
   *out = c->vt[which];
@@ -113,8 +113,8 @@ static int frame_stack(cimp *c, const char *s, size_t n, uint32_t *stack) {
     pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
     pcol_line_row l = {0, PCOL_NA_I64, PCOL_NA_I64};
     uint32_t loc;
-    if (pcol_b_string(c->b, s + start, i - start, &fn.name) || pcol_b_function(c->b, &fn, &l.function_id) ||
-        pcol_b_location(c->b, 0, 0, 0, &l, 1, &loc))
+    if (pcol_b_string(c->b, s + start, i - start, &fn.name, c->err) || pcol_b_function(c->b, &fn, &l.function_id, c->err) ||
+        pcol_b_location(c->b, 0, 0, 0, &l, 1, &loc, c->err))
       return pcol_oom(c->err);
     if (PCOL_GROW(c->locs, c->nlocs, c->caplocs)) return pcol_oom(c->err);
     c->locs[c->nlocs++] = loc;
@@ -126,7 +126,7 @@ static int frame_stack(cimp *c, const char *s, size_t n, uint32_t *stack) {
     c->locs[i] = c->locs[c->nlocs - 1 - i];
     c->locs[c->nlocs - 1 - i] = t;
   }
-  return pcol_b_stack(c->b, c->locs, c->nlocs, stack) ? pcol_oom(c->err) : PCOL_OK;
+  return pcol_b_stack(c->b, c->locs, c->nlocs, stack, c->err) ? pcol_oom(c->err) : PCOL_OK;
 }
 
 /* the last blank-separated token of s[0..n): its start, or n if none */
@@ -227,11 +227,11 @@ static int import_line(cimp *c, char *line, size_t len, uint64_t lineno, int *mo
     cl = snprintf(canon, sizeof canon, "%s %s", a, b);
   }
   uint32_t id;
-  if (pcol_b_sample(c->b, &s, v, nv, &id)) return pcol_oom(c->err);
+  if (pcol_b_sample(c->b, &s, v, nv, &id, c->err)) return pcol_oom(c->err);
   /* the exporter writes rest + ' ' + canon; keep the line if that differs */
   size_t tail = len - rest - 1;
   if (line[rest] != ' ' || (size_t)cl != tail || memcmp(canon, line + rest + 1, tail))
-    if (pcol_b_sample_text(c->b, id, line, len)) return pcol_oom(c->err);
+    if (pcol_b_sample_text(c->b, id, line, len, c->err)) return pcol_oom(c->err);
   return PCOL_OK;
 }
 
@@ -303,7 +303,7 @@ int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
   c.b = b;
   c.name = name;
   c.err = err;
-  if (pcol_b_source(b, PCOL_SRC_COLLAPSED, name, PCOL_NA_I64, &c.src)) return pcol_oom(err);
+  if (pcol_b_source(b, PCOL_SRC_COLLAPSED, name, PCOL_NA_I64, &c.src, err)) return pcol_oom(err);
   uint64_t cap = pcol_input_cap(opt);
   /* UTF-16 with a BOM (what Windows tools write; speedscope reads it) is
    * read as its UTF-8; a UTF-8 BOM is dropped */

@@ -409,7 +409,7 @@ static int sid(ctx *c, int32_t idx, uint32_t *out) {
   if (*s == UINT32_MAX) {
     /* the bytes on the wire: protobuf-c's copy ends at a NUL */
     const size_t *r = c->strs[idx];
-    int rc = pcol_b_string(c->b, c->raw + r[0], r[1] - r[0], s);
+    int rc = pcol_b_string(c->b, c->raw + r[0], r[1] - r[0], s, c->err);
     if (rc) return rc;
   }
   *out = *s;
@@ -497,7 +497,7 @@ static int build_tables(ctx *c) {
       break;
     L->num = is_int ? num : 0;
     L->str = 0;
-    if (!is_int) rc = pcol_b_string(b, t.len ? (const char *)t.data : "", t.len, &L->str);
+    if (!is_int) rc = pcol_b_string(b, t.len ? (const char *)t.data : "", t.len, &L->str, c->err);
   }
   for (size_t i = 1; i < D->n_mapping_table && !rc; i++) {
     const otlp_mapping *m = D->mapping_table[i];
@@ -518,7 +518,7 @@ static int build_tables(ctx *c) {
       if (own || !have_bid) r.build_id = c->attr[ai].str;
       have_bid = 1 + own;
     }
-    if (!rc) rc = pcol_b_mapping(b, &r, 0, &c->map_ids[i]);
+    if (!rc) rc = pcol_b_mapping(b, &r, 0, &c->map_ids[i], c->err);
   }
   for (size_t i = 1; i < D->n_function_table && !rc; i++) {
     const otlp_function *f = D->function_table[i];
@@ -526,7 +526,7 @@ static int build_tables(ctx *c) {
     if (!(rc = sid(c, f->name_strindex, &r.name)) &&
         !(rc = sid(c, f->system_name_strindex, &r.system_name)) &&
         !(rc = sid(c, f->filename_strindex, &r.filename)))
-      rc = pcol_b_function(b, &r, &c->fn_ids[i]);
+      rc = pcol_b_function(b, &r, &c->fn_ids[i], c->err);
   }
   pcol_buf lines = {0};
   for (size_t i = 1; i < D->n_location_table && !rc; i++) {
@@ -541,7 +541,7 @@ static int build_tables(ctx *c) {
       int32_t fi = l->lines[j]->function_index;
       if (fi == 0 && !c->fn_ids[0]) { /* the zero function: a row with no names */
         pcol_function_row z = {0, 0, 0, 0};
-        rc = pcol_b_function(b, &z, &c->fn_ids[0]);
+        rc = pcol_b_function(b, &z, &c->fn_ids[0], c->err);
       }
       lr[j].function_id = c->fn_ids[fi];
       lr[j].line = l->lines[j]->line;
@@ -549,7 +549,7 @@ static int build_tables(ctx *c) {
     }
     if (!rc)
       rc = pcol_b_location(b, c->map_ids[l->mapping_index], l->address, 0, lr, l->n_lines,
-                           &c->loc_ids[i]);
+                           &c->loc_ids[i], c->err);
   }
   pcol_buf_free(&lines);
   pcol_buf_free(&t);
@@ -602,12 +602,12 @@ static int obs_cmp(const void *x, const void *y) {
 static int meta_u64(ctx *c, uint32_t src, const char *key, uint64_t v) {
   char t[32];
   int n = snprintf(t, sizeof t, "%" PRIu64, v);
-  return pcol_b_meta(c->b, src, key, t, (size_t)n);
+  return pcol_b_meta(c->b, src, key, t, (size_t)n, c->err);
 }
 static int meta_i64(ctx *c, uint32_t src, const char *key, int64_t v) {
   char t[32];
   int n = snprintf(t, sizeof t, "%" PRId64, v);
-  return pcol_b_meta(c->b, src, key, t, (size_t)n);
+  return pcol_b_meta(c->b, src, key, t, (size_t)n, c->err);
 }
 
 /* key = prefix + name */
@@ -618,7 +618,7 @@ static int meta_kv(ctx *c, uint32_t src, const char *prefix, const char *name, c
   if (pcol_buf_append(&k, prefix, strlen(prefix)) || pcol_buf_append(&k, name, strlen(name) + 1))
     rc = PCOL_ENOMEM;
   if (!rc) rc = any_text(c, v, t, NULL, NULL);
-  if (!rc) rc = pcol_b_meta(c->b, src, (const char *)k.data, t->len ? (const char *)t->data : "", t->len);
+  if (!rc) rc = pcol_b_meta(c->b, src, (const char *)k.data, t->len ? (const char *)t->data : "", t->len, c->err);
   pcol_buf_free(&k);
   return rc;
 }
@@ -655,31 +655,31 @@ static int make_source(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
   }
   int64_t ts = PCOL_NA_I64;
   if (p->time_unix_nano) ts = (int64_t)(p->time_unix_nano / 1000000000u);
-  TRY(pcol_b_source(c->b, type, uri, ts, src));
+  TRY(pcol_b_source(c->b, type, uri, ts, src, c->err));
   pcol_buf t = {0};
   int rc = PCOL_OK;
   if (p->time_unix_nano) rc = meta_u64(c, *src, OTLP_META_TIME_UNIX_NANO, p->time_unix_nano);
   if (!rc && p->duration_nano) rc = meta_u64(c, *src, OTLP_META_DURATION_NANO, p->duration_nano);
   if (!rc && p->period_type) {
     const char *a = str_at(c, p->period_type->type_strindex), *u = str_at(c, p->period_type->unit_strindex);
-    if (!(rc = pcol_b_meta(c->b, *src, OTLP_META_PERIOD_TYPE_TYPE, a, strlen(a))))
-      rc = pcol_b_meta(c->b, *src, OTLP_META_PERIOD_TYPE_UNIT, u, strlen(u));
+    if (!(rc = pcol_b_meta(c->b, *src, OTLP_META_PERIOD_TYPE_TYPE, a, strlen(a), c->err)))
+      rc = pcol_b_meta(c->b, *src, OTLP_META_PERIOD_TYPE_UNIT, u, strlen(u), c->err);
   }
   if (!rc && p->period) rc = meta_i64(c, *src, OTLP_META_PERIOD, p->period);
   if (!rc && p->profile_id.len && p->profile_id.len <= 64) {
     char h[129];
     hex(h, p->profile_id.data, p->profile_id.len);
-    rc = pcol_b_meta(c->b, *src, OTLP_META_PROFILE_ID, h, strlen(h));
+    rc = pcol_b_meta(c->b, *src, OTLP_META_PROFILE_ID, h, strlen(h), c->err);
   }
   if (!rc && p->dropped_attributes_count)
     rc = meta_u64(c, *src, OTLP_META_DROPPED_ATTRIBUTES, p->dropped_attributes_count);
   if (!rc && p->original_payload_format && p->original_payload_format[0])
     rc = pcol_b_meta(c->b, *src, OTLP_META_PAYLOAD_FORMAT, p->original_payload_format,
-                     strlen(p->original_payload_format));
+                     strlen(p->original_payload_format), c->err);
   if (!rc && p->original_payload.len)
-    rc = pcol_b_meta(c->b, *src, OTLP_META_PAYLOAD, p->original_payload.data, p->original_payload.len);
+    rc = pcol_b_meta(c->b, *src, OTLP_META_PAYLOAD, p->original_payload.data, p->original_payload.len, c->err);
   if (!rc && c->layout == LAYOUT_V9)
-    rc = pcol_b_meta(c->b, *src, OTLP_META_SAMPLE_LAYOUT, "v1.9", 4);
+    rc = pcol_b_meta(c->b, *src, OTLP_META_SAMPLE_LAYOUT, "v1.9", 4, c->err);
   /* the Profile's attributes under their own keys (pcol's own two aside,
    * and pcol.max_duration_ns: a fact about the pcol file's own duration
    * column, which coalescing writes from the samples; from the input it
@@ -697,25 +697,25 @@ static int make_source(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
   if (!rc && rp->resource)
     rc = kvs_meta(c, *src, OTLP_META_RESOURCE, rp->resource->attributes, rp->resource->n_attributes, &t);
   if (!rc && rp->schema_url && rp->schema_url[0])
-    rc = pcol_b_meta(c->b, *src, OTLP_META_RESOURCE_SCHEMA, rp->schema_url, strlen(rp->schema_url));
+    rc = pcol_b_meta(c->b, *src, OTLP_META_RESOURCE_SCHEMA, rp->schema_url, strlen(rp->schema_url), c->err);
   if (!rc && sp->scope) {
     if (sp->scope->name && sp->scope->name[0])
-      rc = pcol_b_meta(c->b, *src, OTLP_META_SCOPE_NAME, sp->scope->name, strlen(sp->scope->name));
+      rc = pcol_b_meta(c->b, *src, OTLP_META_SCOPE_NAME, sp->scope->name, strlen(sp->scope->name), c->err);
     if (!rc && sp->scope->version && sp->scope->version[0])
       rc = pcol_b_meta(c->b, *src, OTLP_META_SCOPE_VERSION, sp->scope->version,
-                       strlen(sp->scope->version));
+                       strlen(sp->scope->version), c->err);
     if (!rc) rc = kvs_meta(c, *src, OTLP_META_SCOPE, sp->scope->attributes, sp->scope->n_attributes, &t);
   }
   if (!rc && sp->schema_url && sp->schema_url[0])
-    rc = pcol_b_meta(c->b, *src, OTLP_META_SCOPE_SCHEMA, sp->schema_url, strlen(sp->schema_url));
+    rc = pcol_b_meta(c->b, *src, OTLP_META_SCOPE_SCHEMA, sp->schema_url, strlen(sp->schema_url), c->err);
   pcol_buf_free(&t);
   /* one value type per Profile */
   for (size_t i = 0; i < ng && !rc; i++) {
     uint32_t ty = 0, un = 0;
     const otlp_vtype *st = g[i]->sample_type;
     if (st && ((rc = sid(c, st->type_strindex, &ty)) || (rc = sid(c, st->unit_strindex, &un)))) break;
-    if (!(rc = pcol_b_value_type(c->b, ty, un, &vals[i].value_type_id)))
-      rc = pcol_b_source_value_type(c->b, *src, vals[i].value_type_id);
+    if (!(rc = pcol_b_value_type(c->b, ty, un, &vals[i].value_type_id, c->err)))
+      rc = pcol_b_source_value_type(c->b, *src, vals[i].value_type_id, c->err);
   }
   TRY(rc);
   return PCOL_OK;
@@ -774,7 +774,7 @@ static int import_group(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
     for (size_t j = 0; j < depth && !rc; j++) {
       int32_t li = st->location_indices[j];
       if (li == 0 && !c->loc_ids[0]) /* the zero location */
-        rc = pcol_b_location(c->b, 0, 0, 0, NULL, 0, &c->loc_ids[0]);
+        rc = pcol_b_location(c->b, 0, 0, 0, NULL, 0, &c->loc_ids[0], c->err);
       sl[j] = c->loc_ids[li];
     }
     /* labels: the attributes, then the link */
@@ -787,19 +787,19 @@ static int import_group(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
       if (L->trace_id.len && L->trace_id.len <= 16) {
         hex(tid, L->trace_id.data, L->trace_id.len);
         pcol_label_row r = {0, 0, 0, 0};
-        if (!(rc = pcol_b_cstr(c->b, OTLP_LABEL_TRACE_ID, &r.key)) && !(rc = pcol_b_cstr(c->b, tid, &r.str)))
+        if (!(rc = pcol_b_cstr(c->b, OTLP_LABEL_TRACE_ID, &r.key, c->err)) && !(rc = pcol_b_cstr(c->b, tid, &r.str, c->err)))
           lb[nl++] = r;
       }
       if (!rc && L->span_id.len && L->span_id.len <= 8) {
         hex(spid, L->span_id.data, L->span_id.len);
         pcol_label_row r = {0, 0, 0, 0};
-        if (!(rc = pcol_b_cstr(c->b, OTLP_LABEL_SPAN_ID, &r.key)) && !(rc = pcol_b_cstr(c->b, spid, &r.str)))
+        if (!(rc = pcol_b_cstr(c->b, OTLP_LABEL_SPAN_ID, &r.key, c->err)) && !(rc = pcol_b_cstr(c->b, spid, &r.str, c->err)))
           lb[nl++] = r;
       }
     }
     pcol_sample_row row = {src, o[i].time, 0, 1, PCOL_NA_I64, 0, 0};
     if (!rc) rc = pcol_b_stack_memo(c->b, &c->memo, sl, depth, &row.stack_id);
-    if (!rc) rc = pcol_b_labelset(c->b, lb, nl, &row.labelset_id);
+    if (!rc) rc = pcol_b_labelset(c->b, lb, nl, &row.labelset_id, c->err);
     for (size_t q = 0; q < ng; q++) {
       const otlp_sample *sq = g[q]->samples[o[i].sample];
       size_t T = sq->n_timestamps_unix_nano, V = sq->n_values;
@@ -809,7 +809,7 @@ static int import_group(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
       else for (size_t j = 0; j < V; j++) v += sq->values[j]; /* aggregated */
       vals[q].value = v;
     }
-    if (!rc) rc = pcol_b_sample(c->b, &row, vals, ng, NULL);
+    if (!rc) rc = pcol_b_sample(c->b, &row, vals, ng, NULL, c->err);
     if (rc && !failed) rc = pcol_error_set(c->err, rc, "%s: building pcol tables: %s", c->name,
                                            pcol_strerror(rc));
   }

@@ -128,7 +128,7 @@ static int frame_parts(const char *s, size_t n, uint64_t *ip, const char **sym, 
 static int add_line(pimp *p, const char *fn, size_t nfn, pcol_line_row *out) {
   pcol_function_row f = {0, 0, 0, PCOL_NA_I64};
   out->line = PCOL_NA_I64, out->column = PCOL_NA_I64;
-  if (pcol_b_string(p->b, fn, nfn, &f.name) || pcol_b_function(p->b, &f, &out->function_id))
+  if (pcol_b_string(p->b, fn, nfn, &f.name, p->err) || pcol_b_function(p->b, &f, &out->function_id, p->err))
     return pcol_oom(p->err);
   return PCOL_OK;
 }
@@ -189,11 +189,11 @@ static int on_frame(pimp *p, uint64_t ip, const char *sym, size_t nsym, const ch
   if (dso && ndso) {
     pcol_mapping_row m = {0, 0, 0, 0, 0, PCOL_MAP_HAS_FUNCTIONS};
     if (p->ninl > 1) m.flags |= PCOL_MAP_HAS_INLINE_FRAMES;
-    if (pcol_b_string(p->b, dso, ndso, &m.filename) || pcol_b_mapping(p->b, &m, 1, &map))
+    if (pcol_b_string(p->b, dso, ndso, &m.filename, p->err) || pcol_b_mapping(p->b, &m, 1, &map, p->err))
       return pcol_oom(p->err);
   }
   uint32_t loc;
-  if (pcol_b_location(p->b, map, ip, 0, p->inl, p->ninl, &loc) ||
+  if (pcol_b_location(p->b, map, ip, 0, p->inl, p->ninl, &loc, p->err) ||
       PCOL_GROW(p->locs, p->nlocs, p->caplocs))
     return pcol_oom(p->err);
   p->locs[p->nlocs++] = loc;
@@ -267,12 +267,12 @@ static int end_event(pimp *p) {
   if (t != PCOL_NA_I64 && p->last_time == PCOL_NA_I64) {
     char num[24];
     snprintf(num, sizeof num, "%lld", (long long)t);
-    if (pcol_b_meta_str(p->b, p->src, "perf.clock_start_ns", num)) return pcol_oom(p->err);
+    if (pcol_b_meta_str(p->b, p->src, "perf.clock_start_ns", num, p->err)) return pcol_oom(p->err);
     p->t0 = t;
   }
   if (t != PCOL_NA_I64) p->s.time_ns = t - p->t0;
-  if (pcol_b_stack(p->b, p->locs, p->nlocs, &p->s.stack_id) ||
-      pcol_b_sample(p->b, &p->s, &p->v, 1, NULL))
+  if (pcol_b_stack(p->b, p->locs, p->nlocs, &p->s.stack_id, p->err) ||
+      pcol_b_sample(p->b, &p->s, &p->v, 1, NULL, p->err))
     return pcol_oom(p->err);
   if (t != PCOL_NA_I64) p->last_time = t;
   p->nlocs = 0;
@@ -296,7 +296,7 @@ static int event_vt(pimp *p, const char *e, size_t n, int has_period, uint64_t l
     if (mods || k == n) n = k - 1;
   }
   uint32_t sid;
-  if (pcol_b_string(p->b, e, n, &sid)) return pcol_oom(p->err);
+  if (pcol_b_string(p->b, e, n, &sid, p->err)) return pcol_oom(p->err);
   for (size_t i = 0; i < p->nev; i++)
     if (p->ev_sid[i] == sid) {
       if (p->ev_period[i] != has_period)
@@ -306,12 +306,12 @@ static int event_vt(pimp *p, const char *e, size_t n, int has_period, uint64_t l
     }
   if (p->nev == PERF_MAX_EVENTS) return bad(p, lineno, "more than 64 event names");
   int ns = has_period && ((n == 9 && !memcmp(e, "cpu-clock", 9)) || (n == 10 && !memcmp(e, "task-clock", 10)));
-  if (pcol_b_value_type(p->b, sid, ns ? p->u_ns : p->u_count, vt) ||
-      pcol_b_source_value_type(p->b, p->src, *vt))
+  if (pcol_b_value_type(p->b, sid, ns ? p->u_ns : p->u_count, vt, p->err) ||
+      pcol_b_source_value_type(p->b, p->src, *vt, p->err))
     return pcol_oom(p->err);
   /* the views show the first event by default, as inferno and speedscope
    * do (mixing cycles and instructions would mislead) */
-  if (!p->nev && pcol_b_meta_sid(p->b, p->src, p->k_default, sid)) return pcol_oom(p->err);
+  if (!p->nev && pcol_b_meta_sid(p->b, p->src, p->k_default, sid, p->err)) return pcol_oom(p->err);
   p->ev_period[p->nev] = (uint8_t)has_period;
   p->ev_sid[p->nev] = sid, p->ev_vt[p->nev++] = *vt;
   return PCOL_OK;
@@ -370,7 +370,7 @@ static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
     if (ce > cs) {
       size_t a = w[cs].a, e = w[ce - 1].a + w[ce - 1].n;
       lab[nl].key = p->k_comm;
-      if (pcol_b_string(p->b, s + a, e - a, &lab[nl].str)) return pcol_oom(p->err);
+      if (pcol_b_string(p->b, s + a, e - a, &lab[nl].str, p->err)) return pcol_oom(p->err);
       nl++;
     }
     rest = w[F].a;
@@ -428,7 +428,7 @@ static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
   p->s.duration_ns = 0;
   p->s.cpu_delta_ns = PCOL_NA_I64;
   p->s.source_id = p->src;
-  if (pcol_b_labelset(p->b, lab, nl, &p->s.labelset_id)) return pcol_oom(p->err);
+  if (pcol_b_labelset(p->b, lab, nl, &p->s.labelset_id, p->err)) return pcol_oom(p->err);
   p->in_event = 1;
   p->ev_lineno = lineno;
   p->nlocs = p->ninl = 0;
@@ -452,11 +452,11 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
                      pcol_error *err) {
   pimp p = {0};
   p.b = b, p.name = name, p.err = err, p.last_time = PCOL_NA_I64;
-  if (pcol_b_source(b, PCOL_SRC_PERF, name, PCOL_NA_I64, &p.src) ||
-      pcol_b_cstr(b, "comm", &p.k_comm) || pcol_b_cstr(b, "pid", &p.k_pid) ||
-      pcol_b_cstr(b, "tid", &p.k_tid) || pcol_b_cstr(b, "cpu", &p.k_cpu) ||
-      pcol_b_cstr(b, PCOL_UNIT_NANOSECONDS, &p.u_ns) || pcol_b_cstr(b, PCOL_UNIT_COUNT, &p.u_count) ||
-      pcol_b_cstr(b, PPROF_META_DEFAULT_SAMPLE_TYPE, &p.k_default))
+  if (pcol_b_source(b, PCOL_SRC_PERF, name, PCOL_NA_I64, &p.src, err) ||
+      pcol_b_cstr(b, "comm", &p.k_comm, err) || pcol_b_cstr(b, "pid", &p.k_pid, err) ||
+      pcol_b_cstr(b, "tid", &p.k_tid, err) || pcol_b_cstr(b, "cpu", &p.k_cpu, err) ||
+      pcol_b_cstr(b, PCOL_UNIT_NANOSECONDS, &p.u_ns, err) || pcol_b_cstr(b, PCOL_UNIT_COUNT, &p.u_count, err) ||
+      pcol_b_cstr(b, PPROF_META_DEFAULT_SAMPLE_TYPE, &p.k_default, err))
     return pcol_oom(err);
   uint64_t cap = pcol_input_cap(opt);
   pcol_capped capped;

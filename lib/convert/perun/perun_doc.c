@@ -29,7 +29,7 @@ char *perun_jtext(const json_t *v) {
 int perun_meta_json(pimp *p, const char *key, const json_t *v) {
   char *s = perun_jtext(v);
   if (!s) return perun_oom(p);
-  int rc = pcol_b_meta(p->b, p->src, key, s, strlen(s));
+  int rc = pcol_b_meta(p->b, p->src, key, s, strlen(s), NULL);
   free(s);
   return rc ? perun_oom(p) : PCOL_OK;
 }
@@ -379,8 +379,8 @@ static int read_type(pimp *p, const kent *e, const kent *pe, json_t *empty) {
   } else if (!rc) {
     pgroup *g = new_group(p);
     char *cs = perun_jtext(names);
-    if (!g || !cs || pcol_b_string(p->b, e->k, e->kl, &g->name_sid) ||
-        pcol_b_cstr(p->b, cs, &g->columns_sid))
+    if (!g || !cs || pcol_b_string(p->b, e->k, e->kl, &g->name_sid, NULL) ||
+        pcol_b_cstr(p->b, cs, &g->columns_sid, NULL))
       rc = perun_oom(p);
     free(cs);
     if (!rc) {
@@ -753,7 +753,7 @@ int perun_read_top(pimp *p) {
 
   /* provenance: every top-level key's place, and the non-data keys' values */
   char lay[2] = {(char)('0' + p->layout), 0};
-  if (pcol_b_meta_str(p->b, p->src, PERUN_META_LAYOUT, lay)) return perun_oom(p);
+  if (pcol_b_meta_str(p->b, p->src, PERUN_META_LAYOUT, lay, NULL)) return perun_oom(p);
   json_t *keys = json_array();
   if (!keys) return perun_oom(p);
   for (size_t i = 0; i < p->top.n && !rc; i++) {

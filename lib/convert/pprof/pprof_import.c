@@ -668,7 +668,7 @@ static int sid(ctx *c, int64_t idx, uint32_t *out) {
   uint32_t *s = &c->sids[idx];
   if (*s == UINT32_MAX) {
     const pstring *d = &c->p->string_table[idx];
-    int rc = pcol_b_string(c->b, d->len ? (const void *)d->data : "", d->len, s);
+    int rc = pcol_b_string(c->b, d->len ? (const void *)d->data : "", d->len, s, c->err);
     if (rc) return rc;
   }
   *out = *s;
@@ -678,11 +678,11 @@ static int sid(ctx *c, int64_t idx, uint32_t *out) {
 static int meta_i64(ctx *c, uint32_t src, const char *key, int64_t v) {
   char t[32];
   int n = snprintf(t, sizeof t, "%" PRId64, v);
-  return pcol_b_meta(c->b, src, key, t, (size_t)n);
+  return pcol_b_meta(c->b, src, key, t, (size_t)n, c->err);
 }
 static int meta_strx(ctx *c, uint32_t src, const char *key, int64_t idx) {
   const pstring *d = &c->p->string_table[idx];
-  return pcol_b_meta(c->b, src, key, d->len ? (const void *)d->data : "", d->len);
+  return pcol_b_meta(c->b, src, key, d->len ? (const void *)d->data : "", d->len, c->err);
 }
 
 static int floor_div(int64_t a, int64_t b) { return (int)(a % b < 0); }
@@ -728,10 +728,10 @@ static int add_samples(ctx *c, uint32_t src, pcol_value_row *vals, size_t nvt) {
     }
     pcol_sample_row row = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
     if (!rc) rc = pcol_b_stack_memo(b, &memo, st, nloc, &row.stack_id);
-    if (!rc) rc = pcol_b_labelset(b, lb, nlab, &row.labelset_id);
+    if (!rc) rc = pcol_b_labelset(b, lb, nlab, &row.labelset_id, c->err);
     const int64_t *v = (const int64_t *)(const void *)s.val.data;
     for (size_t j = 0; j < nvt; j++) vals[j].value = v[j];
-    if (!rc) rc = pcol_b_sample(b, &row, vals, nvt, NULL);
+    if (!rc) rc = pcol_b_sample(b, &row, vals, nvt, NULL, c->err);
   }
   if (rc)
     rc = pcol_error_set(c->err, rc, "%s: building pcol tables: %s", c->name, pcol_strerror(rc));
@@ -752,7 +752,7 @@ static int build(ctx *c) {
   int64_t ts = PCOL_NA_I64;
   if (p->time_nanos) ts = p->time_nanos / 1000000000 - floor_div(p->time_nanos, 1000000000);
   uint32_t src;
-  TRY(pcol_b_source(b, PCOL_SRC_PPROF, c->name, ts, &src));
+  TRY(pcol_b_source(b, PCOL_SRC_PPROF, c->name, ts, &src, c->err));
 
   /* profile-level fields, present (nonzero) ones only: proto3 has no other
    * notion of presence, so this reproduces the same encoded fields */
@@ -777,8 +777,8 @@ static int build(ctx *c) {
   for (size_t i = 0; i < nvt && !rc; i++) {
     uint32_t t, u;
     if (!(rc = sid(c, p->sample_type[i].type, &t)) && !(rc = sid(c, p->sample_type[i].unit, &u)) &&
-        !(rc = pcol_b_value_type(b, t, u, &vals[i].value_type_id)))
-      rc = pcol_b_source_value_type(b, src, vals[i].value_type_id);
+        !(rc = pcol_b_value_type(b, t, u, &vals[i].value_type_id, c->err)))
+      rc = pcol_b_source_value_type(b, src, vals[i].value_type_id, c->err);
   }
   for (size_t i = 0; i < p->n_mapping && !rc; i++) {
     const pmapping *m = &p->mapping[i];
@@ -788,14 +788,14 @@ static int build(ctx *c) {
                         (m->has_line_numbers ? PCOL_MAP_HAS_LINE_NUMBERS : 0) |
                         (m->has_inline_frames ? PCOL_MAP_HAS_INLINE_FRAMES : 0));
     if (!(rc = sid(c, m->filename, &r.filename)) && !(rc = sid(c, m->build_id, &r.build_id)))
-      rc = pcol_b_mapping(b, &r, 0, &c->map_ids[i]);
+      rc = pcol_b_mapping(b, &r, 0, &c->map_ids[i], c->err);
   }
   for (size_t i = 0; i < p->n_function && !rc; i++) {
     const pfunction *fn = &p->function[i];
     pcol_function_row r = {0, 0, 0, fn->start_line};
     if (!(rc = sid(c, fn->name, &r.name)) && !(rc = sid(c, fn->system_name, &r.system_name)) &&
         !(rc = sid(c, fn->filename, &r.filename)))
-      rc = pcol_b_function(b, &r, &c->fn_ids[i]);
+      rc = pcol_b_function(b, &r, &c->fn_ids[i], c->err);
   }
   pcol_buf lines = {0};
   for (size_t i = 0; i < p->n_location && !rc; i++) {
@@ -815,7 +815,7 @@ static int build(ctx *c) {
     /* a missing mapping silently becomes "no mapping", as in google/pprof */
     uint32_t mi = map_ix(c, l->mapping_id);
     rc = pcol_b_location(b, mi ? c->map_ids[mi - 1] : 0, l->address,
-                         l->is_folded ? PCOL_LOC_IS_FOLDED : 0, lr, l->n_line, &c->loc_ids[i]);
+                         l->is_folded ? PCOL_LOC_IS_FOLDED : 0, lr, l->n_line, &c->loc_ids[i], c->err);
   }
   pcol_buf_free(&lines);
   if (rc) {

@@ -807,10 +807,10 @@ static int declare_memory(rp_in *r) {
   if (r->mem_declared) return PCOL_OK;
   for (int k = 0; k < RPROF_NMEM; k++) {
     uint32_t t, u;
-    int rc = pcol_b_cstr(r->b, pcol_rprof_mem_type[k], &t);
-    if (!rc) rc = pcol_b_cstr(r->b, pcol_rprof_mem_unit[k], &u);
-    if (!rc) rc = pcol_b_value_type(r->b, t, u, &r->vt[k]);
-    if (!rc) rc = pcol_b_source_value_type(r->b, r->src, r->vt[k]);
+    int rc = pcol_b_cstr(r->b, pcol_rprof_mem_type[k], &t, r->err);
+    if (!rc) rc = pcol_b_cstr(r->b, pcol_rprof_mem_unit[k], &u, r->err);
+    if (!rc) rc = pcol_b_value_type(r->b, t, u, &r->vt[k], r->err);
+    if (!rc) rc = pcol_b_source_value_type(r->b, r->src, r->vt[k], r->err);
     if (rc) return bfail(r, rc);
   }
   r->mem_declared = 1;
@@ -837,7 +837,7 @@ static int add_text_line(rp_in *r, const char *p, size_t n, int cr_dangling) {
   int rc = stored_text(r, p, n, cr_dangling);
   if (!rc)
     rc = pcol_b_text_line(r->b, r->src, pcol_b_sample_count(r->b) + 1, r->text.data,
-                          r->text.len);
+                          r->text.len, r->err);
   return rc ? bfail(r, rc) : PCOL_OK;
 }
 
@@ -850,9 +850,9 @@ static int on_header(rp_in *r, const char *p, size_t n, unsigned flags, uint64_t
     if (flags & RPROF_F_MEMORY) strcat(fl, "memory");
     if (flags & RPROF_F_GC) strcat(fl, fl[0] ? ",gc" : "gc");
     if (flags & RPROF_F_LINE) strcat(fl, fl[0] ? ",line" : "line");
-    int rc = pcol_b_meta_str(r->b, r->src, RPROF_META_INTERVAL_US, num);
-    if (!rc) rc = pcol_b_meta(r->b, r->src, RPROF_META_HEADER, p, n);
-    if (!rc) rc = pcol_b_meta_str(r->b, r->src, RPROF_META_FLAGS, fl);
+    int rc = pcol_b_meta_str(r->b, r->src, RPROF_META_INTERVAL_US, num, r->err);
+    if (!rc) rc = pcol_b_meta(r->b, r->src, RPROF_META_HEADER, p, n, r->err);
+    if (!rc) rc = pcol_b_meta_str(r->b, r->src, RPROF_META_FLAGS, fl, r->err);
     if (rc) return bfail(r, rc);
   }
   if (r->segments == 0 || iv < r->iv_min) r->iv_min = iv;
@@ -868,7 +868,7 @@ static int on_header(rp_in *r, const char *p, size_t n, unsigned flags, uint64_t
 static int on_fileline(rp_in *r, const char *p, size_t n, const char *path, size_t plen,
                        uint32_t idx, int cr_dangling) {
   uint32_t sid;
-  int rc = pcol_b_string(r->b, path, plen, &sid);
+  int rc = pcol_b_string(r->b, path, plen, &sid, r->err);
   size_t have = r->sidmap.len / sizeof(uint32_t);
   if (!rc && idx >= have) {
     size_t add = ((size_t)idx + 1 - have) * sizeof(uint32_t);
@@ -889,12 +889,12 @@ static int new_location(rp_in *r, const rp_block *blk, const rp_newfr *d, uint32
   if (d->path_idx) memcpy(&fsid, r->sidmap.data + (size_t)d->path_idx * 4, 4);
   pcol_function_row fn = {0, 0, fsid, PCOL_NA_I64};
   int rc = d->has_name
-               ? pcol_b_string(r->b, blk->data + d->name_at, d->name_len, &fn.name)
+               ? pcol_b_string(r->b, blk->data + d->name_at, d->name_len, &fn.name, r->err)
                : PCOL_OK;
   uint32_t fid = 0;
-  if (!rc) rc = pcol_b_function(r->b, &fn, &fid);
+  if (!rc) rc = pcol_b_function(r->b, &fn, &fid, r->err);
   pcol_line_row lr = {fid, d->line, PCOL_NA_I64};
-  if (!rc) rc = pcol_b_location(r->b, 0, 0, 0, &lr, 1, loc);
+  if (!rc) rc = pcol_b_location(r->b, 0, 0, 0, &lr, 1, loc, r->err);
   if (!rc) rc = PCOL_BUF_PUSH(&r->locmap, uint32_t, *loc);
   return rc;
 }
@@ -936,7 +936,7 @@ static int add_sample(rp_in *r, uint32_t stack, const uint64_t *mem, uint32_t *s
       vals[k] = (pcol_value_row){r->vt[k], (int64_t)mem[k] * pcol_rprof_mem_factor[k]};
   }
   pcol_sample_row s = {r->src, r->t_ns, 0, 1, PCOL_NA_I64, stack, 0};
-  if ((rc = pcol_b_sample(r->b, &s, vals, mem ? RPROF_NMEM : 0, sid))) return bfail(r, rc);
+  if ((rc = pcol_b_sample(r->b, &s, vals, mem ? RPROF_NMEM : 0, sid, r->err))) return bfail(r, rc);
   if (r->t_ns > INT64_MAX - r->interval_ns)
     return FAIL(PCOL_ETOOBIG, "%s:%" PRIu64 ": sample time overflows int64 nanoseconds",
                 r->name, r->lineno);
@@ -951,7 +951,7 @@ static int keep_text(rp_in *r, uint32_t sid, const char *p, size_t n, int canoni
   int rc;
   if (canonical && !suffix_needed(r, cr_dangling)) return PCOL_OK;
   if ((rc = stored_text(r, p, n, cr_dangling)) ||
-      (rc = pcol_b_sample_text(r->b, sid, r->text.data, r->text.len)))
+      (rc = pcol_b_sample_text(r->b, sid, r->text.data, r->text.len, r->err)))
     return bfail(r, rc);
   return PCOL_OK;
 }
@@ -1017,26 +1017,26 @@ static int finish_meta(rp_in *r) {
   char num[32];
   int rc;
   snprintf(num, sizeof num, "%" PRIu64, r->segments);
-  if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_SEGMENTS, num))) return bfail(r, rc);
+  if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_SEGMENTS, num, r->err))) return bfail(r, rc);
   if (r->segments > 1) { /* the time of the source's last sample (lib/core/count.c) */
     snprintf(num, sizeof num, "%" PRId64, r->interval_ns / 1000);
-    if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_INTERVAL_LAST_US, num))) return bfail(r, rc);
+    if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_INTERVAL_LAST_US, num, r->err))) return bfail(r, rc);
   }
   if (r->iv_min != r->iv_max) { /* segments of other intervals: `pcol info` says so */
     snprintf(num, sizeof num, "%" PRIu64, r->iv_min);
-    if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_INTERVAL_MIN_US, num))) return bfail(r, rc);
+    if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_INTERVAL_MIN_US, num, r->err))) return bfail(r, rc);
     snprintf(num, sizeof num, "%" PRIu64, r->iv_max);
-    if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_INTERVAL_MAX_US, num))) return bfail(r, rc);
+    if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_INTERVAL_MAX_US, num, r->err))) return bfail(r, rc);
   }
   if (r->eol_default == EOL_CRLF &&
-      (rc = pcol_b_meta_str(r->b, r->src, RPROF_META_EOL, "crlf")))
+      (rc = pcol_b_meta_str(r->b, r->src, RPROF_META_EOL, "crlf", r->err)))
     return bfail(r, rc);
   if (r->last_eol == EOL_NONE &&
-      (rc = pcol_b_meta_str(r->b, r->src, RPROF_META_FINAL_NEWLINE, "0")))
+      (rc = pcol_b_meta_str(r->b, r->src, RPROF_META_FINAL_NEWLINE, "0", r->err)))
     return bfail(r, rc);
   if (r->truncated) {
     snprintf(num, sizeof num, "%" PRIu64, r->truncated);
-    if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_TRUNCATED, num))) return bfail(r, rc);
+    if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_TRUNCATED, num, r->err))) return bfail(r, rc);
   }
   return PCOL_OK;
 }
@@ -1151,7 +1151,7 @@ int pcol_import_rprof(pcol_builder *b, FILE *in, const char *name,
   r.name = name ? name : "<rprof>";
   r.err = err;
   uint64_t max = pcol_input_cap(opt);
-  int rc = pcol_b_source(b, PCOL_SRC_RPROF, r.name, PCOL_NA_I64, &r.src);
+  int rc = pcol_b_source(b, PCOL_SRC_RPROF, r.name, PCOL_NA_I64, &r.src, err);
   if (rc) return pcol_error_set(err, rc, "%s: %s", r.name, pcol_strerror(rc));
   rc = import_lines(&r, in, max);
   if (!rc) rc = finish_meta(&r);

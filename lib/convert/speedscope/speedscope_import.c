@@ -173,9 +173,9 @@ static int frame(simp *s, size_t i) {
   if (has_cl && cl >= 0 && cl < 9e15) l.column = (int64_t)cl;
   fn.start_line = l.line;
   if (PCOL_GROW(s->floc, s->nframes, s->capfloc)) return pcol_oom(s->err);
-  if (pcol_b_string(s->b, s->fname, s->fnamel, &fn.name) ||
-      (has_file && pcol_b_string(s->b, s->ffile, s->ffilel, &fn.filename)) ||
-      pcol_b_function(s->b, &fn, &l.function_id) || pcol_b_location(s->b, 0, 0, 0, &l, 1, &s->floc[s->nframes]))
+  if (pcol_b_string(s->b, s->fname, s->fnamel, &fn.name, s->err) ||
+      (has_file && pcol_b_string(s->b, s->ffile, s->ffilel, &fn.filename, s->err)) ||
+      pcol_b_function(s->b, &fn, &l.function_id, s->err) || pcol_b_location(s->b, 0, 0, 0, &l, 1, &s->floc[s->nframes], s->err))
     return pcol_oom(s->err);
   s->nframes++;
   return PCOL_OK;
@@ -386,7 +386,7 @@ static int stack_of(simp *s, uint32_t t, uint32_t *sid) {
   uint32_t node = k ? s->tstack[k] - 1 : 0;
   while (nw) {
     uint32_t m = s->work[--nw];
-    if (pcol_b_stack_node(s->b, node, s->floc[s->tree[m - 1].frame], &node)) return pcol_oom(s->err);
+    if (pcol_b_stack_node(s->b, node, s->floc[s->tree[m - 1].frame], &node, s->err)) return pcol_oom(s->err);
     s->tstack[m] = node + 1;
   }
   *sid = node;
@@ -413,9 +413,9 @@ static int profile_vt(simp *s, const sprof *p, size_t pi, uint32_t src, double *
   const char *pname = pname_of(p);
   size_t k = name_prefix(pname);
   uint32_t ts, us;
-  if ((k ? pcol_b_cstr(s->b, pname + k + 2, &ts) : pcol_b_cstr(s->b, tname, &ts)) ||
-      pcol_b_cstr(s->b, unit, &us) || pcol_b_value_type(s->b, ts, us, vt) ||
-      pcol_b_source_value_type(s->b, src, *vt))
+  if ((k ? pcol_b_cstr(s->b, pname + k + 2, &ts, s->err) : pcol_b_cstr(s->b, tname, &ts, s->err)) ||
+      pcol_b_cstr(s->b, unit, &us, s->err) || pcol_b_value_type(s->b, ts, us, vt, s->err) ||
+      pcol_b_source_value_type(s->b, src, *vt, s->err))
     return pcol_oom(s->err);
   *is_count = strcmp(unit, PCOL_UNIT_COUNT) == 0;
   return PCOL_OK;
@@ -430,7 +430,7 @@ static int profile_source(simp *s, const sprof *p, uint32_t *src) {
   if (!uri) return pcol_oom(s->err);
   if (k) snprintf(uri, ul, "%.*s", (int)k, pname);
   else snprintf(uri, ul, "%s: %s", s->name, pname);
-  int rc = pcol_b_source(s->b, PCOL_SRC_SPEEDSCOPE, uri, PCOL_NA_I64, src);
+  int rc = pcol_b_source(s->b, PCOL_SRC_SPEEDSCOPE, uri, PCOL_NA_I64, src, s->err);
   free(uri);
   return rc ? pcol_oom(s->err) : PCOL_OK;
 }
@@ -457,7 +457,7 @@ static int sampled(simp *s, size_t pi, size_t pj) {
     /* the profile speedscope opens on is the source's default type */
     if (s->active == (int64_t)g && pj - pi > 1) {
       const char *pname = p->name;
-      if (pcol_b_meta_str(s->b, src, PPROF_META_DEFAULT_SAMPLE_TYPE, pname + name_prefix(pname) + 2))
+      if (pcol_b_meta_str(s->b, src, PPROF_META_DEFAULT_SAMPLE_TYPE, pname + name_prefix(pname) + 2, s->err))
         return pcol_oom(s->err);
     }
   }
@@ -474,7 +474,7 @@ static int sampled(simp *s, size_t pi, size_t pj) {
     if (t == BADFRAME || s->tbad[t]) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not a frame index");
     pcol_sample_row r = {src, PCOL_NA_I64, 0, count_at >= 0 ? v[count_at].value : 1, PCOL_NA_I64, 0, 0};
     if ((rc = stack_of(s, t, &r.stack_id))) return rc;
-    if (pcol_b_sample(s->b, &r, v, pj - pi, NULL)) return pcol_oom(s->err);
+    if (pcol_b_sample(s->b, &r, v, pj - pi, NULL, s->err)) return pcol_oom(s->err);
   }
   return PCOL_OK;
 }
@@ -506,7 +506,7 @@ static int evented(simp *s, size_t pi) {
                          PCOL_NA_I64, 0, 0};
     pcol_value_row v = {vt, t1 - t0};
     if ((rc = stack_of(s, x->stack, &r.stack_id))) return rc;
-    if (pcol_b_sample(s->b, &r, &v, 1, NULL)) return pcol_oom(s->err);
+    if (pcol_b_sample(s->b, &r, &v, 1, NULL, s->err)) return pcol_oom(s->err);
   }
   if (stop != SIZE_MAX && (!p->err_what || stop <= p->err_ev))
     return at(s, "profiles[%zu].events[%zu]", pi, stop, "expected {type, at, frame}");

@@ -173,7 +173,7 @@ static int read_frames(timp *t, tthread *h, size_t keep, size_t count) {
   }
   for (size_t i = 0; i < count; i++) {
     uint32_t parent = keep + i ? h->node[keep + i - 1] : 0;
-    if (pcol_b_stack_node(t->b, parent, top[i], &top[i])) return pcol_oom(t->err);
+    if (pcol_b_stack_node(t->b, parent, top[i], &top[i], t->err)) return pcol_oom(t->err);
   }
   h->depth = keep + count;
   return PCOL_OK;
@@ -192,14 +192,14 @@ static int emit(timp *t, tthread *h, uint64_t delta, uint8_t status, size_t at) 
   } else { /* beyond a label's number: its decimal text */
     char d[24];
     snprintf(d, sizeof d, "%llu", (unsigned long long)h->tid);
-    if (pcol_b_cstr(t->b, d, &lab[nl++].str)) return pcol_oom(t->err);
+    if (pcol_b_cstr(t->b, d, &lab[nl++].str, t->err)) return pcol_oom(t->err);
   }
   lab[nl].key = t->k_interp, lab[nl++].num = h->interp;
   for (int k = 0; k < TACH_STATUS_BITS; k++)
     lab[nl].key = t->k_status[k], lab[nl++].str = (status >> k & 1) ? t->v_true : t->v_false;
   if (status >> TACH_STATUS_BITS) lab[nl].key = t->k_other, lab[nl++].num = status;
   tsample s = {(int64_t)h->t_us, h->depth ? h->node[h->depth - 1] : 0, 0, t->ns};
-  if (pcol_b_labelset(t->b, lab, nl, &s.ls) || PCOL_GROW(t->s, t->ns, t->caps)) return pcol_oom(t->err);
+  if (pcol_b_labelset(t->b, lab, nl, &s.ls, t->err) || PCOL_GROW(t->s, t->ns, t->caps)) return pcol_oom(t->err);
   t->s[t->ns++] = s;
   return PCOL_OK;
 }
@@ -353,7 +353,7 @@ static int32_t unzig(uint64_t z) { return (int32_t)((uint32_t)(z >> 1) ^ (uint32
 static int meta_num(timp *t, uint32_t src, const char *key, unsigned long long v) {
   char d[32];
   snprintf(d, sizeof d, "%llu", v);
-  return pcol_b_meta_str(t->b, src, key, d) ? pcol_oom(t->err) : PCOL_OK;
+  return pcol_b_meta_str(t->b, src, key, d, t->err) ? pcol_oom(t->err) : PCOL_OK;
 }
 static int meta_dbl(timp *t, uint32_t src, const char *key, const uint8_t *q) {
   uint64_t bits = rd64(t, q);
@@ -361,7 +361,7 @@ static int meta_dbl(timp *t, uint32_t src, const char *key, const uint8_t *q) {
   memcpy(&d, &bits, sizeof d);
   char s[40];
   snprintf(s, sizeof s, "%.17g", d);
-  return pcol_b_meta_str(t->b, src, key, s) ? pcol_oom(t->err) : PCOL_OK;
+  return pcol_b_meta_str(t->b, src, key, s, t->err) ? pcol_oom(t->err) : PCOL_OK;
 }
 
 static int import(timp *t, const uint8_t *p, size_t n, const pcol_import_options *opt) {
@@ -426,7 +426,7 @@ static int import(timp *t, const uint8_t *p, size_t n, const pcol_import_options
     size_t s0 = at;
     if (varint(p, (size_t)fto, &at, &len) || len > fto - at)
       rc = corrupt(t, "string %u (byte %zu): its length runs past the frame table", i, s0);
-    else if (pcol_b_string(t->b, p + at, (size_t)len, &sid[i]))
+    else if (pcol_b_string(t->b, p + at, (size_t)len, &sid[i], t->err))
       rc = pcol_oom(t->err);
     else
       at += (size_t)len;
@@ -456,27 +456,27 @@ static int import(timp *t, const uint8_t *p, size_t n, const pcol_import_options
     pcol_function_row f = {sid[fu], 0, sid[fn], PCOL_NA_I64};
     uint32_t fid;
     pcol_line_row l = {0, line > 0 ? line : PCOL_NA_I64, wide && col >= 0 ? (int64_t)col + 1 : PCOL_NA_I64};
-    if (pcol_b_function(t->b, &f, &fid)) rc = pcol_oom(t->err);
+    if (pcol_b_function(t->b, &f, &fid, t->err)) rc = pcol_oom(t->err);
     l.function_id = fid;
-    if (!rc && pcol_b_location(t->b, 0, 0, 0, &l, 1, &t->loc[i])) rc = pcol_oom(t->err);
+    if (!rc && pcol_b_location(t->b, 0, 0, 0, &l, 1, &t->loc[i], t->err)) rc = pcol_oom(t->err);
   }
   free(sid);
   if (rc) return rc;
 
   /* the source, its values and meta */
   uint32_t src, vs, vw, s_samples, s_count, s_wall, s_ns, k_def;
-  if (pcol_b_source(t->b, PCOL_SRC_TACHYON, t->name, PCOL_NA_I64, &src) ||
-      pcol_b_cstr(t->b, PCOL_VT_SAMPLES, &s_samples) || pcol_b_cstr(t->b, PCOL_UNIT_COUNT, &s_count) ||
-      pcol_b_cstr(t->b, PCOL_VT_WALL, &s_wall) || pcol_b_cstr(t->b, PCOL_UNIT_NANOSECONDS, &s_ns) ||
-      pcol_b_value_type(t->b, s_samples, s_count, &vs) || pcol_b_value_type(t->b, s_wall, s_ns, &vw) ||
-      pcol_b_source_value_type(t->b, src, vs) || pcol_b_source_value_type(t->b, src, vw) ||
-      pcol_b_cstr(t->b, PPROF_META_DEFAULT_SAMPLE_TYPE, &k_def) || pcol_b_meta_sid(t->b, src, k_def, s_samples) ||
-      pcol_b_cstr(t->b, "tid", &t->k_tid) || pcol_b_cstr(t->b, "interpreter_id", &t->k_interp) ||
-      pcol_b_cstr(t->b, "thread_status_bits", &t->k_other) || pcol_b_cstr(t->b, "true", &t->v_true) ||
-      pcol_b_cstr(t->b, "false", &t->v_false))
+  if (pcol_b_source(t->b, PCOL_SRC_TACHYON, t->name, PCOL_NA_I64, &src, t->err) ||
+      pcol_b_cstr(t->b, PCOL_VT_SAMPLES, &s_samples, t->err) || pcol_b_cstr(t->b, PCOL_UNIT_COUNT, &s_count, t->err) ||
+      pcol_b_cstr(t->b, PCOL_VT_WALL, &s_wall, t->err) || pcol_b_cstr(t->b, PCOL_UNIT_NANOSECONDS, &s_ns, t->err) ||
+      pcol_b_value_type(t->b, s_samples, s_count, &vs, t->err) || pcol_b_value_type(t->b, s_wall, s_ns, &vw, t->err) ||
+      pcol_b_source_value_type(t->b, src, vs, t->err) || pcol_b_source_value_type(t->b, src, vw, t->err) ||
+      pcol_b_cstr(t->b, PPROF_META_DEFAULT_SAMPLE_TYPE, &k_def, t->err) || pcol_b_meta_sid(t->b, src, k_def, s_samples, t->err) ||
+      pcol_b_cstr(t->b, "tid", &t->k_tid, t->err) || pcol_b_cstr(t->b, "interpreter_id", &t->k_interp, t->err) ||
+      pcol_b_cstr(t->b, "thread_status_bits", &t->k_other, t->err) || pcol_b_cstr(t->b, "true", &t->v_true, t->err) ||
+      pcol_b_cstr(t->b, "false", &t->v_false, t->err))
     return pcol_oom(t->err);
   for (int k = 0; k < TACH_STATUS_BITS; k++)
-    if (pcol_b_cstr(t->b, status_key[k], &t->k_status[k])) return pcol_oom(t->err);
+    if (pcol_b_cstr(t->b, status_key[k], &t->k_status[k], t->err)) return pcol_oom(t->err);
   char pyv[16];
   snprintf(pyv, sizeof pyv, "%u.%u.%u", p[8], p[9], p[10]);
   uint64_t start = rd64(t, p + 12), interval = rd64(t, p + 20);
@@ -486,16 +486,16 @@ static int import(timp *t, const uint8_t *p, size_t n, const pcol_import_options
       (rc = meta_num(t, src, "tachyon.thread_count", threads)) ||
       (rc = meta_num(t, src, "tachyon.strings", nstr)) || (rc = meta_num(t, src, "tachyon.frames", nfr)))
     return rc;
-  if (pcol_b_meta_str(t->b, src, "tachyon.python_version", pyv) ||
-      pcol_b_meta_str(t->b, src, "tachyon.compression", comp ? "zstd" : "none") ||
+  if (pcol_b_meta_str(t->b, src, "tachyon.python_version", pyv, t->err) ||
+      pcol_b_meta_str(t->b, src, "tachyon.compression", comp ? "zstd" : "none", t->err) ||
       pcol_b_meta_str(t->b, src, "tachyon.layout", narrow ? (wide ? "4-byte sample count, 7-field frames"
                                                                   : "4-byte sample count, 3-field frames")
-                                                          : "8-byte sample count, 7-field frames"))
+                                                          : "8-byte sample count, 7-field frames", t->err))
     return pcol_oom(t->err);
   /* Lib/profiling/sampling/constants.py's PROFILING_MODE_* (the field is
    * the mode plus one; 0: not recorded) */
   static const char *const modes[] = {"wall", "cpu", "gil", "all", "exception"};
-  if (mode && mode <= 5 && pcol_b_meta_str(t->b, src, "tachyon.profiling_mode", modes[mode - 1]))
+  if (mode && mode <= 5 && pcol_b_meta_str(t->b, src, "tachyon.profiling_mode", modes[mode - 1], t->err))
     return pcol_oom(t->err);
   if (mode > 5 && (rc = meta_num(t, src, "tachyon.profiling_mode", mode - 1))) return rc;
   if (stats) {
@@ -528,7 +528,7 @@ static int import(timp *t, const uint8_t *p, size_t n, const pcol_import_options
   pcol_value_row v[2] = {{vs, 1}, {vw, interval > (uint64_t)INT64_MAX / 1000 ? INT64_MAX : (int64_t)interval * 1000}};
   for (size_t i = 0; i < t->ns; i++) {
     pcol_sample_row r = {src, t->s[i].t_us * 1000, 0, 1, PCOL_NA_I64, t->s[i].stack, t->s[i].ls};
-    if (pcol_b_sample(t->b, &r, v, 2, NULL)) return pcol_oom(t->err);
+    if (pcol_b_sample(t->b, &r, v, 2, NULL, t->err)) return pcol_oom(t->err);
   }
   return PCOL_OK;
 }

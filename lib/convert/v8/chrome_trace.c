@@ -389,28 +389,28 @@ static int import_stream(ctrace *c, cstream *s, size_t k) {
   uint32_t kp, kt, ktn, kpn, sv, ls;
   pcol_label_row lab[4];
   size_t nl = 0;
-  if (pcol_b_cstr(c->b, "pid", &kp) || pcol_b_cstr(c->b, "tid", &kt) || pcol_b_cstr(c->b, "thread_name", &ktn) ||
-      pcol_b_cstr(c->b, "process_name", &kpn)) {
+  if (pcol_b_cstr(c->b, "pid", &kp, c->err) || pcol_b_cstr(c->b, "tid", &kt, c->err) || pcol_b_cstr(c->b, "thread_name", &ktn, c->err) ||
+      pcol_b_cstr(c->b, "process_name", &kpn, c->err)) {
     rc = pcol_oom(c->err);
     goto out;
   }
   lab[nl++] = (pcol_label_row){kp, 0, s->pid, 0};
   lab[nl++] = (pcol_label_row){kt, 0, s->tid, 0};
   if (tname) {
-    if (pcol_b_cstr(c->b, tname, &sv)) goto oom;
+    if (pcol_b_cstr(c->b, tname, &sv, c->err)) goto oom;
     lab[nl++] = (pcol_label_row){ktn, sv, PCOL_NA_I64, 0};
   }
   if (pname) {
-    if (pcol_b_cstr(c->b, pname, &sv)) goto oom;
+    if (pcol_b_cstr(c->b, pname, &sv, c->err)) goto oom;
     lab[nl++] = (pcol_label_row){kpn, sv, PCOL_NA_I64, 0};
   }
-  if (pcol_b_labelset(c->b, lab, nl, &ls)) goto oom;
+  if (pcol_b_labelset(c->b, lab, nl, &ls, c->err)) goto oom;
   uint32_t src;
   if ((rc = pcol_v8_import_profile(c->b, doc, ename, PCOL_SRC_CHROME, uri, ls, c->opt, &src, c->err))) goto out;
   char num[32];
-  if (*s->id && pcol_b_meta_str(c->b, src, "chrome.profile_id", s->id)) goto oom;
+  if (*s->id && pcol_b_meta_str(c->b, src, "chrome.profile_id", s->id, c->err)) goto oom;
   snprintf(num, sizeof num, "%" PRIu64, c->n_duration);
-  if (k == 0 && pcol_b_meta_str(c->b, src, "chrome.duration_events", num)) goto oom;
+  if (k == 0 && pcol_b_meta_str(c->b, src, "chrome.duration_events", num, c->err)) goto oom;
   rc = 0;
   goto out;
 oom:

@@ -142,7 +142,7 @@ static int node_location(vimp *v, const char *fs, size_t fl, const char *us, siz
   f.start_line = l.line;
   int rc;
   if (fl) {
-    rc = pcol_b_string(v->b, fs, fl, &f.name);
+    rc = pcol_b_string(v->b, fs, fl, &f.name, v->err);
   } else if (ul) {
     /* a function without a name: "(anonymous <basename>:<line>)", speedscope's
      * name, where the line is known; "(anonymous <basename>)" where it is not
@@ -155,13 +155,13 @@ static int node_location(vimp *v, const char *fs, size_t fl, const char *us, siz
     if (!t) return pcol_oom(v->err);
     int tn = line != PCOL_NA_I64 ? sprintf(t, "(anonymous %.*s:%lld)", (int)(ul - k), us + k, (long long)line)
                                  : sprintf(t, "(anonymous %.*s)", (int)(ul - k), us + k);
-    rc = pcol_b_string(v->b, t, (size_t)tn, &f.name);
+    rc = pcol_b_string(v->b, t, (size_t)tn, &f.name, v->err);
     free(t);
   } else {
-    rc = pcol_b_cstr(v->b, "(anonymous)", &f.name);
+    rc = pcol_b_cstr(v->b, "(anonymous)", &f.name, v->err);
   }
-  if (rc || (ul && pcol_b_string(v->b, us, ul, &f.filename)) ||
-      pcol_b_function(v->b, &f, &l.function_id) || pcol_b_location(v->b, 0, 0, 0, &l, 1, loc))
+  if (rc || (ul && pcol_b_string(v->b, us, ul, &f.filename, v->err)) ||
+      pcol_b_function(v->b, &f, &l.function_id, v->err) || pcol_b_location(v->b, 0, 0, 0, &l, 1, loc, v->err))
     return pcol_oom(v->err);
   return PCOL_OK;
 }
@@ -329,7 +329,7 @@ static int node_stack(vimp *v, uint32_t i, uint32_t *out) {
     uint32_t j = v->work[--nw];
     if (v->stack[j]) { parent = v->stack[j] - 1; continue; }
     uint32_t sid = parent;
-    if (v->loc[j] && pcol_b_stack_node(v->b, parent, v->loc[j], &sid)) return pcol_oom(v->err);
+    if (v->loc[j] && pcol_b_stack_node(v->b, parent, v->loc[j], &sid, v->err)) return pcol_oom(v->err);
     v->stack[j] = sid + 1;
     parent = sid;
   }
@@ -485,15 +485,15 @@ static int resolve(vimp *v) {
   char num[32];
   if (start != PCOL_NA_I64) {
     snprintf(num, sizeof num, "%lld", (long long)start);
-    if (pcol_b_meta_str(v->b, v->src, "v8.start_time_us", num)) return pcol_oom(v->err);
+    if (pcol_b_meta_str(v->b, v->src, "v8.start_time_us", num, v->err)) return pcol_oom(v->err);
   }
   if (end != PCOL_NA_I64) {
     snprintf(num, sizeof num, "%lld", (long long)end);
-    if (pcol_b_meta_str(v->b, v->src, "v8.end_time_us", num)) return pcol_oom(v->err);
+    if (pcol_b_meta_str(v->b, v->src, "v8.end_time_us", num, v->err)) return pcol_oom(v->err);
   }
   uint32_t t, u, vt_samples, vt_wall;
-  if (pcol_b_cstr(v->b, PCOL_VT_SAMPLES, &t) || pcol_b_cstr(v->b, PCOL_UNIT_COUNT, &u) ||
-      pcol_b_value_type(v->b, t, u, &vt_samples) || pcol_b_source_value_type(v->b, v->src, vt_samples))
+  if (pcol_b_cstr(v->b, PCOL_VT_SAMPLES, &t, v->err) || pcol_b_cstr(v->b, PCOL_UNIT_COUNT, &u, v->err) ||
+      pcol_b_value_type(v->b, t, u, &vt_samples, v->err) || pcol_b_source_value_type(v->b, v->src, vt_samples, v->err))
     return pcol_oom(v->err);
   if (!v->samples_kind) { /* the old form: hit counts only, no times */
     for (size_t i = 0; i < v->n; i++) {
@@ -503,7 +503,7 @@ static int resolve(vimp *v) {
       pcol_sample_row s = {v->src, PCOL_NA_I64, 0, hits, PCOL_NA_I64, 0, v->labelset};
       pcol_value_row val = {vt_samples, hits};
       if ((rc = node_stack(v, (uint32_t)i, &s.stack_id))) return rc;
-      if (pcol_b_sample(v->b, &s, &val, 1, NULL)) return pcol_oom(v->err);
+      if (pcol_b_sample(v->b, &s, &val, 1, NULL, v->err)) return pcol_oom(v->err);
     }
     return PCOL_OK;
   }
@@ -515,8 +515,8 @@ static int resolve(vimp *v) {
   if (v->deltas_kind != 1 || (v->nd != ns && !end_ts))
     return at(v, v->abs_ts ? "timestamps" : "timeDeltas", SIZE_MAX, "missing, or not as long as samples");
   if (start == PCOL_NA_I64) return at(v, "startTime", SIZE_MAX, "missing");
-  if (pcol_b_cstr(v->b, PCOL_VT_WALL, &t) || pcol_b_cstr(v->b, PCOL_UNIT_NANOSECONDS, &u) ||
-      pcol_b_value_type(v->b, t, u, &vt_wall) || pcol_b_source_value_type(v->b, v->src, vt_wall))
+  if (pcol_b_cstr(v->b, PCOL_VT_WALL, &t, v->err) || pcol_b_cstr(v->b, PCOL_UNIT_NANOSECONDS, &u, v->err) ||
+      pcol_b_value_type(v->b, t, u, &vt_wall, v->err) || pcol_b_source_value_type(v->b, v->src, vt_wall, v->err))
     return pcol_oom(v->err);
   /* times first (a sample's wall time needs the next one's time) */
   int64_t elapsed = 0, last = INT64_MIN, prev_t = 0;
@@ -544,7 +544,7 @@ static int resolve(vimp *v) {
       pcol_sample_row s = {v->src, prev_t * 1000, 0, 1, PCOL_NA_I64, 0, v->labelset};
       pcol_value_row val[2] = {{vt_samples, 1}, {vt_wall, (tus - prev_t) * 1000}};
       if ((rc = node_stack(v, prev_node, &s.stack_id))) return rc;
-      if (pcol_b_sample(v->b, &s, val, 2, NULL)) return pcol_oom(v->err);
+      if (pcol_b_sample(v->b, &s, val, 2, NULL, v->err)) return pcol_oom(v->err);
     }
     prev_t = tus;
     prev_node = idx;
@@ -559,7 +559,7 @@ int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const ch
   pcol_jpull j;
   v.b = b, v.name = name, v.err = err, v.j = &j, v.bad_delta = SIZE_MAX, v.labelset = labelset;
   int rc = pcol_jp_open(&j, in, name, opt, 0, err);
-  if (!rc && pcol_b_source(b, src_type, uri, PCOL_NA_I64, &v.src)) rc = pcol_oom(err);
+  if (!rc && pcol_b_source(b, src_type, uri, PCOL_NA_I64, &v.src, err)) rc = pcol_oom(err);
   if (!rc) rc = read_doc(&v);
   if (!rc) rc = resolve(&v);
   if (!rc && source_id) *source_id = v.src;
