@@ -10,10 +10,9 @@
  */
 #include "pcol.h"
 #include "layout.h"   /* PCOL_TRANSFORM_SPLIT, PCOL_TRANSFORM_DELTA, PCOL_TRANSFORM_ROWREL, ... */
-#include "error.h"    /* PCOL_RETURN_NOT_OK */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_corrupt */
 #include "schema.h"   /* pcol_type_width */
 #include "buf.h"      /* pcol_alloc_hot */
-#include "reader.h"   /* pcol_corrupt */
 #include "codec.h"    /* pcol_transform_allowed, pcol_encoded, pcol_section_decode, ... */
 #include <lz4.h>
 #include <zstd.h>

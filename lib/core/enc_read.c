@@ -11,7 +11,7 @@
 #include "pcol.h"
 #include "layout.h"   /* PCOL_ENC_HEADER, PCOL_ENC_LANE, PCOL_ENC_LANE_BASE, ... */
 #include "bytes.h"    /* pcol_rd32, pcol_rd64 */
-#include "reader.h"   /* pcol_corrupt */
+#include "error.h"    /* pcol_corrupt */
 #include "enc.h"      /* pcol_enc_parse */
 #include <stdlib.h>
 #include <string.h>

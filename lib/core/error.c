@@ -51,3 +51,8 @@ const char *pcol_strerror(int code) {
   return "unknown error";
 }
 
+int pcol_corrupt(pcol_error *err, const char *fmt, uint64_t a, uint64_t b) {
+  char m[400];
+  snprintf(m, sizeof m, fmt, (unsigned long long)a, (unsigned long long)b);
+  return pcol_error_set(err, PCOL_ECORRUPT, "%s", m);
+}

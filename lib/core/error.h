@@ -4,6 +4,7 @@
 #define PCOL_CORE_ERROR_H
 
 #include "pcol.h"
+#include <stdint.h>
 
 /* Returns from the enclosing function with the code of a failed call. */
 #define PCOL_RETURN_NOT_OK(expr)                                              \
@@ -26,5 +27,8 @@ static inline int pcol_oom(pcol_error *err) {
  * errno when 0; what may be NULL).  PCOL_EIO.  The one wording of every
  * exporter's and view's write failure. */
 int pcol_write_error(pcol_error *err, int errnum, const char *what);
+/* Fills err with PCOL_ECORRUPT and fmt, whose two %llu take a and b (the
+ * reader, the codecs, the encodings, validation).  Returns PCOL_ECORRUPT. */
+int pcol_corrupt(pcol_error *err, const char *fmt, uint64_t a, uint64_t b);
 
 #endif

@@ -8,11 +8,11 @@
  */
 #include "pcol.h"
 #include "layout.h"   /* PCOL_HEADER_SIZE, PCOL_DIR_ENTRY_SIZE, PCOL_TRANSFORM_ENCODED, ... */
-#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom, pcol_corrupt */
 #include "bytes.h"    /* pcol_rd32, pcol_rd64, pcol_rd16, ... */
 #include "schema.h"   /* pcol_type_width, PCOL_MAX_COLUMNS */
 #include "buf.h"      /* pcol_buf_free, pcol_alloc_hot, pcol_buf, ... */
-#include "reader.h"   /* pcol_corrupt, pcol_open_fd, pcol_section, ... */
+#include "reader.h"   /* pcol_open_fd, pcol_section, ... */
 #include "codec.h"    /* pcol_section_decode, pcol_transform_allowed */
 #include "enc.h"      /* pcol_enc_parse */
 #include <errno.h>
@@ -55,12 +55,6 @@ static int in_place(const pcol_section_info *si) {
 }
 
 static sec_state *states(pcol_file *f) { return (sec_state *)(void *)f->sections[0].decoded; }
-
-int pcol_corrupt(pcol_error *err, const char *fmt, uint64_t a, uint64_t b) {
-  char m[400];
-  snprintf(m, sizeof m, fmt, (unsigned long long)a, (unsigned long long)b);
-  return pcol_error_set(err, PCOL_ECORRUPT, "%s", m);
-}
 
 /* The 64-byte header (spec.md §2) into f->hdr: magic, version, checksum,
  * flags, and a directory that ends the file. */

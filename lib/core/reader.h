@@ -122,8 +122,5 @@ void pcol_file_release(pcol_file *f, const void *p, uint64_t n);
 /* The same for elements [from, to) of a column view of f. */
 void pcol_view_release(pcol_file *f, const pcol_view *v, uint64_t from, uint64_t to);
 
-/* Fills err with PCOL_ECORRUPT and fmt, whose two %llu take a and b
- * (reader.c and validate.c).  Returns PCOL_ECORRUPT. */
-int pcol_corrupt(pcol_error *err, const char *fmt, uint64_t a, uint64_t b);
 
 #endif

@@ -11,10 +11,10 @@
 #include "pcol.h"
 #include "keys.h"     /* PCOL_META_MAX_DURATION_NS */
 #include "layout.h"   /* PCOL_HEADER_SIZE, PCOL_INCOMPAT_COMPACT_1_2 */
-#include "error.h"    /* pcol_oom */
+#include "error.h"    /* pcol_oom, pcol_corrupt */
 #include "bytes.h"    /* pcol_str_is */
 #include "summary.h"  /* pcol_summary_validate */
-#include "reader.h"   /* struct pcol_file, pcol_corrupt, pcol_view_release, ... */
+#include "reader.h"   /* struct pcol_file, pcol_view_release, ... */
 #include "select.h"   /* pcol_parse_max_duration */
 #include "validate.h" /* pcol_validate_content */
 #include <zlib.h>
