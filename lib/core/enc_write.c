@@ -103,7 +103,8 @@ static uint64_t lane_rows(uint64_t n, uint64_t k, uint64_t j) {
   return n > j ? (n - j - 1) / k + 1 : 0;
 }
 
-/* The cheapest form of lane s (its bytes, without alignment). */
+/* The cheapest form of lane s (its bytes, without alignment), or
+ * UINT64_MAX when none holds it (out is then not set). */
 static uint64_t choose_lane(const lane_stats *s, unsigned min_width, pcol_enc_lane *out) {
   uint64_t best = UINT64_MAX;
   for (int st = 0; st < s->nstep; st++) {
@@ -171,7 +172,10 @@ static uint64_t plan_k(pcol_enc_source each, void *src, pcol_type type, uint64_t
     if (p.phase == 2) set_windows(ls, k);
     if (each(src, stats_piece, &p)) goto out;
   }
-  for (uint32_t j = 0; j < k; j++) choose_lane(&ls[j], min_width, &lanes[j]);
+  for (uint32_t j = 0; j < k; j++)
+    if (choose_lane(&ls[j], min_width, &lanes[j]) == UINT64_MAX)
+      goto out; /* no form holds this lane (values spanning 2^64 with too many
+                 * outliers for exceptions): the column stays plain */
   out->k = k;
   out->lanes = lanes;
   size = plan_size(out, count);
