@@ -151,9 +151,10 @@ static int round_trip(const char *path, pcol_file *f, pcb_table *t) {
         int same = a == b;
         if (t[v].cols[k].kind == PCB_STR) {
           pcol_str x, y;
-          pcol_string(f, (uint32_t)a, &x, &err);
-          pcol_string(g, (uint32_t)b, &y, &err);
-          same = (!x.ptr) == (!y.ptr) && x.len == y.len && (!x.len || !memcmp(x.ptr, y.ptr, x.len));
+          if (pcol_string(f, (uint32_t)a, &x, &err) || pcol_string(g, (uint32_t)b, &y, &err))
+            same = 0; /* a string id out of range: not the same view */
+          else
+            same = (!x.ptr) == (!y.ptr) && x.len == y.len && (!x.len || !memcmp(x.ptr, y.ptr, x.len));
         } else if (t[v].cols[k].kind == PCB_F64) {
           double da, db;
           memcpy(&da, &a, 8);
