@@ -693,22 +693,6 @@ static uint64_t child_rows(const pcol_file *f, int table) {
   return f->rows[pcol_table_info_get(table)->child_table];
 }
 
-/* The u32 rules of §8.2 on an encoded column of one lane, a loop a code
- * width (go-cpu-large's 425k stack nodes: 3x fewer instructions than a
- * read into a buffer): every value below 2^32 and at most max, not 0 when
- * nonzero, at most its row when self_parent.  The first row that breaks
- * one, or UINT64_MAX. */
-#define LANE_CHECK(T)                                                                  \
-  do {                                                                                 \
-    const T *c = l->codes;                                                             \
-    for (uint64_t r = 0; r < rows; r++, x += l->step) {                                \
-      T code = c[r];                                                                   \
-      uint64_t y = x + code;                                                           \
-      int isall = code == (T)all;                                                      \
-      nall += (uint64_t)isall;                                                         \
-      bad |= (!isall) & ((y > max) | (nonzero & (y == 0)) | (self_parent & (y > r)));    \
-    }                                                                                  \
-  } while (0)
 /* The largest code of a lane other than the all-ones code, and how many
  * all-ones codes it has (a loop a width, without branches). */
 #define CODE_MAX(T)                                                                    \
@@ -767,37 +751,20 @@ static int lane_proven(const pcol_lane *l, uint64_t rows, uint64_t max, int nonz
 }
 #undef CODE_MAX
 
-/* First without branches: every code but the all-ones ones (patched by
- * their exceptions, whose values are checked apart, when each has one);
- * then, only when that finds something, row by row for the first bad one. */
+/* The u32 rules of §8.2 on an encoded column of one lane (every value
+ * below 2^32 and at most max, not 0 when nonzero, at most its row when
+ * self_parent): proven from its codes' maximum when it can be
+ * (lane_proven), else row by row.  The first row that breaks one, or
+ * UINT64_MAX. */
 static uint64_t lane_check_u32(const pcol_lane *l, uint64_t rows, uint64_t max, int nonzero,
                                int self_parent) {
   if (lane_proven(l, rows, max, nonzero, self_parent)) return UINT64_MAX;
-  uint64_t x = l->base, all = l->width >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * l->width)) - 1;
-  uint64_t nall = 0;
-  int bad = 0;
-  switch (l->width) {
-  case 0:
-    for (uint64_t r = 0; r < rows; r++, x += l->step)
-      bad |= (x > max) | (nonzero & (x == 0)) | (self_parent & (x > r));
-    break;
-  case 1: LANE_CHECK(uint8_t); break;
-  case 2: LANE_CHECK(uint16_t); break;
-  case 4: LANE_CHECK(uint32_t); break;
-  default: LANE_CHECK(uint64_t); break;
-  }
-  for (uint32_t e = 0; !bad && nall == l->nexc && e < l->nexc; e++) {
-    uint64_t r = l->exc[2 * e], y = l->exc[2 * e + 1];
-    bad |= (y > max) | (nonzero & (y == 0)) | (self_parent & (y > r));
-  }
-  if (!bad && nall == l->nexc) return UINT64_MAX;
-  for (uint64_t r = 0; r < rows; r++) { /* the row at fault (or all-ones codes unpatched) */
+  for (uint64_t r = 0; r < rows; r++) {
     uint64_t y = pcol_lane_get(l, r);
     if (y > max || (nonzero && !y) || (self_parent && y > r)) return r;
   }
   return UINT64_MAX;
 }
-#undef LANE_CHECK
 
 /* check_column's rules (§8.2) for an encoded column (format 1.3), read a
  * run at a time: every element a u32 column holds must be below 2^32 (the
