@@ -529,6 +529,7 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
   /* another format (or standard input): import into memory */
   pcol_builder *b = NULL;
   pcol_import_options io = {0};
+  io.no_mmap = opt && opt->no_mmap; /* a Perun file is mapped unless told not to */
   int rc = pcol_builder_new(&b, err);
   if (!rc) rc = pcol_import_path(b, path, PCOL_FMT_UNKNOWN, &io, err);
   rc = open_built(b, rc, opt, out, err);

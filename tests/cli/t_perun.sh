@@ -64,6 +64,22 @@ for f in "${files[@]}"; do
 done
 check_pairs
 
+# the view commands honour --no-mmap for a Perun input too (pcol_open_any
+# mapped it regardless): no mmap of the file's descriptor with the option,
+# one without it
+if command -v strace >/dev/null; then
+  f=tests/fixtures/perun/imported-perf.perf
+  maps_input() { # prints how many mmap calls use the descriptor PCOL opened f on
+    strace -f -e trace=openat,mmap -o "$tmp/strace.log" $PCOL top "$f" "$@" >/dev/null || fail "top $f $*"
+    awk -v f="\"$f\"" '$0 ~ "openat" && index($0, f) { fd = $NF }
+      fd != "" && /mmap\(/ && $0 ~ ", " fd ", 0\)" { n++ } END { print n + 0 }' "$tmp/strace.log"
+  }
+  [ "$(maps_input)" -ge 1 ] || fail "top of a Perun file: expected it mapped (did strace's output change?)"
+  [ "$(maps_input --no-mmap)" -eq 0 ] || fail "top --no-mmap mapped the Perun input"
+else
+  echo "t_perun: strace absent: --no-mmap of a Perun view not checked"
+fi
+
 # Perun's own outside files (ext/perun): every one Python's json reads packs
 # and comes back as the same JSON value (one holds a bare NaN, interop
 # review F7); the ones Python refuses (truncated, trailing commas) are
