@@ -86,11 +86,9 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
   "levels and are refused). Default: the source's (pprof's default type; an Rprof source's "    \
   "time, cpu); samples when merged sources' defaults differ"
 #define CLI_OPT_VALUE(verb) {"value", 0, 1, CLI_VALUE_HELP(verb)}
-/* --no-mmap: the views open other formats in memory whatever it says
- * (pcol_open_any); pack, merge and export also map Perun text. */
-#define CLI_NO_MMAP_HELP(which) "read " which " into memory instead of mapping them"
-#define CLI_OPT_NO_MMAP {"no-mmap", 0, 0, CLI_NO_MMAP_HELP("pcol inputs")}
-#define CLI_OPT_NO_MMAP_IMPORT {"no-mmap", 0, 0, CLI_NO_MMAP_HELP("pcol and Perun inputs")}
+/* --no-mmap: pcol files and Perun text are mapped unless it is given; other
+ * formats are read (pcol_open_any, pcol_import_path) */
+#define CLI_OPT_NO_MMAP {"no-mmap", 0, 0, "read pcol and Perun inputs into memory instead of mapping them"}
 /* --source, --from, --to (cli_select) */
 #define CLI_OPT_SOURCE                                                          \
   {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`)"}

@@ -19,7 +19,7 @@ const cli_opt opts_export[] = {
                    "sources last (CMD: e.g. 'clickhouse-client --host H'); without -o the files "
                    "go to a temporary directory that is removed afterwards"},
     {"cluster", 0, 1, "cluster name of the Distributed tables in schema.sql (default pcol)"},
-    CLI_OPT_NO_MMAP_IMPORT,
+    CLI_OPT_NO_MMAP,
     {"max-output", 0, 1, CLI_MAX_OUTPUT_HELP(" for each input's output")},
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};

@@ -11,7 +11,7 @@ const cli_opt opts_pack[] = {
                        "compact directory: needs a format 1.2 reader). A pcol "
                        "input is rewritten with the new codec, losslessly"},
     CLI_OPT_FORMAT_VERSION,
-    CLI_OPT_NO_MMAP_IMPORT,
+    CLI_OPT_NO_MMAP,
     CLI_OPT_COALESCE,
     {"max-input", 0, 1, "limit in bytes (K, M, G, T: x1024) on an input after decompression (default: a gzip input "
                         "may inflate to 64 x its size, at least 32 MiB; other inputs 8 GiB)"},
