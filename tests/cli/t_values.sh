@@ -141,6 +141,18 @@ lv = {v["type"] for v in m["values"] if v.get("level")}
 assert lv == {"vsize.small", "vsize.large", "nodes"}, lv
 assert m["values"][m["value"]]["type"] == "cpu", m["values"][m["value"]]  # its default: time
 P
+# an increase past int64 (8.8e18 small + 5e17 large bytes in one tick) is
+# refused, with the same words, by top and by every export that writes
+# rprof.alloc (speedscope's counted it as 0 and exited 0)
+printf 'memory profiling: sample.interval=20000\n:0:0:0:0:"main" \n:1100000000000000000:500000000000000000:0:0:"main" \n' >"$tmp/big.out"
+"$PCOL" pack "$tmp/big.out" -o "$tmp/big.pcol" || fail "pack a memory profile with huge increases"
+for c in "top --value rprof.alloc" "unpack --to speedscope -o $tmp/x" "unpack --to pprof -o $tmp/x" \
+         "unpack --to firefox -o $tmp/x" "unpack --to otlp -o $tmp/x"; do
+  # shellcheck disable=SC2086
+  "$PCOL" $c "$tmp/big.pcol" >/dev/null 2>"$tmp/err"; rc=$?
+  [ $rc = 1 ] && grep -q "memory increase overflows at sample 2" "$tmp/err" ||
+    fail "$c of an overflowing rprof.alloc: exit $rc, $(cat "$tmp/err")"
+done
 
 # ---- 9. info's derived values, per source
 "$PCOL" merge "$tmp/r.out" "$tmp/m.out" "$tmp/c.pb" -o "$tmp/three.pcol" || fail "merge of three"

@@ -150,7 +150,7 @@ static int64_t amount(sexp *x, const pcol_selected_row *r, uint32_t vt, int *has
   int64_t v;
   if (!vt) /* the count profile: THE count rule */
     return pcol_scale(pcol_sample_count(&sc, r->row, x->cvt[x->cur_src]), r->num, r->den);
-  if (vt == PCOL_VT_RPROF_ALLOC) { /* lib/core/xvalues.c (overflow: counted as 0) */
+  if (vt == PCOL_VT_RPROF_ALLOC) { /* lib/core/xvalues.c (an overflow is refused first, by run_breaks) */
     if (pcol_ralloc_value(&sc, &x->rt.source, x->xv.alloc_vt, r->row, &v)) v = 0;
     return pcol_scale(v, r->num, r->den);
   }
@@ -273,7 +273,15 @@ static int run_breaks(sexp *x, const pcol_xtype *types, size_t ntypes) {
   for (size_t i = 0; i < x->nrows; i++) {
     int has, over = 0;
     for (size_t k = 0; k < ntypes; k++) {
-      int64_t a = amount(x, &x->rows[i], types[k].vt, &has);
+      int64_t a;
+      int rc = types[k].vt == PCOL_VT_RPROF_ALLOC /* an increase past int64: refused, as by every export */
+                   ? pcol_xvalue(&x->xv, x->cvt, x->rows[i].row, types[k].vt, &a, x->err)
+                   : PCOL_OK;
+      if (rc) {
+        free(acc);
+        return rc;
+      }
+      a = amount(x, &x->rows[i], types[k].vt, &has);
       am[k] = a > 0 ? a : 0;
       over |= acc[k] + am[k] > (__int128)INT64_MAX;
     }
