@@ -492,12 +492,25 @@ static int import(timp *t, const uint8_t *p, size_t n, const pcol_import_options
                                                                   : "4-byte sample count, 3-field frames")
                                                           : "8-byte sample count, 7-field frames", t->err))
     return pcol_oom(t->err);
-  /* Lib/profiling/sampling/constants.py's PROFILING_MODE_* (the field is
-   * the mode plus one; 0: not recorded) */
+  /* the word at 60, as CPython 3.15.2's BinaryReader.get_info() reads it
+   * (checked on its recordings): bits 0-2 Lib/profiling/sampling/
+   * constants.py's PROFILING_MODE_* plus one (0: not recorded), bit 3 set
+   * when bits 4 and up hold binary_collector.py's CAPTURE_FEATURES */
   static const char *const modes[] = {"wall", "cpu", "gil", "all", "exception"};
-  if (mode && mode <= 5 && pcol_b_meta_str(t->b, src, "tachyon.profiling_mode", modes[mode - 1], t->err))
+  static const char *const feats[] = {"all_threads", "native", "gc", "opcodes", "blocking"};
+  uint32_t mode1 = mode & 7;
+  if (mode1 && mode1 <= 5 && pcol_b_meta_str(t->b, src, "tachyon.profiling_mode", modes[mode1 - 1], t->err))
     return pcol_oom(t->err);
-  if (mode > 5 && (rc = meta_num(t, src, "tachyon.profiling_mode", mode - 1))) return rc;
+  if (mode1 > 5 && (rc = meta_num(t, src, "tachyon.profiling_mode", mode1 - 1))) return rc;
+  if (mode & 8) { /* the features' names, comma-separated; unknown bits as the number */
+    char fs[96] = "";
+    size_t fl = 0;
+    uint32_t cf = mode >> 4;
+    for (int k = 0; k < 5; k++)
+      if (cf >> k & 1) fl += (size_t)snprintf(fs + fl, sizeof fs - fl, "%s%s", fl ? "," : "", feats[k]);
+    if (cf >> 5) snprintf(fs + fl, sizeof fs - fl, "%s%u", fl ? "," : "", cf >> 5 << 5);
+    if (pcol_b_meta_str(t->b, src, "tachyon.capture_features", fs, t->err)) return pcol_oom(t->err);
+  }
   if (stats) {
     if ((rc = meta_dbl(t, src, "tachyon.stats.duration_sec", p + stats)) ||
         (rc = meta_dbl(t, src, "tachyon.stats.sample_rate", p + stats + 8)))
