@@ -36,6 +36,8 @@
 #define TACH_FOOTER 32
 #define TACH_STATUS_BITS 6   /* named status bits (status_key) */
 #define TACH_MAX_DEPTH 65536 /* frames a stack may have (CPython's writer buffers 256) */
+#define TACH_SKIP UINT32_MAX /* t->loc of a frame CPython's views drop (frame_table below) */
+#define TACH_INTERNAL "_sync_coordinator.py" /* constants.py's _INTERNAL_FRAME_SUFFIXES */
 
 typedef struct tsample {
   int64_t t_us;       /* since the profile's start */
@@ -173,7 +175,10 @@ static int read_frames(timp *t, tthread *h, size_t keep, size_t count) {
   }
   for (size_t i = 0; i < count; i++) {
     uint32_t parent = keep + i ? h->node[keep + i - 1] : 0;
-    if (pcol_b_stack_node(t->b, parent, top[i], &top[i], t->err)) return pcol_oom(t->err);
+    if (top[i] == TACH_SKIP) /* a profiler frame: the prefix's node is its parent's */
+      top[i] = parent;
+    else if (pcol_b_stack_node(t->b, parent, top[i], &top[i], t->err))
+      return pcol_oom(t->err);
   }
   h->depth = keep + count;
   return PCOL_OK;
@@ -417,8 +422,9 @@ static int import(timp *t, const uint8_t *p, size_t n, const pcol_import_options
   if ((uint64_t)nfr * 3 > tabend - fto) /* a frame takes 3 bytes at least */
     return corrupt(t, "footer: %u frames in a table of %llu bytes", nfr, (unsigned long long)(tabend - fto));
   uint32_t *sid = malloc(((size_t)nstr + 1) * sizeof *sid);
+  uint8_t *internal = calloc((size_t)nstr + 1, 1); /* a filename of the profiler's launcher */
   t->loc = malloc(((size_t)nfr + 1) * sizeof *t->loc);
-  if (!sid || !t->loc) return free(sid), pcol_oom(t->err);
+  if (!sid || !t->loc || !internal) return free(sid), free(internal), pcol_oom(t->err);
   size_t at = (size_t)sto;
   int rc = PCOL_OK;
   for (uint32_t i = 0; i < nstr && !rc; i++) {
@@ -428,8 +434,11 @@ static int import(timp *t, const uint8_t *p, size_t n, const pcol_import_options
       rc = corrupt(t, "string %u (byte %zu): its length runs past the frame table", i, s0);
     else if (pcol_b_string(t->b, p + at, (size_t)len, &sid[i], t->err))
       rc = pcol_oom(t->err);
-    else
+    else {
+      size_t sl = sizeof TACH_INTERNAL - 1;
+      internal[i] = len >= sl && !memcmp(p + at + len - sl, TACH_INTERNAL, sl);
       at += (size_t)len;
+    }
   }
   if (!rc && at != fto) rc = corrupt(t, "the string table ends at byte %zu, the frame table starts at %llu", at, (unsigned long long)fto);
   int wide = 1;
@@ -442,6 +451,7 @@ static int import(timp *t, const uint8_t *p, size_t n, const pcol_import_options
   }
   t->nframes = nfr;
   at = (size_t)fto;
+  uint32_t nskip = 0;
   for (uint32_t i = 0; i < nfr && !rc; i++) {
     uint64_t fn = 0, fu = 0, z[4] = {0, 0, 0, 0};
     size_t f0 = at;
@@ -452,6 +462,13 @@ static int import(timp *t, const uint8_t *p, size_t n, const pcol_import_options
       rc = corrupt(t, "frame %u (byte %zu): a string index past the string table", i, f0);
       break;
     }
+    /* the profiler's own launcher (a file ending in _sync_coordinator.py):
+     * CPython's collectors drop these frames from every stack
+     * (collector.py's filter_internal_frames), so pcol does */
+    if (internal[fn]) {
+      t->loc[i] = TACH_SKIP, nskip++;
+      continue;
+    }
     int32_t line = unzig(z[0]), col = unzig(z[2]);
     pcol_function_row f = {sid[fu], 0, sid[fn], PCOL_NA_I64};
     uint32_t fid;
@@ -460,7 +477,7 @@ static int import(timp *t, const uint8_t *p, size_t n, const pcol_import_options
     l.function_id = fid;
     if (!rc && pcol_b_location(t->b, 0, 0, 0, &l, 1, &t->loc[i], t->err)) rc = pcol_oom(t->err);
   }
-  free(sid);
+  free(sid), free(internal);
   if (rc) return rc;
 
   /* the source, its values and meta */
@@ -484,7 +501,8 @@ static int import(timp *t, const uint8_t *p, size_t n, const pcol_import_options
       (rc = meta_num(t, src, "tachyon.interval_us", interval)) ||
       (rc = meta_num(t, src, "tachyon.sample_count", samples)) ||
       (rc = meta_num(t, src, "tachyon.thread_count", threads)) ||
-      (rc = meta_num(t, src, "tachyon.strings", nstr)) || (rc = meta_num(t, src, "tachyon.frames", nfr)))
+      (rc = meta_num(t, src, "tachyon.strings", nstr)) || (rc = meta_num(t, src, "tachyon.frames", nfr)) ||
+      (nskip && (rc = meta_num(t, src, "tachyon.profiler_frames_dropped", nskip))))
     return rc;
   if (pcol_b_meta_str(t->b, src, "tachyon.python_version", pyv, t->err) ||
       pcol_b_meta_str(t->b, src, "tachyon.compression", comp ? "zstd" : "none", t->err) ||
