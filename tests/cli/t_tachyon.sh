@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # CPython 3.15's sampling profiler ("Tachyon") binary files in (issue 43).
-# CPython 3.15 cannot be built here, so tests/support/tachyongen.py writes the
-# files as CPython's writer does (all four record kinds, several threads in
+# tests/support/tachyongen.py writes files as CPython's writer does (all four record kinds, several threads in
 # two interpreters, status bits, a TACHSTAT block; zstd or not; the first
 # header layout; a big-endian machine's file) and computes the truth from
 # what it wrote.  Checked against that truth: per-function self and total,
@@ -235,5 +234,45 @@ if command -v zstd >/dev/null; then
   check zstd "zstd"
   check zstd-pop "byte 31 of the inflated data: pops 3 of a stack of 0"
   check bomb "limit of 1048576 bytes" --max-input 1M
+fi
+# Real CPython 3.15.2 recordings (tests/fixtures/tachyon: each NAME.bin with
+# the command, the Python version and the writer's record counts in
+# NAME.cmd, and CPython's own `replay` output: NAME.collapsed, NAME.pstats):
+# the sample count, per-function self and total, per-thread counts and
+# per-line direct/cumulative samples equal CPython's (tachyon_replay_check.py)
+FX=tests/fixtures/tachyon
+CHECK=tests/support/tachyon_replay_check.py
+for b in "$FX"/*.bin; do
+  python3 $CHECK "$PCOL" "${b%.bin}" || fail "$(basename "$b"): differs from CPython's replay"
+done
+# the header word at 60 (profiling mode, capture features) and the mode's
+# status bit on every sample: CPython's sampler keeps only the samples its
+# mode selects (cpu: on CPU, gil: holding the GIL, exception: one active)
+for m in "threads-wall-zstd wall all_threads,gc -" "threads-cpu-none cpu all_threads,gc on_cpu" \
+         "threads-gil-zstd gil all_threads,gc gil" "exc-exception-none exception gc exception" \
+         "recurse-opcodes-zstd wall gc,opcodes -"; do
+  set -- $m
+  $PCOL cat "$FX/$1.bin" --table meta > "$tmp/fx.meta" || fail "$1: meta"
+  grep -qP "^tachyon.profiling_mode\t$2\t" "$tmp/fx.meta" || fail "$1: profiling mode not $2: $(cat "$tmp/fx.meta")"
+  grep -qP "^tachyon.capture_features\t$3\t" "$tmp/fx.meta" || fail "$1: capture features not $3"
+  grep -qP "^tachyon.profiler_frames_dropped\t" "$tmp/fx.meta" || fail "$1: no profiler frames dropped"
+  [ "$4" = - ] && continue
+  $PCOL tags "$FX/$1.bin" --format json | python3 -c '
+import json, sys
+r = {x["value"]: x["amount"] for x in json.load(sys.stdin)["rows"] if x["key"] == sys.argv[1]}
+sys.exit(0 if list(r) == ["true"] else "label %s: %s" % (sys.argv[1], r))' "$4" || fail "$1: not every sample has $4"
+done
+# with a CPython 3.15 at hand (PYTHON315, else the path
+# tests/support/get_cpython315.sh extracts to), record two fixtures anew and
+# judge pcol against its replay of them
+PY315=${PYTHON315:-/tmp/py315/root/usr/bin/python3.15}
+if [ -x "$PY315" ] && "$PY315" -c 'import _remote_debugging' 2>/dev/null; then
+  bash $FX/record.sh "$PY315" "$tmp/live" threads-wall-zstd exc-exception-none > "$tmp/live.log" 2>&1 ||
+    fail "recording with $PY315: $(cat "$tmp/live.log")"
+  for n in threads-wall-zstd exc-exception-none; do
+    python3 $CHECK "$PCOL" "$tmp/live/$n" || fail "live $n: differs from CPython's replay"
+  done
+else
+  echo "t_tachyon: no CPython 3.15 at $PY315 (set PYTHON315; tests/support/get_cpython315.sh): live recording skipped"
 fi
 echo "t_tachyon: ok"
