@@ -88,6 +88,7 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	python3 tests/contract/gen.py tachyon $$s/tachyon/gen.bin >/dev/null || true; \
 	python3 tests/support/tachyongen.py rich $$s/tachyon/rich-zstd.bin --zstd --samples 400 >/dev/null || true; \
 	python3 tests/support/tachyongen.py rich $$s/tachyon/rich-narrow.bin --narrow --samples 400 >/dev/null || true; \
+	cp tests/fixtures/tachyon/exc-exception-none.bin tests/fixtures/tachyon/threads-gil-zstd.bin $$s/tachyon/; \
 	find $$s -type f -size +64k -delete; \
 	echo "fuzz seeds: $$(ls $$s/pcol | wc -l) pcol ($$n packed from test data, then files over 64 KiB dropped), $$(ls $$s/rprof | wc -l) rprof, $$(ls $$s/pprof | wc -l) pprof, $$(ls $$s/perun | wc -l) perun, $$(ls $$s/collapsed | wc -l) collapsed, $$(ls $$s/json_scan | wc -l) json_scan, $$(ls $$s/firefox | wc -l) firefox, $$(ls $$s/otlp | wc -l) otlp"
 
