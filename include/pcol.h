@@ -44,7 +44,8 @@
  *    pcol_traces_iter, pcol_lview_scan, pcol_frame_rows_scan) call
  *    fn(ctx, ...), which returns 0
  *    to go on, > 0 to stop early (the iterator then returns PCOL_OK), or < 0
- *    (a PCOL_E* code) to fail: the iterator stops and returns that code.
+ *    (a PCOL_E* code) to fail: the iterator stops and returns that code,
+ *    leaving err as fn left it (fn says why it failed, through its ctx).
  *  - No global state; all reads of an open file are thread-safe.
  */
 #ifndef PCOL_H

@@ -1,6 +1,7 @@
 /* test_api.c — the library's conventions: error messages, the callback rule
  * of pcol_stack_walk, the version, and the one definition of a diff share. */
 #include "testutil.h"
+#include "builder.h" /* struct pcol_builder: a table filled to its row limit */
 #include <limits.h>
 
 /* A message extended with its own text (as value resolution does) must come
@@ -16,6 +17,39 @@ Test(api, error_set_may_quote_its_own_message) {
   cr_assert_str_eq(err.message, "run.out: needs memory profiling (no value type 'vsize.small')");
   cr_assert_eq(err.code, PCOL_ENOTFOUND);
   cr_assert_eq(pcol_error_prefix(NULL, "x"), 0);
+}
+
+/* An importer whose builder refuses a call says the builder's reason, not
+ * "out of memory": here the sources table has reached its row limit
+ * (2^32 - 2, set by hand: a real file would need 4 billion sources). */
+static void import_into_full_builder(const char *what, const char *text,
+                                     int (*imp)(pcol_builder *, FILE *, const char *,
+                                                const pcol_import_options *, pcol_error *)) {
+  pcol_builder *b;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
+  b->t[PCOL_T_SOURCES].rows = UINT32_MAX - 1;
+  FILE *in = fmemopen((void *)text, strlen(text), "rb");
+  cr_assert(in);
+  int rc = imp(b, in, what, NULL, &err);
+  fclose(in);
+  b->t[PCOL_T_SOURCES].rows = 0;
+  pcol_builder_free(b);
+  cr_assert_eq(rc, PCOL_ETOOBIG, "%s: rc %d: %s", what, rc, err.message);
+  cr_assert(strstr(err.message, "pcol_b_source: a table reached its row limit"), "%s: %s", what,
+            err.message);
+  cr_assert(!strstr(err.message, "out of memory"), "%s: %s", what, err.message);
+}
+
+Test(api, importers_give_the_builders_reason) {
+  import_into_full_builder("x.perf",
+                           "{\"header\": {\"type\": \"time\", \"units\": {\"time\": \"s\"}},"
+                           " \"resources\": []}",
+                           pcol_import_perun);
+  import_into_full_builder("x.json",
+                           "{\"meta\": {\"preprocessedProfileVersion\": 48, \"startTime\": 0},"
+                           " \"threads\": []}",
+                           pcol_import_firefox);
 }
 
 Test(api, version_matches_the_header) {

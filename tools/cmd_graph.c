@@ -441,16 +441,25 @@ static void write_legend(FILE *fp, const char *legend, size_t len) {
   fputs("\\l\"] }\n", fp);
 }
 
-static int write_dot(FILE *fp, pcol_file *f, const char *path, const pcol_top *t,
+/* A failed write of the graph to dest (a path): PCOL_EIO, with errno's
+ * reason when there is one. */
+static int graph_write_error(pcol_error *err, const char *dest) {
+  int e = errno;
+  return pcol_error_set(err, PCOL_EIO, "%s: cannot write the graph%s%s", dest, e ? ": " : "",
+                        e ? strerror(e) : "");
+}
+
+/* The DOT text to fp, which writes to dest (a path, for messages). */
+static int write_dot(FILE *fp, const char *dest, pcol_file *f, const char *path, const pcol_top *t,
                      const pcol_graph *g, const pcol_select *sel, const char *unit,
-                     const pcol_graph_opts *o, pcol_by by) {
+                     const pcol_graph_opts *o, pcol_by by, pcol_error *err) {
   dot_ctx c = {g, t->value.unit, unit, by};
   /* the legend: the text views' head (pcol's, escaped by the text rule),
    * with the graph's nodes as the rows shown, then pprof's lines */
   char *legend = NULL;
   size_t llen = 0;
   FILE *lf = open_memstream(&legend, &llen);
-  if (!lf) return PCOL_ENOMEM;
+  if (!lf) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   pcol_top shown = *t;
   shown.rows = g->nodes;
   shown.nrows = g->nnodes;
@@ -471,7 +480,7 @@ static int write_dot(FILE *fp, pcol_file *f, const char *path, const pcol_top *t
   fputs("\nSee https://git.io/JfYMW for how to read the graph", lf);
   if (fclose(lf)) {
     free(legend);
-    return PCOL_ENOMEM;
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   }
   fputs("digraph \"unnamed\" {\nnode [style=filled fillcolor=\"#f8f8f8\"]\n", fp);
   write_legend(fp, legend, llen);
@@ -480,7 +489,7 @@ static int write_dot(FILE *fp, pcol_file *f, const char *path, const pcol_top *t
   for (size_t i = 0; i < g->nnodes; i++)
     if ((double)mag(g->nodes[i].flat) > max_flat) max_flat = (double)mag(g->nodes[i].flat);
   uint8_t *boxes = g->ntags ? calloc(g->nnodes + 1, 1) : NULL; /* nodes with label boxes */
-  if (g->ntags && !boxes) return PCOL_ENOMEM;
+  if (g->ntags && !boxes) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   for (size_t i = 0; i < g->ntags && boxes; i++) boxes[g->tags[i].node] = 1;
   for (size_t i = 0, tg = 0; i < g->nnodes && !cli_budget_over(); i++) {
     write_node(fp, &c, i, max_flat);
@@ -489,7 +498,7 @@ static int write_dot(FILE *fp, pcol_file *f, const char *path, const pcol_top *t
   for (size_t i = 0; i < g->nedges && !cli_budget_over(); i++) write_edge(fp, &c, &g->edges[i], boxes);
   free(boxes);
   fputs("}\n", fp);
-  return ferror(fp) ? PCOL_EIO : PCOL_OK;
+  return ferror(fp) ? graph_write_error(err, dest) : PCOL_OK;
 }
 
 /* The graph as a table (json, jsonl, tsv, csv): a row per node (in the
@@ -530,8 +539,9 @@ static void write_rows(FILE *fp, out_format fmt, const pcol_graph *g, const cli_
 }
 
 /* Runs `dot -T<fmt>` on the DOT text in dot_path and copies what it
- * writes to out.  PCOL_OK, or an error in err. */
-static int run_graphviz(const char *fmt, const char *dot_path, FILE *out, pcol_error *err) {
+ * writes to out (which writes to dest, a path).  PCOL_OK, or an error in err. */
+static int run_graphviz(const char *fmt, const char *dot_path, FILE *out, const char *dest,
+                        pcol_error *err) {
   int pfd[2];
   if (pipe(pfd)) return pcol_error_set(err, PCOL_EIO, "cannot make a pipe: %s", strerror(errno));
   posix_spawn_file_actions_t fa;
@@ -565,7 +575,7 @@ static int run_graphviz(const char *fmt, const char *dot_path, FILE *out, pcol_e
       rc = pcol_error_set(err, PCOL_EIO, "reading graphviz's output: %s", strerror(errno));
       break;
     }
-    if (rc == PCOL_OK && fwrite(buf, 1, (size_t)r, out) != (size_t)r) rc = PCOL_EIO;
+    if (rc == PCOL_OK && fwrite(buf, 1, (size_t)r, out) != (size_t)r) rc = graph_write_error(err, dest);
     /* past the budget: keep reading so that dot ends */
   }
   close(pfd[0]);
@@ -643,9 +653,10 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
         rc = pcol_error_set(&err, PCOL_EIO, "cannot make a temporary file: %s", strerror(errno));
         if (dfd >= 0) close(dfd), unlink(dot_path);
       } else {
-        rc = write_dot(dotf, f, path, t, &g, &sel, unit, &o, by);
-        if (fclose(dotf) && !rc) rc = PCOL_EIO;
-        if (rc) pcol_error_set(&err, rc, "cannot write the DOT text for graphviz");
+        errno = 0;
+        rc = write_dot(dotf, dot_path, f, path, t, &g, &sel, unit, &o, by, &err);
+        if (fclose(dotf) && !rc) rc = graph_write_error(&err, dot_path);
+        if (rc) (void)pcol_error_prefix(&err, "cannot write the DOT text for graphviz");
       }
     }
     pcol_out po;
@@ -657,17 +668,14 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
       else if (tfmt != OUT_TEXT) {
         cli_view_meta m = {"graph", path, t->value.type, t->value.unit, t->total, &sel, NULL, 0, NULL, 0};
         write_rows(fp, tfmt, &g, &m);
-        rc = ferror(fp) ? PCOL_EIO : PCOL_OK;
-      } else if (!strcmp(fmt, "dot")) rc = write_dot(fp, f, path, t, &g, &sel, unit, &o, by);
-      else rc = run_graphviz(fmt, dot_path, fp, &err);
-      if (fp && fp != po.fp && fclose(fp) && !rc) rc = PCOL_EIO;
+        rc = ferror(fp) ? graph_write_error(&err, out) : PCOL_OK;
+      } else if (!strcmp(fmt, "dot")) rc = write_dot(fp, out, f, path, t, &g, &sel, unit, &o, by, &err);
+      else rc = run_graphviz(fmt, dot_path, fp, out, &err);
+      if (fp && fp != po.fp && fclose(fp) && !rc) rc = graph_write_error(&err, out);
       if (cli_budget_over()) { /* cli_budget_end says so: exit 1 */
         pcol_out_abort(&po);
         quiet = rc = PCOL_ETOOBIG;
       } else if (rc) {
-        if (!err.message[0])
-          pcol_error_set(&err, rc, "%s: cannot write the graph%s%s", out, errno ? ": " : "",
-                         errno ? strerror(errno) : "");
         pcol_out_abort(&po);
       } else {
         rc = pcol_out_commit(&po, &err);

@@ -26,6 +26,7 @@ typedef struct tr_out {
   size_t cap;
   char *text;   /* joined text of a machine row */
   size_t text_cap;
+  pcol_error *err; /* where on_trace says why it failed */
 } tr_out;
 
 static int cmp_str(const void *a, const void *b) {
@@ -61,8 +62,7 @@ static int label_text(const pcol_label_kv *l, pcol_str unit_dflt, char *b, size_
   return (int)strlen(b);
 }
 
-static int on_trace(void *ctx, const pcol_trace *t) {
-  tr_out *o = ctx;
+static int trace_row(tr_out *o, const pcol_trace *t) {
   /* stop at --limit, and at once when the output budget refused a write:
    * the budget's stream drops what follows, but the traces would still be
    * made, a stack deep each (a chain of 20,000 nested stacks: 14 s of CPU
@@ -151,6 +151,14 @@ static int on_trace(void *ctx, const pcol_trace *t) {
   return 0;
 }
 
+/* The iterator's callback: a row, or the reason it failed (every failure of
+ * trace_row is a failed allocation). */
+static int on_trace(void *ctx, const pcol_trace *t) {
+  tr_out *o = ctx;
+  int rc = trace_row(o, t);
+  return rc < 0 ? pcol_error_set(o->err, PCOL_ENOMEM, "out of memory") : rc;
+}
+
 int cmd_traces(const cli_command *cmd, cli_args *a) {
   if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
   tr_out o;
@@ -178,8 +186,8 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
     cli_view_meta m = {"traces", path, v.type, v.unit, 0, &sel, NULL, 0, NULL, 0};
     tbl_begin_view(&o.tb, stdout, o.fmt, 4, names, &m);
   }
+  o.err = &err;
   rc = pcol_traces_iter(f, &sel, &v, on_trace, &o, &err);
-  if (rc == PCOL_ENOMEM && !err.message[0]) pcol_error_set(&err, rc, "out of memory");
   if (!rc && o.fmt == OUT_TEXT) puts("-----------+-------------------------------------------------------");
   else if (!rc) tbl_finish(&o.tb);
   free(o.lines);

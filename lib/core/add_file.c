@@ -14,6 +14,7 @@
 #include "pcol.h"
 #include "builder.h"  /* struct pcol_builder, pcol_bt_push_u32, pcol_btable, ... */
 #include "reader.h"   /* struct pcol_file, pcol_view_release, pcol_release_rows, ... */
+#include "error.h"    /* pcol_error_set */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,17 +43,32 @@ static uint32_t MAPID(const uint32_t *map, uint64_t n, uint32_t id) {
   return id && id <= n ? map[id] : 0;
 }
 
-static int alloc_map(uint32_t **out, uint64_t n) {
-  *out = calloc(n + 1, sizeof **out);
-  return *out ? PCOL_OK : PCOL_ENOMEM;
+/* Every failed allocation of the copy, filled into err where it happens. */
+static int add_oom(const mctx *m) {
+  return pcol_error_set(m->err, PCOL_ENOMEM, "adding a pcol file: out of memory");
 }
 
-static int push_row_u32(pcol_btable *t, int c, uint32_t v) { return pcol_bt_push_u32(t, c, v); }
+static int alloc_map(const mctx *m, uint32_t **out, uint64_t n) {
+  *out = calloc(n + 1, sizeof **out);
+  return *out ? PCOL_OK : add_oom(m);
+}
+
+/* A cell pushed to a builder table (pcol_bt_push_*, which fail only for
+ * memory), or err filled. */
+static int push_row_u32(const mctx *m, pcol_btable *t, int c, uint32_t v) {
+  return pcol_bt_push_u32(t, c, v) ? add_oom(m) : PCOL_OK;
+}
+static int push_row_u64(const mctx *m, pcol_btable *t, int c, uint64_t v) {
+  return pcol_bt_push_u64(t, c, v) ? add_oom(m) : PCOL_OK;
+}
+static int push_row_i64(const mctx *m, pcol_btable *t, int c, int64_t v) {
+  return pcol_bt_push_i64(t, c, v) ? add_oom(m) : PCOL_OK;
+}
 
 static int copy_strings(mctx *m) {
   m->nstr = pcol_string_count(m->f);
   m->smap = calloc(m->nstr + 1, sizeof *m->smap);
-  if (!m->smap) return PCOL_ENOMEM;
+  if (!m->smap) return add_oom(m);
   for (uint64_t i = 1; i < m->nstr; i++) {
     pcol_str s;
     int rc = pcol_string(m->f, (uint32_t)i, &s, m->err);
@@ -71,12 +87,13 @@ static int copy_sources(mctx *m) {
     return rc;
   uint64_t n = pcol_rows(m->f, PCOL_T_SOURCES);
   pcol_btable *t = &m->b->t[PCOL_T_SOURCES];
-  if (t->rows + n >= UINT32_MAX - 1) return PCOL_ETOOBIG;
-  if ((rc = alloc_map(&m->srcmap, n))) return rc;
+  if (t->rows + n >= UINT32_MAX - 1)
+    return pcol_error_set(m->err, PCOL_ETOOBIG, "adding a pcol file: more than 2^32 - 2 sources");
+  if ((rc = alloc_map(m, &m->srcmap, n))) return rc;
   for (uint64_t i = 0; i < n; i++) {
-    if ((rc = push_row_u32(t, PCOL_C_SOURCES_TYPE, S(m, pcol_view_u32(&ty, i)))) ||
-        (rc = push_row_u32(t, PCOL_C_SOURCES_URI, S(m, pcol_view_u32(&uri, i)))) ||
-        (rc = pcol_bt_push_i64(t, PCOL_C_SOURCES_TIMESTAMP, pcol_view_i64(&ts, i))))
+    if ((rc = push_row_u32(m, t, PCOL_C_SOURCES_TYPE, S(m, pcol_view_u32(&ty, i)))) ||
+        (rc = push_row_u32(m, t, PCOL_C_SOURCES_URI, S(m, pcol_view_u32(&uri, i)))) ||
+        (rc = push_row_i64(m, t, PCOL_C_SOURCES_TIMESTAMP, pcol_view_i64(&ts, i))))
       return rc;
     m->srcmap[i + 1] = (uint32_t)++t->rows;
   }
@@ -88,9 +105,9 @@ static int copy_sources(mctx *m) {
     return rc;
   pcol_btable *mt = &m->b->t[PCOL_T_META];
   for (uint64_t i = 0; i < pcol_rows(m->f, PCOL_T_META); i++) {
-    if ((rc = push_row_u32(mt, PCOL_C_META_KEY, S(m, pcol_view_u32(&k, i)))) ||
-        (rc = push_row_u32(mt, PCOL_C_META_VALUE, S(m, pcol_view_u32(&v, i)))) ||
-        (rc = push_row_u32(mt, PCOL_C_META_SOURCE, MAPID(m->srcmap, n, pcol_view_u32(&s, i)))))
+    if ((rc = push_row_u32(m, mt, PCOL_C_META_KEY, S(m, pcol_view_u32(&k, i)))) ||
+        (rc = push_row_u32(m, mt, PCOL_C_META_VALUE, S(m, pcol_view_u32(&v, i)))) ||
+        (rc = push_row_u32(m, mt, PCOL_C_META_SOURCE, MAPID(m->srcmap, n, pcol_view_u32(&s, i)))))
       return rc;
     mt->rows++;
   }
@@ -106,7 +123,7 @@ static int copy_value_types(mctx *m) {
       (rc = col(m, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv)))
     return rc;
   uint64_t n = pcol_rows(m->f, PCOL_T_VALUE_TYPES);
-  if ((rc = alloc_map(&m->vtmap, n))) return rc;
+  if ((rc = alloc_map(m, &m->vtmap, n))) return rc;
   for (uint64_t i = 0; i < n; i++)
     if ((rc = pcol_b_value_type(m->b, S(m, pcol_view_u32(&ty, i)), S(m, pcol_view_u32(&un, i)),
                                 &m->vtmap[i + 1], m->err)))
@@ -116,8 +133,8 @@ static int copy_value_types(mctx *m) {
   uint64_t nsrc = pcol_rows(m->f, PCOL_T_SOURCES);
   pcol_btable *t = &m->b->t[PCOL_T_SOURCE_VALUE_TYPES];
   for (uint64_t i = 0; i < pcol_rows(m->f, PCOL_T_SOURCE_VALUE_TYPES); i++) {
-    if ((rc = push_row_u32(t, PCOL_C_SVT_SOURCE, MAPID(m->srcmap, nsrc, pcol_view_u32(&ss, i)))) ||
-        (rc = push_row_u32(t, PCOL_C_SVT_VALUE_TYPE, MAPID(m->vtmap, n, pcol_view_u32(&sv, i)))))
+    if ((rc = push_row_u32(m, t, PCOL_C_SVT_SOURCE, MAPID(m->srcmap, nsrc, pcol_view_u32(&ss, i)))) ||
+        (rc = push_row_u32(m, t, PCOL_C_SVT_VALUE_TYPE, MAPID(m->vtmap, n, pcol_view_u32(&sv, i)))))
       return rc;
     t->rows++;
   }
@@ -133,7 +150,7 @@ static int copy_functions(mctx *m) {
       (rc = col(m, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE, &fstart)))
     return rc;
   uint64_t nfn = pcol_rows(m->f, PCOL_T_FUNCTIONS);
-  if ((rc = alloc_map(&m->fnmap, nfn))) return rc;
+  if ((rc = alloc_map(m, &m->fnmap, nfn))) return rc;
   for (uint64_t i = 0; i < nfn; i++) {
     pcol_function_row r = {S(m, pcol_view_u32(&fname, i)), S(m, pcol_view_u32(&fsys, i)),
                            S(m, pcol_view_u32(&ffile, i)), pcol_view_i64(&fstart, i)};
@@ -154,7 +171,7 @@ static int copy_mappings(mctx *m) {
       (rc = col(m, PCOL_T_MAPPINGS, PCOL_C_MAP_FLAGS, &mfl)))
     return rc;
   uint64_t nmap = pcol_rows(m->f, PCOL_T_MAPPINGS);
-  if ((rc = alloc_map(&m->mapmap, nmap))) return rc;
+  if ((rc = alloc_map(m, &m->mapmap, nmap))) return rc;
   for (uint64_t i = 0; i < nmap; i++) {
     pcol_mapping_row r = {pcol_view_u64(&ms, i), pcol_view_u64(&ml, i), pcol_view_u64(&mo, i),
                           S(m, pcol_view_u32(&mf, i)), S(m, pcol_view_u32(&mb, i)),
@@ -178,7 +195,7 @@ static int copy_locations(mctx *m) {
     return rc;
   uint64_t nfn = pcol_rows(m->f, PCOL_T_FUNCTIONS), nmap = pcol_rows(m->f, PCOL_T_MAPPINGS);
   uint64_t nloc = pcol_rows(m->f, PCOL_T_LOCATIONS), nlines = pcol_rows(m->f, PCOL_T_LINES);
-  if ((rc = alloc_map(&m->locmap, nloc))) return rc;
+  if ((rc = alloc_map(m, &m->locmap, nloc))) return rc;
   pcol_line_row *lines = NULL;
   size_t cap = 0;
   for (uint64_t i = 0; i < nloc && !rc; i++) {
@@ -192,7 +209,7 @@ static int copy_locations(mctx *m) {
       size_t ncap = (size_t)(e - a) * 2;
       pcol_line_row *r = realloc(lines, ncap * sizeof *r);
       if (!r) {
-        rc = PCOL_ENOMEM;
+        rc = add_oom(m);
         break;
       }
       lines = r;
@@ -219,7 +236,7 @@ static int copy_stacks(mctx *m) {
       (rc = col(m, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &sl)))
     return rc;
   uint64_t ns = pcol_rows(m->f, PCOL_T_STACKS), nloc = pcol_rows(m->f, PCOL_T_LOCATIONS);
-  if ((rc = alloc_map(&m->stmap, ns))) return rc;
+  if ((rc = alloc_map(m, &m->stmap, ns))) return rc;
   for (uint64_t i = 0; i < ns; i++) {
     uint32_t p = pcol_view_u32(&sp, i);
     if (p > i)
@@ -246,7 +263,7 @@ static int copy_labels(mctx *m) {
       (rc = col(m, PCOL_T_LABELS, PCOL_C_LB_UNIT, &u)))
     return rc;
   uint64_t n = pcol_rows(m->f, PCOL_T_LABELSETS), nl = pcol_rows(m->f, PCOL_T_LABELS);
-  if ((rc = alloc_map(&m->lsmap, n))) return rc;
+  if ((rc = alloc_map(m, &m->lsmap, n))) return rc;
   pcol_label_row *rows = NULL;
   size_t cap = 0;
   for (uint64_t i = 0; i < n && !rc; i++) {
@@ -260,7 +277,7 @@ static int copy_labels(mctx *m) {
       size_t nc = (size_t)(e - a) * 2;
       pcol_label_row *r = realloc(rows, nc * sizeof *r);
       if (!r) {
-        rc = PCOL_ENOMEM;
+        rc = add_oom(m);
         break;
       }
       rows = r;
@@ -321,7 +338,7 @@ static int copy_samples(mctx *m, uint64_t base) {
       size_t nc = (size_t)(e - a) * 2;
       pcol_value_row *r = realloc(vals, nc * sizeof *r);
       if (!r) {
-        rc = PCOL_ENOMEM;
+        rc = add_oom(m);
         break;
       }
       vals = r;
@@ -361,9 +378,9 @@ static int copy_text_and_models(mctx *m, uint64_t base) {
     return rc;
   pcol_btable *t = &m->b->t[PCOL_T_TEXT_LINES];
   for (uint64_t i = 0; i < pcol_rows(m->f, PCOL_T_TEXT_LINES); i++) {
-    if ((rc = pcol_bt_push_u32(t, PCOL_C_TL_SOURCE, MAPID(m->srcmap, nsrc, pcol_view_u32(&ts, i)))) ||
-        (rc = pcol_bt_push_u64(t, PCOL_C_TL_BEFORE, pcol_view_u64(&tb, i) + base)) ||
-        (rc = pcol_bt_push_u32(t, PCOL_C_TL_TEXT, S(m, pcol_view_u32(&tt, i)))))
+    if ((rc = push_row_u32(m, t, PCOL_C_TL_SOURCE, MAPID(m->srcmap, nsrc, pcol_view_u32(&ts, i)))) ||
+        (rc = push_row_u64(m, t, PCOL_C_TL_BEFORE, pcol_view_u64(&tb, i) + base)) ||
+        (rc = push_row_u32(m, t, PCOL_C_TL_TEXT, S(m, pcol_view_u32(&tt, i)))))
       return rc;
     t->rows++;
   }
@@ -374,9 +391,11 @@ static int copy_text_and_models(mctx *m, uint64_t base) {
   t = &m->b->t[PCOL_T_SAMPLE_TEXT];
   for (uint64_t i = 0; i < pcol_rows(m->f, PCOL_T_SAMPLE_TEXT); i++) {
     uint64_t id = pcol_view_u32(&ss, i) + base;
-    if (id > UINT32_MAX) return PCOL_ETOOBIG;
-    if ((rc = pcol_bt_push_u32(t, PCOL_C_ST_SAMPLE, (uint32_t)id)) ||
-        (rc = pcol_bt_push_u32(t, PCOL_C_ST_TEXT, S(m, pcol_view_u32(&sx, i)))))
+    if (id > UINT32_MAX)
+      return pcol_error_set(m->err, PCOL_ETOOBIG, "adding a pcol file: sample text names sample "
+                            "%llu, past 2^32 - 1", (unsigned long long)id);
+    if ((rc = push_row_u32(m, t, PCOL_C_ST_SAMPLE, (uint32_t)id)) ||
+        (rc = push_row_u32(m, t, PCOL_C_ST_TEXT, S(m, pcol_view_u32(&sx, i)))))
       return rc;
     t->rows++;
   }
@@ -403,7 +422,6 @@ int pcol_b_add_file(pcol_builder *b, pcol_file *f, pcol_error *err) {
   m.b = b;
   m.f = f;
   m.err = err;
-  if (err) err->message[0] = 0;
   uint64_t base = pcol_b_sample_count(b);
   int rc = copy_strings(&m);
   TRY_OR_FAIL(rc);
@@ -417,7 +435,6 @@ int pcol_b_add_file(pcol_builder *b, pcol_file *f, pcol_error *err) {
   TRY_OR_FAIL(rc = copy_samples(&m, base));
   TRY_OR_FAIL(rc = copy_text_and_models(&m, base));
 fail:
-  if (rc && err && !err->message[0]) pcol_error_set(err, rc, "adding a pcol file: %s", pcol_strerror(rc));
   free(m.smap);
   free(m.srcmap);
   free(m.vtmap);

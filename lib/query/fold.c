@@ -7,7 +7,7 @@
  * one text buffer; lines are sorted through an index of (start, length)
  * pairs, so the text is never moved, and written with one fwrite each. */
 #include "query.h"
-#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_write_error */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom, pcol_write_error */
 #include "buf.h"      /* pcol_buf_append, pcol_buf, pcol_buf_free */
 #include "stream.h"   /* pcol_budget_hold, pcol_budget, pcol_budget_close, ... */
 #include "frames.h"   /* pcol_frame_sanitize */
@@ -24,10 +24,16 @@ static int cmp_lines(const void *a, const void *b, void *ctx) {
   return x[1] == y[1] ? 0 : x[1] < y[1] ? -1 : 1;
 }
 
+/* n bytes at p appended to b, or err filled (the one way a buffer fails). */
+static int put(pcol_buf *b, const void *p, size_t n, pcol_error *err) {
+  return pcol_buf_append(b, p, n) ? pcol_error_set(err, PCOL_ENOMEM, "folding stacks: out of memory")
+                                  : PCOL_OK;
+}
+
 /* Appends frame name s, sanitized for collapsed text (frames.h). */
-static int put_frame(pcol_buf *b, pcol_str s) {
+static int put_frame(pcol_buf *b, pcol_str s, pcol_error *err) {
   size_t at = b->len;
-  PCOL_RETURN_NOT_OK(pcol_buf_append(b, s.ptr, s.len));
+  PCOL_RETURN_NOT_OK(put(b, s.ptr, s.len, err));
   pcol_frame_sanitize((char *)b->data + at, s.len);
   return PCOL_OK;
 }
@@ -49,7 +55,7 @@ int pcol_fold_write(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
   out = bud.fp;
   pcol_buf text = {0}, idx = {0};
   uint32_t *path = malloc(((size_t)t.n + 1) * sizeof *path);
-  int rc = path ? PCOL_OK : PCOL_ENOMEM;
+  int rc = path ? PCOL_OK : pcol_oom(err);
   /* node 0, the root, holds the samples with an empty stack: the line " N"
    * (as the collapsed exporter writes), so the lines add up to the total */
   for (uint32_t i = 0; !rc && i < t.n; i++) {
@@ -62,18 +68,18 @@ int pcol_fold_write(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
      * refused before it is built */
     for (uint32_t k = d; !rc && k-- > 0;) {
       if ((rc = pcol_budget_hold(&bud, t.name[path[k]].len + (k ? 1 : 0), err))) break;
-      rc = put_frame(&text, t.name[path[k]]);
-      if (!rc && k) rc = pcol_buf_append(&text, ";", 1);
+      rc = put_frame(&text, t.name[path[k]], err);
+      if (!rc && k) rc = put(&text, ";", 1, err);
     }
     uint64_t pair[2] = {start, text.len - start};
-    if (!rc) rc = pcol_buf_append(&idx, pair, sizeof pair);
+    if (!rc) rc = put(&idx, pair, sizeof pair, err);
     /* the value goes after the sort key */
     char num[48];
     num[0] = ' ';
     int n = 1 + pcol_value_text(&t.value, t.self[i], num + 1, sizeof num - 2); /* 1.5, not 1500000000 */
     num[n++] = '\n';
     if (!rc && (rc = pcol_budget_hold(&bud, (uint64_t)n, err))) break;
-    if (!rc) rc = pcol_buf_append(&text, num, (size_t)n);
+    if (!rc) rc = put(&text, num, (size_t)n, err);
   }
   if (!rc) {
     size_t nl = idx.len / (2 * sizeof(uint64_t));
@@ -88,8 +94,6 @@ int pcol_fold_write(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
         break;
       }
     }
-  } else if (rc != PCOL_ETOOBIG && !(err && err->message[0])) {
-    pcol_error_set(err, rc, "folding stacks: %s", pcol_strerror(rc));
   }
   rc = pcol_budget_close(&bud, rc, err);
   free(path);

@@ -44,11 +44,27 @@ static uint64_t ft_hash(uint32_t parent, uint32_t key) {
   return pcol_hash2(11, parent, key);
 }
 
+/* A failure of the tree's own tables (growing them, interning a name),
+ * filled into err where it happens: ENOMEM, or ETOOBIG at a table's bound. */
+static int ft_fail(pcol_error *err, int rc) {
+  if (rc == PCOL_ETOOBIG)
+    return pcol_error_set(err, rc, "building the frame tree: more than 2^30 nodes or 2^31 names");
+  return pcol_error_set(err, rc, "building the frame tree: %s", pcol_strerror(rc));
+}
+
+/* The id of name (n bytes at p) in keys, added if new (copied if `copy`). */
+static int ft_intern(pcol_q_keytab *keys, const char *p, size_t n, int copy, uint32_t *key,
+                     pcol_error *err) {
+  int rc = pcol_q_key_intern(keys, p, n, copy, key);
+  return rc ? ft_fail(err, rc) : PCOL_OK;
+}
+
 /* Appends node *id = p->n (not indexed in p->kids). */
-static inline int ft_push(ft_priv *p, uint32_t parent, uint32_t key, uint32_t *id) {
-  if (p->n >= FT_MAX_NODES) return PCOL_ETOOBIG;
-  PCOL_RETURN_NOT_OK(PCOL_GROW(p->parent, p->n, p->parent_cap));
-  PCOL_RETURN_NOT_OK(PCOL_GROW(p->keyid, p->n, p->keyid_cap));
+static inline int ft_push(ft_priv *p, uint32_t parent, uint32_t key, uint32_t *id,
+                          pcol_error *err) {
+  if (p->n >= FT_MAX_NODES) return ft_fail(err, PCOL_ETOOBIG);
+  if (PCOL_GROW(p->parent, p->n, p->parent_cap) || PCOL_GROW(p->keyid, p->n, p->keyid_cap))
+    return ft_fail(err, PCOL_ENOMEM);
   *id = p->n++;
   p->parent[*id] = parent;
   p->keyid[*id] = key;
@@ -56,7 +72,7 @@ static inline int ft_push(ft_priv *p, uint32_t parent, uint32_t key, uint32_t *i
 }
 
 /* *out = the child of `parent` with key `key`, added if new. */
-static int ft_child(ft_priv *p, uint32_t parent, uint32_t key, uint32_t *out) {
+static int ft_child(ft_priv *p, uint32_t parent, uint32_t key, uint32_t *out, pcol_error *err) {
   ft_key k = {parent, key};
   uint64_t h = ft_hash(parent, key);
   uint32_t found = pcol_hset_find(&p->kids, h, ft_eq, p, &k);
@@ -64,9 +80,10 @@ static int ft_child(ft_priv *p, uint32_t parent, uint32_t key, uint32_t *out) {
     *out = found;
     return PCOL_OK;
   }
-  uint32_t id;
-  PCOL_RETURN_NOT_OK(ft_push(p, parent, key, &id));
-  PCOL_RETURN_NOT_OK(pcol_hset_insert(&p->kids, h, id));
+  uint32_t id = 0;
+  PCOL_RETURN_NOT_OK(ft_push(p, parent, key, &id, err));
+  int rc = pcol_hset_insert(&p->kids, h, id);
+  if (rc) return ft_fail(err, rc);
   *out = id;
   return PCOL_OK;
 }
@@ -83,19 +100,20 @@ static int frame_key(pcol_q_fctx *c, pcol_q_keytab *keys, uint32_t *fn_key, uint
   int by_function;
   PCOL_RETURN_NOT_OK(pcol_frame_line_name(&c->fr, li, &c->scratch, &name, &by_function, err));
   if (by_function) {
-    PCOL_RETURN_NOT_OK(pcol_q_key_intern(keys, name.ptr, name.len, 0, key));
+    PCOL_RETURN_NOT_OK(ft_intern(keys, name.ptr, name.len, 0, key, err));
     fn_key[fn] = *key;
     return PCOL_OK;
   }
   if (fn) fn_key[fn] = 0; /* named by place: per line, not per function */
-  return pcol_q_key_intern(keys, name.ptr, name.len, 1, key);
+  return ft_intern(keys, name.ptr, name.len, 1, key, err);
 }
 
-static int addr_key(pcol_q_fctx *c, pcol_q_keytab *keys, uint32_t loc, uint32_t *key) {
+static int addr_key(pcol_q_fctx *c, pcol_q_keytab *keys, uint32_t loc, uint32_t *key,
+                    pcol_error *err) {
   char buf[PCOL_ADDR_NAME_MAX];
   pcol_str name;
   pcol_frame_addr_name(&c->fr, loc, buf, &name);
-  return pcol_q_key_intern(keys, name.ptr, name.len, 1, key);
+  return ft_intern(keys, name.ptr, name.len, 1, key, err);
 }
 
 static int ftree_run(pcol_q_fctx *c, ft_priv *p, const pcol_select *sel, const pcol_value_sel *v,
@@ -141,13 +159,14 @@ static int ftree_run(pcol_q_fctx *c, ft_priv *p, const pcol_select *sel, const p
       continue;
     }
     if (a == e) {
-      if ((rc = addr_key(c, &p->keys, loc, &key)) || (rc = ft_child(p, cur, key, &cur))) goto fail;
+      if ((rc = addr_key(c, &p->keys, loc, &key, err)) || (rc = ft_child(p, cur, key, &cur, err)))
+        goto done;
     }
     for (uint64_t li = e; li > a; li--) /* outermost inline frame first */
       if (hid && hid[li - 1]) continue;
       else if ((rc = frame_key(c, &p->keys, fn_key, li - 1, &key, err)) ||
-          (rc = ft_child(p, cur, key, &cur)))
-        goto fail;
+          (rc = ft_child(p, cur, key, &cur, err)))
+        goto done;
     map[n] = cur;
   }
   p->stack_node = map; /* kept for the report page; freed with the tree */
@@ -175,9 +194,6 @@ static int ftree_run(pcol_q_fctx *c, ft_priv *p, const pcol_select *sel, const p
     out->total[i] += out->self[i];
     if (i) out->total[p->parent[i]] += out->total[i];
   }
-  goto done;
-fail:
-  if (err && !err->message[0]) pcol_error_set(err, rc, "building the frame tree: %s", pcol_strerror(rc));
 done:
   free(w);
   free(map);
@@ -197,7 +213,8 @@ int pcol_ftree_build(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   out->value = *v;
   out->priv_ = p;
   uint32_t root; /* node 0 */
-  rc = ft_push(p, 0, 0, &root) ? pcol_oom(err) : ftree_run(&c, p, sel, v, out, err);
+  rc = ft_push(p, 0, 0, &root, err);
+  if (!rc) rc = ftree_run(&c, p, sel, v, out, err);
   pcol_buf_free(&c.scratch);
   out->parent = p->parent;
   if (rc) {
@@ -242,8 +259,7 @@ int pcol_q_ftree_frame_names(pcol_file *f, pcol_ftree *t, pcol_str **line_name,
     uint32_t key;
     pcol_frames_lines(&c.fr, (uint32_t)loc, &a, &e);
     if (a == e) {
-      if (!(rc = addr_key(&c, &p->keys, (uint32_t)loc, &key))) lc[loc] = p->keys.s[key];
-      else rc = pcol_oom(err);
+      if (!(rc = addr_key(&c, &p->keys, (uint32_t)loc, &key, err))) lc[loc] = p->keys.s[key];
     }
     for (uint64_t li = a; !rc && li < e; li++)
       if (!(rc = frame_key(&c, &p->keys, fn_key, li, &key, err))) ln[li] = p->keys.s[key];
@@ -253,7 +269,6 @@ int pcol_q_ftree_frame_names(pcol_file *f, pcol_ftree *t, pcol_str **line_name,
   if (rc) {
     free(ln);
     free(lc);
-    if (err && !err->message[0]) pcol_error_set(err, rc, "naming the frames: %s", pcol_strerror(rc));
     return rc;
   }
   *line_name = ln;

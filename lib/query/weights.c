@@ -57,7 +57,9 @@ static int rprof_alloc(const wctx *c, uint64_t row, int64_t *out) {
 /* the value of the sample at `row` that a view adds up (unscaled) */
 static int sample_value(const wctx *c, uint64_t row, int64_t *v) {
   *v = 0;
-  if (row >= c->nsamples) return PCOL_ECORRUPT;
+  if (row >= c->nsamples)
+    return pcol_error_set(c->err, PCOL_ECORRUPT, "sample row %llu is past the %llu samples",
+                          (unsigned long long)row + 1, (unsigned long long)c->nsamples);
   if (c->vt == PCOL_VT_RPROF_ALLOC) return rprof_alloc(c, row, v);
   if (c->vt == 0 && c->cvt) { /* THE count rule (lib/core/count.c) */
     uint32_t s = pcol_view_u32(&c->source, row);
@@ -307,7 +309,7 @@ int pcol_q_sample_values(pcol_file *f, const pcol_value_sel *v, int64_t *out, pc
     int rc = sample_value(&c, i, &out[i]);
     if (rc) {
       wctx_free(&c);
-      return err && err->message[0] ? rc : pcol_error_set(err, rc, "sample data is damaged");
+      return rc;
     }
   }
   wctx_free(&c);
@@ -418,7 +420,6 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   if (rc) {
     free(c.w);
     free(c.w64);
-    if (err && !err->message[0]) pcol_error_set(err, rc, "sample data is damaged");
     return rc;
   }
   out->w128 = c.w;

@@ -383,8 +383,7 @@ static int tr_append(tr_ctx *c, const char *p, size_t n) {
 /* a trace as cmd_traces.c writes its machine row: labels "k=v,..." (a
  * numeric label in its unit, else the key as unit, as pprof), the stack
  * root;...;leaf */
-static int on_trace(void *ctx, const pcol_trace *t) {
-  tr_ctx *c = ctx;
+static int trace_row(tr_ctx *c, const pcol_trace *t) {
   if (c->left == 0) return 1;
   c->left--;
   c->len = 0;
@@ -428,6 +427,18 @@ nomem:
   return PCOL_ENOMEM;
 }
 
+/* The iterator's callback: a row, or a Python error set where it failed
+ * (MemoryError when no buffer could grow). */
+static int on_trace(void *ctx, const pcol_trace *t) {
+  tr_ctx *c = ctx;
+  int rc = trace_row(c, t);
+  if (rc < 0 && !c->failed) {
+    PyErr_NoMemory();
+    c->failed = 1;
+  }
+  return rc;
+}
+
 /* Handle.traces(value, limit, sel) -> (cols, meta): cmd_traces.c's calls;
  * cols value, labels, stack, frames (a tuple, root first).  The GIL stays
  * held: each trace becomes Python objects as it comes. */
@@ -452,10 +463,6 @@ PyObject *pcol_py_traces(Handle *h, PyObject *args) {
   if (new_cols(c.cols, 4)) goto out;
   rc = pcol_traces_iter(h->f, &sel.sel, &v, on_trace, &c, &err);
   if (c.failed) goto out;
-  if (rc == PCOL_ENOMEM && !err.message[0]) {
-    PyErr_NoMemory();
-    goto out;
-  }
   if (rc) {
     pcol_py_raise(h->path, &err, rc);
     goto out;

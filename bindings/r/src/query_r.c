@@ -395,6 +395,7 @@ typedef struct tr_ctx {
   owned *o;
   double left;
   pcol_str unit;
+  pcol_error *err; /* where on_trace says why it failed */
 } tr_ctx;
 
 static int put(owned *o, const char *p, size_t n) {
@@ -413,8 +414,7 @@ static int put(owned *o, const char *p, size_t n) {
 /* cmd_traces' machine row: labels "k=v,k=v" (a numeric label in its unit,
  * pcol_unit_label "auto"), stack root;...;leaf.  Called inside libpcol: no
  * R allocation here (an R error would unwind through it). */
-static int on_trace(void *ctx, const pcol_trace *t) {
-  tr_ctx *c = ctx;
+static int trace_row(tr_ctx *c, const pcol_trace *t) {
   owned *o = c->o;
   if (c->left <= 0) return 1;
   c->left--;
@@ -451,6 +451,14 @@ static int on_trace(void *ctx, const pcol_trace *t) {
   return 0;
 }
 
+/* The iterator's callback: a row, or the reason it failed (every failure of
+ * trace_row is a failed allocation). */
+static int on_trace(void *ctx, const pcol_trace *t) {
+  tr_ctx *c = ctx;
+  int rc = trace_row(c, t);
+  return rc < 0 ? pcol_error_set(c->err, PCOL_ENOMEM, "out of memory") : rc;
+}
+
 SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit) {
   pcol_file *f = file_of(file);
   const char *path = path_of(file);
@@ -460,11 +468,10 @@ SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit) {
   resolve(f, path, &s, value, &v);
   SEXP ox;
   owned *o = new_owned(&ox);
-  tr_ctx c = {o, Rf_asReal(limit), v.unit};
-  if (ISNA(c.left)) c.left = INFINITY;
   pcol_error err = {0};
+  tr_ctx c = {o, Rf_asReal(limit), v.unit, &err};
+  if (ISNA(c.left)) c.left = INFINITY;
   int rc = pcol_traces_iter(f, &s, &v, on_trace, &c, &err);
-  if (rc == PCOL_ENOMEM && !err.message[0]) pcol_error_set(&err, rc, "out of memory");
   if (rc) pcol_stop(path, &err, rc);
   static const char *const nm[] = {"value", "labels", "stack", "total", "type", "unit"};
   SEXP out = PROTECT(named_list(nm, 6));

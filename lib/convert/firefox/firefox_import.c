@@ -126,7 +126,7 @@ static int string_at(ffi *x, pcol_jv v, const char *path, uint32_t *sid) {
   PCOL_RETURN_NOT_OK(ffj_index(&x->j, v, pcol_jt_size(T, x->strings), path, "stringArray", &i));
   pcol_jv s = pcol_jt_at(T, x->strings, i);
   if (!pcol_jt_is_str(s)) return ffj_fail(&x->j, "%s: stringArray[%zu] is not a string", path, i);
-  return pcol_b_string(x->b, pcol_jt_str(T, s), pcol_jt_strlen(T, s), sid, NULL) ? pcol_oom(x->j.err) : PCOL_OK;
+  return pcol_b_string(x->b, pcol_jt_str(T, s), pcol_jt_strlen(T, s), sid, x->j.err);
 }
 
 static int function_of(ffi *x, size_t fi, uint32_t *out) {
@@ -155,7 +155,7 @@ static int function_of(ffi *x, size_t fi, uint32_t *out) {
   PCOL_RETURN_NOT_OK(string_at(x, file, path, &fn.filename));
   pcol_jv ln = ffj_col(&x->j, x->funcs, "lineNumber", fi);
   if (pcol_jt_is_int(ln)) fn.start_line = pcol_jt_int(T, ln);
-  if (pcol_b_function(x->b, &fn, out, NULL)) return pcol_oom(x->j.err);
+  PCOL_RETURN_NOT_OK(pcol_b_function(x->b, &fn, out, x->j.err));
   x->func_memo[fi] = *out;
   return PCOL_OK;
 }
@@ -176,7 +176,7 @@ static int location_of(ffi *x, size_t fr, uint32_t *out) {
   pcol_jv l = ffj_col(&x->j, x->frames, "line", fr), c = ffj_col(&x->j, x->frames, "column", fr);
   if (pcol_jt_is_int(l)) ln.line = pcol_jt_int(T, l);
   if (pcol_jt_is_int(c)) ln.column = pcol_jt_int(T, c);
-  if (pcol_b_location(x->b, 0, 0, 0, &ln, 1, out, NULL)) return pcol_oom(x->j.err);
+  PCOL_RETURN_NOT_OK(pcol_b_location(x->b, 0, 0, 0, &ln, 1, out, x->j.err));
   x->frame_memo[fr] = *out;
   return PCOL_OK;
 }
@@ -211,10 +211,7 @@ static int stack_of(ffi *x, size_t st, uint32_t *out) {
     if ((rc = ffj_index(&x->j, ffj_col(&x->j, x->stacks, "frame", c), x->nframes, path, "frameTable", &fr))) break;
     uint32_t loc, node;
     if ((rc = location_of(x, fr, &loc))) break;
-    if (pcol_b_stack_node(x->b, root ? 0 : x->stack_memo[parent], loc, &node, NULL)) {
-      rc = pcol_oom(x->j.err);
-      break;
-    }
+    if ((rc = pcol_b_stack_node(x->b, root ? 0 : x->stack_memo[parent], loc, &node, x->j.err))) break;
     x->stack_memo[c] = node;
     /* the category: the frame's, else the prefix's (version 53's rule) */
     pcol_jv cat = ffj_col(&x->j, x->frames, "category", fr);
@@ -236,7 +233,7 @@ static int labels_of(ffi *x, pcol_jv th, int32_t cat, uint32_t *ls) {
   if (pcol_jt_is_str(name)) {
     l[n].key = x->k_thread;
     l[n].num = PCOL_NA_I64;
-    if (pcol_b_string(x->b, pcol_jt_str(T, name), pcol_jt_strlen(T, name), &l[n++].str, NULL)) return pcol_oom(x->j.err);
+    PCOL_RETURN_NOT_OK(pcol_b_string(x->b, pcol_jt_str(T, name), pcol_jt_strlen(T, name), &l[n++].str, x->j.err));
   }
   pcol_jv ids[2] = {pid, tid};
   uint32_t keys[2] = {x->k_pid, x->k_tid};
@@ -247,8 +244,7 @@ static int labels_of(ffi *x, pcol_jv th, int32_t cat, uint32_t *ls) {
     } else if (pcol_jt_is_str(ids[k])) {
       l[n].key = keys[k];
       l[n].num = PCOL_NA_I64;
-      if (pcol_b_string(x->b, pcol_jt_str(T, ids[k]), pcol_jt_strlen(T, ids[k]), &l[n++].str, NULL))
-        return pcol_oom(x->j.err);
+      PCOL_RETURN_NOT_OK(pcol_b_string(x->b, pcol_jt_str(T, ids[k]), pcol_jt_strlen(T, ids[k]), &l[n++].str, x->j.err));
     }
   }
   if (cat > 0 && x->categories) {
@@ -256,10 +252,22 @@ static int labels_of(ffi *x, pcol_jv th, int32_t cat, uint32_t *ls) {
     if (pcol_jt_is_str(c)) {
       l[n].key = x->k_cat;
       l[n].num = PCOL_NA_I64;
-      if (pcol_b_string(x->b, pcol_jt_str(T, c), pcol_jt_strlen(T, c), &l[n++].str, NULL)) return pcol_oom(x->j.err);
+      PCOL_RETURN_NOT_OK(pcol_b_string(x->b, pcol_jt_str(T, c), pcol_jt_strlen(T, c), &l[n++].str, x->j.err));
     }
   }
-  return pcol_b_labelset(x->b, l, n, ls, NULL) ? pcol_oom(x->j.err) : PCOL_OK;
+  return pcol_b_labelset(x->b, l, n, ls, x->j.err);
+}
+
+/* The value type of weight kind 1 (tracing-ms, stored in ns) or 2 (bytes),
+ * made and tied to the source the first time a table uses it. */
+static int weight_type(ffi *x, int kind) {
+  uint32_t *vt = kind == 1 ? &x->vt_trace : kind == 2 ? &x->vt_bytes : NULL;
+  if (!vt || *vt) return PCOL_OK;
+  uint32_t t, u;
+  int rc = pcol_b_cstr(x->b, kind == 1 ? "tracing" : "bytes", &t, x->j.err);
+  if (!rc) rc = kind == 1 ? pcol_b_cstr(x->b, PCOL_UNIT_NANOSECONDS, &u, x->j.err) : (u = t, PCOL_OK);
+  if (!rc) rc = pcol_b_value_type(x->b, t, u, vt, x->j.err);
+  return rc ? rc : pcol_b_source_value_type(x->b, x->src, *vt, x->j.err);
 }
 
 static int row_push(ffi *x, const srow *r) {
@@ -294,18 +302,7 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
   if (kind < 0) return ffj_fail(&x->j, "%s.samples.weightType: unknown weight type \"%s\"", tp, wtype);
   if (weight && !pcol_jt_is_null(weight)) PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "weight", n, tp, &weight));
   else weight = 0;
-  if (kind == 1 && !x->vt_trace) {
-    uint32_t t, u;
-    if (pcol_b_cstr(x->b, "tracing", &t, NULL) || pcol_b_cstr(x->b, PCOL_UNIT_NANOSECONDS, &u, NULL) ||
-        pcol_b_value_type(x->b, t, u, &x->vt_trace, NULL) || pcol_b_source_value_type(x->b, x->src, x->vt_trace, NULL))
-      return pcol_oom(x->j.err);
-  }
-  if (kind == 2 && !x->vt_bytes) {
-    uint32_t t;
-    if (pcol_b_cstr(x->b, "bytes", &t, NULL) || pcol_b_value_type(x->b, t, t, &x->vt_bytes, NULL) ||
-        pcol_b_source_value_type(x->b, x->src, x->vt_bytes, NULL))
-      return pcol_oom(x->j.err);
-  }
+  PCOL_RETURN_NOT_OK(weight_type(x, kind));
   pcol_jv stack, time = 0, deltas = 0, cpu = pcol_jt_get(T, s, "threadCPUDelta");
   pcol_jv pdur = pcol_jt_get(T, s, "pcolDuration"), pw = pcol_jt_get(T, s, "pcolWeight");
   PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "stack", n, tp, &stack));
@@ -414,16 +411,18 @@ static int gk_location(ffi *x, gk *g, size_t fr, const char *tp, uint32_t *out) 
   pcol_jv str = pcol_jt_at(T, g->strings, si);
   if (!pcol_jt_is_str(str)) return ffj_fail(&x->j, "%s.stringTable[%zu]: not a string", tp, si);
   pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
-  if (pcol_gecko_name(pcol_jt_str(T, str), pcol_jt_strlen(T, str), &g->name, &g->file, &fn.start_line) ||
-      pcol_b_string(x->b, g->name.data ? (const char *)g->name.data : "", g->name.len, &fn.name, NULL) ||
-      (g->file.len && pcol_b_string(x->b, (const char *)g->file.data, g->file.len, &fn.filename, NULL)))
+  if (pcol_gecko_name(pcol_jt_str(T, str), pcol_jt_strlen(T, str), &g->name, &g->file, &fn.start_line))
     return pcol_oom(x->j.err);
+  PCOL_RETURN_NOT_OK(pcol_b_string(x->b, g->name.data ? (const char *)g->name.data : "", g->name.len,
+                                   &fn.name, x->j.err));
+  if (g->file.len)
+    PCOL_RETURN_NOT_OK(pcol_b_string(x->b, (const char *)g->file.data, g->file.len, &fn.filename, x->j.err));
   pcol_line_row ln = {0, PCOL_NA_I64, PCOL_NA_I64};
   pcol_jv l = gk_cell(T, g->frames, fr, g->fr_line), c = gk_cell(T, g->frames, fr, g->fr_col);
   if (pcol_jt_is_int(l)) ln.line = pcol_jt_int(T, l);
   if (pcol_jt_is_int(c)) ln.column = pcol_jt_int(T, c);
-  if (pcol_b_function(x->b, &fn, &ln.function_id, NULL) || pcol_b_location(x->b, 0, 0, 0, &ln, 1, out, NULL))
-    return pcol_oom(x->j.err);
+  PCOL_RETURN_NOT_OK(pcol_b_function(x->b, &fn, &ln.function_id, x->j.err));
+  PCOL_RETURN_NOT_OK(pcol_b_location(x->b, 0, 0, 0, &ln, 1, out, x->j.err));
   g->frame_memo[fr] = *out;
   return PCOL_OK;
 }
@@ -456,7 +455,7 @@ static int gk_stack(ffi *x, gk *g, size_t st, const char *tp, uint32_t *out) {
     if ((rc = ffj_index(&x->j, gk_cell(T, g->stacks, c, g->st_frame), g->nframes, path, "frameTable", &fr))) break;
     uint32_t loc;
     if ((rc = gk_location(x, g, fr, tp, &loc))) break;
-    if (pcol_b_stack_node(x->b, root ? 0 : g->stack_memo[parent], loc, &g->stack_memo[c], NULL)) rc = pcol_oom(x->j.err);
+    if ((rc = pcol_b_stack_node(x->b, root ? 0 : g->stack_memo[parent], loc, &g->stack_memo[c], x->j.err))) break;
     pcol_jv cat = gk_cell(T, g->frames, fr, g->fr_cat);
     if (pcol_jt_is_int(cat) && pcol_jt_int(T, cat) >= 0) g->stack_cat[c] = (int32_t)(pcol_jt_int(T, cat) + 1);
     else if (!root) g->stack_cat[c] = g->stack_cat[parent];
@@ -506,18 +505,7 @@ static int gecko_thread(ffi *x, pcol_jv th, double offset_ms, const char *tp) {
   const char *wt = ffj_str(&x->j, pcol_jt_get(T, samples, "weightType"));
   int kind = !wt || !strcmp(wt, "samples") ? 0 : !strcmp(wt, "tracing-ms") ? 1 : !strcmp(wt, "bytes") ? 2 : -1;
   if (!rc && kind < 0) rc = ffj_fail(&x->j, "%s.samples.weightType: unknown weight type \"%s\"", tp, wt);
-  if (!rc && kind == 1 && !x->vt_trace) {
-    uint32_t t, u;
-    if (pcol_b_cstr(x->b, "tracing", &t, NULL) || pcol_b_cstr(x->b, PCOL_UNIT_NANOSECONDS, &u, NULL) ||
-        pcol_b_value_type(x->b, t, u, &x->vt_trace, NULL) || pcol_b_source_value_type(x->b, x->src, x->vt_trace, NULL))
-      rc = pcol_oom(x->j.err);
-  }
-  if (!rc && kind == 2 && !x->vt_bytes) {
-    uint32_t t;
-    if (pcol_b_cstr(x->b, "bytes", &t, NULL) || pcol_b_value_type(x->b, t, t, &x->vt_bytes, NULL) ||
-        pcol_b_source_value_type(x->b, x->src, x->vt_bytes, NULL))
-      rc = pcol_oom(x->j.err);
-  }
+  if (!rc) rc = weight_type(x, kind);
   char path[256];
   for (size_t i = 0; i < pcol_jt_size(T, srows) && !rc; i++) {
     srow r = {0};
@@ -646,19 +634,19 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
     rc = pcol_error_set(err, PCOL_EUNSUPPORTED,
                         "%s: processed profile version %d; pcol reads versions %d to %d", name,
                         x.version, FIREFOX_IMPORT_MIN, FIREFOX_IMPORT_MAX);
-  if (!rc && (pcol_b_source(b, "firefox", name, ts, &x.src, err) || pcol_b_cstr(b, "thread_name", &x.k_thread, err) ||
-              pcol_b_cstr(b, "tid", &x.k_tid, err) || pcol_b_cstr(b, "pid", &x.k_pid, err) ||
-              pcol_b_cstr(b, "category", &x.k_cat, err)))
-    rc = pcol_oom(err);
+  if (!rc) rc = pcol_b_source(b, "firefox", name, ts, &x.src, err);
+  const struct { const char *s; uint32_t *id; } keys[] = {
+      {"thread_name", &x.k_thread}, {"tid", &x.k_tid}, {"pid", &x.k_pid}, {"category", &x.k_cat}};
+  for (size_t i = 0; !rc && i < sizeof keys / sizeof *keys; i++) rc = pcol_b_cstr(b, keys[i].s, keys[i].id, err);
   char v[32];
   if (!rc) {
     snprintf(v, sizeof v, "%d", x.version);
-    if (processed && pcol_b_meta_str(b, x.src, "firefox.processed_version", v, err)) rc = pcol_oom(err);
+    if (processed) rc = pcol_b_meta_str(b, x.src, "firefox.processed_version", v, err);
   }
   pcol_jv iv = pcol_jt_get(&x.j.t, meta, "interval");
   if (!rc && pcol_jt_is_num(iv)) {
     snprintf(v, sizeof v, "%.17g", pcol_jt_num(&x.j.t, iv));
-    if (pcol_b_meta_str(b, x.src, "firefox.interval_ms", v, err)) rc = pcol_oom(err);
+    rc = pcol_b_meta_str(b, x.src, "firefox.interval_ms", v, err);
   }
   if (!rc && processed) rc = import_processed(&x, meta);
   if (!rc && !processed) {
@@ -670,7 +658,7 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
                           FIREFOX_GECKO_MIN, FIREFOX_GECKO_VERSION);
     else rc = import_gecko(&x, meta);
     snprintf(v, sizeof v, "%lld", pcol_jt_is_int(gv) ? (long long)pcol_jt_int(&x.j.t, gv) : -1LL);
-    if (!rc && pcol_b_meta_str(b, x.src, "firefox.gecko_version", v, err)) rc = pcol_oom(err);
+    if (!rc) rc = pcol_b_meta_str(b, x.src, "firefox.gecko_version", v, err);
   }
   if (!rc) {
     if (x.nrows) qsort(x.rows, x.nrows, sizeof *x.rows, row_cmp); /* NULL when none */
@@ -679,14 +667,14 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
       srow *r = &x.rows[i];
       pcol_sample_row smp = {x.src, r->t, r->dur, r->w, r->cpu, r->stack, r->ls};
       pcol_value_row val = {r->kind == 1 ? x.vt_trace : x.vt_bytes, r->v};
-      if (pcol_b_sample(b, &smp, &val, r->kind ? 1 : 0, NULL, err)) rc = pcol_oom(err);
+      rc = pcol_b_sample(b, &smp, &val, r->kind ? 1 : 0, NULL, err);
     }
   }
   if (!rc && x.markers) {
     char note[96];
     snprintf(note, sizeof note, "%llu markers not imported (pcol keeps samples only)",
              (unsigned long long)x.markers);
-    if (pcol_b_meta_str(b, x.src, PCOL_META_NOTE, note, err)) rc = pcol_oom(err);
+    rc = pcol_b_meta_str(b, x.src, PCOL_META_NOTE, note, err);
   }
   tables_free(&x);
   free(x.rows);

@@ -198,7 +198,8 @@ static int method_fn(jimp *x, jchunk *k, const jv *m, uint32_t *fid) {
   if (rc < 0) return rc;
   if (rc == 0) { /* no such method */
     pcol_function_row f = {0, 0, 0, PCOL_NA_I64};
-    if (pcol_b_cstr(x->b, "[unknown]", &f.name, NULL) || pcol_b_function(x->b, &f, fid, NULL)) return oom(x);
+    PCOL_RETURN_NOT_OK(pcol_b_cstr(x->b, "[unknown]", &f.name, x->r.err));
+    PCOL_RETURN_NOT_OK(pcol_b_function(x->b, &f, fid, x->r.err));
     return PCOL_OK;
   }
   if (rc == 2) return *fid = memo(k, e, USE_METHOD) - 1, PCOL_OK;
@@ -218,10 +219,11 @@ static int method_fn(jimp *x, jchunk *k, const jv *m, uint32_t *fid) {
   if ((rc = text_of(x, k, fld(k, fv, m->cls, "descriptor"), "string", &s, &n)) < 0) return rc;
   if (pcol_buf_append(&x->sys, s, n)) return oom(x);
   pcol_function_row f = {0, 0, 0, PCOL_NA_I64};
-  if (pcol_b_string(x->b, x->name.data ? (const char *)x->name.data : "", x->name.len, &f.name, NULL) ||
-      pcol_b_string(x->b, x->sys.data ? (const char *)x->sys.data : "", x->sys.len, &f.system_name, NULL) ||
-      pcol_b_function(x->b, &f, fid, NULL))
-    return oom(x);
+  PCOL_RETURN_NOT_OK(pcol_b_string(x->b, x->name.data ? (const char *)x->name.data : "", x->name.len,
+                                   &f.name, x->r.err));
+  PCOL_RETURN_NOT_OK(pcol_b_string(x->b, x->sys.data ? (const char *)x->sys.data : "", x->sys.len,
+                                   &f.system_name, x->r.err));
+  PCOL_RETURN_NOT_OK(pcol_b_function(x->b, &f, fid, x->r.err));
   memo_set(k, e, USE_METHOD, *fid + 1);
   return PCOL_OK;
 }
@@ -240,9 +242,9 @@ static int frame_type(jimp *x, jchunk *k, const jv *t, ftype *out) {
   if (rc < 0) return rc;
   pcol_mapping_row mr = {0, 0, 0, 0, 0, PCOL_MAP_HAS_FUNCTIONS | PCOL_MAP_HAS_LINE_NUMBERS};
   ftype f = {0, n == 7 && !memcmp(s, "Inlined", 7)};
-  if (pcol_b_string(x->b, s, n, &mr.filename, NULL) || pcol_b_mapping(x->b, &mr, 1, &f.map, NULL) ||
-      PCOL_GROW(x->ft, x->nft, x->capft) || x->nft >= UINT32_MAX - 1)
-    return oom(x);
+  PCOL_RETURN_NOT_OK(pcol_b_string(x->b, s, n, &mr.filename, x->r.err));
+  PCOL_RETURN_NOT_OK(pcol_b_mapping(x->b, &mr, 1, &f.map, x->r.err));
+  if (PCOL_GROW(x->ft, x->nft, x->capft) || x->nft >= UINT32_MAX - 1) return oom(x);
   x->ft[x->nft++] = f;
   memo_set(k, e, USE_FTYPE, (uint32_t)x->nft);
   *out = f;
@@ -251,8 +253,8 @@ static int frame_type(jimp *x, jchunk *k, const jv *t, ftype *out) {
 
 static int flush_location(jimp *x, uint32_t map) {
   uint32_t loc;
-  if (pcol_b_location(x->b, map, 0, 0, x->lines, x->nlines, &loc, NULL) || PCOL_GROW(x->locs, x->nlocs, x->caplocs))
-    return oom(x);
+  PCOL_RETURN_NOT_OK(pcol_b_location(x->b, map, 0, 0, x->lines, x->nlines, &loc, x->r.err));
+  if (PCOL_GROW(x->locs, x->nlocs, x->caplocs)) return oom(x);
   x->locs[x->nlocs++] = loc;
   x->nlines = 0;
   return PCOL_OK;
@@ -302,7 +304,7 @@ static int stack_of(jimp *x, jchunk *k, const jv *st, int kind, uint32_t *stack)
     /* inlined frames without a frame after them: a location of their own */
     if (x->nlines && (rc = flush_location(x, last.map))) return rc;
   }
-  if (pcol_b_stack(x->b, x->locs, x->nlocs, stack, NULL)) return oom(x);
+  PCOL_RETURN_NOT_OK(pcol_b_stack(x->b, x->locs, x->nlocs, stack, x->r.err));
   memo_set(k, e, USE_STACK, *stack + 1);
   k->cls[e.ci].ent[e.idx].flag = (uint8_t)truncated;
   return PCOL_OK;
@@ -321,7 +323,7 @@ static int thread_of(jimp *x, jchunk *k, const jv *t, const jthread **out) {
   jthread th = {0, 0, 0, 0, 0};
   if ((rc = text_of(x, k, fld(k, fv, t->cls, "javaName"), "", &s, &n)) < 0) return rc;
   if (rc == 0 && (rc = text_of(x, k, fld(k, fv, t->cls, "osName"), "", &s, &n)) < 0) return rc;
-  if (rc == 1 && pcol_b_string(x->b, s, n, &th.name, NULL)) return oom(x);
+  if (rc == 1) PCOL_RETURN_NOT_OK(pcol_b_string(x->b, s, n, &th.name, x->r.err));
   const jv *id = fld(k, fv, t->cls, "javaThreadId"), *tid = fld(k, fv, t->cls, "osThreadId");
   th.has_id = id->kind == JV_NUM, th.id = id->i;
   th.has_tid = tid->kind == JV_NUM, th.tid = tid->i;
@@ -342,20 +344,20 @@ static int name_sid(jimp *x, jchunk *k, const jv *v, const char *field, int dots
   *sid = 0;
   if (v->kind == JV_STR) { /* a string in the event itself */
     int rc = jfr_string(&x->r, k, v, &s, &n);
-    return rc == 1 && pcol_b_string(x->b, s, n, sid, NULL) ? oom(x) : rc < 0 ? rc : PCOL_OK;
+    return rc == 1 ? pcol_b_string(x->b, s, n, sid, x->r.err) : rc < 0 ? rc : PCOL_OK;
   }
   int rc = pool_struct(x, k, v, dots ? USE_DOTTED : USE_NAME, fv, &e);
   if (rc <= 0) return rc;
   if (rc == 2) return *sid = memo(k, e, dots ? USE_DOTTED : USE_NAME) - 1, PCOL_OK;
   if ((rc = text_of(x, k, fld(k, fv, v->cls, field), "string", &s, &n)) < 0) return rc;
   if (rc == 1) {
-    if (pcol_b_string(x->b, s, n, sid, NULL)) return oom(x);
+    PCOL_RETURN_NOT_OK(pcol_b_string(x->b, s, n, sid, x->r.err));
     if (dots) { /* the same bytes with '.' for '/' */
       x->name.len = 0;
       if (pcol_buf_append(&x->name, s, n)) return oom(x);
       for (size_t i = 0; i < n; i++)
         if (x->name.data[i] == '/') x->name.data[i] = '.';
-      if (n && pcol_b_string(x->b, x->name.data, n, sid, NULL)) return oom(x);
+      if (n) PCOL_RETURN_NOT_OK(pcol_b_string(x->b, x->name.data, n, sid, x->r.err));
     }
   }
   memo_set(k, e, dots ? USE_DOTTED : USE_NAME, *sid + 1);
@@ -417,7 +419,7 @@ static int on_sample(jimp *x, jchunk *k, const jroles *ro, int kind, jcur *c, ui
     if ((rc = name_sid(x, k, &fv[ro->f_class[kind]], "name", 1, &sid))) return rc;
     if (sid) lab[nl].key = x->k_class, lab[nl++].str = sid;
   }
-  if (pcol_b_labelset(x->b, lab, nl, &s.ls, NULL)) return oom(x);
+  PCOL_RETURN_NOT_OK(pcol_b_labelset(x->b, lab, nl, &s.ls, x->r.err));
   for (int v = 0; v < 2; v++) {
     int f = ro->f_val[kind][v];
     if (f >= 0 && fv[f].kind == JV_NUM) s.v[v] = fv[f].i;
@@ -435,7 +437,8 @@ static int on_sample(jimp *x, jchunk *k, const jroles *ro, int kind, jcur *c, ui
 static int add_meta(jimp *x, int kind, const char *key, size_t nkey, const char *val, size_t nval) {
   uint32_t ks, vs;
   if (x->nmeta == JFR_MAX_META) return x->meta_dropped++, PCOL_OK;
-  if (pcol_b_string(x->b, key, nkey, &ks, NULL) || pcol_b_string(x->b, val, nval, &vs, NULL)) return oom(x);
+  PCOL_RETURN_NOT_OK(pcol_b_string(x->b, key, nkey, &ks, x->r.err));
+  PCOL_RETURN_NOT_OK(pcol_b_string(x->b, val, nval, &vs, x->r.err));
   for (size_t i = 0; i < x->nmeta; i++)
     if (x->meta[i].kind == kind && x->meta[i].key == ks) return PCOL_OK; /* the first one kept */
   if (PCOL_GROW(x->meta, x->nmeta, x->capmeta)) return oom(x);
@@ -586,7 +589,7 @@ static int row_cmp(const void *a, const void *b) {
 static int meta_i64(jimp *x, uint32_t src, const char *key, int64_t v) {
   char num[32];
   snprintf(num, sizeof num, "%lld", (long long)v);
-  return pcol_b_meta_str(x->b, src, key, num, NULL) ? oom(x) : PCOL_OK;
+  return pcol_b_meta_str(x->b, src, key, num, x->r.err);
 }
 
 /* One source per event type with samples (or one for the file when none
@@ -603,64 +606,70 @@ static int emit(jimp *x, const char *name, int64_t end_nanos, unsigned chunks, c
     if (any ? !x->count[kind] : kind != 0) continue;
     uint32_t src, vt[3], sid, uid;
     size_t nvt = 0;
+    pcol_error *err = x->r.err; /* the builder's own reason when it refuses */
     x->sys.len = 0;
     if (pcol_buf_append(&x->sys, name, strlen(name)) ||
-        (any && (pcol_buf_append(&x->sys, ": ", 2) || pcol_buf_append(&x->sys, KINDS[kind].event, strlen(KINDS[kind].event)))) ||
-        pcol_b_cstr(x->b, PCOL_SRC_JFR, &sid, NULL) || pcol_b_string(x->b, x->sys.data, x->sys.len, &uid, NULL) ||
-        pcol_b_source_sid(x->b, sid, uid, x->base / 1000000000, &src, NULL))
+        (any && (pcol_buf_append(&x->sys, ": ", 2) || pcol_buf_append(&x->sys, KINDS[kind].event, strlen(KINDS[kind].event)))))
       return oom(x);
     int rc;
+    if ((rc = pcol_b_cstr(x->b, PCOL_SRC_JFR, &sid, err)) ||
+        (rc = pcol_b_string(x->b, x->sys.data, x->sys.len, &uid, err)) ||
+        (rc = pcol_b_source_sid(x->b, sid, uid, x->base / 1000000000, &src, err)))
+      return rc;
     if ((rc = meta_i64(x, src, PPROF_META_TIME_NANOS, x->base)) ||
         (rc = meta_i64(x, src, PPROF_META_DURATION_NANOS, span)) ||
         (rc = meta_i64(x, src, JFR_META_CHUNKS, chunks)))
       return rc;
     char ver[16];
     snprintf(ver, sizeof ver, "%u.%u", k0->major, k0->minor);
-    if (pcol_b_meta_str(x->b, src, JFR_META_VERSION, ver, NULL) ||
-        (any && pcol_b_meta_str(x->b, src, JFR_META_EVENT, KINDS[kind].event, NULL)))
-      return oom(x);
-    if (!any && pcol_b_meta_str(x->b, src, PCOL_META_NOTE, "no execution, native, CPU time, wall-clock or allocation samples in the recording", NULL))
-      return oom(x);
+    if ((rc = pcol_b_meta_str(x->b, src, JFR_META_VERSION, ver, err)) ||
+        (any && (rc = pcol_b_meta_str(x->b, src, JFR_META_EVENT, KINDS[kind].event, err))))
+      return rc;
+    if (!any && (rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, "no execution, native, CPU time, wall-clock or allocation samples in the recording", err)))
+      return rc;
     for (size_t i = 0; i < x->nmeta; i++)
-      if ((x->meta[i].kind == EK_N || x->meta[i].kind == kind) && pcol_b_meta_sid(x->b, src, x->meta[i].key, x->meta[i].val, NULL))
-        return oom(x);
+      if ((x->meta[i].kind == EK_N || x->meta[i].kind == kind) && (rc = pcol_b_meta_sid(x->b, src, x->meta[i].key, x->meta[i].val, err)))
+        return rc;
     if (x->meta_dropped) {
       char note[128];
       snprintf(note, sizeof note, "settings and JVM information past the first %d not kept: %llu",
                JFR_MAX_META, (unsigned long long)x->meta_dropped);
-      if (pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note, NULL)) return oom(x);
+      if ((rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note, err))) return rc;
     }
     if (kind == EK_CPUTIME && x->cpu_lost) {
       char note[128];
       snprintf(note, sizeof note, "CPU time samples the JVM lost (jdk.CPUTimeSamplesLost): %llu",
                (unsigned long long)x->cpu_lost);
-      if (pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note, NULL)) return oom(x);
+      if ((rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note, err))) return rc;
     }
     if (x->truncated[kind]) {
       char note[96];
       snprintf(note, sizeof note, "stack traces truncated by the recorder: %llu samples",
                (unsigned long long)x->truncated[kind]);
-      if (pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note, NULL)) return oom(x);
+      if ((rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note, err))) return rc;
     }
     /* value types: samples, then the fields */
-    if (pcol_b_cstr(x->b, PCOL_VT_SAMPLES, &sid, NULL) || pcol_b_value_type(x->b, sid, x->u_count, &vt[nvt], NULL) ||
-        pcol_b_source_value_type(x->b, src, vt[nvt], NULL))
-      return oom(x);
+    if ((rc = pcol_b_cstr(x->b, PCOL_VT_SAMPLES, &sid, err)) ||
+        (rc = pcol_b_value_type(x->b, sid, x->u_count, &vt[nvt], err)) ||
+        (rc = pcol_b_source_value_type(x->b, src, vt[nvt], err)))
+      return rc;
     nvt++;
     for (int v = 0; v < 2 && KINDS[kind].vt[v]; v++) {
-      if (pcol_b_cstr(x->b, KINDS[kind].vt[v], &sid, NULL) || pcol_b_cstr(x->b, KINDS[kind].unit[v], &uid, NULL) ||
-          pcol_b_value_type(x->b, sid, uid, &vt[nvt], NULL) || pcol_b_source_value_type(x->b, src, vt[nvt], NULL))
-        return oom(x);
+      if ((rc = pcol_b_cstr(x->b, KINDS[kind].vt[v], &sid, err)) ||
+          (rc = pcol_b_cstr(x->b, KINDS[kind].unit[v], &uid, err)) ||
+          (rc = pcol_b_value_type(x->b, sid, uid, &vt[nvt], err)) ||
+          (rc = pcol_b_source_value_type(x->b, src, vt[nvt], err)))
+        return rc;
       nvt++;
     }
-    if (pcol_b_meta_str(x->b, src, PPROF_META_DEFAULT_SAMPLE_TYPE,
-                        KINDS[kind].dflt ? KINDS[kind].vt[KINDS[kind].dflt - 1] : PCOL_VT_SAMPLES, NULL))
-      return oom(x);
+    if ((rc = pcol_b_meta_str(x->b, src, PPROF_META_DEFAULT_SAMPLE_TYPE,
+                              KINDS[kind].dflt ? KINDS[kind].vt[KINDS[kind].dflt - 1] : PCOL_VT_SAMPLES, err)))
+      return rc;
     for (; r < x->nrows && x->rows[r].kind == kind; r++) {
       const srow *s = &x->rows[r];
       pcol_sample_row row = {src, s->t, 0, 1, PCOL_NA_I64, s->stack, s->ls};
       pcol_value_row val[3] = {{vt[0], s->n}, {vt[1], s->v[0]}, {vt[2], s->v[1]}};
-      if (pcol_b_sample(x->b, &row, val, nvt, NULL, NULL)) return oom(x);
+      if ((rc = pcol_b_sample(x->b, &row, val, nvt, NULL, err))) return rc;
     }
   }
   return PCOL_OK;
@@ -694,11 +703,11 @@ int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_impo
     if (e > end_nanos) end_nanos = e;
     if (chunks == 1) k0 = k;
   }
-  if (!rc && (pcol_b_cstr(b, "thread_name", &x.k_thread, err) || pcol_b_cstr(b, "thread_id", &x.k_thread_id, err) ||
-              pcol_b_cstr(b, "tid", &x.k_tid, err) || pcol_b_cstr(b, JFR_LABEL_STATE, &x.k_state, err) ||
-              pcol_b_cstr(b, JFR_LABEL_CLASS, &x.k_class, err) || pcol_b_cstr(b, PCOL_UNIT_COUNT, &x.u_count, err) ||
-              pcol_b_cstr(b, PCOL_UNIT_NANOSECONDS, &x.u_ns, err)))
-    rc = oom(&x);
+  const struct { const char *s; uint32_t *id; } keys[] = {
+      {"thread_name", &x.k_thread}, {"thread_id", &x.k_thread_id}, {"tid", &x.k_tid},
+      {JFR_LABEL_STATE, &x.k_state}, {JFR_LABEL_CLASS, &x.k_class},
+      {PCOL_UNIT_COUNT, &x.u_count}, {PCOL_UNIT_NANOSECONDS, &x.u_ns}};
+  for (size_t i = 0; !rc && i < sizeof keys / sizeof *keys; i++) rc = pcol_b_cstr(b, keys[i].s, keys[i].id, err);
   chunks = 0;
   for (uint64_t at = 0; !rc && at < raw.len; at += k.size) {
     x.r.chunk_no = ++chunks;

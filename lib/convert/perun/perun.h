@@ -148,6 +148,9 @@ typedef int (*event_fn)(pimp *p, json_t *ev, vslice trace, uint32_t gi, uint32_t
  * the document calls nothing of it; the events go back through event_fn).
  * Helpers both halves use: */
 int perun_oom(pimp *p);
+/* A builder call's status rc: on failure its own reason (a limit, a bad id,
+ * memory), already in p->err, after the file's name. */
+int perun_b(pimp *p, int rc);
 char *perun_jtext(const json_t *v);
 int perun_meta_json(pimp *p, const char *key, const json_t *v);
 int64_t perun_parse_time(const json_t *v);

@@ -7,6 +7,7 @@
  * is perun_import.c's business. */
 #include "perun.h"
 #include "keys.h"     /* PERUN_META_EMPTY_TYPES, PERUN_META_GLOBAL, PERUN_META_KEYS, ... */
+#include "error.h"    /* PCOL_RETURN_NOT_OK */
 #include "buf.h"      /* PCOL_GROW */
 #include "hash.h"     /* pcol_hash_keyed, pcol_hset_find, pcol_hset_free, ... */
 #include <math.h>
@@ -20,6 +21,11 @@
 
 int perun_oom(pimp *p) { return pcol_error_set(p->err, PCOL_ENOMEM, "%s: out of memory", p->name); }
 
+int perun_b(pimp *p, int rc) {
+  if (rc) (void)pcol_error_prefix(p->err, p->name);
+  return rc;
+}
+
 /* JSON text of any value (compact, key order kept; NaN and Infinity as
  * Python writes them, perun_json.h); malloc'd. */
 char *perun_jtext(const json_t *v) {
@@ -29,9 +35,9 @@ char *perun_jtext(const json_t *v) {
 int perun_meta_json(pimp *p, const char *key, const json_t *v) {
   char *s = perun_jtext(v);
   if (!s) return perun_oom(p);
-  int rc = pcol_b_meta(p->b, p->src, key, s, strlen(s), NULL);
+  int rc = pcol_b_meta(p->b, p->src, key, s, strlen(s), p->err);
   free(s);
-  return rc ? perun_oom(p) : PCOL_OK;
+  return perun_b(p, rc);
 }
 
 /* ---------------------------------------------------------------- time */
@@ -379,9 +385,10 @@ static int read_type(pimp *p, const kent *e, const kent *pe, json_t *empty) {
   } else if (!rc) {
     pgroup *g = new_group(p);
     char *cs = perun_jtext(names);
-    if (!g || !cs || pcol_b_string(p->b, e->k, e->kl, &g->name_sid, NULL) ||
-        pcol_b_cstr(p->b, cs, &g->columns_sid, NULL))
-      rc = perun_oom(p);
+    if (!g || !cs) rc = perun_oom(p);
+    else if ((rc = pcol_b_string(p->b, e->k, e->kl, &g->name_sid, p->err)) ||
+             (rc = pcol_b_cstr(p->b, cs, &g->columns_sid, p->err)))
+      rc = perun_b(p, rc);
     free(cs);
     if (!rc) {
       g->nev = (uint32_t)n;
@@ -753,7 +760,7 @@ int perun_read_top(pimp *p) {
 
   /* provenance: every top-level key's place, and the non-data keys' values */
   char lay[2] = {(char)('0' + p->layout), 0};
-  if (pcol_b_meta_str(p->b, p->src, PERUN_META_LAYOUT, lay, NULL)) return perun_oom(p);
+  PCOL_RETURN_NOT_OK(perun_b(p, pcol_b_meta_str(p->b, p->src, PERUN_META_LAYOUT, lay, p->err)));
   json_t *keys = json_array();
   if (!keys) return perun_oom(p);
   for (size_t i = 0; i < p->top.n && !rc; i++) {

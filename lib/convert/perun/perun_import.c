@@ -9,6 +9,7 @@
  * "perun.<key>" so that the exporter can give back the same JSON value. */
 #include "perun.h"
 #include "keys.h"     /* PERUN_LABEL_TRACE, PCOL_SRC_PERUN, PERUN_LABEL_AMOUNT, ... */
+#include "error.h"    /* PCOL_RETURN_NOT_OK */
 #include "buf.h"      /* PCOL_GROW, pcol_buf, pcol_buf_append, ... */
 #include "hash.h"     /* pcol_hash_keyed, pcol_hset_find, pcol_hset_free, ... */
 #include "instream.h" /* pcol_input_cap */
@@ -67,10 +68,11 @@ static int value_type(pimp *p, const char *subtype, uint32_t *out) {
     }
   }
   uint32_t ts, us = 0;
-  int rc = pcol_b_cstr(p->b, tname, &ts, NULL) || (unit && pcol_b_cstr(p->b, unit, &us, NULL)) ||
-           pcol_b_value_type(p->b, ts, us, out, NULL);
+  int rc = pcol_b_cstr(p->b, tname, &ts, p->err);
+  if (!rc && unit) rc = pcol_b_cstr(p->b, unit, &us, p->err);
+  if (!rc) rc = pcol_b_value_type(p->b, ts, us, out, p->err);
   free(tsub);
-  if (rc) return perun_oom(p);
+  if (rc) return perun_b(p, rc);
   /* several subtypes may share one value type: declare it once */
   if (*out >= p->nvt_declared) {
     size_t n = (size_t)*out + 64;
@@ -81,7 +83,7 @@ static int value_type(pimp *p, const char *subtype, uint32_t *out) {
     p->nvt_declared = n;
   }
   if (!p->vt_declared[*out]) {
-    if (pcol_b_source_value_type(p->b, p->src, *out, NULL)) return perun_oom(p);
+    PCOL_RETURN_NOT_OK(perun_b(p, pcol_b_source_value_type(p->b, p->src, *out, p->err)));
     p->vt_declared[*out] = 1;
   }
   if (!subtype) p->vt_no_subtype = *out;
@@ -99,7 +101,7 @@ static int push_label_row(pimp *p, const pcol_label_row *r) {
 
 static int push_label(pimp *p, const char *key, uint32_t str, int64_t num, uint32_t unit) {
   pcol_label_row l = {0, str, num, unit};
-  if (pcol_b_cstr(p->b, key, &l.key, NULL)) return perun_oom(p);
+  PCOL_RETURN_NOT_OK(perun_b(p, pcol_b_cstr(p->b, key, &l.key, p->err)));
   return push_label_row(p, &l);
 }
 
@@ -107,9 +109,9 @@ static int label_json_text(pimp *p, const char *key, const json_t *v) {
   char *s = perun_jtext(v);
   if (!s) return perun_oom(p);
   uint32_t sid;
-  int rc = pcol_b_string(p->b, s, strlen(s), &sid, NULL);
+  int rc = pcol_b_string(p->b, s, strlen(s), &sid, p->err);
   free(s);
-  if (rc) return perun_oom(p);
+  if (rc) return perun_b(p, rc);
   return push_label(p, key, sid, 0, p->u_json);
 }
 
@@ -117,7 +119,7 @@ static int label_json_text(pimp *p, const char *key, const json_t *v) {
 static int generic_label(pimp *p, const char *key, const json_t *v) {
   if (perun_json_is_str(v)) {
     uint32_t sid;
-    if (pcol_b_string(p->b, json_string_value(v), json_string_length(v), &sid, NULL)) return perun_oom(p);
+    PCOL_RETURN_NOT_OK(perun_b(p, pcol_b_string(p->b, json_string_value(v), json_string_length(v), &sid, p->err)));
     return push_label(p, key, sid, 0, 0);
   }
   if (json_is_integer(v)) return push_label(p, key, 0, (int64_t)json_integer_value(v), 0);
@@ -135,14 +137,12 @@ static int push_loc(pimp *p, uint32_t loc) {
 static int frame_loc(pimp *p, const char *fn, size_t fnlen, const char *file, size_t filelen,
                      int64_t line, uint32_t *loc) {
   pcol_function_row f = {0, 0, 0, PCOL_NA_I64};
-  if (pcol_b_string(p->b, fn, fnlen, &f.name, NULL) ||
-      (file && pcol_b_string(p->b, file, filelen, &f.filename, NULL)))
-    return perun_oom(p);
+  int rc = pcol_b_string(p->b, fn, fnlen, &f.name, p->err);
+  if (!rc && file) rc = pcol_b_string(p->b, file, filelen, &f.filename, p->err);
   pcol_line_row l = {0, line, PCOL_NA_I64};
-  if (pcol_b_function(p->b, &f, &l.function_id, NULL) ||
-      pcol_b_location(p->b, 0, 0, 0, &l, 1, loc, NULL))
-    return perun_oom(p);
-  return PCOL_OK;
+  if (!rc) rc = pcol_b_function(p->b, &f, &l.function_id, p->err);
+  if (!rc) rc = pcol_b_location(p->b, 0, 0, 0, &l, 1, loc, p->err);
+  return perun_b(p, rc);
 }
 
 static const char *jstr(const json_t *o, const char *k, size_t *len) {
@@ -281,7 +281,7 @@ static int event_stack(pimp *p, vslice trace, const json_t *uid, uint32_t *stack
       }
     }
   }
-  if (pcol_b_stack(p->b, p->locs, p->nlocs, stack_id, NULL)) return perun_oom(p);
+  PCOL_RETURN_NOT_OK(perun_b(p, pcol_b_stack(p->b, p->locs, p->nlocs, stack_id, p->err)));
   return PCOL_OK;
 }
 
@@ -308,9 +308,9 @@ static int amount_parse(pimp *p, const json_t *a, amount_info *ai) {
   if (!ai->exact) {
     char *t = perun_jtext(a);
     if (!t) return perun_oom(p);
-    int rc = pcol_b_string(p->b, t, strlen(t), &ai->text_sid, NULL);
+    int rc = pcol_b_string(p->b, t, strlen(t), &ai->text_sid, p->err);
     free(t);
-    if (rc) return perun_oom(p);
+    if (rc) return perun_b(p, rc);
   }
   return PCOL_OK;
 }
@@ -406,7 +406,7 @@ static int emit_event(pimp *p, json_t *own, vslice trace, uint32_t gi, uint32_t 
     return pcol_error_set(p->err, PCOL_ETOOBIG,
                           "%s: the events expand to more than %llu labels, frames and trace bytes (%d per input byte): "
                           "refusing the amplification", p->name, (unsigned long long)p->max_work, WORK_PER_BYTE);
-  if (pcol_b_labelset(p->b, p->labels, p->nlabels, &pd->labelset_id, NULL)) return perun_oom(p);
+  PCOL_RETURN_NOT_OK(perun_b(p, pcol_b_labelset(p->b, p->labels, p->nlabels, &pd->labelset_id, p->err)));
   return PCOL_OK;
 }
 
@@ -435,9 +435,8 @@ static int import_models(pimp *p, json_t *ms) {
       if (!v) continue;
       expect++;
       if (!perun_json_is_str(v)) canonical = 0;
-      if (perun_json_is_str(v) ? pcol_b_string(p->b, json_string_value(v), json_string_length(v), sv[k], NULL)
-                            : 0)
-        return perun_oom(p);
+      if (perun_json_is_str(v))
+        PCOL_RETURN_NOT_OK(perun_b(p, pcol_b_string(p->b, json_string_value(v), json_string_length(v), sv[k], p->err)));
     }
     const char *nk[] = {"r_square", "x_start", "x_end"};
     double *nv[] = {&r.r_square, &r.x_start, &r.x_end};
@@ -456,12 +455,12 @@ static int import_models(pimp *p, json_t *ms) {
       expect++;
       char *s = perun_jtext(c);
       if (!s) return perun_oom(p);
-      int rc = pcol_b_string(p->b, s, strlen(s), &r.coeffs, NULL);
+      int rc = pcol_b_string(p->b, s, strlen(s), &r.coeffs, p->err);
       free(s);
-      if (rc) return perun_oom(p);
+      if (rc) return perun_b(p, rc);
     }
     if (json_object_size(m) != expect) canonical = 0;
-    if (pcol_b_model(p->b, &r, NULL)) return perun_oom(p);
+    PCOL_RETURN_NOT_OK(perun_b(p, pcol_b_model(p->b, &r, p->err)));
   }
   /* records the table cannot give back exactly are kept verbatim too */
   return canonical ? PCOL_OK : perun_meta_json(p, PERUN_META_MODELS, ms);
@@ -483,7 +482,7 @@ static int import_events(pimp *p) {
     while (p->amount_k > 0 && p->amount_max * pow(10, p->amount_k) >= 9.2e18) p->amount_k--;
     char sc[8];
     snprintf(sc, sizeof sc, "1e%d", p->amount_k);
-    if (pcol_b_meta_str(p->b, p->src, PERUN_META_AMOUNT_SCALE, sc, NULL)) return perun_oom(p);
+    PCOL_RETURN_NOT_OK(perun_b(p, pcol_b_meta_str(p->b, p->src, PERUN_META_AMOUNT_SCALE, sc, p->err)));
   }
   if (!p->nev) return PCOL_OK;
   p->pend = calloc(p->nev, sizeof *p->pend);
@@ -500,8 +499,7 @@ static int import_events(pimp *p) {
     const pending *pd = &p->pend[p->ev[i].seq];
     pcol_sample_row s = {p->src, p->ev[i].time, 0, pd->weight, PCOL_NA_I64, pd->stack_id, pd->labelset_id};
     pcol_value_row val = {pd->value_type_id, pd->value};
-    if (pcol_b_sample(p->b, &s, &val, pd->nval, NULL, NULL))
-      return pcol_error_set(p->err, PCOL_EINVAL, "%s: could not add a sample (internal order error)", p->name);
+    PCOL_RETURN_NOT_OK(perun_b(p, pcol_b_sample(p->b, &s, &val, pd->nval, NULL, p->err)));
   }
   return PCOL_OK;
 }
@@ -517,10 +515,11 @@ int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const 
   p.max_work = (uint64_t)len > (UINT64_MAX - WORK_FLOOR) / WORK_PER_BYTE ? UINT64_MAX
                                                                          : WORK_FLOOR + (uint64_t)len * WORK_PER_BYTE;
   int rc = PCOL_OK;
-  if (!(p.vt_by_subtype = json_object()) || pcol_b_source(b, PCOL_SRC_PERUN, name, PCOL_NA_I64, &p.src, err) ||
-      pcol_b_cstr(b, PERUN_UNIT_JSON, &p.u_json, err) ||
-      pcol_b_cstr(b, PERUN_UNIT_ABSENT, &p.u_absent, err))
-    rc = perun_oom(&p);
+  if (!(p.vt_by_subtype = json_object())) rc = perun_oom(&p);
+  if (!rc) rc = pcol_b_source(b, PCOL_SRC_PERUN, name, PCOL_NA_I64, &p.src, err);
+  if (!rc) rc = pcol_b_cstr(b, PERUN_UNIT_JSON, &p.u_json, err);
+  if (!rc) rc = pcol_b_cstr(b, PERUN_UNIT_ABSENT, &p.u_absent, err);
+  if (rc) (void)perun_b(&p, rc);
   if (!rc) rc = perun_read_top(&p);
   if (!rc && p.models) rc = import_models(&p, p.models); /* after the events' types */
   if (!rc) rc = import_events(&p);

@@ -683,10 +683,10 @@ static void read_more(rp_parse *P, rp_block *blk) {
   }
 }
 
-static int ensure_cap(rp_block *blk, size_t cap) {
+static int ensure_cap(rp_parse *P, rp_block *blk, size_t cap) {
   if (blk->cap >= cap) return PCOL_OK;
   char *d = realloc(blk->data, cap);
-  if (!d) return PCOL_ENOMEM;
+  if (!d) return pfail_rc(P, PCOL_ENOMEM);
   blk->data = d;
   blk->cap = cap;
   return PCOL_OK;
@@ -713,7 +713,7 @@ static void parse_block(rp_parse *P, rp_block *blk) {
   blk->recs.len = blk->frs.len = blk->newfr.len = 0;
   blk->last = 0;
   blk->err_rc = PCOL_OK;
-  int rc = ensure_cap(blk, P->next_block > P->carry.len * 2 ? P->next_block : P->carry.len * 2);
+  int rc = ensure_cap(P, blk, P->next_block > P->carry.len * 2 ? P->next_block : P->carry.len * 2);
   if (rc) goto fail;
   if (P->next_block < RP_BLOCK_MAX) P->next_block *= 2;
   if (P->carry.len) memcpy(blk->data, P->carry.data, P->carry.len);
@@ -730,7 +730,8 @@ static void parse_block(rp_parse *P, rp_block *blk) {
     }
     if (pos > 0 || P->eof) break;
     /* not one whole line in the block: make it bigger (the input cap bounds it) */
-    if (blk->cap > SIZE_MAX / 2 || (rc = ensure_cap(blk, blk->cap * 2))) goto fail;
+    if ((rc = blk->cap > SIZE_MAX / 2 ? pfail_rc(P, PCOL_ENOMEM) : ensure_cap(P, blk, blk->cap * 2)))
+      goto fail;
   }
   if (!P->eof) {
     blk->eol_default = P->eol_default;
@@ -749,7 +750,6 @@ static void parse_block(rp_parse *P, rp_block *blk) {
   }
   rc = parse_end(P);
 fail:
-  if (rc == PCOL_ENOMEM && !P->err.message[0]) pfail_rc(P, rc);
   blk->eol_default = P->eol_default;
   blk->last = 1;
   blk->err_rc = rc;
