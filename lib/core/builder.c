@@ -485,8 +485,8 @@ static int b_stack(pcol_builder *b, const uint32_t *locs, size_t n,
   return PCOL_OK;
 }
 
-int pcol_b_stack_memo(pcol_builder *b, pcol_stack_memo *m, const uint32_t *locs, size_t n,
-                      uint32_t *stack_id) {
+static int b_stack_memo(pcol_builder *b, pcol_stack_memo *m, const uint32_t *locs, size_t n,
+                        uint32_t *stack_id) {
   const uint32_t *pl = (const uint32_t *)(const void *)m->locs.data;
   const uint32_t *pn = (const uint32_t *)(const void *)m->nodes.data;
   size_t pm = m->locs.len / sizeof(uint32_t), k = 0;
@@ -916,6 +916,10 @@ int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id, ui
 int pcol_b_stack(pcol_builder *b, const uint32_t *locations_leaf_first, size_t n,
                  uint32_t *stack_id, pcol_error *err) {
   return b_fail(err, b_stack(b, locations_leaf_first, n, stack_id), "pcol_b_stack");
+}
+int pcol_b_stack_memo(pcol_builder *b, pcol_stack_memo *m, const uint32_t *locs, size_t n,
+                      uint32_t *stack_id, pcol_error *err) {
+  return b_fail(err, b_stack_memo(b, m, locs, n, stack_id), "pcol_b_stack_memo");
 }
 int pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n, uint32_t *id,
                     pcol_error *err) {

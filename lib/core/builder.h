@@ -93,13 +93,14 @@ struct pcol_builder {
  * nodes of the outer frames it shares with the previous stack built
  * through the same memo (consecutive samples usually share most of them,
  * and a repeated stack costs no lookup at all).  The memo holds that
- * previous stack, outermost first; free it with pcol_stack_memo_free. */
+ * previous stack, outermost first; free it with pcol_stack_memo_free.
+ * err as the pcol_b_* calls fill it (may be NULL). */
 typedef struct pcol_stack_memo {
   pcol_buf locs, nodes;
   pcol_buf hashes; /* the path hashes of a stack's new frames (scratch) */
 } pcol_stack_memo;
 int pcol_b_stack_memo(pcol_builder *b, pcol_stack_memo *m, const uint32_t *locs, size_t n,
-                      uint32_t *stack_id);
+                      uint32_t *stack_id, pcol_error *err);
 static inline void pcol_stack_memo_free(pcol_stack_memo *m) {
   pcol_buf_free(&m->locs);
   pcol_buf_free(&m->nodes);

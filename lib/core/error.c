@@ -33,6 +33,12 @@ int pcol_error_prefix(pcol_error *err, const char *prefix) {
   return pcol_error_set(err, err->code, "%s: %s", prefix, err->message);
 }
 
+int pcol_error_in(pcol_error *err, int rc, const char *name, uint64_t line) {
+  if (!rc || !err) return rc;
+  if (line) return pcol_error_set(err, rc, "%s:%llu: %s", name, (unsigned long long)line, err->message);
+  return pcol_error_set(err, rc, "%s: %s", name, err->message);
+}
+
 unsigned pcol_version(void) { return PCOL_VERSION_NUMBER; }
 const char *pcol_version_string(void) { return PCOL_VERSION_STRING; }
 

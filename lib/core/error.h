@@ -12,7 +12,7 @@
     int rc_ = (expr);                                                         \
     if (rc_) return rc_;                                                      \
   } while (0)
-/* Same for a callee that takes no pcol_error (the pcol_b_* calls, pcol_buf):
+/* Same for a callee that takes no pcol_error (pcol_buf):
  * fills err with the code's name so that every failure has a message. */
 #define PCOL_RETURN_NOT_OK_WITH_ERROR(expr, err)                              \
   do {                                                                        \
@@ -22,6 +22,11 @@
 static inline int pcol_oom(pcol_error *err) {
   return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
 }
+/* A failed call's status rc passed on as it is, its message (already in err:
+ * a pcol_b_* refusal names the call and its reason) after "name: ", or
+ * "name:line: " when line > 0.  rc 0 leaves err alone.  How an importer
+ * passes the builder's reason on with the place in its input. */
+int pcol_error_in(pcol_error *err, int rc, const char *name, uint64_t line);
 
 /* A failed write: "WHAT: write error: No space left on device" (errnum, or
  * errno when 0; what may be NULL).  PCOL_EIO.  The one wording of every

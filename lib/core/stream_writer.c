@@ -545,7 +545,7 @@ static int add_sample(pcol_writer *w, const pcol_writer_sample *s) {
     PCOL_RETURN_NOT_OK(file_location(w, s->locations[i], &w->stack[i]));
   pcol_sample_row row = {w->src, PCOL_NA_I64, s->duration_ns, s->weight ? s->weight : 1,
                          PCOL_NA_I64, 0, 0};
-  PCOL_RETURN_NOT_OK(pcol_b_stack_memo(w->b, &w->memo, w->stack, n, &row.stack_id));
+  PCOL_RETURN_NOT_OK(pcol_b_stack_memo(w->b, &w->memo, w->stack, n, &row.stack_id, NULL));
   if (s->nlabels) {
     if (s->nlabels > w->clab) {
       pcol_label_row *p = realloc(w->lab, s->nlabels * sizeof *p);

@@ -13,7 +13,7 @@
  * section). */
 #include "collapsed.h"
 #include "keys.h"     /* COLLAPSED_UNIT_NANO, COLLAPSED_UNIT_COUNT, COLLAPSED_VT_AFTER, ... */
-#include "error.h"    /* pcol_oom */
+#include "error.h"    /* pcol_error_in, pcol_oom */
 #include "buf.h"      /* pcol_buf_append, PCOL_GROW, pcol_buf, ... */
 #include "instream.h" /* pcol_input_cap */
 #include "stream.h"   /* pcol_capped, pcol_capped_stream, pcol_replay_stream */
@@ -88,9 +88,10 @@ static int vt_get(cimp *c, int which, uint32_t *out) {
       {COLLAPSED_VT_AFTER, COLLAPSED_UNIT_NANO}};
   if (!c->vt[which]) {
     uint32_t t, u;
-    if (pcol_b_cstr(c->b, names[which][0], &t, c->err) || pcol_b_cstr(c->b, names[which][1], &u, c->err) ||
-        pcol_b_value_type(c->b, t, u, &c->vt[which], c->err) || pcol_b_source_value_type(c->b, c->src, c->vt[which], c->err))
-      return pcol_oom(c->err);
+    PCOL_RETURN_NOT_OK(pcol_b_cstr(c->b, names[which][0], &t, c->err));
+    PCOL_RETURN_NOT_OK(pcol_b_cstr(c->b, names[which][1], &u, c->err));
+    PCOL_RETURN_NOT_OK(pcol_b_value_type(c->b, t, u, &c->vt[which], c->err));
+    PCOL_RETURN_NOT_OK(pcol_b_source_value_type(c->b, c->src, c->vt[which], c->err));
   }
   *out = c->vt[which];
   return PCOL_OK;
@@ -113,9 +114,9 @@ static int frame_stack(cimp *c, const char *s, size_t n, uint32_t *stack) {
     pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
     pcol_line_row l = {0, PCOL_NA_I64, PCOL_NA_I64};
     uint32_t loc;
-    if (pcol_b_string(c->b, s + start, i - start, &fn.name, c->err) || pcol_b_function(c->b, &fn, &l.function_id, c->err) ||
-        pcol_b_location(c->b, 0, 0, 0, &l, 1, &loc, c->err))
-      return pcol_oom(c->err);
+    PCOL_RETURN_NOT_OK(pcol_b_string(c->b, s + start, i - start, &fn.name, c->err));
+    PCOL_RETURN_NOT_OK(pcol_b_function(c->b, &fn, &l.function_id, c->err));
+    PCOL_RETURN_NOT_OK(pcol_b_location(c->b, 0, 0, 0, &l, 1, &loc, c->err));
     if (PCOL_GROW(c->locs, c->nlocs, c->caplocs)) return pcol_oom(c->err);
     c->locs[c->nlocs++] = loc;
     start = i + 1;
@@ -126,7 +127,7 @@ static int frame_stack(cimp *c, const char *s, size_t n, uint32_t *stack) {
     c->locs[i] = c->locs[c->nlocs - 1 - i];
     c->locs[c->nlocs - 1 - i] = t;
   }
-  return pcol_b_stack(c->b, c->locs, c->nlocs, stack, c->err) ? pcol_oom(c->err) : PCOL_OK;
+  return pcol_b_stack(c->b, c->locs, c->nlocs, stack, c->err);
 }
 
 /* the last blank-separated token of s[0..n): its start, or n if none */
@@ -199,8 +200,10 @@ static int import_line(cimp *c, char *line, size_t len, uint64_t lineno, int *mo
   pcol_sample_row s = {c->src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
   pcol_value_row v[2];
   size_t nv = 0;
-  int rc;
-  if ((rc = frame_stack(c, line, rest, &s.stack_id))) return rc;
+  /* the builder's refusals (and a failed allocation) after the file's name
+   * and the line's number, as the line's other errors */
+#define AT_LINE(expr) PCOL_RETURN_NOT_OK(pcol_error_in(c->err, (expr), c->name, lineno))
+  AT_LINE(frame_stack(c, line, rest, &s.stack_id));
   char canon[128];
   int cl;
   if (*mode == 1) {
@@ -209,15 +212,15 @@ static int import_line(cimp *c, char *line, size_t len, uint64_t lineno, int *mo
       cl = snprintf(canon, sizeof canon, "%lld", (long long)i2);
     } else {
       s.weight = round_nano(n2);
-      if ((rc = vt_get(c, 0, &v[0].value_type_id))) return rc;
+      AT_LINE(vt_get(c, 0, &v[0].value_type_id));
       v[nv++].value = n2;
       cl = render_nano(canon, sizeof canon, n2);
     }
   } else {
     int dec = !int1 || !int2;
     s.weight = int2 ? i2 : round_nano(n2);
-    if ((rc = vt_get(c, dec ? 3 : 1, &v[0].value_type_id)) || (rc = vt_get(c, dec ? 4 : 2, &v[1].value_type_id)))
-      return rc;
+    AT_LINE(vt_get(c, dec ? 3 : 1, &v[0].value_type_id));
+    AT_LINE(vt_get(c, dec ? 4 : 2, &v[1].value_type_id));
     v[0].value = dec ? n1 : i1;
     v[1].value = dec ? n2 : i2;
     nv = 2;
@@ -227,11 +230,12 @@ static int import_line(cimp *c, char *line, size_t len, uint64_t lineno, int *mo
     cl = snprintf(canon, sizeof canon, "%s %s", a, b);
   }
   uint32_t id;
-  if (pcol_b_sample(c->b, &s, v, nv, &id, c->err)) return pcol_oom(c->err);
+  AT_LINE(pcol_b_sample(c->b, &s, v, nv, &id, c->err));
   /* the exporter writes rest + ' ' + canon; keep the line if that differs */
   size_t tail = len - rest - 1;
   if (line[rest] != ' ' || (size_t)cl != tail || memcmp(canon, line + rest + 1, tail))
-    if (pcol_b_sample_text(c->b, id, line, len, c->err)) return pcol_oom(c->err);
+    AT_LINE(pcol_b_sample_text(c->b, id, line, len, c->err));
+#undef AT_LINE
   return PCOL_OK;
 }
 
@@ -303,7 +307,7 @@ int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
   c.b = b;
   c.name = name;
   c.err = err;
-  if (pcol_b_source(b, PCOL_SRC_COLLAPSED, name, PCOL_NA_I64, &c.src, err)) return pcol_oom(err);
+  PCOL_RETURN_NOT_OK(pcol_error_in(err, pcol_b_source(b, PCOL_SRC_COLLAPSED, name, PCOL_NA_I64, &c.src, err), name, 0));
   uint64_t cap = pcol_input_cap(opt);
   /* UTF-16 with a BOM (what Windows tools write; speedscope reads it) is
    * read as its UTF-8; a UTF-8 BOM is dropped */

@@ -19,7 +19,7 @@
 #include "otlp.h"
 #include "pb_wire.h"
 #include "keys.h"     /* OTLP_ATTR_SOURCE_TYPE, OTLP_ATTR_SOURCE_URI, OTLP_ATTR_BUILD_ID, ... */
-#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_in, pcol_oom */
 #include "buf.h"      /* pcol_buf, pcol_buf_free, pcol_buf_reserve, ... */
 #include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */
 #include "read_all.h" /* pcol_input_done, pcol_input_free, pcol_input, ... */
@@ -65,12 +65,9 @@ static int bad(ctx *c, const char *fmt, ...) {
   return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: malformed OTLP profiles: %s", c->name, m);
 }
 
-#define TRY(x)                                                                  \
-  do {                                                                          \
-    int r_ = (x);                                                               \
-    if (r_) return pcol_error_set(c->err, r_, "%s: building pcol tables: %s",   \
-                                  c->name, pcol_strerror(r_));                  \
-  } while (0)
+/* A failed builder call or allocation while building the tables: its own
+ * message (the pcol_b_* call and its reason) after the file's name. */
+#define TRY(x) PCOL_RETURN_NOT_OK(pcol_error_in(c->err, (x), c->name, 0))
 
 /* ------------------------------------------------------ checking indices */
 
@@ -457,7 +454,7 @@ static int any_text(ctx *c, const otlp_any *v, pcol_buf *t, int *is_int, int64_t
     break;
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_BYTES_VALUE: {
     if (v->bytes_value.len > (SIZE_MAX - 1) / 2 || pcol_buf_reserve(t, 2 * v->bytes_value.len + 1))
-      return PCOL_ENOMEM;
+      return pcol_oom(c->err);
     hex((char *)t->data, v->bytes_value.data, v->bytes_value.len);
     t->len = 2 * v->bytes_value.len;
     return PCOL_OK;
@@ -466,7 +463,7 @@ static int any_text(ctx *c, const otlp_any *v, pcol_buf *t, int *is_int, int64_t
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_KVLIST_VALUE: {
     /* nested values: their packed protobuf bytes as hex (kept, not shown) */
     size_t n = protobuf_c_message_get_packed_size(&v->base);
-    if (n > (SIZE_MAX - 1) / 3 || pcol_buf_reserve(t, 3 * n + 1)) return PCOL_ENOMEM;
+    if (n > (SIZE_MAX - 1) / 3 || pcol_buf_reserve(t, 3 * n + 1)) return pcol_oom(c->err);
     uint8_t *raw = t->data + 2 * n + 1;
     protobuf_c_message_pack(&v->base, raw);
     hex((char *)t->data, raw, n);
@@ -476,7 +473,7 @@ static int any_text(ctx *c, const otlp_any *v, pcol_buf *t, int *is_int, int64_t
   default: return PCOL_OK;
   }
   if (!s) s = "";
-  return pcol_buf_append(t, s, strlen(s)) ? PCOL_ENOMEM : PCOL_OK;
+  return pcol_buf_append(t, s, strlen(s)) ? pcol_oom(c->err) : PCOL_OK;
 }
 
 /* ------------------------------------------------------ dictionary tables */
@@ -533,7 +530,7 @@ static int build_tables(ctx *c) {
     const otlp_location *l = D->location_table[i];
     lines.len = 0;
     if (pcol_buf_reserve(&lines, l->n_lines * sizeof(pcol_line_row) + 1)) {
-      rc = PCOL_ENOMEM;
+      rc = pcol_oom(c->err);
       break;
     }
     pcol_line_row *lr = (pcol_line_row *)(void *)lines.data;
@@ -616,7 +613,7 @@ static int meta_kv(ctx *c, uint32_t src, const char *prefix, const char *name, c
   pcol_buf k = {0};
   int rc = PCOL_OK;
   if (pcol_buf_append(&k, prefix, strlen(prefix)) || pcol_buf_append(&k, name, strlen(name) + 1))
-    rc = PCOL_ENOMEM;
+    rc = pcol_oom(c->err);
   if (!rc) rc = any_text(c, v, t, NULL, NULL);
   if (!rc) rc = pcol_b_meta(c->b, src, (const char *)k.data, t->len ? (const char *)t->data : "", t->len, c->err);
   pcol_buf_free(&k);
@@ -798,7 +795,7 @@ static int import_group(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
       }
     }
     pcol_sample_row row = {src, o[i].time, 0, 1, PCOL_NA_I64, 0, 0};
-    if (!rc) rc = pcol_b_stack_memo(c->b, &c->memo, sl, depth, &row.stack_id);
+    if (!rc) rc = pcol_b_stack_memo(c->b, &c->memo, sl, depth, &row.stack_id, c->err);
     if (!rc) rc = pcol_b_labelset(c->b, lb, nl, &row.labelset_id, c->err);
     for (size_t q = 0; q < ng; q++) {
       const otlp_sample *sq = g[q]->samples[o[i].sample];
@@ -810,8 +807,7 @@ static int import_group(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
       vals[q].value = v;
     }
     if (!rc) rc = pcol_b_sample(c->b, &row, vals, ng, NULL, c->err);
-    if (rc && !failed) rc = pcol_error_set(c->err, rc, "%s: building pcol tables: %s", c->name,
-                                           pcol_strerror(rc));
+    if (rc && !failed) rc = pcol_error_in(c->err, rc, c->name, 0);
   }
   pcol_buf_free(&stack);
   pcol_buf_free(&labels);

@@ -22,7 +22,7 @@
  * count) when printed without one; weight 1.  doc/mappings.md §9. */
 #include "perf.h"
 #include "keys.h"     /* PCOL_SRC_PERF, PCOL_UNIT_COUNT, PCOL_UNIT_NANOSECONDS, ... */
-#include "error.h"    /* pcol_oom */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_in, pcol_oom */
 #include "buf.h"      /* PCOL_GROW */
 #include "instream.h" /* pcol_input_cap */
 #include "stream.h"   /* pcol_capped, pcol_capped_stream */
@@ -45,6 +45,7 @@ typedef struct pimp {
   /* the event being read */
   int in_event, one_line; /* one_line: the header carried the event's frame */
   uint64_t ev_lineno;
+  uint64_t lineno;   /* the line being read */
   int64_t last_time; /* the time of the last sample with one (PCOL_NA_I64: none yet) */
   int64_t t0;        /* the first event's time (time_ns 0) */
   int flat;          /* old perf: callchain lines not indented */
@@ -60,6 +61,10 @@ static int bad(pimp *p, uint64_t lineno, const char *what) {
   return pcol_error_set(p->err, PCOL_ECORRUPT, "%s:%llu: %s", p->name, (unsigned long long)lineno,
                         what);
 }
+
+/* A builder call's status: on failure its reason after the file's name and
+ * line, as bad() has it. */
+static int b_at(pimp *p, uint64_t lineno, int rc) { return pcol_error_in(p->err, rc, p->name, lineno); }
 
 static int is_hex(const char *s, size_t n) {
   if (!n) return 0;
@@ -128,9 +133,9 @@ static int frame_parts(const char *s, size_t n, uint64_t *ip, const char **sym, 
 static int add_line(pimp *p, const char *fn, size_t nfn, pcol_line_row *out) {
   pcol_function_row f = {0, 0, 0, PCOL_NA_I64};
   out->line = PCOL_NA_I64, out->column = PCOL_NA_I64;
-  if (pcol_b_string(p->b, fn, nfn, &f.name, p->err) || pcol_b_function(p->b, &f, &out->function_id, p->err))
-    return pcol_oom(p->err);
-  return PCOL_OK;
+  int rc = pcol_b_string(p->b, fn, nfn, &f.name, p->err);
+  if (!rc) rc = pcol_b_function(p->b, &f, &out->function_id, p->err);
+  return b_at(p, p->lineno, rc);
 }
 
 /* One callchain frame. */
@@ -189,13 +194,13 @@ static int on_frame(pimp *p, uint64_t ip, const char *sym, size_t nsym, const ch
   if (dso && ndso) {
     pcol_mapping_row m = {0, 0, 0, 0, 0, PCOL_MAP_HAS_FUNCTIONS};
     if (p->ninl > 1) m.flags |= PCOL_MAP_HAS_INLINE_FRAMES;
-    if (pcol_b_string(p->b, dso, ndso, &m.filename, p->err) || pcol_b_mapping(p->b, &m, 1, &map, p->err))
-      return pcol_oom(p->err);
+    rc = pcol_b_string(p->b, dso, ndso, &m.filename, p->err);
+    if (!rc) rc = pcol_b_mapping(p->b, &m, 1, &map, p->err);
+    PCOL_RETURN_NOT_OK(b_at(p, p->lineno, rc));
   }
   uint32_t loc;
-  if (pcol_b_location(p->b, map, ip, 0, p->inl, p->ninl, &loc, p->err) ||
-      PCOL_GROW(p->locs, p->nlocs, p->caplocs))
-    return pcol_oom(p->err);
+  PCOL_RETURN_NOT_OK(b_at(p, p->lineno, pcol_b_location(p->b, map, ip, 0, p->inl, p->ninl, &loc, p->err)));
+  if (PCOL_GROW(p->locs, p->nlocs, p->caplocs)) return pcol_oom(p->err);
   p->locs[p->nlocs++] = loc;
   p->ninl = 0;
   return PCOL_OK;
@@ -267,13 +272,13 @@ static int end_event(pimp *p) {
   if (t != PCOL_NA_I64 && p->last_time == PCOL_NA_I64) {
     char num[24];
     snprintf(num, sizeof num, "%lld", (long long)t);
-    if (pcol_b_meta_str(p->b, p->src, "perf.clock_start_ns", num, p->err)) return pcol_oom(p->err);
+    PCOL_RETURN_NOT_OK(b_at(p, p->ev_lineno, pcol_b_meta_str(p->b, p->src, "perf.clock_start_ns", num, p->err)));
     p->t0 = t;
   }
   if (t != PCOL_NA_I64) p->s.time_ns = t - p->t0;
-  if (pcol_b_stack(p->b, p->locs, p->nlocs, &p->s.stack_id, p->err) ||
-      pcol_b_sample(p->b, &p->s, &p->v, 1, NULL, p->err))
-    return pcol_oom(p->err);
+  int rc = pcol_b_stack(p->b, p->locs, p->nlocs, &p->s.stack_id, p->err);
+  if (!rc) rc = pcol_b_sample(p->b, &p->s, &p->v, 1, NULL, p->err);
+  PCOL_RETURN_NOT_OK(b_at(p, p->ev_lineno, rc));
   if (t != PCOL_NA_I64) p->last_time = t;
   p->nlocs = 0;
   return PCOL_OK;
@@ -296,7 +301,7 @@ static int event_vt(pimp *p, const char *e, size_t n, int has_period, uint64_t l
     if (mods || k == n) n = k - 1;
   }
   uint32_t sid;
-  if (pcol_b_string(p->b, e, n, &sid, p->err)) return pcol_oom(p->err);
+  PCOL_RETURN_NOT_OK(b_at(p, lineno, pcol_b_string(p->b, e, n, &sid, p->err)));
   for (size_t i = 0; i < p->nev; i++)
     if (p->ev_sid[i] == sid) {
       if (p->ev_period[i] != has_period)
@@ -306,12 +311,12 @@ static int event_vt(pimp *p, const char *e, size_t n, int has_period, uint64_t l
     }
   if (p->nev == PERF_MAX_EVENTS) return bad(p, lineno, "more than 64 event names");
   int ns = has_period && ((n == 9 && !memcmp(e, "cpu-clock", 9)) || (n == 10 && !memcmp(e, "task-clock", 10)));
-  if (pcol_b_value_type(p->b, sid, ns ? p->u_ns : p->u_count, vt, p->err) ||
-      pcol_b_source_value_type(p->b, p->src, *vt, p->err))
-    return pcol_oom(p->err);
+  int rc = pcol_b_value_type(p->b, sid, ns ? p->u_ns : p->u_count, vt, p->err);
+  if (!rc) rc = pcol_b_source_value_type(p->b, p->src, *vt, p->err);
+  PCOL_RETURN_NOT_OK(b_at(p, lineno, rc));
   /* the views show the first event by default, as inferno and speedscope
    * do (mixing cycles and instructions would mislead) */
-  if (!p->nev && pcol_b_meta_sid(p->b, p->src, p->k_default, sid, p->err)) return pcol_oom(p->err);
+  if (!p->nev) PCOL_RETURN_NOT_OK(b_at(p, lineno, pcol_b_meta_sid(p->b, p->src, p->k_default, sid, p->err)));
   p->ev_period[p->nev] = (uint8_t)has_period;
   p->ev_sid[p->nev] = sid, p->ev_vt[p->nev++] = *vt;
   return PCOL_OK;
@@ -370,7 +375,7 @@ static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
     if (ce > cs) {
       size_t a = w[cs].a, e = w[ce - 1].a + w[ce - 1].n;
       lab[nl].key = p->k_comm;
-      if (pcol_b_string(p->b, s + a, e - a, &lab[nl].str, p->err)) return pcol_oom(p->err);
+      PCOL_RETURN_NOT_OK(b_at(p, lineno, pcol_b_string(p->b, s + a, e - a, &lab[nl].str, p->err)));
       nl++;
     }
     rest = w[F].a;
@@ -428,7 +433,7 @@ static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
   p->s.duration_ns = 0;
   p->s.cpu_delta_ns = PCOL_NA_I64;
   p->s.source_id = p->src;
-  if (pcol_b_labelset(p->b, lab, nl, &p->s.labelset_id, p->err)) return pcol_oom(p->err);
+  PCOL_RETURN_NOT_OK(b_at(p, lineno, pcol_b_labelset(p->b, lab, nl, &p->s.labelset_id, p->err)));
   p->in_event = 1;
   p->ev_lineno = lineno;
   p->nlocs = p->ninl = 0;
@@ -452,12 +457,13 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
                      pcol_error *err) {
   pimp p = {0};
   p.b = b, p.name = name, p.err = err, p.last_time = PCOL_NA_I64;
-  if (pcol_b_source(b, PCOL_SRC_PERF, name, PCOL_NA_I64, &p.src, err) ||
-      pcol_b_cstr(b, "comm", &p.k_comm, err) || pcol_b_cstr(b, "pid", &p.k_pid, err) ||
-      pcol_b_cstr(b, "tid", &p.k_tid, err) || pcol_b_cstr(b, "cpu", &p.k_cpu, err) ||
-      pcol_b_cstr(b, PCOL_UNIT_NANOSECONDS, &p.u_ns, err) || pcol_b_cstr(b, PCOL_UNIT_COUNT, &p.u_count, err) ||
-      pcol_b_cstr(b, PPROF_META_DEFAULT_SAMPLE_TYPE, &p.k_default, err))
-    return pcol_oom(err);
+  int rc = pcol_b_source(b, PCOL_SRC_PERF, name, PCOL_NA_I64, &p.src, err);
+  const struct { const char *s; uint32_t *id; } keys[] = {
+      {"comm", &p.k_comm}, {"pid", &p.k_pid}, {"tid", &p.k_tid}, {"cpu", &p.k_cpu},
+      {PCOL_UNIT_NANOSECONDS, &p.u_ns}, {PCOL_UNIT_COUNT, &p.u_count},
+      {PPROF_META_DEFAULT_SAMPLE_TYPE, &p.k_default}};
+  for (size_t i = 0; !rc && i < sizeof keys / sizeof *keys; i++) rc = pcol_b_cstr(b, keys[i].s, keys[i].id, err);
+  PCOL_RETURN_NOT_OK(b_at(&p, 0, rc));
   uint64_t cap = pcol_input_cap(opt);
   pcol_capped capped;
   FILE *cin = pcol_capped_stream(&capped, in, cap);
@@ -466,10 +472,9 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
   size_t lcap = 0;
   ssize_t got;
   uint64_t lineno = 0;
-  int rc = PCOL_OK;
   errno = 0;
   while ((got = getline(&line, &lcap, cin)) >= 0) {
-    lineno++;
+    p.lineno = ++lineno;
     if (capped.over) break;
     size_t n = (size_t)got;
     if (n && line[n - 1] == '\n') n--;

@@ -26,6 +26,7 @@
 #include "pcol.h"
 #include "keys.h"     /* PCOL_SRC_PPROF, PPROF_META_COMMENT, PPROF_META_DEFAULT_SAMPLE_TYPE, ... */
 #include "bytes.h"    /* pcol_rd64, pcol_rd32 */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_in */
 #include "buf.h"      /* pcol_buf_free, pcol_buf, pcol_buf_reserve, ... */
 #include "hash.h"     /* pcol_hash2 */
 #include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */
@@ -652,12 +653,13 @@ static int check_sample(ctx *c, size_t i, const psample *s) {
 
 /* ------------------------------------------------------------ mapping */
 
-#define TRY(x)                                                                  \
-  do {                                                                          \
-    int r_ = (x);                                                               \
-    if (r_) return pcol_error_set(c->err, r_, "%s: building pcol tables: %s",   \
-                                  c->name, pcol_strerror(r_));                  \
-  } while (0)
+/* A failed builder call: its own message (the pcol_b_* call and its
+ * reason) after the file's name. */
+#define TRY(x) PCOL_RETURN_NOT_OK(pcol_error_in(c->err, (x), c->name, 0))
+/* A status without a message (the importer's own allocation): its name. */
+static int bare(ctx *c, int rc) {
+  return pcol_error_set(c->err, rc, "%s: building pcol tables: %s", c->name, pcol_strerror(rc));
+}
 
 /* pcol string id of a (validated) pprof string index; index 0 -> 0 (NA). */
 static int sid(ctx *c, int64_t idx, uint32_t *out) {
@@ -706,15 +708,15 @@ static int add_samples(ctx *c, uint32_t src, pcol_value_row *vals, size_t nvt) {
     ns++;
     int r = dec_sample(raw, f.b, f.e, &s);
     if (r) { /* pass 1 decoded the same bytes: only memory can fail here */
-      rc = r == PB_NOMEM ? PCOL_ENOMEM : PCOL_ECORRUPT;
-      break;
+      rc = bare(c, r == PB_NOMEM ? PCOL_ENOMEM : PCOL_ECORRUPT);
+      goto out;
     }
     if ((rc = check_sample(c, ns, &s))) goto out;
     size_t nloc = s.loc.len / sizeof(uint64_t), nlab = s.lab.len / sizeof(plabel);
     if (pcol_buf_reserve(&stack, nloc * sizeof(uint32_t) + 1) ||
         pcol_buf_reserve(&labels, nlab * sizeof(pcol_label_row) + 1)) {
-      rc = PCOL_ENOMEM;
-      break;
+      rc = bare(c, PCOL_ENOMEM);
+      goto out;
     }
     const uint64_t *loc = (const uint64_t *)(const void *)s.loc.data;
     uint32_t *st = (uint32_t *)(void *)stack.data;
@@ -727,14 +729,13 @@ static int add_samples(ctx *c, uint32_t src, pcol_value_row *vals, size_t nvt) {
         rc = sid(c, L[j].num_unit, &lb[j].num_unit);
     }
     pcol_sample_row row = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
-    if (!rc) rc = pcol_b_stack_memo(b, &memo, st, nloc, &row.stack_id);
+    if (!rc) rc = pcol_b_stack_memo(b, &memo, st, nloc, &row.stack_id, c->err);
     if (!rc) rc = pcol_b_labelset(b, lb, nlab, &row.labelset_id, c->err);
     const int64_t *v = (const int64_t *)(const void *)s.val.data;
     for (size_t j = 0; j < nvt; j++) vals[j].value = v[j];
     if (!rc) rc = pcol_b_sample(b, &row, vals, nvt, NULL, c->err);
   }
-  if (rc)
-    rc = pcol_error_set(c->err, rc, "%s: building pcol tables: %s", c->name, pcol_strerror(rc));
+  rc = pcol_error_in(c->err, rc, c->name, 0);
 out:
   pcol_buf_free(&s.loc);
   pcol_buf_free(&s.val);
@@ -802,8 +803,9 @@ static int build(ctx *c) {
     const plocation *l = &p->location[i];
     lines.len = 0;
     if (pcol_buf_reserve(&lines, l->n_line * sizeof(pcol_line_row) + 1)) {
-      rc = PCOL_ENOMEM;
-      break;
+      pcol_buf_free(&lines);
+      free(vals);
+      return bare(c, PCOL_ENOMEM);
     }
     pcol_line_row *lr = (pcol_line_row *)(void *)lines.data;
     for (size_t j = 0; j < l->n_line; j++) {

@@ -19,7 +19,7 @@
  * after everything before it, as the sequential reading did. */
 #include "rprof.h"
 #include "keys.h"     /* PCOL_SRC_RPROF, RPROF_META_EOL, RPROF_META_FINAL_NEWLINE, ... */
-#include "error.h"    /* PCOL_RETURN_NOT_OK */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_in */
 #include "bytes.h"    /* pcol_rd64 */
 #include "buf.h"      /* pcol_buf_free, pcol_buf, pcol_buf_append, ... */
 #include "hash.h"     /* pcol_hs_add, pcol_hash_bytes, pcol_hs_end, ... */
@@ -798,10 +798,15 @@ typedef struct rp_in {
 
 #define FAIL(code, ...) pcol_error_set(r->err, code, __VA_ARGS__)
 
+/* A status without a message (an allocation of the importer's own, an
+ * internal check): the code's name after the file's name and line. */
 static int bfail(rp_in *r, int rc) {
   return pcol_error_set(r->err, rc, "%s:%" PRIu64 ": %s", r->name, r->lineno,
                         pcol_strerror(rc));
 }
+/* A builder call's status: on failure its own reason (already in err)
+ * after the file's name and line (none: the file's, not a line's). */
+static int bpass(rp_in *r, int rc) { return pcol_error_in(r->err, rc, r->name, r->lineno); }
 
 static int declare_memory(rp_in *r) {
   if (r->mem_declared) return PCOL_OK;
@@ -811,7 +816,7 @@ static int declare_memory(rp_in *r) {
     if (!rc) rc = pcol_b_cstr(r->b, pcol_rprof_mem_unit[k], &u, r->err);
     if (!rc) rc = pcol_b_value_type(r->b, t, u, &r->vt[k], r->err);
     if (!rc) rc = pcol_b_source_value_type(r->b, r->src, r->vt[k], r->err);
-    if (rc) return bfail(r, rc);
+    if (rc) return bpass(r, rc);
   }
   r->mem_declared = 1;
   return PCOL_OK;
@@ -834,11 +839,9 @@ static int suffix_needed(const rp_in *r, int cr_dangling) {
 }
 
 static int add_text_line(rp_in *r, const char *p, size_t n, int cr_dangling) {
-  int rc = stored_text(r, p, n, cr_dangling);
-  if (!rc)
-    rc = pcol_b_text_line(r->b, r->src, pcol_b_sample_count(r->b) + 1, r->text.data,
-                          r->text.len, r->err);
-  return rc ? bfail(r, rc) : PCOL_OK;
+  if (stored_text(r, p, n, cr_dangling)) return bfail(r, PCOL_ENOMEM);
+  return bpass(r, pcol_b_text_line(r->b, r->src, pcol_b_sample_count(r->b) + 1, r->text.data,
+                                   r->text.len, r->err));
 }
 
 static int on_header(rp_in *r, const char *p, size_t n, unsigned flags, uint64_t iv,
@@ -853,7 +856,7 @@ static int on_header(rp_in *r, const char *p, size_t n, unsigned flags, uint64_t
     int rc = pcol_b_meta_str(r->b, r->src, RPROF_META_INTERVAL_US, num, r->err);
     if (!rc) rc = pcol_b_meta(r->b, r->src, RPROF_META_HEADER, p, n, r->err);
     if (!rc) rc = pcol_b_meta_str(r->b, r->src, RPROF_META_FLAGS, fl, r->err);
-    if (rc) return bfail(r, rc);
+    if (rc) return bpass(r, rc);
   }
   if (r->segments == 0 || iv < r->iv_min) r->iv_min = iv;
   if (r->segments == 0 || iv > r->iv_max) r->iv_max = iv;
@@ -868,17 +871,14 @@ static int on_header(rp_in *r, const char *p, size_t n, unsigned flags, uint64_t
 static int on_fileline(rp_in *r, const char *p, size_t n, const char *path, size_t plen,
                        uint32_t idx, int cr_dangling) {
   uint32_t sid;
-  int rc = pcol_b_string(r->b, path, plen, &sid, r->err);
+  PCOL_RETURN_NOT_OK(bpass(r, pcol_b_string(r->b, path, plen, &sid, r->err)));
   size_t have = r->sidmap.len / sizeof(uint32_t);
-  if (!rc && idx >= have) {
+  if (idx >= have) {
     size_t add = ((size_t)idx + 1 - have) * sizeof(uint32_t);
-    rc = pcol_buf_reserve(&r->sidmap, add);
-    if (!rc) {
-      memset(r->sidmap.data + r->sidmap.len, 0, add);
-      r->sidmap.len += add;
-    }
+    if (pcol_buf_reserve(&r->sidmap, add)) return bfail(r, PCOL_ENOMEM);
+    memset(r->sidmap.data + r->sidmap.len, 0, add);
+    r->sidmap.len += add;
   }
-  if (rc) return bfail(r, rc);
   memcpy(r->sidmap.data + (size_t)idx * sizeof sid, &sid, sizeof sid);
   return add_text_line(r, p, n, cr_dangling);
 }
@@ -895,8 +895,8 @@ static int new_location(rp_in *r, const rp_block *blk, const rp_newfr *d, uint32
   if (!rc) rc = pcol_b_function(r->b, &fn, &fid, r->err);
   pcol_line_row lr = {fid, d->line, PCOL_NA_I64};
   if (!rc) rc = pcol_b_location(r->b, 0, 0, 0, &lr, 1, loc, r->err);
-  if (!rc) rc = PCOL_BUF_PUSH(&r->locmap, uint32_t, *loc);
-  return rc;
+  PCOL_RETURN_NOT_OK(bpass(r, rc));
+  return PCOL_BUF_PUSH(&r->locmap, uint32_t, *loc) ? bfail(r, PCOL_ENOMEM) : PCOL_OK;
 }
 
 /* The locations of a sample's frames into r->locs (innermost first). */
@@ -914,10 +914,8 @@ static int frame_locs(rp_in *r, const rp_block *blk, const rp_rec *rec, size_t *
       memcpy(&loc, r->locmap.data + (size_t)num * 4, 4);
     } else {
       /* numbers are given in order: the next definition is this one */
-      int rc = num == known && *newk < blk->newfr.len / sizeof(rp_newfr)
-                   ? new_location(r, blk, &defs[(*newk)++], &loc)
-                   : PCOL_EINVAL;
-      if (rc) return bfail(r, rc);
+      if (num != known || *newk >= blk->newfr.len / sizeof(rp_newfr)) return bfail(r, PCOL_EINVAL);
+      PCOL_RETURN_NOT_OK(new_location(r, blk, &defs[(*newk)++], &loc));
     }
     out[k] = loc;
   }
@@ -936,7 +934,7 @@ static int add_sample(rp_in *r, uint32_t stack, const uint64_t *mem, uint32_t *s
       vals[k] = (pcol_value_row){r->vt[k], (int64_t)mem[k] * pcol_rprof_mem_factor[k]};
   }
   pcol_sample_row s = {r->src, r->t_ns, 0, 1, PCOL_NA_I64, stack, 0};
-  if ((rc = pcol_b_sample(r->b, &s, vals, mem ? RPROF_NMEM : 0, sid, r->err))) return bfail(r, rc);
+  if ((rc = pcol_b_sample(r->b, &s, vals, mem ? RPROF_NMEM : 0, sid, r->err))) return bpass(r, rc);
   if (r->t_ns > INT64_MAX - r->interval_ns)
     return FAIL(PCOL_ETOOBIG, "%s:%" PRIu64 ": sample time overflows int64 nanoseconds",
                 r->name, r->lineno);
@@ -948,12 +946,9 @@ static int add_sample(rp_in *r, uint32_t stack, const uint64_t *mem, uint32_t *s
  * rendering differs from them or the line end is not the source's default. */
 static int keep_text(rp_in *r, uint32_t sid, const char *p, size_t n, int canonical,
                      int cr_dangling) {
-  int rc;
   if (canonical && !suffix_needed(r, cr_dangling)) return PCOL_OK;
-  if ((rc = stored_text(r, p, n, cr_dangling)) ||
-      (rc = pcol_b_sample_text(r->b, sid, r->text.data, r->text.len, r->err)))
-    return bfail(r, rc);
-  return PCOL_OK;
+  if (stored_text(r, p, n, cr_dangling)) return bfail(r, PCOL_ENOMEM);
+  return bpass(r, pcol_b_sample_text(r->b, sid, r->text.data, r->text.len, r->err));
 }
 
 /* tailmap[tid] = stack; tids come in order. */
@@ -994,8 +989,8 @@ static int build_block(rp_in *r, const rp_block *blk) {
       } else {
         if ((rc = frame_locs(r, blk, x, &newk))) break;
         if ((rc = pcol_b_stack_memo(r->b, &r->memo, (const uint32_t *)(const void *)r->locs.data,
-                                    x->nfr, &stack))) {
-          rc = bfail(r, rc);
+                                    x->nfr, &stack, r->err))) {
+          rc = bpass(r, rc);
           break;
         }
         if (x->tid && (rc = set_tail(r, x->tid, stack))) {
@@ -1016,27 +1011,28 @@ static int build_block(rp_in *r, const rp_block *blk) {
 static int finish_meta(rp_in *r) {
   char num[32];
   int rc;
+  r->lineno = 0; /* the file's facts, no line's */
   snprintf(num, sizeof num, "%" PRIu64, r->segments);
-  if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_SEGMENTS, num, r->err))) return bfail(r, rc);
+  if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_SEGMENTS, num, r->err))) return bpass(r, rc);
   if (r->segments > 1) { /* the time of the source's last sample (lib/core/count.c) */
     snprintf(num, sizeof num, "%" PRId64, r->interval_ns / 1000);
-    if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_INTERVAL_LAST_US, num, r->err))) return bfail(r, rc);
+    if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_INTERVAL_LAST_US, num, r->err))) return bpass(r, rc);
   }
   if (r->iv_min != r->iv_max) { /* segments of other intervals: `pcol info` says so */
     snprintf(num, sizeof num, "%" PRIu64, r->iv_min);
-    if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_INTERVAL_MIN_US, num, r->err))) return bfail(r, rc);
+    if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_INTERVAL_MIN_US, num, r->err))) return bpass(r, rc);
     snprintf(num, sizeof num, "%" PRIu64, r->iv_max);
-    if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_INTERVAL_MAX_US, num, r->err))) return bfail(r, rc);
+    if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_INTERVAL_MAX_US, num, r->err))) return bpass(r, rc);
   }
   if (r->eol_default == EOL_CRLF &&
       (rc = pcol_b_meta_str(r->b, r->src, RPROF_META_EOL, "crlf", r->err)))
-    return bfail(r, rc);
+    return bpass(r, rc);
   if (r->last_eol == EOL_NONE &&
       (rc = pcol_b_meta_str(r->b, r->src, RPROF_META_FINAL_NEWLINE, "0", r->err)))
-    return bfail(r, rc);
+    return bpass(r, rc);
   if (r->truncated) {
     snprintf(num, sizeof num, "%" PRIu64, r->truncated);
-    if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_TRUNCATED, num, r->err))) return bfail(r, rc);
+    if ((rc = pcol_b_meta_str(r->b, r->src, RPROF_META_TRUNCATED, num, r->err))) return bpass(r, rc);
   }
   return PCOL_OK;
 }
@@ -1152,7 +1148,7 @@ int pcol_import_rprof(pcol_builder *b, FILE *in, const char *name,
   r.err = err;
   uint64_t max = pcol_input_cap(opt);
   int rc = pcol_b_source(b, PCOL_SRC_RPROF, r.name, PCOL_NA_I64, &r.src, err);
-  if (rc) return pcol_error_set(err, rc, "%s: %s", r.name, pcol_strerror(rc));
+  if (rc) return pcol_error_in(err, rc, r.name, 0);
   rc = import_lines(&r, in, max);
   if (!rc) rc = finish_meta(&r);
   pcol_buf_free(&r.locs);

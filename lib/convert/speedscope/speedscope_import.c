@@ -26,7 +26,7 @@
 
 #include "speedscope.h"
 #include "keys.h"     /* PCOL_UNIT_NANOSECONDS, PCOL_VT_WALL, PCOL_UNIT_COUNT, ... */
-#include "error.h"    /* pcol_oom */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_in, pcol_oom */
 #include "buf.h"      /* PCOL_GROW */
 #include "hash.h"     /* pcol_u64map, pcol_u64map_free, pcol_u64map_get */
 #include <math.h>
@@ -95,6 +95,9 @@ static int at(simp *s, const char *fmt, size_t a, size_t b, const char *what) {
   snprintf(path, sizeof path, fmt, a, b);
   return pcol_error_set(s->err, PCOL_ECORRUPT, "%s: %s: %s", s->name, path, what);
 }
+
+/* A builder call's status: on failure its reason after the file's name. */
+static int b_in(simp *s, int rc) { return pcol_error_in(s->err, rc, s->name, 0); }
 
 /* An error of meaning found while reading: the rest of the JSON is still
  * checked (a syntax error anywhere wins). */
@@ -173,10 +176,11 @@ static int frame(simp *s, size_t i) {
   if (has_cl && cl >= 0 && cl < 9e15) l.column = (int64_t)cl;
   fn.start_line = l.line;
   if (PCOL_GROW(s->floc, s->nframes, s->capfloc)) return pcol_oom(s->err);
-  if (pcol_b_string(s->b, s->fname, s->fnamel, &fn.name, s->err) ||
-      (has_file && pcol_b_string(s->b, s->ffile, s->ffilel, &fn.filename, s->err)) ||
-      pcol_b_function(s->b, &fn, &l.function_id, s->err) || pcol_b_location(s->b, 0, 0, 0, &l, 1, &s->floc[s->nframes], s->err))
-    return pcol_oom(s->err);
+  rc = pcol_b_string(s->b, s->fname, s->fnamel, &fn.name, s->err);
+  if (!rc && has_file) rc = pcol_b_string(s->b, s->ffile, s->ffilel, &fn.filename, s->err);
+  if (!rc) rc = pcol_b_function(s->b, &fn, &l.function_id, s->err);
+  if (!rc) rc = pcol_b_location(s->b, 0, 0, 0, &l, 1, &s->floc[s->nframes], s->err);
+  PCOL_RETURN_NOT_OK(b_in(s, rc));
   s->nframes++;
   return PCOL_OK;
 }
@@ -386,7 +390,7 @@ static int stack_of(simp *s, uint32_t t, uint32_t *sid) {
   uint32_t node = k ? s->tstack[k] - 1 : 0;
   while (nw) {
     uint32_t m = s->work[--nw];
-    if (pcol_b_stack_node(s->b, node, s->floc[s->tree[m - 1].frame], &node, s->err)) return pcol_oom(s->err);
+    PCOL_RETURN_NOT_OK(b_in(s, pcol_b_stack_node(s->b, node, s->floc[s->tree[m - 1].frame], &node, s->err)));
     s->tstack[m] = node + 1;
   }
   *sid = node;
@@ -413,10 +417,11 @@ static int profile_vt(simp *s, const sprof *p, size_t pi, uint32_t src, double *
   const char *pname = pname_of(p);
   size_t k = name_prefix(pname);
   uint32_t ts, us;
-  if ((k ? pcol_b_cstr(s->b, pname + k + 2, &ts, s->err) : pcol_b_cstr(s->b, tname, &ts, s->err)) ||
-      pcol_b_cstr(s->b, unit, &us, s->err) || pcol_b_value_type(s->b, ts, us, vt, s->err) ||
-      pcol_b_source_value_type(s->b, src, *vt, s->err))
-    return pcol_oom(s->err);
+  int rc = pcol_b_cstr(s->b, k ? pname + k + 2 : tname, &ts, s->err);
+  if (!rc) rc = pcol_b_cstr(s->b, unit, &us, s->err);
+  if (!rc) rc = pcol_b_value_type(s->b, ts, us, vt, s->err);
+  if (!rc) rc = pcol_b_source_value_type(s->b, src, *vt, s->err);
+  PCOL_RETURN_NOT_OK(b_in(s, rc));
   *is_count = strcmp(unit, PCOL_UNIT_COUNT) == 0;
   return PCOL_OK;
 }
@@ -432,7 +437,7 @@ static int profile_source(simp *s, const sprof *p, uint32_t *src) {
   else snprintf(uri, ul, "%s: %s", s->name, pname);
   int rc = pcol_b_source(s->b, PCOL_SRC_SPEEDSCOPE, uri, PCOL_NA_I64, src, s->err);
   free(uri);
-  return rc ? pcol_oom(s->err) : PCOL_OK;
+  return b_in(s, rc);
 }
 
 static int is_sampled(const sprof *p) { return p->type_str && strcmp(p->type, "sampled") == 0; }
@@ -457,8 +462,8 @@ static int sampled(simp *s, size_t pi, size_t pj) {
     /* the profile speedscope opens on is the source's default type */
     if (s->active == (int64_t)g && pj - pi > 1) {
       const char *pname = p->name;
-      if (pcol_b_meta_str(s->b, src, PPROF_META_DEFAULT_SAMPLE_TYPE, pname + name_prefix(pname) + 2, s->err))
-        return pcol_oom(s->err);
+      PCOL_RETURN_NOT_OK(
+          b_in(s, pcol_b_meta_str(s->b, src, PPROF_META_DEFAULT_SAMPLE_TYPE, pname + name_prefix(pname) + 2, s->err)));
     }
   }
   pcol_value_row v[MAXG];
@@ -474,7 +479,7 @@ static int sampled(simp *s, size_t pi, size_t pj) {
     if (t == BADFRAME || s->tbad[t]) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not a frame index");
     pcol_sample_row r = {src, PCOL_NA_I64, 0, count_at >= 0 ? v[count_at].value : 1, PCOL_NA_I64, 0, 0};
     if ((rc = stack_of(s, t, &r.stack_id))) return rc;
-    if (pcol_b_sample(s->b, &r, v, pj - pi, NULL, s->err)) return pcol_oom(s->err);
+    PCOL_RETURN_NOT_OK(b_in(s, pcol_b_sample(s->b, &r, v, pj - pi, NULL, s->err)));
   }
   return PCOL_OK;
 }
@@ -506,7 +511,7 @@ static int evented(simp *s, size_t pi) {
                          PCOL_NA_I64, 0, 0};
     pcol_value_row v = {vt, t1 - t0};
     if ((rc = stack_of(s, x->stack, &r.stack_id))) return rc;
-    if (pcol_b_sample(s->b, &r, &v, 1, NULL, s->err)) return pcol_oom(s->err);
+    PCOL_RETURN_NOT_OK(b_in(s, pcol_b_sample(s->b, &r, &v, 1, NULL, s->err)));
   }
   if (stop != SIZE_MAX && (!p->err_what || stop <= p->err_ev))
     return at(s, "profiles[%zu].events[%zu]", pi, stop, "expected {type, at, frame}");

@@ -24,7 +24,7 @@
  * in temporary files. */
 #include "v8.h"
 #include "keys.h"     /* PCOL_SRC_CHROME */
-#include "error.h"    /* pcol_oom */
+#include "error.h"    /* pcol_error_in, pcol_oom */
 #include <errno.h>
 #include <inttypes.h>
 #include <unistd.h>
@@ -386,35 +386,29 @@ static int import_stream(ctrace *c, cstream *s, size_t k) {
     rc = pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
     goto out;
   }
-  uint32_t kp, kt, ktn, kpn, sv, ls;
+  /* the builder's refusals after the profile's name, as the profile's own
+   * errors (pcol_v8_import_profile) have it */
+  uint32_t kp = 0, kt = 0, ktn = 0, kpn = 0, sv, ls, src;
   pcol_label_row lab[4];
   size_t nl = 0;
-  if (pcol_b_cstr(c->b, "pid", &kp, c->err) || pcol_b_cstr(c->b, "tid", &kt, c->err) || pcol_b_cstr(c->b, "thread_name", &ktn, c->err) ||
-      pcol_b_cstr(c->b, "process_name", &kpn, c->err)) {
-    rc = pcol_oom(c->err);
-    goto out;
-  }
+  if (!(rc = pcol_b_cstr(c->b, "pid", &kp, c->err)) && !(rc = pcol_b_cstr(c->b, "tid", &kt, c->err)) &&
+      !(rc = pcol_b_cstr(c->b, "thread_name", &ktn, c->err)))
+    rc = pcol_b_cstr(c->b, "process_name", &kpn, c->err);
   lab[nl++] = (pcol_label_row){kp, 0, s->pid, 0};
   lab[nl++] = (pcol_label_row){kt, 0, s->tid, 0};
-  if (tname) {
-    if (pcol_b_cstr(c->b, tname, &sv, c->err)) goto oom;
-    lab[nl++] = (pcol_label_row){ktn, sv, PCOL_NA_I64, 0};
+  if (!rc && tname && !(rc = pcol_b_cstr(c->b, tname, &sv, c->err))) lab[nl++] = (pcol_label_row){ktn, sv, PCOL_NA_I64, 0};
+  if (!rc && pname && !(rc = pcol_b_cstr(c->b, pname, &sv, c->err))) lab[nl++] = (pcol_label_row){kpn, sv, PCOL_NA_I64, 0};
+  if (!rc) rc = pcol_b_labelset(c->b, lab, nl, &ls, c->err);
+  if (rc) {
+    rc = pcol_error_in(c->err, rc, ename, 0);
+    goto out;
   }
-  if (pname) {
-    if (pcol_b_cstr(c->b, pname, &sv, c->err)) goto oom;
-    lab[nl++] = (pcol_label_row){kpn, sv, PCOL_NA_I64, 0};
-  }
-  if (pcol_b_labelset(c->b, lab, nl, &ls, c->err)) goto oom;
-  uint32_t src;
   if ((rc = pcol_v8_import_profile(c->b, doc, ename, PCOL_SRC_CHROME, uri, ls, c->opt, &src, c->err))) goto out;
   char num[32];
-  if (*s->id && pcol_b_meta_str(c->b, src, "chrome.profile_id", s->id, c->err)) goto oom;
+  if (*s->id) rc = pcol_b_meta_str(c->b, src, "chrome.profile_id", s->id, c->err);
   snprintf(num, sizeof num, "%" PRIu64, c->n_duration);
-  if (k == 0 && pcol_b_meta_str(c->b, src, "chrome.duration_events", num, c->err)) goto oom;
-  rc = 0;
-  goto out;
-oom:
-  rc = pcol_oom(c->err);
+  if (!rc && k == 0) rc = pcol_b_meta_str(c->b, src, "chrome.duration_events", num, c->err);
+  rc = pcol_error_in(c->err, rc, ename, 0);
 out:
   if (doc) fclose(doc);
   free(ename), free(uri);

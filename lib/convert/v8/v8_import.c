@@ -34,7 +34,7 @@
  * memory follows the output, not the document.  doc/mappings.md §10. */
 #include "v8.h"
 #include "keys.h"     /* PCOL_SRC_V8, PCOL_UNIT_COUNT, PCOL_UNIT_NANOSECONDS, ... */
-#include "error.h"    /* pcol_oom */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_in, pcol_oom */
 #include "buf.h"      /* PCOL_GROW */
 #include "hash.h"     /* pcol_u64map_get, pcol_u64map, pcol_u64map_free */
 #include <math.h>
@@ -91,6 +91,9 @@ static int at(vimp *v, const char *path, size_t i, const char *what) {
     return pcol_error_set(v->err, PCOL_ECORRUPT, "%s: %s: %s", v->name, path, what);
   return pcol_error_set(v->err, PCOL_ECORRUPT, "%s: %s[%zu]: %s", v->name, path, i, what);
 }
+
+/* A builder call's status: on failure its reason after the file's name. */
+static int b_in(vimp *v, int rc) { return pcol_error_in(v->err, rc, v->name, 0); }
 
 /* An error of meaning found while reading: the JSON after it is still
  * checked (a syntax error anywhere wins, as when the document was parsed
@@ -160,10 +163,10 @@ static int node_location(vimp *v, const char *fs, size_t fl, const char *us, siz
   } else {
     rc = pcol_b_cstr(v->b, "(anonymous)", &f.name, v->err);
   }
-  if (rc || (ul && pcol_b_string(v->b, us, ul, &f.filename, v->err)) ||
-      pcol_b_function(v->b, &f, &l.function_id, v->err) || pcol_b_location(v->b, 0, 0, 0, &l, 1, loc, v->err))
-    return pcol_oom(v->err);
-  return PCOL_OK;
+  if (!rc && ul) rc = pcol_b_string(v->b, us, ul, &f.filename, v->err);
+  if (!rc) rc = pcol_b_function(v->b, &f, &l.function_id, v->err);
+  if (!rc) rc = pcol_b_location(v->b, 0, 0, 0, &l, 1, loc, v->err);
+  return b_in(v, rc);
 }
 
 /* A node's frame fields: in its callFrame object, or (the old shape) in
@@ -329,7 +332,7 @@ static int node_stack(vimp *v, uint32_t i, uint32_t *out) {
     uint32_t j = v->work[--nw];
     if (v->stack[j]) { parent = v->stack[j] - 1; continue; }
     uint32_t sid = parent;
-    if (v->loc[j] && pcol_b_stack_node(v->b, parent, v->loc[j], &sid, v->err)) return pcol_oom(v->err);
+    if (v->loc[j]) PCOL_RETURN_NOT_OK(b_in(v, pcol_b_stack_node(v->b, parent, v->loc[j], &sid, v->err)));
     v->stack[j] = sid + 1;
     parent = sid;
   }
@@ -413,6 +416,16 @@ static int read_doc(vimp *v) {
   return pcol_jp_finish(j);
 }
 
+/* The value type (type, unit) of the source, made and declared. */
+static int value_type(vimp *v, const char *type, const char *unit, uint32_t *vt) {
+  uint32_t t, u;
+  int rc = pcol_b_cstr(v->b, type, &t, v->err);
+  if (!rc) rc = pcol_b_cstr(v->b, unit, &u, v->err);
+  if (!rc) rc = pcol_b_value_type(v->b, t, u, vt, v->err);
+  if (!rc) rc = pcol_b_source_value_type(v->b, v->src, *vt, v->err);
+  return b_in(v, rc);
+}
+
 /* Node i's error: "nodes[i]: ...", or in the old shape (a tree, not an
  * array) the node's place in document order. */
 static int at_node(vimp *v, size_t i, const char *what) {
@@ -485,16 +498,14 @@ static int resolve(vimp *v) {
   char num[32];
   if (start != PCOL_NA_I64) {
     snprintf(num, sizeof num, "%lld", (long long)start);
-    if (pcol_b_meta_str(v->b, v->src, "v8.start_time_us", num, v->err)) return pcol_oom(v->err);
+    PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, "v8.start_time_us", num, v->err)));
   }
   if (end != PCOL_NA_I64) {
     snprintf(num, sizeof num, "%lld", (long long)end);
-    if (pcol_b_meta_str(v->b, v->src, "v8.end_time_us", num, v->err)) return pcol_oom(v->err);
+    PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, "v8.end_time_us", num, v->err)));
   }
-  uint32_t t, u, vt_samples, vt_wall;
-  if (pcol_b_cstr(v->b, PCOL_VT_SAMPLES, &t, v->err) || pcol_b_cstr(v->b, PCOL_UNIT_COUNT, &u, v->err) ||
-      pcol_b_value_type(v->b, t, u, &vt_samples, v->err) || pcol_b_source_value_type(v->b, v->src, vt_samples, v->err))
-    return pcol_oom(v->err);
+  uint32_t vt_samples, vt_wall;
+  PCOL_RETURN_NOT_OK(value_type(v, PCOL_VT_SAMPLES, PCOL_UNIT_COUNT, &vt_samples));
   if (!v->samples_kind) { /* the old form: hit counts only, no times */
     for (size_t i = 0; i < v->n; i++) {
       int64_t hits = v->nodes[i].hits;
@@ -503,7 +514,7 @@ static int resolve(vimp *v) {
       pcol_sample_row s = {v->src, PCOL_NA_I64, 0, hits, PCOL_NA_I64, 0, v->labelset};
       pcol_value_row val = {vt_samples, hits};
       if ((rc = node_stack(v, (uint32_t)i, &s.stack_id))) return rc;
-      if (pcol_b_sample(v->b, &s, &val, 1, NULL, v->err)) return pcol_oom(v->err);
+      PCOL_RETURN_NOT_OK(b_in(v, pcol_b_sample(v->b, &s, &val, 1, NULL, v->err)));
     }
     return PCOL_OK;
   }
@@ -515,9 +526,7 @@ static int resolve(vimp *v) {
   if (v->deltas_kind != 1 || (v->nd != ns && !end_ts))
     return at(v, v->abs_ts ? "timestamps" : "timeDeltas", SIZE_MAX, "missing, or not as long as samples");
   if (start == PCOL_NA_I64) return at(v, "startTime", SIZE_MAX, "missing");
-  if (pcol_b_cstr(v->b, PCOL_VT_WALL, &t, v->err) || pcol_b_cstr(v->b, PCOL_UNIT_NANOSECONDS, &u, v->err) ||
-      pcol_b_value_type(v->b, t, u, &vt_wall, v->err) || pcol_b_source_value_type(v->b, v->src, vt_wall, v->err))
-    return pcol_oom(v->err);
+  PCOL_RETURN_NOT_OK(value_type(v, PCOL_VT_WALL, PCOL_UNIT_NANOSECONDS, &vt_wall));
   /* times first (a sample's wall time needs the next one's time) */
   int64_t elapsed = 0, last = INT64_MIN, prev_t = 0;
   uint32_t prev_node = 0;
@@ -544,7 +553,7 @@ static int resolve(vimp *v) {
       pcol_sample_row s = {v->src, prev_t * 1000, 0, 1, PCOL_NA_I64, 0, v->labelset};
       pcol_value_row val[2] = {{vt_samples, 1}, {vt_wall, (tus - prev_t) * 1000}};
       if ((rc = node_stack(v, prev_node, &s.stack_id))) return rc;
-      if (pcol_b_sample(v->b, &s, val, 2, NULL, v->err)) return pcol_oom(v->err);
+      PCOL_RETURN_NOT_OK(b_in(v, pcol_b_sample(v->b, &s, val, 2, NULL, v->err)));
     }
     prev_t = tus;
     prev_node = idx;
@@ -559,7 +568,7 @@ int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const ch
   pcol_jpull j;
   v.b = b, v.name = name, v.err = err, v.j = &j, v.bad_delta = SIZE_MAX, v.labelset = labelset;
   int rc = pcol_jp_open(&j, in, name, opt, 0, err);
-  if (!rc && pcol_b_source(b, src_type, uri, PCOL_NA_I64, &v.src, err)) rc = pcol_oom(err);
+  if (!rc) rc = b_in(&v, pcol_b_source(b, src_type, uri, PCOL_NA_I64, &v.src, err));
   if (!rc) rc = read_doc(&v);
   if (!rc) rc = resolve(&v);
   if (!rc && source_id) *source_id = v.src;
