@@ -55,8 +55,9 @@ static int ft_fail(pcol_error *err, int rc) {
 /* The id of name (n bytes at p) in keys, added if new (copied if `copy`). */
 static int ft_intern(pcol_q_keytab *keys, const char *p, size_t n, int copy, uint32_t *key,
                      pcol_error *err) {
-  int rc = pcol_q_key_intern(keys, p, n, copy, key);
-  return rc ? ft_fail(err, rc) : PCOL_OK;
+  int rc = pcol_q_key_intern(keys, p, n, copy, key, err);
+  if (rc) (void)pcol_error_prefix(err, "building the frame tree");
+  return rc;
 }
 
 /* Appends node *id = p->n (not indexed in p->kids). */

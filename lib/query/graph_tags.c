@@ -170,12 +170,13 @@ static int tag_new(pcol_q_gtags *g, uint32_t id, int numeric, uint32_t parent, c
   return PCOL_OK;
 }
 
-/* Interns tag p[0..n) (kind and text) as *id, recording it when new */
+/* Interns tag p[0..n) (kind and text) as *id, recording it when new; err
+ * filled (the table of names full, or memory). */
 static int tag_intern(pcol_q_gtags *g, const pcol_buf *id, int numeric, uint32_t parent,
-                      const pcol_str *lines, size_t nl, pcol_str unit, uint32_t *tid) {
+                      const pcol_str *lines, size_t nl, pcol_str unit, uint32_t *tid, pcol_error *err) {
   int added = !pcol_q_key_find(&g->names, (const char *)id->data, id->len);
-  if (pcol_q_key_intern(&g->names, (const char *)id->data, id->len, 1, tid)) return PCOL_ENOMEM;
-  return added ? tag_new(g, *tid, numeric, parent, lines, nl, unit) : PCOL_OK;
+  PCOL_RETURN_NOT_OK(pcol_q_key_intern(&g->names, (const char *)id->data, id->len, 1, tid, err));
+  return added && tag_new(g, *tid, numeric, parent, lines, nl, unit) ? pcol_oom(err) : PCOL_OK;
 }
 
 static int push_tag(pcol_q_gtags *g, size_t *nt, size_t *cap, uint32_t tid, int64_t val) {
@@ -267,8 +268,9 @@ static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, keysel *k
     pcol_str none = {NULL, 0};
     if (!rc && ns) {
       id.len = 0;
-      if (pcol_buf_append(&id, "L", 1) || pcol_buf_append(&id, joined.data, joined.len) ||
-          tag_intern(g, &id, 0, 0, sl, ns, none, &lid) || push_tag(g, &nt, &tcap, lid, 0))
+      if (pcol_buf_append(&id, "L", 1) || pcol_buf_append(&id, joined.data, joined.len))
+        rc = pcol_oom(err);
+      else if (!(rc = tag_intern(g, &id, 0, 0, sl, ns, none, &lid, err)) && push_tag(g, &nt, &tcap, lid, 0))
         rc = pcol_oom(err);
     }
     for (uint64_t i = lo; !rc && i < hi; i++) { /* then a tag per "bytes" value */
@@ -288,8 +290,9 @@ static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, keysel *k
       if ((rc = text_made(f, &made, joined.len + line.len, max_output, err))) break;
       id.len = 0;
       if (pcol_buf_append(&id, "N", 1) || pcol_buf_append(&id, joined.data, joined.len) ||
-          pcol_buf_append(&id, "", 1) || pcol_buf_append(&id, num, line.len) ||
-          tag_intern(g, &id, 1, lid, &line, 1, u, &tid) || push_tag(g, &nt, &tcap, tid, val))
+          pcol_buf_append(&id, "", 1) || pcol_buf_append(&id, num, line.len))
+        rc = pcol_oom(err);
+      else if (!(rc = tag_intern(g, &id, 1, lid, &line, 1, u, &tid, err)) && push_tag(g, &nt, &tcap, tid, val))
         rc = pcol_oom(err);
     }
     if (nt > UINT32_MAX / 2) rc = pcol_error_set(err, PCOL_ETOOBIG, "too many label tags");

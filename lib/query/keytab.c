@@ -67,20 +67,14 @@ uint32_t pcol_q_key_find(const pcol_q_keytab *t, const char *p, size_t n) {
   return pcol_hset_find(&t->h, pcol_hash_bytes(p, n, 7), key_eq, t, &k);
 }
 
-int pcol_q_key_intern(pcol_q_keytab *t, const char *p, size_t n, int copy, uint32_t *id) {
-  return pcol_q_key_intern_h(t, p, n, pcol_q_key_hash(p, n), copy, id);
+int pcol_q_key_intern(pcol_q_keytab *t, const char *p, size_t n, int copy, uint32_t *id,
+                      pcol_error *err) {
+  return pcol_q_key_intern_h(t, p, n, pcol_q_key_hash(p, n), copy, id, err);
 }
 
 uint64_t pcol_q_key_hash(const char *p, size_t n) { return pcol_hash_bytes(p, n, 7); }
 
-int pcol_q_key_intern_h(pcol_q_keytab *t, const char *p, size_t n, uint64_t h, int copy,
-                        uint32_t *id) {
-  kkey k = {p, n};
-  uint32_t found = pcol_hset_find(&t->h, h, key_eq, t, &k);
-  if (found) {
-    *id = found;
-    return PCOL_OK;
-  }
+static int key_add(pcol_q_keytab *t, const char *p, size_t n, uint64_t h, int copy, uint32_t *id) {
   /* s[0] is unused: the new id n + 1 needs n + 2 entries, at most 2^31 */
   if (t->n + 2 > UINT32_C(1) << 31) return PCOL_ETOOBIG;
   PCOL_RETURN_NOT_OK(PCOL_GROW(t->s, (size_t)t->n + 1, t->cap));
@@ -94,6 +88,19 @@ int pcol_q_key_intern_h(pcol_q_keytab *t, const char *p, size_t n, uint64_t h, i
   PCOL_RETURN_NOT_OK(pcol_hset_insert(&t->h, h, nid));
   *id = nid;
   return PCOL_OK;
+}
+
+int pcol_q_key_intern_h(pcol_q_keytab *t, const char *p, size_t n, uint64_t h, int copy,
+                        uint32_t *id, pcol_error *err) {
+  kkey k = {p, n};
+  uint32_t found = pcol_hset_find(&t->h, h, key_eq, t, &k);
+  if (found) {
+    *id = found;
+    return PCOL_OK;
+  }
+  int rc = key_add(t, p, n, h, copy, id);
+  if (rc == PCOL_ETOOBIG) return pcol_error_set(err, rc, "more than 2^31 - 2 distinct names");
+  return rc ? pcol_error_set(err, rc, "%s", pcol_strerror(rc)) : PCOL_OK;
 }
 
 int pcol_q_key_reserve(pcol_q_keytab *t, size_t n) {

@@ -96,7 +96,7 @@ int pcol_tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
       pcol_str k, s;
       if ((rc = pcol_string(f, pcol_view_u32(&lkey, i), &k, err))) break;
       uint32_t kid, vid;
-      if ((rc = pcol_q_key_intern(&p->keys, k.ptr ? k.ptr : "", k.ptr ? k.len : 0, 0, &kid)))
+      if ((rc = pcol_q_key_intern(&p->keys, k.ptr ? k.ptr : "", k.ptr ? k.len : 0, 0, &kid, err)))
         break;
       uint32_t sid = pcol_view_u32(&lstr, i);
       char num[96];
@@ -113,11 +113,11 @@ int pcol_tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
       /* the pair (key id, value) as one interned byte string */
       tmp.len = 0;
       if (pcol_buf_append(&tmp, &kid, sizeof kid) ||
-          pcol_buf_append(&tmp, s.ptr ? s.ptr : "", s.ptr ? s.len : 0) ||
-          pcol_q_key_intern(&p->vals, (const char *)tmp.data, tmp.len, 1, &vid)) {
+          pcol_buf_append(&tmp, s.ptr ? s.ptr : "", s.ptr ? s.len : 0)) {
         rc = pcol_oom(err);
         break;
       }
+      if ((rc = pcol_q_key_intern(&p->vals, (const char *)tmp.data, tmp.len, 1, &vid, err))) break;
       while (vid >= sums_cap) {
         size_t had = sums_cap;
         if (pcol_grow(&sums, &sums_cap, sizeof *sums)) { rc = pcol_oom(err); break; }
@@ -504,10 +504,7 @@ int pcol_top_by_label(pcol_file *f, const pcol_select *sel, const pcol_value_sel
     rc = pcol_oom(err);
   for (size_t i = 0; !rc && k && i < k->nvalues; i++) {
     uint32_t id;
-    if ((rc = pcol_q_key_intern(&p->keys, k->values[i].name.ptr, k->values[i].name.len, 1, &id))) {
-      rc = pcol_oom(err);
-      break;
-    }
+    if ((rc = pcol_q_key_intern(&p->keys, k->values[i].name.ptr, k->values[i].name.len, 1, &id, err))) break;
     pcol_top_row *r = &out->rows[out->nrows++];
     r->name = p->keys.s[id];
     r->key = id;

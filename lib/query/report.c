@@ -46,12 +46,18 @@ typedef struct rep {
   pcol_buf bin2; /* the second part: columns the first drawing does not read */
   pcol_buf bin3; /* the samples part: the per-sample columns (times, stacks...) */
   int seg;       /* 2: col() writes into bin2 (its descriptor says "s":2), 3: into bin3 ("s":3) */
-  int rc;       /* first failure of an append (PCOL_ENOMEM) */
+  int rc;       /* first failure of an append (PCOL_ENOMEM, no message) or of
+                 * names_of's interning (its message in err) */
+  pcol_error *err;
   uint64_t ns, nstacks;
   int64_t *tmp; /* samples (or more) int64 of scratch */
   int gtags_ls; /* "gtags" carries each sample's label set */
   pcol_q_keytab strs; /* every name once ("strtab"); names_of writes ids into it */
 } rep;
+
+/* r->rc as a status with its message: an append's failure is "out of
+ * memory", an interning's has its own. */
+static int rep_status(rep *r, pcol_error *err) { return r->rc == PCOL_ENOMEM ? pcol_oom(err) : r->rc; }
 
 static void put(rep *r, const void *p, size_t n) {
   if (!r->rc && pcol_buf_append(&r->js, p, n)) r->rc = PCOL_ENOMEM;
@@ -226,7 +232,7 @@ static int names_of(rep *r, const pcol_str *s, uint32_t n) {
   if (!ids) return r->rc = PCOL_ENOMEM;
   for (uint32_t i = 1; i <= n && !r->rc; i++) {
     uint32_t id = 0;
-    if (s[i].ptr && pcol_q_key_intern(&r->strs, s[i].ptr, s[i].len, 1, &id)) r->rc = PCOL_ENOMEM;
+    if (s[i].ptr) r->rc = pcol_q_key_intern(&r->strs, s[i].ptr, s[i].len, 1, &id, r->err);
     ids[i - 1] = id;
   }
   put(r, "{", 1);
@@ -360,11 +366,11 @@ static int frame_tree(rep *r, pcol_ftree *t, pcol_error *err) {
   int rc = PCOL_OK;
   nid[0] = 0;
   for (uint32_t i = 1; i < t->n && !rc; i++)
-    rc = pcol_q_key_intern(&names, t->name[i].ptr ? t->name[i].ptr : "", t->name[i].len, 0, &nid[i]);
+    rc = pcol_q_key_intern(&names, t->name[i].ptr ? t->name[i].ptr : "", t->name[i].len, 0, &nid[i], err);
   if (rc) {
     free(nid);
     pcol_q_keytab_free(&names);
-    return pcol_oom(err);
+    return rc;
   }
   /* hide/show (hide.js) rebuilds the tree from each line's frame name
    * and each line-less location's */
@@ -376,12 +382,12 @@ static int frame_tree(rep *r, pcol_ftree *t, pcol_error *err) {
     rc = pcol_oom(err);
   for (uint64_t i = 0; !rc && i < nlines; i++) {
     uint32_t id;
-    if (pcol_q_key_intern(&names, ln[i].ptr ? ln[i].ptr : "", ln[i].len, 0, &id)) rc = pcol_oom(err);
+    rc = pcol_q_key_intern(&names, ln[i].ptr ? ln[i].ptr : "", ln[i].len, 0, &id, err);
     lid[i] = id;
   }
   for (uint64_t i = 0; !rc && i <= nloc; i++) {
     uint32_t id = 0;
-    if (lc[i].ptr && pcol_q_key_intern(&names, lc[i].ptr, lc[i].len, 0, &id)) rc = pcol_oom(err);
+    if (lc[i].ptr) rc = pcol_q_key_intern(&names, lc[i].ptr, lc[i].len, 0, &id, err);
     cid[i] = id;
   }
   free(ln);
@@ -522,7 +528,7 @@ static int threads(rep *r, pcol_error *err) {
         v.len = (size_t)m;
         if (num == PCOL_NA_I64) continue;
       }
-      if (pcol_q_key_intern(&names, v.ptr, v.len, 1, &ls_thr[s])) rc = pcol_oom(err);
+      rc = pcol_q_key_intern(&names, v.ptr, v.len, 1, &ls_thr[s], err);
       break;
     }
   }
@@ -607,17 +613,15 @@ static int label_sets(rep *r, pcol_error *err) {
       uint32_t kid = 0, vid = 0, vs = pcol_view_u32(&lstr, i);
       rc = pcol_string(f, pcol_view_u32(&lkey, i), &k, err);
       if (!rc && vs) rc = pcol_string(f, vs, &v, err);
-      if (!rc && pcol_q_key_intern(&keys, k.ptr ? k.ptr : "", k.ptr ? k.len : 0, 0, &kid))
-        rc = pcol_oom(err);
-      if (!rc && vs && pcol_q_key_intern(&vals, v.ptr ? v.ptr : "", v.ptr ? v.len : 0, 0, &vid))
-        rc = pcol_oom(err);
+      if (!rc) rc = pcol_q_key_intern(&keys, k.ptr ? k.ptr : "", k.ptr ? k.len : 0, 0, &kid, err);
+      if (!rc && vs) rc = pcol_q_key_intern(&vals, v.ptr ? v.ptr : "", v.ptr ? v.len : 0, 0, &vid, err);
       /* a numeric label: its number and unit (the call graph's "bytes" boxes) */
       uint32_t uid = 0;
       int64_t num = vs ? 0 : pcol_view_i64(&lnum, i);
       if (!rc && !vs) {
         pcol_str u = {0};
         rc = pcol_string(f, pcol_view_u32(&lunit, i), &u, err);
-        if (!rc && u.ptr && u.len && pcol_q_key_intern(&units, u.ptr, u.len, 0, &uid)) rc = pcol_oom(err);
+        if (!rc && u.ptr && u.len) rc = pcol_q_key_intern(&units, u.ptr, u.len, 0, &uid, err);
       }
       lk[n] = kid;
       ln[n] = num;
@@ -654,7 +658,7 @@ static int label_sets(rep *r, pcol_error *err) {
       r->seg = 0;
     }
     PUTS(r, "},");
-    rc = r->rc ? pcol_oom(err) : PCOL_OK;
+    rc = rep_status(r, err);
   }
   free(off);
   free(lk);
@@ -864,7 +868,7 @@ static int diff_base_tree(rep *r, const vchoice *vc, size_t nvc, const pcol_repo
   for (uint64_t i = 0; !rc && any && fits && i < nlines + nloc + 1; i++) {
     pcol_str x = i < nlines ? ln[i] : lc[i - nlines];
     uint32_t id = 0;
-    if ((x.ptr || i < nlines) && pcol_q_key_intern(&names, x.ptr ? x.ptr : "", x.len, 0, &id)) rc = pcol_oom(err);
+    if (x.ptr || i < nlines) rc = pcol_q_key_intern(&names, x.ptr ? x.ptr : "", x.len, 0, &id, err);
     tmp[i] = id;
   }
   if (!rc && any && fits && !(rc = pcol_column(b, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &sp, err)) &&
@@ -892,7 +896,7 @@ static int diff_base_tree(rep *r, const vchoice *vc, size_t nvc, const pcol_repo
   free(tmp);
   pcol_ftree_free(&bt);
   pcol_q_keytab_free(&names);
-  return rc ? rc : r->rc ? pcol_oom(err) : PCOL_OK;
+  return rc ? rc : rep_status(r, err);
 }
 
 /* For --diff: each frame-tree node's share in the base, per value choice
@@ -1000,7 +1004,7 @@ static int ls_add(pcol_file *f, pcol_q_keytab *names, pcol_buf *ids, size_t star
   pcol_str str;
   uint32_t id;
   PCOL_RETURN_NOT_OK(pcol_string(f, sid, &str, err));
-  if (pcol_q_key_intern(names, str.ptr ? str.ptr : "", str.ptr ? str.len : 0, 0, &id)) return pcol_oom(err);
+  PCOL_RETURN_NOT_OK(pcol_q_key_intern(names, str.ptr ? str.ptr : "", str.ptr ? str.len : 0, 0, &id, err));
   for (size_t j = start; j < ids->len / sizeof(int64_t); j++) /* each string once per location */
     if (((int64_t *)ids->data)[j] == id) return PCOL_OK;
   int64_t v = id;
@@ -1057,7 +1061,7 @@ static int loc_strings(rep *r, pcol_file *f, int lines_only, pcol_error *err) {
     pcol_str str;
     if (m && m <= nmap) {
       rc = pcol_string(f, pcol_view_u32(&mfile, m - 1), &str, err);
-      if (!rc && pcol_q_key_intern(&names, str.ptr ? str.ptr : "", str.ptr ? str.len : 0, 0, &id)) rc = pcol_oom(err);
+      if (!rc) rc = pcol_q_key_intern(&names, str.ptr ? str.ptr : "", str.ptr ? str.len : 0, 0, &id, err);
     }
     lm[loc] = id;
   }
@@ -1070,9 +1074,8 @@ static int loc_strings(rep *r, pcol_file *f, int lines_only, pcol_error *err) {
     uint32_t ia, ib;
     if (!(rc = pcol_string(f, pcol_view_u32(&fname, fn), &a, err)) &&
         !(rc = pcol_string(f, pcol_view_u32(&ffile, fn), &b, err)) &&
-        (pcol_q_key_intern(&names, a.ptr ? a.ptr : "", a.ptr ? a.len : 0, 0, &ia) ||
-         pcol_q_key_intern(&names, b.ptr ? b.ptr : "", b.ptr ? b.len : 0, 0, &ib)))
-      rc = pcol_oom(err);
+        !(rc = pcol_q_key_intern(&names, a.ptr ? a.ptr : "", a.ptr ? a.len : 0, 0, &ia, err)))
+      rc = pcol_q_key_intern(&names, b.ptr ? b.ptr : "", b.ptr ? b.len : 0, 0, &ib, err);
     if (!rc) fnm[fn] = ia, ffl[fn] = ib;
   }
   if (!rc) {
@@ -1095,7 +1098,7 @@ static int loc_strings(rep *r, pcol_file *f, int lines_only, pcol_error *err) {
       col(r, "ids", (const int64_t *)ids.data, ids.len / sizeof(int64_t));
     }
     PUTS(r, "},");
-    rc = r->rc ? pcol_oom(err) : PCOL_OK;
+    rc = rep_status(r, err);
   }
   free(off);
   free(lo);
@@ -1139,17 +1142,13 @@ static int source_list(rep *r, const pcol_report_options *o, const vchoice *vc, 
     if (keep) text += need;
     const char *why = !keep ? full : k->error;
     uint32_t fi = 0, wi = 0, pi = 0;
-    if ((k->file.ptr && pcol_q_key_intern(&strs, k->file.ptr, k->file.len, 0, &fi)) ||
-        (k->profile_file.ptr && pcol_q_key_intern(&strs, k->profile_file.ptr, k->profile_file.len, 0, &pi)) ||
-        (why && pcol_q_key_intern(&strs, why, strlen(why), 1, &wi))) {
-      r->rc = PCOL_ENOMEM;
+    if ((k->file.ptr && (r->rc = pcol_q_key_intern(&strs, k->file.ptr, k->file.len, 0, &fi, err))) ||
+        (k->profile_file.ptr &&
+         (r->rc = pcol_q_key_intern(&strs, k->profile_file.ptr, k->profile_file.len, 0, &pi, err))) ||
+        (why && (r->rc = pcol_q_key_intern(&strs, why, strlen(why), 1, &wi, err))))
       break;
-    }
     uint32_t ni = 0;
-    if (k->name.ptr && pcol_q_key_intern(&r->strs, k->name.ptr, k->name.len, 1, &ni)) {
-      r->rc = PCOL_ENOMEM;
-      break;
-    }
+    if (k->name.ptr && (r->rc = pcol_q_key_intern(&r->strs, k->name.ptr, k->name.len, 1, &ni, err))) break;
     putf(r, "%s[%u,%lld,%lld,[", b ? "," : "", ni, (long long)fi - 1, (long long)wi - 1);
     /* no text, no lines: "source not found" (the numbers are the table's) */
     for (size_t i = 0; keep && !k->error && i < k->nlines; i++) {
@@ -1323,7 +1322,7 @@ static int build_json(rep *r, const pcol_report_options *o, pcol_error *err) {
   if (r->bin3.len) deflate_part(r, &r->bin3, "bin3", 1);
   if (r->bin2.len) deflate_part(r, &r->bin2, "bin2", 1);
   put(r, "}", 1);
-  rc = r->rc ? pcol_oom(err) : PCOL_OK;
+  rc = rep_status(r, err);
 done:
   pcol_ftree_free(&t);
   free(vc);
@@ -1378,6 +1377,7 @@ int pcol_report_write(pcol_file *f, const pcol_report_options *opt, FILE *out, p
   rep r;
   memset(&r, 0, sizeof r);
   r.f = f;
+  r.err = err;
   r.ns = pcol_rows(f, PCOL_T_SAMPLES);
   r.nstacks = pcol_rows(f, PCOL_T_STACKS);
   /* scratch for the per-sample and per-stack columns */

@@ -179,7 +179,7 @@ int pcol_q_unsymbolized_name(const pcol_q_fctx *fc, uint32_t loc, pcol_buf *out,
 static int new_key(topctx *t, const struct line_id *l, uint32_t *key, pcol_error *err);
 static int name_key(topctx *t, const char *p, size_t n, uint32_t *key, pcol_error *err) {
   uint32_t id;
-  if (pcol_q_key_intern(&t->keys, p, n, 1, &id)) return pcol_oom(err);
+  PCOL_RETURN_NOT_OK(pcol_q_key_intern(&t->keys, p, n, 1, &id, err));
   if (!t->composed) {
     *key = id;
     return PCOL_OK;
@@ -272,8 +272,7 @@ static int fn_prefix(topctx *t, uint32_t fn, uint32_t *pid, int *hasfile, pcol_e
       if (pcol_q_clean_path(file, &t->scratch)) return pcol_oom(err);
     }
     uint32_t id;
-    if (pcol_q_key_intern(&t->pres, (const char *)t->scratch.data, t->scratch.len, 1, &id))
-      return pcol_oom(err);
+    PCOL_RETURN_NOT_OK(pcol_q_key_intern(&t->pres, (const char *)t->scratch.data, t->scratch.len, 1, &id, err));
     t->fn_pid[fn] = id | (hf ? 0x80000000u : 0);
   }
   *pid = t->fn_pid[fn] & 0x7fffffffu;
@@ -415,7 +414,7 @@ static int line_key(topctx *t, uint64_t li, uint32_t *key, pcol_error *err) {
     pcol_str s;
     const pcol_view *col = t->by == PCOL_BY_FUNCTION ? &t->fc.fn_name : &t->fc.fn_file;
     PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, col, &s, err));
-    if (s.ptr) PCOL_RETURN_NOT_OK(pcol_q_key_intern(&t->keys, s.ptr, s.len, 0, key));
+    if (s.ptr) PCOL_RETURN_NOT_OK(pcol_q_key_intern(&t->keys, s.ptr, s.len, 0, key, err));
     t->fn_key[fn] = *key;
     return PCOL_OK;
   }

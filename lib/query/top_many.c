@@ -161,7 +161,7 @@ static int open_top(many *m, one *o, int *read, pcol_error *err) {
   for (size_t i = 0; i < kt->h.cap; i++) {
     uint32_t k = kt->h.slots[i];
     if (k && pcol_q_key_intern_h(m->names, kt->s[k].ptr, kt->s[k].len, kt->h.hashes[i], 1,
-                                 &o->uid[k]))
+                                 &o->uid[k], NULL))
       return 0;
   }
   for (uint32_t k = 1; k <= o->nkeys; k++)
