@@ -99,7 +99,7 @@ int pcol_q_key_intern_h(pcol_q_keytab *t, const char *p, size_t n, uint64_t h, i
     return PCOL_OK;
   }
   int rc = key_add(t, p, n, h, copy, id);
-  if (rc == PCOL_ETOOBIG) return pcol_error_set(err, rc, "more than 2^31 - 2 distinct names");
+  if (rc == PCOL_ETOOBIG) return pcol_error_set(err, rc, "more than 2^31 - 1 distinct names");
   return rc ? pcol_error_set(err, rc, "%s", pcol_strerror(rc)) : PCOL_OK;
 }
 

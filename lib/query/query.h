@@ -35,7 +35,7 @@ typedef struct pcol_q_keytab {
 uint32_t pcol_q_key_find(const pcol_q_keytab *t, const char *p, size_t n);
 /* *id = the id of p[0..n), added if new.  copy = 1: p is temporary and is
  * copied into the arena; copy = 0: p outlives the table (a file string).
- * PCOL_ENOMEM, or PCOL_ETOOBIG past 2^31 - 2 keys, err filled (may be NULL). */
+ * PCOL_ENOMEM, or PCOL_ETOOBIG past 2^31 - 1 keys, err filled (may be NULL). */
 int pcol_q_key_intern(pcol_q_keytab *t, const char *p, size_t n, int copy, uint32_t *id,
                       pcol_error *err);
 /* The same with p's hash h = pcol_q_key_hash(p, n), as another table
