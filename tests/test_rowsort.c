@@ -125,3 +125,15 @@ Test(rowsort, importers_same_file_in_runs) {
     free(b);
   }
 }
+
+Test(rowsort, no_temporary_file_in_memory) {
+  /* $TMPDIR that cannot hold a file: the rows stay in memory, still sorted */
+  const char *old = getenv("TMPDIR");
+  char *keep = old ? strdup(old) : NULL;
+  setenv("TMPDIR", "/nonexistent/pcol-rowsort-test", 1);
+  unsigned runs;
+  sort_n(20000, 1024, &runs);
+  cr_assert_eq(runs, 0, "%u runs written where no temporary file can be made", runs);
+  if (keep) setenv("TMPDIR", keep, 1), free(keep);
+  else unsetenv("TMPDIR");
+}

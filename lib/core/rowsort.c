@@ -90,8 +90,14 @@ int pcol_rowsort_add(pcol_rowsort *s, const void *row) {
     }
     if (s->n >= s->max && s->fd >= 0) {
       int rc = write_run(s);
-      if (rc) return rc;
-    } else {
+      if (rc == PCOL_EIO && !s->nruns) { /* the first run not written (a full disk): all in memory */
+        close(s->fd);
+        s->fd = -1, s->max = SIZE_MAX;
+      } else if (rc) {
+        return rc;
+      }
+    }
+    if (s->n == s->cap) {
       size_t nc = s->cap ? s->cap * 2 : 256;
       if (nc > s->max) nc = s->max;
       if (nc <= s->cap || nc > SIZE_MAX / s->width) return PCOL_ENOMEM;

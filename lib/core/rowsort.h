@@ -7,7 +7,9 @@
  * in memory the sorted run goes to an unlinked temporary file ($TMPDIR,
  * else /tmp), and the rows come back by a merge of the runs, so memory
  * stays near that budget whatever the number of rows.  Without a
- * temporary file to be had the rows stay in memory (as before a spill). */
+ * temporary file to be had, or when the first run cannot be written (a
+ * full disk), the rows stay in memory (as the builder's columns do when
+ * they cannot spill). */
 #ifndef PCOL_CORE_ROWSORT_H
 #define PCOL_CORE_ROWSORT_H
 
