@@ -1736,7 +1736,11 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_import_chrome(pcol_builder *b, FILE *in
                                                        const pcol_import_options *opt,
                                                        pcol_error *err);
 /* CPython 3.15's sampling profiler (Tachyon) binary file, zstd or not: one
- * source, threads and status bits as labels (doc/mappings.md §15). */
+ * source, threads and status bits as labels (doc/mappings.md §15).  When
+ * `in` is a regular file it is read in place from its current position
+ * (its tables first, then the records), else it is read whole first (past
+ * 64 MiB into a temporary file); samples are sorted through temporary
+ * files past 8 MiB ($TMPDIR, else /tmp). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_import_tachyon(pcol_builder *b, FILE *in, const char *name,
                                                         const pcol_import_options *opt,
                                                         pcol_error *err);
@@ -1749,8 +1753,11 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_import_speedscope(pcol_builder *b, FILE
                                                            const char *name,
                                                            const pcol_import_options *opt,
                                                            pcol_error *err);
-/* A JDK Flight Recorder recording (.jfr, every chunk; gzip or not): one
- * source per sampled event type it holds (doc/mappings.md §16). */
+/* A JDK Flight Recorder recording (.jfr, every chunk; gzip, zstd or not):
+ * one source per sampled event type it holds (doc/mappings.md §16).  Read
+ * front to back a chunk at a time (each chunk in memory while it is read);
+ * samples are sorted through temporary files past 8 MiB ($TMPDIR, else
+ * /tmp). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_import_jfr(pcol_builder *b, FILE *in, const char *name,
                                                     const pcol_import_options *opt,
                                                     pcol_error *err);

@@ -491,3 +491,38 @@ Test(api, builder_appends_and_section_get_fill_err) {
   pcol_close(f);
   free(mem);
 }
+
+/* The streaming importers (JFR: sources made after the last chunk;
+ * Tachyon: after its tables, before the samples) pass a builder's refusal
+ * on as it is, not as "out of memory": a small file of each, read in place,
+ * into a builder whose sources or functions table is at its row limit
+ * (2^32 - 2, set by hand). */
+Test(api, streaming_importers_give_the_builders_reason) {
+  static const struct {
+    const char *path;
+    pcol_status (*imp)(pcol_builder *, FILE *, const char *, const pcol_import_options *, pcol_error *);
+  } cases[] = {{"tests/fuzz-regress/jfr/gen-2chunks.jfr", pcol_import_jfr},
+               {"tests/fuzz-regress/tachyon/gen-rich.bin", pcol_import_tachyon}};
+  static const struct {
+    int table;
+    const char *call;
+  } full[] = {{PCOL_T_SOURCES, "pcol_b_source"}, {PCOL_T_FUNCTIONS, "pcol_b_function"}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+    for (size_t j = 0; j < sizeof full / sizeof *full; j++) {
+      const char *what = cases[i].path;
+      FILE *in = fopen(what, "rb");
+      cr_assert(in, "%s: not found (run from the repository root)", what);
+      pcol_builder *b;
+      pcol_error err = {0};
+      cr_assert_eq(pcol_builder_new(&b, &err), 0);
+      b->t[full[j].table].rows = UINT32_MAX - 1;
+      int rc = cases[i].imp(b, in, what, NULL, &err);
+      fclose(in);
+      b->t[full[j].table].rows = 0;
+      pcol_builder_free(b);
+      cr_assert_eq(rc, PCOL_ETOOBIG, "%s: rc %d: %s", what, rc, err.message);
+      cr_assert(strstr(err.message, full[j].call) && strstr(err.message, ": a table reached its row limit (2^32 - 2)"),
+                "%s: %s", what, err.message);
+      cr_assert(!strstr(err.message, "out of memory"), "%s: %s", what, err.message);
+    }
+}

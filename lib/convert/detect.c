@@ -422,10 +422,22 @@ static int import_perun_mapped(pcol_builder *b, input *x, const pcol_import_opti
   return rc;
 }
 
+/* 1 when the input is a regular file, not compressed, put back where its
+ * head began: an importer that seeks (Tachyon: its tables are at the end)
+ * reads it in place instead of through the replay stream. */
+static int rewound(input *x) {
+  struct stat st;
+  off_t pos;
+  if (x->o || fstat(fileno(x->in), &st) != 0 || !S_ISREG(st.st_mode) || (pos = ftello(x->in)) < (off_t)x->n)
+    return 0;
+  return fseeko(x->in, pos - (off_t)x->n, SEEK_SET) == 0;
+}
+
 /* Any other format: the importer reads a stream that replays the head and
  * then the rest of the input (so pipes work too). */
 static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
                          const pcol_import_options *opt, pcol_error *err) {
+  if (fmt == PCOL_FMT_TACHYON && rewound(x)) return pcol_import_tachyon(b, x->in, x->name, opt, err);
   FILE *s = pcol_replay_stream(x->head, x->n, x->in);
   if (!s) return pcol_oom(err);
   int rc;

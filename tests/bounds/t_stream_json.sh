@@ -6,21 +6,28 @@
 # below the documents' size (reading them whole through jansson took 4.2 GB,
 # 2.1 GB, 1.1 GB and 210 MB; streamed: 16, 74, 38 and 4.4 MB), and give the sample
 # counts and weights the generator wrote; and ~1 GB of perf script text
-# (tests/support/gen_perf_big.c) the periods it summed, under 80 MiB.  Plain build
-# only (sanitizers reserve terabytes of address space): `make test-bounds`.  Takes ~60 s.
+# (tests/support/gen_perf_big.c) the periods it summed, under 80 MiB; and
+# millions of Tachyon and JFR samples under 48 MiB (below).  Plain build
+# only (sanitizers reserve terabytes of address space): `make test-bounds`.  Takes ~65 s.
+# KINDS (default: every kind of STREAMED) picks some.  STREAMED is what
+# tests/contract/t_contract.py reads: a format the importer contract
+# (tests/contract/importers.tsv) calls streamed must be run here.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 fail() { echo "t_stream_json: FAIL: $*" >&2; exit 1; }
 command -v prlimit >/dev/null || { echo "t_stream_json: prlimit not installed: skipped"; exit 0; }
 command -v python3 >/dev/null || { echo "t_stream_json: python3 not installed: skipped"; exit 0; }
 if grep -qa __asan_init "$PCOL"; then echo "t_stream_json: ASan build: skipped"; exit 0; fi
+STREAMED="v8 speedscope firefox otlp otlp.gz perf tachyon tachyon-zstd jfr"
+KINDS=${KINDS-$STREAMED}
+want() { [[ " $KINDS " == *" $1 "* ]]; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cap=$((128 << 20))
 # otlp.gz: the OTLP/JSON lines gzip-compressed, inflated as they are read
 # (lib/core/instream.c; inflated whole first, it took 210 MB and more than the cap)
-for kind in ${KINDS-v8 speedscope firefox otlp otlp.gz}; do
-  [ "$kind" = perf ] && continue
+for kind in $KINDS; do
+  case $kind in perf | tachyon* | jfr) continue ;; esac
   f=$tmp/big.$kind
   if [ "$kind" = otlp.gz ] && [ -f "$tmp/keep.otlp" ]; then # the otlp case's document, kept
     mv "$tmp/keep.otlp" "$f" && read -r n total <"$tmp/keep.nt" || fail "$kind: the otlp document"
@@ -54,7 +61,7 @@ done
 # gigabyte); the pack takes ~10 s.  The sums are added with %.0f: exact
 # below 2^53 (these are ~1.1e13), where mawk's %d stops at 2^31 - 1 (so the
 # two sides could not differ).
-if [ -z "${KINDS:-}" ] || [[ " $KINDS " == *" perf "* ]]; then
+if want perf; then
   pcap=$((80 << 20))
   ${CC:-cc} -O2 -o "$tmp/gen_perf_big" tests/support/gen_perf_big.c || fail "perf: building the generator"
   # (1,053,528,021 bytes: the generator is seeded)
@@ -68,4 +75,32 @@ if [ -z "${KINDS:-}" ] || [[ " $KINDS " == *" perf "* ]]; then
   [ "$rows" = "$n" ] || fail "perf: $rows sample rows, the generator wrote $n"
   echo "t_stream_json: perf: $n samples (~1 GB) packed under --as=$pcap" >&2
 fi
+# Tachyon (CPython 3.15's sampling profiler; the zstd kind too) and JFR
+# (issue 43): 4M Tachyon samples (tachyongen.py big: four threads' REPEAT
+# runs in turn, so not in time order; 12 MB, or 2 KB of zstd) and 2M JFR
+# execution samples (gen_jfr.py: one 20,000-event chunk 100 times over,
+# 54 MB) pack under a 48 MiB address space and give the samples written.
+# Read whole with every sample in an array until sorted (24 and 56 bytes a
+# sample) they packed under no cap below 192 MiB (Tachyon) and 96 MiB (JFR),
+# 232 MB and 196 MB peak RSS; streamed (Tachyon: its tables first, then the
+# records through a window, zstd inflated as read; JFR: a chunk at a time;
+# the samples sorted by lib/core/rowsort.c in runs on disk) ~28 MB.
+scap=$((48 << 20))
+for kind in tachyon tachyon-zstd jfr; do
+  want $kind || continue
+  f=$tmp/big.$kind
+  case $kind in
+  tachyon) python3 tests/support/tachyongen.py big "$f" 4000000 >/dev/null; n=4000000 ;;
+  tachyon-zstd) python3 tests/support/tachyongen.py big "$f" 4000000 --zstd >/dev/null; n=4000000 ;;
+  jfr) python3 tests/support/gen_jfr.py "$f" --exec-only --samples 20000 --repeat 100; n=2000000 ;;
+  esac || fail "$kind: generator"
+  prlimit --as=$scap -- "$PCOL" pack --from ${kind%-zstd} "$f" -o "$tmp/o.pcol" 2>"$tmp/err" ||
+    fail "$kind: pack of $n samples under a $scap-byte address space: $(head -c 300 "$tmp/err")"
+  rows=$("$PCOL" info "$tmp/o.pcol" | awk '$1 == "samples_stored" {print $2; exit}')
+  [ "$rows" = "$n" ] || fail "$kind: $rows sample rows, the generator wrote $n"
+  got=$("$PCOL" fold "$tmp/o.pcol" --value samples | awk '{s+=$NF} END{print s+0}')
+  [ "$got" = "$n" ] || fail "$kind: $got samples, the generator wrote $n"
+  echo "t_stream_json: $kind: $n samples ($(stat -c %s "$f") bytes) packed under --as=$scap" >&2
+  rm -f "$f" "$tmp/o.pcol"
+done
 echo "t_stream_json: ok"

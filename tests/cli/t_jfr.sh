@@ -54,6 +54,24 @@ python3 -c 'import sys; d = bytearray(open(sys.argv[1], "rb").read()); d[4:6] = 
 "$PCOL" pack "$tmp/v3.jfr" -o "$tmp/v3.pcol" 2>"$tmp/err"; rc=$?
 [ $rc = 1 ] && grep -q "v3.jfr: chunk 1, byte 0: file version 3.1" "$tmp/err" ||
   fail "a version 3 chunk: exit $rc, $(cat "$tmp/err")"
+# an event more than 2^63 ns after the recording's start (the earliest
+# chunk's, -9e18 ns): refused naming that event, whichever chunk comes first
+# (the importer streams chunks, so the start is known only at the end)
+python3 - "$tmp" <<'EOF' || fail "far-chunk generator"
+import sys
+sys.path.insert(0, "tests/support")
+import gen_jfr
+a = gen_jfr.chunk(True, 4, -9 * 10**18, 5000, True)
+b = gen_jfr.chunk(True, 4, 1700000000 * 10**9, 5000, True)
+open(sys.argv[1] + "/far1.jfr", "wb").write(a + b)
+open(sys.argv[1] + "/far2.jfr", "wb").write(b + a)
+EOF
+for w in "far1.jfr: chunk 2, byte 1777" "far2.jfr: chunk 1, byte 68"; do
+  f=${w%%:*}
+  "$PCOL" pack "$tmp/$f" -o "$tmp/far.pcol" 2>"$tmp/err"; rc=$?
+  [ $rc = 1 ] && grep -q "$w: event time out of range" "$tmp/err" ||
+    fail "$f: an event past 2^63 ns from the start: exit $rc, $(cat "$tmp/err")"
+done
 # 200,000 settings: linear, the rest counted
 $GEN "$tmp/set.jfr" --samples 3 --settings 200000 || fail "gen_jfr.py --settings"
 (ulimit -t 20; "$PCOL" cat "$tmp/set.jfr" --table meta >"$tmp/meta") || fail "200,000 settings: not read within 20 s of CPU"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a small JFR recording without a JVM (fuzz seeds, regression inputs).
 
-usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N] [--m1]
+usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N] [--m1] [--repeat R]
 
 Each chunk: the header, a metadata event with the classes a JDK 17
 recording uses for jdk.ExecutionSample and jdk.ObjectAllocationSample
@@ -226,7 +226,12 @@ def main():
     st = int(a[a.index("--settings") + 1]) if "--settings" in a else 0
     dp = int(a[a.index("--deep") + 1]) if "--deep" in a else 0
     data = b"".join(chunk(c, k, 1700000000 * 10**9 + i * 10**7, 5000 + i * 10**7, x, st, dp) for i in range(n))
-    open(out, "wb").write(data)
+    # --repeat R: the chunks R times over (as `cat` joins recordings; the
+    # memory bounds' big input, tests/bounds/t_stream_json.sh)
+    r = int(a[a.index("--repeat") + 1]) if "--repeat" in a else 1
+    with open(out, "wb") as o:
+        for _ in range(r):
+            o.write(data)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,11 @@ tests use (doc/mappings.md, Tachyon).
       --big-endian: written on a big-endian machine (the fixed-width fields)
       --collapsed BASE: also BASE.count (collapsed stacks, root first, with
       their sample counts) and BASE.wall (the same x the interval, in ns)
+  tachyongen.py big OUT N [--zstd]
+      N samples (a multiple of 4) fast, for the memory bounds
+      (tests/bounds/t_stream_json.sh): four threads, each a FULL record then
+      REPEAT runs of 50,000 samples 1 ms apart, the threads' runs in turn
+      (so the file is not in time order); prints {"samples": N}
 
 As a module: Writer(...).sample(tid, interp, t_us, status, frames) with
 frames innermost first as (file, function, line, column) tuples, then
@@ -211,8 +216,32 @@ def rich(out, zstd=False, narrow=False, samples=3000, seed=43, endian="<", colla
     return w.truth()
 
 
+def big(out, n, zstd=False):
+    w = Writer(zstd=zstd)
+    keys = [(1000 + i, 0) for i in range(4)]
+    fr = [w.f(("/srv/big.py", name, 10 * i + 1, 4)) for i, name in enumerate(["leaf", "work", "main", "<module>"])]
+    data = bytearray()
+    for i, k in enumerate(keys):  # each thread's first sample: a FULL stack
+        w.threads[k] = {"prev": [], "new": False, "t": 0, "rle": []}
+        idx = fr[i % 2:]
+        data += w._hdr(k[0], k[1], 1) + uv(1000) + bytes([3]) + uv(len(idx)) + b"".join(uv(x) for x in idx)
+    left = [n // 4 - 1] * 4
+    one = uv(1000) + bytes([3])
+    while any(left):
+        for i, k in enumerate(keys):
+            c = min(left[i], 50000)
+            if c:
+                data += w._hdr(k[0], k[1], 0) + uv(c) + one * c
+                left[i] -= c
+    open(out, "wb").write(w.finish(raw_samples=bytes(data), count=n // 4 * 4))
+    return {"samples": n // 4 * 4}
+
+
 if __name__ == "__main__":
     a = sys.argv[1:]
+    if len(a) >= 3 and a[0] == "big":
+        json.dump(big(a[1], int(a[2]), zstd="--zstd" in a), sys.stdout)
+        sys.exit(0)
     if not a or a[0] != "rich" or len(a) < 2:
         sys.exit(__doc__)
     n = int(a[a.index("--samples") + 1]) if "--samples" in a else 3000

@@ -19,10 +19,11 @@
 #define JFR_HEADER_SIZE 68
 #define JFR_MAX_DEPTH 64 /* nested inline structs, metadata elements */
 
-/* A cursor over [pos, end) of the input; a read past end sets bad. */
+/* A cursor over [pos, end) of the input; a read past end sets bad.  p
+ * holds the input from position org on (the chunk being read). */
 typedef struct jcur {
   const uint8_t *p;
-  uint64_t pos, end;
+  uint64_t org, pos, end;
   int compressed; /* the chunk's integers are LEB128 varints */
   int bad;
 } jcur;
@@ -80,10 +81,12 @@ typedef struct jchunk {
   uint32_t string_cls; /* the java.lang.String class + 1 (0: none) */
 } jchunk;
 
-/* The reading context: the input and what errors name. */
+/* The reading context: the input and what errors name.  The input is read
+ * a chunk at a time: data[0 .. len - org) are its bytes org .. len (the
+ * current chunk); positions are the input's, for messages. */
 typedef struct jrd {
   const uint8_t *data;
-  uint64_t len;
+  uint64_t org, len;
   const char *name;
   pcol_error *err;
   unsigned chunk_no; /* 1-based, for messages */
@@ -127,7 +130,8 @@ int jfr_pool_find(jrd *r, jchunk *k, uint32_t ci, uint64_t key, uint64_t *pos, u
 int jfr_string(jrd *r, jchunk *k, const jv *v, const char **s, size_t *n);
 /* A cursor over the chunk at pos. */
 static inline jcur jfr_cur(const jrd *r, const jchunk *k, uint64_t pos) {
-  jcur c = {r->data, pos, k->start + k->size, k->compressed, 0};
+  jcur c = {r->data, r->org, pos, k->start + k->size, k->compressed, 0};
+  if (pos < r->org) c.pos = c.end, c.bad = 1; /* (never: positions are the chunk's) */
   return c;
 }
 

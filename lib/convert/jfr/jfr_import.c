@@ -12,13 +12,23 @@
  * compiled, Native).  Allocation events carry their bytes as values and the
  * allocated class as a label.  JVM, OS and CPU information and the
  * recording's settings of the imported event types become source meta.
- * The chunk structure is read by jfr_read.c.  doc/mappings.md §16. */
+ * The chunk structure is read by jfr_read.c.  doc/mappings.md §16.
+ *
+ * The input is streamed a chunk at a time (issue 43; gzip or zstd inflated
+ * as read, lib/core/instream.c): a chunk's constant pools and metadata are
+ * at its end, so each chunk is in memory whole while its events are read,
+ * then dropped.  Events are written per thread buffer, not in time order,
+ * and the sources are per event type, so the samples go to a sorter
+ * (lib/core/rowsort.c: runs in a temporary file past 8 MiB) with their
+ * epoch times and come back by type, time and file order once the
+ * recording's start (the earliest chunk's) is known. */
 #include "jfr.h"
 #include "keys.h"     /* PCOL_META_NOTE, JFR_META_PREFIX, JFR_META_SETTING, ... */
 #include "error.h"    /* pcol_oom */
 #include "buf.h"      /* pcol_buf_append, PCOL_GROW, pcol_buf_free, ... */
 #include "hash.h"     /* pcol_u64map_get */
-#include "read_all.h" /* pcol_input, pcol_input_done, pcol_input_free, ... */
+#include "instream.h" /* pcol_instream_open, pcol_instream_finish, ... */
+#include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,14 +61,26 @@ static const char *const INFO[] = {"jdk.JVMInformation", "jdk.OSInformation", "j
 
 #define JFR_MAX_FIELDS 32 /* fields of an event read by name (the rest are skipped) */
 
-/* a sample before the sort */
+/* a sample before the sort: its time in epoch ns on the chunk's clock
+ * (T_NONE: none), made a time since the recording's start once the
+ * earliest chunk is known */
 typedef struct srow {
-  int64_t t, n; /* time, samples */
+  __int128 t;
+  int64_t n; /* samples */
   uint64_t seq;
   uint32_t stack, ls;
   int64_t v[2];
   uint8_t kind;
 } srow;
+#define T_NONE (-((__int128)1 << 120)) /* below any clock_ns (|ticks x 1e9| < 2^94) */
+
+/* where an event's time was found (for the message when it is out of range) */
+typedef struct jat {
+  __int128 t;
+  uint64_t pos;
+  unsigned chunk;
+  int set;
+} jat;
 
 /* a frame type: its mapping and whether it is inlined into the next frame */
 typedef struct ftype {
@@ -90,8 +112,18 @@ typedef struct jimp {
   jclock clock;
   pcol_builder *b;
   int64_t base; /* the recording's start, epoch ns (the earliest chunk's) */
-  srow *rows;
-  size_t nrows, caprows;
+  pcol_rowsort *rows; /* the samples, sorted by kind, time, file order */
+  uint64_t nrows;
+  jat tmin, tmax; /* the earliest and latest event times */
+  /* emit: the source being filled */
+  int cur_kind;
+  uint32_t cur_src, cur_vt[3];
+  size_t cur_nvt;
+  int any;
+  const char *src_name;
+  int64_t span;
+  unsigned chunks;
+  const jchunk *k0;
   ftype *ft;
   size_t nft, capft;
   jthread *th;
@@ -120,6 +152,12 @@ typedef struct jroles {
 } jroles;
 
 static int oom(jimp *x) { return pcol_oom(x->r.err); }
+/* the sorter's failure: memory, or its temporary file */
+static int rows_failed(jimp *x, int rc) {
+  if (rc == PCOL_ENOMEM) return oom(x);
+  return pcol_error_set(x->r.err, rc, "%s: JFR samples: a temporary file ($TMPDIR, else /tmp) could not be "
+                        "written or read", x->r.name);
+}
 
 /* A pool entry: its class and index (jfr_pool_find), and what it was made
  * into per use (0: not yet). */
@@ -383,12 +421,13 @@ static void chunk_clock(jimp *x, const jchunk *k) {
   *c = own;
 }
 
-static int ticks_ns(jimp *x, const jchunk *k, int64_t ticks, uint64_t at, int64_t *out) {
-  (void)k;
-  __int128 ns = clock_ns(&x->clock, ticks) - x->base;
-  if (ns <= INT64_MIN || ns > INT64_MAX) return jfr_bad(&x->r, at, "event time out of range");
-  *out = (int64_t)ns;
-  return PCOL_OK;
+/* An event's time in epoch ns; the earliest and latest are kept to be
+ * checked against the recording's start once every chunk is read. */
+static void ticks_ns(jimp *x, int64_t ticks, uint64_t at, __int128 *out) {
+  __int128 ns = *out = clock_ns(&x->clock, ticks);
+  jat here = {ns, at, x->r.chunk_no, 1};
+  if (!x->tmin.set || ns < x->tmin.t) x->tmin = here;
+  if (!x->tmax.set || ns > x->tmax.t) x->tmax = here;
 }
 
 static int on_sample(jimp *x, jchunk *k, const jroles *ro, int kind, jcur *c, uint64_t at) {
@@ -396,11 +435,11 @@ static int on_sample(jimp *x, jchunk *k, const jroles *ro, int kind, jcur *c, ui
   uint32_t ci = ro->kind_ci[kind];
   int rc = jfr_read_struct(&x->r, k, c, ci, fv, JFR_MAX_FIELDS);
   if (rc) return rc;
-  srow s = {PCOL_NA_I64, 1, x->nrows, 0, 0, {0, 0}, (uint8_t)kind};
+  srow s;
+  memset(&s, 0, sizeof s); /* (padding too: the rows go to a file) */
+  s.t = T_NONE, s.n = 1, s.seq = x->nrows, s.kind = (uint8_t)kind;
   if (ro->f_count[kind] >= 0 && fv[ro->f_count[kind]].kind == JV_NUM) s.n = fv[ro->f_count[kind]].i;
-  if (ro->f_time[kind] >= 0 && fv[ro->f_time[kind]].kind == JV_NUM &&
-      (rc = ticks_ns(x, k, fv[ro->f_time[kind]].i, at, &s.t)))
-    return rc;
+  if (ro->f_time[kind] >= 0 && fv[ro->f_time[kind]].kind == JV_NUM) ticks_ns(x, fv[ro->f_time[kind]].i, at, &s.t);
   if (ro->f_stack[kind] >= 0 && (rc = stack_of(x, k, &fv[ro->f_stack[kind]], kind, &s.stack))) return rc;
   pcol_label_row lab[5];
   size_t nl = 0;
@@ -424,8 +463,8 @@ static int on_sample(jimp *x, jchunk *k, const jroles *ro, int kind, jcur *c, ui
     int f = ro->f_val[kind][v];
     if (f >= 0 && fv[f].kind == JV_NUM) s.v[v] = fv[f].i;
   }
-  if (PCOL_GROW(x->rows, x->nrows, x->caprows)) return oom(x);
-  x->rows[x->nrows++] = s;
+  if ((rc = pcol_rowsort_add(x->rows, &s))) return rows_failed(x, rc);
+  x->nrows++;
   x->count[kind]++;
   return PCOL_OK;
 }
@@ -592,136 +631,242 @@ static int meta_i64(jimp *x, uint32_t src, const char *key, int64_t v) {
   return pcol_b_meta_str(x->b, src, key, num, x->r.err);
 }
 
-/* One source per event type with samples (or one for the file when none
- * has any), in the order of KINDS, samples in time order. */
-static int emit(jimp *x, const char *name, int64_t end_nanos, unsigned chunks, const jchunk *k0) {
-  if (x->nrows) qsort(x->rows, x->nrows, sizeof *x->rows, row_cmp); /* rows NULL when none */
-  int any = 0;
-  for (int kind = 0; kind < EK_N; kind++) any |= x->count[kind] != 0;
-  size_t r = 0;
-  /* the recording's length, in int64 whatever the chunks' starts say */
-  __int128 d = (__int128)end_nanos - x->base;
-  int64_t span = d > INT64_MAX ? INT64_MAX : d < 0 ? 0 : (int64_t)d;
-  for (int kind = 0; kind < EK_N; kind++) {
-    if (any ? !x->count[kind] : kind != 0) continue;
-    uint32_t src, vt[3], sid, uid;
-    size_t nvt = 0;
-    pcol_error *err = x->r.err; /* the builder's own reason when it refuses */
-    x->sys.len = 0;
-    if (pcol_buf_append(&x->sys, name, strlen(name)) ||
-        (any && (pcol_buf_append(&x->sys, ": ", 2) || pcol_buf_append(&x->sys, KINDS[kind].event, strlen(KINDS[kind].event)))))
-      return oom(x);
-    int rc;
-    if ((rc = pcol_b_cstr(x->b, PCOL_SRC_JFR, &sid, err)) ||
-        (rc = pcol_b_string(x->b, x->sys.data, x->sys.len, &uid, err)) ||
-        (rc = pcol_b_source_sid(x->b, sid, uid, x->base / 1000000000, &src, err)))
+/* The source of one event type (or, kind 0 when no type has samples, the
+ * file's), its meta and value types: x->cur_*. */
+static int open_source(jimp *x, int kind) {
+  uint32_t src, *vt = x->cur_vt, sid, uid;
+  size_t nvt = 0;
+  int any = x->any;
+  const char *name = x->src_name;
+  const jchunk *k0 = x->k0;
+  pcol_error *err = x->r.err; /* the builder's own reason when it refuses */
+  x->sys.len = 0;
+  if (pcol_buf_append(&x->sys, name, strlen(name)) ||
+      (any && (pcol_buf_append(&x->sys, ": ", 2) || pcol_buf_append(&x->sys, KINDS[kind].event, strlen(KINDS[kind].event)))))
+    return oom(x);
+  int rc;
+  if ((rc = pcol_b_cstr(x->b, PCOL_SRC_JFR, &sid, err)) ||
+      (rc = pcol_b_string(x->b, x->sys.data, x->sys.len, &uid, err)) ||
+      (rc = pcol_b_source_sid(x->b, sid, uid, x->base / 1000000000, &src, err)))
+    return rc;
+  if ((rc = meta_i64(x, src, PPROF_META_TIME_NANOS, x->base)) ||
+      (rc = meta_i64(x, src, PPROF_META_DURATION_NANOS, x->span)) ||
+      (rc = meta_i64(x, src, JFR_META_CHUNKS, x->chunks)))
+    return rc;
+  char ver[16];
+  snprintf(ver, sizeof ver, "%u.%u", k0->major, k0->minor);
+  if ((rc = pcol_b_meta_str(x->b, src, JFR_META_VERSION, ver, err)) ||
+      (any && (rc = pcol_b_meta_str(x->b, src, JFR_META_EVENT, KINDS[kind].event, err))))
+    return rc;
+  if (!any && (rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, "no execution, native, CPU time, wall-clock or allocation samples in the recording", err)))
+    return rc;
+  for (size_t i = 0; i < x->nmeta; i++)
+    if ((x->meta[i].kind == EK_N || x->meta[i].kind == kind) && (rc = pcol_b_meta_sid(x->b, src, x->meta[i].key, x->meta[i].val, err)))
       return rc;
-    if ((rc = meta_i64(x, src, PPROF_META_TIME_NANOS, x->base)) ||
-        (rc = meta_i64(x, src, PPROF_META_DURATION_NANOS, span)) ||
-        (rc = meta_i64(x, src, JFR_META_CHUNKS, chunks)))
-      return rc;
-    char ver[16];
-    snprintf(ver, sizeof ver, "%u.%u", k0->major, k0->minor);
-    if ((rc = pcol_b_meta_str(x->b, src, JFR_META_VERSION, ver, err)) ||
-        (any && (rc = pcol_b_meta_str(x->b, src, JFR_META_EVENT, KINDS[kind].event, err))))
-      return rc;
-    if (!any && (rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, "no execution, native, CPU time, wall-clock or allocation samples in the recording", err)))
-      return rc;
-    for (size_t i = 0; i < x->nmeta; i++)
-      if ((x->meta[i].kind == EK_N || x->meta[i].kind == kind) && (rc = pcol_b_meta_sid(x->b, src, x->meta[i].key, x->meta[i].val, err)))
-        return rc;
-    if (x->meta_dropped) {
-      char note[128];
-      snprintf(note, sizeof note, "settings and JVM information past the first %d not kept: %llu",
-               JFR_MAX_META, (unsigned long long)x->meta_dropped);
-      if ((rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note, err))) return rc;
-    }
-    if (kind == EK_CPUTIME && x->cpu_lost) {
-      char note[128];
-      snprintf(note, sizeof note, "CPU time samples the JVM lost (jdk.CPUTimeSamplesLost): %llu",
-               (unsigned long long)x->cpu_lost);
-      if ((rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note, err))) return rc;
-    }
-    if (x->truncated[kind]) {
-      char note[96];
-      snprintf(note, sizeof note, "stack traces truncated by the recorder: %llu samples",
-               (unsigned long long)x->truncated[kind]);
-      if ((rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note, err))) return rc;
-    }
-    /* value types: samples, then the fields */
-    if ((rc = pcol_b_cstr(x->b, PCOL_VT_SAMPLES, &sid, err)) ||
-        (rc = pcol_b_value_type(x->b, sid, x->u_count, &vt[nvt], err)) ||
+  if (x->meta_dropped) {
+    char note[128];
+    snprintf(note, sizeof note, "settings and JVM information past the first %d not kept: %llu",
+             JFR_MAX_META, (unsigned long long)x->meta_dropped);
+    if ((rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note, err))) return rc;
+  }
+  if (kind == EK_CPUTIME && x->cpu_lost) {
+    char note[128];
+    snprintf(note, sizeof note, "CPU time samples the JVM lost (jdk.CPUTimeSamplesLost): %llu",
+             (unsigned long long)x->cpu_lost);
+    if ((rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note, err))) return rc;
+  }
+  if (x->truncated[kind]) {
+    char note[96];
+    snprintf(note, sizeof note, "stack traces truncated by the recorder: %llu samples",
+             (unsigned long long)x->truncated[kind]);
+    if ((rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note, err))) return rc;
+  }
+  /* value types: samples, then the fields */
+  if ((rc = pcol_b_cstr(x->b, PCOL_VT_SAMPLES, &sid, err)) ||
+      (rc = pcol_b_value_type(x->b, sid, x->u_count, &vt[nvt], err)) ||
+      (rc = pcol_b_source_value_type(x->b, src, vt[nvt], err)))
+    return rc;
+  nvt++;
+  for (int v = 0; v < 2 && KINDS[kind].vt[v]; v++) {
+    if ((rc = pcol_b_cstr(x->b, KINDS[kind].vt[v], &sid, err)) ||
+        (rc = pcol_b_cstr(x->b, KINDS[kind].unit[v], &uid, err)) ||
+        (rc = pcol_b_value_type(x->b, sid, uid, &vt[nvt], err)) ||
         (rc = pcol_b_source_value_type(x->b, src, vt[nvt], err)))
       return rc;
     nvt++;
-    for (int v = 0; v < 2 && KINDS[kind].vt[v]; v++) {
-      if ((rc = pcol_b_cstr(x->b, KINDS[kind].vt[v], &sid, err)) ||
-          (rc = pcol_b_cstr(x->b, KINDS[kind].unit[v], &uid, err)) ||
-          (rc = pcol_b_value_type(x->b, sid, uid, &vt[nvt], err)) ||
-          (rc = pcol_b_source_value_type(x->b, src, vt[nvt], err)))
-        return rc;
-      nvt++;
+  }
+  if ((rc = pcol_b_meta_str(x->b, src, PPROF_META_DEFAULT_SAMPLE_TYPE,
+                            KINDS[kind].dflt ? KINDS[kind].vt[KINDS[kind].dflt - 1] : PCOL_VT_SAMPLES, err)))
+    return rc;
+  x->cur_kind = kind, x->cur_src = src, x->cur_nvt = nvt;
+  return PCOL_OK;
+}
+
+/* A sample, in the sorted order: the sources open as their first sample
+ * comes (every type with samples has one, in the order of KINDS). */
+static int put_row(void *ctx, const void *row) {
+  jimp *x = ctx;
+  const srow *s = row;
+  int rc;
+  if (s->kind != x->cur_kind && (rc = open_source(x, s->kind))) return rc;
+  pcol_sample_row r = {x->cur_src, s->t == T_NONE ? PCOL_NA_I64 : (int64_t)(s->t - x->base), 0, 1, PCOL_NA_I64,
+                       s->stack, s->ls};
+  pcol_value_row val[3] = {{x->cur_vt[0], s->n}, {x->cur_vt[1], s->v[0]}, {x->cur_vt[2], s->v[1]}};
+  return pcol_b_sample(x->b, &r, val, x->cur_nvt, NULL, x->r.err);
+}
+
+/* An event time out of int64 ns from the recording's start (the earliest
+ * chunk's): refused, naming the first such event in the file of the
+ * earliest and the latest. */
+static int times_in_range(jimp *x) {
+  const jat *bad[2] = {NULL, NULL};
+  int nb = 0;
+  if (x->tmin.set && x->tmin.t - x->base <= INT64_MIN) bad[nb++] = &x->tmin;
+  if (x->tmax.set && x->tmax.t - x->base > INT64_MAX) bad[nb++] = &x->tmax;
+  if (!nb) return PCOL_OK;
+  const jat *e = bad[0];
+  if (nb == 2 && (bad[1]->chunk < e->chunk || (bad[1]->chunk == e->chunk && bad[1]->pos < e->pos))) e = bad[1];
+  x->r.chunk_no = e->chunk;
+  return jfr_bad(&x->r, e->pos, "event time out of range");
+}
+
+/* One source per event type with samples (or one for the file when none
+ * has any), in the order of KINDS, samples in time order. */
+static int emit(jimp *x, const char *name, int64_t end_nanos, unsigned chunks, const jchunk *k0) {
+  int rc = times_in_range(x);
+  if (rc) return rc;
+  x->any = 0;
+  for (int kind = 0; kind < EK_N; kind++) x->any |= x->count[kind] != 0;
+  /* the recording's length, in int64 whatever the chunks' starts say */
+  __int128 d = (__int128)end_nanos - x->base;
+  x->span = d > INT64_MAX ? INT64_MAX : d < 0 ? 0 : (int64_t)d;
+  x->src_name = name, x->chunks = chunks, x->k0 = k0, x->cur_kind = -1;
+  if (!x->any) return open_source(x, 0);
+  rc = pcol_rowsort_each(x->rows, put_row, x);
+  return rc == PCOL_EIO ? rows_failed(x, rc) : rc;
+}
+
+/* The input, a chunk at a time. */
+typedef struct jsrc {
+  FILE *s;
+  uint8_t *buf;
+  size_t cap;
+  uint64_t at; /* the input's bytes read before buf */
+} jsrc;
+
+/* Up to n more bytes into buf[have ..), growing it as they come (a chunk
+ * that claims more than the input holds costs what the input holds):
+ * the bytes read; PCOL_ENOMEM as -1. */
+static int64_t src_more(jsrc *j, size_t have, uint64_t n) {
+  uint64_t got = 0;
+  while (got < n) {
+    if (have + got == j->cap) {
+      size_t nc = j->cap < ((size_t)1 << 20) ? (size_t)1 << 20 : j->cap * 2;
+      if (nc <= j->cap) return -1;
+      uint8_t *b = realloc(j->buf, nc);
+      if (!b) return -1;
+      j->buf = b, j->cap = nc;
     }
-    if ((rc = pcol_b_meta_str(x->b, src, PPROF_META_DEFAULT_SAMPLE_TYPE,
-                              KINDS[kind].dflt ? KINDS[kind].vt[KINDS[kind].dflt - 1] : PCOL_VT_SAMPLES, err)))
-      return rc;
-    for (; r < x->nrows && x->rows[r].kind == kind; r++) {
-      const srow *s = &x->rows[r];
-      pcol_sample_row row = {src, s->t, 0, 1, PCOL_NA_I64, s->stack, s->ls};
-      pcol_value_row val[3] = {{vt[0], s->n}, {vt[1], s->v[0]}, {vt[2], s->v[1]}};
-      if ((rc = pcol_b_sample(x->b, &row, val, nvt, NULL, err))) return rc;
+    size_t room = j->cap - (size_t)(have + got);
+    if (room > n - got) room = (size_t)(n - got);
+    size_t k = fread(j->buf + have + got, 1, room, j->s);
+    got += k;
+    if (k < room) break;
+  }
+  return (int64_t)got;
+}
+
+/* The input's bytes left (read and dropped): for the message about a
+ * chunk whose header is refused. */
+static uint64_t src_rest(jsrc *j) {
+  uint8_t tmp[65536];
+  uint64_t n = 0;
+  size_t k;
+  while ((k = fread(tmp, 1, sizeof tmp, j->s)) > 0) n += k;
+  return n;
+}
+
+static uint64_t be64(const uint8_t *p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; i++) v = v << 8 | p[i];
+  return v;
+}
+
+/* The next chunk into j->buf and x->r (data, org, len), its header in *k
+ * read and checked (*more = 1), or the input's end (*more = 0): PCOL_OK or
+ * an error. */
+static int next_chunk(jimp *x, jsrc *j, jchunk *k, int *more) {
+  int64_t h = src_more(j, 0, JFR_HEADER_SIZE);
+  *more = h > 0;
+  if (h < 0) return oom(x);
+  if (h == 0) return PCOL_OK;
+  x->r.org = j->at, x->r.len = j->at + (uint64_t)h;
+  if (h == JFR_HEADER_SIZE) {
+    uint64_t size = be64(j->buf + 8);
+    unsigned major = (unsigned)j->buf[4] << 8 | j->buf[5];
+    if (!memcmp(j->buf, "FLR\0", 4) && (major == 1 || major == 2) && size >= JFR_HEADER_SIZE) {
+      int64_t got = src_more(j, JFR_HEADER_SIZE, size - JFR_HEADER_SIZE);
+      if (got < 0) return oom(x);
+      x->r.len += (uint64_t)got;
+    } else if (size < JFR_HEADER_SIZE) { /* refused: the message says how many bytes are left */
+      x->r.len += src_rest(j);
     }
   }
-  return PCOL_OK;
+  x->r.data = j->buf; /* (src_more may have moved it) */
+  /* every value read or skipped counts, against 16 x the input's bytes so
+   * far (nested empty structs cost no bytes) */
+  x->r.work_max = 16 * x->r.len + ((uint64_t)1 << 20);
+  return jfr_chunk_header(&x->r, j->at, k);
 }
 
 int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
                     pcol_error *err) {
   if (!b || !in) return pcol_error_set(err, PCOL_EINVAL, "pcol_import_jfr: NULL argument");
   if (!name) name = "<jfr>";
-  pcol_input raw;
-  int gz = 0;
-  int rc = pcol_read_input(in, opt, name, &raw, &gz, err);
+  pcol_instream *o = NULL;
+  jsrc j = {NULL, NULL, 0, 0};
+  int rc = pcol_instream_open(&o, in, name, opt, &j.s, err);
   if (rc) return rc;
   jimp x;
   memset(&x, 0, sizeof x);
   x.b = b;
-  x.r.data = raw.data, x.r.len = raw.len, x.r.name = name, x.r.err = err;
-  /* every value read or skipped counts: nested empty structs cost no bytes */
-  x.r.work_max = 16 * (uint64_t)raw.len + ((uint64_t)1 << 20);
-  if (raw.len == 0) rc = pcol_error_set(err, PCOL_ECORRUPT, "%s: empty input, no JFR chunk in it", name);
-  /* the chunks' headers first: the recording starts at the earliest */
-  jchunk k, k0;
-  memset(&k0, 0, sizeof k0);
-  unsigned chunks = 0;
-  int64_t end_nanos = INT64_MIN;
-  for (uint64_t at = 0; !rc && at < raw.len; at += k.size) {
-    x.r.chunk_no = ++chunks;
-    if ((rc = jfr_chunk_header(&x.r, at, &k))) break;
-    if (chunks == 1 || k.start_nanos < x.base) x.base = k.start_nanos;
-    int64_t e = k.duration_nanos > 0 && k.start_nanos <= INT64_MAX - k.duration_nanos ? k.start_nanos + k.duration_nanos : k.start_nanos;
-    if (e > end_nanos) end_nanos = e;
-    if (chunks == 1) k0 = k;
-  }
+  x.r.name = name, x.r.err = err;
+  if ((rc = pcol_rowsort_new(&x.rows, sizeof(srow), row_cmp))) rc = oom(&x);
   const struct { const char *s; uint32_t *id; } keys[] = {
       {"thread_name", &x.k_thread}, {"thread_id", &x.k_thread_id}, {"tid", &x.k_tid},
       {JFR_LABEL_STATE, &x.k_state}, {JFR_LABEL_CLASS, &x.k_class},
       {PCOL_UNIT_COUNT, &x.u_count}, {PCOL_UNIT_NANOSECONDS, &x.u_ns}};
   for (size_t i = 0; !rc && i < sizeof keys / sizeof *keys; i++) rc = pcol_b_cstr(b, keys[i].s, keys[i].id, err);
-  chunks = 0;
-  for (uint64_t at = 0; !rc && at < raw.len; at += k.size) {
-    x.r.chunk_no = ++chunks;
-    rc = jfr_chunk_header(&x.r, at, &k);
-    if (!rc) rc = jfr_chunk_read(&x.r, &k);
+  /* chunk by chunk: each is whole in memory while it is read (its pools
+   * and metadata are at its end); the recording starts at the earliest */
+  jchunk k, k0;
+  memset(&k0, 0, sizeof k0);
+  unsigned chunks = 0;
+  int64_t end_nanos = INT64_MIN;
+  while (!rc) {
+    x.r.chunk_no = chunks + 1;
+    int more;
+    if ((rc = next_chunk(&x, &j, &k, &more)) || !more) {
+      if (!rc && !chunks) rc = pcol_error_set(err, PCOL_ECORRUPT, "%s: empty input, no JFR chunk in it", name);
+      break;
+    }
+    chunks++;
+    if (chunks == 1 || k.start_nanos < x.base) x.base = k.start_nanos;
+    int64_t e = k.duration_nanos > 0 && k.start_nanos <= INT64_MAX - k.duration_nanos ? k.start_nanos + k.duration_nanos : k.start_nanos;
+    if (e > end_nanos) end_nanos = e;
+    if (chunks == 1) k0 = k;
+    rc = jfr_chunk_read(&x.r, &k);
     if (!rc) chunk_clock(&x, &k);
     if (!rc) rc = read_events(&x, &k);
-    uint64_t size = k.size;
+    j.at += k.size;
     jfr_chunk_free(&k);
-    k.size = size;
-    pcol_input_done(&raw, (size_t)at, (size_t)(at + size));
   }
+  int orc = pcol_instream_finish(o, rc, err); /* the stream's own error wins */
+  if (orc) rc = orc;
   if (!rc) rc = emit(&x, name, end_nanos, chunks, &k0);
-  free(x.rows);
+  pcol_instream_free(o);
+  free(j.buf);
+  pcol_rowsort_free(x.rows);
   free(x.ft);
   free(x.th);
   free(x.meta);
@@ -730,6 +875,5 @@ int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_impo
   pcol_buf_free(&x.name);
   pcol_buf_free(&x.sys);
   pcol_buf_free(&x.r.sbuf);
-  pcol_input_free(&raw);
   return rc;
 }

@@ -50,7 +50,7 @@ static inline uint8_t rd_u8(jcur *c) {
     c->bad = 1;
     return 0;
   }
-  return c->p[c->pos++];
+  return c->p[c->pos++ - c->org];
 }
 
 static uint64_t rd_be(jcur *c, unsigned n) {
@@ -60,7 +60,7 @@ static uint64_t rd_be(jcur *c, unsigned n) {
     return 0;
   }
   uint64_t v = 0;
-  for (unsigned i = 0; i < n; i++) v = v << 8 | c->p[c->pos + i];
+  for (unsigned i = 0; i < n; i++) v = v << 8 | c->p[c->pos - c->org + i];
   c->pos += n;
   return v;
 }
@@ -137,9 +137,9 @@ static int rd_string(jrd *r, jchunk *k, jcur *c, pcol_buf *out, int depth) {
   case 5:
     if (!rd_count(c, 1, &n)) return jfr_bad(r, at, "string length out of range");
     if (out) {
-      if (enc == 3 && pcol_buf_append(out, c->p + c->pos, n)) return pcol_oom(r->err);
+      if (enc == 3 && pcol_buf_append(out, c->p + (c->pos - c->org), n)) return pcol_oom(r->err);
       for (uint64_t i = 0; enc == 5 && i < n; i++)
-        if (put_utf8(out, c->p[c->pos + i])) return pcol_oom(r->err);
+        if (put_utf8(out, c->p[c->pos - c->org + i])) return pcol_oom(r->err);
     }
     c->pos += n;
     return 1;
@@ -454,7 +454,7 @@ static int read_metadata(jrd *r, jchunk *k) {
   if (!k->str_off) return pcol_oom(r->err);
   for (uint64_t i = 0; i < n; i++) {
     uint64_t at = c.pos;
-    uint8_t enc = c.pos < c.end ? c.p[c.pos] : 0;
+    uint8_t enc = c.pos < c.end ? c.p[c.pos - c.org] : 0;
     if (enc == 2) return jfr_bad(r, at, "metadata string refers to a constant pool");
     if (k->strs.len > UINT32_MAX - 1) return jfr_bad(r, at, "metadata strings too long");
     k->str_off[i] = (uint32_t)k->strs.len;
@@ -492,9 +492,9 @@ int jfr_chunk_header(jrd *r, uint64_t at, jchunk *k) {
   memset(k, 0, sizeof *k);
   if (r->len - at < JFR_HEADER_SIZE)
     return jfr_bad(r, at, "%llu bytes, less than a chunk header (68)", (unsigned long long)(r->len - at));
-  const uint8_t *p = r->data + at;
+  const uint8_t *p = r->data + (at - r->org);
   if (memcmp(p, "FLR\0", 4) != 0) return jfr_bad(r, at, "no chunk magic FLR\\0");
-  jcur c = {r->data, at + 4, r->len, 0, 0};
+  jcur c = {r->data, r->org, at + 4, r->len, 0, 0};
   k->start = at;
   k->major = (uint16_t)rd_be(&c, 2), k->minor = (uint16_t)rd_be(&c, 2);
   k->size = rd_be(&c, 8), k->cp_off = rd_be(&c, 8), k->md_off = rd_be(&c, 8);

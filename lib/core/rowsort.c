@@ -1,0 +1,202 @@
+/* rowsort.c — fixed-width rows sorted through temporary files (rowsort.h).
+ *
+ * Rows collect in one buffer of at most pcol_rowsort_bytes.  When it is
+ * full it is sorted and appended to an unlinked temporary file as a run;
+ * pcol_rowsort_each then writes the last run too, frees the buffer and
+ * merges the runs through a heap, each run read back through a buffer of
+ * its share of the budget (at least 16 rows), so memory is about the
+ * budget plus the heap whatever the row count.  A sorter that never
+ * filled its buffer sorts it in place and writes nothing. */
+#include "pcol.h"
+#include "rowsort.h"
+#include "spill.h" /* pcol_temp_fd */
+#include <errno.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+
+size_t pcol_rowsort_bytes = (size_t)8 << 20;
+
+struct pcol_rowsort {
+  size_t width;
+  int (*cmp)(const void *, const void *);
+  uint8_t *buf;
+  size_t n, cap, max; /* rows in buf, its room, the budget in rows */
+  int fd;             /* -1: no file (yet, or none to be had) */
+  uint64_t *run_end;  /* run i is rows [run_end[i-1], run_end[i]) of the file */
+  unsigned nruns, capruns;
+  uint64_t total, written;
+  int done;
+};
+
+int pcol_rowsort_new(pcol_rowsort **o, size_t width, int (*cmp)(const void *, const void *)) {
+  pcol_rowsort *s = calloc(1, sizeof *s);
+  if (!s) return PCOL_ENOMEM;
+  s->width = width ? width : 1;
+  s->cmp = cmp;
+  s->fd = -1;
+  s->max = pcol_rowsort_bytes / s->width;
+  if (s->max < 16) s->max = 16;
+  *o = s;
+  return PCOL_OK;
+}
+
+uint64_t pcol_rowsort_count(const pcol_rowsort *o) { return o->total; }
+unsigned pcol_rowsort_runs(const pcol_rowsort *o) { return o->nruns; }
+
+static int pwrite_all(int fd, const uint8_t *p, size_t n, uint64_t off) {
+  while (n) {
+    ssize_t w = pwrite(fd, p, n, (off_t)off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return PCOL_EIO;
+    p += w, n -= (size_t)w, off += (uint64_t)w;
+  }
+  return PCOL_OK;
+}
+
+static int pread_all(int fd, uint8_t *p, size_t n, uint64_t off) {
+  while (n) {
+    ssize_t r = pread(fd, p, n, (off_t)off);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return PCOL_EIO;
+    p += r, n -= (size_t)r, off += (uint64_t)r;
+  }
+  return PCOL_OK;
+}
+
+/* The buffer sorted and appended to the file as a run (buffer emptied). */
+static int write_run(pcol_rowsort *s) {
+  if (!s->n) return PCOL_OK;
+  qsort(s->buf, s->n, s->width, s->cmp);
+  if (s->nruns == s->capruns) {
+    unsigned nc = s->capruns ? s->capruns * 2 : 16;
+    uint64_t *r = realloc(s->run_end, nc * sizeof *r);
+    if (!r) return PCOL_ENOMEM;
+    s->run_end = r, s->capruns = nc;
+  }
+  int rc = pwrite_all(s->fd, s->buf, s->n * s->width, s->written * s->width);
+  if (rc) return rc;
+  s->written += s->n;
+  s->run_end[s->nruns++] = s->written;
+  s->n = 0;
+  return PCOL_OK;
+}
+
+int pcol_rowsort_add(pcol_rowsort *s, const void *row) {
+  if (s->n == s->cap) {
+    if (s->n >= s->max && s->fd < 0 && s->max != SIZE_MAX) {
+      s->fd = pcol_temp_fd("pcol-rows");
+      if (s->fd < 0) s->max = SIZE_MAX; /* no file: everything in memory */
+    }
+    if (s->n >= s->max && s->fd >= 0) {
+      int rc = write_run(s);
+      if (rc == PCOL_EIO && !s->nruns) { /* the first run not written (a full disk): all in memory */
+        close(s->fd);
+        s->fd = -1, s->max = SIZE_MAX;
+      } else if (rc) {
+        return rc;
+      }
+    }
+    if (s->n == s->cap) {
+      size_t nc = s->cap ? s->cap * 2 : 256;
+      if (nc > s->max) nc = s->max;
+      if (nc <= s->cap || nc > SIZE_MAX / s->width) return PCOL_ENOMEM;
+      uint8_t *b = realloc(s->buf, nc * s->width);
+      if (!b) return PCOL_ENOMEM;
+      s->buf = b, s->cap = nc;
+    }
+  }
+  memcpy(s->buf + s->n * s->width, row, s->width);
+  s->n++;
+  s->total++;
+  return PCOL_OK;
+}
+
+/* one run being merged: rows [next, end) of the file not yet buffered */
+typedef struct rrun {
+  uint64_t next, end;
+  uint8_t *buf;
+  size_t pos, len; /* buf[pos..len) rows not yet given */
+} rrun;
+
+static int refill(const pcol_rowsort *s, rrun *r, size_t room) {
+  uint64_t left = r->end - r->next;
+  size_t n = left < room ? (size_t)left : room;
+  int rc = pread_all(s->fd, r->buf, n * s->width, r->next * s->width);
+  if (rc) return rc;
+  r->next += n, r->pos = 0, r->len = n;
+  return PCOL_OK;
+}
+
+/* heap order: the smaller current row, then the earlier run */
+static int before(const pcol_rowsort *s, const rrun *rs, unsigned a, unsigned b) {
+  int c = s->cmp(rs[a].buf + rs[a].pos * s->width, rs[b].buf + rs[b].pos * s->width);
+  return c < 0 || (c == 0 && a < b);
+}
+
+static void sift_down(const pcol_rowsort *s, const rrun *rs, unsigned *h, unsigned n, unsigned i) {
+  for (;;) {
+    unsigned l = 2 * i + 1, m = i;
+    if (l < n && before(s, rs, h[l], h[m])) m = l;
+    if (l + 1 < n && before(s, rs, h[l + 1], h[m])) m = l + 1;
+    if (m == i) return;
+    unsigned t = h[i];
+    h[i] = h[m], h[m] = t;
+    i = m;
+  }
+}
+
+static int merge(pcol_rowsort *s, int (*f)(void *, const void *), void *ctx) {
+  unsigned k = s->nruns;
+  size_t room = pcol_rowsort_bytes / s->width / k;
+  if (room < 16) room = 16;
+  rrun *rs = calloc(k, sizeof *rs);
+  unsigned *h = calloc(k, sizeof *h);
+  uint8_t *mem = rs && h && room <= SIZE_MAX / s->width / k ? malloc(room * s->width * k) : NULL;
+  int rc = mem ? PCOL_OK : PCOL_ENOMEM;
+  unsigned n = 0;
+  for (unsigned i = 0; !rc && i < k; i++) {
+    rs[i].next = i ? s->run_end[i - 1] : 0, rs[i].end = s->run_end[i];
+    rs[i].buf = mem + (size_t)i * room * s->width;
+    if (!(rc = refill(s, &rs[i], room)) && rs[i].len) h[n++] = i;
+  }
+  for (unsigned i = n / 2; !rc && i-- > 0;) sift_down(s, rs, h, n, i);
+  while (!rc && n) {
+    rrun *r = &rs[h[0]];
+    if ((rc = f(ctx, r->buf + r->pos * s->width))) break;
+    if (++r->pos == r->len) {
+      if (r->next < r->end) rc = refill(s, r, room);
+      else h[0] = h[--n];
+    }
+    if (!rc && n) sift_down(s, rs, h, n, 0);
+  }
+  free(mem);
+  free(h);
+  free(rs);
+  return rc;
+}
+
+int pcol_rowsort_each(pcol_rowsort *s, int (*f)(void *ctx, const void *row), void *ctx) {
+  if (s->done) return PCOL_OK;
+  s->done = 1;
+  if (s->fd < 0) { /* everything in memory */
+    if (s->n) qsort(s->buf, s->n, s->width, s->cmp);
+    for (size_t i = 0; i < s->n; i++) {
+      int rc = f(ctx, s->buf + i * s->width);
+      if (rc) return rc;
+    }
+    return PCOL_OK;
+  }
+  int rc = write_run(s);
+  free(s->buf);
+  s->buf = NULL, s->cap = 0;
+  return rc ? rc : merge(s, f, ctx);
+}
+
+void pcol_rowsort_free(pcol_rowsort *s) {
+  if (!s) return;
+  if (s->fd >= 0) close(s->fd);
+  free(s->buf);
+  free(s->run_end);
+  free(s);
+}
