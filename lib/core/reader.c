@@ -751,6 +751,59 @@ static int lane_proven(const pcol_lane *l, uint64_t rows, uint64_t max, int nonz
 }
 #undef CODE_MAX
 
+/* 1 when the lane's u32 values are proven in range from the least and
+ * largest code + row x step (one pass over the codes, of any step; a
+ * patched row, an all-ones code listed among the exceptions (rows in
+ * order), is left out and its exception's value checked): base + that range lies in [nonzero, max] as exact integers
+ * (base read as signed), so the sums modulo 2^64 are those values. */
+#define CODE_SPAN(T)                                                                   \
+  do {                                                                                 \
+    const T *c = l->codes;                                                             \
+    if (!l->nexc) { /* every code an ordinary one */                                   \
+      for (uint64_t r = 0; r < rows; r++, x += s) {                                    \
+        int64_t y = (int64_t)c[r] + x;                                                 \
+        lo = y < lo ? y : lo;                                                          \
+        hi = y > hi ? y : hi;                                                          \
+      }                                                                                \
+      break;                                                                           \
+    }                                                                                  \
+    for (uint64_t r = 0, e = 0; r < rows; r++, x += s) {                               \
+      int64_t y = (int64_t)c[r] + x;                                                   \
+      if (c[r] == (T)all && e < l->nexc && l->exc[2 * e] == r) { /* patched */         \
+        e++;                                                                           \
+        continue;                                                                      \
+      }                                                                                \
+      lo = y < lo ? y : lo;                                                            \
+      hi = y > hi ? y : hi;                                                            \
+    }                                                                                  \
+  } while (0)
+static int lane_span_proven(const pcol_lane *l, uint64_t rows, uint64_t max, int nonzero) {
+  int64_t s = (int64_t)l->step, x = 0, lo = INT64_MAX, hi = INT64_MIN, a, b;
+  uint64_t all = l->width < 8 ? (UINT64_C(1) << (8 * l->width)) - 1 : UINT64_MAX;
+  uint64_t us = s < 0 ? -(uint64_t)s : (uint64_t)s;
+  /* |row x step| < 2^62 and codes < 2^32: no sum below overflows */
+  if (!rows || l->width == 8 || (us && rows > (UINT64_C(1) << 62) / us)) return 0;
+  switch (l->width) {
+  case 0: /* base + row x step: its ends */
+    lo = s < 0 ? (int64_t)(rows - 1) * s : 0;
+    hi = s < 0 ? 0 : (int64_t)(rows - 1) * s;
+    break;
+  case 1: CODE_SPAN(uint8_t); break;
+  case 2: CODE_SPAN(uint16_t); break;
+  default: CODE_SPAN(uint32_t); break;
+  }
+  for (uint32_t e = 0; e < l->nexc; e++) {
+    uint64_t y = l->exc[2 * e + 1];
+    if (y > max || (nonzero && !y)) return 0;
+  }
+  if (lo > hi) return 1; /* every row patched */
+  if (__builtin_add_overflow((int64_t)l->base, lo, &a) ||
+      __builtin_add_overflow((int64_t)l->base, hi, &b))
+    return 0;
+  return a >= (nonzero ? 1 : 0) && (uint64_t)b <= max;
+}
+#undef CODE_SPAN
+
 /* The u32 rules of §8.2 on an encoded column of one lane (every value
  * below 2^32 and at most max, not 0 when nonzero, at most its row when
  * self_parent): proven from its codes' maximum when it can be
@@ -758,7 +811,9 @@ static int lane_proven(const pcol_lane *l, uint64_t rows, uint64_t max, int nonz
  * UINT64_MAX. */
 static uint64_t lane_check_u32(const pcol_lane *l, uint64_t rows, uint64_t max, int nonzero,
                                int self_parent) {
-  if (lane_proven(l, rows, max, nonzero, self_parent)) return UINT64_MAX;
+  if (lane_proven(l, rows, max, nonzero, self_parent) ||
+      (!self_parent && (l->step || !l->width) && lane_span_proven(l, rows, max, nonzero)))
+    return UINT64_MAX;
   for (uint64_t r = 0; r < rows; r++) {
     uint64_t y = pcol_lane_get(l, r);
     if (y > max || (nonzero && !y) || (self_parent && y > r)) return r;
@@ -780,7 +835,9 @@ static int check_encoded(pcol_file *f, const pcol_section_info *si, const pcol_c
   /* an offsets column of one lane without codes (o[i] = base + i x step) is
    * checked at its ends: it is monotonic when step < 2^63 */
   uint64_t span;
-  if (ci->is_offsets && v->nlanes == 1 && l->width == 0 && n > 0) {
+  if (!ci->is_offsets && !before && ci->type != PCOL_TYPE_U32) {
+    /* an i64 or u64 value: any 64-bit pattern is one (as in check_column) */
+  } else if (ci->is_offsets && v->nlanes == 1 && l->width == 0 && n > 0) {
     /* 0, s, 2s, ... without wrapping modulo 2^64 (its end is checked below) */
     if (l->base != 0 || __builtin_mul_overflow(n - 1, l->step, &span))
       return pcol_corrupt(err, "offsets section at file offset %llu does not start at 0 or wraps (%llu)",
@@ -803,9 +860,7 @@ static int check_encoded(pcol_file *f, const pcol_section_info *si, const pcol_c
                 (si->table == PCOL_T_STRINGS && i == 1 && x != 0);
         else if (before)
           bad = x == 0 || x > f->rows[PCOL_T_SAMPLES] + 1;
-        else if (ci->type != PCOL_TYPE_U32)
-          bad = 0;
-        else
+        else /* a u32 of several lanes */
           bad = x > UINT32_MAX || (ci->is_string && x >= strings) ||
                 (ci->ref_table && x > refs) || (nonzero && x == 0) || (self_parent && x > i);
         if (bad)

@@ -886,8 +886,9 @@ typedef struct top_walk {
  * its own weight when it is entered, 0 when it comes back.  A key's span
  * starts at T = the t0 of the node that takes its count from 0 to 1, so
  * that node's pop ends it with T - t0 (pops are in the reverse order). */
-static inline __attribute__((always_inline)) void walk_push(top_walk *w, uint32_t n, int64_t own) {
-  uint32_t loc = pcol_view_u32(&w->loc, n - 1), k1, fk;
+static inline __attribute__((always_inline)) void walk_push(top_walk *w, uint32_t n, uint32_t loc,
+                                                            int64_t own) {
+  uint32_t k1, fk;
   if (loc > w->t->fc.nloc) { /* (the column's first use checked it: no cost to be sure) */
     w->bad = n;
     loc = 0;
@@ -933,6 +934,16 @@ static inline __attribute__((always_inline)) void walk_pop(top_walk *w) {
   }
 }
 
+/* walk_path reads the trie's columns WALK_BLOCK nodes at a time (plain:
+ * in place; encoded: into a buffer on the stack, no decoded copy of the
+ * column), the locations WALK_AHEAD further for the prefetch. */
+enum { WALK_BLOCK = 512, WALK_AHEAD = 16 };
+static inline const uint32_t *walk_block(const pcol_view *v, uint64_t from, size_t m, uint32_t *buf) {
+  if (v->data) return (const uint32_t *)v->data + from;
+  pcol_view_read_u32(v, from, m, buf);
+  return buf;
+}
+
 /* The path walk of pcol_q_path_walk (query.h), with the visits inlined:
  * the touched nodes in id order, the path from the root on stk.  0, or 1
  * when it gives up as pcol_q_path_walk does (then sums mode takes over). */
@@ -943,34 +954,44 @@ static int walk_path(top_walk *wp, const pcol_q_own *own, uint32_t *chain) {
   const int64_t *ow = own->w;
   size_t on = own->n, cur = w->cur;
   uint64_t ns = w->is->nstacks, steps = 0;
+  uint32_t pbuf[WALK_BLOCK], lbuf[WALK_BLOCK + WALK_AHEAD];
   int r = 0;
-  for (uint64_t n = 1; n <= ns; n++) {
-    if (!w->all && !(w->fl[n] & W_TOUCHED)) continue; /* no weight below */
-    uint32_t q = pcol_view_u32(par, n - 1);
-    if (q >= n) { /* parents come first (checked at the column's first use, too) */
-      w->bad = (uint32_t)n;
-      q = 0;
-    }
-    if (w->stk[w->d - 1].n != q) { /* not the child of the last node */
-      size_t m = 0;
-      while (q && !(w->fl[q] & W_ONPATH)) { /* the part of the path that left it */
-        if (++steps > 8 * n + 1024) goto give_up;
-        chain[m++] = q;
-        q = pcol_view_u32(par, q - 1);
+  for (uint64_t b = 0; b < ns; b += WALK_BLOCK) { /* nodes b + 1 .. b + m */
+    size_t m = ns - b < WALK_BLOCK ? (size_t)(ns - b) : WALK_BLOCK;
+    size_t ml = ns - b < WALK_BLOCK + WALK_AHEAD ? (size_t)(ns - b) : WALK_BLOCK + WALK_AHEAD;
+    const uint32_t *pb = walk_block(par, b, m, pbuf), *lb = walk_block(&w->loc, b, ml, lbuf);
+    for (size_t i = 0; i < m; i++) {
+      uint64_t n = b + i + 1;
+      if (!w->all && !(w->fl[n] & W_TOUCHED)) continue; /* no weight below */
+      uint32_t q = pb[i];
+      if (q >= n) { /* parents come first (checked at the column's first use, too) */
+        w->bad = (uint32_t)n;
+        q = 0;
       }
-      while (w->stk[w->d - 1].n != q) { /* back to q (0: the root, stk[0]) */
-        walk_pop(w);
-        if (++steps > 8 * n + 1024) goto give_up;
+      if (w->stk[w->d - 1].n != q) { /* not the child of the last node */
+        size_t k = 0;
+        while (q && !(w->fl[q] & W_ONPATH)) { /* the part of the path that left it */
+          if (++steps > 8 * n + 1024) goto give_up;
+          chain[k++] = q;
+          q = pcol_view_u32(par, q - 1);
+        }
+        while (w->stk[w->d - 1].n != q) { /* back to q (0: the root, stk[0]) */
+          walk_pop(w);
+          if (++steps > 8 * n + 1024) goto give_up;
+        }
+        while (k) {
+          uint32_t x = chain[--k];
+          walk_push(w, x, x > b ? lb[x - b - 1] : pcol_view_u32(&w->loc, x - 1), 0);
+        }
       }
-      while (m) walk_push(w, chain[--m], 0);
+      int64_t o = 0;
+      if (cur < on && onode[cur] == n) o = ow[cur++];
+      if (i + WALK_AHEAD < ml) { /* the key word and count of a node ahead (random in 100s of KB) */
+        uint32_t kw = w->lk1[lb[i + WALK_AHEAD]];
+        if (!(kw & W_MULTI)) __builtin_prefetch(&w->cnt[kw & W_ID], 1);
+      }
+      walk_push(w, (uint32_t)n, lb[i], o);
     }
-    int64_t o = 0;
-    if (cur < on && onode[cur] == n) o = ow[cur++];
-    if (n + 16 <= ns) { /* the key word and count of a node ahead (random in 100s of KB) */
-      uint32_t k = w->lk1[pcol_view_u32(&w->loc, n + 15)];
-      if (!(k & W_MULTI)) __builtin_prefetch(&w->cnt[k & W_ID], 1);
-    }
-    walk_push(w, (uint32_t)n, o);
   }
   *wp = l;
   return r;
@@ -1007,6 +1028,8 @@ static int own_dense(pcol_q_inl_state *s, pcol_error *err) {
  * from the own weights the walk read (walk mode), once. */
 static int inl_make_sub(pcol_q_inl_state *s, pcol_error *err) {
   if (!s->own_list) return PCOL_OK;
+  /* the passes after walk mode's read the trie at random: plain */
+  PCOL_RETURN_NOT_OK(pcol_q_trie_plain(s->f, &s->st_parent, &s->st_loc, err));
   if (s->touched_later) { /* (the walk left fl all 0) */
     mark_touched(s, &s->own, s->touched);
     s->touched_later = 0;
@@ -1194,6 +1217,11 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     rc = pcol_error_set(err, PCOL_ETOOBIG, "more than 2^31 names or locations");
     goto done;
   }
+  /* the trie as stored for walk mode of a cut result (its one pass reads
+   * it a block at a time: walk_path); plain for the rest */
+  if (!(walk && t->cut) && (rc = pcol_q_trie_plain(c->f, &c->st_parent, &c->st_loc, err)))
+    goto done;
+  is->f = c->f;
   is->st_parent = c->st_parent;
   is->st_loc = c->st_loc;
   is->nstacks = ns;
@@ -1232,7 +1260,11 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     if (!rc && (!(flat = calloc(nk, sizeof *flat)) || !(cum = calloc(nk, sizeof *cum))))
       rc = pcol_oom(err);
   }
-  if (!walk && !rc) rc = top_sums(t, nkey, nokey, flat, cum, inl, err);
+  if (!walk && !rc && !(rc = pcol_q_trie_plain(c->f, &c->st_parent, &c->st_loc, err))) {
+    is->st_parent = c->st_parent;
+    is->st_loc = c->st_loc;
+    rc = top_sums(t, nkey, nokey, flat, cum, inl, err);
+  }
   /* a result whose views read the subtree sums gets them now (peek and
    * graph read them from many threads); a cut one (pcol top) when marked */
   if (!rc && !t->cut) rc = inl_make_sub(is, err);
@@ -1292,7 +1324,7 @@ static int ctx_new(pcol_file *f, const pcol_select *sel, pcol_by by, topctx **ou
   }
   t->by = by;
   int rc = pcol_q_unnamed_are_frames(f, sel, &t->unnamed_is_frame, err);
-  if (!rc) rc = pcol_q_fctx_init(&t->fc, f, err);
+  if (!rc) rc = pcol_q_fctx_init_inplace(&t->fc, f, err); /* (top_run makes the trie plain) */
   /* by address on sources that record none (Rprof) would be one row of
    * everything: say so instead (a pprof profile without addresses keeps
    * pprof -addresses' rows, which fall back to lines) */
