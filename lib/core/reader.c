@@ -698,16 +698,12 @@ static uint64_t child_rows(const pcol_file *f, int table) {
 #define CODE_MAX(T)                                                                    \
   do {                                                                                 \
     const T *c = l->codes;                                                             \
-    T m0 = 0, m1 = 0, m2 = 0, m3 = 0;                                                  \
+    T m8[8] = {0}, m0 = 0;                                                             \
     uint64_t r = 0;                                                                    \
-    for (; r + 4 <= rows; r += 4) { /* plain maxima first: four chains */              \
-      m0 = c[r] > m0 ? c[r] : m0;                                                      \
-      m1 = c[r + 1] > m1 ? c[r + 1] : m1;                                              \
-      m2 = c[r + 2] > m2 ? c[r + 2] : m2;                                              \
-      m3 = c[r + 3] > m3 ? c[r + 3] : m3;                                              \
-    }                                                                                  \
+    for (; r + 8 <= rows; r += 8) /* plain maxima first: 8 chains (vectors at -O2) */  \
+      for (int j = 0; j < 8; j++) m8[j] = c[r + j] > m8[j] ? c[r + j] : m8[j];         \
     for (; r < rows; r++) m0 = c[r] > m0 ? c[r] : m0;                                  \
-    m0 = m1 > m0 ? m1 : m0, m2 = m3 > m2 ? m3 : m2, m0 = m2 > m0 ? m2 : m0;            \
+    for (int j = 0; j < 8; j++) m0 = m8[j] > m0 ? m8[j] : m0;                          \
     if (m0 != (T)all) { /* no all-ones code at all */                                  \
       mx = m0;                                                                         \
       break;                                                                           \
@@ -759,27 +755,19 @@ static int lane_proven(const pcol_lane *l, uint64_t rows, uint64_t max, int nonz
 #define CODE_SPAN(T)                                                                   \
   do {                                                                                 \
     const T *c = l->codes;                                                             \
-    if (!l->nexc) { /* every code an ordinary one */                                   \
-      for (uint64_t r = 0; r < rows; r++, x += s) {                                    \
+    /* the rows between patched ones (exceptions: rows in order, all-ones codes) */    \
+    for (uint64_t e = 0, r = 0; e <= l->nexc; e++) {                                   \
+      uint64_t end = e < l->nexc ? l->exc[2 * e] : rows;                               \
+      for (int64_t x = (int64_t)r * s; r < end; r++, x += s) {                         \
         int64_t y = (int64_t)c[r] + x;                                                 \
         lo = y < lo ? y : lo;                                                          \
         hi = y > hi ? y : hi;                                                          \
       }                                                                                \
-      break;                                                                           \
-    }                                                                                  \
-    for (uint64_t r = 0, e = 0; r < rows; r++, x += s) {                               \
-      int64_t y = (int64_t)c[r] + x;                                                   \
-      if (c[r] == (T)all && e < l->nexc && l->exc[2 * e] == r) { /* patched */         \
-        e++;                                                                           \
-        continue;                                                                      \
-      }                                                                                \
-      lo = y < lo ? y : lo;                                                            \
-      hi = y > hi ? y : hi;                                                            \
+      r = end + 1;                                                                     \
     }                                                                                  \
   } while (0)
 static int lane_span_proven(const pcol_lane *l, uint64_t rows, uint64_t max, int nonzero) {
-  int64_t s = (int64_t)l->step, x = 0, lo = INT64_MAX, hi = INT64_MIN, a, b;
-  uint64_t all = l->width < 8 ? (UINT64_C(1) << (8 * l->width)) - 1 : UINT64_MAX;
+  int64_t s = (int64_t)l->step, lo = INT64_MAX, hi = INT64_MIN, a, b;
   uint64_t us = s < 0 ? -(uint64_t)s : (uint64_t)s;
   /* |row x step| < 2^62 and codes < 2^32: no sum below overflows */
   if (!rows || l->width == 8 || (us && rows > (UINT64_C(1) << 62) / us)) return 0;
