@@ -802,9 +802,19 @@ static uint64_t lane_check_u32(const pcol_lane *l, uint64_t rows, uint64_t max, 
   if (lane_proven(l, rows, max, nonzero, self_parent) ||
       (!self_parent && (l->step || !l->width) && lane_span_proven(l, rows, max, nonzero)))
     return UINT64_MAX;
-  for (uint64_t r = 0; r < rows; r++) {
-    uint64_t y = pcol_lane_get(l, r);
-    if (y > max || (nonzero && !y) || (self_parent && y > r)) return r;
+  /* else a block of rows at a time, decoded, the rules without a branch a row */
+  pcol_view v = {.count = rows, .type = PCOL_TYPE_U64, .nlanes = 1, .lanes = l};
+  uint64_t buf[1024];
+  for (uint64_t from = 0; from < rows;) {
+    size_t m = rows - from < 1024 ? (size_t)(rows - from) : 1024;
+    unsigned bad = 0;
+    pcol_view_read_u64(&v, from, m, buf);
+    for (size_t j = 0; j < m; j++)
+      bad |= (unsigned)(buf[j] > max) | (unsigned)(nonzero && !buf[j]) |
+             (unsigned)(self_parent && buf[j] > from + j);
+    for (size_t j = 0; bad && j < m; j++)
+      if (buf[j] > max || (nonzero && !buf[j]) || (self_parent && buf[j] > from + j)) return from + j;
+    from += m;
   }
   return UINT64_MAX;
 }
@@ -830,12 +840,19 @@ static int check_encoded(pcol_file *f, const pcol_section_info *si, const pcol_c
     if (l->base != 0 || __builtin_mul_overflow(n - 1, l->step, &span))
       return pcol_corrupt(err, "offsets section at file offset %llu does not start at 0 or wraps (%llu)",
                           si->offset, l->base);
-  } else if (!ci->is_offsets && !before && ci->type == PCOL_TYPE_U32 && v->nlanes == 1) {
-    uint64_t max = ci->is_string ? strings - 1 : ci->ref_table ? refs : UINT32_MAX;
-    uint64_t bad = lane_check_u32(l, n, max > UINT32_MAX ? UINT32_MAX : max, nonzero, self_parent);
-    if (bad != UINT64_MAX)
-      return pcol_corrupt(err, "encoded value %llu at row %llu is out of range or order",
-                          pcol_view_u64(v, bad), bad);
+  } else if (!ci->is_offsets && !before && ci->type == PCOL_TYPE_U32 &&
+             (v->nlanes == 1 || !self_parent)) {
+    /* each lane on its own: the rules but a parent's (row-relative) hold
+     * lane by lane (element r x k + j is lane j's row r) */
+    uint64_t max = ci->is_string ? strings - 1 : ci->ref_table ? refs : UINT32_MAX, k = v->nlanes;
+    for (uint64_t j = 0; j < k; j++) {
+      uint64_t rows = n > j ? (n - j - 1) / k + 1 : 0;
+      uint64_t bad = lane_check_u32(&l[j], rows, max > UINT32_MAX ? UINT32_MAX : max, nonzero,
+                                    self_parent);
+      if (bad != UINT64_MAX)
+        return pcol_corrupt(err, "encoded value %llu at row %llu is out of range or order",
+                            pcol_view_u64(v, bad * k + j), bad * k + j);
+    }
   } else {
     for (uint64_t from = 0; from < n;) {
       size_t m = n - from < 1024 ? (size_t)(n - from) : 1024;
@@ -1274,29 +1291,24 @@ uint64_t pcol_input_bytes(const pcol_file *f) {
 int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key, pcol_str *out,
                   pcol_error *err) {
   pcol_view k, v, s;
+  pcol_strings st; /* fetched once: a source of 667 meta rows is scanned per key */
   int rc = pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &k, err);
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &v, err);
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &s, err);
+  if (!rc) rc = pcol_strings_get(f, &st, err);
   if (rc) return rc;
   size_t kl = strlen(key);
   const struct pcol_src_index *mi = src_index(f, PCOL_T_META, &s);
-  if (mi) { /* the same rows in the same order as the scan below, only the source's */
-    if (source_id > mi->nsrc) return PCOL_ENOTFOUND;
-    for (uint32_t j = mi->first[source_id]; j < mi->first[source_id + 1]; j++) {
-      uint32_t i = mi->rows[j];
-      pcol_str ks;
-      if ((rc = pcol_string(f, pcol_view_u32(&k, i), &ks, err))) return rc;
-      if (ks.ptr && ks.len == kl && memcmp(ks.ptr, key, kl) == 0)
-        return pcol_string(f, pcol_view_u32(&v, i), out, err);
-    }
-    return PCOL_ENOTFOUND;
-  }
-  for (uint64_t i = 0; i < f->rows[PCOL_T_META]; i++) {
-    if (pcol_view_u32(&s, i) != source_id) continue;
+  if (mi && source_id > mi->nsrc) return PCOL_ENOTFOUND;
+  /* with the index, the same rows in the same order as the scan, only the source's */
+  uint64_t n = mi ? mi->first[source_id + 1] - mi->first[source_id] : f->rows[PCOL_T_META];
+  for (uint64_t j = 0; j < n; j++) {
+    uint64_t i = mi ? mi->rows[mi->first[source_id] + j] : j;
+    if (!mi && pcol_view_u32(&s, i) != source_id) continue;
     pcol_str ks;
-    if ((rc = pcol_string(f, pcol_view_u32(&k, i), &ks, err))) return rc;
+    if ((rc = pcol_strings_at(&st, pcol_view_u32(&k, i), &ks, err))) return rc;
     if (ks.ptr && ks.len == kl && memcmp(ks.ptr, key, kl) == 0)
-      return pcol_string(f, pcol_view_u32(&v, i), out, err);
+      return pcol_strings_at(&st, pcol_view_u32(&v, i), out, err);
   }
   return PCOL_ENOTFOUND;
 }

@@ -1942,6 +1942,9 @@ def v13_use_cases():
           "exception (an ordinary code: -3 + 5 + 255 = 257 of 3 stacks) besides row 2's, "
           "patched to 2", 11, 6, plan=dict(steps=[1], widths=[1]),
           mod=lambda L: (step_exc(L), L[0].exc.__setitem__(0, (2, 2)), step_all_ones(L)))
+    e_bad("u5-enc-stack-id-lane-1", "U5", "samples.stack_id (3, 1, 2, 3, 1, 2 of 3 stacks) "
+          "in k = 3 lanes, lane 1's base 3 more: elements 1 and 4 are stack 4", 11, 6,
+          plan=dict(k=3), mod=lambda L: setattr(L[1], "base", L[1].base + 3))
     e_bad("u4-enc-string-id-step-down", "U4", "functions.name (string ids 6, 7, 8 of 9; "
           "codes 0, 1, 2) with base 13 and step -3: ids 13, 11, 9",
           6, 1, mod=lambda L: (setattr(L[0], "step", -3), setattr(L[0], "base", L[0].base + 7)))
