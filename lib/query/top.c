@@ -856,7 +856,7 @@ typedef struct walk_node {
   uint32_t loc, k1; /* its location and that location's key word (lk1) */
   uint32_t c0;      /* C when it came on the path */
 } walk_node;
-enum { W_TOUCHED = 1, W_ONPATH = 2 };
+enum { W_TOUCHED = 1 };
 /* walk mode's key word of a location (lk1): a key (0: none), or W_MULTI |
  * the location when it has several; W_MAY when its edges can be marked */
 enum { W_MULTI = 0x80000000u, W_MAY = 0x40000000u, W_ID = 0x3fffffffu };
@@ -865,7 +865,7 @@ typedef struct top_walk {
   const pcol_q_inl_state *is;
   pcol_view par, loc;  /* the stack nodes' parents and locations */
   const uint32_t *lk1;  /* per location: its key word (W_MULTI, W_MAY) */
-  uint8_t *fl;          /* per node: W_TOUCHED, W_ONPATH */
+  uint8_t *fl;          /* per node: W_TOUCHED (NULL with all) */
   size_t cur;           /* the own-weight list's next entry */
   uint32_t *cnt;
   int64_t *flat, *cum, T;
@@ -906,7 +906,6 @@ static inline __attribute__((always_inline)) void walk_push(top_walk *w, uint32_
   }
   walk_node *x = &w->stk[w->d++];
   *x = (walk_node){w->T, n, fk, loc, k1, w->C};
-  w->fl[n] |= W_ONPATH;
   if (own != 0) {
     w->flat[fk ? fk : w->nokey] += own;
     if (!fk) w->cum[w->nokey] += own; /* no key on the path: no span adds it */
@@ -919,7 +918,6 @@ static inline __attribute__((always_inline)) void walk_pop(top_walk *w) {
   const walk_node *x = &w->stk[--w->d];
   uint32_t k1 = x->k1;
   int64_t span = w->T - x->t0;
-  w->fl[x->n] &= (uint8_t)~W_ONPATH;
   if (!(k1 & W_MULTI)) {
     uint32_t k = k1 & W_ID;
     if (k && --w->cnt[k] == 0) w->cum[k] += span;
@@ -932,6 +930,21 @@ static inline __attribute__((always_inline)) void walk_pop(top_walk *w) {
     uint32_t caller = w->stk[w->d - 1].fk;
     if (node_edges(&w->e, w->is, x->loc, caller, NULL, w->may, NULL, span, NULL)) w->fail = 1;
   }
+}
+
+/* Whether node q is on the path: its nodes' ids increase from the root
+ * (a parent comes before its child), so a binary search of stk, instead
+ * of a byte a node set and cleared at every push and pop. */
+static inline int walk_on_path(const top_walk *w, uint32_t q) {
+  size_t lo = 0, hi = w->d;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    uint32_t m = w->stk[mid].n;
+    if (m == q) return 1;
+    if (m < q) lo = mid + 1;
+    else hi = mid;
+  }
+  return 0;
 }
 
 /* walk_path reads the trie's columns WALK_BLOCK nodes at a time (plain:
@@ -970,7 +983,7 @@ static int walk_path(top_walk *wp, const pcol_q_own *own, uint32_t *chain) {
       }
       if (w->stk[w->d - 1].n != q) { /* not the child of the last node */
         size_t k = 0;
-        while (q && !(w->fl[q] & W_ONPATH)) { /* the part of the path that left it */
+        while (q && !walk_on_path(w, q)) { /* the part of the path that left it */
           if (++steps > 8 * n + 1024) goto give_up;
           chain[k++] = q;
           q = pcol_view_u32(par, q - 1);
@@ -1030,7 +1043,8 @@ static int inl_make_sub(pcol_q_inl_state *s, pcol_error *err) {
   if (!s->own_list) return PCOL_OK;
   /* the passes after walk mode's read the trie at random: plain */
   PCOL_RETURN_NOT_OK(pcol_q_trie_plain(s->f, &s->st_parent, &s->st_loc, err));
-  if (s->touched_later) { /* (the walk left fl all 0) */
+  if (s->touched_later) { /* (the walk made none) */
+    if (!s->touched && !(s->touched = pcol_alloc_hot(s->nstacks + 1, 1))) return pcol_oom(err);
     mark_touched(s, &s->own, s->touched);
     s->touched_later = 0;
   }
@@ -1117,13 +1131,13 @@ static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, int all, int64
   uint8_t *may = NULL;
   uint32_t *chain = NULL;
   int rc = PCOL_OK;
-  w.fl = is->touched = pcol_alloc_hot(ns + 1, 1);
+  if (!all) w.fl = is->touched = pcol_alloc_hot(ns + 1, 1); /* (all: made later if asked) */
   w.cnt = calloc(nk, sizeof *w.cnt);
   w.flat = calloc(nk, sizeof *w.flat);
   w.cum = calloc(nk, sizeof *w.cum);
   w.stk = malloc((ns + 2) * sizeof *w.stk); /* faulted in only as deep as paths go */
   chain = malloc((ns + 1) * sizeof *chain);
-  if (!w.fl || !w.cnt || !w.flat || !w.cum || !w.stk || !chain) {
+  if ((!all && !w.fl) || !w.cnt || !w.flat || !w.cum || !w.stk || !chain) {
     rc = pcol_oom(err);
     goto done;
   }
