@@ -780,6 +780,21 @@ int pcol_top_mark_inline(pcol_top *t, pcol_error *err) {
   return rc;
 }
 
+/* The marks of every key, as the walks make them (top_run without
+ * no_marks), for a result made without them. */
+static int mark_every_key(pcol_top *t, pcol_error *err) {
+  pcol_q_top_priv *p = t->priv_;
+  if (!p || (!pcol_q_nsum_made(&p->is.sub) && !p->is.own_list)) return PCOL_OK;
+  uint8_t *inl = calloc(p->is.nkeys + 1, 1);
+  int rc = inl ? inline_marks(&p->is, NULL, NULL, inl, err) : pcol_oom(err);
+  for (size_t i = 0; !rc && i < t->nrows; i++) {
+    uint32_t k = t->rows[i].key;
+    t->rows[i].inl = k && k <= p->is.nkeys ? pcol_q_inline_of(inl[k]) : PCOL_INLINE_NONE;
+  }
+  free(inl);
+  return rc;
+}
+
 /* Cumulative weight: a key adds a node's subtree sum where no ancestor of
  * the node already holds the key (once per sample however deep it
  * recurses).  Both walks keep cnt[key] = how often key is on the path from
@@ -1148,7 +1163,9 @@ static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, int all, int64
   is->touched_later = all;
   if (!all) mark_touched(is, own, w.fl);
   w.cur = own->n && own->node[0] == 0; /* node 0 (no stack) is on no path */
-  if ((rc = may_keys(is, NULL, &may, err))) goto done;
+  /* the edges of the marks (none to make: no key is met at an inlined
+   * line, or the caller marks the rows it shows: pcol_top_compute_shown) */
+  if (!t->no_marks && (rc = may_keys(is, NULL, &may, err))) goto done;
   if (may && !(w.may = may, w.locmay = may_locs(is, may))) {
     rc = pcol_oom(err);
     goto done;
@@ -1431,11 +1448,12 @@ int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   return rc;
 }
 
-int pcol_top_compute_cut(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                         pcol_by by, double fraction, pcol_sort order, pcol_top *out,
-                         size_t *dropped, pcol_sum *label_cutoff, pcol_error *err) {
+/* pcol_top_compute_cut, with the marks of every key (marks) or none */
+static int top_cut(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
+                   double fraction, pcol_sort order, int marks, pcol_top *out, size_t *dropped,
+                   pcol_sum *label_cutoff, pcol_error *err) {
   size_t d = 0;
-  int rc = top_make(f, sel, v, by, 1, fraction, 1, out, &d, err);
+  int rc = top_make(f, sel, v, by, 1, fraction, marks, out, &d, err);
   if (rc) return rc;
   if (dropped) *dropped = d;
   if (label_cutoff) *label_cutoff = (pcol_sum)pcol_q_frac_cut(out->total, fraction);
@@ -1445,6 +1463,30 @@ int pcol_top_compute_cut(pcol_file *f, const pcol_select *sel, const pcol_value_
   }
   pcol_top_sort(out, order);
   return PCOL_OK;
+}
+int pcol_top_compute_cut(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                         pcol_by by, double fraction, pcol_sort order, pcol_top *out,
+                         size_t *dropped, pcol_sum *label_cutoff, pcol_error *err) {
+  return top_cut(f, sel, v, by, fraction, order, 1, out, dropped, label_cutoff, err);
+}
+
+int pcol_top_compute_shown(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                           pcol_by by, double fraction, pcol_sort order, size_t shown,
+                           pcol_top *out, size_t *dropped, pcol_sum *label_cutoff,
+                           pcol_error *err) {
+  size_t d = 0;
+  int rc = top_cut(f, sel, v, by, fraction, order, 0, out, &d, label_cutoff, err);
+  if (rc) return rc;
+  if (dropped) *dropped = d;
+  size_t all = out->nrows, n = shown < all ? shown : all;
+  /* pprof's marks come from the graph of the rows it shows: those alone
+   * when some are not, else every key's (what pcol_top_compute_cut made) */
+  out->nrows = n;
+  if (d || n < all) rc = pcol_top_mark_inline(out, err);
+  else rc = mark_every_key(out, err);
+  out->nrows = all;
+  if (rc) pcol_top_free(out);
+  return rc;
 }
 
 void pcol_top_free(pcol_top *t) {
