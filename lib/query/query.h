@@ -195,6 +195,7 @@ typedef struct pcol_q_inl_state {
   int touched_later; /* touched is all 0 until sub is made (walk mode, unfiltered) */
   pcol_q_own own;
   pcol_sum total;
+  uint32_t *fk; /* sums mode's flat key a node, kept for marks made later (top.c) */
 } pcol_q_inl_state;
 void pcol_q_inl_free(pcol_q_inl_state *s);
 /* pprof's name of a location without lines, or of a line whose function

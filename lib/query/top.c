@@ -42,6 +42,7 @@ void pcol_q_inl_free(pcol_q_inl_state *s) {
   pcol_q_nsum_free(&s->sub);
   pcol_q_own_free(&s->own);
   free(s->touched);
+  free(s->fk);
   memset(s, 0, sizeof *s);
 }
 
@@ -86,6 +87,7 @@ typedef struct pcol_q_topctx {
   size_t key_li_cap;
   int cut;              /* make only the rows the node fraction keeps */
   int no_marks;         /* leave the rows' "(inline)" marks to the caller (top_many.c) */
+  int keep_fk;          /* with no_marks: sums mode keeps its flat keys (is.fk) for them */
   double fraction;
   size_t dropped;       /* ... and count the others */
 } topctx;
@@ -786,7 +788,7 @@ static int mark_every_key(pcol_top *t, pcol_error *err) {
   pcol_q_top_priv *p = t->priv_;
   if (!p || (!pcol_q_nsum_made(&p->is.sub) && !p->is.own_list)) return PCOL_OK;
   uint8_t *inl = calloc(p->is.nkeys + 1, 1);
-  int rc = inl ? inline_marks(&p->is, NULL, NULL, inl, err) : pcol_oom(err);
+  int rc = inl ? inline_marks(&p->is, NULL, p->is.fk, inl, err) : pcol_oom(err);
   for (size_t i = 0; !rc && i < t->nrows; i++) {
     uint32_t k = t->rows[i].key;
     t->rows[i].inl = k && k <= p->is.nkeys ? pcol_q_inline_of(inl[k]) : PCOL_INLINE_NONE;
@@ -1123,6 +1125,7 @@ static int top_sums(topctx *t, const uint32_t *nkey, uint32_t nokey, pcol_sum *f
   for (size_t k = 1; k < nk; k++) sum_flat += flat[k];
   is->cutoff = (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001);
   if (!t->no_marks) rc = inline_marks(is, NULL, fk, inl, err);
+  else if (t->keep_fk) is->fk = fk, fk = NULL; /* (mark_every_key's, if it comes to that) */
 done:
   free(fk);
   free(cnt);
@@ -1389,7 +1392,8 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
   }
   out->value = *v;
   t->cut = cut;
-  t->no_marks = !marks;
+  t->no_marks = marks != 1;
+  t->keep_fk = marks == 2;
   t->fraction = fraction;
   rc = top_run(t, sel, v, out, err);
   if (dropped) *dropped = t->dropped;
@@ -1448,7 +1452,8 @@ int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   return rc;
 }
 
-/* pcol_top_compute_cut, with the marks of every key (marks) or none */
+/* pcol_top_compute_cut, with the marks of every key (marks 1) or none (0;
+ * 2: none, but what mark_every_key needs kept) */
 static int top_cut(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
                    double fraction, pcol_sort order, int marks, pcol_top *out, size_t *dropped,
                    pcol_sum *label_cutoff, pcol_error *err) {
@@ -1475,7 +1480,7 @@ int pcol_top_compute_shown(pcol_file *f, const pcol_select *sel, const pcol_valu
                            pcol_top *out, size_t *dropped, pcol_sum *label_cutoff,
                            pcol_error *err) {
   size_t d = 0;
-  int rc = top_cut(f, sel, v, by, fraction, order, 0, out, &d, label_cutoff, err);
+  int rc = top_cut(f, sel, v, by, fraction, order, 2, out, &d, label_cutoff, err);
   if (rc) return rc;
   if (dropped) *dropped = d;
   size_t all = out->nrows, n = shown < all ? shown : all;
@@ -1485,6 +1490,11 @@ int pcol_top_compute_shown(pcol_file *f, const pcol_select *sel, const pcol_valu
   if (d || n < all) rc = pcol_top_mark_inline(out, err);
   else rc = mark_every_key(out, err);
   out->nrows = all;
+  pcol_q_top_priv *p = out->priv_;
+  if (p) { /* sums mode's flat keys, kept for mark_every_key */
+    free(p->is.fk);
+    p->is.fk = NULL;
+  }
   if (rc) pcol_top_free(out);
   return rc;
 }
