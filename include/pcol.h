@@ -1057,6 +1057,17 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_top_compute_cut(pcol_file *f, const pco
  * or a row limit set in t->nrows), as pprof does when it rebuilds its graph
  * from the nodes it keeps: a call then comes from the nearest kept frame. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_top_mark_inline(pcol_top *t, pcol_error *err);
+/* What `pcol top -n SHOWN` prints: pcol_top_compute_cut and, when rows are
+ * dropped or more than `shown` remain, pcol_top_mark_inline of the first
+ * `shown` rows (then the rows after them have no marks), with the marks
+ * made once: pcol_top_compute_cut's of every key are not made when they
+ * would be redone (a fifth of `pcol top` on a profile with inlined lines). */
+PCOL_API PCOL_NODISCARD pcol_status pcol_top_compute_shown(pcol_file *f, const pcol_select *sel,
+                                                           const pcol_value_sel *v, pcol_by by,
+                                                           double fraction, pcol_sort order,
+                                                           size_t shown, pcol_top *out,
+                                                           size_t *dropped, pcol_sum *label_cutoff,
+                                                           pcol_error *err);
 /* `pcol top` of many inputs without their union (pcol_open_many): each pcol
  * file's rows computed on its own and added up by name, which is exact by
  * function and by file (a key is a name there, and each file's samples are

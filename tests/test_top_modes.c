@@ -7,7 +7,11 @@
  * and a time range; the marks of a cut result (pcol_top_mark_inline, as
  * `pcol top` makes them) and peek's edges (which read the subtree sums walk
  * mode makes afterwards) too.  The mode is chosen by PCOL_DEBUG (top.c
- * top_run), so both run in one process.  Whether either is right is judged
+ * top_run), so both run in one process.  In each mode,
+ * pcol_top_compute_shown (marks made once, for the rows shown) must give
+ * the rows and marks of pcol_top_compute_cut + pcol_top_mark_inline, and of
+ * pcol_top_compute_cut alone when nothing is dropped and every row is
+ * shown (the marks of every key).  Whether either is right is judged
  * elsewhere: t_go_pprof against go tool pprof, test_views against
  * summaryRprof. */
 #include "testutil.h"
@@ -25,6 +29,26 @@ typedef struct tops {
   int prc;
 } tops;
 
+static int same_rows(const pcol_top *a, const pcol_top *b, size_t marked, const char *what);
+
+/* pcol_top_compute_shown(fraction, shown) against want's rows */
+static void check_shown(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                        pcol_by by, double fraction, size_t shown, int want_rc,
+                        const pcol_top *want, size_t want_dropped, const char *mode) {
+  pcol_error err = {0};
+  pcol_top t;
+  size_t dropped = 0;
+  int rc = pcol_top_compute_shown(f, sel, v, by, fraction, PCOL_SORT_FLAT, shown, &t, &dropped,
+                                  NULL, &err);
+  char what[200];
+  snprintf(what, sizeof what, "%s: shown %zu fraction %g by %d", mode, shown, fraction, (int)by);
+  cr_expect_eq(rc, want_rc, "%s: rc %d, want %d (%s)", what, rc, want_rc, err.message);
+  if (rc || want_rc) return;
+  cr_expect_eq(dropped, want_dropped, "%s: dropped", what);
+  cr_expect(same_rows(want, &t, shown, what), "%s", what); /* (rows past shown: no marks) */
+  pcol_top_free(&t);
+}
+
 static void run(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
                 const char *mode, int peek, tops *o) {
   setenv("PCOL_DEBUG", mode, 1);
@@ -33,12 +57,18 @@ static void run(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, p
   pcol_sum cutoff; /* (o->prc: pcol_top_compute's code, -1 when only peek failed) */
   o->rc = pcol_top_compute_cut(f, sel, v, by, 0.005, PCOL_SORT_FLAT, &o->t, &o->dropped, &cutoff,
                                &err);
-  if (!o->rc) { /* as cmd_top: the marks of the rows shown, when some are not */
+  if (!o->rc) { /* as cmd_top did: the marks of the rows shown, when some are not */
     size_t all = o->t.nrows, n = all > 12 ? 12 : all;
     o->t.nrows = n;
-    o->rc = pcol_top_mark_inline(&o->t, &err);
+    if (o->dropped || n < all) o->rc = pcol_top_mark_inline(&o->t, &err);
     o->t.nrows = all;
   }
+  check_shown(f, sel, v, by, 0.005, 12, o->rc, &o->t, o->dropped, mode);
+  pcol_top every; /* nothing dropped, every row shown: the marks of every key */
+  size_t d0 = 0;
+  int rc0 = pcol_top_compute_cut(f, sel, v, by, 0, PCOL_SORT_FLAT, &every, &d0, NULL, &err);
+  check_shown(f, sel, v, by, 0, SIZE_MAX, rc0, &every, d0, mode);
+  if (!rc0) pcol_top_free(&every);
   o->prc = peek ? pcol_top_compute(f, sel, v, by, &o->full, &err) : -1;
   if (!o->prc && pcol_peek_compute(&o->full, ".", &o->pk, &err)) o->prc = -1;
   unsetenv("PCOL_DEBUG");
@@ -46,6 +76,23 @@ static void run(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, p
 
 static int str_eq(pcol_str a, pcol_str b) {
   return a.len == b.len && (!a.len || memcmp(a.ptr, b.ptr, a.len) == 0);
+}
+
+/* a's rows in b, their marks up to row `marked` */
+static int same_rows(const pcol_top *a, const pcol_top *b, size_t marked, const char *what) {
+  if (a->total != b->total || a->nrows != b->nrows) {
+    cr_log_error("%s: total/rows differ (%zu vs %zu rows)", what, a->nrows, b->nrows);
+    return 0;
+  }
+  for (size_t i = 0; i < a->nrows; i++) {
+    const pcol_top_row *x = &a->rows[i], *y = &b->rows[i];
+    if (!str_eq(x->name, y->name) || x->flat != y->flat || x->cum != y->cum ||
+        (i < marked && x->inl != y->inl)) {
+      cr_log_error("%s: row %zu differs (%.*s)", what, i, (int)x->name.len, x->name.ptr);
+      return 0;
+    }
+  }
+  return 1;
 }
 
 static int same(const tops *a, const tops *b, const char *what) {

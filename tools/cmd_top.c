@@ -132,10 +132,12 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
       dropped = pcol_top_cutoff(&t, fraction, &cutoff);
       pcol_top_sort(&t, sort);
     }
-  } else { /* names and sorts only the rows the cut keeps */
-    rc = pcol_top_compute_cut(f, &sel, &v, by, fraction, sort, &t, &dropped, &cutoff, &err);
+  } else { /* names and sorts only the rows the cut keeps, marks those shown */
+    rc = pcol_top_compute_shown(f, &sel, &v, by, fraction, sort,
+                                limit < SIZE_MAX ? (size_t)limit : SIZE_MAX, &t, &dropped,
+                                &cutoff, &err);
   }
-  if (!rc) {
+  if (!rc && bys && !strncmp(bys, "label:", 6)) {
     size_t n = limit < t.nrows ? (size_t)limit : t.nrows, all = t.nrows;
     if (dropped || n < all) { /* pprof's marks come from the graph of the rows it shows */
       t.nrows = n;

@@ -232,9 +232,16 @@ void pcol_view_read_u64(const pcol_view *v, uint64_t from, size_t n, uint64_t *o
 #define LANE_LOOP32(T)                                                               \
   do {                                                                               \
     const T *c = (const T *)l->codes + r;                                            \
-    for (size_t i = 0; i < n; i++, x += l->step) out[i] = (uint32_t)(x + c[i]);     \
+    uint32_t x32 = (uint32_t)x;                                                      \
+    if (!l->step) { /* ids: base + code, 8 at a time (vectors at -O2) */             \
+      size_t i = 0;                                                                  \
+      for (; i + 8 <= n; i += 8)                                                     \
+        for (size_t j = 0; j < 8; j++) out[i + j] = x32 + (uint32_t)c[i + j];        \
+      for (; i < n; i++) out[i] = x32 + (uint32_t)c[i];                              \
+    } else                                                                           \
+      for (size_t i = 0; i < n; i++, x += l->step) out[i] = (uint32_t)(x + c[i]);   \
   } while (0)
-static void lane_read_u32(const pcol_lane *l, uint64_t r, size_t n, uint32_t *out) {
+static void lane_read_u32(const pcol_lane *l, uint64_t r, size_t n, uint32_t *restrict out) {
   uint64_t x = l->base + r * l->step;
   switch (l->width) {
   case 0:

@@ -698,16 +698,12 @@ static uint64_t child_rows(const pcol_file *f, int table) {
 #define CODE_MAX(T)                                                                    \
   do {                                                                                 \
     const T *c = l->codes;                                                             \
-    T m0 = 0, m1 = 0, m2 = 0, m3 = 0;                                                  \
+    T m8[8] = {0}, m0 = 0;                                                             \
     uint64_t r = 0;                                                                    \
-    for (; r + 4 <= rows; r += 4) { /* plain maxima first: four chains */              \
-      m0 = c[r] > m0 ? c[r] : m0;                                                      \
-      m1 = c[r + 1] > m1 ? c[r + 1] : m1;                                              \
-      m2 = c[r + 2] > m2 ? c[r + 2] : m2;                                              \
-      m3 = c[r + 3] > m3 ? c[r + 3] : m3;                                              \
-    }                                                                                  \
+    for (; r + 8 <= rows; r += 8) /* plain maxima first: 8 chains (vectors at -O2) */  \
+      for (int j = 0; j < 8; j++) m8[j] = c[r + j] > m8[j] ? c[r + j] : m8[j];         \
     for (; r < rows; r++) m0 = c[r] > m0 ? c[r] : m0;                                  \
-    m0 = m1 > m0 ? m1 : m0, m2 = m3 > m2 ? m3 : m2, m0 = m2 > m0 ? m2 : m0;            \
+    for (int j = 0; j < 8; j++) m0 = m8[j] > m0 ? m8[j] : m0;                          \
     if (m0 != (T)all) { /* no all-ones code at all */                                  \
       mx = m0;                                                                         \
       break;                                                                           \
@@ -751,6 +747,51 @@ static int lane_proven(const pcol_lane *l, uint64_t rows, uint64_t max, int nonz
 }
 #undef CODE_MAX
 
+/* 1 when the lane's u32 values are proven in range from the least and
+ * largest code + row x step (one pass over the codes, of any step; a
+ * patched row, an all-ones code listed among the exceptions (rows in
+ * order), is left out and its exception's value checked): base + that range lies in [nonzero, max] as exact integers
+ * (base read as signed), so the sums modulo 2^64 are those values. */
+#define CODE_SPAN(T)                                                                   \
+  do {                                                                                 \
+    const T *c = l->codes;                                                             \
+    /* the rows between patched ones (exceptions: rows in order, all-ones codes) */    \
+    for (uint64_t e = 0, r = 0; e <= l->nexc; e++) {                                   \
+      uint64_t end = e < l->nexc ? l->exc[2 * e] : rows;                               \
+      for (int64_t x = (int64_t)r * s; r < end; r++, x += s) {                         \
+        int64_t y = (int64_t)c[r] + x;                                                 \
+        lo = y < lo ? y : lo;                                                          \
+        hi = y > hi ? y : hi;                                                          \
+      }                                                                                \
+      r = end + 1;                                                                     \
+    }                                                                                  \
+  } while (0)
+static int lane_span_proven(const pcol_lane *l, uint64_t rows, uint64_t max, int nonzero) {
+  int64_t s = (int64_t)l->step, lo = INT64_MAX, hi = INT64_MIN, a, b;
+  uint64_t us = s < 0 ? -(uint64_t)s : (uint64_t)s;
+  /* |row x step| < 2^62 and codes < 2^32: no sum below overflows */
+  if (!rows || l->width == 8 || (us && rows > (UINT64_C(1) << 62) / us)) return 0;
+  switch (l->width) {
+  case 0: /* base + row x step: its ends */
+    lo = s < 0 ? (int64_t)(rows - 1) * s : 0;
+    hi = s < 0 ? 0 : (int64_t)(rows - 1) * s;
+    break;
+  case 1: CODE_SPAN(uint8_t); break;
+  case 2: CODE_SPAN(uint16_t); break;
+  default: CODE_SPAN(uint32_t); break;
+  }
+  for (uint32_t e = 0; e < l->nexc; e++) {
+    uint64_t y = l->exc[2 * e + 1];
+    if (y > max || (nonzero && !y)) return 0;
+  }
+  if (lo > hi) return 1; /* every row patched */
+  if (__builtin_add_overflow((int64_t)l->base, lo, &a) ||
+      __builtin_add_overflow((int64_t)l->base, hi, &b))
+    return 0;
+  return a >= (nonzero ? 1 : 0) && (uint64_t)b <= max;
+}
+#undef CODE_SPAN
+
 /* The u32 rules of §8.2 on an encoded column of one lane (every value
  * below 2^32 and at most max, not 0 when nonzero, at most its row when
  * self_parent): proven from its codes' maximum when it can be
@@ -758,10 +799,22 @@ static int lane_proven(const pcol_lane *l, uint64_t rows, uint64_t max, int nonz
  * UINT64_MAX. */
 static uint64_t lane_check_u32(const pcol_lane *l, uint64_t rows, uint64_t max, int nonzero,
                                int self_parent) {
-  if (lane_proven(l, rows, max, nonzero, self_parent)) return UINT64_MAX;
-  for (uint64_t r = 0; r < rows; r++) {
-    uint64_t y = pcol_lane_get(l, r);
-    if (y > max || (nonzero && !y) || (self_parent && y > r)) return r;
+  if (lane_proven(l, rows, max, nonzero, self_parent) ||
+      (!self_parent && (l->step || !l->width) && lane_span_proven(l, rows, max, nonzero)))
+    return UINT64_MAX;
+  /* else a block of rows at a time, decoded, the rules without a branch a row */
+  pcol_view v = {.count = rows, .type = PCOL_TYPE_U64, .nlanes = 1, .lanes = l};
+  uint64_t buf[1024];
+  for (uint64_t from = 0; from < rows;) {
+    size_t m = rows - from < 1024 ? (size_t)(rows - from) : 1024;
+    unsigned bad = 0;
+    pcol_view_read_u64(&v, from, m, buf);
+    for (size_t j = 0; j < m; j++)
+      bad |= (unsigned)(buf[j] > max) | (unsigned)(nonzero && !buf[j]) |
+             (unsigned)(self_parent && buf[j] > from + j);
+    for (size_t j = 0; bad && j < m; j++)
+      if (buf[j] > max || (nonzero && !buf[j]) || (self_parent && buf[j] > from + j)) return from + j;
+    from += m;
   }
   return UINT64_MAX;
 }
@@ -780,17 +833,26 @@ static int check_encoded(pcol_file *f, const pcol_section_info *si, const pcol_c
   /* an offsets column of one lane without codes (o[i] = base + i x step) is
    * checked at its ends: it is monotonic when step < 2^63 */
   uint64_t span;
-  if (ci->is_offsets && v->nlanes == 1 && l->width == 0 && n > 0) {
+  if (!ci->is_offsets && !before && ci->type != PCOL_TYPE_U32) {
+    /* an i64 or u64 value: any 64-bit pattern is one (as in check_column) */
+  } else if (ci->is_offsets && v->nlanes == 1 && l->width == 0 && n > 0) {
     /* 0, s, 2s, ... without wrapping modulo 2^64 (its end is checked below) */
     if (l->base != 0 || __builtin_mul_overflow(n - 1, l->step, &span))
       return pcol_corrupt(err, "offsets section at file offset %llu does not start at 0 or wraps (%llu)",
                           si->offset, l->base);
-  } else if (!ci->is_offsets && !before && ci->type == PCOL_TYPE_U32 && v->nlanes == 1) {
-    uint64_t max = ci->is_string ? strings - 1 : ci->ref_table ? refs : UINT32_MAX;
-    uint64_t bad = lane_check_u32(l, n, max > UINT32_MAX ? UINT32_MAX : max, nonzero, self_parent);
-    if (bad != UINT64_MAX)
-      return pcol_corrupt(err, "encoded value %llu at row %llu is out of range or order",
-                          pcol_view_u64(v, bad), bad);
+  } else if (!ci->is_offsets && !before && ci->type == PCOL_TYPE_U32 &&
+             (v->nlanes == 1 || !self_parent)) {
+    /* each lane on its own: the rules but a parent's (row-relative) hold
+     * lane by lane (element r x k + j is lane j's row r) */
+    uint64_t max = ci->is_string ? strings - 1 : ci->ref_table ? refs : UINT32_MAX, k = v->nlanes;
+    for (uint64_t j = 0; j < k; j++) {
+      uint64_t rows = n > j ? (n - j - 1) / k + 1 : 0;
+      uint64_t bad = lane_check_u32(&l[j], rows, max > UINT32_MAX ? UINT32_MAX : max, nonzero,
+                                    self_parent);
+      if (bad != UINT64_MAX)
+        return pcol_corrupt(err, "encoded value %llu at row %llu is out of range or order",
+                            pcol_view_u64(v, bad * k + j), bad * k + j);
+    }
   } else {
     for (uint64_t from = 0; from < n;) {
       size_t m = n - from < 1024 ? (size_t)(n - from) : 1024;
@@ -803,9 +865,7 @@ static int check_encoded(pcol_file *f, const pcol_section_info *si, const pcol_c
                 (si->table == PCOL_T_STRINGS && i == 1 && x != 0);
         else if (before)
           bad = x == 0 || x > f->rows[PCOL_T_SAMPLES] + 1;
-        else if (ci->type != PCOL_TYPE_U32)
-          bad = 0;
-        else
+        else /* a u32 of several lanes */
           bad = x > UINT32_MAX || (ci->is_string && x >= strings) ||
                 (ci->ref_table && x > refs) || (nonzero && x == 0) || (self_parent && x > i);
         if (bad)
@@ -1231,29 +1291,24 @@ uint64_t pcol_input_bytes(const pcol_file *f) {
 int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key, pcol_str *out,
                   pcol_error *err) {
   pcol_view k, v, s;
+  pcol_strings st; /* fetched once: a source of 667 meta rows is scanned per key */
   int rc = pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &k, err);
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &v, err);
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &s, err);
+  if (!rc) rc = pcol_strings_get(f, &st, err);
   if (rc) return rc;
   size_t kl = strlen(key);
   const struct pcol_src_index *mi = src_index(f, PCOL_T_META, &s);
-  if (mi) { /* the same rows in the same order as the scan below, only the source's */
-    if (source_id > mi->nsrc) return PCOL_ENOTFOUND;
-    for (uint32_t j = mi->first[source_id]; j < mi->first[source_id + 1]; j++) {
-      uint32_t i = mi->rows[j];
-      pcol_str ks;
-      if ((rc = pcol_string(f, pcol_view_u32(&k, i), &ks, err))) return rc;
-      if (ks.ptr && ks.len == kl && memcmp(ks.ptr, key, kl) == 0)
-        return pcol_string(f, pcol_view_u32(&v, i), out, err);
-    }
-    return PCOL_ENOTFOUND;
-  }
-  for (uint64_t i = 0; i < f->rows[PCOL_T_META]; i++) {
-    if (pcol_view_u32(&s, i) != source_id) continue;
+  if (mi && source_id > mi->nsrc) return PCOL_ENOTFOUND;
+  /* with the index, the same rows in the same order as the scan, only the source's */
+  uint64_t n = mi ? mi->first[source_id + 1] - mi->first[source_id] : f->rows[PCOL_T_META];
+  for (uint64_t j = 0; j < n; j++) {
+    uint64_t i = mi ? mi->rows[mi->first[source_id] + j] : j;
+    if (!mi && pcol_view_u32(&s, i) != source_id) continue;
     pcol_str ks;
-    if ((rc = pcol_string(f, pcol_view_u32(&k, i), &ks, err))) return rc;
+    if ((rc = pcol_strings_at(&st, pcol_view_u32(&k, i), &ks, err))) return rc;
     if (ks.ptr && ks.len == kl && memcmp(ks.ptr, key, kl) == 0)
-      return pcol_string(f, pcol_view_u32(&v, i), out, err);
+      return pcol_strings_at(&st, pcol_view_u32(&v, i), out, err);
   }
   return PCOL_ENOTFOUND;
 }

@@ -117,7 +117,18 @@ void pcol_q_keytab_free(pcol_q_keytab *t) {
 }
 
 /* ------------------------------------------------- file column cache */
+int pcol_q_trie_plain(pcol_file *f, pcol_view *parent, pcol_view *loc, pcol_error *err) {
+  if (!parent->nlanes && !loc->nlanes) return PCOL_OK;
+  PCOL_RETURN_NOT_OK(pcol_column_plain(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, parent, err));
+  return pcol_column_plain(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, loc, err);
+}
+
 int pcol_q_fctx_init(pcol_q_fctx *c, pcol_file *f, pcol_error *err) {
+  PCOL_RETURN_NOT_OK(pcol_q_fctx_init_inplace(c, f, err));
+  return pcol_q_trie_plain(f, &c->st_parent, &c->st_loc, err);
+}
+
+int pcol_q_fctx_init_inplace(pcol_q_fctx *c, pcol_file *f, pcol_error *err) {
   memset(c, 0, sizeof *c);
   c->f = f;
   c->nloc = pcol_rows(f, PCOL_T_LOCATIONS);
@@ -134,11 +145,9 @@ int pcol_q_fctx_init(pcol_q_fctx *c, pcol_file *f, pcol_error *err) {
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME, &c->fn_name, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME, &c->fn_file, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME, &c->map_file, err));
-  /* the trie's two columns, read by every pass of the walks (the parents
-   * at random): plain, decoded once when encoded (4 bytes a node; a lane
-   * read per access cost top 10% on go-heap-truncated-stacks-3) */
-  PCOL_RETURN_NOT_OK(pcol_column_plain(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &c->st_parent, err));
-  PCOL_RETURN_NOT_OK(pcol_column_plain(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &c->st_loc, err));
+  /* the trie's two columns as stored (pcol_q_trie_plain decodes them) */
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &c->st_parent, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &c->st_loc, err));
   PCOL_RETURN_NOT_OK(pcol_frames_init(&c->fr, f, err));
   PCOL_RETURN_NOT_OK(pcol_strings_get(f, &c->str, err));
   if (c->loc_off.count != c->nloc + 1 && c->nloc)

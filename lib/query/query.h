@@ -61,8 +61,17 @@ typedef struct pcol_q_fctx {
   pcol_buf scratch; /* names composed by pcol_frame_line_name; the owner frees it */
 } pcol_q_fctx;
 
-/* Loads the columns (each checked by pcol_column on first use). */
+/* Loads the columns (each checked by pcol_column on first use), the stack
+ * trie's two plain (pcol_q_trie_plain). */
 int pcol_q_fctx_init(pcol_q_fctx *c, pcol_file *f, pcol_error *err);
+/* The same with the trie's columns as stored, encoded or not: for a pass
+ * that reads them in order, a block at a time (top's walk mode). */
+int pcol_q_fctx_init_inplace(pcol_q_fctx *c, pcol_file *f, pcol_error *err);
+/* The trie's columns (stacks.parent_id and location_id) plain: an encoded
+ * one decoded once per file (pcol_column_plain), for the passes that read
+ * them many times or at random (a lane read per access cost top 10% on
+ * go-heap-truncated-stacks-3).  Does nothing when both are plain. */
+int pcol_q_trie_plain(pcol_file *f, pcol_view *parent, pcol_view *loc, pcol_error *err);
 
 /* The string in column `col` of the functions table for function `fn`
  * (1-based); NA ({NULL, 0}) for function 0 or one out of range. */
@@ -173,7 +182,8 @@ void pcol_q_own_free(pcol_q_own *o);
  * key innermost first (a CSR, bit 31 set on a key at an inlined line), with
  * each stack node's subtree weight. */
 typedef struct pcol_q_inl_state {
-  pcol_view st_parent, st_loc;
+  pcol_file *f;
+  pcol_view st_parent, st_loc; /* as stored until made plain (inl_make_sub) */
   uint64_t nstacks, nlocs;
   uint32_t *loc_aoff, *loc_all; /* from build_loc_keys (nlocs + 2 offsets) */
   pcol_q_nsum sub;              /* subtree weight per stack node */
@@ -186,6 +196,7 @@ typedef struct pcol_q_inl_state {
   int touched_later; /* touched is all 0 until sub is made (walk mode, unfiltered) */
   pcol_q_own own;
   pcol_sum total;
+  uint32_t *fk; /* sums mode's flat key a node, kept for marks made later (top.c) */
 } pcol_q_inl_state;
 void pcol_q_inl_free(pcol_q_inl_state *s);
 /* pprof's name of a location without lines, or of a line whose function

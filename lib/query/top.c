@@ -42,6 +42,7 @@ void pcol_q_inl_free(pcol_q_inl_state *s) {
   pcol_q_nsum_free(&s->sub);
   pcol_q_own_free(&s->own);
   free(s->touched);
+  free(s->fk);
   memset(s, 0, sizeof *s);
 }
 
@@ -86,6 +87,7 @@ typedef struct pcol_q_topctx {
   size_t key_li_cap;
   int cut;              /* make only the rows the node fraction keeps */
   int no_marks;         /* leave the rows' "(inline)" marks to the caller (top_many.c) */
+  int keep_fk;          /* with no_marks: sums mode keeps its flat keys (is.fk) for them */
   double fraction;
   size_t dropped;       /* ... and count the others */
 } topctx;
@@ -779,6 +781,21 @@ int pcol_top_mark_inline(pcol_top *t, pcol_error *err) {
   return rc;
 }
 
+/* The marks of every key, as the walks make them (top_run without
+ * no_marks), for a result made without them. */
+static int mark_every_key(pcol_top *t, pcol_error *err) {
+  pcol_q_top_priv *p = t->priv_;
+  if (!p || (!pcol_q_nsum_made(&p->is.sub) && !p->is.own_list)) return PCOL_OK;
+  uint8_t *inl = calloc(p->is.nkeys + 1, 1);
+  int rc = inl ? inline_marks(&p->is, NULL, p->is.fk, inl, err) : pcol_oom(err);
+  for (size_t i = 0; !rc && i < t->nrows; i++) {
+    uint32_t k = t->rows[i].key;
+    t->rows[i].inl = k && k <= p->is.nkeys ? pcol_q_inline_of(inl[k]) : PCOL_INLINE_NONE;
+  }
+  free(inl);
+  return rc;
+}
+
 /* Cumulative weight: a key adds a node's subtree sum where no ancestor of
  * the node already holds the key (once per sample however deep it
  * recurses).  Both walks keep cnt[key] = how often key is on the path from
@@ -855,7 +872,7 @@ typedef struct walk_node {
   uint32_t loc, k1; /* its location and that location's key word (lk1) */
   uint32_t c0;      /* C when it came on the path */
 } walk_node;
-enum { W_TOUCHED = 1, W_ONPATH = 2 };
+enum { W_TOUCHED = 1 };
 /* walk mode's key word of a location (lk1): a key (0: none), or W_MULTI |
  * the location when it has several; W_MAY when its edges can be marked */
 enum { W_MULTI = 0x80000000u, W_MAY = 0x40000000u, W_ID = 0x3fffffffu };
@@ -864,7 +881,7 @@ typedef struct top_walk {
   const pcol_q_inl_state *is;
   pcol_view par, loc;  /* the stack nodes' parents and locations */
   const uint32_t *lk1;  /* per location: its key word (W_MULTI, W_MAY) */
-  uint8_t *fl;          /* per node: W_TOUCHED, W_ONPATH */
+  uint8_t *fl;          /* per node: W_TOUCHED (NULL with all) */
   size_t cur;           /* the own-weight list's next entry */
   uint32_t *cnt;
   int64_t *flat, *cum, T;
@@ -885,8 +902,9 @@ typedef struct top_walk {
  * its own weight when it is entered, 0 when it comes back.  A key's span
  * starts at T = the t0 of the node that takes its count from 0 to 1, so
  * that node's pop ends it with T - t0 (pops are in the reverse order). */
-static inline __attribute__((always_inline)) void walk_push(top_walk *w, uint32_t n, int64_t own) {
-  uint32_t loc = pcol_view_u32(&w->loc, n - 1), k1, fk;
+static inline __attribute__((always_inline)) void walk_push(top_walk *w, uint32_t n, uint32_t loc,
+                                                            int64_t own) {
+  uint32_t k1, fk;
   if (loc > w->t->fc.nloc) { /* (the column's first use checked it: no cost to be sure) */
     w->bad = n;
     loc = 0;
@@ -904,7 +922,6 @@ static inline __attribute__((always_inline)) void walk_push(top_walk *w, uint32_
   }
   walk_node *x = &w->stk[w->d++];
   *x = (walk_node){w->T, n, fk, loc, k1, w->C};
-  w->fl[n] |= W_ONPATH;
   if (own != 0) {
     w->flat[fk ? fk : w->nokey] += own;
     if (!fk) w->cum[w->nokey] += own; /* no key on the path: no span adds it */
@@ -917,7 +934,6 @@ static inline __attribute__((always_inline)) void walk_pop(top_walk *w) {
   const walk_node *x = &w->stk[--w->d];
   uint32_t k1 = x->k1;
   int64_t span = w->T - x->t0;
-  w->fl[x->n] &= (uint8_t)~W_ONPATH;
   if (!(k1 & W_MULTI)) {
     uint32_t k = k1 & W_ID;
     if (k && --w->cnt[k] == 0) w->cum[k] += span;
@@ -932,6 +948,31 @@ static inline __attribute__((always_inline)) void walk_pop(top_walk *w) {
   }
 }
 
+/* Whether node q is on the path: its nodes' ids increase from the root
+ * (a parent comes before its child), so a binary search of stk, instead
+ * of a byte a node set and cleared at every push and pop. */
+static inline int walk_on_path(const top_walk *w, uint32_t q) {
+  size_t lo = 0, hi = w->d;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    uint32_t m = w->stk[mid].n;
+    if (m == q) return 1;
+    if (m < q) lo = mid + 1;
+    else hi = mid;
+  }
+  return 0;
+}
+
+/* walk_path reads the trie's columns WALK_BLOCK nodes at a time (plain:
+ * in place; encoded: into a buffer on the stack, no decoded copy of the
+ * column). */
+enum { WALK_BLOCK = 512 };
+static inline const uint32_t *walk_block(const pcol_view *v, uint64_t from, size_t m, uint32_t *buf) {
+  if (v->data) return (const uint32_t *)v->data + from;
+  pcol_view_read_u32(v, from, m, buf);
+  return buf;
+}
+
 /* The path walk of pcol_q_path_walk (query.h), with the visits inlined:
  * the touched nodes in id order, the path from the root on stk.  0, or 1
  * when it gives up as pcol_q_path_walk does (then sums mode takes over). */
@@ -942,34 +983,41 @@ static int walk_path(top_walk *wp, const pcol_q_own *own, uint32_t *chain) {
   const int64_t *ow = own->w;
   size_t on = own->n, cur = w->cur;
   uint64_t ns = w->is->nstacks, steps = 0;
+  uint32_t pbuf[WALK_BLOCK], lbuf[WALK_BLOCK];
   int r = 0;
-  for (uint64_t n = 1; n <= ns; n++) {
-    if (!w->all && !(w->fl[n] & W_TOUCHED)) continue; /* no weight below */
-    uint32_t q = pcol_view_u32(par, n - 1);
-    if (q >= n) { /* parents come first (checked at the column's first use, too) */
-      w->bad = (uint32_t)n;
-      q = 0;
-    }
-    if (w->stk[w->d - 1].n != q) { /* not the child of the last node */
-      size_t m = 0;
-      while (q && !(w->fl[q] & W_ONPATH)) { /* the part of the path that left it */
-        if (++steps > 8 * n + 1024) goto give_up;
-        chain[m++] = q;
-        q = pcol_view_u32(par, q - 1);
+  for (uint64_t b = 0; b < ns; b += WALK_BLOCK) { /* nodes b + 1 .. b + m */
+    size_t m = ns - b < WALK_BLOCK ? (size_t)(ns - b) : WALK_BLOCK;
+    const uint32_t *pb = walk_block(par, b, m, pbuf), *lb = walk_block(&w->loc, b, m, lbuf);
+    for (size_t i = 0; i < m; i++) {
+      uint64_t n = b + i + 1;
+      if (!w->all && !(w->fl[n] & W_TOUCHED)) continue; /* no weight below */
+      uint32_t q = pb[i];
+      if (q >= n) { /* parents come first (checked at the column's first use, too) */
+        w->bad = (uint32_t)n;
+        q = 0;
       }
-      while (w->stk[w->d - 1].n != q) { /* back to q (0: the root, stk[0]) */
-        walk_pop(w);
-        if (++steps > 8 * n + 1024) goto give_up;
+      if (w->stk[w->d - 1].n != q) { /* not the child of the last node */
+        size_t k = 0;
+        while (q && !walk_on_path(w, q)) { /* the part of the path that left it */
+          if (++steps > 8 * n + 1024) goto give_up;
+          chain[k++] = q;
+          q = pcol_view_u32(par, q - 1);
+        }
+        while (w->stk[w->d - 1].n != q) { /* back to q (0: the root, stk[0]) */
+          walk_pop(w);
+          if (++steps > 8 * n + 1024) goto give_up;
+        }
+        while (k) {
+          uint32_t x = chain[--k];
+          walk_push(w, x, x > b ? lb[x - b - 1] : pcol_view_u32(&w->loc, x - 1), 0);
+        }
       }
-      while (m) walk_push(w, chain[--m], 0);
+      int64_t o = 0;
+      if (cur < on && onode[cur] == n) o = ow[cur++];
+      /* (no prefetch of the key count a node ahead: the key word it
+       * loads cost more than the misses it saved, 2% of top) */
+      walk_push(w, (uint32_t)n, lb[i], o);
     }
-    int64_t o = 0;
-    if (cur < on && onode[cur] == n) o = ow[cur++];
-    if (n + 16 <= ns) { /* the key word and count of a node ahead (random in 100s of KB) */
-      uint32_t k = w->lk1[pcol_view_u32(&w->loc, n + 15)];
-      if (!(k & W_MULTI)) __builtin_prefetch(&w->cnt[k & W_ID], 1);
-    }
-    walk_push(w, (uint32_t)n, o);
   }
   *wp = l;
   return r;
@@ -1006,7 +1054,10 @@ static int own_dense(pcol_q_inl_state *s, pcol_error *err) {
  * from the own weights the walk read (walk mode), once. */
 static int inl_make_sub(pcol_q_inl_state *s, pcol_error *err) {
   if (!s->own_list) return PCOL_OK;
-  if (s->touched_later) { /* (the walk left fl all 0) */
+  /* the passes after walk mode's read the trie at random: plain */
+  PCOL_RETURN_NOT_OK(pcol_q_trie_plain(s->f, &s->st_parent, &s->st_loc, err));
+  if (s->touched_later) { /* (the walk made none) */
+    if (!s->touched && !(s->touched = pcol_alloc_hot(s->nstacks + 1, 1))) return pcol_oom(err);
     mark_touched(s, &s->own, s->touched);
     s->touched_later = 0;
   }
@@ -1073,6 +1124,7 @@ static int top_sums(topctx *t, const uint32_t *nkey, uint32_t nokey, pcol_sum *f
   for (size_t k = 1; k < nk; k++) sum_flat += flat[k];
   is->cutoff = (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001);
   if (!t->no_marks) rc = inline_marks(is, NULL, fk, inl, err);
+  else if (t->keep_fk) is->fk = fk, fk = NULL; /* (mark_every_key's, if it comes to that) */
 done:
   free(fk);
   free(cnt);
@@ -1093,13 +1145,13 @@ static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, int all, int64
   uint8_t *may = NULL;
   uint32_t *chain = NULL;
   int rc = PCOL_OK;
-  w.fl = is->touched = pcol_alloc_hot(ns + 1, 1);
+  if (!all) w.fl = is->touched = pcol_alloc_hot(ns + 1, 1); /* (all: made later if asked) */
   w.cnt = calloc(nk, sizeof *w.cnt);
   w.flat = calloc(nk, sizeof *w.flat);
   w.cum = calloc(nk, sizeof *w.cum);
   w.stk = malloc((ns + 2) * sizeof *w.stk); /* faulted in only as deep as paths go */
   chain = malloc((ns + 1) * sizeof *chain);
-  if (!w.fl || !w.cnt || !w.flat || !w.cum || !w.stk || !chain) {
+  if ((!all && !w.fl) || !w.cnt || !w.flat || !w.cum || !w.stk || !chain) {
     rc = pcol_oom(err);
     goto done;
   }
@@ -1113,7 +1165,9 @@ static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, int all, int64
   is->touched_later = all;
   if (!all) mark_touched(is, own, w.fl);
   w.cur = own->n && own->node[0] == 0; /* node 0 (no stack) is on no path */
-  if ((rc = may_keys(is, NULL, &may, err))) goto done;
+  /* the edges of the marks (none to make: no key is met at an inlined
+   * line, or the caller marks the rows it shows: pcol_top_compute_shown) */
+  if (!t->no_marks && (rc = may_keys(is, NULL, &may, err))) goto done;
   if (may && !(w.may = may, w.locmay = may_locs(is, may))) {
     rc = pcol_oom(err);
     goto done;
@@ -1193,6 +1247,11 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     rc = pcol_error_set(err, PCOL_ETOOBIG, "more than 2^31 names or locations");
     goto done;
   }
+  /* the trie as stored for walk mode of a cut result (its one pass reads
+   * it a block at a time: walk_path); plain for the rest */
+  if (!(walk && t->cut) && (rc = pcol_q_trie_plain(c->f, &c->st_parent, &c->st_loc, err)))
+    goto done;
+  is->f = c->f;
   is->st_parent = c->st_parent;
   is->st_loc = c->st_loc;
   is->nstacks = ns;
@@ -1231,7 +1290,11 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     if (!rc && (!(flat = calloc(nk, sizeof *flat)) || !(cum = calloc(nk, sizeof *cum))))
       rc = pcol_oom(err);
   }
-  if (!walk && !rc) rc = top_sums(t, nkey, nokey, flat, cum, inl, err);
+  if (!walk && !rc && !(rc = pcol_q_trie_plain(c->f, &c->st_parent, &c->st_loc, err))) {
+    is->st_parent = c->st_parent;
+    is->st_loc = c->st_loc;
+    rc = top_sums(t, nkey, nokey, flat, cum, inl, err);
+  }
   /* a result whose views read the subtree sums gets them now (peek and
    * graph read them from many threads); a cut one (pcol top) when marked */
   if (!rc && !t->cut) rc = inl_make_sub(is, err);
@@ -1291,7 +1354,7 @@ static int ctx_new(pcol_file *f, const pcol_select *sel, pcol_by by, topctx **ou
   }
   t->by = by;
   int rc = pcol_q_unnamed_are_frames(f, sel, &t->unnamed_is_frame, err);
-  if (!rc) rc = pcol_q_fctx_init(&t->fc, f, err);
+  if (!rc) rc = pcol_q_fctx_init_inplace(&t->fc, f, err); /* (top_run makes the trie plain) */
   /* by address on sources that record none (Rprof) would be one row of
    * everything: say so instead (a pprof profile without addresses keeps
    * pprof -addresses' rows, which fall back to lines) */
@@ -1328,7 +1391,8 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
   }
   out->value = *v;
   t->cut = cut;
-  t->no_marks = !marks;
+  t->no_marks = marks != 1;
+  t->keep_fk = marks == 2;
   t->fraction = fraction;
   rc = top_run(t, sel, v, out, err);
   if (dropped) *dropped = t->dropped;
@@ -1387,11 +1451,13 @@ int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   return rc;
 }
 
-int pcol_top_compute_cut(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                         pcol_by by, double fraction, pcol_sort order, pcol_top *out,
-                         size_t *dropped, pcol_sum *label_cutoff, pcol_error *err) {
+/* pcol_top_compute_cut, with the marks of every key (marks 1) or none (0;
+ * 2: none, but what mark_every_key needs kept) */
+static int top_cut(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
+                   double fraction, pcol_sort order, int marks, pcol_top *out, size_t *dropped,
+                   pcol_sum *label_cutoff, pcol_error *err) {
   size_t d = 0;
-  int rc = top_make(f, sel, v, by, 1, fraction, 1, out, &d, err);
+  int rc = top_make(f, sel, v, by, 1, fraction, marks, out, &d, err);
   if (rc) return rc;
   if (dropped) *dropped = d;
   if (label_cutoff) *label_cutoff = (pcol_sum)pcol_q_frac_cut(out->total, fraction);
@@ -1401,6 +1467,35 @@ int pcol_top_compute_cut(pcol_file *f, const pcol_select *sel, const pcol_value_
   }
   pcol_top_sort(out, order);
   return PCOL_OK;
+}
+int pcol_top_compute_cut(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                         pcol_by by, double fraction, pcol_sort order, pcol_top *out,
+                         size_t *dropped, pcol_sum *label_cutoff, pcol_error *err) {
+  return top_cut(f, sel, v, by, fraction, order, 1, out, dropped, label_cutoff, err);
+}
+
+int pcol_top_compute_shown(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                           pcol_by by, double fraction, pcol_sort order, size_t shown,
+                           pcol_top *out, size_t *dropped, pcol_sum *label_cutoff,
+                           pcol_error *err) {
+  size_t d = 0;
+  int rc = top_cut(f, sel, v, by, fraction, order, 2, out, &d, label_cutoff, err);
+  if (rc) return rc;
+  if (dropped) *dropped = d;
+  size_t all = out->nrows, n = shown < all ? shown : all;
+  /* pprof's marks come from the graph of the rows it shows: those alone
+   * when some are not, else every key's (what pcol_top_compute_cut made) */
+  out->nrows = n;
+  if (d || n < all) rc = pcol_top_mark_inline(out, err);
+  else rc = mark_every_key(out, err);
+  out->nrows = all;
+  pcol_q_top_priv *p = out->priv_;
+  if (p) { /* sums mode's flat keys, kept for mark_every_key */
+    free(p->is.fk);
+    p->is.fk = NULL;
+  }
+  if (rc) pcol_top_free(out);
+  return rc;
 }
 
 void pcol_top_free(pcol_top *t) {

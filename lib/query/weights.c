@@ -374,6 +374,25 @@ int pcol_q_weights_nsum(pcol_file *f, const pcol_select *sel, const pcol_filter 
   return rc;
 }
 
+/* Dense values (format 1.3: every sample has the same k types, value j
+ * of sample r in lane j of the value column): the lane of c's stored type
+ * as a view of one value a sample, *out; 0 when the values are not dense,
+ * the type is none of them or a rule other than the stored value applies
+ * (the count rule, the time rule, Rprof's alloc: with dense values every
+ * sample has the type, so pcol_sample_value_rt gives the stored value). */
+static int dense_values(const wctx *c, pcol_view *out) {
+  if (!c->vt || c->vt == PCOL_VT_TIME || c->vt == PCOL_VT_RPROF_ALLOC || c->cvt ||
+      !c->sc.dense_k)
+    return 0;
+  for (uint32_t j = 0; j < c->sc.dense_k; j++)
+    if ((uint32_t)c->sc.vtype.lanes[j].base == c->vt) { /* the first, as pcol_sample_value */
+      *out = (pcol_view){.count = c->nsamples, .type = PCOL_TYPE_I64, .nlanes = 1,
+                         .lanes = &c->sc.vval.lanes[j]};
+      return 1;
+    }
+  return 0;
+}
+
 static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                        const pcol_value_sel *v, pcol_q_nsum *out, pcol_sum *total_abs,
                        pcol_error *err) {
@@ -410,6 +429,8 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   }
   else if (unrestricted && c.vt == 0 && !c.cvt && !c.flt && !c.row_fn)
     rc = weights_all_samples(&c); /* the common case, without a callback a row */
+  else if (unrestricted && !c.flt && !c.row_fn && dense_values(&c, &c.weight))
+    rc = weights_all_samples(&c); /* the same, over the type's lane as the weights */
   else if (!unrestricted || c.vt != PCOL_VT_TIME || c.flt || c.row_fn ||
            (rc = weights_time_all(&c)) == 1)
     rc = pcol_select_iter_filter(f, sel, NULL, add_sample, &c, err);

@@ -1620,6 +1620,12 @@ def v13_valid_cases():
             "lane of base 1, width 4, row 2's code 2^32 - 1 patched to 2: the formula's 2^32 is "
             "not a value of the column (U11 looks at the patched value)", p,
             {(11, 6): dict(lanes=lanes)})
+    p = enc_profile()
+    lanes = [Lane(-3, 1, 1, [6, 3, 255, 3, 0, 0], exc=[(2, 2)])]
+    e_valid("valid-enc-u32-step-patched", "samples.stack_id (u32: 3, 1, 2, 3, 1, 2 of 3 "
+            "stacks) in one lane of base -3 (stored 2^64 - 3), step 1, width 1: row 2's code "
+            "255 patched to 2 (its formula's -3 + 2 + 255 = 254 is no value of the column, "
+            "U5 looks at the patched value)", p, {(11, 6): dict(lanes=lanes)})
     p = starts([2 ** 63 - 2, 2 ** 63 - 1, NA + 1, NA + 2])
     e_valid("valid-enc-i64-wrap", "functions.start_line (i64: 2^63 - 2, 2^63 - 1, "
             "INT64_MIN + 1, INT64_MIN + 2) as base 2^63 - 2, width 1, codes 0, 1, 3, 4: "
@@ -1918,6 +1924,30 @@ def v13_use_cases():
           11, 6, mod=lambda L: setattr(L[0], "base", L[0].base + 1))
     e_bad("u5-enc-parent", "U5", "stacks.parent_id (0, 1, 2) with step 1: 0, 2, 4 (stack 2's "
           "parent is 2)", 10, 1, mod=lambda L: setattr(L[0], "step", 1))
+    # U5 with a step: ids from base + r x step + code (a reader that bounds
+    # the lane by its codes' range and the step must see each of these)
+    e_bad("u5-enc-stack-id-step", "U5", "samples.stack_id (3, 1, 2, 3, 1, 2 of 3 stacks) "
+          "with step 1: 3, 2, 4, 6, 5, 7", 11, 6, mod=lambda L: setattr(L[0], "step", 1))
+
+    def step_exc(L):
+        L[0].codes[2] = 255
+        L[0].exc = [(2, 4)]
+    e_bad("u5-enc-stack-id-step-exception", "U5", "samples.stack_id (3, 1, 2, 3, 1, 2) as "
+          "base -3, step 1, width 1 (codes 6, 3, 3, 3, 0, 0) with row 2's code 255 patched to "
+          "stack 4 of 3", 11, 6, plan=dict(steps=[1], widths=[1]), mod=step_exc)
+
+    def step_all_ones(L):
+        L[0].codes[5] = 255
+    e_bad("u5-enc-stack-id-step-all-ones", "U5", "the same with row 5's code 255 and no "
+          "exception (an ordinary code: -3 + 5 + 255 = 257 of 3 stacks) besides row 2's, "
+          "patched to 2", 11, 6, plan=dict(steps=[1], widths=[1]),
+          mod=lambda L: (step_exc(L), L[0].exc.__setitem__(0, (2, 2)), step_all_ones(L)))
+    e_bad("u5-enc-stack-id-lane-1", "U5", "samples.stack_id (3, 1, 2, 3, 1, 2 of 3 stacks) "
+          "in k = 3 lanes, lane 1's base 3 more: elements 1 and 4 are stack 4", 11, 6,
+          plan=dict(k=3), mod=lambda L: setattr(L[1], "base", L[1].base + 3))
+    e_bad("u4-enc-string-id-step-down", "U4", "functions.name (string ids 6, 7, 8 of 9; "
+          "codes 0, 1, 2) with base 13 and step -3: ids 13, 11, 9",
+          6, 1, mod=lambda L: (setattr(L[0], "step", -3), setattr(L[0], "base", L[0].base + 7)))
     e, v = e_base(1, 1)
     e_bad("u3-enc-string-0", "U3", "strings.offsets (encoded) with element 1 = 1: string 0 "
           "is not empty (U2 still holds)", 1, 1, vals=[0, 1] + v[2:])

@@ -156,16 +156,17 @@ PyObject *pcol_py_top(Handle *h, PyObject *args) {
       dropped = pcol_top_cutoff(&t, fraction, &cutoff);
       pcol_top_sort(&t, sort);
     }
-  } else if (!rc) {
-    rc = pcol_top_compute_cut(h->f, &sel.sel, &v, by, fraction, sort, &t, &dropped, &cutoff, &err);
-  }
-  if (!rc) {
-    size_t n = limit >= 0 && (unsigned long long)limit < t.nrows ? (size_t)limit : t.nrows, all = t.nrows;
-    if (dropped || n < all) { /* pprof's marks come from the graph of the rows it shows */
-      t.nrows = n;
-      rc = pcol_top_mark_inline(&t, &err);
-      t.nrows = all;
+    if (!rc) {
+      size_t n = limit >= 0 && (unsigned long long)limit < t.nrows ? (size_t)limit : t.nrows, all = t.nrows;
+      if (dropped || n < all) { /* pprof's marks come from the graph of the rows it shows */
+        t.nrows = n;
+        rc = pcol_top_mark_inline(&t, &err);
+        t.nrows = all;
+      }
     }
+  } else if (!rc) { /* the marks of the rows shown, made once */
+    rc = pcol_top_compute_shown(h->f, &sel.sel, &v, by, fraction, sort,
+                                limit >= 0 ? (size_t)limit : SIZE_MAX, &t, &dropped, &cutoff, &err);
   }
   Py_END_ALLOW_THREADS
   if (rc) {

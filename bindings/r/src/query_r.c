@@ -146,8 +146,8 @@ static SEXP named_list(const char *const *names, int n) {
 
 /* ---------------------------------------------------------------- top */
 
-/* cmd_top: pcol_top_by_label (cut, sort) or pcol_top_compute_cut, then
- * pprof's inline marks from the rows shown. */
+/* cmd_top: pcol_top_by_label (cut, sort, then pprof's inline marks from
+ * the rows shown) or pcol_top_compute_shown. */
 SEXP C_q_top(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP fraction, SEXP sort_, SEXP limit_) {
   pcol_file *f = file_of(file);
   const char *path = path_of(file), *bys = str1(by_);
@@ -173,12 +173,13 @@ SEXP C_q_top(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP fraction, SEXP sort_,
       dropped = pcol_top_cutoff(t, fr, &cutoff);
       pcol_top_sort(t, sort);
     }
-  } else {
-    rc = pcol_top_compute_cut(f, &s, &v, by, fr, sort, t, &dropped, &cutoff, &err);
+  } else { /* the marks of the rows shown, made once */
+    size_t shown = !ISNA(lim) && lim >= 0 && lim < (double)SIZE_MAX ? (size_t)lim : SIZE_MAX;
+    rc = pcol_top_compute_shown(f, &s, &v, by, fr, sort, shown, t, &dropped, &cutoff, &err);
   }
   size_t n = t->nrows;
   if (!ISNA(lim) && lim >= 0 && lim < (double)n) n = (size_t)lim;
-  if (!rc && (dropped || n < t->nrows)) {
+  if (!rc && label && (dropped || n < t->nrows)) {
     size_t all = t->nrows;
     t->nrows = n;
     rc = pcol_top_mark_inline(t, &err);
