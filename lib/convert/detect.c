@@ -467,6 +467,19 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
   return rc;
 }
 
+/* pprof reads its input twice (pprof_import.c): a regular file is handed
+ * over as it is, from its first byte, compressed or not, so the importer
+ * can seek back to it.  NOT_MAPPED when it is not one (standard input, a
+ * pipe): the stream then, which the importer copies as it reads it. */
+static int import_pprof_file(pcol_builder *b, input *x, const pcol_import_options *opt,
+                             pcol_error *err) {
+  FILE *f = x->raw ? x->raw : x->in;
+  struct stat st;
+  if (x->is_stdin || fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || fseeko(f, 0, SEEK_SET) != 0)
+    return NOT_MAPPED;
+  return pcol_import_pprof(b, f, x->name, opt, err);
+}
+
 int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
                      const pcol_import_options *opt, pcol_error *err) {
   input x = {0};
@@ -481,6 +494,8 @@ int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
     rc = NOT_MAPPED;
     if (fmt == PCOL_FMT_PERUN && !x.is_stdin && !x.o && !(opt && opt->no_mmap))
       rc = import_perun_mapped(b, &x, opt, err);
+    if (fmt == PCOL_FMT_PPROF && (rc = import_pprof_file(b, &x, opt, err)) != NOT_MAPPED)
+      return close_input(&x, rc, 0, err); /* its own stream read the file, and any error */
     if (rc == NOT_MAPPED) rc = import_stream(b, &x, fmt, opt, err);
   }
   return close_input(&x, rc, fmt != PCOL_FMT_UNKNOWN, err);
