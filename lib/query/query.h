@@ -318,9 +318,12 @@ uint64_t pcol_q_top_key_line(const pcol_top *t, uint32_t k);
 int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
                        pcol_top *out, pcol_error *err);
 /* The same without the rows' "(inline)" marks (all PCOL_INLINE_NONE): for
- * results whose marks come from their call edges (top_many.c). */
+ * results whose marks come from their call edges (top_many.c).  By function
+ * or file, `names` (NULL: a table of its own) is the table the keys are
+ * interned in, names copied: many files' results then share their key ids
+ * (the table must outlive them). */
 int pcol_q_top_unmarked(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                        pcol_by by, pcol_top *out, pcol_error *err);
+                        pcol_by by, pcol_q_keytab *names, pcol_top *out, pcol_error *err);
 /* Rprof stores top-level code refs as functions without a name; whether a
  * function without a name is a frame of its own (pprof) or skipped (every
  * selected source Rprof): top.c's rule, also for top_many.c. */
