@@ -409,22 +409,29 @@ static int ctx_name(topctx *t, uint32_t k, pcol_str *out, pcol_error *err) {
   return rc;
 }
 
-/* The key of one line row (0 = this frame has none). */
 /* The function of line row li (0: none). */
 static inline uint32_t line_fn(const topctx *t, uint64_t li) {
   return t->lnfn ? t->lnfn[li] : pcol_view_u32(&t->fc.ln_fn, li);
 }
 
-static int line_key(topctx *t, uint64_t li, uint32_t *key, pcol_error *err) {
-  *key = 0;
+static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pcol_error *err);
+/* The key of one line row (0 = this frame has none).  By function or file,
+ * a function's key once made is read here, inline (a call a line row was a
+ * tenth of `top DIR` of many small files). */
+static inline int line_key(topctx *t, uint64_t li, uint32_t *key, pcol_error *err) {
   uint32_t fn = line_fn(t, li);
   if (fn > t->fc.nfn) fn = 0;
+  if ((t->by == PCOL_BY_FUNCTION || t->by == PCOL_BY_FILE) && fn && t->fn_key[fn] != UINT32_MAX) {
+    *key = t->fn_key[fn];
+    return PCOL_OK;
+  }
+  return line_key_make(t, li, fn, key, err);
+}
+
+static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pcol_error *err) {
+  *key = 0;
   if (t->by == PCOL_BY_FUNCTION || t->by == PCOL_BY_FILE) {
     if (fn == 0) return PCOL_OK;
-    if (t->fn_key[fn] != UINT32_MAX) {
-      *key = t->fn_key[fn];
-      return PCOL_OK;
-    }
     pcol_str s;
     const pcol_view *col = t->by == PCOL_BY_FUNCTION ? &t->fc.fn_name : &t->fc.fn_file;
     PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, col, &s, err));
