@@ -467,15 +467,20 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
   return rc;
 }
 
-/* pprof reads its input twice (pprof_import.c): a regular file is handed
- * over as it is, from its first byte, compressed or not, so the importer
- * can seek back to it.  NOT_MAPPED when it is not one (standard input, a
- * pipe): the stream then, which the importer copies as it reads it. */
+/* pprof reads an input past its window twice (pprof_import.c): a regular
+ * file of more than 1 MiB is handed over as it is, from its first byte,
+ * compressed or not, so the importer can seek back to it.  NOT_MAPPED
+ * otherwise: the stream then (standard input, a pipe: the importer copies it
+ * as it reads it; a small file's message is read once, in its window, and
+ * inflating it again from its start would cost more than the stream's head
+ * did: top DIR of 200 small .pb.gz files, 62 -> 85 ms). */
+#define PPROF_REREAD_BYTES ((off_t)1 << 20)
 static int import_pprof_file(pcol_builder *b, input *x, const pcol_import_options *opt,
                              pcol_error *err) {
   FILE *f = x->raw ? x->raw : x->in;
   struct stat st;
-  if (x->is_stdin || fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || fseeko(f, 0, SEEK_SET) != 0)
+  if (x->is_stdin || fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) ||
+      st.st_size <= PPROF_REREAD_BYTES || fseeko(f, 0, SEEK_SET) != 0)
     return NOT_MAPPED;
   return pcol_import_pprof(b, f, x->name, opt, err);
 }

@@ -3,9 +3,10 @@
  * The string table and the other tables may sit anywhere in the message,
  * after the samples too (Go writes them last), so the message is read
  * twice, as a stream of top-level fields through a window of whole fields
- * (1 MiB; a larger field widens it), never held whole (issue 47: at 100M
- * samples the inflated copy it kept was 3.07 GB of temporary disk for a
- * 410 MB output).  It is inflated as it is read when it starts as gzip or
+ * (up to 1 MiB; a larger field widens it), never held whole (issue 47: at
+ * 100M samples the inflated copy it kept was 3.07 GB of temporary disk for
+ * a 410 MB output); a message that fits in the window is read once and
+ * pass 2 reads the window.  It is inflated as it is read when it starts as gzip or
  * zstd does (lib/core/instream.c, under the inflate cap), and decoded by a
  * hand-written wire reader (lib/convert/pb_wire.h), never copied into
  * per-field allocations (issue 32: protobuf-c's unpack of the whole message
@@ -159,7 +160,7 @@ typedef struct feed {
   pcol_input *mem;  /* pass 2 from that copy */
   uint8_t *buf;
   size_t cap, lo, hi, last;
-  uint64_t base;
+  uint64_t base, copied; /* copied: the bytes in *copy */
   int eof, rc;      /* rc: the stream's failure (FEED_ERR) */
   uint8_t head[24]; /* the first bytes: a legacy format is told by them */
   size_t nhead;
@@ -184,19 +185,33 @@ static void feed_free(feed *fd) {
 }
 static uint64_t feed_total(const feed *fd) { return fd->base + fd->hi; }
 
-/* More of the message after buf[lo..hi) (moved to the front; the window
- * doubles when a field does not fit).  PCOL_OK, or the failure (err set). */
+/* The bytes read and not yet in the copy (pass 1 of a stream read once),
+ * before the window lets them go. */
+static int feed_copy(feed *fd, pcol_error *err) {
+  if (!fd->copy || fd->base + fd->hi == fd->copied) return PCOL_OK;
+  size_t from = (size_t)(fd->copied - fd->base);
+  fd->copied = fd->base + fd->hi;
+  return pcol_input_append(fd->copy, fd->buf + from, fd->hi - from, fd->src->name, err);
+}
+
+/* More of the message after buf[lo..hi): the window doubles while nothing
+ * has left it, up to pcol_pprof_window (so a message up to that size ends
+ * whole in it: read once), and when a field does not fit; else
+ * buf[lo..hi) moves to the front.  PCOL_OK, or the failure (err set). */
 static int feed_fill(feed *fd, pcol_error *err) {
   psrc *s = fd->src;
+  size_t most = pcol_pprof_window ? pcol_pprof_window : 1;
   if (fd->eof) return 0;
-  if (fd->lo) {
+  if (fd->lo && !(fd->base == 0 && fd->cap < most)) {
+    int rc = feed_copy(fd, err);
+    if (rc) return rc;
     memmove(fd->buf, fd->buf + fd->lo, fd->hi - fd->lo);
     fd->base += fd->lo;
     fd->hi -= fd->lo;
     fd->lo = 0;
   }
   if (fd->hi == fd->cap) {
-    size_t cap = fd->cap ? fd->cap * 2 : (pcol_pprof_window ? pcol_pprof_window : 1);
+    size_t cap = fd->cap ? fd->cap * 2 : most < 65536 ? most : 65536;
     uint8_t *nb = cap > fd->cap ? realloc(fd->buf, cap) : NULL;
     if (!nb) return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", s->name);
     fd->buf = nb;
@@ -207,8 +222,6 @@ static int feed_fill(feed *fd, pcol_error *err) {
     if (ferror(s->s)) return pcol_error_set(err, PCOL_EIO, "%s: read error", s->name);
     fd->eof = 1;
   }
-  int rc = fd->copy ? pcol_input_append(fd->copy, fd->buf + fd->hi, k, s->name, err) : PCOL_OK;
-  if (rc) return rc;
   if (fd->nhead < sizeof fd->head) { /* all read so far is in head[] */
     size_t m = sizeof fd->head - fd->nhead < k ? sizeof fd->head - fd->nhead : k;
     memcpy(fd->head + fd->nhead, fd->buf + fd->hi, m);
@@ -1031,13 +1044,28 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
                           "out.pb.gz`",
                           name, kind, name);
   }
+  /* a message that fit in the window whole (most files: under 1 MiB
+   * inflated) is read once: pass 2 reads the window pass 1 left */
+  pcol_input whole;
+  memset(&whole, 0, sizeof whole);
+  uint8_t *kept = NULL;
+  if (!rc && fd.eof && fd.base == 0) {
+    whole.data = kept = fd.buf;
+    whole.len = fd.hi;
+    fd.buf = NULL;
+  } else if (!rc && src.start < 0) {
+    rc = feed_copy(&fd, err); /* the window's last bytes */
+  }
   feed_free(&fd);
   rc = src_close(&src, rc, err);
   if (!rc && n1 == 0)
     rc = pcol_error_set(err, PCOL_ECORRUPT, "%s: empty profile (%s stream inflates to 0 bytes)", name,
                         pcol_compression_name(src.kind));
-  /* pass 2's stream: the input again, or the copy pass 1 made */
-  if (!rc && src.start < 0) {
+  /* pass 2's stream: the window, the input again, or the copy pass 1 made */
+  if (!rc && kept) {
+    pcol_input_free(&copy);
+    feed_init(&fd, NULL, NULL, &whole);
+  } else if (!rc && src.start < 0) {
     rc = pcol_input_seal(&copy, name, err);
     feed_init(&fd, NULL, NULL, &copy);
   } else if (!rc) {
@@ -1051,6 +1079,7 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
     prof_free(&p);
     pcol_buf_free(&strs);
     pcol_input_free(&copy);
+    free(kept);
     return src_close(&src, rc, err);
   }
   for (size_t i = 0; i < p.n_string_table; i++) p.string_table[i].data = strs.data + p.string_table[i].off;
@@ -1085,6 +1114,7 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   prof_free(&p);
   pcol_buf_free(&strs);
   feed_free(&fd);
+  free(kept);
   pcol_input_free(&copy);
   return src_close(&src, rc, err);
 }
