@@ -1082,7 +1082,9 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
     free(kept);
     return src_close(&src, rc, err);
   }
-  for (size_t i = 0; i < p.n_string_table; i++) p.string_table[i].data = strs.data + p.string_table[i].off;
+  /* (no bytes at all when every string is empty: strs.data is NULL, found by fuzz_pprof) */
+  for (size_t i = 0; i < p.n_string_table; i++)
+    p.string_table[i].data = strs.data ? strs.data + p.string_table[i].off : (const uint8_t *)"";
 
   ctx c;
   memset(&c, 0, sizeof c);
