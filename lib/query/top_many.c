@@ -273,7 +273,9 @@ int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *o
   many m = {0};
   m.paths = paths, m.sel = sel, m.value = value, m.by = by;
   m.skip = sel && sel->wall && (sel->has_from || sel->has_to);
-  int ok = p && files;
+  /* the files name mostly the same functions: a cache before the keyed
+   * hash (pcol_q_key_front, 4096 names) */
+  int ok = p && files && !pcol_q_key_front(&p->keys, 4096);
   if (ok) m.names = &p->keys;
   size_t nf = 0;
   uint64_t sources = 0, bytes = 0;
