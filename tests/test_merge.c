@@ -2,6 +2,7 @@
  * identity and share functions, locations, strings, value types. */
 #include "testutil.h"
 #include "reader.h"   /* pcol_release_min, pcol_release_rows */
+#include "../lib/query/query.h" /* pcol_q_keytab, pcol_q_key_front */
 #include <stdio.h>
 
 static uint32_t S(pcol_builder *b, const char *s) {
@@ -350,4 +351,30 @@ Test(merge, top_of_many_files_is_top_of_their_union) {
   unlink(p1);
   unlink(p2);
   unlink(p3);
+}
+
+/* The front cache of a key table (pcol_q_key_front, top DIR's shared
+ * names): names that fall in one slot (the same length, and the same first,
+ * middle and last 8 bytes: they differ in bytes 8-10 of 30) still get ids
+ * of their own, and the same ids as without the cache, in any order. */
+Test(top_many, key_front_cache_compares_names) {
+  pcol_q_keytab a = {0}, b = {0};
+  cr_assert_eq(pcol_q_key_front(&a, 16), 0);
+  char names[40][31];
+  for (int i = 0; i < 40; i++) {
+    memcpy(names[i], "gitcom/a000/svc/store.fn000000", 31);
+    names[i][9] = (char)('0' + i / 10), names[i][10] = (char)('0' + i % 10);
+  }
+  for (int pass = 0; pass < 3; pass++)
+    for (int i = 0; i < 40; i++) {
+      int j = pass == 1 ? 39 - i : i;
+      uint32_t ia, ib;
+      cr_assert_eq(pcol_q_key_intern(&a, names[j], 30, 1, &ia, NULL), 0);
+      cr_assert_eq(pcol_q_key_intern(&b, names[j], 30, 1, &ib, NULL), 0);
+      cr_assert_eq(ia, ib, "%s: id %u with the cache, %u without", names[j], ia, ib);
+      cr_assert_eq(ia, (uint32_t)j + 1);
+    }
+  cr_assert_eq(a.n, 40);
+  pcol_q_keytab_free(&a);
+  pcol_q_keytab_free(&b);
 }

@@ -7,6 +7,7 @@
  * are compared the same way.  Malformed inputs must give clear errors. */
 #include "testutil.h"
 #include "read_all.h" /* pcol_spill_bytes */
+#include "pprof/pprof.h" /* pcol_pprof_window */
 #include "profile.pb-c.h"
 #include <stdio.h>
 #include <zlib.h>
@@ -72,12 +73,69 @@ static mem gunzip_mem(const void *p, size_t n) {
   return m;
 }
 
+/* The input as a stream that counts the bytes read from it, with a seek
+ * (a file: the importer reads it twice) or without (a pipe: it keeps a copy). */
+typedef struct memsrc {
+  const uint8_t *p;
+  size_t n, pos, got;
+} memsrc;
+static ssize_t memsrc_read(void *c, char *buf, size_t size) {
+  memsrc *m = c;
+  size_t k = m->n - m->pos < size ? m->n - m->pos : size;
+  memcpy(buf, m->p + m->pos, k);
+  m->pos += k;
+  m->got += k;
+  return (ssize_t)k;
+}
+static int memsrc_seek(void *c, off64_t *off, int whence) {
+  memsrc *m = c;
+  off64_t to = whence == SEEK_SET ? *off : whence == SEEK_CUR ? (off64_t)m->pos + *off : (off64_t)m->n + *off;
+  if (to < 0 || (size_t)to > m->n) return -1;
+  m->pos = (size_t)to;
+  *off = to;
+  return 0;
+}
+static int import_memsrc(pcol_builder *b, memsrc *m, int seekable, size_t window, const char *name,
+                         const pcol_import_options *o, pcol_error *err) {
+  cookie_io_functions_t io = {memsrc_read, NULL, seekable ? memsrc_seek : NULL, NULL};
+  FILE *f = fopencookie(m, "r", io);
+  cr_assert_not_null(f);
+  size_t keep = pcol_pprof_window;
+  pcol_pprof_window = window;
+  int rc = pcol_import_pprof(b, f, name, o, err);
+  pcol_pprof_window = keep;
+  fclose(f);
+  return rc;
+}
+
+/* Every import of a test runs three ways that must agree on the result and
+ * the message: from memory (fmemopen, the default window); from a stream
+ * that seeks, through a window of 3 bytes (each field split across reads;
+ * read twice: pass 2 reads the stream again); and from one that does not,
+ * through 5 bytes (read once, a copy spilled past 256 bytes). */
 static int import_mem(pcol_builder *b, const void *data, size_t len, const char *name,
                       const pcol_import_options *o, pcol_error *err) {
   FILE *f = len ? fmemopen((void *)(uintptr_t)data, len, "rb") : tmpfile();
   cr_assert_not_null(f);
   int rc = pcol_import_pprof(b, f, name, o, err);
   fclose(f);
+  if (!len || !err) return rc;
+  for (int seekable = 1; seekable >= 0; seekable--) {
+    memsrc m = {data, len, 0, 0};
+    pcol_builder *b2;
+    pcol_error e2 = {0};
+    cr_assert_eq(pcol_builder_new(&b2, &e2), 0);
+    size_t keep = pcol_spill_bytes;
+    if (!seekable) pcol_spill_bytes = 256;
+    int rc2 = import_memsrc(b2, &m, seekable, seekable ? 3 : 5, name, o, &e2);
+    pcol_spill_bytes = keep;
+    cr_assert_eq(rc2, rc, "%s, %s: rc %d, %d from memory (%s / %s)", name,
+                 seekable ? "seekable" : "a pipe", rc2, rc, e2.message, err->message);
+    if (rc) cr_assert_str_eq(e2.message, err->message, "%s", name);
+    /* a stream is read once more only when it can seek back */
+    if (!rc) cr_assert_eq(m.got, seekable ? 2 * len : len, "%s: %zu bytes read of %zu", name, m.got, len);
+    pcol_builder_free(b2);
+  }
   return rc;
 }
 
@@ -1291,8 +1349,23 @@ static void same_when_spilled(const void *data, size_t n, const char *what) {
     cr_assert_eq(nb, na, "%s", what);
     cr_assert(memcmp(a, b, na) == 0, "%s: the pcol files differ", what);
   }
-  free(a);
   free(b);
+  /* read twice through a small window, or once into a spilled copy: the same file */
+  for (int seekable = 1; !ra && seekable >= 0; seekable--) {
+    memsrc m = {data, n, 0, 0};
+    pcol_builder *bb = new_builder();
+    pcol_error err = {0};
+    pcol_spill_bytes = seekable ? keep : 256;
+    int rc = import_memsrc(bb, &m, seekable, seekable ? 3 : 5, "spill.pb", NULL, &err);
+    pcol_spill_bytes = keep;
+    if (!rc) rc = pcol_builder_write_mem(bb, NULL, &b, &nb, &err);
+    cr_assert_eq(rc, 0, "%s: %s", what, err.message);
+    cr_assert(nb == na && memcmp(a, b, na) == 0, "%s: the pcol file read %s differs", what,
+              seekable ? "twice" : "from a copy");
+    free(b);
+    pcol_builder_free(bb);
+  }
+  free(a);
 }
 
 Test(pprof_spill, spilled_input_gives_identical_files) {

@@ -479,6 +479,24 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
   return rc;
 }
 
+/* pprof reads an input past its window twice (pprof_import.c): a regular
+ * file of more than 1 MiB is handed over as it is, from its first byte,
+ * compressed or not, so the importer can seek back to it.  NOT_MAPPED
+ * otherwise: the stream then (standard input, a pipe: the importer copies it
+ * as it reads it; a small file's message is read once, in its window, and
+ * inflating it again from its start would cost more than the stream's head
+ * did: top DIR of 200 small .pb.gz files, 62 -> 85 ms). */
+#define PPROF_REREAD_BYTES ((off_t)1 << 20)
+static int import_pprof_file(pcol_builder *b, input *x, const pcol_import_options *opt,
+                             pcol_error *err) {
+  FILE *f = x->raw ? x->raw : x->in;
+  struct stat st;
+  if (x->is_stdin || fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) ||
+      st.st_size <= PPROF_REREAD_BYTES || fseeko(f, 0, SEEK_SET) != 0)
+    return NOT_MAPPED;
+  return pcol_import_pprof(b, f, x->name, opt, err);
+}
+
 int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
                      const pcol_import_options *opt, pcol_error *err) {
   input x = {0};
@@ -493,6 +511,8 @@ int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
     rc = NOT_MAPPED;
     if (fmt == PCOL_FMT_PERUN && !x.is_stdin && !x.o && !(opt && opt->no_mmap))
       rc = import_perun_mapped(b, &x, opt, err);
+    if (fmt == PCOL_FMT_PPROF && (rc = import_pprof_file(b, &x, opt, err)) != NOT_MAPPED)
+      return close_input(&x, rc, 0, err); /* its own stream read the file, and any error */
     if (rc == NOT_MAPPED) rc = import_stream(b, &x, fmt, opt, err);
   }
   return close_input(&x, rc, fmt != PCOL_FMT_UNKNOWN, err);

@@ -8,7 +8,9 @@
  * it to an unlinked temporary file that it maps read-only: the pages are
  * then the kernel's page cache, which pcol_input_done drops from the
  * process as a pass moves on (they fault back in if read again), so the
- * peak memory of a large import no longer grows with the inflated size. */
+ * peak memory of a large import no longer grows with the inflated size.
+ * pcol_input_append/pcol_input_seal build the same copy from bytes an
+ * importer reads itself (pprof from a stream it cannot read twice). */
 #include "pcol.h"
 #include "buf.h"      /* pcol_buf, pcol_buf_free, pcol_buf_append, ... */
 #include "spill.h"    /* pcol_temp_fd */
@@ -201,30 +203,30 @@ int pcol_read_all(FILE *in, const pcol_import_options *opt, const char *name, pc
   return read_into(in, opt, name, &sk, gzipped, err);
 }
 
-int pcol_read_input(FILE *in, const pcol_import_options *opt, const char *name, pcol_input *out,
-                    int *gzipped, pcol_error *err) {
-  memset(out, 0, sizeof *out);
-  sink sk = {&out->buf, NULL, 0, pcol_spill_bytes};
-  int rc = read_into(in, opt, name, &sk, gzipped, err);
-  if (!rc) rc = sink_flush(&sk, 1, name, err);
-  if (!rc && sk.spill) {
-    if (fflush(sk.spill) || sk.spilled > SIZE_MAX) {
+/* The sink's file, once all is written: mapped as in->data (the staging
+ * buffer freed), or the bytes stay in memory when nothing was spilled. */
+static int input_seal(pcol_input *out, sink *sk, const char *name, pcol_error *err) {
+  int rc = sink_flush(sk, 1, name, err);
+  if (!rc && sk->spill) {
+    if (fflush(sk->spill) || sk->spilled > SIZE_MAX) {
       rc = pcol_error_set(err, PCOL_EIO, "%s: cannot write the temporary copy of the input: %s",
                           name, strerror(errno));
     } else {
-      void *m = mmap(NULL, (size_t)sk.spilled, PROT_READ, MAP_PRIVATE, fileno(sk.spill), 0);
+      void *m = mmap(NULL, (size_t)sk->spilled, PROT_READ, MAP_PRIVATE, fileno(sk->spill), 0);
       if (m == MAP_FAILED) {
         rc = pcol_error_set(err, PCOL_ENOMEM, "%s: cannot map the temporary copy of the input: %s",
                             name, strerror(errno));
       } else {
         out->map = m;
-        out->maplen = (size_t)sk.spilled;
+        out->maplen = (size_t)sk->spilled;
         (void)madvise(m, out->maplen, MADV_SEQUENTIAL);
       }
     }
     pcol_buf_free(&out->buf); /* the staging buffer */
   }
-  if (sk.spill) fclose(sk.spill); /* unlinked: the mapping keeps the pages */
+  if (sk->spill) fclose(sk->spill); /* unlinked: the mapping keeps the pages */
+  sk->spill = NULL;
+  out->spill = NULL;
   if (rc) {
     pcol_input_free(out);
     return rc;
@@ -232,6 +234,34 @@ int pcol_read_input(FILE *in, const pcol_import_options *opt, const char *name, 
   out->data = out->map ? out->map : out->buf.data;
   out->len = out->map ? out->maplen : out->buf.len;
   return PCOL_OK;
+}
+
+int pcol_read_input(FILE *in, const pcol_import_options *opt, const char *name, pcol_input *out,
+                    int *gzipped, pcol_error *err) {
+  memset(out, 0, sizeof *out);
+  sink sk = {&out->buf, NULL, 0, pcol_spill_bytes};
+  int rc = read_into(in, opt, name, &sk, gzipped, err);
+  if (rc) {
+    if (sk.spill) fclose(sk.spill);
+    pcol_input_free(out);
+    return rc;
+  }
+  return input_seal(out, &sk, name, err);
+}
+
+int pcol_input_append(pcol_input *in, const void *p, size_t n, const char *name, pcol_error *err) {
+  sink sk = {&in->buf, in->spill, in->spilled, in->nospill ? 0 : pcol_spill_bytes};
+  if (n && pcol_buf_append(&in->buf, p, n)) return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
+  int rc = sink_flush(&sk, 0, name, err);
+  in->spill = sk.spill;
+  in->spilled = sk.spilled;
+  in->nospill = !sk.threshold;
+  return rc;
+}
+
+int pcol_input_seal(pcol_input *in, const char *name, pcol_error *err) {
+  sink sk = {&in->buf, in->spill, in->spilled, in->nospill ? 0 : pcol_spill_bytes};
+  return input_seal(in, &sk, name, err);
 }
 
 void pcol_input_done(pcol_input *in, size_t from, size_t to) {
@@ -242,6 +272,7 @@ void pcol_input_done(pcol_input *in, size_t from, size_t to) {
 }
 
 void pcol_input_free(pcol_input *in) {
+  if (in->spill) fclose(in->spill);
   if (in->map) munmap(in->map, in->maplen);
   pcol_buf_free(&in->buf);
   memset(in, 0, sizeof *in);

@@ -23,10 +23,17 @@ typedef struct pcol_input {
   pcol_buf buf;
   void *map;
   size_t maplen;
+  FILE *spill;      /* while appending: the temporary file */
+  uint64_t spilled; /* bytes in it */
+  int nospill;      /* no temporary file could be made: all in memory */
 } pcol_input;
 extern size_t pcol_spill_bytes; /* 0: never spill (tests change it) */
 int pcol_read_input(FILE *in, const pcol_import_options *opt, const char *name, pcol_input *out,
                     int *gzipped, pcol_error *err);
+/* The same copy made by appending (start from a zeroed pcol_input), then
+ * sealed: data[0..len) as above.  On failure of either, pcol_input_free. */
+int pcol_input_append(pcol_input *in, const void *p, size_t n, const char *name, pcol_error *err);
+int pcol_input_seal(pcol_input *in, const char *name, pcol_error *err);
 void pcol_input_done(pcol_input *in, size_t from, size_t to);
 void pcol_input_free(pcol_input *in);
 

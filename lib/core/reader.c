@@ -510,41 +510,28 @@ int pcol_open(const char *path, const pcol_open_options *opt, pcol_file **out,
   return rc;
 }
 
-int pcol_open_if_pcol(const char *path, int *is_pcol, pcol_file **out, pcol_error *err) {
+/* pcol_open_fd of a file whose stat is st; buf (NULL: read or map it here)
+ * holds its whole content already, read with pread, and is taken over. */
+static int open_fd_st(int fd, const struct stat *st, uint8_t *buf, const char *path,
+                      const pcol_open_options *opt, pcol_file **out, pcol_error *err) {
   *out = NULL;
-  *is_pcol = 0;
-  int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-  uint8_t head[PCOL_MAGIC_SIZE];
-  struct stat st;
-  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-      pread(fd, head, sizeof head, 0) != (ssize_t)sizeof head ||
-      memcmp(head, PCOL_MAGIC, PCOL_MAGIC_SIZE) != 0) {
-    if (fd >= 0) close(fd);
-    return PCOL_OK;
-  }
-  *is_pcol = 1;
-  pcol_open_options oo = {0};
-  oo.no_mmap = 1;
-  int rc = pcol_open_fd(fd, path, &oo, out, err);
-  close(fd);
-  return rc;
-}
-
-int pcol_open_fd(int fd, const char *path, const pcol_open_options *opt, pcol_file **out,
-                 pcol_error *err) {
-  *out = NULL;
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+  if (!S_ISREG(st->st_mode)) {
+    free(buf);
     return pcol_error_set(err, PCOL_EIO, "%s: %s", path,
-                          S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file");
+                          S_ISDIR(st->st_mode) ? strerror(EISDIR) : "not a regular file");
+  }
   pcol_file *f = calloc(1, sizeof *f);
-  if (!f) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
-  f->size = (size_t)st.st_size;
+  if (!f) {
+    free(buf);
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  }
+  f->size = (size_t)st->st_size;
   if (f->size == 0) {
+    free(buf);
     f->base = (const uint8_t *)"";
-  } else if (opt && opt->no_mmap) {
-    uint8_t *buf = malloc(f->size);
-    size_t got = 0;
+  } else if (buf || (opt && opt->no_mmap)) {
+    size_t got = buf ? f->size : 0;
+    if (!buf) buf = malloc(f->size);
     while (buf && got < f->size) {
       ssize_t n = pread(fd, buf + got, f->size - got, (off_t)got);
       if (n <= 0) break;
@@ -576,6 +563,49 @@ int pcol_open_fd(int fd, const char *path, const pcol_open_options *opt, pcol_fi
   }
   *out = f;
   return PCOL_OK;
+}
+
+/* A file up to this size is read whole at once to see if it is pcol (one
+ * read instead of the magic's and then the file's: `top DIR` of many). */
+#define READ_WHOLE_BYTES ((off_t)1 << 20)
+
+int pcol_open_if_pcol(const char *path, int *is_pcol, pcol_file **out, pcol_error *err) {
+  *out = NULL;
+  *is_pcol = 0;
+  int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+  uint8_t head[PCOL_MAGIC_SIZE], *buf = NULL;
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < PCOL_MAGIC_SIZE) {
+    if (fd >= 0) close(fd);
+    return PCOL_OK;
+  }
+  size_t want = st.st_size <= READ_WHOLE_BYTES ? (size_t)st.st_size : sizeof head;
+  if (want > sizeof head) buf = malloc(want);
+  ssize_t got = pread(fd, buf ? buf : head, want, 0);
+  if (got < (ssize_t)PCOL_MAGIC_SIZE || memcmp(buf ? buf : head, PCOL_MAGIC, PCOL_MAGIC_SIZE) != 0) {
+    free(buf);
+    close(fd);
+    return PCOL_OK;
+  }
+  *is_pcol = 1;
+  if (buf && (size_t)got != want) { /* short: read it again below */
+    free(buf);
+    buf = NULL;
+  }
+  pcol_open_options oo = {0};
+  oo.no_mmap = 1;
+  int rc = open_fd_st(fd, &st, buf, path, &oo, out, err);
+  close(fd);
+  return rc;
+}
+
+int pcol_open_fd(int fd, const char *path, const pcol_open_options *opt, pcol_file **out,
+                 pcol_error *err) {
+  *out = NULL;
+  struct stat st;
+  if (fstat(fd, &st) != 0)
+    return pcol_error_set(err, PCOL_EIO, "%s: %s", path, strerror(errno));
+  return open_fd_st(fd, &st, NULL, path, opt, out, err);
 }
 
 int pcol_open_stream(FILE *in, const char *name, const pcol_open_options *opt, pcol_file **out,

@@ -11,6 +11,7 @@
 #include "hash.h"     /* pcol_hash_bytes, pcol_hset_find, pcol_hset_free, ... */
 #include "reader.h"   /* pcol_column_plain, pcol_strings_at, pcol_strings_get */
 #include "frames.h"   /* pcol_frames_init */
+#include "bytes.h"    /* pcol_rd64 */
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,9 +68,42 @@ uint32_t pcol_q_key_find(const pcol_q_keytab *t, const char *p, size_t n) {
   return pcol_hset_find(&t->h, pcol_hash_bytes(p, n, 7), key_eq, t, &k);
 }
 
+int pcol_q_key_front(pcol_q_keytab *t, size_t slots) {
+  free(t->front);
+  t->front = calloc(slots, sizeof *t->front);
+  t->front_mask = t->front ? slots - 1 : 0;
+  return t->front ? PCOL_OK : PCOL_ENOMEM;
+}
+
+/* The front cache's slot of p[0..n) (see pcol_q_key_front). */
+static size_t front_slot(const pcol_q_keytab *t, const char *p, size_t n) {
+  uint64_t a = 0, b = 0, c = 0;
+  const uint8_t *u = (const uint8_t *)p;
+  if (n >= 8) {
+    a = pcol_rd64(u);
+    b = pcol_rd64(u + n - 8);
+    c = pcol_rd64(u + (n - 8) / 2);
+  } else {
+    for (size_t i = 0; i < n; i++) a = a << 8 | u[i];
+  }
+  uint64_t h = (a * 0x9e3779b97f4a7c15u) ^ (b * 0xc2b2ae3d27d4eb4fu) ^ (c * 0x165667b19e3779f9u) ^ n;
+  return (size_t)(h ^ h >> 29 ^ h >> 47) & t->front_mask;
+}
+
 int pcol_q_key_intern(pcol_q_keytab *t, const char *p, size_t n, int copy, uint32_t *id,
                       pcol_error *err) {
-  return pcol_q_key_intern_h(t, p, n, pcol_q_key_hash(p, n), copy, id, err);
+  size_t slot = 0;
+  if (t->front) {
+    slot = front_slot(t, p, n);
+    uint32_t k = t->front[slot];
+    if (k && t->s[k].len == n && (n == 0 || memcmp(t->s[k].ptr, p, n) == 0)) {
+      *id = k;
+      return PCOL_OK;
+    }
+  }
+  int rc = pcol_q_key_intern_h(t, p, n, pcol_q_key_hash(p, n), copy, id, err);
+  if (!rc && t->front) t->front[slot] = *id;
+  return rc;
 }
 
 uint64_t pcol_q_key_hash(const char *p, size_t n) { return pcol_hash_bytes(p, n, 7); }
@@ -110,6 +144,7 @@ int pcol_q_key_reserve(pcol_q_keytab *t, size_t n) {
 }
 
 void pcol_q_keytab_free(pcol_q_keytab *t) {
+  free(t->front);
   free(t->s);
   pcol_hset_free(&t->h);
   arena_free(t->arena);

@@ -29,7 +29,18 @@ typedef struct pcol_q_keytab {
   size_t cap;  /* entries allocated in s */
   pcol_hset h;
   struct pcol_q_ablock *arena; /* copies of composed names */
+  uint32_t *front;             /* pcol_q_key_front's cache (NULL: none) */
+  size_t front_mask;
 } pcol_q_keytab;
+
+/* A cache in front of t's keyed table for pcol_q_key_intern, for a table
+ * that meets the same names again and again (top_many.c: each file's):
+ * `slots` ids (a power of two) in slots found by an unkeyed hash of a
+ * name's length and first, middle and last 8 bytes, each checked by
+ * comparing the name.  Bounded and direct-mapped, a collision only evicts,
+ * so crafted names cost at most the keyed lookup they would have cost
+ * anyway (no flood).  PCOL_ENOMEM (then no cache). */
+int pcol_q_key_front(pcol_q_keytab *t, size_t slots);
 
 /* The id of p[0..n), 0 if it was never interned. */
 uint32_t pcol_q_key_find(const pcol_q_keytab *t, const char *p, size_t n);
@@ -330,9 +341,12 @@ uint64_t pcol_q_top_key_line(const pcol_top *t, uint32_t k);
 int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
                        pcol_top *out, pcol_error *err);
 /* The same without the rows' "(inline)" marks (all PCOL_INLINE_NONE): for
- * results whose marks come from their call edges (top_many.c). */
+ * results whose marks come from their call edges (top_many.c).  By function
+ * or file, `names` (NULL: a table of its own) is the table the keys are
+ * interned in, names copied: many files' results then share their key ids
+ * (the table must outlive them). */
 int pcol_q_top_unmarked(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                        pcol_by by, pcol_top *out, pcol_error *err);
+                        pcol_by by, pcol_q_keytab *names, pcol_top *out, pcol_error *err);
 /* Rprof stores top-level code refs as functions without a name; whether a
  * function without a name is a frame of its own (pprof) or skipped (every
  * selected source Rprof): top.c's rule, also for top_many.c. */

@@ -58,6 +58,7 @@ typedef struct pcol_q_topctx {
    * the view's time.  Line identities are found in lslot, an open-addressing
    * table of (hash, key) that reads kid[] only on a hash match. */
   pcol_q_keytab keys;
+  pcol_q_keytab *kt;    /* the names: &keys, or a table shared by many files (top_many.c) */
   pcol_by by;
   int composed;
   struct line_id *kid;  /* composed: kid[1..nkeys] */
@@ -78,6 +79,8 @@ typedef struct pcol_q_topctx {
   size_t stamp_cap;
   pcol_buf scratch;     /* a name or an identity being composed */
   uint64_t cur_addr;    /* BY_ADDRESS: the address of the location being keyed */
+  uint32_t *lnfn;       /* build_loc_keys: the lines' functions, read once (NULL: the view) */
+  uint64_t *loff;       /* and the locations' line offsets */
   pcol_q_keytab pres;   /* composed: the fixed part of a function's line names (fn_prefix) */
   uint32_t *fn_pid;     /* function -> its id in pres, bit 31 = it has a file (0 = not yet) */
   pcol_str *names;      /* composed: names made so far (ptr NULL = not yet) */
@@ -119,6 +122,10 @@ static void ctx_free_temps(topctx *t) {
   free(t->loc_aoff);
   free(t->loc_all);
   free(t->stamp);
+  free(t->lnfn);
+  free(t->loff);
+  t->lnfn = NULL;
+  t->loff = NULL;
   t->fn_key = t->loc_koff = t->loc_keys = t->loc_aoff = t->loc_all = NULL;
   t->stamp = NULL;
   t->stamp_cap = 0;
@@ -129,7 +136,7 @@ static void ctx_free(topctx *t) {
   ctx_free_temps(t);
   pcol_buf_free(&t->fc.scratch);
   pcol_buf_free(&t->scratch);
-  pcol_q_keytab_free(&t->keys);
+  pcol_q_keytab_free(&t->keys); /* its own (kt may be another) */
   pcol_q_keytab_free(&t->pres);
   pcol_q_inl_free(&t->is);
   free(t->fn_pid);
@@ -181,7 +188,7 @@ int pcol_q_unsymbolized_name(const pcol_q_fctx *fc, uint32_t loc, pcol_buf *out,
 static int new_key(topctx *t, const struct line_id *l, uint32_t *key, pcol_error *err);
 static int name_key(topctx *t, const char *p, size_t n, uint32_t *key, pcol_error *err) {
   uint32_t id;
-  PCOL_RETURN_NOT_OK(pcol_q_key_intern(&t->keys, p, n, 1, &id, err));
+  PCOL_RETURN_NOT_OK(pcol_q_key_intern(t->kt, p, n, 1, &id, err));
   if (!t->composed) {
     *key = id;
     return PCOL_OK;
@@ -204,7 +211,8 @@ static int mapping_key(topctx *t, uint32_t loc, uint32_t *key, pcol_error *err) 
   /* a location without lines: pprof folds these per mapping (per address
    * too, by address) */
   t->scratch.len = 0;
-  PCOL_RETURN_NOT_OK(address_prefix(t, t->cur_addr, err));
+  uint64_t addr = loc && loc <= t->fc.nloc ? pcol_view_u64(&t->fc.loc_addr, loc - 1) : 0;
+  PCOL_RETURN_NOT_OK(address_prefix(t, addr, err));
   if (t->scratch.len && pcol_buf_append(&t->scratch, " ", 1)) return pcol_oom(err);
   PCOL_RETURN_NOT_OK(pcol_q_unsymbolized_name(&t->fc, loc, &t->scratch, err));
   return name_key(t, (const char *)t->scratch.data, t->scratch.len, key, err);
@@ -364,19 +372,19 @@ static int line_name(topctx *t, line_id l, pcol_error *err) {
   return PCOL_OK;
 }
 
-static uint32_t ctx_nkeys(const topctx *t) { return t->composed ? t->nkeys : t->keys.n; }
+static uint32_t ctx_nkeys(const topctx *t) { return t->composed ? t->nkeys : t->kt->n; }
 
 /* The name of key k ({NULL, 0} for none): see topctx. */
 static int ctx_name(topctx *t, uint32_t k, pcol_str *out, pcol_error *err) {
   *out = (pcol_str){NULL, 0};
   if (!k || k > ctx_nkeys(t)) return PCOL_OK;
   if (!t->composed) {
-    *out = t->keys.s[k];
+    *out = t->kt->s[k];
     return PCOL_OK;
   }
   const line_id *l = &t->kid[k];
   if (l->mode == LINE_ID_NAME) {
-    *out = l->pid && l->pid <= t->keys.n ? t->keys.s[l->pid] : (pcol_str){NULL, 0};
+    *out = l->pid && l->pid <= t->kt->n ? t->kt->s[l->pid] : (pcol_str){NULL, 0};
     return PCOL_OK;
   }
   /* a result is read by many threads (pcol_peek_compute takes it const):
@@ -393,7 +401,7 @@ static int ctx_name(topctx *t, uint32_t k, pcol_str *out, pcol_error *err) {
     t->scratch.len = 0;
     rc = line_name(t, *l, err);
     const char *p =
-        rc ? NULL : pcol_q_key_store(&t->keys, (const char *)t->scratch.data, t->scratch.len);
+        rc ? NULL : pcol_q_key_store(t->kt, (const char *)t->scratch.data, t->scratch.len);
     if (!rc && !p) rc = pcol_oom(err);
     if (!rc) t->names[k] = (pcol_str){p, t->scratch.len};
   }
@@ -402,21 +410,35 @@ static int ctx_name(topctx *t, uint32_t k, pcol_str *out, pcol_error *err) {
   return rc;
 }
 
-/* The key of one line row (0 = this frame has none). */
-static int line_key(topctx *t, uint64_t li, uint32_t *key, pcol_error *err) {
-  *key = 0;
-  uint32_t fn = pcol_view_u32(&t->fc.ln_fn, li);
+/* The function of line row li (0: none). */
+static inline uint32_t line_fn(const topctx *t, uint64_t li) {
+  return t->lnfn ? t->lnfn[li] : pcol_view_u32(&t->fc.ln_fn, li);
+}
+
+static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pcol_error *err);
+/* The key of one line row (0 = this frame has none).  By function or file,
+ * a function's key once made is read here, inline (a call a line row was a
+ * tenth of `top DIR` of many small files). */
+static inline int line_key(topctx *t, uint64_t li, uint32_t *key, pcol_error *err) {
+  uint32_t fn = line_fn(t, li);
   if (fn > t->fc.nfn) fn = 0;
+  if ((t->by == PCOL_BY_FUNCTION || t->by == PCOL_BY_FILE) && fn && t->fn_key[fn] != UINT32_MAX) {
+    *key = t->fn_key[fn];
+    return PCOL_OK;
+  }
+  return line_key_make(t, li, fn, key, err);
+}
+
+static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pcol_error *err) {
+  *key = 0;
   if (t->by == PCOL_BY_FUNCTION || t->by == PCOL_BY_FILE) {
     if (fn == 0) return PCOL_OK;
-    if (t->fn_key[fn] != UINT32_MAX) {
-      *key = t->fn_key[fn];
-      return PCOL_OK;
-    }
     pcol_str s;
     const pcol_view *col = t->by == PCOL_BY_FUNCTION ? &t->fc.fn_name : &t->fc.fn_file;
     PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, col, &s, err));
-    if (s.ptr) PCOL_RETURN_NOT_OK(pcol_q_key_intern(&t->keys, s.ptr, s.len, 0, key, err));
+    /* the file's own bytes, or copied into a table that outlives the file */
+    if (s.ptr)
+      PCOL_RETURN_NOT_OK(pcol_q_key_intern(t->kt, s.ptr, s.len, t->kt != &t->keys, key, err));
     t->fn_key[fn] = *key;
     return PCOL_OK;
   }
@@ -456,21 +478,44 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
   if (t->composed) PCOL_RETURN_NOT_OK(lslot_reserve(t, (size_t)(c->nlines + c->nloc), err));
   /* by function or file, at most a key a function: the same, for the names
    * (23k functions: 5 rehashes and a realloc a doubling, 6% of `pcol top`) */
-  else if (pcol_q_key_reserve(&t->keys, (size_t)c->nfn + 2)) return pcol_oom(err);
+  else if (pcol_q_key_reserve(t->kt, (size_t)t->kt->n + c->nfn + 2)) return pcol_oom(err);
   /* the stamps, sized for every key there can be (a key a function, line or
    * unsymbolized location, and names): zero pages, faulted in as keys come,
    * not a realloc and copy a doubling */
-  t->stamp_cap = (size_t)(c->nfn + c->nlines + c->nloc) + 8;
+  t->stamp_cap = (size_t)(t->kt->n + c->nfn + c->nlines + c->nloc) + 8;
   if (!(t->stamp = calloc(t->stamp_cap, sizeof *t->stamp))) return pcol_oom(err);
   uint32_t ka = 0;
   t->loc_aoff[0] = t->loc_aoff[1] = 0;
   for (uint64_t i = 0; i <= c->nfn; i++) t->fn_key[i] = UINT32_MAX;
+  /* the lines' functions and the locations' line offsets read once, a
+   * lane at a time (an encoded column costs a lookup an element; many small
+   * files, `top DIR`, pay it for every location) */
+  const pcol_view *lo = &c->fr.loc_off;
+  free(t->lnfn);
+  free(t->loff);
+  t->lnfn = NULL;
+  t->loff = NULL;
+  if (c->ln_fn.count >= c->nlines && lo->count > c->nloc &&
+      (t->lnfn = malloc((c->nlines + 1) * sizeof *t->lnfn)) &&
+      (t->loff = malloc((c->nloc + 1) * sizeof *t->loff))) {
+    pcol_view_read_u32(&c->ln_fn, 0, c->nlines, t->lnfn);
+    pcol_view_read_u64(lo, 0, c->nloc + 1, t->loff);
+  } else {
+    free(t->lnfn);
+    t->lnfn = NULL;
+  }
   uint32_t k = 0;
   t->loc_koff[0] = 0;
   t->loc_koff[1] = 0; /* location 0 (none) has no keys */
   for (uint64_t loc = 1; loc <= c->nloc; loc++) {
     uint64_t a, e;
-    pcol_frames_lines(&c->fr, (uint32_t)loc, &a, &e);
+    if (t->lnfn) { /* pcol_frames_lines' bounds */
+      a = t->loff[loc - 1], e = t->loff[loc];
+      if (e > c->nlines) e = c->nlines;
+      if (a > e) a = e;
+    } else {
+      pcol_frames_lines(&c->fr, (uint32_t)loc, &a, &e);
+    }
     uint32_t start = k;
     int unsymbolized = a == e; /* no lines, or lines without a function */
     const uint8_t *hid = t->flt ? t->flt->line_hidden : NULL;
@@ -479,13 +524,13 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
       t->loc_aoff[loc + 1] = ka;
       continue;
     }
-    t->cur_addr = pcol_view_u64(&c->loc_addr, loc - 1);
+    if (t->by == PCOL_BY_ADDRESS) t->cur_addr = pcol_view_u64(&c->loc_addr, loc - 1);
     uint64_t last = e; /* the outermost line left */
     while (hid && last > a && hid[last - 1]) last--;
     for (uint64_t li = a; li < e; li++) {
       uint32_t key;
       if (hid && hid[li]) continue;
-      if (pcol_view_u32(&t->fc.ln_fn, li) == 0) unsymbolized = 1;
+      if (line_fn(t, li) == 0) unsymbolized = 1;
       PCOL_RETURN_NOT_OK(line_key(t, li, &key, err));
       if (key && (t->by == PCOL_BY_LINE || t->by == PCOL_BY_SOURCE_LINE)) {
         while (key >= t->key_li_cap) { /* the line a key was first made from */
@@ -1296,8 +1341,9 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     rc = top_sums(t, nkey, nokey, flat, cum, inl, err);
   }
   /* a result whose views read the subtree sums gets them now (peek and
-   * graph read them from many threads); a cut one (pcol top) when marked */
-  if (!rc && !t->cut) rc = inl_make_sub(is, err);
+   * graph read them from many threads); a cut one (pcol top) when marked,
+   * an unmarked one (top_many.c: one a file) when its edges are asked */
+  if (!rc && !t->cut && !t->no_marks) rc = inl_make_sub(is, err);
   if (rc) goto done;
   /* rows: with a node fraction, only those pcol_top_cutoff would keep
    * (what pcol_top_compute_cut shows: a line-level profile has 10^5 rows
@@ -1346,6 +1392,7 @@ done:
 static int ctx_new(pcol_file *f, const pcol_select *sel, pcol_by by, topctx **out,
                    pcol_error *err) {
   topctx *t = *out = calloc(1, sizeof *t);
+  if (t) t->kt = &t->keys;
   if (!t) return pcol_oom(err);
   if (pthread_mutex_init(&t->name_lock, NULL)) {
     free(t);
@@ -1376,8 +1423,8 @@ static int ctx_new(pcol_file *f, const pcol_select *sel, pcol_by by, topctx **ou
 /* The rows, unnamed and in no order, with the context kept in the result
  * (its keys name the rows later: pcol_q_top_name). */
 static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
-                    int cut, double fraction, int marks, pcol_top *out, size_t *dropped,
-                    pcol_error *err) {
+                    int cut, double fraction, int marks, pcol_q_keytab *names, pcol_top *out,
+                    size_t *dropped, pcol_error *err) {
   memset(out, 0, sizeof *out);
   if ((unsigned)by > PCOL_BY_ADDRESS) return pcol_error_set(err, PCOL_EINVAL, "no such granularity");
   if (pcol_rows(f, PCOL_T_STACKS) >= 0x7fffffffu)
@@ -1390,6 +1437,7 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
     return rc;
   }
   out->value = *v;
+  if (names && (by == PCOL_BY_FUNCTION || by == PCOL_BY_FILE)) t->kt = names; /* not composed */
   t->cut = cut;
   t->no_marks = marks != 1;
   t->keep_fk = marks == 2;
@@ -1407,12 +1455,12 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
 
 int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
                        pcol_top *out, pcol_error *err) {
-  return top_make(f, sel, v, by, 0, 0, 1, out, NULL, err);
+  return top_make(f, sel, v, by, 0, 0, 1, NULL, out, NULL, err);
 }
 
 int pcol_q_top_unmarked(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                        pcol_by by, pcol_top *out, pcol_error *err) {
-  return top_make(f, sel, v, by, 0, 0, 0, out, NULL, err);
+                        pcol_by by, pcol_q_keytab *names, pcol_top *out, pcol_error *err) {
+  return top_make(f, sel, v, by, 0, 0, 0, names, out, NULL, err);
 }
 
 int pcol_q_top_name(const pcol_top *t, uint32_t k, pcol_str *out, pcol_error *err) {
@@ -1428,7 +1476,7 @@ int pcol_q_top_name(const pcol_top *t, uint32_t k, pcol_str *out, pcol_error *er
 
 const pcol_q_keytab *pcol_q_top_keytab(const pcol_top *t) {
   const pcol_q_top_priv *p = t->priv_;
-  return p && p->ctx && !p->ctx->composed ? &p->ctx->keys : NULL;
+  return p && p->ctx && !p->ctx->composed ? p->ctx->kt : NULL;
 }
 
 uint64_t pcol_q_top_key_line(const pcol_top *t, uint32_t k) {
@@ -1457,7 +1505,7 @@ static int top_cut(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v
                    double fraction, pcol_sort order, int marks, pcol_top *out, size_t *dropped,
                    pcol_sum *label_cutoff, pcol_error *err) {
   size_t d = 0;
-  int rc = top_make(f, sel, v, by, 1, fraction, marks, out, &d, err);
+  int rc = top_make(f, sel, v, by, 1, fraction, marks, NULL, out, &d, err);
   if (rc) return rc;
   if (dropped) *dropped = d;
   if (label_cutoff) *label_cutoff = (pcol_sum)pcol_q_frac_cut(out->total, fraction);

@@ -17,7 +17,6 @@
 #include "error.h"    /* pcol_oom */
 #include "reader.h"   /* struct pcol_file, pcol_open_if_pcol */
 
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,21 +150,15 @@ static int open_top(many *m, one *o, int *read, pcol_error *err) {
    * copies (measured: a fifth of this path on a day of small files) */
   pcol_value_sel v;
   if (!alike(m, o->f, &v, err)) return 0;
-  if (pcol_q_top_unmarked(o->f, m->sel, &v, m->by, &o->t, err)) return 0;
-  /* its keys by name among the union's */
+  /* its keys are interned in the union's table: a key is the name's id
+   * there (uid is the identity), one hash and lookup a name a file */
+  if (pcol_q_top_unmarked(o->f, m->sel, &v, m->by, m->names, &o->t, err)) return 0;
   const pcol_q_top_priv *p = o->t.priv_;
-  const pcol_q_keytab *kt = pcol_q_top_keytab(&o->t);
   o->nkeys = p ? p->is.nkeys : 0;
-  if (!kt || kt->n != o->nkeys || !(o->uid = calloc(o->nkeys + 1, sizeof *o->uid))) return 0;
-  /* through its table's slots: each name with the hash it has there */
-  for (size_t i = 0; i < kt->h.cap; i++) {
-    uint32_t k = kt->h.slots[i];
-    if (k && pcol_q_key_intern_h(m->names, kt->s[k].ptr, kt->s[k].len, kt->h.hashes[i], 1,
-                                 &o->uid[k], NULL))
-      return 0;
-  }
-  for (uint32_t k = 1; k <= o->nkeys; k++)
-    if (!o->uid[k]) return 0; /* every key has a slot */
+  if (!p || pcol_q_top_keytab(&o->t) != m->names || o->nkeys > m->names->n ||
+      !(o->uid = malloc((o->nkeys + 1) * sizeof *o->uid)))
+    return 0;
+  for (uint32_t k = 0; k <= o->nkeys; k++) o->uid[k] = k;
   return grow_names(m, err) ? 0 : 1;
 }
 
@@ -280,16 +273,19 @@ int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *o
   many m = {0};
   m.paths = paths, m.sel = sel, m.value = value, m.by = by;
   m.skip = sel && sel->wall && (sel->has_from || sel->has_to);
-  int ok = p && files;
+  /* the files name mostly the same functions: a cache before the keyed
+   * hash (pcol_q_key_front, 4096 names) */
+  int ok = p && files && !pcol_q_key_front(&p->keys, 4096);
   if (ok) m.names = &p->keys;
   size_t nf = 0;
-  uint64_t sources = 0;
+  uint64_t sources = 0, bytes = 0;
   pcol_sum total = 0;
   for (size_t i = 0; ok && i < n; i++) {
     one *o = &files[nf];
     int read = 0;
     o->path = i;
     ok = open_top(&m, o, &read, err);
+    if (ok) bytes += o->f->size; /* the bytes given (its size when opened) */
     if (ok && read) {
       uint64_t ns = pcol_rows(o->f, PCOL_T_SOURCES);
       sources += ns;
@@ -336,12 +332,6 @@ int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *o
   }
   info->answered = 1;
   info->used = nf;
-  for (size_t i = 0; i < n && info->input_bytes != UINT64_MAX; i++) {
-    struct stat st;
-    info->input_bytes = stat(paths[i], &st) || st.st_size <= 0
-                            ? UINT64_MAX
-                            : info->input_bytes + (uint64_t)st.st_size;
-  }
-  if (info->input_bytes == UINT64_MAX) info->input_bytes = 0;
+  info->input_bytes = bytes;
   return PCOL_OK;
 }

@@ -6,5 +6,10 @@
 #define PCOL_PPROF_H
 
 #include "keys.h"
+#include <stddef.h>
+
+/* The pprof importer's first window over its input (pprof_import.c: 1 MiB;
+ * a field larger than the window doubles it).  Tests make it tiny. */
+extern size_t pcol_pprof_window;
 
 #endif

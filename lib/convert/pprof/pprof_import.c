@@ -1,25 +1,31 @@
-/* pprof_import.c — a pprof profile (profile.proto, gzip or raw) into a builder.
+/* pprof_import.c — a pprof profile (profile.proto, gzip, zstd or raw) into a builder.
  *
- * The whole stream is read first (inflated when it starts with the gzip magic,
- * all gzip members concatenated, capped relative to the compressed bytes:
- * pcol_inflate_cap), because the string table and the other tables may sit
- * anywhere in the message, after the samples too.  The message is then
- * decoded in place by a hand-written wire reader (lib/convert/pb_wire.h),
- * never copied into per-field allocations (issue 32: protobuf-c's unpack of
- * the whole message took 28x the .pb.gz):
- *  - pass 1 walks the top-level fields once: the small tables (sample types,
- *    mappings, locations and their lines, functions) are decoded into
- *    arrays, the string table is a list of (pointer, length) into the
- *    inflated bytes, and each sample is only checked, the way protobuf-c
- *    would have read it, so a malformed message is refused before anything
- *    is built, as before;
- *  - pass 2 walks the fields again and decodes each sample into reused
- *    buffers, checks it and adds it to the builder, one at a time.
+ * The string table and the other tables may sit anywhere in the message,
+ * after the samples too (Go writes them last), so the message is read
+ * twice, as a stream of top-level fields through a window of whole fields
+ * (up to 1 MiB; a larger field widens it), never held whole (issue 47: at
+ * 100M samples the inflated copy it kept was 3.07 GB of temporary disk for
+ * a 410 MB output); a message that fits in the window is read once and
+ * pass 2 reads the window.  It is inflated as it is read when it starts as gzip or
+ * zstd does (lib/core/instream.c, under the inflate cap), and decoded by a
+ * hand-written wire reader (lib/convert/pb_wire.h), never copied into
+ * per-field allocations (issue 32: protobuf-c's unpack of the whole message
+ * took 28x the .pb.gz):
+ *  - pass 1 walks the top-level fields once: the framing, and the small
+ *    tables (sample types, mappings, locations and their lines, functions)
+ *    decoded into arrays, the string table copied (its bytes, once), and
+ *    each sample only checked, the way protobuf-c would have read it, so a
+ *    malformed message is refused before anything is built;
+ *  - pass 2 reads the message again (the stream seeked back to where it
+ *    started; a stream that cannot seek, a pipe, was copied as pass 1 read
+ *    it: read_all.c, past 64 MiB an unlinked temporary file) and decodes
+ *    each sample into reused buffers, checks it and adds it to the builder,
+ *    one at a time.
  * The checks are google/pprof's CheckValid ones, in the same order as when
  * the whole message was decoded first (tables, then samples in file order),
  * with the same messages; the builder sees the same calls in the same
  * order, so the pcol file is byte-identical to the one the protobuf-c
- * decoder gave (tests/cli/t_pprof_stream.sh).  Mapped into the builder as
+ * decoder gave (test_pprof: every import also through a 3-byte window).  Mapped into the builder as
  * doc/mappings.md §2.1 describes: one source, one pcol sample per pprof
  * sample, every field kept.
  */
@@ -30,9 +36,12 @@
 #include "buf.h"      /* pcol_buf_free, pcol_buf, pcol_buf_reserve, ... */
 #include "hash.h"     /* pcol_hash2 */
 #include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */
-#include "read_all.h" /* pcol_input_done, pcol_input, pcol_input_free, ... */
+#include "read_all.h" /* pcol_input_done, pcol_input, pcol_input_append, ... */
+#include "instream.h" /* pcol_instream, pcol_compression, pcol_input_cap, ... */
+#include "stream.h"   /* pcol_replay_stream */
 #include "pb_wire.h"
 #include "pprof.h"
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -96,59 +105,164 @@ const char *pcol_pprof_legacy_kind(const uint8_t *p, size_t n) {
   return NULL;
 }
 
-/* -------------------------------------------- top-level wire-format scan */
+/* ------------------------------------------------ the input, read twice */
 
-/* Walks the top-level fields: gives byte offsets for framing errors and
- * detects concatenated profiles (a second time_nanos after a nonzero one,
- * google/pprof's rule). */
-/* Every pass drops the pages of a spilled input behind it (8 MiB at a time). */
-#define DROP_BEHIND(in, last, i)                                                \
-  do {                                                                          \
-    if ((i) - (last) >= ((size_t)8 << 20)) {                                    \
-      pcol_input_done((in), (last), (i));                                       \
-      (last) = (i);                                                             \
-    }                                                                           \
-  } while (0)
+/* The message is read as a stream, a window of whole top-level fields at a
+ * time, twice: pass 1 (framing, tables, each Sample checked) and pass 2
+ * (the Samples into the builder).  It is the caller's `in` from where it
+ * stands, inflated when it starts as gzip or zstd does (lib/core/instream.c,
+ * under the inflate cap), else read raw under the input cap.  Pass 2 seeks
+ * `in` back (a file) and reads it again; a stream that cannot seek (a pipe,
+ * standard input) is copied as pass 1 reads it (read_all.c: past 64 MiB
+ * an unlinked temporary file, mapped) and pass 2 reads the copy. */
+size_t pcol_pprof_window = (size_t)1 << 20;
 
-static int scan_top(pcol_input *in, const char *name, int *packed_comments, pcol_error *err) {
-  const uint8_t *p = in->data;
-  size_t n = in->len, i = 0, last = 0;
-  int64_t time_nanos = 0;
-  pcol_pb_field f;
-  *packed_comments = 0;
-  while (i < n) {
-    DROP_BEHIND(in, last, i);
-    int r = pcol_pb_next(p, n, &i, &f);
-    if (r == -2)
-      return pcol_error_set(err, PCOL_ECORRUPT,
-                            "%s: malformed protobuf: varint longer than 10 bytes at byte "
-                            "offset %zu",
-                            name, f.at);
-    if (r == -1)
-      return pcol_error_set(err, PCOL_ECORRUPT,
-                            "%s: truncated protobuf: the field at byte offset %zu runs past "
-                            "the end (%zu bytes)",
-                            name, f.at, n);
-    if (f.field == 0)
-      return pcol_error_set(err, PCOL_ECORRUPT,
-                            "%s: not a pprof protobuf: field number 0 at byte offset %zu",
-                            name, f.at);
-    if (r == -3)
-      return pcol_error_set(err, PCOL_ECORRUPT,
-                            "%s: not a pprof protobuf: wire type %u (field %" PRIu64
-                            ") at byte offset %zu",
-                            name, f.wt, f.field, f.at);
-    if (f.wt == 0 && f.field == 9) {
-      if (time_nanos != 0)
-        return pcol_error_set(err, PCOL_ECORRUPT,
-                              "%s: concatenated profiles detected (second time_nanos "
-                              "at byte offset %zu)",
-                              name, f.at);
-      time_nanos = (int64_t)f.v;
-    }
-    if (f.field == 13 && f.wt == 2) *packed_comments = 1;
+typedef struct psrc {
+  FILE *in;
+  const pcol_import_options *opt;
+  const char *name;
+  off_t start;      /* in's position at the start; -1: it cannot seek back */
+  FILE *rs;         /* the first bytes (read to tell gzip), then the rest of in */
+  pcol_instream *o; /* inflating rs (kind != 0) */
+  FILE *s;          /* what is read: o's stream, or rs */
+  int kind;         /* PCOL_COMP_* */
+} psrc;
+
+static int src_open(psrc *s, pcol_error *err) {
+  uint8_t h[16];
+  size_t n = fread(h, 1, sizeof h, s->in);
+  if (n == 0 && ferror(s->in)) return pcol_error_set(err, PCOL_EIO, "%s: read error", s->name);
+  if (n == 0) return pcol_error_set(err, PCOL_ECORRUPT, "%s: empty input file", s->name);
+  s->kind = pcol_compression(h, n);
+  if (!(s->s = s->rs = pcol_replay_stream(h, n, s->in)))
+    return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", s->name);
+  if (!s->kind) return PCOL_OK;
+  return pcol_instream_open(&s->o, s->rs, s->name, s->opt, &s->s, err);
+}
+
+/* Ends a read whose result is rc: the inflating stream's own error (bad or
+ * truncated data, the cap) wins, as when the input was inflated whole first. */
+static int src_close(psrc *s, int rc, pcol_error *err) {
+  if (s->o) {
+    int orc = pcol_instream_finish(s->o, rc, err);
+    if (orc) rc = orc;
+    pcol_instream_free(s->o);
   }
-  pcol_input_done(in, last, n);
+  if (s->rs) fclose(s->rs);
+  s->o = NULL;
+  s->rs = s->s = NULL;
+  return rc;
+}
+
+/* A window over the message: buf[lo..hi) is at byte offset base + lo. */
+typedef struct feed {
+  psrc *src;        /* NULL: the whole message is in `mem` */
+  pcol_input *copy; /* pass 1 of a stream read once: what it read is kept here */
+  pcol_input *mem;  /* pass 2 from that copy */
+  uint8_t *buf;
+  size_t cap, lo, hi, last;
+  uint64_t base, copied; /* copied: the bytes in *copy */
+  int eof, rc;      /* rc: the stream's failure (FEED_ERR) */
+  uint8_t head[24]; /* the first bytes: a legacy format is told by them */
+  size_t nhead;
+} feed;
+
+enum { FEED_END = 1, FEED_ERR = -10 };
+
+static void feed_init(feed *fd, psrc *src, pcol_input *copy, pcol_input *mem) {
+  memset(fd, 0, sizeof *fd);
+  fd->src = src;
+  fd->copy = copy;
+  fd->mem = mem;
+  if (mem) {
+    fd->buf = (uint8_t *)(uintptr_t)mem->data;
+    fd->hi = mem->len;
+    fd->eof = 1;
+  }
+}
+static void feed_free(feed *fd) {
+  if (!fd->mem) free(fd->buf);
+  fd->buf = NULL;
+}
+static uint64_t feed_total(const feed *fd) { return fd->base + fd->hi; }
+
+/* The bytes read and not yet in the copy (pass 1 of a stream read once),
+ * before the window lets them go. */
+static int feed_copy(feed *fd, pcol_error *err) {
+  if (!fd->copy || fd->base + fd->hi == fd->copied) return PCOL_OK;
+  size_t from = (size_t)(fd->copied - fd->base);
+  fd->copied = fd->base + fd->hi;
+  return pcol_input_append(fd->copy, fd->buf + from, fd->hi - from, fd->src->name, err);
+}
+
+/* More of the message after buf[lo..hi): the window doubles while nothing
+ * has left it, up to pcol_pprof_window (so a message up to that size ends
+ * whole in it: read once), and when a field does not fit; else
+ * buf[lo..hi) moves to the front.  PCOL_OK, or the failure (err set). */
+static int feed_fill(feed *fd, pcol_error *err) {
+  psrc *s = fd->src;
+  size_t most = pcol_pprof_window ? pcol_pprof_window : 1;
+  if (fd->eof) return 0;
+  if (fd->lo && !(fd->base == 0 && fd->cap < most)) {
+    int rc = feed_copy(fd, err);
+    if (rc) return rc;
+    memmove(fd->buf, fd->buf + fd->lo, fd->hi - fd->lo);
+    fd->base += fd->lo;
+    fd->hi -= fd->lo;
+    fd->lo = 0;
+  }
+  if (fd->hi == fd->cap) {
+    size_t cap = fd->cap ? fd->cap * 2 : most < 65536 ? most : 65536;
+    uint8_t *nb = cap > fd->cap ? realloc(fd->buf, cap) : NULL;
+    if (!nb) return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", s->name);
+    fd->buf = nb;
+    fd->cap = cap;
+  }
+  size_t want = fd->cap - fd->hi, k = fread(fd->buf + fd->hi, 1, want, s->s);
+  if (k < want) {
+    if (ferror(s->s)) return pcol_error_set(err, PCOL_EIO, "%s: read error", s->name);
+    fd->eof = 1;
+  }
+  if (fd->nhead < sizeof fd->head) { /* all read so far is in head[] */
+    size_t m = sizeof fd->head - fd->nhead < k ? sizeof fd->head - fd->nhead : k;
+    memcpy(fd->head + fd->nhead, fd->buf + fd->hi, m);
+    fd->nhead += m;
+  }
+  fd->hi += k;
+  uint64_t cap = pcol_input_cap(s->opt);
+  if (!s->kind && feed_total(fd) > cap)
+    return pcol_decompressed_too_big(s->name, s->opt, cap, feed_total(fd), PCOL_COMP_NONE, err);
+  return 0;
+}
+
+/* The next top-level field, whole in the window (its offsets into fd->buf;
+ * fd->base + f->at is its byte offset): 0; FEED_END; FEED_ERR (err set);
+ * or pcol_pb_next's -1 (truncated at the end), -2, -3. */
+static int feed_next(feed *fd, pcol_pb_field *f, pcol_error *err) {
+  if (fd->mem && fd->lo - fd->last >= ((size_t)8 << 20)) { /* pages behind given back */
+    pcol_input_done(fd->mem, fd->last, fd->lo);
+    fd->last = fd->lo;
+  }
+  for (;;) {
+    size_t i = fd->lo;
+    int r = fd->lo < fd->hi ? pcol_pb_next(fd->buf, fd->hi, &i, f) : fd->eof ? FEED_END : -1;
+    if (r == -1 && !fd->eof) {
+      if ((fd->rc = feed_fill(fd, err))) return FEED_ERR;
+      continue;
+    }
+    if (!r) fd->lo = i;
+    return r;
+  }
+}
+
+/* The rest of the stream, read for its own errors (the caps, bad data):
+ * PCOL_OK or FEED_ERR. */
+static int feed_drain(feed *fd, pcol_error *err) {
+  fd->copy = NULL;
+  while (!fd->eof) {
+    fd->lo = fd->hi;
+    if ((fd->rc = feed_fill(fd, err))) return FEED_ERR;
+  }
   return PCOL_OK;
 }
 
@@ -177,8 +291,8 @@ typedef struct pfunction {
   int64_t name, system_name, filename, start_line;
 } pfunction;
 typedef struct pstring {
-  const uint8_t *data;
-  size_t len;
+  const uint8_t *data; /* set after pass 1: strs + off */
+  size_t len, off;
 } pstring;
 typedef struct plabel {
   int64_t key, str, num, num_unit;
@@ -339,120 +453,185 @@ static int dec_location(const uint8_t *d, size_t b, size_t e, prof *p, plocation
   return r;
 }
 
-/* Pass 1 (scan_top has checked the framing): every field but the samples,
- * which are counted and checked. */
-static int decode_profile(pcol_input *in, int packed_comments, const char *name, int gz, prof *p,
-                          pcol_error *err) {
-  const uint8_t *raw = in->data;
-  size_t n = in->len, last = 0;
-  memset(p, 0, sizeof *p);
-  size_t pt_b = 0, pt_e = 0; /* period_type: the last occurrence wins (protobuf-c, Go) */
-  int has_pt = 0, r = 0;
-  pcol_pb_field f;
-  /* packed comments first: the decoder before issue 32 counted them in a
-   * pass of its own, so their errors came before any other */
-  for (size_t i = 0; packed_comments && i < n;) {
-    DROP_BEHIND(in, last, i);
-    if (pcol_pb_next(raw, n, &i, &f)) goto framing;
-    if (f.field != 13 || f.wt != 2) continue;
-    for (size_t k = f.b; k < f.e;) {
-      uint64_t v;
-      if (pcol_pb_varint(raw, f.e, &k, &v)) goto bad_field;
-    }
+/* ---------------------------------------------------- pass 1 */
+
+/* A pass-1 error, kept until the message's length (in its text) is known:
+ * framing errors (the top-level scan) come before a malformed packed
+ * comment, which comes before any other field's error, whatever their
+ * places in the message (each pass of the decoder before issue 47 walked
+ * the whole message first). */
+enum { E_NONE, E_VARINT, E_TRUNC, E_FIELD0, E_WIRE, E_CONCAT, E_TYPE, E_FIELD, E_NOMEM, E_PERIOD };
+typedef struct perr {
+  int kind;
+  unsigned wt;
+  uint64_t field, at;
+} perr;
+
+static int perr_set(const perr *e, const char *name, int gz, uint64_t n, pcol_error *err) {
+  size_t at = (size_t)e->at, len = (size_t)n;
+  const char *inf = gz ? "inflated, " : "";
+  switch (e->kind) {
+  case E_VARINT:
+    return pcol_error_set(err, PCOL_ECORRUPT,
+                          "%s: malformed protobuf: varint longer than 10 bytes at byte offset %zu",
+                          name, at);
+  case E_TRUNC:
+    return pcol_error_set(err, PCOL_ECORRUPT,
+                          "%s: truncated protobuf: the field at byte offset %zu runs past the end "
+                          "(%zu bytes)",
+                          name, at, len);
+  case E_FIELD0:
+    return pcol_error_set(err, PCOL_ECORRUPT,
+                          "%s: not a pprof protobuf: field number 0 at byte offset %zu", name, at);
+  case E_WIRE:
+    return pcol_error_set(err, PCOL_ECORRUPT,
+                          "%s: not a pprof protobuf: wire type %u (field %" PRIu64
+                          ") at byte offset %zu",
+                          name, e->wt, e->field, at);
+  case E_CONCAT:
+    return pcol_error_set(err, PCOL_ECORRUPT,
+                          "%s: concatenated profiles detected (second time_nanos at byte offset %zu)",
+                          name, at);
+  case E_TYPE:
+    return pcol_error_set(err, PCOL_ECORRUPT,
+                          "%s: malformed pprof protobuf (%s%zu bytes): field %" PRIu64
+                          " at byte offset %zu has wire type %u, not %u",
+                          name, inf, len, e->field, at, e->wt,
+                          (e->field >= 1 && e->field <= 6) || e->field == 11 ? 2u : 0u);
+  case E_FIELD:
+    return pcol_error_set(err, PCOL_ECORRUPT,
+                          "%s: malformed pprof protobuf (%s%zu bytes): the message of field %" PRIu64
+                          " at byte offset %zu is truncated or has a field of the wrong wire type",
+                          name, inf, len, e->field, at);
+  case E_PERIOD:
+    return pcol_error_set(err, PCOL_ECORRUPT,
+                          "%s: malformed pprof protobuf (%s%zu bytes): period_type is truncated or "
+                          "has a field of the wrong wire type",
+                          name, inf, len);
+  case E_NOMEM: return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
+  default: return PCOL_OK;
   }
-  pcol_input_done(in, last, n);
-  last = 0;
-  for (size_t i = 0; i < n;) {
-    DROP_BEHIND(in, last, i);
-    if (pcol_pb_next(raw, n, &i, &f)) goto framing;
-    if (f.field >= 16) continue; /* unknown: skipped, as protobuf-c skips them */
-    int is_msg = (f.field >= 1 && f.field <= 6) || f.field == 11;
-    if (is_msg ? f.wt != 2 : (f.wt != 0 && !(f.field == 13 && f.wt == 2)))
-      return pcol_error_set(err, PCOL_ECORRUPT,
-                            "%s: malformed pprof protobuf (%s%zu bytes): field %" PRIu64 " at byte "
-                            "offset %zu has wire type %u, not %u",
-                            name, gz ? "inflated, " : "", n, f.field, f.at, f.wt, is_msg ? 2u : 0u);
+}
+
+/* One top-level field (framing checked) into the tables; the samples only
+ * checked and counted; strings copied to strs (string_table[i].off).  0, or
+ * the error kind. */
+static int decode_field(const uint8_t *d, const pcol_pb_field *f, prof *p, pcol_buf *strs,
+                        pcol_buf *period) {
+  if (f->field >= 16) return 0; /* unknown: skipped, as protobuf-c skips them */
+  int is_msg = (f->field >= 1 && f->field <= 6) || f->field == 11;
+  if (is_msg ? f->wt != 2 : (f->wt != 0 && !(f->field == 13 && f->wt == 2))) return E_TYPE;
+  int r = 0;
 #define ADD(arr)                                                                     \
   do {                                                                               \
-    if (PCOL_GROW(p->arr, p->n_##arr, p->cap_##arr)) goto nomem;                     \
+    if (PCOL_GROW(p->arr, p->n_##arr, p->cap_##arr)) return E_NOMEM;                 \
   } while (0)
-    switch (f.field) {
-    case 1:
-      ADD(sample_type);
-      r = dec_flat(raw, f.b, f.e, &M_VTYPE, &p->sample_type[p->n_sample_type++], sizeof(pvtype), p);
-      break;
-    case 2:
-      r = dec_sample(raw, f.b, f.e, NULL);
-      p->n_sample++;
-      break;
-    case 3:
-      ADD(mapping);
-      r = dec_flat(raw, f.b, f.e, &M_MAPPING, &p->mapping[p->n_mapping++], sizeof(pmapping), p);
-      break;
-    case 4:
-      ADD(location);
-      r = dec_location(raw, f.b, f.e, p, &p->location[p->n_location++]);
-      break;
-    case 5:
-      ADD(function);
-      r = dec_flat(raw, f.b, f.e, &M_FUNCTION, &p->function[p->n_function++], sizeof(pfunction), p);
-      break;
-    case 6:
-      ADD(string_table);
-      p->string_table[p->n_string_table].data = raw + f.b;
-      p->string_table[p->n_string_table++].len = f.e - f.b;
-      break;
-    case 11:
-      pt_b = f.b;
-      pt_e = f.e;
-      has_pt = 1;
-      break;
-    case 7: p->drop_frames = (int64_t)f.v; break;
-    case 8: p->keep_frames = (int64_t)f.v; break;
-    case 9: p->time_nanos = (int64_t)f.v; break;
-    case 10: p->duration_nanos = (int64_t)f.v; break;
-    case 12: p->period = (int64_t)f.v; break;
-    case 14: p->default_sample_type = (int64_t)f.v; break;
-    case 15: p->doc_url = (int64_t)f.v; break;
-    case 13:
-      if (f.wt == 0) {
+  switch (f->field) {
+  case 1:
+    ADD(sample_type);
+    r = dec_flat(d, f->b, f->e, &M_VTYPE, &p->sample_type[p->n_sample_type++], sizeof(pvtype), p);
+    break;
+  case 2:
+    r = dec_sample(d, f->b, f->e, NULL);
+    p->n_sample++;
+    break;
+  case 3:
+    ADD(mapping);
+    r = dec_flat(d, f->b, f->e, &M_MAPPING, &p->mapping[p->n_mapping++], sizeof(pmapping), p);
+    break;
+  case 4:
+    ADD(location);
+    r = dec_location(d, f->b, f->e, p, &p->location[p->n_location++]);
+    break;
+  case 5:
+    ADD(function);
+    r = dec_flat(d, f->b, f->e, &M_FUNCTION, &p->function[p->n_function++], sizeof(pfunction), p);
+    break;
+  case 6:
+    ADD(string_table);
+    p->string_table[p->n_string_table].off = strs->len;
+    p->string_table[p->n_string_table++].len = f->e - f->b;
+    if (pcol_buf_append(strs, d + f->b, f->e - f->b)) return E_NOMEM;
+    break;
+  case 11: /* period_type: the last occurrence wins (protobuf-c, Go) */
+    period->len = 0;
+    if (pcol_buf_append(period, d + f->b, f->e - f->b)) return E_NOMEM;
+    p->has_period_type = 1;
+    break;
+  case 7: p->drop_frames = (int64_t)f->v; break;
+  case 8: p->keep_frames = (int64_t)f->v; break;
+  case 9: p->time_nanos = (int64_t)f->v; break;
+  case 10: p->duration_nanos = (int64_t)f->v; break;
+  case 12: p->period = (int64_t)f->v; break;
+  case 14: p->default_sample_type = (int64_t)f->v; break;
+  case 15: p->doc_url = (int64_t)f->v; break;
+  case 13:
+    if (f->wt == 0) {
+      ADD(comment);
+      p->comment[p->n_comment++] = (int64_t)f->v;
+    } else {
+      for (size_t k = f->b; k < f->e;) {
+        uint64_t v;
+        if (pcol_pb_varint(d, f->e, &k, &v)) return E_FIELD;
         ADD(comment);
-        p->comment[p->n_comment++] = (int64_t)f.v;
-      } else {
-        for (size_t k = f.b; k < f.e;) {
-          uint64_t v;
-          if (pcol_pb_varint(raw, f.e, &k, &v)) goto bad_field;
-          ADD(comment);
-          p->comment[p->n_comment++] = (int64_t)v;
+        p->comment[p->n_comment++] = (int64_t)v;
+      }
+    }
+    break;
+  default: break; /* field 0: a framing error */
+  }
+#undef ADD
+  return r == PB_NOMEM ? E_NOMEM : r ? E_FIELD : 0;
+}
+
+/* Pass 1: the framing of every top-level field (offsets for its errors;
+ * concatenated profiles: a second time_nanos after a nonzero one,
+ * google/pprof's rule), every field but the samples decoded, the samples
+ * counted and checked, so that a malformed message is refused before
+ * anything is built.  *srcerr: the stream itself failed (its error). */
+static int pass1(feed *fd, const char *name, int gz, prof *p, pcol_buf *strs, int *srcerr,
+                 pcol_error *err) {
+  perr fe = {0}, pce = {0}, de = {0};
+  pcol_buf period = {0};
+  int64_t time_nanos = 0;
+  pcol_pb_field f;
+  int rc = PCOL_OK;
+  *srcerr = 0;
+  memset(p, 0, sizeof *p);
+  for (;;) {
+    int r = feed_next(fd, &f, err);
+    if (r == FEED_END) break;
+    if (r == FEED_ERR) goto src_failed;
+    uint64_t at = fd->base + f.at;
+    if (r == -2) fe = (perr){E_VARINT, 0, 0, at};
+    else if (r == -1) fe = (perr){E_TRUNC, 0, 0, at};
+    else if (f.field == 0) fe = (perr){E_FIELD0, 0, 0, at};
+    else if (r == -3) fe = (perr){E_WIRE, f.wt, f.field, at};
+    else if (f.wt == 0 && f.field == 9 && time_nanos != 0) fe = (perr){E_CONCAT, 0, 0, at};
+    if (fe.kind) break;
+    if (f.wt == 0 && f.field == 9) time_nanos = (int64_t)f.v;
+    if (f.field == 13 && f.wt == 2 && !pce.kind)
+      for (size_t k = f.b; k < f.e;) {
+        uint64_t v;
+        if (pcol_pb_varint(fd->buf, f.e, &k, &v)) {
+          pce = (perr){E_FIELD, 2, 13, at};
+          break;
         }
       }
-      break;
-    default: break; /* field 0: refused by scan_top */
-    }
-#undef ADD
-    if (r == PB_NOMEM) goto nomem;
-    if (r) goto bad_field;
+    if (!de.kind && (de.kind = decode_field(fd->buf, &f, p, strs, &period)))
+      de = (perr){de.kind, f.wt, f.field, at};
   }
-  pcol_input_done(in, last, n);
-  if (has_pt) {
-    p->has_period_type = 1;
-    if (dec_flat(raw, pt_b, pt_e, &M_VTYPE, &p->period_type, sizeof p->period_type, p)) goto bad_period;
-  }
-  return PCOL_OK;
-framing: /* scan_top walked the same bytes: not reached */
-  return pcol_error_set(err, PCOL_ECORRUPT, "%s: truncated protobuf near byte offset %zu", name, f.at);
-nomem:
-  return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
-bad_field:
-  return pcol_error_set(err, PCOL_ECORRUPT,
-                        "%s: malformed pprof protobuf (%s%zu bytes): the message of field %" PRIu64
-                        " at byte offset %zu is truncated or has a field of the wrong wire type",
-                        name, gz ? "inflated, " : "", n, f.field, f.at);
-bad_period:
-  return pcol_error_set(err, PCOL_ECORRUPT,
-                        "%s: malformed pprof protobuf (%s%zu bytes): period_type is truncated or "
-                        "has a field of the wrong wire type",
-                        name, gz ? "inflated, " : "", n);
+  if (fe.kind && feed_drain(fd, err)) goto src_failed;
+  if (!fe.kind && !pce.kind && !de.kind && p->has_period_type &&
+      dec_flat(period.data, 0, period.len, &M_VTYPE, &p->period_type, sizeof p->period_type, p))
+    de.kind = E_PERIOD;
+  rc = perr_set(fe.kind ? &fe : pce.kind ? &pce : &de, name, gz, feed_total(fd), err);
+  pcol_buf_free(&period);
+  return rc;
+src_failed:
+  *srcerr = 1;
+  pcol_buf_free(&period);
+  return fd->rc;
 }
 
 /* ------------------------------------------------------- id -> index map */
@@ -521,7 +700,8 @@ typedef struct ctx {
   const char *name;
   pcol_error *err;
   const prof *p;
-  pcol_input *in; /* the inflated message: pass 2 reads the samples there */
+  feed *fd;    /* pass 2 reads the samples there */
+  uint64_t n1; /* the message's length in pass 1 */
   int gz;
   uint32_t *sids; /* pprof string index -> pcol string id; UINT32_MAX = not yet */
   idmap maps, locs, fns;
@@ -699,14 +879,12 @@ static int add_samples(ctx *c, uint32_t src, pcol_value_row *vals, size_t nvt) {
   int rc = PCOL_OK;
   size_t ns = 0;
   pcol_pb_field f;
-  const uint8_t *raw = c->in->data;
-  size_t n = c->in->len, last = 0;
-  for (size_t i = 0; i < n && !rc;) {
-    DROP_BEHIND(c->in, last, i);
-    if (pcol_pb_next(raw, n, &i, &f)) break; /* checked by scan_top */
+  feed *fd = c->fd;
+  int r = 0;
+  while (!rc && !(r = feed_next(fd, &f, c->err))) {
     if (f.field != 2) continue;
     ns++;
-    int r = dec_sample(raw, f.b, f.e, &s);
+    r = dec_sample(fd->buf, f.b, f.e, &s);
     if (r) { /* pass 1 decoded the same bytes: only memory can fail here */
       rc = bare(c, r == PB_NOMEM ? PCOL_ENOMEM : PCOL_ECORRUPT);
       goto out;
@@ -735,6 +913,18 @@ static int add_samples(ctx *c, uint32_t src, pcol_value_row *vals, size_t nvt) {
     for (size_t j = 0; j < nvt; j++) vals[j].value = v[j];
     if (!rc) rc = pcol_b_sample(b, &row, vals, nvt, NULL, c->err);
   }
+  if (r == FEED_ERR) {
+    rc = fd->rc;
+    goto out;
+  }
+  /* read again, the message must be the one pass 1 read */
+  if (!rc && (r != FEED_END || ns != c->p->n_sample || feed_total(fd) != c->n1)) {
+    rc = pcol_error_set(c->err, PCOL_EIO,
+                        "%s: the input changed while it was read (%" PRIu64 " bytes and %zu "
+                        "samples, then %" PRIu64 " bytes and %zu samples)",
+                        c->name, c->n1, c->p->n_sample, feed_total(fd), ns);
+    goto out;
+  }
   rc = pcol_error_in(c->err, rc, c->name, 0);
 out:
   pcol_buf_free(&s.loc);
@@ -743,7 +933,6 @@ out:
   pcol_buf_free(&stack);
   pcol_buf_free(&labels);
   pcol_stack_memo_free(&memo);
-  pcol_input_done(c->in, last, n);
   return rc;
 }
 
@@ -835,29 +1024,68 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
                       const pcol_import_options *opt, pcol_error *err) {
   if (!b || !in) return pcol_error_set(err, PCOL_EINVAL, "pcol_import_pprof: NULL argument");
   if (!name) name = "<pprof>";
-  pcol_input raw;
-  int gz = 0, packed_comments = 0;
-  int rc = pcol_read_input(in, opt, name, &raw, &gz, err);
-  if (rc) return rc;
-  if (raw.len == 0) {
-    pcol_input_free(&raw);
-    return pcol_error_set(err, PCOL_ECORRUPT, "%s: empty profile (gzip stream inflates to 0 bytes)", name);
-  }
+  psrc src = {in, opt, name, ftello(in), NULL, NULL, NULL, 0};
+  if (src.start < 0) src.start = -1;
+  pcol_input copy;
+  memset(&copy, 0, sizeof copy);
+  int rc = src_open(&src, err);
+  if (rc) return src_close(&src, rc, err);
+  int gz = src.kind != 0, srcerr = 0;
+  feed fd;
+  feed_init(&fd, &src, src.start < 0 ? &copy : NULL, NULL);
   prof p;
-  memset(&p, 0, sizeof p);
-  rc = scan_top(&raw, name, &packed_comments, err);
-  if (!rc) rc = decode_profile(&raw, packed_comments, name, gz, &p, err);
-  if (rc) {
-    const char *kind = pcol_pprof_legacy_kind(raw.data, raw.len);
+  pcol_buf strs = {0};
+  rc = pass1(&fd, name, gz, &p, &strs, &srcerr, err);
+  uint64_t n1 = feed_total(&fd);
+  if (rc && !srcerr) {
+    const char *kind = pcol_pprof_legacy_kind(fd.head, fd.nhead);
     if (kind)
       rc = pcol_error_set(err, PCOL_EFORMAT,
                           "%s: %s, not profile.proto; convert it with `pprof -proto %s > "
                           "out.pb.gz`",
                           name, kind, name);
-    prof_free(&p);
-    pcol_input_free(&raw);
-    return rc;
   }
+  /* a message that fit in the window whole (most files: under 1 MiB
+   * inflated) is read once: pass 2 reads the window pass 1 left */
+  pcol_input whole;
+  memset(&whole, 0, sizeof whole);
+  uint8_t *kept = NULL;
+  if (!rc && fd.eof && fd.base == 0) {
+    whole.data = kept = fd.buf;
+    whole.len = fd.hi;
+    fd.buf = NULL;
+  } else if (!rc && src.start < 0) {
+    rc = feed_copy(&fd, err); /* the window's last bytes */
+  }
+  feed_free(&fd);
+  rc = src_close(&src, rc, err);
+  if (!rc && n1 == 0)
+    rc = pcol_error_set(err, PCOL_ECORRUPT, "%s: empty profile (%s stream inflates to 0 bytes)", name,
+                        pcol_compression_name(src.kind));
+  /* pass 2's stream: the window, the input again, or the copy pass 1 made */
+  if (!rc && kept) {
+    pcol_input_free(&copy);
+    feed_init(&fd, NULL, NULL, &whole);
+  } else if (!rc && src.start < 0) {
+    rc = pcol_input_seal(&copy, name, err);
+    feed_init(&fd, NULL, NULL, &copy);
+  } else if (!rc) {
+    if (fseeko(in, src.start, SEEK_SET) != 0)
+      rc = pcol_error_set(err, PCOL_EIO, "%s: cannot read the input a second time: %s", name,
+                          strerror(errno));
+    if (!rc) rc = src_open(&src, err);
+    feed_init(&fd, &src, NULL, NULL);
+  }
+  if (rc) {
+    prof_free(&p);
+    pcol_buf_free(&strs);
+    pcol_input_free(&copy);
+    free(kept);
+    return src_close(&src, rc, err);
+  }
+  /* (no bytes at all when every string is empty: strs.data is NULL, found by fuzz_pprof) */
+  for (size_t i = 0; i < p.n_string_table; i++)
+    p.string_table[i].data = strs.data ? strs.data + p.string_table[i].off : (const uint8_t *)"";
 
   ctx c;
   memset(&c, 0, sizeof c);
@@ -865,7 +1093,8 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   c.name = name;
   c.err = err;
   c.p = &p;
-  c.in = &raw;
+  c.fd = &fd;
+  c.n1 = n1;
   c.gz = gz;
   c.sids = malloc((p.n_string_table ? p.n_string_table : 1) * sizeof *c.sids);
   c.map_ids = calloc(p.n_mapping + 1, sizeof *c.map_ids);
@@ -886,6 +1115,9 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   free(c.loc_ids);
   free(c.fn_ids);
   prof_free(&p);
-  pcol_input_free(&raw);
-  return rc;
+  pcol_buf_free(&strs);
+  feed_free(&fd);
+  free(kept);
+  pcol_input_free(&copy);
+  return src_close(&src, rc, err);
 }
