@@ -885,8 +885,11 @@ static int add_samples(ctx *c, uint32_t src, pcol_value_row *vals, size_t nvt) {
     if (f.field != 2) continue;
     ns++;
     r = dec_sample(fd->buf, f.b, f.e, &s);
-    if (r) { /* pass 1 decoded the same bytes: only memory can fail here */
-      rc = bare(c, r == PB_NOMEM ? PCOL_ENOMEM : PCOL_ECORRUPT);
+    if (r) { /* pass 1 decoded these bytes: memory, or a file changed in between */
+      rc = r == PB_NOMEM ? bare(c, PCOL_ENOMEM)
+                         : pcol_error_set(c->err, PCOL_EIO,
+                                          "%s: the input changed while it was read (sample %zu no "
+                                          "longer decodes)", c->name, ns);
       goto out;
     }
     if ((rc = check_sample(c, ns, &s))) goto out;
