@@ -712,8 +712,25 @@ static int collect_edges(const pcol_q_inl_state *s, const uint8_t *kept, const u
   int rc = PCOL_OK;
   uint8_t *locmay = NULL; /* with fk: the locations with a key in may */
   uint32_t *kk = NULL;    /* without: the innermost kept key on the path */
+  uint32_t *lw = NULL;    /* and per location, its innermost kept key (0: none), bit
+                           * 31 when it has a kept key in may: the nodes of other
+                           * locations add no edge, and only pass kk on */
   if (kept || !fk) {
     if ((kk = pcol_alloc_hot((s->nstacks + 1) * sizeof *kk, 0))) kk[0] = 0;
+    if ((lw = malloc((s->nlocs + 1) * sizeof *lw)))
+      for (uint64_t l = 0; l <= s->nlocs; l++) {
+        uint32_t w = 0;
+        for (uint32_t j = s->loc_aoff[l + 1]; j > s->loc_aoff[l]; j--) { /* as node_edges */
+          uint32_t key = s->loc_all[j - 1] & 0x7fffffffu;
+          if (kept && !kept[key]) continue;
+          w = (w & 0x80000000u) | key | (may && may[key] ? 0x80000000u : 0);
+        }
+        lw[l] = w;
+      }
+    if (!lw) {
+      free(kk);
+      kk = NULL;
+    }
   } else {
     locmay = may_locs(s, may);
   }
@@ -722,13 +739,15 @@ static int collect_edges(const pcol_q_inl_state *s, const uint8_t *kept, const u
     uint32_t p = pcol_view_u32(&s->st_parent, n - 1), loc = pcol_view_u32(&s->st_loc, n - 1);
     if (locmay && !(locmay[loc] && s->touched[n])) continue; /* adds no edge */
     uint32_t caller = kk ? kk[p < n ? p : 0] : fk[p < n ? p : 0];
-    if (!s->touched[n]) { /* no edge, but the innermost kept key below */
-      rc = node_edges(e, s, loc, caller, kept, NULL, NULL, 0, &kk[n]);
+    if (kk && (!(lw[loc] & 0x80000000u) || !s->touched[n])) { /* no edge */
+      uint32_t k = lw[loc] & 0x7fffffffu;
+      kk[n] = k ? k : caller;
       continue;
     }
     rc = node_edges(e, s, loc, caller, kept, may, id, pcol_q_nsum_at(&s->sub, n), kk ? &kk[n] : NULL);
   }
   free(kk);
+  free(lw);
   free(locmay);
   return rc;
 }
