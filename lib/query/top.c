@@ -699,6 +699,13 @@ void pcol_q_edges_free(edge_tab *e) {
 
 static int inl_make_sub(pcol_q_inl_state *s, pcol_error *err);
 
+/* Element i of a trie column: par/loc are its elements when plain (after
+ * pcol_q_trie_plain), held in a local so that the passes below keep them
+ * in a register; NULL for an absent column */
+static inline uint32_t trie_at(const uint32_t *plain, const pcol_view *v, uint64_t i) {
+  return plain ? plain[i] : pcol_view_u32(v, i);
+}
+
 /* The call edges into the keys with may[key], added to *e with their
  * keys mapped by id (NULL: as they are).  kept[key] (NULL: every key) are
  * the graph's nodes: a call goes from the nearest kept frame outward, as
@@ -735,11 +742,13 @@ static int collect_edges(const pcol_q_inl_state *s, const uint8_t *kept, const u
     locmay = may_locs(s, may);
   }
   if (!kk && !locmay) return PCOL_ENOMEM;
+  const uint32_t *par = s->st_parent.data, *locs = s->st_loc.data;
+  const uint8_t *touched = s->touched;
   for (uint64_t n = 1; n <= s->nstacks && !rc; n++) {
-    uint32_t p = pcol_view_u32(&s->st_parent, n - 1), loc = pcol_view_u32(&s->st_loc, n - 1);
-    if (locmay && !(locmay[loc] && s->touched[n])) continue; /* adds no edge */
+    uint32_t p = trie_at(par, &s->st_parent, n - 1), loc = trie_at(locs, &s->st_loc, n - 1);
+    if (locmay && !(locmay[loc] && touched[n])) continue; /* adds no edge */
     uint32_t caller = kk ? kk[p < n ? p : 0] : fk[p < n ? p : 0];
-    if (kk && (!(lw[loc] & 0x80000000u) || !s->touched[n])) { /* no edge */
+    if (kk && (!(lw[loc] & 0x80000000u) || !touched[n])) { /* no edge */
       uint32_t k = lw[loc] & 0x7fffffffu;
       kk[n] = k ? k : caller;
       continue;
@@ -832,27 +841,30 @@ static void cum_preorder(const topctx *t, const pcol_q_fctx *c, const uint32_t *
                          const pcol_q_nsum *sub, uint32_t *nx, uint32_t *ord, uint32_t *hend,
                          pcol_sum *cum) {
   uint64_t ns = c->nstacks;
+  const uint32_t *par = c->st_parent.data, *loc = c->st_loc.data;
+  const int64_t *w64 = sub->w64;
+  const pcol_sum *w128 = sub->w128;
   nx[0] = 1; /* the root's first child takes place 1 */
   for (uint64_t n = 1; n <= ns; n++) {
-    uint32_t p = pcol_view_u32(&c->st_parent, n - 1), d = nx[n], pre = nx[p];
+    uint32_t p = trie_at(par, &c->st_parent, n - 1), d = nx[n], pre = nx[p];
     nx[p] = pre + d + 1;
     nx[n] = pre + 1;
     ord[pre] = (uint32_t)n;
   }
   for (uint64_t i = 1; i <= ns; i++) {
-    uint32_t n = ord[i], k1 = lk1[pcol_view_u32(&c->st_loc, n - 1)], end = nx[n];
+    uint32_t n = ord[i], k1 = lk1[trie_at(loc, &c->st_loc, n - 1)], end = nx[n];
     if (!(k1 & 0x80000000u)) { /* no key or one */
       if (k1 && i >= hend[k1]) {
-        cum[k1] += pcol_q_nsum_at(sub, n);
+        cum[k1] += w64 ? (pcol_sum)w64[n] : w128[n];
         hend[k1] = end;
       }
       continue;
     }
-    uint32_t loc = k1 & 0x7fffffffu;
-    for (uint32_t j = t->loc_koff[loc]; j < t->loc_koff[loc + 1]; j++) {
+    uint32_t l = k1 & 0x7fffffffu;
+    for (uint32_t j = t->loc_koff[l]; j < t->loc_koff[l + 1]; j++) {
       uint32_t k = t->loc_keys[j];
       if (i >= hend[k]) {
-        cum[k] += pcol_q_nsum_at(sub, n);
+        cum[k] += w64 ? (pcol_sum)w64[n] : w128[n];
         hend[k] = end;
       }
     }
@@ -1099,29 +1111,33 @@ static int top_sums(topctx *t, const uint32_t *nkey, uint32_t nokey, pcol_sum *f
     goto done;
   }
   /* forward: flat key of each node (its own first key, else its parent's) */
+  const uint32_t *par = c->st_parent.data, *locs = c->st_loc.data;
+  const uint32_t *koff = t->loc_koff, *keys = t->loc_keys;
+  int64_t *w64 = sub->w64;
+  pcol_sum *w128 = sub->w128;
   fk[0] = 0;
   for (uint64_t n = 1; n <= ns; n++) {
-    uint32_t p = pcol_view_u32(&c->st_parent, n - 1), loc = pcol_view_u32(&c->st_loc, n - 1);
+    uint32_t p = trie_at(par, &c->st_parent, n - 1), loc = trie_at(locs, &c->st_loc, n - 1);
     if (p >= n || loc > c->nloc) {
       rc = pcol_error_set(err, PCOL_ECORRUPT, "stack node %llu has a bad parent or location",
                           (unsigned long long)n);
       goto done;
     }
-    uint32_t a = t->loc_koff[loc], e = t->loc_koff[loc + 1];
-    fk[n] = a < e ? t->loc_keys[a] : fk[p];
-    pcol_sum own = pcol_q_nsum_at(sub, n); /* still the node's own weight */
+    uint32_t a = koff[loc], e = koff[loc + 1], f = a < e ? keys[a] : fk[p];
+    fk[n] = f;
+    pcol_sum own = w64 ? (pcol_sum)w64[n] : w128[n]; /* still the node's own weight */
     touched[n] = own != 0;
     if (own != 0) {
-      uint32_t key = fk[n] ? fk[n] : nokey;
-      flat[key] += own;
-      if (!fk[n]) cum[nokey] += own;
+      flat[f ? f : nokey] += own;
+      if (!f) cum[nokey] += own;
     }
   }
   /* backward: subtree sums and counts of descendants (parents precede children) */
   for (uint64_t n = ns; n >= 1; n--) {
-    uint32_t p = pcol_view_u32(&c->st_parent, n - 1);
+    uint32_t p = trie_at(par, &c->st_parent, n - 1);
     if (p) {
-      pcol_q_nsum_addto(sub, p, n);
+      if (w64) w64[p] += w64[n];
+      else w128[p] += w128[n];
       touched[p] |= touched[n];
       nx[p] += nx[n] + 1;
     }
