@@ -744,6 +744,13 @@ void pcol_q_edges_free(edge_tab *e) {
 
 static int inl_make_sub(pcol_q_inl_state *s, pcol_error *err);
 
+/* Element i of a trie column: par/loc are its elements when plain (after
+ * pcol_q_trie_plain), held in a local so that the passes below keep them
+ * in a register; NULL for an absent column */
+static inline uint32_t trie_at(const uint32_t *plain, const pcol_view *v, uint64_t i) {
+  return plain ? plain[i] : pcol_view_u32(v, i);
+}
+
 /* The call edges into the keys with may[key], added to *e with their
  * keys mapped by id (NULL: as they are).  kept[key] (NULL: every key) are
  * the graph's nodes: a call goes from the nearest kept frame outward, as
@@ -757,23 +764,44 @@ static int collect_edges(const pcol_q_inl_state *s, const uint8_t *kept, const u
   int rc = PCOL_OK;
   uint8_t *locmay = NULL; /* with fk: the locations with a key in may */
   uint32_t *kk = NULL;    /* without: the innermost kept key on the path */
+  uint32_t *lw = NULL;    /* and per location, its innermost kept key (0: none), bit
+                           * 31 when it has a kept key in may: the nodes of other
+                           * locations add no edge, and only pass kk on */
   if (kept || !fk) {
     if ((kk = pcol_alloc_hot((s->nstacks + 1) * sizeof *kk, 0))) kk[0] = 0;
+    if ((lw = malloc((s->nlocs + 1) * sizeof *lw)))
+      for (uint64_t l = 0; l <= s->nlocs; l++) {
+        uint32_t w = 0;
+        for (uint32_t j = s->loc_aoff[l + 1]; j > s->loc_aoff[l]; j--) { /* as node_edges */
+          uint32_t key = s->loc_all[j - 1] & 0x7fffffffu;
+          if (kept && !kept[key]) continue;
+          w = (w & 0x80000000u) | key | (may && may[key] ? 0x80000000u : 0);
+        }
+        lw[l] = w;
+      }
+    if (!lw) {
+      free(kk);
+      kk = NULL;
+    }
   } else {
     locmay = may_locs(s, may);
   }
   if (!kk && !locmay) return PCOL_ENOMEM;
+  const uint32_t *par = s->st_parent.data, *locs = s->st_loc.data;
+  const uint8_t *touched = s->touched;
   for (uint64_t n = 1; n <= s->nstacks && !rc; n++) {
-    uint32_t p = pcol_view_u32(&s->st_parent, n - 1), loc = pcol_view_u32(&s->st_loc, n - 1);
-    if (locmay && !(locmay[loc] && s->touched[n])) continue; /* adds no edge */
+    uint32_t p = trie_at(par, &s->st_parent, n - 1), loc = trie_at(locs, &s->st_loc, n - 1);
+    if (locmay && !(locmay[loc] && touched[n])) continue; /* adds no edge */
     uint32_t caller = kk ? kk[p < n ? p : 0] : fk[p < n ? p : 0];
-    if (!s->touched[n]) { /* no edge, but the innermost kept key below */
-      rc = node_edges(e, s, loc, caller, kept, NULL, NULL, 0, &kk[n]);
+    if (kk && (!(lw[loc] & 0x80000000u) || !touched[n])) { /* no edge */
+      uint32_t k = lw[loc] & 0x7fffffffu;
+      kk[n] = k ? k : caller;
       continue;
     }
     rc = node_edges(e, s, loc, caller, kept, may, id, pcol_q_nsum_at(&s->sub, n), kk ? &kk[n] : NULL);
   }
   free(kk);
+  free(lw);
   free(locmay);
   return rc;
 }
@@ -841,62 +869,51 @@ static int mark_every_key(pcol_top *t, pcol_error *err) {
   return rc;
 }
 
-/* Cumulative weight: a key adds a node's subtree sum where no ancestor of
- * the node already holds the key (once per sample however deep it
- * recurses).  Both walks keep cnt[key] = how often key is on the path from
- * the root to the node being entered. */
-typedef struct cum_walk {
-  const topctx *t;
-  const pcol_view *parent;
-  const pcol_view *loc; /* the stack nodes' locations */
-  const uint32_t *lk1;  /* per location: see top_run */
-  const pcol_q_nsum *sub;
-  const uint8_t *touched;
-  uint32_t *cnt;
-  pcol_sum *cum;
-  uint64_t ns;
-  size_t nk;        /* keys + 1 */
-  uint32_t nokey;   /* its cum is the forward pass's, kept by cum_reset */
-  pcol_sum cum_nokey;
-} cum_walk;
-
-static inline const uint32_t *node_keys(const cum_walk *w, const uint32_t *k1, uint32_t *nks) {
-  if (!(*k1 & 0x80000000u)) {
-    *nks = *k1 != 0;
-    return k1;
+/* Cumulative weight (sums mode): a key adds a node's subtree sum where no
+ * ancestor of the node already holds the key (once per sample however
+ * deep it recurses), in one pass over the nodes in a preorder made in two
+ * linear passes, whatever order the trie stores them in (a trie built
+ * from deep stacks of interleaved branches made the path walk give up
+ * and walk child lists with a visit per node).  nx[n] holds n's count of
+ * descendants (from the backward pass); a forward pass (parents first)
+ * gives n the next free place of its parent, pre = nx[p], moves that on
+ * by n's subtree and leaves in nx[n] n's own next free place, which after
+ * the pass is the end of n's subtree: pre + 1 + descendants.  In preorder
+ * a node lies below the node that put key k on the path exactly while its
+ * place is before that node's end (hend[k]): no count a key and no leave
+ * events.  ord (ns + 1 entries) is the preorder's nodes. */
+static void cum_preorder(const topctx *t, const pcol_q_fctx *c, const uint32_t *lk1,
+                         const pcol_q_nsum *sub, uint32_t *nx, uint32_t *ord, uint32_t *hend,
+                         pcol_sum *cum) {
+  uint64_t ns = c->nstacks;
+  const uint32_t *par = c->st_parent.data, *loc = c->st_loc.data;
+  const int64_t *w64 = sub->w64;
+  const pcol_sum *w128 = sub->w128;
+  nx[0] = 1; /* the root's first child takes place 1 */
+  for (uint64_t n = 1; n <= ns; n++) {
+    uint32_t p = trie_at(par, &c->st_parent, n - 1), d = nx[n], pre = nx[p];
+    nx[p] = pre + d + 1;
+    nx[n] = pre + 1;
+    ord[pre] = (uint32_t)n;
   }
-  uint32_t loc = *k1 & 0x7fffffffu;
-  *nks = w->t->loc_koff[loc + 1] - w->t->loc_koff[loc];
-  return w->t->loc_keys + w->t->loc_koff[loc];
-}
-static inline void path_keys(const cum_walk *w, uint32_t n, int d) {
-  uint32_t nks;
-  const uint32_t *ks = node_keys(w, &w->lk1[pcol_view_u32(w->loc, n - 1)], &nks);
-  for (uint32_t j = 0; j < nks; j++) w->cnt[ks[j]] += (uint32_t)d;
-}
-
-/* pcol_q_path_walk's visitor: a key counts a node's subtree weight when
- * the node enters the path with no ancestor holding the key. */
-static int cum_visit(void *ctx, uint32_t n, int mode) {
-  cum_walk *w = ctx;
-  if (mode != PCOL_Q_ENTER) {
-    path_keys(w, n, mode == PCOL_Q_LEAVE ? -1 : 1);
-    return 0;
+  for (uint64_t i = 1; i <= ns; i++) {
+    uint32_t n = ord[i], k1 = lk1[trie_at(loc, &c->st_loc, n - 1)], end = nx[n];
+    if (!(k1 & 0x80000000u)) { /* no key or one */
+      if (k1 && i >= hend[k1]) {
+        cum[k1] += w64 ? (pcol_sum)w64[n] : w128[n];
+        hend[k1] = end;
+      }
+      continue;
+    }
+    uint32_t l = k1 & 0x7fffffffu;
+    for (uint32_t j = t->loc_koff[l]; j < t->loc_koff[l + 1]; j++) {
+      uint32_t k = t->loc_keys[j];
+      if (i >= hend[k]) {
+        cum[k] += w64 ? (pcol_sum)w64[n] : w128[n];
+        hend[k] = end;
+      }
+    }
   }
-  uint32_t nks;
-  const uint32_t *ks = node_keys(w, &w->lk1[pcol_view_u32(w->loc, n - 1)], &nks);
-  for (uint32_t j = 0; j < nks; j++)
-    if (w->cnt[ks[j]]++ == 0) w->cum[ks[j]] += pcol_q_nsum_at(w->sub, n);
-  return 0;
-}
-
-/* For the tree walk after the path walk gave up: counts and cums anew. */
-static int cum_reset(void *ctx) {
-  cum_walk *w = ctx;
-  memset(w->cnt, 0, w->nk * sizeof *w->cnt);
-  memset(w->cum, 0, w->nk * sizeof *w->cum);
-  w->cum[w->nokey] = w->cum_nokey;
-  return 0;
 }
 
 /* Walk mode (top_walkrun): flat, cum and the "(inline)" edges in one walk
@@ -1128,43 +1145,49 @@ static int top_sums(topctx *t, const uint32_t *nkey, uint32_t nokey, pcol_sum *f
    * the forward pass): one array less to fault in */
   uint32_t *fk = pcol_alloc_hot((ns + 1) * sizeof *fk, 0); /* (written whole: pcol_alloc_hot) */
   uint8_t *touched = is->touched = pcol_alloc_hot(ns + 1, 1);
-  uint32_t *cnt = calloc(nk, sizeof *cnt);
-  if (!fk || !touched || !cnt) {
+  uint32_t *hend = calloc(nk, sizeof *hend);
+  uint32_t *nx = pcol_alloc_hot((ns + 1) * sizeof *nx, 1), *ord = pcol_alloc_hot((ns + 1) * sizeof *ord, 0);
+  if (!fk || !touched || !hend || !nx || !ord) {
     rc = pcol_oom(err);
     goto done;
   }
+  if (ns >= UINT32_MAX) { /* cum_preorder's places, 1 .. ns + 1, in 32 bits */
+    rc = pcol_error_set(err, PCOL_ETOOBIG, "more than 2^32 - 2 stack nodes");
+    goto done;
+  }
   /* forward: flat key of each node (its own first key, else its parent's) */
+  const uint32_t *par = c->st_parent.data, *locs = c->st_loc.data;
+  const uint32_t *koff = t->loc_koff, *keys = t->loc_keys;
+  int64_t *w64 = sub->w64;
+  pcol_sum *w128 = sub->w128;
   fk[0] = 0;
   for (uint64_t n = 1; n <= ns; n++) {
-    uint32_t p = pcol_view_u32(&c->st_parent, n - 1), loc = pcol_view_u32(&c->st_loc, n - 1);
+    uint32_t p = trie_at(par, &c->st_parent, n - 1), loc = trie_at(locs, &c->st_loc, n - 1);
     if (p >= n || loc > c->nloc) {
       rc = pcol_error_set(err, PCOL_ECORRUPT, "stack node %llu has a bad parent or location",
                           (unsigned long long)n);
       goto done;
     }
-    uint32_t a = t->loc_koff[loc], e = t->loc_koff[loc + 1];
-    fk[n] = a < e ? t->loc_keys[a] : fk[p];
-    pcol_sum own = pcol_q_nsum_at(sub, n); /* still the node's own weight */
+    uint32_t a = koff[loc], e = koff[loc + 1], f = a < e ? keys[a] : fk[p];
+    fk[n] = f;
+    pcol_sum own = w64 ? (pcol_sum)w64[n] : w128[n]; /* still the node's own weight */
     touched[n] = own != 0;
     if (own != 0) {
-      uint32_t key = fk[n] ? fk[n] : nokey;
-      flat[key] += own;
-      if (!fk[n]) cum[nokey] += own;
+      flat[f ? f : nokey] += own;
+      if (!f) cum[nokey] += own;
     }
   }
-  /* backward: subtree sums (parents precede children) */
+  /* backward: subtree sums and counts of descendants (parents precede children) */
   for (uint64_t n = ns; n >= 1; n--) {
-    uint32_t p = pcol_view_u32(&c->st_parent, n - 1);
+    uint32_t p = trie_at(par, &c->st_parent, n - 1);
     if (p) {
-      pcol_q_nsum_addto(sub, p, n);
+      if (w64) w64[p] += w64[n];
+      else w128[p] += w128[n];
       touched[p] |= touched[n];
+      nx[p] += nx[n] + 1;
     }
   }
-  cum_walk cw = {t, &c->st_parent, &c->st_loc, nkey, sub, touched, cnt, cum, ns, nk, nokey, cum[nokey]};
-  if (pcol_q_stack_walk(&c->st_parent, touched, ns, cum_visit, cum_reset, &cw)) {
-    rc = pcol_oom(err);
-    goto done;
-  }
+  cum_preorder(t, c, nkey, sub, nx, ord, hend, cum);
   pcol_sum sum_flat = 0; /* pprof's default -edgefraction, 0.001 of the sum of flat */
   for (size_t k = 1; k < nk; k++) sum_flat += flat[k];
   is->cutoff = (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001);
@@ -1172,7 +1195,9 @@ static int top_sums(topctx *t, const uint32_t *nkey, uint32_t nokey, pcol_sum *f
   else if (t->keep_fk) is->fk = fk, fk = NULL; /* (mark_every_key's, if it comes to that) */
 done:
   free(fk);
-  free(cnt);
+  free(hend);
+  free(nx);
+  free(ord);
   return rc;
 }
 
