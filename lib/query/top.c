@@ -1028,7 +1028,7 @@ static inline int walk_on_path(const top_walk *w, uint32_t q) {
 /* walk_path reads the trie's columns WALK_BLOCK nodes at a time (plain:
  * in place; encoded: into a buffer on the stack, no decoded copy of the
  * column). */
-enum { WALK_BLOCK = 512 };
+enum { WALK_BLOCK = 512, WALK_MIN_NODES = 1 << 16 };
 static inline const uint32_t *walk_block(const pcol_view *v, uint64_t from, size_t m, uint32_t *buf) {
   if (v->data) return (const uint32_t *)v->data + from;
   pcol_view_read_u32(v, from, m, buf);
@@ -1292,11 +1292,15 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   int rc = pcol_filter_build(c->f, sel, &flt, err);
   if (rc) return rc;
   t->flt = &flt;
-  /* walk mode where samples are few against stack nodes (a sum a node
-   * would be mostly zeros); PCOL_DEBUG=top-sums or top-walk chooses (the
-   * tests compare the two) */
+  /* walk mode where samples are few against many stack nodes (a sum a
+   * node would be mostly zeros, in arrays past the caches).  Below 64k
+   * nodes sums mode's linear passes win whatever the ratio (a 720-node
+   * file of top DIR: 7.8 against 9.0 ms for 200 files; go-cpu-large, 425k
+   * nodes for 20k samples: walk 5.4 against 9.5 ms; bench/results/
+   * query-speed.md).  PCOL_DEBUG=top-sums or top-walk chooses (the tests
+   * compare the two) */
   const char *dbg = getenv("PCOL_DEBUG");
-  int walk = pcol_rows(c->f, PCOL_T_SAMPLES) * 4 <= ns;
+  int walk = ns >= WALK_MIN_NODES && pcol_rows(c->f, PCOL_T_SAMPLES) * 4 <= ns;
   if (dbg && strstr(dbg, "top-sums")) walk = 0;
   if (dbg && strstr(dbg, "top-walk")) walk = 1;
   if (walk) rc = pcol_q_weights_sparse(c->f, sel, &flt, v, &is->own, &out->total, err);
