@@ -173,14 +173,6 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(TEST_CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) $(SANLINK) -o $@ $< $(LIBA) $(LDLIBS) -lcriterion
 
-check-layers: $(LIB_OBJ) $(TOOL_OBJ)
-	@bash tests/check_layers.sh $(BUILD)/obj
-
-# doc/api.md names every PCOL_API function of include/pcol.h, as generated
-# from it (python3 tests/api_doc.py rewrites it).
-check-api-doc:
-	@python3 tests/api_doc.py --check
-
 # ------------------------------------------------------------------ run
 run: all
 	$(PCOL) pack examples/demo.out -o $(BUILD)/demo.pcol

@@ -23,6 +23,15 @@ clang-syntax: $(GEN_H) $(OTLP_GEN_H) $(BUILD)/gen/report_assets.h | $(BUILD)/.de
 	@if [ -n "$(DUCKDB_INC)" ] && [ -f "$(DUCKDB_INC)/duckdb_extension.h" ]; then \
 	  $(CLANG_SYNTAX) -Iinclude -Ibindings/common -isystem $(DUCKDB_INC) bindings/duckdb/pcol_duckdb.c bindings/common/pcolb.c; fi
 
+# The layer rule of lib/README.md, checked on the objects' symbols.
+check-layers: $(LIB_OBJ) $(TOOL_OBJ)
+	@bash tests/check_layers.sh $(BUILD)/obj
+
+# doc/api.md names every PCOL_API function of include/pcol.h, as generated
+# from it (python3 tests/api_doc.py rewrites it).
+check-api-doc:
+	@python3 tests/api_doc.py --check
+
 # The report page's script modules name what they use: imports, exports,
 # no cycle, modules.txt's order (tests/report/modules_check.mjs).
 check-report-modules:
