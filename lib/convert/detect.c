@@ -6,7 +6,8 @@
 #include "reader.h"   /* struct pcol_file, pcol_open_if_pcol */
 #include "validate.h" /* pcol_validate_content */
 #include "instream.h" /* pcol_compression, pcol_input_cap, pcol_instream, ... */
-#include "stream.h"   /* pcol_replay_stream */
+#include "stream.h"   /* pcol_replay_stream, pcol_tee_stream */
+#include "read_all.h" /* pcol_input, pcol_input_append, pcol_input_free */
 #include <errno.h>
 #include <ctype.h>
 #include <sys/mman.h>
@@ -328,6 +329,11 @@ typedef struct input {
   /* a compressed input: the file, and `in` decompressing it */
   FILE *raw, *replay;
   pcol_instream *o;
+  /* a compressed pipe: the bytes of it the head took, kept (rec), so that
+   * pprof can read the input again from its first byte (import_pprof_pipe) */
+  pcol_input rec;
+  pcol_tee rec_tee;
+  FILE *teed;
 } input;
 
 /* A compressed input (gzip, zstd: lib/core/instream.c) is read through a
@@ -336,11 +342,20 @@ typedef struct input {
 static int unwrap_input(input *x, const pcol_import_options *opt, pcol_error *err) {
   if (!pcol_compression(x->head, x->n)) return PCOL_OK;
   x->raw = x->in;
-  if (!(x->replay = pcol_replay_stream(x->head, x->n, x->raw))) return pcol_oom(err);
+  FILE *rest = x->raw;
+  struct stat st;
+  if (fstat(fileno(x->raw), &st) != 0 || !S_ISREG(st.st_mode)) { /* a pipe */
+    x->rec_tee = (pcol_tee){&x->rec, x->name, 0, 0, {0}};
+    int rc = pcol_input_append(&x->rec, x->head, x->n, x->name, err);
+    if (rc) return rc;
+    if (!(rest = x->teed = pcol_tee_stream(x->raw, &x->rec_tee))) return pcol_oom(err);
+  }
+  if (!(x->replay = pcol_replay_stream(x->head, x->n, rest))) return pcol_oom(err);
   int rc = pcol_instream_open(&x->o, x->replay, x->name, opt, &x->in, err);
   if (rc) return rc;
   x->n = fread(x->head, 1, sizeof x->head, x->in);
-  return PCOL_OK;
+  x->rec_tee.off = 1; /* the format is told from head[] alone */
+  return x->rec_tee.rc ? (*err = x->rec_tee.err, x->rec_tee.rc) : PCOL_OK;
 }
 
 /* Opens path ("-": standard input) and reads its head. */
@@ -365,11 +380,13 @@ static int open_input(input *x, const char *path, pcol_error *err) {
  * `drain`: the importer stopped early, maybe at that error). */
 static int close_input(input *x, int rc, int drain, pcol_error *err) {
   if (x->o) {
-    int orc = pcol_instream_finish(x->o, drain ? rc : 0, err);
+    int orc = drain >= 0 ? pcol_instream_finish(x->o, drain ? rc : 0, err) : 0;
     if (orc) rc = orc;
     pcol_instream_free(x->o);
   }
   if (x->replay) fclose(x->replay);
+  if (x->teed) fclose(x->teed);
+  pcol_input_free(&x->rec);
   FILE *f = x->raw ? x->raw : x->in;
   if (f && !x->is_stdin) fclose(f);
   return rc;
@@ -487,6 +504,19 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
  * inflating it again from its start would cost more than the stream's head
  * did: top DIR of 200 small .pb.gz files, 62 -> 85 ms). */
 #define PPROF_REREAD_BYTES ((off_t)1 << 20)
+
+/* A compressed pipe: pprof reads it from its first byte, the bytes the head
+ * took (rec) and then the rest of the pipe, and so keeps its copy for the
+ * second pass compressed (pprof_import.c), not the message inflated.  The
+ * head's own inflating stream is left unread (close_input's drain -1). */
+static int import_pprof_pipe(pcol_builder *b, input *x, const pcol_import_options *opt,
+                             pcol_error *err) {
+  FILE *again = pcol_replay_stream(x->rec.buf.data, x->rec.buf.len, x->raw);
+  if (!again) return pcol_oom(err);
+  int rc = pcol_import_pprof(b, again, x->name, opt, err);
+  fclose(again);
+  return rc;
+}
 static int import_pprof_file(pcol_builder *b, input *x, const pcol_import_options *opt,
                              pcol_error *err) {
   FILE *f = x->raw ? x->raw : x->in;
@@ -511,6 +541,8 @@ int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
     rc = NOT_MAPPED;
     if (fmt == PCOL_FMT_PERUN && !x.is_stdin && !x.o && !(opt && opt->no_mmap))
       rc = import_perun_mapped(b, &x, opt, err);
+    if (fmt == PCOL_FMT_PPROF && x.teed && !x.rec.spill)
+      return close_input(&x, import_pprof_pipe(b, &x, opt, err), -1, err);
     if (fmt == PCOL_FMT_PPROF && (rc = import_pprof_file(b, &x, opt, err)) != NOT_MAPPED)
       return close_input(&x, rc, 0, err); /* its own stream read the file, and any error */
     if (rc == NOT_MAPPED) rc = import_stream(b, &x, fmt, opt, err);

@@ -271,6 +271,37 @@ void pcol_input_done(pcol_input *in, size_t from, size_t to) {
   if (a < e) (void)madvise((uint8_t *)in->map + a, e - a, MADV_DONTNEED);
 }
 
+typedef struct input_reader {
+  pcol_input *in;
+  size_t pos, given; /* read up to pos; pages before `given` handed back */
+} input_reader;
+
+static ssize_t input_read(void *c, char *buf, size_t size) {
+  input_reader *r = c;
+  size_t k = r->in->len - r->pos < size ? r->in->len - r->pos : size;
+  if (k) memcpy(buf, r->in->data + r->pos, k);
+  r->pos += k;
+  if (r->pos - r->given >= ((size_t)8 << 20)) {
+    pcol_input_done(r->in, r->given, r->pos);
+    r->given = r->pos;
+  }
+  return (ssize_t)k;
+}
+static int input_reader_close(void *c) {
+  free(c);
+  return 0;
+}
+
+FILE *pcol_input_stream(pcol_input *in) {
+  input_reader *r = calloc(1, sizeof *r);
+  if (!r) return NULL;
+  r->in = in;
+  cookie_io_functions_t io = {input_read, NULL, NULL, input_reader_close};
+  FILE *f = fopencookie(r, "r", io);
+  if (!f) free(r);
+  return f;
+}
+
 void pcol_input_free(pcol_input *in) {
   if (in->spill) fclose(in->spill);
   if (in->map) munmap(in->map, in->maplen);

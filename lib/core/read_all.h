@@ -36,5 +36,10 @@ int pcol_input_append(pcol_input *in, const void *p, size_t n, const char *name,
 int pcol_input_seal(pcol_input *in, const char *name, pcol_error *err);
 void pcol_input_done(pcol_input *in, size_t from, size_t to);
 void pcol_input_free(pcol_input *in);
+/* A FILE* that reads a sealed input from its start, handing the mapped pages
+ * behind it back every 8 MiB (pcol_input_done), so reading a spilled copy
+ * through keeps no more of it resident than a window.  *in must outlive
+ * the stream; fclose it before pcol_input_free.  NULL: out of memory. */
+FILE *pcol_input_stream(pcol_input *in);
 
 #endif

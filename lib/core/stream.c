@@ -1,7 +1,8 @@
-/* stream.c — FILE* adapters for importers: replay a saved head, cap a stream. */
+/* stream.c — FILE* adapters for importers: replay a saved head, keep a copy of a stream, cap a stream. */
 #include "pcol.h"
 #include "error.h"    /* pcol_oom, pcol_write_error */
 #include "stream.h"   /* pcol_budget, pcol_budget_hold, pcol_capped, ... */
+#include "read_all.h" /* pcol_input_append */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +10,9 @@
 
 /* ---- a FILE* that yields a saved head, then the rest of another FILE* */
 typedef struct replay {
-  uint8_t head[4096];
   size_t n, pos;
   FILE *rest;
+  uint8_t head[]; /* n bytes */
 } replay;
 
 static ssize_t replay_read(void *c, char *buf, size_t size) {
@@ -32,15 +33,44 @@ static int replay_close(void *c) {
 }
 
 FILE *pcol_replay_stream(const void *head, size_t n, FILE *rest) {
-  replay *r = calloc(1, sizeof *r);
+  replay *r = n <= SIZE_MAX - sizeof *r ? calloc(1, sizeof *r + n) : NULL;
   if (!r) return NULL;
-  if (n > sizeof r->head) n = sizeof r->head;
-  memcpy(r->head, head, n);
+  if (n) memcpy(r->head, head, n);
   r->n = n;
   r->rest = rest;
   cookie_io_functions_t io = {replay_read, NULL, NULL, replay_close};
   FILE *f = fopencookie(r, "r", io);
   if (!f) free(r);
+  return f;
+}
+
+/* ---- a FILE* that reads another and keeps a copy of what it gave */
+typedef struct tee {
+  FILE *src;
+  pcol_tee *t;
+} tee;
+
+static ssize_t tee_read(void *c, char *buf, size_t size) {
+  tee *e = c;
+  if (e->t->rc) return -1;
+  size_t k = fread(buf, 1, size, e->src);
+  if (k == 0 && ferror(e->src)) return -1;
+  if (k && !e->t->off && (e->t->rc = pcol_input_append(e->t->copy, buf, k, e->t->name, &e->t->err))) return -1;
+  return (ssize_t)k;
+}
+static int tee_close(void *c) {
+  free(c);
+  return 0;
+}
+
+FILE *pcol_tee_stream(FILE *src, pcol_tee *t) {
+  tee *e = calloc(1, sizeof *e);
+  if (!e) return NULL;
+  e->src = src;
+  e->t = t;
+  cookie_io_functions_t io = {tee_read, NULL, NULL, tee_close};
+  FILE *f = fopencookie(e, "r", io);
+  if (!f) free(e);
   return f;
 }
 

@@ -6,9 +6,25 @@
 #include "pcol.h"
 #include <stdio.h>
 
-/* A stream that yields head[0..n) and then the rest of `rest`. */
-
+/* A stream that yields head[0..n) (copied: any n) and then the rest of
+ * `rest`; closing it leaves rest open. */
 FILE *pcol_replay_stream(const void *head, size_t n, FILE *rest);
+/* A stream that reads `src` and appends every byte it gives to *t->copy
+ * (read_all.h), until t->off is set: pass 1 of an input read twice that
+ * cannot seek back keeps the bytes as they came (a .pb.gz stays
+ * compressed), and pass 2 reads the copy.  Closing it leaves src open.  A
+ * failed append ends the stream with a read error and leaves the append's
+ * error in t->rc and t->err (the caller owns *t, which must outlive the
+ * stream).  NULL: out of memory. */
+struct pcol_input;
+typedef struct pcol_tee {
+  struct pcol_input *copy;
+  const char *name;
+  int off; /* pass bytes on without copying them */
+  int rc;
+  pcol_error err;
+} pcol_tee;
+FILE *pcol_tee_stream(FILE *src, pcol_tee *t);
 /* A stream that ends after `cap` bytes of `in` (the caller owns *k, which
  * must outlive the stream); k->over is set when `in` had more.  Line readers
  * use it so that one endless line cannot be buffered past the input cap. */

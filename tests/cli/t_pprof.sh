@@ -32,6 +32,22 @@ n2=$($PCOL cat "$tmp/d2.pcol" --table samples | tail -n +2 | wc -l)
 [ "$n1" = "$n2" ] || fail "samples $n2, want $n1"
 cmp <($PCOL cat "$tmp/d2.pcol" --table sample_values) \
     <($PCOL cat "$tmp/d4.pcol" --table sample_values) || fail "stdin pack differs"
+# a compressed pipe whose message is past the 1 MiB window: read twice, the
+# second time from a copy of its compressed bytes (pprof_import.c), and a
+# truncated one refused as from a file
+big=$TD/pprof/go-cpu-large.pb.gz
+if [ -f "$big" ]; then
+  $PCOL pack "$big" -o "$tmp/big-file.pcol" || fail "pack $big"
+  cat "$big" | $PCOL pack - -o "$tmp/big-pipe.pcol" || fail "pack $big from a pipe"
+  for t in samples sample_values stacks locations location_lines functions mappings; do
+    cmp -s <($PCOL cat "$tmp/big-file.pcol" --table $t) <($PCOL cat "$tmp/big-pipe.pcol" --table $t) ||
+      fail "$big from a pipe: table $t differs from the file's"
+  done
+  head -c 600000 "$big" > "$tmp/trunc.pb.gz"
+  e1=$($PCOL pack "$tmp/trunc.pb.gz" -o "$tmp/t.pcol" 2>&1) && fail "truncated gzip accepted"
+  e2=$(cat "$tmp/trunc.pb.gz" | $PCOL pack - -o "$tmp/t.pcol" 2>&1) && fail "truncated gzip accepted from a pipe"
+  [ "${e1#*trunc.pb.gz: }" = "${e2#*<stdin>: }" ] || fail "truncated gzip: '$e2' from a pipe, '$e1' from a file"
+fi
 
 # export is stable: pprof -> pcol -> pprof gives the same bytes again
 $PCOL unpack "$tmp/d3.pcol" --to pprof --no-gzip -o "$tmp/again.pb" || fail "unpack again"

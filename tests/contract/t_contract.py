@@ -13,7 +13,8 @@ must be read from it, or a project fixture):
              blanks, digits and non-ASCII intact, with their sample counts
   names      the frames gen.py names appear in `top`; no name is empty or
              says "undefined"
-  wrapped    the file gzip- and zstd-compressed gives the same `top`
+  wrapped    the file gzip- and zstd-compressed gives the same `top`,
+             read from a file and from a pipe (standard input)
   refusal    a damaged copy exits 1 naming the file, and no other format
   exports    every export (`unpack --to T`) reads back, detected as T, with
              the default value's total where T keeps it (pprof, OTLP,
@@ -47,8 +48,8 @@ def fail(fmt, check, what):
     failures.append("%s: %s: %s" % (fmt, check, what))
 
 
-def run(*args, ok=True):
-    p = subprocess.run([PCOL] + list(args), capture_output=True)
+def run(*args, ok=True, stdin=None):
+    p = subprocess.run([PCOL] + list(args), capture_output=True, input=stdin)
     if ok and p.returncode != 0:
         raise RuntimeError("pcol %s: exit %d: %s" % (" ".join(args), p.returncode, p.stderr.decode(errors="replace")[:300]))
     return p
@@ -163,6 +164,14 @@ def check(row, tmp):
         got = json.loads(p.stdout)
         if got["rows"] != plain["rows"] or got["total"] != plain["total"]:
             fail(fmt, "wrapped", "%s: top differs from the plain file's" % wrap)
+        p = run("top", "-", "--node-fraction", "0", "--format", "json", ok=False,
+                stdin=open(w, "rb").read())
+        if p.returncode:
+            fail(fmt, "wrapped", "%s from a pipe: exit %d: %s" % (wrap, p.returncode, p.stderr.decode(errors="replace").strip()[:200]))
+            continue
+        got = json.loads(p.stdout)
+        if got["rows"] != plain["rows"] or got["total"] != plain["total"]:
+            fail(fmt, "wrapped", "%s from a pipe: top differs from the plain file's" % wrap)
 
     # refusals name the file, and never a format the file is not
     others = [v for k, v in SAYS.items() if k != fmt and v.lower() not in SAYS[fmt].lower()]

@@ -17,8 +17,9 @@
  *    each sample only checked, the way protobuf-c would have read it, so a
  *    malformed message is refused before anything is built;
  *  - pass 2 reads the message again (the stream seeked back to where it
- *    started; a stream that cannot seek, a pipe, was copied as pass 1 read
- *    it: read_all.c, past 64 MiB an unlinked temporary file) and decodes
+ *    started; a stream that cannot seek, a pipe, had its bytes copied as
+ *    pass 1 read them, still compressed: read_all.c, past 64 MiB an
+ *    unlinked temporary file) and decodes
  *    each sample into reused buffers, checks it and adds it to the builder,
  *    one at a time.
  * The checks are google/pprof's CheckValid ones, in the same order as when
@@ -36,9 +37,9 @@
 #include "buf.h"      /* pcol_buf_free, pcol_buf, pcol_buf_reserve, ... */
 #include "hash.h"     /* pcol_hash2 */
 #include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */
-#include "read_all.h" /* pcol_input_done, pcol_input, pcol_input_append, ... */
+#include "read_all.h" /* pcol_input_done, pcol_input, pcol_input_stream, ... */
 #include "instream.h" /* pcol_instream, pcol_compression, pcol_input_cap, ... */
-#include "stream.h"   /* pcol_replay_stream */
+#include "stream.h"   /* pcol_replay_stream, pcol_tee_stream */
 #include "pb_wire.h"
 #include "pprof.h"
 #include <errno.h>
@@ -113,8 +114,10 @@ const char *pcol_pprof_legacy_kind(const uint8_t *p, size_t n) {
  * stands, inflated when it starts as gzip or zstd does (lib/core/instream.c,
  * under the inflate cap), else read raw under the input cap.  Pass 2 seeks
  * `in` back (a file) and reads it again; a stream that cannot seek (a pipe,
- * standard input) is copied as pass 1 reads it (read_all.c: past 64 MiB
- * an unlinked temporary file, mapped) and pass 2 reads the copy. */
+ * standard input) has its bytes copied as pass 1 reads them, before they
+ * are inflated (pcol_tee_stream; read_all.c: past 64 MiB an unlinked
+ * temporary file, mapped), and pass 2 reads and inflates the copy: the
+ * temporary disk is the .pb.gz's size, not the message's. */
 size_t pcol_pprof_window = (size_t)1 << 20;
 
 typedef struct psrc {
@@ -126,6 +129,8 @@ typedef struct psrc {
   pcol_instream *o; /* inflating rs (kind != 0) */
   FILE *s;          /* what is read: o's stream, or rs */
   int kind;         /* PCOL_COMP_* */
+  pcol_tee *tee;    /* pass 1 of an input that cannot seek: rs keeps a copy */
+  FILE *teed;       /* then: the replay stream rs copies */
 } psrc;
 
 static int src_open(psrc *s, pcol_error *err) {
@@ -136,12 +141,18 @@ static int src_open(psrc *s, pcol_error *err) {
   s->kind = pcol_compression(h, n);
   if (!(s->s = s->rs = pcol_replay_stream(h, n, s->in)))
     return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", s->name);
+  if (s->tee) { /* the raw bytes, so a .pb.gz is kept compressed */
+    s->teed = s->rs;
+    if (!(s->s = s->rs = pcol_tee_stream(s->teed, s->tee)))
+      return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", s->name);
+  }
   if (!s->kind) return PCOL_OK;
   return pcol_instream_open(&s->o, s->rs, s->name, s->opt, &s->s, err);
 }
 
 /* Ends a read whose result is rc: the inflating stream's own error (bad or
- * truncated data, the cap) wins, as when the input was inflated whole first. */
+ * truncated data, the cap) wins, as when the input was inflated whole first;
+ * the copy's (no room for it) wins over the read error it caused. */
 static int src_close(psrc *s, int rc, pcol_error *err) {
   if (s->o) {
     int orc = pcol_instream_finish(s->o, rc, err);
@@ -149,19 +160,23 @@ static int src_close(psrc *s, int rc, pcol_error *err) {
     pcol_instream_free(s->o);
   }
   if (s->rs) fclose(s->rs);
+  if (s->teed) fclose(s->teed);
+  if (s->tee && s->tee->rc) {
+    rc = s->tee->rc;
+    if (err) *err = s->tee->err;
+  }
   s->o = NULL;
-  s->rs = s->s = NULL;
+  s->rs = s->s = s->teed = NULL;
   return rc;
 }
 
 /* A window over the message: buf[lo..hi) is at byte offset base + lo. */
 typedef struct feed {
   psrc *src;        /* NULL: the whole message is in `mem` */
-  pcol_input *copy; /* pass 1 of a stream read once: what it read is kept here */
-  pcol_input *mem;  /* pass 2 from that copy */
+  pcol_input *mem;  /* the message, whole in the window pass 1 left */
   uint8_t *buf;
   size_t cap, lo, hi, last;
-  uint64_t base, copied; /* copied: the bytes in *copy */
+  uint64_t base;
   int eof, rc;      /* rc: the stream's failure (FEED_ERR) */
   uint8_t head[24]; /* the first bytes: a legacy format is told by them */
   size_t nhead;
@@ -169,10 +184,9 @@ typedef struct feed {
 
 enum { FEED_END = 1, FEED_ERR = -10 };
 
-static void feed_init(feed *fd, psrc *src, pcol_input *copy, pcol_input *mem) {
+static void feed_init(feed *fd, psrc *src, pcol_input *mem) {
   memset(fd, 0, sizeof *fd);
   fd->src = src;
-  fd->copy = copy;
   fd->mem = mem;
   if (mem) {
     fd->buf = (uint8_t *)(uintptr_t)mem->data;
@@ -186,15 +200,6 @@ static void feed_free(feed *fd) {
 }
 static uint64_t feed_total(const feed *fd) { return fd->base + fd->hi; }
 
-/* The bytes read and not yet in the copy (pass 1 of a stream read once),
- * before the window lets them go. */
-static int feed_copy(feed *fd, pcol_error *err) {
-  if (!fd->copy || fd->base + fd->hi == fd->copied) return PCOL_OK;
-  size_t from = (size_t)(fd->copied - fd->base);
-  fd->copied = fd->base + fd->hi;
-  return pcol_input_append(fd->copy, fd->buf + from, fd->hi - from, fd->src->name, err);
-}
-
 /* More of the message after buf[lo..hi): the window doubles while nothing
  * has left it, up to pcol_pprof_window (so a message up to that size ends
  * whole in it: read once), and when a field does not fit; else
@@ -204,8 +209,6 @@ static int feed_fill(feed *fd, pcol_error *err) {
   size_t most = pcol_pprof_window ? pcol_pprof_window : 1;
   if (fd->eof) return 0;
   if (fd->lo && !(fd->base == 0 && fd->cap < most)) {
-    int rc = feed_copy(fd, err);
-    if (rc) return rc;
     memmove(fd->buf, fd->buf + fd->lo, fd->hi - fd->lo);
     fd->base += fd->lo;
     fd->hi -= fd->lo;
@@ -258,7 +261,6 @@ static int feed_next(feed *fd, pcol_pb_field *f, pcol_error *err) {
 /* The rest of the stream, read for its own errors (the caps, bad data):
  * PCOL_OK or FEED_ERR. */
 static int feed_drain(feed *fd, pcol_error *err) {
-  fd->copy = NULL;
   while (!fd->eof) {
     fd->lo = fd->hi;
     if ((fd->rc = feed_fill(fd, err))) return FEED_ERR;
@@ -1027,15 +1029,20 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
                       const pcol_import_options *opt, pcol_error *err) {
   if (!b || !in) return pcol_error_set(err, PCOL_EINVAL, "pcol_import_pprof: NULL argument");
   if (!name) name = "<pprof>";
-  psrc src = {in, opt, name, ftello(in), NULL, NULL, NULL, 0};
-  if (src.start < 0) src.start = -1;
-  pcol_input copy;
+  psrc src = {in, opt, name, ftello(in), NULL, NULL, NULL, 0, NULL, NULL};
+  pcol_input copy; /* pass 1's bytes as they came, when in cannot seek back */
   memset(&copy, 0, sizeof copy);
+  pcol_tee tee = {&copy, name, 0, 0, {0}};
+  FILE *again = NULL; /* pass 2's stream over the copy */
+  if (src.start < 0) {
+    src.start = -1;
+    src.tee = &tee;
+  }
   int rc = src_open(&src, err);
   if (rc) return src_close(&src, rc, err);
   int gz = src.kind != 0, srcerr = 0;
   feed fd;
-  feed_init(&fd, &src, src.start < 0 ? &copy : NULL, NULL);
+  feed_init(&fd, &src, NULL);
   prof p;
   pcol_buf strs = {0};
   rc = pass1(&fd, name, gz, &p, &strs, &srcerr, err);
@@ -1057,34 +1064,39 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
     whole.data = kept = fd.buf;
     whole.len = fd.hi;
     fd.buf = NULL;
-  } else if (!rc && src.start < 0) {
-    rc = feed_copy(&fd, err); /* the window's last bytes */
   }
   feed_free(&fd);
   rc = src_close(&src, rc, err);
   if (!rc && n1 == 0)
     rc = pcol_error_set(err, PCOL_ECORRUPT, "%s: empty profile (%s stream inflates to 0 bytes)", name,
                         pcol_compression_name(src.kind));
-  /* pass 2's stream: the window, the input again, or the copy pass 1 made */
+  /* pass 2's stream: the window, the input again, or the copy pass 1 made
+   * of its bytes as they came (compressed, inflated again as it is read) */
+  src.tee = NULL;
   if (!rc && kept) {
     pcol_input_free(&copy);
-    feed_init(&fd, NULL, NULL, &whole);
+    feed_init(&fd, NULL, &whole);
   } else if (!rc && src.start < 0) {
     rc = pcol_input_seal(&copy, name, err);
-    feed_init(&fd, NULL, NULL, &copy);
+    if (!rc && !(src.in = again = pcol_input_stream(&copy)))
+      rc = pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
+    if (!rc) rc = src_open(&src, err);
+    feed_init(&fd, &src, NULL);
   } else if (!rc) {
     if (fseeko(in, src.start, SEEK_SET) != 0)
       rc = pcol_error_set(err, PCOL_EIO, "%s: cannot read the input a second time: %s", name,
                           strerror(errno));
     if (!rc) rc = src_open(&src, err);
-    feed_init(&fd, &src, NULL, NULL);
+    feed_init(&fd, &src, NULL);
   }
   if (rc) {
     prof_free(&p);
     pcol_buf_free(&strs);
-    pcol_input_free(&copy);
     free(kept);
-    return src_close(&src, rc, err);
+    rc = src_close(&src, rc, err);
+    if (again) fclose(again);
+    pcol_input_free(&copy);
+    return rc;
   }
   /* (no bytes at all when every string is empty: strs.data is NULL, found by fuzz_pprof) */
   for (size_t i = 0; i < p.n_string_table; i++)
@@ -1121,6 +1133,8 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   pcol_buf_free(&strs);
   feed_free(&fd);
   free(kept);
+  rc = src_close(&src, rc, err);
+  if (again) fclose(again);
   pcol_input_free(&copy);
-  return src_close(&src, rc, err);
+  return rc;
 }
