@@ -47,6 +47,7 @@ if [ -f "$big" ]; then
   e1=$($PCOL pack "$tmp/trunc.pb.gz" -o "$tmp/t.pcol" 2>&1) && fail "truncated gzip accepted"
   e2=$(cat "$tmp/trunc.pb.gz" | $PCOL pack - -o "$tmp/t.pcol" 2>&1) && fail "truncated gzip accepted from a pipe"
   [ "${e1#*trunc.pb.gz: }" = "${e2#*<stdin>: }" ] || fail "truncated gzip: '$e2' from a pipe, '$e1' from a file"
+  case $e2 in "pcol pack: <stdin>: truncated"*) ;; *) fail "a pipe's refusal names it once, as <stdin>: $e2" ;; esac
 fi
 
 # export is stable: pprof -> pcol -> pprof gives the same bytes again
