@@ -215,9 +215,18 @@ static int put_mem(void *ctx, const void *d, size_t n) {
   return pcol_buf_append((pcol_buf *)ctx, d, n) != PCOL_OK;
 }
 
+/* A zstd file stores a column's encoded form raw (read in place, nothing
+ * inflated) when it is at most this many bytes larger than the column's
+ * smallest zstd frame: a constant or count-only column (samples' value
+ * offsets, values of a profile that counts samples) is 32-56 bytes
+ * encoded, and its frame 25-35 bytes that inflate to MBs. */
+#define PCOL_RAW_ENCODED_SLACK 64
+
 /* Format 1.3 under zstd: e's encoded bytes (*plan), compressed at level
- * into *out (out->data NULL when e is not smaller encoded, or zstd does
- * not shrink it).  The caller compares it with the transforms' frame. */
+ * into *out (out->data NULL when e is not smaller encoded); when zstd does
+ * not shrink them, or they are at most PCOL_RAW_ENCODED_SLACK bytes larger
+ * than their frame, *out is the encoded bytes themselves, codec raw.  The
+ * caller compares it with the transforms' frame. */
 static int encode_zstd(plan *p, plan_entry *e, int level, pcol_encoded *out, pcol_enc_plan *ep,
                        pcol_error *err) {
   memset(out, 0, sizeof *out);
@@ -232,6 +241,11 @@ static int encode_zstd(plan *p, plan_entry *e, int level, pcol_encoded *out, pco
   if (!rc && pcol_section_encode(PCOL_CODEC_ZSTD, level, 0, bytes.data, bytes.len, bytes.len,
                                  PCOL_TYPE_BYTES, out))
     rc = PCOL_ENOMEM;
+  if (!rc && (!out->data || bytes.len <= out->size + PCOL_RAW_ENCODED_SLACK)) { /* raw */
+    free(out->data);
+    out->data = bytes.data, out->size = bytes.len, out->codec = PCOL_CODEC_RAW;
+    bytes.data = NULL;
+  }
   pcol_buf_free(&bytes);
   return rc ? pcol_error_set(err, rc, "out of memory") : PCOL_OK;
 }
@@ -269,6 +283,19 @@ static int compress_entry(plan_entry *e, const pcol_buf *buf, int codec, int lev
   e->data = enc.data;
   e->stored_size = enc.size;
   return PCOL_OK;
+}
+
+/* Whether the sections planned so far keep a table of `rows` within the
+ * row budget of spec.md §8.1 (D5, in a compact file: floor(rows / 32768)
+ * <= file_size + 16), whatever follows: a column stored raw and encoded
+ * may hold millions of rows in 32 bytes, and must not be the one that
+ * pays for them (a zstd frame or a plain column holds at most 32768 bytes
+ * a stored byte, so they always pay).  The entry being planned, the last,
+ * is not counted. */
+static int rows_paid(const plan *p, uint64_t rows) {
+  uint64_t bytes = PCOL_HEADER_SIZE;
+  for (size_t i = 0; i + 1 < p->n; i++) bytes += p->e[i].column ? p->e[i].stored_size : 0;
+  return rows / 32768 <= bytes;
 }
 
 /* One row-count entry per table with rows, then one entry per stored column,
@@ -360,7 +387,13 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
         if (!zr) zr = compress_entry(e, ik || e->spilled ? &tmp : buf, codec, level, tf, err);
         if (e->spilled) pcol_b_col_unmap(map, maplen);
         else pcol_buf_free(&tmp);
-        if (!zr && encz.data && encz.size < e->stored_size) {
+        /* the encoded form wins when smaller; stored raw (read in place),
+         * also when up to PCOL_RAW_ENCODED_SLACK bytes larger, if the bytes
+         * before it pay for its rows */
+        if (!zr && encz.data &&
+            (encz.size < e->stored_size ||
+             (encz.codec == PCOL_CODEC_RAW && encz.size <= e->stored_size + PCOL_RAW_ENCODED_SLACK)) &&
+            (encz.codec != PCOL_CODEC_RAW || rows_paid(p, bt->rows))) {
           free(e->owned); /* the transforms' frame, larger */
           e->owned = encz.data, e->data = encz.data, encz.data = NULL;
           e->codec = encz.codec, e->transform = PCOL_TRANSFORM_ENCODED;
