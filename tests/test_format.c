@@ -256,7 +256,7 @@ Test(format, format_version_1_2_is_plain_1_0_with_identical_views) {
   int v12, tf;
   cr_assert_eq(round_trip(&o, PCOL_CODEC_LZ4, &v12, &tf), 0, "nothing compressed");
   cr_assert(!v12 && !tf, "a 1.0 file without transforms");
-  pcol_write_options bad = {.format_version = 4};
+  pcol_write_options bad = {.format_version = 5};
   pcol_builder *b = rich_profile();
   void *mem = NULL;
   size_t len;
@@ -522,7 +522,7 @@ Test(format, unknown_incompat_flag_is_refused_compat_flag_ignored) {
   fix_header_crc(p);
   cr_assert_eq(pcol_open_buffer(p, len, NULL, &f, &err), 0, "%s", err.message);
   pcol_close(f);
-  p[16] = 0x08; /* incompat bit 3 (bits 0-2 are format 1.1's, 1.2's and 1.3's, known) */
+  p[16] = 0x10; /* incompat bit 4 (bits 0-3 are format 1.1-1.4's, known) */
   fix_header_crc(p);
   cr_assert_eq(pcol_open_buffer(p, len, NULL, &f, &err), PCOL_EUNSUPPORTED);
   free(p);
