@@ -334,7 +334,7 @@ typedef int (*fz_importer)(pcol_builder *, FILE *, const char *, const pcol_impo
 /* codec: 0 raw (format 1.0 layout), 1 LZ4, 2 zstd with transforms, compact
  * (format 1.2; level 1, fast), 3 raw with encoded columns (format 1.3, the
  * default writer's), 4 zstd as `pack --compress zstd` writes it (format 1.4:
- * samples columns of >= 131072 rows in zstd blocks; level 1) */
+ * samples columns of >= 65536 rows in zstd blocks; level 1) */
 #define FZ_WRITE_OPTIONS(codec)                                                            \
   {.compress_lz4 = (codec) == 1, .compress_zstd = (codec) == 2 || (codec) == 4,            \
    .zstd_level = 1, .format_version = (codec) == 3 ? 3 : (codec) == 4 ? 4 : 2}

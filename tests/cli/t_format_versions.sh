@@ -29,7 +29,7 @@ for w in '' '--from 1 --to 2'; do
   [ "$("$P" top "$T/c.pcol" $w | tail -n +2)" = "$("$P" top "$T/r.pcol" $w | tail -n +2)" ] ||
     fail "$F: top $w of the zstd file differs"
 done
-# issue 43, format 1.4: --compress zstd stores samples columns of >= 2 x 64 Ki
+# issue 43, format 1.4: --compress zstd stores samples columns of >= 2 x 32 Ki
 # rows in zstd blocks (spec.md §4.2); every view and top, whole and in a time
 # range, equals the uncompressed file's, and a time range inflates only some
 # blocks (PCOL_DEBUG=inflate counts the bytes zstd inflated); --format-version
