@@ -28,6 +28,11 @@
  * (flag PCOL_TRANSFORM_ENCODED): lanes of frame-of-reference codes, read
  * in place.  Set only together with bit 1.  Older readers refuse it. */
 #define PCOL_INCOMPAT_ENCODED_1_3 UINT64_C(0x4)
+/* incompat bit 3, format 1.4 (spec.md §4.2, §9): sections may use codec
+ * PCOL_CODEC_ZSTD_BLOCKS, a column in independent zstd frames of a fixed
+ * number of rows, so that a range of rows inflates only its blocks.
+ * Older readers refuse it. */
+#define PCOL_INCOMPAT_BLOCKS_1_4 UINT64_C(0x8)
 #define PCOL_HDR_COMPAT 24         /* u64, flags a reader may ignore */
 #define PCOL_HDR_FILE_SIZE 32      /* u64 */
 #define PCOL_HDR_DIR_OFFSET 40     /* u64 */
@@ -57,6 +62,11 @@
 #define PCOL_CODEC_RAW 0
 #define PCOL_CODEC_LZ4 1
 #define PCOL_CODEC_ZSTD 2          /* format 1.1: one zstd frame */
+/* format 1.4 (spec.md §4.2): a block table, then one zstd frame a block of
+ * block_rows elements (the last one shorter), each transformed on its own */
+#define PCOL_CODEC_ZSTD_BLOCKS 3
+#define PCOL_BLOCKS_HEADER 8       /* u32 nblocks, u32 block_rows */
+#define PCOL_BLOCKS_END 8          /* then nblocks u64 block ends, from the section's start */
 /* Column transforms (format 1.1; row-relative 1.2), bits of the directory
  * entry's flags, undone after the codec: split first, then delta or
  * row-relative (spec.md §4). */

@@ -333,10 +333,11 @@ typedef int (*fz_importer)(pcol_builder *, FILE *, const char *, const pcol_impo
 /* Write, reopen, validate: what an import that succeeded must give. */
 /* codec: 0 raw (format 1.0 layout), 1 LZ4, 2 zstd with transforms, compact
  * (format 1.2; level 1, fast), 3 raw with encoded columns (format 1.3, the
- * default writer's) */
+ * default writer's), 4 zstd as `pack --compress zstd` writes it (format 1.4:
+ * samples columns of >= 65536 rows in zstd blocks; level 1) */
 #define FZ_WRITE_OPTIONS(codec)                                                            \
-  {.compress_lz4 = (codec) == 1, .compress_zstd = (codec) == 2, .zstd_level = 1,           \
-   .format_version = (codec) == 3 ? 3 : 2}
+  {.compress_lz4 = (codec) == 1, .compress_zstd = (codec) == 2 || (codec) == 4,            \
+   .zstd_level = 1, .format_version = (codec) == 3 ? 3 : (codec) == 4 ? 4 : 2}
 static inline void fz_check_builder(pcol_builder *b, int codec) {
   pcol_error err = {0};
   pcol_write_options wo = FZ_WRITE_OPTIONS(codec);
@@ -461,6 +462,13 @@ static const char *const fz_collapsed_seeds[] = {
     "noweight\n;leading 1\ntrailing; 1\n",
 };
 #define FZ_NCOLLAPSED (sizeof fz_collapsed_seeds / sizeof fz_collapsed_seeds[0])
+
+/* pcol_select_iter's callback that counts the selected rows in *(uint64_t *)ctx */
+static inline int fz_count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  (void)row, (void)num, (void)den;
+  ++*(uint64_t *)ctx;
+  return 0;
+}
 
 /* A synthetic file in malloc'd memory (free() it). */
 static inline int fz_make_file(uint32_t nsamples, int codec, void **mem, size_t *len) {

@@ -89,7 +89,7 @@ typedef int pcol_status;
 #define PCOL_VERSION_STRING "0.2.0"
 /* The on-disk format this library writes (spec.md). */
 #define PCOL_FORMAT_MAJOR 1
-#define PCOL_FORMAT_MINOR 3
+#define PCOL_FORMAT_MINOR 4
 
 /* ================================================== level 1: core (lib/core)
  * Read, validate, build and write pcol files; sample selection. */
@@ -310,7 +310,7 @@ PCOL_API uint64_t pcol_input_bytes(const pcol_file *f);
  * offset and decoded_size computed, crc 0). */
 typedef struct pcol_section_info {
   uint16_t table, column;
-  uint8_t type, codec;  /* codec: 0 raw, 1 LZ4, 2 zstd (format 1.1) */
+  uint8_t type, codec;  /* codec: 0 raw, 1 LZ4, 2 zstd (format 1.1), 3 zstd blocks (1.4) */
   uint16_t transform;   /* transform bits: 1 delta, 2 byte-stream split (1.1), 4 row-relative (1.2),
                          * 8 encoded (1.3) */
   uint64_t offset, stored_size, decoded_size, count;
@@ -635,16 +635,19 @@ typedef struct pcol_write_options {
    * untouched.  Costs a second pass over the file (and, for path "-", the
    * whole file in memory first). */
   bool validate;
-  /* The format minor version to write: 3 (also 0, the default): columns
+  /* The format minor version to write: 3: columns
    * encoded in their narrowest form read in place (format 1.3, spec.md
    * §4.1), in a compact directory, with the per-source summary (§6.10:
    * table source_summary, source_value_types' totals) that makes `pcol
    * info` O(1); 2: the files of format 1.0-1.2 byte for byte as earlier
-   * writers made them, for older readers (`--format-version 1.2`).  Other
-   * values: PCOL_EINVAL. */
+   * writers made them, for older readers (`--format-version 1.2`); 4 (also
+   * 0, the default): 3, and with compress_zstd the large columns of samples
+   * in zstd blocks (format 1.4, spec.md §4.2), so that a time range inflates
+   * only its blocks; 3 keeps them one zstd frame (`--format-version 1.3`).
+   * Other values: PCOL_EINVAL. */
   uint16_t format_version;
 } pcol_write_options;
-#define PCOL_WRITE_FORMAT_DEFAULT 3
+#define PCOL_WRITE_FORMAT_DEFAULT 4
 #define PCOL_ZSTD_DEFAULT_LEVEL 9 /* go-cpu-large: 0.65x the .pb.gz in 1.2 s; 19 gives 0.60x in 8x the time */
 #define PCOL_ZSTD_SMALL_LEVEL 19  /* a section of 1 MiB takes ~0.1-0.3 s at 19 */
 #define PCOL_ZSTD_SMALL_BYTES ((uint64_t)1 << 20)

@@ -137,8 +137,8 @@ static void check_case(const mcase *c) {
   }
   /* the messages spec.md §9 quotes (counted: a renamed file must not
    * silently skip its check) */
-  if (!strcmp(c->name, "h6-incompat-bit-3")) {
-    cr_assert(strstr(err.message, "incompatible feature flags 0x8 this reader does not know"), "%s",
+  if (!strcmp(c->name, "h6-incompat-bit-4")) {
+    cr_assert(strstr(err.message, "incompatible feature flags 0x10 this reader does not know"), "%s",
               err.message);
     quoted_messages++;
   }
@@ -149,6 +149,9 @@ static void check_case(const mcase *c) {
   if (!strcmp(c->name, "d6-codec-2") || !strcmp(c->name, "d6-zstd-without-flag"))
     cr_assert(strstr(err.message, "uses codec 2 (zstd, format 1.1) but the header does not set "
                                   "incompat flag 0x1"), "%s", err.message);
+  else if (!strncmp(c->name, "d6-codec-3", 10))
+    cr_assert(strstr(err.message, "uses codec 3 (zstd blocks, format 1.4) but the header does not "
+                                  "set incompat flag 0x8"), "%s", err.message);
   else if (!strncmp(c->name, "d6-codec", 8))
     cr_assert(strstr(err.message, "unknown codec"), "%s", err.message);
   /* whatever the verdict: reading without validation, validating, and

@@ -70,6 +70,60 @@ static uint8_t *make(uint32_t nsamples, int lz4, size_t *len) {
   return mem;
 }
 
+/* ------------------------------------- zstd blocks (format 1.4, §4.2) */
+
+/* Every byte of each zstd-blocks section's block table and of its first
+ * frame's header changed, the checksums recomputed (an attacker): nothing
+ * crashes when read without validation (fz_walk) or by a time range (which
+ * decodes single blocks), and a changed table is refused by open or by
+ * full validation (D17, U13). */
+static int range_count(pcol_file *f, uint64_t *n) {
+  pcol_select sel = {0};
+  sel.source_id = 1, sel.has_from = sel.has_to = true;
+  sel.from_ns = 1000000000000, sel.to_ns = 1030000000000;
+  *n = 0;
+  return pcol_select_iter(f, &sel, fz_count_row, n, NULL);
+}
+Test(corrupt, zstd_blocks_table_and_frame_headers, .timeout = 600) {
+  pcol_error err = {0};
+  void *mem = NULL;
+  size_t len = 0;
+  cr_assert_eq(fz_make_file(140000, 4, &mem, &len), 0); /* zstd blocks (format 1.4) */
+  uint8_t *orig = mem, *p = malloc(len);
+  pcol_file *f = NULL;
+  cr_assert_eq(pcol_open_buffer(orig, len, NULL, &f, &err), 0, "%s", err.message);
+  uint64_t want;
+  cr_assert_eq(range_count(f, &want), 0);
+  cr_assert_gt(want, 1000);
+  size_t nblk = 0, missed = 0;
+  for (uint32_t i = 0; i < pcol_section_count(f); i++) {
+    pcol_section_info si;
+    cr_assert_eq(pcol_section_get(f, i, &si, NULL), PCOL_OK);
+    if (si.codec != 3) continue;
+    nblk++;
+    uint64_t table = 8 + 8 * (uint64_t)rd32(orig + si.offset), upto = table + 16;
+    for (uint64_t at = si.offset; at < si.offset + upto && at < si.offset + si.stored_size; at++)
+      for (int k = 0; k < 2; k++) {
+        memcpy(p, orig, len);
+        p[at] = k ? (uint8_t)(p[at] + 1) : (uint8_t)(p[at] ^ 0xff);
+        fix_checksums(p, len);
+        pcol_file *g = NULL;
+        if (pcol_open_buffer(p, len, NULL, &g, &err) == 0) {
+          uint64_t n;
+          (void)range_count(g, &n);
+          (void)fz_walk(g, 0);
+          pcol_close(g);
+        }
+        if (at < si.offset + table && !detected(p, len)) missed++;
+      }
+  }
+  pcol_close(f);
+  cr_assert_geq(nblk, 3, "the file has sections in zstd blocks");
+  cr_assert_eq(missed, 0, "%zu changes of a block table went undetected", missed);
+  free(p);
+  free(orig);
+}
+
 /* ------------------------------------------------- single-byte changes */
 static void every_byte(int lz4) {
   size_t len;

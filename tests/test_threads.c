@@ -123,6 +123,83 @@ Test(threads, lz4_file_lazy_decoding_races) { run(1, 0); }
 Test(threads, zstd_file_lazy_decoding_races) { run(2, 0); }
 Test(threads, lz4_file_after_full_validation) { run(1, 1); }
 
+/* Format 1.4: a zstd file whose samples columns are in zstd blocks
+ * (spec.md §4.2), decoded a block at a time by time ranges.  Threads count
+ * different time ranges at once (each decoding the blocks its binary search
+ * and rows touch) while others read every column whole; every count is the
+ * single-threaded one, and every digest too. */
+typedef struct blk_shared {
+  pcol_file *f;
+  pthread_barrier_t go;
+  uint64_t got[NTHREADS], dig[NTHREADS];
+  int rc[NTHREADS];
+} blk_shared;
+typedef struct blk_arg {
+  blk_shared *s;
+  int k;
+} blk_arg;
+
+/* samples in [k x 400 s, k x 400 s + 30 s) of source 1 (20 ms apart) */
+static int count_range(pcol_file *f, int k, uint64_t *n) {
+  pcol_select sel = {0};
+  sel.source_id = 1;
+  sel.has_from = sel.has_to = true;
+  sel.from_ns = (int64_t)k * 400000000000;
+  sel.to_ns = sel.from_ns + 30000000000;
+  *n = 0;
+  return pcol_select_iter(f, &sel, fz_count_row, n, NULL);
+}
+
+static void *blk_worker(void *p) {
+  blk_arg *a = p;
+  pthread_barrier_wait(&a->s->go);
+  a->s->rc[a->k] = a->k % 4 == 3 ? digest(a->s->f, a->k, &a->s->dig[a->k])
+                                 : count_range(a->s->f, a->k, &a->s->got[a->k]);
+  return NULL;
+}
+
+Test(threads, zstd_blocks_ranges_race) {
+  pcol_error err = {0};
+  void *mem = NULL;
+  size_t len = 0;
+  cr_assert_eq(fz_make_file(300000, 4, &mem, &len), 0); /* zstd blocks (format 1.4) */
+  pcol_file *f = NULL;
+  cr_assert_eq(pcol_open_buffer(mem, len, NULL, &f, &err), 0, "%s", err.message);
+  int blocked = 0;
+  for (uint32_t i = 0; i < pcol_section_count(f); i++) {
+    pcol_section_info si;
+    cr_assert_eq(pcol_section_get(f, i, &si, NULL), PCOL_OK);
+    blocked += si.codec == 3;
+  }
+  cr_assert_geq(blocked, 3, "the test needs sections in zstd blocks");
+  uint64_t want[NTHREADS], wdig = 0;
+  for (int k = 0; k < NTHREADS; k++) cr_assert_eq(count_range(f, k, &want[k]), 0);
+  cr_assert_eq(digest(f, 3, &wdig), 0);
+  pcol_close(f);
+  cr_assert_gt(want[1], 1000, "ranges hold samples");
+  for (int round = 0; round < 3; round++) {
+    blk_shared s = {0};
+    cr_assert_eq(pcol_open_buffer(mem, len, NULL, &s.f, &err), 0);
+    pthread_barrier_init(&s.go, NULL, NTHREADS);
+    pthread_t th[NTHREADS];
+    blk_arg args[NTHREADS];
+    for (int k = 0; k < NTHREADS; k++) {
+      args[k] = (blk_arg){&s, k};
+      cr_assert_eq(pthread_create(&th[k], NULL, blk_worker, &args[k]), 0);
+    }
+    for (int k = 0; k < NTHREADS; k++) pthread_join(th[k], NULL);
+    pthread_barrier_destroy(&s.go);
+    for (int k = 0; k < NTHREADS; k++) {
+      cr_assert_eq(s.rc[k], 0, "thread %d failed", k);
+      if (k % 4 == 3) cr_assert_eq(s.dig[k], wdig, "thread %d read different data", k);
+      else cr_assert_eq(s.got[k], want[k], "thread %d counted %llu, not %llu", k,
+                        (unsigned long long)s.got[k], (unsigned long long)want[k]);
+    }
+    pcol_close(s.f);
+  }
+  free(mem);
+}
+
 /* Many threads each opening the same path (mmap) and reading it. */
 static void *open_and_read(void *p) {
   const char *path = p;

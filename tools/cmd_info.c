@@ -266,7 +266,7 @@ int cmd_info(const cli_command *cmd, cli_args *a) {
      * row-relative (1.2), +e encoded (1.3: read in place, its lanes' bytes
      * as "decoded") */
     char codec[16];
-    snprintf(codec, sizeof codec, "%s%s%s%s%s%s", s.codec == 2 ? "zstd" : s.codec == 1 ? "lz4" : "raw",
+    snprintf(codec, sizeof codec, "%s%s%s%s%s%s", s.codec == 3 ? "zblk" : s.codec == 2 ? "zstd" : s.codec == 1 ? "lz4" : "raw",
              s.transform ? "+" : "", s.transform & 1 ? "d" : "", s.transform & 4 ? "r" : "",
              s.transform & 2 ? "s" : "", s.transform & 8 ? "e" : "");
     printf("  %-20s %-15s %-5s %-7s %12llu %12llu %12llu %10llu\n", tb, cb, type_name(s.type),

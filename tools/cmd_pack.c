@@ -8,7 +8,8 @@ const cli_opt opts_pack[] = {
     {"compress", 0, 1, "section compression: none (default: format 1.3's encoded columns, read in place), "
                        "lz4 (a format 1.0 file), or zstd[:LEVEL] (level 1-22; "
                        "default: 19 for sections up to 1 MiB, 9 above; per-column transforms and a "
-                       "compact directory: needs a format 1.2 reader). A pcol "
+                       "compact directory: needs a format 1.2 reader, 1.4 when large samples "
+                       "columns are in zstd blocks). A pcol "
                        "input is rewritten with the new codec, losslessly"},
     CLI_OPT_FORMAT_VERSION,
     CLI_OPT_NO_MMAP,

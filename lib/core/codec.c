@@ -13,6 +13,7 @@
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_corrupt */
 #include "schema.h"   /* pcol_type_width */
 #include "buf.h"      /* pcol_alloc_hot */
+#include "bytes.h"    /* pcol_rd32, pcol_rd64, pcol_wr32, pcol_wr64 */
 #include "codec.h"    /* pcol_transform_allowed, pcol_encoded, pcol_section_decode, ... */
 #include <lz4.h>
 #include <zstd.h>
@@ -264,21 +265,25 @@ int pcol_transform_allowed(unsigned transform, unsigned type) {
 /* a decoder writes every byte of its output (pcol_alloc_hot) */
 static void *alloc_written(size_t n) { return pcol_alloc_hot(n, 0); }
 
-int pcol_section_decode(const pcol_section_info *si, unsigned transform, const uint8_t *stored,
-                        void **out, pcol_error *err) {
+/* What zstd frames inflated, in this process (PCOL_DEBUG=inflate prints
+ * them when a file is closed: bench/tachyon_size.sh, t_format_versions). */
+static _Atomic uint64_t inflated_bytes, inflated_frames;
+void pcol_inflated(uint64_t *bytes, uint64_t *frames) {
+  *bytes = inflated_bytes;
+  *frames = inflated_frames;
+}
+
+/* pcol_section_decode into dec (decoded_size bytes, all written). */
+static int decode_into(const pcol_section_info *si, unsigned transform, const uint8_t *stored,
+                       uint8_t *dec, pcol_error *err) {
   uint64_t d = si->decoded_size;
-  uint8_t *dec = alloc_written(d ? d : 1), *tmp = NULL;
-  if (!dec)
-    return pcol_error_set(err, PCOL_ENOMEM, "out of memory decoding section at offset %llu",
-                          (unsigned long long)si->offset);
+  uint8_t *tmp = NULL;
   int split = (transform & PCOL_TRANSFORM_SPLIT) && d;
   /* the codec's output goes to dec, or to tmp when a split must be undone */
   uint8_t *codec_out = dec;
-  if (split && si->codec != PCOL_CODEC_RAW && !(codec_out = tmp = alloc_written(d))) {
-    free(dec);
+  if (split && si->codec != PCOL_CODEC_RAW && !(codec_out = tmp = alloc_written(d)))
     return pcol_error_set(err, PCOL_ENOMEM, "out of memory decoding section at offset %llu",
                           (unsigned long long)si->offset);
-  }
   const char *why = NULL;
   int rc = PCOL_OK;
   if (si->codec == PCOL_CODEC_LZ4) {
@@ -291,6 +296,8 @@ int pcol_section_decode(const pcol_section_info *si, unsigned transform, const u
       snprintf(m, sizeof m, "zstd section at offset %%llu (decoded size %%llu) %s", why);
       rc = pcol_corrupt(err, m, si->offset, d);
     }
+    inflated_bytes += d;
+    inflated_frames++;
   } else if (!split) {
     memcpy(dec, stored, d); /* raw with delta only (or realigned raw) */
   } else {
@@ -312,11 +319,88 @@ int pcol_section_decode(const pcol_section_info *si, unsigned transform, const u
       rc = pcol_corrupt(err, "row-relative section at offset %llu leaves its column's type at element %llu",
                         si->offset, bad);
   }
+  return rc;
+}
+
+static int blocks_decode_all(const pcol_section_info *si, const uint8_t *stored, uint8_t *dec,
+                             pcol_error *err);
+
+int pcol_section_decode(const pcol_section_info *si, unsigned transform, const uint8_t *stored,
+                        void **out, pcol_error *err) {
+  uint8_t *dec = alloc_written(si->decoded_size ? si->decoded_size : 1);
+  if (!dec)
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory decoding section at offset %llu",
+                          (unsigned long long)si->offset);
+  int rc = si->codec == PCOL_CODEC_ZSTD_BLOCKS ? blocks_decode_all(si, stored, dec, err)
+                                               : decode_into(si, transform, stored, dec, err);
   if (rc) {
     free(dec);
     return rc;
   }
   *out = dec;
+  return PCOL_OK;
+}
+
+/* ------------------------------------------------ zstd blocks (format 1.4) */
+
+/* Block b's stored bytes [*start, *end) (the table checked). */
+static void block_span(const uint8_t *stored, uint32_t n, uint32_t b, uint64_t *start,
+                       uint64_t *end) {
+  *start = b ? pcol_rd64(stored + PCOL_BLOCKS_HEADER + (uint64_t)(b - 1) * PCOL_BLOCKS_END)
+             : PCOL_BLOCKS_HEADER + (uint64_t)n * PCOL_BLOCKS_END;
+  *end = pcol_rd64(stored + PCOL_BLOCKS_HEADER + (uint64_t)b * PCOL_BLOCKS_END);
+}
+
+int pcol_blocks_check(const pcol_section_info *si, const uint8_t *stored, uint32_t *nblocks,
+                      uint32_t *block_rows, pcol_error *err) {
+  uint64_t size = si->stored_size, w = pcol_type_width((pcol_type)si->type);
+#define BAD(what, a) pcol_corrupt(err, "zstd-blocks section at offset %llu: " what, si->offset, a)
+  if (size < PCOL_BLOCKS_HEADER) return BAD("%llu bytes, shorter than its header", size);
+  uint32_t n = pcol_rd32(stored), rows = pcol_rd32(stored + 4);
+  if (rows == 0) return BAD("blocks of %llu rows", (uint64_t)rows);
+  if (si->count == 0 || n != (si->count - 1) / rows + 1)
+    return BAD("%llu blocks do not hold its elements in blocks of its rows", (uint64_t)n);
+  if ((size - PCOL_BLOCKS_HEADER) / PCOL_BLOCKS_END < n)
+    return BAD("block table of %llu blocks runs past its end", (uint64_t)n);
+  uint64_t start = PCOL_BLOCKS_HEADER + (uint64_t)n * PCOL_BLOCKS_END;
+  for (uint32_t b = 0; b < n; b++) {
+    uint64_t end = pcol_rd64(stored + PCOL_BLOCKS_HEADER + (uint64_t)b * PCOL_BLOCKS_END);
+    uint64_t brows = b + 1 < n ? rows : si->count - (uint64_t)b * rows;
+    if (end <= start || end > size)
+      return BAD("block %llu ends before it starts or past the section", (uint64_t)b);
+    /* a zstd frame expands at most 32768:1 (§4, D15): a bomb, refused now */
+    if (brows * w / 32768 > end - start)
+      return BAD("block %llu claims more decoded bytes than zstd can expand to", (uint64_t)b);
+    start = end;
+  }
+  if (start != size) return BAD("its blocks end at byte %llu, not at its end", start);
+#undef BAD
+  *nblocks = n;
+  *block_rows = rows;
+  return PCOL_OK;
+}
+
+int pcol_block_decode(const pcol_section_info *si, const uint8_t *stored, uint32_t nblocks,
+                      uint32_t block_rows, uint32_t b, uint8_t *dst, pcol_error *err) {
+  uint64_t start, end, brows = b + 1 < nblocks ? block_rows : si->count - (uint64_t)b * block_rows;
+  block_span(stored, nblocks, b, &start, &end);
+  pcol_section_info bi = *si;
+  bi.codec = PCOL_CODEC_ZSTD;
+  bi.offset = si->offset + start; /* messages name the block's frame */
+  bi.stored_size = end - start;
+  bi.count = brows;
+  bi.decoded_size = brows * pcol_type_width((pcol_type)si->type);
+  return decode_into(&bi, si->transform, stored + start, dst, err);
+}
+
+/* Every block of a zstd-blocks section, in order, into dec. */
+static int blocks_decode_all(const pcol_section_info *si, const uint8_t *stored, uint8_t *dec,
+                             pcol_error *err) {
+  uint32_t n, rows;
+  PCOL_RETURN_NOT_OK(pcol_blocks_check(si, stored, &n, &rows, err));
+  uint64_t step = (uint64_t)rows * pcol_type_width((pcol_type)si->type);
+  for (uint32_t b = 0; b < n; b++)
+    PCOL_RETURN_NOT_OK(pcol_block_decode(si, stored, n, rows, b, dec + b * step, err));
   return PCOL_OK;
 }
 
@@ -436,6 +520,56 @@ int pcol_section_encode(int codec, int level, unsigned allowed, const uint8_t *i
   out->data = c;
   out->size = k;
   out->codec = (uint8_t)codec;
+  out->transform = (uint16_t)t;
+  return PCOL_OK;
+}
+
+int pcol_section_encode_blocks(int level, unsigned allowed, const uint8_t *in, uint64_t count,
+                               pcol_type type, uint32_t block_rows, pcol_encoded *out) {
+  memset(out, 0, sizeof *out);
+  size_t w = pcol_type_width(type);
+  uint64_t n = count * w, nb = count ? (count - 1) / block_rows + 1 : 0;
+  if (!count || nb > UINT32_MAX) return PCOL_OK;
+  if (!level) level = n <= PCOL_ZSTD_SMALL_BYTES ? PCOL_ZSTD_SMALL_LEVEL : PCOL_ZSTD_DEFAULT_LEVEL;
+  unsigned t = 0;
+  PCOL_RETURN_NOT_OK(choose_transform(level, allowed, in, count, type, &t));
+  size_t bbytes = (size_t)block_rows * w, head = PCOL_BLOCKS_HEADER + (size_t)nb * PCOL_BLOCKS_END;
+  uint8_t *work = malloc(2 * bbytes), *c = NULL;
+  ZSTD_CCtx *cc = ZSTD_createCCtx();
+  pcol_buf o = {0};
+  int rc = !work || !cc || pcol_buf_reserve(&o, head) ? PCOL_ENOMEM : PCOL_OK;
+  size_t bound = ZSTD_compressBound(bbytes);
+  if (!rc && !(c = malloc(bound))) rc = PCOL_ENOMEM;
+  if (!rc) {
+    memset(o.data, 0, head);
+    o.len = head;
+    pcol_wr32(o.data, (uint32_t)nb);
+    pcol_wr32(o.data + 4, block_rows);
+  }
+  /* each block transformed alone (delta from 0, rows from 0), so that it
+   * decodes alone; a block where delta or row-relative does not fit makes
+   * the column try again without them */
+  for (uint64_t b = 0; !rc && b < nb; b++) {
+    uint64_t rows = b + 1 < nb ? block_rows : count - b * block_rows;
+    const uint8_t *src = in + b * bbytes;
+    if (t && !apply(t, src, work, work + bbytes, rows, type)) {
+      free(work), free(c), ZSTD_freeCCtx(cc), pcol_buf_free(&o);
+      return t & PCOL_TRANSFORM_SPLIT && t != PCOL_TRANSFORM_SPLIT
+                 ? pcol_section_encode_blocks(level, PCOL_TRANSFORM_SPLIT, in, count, type,
+                                              block_rows, out)
+                 : pcol_section_encode_blocks(level, 0, in, count, type, block_rows, out);
+    }
+    size_t k = ZSTD_compressCCtx(cc, c, bound, t ? work : src, (size_t)(rows * w), level);
+    if (ZSTD_isError(k)) rc = PCOL_ENOMEM;
+    else if (pcol_buf_append(&o, c, k)) rc = PCOL_ENOMEM;
+    else pcol_wr64(o.data + PCOL_BLOCKS_HEADER + b * PCOL_BLOCKS_END, o.len);
+  }
+  free(work), free(c), ZSTD_freeCCtx(cc);
+  if (rc || o.len >= n) { /* not smaller than raw: stays raw */
+    pcol_buf_free(&o);
+    return rc;
+  }
+  out->data = o.data, out->size = o.len, out->codec = PCOL_CODEC_ZSTD_BLOCKS;
   out->transform = (uint16_t)t;
   return PCOL_OK;
 }

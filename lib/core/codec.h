@@ -28,4 +28,22 @@ typedef struct pcol_encoded {
 int pcol_section_encode(int codec, int level, unsigned allowed, const uint8_t *in, uint64_t n,
                         uint64_t count, pcol_type type, pcol_encoded *out);
 
+/* Format 1.4 (spec.md §4.2).  The block table of a zstd-blocks section
+ * checked (called at open: sizes, order, bounds, the 32768:1 bound of each
+ * block), giving its blocks and rows a block; PCOL_ECORRUPT otherwise. */
+int pcol_blocks_check(const pcol_section_info *si, const uint8_t *stored, uint32_t *nblocks,
+                      uint32_t *block_rows, pcol_error *err);
+/* Block b of a checked zstd-blocks section decoded (its frame, then the
+ * section's transforms within the block) into dst, its rows x width bytes. */
+int pcol_block_decode(const pcol_section_info *si, const uint8_t *stored, uint32_t nblocks,
+                      uint32_t block_rows, uint32_t b, uint8_t *dst, pcol_error *err);
+/* A column of count elements of type in zstd blocks of block_rows (at
+ * level, with the transforms of `allowed` that shrink its first 256 KiB
+ * most, applied to each block alone); out->data NULL when that is not
+ * smaller than the plain bytes.  PCOL_OK or PCOL_ENOMEM. */
+int pcol_section_encode_blocks(int level, unsigned allowed, const uint8_t *in, uint64_t count,
+                               pcol_type type, uint32_t block_rows, pcol_encoded *out);
+/* The bytes and frames zstd inflated in this process (PCOL_DEBUG=inflate). */
+void pcol_inflated(uint64_t *bytes, uint64_t *frames);
+
 #endif

@@ -273,10 +273,16 @@ static int64_t meta_us_as_ns(pcol_str v) {
 
 int pcol_rtime_init(pcol_rtime *t, pcol_file *f, pcol_error *err) {
   const pcol_column_req cols[] = {
-      {&t->time, PCOL_T_SAMPLES, PCOL_C_S_TIME},       {&t->dur, PCOL_T_SAMPLES, PCOL_C_S_DURATION},
-      {&t->weight, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},   {&t->source, PCOL_T_SAMPLES, PCOL_C_S_SOURCE}};
+      {&t->source, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},   {&t->time, PCOL_T_SAMPLES, PCOL_C_S_TIME},
+      {&t->dur, PCOL_T_SAMPLES, PCOL_C_S_DURATION},    {&t->weight, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT}};
   PCOL_RETURN_NOT_OK(pcol_rtime_init_meta(t, f, err));
-  int rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
+  /* the times, durations and weights only when a source derives its time
+   * (pcol_rtime_value reads them for those only): a file without one does
+   * not decode its time column for nothing (a zstd-blocks column, format
+   * 1.4, is then read only where a time range needs it) */
+  int derives = 0;
+  for (uint64_t s = 1; s <= t->nsources && !derives; s++) derives = pcol_rtime_has(t, (uint32_t)s);
+  int rc = pcol_columns(f, cols, derives ? PCOL_NCOLS(cols) : 1, err);
   if (rc) pcol_rtime_free(t);
   return rc;
 }

@@ -30,9 +30,9 @@
 #define DEFAULT_MAX_DECODED (UINT64_C(4) << 30)
 /* The incompat_flags bits this reader implements (spec.md §9): bit 0, the
  * codecs and transforms of format 1.1; bit 1, the compact directory of 1.2;
- * bit 2, the encoded columns of 1.3. */
+ * bit 2, the encoded columns of 1.3; bit 3, the zstd blocks of 1.4. */
 #define KNOWN_INCOMPAT (PCOL_INCOMPAT_CODECS_1_1 | PCOL_INCOMPAT_COMPACT_1_2 | \
-                        PCOL_INCOMPAT_ENCODED_1_3)
+                        PCOL_INCOMPAT_ENCODED_1_3 | PCOL_INCOMPAT_BLOCKS_1_4)
 
 static int compact(const pcol_file *f) {
   return (f->hdr.incompat_flags & PCOL_INCOMPAT_COMPACT_1_2) != 0;
@@ -46,6 +46,13 @@ typedef struct sec_state {
   pcol_lane *lanes; /* an encoded section's lanes (format 1.3), nlanes of them */
   uint32_t nlanes;
   void *plain;      /* an encoded column decoded whole, once asked (pcol_column_plain) */
+  /* a zstd-blocks section (format 1.4, spec.md §4.2): its blocks of
+   * block_rows rows (checked at open), decoded into blk, the column's
+   * whole size, as they are first needed (pcol_column_rows); bready[b]: 1
+   * once block b is decoded and checked */
+  uint32_t nblocks, block_rows;
+  uint8_t *blk;
+  _Atomic uint8_t *_Atomic bready; /* set (after blk) when blk is made */
 } sec_state;
 
 /* A section read in place: no codec, no transform but the encoding of 1.3
@@ -146,10 +153,15 @@ static int check_section(pcol_file *f, uint32_t i, uint64_t at, dir_walk *w, pco
   pcol_section *s = &f->sections[i + 1];
   pcol_section_info *si = &s->info;
   int v11 = (hi->incompat_flags & PCOL_INCOMPAT_CODECS_1_1) != 0;
-  if (si->codec > PCOL_CODEC_LZ4 && !(v11 && si->codec == PCOL_CODEC_ZSTD)) {
+  int v14 = (hi->incompat_flags & PCOL_INCOMPAT_BLOCKS_1_4) != 0;
+  if (si->codec > PCOL_CODEC_LZ4 && !(v11 && si->codec == PCOL_CODEC_ZSTD) &&
+      !(v14 && si->codec == PCOL_CODEC_ZSTD_BLOCKS)) {
     if (si->codec == PCOL_CODEC_ZSTD)
       return pcol_corrupt(err, "section at directory byte %llu uses codec %llu (zstd, format 1.1) but the "
                           "header does not set incompat flag 0x1", at, si->codec);
+    if (si->codec == PCOL_CODEC_ZSTD_BLOCKS)
+      return pcol_corrupt(err, "section at directory byte %llu uses codec %llu (zstd blocks, format 1.4) "
+                          "but the header does not set incompat flag 0x8", at, si->codec);
     return pcol_corrupt(err, "section at directory byte %llu uses unknown codec %llu", at, si->codec);
   }
   /* 1.2 compact files align only sections read in place (spec.md §3.1) */
@@ -206,6 +218,15 @@ static int check_section(pcol_file *f, uint32_t i, uint64_t at, dir_walk *w, pco
   if (si->codec == PCOL_CODEC_ZSTD && si->decoded_size / 32768 > si->stored_size)
     return pcol_corrupt(err, "zstd section at offset %llu claims %llu decoded bytes, more than zstd can expand to",
                         si->offset, si->decoded_size);
+  /* zstd blocks (1.4, §4.2): a plain column of fixed-width elements, whose
+   * block table (order, bounds, each block's 32768:1) is checked now */
+  if (si->codec == PCOL_CODEC_ZSTD_BLOCKS) {
+    if (si->type == PCOL_TYPE_BYTES || (si->transform & PCOL_TRANSFORM_ENCODED))
+      return pcol_corrupt(err, "zstd-blocks section at offset %llu is a bytes or encoded column (type %llu)",
+                          si->offset, si->type);
+    sec_state *st = &states(f)[i + 1];
+    PCOL_RETURN_NOT_OK(pcol_blocks_check(si, s->stored, &st->nblocks, &st->block_rows, err));
+  }
   uint64_t rows = w->rows;
   const pcol_column_info *ci = pcol_column_info_get(si->table, si->column);
   if (!ci) {
@@ -650,11 +671,19 @@ static void src_index_free(struct pcol_src_index *mi);
 
 void pcol_close(pcol_file *f) {
   if (!f) return;
+  const char *dbg = getenv("PCOL_DEBUG"); /* what zstd inflated (bench/tachyon_size.sh) */
+  if (dbg && strstr(dbg, "inflate")) {
+    uint64_t bytes, frames;
+    pcol_inflated(&bytes, &frames);
+    fprintf(stderr, "pcol: debug: zstd inflated %llu bytes in %llu frames\n",
+            (unsigned long long)bytes, (unsigned long long)frames);
+  }
   if (f->sections) {
     sec_state *st = states(f);
     if (st)
       for (uint32_t i = 1; i <= f->nsections; i++)
-        free(st[i].decoded), free(st[i].lanes), free(st[i].plain);
+        free(st[i].decoded), free(st[i].lanes), free(st[i].plain), free(st[i].blk),
+            free((void *)atomic_load(&st[i].bready));
     free(st);
     free(f->sections);
   }
@@ -998,6 +1027,59 @@ static int check_column(pcol_file *f, const pcol_section_info *si, const pcol_co
   return PCOL_OK;
 }
 
+/* A zstd-blocks column whose first-use checks look at each row alone (ids
+ * in range, flags), so that a block is checked when it is decoded: not an
+ * offsets column, nor stacks' parents (a parent precedes its row). */
+static int rows_checked_alone(const pcol_section_info *si, const pcol_column_info *ci) {
+  return si->codec == PCOL_CODEC_ZSTD_BLOCKS && ci && !ci->is_offsets &&
+         !(si->table == PCOL_T_STACKS && ci->id == PCOL_C_STACK_PARENT);
+}
+
+/* Decodes blocks [b0, b1) of zstd-blocks section sec that are not yet
+ * (into st->blk, made on first need), each checked alone when `check`;
+ * under decode_lock. */
+static int blocks_load_locked(pcol_file *f, uint32_t sec, uint32_t b0, uint32_t b1, int check,
+                              pcol_error *err) {
+  sec_state *st = &states(f)[sec];
+  const pcol_section *s = &f->sections[sec];
+  const pcol_section_info *si = &s->info;
+  _Atomic uint8_t *ready = atomic_load_explicit(&st->bready, memory_order_relaxed);
+  if (!ready) {
+    /* the whole column's bytes, written a block at a time (pages of blocks
+     * never decoded are never touched) */
+    st->blk = malloc(si->decoded_size ? si->decoded_size : 1);
+    ready = calloc(st->nblocks ? st->nblocks : 1, 1);
+    if (!st->blk || !ready) {
+      free(st->blk), free((void *)ready);
+      st->blk = NULL;
+      return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+    }
+    atomic_store_explicit(&st->bready, ready, memory_order_release);
+  }
+  const pcol_column_info *ci = pcol_column_info_get(si->table, si->column);
+  uint64_t w = pcol_type_width((pcol_type)si->type);
+  for (uint32_t b = b0; b < b1 && b < st->nblocks; b++) {
+    if (atomic_load_explicit(&ready[b], memory_order_relaxed)) continue;
+    uint8_t *dst = st->blk + (uint64_t)b * st->block_rows * w;
+    PCOL_RETURN_NOT_OK(pcol_block_decode(si, s->stored, st->nblocks, st->block_rows, b, dst, err));
+    if (check && ci) {
+      pcol_section_info bi = *si; /* the block as a column of its own */
+      bi.count = b + 1 < st->nblocks ? st->block_rows : si->count - (uint64_t)b * st->block_rows;
+      pcol_view bv = {.data = dst, .count = bi.count, .type = (pcol_type)si->type};
+      int rc = check_column(f, &bi, ci, &bv, err);
+      if (rc) { /* its rows are counted from the block's first */
+        char where[64];
+        snprintf(where, sizeof where, "block %u (rows from %llu)", (unsigned)b,
+                 (unsigned long long)b * st->block_rows);
+        pcol_error_prefix(err, where);
+        return rc;
+      }
+    }
+    atomic_store_explicit(&ready[b], 1, memory_order_release);
+  }
+  return PCOL_OK;
+}
+
 /* The lanes of an encoded view decoded into a new plain array (NULL: out
  * of memory). */
 static void *decode_plain(const pcol_view *v) {
@@ -1007,6 +1089,15 @@ static void *decode_plain(const pcol_view *v) {
   if (p && w == 4) pcol_view_read_u32(v, 0, (size_t)v->count, p);
   else if (p) pcol_view_read_u64(v, 0, (size_t)v->count, p);
   return p;
+}
+
+/* Damage names its table and column (and the caller the file). */
+static void pcol_error_prefix_column(pcol_error *err, const pcol_section_info *si,
+                                     const pcol_column_info *ci) {
+  const pcol_table_info *ti = pcol_table_info_get(si->table);
+  char where[96];
+  snprintf(where, sizeof where, "table %s, column %s", ti ? ti->name : "?", ci ? ci->name : "?");
+  pcol_error_prefix(err, where);
 }
 
 /* pcol_section_data; with want_plain, an encoded section is decoded whole
@@ -1026,7 +1117,18 @@ static const void *section_data(pcol_file *f, uint32_t sec, int want_plain, pcol
   const void *data = s->stored;
   void *dec = NULL;
   unsigned encoded = si->transform & PCOL_TRANSFORM_ENCODED;
-  if (!in_place(si)) {
+  const pcol_column_info *ci = pcol_column_info_get(si->table, si->column);
+  int alone = rows_checked_alone(si, ci);
+  if (si->codec == PCOL_CODEC_ZSTD_BLOCKS) {
+    /* every block not yet decoded, into the buffer pcol_column_rows fills
+     * (owned by st, not dec); checked a block at a time when its rows can
+     * be, else whole below */
+    if (blocks_load_locked(f, sec, 0, st->nblocks, alone, err)) {
+      pcol_error_prefix_column(err, si, ci);
+      goto out;
+    }
+    data = st->blk;
+  } else if (!in_place(si)) {
     /* decoded once, checked while decoding (codec.c); an encoded
      * section's codec gives its lanes */
     if (pcol_section_decode(si, si->transform & ~encoded, s->stored, &dec, err) != PCOL_OK)
@@ -1043,7 +1145,6 @@ static const void *section_data(pcol_file *f, uint32_t sec, int want_plain, pcol
     memcpy(dec, data, si->decoded_size);
     data = dec;
   }
-  const pcol_column_info *ci = pcol_column_info_get(si->table, si->column);
   pcol_view v = {.data = encoded ? NULL : data, .count = si->count, .type = (pcol_type)si->type};
   pcol_lane *lanes = NULL;
   void *plain = NULL;
@@ -1058,15 +1159,11 @@ static const void *section_data(pcol_file *f, uint32_t sec, int want_plain, pcol
     }
     pcol_view pv = {.data = plain, .count = v.count, .type = v.type};
     bad = ci && check_column(f, si, ci, &pv, err) != PCOL_OK;
-  } else if (!bad) {
+  } else if (!bad && !alone) {
     bad = ci && check_column(f, si, ci, &v, err) != PCOL_OK;
   }
   if (bad) {
-    const pcol_table_info *ti = pcol_table_info_get(si->table);
-    char where[96]; /* damage names its table and column (and the caller the file) */
-    snprintf(where, sizeof where, "table %s, column %s", ti ? ti->name : "?",
-             ci ? ci->name : "?");
-    pcol_error_prefix(err, where);
+    pcol_error_prefix_column(err, si, ci);
     free(dec);
     free(lanes);
     free(plain);
@@ -1133,6 +1230,45 @@ int pcol_column(pcol_file *f, int table, int column, pcol_view *out, pcol_error 
   out->lanes = st->lanes;
   out->count = f->sections[sec].info.count;
   return PCOL_OK;
+}
+
+int pcol_column_rows(pcol_file *f, int table, int column, uint64_t lo, uint64_t hi,
+                     pcol_view *out, pcol_error *err) {
+  const pcol_column_info *ci = pcol_column_info_get(table, column);
+  uint32_t sec = ci && (table == PCOL_T_SAMPLES || table == PCOL_T_VALUES) ? f->idx[table][column] : 0;
+  const pcol_section_info *si = sec ? &f->sections[sec].info : NULL;
+  if (!si || !rows_checked_alone(si, ci) || atomic_load_explicit(&states(f)[sec].ready, memory_order_acquire))
+    return pcol_column(f, table, column, out, err);
+  sec_state *st = &states(f)[sec];
+  if (hi > si->count) hi = si->count;
+  uint32_t b0 = lo < hi ? (uint32_t)(lo / st->block_rows) : 0;
+  uint32_t b1 = lo < hi ? (uint32_t)((hi - 1) / st->block_rows + 1) : 0;
+  _Atomic uint8_t *ready = atomic_load_explicit(&st->bready, memory_order_acquire);
+  int need = !ready;
+  for (uint32_t b = b0; b < b1 && !need; b++)
+    need = !atomic_load_explicit(&ready[b], memory_order_acquire);
+  if (need) {
+    pthread_mutex_lock(f->decode_lock);
+    int rc = blocks_load_locked(f, sec, b0, b1, 1, err);
+    pthread_mutex_unlock(f->decode_lock);
+    if (rc) {
+      pcol_error_prefix_column(err, si, ci);
+      return rc;
+    }
+  }
+  memset(out, 0, sizeof *out);
+  out->type = ci->type;
+  out->dflt = ci->dflt;
+  out->data = st->blk;
+  out->count = si->count;
+  return PCOL_OK;
+}
+
+int pcol_column_lazy(const pcol_file *f, int table, int column) {
+  const pcol_column_info *ci = pcol_column_info_get(table, column);
+  uint32_t sec = ci && (table == PCOL_T_SAMPLES || table == PCOL_T_VALUES) ? f->idx[table][column] : 0;
+  return sec && rows_checked_alone(&f->sections[sec].info, ci) &&
+         !atomic_load_explicit(&states((pcol_file *)f)[sec].ready, memory_order_acquire);
 }
 
 int pcol_column_plain(pcol_file *f, int table, int column, pcol_view *out, pcol_error *err) {

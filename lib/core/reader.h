@@ -49,6 +49,19 @@ static inline int pcol_column_stored(const pcol_file *f, int table, int column) 
          f->idx[table][column] != 0;
 }
 
+/* A view of column (table, column) in which rows [lo, hi) may be read (and
+ * only those, when pcol_column_lazy said 1): of a zstd-blocks section of
+ * samples or values (format 1.4, spec.md §4.2) whose rows are checked
+ * alone, only the blocks that hold them are decoded (and checked), once;
+ * any other column is pcol_column's view.  The view lives until close;
+ * call again for other rows (the same data pointer). */
+int pcol_column_rows(pcol_file *f, int table, int column, uint64_t lo, uint64_t hi,
+                     pcol_view *out, pcol_error *err);
+/* 1 when pcol_column_rows of (table, column) decodes only the rows asked
+ * (a zstd-blocks column not yet decoded whole), so that its caller must
+ * ask for every row it reads. */
+int pcol_column_lazy(const pcol_file *f, int table, int column);
+
 /* The depth of every stack: (*out)[s] for s in 1..rows(stacks) (the frames
  * pcol_stack_walk visits), (*out)[0] = 0; free() it.  One pass: parents
  * precede children (checked when the column is read).  reader.c */

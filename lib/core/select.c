@@ -18,6 +18,7 @@
 #include "stream.h"   /* pcol_budget, pcol_budget_hold_each */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "wall.h"     /* PCOL_WALL_NONE, PCOL_WALL_RANGE, pcol_wall, ... */
+#include "reader.h"   /* pcol_column_rows, pcol_column_lazy */
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,16 +44,36 @@ int64_t pcol_scale(int64_t v, int64_t num, int64_t den) {
   return (int64_t)q;
 }
 
-/* first row in [lo, hi) whose time is >= t (times sorted inside a source) */
-static uint64_t lower_bound(const pcol_view *tim, uint64_t lo, uint64_t hi, int64_t t) {
+/* A samples column of which only some rows may be decoded (format 1.4,
+ * zstd blocks: pcol_column_rows), or any other. */
+typedef struct rows_col {
+  pcol_file *f;
+  int column, lazy;
+  pcol_view v;
+} rows_col;
+static int rows_col_init(rows_col *c, pcol_file *f, int column, pcol_error *err) {
+  c->f = f, c->column = column, c->lazy = pcol_column_lazy(f, PCOL_T_SAMPLES, column);
+  return pcol_column_rows(f, PCOL_T_SAMPLES, column, 0, 0, &c->v, err);
+}
+/* rows [lo, hi) of c made readable */
+static int rows_need(rows_col *c, uint64_t lo, uint64_t hi, pcol_error *err) {
+  return c->lazy ? pcol_column_rows(c->f, PCOL_T_SAMPLES, c->column, lo, hi, &c->v, err) : PCOL_OK;
+}
+
+/* first row in [lo, hi) whose time is >= t (times sorted inside a source);
+ * a time column in zstd blocks decodes the blocks it probes (O(log n)) */
+static int lower_bound(rows_col *tim, uint64_t lo, uint64_t hi, int64_t t, uint64_t *out,
+                       pcol_error *err) {
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo) / 2;
-    if (pcol_view_i64(tim, mid) < t)
+    PCOL_RETURN_NOT_OK(rows_need(tim, mid, mid + 1, err));
+    if (pcol_view_i64(&tim->v, mid) < t)
       lo = mid + 1;
     else
       hi = mid;
   }
-  return lo;
+  *out = lo;
+  return PCOL_OK;
 }
 
 static uint64_t source_end(const pcol_view *src, uint64_t lo, uint64_t hi, uint32_t s) {
@@ -149,12 +170,14 @@ int pcol_select_iter_filter(pcol_file *f, const pcol_select *sel, const pcol_fil
                             int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
                             void *ctx, pcol_error *err) {
   uint64_t n = pcol_rows(f, PCOL_T_SAMPLES);
-  pcol_view src, tim, dur, wgt;
+  pcol_view src;
+  rows_col tc, dc, wc; /* time, duration, weight: only the rows read (format 1.4) */
   int rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src, err);
-  if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &tim, err);
-  if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &dur, err);
-  if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &wgt, err);
+  if (!rc) rc = rows_col_init(&tc, f, PCOL_C_S_TIME, err);
+  if (!rc) rc = rows_col_init(&dc, f, PCOL_C_S_DURATION, err);
+  if (!rc) rc = rows_col_init(&wc, f, PCOL_C_S_WEIGHT, err);
   if (rc) return rc;
+  const pcol_view *tim = &tc.v, *dur = &dc.v, *wgt = &wc.v;
   int ranged = sel && (sel->has_from || sel->has_to);
   uint32_t only = sel ? sel->source_id : 0;
   if ((rc = pcol_select_check(f, sel, err))) return rc;
@@ -178,7 +201,8 @@ int pcol_select_iter_filter(pcol_file *f, const pcol_select *sel, const pcol_fil
       continue;
     }
     uint64_t i = row, stop = end;
-    int timed = pcol_view_i64(&tim, end - 1) != PCOL_NA_I64, cut = ranged;
+    if (ranged && (rc = rows_need(&tc, end - 1, end, err))) goto out;
+    int timed = ranged && pcol_view_i64(tim, end - 1) != PCOL_NA_I64, cut = ranged;
     if (is_wall) { /* this source's part of a wall-clock range (wall.c) */
       int w = pcol_wall_bounds(f, &wall, sel, s, timed, &from, &to, err);
       if (w < 0) {
@@ -205,29 +229,37 @@ int pcol_select_iter_filter(pcol_file *f, const pcol_select *sel, const pcol_fil
        * overlap.  Without a duration column (raw samples only) that bound is
        * `from` itself, so the search is one binary search. */
       int64_t maxdur = 0;
-      if (pcol_view_stored(&dur) && !declared && (rc = declared_max_durations(f, &declared, err))) goto out;
-      if (pcol_view_stored(&dur) && s < pcol_rows(f, PCOL_T_SOURCES) + 1 && declared[s] >= 0)
+      int has_dur = dc.lazy || pcol_view_stored(dur);
+      if (has_dur && !declared && (rc = declared_max_durations(f, &declared, err))) goto out;
+      if (has_dur && s < pcol_rows(f, PCOL_T_SOURCES) + 1 && declared[s] >= 0)
         maxdur = declared[s];
-      else if (pcol_view_stored(&dur))
+      else if (has_dur) {
+        if ((rc = rows_need(&dc, row, end, err))) goto out;
         for (uint64_t k = row; k < end; k++) {
-          int64_t d = pcol_view_i64(&dur, k);
+          int64_t d = pcol_view_i64(dur, k);
           if (d > maxdur) maxdur = d;
         }
+      }
       int64_t lo; /* from - maxdur, saturated (both come from the file) */
       if (__builtin_sub_overflow(from, maxdur, &lo) || lo < INT64_MIN + 1) lo = INT64_MIN + 1;
-      i = lower_bound(&tim, row, end, lo);
-      stop = lower_bound(&tim, i, end, to);
+      if ((rc = lower_bound(&tc, row, end, lo, &i, err)) ||
+          (rc = lower_bound(&tc, i, end, to, &stop, err)))
+        goto out;
     }
+    /* the rows read below, decoded (zstd blocks: only theirs) */
+    if (cut && ((rc = rows_need(&tc, i, stop, err)) || (rc = rows_need(&dc, i, stop, err)) ||
+                (rc = rows_need(&wc, i, stop, err))))
+      goto out;
     for (; i < stop; i++) {
       int64_t num = 1, den = 1;
       if (flt && !pcol_filter_keep(flt, i)) continue;
       if (cut) {
-        int64_t t = pcol_view_i64(&tim, i), d = pcol_view_i64(&dur, i);
+        int64_t t = pcol_view_i64(tim, i), d = pcol_view_i64(dur, i);
         if (t == PCOL_NA_I64) continue;
         if (d <= 0) {
           if (t < from || t >= to) continue;
         } else { /* THE range rule: the ticks of the long sample in [from, to) */
-          den = pcol_range_ticks(pcol_view_i64(&wgt, i));
+          den = pcol_range_ticks(pcol_view_i64(wgt, i));
           num = pcol_range_ticks_before(t, d, den, to) - pcol_range_ticks_before(t, d, den, from);
           if (num <= 0) continue;
         }

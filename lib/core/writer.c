@@ -48,6 +48,8 @@ typedef struct plan {
   int v11;     /* some entry uses a codec or transform of format 1.1 */
   int compact; /* format 1.2: compact directory, sections aligned to 8 or not */
   int v13;     /* format 1.3 allowed: columns may be encoded (§4.1) */
+  int v14;     /* format 1.4 allowed: zstd blocks (§4.2) for large sample columns */
+  int any_blocks;
   /* the values' lanes to try: k when every sample has k values (the
    * samples' value offsets are 0, k, 2k, ...), else 1 — read from the
    * data, so that the same tables give the same bytes however built */
@@ -215,9 +217,18 @@ static int put_mem(void *ctx, const void *d, size_t n) {
   return pcol_buf_append((pcol_buf *)ctx, d, n) != PCOL_OK;
 }
 
+/* A zstd file stores a column's encoded form raw (read in place, nothing
+ * inflated) when it is at most this many bytes larger than the column's
+ * smallest zstd frame: a constant or count-only column (samples' value
+ * offsets, values of a profile that counts samples) is 32-56 bytes
+ * encoded, and its frame 25-35 bytes that inflate to MBs. */
+#define PCOL_RAW_ENCODED_SLACK 64
+
 /* Format 1.3 under zstd: e's encoded bytes (*plan), compressed at level
- * into *out (out->data NULL when e is not smaller encoded, or zstd does
- * not shrink it).  The caller compares it with the transforms' frame. */
+ * into *out (out->data NULL when e is not smaller encoded); when zstd does
+ * not shrink them, or they are at most PCOL_RAW_ENCODED_SLACK bytes larger
+ * than their frame, *out is the encoded bytes themselves, codec raw.  The
+ * caller compares it with the transforms' frame. */
 static int encode_zstd(plan *p, plan_entry *e, int level, pcol_encoded *out, pcol_enc_plan *ep,
                        pcol_error *err) {
   memset(out, 0, sizeof *out);
@@ -232,6 +243,11 @@ static int encode_zstd(plan *p, plan_entry *e, int level, pcol_encoded *out, pco
   if (!rc && pcol_section_encode(PCOL_CODEC_ZSTD, level, 0, bytes.data, bytes.len, bytes.len,
                                  PCOL_TYPE_BYTES, out))
     rc = PCOL_ENOMEM;
+  if (!rc && (!out->data || bytes.len <= out->size + PCOL_RAW_ENCODED_SLACK)) { /* raw */
+    free(out->data);
+    out->data = bytes.data, out->size = bytes.len, out->codec = PCOL_CODEC_RAW;
+    bytes.data = NULL;
+  }
   pcol_buf_free(&bytes);
   return rc ? pcol_error_set(err, rc, "out of memory") : PCOL_OK;
 }
@@ -254,13 +270,28 @@ static int encode_entry(plan *p, plan_entry *e, unsigned min_width, pcol_error *
   return PCOL_OK;
 }
 
+/* Format 1.4 (spec.md §4.2): a samples column (not the value offsets) of
+ * at least two blocks of PCOL_BLOCK_ROWS rows goes in zstd blocks, so that
+ * a time range inflates only the blocks that hold its rows.  On a 1.09 M
+ * sample Tachyon recording (bench/results/tachyon-size.md) blocks of 16 Ki
+ * rows made the file 0.60x the .bin and `top --from 20 --to 21` inflate
+ * 1.2 MB, 32 Ki 0.58x and 1.9 MB, 64 Ki 0.58x and 2.7 MB. */
+#define PCOL_BLOCK_ROWS 32768
+static int blocked(const plan *p, const plan_entry *e) {
+  const pcol_column_info *ci = pcol_column_info_get(e->table, e->column);
+  return p->v14 && e->table == PCOL_T_SAMPLES && ci && !ci->is_offsets &&
+         e->type != PCOL_TYPE_BYTES && e->count >= 2 * (uint64_t)PCOL_BLOCK_ROWS;
+}
+
 /* Stores a compressed copy of e's bytes (codec, level) when that is
- * smaller; else e stays raw. */
+ * smaller; else e stays raw.  `blocks`: in zstd blocks (format 1.4). */
 static int compress_entry(plan_entry *e, const pcol_buf *buf, int codec, int level,
-                          unsigned transforms, pcol_error *err) {
+                          unsigned transforms, int blocks, pcol_error *err) {
   pcol_encoded enc;
-  if (pcol_section_encode(codec, level, transforms, buf->data, buf->len, e->count,
-                          (pcol_type)e->type, &enc))
+  if (blocks ? pcol_section_encode_blocks(level, transforms, buf->data, e->count, (pcol_type)e->type,
+                                          PCOL_BLOCK_ROWS, &enc)
+             : pcol_section_encode(codec, level, transforms, buf->data, buf->len, e->count,
+                                   (pcol_type)e->type, &enc))
     return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   if (!enc.data) return PCOL_OK;
   e->codec = enc.codec;
@@ -269,6 +300,19 @@ static int compress_entry(plan_entry *e, const pcol_buf *buf, int codec, int lev
   e->data = enc.data;
   e->stored_size = enc.size;
   return PCOL_OK;
+}
+
+/* Whether the sections planned so far keep a table of `rows` within the
+ * row budget of spec.md §8.1 (D5, in a compact file: floor(rows / 32768)
+ * <= file_size + 16), whatever follows: a column stored raw and encoded
+ * may hold millions of rows in 32 bytes, and must not be the one that
+ * pays for them (a zstd frame or a plain column holds at most 32768 bytes
+ * a stored byte, so they always pay).  The entry being planned, the last,
+ * is not counted. */
+static int rows_paid(const plan *p, uint64_t rows) {
+  uint64_t bytes = PCOL_HEADER_SIZE;
+  for (size_t i = 0; i + 1 < p->n; i++) bytes += p->e[i].column ? p->e[i].stored_size : 0;
+  return rows / 32768 <= bytes;
 }
 
 /* One row-count entry per table with rows, then one entry per stored column,
@@ -356,11 +400,21 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
         /* format 1.3: the encoded column under zstd, when that is smaller */
         pcol_encoded encz = {0};
         pcol_enc_plan encp = {0};
+        int blk = blocked(p, e);
         int zr = p->v13 && codec == PCOL_CODEC_ZSTD ? encode_zstd(p, e, level, &encz, &encp, err) : 0;
-        if (!zr) zr = compress_entry(e, ik || e->spilled ? &tmp : buf, codec, level, tf, err);
+        if (!zr) zr = compress_entry(e, ik || e->spilled ? &tmp : buf, codec, level, tf, blk, err);
+        /* in blocks, an encoded frame (inflated whole) is not taken: only
+         * the encoded form read in place */
+        if (!zr && blk && encz.codec != PCOL_CODEC_RAW) free(encz.data), encz.data = NULL;
         if (e->spilled) pcol_b_col_unmap(map, maplen);
         else pcol_buf_free(&tmp);
-        if (!zr && encz.data && encz.size < e->stored_size) {
+        /* the encoded form wins when smaller; stored raw (read in place),
+         * also when up to PCOL_RAW_ENCODED_SLACK bytes larger, if the bytes
+         * before it pay for its rows */
+        if (!zr && encz.data &&
+            (encz.size < e->stored_size ||
+             (encz.codec == PCOL_CODEC_RAW && encz.size <= e->stored_size + PCOL_RAW_ENCODED_SLACK)) &&
+            (encz.codec != PCOL_CODEC_RAW || rows_paid(p, bt->rows))) {
           free(e->owned); /* the transforms' frame, larger */
           e->owned = encz.data, e->data = encz.data, encz.data = NULL;
           e->codec = encz.codec, e->transform = PCOL_TRANSFORM_ENCODED;
@@ -372,8 +426,9 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
         PCOL_RETURN_NOT_OK(zr);
         if (e->owned) e->gen = 0, e->spilled = 0; /* stored compressed */
       }
-      if (e->codec > PCOL_CODEC_LZ4 || (e->transform & (PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT)))
+      if (e->codec == PCOL_CODEC_ZSTD || (e->transform & (PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT)))
         p->v11 = 1;
+      if (e->codec == PCOL_CODEC_ZSTD_BLOCKS) p->any_blocks = 1;
     }
   }
   return PCOL_OK;
@@ -484,12 +539,13 @@ static void write_header(plan *p, uint32_t body) {
   /* the lowest version whose features the file uses (spec.md §9): 1.0;
    * 1.1 with incompat bit 0 when a section uses zstd, delta or split; 1.2
    * with bit 1 when the directory is compact; 1.3 with bit 2 when a
-   * column is encoded */
-  pcol_wr16(h + PCOL_HDR_MINOR, p->any_encoded ? 3 : p->compact ? 2 : p->v11 ? 1 : 0);
+   * column is encoded; 1.4 with bit 3 when a section is in zstd blocks */
+  pcol_wr16(h + PCOL_HDR_MINOR, p->any_blocks ? 4 : p->any_encoded ? 3 : p->compact ? 2 : p->v11 ? 1 : 0);
   pcol_wr32(h + PCOL_HDR_HEADER_SIZE, PCOL_HEADER_SIZE);
   pcol_wr64(h + PCOL_HDR_INCOMPAT, (p->v11 ? PCOL_INCOMPAT_CODECS_1_1 : 0) |
                                        (p->compact ? PCOL_INCOMPAT_COMPACT_1_2 : 0) |
-                                       (p->any_encoded ? PCOL_INCOMPAT_ENCODED_1_3 : 0));
+                                       (p->any_encoded ? PCOL_INCOMPAT_ENCODED_1_3 : 0) |
+                                       (p->any_blocks ? PCOL_INCOMPAT_BLOCKS_1_4 : 0));
   pcol_wr64(h + PCOL_HDR_COMPAT, 0); /* compat flags */
   pcol_wr64(h + PCOL_HDR_FILE_SIZE, p->file_size);
   pcol_wr64(h + PCOL_HDR_DIR_OFFSET, p->dir_offset);
@@ -500,8 +556,8 @@ static void write_header(plan *p, uint32_t body) {
 }
 
 int pcol_write_options_check(const pcol_write_options *opt, pcol_error *err) {
-  if (opt && opt->format_version && opt->format_version != 2 && opt->format_version != 3)
-    return pcol_error_set(err, PCOL_EINVAL, "format version 1.%u cannot be written (1.2 or 1.3)",
+  if (opt && opt->format_version && (opt->format_version < 2 || opt->format_version > 4))
+    return pcol_error_set(err, PCOL_EINVAL, "format version 1.%u cannot be written (1.2, 1.3 or 1.4)",
                           (unsigned)opt->format_version);
   if (opt && opt->compress_zstd && (opt->zstd_level < 0 || opt->zstd_level > 22))
     return pcol_error_set(err, PCOL_EINVAL, "zstd level %d is not in 1..22 (or 0, auto)",
@@ -524,6 +580,8 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
   /* format 1.3 (the default) encodes the columns of a raw file, in a
    * compact directory; 1.2 writes what earlier writers wrote */
   p->v13 = codec != PCOL_CODEC_LZ4 && !(opt && opt->format_version == 2);
+  /* format 1.4 (the default): zstd blocks for the large columns of samples */
+  p->v14 = codec == PCOL_CODEC_ZSTD && !(opt && opt->format_version && opt->format_version < 4);
   p->compact = codec == PCOL_CODEC_ZSTD || p->v13;
   p->values_k = 1;
   PCOL_RETURN_NOT_OK(plan_sections(b, codec, level, p, err));

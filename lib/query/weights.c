@@ -12,6 +12,7 @@
 #include "buf.h"      /* pcol_alloc_hot, pcol_prefault_read */
 #include "filter.h"   /* pcol_filter, pcol_filter_keep, pcol_filter_build, ... */
 #include "select.h"   /* pcol_sample_cols, pcol_select_iter_filter, pcol_sample_cols_dense */
+#include "reader.h"   /* pcol_column_rows, pcol_column_lazy */
 #include "count.h"    /* pcol_count_types, pcol_rtime, pcol_rtime_free, ... */
 #include "xvalues.h"  /* pcol_ralloc_value */
 #include <stdlib.h>
@@ -21,6 +22,8 @@ typedef struct wctx {
   uint32_t vt, alloc_vt[PCOL_Q_RPROF_ALLOC_NTYPES];
   uint64_t nstacks, nvalues, nsamples;
   pcol_view stack, weight, voff, vtype, vval, source;
+  pcol_file *f;
+  int lazy_stack; /* a time range over stacks in zstd blocks: each row's block decoded as read */
   pcol_sample_cols sc; /* weight, voff, vtype, vval as THE value rule reads them */
   pcol_sum *w;  /* 128-bit sums: no sum of 64-bit values overflows (F4) */
   int64_t *w64; /* or 64-bit ones, kept only if total ends <= INT64_MAX */
@@ -101,6 +104,10 @@ static inline __attribute__((always_inline)) int sample_adds(wctx *c, uint64_t r
   if (rc0) return rc0;
   if (*v == 0) return 0;
   *v = pcol_scale(*v, num, den);
+  if (c->lazy_stack) {
+    int rc = pcol_column_rows(c->f, PCOL_T_SAMPLES, PCOL_C_S_STACK, row, row + 1, &c->stack, c->err);
+    if (rc) return rc;
+  }
   *s = pcol_view_u32(&c->stack, row);
   if (*s > c->nstacks)
     return pcol_error_set(c->err, PCOL_ECORRUPT, "sample %llu names stack %u, out of range",
@@ -270,7 +277,12 @@ static int wctx_init_(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_
   c->nstacks = pcol_rows(f, PCOL_T_STACKS);
   c->nvalues = pcol_rows(f, PCOL_T_VALUES);
   c->nsamples = pcol_rows(f, PCOL_T_SAMPLES);
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &c->stack, err));
+  /* a time range reads the stacks of its rows only (format 1.4, zstd
+   * blocks: the blocks that hold them, sample_adds) */
+  c->f = f;
+  c->lazy_stack = sel && (sel->has_from || sel->has_to) && pcol_column_lazy(f, PCOL_T_SAMPLES, PCOL_C_S_STACK);
+  PCOL_RETURN_NOT_OK(c->lazy_stack ? pcol_column_rows(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, 0, 0, &c->stack, err)
+                                   : pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &c->stack, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &c->weight, err));
   /* the time rule reads no stored value: their columns (and their
    * first-use checks, O(values)) are left alone */

@@ -18,9 +18,9 @@ import zlib
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pcolgen import (  # noqa: E402
-    BYTES, DELTA, ENCODED, ENCODED_1_3, F64, I64, NA, NAN, ROWREL, SIGNED, SPLIT, TABLE_ID, U8, U32,
+    BLOCKS_1_4, BYTES, CODECS_1_1, COMPACT_1_2, DELTA, ENCODED, ENCODED_1_3, F64, I64, NA, NAN, ROWREL, SIGNED, SPLIT, TABLE_ID, U8, U32,
     U64, WIDTH, Entry, Lane, Profile, column, enc_lanes, enc_layout, encoded, f64, find, in_place,
-    lz4_compress, lz4_decode, lz4_sequences, pack, put, rowcount,
+    lz4_compress, lz4_decode, lz4_sequences, pack, put, rowcount, blocks_layout, transformed,
     serialize, serialize_compact, split_bytes, views, views_text, zstd_compress, zstd_frame, zstd_block,
     ZSTD_MAGIC)
 
@@ -460,8 +460,8 @@ def header_cases():
     bad("h4-header-crc", "H4", "open", "header_crc off by one",
         hooks=[lambda b, l: put(b, 60, "<I", 0)], fix=("sections", "body"))
     bad("h5-header-size", "H5", "open", "header_size 128", hooks=[hook_at(12, "<I", 128)])
-    bad("h6-incompat-bit-3", "H6", "open", "incompat flag 0x8 (unassigned; bits 0-2 are "
-        "1.1's, 1.2's and 1.3's)", verdict="unsupported", incompat=8)
+    bad("h6-incompat-bit-4", "H6", "open", "incompat flag 0x10 (unassigned; bits 0-3 are "
+        "1.1's, 1.2's, 1.3's and 1.4's)", verdict="unsupported", incompat=16)
     bad("h6-incompat-bit-63", "H6", "open", "incompat flag 0x8000000000000000",
         verdict="unsupported", incompat=2 ** 63)
     case("h7-extended", "invalid", "H7", "open", "64 zero bytes appended (file_size is the "
@@ -2026,6 +2026,151 @@ def gap_cases():
         "64 plus 32 (64-byte entries)", e)
 
 
+# ----------------------------------------- format 1.4: zstd blocks (§4.2)
+def blocks_profile():
+    """Seven samples of one source over three stacks and two threads, each
+    with one value, times 0, 10, ... 60 (a long sample among them)."""
+    p = Profile()
+    S = p.s
+    src = p.add("sources", source_type=S("pprof"))
+    vt = p.add("value_types", type=S("cpu"), unit=S("nanoseconds"))
+    fn = p.add("functions", name=S("f"))
+    loc = p.add("locations", lines=[dict(function_id=fn, line=1)])
+    a = p.add("stacks", location_id=loc)
+    b = p.add("stacks", parent_id=a, location_id=loc)
+    c = p.add("stacks", parent_id=b, location_id=loc)
+    l1 = p.add("labelsets", labels=[dict(key=S("thread"), str=S("main"))])
+    l2 = p.add("labelsets", labels=[dict(key=S("thread"), str=S("io"))])
+    for k, (st, ls) in enumerate([(a, l1), (b, l1), (c, l2), (a, l2), (b, l1), (c, l1), (a, l2)]):
+        extra = dict(duration_ns=10, weight=2) if k == 3 else {}
+        p.add("samples", source_id=src, time_ns=10 * k, stack_id=st, labelset_id=ls,
+              values=[dict(value_type_id=vt, value=1000 * (k + 1))], **extra)
+    return p
+
+
+def blocked(rows, tf=True):
+    """codec(): every samples column but value_offsets in zstd blocks of rows
+    (with delta and split where §4 allows them, tf)."""
+    def codec(t, c, ty):
+        if t != 11 or c == 8:
+            return 0
+        bits = (DELTA | SPLIT if ty in (U32, I64, U64) else SPLIT if ty == F64 else 0) if tf else 0
+        return (3, bits, rows)
+    return codec
+
+
+def b_entries(rows=2, tf=True):
+    p = blocks_profile()
+    return p, pack(p.materialize(), codec=blocked(rows, tf))
+
+
+def b_set(e, t, c, **kw):
+    """Entry (t, c)'s codec-3 bytes rebuilt: frames (list of bytes), block_rows,
+    nblocks (forced), or data itself."""
+    x = find(e, t, c)
+    if "data" in kw:
+        x.data = kw["data"]
+        return x
+    x.data = blocks_layout(kw["frames"], kw["rows"], kw.get("nblocks"))
+    return x
+
+
+def block_frames(x, rows):
+    """The frames of a codec-3 entry as laid out (block_rows rows)."""
+    n = struct.unpack_from("<I", x.data)[0]
+    ends = [struct.unpack_from("<Q", x.data, 8 + 8 * b)[0] for b in range(n)]
+    starts = [8 + 8 * n] + ends[:-1]
+    return [x.data[a:b] for a, b in zip(starts, ends)]
+
+
+def v14_cases():
+    p, e = b_entries()
+    c_valid("valid-blocked", "every samples column but its value offsets in zstd blocks "
+            "of 2 rows (codec 3, incompat bit 3, version 1.4; 4 blocks, the last of 1 row), "
+            "with delta and split where they apply, each block transformed alone", p, e)
+    p, e = b_entries(rows=1000, tf=False)
+    c_valid("valid-blocked-one", "samples columns in zstd blocks of 1000 rows: one block "
+            "of 7, shorter than block_rows; no transform (incompat 0xa)", p, e)
+    p, e = b_entries(rows=1)
+    c_valid("valid-blocked-rows-1", "samples columns in zstd blocks of 1 row each (7 "
+            "blocks)", p, e)
+    # the header bit (D6)
+    p, e = b_entries()
+    c_bad("d6-codec-3-without-bit-3", "D6", "open", "valid-blocked with incompat 0x3 "
+          "(version 1.4 all the same): codec 3 needs bit 3", e, incompat=COMPACT_1_2 | CODECS_1_1,
+          minor=4)
+    # the block table (D17), on samples.time_ns: 7 rows in 4 blocks of 2
+    def tbad(name, desc, **kw):
+        p, e = b_entries()
+        x = find(e, 11, 2)
+        frames = block_frames(x, 2)
+        if "mod" in kw:
+            kw["mod"](x, frames)
+        c_bad(name, "D17", "open", desc, e)
+    tbad("d17-blocks-order", "samples.time_ns's block ends 0 and 1 swapped (not increasing)",
+         mod=lambda x, f: setattr(x, "data", x.data[:8] + x.data[16:24] + x.data[8:16] + x.data[24:]))
+    tbad("d17-blocks-count-overflow", "samples.time_ns with nblocks 2^32 - 1 (a table of 32 GiB "
+         "past its section; the rows need 4)",
+         mod=lambda x, f: setattr(x, "data", struct.pack("<I", 2 ** 32 - 1) + x.data[4:]))
+    tbad("d17-blocks-count-short", "samples.time_ns with nblocks 3 for 7 rows in blocks of 2 "
+         "(the table then ends 8 bytes early)",
+         mod=lambda x, f: setattr(x, "data", struct.pack("<I", 3) + x.data[4:]))
+    tbad("d17-blocks-rows-zero", "samples.time_ns with block_rows 0",
+         mod=lambda x, f: setattr(x, "data", x.data[:4] + struct.pack("<I", 0) + x.data[8:]))
+    tbad("d17-blocks-past-end", "samples.time_ns whose last block ends 1 byte past the section",
+         mod=lambda x, f: setattr(x, "data", x.data[:32] + struct.pack("<Q", len(x.data) + 1)
+                                  + x.data[40:]))
+    tbad("d17-blocks-trailing", "samples.time_ns with a byte after its last block (the last "
+         "end is not stored_size)", mod=lambda x, f: setattr(x, "data", x.data + b"\x00"))
+    tbad("d17-blocks-empty-block", "samples.time_ns whose block 1 ends where it starts (0 "
+         "bytes)", mod=lambda x, f: setattr(x, "data", x.data[:16] + x.data[8:16] + x.data[24:]))
+    tbad("d17-blocks-header-cut", "samples.time_ns of 7 bytes: shorter than nblocks and "
+         "block_rows", mod=lambda x, f: setattr(x, "data", x.data[:7]))
+    p, e = b_entries()
+    x = find(e, 1, 2)
+    x.codec, x.data = 3, blocks_layout([zstd_compress(x.data)], len(x.data))
+    c_bad("d17-blocks-bytes", "D17", "open", "strings.bytes (type bytes) in zstd blocks", e)
+    p, e = b_entries()
+    x = find(e, 11, 7)
+    x.flags, x.decoded = ENCODED, 40  # an encoded column's decoded size: its lanes' (D11)
+    c_bad("d17-blocks-encoded", "D17", "open", "samples.labelset_id in zstd blocks with flags "
+          "bit 3 (encoded; decoded_size 40)", e, incompat=COMPACT_1_2 | CODECS_1_1 | ENCODED_1_3 | BLOCKS_1_4)
+    # a block that claims more than zstd can expand to: an unknown u8 column
+    # of 2^20 rows in one block of a 13-byte frame
+    p, e = b_entries()
+    x = Entry(300, 1, U8, blocks_layout([zstd_frame([(1, b"\x00", 1 << 17)], 1 << 17)], 1 << 20),
+              1 << 20)
+    x.codec, x.decoded = 3, 1 << 20
+    e += [rowcount(300, 1 << 20), x]
+    c_bad("d17-blocks-bomb", "D17", "open", "an unknown u8 column of 2^20 rows in one zstd "
+          "block of 13 bytes (over 32768:1)", e)
+    # blocks that break U13 (found when the block is decoded: use)
+    def ubad(name, rule, desc, col, mod):
+        p, e = b_entries()
+        x = find(e, 11, col)
+        frames = block_frames(x, 2)
+        mod(frames)
+        x.data = blocks_layout(frames, 2)
+        c_bad(name, rule, "use", desc, e)
+    raw = b"".join(struct.pack("<q", v) for v in (20, 10))  # block 1 of time_ns: deltas from 0
+    ubad("u13-block-short", "U13", "samples.time_ns's block 1 a frame of 8 bytes (one i64, "
+         "its Frame_Content_Size 8) for its 2 rows", 2,
+         lambda f: f.__setitem__(1, zstd_compress(raw[:8])))
+    ubad("u13-block-long", "U13", "samples.time_ns's block 1 a frame of 24 bytes for its 2 "
+         "rows", 2, lambda f: f.__setitem__(1, zstd_compress(raw + raw[:8])))
+    ubad("u13-block-not-zstd", "U13", "samples.time_ns's block 3 not a zstd frame (its magic "
+         "28 B5 2F FE)", 2, lambda f: f.__setitem__(3, f[3][:3] + b"\xfe" + f[3][4:]))
+    # stack_id (u32, delta and split) of block 2, rows 4 and 5: -5 then +1
+    neg = transformed([2 ** 32 - 5, 0], U32, 0)[0]  # deltas -5 and 5: the value -5 first
+    ubad("u13-block-delta-below-0", "U13", "samples.stack_id's block 2 with deltas -5, 5 (from "
+         "0 at the block's start: a u32 below 0)", 6,
+         lambda f: f.__setitem__(2, zstd_compress(split_bytes(
+             struct.pack("<iI", -5, 5), 4))))
+    del neg
+    ubad("u5-blocks-stack-id", "U5", "samples.stack_id's last block (row 7) names stack 4 of 3",
+         6, lambda f: f.__setitem__(3, zstd_compress(split_bytes(struct.pack("<I", 4), 4))))
+
+
 # -------------------------------------------------------------- T1: 64 MiB
 def large_cases():
     """Rule T1 alone needs more than 2^32 / 64 bytes (D5 comes first): samples
@@ -2054,6 +2199,7 @@ def main():
     v11_cases()
     v12_cases()
     v13_cases()
+    v14_cases()
     os.makedirs(out, exist_ok=True)
     for old in os.listdir(out):
         if old.endswith((".pcol", ".views", ".ranges")):

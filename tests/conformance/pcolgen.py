@@ -20,7 +20,7 @@ NA = -(2 ** 63)  # i64 NA, INT64_MIN
 NAN = 0x7FF8000000000000  # f64 default: the quiet NaN, as bits
 ALIGN = 64
 COMPACT_ALIGN = 8  # 1.2 compact file: sections read in place (§3.1)
-CODECS_1_1, COMPACT_1_2, ENCODED_1_3 = 0x1, 0x2, 0x4  # incompat bits (§9)
+CODECS_1_1, COMPACT_1_2, ENCODED_1_3, BLOCKS_1_4 = 0x1, 0x2, 0x4, 0x8  # incompat bits (§9)
 
 
 def f64(x):
@@ -455,11 +455,64 @@ def rowcount(table, rows):
     return Entry(table, 0, count=rows)
 
 
-def column(table, col, type, values, codec=0, tf=0):
+def transformed(values, type, tf):
+    """The stored form of values under tf (delta or row-relative, then
+    split), and the bits actually used (delta or row-relative dropped where
+    a value does not fit, as writers do)."""
+    raw = b"".join(struct.pack(PACK[type], v) for v in values)
+    stored = raw
+    if tf & DELTA:
+        stored = delta_values(values, type)
+        if stored is None:
+            tf &= ~DELTA
+            stored = raw
+    if tf & ROWREL:
+        stored = rowrel_values(values, type)
+        if stored is None:
+            tf &= ~ROWREL
+            stored = raw
+    if tf & SPLIT:
+        stored = split_bytes(stored, WIDTH[type])
+    return stored, tf
+
+
+def zstd_blocks(values, type, tf, block_rows, frame=None):
+    """Codec 3, zstd blocks (1.4, §4.2): nblocks, block_rows, the blocks' ends,
+    then each block's frame (frame(raw) -> bytes, zstd_compress by default)
+    of its values transformed alone.  Returns (stored bytes, tf used: a
+    transform that does not fit one block is dropped for all)."""
+    frame = frame or zstd_compress
+    blocks = [values[k:k + block_rows] for k in range(0, len(values), block_rows)]
+    for b in blocks:
+        tf = transformed(b, type, tf)[1]
+    frames = [frame(transformed(b, type, tf)[0]) for b in blocks]
+    return blocks_layout(frames, block_rows), tf
+
+
+def blocks_layout(frames, block_rows, nblocks=None):
+    """The stored bytes of codec 3 from its frames."""
+    head = 8 + 8 * len(frames)
+    ends, pos = [], head
+    for f in frames:
+        pos += len(f)
+        ends.append(pos)
+    n = len(frames) if nblocks is None else nblocks
+    return (struct.pack("<II", n, block_rows) + b"".join(struct.pack("<Q", x) for x in ends)
+            + b"".join(frames))
+
+
+def column(table, col, type, values, codec=0, tf=0, block_rows=2):
     """A column entry from its values (ints, f64 bit patterns, or bytes);
-    codec 0 raw, 1 LZ4, 2 zstd; tf the transform bits (delta or row-relative,
-    then split), applied first."""
+    codec 0 raw, 1 LZ4, 2 zstd, 3 zstd blocks of block_rows (1.4); tf the
+    transform bits (delta or row-relative, then split), applied first (with
+    codec 3, to each block)."""
     assert not (tf & DELTA and tf & ROWREL), "D14: never both"
+    if codec == 3:
+        raw = b"".join(struct.pack(PACK[type], v) for v in values)
+        data, tf = zstd_blocks(values, type, tf, block_rows)
+        e = Entry(table, col, type, data, len(values))
+        e.decoded, e.flags, e.codec = len(raw), tf, 3
+        return e
     if type == BYTES:
         raw = bytes(values)
         count = len(raw)
@@ -631,8 +684,9 @@ def serialize_compact(entries, major=1, minor=None, incompat=None, compat=0, dir
         incompat = COMPACT_1_2 | (CODECS_1_1 if any(
             e.column and (e.codec == 2 or e.flags & (DELTA | SPLIT)) for e in entries) else 0)
         incompat |= ENCODED_1_3 if any(e.column and e.flags & ENCODED for e in entries) else 0
+        incompat |= BLOCKS_1_4 if any(e.column and e.codec == 3 for e in entries) else 0
     if minor is None:
-        minor = 3 if incompat & ENCODED_1_3 else 2
+        minor = 4 if incompat & BLOCKS_1_4 else 3 if incompat & ENCODED_1_3 else 2
     pos = 64  # the previous section's end
     for e in entries:
         if e.column == 0:
@@ -760,7 +814,7 @@ def pack(M, store_all=False, omit=(), keep=(), codec=None):
             if store:
                 ct = codec(t, cid, ty) if codec else 0
                 ct = ct if isinstance(ct, tuple) else (ct, 0)
-                out.append(column(t, cid, ty, vals, ct[0], ct[1]))
+                out.append(column(t, cid, ty, vals, *ct))
     return out
 
 
