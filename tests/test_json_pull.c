@@ -215,3 +215,36 @@ Test(json_pull, strings_across_the_buffer_end) {
   }
   free(d);
 }
+
+/* PCOL_JP_BIG_INTS (the Chrome trace reader): an integer past int64_t is a
+ * real, as JSON.parse reads it; without the flag it is jansson's error. */
+Test(json_pull, big_integers_as_reals_when_asked) {
+  const char *doc = "[18446744064077150000,-9223372036854775809,9223372036854775807,1e999]";
+  for (int flag = 0; flag <= 1; flag++) {
+    FILE *f = fmemopen((void *)(uintptr_t)doc, strlen(doc), "rb");
+    pcol_jpull j;
+    pcol_error err = {0};
+    cr_assert_eq(pcol_jp_open(&j, f, "doc", NULL, flag ? PCOL_JP_BIG_INTS : 0, &err), 0);
+    cr_assert_eq(pcol_jp_next(&j), 0);
+    cr_assert_eq(j.tok, PCOL_JT_ARR);
+    int rc = pcol_jp_next(&j);
+    if (!flag) {
+      cr_assert_neq(rc, 0);
+      cr_assert(strstr(err.message, "too big integer"), "%s", err.message);
+    } else {
+      cr_assert_eq(rc, 0);
+      cr_assert_eq(j.tok, PCOL_JT_REAL);
+      cr_assert_float_eq(j.d, 18446744064077150000.0, 1e4);
+      cr_assert_eq(pcol_jp_next(&j), 0);
+      cr_assert_eq(j.tok, PCOL_JT_REAL);
+      cr_assert(j.d < -9.2e18);
+      cr_assert_eq(pcol_jp_next(&j), 0);
+      cr_assert_eq(j.tok, PCOL_JT_INT); /* INT64_MAX still fits */
+      cr_assert_eq(j.i, INT64_MAX);
+      cr_assert_neq(pcol_jp_next(&j), 0); /* 1e999: a real's overflow, refused either way */
+      cr_assert(strstr(err.message, "real number overflow"), "%s", err.message);
+    }
+    pcol_jp_close(&j);
+    fclose(f);
+  }
+}

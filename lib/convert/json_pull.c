@@ -304,6 +304,11 @@ static int number(pcol_jpull *j) {
   errno = 0;
   if (is_int) {
     long long v = strtoll(j->str, NULL, 10);
+    if (errno == ERANGE && (j->flags & PCOL_JP_BIG_INTS)) {
+      j->tok = PCOL_JT_REAL, j->d = strtod(j->str, NULL); /* (310 digits or more: inf) */
+      if (j->d == HUGE_VAL || j->d == -HUGE_VAL) return fail(j, at, "real number overflow");
+      return PCOL_OK;
+    }
     if (errno == ERANGE) return fail(j, at, v < 0 ? "too big negative integer" : "too big integer");
     j->tok = PCOL_JT_INT, j->i = v, j->d = (double)v;
     return PCOL_OK;

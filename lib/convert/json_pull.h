@@ -14,7 +14,8 @@
  * (a lone surrogate refused, \u0000 only with PCOL_JP_ALLOW_NUL), at most
  * 2048 values deep counted as jansson counts (every value, scalars too),
  * duplicate keys refused, integers that fit int64_t (a larger one is an
- * error, "too big integer", as in jansson) and doubles through strtod (an
+ * error, "too big integer", as in jansson; a real under PCOL_JP_BIG_INTS)
+ * and doubles through strtod (an
  * overflow to infinity refused, "real number overflow").  Only whitespace
  * may follow the document.  The input stops at the input cap
  * (pcol_input_cap): past it the error is the size, PCOL_ETOOBIG.
@@ -48,7 +49,13 @@ typedef enum pcol_jtok {
   PCOL_JT_NULL
 } pcol_jtok;
 
-enum { PCOL_JP_ALLOW_NUL = 1 }; /* \u0000 in strings (jansson's JSON_ALLOW_NUL) */
+enum {
+  PCOL_JP_ALLOW_NUL = 1, /* \u0000 in strings (jansson's JSON_ALLOW_NUL) */
+  /* an integer past int64_t is a real (PCOL_JT_REAL), as JavaScript's
+   * JSON.parse reads it, not an error: Chrome writes uint64 counters that
+   * way, and its traces are read by JavaScript tools */
+  PCOL_JP_BIG_INTS = 2
+};
 
 typedef struct pcol_jframe pcol_jframe;
 typedef struct pcol_jkeyent pcol_jkeyent;

@@ -22,7 +22,7 @@
 #   tests/data/collapse-perf input equals inferno's expected result
 #   (inferno_compare.py), else that part is skipped (no network in CI).
 #
-# Env: PCOL, BUILD, PCOL_NPM_DIR, PCOL_INFERNO_DIR.  Exit 0 pass, 1 fail,
+# Env: PCOL, BUILD, PCOL_NPM_DIR, PCOL_INFERNO_DIR, PCOL_SPEEDSCOPE_SRC.  Exit 0 pass, 1 fail,
 # 77 skip (no node/npm).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
@@ -111,6 +111,73 @@ json.dump({"$schema": "https://www.speedscope.app/file-format-schema.json", "sha
 PY
 compare "evented speedscope" "$tmp/ev.speedscope.json" 1000
 
+# ---------------------------------------------------------------- Chrome traces
+# judge_trace NAME TRACE MIN: pcol's samples equal the chunks' samples of
+# every profile, and per function its wall self and total equal
+# speedscope's on a copy holding the profile with the most samples (at
+# least MIN) alone (chrome_one.py: speedscope pairs chunks with a Profile
+# event by id only, and trace ids repeat across processes).
+judge_trace() {
+  local name=$1 trace=$2 min=$3 one all got
+  local d=$tmp/ct-$n; mkdir -p "$d"
+  read -r one all < <(python3 "$HERE/chrome_one.py" "$trace" "$d/one.json") ||
+    { echo "FAIL $name: chrome_one.py could not read it"; fail=1; return; }
+  $PCOL info "$trace" 2>/dev/null | grep -q 'input_format: *chrome' || { echo "FAIL $name: not detected as chrome"; fail=1; return; }
+  got=$($PCOL top "$trace" --value samples --format json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
+  [ "$got" = "$all" ] || { echo "FAIL $name: $got samples, its chunks hold $all"; fail=1; }
+  [ "${one:-0}" -ge "$min" ] || { echo "FAIL $name: its largest profile has ${one:-0} samples"; fail=1; }
+  # (speedscope drops V8's "native dummy.js" frames; pcol keeps them)
+  local dummy='(anonymous native dummy.js:1)'
+  compare "$name (self)" "$d/one.json" 1000 --value wall -- --skip '(idle)' --skip "$dummy" \
+    --self-only '(garbage collector)' --self-only '(program)'
+  sed 's/"(garbage collector)"/"garbage collector"/g; s/"(program)"/"program"/g' "$d/one.json" > "$d/one-r.json"
+  compare "$name (total)" "$d/one-r.json" 1000 --value wall -- --skip '(idle)' --skip "$dummy"
+}
+
+# ---------------------------------------------------------------- Chrome trace (made here)
+# What real DevTools traces hold and the fixtures of speedscope showed
+# (below): uint64 counters past int64 in other events' args, negative time
+# deltas inside runs of one node, chunks written out of ts order, a chunk
+# lost (nodes whose parent is in no chunk, samples of a node in no chunk).
+python3 - "$tmp/made-trace.json" <<'PY'
+import json, random, sys
+r = random.Random(11)
+def node(i, parent, fn, line):
+    return {"id": i, "parent": parent, "callFrame": {"functionName": fn, "url": "app.js", "scriptId": 1,
+                                                     "lineNumber": line, "columnNumber": 0}}
+nodes = [{"id": 1, "callFrame": {"functionName": "(root)", "url": "", "scriptId": 0, "lineNumber": -1, "columnNumber": -1}},
+         {"id": 2, "parent": 1, "callFrame": {"functionName": "(program)", "url": "", "scriptId": 0, "lineNumber": -1, "columnNumber": -1}},
+         node(3, 1, "main", 1), node(4, 3, "work", 10), node(5, 4, "leaf", 20), node(6, 3, "other", 30)]
+lost = [node(7, 3, "lostParent", 40)]           # in the lost chunk
+orphans = [node(8, 7, "orphan", 50), node(9, 8, "orphanLeaf", 60)]  # parent 7: in no chunk
+ids = [2, 3, 4, 5, 6]
+ev = [{"ph": "M", "name": "thread_name", "pid": 1, "tid": 2, "args": {"name": "CrRendererMain"}},
+      {"ph": "X", "name": "Counters", "pid": 1, "tid": 2, "ts": 5, "dur": 1,
+       "args": {"data": {"begin_main_sent_to_started_us": 18446744064077150000}}},
+      {"ph": "P", "name": "Profile", "id": "0x1", "pid": 1, "tid": 2, "ts": 10, "args": {"data": {"startTime": 10}}}]
+def chunk(ns, samples, deltas, ts):
+    return {"ph": "P", "name": "ProfileChunk", "id": "0x1", "pid": 1, "tid": 3, "ts": ts,
+            "args": {"data": {"cpuProfile": {"nodes": ns, "samples": samples}, "timeDeltas": deltas}}}
+def run(k, pool):
+    s, d = [], []
+    for _ in range(k):
+        n = r.choice(pool); rep = r.randint(1, 4)
+        for j in range(rep):
+            s.append(n); d.append(r.randint(50, 150) if j == 0 or r.random() < 0.7 else -r.randint(1, 40))
+    return s, d
+s, d = run(40, ids); ev.append(chunk(nodes, s, d, 20))
+# (the lost chunk: its node 7 and samples never written; the last chunk
+# written before the one it follows in time)
+s, d = run(30, ids + [9]); ev.append(chunk([], s, d, 40))
+s, d = run(30, ids + [8, 9]); s[3] = 7; ev.append(chunk(orphans, s, d, 30))
+for e in ev:  # (speedscope tells a trace by its first event's pid, tid, ph and cat)
+    e["cat"] = "disabled-by-default-v8.cpu_profiler" if e["name"].startswith("Profile") else "devtools.timeline"
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+judge_trace "made trace (lost chunk, negative deltas, uint64 args)" "$tmp/made-trace.json" 100
+$PCOL top "$tmp/made-trace.json" 2>&1 >/dev/null | grep -q 'chunks lost from the trace: 1 profile node whose parent is in no chunk.*, 1 sample of a node in no chunk' ||
+  { echo "FAIL made trace: no warning of the lost chunk: $($PCOL top "$tmp/made-trace.json" 2>&1 >/dev/null)"; fail=1; }
+
 # ---------------------------------------------------------------- Chrome trace (Chromium)
 # A trace Chromium records of a page running JS (--trace-startup with the V8
 # CPU profiler's category, written as JSON): pcol's samples per profile equal
@@ -134,45 +201,25 @@ HTML
   if [ ! -s "$tmp/ct/trace.json" ]; then
     echo "FAIL chromium wrote no trace"; fail=1
   else
-    # the profile with the most samples, alone; its chunks' sample count
-    want=$(python3 - "$tmp/ct/trace.json" "$tmp/ct/one.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-ev = d["traceEvents"] if isinstance(d, dict) else d
-count = {}
-for e in ev:
-    if e.get("name") == "ProfileChunk":
-        k = (e["pid"], e["id"])
-        count[k] = count.get(k, 0) + len(e["args"]["data"].get("cpuProfile", {}).get("samples", []))
-best = max(count, key=count.get)
-keep = [e for e in ev if e.get("ph") == "M" or
-        (e.get("name") in ("Profile", "ProfileChunk") and (e["pid"], e.get("id")) == best)]
-# an anonymous function without a line: DevTools shows "(anonymous FILE)",
-# pcol too, speedscope "(anonymous FILE:undefined)" (doc/mappings.md §10);
-# named explicitly here so that both tools name it alike (which frames
-# Chromium samples varies from run to run)
-for e in keep:
-    for n in e.get("args", {}).get("data", {}).get("cpuProfile", {}).get("nodes", []):
-        cf = n.get("callFrame", {})
-        if not cf.get("functionName") and (cf.get("lineNumber") is None or cf.get("lineNumber") < 0):
-            url = cf.get("url") or ""
-            cf["functionName"] = "(anonymous %s)" % url.rsplit("/", 1)[-1] if url else "(anonymous)"
-json.dump({"traceEvents": keep}, open(sys.argv[2], "w"))
-print(count[best], sum(count.values()))
-PY
-)
-    read -r one all <<<"$want"
-    $PCOL info "$tmp/ct/trace.json" | grep -q 'input_format: *chrome' || { echo "FAIL trace.json: not detected as chrome"; fail=1; }
-    got=$($PCOL top "$tmp/ct/trace.json" --value samples --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
-    [ "$got" = "$all" ] || { echo "FAIL trace.json: $got samples, its chunks hold $all"; fail=1; }
-    [ "${one:-0}" -gt 100 ] || { echo "FAIL trace.json: the page's profile has ${one:-0} samples"; fail=1; }
-    compare "chrome trace (self)" "$tmp/ct/one.json" 1000 --value wall -- --skip '(idle)' --self-only '(garbage collector)' --self-only '(program)'
-    sed 's/"(garbage collector)"/"garbage collector"/g; s/"(program)"/"program"/g' "$tmp/ct/one.json" > "$tmp/ct/one-r.json"
-    compare "chrome trace (total)" "$tmp/ct/one-r.json" 1000 --value wall -- --skip '(idle)'
+    judge_trace "trace.json" "$tmp/ct/trace.json" 100
     n=$((n + 1))
   fi
 else
   echo "t_import_judged: chromium not installed: Chrome trace part skipped"
+fi
+
+# ---------------------------------------------------------------- Chrome traces (speedscope's test data)
+# speedscope's own Chrome fixtures (sample/profiles/Chrome: DevTools
+# recordings of Chrome 65 to 141, CpuProfile events and Profile chunks, one
+# with chunks lost, one with uint64 counters past int64) when
+# $PCOL_SPEEDSCOPE_SRC holds a checkout of github.com/jlfwong/speedscope
+# (no network in CI).
+if [ -n "${PCOL_SPEEDSCOPE_SRC:-}" ] && [ -d "$PCOL_SPEEDSCOPE_SRC/sample/profiles/Chrome" ]; then
+  for f in "$PCOL_SPEEDSCOPE_SRC"/sample/profiles/Chrome/*/*.json; do
+    judge_trace "speedscope's ${f#"$PCOL_SPEEDSCOPE_SRC"/sample/profiles/}" "$f" 1
+  done
+else
+  echo "t_import_judged: speedscope's Chrome fixtures not given (PCOL_SPEEDSCOPE_SRC): that part skipped"
 fi
 
 # ---------------------------------------------------------------- perf (inferno)

@@ -12,7 +12,8 @@
  * traces hold one whole profile in a "CpuProfile" event
  * (args.data.cpuProfile).  Each profile is put back together as the V8
  * document it was cut from — its nodes, samples and deltas copied as text,
- * in file order, into temporary files — and read by the V8 importer
+ * into temporary files, the chunks taken in ts order as DevTools and
+ * speedscope sort a trace's events — and read by the V8 importer
  * (v8_import.c), so names, checks and times are V8's own: one source per
  * profile, type "chrome", every sample labelled with the profiled thread
  * (`pid`, `tid`, and `thread_name`/`process_name` from the "M" metadata
@@ -25,6 +26,7 @@
 #include "v8.h"
 #include "keys.h"     /* PCOL_SRC_CHROME */
 #include "error.h"    /* pcol_error_in, pcol_oom */
+#include "buf.h"      /* PCOL_GROW */
 #include <errno.h>
 #include <inttypes.h>
 #include <unistd.h>
@@ -32,12 +34,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Where a chunk's samples and deltas are in their part files, and its ts. */
+typedef struct cchunk {
+  double ts;
+  off_t at[2], len[2]; /* P_SAMPLES, P_DELTAS */
+} cchunk;
+
 typedef struct cstream {
   int64_t pid, tid;
   char *id;           /* the trace's profile id ("0x1"); "" for a CpuProfile event */
   vnum start, end;    /* µs on the trace's clock */
   FILE *part[3];      /* the text of nodes, samples, timeDeltas: elements, comma-separated */
   uint64_t count[3];
+  cchunk *ch;         /* its chunks, in file order */
+  size_t nch, capch;
+  int unordered;      /* a chunk's ts is before an earlier chunk's */
+  int no_ts;          /* a chunk without a ts: file order it is */
 } cstream;
 
 typedef struct cname {
@@ -61,6 +73,7 @@ typedef struct ctrace {
   size_t nnm, capnm;
   FILE *cur[3];       /* the event being read: what its args.data held */
   uint64_t ccount[3];
+  uint64_t lost[2];   /* nodes whose parent, samples whose node, is in no chunk */
   vnum cstart, cend;
   char *mname;        /* args.name of the event being read */
   uint64_t n_duration;
@@ -224,14 +237,21 @@ static cstream *stream_for(ctrace *c, int64_t pid, const char *id, int create) {
   return s;
 }
 
-static int add_chunk(ctrace *c, cstream *s) {
+static int add_chunk(ctrace *c, cstream *s, int has_ts, double ts) {
   int rc;
+  cchunk k = {ts, {0, 0}, {0, 0}};
   for (int p = 0; p < 3; p++) {
     if (!c->ccount[p]) continue;
     if (s->count[p]) putc(',', s->part[p]);
+    off_t at = p ? ftello(s->part[p]) : 0;
     if ((rc = append_file(c, s->part[p], c->cur[p]))) return rc;
+    if (p) k.at[p - 1] = at, k.len[p - 1] = ftello(s->part[p]) - at;
     s->count[p] += c->ccount[p];
   }
+  if (!has_ts) s->no_ts = 1;
+  else if (s->nch && ts < s->ch[s->nch - 1].ts) s->unordered = 1;
+  if (PCOL_GROW(s->ch, s->nch, s->capch)) return pcol_oom(c->err);
+  s->ch[s->nch++] = k;
   if (c->cstart.present) s->start = c->cstart;
   if (c->cend.present) s->end = c->cend;
   return 0;
@@ -261,6 +281,8 @@ static int event(ctrace *c, size_t ev) {
   int rc;
   char ph[8] = "", nm[16] = "", id[40] = "";
   int64_t pid = -1, tid = -1;
+  int has_ts = 0;
+  double ts = 0;
   for (int p = 0; p < 3; p++)
     if ((rc = tmp_reset(c, p))) return rc;
   c->cstart = (vnum){0}, c->cend = (vnum){0};
@@ -276,8 +298,11 @@ static int event(ctrace *c, size_t ev) {
     else if (pcol_jp_key_is(j, "id")) dst = id, cap = sizeof id;
     else if (pcol_jp_key_is(j, "pid")) num = &pid;
     else if (pcol_jp_key_is(j, "tid")) num = &tid;
+    int is_ts = pcol_jp_key_is(j, "ts");
     if ((rc = pcol_jp_next(j))) return rc;
-    if (is_args) {
+    if (is_ts && (j->tok == PCOL_JT_INT || j->tok == PCOL_JT_REAL)) {
+      has_ts = 1, ts = j->d;
+    } else if (is_args) {
       rc = read_args(c);
     } else if (dst && j->tok == PCOL_JT_STR) {
       /* a longer name is none of the ones read here */
@@ -314,7 +339,7 @@ static int event(ctrace *c, size_t ev) {
   /* the profiled thread: the Profile event's (chunks may come from the
    * sampler's thread) */
   if (strcmp(nm, "ProfileChunk") != 0 || s->tid < 0) s->tid = tid;
-  return add_chunk(c, s);
+  return add_chunk(c, s, has_ts, ts);
 }
 
 static int read_doc(ctrace *c) {
@@ -351,6 +376,40 @@ static int read_doc(ctrace *c) {
 
 /* One profile: its V8 document into a temporary file, read by v8_import.c
  * as a source of type "chrome" labelled with its thread. */
+/* Chunks by ts (ties in file order), as DevTools and speedscope order a
+ * trace's events: a chunk's first delta counts from the sample before it
+ * in that order. */
+static int chunk_cmp(const void *a, const void *b) {
+  const cchunk *x = *(const cchunk *const *)a, *y = *(const cchunk *const *)b;
+  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
+  return x < y ? -1 : x > y;
+}
+
+/* Part p (samples or deltas) of s into o, its chunks in ts order. */
+static int append_sorted(ctrace *c, FILE *o, cstream *s, int p) {
+  const cchunk **ord = malloc((s->nch ? s->nch : 1) * sizeof *ord);
+  if (!ord) return pcol_oom(c->err);
+  for (size_t i = 0; i < s->nch; i++) ord[i] = &s->ch[i];
+  qsort(ord, s->nch, sizeof *ord, chunk_cmp);
+  FILE *f = s->part[p];
+  char buf[1 << 14];
+  int first = 1, bad = fflush(f) != 0;
+  for (size_t i = 0; i < s->nch && !bad; i++) {
+    off_t left = ord[i]->len[p - 1];
+    if (!left) continue;
+    if (!first && putc(',', o) == EOF) bad = 1;
+    first = 0;
+    if (fseeko(f, ord[i]->at[p - 1], SEEK_SET)) bad = 1;
+    while (!bad && left > 0) {
+      size_t want = left < (off_t)sizeof buf ? (size_t)left : sizeof buf, k = fread(buf, 1, want, f);
+      if (k != want || fwrite(buf, 1, k, o) != k) bad = 1;
+      left -= (off_t)k;
+    }
+  }
+  free(ord);
+  return bad ? pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno)) : 0;
+}
+
 static int import_stream(ctrace *c, cstream *s, size_t k) {
   int rc;
   char where[96], *ename = NULL, *uri = NULL;
@@ -378,7 +437,8 @@ static int import_stream(ctrace *c, cstream *s, size_t k) {
   if (s->end.present) fprintf(doc, "\"endTime\":%" PRId64 ",", s->end.v);
   for (int p = 0; p < 3; p++) {
     fprintf(doc, "%s\"%s\":[", p ? "," : "", PART_KEY[p]);
-    if ((rc = append_file(c, doc, s->part[p]))) goto out;
+    if ((rc = p && s->unordered && !s->no_ts ? append_sorted(c, doc, s, p) : append_file(c, doc, s->part[p])))
+      goto out;
     fputc(']', doc);
   }
   fputc('}', doc);
@@ -403,9 +463,17 @@ static int import_stream(ctrace *c, cstream *s, size_t k) {
     rc = pcol_error_in(c->err, rc, ename, 0);
     goto out;
   }
-  if ((rc = pcol_v8_import_profile(c->b, doc, ename, PCOL_SRC_CHROME, uri, ls, c->opt, &src, c->err))) goto out;
+  uint64_t lost[2] = {0, 0};
+  if ((rc = pcol_v8_import_profile(c->b, doc, ename, PCOL_SRC_CHROME, uri, ls, PCOL_V8_ORPHANS_AT_ROOT, c->opt,
+                                   &src, lost, c->err)))
+    goto out;
   char num[32];
   if (*s->id) rc = pcol_b_meta_str(c->b, src, "chrome.profile_id", s->id, c->err);
+  for (int l = 0; l < 2; l++) { /* what lost chunks left (pcol info's meta) */
+    c->lost[l] += lost[l];
+    snprintf(num, sizeof num, "%" PRIu64, lost[l]);
+    if (!rc && lost[l]) rc = pcol_b_meta_str(c->b, src, l ? "chrome.lost_samples" : "chrome.lost_parents", num, c->err);
+  }
   snprintf(num, sizeof num, "%" PRIu64, c->n_duration);
   if (!rc && k == 0) rc = pcol_b_meta_str(c->b, src, "chrome.duration_events", num, c->err);
   rc = pcol_error_in(c->err, rc, ename, 0);
@@ -420,13 +488,18 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
   ctrace c = {0};
   pcol_jpull j;
   c.b = b, c.name = name, c.err = err, c.j = &j, c.opt = opt;
-  int rc = pcol_jp_open(&j, in, name, opt, 0, err);
+  int rc = pcol_jp_open(&j, in, name, opt, PCOL_JP_BIG_INTS, err);
   int opened = !rc;
   if (!rc) rc = read_doc(&c);
   if (opened) pcol_jp_close(&j);
   size_t used = 0;
   for (size_t i = 0; !rc && i < c.nst; i++)
     if (c.st[i].count[P_SAMPLES] || c.st[i].count[P_NODES]) rc = import_stream(&c, &c.st[i], used++);
+  if (!rc && used && (c.lost[0] || c.lost[1]))
+    pcol_error_set(err, PCOL_OK, "%s: chunks lost from the trace: %" PRIu64 " profile node%s whose parent is in no "
+                   "chunk read as called from the root (as speedscope reads them), %" PRIu64 " sample%s of a node "
+                   "in no chunk kept with no stack (speedscope skips them)", name, c.lost[0],
+                   c.lost[0] == 1 ? "" : "s", c.lost[1], c.lost[1] == 1 ? "" : "s");
   if (!rc && !used)
     rc = pcol_error_set(err, PCOL_EFORMAT,
                         "%s: a Chrome trace without a CPU profile (no Profile/ProfileChunk or CpuProfile events; "
@@ -435,6 +508,7 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
     for (int p = 0; p < 3; p++)
       if (c.st[i].part[p]) fclose(c.st[i].part[p]);
     free(c.st[i].id);
+    free(c.st[i].ch);
   }
   for (size_t i = 0; i < c.nnm; i++) free(c.nm[i].name);
   for (int p = 0; p < 3; p++)

@@ -15,13 +15,19 @@ typedef struct vnum {
   double d; /* the number as a double (the old shape's seconds) */
 } vnum;
 
+/* PCOL_V8_ORPHANS_AT_ROOT: a node whose parent id names no node hangs
+ * from the root (counted in lost[0]), as speedscope reads it, and a sample
+ * of an id no node has is kept with no stack (lost[1]; speedscope skips
+ * it), instead of either being an error: a Chrome trace's chunks can be
+ * lost (the tracing buffer wraps, a trace is cut). */
+enum { PCOL_V8_ORPHANS_AT_ROOT = 1 };
 /* One V8 Profile document read from in into a new source (type src_type,
  * URI uri) whose every sample carries the label set labelset (0: none);
  * name is the document's name in messages.  pcol_import_v8 is this with
  * the file's own name and type "v8"; chrome_trace.c gives it each profile
  * of a trace. */
 int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const char *src_type, const char *uri,
-                           uint32_t labelset, const pcol_import_options *opt, uint32_t *source_id,
-                           pcol_error *err);
+                           uint32_t labelset, unsigned flags, const pcol_import_options *opt,
+                           uint32_t *source_id, uint64_t lost[2], pcol_error *err);
 
 #endif

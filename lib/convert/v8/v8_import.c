@@ -84,6 +84,9 @@ typedef struct vimp {
   size_t bad_delta;              /* the first delta that is not a number, or SIZE_MAX */
   char *fn, *url;                /* the callFrame being read */
   size_t fnl, urll, capfn, capurl;
+  unsigned flags;                /* PCOL_V8_* */
+  uint64_t lost[2];              /* PCOL_V8_ORPHANS_AT_ROOT: nodes whose parent is no
+                                  * node, samples of no node */
 } vimp;
 
 static int at(vimp *v, const char *path, size_t i, const char *what) {
@@ -309,12 +312,22 @@ static int node(vimp *v, int old, uint32_t parent_ix) {
   int64_t col = old ? (c.col > 0 ? c.col : PCOL_NA_I64) : one_based(c.col);
   return node_location(v, fs, fl, us, ul, line, col, &nd->loc);
 }
-/* The node of an id: *node, or *missing. */
+/* The node of an id: *node, or *missing.  (A missing id is added to the
+ * map with no node: an entry past ix's, missing again when looked up
+ * again, as under PCOL_V8_ORPHANS_AT_ROOT.) */
 static int find_node(vimp *v, int64_t id, uint32_t *node, int *missing) {
   uint32_t k;
   if (pcol_u64map_get(&v->map, (uint64_t)id, &k, missing)) return pcol_oom(v->err);
-  if (!*missing) *node = v->ix[k];
+  if (k >= v->nix) *missing = 1;
+  else *node = v->ix[k];
   return PCOL_OK;
+}
+
+/* Whether time i starts a run of samples of one node in speedscope's
+ * reading (resolve's times): the first, a new node, the last sample (its
+ * run ends there), the old shape's end timestamp. */
+static int run_starts(const vimp *v, size_t i, size_t ns, int end_ts) {
+  return i == 0 || i >= ns || v->samples[i] != v->samples[i - 1] || (!end_ts && i == ns - 1);
 }
 
 /* stack id of node i (builds its ancestors first, without recursion) */
@@ -436,7 +449,7 @@ static int at_node(vimp *v, size_t i, const char *what) {
 /* What the document holds, in the order of checks of the importer that
  * read it whole. */
 static int resolve(vimp *v) {
-  int rc;
+  int rc = PCOL_OK;
   if (!v->have_nodes) return at(v, "nodes", SIZE_MAX, "missing or not an array (nor an old-style \"head\" tree)");
   v->parent = calloc(v->n + 1, sizeof *v->parent);
   v->loc = calloc(v->n + 1, sizeof *v->loc);
@@ -468,6 +481,10 @@ static int resolve(vimp *v) {
       uint32_t idx;
       int added;
       if (find_node(v, nd->parent_id, &idx, &added)) return pcol_oom(v->err);
+      if (added && (v->flags & PCOL_V8_ORPHANS_AT_ROOT)) { /* a chunk the trace lost */
+        v->lost[0]++;
+        continue;
+      }
       if (added || idx == i) return at_node(v, i, "parent names an id no node has");
       v->parent[i] = idx + 1;
     }
@@ -527,51 +544,92 @@ static int resolve(vimp *v) {
     return at(v, v->abs_ts ? "timestamps" : "timeDeltas", SIZE_MAX, "missing, or not as long as samples");
   if (start == PCOL_NA_I64) return at(v, "startTime", SIZE_MAX, "missing");
   PCOL_RETURN_NOT_OK(value_type(v, PCOL_VT_WALL, PCOL_UNIT_NANOSECONDS, &vt_wall));
-  /* times first (a sample's wall time needs the next one's time) */
-  int64_t elapsed = 0, last = INT64_MIN, prev_t = 0;
+  /* Times as speedscope's importer makes them, so that every wall equals
+   * its: a run of samples of one node starts at its first sample's time,
+   * never before the previous run's start (negative deltas: chunks out of
+   * order), and lasts until the next run starts; the last sample lasts 0,
+   * or until the old shape's end timestamp.  The samples inside a run keep
+   * their own times, held between the run's start and the next one's, so
+   * a time range still cuts the run where its samples were taken.
+   * Pass 1: elapsed times (deltas[i] becomes sample i's), each sample's
+   * node (ids checked); pass 2: each run's start, and backwards, each
+   * run's end; pass 3: the samples. */
+  uint32_t *node_of = malloc((ns + 1) * sizeof *node_of);
+  int64_t *bound = malloc((ns + 1) * sizeof *bound);
+  if (!node_of || !bound) {
+    free(node_of), free(bound);
+    return pcol_oom(v->err);
+  }
+  int64_t elapsed = 0, lastvalid = INT64_MIN;
+  size_t nt = end_ts ? ns + 1 : ns; /* times: one a sample (and the end) */
+  for (size_t i = 0; i < nt && !rc; i++) {
+    int64_t d = v->deltas[i];
+    if (i < ns && v->samples[i] < 0) rc = at(v, "samples", i, "not a node id");
+    else if (i == v->bad_delta) rc = at(v, "timeDeltas", i, "not a number");
+    else if (d > INT64_MAX / 4000 || d < -INT64_MAX / 4000 ||
+             (elapsed > 0 && d > INT64_MAX / 4000 - elapsed) || (elapsed < 0 && d < -INT64_MAX / 4000 - elapsed))
+      rc = at(v, "timeDeltas", i, "time out of range");
+    if (rc) break;
+    elapsed += d;
+    v->deltas[i] = elapsed;
+    if (i >= ns) break;
+    int added;
+    if (find_node(v, v->samples[i], &node_of[i], &added)) rc = pcol_oom(v->err);
+    else if (added && (v->flags & PCOL_V8_ORPHANS_AT_ROOT)) node_of[i] = UINT32_MAX, v->lost[1]++; /* its chunk was lost */
+    else if (added) rc = at(v, "samples", i, "names an id no node has");
+  }
+  /* run starts (and the end): max(elapsed, the last run start's time) */
+  for (size_t i = 0; i < nt && !rc; i++) {
+    if (!run_starts(v, i, ns, end_ts)) continue;
+    bound[i] = v->deltas[i] > lastvalid ? v->deltas[i] : lastvalid;
+    lastvalid = bound[i];
+  }
+  /* backwards: inside a run, the time it must not pass (the next start) */
+  int64_t next = lastvalid;
+  for (size_t i = nt; i-- > 0 && !rc;) {
+    if (run_starts(v, i, ns, end_ts)) next = bound[i];
+    else bound[i] = next;
+  }
+  int64_t prev_t = 0;
   uint32_t prev_node = 0;
-  for (size_t i = 0; i <= ns; i++) {
-    int64_t tus = 0;
-    uint32_t idx = 0;
-    if (i < ns || end_ts) {
-      int64_t d = v->deltas[i];
-      if (i < ns && v->samples[i] < 0) return at(v, "samples", i, "not a node id");
-      if (i == v->bad_delta) return at(v, "timeDeltas", i, "not a number");
-      if (d > INT64_MAX / 4000 || d < -INT64_MAX / 4000 ||
-          (elapsed > 0 && d > INT64_MAX / 4000 - elapsed) || (elapsed < 0 && d < -INT64_MAX / 4000 - elapsed))
-        return at(v, "timeDeltas", i, "time out of range");
-      elapsed += d;
-      int added;
-      if (i < ns && find_node(v, v->samples[i], &idx, &added)) return pcol_oom(v->err);
-      if (i < ns && added) return at(v, "samples", i, "names an id no node has");
-      tus = elapsed > last ? elapsed : last; /* speedscope: time never goes back */
-      last = tus;
+  for (size_t i = 0; i <= ns && !rc; i++) {
+    int64_t tus;
+    if (i < nt) {
+      if (!run_starts(v, i, ns, end_ts)) { /* inside a run: its own time, held in */
+        int64_t t = v->deltas[i] > prev_t ? v->deltas[i] : prev_t;
+        tus = t < bound[i] ? t : bound[i];
+      } else {
+        tus = bound[i];
+      }
     } else {
-      tus = last;
+      tus = prev_t; /* the last sample lasts 0 */
     }
     if (i > 0) { /* sample i-1 lasts until sample i */
       pcol_sample_row s = {v->src, prev_t * 1000, 0, 1, PCOL_NA_I64, 0, v->labelset};
       pcol_value_row val[2] = {{vt_samples, 1}, {vt_wall, (tus - prev_t) * 1000}};
-      if ((rc = node_stack(v, prev_node, &s.stack_id))) return rc;
-      PCOL_RETURN_NOT_OK(b_in(v, pcol_b_sample(v->b, &s, val, 2, NULL, v->err)));
+      if (prev_node != UINT32_MAX && (rc = node_stack(v, prev_node, &s.stack_id))) break;
+      if ((rc = b_in(v, pcol_b_sample(v->b, &s, val, 2, NULL, v->err)))) break;
     }
     prev_t = tus;
-    prev_node = idx;
+    if (i < ns) prev_node = node_of[i];
   }
-  return PCOL_OK;
+  free(node_of), free(bound);
+  return rc;
 }
 
 int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const char *src_type, const char *uri,
-                           uint32_t labelset, const pcol_import_options *opt, uint32_t *source_id,
-                           pcol_error *err) {
+                           uint32_t labelset, unsigned flags, const pcol_import_options *opt,
+                           uint32_t *source_id, uint64_t lost[2], pcol_error *err) {
   vimp v = {0};
   pcol_jpull j;
   v.b = b, v.name = name, v.err = err, v.j = &j, v.bad_delta = SIZE_MAX, v.labelset = labelset;
+  v.flags = flags;
   int rc = pcol_jp_open(&j, in, name, opt, 0, err);
   if (!rc) rc = b_in(&v, pcol_b_source(b, src_type, uri, PCOL_NA_I64, &v.src, err));
   if (!rc) rc = read_doc(&v);
   if (!rc) rc = resolve(&v);
   if (!rc && source_id) *source_id = v.src;
+  if (!rc && lost) lost[0] = v.lost[0], lost[1] = v.lost[1];
   pcol_jp_close(&j);
   free(v.nodes), free(v.kids), free(v.samples), free(v.deltas), free(v.fn), free(v.url);
   free(v.parent), free(v.loc), free(v.stack), free(v.work), free(v.ix);
@@ -581,5 +639,5 @@ int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const ch
 
 int pcol_import_v8(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
                    pcol_error *err) {
-  return pcol_v8_import_profile(b, in, name, PCOL_SRC_V8, name, 0, opt, NULL, err);
+  return pcol_v8_import_profile(b, in, name, PCOL_SRC_V8, name, 0, 0, opt, NULL, NULL, err);
 }
