@@ -13,6 +13,8 @@ copy.  In the copy:
 - an anonymous function without a line is named "(anonymous FILE)" as
   DevTools and pcol name it (speedscope: "(anonymous FILE:undefined)",
   doc/mappings.md §10);
+- every event has a "cat" (speedscope tells a trace by its first event's
+  pid, tid, ph and cat; `node` and Rust tracers write none);
 - a sample of a node that is in no chunk (a chunk the trace lost) is taken
   out, its time delta added to the next sample's: speedscope skips such a
   sample, so the stack before it lasts until the next one (pcol keeps it
@@ -67,6 +69,8 @@ def main():
             e["args"]["data"]["timeDeltas"] = d2
         else:
             cp["timeDeltas"] = d2
+    for e in keep:
+        e.setdefault("cat", "")
     json.dump({"traceEvents": keep}, open(sys.argv[2], "w"))
     print(count[best], sum(count.values()))
 

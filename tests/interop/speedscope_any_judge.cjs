@@ -47,7 +47,7 @@ const out = fs.openSync(outPath, 'w');
         readAsArrayBuffer: async () => new ArrayBuffer(0), readAsText: async () => content });
       if (!g || !g.profiles) throw new Error('speedscope could not import the file');
       rec = { file, profiles: g.profiles.map((p) => {
-        const frames = {};
+        const frames = Object.create(null); // (no prototype: a frame may be named "toString")
         p.forEachFrame((fr) => {
           const e = frames[fr.name] || (frames[fr.name] = [0, 0]);
           e[0] += fr.getSelfWeight(); e[1] += fr.getTotalWeight();
@@ -55,7 +55,7 @@ const out = fs.openSync(outPath, 'w');
         // per name, the time some frame of that name is on the stack (a
         // name counts once per stack even when distinct frames share it):
         // speedscope's own call timeline (Profile.forEachCall)
-        const names = {}, open = [];
+        const names = Object.create(null), open = [];
         p.forEachCall((node, v) => { open.push([node.frame.name, v]); }, (node, v) => {
           const [name, at] = open.pop();
           if (!open.some((o) => o[0] === name)) names[name] = (names[name] || 0) + (v - at);

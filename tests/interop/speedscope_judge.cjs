@@ -45,7 +45,7 @@ const out = fs.openSync(outPath, 'w');
       const g = await globalThis.__pcolImport(data);
       if (!g || !g.profiles || g.profiles.length !== data.profiles.length) throw new Error('profiles missing after import');
       rec = { file, active: data.activeProfileIndex, profiles: g.profiles.map((p, i) => {
-        const frames = {};
+        const frames = Object.create(null); // (no prototype: a frame may be named "toString")
         p.forEachFrame((fr) => {
           const e = frames[fr.name] || (frames[fr.name] = [0, 0, 0]);
           e[0] += fr.getSelfWeight(); e[1] += fr.getTotalWeight(); e[2] += 1;

@@ -22,7 +22,7 @@
 #   tests/data/collapse-perf input equals inferno's expected result
 #   (inferno_compare.py), else that part is skipped (no network in CI).
 #
-# Env: PCOL, BUILD, PCOL_NPM_DIR, PCOL_INFERNO_DIR, PCOL_SPEEDSCOPE_SRC.  Exit 0 pass, 1 fail,
+# Env: PCOL, BUILD, PCOL_NPM_DIR, PCOL_INFERNO_DIR, PCOL_SPEEDSCOPE_SRC, FIREFOX_PROFILER_SRC.  Exit 0 pass, 1 fail,
 # 77 skip (no node/npm).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
@@ -138,7 +138,8 @@ judge_trace() {
 # What real DevTools traces hold and the fixtures of speedscope showed
 # (below): uint64 counters past int64 in other events' args, negative time
 # deltas inside runs of one node, chunks written out of ts order, a chunk
-# lost (nodes whose parent is in no chunk, samples of a node in no chunk).
+# lost (nodes whose parent is in no chunk, samples of a node in no chunk), a
+# child id of no node, a chunk holding its deltas twice.
 python3 - "$tmp/made-trace.json" <<'PY'
 import json, random, sys
 r = random.Random(11)
@@ -165,17 +166,19 @@ def run(k, pool):
         for j in range(rep):
             s.append(n); d.append(r.randint(50, 150) if j == 0 or r.random() < 0.7 else -r.randint(1, 40))
     return s, d
+nodes[5]["children"] = [99]  # a child id of no node
 s, d = run(40, ids); ev.append(chunk(nodes, s, d, 20))
 # (the lost chunk: its node 7 and samples never written; the last chunk
 # written before the one it follows in time)
 s, d = run(30, ids + [9]); ev.append(chunk([], s, d, 40))
 s, d = run(30, ids + [8, 9]); s[3] = 7; ev.append(chunk(orphans, s, d, 30))
+ev[-1]["args"]["data"]["cpuProfile"]["timeDeltas"] = d  # the deltas twice, as Node writes them
 for e in ev:  # (speedscope tells a trace by its first event's pid, tid, ph and cat)
     e["cat"] = "disabled-by-default-v8.cpu_profiler" if e["name"].startswith("Profile") else "devtools.timeline"
 json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
 PY
 judge_trace "made trace (lost chunk, negative deltas, uint64 args)" "$tmp/made-trace.json" 100
-$PCOL top "$tmp/made-trace.json" 2>&1 >/dev/null | grep -q 'chunks lost from the trace: 1 profile node whose parent is in no chunk.*, 1 sample of a node in no chunk' ||
+$PCOL top "$tmp/made-trace.json" 2>&1 >/dev/null | grep -q 'nodes lost from the trace: 1 profile node whose parent is in no chunk.*; 1 sample of a node in no chunk.*; 1 child id of no node' ||
   { echo "FAIL made trace: no warning of the lost chunk: $($PCOL top "$tmp/made-trace.json" 2>&1 >/dev/null)"; fail=1; }
 
 # ---------------------------------------------------------------- Chrome trace (Chromium)
@@ -220,6 +223,20 @@ if [ -n "${PCOL_SPEEDSCOPE_SRC:-}" ] && [ -d "$PCOL_SPEEDSCOPE_SRC/sample/profil
   done
 else
   echo "t_import_judged: speedscope's Chrome fixtures not given (PCOL_SPEEDSCOPE_SRC): that part skipped"
+fi
+# ... and the Firefox Profiler's (src/test/fixtures/upgrades: a chunked
+# trace, a CpuProfile event naming children the trace does not hold, a
+# chunk holding its timeDeltas twice) when $FIREFOX_PROFILER_SRC holds a
+# checkout of firefox-devtools/profiler (as for t_firefox.sh)
+if [ -n "${FIREFOX_PROFILER_SRC:-}" ] && [ -d "$FIREFOX_PROFILER_SRC/src/test/fixtures/upgrades" ]; then
+  for b in test.chrome.gz test.chrome-unchunked.json chrome-trace-issue-5429.json.gz; do
+    f=$FIREFOX_PROFILER_SRC/src/test/fixtures/upgrades/$b
+    [ -f "$f" ] || { echo "FAIL $f is missing"; fail=1; continue; }
+    case $b in *.gz) gzip -dc "$f" > "$tmp/ffx-${b%.gz}"; f=$tmp/ffx-${b%.gz} ;; esac
+    judge_trace "the Firefox Profiler's $b" "$f" 1
+  done
+else
+  echo "t_import_judged: the Firefox Profiler's Chrome fixtures not given (FIREFOX_PROFILER_SRC): that part skipped"
 fi
 
 # ---------------------------------------------------------------- perf (inferno)

@@ -73,7 +73,8 @@ typedef struct ctrace {
   size_t nnm, capnm;
   FILE *cur[3];       /* the event being read: what its args.data held */
   uint64_t ccount[3];
-  uint64_t lost[2];   /* nodes whose parent, samples whose node, is in no chunk */
+  uint64_t lost[3];   /* PCOL_V8_ORPHANS_AT_ROOT's counts (v8.h), all profiles */
+  int deltas_from;    /* the event's timeDeltas: 0 none yet, 1 args.data's, 2 cpuProfile's */
   vnum cstart, cend;
   char *mname;        /* args.name of the event being read */
   uint64_t n_duration;
@@ -151,6 +152,8 @@ static int number(pcol_jpull *j, vnum *v) {
 }
 
 /* args.data, or args.data.cpuProfile (inner = 1) */
+static int tmp_reset(ctrace *c, int p);
+
 static int read_data(ctrace *c, int inner) {
   pcol_jpull *j = c->j;
   int rc;
@@ -162,12 +165,17 @@ static int read_data(ctrace *c, int inner) {
     int is_start = pcol_jp_key_is(j, "startTime"), is_end = pcol_jp_key_is(j, "endTime");
     int is_prof = !inner && pcol_jp_key_is(j, "cpuProfile");
     if ((rc = pcol_jp_next(j))) return rc;
-    if (part == P_DELTAS || (inner && part >= 0)) rc = copy_elements(c, part);
+    /* timeDeltas: args.data's, else cpuProfile's (a chunk may hold both,
+     * the same deltas twice: the Firefox Profiler's rule) */
+    if (part == P_DELTAS && !inner && c->deltas_from == 2 && (rc = tmp_reset(c, P_DELTAS))) return rc;
+    if (part == P_DELTAS && inner && c->deltas_from == 1) rc = pcol_jp_skip(j);
+    else if (part == P_DELTAS || (inner && part >= 0)) rc = copy_elements(c, part);
     else if (is_start) rc = number(j, &c->cstart);
     else if (is_end) rc = number(j, &c->cend);
     else if (is_prof) rc = read_data(c, 1);
     else rc = pcol_jp_skip(j);
     if (rc) return rc;
+    if (part == P_DELTAS && !(inner && c->deltas_from == 1)) c->deltas_from = inner ? 2 : 1;
   }
   return rc;
 }
@@ -286,6 +294,7 @@ static int event(ctrace *c, size_t ev) {
   for (int p = 0; p < 3; p++)
     if ((rc = tmp_reset(c, p))) return rc;
   c->cstart = (vnum){0}, c->cend = (vnum){0};
+  c->deltas_from = 0;
   free(c->mname), c->mname = NULL;
   if (j->tok != PCOL_JT_OBJ) return pcol_jp_skip(j);
   while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
@@ -463,16 +472,17 @@ static int import_stream(ctrace *c, cstream *s, size_t k) {
     rc = pcol_error_in(c->err, rc, ename, 0);
     goto out;
   }
-  uint64_t lost[2] = {0, 0};
+  uint64_t lost[3] = {0, 0, 0};
   if ((rc = pcol_v8_import_profile(c->b, doc, ename, PCOL_SRC_CHROME, uri, ls, PCOL_V8_ORPHANS_AT_ROOT, c->opt,
                                    &src, lost, c->err)))
     goto out;
   char num[32];
   if (*s->id) rc = pcol_b_meta_str(c->b, src, "chrome.profile_id", s->id, c->err);
-  for (int l = 0; l < 2; l++) { /* what lost chunks left (pcol info's meta) */
+  static const char *const LOST_KEY[3] = {"chrome.lost_parents", "chrome.lost_samples", "chrome.lost_children"};
+  for (int l = 0; l < 3; l++) { /* what lost nodes left (pcol info's meta) */
     c->lost[l] += lost[l];
     snprintf(num, sizeof num, "%" PRIu64, lost[l]);
-    if (!rc && lost[l]) rc = pcol_b_meta_str(c->b, src, l ? "chrome.lost_samples" : "chrome.lost_parents", num, c->err);
+    if (!rc && lost[l]) rc = pcol_b_meta_str(c->b, src, LOST_KEY[l], num, c->err);
   }
   snprintf(num, sizeof num, "%" PRIu64, c->n_duration);
   if (!rc && k == 0) rc = pcol_b_meta_str(c->b, src, "chrome.duration_events", num, c->err);
@@ -481,6 +491,25 @@ out:
   if (doc) fclose(doc);
   free(ename), free(uri);
   return rc;
+}
+
+/* The warning of nodes the trace lost (meta chrome.lost_*), naming what
+ * pcol did with each kind there is. */
+static void lost_warning(const ctrace *c, pcol_error *err) {
+  static const char *const WHAT[3] = {
+      " profile node%s whose parent is in no chunk, read as called from the root (as speedscope reads them)",
+      " sample%s of a node in no chunk, kept with no stack (speedscope skips them)",
+      " child id%s of no node, left out (as speedscope does)"};
+  char m[512], part[160];
+  size_t n = 0;
+  for (int l = 0; l < 3; l++) {
+    if (!c->lost[l]) continue;
+    int k = snprintf(part, sizeof part, WHAT[l], c->lost[l] == 1 ? "" : "s");
+    if (k < 0) continue;
+    n += (size_t)snprintf(m + n, sizeof m - n, "%s%" PRIu64 "%s", n ? "; " : "", c->lost[l], part);
+    if (n >= sizeof m) n = sizeof m - 1;
+  }
+  if (n) pcol_error_set(err, PCOL_OK, "%s: nodes lost from the trace: %s", c->name, m);
 }
 
 int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
@@ -495,11 +524,7 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
   size_t used = 0;
   for (size_t i = 0; !rc && i < c.nst; i++)
     if (c.st[i].count[P_SAMPLES] || c.st[i].count[P_NODES]) rc = import_stream(&c, &c.st[i], used++);
-  if (!rc && used && (c.lost[0] || c.lost[1]))
-    pcol_error_set(err, PCOL_OK, "%s: chunks lost from the trace: %" PRIu64 " profile node%s whose parent is in no "
-                   "chunk read as called from the root (as speedscope reads them), %" PRIu64 " sample%s of a node "
-                   "in no chunk kept with no stack (speedscope skips them)", name, c.lost[0],
-                   c.lost[0] == 1 ? "" : "s", c.lost[1], c.lost[1] == 1 ? "" : "s");
+  if (!rc && used) lost_warning(&c, err);
   if (!rc && !used)
     rc = pcol_error_set(err, PCOL_EFORMAT,
                         "%s: a Chrome trace without a CPU profile (no Profile/ProfileChunk or CpuProfile events; "

@@ -16,10 +16,12 @@ typedef struct vnum {
 } vnum;
 
 /* PCOL_V8_ORPHANS_AT_ROOT: a node whose parent id names no node hangs
- * from the root (counted in lost[0]), as speedscope reads it, and a sample
- * of an id no node has is kept with no stack (lost[1]; speedscope skips
- * it), instead of either being an error: a Chrome trace's chunks can be
- * lost (the tracing buffer wraps, a trace is cut). */
+ * from the root (counted in lost[0]), as speedscope reads it, a sample of
+ * an id no node has is kept with no stack (lost[1]; speedscope skips it),
+ * and a child id of no node is left out (lost[2], as speedscope does),
+ * instead of each being an error: a Chrome trace's chunks can be lost (the
+ * tracing buffer wraps, a trace is cut), and its CpuProfile events name
+ * children the trace does not hold. */
 enum { PCOL_V8_ORPHANS_AT_ROOT = 1 };
 /* One V8 Profile document read from in into a new source (type src_type,
  * URI uri) whose every sample carries the label set labelset (0: none);
@@ -28,6 +30,6 @@ enum { PCOL_V8_ORPHANS_AT_ROOT = 1 };
  * of a trace. */
 int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const char *src_type, const char *uri,
                            uint32_t labelset, unsigned flags, const pcol_import_options *opt,
-                           uint32_t *source_id, uint64_t lost[2], pcol_error *err);
+                           uint32_t *source_id, uint64_t lost[3], pcol_error *err);
 
 #endif

@@ -85,8 +85,8 @@ typedef struct vimp {
   char *fn, *url;                /* the callFrame being read */
   size_t fnl, urll, capfn, capurl;
   unsigned flags;                /* PCOL_V8_* */
-  uint64_t lost[2];              /* PCOL_V8_ORPHANS_AT_ROOT: nodes whose parent is no
-                                  * node, samples of no node */
+  uint64_t lost[3];              /* PCOL_V8_ORPHANS_AT_ROOT: nodes whose parent is no
+                                  * node, samples of no node, children ids of no node */
 } vimp;
 
 static int at(vimp *v, const char *path, size_t i, const char *what) {
@@ -471,6 +471,10 @@ static int resolve(vimp *v) {
       int added;
       if (v->kids[nd->kid0 + c] < 0) return at_node(v, i, "children holds a non-id");
       if (find_node(v, v->kids[nd->kid0 + c], &idx, &added)) return pcol_oom(v->err);
+      if (added && (v->flags & PCOL_V8_ORPHANS_AT_ROOT)) { /* lost with its chunk */
+        v->lost[2]++;
+        continue;
+      }
       if (added) return at_node(v, i, "children names an id no node has");
       if (idx == i || (v->parent[idx] && v->parent[idx] != i + 1))
         return at_node(v, i, "a child with two parents");
@@ -619,7 +623,7 @@ static int resolve(vimp *v) {
 
 int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const char *src_type, const char *uri,
                            uint32_t labelset, unsigned flags, const pcol_import_options *opt,
-                           uint32_t *source_id, uint64_t lost[2], pcol_error *err) {
+                           uint32_t *source_id, uint64_t lost[3], pcol_error *err) {
   vimp v = {0};
   pcol_jpull j;
   v.b = b, v.name = name, v.err = err, v.j = &j, v.bad_delta = SIZE_MAX, v.labelset = labelset;
@@ -629,7 +633,7 @@ int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const ch
   if (!rc) rc = read_doc(&v);
   if (!rc) rc = resolve(&v);
   if (!rc && source_id) *source_id = v.src;
-  if (!rc && lost) lost[0] = v.lost[0], lost[1] = v.lost[1];
+  if (!rc && lost) lost[0] = v.lost[0], lost[1] = v.lost[1], lost[2] = v.lost[2];
   pcol_jp_close(&j);
   free(v.nodes), free(v.kids), free(v.samples), free(v.deltas), free(v.fn), free(v.url);
   free(v.parent), free(v.loc), free(v.stack), free(v.work), free(v.ix);
