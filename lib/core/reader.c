@@ -1271,6 +1271,10 @@ int pcol_column_lazy(const pcol_file *f, int table, int column) {
          !atomic_load_explicit(&states((pcol_file *)f)[sec].ready, memory_order_acquire);
 }
 
+uint64_t pcol_column_block_rows(const pcol_file *f, int table, int column) {
+  return pcol_column_lazy(f, table, column) ? states((pcol_file *)f)[f->idx[table][column]].block_rows : 0;
+}
+
 int pcol_column_plain(pcol_file *f, int table, int column, pcol_view *out, pcol_error *err) {
   uint32_t sec = pcol_column_info_get(table, column) ? f->idx[table][column] : 0;
   if (sec && !section_data(f, sec, 1, err)) return err ? err->code : PCOL_ECORRUPT;

@@ -61,6 +61,8 @@ int pcol_column_rows(pcol_file *f, int table, int column, uint64_t lo, uint64_t 
  * (a zstd-blocks column not yet decoded whole), so that its caller must
  * ask for every row it reads. */
 int pcol_column_lazy(const pcol_file *f, int table, int column);
+/* The rows of each of its blocks, when pcol_column_lazy says 1; else 0. */
+uint64_t pcol_column_block_rows(const pcol_file *f, int table, int column);
 
 /* The depth of every stack: (*out)[s] for s in 1..rows(stacks) (the frames
  * pcol_stack_walk visits), (*out)[0] = 0; free() it.  One pass: parents

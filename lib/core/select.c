@@ -60,10 +60,71 @@ static int rows_need(rows_col *c, uint64_t lo, uint64_t hi, pcol_error *err) {
   return c->lazy ? pcol_column_rows(c->f, PCOL_T_SAMPLES, c->column, lo, hi, &c->v, err) : PCOL_OK;
 }
 
+/* Narrows [*lo, *hi) of a time column in zstd blocks (br rows each) to
+ * one block that holds lower_bound's answer, or sets *done: each probe
+ * decodes a whole block, whose first and last times bound it, and lands
+ * where the times between the known ends say t is (sampled times are
+ * close to even: a probe or two instead of a binary search's log2 of the
+ * blocks); when two probes in a row move the same end (times far from
+ * even), the next one halves the range, so it never takes many more
+ * probes than a binary search.  A probe that does not narrow the range
+ * hands over to the binary search. */
+static int narrow_to_block(rows_col *tim, uint64_t br, uint64_t *lo, uint64_t *hi, int64_t t,
+                           int *done, pcol_error *err) {
+  const pcol_view *v = &tim->v;
+  int side = 0, again = 0; /* which end the last probe moved; twice the same: bisect */
+  *done = 0;
+  if (*lo >= *hi) return PCOL_OK;
+  PCOL_RETURN_NOT_OK(rows_need(tim, *lo, *lo + 1, err));
+  PCOL_RETURN_NOT_OK(rows_need(tim, *hi - 1, *hi, err));
+  /* known points: row pa (time ta < t, or pa = lo), row pe (time te >= t,
+   * or pe = hi - 1), read from blocks already decoded */
+  uint64_t pa = *lo, pe = *hi - 1;
+  int64_t ta = pcol_view_i64(v, pa), te = pcol_view_i64(v, pe);
+  if (ta >= t || te < t) { /* all at or past t, or all before it */
+    *lo = *hi = ta >= t ? *lo : *hi;
+    *done = 1;
+    return PCOL_OK;
+  }
+  while (*lo / br != (*hi - 1) / br) {
+    uint64_t a = *lo, e = *hi;
+    /* ta < t <= te: the row where t would be if times were even */
+    __int128 g = (__int128)(pe - pa) * ((__int128)t - ta) / ((__int128)te - ta);
+    uint64_t guess = again ? a + (e - a) / 2 : pa + (uint64_t)g;
+    if (guess < a) guess = a;
+    if (guess >= e) guess = e - 1;
+    uint64_t bs = guess / br * br, be = bs + br;
+    if (bs < a) bs = a;
+    if (be > e) be = e;
+    PCOL_RETURN_NOT_OK(rows_need(tim, bs, be, err));
+    int moved = 0;
+    if (pcol_view_i64(v, bs) >= t) { /* the answer is at bs or before */
+      *hi = bs + 1, pe = bs, te = pcol_view_i64(v, bs), moved = 2;
+    } else if (pcol_view_i64(v, be - 1) < t) {
+      *lo = be, pa = be - 1, ta = pcol_view_i64(v, be - 1), moved = 1;
+    } else {
+      *lo = bs, *hi = be;
+    }
+    if (*lo == a && *hi == e) return PCOL_OK; /* no narrower: binary search */
+    again = moved && moved == side; /* (times far from even: halve the range next) */
+    side = moved;
+  }
+  return PCOL_OK;
+}
+
 /* first row in [lo, hi) whose time is >= t (times sorted inside a source);
- * a time column in zstd blocks decodes the blocks it probes (O(log n)) */
+ * a time column in zstd blocks decodes only the blocks it probes */
 static int lower_bound(rows_col *tim, uint64_t lo, uint64_t hi, int64_t t, uint64_t *out,
                        pcol_error *err) {
+  uint64_t br = tim->lazy ? pcol_column_block_rows(tim->f, PCOL_T_SAMPLES, tim->column) : 0;
+  if (br) {
+    int done;
+    PCOL_RETURN_NOT_OK(narrow_to_block(tim, br, &lo, &hi, t, &done, err));
+    if (done) {
+      *out = lo;
+      return PCOL_OK;
+    }
+  }
   while (lo < hi) {
     uint64_t mid = lo + (hi - lo) / 2;
     PCOL_RETURN_NOT_OK(rows_need(tim, mid, mid + 1, err));
