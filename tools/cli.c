@@ -26,10 +26,13 @@ int cli_fail(const char *cmd, const pcol_error *err, int rc) {
   return cli_exit_code(rc);
 }
 
+const char *cli_input_name(const char *path) { return strcmp(path, "-") ? path : "<stdin>"; }
+
 int cli_fail_in(const char *cmd, const char *path, pcol_error *err, int rc) {
   /* damage found in a column names the table (core); name the file too */
-  if (rc != PCOL_EIO && err && err->message[0] && !strstr(err->message, path))
-    pcol_error_prefix(err, path);
+  const char *shown = cli_input_name(path);
+  if (rc != PCOL_EIO && err && err->message[0] && !strstr(err->message, shown))
+    pcol_error_prefix(err, shown);
   return cli_fail(cmd, err, rc);
 }
 

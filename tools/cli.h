@@ -34,6 +34,8 @@ int cli_exit_code(int pcol_rc);
 int cli_fail(const char *cmd, const pcol_error *err, int rc);
 /* cli_fail for an error met while reading `path`: the message names it. */
 int cli_fail_in(const char *cmd, const char *path, pcol_error *err, int rc);
+/* How messages name an input path: "-" is "<stdin>", as the importers say. */
+const char *cli_input_name(const char *path);
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -87,8 +87,8 @@ int cmd_export(const cli_command *cmd, cli_args *a) {
   for (int i = 0; i < a->npos && !rc; i++) {
     rc = pcol_open_any(a->pos[i], &oo, &files[i], &err);
     if (!rc) cli_import_warning(cmd->name, &err);
-    if (!rc && (rc = pcol_validate_full(files[i], &err)) && !strstr(err.message, a->pos[i]))
-      pcol_error_prefix(&err, a->pos[i]);
+    if (!rc && (rc = pcol_validate_full(files[i], &err)) && !strstr(err.message, cli_input_name(a->pos[i])))
+      pcol_error_prefix(&err, cli_input_name(a->pos[i]));
   }
   /* the schema first: a bad --cluster fails before any file is written */
   char tmpdir[4096] = "", path[4096];
@@ -117,7 +117,8 @@ int cmd_export(const cli_command *cmd, cli_args *a) {
   for (int i = 0; i < a->npos && !rc; i++) {
     uint64_t n = 0;
     rc = pcol_export_clickhouse(files[i], streams, &eo, &n, &err);
-    if (rc && rc != PCOL_EIO && !strstr(err.message, a->pos[i])) pcol_error_prefix(&err, a->pos[i]);
+    if (rc && rc != PCOL_EIO && !strstr(err.message, cli_input_name(a->pos[i])))
+      pcol_error_prefix(&err, cli_input_name(a->pos[i]));
     sources += n;
   }
   for (int t = 0; t < nopen; t++) {

@@ -236,7 +236,8 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
    * ("-": standard input, read whole); many: their union in memory */
   rc = pcol_open_many((const char *const *)in.paths, in.n, &opt, sel, f, &used, err);
   if (rc) {
-    if (in.n == 1 && !strstr(err->message, in.paths[0])) pcol_error_prefix(err, in.paths[0]);
+    const char *shown = in.n == 1 ? cli_input_name(in.paths[0]) : NULL;
+    if (shown && !strstr(err->message, shown)) pcol_error_prefix(err, shown);
   } else {
     cli_import_warning(cmd->name, err);
     cli_budget_input(*label, *f);

@@ -64,8 +64,7 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
   for (size_t i = 0; !rc && i < nin; i++) {
     rc = pcol_import_path(b, in[i], fmt, &iopt, &err);
     if (!rc) cli_import_warning(cmd->name, &err);
-    /* name the input, as the importers do ("-" is "<stdin>" there) */
-    const char *shown = strcmp(in[i], "-") ? in[i] : "<stdin>";
+    const char *shown = cli_input_name(in[i]); /* name the input */
     if (rc && !strstr(err.message, shown)) pcol_error_prefix(&err, shown);
   }
   cli_expand_free(in, nin);

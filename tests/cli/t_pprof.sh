@@ -48,6 +48,10 @@ if [ -f "$big" ]; then
   e2=$(cat "$tmp/trunc.pb.gz" | $PCOL pack - -o "$tmp/t.pcol" 2>&1) && fail "truncated gzip accepted from a pipe"
   [ "${e1#*trunc.pb.gz: }" = "${e2#*<stdin>: }" ] || fail "truncated gzip: '$e2' from a pipe, '$e1' from a file"
   case $e2 in "pcol pack: <stdin>: truncated"*) ;; *) fail "a pipe's refusal names it once, as <stdin>: $e2" ;; esac
+  for c in top fold info; do
+    e3=$(cat "$tmp/trunc.pb.gz" | $PCOL $c - 2>&1) && fail "$c: truncated gzip accepted from a pipe"
+    case $e3 in "pcol $c: <stdin>: truncated"*) ;; *) fail "$c: a pipe's refusal names it once, as <stdin>: $e3" ;; esac
+  done
 fi
 
 # export is stable: pprof -> pcol -> pprof gives the same bytes again
