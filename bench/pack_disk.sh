@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # pack_disk.sh PCOL IN OUT [pack options...] — one `PCOL pack IN -o OUT`
 # under /usr/bin/time -v, with its temporary disk sampled every ${IV:-0.5} s:
-# the summed sizes of the unlinked files the process holds open or mapped
-# (/proc/PID/fd and /proc/PID/map_files whose link ends in "(deleted)",
-# each inode once), in all and apart for the builder's spilled columns
+# the summed disk blocks of the unlinked files the process holds open or
+# mapped (/proc/PID/fd and /proc/PID/map_files whose link ends in "(deleted)",
+# each inode once; blocks, not sizes: a copy read once frees its blocks), in all and apart for the builder's spilled columns
 # (pcol-samples-*, pcol-column-*, lib/core/spill.c).  Prints one markdown row:
 # | CPU s (user + sys) | peak RSS | peak temporary disk (all) | of it columns | output | temp/output |
 # (bench/results/pack-write-path.md)
@@ -19,8 +19,8 @@ peak=0 cpeak=0
 while kill -0 $tpid 2>/dev/null; do
   read -r s c < <(for f in /proc/$pid/fd/* /proc/$pid/map_files/*; do
       l=$(readlink "$f" 2>/dev/null) || continue
-      case $l in *"(deleted)") stat -L -c '%i %s' "$f" 2>/dev/null | sed "s|\$| $l|" ;; esac
-    done | awk '!seen[$1]++ { s += $2; if ($3 ~ /pcol-(samples|column)-/) c += $2 } END { printf "%.0f %.0f\n", s, c }')
+      case $l in *"(deleted)") stat -L -c '%i %b %B' "$f" 2>/dev/null | sed "s|\$| $l|" ;; esac
+    done | awk '!seen[$1]++ { d = $2 * $3; s += d; if ($4 ~ /pcol-(samples|column)-/) c += d } END { printf "%.0f %.0f\n", s, c }')
   [ "${s:-0}" -gt $peak ] && peak=$s
   [ "${c:-0}" -gt $cpeak ] && cpeak=$c
   sleep "${IV:-0.5}"

@@ -352,11 +352,8 @@ static inline void fz_check_builder(pcol_builder *b, int codec) {
   free(mem);
 }
 
-static inline int fz_import_one(fz_importer imp, const uint8_t *data, size_t size, int coalesce) {
-  static const char empty[1];
-  FILE *in = fmemopen(size ? (void *)data : (void *)empty, size ? size : 1, "rb");
-  if (!in) return 0;
-  if (!size) fgetc(in); /* fmemopen cannot be empty: consume the one byte */
+/* The same from a stream of the input (closed here): `size` is the input's. */
+static inline int fz_import_stream(fz_importer imp, FILE *in, size_t size, int coalesce) {
   pcol_builder *b = NULL;
   pcol_error err = {0};
   if (pcol_builder_new(&b, &err)) fz_fail("builder_new", &err);
@@ -369,6 +366,14 @@ static inline int fz_import_one(fz_importer imp, const uint8_t *data, size_t siz
     fz_fail("a failed import explains itself", &err);
   pcol_builder_free(b);
   return 0;
+}
+
+static inline int fz_import_one(fz_importer imp, const uint8_t *data, size_t size, int coalesce) {
+  static const char empty[1];
+  FILE *in = fmemopen(size ? (void *)data : (void *)empty, size ? size : 1, "rb");
+  if (!in) return 0;
+  if (!size) fgetc(in); /* fmemopen cannot be empty: consume the one byte */
+  return fz_import_stream(imp, in, size, coalesce);
 }
 
 /* --------------------------------------------------- synthetic profile */

@@ -8,6 +8,7 @@
 #include "testutil.h"
 #include "read_all.h" /* pcol_spill_bytes */
 #include "pprof/pprof.h" /* pcol_pprof_window */
+#include "pprof/pprof_spill.h" /* pcol_pprof_spill_memo_bytes */
 #include "profile.pb-c.h"
 #include <stdio.h>
 #include <zlib.h>
@@ -1350,18 +1351,24 @@ static void same_when_spilled(const void *data, size_t n, const char *what) {
     cr_assert(memcmp(a, b, na) == 0, "%s: the pcol files differ", what);
   }
   free(b);
-  /* read twice through a small window, or once into a spilled copy: the same file */
-  for (int seekable = 1; !ra && seekable >= 0; seekable--) {
+  /* read twice through a small window, or once keeping its samples
+   * (spilled; with every stack numbered, with a few, with none): the same file */
+  size_t keep_memo = pcol_pprof_spill_memo_bytes;
+  const size_t memo[4] = {keep_memo, keep_memo, 200, 0};
+  for (int way = 0; !ra && way < 4; way++) {
+    int seekable = way == 0;
     memsrc m = {data, n, 0, 0};
     pcol_builder *bb = new_builder();
     pcol_error err = {0};
     pcol_spill_bytes = seekable ? keep : 256;
+    pcol_pprof_spill_memo_bytes = memo[way];
     int rc = import_memsrc(bb, &m, seekable, seekable ? 3 : 5, "spill.pb", NULL, &err);
     pcol_spill_bytes = keep;
+    pcol_pprof_spill_memo_bytes = keep_memo;
     if (!rc) rc = pcol_builder_write_mem(bb, NULL, &b, &nb, &err);
     cr_assert_eq(rc, 0, "%s: %s", what, err.message);
     cr_assert(nb == na && memcmp(a, b, na) == 0, "%s: the pcol file read %s differs", what,
-              seekable ? "twice" : "from a copy");
+              seekable ? "twice" : "from a pipe's kept samples");
     free(b);
     pcol_builder_free(bb);
   }

@@ -18,6 +18,7 @@
 #include "instream.h" /* pcol_decompressed_too_big, PCOL_COMP_GZIP, PCOL_COMP_NONE, ... */
 #include <errno.h>
 #include <inttypes.h>
+#include <fcntl.h>    /* fallocate */
 #include <sys/mman.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -224,9 +225,11 @@ static int input_seal(pcol_input *out, sink *sk, const char *name, pcol_error *e
     }
     pcol_buf_free(&out->buf); /* the staging buffer */
   }
-  if (sk->spill) fclose(sk->spill); /* unlinked: the mapping keeps the pages */
+  /* unlinked: the mapping keeps the pages (a copy to discard keeps its
+   * descriptor, to free its blocks) */
+  if (sk->spill && !(out->discard && !rc)) fclose(sk->spill);
+  out->spill = out->discard && !rc ? sk->spill : NULL;
   sk->spill = NULL;
-  out->spill = NULL;
   if (rc) {
     pcol_input_free(out);
     return rc;
@@ -249,8 +252,14 @@ int pcol_read_input(FILE *in, const pcol_import_options *opt, const char *name, 
   return input_seal(out, &sk, name, err);
 }
 
+/* Where an appended input spills (0: never). */
+static size_t spill_threshold(const pcol_input *in) {
+  if (in->nospill || !pcol_spill_bytes) return 0;
+  return in->spill_at && in->spill_at < pcol_spill_bytes ? in->spill_at : pcol_spill_bytes;
+}
+
 int pcol_input_append(pcol_input *in, const void *p, size_t n, const char *name, pcol_error *err) {
-  sink sk = {&in->buf, in->spill, in->spilled, in->nospill ? 0 : pcol_spill_bytes};
+  sink sk = {&in->buf, in->spill, in->spilled, spill_threshold(in)};
   if (n && pcol_buf_append(&in->buf, p, n)) return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
   int rc = sink_flush(&sk, 0, name, err);
   in->spill = sk.spill;
@@ -260,7 +269,7 @@ int pcol_input_append(pcol_input *in, const void *p, size_t n, const char *name,
 }
 
 int pcol_input_seal(pcol_input *in, const char *name, pcol_error *err) {
-  sink sk = {&in->buf, in->spill, in->spilled, in->nospill ? 0 : pcol_spill_bytes};
+  sink sk = {&in->buf, in->spill, in->spilled, spill_threshold(in)};
   return input_seal(in, &sk, name, err);
 }
 
@@ -269,6 +278,17 @@ void pcol_input_done(pcol_input *in, size_t from, size_t to) {
   size_t pg = (size_t)sysconf(_SC_PAGESIZE);
   size_t a = (from + pg - 1) / pg * pg, e = to / pg * pg;
   if (a < e) (void)madvise((uint8_t *)in->map + a, e - a, MADV_DONTNEED);
+}
+
+void pcol_input_discard(pcol_input *in, size_t from, size_t to) {
+  pcol_input_done(in, from, to);
+  if (!in->map || !in->spill || to > in->maplen) return;
+  size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+  size_t a = (from + pg - 1) / pg * pg, e = to / pg * pg;
+  /* (a file system without holes keeps the blocks: only the disk is lost) */
+  if (a < e)
+    (void)fallocate(fileno(in->spill), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)a,
+                    (off_t)(e - a));
 }
 
 typedef struct input_reader {

@@ -26,6 +26,11 @@ typedef struct pcol_input {
   FILE *spill;      /* while appending: the temporary file */
   uint64_t spilled; /* bytes in it */
   int nospill;      /* no temporary file could be made: all in memory */
+  size_t spill_at;  /* appending: spill past this many bytes, if fewer than
+                     * pcol_spill_bytes (0: pcol_spill_bytes) */
+  int discard;      /* appending: the copy is read once, front to back, and
+                     * pcol_input_discard frees what was read (spill then
+                     * stays open, for its blocks to be freed) */
 } pcol_input;
 extern size_t pcol_spill_bytes; /* 0: never spill (tests change it) */
 int pcol_read_input(FILE *in, const pcol_import_options *opt, const char *name, pcol_input *out,
@@ -35,6 +40,10 @@ int pcol_read_input(FILE *in, const pcol_import_options *opt, const char *name, 
 int pcol_input_append(pcol_input *in, const void *p, size_t n, const char *name, pcol_error *err);
 int pcol_input_seal(pcol_input *in, const char *name, pcol_error *err);
 void pcol_input_done(pcol_input *in, size_t from, size_t to);
+/* As pcol_input_done, and [from, to) is never read again: a spilled copy's
+ * disk blocks there are freed too (in->discard set before appending), so a
+ * copy read once takes less and less disk as it is read. */
+void pcol_input_discard(pcol_input *in, size_t from, size_t to);
 void pcol_input_free(pcol_input *in);
 /* A FILE* that reads a sealed input from its start, handing the mapped pages
  * behind it back every 8 MiB (pcol_input_done), so reading a spilled copy

@@ -17,9 +17,8 @@
  *    each sample only checked, the way protobuf-c would have read it, so a
  *    malformed message is refused before anything is built;
  *  - pass 2 reads the message again (the stream seeked back to where it
- *    started; a stream that cannot seek, a pipe, had its bytes copied as
- *    pass 1 read them, still compressed: read_all.c, past 64 MiB an
- *    unlinked temporary file) and decodes
+ *    started; from a stream that cannot seek, a pipe, pass 1 kept its
+ *    Samples: pprof_spill.c) and decodes
  *    each sample into reused buffers, checks it and adds it to the builder,
  *    one at a time.
  * The checks are google/pprof's CheckValid ones, in the same order as when
@@ -39,9 +38,10 @@
 #include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */
 #include "read_all.h" /* pcol_input_done, pcol_input, pcol_input_stream, ... */
 #include "instream.h" /* pcol_instream, pcol_compression, pcol_input_cap, ... */
-#include "stream.h"   /* pcol_replay_stream, pcol_tee_stream */
+#include "stream.h"   /* pcol_replay_stream */
 #include "pb_wire.h"
 #include "pprof.h"
+#include "pprof_spill.h" /* pprof_spill: a pipe's samples for pass 2 */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -113,11 +113,11 @@ const char *pcol_pprof_legacy_kind(const uint8_t *p, size_t n) {
  * (the Samples into the builder).  It is the caller's `in` from where it
  * stands, inflated when it starts as gzip or zstd does (lib/core/instream.c,
  * under the inflate cap), else read raw under the input cap.  Pass 2 seeks
- * `in` back (a file) and reads it again; a stream that cannot seek (a pipe,
- * standard input) has its bytes copied as pass 1 reads them, before they
- * are inflated (pcol_tee_stream; read_all.c: past 64 MiB an unlinked
- * temporary file, mapped), and pass 2 reads and inflates the copy: the
- * temporary disk is the .pb.gz's size, not the message's. */
+ * `in` back (a file) and reads it again; from a stream that cannot seek (a
+ * pipe, standard input) pass 1 keeps each Sample as it decodes it, a stack
+ * met before as its number, through zstd (pprof_spill.c; read_all.c: past
+ * 64 MiB an unlinked temporary file, mapped), and pass 2 reads those: the
+ * temporary disk is a small part of the .pb.gz's size (issue 47). */
 size_t pcol_pprof_window = (size_t)1 << 20;
 
 typedef struct psrc {
@@ -129,8 +129,6 @@ typedef struct psrc {
   pcol_instream *o; /* inflating rs (kind != 0) */
   FILE *s;          /* what is read: o's stream, or rs */
   int kind;         /* PCOL_COMP_* */
-  pcol_tee *tee;    /* pass 1 of an input that cannot seek: rs keeps a copy */
-  FILE *teed;       /* then: the replay stream rs copies */
 } psrc;
 
 static int src_open(psrc *s, pcol_error *err) {
@@ -141,18 +139,12 @@ static int src_open(psrc *s, pcol_error *err) {
   s->kind = pcol_compression(h, n);
   if (!(s->s = s->rs = pcol_replay_stream(h, n, s->in)))
     return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", s->name);
-  if (s->tee) { /* the raw bytes, so a .pb.gz is kept compressed */
-    s->teed = s->rs;
-    if (!(s->s = s->rs = pcol_tee_stream(s->teed, s->tee)))
-      return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", s->name);
-  }
   if (!s->kind) return PCOL_OK;
   return pcol_instream_open(&s->o, s->rs, s->name, s->opt, &s->s, err);
 }
 
 /* Ends a read whose result is rc: the inflating stream's own error (bad or
- * truncated data, the cap) wins, as when the input was inflated whole first;
- * the copy's (no room for it) wins over the read error it caused. */
+ * truncated data, the cap) wins, as when the input was inflated whole first. */
 static int src_close(psrc *s, int rc, pcol_error *err) {
   if (s->o) {
     int orc = pcol_instream_finish(s->o, rc, err);
@@ -160,13 +152,8 @@ static int src_close(psrc *s, int rc, pcol_error *err) {
     pcol_instream_free(s->o);
   }
   if (s->rs) fclose(s->rs);
-  if (s->teed) fclose(s->teed);
-  if (s->tee && s->tee->rc) {
-    rc = s->tee->rc;
-    if (err) *err = s->tee->err;
-  }
   s->o = NULL;
-  s->rs = s->s = s->teed = NULL;
+  s->rs = s->s = NULL;
   return rc;
 }
 
@@ -299,6 +286,8 @@ typedef struct pstring {
 typedef struct plabel {
   int64_t key, str, num, num_unit;
 } plabel;
+/* the spill takes and gives a label as its 4 int64 */
+_Static_assert(sizeof(plabel) == 4 * sizeof(int64_t), "plabel is 4 int64");
 
 typedef struct prof {
   pvtype *sample_type;
@@ -332,6 +321,11 @@ static void prof_free(prof *p) {
 typedef struct psample {
   pcol_buf loc, val, lab; /* uint64 location ids, int64 values, plabel */
 } psample;
+static void psample_free(psample *s) {
+  pcol_buf_free(&s->loc);
+  pcol_buf_free(&s->val);
+  pcol_buf_free(&s->lab);
+}
 
 #define PB_ERR (-1)
 #define PB_NOMEM (-2)
@@ -519,7 +513,7 @@ static int perr_set(const perr *e, const char *name, int gz, uint64_t n, pcol_er
  * checked and counted; strings copied to strs (string_table[i].off).  0, or
  * the error kind. */
 static int decode_field(const uint8_t *d, const pcol_pb_field *f, prof *p, pcol_buf *strs,
-                        pcol_buf *period) {
+                        pcol_buf *period, psample *keep) {
   if (f->field >= 16) return 0; /* unknown: skipped, as protobuf-c skips them */
   int is_msg = (f->field >= 1 && f->field <= 6) || f->field == 11;
   if (is_msg ? f->wt != 2 : (f->wt != 0 && !(f->field == 13 && f->wt == 2))) return E_TYPE;
@@ -534,7 +528,7 @@ static int decode_field(const uint8_t *d, const pcol_pb_field *f, prof *p, pcol_
     r = dec_flat(d, f->b, f->e, &M_VTYPE, &p->sample_type[p->n_sample_type++], sizeof(pvtype), p);
     break;
   case 2:
-    r = dec_sample(d, f->b, f->e, NULL);
+    r = dec_sample(d, f->b, f->e, keep);
     p->n_sample++;
     break;
   case 3:
@@ -592,8 +586,9 @@ static int decode_field(const uint8_t *d, const pcol_pb_field *f, prof *p, pcol_
  * counted and checked, so that a malformed message is refused before
  * anything is built.  *srcerr: the stream itself failed (its error). */
 static int pass1(feed *fd, const char *name, int gz, prof *p, pcol_buf *strs, int *srcerr,
-                 pcol_error *err) {
+                 pprof_spill *sp, pcol_error *err) {
   perr fe = {0}, pce = {0}, de = {0};
+  psample s = {{0}, {0}, {0}}; /* a pipe's Sample, decoded for the spill */
   pcol_buf period = {0};
   int64_t time_nanos = 0;
   pcol_pb_field f;
@@ -620,8 +615,16 @@ static int pass1(feed *fd, const char *name, int gz, prof *p, pcol_buf *strs, in
           break;
         }
       }
-    if (!de.kind && (de.kind = decode_field(fd->buf, &f, p, strs, &period)))
+    if (!de.kind && (de.kind = decode_field(fd->buf, &f, p, strs, &period, sp ? &s : NULL)))
       de = (perr){de.kind, f.wt, f.field, at};
+    else if (sp && !de.kind && f.field == 2 &&
+             (rc = pprof_spill_add(sp, (const uint64_t *)(const void *)s.loc.data,
+                                   s.loc.len / sizeof(uint64_t),
+                                   (const int64_t *)(const void *)s.val.data,
+                                   s.val.len / sizeof(int64_t),
+                                   (const int64_t *)(const void *)s.lab.data,
+                                   s.lab.len / sizeof(int64_t) / 4, err)))
+      goto spill_failed;
   }
   if (fe.kind && feed_drain(fd, err)) goto src_failed;
   if (!fe.kind && !pce.kind && !de.kind && p->has_period_type &&
@@ -629,11 +632,15 @@ static int pass1(feed *fd, const char *name, int gz, prof *p, pcol_buf *strs, in
     de.kind = E_PERIOD;
   rc = perr_set(fe.kind ? &fe : pce.kind ? &pce : &de, name, gz, feed_total(fd), err);
   pcol_buf_free(&period);
+  psample_free(&s);
   return rc;
 src_failed:
+  rc = fd->rc;
+spill_failed:
   *srcerr = 1;
   pcol_buf_free(&period);
-  return fd->rc;
+  psample_free(&s);
+  return rc;
 }
 
 /* ------------------------------------------------------- id -> index map */
@@ -703,6 +710,7 @@ typedef struct ctx {
   pcol_error *err;
   const prof *p;
   feed *fd;    /* pass 2 reads the samples there */
+  pprof_spill *sp; /* or there: a pipe's, kept by pass 1 */
   uint64_t n1; /* the message's length in pass 1 */
   int gz;
   uint32_t *sids; /* pprof string index -> pcol string id; UINT32_MAX = not yet */
@@ -878,22 +886,35 @@ static int add_samples(ctx *c, uint32_t src, pcol_value_row *vals, size_t nvt) {
   psample s = {{0}, {0}, {0}};
   pcol_buf stack = {0}, labels = {0};
   pcol_stack_memo memo = {0};
+  pcol_buf numbered = {0}; /* a pipe's: the pcol stack id of each stack numbered */
   int rc = PCOL_OK;
   size_t ns = 0;
   pcol_pb_field f;
   feed *fd = c->fd;
   int r = 0;
-  while (!rc && !(r = feed_next(fd, &f, c->err))) {
-    if (f.field != 2) continue;
-    ns++;
-    r = dec_sample(fd->buf, f.b, f.e, &s);
-    if (r) { /* pass 1 decoded these bytes: memory, or a file changed in between */
-      rc = r == PB_NOMEM ? bare(c, PCOL_ENOMEM)
-                         : pcol_error_set(c->err, PCOL_EIO,
-                                          "%s: the input changed while it was read (sample %zu no "
-                                          "longer decodes)", c->name, ns);
-      goto out;
+  for (;;) {
+    uint32_t seen = PPROF_STACK_NEW;
+    int keep = 0;
+    if (c->sp) { /* the spill's records: the Samples pass 1 decoded */
+      if ((r = pprof_spill_next(c->sp, &s.loc, &s.val, &s.lab, &seen, &keep, c->err)) == 1) {
+        r = FEED_END;
+        break;
+      }
+      if ((rc = r)) goto out; /* (its message names the input) */
+    } else {
+      if ((r = feed_next(fd, &f, c->err))) break;
+      if (f.field != 2) continue;
+      r = dec_sample(fd->buf, f.b, f.e, &s);
+      if (r) { /* pass 1 decoded these bytes: memory, or a file changed in between */
+        rc = r == PB_NOMEM ? bare(c, PCOL_ENOMEM)
+                           : pcol_error_set(c->err, PCOL_EIO,
+                                            "%s: the input changed while it was read (sample %zu "
+                                            "no longer decodes)", c->name, ns + 1);
+        goto out;
+      }
     }
+    ns++;
+    /* (a stack met before has no location ids here: they passed then) */
     if ((rc = check_sample(c, ns, &s))) goto out;
     size_t nloc = s.loc.len / sizeof(uint64_t), nlab = s.lab.len / sizeof(plabel);
     if (pcol_buf_reserve(&stack, nloc * sizeof(uint32_t) + 1) ||
@@ -912,18 +933,23 @@ static int add_samples(ctx *c, uint32_t src, pcol_value_row *vals, size_t nvt) {
         rc = sid(c, L[j].num_unit, &lb[j].num_unit);
     }
     pcol_sample_row row = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
-    if (!rc) rc = pcol_b_stack_memo(b, &memo, st, nloc, &row.stack_id, c->err);
+    /* a stack met before is the stack it was (the builder would find the
+     * same one: nothing of it changes the builder) */
+    if (seen != PPROF_STACK_NEW) row.stack_id = ((const uint32_t *)(const void *)numbered.data)[seen];
+    else if (!rc) rc = pcol_b_stack_memo(b, &memo, st, nloc, &row.stack_id, c->err);
+    if (!rc && keep && PCOL_BUF_PUSH(&numbered, uint32_t, row.stack_id)) rc = bare(c, PCOL_ENOMEM);
     if (!rc) rc = pcol_b_labelset(b, lb, nlab, &row.labelset_id, c->err);
     const int64_t *v = (const int64_t *)(const void *)s.val.data;
     for (size_t j = 0; j < nvt; j++) vals[j].value = v[j];
     if (!rc) rc = pcol_b_sample(b, &row, vals, nvt, NULL, c->err);
+    if (rc) break;
   }
   if (r == FEED_ERR) {
     rc = fd->rc;
     goto out;
   }
   /* read again, the message must be the one pass 1 read */
-  if (!rc && (r != FEED_END || ns != c->p->n_sample || feed_total(fd) != c->n1)) {
+  if (!rc && (r != FEED_END || ns != c->p->n_sample || (!c->sp && feed_total(fd) != c->n1))) {
     rc = pcol_error_set(c->err, PCOL_EIO,
                         "%s: the input changed while it was read (%" PRIu64 " bytes and %zu "
                         "samples, then %" PRIu64 " bytes and %zu samples)",
@@ -937,6 +963,7 @@ out:
   pcol_buf_free(&s.lab);
   pcol_buf_free(&stack);
   pcol_buf_free(&labels);
+  pcol_buf_free(&numbered);
   pcol_stack_memo_free(&memo);
   return rc;
 }
@@ -1029,15 +1056,10 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
                       const pcol_import_options *opt, pcol_error *err) {
   if (!b || !in) return pcol_error_set(err, PCOL_EINVAL, "pcol_import_pprof: NULL argument");
   if (!name) name = "<pprof>";
-  psrc src = {in, opt, name, ftello(in), NULL, NULL, NULL, 0, NULL, NULL};
-  pcol_input copy; /* pass 1's bytes as they came, when in cannot seek back */
-  memset(&copy, 0, sizeof copy);
-  pcol_tee tee = {&copy, name, 0, 0, {0}};
-  FILE *again = NULL; /* pass 2's stream over the copy */
-  if (src.start < 0) {
-    src.start = -1;
-    src.tee = &tee;
-  }
+  psrc src = {in, opt, name, ftello(in), NULL, NULL, NULL, 0};
+  pprof_spill spill; /* pass 1's Samples, when in cannot seek back */
+  pprof_spill_init(&spill, name);
+  if (src.start < 0) src.start = -1;
   int rc = src_open(&src, err);
   if (rc) return src_close(&src, rc, err);
   int gz = src.kind != 0, srcerr = 0;
@@ -1045,7 +1067,7 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   feed_init(&fd, &src, NULL);
   prof p;
   pcol_buf strs = {0};
-  rc = pass1(&fd, name, gz, &p, &strs, &srcerr, err);
+  rc = pass1(&fd, name, gz, &p, &strs, &srcerr, src.start < 0 ? &spill : NULL, err);
   uint64_t n1 = feed_total(&fd);
   if (rc && !srcerr) {
     const char *kind = pcol_pprof_legacy_kind(fd.head, fd.nhead);
@@ -1070,18 +1092,16 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   if (!rc && n1 == 0)
     rc = pcol_error_set(err, PCOL_ECORRUPT, "%s: empty profile (%s stream inflates to 0 bytes)", name,
                         pcol_compression_name(src.kind));
-  /* pass 2's stream: the window, the input again, or the copy pass 1 made
-   * of its bytes as they came (compressed, inflated again as it is read) */
-  src.tee = NULL;
+  /* pass 2's samples: in the window, the input again, or the records pass
+   * 1 kept of a pipe's (pprof_spill.c) */
+  int spilled = 0;
   if (!rc && kept) {
-    pcol_input_free(&copy);
+    pprof_spill_free(&spill);
     feed_init(&fd, NULL, &whole);
   } else if (!rc && src.start < 0) {
-    rc = pcol_input_seal(&copy, name, err);
-    if (!rc && !(src.in = again = pcol_input_stream(&copy)))
-      rc = pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
-    if (!rc) rc = src_open(&src, err);
-    feed_init(&fd, &src, NULL);
+    rc = pprof_spill_seal(&spill, err);
+    feed_init(&fd, NULL, NULL);
+    spilled = 1;
   } else if (!rc) {
     if (fseeko(in, src.start, SEEK_SET) != 0)
       rc = pcol_error_set(err, PCOL_EIO, "%s: cannot read the input a second time: %s", name,
@@ -1094,8 +1114,7 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
     pcol_buf_free(&strs);
     free(kept);
     rc = src_close(&src, rc, err);
-    if (again) fclose(again);
-    pcol_input_free(&copy);
+    pprof_spill_free(&spill);
     return rc;
   }
   /* (no bytes at all when every string is empty: strs.data is NULL, found by fuzz_pprof) */
@@ -1109,6 +1128,7 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   c.err = err;
   c.p = &p;
   c.fd = &fd;
+  c.sp = spilled ? &spill : NULL;
   c.n1 = n1;
   c.gz = gz;
   c.sids = malloc((p.n_string_table ? p.n_string_table : 1) * sizeof *c.sids);
@@ -1134,7 +1154,6 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   feed_free(&fd);
   free(kept);
   rc = src_close(&src, rc, err);
-  if (again) fclose(again);
-  pcol_input_free(&copy);
+  pprof_spill_free(&spill);
   return rc;
 }
