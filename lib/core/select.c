@@ -227,16 +227,35 @@ int pcol_select_iter(pcol_file *f, const pcol_select *sel,
   return rc;
 }
 
+int pcol_select_need_view(pcol_file *f, const pcol_select *sel, int column, pcol_view *out,
+                          int *lazy, pcol_error *err) {
+  *lazy = sel && (sel->has_from || sel->has_to) && pcol_column_lazy(f, PCOL_T_SAMPLES, column);
+  return *lazy ? pcol_column_rows(f, PCOL_T_SAMPLES, column, 0, 0, out, err)
+               : pcol_column(f, PCOL_T_SAMPLES, column, out, err);
+}
+
 int pcol_select_iter_filter(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                             int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
                             void *ctx, pcol_error *err) {
+  return pcol_select_iter_need(f, sel, flt, NULL, 0, fn, ctx, err);
+}
+
+int pcol_select_iter_need(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                          const int *need, size_t nneed,
+                          int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
+                          void *ctx, pcol_error *err) {
   uint64_t n = pcol_rows(f, PCOL_T_SAMPLES);
+  rows_col nc[PCOL_SELECT_NEED]; /* the caller's columns: the rows handed over */
+  if (nneed > PCOL_SELECT_NEED)
+    return pcol_error_set(err, PCOL_EINVAL, "pcol_select_iter_need: more than %d columns",
+                          PCOL_SELECT_NEED);
   pcol_view src;
   rows_col tc, dc, wc; /* time, duration, weight: only the rows read (format 1.4) */
   int rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src, err);
   if (!rc) rc = rows_col_init(&tc, f, PCOL_C_S_TIME, err);
   if (!rc) rc = rows_col_init(&dc, f, PCOL_C_S_DURATION, err);
   if (!rc) rc = rows_col_init(&wc, f, PCOL_C_S_WEIGHT, err);
+  for (size_t k = 0; k < nneed && !rc; k++) rc = rows_col_init(&nc[k], f, need[k], err);
   if (rc) return rc;
   const pcol_view *tim = &tc.v, *dur = &dc.v, *wgt = &wc.v;
   int ranged = sel && (sel->has_from || sel->has_to);
@@ -311,6 +330,8 @@ int pcol_select_iter_filter(pcol_file *f, const pcol_select *sel, const pcol_fil
     if (cut && ((rc = rows_need(&tc, i, stop, err)) || (rc = rows_need(&dc, i, stop, err)) ||
                 (rc = rows_need(&wc, i, stop, err))))
       goto out;
+    for (size_t k = 0; k < nneed; k++)
+      if ((rc = rows_need(&nc[k], i, stop, err))) goto out;
     for (; i < stop; i++) {
       int64_t num = 1, den = 1;
       if (flt && !pcol_filter_keep(flt, i)) continue;

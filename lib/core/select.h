@@ -16,6 +16,22 @@ int pcol_select_check(pcol_file *f, const pcol_select *sel, pcol_error *err);
 int pcol_select_iter_filter(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                             int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
                             void *ctx, pcol_error *err);
+/* The same, and before each run of rows it hands fn, those rows of the
+ * samples columns need[0..nneed) made readable: of a column in zstd blocks
+ * (format 1.4) only the blocks that hold them are decoded, so a view that
+ * reads its samples columns through views from pcol_select_need_view reads
+ * a time range without decoding them whole (at most PCOL_SELECT_NEED). */
+#define PCOL_SELECT_NEED 8
+int pcol_select_iter_need(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                          const int *need, size_t nneed,
+                          int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
+                          void *ctx, pcol_error *err);
+/* The view of samples column `column` for pcol_select_iter_need: its rows
+ * are readable only once the iteration hands them over (a column in zstd
+ * blocks under a time range; *lazy = 1), or it is pcol_column's whole
+ * view (*lazy = 0). */
+int pcol_select_need_view(pcol_file *f, const pcol_select *sel, int column, pcol_view *out,
+                          int *lazy, pcol_error *err);
 
 /* Meta "pcol.max_duration_ns": 1 to 18 decimal digits, nothing else
  * (spec.md §7).  0 and *out, or -1 when v does not follow that grammar. */

@@ -21,6 +21,7 @@
 #include "hash.h"     /* pcol_u64map_free, pcol_u64map_get, pcol_u64map */
 #include "filter.h"   /* pcol_rx_compile, pcol_rx_match, pcol_filter, ... */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include "select.h"   /* pcol_select_need_view */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,16 +333,18 @@ int pcol_q_gtags_load(pcol_file *f, const pcol_select *sel, const pcol_value_sel
     return rc;
   }
   acc a = {g, {0}, {0}, pcol_rows(f, PCOL_T_STACKS), nls, err};
-  pcol_column_req req[] = {{&a.st, PCOL_T_SAMPLES, PCOL_C_S_STACK},
-                           {&a.ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET}};
-  rc = pcol_columns(f, req, PCOL_NCOLS(req), err);
+  /* the selected rows only (a range of a file in zstd blocks: their blocks) */
+  static const int need[] = {PCOL_C_S_STACK, PCOL_C_S_LABELSET};
+  int lazy;
+  rc = pcol_select_need_view(f, sel, need[0], &a.st, &lazy, err);
+  if (!rc) rc = pcol_select_need_view(f, sel, need[1], &a.ls, &lazy, err);
   if (!rc) rc = label_set_tags(f, g, nls, &ks, max_output, err);
   keysel_free(&ks);
   if (!rc && g->ls_off[nls + 1] == 0) return PCOL_OK; /* no string labels, no bytes */
   pcol_filter flt;
   if (!rc) rc = pcol_filter_build(f, sel, &flt, err);
   else memset(&flt, 0, sizeof flt);
-  if (!rc) rc = pcol_q_values_iter(f, sel, &flt, v, acc_row, &a, err);
+  if (!rc) rc = pcol_q_values_iter_need(f, sel, &flt, v, need, PCOL_NCOLS(need), acc_row, &a, err);
   pcol_filter_free(&flt);
   return rc;
 }

@@ -14,6 +14,7 @@
 #include "hash.h"     /* pcol_u64map, pcol_u64map_free, pcol_u64map_get */
 #include "filter.h"   /* pcol_filter, pcol_filter_build, pcol_filter_free, ... */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include "select.h"   /* pcol_select_need_view */
 #include "frames.h"   /* pcol_frame_line_name, pcol_frames_lines, pcol_stack_locations */
 #include <stdlib.h>
 #include <string.h>
@@ -76,18 +77,21 @@ int pcol_tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   a.err = err;
   uint64_t nlabels = pcol_rows(f, PCOL_T_LABELS);
   pcol_view lsoff, lkey, lstr, lnum, lunit;
-  pcol_column_req req[] = {{&a.ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET},
-                           {&lsoff, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},
+  pcol_column_req req[] = {{&lsoff, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},
                            {&lkey, PCOL_T_LABELS, PCOL_C_LB_KEY},
                            {&lstr, PCOL_T_LABELS, PCOL_C_LB_STR},
                            {&lnum, PCOL_T_LABELS, PCOL_C_LB_NUM},
                            {&lunit, PCOL_T_LABELS, PCOL_C_LB_UNIT}};
-  int rc = pcol_columns(f, req, PCOL_NCOLS(req), err);
+  /* the label sets of the selected rows only (a range: their blocks) */
+  static const int need[] = {PCOL_C_S_LABELSET};
+  int lazy;
+  int rc = pcol_select_need_view(f, sel, need[0], &a.ls, &lazy, err);
+  if (!rc) rc = pcol_columns(f, req, PCOL_NCOLS(req), err);
   if (!rc) rc = pcol_filter_build(f, sel, &flt, err);
   else memset(&flt, 0, sizeof flt);
   if (!rc && (!(a.per_ls = calloc(a.nls + 1, sizeof *a.per_ls)) || !(a.seen = calloc(a.nls + 1, 1))))
     rc = pcol_oom(err);
-  if (!rc) rc = pcol_q_values_iter(f, sel, &flt, v, tags_add, &a, err);
+  if (!rc) rc = pcol_q_values_iter_need(f, sel, &flt, v, need, PCOL_NCOLS(need), tags_add, &a, err);
   for (uint64_t ls = 1; !rc && ls <= a.nls; ls++) {
     if (!a.seen[ls]) continue; /* pprof lists a value whose samples add up to 0 too */
     uint64_t lo = pcol_view_u64(&lsoff, ls - 1), hi = pcol_view_u64(&lsoff, ls);
@@ -319,18 +323,22 @@ typedef struct tr_groups {
   pcol_error *err;
 } tr_groups;
 
-static int tr_groups_init(tr_groups *g, pcol_file *f, pcol_error *err) {
+/* The samples columns the traces read: the selected rows of them only (a
+ * range of a file in zstd blocks: their blocks, pcol_q_values_iter_need) */
+static const int tr_need[] = {PCOL_C_S_STACK, PCOL_C_S_LABELSET, PCOL_C_S_SOURCE, PCOL_C_S_WEIGHT};
+
+static int tr_groups_init(tr_groups *g, pcol_file *f, const pcol_select *sel, pcol_error *err) {
   g->err = err;
   g->nsources = pcol_rows(f, PCOL_T_SOURCES);
   g->nvalues = pcol_rows(f, PCOL_T_VALUES);
   g->ntypes = pcol_rows(f, PCOL_T_VALUE_TYPES);
   g->nstacks = pcol_rows(f, PCOL_T_STACKS);
   pcol_view svs, sty;
-  pcol_column_req req[] = {{&g->stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},
-                           {&g->ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET},
-                           {&g->source, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},
-                           {&g->weight, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},
-                           {&sty, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE},
+  pcol_view *sv[] = {&g->stack, &g->ls, &g->source, &g->weight};
+  int lazy[PCOL_NCOLS(tr_need)];
+  for (size_t k = 0; k < PCOL_NCOLS(tr_need); k++)
+    PCOL_RETURN_NOT_OK(pcol_select_need_view(f, sel, tr_need[k], sv[k], &lazy[k], err));
+  pcol_column_req req[] = {{&sty, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE},
                            {&svs, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE}};
   PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
   if (!(g->typed = calloc(g->nsources + 1, 1)) || !(g->head = calloc(g->nstacks + 1, sizeof *g->head)))
@@ -357,11 +365,14 @@ static int tr_groups_init(tr_groups *g, pcol_file *f, pcol_error *err) {
       lo = x < lo ? x : lo;
     }
   }
-  for (uint64_t i = 0, ns = pcol_rows(f, PCOL_T_SAMPLES); i < ns && pcol_view_stored(&g->weight); i++) {
+  /* (weights in zstd blocks under a range are not all read: the sums are
+   * kept then, which gives the same groups when no value is negative) */
+  for (uint64_t i = 0, ns = pcol_rows(f, PCOL_T_SAMPLES);
+       i < ns && !lazy[3] && pcol_view_stored(&g->weight); i++) {
     int64_t x = pcol_view_i64(&g->weight, i);
     lo = x < lo ? x : lo;
   }
-  g->signed_values = lo < 0;
+  g->signed_values = lo < 0 || lazy[3];
   return PCOL_OK;
 }
 
@@ -443,9 +454,7 @@ int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   c.nlabels = pcol_rows(f, PCOL_T_LABELS);
   pcol_filter flt;
   memset(&flt, 0, sizeof flt);
-  pcol_column_req req[] = {{&c.stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},
-                           {&c.ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET},
-                           {&c.lsoff, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},
+  pcol_column_req req[] = {{&c.lsoff, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},
                            {&c.lkey, PCOL_T_LABELS, PCOL_C_LB_KEY},
                            {&c.lstr, PCOL_T_LABELS, PCOL_C_LB_STR},
                            {&c.lnum, PCOL_T_LABELS, PCOL_C_LB_NUM},
@@ -456,8 +465,12 @@ int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   c.flt = &flt;
   tr_groups g;
   memset(&g, 0, sizeof g);
-  if (!rc) rc = tr_groups_init(&g, f, err);
-  if (!rc) rc = pcol_q_values_iter(f, sel, &flt, v, tr_group_row, &g, err);
+  if (!rc) rc = tr_groups_init(&g, f, sel, err);
+  /* the first kept row of each group (tr_row) was handed over: readable */
+  c.stack = g.stack;
+  c.ls = g.ls;
+  if (!rc)
+    rc = pcol_q_values_iter_need(f, sel, &flt, v, tr_need, PCOL_NCOLS(tr_need), tr_group_row, &g, err);
   if (!rc) tr_groups_kept(&g);
   for (size_t i = 0; !rc && i < g.n; i++) {
     const tr_group *x = &g.v[i];

@@ -447,5 +447,13 @@ int pcol_q_weights_nsum(pcol_file *f, const pcol_select *sel, const pcol_filter 
 int pcol_q_values_iter(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                        const pcol_value_sel *v, int (*fn)(void *ctx, uint64_t row, int64_t value),
                        void *ctx, pcol_error *err);
+/* The same, the rows handed to fn readable in the samples columns
+ * need[0..nneed) (select.h: pcol_select_iter_need; views of them from
+ * pcol_select_need_view): a time range of a file in zstd blocks decodes
+ * only the blocks of its rows. */
+int pcol_q_values_iter_need(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                            const pcol_value_sel *v, const int *need, size_t nneed,
+                            int (*fn)(void *ctx, uint64_t row, int64_t value), void *ctx,
+                            pcol_error *err);
 
 #endif

@@ -133,6 +133,8 @@ typedef struct scan {
   int64_t num, den;       /* pcol_select_iter's share of the current sample */
   pcol_wall wall;         /* a wall-clock range: each source's start (lib/core/wall.c) */
   pcol_view src;          /* and the samples' sources */
+  int need[PCOL_SELECT_NEED]; /* samples columns of which a range reads its rows only */
+  size_t nneed;
 } scan;
 
 /* Hands over a full batch (and the last one). */
@@ -282,6 +284,20 @@ static int sample_cb(void *ctx, uint64_t row, int64_t num, int64_t den) {
   return 0;
 }
 
+/* A column the view reads: a samples column under a time range through
+ * pcol_select_need_view (in zstd blocks: only the blocks of the selected
+ * rows, pcol_select_iter_need), any other whole. */
+static int col(scan *s, int table, int column, pcol_view *out, pcol_error *err) {
+  if (table != PCOL_T_SAMPLES || !s->sel || s->nneed == PCOL_SELECT_NEED)
+    return pcol_column(s->f, table, column, out, err);
+  int lazy;
+  PCOL_RETURN_NOT_OK(pcol_select_need_view(s->f, s->sel, column, out, &lazy, err));
+  size_t k = 0;
+  while (k < s->nneed && s->need[k] != column) k++;
+  if (lazy && k == s->nneed) s->need[s->nneed++] = column;
+  return PCOL_OK;
+}
+
 /* The columns a view reads, into s->v (stored) and s->x (derived). */
 static int fetch(scan *s, pcol_error *err) {
   pcol_file *f = s->f;
@@ -290,19 +306,19 @@ static int fetch(scan *s, pcol_error *err) {
   int rc = 0;
   switch (vi->index) {
   case V_SAMPLE_VALUES:
-    if (!(rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &x[0], err)) &&
+    if (!(rc = col(s, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &x[0], err)) &&
         !(rc = pcol_column(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &x[1], err)) &&
         !(rc = pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &x[2], err)) &&
         !(rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &x[3], err)))
       rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &x[4], err);
     return rc;
   case V_SAMPLE_LOCATIONS:
-    if (!(rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &x[0], err)) &&
+    if (!(rc = col(s, PCOL_T_SAMPLES, PCOL_C_S_STACK, &x[0], err)) &&
         !(rc = pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &x[1], err)))
       rc = pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &x[2], err);
     return rc;
   case V_SAMPLE_LABELS:
-    if (!(rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &x[0], err)) &&
+    if (!(rc = col(s, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &x[0], err)) &&
         !(rc = pcol_column(f, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS, &x[1], err)))
       for (int k = 0; k < 4 && !rc; k++) rc = pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_KEY + k, &x[2 + k], err);
     return rc;
@@ -319,15 +335,15 @@ static int fetch(scan *s, pcol_error *err) {
     return rc;
   case V_STRINGS: return 0; /* read string by string (pcol_string) */
   case V_SAMPLES: /* for the part of a long sample a range cuts */
-    if (!(rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &x[0], err)) &&
-        !(rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &x[1], err)))
-      rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &x[2], err);
+    if (!(rc = col(s, PCOL_T_SAMPLES, PCOL_C_S_TIME, &x[0], err)) &&
+        !(rc = col(s, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &x[1], err)))
+      rc = col(s, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &x[2], err);
     for (size_t k = 0; k < vi->ncols && !rc; k++) /* and the view's own columns */
-      if (vi->cols[k].column > 0) rc = pcol_column(f, vi->cols[k].table, vi->cols[k].column, &s->v[k], err);
+      if (vi->cols[k].column > 0) rc = col(s, vi->cols[k].table, vi->cols[k].column, &s->v[k], err);
     return rc;
   default:
     for (size_t k = 0; k < vi->ncols && !rc; k++)
-      if (vi->cols[k].column > 0) rc = pcol_column(f, vi->cols[k].table, vi->cols[k].column, &s->v[k], err);
+      if (vi->cols[k].column > 0) rc = col(s, vi->cols[k].table, vi->cols[k].column, &s->v[k], err);
     return rc;
   }
 }
@@ -402,7 +418,12 @@ int pcol_lview_scan(pcol_file *f, const pcol_lview_info *v, const pcol_select *s
         pcol_wall_free(&s.wall);
         return rc;
       }
-      rc = pcol_select_iter(f, sel, sample_cb, &s, err);
+      pcol_filter flt;
+      rc = pcol_filter_build(f, sel, &flt, err);
+      if (!rc)
+        rc = pcol_select_iter_need(f, sel, pcol_select_filtered(sel) ? &flt : NULL, s.need,
+                                   s.nneed, sample_cb, &s, err);
+      pcol_filter_free(&flt);
       pcol_wall_free(&s.wall);
       if (rc) return rc;
     } else {
@@ -463,7 +484,7 @@ int pcol_lview_rows(pcol_file *f, const pcol_lview_info *v, const pcol_select *s
   count_ctx c;
   memset(&c, 0, sizeof c);
   c.vi = v;
-  int rc = 0;
+  int rc = 0, lazy = 0, need = 0; /* need: the samples column of the rows counted */
   uint32_t *depth = NULL;
   switch (v->index) {
   case V_STRINGS: {
@@ -495,7 +516,8 @@ int pcol_lview_rows(pcol_file *f, const pcol_lview_info *v, const pcol_select *s
     break;
   case V_SAMPLE_LOCATIONS: {
     pcol_view par;
-    if ((rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &c.x[0], err)) ||
+    need = PCOL_C_S_STACK;
+    if ((rc = pcol_select_need_view(f, sel, need, &c.x[0], &lazy, err)) ||
         (rc = pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &par, err)))
       return rc;
     uint64_t nodes = pcol_rows(f, PCOL_T_STACKS);
@@ -508,14 +530,21 @@ int pcol_lview_rows(pcol_file *f, const pcol_lview_info *v, const pcol_select *s
     break;
   }
   case V_SAMPLE_LABELS:
-    if (!(rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &c.x[0], err)))
+    need = PCOL_C_S_LABELSET;
+    if (!(rc = pcol_select_need_view(f, sel, need, &c.x[0], &lazy, err)))
       rc = pcol_column(f, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS, &c.x[1], err);
     break;
   default: *out = pcol_rows(f, stored_table(v)); return PCOL_OK;
   }
   if (!rc) {
-    if (selects(sel)) rc = pcol_select_iter(f, sel, count_cb, &c, err);
-    else
+    if (selects(sel)) {
+      pcol_filter flt;
+      rc = pcol_filter_build(f, sel, &flt, err);
+      if (!rc) /* (a range reads the rows it counts only: pcol_select_iter_need) */
+        rc = pcol_select_iter_need(f, sel, pcol_select_filtered(sel) ? &flt : NULL, &need, lazy,
+                                   count_cb, &c, err);
+      pcol_filter_free(&flt);
+    } else
       for (uint64_t r = 0, n = pcol_rows(f, PCOL_T_SAMPLES); r < n; r++) count_cb(&c, r, 1, 1);
   }
   free(depth);

@@ -36,6 +36,8 @@ typedef struct wctx {
   const pcol_filter *flt; /* NULL: every selected sample */
   int (*row_fn)(void *ctx, uint64_t row, int64_t value); /* pcol_q_values_iter */
   void *row_ctx;
+  const int *need; /* pcol_q_values_iter_need: the caller's samples columns */
+  size_t nneed;
   pcol_rtime rt; /* the time and decimal-count rules (a value is chosen) */
   uint32_t *cvt; /* "samples" (vt 0): each source's count type (THE count rule), NULL
                   * when no source has one (then the weight column is the count) */
@@ -344,9 +346,18 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
 int pcol_q_values_iter(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                        const pcol_value_sel *v, int (*fn)(void *ctx, uint64_t row, int64_t value),
                        void *ctx, pcol_error *err) {
+  return pcol_q_values_iter_need(f, sel, flt, v, NULL, 0, fn, ctx, err);
+}
+
+int pcol_q_values_iter_need(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                            const pcol_value_sel *v, const int *need, size_t nneed,
+                            int (*fn)(void *ctx, uint64_t row, int64_t value), void *ctx,
+                            pcol_error *err) {
   wctx c = {0};
   c.row_fn = fn;
   c.row_ctx = ctx;
+  c.need = need;
+  c.nneed = nneed;
   pcol_q_nsum w = {0};
   int rc = weights_run(&c, f, sel, flt, v, &w, NULL, err);
   pcol_q_nsum_free(&w);
@@ -413,6 +424,8 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   PCOL_RETURN_NOT_OK(wctx_init(&c, f, sel, v, err));
   c.row_fn = cp->row_fn;
   c.row_ctx = cp->row_ctx;
+  c.need = cp->need;
+  c.nneed = cp->nneed;
   c.flt = flt && flt->active ? flt : NULL;
   c.pairs = cp->pairs;
   /* one sum a stack node, written all over (pcol_alloc_hot) */
@@ -445,7 +458,7 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
     rc = weights_all_samples(&c); /* the same, over the type's lane as the weights */
   else if (!unrestricted || c.vt != PCOL_VT_TIME || c.flt || c.row_fn ||
            (rc = weights_time_all(&c)) == 1)
-    rc = pcol_select_iter_filter(f, sel, NULL, add_sample, &c, err);
+    rc = pcol_select_iter_need(f, sel, NULL, c.need, c.nneed, add_sample, &c, err);
   wctx_free(&c);
   cp->pk = c.pk;
   cp->pv = c.pv;

@@ -79,6 +79,20 @@ stack=$("$P" info "$T/bz.pcol" | awk '$1 == "samples_stored" && $2 == "stack_id"
 # (4 bytes a row), and the small tables' frames
 most=$((2 * 262144 + 2 * 131072 + 65536))
 [ "$inf_3" -le "$most" ] || fail "top --from 0 --to 0.5 inflated $inf_3 bytes, more than $most"
+# the label views read the samples columns of the selected rows only
+# (pcol_q_values_iter_need): the same blocks as top, at most; and equal
+# the uncompressed file's answers
+for v in traces tags graph "peek ." "top --by label:tid"; do
+  c=${v%% *} a=${v#"$c"}
+  # shellcheck disable=SC2086
+  PCOL_DEBUG=inflate "$P" $c "$T/bz.pcol" $a --from 0 --to 0.5 2>"$T/inf" >"$T/v.z" || fail "$v --from 0 --to 0.5 of the zstd-blocks file failed"
+  # shellcheck disable=SC2086
+  "$P" $c "$T/br.pcol" $a --from 0 --to 0.5 2>&1 | sed "s|$T/br.pcol|$T/bz.pcol|g" | cmp -s - "$T/v.z" ||
+    fail "$v --from 0 --to 0.5 of the zstd-blocks file differs from the uncompressed file's"
+  [ -s "$T/v.z" ] || fail "$v --from 0 --to 0.5 printed nothing"
+  got=$(awk '/zstd inflated/ {print $5}' "$T/inf")
+  [ "${got:-0}" -le "$most" ] || fail "$v --from 0 --to 0.5 inflated $got bytes, more than $most"
+done
 [ -d "$D" ] || { echo "t_format_versions: skipped (no shared test data at $D)"; exit 0; }
 n=0 enc=0
 while IFS= read -r f; do
