@@ -42,15 +42,23 @@ void pprof_spill_init(pprof_spill *s, const char *name) {
   s->copy.discard = 1; /* read once: its disk given back as it is read */
 }
 
-void pprof_spill_free(pprof_spill *s) {
-  ZSTD_freeCCtx(s->cc);
-  ZSTD_freeDCtx(s->dc);
-  pcol_input_free(&s->copy);
-  pcol_buf_free(&s->rec);
-  pcol_buf_free(&s->out);
+/* What only writing needs: the stacks remembered, the buffers, zstd's
+ * compressor (the numbering then restarts, for the reader). */
+static void writer_free(pprof_spill *s) {
   pcol_buf_free(&s->ids);
   pcol_buf_free(&s->at);
   pcol_hset_free(&s->set);
+  pcol_buf_free(&s->rec);
+  pcol_buf_free(&s->out);
+  ZSTD_freeCCtx(s->cc);
+  s->cc = NULL;
+  s->n_stacks = 0;
+}
+
+void pprof_spill_free(pprof_spill *s) {
+  writer_free(s);
+  ZSTD_freeDCtx(s->dc);
+  pcol_input_free(&s->copy);
   free(s->win);
   memset(s, 0, sizeof *s);
 }
@@ -152,15 +160,7 @@ int pprof_spill_add(pprof_spill *s, const uint64_t *loc, size_t nloc, const int6
 
 int pprof_spill_seal(pprof_spill *s, pcol_error *err) {
   PCOL_RETURN_NOT_OK(flush(s, ZSTD_e_end, err));
-  /* the numbering is the reader's now: the writer's table goes */
-  pcol_buf_free(&s->ids);
-  pcol_buf_free(&s->at);
-  pcol_hset_free(&s->set);
-  pcol_buf_free(&s->rec);
-  pcol_buf_free(&s->out);
-  ZSTD_freeCCtx(s->cc);
-  s->cc = NULL;
-  s->n_stacks = 0;
+  writer_free(s); /* the numbering is the reader's now */
   return pcol_input_seal(&s->copy, s->name, err);
 }
 
