@@ -1086,14 +1086,20 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_top_compute_shown(pcol_file *f, const p
  * differently (kind, type, unit) or whose rule for functions without a
  * name differs (Rprof), a source without the value or sources whose
  * defaults differ (the union warns, naming its sources), no source at
- * all, any error.  Memory: one file and its top at a time, and once some
- * file has inlined lines, the files and tops of up to 64 MiB of files
- * (their call edges make the marks; the others are read again for them). */
+ * all, any error.  Threads: the files after the first are shared among up
+ * to 8 threads, one a 64 files up to the CPUs the process may run on
+ * (sched_getaffinity), or PCOL_THREADS of them if set (1: none); each adds
+ * up its own names, and the sums are added by name at the end, so the
+ * result does not depend on the count.  Memory: one file and its top at a
+ * time a thread, and once some file has inlined lines, the files and tops
+ * of up to 64 MiB of files in all (their call edges make the marks; the
+ * others are read again for them). */
 typedef struct pcol_many_top {
   bool answered;
   size_t used;          /* the inputs read (a wall-clock range leaves out those it cannot reach) */
   uint64_t input_bytes; /* their size on disk: the union's pcol_input_bytes */
   pcol_file *file;      /* the union has one source: its file (the header's time; pcol_close it) */
+  size_t threads;       /* the threads that read them (1: this one alone) */
 } pcol_many_top;
 PCOL_API PCOL_NODISCARD pcol_status pcol_top_many(
     const char *const *paths, size_t n, const pcol_open_options *opt, const pcol_select *sel,

@@ -419,3 +419,98 @@ Test(threads, peek_on_one_cut_top_by_line) {
   pcol_close(f);
   free(mem);
 }
+
+/* pcol_top_many on threads (top_many.c): files shared among threads, each
+ * adding up its own names, the sums added by name at the end.  Twelve
+ * pprof-like files whose function sets overlap and whose locations have
+ * inlined lines (the marks' call edges, read by several threads): the rows,
+ * marks and total on four threads are those on one. */
+static int write_day_file(const char *path, uint32_t seed, pcol_error *err) {
+  pcol_builder *b = NULL;
+  int rc = pcol_builder_new(&b, err);
+  uint32_t src, ty, un, vt1, vt2, fn[12], loc[12];
+  if (!rc) rc = pcol_b_source(b, "pprof", "day.pb.gz", 1700000000 + 60 * (int64_t)seed, &src, err);
+  if (!rc) rc = pcol_b_cstr(b, "samples", &ty, err);
+  if (!rc) rc = pcol_b_cstr(b, "count", &un, err);
+  if (!rc) rc = pcol_b_value_type(b, ty, un, &vt1, err);
+  if (!rc) rc = pcol_b_cstr(b, "cpu", &ty, err);
+  if (!rc) rc = pcol_b_cstr(b, "nanoseconds", &un, err);
+  if (!rc) rc = pcol_b_value_type(b, ty, un, &vt2, err);
+  if (!rc) rc = pcol_b_source_value_type(b, src, vt1, err);
+  if (!rc) rc = pcol_b_source_value_type(b, src, vt2, err);
+  for (uint32_t i = 0; !rc && i < 12; i++) { /* names fn_<seed+i>: a window over 40 */
+    char nm[32];
+    snprintf(nm, sizeof nm, "fn_%u", (seed * 3 + i) % 40);
+    pcol_function_row fr = {0, 0, 0, PCOL_NA_I64};
+    rc = pcol_b_cstr(b, nm, &fr.name, err);
+    fr.system_name = fr.name;
+    if (!rc) rc = pcol_b_cstr(b, "day.go", &fr.filename, err);
+    if (!rc) rc = pcol_b_function(b, &fr, &fn[i], err);
+  }
+  for (uint32_t i = 0; !rc && i < 12; i++) { /* every third location: an inlined line */
+    pcol_line_row ln[2] = {{fn[i], 10 + i, PCOL_NA_I64}, {fn[(i + 5) % 12], 20 + i, PCOL_NA_I64}};
+    rc = pcol_b_location(b, 0, 0x1000 + 16u * i, 0, ln, i % 3 == 0 ? 2 : 1, &loc[i], err);
+  }
+  uint64_t x = seed * 2654435761u + 1;
+  for (uint32_t i = 0; !rc && i < 300; i++) {
+    uint32_t chain[8], depth = 1 + (uint32_t)(x >> 60) % 8, st, sid;
+    for (uint32_t d = 0; d < depth; d++) {
+      x = x * 6364136223846793005u + 1442695040888963407u;
+      chain[d] = loc[(x >> 33) % 12];
+    }
+    rc = pcol_b_stack(b, chain, depth, &st, err);
+    pcol_sample_row sr = {src, PCOL_NA_I64, 0, 0, PCOL_NA_I64, st, 0};
+    pcol_value_row vr[2] = {{vt1, 1}, {vt2, 10000000 * (int64_t)(1 + i % 3)}};
+    if (!rc) rc = pcol_b_sample(b, &sr, vr, 2, &sid, err);
+  }
+  if (!rc) rc = pcol_builder_write(b, path, NULL, err);
+  pcol_builder_free(b);
+  return rc;
+}
+
+Test(threads, top_many_on_four_threads_is_top_on_one) {
+  char dir[] = "/tmp/pcol-top-many-XXXXXX";
+  cr_assert(mkdtemp(dir) != NULL);
+  char paths[12][64];
+  const char *pv[12];
+  pcol_error err = {0};
+  for (int i = 0; i < 12; i++) {
+    snprintf(paths[i], sizeof paths[i], "%s/m%02d.pcol", dir, i);
+    pv[i] = paths[i];
+    cr_assert_eq(write_day_file(paths[i], (uint32_t)i, &err), 0, "%s", err.message);
+  }
+  const char *was = getenv("PCOL_THREADS");
+  for (int shown = 3; shown <= 100; shown += 97) {
+    pcol_top t[2];
+    pcol_many_top info[2];
+    for (int r = 0; r < 2; r++) {
+      size_t dropped = 0;
+      setenv("PCOL_THREADS", r ? "4" : "1", 1);
+      cr_assert_eq(pcol_top_many(pv, 12, NULL, NULL, NULL, PCOL_BY_FUNCTION, 0, PCOL_SORT_CUM,
+                                 (size_t)shown, &t[r], &dropped, NULL, &info[r], &err),
+                   0, "%s", err.message);
+      cr_assert(info[r].answered);
+      cr_assert_eq(info[r].used, 12);
+      cr_assert_eq(info[r].threads, r ? 4u : 1u);
+    }
+    cr_assert_gt(t[0].nrows, 20);
+    cr_assert_eq(t[1].nrows, t[0].nrows);
+    cr_assert(t[1].total == t[0].total);
+    int marked = 0;
+    for (size_t i = 0; i < t[0].nrows; i++) {
+      const pcol_top_row *a = &t[0].rows[i], *c = &t[1].rows[i];
+      cr_assert(a->name.len == c->name.len && !memcmp(a->name.ptr, c->name.ptr, a->name.len),
+                "row %zu: %.*s / %.*s", i, (int)a->name.len, a->name.ptr, (int)c->name.len, c->name.ptr);
+      cr_assert(a->flat == c->flat && a->cum == c->cum, "row %zu (%.*s)", i, (int)a->name.len, a->name.ptr);
+      cr_assert_eq(a->inl, c->inl, "row %zu (%.*s)", i, (int)a->name.len, a->name.ptr);
+      marked += a->inl != PCOL_INLINE_NONE;
+    }
+    if (shown > 3) cr_assert_gt(marked, 0); /* the marks were made, not only the sums */
+    pcol_top_free(&t[0]);
+    pcol_top_free(&t[1]);
+  }
+  if (was) setenv("PCOL_THREADS", was, 1);
+  else unsetenv("PCOL_THREADS");
+  for (int i = 0; i < 12; i++) unlink(paths[i]);
+  rmdir(dir);
+}

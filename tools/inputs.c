@@ -185,12 +185,14 @@ pcol_open_options cli_open_options(const cli_command *cmd, const cli_args *a) {
 }
 
 /* PCOL_DEBUG=inputs: how many inputs a view read (bench/many.sh counts
- * them), and whether each on its own (cli_top_many) */
-static void debug_inputs(const cli_command *cmd, size_t used, size_t n, int each) {
+ * them), and whether each on its own (cli_top_many: threads >= 1) and on
+ * how many threads */
+static void debug_inputs(const cli_command *cmd, size_t used, size_t n, size_t threads) {
   const char *dbg = getenv("PCOL_DEBUG");
-  if (dbg && strstr(dbg, "inputs"))
-    fprintf(stderr, "pcol %s: debug: read %zu of %zu inputs%s\n", cmd->name, used, n,
-            each ? ", each on its own" : "");
+  if (!dbg || !strstr(dbg, "inputs")) return;
+  fprintf(stderr, "pcol %s: debug: read %zu of %zu inputs", cmd->name, used, n);
+  if (threads > 1) fprintf(stderr, ", each on its own, on %zu threads\n", threads);
+  else fprintf(stderr, "%s\n", threads ? ", each on its own" : "");
 }
 
 int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
@@ -217,7 +219,7 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
     *f = info.file;
     *label = make_label(args, nargs);
     cli_budget_bytes(*label, info.input_bytes);
-    debug_inputs(cmd, info.used, in.n, 1);
+    debug_inputs(cmd, info.used, in.n, info.threads ? info.threads : 1);
   }
   inputs_free(&in);
   return rc;

@@ -192,19 +192,23 @@ same_top() { # EACH(1/0) "OPTIONS" FILE... : top of the files is top of their me
   local lbl="$*"
   $PCOL merge "$@" -o "$tmp/tm.pcol" 2>/dev/null || fail "top of many: merge $lbl"
   # shellcheck disable=SC2086
-  PCOL_DEBUG=inputs $PCOL top "$@" $opts >"$tmp/tg" 2>"$tmp/tge"
-  local rg=$?
-  # shellcheck disable=SC2086
   $PCOL top "$tmp/tm.pcol" $opts >"$tmp/tw" 2>"$tmp/twe"
-  local rw=$?
-  [ $rg = $rw ] || fail "top of many [$opts] $lbl: exit $rg, the merged file's $rw: $(head -3 "$tmp/tge")"
-  cmp -s <(tail -n +2 "$tmp/tg" | sed 's/"file":"[^"]*",//') <(tail -n +2 "$tmp/tw" | sed 's/"file":"[^"]*",//') ||
-    fail "top of many [$opts] $lbl differs from top of the merge: $(diff <(tail -n +2 "$tmp/tg") <(tail -n +2 "$tmp/tw") | head -6)"
-  cmp -s <(grep -v ': debug: ' "$tmp/tge" | sed "s#$lbl#X#") <(sed "s#$tmp/tm.pcol#X#" "$tmp/twe") ||
-    fail "top of many [$opts] $lbl: other warnings than the merged file's: $(head -c 400 "$tmp/tge")"
-  local got=0
-  grep -q ": debug: read [0-9]* of [0-9]* inputs, each on its own" "$tmp/tge" && got=1
-  [ $got = "$each" ] || fail "top of many [$opts] $lbl: each file on its own: $got, want $each"
+  local rw=$? th
+  # one thread, and one a file after the first (each thread its own names,
+  # added up at the end; the marks' files kept by one, read by another)
+  for th in 1 4; do
+    # shellcheck disable=SC2086
+    PCOL_THREADS=$th PCOL_DEBUG=inputs $PCOL top "$@" $opts >"$tmp/tg" 2>"$tmp/tge"
+    local rg=$?
+    [ $rg = $rw ] || fail "top of many [$opts] $lbl (PCOL_THREADS=$th): exit $rg, the merged file's $rw: $(head -3 "$tmp/tge")"
+    cmp -s <(tail -n +2 "$tmp/tg" | sed 's/"file":"[^"]*",//') <(tail -n +2 "$tmp/tw" | sed 's/"file":"[^"]*",//') ||
+      fail "top of many [$opts] $lbl (PCOL_THREADS=$th) differs from top of the merge: $(diff <(tail -n +2 "$tmp/tg") <(tail -n +2 "$tmp/tw") | head -6)"
+    cmp -s <(grep -v ': debug: ' "$tmp/tge" | sed "s#$lbl#X#") <(sed "s#$tmp/tm.pcol#X#" "$tmp/twe") ||
+      fail "top of many [$opts] $lbl (PCOL_THREADS=$th): other warnings than the merged file's: $(head -c 400 "$tmp/tge")"
+    local got=0
+    grep -q ": debug: read [0-9]* of [0-9]* inputs, each on its own" "$tmp/tge" && got=1
+    [ $got = "$each" ] || fail "top of many [$opts] $lbl (PCOL_THREADS=$th): each file on its own: $got, want $each"
+  done
 }
 [ "$($PCOL top "$tmp/s.pcol" "$tmp/g.pcol" "$tmp/l.pcol" --sort cum --node-fraction 0 -n 30 | grep -c '(inline)$')" -gt 2 ] ||
   fail "top of many: no (inline) mark to check"
@@ -220,6 +224,13 @@ $PCOL pack $TD/pprof/cpp-cpu-unsymbolized-mappings.pb.gz -o "$tmp/cpp.pcol" || f
 same_top 1 "--sort cum --node-fraction 0 -n 25" "$tmp/cpp.pcol" "$tmp/g.pcol"
 same_top 1 "--node-fraction 0 --format tsv" "$tmp/cpp.pcol" "$tmp/g.pcol"
 same_top 1 "" "$tmp/s.pcol" "$tmp/s.pcol"                  # one file twice counts twice
+# nine files on four threads: inlined frames met by several threads, a
+# thread's first file without them (its edges read again for the marks)
+for o in "--sort cum --node-fraction 0 -n 25" "--by file -n 8" "--hide runtime --format tsv"; do
+  same_top 1 "$o" "$tmp/s.pcol" "$tmp/l.pcol" "$tmp/cpp.pcol" "$tmp/g.pcol" "$tmp/s.pcol" \
+    "$tmp/cpp.pcol" "$tmp/g.pcol" "$tmp/l.pcol" "$tmp/g.pcol"
+done
+grep -q "each on its own, on 4 threads" "$tmp/tge" || fail "nine files, PCOL_THREADS=4: $(cat "$tmp/tge")"
 same_top 0 "--from 0 --to 30" "$tmp/s.pcol" "$tmp/g.pcol"  # no sample times: the union's error
 if [ -f "$E" ]; then # sample times, 82 sources a file
   $PCOL pack $E -o "$tmp/e.pcol" && cp "$tmp/e.pcol" "$tmp/e2.pcol" || fail "pack $E"
@@ -256,6 +267,14 @@ $PCOL top "$tmp/s.pcol" "$tmp/cut.pcol" >"$tmp/o" 2>"$tmp/err"
 $PCOL merge "$tmp/s.pcol" "$tmp/cut.pcol" -o "$tmp/x.pcol" 2>"$tmp/err2"
 [ "$(cat "$tmp/err")" = "$(sed 's/^pcol merge/pcol top/' "$tmp/err2")" ] ||
   fail "top of a cut pcol file: not the error merge gives: $(cat "$tmp/err") / $(cat "$tmp/err2")"
+# the same among eight files read on four threads: one fails, the union
+# answers with merge's error
+cut8=("$tmp/s.pcol" "$tmp/l.pcol" "$tmp/g.pcol" "$tmp/s.pcol" "$tmp/l.pcol" "$tmp/cut.pcol" "$tmp/s.pcol" "$tmp/g.pcol")
+PCOL_THREADS=4 $PCOL top "${cut8[@]}" >"$tmp/o" 2>"$tmp/err"
+[ $? = 1 ] && [ ! -s "$tmp/o" ] || fail "top of eight files, one cut, on four threads: $(cat "$tmp/err")"
+$PCOL merge "${cut8[@]}" -o "$tmp/x.pcol" 2>"$tmp/err2"
+[ "$(cat "$tmp/err")" = "$(sed 's/^pcol merge/pcol top/' "$tmp/err2")" ] ||
+  fail "top of a cut pcol file on four threads: not the error merge gives: $(cat "$tmp/err") / $(cat "$tmp/err2")"
 PCOL_DEBUG=inputs $PCOL top "$tmp/s.pcol" "$S" "$tmp/l.pcol" 2>"$tmp/err" >/dev/null &&
   ! grep -q "each on its own" "$tmp/err" || fail "top of pcol and pprof inputs: $(cat "$tmp/err")"
 $PCOL top "$tmp/s.pcol" "$tmp/l.pcol" "${rng[@]}" 2>"$tmp/err"
