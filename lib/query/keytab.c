@@ -145,6 +145,7 @@ int pcol_q_key_reserve(pcol_q_keytab *t, size_t n) {
 
 void pcol_q_keytab_free(pcol_q_keytab *t) {
   free(t->front);
+  free(t->lk);
   free(t->s);
   pcol_hset_free(&t->h);
   arena_free(t->arena);

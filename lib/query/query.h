@@ -31,6 +31,13 @@ typedef struct pcol_q_keytab {
   struct pcol_q_ablock *arena; /* copies of composed names */
   uint32_t *front;             /* pcol_q_key_front's cache (NULL: none) */
   size_t front_mask;
+  /* A table shared by many files' tops (top.c ext_key): lk[id] = gen << 32
+   * | that file's key, for the file whose top has generation gen; an
+   * entry of another generation is none.  Made as ids are met, never
+   * cleared between files. */
+  uint64_t *lk;
+  size_t lk_cap;
+  uint32_t lk_gen;
 } pcol_q_keytab;
 
 /* A cache in front of t's keyed table for pcol_q_key_intern, for a table
@@ -342,9 +349,11 @@ int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_se
                        pcol_top *out, pcol_error *err);
 /* The same without the rows' "(inline)" marks (all PCOL_INLINE_NONE): for
  * results whose marks come from their call edges (top_many.c).  By function
- * or file, `names` (NULL: a table of its own) is the table the keys are
- * interned in, names copied: many files' results then share their key ids
- * (the table must outlive them). */
+ * or file, `names` (NULL: a table of its own) is the table the names are
+ * interned in, copied (it must outlive the result): the keys are then the
+ * file's own, 1..nkeys, and pcol_q_top_key_ids gives each its name's id
+ * there, so that the work and memory of a file stay in proportion to its
+ * own names however many the table holds. */
 int pcol_q_top_unmarked(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                         pcol_by by, pcol_q_keytab *names, pcol_top *out, pcol_error *err);
 /* Rprof stores top-level code refs as functions without a name; whether a
@@ -354,6 +363,9 @@ int pcol_q_unnamed_are_frames(pcol_file *f, const pcol_select *sel, int *out, pc
 /* By function or file, the table of t's key names (key k is name k); NULL
  * when keys are composed (by line, address) or t has none. */
 const pcol_q_keytab *pcol_q_top_keytab(const pcol_top *t);
+/* With a shared table (pcol_q_top_unmarked's names): ids[k] is key k's
+ * name's id in it, for k = 1..the result's nkeys; else NULL. */
+const uint32_t *pcol_q_top_key_ids(const pcol_top *t);
 /* pprof's call edges (caller key, callee key), for its "(inline)" marks
  * (top.c): whether every call along an edge went into an inlined line, and
  * the weight through it.  add: one call (new or not); mark: inl[callee] |=

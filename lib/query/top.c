@@ -59,6 +59,14 @@ typedef struct pcol_q_topctx {
    * table of (hash, key) that reads kid[] only on a hash match. */
   pcol_q_keytab keys;
   pcol_q_keytab *kt;    /* the names: &keys, or a table shared by many files (top_many.c) */
+  /* A shared table (ext): the keys are this file's own, 1..nl, key k the
+   * name kt->s[l2g[k]], so that the arrays a key (sums, marks, stamps) are
+   * as long as the file's names, not the union's (300 files of a union of
+   * 600k names: a calloc of 19 MB a file).  A name's key is found by its
+   * id in kt->lk, stamped with this top's generation (gen). */
+  int ext;
+  uint32_t *l2g, nl, gen;
+  size_t l2g_cap;
   pcol_by by;
   int composed;
   struct line_id *kid;  /* composed: kid[1..nkeys] */
@@ -145,6 +153,7 @@ static void ctx_free(topctx *t) {
   free(t->name_key);
   free(t->names);
   free(t->key_li);
+  free(t->l2g);
   pthread_mutex_destroy(&t->name_lock);
   free(t);
 }
@@ -183,16 +192,40 @@ int pcol_q_unsymbolized_name(const pcol_q_fctx *fc, uint32_t loc, pcol_buf *out,
   return pcol_frame_mapping_name(fnm, out) ? pcol_oom(err) : PCOL_OK;
 }
 
+/* The file's key of the name whose id in the shared table is id (ext; 0
+ * stays 0), made at first sight. */
+static int ext_key(topctx *t, uint32_t id, uint32_t *key, pcol_error *err) {
+  if (!t->ext || !id) {
+    *key = id;
+    return PCOL_OK;
+  }
+  pcol_q_keytab *kt = t->kt;
+  if (id >= kt->lk_cap) {
+    size_t had = kt->lk_cap;
+    while (id >= kt->lk_cap)
+      if (pcol_grow(&kt->lk, &kt->lk_cap, sizeof *kt->lk)) return pcol_oom(err);
+    memset(kt->lk + had, 0, (kt->lk_cap - had) * sizeof *kt->lk);
+  }
+  uint64_t e = kt->lk[id];
+  if ((uint32_t)(e >> 32) == t->gen) {
+    *key = (uint32_t)e;
+    return PCOL_OK;
+  }
+  if ((size_t)t->nl + 1 >= t->l2g_cap && pcol_grow(&t->l2g, &t->l2g_cap, sizeof *t->l2g))
+    return pcol_oom(err);
+  *key = ++t->nl;
+  t->l2g[*key] = id;
+  kt->lk[id] = (uint64_t)t->gen << 32 | *key;
+  return PCOL_OK;
+}
+
 /* The key of a name: its id in keys, or when the keys are composed, the
  * key of identity (LINE_ID_NAME, that id). */
 static int new_key(topctx *t, const struct line_id *l, uint32_t *key, pcol_error *err);
 static int name_key(topctx *t, const char *p, size_t n, uint32_t *key, pcol_error *err) {
   uint32_t id;
   PCOL_RETURN_NOT_OK(pcol_q_key_intern(t->kt, p, n, 1, &id, err));
-  if (!t->composed) {
-    *key = id;
-    return PCOL_OK;
-  }
+  if (!t->composed) return ext_key(t, id, key, err);
   if (id >= t->name_key_cap) {
     size_t had = t->name_key_cap;
     while (id >= t->name_key_cap)
@@ -372,14 +405,16 @@ static int line_name(topctx *t, line_id l, pcol_error *err) {
   return PCOL_OK;
 }
 
-static uint32_t ctx_nkeys(const topctx *t) { return t->composed ? t->nkeys : t->kt->n; }
+static uint32_t ctx_nkeys(const topctx *t) {
+  return t->composed ? t->nkeys : t->ext ? t->nl : t->kt->n;
+}
 
 /* The name of key k ({NULL, 0} for none): see topctx. */
 static int ctx_name(topctx *t, uint32_t k, pcol_str *out, pcol_error *err) {
   *out = (pcol_str){NULL, 0};
   if (!k || k > ctx_nkeys(t)) return PCOL_OK;
   if (!t->composed) {
-    *out = t->kt->s[k];
+    *out = t->kt->s[t->ext ? t->l2g[k] : k];
     return PCOL_OK;
   }
   const line_id *l = &t->kid[k];
@@ -437,8 +472,10 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
     const pcol_view *col = t->by == PCOL_BY_FUNCTION ? &t->fc.fn_name : &t->fc.fn_file;
     PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, col, &s, err));
     /* the file's own bytes, or copied into a table that outlives the file */
-    if (s.ptr)
+    if (s.ptr) {
       PCOL_RETURN_NOT_OK(pcol_q_key_intern(t->kt, s.ptr, s.len, t->kt != &t->keys, key, err));
+      PCOL_RETURN_NOT_OK(ext_key(t, *key, key, err));
+    }
     t->fn_key[fn] = *key;
     return PCOL_OK;
   }
@@ -482,7 +519,7 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
   /* the stamps, sized for every key there can be (a key a function, line or
    * unsymbolized location, and names): zero pages, faulted in as keys come,
    * not a realloc and copy a doubling */
-  t->stamp_cap = (size_t)(t->kt->n + c->nfn + c->nlines + c->nloc) + 8;
+  t->stamp_cap = (size_t)(ctx_nkeys(t) + c->nfn + c->nlines + c->nloc) + 8;
   if (!(t->stamp = calloc(t->stamp_cap, sizeof *t->stamp))) return pcol_oom(err);
   uint32_t ka = 0;
   t->loc_aoff[0] = t->loc_aoff[1] = 0;
@@ -1466,7 +1503,15 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
     return rc;
   }
   out->value = *v;
-  if (names && (by == PCOL_BY_FUNCTION || by == PCOL_BY_FILE)) t->kt = names; /* not composed */
+  if (names && (by == PCOL_BY_FUNCTION || by == PCOL_BY_FILE)) { /* not composed */
+    t->kt = names;
+    t->ext = 1;
+    if (++names->lk_gen == 0) { /* 2^32 tops: the stamps start again */
+      if (names->lk) memset(names->lk, 0, names->lk_cap * sizeof *names->lk);
+      names->lk_gen = 1;
+    }
+    t->gen = names->lk_gen;
+  }
   t->cut = cut;
   t->no_marks = marks != 1;
   t->keep_fk = marks == 2;
@@ -1506,6 +1551,11 @@ int pcol_q_top_name(const pcol_top *t, uint32_t k, pcol_str *out, pcol_error *er
 const pcol_q_keytab *pcol_q_top_keytab(const pcol_top *t) {
   const pcol_q_top_priv *p = t->priv_;
   return p && p->ctx && !p->ctx->composed ? p->ctx->kt : NULL;
+}
+
+const uint32_t *pcol_q_top_key_ids(const pcol_top *t) {
+  const pcol_q_top_priv *p = t->priv_;
+  return p && p->ctx && p->ctx->ext ? p->ctx->l2g : NULL;
 }
 
 uint64_t pcol_q_top_key_line(const pcol_top *t, uint32_t k) {

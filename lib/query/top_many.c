@@ -165,15 +165,20 @@ static int open_top(many *m, one *o, int *read, pcol_error *err) {
    * copies (measured: a fifth of this path on a day of small files) */
   pcol_value_sel v;
   if (!alike(m, o->f, &v, err)) return 0;
-  /* its keys are interned in the union's table: a key is the name's id
-   * there (uid is the identity), one hash and lookup a name a file */
+  /* its names are interned in the union's table, its keys its own: uid[k]
+   * is key k's name's id there, one hash and lookup a name a file */
   if (pcol_q_top_unmarked(o->f, m->sel, &v, m->by, m->names, &o->t, err)) return 0;
   const pcol_q_top_priv *p = o->t.priv_;
   o->nkeys = p ? p->is.nkeys : 0;
   if (!p || pcol_q_top_keytab(&o->t) != m->names || o->nkeys > m->names->n ||
       !(o->uid = malloc((o->nkeys + 1) * sizeof *o->uid)))
     return 0;
-  for (uint32_t k = 0; k <= o->nkeys; k++) o->uid[k] = k;
+  const uint32_t *ids = pcol_q_top_key_ids(&o->t);
+  o->uid[0] = 0;
+  for (uint32_t k = 1; k <= o->nkeys; k++) {
+    o->uid[k] = ids ? ids[k] : k;
+    if (o->uid[k] > m->names->n) return 0;
+  }
   return grow_names(m, err) ? 0 : 1;
 }
 
