@@ -53,6 +53,8 @@ measure merge "$PCOL" merge "$D/pcol" -o "$tmp/merged.pcol" || exit 1
 M=$tmp/merged.pcol
 measure one "$PCOL" top "$M" || exit 1
 measure many "$PCOL" top "$D/pcol" || exit 1
+measure many1 env PCOL_THREADS=1 "$PCOL" top "$D/pcol" || exit 1
+nthreads=$(PCOL_DEBUG=inputs "$PCOL" top "$D/pcol" 2>&1 >/dev/null | sed -n 's/.* on \([0-9]*\) threads$/\1/p')
 measure manyp "$PCOL" top "$D/pprof" || exit 1
 # 10:00-11:00 of a whole day; a short day (DAY_FILES=120, bench-quick) has
 # only its first hours, so its first hour
@@ -63,6 +65,7 @@ measure hone "$PCOL" top "$M" "${H[@]}" || exit 1
 measure hmany "$PCOL" top "$D/pcol" "${H[@]}" || exit 1
 read -r one_t one_c one_r <<<"$one"
 read -r many_t many_c many_r <<<"$many"
+read -r many1_t many1_c many1_r <<<"$many1"
 read -r manyp_t manyp_c manyp_r <<<"$manyp"
 read -r hone_t hone_c hone_r <<<"$hone"
 read -r hmany_t hmany_c hmany_r <<<"$hmany"
@@ -80,6 +83,7 @@ if command -v strace >/dev/null; then
     grep -c "$D/pcol/.*\.pcol\"" "$tmp/strace.txt")
 fi
 r_all=$(ratio "$many_t" "$one_t") c_all=$(ratio "$many_c" "$one_c")
+r_one=$(ratio "$many1_t" "$one_t")
 r_pp=$(ratio "$manyp_t" "$one_t") r_h=$(ratio "$hmany_t" "$hone_t")
 met() { if le "$1" "$2"; then echo met; else echo "**missed**"; fi; }
 hour_met=missed
@@ -95,7 +99,8 @@ echo "| case | time | CPU | peak RSS | vs top of the merged file | goal |"
 echo "|---|---:|---:|---:|---:|---|"
 echo "| \`pcol merge\` of the $N pcol files | $(ms "$merge_t") | $(ms "$merge_c") | $(mb "$merge_r") | | |"
 echo "| \`pcol top\` merged file | $(ms "$one_t") | $(ms "$one_c") | $(mb "$one_r") | 1 | |"
-echo "| \`pcol top DIR\`, $N pcol files | $(ms "$many_t") | $(ms "$many_c") | $(mb "$many_r") | ${r_all}x (CPU ${c_all}x) | <= 6x: $(met "$r_all" 6), CPU $(met "$c_all" 6) |"
+echo "| \`pcol top DIR\`, $N pcol files (${nthreads:-1} threads) | $(ms "$many_t") | $(ms "$many_c") | $(mb "$many_r") | ${r_all}x (CPU ${c_all}x) | <= 6x: $(met "$r_all" 6), CPU $(met "$c_all" 6) |"
+echo "| the same, \`PCOL_THREADS=1\` | $(ms "$many1_t") | $(ms "$many1_c") | $(mb "$many1_r") | ${r_one}x | |"
 echo "| \`pcol top DIR\`, $N .pb.gz files | $(ms "$manyp_t") | $(ms "$manyp_c") | $(mb "$manyp_r") | ${r_pp}x | |"
 echo "| \`top\` merged, one hour | $(ms "$hone_t") | $(ms "$hone_c") | $(mb "$hone_r") | | |"
 echo "| \`top DIR\`, one hour | $(ms "$hmany_t") | $(ms "$hmany_c") | $(mb "$hmany_r") | ${r_h}x of the merged file's hour | |"
