@@ -58,7 +58,9 @@ bench-codecs: bench-tools
 .PHONY: bench-many
 bench-many: bench-tools
 	@PCOL=$(BENCH_BUILD)/bin/pcol T=$(BENCH_BUILD)/bench DATA=$(BUILD)/bench-data \
-	  bash bench/many.sh >$(BUILD)/bench-many.md && cat $(BUILD)/bench-many.md
+	  bash bench/many.sh >$(BUILD)/bench-many.md && \
+	  PCOL=$(BENCH_BUILD)/bin/pcol T=$(BENCH_BUILD)/bench bash bench/many_names.sh >>$(BUILD)/bench-many.md && \
+	  cat $(BUILD)/bench-many.md
 
 bench-flood: bench-tools
 	@BUILD=$(BUILD) BENCH_BUILD=$(BENCH_BUILD) bash bench/flood.sh
