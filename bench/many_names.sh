@@ -6,6 +6,7 @@
 # not the union's; before that, 5.8x the merged file's top.
 # Prints a markdown section on stdout.  Env: PCOL, T (bench tools dir).
 set -u
+# shellcheck disable=SC2016 # the rows' labels are markdown backquotes, not expansions
 PCOL=${PCOL:-build/bench-build/bin/pcol}
 T=${T:-build/bench-build/bench}
 tmp=$(mktemp -d)
