@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016 # the rows' labels are markdown backquotes, not expansions
 # many_names.sh — `pcol top DIR` where the files share few names: 300
 # collapsed-stack files of different programs (2,000 functions each, 1,500
 # stacks 3-12 deep), a union of ~600k names.  Each file's top works in its
@@ -6,7 +7,6 @@
 # not the union's; before that, 5.8x the merged file's top.
 # Prints a markdown section on stdout.  Env: PCOL, T (bench tools dir).
 set -u
-# shellcheck disable=SC2016 # the rows' labels are markdown backquotes, not expansions
 PCOL=${PCOL:-build/bench-build/bin/pcol}
 T=${T:-build/bench-build/bench}
 tmp=$(mktemp -d)
