@@ -60,7 +60,7 @@ typedef struct many {
   uint64_t sources, bytes;
   pcol_sum total;
   atomic_int *stop;      /* a thread failed: the others stop too */
-  struct worker *worker_keys; /* the threads' names, freed after the marks */
+  struct worker *workers; /* the threads (their names: freed after the marks) */
   size_t nworkers;
   /* what every file must agree on */
   int have_first, frames, vkind;
@@ -432,7 +432,7 @@ static int read_threaded(many *m, one *files, size_t lo, size_t n, size_t nt, pc
   }
   /* kept tops still point at their thread's table (pcol_q_top_keytab):
    * freed by the caller after the marks */
-  m->worker_keys = ws;
+  m->workers = ws;
   m->nworkers = nt;
   return ok;
 }
@@ -485,7 +485,7 @@ int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *o
   free(m.flat);
   free(m.cum);
   free(m.may);
-  worker *ws = m.worker_keys;
+  worker *ws = m.workers;
   for (size_t t = 0; t < m.nworkers; t++) pcol_q_keytab_free(&ws[t].keys);
   free(ws);
   if (p) pcol_q_keytab_free(&p->keys);
