@@ -380,15 +380,18 @@ static int join_worker(many *m, worker *w, one *files, pcol_error *err) {
   return rc;
 }
 
-/* Reads files[lo, n) on nt threads (the caller's one of them), then adds
- * up what each read.  1 = all read. */
+/* Reads files[lo, n) on nt threads, then adds up what each read.  The
+ * first share is read here into m itself (its names interned once, in the
+ * union's table: with a union of many names, re-interning every thread's
+ * names made two threads slower than one); the others into tables of their
+ * own, joined by name at the end.  1 = all read. */
 static int read_threaded(many *m, one *files, size_t lo, size_t n, size_t nt, pcol_error *err) {
   worker *ws = calloc(nt, sizeof *ws);
   atomic_int stop = 0;
   if (!ws) return 0;
   size_t left = n - lo;
   int ok = 1;
-  for (size_t t = 0; t < nt; t++) {
+  for (size_t t = 1; t < nt; t++) {
     worker *w = &ws[t];
     w->m = *m;
     w->m.names = &w->keys;
@@ -409,29 +412,33 @@ static int read_threaded(many *m, one *files, size_t lo, size_t n, size_t nt, pc
   }
   for (size_t t = 1; ok && t < nt; t++)
     ws[t].started = pthread_create(&ws[t].th, NULL, worker_run, &ws[t]) == 0;
-  if (ok) worker_run(&ws[0]);
+  m->stop = &stop;
+  m->keep_max = KEEP_BYTES / nt;
+  if (ok && !(ok = read_files(m, files, lo, lo + left / nt, err))) atomic_store(&stop, 1);
   for (size_t t = 1; t < nt; t++) {
     if (ws[t].started) pthread_join(ws[t].th, NULL);
     else if (ok) worker_run(&ws[t]); /* no thread: read here */
   }
-  for (size_t t = 0; ok && t < nt; t++) ok = ws[t].ok;
-  /* the union's one source, if it has one: the first of the one thread
+  m->stop = NULL;
+  m->keep_max = KEEP_BYTES;
+  for (size_t t = 1; ok && t < nt; t++) ok = ws[t].ok;
+  /* the union's one source, if it has one: the first of the one share
    * that read a source (the others' firsts are closed with the rest) */
   uint64_t before = m->sources;
-  for (size_t t = 0; ok && t < nt; t++) {
+  for (size_t t = 1; ok && t < nt; t++) {
     ok = !join_worker(m, &ws[t], files, err);
     if (ws[t].m.sources && !before) m->first = ws[t].m.first;
   }
   if (m->sources != 1) m->first = NULL;
   /* the files' tops name the threads' keys only through uid (now m's
    * ids); the tables themselves go */
-  for (size_t t = 0; t < nt; t++) {
+  for (size_t t = 1; t < nt; t++) {
     free(ws[t].m.flat);
     free(ws[t].m.cum);
     free(ws[t].m.may);
   }
   /* kept tops still point at their thread's table (pcol_q_top_keytab):
-   * freed by the caller after the marks */
+   * freed by the caller after the marks (ws[0]'s is empty: m's share) */
   m->workers = ws;
   m->nworkers = nt;
   return ok;
