@@ -97,6 +97,12 @@ for pat in "$tmp/odd/f*" "$tmp/odd/su*" "$tmp/odd/[fs][iu]*"; do
   [ $rc = 1 ] && grep -q "no regular file matches" "$tmp/err" ||
     fail "a glob of no regular file ($pat): exit $rc (want 1): $(cat "$tmp/err")"
 done
+# the same directory named as one: its entries' types (no stat but for the
+# link) keep the FIFO and the subdirectory out, and the link in
+timeout 20 $PCOL top "$tmp/odd" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 0 ] && [ "$(tail -n +2 "$tmp/out")" = "$($PCOL top $S | tail -n +2)" ] ||
+  fail "a directory with a FIFO, a subdirectory and a link: exit $rc (124: it blocked): $(head -c 300 "$tmp/err")"
 $PCOL top $S "$tmp/missing.pb.gz" 2>"$tmp/err"
 [ $? = 3 ] && grep -q "missing.pb.gz" "$tmp/err" || fail "a missing input is not named: $(cat "$tmp/err")"
 printf 'not a profile\0\1' >"$tmp/bad.bin"
