@@ -12,6 +12,8 @@
 #endif
 #include "fuzz_common.h"
 #include <pthread.h>
+#include <unistd.h> /* truncate */
+#include <zlib.h>   /* the gzip inputs of open_many_inflated_ahead */
 
 #define NTHREADS 8
 
@@ -512,5 +514,77 @@ Test(threads, top_many_on_four_threads_is_top_on_one) {
   if (was) setenv("PCOL_THREADS", was, 1);
   else unsetenv("PCOL_THREADS");
   for (int i = 0; i < 12; i++) unlink(paths[i]);
+  rmdir(dir);
+}
+
+/* A collapsed-stacks file of its own stacks, gzip-compressed (cut: the
+ * stream cut short, as a file being written is). */
+static void write_gz_stacks(const char *path, int seed, int cut) {
+  char text[65536];
+  size_t n = 0;
+  for (int s = 0; s < 300; s++)
+    n += (size_t)snprintf(text + n, sizeof text - n, "main;svc_%d;fn%d;leaf%d %d\n", seed % 3,
+                          (seed * 7 + s) % 41, s % 13, 1 + (s * seed) % 9);
+  gzFile g = gzopen(path, "wb");
+  cr_assert(g != NULL);
+  cr_assert_eq(gzwrite(g, text, (unsigned)n), (int)n);
+  cr_assert_eq(gzclose(g), Z_OK);
+  if (cut) cr_assert_eq(truncate(path, 200), 0);
+}
+
+/* pcol_open_many with its read-ahead thread (lib/convert/ahead.c) and
+ * without: the same union of 16 gzip inputs, and the same refusal of one
+ * cut short among them. */
+Test(threads, open_many_inflated_ahead_is_open_many_alone) {
+  char dir[] = "/tmp/pcol-ahead-XXXXXX";
+  cr_assert(mkdtemp(dir) != NULL);
+  char paths[17][64];
+  const char *pv[17];
+  for (int i = 0; i < 17; i++) {
+    snprintf(paths[i], sizeof paths[i], "%s/s%02d.folded.gz", dir, i);
+    pv[i] = paths[i];
+    write_gz_stacks(paths[i], i + 1, i == 16);
+  }
+  const char *was = getenv("PCOL_THREADS");
+  pcol_top t[2];
+  pcol_file *fs[2] = {NULL, NULL}; /* open until the rows' names are compared */
+  uint64_t rows[2][4];
+  static const int tables[4] = {PCOL_T_SAMPLES, PCOL_T_STACKS, PCOL_T_FUNCTIONS, PCOL_T_STRINGS};
+  for (int r = 0; r < 2; r++) {
+    pcol_error err = {0};
+    pcol_file *f = NULL;
+    size_t used = 0;
+    setenv("PCOL_THREADS", r ? "2" : "1", 1);
+    cr_assert_eq(pcol_open_many(pv, 16, NULL, NULL, &f, &used, &err), 0, "%s", err.message);
+    cr_assert_eq(used, 16);
+    for (int k = 0; k < 4; k++) rows[r][k] = pcol_rows(f, tables[k]);
+    pcol_value_sel v;
+    cr_assert_eq(pcol_value_resolve(f, NULL, NULL, &v, &err), 0, "%s", err.message);
+    cr_assert_eq(pcol_top_compute(f, NULL, &v, PCOL_BY_FUNCTION, &t[r], &err), 0, "%s", err.message);
+    fs[r] = f;
+    /* the cut one, among the others: refused alike, and named */
+    pcol_error bad = {0};
+    cr_assert_neq(pcol_open_many(pv, 17, NULL, NULL, &f, &used, &bad), 0);
+    cr_assert(strstr(bad.message, paths[16]) != NULL, "%s", bad.message);
+    static char first[sizeof bad.message];
+    if (!r) memcpy(first, bad.message, sizeof first);
+    else cr_assert(!strcmp(bad.message, first), "%s / %s", bad.message, first);
+  }
+  if (was) setenv("PCOL_THREADS", was, 1);
+  else unsetenv("PCOL_THREADS");
+  for (int k = 0; k < 4; k++) cr_assert_eq(rows[1][k], rows[0][k], "table %d", tables[k]);
+  cr_assert_gt(t[0].nrows, 40);
+  cr_assert_eq(t[1].nrows, t[0].nrows);
+  cr_assert(t[1].total == t[0].total);
+  for (size_t i = 0; i < t[0].nrows; i++) {
+    const pcol_top_row *a = &t[0].rows[i], *c = &t[1].rows[i];
+    cr_assert(a->name.len == c->name.len && !memcmp(a->name.ptr, c->name.ptr, a->name.len), "row %zu", i);
+    cr_assert(a->flat == c->flat && a->cum == c->cum, "row %zu", i);
+  }
+  pcol_top_free(&t[0]);
+  pcol_top_free(&t[1]);
+  pcol_close(fs[0]);
+  pcol_close(fs[1]);
+  for (int i = 0; i < 17; i++) unlink(paths[i]);
   rmdir(dir);
 }

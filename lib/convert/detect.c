@@ -8,6 +8,7 @@
 #include "instream.h" /* pcol_compression, pcol_input_cap, pcol_instream, ... */
 #include "stream.h"   /* pcol_replay_stream, pcol_tee_stream */
 #include "read_all.h" /* pcol_input, pcol_input_append, pcol_input_free */
+#include "ahead.h"    /* pcol_ahead_start, pcol_ahead_take */
 #include <errno.h>
 #include <ctype.h>
 #include <sys/mman.h>
@@ -527,6 +528,27 @@ static int import_pprof_file(pcol_builder *b, input *x, const pcol_import_option
   return pcol_import_pprof(b, f, x->name, opt, err);
 }
 
+/* The import of input x, opened (and unwrapped): pcol_import_path's and
+ * import_inflated's one rule. */
+static int import_input(pcol_builder *b, input *x, pcol_format fmt, const pcol_import_options *opt,
+                        pcol_error *err) {
+  int rc;
+  if (fmt == PCOL_FMT_UNKNOWN) fmt = detect_plain(x->head, x->n);
+  if (fmt == PCOL_FMT_PCOL) {
+    rc = import_pcol(b, x, opt, err);
+  } else {
+    rc = NOT_MAPPED;
+    if (fmt == PCOL_FMT_PERUN && !x->is_stdin && !x->o && !(opt && opt->no_mmap))
+      rc = import_perun_mapped(b, x, opt, err);
+    if (fmt == PCOL_FMT_PPROF && x->teed && !x->rec.spill)
+      return close_input(x, import_pprof_pipe(b, x, opt, err), -1, err);
+    if (fmt == PCOL_FMT_PPROF && (rc = import_pprof_file(b, x, opt, err)) != NOT_MAPPED)
+      return close_input(x, rc, 0, err); /* its own stream read the file, and any error */
+    if (rc == NOT_MAPPED) rc = import_stream(b, x, fmt, opt, err);
+  }
+  return close_input(x, rc, fmt != PCOL_FMT_UNKNOWN, err);
+}
+
 int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
                      const pcol_import_options *opt, pcol_error *err) {
   input x = {0};
@@ -534,20 +556,27 @@ int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
   if (rc) return rc;
   rc = unwrap_input(&x, opt, err);
   if (rc) return close_input(&x, rc, 0, err);
-  if (fmt == PCOL_FMT_UNKNOWN) fmt = detect_plain(x.head, x.n);
-  if (fmt == PCOL_FMT_PCOL) {
-    rc = import_pcol(b, &x, opt, err);
-  } else {
-    rc = NOT_MAPPED;
-    if (fmt == PCOL_FMT_PERUN && !x.is_stdin && !x.o && !(opt && opt->no_mmap))
-      rc = import_perun_mapped(b, &x, opt, err);
-    if (fmt == PCOL_FMT_PPROF && x.teed && !x.rec.spill)
-      return close_input(&x, import_pprof_pipe(b, &x, opt, err), -1, err);
-    if (fmt == PCOL_FMT_PPROF && (rc = import_pprof_file(b, &x, opt, err)) != NOT_MAPPED)
-      return close_input(&x, rc, 0, err); /* its own stream read the file, and any error */
-    if (rc == NOT_MAPPED) rc = import_stream(b, &x, fmt, opt, err);
-  }
-  return close_input(&x, rc, fmt != PCOL_FMT_UNKNOWN, err);
+  return import_input(b, &x, fmt, opt, err);
+}
+
+/* Whether input bytes p[0..n), inflated ahead (ahead.c), import from memory
+ * as their file would: not compressed again (the file's import unwraps
+ * once) and not a pcol file (read by its path). */
+static int inflated_usable(const uint8_t *p, size_t n) {
+  return !pcol_compression(p, n) && detect_plain(p, n < DETECT_HEAD ? n : DETECT_HEAD) != PCOL_FMT_PCOL;
+}
+
+/* Input path imported from its bytes inflated ahead, buf[0..len): what
+ * pcol_import_path makes of the file once unwrap_input has inflated it
+ * (the same stream past the head: an importer sees no difference, and the
+ * stream's errors were ruled out when it was inflated). */
+static int import_inflated(pcol_builder *b, const char *path, uint8_t *buf, size_t len,
+                           const pcol_import_options *opt, pcol_error *err) {
+  input x = {0};
+  x.path = x.name = path;
+  if (!(x.in = fmemopen(buf, len, "rb"))) return pcol_oom(err);
+  x.n = fread(x.head, 1, sizeof x.head, x.in);
+  return import_input(b, &x, PCOL_FMT_UNKNOWN, opt, err);
 }
 
 /* ------------------------------------------------------ any input */
@@ -613,8 +642,13 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
  * standard input) goes through pcol_import_path.  *added = 0 when the range
  * left it out. */
 static int add_one_of_many(pcol_builder *b, const char *path, const pcol_select *sel, int skip,
-                           int *added, pcol_error *err) {
+                           uint8_t *inflated, size_t len, int *added, pcol_error *err) {
   *added = 1;
+  if (inflated && inflated_usable(inflated, len)) { /* a compressed file: not a pcol one */
+    pcol_import_options io = {0};
+    io.no_mmap = 1;
+    return import_inflated(b, path, inflated, len, &io, err);
+  }
   int is_pcol;
   pcol_file *f = NULL;
   int rc = pcol_open_if_pcol(path, &is_pcol, &f, err);
@@ -645,12 +679,26 @@ int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *
   pcol_builder *b = NULL;
   size_t k = 0;
   int rc = pcol_builder_new(&b, err);
+  /* the compressed inputs after the one imported are inflated on a thread
+   * (ahead.c): the same import, in the same order, of the same bytes */
+  pcol_import_options io = {0};
+  io.no_mmap = 1;
+  pcol_ahead *ahead = rc ? NULL : pcol_ahead_start(paths, n, &io);
+  size_t from_ahead = 0;
   for (size_t i = 0; !rc && i < n; i++) {
     int added = 0;
-    rc = add_one_of_many(b, paths[i], sel, skip, &added, err);
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    from_ahead += pcol_ahead_take(ahead, i, &buf, &len);
+    rc = add_one_of_many(b, paths[i], sel, skip, buf, len, &added, err);
+    free(buf);
     if (rc && !strstr(err->message, paths[i])) pcol_error_prefix(err, paths[i]);
     k += added;
   }
+  pcol_ahead_stop(ahead);
+  const char *dbg = getenv("PCOL_DEBUG");
+  if (ahead && dbg && strstr(dbg, "inputs"))
+    fprintf(stderr, "pcol: debug: %zu of %zu inputs inflated ahead, on a thread\n", from_ahead, n);
   if (!rc && k == 0)
     rc = pcol_error_set(err, PCOL_ENOTFOUND, "none of the %zu inputs reaches the time range", n);
   rc = open_built(b, rc, opt, out, err);

@@ -16,9 +16,9 @@
 #include "query.h"
 #include "error.h"    /* pcol_oom */
 #include "reader.h"   /* struct pcol_file, pcol_open_if_pcol */
+#include "threads.h"  /* pcol_thread_limit */
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -331,18 +331,9 @@ static void *worker_run(void *arg) {
  * MIN_FILES files up to the CPUs this process may run on; at most
  * MAX_THREADS and n. */
 static size_t thread_count(size_t n) {
-  size_t t = 0;
-  const char *e = getenv("PCOL_THREADS");
-  if (e && *e) {
-    char *end;
-    unsigned long v = strtoul(e, &end, 10);
-    t = *end || v < 1 ? 1 : v;
-  } else {
-    cpu_set_t cs;
-    size_t cpus = sched_getaffinity(0, sizeof cs, &cs) == 0 ? (size_t)CPU_COUNT(&cs) : 1;
-    t = n / MIN_FILES;
-    if (t > cpus) t = cpus;
-  }
+  int from_env;
+  size_t t = pcol_thread_limit(&from_env);
+  if (!from_env && t > n / MIN_FILES) t = n / MIN_FILES;
   if (t > MAX_THREADS) t = MAX_THREADS;
   if (t > n) t = n;
   return t ? t : 1;
