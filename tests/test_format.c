@@ -2,6 +2,7 @@
  * column type, empty tables, large ids, LZ4, versioning and header checks. */
 #include "testutil.h"
 #include "layout.h"
+#include "enc.h" /* pcol_enc_choose: encoder_counts_what_each_window_misses */
 #include <math.h>
 #include <stdio.h>
 
@@ -808,4 +809,104 @@ Test(format, encoded_lanes_keep_values_spanning_int64) {
     free(mem);
     pcol_builder_free(b);
   }
+}
+
+/* The encoder's choice (enc_write.c) against a count made directly: on
+ * columns with slopes, lanes and outliers, each chosen lane's exceptions
+ * are the values its window misses, and its cost is the least of every
+ * (step, width, anchor) the encoder weighs (its passes count the misses
+ * only where a width cannot hold the lane's range). */
+typedef struct enc_col {
+  const uint8_t *d;
+  size_t n;
+} enc_col;
+static int enc_col_each(void *src, int (*f)(void *ctx, const void *d, size_t n), void *ctx) {
+  const enc_col *c = src;
+  size_t half = c->n / 2 / 8 * 8; /* two pieces, as a spilled column comes */
+  return f(ctx, c->d, half) || f(ctx, c->d + half, c->n - half);
+}
+static __int128 enc_value(const uint8_t *p, pcol_type t) {
+  uint64_t x = 0;
+  memcpy(&x, p, t == PCOL_TYPE_U32 ? 4 : 8);
+  return t == PCOL_TYPE_U32 ? (__int128)(uint32_t)x : t == PCOL_TYPE_I64 ? (__int128)(int64_t)x : (__int128)x;
+}
+static uint64_t enc_next(uint64_t *seed) {
+  *seed = *seed * 6364136223846793005u + 1442695040888963407u;
+  return *seed >> 17;
+}
+Test(format, encoder_counts_what_each_window_misses) {
+  static const pcol_type types[3] = {PCOL_TYPE_U32, PCOL_TYPE_I64, PCOL_TYPE_U64};
+  static const unsigned widths[4] = {1, 2, 4, 8};
+  uint64_t seed = 0x9e3779b97f4a7c15u;
+  int chosen = 0, with_exc = 0;
+  for (int trial = 0; trial < 400; trial++) {
+    pcol_type t = types[trial % 3];
+    unsigned ew = t == PCOL_TYPE_U32 ? 4 : 8;
+    uint32_t k = 1 + (uint32_t)(enc_next(&seed) % 4);
+    uint64_t count = k * (1 + enc_next(&seed) % 700);
+    unsigned min_width = trial % 5 == 0 ? 1 + (unsigned)(enc_next(&seed) % 2) : 0;
+    int64_t slope = trial % 4 == 0 ? 0 : (int64_t)(enc_next(&seed) % 1000) - 300;
+    uint64_t noise = (uint64_t)1 << (enc_next(&seed) % 20), every = 20 + enc_next(&seed) % 200;
+    uint8_t *d = malloc(count * ew);
+    for (uint64_t i = 0; i < count; i++) {
+      int64_t v = 1000000 + (int64_t)(i / k) * slope + (int64_t)(enc_next(&seed) % noise) + (int64_t)(i % k) * 77777;
+      if (enc_next(&seed) % every == 0) {
+        int64_t sign = enc_next(&seed) % 2 ? 1 : -1;
+        v += sign * (int64_t)(enc_next(&seed) % ((uint64_t)1 << 40));
+      }
+      if (t == PCOL_TYPE_U32) {
+        uint32_t u = (uint32_t)v;
+        memcpy(d + i * 4, &u, 4);
+      } else {
+        memcpy(d + i * 8, &v, 8);
+      }
+    }
+    enc_col c = {d, count * ew};
+    pcol_enc_plan p;
+    if (pcol_enc_choose(enc_col_each, &c, t, count, k, min_width, &p)) {
+      chosen++;
+      for (uint32_t j = 0; j < p.k; j++) {
+        const pcol_enc_lane *l = &p.lanes[j];
+        uint64_t rows = count > j ? (count - j - 1) / p.k + 1 : 0;
+        /* the lane's values as the encoder sees them, by step */
+        __int128 first = enc_value(d + (uint64_t)j * ew, t);
+        __int128 last = enc_value(d + ((uint64_t)j + (rows - 1) * p.k) * ew, t);
+        __int128 steps[2] = {0, rows > 1 ? (last - first) / (__int128)(rows - 1) : 0};
+        int nst = steps[1] != 0 && steps[1] >= INT64_MIN && steps[1] <= INT64_MAX ? 2 : 1;
+        uint64_t best = UINT64_MAX, got = UINT64_MAX, miss_chosen = UINT64_MAX;
+        for (int st = 0; st < nst; st++) {
+          __int128 lo = 0, hi = 0;
+          for (uint64_t r = 0; r < rows; r++) {
+            __int128 x = enc_value(d + (j + r * p.k) * ew, t) - (__int128)r * steps[st];
+            if (r == 0 || x < lo) lo = x;
+            if (r == 0 || x > hi) hi = x;
+          }
+          if (hi == lo && !min_width) best = 0;
+          for (int wi = 0; wi < 4; wi++)
+            for (int a = 0; a < 2; a++) {
+              __int128 span = ((__int128)1 << (8 * widths[wi])) - 2, wl = a ? hi - span : lo;
+              uint64_t miss = 0;
+              for (uint64_t r = 0; r < rows; r++) {
+                __int128 x = enc_value(d + (j + r * p.k) * ew, t) - (__int128)r * steps[st];
+                miss += x < wl || x > wl + span;
+              }
+              if (steps[st] == l->step_exact && wl == l->lo && widths[wi] == l->width) miss_chosen = miss;
+              if (widths[wi] < min_width || miss > rows / 64) continue;
+              uint64_t cost = rows * widths[wi] + miss * 16;
+              if (cost < best) best = cost;
+            }
+        }
+        got = l->width ? rows * l->width + (uint64_t)l->nexc * 16 : 0;
+        if (l->width) cr_assert_eq(l->nexc, miss_chosen, "trial %d lane %u: %u exceptions, %llu missed",
+                                   trial, j, l->nexc, (unsigned long long)miss_chosen);
+        cr_assert_eq(got, best, "trial %d lane %u: cost %llu, least %llu", trial, j,
+                     (unsigned long long)got, (unsigned long long)best);
+        with_exc += l->nexc > 0;
+      }
+      pcol_enc_plan_free(&p);
+    }
+    free(d);
+  }
+  cr_assert_gt(chosen, 200, "the columns were mostly encoded (%d of 400)", chosen);
+  cr_assert_gt(with_exc, 20, "lanes with exceptions were chosen (%d)", with_exc);
 }

@@ -22,7 +22,7 @@
 typedef __int128 i128;
 
 /* A column's value as an exact integer of its type. */
-static i128 value_of(const uint8_t *p, pcol_type t) {
+static inline i128 value_of(const uint8_t *p, pcol_type t) {
   if (t == PCOL_TYPE_U32) return (i128)pcol_rd32(p);
   uint64_t x = pcol_rd64(p);
   return t == PCOL_TYPE_I64 ? (i128)(int64_t)x : (i128)x;
@@ -40,6 +40,7 @@ typedef struct lane_stats {
   i128 lo[NSTEP], hi[NSTEP];
   uint64_t out[NSTEP][NW][NANCHOR]; /* values outside each window */
   i128 wlo[NSTEP][NW][NANCHOR], whi[NSTEP][NW][NANCHOR]; /* the windows (phase 2) */
+  int nmiss[NSTEP]; /* the widths whose windows can miss a value: the first nmiss */
 } lane_stats;
 
 typedef struct pass {
@@ -57,45 +58,65 @@ static i128 window_lo(const lane_stats *s, int st, int wi, int anchor) {
   return anchor ? s->hi[st] - span : s->lo[st];
 }
 
-/* Phase 2's windows of every lane, from phase 1's ranges. */
+/* Phase 2's windows of every lane, from phase 1's ranges.  A width whose
+ * span holds the whole range [lo, hi] misses no value with either anchor;
+ * the widths grow, so those that can miss one are the first nmiss. */
 static void set_windows(lane_stats *ls, uint32_t k) {
   for (uint32_t j = 0; j < k; j++)
-    for (int st = 0; st < ls[j].nstep; st++)
-      for (int wi = 0; wi < NW; wi++)
+    for (int st = 0; st < ls[j].nstep; st++) {
+      ls[j].nmiss[st] = 0;
+      for (int wi = 0; wi < NW; wi++) {
+        i128 span = ((i128)1 << (8 * widths[wi])) - 2;
+        if (ls[j].hi[st] - ls[j].lo[st] > span) ls[j].nmiss[st] = wi + 1;
         for (int a = 0; a < NANCHOR; a++) {
-          i128 span = ((i128)1 << (8 * widths[wi])) - 2;
           ls[j].wlo[st][wi][a] = window_lo(&ls[j], st, wi, a);
           ls[j].whi[st][wi][a] = ls[j].wlo[st][wi][a] + span;
         }
+      }
+    }
 }
 
 static int stats_piece(void *ctx, const void *d, size_t n) {
   pass *p = ctx;
   const uint8_t *b = d;
   /* element i is row r of lane j (i = r x k + j), kept as they go: no
-   * division a value */
-  for (size_t off = 0; off + p->w <= n; off += p->w) {
-    i128 v = value_of(b + off, p->type);
-    uint64_t r = p->r;
-    lane_stats *s = &p->ls[p->j];
-    if (++p->j == p->k) p->j = 0, p->r++;
-    if (p->phase == 0) {
-      if (r == 0) s->first = v;
+   * division a value; in locals, not in *p, which the lanes' stores would
+   * make the compiler read again a value */
+  uint32_t j = p->j, k = p->k;
+  uint64_t r = p->r;
+  const unsigned w = p->w;
+  const pcol_type type = p->type;
+  const int phase = p->phase;
+  for (size_t off = 0; off + w <= n; off += w) {
+    i128 v = value_of(b + off, type);
+    lane_stats *s = &p->ls[j];
+    uint64_t row = r;
+    if (++j == k) j = 0, r++;
+    if (phase == 0) {
+      if (row == 0) s->first = v;
       s->last = v;
       continue;
     }
     for (int st = 0; st < s->nstep; st++) {
-      i128 x = v - (i128)r * s->step[st];
-      if (p->phase == 1) {
-        if (r == 0 || x < s->lo[st]) s->lo[st] = x;
-        if (r == 0 || x > s->hi[st]) s->hi[st] = x;
+      i128 x = v - (i128)row * s->step[st];
+      if (phase == 1) {
+        if (row == 0 || x < s->lo[st]) s->lo[st] = x;
+        if (row == 0 || x > s->hi[st]) s->hi[st] = x;
         continue;
       }
-      for (int wi = 0; wi < NW; wi++)
-        for (int a = 0; a < NANCHOR; a++)
-          if (x < s->wlo[st][wi][a] || x > s->whi[st][wi][a]) s->out[st][wi][a]++;
+      /* x is in [lo, hi] (phase 1): a window anchored at lo misses it only
+       * above, one anchored at hi only below, and only the first nmiss
+       * widths can miss it (the test x < wlo || x > whi of every width and
+       * anchor was 23% of the instructions of the union of 200 small
+       * files, `top --by line DIR`; with the counting pass below, 17%) */
+      for (int wi = 0; wi < s->nmiss[st]; wi++) {
+        s->out[st][wi][0] += x > s->whi[st][wi][0];
+        s->out[st][wi][1] += x < s->wlo[st][wi][1];
+      }
     }
   }
+  p->j = j;
+  p->r = r;
   return 0;
 }
 
