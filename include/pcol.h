@@ -1800,6 +1800,22 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_import_path(pcol_builder *b, const char
                                                      pcol_format fmt,
                                                      const pcol_import_options *opt,
                                                      pcol_error *err);
+/* Imports inputs paths[0..n) into b in order, each as pcol_import_path
+ * does (fmt: the format of every one, or PCOL_FMT_UNKNOWN to detect each),
+ * while a thread reads and inflates the compressed ones after the input
+ * being imported (regular gzip or zstd files of at most 1 MiB, at most 8
+ * inputs and 64 MiB ahead; none with PCOL_THREADS=1): the same bytes are
+ * imported, and an input the thread could not inflate whole is imported
+ * from its file.  after (may be NULL) is called when input i is done, with
+ * its result rc and err (rc 0: err may hold the import's warning); its
+ * return is the input's result.  Stops at the first non-zero result and
+ * returns it. */
+typedef int (*pcol_import_after)(void *ctx, size_t i, int rc, pcol_error *err);
+PCOL_API PCOL_NODISCARD pcol_status pcol_import_paths(pcol_builder *b, const char *const *paths,
+                                                      size_t n, pcol_format fmt,
+                                                      const pcol_import_options *opt,
+                                                      pcol_import_after after, void *ctx,
+                                                      pcol_error *err);
 /* Opens a pcol file, or imports any other profile format (path "-": standard
  * input) into memory and opens that; the file owns the copy (pcol_close
  * frees it). */

@@ -7,6 +7,19 @@
 #include <malloc.h>
 #endif
 
+/* After each input: its warning printed, its error named. */
+typedef struct pack_inputs {
+  const cli_command *cmd;
+  char **in;
+} pack_inputs;
+static int after_input(void *ctx, size_t i, int rc, pcol_error *err) {
+  const pack_inputs *p = ctx;
+  if (!rc) cli_import_warning(p->cmd->name, err);
+  const char *shown = cli_input_name(p->in[i]); /* name the input */
+  if (rc && !strstr(err->message, shown)) pcol_error_prefix(err, shown);
+  return rc;
+}
+
 int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
   const char *out = cli_get(cmd, a, "output");
   if (!out) return cli_usage_error(cmd->name, "missing -o OUTPUT");
@@ -61,12 +74,10 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
   size_t nin = 0;
   int rc = cli_expand_args(a->pos, a->npos, &in, &nin, &err);
   if (!rc) rc = pcol_builder_new(&b, &err);
-  for (size_t i = 0; !rc && i < nin; i++) {
-    rc = pcol_import_path(b, in[i], fmt, &iopt, &err);
-    if (!rc) cli_import_warning(cmd->name, &err);
-    const char *shown = cli_input_name(in[i]); /* name the input */
-    if (rc && !strstr(err.message, shown)) pcol_error_prefix(&err, shown);
-  }
+  /* the compressed inputs after the one imported are inflated on a thread
+   * (pcol_import_paths) */
+  pack_inputs pi = {cmd, in};
+  if (!rc) rc = pcol_import_paths(b, (const char *const *)in, nin, fmt, &iopt, after_input, &pi, &err);
   cli_expand_free(in, nin);
   /* after the last input: runs are merged across every input's samples the
    * same way, whatever their format (no importer coalesces) */

@@ -571,12 +571,40 @@ static int inflated_usable(const uint8_t *p, size_t n) {
  * (the same stream past the head: an importer sees no difference, and the
  * stream's errors were ruled out when it was inflated). */
 static int import_inflated(pcol_builder *b, const char *path, uint8_t *buf, size_t len,
-                           const pcol_import_options *opt, pcol_error *err) {
+                           pcol_format fmt, const pcol_import_options *opt, pcol_error *err) {
   input x = {0};
   x.path = x.name = path;
   if (!(x.in = fmemopen(buf, len, "rb"))) return pcol_oom(err);
   x.n = fread(x.head, 1, sizeof x.head, x.in);
-  return import_input(b, &x, PCOL_FMT_UNKNOWN, opt, err);
+  return import_input(b, &x, fmt, opt, err);
+}
+
+/* PCOL_DEBUG=inputs: how many of n inputs were inflated ahead */
+static void debug_ahead(int started, size_t inflated, size_t n) {
+  const char *dbg = getenv("PCOL_DEBUG");
+  if (started && dbg && strstr(dbg, "inputs"))
+    fprintf(stderr, "pcol: debug: %zu of %zu inputs inflated ahead, on a thread\n", inflated, n);
+}
+
+int pcol_import_paths(pcol_builder *b, const char *const *paths, size_t n, pcol_format fmt,
+                      const pcol_import_options *opt, pcol_import_after after, void *ctx,
+                      pcol_error *err) {
+  pcol_ahead *ahead = pcol_ahead_start(paths, n, opt);
+  size_t inflated = 0;
+  int rc = PCOL_OK;
+  for (size_t i = 0; !rc && i < n; i++) {
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    inflated += pcol_ahead_take(ahead, i, &buf, &len);
+    rc = buf && inflated_usable(buf, len) ? import_inflated(b, paths[i], buf, len, fmt, opt, err)
+                                          : pcol_import_path(b, paths[i], fmt, opt, err);
+    free(buf);
+    if (after) rc = after(ctx, i, rc, err);
+  }
+  int started = ahead != NULL;
+  pcol_ahead_stop(ahead);
+  debug_ahead(started, inflated, n);
+  return rc;
 }
 
 /* ------------------------------------------------------ any input */
@@ -647,7 +675,7 @@ static int add_one_of_many(pcol_builder *b, const char *path, const pcol_select 
   if (inflated && inflated_usable(inflated, len)) { /* a compressed file: not a pcol one */
     pcol_import_options io = {0};
     io.no_mmap = 1;
-    return import_inflated(b, path, inflated, len, &io, err);
+    return import_inflated(b, path, inflated, len, PCOL_FMT_UNKNOWN, &io, err);
   }
   int is_pcol;
   pcol_file *f = NULL;
@@ -695,10 +723,9 @@ int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *
     if (rc && !strstr(err->message, paths[i])) pcol_error_prefix(err, paths[i]);
     k += added;
   }
+  int started = ahead != NULL;
   pcol_ahead_stop(ahead);
-  const char *dbg = getenv("PCOL_DEBUG");
-  if (ahead && dbg && strstr(dbg, "inputs"))
-    fprintf(stderr, "pcol: debug: %zu of %zu inputs inflated ahead, on a thread\n", from_ahead, n);
+  debug_ahead(started, from_ahead, n);
   if (!rc && k == 0)
     rc = pcol_error_set(err, PCOL_ENOTFOUND, "none of the %zu inputs reaches the time range", n);
   rc = open_built(b, rc, opt, out, err);

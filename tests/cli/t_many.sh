@@ -79,6 +79,15 @@ grep -q "debug: $nz of $n inputs inflated ahead, on a thread" "$tmp/err" ||
   fail "the compressed inputs were not inflated ahead: $(cat "$tmp/err")"
 PCOL_THREADS=1 PCOL_DEBUG=inputs $PCOL top "$tmp/ahead" >/dev/null 2>"$tmp/err"
 grep -q "inflated ahead" "$tmp/err" && fail "PCOL_THREADS=1 started the read-ahead thread"
+# pack and merge read ahead too (pcol_import_paths): the same file, byte
+# for byte, as with no thread
+PCOL_DEBUG=inputs $PCOL merge "$tmp/ahead" -o "$tmp/ahead2.pcol" 2>"$tmp/err" || fail "merge, read ahead"
+grep -q "debug: $nz of $n inputs inflated ahead" "$tmp/err" || fail "merge did not read ahead: $(cat "$tmp/err")"
+PCOL_THREADS=1 $PCOL merge "$tmp/ahead" -o "$tmp/ahead1.pcol" || fail "merge, no thread"
+cmp -s "$tmp/ahead1.pcol" "$tmp/ahead2.pcol" || fail "merge read ahead is not the file merge writes alone"
+$PCOL pack --from collapsed "$tmp/ahead/5.folded.gz" $C -o "$tmp/ahead2.pcol" || fail "pack --from, read ahead"
+PCOL_THREADS=1 $PCOL pack --from collapsed "$tmp/ahead/5.folded.gz" $C -o "$tmp/ahead1.pcol" || fail "pack --from"
+cmp -s "$tmp/ahead1.pcol" "$tmp/ahead2.pcol" || fail "pack --from read ahead is not the file pack writes alone"
 # a pipe among the inputs (its /dev/fd name): read once, by the import
 want=$($PCOL top $L $S | tail -n +2)
 got=$(timeout 20 $PCOL top $L <(cat $S) | tail -n +2)
@@ -101,6 +110,12 @@ for bad in cut.pb.gz bomb.pb.gz twice.pb.gz.gz; do
   rc2=$?
   [ $rc1 != 0 ] && [ $rc1 = $rc2 ] && cmp -s "$tmp/err1" "$tmp/err2" && grep -q "$bad" "$tmp/err2" ||
     fail "$bad: exit $rc1 and '$(cat "$tmp/err1")' alone, exit $rc2 and '$(cat "$tmp/err2")' with the thread"
+  PCOL_THREADS=1 $PCOL merge $S "$tmp/$bad" $L -o "$tmp/bad1.pcol" 2>"$tmp/err1"
+  rc1=$?
+  $PCOL merge $S "$tmp/$bad" $L -o "$tmp/bad2.pcol" 2>"$tmp/err2"
+  rc2=$?
+  [ $rc1 != 0 ] && [ $rc1 = $rc2 ] && cmp -s "$tmp/err1" "$tmp/err2" && [ ! -e "$tmp/bad2.pcol" ] ||
+    fail "merge with $bad: exit $rc1 and '$(cat "$tmp/err1")' alone, exit $rc2 and '$(cat "$tmp/err2")' with the thread"
 done
 unset PCOL_THREADS
 
