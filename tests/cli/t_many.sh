@@ -88,6 +88,15 @@ cmp -s "$tmp/ahead1.pcol" "$tmp/ahead2.pcol" || fail "merge read ahead is not th
 $PCOL pack --from collapsed "$tmp/ahead/5.folded.gz" $C -o "$tmp/ahead2.pcol" || fail "pack --from, read ahead"
 PCOL_THREADS=1 $PCOL pack --from collapsed "$tmp/ahead/5.folded.gz" $C -o "$tmp/ahead1.pcol" || fail "pack --from"
 cmp -s "$tmp/ahead1.pcol" "$tmp/ahead2.pcol" || fail "pack --from read ahead is not the file pack writes alone"
+# 16 inputs in a row not compressed (pcol files) stop the thread; the
+# compressed ones after them are inflated by their import
+mkdir "$tmp/plain"
+for i in $(seq -w 1 17); do cp "$tmp/s.pcol" "$tmp/plain/a$i.pcol"; done
+cp $L "$tmp/plain/b.pb.gz"
+PCOL_DEBUG=inputs $PCOL top "$tmp/plain" --by line >"$tmp/out" 2>"$tmp/err" || fail "top of 17 pcol files and a .pb.gz"
+grep -q "debug: 0 of 18 inputs inflated ahead" "$tmp/err" || fail "the thread went on past 16 pcol files: $(cat "$tmp/err")"
+$PCOL merge "$tmp/plain" -o "$tmp/plain.pcol" || fail "merge of the plain inputs"
+[ "$(tail -n +2 "$tmp/out")" = "$($PCOL top "$tmp/plain.pcol" --by line | tail -n +2)" ] || fail "17 pcol files and a .pb.gz: not their merge"
 # a pipe among the inputs (its /dev/fd name): read once, by the import
 want=$($PCOL top $L $S | tail -n +2)
 got=$(timeout 20 $PCOL top $L <(cat $S) | tail -n +2)
