@@ -56,17 +56,21 @@ measure many "$PCOL" top "$D/pcol" || exit 1
 measure many1 env PCOL_THREADS=1 "$PCOL" top "$D/pcol" || exit 1
 nthreads=$(PCOL_DEBUG=inputs "$PCOL" top "$D/pcol" 2>&1 >/dev/null | sed -n 's/.* on \([0-9]*\) threads$/\1/p')
 measure manyp "$PCOL" top "$D/pprof" || exit 1
+measure manyp1 env PCOL_THREADS=1 "$PCOL" top "$D/pprof" || exit 1
+measure mergep "$PCOL" merge "$D/pprof" -o "$tmp/mergedp.pcol" || exit 1
 # 10:00-11:00 of a whole day; a short day (DAY_FILES=120, bench-quick) has
 # only its first hours, so its first hour
 if [ "$N" -ge 660 ]; then HF=2026-11-23T10:00:00Z HT=2026-11-23T11:00:00Z
 else HF=2026-11-23T00:00:00Z HT=2026-11-23T01:00:00Z; fi
-H=(--from $HF --to $HT)
+H=(--from "$HF" --to "$HT")
 measure hone "$PCOL" top "$M" "${H[@]}" || exit 1
 measure hmany "$PCOL" top "$D/pcol" "${H[@]}" || exit 1
 read -r one_t one_c one_r <<<"$one"
 read -r many_t many_c many_r <<<"$many"
 read -r many1_t many1_c many1_r <<<"$many1"
 read -r manyp_t manyp_c manyp_r <<<"$manyp"
+read -r manyp1_t manyp1_c manyp1_r <<<"$manyp1"
+read -r mergep_t mergep_c mergep_r <<<"$mergep"
 read -r hone_t hone_c hone_r <<<"$hone"
 read -r hmany_t hmany_c hmany_r <<<"$hmany"
 read -r merge_t merge_c merge_r <<<"$merge"
@@ -101,7 +105,9 @@ echo "| \`pcol merge\` of the $N pcol files | $(ms "$merge_t") | $(ms "$merge_c"
 echo "| \`pcol top\` merged file | $(ms "$one_t") | $(ms "$one_c") | $(mb "$one_r") | 1 | |"
 echo "| \`pcol top DIR\`, $N pcol files (${nthreads:-1} threads) | $(ms "$many_t") | $(ms "$many_c") | $(mb "$many_r") | ${r_all}x (CPU ${c_all}x) | <= 6x: $(met "$r_all" 6), CPU $(met "$c_all" 6) |"
 echo "| the same, \`PCOL_THREADS=1\` | $(ms "$many1_t") | $(ms "$many1_c") | $(mb "$many1_r") | ${r_one}x | |"
-echo "| \`pcol top DIR\`, $N .pb.gz files | $(ms "$manyp_t") | $(ms "$manyp_c") | $(mb "$manyp_r") | ${r_pp}x | |"
+echo "| \`pcol top DIR\`, $N .pb.gz files (read ahead: lib/convert/ahead.c) | $(ms "$manyp_t") | $(ms "$manyp_c") | $(mb "$manyp_r") | ${r_pp}x | |"
+echo "| the same, \`PCOL_THREADS=1\` | $(ms "$manyp1_t") | $(ms "$manyp1_c") | $(mb "$manyp1_r") | | |"
+echo "| \`pcol merge\` of the $N .pb.gz files (read ahead) | $(ms "$mergep_t") | $(ms "$mergep_c") | $(mb "$mergep_r") | | |"
 echo "| \`top\` merged, one hour | $(ms "$hone_t") | $(ms "$hone_c") | $(mb "$hone_r") | | |"
 echo "| \`top DIR\`, one hour | $(ms "$hmany_t") | $(ms "$hmany_c") | $(mb "$hmany_r") | ${r_h}x of the merged file's hour | |"
 echo
