@@ -1803,8 +1803,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_import_path(pcol_builder *b, const char
 /* Imports inputs paths[0..n) into b in order, each as pcol_import_path
  * does (fmt: the format of every one, or PCOL_FMT_UNKNOWN to detect each),
  * while a thread reads and inflates the compressed ones after the input
- * being imported (regular gzip or zstd files of at most 1 MiB, at most 8
- * inputs and 64 MiB ahead; none with PCOL_THREADS=1): the same bytes are
+ * being imported (regular gzip files of at most 1 MiB, at most 8 inputs
+ * and 16 MiB ahead; none with PCOL_THREADS=1): the same bytes are
  * imported, and an input the thread could not inflate whole is imported
  * from its file.  after (may be NULL) is called when input i is done, with
  * its result rc and err (rc 0: err may hold the import's warning); its

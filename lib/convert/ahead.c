@@ -8,15 +8,23 @@
  * Only what can be read without a side effect is read here: a regular
  * file (opened O_NONBLOCK and checked with fstat: a FIFO or a pipe given by
  * its /dev/fd name is neither blocked on nor drained) of at most
- * AHEAD_RAW_MAX bytes that starts as gzip or zstd does, inflated through
- * the import's own stream (instream.c: its caps, members and frames) and
- * kept only if all of it inflates within AHEAD_FILE_MAX.  Anything else,
+ * AHEAD_RAW_MAX bytes that starts as gzip does, inflated through the
+ * import's own stream (instream.c: its caps and members) and kept only if
+ * all of it inflates within AHEAD_FILE_MAX.  Anything else (zstd too: its
+ * decoder's window may be 128 MiB, which a second decoder would double),
  * and any error, is left to the import, which reads the file itself and
  * says what is wrong as it always did: the thread never decides an answer.
+ * The file is read up to 8 inputs before its import: one that changes
+ * meanwhile is imported as it was when the thread read it, as if it had
+ * been imported then.
  *
- * Bounds: at most AHEAD_FILES inputs ahead of the import and
- * AHEAD_HELD_MAX + AHEAD_FILE_MAX (64 MiB) of inflated bytes held.  It
- * stops after AHEAD_PLAIN_RUN inputs in a row that are not compressed. */
+ * Bounds: at most AHEAD_FILES inputs ahead of the import, AHEAD_HELD_MAX +
+ * AHEAD_FILE_MAX (16 MiB) of inflated bytes held and one file's raw bytes
+ * (1 MiB).  The thread stops after AHEAD_PLAIN_RUN inputs in a row that
+ * are not compressed.  Stopped while it reads (the import failed before),
+ * it is left to end on its own, with its own copy of the path, rather than
+ * waited for: a file on a stalled mount it reads ahead must not hold up the
+ * error of one before it. */
 #include "ahead.h"
 #include "instream.h" /* pcol_instream_open, pcol_compression */
 #include "threads.h"  /* pcol_thread_limit */
@@ -32,9 +40,9 @@
 /* a larger input is streamed where it is imported (pprof reads one of more
  * than 1 MiB twice, from the file: detect.c PPROF_REREAD_BYTES) */
 #define AHEAD_RAW_MAX ((off_t)1 << 20)
-#define AHEAD_FILE_MAX ((size_t)16 << 20)
+#define AHEAD_FILE_MAX ((size_t)8 << 20)
 #define AHEAD_FILES 8
-#define AHEAD_HELD_MAX ((size_t)48 << 20)
+#define AHEAD_HELD_MAX ((size_t)8 << 20)
 /* after this many inputs in a row not compressed (pcol files, say), the
  * thread stops: its probes of the rest would only cost (10 ms of CPU in
  * 1,440 pcol files) */
@@ -54,6 +62,7 @@ struct pcol_ahead {
   size_t taken; /* inputs before this one are the caller's */
   size_t held;  /* inflated bytes not yet taken */
   int stop, ended;
+  int detached; /* stopped before the thread ended: it frees this */
   pthread_mutex_t mu;
   pthread_cond_t cv;
   pthread_t th;
@@ -106,8 +115,9 @@ static uint8_t *inflate_all(const pcol_ahead *a, const char *name, uint8_t *raw,
     free(out);
     return NULL;
   }
+  uint8_t *fit = realloc(out, got); /* held: its bytes, not its doublings */
   *len = got;
-  return out;
+  return fit ? fit : out;
 }
 
 /* Input path inflated (*len bytes), or NULL: not read ahead (*plain: not
@@ -122,12 +132,22 @@ static uint8_t *inflate_one(const pcol_ahead *a, const char *path, size_t *len, 
   if (fd < 0) return NULL;
   uint8_t head[4], *raw = NULL, *out = NULL;
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 4 &&
-      st.st_size <= AHEAD_RAW_MAX && pread(fd, head, 4, 0) == 4 && pcol_compression(head, 4))
+      st.st_size <= AHEAD_RAW_MAX && pread(fd, head, 4, 0) == 4 &&
+      pcol_compression(head, 4) == PCOL_COMP_GZIP)
     raw = read_whole(fd, (size_t)st.st_size);
   close(fd);
   if (raw) *plain = 0, out = inflate_all(a, path, raw, (size_t)st.st_size, len);
   free(raw);
   return out;
+}
+
+static void drop(pcol_ahead *a, size_t from, size_t to);
+static void ahead_free(pcol_ahead *a) {
+  drop(a, 0, a->n);
+  pthread_mutex_destroy(&a->mu);
+  pthread_cond_destroy(&a->cv);
+  free(a->s);
+  free(a);
 }
 
 static void *run(void *arg) {
@@ -138,14 +158,18 @@ static void *run(void *arg) {
     while (!a->stop && (i >= a->taken + AHEAD_FILES || a->held > AHEAD_HELD_MAX))
       pthread_cond_wait(&a->cv, &a->mu);
     int stop = a->stop, wanted = i >= a->taken;
+    /* its own copy, made while the caller cannot have stopped it: after
+     * pcol_ahead_stop the caller's paths may be freed */
+    char *path = !stop && wanted ? strdup(a->paths[i]) : NULL;
     pthread_mutex_unlock(&a->mu);
     if (stop) break;
     size_t len = 0;
     int plain = 0;
-    uint8_t *buf = wanted ? inflate_one(a, a->paths[i], &len, &plain) : NULL;
+    uint8_t *buf = path ? inflate_one(a, path, &len, &plain) : NULL;
+    free(path);
     plain_run = plain ? plain_run + 1 : 0;
     pthread_mutex_lock(&a->mu);
-    if (buf && i < a->taken) { /* dropped meanwhile */
+    if (buf && (i < a->taken || a->stop)) { /* dropped meanwhile */
       free(buf);
       buf = NULL;
     }
@@ -156,8 +180,10 @@ static void *run(void *arg) {
   }
   pthread_mutex_lock(&a->mu);
   a->ended = 1;
+  int detached = a->detached;
   pthread_cond_broadcast(&a->cv);
   pthread_mutex_unlock(&a->mu);
+  if (detached) ahead_free(a); /* stopped while it read: the caller is gone */
   return NULL;
 }
 
@@ -218,11 +244,15 @@ void pcol_ahead_stop(pcol_ahead *a) {
   pthread_mutex_lock(&a->mu);
   a->stop = 1;
   pthread_cond_broadcast(&a->cv);
+  /* every input taken: the thread has read its last and is ending */
+  int ended = a->ended || a->taken >= a->n;
+  pthread_t th = a->th;
+  a->detached = !ended; /* still reading: it frees a when it ends */
   pthread_mutex_unlock(&a->mu);
-  pthread_join(a->th, NULL);
-  drop(a, 0, a->n);
-  pthread_mutex_destroy(&a->mu);
-  pthread_cond_destroy(&a->cv);
-  free(a->s);
-  free(a);
+  if (ended) {
+    pthread_join(th, NULL);
+    ahead_free(a);
+  } else {
+    pthread_detach(th);
+  }
 }

@@ -11,7 +11,7 @@
 typedef struct pcol_ahead pcol_ahead;
 
 /* Starts the thread that reads paths[0..n) in order and inflates each
- * small compressed regular file among them (opt: the import's caps).
+ * small gzip regular file among them (opt: the import's caps).
  * NULL when there is no thread to spare (pcol_thread_limit() < 2, n < 2,
  * or it did not start): every input is then read where it is imported. */
 pcol_ahead *pcol_ahead_start(const char *const *paths, size_t n, const pcol_import_options *opt);

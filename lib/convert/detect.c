@@ -560,10 +560,12 @@ int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
 }
 
 /* Whether input bytes p[0..n), inflated ahead (ahead.c), import from memory
- * as their file would: not compressed again (the file's import unwraps
- * once) and not a pcol file (read by its path). */
-static int inflated_usable(const uint8_t *p, size_t n) {
-  return !pcol_compression(p, n) && detect_plain(p, n < DETECT_HEAD ? n : DETECT_HEAD) != PCOL_FMT_PCOL;
+ * as their file would (fmt: the format asked, or PCOL_FMT_UNKNOWN): not
+ * compressed again (the file's import unwraps once) and not a pcol file
+ * (read by its path). */
+static int inflated_usable(const uint8_t *p, size_t n, pcol_format fmt) {
+  if (fmt == PCOL_FMT_UNKNOWN) fmt = detect_plain(p, n < DETECT_HEAD ? n : DETECT_HEAD);
+  return p && !pcol_compression(p, n) && fmt != PCOL_FMT_PCOL;
 }
 
 /* Input path imported from its bytes inflated ahead, buf[0..len): what
@@ -595,9 +597,10 @@ int pcol_import_paths(pcol_builder *b, const char *const *paths, size_t n, pcol_
   for (size_t i = 0; !rc && i < n; i++) {
     uint8_t *buf = NULL;
     size_t len = 0;
-    inflated += pcol_ahead_take(ahead, i, &buf, &len);
-    rc = buf && inflated_usable(buf, len) ? import_inflated(b, paths[i], buf, len, fmt, opt, err)
-                                          : pcol_import_path(b, paths[i], fmt, opt, err);
+    int use = pcol_ahead_take(ahead, i, &buf, &len) && inflated_usable(buf, len, fmt);
+    inflated += use;
+    rc = use ? import_inflated(b, paths[i], buf, len, fmt, opt, err)
+             : pcol_import_path(b, paths[i], fmt, opt, err);
     free(buf);
     if (after) rc = after(ctx, i, rc, err);
   }
@@ -672,7 +675,7 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
 static int add_one_of_many(pcol_builder *b, const char *path, const pcol_select *sel, int skip,
                            uint8_t *inflated, size_t len, int *added, pcol_error *err) {
   *added = 1;
-  if (inflated && inflated_usable(inflated, len)) { /* a compressed file: not a pcol one */
+  if (inflated) { /* a compressed file: not a pcol one (inflated_usable) */
     pcol_import_options io = {0};
     io.no_mmap = 1;
     return import_inflated(b, path, inflated, len, PCOL_FMT_UNKNOWN, &io, err);
@@ -717,7 +720,11 @@ int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *
     int added = 0;
     uint8_t *buf = NULL;
     size_t len = 0;
-    from_ahead += pcol_ahead_take(ahead, i, &buf, &len);
+    if (pcol_ahead_take(ahead, i, &buf, &len) && !inflated_usable(buf, len, PCOL_FMT_UNKNOWN)) {
+      free(buf);
+      buf = NULL;
+    }
+    from_ahead += buf != NULL;
     rc = add_one_of_many(b, paths[i], sel, skip, buf, len, &added, err);
     free(buf);
     if (rc && !strstr(err->message, paths[i])) pcol_error_prefix(err, paths[i]);
