@@ -5,6 +5,7 @@
 #include "error.h"    /* pcol_oom */
 #include "reader.h"   /* struct pcol_file, pcol_open_if_pcol */
 #include "validate.h" /* pcol_validate_content */
+#include "writer.h"   /* pcol_builder_write_image */
 #include "instream.h" /* pcol_compression, pcol_input_cap, pcol_instream, ... */
 #include "stream.h"   /* pcol_replay_stream, pcol_tee_stream */
 #include "read_all.h" /* pcol_input, pcol_input_append, pcol_input_free */
@@ -621,13 +622,18 @@ static uint64_t size_on_disk(const char *path) {
 
 /* Writes what b holds to memory, frees b (also on failure) and opens the
  * copy as *out, which pcol_close frees: how an input that is not one pcol
- * file is queried without writing it anywhere. */
+ * file is queried without writing it anywhere.  given: the bytes of the
+ * inputs on disk, 0 when one is of unknown size (standard input, a pipe):
+ * the budgets then count the copy's bytes (pcol_input_bytes), so the copy
+ * is laid out as a file would be (encoded), not plain
+ * (pcol_builder_write_image), which would raise them. */
 
-static int open_built(pcol_builder *b, int rc, const pcol_open_options *opt, pcol_file **out,
-                      pcol_error *err) {
+static int open_built(pcol_builder *b, int rc, uint64_t given, const pcol_open_options *opt,
+                      pcol_file **out, pcol_error *err) {
   void *mem = NULL;
   size_t len = 0;
-  if (!rc) rc = pcol_builder_write_mem(b, NULL, &mem, &len, err);
+  if (!rc) rc = given ? pcol_builder_write_image(b, &mem, &len, err)
+                      : pcol_builder_write_mem(b, NULL, &mem, &len, err);
   pcol_builder_free(b);
   if (!rc) rc = pcol_open_buffer(mem, len, opt, out, err);
   if (rc) {
@@ -654,10 +660,11 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
   pcol_builder *b = NULL;
   pcol_import_options io = {0};
   io.no_mmap = opt && opt->no_mmap; /* a Perun file is mapped unless told not to */
+  uint64_t given = size_on_disk(path); /* the bytes given, not the image (0: unknown) */
   int rc = pcol_builder_new(&b, err);
   if (!rc) rc = pcol_import_path(b, path, PCOL_FMT_UNKNOWN, &io, err);
-  rc = open_built(b, rc, opt, out, err);
-  if (!rc) (*out)->input_bytes = size_on_disk(path); /* the bytes given, not the image */
+  rc = open_built(b, rc, given, opt, out, err);
+  if (!rc) (*out)->input_bytes = given;
   return rc;
 }
 
@@ -735,13 +742,13 @@ int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *
   debug_ahead(started, from_ahead, n);
   if (!rc && k == 0)
     rc = pcol_error_set(err, PCOL_ENOTFOUND, "none of the %zu inputs reaches the time range", n);
-  rc = open_built(b, rc, opt, out, err);
   /* the union's budgets: the inputs' bytes on disk (all known), not the image */
   uint64_t given = 0;
   for (size_t i = 0; !rc && i < n && given != UINT64_MAX; i++) {
     uint64_t z = size_on_disk(paths[i]);
     given = !z ? UINT64_MAX : given + z; /* one unknown: the image's size */
   }
+  rc = open_built(b, rc, given == UINT64_MAX ? 0 : given, opt, out, err);
   if (!rc && given != UINT64_MAX) (*out)->input_bytes = given;
   if (!rc && used) *used = k;
   return rc;

@@ -49,6 +49,7 @@ typedef struct plan {
   int compact; /* format 1.2: compact directory, sections aligned to 8 or not */
   int v13;     /* format 1.3 allowed: columns may be encoded (§4.1) */
   int v14;     /* format 1.4 allowed: zstd blocks (§4.2) for large sample columns */
+  int plain;   /* 1.3 with every column plain (pcol_builder_write_image) */
   int any_blocks;
   /* the values' lanes to try: k when every sample has k values (the
    * samples' value offsets are 0, k, 2k, ...), else 1 — read from the
@@ -376,7 +377,7 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
         e->count = ci->type == PCOL_TYPE_BYTES ? len : len / pcol_type_width(ci->type);
         e->stored_size = len;
       }
-      if (p->v13 && codec == PCOL_CODEC_RAW) {
+      if (p->v13 && !p->plain && codec == PCOL_CODEC_RAW) {
         /* the first column samples store pays for its rows (spec.md §4.1) */
         unsigned min_width = t == PCOL_T_SAMPLES && bt->rows > PCOL_SAMPLES_FREE_ROWS &&
                              e == &p->e[p->n - 1] && p->e[p->n - 2].column == 0;
@@ -565,7 +566,10 @@ int pcol_write_options_check(const pcol_write_options *opt, pcol_error *err) {
   return PCOL_OK;
 }
 
-static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
+/* plain_max: 0, or the most bytes the file may have with every column
+ * plain (1 = PLAN_TOO_BIG past it, the plan half made: plan_free it) */
+enum { PLAN_TOO_BIG = 1 };
+static int make_plan(pcol_builder *b, const pcol_write_options *opt, uint64_t plain_max, plan *p,
                      pcol_error *err) {
   PCOL_RETURN_NOT_OK(check_text_line_refs(b, err));
   int codec = !opt ? PCOL_CODEC_RAW
@@ -584,8 +588,10 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, plan *p,
   p->v14 = codec == PCOL_CODEC_ZSTD && !(opt && opt->format_version && opt->format_version < 4);
   p->compact = codec == PCOL_CODEC_ZSTD || p->v13;
   p->values_k = 1;
+  p->plain = plain_max != 0;
   PCOL_RETURN_NOT_OK(plan_sections(b, codec, level, p, err));
   p->dir_offset = place_sections(p);
+  if (plain_max && p->dir_offset != UINT64_MAX && p->dir_offset > plain_max) return PLAN_TOO_BIG;
   if (p->dir_offset == UINT64_MAX)
     return pcol_error_set(err, PCOL_EIO, "cannot read back the temporary copy of a samples column");
   if (p->n > UINT32_MAX) return pcol_error_set(err, PCOL_ETOOBIG, "too many sections");
@@ -651,7 +657,7 @@ int pcol_builder_write(pcol_builder *b, const char *path,
     return rc;
   }
   plan p = {0};
-  int rc = make_plan(b, opt, &p, err);
+  int rc = make_plan(b, opt, 0, &p, err);
   if (rc) {
     plan_free(&p);
     return rc;
@@ -679,11 +685,12 @@ int pcol_builder_write(pcol_builder *b, const char *path,
   return pcol_out_commit(&o, err);
 }
 
-int pcol_builder_write_mem(pcol_builder *b, const pcol_write_options *opt,
-                           void **out, size_t *len, pcol_error *err) {
+/* b written to memory with plan_max as make_plan takes it. */
+static int write_mem(pcol_builder *b, const pcol_write_options *opt, uint64_t plain_max,
+                     void **out, size_t *len, pcol_error *err) {
   plan p = {0};
   pcol_buf buf = {0};
-  int rc = make_plan(b, opt, &p, err);
+  int rc = make_plan(b, opt, plain_max, &p, err);
   if (!rc && emit(&p, put_buf, &buf)) rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   plan_free(&p);
   if (rc) {
@@ -693,4 +700,23 @@ int pcol_builder_write_mem(pcol_builder *b, const pcol_write_options *opt,
   *out = buf.data;
   *len = buf.len;
   return PCOL_OK;
+}
+
+int pcol_builder_write_mem(pcol_builder *b, const pcol_write_options *opt,
+                           void **out, size_t *len, pcol_error *err) {
+  return write_mem(b, opt, 0, out, len, err);
+}
+
+int pcol_builder_write_image(pcol_builder *b, void **out, size_t *len, pcol_error *err) {
+  /* the columns in memory (a spilled builder is past the bound): a file
+   * plainly larger is encoded without a plain plan first (its scans of
+   * every column for defaults would be made twice) */
+  uint64_t held = 0;
+  for (int t = 1; t < PCOL_T_COUNT_ && !b->spilling; t++)
+    for (size_t c = 0; c < PCOL_MAX_COLUMNS; c++) held += b->t[t].cols[c].len;
+  const char *dbg = getenv("PCOL_DEBUG"); /* image-encoded: as before (tests, bench) */
+  int rc = b->spilling || held > PCOL_IMAGE_PLAIN_BYTES || (dbg && strstr(dbg, "image-encoded"))
+               ? PLAN_TOO_BIG
+               : write_mem(b, NULL, PCOL_IMAGE_PLAIN_BYTES, out, len, err);
+  return rc == PLAN_TOO_BIG ? write_mem(b, NULL, 0, out, len, err) : rc;
 }

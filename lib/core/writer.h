@@ -9,4 +9,16 @@
  * made by every write and by pcol_writer_open before any.  writer.c */
 int pcol_write_options_check(const pcol_write_options *opt, pcol_error *err);
 
+/* The file of b written to memory to be read once where it is made (a
+ * profile of another format opened as pcol, pcol_open_any; the union of
+ * pcol_open_many): format 1.3 with every column plain while that file has
+ * at most PCOL_IMAGE_PLAIN_BYTES, else encoded as pcol_builder_write_mem
+ * writes it.  The encoder's passes were a fifth of `pcol top` of a .pb.gz
+ * and the views read plain columns at least as fast; past the bound the
+ * plain file would hold several times the memory (37 against 4 bytes a
+ * sample at 1M samples).  PCOL_DEBUG=image-encoded encodes every image
+ * (the tests compare the two).  *out: malloc'd, *len bytes.  writer.c */
+#define PCOL_IMAGE_PLAIN_BYTES ((uint64_t)16 << 20)
+int pcol_builder_write_image(pcol_builder *b, void **out, size_t *len, pcol_error *err);
+
 #endif

@@ -110,8 +110,19 @@ while IFS= read -r f; do
   done
   "$P" top "$T/a.pcol" 2>/dev/null | tail -n +2 >"$T/a.top"
   "$P" top "$T/b.pcol" 2>/dev/null | tail -n +2 | cmp -s - "$T/a.top" || fail "$f: top of 1.3 differs from 1.2's"
+  # the input read as it is: its image in memory, columns plain under 16 MiB
+  # (pcol_builder_write_image), shows what the files show
+  "$P" cat --table all "$f" 2>/dev/null | cmp -s - <("$P" cat --table all "$T/a.pcol" 2>/dev/null) ||
+    fail "$f: the views of its image in memory differ from 1.2's"
+  "$P" top "$f" 2>/dev/null | tail -n +2 | cmp -s - "$T/a.top" || fail "$f: top of its image in memory differs from 1.2's"
   n=$((n + 1))
 done < <(find "$D" -type f ! -name '*.md' -size -4M | sort)
 [ "$n" -gt 100 ] || fail "only $n profiles packed"
+# the image of a file read as it is: plain (pcol_builder_write_image, under
+# 16 MiB); of standard input, whose budgets count the image's bytes: laid
+# out as a file is (encoded), as before
+G=$D/pprof/go-cpu-large.pb.gz
+"$P" info "$G" | grep -q '^format_version: *1\.2$' || fail "the image of $G is not plain"
+"$P" info - <"$G" | grep -q '^format_version: *1\.3$' || fail "the image of standard input is not encoded"
 [ "$enc" -gt $((n / 2)) ] || fail "only $enc of $n default files are format 1.3"
-echo "t_format_versions: $n profiles: 1.3 (encoded in $enc), zstd and 1.2 files give the same views and top"
+echo "t_format_versions: $n profiles: 1.3 (encoded in $enc), zstd and 1.2 files and the images in memory give the same views and top"
