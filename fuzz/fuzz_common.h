@@ -19,6 +19,7 @@
 #define PCOL_FUZZ_COMMON_H
 
 #include "pcol.h"
+#include "writer.h" /* pcol_builder_write_image: a view's image of an import */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -348,6 +349,13 @@ static inline void fz_check_builder(pcol_builder *b, int codec) {
   if (pcol_open_buffer(mem, len, NULL, &f, &err)) fz_fail("open after a successful import", &err);
   if (pcol_validate_full(f, &err)) fz_fail("validate_full after a successful import", &err);
   if (fz_walk(f, 1)) fz_fail("walk after a successful import", NULL);
+  pcol_close(f);
+  free(mem);
+  /* the image a view of the input reads (pcol_open_any: columns plain) */
+  if (pcol_builder_write_image(b, &mem, &len, &err)) fz_fail("image after a successful import", &err);
+  if (pcol_open_buffer(mem, len, NULL, &f, &err)) fz_fail("open of an import's image", &err);
+  if (pcol_validate_full(f, &err)) fz_fail("validate_full of an import's image", &err);
+  if (fz_walk(f, 1)) fz_fail("walk of an import's image", NULL);
   pcol_close(f);
   free(mem);
 }
