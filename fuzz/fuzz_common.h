@@ -292,7 +292,7 @@ static inline int fz_pcol_one(const uint8_t *data, size_t size) {
 }
 
 static inline int fz_pcol_check(const uint8_t *data, size_t size) {
-  pcol_open_options opt = {0, FZ_MAX_DECODED, 0};
+  pcol_open_options opt = {.max_decoded_bytes = FZ_MAX_DECODED};
   pcol_error err = {0};
   pcol_file *f = NULL;
   /* 1. lazy, first-use checks only (what commands without --full do) */

@@ -153,7 +153,7 @@ static inline int fz_views_one(const uint8_t *data, size_t size) {
   if (!copy) return 0;
   memcpy(copy, data, size);
   fz_fix_checksums(copy, size);
-  pcol_open_options opt = {0, FZ_MAX_DECODED, 0};
+  pcol_open_options opt = {.max_decoded_bytes = FZ_MAX_DECODED};
   pcol_error err = {0};
   pcol_file *f = NULL;
   if (pcol_open_buffer(copy, size, &opt, &f, &err) == 0) {

@@ -264,6 +264,12 @@ typedef struct pcol_open_options {
    * file's size): a zstd file can declare 32768 rows a byte, and work is
    * linear in rows (doc/safety.md, "Resource bounds"). */
   uint64_t max_rows;
+  /* pcol_open_any, pcol_open_many: an input in another format (or a
+   * union) is laid out in memory as pcol_builder_write writes it by
+   * default (`pcol pack`, `pcol merge`: what `pcol info` describes), not
+   * with plain columns for one reading (the default under 16 MiB: faster
+   * to make, as fast to read) */
+  bool as_written;
 } pcol_open_options;
 /* Real profiles hold at most ~5 rows a byte packed with zstd:19 (a million
  * samples of one stack: ~570); 16 Mi rows take well under a second. */

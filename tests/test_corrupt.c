@@ -40,7 +40,7 @@ static void fix_checksums(uint8_t *p, size_t len) {
  * (must not crash), then validates fully.  Returns 1 when open or
  * validate_full refused the file. */
 static int detected(const uint8_t *p, size_t len) {
-  pcol_open_options o = {0, 1u << 20, 0};
+  pcol_open_options o = {.max_decoded_bytes = 1u << 20};
   pcol_error err = {0};
   pcol_file *f = NULL;
   if (pcol_open_buffer(p, len, &o, &f, &err) != 0) {
@@ -263,7 +263,7 @@ Test(corrupt, recomputed_checksums_never_crash, .timeout = 600) {
         }
       }
       fix_checksums(p, len);
-      pcol_open_options o = {0, 1u << 20, 0};
+      pcol_open_options o = {.max_decoded_bytes = 1u << 20};
       pcol_error err = {0};
       pcol_file *f = NULL;
       if (pcol_open_buffer(p, len, &o, &f, &err) != 0) continue;
@@ -362,7 +362,7 @@ static uint8_t *craft_exact(const centry *e, size_t n, size_t *len) {
 #define RAW(t, c, ty, ptr, bytes, cnt) {t, c, ty, 0, ptr, bytes, bytes, cnt}
 
 static int open_rc(const uint8_t *p, size_t len, uint64_t cap, pcol_file **f, pcol_error *err) {
-  pcol_open_options o = {0, cap, 0};
+  pcol_open_options o = {.max_decoded_bytes = cap};
   *f = NULL;
   return pcol_open_buffer(p, len, &o, f, err);
 }

@@ -626,14 +626,15 @@ static uint64_t size_on_disk(const char *path) {
  * inputs on disk, 0 when one is of unknown size (standard input, a pipe):
  * the budgets then count the copy's bytes (pcol_input_bytes), so the copy
  * is laid out as a file would be (encoded), not plain
- * (pcol_builder_write_image), which would raise them. */
+ * (pcol_builder_write_image), which would raise them; so it is when
+ * opt->as_written asks (pcol info). */
 
 static int open_built(pcol_builder *b, int rc, uint64_t given, const pcol_open_options *opt,
                       pcol_file **out, pcol_error *err) {
   void *mem = NULL;
   size_t len = 0;
-  if (!rc) rc = given ? pcol_builder_write_image(b, &mem, &len, err)
-                      : pcol_builder_write_mem(b, NULL, &mem, &len, err);
+  if (!rc) rc = given && !(opt && opt->as_written) ? pcol_builder_write_image(b, &mem, &len, err)
+                                                  : pcol_builder_write_mem(b, NULL, &mem, &len, err);
   pcol_builder_free(b);
   if (!rc) rc = pcol_open_buffer(mem, len, opt, out, err);
   if (rc) {

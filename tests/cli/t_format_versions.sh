@@ -118,11 +118,19 @@ while IFS= read -r f; do
   n=$((n + 1))
 done < <(find "$D" -type f ! -name '*.md' -size -4M | sort)
 [ "$n" -gt 100 ] || fail "only $n profiles packed"
-# the image of a file read as it is: plain (pcol_builder_write_image, under
-# 16 MiB); of standard input, whose budgets count the image's bytes: laid
-# out as a file is (encoded), as before
-G=$D/pprof/go-cpu-large.pb.gz
-"$P" info "$G" | grep -q '^format_version: *1\.2$' || fail "the image of $G is not plain"
-"$P" info - <"$G" | grep -q '^format_version: *1\.3$' || fail "the image of standard input is not encoded"
+# info of an input in another format describes the file pack writes of it
+# (opened as_written: the other views read it with plain columns), also of
+# standard input; and info of a union, the file merge writes
+G=$D/pprof/go-cpu-large.pb.gz H=$D/pprof/go-cpu-inline-small.pb.gz
+"$P" pack "$G" -o "$T/g.pcol" || fail "pack of $G"
+"$P" merge "$G" "$H" -o "$T/gh.pcol" || fail "merge of $G and $H"
+layout() { grep -E '^(format_version|file_size|sections|flags):'; }
+want=$("$P" info "$T/g.pcol" | layout)
+[ -n "$want" ] || fail "info of a packed file has no layout lines"
+[ "$("$P" info "$G" | layout)" = "$want" ] || fail "info of $G does not describe the file pack writes"
+# (standard input: its source is named <stdin>, a few bytes apart)
+[ "$("$P" info - <"$G" | grep -E '^(format_version|flags):')" = "$(grep -E '^(format_version|flags):' <<<"$want")" ] ||
+  fail "info of standard input does not describe the file pack writes"
+[ "$("$P" info "$G" "$H" | layout)" = "$("$P" info "$T/gh.pcol" | layout)" ] || fail "info of a union does not describe the file merge writes"
 [ "$enc" -gt $((n / 2)) ] || fail "only $enc of $n default files are format 1.3"
 echo "t_format_versions: $n profiles: 1.3 (encoded in $enc), zstd and 1.2 files and the images in memory give the same views and top"
