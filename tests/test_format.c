@@ -2,7 +2,8 @@
  * column type, empty tables, large ids, LZ4, versioning and header checks. */
 #include "testutil.h"
 #include "layout.h"
-#include "enc.h" /* pcol_enc_choose: encoder_counts_what_each_window_misses */
+#include "enc.h"    /* pcol_enc_choose: encoder_counts_what_each_window_misses */
+#include "writer.h" /* pcol_builder_write_image */
 #include <math.h>
 #include <stdio.h>
 
@@ -909,4 +910,83 @@ Test(format, encoder_counts_what_each_window_misses) {
   }
   cr_assert_gt(chosen, 200, "the columns were mostly encoded (%d of 400)", chosen);
   cr_assert_gt(with_exc, 20, "lanes with exceptions were chosen (%d)", with_exc);
+}
+
+/* pcol_builder_write_image (writer.h): the image a view reads has its
+ * columns plain while the file has at most PCOL_IMAGE_PLAIN_BYTES, and is
+ * then read like the encoded file; past the bound (600k samples of two
+ * values: 21.6 MB plain, ~12 MB held: its plain plan is made, then dropped)
+ * it is the file pcol_builder_write_mem writes, byte for byte. */
+static pcol_builder *image_profile(int n) {
+  /* as an importer builds one: samples of a stack and two values, their
+   * other columns default (lazy: not held), the values' offsets and types
+   * implicit (held as nothing, written 12 bytes a sample when plain) */
+  pcol_builder *b = new_builder();
+  uint32_t src, vt[2], fn, loc[2], stk[2];
+  cr_assert_eq(pcol_b_source(b, "test", "mem://image", 1700000000, &src, NULL), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "samples"), S(b, "count"), &vt[0], NULL), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), &vt[1], NULL), 0);
+  pcol_function_row f = {S(b, "main"), 0, S(b, "main.c"), 1};
+  cr_assert_eq(pcol_b_function(b, &f, &fn, NULL), 0);
+  for (int k = 0; k < 2; k++) {
+    pcol_line_row l = {fn, 10 + k, PCOL_NA_I64};
+    cr_assert_eq(pcol_b_location(b, 0, 0x1000 + (uint64_t)k, 0, &l, 1, &loc[k], NULL), 0);
+    cr_assert_eq(pcol_b_stack(b, &loc[k], 1, &stk[k], NULL), 0);
+  }
+  for (int i = 0; i < n; i++) {
+    pcol_sample_row s = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, stk[i % 3 == 0], 0};
+    pcol_value_row v[2] = {{vt[0], 1}, {vt[1], 10000000 + (int64_t)(i % 7) * 1000}};
+    cr_assert_eq(pcol_b_sample(b, &s, v, 2, NULL, NULL), 0);
+  }
+  return b;
+}
+Test(format, image_is_plain_under_its_bound_and_the_written_file_past_it) {
+  pcol_error err = {0};
+  /* under: plain (no column encoded: the header says 1.2), the same top */
+  void *mi, *mw;
+  size_t li, lw;
+  pcol_builder *b = image_profile(5000);
+  cr_assert_eq(pcol_builder_write_image(b, &mi, &li, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_builder_write_mem(b, NULL, &mw, &lw, &err), 0, "%s", err.message);
+  pcol_builder_free(b);
+  pcol_file *fi, *fw;
+  cr_assert_eq(pcol_open_buffer(mi, li, NULL, &fi, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_open_buffer(mw, lw, NULL, &fw, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_validate_full(fi, &err), 0, "%s", err.message);
+  pcol_header_info hi, hw;
+  pcol_file_header(fi, &hi);
+  pcol_file_header(fw, &hw);
+  cr_assert_eq(hi.minor, 2, "the image has an encoded column (format 1.%u)", hi.minor);
+  cr_assert_eq(hw.minor, 3, "the written file has no encoded column (format 1.%u)", hw.minor);
+  cr_assert_gt(li, lw, "plain (%zu bytes) is not larger than encoded (%zu)", li, lw);
+  pcol_top t[2];
+  pcol_file *fs[2] = {fi, fw};
+  for (int k = 0; k < 2; k++) {
+    pcol_value_sel v;
+    cr_assert_eq(pcol_value_resolve(fs[k], NULL, NULL, &v, &err), 0, "%s", err.message);
+    cr_assert_eq(pcol_top_compute(fs[k], NULL, &v, PCOL_BY_FUNCTION, &t[k], &err), 0, "%s", err.message);
+  }
+  cr_assert_eq(t[0].nrows, t[1].nrows);
+  cr_assert(t[0].total == t[1].total && t[0].total > 0);
+  for (size_t i = 0; i < t[0].nrows; i++)
+    cr_assert(t[0].rows[i].flat == t[1].rows[i].flat && t[0].rows[i].cum == t[1].rows[i].cum &&
+                  t[0].rows[i].name.len == t[1].rows[i].name.len &&
+                  !memcmp(t[0].rows[i].name.ptr, t[1].rows[i].name.ptr, t[0].rows[i].name.len),
+              "row %zu", i);
+  pcol_top_free(&t[0]);
+  pcol_top_free(&t[1]);
+  pcol_close(fi);
+  pcol_close(fw);
+  free(mi);
+  free(mw);
+  /* past: the written file's bytes */
+  pcol_builder *b1 = image_profile(600000), *b2 = image_profile(600000);
+  cr_assert_eq(pcol_builder_write_image(b1, &mi, &li, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_builder_write_mem(b2, NULL, &mw, &lw, &err), 0, "%s", err.message);
+  cr_assert_eq(li, lw, "past the bound, the image has %zu bytes, the written file %zu", li, lw);
+  cr_assert(!memcmp(mi, mw, li), "past the bound, the image is not the written file");
+  pcol_builder_free(b1);
+  pcol_builder_free(b2);
+  free(mi);
+  free(mw);
 }

@@ -186,9 +186,11 @@ pcol_open_options cli_open_options(const cli_command *cmd, const cli_args *a) {
   pcol_open_options opt = {0};
   opt.no_mmap = cli_flag(cmd, a, "no-mmap");
   opt.max_rows = cli_max_rows();
-  /* info describes the file pack or merge writes of an input in another
-   * format (or a union): laid out so, not plain for one reading */
-  opt.as_written = !strcmp(cmd->name, "info");
+  /* info and the report page describe, and validate checks, the file pack
+   * or merge writes of an input in another format (or a union): laid out
+   * so, not plain for one reading */
+  opt.as_written = !strcmp(cmd->name, "info") || !strcmp(cmd->name, "report") ||
+                   !strcmp(cmd->name, "validate");
   return opt;
 }
 

@@ -17,7 +17,7 @@ int pcol_write_options_check(const pcol_write_options *opt, pcol_error *err);
  * and the views read plain columns at least as fast; past the bound the
  * plain file would hold several times the memory (37 against 4 bytes a
  * sample at 1M samples).  PCOL_DEBUG=image-encoded encodes every image
- * (the tests compare the two).  *out: malloc'd, *len bytes.  writer.c */
+ * (to compare the two).  *out: malloc'd, *len bytes.  writer.c */
 #define PCOL_IMAGE_PLAIN_BYTES ((uint64_t)16 << 20)
 int pcol_builder_write_image(pcol_builder *b, void **out, size_t *len, pcol_error *err);
 

@@ -132,5 +132,10 @@ want=$("$P" info "$T/g.pcol" | layout)
 [ "$("$P" info - <"$G" | grep -E '^(format_version|flags):')" = "$(grep -E '^(format_version|flags):' <<<"$want")" ] ||
   fail "info of standard input does not describe the file pack writes"
 [ "$("$P" info "$G" "$H" | layout)" = "$("$P" info "$T/gh.pcol" | layout)" ] || fail "info of a union does not describe the file merge writes"
+# so does the report page's header (its format and size)
+"$P" report "$G" -o "$T/g.html" && "$P" report "$T/g.pcol" -o "$T/gp.html" || fail "report of $G"
+hdr() { grep -o '"format":"[0-9.]*","file_size":[0-9]*' "$1" | head -1; }
+[ -n "$(hdr "$T/gp.html")" ] && [ "$(hdr "$T/g.html")" = "$(hdr "$T/gp.html")" ] ||
+  fail "the report of $G does not describe the file pack writes: $(hdr "$T/g.html") / $(hdr "$T/gp.html")"
 [ "$enc" -gt $((n / 2)) ] || fail "only $enc of $n default files are format 1.3"
 echo "t_format_versions: $n profiles: 1.3 (encoded in $enc), zstd and 1.2 files and the images in memory give the same views and top"
