@@ -9,7 +9,7 @@
 #include "instream.h" /* pcol_compression, pcol_input_cap, pcol_instream, ... */
 #include "stream.h"   /* pcol_replay_stream, pcol_tee_stream */
 #include "read_all.h" /* pcol_input, pcol_input_append, pcol_input_free */
-#include "ahead.h"    /* pcol_ahead_start, pcol_ahead_take */
+#include "ahead.h"    /* pcol_ahead_start, pcol_ahead_take, pcol_ahead_stop */
 #include <errno.h>
 #include <ctype.h>
 #include <sys/mman.h>
@@ -582,10 +582,22 @@ static int import_inflated(pcol_builder *b, const char *path, uint8_t *buf, size
   return import_input(b, &x, fmt, opt, err);
 }
 
-/* PCOL_DEBUG=inputs: how many of n inputs were inflated ahead */
-static void debug_ahead(int started, size_t inflated, size_t n) {
-  const char *dbg = getenv("PCOL_DEBUG");
-  if (started && dbg && strstr(dbg, "inputs"))
+/* Input i's bytes inflated ahead, if its import can take them
+ * (inflated_usable; fmt: the format asked), else NULL: read from its file. */
+static uint8_t *take_inflated(pcol_ahead *a, size_t i, pcol_format fmt, size_t *len) {
+  uint8_t *buf = NULL;
+  if (pcol_ahead_take(a, i, &buf, len) && !inflated_usable(buf, *len, fmt)) {
+    free(buf);
+    buf = NULL;
+  }
+  return buf;
+}
+
+/* Stops the read-ahead; PCOL_DEBUG=inputs: how many of n inputs it gave. */
+static void ahead_end(pcol_ahead *a, size_t inflated, size_t n) {
+  const char *dbg = a ? getenv("PCOL_DEBUG") : NULL;
+  pcol_ahead_stop(a);
+  if (dbg && strstr(dbg, "inputs"))
     fprintf(stderr, "pcol: debug: %zu of %zu inputs inflated ahead, on a thread\n", inflated, n);
 }
 
@@ -596,18 +608,15 @@ int pcol_import_paths(pcol_builder *b, const char *const *paths, size_t n, pcol_
   size_t inflated = 0;
   int rc = PCOL_OK;
   for (size_t i = 0; !rc && i < n; i++) {
-    uint8_t *buf = NULL;
     size_t len = 0;
-    int use = pcol_ahead_take(ahead, i, &buf, &len) && inflated_usable(buf, len, fmt);
-    inflated += use;
-    rc = use ? import_inflated(b, paths[i], buf, len, fmt, opt, err)
+    uint8_t *buf = take_inflated(ahead, i, fmt, &len);
+    inflated += buf != NULL;
+    rc = buf ? import_inflated(b, paths[i], buf, len, fmt, opt, err)
              : pcol_import_path(b, paths[i], fmt, opt, err);
     free(buf);
     if (after) rc = after(ctx, i, rc, err);
   }
-  int started = ahead != NULL;
-  pcol_ahead_stop(ahead);
-  debug_ahead(started, inflated, n);
+  ahead_end(ahead, inflated, n);
   return rc;
 }
 
@@ -726,21 +735,15 @@ int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *
   size_t from_ahead = 0;
   for (size_t i = 0; !rc && i < n; i++) {
     int added = 0;
-    uint8_t *buf = NULL;
     size_t len = 0;
-    if (pcol_ahead_take(ahead, i, &buf, &len) && !inflated_usable(buf, len, PCOL_FMT_UNKNOWN)) {
-      free(buf);
-      buf = NULL;
-    }
+    uint8_t *buf = take_inflated(ahead, i, PCOL_FMT_UNKNOWN, &len);
     from_ahead += buf != NULL;
     rc = add_one_of_many(b, paths[i], sel, skip, buf, len, &added, err);
     free(buf);
     if (rc && !strstr(err->message, paths[i])) pcol_error_prefix(err, paths[i]);
     k += added;
   }
-  int started = ahead != NULL;
-  pcol_ahead_stop(ahead);
-  debug_ahead(started, from_ahead, n);
+  ahead_end(ahead, from_ahead, n);
   if (!rc && k == 0)
     rc = pcol_error_set(err, PCOL_ENOTFOUND, "none of the %zu inputs reaches the time range", n);
   /* the union's budgets: the inputs' bytes on disk (all known), not the image */
