@@ -12,6 +12,9 @@ void *pcol_alloc_hot(size_t n, int zero) {
   if (p && n >= ((size_t)1 << 18)) {
     uintptr_t a = ((uintptr_t)p + pg - 1) & ~(uintptr_t)(pg - 1);
     uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(pg - 1);
+#ifdef MADV_HUGEPAGE
+    if (e > a && n >= ((size_t)1 << 22)) (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#endif
     if (e > a) (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
   }
 #endif

@@ -405,7 +405,9 @@ static uint64_t child_ph(uint64_t parent_ph, uint32_t location_id) {
 static int nodeset_grow(pcol_nodeset *h) {
   size_t ncap = h->cap ? h->cap * 2 : 1024;
   if (ncap > SIZE_MAX / (3 * sizeof(uint32_t))) return PCOL_ENOMEM;
-  uint32_t *ne = calloc(ncap, 3 * sizeof *ne);
+  /* written all over at once: its pages faulted in by one call, not one
+   * page fault a page */
+  uint32_t *ne = pcol_alloc_hot(ncap * 3 * sizeof *ne, 1);
   if (!ne) return PCOL_ENOMEM;
   for (size_t i = 0; i < h->cap; i++) {
     const uint32_t *s = h->e + 3 * i;
