@@ -96,17 +96,26 @@ static int memsrc_seek(void *c, off64_t *off, int whence) {
   *off = to;
   return 0;
 }
-static int import_memsrc(pcol_builder *b, memsrc *m, int seekable, size_t window, const char *name,
-                         const pcol_import_options *o, pcol_error *err) {
+/* whole: pcol_pprof_whole (0: the window's size, a message past the
+ * window is read twice) */
+static int import_memsrc_whole(pcol_builder *b, memsrc *m, int seekable, size_t window,
+                               size_t whole, const char *name, const pcol_import_options *o,
+                               pcol_error *err) {
   cookie_io_functions_t io = {memsrc_read, NULL, seekable ? memsrc_seek : NULL, NULL};
   FILE *f = fopencookie(m, "r", io);
   cr_assert_not_null(f);
-  size_t keep = pcol_pprof_window;
+  size_t keep = pcol_pprof_window, keep_whole = pcol_pprof_whole;
   pcol_pprof_window = window;
+  pcol_pprof_whole = whole;
   int rc = pcol_import_pprof(b, f, name, o, err);
   pcol_pprof_window = keep;
+  pcol_pprof_whole = keep_whole;
   fclose(f);
   return rc;
+}
+static int import_memsrc(pcol_builder *b, memsrc *m, int seekable, size_t window, const char *name,
+                         const pcol_import_options *o, pcol_error *err) {
+  return import_memsrc_whole(b, m, seekable, window, 0, name, o, err);
 }
 
 /* Every import of a test runs three ways that must agree on the result and
@@ -1396,4 +1405,49 @@ Test(pprof_spill, spilled_input_gives_identical_files) {
     same_when_spilled(in.p, in.n, files[i]);
     free(in.p);
   }
+}
+
+/* A message up to pcol_pprof_whole is held whole and read once, larger
+ * than the window too; past it, read twice through the window.  The file
+ * is the same either way. */
+static void read_once_up_to_whole(const void *data, size_t n, size_t window, size_t whole,
+                                  const char *what) {
+  void *want = NULL, *got = NULL;
+  size_t nwant = 0, ngot = 0;
+  char msg[512];
+  cr_assert_eq(pack_bytes(data, n, &want, &nwant, msg), 0, "%s: %s", what, msg);
+  cr_assert_gt(n, window, "%s: the test needs a message past the window", what);
+  const size_t wholes[2] = {whole, window}; /* held whole, then not */
+  for (int w = 0; w < 2; w++) {
+    memsrc m = {data, n, 0, 0};
+    pcol_builder *b = new_builder();
+    pcol_error err = {0};
+    int rc = import_memsrc_whole(b, &m, 1, window, wholes[w], "spill.pb", NULL, &err); /* (pack_bytes' name) */
+    if (!rc) rc = pcol_builder_write_mem(b, NULL, &got, &ngot, &err);
+    cr_assert_eq(rc, 0, "%s: %s", what, err.message);
+    /* the stream's bytes: inflated or not, what the importer read of it */
+    cr_assert_eq(m.got, w == 0 ? n : 2 * n, "%s, whole %zu: %zu bytes read of %zu", what,
+                 wholes[w], m.got, n);
+    cr_assert(ngot == nwant && memcmp(got, want, nwant) == 0, "%s, whole %zu: the files differ",
+              what, wholes[w]);
+    free(got);
+    pcol_builder_free(b);
+  }
+  free(want);
+}
+
+Test(pprof, held_whole_up_to_its_bound_and_read_twice_past_it) {
+  hand h;
+  hand_build(&h);
+  mem raw = hand_bytes_strings_last(&h);
+  mem gz = gzip_mem(raw.p, raw.n);
+  read_once_up_to_whole(raw.p, raw.n, 16, raw.n, "hand-built");
+  read_once_up_to_whole(gz.p, gz.n, 16, raw.n, "hand-built, gzip"); /* (the bound is of inflated bytes) */
+  free(raw.p);
+  free(gz.p);
+  SKIP_WITHOUT_TESTDATA();
+  /* 2.4 MB inflated: past the default 1 MiB window, under the 16 MiB bound */
+  mem in = read_testfile("pprof/go-cpu-large.pb.gz");
+  read_once_up_to_whole(in.p, in.n, (size_t)1 << 20, pcol_pprof_whole, "go-cpu-large");
+  free(in.p);
 }

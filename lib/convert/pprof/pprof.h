@@ -8,8 +8,10 @@
 #include "keys.h"
 #include <stddef.h>
 
-/* The pprof importer's first window over its input (pprof_import.c: 1 MiB;
- * a field larger than the window doubles it).  Tests make it tiny. */
-extern size_t pcol_pprof_window;
+/* The pprof importer's window over its input (pprof_import.c: 1 MiB; a
+ * field larger than the window doubles it), and the size up to which a
+ * message is held whole and read once (16 MiB; at most the window's
+ * size when smaller).  Tests make them tiny. */
+extern size_t pcol_pprof_window, pcol_pprof_whole;
 
 #endif

@@ -5,8 +5,8 @@
  * twice, as a stream of top-level fields through a window of whole fields
  * (up to 1 MiB; a larger field widens it), never held whole (issue 47: at
  * 100M samples the inflated copy it kept was 3.07 GB of temporary disk for
- * a 410 MB output); a message that fits in the window is read once and
- * pass 2 reads the window.  It is inflated as it is read when it starts as gzip or
+ * a 410 MB output); a message of at most pcol_pprof_whole (16 MiB) is held
+ * whole, read once, and pass 2 reads the window.  It is inflated as it is read when it starts as gzip or
  * zstd does (lib/core/instream.c, under the inflate cap), and decoded by a
  * hand-written wire reader (lib/convert/pb_wire.h), never copied into
  * per-field allocations (issue 32: protobuf-c's unpack of the whole message
@@ -119,6 +119,11 @@ const char *pcol_pprof_legacy_kind(const uint8_t *p, size_t n) {
  * 64 MiB an unlinked temporary file, mapped), and pass 2 reads those: the
  * temporary disk is a small part of the .pb.gz's size (issue 47). */
 size_t pcol_pprof_window = (size_t)1 << 20;
+/* A message up to this size is held whole and read once (pass 2 reads the
+ * memory): go-cpu-large's 2.4 MB inflated twice was a tenth of `pcol top`
+ * of its .pb.gz.  Past it the window goes back to pcol_pprof_window: a
+ * large message costs no more memory than before. */
+size_t pcol_pprof_whole = (size_t)16 << 20;
 
 typedef struct psrc {
   FILE *in;
@@ -188,18 +193,25 @@ static void feed_free(feed *fd) {
 static uint64_t feed_total(const feed *fd) { return fd->base + fd->hi; }
 
 /* More of the message after buf[lo..hi): the window doubles while nothing
- * has left it, up to pcol_pprof_window (so a message up to that size ends
+ * has left it, up to pcol_pprof_whole (so a message up to that size ends
  * whole in it: read once), and when a field does not fit; else
- * buf[lo..hi) moves to the front.  PCOL_OK, or the failure (err set). */
+ * buf[lo..hi) moves to the front, in a window of pcol_pprof_window bytes
+ * again once what is left fits in half of it.  PCOL_OK, or the failure
+ * (err set). */
 static int feed_fill(feed *fd, pcol_error *err) {
   psrc *s = fd->src;
   size_t most = pcol_pprof_window ? pcol_pprof_window : 1;
+  size_t whole = pcol_pprof_whole > most ? pcol_pprof_whole : most;
   if (fd->eof) return 0;
-  if (fd->lo && !(fd->base == 0 && fd->cap < most)) {
+  if (fd->lo && !(fd->base == 0 && fd->cap < whole)) {
     memmove(fd->buf, fd->buf + fd->lo, fd->hi - fd->lo);
     fd->base += fd->lo;
     fd->hi -= fd->lo;
     fd->lo = 0;
+    if (fd->cap > most && fd->hi <= most / 2) { /* (a shrink: realloc keeps the bytes) */
+      uint8_t *nb = realloc(fd->buf, most);
+      if (nb) fd->buf = nb, fd->cap = most;
+    }
   }
   if (fd->hi == fd->cap) {
     size_t cap = fd->cap ? fd->cap * 2 : most < 65536 ? most : 65536;
