@@ -993,6 +993,7 @@ typedef struct top_walk {
   const uint8_t *may, *locmay; /* NULL: no key can be marked */
   edge_tab e;
   uint32_t nokey;
+  uint64_t nloc; /* the locations (t's, read at every push) */
   int fail;     /* out of memory */
   uint32_t bad; /* a node with a location or parent out of range */
 } top_walk;
@@ -1000,11 +1001,13 @@ typedef struct top_walk {
 /* n comes on the path (stk has room: a path is at most every node); own:
  * its own weight when it is entered, 0 when it comes back.  A key's span
  * starts at T = the t0 of the node that takes its count from 0 to 1, so
- * that node's pop ends it with T - t0 (pops are in the reverse order). */
+ * that node's pop ends it with T - t0 (pops are in the reverse order).
+ * may: whether a location can have W_MAY (a constant where inlined: the
+ * node's location and C are kept only for the marks' edges). */
 static inline __attribute__((always_inline)) void walk_push(top_walk *w, uint32_t n, uint32_t loc,
-                                                            int64_t own) {
+                                                            int64_t own, const int may) {
   uint32_t k1, fk;
-  if (loc > w->t->fc.nloc) { /* (the column's first use checked it: no cost to be sure) */
+  if (loc > w->nloc) { /* (the column's first use checked it: no cost to be sure) */
     w->bad = n;
     loc = 0;
   }
@@ -1020,7 +1023,11 @@ static inline __attribute__((always_inline)) void walk_push(top_walk *w, uint32_
     fk = t->loc_keys[a];
   }
   walk_node *x = &w->stk[w->d++];
-  *x = (walk_node){w->T, n, fk, loc, k1, w->C};
+  x->t0 = w->T;
+  x->n = n;
+  x->fk = fk;
+  x->k1 = k1;
+  if (may) x->loc = loc, x->c0 = w->C;
   if (own != 0) {
     w->flat[fk ? fk : w->nokey] += own;
     if (!fk) w->cum[w->nokey] += own; /* no key on the path: no span adds it */
@@ -1029,19 +1036,20 @@ static inline __attribute__((always_inline)) void walk_push(top_walk *w, uint32_
   }
 }
 
-static inline __attribute__((always_inline)) void walk_pop(top_walk *w) {
+static inline __attribute__((always_inline)) void walk_pop(top_walk *w, const int may) {
   const walk_node *x = &w->stk[--w->d];
   uint32_t k1 = x->k1;
   int64_t span = w->T - x->t0;
   if (!(k1 & W_MULTI)) {
     uint32_t k = k1 & W_ID;
     if (k && --w->cnt[k] == 0) w->cum[k] += span;
-  } else {
+  } else { /* (the location is in the word) */
     const topctx *t = w->t;
-    for (uint32_t j = t->loc_koff[x->loc]; j < t->loc_koff[x->loc + 1]; j++)
+    uint32_t loc = k1 & W_ID;
+    for (uint32_t j = t->loc_koff[loc]; j < t->loc_koff[loc + 1]; j++)
       if (--w->cnt[t->loc_keys[j]] == 0) w->cum[t->loc_keys[j]] += span;
   }
-  if ((k1 & W_MAY) && (!w->all || w->C != x->c0)) {
+  if (may && (k1 & W_MAY) && (!w->all || w->C != x->c0)) {
     uint32_t caller = w->stk[w->d - 1].fk;
     if (node_edges(&w->e, w->is, x->loc, caller, NULL, w->may, NULL, span, NULL)) w->fail = 1;
   }
@@ -1074,14 +1082,22 @@ static inline const uint32_t *walk_block(const pcol_view *v, uint64_t from, size
 
 /* The path walk of pcol_q_path_walk (query.h), with the visits inlined:
  * the touched nodes in id order, the path from the root on stk.  0, or 1
- * when it gives up as pcol_q_path_walk does (then sums mode takes over). */
-static int walk_path(top_walk *wp, const pcol_q_own *own, uint32_t *chain) {
+ * when it gives up as pcol_q_path_walk does (then sums mode takes over).
+ * all and may are constants (walk_path's four copies: the common one,
+ * every node and no marks to make, does the least a node). */
+static inline __attribute__((always_inline)) int walk_path_as(top_walk *wp, const pcol_q_own *own,
+                                                              uint32_t *chain, const int all,
+                                                              const int may) {
   top_walk l = *wp, *w = &l; /* a local: its fields stay in registers */
   const pcol_view *par = &w->par;
   const uint32_t *onode = own->node;
   const int64_t *ow = own->w;
   size_t on = own->n, cur = w->cur;
   uint64_t ns = w->is->nstacks, steps = 0;
+  /* in locals, not read through w at each node: the next node with an own
+   * weight, and the node on top of the path */
+  uint64_t next = cur < on ? onode[cur] : UINT64_MAX;
+  uint32_t top = w->stk[w->d - 1].n;
   uint32_t pbuf[WALK_BLOCK], lbuf[WALK_BLOCK];
   int r = 0;
   for (uint64_t b = 0; b < ns; b += WALK_BLOCK) { /* nodes b + 1 .. b + m */
@@ -1089,40 +1105,51 @@ static int walk_path(top_walk *wp, const pcol_q_own *own, uint32_t *chain) {
     const uint32_t *pb = walk_block(par, b, m, pbuf), *lb = walk_block(&w->loc, b, m, lbuf);
     for (size_t i = 0; i < m; i++) {
       uint64_t n = b + i + 1;
-      if (!w->all && !(w->fl[n] & W_TOUCHED)) continue; /* no weight below */
+      if (!all && !(w->fl[n] & W_TOUCHED)) continue; /* no weight below */
       uint32_t q = pb[i];
       if (q >= n) { /* parents come first (checked at the column's first use, too) */
         w->bad = (uint32_t)n;
         q = 0;
       }
-      if (w->stk[w->d - 1].n != q) { /* not the child of the last node */
+      if (top != q) { /* not the child of the last node */
         size_t k = 0;
         while (q && !walk_on_path(w, q)) { /* the part of the path that left it */
           if (++steps > 8 * n + 1024) goto give_up;
           chain[k++] = q;
           q = pcol_view_u32(par, q - 1);
         }
-        while (w->stk[w->d - 1].n != q) { /* back to q (0: the root, stk[0]) */
-          walk_pop(w);
-          if (++steps > 8 * n + 1024) goto give_up;
-        }
+        /* back to q (0: the root, stk[0]); not counted in steps: a pop
+         * takes off a push, and the pushes are bounded (a node each, and
+         * the chains') */
+        while (w->stk[w->d - 1].n != q) walk_pop(w, may);
         while (k) {
           uint32_t x = chain[--k];
-          walk_push(w, x, x > b ? lb[x - b - 1] : pcol_view_u32(&w->loc, x - 1), 0);
+          walk_push(w, x, x > b ? lb[x - b - 1] : pcol_view_u32(&w->loc, x - 1), 0, may);
         }
       }
       int64_t o = 0;
-      if (cur < on && onode[cur] == n) o = ow[cur++];
+      if (n == next) {
+        o = ow[cur++];
+        next = cur < on ? onode[cur] : UINT64_MAX;
+      }
       /* (no prefetch of the key count a node ahead: the key word it
        * loads cost more than the misses it saved, 2% of top) */
-      walk_push(w, (uint32_t)n, lb[i], o);
+      walk_push(w, (uint32_t)n, lb[i], o, may);
+      top = (uint32_t)n;
     }
   }
+  l.cur = cur;
   *wp = l;
   return r;
 give_up:
+  l.cur = cur;
   *wp = l;
   return 1;
+}
+static int walk_path(top_walk *w, const pcol_q_own *own, uint32_t *chain) {
+  int may = w->locmay != NULL; /* (W_MAY is set only then) */
+  if (w->all) return may ? walk_path_as(w, own, chain, 1, 1) : walk_path_as(w, own, chain, 1, 0);
+  return may ? walk_path_as(w, own, chain, 0, 1) : walk_path_as(w, own, chain, 0, 0);
 }
 
 /* touched (W_TOUCHED in fl): the nodes with an own weight and their
@@ -1248,7 +1275,7 @@ static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, int all, int64
   uint64_t ns = c->nstacks;
   size_t nk = (size_t)ctx_nkeys(t) + 1;
   top_walk w = {.t = t, .is = is, .par = c->st_parent, .loc = c->st_loc, .lk1 = nkey,
-                .nokey = nokey};
+                .nokey = nokey, .nloc = c->nloc};
   uint8_t *may = NULL;
   uint32_t *chain = NULL;
   int rc = PCOL_OK;
@@ -1288,7 +1315,7 @@ static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, int all, int64
     rc = 1;
     goto done;
   }
-  while (w.d > 1) walk_pop(&w); /* what is left on the path leaves it */
+  while (w.d > 1) walk_pop(&w, w.locmay != NULL); /* what is left on the path leaves it */
   if (w.bad) {
     rc = pcol_error_set(err, PCOL_ECORRUPT, "stack node %u has a bad parent or location", w.bad);
     goto done;
