@@ -77,8 +77,8 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	for st in default pidtid oneline noperiod flat; do \
 	  python3 tests/support/gen_perf_script.py $$s/perf/$$st.txt /dev/null --style $$st --samples 40 2>/dev/null || true; \
 	done; \
-	for o in "" "--fixed"; do for n in 1 2; do \
-	  python3 tests/support/gen_jfr.py $$s/jfr/gen$$o-$$n.jfr --chunks $$n --samples 9 $$o 2>/dev/null || true; \
+	for o in "" "--fixed"; do for nc in 1 2; do \
+	  python3 tests/support/gen_jfr.py $$s/jfr/gen$$o-$$nc.jfr --chunks $$nc --samples 9 $$o 2>/dev/null || true; \
 	done; done; \
 	for p in $$s/pcol/*.pcol; do \
 	  $(PCOL) unpack "$$p" --to speedscope -o $$s/speedscope/$$(basename $$p).json 2>/dev/null || true; \

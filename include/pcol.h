@@ -1734,12 +1734,13 @@ typedef struct pcol_import_options {
  * none changes samples already in the builder.  For long samples, call
  * pcol_builder_coalesce once after importing every input, as
  * `pcol pack --coalesce` does.  pcol_import_pprof reads a message of more
- * than 1 MiB (inflated) twice from where `in` stands when `in` can seek back
+ * than 16 MiB (inflated) twice from where `in` stands when `in` can seek back
  * there (a file), which keeps no copy of the input; otherwise (a pipe) it
  * keeps what the second reading needs of each Sample as it reads it (a
  * stack met before as its number, through zstd: a small part of the
  * .pb.gz), past 4 MiB in an unlinked temporary file in $TMPDIR whose disk
- * is freed as it is read back.  A smaller message is read once. */
+ * is freed as it is read back.  A smaller message is held whole (at most
+ * 16 MiB) and read once. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_import_rprof(pcol_builder *b, FILE *in, const char *name,
                                                       const pcol_import_options *opt,
                                                       pcol_error *err);
