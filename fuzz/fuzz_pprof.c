@@ -24,7 +24,8 @@ static ssize_t fz_pipe_read(void *c, char *buf, size_t size) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   pcol_pprof_window = size % 3 ? 1 + size % 11 : (size_t)1 << 20;
-  pcol_pprof_whole = size % 3 ? 0 : (size_t)16 << 20; /* (0: the window's size) */
+  /* held whole up to 0-4 windows (0: the window's size), then sliding */
+  pcol_pprof_whole = size % 3 ? (size % 5) * pcol_pprof_window : (size_t)16 << 20;
   if (size % 4 != 1) return fz_import_one(pcol_import_pprof, data, size, (size & 2) != 0);
   fz_pipe m = {data, size, 0};
   cookie_io_functions_t io = {fz_pipe_read, NULL, NULL, NULL};

@@ -74,11 +74,12 @@ static mem gunzip_mem(const void *p, size_t n) {
   return m;
 }
 
-/* The input as a stream that counts the bytes read from it, with a seek
- * (a file: the importer reads it twice) or without (a pipe: it keeps a copy). */
+/* The input as a stream that counts the bytes read from it and its seeks
+ * back to the start, with a seek (a file: the importer reads it twice) or
+ * without (a pipe: it keeps a copy). */
 typedef struct memsrc {
   const uint8_t *p;
-  size_t n, pos, got;
+  size_t n, pos, got, seeks;
 } memsrc;
 static ssize_t memsrc_read(void *c, char *buf, size_t size) {
   memsrc *m = c;
@@ -92,6 +93,7 @@ static int memsrc_seek(void *c, off64_t *off, int whence) {
   memsrc *m = c;
   off64_t to = whence == SEEK_SET ? *off : whence == SEEK_CUR ? (off64_t)m->pos + *off : (off64_t)m->n + *off;
   if (to < 0 || (size_t)to > m->n) return -1;
+  if (to == 0 && m->pos > 0) m->seeks++;
   m->pos = (size_t)to;
   *off = to;
   return 0;
@@ -131,19 +133,21 @@ static int import_mem(pcol_builder *b, const void *data, size_t len, const char 
   fclose(f);
   if (!len || !err) return rc;
   for (int seekable = 1; seekable >= 0; seekable--) {
-    memsrc m = {data, len, 0, 0};
+    memsrc m = {data, len, 0, 0, 0};
     pcol_builder *b2;
     pcol_error e2 = {0};
     cr_assert_eq(pcol_builder_new(&b2, &e2), 0);
     size_t keep = pcol_spill_bytes;
     if (!seekable) pcol_spill_bytes = 256;
-    int rc2 = import_memsrc(b2, &m, seekable, seekable ? 3 : 5, name, o, &e2);
+    /* seekable: held whole up to 18 bytes, then the window slides at 3 */
+    int rc2 = import_memsrc_whole(b2, &m, seekable, seekable ? 3 : 5, seekable ? 18 : 0, name, o, &e2);
     pcol_spill_bytes = keep;
     cr_assert_eq(rc2, rc, "%s, %s: rc %d, %d from memory (%s / %s)", name,
                  seekable ? "seekable" : "a pipe", rc2, rc, e2.message, err->message);
     if (rc) cr_assert_str_eq(e2.message, err->message, "%s", name);
     /* a stream is read once more only when it can seek back */
-    if (!rc) cr_assert_eq(m.got, seekable ? 2 * len : len, "%s: %zu bytes read of %zu", name, m.got, len);
+    if (!rc)
+      cr_assert_eq(m.got, seekable && len > 18 ? 2 * len : len, "%s: %zu bytes read of %zu", name, m.got, len);
     pcol_builder_free(b2);
   }
   return rc;
@@ -1366,7 +1370,7 @@ static void same_when_spilled(const void *data, size_t n, const char *what) {
   const size_t memo[4] = {keep_memo, keep_memo, 200, 0};
   for (int way = 0; !ra && way < 4; way++) {
     int seekable = way == 0;
-    memsrc m = {data, n, 0, 0};
+    memsrc m = {data, n, 0, 0, 0};
     pcol_builder *bb = new_builder();
     pcol_error err = {0};
     pcol_spill_bytes = seekable ? keep : 256;
@@ -1419,7 +1423,7 @@ static void read_once_up_to_whole(const void *data, size_t n, size_t window, siz
   cr_assert_gt(n, window, "%s: the test needs a message past the window", what);
   const size_t wholes[2] = {whole, window}; /* held whole, then not */
   for (int w = 0; w < 2; w++) {
-    memsrc m = {data, n, 0, 0};
+    memsrc m = {data, n, 0, 0, 0};
     pcol_builder *b = new_builder();
     pcol_error err = {0};
     int rc = import_memsrc_whole(b, &m, 1, window, wholes[w], "spill.pb", NULL, &err); /* (pack_bytes' name) */
@@ -1436,12 +1440,32 @@ static void read_once_up_to_whole(const void *data, size_t n, size_t window, siz
   free(want);
 }
 
+/* m grown to exactly `size` bytes by an unknown field (99, bytes), which
+ * the importer skips as protobuf readers do. */
+static mem pad_to(mem m, size_t size) {
+  size_t room = size - m.n - 2, len = room - 1; /* tag (2 bytes), length, bytes */
+  if (len >= 128) len = room - 2;
+  cr_assert(len >= 128 && len < 16384, "pad_to: %zu bytes", len);
+  m.p = realloc(m.p, size);
+  uint8_t *q = m.p + m.n;
+  *q++ = 0x9a, *q++ = 0x06; /* field 99, wire type 2 */
+  *q++ = (uint8_t)(0x80 | (len & 0x7f)), *q++ = (uint8_t)(len >> 7);
+  memset(q, 'x', len);
+  m.n = size;
+  return m;
+}
+
 Test(pprof, held_whole_up_to_its_bound_and_read_twice_past_it) {
   hand h;
   hand_build(&h);
   mem raw = hand_bytes_strings_last(&h);
   mem gz = gzip_mem(raw.p, raw.n);
   read_once_up_to_whole(raw.p, raw.n, 16, raw.n, "hand-built");
+  /* exactly the bound, where the window (16, 32, ... 1024) fills whole
+   * before the end is seen: still read once */
+  mem exact = pad_to((mem){memcpy(malloc(raw.n), raw.p, raw.n), raw.n}, 1024);
+  read_once_up_to_whole(exact.p, exact.n, 16, 1024, "hand-built, exactly the bound");
+  free(exact.p);
   read_once_up_to_whole(gz.p, gz.n, 16, raw.n, "hand-built, gzip"); /* (the bound is of inflated bytes) */
   free(raw.p);
   free(gz.p);
@@ -1449,5 +1473,54 @@ Test(pprof, held_whole_up_to_its_bound_and_read_twice_past_it) {
   /* 2.4 MB inflated: past the default 1 MiB window, under the 16 MiB bound */
   mem in = read_testfile("pprof/go-cpu-large.pb.gz");
   read_once_up_to_whole(in.p, in.n, (size_t)1 << 20, pcol_pprof_whole, "go-cpu-large");
+  free(in.p);
+}
+
+/* Past pcol_pprof_whole: read twice, the file the same, and the second
+ * reading slides its window from the start instead of growing it to the
+ * bound again (pass 1 knew the message would not fit: 16 MiB more at the
+ * peak, when the builder is full).  raw: an uncompressed message. */
+static void slides_past_whole(const void *raw, size_t n, size_t window, size_t whole,
+                              const char *what) {
+  void *want = NULL, *got = NULL;
+  size_t nwant = 0, ngot = 0;
+  char msg[512];
+  cr_assert_gt(n, whole, "%s: the test needs a message past the bound", what);
+  cr_assert_eq(pack_bytes(raw, n, &want, &nwant, msg), 0, "%s: %s", what, msg);
+  memsrc m = {raw, n, 0, 0, 0};
+  pcol_builder *b = new_builder();
+  pcol_error err = {0};
+  atomic_store(&pcol_pprof_window_peak[0], 0);
+  atomic_store(&pcol_pprof_window_peak[1], 0);
+  int rc = import_memsrc_whole(b, &m, 1, window, whole, "spill.pb", NULL, &err);
+  if (!rc) rc = pcol_builder_write_mem(b, NULL, &got, &ngot, &err);
+  cr_assert_eq(rc, 0, "%s: %s", what, err.message);
+  cr_assert_eq(m.got, 2 * n, "%s: %zu bytes read of %zu", what, m.got, n);
+  cr_assert_eq(m.seeks, 1, "%s: %zu seeks back", what, m.seeks);
+  /* the first reading stops at the bound (its fields are smaller than
+   * the window), the second stays near the window */
+  size_t first = atomic_load(&pcol_pprof_window_peak[0]), second = atomic_load(&pcol_pprof_window_peak[1]);
+  cr_assert_eq(first, whole + 1, "%s: the first reading's window grew to %zu bytes (bound %zu)", what,
+               first, whole);
+  cr_assert(second > 0 && second <= 2 * window,
+            "%s: the second reading's window grew to %zu bytes (window %zu, bound %zu)", what, second,
+            window, whole);
+  cr_assert(ngot == nwant && memcmp(got, want, nwant) == 0, "%s: the files differ", what);
+  free(got);
+  free(want);
+  pcol_builder_free(b);
+}
+
+Test(pprof, past_its_bound_the_second_reading_slides) {
+  hand h;
+  hand_build(&h);
+  mem raw = hand_bytes_strings_last(&h);
+  slides_past_whole(raw.p, raw.n, 64, 256, "hand-built");
+  free(raw.p);
+  SKIP_WITHOUT_TESTDATA();
+  mem in = read_testfile("pprof/go-cpu-large.pb.gz");
+  mem big = gunzip_mem(in.p, in.n); /* 2.4 MB: past a 1 MiB bound, in a 64 KiB window */
+  slides_past_whole(big.p, big.n, (size_t)64 << 10, (size_t)1 << 20, "go-cpu-large");
+  free(big.p);
   free(in.p);
 }

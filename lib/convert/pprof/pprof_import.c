@@ -121,9 +121,11 @@ const char *pcol_pprof_legacy_kind(const uint8_t *p, size_t n) {
 size_t pcol_pprof_window = (size_t)1 << 20;
 /* A message up to this size is held whole and read once (pass 2 reads the
  * memory): go-cpu-large's 2.4 MB inflated twice was a tenth of `pcol top`
- * of its .pb.gz.  Past it the window goes back to pcol_pprof_window: a
- * large message costs no more memory than before. */
+ * of its .pb.gz.  Past it the window goes back to pcol_pprof_window, and
+ * the second reading's window slides from the start: a large message
+ * costs no more memory than before at the peak, when the builder is full. */
 size_t pcol_pprof_whole = (size_t)16 << 20;
+_Atomic size_t pcol_pprof_window_peak[2];
 
 typedef struct psrc {
   FILE *in;
@@ -170,6 +172,8 @@ typedef struct feed {
   size_t cap, lo, hi, last;
   uint64_t base;
   int eof, rc;      /* rc: the stream's failure (FEED_ERR) */
+  int slide;        /* the window slides from the start: not held whole (pass 2
+                     * of a message that was too large for it, a drain) */
   uint8_t head[24]; /* the first bytes: a legacy format is told by them */
   size_t nhead;
 } feed;
@@ -193,17 +197,17 @@ static void feed_free(feed *fd) {
 static uint64_t feed_total(const feed *fd) { return fd->base + fd->hi; }
 
 /* More of the message after buf[lo..hi): the window doubles while nothing
- * has left it, up to pcol_pprof_whole (so a message up to that size ends
- * whole in it: read once), and when a field does not fit; else
- * buf[lo..hi) moves to the front, in a window of pcol_pprof_window bytes
- * again once what is left fits in half of it.  PCOL_OK, or the failure
- * (err set). */
+ * has left it, up to pcol_pprof_whole + 1 bytes (so a message of at most
+ * pcol_pprof_whole bytes ends whole in it: read once; not when fd->slide),
+ * and when a field does not fit; else buf[lo..hi) moves to the front, in a
+ * window of pcol_pprof_window bytes again once what is left fits in half
+ * of it.  PCOL_OK, or the failure (err set). */
 static int feed_fill(feed *fd, pcol_error *err) {
   psrc *s = fd->src;
   size_t most = pcol_pprof_window ? pcol_pprof_window : 1;
-  size_t whole = pcol_pprof_whole > most ? pcol_pprof_whole : most;
+  size_t whole = pcol_pprof_whole > most && !fd->slide ? pcol_pprof_whole : most;
   if (fd->eof) return 0;
-  if (fd->lo && !(fd->base == 0 && fd->cap < whole)) {
+  if (fd->lo && !(fd->base == 0 && fd->cap <= whole)) {
     memmove(fd->buf, fd->buf + fd->lo, fd->hi - fd->lo);
     fd->base += fd->lo;
     fd->hi -= fd->lo;
@@ -215,10 +219,16 @@ static int feed_fill(feed *fd, pcol_error *err) {
   }
   if (fd->hi == fd->cap) {
     size_t cap = fd->cap ? fd->cap * 2 : most < 65536 ? most : 65536;
+    /* held whole: whole + 1 bytes at most, so that a message of exactly
+     * `whole` bytes sees its end before the window would slide */
+    if (fd->base == 0 && fd->cap <= whole && cap > whole) cap = whole + 1;
     uint8_t *nb = cap > fd->cap ? realloc(fd->buf, cap) : NULL;
     if (!nb) return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", s->name);
     fd->buf = nb;
     fd->cap = cap;
+    _Atomic size_t *peak = &pcol_pprof_window_peak[fd->slide];
+    if (cap > atomic_load_explicit(peak, memory_order_relaxed))
+      atomic_store_explicit(peak, cap, memory_order_relaxed);
   }
   size_t want = fd->cap - fd->hi, k = fread(fd->buf + fd->hi, 1, want, s->s);
   if (k < want) {
@@ -260,6 +270,7 @@ static int feed_next(feed *fd, pcol_pb_field *f, pcol_error *err) {
 /* The rest of the stream, read for its own errors (the caps, bad data):
  * PCOL_OK or FEED_ERR. */
 static int feed_drain(feed *fd, pcol_error *err) {
+  fd->slide = 1; /* (its bytes are not kept) */
   while (!fd->eof) {
     fd->lo = fd->hi;
     if ((fd->rc = feed_fill(fd, err))) return FEED_ERR;
@@ -1120,6 +1131,7 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
                           strerror(errno));
     if (!rc) rc = src_open(&src, err);
     feed_init(&fd, &src, NULL);
+    fd.slide = 1; /* pass 1 found it too large to hold whole */
   }
   if (rc) {
     prof_free(&p);
