@@ -60,6 +60,33 @@ static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const cha
       pcol_diff_free(&d);
     }
   }
+  /* walk mode and sums mode give the same rows when both answer
+   * (PCOL_DEBUG chooses: a file this small would get sums mode; the walk
+   * sees hostile orders and ids only here) */
+  if (ok[0]) {
+    pcol_top tw, ts;
+    memset(&tw, 0, sizeof tw);
+    memset(&ts, 0, sizeof ts);
+    setenv("PCOL_DEBUG", "top-walk", 1);
+    int okw = pcol_top_compute(f, sel, &v, PCOL_BY_FUNCTION, &tw, &err) == 0;
+    setenv("PCOL_DEBUG", "top-sums", 1);
+    int oks = pcol_top_compute(f, sel, &v, PCOL_BY_FUNCTION, &ts, &err) == 0;
+    unsetenv("PCOL_DEBUG");
+    /* (one may refuse a damaged column the other does not read: each
+     * column is checked on first use, and walk mode reads the samples'
+     * sources where sums mode does not) */
+    if (okw && oks) {
+      if (tw.nrows != ts.nrows || tw.total != ts.total) fz_fail("walk and sums mode: the same rows", NULL);
+      for (size_t i = 0; i < tw.nrows && i < ts.nrows; i++) {
+        const pcol_top_row *a = &tw.rows[i], *b = &ts.rows[i];
+        if (a->flat != b->flat || a->cum != b->cum || a->inl != b->inl || a->name.len != b->name.len ||
+            (a->name.len && memcmp(a->name.ptr, b->name.ptr, a->name.len)))
+          fz_fail("walk and sums mode: the same rows", NULL);
+      }
+    }
+    pcol_top_free(&tw);
+    pcol_top_free(&ts);
+  }
   pcol_ftree ft = {0};
   if (pcol_ftree_build(f, sel, &v, &ft, &err) == 0) {
     if (ok[0] && ft.total_abs != t[0].total) fz_fail("top and the frame tree sum the same total", NULL);
