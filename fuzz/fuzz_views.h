@@ -60,9 +60,9 @@ static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const cha
       pcol_diff_free(&d);
     }
   }
-  /* walk mode and sums mode give the same rows when both answer
-   * (PCOL_DEBUG chooses: a file this small would get sums mode; the walk
-   * sees hostile orders and ids only here) */
+  /* walk mode and sums mode give the same answer (PCOL_DEBUG chooses: a
+   * file this small would get sums mode; the walk sees hostile orders and
+   * ids only here) */
   if (ok[0]) {
     pcol_top tw, ts;
     memset(&tw, 0, sizeof tw);
@@ -72,9 +72,9 @@ static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const cha
     setenv("PCOL_DEBUG", "top-sums", 1);
     int oks = pcol_top_compute(f, sel, &v, PCOL_BY_FUNCTION, &ts, &err) == 0;
     unsetenv("PCOL_DEBUG");
-    /* (one may refuse a damaged column the other does not read: each
-     * column is checked on first use, and walk mode reads the samples'
-     * sources where sums mode does not) */
+    /* both read the same columns (each is checked on first use): both
+     * answer or both refuse */
+    if (okw != oks) fz_fail("walk and sums mode both answer or both refuse", NULL);
     if (okw && oks) {
       if (tw.nrows != ts.nrows || tw.total != ts.total) fz_fail("walk and sums mode: the same rows", NULL);
       for (size_t i = 0; i < tw.nrows && i < ts.nrows; i++) {

@@ -204,6 +204,32 @@ static int weights_all_samples(wctx *c) {
   return PCOL_OK;
 }
 
+/* weights_all_samples for a list (pcol_q_weights_sparse): a pair a sample
+ * whose weight is not 0, in sample order, as add_pair makes them for every
+ * sample (unscaled: every sample is selected whole), without a callback
+ * and the value rules' tests a sample (go-cpu-large: 6% of `pcol top`). */
+static int weights_all_pairs(wctx *c) {
+  enum { BLOCK = 4096 };
+  uint32_t sbuf[BLOCK];
+  int64_t wbuf[BLOCK];
+  uint64_t n = c->nsamples;
+  pcol_sum total = 0;
+  for (uint64_t b = 0; b < n; b += BLOCK) {
+    size_t k = n - b < BLOCK ? (size_t)(n - b) : BLOCK;
+    const uint32_t *stack = pcol_view_span_u32(&c->stack, b, k, sbuf);
+    const int64_t *weight = pcol_view_span_i64(&c->weight, b, k, wbuf);
+    for (size_t i = 0; i < k; i++) {
+      int64_t v = weight[i];
+      if (v == 0) continue;
+      total += v < 0 ? -(pcol_sum)v : v;
+      int rc = pair_add(c, stack[i], v);
+      if (rc) return rc;
+    }
+  }
+  c->total = total;
+  return PCOL_OK;
+}
+
 /* Every sample, the time rule's value (an Rprof source's default, F3): the
  * time of most samples is one number (the interval of their segment), so
  * those are counted per node in 32-bit cells, as weights_all_samples counts
@@ -450,7 +476,13 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
     c.pk = malloc(c.pcap * sizeof *c.pk);
     c.pv = malloc(c.pcap * sizeof *c.pv);
     if (!c.pk || !c.pv) c.pcap = 0; /* pair_add grows them */
-    rc = pcol_select_iter_filter(f, sel, NULL, add_pair, &c, err);
+    /* the same cases as a sum a node's below (a weight column, or the
+     * type's dense lane) */
+    if (unrestricted && !c.flt && !c.row_fn &&
+        ((c.vt == 0 && !c.cvt) || dense_values(&c, &c.weight)))
+      rc = weights_all_pairs(&c);
+    else
+      rc = pcol_select_iter_filter(f, sel, NULL, add_pair, &c, err);
   }
   else if (unrestricted && c.vt == 0 && !c.cvt && !c.flt && !c.row_fn)
     rc = weights_all_samples(&c); /* the common case, without a callback a row */
