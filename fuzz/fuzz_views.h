@@ -63,14 +63,15 @@ static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const cha
   /* walk mode and sums mode give the same answer (PCOL_DEBUG chooses: a
    * file this small would get sums mode; the walk sees hostile orders and
    * ids only here) */
-  if (ok[0]) {
+  for (int by = 0; by < 2; by++) { /* by function, by line */
+    if (!ok[by]) continue;
     pcol_top tw, ts;
     memset(&tw, 0, sizeof tw);
     memset(&ts, 0, sizeof ts);
     setenv("PCOL_DEBUG", "top-walk", 1);
-    int okw = pcol_top_compute(f, sel, &v, PCOL_BY_FUNCTION, &tw, &err) == 0;
+    int okw = pcol_top_compute(f, sel, &v, (pcol_by)by, &tw, &err) == 0;
     setenv("PCOL_DEBUG", "top-sums", 1);
-    int oks = pcol_top_compute(f, sel, &v, PCOL_BY_FUNCTION, &ts, &err) == 0;
+    int oks = pcol_top_compute(f, sel, &v, (pcol_by)by, &ts, &err) == 0;
     unsetenv("PCOL_DEBUG");
     /* both read the same columns (each is checked on first use): both
      * answer or both refuse */
