@@ -1411,33 +1411,44 @@ Test(pprof_spill, spilled_input_gives_identical_files) {
   }
 }
 
+/* data[0..n) imported from a stream that seeks (*m: what was read of it)
+ * with the window and bound given: the file pack_bytes makes of it.  The
+ * windows' peaks (pcol_pprof_window_peak) are this import's. */
+static void same_file_through(const void *data, size_t n, size_t window, size_t whole, memsrc *m,
+                              const char *what) {
+  void *want = NULL, *got = NULL;
+  size_t nwant = 0, ngot = 0;
+  char msg[512];
+  cr_assert_eq(pack_bytes(data, n, &want, &nwant, msg), 0, "%s: %s", what, msg);
+  *m = (memsrc){data, n, 0, 0, 0};
+  atomic_store(&pcol_pprof_window_peak[0], 0);
+  atomic_store(&pcol_pprof_window_peak[1], 0);
+  pcol_builder *b = new_builder();
+  pcol_error err = {0};
+  int rc = import_memsrc_whole(b, m, 1, window, whole, "spill.pb", NULL, &err); /* (pack_bytes' name) */
+  if (!rc) rc = pcol_builder_write_mem(b, NULL, &got, &ngot, &err);
+  cr_assert_eq(rc, 0, "%s: %s", what, err.message);
+  cr_assert(ngot == nwant && memcmp(got, want, nwant) == 0, "%s, whole %zu: the files differ", what,
+            whole);
+  free(got);
+  free(want);
+  pcol_builder_free(b);
+}
+
 /* A message up to pcol_pprof_whole is held whole and read once, larger
  * than the window too; past it, read twice through the window.  The file
  * is the same either way. */
 static void read_once_up_to_whole(const void *data, size_t n, size_t window, size_t whole,
                                   const char *what) {
-  void *want = NULL, *got = NULL;
-  size_t nwant = 0, ngot = 0;
-  char msg[512];
-  cr_assert_eq(pack_bytes(data, n, &want, &nwant, msg), 0, "%s: %s", what, msg);
   cr_assert_gt(n, window, "%s: the test needs a message past the window", what);
   const size_t wholes[2] = {whole, window}; /* held whole, then not */
   for (int w = 0; w < 2; w++) {
-    memsrc m = {data, n, 0, 0, 0};
-    pcol_builder *b = new_builder();
-    pcol_error err = {0};
-    int rc = import_memsrc_whole(b, &m, 1, window, wholes[w], "spill.pb", NULL, &err); /* (pack_bytes' name) */
-    if (!rc) rc = pcol_builder_write_mem(b, NULL, &got, &ngot, &err);
-    cr_assert_eq(rc, 0, "%s: %s", what, err.message);
+    memsrc m;
+    same_file_through(data, n, window, wholes[w], &m, what);
     /* the stream's bytes: inflated or not, what the importer read of it */
     cr_assert_eq(m.got, w == 0 ? n : 2 * n, "%s, whole %zu: %zu bytes read of %zu", what,
                  wholes[w], m.got, n);
-    cr_assert(ngot == nwant && memcmp(got, want, nwant) == 0, "%s, whole %zu: the files differ",
-              what, wholes[w]);
-    free(got);
-    pcol_builder_free(b);
   }
-  free(want);
 }
 
 /* m grown to exactly `size` bytes by an unknown field (99, bytes), which
@@ -1482,19 +1493,9 @@ Test(pprof, held_whole_up_to_its_bound_and_read_twice_past_it) {
  * peak, when the builder is full).  raw: an uncompressed message. */
 static void slides_past_whole(const void *raw, size_t n, size_t window, size_t whole,
                               const char *what) {
-  void *want = NULL, *got = NULL;
-  size_t nwant = 0, ngot = 0;
-  char msg[512];
   cr_assert_gt(n, whole, "%s: the test needs a message past the bound", what);
-  cr_assert_eq(pack_bytes(raw, n, &want, &nwant, msg), 0, "%s: %s", what, msg);
-  memsrc m = {raw, n, 0, 0, 0};
-  pcol_builder *b = new_builder();
-  pcol_error err = {0};
-  atomic_store(&pcol_pprof_window_peak[0], 0);
-  atomic_store(&pcol_pprof_window_peak[1], 0);
-  int rc = import_memsrc_whole(b, &m, 1, window, whole, "spill.pb", NULL, &err);
-  if (!rc) rc = pcol_builder_write_mem(b, NULL, &got, &ngot, &err);
-  cr_assert_eq(rc, 0, "%s: %s", what, err.message);
+  memsrc m;
+  same_file_through(raw, n, window, whole, &m, what);
   cr_assert_eq(m.got, 2 * n, "%s: %zu bytes read of %zu", what, m.got, n);
   cr_assert_eq(m.seeks, 1, "%s: %zu seeks back", what, m.seeks);
   /* the first reading stops at the bound (its fields are smaller than
@@ -1505,10 +1506,6 @@ static void slides_past_whole(const void *raw, size_t n, size_t window, size_t w
   cr_assert(second > 0 && second <= 2 * window,
             "%s: the second reading's window grew to %zu bytes (window %zu, bound %zu)", what, second,
             window, whole);
-  cr_assert(ngot == nwant && memcmp(got, want, nwant) == 0, "%s: the files differ", what);
-  free(got);
-  free(want);
-  pcol_builder_free(b);
 }
 
 Test(pprof, past_its_bound_the_second_reading_slides) {

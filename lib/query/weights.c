@@ -206,8 +206,7 @@ static int weights_all_samples(wctx *c) {
 
 /* weights_all_samples for a list (pcol_q_weights_sparse): a pair a sample
  * whose weight is not 0, in sample order, as add_pair makes them for every
- * sample (unscaled: every sample is selected whole), without a callback
- * and the value rules' tests a sample (go-cpu-large: 6% of `pcol top`). */
+ * sample (unscaled: every sample is selected whole). */
 static int weights_all_pairs(wctx *c) {
   enum { BLOCK = 4096 };
   uint32_t sbuf[BLOCK];
@@ -471,23 +470,21 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   }
   int rc = 1;
   int unrestricted = !sel || (!sel->source_id && !sel->has_from && !sel->has_to);
+  /* the common case: every sample whole, weighed by the weight column or by
+   * the type's dense lane (then c.weight): one pass over the columns,
+   * without a callback a row, for a sum a node and for a list alike (the
+   * two modes of top read the same columns) */
+  int columns = unrestricted && !c.flt && !c.row_fn &&
+                ((c.vt == 0 && !c.cvt) || dense_values(&c, &c.weight));
   if (c.pairs) { /* at most a pair a sample */
     c.pcap = c.nsamples && c.nsamples < UINT32_MAX ? c.nsamples : 1;
     c.pk = malloc(c.pcap * sizeof *c.pk);
     c.pv = malloc(c.pcap * sizeof *c.pv);
     if (!c.pk || !c.pv) c.pcap = 0; /* pair_add grows them */
-    /* the same cases as a sum a node's below (a weight column, or the
-     * type's dense lane) */
-    if (unrestricted && !c.flt && !c.row_fn &&
-        ((c.vt == 0 && !c.cvt) || dense_values(&c, &c.weight)))
-      rc = weights_all_pairs(&c);
-    else
-      rc = pcol_select_iter_filter(f, sel, NULL, add_pair, &c, err);
+    rc = columns ? weights_all_pairs(&c) : pcol_select_iter_filter(f, sel, NULL, add_pair, &c, err);
   }
-  else if (unrestricted && c.vt == 0 && !c.cvt && !c.flt && !c.row_fn)
-    rc = weights_all_samples(&c); /* the common case, without a callback a row */
-  else if (unrestricted && !c.flt && !c.row_fn && dense_values(&c, &c.weight))
-    rc = weights_all_samples(&c); /* the same, over the type's lane as the weights */
+  else if (columns)
+    rc = weights_all_samples(&c);
   else if (!unrestricted || c.vt != PCOL_VT_TIME || c.flt || c.row_fn ||
            (rc = weights_time_all(&c)) == 1)
     rc = pcol_select_iter_need(f, sel, NULL, c.need, c.nneed, add_sample, &c, err);
