@@ -106,6 +106,27 @@ if [ -f "$E" ]; then
     $PCOL pack "$tmp/e2.bin" -o "$tmp/e2.pcol" || fail "eBPF: pack the export"
     $J compare "$PCOL" "$tmp/e2.pcol" "$tmp/e.json" >/dev/null || fail "eBPF: the export changes the numbers"
   fi
+  # profile ids (doc/mappings.md §12): made from each Profile's content, the
+  # same on every run (they were keyed per process); an OTLP input's own
+  # ids come back through a round trip; a range is another profile
+  ids() { $PCOL cat "$1" --table meta | awk -F'\t' '$1 == "otlp.profile_id"' ; }
+  $PCOL unpack "$tmp/e.pcol" --to otlp -o "$tmp/e2.bin" || fail "eBPF: unpack --to otlp"
+  $PCOL unpack "$tmp/e.pcol" --to otlp -o "$tmp/e2b.bin" || fail "eBPF: unpack --to otlp again"
+  cmp -s "$tmp/e2.bin" "$tmp/e2b.bin" || fail "eBPF: two exports of the same file differ"
+  $PCOL pack "$tmp/e2.bin" -o "$tmp/e2.pcol" || fail "eBPF: pack the export"
+  [ "$(ids "$tmp/e2.pcol" | wc -l)" = "$($PCOL info "$tmp/e.pcol" --format json | grep -c '"source_id"')" ] ||
+    fail "eBPF: the export does not give each source a profile id"
+  [ "$(ids "$tmp/e2.pcol" | cut -f2 | sort -u | wc -l)" = "$(ids "$tmp/e2.pcol" | wc -l)" ] ||
+    fail "eBPF: two profiles of the export share an id"
+  $PCOL unpack "$tmp/e2.pcol" --to otlp -o "$tmp/e3.bin" && $PCOL pack "$tmp/e3.bin" -o "$tmp/e3.pcol" ||
+    fail "eBPF: the second round trip"
+  [ "$(ids "$tmp/e2.pcol")" = "$(ids "$tmp/e3.pcol")" ] || fail "eBPF: a round trip changes the profile ids"
+  $PCOL unpack "$tmp/e2.pcol" -t otlp --from 1 --to 3 -o "$tmp/e4.bin" && $PCOL pack "$tmp/e4.bin" -o "$tmp/e4.pcol" ||
+    fail "eBPF: a range's export"
+  # source 1 has samples from 36 ms to 4.5 s: the range cuts it
+  one() { ids "$1" | awk -F'\t' '$3 == 1 {print $2}'; }
+  [ -n "$(one "$tmp/e4.pcol")" ] && [ "$(one "$tmp/e4.pcol")" != "$(one "$tmp/e2.pcol")" ] ||
+    fail "eBPF: the part of source 1 in a range keeps the id of the whole ($(one "$tmp/e4.pcol"))"
 else
   echo "t_otlp: no $E: the eBPF profiler check is skipped"
 fi

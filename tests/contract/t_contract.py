@@ -18,7 +18,8 @@ must be read from it, or a project fixture):
   refusal    a damaged copy exits 1 naming the file, and no other format
   exports    every export (`unpack --to T`) reads back, detected as T, with
              the default value's total where T keeps it (pprof, OTLP,
-             speedscope, collapsed)
+             speedscope, collapsed), and is the same bytes when made again
+             from the input packed with zstd (another run, another layout)
   fuzz, doc  the row's fuzz target exists; doc/mappings.md has its section
   stream     a row streamed by tests/bounds/t_stream_json.sh names kinds
              that script runs (its STREAMED list: a big input under a
@@ -200,13 +201,19 @@ def check(row, tmp):
     if not refused:
         fail(fmt, "refusal", "no damaged copy was refused")
 
-    # every export reads back
+    # every export reads back, and is made alike from the packed file
+    zpacked = os.path.join(tmp, "z-%s.pcol" % fmt)
+    run("pack", src, "--compress", "zstd", "-o", zpacked)
     for t in EXPORTS:
         out = os.path.join(tmp, "x-%s.%s" % (fmt, t))
         p = run("unpack", src, "--to", t, "-o", out, ok=False)
         if p.returncode:
             fail(fmt, "exports", "--to %s: exit %d: %s" % (t, p.returncode, p.stderr.decode(errors="replace")[:200]))
             continue
+        again = os.path.join(tmp, "y-%s.%s" % (fmt, t))
+        run("unpack", zpacked, "--to", t, "-o", again)
+        if open(again, "rb").read() != open(out, "rb").read():
+            fail(fmt, "exports", "--to %s: the export of the input packed with zstd is not the same bytes" % t)
         i = run("info", out, ok=False)
         if i.returncode or not re.search(r"input_format: *%s\b" % t, i.stdout.decode()):
             fail(fmt, "exports", "--to %s does not read back as %s: %s" % (t, t, i.stderr.decode(errors="replace")[:200]))

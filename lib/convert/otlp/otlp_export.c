@@ -56,6 +56,7 @@ typedef struct ex {
   uint32_t key_trace, key_span; /* pcol string ids of the link label keys */
   pcol_buf scratch;
   pcol_xvalues xv; /* which values a synth source writes (lib/core/xvalues.c) */
+  int whole;       /* no range or filter: each source is exported as it is */
 } ex;
 
 static int oom(ex *x) { return x->rc = pcol_error_set(x->err, PCOL_ENOMEM, "otlp export: out of memory"); }
@@ -564,6 +565,40 @@ static int64_t col_value(ex *x, const scols *S, const vcols *vc, size_t k, uint6
   return 0;
 }
 
+/* The id of source src's Profile of value column c (OTLP: 16 bytes, not all
+ * zero): the source's own for its first column (`otlp.profile_id`, from an
+ * OTLP input: a round trip keeps it) when the export takes the source as it
+ * is (no range or filter: a part is another profile), else made from what
+ * the Profile holds
+ * (its times, period, type, and each of its n samples' time and value)
+ * under a fixed key, so that the same input gives the same bytes on every
+ * run and machine (it was keyed per process, so every export differed). */
+static void profile_id(ex *x, uint32_t src, size_t c, const vcols *vc, uint64_t time, uint64_t dur,
+                       int64_t period, const uint64_t *stamps, const int64_t *values, size_t n,
+                       uint8_t pid[16]) {
+  pcol_str s;
+  size_t got = 0;
+  if (c == 0 && x->whole && meta(x, src, OTLP_META_PROFILE_ID, &s) && hexbytes(&s, pid, 16, &got) &&
+      got == 16)
+    for (size_t i = 0; i < 16; i++)
+      if (pid[i]) return;
+  pcol_hstate h[2];
+  pcol_hs_init_fixed(&h[0], 0x70636f6c2e6f746cULL, 0x7270726f66696c31ULL); /* "pcol.otl" "rprofil1" */
+  pcol_hs_init_fixed(&h[1], 0x70636f6c2e6f746cULL, 0x7270726f66696c32ULL);
+  uint64_t head[7] = {time, dur, (uint64_t)period, c, (uint64_t)(uint32_t)vc->type[c],
+                      (uint64_t)(uint32_t)vc->unit[c], n};
+  for (int j = 0; j < 2; j++) {
+    for (size_t i = 0; i < 7; i++) pcol_hs_add(&h[j], head[i]);
+    for (size_t k = 0; k < n; k++) {
+      pcol_hs_add(&h[j], stamps[k]);
+      pcol_hs_add(&h[j], (uint64_t)values[k * vc->n + c]);
+    }
+  }
+  uint64_t h1 = pcol_hs_end(&h[0]), h2 = pcol_hs_end(&h[1]) | 1; /* never all zero */
+  memcpy(pid, &h1, 8);
+  memcpy(pid + 8, &h2, 8);
+}
+
 /* source src's part of the export: its selected rows are sel[idx[0 .. ns)],
  * its meta rows from the file's index (a scan of all rows for each source
  * was quadratic in the number of sources) */
@@ -742,10 +777,7 @@ static int add_source(ex *x, otlp_data *d, const srcmeta *m, const scols *S, uin
     p->duration_nano = dur;
     p->period_type = pt;
     p->period = period;
-    /* a profile id from the source and column (all zero is invalid) */
-    uint64_t h1 = pcol_hash2(0x07, src, c), h2 = pcol_hash2(0x08, time, c) | 1;
-    memcpy(pid, &h1, 8);
-    memcpy(pid + 8, &h2, 8);
+    profile_id(x, src, c, &vc, time, dur, period, stamps, values, k, pid);
     p->profile_id.data = pid;
     p->profile_id.len = 16;
     p->attribute_indices = pattr;
@@ -791,6 +823,8 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* keeps every sample (stream.h) */
   x.f = f;
   x.err = err;
+  x.whole = !sel || !(sel->has_from || sel->has_to || sel->focus || sel->ignore || sel->hide ||
+                      sel->show || sel->tag || sel->tag_ignore || sel->no_inlines);
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
   pcol_selected_row *rows = NULL;
   size_t nrows = 0;
