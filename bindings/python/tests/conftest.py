@@ -116,11 +116,39 @@ def input_files():
     return out
 
 
+# the other layouts a packed file can have, made of every 15th profile:
+# LZ4 sections (format 1.0), zstd sections (1.2's transforms, 1.3/1.4), and
+# coalesced long samples; named NAME + suffix
+COPIES = ((["--compress", "lz4"], "--compress.pcol"), (["--compress", "zstd"], "--zstd.pcol"),
+          (["--coalesce"], "--coalesce.pcol"))
+# the packed files whose sections are compressed (their columns are decoded
+# copies, and a file written again from them is not the same bytes)
+COMPRESSED = ("--compress.pcol", "--zstd.pcol", "--blocks.pcol")
+
+
+def zstd_blocks_file(d):
+    """(input, pcol file) of a profile whose samples columns `pack --compress
+    zstd` stores in zstd blocks (format 1.4, spec.md section 4.2: 65,536
+    samples or more), made by tests/support/tachyongen.py; None without
+    python3 (the generator needs only the standard library)."""
+    gen = os.path.join(REPO, "tests", "support", "tachyongen.py")
+    py = shutil.which("python3")
+    if not py or not os.path.isfile(gen):
+        return None
+    src, dst = str(d / "tachyon-70000.bin"), str(d / "tachyon-70000--blocks.pcol")
+    subprocess.run([py, gen, "rich", src, "--samples", "70000", "--seed", "5"], check=True,
+                   stdout=subprocess.DEVNULL)
+    run_pcol("pack", src, "-o", dst, "--compress", "zstd")
+    info = run_pcol("info", dst).stdout.decode()
+    assert "zblk" in info and "format_version:  1.4" in info, "no zstd blocks in " + dst
+    return src, dst
+
+
 @pytest.fixture(scope="session")
 def packed(tmp_path_factory):
     """[(input, pcol file)] for every test profile `pcol pack` accepts, plus
-    an LZ4-compressed and a coalesced copy of a few (other code paths:
-    decoded sections, long samples)."""
+    an LZ4-compressed, a zstd and a coalesced copy of a few (other code
+    paths: decoded sections, long samples) and a file with zstd blocks."""
     if not os.path.isdir(TESTDATA):
         pytest.skip("test data not found at %s (set PCOL_TESTDATA)" % TESTDATA)
     d = tmp_path_factory.mktemp("packed")
@@ -133,11 +161,12 @@ def packed(tmp_path_factory):
     _note_refs(out)
     extra = []
     for src, _ in out[::15]:
-        for opts in (["--compress", "lz4"], ["--coalesce"]):
-            dst = str(d / ("%s%s.pcol" % (os.path.basename(src), opts[0])))
+        for opts, suffix in COPIES:
+            dst = str(d / (os.path.basename(src) + suffix))
             run_pcol("pack", src, "-o", dst, *opts)
             extra.append((src, dst))
-    return out + extra
+    blocks = zstd_blocks_file(d)
+    return out + extra + ([blocks] if blocks else [])
 
 
 @pytest.fixture(scope="session")
@@ -167,13 +196,13 @@ def _features(path):
 def representative(packed):
     """A subset of `packed` for the tests of variants (options, filters,
     sorts, keys): the first file of each format (test-data folder), the
-    LZ4 and coalesced copies, and the first two files with each feature
-    (labels, inline frames, memory values, several sources, weighted
-    samples).  Every file still gets each view once (the default options)."""
+    first LZ4, zstd and coalesced copies, the zstd-blocks file, and the
+    first two files with each feature (labels, inline frames, memory
+    values, several sources, weighted samples).  Every file still gets each view once (the default options)."""
     out, seen, feat = [], set(), {}
     for src, path in packed:
         key = os.path.dirname(os.path.relpath(src, TESTDATA))
-        copy = next((c for c in ("--compress.pcol", "--coalesce.pcol") if path.endswith(c)), None)
+        copy = next((c for _o, c in COPIES + ((None, "--blocks.pcol"),) if path.endswith(c)), None)
         take = (copy or key) not in seen
         seen.add(copy or key)
         for ft in _features(path):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import pcol
-from conftest import run_pcol
+from conftest import COMPRESSED, run_pcol
 
 
 def tables_equal(a, b, where):
@@ -52,7 +52,7 @@ def test_round_trip_is_byte_identical(packed, tmp_path):
     out = str(tmp_path / "copy.pcol")
     n = 0
     for _src, path in packed:
-        if path.endswith("--compress.pcol"):
+        if path.endswith(COMPRESSED):
             continue
         with pcol.open(path) as f:
             pcol.write(f.tables(), out)

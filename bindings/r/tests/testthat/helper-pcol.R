@@ -106,9 +106,33 @@ input_files <- function() {
 # run chose a few files on purpose (PCOL_TESTDATA_FEW=1)
 corpus_min <- function(n) if (Sys.getenv("PCOL_TESTDATA_FEW") == "1") if (n > 1L) 1L else 0L else n
 
+# the other layouts a packed file can have, made of every 15th profile:
+# LZ4 sections (format 1.0), zstd sections (1.2's transforms, 1.3/1.4) and
+# coalesced long samples; named NAME + the suffix
+COPIES <- list(list(c("--compress", "lz4"), "--compress.pcol"), list(c("--compress", "zstd"), "--zstd.pcol"),
+               list("--coalesce", "--coalesce.pcol"))
+
+# c(input, pcol file) of a profile whose samples columns `pack --compress
+# zstd` stores in zstd blocks (format 1.4, spec.md section 4.2: 65,536
+# samples or more), made by tests/support/tachyongen.py; NULL without python3
+zstd_blocks_file <- function(d) {
+  gen <- file.path(repo_root(), "tests", "support", "tachyongen.py")
+  py <- Sys.which("python3")
+  if (!nzchar(py) || !file.exists(gen)) return(NULL)
+  src <- file.path(d, "tachyon-70000.bin")
+  dst <- file.path(d, "tachyon-70000--blocks.pcol")
+  stopifnot(system2(py, c(shQuote(gen), "rich", shQuote(src), "--samples", "70000", "--seed", "5"),
+                    stdout = FALSE) == 0)
+  run_pcol("pack", src, "-o", dst, "--compress", "zstd")
+  info <- rawToChar(run_pcol("info", dst)$stdout)
+  stopifnot(grepl("zblk", info, fixed = TRUE), grepl("format_version:  1.4", info, fixed = TRUE))
+  c(src, dst)
+}
+
 .packed <- new.env()
 # list of c(src, pcol) for every test profile `pcol pack` accepts, plus an
-# LZ4-compressed and a coalesced copy of a few
+# LZ4-compressed, a zstd and a coalesced copy of a few and a file with
+# zstd blocks
 packed <- function() {
   if (!is.null(.packed$v)) return(.packed$v)
   d <- file.path(tempdir(), "packed")
@@ -125,13 +149,14 @@ packed <- function() {
   extra <- list()
   for (k in seq(1, length(out), by = 15)) {
     src <- out[[k]][1]
-    for (opt in list(c("--compress", "lz4"), "--coalesce")) {
-      dst <- file.path(d, paste0(basename(src), opt[1], ".pcol"))
-      run_pcol("pack", src, "-o", dst, opt)
+    for (cp in COPIES) {
+      dst <- file.path(d, paste0(basename(src), cp[[2]]))
+      run_pcol("pack", src, "-o", dst, cp[[1]])
       extra[[length(extra) + 1]] <- c(src, dst)
     }
   }
-  .packed$v <- c(out, extra)
+  blocks <- zstd_blocks_file(d)
+  .packed$v <- c(out, extra, if (!is.null(blocks)) list(blocks))
   note_refs(out)
   .packed$v
 }
@@ -165,15 +190,16 @@ mapped <- function(path) {
 
 .rep <- new.env()
 # A subset of packed() for the tests of variants (options, filters, sorts,
-# keys, values): the first file of each format (test-data folder), the LZ4
-# and coalesced copies, and the first two files with each feature (labels,
+# keys, values): the first file of each format (test-data folder), the first
+# LZ4, zstd and coalesced copies, the zstd-blocks file, and the first two
+# files with each feature (labels,
 # inline frames, memory values, several sources, weighted samples).  Every
 # file still gets each view once, with the defaults.
 representative <- function() {
   if (!is.null(.rep$v)) return(.rep$v)
   out <- list(); seen <- character(); feat <- list()
   for (x in packed()) {
-    copy <- regmatches(x[2], regexpr("--(compress|coalesce)\\.pcol$", x[2]))
+    copy <- regmatches(x[2], regexpr("--(compress|zstd|coalesce|blocks)\\.pcol$", x[2]))
     key <- if (length(copy)) copy else dirname(x[1])
     take <- !(key %in% seen)
     seen <- c(seen, key)

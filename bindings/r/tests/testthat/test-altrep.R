@@ -6,7 +6,7 @@ inspect <- function(x) paste(utils::capture.output(.Internal(inspect(x))), colla
 biggest <- function() {
   best <- NULL
   for (x in packed()) {
-    if (grepl("compress", x[2])) next
+    if (grepl("--(compress|zstd|blocks)\\.pcol$", x[2])) next
     s <- read_pcol(x[2], tables = "samples", altrep = FALSE)$samples
     if (length(unique(s$time_ns)) > 1 && (is.null(best) || nrow(s) > best[[1]])) best <- list(nrow(s), x[2])
   }
