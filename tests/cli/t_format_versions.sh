@@ -93,6 +93,21 @@ for v in traces tags graph "peek ." "top --by label:tid"; do
   got=$(awk '/zstd inflated/ {print $5}' "$T/inf")
   [ "${got:-0}" -le "$most" ] || fail "$v --from 0 --to 0.5 inflated $got bytes, more than $most"
 done
+# every writer reads the zstd-blocks file as the uncompressed one: the same
+# bytes out, whole and of a range (which inflates only some blocks)
+for to in rprof pprof perun collapsed speedscope firefox otlp; do
+  for w in '' '--from 0 --to 0.5'; do
+    # shellcheck disable=SC2086
+    "$P" unpack "$T/bz.pcol" -t $to $w -o "$T/x.z" 2>/dev/null || fail "unpack -t $to $w of the zstd-blocks file failed"
+    # shellcheck disable=SC2086
+    "$P" unpack "$T/br.pcol" -t $to $w -o "$T/x.r" 2>/dev/null || fail "unpack -t $to $w failed"
+    cmp -s "$T/x.z" "$T/x.r" || fail "unpack -t $to $w of the zstd-blocks file differs from the uncompressed file's"
+  done
+done
+rm -rf "$T/chz" "$T/chr"
+"$P" export "$T/bz.pcol" --to clickhouse -o "$T/chz" 2>/dev/null || fail "export --to clickhouse of the zstd-blocks file"
+"$P" export "$T/br.pcol" --to clickhouse -o "$T/chr" 2>/dev/null || fail "export --to clickhouse"
+diff -r "$T/chz" "$T/chr" >/dev/null || fail "the ClickHouse export of the zstd-blocks file differs from the uncompressed file's"
 [ -d "$D" ] || { echo "t_format_versions: skipped (no shared test data at $D)"; exit 0; }
 n=0 enc=0
 while IFS= read -r f; do
