@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -129,12 +130,12 @@ COMPRESSED = ("--compress.pcol", "--zstd.pcol", "--blocks.pcol")
 def zstd_blocks_file(d):
     """(input, pcol file) of a profile whose samples columns `pack --compress
     zstd` stores in zstd blocks (format 1.4, spec.md section 4.2: 65,536
-    samples or more), made by tests/support/tachyongen.py; None without
-    python3 (the generator needs only the standard library)."""
+    samples or more), made by tests/support/tachyongen.py (standard library
+    only: run by this interpreter); None without it."""
     gen = os.path.join(REPO, "tests", "support", "tachyongen.py")
-    py = shutil.which("python3")
-    if not py or not os.path.isfile(gen):
+    if not os.path.isfile(gen):
         return None
+    py = sys.executable
     src, dst = str(d / "tachyon-70000.bin"), str(d / "tachyon-70000--blocks.pcol")
     subprocess.run([py, gen, "rich", src, "--samples", "70000", "--seed", "5"], check=True,
                    stdout=subprocess.DEVNULL)

@@ -93,7 +93,7 @@ def test_zstd_block_columns_outlive_close(packed):
     equal a fresh reading."""
     p = next((p for _s, p in packed if p.endswith("--blocks.pcol")), None)
     if p is None:
-        pytest.skip("no zstd-blocks file (python3 or tests/support/tachyongen.py missing)")
+        pytest.skip("no zstd-blocks file (tests/support/tachyongen.py missing)")
     with pcol.open(p) as f:
         whole = f.table("samples")["time_ns"]
         part = f.table("samples", from_=0.5, to=1.0)["stack_id"]
