@@ -545,7 +545,8 @@ def dir_cases():
     p, e = tiny_entries(keep=[(11, 5)])
     find(e, 11, 5).data = bytes(16)  # cpu_delta_ns 0, 0
     e = [x for x in e if (x.table, x.column) != (11, 3)]
-    e.insert(e.index(find(e, 11, 5)), column(11, 3, I64, [0, 0]))  # durations 0: zeros too
+    # durations 0: zeros too, at their place in key order (D1 holds)
+    e.insert(next(i for i, x in enumerate(e) if (x.table, x.column) > (11, 3)), column(11, 3, I64, [0, 0]))
     e = [x for x in e if x.table != 2]  # and no declared duration
 
     def overlap(buf, layout):
@@ -1058,13 +1059,13 @@ def v11_cases():
         bad(name, "U9", "use", desc, e, **V11)
 
     # U10: deltas that leave the column's type (known columns: decoded on use)
-    def delta_bad(name, desc, t, c, ty, deltas, base):
+    def delta_bad(name, desc, t, c, ty, deltas, base, rule="U10"):
         e = pack(base.materialize())
         x = find(e, t, c)
         fmt = {U32: "<i", I64: "<q", U64: "<q"}[ty]
         x.data = b"".join(struct.pack(fmt, d) for d in deltas)
         x.flags = DELTA
-        bad(name, "U10", "use", desc, e, **V11)
+        bad(name, rule, "use", desc, e, **V11)
     delta_bad("u10-delta-u32-negative", "stacks.parent_id deltas 0, -1: the second value "
               "would be -1", 10, 1, U32, [0, -1], small())
     delta_bad("u10-delta-u32-over", "stacks.parent_id deltas 2^31 - 1 twice, then 2: "
@@ -1084,7 +1085,7 @@ def v11_cases():
     # the decoded column still meets §8.2: a parent delta that decodes in range but
     # to a parent that is not smaller than its child
     delta_bad("u5-delta-parent", "stacks.parent_id deltas 0, 2: stack 2's parent is 2 "
-              "(U5, checked on the decoded values)", 10, 1, U32, [0, 2], small())
+              "(U5, checked on the decoded values)", 10, 1, U32, [0, 2], small(), rule="U5")
     p = small()
     e = pack(p.materialize(), codec=lambda t, c, ty: (0, SPLIT) if (t, c) == (10, 2) else 0)
     x = find(e, 10, 2)
