@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# spec.md's promise: a reader written from spec.md alone agrees with libpcol
+# on every file.  tests/conformance/specread.py is such a reader (written by
+# a helper from spec.md, README.md and doc/ only); this holds it and pcol to
+# the same answers:
+# - the conformance suite through it: every verdict and every view of every
+#   valid file (tests/conformance/run.py --validate/--cat-all);
+# - files pcol writes in each of its layouts, from profiles of several
+#   formats: format 1.3 (encoded columns), --compress zstd (1.2's transforms
+#   and 1.4's zstd blocks, on a 70,000-sample profile), --compress lz4
+#   (1.0), --format-version 1.2, a coalesced and a merged file: `pcol cat
+#   --table all --format jsonl` and `specread.py cat` print the same bytes,
+#   and `pcol validate --full` and `specread.py check --full` both accept.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+TD=${PCOL_TESTDATA:-$root/../shared/testdata}
+R="python3 $root/tests/conformance/specread.py"
+command -v python3 >/dev/null || { echo "skipped: python3 not installed"; exit 77; }
+python3 -c 'import ctypes; ctypes.CDLL("libzstd.so.1"); ctypes.CDLL("liblz4.so.1")' 2>/dev/null ||
+  { echo "skipped: libzstd.so.1 or liblz4.so.1 cannot be loaded"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: t_spec_reader: $*"; exit 1; }
+
+python3 "$root/tests/conformance/run.py" --pcol "$PCOL" --jobs "${JOBS:-2}" \
+  --validate "$R check --full {file}" --cat-all "$R cat {file}" ||
+  fail "the conformance suite through specread.py"
+
+[ -d "$TD" ] || { echo "t_spec_reader: the conformance suite agrees; no test data at $TD: the packed files are skipped"; exit 0; }
+# the inputs: a profile of each kind that takes its own paths (labels and
+# several value types, inline frames and memory, many sources, Rprof times,
+# Perun, collapsed), and a long Tachyon recording for zstd blocks
+n=0
+add() { [ -f "$1" ] && cp "$1" "$tmp/in$n.${1##*.}" && n=$((n + 1)); }
+for f in pprof/dotnet-6types-labels-UNCOMPRESSED.pb pprof/go-heap-allocs-inline.pb.gz \
+         pprof/go-cpu-string-labels.pb.gz ext/pprof/ODD-otlp-ebpf-profile.pb.bin \
+         rprof/r-prof-profile__memory.out perun/complexity-models.perf \
+         ext/collapsed/flamegraph__perf-rust-Yamakaky-dcpu-collapsed-all.txt; do
+  add "$TD/$f"
+done
+python3 "$root/tests/support/tachyongen.py" rich "$tmp/long.bin" --samples 70000 --seed 5 >/dev/null ||
+  fail "tachyongen.py"
+files=()
+for i in "$tmp"/in* "$tmp/long.bin"; do
+  b=${i%.*}
+  "$PCOL" pack "$i" -o "$b.pcol" 2>/dev/null || fail "pack $i"
+  "$PCOL" pack "$i" -o "$b.z.pcol" --compress zstd 2>/dev/null || fail "pack $i --compress zstd"
+  "$PCOL" pack "$i" -o "$b.l.pcol" --compress lz4 2>/dev/null || fail "pack $i --compress lz4"
+  "$PCOL" pack "$i" -o "$b.v12.pcol" --format-version 1.2 2>/dev/null || fail "pack $i --format-version 1.2"
+  files+=("$b.pcol" "$b.z.pcol" "$b.l.pcol" "$b.v12.pcol")
+done
+"$PCOL" info "$tmp/long.z.pcol" | grep -q zblk || fail "no zstd blocks in the 70,000-sample zstd file"
+"$PCOL" pack "$TD/rprof/r-prof-profile__memory.out" --coalesce -o "$tmp/coal.pcol" 2>/dev/null &&
+  files+=("$tmp/coal.pcol")
+"$PCOL" merge "$tmp"/in0.pcol "$tmp"/in4.pcol "$tmp"/in5.pcol -o "$tmp/merged.pcol" 2>/dev/null &&
+  files+=("$tmp/merged.pcol")
+"$PCOL" merge "$tmp"/in0.pcol "$tmp"/in4.pcol "$tmp/long.pcol" --compress zstd -o "$tmp/merged.z.pcol" 2>/dev/null &&
+  files+=("$tmp/merged.z.pcol")
+k=0
+for f in "${files[@]}"; do
+  "$PCOL" validate --full -q "$f" || fail "pcol refuses $f"
+  $R check --full "$f" >"$tmp/chk" 2>&1 || fail "specread.py refuses $f: $(head -3 "$tmp/chk")"
+  "$PCOL" cat "$f" --table all --format jsonl >"$tmp/a" 2>&1 || fail "pcol cat $f"
+  $R cat "$f" >"$tmp/b" 2>&1 || fail "specread.py cat $f: $(tail -3 "$tmp/b")"
+  cmp -s "$tmp/a" "$tmp/b" || fail "the views of $f differ: $(cmp "$tmp/a" "$tmp/b" | head -1)"
+  k=$((k + 1))
+done
+[ "$k" -ge 30 ] || fail "only $k files compared"
+echo "t_spec_reader: the conformance suite and $k files in pcol's layouts read alike by a reader written from spec.md"
