@@ -6,7 +6,7 @@
 #  - every view of read_pcol() equals `pcol cat --table all --format json`,
 #    row for row and cell for cell (pprof, Rprof, Perun; packed files and
 #    inputs converted in memory; invalid UTF-8 and NUL in strings; u64
-#    addresses; f64 models; labels), also with a source and a time range,
+#    addresses; f64 models; labels; format 1.4 zstd blocks), also with a source and a time range,
 #    and a column read alone (projection) equals it in the whole view;
 #  - flat and cum per function in SQL over the views (sample_values or
 #    weight, sample_locations, location_lines, functions) equal `pcol top
@@ -19,7 +19,7 @@
 #    (make duckdb-san) loaded into node with ASan/UBSan preloaded, and the
 #    scan's threads under ThreadSanitizer (make duckdb-tsan) on a larger file.
 # Env: PCOL, BUILD, PCOL_TESTDATA.  Exit 0 pass, 1 fail, 77 skip (no node/npm,
-# no registry).  CPU: a few seconds (six small files).
+# no registry).  CPU: ~10 s (small files, and a time range of a 70,000-sample file in zstd blocks).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 BUILD=${BUILD:-build}
@@ -61,6 +61,13 @@ pack pprof/dotnet-6types-labels-UNCOMPRESSED.pb dotnet.pcol # 2,814 samples: chu
 pack pprof/go-cpu-inline-small.pb.gz dir/a.pcol
 pack pprof/java-cpu-async-profiler.pb.gz dir/b.pcol
 $PCOL merge "$tmp/dir/a.pcol" "$tmp/labels.pcol" -o "$tmp/two.pcol" 2>/dev/null || fail "pcol merge"
+# format 1.4: a 70,000-sample recording whose samples columns are in zstd
+# blocks (spec.md §4.2), read through a time range (which inflates only the
+# blocks it needs)
+python3 "$(dirname "$0")/../support/tachyongen.py" rich "$tmp/long.bin" --samples 70000 --seed 5 >/dev/null ||
+  fail "tachyongen.py"
+$PCOL pack "$tmp/long.bin" --compress zstd -o "$tmp/blocks.pcol" 2>/dev/null || fail "pcol pack --compress zstd"
+$PCOL info "$tmp/blocks.pcol" | grep -q zblk || fail "no zstd blocks in $tmp/blocks.pcol"
 inline=$(abs "$TD/pprof/go-cpu-inline-small.pb.gz")
 utf8=$(abs "$TD/pprof/edge-invalid-utf8-nul-strings.pb.gz")
 labelsf=$(abs "$TD/pprof/go-cpu-string-labels.pb.gz")
@@ -92,6 +99,7 @@ if [ "${DUCKDB_ALL:-0}" = 1 ]; then
 fi
 view "$tmp/rprof.pcol" rprof-range "--from 0.05 --to 0.15" '"from": 0.05, "to": 0.15'
 view "$tmp/two.pcol" two-src2 "--source 2" '"source": 2'
+view "$tmp/blocks.pcol" blocks-range "--from 20 --to 21" '"from": 20, "to": 21'
 plan="$plan], \"tops\": ["
 sep=
 top() { # NAME INPUT MULTI [TOP OPTIONS] [JSON ARGS] [SAMPLES STORED]
@@ -104,6 +112,7 @@ top labels "$tmp/labels.pcol" "\"$tmp/labels.pcol\"" ""
 top labels-samples "$tmp/labels.pcol" "\"$tmp/labels.pcol\"" "--value samples" 0 "" 1
 top dotnet-alloc "$tmp/dotnet.pcol" "\"$tmp/dotnet.pcol\"" "--value alloc_size"
 top rprof-range "$tmp/rprof.pcol" "\"$tmp/rprof.pcol\"" "--value samples --from 0.05 --to 0.15" 0 '"from": 0.05, "to": 0.15'
+top blocks-range "$tmp/blocks.pcol" "\"$tmp/blocks.pcol\"" "--from 20 --to 21" 0 '"from": 20, "to": 21'
 top two-src1 "$tmp/two.pcol" "\"$tmp/two.pcol\"" "--source 1" 0 '"source": 1'
 top dir "$tmp/dir" "\"$tmp/dir/*.pcol\"" "" 1
 top dir-as-dir "$tmp/dir" "\"$tmp/dir\"" "" 1
@@ -116,6 +125,7 @@ ptop() { # NAME INPUT TOP OPTIONS JSON ARGS
 }
 ptop inline "$inline" ""
 ptop rprof-range "$tmp/rprof.pcol" "--value samples --from 0.05 --to 0.15" '"value": "samples", "from": 0.05, "to": 0.15'
+ptop blocks-range "$tmp/blocks.pcol" "--from 20 --to 21" '"from": 20, "to": 21'
 ptop dir "$tmp/dir" ""
 ptop labels "$labelsf" "--by label:function" '"by": "label:function"'
 plan="$plan], \"frames\": ["
