@@ -108,6 +108,18 @@ rm -rf "$T/chz" "$T/chr"
 "$P" export "$T/bz.pcol" --to clickhouse -o "$T/chz" 2>/dev/null || fail "export --to clickhouse of the zstd-blocks file"
 "$P" export "$T/br.pcol" --to clickhouse -o "$T/chr" 2>/dev/null || fail "export --to clickhouse"
 diff -r "$T/chz" "$T/chr" >/dev/null || fail "the ClickHouse export of the zstd-blocks file differs from the uncompressed file's"
+# and the report page: the same page but for the file's own format and size
+# (both made as the same name in the same folder: the page names the file
+# and the folder it looked for sources in)
+mkdir -p "$T/rp"
+PA=$(cd "$(dirname "$P")" && pwd)/$(basename "$P")
+for x in bz br; do
+  cp "$T/$x.pcol" "$T/rp/f.pcol"
+  (cd "$T/rp" && "$PA" report f.pcol -o f.html 2>/dev/null) || fail "report of $x"
+  sed 's/"format":"1\.[0-9]","file_size":[0-9]*,//' "$T/rp/f.html" >"$T/$x.page"
+  [ $x = bz ] && { grep -q '"format":"1.4"' "$T/rp/f.html" || fail "the report of the zstd-blocks file does not say format 1.4"; }
+done
+cmp -s "$T/bz.page" "$T/br.page" || fail "the report of the zstd-blocks file differs from the uncompressed file's"
 [ -d "$D" ] || { echo "t_format_versions: skipped (no shared test data at $D)"; exit 0; }
 n=0 enc=0
 while IFS= read -r f; do
