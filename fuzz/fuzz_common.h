@@ -199,7 +199,9 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
   sel.to_ns = INT64_MAX;
   FZ_NOTE_SELECT(pcol_select_iter(f, &sel, fz_select_cb, &acc, &err));
 #undef FZ_NOTE_SELECT
-  /* the exporters, as `pcol unpack` runs them.  Text exports write every
+  /* the exporters, as `pcol unpack` and `pcol export` run them (every
+   * writer: rprof, pprof, Perun, collapsed, speedscope, Firefox, OTLP and
+   * ClickHouse's tables).  Text exports write every
    * sample's whole stack, so their output is samples x depth: a 30 KB file
    * can legitimately ask for 100 MB.  That is amplification, not a hang;
    * skip such files so the fuzzer spends its time elsewhere. */
@@ -255,6 +257,12 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
     erc |= pcol_export_perun(f, &all, nul, &err);
     erc |= pcol_export_collapsed(f, &all, NULL, nul, &err);
     erc |= pcol_export_speedscope(f, &all, nul, &err);
+    erc |= pcol_export_firefox(f, &all, nul, &err);
+    erc |= pcol_export_otlp(f, &all, nul, &err);
+    FILE *ch[PCOL_CH_NTABLES];
+    for (int t = 0; t < PCOL_CH_NTABLES; t++) ch[t] = nul;
+    pcol_export_options eo = {0};
+    erc |= pcol_export_clickhouse(f, ch, &eo, NULL, &err);
     (void)erc;
     fflush(nul);
   }
