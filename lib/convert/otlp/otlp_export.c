@@ -569,13 +569,13 @@ static int64_t col_value(ex *x, const scols *S, const vcols *vc, size_t k, uint6
  * zero): the source's own for its first column (`otlp.profile_id`, from an
  * OTLP input: a round trip keeps it) when the export takes the source as it
  * is (no range or filter: a part is another profile), else made from what
- * the Profile holds
- * (its times, period, type, and each of its n samples' time and value)
- * under a fixed key, so that the same input gives the same bytes on every
- * run and machine (it was keyed per process, so every export differed). */
+ * the Profile holds (its times, period, type, and each of its n samples'
+ * stack, time and value) under a fixed key, so that the same input gives
+ * the same bytes on every run and machine (it was keyed per process, so
+ * every export differed). */
 static void profile_id(ex *x, uint32_t src, size_t c, const vcols *vc, uint64_t time, uint64_t dur,
-                       int64_t period, const uint64_t *stamps, const int64_t *values, size_t n,
-                       uint8_t pid[16]) {
+                       int64_t period, const otlp_sample *smp, const uint64_t *stamps,
+                       const int64_t *values, size_t n, uint8_t pid[16]) {
   pcol_str s;
   size_t got = 0;
   if (c == 0 && x->whole && meta(x, src, OTLP_META_PROFILE_ID, &s) && hexbytes(&s, pid, 16, &got) &&
@@ -590,6 +590,7 @@ static void profile_id(ex *x, uint32_t src, size_t c, const vcols *vc, uint64_t 
   for (int j = 0; j < 2; j++) {
     for (size_t i = 0; i < 7; i++) pcol_hs_add(&h[j], head[i]);
     for (size_t k = 0; k < n; k++) {
+      pcol_hs_add(&h[j], (uint64_t)(uint32_t)smp[k].stack_index);
       pcol_hs_add(&h[j], stamps[k]);
       pcol_hs_add(&h[j], (uint64_t)values[k * vc->n + c]);
     }
@@ -777,7 +778,7 @@ static int add_source(ex *x, otlp_data *d, const srcmeta *m, const scols *S, uin
     p->duration_nano = dur;
     p->period_type = pt;
     p->period = period;
-    profile_id(x, src, c, &vc, time, dur, period, stamps, values, k, pid);
+    profile_id(x, src, c, &vc, time, dur, period, base, stamps, values, k, pid);
     p->profile_id.data = pid;
     p->profile_id.len = 16;
     p->attribute_indices = pattr;
