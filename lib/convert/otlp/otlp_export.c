@@ -587,14 +587,14 @@ static void profile_id(ex *x, uint32_t src, size_t c, const vcols *vc, uint64_t 
   pcol_hs_init_fixed(&h[1], 0x70636f6c2e6f746cULL, 0x7270726f66696c32ULL);
   uint64_t head[7] = {time, dur, (uint64_t)period, c, (uint64_t)(uint32_t)vc->type[c],
                       (uint64_t)(uint32_t)vc->unit[c], n};
-  for (int j = 0; j < 2; j++) {
-    for (size_t i = 0; i < 7; i++) pcol_hs_add(&h[j], head[i]);
-    for (size_t k = 0; k < n; k++) {
-      pcol_hs_add(&h[j], (uint64_t)(uint32_t)smp[k].stack_index);
-      pcol_hs_add(&h[j], stamps[k]);
-      pcol_hs_add(&h[j], (uint64_t)values[k * vc->n + c]);
-    }
+#define BOTH(w) (pcol_hs_add(&h[0], (w)), pcol_hs_add(&h[1], (w)))
+  for (size_t i = 0; i < 7; i++) BOTH(head[i]);
+  for (size_t k = 0; k < n; k++) {
+    BOTH((uint64_t)(uint32_t)smp[k].stack_index);
+    BOTH(stamps[k]);
+    BOTH((uint64_t)values[k * vc->n + c]);
   }
+#undef BOTH
   uint64_t h1 = pcol_hs_end(&h[0]), h2 = pcol_hs_end(&h[1]) | 1; /* never all zero */
   memcpy(pid, &h1, 8);
   memcpy(pid + 8, &h2, 8);
@@ -824,8 +824,7 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* keeps every sample (stream.h) */
   x.f = f;
   x.err = err;
-  x.whole = !sel || !(sel->has_from || sel->has_to || sel->focus || sel->ignore || sel->hide ||
-                      sel->show || sel->tag || sel->tag_ignore || sel->no_inlines);
+  x.whole = !sel || (!sel->has_from && !sel->has_to && !pcol_select_filtered(sel));
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
   pcol_selected_row *rows = NULL;
   size_t nrows = 0;
