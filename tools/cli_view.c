@@ -49,7 +49,10 @@ static void print_time_lines(FILE *fp, pcol_file *f, const pcol_top *t, const pc
                              const char *unit) {
   pcol_source_summary *ss = NULL;
   size_t ns = 0;
-  if (!f || pcol_source_summaries(f, &ss, &ns, NULL)) return;
+  /* nothing to say of many sources when none is selected (and each
+   * source's summary was a third of `pcol top` of a file of 1,440) */
+  if (!f || (!(sel && sel->source_id) && pcol_rows(f, PCOL_T_SOURCES) != 1)) return;
+  if (pcol_source_summaries(f, &ss, &ns, NULL)) return;
   const pcol_source_summary *s = NULL;
   for (size_t i = 0; i < ns; i++)
     if (sel && sel->source_id ? ss[i].id == sel->source_id : ns == 1) s = &ss[i];

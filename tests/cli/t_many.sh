@@ -54,6 +54,18 @@ same_as_merge "mixed formats" "$tmp/s.pcol" $H $R $C $W $L
 # the same inputs twice count twice, as merge does
 same_as_merge "twice" $S $S
 
+# pprof's Time: and Duration: lines: of the one source, or of the source
+# --source selects, as in that source's own file; none for many sources
+# (the header does not read their summaries then)
+$PCOL merge $S $G -o "$tmp/sg.pcol" || fail "merge for the header"
+hdr() { $PCOL top "$@" -n 1 2>/dev/null | grep -E '^(Time|Duration):'; }
+[ -z "$(hdr "$tmp/sg.pcol")" ] || fail "header: Time/Duration printed for two sources"
+for k in 1 2; do
+  one=$S; [ $k = 2 ] && one=$G
+  want=$(hdr "$one") got=$(hdr "$tmp/sg.pcol" --source $k)
+  [ -n "$want" ] && [ "$got" = "$want" ] || fail "header of --source $k: '$got', want '$want'"
+done
+
 # the union's compressed inputs are inflated ahead, on a thread (ahead.c):
 # the same bytes, imported in the same order, as merge's import of each.
 # What the thread cannot read without a side effect (a pipe) or that does
