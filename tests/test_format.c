@@ -4,6 +4,7 @@
 #include "layout.h"
 #include "enc.h"    /* pcol_enc_choose: encoder_counts_what_each_window_misses */
 #include "writer.h" /* pcol_builder_write_image */
+#include "reader.h" /* pcol_idmemo */
 #include <math.h>
 #include <stdio.h>
 
@@ -989,4 +990,21 @@ Test(format, image_is_plain_under_its_bound_and_the_written_file_past_it) {
   pcol_builder_free(b2);
   free(mi);
   free(mw);
+}
+
+/* The memo of the passes over meta (reader.h): ids that share a slot (the
+ * same low 6 bits) never answer for each other, and 2^32 - 1 is never kept. */
+Test(format, idmemo_keeps_ids_that_share_a_slot_apart) {
+  pcol_idmemo m = {{0}, {0}};
+  uint8_t v = 9;
+  cr_assert(!pcol_idmemo_get(&m, 0, &v), "an empty memo knows nothing, not even id 0");
+  pcol_idmemo_put(&m, 5, 1);
+  cr_assert(pcol_idmemo_get(&m, 5, &v) && v == 1);
+  cr_assert(!pcol_idmemo_get(&m, 5 + 64, &v), "id 69 shares 5's slot but is not 5");
+  pcol_idmemo_put(&m, 5 + 64, 2);
+  cr_assert(pcol_idmemo_get(&m, 69, &v) && v == 2);
+  cr_assert(!pcol_idmemo_get(&m, 5, &v), "5 was pushed out of the slot, not answered as 69");
+  pcol_idmemo_put(&m, UINT32_MAX, 3);
+  cr_assert(!pcol_idmemo_get(&m, UINT32_MAX, &v), "id 2^32 - 1 (its + 1 wraps to empty)");
+  cr_assert(!pcol_idmemo_get(&m, 63, &v));
 }

@@ -38,7 +38,7 @@
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
 #include "bytes.h"    /* pcol_str_is, pcol_str_i64 */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
-#include "reader.h"   /* struct pcol_file (its default_types) */
+#include "reader.h"   /* struct pcol_file (its default_types), pcol_idmemo */
 #include "count.h"    /* pcol_rtime, pcol_rtime_free, pcol_rtime_init_meta, ... */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -149,13 +149,18 @@ static int default_types_scan(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
   int rt_ready = 0;
   int rc = want && named ? PCOL_OK : pcol_oom(err);
   /* pprof's default_sample_type names the type */
+  pcol_idmemo memo = {{0}, {0}};
   for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
     uint32_t s = pcol_view_u32(&ms, i);
     if (s < lo || s > hi || want[s - lo].ptr) continue;
-    pcol_str k;
-    if ((rc = pcol_string(f, pcol_view_u32(&mk, i), &k, err))) break;
-    if (pcol_str_is(k, PPROF_META_DEFAULT_SAMPLE_TYPE))
-      rc = pcol_string(f, pcol_view_u32(&mv, i), &want[s - lo], err);
+    uint32_t kid = pcol_view_u32(&mk, i);
+    uint8_t is;
+    if (!pcol_idmemo_get(&memo, kid, &is)) {
+      pcol_str k;
+      if ((rc = pcol_string(f, kid, &k, err))) break;
+      pcol_idmemo_put(&memo, kid, is = (uint8_t)pcol_str_is(k, PPROF_META_DEFAULT_SAMPLE_TYPE));
+    }
+    if (is) rc = pcol_string(f, pcol_view_u32(&mv, i), &want[s - lo], err);
   }
   for (size_t i = 0; i < n; i++) d[i] = 0;
   for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); i++) {
@@ -311,13 +316,20 @@ int pcol_rtime_init_meta(pcol_rtime *t, pcol_file *f, pcol_error *err) {
     return pcol_oom(err);
   }
   int rc = PCOL_OK;
+  pcol_idmemo memo = {{0}, {0}}; /* a key id: 1 interval, 2 last interval, 0 other */
   for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
     uint32_t s = pcol_view_u32(&ms, i);
     if (s < 1 || s > t->nsources) continue;
-    pcol_str k, v, st;
-    if ((rc = pcol_string(f, pcol_view_u32(&mk, i), &k, err))) break;
-    int is_first = pcol_str_is(k, RPROF_META_INTERVAL_US);
-    int is_last = pcol_str_is(k, RPROF_META_INTERVAL_LAST_US);
+    pcol_str v, st;
+    uint32_t kid = pcol_view_u32(&mk, i);
+    uint8_t kind;
+    if (!pcol_idmemo_get(&memo, kid, &kind)) {
+      pcol_str k;
+      if ((rc = pcol_string(f, kid, &k, err))) break;
+      kind = pcol_str_is(k, RPROF_META_INTERVAL_US) ? 1 : pcol_str_is(k, RPROF_META_INTERVAL_LAST_US) ? 2 : 0;
+      pcol_idmemo_put(&memo, kid, kind);
+    }
+    int is_first = kind == 1, is_last = kind == 2;
     if (!is_first && !is_last) continue;
     if ((rc = pcol_string(f, pcol_view_u32(&sty, s - 1), &st, err))) break;
     if (!pcol_str_is(st, PCOL_SRC_RPROF)) continue;

@@ -94,6 +94,24 @@ static inline int pcol_strings_get(pcol_file *f, pcol_strings *s, pcol_error *er
   int rc = pcol_column(f, PCOL_T_STRINGS, PCOL_C_STRINGS_OFFSETS, &s->off, err);
   return rc ? rc : pcol_column(f, PCOL_T_STRINGS, PCOL_C_STRINGS_BYTES, &s->bytes, err);
 }
+/* What a pass over many rows made of a string id, kept by id: a pass over
+ * meta asks of every source's rows the same few key ids (1,440 sources:
+ * 21k string reads for ~20 keys).  An exact cache, since an id's bytes
+ * never change; 64 slots by the id's low bits; zeroed = empty.  Only
+ * answers made without an error go in, so a bad id fails where it did. */
+typedef struct pcol_idmemo {
+  uint32_t id[64]; /* the id + 1 (0: empty; an id of 2^32 - 1 is never kept) */
+  uint8_t v[64];
+} pcol_idmemo;
+static inline int pcol_idmemo_get(const pcol_idmemo *m, uint32_t id, uint8_t *v) {
+  if (m->id[id & 63] != id + 1 || id == UINT32_MAX) return 0;
+  *v = m->v[id & 63];
+  return 1;
+}
+static inline void pcol_idmemo_put(pcol_idmemo *m, uint32_t id, uint8_t v) {
+  m->id[id & 63] = id + 1;
+  m->v[id & 63] = v;
+}
 static inline int pcol_strings_at(const pcol_strings *s, uint32_t id, pcol_str *out,
                                   pcol_error *err) {
   out->ptr = NULL;

@@ -18,7 +18,7 @@
 #include "stream.h"   /* pcol_budget, pcol_budget_hold_each */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "wall.h"     /* PCOL_WALL_NONE, PCOL_WALL_RANGE, pcol_wall, ... */
-#include "reader.h"   /* pcol_column_rows, pcol_column_lazy */
+#include "reader.h"   /* pcol_column_rows, pcol_column_lazy, pcol_idmemo */
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,12 +174,20 @@ static int declared_max_durations(pcol_file *f, int64_t **out, pcol_error *err) 
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &mv, err);
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &ms, err);
   static const char key[] = PCOL_META_MAX_DURATION_NS;
+  pcol_idmemo memo = {{0}, {0}};
   for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
     uint32_t s = pcol_view_u32(&ms, i);
     if (s == 0 || s > ns || d[s] != -1) continue; /* the first row counts, valid or not */
-    pcol_str k, v;
-    if ((rc = pcol_string(f, pcol_view_u32(&mk, i), &k, err))) break;
-    if (!k.ptr || k.len != sizeof key - 1 || memcmp(k.ptr, key, k.len)) continue;
+    pcol_str v;
+    uint32_t kid = pcol_view_u32(&mk, i);
+    uint8_t is;
+    if (!pcol_idmemo_get(&memo, kid, &is)) {
+      pcol_str k;
+      if ((rc = pcol_string(f, kid, &k, err))) break;
+      is = k.ptr && k.len == sizeof key - 1 && !memcmp(k.ptr, key, k.len);
+      pcol_idmemo_put(&memo, kid, is);
+    }
+    if (!is) continue;
     if ((rc = pcol_string(f, pcol_view_u32(&mv, i), &v, err))) break;
     int64_t x;
     d[s] = pcol_parse_max_duration(v, &x) == 0 ? x : -2; /* the first row counts */

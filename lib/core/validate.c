@@ -14,7 +14,7 @@
 #include "error.h"    /* pcol_oom, pcol_corrupt */
 #include "bytes.h"    /* pcol_str_is */
 #include "summary.h"  /* pcol_summary_validate */
-#include "reader.h"   /* struct pcol_file, pcol_view_release, ... */
+#include "reader.h"   /* struct pcol_file, pcol_view_release, pcol_idmemo, ... */
 #include "select.h"   /* pcol_parse_max_duration */
 #include "validate.h" /* pcol_validate_content */
 #include <zlib.h>
@@ -47,12 +47,19 @@ static int check_max_durations(pcol_file *f, const pcol_view *src, pcol_error *e
   if (rc) return rc;
   uint64_t n = f->rows[PCOL_T_SAMPLES], nsrc = f->rows[PCOL_T_SOURCES];
   uint8_t *seen = NULL; /* one bit a source: its first row was checked */
+  pcol_idmemo memo = {{0}, {0}};
   for (uint64_t i = 0; i < f->rows[PCOL_T_META]; i++) {
     uint32_t s = pcol_view_u32(&ms, i);
     if (s == 0 || (seen && (seen[s / 8] >> (s % 8) & 1))) continue;
-    pcol_str k, v;
-    if ((rc = pcol_string(f, pcol_view_u32(&mk, i), &k, err))) break;
-    if (!pcol_str_is(k, PCOL_META_MAX_DURATION_NS)) continue;
+    pcol_str v;
+    uint32_t kid = pcol_view_u32(&mk, i);
+    uint8_t is;
+    if (!pcol_idmemo_get(&memo, kid, &is)) {
+      pcol_str k;
+      if ((rc = pcol_string(f, kid, &k, err))) break;
+      pcol_idmemo_put(&memo, kid, is = (uint8_t)pcol_str_is(k, PCOL_META_MAX_DURATION_NS));
+    }
+    if (!is) continue;
     if (!seen && !(seen = calloc(nsrc / 8 + 1, 1))) {
       rc = pcol_oom(err);
       break;

@@ -20,6 +20,7 @@
 #include "keys.h"     /* OTLP_META_DURATION_NANO, OTLP_META_TIME_UNIX_NANO, ... */
 #include "error.h"    /* pcol_oom */
 #include "bytes.h"    /* pcol_str_i64, pcol_str_is */
+#include "reader.h"   /* pcol_idmemo */
 #include "wall.h"     /* pcol_wall, pcol_wall_free, pcol_wall_init, ... */
 #include <stdlib.h>
 #include <string.h>
@@ -54,13 +55,21 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
   /* one pass over meta: the first row of a key counts, as pcol_meta_get */
   int8_t *drank = rc ? NULL : calloc(ns + 1, 1);
   if (!rc && !drank) rc = pcol_oom(err);
+  pcol_idmemo memo = {{0}, {0}};
   for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
     uint32_t s = pcol_view_u32(&ms, i);
     if (s == 0 || s > ns) continue;
-    pcol_str k, v;
-    if ((rc = pcol_string(f, pcol_view_u32(&mk, i), &k, err))) break;
-    int r = is_key(k, OTLP_META_TIME_UNIX_NANO) ? 3 : is_key(k, PPROF_META_TIME_NANOS) ? 2 : 0;
-    int d = is_key(k, OTLP_META_DURATION_NANO) ? 2 : is_key(k, PPROF_META_DURATION_NANOS) ? 1 : 0;
+    pcol_str v;
+    uint32_t kid = pcol_view_u32(&mk, i);
+    uint8_t rd; /* the key's start rank (low 2 bits) and duration rank */
+    if (!pcol_idmemo_get(&memo, kid, &rd)) {
+      pcol_str k;
+      if ((rc = pcol_string(f, kid, &k, err))) break;
+      int r0 = is_key(k, OTLP_META_TIME_UNIX_NANO) ? 3 : is_key(k, PPROF_META_TIME_NANOS) ? 2 : 0;
+      int d0 = is_key(k, OTLP_META_DURATION_NANO) ? 2 : is_key(k, PPROF_META_DURATION_NANOS) ? 1 : 0;
+      pcol_idmemo_put(&memo, kid, rd = (uint8_t)(r0 | d0 << 2));
+    }
+    int r = rd & 3, d = rd >> 2;
     if (!r && !d) continue;
     if ((rc = pcol_string(f, pcol_view_u32(&mv, i), &v, err))) break;
     int64_t x;
