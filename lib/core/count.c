@@ -153,14 +153,9 @@ static int default_types_scan(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
   for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
     uint32_t s = pcol_view_u32(&ms, i);
     if (s < lo || s > hi || want[s - lo].ptr) continue;
-    uint32_t kid = pcol_view_u32(&mk, i);
     uint8_t is;
-    if (!pcol_idmemo_get(&memo, kid, &is)) {
-      pcol_str k;
-      if ((rc = pcol_string(f, kid, &k, err))) break;
-      pcol_idmemo_put(&memo, kid, is = (uint8_t)pcol_str_is(k, PPROF_META_DEFAULT_SAMPLE_TYPE));
-    }
-    if (is) rc = pcol_string(f, pcol_view_u32(&mv, i), &want[s - lo], err);
+    rc = pcol_string_is_memo(f, &memo, pcol_view_u32(&mk, i), PPROF_META_DEFAULT_SAMPLE_TYPE, &is, err);
+    if (!rc && is) rc = pcol_string(f, pcol_view_u32(&mv, i), &want[s - lo], err);
   }
   for (size_t i = 0; i < n; i++) d[i] = 0;
   for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); i++) {

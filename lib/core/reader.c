@@ -1485,6 +1485,16 @@ uint64_t pcol_input_bytes(const pcol_file *f) {
   return plain < cap ? plain : cap;
 }
 
+int pcol_string_is_memo(pcol_file *f, pcol_idmemo *m, uint32_t id, const char *key, uint8_t *is,
+                        pcol_error *err) {
+  if (pcol_idmemo_get(m, id, is)) return PCOL_OK;
+  pcol_str k;
+  PCOL_RETURN_NOT_OK(pcol_string(f, id, &k, err));
+  *is = (uint8_t)(k.ptr && k.len == strlen(key) && memcmp(k.ptr, key, k.len) == 0);
+  pcol_idmemo_put(m, id, *is);
+  return PCOL_OK;
+}
+
 int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key, pcol_str *out,
                   pcol_error *err) {
   pcol_view k, v, s;

@@ -112,6 +112,9 @@ static inline void pcol_idmemo_put(pcol_idmemo *m, uint32_t id, uint8_t v) {
   m->id[id & 63] = id + 1;
   m->v[id & 63] = v;
 }
+/* *is = whether string id `id` holds the bytes of `key`, through m. */
+int pcol_string_is_memo(pcol_file *f, pcol_idmemo *m, uint32_t id, const char *key, uint8_t *is,
+                        pcol_error *err);
 static inline int pcol_strings_at(const pcol_strings *s, uint32_t id, pcol_str *out,
                                   pcol_error *err) {
   out->ptr = NULL;

@@ -179,14 +179,8 @@ static int declared_max_durations(pcol_file *f, int64_t **out, pcol_error *err) 
     uint32_t s = pcol_view_u32(&ms, i);
     if (s == 0 || s > ns || d[s] != -1) continue; /* the first row counts, valid or not */
     pcol_str v;
-    uint32_t kid = pcol_view_u32(&mk, i);
     uint8_t is;
-    if (!pcol_idmemo_get(&memo, kid, &is)) {
-      pcol_str k;
-      if ((rc = pcol_string(f, kid, &k, err))) break;
-      is = k.ptr && k.len == sizeof key - 1 && !memcmp(k.ptr, key, k.len);
-      pcol_idmemo_put(&memo, kid, is);
-    }
+    if ((rc = pcol_string_is_memo(f, &memo, pcol_view_u32(&mk, i), key, &is, err))) break;
     if (!is) continue;
     if ((rc = pcol_string(f, pcol_view_u32(&mv, i), &v, err))) break;
     int64_t x;

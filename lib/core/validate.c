@@ -52,13 +52,9 @@ static int check_max_durations(pcol_file *f, const pcol_view *src, pcol_error *e
     uint32_t s = pcol_view_u32(&ms, i);
     if (s == 0 || (seen && (seen[s / 8] >> (s % 8) & 1))) continue;
     pcol_str v;
-    uint32_t kid = pcol_view_u32(&mk, i);
     uint8_t is;
-    if (!pcol_idmemo_get(&memo, kid, &is)) {
-      pcol_str k;
-      if ((rc = pcol_string(f, kid, &k, err))) break;
-      pcol_idmemo_put(&memo, kid, is = (uint8_t)pcol_str_is(k, PCOL_META_MAX_DURATION_NS));
-    }
+    if ((rc = pcol_string_is_memo(f, &memo, pcol_view_u32(&mk, i), PCOL_META_MAX_DURATION_NS, &is, err)))
+      break;
     if (!is) continue;
     if (!seen && !(seen = calloc(nsrc / 8 + 1, 1))) {
       rc = pcol_oom(err);
