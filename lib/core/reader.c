@@ -9,7 +9,7 @@
 #include "pcol.h"
 #include "layout.h"   /* PCOL_HEADER_SIZE, PCOL_DIR_ENTRY_SIZE, PCOL_TRANSFORM_ENCODED, ... */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom, pcol_corrupt */
-#include "bytes.h"    /* pcol_rd32, pcol_rd64, pcol_rd16, ... */
+#include "bytes.h"    /* pcol_rd32, pcol_rd64, pcol_rd16, pcol_str_is, ... */
 #include "schema.h"   /* pcol_type_width, PCOL_MAX_COLUMNS */
 #include "buf.h"      /* pcol_buf_free, pcol_alloc_hot, pcol_buf, ... */
 #include "reader.h"   /* pcol_open_fd, pcol_section, ... */
@@ -1490,7 +1490,7 @@ int pcol_string_is_memo(pcol_file *f, pcol_idmemo *m, uint32_t id, const char *k
   if (pcol_idmemo_get(m, id, is)) return PCOL_OK;
   pcol_str k;
   PCOL_RETURN_NOT_OK(pcol_string(f, id, &k, err));
-  *is = (uint8_t)(k.ptr && k.len == strlen(key) && memcmp(k.ptr, key, k.len) == 0);
+  *is = (uint8_t)pcol_str_is(k, key);
   pcol_idmemo_put(m, id, *is);
   return PCOL_OK;
 }

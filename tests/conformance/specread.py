@@ -154,6 +154,16 @@ def zstd_frame(src, dsize, rule):
 
 
 # ---------------------------------------------------------------- LZ4 (§4 U1), pure python
+def lz4_more(src, ip, n, v, what):
+    """A length's extension bytes (spec.md §4: 255 goes on), added to v."""
+    while True:
+        if ip >= n:
+            raise Bad('U1', 'lz4: %s past end' % what)
+        b = src[ip]; ip += 1; v += b
+        if b != 255:
+            return v, ip
+
+
 def lz4_block(src, D):
     n = len(src)
     if n < 1:
@@ -166,12 +176,7 @@ def lz4_block(src, D):
         tok = src[ip]; ip += 1
         L = tok >> 4
         if L == 15:
-            while True:
-                if ip >= n:
-                    raise Bad('U1', 'lz4: length past end')
-                b = src[ip]; ip += 1; L += b
-                if b != 255:
-                    break
+            L, ip = lz4_more(src, ip, n, L, 'length')
         if ip + L > n:
             raise Bad('U1', 'lz4: literals past end')
         if len(out) + L > D:
@@ -184,12 +189,7 @@ def lz4_block(src, D):
         off = src[ip] | (src[ip + 1] << 8); ip += 2
         M = (tok & 15) + 4
         if tok & 15 == 15:
-            while True:
-                if ip >= n:
-                    raise Bad('U1', 'lz4: matchlen past end')
-                b = src[ip]; ip += 1; M += b
-                if b != 255:
-                    break
+            M, ip = lz4_more(src, ip, n, M, 'matchlen')
         op = len(out)
         if off < 1 or off > op:
             raise Bad('U1', 'lz4: bad offset')
