@@ -11,6 +11,9 @@
 #     files opened (each once: every input is read, its sources and meta
 #     say its time span; the others' samples are not imported); the hour's total
 #     equals that of the merged file with the same range;
+#   - the floor (bench/read_floor): every file opened, read whole and
+#     closed as top DIR reads it, on as many threads, and nothing else;
+#     what top DIR does with the bytes comes on top of it;
 #   - peak RSS of each.
 # Prints a markdown section on stdout; `make bench` appends it to
 # bench/results/latest.md, `make bench-many` runs it alone.
@@ -55,6 +58,7 @@ measure one "$PCOL" top "$M" || exit 1
 measure many "$PCOL" top "$D/pcol" || exit 1
 measure many1 env PCOL_THREADS=1 "$PCOL" top "$D/pcol" || exit 1
 nthreads=$(PCOL_DEBUG=inputs "$PCOL" top "$D/pcol" 2>&1 >/dev/null | sed -n 's/.* on \([0-9]*\) threads$/\1/p')
+measure floor "$T/read_floor" "$D/pcol" "${nthreads:-1}" || exit 1
 measure manyp "$PCOL" top "$D/pprof" || exit 1
 measure manyp1 env PCOL_THREADS=1 "$PCOL" top "$D/pprof" || exit 1
 measure mergep "$PCOL" merge "$D/pprof" -o "$tmp/mergedp.pcol" || exit 1
@@ -74,6 +78,7 @@ read -r mergep_t mergep_c mergep_r <<<"$mergep"
 read -r hone_t hone_c hone_r <<<"$hone"
 read -r hmany_t hmany_c hmany_r <<<"$hmany"
 read -r merge_t merge_c merge_r <<<"$merge"
+read -r floor_t floor_c floor_r <<<"$floor"
 # the hour: which inputs are read, which opened, and the same numbers
 read_line=$(PCOL_DEBUG=inputs "$PCOL" top "$D/pcol" "${H[@]}" 2>&1 >"$tmp/h_many.txt" | grep 'debug: read')
 nread=$(sed -n 's/.*read \([0-9]*\) of.*/\1/p' <<<"$read_line")
@@ -87,7 +92,7 @@ if command -v strace >/dev/null; then
     grep -c "$D/pcol/.*\.pcol\"" "$tmp/strace.txt")
 fi
 r_all=$(ratio "$many_t" "$one_t") c_all=$(ratio "$many_c" "$one_c")
-r_one=$(ratio "$many1_t" "$one_t")
+r_one=$(ratio "$many1_t" "$one_t") r_floor=$(ratio "$floor_t" "$one_t")
 r_pp=$(ratio "$manyp_t" "$one_t") r_h=$(ratio "$hmany_t" "$hone_t")
 met() { if le "$1" "$2"; then echo met; else echo "**missed**"; fi; }
 hour_met=missed
@@ -105,6 +110,7 @@ echo "| \`pcol merge\` of the $N pcol files | $(ms "$merge_t") | $(ms "$merge_c"
 echo "| \`pcol top\` merged file | $(ms "$one_t") | $(ms "$one_c") | $(mb "$one_r") | 1 | |"
 echo "| \`pcol top DIR\`, $N pcol files (${nthreads:-1} threads) | $(ms "$many_t") | $(ms "$many_c") | $(mb "$many_r") | ${r_all}x (CPU ${c_all}x) | <= 6x: $(met "$r_all" 6), CPU $(met "$c_all" 6) |"
 echo "| the same, \`PCOL_THREADS=1\` | $(ms "$many1_t") | $(ms "$many1_c") | $(mb "$many1_r") | ${r_one}x | |"
+echo "| floor: the $N files opened, read whole, closed, nothing else (\`bench/read_floor\`, ${nthreads:-1} threads) | $(ms "$floor_t") | $(ms "$floor_c") | $(mb "$floor_r") | ${r_floor}x | |"
 echo "| \`pcol top DIR\`, $N .pb.gz files (read ahead: lib/convert/ahead.c) | $(ms "$manyp_t") | $(ms "$manyp_c") | $(mb "$manyp_r") | ${r_pp}x | |"
 echo "| the same, \`PCOL_THREADS=1\` | $(ms "$manyp1_t") | $(ms "$manyp1_c") | $(mb "$manyp1_r") | | |"
 echo "| \`pcol merge\` of the $N .pb.gz files (read ahead) | $(ms "$mergep_t") | $(ms "$mergep_c") | $(mb "$mergep_r") | | |"
