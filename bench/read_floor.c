@@ -66,15 +66,23 @@ int main(int argc, char **argv) {
   size_t n = 0, cap = 1024;
   char **paths = malloc(cap * sizeof *paths);
   struct dirent *e;
-  while (paths && (e = readdir(d))) {
+  int oom = !paths;
+  while (!oom && (e = readdir(d))) {
     if (e->d_name[0] == '.' || (e->d_type != DT_REG && e->d_type != DT_UNKNOWN)) continue;
-    if (n == cap && !(paths = realloc(paths, (cap *= 2) * sizeof *paths))) break;
+    if (n == cap) {
+      char **grown = realloc(paths, cap * 2 * sizeof *paths);
+      if (!(oom = !grown)) paths = grown, cap *= 2;
+      else break;
+    }
     size_t len = strlen(argv[1]) + strlen(e->d_name) + 2;
-    if (!(paths[n] = malloc(len))) return 1;
+    if ((oom = !(paths[n] = malloc(len)))) break;
     snprintf(paths[n++], len, "%s/%s", argv[1], e->d_name);
   }
   closedir(d);
-  if (!paths) return 1;
+  if (oom) {
+    fprintf(stderr, "read_floor: out of memory\n");
+    return 1;
+  }
   if (nt > n) nt = n ? n : 1;
   share s[64];
   pthread_t th[64];
@@ -88,6 +96,8 @@ int main(int argc, char **argv) {
     pthread_join(th[t], NULL);
     bytes += s[t].bytes, sum += s[t].sum, fail |= s[t].fail;
   }
+  for (size_t i = 0; i < n; i++) free(paths[i]);
+  free(paths);
   if (fail) {
     fprintf(stderr, "read_floor: a file could not be read\n");
     return 1;
