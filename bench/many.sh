@@ -103,6 +103,7 @@ echo
 echo "A day of continuous profiling made by \`bench/gen_day\`: $N one-minute pprof CPU"
 echo "profiles of one service ($S ticks a minute on average; $(du -sh "$D/pprof" | cut -f1) of .pb.gz,"
 echo "$(du -sh "$D/pcol" | cut -f1) as pcol files, $(du -h "$M" | cut -f1) merged).  Median of up to 5 runs; CPU is user+system."
+echo "Machine: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n1), $(nproc) cores."
 echo
 echo "| case | time | CPU | peak RSS | vs top of the merged file | goal |"
 echo "|---|---:|---:|---:|---:|---|"

@@ -21,6 +21,10 @@ trap 'rm -rf "$tmp"' EXIT
 cpu_min() { "$T/timecmd" "$@" | sed -n 's/.* cpu_min=\([0-9.]*\).*/\1/p'; }
 least() { printf '%s\n' "$@" | sort -g | head -n 1; }
 ms() { awk -v s="$1" 'BEGIN { printf "%.1f", s * 1000 }'; }
+# the ratio depends on the CPU (go-cpu-large: 4.9-5.2 ms on one machine of
+# this project's kind, 7.9 ms on another; go about the same on both)
+echo "Machine: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n1), $(nproc) cores; load $(cut -d' ' -f1 /proc/loadavg); $(go version 2>/dev/null || echo 'no go')."
+echo
 echo "| file | old ms | new ms | go ms (rounds' least-most) | go / new (least-most) | same output |"
 echo "|---|---:|---:|---:|---:|---|"
 for f in "$@"; do
