@@ -126,10 +126,12 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
                              "regular files under the source path, links resolved)"}
 /* pack and merge: what they write */
 #define CLI_OPT_FORMAT_VERSION                                                  \
-  {"format-version", 0, 1, "1.4 (default): columns stored in their narrowest form, read in place, " \
-                           "and with --compress zstd large samples columns in zstd blocks that a " \
-                           "time range reads alone (needs a format 1.4 reader); 1.3: one zstd frame " \
-                           "a column; 1.2: the layout of earlier versions, for older readers (spec.md §9)"}
+  {"format-version", 0, 1, "the newest format the file may need; it says the lowest that reads it " \
+                           "(pcol info: format_version).  1.4 (default): columns stored in their " \
+                           "narrowest form, read in place (1.3), and with --compress zstd large " \
+                           "samples columns in zstd blocks that a time range reads alone (1.4); 1.3: " \
+                           "one zstd frame a column, never blocks; 1.2: the layout of earlier versions, " \
+                           "for older readers (spec.md §9)"}
 #define CLI_OPT_COALESCE                                                        \
   {"coalesce", 0, 0, "merge runs of identical consecutive samples into long samples"}
 /* --unit of the text views in pprof's layout (cli_view_unit). */
