@@ -311,19 +311,14 @@ int pcol_rtime_init_meta(pcol_rtime *t, pcol_file *f, pcol_error *err) {
     return pcol_oom(err);
   }
   int rc = PCOL_OK;
-  pcol_idmemo memo = {{0}, {0}}; /* a key id: 1 interval, 2 last interval, 0 other */
+  pcol_idmemo memo = {{0}, {0}};
+  static const char *const keys[] = {RPROF_META_INTERVAL_US, RPROF_META_INTERVAL_LAST_US};
   for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
     uint32_t s = pcol_view_u32(&ms, i);
     if (s < 1 || s > t->nsources) continue;
     pcol_str v, st;
-    uint32_t kid = pcol_view_u32(&mk, i);
-    uint8_t kind;
-    if (!pcol_idmemo_get(&memo, kid, &kind)) {
-      pcol_str k;
-      if ((rc = pcol_string(f, kid, &k, err))) break;
-      kind = pcol_str_is(k, RPROF_META_INTERVAL_US) ? 1 : pcol_str_is(k, RPROF_META_INTERVAL_LAST_US) ? 2 : 0;
-      pcol_idmemo_put(&memo, kid, kind);
-    }
+    uint8_t kind; /* 1 interval, 2 last interval, 0 other */
+    if ((rc = pcol_string_which_memo(f, &memo, pcol_view_u32(&mk, i), keys, 2, &kind, err))) break;
     int is_first = kind == 1, is_last = kind == 2;
     if (!is_first && !is_last) continue;
     if ((rc = pcol_string(f, pcol_view_u32(&sty, s - 1), &st, err))) break;

@@ -1485,13 +1485,15 @@ uint64_t pcol_input_bytes(const pcol_file *f) {
   return plain < cap ? plain : cap;
 }
 
-int pcol_string_is_memo(pcol_file *f, pcol_idmemo *m, uint32_t id, const char *key, uint8_t *is,
-                        pcol_error *err) {
-  if (pcol_idmemo_get(m, id, is)) return PCOL_OK;
+int pcol_string_which_memo(pcol_file *f, pcol_idmemo *m, uint32_t id, const char *const *keys,
+                           uint8_t nkeys, uint8_t *which, pcol_error *err) {
+  if (pcol_idmemo_get(m, id, which)) return PCOL_OK;
   pcol_str k;
   PCOL_RETURN_NOT_OK(pcol_string(f, id, &k, err));
-  *is = (uint8_t)pcol_str_is(k, key);
-  pcol_idmemo_put(m, id, *is);
+  *which = 0;
+  for (uint8_t i = 0; i < nkeys && !*which; i++)
+    if (pcol_str_is(k, keys[i])) *which = (uint8_t)(i + 1);
+  pcol_idmemo_put(m, id, *which);
   return PCOL_OK;
 }
 

@@ -112,9 +112,15 @@ static inline void pcol_idmemo_put(pcol_idmemo *m, uint32_t id, uint8_t v) {
   m->id[id & 63] = id + 1;
   m->v[id & 63] = v;
 }
+/* *which = 1 + the index of the first of keys[0..nkeys) whose bytes string
+ * id `id` holds (0: none), through m (one memo a list of keys). */
+int pcol_string_which_memo(pcol_file *f, pcol_idmemo *m, uint32_t id, const char *const *keys,
+                           uint8_t nkeys, uint8_t *which, pcol_error *err);
 /* *is = whether string id `id` holds the bytes of `key`, through m. */
-int pcol_string_is_memo(pcol_file *f, pcol_idmemo *m, uint32_t id, const char *key, uint8_t *is,
-                        pcol_error *err);
+static inline int pcol_string_is_memo(pcol_file *f, pcol_idmemo *m, uint32_t id, const char *key,
+                                      uint8_t *is, pcol_error *err) {
+  return pcol_string_which_memo(f, m, id, &key, 1, is, err);
+}
 static inline int pcol_strings_at(const pcol_strings *s, uint32_t id, pcol_str *out,
                                   pcol_error *err) {
   out->ptr = NULL;

@@ -19,13 +19,16 @@
 #include "pcol.h"
 #include "keys.h"     /* OTLP_META_DURATION_NANO, OTLP_META_TIME_UNIX_NANO, ... */
 #include "error.h"    /* pcol_oom */
-#include "bytes.h"    /* pcol_str_i64, pcol_str_is */
-#include "reader.h"   /* pcol_idmemo */
+#include "bytes.h"    /* pcol_str_i64 */
+#include "reader.h"   /* pcol_idmemo, pcol_string_which_memo */
 #include "wall.h"     /* pcol_wall, pcol_wall_free, pcol_wall_init, ... */
 #include <stdlib.h>
 #include <string.h>
 
-static int is_key(pcol_str k, const char *c) { return pcol_str_is(k, c); }
+/* the start and duration keys, and the rank of each (a higher rank wins) */
+static const char *const wall_keys[] = {OTLP_META_TIME_UNIX_NANO, PPROF_META_TIME_NANOS,
+                                        OTLP_META_DURATION_NANO, PPROF_META_DURATION_NANOS};
+static const int8_t start_rank[] = {0, 3, 2, 0, 0}, dur_rank[] = {0, 0, 0, 2, 1};
 
 int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
   uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
@@ -60,16 +63,10 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
     uint32_t s = pcol_view_u32(&ms, i);
     if (s == 0 || s > ns) continue;
     pcol_str v;
-    uint32_t kid = pcol_view_u32(&mk, i);
-    uint8_t rd; /* the key's start rank (low 2 bits) and duration rank */
-    if (!pcol_idmemo_get(&memo, kid, &rd)) {
-      pcol_str k;
-      if ((rc = pcol_string(f, kid, &k, err))) break;
-      int r0 = is_key(k, OTLP_META_TIME_UNIX_NANO) ? 3 : is_key(k, PPROF_META_TIME_NANOS) ? 2 : 0;
-      int d0 = is_key(k, OTLP_META_DURATION_NANO) ? 2 : is_key(k, PPROF_META_DURATION_NANOS) ? 1 : 0;
-      pcol_idmemo_put(&memo, kid, rd = (uint8_t)(r0 | d0 << 2));
-    }
-    int r = rd & 3, d = rd >> 2;
+    uint8_t which;
+    if ((rc = pcol_string_which_memo(f, &memo, pcol_view_u32(&mk, i), wall_keys, 4, &which, err)))
+      break;
+    int r = start_rank[which], d = dur_rank[which];
     if (!r && !d) continue;
     if ((rc = pcol_string(f, pcol_view_u32(&mv, i), &v, err))) break;
     int64_t x;
