@@ -270,6 +270,17 @@ typedef struct pcol_open_options {
    * with plain columns for one reading (the default under 16 MiB: faster
    * to make, as fast to read) */
   bool as_written;
+  /* pcol_open_many, pcol_top_many: when not 0, the bytes the inputs stand
+   * for, the union's pcol_input_bytes (the base of its budgets) in place of
+   * their sizes on disk: a directory's index (`pcol index`) stands for the
+   * files it covers, so a view gets the budgets it would get of them */
+  uint64_t given_bytes;
+  /* pcol_open_many: the first input is a union written before (a
+   * directory's index) and the others come after its files: its rows are
+   * taken as they are (its mapping rows are not matched with each other, as
+   * each importer keeps a profile's own), so the union is the one of its
+   * files and the others, id for id */
+  bool first_is_union;
 } pcol_open_options;
 /* Real profiles hold at most ~5 rows a byte packed with zstd:19 (a million
  * samples of one stack: ~570); 16 Mi rows take well under a second. */
@@ -1722,6 +1733,10 @@ typedef struct pcol_import_options {
    * (checked while inflating); anything else PCOL_INPUT_CAP_MAX */
   uint64_t max_input_bytes;
   bool no_mmap;                 /* pcol and Perun inputs: read, not mmap */
+  /* pcol_import_paths: the first input is a pcol file written as a union
+   * before (a directory's index), taken row for row into the empty builder
+   * (pcol_open_options.first_is_union): `pcol index` renews one so */
+  bool first_is_union;
 } pcol_import_options;
 #define PCOL_INPUT_CAP_MIN ((uint64_t)32 << 20)   /* 32 MiB: with the process, under 64 MB */
 #define PCOL_INPUT_CAP_PER_BYTE 64

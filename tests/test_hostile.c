@@ -627,7 +627,7 @@ Test(inflate, gzip_bomb_stops_at_the_default_cap) {
   cr_assert_eq(rc, PCOL_ETOOBIG, "rc %d (%s)", rc, err.message);
   cr_assert(strstr(err.message, "bomb.pb.gz") && strstr(err.message, "--max-input"), "%s", err.message);
   /* a raised cap lets it inflate: then it is no profile */
-  pcol_import_options o = {100u << 20, 0};
+  pcol_import_options o = {.max_input_bytes = 100u << 20};
   rc = import_gz(gz, len, &o, &err);
   cr_assert_eq(rc, PCOL_ECORRUPT, "rc %d (%s)", rc, err.message);
   free(gz);

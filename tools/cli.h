@@ -206,6 +206,19 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
                  uint64_t limit, pcol_top *t, size_t *dropped, pcol_sum *cutoff,
                  pcol_file **f, const char **label, int *answered, pcol_error *err);
 
+/* ---------------------------------------------------------- dirindex.c */
+/* The index of directory dir (`pcol index`), given its files paths[0..n)
+ * as a reading command lists them: *k of the first of them it stands for
+ * (0: no index, or one that no longer does: then a note on stderr says
+ * why), *index its path (malloc'd) and *bytes their sizes.  0, or -1 out
+ * of memory. */
+int cli_dir_index(const char *dir, char *const *paths, size_t n, size_t *k, char **index,
+                  uint64_t *bytes);
+
+/* After a command: when it failed on its data (rc EXIT_DATA) and read a
+ * directory's index, a note naming the index (inputs.c). */
+void cli_index_hint(const char *cmd, int rc);
+
 /* How a reading command opens its inputs (inputs.c): --no-mmap, and
  * --max-rows (read by cli_budget_begin). */
 pcol_open_options cli_open_options(const cli_command *cmd, const cli_args *a);
@@ -343,6 +356,8 @@ int cmd_fold(const cli_command *, cli_args *);
 int cmd_flame(const cli_command *, cli_args *);
 int cmd_diff(const cli_command *, cli_args *);
 int cmd_merge(const cli_command *, cli_args *);
+int cmd_index(const cli_command *, cli_args *);
+extern const cli_opt opts_index[];
 int cmd_report(const cli_command *, cli_args *);
 extern const cli_opt opts_report[];
 int cmd_export(const cli_command *, cli_args *);

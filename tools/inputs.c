@@ -14,9 +14,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
+enum { NO_MEMORY = 1, NO_DIR = 2 }; /* positive: never a PCOL_E* code */
+
 typedef struct cli_inputs {
   char **paths;
   size_t n, cap;
+  /* directories' indexes (dirindex.c) among paths: how many, the files
+   * they stand for and those files' bytes */
+  size_t indexes, covered;
+  uint64_t covered_bytes;
+  const char *index_at[8]; /* the first ones (paths entries), to tell them apart */
 } cli_inputs;
 
 static void inputs_free(cli_inputs *in) {
@@ -25,7 +32,54 @@ static void inputs_free(cli_inputs *in) {
   memset(in, 0, sizeof *in);
 }
 
-enum { NO_MEMORY = 1, NO_DIR = 2 }; /* positive: never a PCOL_E* code */
+/* the last index read in place of a directory's files (cli_index_hint) */
+static char index_used[1024];
+
+void cli_index_hint(const char *cmd, int rc) {
+  if (rc != EXIT_DATA || !index_used[0]) return;
+  fprintf(stderr, "pcol %s: note: read through the index '", cmd);
+  cli_print_cstr(stderr, index_used);
+  fputs("' (PCOL_NO_INDEX=1 reads the files; `pcol index` makes it again)\n", stderr);
+}
+
+/* The first k of DIR's files (at paths[first..]) replaced by DIR's index
+ * when it stands for them (dirindex.c). */
+static int use_index(cli_inputs *in, const char *dir, size_t first) {
+  size_t k;
+  char *ip;
+  uint64_t bytes;
+  if (cli_dir_index(dir, in->paths + first, in->n - first, &k, &ip, &bytes)) return NO_MEMORY;
+  if (!k) return 0;
+  for (size_t i = first; i < first + k; i++) free(in->paths[i]);
+  in->paths[first] = ip;
+  memmove(in->paths + first + 1, in->paths + first + k, (in->n - first - k) * sizeof *in->paths);
+  in->n -= k - 1;
+  if (in->indexes < sizeof in->index_at / sizeof in->index_at[0]) in->index_at[in->indexes] = ip;
+  in->indexes++;
+  snprintf(index_used, sizeof index_used, "%s", ip);
+  in->covered += k;
+  in->covered_bytes += bytes;
+  return 0;
+}
+
+/* The bytes the inputs stand for when an index is among them (the union's
+ * budgets, pcol_open_options.given_bytes): its files' and the others' on
+ * disk; 0 (the library's own rule) when there is no index, or one input's
+ * size is unknown (standard input, a pipe) or more indexes than were kept. */
+static uint64_t given_bytes(const cli_inputs *in) {
+  if (!in->indexes || in->indexes > sizeof in->index_at / sizeof in->index_at[0]) return 0;
+  uint64_t sum = in->covered_bytes;
+  for (size_t i = 0; i < in->n; i++) {
+    int is_index = 0;
+    for (size_t j = 0; j < in->indexes; j++) is_index |= in->paths[i] == in->index_at[j];
+    if (is_index) continue;
+    struct stat st;
+    if (!strcmp(in->paths[i], "-") || stat(in->paths[i], &st) || !S_ISREG(st.st_mode)) return 0;
+    sum += st.st_size > 0 ? (uint64_t)st.st_size : 1;
+  }
+  return sum;
+}
+
 
 static int add(cli_inputs *in, char *p) {
   if (!p) return NO_MEMORY;
@@ -110,8 +164,9 @@ static const char *make_label(const char *const *args, int nargs) {
 }
 
 /* skipped (may be NULL): count the matches of a glob that are not regular
- * files instead of naming each on standard error */
-static int expand(const char *const *args, int nargs, cli_inputs *in, int *skipped,
+ * files instead of naming each on standard error.  indexed: a directory's
+ * index stands for the files it covers (dirindex.c). */
+static int expand(const char *const *args, int nargs, cli_inputs *in, int *skipped, int indexed,
                   pcol_error *err) {
   memset(in, 0, sizeof *in);
   if (nargs < 1) return pcol_error_set(err, PCOL_EINVAL, "expected a FILE");
@@ -128,6 +183,8 @@ static int expand(const char *const *args, int nargs, cli_inputs *in, int *skipp
       if (rc == NO_DIR) rc = pcol_error_set(err, PCOL_EIO, "cannot read directory '%s'", s);
       else if (!rc && in->n == before)
         rc = pcol_error_set(err, PCOL_EINVAL, "directory '%s' holds no file", s);
+      else if (!rc && indexed && before == 0) /* (first: pcol_open_options.first_is_union) */
+        rc = use_index(in, s, before);
     } else if (strcmp(s, "-") && stat(s, &st) && strpbrk(s, "*?[")) {
       glob_t g;
       int gr = glob(s, 0, NULL, &g);
@@ -169,7 +226,7 @@ static int expand(const char *const *args, int nargs, cli_inputs *in, int *skipp
 int cli_expand_args(const char *const *args, int nargs, char ***paths, size_t *n,
                     pcol_error *err) {
   cli_inputs in;
-  int rc = expand(args, nargs, &in, NULL, err);
+  int rc = expand(args, nargs, &in, NULL, 0, err);
   *paths = rc ? NULL : in.paths;
   *n = rc ? 0 : in.n;
   return rc;
@@ -194,13 +251,25 @@ pcol_open_options cli_open_options(const cli_command *cmd, const cli_args *a) {
   return opt;
 }
 
+/* Whether a directory's index may stand for its files: not when a
+ * wall-clock range leaves out the inputs it cannot reach unread (as
+ * pcol_open_many and pcol_top_many do), which an index cannot;
+ * PCOL_NO_INDEX=1 reads the files (the tests compare the two). */
+static int index_may(const pcol_select *sel) {
+  const char *no = getenv("PCOL_NO_INDEX");
+  if (no && *no && strcmp(no, "0")) return 0;
+  return !(sel && sel->wall && (sel->has_from || sel->has_to) && !sel->source_id);
+}
+
 /* PCOL_DEBUG=inputs: how many inputs a view read (bench/many.sh counts
  * them), and whether each on its own (cli_top_many: threads >= 1) and on
  * how many threads */
-static void debug_inputs(const cli_command *cmd, size_t used, size_t n, size_t threads) {
+static void debug_inputs(const cli_command *cmd, size_t used, const cli_inputs *in,
+                         size_t threads) {
   const char *dbg = getenv("PCOL_DEBUG");
   if (!dbg || !strstr(dbg, "inputs")) return;
-  fprintf(stderr, "pcol %s: debug: read %zu of %zu inputs", cmd->name, used, n);
+  fprintf(stderr, "pcol %s: debug: read %zu of %zu inputs", cmd->name, used, in->n);
+  if (in->indexes) fprintf(stderr, " (%zu an index of %zu files)", in->indexes, in->covered);
   if (threads > 1) fprintf(stderr, ", each on its own, on %zu threads\n", threads);
   else fprintf(stderr, "%s\n", threads ? ", each on its own" : "");
 }
@@ -213,13 +282,15 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
   *f = NULL;
   cli_inputs in;
   int skipped = 0;
-  int bad = expand(args, nargs, &in, &skipped, err);
+  int bad = expand(args, nargs, &in, &skipped, index_may(sel), err);
   if (bad || skipped) { /* the union's open says it */
     if (!bad) inputs_free(&in);
     memset(err, 0, sizeof *err);
     return PCOL_OK;
   }
   pcol_open_options opt = cli_open_options(cmd, a);
+  opt.given_bytes = given_bytes(&in);
+  opt.first_is_union = in.indexes > 0;
   pcol_many_top info;
   size_t shown = limit < SIZE_MAX ? (size_t)limit : SIZE_MAX;
   int rc = pcol_top_many((const char *const *)in.paths, in.n, &opt, sel, cli_get(cmd, a, "value"),
@@ -229,7 +300,7 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
     *f = info.file;
     *label = make_label(args, nargs);
     cli_budget_bytes(*label, info.input_bytes);
-    debug_inputs(cmd, info.used, in.n, info.threads ? info.threads : 1);
+    debug_inputs(cmd, info.used, &in, info.threads ? info.threads : 1);
   }
   inputs_free(&in);
   return rc;
@@ -240,9 +311,11 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
   *f = NULL;
   *label = make_label(args, nargs);
   cli_inputs in;
-  int rc = expand(args, nargs, &in, NULL, err);
+  int rc = expand(args, nargs, &in, NULL, index_may(sel), err);
   if (rc) return rc;
   pcol_open_options opt = cli_open_options(cmd, a);
+  opt.given_bytes = given_bytes(&in);
+  opt.first_is_union = in.indexes > 0;
   size_t used = 0;
   /* any input format: a pcol file is mapped, another is converted in memory
    * ("-": standard input, read whole); many: their union in memory */
@@ -253,7 +326,7 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
   } else {
     cli_import_warning(cmd->name, err);
     cli_budget_input(*label, *f);
-    debug_inputs(cmd, used, in.n, 0);
+    debug_inputs(cmd, used, &in, 0);
   }
   inputs_free(&in);
   return rc;

@@ -134,6 +134,19 @@ static const cli_command commands[] = {
      "INPUT may be a file, a directory (its files, by name) or a quoted glob.  Every\n"
      "reading command answers for several inputs as for their merge, without writing it.",
      opts_merge, cmd_merge},
+    {"index", "pcol index DIR...", "Keep the union of a directory's files beside them, for the commands that read it.",
+     "Writes DIR/.pcol-index.pcol, what `pcol merge` writes of DIR's files (all but\n"
+     "those changed within the last 2 s, and the files after them by name), and\n"
+     "DIR/.pcol-index.list, which files it stands for (name, size, modification and\n"
+     "change times, inode).  Every reading command given DIR (as its first input)\n"
+     "then reads the index and the files after it, in place of every file: the same\n"
+     "answers, as fast as from one merged file.  Run it again as files come: it adds only\n"
+     "the new files to the index.  An index that no longer stands for the files (a\n"
+     "file changed, renamed or removed, or one added before the last it covers) is\n"
+     "not used, and a note says why.  Not used with a wall-clock --from/--to, which\n"
+     "leaves out the files outside the range unread, nor by validate, pack, merge\n"
+     "or export, which read the files themselves.  rm DIR/.pcol-index.* removes it.",
+     opts_index, cmd_index},
     {"report", "pcol report FILE... -o report.html [--diff BASE] [--source-path DIRS] [--title T]",
      "Write one self-contained HTML page: timeline, stack chart, top table, flame graph, call tree, callers/callees, source.",
      "The page works offline in any browser (no network, everything inline) and\n"
@@ -175,7 +188,8 @@ static void usage(FILE *out) {
   fprintf(out,
           "\nThe reading commands (info, cat, top, peek, list, tags, traces, fold, flame,\n"
           "report, unpack; diff's each side) take several inputs, directories and quoted\n"
-          "globs, and answer for their union as `pcol merge` of them would.  --from/--to\n"
+          "globs, and answer for their union as `pcol merge` of them would (`pcol index\n"
+          "DIR` keeps that union beside a directory's files).  --from/--to\n"
           "take seconds since the start or wall-clock times (2026-11-23T10:00:00Z, @EPOCH).\n"
           "\n'pcol COMMAND --help' describes a command.  'pcol --version' prints the version.\n\n"
           "Exit status:\n"
@@ -220,6 +234,7 @@ int main(int argc, char **argv) {
     if (rc) return rc;
     if ((rc = cli_budget_begin(&commands[i], &a))) return rc;
     rc = cli_budget_end(c, commands[i].run(&commands[i], &a));
+    cli_index_hint(c, rc);
     errno = 0;
     if ((fflush(stdout) != 0 || ferror(stdout)) && rc == EXIT_OK) {
       fprintf(stderr, "pcol %s: error writing standard output%s%s\n", c, errno ? ": " : "",

@@ -6,6 +6,7 @@
 #include "reader.h"   /* struct pcol_file, pcol_open_if_pcol */
 #include "validate.h" /* pcol_validate_content */
 #include "writer.h"   /* pcol_builder_write_image */
+#include "builder.h"  /* pcol_b_add_union */
 #include "instream.h" /* pcol_compression, pcol_input_cap, pcol_instream, ... */
 #include "stream.h"   /* pcol_replay_stream, pcol_tee_stream */
 #include "read_all.h" /* pcol_input, pcol_input_append, pcol_input_free */
@@ -601,6 +602,21 @@ static void ahead_end(pcol_ahead *a, size_t inflated, size_t n) {
     fprintf(stderr, "pcol: debug: %zu of %zu inputs inflated ahead, on a thread\n", inflated, n);
 }
 
+/* The first input of pcol_import_paths when it is a union written before
+ * (pcol_import_options.first_is_union): validated in full, then its rows
+ * as they are (pcol_b_add_union). */
+static int import_union(pcol_builder *b, const char *path, const pcol_import_options *opt,
+                        pcol_error *err) {
+  pcol_file *f = NULL;
+  pcol_open_options oo = {0};
+  oo.no_mmap = opt->no_mmap;
+  int rc = pcol_open(path, &oo, &f, err);
+  if (!rc) rc = pcol_validate_full(f, err);
+  if (!rc) rc = pcol_b_add_union(b, f, err);
+  pcol_close(f);
+  return rc;
+}
+
 int pcol_import_paths(pcol_builder *b, const char *const *paths, size_t n, pcol_format fmt,
                       const pcol_import_options *opt, pcol_import_after after, void *ctx,
                       pcol_error *err) {
@@ -611,8 +627,9 @@ int pcol_import_paths(pcol_builder *b, const char *const *paths, size_t n, pcol_
     size_t len = 0;
     uint8_t *buf = take_inflated(ahead, i, fmt, &len);
     inflated += buf != NULL;
-    rc = buf ? import_inflated(b, paths[i], buf, len, fmt, opt, err)
-             : pcol_import_path(b, paths[i], fmt, opt, err);
+    rc = i == 0 && opt && opt->first_is_union ? import_union(b, paths[0], opt, err)
+         : buf ? import_inflated(b, paths[i], buf, len, fmt, opt, err)
+               : pcol_import_path(b, paths[i], fmt, opt, err);
     free(buf);
     if (after) rc = after(ctx, i, rc, err);
   }
@@ -690,7 +707,8 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
  * standard input) goes through pcol_import_path.  *added = 0 when the range
  * left it out. */
 static int add_one_of_many(pcol_builder *b, const char *path, const pcol_select *sel, int skip,
-                           uint8_t *inflated, size_t len, int *added, pcol_error *err) {
+                           int as_union, uint8_t *inflated, size_t len, int *added,
+                           pcol_error *err) {
   *added = 1;
   if (inflated) { /* a compressed file: not a pcol one (inflated_usable) */
     pcol_import_options io = {0};
@@ -707,7 +725,10 @@ static int add_one_of_many(pcol_builder *b, const char *path, const pcol_select 
   }
   bool overlaps = true;
   if (!rc && skip) rc = pcol_wall_overlaps(f, sel, &overlaps, err);
-  if (!rc && overlaps) rc = add_open_pcol(b, f, 0, err); /* read only: no checksum pass */
+  if (!rc && overlaps && as_union) /* (pcol_open_options.first_is_union) */
+    rc = pcol_validate_content(f, err) ? err->code : pcol_b_add_union(b, f, err);
+  else if (!rc && overlaps)
+    rc = add_open_pcol(b, f, 0, err); /* read only: no checksum pass */
   *added = overlaps;
   pcol_close(f);
   return rc;
@@ -720,6 +741,7 @@ int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *
   if (n == 0) return pcol_error_set(err, PCOL_EINVAL, "pcol_open_many: no input");
   if (n == 1) {
     int rc = pcol_open_any(paths[0], opt, out, err);
+    if (!rc && opt && opt->given_bytes) (*out)->input_bytes = opt->given_bytes;
     if (!rc && used) *used = 1;
     return rc;
   }
@@ -738,7 +760,8 @@ int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *
     size_t len = 0;
     uint8_t *buf = take_inflated(ahead, i, PCOL_FMT_UNKNOWN, &len);
     from_ahead += buf != NULL;
-    rc = add_one_of_many(b, paths[i], sel, skip, buf, len, &added, err);
+    rc = add_one_of_many(b, paths[i], sel, skip, i == 0 && opt && opt->first_is_union, buf, len,
+                         &added, err);
     free(buf);
     if (rc && !strstr(err->message, paths[i])) pcol_error_prefix(err, paths[i]);
     k += added;
@@ -752,6 +775,7 @@ int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *
     uint64_t z = size_on_disk(paths[i]);
     given = !z ? UINT64_MAX : given + z; /* one unknown: the image's size */
   }
+  if (opt && opt->given_bytes) given = opt->given_bytes; /* an index's files (pcol.h) */
   rc = open_built(b, rc, given == UINT64_MAX ? 0 : given, opt, out, err);
   if (!rc && given != UINT64_MAX) (*out)->input_bytes = given;
   if (!rc && used) *used = k;

@@ -25,6 +25,7 @@
   } while (0)
 
 typedef struct mctx {
+  int as_union; /* pcol_b_add_union: mapping rows as they are */
   pcol_builder *b;
   pcol_file *f;
   pcol_error *err;
@@ -176,7 +177,7 @@ static int copy_mappings(mctx *m) {
     pcol_mapping_row r = {pcol_view_u64(&ms, i), pcol_view_u64(&ml, i), pcol_view_u64(&mo, i),
                           S(m, pcol_view_u32(&mf, i)), S(m, pcol_view_u32(&mb, i)),
                           pcol_view_u8(&mfl, i)};
-    if ((rc = pcol_b_mapping(m->b, &r, 1, &m->mapmap[i + 1], m->err))) return rc;
+    if ((rc = pcol_b_mapping(m->b, &r, !m->as_union, &m->mapmap[i + 1], m->err))) return rc;
   }
   return PCOL_OK;
 }
@@ -416,9 +417,10 @@ static int copy_text_and_models(mctx *m, uint64_t base) {
   return PCOL_OK;
 }
 
-int pcol_b_add_file(pcol_builder *b, pcol_file *f, pcol_error *err) {
+static int add_file(pcol_builder *b, pcol_file *f, int as_union, pcol_error *err) {
   mctx m;
   memset(&m, 0, sizeof m);
+  m.as_union = as_union;
   m.b = b;
   m.f = f;
   m.err = err;
@@ -444,4 +446,21 @@ fail:
   free(m.stmap);
   free(m.lsmap);
   return rc;
+}
+
+int pcol_b_add_file(pcol_builder *b, pcol_file *f, pcol_error *err) {
+  return add_file(b, f, 0, err);
+}
+
+/* Into an empty builder, f's rows are the builder's state that wrote it:
+ * its strings, functions, locations, stack nodes and label sets are
+ * distinct and come back in their order, and its mapping rows are taken
+ * as they are (not matched with each other: an importer keeps each
+ * profile's mapping list, pcol_b_mapping dedup 0, so a union can hold equal
+ * rows), so every id is the same and the inputs added after it meet the
+ * rows the union of f's own inputs would have (`pcol index`). */
+int pcol_b_add_union(pcol_builder *b, pcol_file *f, pcol_error *err) {
+  if (pcol_b_sample_count(b) || b->t[PCOL_T_MAPPINGS].rows || b->t[PCOL_T_STRINGS].rows > 1)
+    return pcol_error_set(err, PCOL_EINVAL, "pcol_b_add_union: the builder is not empty");
+  return add_file(b, f, 1, err);
 }

@@ -107,6 +107,12 @@ static inline void pcol_stack_memo_free(pcol_stack_memo *m) {
   pcol_buf_free(&m->hashes);
 }
 
+/* pcol_b_add_file of a union written before (a directory's index, `pcol
+ * index`) into an empty builder: every row as it is, its mapping rows too
+ * (add_file.c), so that the files added after it meet the rows the union of
+ * the index's own files would have.  PCOL_EINVAL when b is not empty. */
+int pcol_b_add_union(pcol_builder *b, pcol_file *f, pcol_error *err);
+
 /* Stores the samples columns kept lazy (every reader of the builder's
  * sample columns calls it first).  PCOL_OK or PCOL_ENOMEM. */
 int pcol_b_materialize(pcol_builder *b);

@@ -498,7 +498,7 @@ int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *o
   }
   info->answered = 1;
   info->used = nf;
-  info->input_bytes = m.bytes;
+  info->input_bytes = opt && opt->given_bytes ? opt->given_bytes : m.bytes; /* (pcol.h) */
   info->threads = nt;
   return PCOL_OK;
 }

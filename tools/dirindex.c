@@ -1,0 +1,369 @@
+/* dirindex.c — a directory's index: the union of its first files, written
+ * once beside them, so that a reading command of the directory reads that
+ * one file and the files that came after it instead of every file
+ * (`pcol index DIR`; inputs.c substitutes it).
+ *
+ * Two files in DIR, both dot files (so never read as inputs themselves):
+ *   .pcol-index.pcol  what `pcol merge` writes of the first k files of DIR
+ *                     (regular files, sorted by name: the order every
+ *                     reading command takes them in);
+ *   .pcol-index.list  which files those are, and the index's own identity:
+ *                       pcol-index 1
+ *                       index SIZE MTIME_NS CTIME_NS INODE
+ *                       SIZE MTIME_NS CTIME_NS INODE NAME      (k lines)
+ *                     NAME with '\' and newline escaped as \\ and \n.
+ *
+ * Exact by construction: the union of the index and the files after it is
+ * the union of all the files, table for table, since the union of unions
+ * is the union of their inputs in order (`pcol merge` of a merge and more
+ * files writes the bytes `pcol merge` of all of them writes; t_index.sh
+ * checks it, and every view of a directory with and without its index).
+ * It is used only when it still stands for the files: its k entries are
+ * the first k files of DIR, each with the size, modification and change
+ * times (ns) and inode it had when it was read, and the index itself is
+ * the file the list names; else the files are read and a note says why.
+ * The change time moves on every write and cannot be set back by a user,
+ * and `pcol index` covers no file changed within the last 2 s, so a file
+ * still being written (or written again within the clock's tick) is read
+ * on its own instead.
+ *
+ * Not used: for a wall-clock --from/--to (the files outside the range are
+ * left out unread, which an index cannot do), by validate (which checks the
+ * files themselves), pack, merge and export (which read their inputs
+ * whole).  Bounds: the list is read only up to 1 KiB a file of DIR. */
+#include "cli.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define INDEX_FILE ".pcol-index.pcol"
+#define LIST_FILE ".pcol-index.list"
+#define LIST_MAGIC "pcol-index 1\n"
+#define RACY_NS 2000000000ull /* files changed this recently are left out */
+#define MAX_NAME 4096
+#define LIST_BYTES_PER_FILE 1024
+
+typedef struct ident {
+  uint64_t size, mtime, ctime, ino;
+} ident;
+
+static uint64_t ns_of(struct timespec t) {
+  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* 0 and *id, or -1 (not a regular file, or no stat) */
+static int ident_of(const char *path, ident *id) {
+  struct stat st;
+  if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size < 0) return -1;
+  id->size = (uint64_t)st.st_size;
+  id->mtime = ns_of(st.st_mtim);
+  id->ctime = ns_of(st.st_ctim);
+  id->ino = (uint64_t)st.st_ino;
+  return 0;
+}
+
+static int ident_eq(const ident *a, const ident *b) {
+  return a->size == b->size && a->mtime == b->mtime && a->ctime == b->ctime && a->ino == b->ino;
+}
+
+static char *join(const char *dir, const char *name) {
+  size_t dl = strlen(dir), l = dl + 1 + strlen(name) + 1;
+  char *p = malloc(l);
+  if (p) snprintf(p, l, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", name);
+  return p;
+}
+
+static const char *base_name(const char *path) {
+  const char *s = strrchr(path, '/');
+  return s ? s + 1 : path;
+}
+
+/* --------------------------------------------------------- the list */
+typedef struct list_reader {
+  const char *p, *end;
+} list_reader;
+
+/* a decimal u64 then one space or the end of the line (not taken) */
+static int read_u64(list_reader *r, uint64_t *v) {
+  uint64_t x = 0;
+  const char *s = r->p;
+  if (s >= r->end || *s < '0' || *s > '9') return -1;
+  for (; s < r->end && *s >= '0' && *s <= '9'; s++) {
+    if (x > (UINT64_MAX - (uint64_t)(*s - '0')) / 10) return -1;
+    x = x * 10 + (uint64_t)(*s - '0');
+  }
+  if (s < r->end && *s == ' ') s++;
+  else if (s >= r->end || *s != '\n') return -1;
+  r->p = s;
+  *v = x;
+  return 0;
+}
+
+static int read_ident(list_reader *r, ident *id) {
+  return read_u64(r, &id->size) || read_u64(r, &id->mtime) || read_u64(r, &id->ctime) ||
+         read_u64(r, &id->ino);
+}
+
+/* the rest of the line, unescaped into name (NUL-terminated), the newline taken */
+static int read_name(list_reader *r, char *name) {
+  size_t n = 0;
+  while (r->p < r->end && *r->p != '\n') {
+    char c = *r->p++;
+    if (c == '\\') {
+      if (r->p >= r->end) return -1;
+      c = *r->p++;
+      if (c == 'n') c = '\n';
+      else if (c != '\\') return -1;
+    }
+    if (c == 0 || c == '/' || n + 1 >= MAX_NAME) return -1;
+    name[n++] = c;
+  }
+  if (r->p >= r->end || n == 0) return -1;
+  r->p++;
+  name[n] = 0;
+  return 0;
+}
+
+static int expect(list_reader *r, const char *lit) {
+  size_t l = strlen(lit);
+  if ((size_t)(r->end - r->p) < l || memcmp(r->p, lit, l)) return -1;
+  r->p += l;
+  return 0;
+}
+
+/* the whole of PATH in *buf when it has at most cap bytes (0), else -1 */
+static int read_small(const char *path, size_t cap, char **buf, size_t *len) {
+  *buf = NULL;
+  FILE *fp = fopen(path, "rb");
+  if (!fp) return -1;
+  char *b = malloc(cap + 1);
+  size_t n = b ? fread(b, 1, cap + 1, fp) : 0;
+  int bad = !b || ferror(fp) || n > cap;
+  fclose(fp);
+  if (bad) {
+    free(b);
+    return -1;
+  }
+  *buf = b;
+  *len = n;
+  return 0;
+}
+
+/* How many of paths[0..n) (DIR's files, as add_dir lists them) the index
+ * of dir stands for: 0 when it has none, or none that can be used, with
+ * *why saying why (NULL: no index at all). */
+static size_t index_covers(const char *dir, char *const *paths, size_t n, uint64_t *bytes,
+                           const char **why, char *name) {
+  *bytes = 0;
+  *why = NULL;
+  char *ip = join(dir, INDEX_FILE), *lp = join(dir, LIST_FILE);
+  char *buf = NULL;
+  size_t len = 0, k = 0;
+  ident have, want;
+  int has_index = ip && !access(ip, F_OK), has_list = lp && !access(lp, F_OK);
+  if (!has_index && !has_list) goto done;
+  *why = "its list is missing, too large or unreadable";
+  if (!has_list || n > (SIZE_MAX - 4096) / LIST_BYTES_PER_FILE ||
+      read_small(lp, 4096 + n * LIST_BYTES_PER_FILE, &buf, &len))
+    goto done;
+  list_reader r = {buf, buf + len};
+  *why = "its list is damaged";
+  if (expect(&r, LIST_MAGIC) || expect(&r, "index ") || read_ident(&r, &want) || expect(&r, "\n"))
+    goto done;
+  *why = "it was made again or changed after its list";
+  if (!has_index || ident_of(ip, &have) || !ident_eq(&have, &want)) goto done;
+  uint64_t sum = 0;
+  for (; r.p < r.end; k++) {
+    ident fi;
+    *why = "its list is damaged";
+    if (read_ident(&r, &want) || read_name(&r, name)) goto fail;
+    *why = "a file it covers is gone or renamed (or one was added before it)";
+    if (k >= n || strcmp(base_name(paths[k]), name)) goto fail;
+    *why = "a file it covers changed since";
+    if (ident_of(paths[k], &fi) || !ident_eq(&fi, &want)) goto fail;
+    sum += fi.size;
+  }
+  *bytes = sum;
+  *why = k < 2 ? "it covers fewer than two files" : NULL;
+  if (k < 2) k = 0;
+  goto done;
+fail:
+  k = 0;
+done:
+  free(buf);
+  free(ip);
+  free(lp);
+  return k;
+}
+
+int cli_dir_index(const char *dir, char *const *paths, size_t n, size_t *k, char **index,
+                  uint64_t *bytes) {
+  *k = 0;
+  *index = NULL;
+  *bytes = 0;
+  char name[MAX_NAME];
+  const char *why;
+  size_t c = index_covers(dir, paths, n, bytes, &why, name);
+  if (why) {
+    fputs("pcol: note: the index of '", stderr);
+    cli_print_cstr(stderr, dir);
+    fprintf(stderr, "' is not used: %s (`pcol index` renews it)\n", why);
+  }
+  if (!c) return 0;
+  if (!(*index = join(dir, INDEX_FILE))) return -1;
+  *k = c;
+  return 0;
+}
+
+/* ---------------------------------------------------------- pcol index */
+const cli_opt opts_index[] = {CLI_OPT_NO_MMAP, {NULL, 0, 0, NULL}};
+
+static void put_ident(FILE *fp, const ident *id) {
+  fprintf(fp, "%llu %llu %llu %llu", (unsigned long long)id->size, (unsigned long long)id->mtime,
+          (unsigned long long)id->ctime, (unsigned long long)id->ino);
+}
+
+static void put_name(FILE *fp, const char *s) {
+  for (; *s; s++) {
+    if (*s == '\\') fputs("\\\\", fp);
+    else if (*s == '\n') fputs("\\n", fp);
+    else fputc(*s, fp);
+  }
+}
+
+/* The list of the index just written (ident ix) and its k files, written
+ * to a temporary file and renamed into place.  0 or an errno. */
+static int write_list(const char *dir, const ident *ix, char *const *paths, const ident *ids,
+                      size_t k) {
+  char *lp = join(dir, LIST_FILE), *tp = join(dir, LIST_FILE ".XXXXXX");
+  int rc = ENOMEM, fd = -1;
+  FILE *fp = NULL;
+  if (!lp || !tp) goto done;
+  mode_t um = umask(0); /* readable as the index is (mkstemp makes 0600) */
+  umask(um);
+  if ((fd = mkstemp(tp)) < 0 || fchmod(fd, 0666 & ~um) || !(fp = fdopen(fd, "w"))) {
+    rc = errno;
+    if (fd >= 0) close(fd), unlink(tp);
+    goto done;
+  }
+  fputs(LIST_MAGIC "index ", fp);
+  put_ident(fp, ix);
+  fputc('\n', fp);
+  for (size_t i = 0; i < k; i++) {
+    put_ident(fp, &ids[i]);
+    fputc(' ', fp);
+    put_name(fp, base_name(paths[i]));
+    fputc('\n', fp);
+  }
+  rc = fflush(fp) || ferror(fp) || fsync(fileno(fp)) ? errno : 0;
+  if (fclose(fp) && !rc) rc = errno;
+  if (!rc && rename(tp, lp)) rc = errno;
+  if (rc) unlink(tp);
+done:
+  free(lp);
+  free(tp);
+  return rc;
+}
+
+static int after_input(void *ctx, size_t i, int rc, pcol_error *err) {
+  char **in = ctx;
+  if (!rc) cli_import_warning("index", err);
+  const char *shown = cli_input_name(in[i]);
+  if (rc && !strstr(err->message, shown)) pcol_error_prefix(err, shown);
+  return rc;
+}
+
+/* One directory: its index written or renewed.  An exit code. */
+static int index_dir(const cli_command *cmd, const cli_args *a, const char *dir) {
+  struct stat st;
+  if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+    return cli_usage_error(cmd->name, "'%s' is not a directory", dir);
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  uint64_t start = ns_of(now);
+  pcol_error err = {0};
+  char **paths = NULL, *ip = NULL, **in = NULL;
+  size_t n = 0, k = 0, have = 0;
+  ident *ids = NULL, ix;
+  uint64_t bytes;
+  int rc = cli_expand_args(&dir, 1, &paths, &n, &err);
+  if (rc) return cli_fail(cmd->name, &err, rc);
+  /* the files it covers: the first ones, up to one changed in the last
+   * 2 s (it may still be being written) */
+  if (!(ids = calloc(n, sizeof *ids)) || !(in = calloc(n + 1, sizeof *in)) ||
+      !(ip = join(dir, INDEX_FILE))) {
+    fputs("pcol index: out of memory\n", stderr);
+    rc = EXIT_IO;
+    goto done;
+  }
+  for (; k < n; k++)
+    if (ident_of(paths[k], &ids[k]) || ids[k].ctime + RACY_NS > start) break;
+  const char *why;
+  char name[MAX_NAME];
+  have = index_covers(dir, paths, n, &bytes, &why, name);
+  if (have > k) have = 0; /* (a clock set back) */
+  if (have) { /* kept only if it is whole: a damaged one is made again */
+    pcol_file *f = NULL;
+    pcol_error verr = {0};
+    int bad = pcol_open(ip, NULL, &f, &verr);
+    if (!bad) bad = pcol_validate_full(f, &verr);
+    pcol_close(f);
+    if (bad) {
+      fputs("pcol index: note: the index of '", stderr);
+      cli_print_cstr(stderr, dir);
+      fprintf(stderr, "' is damaged (%s): made again from the files\n", verr.message);
+      have = 0;
+    }
+  }
+  if (k < 2 || have == k) {
+    cli_print_cstr(stdout, dir);
+    printf(": %s (it covers %zu of %zu files%s)\n",
+           k < 2 ? "nothing to index" : "the index is up to date", have, n,
+           k < n ? "; a file changed within 2 s and those after it are read on their own" : "");
+    rc = EXIT_OK;
+    goto done;
+  }
+  /* the old index and the files after it: the same union (see the top) */
+  size_t nin = 0;
+  if (have) in[nin++] = ip;
+  for (size_t i = have; i < k; i++) in[nin++] = paths[i];
+  pcol_builder *b = NULL;
+  pcol_import_options iopt = {0};
+  iopt.no_mmap = cli_flag(cmd, a, "no-mmap");
+  iopt.first_is_union = have > 0;
+  pcol_write_options wopt = {0};
+  wopt.validate = 1; /* as merge: read back and checked before the rename */
+  rc = pcol_builder_new(&b, &err);
+  if (!rc) rc = pcol_import_paths(b, (const char *const *)in, nin, PCOL_FMT_UNKNOWN, &iopt, after_input, in, &err);
+  if (!rc) rc = pcol_builder_write(b, ip, &wopt, &err);
+  pcol_builder_free(b);
+  if (rc) {
+    rc = cli_fail(cmd->name, &err, rc);
+    goto done;
+  }
+  int e = ident_of(ip, &ix) ? errno : write_list(dir, &ix, paths, ids, k);
+  if (e) {
+    fprintf(stderr, "pcol index: cannot write the list of '%s': %s\n", dir, strerror(e));
+    rc = EXIT_IO;
+    goto done;
+  }
+  cli_print_cstr(stdout, dir);
+  printf(": " INDEX_FILE " covers %zu of %zu files (%zu read now)\n", k, n, k - have);
+  rc = EXIT_OK;
+done:
+  cli_expand_free(paths, n);
+  free(ids);
+  free(in);
+  free(ip);
+  return rc;
+}
+
+int cmd_index(const cli_command *cmd, cli_args *a) {
+  if (a->npos < 1) return cli_usage_error(cmd->name, "expected a DIRECTORY");
+  int rc = EXIT_OK;
+  for (int i = 0; i < a->npos && rc == EXIT_OK; i++) rc = index_dir(cmd, a, a->pos[i]);
+  return rc;
+}
