@@ -207,6 +207,7 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
                  pcol_file **f, const char **label, int *answered, pcol_error *err);
 
 /* ---------------------------------------------------------- dirindex.c */
+#define CLI_INDEX_FILE ".pcol-index.pcol" /* in the directory it indexes */
 /* The index of directory dir (`pcol index`), given its files paths[0..n)
  * as a reading command lists them: *k of the first of them it stands for
  * (0: no index, or one that no longer does: then a note on stderr says

@@ -33,13 +33,14 @@
  * whole).  Bounds: the list is read only up to 1 KiB a file of DIR. */
 #include "cli.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#define INDEX_FILE ".pcol-index.pcol"
+#define INDEX_FILE CLI_INDEX_FILE
 #define LIST_FILE ".pcol-index.list"
 #define LIST_MAGIC "pcol-index 1\n"
 #define RACY_NS 2000000000ull /* files changed this recently are left out */
@@ -55,16 +56,22 @@ static uint64_t ns_of(struct timespec t) {
 }
 
 /* 0 and *id, or -1 (not a regular file, or no stat) */
-static int ident_of(const char *path, ident *id) {
-  struct stat st;
-  if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size < 0) return -1;
-  id->size = (uint64_t)st.st_size;
-  id->mtime = ns_of(st.st_mtim);
-  id->ctime = ns_of(st.st_ctim);
-  id->ino = (uint64_t)st.st_ino;
+static int ident_st(const struct stat *st, ident *id) {
+  if (!S_ISREG(st->st_mode) || st->st_size < 0) return -1;
+  id->size = (uint64_t)st->st_size;
+  id->mtime = ns_of(st->st_mtim);
+  id->ctime = ns_of(st->st_ctim);
+  id->ino = (uint64_t)st->st_ino;
   return 0;
 }
-
+static int fident_of(int fd, ident *id) {
+  struct stat st;
+  return fstat(fd, &st) ? -1 : ident_st(&st, id);
+}
+static int ident_of(const char *path, ident *id) {
+  struct stat st;
+  return stat(path, &st) ? -1 : ident_st(&st, id);
+}
 static int ident_eq(const ident *a, const ident *b) {
   return a->size == b->size && a->mtime == b->mtime && a->ctime == b->ctime && a->ino == b->ino;
 }
@@ -156,9 +163,10 @@ static int read_small(const char *path, size_t cap, char **buf, size_t *len) {
  * of dir stands for: 0 when it has none, or none that can be used, with
  * *why saying why (NULL: no index at all). */
 static size_t index_covers(const char *dir, char *const *paths, size_t n, uint64_t *bytes,
-                           const char **why, char *name) {
+                           const char **why, char *name, int *fd) {
   *bytes = 0;
   *why = NULL;
+  int ifd = -1;
   char *ip = join(dir, INDEX_FILE), *lp = join(dir, LIST_FILE);
   char *buf = NULL;
   size_t len = 0, k = 0;
@@ -174,7 +182,10 @@ static size_t index_covers(const char *dir, char *const *paths, size_t n, uint64
   if (expect(&r, LIST_MAGIC) || expect(&r, "index ") || read_ident(&r, &want) || expect(&r, "\n"))
     goto done;
   *why = "it was made again or changed after its list";
-  if (!has_index || ident_of(ip, &have) || !ident_eq(&have, &want)) goto done;
+  if (!has_index || (fd ? (ifd = open(ip, O_RDONLY | O_CLOEXEC)) < 0 || fident_of(ifd, &have)
+                        : ident_of(ip, &have)) ||
+      !ident_eq(&have, &want))
+    goto fail;
   uint64_t sum = 0;
   for (; r.p < r.end; k++) {
     ident fi;
@@ -188,11 +199,13 @@ static size_t index_covers(const char *dir, char *const *paths, size_t n, uint64
   }
   *bytes = sum;
   *why = k < 2 ? "it covers fewer than two files" : NULL;
-  if (k < 2) k = 0;
+  if (k < 2) goto fail;
+  if (fd) *fd = ifd, ifd = -1; /* the caller's */
   goto done;
 fail:
   k = 0;
 done:
+  if (ifd >= 0) close(ifd);
   free(buf);
   free(ip);
   free(lp);
@@ -206,14 +219,20 @@ int cli_dir_index(const char *dir, char *const *paths, size_t n, size_t *k, char
   *bytes = 0;
   char name[MAX_NAME];
   const char *why;
-  size_t c = index_covers(dir, paths, n, bytes, &why, name);
+  int fd = -1;
+  size_t c = index_covers(dir, paths, n, bytes, &why, name, &fd);
   if (why) {
     fputs("pcol: note: the index of '", stderr);
     cli_print_cstr(stderr, dir);
     fprintf(stderr, "' is not used: %s (`pcol index` renews it)\n", why);
   }
   if (!c) return 0;
-  if (!(*index = join(dir, INDEX_FILE))) return -1;
+  /* read through the descriptor checked against the list, open until the
+   * process ends: an index renewed meanwhile (renamed over this one, and
+   * standing for more files) is not the one read */
+  char buf[32];
+  snprintf(buf, sizeof buf, "/dev/fd/%d", fd);
+  if (!(*index = strdup(buf))) return -1;
   *k = c;
   return 0;
 }
@@ -303,7 +322,7 @@ static int index_dir(const cli_command *cmd, const cli_args *a, const char *dir)
     if (ident_of(paths[k], &ids[k]) || ids[k].ctime + RACY_NS > start) break;
   const char *why;
   char name[MAX_NAME];
-  have = index_covers(dir, paths, n, &bytes, &why, name);
+  have = index_covers(dir, paths, n, &bytes, &why, name, NULL);
   if (have > k) have = 0; /* (a clock set back) */
   if (have) { /* kept only if it is whole: a damaged one is made again */
     pcol_file *f = NULL;

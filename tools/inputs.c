@@ -56,7 +56,9 @@ static int use_index(cli_inputs *in, const char *dir, size_t first) {
   in->n -= k - 1;
   if (in->indexes < sizeof in->index_at / sizeof in->index_at[0]) in->index_at[in->indexes] = ip;
   in->indexes++;
-  snprintf(index_used, sizeof index_used, "%s", ip);
+  size_t dl = strlen(dir); /* (ip names the descriptor it is read through) */
+  snprintf(index_used, sizeof index_used, "%s%s" CLI_INDEX_FILE, dir,
+           dl && dir[dl - 1] == '/' ? "" : "/");
   in->covered += k;
   in->covered_bytes += bytes;
   return 0;

@@ -76,6 +76,11 @@ $PCOL pack $H -o "$D/08.pcol" && cp $L "$D/09.pb.gz" || fail "pack"
 sleep 2.2
 used "$D" | grep -q 'read 3 of 3 inputs (1 an index of 7 files)' || fail "new files: $(used "$D")"
 same_views "index and new files" "$D"
+for c in "report -o" "flame -o"; do # views written to a file
+  PCOL_NO_INDEX=1 $PCOL $c "$tmp/want.out" "$D" 2>/dev/null || fail "$c without the index"
+  $PCOL $c "$tmp/got.out" "$D" 2>/dev/null || fail "$c with the index"
+  cmp -s "$tmp/want.out" "$tmp/got.out" || fail "$c differs with the index"
+done
 out=$($PCOL index "$D") || fail "renew: $out"
 echo "$out" | grep -q 'covers 9 of 9 files (2 read now)' || fail "renew said: $out"
 $PCOL merge "$D" -o "$tmp/merged.pcol" || fail "merge"
