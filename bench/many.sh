@@ -14,6 +14,8 @@
 #   - the floor (bench/read_floor): every file opened, read whole and
 #     closed as top DIR reads it, on as many threads, and nothing else;
 #     what top DIR does with the bytes comes on top of it;
+#   - with the day's index (`pcol index`, on a copy): top and peek of
+#     DIR, against the merged file's and the union's;
 #   - peak RSS of each.
 # Prints a markdown section on stdout; `make bench` appends it to
 # bench/results/latest.md, `make bench-many` runs it alone.
@@ -69,6 +71,19 @@ else HF=2026-11-23T00:00:00Z HT=2026-11-23T01:00:00Z; fi
 H=(--from "$HF" --to "$HT")
 measure hone "$PCOL" top "$M" "${H[@]}" || exit 1
 measure hmany "$PCOL" top "$D/pcol" "${H[@]}" || exit 1
+# the day with its index (`pcol index`, tools/dirindex.c), on a copy (the
+# cached day stays without one); files changed within 2 s are not indexed
+cp -r "$D/pcol" "$tmp/ix" || exit 1
+sleep 2.2
+measure ixmake sh -c 'rm -f "$1"/.pcol-index.* && exec "$2" index "$1"' sh "$tmp/ix" "$PCOL" || exit 1
+ixwhole=$(PCOL_DEBUG=inputs "$PCOL" top "$tmp/ix" 2>&1 >/dev/null | grep -c 'an index of')
+measure ixtop "$PCOL" top "$tmp/ix" || exit 1
+measure ixpeek "$PCOL" peek "$tmp/ix" 'main' || exit 1
+measure peekone "$PCOL" peek "$M" 'main' || exit 1
+measure peekmany "$PCOL" peek "$D/pcol" 'main' || exit 1
+ixsame=no
+[ "$("$PCOL" peek "$tmp/ix" 'main' | tail -n +2)" = "$("$PCOL" peek "$D/pcol" 'main' | tail -n +2)" ] &&
+  [ "$("$PCOL" top "$tmp/ix" | tail -n +2)" = "$("$PCOL" top "$D/pcol" | tail -n +2)" ] && ixsame=yes
 read -r one_t one_c one_r <<<"$one"
 read -r many_t many_c many_r <<<"$many"
 read -r many1_t many1_c many1_r <<<"$many1"
@@ -117,6 +132,19 @@ echo "| the same, \`PCOL_THREADS=1\` | $(ms "$manyp1_t") | $(ms "$manyp1_c") | $
 echo "| \`pcol merge\` of the $N .pb.gz files (read ahead) | $(ms "$mergep_t") | $(ms "$mergep_c") | $(mb "$mergep_r") | | |"
 echo "| \`top\` merged, one hour | $(ms "$hone_t") | $(ms "$hone_c") | $(mb "$hone_r") | | |"
 echo "| \`top DIR\`, one hour | $(ms "$hmany_t") | $(ms "$hmany_c") | $(mb "$hmany_r") | ${r_h}x of the merged file's hour | |"
+read -r ixmake_t ixmake_c ixmake_r <<<"$ixmake"
+read -r ixtop_t ixtop_c ixtop_r <<<"$ixtop"
+read -r ixpeek_t ixpeek_c ixpeek_r <<<"$ixpeek"
+read -r peekone_t peekone_c peekone_r <<<"$peekone"
+read -r peekmany_t peekmany_c peekmany_r <<<"$peekmany"
+r_ix=$(ratio "$ixtop_t" "$one_t") c_ix=$(ratio "$ixtop_c" "$one_c")
+echo "| \`pcol index DIR\` (made from the files) | $(ms "$ixmake_t") | $(ms "$ixmake_c") | $(mb "$ixmake_r") | | |"
+echo "| \`pcol top DIR\` with its index | $(ms "$ixtop_t") | $(ms "$ixtop_c") | $(mb "$ixtop_r") | ${r_ix}x (CPU ${c_ix}x) | <= 6x: $(met "$r_ix" 6), CPU $(met "$c_ix" 6) |"
+echo "| \`pcol peek\` merged file | $(ms "$peekone_t") | $(ms "$peekone_c") | $(mb "$peekone_r") | | |"
+echo "| \`pcol peek DIR\` (their union, built in memory) | $(ms "$peekmany_t") | $(ms "$peekmany_c") | $(mb "$peekmany_r") | $(ratio "$peekmany_t" "$peekone_t")x of the merged file's | |"
+echo "| \`pcol peek DIR\` with its index | $(ms "$ixpeek_t") | $(ms "$ixpeek_c") | $(mb "$ixpeek_r") | $(ratio "$ixpeek_t" "$peekone_t")x of the merged file's | |"
+echo
+echo "With its index, DIR is read as $ixwhole index (and no file: none came after it); top and peek print what they print of the files: $ixsame."
 echo
 echo "One hour (\`--from $HF --to $HT\`) of the $N pcol files:"
 echo "$nread inputs imported (the hour holds $want files), $opened files opened (each once: its sources"

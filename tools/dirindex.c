@@ -72,6 +72,11 @@ static int ident_of(const char *path, ident *id) {
   struct stat st;
   return stat(path, &st) ? -1 : ident_st(&st, id);
 }
+/* name in the directory open as dfd (no walk of the directory's path a file) */
+static int ident_at(int dfd, const char *name, ident *id) {
+  struct stat st;
+  return fstatat(dfd, name, &st, 0) ? -1 : ident_st(&st, id);
+}
 static int ident_eq(const ident *a, const ident *b) {
   return a->size == b->size && a->mtime == b->mtime && a->ctime == b->ctime && a->ino == b->ino;
 }
@@ -166,7 +171,7 @@ static size_t index_covers(const char *dir, char *const *paths, size_t n, uint64
                            const char **why, char *name, int *fd) {
   *bytes = 0;
   *why = NULL;
-  int ifd = -1;
+  int ifd = -1, dfd = -1;
   char *ip = join(dir, INDEX_FILE), *lp = join(dir, LIST_FILE);
   char *buf = NULL;
   size_t len = 0, k = 0;
@@ -187,6 +192,8 @@ static size_t index_covers(const char *dir, char *const *paths, size_t n, uint64
       !ident_eq(&have, &want))
     goto fail;
   uint64_t sum = 0;
+  *why = "its directory cannot be read";
+  if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) goto fail;
   for (; r.p < r.end; k++) {
     ident fi;
     *why = "its list is damaged";
@@ -194,7 +201,7 @@ static size_t index_covers(const char *dir, char *const *paths, size_t n, uint64
     *why = "a file it covers is gone or renamed (or one was added before it)";
     if (k >= n || strcmp(base_name(paths[k]), name)) goto fail;
     *why = "a file it covers changed since";
-    if (ident_of(paths[k], &fi) || !ident_eq(&fi, &want)) goto fail;
+    if (ident_at(dfd, name, &fi) || !ident_eq(&fi, &want)) goto fail;
     sum += fi.size;
   }
   *bytes = sum;
@@ -206,6 +213,7 @@ fail:
   k = 0;
 done:
   if (ifd >= 0) close(ifd);
+  if (dfd >= 0) close(dfd);
   free(buf);
   free(ip);
   free(lp);

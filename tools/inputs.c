@@ -168,8 +168,49 @@ static const char *make_label(const char *const *args, int nargs) {
 /* skipped (may be NULL): count the matches of a glob that are not regular
  * files instead of naming each on standard error.  indexed: a directory's
  * index stands for the files it covers (dirindex.c). */
+static int expand_now(const char *const *args, int nargs, cli_inputs *in, int *skipped,
+                      int indexed, pcol_error *err);
+
+/* The last expansion that read a directory's index, kept: `top` asks
+ * twice when pcol_top_many leaves the answer to the union (one input: the
+ * index), and the second would stat every file it covers again. */
+static struct {
+  const char *const *args;
+  int nargs;
+  cli_inputs in;
+} kept;
+
+static int inputs_copy(const cli_inputs *from, cli_inputs *to) {
+  *to = *from;
+  to->paths = calloc(from->n ? from->n : 1, sizeof *to->paths);
+  to->cap = from->n;
+  for (size_t i = 0; to->paths && i < from->n; i++) {
+    if (!(to->paths[i] = strdup(from->paths[i]))) {
+      to->n = i;
+      inputs_free(to);
+      return NO_MEMORY;
+    }
+    for (size_t j = 0; j < from->indexes && j < sizeof to->index_at / sizeof to->index_at[0]; j++)
+      if (from->paths[i] == from->index_at[j]) to->index_at[j] = to->paths[i];
+  }
+  if (!to->paths) return NO_MEMORY;
+  return 0;
+}
+
 static int expand(const char *const *args, int nargs, cli_inputs *in, int *skipped, int indexed,
                   pcol_error *err) {
+  if (indexed && kept.args == args && kept.nargs == nargs)
+    return inputs_copy(&kept.in, in) ? pcol_error_set(err, PCOL_ENOMEM, "out of memory") : PCOL_OK;
+  int rc = expand_now(args, nargs, in, skipped, indexed, err);
+  if (!rc && in->indexes && !kept.args && !inputs_copy(in, &kept.in)) {
+    kept.args = args;
+    kept.nargs = nargs;
+  }
+  return rc;
+}
+
+static int expand_now(const char *const *args, int nargs, cli_inputs *in, int *skipped,
+                      int indexed, pcol_error *err) {
   memset(in, 0, sizeof *in);
   if (nargs < 1) return pcol_error_set(err, PCOL_EINVAL, "expected a FILE");
   int seen_stdin = 0;
