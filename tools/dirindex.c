@@ -11,6 +11,7 @@
  *                       pcol-index 1
  *                       index SIZE MTIME_NS CTIME_NS INODE
  *                       SIZE MTIME_NS CTIME_NS INODE NAME      (k lines)
+ *                       end K                                  (K = k)
  *                     NAME with '\' and newline escaped as \\ and \n.
  *
  * Exact by construction: the union of the index and the files after it is
@@ -194,7 +195,7 @@ static size_t index_covers(const char *dir, char *const *paths, size_t n, uint64
   uint64_t sum = 0;
   *why = "its directory cannot be read";
   if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) goto fail;
-  for (; r.p < r.end; k++) {
+  for (; r.p < r.end && *r.p != 'e'; k++) {
     ident fi;
     *why = "its list is damaged";
     if (read_ident(&r, &want) || read_name(&r, name)) goto fail;
@@ -204,6 +205,11 @@ static size_t index_covers(const char *dir, char *const *paths, size_t n, uint64
     if (ident_at(dfd, name, &fi) || !ident_eq(&fi, &want)) goto fail;
     sum += fi.size;
   }
+  uint64_t count; /* the last line: a list cut short, or missing lines, is seen */
+  *why = "its list is damaged";
+  if (expect(&r, "end ") || read_u64(&r, &count) || expect(&r, "\n") || r.p != r.end ||
+      count != k)
+    goto fail;
   *bytes = sum;
   *why = k < 2 ? "it covers fewer than two files" : NULL;
   if (k < 2) goto fail;
@@ -285,6 +291,7 @@ static int write_list(const char *dir, const ident *ix, char *const *paths, cons
     put_name(fp, base_name(paths[i]));
     fputc('\n', fp);
   }
+  fprintf(fp, "end %zu\n", k);
   rc = fflush(fp) || ferror(fp) || fsync(fileno(fp)) ? errno : 0;
   if (fclose(fp) && !rc) rc = errno;
   if (!rc && rename(tp, lp)) rc = errno;
@@ -378,7 +385,8 @@ static int index_dir(const cli_command *cmd, const cli_args *a, const char *dir)
     goto done;
   }
   cli_print_cstr(stdout, dir);
-  printf(": " INDEX_FILE " covers %zu of %zu files (%zu read now)\n", k, n, k - have);
+  printf(": " INDEX_FILE " covers %zu of %zu files (%zu read now%s)\n", k, n, k - have,
+         k < n ? "; a file changed within 2 s and those after it are read on their own" : "");
   rc = EXIT_OK;
 done:
   cli_expand_free(paths, n);

@@ -118,7 +118,7 @@ stale "a file before its last" "a file it covers is gone or renamed"
 rm "$D/015.pcol"
 used "$D" | grep -q '(1 an index of 9 files)' || fail "back as it was: $(used "$D")"
 cp "$D/.pcol-index.list" "$tmp/list"
-for bad in "truncated" "garbage" "overflow" "slash" "escape" "foreign" "empty"; do
+for bad in "truncated" "garbage" "overflow" "slash" "escape" "foreign" "empty" "lastfile" "noend"; do
   case $bad in
     truncated) head -c 200 "$tmp/list" >"$D/.pcol-index.list" ;;
     garbage) { head -2 "$tmp/list"; echo "12 x 3 4 a"; } >"$D/.pcol-index.list" ;;
@@ -127,6 +127,8 @@ for bad in "truncated" "garbage" "overflow" "slash" "escape" "foreign" "empty"; 
     escape) sed '3s|01.pcol|01\\x.pcol|' "$tmp/list" >"$D/.pcol-index.list" ;;
     foreign) sed '1s/1/2/' "$tmp/list" >"$D/.pcol-index.list" ;;
     empty) : >"$D/.pcol-index.list" ;;
+    lastfile) n=$(wc -l <"$tmp/list"); sed "$((n - 1))d" "$tmp/list" >"$D/.pcol-index.list" ;;
+    noend) sed '$d' "$tmp/list" >"$D/.pcol-index.list" ;;
   esac
   PCOL_DEBUG=inputs $PCOL fold "$D" >/dev/null 2>"$tmp/err" || fail "$bad list: $(cat "$tmp/err")"
   grep -q "is not used: its list is" "$tmp/err" || fail "$bad list: $(cat "$tmp/err")"
@@ -166,4 +168,4 @@ PCOL_DEBUG=inputs $PCOL fold "$D" --from @0 --to @4000000000 2>&1 >/dev/null | g
 $PCOL index "$D/01.pcol" 2>/dev/null; [ $? = 2 ] || fail "index of a file: not a usage error"
 mkdir "$tmp/empty"
 $PCOL index "$tmp/empty" 2>/dev/null && fail "index of an empty directory"
-echo "t_index: ok (index = merge, renewed = merge, 15 views the same, 4 stale cases, 7 damaged lists, a damaged index)"
+echo "t_index: ok (index = merge, renewed = merge, 15 views the same, 4 stale cases, 9 damaged lists, a damaged index)"
