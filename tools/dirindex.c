@@ -320,6 +320,7 @@ static int index_dir(const cli_command *cmd, const cli_args *a, const char *dir)
   uint64_t start = ns_of(now);
   pcol_error err = {0};
   char **paths = NULL, *ip = NULL, **in = NULL;
+  int ofd = -1; /* the old index (below) */
   size_t n = 0, k = 0, have = 0;
   ident *ids = NULL, ix;
   uint64_t bytes;
@@ -337,12 +338,16 @@ static int index_dir(const cli_command *cmd, const cli_args *a, const char *dir)
     if (ident_of(paths[k], &ids[k]) || ids[k].ctime + RACY_NS > start) break;
   const char *why;
   char name[MAX_NAME];
-  have = index_covers(dir, paths, n, &bytes, &why, name, NULL);
+  /* the old index, read through the descriptor checked against its list
+   * (another `pcol index` may rename a new one over it meanwhile) */
+  char old[32];
+  have = index_covers(dir, paths, n, &bytes, &why, name, &ofd);
+  snprintf(old, sizeof old, "/dev/fd/%d", ofd);
   if (have > k) have = 0; /* (a clock set back) */
   if (have) { /* kept only if it is whole: a damaged one is made again */
     pcol_file *f = NULL;
     pcol_error verr = {0};
-    int bad = pcol_open(ip, NULL, &f, &verr);
+    int bad = pcol_open(old, NULL, &f, &verr);
     if (!bad) bad = pcol_validate_full(f, &verr);
     pcol_close(f);
     if (bad) {
@@ -362,7 +367,7 @@ static int index_dir(const cli_command *cmd, const cli_args *a, const char *dir)
   }
   /* the old index and the files after it: the same union (see the top) */
   size_t nin = 0;
-  if (have) in[nin++] = ip;
+  if (have) in[nin++] = old;
   for (size_t i = have; i < k; i++) in[nin++] = paths[i];
   pcol_builder *b = NULL;
   pcol_import_options iopt = {0};
@@ -389,6 +394,7 @@ static int index_dir(const cli_command *cmd, const cli_args *a, const char *dir)
          k < n ? "; a file changed within 2 s and those after it are read on their own" : "");
   rc = EXIT_OK;
 done:
+  if (ofd >= 0) close(ofd);
   cli_expand_free(paths, n);
   free(ids);
   free(in);
