@@ -10,6 +10,9 @@
  *   .pcol-index.list  which files those are, and the index's own identity:
  *                       pcol-index 1
  *                       index SIZE MTIME_NS CTIME_NS INODE
+ *                       dir SPELLED DIR      (DIR as given, no trailing '/'; SPELLED 1:
+ *                                             some file is in another format, and the
+ *                                             source made of it is named by its path)
  *                       SIZE MTIME_NS CTIME_NS INODE NAME      (k lines)
  *                       end K                                  (K = k)
  *                     NAME with '\' and newline escaped as \\ and \n.
@@ -37,6 +40,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -121,7 +125,11 @@ static int read_ident(list_reader *r, ident *id) {
 }
 
 /* the rest of the line, unescaped into name (NUL-terminated), the newline taken */
-static int read_name(list_reader *r, char *name) {
+static int read_text(list_reader *r, char *name, int path);
+static int read_name(list_reader *r, char *name) { return read_text(r, name, 0); }
+
+/* the rest of the line as read_name, '/' allowed (path: a directory's spelling) */
+static int read_text(list_reader *r, char *name, int path) {
   size_t n = 0;
   while (r->p < r->end && *r->p != '\n') {
     char c = *r->p++;
@@ -131,7 +139,7 @@ static int read_name(list_reader *r, char *name) {
       if (c == 'n') c = '\n';
       else if (c != '\\') return -1;
     }
-    if (c == 0 || c == '/' || n + 1 >= MAX_NAME) return -1;
+    if (c == 0 || (c == '/' && !path) || n + 1 >= MAX_NAME) return -1;
     name[n++] = c;
   }
   if (r->p >= r->end || n == 0) return -1;
@@ -150,26 +158,52 @@ static int expect(list_reader *r, const char *lit) {
 /* the whole of PATH in *buf when it has at most cap bytes (0), else -1 */
 static int read_small(const char *path, size_t cap, char **buf, size_t *len) {
   *buf = NULL;
-  FILE *fp = fopen(path, "rb");
-  if (!fp) return -1;
-  char *b = malloc(cap + 1);
-  size_t n = b ? fread(b, 1, cap + 1, fp) : 0;
-  int bad = !b || ferror(fp) || n > cap;
-  fclose(fp);
-  if (bad) {
-    free(b);
-    return -1;
+  /* O_NONBLOCK: a FIFO put in its place is not waited on (then refused) */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return -1;
+  struct stat st;
+  char *b = NULL;
+  size_t n = 0;
+  if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size >= 0 && (uint64_t)st.st_size <= cap &&
+      (b = malloc((size_t)st.st_size + 1))) {
+    ssize_t r;
+    while (n <= (size_t)st.st_size && (r = read(fd, b + n, (size_t)st.st_size + 1 - n)) > 0)
+      n += (size_t)r;
+    if (n != (size_t)st.st_size) { /* (it changed as it was read) */
+      free(b);
+      b = NULL;
+    }
   }
+  close(fd);
+  if (!b) return -1;
   *buf = b;
   *len = n;
   return 0;
 }
 
+/* dir as the list keeps it: without trailing '/' (the files' paths are
+ * the same with them: inputs.c add_dir); NULL when too long */
+static const char *spelling(const char *dir, char *out) {
+  size_t l = strlen(dir);
+  while (l > 1 && dir[l - 1] == '/') l--;
+  if (l + 1 > MAX_NAME) return NULL;
+  memcpy(out, dir, l);
+  out[l] = 0;
+  return out;
+}
+
 /* How many of paths[0..n) (DIR's files, as add_dir lists them) the index
  * of dir stands for: 0 when it has none, or none that can be used, with
- * *why saying why (NULL: no index at all). */
+ * *why saying why (NULL: no index at all).  *fd: the index, open (when
+ * it stands for some); *spelled: whether its sources name their files by
+ * the directory's spelling (a profile in another format takes its path
+ * as its source's name), so that the index is used only when dir is
+ * spelled as it was then. */
 static size_t index_covers(const char *dir, char *const *paths, size_t n, uint64_t *bytes,
-                           const char **why, char *name, int *fd) {
+                           const char **why, char *name, int *fd, int *spelled) {
+  char as_now[MAX_NAME];
+  uint64_t sp = 0;
+  *spelled = 0;
   *bytes = 0;
   *why = NULL;
   int ifd = -1, dfd = -1;
@@ -185,10 +219,14 @@ static size_t index_covers(const char *dir, char *const *paths, size_t n, uint64
     goto done;
   list_reader r = {buf, buf + len};
   *why = "its list is damaged";
-  if (expect(&r, LIST_MAGIC) || expect(&r, "index ") || read_ident(&r, &want) || expect(&r, "\n"))
+  if (expect(&r, LIST_MAGIC) || expect(&r, "index ") || read_ident(&r, &want) || expect(&r, "\n") ||
+      expect(&r, "dir ") || read_u64(&r, &sp) || sp > 1 || read_text(&r, name, 1))
     goto done;
+  *spelled = (int)sp;
+  *why = "it was made for the directory spelled otherwise, and its sources name their files so";
+  if (sp && (!spelling(dir, as_now) || strcmp(as_now, name))) goto done;
   *why = "it was made again or changed after its list";
-  if (!has_index || (fd ? (ifd = open(ip, O_RDONLY | O_CLOEXEC)) < 0 || fident_of(ifd, &have)
+  if (!has_index || (fd ? (ifd = open(ip, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0 || fident_of(ifd, &have)
                         : ident_of(ip, &have)) ||
       !ident_eq(&have, &want))
     goto fail;
@@ -233,8 +271,15 @@ int cli_dir_index(const char *dir, char *const *paths, size_t n, size_t *k, char
   *bytes = 0;
   char name[MAX_NAME];
   const char *why;
-  int fd = -1;
-  size_t c = index_covers(dir, paths, n, bytes, &why, name, &fd);
+  int fd = -1, spelled;
+  size_t c = index_covers(dir, paths, n, bytes, &why, name, &fd, &spelled);
+  char buf[32];
+  snprintf(buf, sizeof buf, "/dev/fd/%d", fd);
+  if (c && access(buf, R_OK)) { /* (no /dev/fd: /proc not mounted) */
+    why = "/dev/fd, which it is read through, is missing";
+    close(fd);
+    c = 0;
+  }
   if (why) {
     fputs("pcol: note: the index of '", stderr);
     cli_print_cstr(stderr, dir);
@@ -244,9 +289,10 @@ int cli_dir_index(const char *dir, char *const *paths, size_t n, size_t *k, char
   /* read through the descriptor checked against the list, open until the
    * process ends: an index renewed meanwhile (renamed over this one, and
    * standing for more files) is not the one read */
-  char buf[32];
-  snprintf(buf, sizeof buf, "/dev/fd/%d", fd);
-  if (!(*index = strdup(buf))) return -1;
+  if (!(*index = strdup(buf))) {
+    close(fd);
+    return -1;
+  }
   *k = c;
   return 0;
 }
@@ -269,8 +315,10 @@ static void put_name(FILE *fp, const char *s) {
 
 /* The list of the index just written (ident ix) and its k files, written
  * to a temporary file and renamed into place.  0 or an errno. */
-static int write_list(const char *dir, const ident *ix, char *const *paths, const ident *ids,
-                      size_t k) {
+static int write_list(const char *dir, const ident *ix, int spelled, char *const *paths,
+                      const ident *ids, size_t k) {
+  char sp[MAX_NAME];
+  if (!spelling(dir, sp)) return ENAMETOOLONG;
   char *lp = join(dir, LIST_FILE), *tp = join(dir, LIST_FILE ".XXXXXX");
   int rc = ENOMEM, fd = -1;
   FILE *fp = NULL;
@@ -284,6 +332,8 @@ static int write_list(const char *dir, const ident *ix, char *const *paths, cons
   }
   fputs(LIST_MAGIC "index ", fp);
   put_ident(fp, ix);
+  fprintf(fp, "\ndir %d ", spelled);
+  put_name(fp, sp);
   fputc('\n', fp);
   for (size_t i = 0; i < k; i++) {
     put_ident(fp, &ids[i]);
@@ -315,6 +365,15 @@ static int index_dir(const cli_command *cmd, const cli_args *a, const char *dir)
   struct stat st;
   if (stat(dir, &st) || !S_ISDIR(st.st_mode))
     return cli_usage_error(cmd->name, "'%s' is not a directory", dir);
+  /* one `pcol index` of a directory at a time (flock on the directory,
+   * held to the end): two at once could pair one's list with the other's
+   * index */
+  int lock = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (lock < 0 || flock(lock, LOCK_EX)) {
+    fprintf(stderr, "pcol index: cannot lock '%s': %s\n", dir, strerror(errno));
+    if (lock >= 0) close(lock);
+    return EXIT_IO;
+  }
   struct timespec now;
   clock_gettime(CLOCK_REALTIME, &now);
   uint64_t start = ns_of(now);
@@ -325,12 +384,23 @@ static int index_dir(const cli_command *cmd, const cli_args *a, const char *dir)
   ident *ids = NULL, ix;
   uint64_t bytes;
   int rc = cli_expand_args(&dir, 1, &paths, &n, &err);
-  if (rc) return cli_fail(cmd->name, &err, rc);
+  if (rc) {
+    close(lock);
+    return cli_fail(cmd->name, &err, rc);
+  }
   /* the files it covers: the first ones, up to one changed in the last
    * 2 s (it may still be being written) */
   if (!(ids = calloc(n, sizeof *ids)) || !(in = calloc(n + 1, sizeof *in)) ||
       !(ip = join(dir, INDEX_FILE))) {
     fputs("pcol index: out of memory\n", stderr);
+    rc = EXIT_IO;
+    goto done;
+  }
+  struct stat ist; /* written by rename only: not through a link or into a device */
+  if (!lstat(ip, &ist) && !S_ISREG(ist.st_mode)) {
+    fputs("pcol index: '", stderr);
+    cli_print_cstr(stderr, ip);
+    fputs("' is not a regular file: remove it first\n", stderr);
     rc = EXIT_IO;
     goto done;
   }
@@ -341,7 +411,8 @@ static int index_dir(const cli_command *cmd, const cli_args *a, const char *dir)
   /* the old index, read through the descriptor checked against its list
    * (another `pcol index` may rename a new one over it meanwhile) */
   char old[32];
-  have = index_covers(dir, paths, n, &bytes, &why, name, &ofd);
+  int spelled = 0;
+  have = index_covers(dir, paths, n, &bytes, &why, name, &ofd, &spelled);
   snprintf(old, sizeof old, "/dev/fd/%d", ofd);
   if (have > k) have = 0; /* (a clock set back) */
   if (have) { /* kept only if it is whole: a damaged one is made again */
@@ -368,7 +439,11 @@ static int index_dir(const cli_command *cmd, const cli_args *a, const char *dir)
   /* the old index and the files after it: the same union (see the top) */
   size_t nin = 0;
   if (have) in[nin++] = old;
-  for (size_t i = have; i < k; i++) in[nin++] = paths[i];
+  else spelled = 0;
+  for (size_t i = have; i < k; i++) {
+    in[nin++] = paths[i];
+    spelled |= cli_input_format(paths[i]) != PCOL_FMT_PCOL; /* its path names its source */
+  }
   pcol_builder *b = NULL;
   pcol_import_options iopt = {0};
   iopt.no_mmap = cli_flag(cmd, a, "no-mmap");
@@ -383,7 +458,7 @@ static int index_dir(const cli_command *cmd, const cli_args *a, const char *dir)
     rc = cli_fail(cmd->name, &err, rc);
     goto done;
   }
-  int e = ident_of(ip, &ix) ? errno : write_list(dir, &ix, paths, ids, k);
+  int e = ident_of(ip, &ix) ? errno : write_list(dir, &ix, spelled, paths, ids, k);
   if (e) {
     fprintf(stderr, "pcol index: cannot write the list of '%s': %s\n", dir, strerror(e));
     rc = EXIT_IO;
@@ -395,6 +470,7 @@ static int index_dir(const cli_command *cmd, const cli_args *a, const char *dir)
   rc = EXIT_OK;
 done:
   if (ofd >= 0) close(ofd);
+  close(lock);
   cli_expand_free(paths, n);
   free(ids);
   free(in);

@@ -37,9 +37,10 @@ static char index_used[1024];
 
 void cli_index_hint(const char *cmd, int rc) {
   if (rc != EXIT_DATA || !index_used[0]) return;
-  fprintf(stderr, "pcol %s: note: read through the index '", cmd);
+  fprintf(stderr, "pcol %s: note: '", cmd);
   cli_print_cstr(stderr, index_used);
-  fputs("' (PCOL_NO_INDEX=1 reads the files; `pcol index` makes it again)\n", stderr);
+  fputs("' was read in place of the files it stands for (if it is at fault: PCOL_NO_INDEX=1 "
+        "reads the files, and `pcol index` makes a damaged one again)\n", stderr);
 }
 
 /* The first k of DIR's files (at paths[first..]) replaced by DIR's index
@@ -171,15 +172,6 @@ static const char *make_label(const char *const *args, int nargs) {
 static int expand_now(const char *const *args, int nargs, cli_inputs *in, int *skipped,
                       int indexed, pcol_error *err);
 
-/* The last expansion that read a directory's index, kept: `top` asks
- * twice when pcol_top_many leaves the answer to the union (one input: the
- * index), and the second would stat every file it covers again. */
-static struct {
-  const char *const *args;
-  int nargs;
-  cli_inputs in;
-} kept;
-
 static int inputs_copy(const cli_inputs *from, cli_inputs *to) {
   *to = *from;
   to->paths = calloc(from->n ? from->n : 1, sizeof *to->paths);
@@ -197,15 +189,43 @@ static int inputs_copy(const cli_inputs *from, cli_inputs *to) {
   return 0;
 }
 
+/* The last expansion that read a directory's index, kept: `top` asks
+ * twice when pcol_top_many leaves the answer to the union (one input: the
+ * index), and the second would stat every file it covers again.  Kept by
+ * the arguments' text (diff asks for its two sides from one array), and
+ * only when no glob match was skipped (the second asking names them). */
+static struct {
+  char **args;
+  int nargs;
+  cli_inputs in;
+} kept;
+
+static int kept_for(const char *const *args, int nargs) {
+  if (!kept.args || kept.nargs != nargs) return 0;
+  for (int i = 0; i < nargs; i++)
+    if (strcmp(kept.args[i], args[i])) return 0;
+  return 1;
+}
+
+static void keep(const char *const *args, int nargs, const cli_inputs *in) {
+  char **a = calloc((size_t)nargs, sizeof *a);
+  int i = 0;
+  for (; a && i < nargs && (a[i] = strdup(args[i])); i++) {}
+  if (a && i == nargs && !inputs_copy(in, &kept.in)) {
+    kept.args = a;
+    kept.nargs = nargs;
+    return;
+  }
+  for (int j = 0; a && j < i; j++) free(a[j]);
+  free(a);
+}
+
 static int expand(const char *const *args, int nargs, cli_inputs *in, int *skipped, int indexed,
                   pcol_error *err) {
-  if (indexed && kept.args == args && kept.nargs == nargs)
+  if (indexed && kept_for(args, nargs))
     return inputs_copy(&kept.in, in) ? pcol_error_set(err, PCOL_ENOMEM, "out of memory") : PCOL_OK;
   int rc = expand_now(args, nargs, in, skipped, indexed, err);
-  if (!rc && in->indexes && !kept.args && !inputs_copy(in, &kept.in)) {
-    kept.args = args;
-    kept.nargs = nargs;
-  }
+  if (!rc && in->indexes && !kept.args && (!skipped || !*skipped)) keep(args, nargs, in);
   return rc;
 }
 

@@ -13,6 +13,7 @@
 # by the reader, naming it.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
+case $PCOL in */*) PCOL=$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL") ;; esac # (tests cd)
 TD=${PCOL_TESTDATA:-../shared/testdata}
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
@@ -123,8 +124,8 @@ for bad in "truncated" "garbage" "overflow" "slash" "escape" "foreign" "empty" "
     truncated) head -c 200 "$tmp/list" >"$D/.pcol-index.list" ;;
     garbage) { head -2 "$tmp/list"; echo "12 x 3 4 a"; } >"$D/.pcol-index.list" ;;
     overflow) { head -2 "$tmp/list"; echo "99999999999999999999999 1 2 3 01.pcol"; } >"$D/.pcol-index.list" ;;
-    slash) sed '3s|01.pcol|../01.pcol|' "$tmp/list" >"$D/.pcol-index.list" ;;
-    escape) sed '3s|01.pcol|01\\x.pcol|' "$tmp/list" >"$D/.pcol-index.list" ;;
+    slash) sed '4s|01.pcol|../01.pcol|' "$tmp/list" >"$D/.pcol-index.list" ;;
+    escape) sed '4s|01.pcol|01\\x.pcol|' "$tmp/list" >"$D/.pcol-index.list" ;;
     foreign) sed '1s/1/2/' "$tmp/list" >"$D/.pcol-index.list" ;;
     empty) : >"$D/.pcol-index.list" ;;
     lastfile) n=$(wc -l <"$tmp/list"); sed "$((n - 1))d" "$tmp/list" >"$D/.pcol-index.list" ;;
@@ -164,8 +165,42 @@ $PCOL merge "$D" -o "$tmp/merged.pcol" && cmp -s "$tmp/merged.pcol" "$D/.pcol-in
 PCOL_DEBUG=inputs $PCOL fold "$D" --from @0 --to @4000000000 2>&1 >/dev/null | grep -q 'index of' &&
   fail "a wall-clock range read the index"
 
+# diff's two sides, BASE indexed and NEW another directory: each its own
+mkdir "$tmp/new"
+cp $H "$tmp/new/1.pb.gz" && cp $S "$tmp/new/2.pb.gz" || fail "copy"
+for v in "" "--value samples"; do
+  want=$(PCOL_NO_INDEX=1 $PCOL diff "$D" "$tmp/new" $v 2>&1; echo "exit $?")
+  got=$($PCOL diff "$D" "$tmp/new" $v 2>&1; echo "exit $?")
+  [ "$got" = "$want" ] || fail "diff of an indexed BASE and NEW $v: $(diff <(echo "$want") <(echo "$got") | head -5)"
+done
+# the directory spelled otherwise: with a file in another format among them
+# (its source is named by its path) the index is not used; same output
+(cd "$tmp" && PCOL_NO_INDEX=1 $PCOL cat --table sources ./d/ >"$tmp/want" 2>&1 &&
+  $PCOL cat --table sources ./d/ >"$tmp/got" 2>"$tmp/err") || fail "cat of ./d/"
+cmp -s "$tmp/want" "$tmp/got" || fail "sources of the directory spelled otherwise: $(diff "$tmp/want" "$tmp/got" | head -4)"
+grep -q "is not used: it was made for the directory spelled otherwise" "$tmp/err" || fail "spelled otherwise: $(cat "$tmp/err")"
+used "$D/" | grep -q 'an index of 9 files' || fail "a trailing / is the same spelling: $(used "$D/")"
+# of pcol files only, any spelling: their sources keep their own names
+mkdir "$tmp/p"
+cp "$D"/0[123].pcol "$D/07.pcol" "$tmp/p/" || fail "copy"
+sleep 2.2
+$PCOL index "$tmp/p" >/dev/null || fail "index of pcol files"
+mv "$tmp/p" "$tmp/q"
+(cd "$tmp" && PCOL_DEBUG=inputs $PCOL cat --table all ./q >"$tmp/got" 2>"$tmp/err") || fail "cat of ./q"
+grep -q 'an index of 4 files' "$tmp/err" || fail "pcol files, moved: the index not used: $(cat "$tmp/err")"
+(cd "$tmp" && PCOL_NO_INDEX=1 $PCOL cat --table all ./q >"$tmp/want" 2>/dev/null)
+cmp -s "$tmp/want" "$tmp/got" || fail "pcol files, moved: cat differs"
+# a FIFO in place of the list, or a link in place of the index: never waited on, never written through
+rm "$tmp/q/.pcol-index.list" && mkfifo "$tmp/q/.pcol-index.list" || fail "mkfifo"
+timeout 20 $PCOL fold "$tmp/q" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 0 ] && grep -q 'its list is missing' "$tmp/err" || fail "a FIFO list: exit $rc, $(cat "$tmp/err")"
+rm "$tmp/q/.pcol-index.list" "$tmp/q/.pcol-index.pcol" && ln -s "$tmp/target" "$tmp/q/.pcol-index.pcol"
+timeout 20 $PCOL index "$tmp/q" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 3 ] && [ ! -e "$tmp/target" ] && grep -q 'not a regular file' "$tmp/err" ||
+  fail "a link as the index: exit $rc, $(cat "$tmp/err")"
+
 # refusals
 $PCOL index "$D/01.pcol" 2>/dev/null; [ $? = 2 ] || fail "index of a file: not a usage error"
 mkdir "$tmp/empty"
 $PCOL index "$tmp/empty" 2>/dev/null && fail "index of an empty directory"
-echo "t_index: ok (index = merge, renewed = merge, 15 views the same, 4 stale cases, 9 damaged lists, a damaged index)"
+echo "t_index: ok (index = merge, renewed = merge, 17 views the same, diff of two directories, 4 stale cases, the directory's spelling, 9 damaged lists, a FIFO, a link, a damaged index)"
