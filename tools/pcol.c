@@ -145,7 +145,9 @@ static const cli_command commands[] = {
      "file changed, renamed or removed, or one added before the last it covers) is\n"
      "not used, and a note says why.  Not used with a wall-clock --from/--to, which\n"
      "leaves out the files outside the range unread, nor by validate, pack, merge\n"
-     "or export, which read the files themselves.  rm DIR/.pcol-index.* removes it.",
+     "or export, which read the files themselves.  A profile in another format is\n"
+     "named by its path: an index holding one is used only for DIR spelled as when\n"
+     "it was made.  rm DIR/.pcol-index.* removes it.",
      opts_index, cmd_index},
     {"report", "pcol report FILE... -o report.html [--diff BASE] [--source-path DIRS] [--title T]",
      "Write one self-contained HTML page: timeline, stack chart, top table, flame graph, call tree, callers/callees, source.",
