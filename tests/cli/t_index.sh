@@ -182,7 +182,7 @@ grep -q "is not used: it was made for the directory spelled otherwise" "$tmp/err
 used "$D/" | grep -q 'an index of 9 files' || fail "a trailing / is the same spelling: $(used "$D/")"
 # of pcol files only, any spelling: their sources keep their own names
 mkdir "$tmp/p"
-cp "$D"/0[123].pcol "$D/07.pcol" "$tmp/p/" || fail "copy"
+cp "$D"/0[12].pcol "$D/07.pcol" "$tmp/p/" && $PCOL pack $S -o "$tmp/p/04.pcol" || fail "copy" # (cpu profiles)
 sleep 2.2
 $PCOL index "$tmp/p" >/dev/null || fail "index of pcol files"
 mv "$tmp/p" "$tmp/q"
@@ -190,6 +190,14 @@ mv "$tmp/p" "$tmp/q"
 grep -q 'an index of 4 files' "$tmp/err" || fail "pcol files, moved: the index not used: $(cat "$tmp/err")"
 (cd "$tmp" && PCOL_NO_INDEX=1 $PCOL cat --table all ./q >"$tmp/want" 2>/dev/null)
 cmp -s "$tmp/want" "$tmp/got" || fail "pcol files, moved: cat differs"
+# pcol files after the index: top adds up each file's rows by name, the index one of them
+$PCOL pack $L -o "$tmp/q/08.pcol" && $PCOL pack $S -o "$tmp/q/09.pcol" || fail "pack"
+for o in "" "--by file" "--sort cum" "--focus main" "--value samples"; do
+  PCOL_DEBUG=inputs $PCOL top "$tmp/q" $o >"$tmp/got" 2>"$tmp/err" || fail "top $o with the index and pcol files"
+  grep -q 'read 3 of 3 inputs (1 an index of 4 files), each on its own' "$tmp/err" || fail "top $o: $(cat "$tmp/err")"
+  PCOL_NO_INDEX=1 $PCOL top "$tmp/q" $o >"$tmp/want" 2>/dev/null
+  cmp -s "$tmp/want" "$tmp/got" || fail "top $o, index and pcol files, each on its own: $(diff "$tmp/want" "$tmp/got" | head -4)"
+done
 # a FIFO in place of the list, or a link in place of the index: never waited on, never written through
 rm "$tmp/q/.pcol-index.list" && mkfifo "$tmp/q/.pcol-index.list" || fail "mkfifo"
 timeout 20 $PCOL fold "$tmp/q" >/dev/null 2>"$tmp/err"; rc=$?
@@ -203,4 +211,4 @@ timeout 20 $PCOL index "$tmp/q" >/dev/null 2>"$tmp/err"; rc=$?
 $PCOL index "$D/01.pcol" 2>/dev/null; [ $? = 2 ] || fail "index of a file: not a usage error"
 mkdir "$tmp/empty"
 $PCOL index "$tmp/empty" 2>/dev/null && fail "index of an empty directory"
-echo "t_index: ok (index = merge, renewed = merge, 17 views the same, diff of two directories, 4 stale cases, the directory's spelling, 9 damaged lists, a FIFO, a link, a damaged index)"
+echo "t_index: ok (index = merge, renewed = merge, 17 views the same, diff of two directories, 4 stale cases, the directory's spelling, 9 damaged lists, top of the index and pcol files each on its own, a FIFO, a link, a damaged index)"
