@@ -352,12 +352,29 @@ done:
   return rc;
 }
 
-static int after_input(void *ctx, size_t i, int rc, pcol_error *err) {
-  char **in = ctx;
-  if (!rc) cli_import_warning("index", err);
-  const char *shown = cli_input_name(in[i]);
-  if (rc && !strstr(err->message, shown)) pcol_error_prefix(err, shown);
+/* after each input: its warning printed, or which one failed, named */
+typedef struct index_inputs {
+  char **in;
+  size_t failed;
+} index_inputs;
+static int after_index_input(void *ctx, size_t i, int rc, pcol_error *err) {
+  index_inputs *x = ctx;
+  if (!rc) {
+    cli_import_warning("index", err);
+    return rc;
+  }
+  x->failed = i;
+  const char *shown = cli_input_name(x->in[i]);
+  if (!strstr(err->message, shown)) pcol_error_prefix(err, shown);
   return rc;
+}
+
+/* 0 (no index kept), and a note that the old one is made again */
+static size_t damaged(const char *dir, const pcol_error *why) {
+  fputs("pcol index: note: the index of '", stderr);
+  cli_print_cstr(stderr, dir);
+  fprintf(stderr, "' is damaged (%s): made again from the files\n", why->message);
+  return 0;
 }
 
 /* One directory: its index written or renewed.  An exit code. */
@@ -415,18 +432,13 @@ static int index_dir(const cli_command *cmd, const cli_args *a, const char *dir)
   have = index_covers(dir, paths, n, &bytes, &why, name, &ofd, &spelled);
   snprintf(old, sizeof old, "/dev/fd/%d", ofd);
   if (have > k) have = 0; /* (a clock set back) */
-  if (have) { /* kept only if it is whole: a damaged one is made again */
+  if (have && have == k) { /* up to date if it is whole (renewing validates it as it reads it) */
     pcol_file *f = NULL;
     pcol_error verr = {0};
     int bad = pcol_open(old, NULL, &f, &verr);
     if (!bad) bad = pcol_validate_full(f, &verr);
     pcol_close(f);
-    if (bad) {
-      fputs("pcol index: note: the index of '", stderr);
-      cli_print_cstr(stderr, dir);
-      fprintf(stderr, "' is damaged (%s): made again from the files\n", verr.message);
-      have = 0;
-    }
+    if (bad) have = damaged(dir, &verr);
   }
   if (k < 2 || have == k) {
     cli_print_cstr(stdout, dir);
@@ -436,24 +448,31 @@ static int index_dir(const cli_command *cmd, const cli_args *a, const char *dir)
     rc = EXIT_OK;
     goto done;
   }
-  /* the old index and the files after it: the same union (see the top) */
-  size_t nin = 0;
-  if (have) in[nin++] = old;
-  else spelled = 0;
-  for (size_t i = have; i < k; i++) {
-    in[nin++] = paths[i];
-    spelled |= cli_input_format(paths[i]) != PCOL_FMT_PCOL; /* its path names its source */
+  for (;;) {
+    /* the old index and the files after it: the same union (see the top) */
+    size_t nin = 0;
+    if (have) in[nin++] = old;
+    else spelled = 0;
+    for (size_t i = have; i < k; i++) {
+      in[nin++] = paths[i];
+      spelled |= cli_input_format(paths[i]) != PCOL_FMT_PCOL; /* its path names its source */
+    }
+    pcol_builder *b = NULL;
+    pcol_import_options iopt = {0};
+    iopt.no_mmap = cli_flag(cmd, a, "no-mmap");
+    iopt.first_is_union = have > 0;
+    pcol_write_options wopt = {0};
+    wopt.validate = 1; /* as merge: read back and checked before the rename */
+    index_inputs x = {in, SIZE_MAX};
+    rc = pcol_builder_new(&b, &err);
+    if (!rc) rc = pcol_import_paths(b, (const char *const *)in, nin, PCOL_FMT_UNKNOWN, &iopt,
+                                    after_index_input, &x, &err);
+    if (!rc) rc = pcol_builder_write(b, ip, &wopt, &err);
+    pcol_builder_free(b);
+    if (!rc || !have || x.failed != 0) break;
+    have = damaged(dir, &err); /* the old index refused: made again from the files */
+    memset(&err, 0, sizeof err);
   }
-  pcol_builder *b = NULL;
-  pcol_import_options iopt = {0};
-  iopt.no_mmap = cli_flag(cmd, a, "no-mmap");
-  iopt.first_is_union = have > 0;
-  pcol_write_options wopt = {0};
-  wopt.validate = 1; /* as merge: read back and checked before the rename */
-  rc = pcol_builder_new(&b, &err);
-  if (!rc) rc = pcol_import_paths(b, (const char *const *)in, nin, PCOL_FMT_UNKNOWN, &iopt, after_input, in, &err);
-  if (!rc) rc = pcol_builder_write(b, ip, &wopt, &err);
-  pcol_builder_free(b);
   if (rc) {
     rc = cli_fail(cmd->name, &err, rc);
     goto done;

@@ -160,6 +160,23 @@ grep -q "is damaged (.*): made again from the files" "$tmp/err" && echo "$out" |
   fail "index over a damaged one: $out $(cat "$tmp/err")"
 $PCOL merge "$D" -o "$tmp/merged.pcol" && cmp -s "$tmp/merged.pcol" "$D/.pcol-index.pcol" ||
   fail "the index made again is not the merge"
+# the same when it is renewed with a new file: refused as it is read, made again
+sleep 2.2; printf 'XXXX' | dd of="$D/.pcol-index.pcol" bs=1 seek=100 conv=notrunc 2>/dev/null
+python3 - "$D" <<'EOF2' || fail "rewrite the list"
+import os, sys
+d = sys.argv[1]
+st = os.stat(os.path.join(d, ".pcol-index.pcol"))
+lines = open(os.path.join(d, ".pcol-index.list"), "rb").read().split(b"\n")
+lines[1] = b"index %d %d %d %d" % (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+open(os.path.join(d, ".pcol-index.list"), "wb").write(b"\n".join(lines))
+EOF2
+$PCOL pack $S -o "$D/10.pcol" && sleep 2.2 || fail "pack"
+out=$($PCOL index "$D" 2>"$tmp/err") || fail "renew over a damaged index: $(cat "$tmp/err")"
+grep -q "is damaged (.*): made again from the files" "$tmp/err" && echo "$out" | grep -q 'covers 10 of 10 files (10 read now)' ||
+  fail "renew over a damaged index: $out $(cat "$tmp/err")"
+$PCOL merge "$D" -o "$tmp/merged.pcol" && cmp -s "$tmp/merged.pcol" "$D/.pcol-index.pcol" ||
+  fail "the index renewed over a damaged one is not the merge"
+rm "$D/10.pcol" && sleep 2.2 && $PCOL index "$D" >/dev/null 2>&1 || fail "index after 10.pcol is gone"
 
 # a wall-clock range leaves out files unread: the files, not the index
 PCOL_DEBUG=inputs $PCOL fold "$D" --from @0 --to @4000000000 2>&1 >/dev/null | grep -q 'index of' &&
