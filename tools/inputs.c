@@ -19,11 +19,11 @@ enum { NO_MEMORY = 1, NO_DIR = 2 }; /* positive: never a PCOL_E* code */
 typedef struct cli_inputs {
   char **paths;
   size_t n, cap;
-  /* directories' indexes (dirindex.c) among paths: how many, the files
-   * they stand for and those files' bytes */
-  size_t indexes, covered;
+  /* the first directory's index (dirindex.c) when it stands for its
+   * first files: the paths entry, how many files and their bytes */
+  const char *index;
+  size_t covered;
   uint64_t covered_bytes;
-  const char *index_at[8]; /* the first ones (paths entries), to tell them apart */
 } cli_inputs;
 
 static void inputs_free(cli_inputs *in) {
@@ -55,8 +55,7 @@ static int use_index(cli_inputs *in, const char *dir, size_t first) {
   in->paths[first] = ip;
   memmove(in->paths + first + 1, in->paths + first + k, (in->n - first - k) * sizeof *in->paths);
   in->n -= k - 1;
-  if (in->indexes < sizeof in->index_at / sizeof in->index_at[0]) in->index_at[in->indexes] = ip;
-  in->indexes++;
+  in->index = ip;
   size_t dl = strlen(dir); /* (ip names the descriptor it is read through) */
   snprintf(index_used, sizeof index_used, "%s%s" CLI_INDEX_FILE, dir,
            dl && dir[dl - 1] == '/' ? "" : "/");
@@ -68,14 +67,12 @@ static int use_index(cli_inputs *in, const char *dir, size_t first) {
 /* The bytes the inputs stand for when an index is among them (the union's
  * budgets, pcol_open_options.given_bytes): its files' and the others' on
  * disk; 0 (the library's own rule) when there is no index, or one input's
- * size is unknown (standard input, a pipe) or more indexes than were kept. */
+ * size is unknown (standard input, a pipe). */
 static uint64_t given_bytes(const cli_inputs *in) {
-  if (!in->indexes || in->indexes > sizeof in->index_at / sizeof in->index_at[0]) return 0;
+  if (!in->index) return 0;
   uint64_t sum = in->covered_bytes;
   for (size_t i = 0; i < in->n; i++) {
-    int is_index = 0;
-    for (size_t j = 0; j < in->indexes; j++) is_index |= in->paths[i] == in->index_at[j];
-    if (is_index) continue;
+    if (in->paths[i] == in->index) continue;
     struct stat st;
     if (!strcmp(in->paths[i], "-") || stat(in->paths[i], &st) || !S_ISREG(st.st_mode)) return 0;
     sum += st.st_size > 0 ? (uint64_t)st.st_size : 1;
@@ -182,8 +179,7 @@ static int inputs_copy(const cli_inputs *from, cli_inputs *to) {
       inputs_free(to);
       return NO_MEMORY;
     }
-    for (size_t j = 0; j < from->indexes && j < sizeof to->index_at / sizeof to->index_at[0]; j++)
-      if (from->paths[i] == from->index_at[j]) to->index_at[j] = to->paths[i];
+    if (from->paths[i] == from->index) to->index = to->paths[i];
   }
   if (!to->paths) return NO_MEMORY;
   return 0;
@@ -225,7 +221,7 @@ static int expand(const char *const *args, int nargs, cli_inputs *in, int *skipp
   if (indexed && kept_for(args, nargs))
     return inputs_copy(&kept.in, in) ? pcol_error_set(err, PCOL_ENOMEM, "out of memory") : PCOL_OK;
   int rc = expand_now(args, nargs, in, skipped, indexed, err);
-  if (!rc && in->indexes && !kept.args && (!skipped || !*skipped)) keep(args, nargs, in);
+  if (!rc && in->index && !kept.args && (!skipped || !*skipped)) keep(args, nargs, in);
   return rc;
 }
 
@@ -332,7 +328,7 @@ static void debug_inputs(const cli_command *cmd, size_t used, const cli_inputs *
   const char *dbg = getenv("PCOL_DEBUG");
   if (!dbg || !strstr(dbg, "inputs")) return;
   fprintf(stderr, "pcol %s: debug: read %zu of %zu inputs", cmd->name, used, in->n);
-  if (in->indexes) fprintf(stderr, " (%zu an index of %zu files)", in->indexes, in->covered);
+  if (in->index) fprintf(stderr, " (1 an index of %zu files)", in->covered);
   if (threads > 1) fprintf(stderr, ", each on its own, on %zu threads\n", threads);
   else fprintf(stderr, "%s\n", threads ? ", each on its own" : "");
 }
@@ -353,7 +349,7 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
   }
   pcol_open_options opt = cli_open_options(cmd, a);
   opt.given_bytes = given_bytes(&in);
-  opt.first_is_union = in.indexes > 0;
+  opt.first_is_union = in.index != NULL;
   pcol_many_top info;
   size_t shown = limit < SIZE_MAX ? (size_t)limit : SIZE_MAX;
   int rc = pcol_top_many((const char *const *)in.paths, in.n, &opt, sel, cli_get(cmd, a, "value"),
@@ -378,7 +374,7 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
   if (rc) return rc;
   pcol_open_options opt = cli_open_options(cmd, a);
   opt.given_bytes = given_bytes(&in);
-  opt.first_is_union = in.indexes > 0;
+  opt.first_is_union = in.index != NULL;
   size_t used = 0;
   /* any input format: a pcol file is mapped, another is converted in memory
    * ("-": standard input, read whole); many: their union in memory */
