@@ -226,9 +226,8 @@ static size_t index_covers(const char *dir, char *const *paths, size_t n, uint64
   *why = "it was made for the directory spelled otherwise, and its sources name their files so";
   if (sp && (!spelling(dir, as_now) || strcmp(as_now, name))) goto done;
   *why = "it was made again or changed after its list";
-  if (!has_index || (fd ? (ifd = open(ip, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0 || fident_of(ifd, &have)
-                        : ident_of(ip, &have)) ||
-      !ident_eq(&have, &want))
+  if (!has_index || (ifd = open(ip, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0 ||
+      fident_of(ifd, &have) || !ident_eq(&have, &want))
     goto fail;
   uint64_t sum = 0;
   *why = "its directory cannot be read";
@@ -251,7 +250,7 @@ static size_t index_covers(const char *dir, char *const *paths, size_t n, uint64
   *bytes = sum;
   *why = k < 2 ? "it covers fewer than two files" : NULL;
   if (k < 2) goto fail;
-  if (fd) *fd = ifd, ifd = -1; /* the caller's */
+  *fd = ifd, ifd = -1; /* the caller's */
   goto done;
 fail:
   k = 0;
