@@ -287,8 +287,17 @@ static int map_eq(const void *ctx, uint32_t id, const void *key) {
          COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_FLAGS)->data[r] == k->flags;
 }
 
-static int b_mapping(pcol_builder *b, const pcol_mapping_row *m, bool dedup,
-                   uint32_t *id) {
+/* map_eq for a row of an earlier profile only (pcol_b_mapping_shared) */
+typedef struct {
+  pcol_mapping_row row;
+  uint32_t below;
+} shared_key;
+static int map_eq_below(const void *ctx, uint32_t id, const void *key) {
+  const shared_key *k = key;
+  return id <= k->below && map_eq(ctx, id, &k->row);
+}
+
+static uint64_t map_hash(const pcol_mapping_row *m) {
   pcol_hstate hs;
   pcol_hs_init(&hs, 3);
   pcol_hs_add(&hs, m->memory_start);
@@ -296,7 +305,28 @@ static int b_mapping(pcol_builder *b, const pcol_mapping_row *m, bool dedup,
   pcol_hs_add(&hs, m->file_offset);
   pcol_hs_add(&hs, ((uint64_t)m->filename << 32) | m->build_id);
   pcol_hs_add(&hs, m->flags);
-  uint64_t h = pcol_hs_end(&hs);
+  return pcol_hs_end(&hs);
+}
+
+static int b_mapping(pcol_builder *b, const pcol_mapping_row *m, bool dedup,
+                   uint32_t *id);
+
+static int b_mapping_shared(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
+                            uint32_t *id) {
+  if (!(m->flags & ~0x0f) && below) {
+    shared_key k = {*m, below};
+    uint32_t found = pcol_hset_find(&b->mappings, map_hash(m), map_eq_below, b, &k);
+    if (found) {
+      *id = found;
+      return PCOL_OK;
+    }
+  }
+  return b_mapping(b, m, 0, id);
+}
+
+static int b_mapping(pcol_builder *b, const pcol_mapping_row *m, bool dedup,
+                   uint32_t *id) {
+  uint64_t h = map_hash(m);
   if (m->flags & ~0x0f) return PCOL_EINVAL; /* spec.md §5: unknown bits */
   if (dedup) {
     uint32_t found = pcol_hset_find(&b->mappings, h, map_eq, b, m);
@@ -865,6 +895,10 @@ static int b_fail(pcol_error *err, int rc, const char *fn) {
                     : rc == PCOL_ETOOBIG ? "a table reached its row limit (2^32 - 2)"
                                          : pcol_strerror(rc);
   return pcol_error_set(err, rc, "%s: %s", fn, why);
+}
+int pcol_b_mapping_shared(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
+                          uint32_t *id, pcol_error *err) {
+  return b_fail(err, b_mapping_shared(b, m, below, id), "pcol_b_mapping");
 }
 int pcol_b_string(pcol_builder *b, const void *ptr, size_t len, uint32_t *id, pcol_error *err) {
   return b_fail(err, b_string(b, ptr, len, id), "pcol_b_string");

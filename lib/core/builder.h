@@ -107,6 +107,15 @@ static inline void pcol_stack_memo_free(pcol_stack_memo *m) {
   pcol_buf_free(&m->hashes);
 }
 
+/* A profile's mapping row, as an importer adds it (pprof, OTLP): an equal
+ * row of an earlier profile (id <= below: the rows there were when this
+ * profile's mappings began) is shared, as pprof's Merge shares equal
+ * mappings, so that equal locations and stacks of several profiles are
+ * one; rows equal within the profile stay apart (its own list, as it is:
+ * pcol_b_mapping dedup 0). */
+int pcol_b_mapping_shared(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
+                          uint32_t *id, pcol_error *err);
+
 /* pcol_b_add_file of a union written before (a directory's index, `pcol
  * index`) into an empty builder: every row as it is, its mapping rows too
  * (add_file.c), so that the files added after it meet the rows the union of

@@ -446,4 +446,24 @@ for t in speedscope pprof firefox otlp; do
   cpu_limited "unpack --to $t" $PCOL unpack "$tmp/many.pcol" --to $t -o "$tmp/many.$t"
 done
 cpu_limited "export --to clickhouse" $PCOL export "$tmp/many.pcol" --to clickhouse -o "$tmp/many.ch"
+
+# profiles of one program share their mappings, as pprof's Merge shares
+# equal ones (pcol_b_mapping_shared): the same stack in two of them is one
+# trace, as go tool pprof -traces of both prints it, and their merge holds
+# one copy of the stack nodes; a profile's own list keeps equal rows apart
+$PCOL merge $S $S -o "$tmp/ss.pcol" || fail "merge S S"
+[ "$($PCOL cat "$tmp/ss.pcol" --table stacks | wc -l)" = "$($PCOL cat $S --table stacks | wc -l)" ] ||
+  fail "two copies of a profile: their stack nodes are not shared"
+[ "$($PCOL cat "$tmp/ss.pcol" --table mappings | wc -l)" = "$($PCOL cat $S --table mappings | wc -l)" ] ||
+  fail "two copies of a profile: their mappings are not shared"
+if command -v go >/dev/null 2>&1; then
+  for pair in "$S $S" "$L $L" "$S $L"; do
+    want=$(go tool pprof -traces -sample_index=samples $pair 2>/dev/null | sed -n '/^-----------+/,$p')
+    got=$($PCOL traces $pair --value samples 2>/dev/null | sed -n '/^-----------+/,$p')
+    [ -n "$want" ] && [ "$got" = "$want" ] ||
+      fail "traces of $pair: not go tool pprof -traces': $(diff <(echo "$want") <(echo "$got") | head -5)"
+  done
+else
+  echo "t_many: go not installed: traces of two profiles not compared with go tool pprof"
+fi
 exit 0

@@ -496,6 +496,7 @@ static int build_tables(ctx *c) {
     L->str = 0;
     if (!is_int) rc = pcol_b_string(b, t.len ? (const char *)t.data : "", t.len, &L->str, c->err);
   }
+  uint32_t below = (uint32_t)b->t[PCOL_T_MAPPINGS].rows; /* earlier messages' rows */
   for (size_t i = 1; i < D->n_mapping_table && !rc; i++) {
     const otlp_mapping *m = D->mapping_table[i];
     pcol_mapping_row r = {m->memory_start, m->memory_limit, m->file_offset, 0, 0, 0};
@@ -515,7 +516,7 @@ static int build_tables(ctx *c) {
       if (own || !have_bid) r.build_id = c->attr[ai].str;
       have_bid = 1 + own;
     }
-    if (!rc) rc = pcol_b_mapping(b, &r, 0, &c->map_ids[i], c->err);
+    if (!rc) rc = pcol_b_mapping_shared(b, &r, below, &c->map_ids[i], c->err);
   }
   for (size_t i = 1; i < D->n_function_table && !rc; i++) {
     const otlp_function *f = D->function_table[i];

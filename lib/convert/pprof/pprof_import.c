@@ -1025,6 +1025,7 @@ static int build(ctx *c) {
         !(rc = pcol_b_value_type(b, t, u, &vals[i].value_type_id, c->err)))
       rc = pcol_b_source_value_type(b, src, vals[i].value_type_id, c->err);
   }
+  uint32_t below = (uint32_t)b->t[PCOL_T_MAPPINGS].rows; /* earlier profiles' rows */
   for (size_t i = 0; i < p->n_mapping && !rc; i++) {
     const pmapping *m = &p->mapping[i];
     pcol_mapping_row r = {m->memory_start, m->memory_limit, m->file_offset, 0, 0, 0};
@@ -1033,7 +1034,7 @@ static int build(ctx *c) {
                         (m->has_line_numbers ? PCOL_MAP_HAS_LINE_NUMBERS : 0) |
                         (m->has_inline_frames ? PCOL_MAP_HAS_INLINE_FRAMES : 0));
     if (!(rc = sid(c, m->filename, &r.filename)) && !(rc = sid(c, m->build_id, &r.build_id)))
-      rc = pcol_b_mapping(b, &r, 0, &c->map_ids[i], c->err);
+      rc = pcol_b_mapping_shared(b, &r, below, &c->map_ids[i], c->err);
   }
   for (size_t i = 0; i < p->n_function && !rc; i++) {
     const pfunction *fn = &p->function[i];
