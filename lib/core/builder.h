@@ -112,7 +112,8 @@ static inline void pcol_stack_memo_free(pcol_stack_memo *m) {
  * profile's mappings began) is shared, as pprof's Merge shares equal
  * mappings, so that equal locations and stacks of several profiles are
  * one; rows equal within the profile stay apart (its own list, as it is:
- * pcol_b_mapping dedup 0). */
+ * pcol_b_mapping dedup 0), unless an earlier profile has one equal to
+ * them, which they then all are. */
 int pcol_b_mapping_shared(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
                           uint32_t *id, pcol_error *err);
 
