@@ -86,13 +86,6 @@ static int ident_eq(const ident *a, const ident *b) {
   return a->size == b->size && a->mtime == b->mtime && a->ctime == b->ctime && a->ino == b->ino;
 }
 
-static char *join(const char *dir, const char *name) {
-  size_t dl = strlen(dir), l = dl + 1 + strlen(name) + 1;
-  char *p = malloc(l);
-  if (p) snprintf(p, l, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", name);
-  return p;
-}
-
 static const char *base_name(const char *path) {
   const char *s = strrchr(path, '/');
   return s ? s + 1 : path;
@@ -207,7 +200,7 @@ static size_t index_covers(const char *dir, char *const *paths, size_t n, uint64
   *bytes = 0;
   *why = NULL;
   int ifd = -1, dfd = -1;
-  char *ip = join(dir, INDEX_FILE), *lp = join(dir, LIST_FILE);
+  char *ip = cli_path_join(dir, INDEX_FILE), *lp = cli_path_join(dir, LIST_FILE);
   char *buf = NULL;
   size_t len = 0, k = 0;
   ident have, want;
@@ -318,7 +311,7 @@ static int write_list(const char *dir, const ident *ix, int spelled, char *const
                       const ident *ids, size_t k) {
   char sp[MAX_NAME];
   if (!spelling(dir, sp)) return ENAMETOOLONG;
-  char *lp = join(dir, LIST_FILE), *tp = join(dir, LIST_FILE ".XXXXXX");
+  char *lp = cli_path_join(dir, LIST_FILE), *tp = cli_path_join(dir, LIST_FILE ".XXXXXX");
   int rc = ENOMEM, fd = -1;
   FILE *fp = NULL;
   if (!lp || !tp) goto done;
@@ -407,7 +400,7 @@ static int index_dir(const cli_command *cmd, const cli_args *a, const char *dir)
   /* the files it covers: the first ones, up to one changed in the last
    * 2 s (it may still be being written) */
   if (!(ids = calloc(n, sizeof *ids)) || !(in = calloc(n + 1, sizeof *in)) ||
-      !(ip = join(dir, INDEX_FILE))) {
+      !(ip = cli_path_join(dir, INDEX_FILE))) {
     fputs("pcol index: out of memory\n", stderr);
     rc = EXIT_IO;
     goto done;

@@ -56,9 +56,9 @@ static int use_index(cli_inputs *in, const char *dir, size_t first) {
   memmove(in->paths + first + 1, in->paths + first + k, (in->n - first - k) * sizeof *in->paths);
   in->n -= k - 1;
   in->index = ip;
-  size_t dl = strlen(dir); /* (ip names the descriptor it is read through) */
-  snprintf(index_used, sizeof index_used, "%s%s" CLI_INDEX_FILE, dir,
-           dl && dir[dl - 1] == '/' ? "" : "/");
+  char *shown = cli_path_join(dir, CLI_INDEX_FILE); /* (ip names the descriptor read) */
+  snprintf(index_used, sizeof index_used, "%s", shown ? shown : dir);
+  free(shown);
   in->covered += k;
   in->covered_bytes += bytes;
   return 0;
@@ -101,6 +101,13 @@ static int by_name(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+char *cli_path_join(const char *dir, const char *name) {
+  size_t dl = strlen(dir), l = dl + 1 + strlen(name) + 1;
+  char *p = malloc(l);
+  if (p) snprintf(p, l, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", name);
+  return p;
+}
+
 /* THE rule for the files a directory or a glob pattern names: regular files
  * only, found by stat or a directory entry's type (neither opens anything:
  * a FIFO would block the open, a directory fail it; a link counts as what it
@@ -115,18 +122,16 @@ static int regular(const char *p) {
 static int add_dir(cli_inputs *in, const char *dir) {
   DIR *d = opendir(dir);
   if (!d) return NO_DIR;
-  size_t first = in->n, dl = strlen(dir);
+  size_t first = in->n;
   int rc = 0;
   struct dirent *e;
   while (!rc && (e = readdir(d))) {
     if (e->d_name[0] == '.') continue;
-    size_t l = dl + 1 + strlen(e->d_name) + 1;
-    char *p = malloc(l);
+    char *p = cli_path_join(dir, e->d_name);
     if (!p) {
       rc = NO_MEMORY;
       break;
     }
-    snprintf(p, l, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", e->d_name);
     /* the entry's type when the file system gives it (no stat: 1,440 of
      * them were a tenth of `top DIR`'s wall time on two threads, read
      * before any file); a link or an unknown type, by stat */

@@ -396,10 +396,13 @@ static int close_input(input *x, int rc, int drain, pcol_error *err) {
 }
 
 /* An open pcol file, validated (in full, or but for the checksums when
- * the union is only read: sums = 0), copied into the builder. */
-static int add_open_pcol(pcol_builder *b, pcol_file *f, int sums, pcol_error *err) {
+ * the union is only read: sums = 0), copied into the builder (as_union: a
+ * union written before, row for row into the empty builder:
+ * pcol_b_add_union). */
+static int add_open_pcol(pcol_builder *b, pcol_file *f, int sums, int as_union,
+                         pcol_error *err) {
   int rc = sums ? pcol_validate_full(f, err) : pcol_validate_content(f, err);
-  return rc ? rc : pcol_b_add_file(b, f, err);
+  return rc ? rc : as_union ? pcol_b_add_union(b, f, err) : pcol_b_add_file(b, f, err);
 }
 
 /* A pcol file: opened (validated in full) and copied into the builder. */
@@ -417,7 +420,7 @@ static int import_pcol(pcol_builder *b, input *x, const pcol_import_options *opt
   } else {
     rc = pcol_open(x->path, &oo, &f, err);
   }
-  if (!rc) rc = add_open_pcol(b, f, 1, err);
+  if (!rc) rc = add_open_pcol(b, f, 1, 0, err);
   pcol_close(f);
   return rc;
 }
@@ -611,8 +614,7 @@ static int import_union(pcol_builder *b, const char *path, const pcol_import_opt
   pcol_open_options oo = {0};
   oo.no_mmap = opt->no_mmap;
   int rc = pcol_open(path, &oo, &f, err);
-  if (!rc) rc = pcol_validate_full(f, err);
-  if (!rc) rc = pcol_b_add_union(b, f, err);
+  if (!rc) rc = add_open_pcol(b, f, 1, 1, err);
   pcol_close(f);
   return rc;
 }
@@ -725,10 +727,8 @@ static int add_one_of_many(pcol_builder *b, const char *path, const pcol_select 
   }
   bool overlaps = true;
   if (!rc && skip) rc = pcol_wall_overlaps(f, sel, &overlaps, err);
-  if (!rc && overlaps && as_union) /* (pcol_open_options.first_is_union) */
-    rc = pcol_validate_content(f, err) ? err->code : pcol_b_add_union(b, f, err);
-  else if (!rc && overlaps)
-    rc = add_open_pcol(b, f, 0, err); /* read only: no checksum pass */
+  if (!rc && overlaps) /* read only: no checksum pass */
+    rc = add_open_pcol(b, f, 0, as_union, err);
   *added = overlaps;
   pcol_close(f);
   return rc;

@@ -309,22 +309,6 @@ static uint64_t map_hash(const pcol_mapping_row *m) {
 }
 
 static int b_mapping(pcol_builder *b, const pcol_mapping_row *m, bool dedup,
-                   uint32_t *id);
-
-static int b_mapping_shared(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
-                            uint32_t *id) {
-  if (!(m->flags & ~0x0f) && below) {
-    shared_key k = {*m, below};
-    uint32_t found = pcol_hset_find(&b->mappings, map_hash(m), map_eq_below, b, &k);
-    if (found) {
-      *id = found;
-      return PCOL_OK;
-    }
-  }
-  return b_mapping(b, m, 0, id);
-}
-
-static int b_mapping(pcol_builder *b, const pcol_mapping_row *m, bool dedup,
                    uint32_t *id) {
   uint64_t h = map_hash(m);
   if (m->flags & ~0x0f) return PCOL_EINVAL; /* spec.md §5: unknown bits */
@@ -348,6 +332,19 @@ static int b_mapping(pcol_builder *b, const pcol_mapping_row *m, bool dedup,
   PCOL_RETURN_NOT_OK(pcol_hset_insert(&b->mappings, h, nid));
   *id = nid;
   return PCOL_OK;
+}
+
+static int b_mapping_shared(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
+                            uint32_t *id) {
+  if (!(m->flags & ~0x0f) && below) {
+    shared_key k = {*m, below};
+    uint32_t found = pcol_hset_find(&b->mappings, map_hash(m), map_eq_below, b, &k);
+    if (found) {
+      *id = found;
+      return PCOL_OK;
+    }
+  }
+  return b_mapping(b, m, 0, id);
 }
 
 /* ---------------------------------------------------------- locations */

@@ -1079,7 +1079,6 @@ static inline int walk_on_path(const top_walk *w, uint32_t q) {
 /* walk_path reads the trie's columns WALK_BLOCK nodes at a time (plain:
  * in place; encoded: into a buffer on the stack, no decoded copy of the
  * column). */
-
 enum { WALK_BLOCK = 512, WALK_MIN_NODES = 1 << 16 };
 static inline const uint32_t *walk_block(const pcol_view *v, uint64_t from, size_t m, uint32_t *buf) {
   if (v->data) return (const uint32_t *)v->data + from;

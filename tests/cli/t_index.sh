@@ -138,11 +138,9 @@ cp "$tmp/list" "$D/.pcol-index.list"
 # the index made again under the list: not used
 cp "$D/.pcol-index.pcol" "$tmp/ix" && mv "$tmp/ix" "$D/.pcol-index.pcol"
 stale "index replaced" "it was made again or changed after its list"
-# a damaged index with a list made to match it: the reader refuses it, naming it
-sleep 2.2; $PCOL index "$D" >/dev/null || fail "index"
-printf 'XXXX' | dd of="$D/.pcol-index.pcol" bs=1 seek=100 conv=notrunc 2>/dev/null
-st=$(stat -c '%s %Y%N %Z%N %i' "$D/.pcol-index.pcol" 2>/dev/null)
-python3 - "$D" <<'EOF' || fail "rewrite the list"
+damage_index() { # bytes of the index overwritten, and its list made to name it as it is now
+  printf 'XXXX' | dd of="$D/.pcol-index.pcol" bs=1 seek=100 conv=notrunc 2>/dev/null
+  python3 - "$D" <<'EOF' || fail "rewrite the list"
 import os, sys
 d = sys.argv[1]
 st = os.stat(os.path.join(d, ".pcol-index.pcol"))
@@ -150,6 +148,10 @@ lines = open(os.path.join(d, ".pcol-index.list"), "rb").read().split(b"\n")
 lines[1] = b"index %d %d %d %d" % (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 open(os.path.join(d, ".pcol-index.list"), "wb").write(b"\n".join(lines))
 EOF
+}
+# a damaged index with a list made to match it: the reader refuses it, naming it
+sleep 2.2; $PCOL index "$D" >/dev/null || fail "index"
+damage_index
 $PCOL top "$D" >/dev/null 2>"$tmp/err"
 rc=$?
 [ $rc = 1 ] && grep -q '.pcol-index.pcol' "$tmp/err" || fail "a damaged index: exit $rc, $(cat "$tmp/err")"
@@ -161,15 +163,7 @@ grep -q "is damaged (.*): made again from the files" "$tmp/err" && echo "$out" |
 $PCOL merge "$D" -o "$tmp/merged.pcol" && cmp -s "$tmp/merged.pcol" "$D/.pcol-index.pcol" ||
   fail "the index made again is not the merge"
 # the same when it is renewed with a new file: refused as it is read, made again
-sleep 2.2; printf 'XXXX' | dd of="$D/.pcol-index.pcol" bs=1 seek=100 conv=notrunc 2>/dev/null
-python3 - "$D" <<'EOF2' || fail "rewrite the list"
-import os, sys
-d = sys.argv[1]
-st = os.stat(os.path.join(d, ".pcol-index.pcol"))
-lines = open(os.path.join(d, ".pcol-index.list"), "rb").read().split(b"\n")
-lines[1] = b"index %d %d %d %d" % (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-open(os.path.join(d, ".pcol-index.list"), "wb").write(b"\n".join(lines))
-EOF2
+sleep 2.2; damage_index
 $PCOL pack $S -o "$D/10.pcol" && sleep 2.2 || fail "pack"
 out=$($PCOL index "$D" 2>"$tmp/err") || fail "renew over a damaged index: $(cat "$tmp/err")"
 grep -q "is damaged (.*): made again from the files" "$tmp/err" && echo "$out" | grep -q 'covers 10 of 10 files (10 read now)' ||
