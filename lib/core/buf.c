@@ -6,10 +6,16 @@
 #include <string.h>
 
 void *pcol_alloc_hot(size_t n, int zero) {
-  uint8_t *p = zero ? calloc(n ? n : 1, 1) : malloc(n ? n : 1);
+  /* large: calloc, whose fresh mapping needs no zeros written; else the
+   * pages first, then the zeros (calloc's memset of heap memory would take
+   * the faults one page at a time) */
+  int big = n >= ((size_t)1 << 20);
+  uint8_t *p = zero && big ? calloc(n, 1) : malloc(n ? n : 1);
+  if (!p) return NULL;
+  if (big) zero = 0;
 #ifdef MADV_POPULATE_WRITE
   size_t pg = 4096;
-  if (p && n >= ((size_t)1 << 18)) {
+  if (n >= PCOL_HOT_MIN) {
     uintptr_t a = ((uintptr_t)p + pg - 1) & ~(uintptr_t)(pg - 1);
     uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(pg - 1);
 #ifdef MADV_HUGEPAGE
@@ -18,7 +24,22 @@ void *pcol_alloc_hot(size_t n, int zero) {
     if (e > a) (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
   }
 #endif
+  if (zero) memset(p, 0, n ? n : 1);
   return p;
+}
+
+void pcol_prefault_write(void *p, size_t n) {
+#ifdef MADV_POPULATE_WRITE
+  size_t pg = 4096;
+  if (p && n >= PCOL_HOT_MIN) {
+    uintptr_t a = ((uintptr_t)p + pg - 1) & ~(uintptr_t)(pg - 1);
+    uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(pg - 1);
+    if (e > a) (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+  }
+#else
+  (void)p;
+  (void)n;
+#endif
 }
 
 void pcol_prefault_read(const void *p, size_t n) {

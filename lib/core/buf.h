@@ -32,14 +32,20 @@ static inline void pcol_buf_free(pcol_buf *b) {
  * allocated elements (capacity doubles, from 16).  PCOL_OK or PCOL_ENOMEM;
  * on failure the array is unchanged. */
 int pcol_grow(void *arr_ptr, size_t *cap, size_t elem);
-/* malloc(n) (calloc when zero), its pages faulted in by one madvise when it
- * is large (256 KiB on): for an array that will be written all over (a
- * decoder's output, a view's per-stack-node sums), where one fault a page
- * of a fresh mapping was a fifth of `pcol top`'s CPU under the project's
- * VM (each fault a hypervisor exit).  Freed with free().  Where
- * MADV_POPULATE_WRITE is unknown (Linux < 5.14), the faults happen as
- * before.  buf.c */
+/* malloc(n) (zeroed when zero), its pages faulted in by one madvise when it
+ * spans a few pages (PCOL_HOT_MIN on): for an array that will be written
+ * all over (a decoder's output, a view's per-stack-node sums, a hash
+ * table), where one fault a page of fresh memory was a fifth to a third of
+ * `pcol top`'s CPU under the project's VMs (each fault a hypervisor exit:
+ * 3-10 us a page, against 0.5 us a page populated by one madvise; an
+ * already resident page costs the madvise a page-table walk).  Freed with
+ * free().  Where MADV_POPULATE_WRITE is unknown (Linux < 5.14), the faults
+ * happen as before.  buf.c */
+enum { PCOL_HOT_MIN = 16 << 10 };
 void *pcol_alloc_hot(size_t n, int zero);
+/* The same for [p, p + n) of an allocation made before (the room a reserve
+ * added to a growable array, about to be written through). */
+void pcol_prefault_write(void *p, size_t n);
 /* The pages of [p, p + n) (a mapped column about to be read whole) mapped
  * in by one madvise when it is large (1 MiB on), not one fault each 16
  * pages.  Only a hint: nothing happens on failure or before Linux 5.14. */

@@ -1,5 +1,6 @@
 /* hash.c — keyed hashing (SipHash-1-3) and the hash set used for deduplication. */
 #include "pcol.h"
+#include "buf.h"      /* pcol_alloc_hot */
 #include "bytes.h"    /* pcol_rd64 */
 #include "hash.h"     /* pcol_hset, pcol_hstate, pcol_hash2, ... */
 #include <pthread.h>
@@ -75,10 +76,11 @@ uint32_t pcol_hset_find(const pcol_hset *h, uint64_t hash, pcol_eq_fn eq,
   }
 }
 
-static int hset_grow(pcol_hset *h) {
-  size_t ncap = h->cap ? h->cap * 2 : 1024;
-  uint32_t *ns = calloc(ncap, sizeof *ns);
-  uint64_t *nh = malloc(ncap * sizeof *nh);
+static int hset_grow_to(pcol_hset *h, size_t ncap) {
+  /* both written all over at random (the old entries, then the new):
+   * faulted in at once (pcol_alloc_hot) */
+  uint32_t *ns = pcol_alloc_hot(ncap * sizeof *ns, 1);
+  uint64_t *nh = pcol_alloc_hot(ncap * sizeof *nh, 0);
   if (!ns || !nh) {
     free(ns);
     free(nh);
@@ -99,10 +101,13 @@ static int hset_grow(pcol_hset *h) {
   return PCOL_OK;
 }
 
+static int hset_grow(pcol_hset *h) { return hset_grow_to(h, h->cap ? h->cap * 2 : 1024); }
+
 int pcol_hset_reserve(pcol_hset *h, size_t n) {
-  while (n * 4 > h->cap * 3)
-    if (hset_grow(h)) return PCOL_ENOMEM;
-  return PCOL_OK;
+  size_t ncap = h->cap ? h->cap : 1024;
+  while (n * 4 > ncap * 3) /* at most 3/4 full, as insert keeps it */
+    if ((ncap *= 2) > SIZE_MAX / 16) return PCOL_ENOMEM;
+  return ncap > h->cap ? hset_grow_to(h, ncap) : PCOL_OK; /* one rehash, not one a doubling */
 }
 
 int pcol_hset_insert(pcol_hset *h, uint64_t hash, uint32_t id) {

@@ -7,7 +7,7 @@
  * (pcol_column). */
 #include "query.h"
 #include "error.h"    /* PCOL_RETURN_NOT_OK */
-#include "buf.h"      /* PCOL_GROW */
+#include "buf.h"      /* PCOL_GROW, pcol_prefault_write */
 #include "hash.h"     /* pcol_hash_bytes, pcol_hset_find, pcol_hset_free, ... */
 #include "reader.h"   /* pcol_column_plain, pcol_strings_at, pcol_strings_get */
 #include "frames.h"   /* pcol_frames_init */
@@ -139,7 +139,14 @@ int pcol_q_key_intern_h(pcol_q_keytab *t, const char *p, size_t n, uint64_t h, i
 
 int pcol_q_key_reserve(pcol_q_keytab *t, size_t n) {
   if (n > (size_t)1 << 31) return PCOL_OK; /* only a hint */
-  PCOL_RETURN_NOT_OK(PCOL_GROW(t->s, n + 1, t->cap));
+  if (n + 2 > t->cap) { /* one realloc (PCOL_GROW doubles once: a copy each) */
+    pcol_str *g = realloc(t->s, (n + 2) * sizeof *t->s);
+    if (!g) return PCOL_ENOMEM;
+    t->s = g;
+    t->cap = n + 2;
+  }
+  if (n > t->n) /* the entries to come, ids t->n + 1 .. n, written one by one */
+    pcol_prefault_write(t->s + t->n + 1, (n - t->n) * sizeof *t->s);
   return pcol_hset_reserve(&t->h, n);
 }
 

@@ -500,11 +500,14 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
 
 static int build_loc_keys(topctx *t, pcol_error *err) {
   pcol_q_fctx *c = &t->fc;
-  t->loc_koff = malloc((c->nloc + 2) * sizeof *t->loc_koff);
-  t->loc_keys = malloc((c->nlines + c->nloc + 1) * sizeof *t->loc_keys);
-  t->loc_aoff = malloc((c->nloc + 2) * sizeof *t->loc_aoff);
-  t->loc_all = malloc((c->nlines + c->nloc + 1) * sizeof *t->loc_all);
-  t->fn_key = malloc((c->nfn + 1) * sizeof *t->fn_key);
+  /* arrays a location or line, written through: faulted in at once
+   * (pcol_alloc_hot; a fault a page was a third of `pcol top` of a file of
+   * 164k locations) */
+  t->loc_koff = pcol_alloc_hot((c->nloc + 2) * sizeof *t->loc_koff, 0);
+  t->loc_keys = pcol_alloc_hot((c->nlines + c->nloc + 1) * sizeof *t->loc_keys, 0);
+  t->loc_aoff = pcol_alloc_hot((c->nloc + 2) * sizeof *t->loc_aoff, 0);
+  t->loc_all = pcol_alloc_hot((c->nlines + c->nloc + 1) * sizeof *t->loc_all, 0);
+  t->fn_key = pcol_alloc_hot((c->nfn + 1) * sizeof *t->fn_key, 0);
   if (!t->loc_koff || !t->loc_keys || !t->loc_aoff || !t->loc_all || !t->fn_key)
     return pcol_oom(err);
   t->composed = t->by != PCOL_BY_FUNCTION && t->by != PCOL_BY_FILE;
@@ -517,10 +520,10 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
    * (23k functions: 5 rehashes and a realloc a doubling, 6% of `pcol top`) */
   else if (pcol_q_key_reserve(t->kt, (size_t)t->kt->n + c->nfn + 2)) return pcol_oom(err);
   /* the stamps, sized for every key there can be (a key a function, line or
-   * unsymbolized location, and names): zero pages, faulted in as keys come,
-   * not a realloc and copy a doubling */
+   * unsymbolized location, and names), not a realloc and copy a doubling;
+   * faulted in at once (a page populated costs a twentieth of a fault) */
   t->stamp_cap = (size_t)(ctx_nkeys(t) + c->nfn + c->nlines + c->nloc) + 8;
-  if (!(t->stamp = calloc(t->stamp_cap, sizeof *t->stamp))) return pcol_oom(err);
+  if (!(t->stamp = pcol_alloc_hot(t->stamp_cap * sizeof *t->stamp, 1))) return pcol_oom(err);
   uint32_t ka = 0;
   t->loc_aoff[0] = t->loc_aoff[1] = 0;
   for (uint64_t i = 0; i <= c->nfn; i++) t->fn_key[i] = UINT32_MAX;
@@ -533,8 +536,8 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
   t->lnfn = NULL;
   t->loff = NULL;
   if (c->ln_fn.count >= c->nlines && lo->count > c->nloc &&
-      (t->lnfn = malloc((c->nlines + 1) * sizeof *t->lnfn)) &&
-      (t->loff = malloc((c->nloc + 1) * sizeof *t->loff))) {
+      (t->lnfn = pcol_alloc_hot((c->nlines + 1) * sizeof *t->lnfn, 0)) &&
+      (t->loff = pcol_alloc_hot((c->nloc + 1) * sizeof *t->loff, 0))) {
     pcol_view_read_u32(&c->ln_fn, 0, c->nlines, t->lnfn);
     pcol_view_read_u64(lo, 0, c->nloc + 1, t->loff);
   } else {
@@ -1227,7 +1230,7 @@ static int top_sums(topctx *t, const uint32_t *nkey, uint32_t nokey, pcol_sum *f
    * the forward pass): one array less to fault in */
   uint32_t *fk = pcol_alloc_hot((ns + 1) * sizeof *fk, 0); /* (written whole: pcol_alloc_hot) */
   uint8_t *touched = is->touched = pcol_alloc_hot(ns + 1, 1);
-  uint32_t *hend = calloc(nk, sizeof *hend);
+  uint32_t *hend = pcol_alloc_hot(nk * sizeof *hend, 1);
   uint32_t *nx = pcol_alloc_hot((ns + 1) * sizeof *nx, 1), *ord = pcol_alloc_hot((ns + 1) * sizeof *ord, 0);
   if (!fk || !touched || !hend || !nx || !ord) {
     rc = pcol_oom(err);
@@ -1298,9 +1301,9 @@ static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, int all, int64
   uint32_t *chain = NULL;
   int rc = PCOL_OK;
   if (!all) w.fl = is->touched = pcol_alloc_hot(ns + 1, 1); /* (all: made later if asked) */
-  w.cnt = calloc(nk, sizeof *w.cnt);
-  w.flat = calloc(nk, sizeof *w.flat);
-  w.cum = calloc(nk, sizeof *w.cum);
+  w.cnt = pcol_alloc_hot(nk * sizeof *w.cnt, 1);
+  w.flat = pcol_alloc_hot(nk * sizeof *w.flat, 1);
+  w.cum = pcol_alloc_hot(nk * sizeof *w.cum, 1);
   w.stk = malloc((ns + 2) * sizeof *w.stk); /* faulted in only as deep as paths go */
   chain = malloc((ns + 1) * sizeof *chain);
   if ((!all && !w.fl) || !w.cnt || !w.flat || !w.cum || !w.stk || !chain) {
@@ -1420,11 +1423,11 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     if ((rc = own_dense(is, err))) goto done;
     walk = 0;
   }
-  nkey = malloc((c->nloc + 1) * sizeof *nkey);
-  inl = calloc(nk, 1);
+  nkey = pcol_alloc_hot((c->nloc + 1) * sizeof *nkey, 0);
+  inl = pcol_alloc_hot(nk, 1);
   if (!walk) {
-    flat = calloc(nk, sizeof *flat);
-    cum = calloc(nk, sizeof *cum);
+    flat = pcol_alloc_hot(nk * sizeof *flat, 1);
+    cum = pcol_alloc_hot(nk * sizeof *cum, 1);
   }
   if (!nkey || (!walk && (!flat || !cum)) || !inl) {
     rc = pcol_oom(err);

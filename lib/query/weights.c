@@ -478,8 +478,8 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
                 ((c.vt == 0 && !c.cvt) || dense_values(&c, &c.weight));
   if (c.pairs) { /* at most a pair a sample */
     c.pcap = c.nsamples && c.nsamples < UINT32_MAX ? c.nsamples : 1;
-    c.pk = malloc(c.pcap * sizeof *c.pk);
-    c.pv = malloc(c.pcap * sizeof *c.pv);
+    c.pk = pcol_alloc_hot(c.pcap * sizeof *c.pk, 0); /* written through: faulted in at once */
+    c.pv = pcol_alloc_hot(c.pcap * sizeof *c.pv, 0);
     if (!c.pk || !c.pv) c.pcap = 0; /* pair_add grows them */
     rc = columns ? weights_all_pairs(&c) : pcol_select_iter_filter(f, sel, NULL, add_pair, &c, err);
   }
@@ -550,8 +550,8 @@ int pcol_q_weights_sparse(pcol_file *f, const pcol_select *sel, const pcol_filte
   int sorted = 1, big = 0;
   for (size_t i = 1; i < n && sorted; i++) sorted = c.pk[i - 1] >> 32 <= c.pk[i] >> 32;
   if (!rc && n && total <= INT64_MAX) { /* (else the caller sums per node, in 128 bits) */
-    if (!sorted) big = !(tmp = malloc(n * sizeof *tmp));
-    out->node = malloc(n * sizeof *out->node);
+    if (!sorted) big = !(tmp = pcol_alloc_hot(n * sizeof *tmp, 0));
+    out->node = pcol_alloc_hot(n * sizeof *out->node, 0);
     if (big || !out->node) rc = pcol_oom(err);
   }
   if (!rc && n && out->node) {
