@@ -45,7 +45,7 @@ void pcol_prefault_write(void *p, size_t n) {
 void pcol_prefault_read(const void *p, size_t n) {
 #ifdef MADV_POPULATE_READ
   size_t pg = 4096;
-  if (p && n >= ((size_t)1 << 20)) {
+  if (p && n >= ((size_t)64 << 10)) { /* (a fault maps 64 KiB around it) */
     uintptr_t a = (uintptr_t)p & ~(uintptr_t)(pg - 1);
     uintptr_t e = ((uintptr_t)p + n + pg - 1) & ~(uintptr_t)(pg - 1);
     (void)madvise((void *)a, e - a, MADV_POPULATE_READ);

@@ -47,8 +47,9 @@ void *pcol_alloc_hot(size_t n, int zero);
  * added to a growable array, about to be written through). */
 void pcol_prefault_write(void *p, size_t n);
 /* The pages of [p, p + n) (a mapped column about to be read whole) mapped
- * in by one madvise when it is large (1 MiB on), not one fault each 16
- * pages.  Only a hint: nothing happens on failure or before Linux 5.14. */
+ * in by one madvise when it is large (64 KiB on), not one fault each 16
+ * pages (0.1 us a page against 1.4 on the project's VM).  Only a hint:
+ * nothing happens on failure or before Linux 5.14. */
 void pcol_prefault_read(const void *p, size_t n);
 #define PCOL_GROW(arr, n, cap) ((n) < (cap) ? PCOL_OK : pcol_grow(&(arr), &(cap), sizeof *(arr)))
 
