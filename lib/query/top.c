@@ -498,18 +498,46 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
   return line_id_key(t, &l, key, err);
 }
 
+/* A location's keys are told apart by a scan of those so far below this
+ * many, by the stamps (t->stamp) from it. */
+enum { STAMP_FROM = 16 };
+/* The stamps, zeroed, at their first use. */
+static int stamps_made(topctx *t, pcol_error *err) {
+  if (!t->stamp && !(t->stamp = calloc(t->stamp_cap, sizeof *t->stamp))) return pcol_oom(err);
+  return PCOL_OK;
+}
+/* Room in the stamps for key (keys made past the size they were given). */
+static int stamp_room(topctx *t, uint32_t key, pcol_error *err) {
+  while (key >= t->stamp_cap) {
+    size_t had = t->stamp_cap;
+    if (pcol_grow(&t->stamp, &t->stamp_cap, sizeof *t->stamp)) return pcol_oom(err);
+    memset(t->stamp + had, 0, (t->stamp_cap - had) * sizeof *t->stamp);
+  }
+  return PCOL_OK;
+}
+
 static int build_loc_keys(topctx *t, pcol_error *err) {
+  int rc;
+  free(t->stamp); /* (a stamp of before could name a location of now) */
+  t->stamp = NULL;
   pcol_q_fctx *c = &t->fc;
   /* arrays a location or line, written through: faulted in at once
    * (pcol_alloc_hot; a fault a page was a third of `pcol top` of a file of
    * 164k locations) */
   t->loc_koff = pcol_alloc_hot((c->nloc + 2) * sizeof *t->loc_koff, 0);
-  t->loc_keys = pcol_alloc_hot((c->nlines + c->nloc + 1) * sizeof *t->loc_keys, 0);
   t->loc_aoff = pcol_alloc_hot((c->nloc + 2) * sizeof *t->loc_aoff, 0);
-  t->loc_all = pcol_alloc_hot((c->nlines + c->nloc + 1) * sizeof *t->loc_all, 0);
   t->fn_key = pcol_alloc_hot((c->nfn + 1) * sizeof *t->fn_key, 0);
+  /* a key a line, or one for a location without: room for the most, the
+   * pages of the usual (a key a line, lines >= locations) faulted in, the
+   * rest only if written (go-cpu-large: 23k lines for 23k locations) */
+  size_t nka = (size_t)(c->nlines + c->nloc + 1);
+  size_t hot = (size_t)(c->nlines > c->nloc ? c->nlines : c->nloc) + 1;
+  t->loc_keys = malloc(nka * sizeof *t->loc_keys);
+  t->loc_all = malloc(nka * sizeof *t->loc_all);
   if (!t->loc_koff || !t->loc_keys || !t->loc_aoff || !t->loc_all || !t->fn_key)
     return pcol_oom(err);
+  pcol_prefault_write(t->loc_keys, hot * sizeof *t->loc_keys);
+  pcol_prefault_write(t->loc_all, hot * sizeof *t->loc_all);
   t->composed = t->by != PCOL_BY_FUNCTION && t->by != PCOL_BY_FILE;
   if (t->composed && !(t->fn_pid = calloc(c->nfn + 1, sizeof *t->fn_pid))) return pcol_oom(err);
   /* at most a key a line or unsymbolized location: sized once, instead of
@@ -519,11 +547,11 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
   /* by function or file, at most a key a function: the same, for the names
    * (23k functions: 5 rehashes and a realloc a doubling, 6% of `pcol top`) */
   else if (pcol_q_key_reserve(t->kt, (size_t)t->kt->n + c->nfn + 2)) return pcol_oom(err);
-  /* the stamps, sized for every key there can be (a key a function, line or
-   * unsymbolized location, and names), not a realloc and copy a doubling;
-   * faulted in at once (a page populated costs a twentieth of a fault) */
+  /* the stamps (a location's keys told apart past STAMP_FROM of them) are
+   * made at the first such location, sized for every key there can be (a
+   * key a function, line or unsymbolized location, and names), not a
+   * realloc and copy a doubling */
   t->stamp_cap = (size_t)(ctx_nkeys(t) + c->nfn + c->nlines + c->nloc) + 8;
-  if (!(t->stamp = pcol_alloc_hot(t->stamp_cap * sizeof *t->stamp, 1))) return pcol_oom(err);
   uint32_t ka = 0;
   t->loc_aoff[0] = t->loc_aoff[1] = 0;
   for (uint64_t i = 0; i <= c->nfn; i++) t->fn_key[i] = UINT32_MAX;
@@ -588,15 +616,25 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
       if (!key && t->by != PCOL_BY_SOURCE_LINE && t->unnamed_is_frame)
         PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &key, err));
       if (!key) continue;
-      /* distinct keys of this location: a stamp per key (a scan of the
-       * keys so far would be quadratic in a long inline chain) */
-      while (key >= t->stamp_cap) {
-        size_t had = t->stamp_cap;
-        if (pcol_grow(&t->stamp, &t->stamp_cap, sizeof *t->stamp)) return pcol_oom(err);
-        memset(t->stamp + had, 0, (t->stamp_cap - had) * sizeof *t->stamp);
-      }
       /* pprof: a call into a line that is not the outermost is inlined */
       t->loc_all[ka++] = key | (li + 1 == last ? 0 : 0x80000000u);
+      /* distinct keys of this location: the few so far scanned (most
+       * locations have one line), past STAMP_FROM a stamp per key (a scan
+       * would be quadratic in a long inline chain) */
+      if (k - start < STAMP_FROM) {
+        uint32_t j = start;
+        while (j < k && t->loc_keys[j] != key) j++;
+        if (j < k) continue;
+        t->loc_keys[k++] = key;
+        if (k - start < STAMP_FROM) continue;
+        PCOL_RETURN_NOT_OK(stamps_made(t, err)); /* the location's keys so far, stamped */
+        for (j = start; j < k; j++) {
+          if ((rc = stamp_room(t, t->loc_keys[j], err))) return rc;
+          t->stamp[t->loc_keys[j]] = (uint32_t)loc;
+        }
+        continue;
+      }
+      PCOL_RETURN_NOT_OK(stamp_room(t, key, err));
       if (t->stamp[key] == (uint32_t)loc) continue; /* (locations < 2^31: top_run) */
       t->stamp[key] = (uint32_t)loc;
       t->loc_keys[k++] = key;

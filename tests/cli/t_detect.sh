@@ -11,14 +11,15 @@ set -u -o pipefail
 PCOL=${PCOL:-build/bin/pcol}
 # top without its first line (the file's name)
 top() { $PCOL top "$@" --node-fraction 0 | grep -v '^File: '; }
-TD=${PCOL_TESTDATA:-../shared/testdata}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "t_detect: $*" >&2; exit 1; }
 command -v zstd >/dev/null || { echo "t_detect: SKIP (zstd not installed)"; exit 0; }
 
 # ---------------------------------------------------------------- one file of each format
-gzip -dc "$TD/pprof/go-cpu-inline-small.pb.gz" >"$tmp/pprof.pb"
+# (a pprof profile made here, so that the test needs no shared test data)
+python3 tests/support/semantics_pprof.py "$tmp" || fail "semantics_pprof.py"
+gzip -dc "$tmp/labels.pb.gz" >"$tmp/pprof.pb"
 cp tests/fixtures/rprof/names.out "$tmp/rprof.out"
 cp tests/fixtures/perun/time.perf "$tmp/perun.perf"
 cp tests/fixtures/collapsed/simple.folded "$tmp/collapsed.folded"

@@ -33,6 +33,7 @@ bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 python3 tests/support/semantics_pprof.py "$tmp/p" || bad "semantics_pprof.py"
 (cd tests/go && go run ./semantics "$tmp/p" >"$tmp/go_run.log" 2>&1) || { bad "go run ./semantics:"; cat "$tmp/go_run.log"; }
 lab=$tmp/p/labels.pb.gz nums=$tmp/p/nums.pb.gz gcpu=$tmp/p/go-cpu-labels3-inline.pb.gz gheap=$tmp/p/go-heap-sizes.pb.gz
+chain=$tmp/p/inline-chain.pb.gz
 
 # same FROM VIEW FILE PPROF-ARGS -- PCOL-ARGS: the text from the line FROM
 # matches (a sed address) on, pprof's against pcol's
@@ -103,6 +104,15 @@ for f in "$gcpu" "$TD"/pprof/go-cpu-inline-small.pb.gz "$TD"/ext/pprof/go-cpu-tr
   traces "$f" -noinlines -- --no-inlines
 done
 top "$gcpu" -noinlines -addresses -- --no-inlines --by address
+
+# a function on a location's inline chain many times is counted once a
+# sample (chains of 3, 17 and 40 lines repeating functions)
+top "$chain" -nodefraction=0 -- --node-fraction 0
+top "$chain" -cum -nodefraction=0 -- --sort cum --node-fraction 0
+top "$chain" -lines -nodefraction=0 -- --by line --node-fraction 0
+top "$chain" -noinlines -nodefraction=0 -- --no-inlines --node-fraction 0
+same '/^Showing nodes/' peek "$chain" -peek 'f0[0-5]' -- 'f0[0-5]'
+traces "$chain" --
 
 # top's header: pprof's Time: and Duration: lines
 for f in "$TD"/pprof/*.pb.gz "$TD"/ext/pprof/go-cpu-truncated-stacks-1.pb.gz "$gcpu" "$gheap"; do

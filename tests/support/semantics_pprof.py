@@ -7,6 +7,13 @@ tests/interop/t_pprof_semantics.sh, each with what one pprof rule needs:
                  (Node's runMicrotasks) as a leaf and in the middle of stacks
   nums.pb.gz     numeric labels with units ("bytes", "alloc" in kilobytes,
                  "dur" in ms) and a string label, for -tagfocus ranges
+  inline-chain.pb.gz
+                 locations whose inline chains repeat functions (recursion
+                 inlined): short ones, one of 17 lines whose last repeats its
+                 first, and one of 40 lines over 20 functions, so that a
+                 function is counted once a sample however long the chain
+                 (pcol tells a location's keys apart by a scan below 16 of
+                 them and by stamps from there: top.c build_loc_keys)
 
 Usage: semantics_pprof.py OUTDIR"""
 import gzip
@@ -126,3 +133,19 @@ for i, sz in enumerate(sizes):
             ("count", i, ""), ("kind", "big" if sz > 4096 else "small", "")]
     p.sample([f if i % 2 else g, r], [i + 1, (i + 1) * sz], labs)
 p.write(os.path.join(out, "nums.pb.gz"))
+
+p = Profile()
+p.sample_type("samples", "count")
+p.sample_type("cpu", "nanoseconds")
+fns = ["main.f%02d" % i for i in range(20)]
+short = p.loc([(fns[1], "r.go", 11), (fns[2], "r.go", 12), (fns[1], "r.go", 13)], 0x1000)
+at16 = p.loc([(fns[i % 16], "r.go", 100 + i) for i in range(17)], 0x2000)
+long40 = p.loc([(fns[(7 * i) % 20], "r.go", 200 + i) for i in range(40)], 0x3000)
+top_ = p.loc([("main.main", "r.go", 1)], 0x4000)
+leaf = p.loc([(fns[3], "r.go", 30)], 0x5000)
+p.sample([short, top_], [1, 10000000])
+p.sample([at16, top_], [2, 20000000])
+p.sample([long40, top_], [3, 30000000])
+p.sample([leaf, long40, at16, short, top_], [4, 40000000])
+p.sample([leaf, at16, long40, top_], [5, 50000000])
+p.write(os.path.join(out, "inline-chain.pb.gz"), ("cpu", "nanoseconds"), 10000000)
