@@ -91,10 +91,11 @@ grep -q '(1 pprof source: rows (weight), default alloc_space/bytes; 1 pprof sour
 # warning is one line, counting the sources of each kind, however many there
 # are; so is the one about the sources without a named value.  A Go CPU
 # profile (cpu/nanoseconds, 10 ms samples) four times and a collapsed file
-# four times: 8 sources.
-TD=${PCOL_TESTDATA:-../shared/testdata}
+# four times: 8 sources.  (The CPU profile is semantics_pprof.py's, made
+# here: the test needs no shared test data.)
+mkdir "$tmp/sp" && python3 tests/support/semantics_pprof.py "$tmp/sp" || fail "semantics_pprof.py"
 printf 'main;a 3\nmain;b 4\n' >"$tmp/k.folded"
-for i in 1 2 3 4; do cp "$TD/pprof/go-cpu-inline-small.pb.gz" "$tmp/g$i.pb.gz"; cp "$tmp/k.folded" "$tmp/k$i.folded"; done
+for i in 1 2 3 4; do cp "$tmp/sp/inline-chain.pb.gz" "$tmp/g$i.pb.gz"; cp "$tmp/k.folded" "$tmp/k$i.folded"; done
 "$PCOL" merge "$tmp"/g?.pb.gz "$tmp"/k?.folded -o "$tmp/gk.pcol" 2>/dev/null || fail "merge pprof + collapsed"
 g_n=$("$PCOL" top "$tmp/g1.pb.gz" --value samples --unit raw | total)
 want=$((4 * g_n + 4 * 7))
