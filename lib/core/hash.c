@@ -65,38 +65,35 @@ uint64_t pcol_hash_bytes(const void *p, size_t n, uint64_t seed) {
   return pcol_hs_end_with(&st, b);
 }
 
+/* A slot's place and word (hash.h): the hash's high 32 bits. */
+static inline size_t hset_home(uint64_t word, size_t mask) { return (size_t)(word >> 32) & mask; }
+
 uint32_t pcol_hset_find(const pcol_hset *h, uint64_t hash, pcol_eq_fn eq,
                         const void *ctx, const void *key) {
   if (!h->cap) return 0;
   size_t mask = h->cap - 1;
-  for (size_t i = hash & mask;; i = (i + 1) & mask) {
-    uint32_t id = h->slots[i];
-    if (!id) return 0;
-    if (h->hashes[i] == hash && eq(ctx, id, key)) return id;
+  uint64_t hi = hash & ~(uint64_t)UINT32_MAX;
+  for (size_t i = hset_home(hash, mask);; i = (i + 1) & mask) {
+    uint64_t x = h->e[i];
+    if (!x) return 0;
+    if ((x & ~(uint64_t)UINT32_MAX) == hi && eq(ctx, (uint32_t)x, key)) return (uint32_t)x;
   }
 }
 
 static int hset_grow_to(pcol_hset *h, size_t ncap) {
-  /* both written all over at random (the old entries, then the new):
-   * faulted in at once (pcol_alloc_hot) */
-  uint32_t *ns = pcol_alloc_hot(ncap * sizeof *ns, 1);
-  uint64_t *nh = pcol_alloc_hot(ncap * sizeof *nh, 0);
-  if (!ns || !nh) {
-    free(ns);
-    free(nh);
-    return PCOL_ENOMEM;
-  }
+  /* written all over at random (the old entries, then the new): faulted
+   * in at once (pcol_alloc_hot) */
+  uint64_t *ne = pcol_alloc_hot(ncap * sizeof *ne, 1);
+  if (!ne) return PCOL_ENOMEM;
   for (size_t i = 0; i < h->cap; i++) {
-    if (!h->slots[i]) continue;
-    size_t j = h->hashes[i] & (ncap - 1);
-    while (ns[j]) j = (j + 1) & (ncap - 1);
-    ns[j] = h->slots[i];
-    nh[j] = h->hashes[i];
+    uint64_t x = h->e[i];
+    if (!x) continue;
+    size_t j = hset_home(x, ncap - 1);
+    while (ne[j]) j = (j + 1) & (ncap - 1);
+    ne[j] = x;
   }
-  free(h->slots);
-  free(h->hashes);
-  h->slots = ns;
-  h->hashes = nh;
+  free(h->e);
+  h->e = ne;
   h->cap = ncap;
   return PCOL_OK;
 }
@@ -111,18 +108,17 @@ int pcol_hset_reserve(pcol_hset *h, size_t n) {
 }
 
 int pcol_hset_insert(pcol_hset *h, uint64_t hash, uint32_t id) {
+  if (!id) return PCOL_EINVAL; /* (ids are 1-based: 0 is an empty slot) */
   if ((h->count + 1) * 4 > h->cap * 3 && hset_grow(h)) return PCOL_ENOMEM;
-  size_t mask = h->cap - 1, i = hash & mask;
-  while (h->slots[i]) i = (i + 1) & mask;
-  h->slots[i] = id;
-  h->hashes[i] = hash;
+  size_t mask = h->cap - 1, i = hset_home(hash, mask);
+  while (h->e[i]) i = (i + 1) & mask;
+  h->e[i] = (hash & ~(uint64_t)UINT32_MAX) | id;
   h->count++;
   return PCOL_OK;
 }
 
 void pcol_hset_free(pcol_hset *h) {
-  free(h->slots);
-  free(h->hashes);
+  free(h->e);
   memset(h, 0, sizeof *h);
 }
 

@@ -6,10 +6,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Open-addressing set of 1-based ids; equality is decided by the caller. */
+/* Open-addressing set of 1-based ids; equality is decided by the caller.
+ * A slot is one word, the hash's high 32 bits over the id (0 = empty): a
+ * probe reads one cache line, not an id's and then a hash's, and the high
+ * bits both place the slot (so a rehash needs no key) and rule out most
+ * unequal keys before eq is asked. */
 typedef struct pcol_hset {
-  uint32_t *slots; /* id, 0 = empty */
-  uint64_t *hashes;
+  uint64_t *e;
   size_t cap, count;
 } pcol_hset;
 
