@@ -126,6 +126,7 @@ done
 # diff: pcol diff --absolute's changes, in pprof -diff_base -top's order
 diffcmp() {
   local base=$1 new=$2 sort=$3 nf=${4:-0}
+  [ -f "$base" ] && [ -f "$new" ] || { echo "skip: diff $(basename "$base") $(basename "$new"): not in the test data"; return; }
   checked=$((checked + 1))
   go tool pprof -symbolize=none -top -nodefraction=$nf -unit=ns ${sort:+-cum} -diff_base "$base" "$new" 2>/dev/null |
     sed -n '/flat%/,$p' | tail -n +2 |
