@@ -21,6 +21,19 @@ expect() { # CODE MESSAGE-RE CMD...: exit code and a message on stderr
 python3 tests/support/semantics_pprof.py "$tmp" || fail "semantics_pprof.py"
 lab=$tmp/labels.pb.gz nums=$tmp/nums.pb.gz
 
+# stacks deeper than the path walk's 16-bit counts (top.c WALK_MAX_DEPTH):
+# the walk's answer below the limit and the sums' past it are the same as
+# the sums mode's, and the numbers follow from the samples (main.rec is on
+# 2 of 3 stacks: cum 50ms whatever its depth; its flat is 0)
+for d in 65530 70000; do
+  f=$tmp/deep-$d.pb.gz
+  "$PCOL" top "$f" >"$tmp/walk" 2>&1 || fail "top deep-$d: $(cat "$tmp/walk")"
+  PCOL_DEBUG=top-sums "$PCOL" top "$f" >"$tmp/sums" 2>&1 || fail "top deep-$d (sums)"
+  cmp -s "$tmp/walk" "$tmp/sums" || { diff "$tmp/walk" "$tmp/sums" | head; fail "top deep-$d: walk and sums differ"; }
+  "$PCOL" top "$f" --format tsv | awk -F'\t' '$6 == "main.rec" { print $1, $4 } $6 == "main.main" { print $1, $4 }' |
+    sort | tr '\n' ' ' | grep -qx '0 50000000 0 60000000 ' || fail "top deep-$d: main.rec and main.main's flat and cum"
+done
+
 # labels.pb.gz: {worker=x,kind=y} in both orders (4 samples), {worker=x,kind=z}, none
 ids=$("$PCOL" cat "$lab" --table samples --format tsv | awk -F'\t' 'NR > 1 { print $8 }' | sort -u | tr '\n' ' ')
 [ "$ids" = "1 2 NA " ] || fail "label sets: ids $ids, want 1 2 NA (one set in two orders is one set)"

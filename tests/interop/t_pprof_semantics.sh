@@ -113,6 +113,12 @@ top "$chain" -lines -nodefraction=0 -- --by line --node-fraction 0
 top "$chain" -noinlines -nodefraction=0 -- --no-inlines --node-fraction 0
 same '/^Showing nodes/' peek "$chain" -peek 'f0[0-5]' -- 'f0[0-5]'
 traces "$chain" --
+# a function recursing 65,530 and 70,000 frames deep (the walk's 16-bit
+# counts: below their limit, and past it, where the sums take over)
+for d in 65530 70000; do
+  top "$tmp/p/deep-$d.pb.gz" -nodefraction=0 -- --node-fraction 0
+  top "$tmp/p/deep-$d.pb.gz" -cum -nodefraction=0 -- --sort cum --node-fraction 0
+done
 
 # top's header: pprof's Time: and Duration: lines
 for f in "$TD"/pprof/*.pb.gz "$TD"/ext/pprof/go-cpu-truncated-stacks-1.pb.gz "$gcpu" "$gheap"; do

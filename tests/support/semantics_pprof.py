@@ -14,6 +14,13 @@ tests/interop/t_pprof_semantics.sh, each with what one pprof rule needs:
                  function is counted once a sample however long the chain
                  (pcol tells a location's keys apart by a scan below 16 of
                  them and by stamps from there: top.c build_loc_keys)
+  deep-65530.pb.gz, deep-70000.pb.gz
+                 one function recursing 65,530 and 70,000 frames deep, under
+                 main, beside two shallow stacks: more stack nodes than
+                 samples, so pcol's top walks the paths, whose per-function
+                 counts are 16 bits (top.c WALK_MAX_DEPTH): the first stays
+                 below the limit, the second passes it (the walk gives up
+                 and the sums of every node take over)
 
 Usage: semantics_pprof.py OUTDIR"""
 import gzip
@@ -104,6 +111,20 @@ class Profile:
             f.write(gzip.compress(b, 9))
 
 
+def typed(*types):
+    """A Profile with these (type, unit) sample types."""
+    p = Profile()
+    for typ, unit in types:
+        p.sample_type(typ, unit)
+    return p
+
+
+def leaves(p, names, filename):
+    """One location a name, each with one line, at addresses 0x1000 on."""
+    return [p.loc([(n, filename, 3 * i + 1)], 0x1000 * (i + 1)) for i, n in enumerate(names)]
+
+
+CPU = (("samples", "count"), ("cpu", "nanoseconds"))
 out = sys.argv[1]
 
 p = Profile()
@@ -134,9 +155,7 @@ for i, sz in enumerate(sizes):
     p.sample([f if i % 2 else g, r], [i + 1, (i + 1) * sz], labs)
 p.write(os.path.join(out, "nums.pb.gz"))
 
-p = Profile()
-p.sample_type("samples", "count")
-p.sample_type("cpu", "nanoseconds")
+p = typed(*CPU)
 fns = ["main.f%02d" % i for i in range(20)]
 short = p.loc([(fns[1], "r.go", 11), (fns[2], "r.go", 12), (fns[1], "r.go", 13)], 0x1000)
 at16 = p.loc([(fns[i % 16], "r.go", 100 + i) for i in range(17)], 0x2000)
@@ -149,3 +168,11 @@ p.sample([long40, top_], [3, 30000000])
 p.sample([leaf, long40, at16, short, top_], [4, 40000000])
 p.sample([leaf, at16, long40, top_], [5, 50000000])
 p.write(os.path.join(out, "inline-chain.pb.gz"), ("cpu", "nanoseconds"), 10000000)
+
+for depth in (65530, 70000):
+    p = typed(*CPU)
+    rec, leaf, other, mn = leaves(p, ["main.rec", "main.leaf", "main.other", "main.main"], "d.go")
+    p.sample([leaf] + [rec] * depth + [mn], [2, 20000000])
+    p.sample([other] + [rec] * 100 + [mn], [3, 30000000])
+    p.sample([other, mn], [1, 10000000])
+    p.write(os.path.join(out, "deep-%d.pb.gz" % depth), ("cpu", "nanoseconds"), 10000000)
