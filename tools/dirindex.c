@@ -117,11 +117,8 @@ static int read_ident(list_reader *r, ident *id) {
          read_u64(r, &id->ino);
 }
 
-/* the rest of the line, unescaped into name (NUL-terminated), the newline taken */
-static int read_text(list_reader *r, char *name, int path);
-static int read_name(list_reader *r, char *name) { return read_text(r, name, 0); }
-
-/* the rest of the line as read_name, '/' allowed (path: a directory's spelling) */
+/* the rest of the line, unescaped into name (NUL-terminated), the newline
+ * taken; '/' only when path (a directory's spelling) */
 static int read_text(list_reader *r, char *name, int path) {
   size_t n = 0;
   while (r->p < r->end && *r->p != '\n') {
@@ -140,6 +137,9 @@ static int read_text(list_reader *r, char *name, int path) {
   name[n] = 0;
   return 0;
 }
+
+/* a file's name: read_text without '/' */
+static int read_name(list_reader *r, char *name) { return read_text(r, name, 0); }
 
 static int expect(list_reader *r, const char *lit) {
   size_t l = strlen(lit);

@@ -80,7 +80,6 @@ static uint64_t given_bytes(const cli_inputs *in) {
   return sum;
 }
 
-
 static int add(cli_inputs *in, char *p) {
   if (!p) return NO_MEMORY;
   if (in->n == in->cap) {
@@ -172,7 +171,61 @@ static const char *make_label(const char *const *args, int nargs) {
  * files instead of naming each on standard error.  indexed: a directory's
  * index stands for the files it covers (dirindex.c). */
 static int expand_now(const char *const *args, int nargs, cli_inputs *in, int *skipped,
-                      int indexed, pcol_error *err);
+                      int indexed, pcol_error *err) {
+  memset(in, 0, sizeof *in);
+  if (nargs < 1) return pcol_error_set(err, PCOL_EINVAL, "expected a FILE");
+  int seen_stdin = 0;
+  for (int i = 0; i < nargs; i++) {
+    const char *s = args[i];
+    struct stat st;
+    int rc = 0;
+    if (!strcmp(s, "-") && seen_stdin++)
+      rc = pcol_error_set(err, PCOL_EINVAL, "standard input ('-') can be read only once");
+    else if (strcmp(s, "-") && !stat(s, &st) && S_ISDIR(st.st_mode)) {
+      size_t before = in->n;
+      rc = add_dir(in, s);
+      if (rc == NO_DIR) rc = pcol_error_set(err, PCOL_EIO, "cannot read directory '%s'", s);
+      else if (!rc && in->n == before)
+        rc = pcol_error_set(err, PCOL_EINVAL, "directory '%s' holds no file", s);
+      else if (!rc && indexed && before == 0) /* (first: pcol_open_options.first_is_union) */
+        rc = use_index(in, s, before);
+    } else if (strcmp(s, "-") && stat(s, &st) && strpbrk(s, "*?[")) {
+      glob_t g;
+      int gr = glob(s, 0, NULL, &g);
+      if (gr == GLOB_NOMATCH) {
+        rc = pcol_error_set(err, PCOL_EINVAL, "no file matches '%s'", s);
+      } else {
+        /* the directory rule: regular files only; each other match named
+         * on standard error, none at all refused */
+        size_t before = in->n;
+        for (size_t k = 0; !gr && !rc && k < g.gl_pathc; k++) {
+          if (regular(g.gl_pathv[k])) rc = add(in, strdup(g.gl_pathv[k]));
+          else if (skipped) (*skipped)++;
+          else {
+            fputs("pcol: warning: skipped '", stderr);
+            cli_print_cstr(stderr, g.gl_pathv[k]);
+            fputs("' (matched by '", stderr);
+            cli_print_cstr(stderr, s);
+            fputs("'): not a regular file\n", stderr);
+          }
+        }
+        if (!gr) globfree(&g);
+        if (gr) rc = gr == GLOB_NOSPACE ? NO_MEMORY
+                                        : pcol_error_set(err, PCOL_EIO, "cannot expand '%s'", s);
+        else if (!rc && in->n == before)
+          rc = pcol_error_set(err, PCOL_ENOTFOUND, "no regular file matches '%s'", s);
+      }
+    } else {
+      rc = add(in, strdup(s)); /* a file, or a name the open will say is missing */
+    }
+    if (rc == NO_MEMORY) rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+    if (rc) {
+      inputs_free(in);
+      return rc;
+    }
+  }
+  return PCOL_OK;
+}
 
 static int inputs_copy(const cli_inputs *from, cli_inputs *to) {
   *to = *from;
@@ -228,63 +281,6 @@ static int expand(const char *const *args, int nargs, cli_inputs *in, int *skipp
   int rc = expand_now(args, nargs, in, skipped, indexed, err);
   if (!rc && in->index && !kept.args && (!skipped || !*skipped)) keep(args, nargs, in);
   return rc;
-}
-
-static int expand_now(const char *const *args, int nargs, cli_inputs *in, int *skipped,
-                      int indexed, pcol_error *err) {
-  memset(in, 0, sizeof *in);
-  if (nargs < 1) return pcol_error_set(err, PCOL_EINVAL, "expected a FILE");
-  int seen_stdin = 0;
-  for (int i = 0; i < nargs; i++) {
-    const char *s = args[i];
-    struct stat st;
-    int rc = 0;
-    if (!strcmp(s, "-") && seen_stdin++)
-      rc = pcol_error_set(err, PCOL_EINVAL, "standard input ('-') can be read only once");
-    else if (strcmp(s, "-") && !stat(s, &st) && S_ISDIR(st.st_mode)) {
-      size_t before = in->n;
-      rc = add_dir(in, s);
-      if (rc == NO_DIR) rc = pcol_error_set(err, PCOL_EIO, "cannot read directory '%s'", s);
-      else if (!rc && in->n == before)
-        rc = pcol_error_set(err, PCOL_EINVAL, "directory '%s' holds no file", s);
-      else if (!rc && indexed && before == 0) /* (first: pcol_open_options.first_is_union) */
-        rc = use_index(in, s, before);
-    } else if (strcmp(s, "-") && stat(s, &st) && strpbrk(s, "*?[")) {
-      glob_t g;
-      int gr = glob(s, 0, NULL, &g);
-      if (gr == GLOB_NOMATCH) {
-        rc = pcol_error_set(err, PCOL_EINVAL, "no file matches '%s'", s);
-      } else {
-        /* the directory rule: regular files only; each other match named
-         * on standard error, none at all refused */
-        size_t before = in->n;
-        for (size_t k = 0; !gr && !rc && k < g.gl_pathc; k++) {
-          if (regular(g.gl_pathv[k])) rc = add(in, strdup(g.gl_pathv[k]));
-          else if (skipped) (*skipped)++;
-          else {
-            fputs("pcol: warning: skipped '", stderr);
-            cli_print_cstr(stderr, g.gl_pathv[k]);
-            fputs("' (matched by '", stderr);
-            cli_print_cstr(stderr, s);
-            fputs("'): not a regular file\n", stderr);
-          }
-        }
-        if (!gr) globfree(&g);
-        if (gr) rc = gr == GLOB_NOSPACE ? NO_MEMORY
-                                        : pcol_error_set(err, PCOL_EIO, "cannot expand '%s'", s);
-        else if (!rc && in->n == before)
-          rc = pcol_error_set(err, PCOL_ENOTFOUND, "no regular file matches '%s'", s);
-      }
-    } else {
-      rc = add(in, strdup(s)); /* a file, or a name the open will say is missing */
-    }
-    if (rc == NO_MEMORY) rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
-    if (rc) {
-      inputs_free(in);
-      return rc;
-    }
-  }
-  return PCOL_OK;
 }
 
 int cli_expand_args(const char *const *args, int nargs, char ***paths, size_t *n,

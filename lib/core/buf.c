@@ -5,6 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The whole pages inside [p, p + n): [*a, *e), empty when none. */
+static inline void inner_pages(const void *p, size_t n, uintptr_t *a, uintptr_t *e) {
+  size_t pg = 4096;
+  *a = ((uintptr_t)p + pg - 1) & ~(uintptr_t)(pg - 1);
+  *e = ((uintptr_t)p + n) & ~(uintptr_t)(pg - 1);
+}
+
+void pcol_prefault_write(void *p, size_t n) {
+#ifdef MADV_POPULATE_WRITE
+  uintptr_t a, e;
+  inner_pages(p, n, &a, &e);
+  if (p && n >= PCOL_HOT_MIN && e > a) (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+#else
+  (void)p;
+  (void)n;
+#endif
+}
+
 void *pcol_alloc_hot(size_t n, int zero) {
   /* large: calloc, whose fresh mapping needs no zeros written; else the
    * pages first, then the zeros (calloc's memset of heap memory would take
@@ -12,34 +30,14 @@ void *pcol_alloc_hot(size_t n, int zero) {
   int big = n >= ((size_t)1 << 20);
   uint8_t *p = zero && big ? calloc(n, 1) : malloc(n ? n : 1);
   if (!p) return NULL;
-  if (big) zero = 0;
-#ifdef MADV_POPULATE_WRITE
-  size_t pg = 4096;
-  if (n >= PCOL_HOT_MIN) {
-    uintptr_t a = ((uintptr_t)p + pg - 1) & ~(uintptr_t)(pg - 1);
-    uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(pg - 1);
 #ifdef MADV_HUGEPAGE
-    if (e > a && n >= ((size_t)1 << 22)) (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+  uintptr_t a, e;
+  inner_pages(p, n, &a, &e);
+  if (n >= ((size_t)1 << 22) && e > a) (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
 #endif
-    if (e > a) (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
-  }
-#endif
-  if (zero) memset(p, 0, n ? n : 1);
+  pcol_prefault_write(p, n);
+  if (zero && !big) memset(p, 0, n ? n : 1);
   return p;
-}
-
-void pcol_prefault_write(void *p, size_t n) {
-#ifdef MADV_POPULATE_WRITE
-  size_t pg = 4096;
-  if (p && n >= PCOL_HOT_MIN) {
-    uintptr_t a = ((uintptr_t)p + pg - 1) & ~(uintptr_t)(pg - 1);
-    uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(pg - 1);
-    if (e > a) (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
-  }
-#else
-  (void)p;
-  (void)n;
-#endif
 }
 
 void pcol_prefault_read(const void *p, size_t n) {

@@ -287,13 +287,13 @@ static int map_eq(const void *ctx, uint32_t id, const void *key) {
          COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_FLAGS)->data[r] == k->flags;
 }
 
-/* map_eq for a row of an earlier profile only (pcol_b_mapping_shared) */
+/* map_eq for the rows with ids up to below (b_mapping) */
 typedef struct {
   pcol_mapping_row row;
   uint32_t below;
-} shared_key;
+} below_key;
 static int map_eq_below(const void *ctx, uint32_t id, const void *key) {
-  const shared_key *k = key;
+  const below_key *k = key;
   return id <= k->below && map_eq(ctx, id, &k->row);
 }
 
@@ -308,12 +308,15 @@ static uint64_t map_hash(const pcol_mapping_row *m) {
   return pcol_hs_end(&hs);
 }
 
-static int b_mapping(pcol_builder *b, const pcol_mapping_row *m, bool dedup,
-                   uint32_t *id) {
-  uint64_t h = map_hash(m);
+/* Mapping row m: an equal row with an id up to below is m's id (below
+ * UINT32_MAX: any equal row, pcol_b_mapping's dedup; 0: none, a row of
+ * its own), else m is added. */
+static int b_mapping(pcol_builder *b, const pcol_mapping_row *m, uint32_t below, uint32_t *id) {
   if (m->flags & ~0x0f) return PCOL_EINVAL; /* spec.md §5: unknown bits */
-  if (dedup) {
-    uint32_t found = pcol_hset_find(&b->mappings, h, map_eq, b, m);
+  uint64_t h = map_hash(m);
+  if (below) {
+    below_key k = {*m, below};
+    uint32_t found = pcol_hset_find(&b->mappings, h, map_eq_below, b, &k);
     if (found) {
       *id = found;
       return PCOL_OK;
@@ -332,19 +335,6 @@ static int b_mapping(pcol_builder *b, const pcol_mapping_row *m, bool dedup,
   PCOL_RETURN_NOT_OK(pcol_hset_insert(&b->mappings, h, nid));
   *id = nid;
   return PCOL_OK;
-}
-
-static int b_mapping_shared(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
-                            uint32_t *id) {
-  if (!(m->flags & ~0x0f) && below) {
-    shared_key k = {*m, below};
-    uint32_t found = pcol_hset_find(&b->mappings, map_hash(m), map_eq_below, b, &k);
-    if (found) {
-      *id = found;
-      return PCOL_OK;
-    }
-  }
-  return b_mapping(b, m, 0, id);
 }
 
 /* ---------------------------------------------------------- locations */
@@ -895,7 +885,7 @@ static int b_fail(pcol_error *err, int rc, const char *fn) {
 }
 int pcol_b_mapping_shared(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
                           uint32_t *id, pcol_error *err) {
-  return b_fail(err, b_mapping_shared(b, m, below, id), "pcol_b_mapping");
+  return b_fail(err, b_mapping(b, m, below, id), "pcol_b_mapping");
 }
 int pcol_b_string(pcol_builder *b, const void *ptr, size_t len, uint32_t *id, pcol_error *err) {
   return b_fail(err, b_string(b, ptr, len, id), "pcol_b_string");
@@ -935,7 +925,7 @@ int pcol_b_function(pcol_builder *b, const pcol_function_row *fn, uint32_t *id, 
 }
 int pcol_b_mapping(pcol_builder *b, const pcol_mapping_row *m, bool dedup, uint32_t *id,
                    pcol_error *err) {
-  return b_fail(err, b_mapping(b, m, dedup, id), "pcol_b_mapping");
+  return b_fail(err, b_mapping(b, m, dedup ? UINT32_MAX : 0, id), "pcol_b_mapping");
 }
 int pcol_b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address, uint8_t flags,
                     const pcol_line_row *lines, size_t nlines, uint32_t *id, pcol_error *err) {

@@ -517,9 +517,6 @@ static int stamp_room(topctx *t, uint32_t key, pcol_error *err) {
 }
 
 static int build_loc_keys(topctx *t, pcol_error *err) {
-  int rc;
-  free(t->stamp); /* (a stamp of before could name a location of now) */
-  t->stamp = NULL;
   pcol_q_fctx *c = &t->fc;
   /* arrays a location or line, written through: faulted in at once
    * (pcol_alloc_hot; a fault a page was a third of `pcol top` of a file of
@@ -629,7 +626,7 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
         if (k - start < STAMP_FROM) continue;
         PCOL_RETURN_NOT_OK(stamps_made(t, err)); /* the location's keys so far, stamped */
         for (j = start; j < k; j++) {
-          if ((rc = stamp_room(t, t->loc_keys[j], err))) return rc;
+          PCOL_RETURN_NOT_OK(stamp_room(t, t->loc_keys[j], err));
           t->stamp[t->loc_keys[j]] = (uint32_t)loc;
         }
         continue;
