@@ -7,7 +7,8 @@
 # 2.1 GB, 1.1 GB and 210 MB; streamed: 16, 74, 38 and 4.4 MB), and give the sample
 # counts and weights the generator wrote; and ~1 GB of perf script text
 # (tests/support/gen_perf_big.c) the periods it summed, under 80 MiB; and
-# millions of Tachyon and JFR samples under 48 MiB (below).  Plain build
+# millions of Tachyon and JFR samples under 48 MiB, and a 171 MB binary
+# OTLP message in 68 MB (below).  Plain build
 # only (sanitizers reserve terabytes of address space): `make test-bounds`.  Takes ~65 s.
 # KINDS (default: every kind of STREAMED) picks some.  STREAMED is what
 # tests/contract/t_contract.py reads: a format the importer contract
@@ -18,16 +19,26 @@ fail() { echo "t_stream_json: FAIL: $*" >&2; exit 1; }
 command -v prlimit >/dev/null || { echo "t_stream_json: prlimit not installed: skipped"; exit 0; }
 command -v python3 >/dev/null || { echo "t_stream_json: python3 not installed: skipped"; exit 0; }
 if grep -qa __asan_init "$PCOL"; then echo "t_stream_json: ASan build: skipped"; exit 0; fi
-STREAMED="v8 speedscope firefox otlp otlp.gz perf tachyon tachyon-zstd jfr"
+STREAMED="v8 speedscope firefox otlp otlp.gz otlp-bin otlp-bin-times perf tachyon tachyon-zstd jfr"
 KINDS=${KINDS-$STREAMED}
 want() { [[ " $KINDS " == *" $1 "* ]]; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cap=$((128 << 20))
+# counts KIND ROWS VALUE WANT: $tmp/o.pcol has ROWS sample rows, and the
+# value type VALUE sums to WANT (%.0f: exact below 2^53, where mawk's %d
+# stops at 2^31 - 1)
+counts() {
+  local rows got
+  rows=$("$PCOL" info "$tmp/o.pcol" | awk '$1 == "samples_stored" {print $2; exit}')
+  [ "$rows" = "$2" ] || fail "$1: $rows sample rows, the generator wrote $2"
+  got=$("$PCOL" fold "$tmp/o.pcol" --value "$3" | awk '{s+=$NF} END{printf "%.0f", s}')
+  [ "$got" = "$4" ] || fail "$1: $3 sums to $got, the generator wrote $4"
+}
 # otlp.gz: the OTLP/JSON lines gzip-compressed, inflated as they are read
 # (lib/core/instream.c; inflated whole first, it took 210 MB and more than the cap)
 for kind in $KINDS; do
-  case $kind in perf | tachyon* | jfr) continue ;; esac
+  case $kind in perf | tachyon* | jfr | otlp-bin*) continue ;; esac
   f=$tmp/big.$kind
   if [ "$kind" = otlp.gz ] && [ -f "$tmp/keep.otlp" ]; then # the otlp case's document, kept
     mv "$tmp/keep.otlp" "$f" && read -r n total <"$tmp/keep.nt" || fail "$kind: the otlp document"
@@ -50,6 +61,35 @@ for kind in $KINDS; do
   # (the OTLP/JSON document is generated once: the gzip case compresses it)
   if [ "$kind" = otlp ]; then mv "$f" "$tmp/keep.otlp" && echo "$n $total" >"$tmp/keep.nt"; else rm -f "$f"; fi
 done
+# One binary OTLP message of 4.4M samples (tests/support/gen_otlp_big.py:
+# two Profiles sharing their samples, one source of two value types), 83 MB
+# without timestamps (otlp-bin: the samples come in order) and 171 MB with
+# one each, far out of time order (otlp-bin-times: sorted through
+# lib/core/rowsort.c, the rows carrying all a sample needs).  protobuf-c
+# decoded such a message whole: 1.48 GB and 1.75 GB peak RSS; it now decodes
+# the message without its Samples, which are read from the wire one at a
+# time (lib/convert/otlp/otlp_samples.c): 68 MB each.  The message is
+# mapped whole (the input's temporary copy), so the bound is on peak RSS
+# (the pages read are handed back as the passes move on), not --as.
+if [ -x /usr/bin/time ]; then
+  for kind in otlp-bin otlp-bin-times; do
+    want $kind || continue
+    f=$tmp/big.$kind
+    opt=--no-times
+    [ $kind = otlp-bin-times ] && opt=
+    read -r n count cpu < <(python3 tests/support/gen_otlp_big.py "$f" 4400000 $opt) || fail "$kind: generator"
+    /usr/bin/time -f %M -o "$tmp/rss" "$PCOL" pack --from otlp "$f" -o "$tmp/o.pcol" 2>"$tmp/err" ||
+      fail "$kind: pack: $(head -c 300 "$tmp/err")"
+    kb=$(tail -1 "$tmp/rss")
+    [ "$kb" -le $((96 << 10)) ] || fail "$kind: peak RSS $kb KB packing $(stat -c %s "$f") bytes, bound 96 MiB"
+    counts $kind "$n" samples "$count"
+    counts $kind "$n" cpu "$cpu"
+    echo "t_stream_json: $kind: $n samples ($(stat -c %s "$f") bytes, one message) packed at $kb KB peak RSS" >&2
+    rm -f "$f" "$tmp/o.pcol"
+  done
+else
+  echo "t_stream_json: /usr/bin/time not installed: otlp-bin skipped" >&2
+fi
 # perf script text is streamed a line at a time and the builder spills its
 # sample columns to temporary files past 16 MiB (lib/core/spill.c): ~1 GB
 # (2.9M samples, one event), generated into a pipe, packs under an 80 MiB
@@ -96,10 +136,7 @@ for kind in tachyon tachyon-zstd jfr; do
   esac || fail "$kind: generator"
   prlimit --as=$scap -- "$PCOL" pack --from ${kind%-zstd} "$f" -o "$tmp/o.pcol" 2>"$tmp/err" ||
     fail "$kind: pack of $n samples under a $scap-byte address space: $(head -c 300 "$tmp/err")"
-  rows=$("$PCOL" info "$tmp/o.pcol" | awk '$1 == "samples_stored" {print $2; exit}')
-  [ "$rows" = "$n" ] || fail "$kind: $rows sample rows, the generator wrote $n"
-  got=$("$PCOL" fold "$tmp/o.pcol" --value samples | awk '{s+=$NF} END{print s+0}')
-  [ "$got" = "$n" ] || fail "$kind: $got samples, the generator wrote $n"
+  counts $kind "$n" samples "$n"
   echo "t_stream_json: $kind: $n samples ($(stat -c %s "$f") bytes) packed under --as=$scap" >&2
   rm -f "$f" "$tmp/o.pcol"
 done

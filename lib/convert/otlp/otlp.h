@@ -6,6 +6,7 @@
 
 #include "pcol.h"
 #include "keys.h"
+#include "buf.h" /* pcol_buf */
 #include "opentelemetry/proto/profiles/v1development/profiles.pb-c.h"
 #include <stdio.h>
 
@@ -45,5 +46,56 @@ typedef int (*pcol_otlp_message_fn)(pcol_builder *b, const uint8_t *p, size_t n,
  * line by line, under the input cap of opt.  otlp_json.c */
 int pcol_otlp_import_json(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
                           pcol_otlp_message_fn fn, pcol_error *err);
+
+/* ------------------------------------------ Samples from the wire (otlp_samples.c) */
+
+/* Where a message lies in an importer's input (read_all.h), so a pass over
+ * its Samples can hand the pages it has read back (pcol_input_done) every
+ * PCOL_OTLP_WINDOW bytes; in NULL: a message in memory. */
+typedef struct pcol_input pcol_input;
+typedef struct pcol_otlp_pages {
+  pcol_input *in;
+  size_t off; /* the message's first byte in in->data */
+} pcol_otlp_pages;
+#define PCOL_OTLP_WINDOW ((size_t)8 << 20)
+void pcol_otlp_pages_done(const pcol_otlp_pages *pg, size_t from, size_t to);
+
+/* One Sample, in v1.10's numbers, as protobuf-c 1.4 decodes it; the arrays
+ * point into the buffers, valid until the next decode into it. */
+typedef struct otlp_wsample {
+  int32_t stack_index, link_index;
+  const int32_t *attrs;
+  const int64_t *values;
+  const uint64_t *times;
+  size_t n_attrs, n_values, n_times;
+  pcol_buf ab, vb, tb;
+} otlp_wsample;
+/* The Sample p[b, e) into out (out NULL: only checked); v9: in the layout
+ * before v1.10.0 (doc/mappings.md 12.1).  0, -1 protobuf-c refuses it,
+ * -2 out of memory. */
+int pcol_otlp_sample(const uint8_t *p, size_t b, size_t e, int v9, otlp_wsample *out);
+void pcol_otlp_wsample_free(otlp_wsample *s);
+
+/* A Profile: its bytes p[b, e) in the message, and its number of Samples. */
+typedef struct otlp_prange {
+  size_t b, e, n;
+} otlp_prange;
+/* The message p[0..n) without any Profile's samples (field 2) -> out (what
+ * protobuf-c then decodes), and every Profile's range, in the order
+ * protobuf-c decodes them (*prof: malloc'd, the caller frees it).  Every
+ * Sample is checked on the way (pcol_otlp_sample).  0; -1 protobuf-c would
+ * refuse the message; -2 out of memory. */
+int pcol_otlp_strip_samples(const uint8_t *p, size_t n, int v9, const pcol_otlp_pages *pages,
+                            pcol_buf *out, otlp_prange **prof, size_t *nprof);
+
+/* The Samples of one Profile, one at a time: start it at {p, prof.b,
+ * prof.e, prof.b, pages}.  1 and the Sample's p[*b, *e); 0 at the end; -1
+ * malformed (not after pcol_otlp_strip_samples accepted the message). */
+typedef struct otlp_scur {
+  const uint8_t *p;
+  size_t i, e, kept;
+  const pcol_otlp_pages *pages;
+} otlp_scur;
+int pcol_otlp_next_sample(otlp_scur *s, size_t *b, size_t *e);
 
 #endif

@@ -8,9 +8,11 @@
  * and is one binary ProfilesData or ExportProfilesServiceRequest (the same wire layout), a
  * sequence of them each behind a 4-byte big-endian length (the Collector's
  * file exporter) or a varint length (writeDelimitedTo), or OTLP/JSON lines
- * (otlp_json.c turns each line into the same message).  Each message is
- * decoded by protobuf-c into an arena, checked (every index from the file
- * against its table) and mapped: Profiles of one scope with the same time
+ * (otlp_json.c turns each line into the same message).  Of each message
+ * protobuf-c decodes all but the Samples into an arena; the Samples are
+ * read from the wire one at a time (otlp_samples.c), in a few passes that
+ * hand the pages they read back.  Every index from the file is checked
+ * against its table, and the message mapped: Profiles of one scope with the same time
  * and the same samples (OTLP splits a pprof profile's value types into one
  * Profile each) become one pcol source with a value type per Profile; every
  * other Profile a source of its own.
@@ -25,6 +27,7 @@
 #include "read_all.h" /* pcol_input_done, pcol_input_free, pcol_input, ... */
 #include "instream.h" /* pcol_instream, pcol_instream_finish, pcol_instream_free, ... */
 #include "stream.h"   /* pcol_replay_stream */
+#include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <zlib.h>
@@ -41,11 +44,16 @@ typedef struct ctx {
   size_t msg; /* 1-based message number (frames, lines) */
   uint32_t *sids;       /* string index -> pcol string id (UINT32_MAX: not yet) */
   const uint8_t *raw;   /* the message; strs: each string's [b, e) in it */
+  size_t rawlen;
   size_t (*strs)[2];
   uint32_t *map_ids, *fn_ids, *loc_ids; /* table index -> pcol id (index 0 -> 0) */
   pcol_label_row *attr; /* attribute index -> label */
   pcol_stack_memo memo;
-  int layout;           /* LAYOUT_V10, or LAYOUT_V9 (renumbered on a copy) */
+  int layout;           /* LAYOUT_V10, or LAYOUT_V9 (its Sample fields renumbered as read) */
+  otlp_prange *prof;    /* each Profile's bytes in raw, in decoding order (its samples) */
+  size_t nprof;
+  const pcol_otlp_pages *pages;
+  otlp_wsample ws[2];   /* Samples as read (two: same_samples compares a pair) */
 } ctx;
 
 static int bad(ctx *c, const char *fmt, ...)
@@ -105,7 +113,8 @@ typedef struct layout_scan {
   int v9, v10;                  /* a mark of each layout seen */
   int any2, out, differ;        /* the field-2 marks above */
   size_t pi, si;                /* where the first mark was (1-based) */
-  uint8_t *patch;               /* the copy to renumber (patch_sample) */
+  const pcol_otlp_pages *pages; /* the message's pages, handed back as they are read */
+  size_t kept;
 } layout_scan;
 
 /* Calls visit on every Sample of the message: [b, e) in p, its profile's
@@ -135,6 +144,10 @@ static int each_sample(const uint8_t *p, size_t n, sample_fn visit, layout_scan 
           if (f != 2 || wt != 2) continue;
           int rc = visit(x, p, b4, e4, pi, ++si);
           if (rc) return rc;
+          if (x->pages && e4 - x->kept >= PCOL_OTLP_WINDOW) {
+            pcol_otlp_pages_done(x->pages, x->kept, e4);
+            x->kept = e4;
+          }
         }
       }
     }
@@ -191,29 +204,15 @@ static int scan_sample(layout_scan *x, const uint8_t *p, size_t b, size_t e, siz
   return 0;
 }
 
-/* Renumbers a v1.9 Sample's fields in the copy x->patch to v1.10's: the
- * tags keep their length (fields below 16: one byte; a longer tag's first
- * byte holds all of it). */
-static int patch_sample(layout_scan *x, const uint8_t *p, size_t b, size_t e, size_t pi, size_t si) {
-  static const uint8_t to[6] = {0, 1, 4, 2, 3, 5};
-  uint64_t f, v;
-  unsigned wt;
-  size_t b5, e5;
-  for (size_t i = b; i < e;) {
-    size_t at = i;
-    if (pcol_otlp_field(p, e, &i, &f, &wt, &v, &b5, &e5)) return 0;
-    if (f >= 2 && f <= 4) x->patch[at] = (uint8_t)((x->patch[at] & 0x80) | to[f] << 3 | wt);
-  }
-  return 0;
-}
-
 /* The layout of the message p[0..n) (LAYOUT_V9 or LAYOUT_V10), or the
  * refusal of an ambiguous one. */
 static int sample_layout(ctx *c, const uint8_t *p, size_t n, int *layout) {
   layout_scan x;
   memset(&x, 0, sizeof x);
   x.nattr = attribute_entries(p, n);
+  x.pages = c->pages;
   each_sample(p, n, scan_sample, &x);
+  pcol_otlp_pages_done(c->pages, x.kept, n);
   *layout = LAYOUT_V10;
   if (x.v9 && x.v10)
     return bad(c, "its samples have the field layouts of OTLP profiles both before and after "
@@ -323,6 +322,30 @@ static int check_kvs(ctx *c, otlp_kv *const *kv, size_t n, const char *what) {
   return PCOL_OK;
 }
 
+/* ------------------------------------------------------------- samples */
+
+/* The message protobuf-c (or the reading of its Samples) refuses. */
+static int undecodable(ctx *c, size_t n) {
+  return bad(c, "the message (%zu bytes) is truncated or has a field of the wrong wire type "
+                "(is it OTLP profiles v1development, proto v1.10.0 or later?)", n);
+}
+
+/* The Samples of Profile pi (0-based, in decoding order). */
+static otlp_scur scur(const ctx *c, size_t pi) {
+  otlp_scur s = {c->raw, c->prof[pi].b, c->prof[pi].e, c->prof[pi].b, c->pages};
+  return s;
+}
+
+/* The Sample raw[b, e) into *ws. */
+static int read_sample_into(ctx *c, otlp_wsample *ws, size_t b, size_t e) {
+  int r = pcol_otlp_sample(c->raw, b, e, c->layout == LAYOUT_V9, ws);
+  if (r == -2) return pcol_oom(c->err);
+  return r ? undecodable(c, c->rawlen) : PCOL_OK;
+}
+static int read_sample(ctx *c, int w, size_t b, size_t e) {
+  return read_sample_into(c, &c->ws[w], b, e);
+}
+
 static int validate(ctx *c) {
   const otlp_dict *D = c->dict;
   size_t ns = D->n_string_table;
@@ -377,14 +400,17 @@ static int validate(ctx *c) {
           CHK(pr->period_type->unit_strindex, ns, "string", "profile %zu period_type unit%s", pi, "");
         }
         PCOL_RETURN_NOT_OK(check_attrs(c, pr->attribute_indices, pr->n_attribute_indices, "profile", pi));
-        for (size_t k = 0; k < pr->n_samples; k++) {
-          const otlp_sample *sm = pr->samples[k];
+        otlp_scur cur = scur(c, pi - 1);
+        size_t b, e;
+        for (size_t k = 0; pcol_otlp_next_sample(&cur, &b, &e) > 0; k++) {
+          const otlp_wsample *sm = &c->ws[0];
+          PCOL_RETURN_NOT_OK(read_sample(c, 0, b, e));
           CHK(sm->stack_index, D->n_stack_table, "stack", "profile %zu sample %zu stack", pi, k + 1);
           CHK(sm->link_index, D->n_link_table, "link", "profile %zu sample %zu link", pi, k + 1);
-          for (size_t j = 0; j < sm->n_attribute_indices; j++)
-            CHK(sm->attribute_indices[j], D->n_attribute_table, "attribute",
+          for (size_t j = 0; j < sm->n_attrs; j++)
+            CHK(sm->attrs[j], D->n_attribute_table, "attribute",
                 "profile %zu sample %zu attribute %zu", pi, k + 1, j + 1);
-          size_t T = sm->n_timestamps_unix_nano, V = sm->n_values;
+          size_t T = sm->n_times, V = sm->n_values;
           if (T && V && T != V && V != 1)
             return bad(c, "profile %zu sample %zu has %zu values and %zu timestamps (OTLP: "
                           "equal lengths when both are set)", pi, k + 1, V, T);
@@ -561,40 +587,53 @@ static int same_ints(const int32_t *a, size_t na, const int32_t *b, size_t nb) {
   return na == nb && (na == 0 || memcmp(a, b, na * sizeof *a) == 0);
 }
 
-/* Profiles p and q of one scope share samples: the same time, attributes
- * and, sample by sample, the same stack, attributes, link and timestamps. */
-static int same_samples(const otlp_profile *p, const otlp_profile *q) {
+/* *same: Profiles p and q (pi and qi in decoding order) of one scope
+ * share samples: the same time and attributes and, sample by sample, the
+ * same stack, attributes, link and timestamps. */
+static int same_samples(ctx *c, const otlp_profile *p, const otlp_profile *q, size_t pi, size_t qi,
+                        int *same) {
+  *same = 0;
   if (p->time_unix_nano != q->time_unix_nano || p->duration_nano != q->duration_nano ||
-      p->n_samples != q->n_samples ||
+      c->prof[pi].n != c->prof[qi].n ||
       !same_ints(p->attribute_indices, p->n_attribute_indices, q->attribute_indices,
                  q->n_attribute_indices))
-    return 0;
-  for (size_t k = 0; k < p->n_samples; k++) {
-    const otlp_sample *a = p->samples[k], *b = q->samples[k];
+    return PCOL_OK;
+  otlp_scur sp = scur(c, pi), sq = scur(c, qi);
+  size_t pb, pe, qb, qe;
+  while (pcol_otlp_next_sample(&sp, &pb, &pe) > 0 && pcol_otlp_next_sample(&sq, &qb, &qe) > 0) {
+    int rc;
+    if ((rc = read_sample(c, 0, pb, pe)) || (rc = read_sample(c, 1, qb, qe))) return rc;
+    const otlp_wsample *a = &c->ws[0], *b = &c->ws[1];
     if (a->stack_index != b->stack_index || a->link_index != b->link_index ||
-        a->n_values != b->n_values ||
-        !same_ints(a->attribute_indices, a->n_attribute_indices, b->attribute_indices,
-                   b->n_attribute_indices) ||
-        a->n_timestamps_unix_nano != b->n_timestamps_unix_nano ||
-        (a->n_timestamps_unix_nano &&
-         memcmp(a->timestamps_unix_nano, b->timestamps_unix_nano,
-                a->n_timestamps_unix_nano * sizeof(uint64_t)) != 0))
-      return 0;
+        a->n_values != b->n_values || !same_ints(a->attrs, a->n_attrs, b->attrs, b->n_attrs) ||
+        a->n_times != b->n_times ||
+        (a->n_times && memcmp(a->times, b->times, a->n_times * sizeof(uint64_t)) != 0))
+      return PCOL_OK;
   }
-  return 1;
+  *same = 1;
+  return PCOL_OK;
 }
 
-/* one pcol sample to be: which OTLP sample, which observation */
+/* An observation to be a pcol sample, when a Profile's are out of time
+ * order: sorted through pcol_rowsort (temporary files past its budget), a
+ * row being this and the observation's value in each Profile of the group
+ * (int64 each): all the sample needs, so the message is not read again in
+ * time order (anywhere: each read would fault in the pages around). */
 typedef struct obs {
   int64_t time;
-  uint32_t sample, k; /* k: observation within the sample */
+  uint32_t sample, k;  /* k: observation within the sample */
+  int32_t stack, link; /* the Sample's stack_index and link_index */
+  uint32_t attrs;      /* its attribute_indices: an id of group.sets */
+  uint32_t pad;
 } obs;
 
 static int obs_cmp(const void *x, const void *y) {
-  const obs *a = x, *b = y;
-  if (a->time != b->time) return a->time < b->time ? -1 : 1;
-  if (a->sample != b->sample) return a->sample < b->sample ? -1 : 1;
-  return a->k < b->k ? -1 : a->k > b->k;
+  obs a, b;
+  memcpy(&a, x, sizeof a);
+  memcpy(&b, y, sizeof b);
+  if (a.time != b.time) return a.time < b.time ? -1 : 1;
+  if (a.sample != b.sample) return a.sample < b.sample ? -1 : 1;
+  return a.k < b.k ? -1 : a.k > b.k;
 }
 
 static int meta_u64(ctx *c, uint32_t src, const char *key, uint64_t v) {
@@ -719,114 +758,296 @@ static int make_source(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
   return PCOL_OK;
 }
 
-static int import_group(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
-                        otlp_profile *const *g, size_t ng) {
-  const otlp_profile *p = g[0];
-  const otlp_dict *D = c->dict;
-  pcol_value_row *vals = calloc(ng, sizeof *vals);
-  if (!vals) return pcol_oom(c->err);
+/* The distinct attribute_indices lists of a group's Samples (rows of the
+ * sorter name them by id): each as its length, then its indices, in data;
+ * id k (1-based) starts at at[k - 1]. */
+typedef struct attr_sets {
+  pcol_buf data; /* int32 */
+  uint64_t *at;
+  size_t n, cap;
+  pcol_hset h;
+} attr_sets;
+
+typedef struct set_key {
+  const int32_t *a;
+  size_t n;
+} set_key;
+static int set_eq(const void *sets, uint32_t id, const void *key) {
+  const attr_sets *s = sets;
+  const set_key *k = key;
+  const int32_t *d = (const int32_t *)(const void *)s->data.data + s->at[id - 1];
+  return (size_t)d[0] == k->n && (k->n == 0 || memcmp(d + 1, k->a, k->n * sizeof *k->a) == 0);
+}
+static int set_id(attr_sets *s, const int32_t *a, size_t n, uint32_t *id) {
+  set_key k = {a, n};
+  uint64_t h = pcol_hash_keyed(a, n * sizeof *a);
+  if ((*id = pcol_hset_find(&s->h, h, set_eq, s, &k))) return PCOL_OK;
+  if (n >= INT32_MAX || s->n >= UINT32_MAX - 1) return PCOL_ETOOBIG;
+  size_t off = s->data.len / sizeof(int32_t);
+  int32_t len = (int32_t)n;
+  if (PCOL_GROW(s->at, s->n, s->cap) || pcol_buf_append(&s->data, &len, sizeof len) ||
+      (n && pcol_buf_append(&s->data, a, n * sizeof *a)))
+    return PCOL_ENOMEM;
+  s->at[s->n++] = off;
+  *id = (uint32_t)s->n;
+  return pcol_hset_insert(&s->h, h, *id);
+}
+static void sets_free(attr_sets *s) {
+  pcol_buf_free(&s->data);
+  free(s->at);
+  pcol_hset_free(&s->h);
+}
+
+/* A group of Profiles being one pcol source: its Samples, read in step. */
+typedef struct group {
+  ctx *c;
+  const otlp_profile *p; /* the first Profile */
+  size_t first, ng;      /* the Profiles' numbers in decoding order */
   uint32_t src;
-  int rc = make_source(c, rp, sp, g, ng, &src, vals);
-  /* the observations, in time order (pcol's samples of a source are) */
-  size_t nobs = 0;
-  for (size_t k = 0; k < p->n_samples; k++) {
-    size_t T = p->samples[k]->n_timestamps_unix_nano;
-    nobs += T && p->samples[k]->n_values != 1 ? T : 1;
+  pcol_value_row *vals;
+  otlp_wsample *ws;      /* the Sample being read, in each Profile */
+  pcol_buf stack, labels;
+  attr_sets sets;        /* out of time order: the attribute lists */
+  pcol_buf row;          /* out of time order: a row of the sorter */
+  int failed;            /* rc has its message */
+} group;
+
+static int group_oom(group *g) {
+  g->failed = 1;
+  return pcol_oom(g->c->err);
+}
+
+/* The observations of the Sample in g->ws[0]: how many, and the time of
+ * observation j (since the Profile's time; NA without timestamps). */
+static size_t observations(const otlp_wsample *s) {
+  return s->n_times && s->n_values != 1 ? s->n_times : 1;
+}
+static int obs_time(group *g, size_t k, size_t j, int64_t *t) {
+  const otlp_wsample *s = &g->ws[0];
+  *t = PCOL_NA_I64;
+  if (!s->n_times) return PCOL_OK;
+  uint64_t a = s->times[j], base = g->p->time_unix_nano;
+  uint64_t dlt = a >= base ? a - base : base - a;
+  if (dlt > (uint64_t)INT64_MAX) {
+    g->failed = 1;
+    return bad(g->c, "sample %zu timestamp %" PRIu64 " is too far from the profile's time %" PRIu64,
+               k + 1, a, base);
   }
-  obs *o = rc ? NULL : malloc((nobs ? nobs : 1) * sizeof *o);
-  int sorted = 1, failed = rc; /* failed: rc has its message */
-  if (!rc && !o) failed = rc = pcol_oom(c->err);
-  size_t no = 0;
-  for (size_t k = 0; k < p->n_samples && !rc; k++) {
-    const otlp_sample *s = p->samples[k];
-    size_t T = s->n_timestamps_unix_nano;
-    size_t n = T && s->n_values != 1 ? T : 1;
-    for (size_t j = 0; j < n; j++) {
-      int64_t t = PCOL_NA_I64;
-      if (T) {
-        uint64_t a = s->timestamps_unix_nano[j], base = p->time_unix_nano;
-        uint64_t dlt = a >= base ? a - base : base - a;
-        if (dlt > (uint64_t)INT64_MAX)
-          failed = rc = bad(c, "sample %zu timestamp %" PRIu64 " is too far from the profile's time %" PRIu64,
-                   k + 1, a, base);
-        t = a >= base ? (int64_t)dlt : -(int64_t)dlt;
-      }
-      if (no && t < o[no - 1].time) sorted = 0;
-      o[no++] = (obs){t, (uint32_t)k, (uint32_t)j};
-    }
+  *t = a >= base ? (int64_t)dlt : -(int64_t)dlt;
+  return PCOL_OK;
+}
+/* Observation j's value in each Profile of the group -> g->vals. */
+static void obs_values(group *g, size_t j) {
+  for (size_t q = 0; q < g->ng; q++) {
+    const otlp_wsample *sq = &g->ws[q];
+    size_t T = sq->n_times, V = sq->n_values;
+    uint64_t v = 0; /* (a sum wraps as two's complement, as the file's int64) */
+    if (T && V == 0) v = 1;             /* timestamps only: each counts 1 */
+    else if (T && V == T) v = (uint64_t)sq->values[j];
+    else for (size_t i = 0; i < V; i++) v += (uint64_t)sq->values[i]; /* aggregated */
+    g->vals[q].value = (int64_t)v;
   }
-  if (!rc && !sorted) qsort(o, no, sizeof *o, obs_cmp);
-  pcol_buf stack = {0}, labels = {0};
+}
+
+/* One pcol sample at time t: the stack, attributes and link given, the
+ * values in g->vals. */
+static int emit(group *g, int64_t t, int32_t stack_index, int32_t link_index, const int32_t *attrs,
+                size_t n_attrs) {
+  ctx *c = g->c;
+  const otlp_dict *D = c->dict;
+  int rc = PCOL_OK;
+  /* stack */
+  const otlp_stack *st = stack_index > 0 ? D->stack_table[stack_index] : NULL;
+  size_t depth = st ? st->n_location_indices : 0;
+  if (pcol_buf_reserve(&g->stack, depth * sizeof(uint32_t) + 1) ||
+      pcol_buf_reserve(&g->labels, (n_attrs + 2) * sizeof(pcol_label_row)))
+    return group_oom(g);
+  uint32_t *sl = (uint32_t *)(void *)g->stack.data;
+  for (size_t j = 0; j < depth && !rc; j++) {
+    int32_t li = st->location_indices[j];
+    if (li == 0 && !c->loc_ids[0]) /* the zero location */
+      rc = pcol_b_location(c->b, 0, 0, 0, NULL, 0, &c->loc_ids[0], c->err);
+    sl[j] = c->loc_ids[li];
+  }
+  /* labels: the attributes, then the link */
+  pcol_label_row *lb = (pcol_label_row *)(void *)g->labels.data;
+  size_t nl = 0;
   char tid[33], spid[17];
-  for (size_t i = 0; i < no && !rc; i++) {
-    const otlp_sample *s = p->samples[o[i].sample];
-    /* stack */
-    const otlp_stack *st = s->stack_index > 0 ? D->stack_table[s->stack_index] : NULL;
-    size_t depth = st ? st->n_location_indices : 0;
-    if (pcol_buf_reserve(&stack, depth * sizeof(uint32_t) + 1) ||
-        pcol_buf_reserve(&labels, (s->n_attribute_indices + 2) * sizeof(pcol_label_row))) {
-      failed = rc = pcol_oom(c->err);
-      break;
+  for (size_t j = 0; j < n_attrs; j++)
+    if (attrs[j] > 0) lb[nl++] = c->attr[attrs[j]];
+  if (link_index > 0 && !rc) {
+    const otlp_link *L = D->link_table[link_index];
+    if (L->trace_id.len && L->trace_id.len <= 16) {
+      hex(tid, L->trace_id.data, L->trace_id.len);
+      pcol_label_row r = {0, 0, 0, 0};
+      if (!(rc = pcol_b_cstr(c->b, OTLP_LABEL_TRACE_ID, &r.key, c->err)) && !(rc = pcol_b_cstr(c->b, tid, &r.str, c->err)))
+        lb[nl++] = r;
     }
-    uint32_t *sl = (uint32_t *)(void *)stack.data;
-    for (size_t j = 0; j < depth && !rc; j++) {
-      int32_t li = st->location_indices[j];
-      if (li == 0 && !c->loc_ids[0]) /* the zero location */
-        rc = pcol_b_location(c->b, 0, 0, 0, NULL, 0, &c->loc_ids[0], c->err);
-      sl[j] = c->loc_ids[li];
+    if (!rc && L->span_id.len && L->span_id.len <= 8) {
+      hex(spid, L->span_id.data, L->span_id.len);
+      pcol_label_row r = {0, 0, 0, 0};
+      if (!(rc = pcol_b_cstr(c->b, OTLP_LABEL_SPAN_ID, &r.key, c->err)) && !(rc = pcol_b_cstr(c->b, spid, &r.str, c->err)))
+        lb[nl++] = r;
     }
-    /* labels: the attributes, then the link */
-    pcol_label_row *lb = (pcol_label_row *)(void *)labels.data;
-    size_t nl = 0;
-    for (size_t j = 0; j < s->n_attribute_indices; j++)
-      if (s->attribute_indices[j] > 0) lb[nl++] = c->attr[s->attribute_indices[j]];
-    if (s->link_index > 0 && !rc) {
-      const otlp_link *L = D->link_table[s->link_index];
-      if (L->trace_id.len && L->trace_id.len <= 16) {
-        hex(tid, L->trace_id.data, L->trace_id.len);
-        pcol_label_row r = {0, 0, 0, 0};
-        if (!(rc = pcol_b_cstr(c->b, OTLP_LABEL_TRACE_ID, &r.key, c->err)) && !(rc = pcol_b_cstr(c->b, tid, &r.str, c->err)))
-          lb[nl++] = r;
-      }
-      if (!rc && L->span_id.len && L->span_id.len <= 8) {
-        hex(spid, L->span_id.data, L->span_id.len);
-        pcol_label_row r = {0, 0, 0, 0};
-        if (!(rc = pcol_b_cstr(c->b, OTLP_LABEL_SPAN_ID, &r.key, c->err)) && !(rc = pcol_b_cstr(c->b, spid, &r.str, c->err)))
-          lb[nl++] = r;
-      }
-    }
-    pcol_sample_row row = {src, o[i].time, 0, 1, PCOL_NA_I64, 0, 0};
-    if (!rc) rc = pcol_b_stack_memo(c->b, &c->memo, sl, depth, &row.stack_id, c->err);
-    if (!rc) rc = pcol_b_labelset(c->b, lb, nl, &row.labelset_id, c->err);
-    for (size_t q = 0; q < ng; q++) {
-      const otlp_sample *sq = g[q]->samples[o[i].sample];
-      size_t T = sq->n_timestamps_unix_nano, V = sq->n_values;
-      int64_t v = 0;
-      if (T && V == 0) v = 1;             /* timestamps only: each counts 1 */
-      else if (T && V == T) v = sq->values[o[i].k];
-      else for (size_t j = 0; j < V; j++) v += sq->values[j]; /* aggregated */
-      vals[q].value = v;
-    }
-    if (!rc) rc = pcol_b_sample(c->b, &row, vals, ng, NULL, c->err);
-    if (rc && !failed) rc = pcol_error_in(c->err, rc, c->name, 0);
   }
-  pcol_buf_free(&stack);
-  pcol_buf_free(&labels);
-  free(o);
-  free(vals);
+  pcol_sample_row row = {g->src, t, 0, 1, PCOL_NA_I64, 0, 0};
+  if (!rc) rc = pcol_b_stack_memo(c->b, &c->memo, sl, depth, &row.stack_id, c->err);
+  if (!rc) rc = pcol_b_labelset(c->b, lb, nl, &row.labelset_id, c->err);
+  if (!rc) rc = pcol_b_sample(c->b, &row, g->vals, g->ng, NULL, c->err);
+  if (rc) {
+    if (!g->failed) rc = pcol_error_in(c->err, rc, c->name, 0);
+    g->failed = 1;
+  }
+  return rc;
+}
+
+/* Calls visit on each Sample index k of the group, its Sample in every
+ * Profile read into g->ws (the Profiles' samples read in step). */
+static int each_group_sample(group *g, int (*visit)(group *g, size_t k, void *arg), void *arg) {
+  otlp_scur *cur = calloc(g->ng, sizeof *cur);
+  if (!cur) return group_oom(g);
+  int rc = PCOL_OK;
+  for (size_t q = 0; q < g->ng; q++) cur[q] = scur(g->c, g->first + q);
+  for (size_t k = 0; !rc; k++) {
+    int more = 1;
+    for (size_t q = 0; q < g->ng && more && !rc; q++) {
+      size_t b, e;
+      if ((more = pcol_otlp_next_sample(&cur[q], &b, &e) > 0) && (rc = read_sample_into(g->c, &g->ws[q], b, e)))
+        g->failed = 1;
+    }
+    if (!more || rc) break;
+    rc = visit(g, k, arg);
+  }
+  free(cur);
+  return rc;
+}
+
+/* pass 1: are the observations in time order already? (and the times' check) */
+typedef struct order {
+  int64_t last;
+  int sorted;
+} order;
+static int check_order(group *g, size_t k, void *arg) {
+  order *o = arg;
+  int64_t t;
+  for (size_t j = 0, n = observations(&g->ws[0]); j < n; j++) {
+    PCOL_RETURN_NOT_OK(obs_time(g, k, j, &t));
+    if ((k || j) && t < o->last) o->sorted = 0;
+    o->last = t;
+  }
+  return PCOL_OK;
+}
+
+/* pass 2, in order: each observation to the builder */
+static int put_in_order(group *g, size_t k, void *arg) {
+  (void)arg;
+  const otlp_wsample *s = &g->ws[0];
+  int64_t t;
+  for (size_t j = 0, n = observations(s); j < n; j++) {
+    PCOL_RETURN_NOT_OK(obs_time(g, k, j, &t));
+    obs_values(g, j);
+    PCOL_RETURN_NOT_OK(emit(g, t, s->stack_index, s->link_index, s->attrs, s->n_attrs));
+  }
+  return PCOL_OK;
+}
+
+static int sorter_failed(group *g, int rc, const char *what) {
+  if (g->failed) return rc;
+  g->failed = 1;
+  if (rc == PCOL_ENOMEM) return pcol_oom(g->c->err);
+  if (rc == PCOL_ETOOBIG)
+    return pcol_error_set(g->c->err, rc, "%s: too many distinct sample attribute lists for pcol",
+                          g->c->name);
+  return pcol_error_set(g->c->err, rc, "%s: OTLP samples out of time order: a temporary file "
+                        "($TMPDIR, else /tmp) could not be %s", g->c->name, what);
+}
+
+/* pass 2, out of order: each observation to the sorter */
+static int to_sorter(group *g, size_t k, void *arg) {
+  pcol_rowsort *rs = arg;
+  const otlp_wsample *s = &g->ws[0];
+  obs o = {0, (uint32_t)k, 0, s->stack_index, s->link_index, 0, 0};
+  int rc = set_id(&g->sets, s->attrs, s->n_attrs, &o.attrs);
+  if (rc) return sorter_failed(g, rc, "written");
+  for (size_t j = 0, n = observations(s); j < n; j++) {
+    o.k = (uint32_t)j;
+    PCOL_RETURN_NOT_OK(obs_time(g, k, j, &o.time));
+    obs_values(g, j);
+    memcpy(g->row.data, &o, sizeof o);
+    for (size_t q = 0; q < g->ng; q++)
+      memcpy(g->row.data + sizeof o + 8 * q, &g->vals[q].value, 8);
+    if ((rc = pcol_rowsort_add(rs, g->row.data))) return sorter_failed(g, rc, "written");
+  }
+  return PCOL_OK;
+}
+
+/* pass 3, out of order: each row of the sorter to the builder */
+static int from_sorter(void *arg, const void *row) {
+  group *g = arg;
+  obs o;
+  memcpy(&o, row, sizeof o);
+  for (size_t q = 0; q < g->ng; q++)
+    memcpy(&g->vals[q].value, (const uint8_t *)row + sizeof o + 8 * q, 8);
+  const int32_t *a = (const int32_t *)(const void *)g->sets.data.data + g->sets.at[o.attrs - 1];
+  return emit(g, o.time, o.stack, o.link, a + 1, (size_t)a[0]);
+}
+
+static int import_group(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
+                        otlp_profile *const *gp, size_t ng, size_t first) {
+  group g;
+  memset(&g, 0, sizeof g);
+  g.c = c;
+  g.p = gp[0];
+  g.first = first;
+  g.ng = ng;
+  g.vals = calloc(ng, sizeof *g.vals);
+  g.ws = calloc(ng, sizeof *g.ws);
+  if (!g.vals || !g.ws) {
+    free(g.vals);
+    free(g.ws);
+    return pcol_oom(c->err);
+  }
+  int rc = make_source(c, rp, sp, gp, ng, &g.src, g.vals);
+  g.failed = rc != 0;
+  /* the observations, in time order (pcol's samples of a source are): as
+   * they come when they are (the usual case: no copy), else sorted */
+  order ord = {0, 1};
+  if (!rc) rc = each_group_sample(&g, check_order, &ord);
+  if (!rc && ord.sorted) {
+    rc = each_group_sample(&g, put_in_order, NULL);
+  } else if (!rc) {
+    pcol_rowsort *rs = NULL;
+    size_t w = sizeof(obs) + 8 * ng;
+    if (ng > (SIZE_MAX - sizeof(obs)) / 8 || pcol_buf_reserve(&g.row, w) ||
+        pcol_rowsort_new(&rs, w, obs_cmp))
+      rc = group_oom(&g);
+    if (!rc) rc = each_group_sample(&g, to_sorter, rs);
+    if (!rc && (rc = pcol_rowsort_each(rs, from_sorter, &g))) rc = sorter_failed(&g, rc, "read");
+    pcol_rowsort_free(rs);
+  }
+  for (size_t q = 0; q < ng; q++) pcol_otlp_wsample_free(&g.ws[q]);
+  free(g.ws);
+  pcol_buf_free(&g.stack);
+  pcol_buf_free(&g.labels);
+  pcol_buf_free(&g.row);
+  sets_free(&g.sets);
+  free(g.vals);
   return rc;
 }
 
 static int build(ctx *c) {
   PCOL_RETURN_NOT_OK(build_tables(c));
+  size_t pi = 0; /* the Profile's number in decoding order */
   for (size_t r = 0; r < c->d->n_resource_profiles; r++) {
     const otlp_rprof *rp = c->d->resource_profiles[r];
     for (size_t s = 0; s < rp->n_scope_profiles; s++) {
       const otlp_sprof *sp = rp->scope_profiles[s];
       for (size_t i = 0; i < sp->n_profiles;) {
         size_t j = i + 1;
-        while (j < sp->n_profiles && same_samples(sp->profiles[i], sp->profiles[j])) j++;
-        PCOL_RETURN_NOT_OK(import_group(c, rp, sp, sp->profiles + i, j - i));
+        for (int same = 1; same && j < sp->n_profiles; j += same)
+          PCOL_RETURN_NOT_OK(same_samples(c, sp->profiles[i], sp->profiles[j], pi, pi + j - i, &same));
+        PCOL_RETURN_NOT_OK(import_group(c, rp, sp, sp->profiles + i, j - i, pi));
+        pi += j - i;
         i = j;
       }
     }
@@ -855,52 +1076,38 @@ static int raw_strings(const uint8_t *p, size_t n, size_t (*out)[2], size_t want
   return k == want ? 0 : -1;
 }
 
-static int import_layout(ctx *cp, const uint8_t *p, size_t n, size_t msg);
-
 /* One ProfilesData / ExportProfilesServiceRequest message, of either
- * Sample layout. */
-static int import_message(pcol_builder *b, const uint8_t *p, size_t n, const char *name,
-                          size_t msg, pcol_error *err) {
+ * Sample layout; pages: where it lies in the input (NULL: in memory). */
+static int import_message_at(pcol_builder *b, const uint8_t *p, size_t n, const char *name,
+                             size_t msg, const pcol_otlp_pages *pages, pcol_error *err) {
   ctx c;
   memset(&c, 0, sizeof c);
   c.b = b;
   c.name = name;
   c.err = err;
   c.msg = msg;
+  c.raw = p;
+  c.rawlen = n;
+  c.pages = pages;
   int layout;
   int rc = sample_layout(&c, p, n, &layout);
   if (rc) return rc;
-  uint8_t *copy = NULL;
-  if (layout == LAYOUT_V9) { /* read as v1.10 once its Sample fields are renumbered */
-    layout_scan x;
-    memset(&x, 0, sizeof x);
-    if (!(copy = malloc(n ? n : 1))) return pcol_oom(err);
-    memcpy(copy, p, n);
-    x.patch = copy;
-    each_sample(p, n, patch_sample, &x);
-    p = copy;
-  }
   c.layout = layout;
-  rc = import_layout(&c, p, n, msg);
-  free(copy);
-  return rc;
-}
-
-/* The message p[0..n), in v1.10's layout. */
-static int import_layout(ctx *cp, const uint8_t *p, size_t n, size_t msg) {
-  ctx c = *cp;
-  pcol_error *err = c.err;
-  int rc;
   if (too_deep(p, n))
     return bad(&c, "an attribute value nests arrays or key-value lists more than %d deep", MAX_NEST);
+  /* protobuf-c decodes the message without its Samples (otlp_samples.c) */
+  pcol_buf skel = {0};
+  rc = pcol_otlp_strip_samples(p, n, layout == LAYOUT_V9, pages, &skel, &c.prof, &c.nprof);
   pcol_arena ar = {0};
   ProtobufCAllocator alloc = {pcol_arena_alloc, pcol_arena_free_one, &ar};
-  otlp_data *d = opentelemetry__proto__profiles__v1development__profiles_data__unpack(&alloc, n, p);
+  otlp_data *d = rc ? NULL
+                    : opentelemetry__proto__profiles__v1development__profiles_data__unpack(
+                          &alloc, skel.len, skel.data);
+  pcol_buf_free(&skel);
   if (!d) {
     pcol_arena_release(&ar);
-    c.msg = msg;
-    return bad(&c, "the message (%zu bytes) is truncated or has a field of the wrong wire type "
-                   "(is it OTLP profiles v1development, proto v1.10.0 or later?)", n);
+    free(c.prof);
+    return rc == -2 ? pcol_oom(err) : undecodable(&c, n);
   }
   static const otlp_dict empty = OPENTELEMETRY__PROTO__PROFILES__V1DEVELOPMENT__PROFILES_DICTIONARY__INIT;
   c.d = d;
@@ -914,7 +1121,6 @@ static int import_layout(ctx *cp, const uint8_t *p, size_t n, size_t msg) {
     c.loc_ids = calloc(D->n_location_table + 1, sizeof *c.loc_ids);
     c.attr = calloc(D->n_attribute_table + 1, sizeof *c.attr);
     c.strs = malloc((D->n_string_table + 1) * sizeof *c.strs);
-    c.raw = p;
     if (!c.sids || !c.map_ids || !c.fn_ids || !c.loc_ids || !c.attr || !c.strs) {
       rc = pcol_oom(err);
     } else if (raw_strings(p, n, c.strs, D->n_string_table)) {
@@ -930,9 +1136,18 @@ static int import_layout(ctx *cp, const uint8_t *p, size_t n, size_t msg) {
   free(c.loc_ids);
   free(c.attr);
   free(c.strs);
+  free(c.prof);
+  pcol_otlp_wsample_free(&c.ws[0]);
+  pcol_otlp_wsample_free(&c.ws[1]);
   pcol_stack_memo_free(&c.memo);
   pcol_arena_release(&ar);
   return rc;
+}
+
+/* A message in memory (an OTLP/JSON line's). */
+static int import_message(pcol_builder *b, const uint8_t *p, size_t n, const char *name,
+                          size_t msg, pcol_error *err) {
+  return import_message_at(b, p, n, name, msg, NULL, err);
 }
 
 /* ---------------------------------------------------------- framing */
@@ -1049,7 +1264,8 @@ int pcol_import_otlp(pcol_builder *b, FILE *in, const char *name, const pcol_imp
     rc = t ? pcol_otlp_import_json(b, t, name, opt, import_message, err) : pcol_oom(err);
     if (t) fclose(t);
   } else if (whole_message(p, n)) {
-    rc = import_message(b, p, n, name, 1, err);
+    pcol_otlp_pages pg = {&raw, 0};
+    rc = import_message_at(b, p, n, name, 1, &pg, err);
   } else {
     int be = frames(p, n, 1);
     if (!be && !frames(p, n, 0)) {
@@ -1072,7 +1288,8 @@ int pcol_import_otlp(pcol_builder *b, FILE *in, const char *name, const pcol_imp
           }
         }
         if (!msg) pcol_input_done(&raw, 0, n); /* the scan of the frames touched it all */
-        rc = import_message(b, p + k, (size_t)len, name, ++msg, err);
+        pcol_otlp_pages pg = {&raw, k};
+        rc = import_message_at(b, p + k, (size_t)len, name, ++msg, &pg, err);
         k += (size_t)len;
         pcol_input_done(&raw, 0, k);
       }
