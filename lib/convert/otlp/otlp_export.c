@@ -10,6 +10,13 @@
  * stack, attributes (its labels), link (its otel.trace_id/span_id labels)
  * and timestamp, and that type's value: the importer joins them back into
  * one pcol sample with all its values.
+ *
+ * No sample is held: a source's selected rows are counted, then read once
+ * for the sizes of its Samples (their stacks, attributes and links get
+ * their dictionary ids here, in sample order) and its Profiles' ids, then
+ * once per Profile to write them, as protobuf-c packs a Sample (the
+ * messages around them are packed by protobuf-c, split where the Samples
+ * go).  The dictionary, which grows as the samples are read, comes last.
  */
 #include "convert.h"
 #include "otlp.h"
@@ -57,6 +64,7 @@ typedef struct ex {
   pcol_buf scratch;
   pcol_xvalues xv; /* which values a synth source writes (lib/core/xvalues.c) */
   int whole;       /* no range or filter: each source is exported as it is */
+  uint64_t wrote;  /* bytes of the messages written (put) */
 } ex;
 
 static int oom(ex *x) { return x->rc = pcol_error_set(x->err, PCOL_ENOMEM, "otlp export: out of memory"); }
@@ -380,27 +388,45 @@ done:
  * before any is built, as the speedscope and collapsed exports hold theirs.
  * A chain of 100,000 nested stacks (a 92 KB file) is 5e9 frames: 20 GB
  * refused at once instead of grown until memory ran out (issue 42 F2).
- * O(stacks + rows): parents come before children (spec.md F-rules). */
-static int hold_stacks(ex *x, pcol_budget *bud, const pcol_view *stk, const pcol_selected_row *rows,
-                       size_t nrows) {
-  uint64_t n = pcol_rows(x->f, PCOL_T_STACKS), sum = 0;
+ * O(stacks + rows): parents come before children (spec.md F-rules).  Every
+ * selected row's source is checked on the way. */
+typedef struct held {
+  const pcol_view *stk, *src;
+  uint64_t n, nsrc, sum;
+  const uint32_t *depth;
+  uint8_t *seen;
+  pcol_error *err;
+} held;
+static int hold_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  held *h = ctx;
+  (void)num, (void)den;
+  uint32_t s = pcol_view_u32(h->src, row);
+  if (s == 0 || s > h->nsrc)
+    return pcol_error_set(h->err, PCOL_ECORRUPT, "sample %" PRIu64 " has source %u", row + 1, s);
+  uint32_t sid = pcol_view_u32(h->stk, row);
+  if (!sid || sid > h->n || h->seen[sid]) return 0;
+  h->seen[sid] = 1;
+  uint64_t b = (uint64_t)h->depth[sid] * sizeof(int32_t) + sizeof(otlp_stack) + sizeof(otlp_stack *);
+  h->sum = h->sum > UINT64_MAX - b ? UINT64_MAX : h->sum + b;
+  return 0;
+}
+static int hold_stacks(ex *x, pcol_budget *bud, const pcol_view *stk, const pcol_view *src,
+                       const pcol_select *sel) {
+  held h = {stk, src, pcol_rows(x->f, PCOL_T_STACKS), pcol_rows(x->f, PCOL_T_SOURCES), 0, NULL, NULL,
+            x->err};
   uint32_t *depth;
   if ((x->rc = pcol_stack_depths(x->f, &depth, x->err))) return x->rc;
-  uint8_t *seen = calloc(n + 1, 1);
-  if (!seen) {
+  h.depth = depth;
+  h.seen = calloc(h.n + 1, 1);
+  if (!h.seen) {
     free(depth);
     return oom(x);
   }
-  for (size_t i = 0; i < nrows; i++) {
-    uint32_t sid = pcol_view_u32(stk, rows[i].row);
-    if (!sid || sid > n || seen[sid]) continue;
-    seen[sid] = 1;
-    uint64_t b = (uint64_t)depth[sid] * sizeof(int32_t) + sizeof(otlp_stack) + sizeof(otlp_stack *);
-    sum = sum > UINT64_MAX - b ? UINT64_MAX : sum + b;
-  }
+  x->rc = pcol_select_iter(x->f, sel, hold_row, &h, x->err);
+  if (x->rc == PCOL_ENOMEM) oom(x);
   free(depth);
-  free(seen);
-  return x->rc = pcol_budget_hold(bud, sum, x->err);
+  free(h.seen);
+  return x->rc ? x->rc : (x->rc = pcol_budget_hold(bud, h.sum, x->err));
 }
 
 /* ------------------------------------------------------------ sources */
@@ -573,41 +599,218 @@ static int64_t col_value(ex *x, const scols *S, const vcols *vc, size_t k, uint6
  * stack, time and value) under a fixed key, so that the same input gives
  * the same bytes on every run and machine (it was keyed per process, so
  * every export differed). */
-static void profile_id(ex *x, uint32_t src, size_t c, const vcols *vc, uint64_t time, uint64_t dur,
-                       int64_t period, const otlp_sample *smp, const uint64_t *stamps,
-                       const int64_t *values, size_t n, uint8_t pid[16]) {
+static void profile_id_start(pcol_hstate h[2], size_t c, const vcols *vc, uint64_t time,
+                             uint64_t dur, int64_t period, size_t n) {
+  pcol_hs_init_fixed(&h[0], 0x70636f6c2e6f746cULL, 0x7270726f66696c31ULL); /* "pcol.otl" "rprofil1" */
+  pcol_hs_init_fixed(&h[1], 0x70636f6c2e6f746cULL, 0x7270726f66696c32ULL);
+  uint64_t head[7] = {time, dur, (uint64_t)period, c, (uint64_t)(uint32_t)vc->type[c],
+                      (uint64_t)(uint32_t)vc->unit[c], n};
+  for (size_t i = 0; i < 7; i++) pcol_hs_add(&h[0], head[i]), pcol_hs_add(&h[1], head[i]);
+  /* then each sample's stack, time and value (pass_row) */
+}
+static void profile_id_end(ex *x, uint32_t src, size_t c, pcol_hstate h[2], uint8_t pid[16]) {
   pcol_str s;
   size_t got = 0;
   if (c == 0 && x->whole && meta(x, src, OTLP_META_PROFILE_ID, &s) && hexbytes(&s, pid, 16, &got) &&
       got == 16)
     for (size_t i = 0; i < 16; i++)
       if (pid[i]) return;
-  pcol_hstate h[2];
-  pcol_hs_init_fixed(&h[0], 0x70636f6c2e6f746cULL, 0x7270726f66696c31ULL); /* "pcol.otl" "rprofil1" */
-  pcol_hs_init_fixed(&h[1], 0x70636f6c2e6f746cULL, 0x7270726f66696c32ULL);
-  uint64_t head[7] = {time, dur, (uint64_t)period, c, (uint64_t)(uint32_t)vc->type[c],
-                      (uint64_t)(uint32_t)vc->unit[c], n};
-#define BOTH(w) (pcol_hs_add(&h[0], (w)), pcol_hs_add(&h[1], (w)))
-  for (size_t i = 0; i < 7; i++) BOTH(head[i]);
-  for (size_t k = 0; k < n; k++) {
-    BOTH((uint64_t)(uint32_t)smp[k].stack_index);
-    BOTH(stamps[k]);
-    BOTH((uint64_t)values[k * vc->n + c]);
-  }
-#undef BOTH
   uint64_t h1 = pcol_hs_end(&h[0]), h2 = pcol_hs_end(&h[1]) | 1; /* never all zero */
   memcpy(pid, &h1, 8);
   memcpy(pid + 8, &h2, 8);
 }
 
-/* source src's part of the export: its selected rows are sel[idx[0 .. ns)],
- * its meta rows from the file's index (a scan of all rows for each source
- * was quadratic in the number of sources) */
-static int add_source(ex *x, otlp_data *d, const srcmeta *m, const scols *S, uint32_t src,
-                      const pcol_selected_row *sel, const size_t *idx, size_t ns,
-                      const pcol_rtime *rt) {
+/* One sample of a source, as its Samples hold it (the same in every
+ * Profile but for the value). */
+typedef struct spart {
+  int32_t stack, link;
+  int has_ts;
+  uint64_t ts;
+  pcol_buf attrs;  /* int32 */
+  pcol_buf values; /* int64, one per value column */
+} spart;
+
+/* A source's pass over its selected rows (pcol_select_iter). */
+typedef struct spass {
+  ex *x;
+  const scols *S;
+  const vcols *vc;
+  const pcol_rtime *rt;
+  uint32_t src;
+  uint64_t time;  /* the Profiles' time_unix_nano */
+  spart p;
+  int write;      /* 0: sizes and ids (pass 1); 1: write column c */
+  size_t c;
+  uint64_t *size; /* pass 1: each column's bytes of Samples */
+  pcol_hstate *h; /* pass 1: each column's two profile id hashes */
+  FILE *fp;       /* writing */
+} spass;
+
+/* The sample at row (num/den of it selected) -> ps->p. */
+static int sample_parts(spass *ps, uint64_t row, int64_t num, int64_t den) {
+  ex *x = ps->x;
+  const scols *S = ps->S;
+  spart *o = &ps->p;
+  o->stack = stack_ix(x, pcol_view_u32(&S->stack, row));
+  o->link = 0;
+  o->has_ts = 0;
+  o->attrs.len = o->values.len = 0;
+  int64_t t = pcol_view_i64(&S->time, row);
+  uint64_t time = ps->time;
+  if (t != PCOL_NA_I64) {
+    if ((t < 0 && (uint64_t)-(t + 1) + 1 > time) || (t > 0 && (uint64_t)t > UINT64_MAX - time))
+      return x->rc = pcol_error_set(x->err, PCOL_ETOOBIG, "sample %" PRIu64 ": its time does not "
+                                    "fit OTLP's unsigned nanoseconds since 1970", row + 1);
+    o->ts = t < 0 ? time - ((uint64_t)-(t + 1) + 1) : time + (uint64_t)t;
+    o->has_ts = 1;
+  }
+  uint32_t ls = pcol_view_u32(&S->ls, row);
+  if (ls) {
+    uint64_t la = pcol_view_u64(&S->lso, ls - 1), le = pcol_view_u64(&S->lso, ls);
+    if (la > le || le > S->nlab)
+      return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "label set %u has a bad range", ls);
+    lkey lk;
+    memset(&lk, 0, sizeof lk);
+    int has_link = 0;
+    for (uint64_t j = la; j < le && !x->rc; j++) {
+      uint32_t key = pcol_view_u32(&S->lk, j), str = pcol_view_u32(&S->lstr, j);
+      if (str && (key == x->key_trace || key == x->key_span)) {
+        pcol_str hv;
+        if ((x->rc = pcol_string(x->f, str, &hv, x->err))) return x->rc;
+        int ok = key == x->key_trace ? hexbytes(&hv, lk.t, 16, &lk.nt) : hexbytes(&hv, lk.s, 8, &lk.ns);
+        if (ok) {
+          has_link = 1;
+          continue;
+        }
+      }
+      /* one string per declaration: the table's order must not depend on
+       * the compiler's order of evaluating arguments */
+      int32_t ki = str_id(x, key);
+      int32_t si = str_id(x, str);
+      int32_t ui = str_id(x, pcol_view_u32(&S->lunit, j));
+      int32_t a = attr(x, ki, str == 0, si, pcol_view_i64(&S->lnum, j), ui);
+      if (PCOL_BUF_PUSH(&o->attrs, int32_t, a)) return oom(x);
+    }
+    if (has_link) o->link = link_ix(x, &lk);
+  }
+  for (size_t c = 0; c < ps->vc->n && !x->rc; c++) {
+    int64_t v = pcol_scale(col_value(x, S, ps->vc, c, row, ps->rt, ps->src), num, den);
+    if (PCOL_BUF_PUSH(&o->values, int64_t, v)) return oom(x);
+  }
+  return x->rc;
+}
+
+/* The Sample of p with value v, as protobuf-c packs it (fields in order,
+ * zero scalars and empty repeated fields left out, repeated ones packed):
+ * its bytes at out (NULL: only counted); the length. */
+static size_t enc_sample(uint8_t *out, const spart *p, int64_t v) {
+  uint8_t tmp[32];
+  size_t n = 0, k;
+#define PUT(src, len) (out ? memcpy(out + n, (src), (len)) : (void *)0, n += (len))
+#define VARINT(x) (k = pcol_pb_put_varint(tmp, (x)), PUT(tmp, k))
+  if (p->stack) VARINT(1 << 3), VARINT((uint64_t)(int64_t)p->stack);
+  size_t na = p->attrs.len / sizeof(int32_t);
+  const int32_t *a = (const int32_t *)(const void *)p->attrs.data;
+  if (na) {
+    size_t len = 0;
+    for (size_t i = 0; i < na; i++) len += pcol_pb_varint_len((uint64_t)(int64_t)a[i]);
+    VARINT(2 << 3 | 2), VARINT(len);
+    for (size_t i = 0; i < na; i++) VARINT((uint64_t)(int64_t)a[i]);
+  }
+  if (p->link) VARINT(3 << 3), VARINT((uint64_t)(int64_t)p->link);
+  VARINT(4 << 3 | 2), VARINT(pcol_pb_varint_len((uint64_t)v)), VARINT((uint64_t)v);
+  if (p->has_ts) {
+    VARINT(5 << 3 | 2), VARINT(8);
+    for (int i = 0; i < 8; i++) tmp[i] = (uint8_t)(p->ts >> (8 * i));
+    PUT(tmp, 8);
+  }
+#undef VARINT
+#undef PUT
+  return n;
+}
+
+/* n bytes to fp, counted in x->wrote (each source's message is checked
+ * against the length written before it).  1, or 0 when the write failed. */
+static int put(ex *x, FILE *fp, const void *p, size_t n) {
+  x->wrote += n;
+  return fwrite(p, 1, n, fp) == n;
+}
+
+/* A field's bytes: tag (wire type 2) and length.  The length of them. */
+static size_t enc_head(uint8_t *out, unsigned field, uint64_t len) {
+  size_t n = pcol_pb_put_varint(out, field << 3 | 2);
+  return n + pcol_pb_put_varint(out + n, len);
+}
+
+static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  (void)row, (void)num, (void)den;
+  ++*(size_t *)ctx;
+  return 0;
+}
+
+static int pass_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  spass *ps = ctx;
+  ex *x = ps->x;
+  if (sample_parts(ps, row, num, den)) return x->rc;
+  const int64_t *v = (const int64_t *)(const void *)ps->p.values.data;
+  if (!ps->write) {
+    for (size_t c = 0; c < ps->vc->n; c++) {
+      size_t len = enc_sample(NULL, &ps->p, v[c]);
+      ps->size[c] += pcol_pb_varint_len(2 << 3 | 2) + pcol_pb_varint_len(len) + len;
+      /* the profile id (profile_id): each sample's stack, time and value */
+      for (int i = 0; i < 2; i++) {
+        pcol_hs_add(&ps->h[2 * c + i], (uint64_t)(uint32_t)ps->p.stack);
+        pcol_hs_add(&ps->h[2 * c + i], ps->p.has_ts ? ps->p.ts : 0);
+        pcol_hs_add(&ps->h[2 * c + i], (uint64_t)v[c]);
+      }
+    }
+    return PCOL_OK;
+  }
+  uint8_t hdr[24];
+  if (pcol_buf_reserve(&x->scratch, enc_sample(NULL, &ps->p, v[ps->c]))) return oom(x);
+  size_t len = enc_sample(x->scratch.data, &ps->p, v[ps->c]), hl = enc_head(hdr, 2, len);
+  if (!put(x, ps->fp, hdr, hl) || !put(x, ps->fp, x->scratch.data, len))
+    return x->rc = PCOL_EIO; /* (the budget's stream: pcol_budget_close says why) */
+  return PCOL_OK;
+}
+
+/* The packed bytes of message m in buf, and where its fields past number
+ * `field` begin (the repeated field `field` goes there). */
+static int pack_split(ex *x, const ProtobufCMessage *m, pcol_buf *buf, unsigned field, size_t *at) {
+  size_t n = protobuf_c_message_get_packed_size(m);
+  buf->len = 0;
+  if (pcol_buf_reserve(buf, n + 1)) return oom(x);
+  protobuf_c_message_pack(m, buf->data);
+  buf->len = n;
+  size_t i = 0;
+  pcol_pb_field f;
+  while (i < n) {
+    size_t at0 = i;
+    if (pcol_pb_next(buf->data, n, &i, &f)) break;
+    if (f.field > field) {
+      i = at0;
+      break;
+    }
+  }
+  *at = i;
+  return PCOL_OK;
+}
+
+/* source src's part of the export, written to fp: one ResourceProfiles
+ * with its Samples written as they are read (three passes over its
+ * selected rows: count, sizes and ids, then one a value column), so no
+ * sample is held; its meta rows from the file's index (a scan of all rows
+ * for each source was quadratic in the number of sources) */
+static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S, uint32_t src,
+                      const pcol_select *sel, const pcol_rtime *rt) {
   pcol_file *f = x->f;
   vcols vc = {0};
+  pcol_select one;
+  if (sel) one = *sel;
+  else memset(&one, 0, sizeof one);
+  one.source_id = src;
+  size_t ns = 0;
+  if ((x->rc = pcol_select_iter(f, &one, count_row, &ns, x->err))) return x->rc;
   if (plan(x, src, &vc, rt)) return x->rc;
   srcmeta ms = *m;
   if ((x->rc = pcol_source_rows(f, PCOL_T_META, src, &ms.rows, &ms.nrows, x->err))) return x->rc;
@@ -683,122 +886,115 @@ static int add_source(ex *x, otlp_data *d, const srcmeta *m, const scols *S, uin
     int32_t ki = str_bytes(x, k.ptr, k.len), vi = str_id(x, pcol_view_u32(&m->v, i));
     pattr[npattr++] = attr(x, ki, 0, vi, 0, 0);
   }
-  /* the samples: shared stack, attributes, link and timestamp */
-  otlp_sample *base = xalloc(x, (ns + 1) * sizeof *base);
-  uint64_t *stamps = xalloc(x, (ns + 1) * sizeof *stamps);
-  int64_t *values = xalloc(x, (ns * (vc.n ? vc.n : 1) + 1) * sizeof *values);
+  /* pass 1: the samples' sizes in each Profile, their ids (stacks,
+   * attributes, links: the dictionary grows here, in sample order), and
+   * the Profiles' ids; refused first when even the least each Sample can
+   * take (5 bytes a Profile) would pass the output budget */
+  if (vc.n && ns > (UINT64_MAX / 5) / vc.n) return x->rc = pcol_budget_refuse(bud, x->err);
+  if (pcol_budget_exceeded(bud, (uint64_t)ns * 5 * vc.n)) return x->rc = pcol_budget_refuse(bud, x->err);
+  spass ps;
+  memset(&ps, 0, sizeof ps);
+  ps.x = x;
+  ps.S = S;
+  ps.vc = &vc;
+  ps.rt = rt;
+  ps.src = src;
+  ps.time = time;
+  ps.size = xalloc(x, (vc.n + 1) * sizeof *ps.size);
+  ps.h = xalloc(x, (2 * vc.n + 1) * sizeof *ps.h);
   if (x->rc) return x->rc;
-  size_t k = 0;
-  for (size_t q = 0; q < ns && !x->rc; q++) {
-    size_t i = idx[q];
-    uint64_t row = sel[i].row;
-    otlp_sample *o = &base[k];
-    P(sample__init)(o);
-    o->stack_index = stack_ix(x, pcol_view_u32(&S->stack, row));
-    int64_t t = pcol_view_i64(&S->time, row);
-    if (t != PCOL_NA_I64) {
-      if ((t < 0 && (uint64_t)-(t + 1) + 1 > time) || (t > 0 && (uint64_t)t > UINT64_MAX - time))
-        return x->rc = pcol_error_set(x->err, PCOL_ETOOBIG, "sample %" PRIu64 ": its time does not "
-                                      "fit OTLP's unsigned nanoseconds since 1970", row + 1);
-      stamps[k] = t < 0 ? time - ((uint64_t)-(t + 1) + 1) : time + (uint64_t)t;
-      o->timestamps_unix_nano = &stamps[k];
-      o->n_timestamps_unix_nano = 1;
-    }
-    uint32_t ls = pcol_view_u32(&S->ls, row);
-    if (ls) {
-      uint64_t la = pcol_view_u64(&S->lso, ls - 1), le = pcol_view_u64(&S->lso, ls);
-      if (la > le || le > S->nlab)
-        return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "label set %u has a bad range", ls);
-      o->attribute_indices = xalloc(x, (le - la + 1) * sizeof(int32_t));
-      if (x->rc) return x->rc;
-      lkey lk;
-      memset(&lk, 0, sizeof lk);
-      int has_link = 0;
-      for (uint64_t j = la; j < le; j++) {
-        uint32_t key = pcol_view_u32(&S->lk, j), str = pcol_view_u32(&S->lstr, j);
-        if (str && (key == x->key_trace || key == x->key_span)) {
-          pcol_str hv;
-          if ((x->rc = pcol_string(f, str, &hv, x->err))) return x->rc;
-          int ok = key == x->key_trace ? hexbytes(&hv, lk.t, 16, &lk.nt) : hexbytes(&hv, lk.s, 8, &lk.ns);
-          if (ok) {
-            has_link = 1;
-            continue;
-          }
-        }
-        /* one string per declaration: the table's order must not depend on
-         * the compiler's order of evaluating arguments */
-        int32_t ki = str_id(x, key);
-        int32_t si = str_id(x, str);
-        int32_t ui = str_id(x, pcol_view_u32(&S->lunit, j));
-        o->attribute_indices[o->n_attribute_indices++] =
-            attr(x, ki, str == 0, si, pcol_view_i64(&S->lnum, j), ui);
-      }
-      if (has_link) o->link_index = link_ix(x, &lk);
-    }
-    for (size_t c = 0; c < vc.n; c++)
-      values[k * vc.n + c] = pcol_scale(col_value(x, S, &vc, c, row, rt, src), sel[i].num, sel[i].den);
-    k++;
-  }
-  if (x->rc) return x->rc;
-  /* a Profile per value column */
-  otlp_rprof *rp = xalloc(x, sizeof *rp);
-  otlp_sprof *sp = xalloc(x, sizeof *sp);
-  Opentelemetry__Proto__Resource__V1__Resource *res = xalloc(x, sizeof *res);
-  Opentelemetry__Proto__Common__V1__InstrumentationScope *scope = xalloc(x, sizeof *scope);
-  otlp_sprof **spp = xalloc(x, sizeof *spp);
-  otlp_profile **pp = xalloc(x, (vc.n + 1) * sizeof *pp);
-  if (x->rc) return x->rc;
-  P(resource_profiles__init)(rp);
-  P(scope_profiles__init)(sp);
-  opentelemetry__proto__resource__v1__resource__init(res);
-  C(instrumentation_scope__init)(scope);
-  if (kvs(x, &ms, OTLP_META_RESOURCE, &res->attributes, &res->n_attributes) ||
-      kvs(x, &ms, OTLP_META_SCOPE, &scope->attributes, &scope->n_attributes))
-    return x->rc;
-  rp->resource = res;
-  if (meta(x, src, OTLP_META_RESOURCE_SCHEMA, &s)) rp->schema_url = cstr(x, s);
-  if (meta(x, src, OTLP_META_SCOPE_NAME, &s)) scope->name = cstr(x, s);
-  if (meta(x, src, OTLP_META_SCOPE_VERSION, &s)) scope->version = cstr(x, s);
-  if (meta(x, src, OTLP_META_SCOPE_SCHEMA, &s)) sp->schema_url = cstr(x, s);
-  sp->scope = scope;
+  for (size_t c = 0; c < vc.n; c++) profile_id_start(ps.h + 2 * c, c, &vc, time, dur, period, ns);
+  int rc = pcol_select_iter(f, &one, pass_row, &ps, x->err);
+  if (rc && !x->rc) x->rc = rc == PCOL_ENOMEM ? oom(x) : rc;
+  if (x->rc) goto out;
+  /* the source's messages, without their repeated field of messages */
+  otlp_rprof rp;
+  otlp_sprof sp;
+  Opentelemetry__Proto__Resource__V1__Resource res;
+  Opentelemetry__Proto__Common__V1__InstrumentationScope scope;
+  P(resource_profiles__init)(&rp);
+  P(scope_profiles__init)(&sp);
+  opentelemetry__proto__resource__v1__resource__init(&res);
+  C(instrumentation_scope__init)(&scope);
+  if (kvs(x, &ms, OTLP_META_RESOURCE, &res.attributes, &res.n_attributes) ||
+      kvs(x, &ms, OTLP_META_SCOPE, &scope.attributes, &scope.n_attributes))
+    goto out;
+  rp.resource = &res;
+  if (meta(x, src, OTLP_META_RESOURCE_SCHEMA, &s)) rp.schema_url = cstr(x, s);
+  if (meta(x, src, OTLP_META_SCOPE_NAME, &s)) scope.name = cstr(x, s);
+  if (meta(x, src, OTLP_META_SCOPE_VERSION, &s)) scope.version = cstr(x, s);
+  if (meta(x, src, OTLP_META_SCOPE_SCHEMA, &s)) sp.schema_url = cstr(x, s);
+  sp.scope = &scope;
   x->rc = 0;
-  for (size_t c = 0; c < vc.n; c++) {
-    otlp_profile *p = xalloc(x, sizeof *p);
-    otlp_vtype *st = xalloc(x, sizeof *st);
-    otlp_sample *sm = xalloc(x, (ns + 1) * sizeof *sm);
-    otlp_sample **smp = xalloc(x, (ns + 1) * sizeof *smp);
-    uint8_t *pid = xalloc(x, 16);
-    if (x->rc) return x->rc;
-    P(profile__init)(p);
-    P(value_type__init)(st);
-    st->type_strindex = vc.type[c];
-    st->unit_strindex = vc.unit[c];
-    p->sample_type = st;
-    p->time_unix_nano = time;
-    p->duration_nano = dur;
-    p->period_type = pt;
-    p->period = period;
-    profile_id(x, src, c, &vc, time, dur, period, base, stamps, values, k, pid);
-    p->profile_id.data = pid;
-    p->profile_id.len = 16;
-    p->attribute_indices = pattr;
-    p->n_attribute_indices = npattr;
-    for (size_t i = 0; i < ns; i++) {
-      sm[i] = base[i];
-      sm[i].values = &values[i * vc.n + c];
-      sm[i].n_values = 1;
-      smp[i] = &sm[i];
-    }
-    p->samples = smp;
-    p->n_samples = ns;
-    pp[c] = p;
+  pcol_buf *pb = xalloc(x, (vc.n + 1) * sizeof *pb); /* each Profile's bytes */
+  size_t *pat = xalloc(x, (vc.n + 1) * sizeof *pat);
+  if (x->rc) goto out;
+  uint64_t scope_len = 0;
+  for (size_t c = 0; c < vc.n && !x->rc; c++) {
+    otlp_profile p;
+    otlp_vtype st;
+    uint8_t pid[16];
+    P(profile__init)(&p);
+    P(value_type__init)(&st);
+    st.type_strindex = vc.type[c];
+    st.unit_strindex = vc.unit[c];
+    p.sample_type = &st;
+    p.time_unix_nano = time;
+    p.duration_nano = dur;
+    p.period_type = pt;
+    p.period = period;
+    profile_id_end(x, src, c, ps.h + 2 * c, pid);
+    p.profile_id.data = pid;
+    p.profile_id.len = 16;
+    p.attribute_indices = pattr;
+    p.n_attribute_indices = npattr;
+    if (pack_split(x, &p.base, &pb[c], 2, &pat[c])) break;
+    uint64_t plen = pb[c].len + ps.size[c];
+    scope_len += pcol_pb_varint_len(2 << 3 | 2) + pcol_pb_varint_len(plen) + plen;
   }
-  sp->profiles = pp;
-  sp->n_profiles = vc.n;
-  *spp = sp;
-  rp->scope_profiles = spp;
-  rp->n_scope_profiles = 1;
-  d->resource_profiles[d->n_resource_profiles++] = rp;
+  pcol_buf sb = {0}, rb = {0};
+  size_t sat, rat;
+  if (!x->rc && !pack_split(x, &sp.base, &sb, 2, &sat) && !pack_split(x, &rp.base, &rb, 2, &rat)) {
+    scope_len += sb.len;
+    uint64_t res_len = rb.len + pcol_pb_varint_len(2 << 3 | 2) + pcol_pb_varint_len(scope_len) + scope_len;
+    uint64_t all = pcol_pb_varint_len(1 << 3 | 2) + pcol_pb_varint_len(res_len) + res_len;
+    if (pcol_budget_exceeded(bud, all)) {
+      x->rc = pcol_budget_refuse(bud, x->err);
+    } else {
+      /* ResourceProfiles { resource, ScopeProfiles { scope, Profile {
+       * sample_type, Samples..., the rest }..., the rest }, the rest } */
+      uint8_t hdr[24];
+      FILE *fp = bud->fp;
+      uint64_t at = x->wrote;
+      size_t hl = enc_head(hdr, 1, res_len);
+      int ok = put(x, fp, hdr, hl) && put(x, fp, rb.data, rat);
+      hl = enc_head(hdr, 2, scope_len);
+      ok = ok && put(x, fp, hdr, hl) && put(x, fp, sb.data, sat);
+      ps.write = 1;
+      ps.fp = fp;
+      for (size_t c = 0; c < vc.n && ok && !x->rc; c++) {
+        hl = enc_head(hdr, 2, pb[c].len + ps.size[c]);
+        ok = put(x, fp, hdr, hl) && put(x, fp, pb[c].data, pat[c]);
+        ps.c = c;
+        rc = ok ? pcol_select_iter(f, &one, pass_row, &ps, x->err) : PCOL_OK;
+        if (rc && !x->rc) x->rc = rc == PCOL_ENOMEM ? oom(x) : rc;
+        ok = ok && !x->rc && put(x, fp, pb[c].data + pat[c], pb[c].len - pat[c]);
+      }
+      ok = ok && !x->rc && put(x, fp, sb.data + sat, sb.len - sat) &&
+           put(x, fp, rb.data + rat, rb.len - rat);
+      if (!ok && !x->rc) x->rc = PCOL_EIO; /* (the budget's stream: pcol_budget_close says why) */
+      if (!x->rc && x->wrote - at != all) /* the lengths written before the bytes must hold */
+        x->rc = pcol_error_set(x->err, PCOL_EINVAL, "otlp export: source %u: %" PRIu64 " bytes "
+                               "written for a message of %" PRIu64 " (a bug in pcol)",
+                               src, x->wrote - at, all);
+    }
+  }
+  pcol_buf_free(&sb);
+  pcol_buf_free(&rb);
+  for (size_t c = 0; pb && c < vc.n; c++) pcol_buf_free(&pb[c]);
+out:
+  pcol_buf_free(&ps.p.attrs);
+  pcol_buf_free(&ps.p.values);
   return x->rc;
 }
 
@@ -826,13 +1022,9 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   x.err = err;
   x.whole = !sel || (!sel->has_from && !sel->has_to && !pcol_select_filtered(sel));
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
-  pcol_selected_row *rows = NULL;
-  size_t nrows = 0;
   pcol_rtime rt;
   memset(&rt, 0, sizeof rt);
-  otlp_data d;
   otlp_dict D;
-  P(profiles_data__init)(&d);
   P(profiles_dictionary__init)(&D);
   if (sel && sel->source_id > nsrc) {
     x.rc = pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the file has %" PRIu64 ")",
@@ -881,12 +1073,6 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (x.rc || (x.rc = pcol_rtime_init(&rt, f, err)) || (x.rc = pcol_xvalues_init(&x.xv, f, &rt, err)) ||
       add_tables(&x, &D))
     goto done;
-  /* every selected sample is held until the message is packed: at least a
-   * shared Sample, its timestamp and one value, and per value type a Sample
-   * and its pointer (add_source); held from the count of rows before any
-   * is allocated (issue 28 #6), with one value type as the least */
-  uint64_t each = 2 * sizeof(otlp_sample) + sizeof(otlp_sample *) + 2 * sizeof(uint64_t);
-  if ((x.rc = pcol_select_rows_held(f, sel, &bud, each, &rows, &nrows, err))) goto done;
   srcmeta m;
   scols S;
   memset(&S, 0, sizeof S);
@@ -908,30 +1094,13 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
       (x.rc = pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_UNIT, &S.lunit, err)) ||
       (x.rc = pcol_sample_cols_init(&S.sc, f, err)))
     goto done;
-  if (hold_stacks(&x, &bud, &S.stack, rows, nrows)) goto done;
+  if (hold_stacks(&x, &bud, &S.stack, &S.src, sel)) goto done;
   m.n = pcol_rows(f, PCOL_T_META);
   S.nlab = pcol_rows(f, PCOL_T_LABELS);
   S.nvals = pcol_rows(f, PCOL_T_VALUES);
-  for (size_t i = 0; i < nrows; i++) {
-    uint32_t s = pcol_view_u32(&S.src, rows[i].row);
-    if (s == 0 || s > nsrc) {
-      x.rc = pcol_error_set(err, PCOL_ECORRUPT, "sample %" PRIu64 " has source %u", rows[i].row + 1, s);
-      goto done;
-    }
-  }
-  d.resource_profiles = xalloc(&x, (nsrc + 1) * sizeof *d.resource_profiles);
-  /* the selected rows grouped by source, in their order (a counting sort:
-   * O(rows + sources)) */
-  size_t *first = xalloc(&x, (nsrc + 2) * sizeof *first), *idx = xalloc(&x, (nrows + 1) * sizeof *idx);
-  if (x.rc) goto done;
-  for (size_t i = 0; i < nrows; i++) first[pcol_view_u32(&S.src, rows[i].row) + 1]++;
-  for (uint64_t s = 1; s <= nsrc; s++) first[s + 1] += first[s];
-  for (size_t i = 0; i < nrows; i++) idx[first[pcol_view_u32(&S.src, rows[i].row)]++] = i;
-  for (uint64_t s = nsrc; s >= 1; s--) first[s + 1] = first[s]; /* back to starts */
-  first[1] = 0;
+  /* a ResourceProfiles a source, each written as its samples are read */
   for (uint64_t s = 1; s <= nsrc && !x.rc; s++)
-    if (!sel || !sel->source_id || sel->source_id == s)
-      add_source(&x, &d, &m, &S, (uint32_t)s, rows, idx + first[s], first[s + 1] - first[s], &rt);
+    if (!sel || !sel->source_id || sel->source_id == s) add_source(&x, &bud, &m, &S, (uint32_t)s, sel, &rt);
   if (x.rc) goto done;
   D.attribute_table = x.attrs;
   D.n_attribute_table = x.nattr;
@@ -939,12 +1108,10 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   D.n_link_table = x.nlink;
   D.stack_table = x.stacks;
   D.n_stack_table = x.nstack;
-  /* ProfilesData without its dictionary, then the dictionary (field 2)
-   * with its string table written here: protobuf-c's strings end at a
-   * NUL, and pcol's may hold one */
+  /* then the dictionary (field 2) with its string table written here:
+   * protobuf-c's strings end at a NUL, and pcol's may hold one */
   out_buf o = {{NULL}, bud.fp, 0};
   o.base.append = out_append;
-  P(profiles_data__pack_to_buffer)(&d, &o.base);
   size_t dlen = P(profiles_dictionary__get_packed_size)(&D);
   for (size_t i = 0; i < x.nstr; i++) dlen += 1 + pcol_pb_varint_len(x.str_len[i]) + x.str_len[i];
   uint8_t hdr[11];
@@ -960,7 +1127,6 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   }
   if (o.failed || fflush(bud.fp)) x.rc = pcol_error_set(err, PCOL_EIO, "otlp export: write failed");
 done:
-  free(rows);
   pcol_rtime_free(&rt);
   free(x.cache);
   free(x.stack_ix);
