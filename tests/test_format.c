@@ -15,11 +15,7 @@ static pcol_builder *new_builder(void) {
   return b;
 }
 
-static uint32_t S(pcol_builder *b, const char *s) {
-  uint32_t id;
-  cr_assert_eq(pcol_b_cstr(b, s, &id, NULL), 0);
-  return id;
-}
+#define S tu_cstr
 
 static void expect_str(pcol_file *f, uint32_t id, const char *want) {
   pcol_str s;

@@ -25,11 +25,7 @@ static FILE *sink(uint64_t *count) {
   return f;
 }
 
-static uint32_t S(pcol_builder *b, const char *s) {
-  uint32_t id;
-  cr_assert_eq(pcol_b_cstr(b, s, &id, NULL), 0);
-  return id;
-}
+#define S tu_cstr
 
 static pcol_file *reopen(pcol_builder *b, int lz4, void **mem) {
   pcol_write_options wo = {.compress_lz4 = lz4};

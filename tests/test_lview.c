@@ -5,11 +5,7 @@
 #include "testutil.h"
 #include <stdio.h>
 
-static uint32_t S(pcol_builder *b, const char *s) {
-  uint32_t id;
-  cr_assert_eq(pcol_b_cstr(b, s, &id, NULL), 0);
-  return id;
-}
+#define S tu_cstr
 
 /* Two samples: stack a<-b<-c (depth 3, labels x=1 and y="s"), stack a<-b
  * (depth 2, no labels); values cpu 10 and 20, plus alloc 5 on the first. */

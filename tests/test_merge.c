@@ -5,11 +5,7 @@
 #include "../lib/query/query.h" /* pcol_q_keytab, pcol_q_key_front */
 #include <stdio.h>
 
-static uint32_t S(pcol_builder *b, const char *s) {
-  uint32_t id;
-  cr_assert_eq(pcol_b_cstr(b, s, &id, NULL), 0);
-  return id;
-}
+#define S tu_cstr
 static uint32_t LOC(pcol_builder *b, const char *fn, const char *file, int64_t line) {
   pcol_function_row r = {S(b, fn), 0, S(b, file), PCOL_NA_I64};
   uint32_t f, id;

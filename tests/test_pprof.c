@@ -1116,11 +1116,7 @@ Test(pprof_errors, sub_message_decoding_agrees_with_protobuf_c) {
 
 /* --------------------------------------------- export of other sources */
 
-static uint32_t S(pcol_builder *b, const char *s) {
-  uint32_t id;
-  cr_assert_eq(pcol_b_cstr(b, s, &id, NULL), 0);
-  return id;
-}
+#define S tu_cstr
 
 static const char *sv(const Profile *p, int64_t i) {
   static char buf[4][256];

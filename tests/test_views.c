@@ -5,11 +5,7 @@
 #include <stdio.h>
 
 /* ------------------------------------------------------------ helpers */
-static uint32_t S(pcol_builder *b, const char *s) {
-  uint32_t id;
-  cr_assert_eq(pcol_b_cstr(b, s, &id, NULL), 0);
-  return id;
-}
+#define S tu_cstr
 static uint32_t FN(pcol_builder *b, const char *name, const char *file) {
   pcol_function_row r = {S(b, name), 0, S(b, file), PCOL_NA_I64};
   uint32_t id;

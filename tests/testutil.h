@@ -73,6 +73,13 @@ static inline FILE *tu_endless(const char *prefix, char fill) {
   return f;
 }
 
+/* The builder's id of string s. */
+static inline uint32_t tu_cstr(pcol_builder *b, const char *s) {
+  uint32_t id;
+  cr_assert_eq(pcol_b_cstr(b, s, &id, NULL), 0);
+  return id;
+}
+
 /* Builder -> memory -> open: the round trip used by most tests. */
 static inline pcol_file *tu_reopen(pcol_builder *b, const pcol_write_options *o, void **mem) {
   size_t len;

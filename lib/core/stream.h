@@ -43,8 +43,8 @@ FILE *pcol_capped_stream(pcol_capped *k, FILE *in, uint64_t cap);
  * An exporter opens a budget on its output stream and writes to b->fp, a
  * stream that counts bytes and refuses the write that would pass B; memory
  * it holds for output goes through pcol_budget_hold/release.  stream.c */
-/* The least an exporter that keeps every sample (Perun, otlp, Firefox; pprof
- * streams its samples and holds none) may hold by default: a zstd file holds
+/* The least an exporter that keeps every sample (Perun; pprof, otlp and
+ * Firefox stream their samples and hold none) may hold by default: a zstd file holds
  * a million real samples in under 1 MB (B = 32 MiB) and its Perun export
  * keeps ~40 bytes a sample; a row bomb
  * (16 Mi samples in 2 KB) still stops before its allocation.  fold and the

@@ -70,7 +70,8 @@ done
 # the message without its Samples, which are read from the wire one at a
 # time (lib/convert/otlp/otlp_samples.c): 68 MB each.  Its export back to
 # OTLP built every Sample as a protobuf-c struct (1.48 GB for the second);
-# it now writes each as it reads it: 32 MB.  The message is
+# it now writes each as it reads it: 32 MB.  Its Firefox export kept two
+# 104-byte rows a sample (736 MB); now 40 MB.  The message is
 # mapped whole (the input's temporary copy), so the bound is on peak RSS
 # (the pages read are handed back as the passes move on), not --as.
 if [ -x /usr/bin/time ]; then
@@ -96,6 +97,14 @@ if [ -x /usr/bin/time ]; then
     counts "$kind (exported)" "$n" samples "$count"
     counts "$kind (exported)" "$n" cpu "$cpu"
     echo "t_stream_json: $kind: exported ($(stat -c %s "$f") bytes) at $kb KB peak RSS" >&2
+    # and to the Firefox Profiler's format: each thread's rows go out as
+    # they are read (a column at a time through temporary files)
+    /usr/bin/time -f %M -o "$tmp/rss" "$PCOL" unpack "$tmp/o.pcol" --to firefox --no-gzip -o "$f" 2>"$tmp/err" ||
+      fail "$kind: unpack --to firefox: $(head -c 300 "$tmp/err")"
+    kb=$(tail -1 "$tmp/rss")
+    [ "$kb" -le $((96 << 10)) ] || fail "$kind: peak RSS $kb KB writing $(stat -c %s "$f") bytes of Firefox JSON, bound 96 MiB"
+    grep -q "\"length\":$n}}" "$f" || fail "$kind: the Firefox export has no thread of $n samples"
+    echo "t_stream_json: $kind: to Firefox ($(stat -c %s "$f") bytes) at $kb KB peak RSS" >&2
     rm -f "$f" "$tmp/o.pcol"
   done
 else

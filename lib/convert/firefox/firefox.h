@@ -27,6 +27,9 @@
  * JsonSlabs slabs for the frame table's columns, which JSON files do not
  * have). */
 #define FIREFOX_IMPORT_MIN 30
+/* The export keeps a column of a thread's samples in memory up to this
+ * many bytes, then in a temporary file (1 MiB; tests lower it). */
+extern size_t pcol_firefox_col_bytes;
 #define FIREFOX_IMPORT_MAX 71
 
 #endif

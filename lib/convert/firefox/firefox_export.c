@@ -18,8 +18,11 @@
  * CPU delta 0 there), and the exact duration and weight go in the columns
  * pcolDuration and pcolWeight, which the profiler ignores and the importer
  * reads back.  Sources without times get a synthetic axis: sample k at
- * k x interval.  Memory: a few words per stack node, frame, function and
- * selected sample, counted against the export budget. */
+ * k x interval.  Memory: a few words per stack node, frame and function,
+ * counted against the export budget; the samples are not held: a source's
+ * rows go through lib/core/rowsort.c (sorted by thread and time, runs on
+ * disk past its budget) and each thread's columns but the first through
+ * temporary files (below). */
 #include "firefox.h"
 #include "frames.h"
 #include "keys.h"     /* PCOL_UNIT_NANOSECONDS, PCOL_SRC_RPROF, PCOL_THREAD_LABEL_KEYS, ... */
@@ -33,6 +36,9 @@
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "count.h"    /* pcol_unit_decimals, pcol_count_types, pcol_decimal_text, ... */
 #include "xvalues.h"  /* pcol_xtype, PCOL_XV_MAX, pcol_xvalue, ... */
+#include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
+#include "spill.h"    /* pcol_temp_fd */
+#include <unistd.h>   /* close */
 #include <zlib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,16 +89,20 @@ typedef struct fthread { /* a thread: a source and a tuple of thread labels */
   int64_t num[4];
 } fthread;
 
-typedef struct orow { /* one row of a thread's samples table */
-  int64_t t;          /* ns from the profile's start */
-  __int128 w;         /* weight, in the thread's unit x 10^dec */
-  __int128 full;      /* long sample: the whole weight (pcolWeight) */
-  int64_t cpu, dur;   /* cpu NA: null; dur: long sample's ns, -1 a rest row, 0 none */
-  uint32_t stack;     /* output stack index + 1, 0 = null */
-  uint64_t row;       /* pcol row (counters) */
-  int64_t num, den;
-  uint64_t seq;       /* for a stable sort */
-} orow;
+/* a thread's columns after its first (stack), each in a temporary file
+ * until the thread ends: time, weight, threadCPUDelta, pcolDuration,
+ * pcolWeight; and a counter's two columns (ctr) */
+enum { C_TIME, C_WEIGHT, C_CPU, C_DUR, C_FULL, NCOL };
+typedef struct fcol { /* a column's text: in memory up to pcol_firefox_col_bytes, then all in a file */
+  pcol_buf mem;
+  FILE *f;
+} fcol;
+size_t pcol_firefox_col_bytes = (size_t)1 << 20;
+typedef struct ctr {
+  fcol time, count;
+  size_t n;
+  int64_t prev;
+} ctr;
 
 typedef struct fx {
   pcol_file *f;
@@ -133,7 +143,10 @@ typedef struct fx {
   double interval_ms;
   int nthreads_written, ncounters;
   int unnamed_is_frame;     /* a selected source is not Rprof (func_of_line) */
-  pcol_buf counters;        /* JSON text of the counters, written after the threads */
+  FILE *counters;           /* JSON text of the counters, written after the threads: a temporary file */
+  fcol col[NCOL];           /* the columns of the thread being written (emptied a thread) */
+  ctr *ctr;                 /* the counters of the thread being written */
+  size_t nctr;
 } fx;
 
 static int oom(fx *x) { return pcol_oom(x->err); }
@@ -435,12 +448,6 @@ static uint64_t tuple_hash(const fthread *t) {
   return pcol_hs_end(&s);
 }
 
-static int orow_cmp(const void *pa, const void *pb) {
-  const orow *a = pa, *b = pb;
-  if (a->t != b->t) return a->t < b->t ? -1 : 1;
-  return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
 /* The epoch start of source s in ns, or 0 when unknown. */
 static int source_epoch(fx *x, uint32_t s, int64_t *ns) {
   int64_t v;
@@ -455,8 +462,10 @@ static int source_epoch(fx *x, uint32_t s, int64_t *ns) {
   return PCOL_OK;
 }
 
-/* The sampling interval of source s in ns (0: unknown). */
-static int64_t source_interval(fx *x, uint32_t s, const pcol_selected_row *rows, size_t n) {
+/* The sampling interval of source s in ns (0: unknown): its period, else
+ * gap, the least positive gap between the times of two consecutive
+ * selected rows. */
+static int64_t source_interval(fx *x, uint32_t s, int64_t gap) {
   int64_t v;
   pcol_str u;
   if (pcol_meta_get_i64(x->f, s, PPROF_META_PERIOD, &v, NULL) == PCOL_OK && v > 0 &&
@@ -466,13 +475,7 @@ static int64_t source_interval(fx *x, uint32_t s, const pcol_selected_row *rows,
   if (pcol_meta_get_i64(x->f, s, RPROF_META_INTERVAL_US, &v, NULL) == PCOL_OK && v > 0 &&
       v < INT64_MAX / 1000)
     return v * 1000;
-  int64_t best = 0;
-  for (size_t i = 1; i < n; i++) {
-    int64_t a = pcol_view_i64(&x->s_time, rows[i - 1].row), b = pcol_view_i64(&x->s_time, rows[i].row), g;
-    if (a == PCOL_NA_I64 || b == PCOL_NA_I64 || __builtin_sub_overflow(b, a, &g)) continue;
-    if (g > 0 && (!best || g < best)) best = g;
-  }
-  return best;
+  return gap;
 }
 
 /* A source's values other than the count and `skip` (its weight) that
@@ -535,39 +538,125 @@ static int weight_fits(fx *x, const tw *w, __int128 v) {
                         "reader of the profile holds exactly; export another format");
 }
 
-/* Writes a column of the rows: kind 0 time, 1 stack, 2 weight, 3 cpu,
- * 4 pcolDuration, 5 pcolWeight. */
-static int put_column(fx *x, const orow *o, size_t n, int kind, int dec) {
-  int rc = put(x, "[");
-  for (size_t i = 0; i < n && !rc; i++) {
-    if (i && (rc = put(x, ","))) break;
-    switch (kind) {
-    case 0: rc = put_num(x, o[i].t, 6); break;
-    case 1: rc = o[i].stack ? (fprintf(x->out, "%u", o[i].stack - 1) < 0 ? io(x) : 0) : put(x, "null"); break;
-    case 2: rc = put_num(x, o[i].w, dec); break;
-    case 3: rc = o[i].cpu == PCOL_NA_I64 ? put(x, "null") : put_num(x, o[i].cpu, 0); break;
-    case 4: rc = o[i].dur > 0 ? put_num(x, o[i].dur, 6) : put(x, o[i].dur < 0 ? "0" : "null"); break;
-    default: rc = o[i].dur > 0 ? put_num(x, o[i].full, dec) : put(x, "null"); break;
-    }
+/* ----------------------------------------------- a thread's columns, on disk */
+/* A source's samples are written a thread at a time, each thread's rows in
+ * time order; its columns follow one another in the JSON, so the stack
+ * column goes straight out and the others, each a column of a counter too,
+ * to temporary files copied out when the thread ends: no sample is held in
+ * memory. */
+static int col_new(fx *x, FILE **c) {
+  if (*c) return PCOL_OK;
+  int fd = pcol_temp_fd("pcol-firefox-");
+  if (fd < 0 || !(*c = fdopen(fd, "w+"))) {
+    if (fd >= 0) close(fd);
+    return pcol_error_set(x->err, PCOL_EIO, "firefox export: no temporary file ($TMPDIR, else /tmp)");
   }
-  return rc ? rc : put(x, "]");
+  return PCOL_OK;
+}
+/* Copies file c from its start to the output. */
+static int file_copy(fx *x, FILE *c) {
+  if (!c) return PCOL_OK;
+  if (fflush(c)) return io(x);
+  rewind(c);
+  char b[65536];
+  size_t n;
+  while ((n = fread(b, 1, sizeof b, c)) > 0)
+    if (fwrite(b, 1, n, x->out) != n) return io(x);
+  return ferror(c) ? io(x) : PCOL_OK;
+}
+static void file_close(FILE **c) {
+  if (*c) fclose(*c);
+  *c = NULL;
 }
 
-/* A counter: value t of the rows of one thread, as count per sample (the
- * profiler draws the running sum): an amount as it is, a level (Rprof's
- * memory in use) as its change since the thread's previous sample, so that
- * the drawn sum is the level. */
-static int counter(fx *x, const tw *w, const orow *o, size_t n, const pcol_xtype *t, int thread_index) {
+static int col_put(fx *x, fcol *c, const char *p, size_t n) {
+  if (!c->f && c->mem.len + n <= pcol_firefox_col_bytes) return pcol_buf_append(&c->mem, p, n) ? oom(x) : PCOL_OK;
+  if (!c->f) { /* past the memory: all of it to its file from now on */
+    PCOL_RETURN_NOT_OK(col_new(x, &c->f));
+    if (c->mem.len && fwrite(c->mem.data, 1, c->mem.len, c->f) != c->mem.len) return io(x);
+    c->mem.len = 0;
+  }
+  return fwrite(p, 1, n, c->f) == n ? PCOL_OK : io(x);
+}
+/* Empties column c for the next thread (its file, unlinked, goes). */
+static int col_reset(fx *x, fcol *c) {
+  (void)x;
+  c->mem.len = 0;
+  file_close(&c->f);
+  return PCOL_OK;
+}
+/* Copies column c to the output. */
+static int col_copy(fx *x, const fcol *c) {
+  if (c->f) return file_copy(x, c->f);
+  return c->mem.len && fwrite(c->mem.data, 1, c->mem.len, x->out) != c->mem.len ? io(x) : PCOL_OK;
+}
+static void col_free(fcol *c) {
+  pcol_buf_free(&c->mem);
+  file_close(&c->f);
+}
+
+/* put_num to column c: "," first but for its first value */
+static int col_num(fx *x, fcol *c, size_t k, __int128 v, int dec) {
+  char b[72];
+  size_t n = 0;
+  if (k) b[n++] = ',';
+  for (; dec < 0; dec++) v *= 10;
+  pcol_decimal_text(b + n, sizeof b - n, v, dec);
+  return col_put(x, c, b, n + strlen(b + n));
+}
+static int col_str(fx *x, fcol *c, size_t k, const char *s) {
+  if (k) PCOL_RETURN_NOT_OK(col_put(x, c, ",", 1));
+  return col_put(x, c, s, strlen(s));
+}
+
+/* one row of a thread's samples table, sorted (pcol_rowsort) by thread,
+ * time and order */
+typedef struct orow {
+  uint32_t thread;    /* the source's thread number */
+  uint32_t stack;     /* pcol stack id (0: none) */
+  int64_t t;          /* ns from the profile's start */
+  uint64_t seq;       /* for a stable sort */
+  __int128 w;         /* weight, in the thread's unit x 10^dec */
+  __int128 full;      /* long sample: the whole weight (pcolWeight) */
+  int64_t cpu, dur;   /* cpu NA: null; dur: long sample's ns, -1 a rest row, 0 none */
+  uint64_t row;       /* pcol row (counters) */
+  int64_t num, den;
+} orow;
+
+static int orow_cmp(const void *pa, const void *pb) {
+  orow a, b;
+  memcpy(&a, pa, sizeof a);
+  memcpy(&b, pb, sizeof b);
+  if (a.thread != b.thread) return a.thread < b.thread ? -1 : 1;
+  if (a.t != b.t) return a.t < b.t ? -1 : 1;
+  return a.seq < b.seq ? -1 : a.seq > b.seq;
+}
+
+/* A counter (ctr): value t of the rows of one thread, as count per sample
+ * (the profiler draws the running sum): an amount as it is, a level
+ * (Rprof's memory in use) as its change since the thread's previous
+ * sample, so that the drawn sum is the level.  Its times and counts are
+ * two columns. */
+
+/* The source being written: its threads, and the one being written. */
+typedef struct wsrc {
+  tw w;
+  const fthread *th;     /* its threads, in order of first appearance */
+  const pcol_xtype *others;
+  size_t nothers;
+  pcol_buf *scratch;
+  fcol *col;             /* x->col */
+  ctr *ctr;              /* x->ctr: a counter of each other type */
+  uint32_t cur;          /* the thread being written + 1 (0: none yet) */
+  size_t n;              /* its rows so far */
+  int has_cpu, has_long;
+  int rc;
+} wsrc;
+
+static int counter_write(fx *x, const tw *w, const pcol_xtype *t, ctr *c, int thread_index) {
   pcol_str ty = t->type, un = t->unit, shown = {0};
-  int dec = pcol_unit_decimals(un, &shown);
-  if (!dec) shown = un;
+  if (!pcol_unit_decimals(un, &shown)) shown = un;
   int bytes = pcol_str_is(shown, "bytes") || pcol_str_is(shown, "B");
-  FILE *save = x->out;
-  char *mem = NULL;
-  size_t len = 0;
-  FILE *m = open_memstream(&mem, &len);
-  if (!m) return oom(x);
-  x->out = m;
   int rc = put(x, x->ncounters++ ? ",\n{\"name\":" : "\n{\"name\":");
   if (!rc) rc = jstr(x, ty);
   if (!rc) rc = put(x, ",\"category\":\"pcol\",\"description\":");
@@ -585,38 +674,49 @@ static int counter(fx *x, const tw *w, const orow *o, size_t n, const pcol_xtype
                      "{\"unit\":\"%s\"},\"label\":\"value of the sample\"}]},\"samples\":{\"time\":",
                      bytes ? "bytes" : "number") < 0)
     rc = io(x);
-  size_t k = 0;
   if (!rc) rc = put(x, "[");
-  for (size_t i = 0; i < n && !rc; i++)
-    if (o[i].dur >= 0) rc = (k++ ? put(x, ",") : 0) || put_num(x, o[i].t, 6);
+  if (!rc) rc = col_copy(x, &c->time);
   if (!rc) rc = put(x, "],\"count\":[");
-  k = 0;
-  int64_t prev = 0;
-  for (size_t i = 0; i < n && !rc; i++) {
-    if (o[i].dur < 0) continue;
-    int64_t v = 0;
-    if ((rc = pcol_xvalue(&x->xv, x->cvt, o[i].row, t->vt, &v, x->err))) break;
-    __int128 c = t->level ? (__int128)v - prev : pcol_scale(v, o[i].num, o[i].den);
-    prev = v;
-    rc = (k++ ? put(x, ",") : 0) || put_num(x, c, dec);
-  }
-  if (!rc && fprintf(x->out, "],\"length\":%zu}}", k) < 0) rc = io(x);
-  x->out = save;
-  if (fclose(m)) rc = rc ? rc : oom(x);
-  if (!rc) rc = hold(x, len);
-  if (!rc && pcol_buf_append(&x->counters, mem, len)) rc = oom(x);
-  free(mem);
+  if (!rc) rc = col_copy(x, &c->count);
+  if (!rc && fprintf(x->out, "],\"length\":%zu}}", c->n) < 0) rc = io(x);
   return rc;
 }
 
-static int write_thread(fx *x, const tw *w, const fthread *t, orow *o, size_t n, const pcol_xtype *others,
-                        size_t nothers, int main) {
-  qsort(o, n, sizeof *o, orow_cmp);
-  int has_cpu = 0, has_long = 0;
-  for (size_t i = 0; i < n; i++) {
-    has_cpu |= o[i].cpu != PCOL_NA_I64;
-    has_long |= o[i].dur != 0;
+/* The end of thread ws->cur: its other columns, its counters (to the
+ * counters' file: they follow the threads). */
+static int thread_end(fx *x, wsrc *ws) {
+  int rc = put(x, "]");
+  static const char *const names[NCOL] = {",\"time\":[", ",\"weight\":[", ",\"threadCPUDelta\":[",
+                                          ",\"pcolDuration\":[", ",\"pcolWeight\":["};
+  for (int k = 0; k < NCOL && !rc; k++) {
+    if ((k == C_CPU && !ws->has_cpu) || ((k == C_DUR || k == C_FULL) && !ws->has_long)) continue;
+    if (!(rc = put(x, names[k])) && !(rc = col_copy(x, &ws->col[k]))) rc = put(x, "]");
   }
+  if (!rc && fprintf(x->out, ",\"length\":%zu}}", ws->n) < 0) rc = io(x);
+  if (!rc && ws->nothers) rc = col_new(x, &x->counters);
+  FILE *save = x->out;
+  x->out = x->counters;
+  for (size_t k = 0; k < ws->nothers && !rc; k++)
+    rc = counter_write(x, &ws->w, &ws->others[k], &ws->ctr[k], x->nthreads_written);
+  x->out = save;
+  x->nthreads_written++;
+  return rc;
+}
+
+/* The start of thread k of the source: its fields up to its stack column. */
+static int thread_start(fx *x, wsrc *ws, uint32_t k) {
+  const tw *w = &ws->w;
+  const fthread *t = &ws->th[k];
+  int rc = PCOL_OK;
+  for (int c = 0; c < NCOL && !rc; c++) rc = col_reset(x, &ws->col[c]);
+  for (size_t c = 0; c < ws->nothers && !rc; c++) {
+    if (!(rc = col_reset(x, &ws->ctr[c].time))) rc = col_reset(x, &ws->ctr[c].count);
+    ws->ctr[c].n = 0;
+    ws->ctr[c].prev = 0;
+  }
+  ws->n = 0;
+  ws->has_cpu = ws->has_long = 0;
+  if (rc) return rc;
   /* the thread's name: its first thread label (a string, else the number) */
   char nb[64];
   pcol_str name = w->uri;
@@ -627,10 +727,10 @@ static int write_thread(fx *x, const tw *w, const fthread *t, orow *o, size_t n,
   long long tid = x->nthreads_written;
   for (int j = 0; j < NTK; j++)
     if (t->key[j][0] == 2 && (!strcmp(TKEYS[j], "tid") || !strcmp(TKEYS[j], "thread_id"))) tid = t->num[j];
-  int rc = put(x, x->nthreads_written ? ",\n{" : "\n{");
+  rc = put(x, x->nthreads_written ? ",\n{" : "\n{");
   if (!rc && fprintf(x->out, "\"processType\":\"default\",\"processStartupTime\":0,\"processShutdownTime\":null,"
                      "\"registerTime\":0,\"unregisterTime\":null,\"pausedRanges\":[],\"isMainThread\":%s,"
-                     "\"pid\":\"%u\",\"tid\":%lld,\"name\":", main ? "true" : "false", w->s, tid) < 0)
+                     "\"pid\":\"%u\",\"tid\":%lld,\"name\":", k == 0 ? "true" : "false", w->s, tid) < 0)
     rc = io(x);
   if (!rc) rc = jstr(x, name);
   if (!rc) rc = put(x, ",\"processName\":");
@@ -639,99 +739,219 @@ static int write_thread(fx *x, const tw *w, const fthread *t, orow *o, size_t n,
   if (!rc) rc = put(x, ",\"markers\":{\"data\":[],\"name\":[],\"startTime\":[],\"endTime\":[],\"phase\":[],"
                        "\"category\":[],\"length\":0},\"samples\":{\"weightType\":\"");
   if (!rc) rc = put(x, w->wtype);
-  if (!rc) rc = put(x, "\",\"stack\":");
-  if (!rc) rc = put_column(x, o, n, 1, 0);
-  if (!rc) rc = put(x, ",\"time\":");
-  if (!rc) rc = put_column(x, o, n, 0, 0);
-  if (!rc) rc = put(x, ",\"weight\":");
-  if (!rc) rc = put_column(x, o, n, 2, w->dec);
-  if (!rc && has_cpu) rc = put(x, ",\"threadCPUDelta\":");
-  if (!rc && has_cpu) rc = put_column(x, o, n, 3, 0);
-  if (!rc && has_long) rc = put(x, ",\"pcolDuration\":");
-  if (!rc && has_long) rc = put_column(x, o, n, 4, 0);
-  if (!rc && has_long) rc = put(x, ",\"pcolWeight\":");
-  if (!rc && has_long) rc = put_column(x, o, n, 5, w->dec);
-  if (!rc && fprintf(x->out, ",\"length\":%zu}}", n) < 0) rc = io(x);
-  for (size_t k = 0; k < nothers && !rc; k++) rc = counter(x, w, o, n, &others[k], x->nthreads_written);
-  x->nthreads_written++;
+  if (!rc) rc = put(x, "\",\"stack\":[");
   return rc;
+}
+
+/* Each row of the sorter, in order: its thread started or ended as it
+ * changes, its values to the columns. */
+static int put_row(void *ctx, const void *row) {
+  fx *x = ((void **)ctx)[0];
+  wsrc *ws = ((void **)ctx)[1];
+  orow o;
+  memcpy(&o, row, sizeof o);
+  int rc = PCOL_OK;
+  if (ws->cur != o.thread + 1) {
+    if (ws->cur && (rc = thread_end(x, ws))) return ws->rc = rc;
+    ws->cur = o.thread + 1;
+    if ((rc = thread_start(x, ws, o.thread))) return ws->rc = rc;
+  }
+  uint32_t stack = 0;
+  if ((rc = stack_of(x, o.stack, ws->scratch, &stack))) return ws->rc = rc;
+  size_t k = ws->n++;
+  if (k && (rc = put(x, ","))) return rc;
+  rc = stack ? (fprintf(x->out, "%u", stack - 1) < 0 ? io(x) : 0) : put(x, "null");
+  ws->has_cpu |= o.cpu != PCOL_NA_I64;
+  ws->has_long |= o.dur != 0;
+  if (!rc) rc = col_num(x, &ws->col[C_TIME], k, o.t, 6);
+  if (!rc) rc = col_num(x, &ws->col[C_WEIGHT], k, o.w, ws->w.dec);
+  if (!rc) rc = o.cpu == PCOL_NA_I64 ? col_str(x, &ws->col[C_CPU], k, "null") : col_num(x, &ws->col[C_CPU], k, o.cpu, 0);
+  if (!rc) rc = o.dur > 0 ? col_num(x, &ws->col[C_DUR], k, o.dur, 6) : col_str(x, &ws->col[C_DUR], k, o.dur < 0 ? "0" : "null");
+  if (!rc) rc = o.dur > 0 ? col_num(x, &ws->col[C_FULL], k, o.full, ws->w.dec) : col_str(x, &ws->col[C_FULL], k, "null");
+  for (size_t c = 0; c < ws->nothers && !rc && o.dur >= 0; c++) {
+    const pcol_xtype *t = &ws->others[c];
+    ctr *cc = &ws->ctr[c];
+    pcol_str shown = {0};
+    int dec = pcol_unit_decimals(t->unit, &shown);
+    int64_t v = 0;
+    if ((rc = pcol_xvalue(&x->xv, x->cvt, o.row, t->vt, &v, x->err))) break;
+    __int128 cv = t->level ? (__int128)v - cc->prev : pcol_scale(v, o.num, o.den);
+    cc->prev = v;
+    if (!(rc = col_num(x, &cc->time, cc->n, o.t, 6))) rc = col_num(x, &cc->count, cc->n, cv, dec);
+    cc->n++;
+  }
+  return ws->rc = rc;
+}
+
+/* pass 1 over a source's selected rows: its threads, whether any row has
+ * no time, the least gap between two rows' times */
+typedef struct scan {
+  fx *x;
+  tctx tc;
+  pcol_hset hs;
+  uint32_t *ls_thread;   /* label set -> thread + 1 (0: not yet) */
+  uint64_t nls;
+  int synthetic;
+  int64_t last, gap;
+  int has_last;
+  int in_order;          /* times never go back, and no long sample */
+  uint64_t n;
+} scan;
+
+static int thread_of(scan *sc, uint32_t ls, uint32_t *th) {
+  fx *x = sc->x;
+  if (ls <= sc->nls && sc->ls_thread[ls]) {
+    *th = sc->ls_thread[ls] - 1;
+    return PCOL_OK;
+  }
+  fthread t;
+  memset(&t, 0, sizeof t);
+  t.ls = ls;
+  PCOL_RETURN_NOT_OK(tuple_of(x, ls, &t));
+  uint64_t h = tuple_hash(&t);
+  uint32_t id = pcol_hset_find(&sc->hs, h, th_eq, &sc->tc, &t);
+  if (!id) {
+    if (PCOL_GROW(sc->tc.th, sc->tc.n, sc->tc.cap) || pcol_hset_insert(&sc->hs, h, (uint32_t)sc->tc.n + 1))
+      return oom(x);
+    sc->tc.th[sc->tc.n++] = t;
+    id = (uint32_t)sc->tc.n;
+  }
+  if (ls <= sc->nls) sc->ls_thread[ls] = id;
+  *th = id - 1;
+  return PCOL_OK;
+}
+
+static int scan_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  scan *sc = ctx;
+  (void)num, (void)den;
+  uint32_t th;
+  PCOL_RETURN_NOT_OK(thread_of(sc, pcol_view_u32(&sc->x->s_ls, row), &th));
+  int64_t t = pcol_view_i64(&sc->x->s_time, row), g;
+  sc->synthetic |= t == PCOL_NA_I64;
+  if ((sc->has_last && t < sc->last) || pcol_view_i64(&sc->x->s_dur, row) > 0) sc->in_order = 0;
+  /* (the interval rule of source_interval: the least positive gap between
+   * two consecutive rows with times) */
+  if (sc->has_last && sc->last != PCOL_NA_I64 && t != PCOL_NA_I64 && !__builtin_sub_overflow(t, sc->last, &g) &&
+      g > 0 && (!sc->gap || g < sc->gap))
+    sc->gap = g;
+  sc->last = t;
+  sc->has_last = 1;
+  sc->n++;
+  return PCOL_OK;
+}
+
+/* pass 2: each selected row (two for a long sample, as samply writes it)
+ * to the sorter */
+typedef struct fill {
+  fx *x;
+  scan *sc;
+  const tw *w;
+  const pcol_select *one;
+  uint64_t *seq;         /* per thread */
+  pcol_rowsort *rs;      /* NULL: the rows come in order, each straight to put_row */
+  void **put;            /* put_row's context */
+} fill;
+
+static int fill_put(fill *fl, const orow *o) {
+  if (fl->rs) return pcol_rowsort_add(fl->rs, o);
+  return put_row(fl->put, o);
+}
+
+static int fill_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  fill *fl = ctx;
+  fx *x = fl->x;
+  const tw *w = fl->w;
+  uint32_t th;
+  PCOL_RETURN_NOT_OK(thread_of(fl->sc, pcol_view_u32(&x->s_ls, row), &th));
+  int64_t t = pcol_view_i64(&x->s_time, row), d = pcol_view_i64(&x->s_dur, row);
+  int64_t wgt = pcol_view_i64(&x->sc.weight, row);
+  uint64_t *seq = &fl->seq[th];
+  if (w->synthetic) {
+    if (__builtin_mul_overflow((int64_t)*seq, w->interval_ns, &t)) t = INT64_MAX / 2;
+    d = 0;
+  } else if (d > 0 && num != den) { /* a long sample cut by the range */
+    int64_t from = fl->one->has_from ? fl->one->from_ns : INT64_MIN;
+    if (t < from) t = from;
+    d = pcol_scale(d, num, den);
+    wgt = pcol_scale(wgt, num, den);
+  }
+  if (d < 0) d = 0;
+  orow a;
+  memset(&a, 0, sizeof a);
+  a.thread = th;
+  a.seq = (*seq)++;
+  if (__builtin_add_overflow(t, w->offset_ns, &a.t)) a.t = t;
+  a.stack = pcol_view_u32(&x->s_stack, row);
+  a.row = row;
+  a.num = num;
+  a.den = den;
+  pcol_selected_row r = {row, num, den};
+  a.w = amount(x, w, &r);
+  PCOL_RETURN_NOT_OK(weight_fits(x, w, a.w));
+  a.cpu = pcol_view_i64(&x->s_cpu, row);
+  int rc;
+  if (d > 0 && wgt >= 2) { /* samply's two samples: 1/N at the start, the rest at the last tick */
+    orow b = a;
+    b.seq = (*seq)++;
+    int64_t last = d - d / wgt;
+    if (__builtin_add_overflow(a.t, last, &b.t)) b.t = a.t;
+    b.w = a.w - a.w / wgt;
+    b.cpu = a.cpu == PCOL_NA_I64 ? PCOL_NA_I64 : 0;
+    b.dur = -1;
+    a.full = a.w;
+    a.w = a.w / wgt;
+    a.dur = d;
+    if ((rc = fill_put(fl, &b))) return rc;
+  } else if (d > 0) {
+    a.full = a.w;
+    a.dur = d;
+  }
+  return fill_put(fl, &a);
 }
 
 /* The rows of one source, split into threads and written. */
 static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scratch) {
   pcol_select one = sel ? *sel : (pcol_select){0};
   one.source_id = s;
-  pcol_selected_row *rows = NULL;
-  size_t nrows = 0;
   /* Every row is written in three columns (stack, time, weight), at least
    * one digit and a comma each: a source whose rows cannot fit in what is
-   * left of the budget is refused before they are selected and sorted
-   * (a 2 KB file of 16 Mi samples took 11 s and 460 MB to be refused). */
+   * left of the budget is refused before they are read (a 2 KB file of
+   * 16 Mi samples took 11 s and 460 MB to be refused). */
   uint64_t nsel = 0;
   PCOL_RETURN_NOT_OK(pcol_select_count(x->f, &one, &nsel, x->err));
   if (nsel && pcol_budget_exceeded(x->bud, nsel > UINT64_MAX / 6 ? UINT64_MAX : 6 * nsel - 3))
     return pcol_budget_refuse(x->bud, x->err);
-  PCOL_RETURN_NOT_OK(pcol_select_rows(x->f, &one, &rows, &nrows, x->err));
-  if (!nrows) {
-    free(rows);
-    return PCOL_OK;
-  }
-  tw w = {0};
-  w.s = s;
-  w.cvt = x->cvt[s];
+  if (!nsel) return PCOL_OK;
+  wsrc ws;
+  memset(&ws, 0, sizeof ws);
+  tw *w = &ws.w;
+  w->s = s;
+  w->cvt = x->cvt[s];
+  ws.scratch = scratch;
+  scan sc;
+  memset(&sc, 0, sizeof sc);
+  sc.x = x;
+  sc.nls = pcol_rows(x->f, PCOL_T_LABELSETS);
+  sc.in_order = 1;
   pcol_xtype *others = NULL;
-  orow *o = NULL;
-  uint32_t *row_thread = NULL;
-  tctx tc = {0};
-  pcol_hset hs = {0};
-  size_t *count = NULL, *byth = NULL;
-  int rc = pcol_source_default_types(x->f, s, s, &w.wvt, x->err);
-  if (!rc && !w.wvt && w.cvt) w.wvt = w.cvt;
-  if (!rc) rc = weight_kind(x, w.wvt, &w.wtype, &w.dec);
-  if (!rc) rc = pcol_string(x->f, pcol_view_u32(&x->src_uri, s - 1), &w.uri, x->err);
-  if (!rc && !w.uri.ptr) w.uri = (pcol_str){"pcol", 4};
-  w.uri = pcol_display_name(w.uri); /* thread and process names: no directory */
-  /* the time axis */
-  w.synthetic = 0;
-  for (size_t i = 0; i < nrows; i++) w.synthetic |= pcol_view_i64(&x->s_time, rows[i].row) == PCOL_NA_I64;
-  w.interval_ns = source_interval(x, s, rows, nrows);
-  if (!w.interval_ns) w.interval_ns = 1000000;
+  fill fl;
+  memset(&fl, 0, sizeof fl);
+  int rc = pcol_source_default_types(x->f, s, s, &w->wvt, x->err);
+  if (!rc && !w->wvt && w->cvt) w->wvt = w->cvt;
+  if (!rc) rc = weight_kind(x, w->wvt, &w->wtype, &w->dec);
+  if (!rc) rc = pcol_string(x->f, pcol_view_u32(&x->src_uri, s - 1), &w->uri, x->err);
+  if (!rc && !w->uri.ptr) w->uri = (pcol_str){"pcol", 4};
+  w->uri = pcol_display_name(w->uri); /* thread and process names: no directory */
+  /* pass 1: the threads, the time axis */
+  if (!rc && !(sc.ls_thread = calloc(sc.nls + 1, sizeof *sc.ls_thread))) rc = oom(x);
+  if (!rc) rc = pcol_select_iter(x->f, &one, scan_row, &sc, x->err);
+  w->synthetic = sc.synthetic;
+  w->interval_ns = rc ? 0 : source_interval(x, s, sc.gap);
+  if (!w->interval_ns) w->interval_ns = 1000000;
   int64_t epoch = 0;
   if (!rc) rc = source_epoch(x, s, &epoch);
-  w.offset_ns = epoch && x->has_start ? epoch - x->start_ns : 0;
-  if (x->nthreads_written == 0) x->interval_ms = (double)w.interval_ns / 1e6;
-  /* the threads */
-  if (!rc && !(row_thread = malloc(nrows * sizeof *row_thread))) rc = oom(x);
-  if (!rc) rc = hold(x, nrows * (sizeof(orow) * 2 + 8));
-  for (size_t i = 0; i < nrows && !rc; i++) {
-    fthread t;
-    memset(&t, 0, sizeof t);
-    t.src = s;
-    t.ls = pcol_view_u32(&x->s_ls, rows[i].row);
-    if ((rc = tuple_of(x, t.ls, &t))) break;
-    uint64_t h = tuple_hash(&t);
-    uint32_t id = pcol_hset_find(&hs, h, th_eq, &tc, &t);
-    if (!id) {
-      if (PCOL_GROW(tc.th, tc.n, tc.cap) || pcol_hset_insert(&hs, h, (uint32_t)tc.n + 1)) {
-        rc = oom(x);
-        break;
-      }
-      tc.th[tc.n++] = t;
-      id = (uint32_t)tc.n;
-    }
-    row_thread[i] = id - 1;
-  }
-  /* rows of each thread, in selection order: thread k's are at[k].. */
-  if (!rc && (!(count = calloc(tc.n + 1, sizeof *count)) ||
-              !(o = calloc(2 * nrows, sizeof *o))))
-    rc = oom(x);
-  /* bucket the rows by thread (a counting sort; row order kept inside one) */
-  for (size_t i = 0; i < nrows && !rc; i++) count[row_thread[i] + 1]++;
-  for (size_t k = 1; k <= tc.n && !rc; k++) count[k] += count[k - 1];
-  if (!rc && !(byth = malloc(nrows * sizeof *byth))) rc = oom(x);
-  for (size_t i = 0; i < nrows && !rc; i++) byth[count[row_thread[i]]++] = i;
-  for (size_t k = tc.n; k > 0 && !rc; k--) count[k] = count[k - 1];
-  if (!rc) count[0] = 0;
+  w->offset_ns = epoch && x->has_start ? epoch - x->start_ns : 0;
+  if (x->nthreads_written == 0) x->interval_ms = (double)w->interval_ns / 1e6;
   /* room for this source's own value types (not every source's: once per
    * source, that was quadratic in the number of sources) */
   size_t cap_others = 0;
@@ -744,64 +964,52 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
     }
   }
   size_t nothers = 0;
-  if (!rc) rc = other_types(x, s, w.wvt, others, cap_others, &nothers);
-  if (w.synthetic) nothers = 0; /* values over no time are not counters */
-  for (size_t k = 0; k < tc.n && !rc; k++) {
-    /* this thread's rows into o[0..m) */
-    size_t m = 0, seq = 0;
-    for (size_t q = count[k]; q < count[k + 1] && !rc; q++) {
-      const pcol_selected_row *r = &rows[byth[q]];
-      uint32_t stack;
-      if ((rc = stack_of(x, pcol_view_u32(&x->s_stack, r->row), scratch, &stack))) break;
-      int64_t t = pcol_view_i64(&x->s_time, r->row), d = pcol_view_i64(&x->s_dur, r->row);
-      int64_t wgt = pcol_view_i64(&x->sc.weight, r->row);
-      if (w.synthetic) {
-        if (__builtin_mul_overflow((int64_t)seq, w.interval_ns, &t)) t = INT64_MAX / 2;
-        d = 0;
-      } else if (d > 0 && r->num != r->den) { /* a long sample cut by the range */
-        int64_t from = one.has_from ? one.from_ns : INT64_MIN;
-        if (t < from) t = from;
-        d = pcol_scale(d, r->num, r->den);
-        wgt = pcol_scale(wgt, r->num, r->den);
-      }
-      if (d < 0) d = 0;
-      orow *a = &o[m++];
-      a->seq = seq++;
-      if (__builtin_add_overflow(t, w.offset_ns, &a->t)) a->t = t;
-      a->stack = stack;
-      a->row = r->row;
-      a->num = r->num;
-      a->den = r->den;
-      a->w = amount(x, &w, r);
-      if ((rc = weight_fits(x, &w, a->w))) break;
-      a->cpu = pcol_view_i64(&x->s_cpu, r->row);
-      if (d > 0 && wgt >= 2) { /* samply's two samples: 1/N at the start, the rest at the last tick */
-        orow *b = &o[m++];
-        *b = *a;
-        b->seq = seq++;
-        int64_t last = d - d / wgt;
-        if (__builtin_add_overflow(a->t, last, &b->t)) b->t = a->t;
-        b->w = a->w - a->w / wgt;
-        b->cpu = a->cpu == PCOL_NA_I64 ? PCOL_NA_I64 : 0;
-        b->dur = -1;
-        a->full = a->w;
-        a->w = a->w / wgt;
-        a->dur = d;
-      } else if (d > 0) {
-        a->full = a->w;
-        a->dur = d;
-      }
-    }
-    if (!rc) rc = write_thread(x, &w, &tc.th[k], o, m, others, nothers, k == 0);
+  if (!rc) rc = other_types(x, s, w->wvt, others, cap_others, &nothers);
+  if (w->synthetic) nothers = 0; /* values over no time are not counters */
+  ws.th = sc.tc.th;
+  ws.others = others;
+  ws.nothers = nothers;
+  /* pass 2: the rows, sorted by thread, time, order (runs on disk past the
+   * sorter's budget); then written */
+  if (!rc && !(fl.seq = calloc(sc.tc.n + 1, sizeof *fl.seq))) rc = oom(x);
+  if (!rc && nothers > x->nctr) { /* (the files are made once, for every source) */
+    ctr *c = realloc(x->ctr, nothers * sizeof *c);
+    if (!c) rc = oom(x);
+    else memset(c + x->nctr, 0, (nothers - x->nctr) * sizeof *c), x->ctr = c, x->nctr = nothers;
   }
+  /* one thread whose rows come in time order (the usual pprof or perf
+   * source) needs no sorting */
+  int direct = sc.tc.n == 1 && (sc.in_order || w->synthetic);
+  if (!rc && !direct && pcol_rowsort_new(&fl.rs, sizeof(orow), orow_cmp)) rc = oom(x);
+  ws.col = x->col;
+  ws.ctr = x->ctr;
+  fl.x = x;
+  fl.sc = &sc;
+  fl.w = w;
+  fl.one = &one;
+  void *ctx[2] = {x, &ws};
+  fl.put = ctx;
+  if (!rc) {
+    rc = pcol_select_iter(x->f, &one, fill_row, &fl, x->err);
+    if (rc && !ws.rc && rc == PCOL_ENOMEM) rc = oom(x);
+    else if (rc && !ws.rc && rc == PCOL_EIO) rc = pcol_error_set(x->err, rc, "firefox export: a temporary file ($TMPDIR, else /tmp) could not be written");
+  }
+  if (!rc && direct) {
+    if (ws.cur) rc = thread_end(x, &ws);
+  } else if (!rc) {
+    rc = pcol_rowsort_each(fl.rs, put_row, ctx);
+    if (rc && !ws.rc) /* the sorter's own failure */
+      rc = rc == PCOL_ENOMEM ? oom(x)
+                             : pcol_error_set(x->err, rc, "firefox export: a temporary file ($TMPDIR, "
+                                              "else /tmp) could not be read");
+    if (!rc && ws.cur) rc = thread_end(x, &ws);
+  }
+  pcol_rowsort_free(fl.rs);
+  free(fl.seq);
   free(others);
-  free(o);
-  free(count);
-  free(byth);
-  free(row_thread);
-  free(tc.th);
-  pcol_hset_free(&hs);
-  free(rows);
+  free(sc.ls_thread);
+  free(sc.tc.th);
+  pcol_hset_free(&sc.hs);
   return rc;
 }
 
@@ -969,7 +1177,7 @@ static int export_body(fx *x, const pcol_select *sel) {
   }
   pcol_buf_free(&scratch);
   if (!rc) rc = put(x, "\n],\n\"counters\":[");
-  if (!rc && x->counters.len && fwrite(x->counters.data, 1, x->counters.len, x->out) != x->counters.len) rc = io(x);
+  if (!rc) rc = file_copy(x, x->counters);
   if (!rc) rc = put(x, "],\n\"libs\":[],\"pages\":[],\"meta\":{\"interval\":");
   char b[64];
   snprintf(b, sizeof b, "%.9g", x->interval_ms > 0 ? x->interval_ms : 1);
@@ -1044,7 +1252,10 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_buf_free(&x.fr_depth);
   pcol_buf_free(&x.st_frame);
   pcol_buf_free(&x.st_prefix);
-  pcol_buf_free(&x.counters);
+  file_close(&x.counters);
+  for (int c = 0; c < NCOL; c++) col_free(&x.col[c]);
+  for (size_t c = 0; c < x.nctr; c++) col_free(&x.ctr[c].time), col_free(&x.ctr[c].count);
+  free(x.ctr);
   return rc;
 }
 
