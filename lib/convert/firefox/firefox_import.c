@@ -20,6 +20,7 @@
 #include "keys.h"     /* PCOL_UNIT_NANOSECONDS, PCOL_META_NOTE */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
 #include "buf.h"      /* PCOL_GROW, pcol_buf_free, pcol_buf */
+#include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,8 +71,9 @@ typedef struct ffi {
   uint32_t *func_memo;   /* FF func -> pcol function + 1 */
   int32_t *stack_cat;    /* FF stack -> category index + 1 (0 none) */
   size_t nstacks, nframes, nfuncs;
-  srow *rows;
-  size_t nrows, caprows;
+  pcol_rowsort *rows;    /* the samples, sorted by time and file order */
+  uint64_t nrows;
+  int put_failed;        /* the builder refused a sample (its message is set) */
   uint64_t markers;
   int64_t cpu_scale;     /* ns per threadCPUDelta unit; 0: cycles (not kept) */
 } ffi;
@@ -270,12 +272,21 @@ static int weight_type(ffi *x, int kind) {
   return rc ? rc : pcol_b_source_value_type(x->b, x->src, *vt, x->j.err);
 }
 
+/* The sorter's failure: memory, or its temporary file. */
+static int rows_failed(ffi *x, int rc, const char *what) {
+  if (rc == PCOL_ENOMEM) return pcol_oom(x->j.err);
+  return pcol_error_set(x->j.err, rc, "%s: Firefox samples: a temporary file ($TMPDIR, else /tmp) could "
+                        "not be %s", x->j.name, what);
+}
+
+/* A sample to the sorter (lib/core/rowsort.c: runs on disk past its
+ * budget), so that they reach the builder in time order without an array
+ * of every one beside the document's tree. */
 static int row_push(ffi *x, const srow *r) {
-  if (PCOL_GROW(x->rows, x->nrows, x->caprows)) return pcol_oom(x->j.err);
-  x->rows[x->nrows] = *r;
-  x->rows[x->nrows].seq = x->nrows;
-  x->nrows++;
-  return PCOL_OK;
+  srow c = *r;
+  c.seq = x->nrows++;
+  int rc = pcol_rowsort_add(x->rows, &c);
+  return rc ? rows_failed(x, rc, "written") : PCOL_OK;
 }
 
 /* ms (a JSON number) as ns, refused when it does not fit */
@@ -372,9 +383,23 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
 }
 
 static int row_cmp(const void *pa, const void *pb) {
-  const srow *a = pa, *b = pb;
-  if (a->t != b->t) return a->t < b->t ? -1 : 1;
-  return a->seq < b->seq ? -1 : a->seq > b->seq;
+  srow a, b;
+  memcpy(&a, pa, sizeof a);
+  memcpy(&b, pb, sizeof b);
+  if (a.t != b.t) return a.t < b.t ? -1 : 1;
+  return a.seq < b.seq ? -1 : a.seq > b.seq;
+}
+
+/* Each sample, in time order, to the builder. */
+static int put_row(void *ctx, const void *row) {
+  ffi *x = ctx;
+  srow r;
+  memcpy(&r, row, sizeof r);
+  pcol_sample_row smp = {x->src, r.t, r.dur, r.w, r.cpu, r.stack, r.ls};
+  pcol_value_row val = {r.kind == 1 ? x->vt_trace : x->vt_bytes, r.v};
+  int rc = pcol_b_sample(x->b, &smp, &val, r.kind ? 1 : 0, NULL, x->j.err);
+  x->put_failed = rc != 0;
+  return rc;
 }
 
 
@@ -618,11 +643,16 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
   ffi x;
   memset(&x, 0, sizeof x);
   x.b = b;
+  if (pcol_rowsort_new(&x.rows, sizeof(srow), row_cmp)) return pcol_oom(err);
   int rc = ffj_read(&x.j, in, name, opt, err);
-  if (rc) return rc;
+  if (rc) {
+    pcol_rowsort_free(x.rows);
+    return rc;
+  }
   pcol_jv meta = pcol_jt_get(&x.j.t, x.j.root, "meta");
   if (!pcol_jt_is_obj(meta)) {
     ffj_free(&x.j);
+    pcol_rowsort_free(x.rows);
     return pcol_error_set(err, PCOL_EFORMAT, "%s: not a Firefox profile (no meta object)", name);
   }
   pcol_jv ppv = pcol_jt_get(&x.j.t, meta, "preprocessedProfileVersion");
@@ -660,15 +690,14 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
     snprintf(v, sizeof v, "%lld", pcol_jt_is_int(gv) ? (long long)pcol_jt_int(&x.j.t, gv) : -1LL);
     if (!rc) rc = pcol_b_meta_str(b, x.src, "firefox.gecko_version", v, err);
   }
+  /* the document is read: its tree goes before the samples come back
+   * from the sorter (times stay ms since meta.startTime, the source's
+   * timestamp) */
+  tables_free(&x);
+  ffj_free(&x.j);
   if (!rc) {
-    if (x.nrows) qsort(x.rows, x.nrows, sizeof *x.rows, row_cmp); /* NULL when none */
-    /* times stay ms since meta.startTime (the source's timestamp) */
-    for (size_t i = 0; i < x.nrows && !rc; i++) {
-      srow *r = &x.rows[i];
-      pcol_sample_row smp = {x.src, r->t, r->dur, r->w, r->cpu, r->stack, r->ls};
-      pcol_value_row val = {r->kind == 1 ? x.vt_trace : x.vt_bytes, r->v};
-      rc = pcol_b_sample(b, &smp, &val, r->kind ? 1 : 0, NULL, err);
-    }
+    rc = pcol_rowsort_each(x.rows, put_row, &x);
+    if (rc && !x.put_failed) rc = rows_failed(&x, rc, "read");
   }
   if (!rc && x.markers) {
     char note[96];
@@ -676,8 +705,6 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
              (unsigned long long)x.markers);
     rc = pcol_b_meta_str(b, x.src, PCOL_META_NOTE, note, err);
   }
-  tables_free(&x);
-  free(x.rows);
-  ffj_free(&x.j);
+  pcol_rowsort_free(x.rows);
   return rc;
 }
