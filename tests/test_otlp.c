@@ -75,7 +75,9 @@ typedef struct spec {
   uint64_t ts[4];
   int unpacked, extra;
   uint64_t stack_wire; /* nonzero: the stack_index varint as written (past 32 bits) */
+  int odd;             /* ODD_LEN: values' length in 5 bytes, 2^32 over; ODD_TAG0: a field 0 in 80 00 */
 } spec;
+enum { ODD_LEN = 1, ODD_TAG0 = 2 };
 
 static void put_sample(wbuf *w, const spec *s) {
   wbuf m = {0}, t = {0};
@@ -92,9 +94,19 @@ static void put_sample(wbuf *w, const spec *s) {
   if (s->link) wb_uint(&m, 3, (uint64_t)s->link);
   if (s->nval) { /* (packed always: a varint in field 4 is v1.9's link_index) */
     for (int i = 0; i < s->nval; i++) wb_varint(&t, (uint64_t)s->vals[i]);
-    wb_msg(&m, 4, &t);
+    if (s->odd == ODD_LEN) { /* its length + 2^32, in 5 bytes: protobuf-c refuses it */
+      uint8_t len[5] = {(uint8_t)(t.n | 0x80), 0x80, 0x80, 0x80, 0x10};
+      cr_assert(t.n < 0x80);
+      wb_varint(&m, 4 << 3 | 2);
+      wb_bytes(&m, len, 5);
+      wb_bytes(&m, t.p, t.n);
+    } else {
+      wb_msg(&m, 4, &t);
+    }
     t.n = 0;
   }
+  if (s->odd == ODD_TAG0) /* field 0 as 80 00, a varint: protobuf-c skips it as unknown */
+    wb_bytes(&m, (uint8_t[]){0x80, 0x00, 0x05}, 3);
   if (s->extra) wb_str(&m, 10, "unknown");
   if (s->unpacked) {
     for (int i = 0; i < s->nts; i++) {
@@ -209,19 +221,22 @@ static void make_specs(void) {
     s.extra = i == 6;
     GROUP[i] = s;
   }
-  OWN[0] = (spec){2, 0, 1, 3, 3, {2}, {5, 6, 7}, {T0 + 900, T0 + 100, T0 + 500}, 0, 0, 0};
-  OWN[1] = (spec){1, 1, 0, 0, 2, {0}, {0}, {T0 + 300, T0 + 200}, 0, 1, 0};
-  OWN[2] = (spec){3, 0, 2, 2, 0, {1, 2}, {4, -9}, {0}, 0, 0, 0};
-  OWN[3] = (spec){0, 0, 0, 1, 3, {0}, {11}, {T0 + 50, T0 + 60, T0 + 70}, 1, 0, 0};
-  OWN[4] = (spec){2, 0, 1, 1, 1, {1}, {8}, {T0 - 400}, 0, 0, 0};
+  OWN[0] = (spec){2, 0, 1, 3, 3, {2}, {5, 6, 7}, {T0 + 900, T0 + 100, T0 + 500}, 0, 0, 0, 0};
+  OWN[1] = (spec){1, 1, 0, 0, 2, {0}, {0}, {T0 + 300, T0 + 200}, 0, 1, 0, 0};
+  OWN[2] = (spec){3, 0, 2, 2, 0, {1, 2}, {4, -9}, {0}, 0, 0, 0, 0};
+  OWN[3] = (spec){0, 0, 0, 1, 3, {0}, {11}, {T0 + 50, T0 + 60, T0 + 70}, 1, 0, 0, 0};
+  OWN[4] = (spec){2, 0, 1, 1, 1, {1}, {8}, {T0 - 400}, 0, 0, 0, 0};
   /* protobuf-c reads an int32 as the varint's low 32 bits: stack 3 */
   OWN[4].stack_wire = (uint64_t)1 << 40 | 3;
 }
+
+static int ODD; /* the next message's OWN[2] is odd so */
 
 /* The message: one resource, one scope, the group (its samples in order
  * `order`, NULL: as made) and the Profile of its own. */
 static wbuf message(const size_t *order) {
   make_specs();
+  OWN[2].odd = ODD;
   wbuf w = {0}, r = {0}, sc = {0}, name = {0};
   wb_str(&name, 1, "test_otlp");
   wb_msg(&sc, 1, &name);
@@ -471,4 +486,36 @@ Test(otlp_wire, samples_read_as_protobuf_c_reads_them, .timeout = 600) {
   free(inside);
   free(buf);
   wb_free(&w);
+}
+
+/* Encodings only the tag and length rules tell apart: a length prefix of 5
+ * bytes whose value is past 2^32 (protobuf-c 1.4.1 refuses it; read as 32
+ * bits it was the right length, and imported), and field number 0 written
+ * in two bytes, 80 00 (protobuf-c reads an unknown field 0 and skips it;
+ * refusing every field 0 refused the message). */
+Test(otlp_wire, tag_and_length_edges_read_as_protobuf_c_reads_them) {
+  size_t compared = 0;
+  ODD = ODD_LEN;
+  wbuf a = message(NULL);
+  ODD = ODD_TAG0;
+  wbuf b = message(NULL);
+  ODD = 0;
+  wbuf plain = message(NULL);
+  result ra = import(a.p, a.n), rb = import(b.p, b.n), rp = import(plain.p, plain.n);
+  cr_assert(ra.rc && strstr(ra.msg, UNDECODABLE), "a length past 2^32: rc %d %s", ra.rc, ra.msg);
+  agree(a.p, a.n, "a length past 2^32", &compared); /* protobuf-c refuses it too */
+  /* protobuf-c keeps the unknown field 0, and would pack it again as 00,
+   * which it refuses: the reading is checked against the message without it */
+  Opentelemetry__Proto__Profiles__V1development__ProfilesData *pc =
+      opentelemetry__proto__profiles__v1development__profiles_data__unpack(NULL, b.n, b.p);
+  cr_assert_not_null(pc, "protobuf-c refuses field 0 as 80 00");
+  opentelemetry__proto__profiles__v1development__profiles_data__free_unpacked(pc, NULL);
+  cr_assert_eq(rb.rc, 0, "field 0 as 80 00: %s", rb.msg);
+  cr_assert_eq(rp.rc, 0, "%s", rp.msg);
+  cr_assert(same_file(&rb, &rp), "field 0 as 80 00 is not skipped");
+  free(ra.file), free(rb.file), free(rp.file);
+  wb_free(&a);
+  wb_free(&b);
+  wb_free(&plain);
+  (void)compared;
 }

@@ -6,10 +6,12 @@
  * accepted before the streaming decoder (issue 32):
  *  - pcol_pb_next: a field of a top-level message (varints and lengths up
  *    to 10 bytes, 64-bit), as pprof's own top-level scan always read it;
- *  - pcol_pb_next_c: a field of a sub-message the way protobuf-c 1.4's
- *    unpack reads it (the decoder the pprof importer used for them): tag
- *    and length at most 5 bytes and 32 bits, wire types 0, 1, 2 and 5
- *    only, field number 0 refused.
+ *  - pcol_pb_next_c: a field of a sub-message the way protobuf-c 1.4.1's
+ *    unpack reads it (the decoder the pprof and OTLP importers used for
+ *    them): tag and length at most 5 bytes, the tag's bits past 32 lost, a
+ *    length past INT_MAX refused; wire types 0, 1, 2 and 5 only; field
+ *    number 0 refused when its first byte says so (0x00-0x07; 80 00 is
+ *    read as an unknown field 0).
  * Everything is static inline: the sample loop of a 10M-sample import
  * runs through these (and no symbol crosses a layer).
  */
@@ -110,7 +112,9 @@ static inline int pcol_pb_next_c(const uint8_t *p, size_t n, size_t *i, pcol_pb_
   size_t k = *i, rem = n - k;
   f->at = k;
   if (!rem) return -1;
-  /* tag: at most 5 bytes, 32 bits (protobuf-c parse_tag_and_wiretype) */
+  /* tag: at most 5 bytes, 32 bits (protobuf-c parse_tag_and_wiretype),
+   * field 0 refused by its first byte alone */
+  if ((p[k] & 0xf8) == 0) return -1;
   uint32_t tag = (uint32_t)(p[k] & 0x7f) >> 3;
   unsigned shift = 4;
   f->wt = p[k] & 7;
@@ -131,7 +135,6 @@ static inline int pcol_pb_next_c(const uint8_t *p, size_t n, size_t *i, pcol_pb_
     }
     if (!used) return -1;
   }
-  if (tag == 0) return -1; /* protobuf-c 1.4 refuses field number 0 */
   f->field = tag;
   k += used;
   rem -= used;
@@ -157,18 +160,19 @@ static inline int pcol_pb_next_c(const uint8_t *p, size_t n, size_t *i, pcol_pb_
     k += 4;
     break;
   case 2: {
-    /* length: at most 5 bytes, 32 bits (scan_length_prefixed_data) */
+    /* length: at most 5 bytes, read whole (35 bits), past INT_MAX refused
+     * (protobuf-c 1.4.1 scan_length_prefixed_data) */
     size_t max = rem < 5 ? rem : 5, j;
-    uint32_t val = 0;
+    uint64_t val = 0;
     unsigned sh = 0;
     for (j = 0; j < max; j++) {
-      val |= (uint32_t)(p[k + j] & 0x7f) << sh;
+      val |= (uint64_t)(p[k + j] & 0x7f) << sh;
       sh += 7;
       if (!(p[k + j] & 0x80)) break;
     }
     if (j == max) return -1;
     size_t hdr = j + 1;
-    if (val > rem - hdr) return -1;
+    if (val > 0x7fffffff || val > rem - hdr) return -1;
     f->b = k + hdr;
     k += hdr + val;
     break;

@@ -99,7 +99,7 @@ typedef struct fcol { /* a column's text: in memory up to pcol_firefox_col_bytes
 } fcol;
 size_t pcol_firefox_col_bytes = (size_t)1 << 20;
 typedef struct ctr {
-  fcol time, count;
+  fcol count;         /* (their times: fx.ctime, the same for every counter) */
   size_t n;
   int64_t prev;
 } ctr;
@@ -147,6 +147,8 @@ typedef struct fx {
   fcol col[NCOL];           /* the columns of the thread being written (emptied a thread) */
   ctr *ctr;                 /* the counters of the thread being written */
   size_t nctr;
+  fcol ctime;               /* their times: the thread's rows but samply's rest rows */
+  size_t col_mem;           /* a column's bytes in memory before its file (the source's share) */
 } fx;
 
 static int oom(fx *x) { return pcol_oom(x->err); }
@@ -570,7 +572,7 @@ static void file_close(FILE **c) {
 }
 
 static int col_put(fx *x, fcol *c, const char *p, size_t n) {
-  if (!c->f && c->mem.len + n <= pcol_firefox_col_bytes) return pcol_buf_append(&c->mem, p, n) ? oom(x) : PCOL_OK;
+  if (!c->f && c->mem.len + n <= x->col_mem) return pcol_buf_append(&c->mem, p, n) ? oom(x) : PCOL_OK;
   if (!c->f) { /* past the memory: all of it to its file from now on */
     PCOL_RETURN_NOT_OK(col_new(x, &c->f));
     if (c->mem.len && fwrite(c->mem.data, 1, c->mem.len, c->f) != c->mem.len) return io(x);
@@ -675,7 +677,7 @@ static int counter_write(fx *x, const tw *w, const pcol_xtype *t, ctr *c, int th
                      bytes ? "bytes" : "number") < 0)
     rc = io(x);
   if (!rc) rc = put(x, "[");
-  if (!rc) rc = col_copy(x, &c->time);
+  if (!rc) rc = col_copy(x, &x->ctime);
   if (!rc) rc = put(x, "],\"count\":[");
   if (!rc) rc = col_copy(x, &c->count);
   if (!rc && fprintf(x->out, "],\"length\":%zu}}", c->n) < 0) rc = io(x);
@@ -709,8 +711,9 @@ static int thread_start(fx *x, wsrc *ws, uint32_t k) {
   const fthread *t = &ws->th[k];
   int rc = PCOL_OK;
   for (int c = 0; c < NCOL && !rc; c++) rc = col_reset(x, &ws->col[c]);
+  if (!rc) rc = col_reset(x, &x->ctime);
   for (size_t c = 0; c < ws->nothers && !rc; c++) {
-    if (!(rc = col_reset(x, &ws->ctr[c].time))) rc = col_reset(x, &ws->ctr[c].count);
+    rc = col_reset(x, &ws->ctr[c].count);
     ws->ctr[c].n = 0;
     ws->ctr[c].prev = 0;
   }
@@ -759,7 +762,7 @@ static int put_row(void *ctx, const void *row) {
   uint32_t stack = 0;
   if ((rc = stack_of(x, o.stack, ws->scratch, &stack))) return ws->rc = rc;
   size_t k = ws->n++;
-  if (k && (rc = put(x, ","))) return rc;
+  if (k && (rc = put(x, ","))) return ws->rc = rc;
   rc = stack ? (fprintf(x->out, "%u", stack - 1) < 0 ? io(x) : 0) : put(x, "null");
   ws->has_cpu |= o.cpu != PCOL_NA_I64;
   ws->has_long |= o.dur != 0;
@@ -777,7 +780,8 @@ static int put_row(void *ctx, const void *row) {
     if ((rc = pcol_xvalue(&x->xv, x->cvt, o.row, t->vt, &v, x->err))) break;
     __int128 cv = t->level ? (__int128)v - cc->prev : pcol_scale(v, o.num, o.den);
     cc->prev = v;
-    if (!(rc = col_num(x, &cc->time, cc->n, o.t, 6))) rc = col_num(x, &cc->count, cc->n, cv, dec);
+    if (!c) rc = col_num(x, &x->ctime, cc->n, o.t, 6);
+    if (!rc) rc = col_num(x, &cc->count, cc->n, cv, dec);
     cc->n++;
   }
   return ws->rc = rc;
@@ -983,6 +987,10 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   if (!rc && !direct && pcol_rowsort_new(&fl.rs, sizeof(orow), orow_cmp)) rc = oom(x);
   ws.col = x->col;
   ws.ctr = x->ctr;
+  /* the columns in memory share 16 MiB (a source of many value types
+   * gets a smaller share a column, and its files sooner) */
+  x->col_mem = ((size_t)16 << 20) / (NCOL + 1 + nothers);
+  if (x->col_mem > pcol_firefox_col_bytes) x->col_mem = pcol_firefox_col_bytes;
   fl.x = x;
   fl.sc = &sc;
   fl.w = w;
@@ -1254,7 +1262,8 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_buf_free(&x.st_prefix);
   file_close(&x.counters);
   for (int c = 0; c < NCOL; c++) col_free(&x.col[c]);
-  for (size_t c = 0; c < x.nctr; c++) col_free(&x.ctr[c].time), col_free(&x.ctr[c].count);
+  for (size_t c = 0; c < x.nctr; c++) col_free(&x.ctr[c].count);
+  col_free(&x.ctime);
   free(x.ctr);
   return rc;
 }

@@ -770,7 +770,7 @@ static int pass_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   if (pcol_buf_reserve(&x->scratch, enc_sample(NULL, &ps->p, v[ps->c]))) return oom(x);
   size_t len = enc_sample(x->scratch.data, &ps->p, v[ps->c]), hl = enc_head(hdr, 2, len);
   if (!put(x, ps->fp, hdr, hl) || !put(x, ps->fp, x->scratch.data, len))
-    return x->rc = PCOL_EIO; /* (the budget's stream: pcol_budget_close says why) */
+    return x->rc = pcol_error_set(x->err, PCOL_EIO, "otlp export: write failed");
   return PCOL_OK;
 }
 
@@ -982,7 +982,7 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
       }
       ok = ok && !x->rc && put(x, fp, sb.data + sat, sb.len - sat) &&
            put(x, fp, rb.data + rat, rb.len - rat);
-      if (!ok && !x->rc) x->rc = PCOL_EIO; /* (the budget's stream: pcol_budget_close says why) */
+      if (!ok && !x->rc) x->rc = pcol_error_set(x->err, PCOL_EIO, "otlp export: write failed");
       if (!x->rc && x->wrote - at != all) /* the lengths written before the bytes must hold */
         x->rc = pcol_error_set(x->err, PCOL_EINVAL, "otlp export: source %u: %" PRIu64 " bytes "
                                "written for a message of %" PRIu64 " (a bug in pcol)",

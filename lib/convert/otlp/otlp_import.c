@@ -1109,6 +1109,16 @@ static int import_message_at(pcol_builder *b, const uint8_t *p, size_t n, const 
     free(c.prof);
     return rc == -2 ? pcol_oom(err) : undecodable(&c, n);
   }
+  /* the Profiles decoded are the ones whose Samples were found, in order */
+  size_t np = 0;
+  for (size_t r = 0; r < d->n_resource_profiles; r++)
+    for (size_t k = 0; k < d->resource_profiles[r]->n_scope_profiles; k++)
+      np += d->resource_profiles[r]->scope_profiles[k]->n_profiles;
+  if (np != c.nprof) {
+    pcol_arena_release(&ar);
+    free(c.prof);
+    return undecodable(&c, n);
+  }
   static const otlp_dict empty = OPENTELEMETRY__PROTO__PROFILES__V1DEVELOPMENT__PROFILES_DICTIONARY__INIT;
   c.d = d;
   c.dict = d->dictionary ? d->dictionary : &empty;

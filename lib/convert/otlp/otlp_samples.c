@@ -6,7 +6,7 @@
  * dictionary and the Profiles' own fields: small beside them), and the
  * Samples are read from the wire bytes when needed, as protobuf-c 1.4
  * would read them (pcol_pb_next_c): what it refuses is refused, what it
- * accepts reads the same.  tests/test_otlp_wire.c holds the two readings
+ * accepts reads the same.  tests/test_otlp.c holds the two readings
  * side by side on mutated messages. */
 #include "convert.h"
 #include "otlp.h"

@@ -17,10 +17,12 @@
  * have the same samples).  In the evented profile a sample spans [time,
  * time + duration); a point sample (duration 0) lasts until the next sample,
  * but at most the source's sampling interval (its smallest positive gap
- * between samples).  Written as a stream: memory grows
- * with the distinct stacks and frames, not with the samples; the frame lists
- * of the stacks it keeps, and the bytes it writes, count against the export
- * budget (stream.h, pcol_budget).  activeProfileIndex is the profile of
+ * between samples).  Written as a stream, but each pass reads the
+ * selected rows of the source being written from an array (25 bytes a row:
+ * its row, fraction and run break), so memory grows with those rows and
+ * with the distinct stacks and frames; the frame lists of the stacks it
+ * keeps, and the bytes it writes, count against the export budget
+ * (stream.h, pcol_budget); the rows do not (doc/safety.md).  activeProfileIndex is the profile of
  * the first written source's default type (pcol_source_default_types), the
  * one speedscope opens on. */
 #include "frames.h"
