@@ -74,6 +74,7 @@ typedef struct ffi {
   pcol_rowsort *rows;    /* the samples, sorted by time and file order */
   uint64_t nrows;
   int put_failed;        /* the builder refused a sample (its message is set) */
+  int direct;            /* one thread whose samples come in time order: no sorting */
   uint64_t markers;
   int64_t cpu_scale;     /* ns per threadCPUDelta unit; 0: cycles (not kept) */
 } ffi;
@@ -282,9 +283,11 @@ static int rows_failed(ffi *x, int rc, const char *what) {
 /* A sample to the sorter (lib/core/rowsort.c: runs on disk past its
  * budget), so that they reach the builder in time order without an array
  * of every one beside the document's tree. */
+static int put_row(void *ctx, const void *row);
 static int row_push(ffi *x, const srow *r) {
   srow c = *r;
   c.seq = x->nrows++;
+  if (x->direct) return put_row(x, &c);
   int rc = pcol_rowsort_add(x->rows, &c);
   return rc ? rows_failed(x, rc, "written") : PCOL_OK;
 }
@@ -616,6 +619,26 @@ static int import_gecko(ffi *x, pcol_jv meta) {
   return gecko_process(x, x->j.root, isfinite(start) ? start : 0, "", 0);
 }
 
+/* 1 when thread th's samples are in time order (a time column that never
+ * goes back, or time deltas that are never negative): the usual profile
+ * of one thread, whose samples then go to the builder as they are read. */
+static int thread_in_order(ffi *x, pcol_jv th) {
+  pcol_jv s = pcol_jt_get(T, th, "samples");
+  if (!pcol_jt_is_obj(s)) return 0;
+  pcol_jv time = pcol_jt_get(T, s, "time"), deltas = time ? 0 : pcol_jt_get(T, s, "timeDeltas");
+  pcol_jv col = time ? time : deltas;
+  if (!pcol_jt_is_arr(col)) return 0;
+  double last = -INFINITY;
+  for (size_t i = 0, n = pcol_jt_size(T, col); i < n; i++) {
+    pcol_jv v = pcol_jt_at(T, col, i);
+    if (!pcol_jt_is_num(v)) return 0; /* (the reading says what is wrong) */
+    double t = pcol_jt_num(T, v);
+    if (time ? !(t >= last) : !(t >= 0)) return 0;
+    last = t;
+  }
+  return 1;
+}
+
 static int import_processed(ffi *x, pcol_jv meta) {
   pcol_jv threads;
   PCOL_RETURN_NOT_OK(ffj_array(&x->j, x->j.root, "threads", "", &threads));
@@ -629,6 +652,8 @@ static int import_processed(ffi *x, pcol_jv meta) {
     PCOL_RETURN_NOT_OK(tables_load(x, shared, shared, "shared"));
   pcol_jv th;
   char tp[48];
+  x->direct = pcol_jt_size(T, threads) == 1 && pcol_jt_is_obj(pcol_jt_at(T, threads, 0)) &&
+              thread_in_order(x, pcol_jt_at(T, threads, 0));
   for (size_t ti = 0; ti < pcol_jt_size(T, threads) && (th = pcol_jt_at(T, threads, ti)); ti++) {
     snprintf(tp, sizeof tp, "threads[%zu]", ti);
     if (!pcol_jt_is_obj(th)) return ffj_fail(&x->j, "%s: not an object", tp);
@@ -695,7 +720,7 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
    * timestamp) */
   tables_free(&x);
   ffj_free(&x.j);
-  if (!rc) {
+  if (!rc && !x.direct) {
     rc = pcol_rowsort_each(x.rows, put_row, &x);
     if (rc && !x.put_failed) rc = rows_failed(&x, rc, "read");
   }
