@@ -79,6 +79,7 @@ void pcol_otlp_wsample_free(otlp_wsample *s);
 /* A Profile: its bytes p[b, e) in the message, and its number of Samples. */
 typedef struct otlp_prange {
   size_t b, e, n;
+  int timed; /* (the importer's) a Sample has timestamps */
 } otlp_prange;
 /* The message p[0..n) without any Profile's samples (field 2) -> out (what
  * protobuf-c then decodes), and every Profile's range, in the order

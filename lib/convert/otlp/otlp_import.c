@@ -411,6 +411,7 @@ static int validate(ctx *c) {
             CHK(sm->attrs[j], D->n_attribute_table, "attribute",
                 "profile %zu sample %zu attribute %zu", pi, k + 1, j + 1);
           size_t T = sm->n_times, V = sm->n_values;
+          c->prof[pi - 1].timed |= T != 0;
           if (T && V && T != V && V != 1)
             return bad(c, "profile %zu sample %zu has %zu values and %zu timestamps (OTLP: "
                           "equal lengths when both are set)", pi, k + 1, V, T);
@@ -1012,7 +1013,8 @@ static int import_group(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
   /* the observations, in time order (pcol's samples of a source are): as
    * they come when they are (the usual case: no copy), else sorted */
   order ord = {0, 1};
-  if (!rc) rc = each_group_sample(&g, check_order, &ord);
+  /* (no timestamps: every observation's time is NA, in order as it comes) */
+  if (!rc && c->prof[first].timed) rc = each_group_sample(&g, check_order, &ord);
   if (!rc && ord.sorted) {
     rc = each_group_sample(&g, put_in_order, NULL);
   } else if (!rc) {

@@ -154,7 +154,7 @@ static int strip_msg(strip *s, size_t b, size_t e, int lv, size_t *size) {
   pcol_pb_field f;
   if (lv == L_PROFILE && !s->out) {
     if (PCOL_GROW(s->prof, s->nprof, s->cap)) return -2;
-    s->prof[s->nprof++] = (otlp_prange){b, e, 0};
+    s->prof[s->nprof++] = (otlp_prange){b, e, 0, 0};
   }
   for (size_t i = b; i < e;) {
     if (pcol_pb_next_c(p, e, &i, &f)) return -1;
