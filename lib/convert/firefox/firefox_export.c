@@ -38,6 +38,7 @@
 #include "xvalues.h"  /* pcol_xtype, PCOL_XV_MAX, pcol_xvalue, ... */
 #include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
 #include "spill.h"    /* pcol_temp_fd */
+#include "read_all.h" /* pcol_input, pcol_input_append, pcol_input_seal, ... */
 #include <unistd.h>   /* close */
 #include <zlib.h>
 #include <stdio.h>
@@ -93,10 +94,9 @@ typedef struct fthread { /* a thread: a source and a tuple of thread labels */
  * until the thread ends: time, weight, threadCPUDelta, pcolDuration,
  * pcolWeight; and a counter's two columns (ctr) */
 enum { C_TIME, C_WEIGHT, C_CPU, C_DUR, C_FULL, NCOL };
-typedef struct fcol { /* a column's text: in memory up to pcol_firefox_col_bytes, then all in a file */
-  pcol_buf mem;
-  FILE *f;
-} fcol;
+/* a column's text: a pcol_input (read_all.h), in memory up to its
+ * spill_at bytes, then staged to an unlinked temporary file */
+typedef pcol_input fcol;
 size_t pcol_firefox_col_bytes = (size_t)1 << 20;
 typedef struct ctr {
   fcol count;         /* (their times: fx.ctime, the same for every counter) */
@@ -555,7 +555,7 @@ static int col_new(fx *x, FILE **c) {
   }
   return PCOL_OK;
 }
-/* Copies file c from its start to the output. */
+/* Copies file c from its start to the output (the counters). */
 static int file_copy(fx *x, FILE *c) {
   if (!c) return PCOL_OK;
   if (fflush(c)) return io(x);
@@ -566,35 +566,30 @@ static int file_copy(fx *x, FILE *c) {
     if (fwrite(b, 1, n, x->out) != n) return io(x);
   return ferror(c) ? io(x) : PCOL_OK;
 }
-static void file_close(FILE **c) {
-  if (*c) fclose(*c);
-  *c = NULL;
-}
 
+#define COL_WHAT "firefox export: a column of a thread"
 static int col_put(fx *x, fcol *c, const char *p, size_t n) {
-  if (!c->f && c->mem.len + n <= x->col_mem) return pcol_buf_append(&c->mem, p, n) ? oom(x) : PCOL_OK;
-  if (!c->f) { /* past the memory: all of it to its file from now on */
-    PCOL_RETURN_NOT_OK(col_new(x, &c->f));
-    if (c->mem.len && fwrite(c->mem.data, 1, c->mem.len, c->f) != c->mem.len) return io(x);
-    c->mem.len = 0;
+  return pcol_input_append(c, p, n, COL_WHAT, x->err);
+}
+/* Empties column c for the next thread (its file, unlinked, goes); it
+ * keeps up to `mem` bytes in memory. */
+static void col_reset(fcol *c, size_t mem) {
+  pcol_input_free(c);
+  c->spill_at = mem;
+}
+/* The column as written: c->data[0..len) (mapped when it went to its file). */
+static int col_seal(fx *x, fcol *c) {
+  return pcol_input_seal(c, COL_WHAT, x->err);
+}
+/* Copies sealed column c to the output, a mapped one's pages handed back
+ * as they are copied. */
+static int col_copy(fx *x, fcol *c) {
+  for (size_t at = 0, w = (size_t)8 << 20; at < c->len; at += w) {
+    size_t k = c->len - at < w ? c->len - at : w;
+    if (fwrite(c->data + at, 1, k, x->out) != k) return io(x);
+    pcol_input_done(c, at, at + k);
   }
-  return fwrite(p, 1, n, c->f) == n ? PCOL_OK : io(x);
-}
-/* Empties column c for the next thread (its file, unlinked, goes). */
-static int col_reset(fx *x, fcol *c) {
-  (void)x;
-  c->mem.len = 0;
-  file_close(&c->f);
   return PCOL_OK;
-}
-/* Copies column c to the output. */
-static int col_copy(fx *x, const fcol *c) {
-  if (c->f) return file_copy(x, c->f);
-  return c->mem.len && fwrite(c->mem.data, 1, c->mem.len, x->out) != c->mem.len ? io(x) : PCOL_OK;
-}
-static void col_free(fcol *c) {
-  pcol_buf_free(&c->mem);
-  file_close(&c->f);
 }
 
 /* put_num to column c: "," first but for its first value */
@@ -688,6 +683,9 @@ static int counter_write(fx *x, const tw *w, const pcol_xtype *t, ctr *c, int th
  * counters' file: they follow the threads). */
 static int thread_end(fx *x, wsrc *ws) {
   int rc = put(x, "]");
+  for (int k = 0; k < NCOL && !rc; k++) rc = col_seal(x, &ws->col[k]);
+  if (!rc && ws->nothers) rc = col_seal(x, &x->ctime);
+  for (size_t k = 0; k < ws->nothers && !rc; k++) rc = col_seal(x, &ws->ctr[k].count);
   static const char *const names[NCOL] = {",\"time\":[", ",\"weight\":[", ",\"threadCPUDelta\":[",
                                           ",\"pcolDuration\":[", ",\"pcolWeight\":["};
   for (int k = 0; k < NCOL && !rc; k++) {
@@ -709,17 +707,16 @@ static int thread_end(fx *x, wsrc *ws) {
 static int thread_start(fx *x, wsrc *ws, uint32_t k) {
   const tw *w = &ws->w;
   const fthread *t = &ws->th[k];
-  int rc = PCOL_OK;
-  for (int c = 0; c < NCOL && !rc; c++) rc = col_reset(x, &ws->col[c]);
-  if (!rc) rc = col_reset(x, &x->ctime);
-  for (size_t c = 0; c < ws->nothers && !rc; c++) {
-    rc = col_reset(x, &ws->ctr[c].count);
+  for (int c = 0; c < NCOL; c++) col_reset(&ws->col[c], x->col_mem);
+  col_reset(&x->ctime, x->col_mem);
+  for (size_t c = 0; c < ws->nothers; c++) {
+    col_reset(&ws->ctr[c].count, x->col_mem);
     ws->ctr[c].n = 0;
     ws->ctr[c].prev = 0;
   }
   ws->n = 0;
   ws->has_cpu = ws->has_long = 0;
-  if (rc) return rc;
+  int rc;
   /* the thread's name: its first thread label (a string, else the number) */
   char nb[64];
   pcol_str name = w->uri;
@@ -1260,10 +1257,10 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_buf_free(&x.fr_depth);
   pcol_buf_free(&x.st_frame);
   pcol_buf_free(&x.st_prefix);
-  file_close(&x.counters);
-  for (int c = 0; c < NCOL; c++) col_free(&x.col[c]);
-  for (size_t c = 0; c < x.nctr; c++) col_free(&x.ctr[c].count);
-  col_free(&x.ctime);
+  if (x.counters) fclose(x.counters);
+  for (int c = 0; c < NCOL; c++) pcol_input_free(&x.col[c]);
+  for (size_t c = 0; c < x.nctr; c++) pcol_input_free(&x.ctr[c].count);
+  pcol_input_free(&x.ctime);
   free(x.ctr);
   return rc;
 }

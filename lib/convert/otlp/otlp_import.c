@@ -622,10 +622,10 @@ static int same_samples(ctx *c, const otlp_profile *p, const otlp_profile *q, si
  * time order (anywhere: each read would fault in the pages around). */
 typedef struct obs {
   int64_t time;
-  uint32_t sample, k;  /* k: observation within the sample */
+  uint64_t sample;     /* the Sample's number in its Profile */
+  uint32_t k;          /* observation within the sample */
   int32_t stack, link; /* the Sample's stack_index and link_index */
   uint32_t attrs;      /* its attribute_indices: an id of group.sets */
-  uint32_t pad;
 } obs;
 
 static int obs_cmp(const void *x, const void *y) {
@@ -967,7 +967,7 @@ static int sorter_failed(group *g, int rc, const char *what) {
 static int to_sorter(group *g, size_t k, void *arg) {
   pcol_rowsort *rs = arg;
   const otlp_wsample *s = &g->ws[0];
-  obs o = {0, (uint32_t)k, 0, s->stack_index, s->link_index, 0, 0};
+  obs o = {0, k, 0, s->stack_index, s->link_index, 0};
   int rc = set_id(&g->sets, s->attrs, s->n_attrs, &o.attrs);
   if (rc) return sorter_failed(g, rc, "written");
   for (size_t j = 0, n = observations(s); j < n; j++) {

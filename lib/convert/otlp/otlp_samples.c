@@ -22,14 +22,14 @@ static uint64_t field_v10(uint64_t f, int v9) {
   return v9 && f >= 2 && f <= 4 ? to[f] : f;
 }
 
+/* x to buf (NULL: the Sample is only checked) */
 #define PUSH(buf, T, x)                                                                 \
   do {                                                                                 \
-    if (out && PCOL_BUF_PUSH(buf, T, x)) return -2;                                   \
+    if ((buf) && PCOL_BUF_PUSH(buf, T, x)) return -2;                                 \
   } while (0)
 
 /* repeated int32 / int64: one varint (wire type 0) or packed ones */
-static int dec_varints(const uint8_t *p, const pcol_pb_field *f, pcol_buf *b, int i32,
-                       otlp_wsample *out) {
+static int dec_varints(const uint8_t *p, const pcol_pb_field *f, pcol_buf *b, int i32) {
   if (f->wt == 0) {
     if (i32) PUSH(b, int32_t, (int32_t)(uint32_t)f->v);
     else PUSH(b, int64_t, (int64_t)f->v);
@@ -56,6 +56,7 @@ int pcol_otlp_sample(const uint8_t *p, size_t b, size_t e, int v9, otlp_wsample 
     out->stack_index = out->link_index = 0;
     out->ab.len = out->vb.len = out->tb.len = 0;
   }
+  pcol_buf *tb = out ? &out->tb : NULL;
   pcol_pb_field f;
   int r;
   for (size_t i = b; i < e;) {
@@ -68,17 +69,17 @@ int pcol_otlp_sample(const uint8_t *p, size_t b, size_t e, int v9, otlp_wsample 
       if (out) *(k == 1 ? &out->stack_index : &out->link_index) = (int32_t)(uint32_t)f.v;
       break;
     case 2: /* attribute_indices, repeated int32 */
-      if ((r = dec_varints(p, &f, out ? &out->ab : NULL, 1, out))) return r;
+      if ((r = dec_varints(p, &f, out ? &out->ab : NULL, 1))) return r;
       break;
     case 4: /* values, repeated int64 */
-      if ((r = dec_varints(p, &f, out ? &out->vb : NULL, 0, out))) return r;
+      if ((r = dec_varints(p, &f, out ? &out->vb : NULL, 0))) return r;
       break;
     case 5: /* timestamps_unix_nano, repeated fixed64 */
       if (f.wt == 1) {
-        PUSH(&out->tb, uint64_t, le64(p + f.b));
+        PUSH(tb, uint64_t, le64(p + f.b));
       } else if (f.wt == 2) {
         if ((f.e - f.b) % 8) return -1;
-        for (size_t t = f.b; t < f.e; t += 8) PUSH(&out->tb, uint64_t, le64(p + t));
+        for (size_t t = f.b; t < f.e; t += 8) PUSH(tb, uint64_t, le64(p + t));
       } else {
         return -1;
       }
