@@ -1,8 +1,9 @@
 /* test_export_stream.c — the exporters that write samples as they read
  * them (Firefox: sorted through lib/core/rowsort.c, a thread's columns in
  * memory or temporary files; OTLP: sized, then written a Profile at a
- * time) give the same bytes whatever their budgets send to disk: runs of
- * a few rows, columns of a few bytes. */
+ * time; Perun: sorted through rowsort and read once a pass) give the same
+ * bytes whatever their budgets send to disk: runs of a few rows, columns
+ * of a few bytes. */
 #include <criterion/criterion.h>
 #include "testutil.h"
 #include "rowsort.h"          /* pcol_rowsort_bytes */
@@ -74,48 +75,59 @@ typedef struct out {
   size_t n;
 } out;
 
-static out export(pcol_file *f, int firefox, const pcol_select *sel) {
+enum { OTLP, FIREFOX, PERUN };
+static const char *const kind_name[] = {"otlp", "firefox", "perun"};
+
+static out export(pcol_file *f, int kind, const pcol_select *sel) {
   out o = {NULL, 0};
   FILE *m = open_memstream(&o.p, &o.n);
   cr_assert_not_null(m);
   pcol_error err = {0};
   pcol_export_options opt = {0};
   opt.no_gzip = true;
-  int rc = firefox ? pcol_export_firefox_opt(f, sel, m, &opt, &err) : pcol_export_otlp(f, sel, m, &err);
+  int rc = kind == FIREFOX ? pcol_export_firefox_opt(f, sel, m, &opt, &err)
+           : kind == PERUN  ? pcol_export_perun(f, sel, m, &err)
+                            : pcol_export_otlp(f, sel, m, &err);
   cr_assert_eq(rc, 0, "%s", err.message);
   fclose(m);
   return o;
 }
 
-static void same_on_disk(int firefox) {
-  void *mem;
-  pcol_file *f = profile(&mem);
+/* f's export (kind) in memory and through runs of 7 rows and columns of
+ * 16 bytes: the same bytes */
+static void same_for(pcol_file *f, int kind, const char *what, int nsel) {
   pcol_select range = {0};
   range.has_from = range.has_to = true;
   range.from_ns = 500000000;
   range.to_ns = 2500000000;
   const pcol_select *sels[2] = {NULL, &range};
-  for (int k = 0; k < 2; k++) {
-    out a = export(f, firefox, sels[k]);
+  for (int k = 0; k < nsel; k++) {
+    out a = export(f, kind, sels[k]);
     size_t keep_rows = pcol_rowsort_bytes, keep_col = pcol_firefox_col_bytes;
     pcol_rowsort_bytes = 7 * 96; /* runs of 7 rows */
     pcol_firefox_col_bytes = 16;
-    out b = export(f, firefox, sels[k]);
+    out b = export(f, kind, sels[k]);
     pcol_rowsort_bytes = keep_rows;
     pcol_firefox_col_bytes = keep_col;
-    cr_assert_gt(a.n, 1000);
+    cr_assert_gt(a.n, 1000, "%s: %s export, selection %d: %zu bytes", what, kind_name[kind], k, a.n);
     cr_assert(a.n == b.n && memcmp(a.p, b.p, a.n) == 0,
-              "%s export, selection %d: %zu bytes in memory, %zu through files", firefox ? "firefox" : "otlp",
-              k, a.n, b.n);
+              "%s: %s export, selection %d: %zu bytes in memory, %zu through files", what, kind_name[kind], k,
+              a.n, b.n);
     free(a.p);
     free(b.p);
   }
+}
+
+static void same_on_disk(int kind) {
+  void *mem;
+  pcol_file *f = profile(&mem);
+  same_for(f, kind, "threads", 2);
   pcol_close(f);
   free(mem);
 }
 
 Test(export_stream, firefox_same_through_files) {
-  same_on_disk(1);
+  same_on_disk(FIREFOX);
 }
 
 /* the three threads, their long samples (samply's rest rows) and the
@@ -157,5 +169,80 @@ Test(export_stream, firefox_threads_in_time_order) {
 }
 
 Test(export_stream, otlp_same_through_files) {
-  same_on_disk(0);
+  same_on_disk(OTLP);
+}
+
+/* A Perun profile of layout 1 (one "global" snapshot), 2 (snapshots) or
+ * 3 (a type map and its columns), of many events in a few groups. */
+static char *perun_doc(int layout, size_t *len) {
+  char *p = NULL;
+  FILE *m = open_memstream(&p, len);
+  cr_assert_not_null(m);
+  static const char *const sub[] = {"malloc", "calloc", "realloc"};
+  static const char *const fn[] = {"grow", "make_list", "make_table", "parse"};
+  fputs("{\"header\": {\"type\": \"memory\", \"units\": {\"memory\": \"B\"}, \"cmd\": \"./gen\", "
+        "\"args\": \"\", \"workload\": \"\"},\n\"collector_info\": {\"name\": \"memory\", \"params\": {}},\n"
+        "\"postprocessors\": [],\n", m);
+  if (layout == 3) {
+    fputs("\"resource_type_map\": {", m);
+    for (int t = 0; t < 4; t++)
+      fprintf(m, "%s\"gen.c:%s:%d#0\": {\"type\": \"memory\", \"subtype\": \"%s\", \"uid\": "
+              "{\"source\": \"gen.c\", \"line\": %d, \"function\": \"%s\"}, \"trace\": [{\"source\": "
+              "\"gen.c\", \"line\": %d, \"function\": \"%s\"}]}", t ? ", " : "", fn[t], 10 + t, sub[t % 3],
+              10 + t, fn[t], 10 + t, fn[t]);
+    fputs("},\n\"resources\": {", m);
+    for (int t = 0; t < 4; t++) {
+      fprintf(m, "%s\"gen.c:%s:%d#0\": {\"amount\": [", t ? ", " : "", fn[t], 10 + t);
+      for (int k = 0; k < 60; k++) fprintf(m, "%s%d", k ? ", " : "", (k * 37 + t) % 1000);
+      fputs("], \"address\": [", m);
+      for (int k = 0; k < 60; k++) fprintf(m, "%s%d", k ? ", " : "", 4096 * (k + 1) + t);
+      fputs("]}", m);
+    }
+    fputs("},\n\"models\": []}\n", m);
+  } else {
+    int nsnap = layout == 1 ? 1 : 4;
+    fputs(layout == 1 ? "\"global\": " : "\"snapshots\": [", m);
+    for (int sn = 0; sn < nsnap; sn++) {
+      fprintf(m, "%s{\"time\": \"%d.000000\", \"resources\": [", sn ? ",\n" : "", sn + 1);
+      for (int k = 0; k < 70; k++) {
+        int f = (k * 7 + sn) % 4;
+        fprintf(m, "%s{\"type\": \"memory\", \"subtype\": \"%s\", \"amount\": %d, \"address\": %d, "
+                "\"trace\": [{\"source\": \"unreachable\", \"line\": 0, \"function\": \"%s\"}, "
+                "{\"source\": \"gen.c\", \"line\": %d, \"function\": \"%s\"}], \"uid\": {\"source\": "
+                "\"gen.c\", \"line\": %d, \"function\": \"%s\"}}", k ? ", " : "", sub[k % 3], k * 13 % 500,
+                4096 * (k + 1), sub[k % 3], 10 + f, fn[f], 10 + f, fn[f]);
+      }
+      fputs("]}", m);
+    }
+    fputs(layout == 1 ? "}\n" : "]}\n", m);
+  }
+  fclose(m);
+  return p;
+}
+
+/* The Perun export sorts the rows of its memory style (this profile
+ * measures bytes) and of a Perun source written back (every layout) by
+ * group, and reads them twice where it writes the groups twice. */
+Test(export_stream, perun_same_through_files) {
+  same_on_disk(PERUN);
+  for (int layout = 1; layout <= 3; layout++) {
+    size_t len;
+    char *doc = perun_doc(layout, &len);
+    FILE *in = fmemopen(doc, len, "rb");
+    cr_assert_not_null(in);
+    pcol_builder *b;
+    pcol_error err = {0};
+    char what[32];
+    snprintf(what, sizeof what, "perun layout %d", layout);
+    cr_assert_eq(pcol_builder_new(&b, &err), 0);
+    cr_assert_eq(pcol_import_perun(b, in, what, NULL, &err), 0, "%s: %s", what, err.message);
+    fclose(in);
+    free(doc);
+    void *mem;
+    pcol_file *f = tu_reopen(b, NULL, &mem);
+    pcol_builder_free(b);
+    same_for(f, PERUN, what, layout < 3 ? 2 : 1); /* (layout 3 has no times) */
+    pcol_close(f);
+    free(mem);
+  }
 }

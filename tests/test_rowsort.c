@@ -33,18 +33,23 @@ static int check_row(void *ctx, const void *r) {
   return 0;
 }
 
-/* n rows of keys from a small range (many ties, broken by seq) */
-static void sort_n(uint64_t n, size_t budget, unsigned *runs) {
-  size_t keep = pcol_rowsort_bytes;
+/* A sorter (its budget set first) of n rows whose keys are drawn from
+ * [0, range) (many ties, broken by seq). */
+static pcol_rowsort *filled(uint64_t n, size_t budget, uint64_t range, uint64_t x) {
   pcol_rowsort_bytes = budget;
   pcol_rowsort *s;
   cr_assert_eq(pcol_rowsort_new(&s, sizeof(row), row_cmp), PCOL_OK);
-  uint64_t x = 88172645463325252ull;
   for (uint64_t i = 0; i < n; i++) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    row r = {x % 1000, i};
+    row r = {x % range, i};
     cr_assert_eq(pcol_rowsort_add(s, &r), PCOL_OK);
   }
+  return s;
+}
+
+static void sort_n(uint64_t n, size_t budget, unsigned *runs) {
+  size_t keep = pcol_rowsort_bytes;
+  pcol_rowsort *s = filled(n, budget, 1000, 88172645463325252ull);
   cr_assert_eq(pcol_rowsort_count(s), n);
   seen v = {{0, 0}, 0, calloc(n + 1, 1)};
   cr_assert(v.hit);
@@ -91,6 +96,50 @@ Test(rowsort, stops_at_the_callers_error) {
   cr_assert_eq(n, 3);
   pcol_rowsort_free(s);
   pcol_rowsort_bytes = keep;
+}
+
+/* rewind and next: the same rows in the same order each time the sorter
+ * is read (an exporter that writes its groups twice reads them twice), a
+ * rewind half way starts again, and a past-the-end next stays at the end */
+static void read_again(uint64_t n, size_t budget) {
+  size_t keep = pcol_rowsort_bytes;
+  pcol_rowsort *s = filled(n, budget, 97, 2463534242ull);
+  uint64_t *first = malloc((n + 1) * sizeof *first);
+  cr_assert(first);
+  for (int round = 0; round < 3; round++) {
+    if (round == 1) { /* read a third, then start again */
+      cr_assert_eq(pcol_rowsort_rewind(s), PCOL_OK);
+      const void *p;
+      for (uint64_t i = 0; i < n / 3; i++) cr_assert_eq(pcol_rowsort_next(s, &p), PCOL_OK);
+    }
+    cr_assert_eq(pcol_rowsort_rewind(s), PCOL_OK);
+    seen v = {{0, 0}, 0, calloc(n + 1, 1)};
+    cr_assert(v.hit);
+    const void *p;
+    for (;;) {
+      cr_assert_eq(pcol_rowsort_next(s, &p), PCOL_OK);
+      if (!p) break;
+      if (round == 0) first[v.n] = ((const row *)p)->seq;
+      else cr_assert_eq(first[v.n], ((const row *)p)->seq, "round %d: row %llu differs", round,
+                        (unsigned long long)v.n);
+      check_row(&v, p);
+    }
+    cr_assert_eq(v.n, n, "round %d: %llu rows of %llu", round, (unsigned long long)v.n, (unsigned long long)n);
+    const void *end;
+    cr_assert_eq(pcol_rowsort_next(s, &end), PCOL_OK);
+    cr_assert_null(end, "a row past the last");
+    free(v.hit);
+  }
+  free(first);
+  pcol_rowsort_free(s);
+  pcol_rowsort_bytes = keep;
+}
+
+Test(rowsort, read_again) {
+  read_again(3000, (size_t)8 << 20); /* in memory */
+  read_again(3000, 1024);            /* 47 runs merged, each time */
+  read_again(0, 1024);
+  read_again(64, 1024); /* exactly one full buffer */
 }
 
 /* the file an importer writes from path, with the sorter's budget */

@@ -2,11 +2,13 @@
  *
  * Rows collect in one buffer of at most pcol_rowsort_bytes.  When it is
  * full it is sorted and appended to an unlinked temporary file as a run;
- * pcol_rowsort_each then writes the last run too, frees the buffer and
- * merges the runs through a heap, each run read back through a buffer of
- * its share of the budget (at least 16 rows), so memory is about the
+ * the first pcol_rowsort_rewind writes the last run too, frees the buffer
+ * and merges the runs through a heap, each run read back through a buffer
+ * of its share of the budget (at least 16 rows), so memory is about the
  * budget plus the heap whatever the row count.  A sorter that never
- * filled its buffer sorts it in place and writes nothing. */
+ * filled its buffer sorts it in place and writes nothing.  The runs stay
+ * in the file, so a later rewind merges them again (an exporter that
+ * writes the same groups twice reads its rows twice, not holds them). */
 #include "pcol.h"
 #include "rowsort.h"
 #include "spill.h" /* pcol_temp_fd */
@@ -17,6 +19,8 @@
 
 size_t pcol_rowsort_bytes = (size_t)8 << 20;
 
+typedef struct rrun rrun;
+
 struct pcol_rowsort {
   size_t width;
   int (*cmp)(const void *, const void *);
@@ -26,7 +30,15 @@ struct pcol_rowsort {
   uint64_t *run_end;  /* run i is rows [run_end[i-1], run_end[i]) of the file */
   unsigned nruns, capruns;
   uint64_t total, written;
-  int done;
+  int sorted;         /* added rows are sorted (in buf, or all in runs) */
+  /* reading: rows buf[pos..n) in memory, or the merge of the runs */
+  size_t pos;
+  rrun *rs;           /* each run's place and buffer */
+  unsigned *heap, nheap;
+  uint8_t *mem;       /* the runs' buffers */
+  size_t room;        /* rows in a run's buffer */
+  int given;          /* the heap's top was given and is not yet passed */
+  int state;          /* a read that failed: every later next says so */
 };
 
 int pcol_rowsort_new(pcol_rowsort **o, size_t width, int (*cmp)(const void *, const void *)) {
@@ -113,15 +125,15 @@ int pcol_rowsort_add(pcol_rowsort *s, const void *row) {
 }
 
 /* one run being merged: rows [next, end) of the file not yet buffered */
-typedef struct rrun {
+struct rrun {
   uint64_t next, end;
   uint8_t *buf;
   size_t pos, len; /* buf[pos..len) rows not yet given */
-} rrun;
+};
 
-static int refill(const pcol_rowsort *s, rrun *r, size_t room) {
+static int refill(const pcol_rowsort *s, rrun *r) {
   uint64_t left = r->end - r->next;
-  size_t n = left < room ? (size_t)left : room;
+  size_t n = left < s->room ? (size_t)left : s->room;
   int rc = pread_all(s->fd, r->buf, n * s->width, r->next * s->width);
   if (rc) return rc;
   r->next += n, r->pos = 0, r->len = n;
@@ -129,16 +141,18 @@ static int refill(const pcol_rowsort *s, rrun *r, size_t room) {
 }
 
 /* heap order: the smaller current row, then the earlier run */
-static int before(const pcol_rowsort *s, const rrun *rs, unsigned a, unsigned b) {
+static int before(const pcol_rowsort *s, unsigned a, unsigned b) {
+  const rrun *rs = s->rs;
   int c = s->cmp(rs[a].buf + rs[a].pos * s->width, rs[b].buf + rs[b].pos * s->width);
   return c < 0 || (c == 0 && a < b);
 }
 
-static void sift_down(const pcol_rowsort *s, const rrun *rs, unsigned *h, unsigned n, unsigned i) {
+static void sift_down(pcol_rowsort *s, unsigned i) {
+  unsigned *h = s->heap, n = s->nheap;
   for (;;) {
     unsigned l = 2 * i + 1, m = i;
-    if (l < n && before(s, rs, h[l], h[m])) m = l;
-    if (l + 1 < n && before(s, rs, h[l + 1], h[m])) m = l + 1;
+    if (l < n && before(s, h[l], h[m])) m = l;
+    if (l + 1 < n && before(s, h[l + 1], h[m])) m = l + 1;
     if (m == i) return;
     unsigned t = h[i];
     h[i] = h[m], h[m] = t;
@@ -146,57 +160,97 @@ static void sift_down(const pcol_rowsort *s, const rrun *rs, unsigned *h, unsign
   }
 }
 
-static int merge(pcol_rowsort *s, int (*f)(void *, const void *), void *ctx) {
+/* The merge of the runs set up from their first rows: each run read back
+ * through a buffer of its share of the budget (at least 16 rows). */
+static int merge_start(pcol_rowsort *s) {
   unsigned k = s->nruns;
-  size_t room = pcol_rowsort_bytes / s->width / k;
-  if (room < 16) room = 16;
-  rrun *rs = calloc(k, sizeof *rs);
-  unsigned *h = calloc(k, sizeof *h);
-  uint8_t *mem = rs && h && room <= SIZE_MAX / s->width / k ? malloc(room * s->width * k) : NULL;
-  int rc = mem ? PCOL_OK : PCOL_ENOMEM;
-  unsigned n = 0;
-  for (unsigned i = 0; !rc && i < k; i++) {
-    rs[i].next = i ? s->run_end[i - 1] : 0, rs[i].end = s->run_end[i];
-    rs[i].buf = mem + (size_t)i * room * s->width;
-    if (!(rc = refill(s, &rs[i], room)) && rs[i].len) h[n++] = i;
+  s->nheap = 0;
+  if (!k) return PCOL_OK;
+  if (!s->mem) {
+    free(s->rs);
+    free(s->heap);
+    s->room = pcol_rowsort_bytes / s->width / k;
+    if (s->room < 16) s->room = 16;
+    s->rs = calloc(k, sizeof *s->rs);
+    s->heap = calloc(k, sizeof *s->heap);
+    s->mem = s->rs && s->heap && s->room <= SIZE_MAX / s->width / k ? malloc(s->room * s->width * k) : NULL;
+    if (!s->mem) return PCOL_ENOMEM;
   }
-  for (unsigned i = n / 2; !rc && i-- > 0;) sift_down(s, rs, h, n, i);
-  while (!rc && n) {
-    rrun *r = &rs[h[0]];
-    if ((rc = f(ctx, r->buf + r->pos * s->width))) break;
-    if (++r->pos == r->len) {
-      if (r->next < r->end) rc = refill(s, r, room);
-      else h[0] = h[--n];
+  for (unsigned i = 0; i < k; i++) {
+    rrun *r = &s->rs[i];
+    r->next = i ? s->run_end[i - 1] : 0, r->end = s->run_end[i];
+    r->buf = s->mem + (size_t)i * s->room * s->width;
+    int rc = refill(s, r);
+    if (rc) return rc;
+    if (r->len) s->heap[s->nheap++] = i;
+  }
+  for (unsigned i = s->nheap / 2; i-- > 0;) sift_down(s, i);
+  return PCOL_OK;
+}
+
+int pcol_rowsort_rewind(pcol_rowsort *s) {
+  s->given = 0;
+  s->pos = 0;
+  s->state = 0;
+  if (!s->sorted) {
+    s->sorted = 1;
+    if (s->fd < 0) { /* everything in memory */
+      if (s->n) qsort(s->buf, s->n, s->width, s->cmp);
+    } else {
+      int rc = write_run(s);
+      free(s->buf);
+      s->buf = NULL, s->n = s->cap = 0;
+      if (rc) return s->state = rc;
     }
-    if (!rc && n) sift_down(s, rs, h, n, 0);
   }
-  free(mem);
-  free(h);
-  free(rs);
-  return rc;
+  if (s->fd >= 0) {
+    int rc = merge_start(s);
+    if (rc) return s->state = rc;
+  }
+  return PCOL_OK;
+}
+
+int pcol_rowsort_next(pcol_rowsort *s, const void **row) {
+  *row = NULL;
+  if (s->state) return s->state; /* a failed read stays failed until rewound */
+  if (s->fd < 0) {
+    if (s->pos < s->n) *row = s->buf + s->pos++ * s->width;
+    return PCOL_OK;
+  }
+  if (s->given && s->nheap) { /* the row given last is passed only now: it stayed valid */
+    rrun *r = &s->rs[s->heap[0]];
+    if (++r->pos == r->len) {
+      if (r->next < r->end) {
+        int rc = refill(s, r);
+        if (rc) return s->state = rc;
+      } else {
+        s->heap[0] = s->heap[--s->nheap];
+      }
+    }
+    if (s->nheap) sift_down(s, 0);
+  }
+  s->given = 1;
+  if (s->nheap) {
+    const rrun *r = &s->rs[s->heap[0]];
+    *row = r->buf + r->pos * s->width;
+  }
+  return PCOL_OK;
 }
 
 int pcol_rowsort_each(pcol_rowsort *s, int (*f)(void *ctx, const void *row), void *ctx) {
-  if (s->done) return PCOL_OK;
-  s->done = 1;
-  if (s->fd < 0) { /* everything in memory */
-    if (s->n) qsort(s->buf, s->n, s->width, s->cmp);
-    for (size_t i = 0; i < s->n; i++) {
-      int rc = f(ctx, s->buf + i * s->width);
-      if (rc) return rc;
-    }
-    return PCOL_OK;
-  }
-  int rc = write_run(s);
-  free(s->buf);
-  s->buf = NULL, s->cap = 0;
-  return rc ? rc : merge(s, f, ctx);
+  int rc = pcol_rowsort_rewind(s);
+  const void *row;
+  while (!rc && !(rc = pcol_rowsort_next(s, &row)) && row) rc = f(ctx, row);
+  return rc;
 }
 
 void pcol_rowsort_free(pcol_rowsort *s) {
   if (!s) return;
   if (s->fd >= 0) close(s->fd);
   free(s->buf);
+  free(s->rs);
+  free(s->heap);
+  free(s->mem);
   free(s->run_end);
   free(s);
 }

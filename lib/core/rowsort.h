@@ -2,8 +2,10 @@
  * Inside libpcol only (not installed).
  *
  * For an importer whose samples arrive out of the builder's order (JFR
- * writes them per thread buffer, Tachyon per thread): it adds each row as
- * it reads it, and gets them back sorted.  Past pcol_rowsort_bytes of rows
+ * writes them per thread buffer, Tachyon per thread), or an exporter that
+ * writes them in another order than the file's (Firefox by thread, Perun
+ * by group): it adds each row as it reads it, and gets them back sorted,
+ * as often as it needs them.  Past pcol_rowsort_bytes of rows
  * in memory the sorted run goes to an unlinked temporary file ($TMPDIR,
  * else /tmp), and the rows come back by a merge of the runs, so memory
  * stays near that budget whatever the number of rows.  Without a
@@ -26,9 +28,16 @@ int pcol_rowsort_new(pcol_rowsort **o, size_t width, int (*cmp)(const void *, co
 /* Adds a copy of row.  PCOL_OK, PCOL_ENOMEM, or PCOL_EIO (a run not written). */
 int pcol_rowsort_add(pcol_rowsort *o, const void *row);
 uint64_t pcol_rowsort_count(const pcol_rowsort *o);
-/* Calls f on every row in order (once per sorter), stopping at f's first
- * non-zero result, which it returns; PCOL_EIO when a run cannot be read
- * back, PCOL_ENOMEM. */
+/* Reading the rows back in order, as often as wanted: rewind starts at the
+ * first row (the first call sorts what was added; no row may be added
+ * after it), next gives the next row in *row, NULL past the last.  *row
+ * stays valid until the next call of next, rewind or free.  PCOL_OK,
+ * PCOL_EIO when a run cannot be written or read back (every later next
+ * says so until a rewind), PCOL_ENOMEM. */
+int pcol_rowsort_rewind(pcol_rowsort *o);
+int pcol_rowsort_next(pcol_rowsort *o, const void **row);
+/* rewind, then f on every row in order, stopping at f's first non-zero
+ * result, which it returns; or the sorter's own failure as above. */
 int pcol_rowsort_each(pcol_rowsort *o, int (*f)(void *ctx, const void *row), void *ctx);
 /* The number of runs written to the temporary file so far (tests). */
 unsigned pcol_rowsort_runs(const pcol_rowsort *o);

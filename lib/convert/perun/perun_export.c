@@ -10,7 +10,12 @@
  * Output is streamed one resource group at a time (a snapshot's events one
  * at a time), so memory stays in proportion to the largest layout 3 type,
  * not the file; what a group holds as JSON is counted against the export
- * budget (stream.h, pcol_budget), as are the bytes written.  Stored text
+ * budget (stream.h, pcol_budget), as are the bytes written.  No selected
+ * row is held: the rows of a group must be together, so they are sorted
+ * through lib/core/rowsort.c (runs in a temporary file past its budget)
+ * and read back as often as the layout writes them (twice for layout 3
+ * and the memory style); the kperf style needs no order, only a sum a
+ * stack, kept in an array by stack id.   Stored text
  * reaches the output only re-serialised by jansson: a meta value that is
  * not one JSON value is rc_pending, never pasted. */
 #include "frames.h"
@@ -19,10 +24,11 @@
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_write_error */
 #include "buf.h"      /* PCOL_GROW */
 #include "hash.h"     /* pcol_hash_bytes, pcol_hset, pcol_hset_find, ... */
-#include "select.h"   /* pcol_sample_cols, pcol_sample_value, pcol_select_rows_held, ... */
+#include "select.h"   /* pcol_sample_cols, pcol_sample_value, pcol_select_iter, ... */
 #include "stream.h"   /* pcol_budget, pcol_budget_release, PCOL_EXPORT_HOLD_MIN, ... */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "count.h"    /* pcol_count_types, pcol_sample_count */
+#include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_rewind, pcol_rowsort_next, ... */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -41,12 +47,14 @@ static const char *const class_names[] = {NULL, NULL, PERUN_LABEL_TYPE_KEY, PERU
                                           "address", "subtype", "uid"};
 
 typedef struct selrow {
-  uint64_t row;     /* pcol_selected_row's fields, then the grouping */
+  uint64_t row;     /* the selected row and its fraction num/den, then the grouping */
   int64_t num, den;
   uint64_t order;   /* sort key inside the group */
   uint32_t group;   /* group key (string id / snapshot index / stack id) */
   uint32_t aux;
 } selrow;
+
+enum { K_PRESENT = 1, K_OVERFLOW = 2 };
 
 typedef struct kv {
   pcol_str key, val;
@@ -70,8 +78,19 @@ typedef struct pexp {
   uint32_t src; /* exact mode: the source */
   kv *meta;
   size_t nmeta;
-  selrow *rows;
-  size_t nrows;
+  pcol_rowsort *rs; /* the selected rows, sorted by group */
+  const selrow *cur; /* the current one (valid until rows_next), NULL past the last */
+  int layout;       /* exact mode: 1, 2 or 3 */
+  uint64_t nrows;   /* the selected rows */
+  uint32_t nsel, first_src, last_src; /* runs of one source among them (1: one source), the first's */
+  uint64_t nsources;
+  uint8_t *src_sel; /* per source (0..ns): a selected row is of it */
+  const pcol_select *sel;
+  /* kperf style: per stack id, the summed amount and K_ flags */
+  int64_t *ksum;
+  uint8_t *kflag;
+  uint64_t nstacks;
+  uint32_t bad_stack; /* the least stack id out of range a row names (0: none) */
   uint32_t *locs;
   size_t nlocs, caplocs;
   /* synthetic mode */
@@ -87,6 +106,25 @@ static int oom(pexp *x) {
 static int ioerr(pexp *x) { return pcol_write_error(x->err, 0, "perun export"); }
 
 static int str_of(pexp *x, uint32_t id, pcol_str *s) { return pcol_string(x->f, id, s, x->err); }
+
+/* ------------------------------------------------------ selected rows */
+static int sorter_failed(pexp *x, int rc, const char *what) {
+  return rc == PCOL_ENOMEM ? oom(x)
+                           : pcol_error_set(x->err, rc, "perun export: a temporary file ($TMPDIR, else /tmp) "
+                                            "could not be %s", what);
+}
+/* x->cur = the next sorted row (NULL past the last) */
+static int rows_next(pexp *x) {
+  const void *r;
+  int rc = pcol_rowsort_next(x->rs, &r);
+  x->cur = r;
+  return rc ? sorter_failed(x, rc, "read") : PCOL_OK;
+}
+/* x->cur = the first sorted row */
+static int rows_rewind(pexp *x) {
+  int rc = pcol_rowsort_rewind(x->rs);
+  return rc ? sorter_failed(x, rc, "written or read") : rows_next(x);
+}
 
 /* ------------------------------------------------- memory of JSON trees */
 /* jansson's cost of a value, roughly: a node and its text. */
@@ -446,20 +484,23 @@ static int event_json(pexp *x, const selrow *r, const json_t *only, json_t **out
   return PCOL_OK;
 }
 
+static int sort_rows(pexp *x, int (*cmp)(const void *, const void *));
+
 static int cmp_selrow(const void *a, const void *b) {
   const selrow *x = a, *y = b;
   if (x->group != y->group) return x->group < y->group ? -1 : 1;
-  return x->order < y->order ? -1 : x->order > y->order;
+  if (x->order != y->order) return x->order < y->order ? -1 : 1;
+  return x->row < y->row ? -1 : x->row > y->row; /* (a stable sort kept rows in row order) */
 }
 
 /* Layout 3: "resource_type_map" (persistent = 1) or "resources". */
 static int write_l3(pexp *x, int persistent, const json_t *empty) {
   int rc = put(x, "{"), first = 1;
-  for (size_t i = 0; i < x->nrows && !rc;) {
-    size_t j = i;
-    while (j < x->nrows && x->rows[j].group == x->rows[i].group) j++;
+  if (!rc) rc = rows_rewind(x);
+  while (x->cur && !rc) {
+    const selrow head = *x->cur; /* the group's first row */
     rowinfo ri;
-    row_info(x, x->rows[i].row, &ri);
+    row_info(x, head.row, &ri);
     pcol_str key, cols;
     json_t *colnames = NULL, *obj = NULL, *ev = NULL;
     held_mark mark = group_begin(x); /* what this type's JSON holds is released after it */
@@ -472,11 +513,12 @@ static int write_l3(pexp *x, int persistent, const json_t *empty) {
       break;
     }
     if (persistent) {
-      if (!(rc = event_json(x, &x->rows[i], NULL, &obj))) {
+      if (!(rc = event_json(x, &head, NULL, &obj))) {
         size_t c;
         json_t *cn;
         json_array_foreach(colnames, c, cn) json_object_del(obj, json_string_value(cn));
       }
+      while (!rc && x->cur && x->cur->group == head.group) rc = rows_next(x);
     } else {
       obj = json_object();
       json_t *only = json_object();
@@ -489,13 +531,14 @@ static int write_l3(pexp *x, int persistent, const json_t *empty) {
                     json_object_set_new(only, json_string_value(cn), json_null())))
           rc = oom(x);
       }
-      for (size_t r = i; r < j && !rc; r++) {
-        if ((rc = event_json(x, &x->rows[r], only, &ev))) break;
+      while (!rc && x->cur && x->cur->group == head.group) {
+        if ((rc = event_json(x, x->cur, only, &ev))) break;
         json_array_foreach(colnames, c, cn) {
           json_t *v = json_object_get(ev, json_string_value(cn));
           json_array_append(json_object_get(obj, json_string_value(cn)), v ? v : json_null());
         }
         json_decref(ev);
+        rc = rows_next(x);
       }
       json_decref(only);
     }
@@ -506,7 +549,6 @@ static int write_l3(pexp *x, int persistent, const json_t *empty) {
     json_decref(obj);
     group_end(x, mark);
     first = 0;
-    i = j;
   }
   const char *k;
   json_t *v;
@@ -527,12 +569,11 @@ static int put_jkey(pexp *x, const char *k, size_t n) {
 }
 
 /* Layouts 1 and 2: a snapshot skeleton from meta (`what`) with its
- * resources refilled by the events of group `index`.  Written member by
- * member, each event made, written and freed in turn: the bytes are those
- * json_dumpf (compact) gives for the filled skeleton. */
-static int write_snapshot(pexp *x, json_t *s, const char *what, uint32_t index, size_t *pos) {
-  size_t end = *pos;
-  while (end < x->nrows && x->rows[end].group == index) end++;
+ * resources refilled by the events of group `index` (the sorted rows from
+ * x->cur on).  Written member by member, each event made, written and
+ * freed in turn: the bytes are those json_dumpf (compact) gives for the
+ * filled skeleton. */
+static int write_snapshot(pexp *x, json_t *s, const char *what, uint32_t index) {
   json_t *res = json_object_get(s, "resources");
   if (!json_is_object(s) || (res && !json_is_array(res)))
     return pcol_error_set(x->err, PCOL_ECORRUPT, "source %u: %s meta is not a snapshot "
@@ -559,19 +600,21 @@ static int write_snapshot(pexp *x, json_t *s, const char *what, uint32_t index, 
       if (!rc) rc = dump(x, e);
       nfirst++;
     }
-    for (size_t r = *pos; r < end && !rc; r++) {
+    for (size_t r = 0; !rc && x->cur && x->cur->group == index; r++) {
       held_mark mark = group_begin(x);
       json_t *ev;
-      if ((rc = event_json(x, &x->rows[r], NULL, &ev))) break;
-      if (r > *pos || nfirst) rc = put(x, ",");
+      if ((rc = event_json(x, x->cur, NULL, &ev))) break;
+      if (r || nfirst) rc = put(x, ",");
       if (!rc) rc = dump(x, ev);
       json_decref(ev);
       group_end(x, mark);
+      if (!rc) rc = rows_next(x);
     }
     if (!rc) rc = put(x, "]");
   }
   if (!rc) rc = put(x, "}");
-  *pos = end; /* without a resources list, the events have nowhere to go */
+  /* without a resources list, the events have nowhere to go */
+  while (!rc && x->cur && x->cur->group == index) rc = rows_next(x);
   return rc;
 }
 
@@ -654,13 +697,11 @@ static int export_exact(pexp *x) {
   json_decref(ci);
   /* group the rows: layout 3 by type key (string ids keep the original key
    * order), 1/2 by snapshot; inside a group by perun.index, else row order */
-  for (size_t i = 0; i < x->nrows; i++) {
-    rowinfo ri;
-    row_info(x, x->rows[i].row, &ri);
-    x->rows[i].group = layout == 3 ? ri.type_key : layout == 2 ? (uint32_t)ri.snapshot : 0;
-    x->rows[i].order = ri.index >= 0 ? (uint64_t)ri.index : x->rows[i].row;
+  x->layout = layout;
+  if ((rc = sort_rows(x, cmp_selrow))) {
+    json_decref(keys);
+    return rc;
   }
-  if (x->nrows) qsort(x->rows, x->nrows, sizeof *x->rows, cmp_selrow); /* qsort(NULL, 0) is UB */
   json_t *empty = meta_json(x, PERUN_META_EMPTY_TYPES, &rc);
   if (!rc) rc = put(x, "{");
   size_t n;
@@ -699,10 +740,10 @@ static int export_exact(pexp *x) {
       rc = write_l3(x, 0, empty);
     } else if (layout == 1 && !strcmp(k, "global")) {
       json_t *g = meta_json(x, PERUN_META_GLOBAL, &rc);
-      size_t pos = 0;
-      if (!rc) rc = g ? write_snapshot(x, g, PERUN_META_GLOBAL, 0, &pos)
-                      : pcol_error_set(x->err, PCOL_ECORRUPT, "source %u: meta " PERUN_META_GLOBAL
-                                       " is missing or not JSON", x->src);
+      if (!rc) rc = !g ? pcol_error_set(x->err, PCOL_ECORRUPT, "source %u: meta " PERUN_META_GLOBAL
+                                       " is missing or not JSON", x->src)
+                   : rows_rewind(x);
+      if (!rc) rc = write_snapshot(x, g, PERUN_META_GLOBAL, 0);
       json_decref(g);
     } else if (layout == 2 && !strcmp(k, "snapshots")) {
       json_t *ss = meta_json(x, PERUN_META_SNAPSHOTS, &rc);
@@ -713,14 +754,15 @@ static int export_exact(pexp *x) {
         json_decref(ss);
         break;
       }
-      size_t pos = 0, si;
+      size_t si;
       json_t *s;
       rc = put(x, "[");
+      if (!rc) rc = rows_rewind(x);
       json_array_foreach(ss, si, s) {
+        while (!rc && x->cur && x->cur->group < si) rc = rows_next(x); /* out-of-range indexes */
         if (rc) break;
-        while (pos < x->nrows && x->rows[pos].group < si) pos++; /* out-of-range indexes */
         if (si && (rc = put(x, ",\n"))) break;
-        rc = write_snapshot(x, s, PERUN_META_SNAPSHOTS, (uint32_t)si, &pos);
+        rc = write_snapshot(x, s, PERUN_META_SNAPSHOTS, (uint32_t)si);
       }
       if (!rc) rc = put(x, "]");
       json_decref(ss);
@@ -808,7 +850,7 @@ static void uidcount_free(uidcount *u) {
 
 /* Persistent part of a synthetic group, and its uid text. */
 static int synth_persistent(pexp *x, const selrow *r, json_t **out, char **uidtext) {
-  uint32_t stack = pcol_view_u32(&x->s_stack, r->row);
+  uint32_t stack = r->group; /* (kperf: r->row is not a row of the group) */
   json_t *tr = NULL, *p = NULL, *uid;
   int rc = frames_leaf_first(x, stack, x->memory, &tr);
   if (rc) return rc;
@@ -865,7 +907,106 @@ static int cmp_synth(const void *a, const void *b) {
   return x->row < y->row ? -1 : x->row > y->row;
 }
 
-static int export_synth(pexp *x, uint32_t nsources) {
+/* A selected row to the sorter, with its group: exact mode by type key or
+ * snapshot, then perun.index (else the row); the memory style by stack and
+ * subtype. */
+static int add_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  pexp *x = ctx;
+  selrow r = {row, num, den, row, 0, 0};
+  if (x->layout) {
+    rowinfo ri;
+    row_info(x, row, &ri);
+    r.group = x->layout == 3 ? ri.type_key : x->layout == 2 ? (uint32_t)ri.snapshot : 0;
+    r.order = ri.index >= 0 ? (uint64_t)ri.index : row;
+  } else {
+    uint64_t at;
+    r.group = pcol_view_u32(&x->s_stack, row);
+    r.aux = row_label(x, row, C_SUBTYPE, &at) ? pcol_view_u32(&x->lb_str, at) : 0;
+  }
+  int rc = pcol_rowsort_add(x->rs, &r);
+  return rc ? sorter_failed(x, rc, "written") : PCOL_OK;
+}
+
+static int sort_rows(pexp *x, int (*cmp)(const void *, const void *)) {
+  if (pcol_rowsort_new(&x->rs, sizeof(selrow), cmp)) return oom(x);
+  return pcol_select_iter(x->f, x->sel, add_row, x, x->err);
+}
+
+/* kperf: the amounts summed a stack, in row order (the order a sort by
+ * stack, then row, gave them) */
+static int add_kperf(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  pexp *x = ctx;
+  uint32_t st = pcol_view_u32(&x->s_stack, row);
+  if (st > x->nstacks) { /* (its frames say so when its group is written) */
+    if (!x->bad_stack || st < x->bad_stack) x->bad_stack = st;
+    return PCOL_OK;
+  }
+  selrow r = {row, num, den, row, st, 0};
+  x->kflag[st] |= K_PRESENT;
+  if (__builtin_add_overflow(x->ksum[st], row_amount(x, &r), &x->ksum[st])) x->kflag[st] |= K_OVERFLOW;
+  return PCOL_OK;
+}
+
+/* The next group of the synthetic profile: *g its stack (group), subtype
+ * (aux) and first row; 0 past the last.  kperf: the next stack with
+ * selected rows (*k the cursor), then a stack id out of range, whose
+ * frames refuse it; memory: x->cur's, the rows of equal stack, subtype and
+ * time that follow it being the group. */
+static int next_group(pexp *x, uint64_t *k, int pass, selrow *g) {
+  if (x->memory) {
+    if (!x->cur) return 0;
+    *g = *x->cur;
+    return 1;
+  }
+  while (*k <= x->nstacks && !(x->kflag[*k] & K_PRESENT)) ++*k;
+  *g = (selrow){0, 1, 1, 0, (uint32_t)*k, 0};
+  if (*k <= x->nstacks) return ++*k, 1;
+  if (pass || !x->bad_stack || *k > x->nstacks + 1) return 0;
+  g->group = x->bad_stack;
+  return ++*k, 1;
+}
+
+static int same_memory_group(pexp *x, const selrow *g, int64_t t) {
+  return x->cur && x->cur->group == g->group && x->cur->aux == g->aux &&
+         pcol_view_i64(&x->s_time, x->cur->row) == t;
+}
+
+/* pass 1's object of group g: {"amount": [...], "address": [...]} (memory:
+ * an amount a row, and the rows' addresses when each has one) or
+ * {"amount": [sum]} (kperf) */
+static int group_amounts(pexp *x, const selrow *g, json_t **out) {
+  json_t *am = json_array(), *ad = NULL;
+  int rc = am ? PCOL_OK : oom(x);
+  if (!x->memory) {
+    if (!rc && (x->kflag[g->group] & K_OVERFLOW))
+      rc = pcol_error_set(x->err, PCOL_ETOOBIG, "perun: summed amount overflows 64 bits");
+    if (!rc && !(rc = hold(x, JNODE))) json_array_append_new(am, json_integer(x->ksum[g->group]));
+  }
+  int64_t t = pcol_view_i64(&x->s_time, g->row);
+  while (!rc && x->memory && same_memory_group(x, g, t)) {
+    if ((rc = hold(x, JNODE))) break;
+    json_array_append_new(am, json_integer(row_amount(x, x->cur)));
+    uint64_t at;
+    if (row_label(x, x->cur->row, C_ADDRESS, &at)) {
+      if (!ad) ad = json_array();
+      json_array_append_new(ad, json_integer(pcol_view_i64(&x->lb_num, at)));
+    }
+    rc = rows_next(x);
+  }
+  if (ad && json_array_size(ad) != json_array_size(am)) {
+    json_decref(ad);
+    ad = NULL;
+  }
+  if (rc) {
+    json_decref(am);
+    json_decref(ad);
+    return rc;
+  }
+  *out = ad ? json_pack("{s:o,s:o}", "amount", am, "address", ad) : json_pack("{s:o}", "amount", am);
+  return *out ? PCOL_OK : oom(x);
+}
+
+static int export_synth(pexp *x) {
   int rc;
   uint64_t ns = pcol_rows(x->f, PCOL_T_SOURCES);
   x->amount_vt = calloc(ns + 1, sizeof *x->amount_vt);
@@ -883,9 +1024,8 @@ static int export_synth(pexp *x, uint32_t nsources) {
                 !memcmp(tn.ptr, "alloc_space", 11);
     if (!x->amount_vt[s] || alloc) x->amount_vt[s] = vt;
   }
-  for (size_t i = 0; i < x->nrows; i++)
-    if (x->amount_vt[pcol_view_u32(&x->s_src, x->rows[i].row) <= ns ? pcol_view_u32(&x->s_src, x->rows[i].row) : 0])
-      x->memory = 1;
+  for (uint64_t s = 0; s <= ns; s++)
+    if (x->src_sel[s] && x->amount_vt[s]) x->memory = 1;
   if (!x->memory) {
     /* kperf counts samples: a pprof row stands for its samples/count value
      * (176 samples, not 76 rows, for go-cpu-inline-small.pb.gz), as in
@@ -895,22 +1035,22 @@ static int export_synth(pexp *x, uint32_t nsources) {
     memcpy(x->amount_vt, cvt, (ns + 1) * sizeof *x->amount_vt);
     free(cvt);
   }
-  /* groups: kperf one per stack; memory one per (stack, time, subtype) */
-  for (size_t i = 0; i < x->nrows; i++) {
-    selrow *r = &x->rows[i];
-    r->group = pcol_view_u32(&x->s_stack, r->row);
-    r->aux = 0;
-    if (x->memory) {
-      uint64_t at;
-      r->aux = row_label(x, r->row, C_SUBTYPE, &at) ? pcol_view_u32(&x->lb_str, at) : 0;
-      r->order = (uint64_t)pcol_view_i64(&x->s_time, r->row);
-    }
+  /* groups: kperf one per stack (a sum a stack: no row kept); memory one
+   * per run of (stack, time) in the rows sorted by (stack, subtype, row) */
+  if (x->memory) {
+    rc = sort_rows(x, cmp_synth);
+  } else {
+    x->nstacks = pcol_rows(x->f, PCOL_T_STACKS);
+    /* (calloc'd: the pages of stacks no row names are never touched) */
+    if (!(x->ksum = calloc(x->nstacks + 1, sizeof *x->ksum)) || !(x->kflag = calloc(x->nstacks + 1, 1)))
+      rc = oom(x);
+    if (!rc) rc = pcol_select_iter(x->f, x->sel, add_kperf, x, x->err);
   }
-  if (x->nrows) qsort(x->rows, x->nrows, sizeof *x->rows, cmp_synth); /* qsort(NULL, 0) is UB */
+  if (rc) return rc;
   const char *cmd = "pcol";
   pcol_str uri = {0};
-  if (nsources == 1 && x->nrows) {
-    uint32_t s = pcol_view_u32(&x->s_src, x->rows[0].row);
+  if (x->nsel == 1 && x->nrows) {
+    uint32_t s = x->first_src;
     if (s && s <= ns && !str_of(x, pcol_view_u32(&x->src_uri, s - 1), &uri) && uri.ptr) cmd = NULL;
   }
   json_t *cmdj = cmd ? json_string(cmd) : jbytes(uri);
@@ -928,49 +1068,29 @@ static int export_synth(pexp *x, uint32_t nsources) {
     uidcount uc = {0};
     uint64_t uc_held = 0; /* the uid texts uc keeps, for this pass */
     rc = put(x, pass ? ",\n\"resources\": {" : ",\n\"resource_type_map\": {");
+    if (!rc && x->memory) rc = rows_rewind(x);
     int first = 1;
-    for (size_t i = 0; i < x->nrows && !rc;) {
-      size_t j = i;
-      while (j < x->nrows && x->rows[j].group == x->rows[i].group &&
-             (!x->memory || (x->rows[j].aux == x->rows[i].aux &&
-                             pcol_view_i64(&x->s_time, x->rows[j].row) == pcol_view_i64(&x->s_time, x->rows[i].row))))
-        j++;
+    uint64_t k = 0;
+    selrow g;
+    while (!rc && next_group(x, &k, pass, &g)) {
       json_t *p = NULL;
       char *uid = NULL, *key = NULL;
       held_mark mark = group_begin(x); /* released after the group */
-      rc = synth_persistent(x, &x->rows[i], &p, &uid);
+      rc = synth_persistent(x, &g, &p, &uid);
       size_t before = uc.n;
       if (!rc && !(key = next_type_key(&uc, uid))) rc = oom(x);
       if (!rc && uc.n > before) { /* a new uid: kept until the pass ends */
-        uint64_t k = strlen(uid) + JNODE;
-        if (!(rc = hold(x, k))) uc_held += k, x->pinned += k;
+        uint64_t kh = strlen(uid) + JNODE;
+        if (!(rc = hold(x, kh))) uc_held += kh, x->pinned += kh;
       }
       json_t *obj = p;
       if (!rc && pass) {
         json_decref(p);
-        p = NULL;
-        json_t *am = json_array(), *ad = NULL;
-        int64_t sum = 0;
-        if (!rc) rc = hold(x, (j - i) * (uint64_t)JNODE);
-        for (size_t r = i; r < j && !rc; r++) {
-          int64_t a = row_amount(x, &x->rows[r]);
-          if (x->memory) {
-            json_array_append_new(am, json_integer(a));
-            uint64_t at;
-            if (row_label(x, x->rows[r].row, C_ADDRESS, &at)) {
-              if (!ad) ad = json_array();
-              json_array_append_new(ad, json_integer(pcol_view_i64(&x->lb_num, at)));
-            }
-          } else if (__builtin_add_overflow(sum, a, &sum) && !rc) {
-            rc = pcol_error_set(x->err, PCOL_ETOOBIG, "perun: summed amount overflows 64 bits");
-          }
-        }
-        if (!x->memory) json_array_append_new(am, json_integer(sum));
-        if (ad && json_array_size(ad) != json_array_size(am)) {
-          json_decref(ad);
-          ad = NULL;
-        }
-        obj = ad ? json_pack("{s:o,s:o}", "amount", am, "address", ad) : json_pack("{s:o}", "amount", am);
+        obj = NULL;
+        rc = group_amounts(x, &g, &obj);
+      } else if (!rc && x->memory) { /* pass 0 writes the group's first row only */
+        int64_t t = pcol_view_i64(&x->s_time, g.row);
+        while (!rc && same_memory_group(x, &g, t)) rc = rows_next(x);
       }
       pcol_str ks = {key, key ? strlen(key) : 0};
       if (!rc) rc = put_key(x, ks, first);
@@ -980,7 +1100,6 @@ static int export_synth(pexp *x, uint32_t nsources) {
       free(key);
       group_end(x, mark);
       first = 0;
-      i = j;
     }
     if (!rc) rc = put(x, "}");
     uidcount_free(&uc);
@@ -995,23 +1114,16 @@ static int export_synth(pexp *x, uint32_t nsources) {
 
 /* ---------------------------------------------------------------- main */
 
-/* The selected rows, each in its own group in row order until the export
- * mode groups them. */
-static int select_rows(pexp *x, const pcol_select *sel) {
-  pcol_selected_row *r;
-  size_t n;
-  /* each selected row is kept (as a selrow) to the end: held from the
-   * count before any is allocated (issue 28 #6) */
-  int rc = pcol_select_rows_held(x->f, sel, x->bud, sizeof *x->rows, &r, &n, x->err);
-  if (rc) return rc;
-  x->rows = n ? malloc(n * sizeof *x->rows) : NULL;
-  if (n && !x->rows) {
-    free(r);
-    return oom(x);
-  }
-  for (size_t i = 0; i < n; i++) x->rows[i] = (selrow){r[i].row, r[i].num, r[i].den, r[i].row, 0, 0};
-  x->nrows = n;
-  free(r);
+/* The first pass over the selection: its rows counted, and which sources
+ * they are of. */
+static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  (void)num, (void)den;
+  pexp *x = ctx;
+  uint32_t s = pcol_view_u32(&x->s_src, row);
+  if (!x->nrows) x->first_src = s;
+  if (s != x->last_src) x->nsel++, x->last_src = s;
+  x->src_sel[s <= x->nsources ? s : 0] = 1;
+  x->nrows++;
   return PCOL_OK;
 }
 
@@ -1062,7 +1174,7 @@ int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_budget bud;
   int rc = pcol_budget_open(&bud, f, opt, "perun export", out, err);
   if (rc) return rc;
-  bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* keeps every sample (stream.h) */
+  bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* a layout 3 type: all its events in one JSON value (stream.h) */
   x.f = f;
   x.err = err;
   x.out = bud.fp;
@@ -1071,19 +1183,14 @@ int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc && (!(x.cls = calloc(pcol_string_count(f) + 1, 1)) ||
               !(x.jstr = calloc(pcol_string_count(f) + 1, sizeof *x.jstr))))
     rc = oom(&x);
-  if (!rc) rc = select_rows(&x, sel);
+  uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
+  x.sel = sel;
+  x.nsources = ns;
+  if (!rc && !(x.src_sel = calloc(ns + 1, 1))) rc = oom(&x);
+  if (!rc) rc = pcol_select_iter(f, sel, count_row, &x, err);
   /* one Perun source selected (or the only one): write it back exactly */
   uint32_t src = sel && sel->source_id ? sel->source_id : 0;
-  uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
   if (!src && ns == 1) src = 1;
-  uint32_t nsel = 0;
-  {
-    uint32_t last = 0;
-    for (size_t i = 0; i < x.nrows; i++) {
-      uint32_t s = pcol_view_u32(&x.s_src, x.rows[i].row);
-      if (s != last) nsel++, last = s;
-    }
-  }
   int exact = 0;
   if (!rc && src && src <= ns) {
     pcol_str st;
@@ -1094,13 +1201,16 @@ int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
       exact = !rc && meta_find(&x, PERUN_META_KEYS) != NULL;
     }
   }
-  if (!rc) rc = exact ? export_exact(&x) : export_synth(&x, nsel);
+  if (!rc) rc = exact ? export_exact(&x) : export_synth(&x);
   rc = pcol_budget_close(&bud, rc, err);
   for (uint64_t i = 0; x.jstr && i < pcol_string_count(f); i++) json_decref(x.jstr[i]);
   free(x.jstr);
   free(x.cls);
   free(x.meta);
-  free(x.rows);
+  pcol_rowsort_free(x.rs);
+  free(x.src_sel);
+  free(x.ksum);
+  free(x.kflag);
   free(x.locs);
   free(x.amount_vt);
   return rc;
