@@ -186,3 +186,28 @@ Test(rowsort, no_temporary_file_in_memory) {
   if (keep) setenv("TMPDIR", keep, 1), free(keep);
   else unsetenv("TMPDIR");
 }
+
+/* rows added in order are not sorted again (one comparison a row finds
+ * it out), and a row out of order at the very end of a buffer still is */
+Test(rowsort, rows_in_order) {
+  size_t keep = pcol_rowsort_bytes;
+  for (int late = 0; late < 2; late++)
+    for (size_t budget = 1024; budget <= (size_t)8 << 20; budget *= 8192) {
+      pcol_rowsort_bytes = budget;
+      pcol_rowsort *s;
+      cr_assert_eq(pcol_rowsort_new(&s, sizeof(row), row_cmp), PCOL_OK);
+      uint64_t n = 1000;
+      for (uint64_t i = 0; i < n; i++) {
+        row r = {i / 3, i};
+        if (late && (i % 64 == 63 || i == n - 1)) r.key = 0; /* the last row of each buffer (and of all) */
+        cr_assert_eq(pcol_rowsort_add(s, &r), PCOL_OK);
+      }
+      seen v = {{0, 0}, 0, calloc(n + 1, 1)};
+      cr_assert(v.hit);
+      cr_assert_eq(pcol_rowsort_each(s, check_row, &v), PCOL_OK);
+      cr_assert_eq(v.n, n);
+      free(v.hit);
+      pcol_rowsort_free(s);
+    }
+  pcol_rowsort_bytes = keep;
+}

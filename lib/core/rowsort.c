@@ -31,6 +31,9 @@ struct pcol_rowsort {
   unsigned nruns, capruns;
   uint64_t total, written;
   int sorted;         /* added rows are sorted (in buf, or all in runs) */
+  int disorder;       /* a row of buf was added before one it sorts after */
+  int overlap;        /* a run starts before the last one ended (else a merge only reads on) */
+  uint8_t *last;      /* the last run's last row */
   /* reading: rows buf[pos..n) in memory, or the merge of the runs */
   size_t pos;
   rrun *rs;           /* each run's place and buffer */
@@ -79,7 +82,10 @@ static int pread_all(int fd, uint8_t *p, size_t n, uint64_t off) {
 /* The buffer sorted and appended to the file as a run (buffer emptied). */
 static int write_run(pcol_rowsort *s) {
   if (!s->n) return PCOL_OK;
-  qsort(s->buf, s->n, s->width, s->cmp);
+  if (s->disorder) qsort(s->buf, s->n, s->width, s->cmp);
+  if (!s->last && !(s->last = malloc(s->width))) return PCOL_ENOMEM;
+  if (s->nruns && s->cmp(s->last, s->buf) > 0) s->overlap = 1;
+  memcpy(s->last, s->buf + (s->n - 1) * s->width, s->width);
   if (s->nruns == s->capruns) {
     unsigned nc = s->capruns ? s->capruns * 2 : 16;
     uint64_t *r = realloc(s->run_end, nc * sizeof *r);
@@ -91,6 +97,7 @@ static int write_run(pcol_rowsort *s) {
   s->written += s->n;
   s->run_end[s->nruns++] = s->written;
   s->n = 0;
+  s->disorder = 0;
   return PCOL_OK;
 }
 
@@ -118,6 +125,9 @@ int pcol_rowsort_add(pcol_rowsort *s, const void *row) {
       s->buf = b, s->cap = nc;
     }
   }
+  /* rows that come in order (an exporter's rows in file order) need no
+   * sort: one comparison a row finds out */
+  if (s->n && !s->disorder && s->cmp(s->buf + (s->n - 1) * s->width, row) > 0) s->disorder = 1;
   memcpy(s->buf + s->n * s->width, row, s->width);
   s->n++;
   s->total++;
@@ -195,7 +205,7 @@ int pcol_rowsort_rewind(pcol_rowsort *s) {
   if (!s->sorted) {
     s->sorted = 1;
     if (s->fd < 0) { /* everything in memory */
-      if (s->n) qsort(s->buf, s->n, s->width, s->cmp);
+      if (s->disorder) qsort(s->buf, s->n, s->width, s->cmp);
     } else {
       int rc = write_run(s);
       free(s->buf);
@@ -219,15 +229,18 @@ int pcol_rowsort_next(pcol_rowsort *s, const void **row) {
   }
   if (s->given && s->nheap) { /* the row given last is passed only now: it stayed valid */
     rrun *r = &s->rs[s->heap[0]];
+    int gone = 0;
     if (++r->pos == r->len) {
       if (r->next < r->end) {
         int rc = refill(s, r);
         if (rc) return s->state = rc;
       } else {
         s->heap[0] = s->heap[--s->nheap];
+        gone = 1;
       }
     }
-    if (s->nheap) sift_down(s, 0);
+    /* runs that do not overlap: the top run's next row is still the least */
+    if (s->nheap && (s->overlap || gone)) sift_down(s, 0);
   }
   s->given = 1;
   if (s->nheap) {
@@ -248,6 +261,7 @@ void pcol_rowsort_free(pcol_rowsort *s) {
   if (!s) return;
   if (s->fd >= 0) close(s->fd);
   free(s->buf);
+  free(s->last);
   free(s->rs);
   free(s->heap);
   free(s->mem);

@@ -15,7 +15,6 @@
 #include "buf.h"      /* PCOL_GROW */
 #include "filter.h"   /* pcol_filter, pcol_filter_build, pcol_filter_free, ... */
 #include "select.h"   /* pcol_selected_row, pcol_range_ticks_before, pcol_select_iter_filter, ... */
-#include "stream.h"   /* pcol_budget, pcol_budget_hold_each */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "wall.h"     /* PCOL_WALL_NONE, PCOL_WALL_RANGE, pcol_wall, ... */
 #include "reader.h"   /* pcol_column_rows, pcol_column_lazy, pcol_idmemo */
@@ -362,33 +361,6 @@ out:
   return rc;
 }
 
-typedef struct row_list {
-  pcol_selected_row *rows;
-  size_t n, cap;
-} row_list;
-
-static int push_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
-  row_list *l = ctx;
-  if (PCOL_GROW(l->rows, l->n, l->cap)) return PCOL_ENOMEM;
-  l->rows[l->n++] = (pcol_selected_row){row, num, den};
-  return 0;
-}
-
-int pcol_select_rows(pcol_file *f, const pcol_select *sel, pcol_selected_row **rows, size_t *n,
-                     pcol_error *err) {
-  row_list l = {NULL, 0, 0};
-  int rc = pcol_select_iter(f, sel, push_row, &l, err);
-  if (rc) {
-    free(l.rows);
-    *rows = NULL;
-    *n = 0;
-    return rc == PCOL_ENOMEM ? pcol_oom(err) : rc;
-  }
-  *rows = l.rows;
-  *n = l.n;
-  return PCOL_OK;
-}
-
 static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   (void)row, (void)num, (void)den;
   ++*(uint64_t *)ctx;
@@ -398,16 +370,6 @@ static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
 int pcol_select_count(pcol_file *f, const pcol_select *sel, uint64_t *count, pcol_error *err) {
   *count = 0;
   return pcol_select_iter(f, sel, count_row, count, err);
-}
-
-int pcol_select_rows_held(pcol_file *f, const pcol_select *sel, pcol_budget *b, uint64_t each,
-                          pcol_selected_row **rows, size_t *n, pcol_error *err) {
-  uint64_t count = 0;
-  *rows = NULL;
-  *n = 0;
-  int rc = pcol_select_count(f, sel, &count, err);
-  if (!rc) rc = pcol_budget_hold_each(b, count, sizeof(pcol_selected_row) + each, err);
-  return rc ? rc : pcol_select_rows(f, sel, rows, n, err);
 }
 
 int pcol_sample_cols_init(pcol_sample_cols *c, pcol_file *f, pcol_error *err) {

@@ -37,23 +37,18 @@ int pcol_select_need_view(pcol_file *f, const pcol_select *sel, int column, pcol
  * (spec.md §7).  0 and *out, or -1 when v does not follow that grammar. */
 int pcol_parse_max_duration(pcol_str v, int64_t *out);
 
-/* A selected sample row and the fraction num/den of it that is selected
- * (pcol_select_iter, spec.md §7). */
 /* THE range rule (select.c, spec.md §7): a long sample of weight w stands
  * for pcol_range_ticks(w) = max(w, 1) ticks at t + k d / n; of them,
  * pcol_range_ticks_before(t, d, n, x) lie before time x (0 for x <= t, n
  * from the last tick on).  A range [a, b) selects before(b) - before(a). */
 int64_t pcol_range_ticks(int64_t w);
 int64_t pcol_range_ticks_before(int64_t t, int64_t d, int64_t n, int64_t x);
+/* A selected sample row and the fraction num/den of it that is selected
+ * (pcol_select_iter, spec.md §7). */
 typedef struct pcol_selected_row {
   uint64_t row;
   int64_t num, den;
 } pcol_selected_row;
-/* Every row pcol_select_iter selects, in its order, into a new array
- * (*rows, free() it; NULL when *n = 0).  PCOL_ENOMEM or a column's error,
- * with err filled.  select.c */
-int pcol_select_rows(pcol_file *f, const pcol_select *sel, pcol_selected_row **rows, size_t *n,
-                     pcol_error *err);
 
 /* THE rule for "the number of value type vt of a sample", used by every
  * view and exporter: vt 0 (and PCOL_VT_WEIGHT) is the weight column (the
@@ -100,14 +95,5 @@ static inline int pcol_sample_value(const pcol_sample_cols *c, uint64_t row, uin
 /* The number of rows sel selects, allocating nothing (an exporter whose
  * output has a known least size per row refuses before taking them). */
 int pcol_select_count(pcol_file *f, const pcol_select *sel, uint64_t *count, pcol_error *err);
-/* pcol_select_rows for an exporter that keeps `each` bytes of output in
- * memory per selected row besides the row itself: counts the selected rows
- * first (allocating nothing), holds count x (sizeof(pcol_selected_row) +
- * each) against b, and only then selects them, so a file of many tiny
- * samples is refused with the budget message before the per-sample memory
- * is taken (issue 28 #6).  select.c */
-struct pcol_budget; /* stream.h */
-int pcol_select_rows_held(pcol_file *f, const pcol_select *sel, struct pcol_budget *b,
-                          uint64_t each, pcol_selected_row **rows, size_t *n, pcol_error *err);
 
 #endif

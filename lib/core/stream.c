@@ -190,11 +190,9 @@ static int budget_fail(const pcol_budget *b, const char *doing, pcol_error *err)
 }
 
 /* What an export may hold in memory by default: the output budget B, but
- * for the exporters that keep every sample (b->hold_floor, set by them to
- * PCOL_EXPORT_HOLD_MIN) at least that.  A zstd file holds a million real samples
- * in under 1 MB (B = 32 MiB) and its pprof export keeps ~128 bytes a sample;
- * a row bomb (16 Mi samples in 2 KB) still stops here, before its
- * allocation.  A --max-output above the floor raises it. */
+ * for the exporters of samples (b->hold_floor, set by them to
+ * PCOL_EXPORT_HOLD_MIN, stream.h) at least that.  A --max-output above the
+ * floor raises it. */
 
 int pcol_budget_hold(pcol_budget *b, uint64_t n, pcol_error *err) {
   uint64_t cap = b->limit >= b->hold_floor ? b->limit : b->hold_floor; /* also under --max-output: it bounds the output */
@@ -208,11 +206,6 @@ int pcol_budget_hold(pcol_budget *b, uint64_t n, pcol_error *err) {
   }
   b->held += n;
   return PCOL_OK;
-}
-
-int pcol_budget_hold_each(pcol_budget *b, uint64_t n, uint64_t each, pcol_error *err) {
-  uint64_t all = each && n > UINT64_MAX / each ? UINT64_MAX : n * each;
-  return pcol_budget_hold(b, all, err);
 }
 
 int pcol_budget_refuse(pcol_budget *b, pcol_error *err) {

@@ -43,12 +43,12 @@ FILE *pcol_capped_stream(pcol_capped *k, FILE *in, uint64_t cap);
  * An exporter opens a budget on its output stream and writes to b->fp, a
  * stream that counts bytes and refuses the write that would pass B; memory
  * it holds for output goes through pcol_budget_hold/release.  stream.c */
-/* The least an exporter that keeps every sample (Perun; pprof, otlp and
- * Firefox stream their samples and hold none) may hold by default: a zstd file holds
- * a million real samples in under 1 MB (B = 32 MiB) and its Perun export
- * keeps ~40 bytes a sample; a row bomb
- * (16 Mi samples in 2 KB) still stops before its allocation.  fold and the
- * other holders keep B. */
+/* The least the exporters of samples (Perun, otlp, Firefox) may hold by
+ * default, past B: what they hold follows the data's groups, not what they
+ * have written (a Perun layout 3 type's events as one JSON value, otlp's
+ * stack table, a Firefox thread's tables), and a zstd file of a million
+ * real samples is under 1 MB (B = 32 MiB).  None of them holds a sample.
+ * fold and the other holders keep B. */
 #define PCOL_EXPORT_HOLD_MIN ((uint64_t)512 << 20)
 
 typedef struct pcol_budget {
@@ -75,9 +75,6 @@ void pcol_budget_allow_lines(pcol_budget *b, uint64_t lines);
 /* Holds n more bytes of output in memory: PCOL_OK, or PCOL_ETOOBIG with a
  * message that names the budget and how to raise it. */
 int pcol_budget_hold(pcol_budget *b, uint64_t n, pcol_error *err);
-/* pcol_budget_hold of n x each bytes (saturating): what an exporter holds
- * per row, held from the row count before the rows are allocated. */
-int pcol_budget_hold_each(pcol_budget *b, uint64_t n, uint64_t each, pcol_error *err);
 
 static inline void pcol_budget_release(pcol_budget *b, uint64_t n) {
   b->held = n < b->held ? b->held - n : 0;

@@ -1222,7 +1222,7 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if (gzip) fclose(dst);
     return rc;
   }
-  bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* keeps every sample of a thread (stream.h) */
+  bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* its output tables (stream.h) */
   fx x;
   memset(&x, 0, sizeof x);
   x.f = f;

@@ -1017,7 +1017,7 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   memset(&x, 0, sizeof x);
   pcol_budget bud;
   if ((x.rc = pcol_budget_open(&bud, f, opt, "otlp export", out, err))) return x.rc;
-  bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* keeps every sample (stream.h) */
+  bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* the stack table (stream.h) */
   x.f = f;
   x.err = err;
   x.whole = !sel || (!sel->has_from && !sel->has_to && !pcol_select_filtered(sel));

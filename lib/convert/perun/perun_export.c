@@ -1174,7 +1174,7 @@ int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_budget bud;
   int rc = pcol_budget_open(&bud, f, opt, "perun export", out, err);
   if (rc) return rc;
-  bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* a layout 3 type: all its events in one JSON value (stream.h) */
+  bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* a layout 3 type's events: one JSON value (stream.h) */
   x.f = f;
   x.err = err;
   x.out = bud.fp;

@@ -17,12 +17,13 @@
  * have the same samples).  In the evented profile a sample spans [time,
  * time + duration); a point sample (duration 0) lasts until the next sample,
  * but at most the source's sampling interval (its smallest positive gap
- * between samples).  Written as a stream, but each pass reads the
- * selected rows of the source being written from an array (25 bytes a row:
- * its row, fraction and run break), so memory grows with those rows and
- * with the distinct stacks and frames; the frame lists of the stacks it
- * keeps, and the bytes it writes, count against the export budget
- * (stream.h, pcol_budget); the rows do not (doc/safety.md).  activeProfileIndex is the profile of
+ * between samples).  Written as a stream: each pass selects the rows of
+ * the source being written again, in file order (pcol_select_iter_filter,
+ * the filter built once), and keeps none, so memory grows with the
+ * distinct stacks and frames, not the samples; the frame lists of the
+ * stacks it keeps, the places where a run must break (8 bytes each, rare)
+ * and the bytes it writes count against the export budget (stream.h,
+ * pcol_budget; doc/safety.md).  activeProfileIndex is the profile of
  * the first written source's default type (pcol_source_default_types), the
  * one speedscope opens on. */
 #include "frames.h"
@@ -34,6 +35,7 @@
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "count.h"    /* pcol_decimal_text, pcol_count_types, pcol_rtime, ... */
 #include "xvalues.h"  /* pcol_xtype, PCOL_XV_MAX, pcol_ralloc_value, ... */
+#include "filter.h"   /* pcol_filter, pcol_filter_build, pcol_filter_free */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,8 +56,11 @@ typedef struct sexp {
   pcol_buf stk;                   /* u32 frame indices, root first */
   uint32_t *tmp;                  /* a stack's locations, leaf first */
   size_t ntmp, captmp;
-  pcol_selected_row *rows;        /* the selected rows of one source */
-  size_t nrows;
+  pcol_select one;                /* the selection of the source being written */
+  pcol_filter flt;                /* its name and label filters (built at the first pass) */
+  int flt_state;                  /* 0: not built yet, 1: built */
+  uint64_t nrows;                 /* its selected rows */
+  uint64_t pos;                   /* the place among them of the row a pass is at */
   int nprofiles;
   uint32_t *cvt;                  /* per source: its count type (pcol_count_types) */
   uint32_t cur_src;
@@ -65,14 +70,63 @@ typedef struct sexp {
   int timeline;                   /* opt->timeline: 1 always, -1 never, 0 within the budget */
   uint64_t nevents;               /* evented(): events counted (a dry run) or written */
   int dry;                        /* evented(): count the events, write nothing */
-  uint8_t *brk;                   /* per selected row: a run must end before it (run_breaks) */
-  size_t capbrk;
+  pcol_buf brk;                   /* u64 places of the rows a run must end before (scan) */
+  size_t nbrk_seen;               /* breaks before x->pos */
+  /* what scan found of the source's rows, per type of source_types */
+  uint8_t *neg;                   /* a negative amount: no sampled profile */
+  __int128 *total;                /* the amounts' sum */
+  int all_times;                  /* every row has a time: a timeline can be made */
+  int64_t interval;               /* the smallest positive gap between rows' times */
+  int64_t first_time;             /* the first row's time */
+  int need_known;                 /* need: counted for this source */
+  uint64_t need;                  /* the least bytes of a sampled profile's frame lists */
 } sexp;
 
 static int oom(sexp *x) { return pcol_error_set(x->err, PCOL_ENOMEM, "out of memory"); }
 static int io(sexp *x) { return pcol_write_error(x->err, 0, "speedscope export"); }
 
 static int put(sexp *x, const char *s) { return fputs(s, x->out) < 0 ? io(x) : PCOL_OK; }
+
+/* ------------------------------------------------ the selected rows */
+/* A pass over the selected rows of the source being written (x->one), in
+ * file order: fn(ctx, row) for each, x->pos its place.  The rows are
+ * selected again for every pass (a pass over the source's sample columns,
+ * cheaper than keeping them: 24 bytes a row). */
+typedef int (*row_fn)(void *ctx, const pcol_selected_row *r);
+typedef struct pass {
+  sexp *x;
+  row_fn fn;
+  void *ctx;
+} pass;
+
+static int pass_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  pass *p = ctx;
+  pcol_selected_row r = {row, num, den};
+  int rc = p->fn(p->ctx, &r);
+  p->x->pos++;
+  return rc;
+}
+
+static int each_row(sexp *x, row_fn fn, void *ctx) {
+  int filtered = pcol_select_filtered(&x->one), rc;
+  if (filtered && !x->flt_state) {
+    if ((rc = pcol_filter_build(x->f, &x->one, &x->flt, x->err))) return rc;
+    x->flt_state = 1;
+  }
+  x->pos = 0;
+  x->nbrk_seen = 0;
+  pass p = {x, fn, ctx};
+  rc = pcol_select_iter_filter(x->f, &x->one, filtered ? &x->flt : NULL, pass_row, &p, x->err);
+  return rc == PCOL_ENOMEM ? oom(x) : rc;
+}
+
+/* a run must end before the row at x->pos (scan) */
+static int at_break(sexp *x) {
+  const uint64_t *b = (const uint64_t *)x->brk.data;
+  size_t n = x->brk.len / sizeof *b;
+  while (x->nbrk_seen < n && b[x->nbrk_seen] < x->pos) x->nbrk_seen++;
+  return x->nbrk_seen < n && b[x->nbrk_seen] == x->pos;
+}
 
 /* JSON string of any bytes (invalid UTF-8 read as Latin-1). */
 static int put_str(sexp *x, pcol_str s) {
@@ -152,20 +206,12 @@ static int64_t amount(sexp *x, const pcol_selected_row *r, uint32_t vt, int *has
   int64_t v;
   if (!vt) /* the count profile: THE count rule */
     return pcol_scale(pcol_sample_count(&sc, r->row, x->cvt[x->cur_src]), r->num, r->den);
-  if (vt == PCOL_VT_RPROF_ALLOC) { /* lib/core/xvalues.c (an overflow is refused first, by run_breaks) */
+  if (vt == PCOL_VT_RPROF_ALLOC) { /* lib/core/xvalues.c (an overflow is refused first, by scan) */
     if (pcol_ralloc_value(&sc, &x->rt.source, x->xv.alloc_vt, r->row, &v)) v = 0;
     return pcol_scale(v, r->num, r->den);
   }
   *has = pcol_sample_value_rt(&sc, &x->rt, r->row, vt, &v);
   return *has ? pcol_scale(v, r->num, r->den) : 0;
-}
-
-/* 1 when the sampled profile of vt would be written: no negative amount */
-static int sampled_ok(sexp *x, uint32_t vt) {
-  int has;
-  for (size_t i = 0; i < x->nrows; i++)
-    if (amount(x, &x->rows[i], vt, &has) < 0) return 0;
-  return 1;
 }
 
 /* The types whose sampled profiles source s gets, in order (vt 0 = the
@@ -226,95 +272,161 @@ static int write_frames_list(sexp *x, const uint32_t *fr, uint32_t n) {
   return fputc(']', x->out) == EOF ? io(x) : PCOL_OK;
 }
 
-/* The next run from row *i on: consecutive selected samples with the same
- * frames, as one sample of their summed amount of vt (*w).  Runs depend on
- * the frames only, so every profile of a source has the same samples (as
- * pcol's speedscope import expects of one source's profiles), and
- * speedscope draws a run as it draws its samples, in every view.  *stack:
- * the run's first stack; *i moves past the run; 0 when no row is left. */
-static int next_run(sexp *x, uint32_t vt, size_t *i, uint32_t *stack, __int128 *w, int *rc) {
-  int has, started = 0;
-  *w = 0;
-  while (*i < x->nrows) {
-    uint32_t st = pcol_view_u32(&x->s_stack, x->rows[*i].row);
-    if (started && x->brk[*i]) break; /* the run's weight would not fit an int64 */
-    if (started && st != *stack) {
+/* Runs: consecutive selected samples with the same frames, as one sample
+ * of their summed amount of vt.  Runs depend on the frames only, so every
+ * profile of a source has the same samples (as pcol's speedscope import
+ * expects of one source's profiles), and speedscope draws a run as it
+ * draws its samples, in every view.  A pass hands each run, when it ends,
+ * to run_end, which counts its frame list's least bytes (RUN_NEED), writes
+ * its frame list (RUN_SAMPLES) or its weight (RUN_WEIGHTS). */
+enum { RUN_NEED, RUN_SAMPLES, RUN_WEIGHTS };
+typedef struct runs {
+  sexp *x;
+  uint32_t vt;
+  int what, dec, started, k;
+  uint32_t stack; /* the run's first stack */
+  __int128 w;
+} runs;
+
+static int run_end(runs *c) {
+  sexp *x = c->x;
+  const uint32_t *fr;
+  uint32_t n;
+  int rc;
+  if (c->what == RUN_WEIGHTS) {
+    char num[48];
+    pcol_decimal_text(num, sizeof num, c->w, c->dec);
+    return fprintf(x->out, c->k++ ? ",%s" : "%s", num) < 0 ? io(x) : PCOL_OK;
+  }
+  if (c->what == RUN_SAMPLES && c->k++ && fputc(',', x->out) == EOF) return io(x);
+  if ((rc = stack_frames(x, c->stack, &fr, &n))) return rc;
+  if (c->what == RUN_NEED) {
+    x->need += 2 * (uint64_t)n + 1; /* "[", n numbers and n - 1 commas, "]" */
+    return PCOL_OK;
+  }
+  return write_frames_list(x, fr, n);
+}
+
+static int run_row(void *ctx, const pcol_selected_row *r) {
+  runs *c = ctx;
+  sexp *x = c->x;
+  int has, rc;
+  uint32_t st = pcol_view_u32(&x->s_stack, r->row);
+  if (c->started) {
+    int end = at_break(x); /* the run's weight would not fit an int64 */
+    if (!end && st != c->stack) {
       /* stack_frames may move the buffer the frame lists live in when it
        * meets a new stack: both are made first, then both are looked up */
       const uint32_t *f1, *f2;
       uint32_t n1, n2;
-      if ((*rc = stack_frames(x, *stack, &f1, &n1)) || (*rc = stack_frames(x, st, &f2, &n2)) ||
-          (*rc = stack_frames(x, *stack, &f1, &n1)))
-        return 0;
-      if (n1 != n2 || (n2 && memcmp(f1, f2, n2 * sizeof *f2))) break; /* the run ends */
+      if ((rc = stack_frames(x, c->stack, &f1, &n1)) || (rc = stack_frames(x, st, &f2, &n2)) ||
+          (rc = stack_frames(x, c->stack, &f1, &n1)))
+        return rc;
+      end = n1 != n2 || (n2 && memcmp(f1, f2, n2 * sizeof *f2));
     }
-    if (!started) *stack = st; /* its frames: the caller's stack_frames (which checks the id) */
-    started = 1;
-    *w += amount(x, &x->rows[*i], vt, &has);
-    ++*i;
+    if (end) {
+      if ((rc = run_end(c))) return rc;
+      c->started = 0;
+    }
   }
-  return started;
+  if (!c->started) { /* its frames: run_end's stack_frames (which checks the id) */
+    c->stack = st;
+    c->started = 1;
+    c->w = 0;
+  }
+  c->w += amount(x, r, c->vt, &has);
+  return PCOL_OK;
 }
 
-/* Where runs must end whatever their frames: before a row that would take
- * the sum of any of the source's types (from the last such break on) past
+/* A pass over the source's runs for vt. */
+static int each_run(sexp *x, uint32_t vt, int what, int dec) {
+  runs c = {x, vt, what, dec, 0, 0, 0, 0};
+  int rc = each_row(x, run_row, &c);
+  return !rc && c.started ? run_end(&c) : rc;
+}
+
+/* One pass over the source's rows for what every profile needs: for each
+ * of its types, whether an amount is negative (speedscope rejects negative
+ * weights: no profile) and the amounts' sum; whether every row has a time
+ * and the smallest positive gap (the timeline); and, with `full`, where
+ * runs must end whatever their frames: before a row that would take the
+ * sum of any of the source's types (from the last such break on) past
  * INT64_MAX, so that every run's weight is an int64 (speedscope's and
  * pcol's importers read no larger one; a Perun file's huge amounts added
  * up to 1.17e19).  Breaks depend on all the types at once, so every
  * profile of the source keeps the same samples. */
-static int run_breaks(sexp *x, const pcol_xtype *types, size_t ntypes) {
-  if (x->nrows > x->capbrk) {
-    uint8_t *b = realloc(x->brk, x->nrows);
-    if (!b) return oom(x);
-    x->brk = b, x->capbrk = x->nrows;
+typedef struct scanning {
+  sexp *x;
+  const pcol_xtype *types;
+  size_t ntypes;
+  int full;
+  /* acc[k]: type k's sum since the last break; am[k]: the row's amount of
+   * type k (each amount looked up once) */
+  __int128 *acc, *am;
+  int64_t prev;
+} scanning;
+
+static int scan_row(void *ctx, const pcol_selected_row *r) {
+  scanning *c = ctx;
+  sexp *x = c->x;
+  int has, over = 0, rc = PCOL_OK;
+  for (size_t k = 0; k < c->ntypes; k++) {
+    int64_t a;
+    if (c->full && c->types[k].vt == PCOL_VT_RPROF_ALLOC && /* an increase past int64: refused, as by every export */
+        (rc = pcol_xvalue(&x->xv, x->cvt, r->row, c->types[k].vt, &a, x->err)))
+      return rc;
+    a = amount(x, r, c->types[k].vt, &has);
+    if (a < 0) x->neg[k] = 1;
+    x->total[k] += a;
+    c->am[k] = a > 0 ? a : 0;
+    over |= c->acc[k] + c->am[k] > (__int128)INT64_MAX;
   }
-  /* acc[k]: type k's sum since the last break; acc[ntypes + k]: the row's
-   * amount of type k (each amount looked up once) */
-  __int128 *acc = calloc(2 * ntypes + 1, sizeof *acc), *am = acc + ntypes;
-  if (!acc) return oom(x);
-  for (size_t i = 0; i < x->nrows; i++) {
-    int has, over = 0;
-    for (size_t k = 0; k < ntypes; k++) {
-      int64_t a;
-      int rc = types[k].vt == PCOL_VT_RPROF_ALLOC /* an increase past int64: refused, as by every export */
-                   ? pcol_xvalue(&x->xv, x->cvt, x->rows[i].row, types[k].vt, &a, x->err)
-                   : PCOL_OK;
-      if (rc) {
-        free(acc);
-        return rc;
-      }
-      a = amount(x, &x->rows[i], types[k].vt, &has);
-      am[k] = a > 0 ? a : 0;
-      over |= acc[k] + am[k] > (__int128)INT64_MAX;
-    }
-    x->brk[i] = (uint8_t)over;
-    for (size_t k = 0; k < ntypes; k++) acc[k] = (over ? 0 : acc[k]) + am[k];
-  }
-  free(acc);
+  if (c->full && over &&
+      ((rc = pcol_budget_hold(x->bud, sizeof(uint64_t), x->err)) || PCOL_BUF_PUSH(&x->brk, uint64_t, x->pos)))
+    return rc ? rc : oom(x);
+  for (size_t k = 0; k < c->ntypes; k++) c->acc[k] = (over ? 0 : c->acc[k]) + c->am[k];
+  int64_t t = pcol_view_i64(&x->s_time, r->row), g;
+  if (!x->pos) x->first_time = t;
+  if (t == PCOL_NA_I64) x->all_times = 0;
+  /* times come from the file: the difference may overflow */
+  else if (x->pos && !__builtin_sub_overflow(t, c->prev, &g) && g > 0 && (!x->interval || g < x->interval))
+    x->interval = g;
+  c->prev = t;
   return PCOL_OK;
 }
 
-static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t) {
-  int has, rc = PCOL_OK;
+static int scan(sexp *x, const pcol_xtype *types, size_t ntypes, int full) {
+  pcol_budget_release(x->bud, x->brk.len); /* (the last source's) */
+  x->brk.len = 0;
+  x->need_known = 0;
+  x->all_times = 1;
+  x->interval = 0;
+  free(x->neg);
+  free(x->total);
+  x->neg = calloc(ntypes + 1, 1);
+  x->total = calloc(ntypes + 1, sizeof *x->total);
+  __int128 *acc = calloc(2 * ntypes + 1, sizeof *acc);
+  scanning c = {x, types, ntypes, full, acc, acc + ntypes, 0};
+  int rc = acc && x->neg && x->total ? each_row(x, scan_row, &c) : oom(x);
+  free(acc);
+  return rc;
+}
+
+/* The sampled profile of type t (the ti-th of source_types, after scan). */
+static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
+  int rc;
   uint32_t vt = t->vt;
-  __int128 total = 0; /* 64-bit weights: their sum fits 128 bits (interop review F4) */
-  for (size_t i = 0; i < x->nrows; i++) {
-    int64_t a = amount(x, &x->rows[i], vt, &has);
-    if (a < 0) return PCOL_OK; /* negative weights: speedscope would reject the file */
-    total += a;
-  }
+  if (x->neg[ti]) return PCOL_OK; /* negative weights: speedscope would reject the file */
+  __int128 total = x->total[ti]; /* 64-bit weights: their sum fits 128 bits (interop review F4) */
   /* each run writes its frame list, at least 2 bytes a frame: a profile
-   * that cannot fit in what is left of the budget is refused unwritten */
-  uint64_t need = 0;
-  const uint32_t *fr = NULL;
-  uint32_t n = 0, st = 0;
-  __int128 w;
-  for (size_t i = 0; next_run(x, vt, &i, &st, &w, &rc);) {
-    if ((rc = stack_frames(x, st, &fr, &n))) return rc;
-    need += 2 * (uint64_t)n + 1; /* "[", n numbers and n - 1 commas, "]" */
+   * that cannot fit in what is left of the budget is refused unwritten
+   * (the runs, and so the least, are the same for every type) */
+  if (!x->need_known) {
+    x->need = 0;
+    if ((rc = each_run(x, vt, RUN_NEED, 0))) return rc;
+    x->need_known = 1;
   }
-  if (rc) return rc;
-  if (pcol_budget_exceeded(x->bud, need)) return pcol_budget_refuse(x->bud, x->err);
+  if (pcol_budget_exceeded(x->bud, x->need)) return pcol_budget_refuse(x->bud, x->err);
   if ((rc = profile_head(x, "sampled", uri, "", t->type, unit_name(t)))) return rc;
   /* a decimal unit ("1e-9": collapsed 1.5) is written as the decimal it stands for */
   int dec = vt ? pcol_unit_decimals(t->unit, NULL) : 0;
@@ -326,18 +438,10 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t) {
     snprintf(num, sizeof num, "%.17g", d);
   }
   if (fprintf(x->out, ",\"startValue\":0,\"endValue\":%s,\"samples\":[", num) < 0) return io(x);
-  int k = 0;
-  for (size_t i = 0; next_run(x, vt, &i, &st, &w, &rc);) {
-    if (k++ && fputc(',', x->out) == EOF) return io(x);
-    if ((rc = stack_frames(x, st, &fr, &n)) || (rc = write_frames_list(x, fr, n))) return rc;
-  }
-  if (rc || (rc = put(x, "],\"weights\":["))) return rc;
-  k = 0;
-  for (size_t i = 0; next_run(x, vt, &i, &st, &w, &rc);) {
-    pcol_decimal_text(num, sizeof num, w, dec);
-    if (fprintf(x->out, k++ ? ",%s" : "%s", num) < 0) return io(x);
-  }
-  return rc ? rc : put(x, "]}");
+  if ((rc = each_run(x, vt, RUN_SAMPLES, dec)) || (rc = put(x, "],\"weights\":[")) ||
+      (rc = each_run(x, vt, RUN_WEIGHTS, dec)))
+    return rc;
+  return put(x, "]}");
 }
 
 static int event(sexp *x, int *first, char t, uint32_t frame, int64_t at) {
@@ -349,66 +453,79 @@ static int event(sexp *x, int *first, char t, uint32_t frame, int64_t at) {
   return rc;
 }
 
-static int evented(sexp *x, pcol_str uri, const pcol_select *sel) {
-  if (!x->nrows) return PCOL_OK;
-  for (size_t i = 0; i < x->nrows; i++)
-    if (pcol_view_i64(&x->s_time, x->rows[i].row) == PCOL_NA_I64) return PCOL_OK;
-  /* the sampling interval: smallest positive gap */
-  int64_t interval = 0;
-  for (size_t i = 1; i < x->nrows; i++) {
-    int64_t g; /* times come from the file: the difference may overflow */
-    if (__builtin_sub_overflow(pcol_view_i64(&x->s_time, x->rows[i].row),
-                               pcol_view_i64(&x->s_time, x->rows[i - 1].row), &g))
-      continue;
-    if (g > 0 && (!interval || g < interval)) interval = g;
-  }
-  int64_t from = sel && sel->has_from ? sel->from_ns : INT64_MIN, to = sel && sel->has_to ? sel->to_ns : INT64_MAX;
+/* The evented profile's pass: a row is written when the next one (or the
+ * end) is met, whose time bounds it. */
+typedef struct timeline {
+  sexp *x;
+  int64_t from, to, interval, cur_end;
+  pcol_buf open; /* open frames, root first */
+  int first, have;
+  uint64_t row; /* the row met last, not yet written */
+} timeline;
+
+static int timeline_step(timeline *c, int has_next, int64_t next) {
+  sexp *x = c->x;
   int rc = PCOL_OK;
+  int64_t t = pcol_view_i64(&x->s_time, c->row), d = pcol_view_i64(&x->s_dur, c->row);
+  int64_t gap; /* next - t, which may overflow for times read from a file */
+  if (__builtin_sub_overflow(next, t, &gap)) gap = INT64_MAX;
+  if (d <= 0) d = has_next && gap < c->interval ? gap : c->interval;
+  if (d < 0) d = 0; /* unsorted times in a damaged file */
+  int64_t e = t > INT64_MAX - d ? INT64_MAX : t + d;
+  if (e > next) e = next;
+  if (t < c->from) t = c->from;
+  if (e > c->to) e = c->to;
+  if (e < t) e = t;
+  const uint32_t *fr;
+  uint32_t n;
+  if ((rc = stack_frames(x, pcol_view_u32(&x->s_stack, c->row), &fr, &n))) return rc;
+  uint32_t *o = (uint32_t *)c->open.data;
+  size_t no = c->open.len / sizeof *o, common = 0;
+  if (c->cur_end < t) { /* a gap: close everything */
+    while (no && !rc) rc = event(x, &c->first, 'C', o[--no], c->cur_end);
+  }
+  while (common < no && common < n && o[common] == fr[common]) common++;
+  while (no > common && !rc) rc = event(x, &c->first, 'C', o[--no], t);
+  c->open.len = no * sizeof *o;
+  for (size_t k = common; k < n && !rc; k++) {
+    rc = event(x, &c->first, 'O', fr[k], t);
+    if (!rc && PCOL_BUF_PUSH(&c->open, uint32_t, fr[k])) rc = oom(x);
+  }
+  c->cur_end = e;
+  return rc;
+}
+
+static int timeline_row(void *ctx, const pcol_selected_row *r) {
+  timeline *c = ctx;
+  int rc = c->have ? timeline_step(c, 1, pcol_view_i64(&c->x->s_time, r->row)) : PCOL_OK;
+  c->row = r->row;
+  c->have = 1;
+  return rc;
+}
+
+/* The evented profile (after scan: every row has a time, else none; the
+ * sampling interval, the smallest positive gap between them). */
+static int evented(sexp *x, pcol_str uri, const pcol_select *sel) {
+  if (!x->nrows || !x->all_times) return PCOL_OK;
+  int rc;
+  timeline c = {x, sel && sel->has_from ? sel->from_ns : INT64_MIN, sel && sel->has_to ? sel->to_ns : INT64_MAX,
+                x->interval, 0, {0}, 1, 0, 0};
   x->nevents = 0;
   if (!x->dry && (rc = profile_head(x, "evented", uri, "timeline", (pcol_str){0}, "nanoseconds"))) return rc;
-  int64_t start = pcol_view_i64(&x->s_time, x->rows[0].row);
-  if (start < from) start = from;
+  int64_t start = x->first_time;
+  if (start < c.from) start = c.from;
   /* the events' times are since the source's start (spec.md §7), which is
    * the profile's start: speedscope counts them from startValue */
   if (!x->dry && fprintf(x->out, ",\"startValue\":%lld,\"events\":[", (long long)(start < 0 ? start : 0)) < 0)
     return io(x);
-  pcol_buf open = {0}; /* open frames, root first */
-  int first = 1;
-  int64_t cur_end = start;
-  for (size_t i = 0; i < x->nrows && !rc; i++) {
-    int64_t t = pcol_view_i64(&x->s_time, x->rows[i].row), d = pcol_view_i64(&x->s_dur, x->rows[i].row);
-    int64_t next = i + 1 < x->nrows ? pcol_view_i64(&x->s_time, x->rows[i + 1].row) : INT64_MAX;
-    int64_t gap; /* next - t, which may overflow for times read from a file */
-    if (__builtin_sub_overflow(next, t, &gap)) gap = INT64_MAX;
-    if (d <= 0) d = i + 1 < x->nrows && gap < interval ? gap : interval;
-    if (d < 0) d = 0; /* unsorted times in a damaged file */
-    int64_t e = t > INT64_MAX - d ? INT64_MAX : t + d;
-    if (e > next) e = next;
-    if (t < from) t = from;
-    if (e > to) e = to;
-    if (e < t) e = t;
-    const uint32_t *fr;
-    uint32_t n;
-    if ((rc = stack_frames(x, pcol_view_u32(&x->s_stack, x->rows[i].row), &fr, &n))) break;
-    uint32_t *o = (uint32_t *)open.data;
-    size_t no = open.len / sizeof *o, common = 0;
-    if (cur_end < t) { /* a gap: close everything */
-      while (no && !rc) rc = event(x, &first, 'C', o[--no], cur_end);
-    }
-    while (common < no && common < n && o[common] == fr[common]) common++;
-    while (no > common && !rc) rc = event(x, &first, 'C', o[--no], t);
-    open.len = no * sizeof *o;
-    for (size_t k = common; k < n && !rc; k++) {
-      rc = event(x, &first, 'O', fr[k], t);
-      if (!rc && PCOL_BUF_PUSH(&open, uint32_t, fr[k])) rc = oom(x);
-    }
-    cur_end = e;
-  }
-  uint32_t *o = (uint32_t *)open.data;
-  size_t no = open.len / sizeof(uint32_t);
-  while (no && !rc) rc = event(x, &first, 'C', o[--no], cur_end);
-  pcol_buf_free(&open);
-  if (!rc && !x->dry && fprintf(x->out, "],\"endValue\":%lld}", (long long)cur_end) < 0) rc = io(x);
+  c.cur_end = start;
+  rc = each_row(x, timeline_row, &c);
+  if (!rc && c.have) rc = timeline_step(&c, 0, INT64_MAX);
+  uint32_t *o = (uint32_t *)c.open.data;
+  size_t no = c.open.len / sizeof(uint32_t);
+  while (no && !rc) rc = event(x, &c.first, 'C', o[--no], c.cur_end);
+  pcol_buf_free(&c.open);
+  if (!rc && !x->dry && fprintf(x->out, "],\"endValue\":%lld}", (long long)c.cur_end) < 0) rc = io(x);
   return rc;
 }
 
@@ -432,14 +549,15 @@ static int write_frame(sexp *x, uint32_t key) {
   return put(x, "}");
 }
 
-/* the selected rows of source s (sel's range) into x->rows */
+/* source s (sel's range, names and labels) is the one written: its
+ * selected rows counted */
 static int load_source(sexp *x, const pcol_select *sel, uint32_t s) {
-  pcol_select one = sel ? *sel : (pcol_select){0};
-  one.source_id = s;
-  free(x->rows);
-  x->rows = NULL;
+  if (x->cur_src == s) return PCOL_OK;
+  x->one = sel ? *sel : (pcol_select){0};
+  x->one.source_id = s;
   x->cur_src = s;
-  return pcol_select_rows(x->f, &one, &x->rows, &x->nrows, x->err);
+  x->nrows = 0;
+  return pcol_select_count(x->f, &x->one, &x->nrows, x->err);
 }
 
 int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
@@ -492,10 +610,10 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     uint32_t dflt = 0;
     if ((rc = pcol_source_default_types(f, s, s, &dflt, err))) break;
     if (!dflt && x.cvt[s]) dflt = x.cvt[s]; /* the count is pprof's samples/count */
-    if ((rc = source_types(&x, s, types, &ntypes))) break;
+    if ((rc = source_types(&x, s, types, &ntypes)) || (rc = scan(&x, types, ntypes, 0))) break;
     int k = 0;
     for (size_t i = 0; i < ntypes; i++) {
-      if (!sampled_ok(&x, types[i].vt)) continue;
+      if (x.neg[i]) continue;
       if (types[i].vt == dflt) {
         active = k;
         break;
@@ -511,8 +629,8 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     pcol_str uri;
     if ((rc = pcol_string(f, pcol_view_u32(&x.src_uri, s - 1), &uri, err))) break;
     uri = pcol_display_name(uri); /* the profiles' names: no directory */
-    if ((rc = source_types(&x, s, types, &ntypes)) || (rc = run_breaks(&x, types, ntypes))) break;
-    for (size_t i = 0; i < ntypes && !rc; i++) rc = sampled(&x, uri, &types[i]);
+    if ((rc = source_types(&x, s, types, &ntypes)) || (rc = scan(&x, types, ntypes, 1))) break;
+    for (size_t i = 0; i < ntypes && !rc; i++) rc = sampled(&x, uri, &types[i], i);
     /* the evented timeline: when asked, or by default when its events fit
      * PCOL_SPEEDSCOPE_TIMELINE_EVENTS (counted by a dry run) */
     int write = x.timeline > 0;
@@ -537,11 +655,13 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   free(x.fn_frame);
   free(x.loc_frame);
   free(x.frames);
-  free(x.brk);
+  pcol_buf_free(&x.brk);
+  free(x.neg);
+  free(x.total);
   free(x.memo_off);
   free(x.memo_len);
   free(x.tmp);
-  free(x.rows);
+  pcol_filter_free(&x.flt);
   pcol_buf_free(&x.stk);
   return rc;
 }
