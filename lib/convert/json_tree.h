@@ -1,7 +1,6 @@
 /* json_tree.h — a compact, read-only JSON tree built from json_pull, for the
  * importers that need random access to parts of a document (Firefox
- * profiles: tables may come after the samples that index them; OTLP/JSON
- * lines: a message decoded through protobuf-c descriptors).
+ * profiles: tables may come after the samples that index them).
  *
  * Why not jansson: its DOM costs 10 to 50 times the text (a heap object per
  * value).  Here a value is one 64-bit word: integers up to 2^60 inline,

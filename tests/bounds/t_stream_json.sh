@@ -19,7 +19,7 @@ fail() { echo "t_stream_json: FAIL: $*" >&2; exit 1; }
 command -v prlimit >/dev/null || { echo "t_stream_json: prlimit not installed: skipped"; exit 0; }
 command -v python3 >/dev/null || { echo "t_stream_json: python3 not installed: skipped"; exit 0; }
 if grep -qa __asan_init "$PCOL"; then echo "t_stream_json: ASan build: skipped"; exit 0; fi
-STREAMED="v8 speedscope firefox otlp otlp.gz otlp-bin otlp-bin-times perf tachyon tachyon-zstd jfr"
+STREAMED="v8 speedscope firefox otlp otlp.gz otlp-line otlp-bin otlp-bin-times perf tachyon tachyon-zstd jfr"
 KINDS=${KINDS-$STREAMED}
 want() { [[ " $KINDS " == *" $1 "* ]]; }
 tmp=$(mktemp -d)
@@ -38,7 +38,7 @@ counts() {
 # otlp.gz: the OTLP/JSON lines gzip-compressed, inflated as they are read
 # (lib/core/instream.c; inflated whole first, it took 210 MB and more than the cap)
 for kind in $KINDS; do
-  case $kind in perf | tachyon* | jfr | otlp-bin*) continue ;; esac
+  case $kind in perf | tachyon* | jfr | otlp-bin* | otlp-line) continue ;; esac
   f=$tmp/big.$kind
   if [ "$kind" = otlp.gz ] && [ -f "$tmp/keep.otlp" ]; then # the otlp case's document, kept
     mv "$tmp/keep.otlp" "$f" && read -r n total <"$tmp/keep.nt" || fail "$kind: the otlp document"
@@ -61,6 +61,19 @@ for kind in $KINDS; do
   # (the OTLP/JSON document is generated once: the gzip case compresses it)
   if [ "$kind" = otlp ]; then mv "$f" "$tmp/keep.otlp" && echo "$n $total" >"$tmp/keep.nt"; else rm -f "$f"; fi
 done
+# One OTLP/JSON line of 80 MB (1M samples): it was read into a tree, decoded
+# into protobuf-c's structs, packed and imported (390 MB peak, out of memory
+# under this cap); it is now written straight into the wire format as it is
+# read (lib/convert/otlp/otlp_json.c): 39 MB.
+if want otlp-line; then
+  f=$tmp/big.otlp-line
+  read -r n total < <(python3 tests/support/gen_big_json.py otlp-line "$f" 80) || fail "otlp-line: generator"
+  prlimit --as=$cap -- "$PCOL" pack --from otlp "$f" -o "$tmp/o.pcol" 2>"$tmp/err" ||
+    fail "otlp-line: pack of a $(stat -c %s "$f")-byte line under a $cap-byte address space: $(head -c 300 "$tmp/err")"
+  counts otlp-line "$n" samples "$total"
+  echo "t_stream_json: otlp-line: $(stat -c %s "$f") bytes in one line packed under --as=$cap, $n samples" >&2
+  rm -f "$f" "$tmp/o.pcol"
+fi
 # One binary OTLP message of 4.4M samples (tests/support/gen_otlp_big.py:
 # two Profiles sharing their samples, one source of two value types), 83 MB
 # without timestamps (otlp-bin: the samples come in order) and 171 MB with

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A large V8 .cpuprofile, speedscope, Firefox profile or OTLP/JSON lines
 file for the streaming-import bound (tests/bounds/t_stream_json.sh).
-Usage: gen_big_json.py v8|speedscope|firefox|otlp OUT MB
+Usage: gen_big_json.py v8|speedscope|firefox|otlp|otlp-line OUT MB
 
 Prints "samples WEIGHT_TOTAL" (what `pcol fold` must add up to).
 - v8: most of the bytes are the nodes' positionTicks (DevTools writes them;
@@ -14,7 +14,8 @@ Prints "samples WEIGHT_TOTAL" (what `pcol fold` must add up to).
   markers (as in profiles from Firefox), which pcol counts, not keeps;
 - otlp: OTLP/JSON lines, one ProfilesData a line (the Collector's file
   exporter), each with a large dictionary (the same on every line) and 3
-  samples.
+  samples;
+- otlp-line: one OTLP/JSON line whose bytes are most one Profile's samples.
 """
 import random
 import sys
@@ -96,6 +97,34 @@ with open(out, 'w') as f:
                     '"linkTable":[{}]}}\n' % (t, smp, locs, funcs, stacks, strs))
             n += 3
             total += 6
+        print(n, total)
+    elif kind == 'otlp-line':
+        # one ProfilesData on one line, most of its bytes one Profile's
+        # samples (each a stack of 2,000, a value 1..3, a timestamp)
+        nf = 500
+        strs = ",".join(['""', '"samples"', '"count"', '"app.c"'] + ['"fn_%d"' % i for i in range(nf)])
+        funcs = ",".join(['{}'] + ['{"nameStrindex":%d,"filenameStrindex":3,"startLine":"%d"}' % (4 + i, i)
+                                   for i in range(nf)])
+        locs = ",".join(['{}'] + ['{"address":"%d","lines":[{"functionIndex":%d,"line":"%d"}]}'
+                                  % (4096 + 16 * i, 1 + i, i) for i in range(nf)])
+        stacks = ",".join(['{}'] + ['{"locationIndices":[%s]}' % ",".join(str(rnd.randrange(1, nf + 1))
+                                                                        for _ in range(rnd.randint(3, 20)))
+                                    for _ in range(2000)])
+        t0 = 1700000000000000000
+        f.write('{"resourceProfiles":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":'
+                '"app"}}]},"scopeProfiles":[{"scope":{"name":"gen"},"profiles":[{"sampleType":{"typeStrindex":1,'
+                '"unitStrindex":2},"timeUnixNano":"%d","durationNano":"1000000000","samples":[' % t0)
+        n = total = 0
+        while f.tell() < target:
+            f.write(",".join('{"stackIndex":%d,"values":["%d"],"timestampsUnixNano":["%d"]}'
+                             % (rnd.randrange(1, 2001), 1 + (n + k) % 3, t0 + (n + k) * 100)
+                             for k in range(10000)) + ",")
+            total += sum(1 + (n + k) % 3 for k in range(10000))
+            n += 10000
+        f.seek(f.tell() - 1)  # the last comma
+        f.write(']}]}]}],"dictionary":{"mappingTable":[{}],"locationTable":[%s],"functionTable":[%s],'
+                '"stackTable":[%s],"stringTable":[%s],"attributeTable":[{}],"linkTable":[{}]}}\n'
+                % (locs, funcs, stacks, strs))
         print(n, total)
     else:
         n_frames = 2000
