@@ -5,6 +5,8 @@
  * through it, write the same file byte for byte either way. */
 #include "testutil.h"
 #include "rowsort.h" /* pcol_rowsort_*, pcol_rowsort_bytes */
+#include <signal.h>
+#include <sys/resource.h>
 
 typedef struct row {
   uint64_t key, seq;
@@ -209,5 +211,30 @@ Test(rowsort, rows_in_order) {
       free(v.hit);
       pcol_rowsort_free(s);
     }
+  pcol_rowsort_bytes = keep;
+}
+
+/* the last run cannot be written (a full disk: here a file-size limit):
+ * the first rewind says so, and so does every later one, rather than give
+ * the rows of the runs written before as if they were all */
+Test(rowsort, a_run_not_written_stays_an_error) {
+  size_t keep = pcol_rowsort_bytes;
+  pcol_rowsort_bytes = 40 * sizeof(row); /* runs of 40 rows */
+  signal(SIGXFSZ, SIG_IGN);
+  struct rlimit rl = {40 * sizeof(row), 40 * sizeof(row)}; /* room for the first run only */
+  cr_assert_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
+  pcol_rowsort *s;
+  cr_assert_eq(pcol_rowsort_new(&s, sizeof(row), row_cmp), PCOL_OK);
+  for (uint64_t i = 0; i < 60; i++) {
+    row r = {60 - i, i};
+    cr_assert_eq(pcol_rowsort_add(s, &r), PCOL_OK, "row %llu", (unsigned long long)i);
+  }
+  cr_assert_eq(pcol_rowsort_runs(s), 1);
+  cr_assert_eq(pcol_rowsort_rewind(s), PCOL_EIO);
+  cr_assert_eq(pcol_rowsort_rewind(s), PCOL_EIO, "a second rewind after the lost run");
+  const void *p;
+  cr_assert_eq(pcol_rowsort_next(s, &p), PCOL_EIO);
+  cr_assert_null(p);
+  pcol_rowsort_free(s);
   pcol_rowsort_bytes = keep;
 }

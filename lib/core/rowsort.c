@@ -6,7 +6,8 @@
  * and merges the runs through a heap, each run read back through a buffer
  * of its share of the budget (at least 16 rows), so memory is about the
  * budget plus the heap whatever the row count.  A sorter that never
- * filled its buffer sorts it in place and writes nothing.  The runs stay
+ * filled its buffer sorts it in place (when its rows did not come in
+ * order) and writes nothing.  The runs stay
  * in the file, so a later rewind merges them again (an exporter that
  * writes the same groups twice reads its rows twice, not holds them). */
 #include "pcol.h"
@@ -32,6 +33,7 @@ struct pcol_rowsort {
   uint64_t total, written;
   int sorted;         /* added rows are sorted (in buf, or all in runs) */
   int disorder;       /* a row of buf was added before one it sorts after */
+  int lost;           /* the last run could not be written: every rewind fails so */
   int overlap;        /* a run starts before the last one ended (else a merge only reads on) */
   uint8_t *last;      /* the last run's last row */
   /* reading: rows buf[pos..n) in memory, or the merge of the runs */
@@ -202,6 +204,7 @@ int pcol_rowsort_rewind(pcol_rowsort *s) {
   s->given = 0;
   s->pos = 0;
   s->state = 0;
+  if (s->lost) return s->state = s->lost; /* the last run was never written: its rows are gone */
   if (!s->sorted) {
     s->sorted = 1;
     if (s->fd < 0) { /* everything in memory */
@@ -210,7 +213,7 @@ int pcol_rowsort_rewind(pcol_rowsort *s) {
       int rc = write_run(s);
       free(s->buf);
       s->buf = NULL, s->n = s->cap = 0;
-      if (rc) return s->state = rc;
+      if (rc) return s->state = s->lost = rc;
     }
   }
   if (s->fd >= 0) {

@@ -33,7 +33,8 @@ uint64_t pcol_rowsort_count(const pcol_rowsort *o);
  * after it), next gives the next row in *row, NULL past the last.  *row
  * stays valid until the next call of next, rewind or free.  PCOL_OK,
  * PCOL_EIO when a run cannot be written or read back (every later next
- * says so until a rewind), PCOL_ENOMEM. */
+ * says so until a rewind; a run not written, every later rewind too),
+ * PCOL_ENOMEM. */
 int pcol_rowsort_rewind(pcol_rowsort *o);
 int pcol_rowsort_next(pcol_rowsort *o, const void **row);
 /* rewind, then f on every row in order, stopping at f's first non-zero

@@ -21,9 +21,10 @@
  * the source being written again, in file order (pcol_select_iter_filter,
  * the filter built once), and keeps none, so memory grows with the
  * distinct stacks and frames, not the samples; the frame lists of the
- * stacks it keeps, the places where a run must break (8 bytes each, rare)
- * and the bytes it writes count against the export budget (stream.h,
- * pcol_budget; doc/safety.md).  activeProfileIndex is the profile of
+ * stacks it keeps and the bytes it writes count against the export budget
+ * (stream.h, pcol_budget; doc/safety.md), the rows where a run must break
+ * (a bit a row, made only when a sum passes INT64_MAX) do not, as the byte
+ * a row they took did not.  activeProfileIndex is the profile of
  * the first written source's default type (pcol_source_default_types), the
  * one speedscope opens on. */
 #include "frames.h"
@@ -70,8 +71,8 @@ typedef struct sexp {
   int timeline;                   /* opt->timeline: 1 always, -1 never, 0 within the budget */
   uint64_t nevents;               /* evented(): events counted (a dry run) or written */
   int dry;                        /* evented(): count the events, write nothing */
-  pcol_buf brk;                   /* u64 places of the rows a run must end before (scan) */
-  size_t nbrk_seen;               /* breaks before x->pos */
+  uint8_t *brk;                   /* bit i: a run must end before row i (scan); NULL: nowhere */
+  size_t capbrk;                  /* its bytes */
   /* what scan found of the source's rows, per type of source_types */
   uint8_t *neg;                   /* a negative amount: no sampled profile */
   __int128 *total;                /* the amounts' sum */
@@ -114,18 +115,14 @@ static int each_row(sexp *x, row_fn fn, void *ctx) {
     x->flt_state = 1;
   }
   x->pos = 0;
-  x->nbrk_seen = 0;
   pass p = {x, fn, ctx};
   rc = pcol_select_iter_filter(x->f, &x->one, filtered ? &x->flt : NULL, pass_row, &p, x->err);
   return rc == PCOL_ENOMEM ? oom(x) : rc;
 }
 
 /* a run must end before the row at x->pos (scan) */
-static int at_break(sexp *x) {
-  const uint64_t *b = (const uint64_t *)x->brk.data;
-  size_t n = x->brk.len / sizeof *b;
-  while (x->nbrk_seen < n && b[x->nbrk_seen] < x->pos) x->nbrk_seen++;
-  return x->nbrk_seen < n && b[x->nbrk_seen] == x->pos;
+static int at_break(const sexp *x) {
+  return x->brk && x->pos < (uint64_t)x->capbrk * 8 && (x->brk[x->pos >> 3] >> (x->pos & 7) & 1);
 }
 
 /* JSON string of any bytes (invalid UTF-8 read as Latin-1). */
@@ -381,9 +378,10 @@ static int scan_row(void *ctx, const pcol_selected_row *r) {
     c->am[k] = a > 0 ? a : 0;
     over |= c->acc[k] + c->am[k] > (__int128)INT64_MAX;
   }
-  if (c->full && over &&
-      ((rc = pcol_budget_hold(x->bud, sizeof(uint64_t), x->err)) || PCOL_BUF_PUSH(&x->brk, uint64_t, x->pos)))
-    return rc ? rc : oom(x);
+  if (c->full && over) { /* (rare: a bit a row, made at the first break, as the byte a row it was) */
+    if (!x->brk && !(x->brk = calloc(x->capbrk = (size_t)(x->nrows / 8 + 1), 1))) return oom(x);
+    if (x->pos < (uint64_t)x->capbrk * 8) x->brk[x->pos >> 3] |= (uint8_t)(1u << (x->pos & 7));
+  }
   for (size_t k = 0; k < c->ntypes; k++) c->acc[k] = (over ? 0 : c->acc[k]) + c->am[k];
   int64_t t = pcol_view_i64(&x->s_time, r->row), g;
   if (!x->pos) x->first_time = t;
@@ -396,8 +394,9 @@ static int scan_row(void *ctx, const pcol_selected_row *r) {
 }
 
 static int scan(sexp *x, const pcol_xtype *types, size_t ntypes, int full) {
-  pcol_budget_release(x->bud, x->brk.len); /* (the last source's) */
-  x->brk.len = 0;
+  free(x->brk); /* (the last source's) */
+  x->brk = NULL;
+  x->capbrk = 0;
   x->need_known = 0;
   x->all_times = 1;
   x->interval = 0;
@@ -655,7 +654,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   free(x.fn_frame);
   free(x.loc_frame);
   free(x.frames);
-  pcol_buf_free(&x.brk);
+  free(x.brk);
   free(x.neg);
   free(x.total);
   free(x.memo_off);
