@@ -398,6 +398,11 @@ Test(otlp_json, errors_name_the_first_fault) {
     cr_assert(!strncmp(err.message, cases[i].want, strlen(cases[i].want)), "case %zu: \"%s\", want \"%s...\"", i,
               err.message, cases[i].want);
   }
+  /* no error struct (pcol.h: err may be NULL): the status alone */
+  const char *bad = "{\"bogus\":1}\n";
+  FILE *in = fmemopen((void *)bad, strlen(bad), "rb");
+  cr_assert_eq(pcol_otlp_import_json(NULL, in, "t.json", NULL, capture, NULL), PCOL_ECORRUPT);
+  fclose(in);
   /* a field under its proto name after its lowerCamelCase one: the last wins */
   const char *twice = "{\"dictionary\":{\"stringTable\":[\"a\",\"b\"],\"string_table\":[\"c\"]}}\n";
   pcol_error err;

@@ -221,4 +221,21 @@ for fmt in text jsonl; do
     prlimit --cpu=5 "$PCOL" traces "$tmp/chain.pcol" --format $fmt --max-output 100K
   [ "$(stat -c %s "$tmp/out")" -le 102400 ] || fail "traces --format $fmt wrote past --max-output"
 done
+
+# An OTLP/JSON line of 1 MB whose string sits 63 AnyValue arrays deep: each
+# message's bytes are also in every message around it, and the transcoder
+# (lib/convert/otlp/otlp_json.c) once kept each depth's buffers for the next
+# message at that depth: 271 MB for this line (2.8 GB 680 deep), out of
+# memory under a 128 MiB address-space cap.  Now it needs a few MB.
+python3 - "$tmp/deep.json" <<'PY' || fail "python3: deep.json"
+import sys
+d, s = 63, 1040000
+open(sys.argv[1], "w").write('{"resourceProfiles":[{"resource":{"attributes":[{"key":"k","value":' +
+                             '{"arrayValue":{"values":[' * d + '{"stringValue":"' + 'a' * s + '"}' + ']}}' * d +
+                             '}]}}]}\n')
+PY
+deepcap=(prlimit --as=134217728)
+grep -qa __asan_init "$PCOL" && deepcap=()
+"${deepcap[@]}" "$PCOL" pack --from otlp "$tmp/deep.json" -o "$tmp/deep.pcol" 2>"$tmp/err" ||
+  fail "a 1 MB OTLP/JSON line 63 deep: $(head -c 300 "$tmp/err")"
 exit 0

@@ -55,9 +55,11 @@ typedef struct jctx {
   char path[256];
 } jctx;
 
-/* past this a level's buffer is freed once copied out: the samples of one
- * Profile are most of a line, and each message holds them once at a time */
-#define WIRE_KEEP ((size_t)1 << 20)
+/* past this a level's buffer is freed once copied out, not kept for the
+ * next message at its depth: a message's bytes are in it and in each message
+ * around it, so keeping big ones cost depth x size (a 1 MB AnyValue nested
+ * 680 deep: 2.8 GB) */
+#define WIRE_KEEP ((size_t)4096)
 
 static int jbad(jctx *j, const char *what) {
   return pcol_error_set(j->err, PCOL_ECORRUPT, "%s:%zu: OTLP/JSON %s: %s", j->name, j->line,
@@ -444,9 +446,13 @@ static int one_line(pcol_builder *b, lines *l, const char *name, size_t line, si
              : enc_msg(&j, &opentelemetry__proto__profiles__v1development__profiles_data__descriptor, 0);
     if (rc && !jp.rc) { /* not the JSON's own error: one later in the line comes first, as it did when
                          * the line was read whole before it was decoded */
-      pcol_error keep = *err;
-      if (!pcol_jp_finish(&jp)) *err = keep;
-      else rc = jp.rc;
+      pcol_error keep = {0};
+      if (err) keep = *err;
+      if (!pcol_jp_finish(&jp)) {
+        if (err) *err = keep;
+      } else {
+        rc = jp.rc;
+      }
     } else if (!rc) {
       rc = pcol_jp_finish(&jp); /* only whitespace after the object */
     }
