@@ -248,3 +248,110 @@ Test(json_pull, big_integers_as_reals_when_asked) {
     fclose(f);
   }
 }
+
+/* ------------------------------------------------ json_tree.c's arrays */
+#include "json_tree.h"
+
+static uint64_t rnd(uint64_t *s) {
+  *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+  return *s;
+}
+
+static void same_value(const pcol_jtree *t, pcol_jv v, json_t *j, const char *where) {
+  if (json_is_integer(j)) {
+    cr_assert(pcol_jt_is_int(v), "%s: not an integer", where);
+    cr_assert_eq(pcol_jt_int(t, v), json_integer_value(j), "%s: %lld, want %lld", where,
+                 (long long)pcol_jt_int(t, v), (long long)json_integer_value(j));
+  } else if (json_is_real(j)) {
+    cr_assert_eq(pcol_jt_kind(v), PCOL_JK_REAL, "%s: not a real", where);
+    double a = pcol_jt_num(t, v), b = json_real_value(j);
+    cr_assert(memcmp(&a, &b, sizeof a) == 0, "%s: %.17g, want %.17g", where, a, b);
+  } else if (json_is_string(j)) {
+    cr_assert(pcol_jt_is_str(v) && !strcmp(pcol_jt_str(t, v), json_string_value(j)), "%s: string", where);
+  } else if (json_is_array(j)) {
+    cr_assert(pcol_jt_is_arr(v), "%s: not an array", where);
+    cr_assert_eq(pcol_jt_size(t, v), json_array_size(j), "%s: size", where);
+    cr_assert_eq(pcol_jt_at(t, v, json_array_size(j)), 0, "%s: an element past the end", where);
+    for (size_t i = 0; i < json_array_size(j); i++) {
+      char w[256];
+      snprintf(w, sizeof w, "%s[%zu]", where, i);
+      same_value(t, pcol_jt_at(t, v, i), json_array_get(j, i), w);
+    }
+  } else if (json_is_object(j)) {
+    cr_assert(pcol_jt_is_obj(v), "%s: not an object", where);
+    const char *k;
+    json_t *e;
+    json_object_foreach(j, k, e) {
+      char w[256];
+      snprintf(w, sizeof w, "%s.%s", where, k);
+      same_value(t, pcol_jt_get(t, v, k), e, w);
+    }
+  } else {
+    cr_assert(pcol_jt_is_null(v) == json_is_null(j) && pcol_jt_is_bool(v) == json_is_boolean(j), "%s: literal",
+              where);
+  }
+}
+
+/* Arrays of numbers are stored apart (small integers as int32, the rest as
+ * doubles with integers boxed in NaNs) and read back element by element as
+ * the words they were: integers at every boundary (int32, 2^50, 2^60,
+ * int64), reals, -0.0, arrays mixing them with strings or containers, in
+ * objects and arrays, empty ones — each the same as jansson reads it. */
+Test(json_tree, numeric_arrays_read_as_written) {
+  static const char *const fixed[] = {
+      "[[1,2,-3],[0.5,1,2.5],[2147483647,-2147483648],[2147483648,1],[-2147483649,0.25]]",
+      "[[1125899906842623,-1125899906842624],[1125899906842624,1],[-1125899906842625,2.5],[1152921504606846976]]",
+      "[[9223372036854775807,-9223372036854775808,0.5],[-0.0,0,-0.0],[1e3,2],[1,\"a\",2],[[1],2],[],[[]],[3,{}]]",
+      "{\"a\":[0,0,0.1,0],\"b\":{\"c\":[1.5,2.5],\"d\":[7]},\"e\":[1,[2.5,3],4.5],\"f\":[0.5,[1,2],0.25]}",
+  };
+  uint64_t s = 12345;
+  for (int round = 0; round < 300; round++) {
+    char *doc = NULL;
+    size_t len = 0;
+    if (round < (int)(sizeof fixed / sizeof *fixed)) {
+      doc = strdup(fixed[round]);
+      len = strlen(doc);
+    } else { /* arrays of numbers of every magnitude, some mixed, some nested */
+      FILE *o = open_memstream(&doc, &len);
+      fputc('[', o);
+      for (int a = 0; a < 6; a++) {
+        fputs(a ? ",[" : "[", o);
+        int n = (int)(rnd(&s) % 40);
+        for (int k = 0; k < n; k++) {
+          if (k) fputc(',', o);
+          uint64_t r = rnd(&s);
+          switch (r % 9) {
+          case 0: fprintf(o, "%d", (int)(r >> 40) % 1000 - 500); break;
+          case 1: fprintf(o, "%lld", (long long)(r >> 8) * ((r & 16) ? -1 : 1)); break;
+          case 2: fprintf(o, "%lld", ((long long)1 << 50) - 2 + (long long)(r >> 62) - ((r & 32) ? ((long long)1 << 51) - 1 : 0)); break;
+          case 3: fprintf(o, "%.17g", (double)(int64_t)r / 1e6); break;
+          case 4: fprintf(o, "%lld", (long long)(int32_t)(r >> 32)); break;
+          case 5: fprintf(o, "%lld", (long long)2147483647 + (long long)(r % 3)); break;
+          case 6: fputs(r & 64 ? "\"s\"" : "[1,2.5]", o); break;
+          default: fprintf(o, "%u", (unsigned)(r >> 50)); break;
+          }
+        }
+        fputc(']', o);
+      }
+      fputc(']', o);
+      fclose(o);
+    }
+    json_error_t je;
+    json_t *want = json_loadb(doc, len, 0, &je);
+    cr_assert_not_null(want, "round %d: jansson: %s\n%s", round, je.text, doc);
+    FILE *in = fmemopen(doc, len, "rb");
+    pcol_jpull jp;
+    pcol_error err = {0};
+    cr_assert_eq(pcol_jp_open(&jp, in, "t", NULL, 0, &err), 0);
+    pcol_jtree t;
+    cr_assert_eq(pcol_jtree_build(&t, &jp, NULL, NULL), 0, "round %d: %s", round, err.message);
+    pcol_jp_close(&jp);
+    fclose(in);
+    char where[16];
+    snprintf(where, sizeof where, "#%d", round);
+    same_value(&t, t.root, want, where);
+    pcol_jtree_free(&t);
+    json_decref(want);
+    free(doc);
+  }
+}

@@ -32,7 +32,8 @@ enum { PCOL_JF_KEEP, PCOL_JF_SKIP, PCOL_JF_COUNT };
 typedef int (*pcol_jfilter)(void *ctx, const char *const *path, size_t n);
 
 typedef struct pcol_jcont {
-  size_t first; /* its words in slots */
+  size_t first; /* its words in slots; an array of numbers: in i32 or reals (json_tree.c);
+                 * SIZE_MAX: only counted */
   size_t n;     /* elements (members for an object) */
 } pcol_jcont;
 
@@ -48,6 +49,8 @@ typedef struct pcol_jtree {
   size_t nconts, capconts;
   pcol_jv *slots;
   size_t nslots, capslots;
+  int32_t *i32;    /* the elements of arrays of small integers, 4 bytes each */
+  size_t ni32, capi32;
 } pcol_jtree;
 
 /* Reads the document (or what remains of it: the next value) from j into
