@@ -266,13 +266,13 @@ typedef struct result {
   size_t len;
 } result;
 
-static result import(const void *p, size_t n) {
+/* f imported (and closed) */
+static result import_from(FILE *f) {
   result r = {0};
   pcol_builder *b;
   pcol_error err = {0};
-  cr_assert_eq(pcol_builder_new(&b, &err), 0);
-  FILE *f = fmemopen((void *)(uintptr_t)p, n, "rb");
   cr_assert_not_null(f);
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
   r.rc = pcol_import_otlp(b, f, "t.otlp", NULL, &err);
   fclose(f);
   if (r.rc) snprintf(r.msg, sizeof r.msg, "%s", err.message);
@@ -280,6 +280,8 @@ static result import(const void *p, size_t n) {
   pcol_builder_free(b);
   return r;
 }
+
+static result import(const void *p, size_t n) { return import_from(fmemopen((void *)(uintptr_t)p, n, "rb")); }
 
 static int same_file(const result *a, const result *b) {
   return a->len == b->len && memcmp(a->file, b->file, a->len) == 0;
@@ -359,6 +361,61 @@ Test(otlp_wire, mapped_input_reads_the_same) {
   free(a.file), free(b.file), free(fa.file), free(fb.file);
   wb_free(&w);
   wb_free(&frames);
+}
+
+/* A regular file read from its first byte is mapped in place, not copied
+ * (pcol_input_map_file); anything else (a gzip file, a file read from
+ * further in, an empty one, a pipe) is copied as before.  The file imports
+ * the same either way, one message or frames. */
+static result import_file(const char *path, long skip) {
+  FILE *f = fopen(path, "rb");
+  cr_assert_not_null(f);
+  if (skip) cr_assert_eq(fseek(f, skip, SEEK_SET), 0);
+  return import_from(f);
+}
+
+static int maps(const char *path, long skip) {
+  FILE *f = fopen(path, "rb");
+  cr_assert_not_null(f);
+  if (skip) cr_assert_eq(fseek(f, skip, SEEK_SET), 0);
+  pcol_input in;
+  int m = pcol_input_map_file(f, NULL, &in);
+  if (m) cr_assert(in.map && in.data == in.map && in.len > 0);
+  pcol_input_free(&in);
+  fclose(f);
+  return m;
+}
+
+Test(otlp_wire, regular_file_read_in_place) {
+  wbuf w = message(NULL);
+  char dir[] = "/tmp/pcol-otlp-XXXXXX";
+  cr_assert_not_null(mkdtemp(dir));
+  char one[64], pad[64], empty[64];
+  snprintf(one, sizeof one, "%s/one.otlp", dir);
+  snprintf(pad, sizeof pad, "%s/pad.otlp", dir);
+  snprintf(empty, sizeof empty, "%s/empty.otlp", dir);
+  FILE *f = fopen(one, "wb");
+  fwrite(w.p, 1, w.n, f);
+  fclose(f);
+  f = fopen(pad, "wb"); /* 7 bytes, then the message */
+  fwrite("1234567", 1, 7, f);
+  fwrite(w.p, 1, w.n, f);
+  fclose(f);
+  fclose(fopen(empty, "wb"));
+  cr_assert(maps(one, 0), "a regular file is not mapped");
+  cr_assert(!maps(pad, 7), "a file read from byte 7 was mapped");
+  cr_assert(!maps(empty, 0), "an empty file was mapped");
+  result mem = import(w.p, w.n), a = import_file(one, 0), b = import_file(pad, 7);
+  cr_assert_eq(mem.rc, 0, "%s", mem.msg);
+  cr_assert_eq(a.rc, 0, "%s", a.msg);
+  cr_assert_eq(b.rc, 0, "%s", b.msg);
+  cr_assert(same_file(&mem, &a), "mapped in place, the file differs");
+  cr_assert(same_file(&mem, &b), "copied from byte 7, the file differs");
+  result e = import_file(empty, 0);
+  cr_assert(e.rc && strstr(e.msg, "empty"), "an empty file: %d %s", e.rc, e.msg);
+  free(mem.file), free(a.file), free(b.file);
+  remove(one), remove(pad), remove(empty), rmdir(dir);
+  wb_free(&w);
 }
 
 /* Mutations inside the Profiles (where the Samples are) against

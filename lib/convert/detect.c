@@ -447,7 +447,8 @@ static int import_perun_mapped(pcol_builder *b, input *x, const pcol_import_opti
 
 /* 1 when the input is a regular file, not compressed, put back where its
  * head began: an importer that seeks (Tachyon: its tables are at the end)
- * reads it in place instead of through the replay stream. */
+ * or maps (binary OTLP) reads it in place instead of through the replay
+ * stream. */
 static int rewound(input *x) {
   struct stat st;
   off_t pos;
@@ -461,6 +462,7 @@ static int rewound(input *x) {
 static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
                          const pcol_import_options *opt, pcol_error *err) {
   if (fmt == PCOL_FMT_TACHYON && rewound(x)) return pcol_import_tachyon(b, x->in, x->name, opt, err);
+  if (fmt == PCOL_FMT_OTLP && rewound(x)) return pcol_import_otlp(b, x->in, x->name, opt, err); /* (mapped) */
   FILE *s = pcol_replay_stream(x->head, x->n, x->in);
   if (!s) return pcol_oom(err);
   int rc;

@@ -20,6 +20,7 @@
 #include <inttypes.h>
 #include <fcntl.h>    /* fallocate */
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <stdio.h>
@@ -271,6 +272,26 @@ int pcol_input_append(pcol_input *in, const void *p, size_t n, const char *name,
 int pcol_input_seal(pcol_input *in, const char *name, pcol_error *err) {
   sink sk = {&in->buf, in->spill, in->spilled, spill_threshold(in)};
   return input_seal(in, &sk, name, err);
+}
+
+int pcol_input_map_file(FILE *in, const pcol_import_options *opt, pcol_input *out) {
+  struct stat st;
+  int fd = fileno(in);
+  memset(out, 0, sizeof *out);
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || ftello(in) != 0 || st.st_size <= 0 ||
+      (uint64_t)st.st_size >= pcol_input_cap(opt) || (uint64_t)st.st_size > SIZE_MAX)
+    return 0;
+  void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (m == MAP_FAILED) return 0;
+  if (pcol_compression(m, (size_t)st.st_size) != PCOL_COMP_NONE) {
+    munmap(m, (size_t)st.st_size);
+    return 0;
+  }
+  out->map = m;
+  out->maplen = (size_t)st.st_size;
+  out->data = m;
+  out->len = (size_t)st.st_size;
+  return 1;
 }
 
 void pcol_input_done(pcol_input *in, size_t from, size_t to) {

@@ -35,6 +35,12 @@ typedef struct pcol_input {
 extern size_t pcol_spill_bytes; /* 0: never spill (tests change it) */
 int pcol_read_input(FILE *in, const pcol_import_options *opt, const char *name, pcol_input *out,
                     int *gzipped, pcol_error *err);
+/* `in` mapped read-only as *out in place of a copy, when it is a regular
+ * file read from its first byte, not compressed, not empty and under the
+ * input cap (else the copy's path says what is wrong, as it did): 1, or 0
+ * with nothing done.  A file changed while it is mapped is the caller's
+ * risk, as a pcol file's is.  read_all.c */
+int pcol_input_map_file(FILE *in, const pcol_import_options *opt, pcol_input *out);
 /* The same copy made by appending (start from a zeroed pcol_input), then
  * sealed: data[0..len) as above.  On failure of either, pcol_input_free. */
 int pcol_input_append(pcol_input *in, const void *p, size_t n, const char *name, pcol_error *err);

@@ -1222,10 +1222,22 @@ static int gzip_json(const uint8_t *p, size_t n) {
   return json;
 }
 
+static int import_binary(pcol_builder *b, pcol_input *raw, int gz, const char *name,
+                         const pcol_import_options *opt, pcol_error *err);
+
 int pcol_import_otlp(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
                      pcol_error *err) {
   if (!b || !in) return pcol_error_set(err, PCOL_EINVAL, "pcol_import_otlp: NULL argument");
   if (!name) name = "<otlp>";
+  /* a binary message in a regular file is read in place, mapped, not
+   * copied (its pages given back as the passes move on, as a copy's were) */
+  pcol_input raw = {0};
+  if (pcol_input_map_file(in, opt, &raw)) {
+    size_t i = 0;
+    while (i < raw.len && (raw.data[i] == ' ' || raw.data[i] == '\t' || raw.data[i] == '\r' || raw.data[i] == '\n')) i++;
+    if (i == raw.len || raw.data[i] != '{') return import_binary(b, &raw, 0, name, opt, err);
+    pcol_input_free(&raw); /* OTLP/JSON: read as lines, below */
+  }
   /* OTLP/JSON lines, not compressed, are read as a stream (otlp_json.c):
    * the head tells (its first byte other than a blank is '{') */
   uint8_t head[4096];
@@ -1257,7 +1269,6 @@ int pcol_import_otlp(pcol_builder *b, FILE *in, const char *name, const pcol_imp
   }
   /* binary: read whole (inflated), past 64 MiB into a mapped temporary
    * file whose pages leave the process as the messages are done */
-  pcol_input raw = {0};
   int gz = 0;
   int rc = pcol_read_input(hs, opt, name, &raw, &gz, err);
   fclose(hs);
@@ -1266,6 +1277,16 @@ int pcol_import_otlp(pcol_builder *b, FILE *in, const char *name, const pcol_imp
     pcol_input_free(&raw);
     return rc;
   }
+  return import_binary(b, &raw, gz, name, opt, err);
+}
+
+/* The whole input (inflated when gz), read in memory, mapped in place or
+ * mapped from a temporary copy: one message, length-prefixed ones, or
+ * OTLP/JSON found past a gzip head.  Frees raw. */
+static int import_binary(pcol_builder *b, pcol_input *rawp, int gz, const char *name,
+                         const pcol_import_options *opt, pcol_error *err) {
+  pcol_input raw = *rawp;
+  int rc = PCOL_OK;
   const uint8_t *p = raw.data;
   size_t n = raw.len, i = 0;
   while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
