@@ -1525,6 +1525,12 @@ typedef struct pcol_export_options {
   const pcol_value_sel *value; /* collapsed: as pcol_export_collapsed's value */
   int timeline;                /* speedscope: the evented timeline; 1 always, -1 never,
                                 * 0 when it has at most PCOL_SPEEDSCOPE_TIMELINE_EVENTS */
+  /* pprof (one Profile whose sample types are the union of the selected
+   * sources'): called, once the export has succeeded, for each selected
+   * source with samples that lacks one of those types, whose samples carry
+   * 0 there (type and unit as written); NULL: not called.  The CLI warns. */
+  void (*lacking)(void *ctx, uint32_t source_id, pcol_str type, pcol_str unit);
+  void *lacking_ctx;
 } pcol_export_options;
 /* speedscope: the default budget of the evented timeline, in events (an
  * open or a close, about 35 bytes each; doc/mappings.md §5). */

@@ -244,6 +244,17 @@ int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args,
  * (pcol_value_sources): its samples count 0 in the view. */
 void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
                     const pcol_value_sel *v, const char *path);
+/* The pprof export's sources that lack one of its sample types (their
+ * samples carry 0 there: pcol_export_options.lacking): a warning each, the
+ * first few, then how many more (cli_lacking_done). */
+typedef struct cli_lacking {
+  const cli_command *cmd;
+  pcol_file *f;
+  const char *path;
+  uint64_t n;
+} cli_lacking;
+void cli_lacking_note(void *ctx, uint32_t source_id, pcol_str type, pcol_str unit);
+void cli_lacking_done(const cli_lacking *l);
 
 /* --------------------------------------------------------- outbudget.c */
 /* The output budget (outbudget.c, doc/safety.md "Resource bounds"): for the

@@ -126,3 +126,36 @@ void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel
   if (missing > WARN_MISSING) fprintf(stderr, ", ...)\n");
   free(has);
 }
+
+void cli_lacking_note(void *ctx, uint32_t source_id, pcol_str type, pcol_str unit) {
+  cli_lacking *l = ctx;
+  if (l->n++ >= WARN_MISSING) return;
+  pcol_view ty, uri;
+  pcol_str t = {0}, u = {0};
+  pcol_error e = {0};
+  if (!pcol_column(l->f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, &e) &&
+      !pcol_column(l->f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &uri, &e)) {
+    if (pcol_string(l->f, pcol_view_u32(&ty, source_id - 1), &t, &e)) {
+      /* damaged: the name stays empty; it only names a source */
+    }
+    if (pcol_string(l->f, pcol_view_u32(&uri, source_id - 1), &u, &e)) {
+      /* damaged: the name stays empty; it only names a source */
+    }
+  }
+  fprintf(stderr, "pcol %s: warning: %s: source %u (", l->cmd->name, l->path, source_id);
+  cli_print_str(stderr, t);
+  fputc(' ', stderr);
+  cli_print_str(stderr, u);
+  fputs(") has no value ", stderr);
+  cli_print_name(stderr, type);
+  fputc('/', stderr);
+  cli_print_name(stderr, unit);
+  fputs("; its samples count 0 in that sample type of the Profile\n", stderr);
+}
+
+void cli_lacking_done(const cli_lacking *l) {
+  if (l->n > WARN_MISSING)
+    fprintf(stderr, "pcol %s: warning: %s: and %llu more sample types that a source has no value of, "
+                    "counted 0 for its samples\n", l->cmd->name, l->path,
+            (unsigned long long)(l->n - WARN_MISSING));
+}

@@ -52,7 +52,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   if (cli_get(cmd, a, "value") && fmt != PCOL_FMT_COLLAPSED) /* was silently ignored */
     return cli_usage_error(cmd->name, "--value applies to --to collapsed only; %s output keeps "
                            "the profile's value types as they are", pcol_format_name(fmt));
-  pcol_export_options eo = {0, 0, NULL, 0};
+  pcol_export_options eo = {0, 0, NULL, 0, NULL, NULL};
   if (cli_max_output(cmd, a, &eo.max_output_bytes)) return EXIT_USAGE;
   eo.no_gzip = cli_flag(cmd, a, "no-gzip");
   if (cli_flag(cmd, a, "timeline") && cli_flag(cmd, a, "no-timeline"))
@@ -88,6 +88,11 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     cli_warn_value(cmd, f, &sel, &value, path);
   }
   eo.value = vp;
+  /* pprof writes one Profile whose sample types are the union of the
+   * sources': a type a source lacks counts 0 for its samples, as in the
+   * views, and is warned of as they do */
+  cli_lacking lk = {cmd, f, path, 0};
+  if (fmt == PCOL_FMT_PPROF) eo.lacking = cli_lacking_note, eo.lacking_ctx = &lk;
   pcol_out o;
   rc = pcol_out_open(&o, out, &err);
   if (!rc) {
@@ -97,6 +102,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     if (rc) pcol_out_abort(&o);
     else rc = pcol_out_commit(&o, &err);
   }
+  if (!rc) cli_lacking_done(&lk);
   pcol_close(f);
   return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
 }

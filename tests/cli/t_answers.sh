@@ -60,6 +60,16 @@ if [ -f "$gocpu" ] && [ -f "$goheap" ]; then
     "$PCOL" flame "$goheap" --diff $rp -o "$tmp/f.svg"
   "$PCOL" diff $rp "$gocpu" >/dev/null || fail "Rprof and Go CPU: both default to cpu"
   "$PCOL" diff $rp "$gocpu" --value samples >/dev/null || fail "Rprof ticks and Go samples/count"
+  # a pprof export of a CPU and a heap profile: one Profile whose sample
+  # types are both's, a type a source lacks 0 for its samples, as in the
+  # views, and said as they say it (interop review 4, section 3); one
+  # source alone: nothing to say
+  "$PCOL" unpack "$gocpu" "$goheap" --to pprof -o "$tmp/mix.pb.gz" 2>"$tmp/err" || fail "unpack cpu+heap"
+  grep -q 'source 1 (pprof .*go-cpu-inline-small.pb.gz) has no value alloc_objects/count; its samples count 0' "$tmp/err" ||
+    fail "the pprof export of cpu+heap does not say the cpu samples count 0 as alloc_objects: $(head -c 300 "$tmp/err")"
+  grep -q 'and 3 more sample types' "$tmp/err" || fail "the fourth and later lacking types are not counted: $(cat "$tmp/err")"
+  "$PCOL" unpack "$gocpu" --to pprof -o "$tmp/one.pb.gz" 2>"$tmp/err" && [ ! -s "$tmp/err" ] ||
+    fail "a one-source pprof export warned: $(cat "$tmp/err")"
 else
   echo "t_answers: skipped the incompatible-diff checks (no $gocpu)"
 fi

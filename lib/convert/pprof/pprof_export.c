@@ -563,6 +563,9 @@ typedef struct sel_count {
   const uint32_t *depth;
   pcol_view stk;
   uint64_t nstacks;
+  pcol_view src;       /* (with `rows`) */
+  uint8_t *rows;       /* per source 1..: it has selected samples; NULL: not asked */
+  uint64_t nsrc;
 } sel_count;
 
 static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
@@ -570,8 +573,35 @@ static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   sel_count *c = ctx;
   uint32_t s = pcol_view_u32(&c->stk, row);
   c->n++;
+  if (c->rows) {
+    uint32_t so = pcol_view_u32(&c->src, row);
+    if (so && so <= c->nsrc) c->rows[so] = 1;
+  }
   if (s && s <= c->nstacks && c->ids <= UINT64_MAX - c->depth[s]) c->ids += c->depth[s];
   return 0;
+}
+
+/* opt->lacking for each involved source with selected samples (rows) and
+ * each value column it does not fill: its samples carry 0 there. */
+static void tell_lacking(const ex *x, const uint8_t *rows, const pcol_export_options *opt) {
+  uint8_t *has = calloc(x->ncols + 1, 1);
+  if (!has) return;
+  for (uint64_t s = 1; s <= x->nsrc; s++) {
+    const src_info *si = &x->src[s - 1];
+    if (!si->involved || !rows[s]) continue;
+    memset(has, 0, x->ncols);
+    if (si->synth)
+      for (size_t k = 0; k < si->nx; k++) has[si->xcol[k]] = 1;
+    else
+      for (size_t k = 0; k < si->npos; k++) has[si->pos_col[k]] = 1;
+    for (size_t c = 0; c < x->ncols; c++) {
+      if (has[c]) continue;
+      const ProtobufCBinaryData *t = &x->strs[x->cols[c].type], *u = &x->strs[x->cols[c].unit];
+      opt->lacking(opt->lacking_ctx, (uint32_t)s, (pcol_str){(const char *)t->data, t->len},
+                   (pcol_str){(const char *)u->data, u->len});
+    }
+  }
+  free(has);
 }
 
 /* Every selected sample, packed into o one at a time. */
@@ -719,6 +749,7 @@ int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   ex x;
   pcol_budget bud;
   memset(&x, 0, sizeof x);
+  uint8_t *lacking_rows = NULL; /* opt->lacking: which sources have selected samples */
   if ((x.rc = pcol_budget_open(&bud, f, opt, "pprof export", out, err))) return x.rc;
   out = bud.fp; /* the output budget; nothing is held per sample */
   x.f = f;
@@ -754,14 +785,21 @@ int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (plan_columns(&x)) goto done;
   /* the selection's errors first, before a byte is written (a count, no
    * memory per sample: the samples are packed one at a time below) */
-  sel_count cnt = {0, 0, NULL, {0}, pcol_rows(f, PCOL_T_STACKS)};
+  sel_count cnt = {0, 0, NULL, {0}, pcol_rows(f, PCOL_T_STACKS), {0}, NULL, x.nsrc};
+  if (opt && opt->lacking && x.ncols && !(cnt.rows = calloc(x.nsrc + 1, 1))) {
+    oom(&x);
+    goto done;
+  }
   if ((x.rc = pcol_stack_depths(f, (uint32_t **)&cnt.depth, err)) ||
       (x.rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &cnt.stk, err)) ||
+      (cnt.rows && (x.rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &cnt.src, err))) ||
       (x.rc = pcol_select_iter(f, sel, count_row, &cnt, err))) {
     free((void *)cnt.depth);
+    free(cnt.rows);
     goto done;
   }
   free((void *)cnt.depth);
+  lacking_rows = cnt.rows;
   /* The budget counts the gzip bytes written, and repeated location ids
    * compress without end: a chain of 100,000 nested stacks (Σ depth 5e9)
    * wrote under B for minutes.  A profile that inflates past what pcol
@@ -820,6 +858,9 @@ int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (gzip) deflateEnd(&o.zs);
 done:
   parts_free(&P);
+  int rc = pcol_budget_close(&bud, x.rc, err);
+  if (!rc && lacking_rows) tell_lacking(&x, lacking_rows, opt);
+  free(lacking_rows);
   for (uint64_t s = 0; x.src && s < x.nsrc; s++) {
     free(x.src[s].pos_vt);
     free(x.src[s].pos_col);
@@ -830,11 +871,11 @@ done:
   free(x.cols);
   pcol_rtime_free(&x.rt);
   pcol_hset_free(&x.by_content);
-  return pcol_budget_close(&bud, x.rc, err);
+  return rc;
 }
 
 int pcol_export_pprof(pcol_file *f, const pcol_select *sel, FILE *out, int gzip,
                       pcol_error *err) {
-  pcol_export_options o = {0, !gzip, NULL, 0};
+  pcol_export_options o = {0, !gzip, NULL, 0, NULL, NULL};
   return pcol_export_pprof_opt(f, sel, out, &o, err);
 }
