@@ -115,4 +115,13 @@ cmp -s "$tmp/la" "$tmp/lb" || fail "long samples did not come back: $(diff "$tmp
 $PCOL fold "$tmp/long.pcol" | sort >"$tmp/la"
 $PCOL fold "$tmp/l.json" | sort >"$tmp/lb"
 cmp -s "$tmp/la" "$tmp/lb" || fail "long samples' time per stack did not come back: $(diff "$tmp/la" "$tmp/lb" | head)"
+# a processed profile older than pcol reads: refused, saying how to upgrade
+# it (the profiler's own upgraders); a newer one: refused, versions named
+printf '{"meta":{"preprocessedProfileVersion":7,"version":10},"threads":[]}' >"$tmp/v7.json"
+printf '{"meta":{"preprocessedProfileVersion":999,"version":10},"threads":[]}' >"$tmp/v999.json"
+$PCOL pack --from firefox "$tmp/v7.json" -o "$tmp/v7.pcol" 2>"$tmp/err" && fail "a version 7 profile packed"
+grep -q 'processed profile version 7; pcol reads versions .* (profiler.firefox.com upgrades older ones: load it there and download it again)' "$tmp/err" ||
+  fail "version 7: $(cat "$tmp/err")"
+$PCOL pack --from firefox "$tmp/v999.json" -o "$tmp/v999.pcol" 2>"$tmp/err" && fail "a version 999 profile packed"
+grep -q 'processed profile version 999; pcol reads versions [0-9]* to [0-9]*$' "$tmp/err" || fail "version 999: $(cat "$tmp/err")"
 echo "t_firefox: ok"

@@ -687,8 +687,11 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
   int64_t ts = isfinite(start) && start > 0 && start < 9e15 ? (int64_t)(start / 1000) : PCOL_NA_I64;
   if (processed && (x.version < FIREFOX_IMPORT_MIN || x.version > FIREFOX_IMPORT_MAX))
     rc = pcol_error_set(err, PCOL_EUNSUPPORTED,
-                        "%s: processed profile version %d; pcol reads versions %d to %d", name,
-                        x.version, FIREFOX_IMPORT_MIN, FIREFOX_IMPORT_MAX);
+                        "%s: processed profile version %d; pcol reads versions %d to %d%s", name,
+                        x.version, FIREFOX_IMPORT_MIN, FIREFOX_IMPORT_MAX,
+                        x.version < FIREFOX_IMPORT_MIN
+                            ? " (profiler.firefox.com upgrades older ones: load it there and download it again)"
+                            : "");
   if (!rc) rc = pcol_b_source(b, "firefox", name, ts, &x.src, err);
   const struct { const char *s; uint32_t *id; } keys[] = {
       {"thread_name", &x.k_thread}, {"tid", &x.k_tid}, {"pid", &x.k_pid}, {"category", &x.k_cat}};
