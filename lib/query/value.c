@@ -132,8 +132,10 @@ static int resolve_named(pcol_file *f, const char *name, pcol_value_sel *out, pc
     }
     if (alloc_parts == PCOL_Q_RPROF_ALLOC_NTYPES && k + 40 < sizeof list) /* derived, as in --help */
       snprintf(list + k, sizeof list - k, ", " PCOL_VALUE_RPROF_ALLOC "/%s (derived)", UNIT_BYTES);
-    return pcol_error_set(err, PCOL_ENOTFOUND, "no value type '%s' (the file has: %s%s)",
-                          name, VALUE_SAMPLES, list);
+    /* "samples" is every source's own count, not a stored type: said so,
+     * beside a stored samples/count it is not a second name for */
+    return pcol_error_set(err, PCOL_ENOTFOUND, "no value type '%s' (the file has: %s (each source's "
+                          "count of raw samples)%s)", name, VALUE_SAMPLES, list);
   }
   if (count > 1)
     return pcol_error_set(err, PCOL_EINVAL,
