@@ -358,4 +358,22 @@ PY
 # the timeline, when written, still reads back with the sample times
 $PCOL top "$tmp/alt-t.json" --source 2 --unit raw | grep -q "of $((nsamp * 100000)) total" ||
   fail "the evented timeline of alt.cpuprofile does not add up to its $nsamp samples x 100 us: $($PCOL top "$tmp/alt-t.json" --source 2 | head -3)"
+# a V8 sample lasts until the next, as DevTools draws it, however uneven the
+# gaps (here 50 us to 5 ms; capped at the smallest gap, the timeline covered
+# 15% of a real profile's time, interop review G2): the timeline reads back
+# as the time from the first sample to the last, plus the last one's 50 us
+python3 - "$tmp/uneven.cpuprofile" <<'PY' || fail "python3: uneven.cpuprofile"
+import json, sys
+nodes = [{"id": 1, "callFrame": {"functionName": "(root)", "url": "", "lineNumber": -1, "columnNumber": -1},
+          "children": [2, 3]},
+         {"id": 2, "callFrame": {"functionName": "a", "url": "m.js", "lineNumber": 1, "columnNumber": 0}},
+         {"id": 3, "callFrame": {"functionName": "b", "url": "m.js", "lineNumber": 2, "columnNumber": 0}}]
+deltas = [1000, 50, 5000, 300, 50, 2000, 700, 50]
+json.dump({"nodes": nodes, "startTime": 0, "endTime": sum(deltas) + 50, "samples": [2, 3] * 4,
+           "timeDeltas": deltas}, open(sys.argv[1], "w"))
+PY
+$PCOL unpack "$tmp/uneven.cpuprofile" --to speedscope -o "$tmp/uneven.json" || fail "unpack of uneven.cpuprofile"
+want=$(( (50 + 5000 + 300 + 50 + 2000 + 700 + 50 + 50) * 1000 ))
+$PCOL top "$tmp/uneven.json" --source 2 --unit raw | grep -q "of $want total" ||
+  fail "the V8 timeline does not cover the samples' time ($want ns): $($PCOL top "$tmp/uneven.json" --source 2 --unit raw | head -4)"
 echo "t_perf_v8_speedscope: ok"

@@ -17,7 +17,9 @@
  * have the same samples).  In the evented profile a sample spans [time,
  * time + duration); a point sample (duration 0) lasts until the next sample,
  * but at most the source's sampling interval (its smallest positive gap
- * between samples).  Written as a stream: each pass selects the rows of
+ * between samples), except a V8 or Chrome-trace source's, which lasts
+ * until the next as DevTools draws it (V8 samples an idle thread too, and
+ * its gaps vary: capped, a real profile's timeline covered 15% of it).  Written as a stream: each pass selects the rows of
  * the source being written again, in file order (pcol_select_iter_filter,
  * the filter built once), and keeps none, so memory grows with the
  * distinct stacks and frames, not the samples; the frame lists of the
@@ -28,7 +30,8 @@
  * the first written source's default type (pcol_source_default_types), the
  * one speedscope opens on. */
 #include "frames.h"
-#include "keys.h"     /* PCOL_VT_SAMPLES */
+#include "keys.h"     /* PCOL_VT_SAMPLES, PCOL_SRC_V8, PCOL_SRC_CHROME */
+#include "bytes.h"    /* pcol_str_is */
 #include "error.h"    /* pcol_write_error */
 #include "buf.h"      /* PCOL_BUF_PUSH, pcol_buf, pcol_buf_free, ... */
 #include "select.h"   /* pcol_selected_row, pcol_sample_cols, pcol_select_check, ... */
@@ -47,7 +50,7 @@ typedef struct sexp {
   pcol_error *err;
   FILE *out;                      /* the budget's counting stream */
   pcol_budget *bud;
-  pcol_view s_src, s_time, s_dur, s_w, s_stack, s_voff, v_type, v_val, fn_line, src_uri;
+  pcol_view s_src, s_time, s_dur, s_w, s_stack, s_voff, v_type, v_val, fn_line, src_uri, src_type;
   pcol_frames fr;                 /* locations, lines, functions; address-only names */
   uint32_t *fn_frame, *loc_frame; /* id -> frame index + 1 */
   uint32_t *frames;               /* frame i: function id, or location id | 1<<31 */
@@ -79,6 +82,7 @@ typedef struct sexp {
   int all_times;                  /* every row has a time: a timeline can be made */
   int64_t interval;               /* the smallest positive gap between rows' times */
   int64_t first_time;             /* the first row's time */
+  int until_next;                 /* a V8 source: a point sample lasts until the next (DevTools) */
   int need_known;                 /* need: counted for this source */
   uint64_t need;                  /* the least bytes of a sampled profile's frame lists */
 } sexp;
@@ -468,7 +472,7 @@ static int timeline_step(timeline *c, int has_next, int64_t next) {
   int64_t t = pcol_view_i64(&x->s_time, c->row), d = pcol_view_i64(&x->s_dur, c->row);
   int64_t gap; /* next - t, which may overflow for times read from a file */
   if (__builtin_sub_overflow(next, t, &gap)) gap = INT64_MAX;
-  if (d <= 0) d = has_next && gap < c->interval ? gap : c->interval;
+  if (d <= 0) d = has_next && (gap < c->interval || x->until_next) ? gap : c->interval;
   if (d < 0) d = 0; /* unsorted times in a damaged file */
   int64_t e = t > INT64_MAX - d ? INT64_MAX : t + d;
   if (e > next) e = next;
@@ -555,6 +559,10 @@ static int load_source(sexp *x, const pcol_select *sel, uint32_t s) {
   x->one = sel ? *sel : (pcol_select){0};
   x->one.source_id = s;
   x->cur_src = s;
+  pcol_str t = {0};
+  pcol_error e = {0}; /* a damaged type names nothing: the capped rule */
+  x->until_next = !pcol_string(x->f, pcol_view_u32(&x->src_type, s - 1), &t, &e) && t.ptr &&
+                  (pcol_str_is(t, PCOL_SRC_V8) || pcol_str_is(t, PCOL_SRC_CHROME));
   x->nrows = 0;
   return pcol_select_count(x->f, &x->one, &x->nrows, x->err);
 }
@@ -576,7 +584,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
       {&x.s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},       {&x.s_voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
       {&x.v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},          {&x.v_val, PCOL_T_VALUES, PCOL_C_V_VALUE},
       {&x.fn_line, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE},
-      {&x.src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI}};
+      {&x.src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI},   {&x.src_type, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE}};
   rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
   if (!rc) rc = pcol_frames_init(&x.fr, f, err);
   if (!rc) rc = pcol_count_types(f, &x.cvt, err);
