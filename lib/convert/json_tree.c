@@ -11,8 +11,11 @@
  * integers goes to i32, 4 bytes each; any other (integers and doubles
  * mixed, as "time":[0,0.5,...]) to reals, 8 bytes each, its integers boxed
  * in NaN payloads (a JSON number is never NaN).  Its element words are
- * made when read (pcol_jt_at), as they were.  4.4M samples' stack, time and
- * weight columns: 70 MB, was 158 MB. */
+ * made when read (pcol_jt_at), as they were.  Such an array's numbers go
+ * to reals as they are read, not through the pending stack (8 bytes an
+ * element more while the largest array was read), until an element that
+ * is not one turns it into an ordinary array.  4.4M samples' stack, time
+ * and weight columns: 70 MB, was 158 MB, and no pending stack. */
 #include "json_tree.h"
 #include "error.h"    /* pcol_oom */
 #include "buf.h"      /* PCOL_GROW, pcol_buf_append, pcol_buf_free, ... */
@@ -143,7 +146,14 @@ static int add_cont(pcol_jtree *t, int obj, const pcol_jv *w, size_t nw, size_t 
 typedef struct frame {
   int obj;
   size_t pend0; /* its first word on the pending stack */
+  /* an array whose elements so far are numbers goes straight to reals
+   * (integers boxed), not to the pending stack: NUM_ON, its n elements at
+   * reals[r0..), `small` while all are int32s */
+  int num;
+  size_t r0, n;
+  int small;
 } frame;
+enum { NUM_UNDECIDED, NUM_ON, NUM_OFF };
 
 typedef struct bld {
   pcol_jtree *t;
@@ -198,6 +208,51 @@ static int counted(bld *b) {
   return add_cont(b->t, 0, NULL, 0, n, &v) || push(b, v) ? oom(b) : PCOL_OK;
 }
 
+/* A number of the array f staged in reals (1), or 0 when the token is
+ * not one that can be (the array then goes on as any other). */
+static int stage(pcol_jtree *t, frame *f, const pcol_jpull *j) {
+  int real = j->tok == PCOL_JT_REAL;
+  if (f->num == NUM_OFF || (!real && (j->tok != PCOL_JT_INT || j->i < -BOX_BIAS || j->i >= BOX_BIAS))) return 0;
+  if (f->num == NUM_UNDECIDED) f->num = NUM_ON, f->r0 = t->nreals, f->n = 0, f->small = 1;
+  if (t->nreals != f->r0 + f->n) return 0; /* (cannot happen: nothing else adds reals meanwhile) */
+  if (PCOL_GROW(t->reals, t->nreals, t->capreals)) return -1;
+  t->reals[t->nreals++] = real ? j->d : box_int(j->i);
+  if (real || j->i < INT32_MIN || j->i > INT32_MAX) f->small = 0;
+  f->n++;
+  return 1;
+}
+
+/* The array f's staged numbers as pending words, as they would have been
+ * (its integers' reals stay behind, unused): it holds something else. */
+static int unstage(bld *b, frame *f) {
+  if (f->num == NUM_ON)
+    for (size_t k = 0; k < f->n; k++) {
+      double d = b->t->reals[f->r0 + k];
+      if (push(b, d != d ? ((uint64_t)unbox_int(d) << 3) | T_INT : mk(T_REAL, f->r0 + k))) return PCOL_ENOMEM;
+    }
+  f->num = NUM_OFF;
+  return PCOL_OK;
+}
+
+/* The staged array f as a container: its numbers in i32 (all int32s) or
+ * where they are in reals. */
+static int staged_cont(pcol_jtree *t, const frame *f, pcol_jv *out) {
+  size_t first = IN_REALS | f->r0;
+  if (f->small) {
+    while (t->ni32 + f->n > t->capi32)
+      if (pcol_grow(&t->i32, &t->capi32, sizeof *t->i32)) return PCOL_ENOMEM;
+    for (size_t k = 0; k < f->n; k++) t->i32[t->ni32 + k] = (int32_t)unbox_int(t->reals[f->r0 + k]);
+    first = IN_I32 | t->ni32;
+    t->ni32 += f->n;
+    t->nreals = f->r0;
+  }
+  if (PCOL_GROW(t->conts, t->nconts, t->capconts)) return PCOL_ENOMEM;
+  t->conts[t->nconts].first = first;
+  t->conts[t->nconts].n = f->n;
+  *out = mk(T_ARR, t->nconts++);
+  return PCOL_OK;
+}
+
 static int run(bld *b, pcol_jfilter filter, void *ctx) {
   pcol_jpull *j = b->j;
   pcol_jtree *t = b->t;
@@ -205,6 +260,13 @@ static int run(bld *b, pcol_jfilter filter, void *ctx) {
   for (;;) {
     if ((rc = pcol_jp_next(j))) return rc;
     pcol_jv v;
+    frame *top = b->nfr && !b->fr[b->nfr - 1].obj ? &b->fr[b->nfr - 1] : NULL;
+    if (top && j->tok != PCOL_JT_ARR_END && top->num != NUM_OFF) {
+      int s = stage(t, top, j);
+      if (s < 0) return oom(b);
+      if (s) continue;
+      if (unstage(b, top)) return oom(b);
+    }
     switch (j->tok) {
     case PCOL_JT_EOF: return pcol_error_set(j->err, PCOL_ECORRUPT, "%s: premature end of input", j->name);
     case PCOL_JT_KEY: {
@@ -228,12 +290,17 @@ static int run(bld *b, pcol_jfilter filter, void *ctx) {
       if (PCOL_GROW(b->fr, b->nfr, b->capfr)) return oom(b);
       b->fr[b->nfr].obj = j->tok == PCOL_JT_OBJ;
       b->fr[b->nfr].pend0 = b->npend;
+      b->fr[b->nfr].num = NUM_UNDECIDED;
       if (j->tok == PCOL_JT_ARR && b->nfr < MAXPATH) b->path[b->nfr] = NULL;
       b->nfr++;
       continue;
     case PCOL_JT_OBJ_END:
     case PCOL_JT_ARR_END: {
       frame f = b->fr[--b->nfr];
+      if (f.num == NUM_ON) { /* numbers only: nothing is pending */
+        if (staged_cont(t, &f, &v)) return oom(b);
+        break;
+      }
       size_t nw = b->npend - f.pend0;
       /* an empty container ([] or {} before anything was pushed): pend may
        * still be NULL, and NULL + 0 is undefined (clang's UBSan stopped

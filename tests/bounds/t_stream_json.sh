@@ -144,12 +144,12 @@ if [ -x /usr/bin/time ]; then
     # and back: the document's tree is held, its sample columns as int32s or
     # doubles, not 8-byte words (lib/convert/json_tree.c), and the samples go
     # through lib/core/rowsort.c, not an array beside it (496 MB for this
-    # one, then 204 MB; now 123 MB)
+    # one, then 204 MB; now 107 MB)
     if [ $kind = otlp-bin-times ]; then
       /usr/bin/time -f %M -o "$tmp/rss" "$PCOL" pack --from firefox "$f" -o "$tmp/o.pcol" 2>"$tmp/err" ||
         fail "$kind: pack of the Firefox export: $(head -c 300 "$tmp/err")"
       kb=$(tail -1 "$tmp/rss")
-      [ "$kb" -le $((160 << 10)) ] || fail "$kind: peak RSS $kb KB packing the Firefox export, bound 160 MiB"
+      [ "$kb" -le $((144 << 10)) ] || fail "$kind: peak RSS $kb KB packing the Firefox export, bound 144 MiB"
       rows=$("$PCOL" info "$tmp/o.pcol" | awk '$1 == "samples_stored" {print $2; exit}')
       [ "$rows" = "$n" ] || fail "$kind: the Firefox export packs to $rows samples, not $n"
       echo "t_stream_json: $kind: its Firefox export packed at $kb KB peak RSS" >&2
