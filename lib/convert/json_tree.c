@@ -12,9 +12,10 @@
  * mixed, as "time":[0,0.5,...]) to reals, 8 bytes each, its integers boxed
  * in NaN payloads (a JSON number is never NaN).  Its element words are
  * made when read (pcol_jt_at), as they were.  Such an array's numbers go
- * to reals as they are read, not through the pending stack (8 bytes an
- * element more while the largest array was read), until an element that
- * is not one turns it into an ordinary array.  4.4M samples' stack, time
+ * to i32 (while all are int32s) or reals as they are read, not through the
+ * pending stack (8 bytes an element more while the largest array was
+ * read), until an element that is not a number turns it into an ordinary
+ * array (its integers leave i32 or reals, its doubles stay).  4.4M samples' stack, time
  * and weight columns: 70 MB, was 158 MB, and no pending stack. */
 #include "json_tree.h"
 #include "error.h"    /* pcol_oom */
@@ -146,14 +147,14 @@ static int add_cont(pcol_jtree *t, int obj, const pcol_jv *w, size_t nw, size_t 
 typedef struct frame {
   int obj;
   size_t pend0; /* its first word on the pending stack */
-  /* an array whose elements so far are numbers goes straight to reals
-   * (integers boxed), not to the pending stack: NUM_ON, its n elements at
-   * reals[r0..), `small` while all are int32s */
+  /* an array whose elements so far are numbers goes straight to where it
+   * will be kept, not to the pending stack: NUM_I32 while all are int32s,
+   * its n elements at i32[at..); NUM_REALS, at reals[at..) (integers
+   * boxed) */
   int num;
-  size_t r0, n;
-  int small;
+  size_t at, n;
 } frame;
-enum { NUM_UNDECIDED, NUM_ON, NUM_OFF };
+enum { NUM_UNDECIDED, NUM_I32, NUM_REALS, NUM_OFF };
 
 typedef struct bld {
   pcol_jtree *t;
@@ -213,39 +214,60 @@ static int counted(bld *b) {
 static int stage(pcol_jtree *t, frame *f, const pcol_jpull *j) {
   int real = j->tok == PCOL_JT_REAL;
   if (f->num == NUM_OFF || (!real && (j->tok != PCOL_JT_INT || j->i < -BOX_BIAS || j->i >= BOX_BIAS))) return 0;
-  if (f->num == NUM_UNDECIDED) f->num = NUM_ON, f->r0 = t->nreals, f->n = 0, f->small = 1;
-  if (t->nreals != f->r0 + f->n) return 0; /* (cannot happen: nothing else adds reals meanwhile) */
-  if (PCOL_GROW(t->reals, t->nreals, t->capreals)) return -1;
-  t->reals[t->nreals++] = real ? j->d : box_int(j->i);
-  if (real || j->i < INT32_MIN || j->i > INT32_MAX) f->small = 0;
+  int small = !real && j->i >= INT32_MIN && j->i <= INT32_MAX;
+  if (f->num == NUM_UNDECIDED) f->num = small ? NUM_I32 : NUM_REALS, f->at = small ? t->ni32 : t->nreals, f->n = 0;
+  /* (nothing else adds to i32 or reals while an array is staged) */
+  if (f->num == NUM_I32 && t->ni32 != f->at + f->n) return 0;
+  if (f->num == NUM_REALS && t->nreals != f->at + f->n) return 0;
+  if (f->num == NUM_I32 && !small) { /* not all int32s: its integers move to reals, boxed */
+    while (t->nreals + f->n + 1 > t->capreals)
+      if (pcol_grow(&t->reals, &t->capreals, sizeof *t->reals)) return -1;
+    for (size_t k = 0; k < f->n; k++) t->reals[t->nreals + k] = box_int(t->i32[f->at + k]);
+    t->ni32 = f->at;
+    f->num = NUM_REALS, f->at = t->nreals;
+    t->nreals += f->n;
+  }
+  if (f->num == NUM_I32) {
+    if (PCOL_GROW(t->i32, t->ni32, t->capi32)) return -1;
+    t->i32[t->ni32++] = (int32_t)j->i;
+  } else {
+    if (PCOL_GROW(t->reals, t->nreals, t->capreals)) return -1;
+    t->reals[t->nreals++] = real ? j->d : box_int(j->i);
+  }
   f->n++;
   return 1;
 }
 
-/* The array f's staged numbers as pending words, as they would have been
- * (its integers' reals stay behind, unused): it holds something else. */
+/* The array f's staged numbers as pending words, as they would have been:
+ * it holds something else.  Its integers leave i32 or reals; its doubles
+ * stay in reals, moved down over the integers that were among them. */
 static int unstage(bld *b, frame *f) {
-  if (f->num == NUM_ON)
+  pcol_jtree *t = b->t;
+  if (f->num == NUM_I32) {
+    for (size_t k = 0; k < f->n; k++)
+      if (push(b, ((uint64_t)(int64_t)t->i32[f->at + k] << 3) | T_INT)) return PCOL_ENOMEM;
+    t->ni32 = f->at;
+  } else if (f->num == NUM_REALS) {
+    size_t to = f->at;
     for (size_t k = 0; k < f->n; k++) {
-      double d = b->t->reals[f->r0 + k];
-      if (push(b, d != d ? ((uint64_t)unbox_int(d) << 3) | T_INT : mk(T_REAL, f->r0 + k))) return PCOL_ENOMEM;
+      double d = t->reals[f->at + k];
+      if (d != d) {
+        if (push(b, ((uint64_t)unbox_int(d) << 3) | T_INT)) return PCOL_ENOMEM;
+      } else {
+        t->reals[to] = d;
+        if (push(b, mk(T_REAL, to++))) return PCOL_ENOMEM;
+      }
     }
+    t->nreals = to;
+  }
   f->num = NUM_OFF;
   return PCOL_OK;
 }
 
-/* The staged array f as a container: its numbers in i32 (all int32s) or
- * where they are in reals. */
+/* The staged array f as a container: its numbers where they are. */
 static int staged_cont(pcol_jtree *t, const frame *f, pcol_jv *out) {
-  size_t first = IN_REALS | f->r0;
-  if (f->small) {
-    while (t->ni32 + f->n > t->capi32)
-      if (pcol_grow(&t->i32, &t->capi32, sizeof *t->i32)) return PCOL_ENOMEM;
-    for (size_t k = 0; k < f->n; k++) t->i32[t->ni32 + k] = (int32_t)unbox_int(t->reals[f->r0 + k]);
-    first = IN_I32 | t->ni32;
-    t->ni32 += f->n;
-    t->nreals = f->r0;
-  }
+  if (f->at > INDEX(SIZE_MAX)) return PCOL_ENOMEM;
+  size_t first = (f->num == NUM_I32 ? IN_I32 : IN_REALS) | f->at;
   if (PCOL_GROW(t->conts, t->nconts, t->capconts)) return PCOL_ENOMEM;
   t->conts[t->nconts].first = first;
   t->conts[t->nconts].n = f->n;
@@ -297,7 +319,7 @@ static int run(bld *b, pcol_jfilter filter, void *ctx) {
     case PCOL_JT_OBJ_END:
     case PCOL_JT_ARR_END: {
       frame f = b->fr[--b->nfr];
-      if (f.num == NUM_ON) { /* numbers only: nothing is pending */
+      if (f.num == NUM_I32 || f.num == NUM_REALS) { /* numbers only: nothing is pending */
         if (staged_cont(t, &f, &v)) return oom(b);
         break;
       }

@@ -70,6 +70,27 @@ if [ -f "$gocpu" ] && [ -f "$goheap" ]; then
   grep -q 'and 3 more sample types' "$tmp/err" || fail "the fourth and later lacking types are not counted: $(cat "$tmp/err")"
   "$PCOL" unpack "$gocpu" --to pprof -o "$tmp/one.pb.gz" 2>"$tmp/err" && [ ! -s "$tmp/err" ] ||
     fail "a one-source pprof export warned: $(cat "$tmp/err")"
+  # a type one source declares twice and another once: the second has it
+  # (only the first's second column is not filled by the other)
+  python3 - "$tmp/dup.pb" "$tmp/once.pb" <<'PY' || fail "python3: dup.pb"
+import sys
+def v(n):
+    out = b""
+    while n >= 0x80: out += bytes([n & 0x7f | 0x80]); n >>= 7
+    return out + bytes([n])
+def f(num, payload): return v(num << 3 | 2) + v(len(payload)) + payload
+def u(num, n): return v(num << 3) + v(n)
+def prof(ntypes):
+    st = b"".join(f(1, u(1, 1) + u(2, 2)) for _ in range(ntypes))
+    sample = f(2, f(1, v(1)) + f(2, b"".join(v(3) for _ in range(ntypes))))
+    loc = f(4, u(1, 1) + u(3, 0x1000))
+    strs = b"".join(f(6, s) for s in (b"", b"samples", b"count"))
+    return st + sample + loc + strs
+open(sys.argv[1], "wb").write(prof(2))
+open(sys.argv[2], "wb").write(prof(1))
+PY
+  "$PCOL" unpack "$tmp/dup.pb" "$tmp/once.pb" --to pprof -o "$tmp/dup2.pb.gz" 2>"$tmp/err" || fail "unpack dup+once"
+  grep -q 'has no value samples/count' "$tmp/err" && fail "a source with samples/count was said to have none: $(cat "$tmp/err")"
 else
   echo "t_answers: skipped the incompatible-diff checks (no $gocpu)"
 fi

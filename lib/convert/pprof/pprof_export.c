@@ -596,6 +596,10 @@ static void tell_lacking(const ex *x, const uint8_t *rows, const pcol_export_opt
       for (size_t k = 0; k < si->npos; k++) has[si->pos_col[k]] = 1;
     for (size_t c = 0; c < x->ncols; c++) {
       if (has[c]) continue;
+      /* a type another source declares twice, this one once: it has it */
+      size_t o = 0;
+      while (o < x->ncols && !(has[o] && x->cols[o].type == x->cols[c].type && x->cols[o].unit == x->cols[c].unit)) o++;
+      if (o < x->ncols) continue;
       const ProtobufCBinaryData *t = &x->strs[x->cols[c].type], *u = &x->strs[x->cols[c].unit];
       opt->lacking(opt->lacking_ctx, (uint32_t)s, (pcol_str){(const char *)t->data, t->len},
                    (pcol_str){(const char *)u->data, u->len});
