@@ -99,6 +99,10 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   src <- pcol_sources(path, mmap = mmap)
   interval_ms <- if (nrow(src) && !is.na(src$period[1]) && src$period_unit[1] %in% "nanoseconds") src$period[1] / 1e6 else 10
   s <- p$samples
+  # nothing to show: said, as profvis's parser says it of an empty file
+  # (a data frame of no rows made the columns below fail obscurely)
+  if (!nrow(s)) stop("pcol_profvis_data: no samples in the profile or the range (profvis has nothing to show)",
+                     call. = FALSE)
   w <- pmax(1, s$weight)
   # memory (Rprof memory profiles): vsize.small + vsize.large (bytes), in
   # MB, as profvis's parser counts it (not the nodes, which summaryRprof adds)
