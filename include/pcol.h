@@ -1429,7 +1429,9 @@ typedef struct pcol_ftree {
 
 /* Frame names: the function name; for a function with NA name (Rprof
  * top-level refs) "file:line" (or the file, or "[unknown]"); a location
- * without lines "0x<address>" or "[unknown]". */
+ * without lines (unsymbolized) its mapping's, as go tool pprof and
+ * pcol_top_compute name it: "[<basename of the mapping's file>]", or
+ * "<unknown>" without one. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_ftree_build(pcol_file *f, const pcol_select *sel,
                                                      const pcol_value_sel *v, pcol_ftree *out,
                                                      pcol_error *err);

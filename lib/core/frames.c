@@ -2,7 +2,9 @@
 #include "frames.h"
 #include "buf.h"      /* pcol_buf_append, pcol_buf, PCOL_GROW */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_set */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int pcol_frames_init(pcol_frames *fr, pcol_file *f, pcol_error *err) {
@@ -11,8 +13,11 @@ int pcol_frames_init(pcol_frames *fr, pcol_file *f, pcol_error *err) {
   fr->nloc = pcol_rows(f, PCOL_T_LOCATIONS);
   fr->nlines = pcol_rows(f, PCOL_T_LINES);
   fr->nfn = pcol_rows(f, PCOL_T_FUNCTIONS);
+  fr->nmap = pcol_rows(f, PCOL_T_MAPPINGS);
   const pcol_column_req cols[] = {{&fr->loc_off, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS},
                                   {&fr->loc_addr, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS},
+                                  {&fr->loc_map, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING},
+                                  {&fr->map_file, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME},
                                   {&fr->ln_fn, PCOL_T_LINES, PCOL_C_LINE_FUNCTION},
                                   {&fr->ln_line, PCOL_T_LINES, PCOL_C_LINE_LINE},
                                   {&fr->fn_name, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME},
@@ -61,11 +66,47 @@ int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, 
   return PCOL_OK;
 }
 
-void pcol_frame_addr_name(const pcol_frames *fr, uint32_t loc, char *buf, pcol_str *out) {
-  uint64_t addr = loc && loc <= fr->nloc ? pcol_view_u64(&fr->loc_addr, loc - 1) : 0;
-  int n = addr ? snprintf(buf, PCOL_ADDR_NAME_MAX, "0x%llx", (unsigned long long)addr)
-               : snprintf(buf, PCOL_ADDR_NAME_MAX, "[unknown]");
-  *out = (pcol_str){buf, (size_t)n};
+int pcol_frame_unsymbolized_name(const pcol_frames *fr, uint32_t m, pcol_buf *out,
+                                 pcol_error *err) {
+  pcol_str file = {NULL, 0};
+  if (m && m <= fr->nmap)
+    PCOL_RETURN_NOT_OK(pcol_string(fr->f, pcol_view_u32(&fr->map_file, m - 1), &file, err));
+  return pcol_frame_mapping_name(file, out) ? pcol_error_set(err, PCOL_ENOMEM, "out of memory")
+                                            : PCOL_OK;
+}
+
+int pcol_frames_unsymbolized_key(const pcol_frames *fr, uint32_t m, uint32_t *key,
+                                 pcol_error *err) {
+  pcol_str file = {NULL, 0};
+  *key = 0;
+  if (!m || m > fr->nmap) return PCOL_OK;
+  uint32_t sid = pcol_view_u32(&fr->map_file, m - 1);
+  PCOL_RETURN_NOT_OK(pcol_string(fr->f, sid, &file, err));
+  if (file.ptr && file.len) *key = sid;
+  return PCOL_OK;
+}
+
+int pcol_unsym_id(pcol_unsym_ids *u, const pcol_frames *fr, uint32_t m, uint32_t *id, int *added,
+                  pcol_error *err) {
+  *added = 0;
+  if (m > fr->nmap) m = 0;
+  if (!u->by_mapping && !(u->by_mapping = calloc(fr->nmap + 1, sizeof *u->by_mapping)))
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  if (!u->by_mapping[m]) {
+    uint32_t key;
+    PCOL_RETURN_NOT_OK(pcol_frames_unsymbolized_key(fr, m, &key, err));
+    int rc = pcol_u64map_get(&u->keys, key, &u->by_mapping[m], added);
+    if (rc) return pcol_error_set(err, rc, rc == PCOL_ENOMEM ? "out of memory" : "too many frames");
+    u->by_mapping[m]++;
+  }
+  *id = u->by_mapping[m] - 1;
+  return PCOL_OK;
+}
+
+void pcol_unsym_ids_reset(pcol_unsym_ids *u) {
+  free(u->by_mapping);
+  pcol_u64map_free(&u->keys);
+  memset(u, 0, sizeof *u);
 }
 
 int pcol_frame_mapping_name(pcol_str file, pcol_buf *out) {

@@ -7,8 +7,10 @@
  *   - a line of a location whose function has a name: the function name;
  *   - a function with NA name (an Rprof top-level srcref): "FILE:LINE", or
  *     "FILE" when the line is unknown, or "[unknown]" without a file;
- *   - a location without lines: "0x<address>" (lower-case hex), or
- *     "[unknown]" for address 0.
+ *   - a location without lines (unsymbolized): go tool pprof's name,
+ *     "[<basename of its mapping's file>]", or "<unknown>" when it has no
+ *     mapping or the mapping no file (the address is not part of the name:
+ *     `top --by address` shows it, as pprof -addresses does).
  * File names are used whole (no cut).  Formats whose frames are text
  * separated by ';' (collapsed, fold) replace ';', '\n', '\r' and NUL inside a
  * name by '_' (pcol_frame_sanitize). */
@@ -17,11 +19,12 @@
 
 #include "pcol.h"
 #include "buf.h"      /* pcol_buf */
+#include "hash.h"     /* pcol_u64map */
 
 typedef struct pcol_frames {
   pcol_file *f;
-  uint64_t nloc, nlines, nfn;
-  pcol_view loc_off, loc_addr, ln_fn, ln_line, fn_name, fn_file;
+  uint64_t nloc, nlines, nfn, nmap;
+  pcol_view loc_off, loc_addr, loc_map, ln_fn, ln_line, fn_name, fn_file, map_file;
 } pcol_frames;
 
 /* Loads the columns the rule reads (zero-copy views). */
@@ -44,14 +47,43 @@ static inline uint32_t pcol_frames_fn(const pcol_frames *fr, uint64_t li) {
 int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, pcol_str *out,
                          int *by_function, pcol_error *err);
 
-/* Name of an address-only location, written to buf (at least
- * PCOL_ADDR_NAME_MAX bytes); *out points into buf. */
-#define PCOL_ADDR_NAME_MAX 24
-void pcol_frame_addr_name(const pcol_frames *fr, uint32_t loc, char *buf, pcol_str *out);
+/* The mapping of location `loc` (0: none, or loc or its mapping id out of
+ * range).  Unsymbolized locations of one mapping share one name. */
+static inline uint32_t pcol_frames_mapping(const pcol_frames *fr, uint32_t loc) {
+  uint32_t m = loc && loc <= fr->nloc ? pcol_view_u32(&fr->loc_map, loc - 1) : 0;
+  return m <= fr->nmap ? m : 0;
+}
 
-/* What go tool pprof (and so `pcol top`) names an unsymbolized location:
- * "[<basename of its mapping's file>]", or "<unknown>" without one (file
- * NA or empty).  Appends it to out; PCOL_ENOMEM. */
+/* The name of an unsymbolized location of mapping `m` (pcol_frames_mapping;
+ * 0 for none): appended to out.  PCOL_ENOMEM / ECORRUPT with err filled. */
+int pcol_frame_unsymbolized_name(const pcol_frames *fr, uint32_t m, pcol_buf *out,
+                                 pcol_error *err);
+
+/* Which unsymbolized locations share one frame: *key is the string id of
+ * mapping m's file, or 0 when it has none (no mapping, no file, or an empty
+ * one: all "<unknown>").  A viewer with frame identities (speedscope,
+ * Firefox) keys such frames by it, so one name is not two frames for the
+ * mappings of one file (writers store a string once: spec.md §6.1) or for the
+ * mappings without a name.  PCOL_ECORRUPT with err filled. */
+int pcol_frames_unsymbolized_key(const pcol_frames *fr, uint32_t m, uint32_t *key,
+                                 pcol_error *err);
+
+/* Dense ids of the frames of unsymbolized locations, one per
+ * pcol_frames_unsymbolized_key, for exports whose frames have identities:
+ * Init (zeroed), then pcol_unsym_id per use, then Reset. */
+typedef struct pcol_unsym_ids {
+  uint32_t *by_mapping; /* mapping id (0: none) -> id + 1 */
+  pcol_u64map keys;     /* name key -> id */
+} pcol_unsym_ids;
+/* The id of mapping m's (pcol_frames_mapping) unsymbolized frame, in order
+ * of first sight from 0; *added = 1 the first time an id is given. */
+int pcol_unsym_id(pcol_unsym_ids *u, const pcol_frames *fr, uint32_t m, uint32_t *id, int *added,
+                  pcol_error *err);
+void pcol_unsym_ids_reset(pcol_unsym_ids *u);
+
+/* The rule itself, from the mapping's file name (NA or empty: "<unknown>",
+ * else "[" basename "]"): appended to out; PCOL_ENOMEM.  For code that has
+ * the file name at hand without a pcol_frames (top, the Firefox export). */
 int pcol_frame_mapping_name(pcol_str file, pcol_buf *out);
 
 /* ';', '\n', '\r' and NUL become '_' (collapsed-stack text). */

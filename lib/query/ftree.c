@@ -12,7 +12,7 @@
 #include "buf.h"      /* PCOL_GROW, pcol_buf_free */
 #include "hash.h"     /* pcol_hset_find, pcol_hash2, pcol_hset, ... */
 #include "filter.h"   /* pcol_filter, pcol_filter_build, pcol_filter_free */
-#include "frames.h"   /* pcol_frames_lines, PCOL_ADDR_NAME_MAX, pcol_frame_addr_name, ... */
+#include "frames.h"   /* pcol_frames_lines, ... */
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,12 +109,12 @@ static int frame_key(pcol_q_fctx *c, pcol_q_keytab *keys, uint32_t *fn_key, uint
   return ft_intern(keys, name.ptr, name.len, 1, key, err);
 }
 
+/* The name of an unsymbolized location (its mapping's, frames.h). */
 static int addr_key(pcol_q_fctx *c, pcol_q_keytab *keys, uint32_t loc, uint32_t *key,
                     pcol_error *err) {
-  char buf[PCOL_ADDR_NAME_MAX];
-  pcol_str name;
-  pcol_frame_addr_name(&c->fr, loc, buf, &name);
-  return ft_intern(keys, name.ptr, name.len, 1, key, err);
+  c->scratch.len = 0;
+  PCOL_RETURN_NOT_OK(pcol_q_unsymbolized_name(c, loc, &c->scratch, err));
+  return ft_intern(keys, (const char *)c->scratch.data, c->scratch.len, 1, key, err);
 }
 
 static int ftree_run(pcol_q_fctx *c, ft_priv *p, const pcol_select *sel, const pcol_value_sel *v,

@@ -26,7 +26,7 @@
 #include "buf.h"      /* pcol_buf_append, pcol_alloc_hot, pcol_buf, ... */
 #include "hash.h"     /* pcol_hs_add, pcol_hs_end_with, pcol_hs_init, ... */
 #include "filter.h"   /* pcol_filter, pcol_filter_build, pcol_filter_free */
-#include "frames.h"   /* pcol_frames_lines, pcol_frame_mapping_name */
+#include "frames.h"   /* pcol_frames_lines, pcol_frame_unsymbolized_name */
 
 #include <pthread.h>
 #include <stdio.h>
@@ -185,11 +185,7 @@ static int address_prefix(topctx *t, uint64_t addr, pcol_error *err) {
 }
 
 int pcol_q_unsymbolized_name(const pcol_q_fctx *fc, uint32_t loc, pcol_buf *out, pcol_error *err) {
-  uint32_t m = loc && loc <= fc->nloc ? pcol_view_u32(&fc->loc_map, loc - 1) : 0;
-  pcol_str fnm = {NULL, 0};
-  if (m && m <= fc->nmap)
-    PCOL_RETURN_NOT_OK(pcol_string(fc->f, pcol_view_u32(&fc->map_file, m - 1), &fnm, err));
-  return pcol_frame_mapping_name(fnm, out) ? pcol_oom(err) : PCOL_OK;
+  return pcol_frame_unsymbolized_name(&fc->fr, pcol_frames_mapping(&fc->fr, loc), out, err);
 }
 
 /* The file's key of the name whose id in the shared table is id (ext; 0

@@ -104,16 +104,14 @@ EXC = {
                "samples without frames: the total is compared with them added",
     "r-rounding": "summaryRprof rounds times to 2 (interval >= 10 ms) or 3 digits: counts "
                   "are compared as R rounds them",
-    "go-addr": "go tool pprof -top names an address-only location after its mapping "
-               "([binary]) or address; the frame rule (doc/mappings.md §6) names it "
-               "0x<address>: such names are not compared (totals are)",
     "go-abs-total": "go tool pprof's total is the sum of |values| when some are negative "
                     "(its percentages' base): its sum of flat is compared",
-    "nameless": "a frame without a function name (an address-only location, a function "
-                "whose name is empty, an Rprof top-level line ref) is named by each tool its "
-                "own way (go tool pprof: [mapping] or <unknown>; frame rule: 0x<address>, "
-                "FILE:LINE or [unknown]; Rprof export: <Anonymous> or a trailing ref that "
-                "summaryRprof drops): such names are not compared, totals are",
+    "nameless": "a frame without a function name (a function whose name is empty, an "
+                "Rprof top-level line ref) is named by each tool its own way (go tool "
+                "pprof: [mapping] or <unknown>; frame rule: FILE:LINE or [unknown]; Rprof "
+                "export: <Anonymous> or a trailing ref that summaryRprof drops): such names "
+                "are not compared, totals are.  An unsymbolized location is [mapping] or "
+                "<unknown> in both, and compared",
     "ss-negative": "speedscope rejects negative weights: a type with a negative value gets "
                    "no profile (doc/mappings.md §5) and the count profile is opened",
     "rprof-budget": "the Rprof export (one line per count) of a profile whose count is "
@@ -663,9 +661,9 @@ def pb_rows(path, rows=True):
     function name, which each tool names its own way, see EXC nameless).
     rows=False: the names only (the Reading is None), for a file whose count
     go tool pprof shows (samples/count)."""
-    samples, locs, funcs, strs = [], {}, {}, []
+    samples, locs, funcs, maps, strs = [], {}, {}, {}, []
     for f, wt, v in pb_fields(pb_load(path)):
-        if f in (2, 4) and not rows:
+        if f == 2 and not rows:
             continue
         if f == 2 and wt == 2:
             ids = []
@@ -681,7 +679,10 @@ def pb_rows(path, rows=True):
                     ln = d.get(2, 0)
                     lines.append((d.get(1, 0), ln - (1 << 64) if ln >= 1 << 63 else ln))
             d = pb_vars(v)
-            locs[d.get(1, 0)] = (d.get(3, 0), lines)
+            locs[d.get(1, 0)] = (d.get(2, 0), lines)
+        elif f == 3 and wt == 2:
+            d = pb_vars(v)
+            maps[d.get(1, 0)] = d.get(5, 0)
         elif f == 5 and wt == 2:
             d = pb_vars(v)
             funcs[d.get(1, 0)] = (d.get(2, 0), d.get(4, 0))
@@ -696,20 +697,28 @@ def pb_rows(path, rows=True):
         if ffile.get(fid):
             return "%s:%d" % (ffile[fid], ln)
         return "[unknown]"
+    def unsymbolized(mid):  # go tool pprof's name (graph.go NameComponents)
+        fn = strs[maps[mid]] if maps.get(mid) else ""
+        return "[%s]" % re.split(r"[/\\]", fn)[-1] if fn else "<unknown>"
+    loc_names = {}  # location id -> its frames' names (locations recur in samples)
+    for lid, (mid, lines) in locs.items():
+        loc_names[lid] = [frame(fid, ln) for fid, ln in lines] if lines else [unsymbolized(mid)]
+    # the names compared: functions', and an unsymbolized location's (which
+    # go and the frame rule both name after its mapping, doc/mappings.md §6)
+    # unless a function without a name could share it in go's view
+    named = {n for n in fname.values() if n}
+    if all(fname.get(fid) for _mid, lines in locs.values() for fid, _ln in lines):
+        named |= {unsymbolized(mid) for mid, lines in locs.values() if not lines}
     if not rows:
-        return None, {n for n in fname.values() if n}
+        return None, named
     r = Reading("pprof rows (Sample messages)")
     r.frames = True  # named by the frame rule, as fold and the exporters
-    loc_names = {}  # location id -> its frames' names (locations recur in samples)
-    for lid, (addr, lines) in locs.items():
-        loc_names[lid] = [frame(fid, ln) for fid, ln in lines] if lines else \
-            ["0x%x" % addr if addr else "[unknown]"]
     for ids in samples:
         names = []
         for lid in ids:
             names += loc_names.get(lid) or ["[unknown]"]
         r.add(names, 1)
-    return r, {n for n in fname.values() if n}
+    return r, named
 
 
 # ---------------------------------------------------------------------------

@@ -13,6 +13,12 @@ hand, standard library only).
                                  a 4th argument "bytes" names the numeric label
                                  "bytes", as Go heap profiles do (its unit still
                                  holds TEXT: tests/cli/t_graph_escape.sh)
+  pprofgen.py unsym OUT          unsymbolized locations (no lines) in mappings of a
+                                 Unix path, a Windows path, a name with ';', an
+                                 empty file name, and without a mapping, under a
+                                 named main (tests/cli/t_frame_names.sh); a 3rd
+                                 argument "unix" writes the Windows path as a Unix
+                                 one (go tool pprof drops a Windows path's name)
   pprofgen.py hours OUT          one sample of 4,000,000 cpu hours in 5 ns of
                                  duration: its total in ns is past int64
                                  (tests/cli/t_pprof_semantics.sh)
@@ -102,12 +108,41 @@ def hours(out):
     open(out, "wb").write(p + st.table())
 
 
+def unsym(out, unix=False):
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    p += field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
+    maps = [b"/usr/lib/x86_64-linux-gnu/libc.so.6", b"C:\\Windows\\System32\\ntdll.dll",
+            b"/opt/app/odd;name.so", b""]
+    if unix:
+        maps[1] = b"/c/Windows/System32/ntdll.dll"
+    for i, m in enumerate(maps, 1):
+        p += field(3, 2, field(1, 0, i) + field(2, 0, 0x1000 * i) + field(3, 0, 0x1000 * i + 0xfff) +
+                   (field(5, 0, st.id(m)) if m else b""))
+    # location id -> mapping id (0: none); two locations share mapping 1
+    locmap = {1: 1, 2: 1, 3: 2, 4: 3, 5: 4, 6: 0}
+    for lid, mid in locmap.items():
+        p += field(4, 2, field(1, 0, lid) + (field(2, 0, mid) if mid else b"") +
+                   field(3, 0, 0x1000 * max(mid, 1) + 0x10 * lid))
+    p += field(4, 2, field(1, 0, 7) + field(4, 2, field(1, 0, 1) + field(2, 0, 3)))
+    p += field(5, 2, field(1, 0, 1) + field(2, 0, st.id(b"main")) + field(4, 0, st.id(b"main.c")))
+    for locs, n in (([1, 7], 10), ([2, 7], 20), ([3, 7], 5), ([4, 1, 7], 7), ([5, 6, 7], 3), ([6, 3, 7], 2)):
+        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
+                   field(2, 2, varint(n) + varint(n * 10_000_000)))
+    p += field(9, 0, 1_000_000_000)                                  # time_nanos
+    p += field(11, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
+    p += field(12, 0, 10_000_000)                                    # period
+    open(out, "wb").write(p + st.table())
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "lines":
         lines(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     elif sys.argv[1] == "strings":
         strings(sys.argv[2], sys.argv[3].encode("latin-1").decode("unicode_escape"),
                 sys.argv[4] if len(sys.argv) > 4 else None)
+    elif sys.argv[1] == "unsym":
+        unsym(sys.argv[2], len(sys.argv) > 3 and sys.argv[3] == "unix")
     elif sys.argv[1] == "hours":
         hours(sys.argv[2])
     else:

@@ -108,8 +108,8 @@ const char *pcol_clickhouse_table(unsigned t) { return t < PCOL_CH_NTABLES ? tab
 static const char views_sql[] =
     "CREATE VIEW IF NOT EXISTS pcol_location_keys_local AS\n"
     "SELECT source_key, location_id,\n"
-    "  if(ifNull(map_file, '') != '', concat('[', substring(replaceRegexpOne(assumeNotNull(map_file),\n"
-    "     '^.*[/\\\\\\\\]', ''), 1, 500), ']'), '<unknown>') AS map_key,\n"
+    "  if(ifNull(map_file, '') != '', concat('[', replaceRegexpOne(assumeNotNull(map_file),\n"
+    "     '(?s)^.*[/\\\\\\\\]', ''), ']'), '<unknown>') AS map_key,\n"
     "  n_lines = 0 OR n_fn0 > 0 AS unsymbolized,\n"
     "  if(empty(named) AND unsymbolized, [map_key], named) AS keys0,\n"
     "  if(empty(named) AND unsymbolized, map_key, first_named) AS first0,\n"
@@ -496,7 +496,6 @@ static int gen_mappings(chx *x, unsigned t) {
 }
 
 static int gen_locations(chx *x, unsigned t) {
-  char abuf[PCOL_ADDR_NAME_MAX];
   for (size_t i = 0; i < x->n_loc; i++) {
     uint32_t loc = x->loc_old[i], m = pcol_view_u32(&x->loc_map, loc - 1);
     PCOL_RETURN_NOT_OK(put_u32(x, 1, (uint32_t)i + 1));
@@ -508,8 +507,10 @@ static int gen_locations(chx *x, unsigned t) {
     pcol_frames_lines(&x->fr, loc, &a, &e);
     pcol_str name;
     if (a == e) {
-      pcol_frame_addr_name(&x->fr, loc, abuf, &name);
-      PCOL_RETURN_NOT_OK(arr_str(x, 5, name));
+      x->scratch.len = 0;
+      PCOL_RETURN_NOT_OK(pcol_frame_unsymbolized_name(&x->fr, pcol_frames_mapping(&x->fr, loc),
+                                                      &x->scratch, x->err));
+      PCOL_RETURN_NOT_OK(arr_str(x, 5, (pcol_str){(const char *)x->scratch.data, x->scratch.len}));
     }
     for (uint64_t li = a; li < e; li++) {
       int by_fn;

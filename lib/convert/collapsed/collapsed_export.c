@@ -3,7 +3,7 @@
  * One line per distinct rendered stack, in order of first appearance among
  * the selected samples, values summed.  Frames are named by THE
  * frame-naming rule of lib/core/frames.h (pcol_frame_line_name,
- * pcol_frame_addr_name) and sanitized for ';'-separated text
+ * pcol_frame_unsymbolized_name) and sanitized for ';'-separated text
  * (pcol_frame_sanitize), so a frame has the name here that it has in
  * `pcol fold`, top and flame.  The counts are the ones the importer reads
  * (collapsed.h); doc/mappings.md §4.2 has the rules.
@@ -204,9 +204,11 @@ static int extend(cexp *x, uint32_t t, uint32_t node, uint32_t *out) {
   pcol_frames_lines(&x->fr, loc, &lo, &hi);
   if (lo == hi) {
     if (!(loc && loc <= x->fr.nloc && (name = x->name_of_loc[loc]))) {
-      char b[PCOL_ADDR_NAME_MAX];
-      pcol_str s;
-      pcol_frame_addr_name(&x->fr, loc, b, &s);
+      x->scratch.len = 0;
+      if ((rc = pcol_frame_unsymbolized_name(&x->fr, pcol_frames_mapping(&x->fr, loc), &x->scratch,
+                                             x->err)))
+        return rc;
+      pcol_str s = {(const char *)x->scratch.data, x->scratch.len};
       if ((rc = intern_name(x, s, 0, &name))) return rc;
       if (loc && loc <= x->fr.nloc) x->name_of_loc[loc] = name;
     }

@@ -116,7 +116,7 @@ typedef struct fx {
   uint32_t *cvt;
   pcol_view s_src, s_time, s_dur, s_cpu, s_stack, s_ls, src_uri, src_type, src_ts, vt_type,
       vt_unit, svt_vt, st_parent, st_loc, fn_line, ln_line, ln_col, ls_off, lb_key, lb_str,
-      lb_num, loc_map, map_file;
+      lb_num;
   /* strings: out index -> pcol string id (sid) or, when bit 31 of kind is
    * set, an owned synthetic string */
   uint32_t *str_of_sid;     /* sid -> out index + 1 */
@@ -130,7 +130,8 @@ typedef struct fx {
   pcol_buf source_file;     /* out sources: string index */
   /* frames: per location, its lines outermost first */
   uint32_t *loc_frame;      /* location -> first out frame + 1 */
-  uint32_t *map_func;       /* mapping (0: none) -> out func + 1 of its unsymbolized frames */
+  pcol_unsym_ids unsym;     /* frames.h: which unsymbolized locations are one function */
+  pcol_buf unsym_func;      /* u32: such a function's id -> its out func */
   pcol_buf fr_func, fr_line, fr_col, fr_depth; /* u32 func, i64 line, i64 col, u32 depth */
   /* stacks */
   uint32_t *node_out;       /* pcol stack -> out stack + 1 (its innermost frame's node) */
@@ -250,19 +251,18 @@ static int func_push(fx *x, uint32_t name, uint32_t src1, int64_t line, uint32_t
  * named function outside Rprof): its mapping's, named as go tool pprof
  * and `pcol top` name it ("[libc.so.6]", "<unknown>"), one per mapping. */
 static int mapping_func(fx *x, uint32_t loc, pcol_buf *scratch, uint32_t *out) {
-  uint32_t m = pcol_view_u32(&x->loc_map, loc - 1);
-  if (m > pcol_rows(x->f, PCOL_T_MAPPINGS)) m = 0;
-  if (!x->map_func[m]) {
-    pcol_str file = {0};
-    if (m) PCOL_RETURN_NOT_OK(pcol_string(x->f, pcol_view_u32(&x->map_file, m - 1), &file, x->err));
+  uint32_t m = pcol_frames_mapping(&x->fr, loc), id;
+  int added;
+  PCOL_RETURN_NOT_OK(pcol_unsym_id(&x->unsym, &x->fr, m, &id, &added, x->err));
+  if (added) {
     scratch->len = 0;
-    if (pcol_frame_mapping_name(file, scratch)) return oom(x);
+    PCOL_RETURN_NOT_OK(pcol_frame_unsymbolized_name(&x->fr, m, scratch, x->err));
     uint32_t ni, fi;
     PCOL_RETURN_NOT_OK(str_new(x, (const char *)scratch->data, scratch->len, &ni));
     PCOL_RETURN_NOT_OK(func_push(x, ni, 0, PCOL_NA_I64, &fi));
-    x->map_func[m] = fi + 1;
+    if (PCOL_BUF_PUSH(&x->unsym_func, uint32_t, fi)) return oom(x);
   }
-  *out = x->map_func[m] - 1;
+  *out = ((const uint32_t *)(const void *)x->unsym_func.data)[id];
   return PCOL_OK;
 }
 
@@ -1143,8 +1143,7 @@ static int export_body(fx *x, const pcol_select *sel) {
       {&x->fn_line, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE},
       {&x->ln_line, PCOL_T_LINES, PCOL_C_LINE_LINE},      {&x->ln_col, PCOL_T_LINES, PCOL_C_LINE_COLUMN},
       {&x->ls_off, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},  {&x->lb_key, PCOL_T_LABELS, PCOL_C_LB_KEY},
-      {&x->lb_str, PCOL_T_LABELS, PCOL_C_LB_STR},         {&x->lb_num, PCOL_T_LABELS, PCOL_C_LB_NUM},
-      {&x->loc_map, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING}, {&x->map_file, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME}};
+      {&x->lb_str, PCOL_T_LABELS, PCOL_C_LB_STR},         {&x->lb_num, PCOL_T_LABELS, PCOL_C_LB_NUM}};
   PCOL_RETURN_NOT_OK(pcol_columns(f, cols, PCOL_NCOLS(cols), x->err));
   PCOL_RETURN_NOT_OK(pcol_frames_init(&x->fr, f, x->err));
   PCOL_RETURN_NOT_OK(pcol_sample_cols_init(&x->sc, f, x->err));
@@ -1159,8 +1158,7 @@ static int export_body(fx *x, const pcol_select *sel) {
       !(x->src_of_file = calloc(pcol_string_count(f) + 1, sizeof *x->src_of_file)) ||
       !(x->fn_out = calloc(pcol_rows(f, PCOL_T_FUNCTIONS) + 1, sizeof *x->fn_out)) ||
       !(x->loc_frame = calloc(pcol_rows(f, PCOL_T_LOCATIONS) + 1, sizeof *x->loc_frame)) ||
-      !(x->node_out = calloc(nst + 1, sizeof *x->node_out)) ||
-      !(x->map_func = calloc(pcol_rows(f, PCOL_T_MAPPINGS) + 1, sizeof *x->map_func)))
+      !(x->node_out = calloc(nst + 1, sizeof *x->node_out)))
     return oom(x);
   /* the profile's zero: the earliest known start of a selected source */
   for (uint32_t s = 1; s <= ns; s++) {
@@ -1242,7 +1240,8 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   free(x.fn_out);
   free(x.loc_frame);
   free(x.node_out);
-  free(x.map_func);
+  pcol_unsym_ids_reset(&x.unsym);
+  pcol_buf_free(&x.unsym_func);
   free(x.tmp);
   pcol_buf_free(&x.strs);
   pcol_buf_free(&x.syn);

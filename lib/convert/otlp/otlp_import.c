@@ -1200,6 +1200,14 @@ static int frames(const uint8_t *p, size_t n, int be) {
   return count > 0;
 }
 
+/* The index of the first byte of p[0..n) that is not JSON white space (n
+ * if none): OTLP/JSON is told from protobuf by a '{' there. */
+static size_t first_non_blank(const uint8_t *p, size_t n) {
+  size_t i = 0;
+  while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
+  return i;
+}
+
 /* 1 when gzip data p[0..n) starts, inflated, with blanks and a '{' (OTLP/JSON). */
 static int gzip_json(const uint8_t *p, size_t n) {
   z_stream zs;
@@ -1213,9 +1221,8 @@ static int gzip_json(const uint8_t *p, size_t n) {
     zs.next_out = out;
     zs.avail_out = sizeof out;
     int zr = inflate(&zs, Z_SYNC_FLUSH);
-    size_t got = sizeof out - zs.avail_out;
-    for (size_t i = 0; i < got && !seen; i++)
-      if (out[i] != ' ' && out[i] != '\t' && out[i] != '\r' && out[i] != '\n') seen = 1, json = out[i] == '{';
+    size_t got = sizeof out - zs.avail_out, i = first_non_blank(out, got);
+    if (i < got) seen = 1, json = out[i] == '{';
     if ((zr != Z_OK && zr != Z_BUF_ERROR) || !got) break;
   }
   inflateEnd(&zs);
@@ -1233,16 +1240,14 @@ int pcol_import_otlp(pcol_builder *b, FILE *in, const char *name, const pcol_imp
    * copied (its pages given back as the passes move on, as a copy's were) */
   pcol_input raw = {0};
   if (pcol_input_map_file(in, opt, &raw)) {
-    size_t i = 0;
-    while (i < raw.len && (raw.data[i] == ' ' || raw.data[i] == '\t' || raw.data[i] == '\r' || raw.data[i] == '\n')) i++;
+    size_t i = first_non_blank(raw.data, raw.len);
     if (i == raw.len || raw.data[i] != '{') return import_binary(b, &raw, 0, name, opt, err);
     pcol_input_free(&raw); /* OTLP/JSON: read as lines, below */
   }
   /* OTLP/JSON lines, not compressed, are read as a stream (otlp_json.c):
    * the head tells (its first byte other than a blank is '{') */
   uint8_t head[4096];
-  size_t hn = fread(head, 1, sizeof head, in), h = 0;
-  while (h < hn && (head[h] == ' ' || head[h] == '\t' || head[h] == '\r' || head[h] == '\n')) h++;
+  size_t hn = fread(head, 1, sizeof head, in), h = first_non_blank(head, hn);
   FILE *hs = pcol_replay_stream(head, hn, in);
   if (!hs) return pcol_oom(err);
   if (h < hn && head[h] == '{') {
@@ -1288,8 +1293,7 @@ static int import_binary(pcol_builder *b, pcol_input *rawp, int gz, const char *
   pcol_input raw = *rawp;
   int rc = PCOL_OK;
   const uint8_t *p = raw.data;
-  size_t n = raw.len, i = 0;
-  while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
+  size_t n = raw.len, i = first_non_blank(p, n);
   if (i < n && p[i] == '{') {
     /* gzip whose JSON starts past the head's inflated bytes: inflated
      * whole, then read as lines */

@@ -305,8 +305,8 @@ static json_t *meta_json(pexp *x, const char *key, int *rc) {
  * style 0: {source, line, function} when the function has a file and the
  * line is known, else {func}; style 1 (memory): always {source, line, function}.
  * A Perun frame names a function, so a function without a name is
- * "[unknown]" (its file and line stay in their own fields) and a location
- * without lines (an address only) gives no frame. */
+ * "[unknown]" (its file and line stay in their own fields), and a location
+ * without lines (unsymbolized) is named after its mapping (frames.h). */
 static int frames_leaf_first(pexp *x, uint32_t stack, int style, json_t **out) {
   int rc = pcol_stack_locations(x->f, stack, &x->locs, &x->nlocs, &x->caplocs, x->err);
   if (rc) return rc;
@@ -315,6 +315,27 @@ static int frames_leaf_first(pexp *x, uint32_t stack, int style, json_t **out) {
   for (size_t i = 0; i < x->nlocs; i++) {
     uint64_t lo, hi;
     pcol_frames_lines(&x->fr, x->locs[i], &lo, &hi);
+    if (lo == hi && x->locs[i] && x->locs[i] <= x->fr.nloc) {
+      /* unsymbolized: its mapping's name (frames.h), as fold and top */
+      pcol_buf nm = {0};
+      if ((rc = pcol_frame_unsymbolized_name(&x->fr, pcol_frames_mapping(&x->fr, x->locs[i]), &nm,
+                                             x->err)) ||
+          (rc = hold(x, 2 * JNODE + nm.len))) {
+        pcol_buf_free(&nm);
+        json_decref(a);
+        return rc;
+      }
+      json_t *jn = jbytes((pcol_str){(const char *)nm.data, nm.len}), *fr;
+      pcol_buf_free(&nm);
+      fr = !jn ? NULL
+           : style == 1 ? json_pack("{s:s,s:i,s:o}", "source", "unreachable", "line", 0, "function", jn)
+                        : json_pack("{s:o}", "func", jn);
+      if (!fr || json_array_append_new(a, fr)) {
+        json_decref(a);
+        return oom(x);
+      }
+      continue;
+    }
     for (uint64_t l = lo; l < hi; l++) {
       uint32_t fn = pcol_frames_fn(&x->fr, l);
       int64_t line = pcol_view_i64(&x->fr.ln_line, l);

@@ -43,7 +43,7 @@ typedef struct rp_out {
   uint64_t first_row, end_row; /* the source's sample rows [first, end) */
   uint64_t tl_cur, sx_cur, emitted_in_source;
   pcol_rprof_ftab ft;
-  pcol_buf frames, render, line, xf, anames;
+  pcol_buf frames, render, line, xf, anames, afix;
   pcol_frames fr; /* the frame rule: names of address-only locations */
 
   /* generic (non-Rprof) segment */
@@ -279,21 +279,23 @@ static int render_row(rp_out *r, uint64_t row, pcol_buf *xf) {
   char mp[96];
   uint64_t est = has_mem ? pcol_rprof_mem_prefix(mp, mem) : 0; /* the line's length */
   r->frames.len = 0;
-  r->anames.len = 0; /* room for every address name: pointers into it stay valid */
-  if (pcol_buf_reserve(&r->anames, n * PCOL_ADDR_NAME_MAX))
-    return pcol_error_set(r->err, PCOL_ENOMEM, "out of memory");
+  /* the names of unsymbolized frames go to anames, and afix says which
+   * frame points where once all are in (anames moves while it grows) */
+  r->anames.len = 0;
+  r->afix.len = 0;
   for (size_t i = 0; i < n; i++) {
     pcol_rprof_frame fr = {NULL, 0, 0, x[i].line, 0};
     if (!x[i].fn && x[i].loc) { /* the frame rule's name, as in fold and collapsed */
-      pcol_str an;
-      char *buf = (char *)r->anames.data + r->anames.len;
-      pcol_frame_addr_name(&r->fr, x[i].loc, buf, &an);
-      r->anames.len += PCOL_ADDR_NAME_MAX;
-      fr.name = an.ptr;
-      fr.name_len = an.len;
-      if (pcol_buf_append(&r->frames, &fr, sizeof fr))
+      size_t fix[2] = {r->frames.len / sizeof fr, r->anames.len};
+      if ((rc = pcol_frame_unsymbolized_name(&r->fr, pcol_frames_mapping(&r->fr, x[i].loc),
+                                             &r->anames, r->err)))
+        return rc;
+      fr.name = "";
+      fr.name_len = r->anames.len - fix[1];
+      if (pcol_buf_append(&r->frames, &fr, sizeof fr) || pcol_buf_append(&r->afix, fix, sizeof fix))
         return pcol_error_set(r->err, PCOL_ENOMEM, "out of memory");
       est += frame_len(&fr);
+      if (est > r->bud->limit && (rc = room_for(r, est))) return rc;
       continue;
     }
     uint32_t nsid = x[i].fn ? pcol_view_u32(&r->fn_name, x[i].fn - 1) : 0;
@@ -327,9 +329,12 @@ static int render_row(rp_out *r, uint64_t row, pcol_buf *xf) {
     if (est > r->bud->limit && (rc = room_for(r, est))) return rc;
   }
   if ((rc = room_for(r, est))) return rc;
-  const pcol_rprof_frame *fr = (const pcol_rprof_frame *)(const void *)r->frames.data;
-  if ((rc = pcol_rprof_render(&r->render, has_mem ? mem : NULL, fr,
-                              r->frames.len / sizeof *fr)))
+  pcol_rprof_frame *fr = (pcol_rprof_frame *)(void *)r->frames.data;
+  size_t nfr = r->frames.len / sizeof *fr;
+  const size_t *fix = (const size_t *)(const void *)r->afix.data;
+  for (size_t i = 0; i < r->afix.len / (2 * sizeof *fix); i++)
+    fr[fix[2 * i]].name = (const char *)r->anames.data + fix[2 * i + 1];
+  if ((rc = pcol_rprof_render(&r->render, has_mem ? mem : NULL, fr, nfr)))
     return pcol_error_set(r->err, rc, "out of memory");
   if (!r->verbatim) unbreak(&r->render, 0);
   return PCOL_OK;
@@ -564,6 +569,7 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
   pcol_buf_free(&r.line);
   pcol_buf_free(&r.xf);
   pcol_buf_free(&r.anames);
+  pcol_buf_free(&r.afix);
   return pcol_budget_close(&bud, rc, err);
 }
 

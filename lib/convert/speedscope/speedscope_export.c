@@ -51,9 +51,13 @@ typedef struct sexp {
   FILE *out;                      /* the budget's counting stream */
   pcol_budget *bud;
   pcol_view s_src, s_time, s_dur, s_w, s_stack, s_voff, v_type, v_val, fn_line, src_uri, src_type;
-  pcol_frames fr;                 /* locations, lines, functions; address-only names */
-  uint32_t *fn_frame, *loc_frame; /* id -> frame index + 1 */
-  uint32_t *frames;               /* frame i: function id, or location id | 1<<31 */
+  pcol_frames fr;                 /* locations, lines, functions; unsymbolized names */
+  uint32_t *fn_frame;             /* function id -> frame index + 1 */
+  pcol_unsym_ids unsym;           /* frames.h: which unsymbolized locations are one frame */
+  pcol_buf unsym_frame;           /* u32: such a frame's id -> its frame index */
+  uint32_t *frames;               /* frame i: function id, or mapping id | 1<<31 (the
+                                   * name of its unsymbolized locations, frames.h) */
+  pcol_buf name;                  /* such a name */
   size_t nframes, capframes;
   uint64_t *memo_off;             /* stack id -> offset + 1 in `stk` */
   uint32_t *memo_len;
@@ -161,6 +165,21 @@ static int frame_index(sexp *x, uint32_t *memo, uint32_t key, uint32_t tag, uint
   return PCOL_OK;
 }
 
+/* The frame of the unsymbolized locations of mapping m (one per name). */
+static int unsym_frame(sexp *x, uint32_t m, uint32_t *out) {
+  uint32_t id;
+  int added, rc = pcol_unsym_id(&x->unsym, &x->fr, m, &id, &added, x->err);
+  if (rc) return rc;
+  if (added) {
+    if (PCOL_GROW(x->frames, x->nframes, x->capframes) ||
+        PCOL_BUF_PUSH(&x->unsym_frame, uint32_t, (uint32_t)x->nframes))
+      return oom(x);
+    x->frames[x->nframes++] = m | 1u << 31;
+  }
+  *out = ((const uint32_t *)(const void *)x->unsym_frame.data)[id];
+  return PCOL_OK;
+}
+
 /* frame indices of a stack, root first (inline lines expanded) */
 static int stack_frames(sexp *x, uint32_t stack, const uint32_t **fr, uint32_t *n) {
   if (stack > pcol_rows(x->f, PCOL_T_STACKS))
@@ -175,7 +194,7 @@ static int stack_frames(sexp *x, uint32_t stack, const uint32_t **fr, uint32_t *
       uint64_t lo, hi;
       pcol_frames_lines(&x->fr, loc, &lo, &hi);
       if (lo == hi) {
-        if ((rc = frame_index(x, x->loc_frame, loc, 1u << 31, &fi))) return rc;
+        if ((rc = unsym_frame(x, pcol_frames_mapping(&x->fr, loc), &fi))) return rc;
         if (PCOL_BUF_PUSH(&x->stk, uint32_t, fi)) return oom(x);
         continue;
       }
@@ -536,9 +555,10 @@ static int write_frame(sexp *x, uint32_t key) {
   pcol_str name = {0}, file = {0};
   int64_t line = PCOL_NA_I64;
   int rc;
-  char buf[PCOL_ADDR_NAME_MAX];
-  if (key >> 31) {
-    pcol_frame_addr_name(&x->fr, key & 0x7fffffffu, buf, &name); /* the frames.h rule */
+  if (key >> 31) { /* the frames.h rule */
+    x->name.len = 0;
+    if ((rc = pcol_frame_unsymbolized_name(&x->fr, key & 0x7fffffffu, &x->name, x->err))) return rc;
+    name = (pcol_str){(const char *)x->name.data, x->name.len};
   } else {
     if ((rc = pcol_string(x->f, pcol_view_u32(&x->fr.fn_name, key - 1), &name, x->err)) ||
         (rc = pcol_string(x->f, pcol_view_u32(&x->fr.fn_file, key - 1), &file, x->err)))
@@ -593,10 +613,9 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);
   if (!rc) {
     x.fn_frame = calloc(pcol_rows(f, PCOL_T_FUNCTIONS) + 1, sizeof *x.fn_frame);
-    x.loc_frame = calloc(pcol_rows(f, PCOL_T_LOCATIONS) + 1, sizeof *x.loc_frame);
     x.memo_off = calloc(nst + 1, sizeof *x.memo_off);
     x.memo_len = calloc(nst + 1, sizeof *x.memo_len);
-    if (!x.fn_frame || !x.loc_frame || !x.memo_off || !x.memo_len) rc = oom(&x);
+    if (!x.fn_frame || !x.memo_off || !x.memo_len) rc = oom(&x);
   }
   if (!rc) rc = pcol_select_check(f, sel, err);
   if (!rc) rc = put(&x, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
@@ -660,7 +679,9 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   free(x.cvt);
   pcol_rtime_free(&x.rt);
   free(x.fn_frame);
-  free(x.loc_frame);
+  pcol_unsym_ids_reset(&x.unsym);
+  pcol_buf_free(&x.unsym_frame);
+  pcol_buf_free(&x.name);
   free(x.frames);
   free(x.brk);
   free(x.neg);

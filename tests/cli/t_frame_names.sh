@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# One frame, one name (doc/mappings.md §6): an unsymbolized location (no
+# lines) is named after its mapping, "[libc.so.6]", or "<unknown>" without a
+# mapping name, in every view and export, as go tool pprof names it.  The
+# profile (tests/support/pprofgen.py unsym) has two locations in one mapping,
+# a Windows path, a name with ';', a mapping without a file name and a
+# location without a mapping, under a named main.  Checked:
+#  - go tool pprof -top (when installed) prints the rows `pcol top` prints;
+#  - fold's and the collapsed export's leaf and cum sums per name are top's
+#    rows (';' read as '_', the collapsed rule);
+#  - the frames of flame, report, Rprof, speedscope, Perun, Firefox and the
+#    ClickHouse export are top's names, and no output names a frame by its
+#    address; speedscope and Firefox have one frame per name;
+#  - top --by address still shows the addresses (pprof -addresses).
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_frame_names: $*" >&2; exit 1; }
+
+python3 "$here/../support/pprofgen.py" unsym "$tmp/u.pb" || fail "pprofgen unsym"
+python3 "$here/../support/pprofgen.py" unsym "$tmp/ux.pb" unix || fail "pprofgen unsym unix"
+$PCOL pack "$tmp/u.pb" -o "$tmp/u.pcol" || fail "pack"
+
+# --- go tool pprof -top names and numbers (Unix paths: go drops a Windows one)
+if command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1; then
+  rows() { sed -n '/^ *flat  *flat%/,$p' | awk 'NR > 1 {print}' | sort; }
+  g=$(go tool pprof -symbolize=none -top "$tmp/ux.pb" 2>/dev/null | rows)
+  p=$($PCOL top "$tmp/ux.pb" | rows)
+  [ -n "$g" ] && [ "$g" = "$p" ] || fail "top differs from go tool pprof -top:
+go:
+$g
+pcol:
+$p"
+else
+  echo "t_frame_names: go not installed: the go tool pprof comparison is skipped"
+fi
+
+$PCOL top "$tmp/u.pcol" --format json > "$tmp/top.json" || fail "top json"
+$PCOL top "$tmp/u.pcol" --format json --value samples > "$tmp/tops.json" || fail "top json samples"
+$PCOL fold "$tmp/u.pcol" > "$tmp/fold.txt" || fail "fold"
+$PCOL unpack "$tmp/u.pcol" --to collapsed -o "$tmp/c.txt" || fail "collapsed"
+$PCOL flame "$tmp/u.pcol" -o "$tmp/f.svg" || fail "flame"
+$PCOL report "$tmp/u.pcol" -o "$tmp/r.html" || fail "report"
+$PCOL unpack "$tmp/u.pcol" --to rprof -o "$tmp/r.out" || fail "rprof"
+$PCOL unpack "$tmp/u.pcol" --to speedscope -o "$tmp/s.json" || fail "speedscope"
+$PCOL unpack "$tmp/u.pcol" --to perun -o "$tmp/p.perf" || fail "perun"
+$PCOL unpack "$tmp/u.pcol" --to firefox -o "$tmp/ff.json" || fail "firefox"
+$PCOL export "$tmp/u.pcol" --to clickhouse -o "$tmp/ch" > /dev/null || fail "export clickhouse"
+
+python3 - "$tmp" <<'PY' || fail "names differ (above)"
+import json, os, re, sys
+d = sys.argv[1]
+bad = []
+top = json.load(open(os.path.join(d, "top.json")))
+tops = json.load(open(os.path.join(d, "tops.json")))
+rows = {r["name"]: (r["flat"], r["cum"]) for r in top["rows"]}
+names = set(rows)
+want = {"main", "[libc.so.6]", "[ntdll.dll]", "[odd;name.so]", "<unknown>"}
+if names != want:
+    bad.append("top names %s, want %s" % (sorted(names), sorted(want)))
+sane = lambda n: n.replace(";", "_")
+
+def sums(path):  # collapsed text -> {name: (flat, cum)}
+    out = {}
+    for line in open(os.path.join(d, path)):
+        st, _, v = line.rstrip("\n").rpartition(" ")
+        fr = st.split(";") if st else []
+        for i, n in enumerate(fr):
+            f, c = out.get(n, (0, 0))
+            out[n] = (f + (int(v) if i == len(fr) - 1 else 0), c + (int(v) if n not in fr[:i] else 0))
+    return out
+
+want_sums = {sane(n): v for n, v in rows.items()}
+for p in ("fold.txt", "c.txt"):
+    got = sums(p)
+    if got != want_sums:
+        bad.append("%s: %s, top: %s" % (p, got, want_sums))
+addr = re.compile(r"0x[0-9a-f]{3,}")
+for p in ("fold.txt", "c.txt", "f.svg", "r.out", "s.json", "p.perf", "ff.json"):
+    t = open(os.path.join(d, p), encoding="utf-8", errors="replace").read()
+    if addr.search(t):
+        bad.append("%s names a frame by its address: %s" % (p, addr.search(t).group(0)))
+svg = open(os.path.join(d, "f.svg"), encoding="utf-8").read()
+for n in names:
+    esc = n.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    if esc not in svg:
+        bad.append("flame: no frame %r" % n)
+html = open(os.path.join(d, "r.html"), encoding="utf-8").read()
+for n in names - {"main"}:
+    if json.dumps(n)[1:-1] not in html and n.replace("<", "\\u003c").replace(">", "\\u003e") not in html:
+        bad.append("report: no frame %r" % n)
+# Rprof: each line a sample, its frames quoted, leaf first; leaf counts = top --value samples
+rp = {}
+for line in open(os.path.join(d, "r.out")):
+    fr = re.findall(r'"([^"]*)"', line)
+    if fr:
+        rp[fr[0]] = rp.get(fr[0], 0) + 1
+want_rp = {r["name"]: r["flat"] for r in tops["rows"] if r["flat"]}
+if rp != want_rp:
+    bad.append("rprof leaves %s, top --value samples %s" % (rp, want_rp))
+ss = json.load(open(os.path.join(d, "s.json")))
+sf = [f["name"] for f in ss["shared"]["frames"]]
+if sorted(sf) != sorted(names):
+    bad.append("speedscope frames %s (one per name: %s)" % (sf, sorted(names)))
+pf = json.load(open(os.path.join(d, "p.perf")))
+pn = {f.get("func", f.get("function")) for r in pf["resource_type_map"].values() for f in r["trace"]}
+pn |= {r["uid"] for r in pf["resource_type_map"].values()}
+if pn != names:
+    bad.append("perun frames %s, top %s" % (sorted(pn), sorted(names)))
+ff = json.load(open(os.path.join(d, "ff.json")))
+sa = ff["shared"]["stringArray"]
+fn = [sa[i] for i in ff["shared"]["funcTable"]["name"]]
+if sorted(fn) != sorted(names):
+    bad.append("firefox functions %s (one per name: %s)" % (fn, sorted(names)))
+# ClickHouse: locations.frames holds the names (Native strings are plain bytes)
+ch = open(os.path.join(d, "ch", "pcol_locations.native"), "rb").read()
+for n in names:
+    if n.encode() not in ch:
+        bad.append("clickhouse locations: no frame %r" % n)
+if addr.search(ch.decode("latin-1")):
+    bad.append("clickhouse locations name a frame by its address")
+for b in bad:
+    print("t_frame_names:", b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+
+# --- top --by address keeps the addresses (pprof -addresses)
+$PCOL top "$tmp/u.pcol" --by address | grep -q '0000000000001010 \[libc.so.6\]' ||
+  fail "top --by address lost the address"
+echo "t_frame_names: ok"
