@@ -385,3 +385,14 @@ int pcol_decimal_text(char *buf, size_t cap, __int128 v, int decimals) {
 }
 
 size_t pcol_sum_text(pcol_sum v, char *buf, size_t cap) { return (size_t)pcol_decimal_text(buf, cap, v, 0); }
+
+int pcol_source_lasts_until_next(pcol_file *f, uint32_t s) {
+  pcol_view ty;
+  pcol_str t = {0};
+  pcol_error e = {0};
+  if (!s || s > pcol_rows(f, PCOL_T_SOURCES) ||
+      pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, &e) ||
+      pcol_string(f, pcol_view_u32(&ty, s - 1), &t, &e) || !t.ptr)
+    return 0;
+  return pcol_str_is(t, PCOL_SRC_V8) || pcol_str_is(t, PCOL_SRC_CHROME);
+}

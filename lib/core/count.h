@@ -38,6 +38,12 @@ typedef struct pcol_rtime {
   uint8_t *collapsed;
 } pcol_rtime;
 int pcol_rtime_init(pcol_rtime *t, pcol_file *f, pcol_error *err);
+/* How long a point sample of source s lasts on a timeline (the speedscope
+ * export's, the report's stack chart): 1 when until the next sample, as
+ * Chrome DevTools draws a V8 or Chrome-trace profile (V8 samples an idle
+ * thread too, and its gaps vary); 0 when at most the sampling interval.  A
+ * damaged type names nothing: 0. */
+int pcol_source_lasts_until_next(pcol_file *f, uint32_t s);
 /* Its rules of each source and type (last_ns, cpu_vt, dec_from, collapsed:
  * passes over meta, sources and value types), without the samples' views:
  * what pcol_rtime_has and pcol_rtime_fills need, not pcol_rtime_value. */

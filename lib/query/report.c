@@ -721,10 +721,11 @@ static int sources(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, pco
     put(r, ",\"uri\":", 7);
     jpstr(r, u);
     putf(r, ",\"row0\":%llu,\"row1\":%llu,\"na\":%llu,\"timed\":%d,\"t0\":%lld,\"t1\":%lld,"
-            "\"value\":%zu,\"interval_ns\":%lld,\"tlast\":%lld,\"dlast\":%lld}",
+            "\"value\":%zu,\"interval_ns\":%lld,\"tlast\":%lld,\"dlast\":%lld,"
+            "\"until_next\":%d}",
          (unsigned long long)a, (unsigned long long)row, (unsigned long long)na, timed,
          (long long)t0, (long long)t1, choice_of(vc, nvc, dvt), (long long)interval,
-         (long long)tlast, (long long)dlast);
+         (long long)tlast, (long long)dlast, pcol_source_lasts_until_next(f, (uint32_t)s));
   }
   put(r, "],", 2);
   if (row != n)

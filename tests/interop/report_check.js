@@ -492,6 +492,16 @@ async function main() {
     }
     if (await ev(`pcolReport.meta.sources.some(s => s.timed)`)) // the stack chart drew boxes
       ok(+(await ev(`document.getElementById('stackchart').dataset.boxes`)) > 0, `${c.name}: the stack chart is empty`);
+    if (c.cover) { // zoomed to a few point samples, the first track's chart is covered (doc/report.md)
+      const [t0, t1] = await ev(`[pcolReport.meta.sources[0].t0, pcolReport.meta.sources[0].t1]`);
+      const mid = (t0 + t1) / 2, half = (t1 - t0) * 0.015;
+      await ev(`pcolReport.select(${Math.round(mid - half)}, ${Math.round(mid + half)})`);
+      const cover = +(await ev(`document.getElementById('stackchart').dataset.cover`));
+      const pw = +(await ev(`document.getElementById('stackchart').dataset.pw`));
+      ok(pw > 0 && cover >= c.cover * pw, `${c.name}: zoomed to 3% of the profile, the stack chart covers ${cover} of ${pw} pixel columns (want ${100 * c.cover}%)`);
+      console.error(`report_check: ${c.name}: zoomed stack chart covers ${cover} of ${pw} columns`);
+      await ev(`pcolReport.select(null)`);
+    }
     const meta = await ev('pcolReport.meta.values.map(v => v.cli)');
     const defValue = await ev('pcolReport.meta.values[pcolReport.state.value].cli');
     if (c.base) { // the --diff page: base, new and change columns as pcol diff --absolute

@@ -104,6 +104,23 @@ cp "$tmp/hostile.pb" "$tmp/h\"><script>alert(2)<.pb"
 "$PCOL" report "$tmp/hostile.pcol" -o "$tmp/hostile.html" || fail "report hostile"
 add hostile "$tmp/hostile.pcol" "$tmp/hostile.html" '"hostile":"<img src=x onerror=alert(1)><script>alert(1)<g"'
 
+# point samples on the stack chart (doc/report.md, "Stack chart"): a V8
+# sample lasts until the next (as DevTools draws it), a perf script sample
+# until the next but at most its track's median gap; zoomed to 3% of the
+# profile the chart is covered, not a pixel a sample with gaps between
+printf '%s\n' 'function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }' \
+  'for (let i = 0; i < 60; i++) fib(22 + i % 3);' > "$tmp/w.js"
+if (cd "$tmp" && node --cpu-prof --cpu-prof-name=node.cpuprofile w.js) && [ -f "$tmp/node.cpuprofile" ]; then
+  "$PCOL" report "$tmp/node.cpuprofile" -o "$tmp/v8.html" || fail "report v8"
+  add v8 "$tmp/node.cpuprofile" "$tmp/v8.html" '"cover":0.95'
+fi
+python3 "$here/../support/gen_perf_script.py" "$tmp/perf.txt" "$tmp/perf.truth" --style default \
+  --events 1 --count-truth "$tmp/perf.count" --samples 400 --seed 12 || fail "gen_perf_script.py"
+# (its Java names' ';' would be '_' in pcol fold, which the tree check reads)
+sed 's/Foo;::/Foo::/g' "$tmp/perf.txt" > "$tmp/perf-script.txt"
+"$PCOL" report "$tmp/perf-script.txt" -o "$tmp/perf.html" || fail "report perf"
+add perf "$tmp/perf-script.txt" "$tmp/perf.html" '"cover":0.5'
+
 printf '{"pcol":"%s","browser":"%s","artifacts":"%s","tmp":"%s","cases":[%s]}\n' \
   "$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")" "$BROWSER" "$ART" "$tmp" "$cases" > "$tmp/config.json"
 NODE_PATH="$NPM_DIR/node_modules" timeout 300 node "$here/report_check.js" "$tmp/config.json" || fail "browser checks failed"

@@ -30,7 +30,7 @@
  * the first written source's default type (pcol_source_default_types), the
  * one speedscope opens on. */
 #include "frames.h"
-#include "keys.h"     /* PCOL_VT_SAMPLES, PCOL_SRC_V8, PCOL_SRC_CHROME */
+#include "keys.h"     /* PCOL_VT_SAMPLES */
 #include "bytes.h"    /* pcol_str_is */
 #include "error.h"    /* pcol_write_error */
 #include "buf.h"      /* PCOL_BUF_PUSH, pcol_buf, pcol_buf_free, ... */
@@ -50,7 +50,7 @@ typedef struct sexp {
   pcol_error *err;
   FILE *out;                      /* the budget's counting stream */
   pcol_budget *bud;
-  pcol_view s_src, s_time, s_dur, s_w, s_stack, s_voff, v_type, v_val, fn_line, src_uri, src_type;
+  pcol_view s_src, s_time, s_dur, s_w, s_stack, s_voff, v_type, v_val, fn_line, src_uri;
   pcol_frames fr;                 /* locations, lines, functions; unsymbolized names */
   uint32_t *fn_frame;             /* function id -> frame index + 1 */
   pcol_unsym_ids unsym;           /* frames.h: which unsymbolized locations are one frame */
@@ -579,10 +579,7 @@ static int load_source(sexp *x, const pcol_select *sel, uint32_t s) {
   x->one = sel ? *sel : (pcol_select){0};
   x->one.source_id = s;
   x->cur_src = s;
-  pcol_str t = {0};
-  pcol_error e = {0}; /* a damaged type names nothing: the capped rule */
-  x->until_next = !pcol_string(x->f, pcol_view_u32(&x->src_type, s - 1), &t, &e) && t.ptr &&
-                  (pcol_str_is(t, PCOL_SRC_V8) || pcol_str_is(t, PCOL_SRC_CHROME));
+  x->until_next = pcol_source_lasts_until_next(x->f, s);
   x->nrows = 0;
   return pcol_select_count(x->f, &x->one, &x->nrows, x->err);
 }
@@ -604,7 +601,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
       {&x.s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},       {&x.s_voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
       {&x.v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},          {&x.v_val, PCOL_T_VALUES, PCOL_C_V_VALUE},
       {&x.fn_line, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE},
-      {&x.src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI},   {&x.src_type, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE}};
+      {&x.src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI}};
   rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
   if (!rc) rc = pcol_frames_init(&x.fr, f, err);
   if (!rc) rc = pcol_count_types(f, &x.cvt, err);

@@ -1,35 +1,99 @@
 /* stackchart.js — the stack chart: for each timeline track, the stack of
  * the sample at each pixel of the brushed range (the whole profile with no
  * range), root at the top, a long sample as wide as its duration, a point
- * sample as its sampling interval; runs of one frame merge into one box.
- * One sample per pixel column (the first that covers it), so a page of a
- * million samples draws as fast as a small one.  A click picks the frame's
+ * sample until the next sample of its track, but at most its sampling
+ * interval (pointEnd); runs of one frame merge into one box.  One sample
+ * per pixel column (the first that covers it), so a page of a million
+ * samples draws as fast as a small one.  A click picks the frame's
  * function for the other views; brushing the timeline zooms. */
 import { pcolRangeText } from './units.js';
 import { pcolRangeRows } from './range.js';
 import { $, D, DUR, FTP, FTS, pick, S, STK, THR, TIME } from './head.js';
 import { colour, fname } from './flame.js';
 import { TL } from './timeline.js';
-var SC = { boxes: [], FH: 13, MAXD: 40 };
+var SC = { boxes: [], FH: 13, MAXD: 40, gaps: {} };
+/* The end of a sample at time a (doc/report.md "Stack chart"; the speedscope
+ * export's timeline draws by the same rule, its interval the source's
+ * smallest gap): a long sample's duration d; a point sample lasts until
+ * `next`, the time of the next sample of its track (undefined: none, or not
+ * known), but at most `cap`, its sampling interval (trackCap); a V8 or
+ * Chrome-trace sample (untilNext, pcol_source_lasts_until_next) until the
+ * next uncapped, as Chrome DevTools draws it. */
+export function pointEnd(a, d, next, cap, untilNext) {
+  if (d > 0) return a + d;
+  if (next === undefined || next < a) return a + cap;
+  return untilNext ? next : Math.min(next, a + cap);
+}
+/* A track's sampling interval: its source's (an Rprof interval), else the
+ * median positive gap between its samples (robust to the odd pair of
+ * samples a microsecond apart, which a smallest gap is not); 0 with fewer
+ * than two.  One pass over the source for all its tracks, kept. */
+function trackCap(tr) {
+  var src = tr.src;
+  if (src.interval_ns > 0) return src.interval_ns;
+  var g = SC.gaps[src.id];
+  if (!g) {
+    var gaps = { all: [] }, last = { all: NaN }, i, t, k, d;
+    for (i = src.row0 + src.na; i < src.row1; i++) {
+      t = TIME[i];
+      if (t !== t) continue;
+      d = t - last.all;
+      if (d > 0) gaps.all.push(d);
+      last.all = t;
+      if (THR) {
+        k = 't' + THR[i];
+        if (!gaps[k]) { gaps[k] = []; last[k] = NaN; }
+        d = t - last[k];
+        if (d > 0) gaps[k].push(d);
+        last[k] = t;
+      }
+    }
+    g = SC.gaps[src.id] = {};
+    for (k in gaps) {
+      var a = Float64Array.from(gaps[k]).sort();
+      g[k] = a.length ? a[a.length >> 1] : 0;
+    }
+  }
+  return (tr.thr < 0 ? g.all : g['t' + tr.thr]) || 0;
+}
 export function drawStackChart() {
   var cv = $('stackchart');
   if (!TIME && TL.timed.length) return; /* drawn when the samples are in (head.js) */
   if (!TL.tracks.length) { $('stack-section').style.display = 'none'; return; }
   var W = cv.clientWidth || 1000, L = TL.L, R = TL.R, PW = Math.max(1, Math.floor(W - L - R));
   var t0 = S.range ? S.range[0] : TL.t0, t1 = S.range ? S.range[1] : TL.t1, span = t1 - t0 || 1;
+  var cover = 0;
   var tracks = TL.tracks.map(function (tr) {
-    var src = tr.src, col = new Int32Array(PW).fill(-1), step = src.interval_ns > 0 ? src.interval_ns : 0;
-    var rows = pcolRangeRows(D, src, t0, t1, step);
-    for (var i = Math.max(rows[0], src.row0 + src.na); i < rows[1]; i++) {
-      if (tr.thr >= 0 && THR[i] !== tr.thr) continue;
-      if (S.drop && S.drop[STK[i]]) continue;
-      if (S.lskeep && !S.lskeep[D.LB.ls[i]]) continue;
-      var a = TIME[i], e = a + (DUR[i] > 0 ? DUR[i] : step);
-      if (e <= t0 || a >= t1) continue;
+    var src = tr.src, col = new Int32Array(PW).fill(-1), cap = trackCap(tr), un = !!src.until_next;
+    var si = D.SI && D.SI[src.id - 1], sorted = si && si.sorted;
+    function paint(i, next) {
+      if (S.drop && S.drop[STK[i]]) return;
+      if (S.lskeep && !S.lskeep[D.LB.ls[i]]) return;
+      var a = TIME[i], e = pointEnd(a, DUR[i], next, cap, un);
+      if (e <= t0 || a >= t1) return;
       var x0 = Math.floor((a - t0) / span * PW), x1 = Math.max(x0 + 1, Math.ceil((e - t0) / span * PW));
       for (var x = Math.max(0, x0); x < Math.min(PW, x1); x++) if (col[x] < 0) col[x] = i;
     }
-    var paths = new Array(PW), depth = 0;
+    var rows = pcolRangeRows(D, src, t0, t1, cap), first = src.row0 + src.na, i;
+    if (!sorted) { /* no next sample in file order: each lasts its interval */
+      for (i = Math.max(rows[0], first); i < rows[1]; i++)
+        if (tr.thr < 0 || THR[i] === tr.thr) paint(i, undefined);
+    } else {
+      /* the track's sample before the range may last into it; each sample
+       * is drawn when the next of its track is seen, up to the first at or
+       * after the range's end */
+      var start = Math.max(rows[0], first), prev = -1;
+      for (i = start - 1; i >= first; i--) if (tr.thr < 0 || THR[i] === tr.thr) { start = i; break; }
+      for (i = start; i < src.row1; i++) {
+        if (tr.thr >= 0 && THR[i] !== tr.thr) continue;
+        if (prev >= 0) paint(prev, TIME[i]);
+        prev = i;
+        if (TIME[i] >= t1) { prev = -1; break; }
+      }
+      if (prev >= 0) paint(prev, undefined);
+    }
+    if (tr === TL.tracks[0]) for (i = 0; i < PW; i++) if (col[i] >= 0) cover++;
+    var paths = new Array(PW), depth = 0, x;
     for (x = 0; x < PW; x++) {
       if (col[x] < 0) continue;
       var p = [];
@@ -72,6 +136,8 @@ export function drawStackChart() {
     }
   });
   cv.setAttribute('data-boxes', SC.boxes.length);
+  cv.setAttribute('data-cover', cover); /* pixel columns with a sample, of the first track */
+  cv.setAttribute('data-pw', PW);
   $('stack-note').textContent = (S.range ? pcolRangeText(S.range) : 'whole profile') + ': one sample per pixel, root at the top; brush the timeline to zoom, click a box to pick its function';
 }
 export function stackBoxAt(ev) {
