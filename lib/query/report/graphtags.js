@@ -180,6 +180,15 @@ export function pcolGraphTagDraw(D, T, k, pairs, kept, b, cut, g, nodeOf) {
  * comma, where --tag splits, and in the RE form an '=', where it reads a
  * KEY, become '.' (any character).  box.lines are "key:value"; keyOf: the
  * key of line i (keys may hold ':'). */
+/* A "bytes" box's tag focus: its value, or its bucket's min..max, as a
+ * numeric range in the label's unit ("bytes=64bytes",
+ * "bytes=1280B:2048B"; filter.c reads it as pprof -tagfocus), or null when
+ * that unit is not a word a range can carry. */
+export function pcolTagFocusRange(t) {
+  var u = t.unit || '';
+  if (!/^[A-Za-z]*$/.test(u)) return null;
+  return 'bytes=' + t.lo + u + (t.lo === t.hi ? '' : ':' + t.hi + u);
+}
 export function pcolTagFocusText(lines, keys) {
   function rx(s) { return pcolRefineRegex(s).replace(/,/g, '.'); }
   if (lines.length === 1 && keys[0].indexOf('=') < 0 && keys[0].indexOf(',') < 0 && keys[0] !== '')

@@ -6,6 +6,7 @@
  * ticks in the range) / (its ticks), rounded as pcol_scale does (nearest,
  * halves away from zero, exact).  tests/report/compute.test.mjs checks it
  * against `pcol top --from --to`. */
+import { pcolUnitScale } from './units.js';
 
 /* pcol_scale: v x num / den, nearest, halves away from zero, exact */
 function pcolScale(v, num, den) {
@@ -136,35 +137,111 @@ export function pcolFilterDrop(D, focus, ignore) {
   drop[0] = 1; /* a sample without locations: filter.c keeps no such sample */
   return drop;
 }
+/* pprof's numeric range (filter.c range_parse, driver_focus.go
+ * parseTagFilterRange): "32kb" (equal), ":64kb" (at most), "4mb:" (at
+ * least), "12kb:64mb" (both included), a number [+-]digits and an optional
+ * unit of letters; the bounds in the first number's unit (units.js
+ * pcolUnitScale).  null when v is not one (then it is regular expressions);
+ * throws the CLI's message for a number past 64 bits. */
+export function pcolNumRange(what, v) {
+  var re = /[+-]?[0-9]+[A-Za-z]*/g, t0 = re.exec(v), t1 = t0 ? re.exec(v) : null, op = 0;
+  if (!t0) return null;
+  var l0 = t0[0].length;
+  if (!t1) {
+    if (t0.index === 0 && v.length === l0) op = 1;
+    else if (t0.index === 0 && v.length === l0 + 1 && v[l0] === ':') op = 2;
+    else if (t0.index === 1 && v[0] === ':' && v.length === l0 + 1) op = 3;
+  } else if (t0.index === 0 && v[l0] === ':' && t1.index === l0 + 1 && t1.index + t1[0].length === v.length) {
+    op = 4;
+  }
+  if (!op) return null;
+  function num(t) {
+    var d = /^[+-]?[0-9]+/.exec(t[0])[0], u = t[0].slice(d.length), x = d.length < 32 ? BigInt(d) : null;
+    if (x === null || x > 9223372036854775807n || x < -9223372036854775808n)
+      throw new Error(what + ': the number \'' + d.slice(0, 40) + '\' is out of range');
+    return [Number(x), u];
+  }
+  var a = num(t0);
+  if (a[1].length >= 32) return null; /* no unit is that long: not one */
+  var lo = pcolUnitScale(a[0], a[1], a[1]), r = { op: op, lo: lo[0], hi: lo[0], unit: lo[1] };
+  if (op === 4) {
+    var b = num(t1);
+    if (b[1].length >= 32) return null;
+    var hi = pcolUnitScale(b[0], b[1], r.unit);
+    if (hi[1] !== r.unit) return null; /* pprof: then not a range */
+    r.hi = hi[0];
+  }
+  return r;
+}
+/* Does a label value x (its key's unit ku) fall in range r (range_has)? */
+function pcolRangeHas(r, x, ku) {
+  var s = pcolUnitScale(x, ku, r.unit);
+  if (s[1] !== r.unit) return false;
+  x = s[0];
+  return r.op === 1 ? x === r.lo : r.op === 2 ? x >= r.lo : r.op === 3 ? x <= r.lo : x >= r.lo && x <= r.hi;
+}
 /* The tag filters (lib/core/filter.c tag_compile/tag_match, pprof
  * -tagfocus/-tagignore) on the label sets report.c embeds: "KEY=RE[,RE]"
  * keeps a set with a string label KEY whose value matches one RE (KEY must
  * be a label key of the file, as the CLI requires); "RE[,RE]" keeps a set
- * where every RE matches some label's "key:value".  Numeric ranges
- * ("bytes=1kb:", "32kb") are left to the CLI: refused here, never guessed.
- * Returns per label set (0 = none) 1 = kept by `tag` and not dropped by
- * `tagIgnore`, or null with no tag filter; throws Error with the CLI's
- * message on a bad filter. */
+ * where every RE matches some label's "key:value"; a numeric range
+ * ("bytes=1kb:", "32kb": pcolNumRange) keeps a set with a numeric label
+ * (of KEY, or any) in it, in the key's unit (pprof's NumLabelUnits: the
+ * first unit given with the key, else "bytes" for "alignment" and
+ * "request", else the key's name).  Returns per label set (0 = none) 1 =
+ * kept by `tag` and not dropped by `tagIgnore`, or null with no tag filter;
+ * throws Error with the CLI's message on a bad filter. */
 export function pcolTagKeep(D, tag, tagIgnore) {
   if (!tag && !tagIgnore) return null;
-  var L = D.LB, nls = L ? L.off.length - 2 : 0, keep = new Uint8Array(nls + 1);
+  var L = D.LB, nls = L ? L.off.length - 2 : 0, keep = new Uint8Array(nls + 1), kinds = null;
+  function keyKinds() { /* per key id: bit 1 string labels, 2 numeric; [0]: any numeric; its unit */
+    if (kinds) return kinds;
+    kinds = { k: new Uint8Array(L ? L.keys.length + 1 : 1), unit: [] };
+    for (var i = 0; L && i < L.key.length; i++) {
+      var kid = L.key[i];
+      if (L.val[i]) { kinds.k[kid] |= 1; continue; }
+      kinds.k[kid] |= 2; kinds.k[0] |= 2;
+      if (kinds.unit[kid] === undefined && L.unit && L.unit[i]) kinds.unit[kid] = L.units[L.unit[i] - 1];
+    }
+    return kinds;
+  }
+  function keyUnit(kid) {
+    var u = keyKinds().unit[kid];
+    if (u) return u;
+    u = L.keys[kid - 1];
+    return u === 'alignment' || u === 'request' ? 'bytes' : u;
+  }
   function compile(what, spec) {
     var eq = spec.indexOf('='), key = null, kid = 0, vals = spec, i;
     if (eq >= 0) {
       key = spec.slice(0, eq); vals = spec.slice(eq + 1);
       for (i = 0; L && i < L.keys.length; i++) if (L.keys[i] === key) kid = i + 1;
-      if (!kid) throw new Error(what + ': no label \'' + key + '\'' + (L ? ' in this file; its label keys: ' + L.keys.join(', ') : ': this file has no labels'));
+      if (!kid) /* as filter.c key_missing words it (its keys in the file's string order) */
+        throw new Error(what + ': no label \'' + key + '\'' + (L ? ' in this file; its label keys: ' + L.keys.map(function (k, j) {
+          return k + (keyKinds().k[j + 1] === 2 ? ' (numeric)' : ''); }).join(', ') : ': this file has no labels'));
     }
-    var N = '[+-]?[0-9]+[A-Za-z]*';
-    if (new RegExp('^(' + N + '|' + N + ':|:' + N + '|' + N + ':' + N + ')$').test(vals))
-      throw new Error(what + ': \'' + vals + '\' is a numeric range: the page has no numeric labels\' units; use pcol --' + what);
+    var num = pcolNumRange(what, vals);
+    if (num) {
+      if (kid && !(keyKinds().k[kid] & 2))
+        throw new Error(what + ': \'' + vals + '\' is a numeric range (as in pprof -tagfocus), but label \'' + key +
+                        '\' has only strings; to match the string write \'' + key + '=^' + vals + '$\'');
+      if (!kid && !(keyKinds().k[0] & 2))
+        throw new Error(what + ': \'' + vals + '\' is a numeric range (as in pprof -tagfocus), but this file has no numeric labels');
+      return { kid: kid, num: num };
+    }
     var rx = vals.split(',').map(function (r) {
       try { return new RegExp(r); } catch (e) { throw new Error(what + ': bad regular expression \'' + r + '\''); }
     });
     return { kid: kid, rx: rx };
   }
   function match(t, ls) {
-    var a = ls ? L.off[ls] : 0, e = ls ? L.off[ls + 1] : 0, n = Math.min(t.rx.length, 64), seen = new Uint8Array(n), left = n, i, r;
+    var a = ls ? L.off[ls] : 0, e = ls ? L.off[ls + 1] : 0, i, r;
+    if (t.num) {
+      for (i = a; i < e; i++)
+        if (!L.val[i] && L.num && (!t.kid || L.key[i] === t.kid) && pcolRangeHas(t.num, L.num[i], keyUnit(L.key[i]))) return true;
+      return false;
+    }
+    var n = Math.min(t.rx.length, 64), seen = new Uint8Array(n), left = n;
     for (i = a; i < e; i++) {
       if (!L.val[i]) continue; /* a numeric label */
       var v = L.vals[L.val[i] - 1];

@@ -10,7 +10,7 @@
  * --focus/--ignore/--hide/--show).  "undo refine" puts the four boxes back
  * as they were before the last refine, one step at a time. */
 import { pcolRefineText } from './range.js';
-import { pcolTagFocusText } from './graphtags.js';
+import { pcolTagFocusRange, pcolTagFocusText } from './graphtags.js';
 import { $, pick } from './head.js';
 import { fname, frameAt } from './flame.js';
 import { stackBoxAt } from './stackchart.js';
@@ -43,7 +43,9 @@ export function refineMenu(name, ev) {
 }
 /* a label box of the call graph (graphtags.js): tag focus, pprof -http's
  * "tag focus": the tag box (pcol --tag) set to the box's labels
- * (pcolTagFocusText), replacing what it held, undone as a refine */
+ * (pcolTagFocusText), or a "bytes" box's value or bucket as a numeric range
+ * ("bytes=64B", "bytes=1280B:2048B"), replacing what it held, undone as a
+ * refine */
 export function tagRefineMenu(t, ev) {
   var m = $('refine');
   m.textContent = '';
@@ -52,9 +54,17 @@ export function tagRefineMenu(t, ev) {
   h.textContent = t.lines.join(' ');
   m.appendChild(h);
   var b = document.createElement('button');
-  if (t.numeric) {
-    b.textContent = 'tag focus: a numeric label (use pcol --tag ' + 'bytes=' + (t.lo === t.hi ? t.lo : t.lo + ':' + t.hi) + ')';
-    b.disabled = true;
+  if (t.numeric) { /* "bytes" boxes: the box's value or bucket as a range */
+    var range = pcolTagFocusRange(t);
+    b.textContent = 'tag focus';
+    if (range) {
+      b.title = 'keep only the samples with these labels (pcol --tag): ' + range;
+      b.setAttribute('data-k', 'tag');
+      b.addEventListener('click', function () { refineClose(); refineSet('tag', range); });
+    } else {
+      b.textContent = 'tag focus: the label\'s unit is not a word the filter reads';
+      b.disabled = true;
+    }
   } else {
     var text = pcolTagFocusText(t.lines, t.keys);
     b.textContent = 'tag focus';

@@ -45,7 +45,7 @@ function pcolUnitDecimals(u) {
 }
 /* unit_scale.c pcol_unit_scale: [v in unit to, its name]; to "auto" (or
  * "minimum"): the largest unit the value is at least 1 of */
-function pcolUnitScale(v, from, to) {
+export function pcolUnitScale(v, from, to) {
   if (v < 0) { var r = pcolUnitScale(-v, from, to); return [-r[0], r[1]]; }
   for (var f = 0; f < PCOL_UNITS.length; f++) {
     var fu = pcolSniff(f, from);
