@@ -66,51 +66,13 @@ int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, 
   return PCOL_OK;
 }
 
-int pcol_frame_unsymbolized_name(const pcol_frames *fr, uint32_t m, pcol_buf *out,
-                                 pcol_error *err) {
-  pcol_str file = {NULL, 0};
-  if (m && m <= fr->nmap)
-    PCOL_RETURN_NOT_OK(pcol_string(fr->f, pcol_view_u32(&fr->map_file, m - 1), &file, err));
-  return pcol_frame_mapping_name(file, out) ? pcol_error_set(err, PCOL_ENOMEM, "out of memory")
-                                            : PCOL_OK;
-}
-
-int pcol_frames_unsymbolized_key(const pcol_frames *fr, uint32_t m, uint32_t *key,
-                                 pcol_error *err) {
-  pcol_str file = {NULL, 0};
-  *key = 0;
-  if (!m || m > fr->nmap) return PCOL_OK;
-  uint32_t sid = pcol_view_u32(&fr->map_file, m - 1);
-  PCOL_RETURN_NOT_OK(pcol_string(fr->f, sid, &file, err));
-  if (file.ptr && file.len) *key = sid;
-  return PCOL_OK;
-}
-
-int pcol_unsym_id(pcol_unsym_ids *u, const pcol_frames *fr, uint32_t m, uint32_t *id, int *added,
-                  pcol_error *err) {
-  *added = 0;
-  if (m > fr->nmap) m = 0;
-  if (!u->by_mapping && !(u->by_mapping = calloc(fr->nmap + 1, sizeof *u->by_mapping)))
-    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
-  if (!u->by_mapping[m]) {
-    uint32_t key;
-    PCOL_RETURN_NOT_OK(pcol_frames_unsymbolized_key(fr, m, &key, err));
-    int rc = pcol_u64map_get(&u->keys, key, &u->by_mapping[m], added);
-    if (rc) return pcol_error_set(err, rc, rc == PCOL_ENOMEM ? "out of memory" : "too many frames");
-    u->by_mapping[m]++;
-  }
-  *id = u->by_mapping[m] - 1;
-  return PCOL_OK;
-}
-
-void pcol_unsym_ids_reset(pcol_unsym_ids *u) {
-  free(u->by_mapping);
-  pcol_u64map_free(&u->keys);
-  memset(u, 0, sizeof *u);
-}
-
-int pcol_frame_mapping_name(pcol_str file, pcol_buf *out) {
+/* go's filepath.Base, with '\\' a separator too (Windows paths in
+ * profiles): trailing separators dropped, the last element, "/" for a path
+ * of separators only. */
+static int mapping_name(pcol_str file, pcol_buf *out) {
   if (!file.ptr || !file.len) return pcol_buf_append(out, "<unknown>", 9);
+  while (file.len && (file.ptr[file.len - 1] == '/' || file.ptr[file.len - 1] == '\\')) file.len--;
+  if (!file.len) return pcol_buf_append(out, "[/]", 3);
   for (size_t i = file.len; i > 0; i--)
     if (file.ptr[i - 1] == '/' || file.ptr[i - 1] == '\\') {
       file.ptr += i;
@@ -121,6 +83,79 @@ int pcol_frame_mapping_name(pcol_str file, pcol_buf *out) {
       pcol_buf_append(out, "]", 1))
     return PCOL_ENOMEM;
   return PCOL_OK;
+}
+
+int pcol_frame_unsymbolized_name(const pcol_frames *fr, uint32_t m, pcol_buf *out,
+                                 pcol_error *err) {
+  pcol_str file = {NULL, 0};
+  if (m && m <= fr->nmap)
+    PCOL_RETURN_NOT_OK(pcol_string(fr->f, pcol_view_u32(&fr->map_file, m - 1), &file, err));
+  return mapping_name(file, out) ? pcol_error_set(err, PCOL_ENOMEM, "out of memory") : PCOL_OK;
+}
+
+static int unsym_eq(const void *ctx, uint32_t id, const void *key) {
+  const pcol_unsym_ids *u = ctx;
+  const pcol_str *k = key;
+  const size_t *end = (const size_t *)(const void *)u->name_end.data;
+  size_t a = id > 1 ? end[id - 2] : 0, e = end[id - 1];
+  return e - a == k->len && !memcmp(u->name_bytes.data + a, k->ptr, k->len);
+}
+
+int pcol_unsym_id(pcol_unsym_ids *u, const pcol_frames *fr, uint32_t m, uint32_t *id, int *added,
+                  pcol_error *err) {
+  *added = 0;
+  if (m > fr->nmap) m = 0;
+  if (!u->by_mapping && !(u->by_mapping = calloc(fr->nmap + 1, sizeof *u->by_mapping)))
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  if (u->by_mapping[m]) {
+    *id = u->by_mapping[m] - 1;
+    return PCOL_OK;
+  }
+  /* the file's string (0: none) names every mapping of that file alike */
+  uint32_t sid = m ? pcol_view_u32(&fr->map_file, m - 1) : 0, slot;
+  int new_sid, rc = pcol_u64map_get(&u->by_sid, sid, &slot, &new_sid);
+  if (rc) return pcol_error_set(err, rc, rc == PCOL_ENOMEM ? "out of memory" : "too many frames");
+  if (!new_sid) { /* 0: a file whose naming failed before (the caller stopped then) */
+    const uint32_t *ids = (const uint32_t *)(const void *)u->sid_id.data;
+    uint32_t got = slot < u->sid_id.len / sizeof *ids ? ids[slot] : 0;
+    if (!got) return pcol_error_set(err, PCOL_EINVAL, "pcol_unsym_id: used after a failure");
+    u->by_mapping[m] = got;
+    *id = got - 1;
+    return PCOL_OK;
+  }
+  if (PCOL_BUF_PUSH(&u->sid_id, uint32_t, 0)) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  /* a new file: its name, appended, is either a name seen (then taken back)
+   * or a new id */
+  size_t start = u->name_bytes.len;
+  PCOL_RETURN_NOT_OK(pcol_frame_unsymbolized_name(fr, m, &u->name_bytes, err));
+  pcol_str name = {(const char *)u->name_bytes.data + start, u->name_bytes.len - start};
+  uint64_t h = pcol_hash_keyed(name.ptr, name.len);
+  uint32_t got = pcol_hset_find(&u->names, h, unsym_eq, u, &name);
+  if (got) {
+    u->name_bytes.len = start;
+  } else {
+    size_t nid = u->name_end.len / sizeof(size_t);
+    if (nid >= UINT32_MAX - 1) return pcol_error_set(err, PCOL_ETOOBIG, "too many frames");
+    got = (uint32_t)nid + 1;
+    if (PCOL_BUF_PUSH(&u->name_end, size_t, u->name_bytes.len) ||
+        pcol_hset_insert(&u->names, h, got))
+      return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+    *added = 1;
+  }
+  ((uint32_t *)(void *)u->sid_id.data)[slot] = got;
+  u->by_mapping[m] = got;
+  *id = got - 1;
+  return PCOL_OK;
+}
+
+void pcol_unsym_ids_reset(pcol_unsym_ids *u) {
+  free(u->by_mapping);
+  pcol_u64map_free(&u->by_sid);
+  pcol_buf_free(&u->sid_id);
+  pcol_hset_free(&u->names);
+  pcol_buf_free(&u->name_end);
+  pcol_buf_free(&u->name_bytes);
+  memset(u, 0, sizeof *u);
 }
 
 void pcol_frame_sanitize(char *p, size_t n) {

@@ -8,9 +8,10 @@
  *   - a function with NA name (an Rprof top-level srcref): "FILE:LINE", or
  *     "FILE" when the line is unknown, or "[unknown]" without a file;
  *   - a location without lines (unsymbolized): go tool pprof's name,
- *     "[<basename of its mapping's file>]", or "<unknown>" when it has no
- *     mapping or the mapping no file (the address is not part of the name:
- *     `top --by address` shows it, as pprof -addresses does).
+ *     "[<basename of its mapping's file>]" (Go's filepath.Base, '\\' a
+ *     separator too), or "<unknown>" when it has no mapping or the mapping
+ *     no file (the address is not part of the name: `top --by address`
+ *     shows it, as pprof -addresses does).
  * File names are used whole (no cut).  Formats whose frames are text
  * separated by ';' (collapsed, fold) replace ';', '\n', '\r' and NUL inside a
  * name by '_' (pcol_frame_sanitize). */
@@ -59,32 +60,27 @@ static inline uint32_t pcol_frames_mapping(const pcol_frames *fr, uint32_t loc) 
 int pcol_frame_unsymbolized_name(const pcol_frames *fr, uint32_t m, pcol_buf *out,
                                  pcol_error *err);
 
-/* Which unsymbolized locations share one frame: *key is the string id of
- * mapping m's file, or 0 when it has none (no mapping, no file, or an empty
- * one: all "<unknown>").  A viewer with frame identities (speedscope,
- * Firefox) keys such frames by it, so one name is not two frames for the
- * mappings of one file (writers store a string once: spec.md §6.1) or for the
- * mappings without a name.  PCOL_ECORRUPT with err filled. */
-int pcol_frames_unsymbolized_key(const pcol_frames *fr, uint32_t m, uint32_t *key,
-                                 pcol_error *err);
-
-/* Dense ids of the frames of unsymbolized locations, one per
- * pcol_frames_unsymbolized_key, for exports whose frames have identities:
- * Init (zeroed), then pcol_unsym_id per use, then Reset. */
+/* Dense ids of the frames of unsymbolized locations, one per name they are
+ * printed with (two mappings of /usr/lib/libc.so.6 and /lib/libc.so.6 are
+ * one "[libc.so.6]", as in top), for exports whose frames have identities
+ * (speedscope, Firefox): zeroed, then pcol_unsym_id per use, then Reset.
+ * A mapping's name is made once per distinct file string, so the work is
+ * bounded by the file's string bytes, however many mappings share one. */
 typedef struct pcol_unsym_ids {
   uint32_t *by_mapping; /* mapping id (0: none) -> id + 1 */
-  pcol_u64map keys;     /* name key -> id */
+  pcol_u64map by_sid;   /* a mapping's file string id -> its slot in sid_id */
+  pcol_buf sid_id;      /* u32: that slot -> id + 1 */
+  pcol_hset names;      /* ids + 1, by name */
+  pcol_buf name_end;    /* size_t per id: the end of its name in name_bytes */
+  pcol_buf name_bytes;  /* the names, one after another */
 } pcol_unsym_ids;
 /* The id of mapping m's (pcol_frames_mapping) unsymbolized frame, in order
- * of first sight from 0; *added = 1 the first time an id is given. */
+ * of first sight from 0; *added = 1 the first time an id is given.
+ * PCOL_ENOMEM / ECORRUPT with err filled. */
 int pcol_unsym_id(pcol_unsym_ids *u, const pcol_frames *fr, uint32_t m, uint32_t *id, int *added,
                   pcol_error *err);
 void pcol_unsym_ids_reset(pcol_unsym_ids *u);
 
-/* The rule itself, from the mapping's file name (NA or empty: "<unknown>",
- * else "[" basename "]"): appended to out; PCOL_ENOMEM.  For code that has
- * the file name at hand without a pcol_frames (top, the Firefox export). */
-int pcol_frame_mapping_name(pcol_str file, pcol_buf *out);
 
 /* ';', '\n', '\r' and NUL become '_' (collapsed-stack text). */
 void pcol_frame_sanitize(char *p, size_t n);

@@ -3,9 +3,12 @@
 # lines) is named after its mapping, "[libc.so.6]", or "<unknown>" without a
 # mapping name, in every view and export, as go tool pprof names it.  The
 # profile (tests/support/pprofgen.py unsym) has two locations in one mapping,
-# a Windows path, a name with ';', a mapping without a file name and a
-# location without a mapping, under a named main.  Checked:
-#  - go tool pprof -top (when installed) prints the rows `pcol top` prints;
+# a second path to the same library, a Windows path, a name with ';', a path
+# ending in '/' (go's filepath.Base: "[dir]"), a mapping without a file name
+# and a location without a mapping, under a named main.  Checked:
+#  - go tool pprof -top (when installed) prints the rows `pcol top` prints
+#    (its variant "unix": no Windows path, whose name go drops, and no second
+#    path to one library, for which go prints a row per path, pcol one);
 #  - fold's and the collapsed export's leaf and cum sums per name are top's
 #    rows (';' read as '_', the collapsed rule);
 #  - the frames of flame, report, Rprof, speedscope, Perun, Firefox and the
@@ -57,7 +60,7 @@ top = json.load(open(os.path.join(d, "top.json")))
 tops = json.load(open(os.path.join(d, "tops.json")))
 rows = {r["name"]: (r["flat"], r["cum"]) for r in top["rows"]}
 names = set(rows)
-want = {"main", "[libc.so.6]", "[ntdll.dll]", "[odd;name.so]", "<unknown>"}
+want = {"main", "[libc.so.6]", "[ntdll.dll]", "[odd;name.so]", "<unknown>", "[dir]"}
 if names != want:
     bad.append("top names %s, want %s" % (sorted(names), sorted(want)))
 sane = lambda n: n.replace(";", "_")

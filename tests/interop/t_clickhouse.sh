@@ -88,7 +88,7 @@ for port in $P1 $P2; do
 done
 echo "clickhouse $(ch $P1 -q 'SELECT version()') on ports $P1 and $P2"
 
-# ---- inputs: 14 profiles of five formats (one pcol file with long samples)
+# ---- inputs: 16 profiles of five formats (one pcol file with long samples)
 "$PCOL" pack "$T/rprof/proftools__Rprof-dg.out" --coalesce -o "$W/dg-long.pcol" || exit 1
 [ "$("$PCOL" cat "$W/dg-long.pcol" --table samples | awk -F'\t' 'NR>1 && $4>0' | wc -l)" -gt 0 ] ||
   { echo "FAIL: the coalesced file has no long samples"; exit 1; }
@@ -97,6 +97,10 @@ cut=$("$PCOL" cat "$W/dg-long.pcol" --table samples | awk -F'\t' 'NR>1 && $4>0 {
   for (i = 0; i < 3; i++) { b = (i == 0 ? 550000000 : i == 1 ? 1010000000 : 2310000000);
     if ($3 < b && $3 + $4 > b) n++ } } END {print n+0}')
 [ "$cut" -gt 0 ] || { echo "FAIL: no long sample straddles a range bound"; exit 1; }
+# unsymbolized frames named by their mapping (frames.c): two paths to one
+# library, a trailing '/', a Windows path, bytes that are not UTF-8
+python3 "$root/tests/support/pprofgen.py" unsym "$W/unsym.pb" || exit 1
+python3 "$root/tests/support/pprofgen.py" unsym "$W/unsym-bytes.pb" bytes || exit 1
 inputs=(
   "$T/rprof/proftools__glmEx.out" "$T/rprof/r-prof-profile__1.out" "$T/rprof/aprof__foo.prof"
   "$T/rprof/proftools__Rprof-rec0.out" "$W/dg-long.pcol"
@@ -104,7 +108,8 @@ inputs=(
   "$T/pprof/cpp-cpu-unsymbolized-mappings.pb.gz" "$T/pprof/go-heap-allocs-inline.pb.gz"
   "$T/pprof/dotnet-6types-labels-UNCOMPRESSED.pb" "$T/pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz"
   "$T/pprof/go-heap-nomappings-nofunctions.pb.gz"
-  "$T/perun/memory-basic.perf" "$T/ext/collapsed/flamegraph__perf-rust-Yamakaky-dcpu-collapsed-all.txt")
+  "$T/perun/memory-basic.perf" "$T/ext/collapsed/flamegraph__perf-rust-Yamakaky-dcpu-collapsed-all.txt"
+  "$W/unsym.pb" "$W/unsym-bytes.pb")
 "$PCOL" merge "${inputs[@]}" -o "$W/all.pcol" || exit 1
 # pcol top refuses a range over sources without sample times (pprof, collapsed);
 # the SQL counts none of their samples in a range (spec.md §7), so ranges are
@@ -131,6 +136,17 @@ query() { # query NAME: the ```sql block of doc/clickhouse.md that starts "-- qu
 # TSV as pcol writes it: CH escapes ' as \' too, pcol does not
 run() { ch $P1 --format TSV -q "$(cat)" | sed "s/\\\\'/'/g"; }
 run_raw() { ch $P1 --format TSVRaw -q "$(cat)"; }
+# a name's bytes that are not UTF-8 as pcol prints them: JSON reads them as
+# Latin-1 (doc/mappings.md §5), TSV text writes \xNN (SQL gives the bytes)
+as_pcol() { python3 -c '
+import sys
+mode = sys.argv[1]
+def fix(e):
+    b = e.object[e.start:e.end]
+    return ("".join("\\x%02x" % c for c in b) if mode == "tsv" else b.decode("latin-1"), e.end)
+import codecs
+codecs.register_error("pcol", fix)
+sys.stdout.write(sys.stdin.buffer.read().decode("utf-8", "pcol"))' "$1"; }
 for q in top top-weight diff fold; do [ -n "$(query $q)" ] || { echo "FAIL: no '$q' query in $DOC"; exit 1; }; done
 with_range() { # seconds -> the two parameter lines set
   sed -e "s/toInt64(-9223372036854775808) AS from_ns,/toInt64($1) AS from_ns,/" \
@@ -169,7 +185,7 @@ check_all() { # check_all TAG [FILE...]: every comparison, answers kept in $W/TA
     b=$(basename "$f")
     [ "$b" = dg-long.pcol ] && b=Rprof-dg.out # its source keeps the Rprof file's name
     pcol_top_json "$f" >"$W/$t.val.$b.pcol"
-    query top | with_source "$b" | run >"$W/$t.val.$b.sql"
+    query top | with_source "$b" | run | as_pcol json >"$W/$t.val.$b.sql"
     if [ ! -s "$W/$t.val.$b.pcol" ] && [ ! -s "$W/$t.val.$b.sql" ] &&
        "$PCOL" top "$f" --format json | grep -q '"total":0,'; then
       echo "ok: top in the default value, $b, $t (total 0 in both)"
@@ -189,7 +205,7 @@ check_all() { # check_all TAG [FILE...]: every comparison, answers kept in $W/TA
     fi
   done
   pcol_top "$W/all.pcol" >"$W/$t.top.pcol"
-  query top-weight | run >"$W/$t.top.sql"
+  query top-weight | run | as_pcol tsv >"$W/$t.top.sql"
   same "top, $t" "$W/$t.top.pcol" "$W/$t.top.sql"
   # a range that cuts the long samples of dg-long.pcol in mid-tick (ticks of 20 ms)
   pcol_top "$W/timed.pcol" --from 0.55 --to 2.31 >"$W/$t.range.pcol"

@@ -13,12 +13,17 @@ hand, standard library only).
                                  a 4th argument "bytes" names the numeric label
                                  "bytes", as Go heap profiles do (its unit still
                                  holds TEXT: tests/cli/t_graph_escape.sh)
-  pprofgen.py unsym OUT          unsymbolized locations (no lines) in mappings of a
+  pprofgen.py unsym OUT [MODE]   unsymbolized locations (no lines) in mappings of a
                                  Unix path, a Windows path, a name with ';', an
-                                 empty file name, and without a mapping, under a
-                                 named main (tests/cli/t_frame_names.sh); a 3rd
-                                 argument "unix" writes the Windows path as a Unix
-                                 one (go tool pprof drops a Windows path's name)
+                                 empty file name, another path to libc.so.6, a
+                                 path ending in '/', and without a mapping, under
+                                 a named main (tests/cli/t_frame_names.sh); MODE
+                                 "unix" writes the Windows path as a Unix one (go
+                                 tool pprof drops a Windows path's name) and the
+                                 second libc path as libm's (go keeps a row per
+                                 path, pcol one per name), "bytes"
+                                 puts bytes that are not UTF-8 around the ';' name's
+                                 last '/' (tests/interop/t_clickhouse.sh)
   pprofgen.py hours OUT          one sample of 4,000,000 cpu hours in 5 ns of
                                  duration: its total in ns is past int64
                                  (tests/cli/t_pprof_semantics.sh)
@@ -108,25 +113,29 @@ def hours(out):
     open(out, "wb").write(p + st.table())
 
 
-def unsym(out, unix=False):
+def unsym(out, mode=""):
     st = Strings()
     p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
     p += field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
     maps = [b"/usr/lib/x86_64-linux-gnu/libc.so.6", b"C:\\Windows\\System32\\ntdll.dll",
-            b"/opt/app/odd;name.so", b""]
-    if unix:
+            b"/opt/app/odd;name.so", b"", b"/lib/x86_64-linux-gnu/libc.so.6", b"/opt/plugins/dir/"]
+    if mode == "unix":  # and the second libc another library: go keeps a row per path
         maps[1] = b"/c/Windows/System32/ntdll.dll"
+        maps[4] = b"/lib/x86_64-linux-gnu/libm.so.6"
+    if mode == "bytes":
+        maps[2] = b"/x/\xe9\xff/odd;\xe9.so"
     for i, m in enumerate(maps, 1):
         p += field(3, 2, field(1, 0, i) + field(2, 0, 0x1000 * i) + field(3, 0, 0x1000 * i + 0xfff) +
                    (field(5, 0, st.id(m)) if m else b""))
     # location id -> mapping id (0: none); two locations share mapping 1
-    locmap = {1: 1, 2: 1, 3: 2, 4: 3, 5: 4, 6: 0}
+    locmap = {1: 1, 2: 1, 3: 2, 4: 3, 5: 4, 6: 0, 8: 5, 9: 6}
     for lid, mid in locmap.items():
         p += field(4, 2, field(1, 0, lid) + (field(2, 0, mid) if mid else b"") +
                    field(3, 0, 0x1000 * max(mid, 1) + 0x10 * lid))
     p += field(4, 2, field(1, 0, 7) + field(4, 2, field(1, 0, 1) + field(2, 0, 3)))
     p += field(5, 2, field(1, 0, 1) + field(2, 0, st.id(b"main")) + field(4, 0, st.id(b"main.c")))
-    for locs, n in (([1, 7], 10), ([2, 7], 20), ([3, 7], 5), ([4, 1, 7], 7), ([5, 6, 7], 3), ([6, 3, 7], 2)):
+    for locs, n in (([1, 7], 10), ([2, 7], 20), ([3, 7], 5), ([4, 1, 7], 7), ([5, 6, 7], 3), ([6, 3, 7], 2),
+                    ([8, 7], 4), ([9, 8, 7], 6)):
         p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
                    field(2, 2, varint(n) + varint(n * 10_000_000)))
     p += field(9, 0, 1_000_000_000)                                  # time_nanos
@@ -142,7 +151,7 @@ if __name__ == "__main__":
         strings(sys.argv[2], sys.argv[3].encode("latin-1").decode("unicode_escape"),
                 sys.argv[4] if len(sys.argv) > 4 else None)
     elif sys.argv[1] == "unsym":
-        unsym(sys.argv[2], len(sys.argv) > 3 and sys.argv[3] == "unix")
+        unsym(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "")
     elif sys.argv[1] == "hours":
         hours(sys.argv[2])
     else:

@@ -108,8 +108,11 @@ const char *pcol_clickhouse_table(unsigned t) { return t < PCOL_CH_NTABLES ? tab
 static const char views_sql[] =
     "CREATE VIEW IF NOT EXISTS pcol_location_keys_local AS\n"
     "SELECT source_key, location_id,\n"
-    "  if(ifNull(map_file, '') != '', concat('[', replaceRegexpOne(assumeNotNull(map_file),\n"
-    "     '(?s)^.*[/\\\\\\\\]', ''), ']'), '<unknown>') AS map_key,\n"
+    /* the mapping's name as frames.c names it, byte for byte (no regex
+     * over the path: ClickHouse reads it as UTF-8, which a path need not
+     * be): the last element after '/' or '\\', trailing ones dropped */
+    "  if(ifNull(map_file, '') = '', '<unknown>', concat('[', if(mf_r = '', '/',\n"
+    "     reverse(if(mf_k = 0, mf_r, substring(mf_r, 1, mf_k - 1)))), ']')) AS map_key,\n"
     "  n_lines = 0 OR n_fn0 > 0 AS unsymbolized,\n"
     "  if(empty(named) AND unsymbolized, [map_key], named) AS keys0,\n"
     "  if(empty(named) AND unsymbolized, map_key, first_named) AS first0,\n"
@@ -118,9 +121,13 @@ static const char views_sql[] =
     "  if(n_unnamed > 0 AND (n_named = 0 OR unnamed_depth < named_depth) OR empty(keys1_),\n"
     "     map_key, first_named) AS first1,\n"
     "  frames\n"
-    "FROM (SELECT source_key, location_id, filename AS map_file, frames FROM pcol_locations_local\n"
+    "FROM (SELECT source_key, location_id, map_file, frames,\n"
+    "        replaceRegexpOne(reverse(ifNull(map_file, '')), '^[/\\\\\\\\]+', '') AS mf_r,\n"
+    "        position(mf_r, '/') AS mf_p, position(mf_r, '\\\\') AS mf_q,\n"
+    "        if(mf_p = 0, mf_q, if(mf_q = 0, mf_p, least(mf_p, mf_q))) AS mf_k\n"
+    "      FROM (SELECT source_key, location_id, filename AS map_file, frames FROM pcol_locations_local\n"
     "      ANY LEFT JOIN (SELECT source_key, mapping_id, filename FROM pcol_mappings_local)\n"
-    "      USING (source_key, mapping_id))\n"
+    "      USING (source_key, mapping_id)))\n"
     "ANY LEFT JOIN\n"
     "  (SELECT source_key, location_id, count() AS n_lines, countIf(function_id = 0) AS n_fn0,\n"
     "     countIf(isNotNull(name)) AS n_named, countIf(isNull(name)) AS n_unnamed,\n"
