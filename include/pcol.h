@@ -1387,9 +1387,9 @@ PCOL_API void pcol_tags_free(pcol_tags *t);
  * reads a profile (profile.Merge): samples with the same stack and label
  * set are one trace at the place of the first (row), their values added;
  * a trace whose every value type adds up to 0 is left out.  With its
- * frames (innermost first, named by the frame rule of pcol_ftree_build,
- * except that a location without lines is "[mapping file]" or "<unknown>"
- * as pprof names it; inlined[i] = 1 for a frame inlined into the next) and
+ * frames (innermost first, named by the frame rule of pcol_ftree_build: a
+ * location without lines "[mapping file]" or "<unknown>", as pprof names
+ * it; inlined[i] = 1 for a frame inlined into the next) and
  * its labels (str.ptr NULL for a numeric label).  fn and what t points to
  * follow the callback rule (at the top). */
 typedef struct pcol_label_kv {
