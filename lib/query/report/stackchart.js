@@ -24,37 +24,58 @@ export function pointEnd(a, d, next, cap, untilNext) {
   if (next === undefined || next < a) return a + cap;
   return untilNext ? next : Math.min(next, a + cap);
 }
+/* The gaps between a track's samples, kept as an evenly spaced subsample
+ * of at most GAP_KEEP (every stride-th gap; the stride doubles, and every
+ * other kept gap goes, when it is full): a median of a million-sample page
+ * without holding or sorting a million numbers. */
+var GAP_KEEP = 4096;
+function Gaps() { this.a = new Float64Array(16); this.n = 0; this.stride = 1; this.seen = 0; }
+Gaps.prototype.add = function (d) {
+  if (this.seen++ % this.stride) return;
+  if (this.n === this.a.length) {
+    if (this.n < GAP_KEEP) {
+      var b = new Float64Array(this.n * 2); b.set(this.a); this.a = b;
+    } else {
+      for (var j = 0; j < this.n / 2; j++) this.a[j] = this.a[2 * j];
+      this.n /= 2; this.stride *= 2;
+      if ((this.seen - 1) % this.stride) return;
+    }
+  }
+  this.a[this.n++] = d;
+};
+Gaps.prototype.median = function () {
+  var a = this.a.slice(0, this.n).sort();
+  return a.length ? a[a.length >> 1] : 0;
+};
 /* A track's sampling interval: its source's (an Rprof interval), else the
  * median positive gap between its samples (robust to the odd pair of
- * samples a microsecond apart, which a smallest gap is not); 0 with fewer
- * than two.  One pass over the source for all its tracks, kept. */
+ * samples a microsecond apart, which a smallest gap is not; of a subsample,
+ * Gaps, on a large page); 0 with fewer than two.  One pass over the source
+ * for all its tracks, kept. */
 function trackCap(tr) {
   var src = tr.src;
   if (src.interval_ns > 0) return src.interval_ns;
   var g = SC.gaps[src.id];
   if (!g) {
-    var gaps = { all: [] }, last = { all: NaN }, i, t, k, d;
+    var all = new Gaps(), per = [], last = [], lastAll = NaN, i, t, k, d;
     for (i = src.row0 + src.na; i < src.row1; i++) {
       t = TIME[i];
       if (t !== t) continue;
-      d = t - last.all;
-      if (d > 0) gaps.all.push(d);
-      last.all = t;
+      d = t - lastAll;
+      if (d > 0) all.add(d);
+      lastAll = t;
       if (THR) {
-        k = 't' + THR[i];
-        if (!gaps[k]) { gaps[k] = []; last[k] = NaN; }
+        k = THR[i];
+        if (!per[k]) { per[k] = new Gaps(); last[k] = NaN; }
         d = t - last[k];
-        if (d > 0) gaps[k].push(d);
+        if (d > 0) per[k].add(d);
         last[k] = t;
       }
     }
-    g = SC.gaps[src.id] = {};
-    for (k in gaps) {
-      var a = Float64Array.from(gaps[k]).sort();
-      g[k] = a.length ? a[a.length >> 1] : 0;
-    }
+    g = SC.gaps[src.id] = { all: all.median(), thr: [] };
+    for (k = 0; k < per.length; k++) if (per[k]) g.thr[k] = per[k].median();
   }
-  return (tr.thr < 0 ? g.all : g['t' + tr.thr]) || 0;
+  return (tr.thr < 0 ? g.all : g.thr[tr.thr]) || 0;
 }
 export function drawStackChart() {
   var cv = $('stackchart');
