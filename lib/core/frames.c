@@ -142,6 +142,8 @@ int pcol_unsym_id(pcol_unsym_ids *u, const pcol_frames *fr, uint32_t m, uint32_t
       return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
     *added = 1;
   }
+  if (slot >= u->sid_id.len / sizeof(uint32_t)) /* a failed push before: not in step */
+    return pcol_error_set(err, PCOL_EINVAL, "pcol_unsym_id: used after a failure");
   ((uint32_t *)(void *)u->sid_id.data)[slot] = got;
   u->by_mapping[m] = got;
   *id = got - 1;

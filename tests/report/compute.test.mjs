@@ -132,7 +132,7 @@ function boxes(c, ctx) {
     var G = pcolGraph(D, S, pcolStackWeights(D, S), pcolKeyset(D, S, 'function'), {}), seen = {};
     function uniq(x) { return x && !seen[x] ? (seen[x] = 1) : false; }
     return G.tags.filter(function (t) { return !t.numeric; }).map(function (t) { return pcolTagFocusText(t.lines, t.keys); })
-      .filter(uniq).slice(0, 3).concat(G.tags.filter(function (t) { return t.numeric; }).map(pcolTagFocusRange).filter(uniq).slice(0, 4)); })()`);
+      .filter(uniq).slice(0, 3).concat(G.tags.filter(function (t) { return t.numeric; }).map(function (t) { return pcolTagFocusRange(D, t); }).filter(uniq).slice(0, 4)); })()`);
   for (const tg of foc) {
     const want = JSON.parse(pcol(['top', c.input, '--format', 'json', '--value', run(ctx, 'M.values[M.value].cli'), '--tag', tg])).rows.map((x) => [x.name, x.flat, x.cum]);
     const page = run(ctx, `var S5 = {value: M.value, source: 0, range: null}; S5.lskeep = pcolTagKeep(D, ${JSON.stringify(tg)}, null);
@@ -563,7 +563,10 @@ for (const file of cases) {
 const ctx = vm.createContext({});
 loadCompute(ctx);
 const U = [[1536, 'bytes', '1.50kB'], [132, 'B', '132B'], [2147483648, 'bytes', '2GB'], [1234567890, 'nanoseconds', '1.23s'],
-  [999, 'nanoseconds', '999ns'], [42, 'count', '42'], [-3500000, 'nanoseconds', '-3.50ms'], [0, 'bytes', '0']];
+  [999, 'nanoseconds', '999ns'], [42, 'count', '42'], [-3500000, 'nanoseconds', '-3.50ms'], [0, 'bytes', '0'],
+  // lengths in UTF-8 bytes and ASCII lower case, as unit_scale.c (and Go's sniffUnit): "\u03bcs" is 3
+  // bytes, loses its 's' and is no unit; the Kelvin sign is not a 'k'
+  [5000, '\u03bcs', '5000'], [3, '\u212ab', '3'], [2048, 'KB', '2MB']];
 for (const [v, u, want] of U) ok(vm.runInContext(`pcolUnitLabel(${v}, ${JSON.stringify(u)})`, ctx) === want, `unit label ${v} ${u}: want ${want}`);
 // the page's inflate (data.js) on streams made here: every block type
 // (stored at level 0, fixed for short input, dynamic), long matches, and

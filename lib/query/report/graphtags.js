@@ -8,7 +8,7 @@
  * line; pprof::base left out), one per "bytes" value (its text in its
  * unit); the keys tagshow does not match or taghide matches left out. */
 import { pcolUnitLabel } from './units.js';
-import { pcolRefineRegex } from './range.js';
+import { pcolLabelKeys, pcolRefineRegex } from './range.js';
 
 /* strings compared by their UTF-8 bytes (code points), as memcmp does */
 function pcolByteCmp(a, b) {
@@ -181,12 +181,15 @@ export function pcolGraphTagDraw(D, T, k, pairs, kept, b, cut, g, nodeOf) {
  * KEY, become '.' (any character).  box.lines are "key:value"; keyOf: the
  * key of line i (keys may hold ':'). */
 /* A "bytes" box's tag focus: its value, or its bucket's min..max, as a
- * numeric range in the label's unit ("bytes=64bytes",
- * "bytes=1280B:2048B"; filter.c reads it as pprof -tagfocus), or null when
- * that unit is not a word a range can carry. */
-export function pcolTagFocusRange(t) {
-  var u = t.unit || '';
-  if (!/^[A-Za-z]*$/.test(u)) return null;
+ * numeric range ("bytes=64bytes", "bytes=1280B:2048B"; filter.c reads it as
+ * pprof -tagfocus) in the unit the filter reads the key's numbers in
+ * (pcolLabelKeys: its first unit, whatever unit a label gives), so it keeps
+ * exactly the labels of the box; null when that unit is not a word a range
+ * can carry. */
+export function pcolTagFocusRange(D, t) {
+  var L = D.LB, kid = L ? L.keys.indexOf('bytes') + 1 : 0;
+  var u = kid ? pcolLabelKeys(D).unit(kid) : '';
+  if (!kid || !/^[A-Za-z]*$/.test(u)) return null;
   return 'bytes=' + t.lo + u + (t.lo === t.hi ? '' : ':' + t.hi + u);
 }
 export function pcolTagFocusText(lines, keys) {

@@ -191,26 +191,34 @@ function pcolRangeHas(r, x, ku) {
  * "request", else the key's name).  Returns per label set (0 = none) 1 =
  * kept by `tag` and not dropped by `tagIgnore`, or null with no tag filter;
  * throws Error with the CLI's message on a bad filter. */
+/* What the label filters know of the keys (filter.c key_info), kept on
+ * D.LB: k[key id] bit 1 string labels, bit 2 numbers (k[0]: any number);
+ * unit(key id), the unit a key's numbers are read in (pprof's
+ * NumLabelUnits: the first unit given with the key, else "bytes" for
+ * "alignment" and "request", else the key's name). */
+export function pcolLabelKeys(D) {
+  var L = D.LB;
+  if (L && L.keyinfo) return L.keyinfo;
+  var k = new Uint8Array(L ? L.keys.length + 1 : 1), first = [];
+  for (var i = 0; L && i < L.key.length; i++) {
+    var kid = L.key[i];
+    if (L.val[i]) { k[kid] |= 1; continue; }
+    k[kid] |= 2; k[0] |= 2;
+    if (first[kid] === undefined && L.unit && L.unit[i]) first[kid] = L.units[L.unit[i] - 1];
+  }
+  var info = { k: k, unit: function (kid) {
+    if (first[kid]) return first[kid];
+    var u = L.keys[kid - 1];
+    return u === 'alignment' || u === 'request' ? 'bytes' : u;
+  } };
+  if (L) L.keyinfo = info;
+  return info;
+}
 export function pcolTagKeep(D, tag, tagIgnore) {
   if (!tag && !tagIgnore) return null;
-  var L = D.LB, nls = L ? L.off.length - 2 : 0, keep = new Uint8Array(nls + 1), kinds = null;
-  function keyKinds() { /* per key id: bit 1 string labels, 2 numeric; [0]: any numeric; its unit */
-    if (kinds) return kinds;
-    kinds = { k: new Uint8Array(L ? L.keys.length + 1 : 1), unit: [] };
-    for (var i = 0; L && i < L.key.length; i++) {
-      var kid = L.key[i];
-      if (L.val[i]) { kinds.k[kid] |= 1; continue; }
-      kinds.k[kid] |= 2; kinds.k[0] |= 2;
-      if (kinds.unit[kid] === undefined && L.unit && L.unit[i]) kinds.unit[kid] = L.units[L.unit[i] - 1];
-    }
-    return kinds;
-  }
-  function keyUnit(kid) {
-    var u = keyKinds().unit[kid];
-    if (u) return u;
-    u = L.keys[kid - 1];
-    return u === 'alignment' || u === 'request' ? 'bytes' : u;
-  }
+  var L = D.LB, nls = L ? L.off.length - 2 : 0, keep = new Uint8Array(nls + 1);
+  function keyKinds() { return pcolLabelKeys(D); }
+  function keyUnit(kid) { return pcolLabelKeys(D).unit(kid); }
   function compile(what, spec) {
     var eq = spec.indexOf('='), key = null, kid = 0, vals = spec, i;
     if (eq >= 0) {

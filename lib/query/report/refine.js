@@ -11,7 +11,7 @@
  * as they were before the last refine, one step at a time. */
 import { pcolRefineText } from './range.js';
 import { pcolTagFocusRange, pcolTagFocusText } from './graphtags.js';
-import { $, pick } from './head.js';
+import { $, D, pick } from './head.js';
 import { fname, frameAt } from './flame.js';
 import { stackBoxAt } from './stackchart.js';
 import { TV } from './treeview.js';
@@ -55,7 +55,7 @@ export function tagRefineMenu(t, ev) {
   m.appendChild(h);
   var b = document.createElement('button');
   if (t.numeric) { /* "bytes" boxes: the box's value or bucket as a range */
-    var range = pcolTagFocusRange(t);
+    var range = pcolTagFocusRange(D, t);
     b.textContent = 'tag focus';
     if (range) {
       b.title = 'keep only the samples with these labels (pcol --tag): ' + range;

@@ -11,7 +11,7 @@ import { pcolRangeRows } from './range.js';
 import { $, D, DUR, FTP, FTS, pick, S, STK, THR, TIME } from './head.js';
 import { colour, fname } from './flame.js';
 import { TL } from './timeline.js';
-var SC = { boxes: [], FH: 13, MAXD: 40, gaps: {} };
+var SC = { boxes: [], FH: 13, MAXD: 40, gaps: {}, LOOK: 1024 };
 /* The end of a sample at time a (doc/report.md "Stack chart"; the speedscope
  * export's timeline draws by the same rule, its interval the source's
  * smallest gap): a long sample's duration d; a point sample lasts until
@@ -85,8 +85,10 @@ export function drawStackChart() {
   var t0 = S.range ? S.range[0] : TL.t0, t1 = S.range ? S.range[1] : TL.t1, span = t1 - t0 || 1;
   var cover = 0;
   var tracks = TL.tracks.map(function (tr) {
-    var src = tr.src, col = new Int32Array(PW).fill(-1), cap = trackCap(tr), un = !!src.until_next;
-    var si = D.SI && D.SI[src.id - 1], sorted = si && si.sorted;
+    var si = D.SI && D.SI[tr.src.id - 1], sorted = !!(si && si.sorted);
+    var src = tr.src, col = new Int32Array(PW).fill(-1), un = !!src.until_next;
+    /* unsorted: no gaps to learn from, the interval or a pixel as before */
+    var cap = sorted || src.interval_ns > 0 ? trackCap(tr) : 0;
     function paint(i, next) {
       if (S.drop && S.drop[STK[i]]) return;
       if (S.lskeep && !S.lskeep[D.LB.ls[i]]) return;
@@ -102,10 +104,14 @@ export function drawStackChart() {
     } else {
       /* the track's sample before the range may last into it; each sample
        * is drawn when the next of its track is seen, up to the first at or
-       * after the range's end */
-      var start = Math.max(rows[0], first), prev = -1;
-      for (i = start - 1; i >= first; i--) if (tr.thr < 0 || THR[i] === tr.thr) { start = i; break; }
-      for (i = start; i < src.row1; i++) {
+       * after the range's end.  The look before and after the range is
+       * bounded (SC.LOOK rows, and a capped sample's reach), so a zoom costs
+       * the rows in it, however many threads a source has: a track whose
+       * neighbour lies further is drawn as if it had none (its cap) */
+      var start = Math.max(rows[0], first), prev = -1, reach = un ? Infinity : cap;
+      for (i = start - 1; i >= first && start - i <= SC.LOOK && TIME[i] >= t0 - reach; i--)
+        if (tr.thr < 0 || THR[i] === tr.thr) { start = i; break; }
+      for (i = start; i < src.row1 && i < rows[1] + SC.LOOK; i++) {
         if (tr.thr >= 0 && THR[i] !== tr.thr) continue;
         if (prev >= 0) paint(prev, TIME[i]);
         prev = i;

@@ -27,12 +27,21 @@ var PCOL_UNITS = [ /* [name, aliases, factor], the family's default unit */
     ['k*GCU', ['kilogcu'], 1e3], ['M*GCU', ['megagcu'], 1e6], ['G*GCU', ['gigagcu'], 1e9], ['T*GCU', ['teragcu'], 1e12],
     ['P*GCU', ['petagcu'], 1e15]], 3]
 ];
-/* unit_scale.c sniff: the unit of family f named u, or null (lower case,
- * a plural 's' dropped past two letters) */
+/* unit_scale.c sniff: the unit of family f named u, or null (ASCII lower
+ * case, a plural 's' dropped past two bytes: lengths are UTF-8 bytes, as in
+ * C and Go, so "\u03bcs" (3 bytes) loses its 's' and is no unit there either) */
+function pcolUtf8Len(s) {
+  var n = 0;
+  for (var i = 0; i < s.length; i++) {
+    var c = s.charCodeAt(i);
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c < 0xdc00 ? (i++, 4) : 3;
+  }
+  return n;
+}
 function pcolSniff(f, u) {
-  if (!u || u.length >= 32) return null;
-  var b = u.toLowerCase();
-  if (b.length > 2 && b[b.length - 1] === 's') b = b.slice(0, -1);
+  if (!u || pcolUtf8Len(u) >= 32) return null;
+  var b = u.replace(/[A-Z]/g, function (c) { return c.toLowerCase(); });
+  if (pcolUtf8Len(b) > 2 && b[b.length - 1] === 's') b = b.slice(0, -1);
   var fam = PCOL_UNITS[f][0];
   for (var i = 0; i < fam.length; i++) if (fam[i][1].indexOf(b) >= 0) return fam[i];
   return null;
