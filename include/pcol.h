@@ -701,6 +701,12 @@ typedef struct pcol_select {
    *   show   keep only matching frames (and frames without a function).
    * Any of them drops samples with an empty stack, as pprof does. */
   const char *focus, *ignore, *hide, *show;
+  /* pprof -show_from (after hide/show, before no_inlines): each stack loses
+   * its frames above (rootward of) the outermost location that matches,
+   * and a matching location its inline lines outer to the outermost
+   * matching line (all kept when its mapping's file matches); a sample
+   * without a matching location is dropped. */
+  const char *show_from;
   /* pprof -tagfocus / -tagignore on string labels: "KEY=RE[,RE...]" (the
    * sample has label KEY with a value matching one RE) or "RE[,RE...]" (each
    * RE matches some "key:value" of the sample).  tag keeps, tag_ignore drops. */

@@ -113,6 +113,7 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
   {"ignore", 0, 1, "drop samples with a frame matching REGEX (pprof -ignore)"}, \
   {"hide", 0, 1, "remove frames matching REGEX from the stacks (pprof -hide)"}, \
   {"show", 0, 1, "keep only frames matching REGEX, and frames without a function (pprof -show)"}, \
+  {"show-from", 0, 1, "drop the frames above (callers of) a stack's outermost frame matching REGEX, and the stacks without one (pprof -show_from)"}, \
   {"tag", 0, 1, "only samples with a label KEY=RE[,RE...] or KEY=RANGE (numbers: 32kb, :64kb, 4mb:, 12kb:64mb), or whose \"key:value\" labels match each RE (pprof -tagfocus)"}, \
   {"tag-ignore", 0, 1, "drop samples with such a label (pprof -tagignore)"}, \
   {"no-inlines", 0, 0, "attribute inlined frames to their caller, at the caller's line (pprof -noinlines)"}

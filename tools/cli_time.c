@@ -139,6 +139,7 @@ int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel) {
   sel->ignore = cli_get(cmd, a, "ignore");
   sel->hide = cli_get(cmd, a, "hide");
   sel->show = cli_get(cmd, a, "show");
+  sel->show_from = cli_get(cmd, a, "show-from");
   sel->tag = cli_get(cmd, a, "tag");
   sel->tag_ignore = cli_get(cmd, a, "tag-ignore");
   sel->no_inlines = cli_flag(cmd, a, "no-inlines");

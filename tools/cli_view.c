@@ -35,9 +35,10 @@ int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, cons
 void cli_print_filters(FILE *fp, const pcol_select *sel) {
   if (!pcol_select_filtered(sel)) return;
   fputs("Active filters:\n", fp);
-  const char *k[] = {"focus", "ignore", "hide", "show", "tagfocus", "tagignore"};
-  const char *v[] = {sel->focus, sel->ignore, sel->hide, sel->show, sel->tag, sel->tag_ignore};
-  for (int i = 0; i < 6; i++)
+  const char *k[] = {"focus", "ignore", "hide", "show", "show_from", "tagfocus", "tagignore"};
+  const char *v[] = {sel->focus, sel->ignore,    sel->hide, sel->show,
+                     sel->show_from, sel->tag, sel->tag_ignore};
+  for (int i = 0; i < 7; i++)
     if (v[i]) fprintf(fp, "   %s=%.80s\n", k[i], v[i]);
 }
 

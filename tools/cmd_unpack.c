@@ -45,10 +45,10 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
                            "--to clickhouse -o DIR");
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
-  if (sel.hide || sel.show || sel.no_inlines) /* the exporters write whole stacks */
-    return cli_usage_error(cmd->name, "--hide, --show and --no-inlines change stacks, which an "
-                           "export keeps whole; use --focus/--ignore/--tag here, or pcol fold "
-                           "--hide");
+  if (sel.hide || sel.show || sel.show_from || sel.no_inlines) /* exporters write whole stacks */
+    return cli_usage_error(cmd->name, "--hide, --show, --show-from and --no-inlines change "
+                           "stacks, which an export keeps whole; use --focus/--ignore/--tag "
+                           "here, or pcol fold --hide");
   if (cli_get(cmd, a, "value") && fmt != PCOL_FMT_COLLAPSED) /* was silently ignored */
     return cli_usage_error(cmd->name, "--value applies to --to collapsed only; %s output keeps "
                            "the profile's value types as they are", pcol_format_name(fmt));

@@ -30,12 +30,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { RX_FOCUS, RX_IGNORE, RX_HIDE, RX_SHOW, RX_N };
+enum { RX_FOCUS, RX_IGNORE, RX_HIDE, RX_SHOW, RX_SFROM, RX_N };
 enum { ST_NONE = 0, ST_FOCUS = 1, ST_IGNORE = 2 };
 
 bool pcol_select_filtered(const pcol_select *sel) {
-  return sel && (sel->focus || sel->ignore || sel->hide || sel->show || sel->tag ||
-                 sel->tag_ignore || sel->no_inlines);
+  return sel && (sel->focus || sel->ignore || sel->hide || sel->show || sel->show_from ||
+                 sel->tag || sel->tag_ignore || sel->no_inlines);
 }
 
 typedef struct rx_set {
@@ -111,9 +111,9 @@ static int name_bits(pcol_file *f, rx_set *x, uint8_t **fnb, uint8_t **mapb, pco
 static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, pcol_error *err) {
   rx_set x;
   memset(&x, 0, sizeof x);
-  const char *res[RX_N] = {sel->focus, sel->ignore, sel->hide, sel->show};
-  static const char *const what[RX_N] = {"focus", "ignore", "hide", "show"};
-  uint8_t *fnb = NULL, *mapb = NULL, *lst = NULL;
+  const char *res[RX_N] = {sel->focus, sel->ignore, sel->hide, sel->show, sel->show_from};
+  static const char *const what[RX_N] = {"focus", "ignore", "hide", "show", "show-from"};
+  uint8_t *fnb = NULL, *mapb = NULL, *lst = NULL, *lsf = NULL;
   int rc = PCOL_OK;
   for (int r = 0; r < RX_N && !rc; r++)
     if (res[r]) {
@@ -131,7 +131,8 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
                            {&spar, PCOL_T_STACKS, PCOL_C_STACK_PARENT},
                            {&sloc, PCOL_T_STACKS, PCOL_C_STACK_LOCATION}};
   if (!rc) rc = pcol_columns(f, req, PCOL_NCOLS(req), err);
-  int hiding = x.have[RX_HIDE] || x.have[RX_SHOW] || sel->no_inlines;
+  int sfrom = x.have[RX_SFROM];
+  int hiding = x.have[RX_HIDE] || x.have[RX_SHOW] || sel->no_inlines || sfrom;
   if (!rc) {
     lst = calloc(nloc + 1, 1);
     out->node_keep = calloc(ns + 1, 1);
@@ -139,7 +140,12 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
       out->line_hidden = calloc(nlines ? nlines : 1, 1);
       out->loc_hidden = calloc(nloc + 1, 1);
     }
-    if (!lst || !out->node_keep || (hiding && (!out->line_hidden || !out->loc_hidden)))
+    if (sfrom) {
+      lsf = calloc(nloc + 1, 1);
+      out->node_cut = calloc(ns + 1, 1);
+    }
+    if (!lst || !out->node_keep || (hiding && (!out->line_hidden || !out->loc_hidden)) ||
+        (sfrom && (!lsf || !out->node_cut)))
       rc = pcol_oom(err);
   }
   for (uint64_t loc = 1; !rc && loc <= nloc; loc++) {
@@ -184,6 +190,23 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
       if (left == 0) out->loc_hidden[loc] = 1;
       else out->matched |= 1u << RX_SHOW;
     }
+    /* show_from (pprof's ShowFrom, after hide/show): a location whose
+     * mapping's file matches keeps its lines; else its outermost line left
+     * that matches keeps it and the lines inner to it */
+    if (sfrom && !out->loc_hidden[loc]) {
+      if (mb & (1u << RX_SFROM)) {
+        lsf[loc] = 1;
+      } else {
+        for (uint64_t li = e; li-- > a;) {
+          uint32_t fn = pcol_view_u32(&lfn, li);
+          if (out->line_hidden[li] || !fn || fn > nfn || !(fnb[fn] & (1u << RX_SFROM))) continue;
+          lsf[loc] = 1;
+          for (uint64_t o = li + 1; o < e; o++) out->line_hidden[o] = 1;
+          break;
+        }
+      }
+      if (lsf[loc]) out->matched |= 1u << RX_SFROM;
+    }
     if (sel->no_inlines && !out->loc_hidden[loc]) { /* the outermost line left stays */
       uint64_t last = e;
       while (last > a && out->line_hidden[last - 1]) last--;
@@ -207,6 +230,11 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
       if (!hiding || (p && (ps & 4)) || !out->loc_hidden[loc]) s |= 4;
       st[n] = s;
       out->node_keep[n] = (s & 3) == ST_FOCUS && (s & 4);
+      if (sfrom) { /* kept from the outermost match down; a stack without one goes */
+        int kept = (lsf[loc] && !out->loc_hidden[loc]) || (p && !out->node_cut[p]);
+        out->node_cut[n] = !kept;
+        if (!kept) out->node_keep[n] = 0;
+      }
     }
     free(st);
   }
@@ -216,6 +244,7 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
   free(fnb);
   free(mapb);
   free(lst);
+  free(lsf);
   return rc;
 }
 
@@ -608,7 +637,8 @@ int pcol_filter_build(pcol_file *f, const pcol_select *sel, pcol_filter *out, pc
   if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &out->s_labelset, err);
   out->nstacks = pcol_rows(f, PCOL_T_STACKS);
   out->nlabelsets = pcol_rows(f, PCOL_T_LABELSETS);
-  if (!rc && (sel->focus || sel->ignore || sel->hide || sel->show || sel->no_inlines))
+  if (!rc && (sel->focus || sel->ignore || sel->hide || sel->show || sel->show_from ||
+              sel->no_inlines))
     rc = name_filters(f, sel, out, err);
   if (!rc && (sel->tag || sel->tag_ignore)) rc = tag_filters(f, sel, out, err);
   if (rc) {
@@ -636,6 +666,7 @@ void pcol_filter_free(pcol_filter *x) {
   free(x->node_keep);
   free(x->line_hidden);
   free(x->loc_hidden);
+  free(x->node_cut);
   free(x->ls_keep);
   memset(x, 0, sizeof *x);
 }

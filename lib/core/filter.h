@@ -10,15 +10,19 @@
 
 /* The name and label filters of a selection (filter.c), built once per
  * view: which stack nodes and label sets keep a sample, and which lines and
- * locations hide/show removed from the stacks (NULL when neither is given).
- * `matched` has bit 0 when focus matched a location, 1 ignore, 2 hide, 3
- * show (pprof warns "... expression matched no samples" otherwise). */
+ * locations hide/show removed from the stacks (NULL when neither is given),
+ * and the stack nodes show_from cuts away (the frames above a stack's
+ * outermost match: node_cut[n] = 1, the node's frames are not in its
+ * stacks; NULL without show_from).  `matched` has bit 0 when focus matched
+ * a location, 1 ignore, 2 hide, 3 show, 4 show_from (pprof warns "...
+ * expression matched no samples" otherwise). */
 typedef struct pcol_filter {
   int active;
   unsigned matched;
   uint8_t *node_keep;   /* [stacks + 1], NULL without name filters */
   uint8_t *line_hidden; /* [lines], NULL without hide/show */
   uint8_t *loc_hidden;  /* [locations + 1], NULL without hide/show */
+  uint8_t *node_cut;    /* [stacks + 1], NULL without show_from */
   uint8_t *ls_keep;     /* [labelsets + 1], NULL without label filters */
   pcol_view s_stack, s_labelset;
   uint64_t nstacks, nlabelsets;

@@ -129,8 +129,8 @@ int pcol_frame_rows_scan(pcol_file *f, const pcol_select *sel, const pcol_value_
   if ((unsigned)by > PCOL_BY_ADDRESS) return pcol_error_set(err, PCOL_EINVAL, "no such granularity");
   if (sel && pcol_select_filtered(sel))
     return pcol_error_set(err, PCOL_EINVAL,
-                          "frame rows take no name or label filter (focus, ignore, hide, show, tag, "
-                          "no_inlines); filter the rows instead");
+                          "frame rows take no name or label filter (focus, ignore, hide, show, "
+                          "show_from, tag, no_inlines); filter the rows instead");
   if (pcol_rows(f, PCOL_T_STACKS) >= 0x7fffffffu)
     return pcol_error_set(err, PCOL_ETOOBIG, "too many stack nodes");
   frctx c = {0};

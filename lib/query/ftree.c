@@ -155,7 +155,9 @@ static int ftree_run(pcol_q_fctx *c, ft_priv *p, const pcol_select *sel, const p
     uint64_t a, e;
     pcol_frames_lines(&c->fr, loc, &a, &e);
     uint32_t key;
-    if (hid && flt.loc_hidden[loc]) { /* removed from the stacks: its frames are its caller's */
+    if ((hid && flt.loc_hidden[loc]) || (flt.node_cut && flt.node_cut[n])) {
+      /* removed from the stacks (hide/show), or above show_from's match:
+       * its frames are its caller's */
       map[n] = cur;
       continue;
     }

@@ -231,7 +231,11 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
   c->nfr = 0;
   c->names.len = 0;
   const uint8_t *hid = c->flt && c->flt->active ? c->flt->line_hidden : NULL;
-  for (size_t i = 0; i < c->nlocs; i++) { /* innermost first */
+  size_t nloc = c->nlocs;
+  if (c->flt && c->flt->active && c->flt->node_cut) /* show_from: the outermost nodes go */
+    for (uint32_t x = st; x && x <= c->fc.nstacks; x = pcol_view_u32(&c->fc.st_parent, x - 1))
+      if (c->flt->node_cut[x] && nloc) nloc--;
+  for (size_t i = 0; i < nloc; i++) { /* innermost first */
     uint32_t loc = c->locs[i];
     if (hid && c->flt->loc_hidden[loc]) continue;
     uint64_t a, e;

@@ -77,6 +77,7 @@ typedef struct pcol_q_topctx {
   uint32_t *name_key;   /* composed: id in keys -> key */
   size_t name_key_cap;
   uint32_t *fn_key; /* function id -> key (UINT32_MAX = not yet) */
+  uint32_t *cut_loc; /* show_from: stacks.location_id with the nodes it cuts 0 */
   uint32_t *loc_koff, *loc_keys; /* CSR: distinct keys of each location, innermost first */
   uint32_t *loc_aoff, *loc_all;  /* CSR: every key of each location, innermost first, with
                                   * bit 31 set on a key at an inlined (not outermost) line */
@@ -154,6 +155,7 @@ static void ctx_free(topctx *t) {
   free(t->names);
   free(t->key_li);
   free(t->l2g);
+  free(t->cut_loc);
   pthread_mutex_destroy(&t->name_lock);
   free(t);
 }
@@ -1424,6 +1426,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   int walk = ns >= WALK_MIN_NODES && pcol_rows(c->f, PCOL_T_SAMPLES) * 4 <= ns;
   if (dbg && strstr(dbg, "top-sums")) walk = 0;
   if (dbg && strstr(dbg, "top-walk")) walk = 1;
+  if (flt.node_cut) walk = 0; /* show_from: sums mode, on the cut trie below */
   if (walk) rc = pcol_q_weights_sparse(c->f, sel, &flt, v, &is->own, &out->total, err);
   else rc = pcol_q_weights_nsum(c->f, sel, &flt, v, &is->sub, &out->total, err);
   if (!rc && walk && out->total > INT64_MAX) { /* walk mode sums in 64 bits */
@@ -1446,6 +1449,16 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
    * it a block at a time: walk_path); plain for the rest */
   if (!(walk && t->cut) && (rc = pcol_q_trie_plain(c->f, &c->st_parent, &c->st_loc, err)))
     goto done;
+  if (flt.node_cut) { /* show_from: a node it cuts away has no location, so no keys */
+    free(t->cut_loc);
+    if (!(t->cut_loc = malloc((ns ? ns : 1) * sizeof *t->cut_loc))) {
+      rc = pcol_oom(err);
+      goto done;
+    }
+    for (uint64_t n = 1; n <= ns; n++)
+      t->cut_loc[n - 1] = flt.node_cut[n] ? 0 : pcol_view_u32(&c->st_loc, n - 1);
+    c->st_loc = (pcol_view){.data = t->cut_loc, .count = ns, .type = PCOL_TYPE_U32};
+  }
   is->f = c->f;
   is->st_parent = c->st_parent;
   is->st_loc = c->st_loc;

@@ -2,7 +2,7 @@
 # pcol's views against go tool pprof's, text for text: `pcol top` (sort,
 # node fraction, -n, units, "(inline)"), `pcol peek` (pprof -peek, also
 # with -lines) and the filters --focus/--ignore/
-# --hide/--show/--tag/--tag-ignore, on every pprof profile of the shared
+# --hide/--show/--show-from/--tag/--tag-ignore, on every pprof profile of the shared
 # test data (ext/ included).  The lines from "Showing nodes accounting for"
 # on must be identical to `go tool pprof -top` with the same options.
 # Also list (-list), info (-raw's header), top --by label (-tagfocus,
@@ -43,7 +43,7 @@ die() { echo "FAIL: t_pprof_views: $*"; exit 1; }
 # ---- the sessions: one per profile, planned view by view ----
 # pprof's options a view may set, and their values in a new session (the
 # command line's defaults; sample_index= is the default type)
-KEYS=(focus ignore hide show tagfocus tagignore tagroot sample_index unit sort nodefraction nodecount
+KEYS=(focus ignore hide show show_from tagfocus tagignore tagroot sample_index unit sort nodefraction nodecount
   granularity source_path)
 declare -A DEF=([unit]=minimum [sort]=flat [nodefraction]=0.005 [nodecount]=-1 [granularity]=functions)
 declare -A SID=() ST=() MEMO=()
@@ -193,6 +193,19 @@ if [ -f "$g" ]; then
   peek "$g" -peek . -hide=runtime -- . --hide runtime
   peek "$g" -peek . -show='main|map' -- . --show 'main|map'
   peek "$g" -peek nomatch -- nomatch # pprof: an error and no report
+  # -show_from: the frames above a stack's outermost match go, and a matching
+  # location's inline lines outer to its match; stacks without one go
+  same "$g" -show_from=mapassign -- --show-from mapassign
+  same "$g" -show_from='main\.' -cum -- --show-from 'main\.' --sort cum
+  same "$g" -show_from=runtime -hide=mallocgc -- --show-from runtime --hide mallocgc
+  same "$g" -show_from=Abs -focus=main -- --show-from Abs --focus main
+  same "$g" -show_from=inline -lines -- --show-from inline --by line
+  same "$g" -show_from=nomatch -- --show-from nomatch
+  peek "$g" -peek . -show_from=map -- . --show-from map
+fi
+c=$TD/pprof/cpp-cpu-unsymbolized-mappings.pb.gz
+if [ -f "$c" ]; then
+  same "$c" -show_from=cppbench -- --show-from cppbench # a mapping's file matches
 fi
 l=$TD/pprof/go-cpu-string-labels.pb.gz
 if [ -f "$l" ]; then
@@ -208,6 +221,8 @@ if [ -f "$h" ]; then
   same "$h" -sample_index=alloc_space -hide=runtime -- --value alloc_space --hide runtime
   same "$h" -sample_index=inuse_objects -show=grpc -cum -- --value inuse_objects --show grpc --sort cum
   peek "$h" -sample_index=alloc_space -peek grpc -- grpc --value alloc_space
+  same "$h" -sample_index=alloc_space -show_from=grpc -- --value alloc_space --show-from grpc
+  same "$h" -sample_index=alloc_space -show_from='Marshal|proto' -lines -- --value alloc_space --show-from 'Marshal|proto' --by line
 fi
 
 # pcol list = go tool pprof -list, on profiles of our own Go program whose
@@ -318,8 +333,8 @@ for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/*; do
   case $f in *dotnet*) continue ;; esac # pprof leaves out one sample of it, pcol does not
   case $f in *edge-invalid-utf8*) continue ;; esac # control bytes: pcol escapes them (doc/safety.md)
   otlp "$f" && continue # OTLP, not a Profile
-  for args in "" "-tagfocus=. -focus=." ; do
-    pa=${args/-tagfocus=/--tag=} pa=${pa/-focus=/--focus=}
+  for args in "" "-tagfocus=. -focus=." "-show_from=main|runtime|grpc"; do
+    pa=${args/-tagfocus=/--tag=} pa=${pa/-focus=/--focus=} pa=${pa/-show_from=/--show-from=}
     J=$((J + 1))
     pv "$f" -traces $args
     "$PCOL" traces "$f" $pa >"$tmp/pc/$J" 2>/dev/null
