@@ -411,7 +411,7 @@ class File:
         the rows whose |cum| is below this fraction of the total (pprof
         -nodefraction; the CLI's text view uses 0.005, its other formats 0);
         limit: the first N rows.  select: source, from_, to and the filters
-        focus, ignore, hide, show, tag, tag_ignore, no_inlines
+        focus, ignore, hide, show, tag, tag_ignore, show_from, no_inlines
         (see Selection)."""
         sel = _selection(select)
         rows, total, meta, dropped = self._handle().top(
@@ -593,14 +593,14 @@ class Table(_Mapping):
 # ------------------------------------------------------------- views
 
 _SELECT = ("source", "from_", "to", "focus", "ignore", "hide", "show", "tag", "tag_ignore",
-           "no_inlines")
+           "show_from", "no_inlines")
 
 
 def _selection(kw):
     """The CLI's selection and filters (cli_select) as the tuple the
     extension takes: source, from_, to (seconds), focus, ignore, hide, show,
-    tag, tag_ignore (POSIX EREs, pprof's -focus ... -tagignore) and
-    no_inlines."""
+    tag, tag_ignore, show_from (POSIX EREs, pprof's -focus ... -tagignore,
+    -show_from) and no_inlines."""
     bad = [k for k in kw if k not in _SELECT]
     if bad:
         raise TypeError("unexpected keyword argument%s %s (the selection takes %s)" % (

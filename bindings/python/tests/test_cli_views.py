@@ -18,7 +18,7 @@ from conftest import TESTDATA, run_pcol
 OPT = {"sort": "--sort", "node_fraction": "--node-fraction", "limit": "-n", "value": "--value",
        "source": "--source", "from_": "--from", "to": "--to", "focus": "--focus",
        "ignore": "--ignore", "hide": "--hide", "show": "--show", "tag": "--tag",
-       "tag_ignore": "--tag-ignore", "by": "--by"}
+       "tag_ignore": "--tag-ignore", "show_from": "--show-from", "by": "--by"}
 
 
 def cli_args(kw):
@@ -142,7 +142,8 @@ def check_file(path, i, variants):
         rx = name_regex(name)
         tops = [dict()]
         if variants:  # every option of top; the filters in turn
-            filters = [dict(focus=rx), dict(ignore=rx), dict(hide=rx), dict(show=rx)]
+            filters = [dict(focus=rx), dict(ignore=rx), dict(hide=rx), dict(show=rx),
+                       dict(show_from=rx)]
             tops = list(TOP_VARIANTS) + [filters[i % 4]]
             if tag:
                 tops += [dict(tag=tag), dict(tag_ignore=tag)]

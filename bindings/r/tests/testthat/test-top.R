@@ -79,6 +79,7 @@ test_that("pcol_top: filters and time ranges as the CLI's", {
     n <- n + compare_top(p, list(ignore = re), c("--ignore", re))
     n <- n + compare_top(p, list(hide = re, by = "line"), c("--hide", re, "--by", "line"))
     n <- n + compare_top(p, list(show = re), c("--show", re))
+    n <- n + compare_top(p, list(show_from = re), c("--show-from", re))
     n <- n + compare_top(p, list(no_inlines = TRUE, by = "line"), c("--no-inlines", "--by", "line"))
     n <- n + compare_top(p, list(source = 1, from = 0.05, to = 0.5), c("--source", "1", "--from", "0.05", "--to", "0.5"))
     for (k in head(label_keys(p), 1)) {
