@@ -165,11 +165,12 @@ static inline void fzv_views(pcol_file *f) {
       snprintf(typed[k], sizeof typed[k], "%.*s/%.*s", (int)t.len, t.ptr, (int)u.len, u.ptr);
       names[nn++] = typed[k];
     }
-  pcol_select sels[4] = {{0}, {.source_id = 1}, {.has_from = 1, .has_to = 1, .from_ns = 1000, .to_ns = 50000000},
+  pcol_select sels[5] = {{0}, {.source_id = 1}, {.has_from = 1, .has_to = 1, .from_ns = 1000, .to_ns = 50000000},
                          /* pprof's filters (lib/core/filter.c) on hostile tables */
                          {.focus = "[a-m]", .ignore = "z", .hide = "^[n-q]", .show = "[^x]", .tag = "k=v,w",
-                          .tag_ignore = "a:b"}};
-  for (int s = 0; s < 4; s++)
+                          .tag_ignore = "a:b"},
+                         {.show_from = "[d-k]", .hide = "^q", .no_inlines = true}};
+  for (int s = 0; s < 5; s++)
     for (int k = 0; k < nn; k++) fzv_one_value(f, &sels[s], names[k], fold_ok && s != 1);
 }
 
