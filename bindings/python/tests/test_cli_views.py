@@ -144,7 +144,7 @@ def check_file(path, i, variants):
         if variants:  # every option of top; the filters in turn
             filters = [dict(focus=rx), dict(ignore=rx), dict(hide=rx), dict(show=rx),
                        dict(show_from=rx)]
-            tops = list(TOP_VARIANTS) + [filters[i % 4]]
+            tops = list(TOP_VARIANTS) + [filters[i % len(filters)]]
             if tag:
                 tops += [dict(tag=tag), dict(tag_ignore=tag)]
             if key:
