@@ -66,9 +66,9 @@ int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, 
   return PCOL_OK;
 }
 
-/* go's filepath.Base, with '\\' a separator too (Windows paths in
- * profiles): trailing separators dropped, the last element, "/" for a path
- * of separators only. */
+/* "[" go's filepath.Base "]", with '\\' a separator too (Windows paths in
+ * profiles): trailing separators dropped, the last element, "[/]" for a
+ * path of separators only; "<unknown>" for none. */
 static int mapping_name(pcol_str file, pcol_buf *out) {
   if (!file.ptr || !file.len) return pcol_buf_append(out, "<unknown>", 9);
   while (file.len && (file.ptr[file.len - 1] == '/' || file.ptr[file.len - 1] == '\\')) file.len--;
@@ -142,7 +142,7 @@ int pcol_unsym_id(pcol_unsym_ids *u, const pcol_frames *fr, uint32_t m, uint32_t
       return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
     *added = 1;
   }
-  if (slot >= u->sid_id.len / sizeof(uint32_t)) /* a failed push before: not in step */
+  if (slot >= u->sid_id.len / sizeof(uint32_t)) /* a push that failed before: out of step */
     return pcol_error_set(err, PCOL_EINVAL, "pcol_unsym_id: used after a failure");
   ((uint32_t *)(void *)u->sid_id.data)[slot] = got;
   u->by_mapping[m] = got;

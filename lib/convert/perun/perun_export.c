@@ -72,6 +72,7 @@ typedef struct pexp {
       lb_num, lb_unit, st_par, st_loc, vt_type, vt_unit, src_type, src_uri, m_src, m_uid, m_model,
       m_method, m_r2, m_xs, m_xe, m_coeffs;
   pcol_frames fr; /* locations, lines, functions */
+  pcol_buf unsym; /* an unsymbolized frame's name (frames.h) */
   uint8_t *cls; /* per string id: class + 1, 0 = not looked at yet */
   int real_amounts, kperf;
   double amount_scale; /* real amounts: stored x this (perun.amount_scale) */
@@ -317,16 +318,15 @@ static int frames_leaf_first(pexp *x, uint32_t stack, int style, json_t **out) {
     pcol_frames_lines(&x->fr, x->locs[i], &lo, &hi);
     if (lo == hi && x->locs[i] && x->locs[i] <= x->fr.nloc) {
       /* unsymbolized: its mapping's name (frames.h), as fold and top */
-      pcol_buf nm = {0};
-      if ((rc = pcol_frame_unsymbolized_name(&x->fr, pcol_frames_mapping(&x->fr, x->locs[i]), &nm,
+      pcol_buf *nm = &x->unsym;
+      nm->len = 0;
+      if ((rc = pcol_frame_unsymbolized_name(&x->fr, pcol_frames_mapping(&x->fr, x->locs[i]), nm,
                                              x->err)) ||
-          (rc = hold(x, 2 * JNODE + nm.len))) {
-        pcol_buf_free(&nm);
+          (rc = hold(x, 2 * JNODE + nm->len))) {
         json_decref(a);
         return rc;
       }
-      json_t *jn = jbytes((pcol_str){(const char *)nm.data, nm.len}), *fr;
-      pcol_buf_free(&nm);
+      json_t *jn = jbytes((pcol_str){(const char *)nm->data, nm->len}), *fr;
       fr = !jn ? NULL
            : style == 1 ? json_pack("{s:s,s:i,s:o}", "source", "unreachable", "line", 0, "function", jn)
                         : json_pack("{s:o}", "func", jn);
@@ -1233,6 +1233,7 @@ int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   free(x.ksum);
   free(x.kflag);
   free(x.locs);
+  pcol_buf_free(&x.unsym);
   free(x.amount_vt);
   return rc;
 }
