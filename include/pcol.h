@@ -711,6 +711,12 @@ typedef struct pcol_select {
    * sample has label KEY with a value matching one RE) or "RE[,RE...]" (each
    * RE matches some "key:value" of the sample).  tag keeps, tag_ignore drops. */
   const char *tag, *tag_ignore;
+  /* pprof -tagshow / -taghide (profile/filter.go FilterTagsByName): the
+   * label views show only the labels whose key matches tag_show (NULL: all)
+   * and none whose key matches tag_hide (NULL: none): tags' keys, traces'
+   * labels, the graph's label boxes (which then count as nodes).  pprof
+   * applies them after every sample filter: they select no samples. */
+  const char *tag_show, *tag_hide;
   /* pprof -noinlines: each location keeps only its outermost line left
    * after hide/show, so an inlined call's weight is its caller's, at the
    * caller's line (focus and ignore still see the inlined functions, as
@@ -1054,7 +1060,9 @@ PCOL_API void pcol_top_free(pcol_top *t);
  * named as pcol_tags_compute names them) with flat = cum = the value of the
  * selected samples that carry it (a sample with two values of KEY counts
  * for both, as pprof -tags); samples without KEY make no row.  total is the
- * selection's, as in pcol_top_compute.  Free with pcol_top_free. */
+ * selection's, as in pcol_top_compute.  sel's tag_show/tag_hide do not
+ * apply (pprof's -tagroot nodes are made before them).  Free with
+ * pcol_top_free. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_top_by_label(pcol_file *f, const pcol_select *sel,
                                                       const pcol_value_sel *v, const char *key,
                                                       pcol_top *out, pcol_error *err);
@@ -1177,10 +1185,6 @@ PCOL_API void pcol_peek_free(pcol_peek *p);
 typedef struct pcol_graph_opts {
   double node_fraction, edge_fraction;
   size_t node_count;
-  /* pprof -tagshow / -taghide (POSIX EREs, NULL: none): only the labels
-   * whose key matches tag_show, and none whose key matches tag_hide, make
-   * tags (and count as nodes) */
-  const char *tag_show, *tag_hide;
   bool no_tags; /* 1: no label boxes (tags stays empty; they still count as nodes) */
   /* the output budget (doc/safety.md, pcol_output_budget: 0 = by the input's
    * bytes) of the label boxes' text made while they are computed, every
@@ -1366,7 +1370,7 @@ PCOL_API void pcol_unit_pick(const pcol_sum *vals, size_t nvals, pcol_sum total,
  * the selected samples that carry each of its values (sorted by |value|
  * desc, then name; a numeric label's value is printed in its unit, as
  * pcol_unit_label does with "minimum").  A sample with two values of a key
- * counts for both. */
+ * counts for both.  Only the keys sel's tag_show/tag_hide let through. */
 typedef struct pcol_tag_value {
   pcol_str name;
   int64_t value;
@@ -1396,8 +1400,9 @@ PCOL_API void pcol_tags_free(pcol_tags *t);
  * frames (innermost first, named by the frame rule of pcol_ftree_build: a
  * location without lines "[mapping file]" or "<unknown>", as pprof names
  * it; inlined[i] = 1 for a frame inlined into the next) and
- * its labels (str.ptr NULL for a numeric label).  fn and what t points to
- * follow the callback rule (at the top). */
+ * its labels (str.ptr NULL for a numeric label; only those whose key sel's
+ * tag_show/tag_hide let through: the traces are the same either way).  fn
+ * and what t points to follow the callback rule (at the top). */
 typedef struct pcol_label_kv {
   pcol_str key, str;
   int64_t num;

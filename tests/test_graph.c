@@ -45,12 +45,13 @@ static pcol_builder *NEWB(uint32_t *src) {
   cr_assert_eq(pcol_b_source(b, "test", "test", PCOL_NA_I64, src, NULL), 0);
   return b;
 }
-static void GRAPH(pcol_file *f, const pcol_graph_opts *o, pcol_graph *g) {
+static void GRAPH_SEL(pcol_file *f, const pcol_select *sel, const pcol_graph_opts *o, pcol_graph *g) {
   pcol_error err = {0};
   pcol_value_sel v;
   cr_assert_eq(pcol_value_resolve(f, NULL, NULL, &v, &err), 0, "%s", err.message);
-  cr_assert_eq(pcol_graph_compute(f, NULL, &v, PCOL_BY_FUNCTION, o, g, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_graph_compute(f, sel, &v, PCOL_BY_FUNCTION, o, g, &err), 0, "%s", err.message);
 }
+static void GRAPH(pcol_file *f, const pcol_graph_opts *o, pcol_graph *g) { GRAPH_SEL(f, NULL, o, g); }
 static int is(pcol_str s, const char *c) { return s.len == strlen(c) && !memcmp(s.ptr, c, s.len); }
 static long NODE(const pcol_graph *g, const char *name) {
   for (size_t i = 0; i < g->nnodes; i++)
@@ -93,7 +94,7 @@ static void SAMPLE_V(pcol_builder *b, uint32_t src, int64_t time, uint32_t stack
 static pcol_file *GRAPH_ALL(pcol_builder *b, void **mem, pcol_graph *g, const char *n0, const char *n1,
                             const char *n2) {
   pcol_file *f = tu_reopen(b, NULL, mem);
-  pcol_graph_opts all = {0, 0, 0, NULL, NULL, 0, 0};
+  pcol_graph_opts all = {0, 0, 0, 0, 0};
   GRAPH(f, &all, g);
   cr_assert_eq(g->nnodes, 3);
   cr_expect(is(g->nodes[0].name, n0) && is(g->nodes[1].name, n1) && is(g->nodes[2].name, n2),
@@ -136,7 +137,7 @@ Test(graph, prunes_nodes_residual_and_redundant_edges) {
   cr_expect(is(g.nodes[g.edges[0].from].name, "a") && is(g.nodes[g.edges[1].from].name, "main"));
   pcol_graph_free(&g);
   /* nothing pruned: mid and tiny are nodes, no edge residual */
-  pcol_graph_opts all = {0, 0, 0, NULL, NULL, 0, 0};
+  pcol_graph_opts all = {0, 0, 0, 0, 0};
   GRAPH(f, &all, &g);
   cr_expect_eq(g.nnodes, 6);
   cr_expect_eq(g.dropped_nodes, 0);
@@ -147,7 +148,7 @@ Test(graph, prunes_nodes_residual_and_redundant_edges) {
   cr_expect(EDGE(&g, "main", "leaf") == NULL);
   pcol_graph_free(&g);
   /* an edge fraction of 1%: edges under 10 go (mid's), counted */
-  pcol_graph_opts ef = {0, 0.01, 0, NULL, NULL, 0, 0};
+  pcol_graph_opts ef = {0, 0.01, 0, 0, 0};
   GRAPH(f, &ef, &g);
   cr_expect_eq(g.dropped_edges, 3);
   cr_expect(EDGE(&g, "main", "mid") == NULL && EDGE(&g, "b", "tiny") == NULL);
@@ -229,7 +230,7 @@ Test(graph, node_count_bounds_a_huge_graph) {
   void *mem;
   pcol_file *f = tu_reopen(b, NULL, &mem);
   pcol_graph g;
-  pcol_graph_opts ten = {0, 0, 10, NULL, NULL, 0, 0};
+  pcol_graph_opts ten = {0, 0, 10, 0, 0};
   GRAPH(f, &ten, &g);
   cr_expect_eq(g.nnodes, 10);
   cr_expect_eq(g.orig_count, 3001);
@@ -238,7 +239,7 @@ Test(graph, node_count_bounds_a_huge_graph) {
   EXPECT_NODE(&g, "main", 0, 3000); /* cum of the whole profile, not of the kept */
   cr_expect_eq(g.nedges, 9);
   pcol_graph_free(&g);
-  pcol_graph_opts all = {0, 0, 0, NULL, NULL, 0, 0};
+  pcol_graph_opts all = {0, 0, 0, 0, 0};
   GRAPH(f, &all, &g);
   cr_expect_eq(g.nnodes, 3001);
   cr_expect_eq(g.nedges, 3000);
@@ -380,7 +381,7 @@ Test(graph, label_boxes_as_pprof) {
   void *mem;
   pcol_file *f = tu_reopen(b, NULL, &mem);
   pcol_graph g;
-  pcol_graph_opts all = {0, 0, 0, NULL, NULL, 0, 0};
+  pcol_graph_opts all = {0, 0, 0, 0, 0};
   GRAPH(f, &all, &g);
   long L = NODE(&g, "leaf");
   cr_assert(L >= 0);
@@ -394,14 +395,15 @@ Test(graph, label_boxes_as_pprof) {
   EXPECT_TAG(&g, 6, L, 0, 3, "48B", 3);
   cr_expect(g.tags[1].numeric && !g.tags[0].numeric && !g.tags[1].dotted);
   pcol_graph_free(&g);
-  pcol_graph_opts hide = {0, 0, 0, NULL, "^byt", 0, 0};
-  GRAPH(f, &hide, &g);
+  pcol_select hide = {.tag_hide = "^byt"};
+  GRAPH_SEL(f, &hide, &all, &g);
   cr_assert_eq(g.ntags, 2);
   EXPECT_TAG(&g, 0, NODE(&g, "leaf"), 0, 0, "w:1", 3);
   EXPECT_TAG(&g, 1, NODE(&g, "leaf"), 0, 1, "w:2", 2);
   pcol_graph_free(&g);
-  pcol_graph_opts show = {0, 0, 0, "^w$", NULL, 1, 0}; /* no_tags: none made */
-  GRAPH(f, &show, &g);
+  pcol_select show = {.tag_show = "^w$"};
+  pcol_graph_opts no_tags = {0, 0, 0, 1, 0}; /* no_tags: none made */
+  GRAPH_SEL(f, &show, &no_tags, &g);
   cr_expect_eq(g.ntags, 0);
   pcol_graph_free(&g);
   pcol_close(f);

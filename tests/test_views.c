@@ -964,6 +964,22 @@ static int collect_trace(void *ctx, const pcol_trace *t) {
   s->value[s->n++] = t->value;
   return 0;
 }
+/* samples i = 0..n-1 of source src (time i, weight 1): stack st[i], label
+ * set ls[i], one value v[i] of type vt; b is written, reopened and freed,
+ * *val the file's default value */
+static pcol_file *WITH_SAMPLES(pcol_builder *b, uint32_t src, uint32_t vt, size_t n, const uint32_t *st,
+                               const uint32_t *ls, const int64_t *v, void **mem, pcol_value_sel *val) {
+  for (size_t i = 0; i < n; i++) {
+    pcol_sample_row s = {src, (int64_t)i, 0, 1, PCOL_NA_I64, st[i], ls[i]};
+    pcol_value_row vr = {vt, v[i]};
+    cr_assert_eq(pcol_b_sample(b, &s, &vr, 1, NULL, NULL), 0);
+  }
+  pcol_file *f = tu_reopen(b, NULL, mem);
+  pcol_builder_free(b);
+  pcol_error err = {0};
+  cr_assert_eq(pcol_value_resolve(f, NULL, NULL, val, &err), 0, "%s", err.message);
+  return f;
+}
 Test(traces, merged_as_pprof_reads_a_profile) {
   uint32_t src, vt, k, va, vb, lsa, lsb;
   pcol_builder *b = NEWB(&src, "pprof");
@@ -977,20 +993,12 @@ Test(traces, merged_as_pprof_reads_a_profile) {
   pcol_label_row la = {k, va, 0, 0}, lb = {k, vb, 0, 0};
   cr_assert_eq(pcol_b_labelset(b, &la, 1, &lsa, NULL), 0);
   cr_assert_eq(pcol_b_labelset(b, &lb, 1, &lsb, NULL), 0);
-  struct { uint32_t stack, ls; int64_t v; } in[] = {
-      {s1, lsa, 10}, {s2, lsa, 3}, {s1, lsb, 4}, {s1, lsa, 20}, /* rows 0..3 */
-      {s2, lsb, 6},  {s2, lsb, -6}, {s2, 0, 0}};                 /* rows 4..6 */
-  for (size_t i = 0; i < sizeof in / sizeof *in; i++) {
-    pcol_sample_row s = {src, (int64_t)i, 0, 1, PCOL_NA_I64, in[i].stack, in[i].ls};
-    pcol_value_row v = {vt, in[i].v};
-    cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL, NULL), 0);
-  }
+  const uint32_t st[] = {s1, s2, s1, s1, s2, s2, s2}, ls[] = {lsa, lsa, lsb, lsa, lsb, lsb, 0};
+  const int64_t val[] = {10, 3, 4, 20, 6, -6, 0}; /* rows 0..6 */
   void *mem;
-  pcol_file *fl = tu_reopen(b, NULL, &mem);
-  pcol_builder_free(b);
-  pcol_error err = {0};
   pcol_value_sel v;
-  cr_assert_eq(pcol_value_resolve(fl, NULL, NULL, &v, &err), 0, "%s", err.message);
+  pcol_file *fl = WITH_SAMPLES(b, src, vt, 7, st, ls, val, &mem, &v);
+  pcol_error err = {0};
   traces_seen seen = {0};
   cr_assert_eq(pcol_traces_iter(fl, NULL, &v, collect_trace, &seen, &err), 0, "%s", err.message);
   /* (s1, a) = rows 0 + 3; (s2, a) row 1; (s1, b) row 2; (s2, b) adds up to
@@ -1002,6 +1010,77 @@ Test(traces, merged_as_pprof_reads_a_profile) {
   cr_expect_eq(seen.value[1], 3);
   cr_expect_eq(seen.row[2], 2);
   cr_expect_eq(seen.value[2], 4);
+  pcol_close(fl);
+  free(mem);
+}
+
+/* pprof -tagshow/-taghide (FilterTagsByName): tags lists only the keys
+ * they let through, traces prints only those labels but keeps its traces
+ * (merged by every label as pprof read them), top --by label ignores them
+ * (-tagroot's nodes are made first). */
+typedef struct traces_labels {
+  size_t n, nlabels[4];
+  int64_t value[4];
+  char key0[4][8];
+} traces_labels;
+static int collect_labels(void *ctx, const pcol_trace *t) {
+  traces_labels *s = ctx;
+  cr_assert(s->n < 4);
+  s->value[s->n] = t->value;
+  s->nlabels[s->n] = t->nlabels;
+  if (t->nlabels) snprintf(s->key0[s->n], 8, "%.*s", (int)t->labels[0].key.len, t->labels[0].key.ptr);
+  s->n++;
+  return 0;
+}
+Test(tags, tagshow_and_taghide_choose_keys_not_samples) {
+  uint32_t src, vt, k, j, va, vb, vx, ls1, ls2;
+  pcol_builder *b = NEWB(&src, "pprof");
+  cr_assert_eq(pcol_b_value_type(b, S(b, "samples"), S(b, "count"), &vt, NULL), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt, NULL), 0);
+  uint32_t st = STK(b, LOC(b, FN(b, "main", "m.go"), 1), 0);
+  cr_assert_eq(pcol_b_cstr(b, "k", &k, NULL), 0);
+  cr_assert_eq(pcol_b_cstr(b, "j", &j, NULL), 0);
+  cr_assert_eq(pcol_b_cstr(b, "a", &va, NULL), 0);
+  cr_assert_eq(pcol_b_cstr(b, "b", &vb, NULL), 0);
+  cr_assert_eq(pcol_b_cstr(b, "x", &vx, NULL), 0);
+  pcol_label_row l1[] = {{j, vx, 0, 0}, {k, va, 0, 0}}, l2[] = {{j, vx, 0, 0}, {k, vb, 0, 0}};
+  cr_assert_eq(pcol_b_labelset(b, l1, 2, &ls1, NULL), 0);
+  cr_assert_eq(pcol_b_labelset(b, l2, 2, &ls2, NULL), 0);
+  const uint32_t sts[] = {st, st, st}, ls[] = {ls1, ls2, ls1};
+  const int64_t val[] = {5, 7, 1};
+  void *mem;
+  pcol_value_sel v;
+  pcol_file *fl = WITH_SAMPLES(b, src, vt, 3, sts, ls, val, &mem, &v);
+  pcol_error err = {0};
+  pcol_tags t;
+  pcol_select none = {0}, hide_k = {.tag_hide = "^k$"}, show_k = {.tag_show = "k"},
+              nothing = {.tag_show = "k", .tag_hide = "."};
+  cr_assert_eq(pcol_tags_compute(fl, &none, &v, &t, &err), 0, "%s", err.message);
+  cr_expect_eq(t.nkeys, 2);
+  pcol_tags_free(&t);
+  cr_assert_eq(pcol_tags_compute(fl, &hide_k, &v, &t, &err), 0, "%s", err.message);
+  cr_assert_eq(t.nkeys, 1);
+  cr_expect(t.keys[0].key.len == 1 && t.keys[0].key.ptr[0] == 'j' && t.keys[0].total == 13);
+  pcol_tags_free(&t);
+  cr_assert_eq(pcol_tags_compute(fl, &nothing, &v, &t, &err), 0, "%s", err.message);
+  cr_expect_eq(t.nkeys, 0);
+  pcol_tags_free(&t);
+  traces_labels seen = {0};
+  cr_assert_eq(pcol_traces_iter(fl, &show_k, &v, collect_labels, &seen, &err), 0, "%s", err.message);
+  cr_assert_eq(seen.n, 2, "%zu traces", seen.n); /* (st, ls1) = 5 + 1, (st, ls2) = 7 */
+  cr_expect(seen.value[0] == 6 && seen.value[1] == 7);
+  cr_expect(seen.nlabels[0] == 1 && seen.nlabels[1] == 1);
+  cr_expect_str_eq(seen.key0[0], "k");
+  memset(&seen, 0, sizeof seen);
+  cr_assert_eq(pcol_traces_iter(fl, &nothing, &v, collect_labels, &seen, &err), 0, "%s", err.message);
+  cr_expect(seen.n == 2 && seen.nlabels[0] == 0 && seen.nlabels[1] == 0);
+  pcol_top bl;
+  cr_assert_eq(pcol_top_by_label(fl, &hide_k, &v, "k", &bl, &err), 0, "%s", err.message);
+  cr_expect_eq(bl.nrows, 2);
+  pcol_top_free(&bl);
+  pcol_select bad = {.tag_show = "("};
+  cr_expect_eq(pcol_tags_compute(fl, &bad, &v, &t, &err), PCOL_EINVAL);
+  cr_expect(strstr(err.message, "--tagshow"), "%s", err.message);
   pcol_close(fl);
   free(mem);
 }

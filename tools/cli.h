@@ -117,6 +117,12 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
   {"tag", 0, 1, "only samples with a label KEY=RE[,RE...] or KEY=RANGE (numbers: 32kb, :64kb, 4mb:, 12kb:64mb), or whose \"key:value\" labels match each RE (pprof -tagfocus)"}, \
   {"tag-ignore", 0, 1, "drop samples with such a label (pprof -tagignore)"}, \
   {"no-inlines", 0, 0, "attribute inlined frames to their caller, at the caller's line (pprof -noinlines)"}
+/* --tagshow and --taghide (pprof's): which label keys a label view shows
+ * (pcol_select.tag_show/tag_hide, read by cli_select); WHAT names the view's
+ * labels in the help. */
+#define CLI_OPT_TAGKEYS(WHAT)                                                   \
+  {"tagshow", 0, 1, WHAT " only of the label keys that match REGEX (pprof -tagshow)"}, \
+  {"taghide", 0, 1, "no " WHAT " of the label keys that match REGEX (pprof -taghide)"}
 /* --source-path and --allow-any-source: where list and report may read
  * source files (pcol_list_options, pcol_report_options; lib/query/srcfile.c). */
 #define CLI_OPTS_SOURCE_FILES                                                   \

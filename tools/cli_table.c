@@ -267,9 +267,11 @@ void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const cha
       fprintf(fp, "%s\"wall_clock\":true", first ? "" : ",");
       first = 0;
     }
-    const char *k[] = {"focus", "ignore", "hide", "show", "show_from", "tag", "tag_ignore"};
-    const char *v[] = {s->focus, s->ignore, s->hide, s->show, s->show_from, s->tag, s->tag_ignore};
-    for (int i = 0; i < 7; i++)
+    const char *k[] = {"focus", "ignore",     "hide",  "show",     "show_from",
+                       "tag",   "tag_ignore", "tagshow", "taghide"};
+    const char *v[] = {s->focus, s->ignore,     s->hide,     s->show,    s->show_from,
+                       s->tag,   s->tag_ignore, s->tag_show, s->tag_hide};
+    for (int i = 0; i < 9; i++)
       if (v[i]) json_kv(fp, &first, k[i], v[i]);
   }
   fputs("},\"rows\":", fp);

@@ -142,6 +142,8 @@ int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel) {
   sel->show_from = cli_get(cmd, a, "show-from");
   sel->tag = cli_get(cmd, a, "tag");
   sel->tag_ignore = cli_get(cmd, a, "tag-ignore");
+  sel->tag_show = cli_get(cmd, a, "tagshow");
+  sel->tag_hide = cli_get(cmd, a, "taghide");
   sel->no_inlines = cli_flag(cmd, a, "no-inlines");
   if (from && to && sel->from_ns > sel->to_ns)
     return cli_usage_error(cmd->name, "--%s %s is after --%s %s", from_opt, from, to_opt, to);

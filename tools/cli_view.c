@@ -33,13 +33,19 @@ int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, cons
 }
 
 void cli_print_filters(FILE *fp, const pcol_select *sel) {
-  if (!pcol_select_filtered(sel)) return;
-  fputs("Active filters:\n", fp);
-  const char *k[] = {"focus", "ignore", "hide", "show", "show_from", "tagfocus", "tagignore"};
-  const char *v[] = {sel->focus, sel->ignore,    sel->hide, sel->show,
-                     sel->show_from, sel->tag, sel->tag_ignore};
-  for (int i = 0; i < 7; i++)
-    if (v[i]) fprintf(fp, "   %s=%.80s\n", k[i], v[i]);
+  if (!sel) return;
+  /* pprof's list (driver.go reportOptions): its regular expressions only,
+   * so --no-inlines alone prints no "Active filters:" line */
+  const char *k[] = {"focus",    "ignore",    "hide",    "show",   "show_from",
+                     "tagfocus", "tagignore", "tagshow", "taghide"};
+  const char *v[] = {sel->focus, sel->ignore,     sel->hide,     sel->show,    sel->show_from,
+                     sel->tag,   sel->tag_ignore, sel->tag_show, sel->tag_hide};
+  int any = 0;
+  for (int i = 0; i < 9; i++) {
+    if (!v[i]) continue;
+    if (!any++) fputs("Active filters:\n", fp);
+    fprintf(fp, "   %s=%.80s\n", k[i], v[i]);
+  }
 }
 
 /* pprof's "Time:" and "Duration:" lines (report.go ProfileLabels) for the

@@ -30,10 +30,7 @@ const cli_opt opts_graph[] = {
                             "-nodefraction, default 0.005)"},
     {"edge-fraction", 0, 1, "drop edges below this fraction of the total (pprof -edgefraction, default 0.001)"},
     {"node-count", 0, 1, "keep at most this many nodes, 0 = all (pprof -nodecount, default 80)"},
-    {"tagshow", 0, 1, "label boxes only of the label keys that match this regular expression "
-                      "(pprof -tagshow)"},
-    {"taghide", 0, 1, "no label boxes of the label keys that match this regular expression "
-                      "(pprof -taghide)"},
+    CLI_OPT_TAGKEYS("label boxes"),
     CLI_OPT_UNIT,
     CLI_OPT_NO_MMAP,
     CLI_OPT_SELECT,
@@ -613,8 +610,6 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
   uint64_t nc;
   if (cli_get_u64(cmd, a, "node-count", 80, &nc)) return EXIT_USAGE;
   o.node_count = nc > SIZE_MAX ? SIZE_MAX : (size_t)nc;
-  o.tag_show = cli_get(cmd, a, "tagshow");
-  o.tag_hide = cli_get(cmd, a, "taghide");
   if (cli_max_output(cmd, a, &o.max_output_bytes)) return EXIT_USAGE;
   const char *out = cli_get(cmd, a, "output");
   if (!out) out = "-";

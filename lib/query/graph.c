@@ -40,7 +40,7 @@ typedef pcol_q_umag pcol_umag;
 static pcol_umag mag(pcol_sum v) { return v < 0 ? -(pcol_umag)v : (pcol_umag)v; }
 
 pcol_graph_opts pcol_graph_opts_default(void) {
-  pcol_graph_opts o = {0.005, 0.001, 80, NULL, NULL, 0, 0};
+  pcol_graph_opts o = {0.005, 0.001, 80, 0, 0};
   return o;
 }
 
@@ -585,7 +585,7 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
   if (!rc) rc = graph_sort(&g, err);
   if (!rc) out->orig_count = g.nn;
   if (!rc && (o->node_count > 0 || !o->no_tags))
-    rc = pcol_q_gtags_load(f, sel, v, o->tag_show, o->tag_hide, o->max_output_bytes, &tags, err);
+    rc = pcol_q_gtags_load(f, sel, v, o->max_output_bytes, &tags, err);
   /* 3. the first node_count nodes in entropy order */
   if (!rc && o->node_count > 0) {
     trim_edges(&g, ecut); /* pprof trims them before it selects */

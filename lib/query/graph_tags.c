@@ -19,7 +19,7 @@
 #include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK */
 #include "buf.h"      /* pcol_buf_append, pcol_grow, pcol_buf_free, ... */
 #include "hash.h"     /* pcol_u64map_free, pcol_u64map_get, pcol_u64map */
-#include "filter.h"   /* pcol_rx_compile, pcol_rx_match, pcol_filter, ... */
+#include "filter.h"   /* pcol_filter, pcol_filter_build, pcol_filter_free */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "select.h"   /* pcol_select_need_view */
 #include <stdio.h>
@@ -102,46 +102,6 @@ static int str_cmp(const void *pa, const void *pb) {
 }
 
 
-/* -tagshow / -taghide on label keys, each key's verdict kept by string id */
-typedef struct keysel {
-  regex_t show, hide;
-  int has_show, has_hide;
-  pcol_u64map memo; /* key string id -> slot in keep */
-  uint8_t *keep;
-  size_t cap;
-  char *buf;
-  size_t bcap;
-} keysel;
-
-static void keysel_free(keysel *ks) {
-  if (ks->has_show) regfree(&ks->show);
-  if (ks->has_hide) regfree(&ks->hide);
-  pcol_u64map_free(&ks->memo);
-  free(ks->keep);
-  free(ks->buf);
-  memset(ks, 0, sizeof *ks);
-}
-
-/* *keep = 1 when the label key k (string id sid) makes tags */
-static int key_kept(keysel *ks, uint32_t sid, pcol_str k, int *keep, pcol_error *err) {
-  *keep = 1;
-  if (!ks || (!ks->has_show && !ks->has_hide)) return PCOL_OK;
-  uint32_t i;
-  int added;
-  if (pcol_u64map_get(&ks->memo, sid, &i, &added)) return pcol_oom(err);
-  if (!added) {
-    *keep = ks->keep[i];
-    return PCOL_OK;
-  }
-  if (i >= ks->cap && pcol_grow(&ks->keep, &ks->cap, 1)) return pcol_oom(err);
-  int ms = ks->has_show ? pcol_rx_match(&ks->show, &ks->buf, &ks->bcap, k) : 1;
-  int mh = ks->has_hide ? pcol_rx_match(&ks->hide, &ks->buf, &ks->bcap, k) : 0;
-  if (ms < 0 || mh < 0) return pcol_oom(err);
-  ks->keep[i] = (uint8_t)(ms && !mh);
-  *keep = ks->keep[i];
-  return PCOL_OK;
-}
-
 /* The record of a new tag identity id: its lines copied into names' arena */
 static int tag_new(pcol_q_gtags *g, uint32_t id, int numeric, uint32_t parent, const pcol_str *lines,
                    size_t nl, pcol_str unit) {
@@ -211,7 +171,7 @@ static int text_made(pcol_file *f, uint64_t *made, uint64_t n, uint64_t max_outp
 /* The tags of each label set: ls_tag[ls_off[ls] .. ls_off[ls + 1]): the
  * string labels' tag ("L" + joined) first, then one per "bytes" value
  * ("N" + joined + NUL + the value's text) */
-static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, keysel *ks, uint64_t max_output,
+static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, pcol_q_tagkeys *ks, uint64_t max_output,
                           pcol_error *err) {
   uint64_t nlabels = pcol_rows(f, PCOL_T_LABELS);
   uint64_t made = 0; /* the tags' text (text_made) */
@@ -242,7 +202,7 @@ static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, keysel *k
       if (!sid) continue;
       if ((rc = pcol_string(f, kid, &k, err))) break;
       if (!string_tag_key(k)) continue;
-      if ((rc = key_kept(ks, kid, k, &keep, err)) || !keep) continue;
+      if ((rc = pcol_q_tagkeys_kept(ks, kid, k, &keep, err)) || !keep) continue;
       if ((rc = pcol_string(f, sid, &s, err))) break;
       if ((rc = text_made(f, &made, (uint64_t)k.len + 1 + s.len, max_output, err))) break;
       size_t at = tmp.len;
@@ -281,7 +241,7 @@ static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, keysel *k
       if (pcol_view_u32(&lstr, i)) continue;
       if ((rc = pcol_string(f, kid, &k, err))) break;
       if (!numeric_tag_key(k)) continue;
-      if ((rc = key_kept(ks, kid, k, &keep, err)) || !keep) continue;
+      if ((rc = pcol_q_tagkeys_kept(ks, kid, k, &keep, err)) || !keep) continue;
       if ((rc = pcol_string(f, pcol_view_u32(&lunit, i), &u, err))) break;
       if (!u.ptr || !u.len) u = k;
       char num[256];
@@ -320,16 +280,13 @@ int pcol_q_gtags_any(pcol_file *f, int *any, pcol_error *err) {
 }
 
 int pcol_q_gtags_load(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                      const char *show, const char *hide, uint64_t max_output, pcol_q_gtags *g,
-                      pcol_error *err) {
+                      uint64_t max_output, pcol_q_gtags *g, pcol_error *err) {
   memset(g, 0, sizeof *g);
-  keysel ks = {0};
-  int rc = PCOL_OK;
-  if (show && !(rc = pcol_rx_compile(&ks.show, "--tagshow", show, err))) ks.has_show = 1;
-  if (!rc && hide && !(rc = pcol_rx_compile(&ks.hide, "--taghide", hide, err))) ks.has_hide = 1;
+  pcol_q_tagkeys ks;
+  int rc = pcol_q_tagkeys_init(&ks, sel, err);
   uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS);
   if (rc || !nls) {
-    keysel_free(&ks);
+    pcol_q_tagkeys_free(&ks);
     return rc;
   }
   acc a = {g, {0}, {0}, pcol_rows(f, PCOL_T_STACKS), nls, err};
@@ -339,7 +296,7 @@ int pcol_q_gtags_load(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   rc = pcol_select_need_view(f, sel, need[0], &a.st, &lazy, err);
   if (!rc) rc = pcol_select_need_view(f, sel, need[1], &a.ls, &lazy, err);
   if (!rc) rc = label_set_tags(f, g, nls, &ks, max_output, err);
-  keysel_free(&ks);
+  pcol_q_tagkeys_free(&ks);
   if (!rc && g->ls_off[nls + 1] == 0) return PCOL_OK; /* no string labels, no bytes */
   pcol_filter flt;
   if (!rc) rc = pcol_filter_build(f, sel, &flt, err);

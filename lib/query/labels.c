@@ -71,6 +71,8 @@ int pcol_tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   uint32_t *val_key = NULL;
   size_t val_cap = 0, sums_cap = 0;
   pcol_buf tmp = {0};
+  pcol_q_tagkeys ks;
+  memset(&ks, 0, sizeof ks);
   if (!p) return pcol_oom(err);
   out->priv_ = p;
   a.nls = pcol_rows(f, PCOL_T_LABELSETS);
@@ -87,6 +89,7 @@ int pcol_tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   int lazy;
   int rc = pcol_select_need_view(f, sel, need[0], &a.ls, &lazy, err);
   if (!rc) rc = pcol_columns(f, req, PCOL_NCOLS(req), err);
+  if (!rc) rc = pcol_q_tagkeys_init(&ks, sel, err);
   if (!rc) rc = pcol_filter_build(f, sel, &flt, err);
   else memset(&flt, 0, sizeof flt);
   if (!rc && (!(a.per_ls = calloc(a.nls + 1, sizeof *a.per_ls)) || !(a.seen = calloc(a.nls + 1, 1))))
@@ -98,7 +101,11 @@ int pcol_tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
     if (hi > nlabels) hi = nlabels;
     for (uint64_t i = lo; i < hi && !rc; i++) {
       pcol_str k, s;
-      if ((rc = pcol_string(f, pcol_view_u32(&lkey, i), &k, err))) break;
+      uint32_t ksid = pcol_view_u32(&lkey, i);
+      int shown;
+      if ((rc = pcol_string(f, ksid, &k, err)) || (rc = pcol_q_tagkeys_kept(&ks, ksid, k, &shown, err)))
+        break;
+      if (!shown) continue; /* --tagshow/--taghide */
       uint32_t kid, vid;
       if ((rc = pcol_q_key_intern(&p->keys, k.ptr ? k.ptr : "", k.ptr ? k.len : 0, 0, &kid, err)))
         break;
@@ -174,6 +181,7 @@ int pcol_tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   free(val_key);
   pcol_buf_free(&tmp);
   pcol_filter_free(&flt);
+  pcol_q_tagkeys_free(&ks);
   if (rc) pcol_tags_free(out);
   return rc;
 }
@@ -195,6 +203,7 @@ void pcol_tags_free(pcol_tags *t) {
 typedef struct tr_ctx {
   pcol_q_fctx fc;
   const pcol_filter *flt;
+  pcol_q_tagkeys ks; /* --tagshow/--taghide */
   pcol_view stack, ls, lsoff, lkey, lstr, lnum, lunit;
   uint64_t nls, nlabels;
   pcol_str *frames;
@@ -281,9 +290,15 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
     if (hi > c->nlabels) hi = c->nlabels;
     for (uint64_t i = lo; i < hi; i++) {
       if (PCOL_GROW(c->labels, nl, c->caplab)) return pcol_oom(c->err);
-      pcol_label_kv *kv = &c->labels[nl++];
+      pcol_label_kv *kv = &c->labels[nl];
       memset(kv, 0, sizeof *kv);
-      if ((rc = pcol_string(c->fc.f, pcol_view_u32(&c->lkey, i), &kv->key, c->err))) return rc;
+      uint32_t ksid = pcol_view_u32(&c->lkey, i);
+      int shown;
+      if ((rc = pcol_string(c->fc.f, ksid, &kv->key, c->err)) ||
+          (rc = pcol_q_tagkeys_kept(&c->ks, ksid, kv->key, &shown, c->err)))
+        return rc;
+      if (!shown) continue;
+      nl++;
       uint32_t sid = pcol_view_u32(&c->lstr, i);
       if (sid) {
         if ((rc = pcol_string(c->fc.f, sid, &kv->str, c->err))) return rc;
@@ -464,6 +479,7 @@ int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
                            {&c.lnum, PCOL_T_LABELS, PCOL_C_LB_NUM},
                            {&c.lunit, PCOL_T_LABELS, PCOL_C_LB_UNIT}};
   int rc = pcol_columns(f, req, PCOL_NCOLS(req), err);
+  if (!rc) rc = pcol_q_tagkeys_init(&c.ks, sel, err);
   if (!rc) rc = pcol_q_fctx_init(&c.fc, f, err);
   if (!rc) rc = pcol_filter_build(f, sel, &flt, err);
   c.flt = &flt;
@@ -485,6 +501,7 @@ int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   }
   tr_groups_free(&g);
   pcol_filter_free(&flt);
+  pcol_q_tagkeys_free(&c.ks);
   pcol_buf_free(&c.fc.scratch);
   pcol_buf_free(&c.names);
   free(c.frames);
@@ -506,8 +523,11 @@ int pcol_top_by_label(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   out->value = *v;
   pcol_tags tg;
   pcol_sum *w = NULL;
+  /* pprof's -tagroot makes its label nodes before -tagshow/-taghide run */
+  pcol_select all_keys = sel ? *sel : (pcol_select){0};
+  all_keys.tag_show = all_keys.tag_hide = NULL;
   int rc = pcol_label_key_check(f, "by label", key, err);
-  if (!rc) rc = pcol_tags_compute(f, sel, v, &tg, err);
+  if (!rc) rc = pcol_tags_compute(f, &all_keys, v, &tg, err);
   if (rc) return rc;
   pcol_q_top_priv *p = calloc(1, sizeof *p);
   if (!p) rc = pcol_oom(err);

@@ -407,6 +407,24 @@ typedef struct pcol_q_gtag {
   pcol_str name;   /* pprof's Tag.Name: the lines joined by "\\n", or the number */
   pcol_str unit;   /* numeric: the unit of its value */
 } pcol_q_gtag;
+/* pprof -tagshow / -taghide on label keys (tagkeys.c): sel's tag_show and
+ * tag_hide compiled once, each key's verdict memoized by its string id. */
+typedef struct pcol_q_tagkeys {
+  regex_t show, hide;
+  int has_show, has_hide;
+  pcol_u64map memo; /* key string id -> slot in keep */
+  uint8_t *keep;
+  size_t cap;
+  char *buf;
+  size_t bcap;
+} pcol_q_tagkeys;
+/* EINVAL naming --tagshow/--taghide for a bad expression (ks left empty). */
+int pcol_q_tagkeys_init(pcol_q_tagkeys *ks, const pcol_select *sel, pcol_error *err);
+/* *keep = 1 when label key k (string id sid) is shown (always without
+ * tag_show and tag_hide, or for ks NULL); ENOMEM. */
+int pcol_q_tagkeys_kept(pcol_q_tagkeys *ks, uint32_t sid, pcol_str k, int *keep, pcol_error *err);
+void pcol_q_tagkeys_free(pcol_q_tagkeys *ks);
+
 typedef struct pcol_q_gtags {
   pcol_u64map pairs; /* stack << 32 | label set -> pair */
   uint32_t *p_stack, *p_ls, np, pcap;
@@ -420,8 +438,7 @@ typedef struct pcol_q_gtags {
   size_t nparts, partcap;
 } pcol_q_gtags;
 int pcol_q_gtags_load(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                      const char *show, const char *hide, uint64_t max_output, pcol_q_gtags *g,
-                      pcol_error *err);
+                      uint64_t max_output, pcol_q_gtags *g, pcol_error *err);
 int pcol_q_gtags_count(const pcol_q_gtags *g, const pcol_q_inl_state *s, const uint8_t *kept,
                        const uint32_t *kk, const uint8_t *res, pcol_q_umag cut, uint32_t *count);
 /* node_of[key]: the key's node in out->nodes (UINT32_MAX: none); out's

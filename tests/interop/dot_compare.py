@@ -42,7 +42,7 @@ def parse(path):
             if line.startswith('subgraph cluster_L'):
                 m = re.search(r' label="((?:[^"\\]|\\.)*)"', line)
                 legend = [l for l in m.group(1).split('\\l')
-                          if l.startswith(('Showing', 'Dropped'))]
+                          if l.startswith(('Showing', 'Dropped', 'Active filters:', '   '))]
                 continue
             m = NODE.match(line)
             if m:

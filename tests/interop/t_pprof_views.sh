@@ -6,7 +6,8 @@
 # test data (ext/ included).  The lines from "Showing nodes accounting for"
 # on must be identical to `go tool pprof -top` with the same options.
 # Also list (-list), info (-raw's header), top --by label (-tagfocus,
-# -tagroot), tags (-tags) and traces (-traces).
+# -tagroot), tags (-tags) and traces (-traces), these two also with
+# --tagshow/--taghide (-tagshow/-taghide).
 #
 # How it runs (make test's CPU budget): every pprof view of a profile comes
 # from ONE go tool pprof process, its interactive session (the command line's
@@ -43,7 +44,7 @@ die() { echo "FAIL: t_pprof_views: $*"; exit 1; }
 # ---- the sessions: one per profile, planned view by view ----
 # pprof's options a view may set, and their values in a new session (the
 # command line's defaults; sample_index= is the default type)
-KEYS=(focus ignore hide show show_from tagfocus tagignore tagroot sample_index unit sort nodefraction nodecount
+KEYS=(focus ignore hide show show_from tagfocus tagignore tagshow taghide tagroot sample_index unit sort nodefraction nodecount
   granularity source_path)
 declare -A DEF=([unit]=minimum [sort]=flat [nodefraction]=0.005 [nodecount]=-1 [granularity]=functions)
 declare -A SID=() ST=() MEMO=()
@@ -318,10 +319,14 @@ for f in "$TD"/pprof/go-cpu-string-labels.pb.gz "$TD"/pprof/dotnet-6types-labels
   "$TD"/ext/pprof/pprofutils-*-in.pb.gz "$TD"/ext/pprof/parca-*.pb.gz "$TD"/ext/pprof/go-req-2.pb.gz \
   "$TD"/ext/pprof/go-goroutine-nethttp.pb.gz "$TD"/ext/pprof/python-pyspy-1.pb.gz; do
   [ -f "$f" ] || continue
-  J=$((J + 1))
-  pv "$f" -tags
-  "$PCOL" tags "$f" >"$tmp/pc/$J"
-  want tags "$PV" "${f##*/}: pcol tags differs from go tool pprof -tags (< pprof, > pcol):"
+  # --tagshow/--taghide: which keys are listed (heap profiles' "bytes" is shown)
+  for args in "" "-tagshow=e|y -taghide=^p"; do
+    pa=${args/-tagshow=/--tagshow=} pa=${pa/-taghide=/--taghide=}
+    J=$((J + 1))
+    pv "$f" -tags $args
+    "$PCOL" tags "$f" $pa >"$tmp/pc/$J"
+    want tags "$PV" "${f##*/}: pcol tags $pa differs from go tool pprof -tags $args (< pprof, > pcol):"
+  done
 done
 # traces: every pprof profile, byte for byte from the first separator on
 # (pprof's samples as it merged them on reading: same stack and labels
@@ -333,8 +338,10 @@ for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/*; do
   case $f in *dotnet*) continue ;; esac # pprof leaves out one sample of it, pcol does not
   case $f in *edge-invalid-utf8*) continue ;; esac # control bytes: pcol escapes them (doc/safety.md)
   otlp "$f" && continue # OTLP, not a Profile
-  for args in "" "-tagfocus=. -focus=." "-show_from=main|runtime|grpc"; do
+  # (--tagshow/--taghide leave labels out of a trace, not samples)
+  for args in "" "-tagfocus=. -focus=." "-show_from=main|runtime|grpc" "-tagshow=. -taghide=^(bytes|thread_name|foo)$"; do
     pa=${args/-tagfocus=/--tag=} pa=${pa/-focus=/--focus=} pa=${pa/-show_from=/--show-from=}
+    pa=${pa/-tagshow=/--tagshow=} pa=${pa/-taghide=/--taghide=}
     J=$((J + 1))
     pv "$f" -traces $args
     "$PCOL" traces "$f" $pa >"$tmp/pc/$J" 2>/dev/null

@@ -453,7 +453,9 @@ class File:
         """Label keys, their values and the value of the samples carrying
         each: the rows of `pcol tags --format json` (pprof -tags); pct is
         the share of the key's total, key_total that total (the CLI's
-        "KEY: Total X"); .total is a dict of the keys' totals."""
+        "KEY: Total X"); .total is a dict of the keys' totals.  tagshow,
+        taghide (pprof's -tagshow/-taghide): only the keys matching tagshow,
+        none matching taghide."""
         cols, meta = self._handle().tags(value, _selection(select))
         key, val, amount, pct, key_total = cols
         keys, totals = _strs(key), _ints(key_total)
@@ -464,7 +466,9 @@ class File:
     def traces(self, value=None, *, limit=None, **select):
         """Every trace (samples with the same stack and labels merged, as
         pprof reads a profile): the rows of `pcol traces --format json`,
-        with `frames` (a tuple, root first) beside `stack`."""
+        with `frames` (a tuple, root first) beside `stack`.  tagshow,
+        taghide: only the labels whose key matches tagshow, none whose key
+        matches taghide (the traces stay as they are)."""
         cols, meta = self._handle().traces(value, _limit(limit), _selection(select))
         val, labels, stack, frames = cols
         fr = _np.empty(len(frames), dtype=object)
@@ -593,14 +597,15 @@ class Table(_Mapping):
 # ------------------------------------------------------------- views
 
 _SELECT = ("source", "from_", "to", "focus", "ignore", "hide", "show", "tag", "tag_ignore",
-           "show_from", "no_inlines")
+           "show_from", "tagshow", "taghide", "no_inlines")
 
 
 def _selection(kw):
     """The CLI's selection and filters (cli_select) as the tuple the
     extension takes: source, from_, to (seconds), focus, ignore, hide, show,
     tag, tag_ignore, show_from (POSIX EREs, pprof's -focus ... -tagignore,
-    -show_from) and no_inlines."""
+    -show_from), tagshow, taghide (pprof's: the label keys tags and traces
+    show) and no_inlines."""
     bad = [k for k in kw if k not in _SELECT]
     if bad:
         raise TypeError("unexpected keyword argument%s %s (the selection takes %s)" % (

@@ -9,20 +9,22 @@
 #include <string.h>
 
 /* sel: (source, from_, to, focus, ignore, hide, show, tag, tag_ignore,
- * show_from, no_inlines): the CLI's --source --from --to and filters (cli_select).
+ * show_from, tagshow, taghide, no_inlines): the CLI's --source --from --to
+ * and filters (cli_select).
  * The filter strings are borrowed from the tuple's str objects. */
 static int get_sel(PyObject *t, pcb_select *s) {
-  if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 11) {
-    PyErr_SetString(PyExc_TypeError, "selection must be a tuple of 11");
+  if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 13) {
+    PyErr_SetString(PyExc_TypeError, "selection must be a tuple of 13");
     return -1;
   }
   if (pcol_py_parse_select(PyTuple_GET_ITEM(t, 0), PyTuple_GET_ITEM(t, 1), PyTuple_GET_ITEM(t, 2), NULL, s))
     return -1;
-  const char **dst[7] = {&s->sel.focus, &s->sel.ignore, &s->sel.hide,     &s->sel.show,
-                         &s->sel.tag,   &s->sel.tag_ignore, &s->sel.show_from};
-  static const char *const names[7] = {"focus", "ignore",     "hide",     "show",
-                                       "tag",   "tag_ignore", "show_from"};
-  for (int i = 0; i < 7; i++) {
+  const char **dst[9] = {&s->sel.focus,     &s->sel.ignore,   &s->sel.hide,
+                         &s->sel.show,      &s->sel.tag,      &s->sel.tag_ignore,
+                         &s->sel.show_from, &s->sel.tag_show, &s->sel.tag_hide};
+  static const char *const names[9] = {"focus", "ignore",     "hide",      "show",   "tag",
+                                       "tag_ignore", "show_from", "tagshow", "taghide"};
+  for (int i = 0; i < 9; i++) {
     PyObject *o = PyTuple_GET_ITEM(t, 3 + i);
     if (o == Py_None) continue;
     if (!PyUnicode_Check(o)) {
@@ -39,7 +41,7 @@ static int get_sel(PyObject *t, pcb_select *s) {
     }
     *dst[i] = p;
   }
-  int ni = PyObject_IsTrue(PyTuple_GET_ITEM(t, 10));
+  int ni = PyObject_IsTrue(PyTuple_GET_ITEM(t, 12));
   if (ni < 0) return -1;
   s->sel.no_inlines = ni;
   return 0;

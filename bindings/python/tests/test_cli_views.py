@@ -18,7 +18,8 @@ from conftest import TESTDATA, run_pcol
 OPT = {"sort": "--sort", "node_fraction": "--node-fraction", "limit": "-n", "value": "--value",
        "source": "--source", "from_": "--from", "to": "--to", "focus": "--focus",
        "ignore": "--ignore", "hide": "--hide", "show": "--show", "tag": "--tag",
-       "tag_ignore": "--tag-ignore", "show_from": "--show-from", "by": "--by"}
+       "tag_ignore": "--tag-ignore", "show_from": "--show-from", "tagshow": "--tagshow",
+       "taghide": "--taghide", "by": "--by"}
 
 
 def cli_args(kw):
@@ -169,6 +170,11 @@ def check_file(path, i, variants):
         n += check("traces", path, [path, "-n", "40"], attempt(f.traces, limit=40))
         if tag and variants:
             n += check("tags", path, [path, "--tag", tag], attempt(f.tags, tag=tag), pct=("pct",))
+        if key and variants:  # the probe's key hidden, then shown alone
+            for kw in (dict(taghide=ere(key)), dict(tagshow="^%s$" % ere(key))):
+                n += check("tags", path, [path] + cli_args(kw), attempt(f.tags, **kw), pct=("pct",))
+                n += check("traces", path, [path, "-n", "40"] + cli_args(kw),
+                           attempt(f.traces, limit=40, **kw))
         # fold: the exact text
         r = run_pcol("fold", path, check=False)
         fo = attempt(f.fold)

@@ -17,12 +17,12 @@
 /* ---------------------------------------------------------- selection */
 
 /* q: list(source, from, to, focus, ignore, hide, show, tag, tag_ignore,
- * no_inlines), NULL entries unset (R/query.R .query builds it), into the
+ * show_from, tagshow, taghide, no_inlines), NULL entries unset (R/query.R .query builds it), into the
  * pcol_select of `pcol VIEW --source --from --to --focus ...` (cli_select:
  * seconds rounded to the nanosecond with llround). */
 static void parse_query(SEXP q, pcol_select *s) {
   memset(s, 0, sizeof *s);
-  if (TYPEOF(q) != VECSXP || XLENGTH(q) != 11) Rf_error("internal: bad query");
+  if (TYPEOF(q) != VECSXP || XLENGTH(q) != 13) Rf_error("internal: bad query");
   SEXP src = VECTOR_ELT(q, 0), from = VECTOR_ELT(q, 1), to = VECTOR_ELT(q, 2);
   if (src != R_NilValue) {
     double d = Rf_asReal(src);
@@ -43,13 +43,14 @@ static void parse_query(SEXP q, pcol_select *s) {
     s->has_to = 1;
   }
   if (s->has_from && s->has_to && s->from_ns > s->to_ns) Rf_error("from is after to");
-  const char **re[7] = {&s->focus, &s->ignore, &s->hide,      &s->show,
-                        &s->tag,   &s->tag_ignore, &s->show_from};
-  for (int k = 0; k < 7; k++) {
+  const char **re[9] = {&s->focus,     &s->ignore,   &s->hide,
+                        &s->show,      &s->tag,      &s->tag_ignore,
+                        &s->show_from, &s->tag_show, &s->tag_hide};
+  for (int k = 0; k < 9; k++) {
     SEXP x = VECTOR_ELT(q, 3 + k);
     if (x != R_NilValue) *re[k] = Rf_translateCharUTF8(STRING_ELT(x, 0)); /* R_alloc: lives until .Call returns */
   }
-  s->no_inlines = Rf_asLogical(VECTOR_ELT(q, 10)) == TRUE;
+  s->no_inlines = Rf_asLogical(VECTOR_ELT(q, 12)) == TRUE;
 }
 
 static const char *str1(SEXP x) {

@@ -137,6 +137,14 @@ test_that("the views with values, filters and time ranges", {
     for (k in head(label_keys(p), 1)) {
       compare_tags(p, list(tag_ignore = paste0(k, "=^$")), c("--tag-ignore", paste0(k, "=^$")))
       compare_fold(p, list(tag = paste0(k, "=.")), c("--tag", paste0(k, "=.")))
+      # pprof -taghide / -tagshow: the key left out, then alone (a key of
+      # plain characters, its dots bracketed: an ERE matching just it)
+      if (grepl("^[A-Za-z0-9_.-]+$", k)) {
+        kr <- paste0("^", gsub(".", "[.]", k, fixed = TRUE), "$")
+        compare_tags(p, list(taghide = kr), c("--taghide", kr))
+        compare_tags(p, list(tagshow = kr), c("--tagshow", kr))
+        compare_traces(p, list(taghide = kr, limit = 20), c("--taghide", kr, "-n", "20"))
+      }
     }
   }
   succeed()
