@@ -693,7 +693,9 @@ typedef struct pcol_select {
   /* go tool pprof's filters (NULL = none), with its semantics
    * (profile/filter.go), as POSIX extended regular expressions (regex.h)
    * that match anywhere in a function's name or file name, or in the file
-   * of a location's mapping:
+   * of a location's mapping (in a file without mappings every location has
+   * one of file "", as go tool pprof gives such a profile a fake mapping:
+   * an expression that matches "" matches every location there):
    *   focus  keep samples with a matching location;
    *   ignore drop samples with a matching location (before focus);
    *   hide   remove matching frames from the stacks (a sample left

@@ -84,8 +84,17 @@ static int rx_bits(pcol_file *f, rx_set *x, uint32_t sid, uint8_t *bits, pcol_er
   return PCOL_OK;
 }
 
+int pcol_filter_loc_mapping(const pcol_view *mfile, uint64_t nmap, uint32_t m, uint32_t *sid) {
+  *sid = 0;
+  if (nmap == 0) return 1; /* pprof's fake mapping */
+  if (!m || m > nmap) return 0;
+  *sid = pcol_view_u32(mfile, m - 1);
+  return 1;
+}
+
 /* Per function (1-based; 0 = none): the regexes its name or file matches;
- * per mapping likewise for its file. */
+ * per mapping likewise for its file (mapping 0: the fake mapping of a file
+ * without mappings, pcol_filter_loc_mapping). */
 static int name_bits(pcol_file *f, rx_set *x, uint8_t **fnb, uint8_t **mapb, pcol_error *err) {
   uint64_t nfn = pcol_rows(f, PCOL_T_FUNCTIONS), nmap = pcol_rows(f, PCOL_T_MAPPINGS);
   pcol_view fname, ffile, mfile;
@@ -104,6 +113,7 @@ static int name_bits(pcol_file *f, rx_set *x, uint8_t **fnb, uint8_t **mapb, pco
   }
   for (uint64_t i = 0; i < nmap; i++)
     PCOL_RETURN_NOT_OK(rx_bits(f, x, pcol_view_u32(&mfile, i), &(*mapb)[i + 1], err));
+  if (nmap == 0) PCOL_RETURN_NOT_OK(rx_bits(f, x, 0, &(*mapb)[0], err));
   return PCOL_OK;
 }
 
@@ -124,8 +134,9 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
   uint64_t nloc = pcol_rows(f, PCOL_T_LOCATIONS), nlines = pcol_rows(f, PCOL_T_LINES);
   uint64_t ns = pcol_rows(f, PCOL_T_STACKS), nfn = pcol_rows(f, PCOL_T_FUNCTIONS);
   uint64_t nmap = pcol_rows(f, PCOL_T_MAPPINGS);
-  pcol_view loff, lmap, lfn, spar, sloc;
-  pcol_column_req req[] = {{&loff, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS},
+  pcol_view loff, lmap, lfn, spar, sloc, mfile;
+  pcol_column_req req[] = {{&mfile, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME},
+                           {&loff, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS},
                            {&lmap, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING},
                            {&lfn, PCOL_T_LINES, PCOL_C_LINE_FUNCTION},
                            {&spar, PCOL_T_STACKS, PCOL_C_STACK_PARENT},
@@ -152,8 +163,8 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
     uint64_t a = pcol_view_u64(&loff, loc - 1), e = pcol_view_u64(&loff, loc);
     if (e > nlines) e = nlines;
     if (a > e) a = e;
-    uint32_t m = pcol_view_u32(&lmap, loc - 1);
-    uint8_t mb = m && m <= nmap ? mapb[m] : 0, any = mb;
+    uint32_t m = pcol_view_u32(&lmap, loc - 1), msid;
+    uint8_t mb = pcol_filter_loc_mapping(&mfile, nmap, m, &msid) ? mapb[nmap ? m : 0] : 0, any = mb;
     for (uint64_t li = a; li < e; li++) {
       uint32_t fn = pcol_view_u32(&lfn, li);
       if (fn && fn <= nfn) any |= fnb[fn];

@@ -37,6 +37,13 @@ int pcol_filter_keep(const pcol_filter *x, uint64_t row);
  * empty answer). */
 int pcol_label_key_check(pcol_file *f, const char *what, const char *key, pcol_error *err);
 void pcol_filter_free(pcol_filter *x);
+/* The mapping file the name filters match for a location whose mapping id
+ * is m (mfile: the mappings' filename column, nmap rows): 1 and *sid its
+ * string id, or 0 when the location has none.  In a file without any
+ * mapping every location has one whose file is "" (*sid 0): go tool pprof
+ * gives a profile without mappings that fake mapping (driver/fetch.go), so
+ * an expression that matches "" (^$, .*) matches every location there. */
+int pcol_filter_loc_mapping(const pcol_view *mfile, uint64_t nmap, uint32_t m, uint32_t *sid);
 /* The one way pcol compiles a user's regular expression (POSIX ERE,
  * REG_NOSUB): EINVAL naming `what` and the expression when it is bad. */
 

@@ -63,7 +63,7 @@ typedef struct many {
   struct worker *workers; /* the threads (their names: freed after the marks) */
   size_t nworkers;
   /* what every file must agree on */
-  int have_first, frames, vkind;
+  int have_first, frames, vkind, mapless;
   pcol_str vtype, vunit, dtype, dunit;
   uint32_t vt_id;
 } many;
@@ -106,7 +106,9 @@ static int grow_names(many *m, pcol_error *err) {
 /* Whether file f answers alike with the files before it: the same rule for
  * unnamed functions, the same value (kind, type and unit), every source
  * with it, and for "samples" the same default everywhere (else the union
- * warns that the defaults differ).  *v: its value.  1 = alike. */
+ * warns that the defaults differ), and with name filters files all with
+ * or all without mappings (pcol_filter_loc_mapping's fake mapping is the
+ * union's only when no file has one).  *v: its value.  1 = alike. */
 static int alike(many *m, pcol_file *f, pcol_value_sel *v, pcol_error *err) {
   int frames;
   bool differ = false;
@@ -124,6 +126,9 @@ static int alike(many *m, pcol_file *f, pcol_value_sel *v, pcol_error *err) {
   while (s <= ns && has[s]) s++;
   free(has);
   if (s <= ns) return 0; /* a source without the value: the union names it */
+  const pcol_select *q = m->sel;
+  int mapless = q && (q->focus || q->ignore || q->hide || q->show || q->show_from) &&
+                pcol_rows(f, PCOL_T_MAPPINGS) == 0;
   if (!m->have_first) {
     /* kept in the names' arena: they outlive the file */
     const char *t = pcol_q_key_store(m->names, v->type.ptr ? v->type.ptr : "", v->type.len);
@@ -138,10 +143,11 @@ static int alike(many *m, pcol_file *f, pcol_value_sel *v, pcol_error *err) {
     m->frames = frames;
     m->vkind = value_kind(v->vt_id);
     m->vt_id = v->vt_id;
+    m->mapless = mapless;
     m->have_first = 1;
     return 1;
   }
-  return frames == m->frames && value_kind(v->vt_id) == m->vkind && same_str(v->type, m->vtype) &&
+  return frames == m->frames && mapless == m->mapless && value_kind(v->vt_id) == m->vkind && same_str(v->type, m->vtype) &&
          same_str(v->unit, m->vunit) &&
          (v->vt_id != 0 || (same_str(d.type, m->dtype) && same_str(d.unit, m->dunit)));
 }

@@ -324,6 +324,15 @@ $PCOL pack $TD/pprof/cpp-cpu-unsymbolized-mappings.pb.gz -o "$tmp/cpp.pcol" || f
 same_top 1 "--sort cum --node-fraction 0 -n 25" "$tmp/cpp.pcol" "$tmp/g.pcol"
 same_top 1 "--node-fraction 0 --format tsv" "$tmp/cpp.pcol" "$tmp/g.pcol"
 same_top 1 "" "$tmp/s.pcol" "$tmp/s.pcol"                  # one file twice counts twice
+# a file without mappings beside one with: pprof's fake mapping of file ""
+# (pcol_filter_loc_mapping) is the merge's only when no file has a mapping,
+# so with a name filter the union answers; files all without answer each
+$PCOL pack $TD/pprof/go-heap-nomappings-nofunctions.pb.gz -o "$tmp/nm.pcol" &&
+  $PCOL pack $TD/pprof/go-heap-allocs-inline.pb.gz -o "$tmp/hm.pcol" || fail "pack nm, hm"
+same_top 0 "--value inuse_space --focus ^$" "$tmp/nm.pcol" "$tmp/hm.pcol"
+same_top 0 "--value inuse_space --show .* -n 5" "$tmp/nm.pcol" "$tmp/hm.pcol"
+same_top 1 "--value inuse_space -n 5" "$tmp/nm.pcol" "$tmp/hm.pcol"
+same_top 1 "--focus ^$ -n 5" "$tmp/nm.pcol" "$tmp/nm.pcol"
 # nine files on four threads: inlined frames met by several threads, a
 # thread's first file without them (its edges read again for the marks)
 for o in "--sort cum --node-fraction 0 -n 25" "--by file -n 8" "--hide runtime --format tsv"; do

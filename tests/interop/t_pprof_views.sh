@@ -207,6 +207,17 @@ fi
 c=$TD/pprof/cpp-cpu-unsymbolized-mappings.pb.gz
 if [ -f "$c" ]; then
   same "$c" -show_from=cppbench -- --show-from cppbench # a mapping's file matches
+  same "$c" -focus='^$' -- --focus '^$' # its mappings have files: "" matches none
+fi
+# a profile without mappings: pprof gives its locations a fake mapping whose
+# file is "" (driver/fetch.go), so an expression matching "" matches them all
+nm=$TD/pprof/go-heap-nomappings-nofunctions.pb.gz
+if [ -f "$nm" ]; then
+  same "$nm" -focus='^$' -- --focus '^$'
+  same "$nm" -hide='^$' -- --hide '^$'
+  same "$nm" -ignore='x*' -- --ignore 'x*'
+  same "$nm" -show_from='^$' -- --show-from '^$'
+  same "$nm" -show='^$' -cum -- --show '^$' --sort cum
 fi
 l=$TD/pprof/go-cpu-string-labels.pb.gz
 if [ -f "$l" ]; then
