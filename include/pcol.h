@@ -719,6 +719,10 @@ typedef struct pcol_select {
    * labels, the graph's label boxes (which then count as nodes).  pprof
    * applies them after every sample filter: they select no samples. */
   const char *tag_show, *tag_hide;
+  /* pprof -relative_percentages: a view's total (its shares, "of X total",
+   * node and edge cutoffs) is that of the samples the filters above keep;
+   * without it, as pprof, that of the selection before them. */
+  bool relative;
   /* pprof -noinlines: each location keeps only its outermost line left
    * after hide/show, so an inlined call's weight is its caller's, at the
    * caller's line (focus and ignore still see the inlined functions, as

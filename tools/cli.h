@@ -117,6 +117,10 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
   {"tag", 0, 1, "only samples with a label KEY=RE[,RE...] or KEY=RANGE (numbers: 32kb, :64kb, 4mb:, 12kb:64mb), or whose \"key:value\" labels match each RE (pprof -tagfocus)"}, \
   {"tag-ignore", 0, 1, "drop samples with such a label (pprof -tagignore)"}, \
   {"no-inlines", 0, 0, "attribute inlined frames to their caller, at the caller's line (pprof -noinlines)"}
+/* --relative-percentages (pprof's): pcol_select.relative, read by cli_select */
+#define CLI_OPT_RELATIVE                                                        \
+  {"relative-percentages", 0, 0, "shares (and cutoffs) of the total the filters keep, not of the " \
+                                 "whole selection (pprof -relative_percentages)"}
 /* --tagshow and --taghide (pprof's): which label keys a label view shows
  * (pcol_select.tag_show/tag_hide, read by cli_select); WHAT names the view's
  * labels in the help. */

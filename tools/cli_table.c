@@ -273,6 +273,10 @@ void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const cha
                        s->tag,   s->tag_ignore, s->tag_show, s->tag_hide};
     for (int i = 0; i < 9; i++)
       if (v[i]) json_kv(fp, &first, k[i], v[i]);
+    if (s->relative) {
+      fprintf(fp, "%s\"relative_percentages\":true", first ? "" : ",");
+      first = 0;
+    }
   }
   fputs("},\"rows\":", fp);
   tbl_begin(t, fp, fmt, ncols, names); /* the '[' */

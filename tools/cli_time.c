@@ -145,6 +145,7 @@ int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel) {
   sel->tag_show = cli_get(cmd, a, "tagshow");
   sel->tag_hide = cli_get(cmd, a, "taghide");
   sel->no_inlines = cli_flag(cmd, a, "no-inlines");
+  sel->relative = cli_flag(cmd, a, "relative-percentages");
   if (from && to && sel->from_ns > sel->to_ns)
     return cli_usage_error(cmd->name, "--%s %s is after --%s %s", from_opt, from, to_opt, to);
   return 0;

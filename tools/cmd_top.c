@@ -18,6 +18,7 @@ const cli_opt opts_top[] = {
     CLI_OPT_NO_MMAP,
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
+    CLI_OPT_RELATIVE,
     CLI_OPT_MAX_OUTPUT,
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};

@@ -34,6 +34,7 @@ typedef struct wctx {
   size_t npairs, pcap;
   pcol_sum total;
   const pcol_filter *flt; /* NULL: every selected sample */
+  int relative;           /* sel->relative: the total counts only the kept samples */
   int (*row_fn)(void *ctx, uint64_t row, int64_t value); /* pcol_q_values_iter */
   void *row_ctx;
   const int *need; /* pcol_q_values_iter_need: the caller's samples columns */
@@ -97,7 +98,8 @@ static int pair_add(wctx *c, uint32_t s, int64_t v) {
 /* What a selected sample adds: 1 with its stack and scaled value, 0 when
  * it adds nothing (a zero; or filtered out, which still counts in the
  * total: pprof's total is that of the profile before -focus, -ignore,
- * -tagfocus...), or an error. */
+ * -tagfocus..., but with -relative_percentages, sel->relative, it does
+ * not), or an error. */
 static inline __attribute__((always_inline)) int sample_adds(wctx *c, uint64_t row, int64_t num,
                                                              int64_t den, uint32_t *s,
                                                              int64_t *v) {
@@ -114,8 +116,9 @@ static inline __attribute__((always_inline)) int sample_adds(wctx *c, uint64_t r
   if (*s > c->nstacks)
     return pcol_error_set(c->err, PCOL_ECORRUPT, "sample %llu names stack %u, out of range",
                           (unsigned long long)row + 1, *s);
-  c->total += *v < 0 ? -(pcol_sum)*v : *v; /* at most 2^64 samples of at most 2^63: no overflow */
-  return !c->flt || pcol_filter_keep(c->flt, row);
+  int keep = !c->flt || pcol_filter_keep(c->flt, row);
+  if (keep || !c->relative) c->total += *v < 0 ? -(pcol_sum)*v : *v; /* at most 2^64 samples of at most 2^63 */
+  return keep;
 }
 
 static int add_sample(void *p, uint64_t row, int64_t num, int64_t den) {
@@ -452,6 +455,7 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   c.need = cp->need;
   c.nneed = cp->nneed;
   c.flt = flt && flt->active ? flt : NULL;
+  c.relative = sel && sel->relative;
   c.pairs = cp->pairs;
   /* one sum a stack node, written all over (pcol_alloc_hot) */
   if (c.nstacks + 1 > SIZE_MAX / sizeof *c.w) {

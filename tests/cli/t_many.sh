@@ -315,7 +315,8 @@ for o in "" "-n 5" "--sort cum -n 8" "--sort cum --node-fraction 0 -n 25" "--sor
   "--node-fraction 0" "--by file --format tsv" \
   "--value samples --format json" "--value cpu --focus main --unit ms" "--hide runtime -n 12" \
   "--sort name --node-fraction 0 --format csv" "--ignore runtime --show main -n 3" \
-  "--show-from main --sort cum -n 12" "--show-from runtime --hide mallocgc"; do
+  "--show-from main --sort cum -n 12" "--show-from runtime --hide mallocgc" \
+  "--relative-percentages --ignore runtime --node-fraction 0.02"; do
   same_top 1 "$o" "$tmp/s.pcol" "$tmp/g.pcol" "$tmp/l.pcol"
 done
 same_top 1 "--sort cum -n 10" "$tmp/sl.pcol" "$tmp/g.pcol" # files of several sources

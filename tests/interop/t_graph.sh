@@ -69,6 +69,7 @@ if [ -f "$g" ]; then
   case_ "$g" -nodecount=5 -- --node-count 5
   case_ "$g" -nodefraction=0.2 -edgefraction=0.1 -- --node-fraction 0.2 --edge-fraction 0.1
   case_ "$g" -focus=mapassign -hide='runtime\.main' -- --focus mapassign --hide 'runtime\.main'
+  case_ "$g" -relative_percentages -focus=mapassign -nodefraction=0.1 -- --relative-percentages --focus mapassign --node-fraction 0.1
   case_ "$g" -noinlines -- --no-inlines
   case_ "$g" -addresses -- --by address
   case_ "$g" -files -- --by file

@@ -44,9 +44,9 @@ die() { echo "FAIL: t_pprof_views: $*"; exit 1; }
 # ---- the sessions: one per profile, planned view by view ----
 # pprof's options a view may set, and their values in a new session (the
 # command line's defaults; sample_index= is the default type)
-KEYS=(focus ignore hide show show_from tagfocus tagignore tagshow taghide tagroot sample_index unit sort nodefraction nodecount
+KEYS=(focus ignore hide show show_from tagfocus tagignore tagshow taghide tagroot relative_percentages sample_index unit sort nodefraction nodecount
   granularity source_path)
-declare -A DEF=([unit]=minimum [sort]=flat [nodefraction]=0.005 [nodecount]=-1 [granularity]=functions)
+declare -A DEF=([relative_percentages]=false [unit]=minimum [sort]=flat [nodefraction]=0.005 [nodecount]=-1 [granularity]=functions)
 declare -A SID=() ST=() MEMO=()
 SF=() SL=() NL=() # per session: its profile, its command lines, their number
 # pv FILE PPROF-ARGS...: plans the view `go tool pprof PPROF-ARGS FILE` in
@@ -203,6 +203,11 @@ if [ -f "$g" ]; then
   same "$g" -show_from=inline -lines -- --show-from inline --by line
   same "$g" -show_from=nomatch -- --show-from nomatch
   peek "$g" -peek . -show_from=map -- . --show-from map
+  # -relative_percentages: shares and cutoffs of the total the filters keep
+  same "$g" -relative_percentages=true -focus=mapassign -- --relative-percentages --focus mapassign
+  same "$g" -relative_percentages=true -hide=runtime -nodefraction=0.1 -- --relative-percentages --hide runtime --node-fraction 0.1
+  same "$g" -relative_percentages=true -show_from=main -cum -- --relative-percentages --show-from main --sort cum
+  peek "$g" -peek map -relative_percentages=true -ignore=growWork -- map --relative-percentages --ignore growWork
 fi
 c=$TD/pprof/cpp-cpu-unsymbolized-mappings.pb.gz
 if [ -f "$c" ]; then
@@ -226,6 +231,7 @@ if [ -f "$l" ]; then
   same "$l" -tagfocus=function:sl,foo:b -- --tag function:sl,foo:b
   same "$l" -tagfocus=function=fa,sl -tagignore=profile_id=^0 -- --tag function=fa,sl --tag-ignore 'profile_id=^0'
   same "$l" -tagfocus=function=slow -focus=main -cum -- --tag function=slow --focus main --sort cum
+  same "$l" -relative_percentages=true -tagfocus=function=fast -- --relative-percentages --tag function=fast
   peek "$l" -tagfocus=function=slow -peek . -- . --tag function=slow
 fi
 h=$TD/pprof/go-heap-allocs-inline.pb.gz
@@ -253,6 +259,8 @@ if (cd "$REPO/tests/go" && go run . "$tmp/gp" >"$tmp/go_run.log" 2>&1); then
     compare_list_default "$p" -list 'main\.' -- 'main\.'
     compare_list "$p" -list 'allocate|runtime\.mallocgc' -- 'allocate|runtime\.mallocgc'
     compare_list "$p" -list nomatch -- nomatch
+    # "of Total" of the samples the filter keeps
+    compare_list "$p" -relative_percentages=true -focus=main -list 'main\.' -- 'main\.' --relative-percentages --focus main
   done
   # -source_path: a copy of the sources, changed, found through the path's
   # "/go/" component (pprof's heuristic); pprof and pcol must read the copy

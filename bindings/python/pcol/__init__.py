@@ -411,8 +411,8 @@ class File:
         the rows whose |cum| is below this fraction of the total (pprof
         -nodefraction; the CLI's text view uses 0.005, its other formats 0);
         limit: the first N rows.  select: source, from_, to and the filters
-        focus, ignore, hide, show, tag, tag_ignore, show_from, no_inlines
-        (see Selection)."""
+        focus, ignore, hide, show, tag, tag_ignore, show_from, no_inlines,
+        relative_percentages (see Selection)."""
         sel = _selection(select)
         rows, total, meta, dropped = self._handle().top(
             _text(by, "by"), value, _text(sort, "sort"), float(node_fraction), _limit(limit), sel)
@@ -597,7 +597,7 @@ class Table(_Mapping):
 # ------------------------------------------------------------- views
 
 _SELECT = ("source", "from_", "to", "focus", "ignore", "hide", "show", "tag", "tag_ignore",
-           "show_from", "tagshow", "taghide", "no_inlines")
+           "show_from", "tagshow", "taghide", "no_inlines", "relative_percentages")
 
 
 def _selection(kw):
@@ -605,12 +605,13 @@ def _selection(kw):
     extension takes: source, from_, to (seconds), focus, ignore, hide, show,
     tag, tag_ignore, show_from (POSIX EREs, pprof's -focus ... -tagignore,
     -show_from), tagshow, taghide (pprof's: the label keys tags and traces
-    show) and no_inlines."""
+    show), no_inlines and relative_percentages (pprof's: shares of the
+    total the filters keep)."""
     bad = [k for k in kw if k not in _SELECT]
     if bad:
         raise TypeError("unexpected keyword argument%s %s (the selection takes %s)" % (
             "s" if len(bad) > 1 else "", ", ".join(map(repr, bad)), ", ".join(_SELECT)))
-    return tuple(kw.get(k, False if k == "no_inlines" else None) for k in _SELECT)
+    return tuple(kw.get(k, False if k in ("no_inlines", "relative_percentages") else None) for k in _SELECT)
 
 
 def _text(v, what):

@@ -9,12 +9,12 @@
 #include <string.h>
 
 /* sel: (source, from_, to, focus, ignore, hide, show, tag, tag_ignore,
- * show_from, tagshow, taghide, no_inlines): the CLI's --source --from --to
- * and filters (cli_select).
+ * show_from, tagshow, taghide, no_inlines, relative_percentages): the CLI's
+ * --source --from --to and filters (cli_select).
  * The filter strings are borrowed from the tuple's str objects. */
 static int get_sel(PyObject *t, pcb_select *s) {
-  if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 13) {
-    PyErr_SetString(PyExc_TypeError, "selection must be a tuple of 13");
+  if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 14) {
+    PyErr_SetString(PyExc_TypeError, "selection must be a tuple of 14");
     return -1;
   }
   if (pcol_py_parse_select(PyTuple_GET_ITEM(t, 0), PyTuple_GET_ITEM(t, 1), PyTuple_GET_ITEM(t, 2), NULL, s))
@@ -41,9 +41,10 @@ static int get_sel(PyObject *t, pcb_select *s) {
     }
     *dst[i] = p;
   }
-  int ni = PyObject_IsTrue(PyTuple_GET_ITEM(t, 12));
-  if (ni < 0) return -1;
+  int ni = PyObject_IsTrue(PyTuple_GET_ITEM(t, 12)), rel = PyObject_IsTrue(PyTuple_GET_ITEM(t, 13));
+  if (ni < 0 || rel < 0) return -1;
   s->sel.no_inlines = ni;
+  s->sel.relative = rel;
   return 0;
 }
 

@@ -27,6 +27,8 @@ def cli_args(kw):
     for k, v in kw.items():
         if k == "no_inlines":
             out += ["--no-inlines"] if v else []
+        elif k == "relative_percentages":
+            out += ["--relative-percentages"] if v else []
         elif k == "absolute":
             out += ["--absolute"] if v else []
         elif v is not None:
@@ -144,7 +146,7 @@ def check_file(path, i, variants):
         tops = [dict()]
         if variants:  # every option of top; the filters in turn
             filters = [dict(focus=rx), dict(ignore=rx), dict(hide=rx), dict(show=rx),
-                       dict(show_from=rx)]
+                       dict(show_from=rx), dict(ignore=rx, relative_percentages=True)]
             tops = list(TOP_VARIANTS) + [filters[i % len(filters)]]
             if tag:
                 tops += [dict(tag=tag), dict(tag_ignore=tag)]

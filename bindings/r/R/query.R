@@ -6,10 +6,12 @@
 # The selection and filters every view takes, as `pcol VIEW` takes them:
 # --source --from --to (seconds since the source's start), --focus
 # --ignore --hide --show --tag --tag-ignore --show-from --tagshow --taghide
-# (regular expressions, pprof's semantics) and --no-inlines.
+# (regular expressions, pprof's semantics), --no-inlines and
+# --relative-percentages.
 .query <- function(source = NULL, from = NULL, to = NULL, focus = NULL, ignore = NULL,
                    hide = NULL, show = NULL, tag = NULL, tag_ignore = NULL, show_from = NULL,
-                   tagshow = NULL, taghide = NULL, no_inlines = FALSE) {
+                   tagshow = NULL, taghide = NULL, no_inlines = FALSE,
+                   relative_percentages = FALSE) {
   num1 <- function(x, what) {
     if (is.null(x)) return(NULL)
     if (!is.numeric(x) || length(x) != 1L || is.na(x)) stop(what, " must be one number", call. = FALSE)
@@ -23,7 +25,7 @@
   list(num1(source, "source"), num1(from, "from"), num1(to, "to"), re1(focus, "focus"),
        re1(ignore, "ignore"), re1(hide, "hide"), re1(show, "show"), re1(tag, "tag"),
        re1(tag_ignore, "tag_ignore"), re1(show_from, "show_from"), re1(tagshow, "tagshow"),
-       re1(taghide, "taghide"), isTRUE(no_inlines))
+       re1(taghide, "taghide"), isTRUE(no_inlines), isTRUE(relative_percentages))
 }
 
 .str1 <- function(x, what, null_ok = TRUE) {

@@ -17,12 +17,13 @@
 /* ---------------------------------------------------------- selection */
 
 /* q: list(source, from, to, focus, ignore, hide, show, tag, tag_ignore,
- * show_from, tagshow, taghide, no_inlines), NULL entries unset (R/query.R .query builds it), into the
+ * show_from, tagshow, taghide, no_inlines, relative_percentages), NULL
+ * entries unset (R/query.R .query builds it), into the
  * pcol_select of `pcol VIEW --source --from --to --focus ...` (cli_select:
  * seconds rounded to the nanosecond with llround). */
 static void parse_query(SEXP q, pcol_select *s) {
   memset(s, 0, sizeof *s);
-  if (TYPEOF(q) != VECSXP || XLENGTH(q) != 13) Rf_error("internal: bad query");
+  if (TYPEOF(q) != VECSXP || XLENGTH(q) != 14) Rf_error("internal: bad query");
   SEXP src = VECTOR_ELT(q, 0), from = VECTOR_ELT(q, 1), to = VECTOR_ELT(q, 2);
   if (src != R_NilValue) {
     double d = Rf_asReal(src);
@@ -51,6 +52,7 @@ static void parse_query(SEXP q, pcol_select *s) {
     if (x != R_NilValue) *re[k] = Rf_translateCharUTF8(STRING_ELT(x, 0)); /* R_alloc: lives until .Call returns */
   }
   s->no_inlines = Rf_asLogical(VECTOR_ELT(q, 12)) == TRUE;
+  s->relative = Rf_asLogical(VECTOR_ELT(q, 13)) == TRUE;
 }
 
 static const char *str1(SEXP x) {

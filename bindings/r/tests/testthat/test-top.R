@@ -77,6 +77,8 @@ test_that("pcol_top: filters and time ranges as the CLI's", {
     re <- lit_re(t$name[1]) # the top function, as a literal
     n <- n + compare_top(p, list(focus = re), c("--focus", re))
     n <- n + compare_top(p, list(ignore = re), c("--ignore", re))
+    n <- n + compare_top(p, list(ignore = re, relative_percentages = TRUE, node_fraction = 0.01),
+                         c("--ignore", re, "--relative-percentages", "--node-fraction", "0.01"))
     n <- n + compare_top(p, list(hide = re, by = "line"), c("--hide", re, "--by", "line"))
     n <- n + compare_top(p, list(show = re), c("--show", re))
     n <- n + compare_top(p, list(show_from = re), c("--show-from", re))
