@@ -36,6 +36,15 @@ static inline __int128 fzv_fold_sum(const char *p, size_t n) {
   return s;
 }
 
+/* a trace's labels and frames are readable: touched, counted, at most 64 */
+static inline int fzv_count_trace(void *ctx, const pcol_trace *t) {
+  size_t *n = ctx, bytes = 0;
+  for (size_t i = 0; i < t->nlabels; i++) bytes += t->labels[i].key.len;
+  for (size_t i = 0; i < t->nframes; i++) bytes += t->frames[i].len;
+  *n += 1 + (bytes & 1);
+  return *n > 64;
+}
+
 static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const char *vname,
                                  int fold_ok) {
   pcol_error err = {0};
@@ -87,6 +96,32 @@ static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const cha
     }
     pcol_top_free(&tw);
     pcol_top_free(&ts);
+  }
+  /* the call graph, as -dot draws it and as -tree prints it (text: the
+   * first 5 by cum), and the label views (with sel's tagshow/taghide) */
+  if (ok[0]) {
+    pcol_graph_opts go[2] = {pcol_graph_opts_default(), pcol_graph_opts_default()};
+    go[1].text = go[1].cum_sort = true;
+    go[1].node_count = 5;
+    for (int m = 0; m < 2; m++) {
+      pcol_graph g;
+      if (pcol_graph_compute(f, sel, &v, PCOL_BY_FUNCTION, &go[m], &g, &err)) continue;
+      if (g.total != t[0].total) fz_fail("the graph's total is top's", NULL);
+      if (m && g.nnodes > 5) fz_fail("the text graph keeps at most node_count nodes", NULL);
+      for (size_t i = 0; i < g.nnodes; i++)
+        if (fzv_abs(g.nodes[i].flat) > g.total || fzv_abs(g.nodes[i].cum) > g.total)
+          fz_fail("graph nodes: |flat| and |cum| stay within the total", NULL);
+      for (size_t i = 0; i < g.nedges; i++)
+        if (g.edges[i].from >= g.nnodes || g.edges[i].to >= g.nnodes) fz_fail("graph edges join nodes", NULL);
+      for (size_t i = 0; i < g.ntags; i++)
+        if (m || g.tags[i].node >= g.nnodes) fz_fail("label boxes hang from -dot's nodes only", NULL);
+      pcol_graph_free(&g);
+    }
+    pcol_tags tg;
+    if (pcol_tags_compute(f, sel, &v, &tg, &err) == 0) pcol_tags_free(&tg);
+    size_t ntr = 0;
+    if (pcol_traces_iter(f, sel, &v, fzv_count_trace, &ntr, &err) == 0 && ntr > 66)
+      fz_fail("traces stop when the callback asks", NULL);
   }
   pcol_ftree ft = {0};
   if (pcol_ftree_build(f, sel, &v, &ft, &err) == 0) {
@@ -168,8 +203,8 @@ static inline void fzv_views(pcol_file *f) {
   pcol_select sels[5] = {{0}, {.source_id = 1}, {.has_from = 1, .has_to = 1, .from_ns = 1000, .to_ns = 50000000},
                          /* pprof's filters (lib/core/filter.c) on hostile tables */
                          {.focus = "[a-m]", .ignore = "z", .hide = "^[n-q]", .show = "[^x]", .tag = "k=v,w",
-                          .tag_ignore = "a:b"},
-                         {.show_from = "[d-k]", .hide = "^q", .no_inlines = true}};
+                          .tag_ignore = "a:b", .tag_show = "[a-k]", .tag_hide = "^z"},
+                         {.show_from = "[d-k]", .hide = "^q", .no_inlines = true, .relative = true}};
   for (int s = 0; s < 5; s++)
     for (int k = 0; k < nn; k++) fzv_one_value(f, &sels[s], names[k], fold_ok && s != 1);
 }

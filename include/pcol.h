@@ -1187,11 +1187,17 @@ PCOL_API void pcol_peek_free(pcol_peek *p);
  * another path already connects.  Node i of the result is pprof's N(i+1).
  * Each node's label tags, pprof's box3d "nodelets" (dotgraph.go
  * addNodelets), are in tags: see pcol_graph_tag.
- * Defaults (pcol_graph_opts_default): 0.005, 0.001, 80, no tag filter. */
+ * Defaults (pcol_graph_opts_default): 0.005, 0.001, 80, -dot's graph. */
 typedef struct pcol_graph_opts {
   double node_fraction, edge_fraction;
   size_t node_count;
   bool no_tags; /* 1: no label boxes (tags stays empty; they still count as nodes) */
+  /* 1: the graph of pprof's text reports (-tree; report.go newTrimmedGraph
+   * out of visual mode): nodes by |flat| desc, or by |cum| desc with
+   * cum_sort, then name (graph.go FlatNameOrder, CumNameOrder); the first
+   * node_count kept, label tags not counted and not made; residual edges
+   * that another path explains are kept (pprof removes them only to draw) */
+  bool text, cum_sort;
   /* the output budget (doc/safety.md, pcol_output_budget: 0 = by the input's
    * bytes) of the label boxes' text made while they are computed, every
    * label set's "key:value" lines: past it PCOL_ETOOBIG (a set of many

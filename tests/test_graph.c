@@ -94,7 +94,7 @@ static void SAMPLE_V(pcol_builder *b, uint32_t src, int64_t time, uint32_t stack
 static pcol_file *GRAPH_ALL(pcol_builder *b, void **mem, pcol_graph *g, const char *n0, const char *n1,
                             const char *n2) {
   pcol_file *f = tu_reopen(b, NULL, mem);
-  pcol_graph_opts all = {0, 0, 0, 0, 0};
+  pcol_graph_opts all = {0, 0, 0, 0, 0, 0, 0};
   GRAPH(f, &all, g);
   cr_assert_eq(g->nnodes, 3);
   cr_expect(is(g->nodes[0].name, n0) && is(g->nodes[1].name, n1) && is(g->nodes[2].name, n2),
@@ -137,7 +137,7 @@ Test(graph, prunes_nodes_residual_and_redundant_edges) {
   cr_expect(is(g.nodes[g.edges[0].from].name, "a") && is(g.nodes[g.edges[1].from].name, "main"));
   pcol_graph_free(&g);
   /* nothing pruned: mid and tiny are nodes, no edge residual */
-  pcol_graph_opts all = {0, 0, 0, 0, 0};
+  pcol_graph_opts all = {0, 0, 0, 0, 0, 0, 0};
   GRAPH(f, &all, &g);
   cr_expect_eq(g.nnodes, 6);
   cr_expect_eq(g.dropped_nodes, 0);
@@ -148,11 +148,31 @@ Test(graph, prunes_nodes_residual_and_redundant_edges) {
   cr_expect(EDGE(&g, "main", "leaf") == NULL);
   pcol_graph_free(&g);
   /* an edge fraction of 1%: edges under 10 go (mid's), counted */
-  pcol_graph_opts ef = {0, 0.01, 0, 0, 0};
+  pcol_graph_opts ef = {0, 0.01, 0, 0, 0, 0, 0};
   GRAPH(f, &ef, &g);
   cr_expect_eq(g.dropped_edges, 3);
   cr_expect(EDGE(&g, "main", "mid") == NULL && EDGE(&g, "b", "tiny") == NULL);
   EXPECT_EDGE(&g, "main", "b", 400, 0, 0);
+  pcol_graph_free(&g);
+  /* pprof -tree's graph (text): the same pruning, but the redundant
+   * residual edge stays, and the nodes go by |flat| (then name) or |cum| */
+  pcol_graph_opts tree = pcol_graph_opts_default();
+  tree.text = true;
+  GRAPH(f, &tree, &g);
+  cr_expect_eq(g.nnodes, 4);
+  cr_expect_eq(g.nedges, 4);
+  EXPECT_EDGE(&g, "main", "leaf", 2, 0, 1);
+  const char *by_flat[] = {"leaf", "b", "a", "main"}, *by_cum[] = {"main", "leaf", "a", "b"};
+  for (int i = 0; i < 4; i++) cr_expect(is(g.nodes[i].name, by_flat[i]), "flat order %d", i);
+  cr_expect_eq(g.ntags, 0);
+  pcol_graph_free(&g);
+  tree.cum_sort = true;
+  tree.node_count = 2; /* the first two by cum: main calls leaf through dropped a, mid */
+  GRAPH(f, &tree, &g);
+  cr_expect_eq(g.nnodes, 2);
+  cr_expect_eq(g.orig_count, 4);
+  for (int i = 0; i < 2; i++) cr_expect(is(g.nodes[i].name, by_cum[i]), "cum order %d", i);
+  EXPECT_EDGE(&g, "main", "leaf", 602, 0, 1);
   pcol_graph_free(&g);
   pcol_close(f);
   free(mem);
@@ -230,7 +250,7 @@ Test(graph, node_count_bounds_a_huge_graph) {
   void *mem;
   pcol_file *f = tu_reopen(b, NULL, &mem);
   pcol_graph g;
-  pcol_graph_opts ten = {0, 0, 10, 0, 0};
+  pcol_graph_opts ten = {0, 0, 10, 0, 0, 0, 0};
   GRAPH(f, &ten, &g);
   cr_expect_eq(g.nnodes, 10);
   cr_expect_eq(g.orig_count, 3001);
@@ -239,7 +259,7 @@ Test(graph, node_count_bounds_a_huge_graph) {
   EXPECT_NODE(&g, "main", 0, 3000); /* cum of the whole profile, not of the kept */
   cr_expect_eq(g.nedges, 9);
   pcol_graph_free(&g);
-  pcol_graph_opts all = {0, 0, 0, 0, 0};
+  pcol_graph_opts all = {0, 0, 0, 0, 0, 0, 0};
   GRAPH(f, &all, &g);
   cr_expect_eq(g.nnodes, 3001);
   cr_expect_eq(g.nedges, 3000);
@@ -381,7 +401,7 @@ Test(graph, label_boxes_as_pprof) {
   void *mem;
   pcol_file *f = tu_reopen(b, NULL, &mem);
   pcol_graph g;
-  pcol_graph_opts all = {0, 0, 0, 0, 0};
+  pcol_graph_opts all = {0, 0, 0, 0, 0, 0, 0};
   GRAPH(f, &all, &g);
   long L = NODE(&g, "leaf");
   cr_assert(L >= 0);
@@ -402,7 +422,7 @@ Test(graph, label_boxes_as_pprof) {
   EXPECT_TAG(&g, 1, NODE(&g, "leaf"), 0, 1, "w:2", 2);
   pcol_graph_free(&g);
   pcol_select show = {.tag_show = "^w$"};
-  pcol_graph_opts no_tags = {0, 0, 0, 1, 0}; /* no_tags: none made */
+  pcol_graph_opts no_tags = {0, 0, 0, 1, 0, 0, 0}; /* no_tags: none made */
   GRAPH_SEL(f, &show, &no_tags, &g);
   cr_expect_eq(g.ntags, 0);
   pcol_graph_free(&g);

@@ -269,7 +269,7 @@ void cli_lacking_done(const cli_lacking *l);
 
 /* --------------------------------------------------------- outbudget.c */
 /* The output budget (outbudget.c, doc/safety.md "Resource bounds"): for the
- * view commands (cat, top, peek, tags, traces, list, diff, info, flame,
+ * view commands (cat, top, peek, tree, tags, traces, list, diff, info, flame,
  * graph, report) standard output becomes a counting stream that refuses the write
  * that would pass pcol_output_budget of the inputs' size (128 x, at least
  * 32 MiB, at most 8 GiB) or --max-output.
@@ -359,6 +359,38 @@ int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, o
  * pcol_unit_label takes it). */
 void cli_print_view_header(FILE *fp, pcol_file *f, const char *path, const pcol_top *t, size_t n,
                            const pcol_select *sel, const char *unit);
+/* ------------------------------------------------------------ cli_tree.c */
+/* pprof's printTree layout (report.go), printed by peek and tree: the
+ * separator line and the column legend; the separator; an edge line (the
+ * weight through a call, its share of the node's cum, the other end's name,
+ * " (inline)"); a node line (flat, flat%, sum% with *flat_sum grown by its
+ * flat, cum, cum%, name). */
+void cli_tree_legend(FILE *fp);
+void cli_tree_sep(FILE *fp);
+void cli_tree_edge(FILE *fp, pcol_sum weight, pcol_sum cum, pcol_str name, bool inl, pcol_str vunit,
+                   const char *unit);
+void cli_tree_node(FILE *fp, const pcol_top_row *r, pcol_sum *flat_sum, pcol_sum total, pcol_str vunit,
+                   const char *unit);
+/* their rows for --format tsv/csv/json/jsonl: a row per node (relation
+ * "node": flat, cum) and per caller/callee (value, pct of the node's cum,
+ * inline) */
+#define CLI_TREE_NCOLS 9
+extern const char *const cli_tree_cols[CLI_TREE_NCOLS];
+void cli_tree_row_edge(cli_table *tb, pcol_str node, const char *rel, pcol_str name, pcol_sum weight,
+                       pcol_sum cum, bool inl, pcol_str unit);
+void cli_tree_row_node(cli_table *tb, const pcol_top_row *r, pcol_str unit);
+/* pprof's unit for a graph's text (report.go selectOutputUnit: each node's
+ * flat, else its cum), or --unit: into unit (32 bytes).  0; -1 after a
+ * usage error was printed; PCOL_ENOMEM with err set. */
+int cli_graph_unit(const cli_command *cmd, const cli_args *a, const pcol_graph *g, char *unit,
+                   pcol_error *err);
+/* --node-fraction, --edge-fraction, --node-count of graph and tree */
+#define CLI_OPTS_PRUNE                                                          \
+  {"node-fraction", 0, 1, "drop nodes whose |cum| is below this fraction of the total (pprof " \
+                          "-nodefraction, default 0.005)"},                      \
+  {"edge-fraction", 0, 1, "drop edges below this fraction of the total (pprof -edgefraction, default 0.001)"}, \
+  {"node-count", 0, 1, "keep at most this many nodes, 0 = all (pprof -nodecount, default 80)"}
+
 /* --sort flat|cum|name of the views in pprof's orders (top, peek).
  * Returns 0 or EXIT_USAGE. */
 int cli_sort_option(const cli_command *cmd, const cli_args *a, pcol_sort *sort);
@@ -390,10 +422,12 @@ int cmd_export(const cli_command *, cli_args *);
 int cmd_tags(const cli_command *, cli_args *);
 int cmd_traces(const cli_command *, cli_args *);
 int cmd_peek(const cli_command *, cli_args *);
+int cmd_tree(const cli_command *, cli_args *);
 int cmd_graph(const cli_command *, cli_args *);
 int cmd_list(const cli_command *, cli_args *);
 extern const cli_opt opts_list[];
 extern const cli_opt opts_peek[];
+extern const cli_opt opts_tree[];
 extern const cli_opt opts_graph[];
 
 extern const cli_opt opts_pack[], opts_info[], opts_cat[], opts_validate[], opts_unpack[],

@@ -26,10 +26,7 @@ const cli_opt opts_graph[] = {
                      "inline, residual)"},
     {"by", 0, 1, CLI_BY_HELP},
     CLI_OPT_VALUE("to add up"),
-    {"node-fraction", 0, 1, "drop nodes whose |cum| is below this fraction of the total (pprof "
-                            "-nodefraction, default 0.005)"},
-    {"edge-fraction", 0, 1, "drop edges below this fraction of the total (pprof -edgefraction, default 0.001)"},
-    {"node-count", 0, 1, "keep at most this many nodes, 0 = all (pprof -nodecount, default 80)"},
+    CLI_OPTS_PRUNE,
     CLI_OPT_TAGKEYS("label boxes"),
     CLI_OPT_UNIT,
     CLI_OPT_NO_MMAP,
@@ -628,16 +625,7 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
   rc = pcol_graph_compute(f, &sel, &v, by, &o, &g, &err);
   const pcol_top *t = &g.top;
   char unit[32];
-  if (!rc) { /* pprof's unit for the graph (report.go selectOutputUnit): a node's flat, else its cum */
-    pcol_sum *vals = malloc((g.nnodes + 1) * sizeof *vals);
-    if (!vals) {
-      rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
-    } else {
-      for (size_t i = 0; i < g.nnodes; i++) vals[i] = g.nodes[i].flat ? g.nodes[i].flat : g.nodes[i].cum;
-      if (cli_view_unit(cmd, a, t->value.unit, vals, g.nnodes, t->total, unit)) bad_unit = 1;
-      free(vals);
-    }
-  }
+  if (!rc && (rc = cli_graph_unit(cmd, a, &g, unit, &err)) < 0) rc = 0, bad_unit = 1;
   if (!rc && !bad_unit) {
     char dot_path[] = "/tmp/pcol-graph-XXXXXX";
     int dfd = -1;

@@ -21,83 +21,39 @@ const cli_opt opts_peek[] = {
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
 
-static void print_edge(FILE *fp, const pcol_peek_edge *e, pcol_str name, int64_t cum,
-                       pcol_str vunit, const char *unit) {
-  char b[64], p[16];
-  pcol_unit_label(e->value, vunit, unit, b, sizeof b);
-  pcol_percentage(e->value, cum, p, sizeof p);
-  fprintf(fp, "%50s %s |   ", b, p);
-  cli_print_name(fp, name);
-  fputs(e->inl ? " (inline)\n" : "\n", fp);
-}
-
-/* pprof's layout (report.go printTree) */
+/* pprof's layout (report.go printTree, cli_tree.c) */
 static void print_text(FILE *fp, pcol_file *f, const char *path, const pcol_top *t, const pcol_peek *pk,
                        const pcol_select *sel, const char *unit) {
-  static const char sep[] = "----------------------------------------------------------+-------------";
   const pcol_str vu = t->value.unit;
   cli_print_view_header(fp, f, path, t, t->nrows, sel, unit);
-  fprintf(fp, "%s\n      flat  flat%%   sum%%        cum   cum%%   calls calls%% + context \t \t \n",
-          sep);
+  cli_tree_legend(fp);
   pcol_sum flat_sum = 0;
-  char b1[64], b2[64], p1[16], p2[16], p3[16];
   for (size_t i = 0; i < pk->nnodes; i++) {
     const pcol_peek_node *nd = &pk->nodes[i];
     const pcol_top_row *r = nd->row;
-    fprintf(fp, "%s\n", sep);
-    for (size_t j = 0; j < nd->nin; j++) print_edge(fp, &nd->in[j], nd->in[j].caller, r->cum, vu, unit);
-    flat_sum += r->flat;
-    pcol_unit_label(r->flat, vu, unit, b1, sizeof b1);
-    pcol_unit_label(r->cum, vu, unit, b2, sizeof b2);
-    pcol_percentage(r->flat, t->total, p1, sizeof p1);
-    pcol_percentage(flat_sum, t->total, p2, sizeof p2);
-    pcol_percentage(r->cum, t->total, p3, sizeof p3);
-    fprintf(fp, "%10s %s %s %10s %s                | ", b1, p1, p2, b2, p3);
-    cli_print_name(fp, r->name);
-    fputc('\n', fp);
-    for (size_t j = 0; j < nd->nout; j++) print_edge(fp, &nd->out[j], nd->out[j].callee, r->cum, vu, unit);
+    cli_tree_sep(fp);
+    for (size_t j = 0; j < nd->nin; j++)
+      cli_tree_edge(fp, nd->in[j].value, r->cum, nd->in[j].caller, nd->in[j].inl, vu, unit);
+    cli_tree_node(fp, r, &flat_sum, t->total, vu, unit);
+    for (size_t j = 0; j < nd->nout; j++)
+      cli_tree_edge(fp, nd->out[j].value, r->cum, nd->out[j].callee, nd->out[j].inl, vu, unit);
   }
-  if (t->nrows) fprintf(fp, "%s\n", sep);
-}
-
-static void table_edge(cli_table *tb, pcol_str node, const char *rel, const pcol_peek_edge *e,
-                       pcol_str name, pcol_sum cum, pcol_str unit) {
-  char b[32];
-  tbl_str(tb, node.ptr, node.len);
-  tbl_cstr(tb, rel);
-  tbl_str(tb, name.ptr, name.len);
-  tbl_na(tb);
-  tbl_na(tb);
-  tbl_sum(tb, e->value);
-  snprintf(b, sizeof b, "%.2f", cum ? 100.0 * (double)e->value / (double)cum : 0.0);
-  tbl_num(tb, b);
-  tbl_bool(tb, e->inl);
-  tbl_str(tb, unit.ptr, unit.len);
-  tbl_end_row(tb);
+  if (t->nrows) cli_tree_sep(fp);
 }
 
 static void print_table(FILE *fp, out_format fmt, const pcol_top *t, const pcol_peek *pk,
                         const cli_view_meta *m) {
-  static const char *const names[] = {"node", "relation", "name", "flat", "cum",
-                                      "value", "pct", "inline", "unit"};
   cli_table tb;
-  tbl_begin_view(&tb, fp, fmt, 9, names, m);
+  tbl_begin_view(&tb, fp, fmt, CLI_TREE_NCOLS, cli_tree_cols, m);
   const pcol_str u = t->value.unit;
   for (size_t i = 0; i < pk->nnodes; i++) {
     const pcol_peek_node *nd = &pk->nodes[i];
     const pcol_top_row *r = nd->row;
-    for (size_t j = 0; j < nd->nin; j++) table_edge(&tb, r->name, "caller", &nd->in[j], nd->in[j].caller, r->cum, u);
-    tbl_str(&tb, r->name.ptr, r->name.len);
-    tbl_cstr(&tb, "node");
-    tbl_str(&tb, r->name.ptr, r->name.len);
-    tbl_sum(&tb, r->flat);
-    tbl_sum(&tb, r->cum);
-    tbl_na(&tb);
-    tbl_na(&tb);
-    tbl_na(&tb);
-    tbl_str(&tb, u.ptr, u.len);
-    tbl_end_row(&tb);
-    for (size_t j = 0; j < nd->nout; j++) table_edge(&tb, r->name, "callee", &nd->out[j], nd->out[j].callee, r->cum, u);
+    for (size_t j = 0; j < nd->nin; j++)
+      cli_tree_row_edge(&tb, r->name, "caller", nd->in[j].caller, nd->in[j].value, r->cum, nd->in[j].inl, u);
+    cli_tree_row_node(&tb, r, u);
+    for (size_t j = 0; j < nd->nout; j++)
+      cli_tree_row_edge(&tb, r->name, "callee", nd->out[j].callee, nd->out[j].value, r->cum, nd->out[j].inl, u);
   }
   tbl_finish(&tb);
 }

@@ -41,8 +41,8 @@ static FILE *counted(FILE *out) {
   return fopencookie(out, "w", io);
 }
 
-static const char *const budgeted[] = {"cat",   "top",  "peek", "tags", "traces", "list",
-                                       "diff",  "info", "flame", "graph", "report", NULL};
+static const char *const budgeted[] = {"cat",   "top",  "peek",  "tree",  "tags",   "traces",
+                                       "list",  "diff", "info", "flame", "graph", "report", NULL};
 
 static uint64_t max_rows; /* --max-rows, for cli_open and cli_load */
 uint64_t cli_max_rows(void) { return max_rows; }

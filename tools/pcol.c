@@ -83,6 +83,16 @@ static const cli_command commands[] = {
      "often the call recurs.  REGEX is a POSIX extended regular expression matched\n"
      "anywhere in the row's name; nothing is trimmed (pprof -peek keeps every node).",
      opts_peek, cmd_peek},
+    {"tree", "pcol tree FILE... [--by function|line|file|address] [--value TYPE] [--sort flat|cum] [--node-fraction F] [--edge-fraction F] [--node-count N] [--unit U] [--format ...] [--focus RE ...]",
+     "The call graph as text: each node with its callers and callees (pprof -tree).",
+     "Text is go tool pprof -tree's: the graph `pcol graph` prunes, but as pprof\n"
+     "prunes it for a text report: nodes whose |cum| is below --node-fraction of\n"
+     "the total go, then the first --node-count nodes by flat (by cum with --sort\n"
+     "cum) stay, and calls below --edge-fraction go; a call through dropped nodes\n"
+     "joins the nearest kept ones.  Each node is printed as `pcol peek` prints a\n"
+     "match: the weight from each caller and to each callee, and its share of the\n"
+     "node's cum.",
+     opts_tree, cmd_tree},
     {"graph", "pcol graph FILE... [-o OUT] [--format dot|svg|png] [--by function|line|file|address] [--value TYPE] [--node-fraction F] [--edge-fraction F] [--node-count N] [--unit U] [--focus RE ...]",
      "The call graph as go tool pprof -dot draws it: DOT text, or SVG/PNG through graphviz.",
      "Nodes are functions (lines, files, addresses with --by) with flat and cum, edges\n"
@@ -188,7 +198,7 @@ static void usage(FILE *out) {
   for (size_t i = 0; i < NCOMMANDS; i++)
     fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
   fprintf(out,
-          "\nThe reading commands (info, cat, top, peek, list, tags, traces, fold, flame,\n"
+          "\nThe reading commands (info, cat, top, peek, tree, list, tags, traces, fold, flame,\n"
           "report, unpack; diff's each side) take several inputs, directories and quoted\n"
           "globs, and answer for their union as `pcol merge` of them would (`pcol index\n"
           "DIR` keeps that union beside a directory's files).  --from/--to\n"

@@ -40,7 +40,7 @@ typedef pcol_q_umag pcol_umag;
 static pcol_umag mag(pcol_sum v) { return v < 0 ? -(pcol_umag)v : (pcol_umag)v; }
 
 pcol_graph_opts pcol_graph_opts_default(void) {
-  pcol_graph_opts o = {0.005, 0.001, 80, 0, 0};
+  pcol_graph_opts o = {0.005, 0.001, 80, 0, 0, 0, 0};
   return o;
 }
 
@@ -378,14 +378,29 @@ static int node_cmp(const void *pa, const void *pb) {
   return a->key < b->key ? -1 : a->key > b->key;
 }
 
-/* Sorts g's nodes (entropy order) and renumbers the edges' ends. */
-static int graph_sort(graph *g, pcol_error *err) {
-  for (size_t i = 0; i < g->nn; i++) g->n[i].score = entropy_score(g, i);
+/* graph.go Nodes.Sort(FlatNameOrder): |flat| desc, name, |cum| desc */
+static int node_cmp_flat(const void *pa, const void *pb) {
+  const gnode *a = pa, *b = pb;
+  if (mag(a->flat) != mag(b->flat)) return mag(a->flat) > mag(b->flat) ? -1 : 1;
+  int c = str_cmp(a->name, b->name);
+  if (c) return c;
+  if (mag(a->cum) != mag(b->cum)) return mag(a->cum) > mag(b->cum) ? -1 : 1;
+  return a->key < b->key ? -1 : a->key > b->key;
+}
+
+/* The node orders of pcol_graph_opts: -dot's, and the text reports' */
+enum { ORDER_ENTROPY, ORDER_FLAT, ORDER_CUM };
+
+/* Sorts g's nodes (by `order`) and renumbers the edges' ends.  CumNameOrder
+ * is EntropyOrder's comparison with the score |cum| (graph.go). */
+static int graph_sort(graph *g, int order, pcol_error *err) {
+  for (size_t i = 0; i < g->nn; i++)
+    g->n[i].score = order == ORDER_CUM ? i64(g->n[i].cum) : order == ORDER_ENTROPY ? entropy_score(g, i) : 0;
   /* the permutation: sort (node, old index) pairs */
   uint32_t *old_key = malloc((g->nn + 1) * sizeof *old_key);
   if (!old_key) return pcol_oom(err);
   for (size_t i = 0; i < g->nn; i++) old_key[i] = g->n[i].key;
-  if (g->nn > 1) qsort(g->n, g->nn, sizeof *g->n, node_cmp);
+  if (g->nn > 1) qsort(g->n, g->nn, sizeof *g->n, order == ORDER_FLAT ? node_cmp_flat : node_cmp);
   /* new index of each old index: through the keys */
   uint32_t *newi = malloc((g->nn + 1) * sizeof *newi);
   pcol_u64map m = {0};
@@ -581,17 +596,19 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
       memset(kept, 1, nk);
     }
   }
+  int order = !o->text ? ORDER_ENTROPY : o->cum_sort ? ORDER_CUM : ORDER_FLAT;
   if (!rc) rc = graph_make(t, &b, kept, &g, node_of, err);
-  if (!rc) rc = graph_sort(&g, err);
+  if (!rc) rc = graph_sort(&g, order, err);
   if (!rc) out->orig_count = g.nn;
-  if (!rc && (o->node_count > 0 || !o->no_tags))
+  /* (the text graph has no label tags: none made, none counted) */
+  if (!rc && !o->text && (o->node_count > 0 || !o->no_tags))
     rc = pcol_q_gtags_load(f, sel, v, o->max_output_bytes, &tags, err);
-  /* 3. the first node_count nodes in entropy order */
+  /* 3. the first node_count nodes in that order */
   if (!rc && o->node_count > 0) {
     trim_edges(&g, ecut); /* pprof trims them before it selects */
     /* a node's label tags (up to 4) count as nodes (graph.go selectTopNodes) */
     if (!(ntags = calloc(nk, sizeof *ntags))) rc = pcol_oom(err);
-    if (!rc && pcol_q_gtags_count(&tags, s, kept, b.kk, b.res, ncut, ntags)) rc = pcol_oom(err);
+    if (!rc && !o->text && pcol_q_gtags_count(&tags, s, kept, b.kk, b.res, ncut, ntags)) rc = pcol_oom(err);
     size_t keep = g.nn, count = 0;
     for (size_t i = 0; !rc && i < g.nn; i++) {
       uint32_t tg = ntags[g.n[i].key];
@@ -608,12 +625,12 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
       gbuild_free(&b);
       if ((rc = gbuild_run(&b, s, kept, own, nokey))) rc = pcol_oom(err);
       if (!rc) rc = graph_make(t, &b, kept, &g, node_of, err);
-      if (!rc) rc = graph_sort(&g, err);
+      if (!rc) rc = graph_sort(&g, order, err);
     }
   }
-  /* 4. light edges, then redundant residual ones */
+  /* 4. light edges, then (to draw) redundant residual ones */
   if (!rc) out->dropped_edges = trim_edges(&g, ecut);
-  if (!rc) rc = remove_redundant(&g, err);
+  if (!rc && !o->text) rc = remove_redundant(&g, err);
   /* the result */
   if (!rc) {
     out->nodes = calloc(g.nn ? g.nn : 1, sizeof *out->nodes);
@@ -650,7 +667,7 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
     free(idx);
   }
   /* 5. the label boxes of the nodes drawn */
-  if (!rc && !o->no_tags) {
+  if (!rc && !o->no_tags && !o->text) {
     for (size_t k = 0; k < nk; k++) node_of[k] = UINT32_MAX;
     for (size_t i = 0; i < out->nnodes; i++) node_of[out->nodes[i].key] = (uint32_t)i;
     rc = pcol_q_gtags_draw(&tags, s, kept, b.kk, b.res, ncut, node_of, out, err);

@@ -23,7 +23,7 @@ budget='the output would be larger than the output budget of 33554432 bytes (128
 gen rows
 [ "$(stat -c %s "$tmp/rows.pcol")" -lt 70000 ] || fail "the row bomb should be tiny"
 rowmsg='rows.pcol: the file declares 536870913 rows in its tables, more than the row budget of'
-for c in "top" "validate" "info" "cat --table samples" "fold" "traces" "tags" "report -o $tmp/r.html" \
+for c in "top" "tree" "validate" "info" "cat --table samples" "fold" "traces" "tags" "report -o $tmp/r.html" \
          "flame -o $tmp/r.svg" "unpack --to pprof -o $tmp/r.pb.gz" "unpack --to perun -o $tmp/r.perf"; do
   expect 1 "$rowmsg" "$PCOL" $c "$tmp/rows.pcol"
   grep -q -- '--max-rows' "$tmp/err" || fail "$c: the message does not say how to raise the row budget"

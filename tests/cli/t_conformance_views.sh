@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CLI: every view of every valid conformance file (tests/conformance/files,
 # verdict "valid" in manifest.tsv) runs to a clean end: top (by function,
-# line, file, address), peek, list (by function and by file), tags, traces,
+# line, file, address), peek, tree, list (by function and by file), tags, traces,
 # fold, flame, report, diff against itself, info, validate --full and
 # unpack to each format (cat of every table is the conformance suite's own
 # check, tests/conformance/run.py, which make test runs on the same build).  Under `make test` this runs
@@ -38,7 +38,7 @@ xargs -P 2 -I{} bash -c '
     fi
   }
   run top "$f"; run top "$f" --by line; run top "$f" --by file; run top "$f" --by address
-  run peek "$f" .; run list "$f" .; run list "$f" . --by file; run list "$f" . --allow-any-source
+  run peek "$f" .; run tree "$f"; run list "$f" .; run list "$f" . --by file; run list "$f" . --allow-any-source
   run tags "$f"; run traces "$f"; run fold "$f"; run flame "$f" -o f.svg; run report "$f" -o r.html
   run diff "$f" "$f"; run info "$f"; run validate "$f" --full
   for to in rprof pprof perun collapsed speedscope; do run unpack "$f" --to $to -o x.$to; done

@@ -82,7 +82,7 @@ most=$((2 * 262144 + 2 * 131072 + 65536))
 # the label views read the samples columns of the selected rows only
 # (pcol_q_values_iter_need): the same blocks as top, at most; and equal
 # the uncompressed file's answers
-for v in traces tags graph "peek ." "top --by label:tid"; do
+for v in traces tags graph tree "peek ." "top --by label:tid"; do
   c=${v%% *} a=${v#"$c"}
   # shellcheck disable=SC2086
   PCOL_DEBUG=inflate "$P" $c "$T/bz.pcol" $a --from 0 --to 0.5 2>"$T/inf" >"$T/v.z" || fail "$v --from 0 --to 0.5 of the zstd-blocks file failed"

@@ -41,7 +41,7 @@ sleep 2.2
 views() { # every reading command of "$@", stdout and stderr, and exit codes
   local c
   for c in "top @ -n 40" "top @ --by line -n 20 --format tsv" "top @ --source 2 -n 5" \
-           "top @ --source 5 --from 0.1 --to 2" "peek @ main" "tags @" "traces @ -n 20" "fold @" \
+           "top @ --source 5 --from 0.1 --to 2" "peek @ main" "tree @" "tags @" "traces @ -n 20" "fold @" \
            "list @ main --allow-any-source" "cat @ --table all" "info @" "info @ --format json" \
            "graph @" "unpack @ --to collapsed -o -" "unpack @ --to pprof --no-gzip -o -"; do
     echo "== $c"

@@ -43,6 +43,8 @@ for f in "$tmp/p.pcol" "$tmp/p.pb"; do
   check "top --unit raw" top "$f" --unit raw
   check "peek" peek "$f" .
   check "peek --by line" peek "$f" . --by line
+  check "tree" tree "$f" --node-count 0
+  check "tree --by address" tree "$f" --by address --node-fraction 0
   check "list" list "$f" .
   check "list --by file" list "$f" . --by file
   check "tags" tags "$f"

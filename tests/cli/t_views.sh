@@ -61,6 +61,19 @@ grep -q "no matches found for regexp: zz" "$tmp/err" || fail "peek no-match mess
 "$PCOL" peek $V "$tmp/a.out" '(' 2>"$tmp/err"; [ $? = 2 ] || fail "peek bad regex is a usage error"
 grep -q "bad regular expression" "$tmp/err" || fail "peek bad regex message"
 
+# tree (pprof -tree): untrimmed it is peek of every node (pprof's -peek . is
+# -tree without its trimming), by flat or by cum; the output budget holds it
+for s in flat cum; do
+  "$PCOL" tree $V "$tmp/a.out" --node-fraction 0 --edge-fraction 0 --node-count 0 --sort $s --format csv >"$tmp/tree.csv" &&
+    "$PCOL" peek $V "$tmp/a.out" . --sort $s --format csv >"$tmp/peek.csv" || fail "tree/peek csv --sort $s"
+  cmp -s "$tmp/tree.csv" "$tmp/peek.csv" || fail "untrimmed tree --sort $s is not peek of every node: $(diff "$tmp/tree.csv" "$tmp/peek.csv")"
+done
+[ "$(grep -c ',node,' "$tmp/tree.csv")" = 4 ] || fail "tree: 4 nodes (main, f, g, h)"
+"$PCOL" tree $V "$tmp/a.out" --node-count 1 | grep -q '^Showing top 1 nodes out of 4$' || fail "tree: node count line"
+"$PCOL" tree $V "$tmp/a.out" --sort name 2>"$tmp/err"; [ $? = 2 ] || fail "tree --sort name is a usage error"
+"$PCOL" tree $V "$tmp/a.out" --max-output 100 >"$tmp/out" 2>"$tmp/err"; [ $? = 1 ] || fail "tree past --max-output exits 1"
+grep -q "output budget of 100 bytes" "$tmp/err" || fail "tree budget message: $(cat "$tmp/err")"
+
 # list: Rprof srcrefs against a source file found through --source-path
 printf 'line profiling: sample.interval=20000\n#File 1: a.R\n1#2 "f" \n1#3 "f" \n"g" 1#3 "f" \n' >"$tmp/l.out"
 mkdir -p "$tmp/src"

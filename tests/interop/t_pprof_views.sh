@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # pcol's views against go tool pprof's, text for text: `pcol top` (sort,
 # node fraction, -n, units, "(inline)"), `pcol peek` (pprof -peek, also
-# with -lines) and the filters --focus/--ignore/
+# with -lines), `pcol tree` (pprof -tree) and the filters --focus/--ignore/
 # --hide/--show/--show-from/--tag/--tag-ignore, on every pprof profile of the shared
 # test data (ext/ included).  The lines from "Showing nodes accounting for"
 # on must be identical to `go tool pprof -top` with the same options.
@@ -61,7 +61,7 @@ pv() {
     a=$1
     shift
     case $a in
-    -top | -traces | -tags | -raw) cmd=${a#-} ;;
+    -top | -traces | -tags | -raw | -tree) cmd=${a#-} ;;
     -peek | -list)
       [ $# -gt 0 ] && [[ $1 != *[[:space:]]* ]] || die "$a needs one argument without blanks"
       cmd="${a#-} $1"
@@ -151,7 +151,8 @@ otlp() { # otlp FILE: pcol reads FILE as an OTLP message (asked once per file)
   [ -n "${OTLP[$1]}" ]
 }
 
-# the seven views of every file
+# the views of every file (tree: pprof -tree, its own trimming: 80 nodes
+# by flat or by cum, light edges dropped, residual ones kept)
 views() {
   same "$1" --
   same "$1" -cum -- --sort cum
@@ -160,6 +161,8 @@ views() {
   same "$1" -addresses -nodefraction=0 -- --by address --node-fraction 0
   peek "$1" -peek . -- .
   peek "$1" -peek 'main|runtime\.' -cum -- 'main|runtime\.' --sort cum
+  compare tree "$1" -tree --
+  compare tree "$1" -tree -cum -nodecount=12 -- --sort cum --node-count 12
 }
 n=0
 for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/*; do
@@ -208,6 +211,9 @@ if [ -f "$g" ]; then
   same "$g" -relative_percentages=true -hide=runtime -nodefraction=0.1 -- --relative-percentages --hide runtime --node-fraction 0.1
   same "$g" -relative_percentages=true -show_from=main -cum -- --relative-percentages --show-from main --sort cum
   peek "$g" -peek map -relative_percentages=true -ignore=growWork -- map --relative-percentages --ignore growWork
+  compare tree "$g" -tree -lines -focus=map -nodefraction=0.02 -- --by line --focus map --node-fraction 0.02
+  CLI=1 compare tree "$g" -tree -noinlines -edgefraction=0.05 -nodefraction=0 -- --no-inlines --edge-fraction 0.05 --node-fraction 0
+  compare tree "$g" -tree -addresses -relative_percentages=true -hide=runtime -- --by address --relative-percentages --hide runtime
 fi
 c=$TD/pprof/cpp-cpu-unsymbolized-mappings.pb.gz
 if [ -f "$c" ]; then
