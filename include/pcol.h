@@ -1241,6 +1241,11 @@ typedef struct pcol_graph {
   size_t nnodes;
   pcol_graph_edge *edges; /* pprof's order: |weight| desc, caller name, callee name */
   size_t nedges;
+  /* each node's edges in that order: edges[in_edge[k]] for k in
+   * [in_off[i], in_off[i + 1]) go into node i, edges[out_edge[k]] for k in
+   * [out_off[i], out_off[i + 1]) out of it */
+  size_t *in_off, *out_off;
+  uint32_t *in_edge, *out_edge;
   pcol_sum total;         /* top.total: what percentages are of */
   pcol_sum shown;         /* sum of the nodes' flat ("Showing nodes accounting for") */
   size_t dropped_nodes;   /* below the node fraction ("Dropped N nodes (cum <= X)") */

@@ -23,44 +23,10 @@ const cli_opt opts_tree[] = {
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
 
-/* Each node's edges, in the edges' order: in[ioff[i] .. ioff[i + 1]) are
- * the indexes of those into node i, out[...] likewise of those out of it
- * (one pass to count, one to place).  NULL on no memory. */
-typedef struct adj {
-  size_t *ioff, *ooff, *in, *out;
-} adj;
-static void adj_free(adj *x) {
-  free(x->ioff);
-  free(x->ooff);
-  free(x->in);
-  free(x->out);
-}
-static int adj_make(const pcol_graph *g, adj *x) {
-  size_t n = g->nnodes, m = g->nedges;
-  x->ioff = calloc(n + 2, sizeof *x->ioff);
-  x->ooff = calloc(n + 2, sizeof *x->ooff);
-  x->in = malloc((m + 1) * sizeof *x->in);
-  x->out = malloc((m + 1) * sizeof *x->out);
-  if (!x->ioff || !x->ooff || !x->in || !x->out) return -1;
-  for (size_t j = 0; j < m; j++) {
-    x->ioff[g->edges[j].to + 2]++;
-    x->ooff[g->edges[j].from + 2]++;
-  }
-  for (size_t i = 2; i < n + 2; i++) {
-    x->ioff[i] += x->ioff[i - 1];
-    x->ooff[i] += x->ooff[i - 1];
-  }
-  for (size_t j = 0; j < m; j++) { /* ioff[i + 1]: node i's cursor, then its end */
-    x->in[x->ioff[g->edges[j].to + 1]++] = j;
-    x->out[x->ooff[g->edges[j].from + 1]++] = j;
-  }
-  return 0;
-}
-
 /* pprof's layout (report.go printTree; reportLabels without the dropped
  * edges' line).  The edges come in pprof's order (|weight| desc, caller,
  * callee): a node's are those whose callee (caller) it is, in that order. */
-static void print_text(FILE *fp, pcol_file *f, const char *path, const pcol_graph *g, const adj *x,
+static void print_text(FILE *fp, pcol_file *f, const char *path, const pcol_graph *g,
                        const pcol_graph_opts *o, const pcol_select *sel, const char *unit) {
   const pcol_top *t = &g->top;
   const pcol_str vu = t->value.unit;
@@ -82,13 +48,13 @@ static void print_text(FILE *fp, pcol_file *f, const char *path, const pcol_grap
   for (size_t i = 0; i < g->nnodes && !cli_budget_over(); i++) {
     const pcol_top_row *r = &g->nodes[i];
     cli_tree_sep(fp);
-    for (size_t k = x->ioff[i]; k < x->ioff[i + 1]; k++) {
-      const pcol_graph_edge *e = &g->edges[x->in[k]];
+    for (size_t k = g->in_off[i]; k < g->in_off[i + 1]; k++) {
+      const pcol_graph_edge *e = &g->edges[g->in_edge[k]];
       cli_tree_edge(fp, e->weight, r->cum, g->nodes[e->from].name, e->inl, vu, unit);
     }
     cli_tree_node(fp, r, &flat_sum, t->total, vu, unit);
-    for (size_t k = x->ooff[i]; k < x->ooff[i + 1]; k++) {
-      const pcol_graph_edge *e = &g->edges[x->out[k]];
+    for (size_t k = g->out_off[i]; k < g->out_off[i + 1]; k++) {
+      const pcol_graph_edge *e = &g->edges[g->out_edge[k]];
       cli_tree_edge(fp, e->weight, r->cum, g->nodes[e->to].name, e->inl, vu, unit);
     }
   }
@@ -96,20 +62,20 @@ static void print_text(FILE *fp, pcol_file *f, const char *path, const pcol_grap
 }
 
 /* the rows of `pcol peek --format ...`, for every node of the tree */
-static void print_table(FILE *fp, out_format fmt, const pcol_graph *g, const adj *x,
+static void print_table(FILE *fp, out_format fmt, const pcol_graph *g,
                         const cli_view_meta *m) {
   cli_table tb;
   tbl_begin_view(&tb, fp, fmt, CLI_TREE_NCOLS, cli_tree_cols, m);
   const pcol_str u = g->top.value.unit;
   for (size_t i = 0; i < g->nnodes && !cli_budget_over(); i++) {
     const pcol_top_row *r = &g->nodes[i];
-    for (size_t k = x->ioff[i]; k < x->ioff[i + 1]; k++) {
-      const pcol_graph_edge *e = &g->edges[x->in[k]];
+    for (size_t k = g->in_off[i]; k < g->in_off[i + 1]; k++) {
+      const pcol_graph_edge *e = &g->edges[g->in_edge[k]];
       cli_tree_row_edge(&tb, r->name, "caller", g->nodes[e->from].name, e->weight, r->cum, e->inl, u);
     }
     cli_tree_row_node(&tb, r, u);
-    for (size_t k = x->ooff[i]; k < x->ooff[i + 1]; k++) {
-      const pcol_graph_edge *e = &g->edges[x->out[k]];
+    for (size_t k = g->out_off[i]; k < g->out_off[i + 1]; k++) {
+      const pcol_graph_edge *e = &g->edges[g->out_edge[k]];
       cli_tree_row_edge(&tb, r->name, "callee", g->nodes[e->to].name, e->weight, r->cum, e->inl, u);
     }
   }
@@ -144,18 +110,15 @@ int cmd_tree(const cli_command *cmd, cli_args *a) {
   int rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
   rc = pcol_graph_compute(f, &sel, &v, by, &o, &g, &err);
-  adj x = {0};
-  if (!rc && adj_make(&g, &x)) rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
   if (!rc && fmt == OUT_TEXT) {
     char unit[32];
     rc = cli_graph_unit(cmd, a, &g, unit, &err);
     if (rc < 0) rc = 0, bad_unit = 1;
-    else if (!rc) print_text(stdout, f, path, &g, &x, &o, &sel, unit);
+    else if (!rc) print_text(stdout, f, path, &g, &o, &sel, unit);
   } else if (!rc) {
     cli_view_meta m = {"tree", path, g.top.value.type, g.top.value.unit, g.top.total, &sel, NULL, 0, NULL, 0};
-    print_table(stdout, fmt, &g, &x, &m);
+    print_table(stdout, fmt, &g, &m);
   }
-  adj_free(&x);
   pcol_graph_free(&g);
   pcol_close(f);
   if (bad_unit) return EXIT_USAGE;

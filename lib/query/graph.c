@@ -530,6 +530,30 @@ static int remove_redundant(graph *g, pcol_error *err) {
 }
 
 /* ------------------------------------------------------------- compute */
+/* pcol_graph's in_off/in_edge, out_off/out_edge: a count pass and a place
+ * pass over the edges (so each node's keep the edges' order) */
+static int node_edges(pcol_graph *g, pcol_error *err) {
+  size_t n = g->nnodes, m = g->nedges;
+  g->in_off = calloc(n + 2, sizeof *g->in_off);
+  g->out_off = calloc(n + 2, sizeof *g->out_off);
+  g->in_edge = malloc((m + 1) * sizeof *g->in_edge);
+  g->out_edge = malloc((m + 1) * sizeof *g->out_edge);
+  if (!g->in_off || !g->out_off || !g->in_edge || !g->out_edge) return pcol_oom(err);
+  for (size_t j = 0; j < m; j++) {
+    g->in_off[g->edges[j].to + 2]++;
+    g->out_off[g->edges[j].from + 2]++;
+  }
+  for (size_t i = 2; i < n + 2; i++) {
+    g->in_off[i] += g->in_off[i - 1];
+    g->out_off[i] += g->out_off[i - 1];
+  }
+  for (size_t j = 0; j < m; j++) { /* off[i + 1]: node i's cursor, then its end */
+    g->in_edge[g->in_off[g->edges[j].to + 1]++] = (uint32_t)j;
+    g->out_edge[g->out_off[g->edges[j].from + 1]++] = (uint32_t)j;
+  }
+  return PCOL_OK;
+}
+
 int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                        pcol_by by, const pcol_graph_opts *o, pcol_graph *out, pcol_error *err) {
   memset(out, 0, sizeof *out);
@@ -538,7 +562,9 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
   const pcol_q_top_priv *p = t->priv_;
   if (!p || !pcol_q_nsum_made(&p->is.sub) || !p->is.loc_aoff) { /* no stacks at all */
     out->total = t->total;
-    return PCOL_OK;
+    int rc0 = node_edges(out, err);
+    if (rc0) pcol_graph_free(out);
+    return rc0;
   }
   pcol_q_gtags tags = {0};
   uint32_t *ntags = NULL;
@@ -672,6 +698,7 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
     for (size_t i = 0; i < out->nnodes; i++) node_of[out->nodes[i].key] = (uint32_t)i;
     rc = pcol_q_gtags_draw(&tags, s, kept, b.kk, b.res, ncut, node_of, out, err);
   }
+  if (!rc) rc = node_edges(out, err);
   out->total = t->total;
   pcol_q_gtags_free(&tags);
   free(ntags);
@@ -688,6 +715,10 @@ void pcol_graph_free(pcol_graph *g) {
   if (!g) return;
   free(g->nodes);
   free(g->edges);
+  free(g->in_off);
+  free(g->out_off);
+  free(g->in_edge);
+  free(g->out_edge);
   free(g->tags);
   free(g->tag_mem_);
   pcol_top_free(&g->top);

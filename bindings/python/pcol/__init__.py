@@ -431,6 +431,23 @@ class File:
                      "flat": _ints(flat), "cum": _ints(cum), "value": _ints(val),
                      "pct": _floats(pct), "inline": _np.array(inl, dtype=object)}, total, meta)
 
+    def tree(self, by="function", value=None, *, sort="flat", node_fraction=0.005, edge_fraction=0.001,
+             node_count=80, **select):
+        """pprof -tree: every node of the graph pprof keeps for a text report
+        (nodes below node_fraction of the total dropped, the first
+        node_count by flat, or by cum with sort="cum", calls below
+        edge_fraction dropped), with its callers and callees: the rows of
+        `pcol tree --format json`, as peek's."""
+        if node_count is None or int(node_count) < 0:
+            raise ValueError("node_count must be 0 (all) or more")
+        cols, total, meta = self._handle().tree(_text(by, "by"), value, _text(sort, "sort"),
+                                                float(node_fraction), float(edge_fraction),
+                                                int(node_count), _selection(select))
+        node, rel, name, flat, cum, val, pct, inl = cols
+        return Tree({"node": _strs(node), "relation": _strs(rel), "name": _strs(name),
+                     "flat": _ints(flat), "cum": _ints(cum), "value": _ints(val),
+                     "pct": _floats(pct), "inline": _np.array(inl, dtype=object)}, total, meta)
+
     def list(self, regex, by="function", value=None, *, source_path=None, allow_any_source=False,
              **select):
         """Source lines annotated with flat and cum: the rows of `pcol list
@@ -846,6 +863,11 @@ class Peek(View):
     "node", "callee"), name, flat and cum (node rows; NA_I64 elsewhere),
     value and pct (caller/callee rows; NA_I64, NaN elsewhere), inline."""
     _title = "peek"
+
+
+class Tree(Peek):
+    """The rows of `pcol tree --format json` (pprof -tree), as Peek's."""
+    _title = "tree"
 
 
 class ListView(View):

@@ -348,6 +348,7 @@ static PyMethodDef handle_methods[] = {
     {"table", (PyCFunction)handle_table, METH_VARARGS, "table(view, columns, source, from_, to, max_rows[, checked])"},
     {"top", (PyCFunction)pcol_py_top, METH_VARARGS, "the numbers of pcol top"},
     {"peek", (PyCFunction)pcol_py_peek, METH_VARARGS, "the numbers of pcol peek"},
+    {"tree", (PyCFunction)pcol_py_tree, METH_VARARGS, "the numbers of pcol tree"},
     {"list", (PyCFunction)pcol_py_list, METH_VARARGS, "the numbers of pcol list"},
     {"tags", (PyCFunction)pcol_py_tags, METH_VARARGS, "the numbers of pcol tags"},
     {"traces", (PyCFunction)pcol_py_traces, METH_VARARGS, "the traces of pcol traces"},

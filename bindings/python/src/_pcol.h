@@ -45,6 +45,7 @@ int pcol_py_parse_select(PyObject *source, PyObject *from, PyObject *to, PyObjec
 /* The views of the CLI (views.c): Handle methods. */
 PyObject *pcol_py_top(Handle *h, PyObject *args);
 PyObject *pcol_py_peek(Handle *h, PyObject *args);
+PyObject *pcol_py_tree(Handle *h, PyObject *args);
 PyObject *pcol_py_list(Handle *h, PyObject *args);
 PyObject *pcol_py_tags(Handle *h, PyObject *args);
 PyObject *pcol_py_traces(Handle *h, PyObject *args);

@@ -187,15 +187,26 @@ PyObject *pcol_py_top(Handle *h, PyObject *args) {
 }
 
 /* one edge row of peek, as cmd_peek.c's table_edge */
-static int peek_edge(PyObject **cols, pcol_str node, const char *rel, const pcol_peek_edge *e,
+/* a caller/callee row of peek and tree (cli_tree.c's rows) */
+static int tree_edge(PyObject **cols, pcol_str node, const char *rel, pcol_sum weight, bool inl,
                      pcol_str name, pcol_sum cum) {
-  double pct = cum ? 100.0 * (double)e->value / (double)cum : 0.0;
+  double pct = cum ? 100.0 * (double)weight / (double)cum : 0.0;
   if (put(cols[0], pcol_py_pstr(node)) || put(cols[1], PyUnicode_FromString(rel)) ||
       put(cols[2], pcol_py_pstr(name)) || put(cols[3], Py_NewRef(Py_None)) ||
-      put(cols[4], Py_NewRef(Py_None)) || put(cols[5], pcol_py_sum(e->value)) ||
-      put(cols[6], PyFloat_FromDouble(pct)) || put(cols[7], PyBool_FromLong(e->inl)))
+      put(cols[4], Py_NewRef(Py_None)) || put(cols[5], pcol_py_sum(weight)) ||
+      put(cols[6], PyFloat_FromDouble(pct)) || put(cols[7], PyBool_FromLong(inl)))
     return -1;
   return 0;
+}
+
+/* a node row of peek and tree */
+static int tree_node(PyObject **cols, const pcol_top_row *r) {
+  return put(cols[0], pcol_py_pstr(r->name)) || put(cols[1], PyUnicode_FromString("node")) ||
+                 put(cols[2], pcol_py_pstr(r->name)) || put(cols[3], pcol_py_sum(r->flat)) ||
+                 put(cols[4], pcol_py_sum(r->cum)) || put(cols[5], Py_NewRef(Py_None)) ||
+                 put(cols[6], Py_NewRef(Py_None)) || put(cols[7], Py_NewRef(Py_None))
+             ? -1
+             : 0;
 }
 
 #define NCOLS_MAX 10
@@ -249,14 +260,10 @@ PyObject *pcol_py_peek(Handle *h, PyObject *args) {
     const pcol_peek_node *nd = &pk.nodes[i];
     const pcol_top_row *r = nd->row;
     for (size_t j = 0; j < nd->nin; j++)
-      if (peek_edge(cols, r->name, "caller", &nd->in[j], nd->in[j].caller, r->cum)) goto out;
-    if (put(cols[0], pcol_py_pstr(r->name)) || put(cols[1], PyUnicode_FromString("node")) ||
-        put(cols[2], pcol_py_pstr(r->name)) || put(cols[3], pcol_py_sum(r->flat)) ||
-        put(cols[4], pcol_py_sum(r->cum)) || put(cols[5], Py_NewRef(Py_None)) ||
-        put(cols[6], Py_NewRef(Py_None)) || put(cols[7], Py_NewRef(Py_None)))
-      goto out;
+      if (tree_edge(cols, r->name, "caller", nd->in[j].value, nd->in[j].inl, nd->in[j].caller, r->cum)) goto out;
+    if (tree_node(cols, r)) goto out;
     for (size_t j = 0; j < nd->nout; j++)
-      if (peek_edge(cols, r->name, "callee", &nd->out[j], nd->out[j].callee, r->cum)) goto out;
+      if (tree_edge(cols, r->name, "callee", nd->out[j].value, nd->out[j].inl, nd->out[j].callee, r->cum)) goto out;
   }
   res = Py_BuildValue("(NNN)", cols_tuple(cols, 8), pcol_py_sum(t.total), value_meta(&t.value));
 out:
@@ -264,6 +271,68 @@ out:
 out0:
   pcol_peek_free(&pk);
   pcol_top_free(&t);
+  return res;
+}
+
+/* Handle.tree(by, value, sort, node_fraction, edge_fraction, node_count,
+ * sel) -> (cols, total, meta): cmd_tree.c's calls (pprof -tree's graph,
+ * pcol_graph_compute in text mode); cols as peek's, for every node kept */
+PyObject *pcol_py_tree(Handle *h, PyObject *args) {
+  const char *bys, *value, *sorts;
+  double nf, ef;
+  unsigned long long nc;
+  PyObject *selo;
+  if (!PyArg_ParseTuple(args, "szsddKO", &bys, &value, &sorts, &nf, &ef, &nc, &selo)) return NULL;
+  pcol_by by;
+  pcol_sort sort;
+  pcb_select sel;
+  if (get_by(bys, &by) || get_sort(sorts, &sort) || get_sel(selo, &sel)) return NULL;
+  if (sort == PCOL_SORT_NAME) {
+    PyErr_SetString(PyExc_ValueError, "sort must be 'flat' or 'cum', not 'name'");
+    return NULL;
+  }
+  if (!(nf >= 0 && nf <= 1) || !(ef >= 0 && ef <= 1)) {
+    PyErr_SetString(PyExc_ValueError, "node_fraction and edge_fraction must be from 0 to 1");
+    return NULL;
+  }
+  pcol_graph_opts o = pcol_graph_opts_default();
+  o.text = o.no_tags = true;
+  o.cum_sort = sort == PCOL_SORT_CUM;
+  o.node_fraction = nf;
+  o.edge_fraction = ef;
+  o.node_count = nc > SIZE_MAX ? SIZE_MAX : (size_t)nc;
+  pcol_error err = {0};
+  pcol_value_sel v;
+  pcol_graph g = {0};
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = pcol_value_resolve(h->f, &sel.sel, value, &v, &err);
+  if (!rc) rc = pcol_graph_compute(h->f, &sel.sel, &v, by, &o, &g, &err);
+  Py_END_ALLOW_THREADS
+  PyObject *cols[NCOLS_MAX], *res = NULL;
+  if (rc) {
+    pcol_py_raise(h->path, &err, rc);
+    goto out0;
+  }
+  if (new_cols(cols, 8)) goto out;
+  /* each node's edges in the edges' order (pprof's), as cmd_tree.c prints them */
+  for (size_t i = 0; i < g.nnodes; i++) {
+    const pcol_top_row *r = &g.nodes[i];
+    for (size_t k = g.in_off[i]; k < g.in_off[i + 1]; k++) {
+      const pcol_graph_edge *e = &g.edges[g.in_edge[k]];
+      if (tree_edge(cols, r->name, "caller", e->weight, e->inl, g.nodes[e->from].name, r->cum)) goto out;
+    }
+    if (tree_node(cols, r)) goto out;
+    for (size_t k = g.out_off[i]; k < g.out_off[i + 1]; k++) {
+      const pcol_graph_edge *e = &g.edges[g.out_edge[k]];
+      if (tree_edge(cols, r->name, "callee", e->weight, e->inl, g.nodes[e->to].name, r->cum)) goto out;
+    }
+  }
+  res = Py_BuildValue("(NNN)", cols_tuple(cols, 8), pcol_py_sum(g.top.total), value_meta(&g.top.value));
+out:
+  free_cols(cols, 8);
+out0:
+  pcol_graph_free(&g);
   return res;
 }
 

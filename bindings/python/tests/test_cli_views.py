@@ -1,4 +1,4 @@
-"""Every view of the CLI (top, peek, list, tags, traces, diff, fold) with
+"""Every view of the CLI (top, peek, tree, list, tags, traces, diff, fold) with
 its options, selection and filters equals `pcol VIEW --format json` (fold:
 `pcol fold`'s text) on every test profile: the same rows, names and
 numbers (exactly; shares as the CLI prints them), and an error where the
@@ -19,7 +19,8 @@ OPT = {"sort": "--sort", "node_fraction": "--node-fraction", "limit": "-n", "val
        "source": "--source", "from_": "--from", "to": "--to", "focus": "--focus",
        "ignore": "--ignore", "hide": "--hide", "show": "--show", "tag": "--tag",
        "tag_ignore": "--tag-ignore", "show_from": "--show-from", "tagshow": "--tagshow",
-       "taghide": "--taghide", "by": "--by"}
+       "taghide": "--taghide", "by": "--by", "edge_fraction": "--edge-fraction",
+       "node_count": "--node-count"}
 
 
 def cli_args(kw):
@@ -69,7 +70,7 @@ def check(view, path, args, got, pct=(), digits=2, decimals=0, strings=()):
     rows = want["rows"]
     assert len(got) == len(rows), "%s %s: %d rows, pcol %d" % (view, args, len(got), len(rows))
     assert got.type == want["type"] and got.unit == want["unit"], (view, args)
-    if view in ("top", "peek", "list"):
+    if view in ("top", "peek", "tree", "list"):
         assert got.total == want["total"], (view, args, got.total, want["total"])
     if view == "tags":  # one total per key, as the CLI's rows and text give them
         assert want["total"] is None, (view, args, want["total"])
@@ -165,6 +166,13 @@ def check_file(path, i, variants):
             n += check("peek", path, [path, rx, "--by", by] + cli_args(a),
                        attempt(f.peek, rx, by, **a), pct=("pct",))
         n += check("list", path, [path, rx], attempt(f.list, rx))
+        # tree (pprof -tree): its defaults; with variants by cum, few nodes, by line, filtered
+        trees = [dict()] + ([dict(sort="cum", node_count=7), dict(by="line", node_fraction=0.0, edge_fraction=0.01),
+                             dict(focus=rx, relative_percentages=True)] if variants else [])
+        for kw in trees:
+            a = dict(kw)
+            by = a.pop("by", "function")
+            n += check("tree", path, [path, "--by", by] + cli_args(a), attempt(f.tree, by, **a), pct=("pct",))
         if variants:
             n += check("list", path, [path, ".", "--by", "file"], attempt(f.list, ".", by="file"))
         # tags, traces

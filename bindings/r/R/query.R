@@ -102,6 +102,30 @@ pcol_peek <- function(path, regex, by = c("function", "line", "file", "address")
   q <- .query(...)
   value <- .str1(value, "value")
   r <- .with_file(path, mmap, function(f) .Call(C_q_peek, f, by, value, q, regex, sort))
+  .tree_rows(r, "peek")
+}
+
+# pprof -tree: every node the text graph keeps (pcol tree), as peek's rows
+pcol_tree <- function(path, by = c("function", "line", "file", "address"), value = NULL,
+                      sort = c("flat", "cum"), node_fraction = 0.005, edge_fraction = 0.001,
+                      node_count = 80, ..., mmap = TRUE) {
+  by <- match.arg(by)
+  sort <- match.arg(sort)
+  q <- .query(...)
+  value <- .str1(value, "value")
+  num <- function(x, what) {
+    if (!is.numeric(x) || length(x) != 1L || is.na(x)) stop(what, " must be one number", call. = FALSE)
+    as.double(x)
+  }
+  nf <- num(node_fraction, "node_fraction")
+  ef <- num(edge_fraction, "edge_fraction")
+  nc <- num(node_count, "node_count")
+  r <- .with_file(path, mmap, function(f) .Call(C_q_tree, f, by, value, q, sort, nf, ef, nc))
+  .tree_rows(r, "tree")
+}
+
+# peek's and tree's rows in R's units, pct of each edge's node's cum
+.tree_rows <- function(r, view) {
   ru <- .r_unit(r$unit)
   # an edge's share of its node's cum, as pprof's calls% (node rows: NA)
   node_cum <- r$cum[r$relation == "node"][match(r$node, r$node[r$relation == "node"])]
@@ -109,7 +133,7 @@ pcol_peek <- function(path, regex, by = c("function", "line", "file", "address")
   cols <- list(node = r$node, relation = r$relation, name = r$name, r$flat / ru$div,
                r$cum / ru$div, value = r$value / ru$div, pct = pct, inline = r$inline)
   names(cols)[4:5] <- c(.vname("self", ru), .vname("total", ru))
-  .attrs(.df(cols), r, ru, "peek")
+  .attrs(.df(cols), r, ru, view)
 }
 
 pcol_list <- function(path, regex, by = c("function", "file"), value = NULL, source_path = NULL,

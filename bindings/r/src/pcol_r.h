@@ -19,6 +19,7 @@ SEXP pcolr_mkchar(const char *p, size_t n);
 
 SEXP C_q_top(SEXP file, SEXP by, SEXP value, SEXP q, SEXP fraction, SEXP sort, SEXP limit);
 SEXP C_q_peek(SEXP file, SEXP by, SEXP value, SEXP q, SEXP regex, SEXP sort);
+SEXP C_q_tree(SEXP file, SEXP by, SEXP value, SEXP q, SEXP sort, SEXP nf, SEXP ef, SEXP nc);
 SEXP C_q_list(SEXP file, SEXP by, SEXP value, SEXP q, SEXP regex, SEXP source_path, SEXP any);
 SEXP C_q_tags(SEXP file, SEXP value, SEXP q);
 SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit);

@@ -105,6 +105,7 @@ typedef struct owned {
   pcol_list list;
   pcol_tags tags;
   pcol_diff diff;
+  pcol_graph graph;
   pcol_source_summary *sum;
   size_t nsum;
   FILE *tmp;
@@ -123,6 +124,7 @@ static void owned_finalize(SEXP x) {
   pcol_top_free(&o->top2);
   pcol_list_free(&o->list);
   pcol_tags_free(&o->tags);
+  pcol_graph_free(&o->graph);
   if (o->sum) pcol_source_summaries_free(o->sum, o->nsum);
   if (o->tmp) fclose(o->tmp);
   free(o->buf);
@@ -218,6 +220,55 @@ SEXP C_q_top(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP fraction, SEXP sort_,
 
 /* cmd_peek: pcol_top_compute (nothing trimmed), sort, pcol_peek_compute;
  * a row per caller, node and callee as `pcol peek --format json`. */
+/* The rows of peek and tree (tools/cli_tree.c's): a node's callers, the
+ * node (flat, cum), its callees (value, inline).  trows_new allocates n of
+ * each column in a named list (protected: trows_done unprotects it and the
+ * three relation names, and sets the meta). */
+typedef struct trows {
+  SEXP out, node, rel, name, flat, cum, val, inl, caller, callee, nd;
+  R_xlen_t k;
+} trows;
+static const char *const trow_names[] = {"node", "relation", "name", "flat", "cum", "value", "inline", "total", "type", "unit"};
+static void trows_new(trows *t, size_t n) {
+  t->out = PROTECT(named_list(trow_names, 10));
+  R_xlen_t N = (R_xlen_t)n;
+  SEXP *col[] = {&t->node, &t->rel, &t->name, &t->flat, &t->cum, &t->val, &t->inl};
+  const SEXPTYPE ty[] = {STRSXP, STRSXP, STRSXP, REALSXP, REALSXP, REALSXP, LGLSXP};
+  for (int i = 0; i < 7; i++) {
+    *col[i] = Rf_allocVector(ty[i], N);
+    SET_VECTOR_ELT(t->out, i, *col[i]);
+  }
+  t->caller = PROTECT(Rf_mkChar("caller"));
+  t->callee = PROTECT(Rf_mkChar("callee"));
+  t->nd = PROTECT(Rf_mkChar("node"));
+  t->k = 0;
+}
+static void trows_node(trows *t, SEXP me, const pcol_top_row *r) {
+  SET_STRING_ELT(t->node, t->k, me);
+  SET_STRING_ELT(t->rel, t->k, t->nd);
+  SET_STRING_ELT(t->name, t->k, me);
+  REAL(t->flat)[t->k] = (double)r->flat;
+  REAL(t->cum)[t->k] = (double)r->cum;
+  REAL(t->val)[t->k] = NA_REAL;
+  LOGICAL(t->inl)[t->k] = NA_LOGICAL;
+  t->k++;
+}
+static void trows_edge(trows *t, SEXP me, int callee, pcol_str name, pcol_sum value, bool inl) {
+  SET_STRING_ELT(t->node, t->k, me);
+  SET_STRING_ELT(t->rel, t->k, callee ? t->callee : t->caller);
+  SET_STRING_ELT(t->name, t->k, mkstr(name));
+  REAL(t->flat)[t->k] = NA_REAL;
+  REAL(t->cum)[t->k] = NA_REAL;
+  REAL(t->val)[t->k] = (double)value;
+  LOGICAL(t->inl)[t->k] = inl;
+  t->k++;
+}
+static SEXP trows_done(trows *t, const pcol_top *top) {
+  set_meta(t->out, 7, (double)top->total, &top->value);
+  UNPROTECT(4);
+  return t->out;
+}
+
 SEXP C_q_peek(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP sort_) {
   pcol_file *f = file_of(file);
   const char *path = path_of(file), *re = str1(regex);
@@ -239,54 +290,66 @@ SEXP C_q_peek(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP sort_) {
   if (o->peek.nnodes == 0) Rf_errorcall(R_NilValue, "%s: no matches found for regexp: %s", path ? path : "", re);
   size_t n = 0;
   for (size_t i = 0; i < o->peek.nnodes; i++) n += 1 + o->peek.nodes[i].nin + o->peek.nodes[i].nout;
-  static const char *const nm[] = {"node", "relation", "name", "flat", "cum", "value", "inline", "total", "type", "unit"};
-  SEXP out = PROTECT(named_list(nm, 10));
-  R_xlen_t N = (R_xlen_t)n;
-  SEXP node = Rf_allocVector(STRSXP, N);
-  SET_VECTOR_ELT(out, 0, node);
-  SEXP rel = Rf_allocVector(STRSXP, N);
-  SET_VECTOR_ELT(out, 1, rel);
-  SEXP name = Rf_allocVector(STRSXP, N);
-  SET_VECTOR_ELT(out, 2, name);
-  SEXP flat = Rf_allocVector(REALSXP, N);
-  SET_VECTOR_ELT(out, 3, flat);
-  SEXP cum = Rf_allocVector(REALSXP, N);
-  SET_VECTOR_ELT(out, 4, cum);
-  SEXP val = Rf_allocVector(REALSXP, N);
-  SET_VECTOR_ELT(out, 5, val);
-  SEXP inl = Rf_allocVector(LGLSXP, N);
-  SET_VECTOR_ELT(out, 6, inl);
-  SEXP caller = PROTECT(Rf_mkChar("caller")), callee = PROTECT(Rf_mkChar("callee")), nd = PROTECT(Rf_mkChar("node"));
-  R_xlen_t k = 0;
+  trows t;
+  trows_new(&t, n);
   for (size_t i = 0; i < o->peek.nnodes; i++) {
     const pcol_peek_node *p = &o->peek.nodes[i];
     SEXP me = PROTECT(mkstr(p->row->name));
-    for (int side = 0; side < 3; side++) {
-      size_t m = side == 0 ? p->nin : side == 1 ? 1 : p->nout;
-      for (size_t j = 0; j < m; j++, k++) {
-        SET_STRING_ELT(node, k, me);
-        if (side == 1) {
-          SET_STRING_ELT(rel, k, nd);
-          SET_STRING_ELT(name, k, me);
-          REAL(flat)[k] = (double)p->row->flat;
-          REAL(cum)[k] = (double)p->row->cum;
-          REAL(val)[k] = NA_REAL;
-          LOGICAL(inl)[k] = NA_LOGICAL;
-        } else {
-          const pcol_peek_edge *e = side == 0 ? &p->in[j] : &p->out[j];
-          SET_STRING_ELT(rel, k, side == 0 ? caller : callee);
-          SET_STRING_ELT(name, k, mkstr(side == 0 ? e->caller : e->callee));
-          REAL(flat)[k] = NA_REAL;
-          REAL(cum)[k] = NA_REAL;
-          REAL(val)[k] = (double)e->value;
-          LOGICAL(inl)[k] = e->inl != 0;
-        }
-      }
+    for (size_t j = 0; j < p->nin; j++) trows_edge(&t, me, 0, p->in[j].caller, p->in[j].value, p->in[j].inl);
+    trows_node(&t, me, p->row);
+    for (size_t j = 0; j < p->nout; j++) trows_edge(&t, me, 1, p->out[j].callee, p->out[j].value, p->out[j].inl);
+    UNPROTECT(1);
+  }
+  SEXP out = trows_done(&t, &o->top);
+  UNPROTECT(1); /* ox */
+  return out;
+}
+
+/* cmd_tree: pprof -tree's graph (pcol_graph_compute in text mode), a node
+ * and its callers and callees a block, as peek's rows */
+SEXP C_q_tree(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP sort_, SEXP nf_, SEXP ef_, SEXP nc_) {
+  pcol_file *f = file_of(file);
+  const char *path = path_of(file);
+  pcol_select s;
+  parse_query(q, &s);
+  pcol_sort sort = parse_sort(sort_);
+  if (sort == PCOL_SORT_NAME) Rf_error("sort must be \"flat\" or \"cum\", not \"name\"");
+  pcol_by by = parse_by(str1(by_));
+  pcol_graph_opts go = pcol_graph_opts_default();
+  go.text = go.no_tags = true;
+  go.cum_sort = sort == PCOL_SORT_CUM;
+  double nf = Rf_asReal(nf_), ef = Rf_asReal(ef_), nc = Rf_asReal(nc_);
+  if (!(nf >= 0 && nf <= 1) || !(ef >= 0 && ef <= 1)) Rf_error("node_fraction and edge_fraction must be from 0 to 1");
+  if (!(nc >= 0 && nc <= 1e15) || nc != floor(nc)) Rf_error("node_count must be 0 (all) or a whole number");
+  go.node_fraction = nf;
+  go.edge_fraction = ef;
+  go.node_count = (size_t)nc;
+  pcol_value_sel v;
+  resolve(f, path, &s, value, &v);
+  SEXP ox;
+  owned *o = new_owned(&ox);
+  pcol_error err = {0};
+  int rc = pcol_graph_compute(f, &s, &v, by, &go, &o->graph, &err);
+  if (rc) pcol_stop(path, &err, rc);
+  const pcol_graph *g = &o->graph;
+  trows t;
+  trows_new(&t, g->nnodes + 2 * g->nedges);
+  for (size_t i = 0; i < g->nnodes; i++) {
+    const pcol_top_row *r = &g->nodes[i];
+    SEXP me = PROTECT(mkstr(r->name));
+    for (size_t k = g->in_off[i]; k < g->in_off[i + 1]; k++) {
+      const pcol_graph_edge *e = &g->edges[g->in_edge[k]];
+      trows_edge(&t, me, 0, g->nodes[e->from].name, e->weight, e->inl);
+    }
+    trows_node(&t, me, r);
+    for (size_t k = g->out_off[i]; k < g->out_off[i + 1]; k++) {
+      const pcol_graph_edge *e = &g->edges[g->out_edge[k]];
+      trows_edge(&t, me, 1, g->nodes[e->to].name, e->weight, e->inl);
     }
     UNPROTECT(1);
   }
-  set_meta(out, 7, (double)o->top.total, &o->top.value);
-  UNPROTECT(5);
+  SEXP out = trows_done(&t, &g->top);
+  UNPROTECT(1); /* ox */
   return out;
 }
 

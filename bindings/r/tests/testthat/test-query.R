@@ -1,4 +1,4 @@
-# peek, list, tags, traces, diff and fold give the rows of `pcol VIEW
+# peek, tree, list, tags, traces, diff and fold give the rows of `pcol VIEW
 # --format json` (fold: its text), in seconds and bytes, on every test
 # profile, with filters; and fail where the CLI fails.
 
@@ -7,13 +7,26 @@ compare_peek <- function(path, regex, args = list(), cli = character()) {
   want <- cli_view("peek", path, regex, "--format", "json", cli)
   call <- function() do.call(pcol_peek, c(list(path, regex), args))
   if (!want$ok) return(expect_same_error(call(), want, path, info))
+  expect_tree_rows(call(), want, info)
+}
+
+# peek's and tree's rows against the CLI's JSON
+expect_tree_rows <- function(t, want, info) {
   w <- want$obj$rows
-  t <- call()
+  if (!length(w)) return(expect_equal(nrow(t), 0L, info = info))
   div <- r_div(want$obj$unit)
   p2 <- function(x) ifelse(is.na(x), NA, sprintf("%.2f", x))
   expect_identical(list(t$node, t$relation, t$name, vcol(t, "self"), vcol(t, "total"), t$value, p2(t$pct), t$inline),
                    list(w$node, w$relation, w$name, as.numeric(w$flat) / div, as.numeric(w$cum) / div,
                         as.numeric(w$value) / div, p2(as.numeric(w$pct)), as.logical(w$inline)), info = info)
+}
+
+compare_tree <- function(path, args = list(), cli = character()) {
+  info <- paste("tree", path, paste(cli, collapse = " "))
+  want <- cli_view("tree", path, "--format", "json", cli)
+  call <- function() do.call(pcol_tree, c(list(path), args))
+  if (!want$ok) return(expect_same_error(call(), want, path, info))
+  expect_tree_rows(call(), want, info)
 }
 
 compare_tags <- function(path, args = list(), cli = character()) {
@@ -102,13 +115,14 @@ top_re <- function(p) {
   lit_re(t$name[1])
 }
 
-test_that("pcol_peek, pcol_tags, pcol_traces, pcol_fold equal the CLI on every test profile", {
+test_that("pcol_peek, pcol_tree, pcol_tags, pcol_traces, pcol_fold equal the CLI on every test profile", {
   skip_without_testdata()
   n <- 0L
   for (i in seq_along(packed())) {
     p <- packed()[[i]][2]
     re <- top_re(p)
     if (!is.null(re)) compare_peek(p, re)
+    compare_tree(p)
     compare_tags(p)
     compare_traces(p, list(limit = 50), c("-n", "50"))
     compare_fold(p)
@@ -133,6 +147,8 @@ test_that("the views with values, filters and time ranges", {
       compare_traces(p, list(focus = re, limit = 20), c("--focus", re, "-n", "20"))
       compare_peek(p, re, list(value = v, no_inlines = TRUE), c("--value", v, "--no-inlines"))
       compare_peek(p, re, list(by = "line", sort = "cum"), c("--by", "line", "--sort", "cum"))
+      compare_tree(p, list(by = "line", sort = "cum", node_count = 9, focus = re),
+                   c("--by", "line", "--sort", "cum", "--node-count", "9", "--focus", re))
     }
     for (k in head(label_keys(p), 1)) {
       compare_tags(p, list(tag_ignore = paste0(k, "=^$")), c("--tag-ignore", paste0(k, "=^$")))
