@@ -1387,7 +1387,9 @@ PCOL_API void pcol_unit_pick(const pcol_sum *vals, size_t nvals, pcol_sum total,
  * the selected samples that carry each of its values (sorted by |value|
  * desc, then name; a numeric label's value is printed in its unit, as
  * pcol_unit_label does with "minimum").  A sample with two values of a key
- * counts for both.  Only the keys sel's tag_show/tag_hide let through. */
+ * counts for both.  Only the keys sel's tag_show/tag_hide let through.  A
+ * sample without locations is not counted (pprof's filters, which run
+ * before -tags even when none is given, drop it). */
 typedef struct pcol_tag_value {
   pcol_str name;
   int64_t value;

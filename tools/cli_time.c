@@ -135,15 +135,15 @@ int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel) {
     return cli_usage_error(cmd->name, "--%s %s and --%s %s: give both in seconds since the start "
                            "or both as wall-clock times", from_opt, from, to_opt, to);
   sel->wall = wf == 1 || wt == 1;
-  sel->focus = cli_get(cmd, a, "focus");
-  sel->ignore = cli_get(cmd, a, "ignore");
-  sel->hide = cli_get(cmd, a, "hide");
-  sel->show = cli_get(cmd, a, "show");
-  sel->show_from = cli_get(cmd, a, "show-from");
-  sel->tag = cli_get(cmd, a, "tag");
-  sel->tag_ignore = cli_get(cmd, a, "tag-ignore");
-  sel->tag_show = cli_get(cmd, a, "tagshow");
-  sel->tag_hide = cli_get(cmd, a, "taghide");
+  /* an empty expression is none, as pprof's compileRegexOption reads it */
+  const char **re[] = {&sel->focus, &sel->ignore,     &sel->hide,     &sel->show,    &sel->show_from,
+                       &sel->tag,   &sel->tag_ignore, &sel->tag_show, &sel->tag_hide};
+  static const char *const opt[] = {"focus", "ignore",     "hide",    "show",   "show-from",
+                                    "tag",   "tag-ignore", "tagshow", "taghide"};
+  for (size_t i = 0; i < sizeof re / sizeof *re; i++) {
+    *re[i] = cli_get(cmd, a, opt[i]);
+    if (*re[i] && !**re[i]) *re[i] = NULL;
+  }
   sel->no_inlines = cli_flag(cmd, a, "no-inlines");
   sel->relative = cli_flag(cmd, a, "relative-percentages");
   if (from && to && sel->from_ns > sel->to_ns)

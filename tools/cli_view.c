@@ -44,7 +44,10 @@ void cli_print_filters(FILE *fp, const pcol_select *sel) {
   for (int i = 0; i < 9; i++) {
     if (!v[i]) continue;
     if (!any++) fputs("Active filters:\n", fp);
-    fprintf(fp, "   %s=%.80s\n", k[i], v[i]);
+    /* pprof's legendActiveFilters: "key=value" cut at 80 bytes, then "…" */
+    size_t kl = strlen(k[i]) + 1, vl = strlen(v[i]);
+    if (kl + vl > 80) fprintf(fp, "   %s=%.*s\xe2\x80\xa6\n", k[i], (int)(80 - kl), v[i]);
+    else fprintf(fp, "   %s=%s\n", k[i], v[i]);
   }
 }
 

@@ -23,12 +23,16 @@ typedef struct tags_acc {
   int64_t *per_ls; /* value per label set */
   uint8_t *seen;   /* a kept sample has the label set (its value may be 0) */
   uint64_t nls;
-  pcol_view ls;
+  pcol_view ls, st;
+  int keep_empty; /* count samples without locations too (top --by label) */
   pcol_error *err;
 } tags_acc;
 
 static int tags_add(void *p, uint64_t row, int64_t v) {
   tags_acc *a = p;
+  /* pprof's filters, run before -tags even when none is given, drop a
+   * sample without locations (profile/filter.go focusedAndNotIgnored) */
+  if (!a->keep_empty && pcol_view_u32(&a->st, row) == 0) return 0;
   uint32_t ls = pcol_view_u32(&a->ls, row);
   if (ls > a->nls)
     return pcol_error_set(a->err, PCOL_ECORRUPT, "sample %llu names label set %u, out of range",
@@ -60,8 +64,8 @@ static int tag_key_cmp(const void *pa, const void *pb) {
   return c ? c : (a->key.len > b->key.len) - (a->key.len < b->key.len);
 }
 
-int pcol_tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                      pcol_tags *out, pcol_error *err) {
+static int tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, int keep_empty,
+                        pcol_tags *out, pcol_error *err) {
   memset(out, 0, sizeof *out);
   out->value = *v;
   tags_priv *p = calloc(1, sizeof *p);
@@ -77,6 +81,7 @@ int pcol_tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   out->priv_ = p;
   a.nls = pcol_rows(f, PCOL_T_LABELSETS);
   a.err = err;
+  a.keep_empty = keep_empty;
   uint64_t nlabels = pcol_rows(f, PCOL_T_LABELS);
   pcol_view lsoff, lkey, lstr, lnum, lunit;
   pcol_column_req req[] = {{&lsoff, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},
@@ -84,10 +89,11 @@ int pcol_tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
                            {&lstr, PCOL_T_LABELS, PCOL_C_LB_STR},
                            {&lnum, PCOL_T_LABELS, PCOL_C_LB_NUM},
                            {&lunit, PCOL_T_LABELS, PCOL_C_LB_UNIT}};
-  /* the label sets of the selected rows only (a range: their blocks) */
-  static const int need[] = {PCOL_C_S_LABELSET};
+  /* the label sets and stacks of the selected rows only (a range: their blocks) */
+  static const int need[] = {PCOL_C_S_LABELSET, PCOL_C_S_STACK};
   int lazy;
   int rc = pcol_select_need_view(f, sel, need[0], &a.ls, &lazy, err);
+  if (!rc) rc = pcol_select_need_view(f, sel, need[1], &a.st, &lazy, err);
   if (!rc) rc = pcol_columns(f, req, PCOL_NCOLS(req), err);
   if (!rc) rc = pcol_q_tagkeys_init(&ks, sel, err);
   if (!rc) rc = pcol_filter_build(f, sel, &flt, err);
@@ -184,6 +190,11 @@ int pcol_tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   pcol_q_tagkeys_free(&ks);
   if (rc) pcol_tags_free(out);
   return rc;
+}
+
+int pcol_tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                      pcol_tags *out, pcol_error *err) {
+  return tags_compute(f, sel, v, 0, out, err);
 }
 
 void pcol_tags_free(pcol_tags *t) {
@@ -523,11 +534,12 @@ int pcol_top_by_label(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   out->value = *v;
   pcol_tags tg;
   pcol_sum *w = NULL;
-  /* pprof's -tagroot makes its label nodes before -tagshow/-taghide run */
+  /* pprof's -tagroot makes its label nodes before -tagshow/-taghide and
+   * the filters run: a sample without locations gets one, and counts */
   pcol_select all_keys = sel ? *sel : (pcol_select){0};
   all_keys.tag_show = all_keys.tag_hide = NULL;
   int rc = pcol_label_key_check(f, "by label", key, err);
-  if (!rc) rc = pcol_tags_compute(f, &all_keys, v, &tg, err);
+  if (!rc) rc = tags_compute(f, &all_keys, v, 1, &tg, err);
   if (rc) return rc;
   pcol_q_top_priv *p = calloc(1, sizeof *p);
   if (!p) rc = pcol_oom(err);

@@ -117,6 +117,10 @@ static inline __attribute__((always_inline)) int sample_adds(wctx *c, uint64_t r
     return pcol_error_set(c->err, PCOL_ECORRUPT, "sample %llu names stack %u, out of range",
                           (unsigned long long)row + 1, *s);
   int keep = !c->flt || pcol_filter_keep(c->flt, row);
+  /* pprof's filters drop a sample without locations even when none is
+   * given (profile/filter.go focusedAndNotIgnored): the relative total
+   * leaves it out (the filter's own keep already does) */
+  if (c->relative && *s == 0) keep = 0;
   if (keep || !c->relative) c->total += *v < 0 ? -(pcol_sum)*v : *v; /* at most 2^64 samples of at most 2^63 */
   return keep;
 }
@@ -478,7 +482,7 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
    * the type's dense lane (then c.weight): one pass over the columns,
    * without a callback a row, for a sum a node and for a list alike (the
    * two modes of top read the same columns) */
-  int columns = unrestricted && !c.flt && !c.row_fn &&
+  int columns = unrestricted && !c.flt && !c.row_fn && !c.relative &&
                 ((c.vt == 0 && !c.cvt) || dense_values(&c, &c.weight));
   if (c.pairs) { /* at most a pair a sample */
     c.pcap = c.nsamples && c.nsamples < UINT32_MAX ? c.nsamples : 1;
@@ -489,7 +493,7 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   }
   else if (columns)
     rc = weights_all_samples(&c);
-  else if (!unrestricted || c.vt != PCOL_VT_TIME || c.flt || c.row_fn ||
+  else if (!unrestricted || c.vt != PCOL_VT_TIME || c.flt || c.row_fn || c.relative ||
            (rc = weights_time_all(&c)) == 1)
     rc = pcol_select_iter_need(f, sel, NULL, c.need, c.nneed, add_sample, &c, err);
   wctx_free(&c);

@@ -86,6 +86,10 @@ if [ -f "$e" ]; then
   case_ "$e" -tagshow=name -- --tagshow name
   case_ "$e" -taghide='^thread_n' -- --taghide '^thread_n'
   case_ "$e" -tagshow=thread -taghide=id -nodecount=20 -- --tagshow thread --taghide id --node-count 20
+  # the legend cuts a filter's "key=value" at 80 bytes ("…"); an empty
+  # expression is no filter
+  long="$(printf 'x%.0s' {1..90})|name"
+  case_ "$e" -tagshow="$long" -taghide= -focus="$long" -- --tagshow "$long" --taghide '' --focus "$long"
 fi
 s=$TD/ext/pprof/go-cpu-span-id-labels.pb.gz
 [ -f "$s" ] && case_ "$s" -taghide='span|qwe' -nodefraction=0 -- --taghide 'span|qwe' --node-fraction 0

@@ -189,6 +189,7 @@ if [ -f "$g" ]; then
   same "$g" -focus=nomatch -- --focus nomatch
   same "$g" -unit=ms -- --unit ms
   same "$g" -focus='\.go$' -- --focus '\.go$' # file names match too
+  same "$g" -hide= -ignore= -- --hide '' --ignore '' # an empty expression is none
   peek "$g" -lines -peek map -- map --by line
   peek "$g" -addresses -peek map -- map --by address
   same "$g" -addresses -cum -- --by address --sort cum
@@ -229,6 +230,21 @@ if [ -f "$nm" ]; then
   same "$nm" -ignore='x*' -- --ignore 'x*'
   same "$nm" -show_from='^$' -- --show-from '^$'
   same "$nm" -show='^$' -cum -- --show '^$' --sort cum
+fi
+# samples without locations: pprof's filters drop them even when none is
+# given, so the relative total and -tags leave them out (the plain total
+# keeps them)
+if python3 "$REPO/tests/support/pprofgen.py" emptystack "$tmp/es.pb"; then
+  same "$tmp/es.pb" --
+  same "$tmp/es.pb" -relative_percentages=true -- --relative-percentages
+  peek "$tmp/es.pb" -peek . -relative_percentages=true -- . --relative-percentages
+  compare tree "$tmp/es.pb" -tree -relative_percentages=true -- --relative-percentages
+  J=$((J + 1))
+  pv "$tmp/es.pb" -tags
+  "$PCOL" tags "$tmp/es.pb" >"$tmp/pc/$J"
+  want tags "$PV" "es.pb: pcol tags differs from go tool pprof -tags (< pprof, > pcol):"
+else
+  echo "FAIL: pprofgen.py emptystack"; fail=$((fail + 1))
 fi
 l=$TD/pprof/go-cpu-string-labels.pb.gz
 if [ -f "$l" ]; then

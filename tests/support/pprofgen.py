@@ -24,6 +24,11 @@ hand, standard library only).
                                  path, pcol one per name), "bytes"
                                  puts bytes that are not UTF-8 around the ';' name's
                                  last '/' (tests/interop/t_clickhouse.sh)
+  pprofgen.py emptystack OUT     samples without locations beside main, main>foo
+                                 and an unsymbolized one, labelled k=a or k=b:
+                                 pprof's filters drop them even when none is
+                                 given (-relative_percentages, -tags;
+                                 tests/interop/t_pprof_views.sh)
   pprofgen.py hours OUT          one sample of 4,000,000 cpu hours in 5 ns of
                                  duration: its total in ns is past int64
                                  (tests/cli/t_pprof_semantics.sh)
@@ -113,6 +118,25 @@ def hours(out):
     open(out, "wb").write(p + st.table())
 
 
+def emptystack(out):
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    p += field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
+    p += field(3, 2, field(1, 0, 1) + field(2, 0, 0x1000) + field(3, 0, 0x9000) + field(5, 0, st.id(b"/bin/app")))
+    for lid, fid in ((1, 1), (2, 2), (3, 0)):  # main, foo, an address without lines
+        p += field(4, 2, field(1, 0, lid) + field(2, 0, 1) + field(3, 0, 0x1000 + 0x10 * lid) +
+                   (field(4, 2, field(1, 0, fid) + field(2, 0, 10 + lid)) if fid else b""))
+    for fid, name in ((1, b"main"), (2, b"foo")):
+        p += field(5, 2, field(1, 0, fid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
+    for locs, n, v in (([1], 10, b"a"), ([], 5, b"b"), ([2, 1], 3, b"a"), ([3], 7, b"b"), ([], 2, b"a")):
+        lab = field(3, 2, field(1, 0, st.id(b"k")) + field(2, 0, st.id(v)))
+        p += field(2, 2, (field(1, 2, b"".join(varint(x) for x in locs)) if locs else b"") +
+                   field(2, 2, varint(1) + varint(n)) + lab)
+    p += field(11, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
+    p += field(12, 0, 1)                                             # period
+    open(out, "wb").write(p + st.table())
+
+
 def unsym(out, mode=""):
     st = Strings()
     p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
@@ -152,6 +176,8 @@ if __name__ == "__main__":
                 sys.argv[4] if len(sys.argv) > 4 else None)
     elif sys.argv[1] == "unsym":
         unsym(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "")
+    elif sys.argv[1] == "emptystack":
+        emptystack(sys.argv[2])
     elif sys.argv[1] == "hours":
         hours(sys.argv[2])
     else:

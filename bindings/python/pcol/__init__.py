@@ -628,7 +628,9 @@ def _selection(kw):
     if bad:
         raise TypeError("unexpected keyword argument%s %s (the selection takes %s)" % (
             "s" if len(bad) > 1 else "", ", ".join(map(repr, bad)), ", ".join(_SELECT)))
-    return tuple(kw.get(k, False if k in ("no_inlines", "relative_percentages") else None) for k in _SELECT)
+    # an empty expression is none, as pprof (and the CLI) read it
+    return tuple(kw.get(k, False) if k in ("no_inlines", "relative_percentages") else
+                 (kw.get(k) if kw.get(k) != "" or k in ("source", "from_", "to") else None) for k in _SELECT)
 
 
 def _text(v, what):

@@ -20,6 +20,7 @@
   re1 <- function(x, what) {
     if (is.null(x)) return(NULL)
     if (!is.character(x) || length(x) != 1L || is.na(x)) stop(what, " must be one regular expression", call. = FALSE)
+    if (!nzchar(x)) return(NULL) # an empty expression is none, as pprof (and the CLI) read it
     enc2utf8(x)
   }
   list(num1(source, "source"), num1(from, "from"), num1(to, "to"), re1(focus, "focus"),
