@@ -523,6 +523,13 @@ int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   return rc;
 }
 
+static int sum_abs(void *p, uint64_t row, int64_t v) {
+  pcol_sum *t = p;
+  (void)row;
+  *t += v < 0 ? -(pcol_sum)v : v;
+  return 0;
+}
+
 /* top --by label:KEY: a row per value of the string or numeric label KEY
  * (pcol_tags_compute's names and values), flat = cum = the value of the
  * selected samples carrying it; samples without KEY make no row, and the
@@ -544,6 +551,17 @@ int pcol_top_by_label(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   pcol_q_top_priv *p = calloc(1, sizeof *p);
   if (!p) rc = pcol_oom(err);
   if (!rc) rc = pcol_stack_weights(f, sel, v, &w, &out->total, err);
+  if (!rc && sel && sel->relative) {
+    /* -relative_percentages: the kept samples' total, those without
+     * locations too, as the rows count them (their -tagroot node keeps
+     * them; weights.c leaves them out of the other views' relative total) */
+    pcol_filter flt;
+    pcol_sum tot = 0;
+    rc = pcol_filter_build(f, sel, &flt, err);
+    if (!rc) rc = pcol_q_values_iter(f, sel, &flt, v, sum_abs, &tot, err);
+    pcol_filter_free(&flt);
+    if (!rc) out->total = tot;
+  }
   free(w);
   const pcol_tag_key *k = NULL;
   for (size_t i = 0; !rc && i < tg.nkeys; i++)

@@ -243,6 +243,15 @@ if python3 "$REPO/tests/support/pprofgen.py" emptystack "$tmp/es.pb"; then
   pv "$tmp/es.pb" -tags
   "$PCOL" tags "$tmp/es.pb" >"$tmp/pc/$J"
   want tags "$PV" "es.pb: pcol tags differs from go tool pprof -tags (< pprof, > pcol):"
+  # top --by label is -tagroot's top: the tag node keeps them, in the relative total too
+  for t in "" "k=b"; do
+    gs=$(go tool pprof -symbolize=none -tagroot=k -relative_percentages -top ${t:+-tagfocus=$t} "$tmp/es.pb" 2>/dev/null |
+      grep '^Showing nodes')
+    ps=$("$PCOL" top "$tmp/es.pb" --by label:k --relative-percentages ${t:+--tag $t} | grep '^Showing nodes')
+    checked=$((checked + 1))
+    [ -n "$gs" ] && [ "$gs" = "$ps" ] ||
+      { echo "FAIL: es.pb: top --by label:k --relative-percentages ${t:+--tag $t}: pprof '$gs', pcol '$ps'"; fail=$((fail + 1)); }
+  done
 else
   echo "FAIL: pprofgen.py emptystack"; fail=$((fail + 1))
 fi
