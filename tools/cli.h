@@ -16,7 +16,9 @@
 
 #include "pcol.h"
 #include <stdint.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 
 /* --------------------------------------------------------------- cli.c */
@@ -117,6 +119,10 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
   {"tag", 0, 1, "only samples with a label KEY=RE[,RE...] or KEY=RANGE (numbers: 32kb, :64kb, 4mb:, 12kb:64mb), or whose \"key:value\" labels match each RE (pprof -tagfocus)"}, \
   {"tag-ignore", 0, 1, "drop samples with such a label (pprof -tagignore)"}, \
   {"no-inlines", 0, 0, "attribute inlined frames to their caller, at the caller's line (pprof -noinlines)"}
+/* The inputs, selection, filters and budgets of the views whose shares
+ * --relative-percentages changes (top, peek, tree, list, graph) */
+#define CLI_OPTS_VIEW_INPUT                                                     \
+  CLI_OPT_NO_MMAP, CLI_OPT_SELECT, CLI_OPT_FILTER, CLI_OPT_RELATIVE, CLI_OPT_MAX_OUTPUT, CLI_OPT_MAX_ROWS
 /* --relative-percentages (pprof's): pcol_select.relative, read by cli_select */
 #define CLI_OPT_RELATIVE                                                        \
   {"relative-percentages", 0, 0, "shares (and cutoffs) of the total the filters keep, not of the " \
@@ -180,6 +186,21 @@ void cli_print_str(FILE *fp, pcol_str s);
 void cli_print_cstr(FILE *fp, const char *s);
 
 /* ---------------------------------------------------------- cli_time.c */
+/* The selection's regular expressions, in pprof's order (driver.go's
+ * filter list): the option, the key of the JSON "filters" object, pprof's
+ * name under "Active filters:", and the field of pcol_select (cli_time.c). */
+#define CLI_NFILTERS 9
+typedef struct cli_filter_name {
+  const char *opt, *key, *pprof;
+  size_t field; /* offsetof(pcol_select, ...): a const char * */
+} cli_filter_name;
+extern const cli_filter_name cli_filters[CLI_NFILTERS];
+/* sel's expression i of cli_filters (NULL: none) */
+static inline const char *cli_filter_value(const pcol_select *sel, int i) {
+  const char *v;
+  memcpy(&v, (const char *)sel + cli_filters[i].field, sizeof v);
+  return v;
+}
 /* Fills sel from --source/--from/--to and the filters (CLI_OPT_FILTER; cli_time.c).
  * Returns 0 or EXIT_USAGE. */
 int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel);

@@ -267,12 +267,8 @@ void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const cha
       fprintf(fp, "%s\"wall_clock\":true", first ? "" : ",");
       first = 0;
     }
-    const char *k[] = {"focus", "ignore",     "hide",  "show",     "show_from",
-                       "tag",   "tag_ignore", "tagshow", "taghide"};
-    const char *v[] = {s->focus, s->ignore,     s->hide,     s->show,    s->show_from,
-                       s->tag,   s->tag_ignore, s->tag_show, s->tag_hide};
-    for (int i = 0; i < 9; i++)
-      if (v[i]) json_kv(fp, &first, k[i], v[i]);
+    for (int i = 0; i < CLI_NFILTERS; i++)
+      if (cli_filter_value(s, i)) json_kv(fp, &first, cli_filters[i].key, cli_filter_value(s, i));
     if (s->relative) {
       fprintf(fp, "%s\"relative_percentages\":true", first ? "" : ",");
       first = 0;

@@ -102,6 +102,17 @@ int cli_is_time(const char *s) {
   return parse_time(s, &ignored) >= 0;
 }
 
+const cli_filter_name cli_filters[CLI_NFILTERS] = {
+    {"focus", "focus", "focus", offsetof(pcol_select, focus)},
+    {"ignore", "ignore", "ignore", offsetof(pcol_select, ignore)},
+    {"hide", "hide", "hide", offsetof(pcol_select, hide)},
+    {"show", "show", "show", offsetof(pcol_select, show)},
+    {"show-from", "show_from", "show_from", offsetof(pcol_select, show_from)},
+    {"tag", "tag", "tagfocus", offsetof(pcol_select, tag)},
+    {"tag-ignore", "tag_ignore", "tagignore", offsetof(pcol_select, tag_ignore)},
+    {"tagshow", "tagshow", "tagshow", offsetof(pcol_select, tag_show)},
+    {"taghide", "taghide", "taghide", offsetof(pcol_select, tag_hide)}};
+
 int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel) {
   memset(sel, 0, sizeof *sel);
   uint64_t src;
@@ -136,13 +147,10 @@ int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel) {
                            "or both as wall-clock times", from_opt, from, to_opt, to);
   sel->wall = wf == 1 || wt == 1;
   /* an empty expression is none, as pprof's compileRegexOption reads it */
-  const char **re[] = {&sel->focus, &sel->ignore,     &sel->hide,     &sel->show,    &sel->show_from,
-                       &sel->tag,   &sel->tag_ignore, &sel->tag_show, &sel->tag_hide};
-  static const char *const opt[] = {"focus", "ignore",     "hide",    "show",   "show-from",
-                                    "tag",   "tag-ignore", "tagshow", "taghide"};
-  for (size_t i = 0; i < sizeof re / sizeof *re; i++) {
-    *re[i] = cli_get(cmd, a, opt[i]);
-    if (*re[i] && !**re[i]) *re[i] = NULL;
+  for (int i = 0; i < CLI_NFILTERS; i++) {
+    const char *re = cli_get(cmd, a, cli_filters[i].opt);
+    if (re && !*re) re = NULL;
+    memcpy((char *)sel + cli_filters[i].field, &re, sizeof re);
   }
   sel->no_inlines = cli_flag(cmd, a, "no-inlines");
   sel->relative = cli_flag(cmd, a, "relative-percentages");

@@ -36,18 +36,15 @@ void cli_print_filters(FILE *fp, const pcol_select *sel) {
   if (!sel) return;
   /* pprof's list (driver.go reportOptions): its regular expressions only,
    * so --no-inlines alone prints no "Active filters:" line */
-  const char *k[] = {"focus",    "ignore",    "hide",    "show",   "show_from",
-                     "tagfocus", "tagignore", "tagshow", "taghide"};
-  const char *v[] = {sel->focus, sel->ignore,     sel->hide,     sel->show,    sel->show_from,
-                     sel->tag,   sel->tag_ignore, sel->tag_show, sel->tag_hide};
   int any = 0;
-  for (int i = 0; i < 9; i++) {
-    if (!v[i]) continue;
+  for (int i = 0; i < CLI_NFILTERS; i++) {
+    const char *k = cli_filters[i].pprof, *v = cli_filter_value(sel, i);
+    if (!v) continue;
     if (!any++) fputs("Active filters:\n", fp);
     /* pprof's legendActiveFilters: "key=value" cut at 80 bytes, then "…" */
-    size_t kl = strlen(k[i]) + 1, vl = strlen(v[i]);
-    if (kl + vl > 80) fprintf(fp, "   %s=%.*s\xe2\x80\xa6\n", k[i], (int)(80 - kl), v[i]);
-    else fprintf(fp, "   %s=%s\n", k[i], v[i]);
+    size_t kl = strlen(k) + 1, vl = strlen(v);
+    if (kl + vl > 80) fprintf(fp, "   %s=%.*s\xe2\x80\xa6\n", k, (int)(80 - kl), v);
+    else fprintf(fp, "   %s=%s\n", k, v);
   }
 }
 

@@ -29,12 +29,7 @@ const cli_opt opts_graph[] = {
     CLI_OPTS_PRUNE,
     CLI_OPT_TAGKEYS("label boxes"),
     CLI_OPT_UNIT,
-    CLI_OPT_NO_MMAP,
-    CLI_OPT_SELECT,
-    CLI_OPT_FILTER,
-    CLI_OPT_RELATIVE,
-    CLI_OPT_MAX_OUTPUT,
-    CLI_OPT_MAX_ROWS,
+    CLI_OPTS_VIEW_INPUT,
     {NULL, 0, 0, NULL}};
 
 /* DOT's escapes in a "..." string: \ and " escaped, a newline as pprof's

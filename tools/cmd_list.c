@@ -14,12 +14,7 @@ const cli_opt opts_list[] = {
     {"unit", 0, 1, "text: minimum (default: each number in its own unit, as pprof -list), raw, "
                    "or a unit (ns us ms s hrs; B kB MB GB TB)"},
     CLI_OPT_VIEW_FORMAT(": a row per source line"),
-    CLI_OPT_NO_MMAP,
-    CLI_OPT_SELECT,
-    CLI_OPT_FILTER,
-    CLI_OPT_RELATIVE,
-    CLI_OPT_MAX_OUTPUT,
-    CLI_OPT_MAX_ROWS,
+    CLI_OPTS_VIEW_INPUT,
     {NULL, 0, 0, NULL}};
 
 static const char *dot_or(pcol_sum v, pcol_str vu, const char *unit, char *b, size_t n) {

@@ -13,12 +13,7 @@ const cli_opt opts_peek[] = {
     CLI_OPT_UNIT,
     CLI_OPT_VIEW_FORMAT(": one row per matched node (relation \"node\") and per "
                         "caller/callee; numbers stay raw"),
-    CLI_OPT_NO_MMAP,
-    CLI_OPT_SELECT,
-    CLI_OPT_FILTER,
-    CLI_OPT_RELATIVE,
-    CLI_OPT_MAX_OUTPUT,
-    CLI_OPT_MAX_ROWS,
+    CLI_OPTS_VIEW_INPUT,
     {NULL, 0, 0, NULL}};
 
 /* pprof's layout (report.go printTree, cli_tree.c) */

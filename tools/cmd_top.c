@@ -15,12 +15,7 @@ const cli_opt opts_top[] = {
     CLI_OPT_UNIT,
     CLI_OPT_VIEW_FORMAT(" (json: an object with type, unit, total, filters and rows); numbers "
                         "stay raw, the unit is a column"),
-    CLI_OPT_NO_MMAP,
-    CLI_OPT_SELECT,
-    CLI_OPT_FILTER,
-    CLI_OPT_RELATIVE,
-    CLI_OPT_MAX_OUTPUT,
-    CLI_OPT_MAX_ROWS,
+    CLI_OPTS_VIEW_INPUT,
     {NULL, 0, 0, NULL}};
 
 static double pct(pcol_sum v, pcol_sum total) {

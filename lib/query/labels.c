@@ -550,19 +550,18 @@ int pcol_top_by_label(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   if (rc) return rc;
   pcol_q_top_priv *p = calloc(1, sizeof *p);
   if (!p) rc = pcol_oom(err);
-  if (!rc) rc = pcol_stack_weights(f, sel, v, &w, &out->total, err);
-  if (!rc && sel && sel->relative) {
+  if (!rc && !(sel && sel->relative)) {
+    rc = pcol_stack_weights(f, sel, v, &w, &out->total, err);
+    free(w);
+  } else if (!rc) {
     /* -relative_percentages: the kept samples' total, those without
      * locations too, as the rows count them (their -tagroot node keeps
      * them; weights.c leaves them out of the other views' relative total) */
     pcol_filter flt;
-    pcol_sum tot = 0;
     rc = pcol_filter_build(f, sel, &flt, err);
-    if (!rc) rc = pcol_q_values_iter(f, sel, &flt, v, sum_abs, &tot, err);
+    if (!rc) rc = pcol_q_values_iter(f, sel, &flt, v, sum_abs, &out->total, err);
     pcol_filter_free(&flt);
-    if (!rc) out->total = tot;
   }
-  free(w);
   const pcol_tag_key *k = NULL;
   for (size_t i = 0; !rc && i < tg.nkeys; i++)
     if (tg.keys[i].key.len == strlen(key) && !memcmp(tg.keys[i].key.ptr, key, tg.keys[i].key.len))
