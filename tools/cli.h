@@ -400,6 +400,11 @@ extern const char *const cli_tree_cols[CLI_TREE_NCOLS];
 void cli_tree_row_edge(cli_table *tb, pcol_str node, const char *rel, pcol_str name, pcol_sum weight,
                        pcol_sum cum, bool inl, pcol_str unit);
 void cli_tree_row_node(cli_table *tb, const pcol_top_row *r, pcol_str unit);
+/* pprof's labels after a graph's "Showing nodes" line (report.go
+ * reportLabels): "Dropped N nodes (cum <= X)", with edges "Dropped N edges
+ * (freq <= X)" (-dot's; -tree passes none), "Showing top N nodes out of M" */
+void cli_graph_labels(FILE *fp, const pcol_graph *g, const pcol_graph_opts *o, const char *unit,
+                      bool edges);
 /* pprof's unit for a graph's text (report.go selectOutputUnit: each node's
  * flat, else its cum), or --unit: into unit (32 bytes).  0; -1 after a
  * usage error was printed; PCOL_ENOMEM with err set. */

@@ -70,6 +70,22 @@ void cli_tree_row_node(cli_table *tb, const pcol_top_row *r, pcol_str unit) {
   tbl_end_row(tb);
 }
 
+void cli_graph_labels(FILE *fp, const pcol_graph *g, const pcol_graph_opts *o, const char *unit,
+                      bool edges) {
+  char b[64];
+  if (g->total == 0) return;
+  if (g->dropped_nodes) {
+    pcol_unit_label(g->node_cutoff, g->top.value.unit, unit, b, sizeof b);
+    fprintf(fp, "Dropped %zu node%s (cum <= %s)\n", g->dropped_nodes, g->dropped_nodes > 1 ? "s" : "", b);
+  }
+  if (edges && g->dropped_edges) {
+    pcol_unit_label(g->edge_cutoff, g->top.value.unit, unit, b, sizeof b);
+    fprintf(fp, "Dropped %zu edge%s (freq <= %s)\n", g->dropped_edges, g->dropped_edges > 1 ? "s" : "", b);
+  }
+  if (o->node_count > 0 && g->nnodes < g->orig_count)
+    fprintf(fp, "Showing top %zu nodes out of %zu\n", g->nnodes, g->orig_count);
+}
+
 int cli_graph_unit(const cli_command *cmd, const cli_args *a, const pcol_graph *g, char *unit,
                    pcol_error *err) {
   pcol_sum *vals = malloc((g->nnodes + 1) * sizeof *vals);

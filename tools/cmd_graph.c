@@ -454,19 +454,7 @@ static int write_dot(FILE *fp, const char *dest, pcol_file *f, const char *path,
   shown.rows = g->nodes;
   shown.nrows = g->nnodes;
   cli_print_view_header(lf, f, path, &shown, g->nnodes, sel, unit);
-  char b[64];
-  if (g->total != 0) {
-    if (g->dropped_nodes) {
-      fmt_value(&c, g->node_cutoff, b, sizeof b);
-      fprintf(lf, "Dropped %zu node%s (cum <= %s)\n", g->dropped_nodes, g->dropped_nodes > 1 ? "s" : "", b);
-    }
-    if (g->dropped_edges) {
-      fmt_value(&c, g->edge_cutoff, b, sizeof b);
-      fprintf(lf, "Dropped %zu edge%s (freq <= %s)\n", g->dropped_edges, g->dropped_edges > 1 ? "s" : "", b);
-    }
-    if (o->node_count > 0 && g->nnodes < g->orig_count)
-      fprintf(lf, "Showing top %zu nodes out of %zu\n", g->nnodes, g->orig_count);
-  }
+  cli_graph_labels(lf, g, o, unit, true);
   fputs("\nSee https://git.io/JfYMW for how to read the graph", lf);
   if (fclose(lf)) {
     free(legend);

@@ -29,15 +29,7 @@ static void print_text(FILE *fp, pcol_file *f, const char *path, const pcol_grap
   shown.rows = g->nodes;
   shown.nrows = g->nnodes;
   cli_print_view_header(fp, f, path, &shown, g->nnodes, sel, unit);
-  if (g->total != 0) {
-    char b[64];
-    if (g->dropped_nodes) {
-      pcol_unit_label(g->node_cutoff, vu, unit, b, sizeof b);
-      fprintf(fp, "Dropped %zu node%s (cum <= %s)\n", g->dropped_nodes, g->dropped_nodes > 1 ? "s" : "", b);
-    }
-    if (o->node_count > 0 && g->nnodes < g->orig_count)
-      fprintf(fp, "Showing top %zu nodes out of %zu\n", g->nnodes, g->orig_count);
-  }
+  cli_graph_labels(fp, g, o, unit, false);
   cli_tree_legend(fp);
   pcol_sum flat_sum = 0;
   for (size_t i = 0; i < g->nnodes && !cli_budget_over(); i++) {
