@@ -40,7 +40,20 @@ static inline __int128 fzv_fold_sum(const char *p, size_t n) {
 static inline int fzv_count_trace(void *ctx, const pcol_trace *t) {
   size_t *n = ctx, bytes = 0;
   for (size_t i = 0; i < t->nlabels; i++) bytes += t->labels[i].key.len;
-  for (size_t i = 0; i < t->nframes; i++) bytes += t->frames[i].len;
+  size_t want = t->nframes ? t->nframes - 1 : 0; /* the stack's line: names and ';'s */
+  for (size_t i = 0; i < t->nframes; i++) {
+    bytes += t->frames[i].len;
+    want += t->frames[i].ptr ? t->frames[i].len : 0;
+  }
+  char line[64];
+  size_t got = pcol_trace_stack_text(t, line, sizeof line);
+  if (got != want || pcol_trace_stack_text(t, NULL, 0) != want) fz_fail("trace stack text length", NULL);
+  for (size_t i = 0, k = t->nframes; k-- > 0 && i < sizeof line;) { /* ';' only between names */
+    size_t len = t->frames[k].ptr ? t->frames[k].len : 0;
+    for (size_t j = 0; j < len && i < sizeof line; j++, i++)
+      if (line[i] == ';' || line[i] == '\n') fz_fail("trace stack text: a ';' inside a name", NULL);
+    if (k && i < sizeof line && line[i++] != ';') fz_fail("trace stack text: ';' between names", NULL);
+  }
   *n += 1 + (bytes & 1);
   return *n > 64;
 }
@@ -118,7 +131,18 @@ static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const cha
       pcol_graph_free(&g);
     }
     pcol_tags tg;
-    if (pcol_tags_compute(f, sel, &v, &tg, &err) == 0) pcol_tags_free(&tg);
+    if (pcol_tags_compute(f, sel, &v, &tg, &err) == 0) {
+      /* top --by label on the first key: -tagroot's frame under the filters */
+      char key[160];
+      if (tg.nkeys && tg.keys[0].key.ptr && tg.keys[0].key.len < sizeof key &&
+          !memchr(tg.keys[0].key.ptr, 0, tg.keys[0].key.len)) {
+        memcpy(key, tg.keys[0].key.ptr, tg.keys[0].key.len);
+        key[tg.keys[0].key.len] = 0;
+        pcol_top bl;
+        if (pcol_top_by_label(f, sel, &v, key, &bl, &err) == 0) pcol_top_free(&bl);
+      }
+      pcol_tags_free(&tg);
+    }
     size_t ntr = 0;
     if (pcol_traces_iter(f, sel, &v, fzv_count_trace, &ntr, &err) == 0 && ntr > 66)
       fz_fail("traces stop when the callback asks", NULL);

@@ -1066,9 +1066,12 @@ PCOL_API void pcol_top_free(pcol_top *t);
  * named as pcol_tags_compute names them) with flat = cum = the value of the
  * selected samples that carry it (a sample with two values of KEY counts
  * for both, as pprof -tags); samples without KEY make no row.  total is the
- * selection's, as in pcol_top_compute.  sel's tag_show/tag_hide do not
- * apply (pprof's -tagroot nodes are made before them).  Free with
- * pcol_top_free. */
+ * selection's, as in pcol_top_compute.  sel's name filters see each
+ * sample's -tagroot frame (named by its values of KEY, in file KEY), as
+ * pprof makes it before they run: a sample without locations counts, focus
+ * and ignore may match the frame, hide/show/show_from may hide it (the
+ * sample then makes no row).  sel's tag_show/tag_hide do not apply.  Free
+ * with pcol_top_free. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_top_by_label(pcol_file *f, const pcol_select *sel,
                                                       const pcol_value_sel *v, const char *key,
                                                       pcol_top *out, pcol_error *err);
@@ -1440,6 +1443,12 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_traces_iter(pcol_file *f, const pcol_se
                                                      const pcol_value_sel *v,
                                                      int (*fn)(void *ctx, const pcol_trace *t),
                                                      void *ctx, pcol_error *err);
+/* A trace's stack as one line of text, root first, its names joined by ';'
+ * with ';', '\n', '\r' and NUL inside a name made '_' (the rule of pcol fold
+ * and collapsed stacks, so the line splits back into the trace's frames).
+ * Writes min(length, cap) bytes to buf (no NUL) and returns the whole
+ * length, so a call with cap 0 sizes the buffer. */
+PCOL_API size_t pcol_trace_stack_text(const pcol_trace *t, char *buf, size_t cap);
 
 /* -------------------------------------------------------------- frame tree */
 

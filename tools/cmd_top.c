@@ -6,7 +6,7 @@
 
 const cli_opt opts_top[] = {
     {"by", 0, 1, CLI_BY_HELP ", or label:KEY (a row per value of label KEY, as pprof -tags "
-                 "adds them up)"},
+                 "adds them up; the filters as on pprof -tagroot=KEY's frames)"},
     CLI_OPT_VALUE("to add up"),
     {"sort", 0, 1, "row order: flat (default; pprof -top), cum (pprof -top -cum, summaryRprof by.total) or name"},
     {"limit", 'n', 1, "print only the first N rows (after --node-fraction)"},

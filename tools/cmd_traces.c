@@ -8,8 +8,8 @@
 const cli_opt opts_traces[] = {
     CLI_OPT_VALUE("to print"),
     {"limit", 'n', 1, "print only the first N traces"},
-    CLI_OPT_VIEW_FORMAT(": a row a trace (value, unit, labels, stack root;...;leaf); the text is "
-                        "pprof -traces'"),
+    CLI_OPT_VIEW_FORMAT(": a row a trace (value, unit, labels, stack root;...;leaf, a ';' in a "
+                        "name made '_' as fold makes it); the text is pprof -traces'"),
     CLI_OPT_NO_MMAP,
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
@@ -142,11 +142,14 @@ static int trace_row(tr_out *o, const pcol_trace *t) {
       return PCOL_ENOMEM;
   }
   tbl_str(&o->tb, o->text, len);
-  len = 0;
-  if (append(o, &len, "", 0)) return PCOL_ENOMEM;
-  for (size_t i = t->nframes; i-- > 0;)
-    if (append(o, &len, t->frames[i].ptr, t->frames[i].len) || (i && append(o, &len, ";", 1)))
-      return PCOL_ENOMEM;
+  len = pcol_trace_stack_text(t, NULL, 0);
+  if (len + 1 > o->text_cap) {
+    char *x = realloc(o->text, len + 1);
+    if (!x) return PCOL_ENOMEM;
+    o->text = x;
+    o->text_cap = len + 1;
+  }
+  pcol_trace_stack_text(t, o->text, len);
   tbl_str(&o->tb, o->text, len);
   tbl_end_row(&o->tb);
   return 0;
@@ -184,7 +187,8 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
     fputs(")\n", stdout);
     cli_print_filters(stdout, &sel);
   } else {
-    cli_view_meta m = {"traces", path, v.type, v.unit, 0, &sel, NULL, 0, NULL, 0};
+    /* "total": null: the traces stream out before any sum of them is known */
+    cli_view_meta m = {"traces", path, v.type, v.unit, 0, &sel, NULL, 0, NULL, 1};
     tbl_begin_view(&o.tb, stdout, o.fmt, 4, names, &m);
   }
   o.err = &err;

@@ -32,6 +32,10 @@
 
 enum { RX_FOCUS, RX_IGNORE, RX_HIDE, RX_SHOW, RX_SFROM, RX_N };
 enum { ST_NONE = 0, ST_FOCUS = 1, ST_IGNORE = 2 };
+/* pcol_filter.node_state and .ls_root bits beside ST_*: some location of
+ * the stack (the root frame) is visible after hide/show; the stack keeps a
+ * frame under show_from (the root frame matches show_from) */
+enum { NS_VISIBLE = 4, NS_FROM = 8 };
 
 bool pcol_select_filtered(const pcol_select *sel) {
   return sel && (sel->focus || sel->ignore || sel->hide || sel->show || sel->show_from ||
@@ -226,7 +230,7 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
   }
   /* stack nodes: parents precede children (checked by pcol_column) */
   if (!rc) {
-    uint8_t *st = malloc(ns + 1);
+    uint8_t *st = out->node_state = calloc(ns + 1, 1); /* node 0, no location: no state */
     if (!st) rc = pcol_oom(err);
     for (uint64_t n = 1; !rc && n <= ns; n++) {
       uint32_t p = pcol_view_u32(&spar, n - 1), loc = pcol_view_u32(&sloc, n - 1);
@@ -235,19 +239,18 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
                             (unsigned long long)n);
         break;
       }
-      /* state bits: ST_FOCUS, ST_IGNORE; 4 = some location visible */
       uint8_t ps = p ? st[p] : 0, ls = lst[loc];
       uint8_t s = (uint8_t)((ps | ls) & 3);
-      if (!hiding || (p && (ps & 4)) || !out->loc_hidden[loc]) s |= 4;
+      if (!hiding || (p && (ps & NS_VISIBLE)) || !out->loc_hidden[loc]) s |= NS_VISIBLE;
       st[n] = s;
-      out->node_keep[n] = (s & 3) == ST_FOCUS && (s & 4);
+      out->node_keep[n] = (s & 3) == ST_FOCUS && (s & NS_VISIBLE);
       if (sfrom) { /* kept from the outermost match down; a stack without one goes */
         int kept = (lsf[loc] && !out->loc_hidden[loc]) || (p && !out->node_cut[p]);
         out->node_cut[n] = !kept;
         if (!kept) out->node_keep[n] = 0;
       }
+      if (!sfrom || !out->node_cut[n]) st[n] |= NS_FROM;
     }
-    free(st);
   }
   for (int r = 0; r < RX_N; r++)
     if (x.have[r]) regfree(&x.rx[r]);
@@ -662,7 +665,13 @@ int pcol_filter_build(pcol_file *f, const pcol_select *sel, pcol_filter *out, pc
 
 int pcol_filter_keep(const pcol_filter *x, uint64_t row) {
   if (!x || !x->active) return 1;
-  if (x->node_keep) {
+  if (x->ls_root) { /* the stack's frames and the label set's root frame together */
+    uint32_t s = pcol_view_u32(&x->s_stack, row), ls = pcol_view_u32(&x->s_labelset, row);
+    if (s > x->nstacks || ls > x->nlabelsets) return 0;
+    uint8_t a = x->node_state[s], b = x->ls_root[ls], ab = a | b;
+    if ((ab & 3) != ST_FOCUS || !(ab & NS_VISIBLE)) return 0;
+    if (x->node_cut && !(ab & NS_FROM)) return 0;
+  } else if (x->node_keep) {
     uint32_t s = pcol_view_u32(&x->s_stack, row);
     if (s > x->nstacks || !x->node_keep[s]) return 0;
   }
@@ -673,8 +682,77 @@ int pcol_filter_keep(const pcol_filter *x, uint64_t row) {
   return 1;
 }
 
+int pcol_filter_root(pcol_filter *x, const pcol_select *sel, const pcol_str *names,
+                     uint64_t nnames, const uint32_t *ls_name, pcol_str file, pcol_error *err) {
+  if (!x->active || !x->node_state) return PCOL_OK; /* no name filter: the frame changes nothing */
+  rx_set r;
+  memset(&r, 0, sizeof r);
+  const char *res[RX_N] = {sel->focus, sel->ignore, sel->hide, sel->show, sel->show_from};
+  uint8_t *nb = calloc(nnames ? nnames : 1, 1);
+  int rc = nb ? PCOL_OK : pcol_oom(err);
+  if (!rc && !(x->ls_root = calloc(x->nlabelsets + 1, 1))) rc = pcol_oom(err);
+  for (int i = 0; i < RX_N && !rc; i++)
+    if (res[i]) {
+      rc = pcol_rx_compile(&r.rx[i], "filter", res[i], err);
+      r.have[i] = !rc;
+    }
+  uint8_t fb = 0; /* the regexes the frame's file (the key) matches */
+  for (int i = 0; i < RX_N && !rc; i++) {
+    int m = r.have[i] ? pcol_rx_match(&r.rx[i], &r.buf, &r.cap, file) : 0;
+    if (m < 0) rc = pcol_oom(err);
+    if (m > 0) fb |= (uint8_t)(1u << i);
+  }
+  for (uint64_t k = 0; k < nnames && !rc; k++) {
+    uint8_t m = fb, st = 0;
+    for (int i = 0; i < RX_N && !rc; i++) {
+      int hit = r.have[i] ? pcol_rx_match(&r.rx[i], &r.buf, &r.cap, names[k]) : 0;
+      if (hit < 0) rc = pcol_oom(err);
+      if (hit > 0) m |= (uint8_t)(1u << i);
+    }
+    /* the rules name_filters applies to a location of one line */
+    if (r.have[RX_IGNORE] && (m & (1u << RX_IGNORE))) st = ST_IGNORE;
+    else if (!r.have[RX_FOCUS] || (m & (1u << RX_FOCUS))) st = ST_FOCUS;
+    int vis = !(r.have[RX_HIDE] && (m & (1u << RX_HIDE))) && !(r.have[RX_SHOW] && !(m & (1u << RX_SHOW)));
+    if (vis) st |= NS_VISIBLE;
+    if (vis && r.have[RX_SFROM] && (m & (1u << RX_SFROM))) st |= NS_FROM;
+    nb[k] = st;
+  }
+  for (uint64_t ls = 0; ls <= x->nlabelsets && !rc; ls++) {
+    uint32_t k = ls_name[ls];
+    if (k >= nnames) {
+      rc = pcol_error_set(err, PCOL_EINVAL, "label set %llu has no root frame name", (unsigned long long)ls);
+      break;
+    }
+    x->ls_root[ls] = nb[k];
+    if ((nb[k] & 3) == ST_IGNORE) x->matched |= 1u << RX_IGNORE;
+    if ((nb[k] & 3) == ST_FOCUS) x->matched |= 1u << RX_FOCUS;
+    if (r.have[RX_HIDE] && !(nb[k] & NS_VISIBLE)) x->matched |= 1u << RX_HIDE;
+    if (r.have[RX_SHOW] && (nb[k] & NS_VISIBLE)) x->matched |= 1u << RX_SHOW;
+    if (nb[k] & NS_FROM) x->matched |= 1u << RX_SFROM;
+  }
+  for (int i = 0; i < RX_N; i++)
+    if (r.have[i]) regfree(&r.rx[i]);
+  free(r.buf);
+  free(nb);
+  if (rc) {
+    free(x->ls_root);
+    x->ls_root = NULL;
+  }
+  return rc;
+}
+
+int pcol_filter_root_shown(const pcol_filter *x, uint64_t row) {
+  if (!x || !x->active || !x->ls_root) return 1;
+  uint32_t ls = pcol_view_u32(&x->s_labelset, row);
+  if (ls > x->nlabelsets) return 0;
+  uint8_t b = x->ls_root[ls];
+  return (b & NS_VISIBLE) && (!x->node_cut || (b & NS_FROM));
+}
+
 void pcol_filter_free(pcol_filter *x) {
   free(x->node_keep);
+  free(x->node_state);
+  free(x->ls_root);
   free(x->line_hidden);
   free(x->loc_hidden);
   free(x->node_cut);

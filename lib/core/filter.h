@@ -24,6 +24,8 @@ typedef struct pcol_filter {
   uint8_t *loc_hidden;  /* [locations + 1], NULL without hide/show */
   uint8_t *node_cut;    /* [stacks + 1], NULL without show_from */
   uint8_t *ls_keep;     /* [labelsets + 1], NULL without label filters */
+  uint8_t *node_state;  /* [stacks + 1] focus/ignore/visible/show_from bits, with node_keep */
+  uint8_t *ls_root;     /* [labelsets + 1] the root frame's bits (pcol_filter_root), or NULL */
   pcol_view s_stack, s_labelset;
   uint64_t nstacks, nlabelsets;
 } pcol_filter;
@@ -32,6 +34,20 @@ typedef struct pcol_filter {
 int pcol_filter_build(pcol_file *f, const pcol_select *sel, pcol_filter *out, pcol_error *err);
 /* 1 when sample `row` passes the filter (always for an inactive one). */
 int pcol_filter_keep(const pcol_filter *x, uint64_t row);
+/* go tool pprof -tagroot=KEY (pcol top --by label:KEY): each sample gets
+ * one more frame at its root, a function named by its label set's values of
+ * KEY (names[ls_name[ls]]; "" for a set without KEY) in file `file` (KEY),
+ * and the name filters see it as any other location (driver/tagroot.go,
+ * then applyFocus): a sample without locations then has one, so it is
+ * kept unless a filter drops it; ignore matching the frame drops the sample;
+ * hide or show can hide the frame, leaving the sample its own stack.
+ * ls_name has nlabelsets + 1 entries.  Nothing to do (PCOL_OK) when the
+ * filter has no name filter. */
+int pcol_filter_root(pcol_filter *x, const pcol_select *sel, const pcol_str *names,
+                     uint64_t nnames, const uint32_t *ls_name, pcol_str file, pcol_error *err);
+/* 1 when sample `row`'s root frame (pcol_filter_root) is left after hide,
+ * show and show_from: the sample counts for its label's row. */
+int pcol_filter_root_shown(const pcol_filter *x, uint64_t row);
 /* PCOL_OK when some label of f has key `key`, else ENOTFOUND naming `what`
  * and listing the file's label keys (an unknown key is an error, never an
  * empty answer). */

@@ -173,15 +173,10 @@ static int text_made(pcol_file *f, uint64_t *made, uint64_t n, uint64_t max_outp
  * ("N" + joined + NUL + the value's text) */
 static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, pcol_q_tagkeys *ks, uint64_t max_output,
                           pcol_error *err) {
-  uint64_t nlabels = pcol_rows(f, PCOL_T_LABELS);
   uint64_t made = 0; /* the tags' text (text_made) */
-  pcol_view lsoff, lkey, lstr, lnum, lunit;
-  pcol_column_req req[] = {{&lsoff, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},
-                           {&lkey, PCOL_T_LABELS, PCOL_C_LB_KEY},
-                           {&lstr, PCOL_T_LABELS, PCOL_C_LB_STR},
-                           {&lnum, PCOL_T_LABELS, PCOL_C_LB_NUM},
-                           {&lunit, PCOL_T_LABELS, PCOL_C_LB_UNIT}};
-  PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
+  pcol_q_labelcols lc;
+  PCOL_RETURN_NOT_OK(pcol_q_labelcols_open(f, &lc, err));
+  uint64_t nlabels = lc.nlabels;
   g->ls_off = calloc(nls + 2, sizeof *g->ls_off);
   if (!g->ls_off) return pcol_oom(err);
   pcol_buf joined = {0}, tmp = {0}, id = {0};
@@ -190,14 +185,14 @@ static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, pcol_q_ta
   int rc = PCOL_OK;
   for (uint64_t ls = 1; !rc && ls <= nls; ls++) {
     g->ls_off[ls] = (uint32_t)nt;
-    uint64_t lo = pcol_view_u64(&lsoff, ls - 1), hi = pcol_view_u64(&lsoff, ls);
+    uint64_t lo = pcol_view_u64(&lc.off, ls - 1), hi = pcol_view_u64(&lc.off, ls);
     if (hi > nlabels) hi = nlabels;
     if (lo > hi) lo = hi;
     size_t ns = 0;
     tmp.len = 0;
     for (uint64_t i = lo; !rc && i < hi; i++) { /* string labels: "key:value" */
       pcol_str k, s;
-      uint32_t sid = pcol_view_u32(&lstr, i), kid = pcol_view_u32(&lkey, i);
+      uint32_t sid = pcol_view_u32(&lc.str, i), kid = pcol_view_u32(&lc.key, i);
       int keep;
       if (!sid) continue;
       if ((rc = pcol_string(f, kid, &k, err))) break;
@@ -236,16 +231,16 @@ static int label_set_tags(pcol_file *f, pcol_q_gtags *g, uint64_t nls, pcol_q_ta
     }
     for (uint64_t i = lo; !rc && i < hi; i++) { /* then a tag per "bytes" value */
       pcol_str k, u;
-      uint32_t kid = pcol_view_u32(&lkey, i), tid;
+      uint32_t kid = pcol_view_u32(&lc.key, i), tid;
       int keep;
-      if (pcol_view_u32(&lstr, i)) continue;
+      if (pcol_view_u32(&lc.str, i)) continue;
       if ((rc = pcol_string(f, kid, &k, err))) break;
       if (!numeric_tag_key(k)) continue;
       if ((rc = pcol_q_tagkeys_kept(ks, kid, k, &keep, err)) || !keep) continue;
-      if ((rc = pcol_string(f, pcol_view_u32(&lunit, i), &u, err))) break;
+      if ((rc = pcol_string(f, pcol_view_u32(&lc.unit, i), &u, err))) break;
       if (!u.ptr || !u.len) u = k;
       char num[256];
-      int64_t val = pcol_view_i64(&lnum, i);
+      int64_t val = pcol_view_i64(&lc.num, i);
       pcol_unit_label(val, u, "minimum", num, sizeof num);
       pcol_str line = {num, strlen(num)};
       if ((rc = text_made(f, &made, joined.len + line.len, max_output, err))) break;

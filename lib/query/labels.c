@@ -24,15 +24,16 @@ typedef struct tags_acc {
   uint8_t *seen;   /* a kept sample has the label set (its value may be 0) */
   uint64_t nls;
   pcol_view ls, st;
-  int keep_empty; /* count samples without locations too (top --by label) */
+  const pcol_filter *root; /* top --by label: the filter with -tagroot's frame, else NULL */
   pcol_error *err;
 } tags_acc;
 
 static int tags_add(void *p, uint64_t row, int64_t v) {
   tags_acc *a = p;
   /* pprof's filters, run before -tags even when none is given, drop a
-   * sample without locations (profile/filter.go focusedAndNotIgnored) */
-  if (!a->keep_empty && pcol_view_u32(&a->st, row) == 0) return 0;
+   * sample without locations (profile/filter.go focusedAndNotIgnored);
+   * -tagroot's frame gives it one, and a filter may hide that frame */
+  if (a->root ? !pcol_filter_root_shown(a->root, row) : pcol_view_u32(&a->st, row) == 0) return 0;
   uint32_t ls = pcol_view_u32(&a->ls, row);
   if (ls > a->nls)
     return pcol_error_set(a->err, PCOL_ECORRUPT, "sample %llu names label set %u, out of range",
@@ -64,8 +65,84 @@ static int tag_key_cmp(const void *pa, const void *pb) {
   return c ? c : (a->key.len > b->key.len) - (a->key.len < b->key.len);
 }
 
-static int tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, int keep_empty,
-                        pcol_tags *out, pcol_error *err) {
+int pcol_q_labelcols_open(pcol_file *f, pcol_q_labelcols *c, pcol_error *err) {
+  pcol_column_req req[] = {{&c->off, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},
+                           {&c->key, PCOL_T_LABELS, PCOL_C_LB_KEY},
+                           {&c->str, PCOL_T_LABELS, PCOL_C_LB_STR},
+                           {&c->num, PCOL_T_LABELS, PCOL_C_LB_NUM},
+                           {&c->unit, PCOL_T_LABELS, PCOL_C_LB_UNIT}};
+  c->nlabels = pcol_rows(f, PCOL_T_LABELS);
+  return pcol_columns(f, req, PCOL_NCOLS(req), err);
+}
+
+/* Label i's value as -tags and -tagroot name it: its string, or its number
+ * in its unit ("64B"; a number without a unit takes the key's name), in
+ * num (>= 96 bytes). */
+static int label_value_name(pcol_file *f, const pcol_q_labelcols *c, pcol_str key, uint64_t i,
+                            char *num, size_t cap, pcol_str *s, pcol_error *err) {
+  uint32_t sid = pcol_view_u32(&c->str, i);
+  if (sid) return pcol_string(f, sid, s, err);
+  pcol_str u;
+  PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&c->unit, i), &u, err));
+  if (!u.ptr || !u.len) u = key;
+  pcol_unit_label(pcol_view_i64(&c->num, i), u, "minimum", num, cap);
+  s->ptr = num;
+  s->len = strlen(num);
+  return PCOL_OK;
+}
+
+/* The filter of sel with -tagroot=KEY's frame (pcol_filter_root): per label
+ * set, the frame is named by the set's values of KEY joined by ',' (as
+ * driver/tagroot.go joins them; pcol keeps a set's labels sorted, pprof in
+ * the sample's order), "" for a set without it. */
+static int root_filter_build(pcol_file *f, const pcol_select *sel, const char *key,
+                             pcol_filter *flt, pcol_error *err) {
+  int rc = pcol_filter_build(f, sel, flt, err);
+  if (rc || !flt->node_state) return rc;
+  uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS);
+  pcol_q_labelcols lc;
+  pcol_q_keytab names;
+  memset(&names, 0, sizeof names);
+  pcol_buf name = {0};
+  pcol_str *nm = NULL;
+  pcol_str k = {key, strlen(key)};
+  uint32_t *ls_name = calloc(nls + 1, sizeof *ls_name);
+  if (!ls_name) rc = pcol_oom(err);
+  if (!rc) rc = pcol_q_labelcols_open(f, &lc, err);
+  for (uint64_t ls = 1; !rc && ls <= nls; ls++) {
+    uint64_t lo = pcol_view_u64(&lc.off, ls - 1), hi = pcol_view_u64(&lc.off, ls);
+    if (hi > lc.nlabels) hi = lc.nlabels;
+    int have = 0;
+    name.len = 0;
+    for (uint64_t i = lo; i < hi && !rc; i++) {
+      pcol_str ks, s;
+      char num[96];
+      if ((rc = pcol_string(f, pcol_view_u32(&lc.key, i), &ks, err))) break;
+      if (!pcol_str_is(ks, key)) continue;
+      if ((rc = label_value_name(f, &lc, k, i, num, sizeof num, &s, err))) break;
+      if ((have && pcol_buf_append(&name, ",", 1)) ||
+          (s.ptr && s.len && pcol_buf_append(&name, s.ptr, s.len)))
+        rc = pcol_oom(err);
+      have = 1;
+    }
+    if (!rc && have)
+      rc = pcol_q_key_intern(&names, name.len ? (const char *)name.data : "", name.len, 1,
+                             &ls_name[ls], err);
+  }
+  if (!rc && !(nm = calloc((size_t)names.n + 1, sizeof *nm))) rc = pcol_oom(err);
+  for (uint32_t i = 1; !rc && i <= names.n; i++) nm[i] = names.s[i];
+  if (!rc) rc = pcol_filter_root(flt, sel, nm, (uint64_t)names.n + 1, ls_name, k, err);
+  free(nm);
+  free(ls_name);
+  pcol_buf_free(&name);
+  pcol_q_keytab_free(&names);
+  if (rc) pcol_filter_free(flt);
+  return rc;
+}
+
+/* root_key: top --by label's -tagroot=KEY frame (root_filter_build), else NULL */
+static int tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                        const char *root_key, pcol_tags *out, pcol_error *err) {
   memset(out, 0, sizeof *out);
   out->value = *v;
   tags_priv *p = calloc(1, sizeof *p);
@@ -81,33 +158,27 @@ static int tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_s
   out->priv_ = p;
   a.nls = pcol_rows(f, PCOL_T_LABELSETS);
   a.err = err;
-  a.keep_empty = keep_empty;
-  uint64_t nlabels = pcol_rows(f, PCOL_T_LABELS);
-  pcol_view lsoff, lkey, lstr, lnum, lunit;
-  pcol_column_req req[] = {{&lsoff, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},
-                           {&lkey, PCOL_T_LABELS, PCOL_C_LB_KEY},
-                           {&lstr, PCOL_T_LABELS, PCOL_C_LB_STR},
-                           {&lnum, PCOL_T_LABELS, PCOL_C_LB_NUM},
-                           {&lunit, PCOL_T_LABELS, PCOL_C_LB_UNIT}};
+  pcol_q_labelcols lc;
   /* the label sets and stacks of the selected rows only (a range: their blocks) */
   static const int need[] = {PCOL_C_S_LABELSET, PCOL_C_S_STACK};
   int lazy;
   int rc = pcol_select_need_view(f, sel, need[0], &a.ls, &lazy, err);
   if (!rc) rc = pcol_select_need_view(f, sel, need[1], &a.st, &lazy, err);
-  if (!rc) rc = pcol_columns(f, req, PCOL_NCOLS(req), err);
+  if (!rc) rc = pcol_q_labelcols_open(f, &lc, err);
   if (!rc) rc = pcol_q_tagkeys_init(&ks, sel, err);
-  if (!rc) rc = pcol_filter_build(f, sel, &flt, err);
+  if (!rc) rc = root_key ? root_filter_build(f, sel, root_key, &flt, err) : pcol_filter_build(f, sel, &flt, err);
   else memset(&flt, 0, sizeof flt);
+  if (root_key) a.root = &flt;
   if (!rc && (!(a.per_ls = calloc(a.nls + 1, sizeof *a.per_ls)) || !(a.seen = calloc(a.nls + 1, 1))))
     rc = pcol_oom(err);
   if (!rc) rc = pcol_q_values_iter_need(f, sel, &flt, v, need, PCOL_NCOLS(need), tags_add, &a, err);
   for (uint64_t ls = 1; !rc && ls <= a.nls; ls++) {
     if (!a.seen[ls]) continue; /* pprof lists a value whose samples add up to 0 too */
-    uint64_t lo = pcol_view_u64(&lsoff, ls - 1), hi = pcol_view_u64(&lsoff, ls);
-    if (hi > nlabels) hi = nlabels;
+    uint64_t lo = pcol_view_u64(&lc.off, ls - 1), hi = pcol_view_u64(&lc.off, ls);
+    if (hi > lc.nlabels) hi = lc.nlabels;
     for (uint64_t i = lo; i < hi && !rc; i++) {
       pcol_str k, s;
-      uint32_t ksid = pcol_view_u32(&lkey, i);
+      uint32_t ksid = pcol_view_u32(&lc.key, i);
       int shown;
       if ((rc = pcol_string(f, ksid, &k, err)) || (rc = pcol_q_tagkeys_kept(&ks, ksid, k, &shown, err)))
         break;
@@ -115,18 +186,8 @@ static int tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_s
       uint32_t kid, vid;
       if ((rc = pcol_q_key_intern(&p->keys, k.ptr ? k.ptr : "", k.ptr ? k.len : 0, 0, &kid, err)))
         break;
-      uint32_t sid = pcol_view_u32(&lstr, i);
-      char num[96];
-      if (sid) {
-        if ((rc = pcol_string(f, sid, &s, err))) break;
-      } else { /* a number: pprof prints it in its unit, scaled ("1.50MB") */
-        pcol_str u;
-        if ((rc = pcol_string(f, pcol_view_u32(&lunit, i), &u, err))) break;
-        if (!u.ptr || !u.len) u = k; /* pprof: a number without a unit takes the key's name */
-        pcol_unit_label(pcol_view_i64(&lnum, i), u, "minimum", num, sizeof num);
-        s.ptr = num;
-        s.len = strlen(num);
-      }
+      char num[96]; /* a number: pprof prints it in its unit, scaled ("1.50MB") */
+      if ((rc = label_value_name(f, &lc, k, i, num, sizeof num, &s, err))) break;
       /* the pair (key id, value) as one interned byte string */
       tmp.len = 0;
       if (pcol_buf_append(&tmp, &kid, sizeof kid) ||
@@ -194,7 +255,7 @@ static int tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_s
 
 int pcol_tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                       pcol_tags *out, pcol_error *err) {
-  return tags_compute(f, sel, v, 0, out, err);
+  return tags_compute(f, sel, v, NULL, out, err);
 }
 
 void pcol_tags_free(pcol_tags *t) {
@@ -215,8 +276,9 @@ typedef struct tr_ctx {
   pcol_q_fctx fc;
   const pcol_filter *flt;
   pcol_q_tagkeys ks; /* --tagshow/--taghide */
-  pcol_view stack, ls, lsoff, lkey, lstr, lnum, lunit;
-  uint64_t nls, nlabels;
+  pcol_view stack, ls;
+  pcol_q_labelcols lc;
+  uint64_t nls;
   pcol_str *frames;
   uint8_t *inl;
   size_t nfr, capf, capi;
@@ -297,26 +359,26 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
   uint32_t ls = pcol_view_u32(&c->ls, row);
   size_t nl = 0;
   if (ls && ls <= c->nls) {
-    uint64_t lo = pcol_view_u64(&c->lsoff, ls - 1), hi = pcol_view_u64(&c->lsoff, ls);
-    if (hi > c->nlabels) hi = c->nlabels;
+    uint64_t lo = pcol_view_u64(&c->lc.off, ls - 1), hi = pcol_view_u64(&c->lc.off, ls);
+    if (hi > c->lc.nlabels) hi = c->lc.nlabels;
     for (uint64_t i = lo; i < hi; i++) {
       if (PCOL_GROW(c->labels, nl, c->caplab)) return pcol_oom(c->err);
       pcol_label_kv *kv = &c->labels[nl];
       memset(kv, 0, sizeof *kv);
-      uint32_t ksid = pcol_view_u32(&c->lkey, i);
+      uint32_t ksid = pcol_view_u32(&c->lc.key, i);
       int shown;
       if ((rc = pcol_string(c->fc.f, ksid, &kv->key, c->err)) ||
           (rc = pcol_q_tagkeys_kept(&c->ks, ksid, kv->key, &shown, c->err)))
         return rc;
       if (!shown) continue;
       nl++;
-      uint32_t sid = pcol_view_u32(&c->lstr, i);
+      uint32_t sid = pcol_view_u32(&c->lc.str, i);
       if (sid) {
         if ((rc = pcol_string(c->fc.f, sid, &kv->str, c->err))) return rc;
         if (!kv->str.ptr) kv->str.ptr = "";
       } else {
-        kv->num = pcol_view_i64(&c->lnum, i);
-        if ((rc = pcol_string(c->fc.f, pcol_view_u32(&c->lunit, i), &kv->unit, c->err))) return rc;
+        kv->num = pcol_view_i64(&c->lc.num, i);
+        if ((rc = pcol_string(c->fc.f, pcol_view_u32(&c->lc.unit, i), &kv->unit, c->err))) return rc;
       }
     }
   }
@@ -481,15 +543,9 @@ int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   c.ctx = ctx;
   c.err = err;
   c.nls = pcol_rows(f, PCOL_T_LABELSETS);
-  c.nlabels = pcol_rows(f, PCOL_T_LABELS);
   pcol_filter flt;
   memset(&flt, 0, sizeof flt);
-  pcol_column_req req[] = {{&c.lsoff, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},
-                           {&c.lkey, PCOL_T_LABELS, PCOL_C_LB_KEY},
-                           {&c.lstr, PCOL_T_LABELS, PCOL_C_LB_STR},
-                           {&c.lnum, PCOL_T_LABELS, PCOL_C_LB_NUM},
-                           {&c.lunit, PCOL_T_LABELS, PCOL_C_LB_UNIT}};
-  int rc = pcol_columns(f, req, PCOL_NCOLS(req), err);
+  int rc = pcol_q_labelcols_open(f, &c.lc, err);
   if (!rc) rc = pcol_q_tagkeys_init(&c.ks, sel, err);
   if (!rc) rc = pcol_q_fctx_init(&c.fc, f, err);
   if (!rc) rc = pcol_filter_build(f, sel, &flt, err);
@@ -523,6 +579,25 @@ int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   return rc;
 }
 
+size_t pcol_trace_stack_text(const pcol_trace *t, char *buf, size_t cap) {
+  size_t len = 0;
+  for (size_t i = t->nframes; i-- > 0;) {
+    const pcol_str *s = &t->frames[i];
+    size_t n = s->ptr ? s->len : 0, at = len;
+    if (at < cap) {
+      size_t k = n < cap - at ? n : cap - at;
+      if (k) memcpy(buf + at, s->ptr, k);
+      pcol_frame_sanitize(buf + at, k);
+    }
+    len += n;
+    if (i) {
+      if (len < cap) buf[len] = ';';
+      len++;
+    }
+  }
+  return len;
+}
+
 static int sum_abs(void *p, uint64_t row, int64_t v) {
   pcol_sum *t = p;
   (void)row;
@@ -546,7 +621,7 @@ int pcol_top_by_label(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   pcol_select all_keys = sel ? *sel : (pcol_select){0};
   all_keys.tag_show = all_keys.tag_hide = NULL;
   int rc = pcol_label_key_check(f, "by label", key, err);
-  if (!rc) rc = tags_compute(f, &all_keys, v, 1, &tg, err);
+  if (!rc) rc = tags_compute(f, &all_keys, v, key, &tg, err);
   if (rc) return rc;
   pcol_q_top_priv *p = calloc(1, sizeof *p);
   if (!p) rc = pcol_oom(err);
@@ -558,7 +633,7 @@ int pcol_top_by_label(pcol_file *f, const pcol_select *sel, const pcol_value_sel
      * locations too, as the rows count them (their -tagroot node keeps
      * them; weights.c leaves them out of the other views' relative total) */
     pcol_filter flt;
-    rc = pcol_filter_build(f, sel, &flt, err);
+    rc = root_filter_build(f, sel, key, &flt, err);
     if (!rc) rc = pcol_q_values_iter(f, sel, &flt, v, sum_abs, &out->total, err);
     pcol_filter_free(&flt);
   }

@@ -409,6 +409,14 @@ typedef struct pcol_q_gtag {
 } pcol_q_gtag;
 /* pprof -tagshow / -taghide on label keys (tagkeys.c): sel's tag_show and
  * tag_hide compiled once, each key's verdict memoized by its string id. */
+/* The label tables' columns (labels.c): each label set's offsets into the
+ * labels (off: rows + 1), each label's key and string ids, number and unit. */
+typedef struct pcol_q_labelcols {
+  pcol_view off, key, str, num, unit;
+  uint64_t nlabels;
+} pcol_q_labelcols;
+int pcol_q_labelcols_open(pcol_file *f, pcol_q_labelcols *c, pcol_error *err);
+
 typedef struct pcol_q_tagkeys {
   regex_t show, hide;
   int has_show, has_hide;

@@ -41,6 +41,17 @@ ids=$("$PCOL" cat "$lab" --table samples --format tsv | awk -F'\t' 'NR > 1 { pri
   END { for (s in k) if (k[s] != "kindworker") exit 1 }' || fail "a label set is stored sorted by key"
 "$PCOL" traces "$lab" | grep -c '^-----------+' | grep -qx 6 || fail "traces: 5 traces (+1 closing line)"
 
+# traces' machine stacks split back into their frames: a ';' inside a name
+# ("[odd;name.so]", a mapping's file) is '_' as in fold, so the traces'
+# values added up per stack are fold's lines, and the JSON has no total
+python3 tests/support/pprofgen.py unsym "$tmp/un.pb" || fail "pprofgen.py unsym"
+"$PCOL" traces "$tmp/un.pb" --format tsv | awk -F'\t' 'NR > 1 { v[$4] += $1 } END { for (s in v) print s, v[s] }' |
+  sort >"$tmp/tr.txt"
+"$PCOL" fold "$tmp/un.pb" | sort >"$tmp/fold.txt"
+grep -q 'odd_name' "$tmp/fold.txt" && cmp -s "$tmp/tr.txt" "$tmp/fold.txt" ||
+  { diff "$tmp/tr.txt" "$tmp/fold.txt"; fail "traces --format tsv stacks differ from fold's"; }
+"$PCOL" traces "$tmp/un.pb" --format json | head -n 1 | grep -q '"total":null,' || fail "traces JSON: total null"
+
 # runMicrotasks has no file: a row "<unknown>" with flat 20ms (its leaf
 # sample) and cum 80ms (every sample through it)
 "$PCOL" top "$lab" --by file --format tsv | awk -F'\t' '$6 == "<unknown>" { print $1, $4 }' |

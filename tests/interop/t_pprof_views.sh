@@ -360,6 +360,49 @@ for f in "$TD"/pprof/go-heap-*.pb.gz "$TD"/ext/pprof/go-heap-* "$TD"/ext/pprof/g
   ROOT+=("$f"$'\t'"$pc"$'\t'"$PV") KEEP+=("$PV")
 done
 
+# top --by label:KEY under the name filters = -tagroot=KEY's frames: pprof
+# makes each sample's label frame (named by the value, in file KEY) before
+# its filters run, so a sample without locations, or whose frames all hide,
+# keeps that frame and counts; focus/ignore matching the frame keep or drop
+# the sample, hide/show/show_from can hide the frame.  -raw prints the
+# profile as pprof holds it then; tests/support/tagroot_raw.py sums each
+# frame's samples and the kept total (the relative one) and judges.
+TR=()
+mkdir -p "$tmp/tr"
+trplan() { # FILE KEY [--sum] -- PPROF-FILTERS...
+  local f=$1 k=$2 sum= a
+  shift 2
+  [ "$1" = --sum ] && { sum=--sum; shift; }
+  shift
+  [ -f "$f" ] || return 0
+  local pa=()
+  for a in "$@"; do
+    case $a in -show_from=*) pa+=("--show-from=${a#-show_from=}") ;; *) pa+=("-$a") ;; esac
+  done
+  pv "$f" -raw -tagroot="$k" "$@"
+  "$PCOL" top "$f" --by label:"$k" --relative-percentages "${pa[@]}" --format json >"$tmp/tr/${#TR[@]}" 2>&1
+  TR+=("$f"$'\x1f'"$k"$'\x1f'"$sum"$'\x1f'"$PV"$'\x1f'"$tmp/tr/${#TR[@]}"$'\x1f'"$*") KEEP+=("$PV")
+}
+if [ -f "$tmp/es.pb" ]; then
+  for flt in "" -ignore=foo -hide=main -hide=. -focus=main -show=foo '-ignore=^a$' '-hide=^a$' -show_from=main \
+    '-show_from=^a$' '-focus=^b$' '-hide=^k$' '-show=^k$|foo'; do
+    trplan "$tmp/es.pb" k -- $flt
+  done
+fi
+for fk in pprof/go-cpu-string-labels.pb.gz:function pprof/go-cpu-string-labels.pb.gz:foo \
+  ext/pprof/go-cpu-span-id-labels.pb.gz:span_id ext/pprof/go-cpu-labels-guide.pb.gz:user \
+  pprof/dotnet-6types-labels-UNCOMPRESSED.pb:pod pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz:thread_name; do
+  for flt in "" -ignore=runtime.main -ignore=fast '-hide=main|runtime' -show=slow -focus=main '-hide=^slow$' \
+    -show_from=main.main -show_from=fast '-ignore=^$' '-focus=^fast$' -hide=.; do
+    trplan "$TD/${fk%:*}" "${fk#*:}" -- $flt
+  done
+done
+for f in "$TD"/pprof/go-heap-allocs-inline.pb.gz "$TD"/pprof/go-heap-delta-negative-values.pb.gz; do
+  for flt in "" -ignore=runtime '-hide=main|runtime' -focus=main -show=runtime -show_from=main; do
+    trplan "$f" bytes --sum -- $flt
+  done
+done
+
 # pcol tags = pprof -tags (the numbers, and where each line's text starts) and
 # pcol traces = pprof -traces (the text from the first separator on)
 # (every profile with labels, string or numeric: go heap's "bytes" too)
@@ -461,6 +504,13 @@ for x in "${LAB[@]}"; do
   want=$(sed -n 's/^Showing nodes accounting for \([0-9]*\)ns,.*/\1/p' "$p")
   checked=$((checked + 1))
   [ "$want" = "$amount" ] || { echo "FAIL: top --by label:function $value = $amount, pprof -tagfocus $want"; fail=$((fail + 1)); }
+done
+
+for x in "${TR[@]}"; do
+  IFS=$'\x1f' read -r f k sum p c args <<<"$x" # (not tabs: they would run together)
+  checked=$((checked + 1))
+  python3 "$REPO/tests/support/tagroot_raw.py" "$k" dflt $sum "$p" "$c" >"$tmp/tr/why" ||
+    { echo "FAIL: ${f##*/}: top --by label:$k under $args differs from pprof -tagroot=$k:"; cat "$tmp/tr/why"; fail=$((fail + 1)); }
 done
 
 for x in "${ROOT[@]}"; do

@@ -483,7 +483,9 @@ class File:
     def traces(self, value=None, *, limit=None, **select):
         """Every trace (samples with the same stack and labels merged, as
         pprof reads a profile): the rows of `pcol traces --format json`,
-        with `frames` (a tuple, root first) beside `stack`.  tagshow,
+        with `frames` (a tuple, root first, names exact) beside `stack`
+        (names joined by ';', a ';' inside a name made '_', as fold makes
+        it, so the string splits back into the frames).  tagshow,
         taghide: only the labels whose key matches tagshow, none whose key
         matches taghide (the traces stay as they are)."""
         cols, meta = self._handle().traces(value, _limit(limit), _selection(select))

@@ -477,10 +477,17 @@ static int trace_row(tr_ctx *c, const pcol_trace *t) {
     }
   }
   PyObject *o[4] = {PyLong_FromLongLong(t->value), pcol_py_str(c->buf, c->len), NULL, NULL};
+  size_t sn = pcol_trace_stack_text(t, NULL, 0); /* the line's length, then the line */
   c->len = 0;
   if (tr_append(c, "", 0)) goto nomem;
-  for (size_t i = t->nframes; i-- > 0;)
-    if (tr_append(c, t->frames[i].ptr, t->frames[i].len) || (i && tr_append(c, ";", 1))) goto nomem;
+  if (sn + 1 > c->cap) {
+    char *b = realloc(c->buf, sn + 1);
+    if (!b) goto nomem;
+    c->buf = b;
+    c->cap = sn + 1;
+  }
+  c->len = pcol_trace_stack_text(t, c->buf, sn);
+  c->buf[c->len] = 0;
   o[2] = pcol_py_str(c->buf, c->len);
   o[3] = PyTuple_New((Py_ssize_t)t->nframes);
   for (size_t i = 0; o[3] && i < t->nframes; i++) { /* root first, as the stack reads */

@@ -513,8 +513,14 @@ static int trace_row(tr_ctx *c, const pcol_trace *t) {
   }
   r->lablen = o->len - r->lab;
   r->stk = o->len;
-  for (size_t i = t->nframes; i-- > 0;)
-    if (put(o, t->frames[i].ptr, t->frames[i].len) || (i && put(o, ";", 1))) return PCOL_ENOMEM;
+  size_t sn = pcol_trace_stack_text(t, NULL, 0); /* the line's length, then the line */
+  if (o->len + sn + 1 > o->cap) {
+    char *b = realloc(o->buf, (o->len + sn + 1) * 2);
+    if (!b) return PCOL_ENOMEM;
+    o->buf = b;
+    o->cap = (o->len + sn + 1) * 2;
+  }
+  o->len += pcol_trace_stack_text(t, o->buf + o->len, sn);
   r->stklen = o->len - r->stk;
   return 0;
 }
