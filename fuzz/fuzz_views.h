@@ -140,6 +140,22 @@ static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const cha
         key[tg.keys[0].key.len] = 0;
         pcol_top bl;
         if (pcol_top_by_label(f, sel, &v, key, &bl, &err) == 0) pcol_top_free(&bl);
+        /* --tagroot KEY --tagleaf KEY: the copy with label frames, its top
+         * adds up to the same total (the frames move no value) */
+        pcol_file *tf = NULL;
+        if (!sel->source_id && pcol_open_tag_frames(f, key, key, &tf, &err) == 0) {
+          pcol_value_sel tv;
+          pcol_top a, b;
+          if (pcol_value_resolve(tf, NULL, vname, &tv, &err) == 0 &&
+              pcol_top_compute(tf, sel, &tv, PCOL_BY_FUNCTION, &a, &err) == 0) {
+            if (pcol_top_compute(f, sel, &v, PCOL_BY_FUNCTION, &b, &err) == 0) {
+              if (!pcol_select_filtered(sel) && a.total != b.total) fz_fail("label frames keep the total", NULL);
+              pcol_top_free(&b);
+            }
+            pcol_top_free(&a);
+          }
+          pcol_close(tf);
+        }
       }
       pcol_tags_free(&tg);
     }

@@ -1905,6 +1905,21 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_many(const char *const *paths, siz
                                                    const pcol_select *sel, pcol_file **out,
                                                    size_t *used, pcol_error *err);
 
+/* go tool pprof -tagroot/-tagleaf: *out (pcol_close frees it) is a copy of
+ * f in memory whose every sample's stack has one more frame per key of
+ * root_keys at its root and one per key of leaf_keys below its leaf (each
+ * a comma-separated list, NULL or "" for none; of keys k1,k2 k1 is the
+ * outermost), so every view splits by label as pprof's do and the filters
+ * see the frames.  A frame is a function named by the sample's values of
+ * the key joined by ',' (strings, then numbers in their unit as pprof's
+ * ScaledLabel: "1kB", or the bare number without a unit; "<unknown>" when
+ * the sample has none, as pprof prints its frame named ""), whose file is the key, at a location without mapping
+ * or address, line 0.  ENOTFOUND for a key no label of f has.  Memory: the
+ * copy, and each (label set, stack) pair the samples use made once. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_open_tag_frames(pcol_file *f, const char *root_keys,
+                                                         const char *leaf_keys, pcol_file **out,
+                                                         pcol_error *err);
+
 /* Writes f (the selected samples) to `out` in format fmt (rprof, pprof,
  * perun, collapsed, speedscope or firefox) under the budget of opt (NULL: defaults). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_export(pcol_file *f, pcol_format fmt,

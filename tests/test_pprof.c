@@ -385,6 +385,9 @@ static const char *dump_sample(dumper *d, size_t i) {
   LABEL_P = p;
   qsort(lab, s->n_label, sizeof *lab, label_cmp);
   for (size_t k = 0; k < s->n_label; k++) {
+    /* a label of neither string nor number nor unit is none (pprof's
+     * postDecode drops it, and so does pcol's importer) */
+    if (!lab[k]->str && !lab[k]->num && !lab[k]->num_unit) continue;
     fputs("\n  label ", d->o);
     d_str(d, lab[k]->key);
     fputc(' ', d->o);

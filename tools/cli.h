@@ -118,7 +118,13 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
   {"show-from", 0, 1, "drop the frames above (callers of) a stack's outermost frame matching REGEX, and the stacks without one (pprof -show_from)"}, \
   {"tag", 0, 1, "only samples with a label KEY=RE[,RE...] or KEY=RANGE (numbers: 32kb, :64kb, 4mb:, 12kb:64mb), or whose \"key:value\" labels match each RE (pprof -tagfocus)"}, \
   {"tag-ignore", 0, 1, "drop samples with such a label (pprof -tagignore)"}, \
-  {"no-inlines", 0, 0, "attribute inlined frames to their caller, at the caller's line (pprof -noinlines)"}
+  {"no-inlines", 0, 0, "attribute inlined frames to their caller, at the caller's line (pprof -noinlines)"}, \
+  CLI_OPT_TAGFRAMES
+/* pprof's -tagroot/-tagleaf: the inputs read with label frames
+ * (pcol_open_tag_frames, in cli_open_args) */
+#define CLI_OPT_TAGFRAMES                                                       \
+  {"tagroot", 0, 1, "KEY[,KEY...]: a frame per key at each stack's root, named by the sample's values of it, before the filters (pprof -tagroot)"}, \
+  {"tagleaf", 0, 1, "KEY[,KEY...]: the same frames below each stack's leaf (pprof -tagleaf)"}
 /* The inputs, selection, filters and budgets of the views whose shares
  * --relative-percentages changes (top, peek, tree, list, graph) */
 #define CLI_OPTS_VIEW_INPUT                                                     \

@@ -28,7 +28,19 @@ typedef struct tr_out {
   char *text;   /* joined text of a machine row */
   size_t text_cap;
   pcol_error *err; /* where on_trace says why it failed */
+  /* a machine format's header waits for the first row (or the end), so a
+   * selection the iterator refuses prints no half-made table */
+  int begun;
+  cli_view_meta meta;
 } tr_out;
+
+static const char *const tr_names[] = {"value", "unit", "labels", "stack"};
+
+static void tr_begin(tr_out *o) {
+  if (o->begun) return;
+  o->begun = 1;
+  tbl_begin_view(&o->tb, stdout, o->fmt, 4, tr_names, &o->meta);
+}
 
 static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
@@ -130,6 +142,7 @@ static int trace_row(tr_out *o, const pcol_trace *t) {
     }
     return 0;
   }
+  tr_begin(o);
   tbl_i64(&o->tb, t->value);
   tbl_str(&o->tb, o->unit.ptr, o->unit.len);
   size_t len = 0;
@@ -178,7 +191,6 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
   int rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
   o.unit = v.unit;
-  static const char *const names[] = {"value", "unit", "labels", "stack"};
   if (o.fmt == OUT_TEXT) {
     printf("File: %s\nType: ", path);
     cli_print_str(stdout, v.type);
@@ -188,13 +200,15 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
     cli_print_filters(stdout, &sel);
   } else {
     /* "total": null: the traces stream out before any sum of them is known */
-    cli_view_meta m = {"traces", path, v.type, v.unit, 0, &sel, NULL, 0, NULL, 1};
-    tbl_begin_view(&o.tb, stdout, o.fmt, 4, names, &m);
+    o.meta = (cli_view_meta){"traces", path, v.type, v.unit, 0, &sel, NULL, 0, NULL, 1};
   }
   o.err = &err;
   rc = pcol_traces_iter(f, &sel, &v, on_trace, &o, &err);
   if (!rc && o.fmt == OUT_TEXT) puts("-----------+-------------------------------------------------------");
-  else if (!rc) tbl_finish(&o.tb);
+  else if (!rc) {
+    tr_begin(&o);
+    tbl_finish(&o.tb);
+  }
   free(o.lines);
   free(o.text);
   pcol_close(f);

@@ -340,6 +340,7 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
                  pcol_file **f, const char **label, int *answered, pcol_error *err) {
   *answered = 0;
   *f = NULL;
+  if (cli_get(cmd, a, "tagroot") || cli_get(cmd, a, "tagleaf")) return PCOL_OK; /* frames: the union's */
   cli_inputs in;
   int skipped = 0;
   int bad = expand(args, nargs, &in, &skipped, index_may(sel), err);
@@ -387,6 +388,14 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
     cli_import_warning(cmd->name, err);
     cli_budget_input(*label, *f);
     debug_inputs(cmd, used, &in, 0);
+  }
+  const char *root = cli_get(cmd, a, "tagroot"), *leaf = cli_get(cmd, a, "tagleaf");
+  if (!rc && (root || leaf)) { /* pprof -tagroot/-tagleaf: the profile with those frames */
+    pcol_file *tf = NULL;
+    rc = pcol_open_tag_frames(*f, root, leaf, &tf, err);
+    pcol_close(*f);
+    *f = tf;
+    if (rc) pcol_error_prefix(err, *label);
   }
   inputs_free(&in);
   return rc;

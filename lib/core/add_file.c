@@ -15,6 +15,7 @@
 #include "builder.h"  /* struct pcol_builder, pcol_bt_push_u32, pcol_btable, ... */
 #include "reader.h"   /* struct pcol_file, pcol_view_release, pcol_release_rows, ... */
 #include "error.h"    /* pcol_error_set */
+#include "hash.h"     /* pcol_u64map */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,15 @@ typedef struct mctx {
   uint32_t *smap; /* strings */
   uint64_t nstr;
   uint32_t *srcmap, *vtmap, *fnmap, *mapmap, *locmap, *stmap, *lsmap;
+  /* pcol_b_add_file_framed: the frames each label set adds, and the stacks
+   * made so far per (input label set, input stack) */
+  const pcol_b_frames *fr;
+  pcol_u64map framed;
+  uint32_t *framed_id;
+  size_t framed_cap;
+  pcol_view sp, sl; /* the input's stack nodes */
+  uint32_t *path;
+  size_t path_cap;
 } mctx;
 
 static int col(mctx *m, int table, int column, pcol_view *v) {
@@ -296,6 +306,54 @@ static int copy_labels(mctx *m) {
   return rc;
 }
 
+/* The builder stack of input stack `st` under input label set `ls` with
+ * the label set's frames: its root frames (outermost first), the input
+ * stack's frames, its leaf frames.  Made once per (ls, st) pair the
+ * samples use. */
+static int framed_stack(mctx *m, uint32_t st, uint32_t ls, uint32_t *out) {
+  uint64_t ns = pcol_rows(m->f, PCOL_T_STACKS), nloc = pcol_rows(m->f, PCOL_T_LOCATIONS);
+  if (st > ns || ls > pcol_rows(m->f, PCOL_T_LABELSETS))
+    return pcol_error_set(m->err, PCOL_ECORRUPT, "a sample names stack %u or label set %u, out of range", st, ls);
+  uint32_t idx;
+  int added, rc = pcol_u64map_get(&m->framed, (uint64_t)ls << 32 | st, &idx, &added);
+  if (rc) return rc == PCOL_ENOMEM ? add_oom(m) : pcol_error_set(m->err, rc, "too many framed stacks");
+  if (!added) {
+    *out = m->framed_id[idx];
+    return PCOL_OK;
+  }
+  if (idx >= m->framed_cap) {
+    size_t c = m->framed_cap ? 2 * m->framed_cap : 1024;
+    uint32_t *x = realloc(m->framed_id, c * sizeof *x);
+    if (!x) return add_oom(m);
+    m->framed_id = x;
+    m->framed_cap = c;
+  }
+  const uint32_t *root, *leaf;
+  size_t nroot, nleaf, depth = 0;
+  if ((rc = m->fr->of_labelset(m->fr->ctx, m->b, ls, &root, &nroot, &leaf, &nleaf, m->err))) return rc;
+  /* the input stack's locations, innermost first (parents precede children:
+   * each step goes to a smaller id, so the walk ends) */
+  for (uint32_t n = st; n; n = pcol_view_u32(&m->sp, n - 1)) {
+    if (depth == m->path_cap) {
+      size_t c = m->path_cap ? 2 * m->path_cap : 256;
+      uint32_t *x = realloc(m->path, c * sizeof *x);
+      if (!x) return add_oom(m);
+      m->path = x;
+      m->path_cap = c;
+    }
+    m->path[depth++] = MAPID(m->locmap, nloc, pcol_view_u32(&m->sl, n - 1));
+    if (pcol_view_u32(&m->sp, n - 1) >= n) break; /* checked by copy_stacks */
+  }
+  uint32_t node = 0;
+  for (size_t i = 0; i < nroot && !rc; i++) rc = pcol_b_stack_node(m->b, node, root[i], &node, m->err);
+  while (depth && !rc) rc = pcol_b_stack_node(m->b, node, m->path[--depth], &node, m->err);
+  for (size_t i = 0; i < nleaf && !rc; i++) rc = pcol_b_stack_node(m->b, node, leaf[i], &node, m->err);
+  if (rc) return rc;
+  m->framed_id[idx] = node;
+  *out = node;
+  return PCOL_OK;
+}
+
 static int copy_samples(mctx *m, uint64_t base) {
   pcol_view src, tim, dur, wt, cpu, stk, lab, off, vt, vv;
   int rc;
@@ -356,6 +414,8 @@ static int copy_samples(mctx *m, uint64_t base) {
                          pcol_view_i64(&cpu, i),
                          MAPID(m->stmap, ns, pcol_view_u32(&stk, i)),
                          MAPID(m->lsmap, nls, pcol_view_u32(&lab, i))};
+    if (m->fr && (rc = framed_stack(m, pcol_view_u32(&stk, i), pcol_view_u32(&lab, i), &s.stack_id)))
+      break;
     uint32_t sid;
     rc = pcol_b_sample(m->b, &s, vals, (size_t)(e - a), &sid, m->err);
     if (rc == PCOL_EINVAL)
@@ -417,10 +477,12 @@ static int copy_text_and_models(mctx *m, uint64_t base) {
   return PCOL_OK;
 }
 
-static int add_file(pcol_builder *b, pcol_file *f, int as_union, pcol_error *err) {
+static int add_file(pcol_builder *b, pcol_file *f, int as_union, const pcol_b_frames *fr,
+                    pcol_error *err) {
   mctx m;
   memset(&m, 0, sizeof m);
   m.as_union = as_union;
+  m.fr = fr;
   m.b = b;
   m.f = f;
   m.err = err;
@@ -434,6 +496,10 @@ static int add_file(pcol_builder *b, pcol_file *f, int as_union, pcol_error *err
   TRY_OR_FAIL(rc = copy_locations(&m));
   TRY_OR_FAIL(rc = copy_stacks(&m));
   TRY_OR_FAIL(rc = copy_labels(&m));
+  if (fr) {
+    TRY_OR_FAIL(rc = col(&m, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &m.sp));
+    TRY_OR_FAIL(rc = col(&m, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &m.sl));
+  }
   TRY_OR_FAIL(rc = copy_samples(&m, base));
   TRY_OR_FAIL(rc = copy_text_and_models(&m, base));
 fail:
@@ -445,11 +511,18 @@ fail:
   free(m.locmap);
   free(m.stmap);
   free(m.lsmap);
+  pcol_u64map_free(&m.framed);
+  free(m.framed_id);
+  free(m.path);
   return rc;
 }
 
 int pcol_b_add_file(pcol_builder *b, pcol_file *f, pcol_error *err) {
-  return add_file(b, f, 0, err);
+  return add_file(b, f, 0, NULL, err);
+}
+
+int pcol_b_add_file_framed(pcol_builder *b, pcol_file *f, const pcol_b_frames *fr, pcol_error *err) {
+  return add_file(b, f, 0, fr, err);
 }
 
 /* Into an empty builder, f's rows are the builder's state that wrote it:
@@ -462,5 +535,5 @@ int pcol_b_add_file(pcol_builder *b, pcol_file *f, pcol_error *err) {
 int pcol_b_add_union(pcol_builder *b, pcol_file *f, pcol_error *err) {
   if (pcol_b_sample_count(b) || b->t[PCOL_T_MAPPINGS].rows || b->t[PCOL_T_STRINGS].rows > 1)
     return pcol_error_set(err, PCOL_EINVAL, "pcol_b_add_union: the builder is not empty");
-  return add_file(b, f, 1, err);
+  return add_file(b, f, 1, NULL, err);
 }

@@ -117,6 +117,18 @@ static inline void pcol_stack_memo_free(pcol_stack_memo *m) {
 int pcol_b_mapping_shared(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
                           uint32_t *id, pcol_error *err);
 
+/* pcol_b_add_file with frames added to every sample's stack by its label
+ * set (go tool pprof -tagroot/-tagleaf: lib/query/tagframes.c).
+ * of_labelset gives input label set ls's (0: none) frames as builder
+ * location ids, outermost first: *root above the sample's stack, *leaf
+ * below it (arrays valid until the next call). */
+typedef struct pcol_b_frames {
+  void *ctx;
+  int (*of_labelset)(void *ctx, pcol_builder *b, uint32_t ls, const uint32_t **root, size_t *nroot,
+                     const uint32_t **leaf, size_t *nleaf, pcol_error *err);
+} pcol_b_frames;
+int pcol_b_add_file_framed(pcol_builder *b, pcol_file *f, const pcol_b_frames *fr, pcol_error *err);
+
 /* pcol_b_add_file of a union written before (a directory's index, `pcol
  * index`) into an empty builder: every row as it is, its mapping rows too
  * (add_file.c), so that the files added after it meet the rows the union of

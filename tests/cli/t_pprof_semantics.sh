@@ -51,6 +51,17 @@ python3 tests/support/pprofgen.py unsym "$tmp/un.pb" || fail "pprofgen.py unsym"
 grep -q 'odd_name' "$tmp/fold.txt" && cmp -s "$tmp/tr.txt" "$tmp/fold.txt" ||
   { diff "$tmp/tr.txt" "$tmp/fold.txt"; fail "traces --format tsv stacks differ from fold's"; }
 "$PCOL" traces "$tmp/un.pb" --format json | head -n 1 | grep -q '"total":null,' || fail "traces JSON: total null"
+expect 1 "no label 'k'" "$PCOL" traces "$tmp/un.pb" --format json --tag k=a
+[ -s "$tmp/out" ] && fail "traces --format json of a refused selection printed a half table: $(cat "$tmp/out")"
+
+# --tagroot/--tagleaf (pprof's): a frame per key, named by the sample's values
+# of it ("<unknown>" without), at each stack's root / below its leaf; labels.pb.gz:
+# worker=x on 5 samples, kind=y on 4 and z on 1, one sample without labels
+"$PCOL" fold "$lab" --tagroot worker,kind --tagleaf kind >"$tmp/tf" || fail "fold --tagroot"
+awk '{ split($1, f, ";"); print f[1], f[2], f[length(f)] }' "$tmp/tf" | sort -u | tr '\n' ' ' |
+  grep -qx '<unknown> <unknown> <unknown> x y y x z z ' || { cat "$tmp/tf"; fail "fold --tagroot worker,kind --tagleaf kind"; }
+expect 1 "no label 'nokey'" "$PCOL" top "$lab" --tagroot nokey
+expect 2 "no label key given" "$PCOL" top "$lab" --tagleaf ,
 
 # runMicrotasks has no file: a row "<unknown>" with flat 20ms (its leaf
 # sample) and cum 80ms (every sample through it)

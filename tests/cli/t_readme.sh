@@ -59,7 +59,7 @@ while IFS= read -r line; do
   case $line in *"--load "*) # names a server host H: tests/interop/t_clickhouse.sh loads for real
     echo "skipped (needs a ClickHouse server): $line"; continue;;
   esac
-  case $line in *"--tag "*|*"label:"*) line=${line//cpu.pb.gz/labels.pb.gz};; esac
+  case $line in *"--tag "*|*"label:"*|*"--tagroot "*) line=${line//cpu.pb.gz/labels.pb.gz};; esac
   bash -c "$line" >out.txt 2>err.txt </dev/null || fail "example failed: $line: $(head -c 400 err.txt)"
   ran=$((ran + 1))
 done <examples.txt

@@ -44,7 +44,7 @@ die() { echo "FAIL: t_pprof_views: $*"; exit 1; }
 # ---- the sessions: one per profile, planned view by view ----
 # pprof's options a view may set, and their values in a new session (the
 # command line's defaults; sample_index= is the default type)
-KEYS=(focus ignore hide show show_from tagfocus tagignore tagshow taghide tagroot relative_percentages sample_index unit sort nodefraction nodecount
+KEYS=(focus ignore hide show show_from tagfocus tagignore tagshow taghide tagroot tagleaf relative_percentages sample_index unit sort nodefraction nodecount
   granularity source_path)
 declare -A DEF=([relative_percentages]=false [unit]=minimum [sort]=flat [nodefraction]=0.005 [nodecount]=-1 [granularity]=functions)
 declare -A SID=() ST=() MEMO=()
@@ -255,6 +255,28 @@ if python3 "$REPO/tests/support/pprofgen.py" emptystack "$tmp/es.pb"; then
 else
   echo "FAIL: pprofgen.py emptystack"; fail=$((fail + 1))
 fi
+# --tagroot/--tagleaf = -tagroot/-tagleaf: every view of the profile with a
+# frame per key at each stack's root (leaf), made before the filters run
+for fk in pprof/go-cpu-string-labels.pb.gz:function,foo ext/pprof/go-cpu-span-id-labels.pb.gz:span_id \
+  pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz:thread_name pprof/go-heap-allocs-inline.pb.gz:bytes; do
+  f=$TD/${fk%:*} k=${fk#*:}
+  [ -f "$f" ] || continue
+  same "$f" -tagroot="$k" -- --tagroot "$k"
+  same "$f" -tagleaf="$k" -cum -- --tagleaf "$k" --sort cum
+  same "$f" -tagroot="$k" -ignore=runtime -focus=main -- --tagroot "$k" --ignore runtime --focus main
+  same "$f" -tagroot="$k" -show_from=main -nodefraction=0 -- --tagroot "$k" --show-from main --node-fraction 0
+  compare tree "$f" -tree -tagroot="$k" -- --tagroot "$k"
+  peek "$f" -peek main -tagleaf="$k" -- main --tagleaf "$k"
+  J=$((J + 1))
+  pv "$f" -traces -tagroot="$k" -tagleaf="${k%%,*}"
+  "$PCOL" traces "$f" --tagroot "$k" --tagleaf "${k%%,*}" >"$tmp/pc/$J"
+  want traces "$PV" "${f##*/}: pcol traces --tagroot $k --tagleaf ${k%%,*} differs from go tool pprof -traces -tagroot=$k -tagleaf=${k%%,*} (< pprof, > pcol):"
+done
+if [ -f "$tmp/es.pb" ]; then # samples without locations keep their label frame
+  same "$tmp/es.pb" -tagroot=k -hide=main -- --tagroot k --hide main
+  same "$tmp/es.pb" -tagleaf=k -ignore=foo -relative_percentages=true -- --tagleaf k --ignore foo --relative-percentages
+fi
+
 l=$TD/pprof/go-cpu-string-labels.pb.gz
 if [ -f "$l" ]; then
   same "$l" -tagfocus=function=slow -- --tag function=slow
@@ -388,6 +410,18 @@ if [ -f "$tmp/es.pb" ]; then
     '-show_from=^a$' '-focus=^b$' '-hide=^k$' '-show=^k$|foo'; do
     trplan "$tmp/es.pb" k -- $flt
   done
+fi
+# a label with neither string nor number nor unit is no label (pprof's
+# postDecode drops it); one with a unit and number 0 is the number 0
+if python3 "$REPO/tests/support/pprofgen.py" emptylabel "$tmp/el.pb"; then
+  J=$((J + 1))
+  pv "$tmp/el.pb" -tags
+  "$PCOL" tags "$tmp/el.pb" >"$tmp/pc/$J"
+  want tags "$PV" "el.pb: pcol tags differs from go tool pprof -tags (< pprof, > pcol):"
+  same "$tmp/el.pb" -tagroot=k -- --tagroot k
+  trplan "$tmp/el.pb" k --
+else
+  echo "FAIL: pprofgen.py emptylabel"; fail=$((fail + 1))
 fi
 for fk in pprof/go-cpu-string-labels.pb.gz:function pprof/go-cpu-string-labels.pb.gz:foo \
   ext/pprof/go-cpu-span-id-labels.pb.gz:span_id ext/pprof/go-cpu-labels-guide.pb.gz:user \

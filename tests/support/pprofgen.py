@@ -29,6 +29,10 @@ hand, standard library only).
                                  pprof's filters drop them even when none is
                                  given (-relative_percentages, -tags;
                                  tests/interop/t_pprof_views.sh)
+  pprofgen.py emptylabel OUT     labels pprof drops (key k with neither string
+                                 nor number nor unit) beside k=a, n=0 with a
+                                 unit (kept: a number 0) and n=5 bytes: -tags,
+                                 -tagroot, top --by label
   pprofgen.py hours OUT          one sample of 4,000,000 cpu hours in 5 ns of
                                  duration: its total in ns is past int64
                                  (tests/cli/t_pprof_semantics.sh)
@@ -137,6 +141,24 @@ def emptystack(out):
     open(out, "wb").write(p + st.table())
 
 
+def emptylabel(out):
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    p += field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
+    p += field(4, 2, field(1, 0, 1) + field(4, 2, field(1, 0, 1) + field(2, 0, 3)))
+    p += field(5, 2, field(1, 0, 1) + field(2, 0, st.id(b"main")) + field(4, 0, st.id(b"main.go")))
+    k, n, a, u = st.id(b"k"), st.id(b"n"), st.id(b"a"), st.id(b"bytes")
+    for lab, v in (([field(1, 0, k)], 3),                                       # k: dropped
+                   ([field(1, 0, k) + field(2, 0, a)], 5),                      # k=a
+                   ([field(1, 0, n) + field(4, 0, u)], 7),                      # n=0 bytes: kept
+                   ([field(1, 0, n) + field(3, 0, 5) + field(4, 0, u)], 11)):   # n=5 bytes
+        p += field(2, 2, field(1, 2, varint(1)) + field(2, 2, varint(1) + varint(v)) +
+                   b"".join(field(3, 2, x) for x in lab))
+    p += field(11, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
+    p += field(12, 0, 1)
+    open(out, "wb").write(p + st.table())
+
+
 def unsym(out, mode=""):
     st = Strings()
     p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
@@ -178,6 +200,8 @@ if __name__ == "__main__":
         unsym(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "")
     elif sys.argv[1] == "emptystack":
         emptystack(sys.argv[2])
+    elif sys.argv[1] == "emptylabel":
+        emptylabel(sys.argv[2])
     elif sys.argv[1] == "hours":
         hours(sys.argv[2])
     else:

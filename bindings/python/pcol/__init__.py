@@ -49,13 +49,17 @@ def version():
     return _pcol.version()
 
 
-def open(path, *, mmap=True):
+def open(path, *, mmap=True, tagroot=None, tagleaf=None):
     """Open a pcol file (or import any profile format pcol reads into memory).
 
     mmap=False reads the file into memory instead of mapping it (for files
     that another process may truncate: a mapped file that shrinks raises
-    SIGBUS on access)."""
-    return File(path, mmap=mmap)
+    SIGBUS on access).  tagroot, tagleaf: label keys (a str "k1,k2" or a
+    sequence), pprof's -tagroot/-tagleaf: the file is read into memory
+    with a frame per key at the root of each stack (below its leaf), named
+    by the sample's values of the key, so every view splits by label and
+    the filters see those frames (`pcol top --tagroot`)."""
+    return File(path, mmap=mmap, tagroot=tagroot, tagleaf=tagleaf)
 
 
 def _write_column(col, kind):
@@ -331,12 +335,23 @@ class Writer:
             self.path, len(self.files), self.pending, ", closed" if self.closed else "")
 
 
+def _keys(v, what):
+    """tagroot/tagleaf: None, or the label keys as the string "k1,k2"."""
+    if v is None:
+        return None
+    if isinstance(v, str):
+        return v
+    if isinstance(v, (list, tuple)) and v and all(isinstance(k, str) for k in v):
+        return ",".join(v)
+    raise TypeError("%s must be a str or a sequence of str (label keys)" % what)
+
+
 class File:
     """An open pcol file.  Use as a context manager, or call close()."""
 
-    def __init__(self, path, *, mmap=True):
+    def __init__(self, path, *, mmap=True, tagroot=None, tagleaf=None):
         self.path = _os.fsdecode(_os.fspath(path))
-        self._h = _pcol.open(self.path, bool(mmap))
+        self._h = _pcol.open(self.path, bool(mmap), _keys(tagroot, "tagroot"), _keys(tagleaf, "tagleaf"))
 
     # -- lifetime
     def close(self):

@@ -374,7 +374,8 @@ PyTypeObject pcol_py_HandleType = {
 static PyObject *mod_open(PyObject *self, PyObject *args) {
   PyObject *pathobj, *bytes = NULL;
   int mmap = 1;
-  if (!PyArg_ParseTuple(args, "O&p", PyUnicode_FSDecoder, &pathobj, &mmap)) return NULL;
+  const char *root = NULL, *leaf = NULL; /* pprof's -tagroot/-tagleaf keys */
+  if (!PyArg_ParseTuple(args, "O&p|zz", PyUnicode_FSDecoder, &pathobj, &mmap, &root, &leaf)) return NULL;
   if (!PyUnicode_FSConverter(pathobj, &bytes)) {
     Py_DECREF(pathobj);
     return NULL;
@@ -387,6 +388,12 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
   int rc;
   Py_BEGIN_ALLOW_THREADS
   rc = pcol_open_any(p, &opt, &f, &err);
+  if (!rc && (root || leaf)) { /* the copy with label frames (pcol_open_tag_frames) */
+    pcol_file *t = NULL;
+    rc = pcol_open_tag_frames(f, root, leaf, &t, &err);
+    pcol_close(f);
+    f = t;
+  }
   Py_END_ALLOW_THREADS
   Py_DECREF(bytes);
   if (rc) {
@@ -571,7 +578,7 @@ static PyObject *mod_version(PyObject *self, PyObject *unused) {
 }
 
 static PyMethodDef mod_methods[] = {
-    {"open", mod_open, METH_VARARGS, "open(path, mmap) -> Handle"},
+    {"open", mod_open, METH_VARARGS, "open(path, mmap[, tagroot, tagleaf]) -> Handle"},
     {"views", mod_views, METH_NOARGS, "the logical views and their columns"},
     {"version", mod_version, METH_NOARGS, "libpcol's version"},
     {"write", mod_write, METH_VARARGS, "write(tables, path, compress)"},

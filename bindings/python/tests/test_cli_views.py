@@ -322,3 +322,30 @@ def test_sources_equal_info(packed):
             assert err is None and int(top["total"]) == sum(got["count"]), (path, top and top["total"], got["count"])
         n += len(got["source_id"])
     assert n >= len(packed)
+
+
+def test_tag_frames_equal_pcol():
+    """pcol.open(path, tagroot=..., tagleaf=...) reads the file with pprof's
+    label frames: every view equals the CLI's with --tagroot/--tagleaf (the
+    frames' rows among the functions; filters that match them)"""
+    path = os.path.join(TESTDATA, "pprof", "go-cpu-string-labels.pb.gz")
+    if not os.path.isfile(path):
+        pytest.skip("no " + path)
+    n = 0
+    for root, leaf in (("function", None), (["function", "foo"], "profile_id"), (None, "foo")):
+        cli = (["--tagroot", root if isinstance(root, str) else ",".join(root)] if root else []) + \
+              (["--tagleaf", leaf] if leaf else [])
+        with pcol.open(path, tagroot=root, tagleaf=leaf) as f:
+            pct = ("flat_pct", "sum_pct", "cum_pct")
+            n += check("top", path, [path] + cli, attempt(f.top), pct=pct)
+            n += check("top", path, [path] + cli + ["--focus", "slow"], attempt(f.top, focus="slow"), pct=pct)
+            n += check("tree", path, [path] + cli, attempt(f.tree), pct=("pct",))
+            n += check("traces", path, [path] + cli, attempt(f.traces))
+            names = set(f.top()["name"].tolist())
+        want = {"slow", "fast", "<unknown>"} if root == "function" or leaf == "foo" else {"slow", "fast"}
+        assert want <= names or leaf == "foo" and "bar" in names, (root, leaf, sorted(names)[:8])
+    assert n == 12
+    with pytest.raises(pcol.Error, match="no label 'nokey'"):
+        pcol.open(path, tagroot="nokey")
+    with pytest.raises(TypeError):
+        pcol.open(path, tagleaf=3)

@@ -11,7 +11,7 @@
 .query <- function(source = NULL, from = NULL, to = NULL, focus = NULL, ignore = NULL,
                    hide = NULL, show = NULL, tag = NULL, tag_ignore = NULL, show_from = NULL,
                    tagshow = NULL, taghide = NULL, no_inlines = FALSE,
-                   relative_percentages = FALSE) {
+                   relative_percentages = FALSE, tagroot = NULL, tagleaf = NULL) {
   num1 <- function(x, what) {
     if (is.null(x)) return(NULL)
     if (!is.numeric(x) || length(x) != 1L || is.na(x)) stop(what, " must be one number", call. = FALSE)
@@ -23,10 +23,18 @@
     if (!nzchar(x)) return(NULL) # an empty expression is none, as pprof (and the CLI) read it
     enc2utf8(x)
   }
-  list(num1(source, "source"), num1(from, "from"), num1(to, "to"), re1(focus, "focus"),
-       re1(ignore, "ignore"), re1(hide, "hide"), re1(show, "show"), re1(tag, "tag"),
-       re1(tag_ignore, "tag_ignore"), re1(show_from, "show_from"), re1(tagshow, "tagshow"),
-       re1(taghide, "taghide"), isTRUE(no_inlines), isTRUE(relative_percentages))
+  q <- list(num1(source, "source"), num1(from, "from"), num1(to, "to"), re1(focus, "focus"),
+            re1(ignore, "ignore"), re1(hide, "hide"), re1(show, "show"), re1(tag, "tag"),
+            re1(tag_ignore, "tag_ignore"), re1(show_from, "show_from"), re1(tagshow, "tagshow"),
+            re1(taghide, "taghide"), isTRUE(no_inlines), isTRUE(relative_percentages))
+  # pprof's -tagroot/-tagleaf: the file is read with label frames (.with_file)
+  keys <- function(x, what) {
+    if (is.null(x)) return(NULL)
+    if (!is.character(x) || anyNA(x) || !length(x)) stop(what, " must name label keys", call. = FALSE)
+    enc2utf8(paste(x, collapse = ","))
+  }
+  attr(q, "frames") <- list(keys(tagroot, "tagroot"), keys(tagleaf, "tagleaf"))
+  q
 }
 
 .str1 <- function(x, what, null_ok = TRUE) {
@@ -55,9 +63,15 @@
   cols
 }
 
-.with_file <- function(path, mmap, fn) {
+.with_file <- function(path, mmap, fn, q = NULL) {
   f <- .open(path, mmap)
   on.exit(.Call(C_close, f))
+  fr <- attr(q, "frames")
+  if (!is.null(fr[[1]]) || !is.null(fr[[2]])) { # tagroot/tagleaf: the copy with label frames
+    g <- .Call(C_tag_frames, f, fr[[1]], fr[[2]])
+    on.exit(.Call(C_close, g), add = TRUE)
+    f <- g
+  }
   fn(f)
 }
 
@@ -81,7 +95,7 @@ pcol_top <- function(path, by = "function", value = NULL, sort = c("flat", "cum"
   lim <- if (is.null(limit)) NA_real_ else as.double(limit)
   q <- .query(...)
   value <- .str1(value, "value")
-  r <- .with_file(path, mmap, function(f) .Call(C_q_top, f, by, value, q, as.double(node_fraction), sort, lim))
+  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_top, f, by, value, q, as.double(node_fraction), sort, lim))
   ru <- .r_unit(r$unit)
   n <- length(r$name)
   if (!is.na(lim) && lim < n) n <- as.integer(lim)
@@ -102,7 +116,7 @@ pcol_peek <- function(path, regex, by = c("function", "line", "file", "address")
   regex <- .str1(regex, "regex", FALSE)
   q <- .query(...)
   value <- .str1(value, "value")
-  r <- .with_file(path, mmap, function(f) .Call(C_q_peek, f, by, value, q, regex, sort))
+  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_peek, f, by, value, q, regex, sort))
   .tree_rows(r, "peek")
 }
 
@@ -121,7 +135,7 @@ pcol_tree <- function(path, by = c("function", "line", "file", "address"), value
   nf <- num(node_fraction, "node_fraction")
   ef <- num(edge_fraction, "edge_fraction")
   nc <- num(node_count, "node_count")
-  r <- .with_file(path, mmap, function(f) .Call(C_q_tree, f, by, value, q, sort, nf, ef, nc))
+  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_tree, f, by, value, q, sort, nf, ef, nc))
   .tree_rows(r, "tree")
 }
 
@@ -144,7 +158,7 @@ pcol_list <- function(path, regex, by = c("function", "file"), value = NULL, sou
   q <- .query(...)
   value <- .str1(value, "value")
   sp <- .str1(source_path, "source_path")
-  r <- .with_file(path, mmap, function(f) .Call(C_q_list, f, by, value, q, regex, sp, isTRUE(allow_any_source)))
+  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_list, f, by, value, q, regex, sp, isTRUE(allow_any_source)))
   ru <- .r_unit(r$unit)
   cols <- list(`function` = r$`function`, file = r$file, line = r$line, r$flat / ru$div,
                r$cum / ru$div, text = r$text)
@@ -155,7 +169,7 @@ pcol_list <- function(path, regex, by = c("function", "file"), value = NULL, sou
 pcol_tags <- function(path, value = NULL, ..., mmap = TRUE) {
   q <- .query(...)
   value <- .str1(value, "value")
-  r <- .with_file(path, mmap, function(f) .Call(C_q_tags, f, value, q))
+  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_tags, f, value, q))
   ru <- .r_unit(r$unit)
   pct <- ifelse(r$key_total != 0, 100 * r$amount / ifelse(r$key_total != 0, r$key_total, 1), 0)
   df <- .attrs(.df(list(key = r$key, value = r$value, amount = r$amount / ru$div, pct = pct)), r, ru, "tags")
@@ -170,7 +184,7 @@ pcol_traces <- function(path, value = NULL, limit = NULL, ..., mmap = TRUE) {
   q <- .query(...)
   value <- .str1(value, "value")
   lim <- if (is.null(limit)) NA_real_ else as.double(limit)
-  r <- .with_file(path, mmap, function(f) .Call(C_q_traces, f, value, q, lim))
+  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_traces, f, value, q, lim))
   ru <- .r_unit(r$unit)
   .attrs(.df(list(value = r$value / ru$div, labels = r$labels, stack = r$stack)), r, ru, "traces")
 }
@@ -181,11 +195,9 @@ pcol_diff <- function(base, new, by = c("function", "line", "file", "address"), 
   sort <- match.arg(sort)
   q <- .query(...)
   value <- .str1(value, "value")
-  fb <- .open(base, mmap)
-  on.exit(.Call(C_close, fb))
-  fn <- .open(new, mmap)
-  on.exit(.Call(C_close, fn), add = TRUE)
-  r <- .Call(C_q_diff, fb, fn, by, value, q, isTRUE(absolute), sort)
+  r <- .with_file(base, mmap, q = q, function(fb) {
+    .with_file(new, mmap, q = q, function(fn) .Call(C_q_diff, fb, fn, by, value, q, isTRUE(absolute), sort))
+  })
   ru <- .r_unit(r$unit)
   if (isTRUE(absolute)) {
     d <- ru$div
@@ -207,7 +219,7 @@ pcol_fold <- function(path, value = NULL, max_output = NULL, ..., mmap = TRUE) {
   q <- .query(...)
   value <- .str1(value, "value")
   mo <- if (is.null(max_output)) NA_real_ else as.double(max_output)
-  r <- .with_file(path, mmap, function(f) .Call(C_q_fold, f, value, q, mo))
+  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_fold, f, value, q, mo))
   ru <- .r_unit(r$unit)
   .attrs(.df(list(stack = r$stack, value = r$value / ru$div)), r, ru, "fold")
 }

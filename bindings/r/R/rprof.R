@@ -48,7 +48,7 @@ pcol_summaryRprof <- function(path, memory = c("none", "both"), lines = c("hide"
 # --to rprof): what profvis, summaryRprof and proftools read.
 pcol_to_rprof <- function(path, out = tempfile(fileext = ".Rprof"), ..., mmap = TRUE) {
   q <- .query(...)
-  .with_file(path, mmap, function(f) .Call(C_q_export, f, "rprof", q, out))
+  .with_file(path, mmap, q = q, function(f) .Call(C_q_export, f, "rprof", q, out))
   invisible(out)
 }
 

@@ -68,6 +68,21 @@ SEXP C_open(SEXP path, SEXP mmap) {
   return x;
 }
 
+/* .Call(C_tag_frames, f, root, leaf): f's copy with pprof's -tagroot/-tagleaf
+ * frames (pcol_open_tag_frames; root, leaf: NULL or one string of keys). */
+SEXP C_tag_frames(SEXP x, SEXP root, SEXP leaf) {
+  pcol_file *f = file_of(x), *t = NULL;
+  const char *r = Rf_isString(root) && XLENGTH(root) == 1 ? Rf_translateCharUTF8(STRING_ELT(root, 0)) : NULL;
+  const char *l = Rf_isString(leaf) && XLENGTH(leaf) == 1 ? Rf_translateCharUTF8(STRING_ELT(leaf, 0)) : NULL;
+  pcol_error err = {0};
+  int rc = pcol_open_tag_frames(f, r, l, &t, &err);
+  if (rc) pcol_stop(path_of(x), &err, rc);
+  SEXP y = PROTECT(R_MakeExternalPtr(t, R_ExternalPtrTag(x), R_NilValue));
+  R_RegisterCFinalizerEx(y, file_finalize, TRUE);
+  UNPROTECT(1);
+  return y;
+}
+
 SEXP C_close(SEXP x) {
   if (TYPEOF(x) == EXTPTRSXP) file_finalize(x);
   return R_NilValue;
@@ -653,6 +668,7 @@ SEXP C_write(SEXP tables, SEXP path, SEXP compress) {
 #define FN(f) ((DL_FUNC)(void (*)(void))(f))
 static const R_CallMethodDef call_methods[] = {
     {"C_open", FN(C_open), 2},          {"C_close", FN(C_close), 1},
+    {"C_tag_frames", FN(C_tag_frames), 3},
     {"C_tables", FN(C_tables), 4},      {"C_top", FN(C_top), 4},
     {"C_validate", FN(C_validate), 1},  {"C_views", FN(C_views), 0},
     {"C_view_columns", FN(C_view_columns), 1},

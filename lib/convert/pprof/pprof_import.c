@@ -950,11 +950,18 @@ static int add_samples(ctx *c, uint32_t src, pcol_value_row *vals, size_t nvt) {
     for (size_t j = 0; j < nloc; j++) st[j] = c->loc_ids[loc_ix(c, loc[j]) - 1];
     const plabel *L = (const plabel *)(const void *)s.lab.data;
     pcol_label_row *lb = (pcol_label_row *)(void *)labels.data;
+    size_t kept = 0;
     for (size_t j = 0; j < nlab && !rc; j++) {
-      lb[j].num = L[j].num;
-      if (!(rc = sid(c, L[j].key, &lb[j].key)) && !(rc = sid(c, L[j].str, &lb[j].str)))
-        rc = sid(c, L[j].num_unit, &lb[j].num_unit);
+      /* pprof keeps a label with a string, or else with a number or unit
+       * (profile.go postDecode): one with neither (str "", num 0, no unit)
+       * is no label */
+      if (!L[j].str && !L[j].num && !L[j].num_unit) continue;
+      pcol_label_row *x = &lb[kept++];
+      x->num = L[j].num;
+      if (!(rc = sid(c, L[j].key, &x->key)) && !(rc = sid(c, L[j].str, &x->str)))
+        rc = sid(c, L[j].num_unit, &x->num_unit);
     }
+    nlab = kept;
     pcol_sample_row row = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
     /* a stack met before is the stack it was (the builder would find the
      * same one: nothing of it changes the builder) */

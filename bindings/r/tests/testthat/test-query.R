@@ -161,6 +161,10 @@ test_that("the views with values, filters and time ranges", {
         compare_tags(p, list(tagshow = kr), c("--tagshow", kr))
         compare_traces(p, list(taghide = kr, limit = 20), c("--taghide", kr, "-n", "20"))
       }
+      # pprof -tagroot/-tagleaf: the file read with label frames
+      compare_tree(p, list(tagroot = k), c("--tagroot", k))
+      compare_fold(p, list(tagleaf = k, hide = "."), c("--tagleaf", k, "--hide", "."))
+      compare_traces(p, list(tagroot = c(k, k), limit = 20), c("--tagroot", paste0(k, ",", k), "-n", "20"))
     }
   }
   succeed()
@@ -182,6 +186,8 @@ test_that("pcol_diff equals pcol diff (shares and absolute, filters, sorts)", {
     compare_diff(a, a, list(absolute = TRUE, by = "line"), c("--absolute", "--by", "line"))
     re <- top_re(a)
     if (!is.null(re)) compare_diff(a, b, list(value = "samples", hide = re), c("--value", "samples", "--hide", re))
+    for (k in head(label_keys(a), 1)) # both sides read with label frames (an unknown key: the CLI's error)
+      compare_diff(a, b, list(value = "samples", tagroot = k), c("--value", "samples", "--tagroot", k))
   }
   r <- packed_in("/rprof/")
   compare_diff(r[[1]][2], r[[2]][2])

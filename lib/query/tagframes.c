@@ -1,0 +1,165 @@
+/* tagframes.c — pcol_open_tag_frames: go tool pprof's -tagroot and -tagleaf
+ * (driver/tagroot.go addLabelNodes): every sample gets one more frame per
+ * key at the root of its stack (-tagroot) or below its leaf (-tagleaf),
+ * named by the sample's values of the key, so that every view (top, peek,
+ * tree, graph, flame, fold, traces, the report) splits by label as pprof's
+ * do, and the filters see those frames as pprof's (they run after).
+ *
+ * A frame: a function named by the values joined by ',' (the strings, then
+ * the numbers, each in its unit as pprof's ScaledLabel prints it: "1kB"
+ * with a unit, the bare number without one; when the sample has no such
+ * label, "<unknown>", as pprof's reports print its frame named ""), whose
+ * file is the key, at a location without mapping or address,
+ * line 0.  Of keys k1,k2 k1 is the outermost (pprof: "the first tag is
+ * closest to the root").
+ *
+ * Cost: a copy of the file into memory (pcol_b_add_file_framed), each
+ * (label set, stack) pair the samples use made once: O(file + pairs x
+ * depth) time, the copy's size in memory. */
+#include "query.h"
+#include "builder.h" /* pcol_b_add_file_framed, pcol_b_frames */
+#include "reader.h"  /* struct pcol_file: owned, input_bytes */
+#include "error.h"   /* pcol_oom, PCOL_RETURN_NOT_OK */
+#include "buf.h"     /* pcol_buf */
+#include <stdlib.h>
+#include <string.h>
+
+#define TAGF_MAX_KEYS 64
+
+typedef struct tagf {
+  pcol_file *f;
+  pcol_q_labelcols lc;
+  const char *key[2][TAGF_MAX_KEYS]; /* [0] root, [1] leaf keys, as given */
+  size_t klen[2][TAGF_MAX_KEYS], nkey[2];
+  uint32_t key_sid[2][TAGF_MAX_KEYS]; /* each key as a builder string */
+  uint32_t *ids;                      /* per label set: root then leaf location ids */
+  uint8_t *made;                      /* per label set: ids made */
+  pcol_buf name;
+} tagf;
+
+/* Splits a comma-separated key list (pprof: empty entries dropped). */
+static int split_keys(tagf *t, int w, const char *keys, pcol_error *err) {
+  for (const char *p = keys; p && *p;) {
+    const char *e = strchr(p, ',');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (n) {
+      if (t->nkey[w] == TAGF_MAX_KEYS)
+        return pcol_error_set(err, PCOL_EINVAL, "--tag%s: more than %d keys", w ? "leaf" : "root",
+                              TAGF_MAX_KEYS);
+      t->key[w][t->nkey[w]] = p;
+      t->klen[w][t->nkey[w]++] = n;
+    }
+    p = e ? e + 1 : p + n;
+  }
+  return PCOL_OK;
+}
+
+/* The name of label set ls's frame for key (k, kn): its values joined. */
+static int frame_name(tagf *t, uint64_t ls, const char *k, size_t kn, pcol_error *err) {
+  t->name.len = 0;
+  if (!ls) return PCOL_OK;
+  uint64_t lo = pcol_view_u64(&t->lc.off, ls - 1), hi = pcol_view_u64(&t->lc.off, ls);
+  if (hi > t->lc.nlabels) hi = t->lc.nlabels;
+  int have = 0;
+  for (int numeric = 0; numeric < 2; numeric++) /* pprof: the strings, then the numbers */
+    for (uint64_t i = lo; i < hi; i++) {
+      pcol_str ks, s;
+      PCOL_RETURN_NOT_OK(pcol_string(t->f, pcol_view_u32(&t->lc.key, i), &ks, err));
+      if ((ks.ptr ? ks.len : 0) != kn || (kn && memcmp(ks.ptr, k, kn))) continue;
+      uint32_t sid = pcol_view_u32(&t->lc.str, i);
+      if ((sid == 0) != numeric) continue;
+      char num[96];
+      if (sid) {
+        PCOL_RETURN_NOT_OK(pcol_string(t->f, sid, &s, err));
+      } else { /* measurement.ScaledLabel(v, unit, "minimum"), or (v, "", "") */
+        pcol_str u;
+        PCOL_RETURN_NOT_OK(pcol_string(t->f, pcol_view_u32(&t->lc.unit, i), &u, err));
+        pcol_unit_label(pcol_view_i64(&t->lc.num, i), u, u.ptr && u.len ? "minimum" : "", num, sizeof num);
+        s.ptr = num;
+        s.len = strlen(num);
+      }
+      if ((have && pcol_buf_append(&t->name, ",", 1)) ||
+          (s.ptr && s.len && pcol_buf_append(&t->name, s.ptr, s.len)))
+        return pcol_oom(err);
+      have = 1;
+    }
+  return PCOL_OK;
+}
+
+static int of_labelset(void *ctx, pcol_builder *b, uint32_t ls, const uint32_t **root, size_t *nroot,
+                       const uint32_t **leaf, size_t *nleaf, pcol_error *err) {
+  tagf *t = ctx;
+  size_t per = t->nkey[0] + t->nkey[1];
+  uint32_t *ids = t->ids + (size_t)ls * per;
+  for (int w = 0; w < 2 && !t->made[ls]; w++)
+    for (size_t i = 0; i < t->nkey[w]; i++) {
+      PCOL_RETURN_NOT_OK(frame_name(t, ls, t->key[w][i], t->klen[w][i], err));
+      /* no value: pprof's frame has the name "", which its reports print
+       * as "<unknown>" (graph.go NameComponents) */
+      if (!t->name.len && pcol_buf_append(&t->name, "<unknown>", 9)) return pcol_oom(err);
+      uint32_t nsid, fn;
+      PCOL_RETURN_NOT_OK(pcol_b_string(b, t->name.data, t->name.len, &nsid, err));
+      pcol_function_row fr = {nsid, 0, t->key_sid[w][i], PCOL_NA_I64};
+      PCOL_RETURN_NOT_OK(pcol_b_function(b, &fr, &fn, err));
+      pcol_line_row line = {fn, 0, PCOL_NA_I64};
+      PCOL_RETURN_NOT_OK(pcol_b_location(b, 0, 0, 0, &line, 1, &ids[w ? t->nkey[0] + i : i], err));
+    }
+  t->made[ls] = 1;
+  /* pprof's order: of keys k1,k2, k1 is the outermost of each group */
+  *root = ids;
+  *nroot = t->nkey[0];
+  *leaf = ids + t->nkey[0];
+  *nleaf = t->nkey[1];
+  return PCOL_OK;
+}
+
+int pcol_open_tag_frames(pcol_file *f, const char *root_keys, const char *leaf_keys, pcol_file **out,
+                         pcol_error *err) {
+  *out = NULL;
+  tagf t;
+  memset(&t, 0, sizeof t);
+  t.f = f;
+  pcol_builder *b = NULL;
+  int rc = split_keys(&t, 0, root_keys, err);
+  if (!rc) rc = split_keys(&t, 1, leaf_keys, err);
+  if (!rc && !t.nkey[0] && !t.nkey[1])
+    rc = pcol_error_set(err, PCOL_EINVAL, "--tagroot/--tagleaf: no label key given");
+  for (int w = 0; w < 2 && !rc; w++) /* a key no label has is an error, as everywhere */
+    for (size_t i = 0; i < t.nkey[w] && !rc; i++) {
+      char k[256];
+      if (t.klen[w][i] >= sizeof k) {
+        rc = pcol_error_set(err, PCOL_EINVAL, "--tag%s: a key of %zu bytes", w ? "leaf" : "root", t.klen[w][i]);
+        break;
+      }
+      memcpy(k, t.key[w][i], t.klen[w][i]);
+      k[t.klen[w][i]] = 0;
+      rc = pcol_label_key_check(f, w ? "tagleaf" : "tagroot", k, err);
+    }
+  uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS);
+  size_t per = t.nkey[0] + t.nkey[1];
+  if (!rc) rc = pcol_q_labelcols_open(f, &t.lc, err);
+  if (!rc && (!(t.ids = calloc((nls + 1) * (per ? per : 1), sizeof *t.ids)) || !(t.made = calloc(nls + 1, 1))))
+    rc = pcol_oom(err);
+  if (!rc) rc = pcol_builder_new(&b, err);
+  for (int w = 0; w < 2 && !rc; w++)
+    for (size_t i = 0; i < t.nkey[w] && !rc; i++)
+      rc = pcol_b_string(b, t.key[w][i], t.klen[w][i], &t.key_sid[w][i], err);
+  pcol_b_frames fr = {&t, of_labelset};
+  if (!rc) rc = pcol_b_add_file_framed(b, f, &fr, err);
+  void *mem = NULL;
+  size_t len = 0;
+  if (!rc) rc = pcol_builder_write_mem(b, NULL, &mem, &len, err);
+  pcol_builder_free(b);
+  pcol_open_options opt = {0};
+  if (!rc) rc = pcol_open_buffer(mem, len, &opt, out, err);
+  if (!rc) {
+    (*out)->owned = 1; /* pcol_close frees the copy */
+    (*out)->input_bytes = f->input_bytes;
+  } else {
+    free(mem);
+  }
+  free(t.ids);
+  free(t.made);
+  pcol_buf_free(&t.name);
+  return rc;
+}
