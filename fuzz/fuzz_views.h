@@ -247,6 +247,24 @@ static inline void fzv_views(pcol_file *f) {
                          {.show_from = "[d-k]", .hide = "^q", .no_inlines = true, .relative = true}};
   for (int s = 0; s < 5; s++)
     for (int k = 0; k < nn; k++) fzv_one_value(f, &sels[s], names[k], fold_ok && s != 1);
+  /* --base/--diff-base of itself: every stack cancels, so -base's total
+   * (|sum| per stack and label set) is 0 unless a value is INT64_MIN (its
+   * negation saturates) */
+  for (int diff = 0; diff < 2; diff++) {
+    pcol_file *u = NULL;
+    pcol_error e2 = {0};
+    if (pcol_open_diff_base(f, f, diff, &u, &e2)) continue;
+    pcol_value_sel v;
+    pcol_top t;
+    for (int s = 0; s < 5; s += 3)
+      if (pcol_value_resolve(u, NULL, NULL, &v, &e2) == 0 &&
+          pcol_top_compute(u, &sels[s], &v, PCOL_BY_FUNCTION, &t, &e2) == 0) {
+        for (size_t i = 0; i < t.nrows; i++)
+          if (!diff && !s && t.total == 0 && t.rows[i].flat != 0) fz_fail("-base of itself: a flat", NULL);
+        pcol_top_free(&t);
+      }
+    pcol_close(u);
+  }
 }
 
 /* The target: the input as a pcol file with its checksums made right,

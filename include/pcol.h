@@ -1912,13 +1912,29 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_many(const char *const *paths, siz
  * outermost), so every view splits by label as pprof's do and the filters
  * see the frames.  A frame is a function named by the sample's values of
  * the key joined by ',' (strings, then numbers in their unit as pprof's
- * ScaledLabel: "1kB", or the bare number without a unit; "<unknown>" when
- * the sample has none, as pprof prints its frame named ""), whose file is the key, at a location without mapping
+ * ScaledLabel: "1kB", or the bare number without a unit; no name (NA)
+ * when the sample has none: pprof's "", printed "<unknown>"), whose file is the key, at a location without mapping
  * or address, line 0.  ENOTFOUND for a key no label of f has.  Memory: the
  * copy, and each (label set, stack) pair the samples use made once. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_open_tag_frames(pcol_file *f, const char *root_keys,
                                                          const char *leaf_keys, pcol_file **out,
                                                          pcol_error *err);
+
+/* go tool pprof -base / -diff_base: *out (pcol_close frees it) is f and
+ * `base` together in memory, base's values times -1 (INT64_MIN becomes
+ * INT64_MAX), so every view shows f minus base.  diff (-diff_base): base's
+ * samples also get the label PCOL_DIFF_BASE_KEY = "true" and its sources
+ * the meta PCOL_META_DIFF_BASE = "true", and the views' total is then the
+ * base's (sum of its samples' |values|: shares are of the base, pprof's
+ * computeTotal).  !diff (-base): base's sources get the meta PCOL_META_BASE
+ * and the total is pprof's of the merged profile: the sum over (stack,
+ * label set) groups of |their sum|, so what the base cancels adds nothing.
+ * Memory: the copy of both. */
+#define PCOL_DIFF_BASE_KEY "pprof::base"
+#define PCOL_META_DIFF_BASE "pprof.diff_base"
+#define PCOL_META_BASE "pprof.base"
+PCOL_API PCOL_NODISCARD pcol_status pcol_open_diff_base(pcol_file *f, pcol_file *base, bool diff,
+                                                        pcol_file **out, pcol_error *err);
 
 /* Writes f (the selected samples) to `out` in format fmt (rprof, pprof,
  * perun, collapsed, speedscope or firefox) under the budget of opt (NULL: defaults). */

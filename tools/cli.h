@@ -120,6 +120,11 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
   {"tag-ignore", 0, 1, "drop samples with such a label (pprof -tagignore)"}, \
   {"no-inlines", 0, 0, "attribute inlined frames to their caller, at the caller's line (pprof -noinlines)"}, \
   CLI_OPT_TAGFRAMES
+/* pprof's -base/-diff_base: the inputs read with a base profile
+ * subtracted (pcol_open_diff_base, in cli_open_args) */
+#define CLI_OPT_BASE                                                            \
+  {"diff-base", 0, 1, "FILE: show the change from this profile: its values subtracted, shares of its total (pprof -diff_base)"}, \
+  {"base", 0, 1, "FILE: subtract this profile's values, shares of the result (pprof -base)"}
 /* pprof's -tagroot/-tagleaf: the inputs read with label frames
  * (pcol_open_tag_frames, in cli_open_args) */
 #define CLI_OPT_TAGFRAMES                                                       \
@@ -128,7 +133,7 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
 /* The inputs, selection, filters and budgets of the views whose shares
  * --relative-percentages changes (top, peek, tree, list, graph) */
 #define CLI_OPTS_VIEW_INPUT                                                     \
-  CLI_OPT_NO_MMAP, CLI_OPT_SELECT, CLI_OPT_FILTER, CLI_OPT_RELATIVE, CLI_OPT_MAX_OUTPUT, CLI_OPT_MAX_ROWS
+  CLI_OPT_NO_MMAP, CLI_OPT_SELECT, CLI_OPT_FILTER, CLI_OPT_BASE, CLI_OPT_RELATIVE, CLI_OPT_MAX_OUTPUT, CLI_OPT_MAX_ROWS
 /* --relative-percentages (pprof's): pcol_select.relative, read by cli_select */
 #define CLI_OPT_RELATIVE                                                        \
   {"relative-percentages", 0, 0, "shares (and cutoffs) of the total the filters keep, not of the " \

@@ -33,6 +33,7 @@ const cli_opt opts_flame[] = {
     CLI_OPT_NO_MMAP,
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
+    CLI_OPT_BASE,
     CLI_OPT_MAX_OUTPUT,
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};

@@ -8,6 +8,7 @@ const cli_opt opts_fold[] = {
     CLI_OPT_MAX_OUTPUT,
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
+    CLI_OPT_BASE,
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
 

@@ -11,6 +11,7 @@ const cli_opt opts_tags[] = {
     CLI_OPT_NO_MMAP,
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
+    CLI_OPT_BASE,
     CLI_OPT_TAGKEYS("labels"),
     CLI_OPT_MAX_OUTPUT,
     CLI_OPT_MAX_ROWS,

@@ -22,6 +22,7 @@ const cli_opt opts_unpack[] = {
     {"from-time", 0, 1, "the same as --from (the older spelling)"},
     {"to-time", 0, 1, "the same as --to SECONDS (the older spelling)"},
     CLI_OPT_FILTER,
+    CLI_OPT_BASE,
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
 

@@ -340,7 +340,9 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
                  pcol_file **f, const char **label, int *answered, pcol_error *err) {
   *answered = 0;
   *f = NULL;
-  if (cli_get(cmd, a, "tagroot") || cli_get(cmd, a, "tagleaf")) return PCOL_OK; /* frames: the union's */
+  if (cli_get(cmd, a, "tagroot") || cli_get(cmd, a, "tagleaf") || cli_get(cmd, a, "base") ||
+      cli_get(cmd, a, "diff-base"))
+    return PCOL_OK; /* frames, a base: the union's */
   cli_inputs in;
   int skipped = 0;
   int bad = expand(args, nargs, &in, &skipped, index_may(sel), err);
@@ -388,6 +390,21 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
     cli_import_warning(cmd->name, err);
     cli_budget_input(*label, *f);
     debug_inputs(cmd, used, &in, 0);
+  }
+  const char *dbase = cli_get(cmd, a, "diff-base"), *base = dbase ? dbase : cli_get(cmd, a, "base");
+  if (!rc && dbase && cli_get(cmd, a, "base"))
+    rc = pcol_error_set(err, PCOL_EINVAL, "give --base or --diff-base, not both");
+  else if (!rc && base) { /* pprof -base/-diff_base: the inputs minus the base */
+    pcol_file *bf = NULL, *u = NULL;
+    rc = pcol_open_any(base, &opt, &bf, err);
+    if (rc && !strstr(err->message, base)) pcol_error_prefix(err, cli_input_name(base));
+    if (!rc) {
+      cli_budget_input(base, bf);
+      rc = pcol_open_diff_base(*f, bf, dbase != NULL, &u, err);
+      pcol_close(bf);
+    }
+    pcol_close(*f);
+    *f = u;
   }
   const char *root = cli_get(cmd, a, "tagroot"), *leaf = cli_get(cmd, a, "tagleaf");
   if (!rc && (root || leaf)) { /* pprof -tagroot/-tagleaf: the profile with those frames */

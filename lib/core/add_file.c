@@ -36,6 +36,8 @@ typedef struct mctx {
   /* pcol_b_add_file_framed: the frames each label set adds, and the stacks
    * made so far per (input label set, input stack) */
   const pcol_b_frames *fr;
+  const pcol_b_copy *opt; /* pcol_b_add_file_copy: negated values, a label more */
+  uint32_t ls_none;       /* with opt's label: the set of a sample without labels */
   pcol_u64map framed;
   uint32_t *framed_id;
   size_t framed_cap;
@@ -284,8 +286,8 @@ static int copy_labels(mctx *m) {
                           (unsigned long long)i + 1);
       break;
     }
-    if (e - a > cap) {
-      size_t nc = (size_t)(e - a) * 2;
+    if (e - a + 1 > cap) {
+      size_t nc = (size_t)(e - a + 1) * 2;
       pcol_label_row *r = realloc(rows, nc * sizeof *r);
       if (!r) {
         rc = add_oom(m);
@@ -300,9 +302,15 @@ static int copy_labels(mctx *m) {
       rows[j - a].num = pcol_view_i64(&nu, j);
       rows[j - a].num_unit = S(m, pcol_view_u32(&u, j));
     }
-    rc = pcol_b_labelset(m->b, rows, (size_t)(e - a), &m->lsmap[i + 1], m->err);
+    size_t nr = (size_t)(e - a);
+    if (m->opt && m->opt->label_key) rows[nr++] = (pcol_label_row){m->opt->label_key, m->opt->label_str, 0, 0};
+    rc = pcol_b_labelset(m->b, rows, nr, &m->lsmap[i + 1], m->err);
   }
   free(rows);
+  if (!rc && m->opt && m->opt->label_key) {
+    pcol_label_row one = {m->opt->label_key, m->opt->label_str, 0, 0};
+    rc = pcol_b_labelset(m->b, &one, 1, &m->ls_none, m->err);
+  }
   return rc;
 }
 
@@ -403,9 +411,13 @@ static int copy_samples(mctx *m, uint64_t base) {
       vals = r;
       cap = nc;
     }
+    int neg = m->opt && m->opt->negate;
     for (uint64_t j = a; j < e; j++) {
+      int64_t x = pcol_view_i64(&vv, j);
       vals[j - a].value_type_id = MAPID(m->vtmap, nvt, pcol_view_u32(&vt, j));
-      vals[j - a].value = pcol_view_i64(&vv, j);
+      /* pprof -base scales the base by -1 (the one value with no negation
+       * stays the largest one of the other sign) */
+      vals[j - a].value = !neg ? x : x == INT64_MIN ? INT64_MAX : -x;
     }
     pcol_sample_row s = {MAPID(m->srcmap, nsrc, pcol_view_u32(&src, i)),
                          pcol_view_i64(&tim, i),
@@ -416,6 +428,7 @@ static int copy_samples(mctx *m, uint64_t base) {
                          MAPID(m->lsmap, nls, pcol_view_u32(&lab, i))};
     if (m->fr && (rc = framed_stack(m, pcol_view_u32(&stk, i), pcol_view_u32(&lab, i), &s.stack_id)))
       break;
+    if (!s.labelset_id && m->ls_none) s.labelset_id = m->ls_none;
     uint32_t sid;
     rc = pcol_b_sample(m->b, &s, vals, (size_t)(e - a), &sid, m->err);
     if (rc == PCOL_EINVAL)
@@ -477,12 +490,13 @@ static int copy_text_and_models(mctx *m, uint64_t base) {
   return PCOL_OK;
 }
 
-static int add_file(pcol_builder *b, pcol_file *f, int as_union, const pcol_b_frames *fr,
+static int add_file(pcol_builder *b, pcol_file *f, int as_union, const pcol_b_copy *opt,
                     pcol_error *err) {
   mctx m;
   memset(&m, 0, sizeof m);
   m.as_union = as_union;
-  m.fr = fr;
+  m.opt = opt;
+  m.fr = opt && opt->frames.of_labelset ? &opt->frames : NULL;
   m.b = b;
   m.f = f;
   m.err = err;
@@ -496,7 +510,7 @@ static int add_file(pcol_builder *b, pcol_file *f, int as_union, const pcol_b_fr
   TRY_OR_FAIL(rc = copy_locations(&m));
   TRY_OR_FAIL(rc = copy_stacks(&m));
   TRY_OR_FAIL(rc = copy_labels(&m));
-  if (fr) {
+  if (m.fr) {
     TRY_OR_FAIL(rc = col(&m, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &m.sp));
     TRY_OR_FAIL(rc = col(&m, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &m.sl));
   }
@@ -521,8 +535,8 @@ int pcol_b_add_file(pcol_builder *b, pcol_file *f, pcol_error *err) {
   return add_file(b, f, 0, NULL, err);
 }
 
-int pcol_b_add_file_framed(pcol_builder *b, pcol_file *f, const pcol_b_frames *fr, pcol_error *err) {
-  return add_file(b, f, 0, fr, err);
+int pcol_b_add_file_copy(pcol_builder *b, pcol_file *f, const pcol_b_copy *opt, pcol_error *err) {
+  return add_file(b, f, 0, opt, err);
 }
 
 /* Into an empty builder, f's rows are the builder's state that wrote it:

@@ -117,8 +117,8 @@ static inline void pcol_stack_memo_free(pcol_stack_memo *m) {
 int pcol_b_mapping_shared(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
                           uint32_t *id, pcol_error *err);
 
-/* pcol_b_add_file with frames added to every sample's stack by its label
- * set (go tool pprof -tagroot/-tagleaf: lib/query/tagframes.c).
+/* Frames added to every sample's stack by its label set (go tool pprof
+ * -tagroot/-tagleaf: lib/query/tagframes.c), for pcol_b_add_file_copy.
  * of_labelset gives input label set ls's (0: none) frames as builder
  * location ids, outermost first: *root above the sample's stack, *leaf
  * below it (arrays valid until the next call). */
@@ -127,7 +127,17 @@ typedef struct pcol_b_frames {
   int (*of_labelset)(void *ctx, pcol_builder *b, uint32_t ls, const uint32_t **root, size_t *nroot,
                      const uint32_t **leaf, size_t *nleaf, pcol_error *err);
 } pcol_b_frames;
-int pcol_b_add_file_framed(pcol_builder *b, pcol_file *f, const pcol_b_frames *fr, pcol_error *err);
+/* pcol_b_add_file with changes: frames as above (of_labelset NULL: none);
+ * negate: every value times -1 (INT64_MIN becomes INT64_MAX), as go tool
+ * pprof's -base/-diff_base scale the base; label_key (a builder string id,
+ * 0: none) = label_str: a label added to every sample (pprof's
+ * "pprof::base" = "true" of -diff_base, lib/query/diffbase.c). */
+typedef struct pcol_b_copy {
+  pcol_b_frames frames;
+  int negate;
+  uint32_t label_key, label_str;
+} pcol_b_copy;
+int pcol_b_add_file_copy(pcol_builder *b, pcol_file *f, const pcol_b_copy *opt, pcol_error *err);
 
 /* pcol_b_add_file of a union written before (a directory's index, `pcol
  * index`) into an empty builder: every row as it is, its mapping rows too

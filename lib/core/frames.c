@@ -50,11 +50,15 @@ int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, 
   /* no function name (an Rprof top-level ref): name the place instead */
   if (fn && (rc = pcol_string(fr->f, pcol_view_u32(&fr->fn_file, fn - 1), &file, err))) return rc;
   scratch->len = 0;
-  if (!file.ptr) {
+  int64_t line = pcol_view_i64(&fr->ln_line, li);
+  if (line == 0) {
+    /* line 0 is pprof's "no line" (R's lines start at 1): a function with
+     * no name there is what go tool pprof's reports call "<unknown>" */
+    rc = pcol_buf_append(scratch, "<unknown>", 9);
+  } else if (!file.ptr) {
     rc = pcol_buf_append(scratch, "[unknown]", 9);
   } else {
     rc = pcol_buf_append(scratch, file.ptr, file.len);
-    int64_t line = pcol_view_i64(&fr->ln_line, li);
     if (!rc && line != PCOL_NA_I64) {
       char b[24];
       int n = snprintf(b, sizeof b, ":%lld", (long long)line);

@@ -6,7 +6,9 @@
  *
  *   - a line of a location whose function has a name: the function name;
  *   - a function with NA name (an Rprof top-level srcref): "FILE:LINE", or
- *     "FILE" when the line is unknown, or "[unknown]" without a file;
+ *     "FILE" when the line is unknown, or "[unknown]" without a file; at
+ *     line 0 (pprof's "no line": a pprof function named "", a -tagroot
+ *     frame of a sample without the label) "<unknown>", as pprof names it;
  *   - a location without lines (unsymbolized): go tool pprof's name,
  *     "[<basename of its mapping's file>]" (Go's filepath.Base, '\\' a
  *     separator too), or "<unknown>" when it has no mapping or the mapping

@@ -290,6 +290,7 @@ typedef struct tr_ctx {
   size_t *name_off; /* frames composed in `names`: offset + 1 (0 = borrowed) */
   size_t capoff;
   int (*fn)(void *ctx, const pcol_trace *t);
+  int unnamed_frames; /* pprof sources: a function without a name is named as its location */
   void *ctx;
   pcol_error *err;
 } tr_ctx;
@@ -340,7 +341,7 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
       if (!byfn && (rc = pcol_q_fn_string(&c->fc, pcol_view_u32(&c->fc.ln_fn, li), &c->fc.fn_file,
                                           &file, c->err)))
         return rc;
-      if (!byfn && !file.ptr) { /* no name, no file: as pprof names the location */
+      if (!byfn && (!file.ptr || c->unnamed_frames)) { /* no name: as pprof names the location */
         off = c->names.len + 1;
         if ((rc = pcol_q_unsymbolized_name(&c->fc, loc, &c->names, c->err))) return rc;
         nm = (pcol_str){NULL, c->names.len - (off - 1)};
@@ -546,6 +547,7 @@ int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   pcol_filter flt;
   memset(&flt, 0, sizeof flt);
   int rc = pcol_q_labelcols_open(f, &c.lc, err);
+  if (!rc) rc = pcol_q_unnamed_are_frames(f, sel, &c.unnamed_frames, err);
   if (!rc) rc = pcol_q_tagkeys_init(&c.ks, sel, err);
   if (!rc) rc = pcol_q_fctx_init(&c.fc, f, err);
   if (!rc) rc = pcol_filter_build(f, sel, &flt, err);

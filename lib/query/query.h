@@ -409,6 +409,13 @@ typedef struct pcol_q_gtag {
 } pcol_q_gtag;
 /* pprof -tagshow / -taghide on label keys (tagkeys.c): sel's tag_show and
  * tag_hide compiled once, each key's verdict memoized by its string id. */
+/* Writes what b holds to memory, frees b (also when rc, an earlier
+ * failure, is passed on) and opens the copy as *out, which pcol_close
+ * frees; input_bytes: the budgets' base (the input's).  tagframes.c,
+ * diffbase.c. */
+int pcol_q_open_built(pcol_builder *b, int rc, uint64_t input_bytes, pcol_file **out,
+                      pcol_error *err);
+
 /* The label tables' columns (labels.c): each label set's offsets into the
  * labels (off: rows + 1), each label's key and string ids, number and unit. */
 typedef struct pcol_q_labelcols {

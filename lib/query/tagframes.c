@@ -8,16 +8,17 @@
  * A frame: a function named by the values joined by ',' (the strings, then
  * the numbers, each in its unit as pprof's ScaledLabel prints it: "1kB"
  * with a unit, the bare number without one; when the sample has no such
- * label, "<unknown>", as pprof's reports print its frame named ""), whose
+ * label, no name: pprof's frame is named "", which its reports print as
+ * "<unknown>" by function and by the key by line, as pcol does), whose
  * file is the key, at a location without mapping or address,
  * line 0.  Of keys k1,k2 k1 is the outermost (pprof: "the first tag is
  * closest to the root").
  *
- * Cost: a copy of the file into memory (pcol_b_add_file_framed), each
+ * Cost: a copy of the file into memory (pcol_b_add_file_copy), each
  * (label set, stack) pair the samples use made once: O(file + pairs x
  * depth) time, the copy's size in memory. */
 #include "query.h"
-#include "builder.h" /* pcol_b_add_file_framed, pcol_b_frames */
+#include "builder.h" /* pcol_b_add_file_copy, pcol_b_frames */
 #include "reader.h"  /* struct pcol_file: owned, input_bytes */
 #include "error.h"   /* pcol_oom, PCOL_RETURN_NOT_OK */
 #include "buf.h"     /* pcol_buf */
@@ -95,10 +96,10 @@ static int of_labelset(void *ctx, pcol_builder *b, uint32_t ls, const uint32_t *
     for (size_t i = 0; i < t->nkey[w]; i++) {
       PCOL_RETURN_NOT_OK(frame_name(t, ls, t->key[w][i], t->klen[w][i], err));
       /* no value: pprof's frame has the name "", which its reports print
-       * as "<unknown>" (graph.go NameComponents) */
-      if (!t->name.len && pcol_buf_append(&t->name, "<unknown>", 9)) return pcol_oom(err);
-      uint32_t nsid, fn;
-      PCOL_RETURN_NOT_OK(pcol_b_string(b, t->name.data, t->name.len, &nsid, err));
+       * by the rest of the location ("<unknown>" by function, the key by
+       * line: graph.go NameComponents): NA, which pcol names the same way */
+      uint32_t nsid = 0, fn;
+      if (t->name.len) PCOL_RETURN_NOT_OK(pcol_b_string(b, t->name.data, t->name.len, &nsid, err));
       pcol_function_row fr = {nsid, 0, t->key_sid[w][i], PCOL_NA_I64};
       PCOL_RETURN_NOT_OK(pcol_b_function(b, &fr, &fn, err));
       pcol_line_row line = {fn, 0, PCOL_NA_I64};
@@ -110,6 +111,23 @@ static int of_labelset(void *ctx, pcol_builder *b, uint32_t ls, const uint32_t *
   *nroot = t->nkey[0];
   *leaf = ids + t->nkey[0];
   *nleaf = t->nkey[1];
+  return PCOL_OK;
+}
+
+int pcol_q_open_built(pcol_builder *b, int rc, uint64_t input_bytes, pcol_file **out,
+                      pcol_error *err) {
+  void *mem = NULL;
+  size_t len = 0;
+  if (!rc) rc = pcol_builder_write_mem(b, NULL, &mem, &len, err);
+  pcol_builder_free(b);
+  pcol_open_options opt = {0};
+  if (!rc) rc = pcol_open_buffer(mem, len, &opt, out, err);
+  if (rc) {
+    free(mem);
+    return rc;
+  }
+  (*out)->owned = 1; /* pcol_close frees the copy */
+  (*out)->input_bytes = input_bytes;
   return PCOL_OK;
 }
 
@@ -144,20 +162,9 @@ int pcol_open_tag_frames(pcol_file *f, const char *root_keys, const char *leaf_k
   for (int w = 0; w < 2 && !rc; w++)
     for (size_t i = 0; i < t.nkey[w] && !rc; i++)
       rc = pcol_b_string(b, t.key[w][i], t.klen[w][i], &t.key_sid[w][i], err);
-  pcol_b_frames fr = {&t, of_labelset};
-  if (!rc) rc = pcol_b_add_file_framed(b, f, &fr, err);
-  void *mem = NULL;
-  size_t len = 0;
-  if (!rc) rc = pcol_builder_write_mem(b, NULL, &mem, &len, err);
-  pcol_builder_free(b);
-  pcol_open_options opt = {0};
-  if (!rc) rc = pcol_open_buffer(mem, len, &opt, out, err);
-  if (!rc) {
-    (*out)->owned = 1; /* pcol_close frees the copy */
-    (*out)->input_bytes = f->input_bytes;
-  } else {
-    free(mem);
-  }
+  pcol_b_copy cp = {{&t, of_labelset}, 0, 0, 0};
+  if (!rc) rc = pcol_b_add_file_copy(b, f, &cp, err);
+  rc = pcol_q_open_built(b, rc, f->input_bytes, out, err);
   free(t.ids);
   free(t.made);
   pcol_buf_free(&t.name);

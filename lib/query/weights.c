@@ -9,6 +9,9 @@
  * computed against the previous sample of the same source. */
 #include "query.h"
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
+#include "bytes.h"    /* pcol_str_is */
+#include "hash.h"     /* pcol_u64map */
+#include "columns.h"  /* PCOL_NCOLS, pcol_columns */
 #include "buf.h"      /* pcol_alloc_hot, pcol_prefault_read */
 #include "filter.h"   /* pcol_filter, pcol_filter_keep, pcol_filter_build, ... */
 #include "select.h"   /* pcol_sample_cols, pcol_select_iter_filter, pcol_sample_cols_dense */
@@ -285,6 +288,8 @@ static int weights_time_all(wctx *c) {
  * so the value columns are touched only when a value type is asked for).
  * On success the caller frees c->rt (wctx_free). */
 static void wctx_free(wctx *c);
+static int diff_base_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                           const pcol_value_sel *v, int *found, pcol_sum *total, pcol_error *err);
 static int wctx_init_(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                       pcol_error *err);
 static int wctx_init(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
@@ -508,7 +513,108 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   out->w128 = c.w;
   out->w64 = c.w64;
   if (total_abs) *total_abs = c.total;
+  int found = 0;
+  pcol_sum base = 0;
+  if (total_abs && !c.row_fn && (rc = diff_base_total(f, sel, flt && flt->active ? flt : NULL, v, &found, &base, err))) {
+    free(out->w128);
+    free(out->w64);
+    memset(out, 0, sizeof *out);
+    return rc;
+  }
+  if (found) *total_abs = base;
   return PCOL_OK;
+}
+
+static int sum_abs_row(void *p, uint64_t row, int64_t v) {
+  (void)row;
+  *(pcol_sum *)p += v < 0 ? -(pcol_sum)v : v;
+  return 0;
+}
+
+/* -base's total: pprof merges the profile and its negated base (samples
+ * of one stack and label set become one, profile.Merge) before it adds up
+ * |values|, so a stack the base cancels adds nothing: the sum over
+ * (stack, label set) groups of |their sum|. */
+typedef struct gsum {
+  pcol_view st, ls;
+  pcol_u64map m;
+  pcol_sum *s;
+  size_t cap;
+  pcol_error *err;
+} gsum;
+
+static int gsum_add(void *p, uint64_t row, int64_t v) {
+  gsum *g = p;
+  uint64_t key = (uint64_t)pcol_view_u32(&g->ls, row) << 32 | pcol_view_u32(&g->st, row);
+  uint32_t i;
+  int added, rc = pcol_u64map_get(&g->m, key, &i, &added);
+  if (rc) return pcol_error_set(g->err, rc, "-base: too many (stack, labels) groups");
+  while (i >= g->cap) {
+    size_t had = g->cap;
+    if (pcol_grow(&g->s, &g->cap, sizeof *g->s)) return pcol_oom(g->err);
+    memset(g->s + had, 0, (g->cap - had) * sizeof *g->s);
+  }
+  g->s[i] += v;
+  return 0;
+}
+
+static int grouped_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                         const pcol_value_sel *v, pcol_sum *total, pcol_error *err) {
+  static const int need[] = {PCOL_C_S_STACK, PCOL_C_S_LABELSET};
+  gsum g;
+  memset(&g, 0, sizeof g);
+  g.err = err;
+  int lazy;
+  int rc = pcol_select_need_view(f, sel, need[0], &g.st, &lazy, err);
+  if (!rc) rc = pcol_select_need_view(f, sel, need[1], &g.ls, &lazy, err);
+  if (!rc) rc = pcol_q_values_iter_need(f, sel, flt, v, need, PCOL_NCOLS(need), gsum_add, &g, err);
+  pcol_sum t = 0;
+  for (size_t i = 0; !rc && i < g.m.n; i++) t += g.s[i] < 0 ? -g.s[i] : g.s[i];
+  *total = t;
+  pcol_u64map_free(&g.m);
+  free(g.s);
+  return rc;
+}
+
+/* go tool pprof's total (report.go computeTotal) when some samples are the
+ * base of -diff_base (pcol_open_diff_base: their sources' meta
+ * PCOL_META_DIFF_BASE): the sum of those samples' |values| alone, so shares
+ * are of the base; of the kept ones under -relative_percentages, of all
+ * the selected ones else (pprof's total is the profile's before filters).
+ * *found 0 when no source is such a base (the total stays the selection's). */
+static int diff_base_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                           const pcol_value_sel *v, int *found, pcol_sum *total, pcol_error *err) {
+  *found = 0;
+  uint64_t nmeta = pcol_rows(f, PCOL_T_META), nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  if (!nmeta || !nsrc) return PCOL_OK;
+  pcol_view mk, ms;
+  pcol_column_req req[] = {{&mk, PCOL_T_META, PCOL_C_META_KEY}, {&ms, PCOL_T_META, PCOL_C_META_SOURCE}};
+  PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
+  pcol_sum t = 0;
+  uint8_t *seen = NULL;
+  int rc = PCOL_OK;
+  for (uint64_t i = 0; i < nmeta && !rc; i++) {
+    pcol_str k;
+    if ((rc = pcol_string(f, pcol_view_u32(&mk, i), &k, err))) break;
+    uint32_t s = pcol_view_u32(&ms, i);
+    if (pcol_str_is(k, PCOL_META_BASE) && s && s <= nsrc) { /* -base: every sample, grouped */
+      free(seen);
+      *found = 1;
+      return grouped_total(f, sel, sel && sel->relative ? flt : NULL, v, total, err);
+    }
+    if (!pcol_str_is(k, PCOL_META_DIFF_BASE) || !s || s > nsrc) continue;
+    if (sel && sel->source_id && sel->source_id != s) continue;
+    if (!seen && !(seen = calloc(nsrc + 1, 1))) rc = pcol_oom(err);
+    if (rc || seen[s]) continue;
+    seen[s] = 1;
+    *found = 1;
+    pcol_select one = sel ? *sel : (pcol_select){0};
+    one.source_id = s;
+    rc = pcol_q_values_iter(f, &one, one.relative ? flt : NULL, v, sum_abs_row, &t, err);
+  }
+  free(seen);
+  *total = t;
+  return rc;
 }
 
 /* LSD radix sort of keys[0..n) on their bits [32, 32 + bits), stable

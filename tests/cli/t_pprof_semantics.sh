@@ -63,6 +63,18 @@ awk '{ split($1, f, ";"); print f[1], f[2], f[length(f)] }' "$tmp/tf" | sort -u 
 expect 1 "no label 'nokey'" "$PCOL" top "$lab" --tagroot nokey
 expect 2 "no label key given" "$PCOL" top "$lab" --tagleaf ,
 
+# --base/--diff-base (pprof's): a profile minus itself is nothing (-base's
+# total is the merged profile's: 0); with -diff_base the total is the
+# base's and every row's flat is 0
+"$PCOL" top "$lab" --base "$lab" | grep -qx 'Showing nodes accounting for 0, 0% of 0 total' ||
+  fail "top --base itself: $("$PCOL" top "$lab" --base "$lab" 2>&1 | head -5)"
+t=$("$PCOL" top "$lab" --format json | grep -o '"total":[0-9]*')
+"$PCOL" top "$lab" --diff-base "$lab" --format json | grep -q "$t" || fail "top --diff-base itself: the base's total ($t)"
+"$PCOL" top "$lab" --diff-base "$lab" --format tsv | awk -F'\t' 'NR > 1 && $1 != 0 { exit 1 }' ||
+  fail "top --diff-base itself: a flat that is not 0"
+expect 2 "not both" "$PCOL" top "$lab" --base "$lab" --diff-base "$lab"
+expect 3 "nonexistent" "$PCOL" top "$lab" --diff-base "$tmp/nonexistent.pb"
+
 # runMicrotasks has no file: a row "<unknown>" with flat 20ms (its leaf
 # sample) and cum 80ms (every sample through it)
 "$PCOL" top "$lab" --by file --format tsv | awk -F'\t' '$6 == "<unknown>" { print $1, $4 }' |

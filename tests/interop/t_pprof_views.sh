@@ -411,6 +411,36 @@ if [ -f "$tmp/es.pb" ]; then
     trplan "$tmp/es.pb" k -- $flt
   done
 fi
+# --diff-base/--base = -diff_base/-base: the base's values subtracted (the
+# total: the base's / the merged profile's), in every view; go on the
+# command line (they are no session options)
+A=$TD/pprof/go-cpu-string-labels.pb.gz B=$TD/ext/pprof/go-cpu-span-id-labels.pb.gz
+H1=$TD/pprof/go-heap-allocs-inline.pb.gz H2=$TD/pprof/go-heap-delta-negative-values.pb.gz
+if [ -f "$A" ] && [ -f "$B" ]; then
+  for m in diff_base base; do
+    o=--${m/_/-}
+    CLI=1 compare top "$B" -top -$m="$A" -- $o "$A"
+    CLI=1 compare top "$A" -top -cum -$m="$B" -- --sort cum $o "$B"
+    CLI=1 compare top "$A" -top -$m="$A" -- $o "$A" # all of it cancels
+    CLI=1 compare top "$B" -top -$m="$A" -focus=main -relative_percentages -- $o "$A" --focus main --relative-percentages
+    CLI=1 compare tree "$B" -tree -$m="$A" -- $o "$A"
+    CLI=1 compare peek "$B" -peek main.work -$m="$A" -- main.work $o "$A"
+    [ -f "$H1" ] && [ -f "$H2" ] && CLI=1 compare top "$H2" -top -sample_index=alloc_space -$m="$H1" -- --value alloc_space $o "$H1"
+    # the difference written as a profile reads in go as go's own -$m
+    J=$((J + 1))
+    go tool pprof -symbolize=none -top -$m="$A" "$B" >"$tmp/cli/$J" 2>/dev/null
+    "$PCOL" unpack "$B" $o "$A" --to pprof -o "$tmp/d.pb.gz" &&
+      go tool pprof -symbolize=none -top "$tmp/d.pb.gz" >"$tmp/pc/$J" 2>/dev/null
+    want showing "$tmp/cli/$J" "${B##*/}: go tool pprof -top of pcol unpack $o differs from go's -$m (< pprof -$m, > the export):"
+    for v in traces tags; do
+      J=$((J + 1))
+      go tool pprof -symbolize=none -$v -$m="$A" "$B" >"$tmp/cli/$J" 2>/dev/null
+      "$PCOL" $v "$B" $o "$A" >"$tmp/pc/$J"
+      want $v "$tmp/cli/$J" "${B##*/}: pcol $v $o differs from go tool pprof -$v -$m (< pprof, > pcol):"
+    done
+  done
+fi
+
 # a label with neither string nor number nor unit is no label (pprof's
 # postDecode drops it); one with a unit and number 0 is the number 0
 if python3 "$REPO/tests/support/pprofgen.py" emptylabel "$tmp/el.pb"; then

@@ -49,7 +49,7 @@ def version():
     return _pcol.version()
 
 
-def open(path, *, mmap=True, tagroot=None, tagleaf=None):
+def open(path, *, mmap=True, tagroot=None, tagleaf=None, base=None, diff_base=None):
     """Open a pcol file (or import any profile format pcol reads into memory).
 
     mmap=False reads the file into memory instead of mapping it (for files
@@ -58,8 +58,11 @@ def open(path, *, mmap=True, tagroot=None, tagleaf=None):
     sequence), pprof's -tagroot/-tagleaf: the file is read into memory
     with a frame per key at the root of each stack (below its leaf), named
     by the sample's values of the key, so every view splits by label and
-    the filters see those frames (`pcol top --tagroot`)."""
-    return File(path, mmap=mmap, tagroot=tagroot, tagleaf=tagleaf)
+    the filters see those frames (`pcol top --tagroot`).  base, diff_base:
+    a profile (any format) read with its values subtracted, pprof's -base
+    and -diff_base (`pcol top --base/--diff-base`): every view shows the
+    change; with diff_base its total is the base's."""
+    return File(path, mmap=mmap, tagroot=tagroot, tagleaf=tagleaf, base=base, diff_base=diff_base)
 
 
 def _write_column(col, kind):
@@ -341,17 +344,23 @@ def _keys(v, what):
         return None
     if isinstance(v, str):
         return v
-    if isinstance(v, (list, tuple)) and v and all(isinstance(k, str) for k in v):
-        return ",".join(v)
-    raise TypeError("%s must be a str or a sequence of str (label keys)" % what)
+    if not isinstance(v, (list, tuple)) or not all(isinstance(k, str) for k in v):
+        raise TypeError("%s must be a str or a sequence of str (label keys)" % what)
+    if not v or any(not k or "," in k for k in v):
+        raise ValueError("%s: each label key a non-empty str without ',' (got %r)" % (what, v))
+    return ",".join(v)
 
 
 class File:
     """An open pcol file.  Use as a context manager, or call close()."""
 
-    def __init__(self, path, *, mmap=True, tagroot=None, tagleaf=None):
+    def __init__(self, path, *, mmap=True, tagroot=None, tagleaf=None, base=None, diff_base=None):
         self.path = _os.fsdecode(_os.fspath(path))
-        self._h = _pcol.open(self.path, bool(mmap), _keys(tagroot, "tagroot"), _keys(tagleaf, "tagleaf"))
+        if base is not None and diff_base is not None:
+            raise ValueError("give base or diff_base, not both")
+        b = diff_base if diff_base is not None else base
+        self._h = _pcol.open(self.path, bool(mmap), _keys(tagroot, "tagroot"), _keys(tagleaf, "tagleaf"),
+                             None if b is None else _os.fsdecode(_os.fspath(b)), diff_base is not None)
 
     # -- lifetime
     def close(self):

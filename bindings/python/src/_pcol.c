@@ -375,19 +375,36 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
   PyObject *pathobj, *bytes = NULL;
   int mmap = 1;
   const char *root = NULL, *leaf = NULL; /* pprof's -tagroot/-tagleaf keys */
-  if (!PyArg_ParseTuple(args, "O&p|zz", PyUnicode_FSDecoder, &pathobj, &mmap, &root, &leaf)) return NULL;
+  PyObject *baseobj = NULL, *basebytes = NULL; /* pprof's -base/-diff_base profile */
+  int diff = 0;
+  if (!PyArg_ParseTuple(args, "O&p|zzOp", PyUnicode_FSDecoder, &pathobj, &mmap, &root, &leaf, &baseobj, &diff))
+    return NULL;
+  if (baseobj == Py_None) baseobj = NULL;
+  if (baseobj && !PyUnicode_FSConverter(baseobj, &basebytes)) {
+    Py_DECREF(pathobj);
+    return NULL;
+  }
   if (!PyUnicode_FSConverter(pathobj, &bytes)) {
     Py_DECREF(pathobj);
+    Py_XDECREF(basebytes);
     return NULL;
   }
   pcol_open_options opt = {0};
   opt.no_mmap = !mmap;
   pcol_file *f = NULL;
   pcol_error err = {0};
-  const char *p = PyBytes_AS_STRING(bytes);
+  const char *p = PyBytes_AS_STRING(bytes), *bp = basebytes ? PyBytes_AS_STRING(basebytes) : NULL;
   int rc;
   Py_BEGIN_ALLOW_THREADS
   rc = pcol_open_any(p, &opt, &f, &err);
+  if (!rc && bp) { /* the inputs minus the base (pcol_open_diff_base) */
+    pcol_file *bf = NULL, *u = NULL;
+    rc = pcol_open_any(bp, &opt, &bf, &err);
+    if (!rc) rc = pcol_open_diff_base(f, bf, diff, &u, &err);
+    pcol_close(bf);
+    pcol_close(f);
+    f = u;
+  }
   if (!rc && (root || leaf)) { /* the copy with label frames (pcol_open_tag_frames) */
     pcol_file *t = NULL;
     rc = pcol_open_tag_frames(f, root, leaf, &t, &err);
@@ -396,6 +413,7 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
   }
   Py_END_ALLOW_THREADS
   Py_DECREF(bytes);
+  Py_XDECREF(basebytes);
   if (rc) {
     pcol_py_raise(pathobj, &err, rc);
     Py_DECREF(pathobj);
@@ -578,7 +596,7 @@ static PyObject *mod_version(PyObject *self, PyObject *unused) {
 }
 
 static PyMethodDef mod_methods[] = {
-    {"open", mod_open, METH_VARARGS, "open(path, mmap[, tagroot, tagleaf]) -> Handle"},
+    {"open", mod_open, METH_VARARGS, "open(path, mmap[, tagroot, tagleaf, base, diff]) -> Handle"},
     {"views", mod_views, METH_NOARGS, "the logical views and their columns"},
     {"version", mod_version, METH_NOARGS, "libpcol's version"},
     {"write", mod_write, METH_VARARGS, "write(tables, path, compress)"},

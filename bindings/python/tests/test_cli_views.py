@@ -349,3 +349,27 @@ def test_tag_frames_equal_pcol():
         pcol.open(path, tagroot="nokey")
     with pytest.raises(TypeError):
         pcol.open(path, tagleaf=3)
+
+
+def test_base_equal_pcol():
+    """pcol.open(path, base=...) / diff_base=...: pprof's -base/-diff_base,
+    every view equals the CLI's with --base/--diff-base"""
+    a = os.path.join(TESTDATA, "pprof", "go-cpu-string-labels.pb.gz")
+    b = os.path.join(TESTDATA, "ext", "pprof", "go-cpu-span-id-labels.pb.gz")
+    if not (os.path.isfile(a) and os.path.isfile(b)):
+        pytest.skip("no test profiles")
+    n = 0
+    pct = ("flat_pct", "sum_pct", "cum_pct")
+    for kw, opt in ((dict(base=a), "--base"), (dict(diff_base=a), "--diff-base")):
+        with pcol.open(b, **kw) as f:
+            n += check("top", b, [b, opt, a], attempt(f.top), pct=pct)
+            n += check("tree", b, [b, opt, a], attempt(f.tree), pct=("pct",))
+            n += check("traces", b, [b, opt, a], attempt(f.traces))
+            n += check("tags", b, [b, opt, a], attempt(f.tags), pct=("pct",))
+        with pcol.open(a, **kw) as f, pcol.open(a) as g:  # a minus a: nothing; -diff_base's total: a's
+            t = f.top()
+            assert all(x == 0 for x in t["flat"].tolist())
+            assert t.total == (0 if "base" in kw else g.top().total), (kw, t.total)
+    assert n == 8
+    with pytest.raises(ValueError):
+        pcol.open(a, base=a, diff_base=a)

@@ -11,7 +11,8 @@
 .query <- function(source = NULL, from = NULL, to = NULL, focus = NULL, ignore = NULL,
                    hide = NULL, show = NULL, tag = NULL, tag_ignore = NULL, show_from = NULL,
                    tagshow = NULL, taghide = NULL, no_inlines = FALSE,
-                   relative_percentages = FALSE, tagroot = NULL, tagleaf = NULL) {
+                   relative_percentages = FALSE, tagroot = NULL, tagleaf = NULL,
+                   base = NULL, diff_base = NULL) {
   num1 <- function(x, what) {
     if (is.null(x)) return(NULL)
     if (!is.numeric(x) || length(x) != 1L || is.na(x)) stop(what, " must be one number", call. = FALSE)
@@ -34,6 +35,12 @@
     enc2utf8(paste(x, collapse = ","))
   }
   attr(q, "frames") <- list(keys(tagroot, "tagroot"), keys(tagleaf, "tagleaf"))
+  # pprof's -base/-diff_base: the file is read minus that profile (.with_file)
+  if (!is.null(base) && !is.null(diff_base)) stop("give base or diff_base, not both", call. = FALSE)
+  b <- if (is.null(diff_base)) base else diff_base
+  if (!is.null(b) && (!is.character(b) || length(b) != 1L || is.na(b)))
+    stop("base must be one file name", call. = FALSE)
+  attr(q, "base") <- if (is.null(b)) NULL else list(b, !is.null(diff_base))
   q
 }
 
@@ -66,6 +73,12 @@
 .with_file <- function(path, mmap, fn, q = NULL) {
   f <- .open(path, mmap)
   on.exit(.Call(C_close, f))
+  bs <- attr(q, "base")
+  if (!is.null(bs)) { # base/diff_base: the copy minus that profile
+    g <- .Call(C_diff_base, f, bs[[1]], bs[[2]])
+    on.exit(.Call(C_close, g), add = TRUE)
+    f <- g
+  }
   fr <- attr(q, "frames")
   if (!is.null(fr[[1]]) || !is.null(fr[[2]])) { # tagroot/tagleaf: the copy with label frames
     g <- .Call(C_tag_frames, f, fr[[1]], fr[[2]])

@@ -83,6 +83,26 @@ SEXP C_tag_frames(SEXP x, SEXP root, SEXP leaf) {
   return y;
 }
 
+/* .Call(C_diff_base, f, base, diff): f minus the profile at path `base`
+ * (pcol_open_diff_base: pprof -base, or -diff_base when diff is TRUE). */
+SEXP C_diff_base(SEXP x, SEXP base, SEXP diff) {
+  pcol_file *f = file_of(x), *bf = NULL, *u = NULL;
+  if (!Rf_isString(base) || XLENGTH(base) != 1 || STRING_ELT(base, 0) == NA_STRING)
+    Rf_error("base must be one file name");
+  const char *p = R_ExpandFileName(Rf_translateChar(STRING_ELT(base, 0)));
+  pcol_open_options opt = {0};
+  pcol_error err = {0};
+  int rc = pcol_open_any(p, &opt, &bf, &err);
+  if (rc) pcol_stop(Rf_translateCharUTF8(STRING_ELT(base, 0)), &err, rc);
+  rc = pcol_open_diff_base(f, bf, Rf_asLogical(diff) == TRUE, &u, &err);
+  pcol_close(bf);
+  if (rc) pcol_stop(path_of(x), &err, rc);
+  SEXP y = PROTECT(R_MakeExternalPtr(u, R_ExternalPtrTag(x), R_NilValue));
+  R_RegisterCFinalizerEx(y, file_finalize, TRUE);
+  UNPROTECT(1);
+  return y;
+}
+
 SEXP C_close(SEXP x) {
   if (TYPEOF(x) == EXTPTRSXP) file_finalize(x);
   return R_NilValue;
@@ -668,7 +688,7 @@ SEXP C_write(SEXP tables, SEXP path, SEXP compress) {
 #define FN(f) ((DL_FUNC)(void (*)(void))(f))
 static const R_CallMethodDef call_methods[] = {
     {"C_open", FN(C_open), 2},          {"C_close", FN(C_close), 1},
-    {"C_tag_frames", FN(C_tag_frames), 3},
+    {"C_tag_frames", FN(C_tag_frames), 3}, {"C_diff_base", FN(C_diff_base), 3},
     {"C_tables", FN(C_tables), 4},      {"C_top", FN(C_top), 4},
     {"C_validate", FN(C_validate), 1},  {"C_views", FN(C_views), 0},
     {"C_view_columns", FN(C_view_columns), 1},

@@ -188,6 +188,10 @@ test_that("pcol_diff equals pcol diff (shares and absolute, filters, sorts)", {
     if (!is.null(re)) compare_diff(a, b, list(value = "samples", hide = re), c("--value", "samples", "--hide", re))
     for (k in head(label_keys(a), 1)) # both sides read with label frames (an unknown key: the CLI's error)
       compare_diff(a, b, list(value = "samples", tagroot = k), c("--value", "samples", "--tagroot", k))
+    # pprof -base/-diff_base: the views of a minus b
+    compare_tree(a, list(value = "samples", diff_base = b), c("--value", "samples", "--diff-base", b))
+    compare_fold(a, list(value = "samples", base = b), c("--value", "samples", "--base", b))
+    compare_traces(a, list(value = "samples", base = b, limit = 20), c("--value", "samples", "--base", b, "-n", "20"))
   }
   r <- packed_in("/rprof/")
   compare_diff(r[[1]][2], r[[2]][2])
