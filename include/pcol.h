@@ -1076,6 +1076,15 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_top_by_label(pcol_file *f, const pcol_s
                                                       const pcol_value_sel *v, const char *key,
                                                       pcol_top *out, pcol_error *err);
 
+/* By line or address (pprof -lines, -addresses): where in row key k's name
+ * its function's name is (name.ptr + *off, *len bytes; *len 0: the line
+ * has no function name), the rest being the address before it and
+ * " FILE:LINE" (" FILE" at line 0) after it; true then.  false when the
+ * name has no such parts (by function or file, an unsymbolized frame's
+ * "[binary]"): the whole name is one.  For pprof -dot's labels, which put
+ * each part on a line of its own. */
+PCOL_API bool pcol_top_name_function(const pcol_top *t, uint32_t k, size_t *off, size_t *len);
+
 /* Row orders of go tool pprof (graph.go Nodes.Sort): FLAT = |flat| desc,
  * name, |cum| desc (the order pcol_top_compute returns); CUM = |cum| desc,
  * name, |flat| desc (pprof -top -cum, summaryRprof by.total); NAME = name. */
@@ -1929,7 +1938,13 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_tag_frames(pcol_file *f, const cha
  * computeTotal).  !diff (-base): base's sources get the meta PCOL_META_BASE
  * and the total is pprof's of the merged profile: the sum over (stack,
  * label set) groups of |their sum|, so what the base cancels adds nothing.
- * Memory: the copy of both. */
+ * As pprof's merge: ENOTFOUND when the two measure other value types
+ * ("incompatible types"); a source naming no default type takes the first
+ * one named (f's before base's).  A view of a value that comes from the
+ * samples' weight (no stored type) is then refused (ENOTFOUND): a weight
+ * cannot be negative.  A pprof file with samples labelled
+ * PCOL_DIFF_BASE_KEY = "true" (such a union exported) reads back with the
+ * same total.  Memory: the copy of both. */
 #define PCOL_DIFF_BASE_KEY "pprof::base"
 #define PCOL_META_DIFF_BASE "pprof.diff_base"
 #define PCOL_META_BASE "pprof.base"

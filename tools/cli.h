@@ -206,6 +206,13 @@ typedef struct cli_filter_name {
   size_t field; /* offsetof(pcol_select, ...): a const char * */
 } cli_filter_name;
 extern const cli_filter_name cli_filters[CLI_NFILTERS];
+/* What cli_open_args read the inputs with, beside the selection (NULL:
+ * not given): --tagroot, --tagleaf, --base, --diff-base, as the machine
+ * formats' "filters" name them (tbl_begin_view). */
+typedef struct cli_loaded_opts {
+  const char *tagroot, *tagleaf, *base, *diff_base;
+} cli_loaded_opts;
+extern cli_loaded_opts cli_loaded;
 /* sel's expression i of cli_filters (NULL: none) */
 static inline const char *cli_filter_value(const pcol_select *sel, int i) {
   const char *v;

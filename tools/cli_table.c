@@ -274,6 +274,11 @@ void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const cha
       first = 0;
     }
   }
+  /* how the inputs were read: label frames, a base subtracted */
+  const char *lk[] = {"tagroot", "tagleaf", "base", "diff_base"};
+  const char *lv[] = {cli_loaded.tagroot, cli_loaded.tagleaf, cli_loaded.base, cli_loaded.diff_base};
+  for (int i = 0; i < 4; i++)
+    if (lv[i]) json_kv(fp, &first, lk[i], lv[i]);
   fputs("},\"rows\":", fp);
   tbl_begin(t, fp, fmt, ncols, names); /* the '[' */
   t->object = 1;

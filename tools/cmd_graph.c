@@ -237,9 +237,28 @@ static const char *base_name(const char *p, size_t n) {
  * an unsymbolized location's "[binary]" as it is; --by file the file's base
  * name; --by line the function (dot_label_name), then the file's base name
  * and ":LINE" (the name's last " FILE:LINE"); each a line. */
-static void dot_label(FILE *fp, pcol_str name, pcol_by by) {
+static void dot_label(FILE *fp, const pcol_top *t, uint32_t key, pcol_str name, pcol_by by) {
   const char *p = name.ptr ? name.ptr : "";
-  size_t n = name.ptr ? name.len : 0, h = 0;
+  size_t n = name.ptr ? name.len : 0, h = 0, off, fl;
+  /* by line or address, the parts as top composed them (a name with
+   * blanks, a line 0 without ":LINE"): the address, the function, the
+   * file's base name and ":LINE" */
+  if ((by == PCOL_BY_LINE || by == PCOL_BY_ADDRESS) && pcol_top_name_function(t, key, &off, &fl) &&
+      off <= n && fl <= n - off) {
+    if (off >= 16) {
+      dot_put(fp, p, 16);
+      fputs("\\n", fp);
+    }
+    if (fl) dot_label_name(fp, (pcol_str){p + off, fl});
+    const char *r = p + off + fl, *e = p + n;
+    if (r < e && *r == ' ') r++;
+    if (r < e) {
+      const char *b = base_name(r, (size_t)(e - r));
+      dot_put(fp, b, (size_t)(e - b));
+      fputs("\\n", fp);
+    }
+    return;
+  }
   while (h < n && h < 16 && isxdigit((unsigned char)p[h])) h++;
   if (by == PCOL_BY_ADDRESS && h == 16 && n > 17 && p[16] == ' ') {
     dot_put(fp, p, 16);
@@ -325,7 +344,7 @@ static void write_node(FILE *fp, const dot_ctx *c, size_t i, double max_flat) {
   const pcol_top_row *n = &c->g->nodes[i];
   char fv[64], cv[64], pb[16];
   fprintf(fp, "N%zu [label=\"", i + 1);
-  dot_label(fp, n->name, c->by);
+  dot_label(fp, &c->g->top, n->key, n->name, c->by);
   fmt_value(c, n->flat, fv, sizeof fv);
   if (n->flat != 0) {
     dot_value(fp, fv);

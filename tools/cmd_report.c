@@ -13,7 +13,6 @@ const cli_opt opts_report[] = {
     {"title", 0, 1, "page title (default: the file's name, without its directory)"},
     CLI_OPTS_SOURCE_FILES, /* the source pane */
     CLI_OPT_TAGFRAMES,     /* a page split by label, as pprof -http's -tagroot */
-    CLI_OPT_BASE,          /* a page of the change, as pprof -http -diff_base */
     CLI_OPT_NO_MMAP,
     CLI_OPT_MAX_OUTPUT,
     CLI_OPT_MAX_ROWS,

@@ -369,6 +369,8 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
   return rc;
 }
 
+cli_loaded_opts cli_loaded;
+
 int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
                   const pcol_select *sel, pcol_file **f, const char **label, pcol_error *err) {
   *f = NULL;
@@ -392,17 +394,22 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
     debug_inputs(cmd, used, &in, 0);
   }
   const char *dbase = cli_get(cmd, a, "diff-base"), *base = dbase ? dbase : cli_get(cmd, a, "base");
-  if (!rc && dbase && cli_get(cmd, a, "base"))
+  if (!rc && dbase && cli_get(cmd, a, "base")) {
     rc = pcol_error_set(err, PCOL_EINVAL, "give --base or --diff-base, not both");
-  else if (!rc && base) { /* pprof -base/-diff_base: the inputs minus the base */
+    pcol_close(*f);
+    *f = NULL;
+  } else if (!rc && base) { /* pprof -base/-diff_base: the inputs minus the base */
     pcol_file *bf = NULL, *u = NULL;
     rc = pcol_open_any(base, &opt, &bf, err);
     if (rc && !strstr(err->message, base)) pcol_error_prefix(err, cli_input_name(base));
     if (!rc) {
       cli_budget_input(base, bf);
       rc = pcol_open_diff_base(*f, bf, dbase != NULL, &u, err);
+      if (rc) pcol_error_prefix(err, cli_input_name(base));
       pcol_close(bf);
     }
+    if (dbase) cli_loaded.diff_base = dbase;
+    else cli_loaded.base = base;
     pcol_close(*f);
     *f = u;
   }
@@ -410,6 +417,8 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
   if (!rc && (root || leaf)) { /* pprof -tagroot/-tagleaf: the profile with those frames */
     pcol_file *tf = NULL;
     rc = pcol_open_tag_frames(*f, root, leaf, &tf, err);
+    cli_loaded.tagroot = root;
+    cli_loaded.tagleaf = leaf;
     pcol_close(*f);
     *f = tf;
     if (rc) pcol_error_prefix(err, *label);

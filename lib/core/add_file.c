@@ -303,7 +303,13 @@ static int copy_labels(mctx *m) {
       rows[j - a].num_unit = S(m, pcol_view_u32(&u, j));
     }
     size_t nr = (size_t)(e - a);
-    if (m->opt && m->opt->label_key) rows[nr++] = (pcol_label_row){m->opt->label_key, m->opt->label_str, 0, 0};
+    if (m->opt && m->opt->label_key) { /* set, not added: a label of that key goes (pprof's SetLabel) */
+      size_t w = 0;
+      for (size_t j = 0; j < nr; j++)
+        if (rows[j].key != m->opt->label_key) rows[w++] = rows[j];
+      nr = w;
+      rows[nr++] = (pcol_label_row){m->opt->label_key, m->opt->label_str, 0, 0};
+    }
     rc = pcol_b_labelset(m->b, rows, nr, &m->lsmap[i + 1], m->err);
   }
   free(rows);

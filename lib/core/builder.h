@@ -130,7 +130,8 @@ typedef struct pcol_b_frames {
 /* pcol_b_add_file with changes: frames as above (of_labelset NULL: none);
  * negate: every value times -1 (INT64_MIN becomes INT64_MAX), as go tool
  * pprof's -base/-diff_base scale the base; label_key (a builder string id,
- * 0: none) = label_str: a label added to every sample (pprof's
+ * 0: none) = label_str: a label set on every sample, replacing one of that
+ * key (pprof's
  * "pprof::base" = "true" of -diff_base, lib/query/diffbase.c). */
 typedef struct pcol_b_copy {
   pcol_b_frames frames;

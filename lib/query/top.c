@@ -92,6 +92,8 @@ typedef struct pcol_q_topctx {
   uint64_t *loff;       /* and the locations' line offsets */
   pcol_q_keytab pres;   /* composed: the fixed part of a function's line names (fn_prefix) */
   uint32_t *fn_pid;     /* function -> its id in pres, bit 31 = it has a file (0 = not yet) */
+  uint32_t *pres_fn;    /* pres id -> the bytes of its function's name (pcol_top_name_function) */
+  size_t pres_fn_cap;
   pcol_str *names;      /* composed: names made so far (ptr NULL = not yet) */
   pthread_mutex_t name_lock; /* ctx_name's, for names, scratch and the arena */
   size_t names_n;
@@ -149,6 +151,7 @@ static void ctx_free(topctx *t) {
   pcol_q_keytab_free(&t->pres);
   pcol_q_inl_free(&t->is);
   free(t->fn_pid);
+  free(t->pres_fn);
   free(t->kid);
   free(t->lslot);
   free(t->name_key);
@@ -314,6 +317,9 @@ static int fn_prefix(topctx *t, uint32_t fn, uint32_t *pid, int *hasfile, pcol_e
     }
     uint32_t id;
     PCOL_RETURN_NOT_OK(pcol_q_key_intern(&t->pres, (const char *)t->scratch.data, t->scratch.len, 1, &id, err));
+    while (id >= t->pres_fn_cap)
+      if (pcol_grow(&t->pres_fn, &t->pres_fn_cap, sizeof *t->pres_fn)) return pcol_oom(err);
+    t->pres_fn[id] = name.ptr ? (uint32_t)name.len : 0; /* (one function's name, < 4 GiB) */
     t->fn_pid[fn] = id | (hf ? 0x80000000u : 0);
   }
   *pid = t->fn_pid[fn] & 0x7fffffffu;
@@ -1643,6 +1649,22 @@ int pcol_q_top_name(const pcol_top *t, uint32_t k, pcol_str *out, pcol_error *er
     return PCOL_OK;
   }
   return ctx_name(p->ctx, k, out, err);
+}
+
+bool pcol_top_name_function(const pcol_top *t, uint32_t k, size_t *off, size_t *len) {
+  *off = *len = 0;
+  const pcol_q_top_priv *p = t ? t->priv_ : NULL;
+  const topctx *c = p ? p->ctx : NULL;
+  if (!c || !c->composed || c->by == PCOL_BY_SOURCE_LINE || !k || k > c->nkeys) return false;
+  const line_id *l = &c->kid[k];
+  if (l->mode == LINE_ID_NAME || l->mode == 2) return false;
+  size_t fn = l->pid && l->pid < c->pres_fn_cap ? c->pres_fn[l->pid] : 0;
+  pcol_str pre = l->pid && l->pid <= c->pres.n ? c->pres.s[l->pid] : (pcol_str){NULL, 0};
+  /* line_name: "%016x" (by address, an address), a space when a prefix
+   * follows, the prefix "NAME FILE", ":LINE" */
+  *off = c->by == PCOL_BY_ADDRESS && l->addr ? 16 + (pre.len ? 1 : 0) : 0;
+  *len = fn;
+  return true;
 }
 
 const pcol_q_keytab *pcol_q_top_keytab(const pcol_top *t) {

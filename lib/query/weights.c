@@ -289,7 +289,8 @@ static int weights_time_all(wctx *c) {
  * On success the caller frees c->rt (wctx_free). */
 static void wctx_free(wctx *c);
 static int diff_base_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
-                           const pcol_value_sel *v, int *found, pcol_sum *total, pcol_error *err);
+                           const pcol_value_sel *v, const wctx *c, int *found, pcol_sum *total,
+                           pcol_error *err);
 static int wctx_init_(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                       pcol_error *err);
 static int wctx_init(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
@@ -501,6 +502,11 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   else if (!unrestricted || c.vt != PCOL_VT_TIME || c.flt || c.row_fn || c.relative ||
            (rc = weights_time_all(&c)) == 1)
     rc = pcol_select_iter_need(f, sel, NULL, c.need, c.nneed, add_sample, &c, err);
+  /* a base subtracted: pprof's total, and values that cannot be negated refused */
+  int found = 0;
+  pcol_sum base = 0;
+  if (!rc && !c.row_fn)
+    rc = diff_base_total(f, sel, flt && flt->active ? flt : NULL, v, &c, &found, &base, err);
   wctx_free(&c);
   cp->pk = c.pk;
   cp->pv = c.pv;
@@ -512,31 +518,19 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   }
   out->w128 = c.w;
   out->w64 = c.w64;
-  if (total_abs) *total_abs = c.total;
-  int found = 0;
-  pcol_sum base = 0;
-  if (total_abs && !c.row_fn && (rc = diff_base_total(f, sel, flt && flt->active ? flt : NULL, v, &found, &base, err))) {
-    free(out->w128);
-    free(out->w64);
-    memset(out, 0, sizeof *out);
-    return rc;
-  }
-  if (found) *total_abs = base;
+  if (total_abs) *total_abs = found ? base : c.total;
   return PCOL_OK;
 }
 
-static int sum_abs_row(void *p, uint64_t row, int64_t v) {
-  (void)row;
-  *(pcol_sum *)p += v < 0 ? -(pcol_sum)v : v;
-  return 0;
-}
-
-/* -base's total: pprof merges the profile and its negated base (samples
- * of one stack and label set become one, profile.Merge) before it adds up
- * |values|, so a stack the base cancels adds nothing: the sum over
- * (stack, label set) groups of |their sum|. */
+/* pprof merges profiles (and the samples of one, profile.Merge) before it
+ * adds up |values| (report.go computeTotal): samples of one stack and label
+ * set are one, so a stack the base cancels adds nothing.  The sum over
+ * (stack, label set) groups of |their sum|, of the samples whose source
+ * src_ok marks and whose label set ls_ok marks (NULL: all). */
 typedef struct gsum {
-  pcol_view st, ls;
+  pcol_view st, ls, src;
+  const uint8_t *src_ok, *ls_ok;
+  uint64_t nsrc, nls;
   pcol_u64map m;
   pcol_sum *s;
   size_t cap;
@@ -545,10 +539,16 @@ typedef struct gsum {
 
 static int gsum_add(void *p, uint64_t row, int64_t v) {
   gsum *g = p;
-  uint64_t key = (uint64_t)pcol_view_u32(&g->ls, row) << 32 | pcol_view_u32(&g->st, row);
+  uint32_t ls = pcol_view_u32(&g->ls, row);
+  if (g->src_ok) {
+    uint32_t s = pcol_view_u32(&g->src, row);
+    if (s > g->nsrc || !g->src_ok[s]) return 0;
+  }
+  if (g->ls_ok && (ls > g->nls || !g->ls_ok[ls])) return 0;
+  uint64_t key = (uint64_t)ls << 32 | pcol_view_u32(&g->st, row);
   uint32_t i;
   int added, rc = pcol_u64map_get(&g->m, key, &i, &added);
-  if (rc) return pcol_error_set(g->err, rc, "-base: too many (stack, labels) groups");
+  if (rc) return pcol_error_set(g->err, rc, "too many (stack, labels) groups for the total");
   while (i >= g->cap) {
     size_t had = g->cap;
     if (pcol_grow(&g->s, &g->cap, sizeof *g->s)) return pcol_oom(g->err);
@@ -559,14 +559,20 @@ static int gsum_add(void *p, uint64_t row, int64_t v) {
 }
 
 static int grouped_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
-                         const pcol_value_sel *v, pcol_sum *total, pcol_error *err) {
-  static const int need[] = {PCOL_C_S_STACK, PCOL_C_S_LABELSET};
+                         const pcol_value_sel *v, const uint8_t *src_ok, const uint8_t *ls_ok,
+                         pcol_sum *total, pcol_error *err) {
+  static const int need[] = {PCOL_C_S_STACK, PCOL_C_S_LABELSET, PCOL_C_S_SOURCE};
   gsum g;
   memset(&g, 0, sizeof g);
   g.err = err;
+  g.src_ok = src_ok;
+  g.ls_ok = ls_ok;
+  g.nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  g.nls = pcol_rows(f, PCOL_T_LABELSETS);
   int lazy;
   int rc = pcol_select_need_view(f, sel, need[0], &g.st, &lazy, err);
   if (!rc) rc = pcol_select_need_view(f, sel, need[1], &g.ls, &lazy, err);
+  if (!rc) rc = pcol_select_need_view(f, sel, need[2], &g.src, &lazy, err);
   if (!rc) rc = pcol_q_values_iter_need(f, sel, flt, v, need, PCOL_NCOLS(need), gsum_add, &g, err);
   pcol_sum t = 0;
   for (size_t i = 0; !rc && i < g.m.n; i++) t += g.s[i] < 0 ? -g.s[i] : g.s[i];
@@ -576,44 +582,81 @@ static int grouped_total(pcol_file *f, const pcol_select *sel, const pcol_filter
   return rc;
 }
 
-/* go tool pprof's total (report.go computeTotal) when some samples are the
- * base of -diff_base (pcol_open_diff_base: their sources' meta
- * PCOL_META_DIFF_BASE): the sum of those samples' |values| alone, so shares
- * are of the base; of the kept ones under -relative_percentages, of all
- * the selected ones else (pprof's total is the profile's before filters).
- * *found 0 when no source is such a base (the total stays the selection's). */
+/* The label sets that hold PCOL_DIFF_BASE_KEY = "true" (pprof's
+ * Sample.DiffBaseSample), as ok[ls]; *any 1 when one does. */
+static int diff_base_sets(pcol_file *f, uint8_t *ok, int *any, pcol_error *err) {
+  pcol_q_labelcols lc;
+  PCOL_RETURN_NOT_OK(pcol_q_labelcols_open(f, &lc, err));
+  uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS);
+  for (uint64_t ls = 1; ls <= nls; ls++) {
+    uint64_t lo = pcol_view_u64(&lc.off, ls - 1), hi = pcol_view_u64(&lc.off, ls);
+    if (hi > lc.nlabels) hi = lc.nlabels;
+    for (uint64_t i = lo; i < hi && !ok[ls]; i++) {
+      pcol_str k, v;
+      uint32_t sid = pcol_view_u32(&lc.str, i);
+      PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&lc.key, i), &k, err));
+      if (!sid || !pcol_str_is(k, PCOL_DIFF_BASE_KEY)) continue;
+      PCOL_RETURN_NOT_OK(pcol_string(f, sid, &v, err));
+      if (pcol_str_is(v, "true")) ok[ls] = 1, *any = 1;
+    }
+  }
+  return PCOL_OK;
+}
+
+/* go tool pprof's total (report.go computeTotal) where a base was
+ * subtracted (pcol_open_diff_base, or a pprof file written so: the sources'
+ * meta PCOL_META_DIFF_BASE / PCOL_META_BASE say so).  -diff_base: the
+ * |values| of the samples labelled PCOL_DIFF_BASE_KEY = "true" alone, so
+ * shares are of the base; -base: those of every sample; both grouped as
+ * pprof's merge groups them (grouped_total).  Of the kept samples under
+ * -relative_percentages, of all the selected ones else (pprof's total is
+ * the profile's before filters).  *found 0 when no source says so.  A value
+ * that comes from the samples' weight (samples of a source without a count
+ * type, weight, Rprof's time and memory rules) cannot be subtracted (a
+ * weight is a number of raw samples, never negative): refused. */
 static int diff_base_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
-                           const pcol_value_sel *v, int *found, pcol_sum *total, pcol_error *err) {
+                           const pcol_value_sel *v, const wctx *c, int *found, pcol_sum *total,
+                           pcol_error *err) {
   *found = 0;
   uint64_t nmeta = pcol_rows(f, PCOL_T_META), nsrc = pcol_rows(f, PCOL_T_SOURCES);
   if (!nmeta || !nsrc) return PCOL_OK;
   pcol_view mk, ms;
   pcol_column_req req[] = {{&mk, PCOL_T_META, PCOL_C_META_KEY}, {&ms, PCOL_T_META, PCOL_C_META_SOURCE}};
   PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
-  pcol_sum t = 0;
-  uint8_t *seen = NULL;
-  int rc = PCOL_OK;
+  uint8_t *kind = NULL; /* per source: 1 -diff_base labels, 2 -base */
+  int rc = PCOL_OK, any_diff = 0, any_base = 0;
   for (uint64_t i = 0; i < nmeta && !rc; i++) {
     pcol_str k;
     if ((rc = pcol_string(f, pcol_view_u32(&mk, i), &k, err))) break;
     uint32_t s = pcol_view_u32(&ms, i);
-    if (pcol_str_is(k, PCOL_META_BASE) && s && s <= nsrc) { /* -base: every sample, grouped */
-      free(seen);
-      *found = 1;
-      return grouped_total(f, sel, sel && sel->relative ? flt : NULL, v, total, err);
-    }
-    if (!pcol_str_is(k, PCOL_META_DIFF_BASE) || !s || s > nsrc) continue;
-    if (sel && sel->source_id && sel->source_id != s) continue;
-    if (!seen && !(seen = calloc(nsrc + 1, 1))) rc = pcol_oom(err);
-    if (rc || seen[s]) continue;
-    seen[s] = 1;
-    *found = 1;
-    pcol_select one = sel ? *sel : (pcol_select){0};
-    one.source_id = s;
-    rc = pcol_q_values_iter(f, &one, one.relative ? flt : NULL, v, sum_abs_row, &t, err);
+    int d = pcol_str_is(k, PCOL_META_DIFF_BASE), b = !d && pcol_str_is(k, PCOL_META_BASE);
+    if ((!d && !b) || !s || s > nsrc) continue;
+    if (!kind && !(kind = calloc(nsrc + 1, 1))) rc = pcol_oom(err);
+    if (rc) break;
+    kind[s] |= (uint8_t)(d ? 1 : 2);
+    any_diff |= d, any_base |= b;
+    if (c->vt == PCOL_VT_WEIGHT || c->vt == PCOL_VT_TIME || c->vt == PCOL_VT_RPROF_ALLOC ||
+        (c->vt == 0 && (!c->cvt || !c->cvt[s])))
+      rc = pcol_error_set(err, PCOL_ENOTFOUND,
+                          "a base profile's values are subtracted, but this value comes from the "
+                          "samples' weight (a count of raw samples, never negative): name a value "
+                          "type the profiles store (--value TYPE)");
   }
-  free(seen);
-  *total = t;
+  uint8_t *ls_ok = NULL;
+  if (!rc && any_diff && !(ls_ok = calloc(pcol_rows(f, PCOL_T_LABELSETS) + 1, 1))) rc = pcol_oom(err);
+  int labelled = 0;
+  if (!rc && any_diff) rc = diff_base_sets(f, ls_ok, &labelled, err);
+  const pcol_filter *kept = sel && sel->relative ? flt : NULL;
+  if (!rc && any_base) { /* -base: every sample, grouped */
+    *found = 1;
+    rc = grouped_total(f, sel, kept, v, NULL, NULL, total, err);
+  } else if (!rc && labelled) { /* -diff_base: the labelled samples of those sources */
+    for (uint64_t s = 1; s <= nsrc; s++) kind[s] = kind[s] & 1;
+    *found = 1;
+    rc = grouped_total(f, sel, kept, v, kind, ls_ok, total, err);
+  }
+  free(kind);
+  free(ls_ok);
   return rc;
 }
 

@@ -73,6 +73,18 @@ t=$("$PCOL" top "$lab" --format json | grep -o '"total":[0-9]*')
 "$PCOL" top "$lab" --diff-base "$lab" --format tsv | awk -F'\t' 'NR > 1 && $1 != 0 { exit 1 }' ||
   fail "top --diff-base itself: a flat that is not 0"
 expect 2 "not both" "$PCOL" top "$lab" --base "$lab" --diff-base "$lab"
+# what cannot be subtracted is refused, never added: a value that comes
+# from the samples' weight (collapsed stacks, Rprof's time, samples of a
+# source without a count type), a base of other value types
+"$PCOL" unpack "$lab" --to collapsed -o "$tmp/lab.folded" || fail "unpack to collapsed"
+expect 1 "weight.*--value TYPE" "$PCOL" top "$tmp/lab.folded" --base "$tmp/lab.folded"
+expect 1 "weight.*--value TYPE" "$PCOL" top examples/demo.out --diff-base examples/demo.out
+expect 1 "nums.pb.gz: the base profile measures other value types" "$PCOL" top "$lab" --base "$nums"
+# the machine formats say how the inputs were read
+"$PCOL" top "$lab" --diff-base "$lab" --tagleaf kind --format json | head -n 1 |
+  grep -qF '"filters":{"tagleaf":"kind","diff_base":"'"$lab"'"}' || fail "JSON filters: tagleaf, diff_base"
+"$PCOL" traces "$lab" --base "$lab" --tagroot worker --format json | head -n 1 |
+  grep -qF '"tagroot":"worker","base":"' || fail "traces JSON filters: tagroot, base"
 expect 3 "nonexistent" "$PCOL" top "$lab" --diff-base "$tmp/nonexistent.pb"
 
 # runMicrotasks has no file: a row "<unknown>" with flat 20ms (its leaf

@@ -426,12 +426,20 @@ if [ -f "$A" ] && [ -f "$B" ]; then
     CLI=1 compare tree "$B" -tree -$m="$A" -- $o "$A"
     CLI=1 compare peek "$B" -peek main.work -$m="$A" -- main.work $o "$A"
     [ -f "$H1" ] && [ -f "$H2" ] && CLI=1 compare top "$H2" -top -sample_index=alloc_space -$m="$H1" -- --value alloc_space $o "$H1"
+    # H2 names no default type: the merge takes H1's (combineHeaders)
+    [ -f "$H1" ] && [ -f "$H2" ] && CLI=1 compare top "$H2" -top -$m="$H1" -- $o "$H1"
+    [ -f "$H1" ] && [ -f "$H2" ] && CLI=1 compare top "$H1" -top -cum -$m="$H2" -- --sort cum $o "$H2"
     # the difference written as a profile reads in go as go's own -$m
     J=$((J + 1))
     go tool pprof -symbolize=none -top -$m="$A" "$B" >"$tmp/cli/$J" 2>/dev/null
     "$PCOL" unpack "$B" $o "$A" --to pprof -o "$tmp/d.pb.gz" &&
       go tool pprof -symbolize=none -top "$tmp/d.pb.gz" >"$tmp/pc/$J" 2>/dev/null
     want showing "$tmp/cli/$J" "${B##*/}: go tool pprof -top of pcol unpack $o differs from go's -$m (< pprof -$m, > the export):"
+    # ... and pcol reads that export as go does (its pprof::base samples' total)
+    J=$((J + 1))
+    cp "$tmp/cli/$((J - 1))" "$tmp/cli/$J"
+    "$PCOL" top "$tmp/d.pb.gz" >"$tmp/pc/$J" 2>/dev/null
+    want showing "$tmp/cli/$J" "${B##*/}: pcol top of its unpack $o differs from go's -$m (< pprof -$m, > pcol):"
     for v in traces tags; do
       J=$((J + 1))
       go tool pprof -symbolize=none -$v -$m="$A" "$B" >"$tmp/cli/$J" 2>/dev/null

@@ -96,7 +96,7 @@ SEXP C_diff_base(SEXP x, SEXP base, SEXP diff) {
   if (rc) pcol_stop(Rf_translateCharUTF8(STRING_ELT(base, 0)), &err, rc);
   rc = pcol_open_diff_base(f, bf, Rf_asLogical(diff) == TRUE, &u, &err);
   pcol_close(bf);
-  if (rc) pcol_stop(path_of(x), &err, rc);
+  if (rc) pcol_stop(Rf_translateCharUTF8(STRING_ELT(base, 0)), &err, rc); /* as the CLI: the base */
   SEXP y = PROTECT(R_MakeExternalPtr(u, R_ExternalPtrTag(x), R_NilValue));
   R_RegisterCFinalizerEx(y, file_finalize, TRUE);
   UNPROTECT(1);

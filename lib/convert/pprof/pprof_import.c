@@ -1021,6 +1021,16 @@ static int build(ctx *c) {
   if (p->default_sample_type)
     TRY(meta_strx(c, src, PPROF_META_DEFAULT_SAMPLE_TYPE, p->default_sample_type));
   if (p->doc_url) TRY(meta_strx(c, src, PPROF_META_DOC_URL, p->doc_url));
+  /* a profile written with a -diff_base base in it (pprof -proto, pcol
+   * unpack --diff-base) has samples labelled pprof::base=true, which
+   * pprof's total counts alone: the source says it may (weights.c) */
+  for (size_t i = 1; i < p->n_string_table; i++) {
+    const pstring *d = &p->string_table[i];
+    if (d->len == sizeof PCOL_DIFF_BASE_KEY - 1 && !memcmp(d->data, PCOL_DIFF_BASE_KEY, d->len)) {
+      TRY(pcol_b_meta(c->b, src, PCOL_META_DIFF_BASE, "true", 4, c->err));
+      break;
+    }
+  }
 
   size_t nvt = p->n_sample_type;
   pcol_value_row *vals = calloc(nvt ? nvt : 1, sizeof *vals);
