@@ -1923,8 +1923,11 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_many(const char *const *paths, siz
  * the key joined by ',' (strings, then numbers in their unit as pprof's
  * ScaledLabel: "1kB", or the bare number without a unit; no name (NA)
  * when the sample has none: pprof's "", printed "<unknown>"), whose file is the key, at a location without mapping
- * or address, line 0.  ENOTFOUND for a key no label of f has.  Memory: the
- * copy, and each (label set, stack) pair the samples use made once. */
+ * or address, line 0.  ENOTFOUND for a key no label of f has; EINVAL for
+ * no key, more than 64 keys or a key of 256 bytes or more; ETOOBIG when
+ * the frames would make more stack nodes than f's row budget allows
+ * (PCOL_ROW_BUDGET_PER_BYTE x its input bytes).  Memory: the copy, and
+ * each (label set, stack) pair the samples use made once. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_open_tag_frames(pcol_file *f, const char *root_keys,
                                                          const char *leaf_keys, pcol_file **out,
                                                          pcol_error *err);
@@ -1935,7 +1938,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_tag_frames(pcol_file *f, const cha
  * samples also get the label PCOL_DIFF_BASE_KEY = "true" and its sources
  * the meta PCOL_META_DIFF_BASE = "true", and the views' total is then the
  * base's (sum of its samples' |values|: shares are of the base, pprof's
- * computeTotal).  !diff (-base): base's sources get the meta PCOL_META_BASE
+ * computeTotal, per stack and label set as pprof merges them; when that
+ * is 0, every sample's).  !diff (-base): base's sources get the meta PCOL_META_BASE
  * and the total is pprof's of the merged profile: the sum over (stack,
  * label set) groups of |their sum|, so what the base cancels adds nothing.
  * As pprof's merge: ENOTFOUND when the two measure other value types

@@ -48,6 +48,8 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   const char *base_path = cli_get(cmd, a, "diff");
+  if (base_path && (cli_get(cmd, a, "base") || cli_get(cmd, a, "diff-base")))
+    return cli_usage_error(cmd->name, "--diff colours against a base; --base/--diff-base subtract one: give one of them");
   for (int i = 0; base_path && !strcmp(base_path, "-") && i < a->npos; i++)
     if (!strcmp(a->pos[i], "-"))
       return cli_usage_error(cmd->name, "standard input ('-') can be read only once");

@@ -398,6 +398,10 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
     rc = pcol_error_set(err, PCOL_EINVAL, "give --base or --diff-base, not both");
     pcol_close(*f);
     *f = NULL;
+  } else if (!rc && base && !strcmp(base, "-")) {
+    rc = pcol_error_set(err, PCOL_EINVAL, "--base/--diff-base: give the base as a file, not '-'");
+    pcol_close(*f);
+    *f = NULL;
   } else if (!rc && base) { /* pprof -base/-diff_base: the inputs minus the base */
     pcol_file *bf = NULL, *u = NULL;
     rc = pcol_open_any(base, &opt, &bf, err);

@@ -44,6 +44,7 @@ typedef struct mctx {
   pcol_view sp, sl; /* the input's stack nodes */
   uint32_t *path;
   size_t path_cap;
+  uint64_t framed_steps, framed_budget; /* stack nodes walked for frames, and the bound */
 } mctx;
 
 static int col(mctx *m, int table, int column, pcol_view *v) {
@@ -358,6 +359,15 @@ static int framed_stack(mctx *m, uint32_t st, uint32_t ls, uint32_t *out) {
     m->path[depth++] = MAPID(m->locmap, nloc, pcol_view_u32(&m->sl, n - 1));
     if (pcol_view_u32(&m->sp, n - 1) >= n) break; /* checked by copy_stacks */
   }
+  /* each (label set, stack) pair re-makes its stack: on a hostile file
+   * (many label sets over one very deep stack) that is pairs x depth, so
+   * it is bounded as the file's rows are (pcol_open_options.max_rows) */
+  m->framed_steps += depth + nroot + nleaf;
+  if (m->framed_steps > m->framed_budget)
+    return pcol_error_set(m->err, PCOL_ETOOBIG,
+                          "label frames: %llu stack nodes to make, past the budget of %llu for this "
+                          "input (label sets x stack depth)",
+                          (unsigned long long)m->framed_steps, (unsigned long long)m->framed_budget);
   uint32_t node = 0;
   for (size_t i = 0; i < nroot && !rc; i++) rc = pcol_b_stack_node(m->b, node, root[i], &node, m->err);
   while (depth && !rc) rc = pcol_b_stack_node(m->b, node, m->path[--depth], &node, m->err);
@@ -517,6 +527,10 @@ static int add_file(pcol_builder *b, pcol_file *f, int as_union, const pcol_b_co
   TRY_OR_FAIL(rc = copy_stacks(&m));
   TRY_OR_FAIL(rc = copy_labels(&m));
   if (m.fr) {
+    uint64_t by = pcol_input_bytes(f);
+    m.framed_budget = by > PCOL_ROW_BUDGET_MIN / PCOL_ROW_BUDGET_PER_BYTE ? by * PCOL_ROW_BUDGET_PER_BYTE
+                                                                          : PCOL_ROW_BUDGET_MIN;
+    if (by > UINT64_MAX / PCOL_ROW_BUDGET_PER_BYTE) m.framed_budget = UINT64_MAX;
     TRY_OR_FAIL(rc = col(&m, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &m.sp));
     TRY_OR_FAIL(rc = col(&m, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &m.sl));
   }

@@ -39,6 +39,9 @@ struct pcol_file {
   /* every source's default value type (pcol_source_default_types), [s - 1],
    * computed on first use; NULL until then */
   uint32_t *_Atomic default_types;
+  /* per source whether it holds a subtracted base (lib/query/weights.c
+   * base_kinds: [0] any, [s] 1 -diff_base, 2 -base), computed on first use */
+  uint8_t *_Atomic base_kinds;
 };
 
 /* 1 when the file stores column (table, column), 0 when it is absent (every

@@ -92,9 +92,9 @@ static int label_value_name(pcol_file *f, const pcol_q_labelcols *c, pcol_str ke
 }
 
 /* The filter of sel with -tagroot=KEY's frame (pcol_filter_root): per label
- * set, the frame is named by the set's values of KEY joined by ',' (as
- * driver/tagroot.go joins them; pcol keeps a set's labels sorted, pprof in
- * the sample's order), "" for a set without it. */
+ * set, the frame is named as pcol_open_tag_frames names it
+ * (pcol_q_tagframe_name; pcol keeps a set's labels sorted, pprof in the
+ * sample's order), "" for a set without it. */
 static int root_filter_build(pcol_file *f, const pcol_select *sel, const char *key,
                              pcol_filter *flt, pcol_error *err) {
   int rc = pcol_filter_build(f, sel, flt, err);
@@ -110,24 +110,9 @@ static int root_filter_build(pcol_file *f, const pcol_select *sel, const char *k
   if (!ls_name) rc = pcol_oom(err);
   if (!rc) rc = pcol_q_labelcols_open(f, &lc, err);
   for (uint64_t ls = 1; !rc && ls <= nls; ls++) {
-    uint64_t lo = pcol_view_u64(&lc.off, ls - 1), hi = pcol_view_u64(&lc.off, ls);
-    if (hi > lc.nlabels) hi = lc.nlabels;
-    int have = 0;
-    name.len = 0;
-    for (uint64_t i = lo; i < hi && !rc; i++) {
-      pcol_str ks, s;
-      char num[96];
-      if ((rc = pcol_string(f, pcol_view_u32(&lc.key, i), &ks, err))) break;
-      if (!pcol_str_is(ks, key)) continue;
-      if ((rc = label_value_name(f, &lc, k, i, num, sizeof num, &s, err))) break;
-      if ((have && pcol_buf_append(&name, ",", 1)) ||
-          (s.ptr && s.len && pcol_buf_append(&name, s.ptr, s.len)))
-        rc = pcol_oom(err);
-      have = 1;
-    }
-    if (!rc && have)
-      rc = pcol_q_key_intern(&names, name.len ? (const char *)name.data : "", name.len, 1,
-                             &ls_name[ls], err);
+    /* the frame as pcol_open_tag_frames names it (no value: no name, "") */
+    if (!(rc = pcol_q_tagframe_name(f, &lc, ls, key, k.len, &name, err)) && name.len)
+      rc = pcol_q_key_intern(&names, (const char *)name.data, name.len, 1, &ls_name[ls], err);
   }
   if (!rc && !(nm = calloc((size_t)names.n + 1, sizeof *nm))) rc = pcol_oom(err);
   for (uint32_t i = 1; !rc && i <= names.n; i++) nm[i] = names.s[i];
@@ -637,6 +622,10 @@ int pcol_top_by_label(pcol_file *f, const pcol_select *sel, const pcol_value_sel
     pcol_filter flt;
     rc = root_filter_build(f, sel, key, &flt, err);
     if (!rc) rc = pcol_q_values_iter(f, sel, &flt, v, sum_abs, &out->total, err);
+    int found = 0; /* a base subtracted: pprof's total, as every view's (weights.c) */
+    pcol_sum base = 0;
+    if (!rc) rc = pcol_q_base_total(f, sel, &flt, v, &found, &base, err);
+    if (!rc && found) out->total = base;
     pcol_filter_free(&flt);
   }
   const pcol_tag_key *k = NULL;

@@ -423,6 +423,18 @@ typedef struct pcol_q_labelcols {
   uint64_t nlabels;
 } pcol_q_labelcols;
 int pcol_q_labelcols_open(pcol_file *f, pcol_q_labelcols *c, pcol_error *err);
+/* pprof's total where a base was subtracted (pcol_open_diff_base; weights.c
+ * diff_base_total): *found 0 when f holds none.  For a view that sums its
+ * own total (top --by label's relative one); pcol_q_weights does it itself. */
+int pcol_q_base_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                      const pcol_value_sel *v, int *found, pcol_sum *total, pcol_error *err);
+/* THE name of label set ls's -tagroot/-tagleaf frame for key k[0..kn)
+ * (driver/tagroot.go formatLabelValues): the set's values of the key
+ * joined by ',', strings then numbers, a number in its unit as ScaledLabel
+ * prints it ("1kB"; the bare number without a unit); empty when the set
+ * has none.  Into out (cleared first).  tagframes.c, labels.c. */
+int pcol_q_tagframe_name(pcol_file *f, const pcol_q_labelcols *lc, uint64_t ls, const char *k,
+                         size_t kn, pcol_buf *out, pcol_error *err);
 
 typedef struct pcol_q_tagkeys {
   regex_t show, hide;

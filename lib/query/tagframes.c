@@ -19,6 +19,7 @@
  * depth) time, the copy's size in memory. */
 #include "query.h"
 #include "builder.h" /* pcol_b_add_file_copy, pcol_b_frames */
+#include "writer.h"  /* pcol_builder_write_image */
 #include "reader.h"  /* struct pcol_file: owned, input_bytes */
 #include "error.h"   /* pcol_oom, PCOL_RETURN_NOT_OK */
 #include "buf.h"     /* pcol_buf */
@@ -55,32 +56,31 @@ static int split_keys(tagf *t, int w, const char *keys, pcol_error *err) {
   return PCOL_OK;
 }
 
-/* The name of label set ls's frame for key (k, kn): its values joined. */
-static int frame_name(tagf *t, uint64_t ls, const char *k, size_t kn, pcol_error *err) {
-  t->name.len = 0;
+int pcol_q_tagframe_name(pcol_file *f, const pcol_q_labelcols *lc, uint64_t ls, const char *k,
+                         size_t kn, pcol_buf *out, pcol_error *err) {
+  out->len = 0;
   if (!ls) return PCOL_OK;
-  uint64_t lo = pcol_view_u64(&t->lc.off, ls - 1), hi = pcol_view_u64(&t->lc.off, ls);
-  if (hi > t->lc.nlabels) hi = t->lc.nlabels;
+  uint64_t lo = pcol_view_u64(&lc->off, ls - 1), hi = pcol_view_u64(&lc->off, ls);
+  if (hi > lc->nlabels) hi = lc->nlabels;
   int have = 0;
   for (int numeric = 0; numeric < 2; numeric++) /* pprof: the strings, then the numbers */
     for (uint64_t i = lo; i < hi; i++) {
       pcol_str ks, s;
-      PCOL_RETURN_NOT_OK(pcol_string(t->f, pcol_view_u32(&t->lc.key, i), &ks, err));
+      PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&lc->key, i), &ks, err));
       if ((ks.ptr ? ks.len : 0) != kn || (kn && memcmp(ks.ptr, k, kn))) continue;
-      uint32_t sid = pcol_view_u32(&t->lc.str, i);
+      uint32_t sid = pcol_view_u32(&lc->str, i);
       if ((sid == 0) != numeric) continue;
       char num[96];
       if (sid) {
-        PCOL_RETURN_NOT_OK(pcol_string(t->f, sid, &s, err));
+        PCOL_RETURN_NOT_OK(pcol_string(f, sid, &s, err));
       } else { /* measurement.ScaledLabel(v, unit, "minimum"), or (v, "", "") */
         pcol_str u;
-        PCOL_RETURN_NOT_OK(pcol_string(t->f, pcol_view_u32(&t->lc.unit, i), &u, err));
-        pcol_unit_label(pcol_view_i64(&t->lc.num, i), u, u.ptr && u.len ? "minimum" : "", num, sizeof num);
+        PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&lc->unit, i), &u, err));
+        pcol_unit_label(pcol_view_i64(&lc->num, i), u, u.ptr && u.len ? "minimum" : "", num, sizeof num);
         s.ptr = num;
         s.len = strlen(num);
       }
-      if ((have && pcol_buf_append(&t->name, ",", 1)) ||
-          (s.ptr && s.len && pcol_buf_append(&t->name, s.ptr, s.len)))
+      if ((have && pcol_buf_append(out, ",", 1)) || (s.ptr && s.len && pcol_buf_append(out, s.ptr, s.len)))
         return pcol_oom(err);
       have = 1;
     }
@@ -94,7 +94,7 @@ static int of_labelset(void *ctx, pcol_builder *b, uint32_t ls, const uint32_t *
   uint32_t *ids = t->ids + (size_t)ls * per;
   for (int w = 0; w < 2 && !t->made[ls]; w++)
     for (size_t i = 0; i < t->nkey[w]; i++) {
-      PCOL_RETURN_NOT_OK(frame_name(t, ls, t->key[w][i], t->klen[w][i], err));
+      PCOL_RETURN_NOT_OK(pcol_q_tagframe_name(t->f, &t->lc, ls, t->key[w][i], t->klen[w][i], &t->name, err));
       /* no value: pprof's frame has the name "", which its reports print
        * by the rest of the location ("<unknown>" by function, the key by
        * line: graph.go NameComponents): NA, which pcol names the same way */
@@ -118,7 +118,9 @@ int pcol_q_open_built(pcol_builder *b, int rc, uint64_t input_bytes, pcol_file *
                       pcol_error *err) {
   void *mem = NULL;
   size_t len = 0;
-  if (!rc) rc = pcol_builder_write_mem(b, NULL, &mem, &len, err);
+  /* laid out for one reading, as detect.c's copies of other formats
+   * (plain columns under 16 MiB: faster to make, as fast to read) */
+  if (!rc) rc = pcol_builder_write_image(b, &mem, &len, err);
   pcol_builder_free(b);
   pcol_open_options opt = {0};
   if (!rc) rc = pcol_open_buffer(mem, len, &opt, out, err);
@@ -156,7 +158,8 @@ int pcol_open_tag_frames(pcol_file *f, const char *root_keys, const char *leaf_k
   uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS);
   size_t per = t.nkey[0] + t.nkey[1];
   if (!rc) rc = pcol_q_labelcols_open(f, &t.lc, err);
-  if (!rc && (!(t.ids = calloc((nls + 1) * (per ? per : 1), sizeof *t.ids)) || !(t.made = calloc(nls + 1, 1))))
+  if (!rc && (nls >= SIZE_MAX / (TAGF_MAX_KEYS * 2 * sizeof *t.ids) ||
+              !(t.ids = calloc((size_t)nls + 1, (per ? per : 1) * sizeof *t.ids)) || !(t.made = calloc((size_t)nls + 1, 1))))
     rc = pcol_oom(err);
   if (!rc) rc = pcol_builder_new(&b, err);
   for (int w = 0; w < 2 && !rc; w++)

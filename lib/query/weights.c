@@ -18,6 +18,7 @@
 #include "reader.h"   /* pcol_column_rows, pcol_column_lazy */
 #include "count.h"    /* pcol_count_types, pcol_rtime, pcol_rtime_free, ... */
 #include "xvalues.h"  /* pcol_ralloc_value */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -502,11 +503,12 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   else if (!unrestricted || c.vt != PCOL_VT_TIME || c.flt || c.row_fn || c.relative ||
            (rc = weights_time_all(&c)) == 1)
     rc = pcol_select_iter_need(f, sel, NULL, c.need, c.nneed, add_sample, &c, err);
-  /* a base subtracted: pprof's total, and values that cannot be negated refused */
+  /* a base subtracted: values that cannot be negated refused, in every
+   * view (those that read rows one by one too), and pprof's total */
   int found = 0;
   pcol_sum base = 0;
-  if (!rc && !c.row_fn)
-    rc = diff_base_total(f, sel, flt && flt->active ? flt : NULL, v, &c, &found, &base, err);
+  if (!rc)
+    rc = diff_base_total(f, sel, flt && flt->active ? flt : NULL, v, &c, &found, c.row_fn ? NULL : &base, err);
   wctx_free(&c);
   cp->pk = c.pk;
   cp->pv = c.pv;
@@ -603,60 +605,102 @@ static int diff_base_sets(pcol_file *f, uint8_t *ok, int *any, pcol_error *err) 
   return PCOL_OK;
 }
 
+/* Which sources hold a subtracted base (pcol_open_diff_base, or a pprof
+ * file written so): the sources' meta PCOL_META_DIFF_BASE (1: the samples
+ * labelled PCOL_DIFF_BASE_KEY = "true" are the base) and PCOL_META_BASE (2:
+ * -base); [0] the kinds any source has.  Scanned once a file (the meta
+ * rows' keys compared by string id, pcol_string_is_memo) and kept on it,
+ * as count.c keeps the default types. */
+static int base_kinds(pcol_file *f, const uint8_t **out, pcol_error *err) {
+  uint8_t *k = atomic_load_explicit(&f->base_kinds, memory_order_acquire);
+  if (k) {
+    *out = k;
+    return PCOL_OK;
+  }
+  uint64_t nmeta = pcol_rows(f, PCOL_T_META), nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  if (nsrc >= SIZE_MAX - 1 || !(k = calloc(nsrc + 1, 1))) return pcol_oom(err);
+  pcol_view mk, ms;
+  pcol_column_req req[] = {{&mk, PCOL_T_META, PCOL_C_META_KEY}, {&ms, PCOL_T_META, PCOL_C_META_SOURCE}};
+  int rc = nmeta ? pcol_columns(f, req, PCOL_NCOLS(req), err) : PCOL_OK;
+  static const char *const keys[] = {PCOL_META_DIFF_BASE, PCOL_META_BASE};
+  pcol_idmemo memo = {{0}, {0}};
+  for (uint64_t i = 0; i < nmeta && !rc; i++) {
+    uint32_t s = pcol_view_u32(&ms, i);
+    uint8_t which = 0;
+    if (!s || s > nsrc) continue;
+    if ((rc = pcol_string_which_memo(f, &memo, pcol_view_u32(&mk, i), keys, 2, &which, err))) break;
+    if (which) k[s] |= (uint8_t)which, k[0] |= (uint8_t)which; /* 1 -diff_base, 2 -base */
+  }
+  if (rc) {
+    free(k);
+    return rc;
+  }
+  uint8_t *none = NULL;
+  if (!atomic_compare_exchange_strong(&f->base_kinds, &none, k)) {
+    free(k); /* another thread's is the same */
+    k = none;
+  }
+  *out = k;
+  return PCOL_OK;
+}
+
 /* go tool pprof's total (report.go computeTotal) where a base was
- * subtracted (pcol_open_diff_base, or a pprof file written so: the sources'
- * meta PCOL_META_DIFF_BASE / PCOL_META_BASE say so).  -diff_base: the
- * |values| of the samples labelled PCOL_DIFF_BASE_KEY = "true" alone, so
- * shares are of the base; -base: those of every sample; both grouped as
- * pprof's merge groups them (grouped_total).  Of the kept samples under
- * -relative_percentages, of all the selected ones else (pprof's total is
- * the profile's before filters).  *found 0 when no source says so.  A value
- * that comes from the samples' weight (samples of a source without a count
- * type, weight, Rprof's time and memory rules) cannot be subtracted (a
- * weight is a number of raw samples, never negative): refused. */
+ * subtracted (base_kinds).  -diff_base: the |values| of the samples
+ * labelled PCOL_DIFF_BASE_KEY = "true" alone, so shares are of the base
+ * (when they add up to more than 0; else every sample's, as pprof); -base:
+ * those of every sample; both grouped as pprof's merge groups them
+ * (grouped_total).  Of the kept samples under -relative_percentages, of all
+ * the selected ones else (pprof's total is the profile's before filters).
+ * *found 0 when no source holds a base (the total stays the selection's).
+ * Every view first asks (total NULL: only that): a value that comes from
+ * the samples' weight (samples of a source without a count type, weight,
+ * Rprof's time and memory rules) cannot be subtracted (a weight is a
+ * number of raw samples, never negative), so it is refused. */
 static int diff_base_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                            const pcol_value_sel *v, const wctx *c, int *found, pcol_sum *total,
                            pcol_error *err) {
   *found = 0;
-  uint64_t nmeta = pcol_rows(f, PCOL_T_META), nsrc = pcol_rows(f, PCOL_T_SOURCES);
-  if (!nmeta || !nsrc) return PCOL_OK;
-  pcol_view mk, ms;
-  pcol_column_req req[] = {{&mk, PCOL_T_META, PCOL_C_META_KEY}, {&ms, PCOL_T_META, PCOL_C_META_SOURCE}};
-  PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
-  uint8_t *kind = NULL; /* per source: 1 -diff_base labels, 2 -base */
-  int rc = PCOL_OK, any_diff = 0, any_base = 0;
-  for (uint64_t i = 0; i < nmeta && !rc; i++) {
-    pcol_str k;
-    if ((rc = pcol_string(f, pcol_view_u32(&mk, i), &k, err))) break;
-    uint32_t s = pcol_view_u32(&ms, i);
-    int d = pcol_str_is(k, PCOL_META_DIFF_BASE), b = !d && pcol_str_is(k, PCOL_META_BASE);
-    if ((!d && !b) || !s || s > nsrc) continue;
-    if (!kind && !(kind = calloc(nsrc + 1, 1))) rc = pcol_oom(err);
-    if (rc) break;
-    kind[s] |= (uint8_t)(d ? 1 : 2);
-    any_diff |= d, any_base |= b;
-    if (c->vt == PCOL_VT_WEIGHT || c->vt == PCOL_VT_TIME || c->vt == PCOL_VT_RPROF_ALLOC ||
-        (c->vt == 0 && (!c->cvt || !c->cvt[s])))
-      rc = pcol_error_set(err, PCOL_ENOTFOUND,
-                          "a base profile's values are subtracted, but this value comes from the "
-                          "samples' weight (a count of raw samples, never negative): name a value "
-                          "type the profiles store (--value TYPE)");
-  }
-  uint8_t *ls_ok = NULL;
-  if (!rc && any_diff && !(ls_ok = calloc(pcol_rows(f, PCOL_T_LABELSETS) + 1, 1))) rc = pcol_oom(err);
-  int labelled = 0;
-  if (!rc && any_diff) rc = diff_base_sets(f, ls_ok, &labelled, err);
+  const uint8_t *kind = NULL;
+  PCOL_RETURN_NOT_OK(base_kinds(f, &kind, err));
+  if (!kind[0]) return PCOL_OK;
+  uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  for (uint64_t s = 1; s <= nsrc; s++)
+    if (kind[s] && (c->vt == PCOL_VT_WEIGHT || c->vt == PCOL_VT_TIME || c->vt == PCOL_VT_RPROF_ALLOC ||
+                    (c->vt == 0 && (!c->cvt || !c->cvt[s]))))
+      return pcol_error_set(err, PCOL_ENOTFOUND,
+                            "a base profile's values are subtracted, but this value comes from the "
+                            "samples' weight (a count of raw samples, never negative): name a value "
+                            "type the profiles store (--value TYPE)");
+  if (!total) return PCOL_OK;
   const pcol_filter *kept = sel && sel->relative ? flt : NULL;
-  if (!rc && any_base) { /* -base: every sample, grouped */
+  int rc = PCOL_OK;
+  if (kind[0] & 2) { /* -base: every sample, grouped */
     *found = 1;
-    rc = grouped_total(f, sel, kept, v, NULL, NULL, total, err);
-  } else if (!rc && labelled) { /* -diff_base: the labelled samples of those sources */
-    for (uint64_t s = 1; s <= nsrc; s++) kind[s] = kind[s] & 1;
-    *found = 1;
-    rc = grouped_total(f, sel, kept, v, kind, ls_ok, total, err);
+    return grouped_total(f, sel, kept, v, NULL, NULL, total, err);
   }
-  free(kind);
+  uint8_t *ls_ok = calloc(pcol_rows(f, PCOL_T_LABELSETS) + 1, 1), *src_ok = calloc(nsrc + 1, 1);
+  int labelled = 0;
+  if (!ls_ok || !src_ok) rc = pcol_oom(err);
+  for (uint64_t s = 1; !rc && s <= nsrc; s++) src_ok[s] = kind[s] & 1;
+  if (!rc) rc = diff_base_sets(f, ls_ok, &labelled, err);
+  pcol_sum t = 0;
+  if (!rc && labelled) rc = grouped_total(f, sel, kept, v, src_ok, ls_ok, &t, err);
+  if (!rc && t > 0) { /* pprof: the base's total when it is more than 0 */
+    *found = 1;
+    *total = t;
+  }
   free(ls_ok);
+  free(src_ok);
+  return rc;
+}
+
+int pcol_q_base_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                      const pcol_value_sel *v, int *found, pcol_sum *total, pcol_error *err) {
+  wctx c;
+  *found = 0;
+  PCOL_RETURN_NOT_OK(wctx_init(&c, f, sel, v, err));
+  int rc = diff_base_total(f, sel, flt && flt->active ? flt : NULL, v, &c, found, total, err);
+  wctx_free(&c);
   return rc;
 }
 

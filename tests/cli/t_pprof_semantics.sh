@@ -78,6 +78,9 @@ expect 2 "not both" "$PCOL" top "$lab" --base "$lab" --diff-base "$lab"
 # source without a count type), a base of other value types
 "$PCOL" unpack "$lab" --to collapsed -o "$tmp/lab.folded" || fail "unpack to collapsed"
 expect 1 "weight.*--value TYPE" "$PCOL" top "$tmp/lab.folded" --base "$tmp/lab.folded"
+expect 1 "weight.*--value TYPE" "$PCOL" tags "$tmp/lab.folded" --diff-base "$tmp/lab.folded"
+expect 1 "weight.*--value TYPE" "$PCOL" traces "$tmp/lab.folded" --base "$tmp/lab.folded"
+expect 2 "not '-'" "$PCOL" top "$lab" --base -
 expect 1 "weight.*--value TYPE" "$PCOL" top examples/demo.out --diff-base examples/demo.out
 expect 1 "nums.pb.gz: the base profile measures other value types" "$PCOL" top "$lab" --base "$nums"
 # the machine formats say how the inputs were read

@@ -470,7 +470,10 @@ for fk in pprof/go-cpu-string-labels.pb.gz:function pprof/go-cpu-string-labels.p
   done
 done
 for f in "$TD"/pprof/go-heap-allocs-inline.pb.gz "$TD"/pprof/go-heap-delta-negative-values.pb.gz; do
-  for flt in "" -ignore=runtime '-hide=main|runtime' -focus=main -show=runtime -show_from=main; do
+  # (the frame of a number without a unit is the bare number, as pprof's:
+  # the expressions match it, though the rows are named as -tags names them)
+  for flt in "" -ignore=runtime '-hide=main|runtime' -focus=main -show=runtime -show_from=main '-focus=^1024$' \
+    '-ignore=^(2048|4096)$'; do
     trplan "$f" bytes --sum -- $flt
   done
 done

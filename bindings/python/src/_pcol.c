@@ -394,13 +394,14 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
   pcol_file *f = NULL;
   pcol_error err = {0};
   const char *p = PyBytes_AS_STRING(bytes), *bp = basebytes ? PyBytes_AS_STRING(basebytes) : NULL;
-  int rc;
+  int rc, base_failed = 0;
   Py_BEGIN_ALLOW_THREADS
   rc = pcol_open_any(p, &opt, &f, &err);
   if (!rc && bp) { /* the inputs minus the base (pcol_open_diff_base) */
     pcol_file *bf = NULL, *u = NULL;
     rc = pcol_open_any(bp, &opt, &bf, &err);
     if (!rc) rc = pcol_open_diff_base(f, bf, diff, &u, &err);
+    base_failed = rc != 0; /* the error names the base, as the CLI's */
     pcol_close(bf);
     pcol_close(f);
     f = u;
@@ -415,7 +416,7 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
   Py_DECREF(bytes);
   Py_XDECREF(basebytes);
   if (rc) {
-    pcol_py_raise(pathobj, &err, rc);
+    pcol_py_raise(base_failed ? baseobj : pathobj, &err, rc);
     Py_DECREF(pathobj);
     return NULL;
   }

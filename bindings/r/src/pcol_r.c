@@ -70,15 +70,22 @@ SEXP C_open(SEXP path, SEXP mmap) {
 
 /* .Call(C_tag_frames, f, root, leaf): f's copy with pprof's -tagroot/-tagleaf
  * frames (pcol_open_tag_frames; root, leaf: NULL or one string of keys). */
+static const char *str1_or_null(SEXP x) {
+  return Rf_isString(x) && XLENGTH(x) == 1 && STRING_ELT(x, 0) != NA_STRING
+             ? Rf_translateCharUTF8(STRING_ELT(x, 0))
+             : NULL;
+}
+
 SEXP C_tag_frames(SEXP x, SEXP root, SEXP leaf) {
   pcol_file *f = file_of(x), *t = NULL;
-  const char *r = Rf_isString(root) && XLENGTH(root) == 1 ? Rf_translateCharUTF8(STRING_ELT(root, 0)) : NULL;
-  const char *l = Rf_isString(leaf) && XLENGTH(leaf) == 1 ? Rf_translateCharUTF8(STRING_ELT(leaf, 0)) : NULL;
+  const char *r = str1_or_null(root), *l = str1_or_null(leaf);
+  /* the handle first (an R allocation that fails longjmps: nothing to leak) */
+  SEXP y = PROTECT(R_MakeExternalPtr(NULL, R_ExternalPtrTag(x), R_NilValue));
+  R_RegisterCFinalizerEx(y, file_finalize, TRUE);
   pcol_error err = {0};
   int rc = pcol_open_tag_frames(f, r, l, &t, &err);
   if (rc) pcol_stop(path_of(x), &err, rc);
-  SEXP y = PROTECT(R_MakeExternalPtr(t, R_ExternalPtrTag(x), R_NilValue));
-  R_RegisterCFinalizerEx(y, file_finalize, TRUE);
+  R_SetExternalPtrAddr(y, t);
   UNPROTECT(1);
   return y;
 }
@@ -90,6 +97,8 @@ SEXP C_diff_base(SEXP x, SEXP base, SEXP diff) {
   if (!Rf_isString(base) || XLENGTH(base) != 1 || STRING_ELT(base, 0) == NA_STRING)
     Rf_error("base must be one file name");
   const char *p = R_ExpandFileName(Rf_translateChar(STRING_ELT(base, 0)));
+  SEXP y = PROTECT(R_MakeExternalPtr(NULL, R_ExternalPtrTag(x), R_NilValue));
+  R_RegisterCFinalizerEx(y, file_finalize, TRUE);
   pcol_open_options opt = {0};
   pcol_error err = {0};
   int rc = pcol_open_any(p, &opt, &bf, &err);
@@ -97,8 +106,7 @@ SEXP C_diff_base(SEXP x, SEXP base, SEXP diff) {
   rc = pcol_open_diff_base(f, bf, Rf_asLogical(diff) == TRUE, &u, &err);
   pcol_close(bf);
   if (rc) pcol_stop(Rf_translateCharUTF8(STRING_ELT(base, 0)), &err, rc); /* as the CLI: the base */
-  SEXP y = PROTECT(R_MakeExternalPtr(u, R_ExternalPtrTag(x), R_NilValue));
-  R_RegisterCFinalizerEx(y, file_finalize, TRUE);
+  R_SetExternalPtrAddr(y, u);
   UNPROTECT(1);
   return y;
 }

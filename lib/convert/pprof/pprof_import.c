@@ -739,6 +739,8 @@ typedef struct ctx {
   uint32_t *sids; /* pprof string index -> pcol string id; UINT32_MAX = not yet */
   idmap maps, locs, fns;
   uint32_t *map_ids, *loc_ids, *fn_ids; /* pprof table index -> pcol id */
+  int64_t base_key;  /* the string index of "pprof::base" (0: none) */
+  int base_labelled; /* a sample has a label of that key */
 } ctx;
 
 ID_LOOKUP(fn_ix, function, fns)
@@ -956,6 +958,7 @@ static int add_samples(ctx *c, uint32_t src, pcol_value_row *vals, size_t nvt) {
        * (profile.go postDecode): one with neither (str "", num 0, no unit)
        * is no label */
       if (!L[j].str && !L[j].num && !L[j].num_unit) continue;
+      if (c->base_key && L[j].key == c->base_key) c->base_labelled = 1;
       pcol_label_row *x = &lb[kept++];
       x->num = L[j].num;
       if (!(rc = sid(c, L[j].key, &x->key)) && !(rc = sid(c, L[j].str, &x->str)))
@@ -1023,13 +1026,12 @@ static int build(ctx *c) {
   if (p->doc_url) TRY(meta_strx(c, src, PPROF_META_DOC_URL, p->doc_url));
   /* a profile written with a -diff_base base in it (pprof -proto, pcol
    * unpack --diff-base) has samples labelled pprof::base=true, which
-   * pprof's total counts alone: the source says it may (weights.c) */
-  for (size_t i = 1; i < p->n_string_table; i++) {
+   * pprof's total counts alone: the string's index, for add_samples to see
+   * whether a label's key is it */
+  for (size_t i = 1; i < p->n_string_table && !c->base_key; i++) {
     const pstring *d = &p->string_table[i];
-    if (d->len == sizeof PCOL_DIFF_BASE_KEY - 1 && !memcmp(d->data, PCOL_DIFF_BASE_KEY, d->len)) {
-      TRY(pcol_b_meta(c->b, src, PCOL_META_DIFF_BASE, "true", 4, c->err));
-      break;
-    }
+    if (d->len == sizeof PCOL_DIFF_BASE_KEY - 1 && !memcmp(d->data, PCOL_DIFF_BASE_KEY, d->len))
+      c->base_key = (int64_t)i;
   }
 
   size_t nvt = p->n_sample_type;
@@ -1087,6 +1089,9 @@ static int build(ctx *c) {
     TRY(rc);
   }
   rc = add_samples(c, src, vals, nvt);
+  /* samples labelled pprof::base: a -diff_base's base, whose total pprof
+   * counts alone (weights.c reads the source's meta) */
+  if (!rc && c->base_labelled) rc = pcol_b_meta(b, src, PCOL_META_DIFF_BASE, "true", 4, c->err);
   free(vals);
   return rc;
 }
