@@ -394,12 +394,11 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
     debug_inputs(cmd, used, &in, 0);
   }
   const char *dbase = cli_get(cmd, a, "diff-base"), *base = dbase ? dbase : cli_get(cmd, a, "base");
-  if (!rc && dbase && cli_get(cmd, a, "base")) {
-    rc = pcol_error_set(err, PCOL_EINVAL, "give --base or --diff-base, not both");
-    pcol_close(*f);
-    *f = NULL;
-  } else if (!rc && base && !strcmp(base, "-")) {
-    rc = pcol_error_set(err, PCOL_EINVAL, "--base/--diff-base: give the base as a file, not '-'");
+  const char *bad = dbase && cli_get(cmd, a, "base") ? "give --base or --diff-base, not both"
+                    : base && !strcmp(base, "-")       ? "--base/--diff-base: give the base as a file, not '-'"
+                                                       : NULL;
+  if (!rc && bad) {
+    rc = pcol_error_set(err, PCOL_EINVAL, "%s", bad);
     pcol_close(*f);
     *f = NULL;
   } else if (!rc && base) { /* pprof -base/-diff_base: the inputs minus the base */

@@ -42,8 +42,8 @@ typedef struct mctx {
   uint32_t *framed_id;
   size_t framed_cap;
   pcol_view sp, sl; /* the input's stack nodes */
-  uint32_t *path;
-  size_t path_cap;
+  pcol_buf path;    /* a framed stack's builder locations, innermost first */
+  pcol_stack_memo memo;
   uint64_t framed_steps, framed_budget; /* stack nodes walked for frames, and the bound */
 } mctx;
 
@@ -344,35 +344,35 @@ static int framed_stack(mctx *m, uint32_t st, uint32_t ls, uint32_t *out) {
     m->framed_cap = c;
   }
   const uint32_t *root, *leaf;
-  size_t nroot, nleaf, depth = 0;
+  size_t nroot, nleaf;
   if ((rc = m->fr->of_labelset(m->fr->ctx, m->b, ls, &root, &nroot, &leaf, &nleaf, m->err))) return rc;
-  /* the input stack's locations, innermost first (parents precede children:
-   * each step goes to a smaller id, so the walk ends) */
+  /* innermost first: the leaf frames (given outermost first), the input
+   * stack's locations (parents precede children: each step goes to a
+   * smaller id, so the walk ends), the root frames */
+  m->path.len = 0;
+  for (size_t i = nleaf; i-- > 0;)
+    if (PCOL_BUF_PUSH(&m->path, uint32_t, leaf[i])) return add_oom(m);
   for (uint32_t n = st; n; n = pcol_view_u32(&m->sp, n - 1)) {
-    if (depth == m->path_cap) {
-      size_t c = m->path_cap ? 2 * m->path_cap : 256;
-      uint32_t *x = realloc(m->path, c * sizeof *x);
-      if (!x) return add_oom(m);
-      m->path = x;
-      m->path_cap = c;
-    }
-    m->path[depth++] = MAPID(m->locmap, nloc, pcol_view_u32(&m->sl, n - 1));
+    if (PCOL_BUF_PUSH(&m->path, uint32_t, MAPID(m->locmap, nloc, pcol_view_u32(&m->sl, n - 1))))
+      return add_oom(m);
     if (pcol_view_u32(&m->sp, n - 1) >= n) break; /* checked by copy_stacks */
   }
+  for (size_t i = nroot; i-- > 0;)
+    if (PCOL_BUF_PUSH(&m->path, uint32_t, root[i])) return add_oom(m);
+  size_t depth = m->path.len / sizeof(uint32_t);
   /* each (label set, stack) pair re-makes its stack: on a hostile file
    * (many label sets over one very deep stack) that is pairs x depth, so
    * it is bounded as the file's rows are (pcol_open_options.max_rows) */
-  m->framed_steps += depth + nroot + nleaf;
+  m->framed_steps += depth;
   if (m->framed_steps > m->framed_budget)
     return pcol_error_set(m->err, PCOL_ETOOBIG,
                           "label frames: %llu stack nodes to make, past the budget of %llu for this "
                           "input (label sets x stack depth)",
                           (unsigned long long)m->framed_steps, (unsigned long long)m->framed_budget);
   uint32_t node = 0;
-  for (size_t i = 0; i < nroot && !rc; i++) rc = pcol_b_stack_node(m->b, node, root[i], &node, m->err);
-  while (depth && !rc) rc = pcol_b_stack_node(m->b, node, m->path[--depth], &node, m->err);
-  for (size_t i = 0; i < nleaf && !rc; i++) rc = pcol_b_stack_node(m->b, node, leaf[i], &node, m->err);
-  if (rc) return rc;
+  if ((rc = pcol_b_stack_memo(m->b, &m->memo, (const uint32_t *)(const void *)m->path.data, depth, &node,
+                              m->err)))
+    return rc;
   m->framed_id[idx] = node;
   *out = node;
   return PCOL_OK;
@@ -528,9 +528,8 @@ static int add_file(pcol_builder *b, pcol_file *f, int as_union, const pcol_b_co
   TRY_OR_FAIL(rc = copy_labels(&m));
   if (m.fr) {
     uint64_t by = pcol_input_bytes(f);
-    m.framed_budget = by > PCOL_ROW_BUDGET_MIN / PCOL_ROW_BUDGET_PER_BYTE ? by * PCOL_ROW_BUDGET_PER_BYTE
-                                                                          : PCOL_ROW_BUDGET_MIN;
-    if (by > UINT64_MAX / PCOL_ROW_BUDGET_PER_BYTE) m.framed_budget = UINT64_MAX;
+    m.framed_budget = by > UINT64_MAX / PCOL_ROW_BUDGET_PER_BYTE ? UINT64_MAX : by * PCOL_ROW_BUDGET_PER_BYTE;
+    if (m.framed_budget < PCOL_ROW_BUDGET_MIN) m.framed_budget = PCOL_ROW_BUDGET_MIN;
     TRY_OR_FAIL(rc = col(&m, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &m.sp));
     TRY_OR_FAIL(rc = col(&m, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &m.sl));
   }
@@ -547,7 +546,8 @@ fail:
   free(m.lsmap);
   pcol_u64map_free(&m.framed);
   free(m.framed_id);
-  free(m.path);
+  pcol_buf_free(&m.path);
+  pcol_stack_memo_free(&m.memo);
   return rc;
 }
 
