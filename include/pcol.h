@@ -281,6 +281,11 @@ typedef struct pcol_open_options {
    * each importer keeps a profile's own), so the union is the one of its
    * files and the others, id for id */
   bool first_is_union;
+  /* pcol_open_any (names[0]), pcol_open_many (names[i] for paths[i]): an
+   * input's name in its source and in messages, where it is not its path
+   * (NULL, or a NULL entry: the path): the CLI names a profile it fetched
+   * over HTTP by its URL, not by the temporary file that holds it */
+  const char *const *names;
 } pcol_open_options;
 /* Real profiles hold at most ~5 rows a byte packed with zstd:19 (a million
  * samples of one stack: ~570); 16 Mi rows take well under a second. */
@@ -1793,6 +1798,9 @@ typedef struct pcol_import_options {
    * before (a directory's index), taken row for row into the empty builder
    * (pcol_open_options.first_is_union): `pcol index` renews one so */
   bool first_is_union;
+  /* pcol_import_path (names[0]), pcol_import_paths (names[i]): as
+   * pcol_open_options.names */
+  const char *const *names;
 } pcol_import_options;
 #define PCOL_INPUT_CAP_MIN ((uint64_t)32 << 20)   /* 32 MiB: with the process, under 64 MB */
 #define PCOL_INPUT_CAP_PER_BYTE 64

@@ -8,6 +8,7 @@
 #include "testutil.h"
 #include "fuzz_common.h"
 #include "fuzz_views.h"
+#include "fuzz_http.h"
 #define FZ_JS_NO_ENTRY
 #include "fuzz_json_scan.c"
 #include <dirent.h>
@@ -29,6 +30,7 @@ static void t_perf(const uint8_t *d, size_t n) { fz_import_one(pcol_import_perf,
 static void t_chrome(const uint8_t *d, size_t n) { fz_import_one(pcol_import_chrome, d, n, (n & 2) != 0); }
 static void t_tachyon(const uint8_t *d, size_t n) { fz_import_one(pcol_import_tachyon, d, n, (n & 2) != 0); }
 static void t_jfr(const uint8_t *d, size_t n) { fz_import_one(pcol_import_jfr, d, n, (n & 2) != 0); }
+static void t_http(const uint8_t *d, size_t n) { fz_http_one(d, n); }
 static void t_speedscope(const uint8_t *d, size_t n) {
   fz_import_one(pcol_import_speedscope, d, n, (n & 2) != 0);
 }
@@ -74,7 +76,8 @@ Test(fuzz_replay, regressions) {
                  {"perun", t_perun}, {"collapsed", t_collapsed}, {"json_scan", t_json_scan},
                  {"views", t_views}, {"v8", t_v8},               {"perf", t_perf},
                  {"speedscope", t_speedscope}, {"firefox", t_firefox}, {"otlp", t_otlp},
-                 {"chrome", t_chrome}, {"tachyon", t_tachyon}, {"jfr", t_jfr}};
+                 {"chrome", t_chrome}, {"tachyon", t_tachyon}, {"jfr", t_jfr},
+                 {"http", t_http}};
   int total = 0;
   for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
     char dir[256];

@@ -26,7 +26,10 @@ int cli_fail(const char *cmd, const pcol_error *err, int rc) {
   return cli_exit_code(rc);
 }
 
-const char *cli_input_name(const char *path) { return strcmp(path, "-") ? path : "<stdin>"; }
+const char *cli_input_name(const char *path) {
+  const char *url = cli_fetched_url(path);
+  return url ? url : strcmp(path, "-") ? path : "<stdin>";
+}
 
 int cli_fail_in(const char *cmd, const char *path, pcol_error *err, int rc) {
   /* damage found in a column names the table (core); name the file too */

@@ -36,10 +36,27 @@ int cli_exit_code(int pcol_rc);
 int cli_fail(const char *cmd, const pcol_error *err, int rc);
 /* cli_fail for an error met while reading `path`: the message names it. */
 int cli_fail_in(const char *cmd, const char *path, pcol_error *err, int rc);
-/* How messages name an input path: "-" is "<stdin>", as the importers say. */
+/* How messages name an input path: "-" is "<stdin>", as the importers say;
+ * a file fetched over HTTP, its URL. */
 const char *cli_input_name(const char *path);
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* ---------------------------------------------------- HTTP inputs */
+/* fetch.c: each positional argument, and each value of --base, --diff-base
+ * and --diff, that is an http:// URL is fetched into a temporary file
+ * (removed at exit) that then stands for it in a.  0, or the exit status
+ * after a message. */
+struct cli_command;
+struct cli_args;
+int cli_fetch_args(const struct cli_command *cmd, struct cli_args *a);
+int cli_is_url(const char *s);
+/* The URL whose body the temporary file `path` holds, or NULL. */
+const char *cli_fetched_url(const char *path);
+/* pcol_open_options.names / pcol_import_options.names for paths[0..n): the
+ * URLs of the fetched ones, NULL for the others; NULL when nothing was
+ * fetched.  Valid until the next call. */
+const char *const *cli_fetched_names(const char *const *paths, size_t n);
 
 /* ---------------------------------------------------------- options */
 typedef struct cli_opt {
@@ -291,9 +308,11 @@ int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args,
 
 /* --------------------------------------------------------- cli_value.c */
 /* Warns on stderr (cli_value.c), naming each selected source that lacks the value v
- * (pcol_value_sources): its samples count 0 in the view. */
+ * (pcol_value_sources): its samples count 0 in the view; and, when the
+ * value was not named (asked 0: no --value), merged sources whose own
+ * defaults differ, so that the view falls back to samples. */
 void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
-                    const pcol_value_sel *v, const char *path);
+                    const pcol_value_sel *v, bool asked, const char *path);
 /* The pprof export's sources that lack one of its sample types (their
  * samples carry 0 there: pcol_export_options.lacking): a warning each, the
  * first few, then how many more (cli_lacking_done). */

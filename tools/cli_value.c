@@ -72,7 +72,7 @@ static void warn_defaults_differ(const cli_command *cmd, pcol_file *f, const pco
 }
 
 void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
-                    const pcol_value_sel *v, const char *path) {
+                    const pcol_value_sel *v, bool asked, const char *path) {
   uint8_t *has = NULL;
   pcol_error e = {0};
   pcol_view ty, uri;
@@ -84,7 +84,7 @@ void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel
   }
   uint64_t n = pcol_rows(f, PCOL_T_SOURCES), missing = 0;
   bool differ = false;
-  if (v->vt_id == 0 && !pcol_value_defaults_differ(f, sel, &differ, &e) && differ)
+  if (!asked && v->vt_id == 0 && !pcol_value_defaults_differ(f, sel, &differ, &e) && differ)
     warn_defaults_differ(cmd, f, sel, &ty, path); /* a merge of unrelated profiles */
   for (uint64_t s = 1; s <= n; s++)
     missing += !has[s] && !(sel && sel->source_id && sel->source_id != s);

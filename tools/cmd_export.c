@@ -85,6 +85,7 @@ int cmd_export(const cli_command *cmd, cli_args *a) {
   if (!files) rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
   pcol_open_options oo = cli_open_options(cmd, a); /* --no-mmap, --max-rows */
   for (int i = 0; i < a->npos && !rc; i++) {
+    oo.names = cli_fetched_names(&a->pos[i], 1);
     rc = pcol_open_any(a->pos[i], &oo, &files[i], &err);
     if (!rc) cli_import_warning(cmd->name, &err);
     if (!rc && (rc = pcol_validate_full(files[i], &err)) && !strstr(err.message, cli_input_name(a->pos[i])))

@@ -86,7 +86,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
       return cli_fail(cmd->name, &err, rc);
     }
     if (vname) vp = &value;
-    cli_warn_value(cmd, f, &sel, &value, path);
+    cli_warn_value(cmd, f, &sel, &value, vname != NULL, path);
   }
   eo.value = vp;
   /* pprof writes one Profile whose sample types are the union of the

@@ -159,7 +159,7 @@ static const char *make_label(const char *const *args, int nargs) {
   size_t used = 0, cap = sizeof labels[0];
   l[0] = 0;
   for (int i = 0; i < nargs && used < cap; i++) {
-    int w = snprintf(l + used, cap - used, "%s%s", i ? " " : "", args[i]);
+    int w = snprintf(l + used, cap - used, "%s%s", i ? " " : "", cli_input_name(args[i]));
     if (w < 0) break;
     used += (size_t)w;
   }
@@ -381,6 +381,7 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
   pcol_open_options opt = cli_open_options(cmd, a);
   opt.given_bytes = given_bytes(&in);
   opt.first_is_union = in.index != NULL;
+  opt.names = cli_fetched_names((const char *const *)in.paths, in.n);
   size_t used = 0;
   /* any input format: a pcol file is mapped, another is converted in memory
    * ("-": standard input, read whole); many: their union in memory */
@@ -403,8 +404,9 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
     *f = NULL;
   } else if (!rc && base) { /* pprof -base/-diff_base: the inputs minus the base */
     pcol_file *bf = NULL, *u = NULL;
+    opt.names = cli_fetched_names(&base, 1);
     rc = pcol_open_any(base, &opt, &bf, err);
-    if (rc && !strstr(err->message, base)) pcol_error_prefix(err, cli_input_name(base));
+    if (rc && !strstr(err->message, cli_input_name(base))) pcol_error_prefix(err, cli_input_name(base));
     if (!rc) {
       cli_budget_input(base, bf);
       rc = pcol_open_diff_base(*f, bf, dbase != NULL, &u, err);
@@ -433,6 +435,7 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
 int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_file **f) {
   pcol_error err = {0};
   pcol_open_options opt = cli_open_options(cmd, a);
+  opt.names = cli_fetched_names(&path, 1);
   /* any input format: a pcol file is mapped, another is converted in memory
    * ("-": standard input, read whole) */
   int rc = pcol_open_any(path, &opt, f, &err);
@@ -453,7 +456,7 @@ int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args,
     *f = NULL;
     return rc;
   }
-  cli_warn_value(cmd, *f, sel, v, *label);
+  cli_warn_value(cmd, *f, sel, v, cli_get(cmd, a, "value") != NULL, *label);
   return PCOL_OK;
 }
 

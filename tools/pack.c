@@ -73,6 +73,7 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
   char **in = NULL; /* the inputs: files, directories, globs (inputs.c) */
   size_t nin = 0;
   int rc = cli_expand_args(a->pos, a->npos, &in, &nin, &err);
+  iopt.names = cli_fetched_names((const char *const *)in, nin); /* URLs: fetch.c */
   if (!rc) rc = pcol_builder_new(&b, &err);
   /* the compressed inputs after the one imported are inflated on a thread
    * (pcol_import_paths) */

@@ -201,7 +201,8 @@ static void usage(FILE *out) {
           "\nThe reading commands (info, cat, top, peek, tree, list, tags, traces, fold, flame,\n"
           "report, unpack; diff's each side) take several inputs, directories and quoted\n"
           "globs, and answer for their union as `pcol merge` of them would (`pcol index\n"
-          "DIR` keeps that union beside a directory's files).  --from/--to\n"
+          "DIR` keeps that union beside a directory's files); an input may be an http://\n"
+          "URL, fetched first (go tool pprof's http://HOST:6060/debug/pprof/heap).  --from/--to\n"
           "take seconds since the start or wall-clock times (2026-11-23T10:00:00Z, @EPOCH).\n"
           "\n'pcol COMMAND --help' describes a command.  'pcol --version' prints the version.\n\n"
           "Exit status:\n"
@@ -244,6 +245,7 @@ int main(int argc, char **argv) {
     int rc = cli_parse(&commands[i], argc - 2, argv + 2, &a);
     if (rc < 0) return EXIT_OK; /* --help */
     if (rc) return rc;
+    if ((rc = cli_fetch_args(&commands[i], &a))) return rc; /* http:// inputs */
     if ((rc = cli_budget_begin(&commands[i], &a))) return rc;
     rc = cli_budget_end(c, commands[i].run(&commands[i], &a));
     cli_index_hint(c, rc);

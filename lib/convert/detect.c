@@ -362,10 +362,11 @@ static int unwrap_input(input *x, const pcol_import_options *opt, pcol_error *er
 }
 
 /* Opens path ("-": standard input) and reads its head. */
-static int open_input(input *x, const char *path, pcol_error *err) {
+/* name: what the source and messages call it (NULL: the path) */
+static int open_input(input *x, const char *path, const char *name, pcol_error *err) {
   x->is_stdin = strcmp(path, "-") == 0;
   x->path = path;
-  x->name = x->is_stdin ? "<stdin>" : path;
+  x->name = name ? name : x->is_stdin ? "<stdin>" : path;
   x->in = x->is_stdin ? stdin : fopen(path, "rb");
   if (!x->in) return pcol_error_set(err, PCOL_EIO, "%s: %s", path, strerror(errno));
   errno = 0;
@@ -556,14 +557,20 @@ static int import_input(pcol_builder *b, input *x, pcol_format fmt, const pcol_i
   return close_input(x, rc, fmt != PCOL_FMT_UNKNOWN, err);
 }
 
-int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
-                     const pcol_import_options *opt, pcol_error *err) {
+/* pcol_import_path of input path under its name (NULL: the path). */
+static int import_named(pcol_builder *b, const char *path, const char *name, pcol_format fmt,
+                        const pcol_import_options *opt, pcol_error *err) {
   input x = {0};
-  int rc = open_input(&x, path, err);
+  int rc = open_input(&x, path, name, err);
   if (rc) return rc;
   rc = unwrap_input(&x, opt, err);
   if (rc) return close_input(&x, rc, 0, err);
   return import_input(b, &x, fmt, opt, err);
+}
+
+int pcol_import_path(pcol_builder *b, const char *path, pcol_format fmt,
+                     const pcol_import_options *opt, pcol_error *err) {
+  return import_named(b, path, opt && opt->names ? opt->names[0] : NULL, fmt, opt, err);
 }
 
 /* Whether input bytes p[0..n), inflated ahead (ahead.c), import from memory
@@ -579,10 +586,12 @@ static int inflated_usable(const uint8_t *p, size_t n, pcol_format fmt) {
  * pcol_import_path makes of the file once unwrap_input has inflated it
  * (the same stream past the head: an importer sees no difference, and the
  * stream's errors were ruled out when it was inflated). */
-static int import_inflated(pcol_builder *b, const char *path, uint8_t *buf, size_t len,
-                           pcol_format fmt, const pcol_import_options *opt, pcol_error *err) {
+static int import_inflated(pcol_builder *b, const char *path, const char *name, uint8_t *buf,
+                           size_t len, pcol_format fmt, const pcol_import_options *opt,
+                           pcol_error *err) {
   input x = {0};
-  x.path = x.name = path;
+  x.path = path;
+  x.name = name ? name : path;
   if (!(x.in = fmemopen(buf, len, "rb"))) return pcol_oom(err);
   x.n = fread(x.head, 1, sizeof x.head, x.in);
   return import_input(b, &x, fmt, opt, err);
@@ -631,9 +640,10 @@ int pcol_import_paths(pcol_builder *b, const char *const *paths, size_t n, pcol_
     size_t len = 0;
     uint8_t *buf = take_inflated(ahead, i, fmt, &len);
     inflated += buf != NULL;
+    const char *name = opt && opt->names ? opt->names[i] : NULL;
     rc = i == 0 && opt && opt->first_is_union ? import_union(b, paths[0], opt, err)
-         : buf ? import_inflated(b, paths[i], buf, len, fmt, opt, err)
-               : pcol_import_path(b, paths[i], fmt, opt, err);
+         : buf ? import_inflated(b, paths[i], name, buf, len, fmt, opt, err)
+               : import_named(b, paths[i], name, fmt, opt, err);
     free(buf);
     if (after) rc = after(ctx, i, rc, err);
   }
@@ -684,13 +694,17 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
     char head[PCOL_MAGIC_SIZE];
     size_t n = fread(head, 1, sizeof head, fp);
     fclose(fp);
-    if (n == PCOL_MAGIC_SIZE && memcmp(head, PCOL_MAGIC, PCOL_MAGIC_SIZE) == 0)
-      return pcol_open(path, opt, out, err); /* its messages name the path */
+    if (n == PCOL_MAGIC_SIZE && memcmp(head, PCOL_MAGIC, PCOL_MAGIC_SIZE) == 0) {
+      int rc = pcol_open(path, opt, out, err); /* its messages name the path */
+      if (rc && opt && opt->names && opt->names[0]) pcol_error_prefix(err, opt->names[0]);
+      return rc;
+    }
   }
   /* another format (or standard input): import into memory */
   pcol_builder *b = NULL;
   pcol_import_options io = {0};
   io.no_mmap = opt && opt->no_mmap; /* a Perun file is mapped unless told not to */
+  io.names = opt ? opt->names : NULL;
   uint64_t given = size_on_disk(path); /* the bytes given, not the image (0: unknown) */
   int rc = pcol_builder_new(&b, err);
   if (!rc) rc = pcol_import_path(b, path, PCOL_FMT_UNKNOWN, &io, err);
@@ -710,14 +724,14 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
  * also when a wall-clock range will leave it out.  Any other format (or
  * standard input) goes through pcol_import_path.  *added = 0 when the range
  * left it out. */
-static int add_one_of_many(pcol_builder *b, const char *path, const pcol_select *sel, int skip,
-                           int as_union, uint8_t *inflated, size_t len, int *added,
-                           pcol_error *err) {
+static int add_one_of_many(pcol_builder *b, const char *path, const char *name,
+                           const pcol_select *sel, int skip, int as_union, uint8_t *inflated,
+                           size_t len, int *added, pcol_error *err) {
   *added = 1;
   if (inflated) { /* a compressed file: not a pcol one (inflated_usable) */
     pcol_import_options io = {0};
     io.no_mmap = 1;
-    return import_inflated(b, path, inflated, len, PCOL_FMT_UNKNOWN, &io, err);
+    return import_inflated(b, path, name, inflated, len, PCOL_FMT_UNKNOWN, &io, err);
   }
   int is_pcol;
   pcol_file *f = NULL;
@@ -725,7 +739,7 @@ static int add_one_of_many(pcol_builder *b, const char *path, const pcol_select 
   if (!rc && !is_pcol) {
     pcol_import_options io = {0};
     io.no_mmap = 1;
-    return pcol_import_path(b, path, PCOL_FMT_UNKNOWN, &io, err);
+    return import_named(b, path, name, PCOL_FMT_UNKNOWN, &io, err);
   }
   bool overlaps = true;
   if (!rc && skip) rc = pcol_wall_overlaps(f, sel, &overlaps, err);
@@ -762,10 +776,11 @@ int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *
     size_t len = 0;
     uint8_t *buf = take_inflated(ahead, i, PCOL_FMT_UNKNOWN, &len);
     from_ahead += buf != NULL;
-    rc = add_one_of_many(b, paths[i], sel, skip, i == 0 && opt && opt->first_is_union, buf, len,
-                         &added, err);
+    const char *name = opt && opt->names && opt->names[i] ? opt->names[i] : paths[i];
+    rc = add_one_of_many(b, paths[i], name, sel, skip, i == 0 && opt && opt->first_is_union, buf,
+                         len, &added, err);
     free(buf);
-    if (rc && !strstr(err->message, paths[i])) pcol_error_prefix(err, paths[i]);
+    if (rc && !strstr(err->message, name)) pcol_error_prefix(err, name);
     k += added;
   }
   ahead_end(ahead, from_ahead, n);

@@ -48,6 +48,15 @@ p = gzip.open(sys.argv[1]).read() + b"\x48" + v(int(sys.argv[2])) + b"\x50" + v(
 open(sys.argv[3], "wb").write(gzip.compress(p))' cpu.pb.gz "$ns" "day/cpu-20261123T$m.pb.gz" ||
     fail "making day/cpu-20261123T$m.pb.gz"
 done
+# Go's profile endpoints on localhost:6060, which the URL examples name: a
+# server on 127.0.0.1 (tests/support/http_serve.py, stopped within 120 s)
+# serving profile and heap, the lines pointed at its port
+mkdir www && cp cpu.pb.gz www/profile && cp heap.pb.gz www/heap
+python3 "$REPO/tests/support/http_serve.py" www port 120 &
+srv=$!
+trap 'kill $srv 2>/dev/null; rm -rf "$tmp"' EXIT
+for _ in $(seq 100); do [ -s port ] && break; sleep 0.1; done
+[ -s port ] || fail "the HTTP server did not start"
 # every example line of the ```sh blocks of the README and doc/cli.md
 for doc in README.md doc/cli.md; do
   awk '/^```sh/ {on = 1; next} /^```/ {on = 0} on' "$REPO/$doc" | grep '^pcol ' | sed 's/  *#.*$//'
@@ -60,6 +69,7 @@ while IFS= read -r line; do
     echo "skipped (needs a ClickHouse server): $line"; continue;;
   esac
   case $line in *"--tag "*|*"label:"*|*"--tagroot "*) line=${line//cpu.pb.gz/labels.pb.gz};; esac
+  line=${line//localhost:6060/127.0.0.1:$(cat port)}
   bash -c "$line" >out.txt 2>err.txt </dev/null || fail "example failed: $line: $(head -c 400 err.txt)"
   ran=$((ran + 1))
 done <examples.txt

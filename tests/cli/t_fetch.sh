@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# CLI: inputs fetched over HTTP (tools/fetch.c), as `go tool pprof URL`
+# fetches them, from a server on 127.0.0.1 (tests/support/http_serve.py,
+# stopped within 120 s).  A URL reads as its body's file does (every way
+# of sending a body: a length, chunks, the close, redirects), is named by
+# its URL in the source and in messages, works wherever an input does
+# (views, --base, diff, pack, merge, a union), and every refusal (the
+# server's status and text, escaped; a timeout; a head that is too long; a
+# body cut short; not HTTP; https) exits non-zero, naming the URL, and
+# leaves no temporary file, also when the fetch is killed.
+set -u
+PCOL=$(cd "$(dirname "${PCOL:-build/bin/pcol}")" && pwd)/$(basename "${PCOL:-build/bin/pcol}")
+command -v python3 >/dev/null || { echo "t_fetch: python3 not installed: skipped"; exit 0; }
+here=$(cd "$(dirname "$0")/../support" && pwd)
+data=$(cd "$(dirname "$0")/../../../shared/testdata" 2>/dev/null && pwd) ||
+  { echo "t_fetch: ../shared/testdata not found: skipped"; exit 0; }
+tmp=$(mktemp -d)
+srv=
+trap '[ -n "$srv" ] && kill "$srv" 2>/dev/null; rm -rf "$tmp"' EXIT
+fail() { echo "t_fetch: FAIL: $*" >&2; exit 1; }
+
+mkdir -p "$tmp/www" "$tmp/t"
+cp "$data/pprof/go-cpu-inline-small.pb.gz" "$tmp/www/cpu.pb.gz"
+gzip -dc "$data/pprof/go-heap-allocs-inline.pb.gz" >"$tmp/www/heap.pb"
+cp "$data/pprof/go-cpu-string-labels.pb.gz" "$tmp/www/labels.pb.gz"
+"$PCOL" pack "$tmp/www/cpu.pb.gz" -o "$tmp/www/cpu.pcol" || fail "pack"
+printf 'main;a;b 5\nmain;c 3\n' >"$tmp/www/st.collapsed"
+python3 "$here/http_serve.py" "$tmp/www" "$tmp/port" 120 &
+srv=$!
+for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+[ -s "$tmp/port" ] || fail "the server did not start"
+u="http://127.0.0.1:$(cat "$tmp/port")"
+export TMPDIR="$tmp/t"
+clean() { [ -z "$(ls -A "$TMPDIR")" ] || fail "$1: left $(ls "$TMPDIR")"; }
+# pcol's output for a URL: the same as for its file, but for the file's name
+same() { # same URL FILE ARGS...
+  local url=$1 file=$2
+  shift 2
+  "$PCOL" "$@" "$url" >"$tmp/u.out" 2>"$tmp/u.err" || { cat "$tmp/u.err"; fail "$* $url"; }
+  "$PCOL" "$@" "$file" >"$tmp/f.out" 2>&1 || fail "$* $file"
+  sed -i "s|$url|FILE|g" "$tmp/u.out"
+  sed -i "s|$file|FILE|g" "$tmp/f.out"
+  cmp -s "$tmp/u.out" "$tmp/f.out" || { diff "$tmp/f.out" "$tmp/u.out" | head; fail "$* $url differs from its file"; }
+  [ ! -s "$tmp/u.err" ] || { cat "$tmp/u.err"; fail "$* $url: a message"; }
+  clean "$* $url"
+}
+for f in cpu.pb.gz heap.pb cpu.pcol st.collapsed labels.pb.gz; do
+  same "$u/$f" "$tmp/www/$f" top
+  same "$u/$f" "$tmp/www/$f" top --format json -n 5
+done
+for via in chunked close redirect redirect-abs; do
+  same "$u/$via/heap.pb" "$tmp/www/heap.pb" top --by line
+  same "$u/$via/cpu.pb.gz" "$tmp/www/cpu.pb.gz" traces
+done
+same "$u/labels.pb.gz" "$tmp/www/labels.pb.gz" tags
+same "$u/cpu.pb.gz" "$tmp/www/cpu.pb.gz" fold
+# info: the file made of it differs only by the name's bytes
+"$PCOL" info "$u/cpu.pb.gz" >"$tmp/i.out" || fail "info URL"
+grep -q "^source 1: *pprof $u/cpu.pb.gz\$" "$tmp/i.out" || { cat "$tmp/i.out"; fail "info: the source is not the URL"; }
+grep -q "^file: *$u/cpu.pb.gz\$" "$tmp/i.out" || fail "info: the file is not the URL"
+# the URL names the source that pack and merge write
+"$PCOL" pack "$u/cpu.pb.gz" -o "$tmp/p.pcol" || fail "pack URL"
+"$PCOL" cat "$tmp/p.pcol" --table sources | grep -q "$u/cpu.pb.gz" || fail "pack: the source is not named by its URL"
+"$PCOL" merge "$u/cpu.pb.gz" "$tmp/www/heap.pb" "$u/chunked/labels.pb.gz" -o "$tmp/m.pcol" || fail "merge URLs"
+"$PCOL" merge "$tmp/www/cpu.pb.gz" "$tmp/www/heap.pb" "$tmp/www/labels.pb.gz" -o "$tmp/m2.pcol" || fail "merge files"
+[ "$("$PCOL" top "$tmp/m.pcol" --value samples --format tsv)" = "$("$PCOL" top "$tmp/m2.pcol" --value samples --format tsv)" ] || fail "merge of URLs differs"
+[ "$("$PCOL" cat "$tmp/m.pcol" --table sources | grep -c "$u/")" = 2 ] || fail "merge: the URLs' sources"
+clean "pack, merge"
+# an input wherever one goes: a union, --base, diff
+[ "$("$PCOL" top "$u/cpu.pb.gz" "$u/cpu.pcol" --format tsv)" = "$("$PCOL" top "$tmp/www/cpu.pb.gz" "$tmp/www/cpu.pcol" --format tsv)" ] ||
+  fail "top of two URLs"
+[ "$("$PCOL" top "$tmp/www/heap.pb" --base "$u/heap.pb" --format tsv)" = "$("$PCOL" top "$tmp/www/heap.pb" --base "$tmp/www/heap.pb" --format tsv)" ] ||
+  fail "--base URL"
+[ "$("$PCOL" diff "$u/cpu.pb.gz" "$u/redirect/cpu.pcol" --format tsv)" = "$("$PCOL" diff "$tmp/www/cpu.pb.gz" "$tmp/www/cpu.pcol" --format tsv)" ] ||
+  fail "diff of URLs"
+clean "union, base, diff"
+# pprof's query is sent as written (?seconds=N: the timeout is 1.5 N + 5 s)
+"$PCOL" top "$u/cpu.pb.gz?seconds=2&x=%20y#frag" >/dev/null || fail "a query"
+grep -qx '/cpu.pb.gz?seconds=2&x=%20y' "$tmp/requests.log" || fail "the query was not sent as written"
+
+# refusals: non-zero, the URL named, the server's text when it is text
+refuse() { # refuse WANT-RE URL [ARGS...]
+  local want=$1 url=$2
+  shift 2
+  "$PCOL" top "$url" "$@" >"$tmp/o" 2>"$tmp/e"
+  local rc=$?
+  [ "$rc" != 0 ] || fail "$url: exit 0"
+  [ -z "${CODE:-}" ] || [ "$rc" = "$CODE" ] || fail "$url: exit $rc, not $CODE"
+  grep -qE -- "$want" "$tmp/e" || { cat "$tmp/e"; fail "$url: message lacks /$want/"; }
+  grep -qF -- "$url" "$tmp/e" || { cat "$tmp/e"; fail "$url: message does not name it"; }
+  [ ! -s "$tmp/o" ] || fail "$url: output on a refusal"
+  LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/e" && fail "$url: a control character reached the terminal"
+  clean "$url"
+}
+CODE=3 refuse "404 Not Found - no such profile" "$u/missing.pb.gz"
+refuse "400 Bad Request - profile duration exceeds server's WriteTimeout" "$u/pprof-error"
+refuse '500 Internal Server Error - \\x1b\]0;owned.*x\.\.\.$' "$u/noisy-error"
+CODE=3 refuse "more than 5 redirects" "$u/loop"
+CODE=3 refuse "redirected: https://127.0.0.1/x: pcol fetches http:// only; fetch it with .curl" "$u/https"
+refuse "longer than 8192 bytes" "$u/long-header"
+refuse "closed the connection before the end of the body" "$u/truncated/cpu.pb.gz"
+refuse "bad chunk size" "$u/bad-chunk"
+CODE=1 refuse "not an HTTP/1.x response" "$u/not-http"
+PCOL_FETCH_TIMEOUT=1 refuse "timed out" "$u/slow"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+CODE=3 refuse "cannot connect to 127.0.0.1 port $port" "http://127.0.0.1:$port/x"
+CODE=2 refuse "http:// only" "https://127.0.0.1:1/x"
+refuse "bad port" "http://127.0.0.1:99999/x"
+refuse "user names and passwords" "http://me:pw@127.0.0.1:1/x"
+refuse "no host" "http:///x"
+refuse "empty input, no profile in it" "$u/seconds"
+# a fetch killed midway leaves nothing behind
+PCOL_FETCH_TIMEOUT=60 "$PCOL" top "$u/slow" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 50); do [ -n "$(ls -A "$TMPDIR")" ] && break; sleep 0.1; done
+[ -n "$(ls -A "$TMPDIR")" ] || fail "no temporary file while fetching"
+kill -TERM "$pid"
+wait "$pid" 2>/dev/null
+clean "a fetch killed"
+echo "t_fetch: ok"
