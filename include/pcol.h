@@ -965,7 +965,10 @@ typedef struct pcol_value_sel {
  * samples/count when the source measured it, else the weight column
  * (Rprof ticks, collapsed counts; the rows of a pprof profile without a
  * count, such as a heap profile).  "weight" (PCOL_VT_WEIGHT) is always the
- * weight column.  ENOTFOUND if no type has that name, EINVAL if a bare TYPE
+ * weight column.  A number N that names no type is pprof's -sample_index=N:
+ * the N-th value type (from 0) each selected source declared, in its order
+ * (ENOTFOUND past the last, EINVAL when the sources' N-th types differ).
+ * ENOTFOUND if no type has that name, EINVAL if a bare TYPE
  * matches several units or names a level snapshot (Rprof's vsize.small,
  * vsize.large, nodes: views cannot add levels up; rprof.alloc is their
  * increase). */

@@ -51,8 +51,13 @@ struct cli_command;
 struct cli_args;
 int cli_fetch_args(const struct cli_command *cmd, struct cli_args *a);
 int cli_is_url(const char *s);
-/* The URL whose body the temporary file `path` holds, or NULL. */
+/* The URL (or name) the temporary file `path` stands for, or NULL. */
 const char *cli_fetched_url(const char *path);
+/* A new temporary file "$TMPDIR/pcol-WHAT-XXXXXX" (mkstemp; *fd open for
+ * writing) that stands for an input called `name` (cli_input_name, the
+ * names of cli_fetched_names), removed at exit and on SIGINT, SIGTERM and
+ * SIGHUP.  *path lives until exit. */
+int cli_temp_file(const char *what, const char *name, char **path, int *fd, pcol_error *err);
 /* pcol_open_options.names / pcol_import_options.names for paths[0..n): the
  * URLs of the fetched ones, NULL for the others; NULL when nothing was
  * fetched.  Valid until the next call. */
@@ -102,7 +107,7 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
 /* --value: the rule is pcol_value_resolve's (cli_load resolves it). */
 #define CLI_VALUE_HELP(verb)                                                    \
   "value " verb ": samples (each source's own count: pprof's samples/count, Rprof ticks), "     \
-  "weight (the weight column), TYPE or TYPE/UNIT; cpu works on Rprof too (interval x ticks "    \
+  "weight (the weight column), TYPE or TYPE/UNIT, or N (pprof -sample_index=N: the N-th type, from 0); cpu works on Rprof too (interval x ticks "    \
   "per segment), rprof.alloc on Rprof memory profiles (vsize.small, vsize.large, nodes are "    \
   "levels and are refused). Default: the source's (pprof's default type; an Rprof source's "    \
   "time, cpu); samples when merged sources' defaults differ"
@@ -415,6 +420,10 @@ int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, o
  * one source that records them, the active filters and "Showing nodes
  * accounting for X, P% of T total" over the first n rows of t, in unit (as
  * pcol_unit_label takes it). */
+/* pprof's compact_labels, on in the shell (cmd_shell.c) as in pprof's
+ * interactive mode: the views' headers start at their filters (no File,
+ * Type, Time, Duration lines). */
+extern bool cli_compact_labels;
 void cli_print_view_header(FILE *fp, pcol_file *f, const char *path, const pcol_top *t, size_t n,
                            const pcol_select *sel, const char *unit);
 /* ------------------------------------------------------------ cli_tree.c */
@@ -488,7 +497,11 @@ int cmd_peek(const cli_command *, cli_args *);
 int cmd_tree(const cli_command *, cli_args *);
 int cmd_graph(const cli_command *, cli_args *);
 int cmd_list(const cli_command *, cli_args *);
+int cmd_shell(const cli_command *, cli_args *);
+/* The command called name (pcol.c's table), or NULL. */
+const cli_command *cli_command_find(const char *name);
 extern const cli_opt opts_list[];
+extern const cli_opt opts_shell[];
 extern const cli_opt opts_peek[];
 extern const cli_opt opts_tree[];
 extern const cli_opt opts_graph[];

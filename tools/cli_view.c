@@ -97,10 +97,13 @@ static void print_time_lines(FILE *fp, pcol_file *f, const pcol_top *t, const pc
   pcol_source_summaries_free(ss, ns);
 }
 
+bool cli_compact_labels;
+
 void cli_print_view_header(FILE *fp, pcol_file *f, const char *path, const pcol_top *t, size_t n,
                            const pcol_select *sel, const char *unit) {
   const pcol_value_sel *v = &t->value;
   char b1[64], b2[64], p1[16];
+  if (cli_compact_labels) goto filters; /* pprof's compact_labels (report.go reportLabels) */
   fprintf(fp, "File: %s\n", path);
   pcol_str vunit; /* of the numbers as printed: "1e-9 B" values print in B */
   pcol_value_decimals(v, &vunit);
@@ -113,6 +116,7 @@ void cli_print_view_header(FILE *fp, pcol_file *f, const char *path, const pcol_
   }
   fputc('\n', fp);
   print_time_lines(fp, f, t, sel, unit);
+filters:
   cli_print_filters(fp, sel);
   pcol_sum shown = 0;
   for (size_t i = 0; i < n; i++) shown += t->rows[i].flat;

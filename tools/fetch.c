@@ -36,7 +36,9 @@
 #define FETCH_MAX 64             /* fetched inputs of one command */
 #define FETCH_MESSAGE 300        /* bytes of a server's error text shown */
 
-/* ------------------------------------------------ the fetched files */
+/* ------------------------------------------------ the stand-ins */
+/* Temporary files that stand for an input under another name (a URL's
+ * body, a shell's union): removed at exit and on the signals. */
 static struct {
   char *tmp, *url;
 } fetched[FETCH_MAX];
@@ -57,6 +59,40 @@ const char *cli_fetched_url(const char *path) {
   for (size_t i = 0; path && i < nfetched; i++)
     if (!strcmp(path, fetched[i].tmp)) return fetched[i].url;
   return NULL;
+}
+
+int cli_temp_file(const char *what, const char *name, char **path, int *fd, pcol_error *err) {
+  const char *dir = getenv("TMPDIR");
+  if (!dir || !*dir) dir = "/tmp";
+  if (nfetched == FETCH_MAX)
+    return pcol_error_set(err, PCOL_EINVAL, "at most %d temporary inputs a command", FETCH_MAX);
+  char p[4096];
+  if ((size_t)snprintf(p, sizeof p, "%s/pcol-%s-XXXXXX", dir, what) >= sizeof p)
+    return pcol_error_set(err, PCOL_EINVAL, "TMPDIR too long");
+  static int once;
+  if (!once++) {
+    atexit(remove_fetched);
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+  }
+  /* registered before any byte is written, so that exit and the signals remove it */
+  *fd = mkstemp(p);
+  if (*fd < 0) return pcol_error_set(err, PCOL_EIO, "%s: cannot make a temporary file in %s: %s",
+                                     name, dir, strerror(errno));
+  memcpy(fetched_tmp[nfetched], p, strlen(p) + 1);
+  fetched[nfetched].tmp = strdup(p);
+  fetched[nfetched].url = strdup(name);
+  nfetched++;
+  if (!fetched[nfetched - 1].tmp || !fetched[nfetched - 1].url) {
+    close(*fd);
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  }
+  *path = fetched[nfetched - 1].tmp;
+  return PCOL_OK;
 }
 
 const char *const *cli_fetched_names(const char *const *paths, size_t n) {
@@ -494,33 +530,15 @@ static int fetch_one(const char *url, char **tmp, pcol_error *err) {
       return pcol_error_set(err, PCOL_EINVAL, "PCOL_FETCH_TIMEOUT='%s': give seconds, > 0", env);
     timeout = t;
   }
-  const char *dir = getenv("TMPDIR");
-  if (!dir || !*dir) dir = "/tmp";
-  if (nfetched == FETCH_MAX)
-    return pcol_error_set(err, PCOL_EINVAL, "at most %d URLs a command", FETCH_MAX);
-  char path[4096];
-  if ((size_t)snprintf(path, sizeof path, "%s/pcol-fetch-XXXXXX", dir) >= sizeof path)
-    return pcol_error_set(err, PCOL_EINVAL, "TMPDIR too long");
-  int fd = mkstemp(path);
-  if (fd < 0) return pcol_error_set(err, PCOL_EIO, "%s: cannot make a temporary file in %s: %s",
-                                    url, dir, strerror(errno));
-  /* registered before any byte comes, so that exit and the signals remove it */
-  memcpy(fetched_tmp[nfetched], path, strlen(path) + 1);
-  fetched[nfetched].tmp = strdup(path);
-  fetched[nfetched].url = strdup(url);
-  nfetched++;
-  if (!fetched[nfetched - 1].tmp || !fetched[nfetched - 1].url) {
-    close(fd);
-    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
-  }
+  int fd;
+  if ((rc = cli_temp_file("fetch", url, tmp, &fd, err))) return rc;
   if (isatty(STDERR_FILENO)) {
     fputs("pcol: fetching ", stderr);
     cli_print_cstr(stderr, url);
     fprintf(stderr, " (at most %.0f s)\n", timeout);
   }
   rc = get(url, now() + timeout, fd, err);
-  if (close(fd) != 0 && !rc) rc = pcol_error_set(err, PCOL_EIO, "%s: %s", path, strerror(errno));
-  *tmp = fetched[nfetched - 1].tmp;
+  if (close(fd) != 0 && !rc) rc = pcol_error_set(err, PCOL_EIO, "%s: %s", *tmp, strerror(errno));
   return rc;
 }
 
@@ -542,16 +560,6 @@ int cli_fetch_args(const cli_command *cmd, cli_args *a) {
       if (!strcmp(o->name, *n) && a->val[k] && cli_is_url(a->val[k]) && ns < CLI_MAX_OPTS)
         slots[ns++] = &a->val[k];
   if (!ns) return 0;
-  static int once;
-  if (!once++) {
-    atexit(remove_fetched);
-    struct sigaction sa = {0};
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-  }
   for (size_t i = 0; i < ns; i++) {
     pcol_error err = {0};
     char *tmp = NULL;

@@ -61,6 +61,8 @@ int cli_budget_begin(const cli_command *cmd, const cli_args *a) {
   int on = 0;
   for (int i = 0; budgeted[i]; i++) on |= !strcmp(cmd->name, budgeted[i]);
   if (!on) return 0;
+  /* a command's own budget (the shell runs many in one process) */
+  ob.over = 0, ob.written = ob.inputs = 0, ob.path = NULL;
   if (cli_max_output(cmd, a, &ob.max)) return EXIT_USAGE;
   FILE *fp = counted(stdout);
   if (!fp) return EXIT_IO;

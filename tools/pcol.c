@@ -177,6 +177,24 @@ static const cli_command commands[] = {
      "pcol diff --absolute) and colours the flame graph by the change of each\n"
      "frame's share against BASE (red grew, blue shrank).  doc/report.md.",
      opts_report, cmd_report},
+    {"shell", "pcol shell INPUT...",
+     "go tool pprof's interactive mode: read the inputs once, then answer commands (top10, peek RE, focus=RE, ...).",
+     "Each line of standard input is a command run on the inputs as `pcol COMMAND\n"
+     "INPUT...` would run it, with the session's settings: pprof's report commands\n"
+     "(top[N], peek RE, list RE, tree, traces, tags, text, dot, svg, png, proto) and\n"
+     "every pcol view with its options (top -n 5 --by line --format json); pprof's\n"
+     "arguments (N the node count, -cum, RE focus, -RE ignore, >FILE the output);\n"
+     "pprof's settings, kept until changed (focus=RE, ignore=, hide=, show=,\n"
+     "show_from=, tagfocus=, tagignore=, tagshow=, taghide=, tagroot=, tagleaf=,\n"
+     "sample_index=TYPE, unit=U, nodecount=N, nodefraction=F, edgefraction=F,\n"
+     "sort=cum|flat, granularity=functions|lines|files|addresses, noinlines,\n"
+     "relative_percentages; the words cum, flat, functions, lines, files,\n"
+     "addresses); o lists them, help [COMMAND] explains, quit ends.  Inputs that\n"
+     "are not one pcol file are packed once into a temporary pcol file (removed at\n"
+     "exit) that every command maps.  The prompt \"(pcol) \" goes to standard\n"
+     "output, as pprof's does; a failed command prints its message and the session\n"
+     "goes on.  doc/cli.md, \"The interactive shell\".",
+     opts_shell, cmd_shell},
     {"export", "pcol export INPUT... --to clickhouse -o DIR [--load CMD] [--cluster NAME]",
      "Write profiles' tables for a columnar database (ClickHouse Native files and schema.sql).",
      "One pcol_TABLE.native file per table (Native column blocks) and schema.sql (local\n"
@@ -188,6 +206,12 @@ static const cli_command commands[] = {
      opts_export, cmd_export},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+const cli_command *cli_command_find(const char *name) {
+  for (size_t i = 0; i < NCOMMANDS; i++)
+    if (!strcmp(name, commands[i].name)) return &commands[i];
+  return NULL;
+}
 
 static void usage(FILE *out) {
   fprintf(out,

@@ -180,6 +180,35 @@ static int resolve_rprof_alloc(pcol_file *f, pcol_value_sel *out, pcol_error *er
   return PCOL_OK;
 }
 
+/* pprof's -sample_index=N (profile.go SampleIndexByName): the N-th value
+ * type of each selected source, in the order its profile named them
+ * (source_value_types' rows); every selected source must name the same. */
+static int resolve_index(pcol_file *f, const pcol_select *sel, const char *name,
+                         pcol_value_sel *out, pcol_error *err) {
+  uint64_t want = strtoull(name, NULL, 10);
+  pcol_view ss, sv;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err));
+  uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES), rows = pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES);
+  uint32_t vt = 0;
+  for (uint64_t s = 1; s <= nsrc; s++) {
+    if (sel && sel->source_id && sel->source_id != s) continue;
+    uint64_t k = 0;
+    uint32_t here = 0;
+    for (uint64_t r = 0; r < rows && !here; r++)
+      if (pcol_view_u32(&ss, r) == s && k++ == want) here = pcol_view_u32(&sv, r);
+    if (!here)
+      return pcol_error_set(err, PCOL_ENOTFOUND, "sample index %s is out of range: source %llu has %llu value types",
+                            name, (unsigned long long)s, (unsigned long long)k);
+    if (vt && here != vt)
+      return pcol_error_set(err, PCOL_EINVAL, "sample index %s names different value types in the "
+                            "sources: name the type (--value TYPE)", name);
+    vt = here;
+  }
+  if (!vt) return pcol_error_set(err, PCOL_ENOTFOUND, "sample index %s: no source", name);
+  return vt_names(f, vt, out, err);
+}
+
 int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
                        pcol_value_sel *out, pcol_error *err) {
   memset(out, 0, sizeof *out);
@@ -189,6 +218,10 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
   if (!strcmp(name, VALUE_SAMPLES)) return vt_names(f, 0, out, err);
   if (!strcmp(name, PCOL_VALUE_RPROF_ALLOC)) return resolve_rprof_alloc(f, out, err);
   int rc = resolve_named(f, name, out, err);
+  if (rc == PCOL_ENOTFOUND && name[0] && strlen(name) < 10 && strspn(name, "0123456789") == strlen(name)) {
+    if (err) err->message[0] = 0, err->code = PCOL_OK;
+    rc = resolve_index(f, sel, name, out, err); /* pprof's -sample_index=N */
+  }
   if (rc == PCOL_OK && pcol_q_value_is_level(f, out->vt_id, err)) {
     memset(out, 0, sizeof *out);
     return pcol_error_set(err, PCOL_EINVAL,

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# CLI: `pcol shell` (tools/cmd_shell.c), without go (tests/interop/t_shell.sh
+# compares whole sessions with go tool pprof's).  Each answer is the
+# command's own output from its filters on (the shell's compact labels);
+# settings last until changed and the line's own arguments win over them;
+# a failed command prints its message and the session goes on, exit 0;
+# inputs that are not one pcol file are packed once into a temporary file
+# that is gone after the session, also when it is killed; '-' is refused.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+here=$(cd "$(dirname "$0")/../support" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_shell: FAIL: $*" >&2; exit 1; }
+python3 "$here/semantics_pprof.py" "$tmp" >/dev/null || fail "semantics_pprof.py"
+in=$tmp/labels.pb.gz
+[ -f "$in" ] || fail "no labels.pb.gz"
+export TMPDIR=$tmp/t
+mkdir -p "$TMPDIR"
+# from the first line that is not a File/Type/Time/Duration line
+body() { awk 'f || !/^(File|Type|Time|Duration):/ { f = 1; print }'; }
+ask() { printf '%s\n' "$@" | "$PCOL" shell "$in" 2>"$tmp/err" | sed 's/^(pcol) //; s/(pcol) //g'; }
+
+want=$("$PCOL" top "$in" -n 10 | body)
+[ "$(ask top)" = "$want" ] || fail "top is not pcol top -n 10"
+want=$("$PCOL" top "$in" --sort cum -n 4 --focus 'a|b' --ignore c | body)
+[ "$(ask 'top4 -cum a b -c')" = "$want" ] || fail "top4 -cum a b -c"
+want=$("$PCOL" peek "$in" main --hide x --value samples | body)
+[ "$(ask hide=x sample_index=samples 'peek main')" = "$want" ] || fail "settings before peek"
+# the line's own focus replaces the setting's; -n wins over nodecount
+want=$("$PCOL" top "$in" --focus b -n 2 | body)
+[ "$(ask focus=a nodecount=5 'top -n 2 b')" = "$want" ] || fail "the line's arguments over the settings"
+want=$("$PCOL" tree "$in" --node-count 3 --by line | body)
+[ "$(ask nodecount=3 granularity=lines tree)" = "$want" ] || fail "tree with nodecount, granularity"
+want=$("$PCOL" tags "$in" --tag worker=w1 | body)
+[ "$(ask tagfocus=worker=w1 tags)" = "$want" ] || fail "tags with tagfocus"
+want=$("$PCOL" top "$in" --format json -n 3)
+[ "$(ask 'top --format json -n 3')" = "$want" ] || fail "pcol's own options"
+# settings listed and cleared; a bad sample_index keeps the old one
+out=$(ask focus=main sample_index=nosuch o)
+grep -q '^  focus *= main$' <<<"$out" || fail "o: focus"
+grep -q '^  sample_index *= $' <<<"$out" || fail "o: a bad sample_index was kept"
+grep -q 'sample_index: no value type' "$tmp/err" || { cat "$tmp/err"; fail "the bad sample_index's message"; }
+[ "$(ask focus=main focus= top)" = "$("$PCOL" top "$in" -n 10 | body)" ] || fail "focus= clears"
+# a failed command: its message, then the session goes on; exit 0
+out=$(printf 'nosuchcommand\npeek\ntop --nosuch\ntop1\n' | "$PCOL" shell "$in" 2>"$tmp/err")
+[ $? = 0 ] || fail "the session's exit"
+grep -q 'unrecognized command: "nosuchcommand"' "$tmp/err" || fail "unknown command"
+grep -q 'command peek requires an argument' "$tmp/err" || fail "peek without its argument"
+grep -q "unknown option '--nosuch'" "$tmp/err" || fail "a bad option"
+grep -q 'Showing top 1 nodes' <<<"$out" || fail "the session did not go on"
+# > writes a file for the commands that write one, not for top
+ask "dot >$tmp/g.dot" >/dev/null
+"$PCOL" graph "$in" -o "$tmp/g2.dot" || fail "graph"
+cmp -s "$tmp/g.dot" "$tmp/g2.dot" || fail "dot >FILE is not pcol graph -o FILE"
+ask "top >$tmp/t.txt" >/dev/null
+grep -q 'top writes no file' "$tmp/err" || fail "top >FILE"
+[ ! -e "$tmp/t.txt" ] || fail "top >FILE wrote a file"
+# help, quit, the end of input
+ask help | grep -q 'Settings (NAME=VALUE' || fail "help"
+ask 'help peek' | grep -q '^Usage: pcol peek' || fail "help peek"
+[ "$(printf 'quit\ntop\n' | "$PCOL" shell "$in" 2>/dev/null)" = "(pcol) " ] || fail "quit"
+# many inputs: packed once, the temporary file gone after the session
+want=$("$PCOL" top "$in" "$in" -n 10 | body)
+[ "$(printf 'top\n' | "$PCOL" shell "$in" "$in" 2>/dev/null | sed 's/(pcol) //g')" = "$want" ] || fail "two inputs"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "left $(ls "$TMPDIR")"
+mkfifo "$tmp/fifo"
+"$PCOL" shell "$in" "$in" <"$tmp/fifo" >/dev/null 2>&1 &
+pid=$!
+exec 3>"$tmp/fifo" # the session waits for its first line
+for _ in $(seq 50); do [ -n "$(ls -A "$TMPDIR")" ] && break; sleep 0.1; done
+[ -n "$(ls -A "$TMPDIR")" ] || fail "no temporary file during a session"
+kill -TERM "$pid" || fail "kill"
+wait "$pid" 2>/dev/null
+exec 3>&-
+[ -z "$(ls -A "$TMPDIR")" ] || fail "a killed session left $(ls "$TMPDIR")"
+# refusals
+"$PCOL" shell - </dev/null 2>"$tmp/err" && fail "shell -: exit 0"
+grep -q 'reads its commands from standard input' "$tmp/err" || fail "shell -"
+"$PCOL" shell "$tmp/nosuch" </dev/null 2>"$tmp/err" && fail "shell of a missing file: exit 0"
+grep -q 'nosuch' "$tmp/err" || fail "the missing file is not named"
+echo "t_shell: ok"

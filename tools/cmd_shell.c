@@ -1,0 +1,386 @@
+/* cmd_shell.c — `pcol shell INPUT...`: go tool pprof's interactive mode
+ * (driver/interactive.go).  The inputs are read once (not a single pcol
+ * file: packed into a temporary pcol file, which every command then maps),
+ * then each line read from standard input is a command, run as the pcol
+ * command would run on the inputs, with the session's settings added:
+ *
+ *   top10 -cum main -runtime      pprof's grammar: a number is the node
+ *                                 count, -cum sorts by cum, -RE ignores and
+ *                                 RE focuses (joined with |), >FILE writes
+ *                                 a file (commands with -o)
+ *   top -n 5 --by line            pcol's options, as on the command line
+ *   focus=RE, sample_index=alloc_space, unit=ms, nodecount=20, cum, lines
+ *                                 pprof's settings, kept for what follows
+ *   o, help [COMMAND], quit
+ *
+ * Each command runs in this process as main() runs it (cli_parse, the
+ * output budget, the command, the budget's end), so its output and exit
+ * are those of `pcol COMMAND INPUT... OPTIONS`; a failure prints its
+ * message and the session goes on.  The prompt "(pcol) " goes to standard
+ * output, as pprof's does, so a script's answers can be told apart. */
+#include "cli.h"
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const cli_opt opts_shell[] = {CLI_OPT_NO_MMAP, CLI_OPT_MAX_ROWS, {NULL, 0, 0, NULL}};
+
+#define SHELL_WORDS 256
+#define SHELL_LINE 65536
+
+/* pprof's settings (interactive.go, config.go) and the pcol option each
+ * becomes; a flag is a setting with no value (true/false). */
+typedef struct setting {
+  const char *pprof, *option; /* option NULL: the node count (per command) */
+  int flag;
+  char *value;                /* NULL: not set */
+} setting;
+static setting settings[] = {
+    {"focus", "focus", 0, NULL},         {"ignore", "ignore", 0, NULL},
+    {"hide", "hide", 0, NULL},           {"show", "show", 0, NULL},
+    {"show_from", "show-from", 0, NULL}, {"tagfocus", "tag", 0, NULL},
+    {"tagignore", "tag-ignore", 0, NULL}, {"tagshow", "tagshow", 0, NULL},
+    {"taghide", "taghide", 0, NULL},     {"tagroot", "tagroot", 0, NULL},
+    {"tagleaf", "tagleaf", 0, NULL},     {"sample_index", "value", 0, NULL},
+    {"unit", "unit", 0, NULL},           {"nodecount", NULL, 0, NULL},
+    {"nodefraction", "node-fraction", 0, NULL}, {"edgefraction", "edge-fraction", 0, NULL},
+    {"sort", "sort", 0, NULL},           {"granularity", "by", 0, NULL},
+    {"noinlines", "no-inlines", 1, NULL}, {"relative_percentages", "relative-percentages", 1, NULL},
+};
+#define NSETTINGS (sizeof settings / sizeof settings[0])
+
+/* pprof's words that set a setting alone (its bool groups) */
+static const struct {
+  const char *word, *setting, *value;
+} shorthands[] = {{"cum", "sort", "cum"},         {"flat", "sort", "flat"},
+                  {"functions", "granularity", "function"}, {"lines", "granularity", "line"},
+                  {"files", "granularity", "file"}, {"addresses", "granularity", "address"}};
+
+/* pprof's report commands and what runs for them */
+static const struct {
+  const char *pprof, *command, *extra; /* extra: one option added ("--format=dot") */
+} aliases[] = {{"text", "top", NULL},
+               {"dot", "graph", "--format=dot"},
+               {"svg", "graph", "--format=svg"},
+               {"png", "graph", "--format=png"},
+               {"proto", "unpack", "--to=pprof"},
+               {"flamegraph", "flame", NULL}};
+
+static setting *find_setting(const char *name, size_t n) {
+  for (size_t i = 0; i < NSETTINGS; i++)
+    if (strlen(settings[i].pprof) == n && !strncmp(settings[i].pprof, name, n)) return &settings[i];
+  return NULL;
+}
+
+static char *trim(char *s) {
+  while (isspace((unsigned char)*s)) s++;
+  size_t n = strlen(s);
+  while (n && isspace((unsigned char)s[n - 1])) s[--n] = 0;
+  return s;
+}
+
+/* Words of a line: blanks separate, '...' and "..." quote, \ escapes
+ * (outside '...').  Returns the count, or -1 for an unclosed quote or too
+ * many words.  The words point into line, which is rewritten. */
+static int split_words(char *line, char **w) {
+  int n = 0;
+  char *r = line, *o = line;
+  for (;;) {
+    while (isspace((unsigned char)*r)) r++;
+    if (!*r) return n;
+    if (n == SHELL_WORDS) return -1;
+    w[n++] = o;
+    char q = 0;
+    for (; *r && (q || !isspace((unsigned char)*r)); r++) {
+      if (q == '\'' && *r == '\'') q = 0;
+      else if (q == '"' && *r == '"') q = 0;
+      else if (!q && (*r == '\'' || *r == '"')) q = *r;
+      else if (q != '\'' && *r == '\\' && r[1]) *o++ = *++r;
+      else *o++ = *r;
+    }
+    if (q) return -1;
+    if (*r) r++;
+    *o++ = 0;
+  }
+}
+
+static const cli_opt *opt_of(const cli_command *c, const char *name, char short_name) {
+  for (const cli_opt *o = c->opts; o && o->name; o++)
+    if ((name && !strcmp(o->name, name)) || (short_name && o->short_name == short_name)) return o;
+  return NULL;
+}
+
+static void print_settings(void) {
+  for (size_t i = 0; i < NSETTINGS; i++) {
+    printf("  %-22s = ", settings[i].pprof);
+    cli_print_cstr(stdout, settings[i].value ? settings[i].value : "");
+    putchar('\n');
+  }
+}
+
+static void shell_help(void) {
+  printf("Commands (each as `pcol COMMAND INPUT...` with the settings below; `help COMMAND`\n"
+         "for its options):\n"
+         "  top[N] [-cum] [RE] [-RE]   flat and cum per function (also text)\n"
+         "  peek RE, list RE, tree, traces, tags, graph (dot, svg, png), flame, fold, info\n"
+         "  proto >FILE                 the profile as pprof (unpack --to pprof)\n"
+         "  any pcol command's options: top -n 5 --by line --format json\n"
+         "pprof's arguments: N the node count, -cum, RE focus, -RE ignore, >FILE the output.\n"
+         "Settings (NAME=VALUE; NAME= clears; o lists them): focus, ignore, hide, show,\n"
+         "show_from, tagfocus, tagignore, tagshow, taghide, tagroot, tagleaf, sample_index,\n"
+         "unit, nodecount, nodefraction, edgefraction, sort, granularity, noinlines,\n"
+         "relative_percentages; and the words cum, flat, functions, lines, files, addresses.\n"
+         "quit (or end of input) ends the session.\n");
+}
+
+/* name=value, or a shorthand word: 1 when the line was a setting.  f: the
+ * session's file, against which sample_index is checked when set (pprof's
+ * "invalid sample_index": the setting stays as it was). */
+static int set_line(char *line, pcol_file *f) {
+  char *eq = strchr(line, '=');
+  char *name = line;
+  size_t n = eq ? (size_t)(eq - line) : strlen(line);
+  while (n && isspace((unsigned char)name[n - 1])) n--;
+  setting *s = find_setting(name, n);
+  const char *value = eq ? trim(eq + 1) : NULL;
+  if (!s) {
+    for (size_t i = 0; !eq && i < sizeof shorthands / sizeof shorthands[0]; i++)
+      if (!strcmp(line, shorthands[i].word)) {
+        s = find_setting(shorthands[i].setting, strlen(shorthands[i].setting));
+        value = shorthands[i].value;
+      }
+    if (!s) return 0;
+  }
+  if (s->flag && (!value || !strcmp(value, "true") || !strcmp(value, "1"))) value = "1";
+  else if (s->flag && (!*value || !strcmp(value, "false") || !strcmp(value, "0"))) value = "";
+  else if (!value) {
+    fprintf(stderr, "pcol shell: please give a value, e.g. %s=<val>\n", s->pprof);
+    return 1;
+  } else if (s->flag) {
+    fprintf(stderr, "pcol shell: %s is true or false\n", s->pprof);
+    return 1;
+  }
+  pcol_value_sel vs;
+  pcol_error err = {0};
+  if (!strcmp(s->pprof, "sample_index") && *value && f && pcol_value_resolve(f, NULL, value, &vs, &err)) {
+    fputs("pcol shell: sample_index: ", stderr);
+    cli_print_cstr(stderr, err.message);
+    fputc('\n', stderr);
+    return 1;
+  }
+  if (!strcmp(s->pprof, "granularity")) { /* pprof's plural words */
+    static const char *const g[][2] = {{"functions", "function"}, {"lines", "line"},
+                                       {"files", "file"}, {"addresses", "address"}};
+    for (size_t i = 0; i < 4; i++)
+      if (!strcmp(value, g[i][0])) value = g[i][1];
+  }
+  free(s->value);
+  s->value = *value ? strdup(value) : NULL;
+  return 1;
+}
+
+/* Appends regex re to *acc as pprof's catRegex does ("a|b"). */
+static int cat_regex(char **acc, const char *re) {
+  size_t n = *acc ? strlen(*acc) + 1 : 0;
+  char *p = realloc(*acc, n + strlen(re) + 1);
+  if (!p) return -1;
+  if (n) p[n - 1] = '|';
+  strcpy(p + n, re);
+  *acc = p;
+  return 0;
+}
+
+/* Runs one command line (words w[0..nw)) on the session's file. */
+static int run_line(const char *file, char **w, int nw) {
+  const char *name = w[0], *extra = NULL;
+  char *count = NULL;
+  char cname[64];
+  size_t nl = strlen(name), d = nl;
+  while (d && isdigit((unsigned char)name[d - 1])) d--;
+  if (d && d < nl && d < sizeof cname) { /* top10: pprof's abbreviation (tailDigitsRE) */
+    memcpy(cname, name, d);
+    cname[d] = 0;
+    name = cname;
+    count = (char *)w[0] + d;
+  }
+  for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+    if (!strcmp(name, aliases[i].pprof)) name = aliases[i].command, extra = aliases[i].extra;
+  const cli_command *c = cli_command_find(name);
+  if (!c || !strcmp(c->name, "shell")) {
+    if (find_setting(name, strlen(name)))
+      fprintf(stderr, "pcol shell: did you mean: %s=%s\n", name, nw > 1 ? w[1] : "<val>");
+    else
+      fprintf(stderr, "pcol shell: unrecognized command: \"%s\" (help lists them)\n", name);
+    return EXIT_USAGE;
+  }
+  if (!strcmp(name, "help")) return 0;
+  int param = !strcmp(c->name, "peek") || !strcmp(c->name, "list"); /* pprof's hasParam */
+  const char *argv[SHELL_WORDS * 2 + 64];
+  int n = 0, given[NSETTINGS + 2] = {0}, rc = 0, sort_cum = 0, limit_given = 0;
+  char *focus = NULL, *ignore = NULL;
+  const char *out = NULL, *pr = NULL;
+  argv[n++] = file;
+  for (int i = 1; i < nw && !rc; i++) {
+    const char *t = w[i];
+    const cli_opt *o = NULL;
+    if (!strcmp(t, "-cum") || !strcmp(t, "--cum")) {
+      sort_cum = 1;
+    } else if (t[0] == '-' && t[1] == '-') { /* pcol's own option */
+      const char *eq = strchr(t + 2, '=');
+      char on[64];
+      size_t ln = eq ? (size_t)(eq - t - 2) : strlen(t + 2);
+      snprintf(on, sizeof on, "%.*s", (int)ln, t + 2);
+      o = opt_of(c, on, 0);
+      argv[n++] = t;
+      if (o && o->takes_arg && !eq && i + 1 < nw) argv[n++] = w[++i];
+      limit_given |= o && (!strcmp(o->name, "limit") || !strcmp(o->name, "node-count"));
+      for (size_t k = 0; o && k < NSETTINGS; k++)
+        given[k] |= settings[k].option && !strcmp(settings[k].option, o->name);
+    } else if (t[0] == '-' && t[1] && !t[2] && (o = opt_of(c, NULL, t[1]))) { /* -n 5, -o F */
+      argv[n++] = t;
+      if (o->takes_arg && i + 1 < nw) argv[n++] = w[++i];
+      for (size_t k = 0; k < NSETTINGS; k++)
+        given[k] |= settings[k].option && !strcmp(settings[k].option, o->name);
+      if (!strcmp(o->name, "limit")) count = NULL, limit_given = 1;
+    } else if (t[0] == '>') {
+      out = t[1] ? t + 1 : i + 1 < nw ? w[++i] : NULL;
+      if (!out) rc = cli_usage_error("shell", "unexpected end of line after >");
+    } else if (param && !pr) {
+      pr = t;
+    } else if (t[0] && strspn(t, "0123456789") == strlen(t) && strlen(t) < 10) {
+      count = (char *)t;
+    } else if (t[0] == '-') {
+      rc = cat_regex(&ignore, t + 1);
+    } else {
+      rc = cat_regex(&focus, t);
+    }
+  }
+  if (!rc && param && !pr) rc = cli_usage_error("shell", "command %s requires an argument", c->name);
+  if (!rc && pr) argv[n++] = pr;
+  if (!rc && extra) argv[n++] = extra;
+  if (!rc && out && !opt_of(c, "output", 0))
+    rc = cli_usage_error("shell", "%s writes no file (> is for graph, flame, report, unpack...)", c->name);
+  if (!rc && out) argv[n++] = "-o", argv[n++] = out;
+  char fbuf[32];
+  if (!rc && sort_cum && opt_of(c, "sort", 0)) argv[n++] = "--sort=cum";
+  /* the node count: top's and traces' -n, the graph's and tree's --node-count */
+  setting *nc = find_setting("nodecount", 9);
+  const char *cnt = count ? count : nc->value;
+  if (!cnt && !limit_given && !strcmp(c->name, "top")) cnt = "10"; /* interactive.go: top, text */
+  const cli_opt *co = opt_of(c, "node-count", 0) ? opt_of(c, "node-count", 0) : opt_of(c, "limit", 0);
+  if (!rc && cnt && co && !limit_given) { /* -n or --node-count on the line wins */
+    snprintf(fbuf, sizeof fbuf, "--%s=%s", co->name, cnt);
+    argv[n++] = fbuf;
+  }
+  /* the line's focus and ignore replace the settings' (pprof's vcopy) */
+  char *fopt = NULL, *iopt = NULL;
+  if (!rc && focus && opt_of(c, "focus", 0) && asprintf(&fopt, "--focus=%s", focus) > 0) argv[n++] = fopt;
+  if (!rc && ignore && opt_of(c, "ignore", 0) && asprintf(&iopt, "--ignore=%s", ignore) > 0) argv[n++] = iopt;
+  char *sopt[NSETTINGS] = {0};
+  for (size_t k = 0; !rc && k < NSETTINGS; k++) {
+    setting *s = &settings[k];
+    if (!s->value || !s->option || given[k] || !opt_of(c, s->option, 0)) continue;
+    if ((focus && !strcmp(s->option, "focus")) || (ignore && !strcmp(s->option, "ignore"))) continue;
+    if (sort_cum && !strcmp(s->option, "sort")) continue;
+    if (s->flag) argv[n++] = !strcmp(s->option, "no-inlines") ? "--no-inlines" : "--relative-percentages";
+    else if (asprintf(&sopt[k], "--%s=%s", s->option, s->value) > 0) argv[n++] = sopt[k];
+  }
+  if (!rc) { /* as main() runs a command */
+    cli_args a;
+    memset(&cli_loaded, 0, sizeof cli_loaded);
+    rc = cli_parse(c, n, (char **)argv, &a);
+    if (rc < 0) rc = 0; /* --help */
+    else if (!rc && !(rc = cli_budget_begin(c, &a))) rc = cli_budget_end(c->name, c->run(c, &a));
+    fflush(stdout);
+  }
+  free(focus);
+  free(ignore);
+  free(fopt);
+  free(iopt);
+  for (size_t k = 0; k < NSETTINGS; k++) free(sopt[k]);
+  return rc;
+}
+
+int cmd_shell(const cli_command *cmd, cli_args *a) {
+  if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
+  for (int i = 0; i < a->npos; i++)
+    if (!strcmp(a->pos[i], "-"))
+      return cli_usage_error(cmd->name, "the shell reads its commands from standard input: "
+                                        "give the profile as a file");
+  /* the session's file: the input itself when it is one pcol file, else
+   * the inputs packed once into a temporary one that stands for them */
+  char label[1024];
+  size_t used = 0;
+  label[0] = 0;
+  for (int i = 0; i < a->npos && used < sizeof label - 1; i++) {
+    int k = snprintf(label + used, sizeof label - used, "%s%s", i ? " " : "", cli_input_name(a->pos[i]));
+    used += k > 0 ? (size_t)k : 0;
+  }
+  const char *file = a->pos[0];
+  if (a->npos > 1 || cli_input_format(a->pos[0]) != PCOL_FMT_PCOL) {
+    pcol_error err = {0};
+    char *tmp;
+    int fd, rc = cli_temp_file("shell", label, &tmp, &fd, &err);
+    if (rc) return cli_fail(cmd->name, &err, rc);
+    close(fd);
+    const cli_command *pack = cli_command_find("pack");
+    const char **argv = calloc((size_t)a->npos + 8, sizeof *argv);
+    if (!argv) return EXIT_IO;
+    int n = 0;
+    for (int i = 0; i < a->npos; i++) argv[n++] = a->pos[i];
+    argv[n++] = "-o";
+    argv[n++] = tmp;
+    if (cli_flag(cmd, a, "no-mmap")) argv[n++] = "--no-mmap";
+    cli_args pa;
+    rc = cli_parse(pack, n, (char **)argv, &pa);
+    if (!rc) rc = pack->run(pack, &pa);
+    free(argv);
+    if (rc) return rc;
+    file = tmp;
+  }
+  cli_compact_labels = true; /* pprof's interactive mode sets compact_labels */
+  pcol_file *f = NULL; /* for checking settings; every command opens its own */
+  pcol_error oerr = {0};
+  int orc = pcol_open(file, NULL, &f, &oerr);
+  if (orc) return cli_fail_in(cmd->name, file, &oerr, orc);
+  fputs("pcol shell: ", stderr);
+  cli_print_cstr(stderr, label);
+  fputs("\nEntering interactive mode (type \"help\" for commands, \"o\" for options)\n", stderr);
+  char *line = NULL, *w[SHELL_WORDS];
+  size_t cap = 0;
+  for (;;) {
+    fputs("(pcol) ", stdout);
+    fflush(stdout);
+    ssize_t len = getline(&line, &cap, stdin);
+    if (len < 0) break;
+    if (len > SHELL_LINE) {
+      fprintf(stderr, "pcol shell: a line of more than %d bytes\n", SHELL_LINE);
+      continue;
+    }
+    char *l = trim(line);
+    if (!*l || *l == '#') continue;
+    if (!strcmp(l, "quit") || !strcmp(l, "exit") || !strcmp(l, "q")) break;
+    if (!strcmp(l, "o") || !strcmp(l, "options")) {
+      print_settings();
+      continue;
+    }
+    if (set_line(l, f)) continue;
+    int nw = split_words(l, w);
+    if (nw < 0) {
+      fprintf(stderr, "pcol shell: an unclosed quote or more than %d words\n", SHELL_WORDS);
+      continue;
+    }
+    if (!strcmp(w[0], "help") || !strcmp(w[0], "?")) {
+      const cli_command *c = nw > 1 ? cli_command_find(w[1]) : NULL;
+      if (c) cli_print_help(c, stdout);
+      else shell_help();
+      continue;
+    }
+    (void)run_line(file, w, nw); /* its message is printed; the session goes on */
+  }
+  free(line);
+  for (size_t k = 0; k < NSETTINGS; k++) free(settings[k].value);
+  pcol_close(f);
+  return EXIT_OK;
+}
