@@ -1092,6 +1092,24 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_top_by_label(pcol_file *f, const pcol_s
  * "[binary]"): the whole name is one.  For pprof -dot's labels, which put
  * each part on a line of its own. */
 PCOL_API bool pcol_top_name_function(const pcol_top *t, uint32_t k, size_t *off, size_t *len);
+/* By line or address: the parts of row key k as pprof's graph node has
+ * them (graph.go nodeInfo with ObjNames, as -callgrind asks): the address
+ * (by address; 0: none), the function's name, the file (cleaned as in the
+ * name), the line (0: none), and of the first location with the key its
+ * mapping's file (Objfile) and its function's start line (0: none); an
+ * unsymbolized location has no function, file nor line.  Strings are ""
+ * when missing, borrowed from t and the file.  pprof's node identity then
+ * also holds Objfile and the start line, pcol's key by address not: a key with the
+ * same address, function, file and line in two mappings is one node (rare;
+ * pprof makes two), unless pcol_graph_opts.obj_names made the graph's top.
+ * EINVAL for any other top or key. */
+typedef struct pcol_top_parts {
+  uint64_t address;
+  pcol_str function, file, objfile;
+  int64_t line, start_line;
+} pcol_top_parts;
+PCOL_API PCOL_NODISCARD pcol_status pcol_top_key_parts(const pcol_top *t, uint32_t k,
+                                                       pcol_top_parts *out, pcol_error *err);
 
 /* Row orders of go tool pprof (graph.go Nodes.Sort): FLAT = |flat| desc,
  * name, |cum| desc (the order pcol_top_compute returns); CUM = |cum| desc,
@@ -1223,6 +1241,12 @@ typedef struct pcol_graph_opts {
    * label set's "key:value" lines: past it PCOL_ETOOBIG (a set of many
    * labels naming one long string holds labels x its length) */
   uint64_t max_output_bytes;
+  /* 1 (by address): nodes also apart by their location's mapping file and
+   * their function's start line, as pprof's are when it keeps the binary's
+   * name (graph.go nodeInfo with ObjNames: -callgrind, -raw): a function
+   * merged from two builds is two nodes of one name.  An unsymbolized
+   * location's node stays one per address and mapping base name. */
+  bool obj_names;
 } pcol_graph_opts;
 PCOL_API pcol_graph_opts pcol_graph_opts_default(void);
 typedef struct pcol_graph_edge {
@@ -1401,6 +1425,11 @@ PCOL_API void pcol_percentage(pcol_sum v, pcol_sum total, char *buf, size_t n);
  * pass to pcol_unit_label (at least 32 bytes). */
 PCOL_API void pcol_unit_pick(const pcol_sum *vals, size_t nvals, pcol_sum total, pcol_str from,
                              char *out, size_t n);
+/* pcol_unit_pick for outputs of whole numbers (pprof -callgrind): the
+ * unit of the smallest value, never of 100 times it, so that no value
+ * scales below 1; "minimum" (pprof's) for no values. */
+PCOL_API void pcol_unit_pick_whole(const pcol_sum *vals, size_t nvals, pcol_sum total,
+                                   pcol_str from, char *out, size_t n);
 
 /* ---------------------------------------------------------- labels */
 /* go tool pprof -tags: for each label key (sorted by name), the value of

@@ -94,7 +94,7 @@ static void SAMPLE_V(pcol_builder *b, uint32_t src, int64_t time, uint32_t stack
 static pcol_file *GRAPH_ALL(pcol_builder *b, void **mem, pcol_graph *g, const char *n0, const char *n1,
                             const char *n2) {
   pcol_file *f = tu_reopen(b, NULL, mem);
-  pcol_graph_opts all = {0, 0, 0, 0, 0, 0, 0};
+  pcol_graph_opts all = {0, 0, 0, 0, 0, 0, 0, 0};
   GRAPH(f, &all, g);
   cr_assert_eq(g->nnodes, 3);
   cr_expect(is(g->nodes[0].name, n0) && is(g->nodes[1].name, n1) && is(g->nodes[2].name, n2),
@@ -137,7 +137,7 @@ Test(graph, prunes_nodes_residual_and_redundant_edges) {
   cr_expect(is(g.nodes[g.edges[0].from].name, "a") && is(g.nodes[g.edges[1].from].name, "main"));
   pcol_graph_free(&g);
   /* nothing pruned: mid and tiny are nodes, no edge residual */
-  pcol_graph_opts all = {0, 0, 0, 0, 0, 0, 0};
+  pcol_graph_opts all = {0, 0, 0, 0, 0, 0, 0, 0};
   GRAPH(f, &all, &g);
   cr_expect_eq(g.nnodes, 6);
   cr_expect_eq(g.dropped_nodes, 0);
@@ -148,7 +148,7 @@ Test(graph, prunes_nodes_residual_and_redundant_edges) {
   cr_expect(EDGE(&g, "main", "leaf") == NULL);
   pcol_graph_free(&g);
   /* an edge fraction of 1%: edges under 10 go (mid's), counted */
-  pcol_graph_opts ef = {0, 0.01, 0, 0, 0, 0, 0};
+  pcol_graph_opts ef = {0, 0.01, 0, 0, 0, 0, 0, 0};
   GRAPH(f, &ef, &g);
   cr_expect_eq(g.dropped_edges, 3);
   cr_expect(EDGE(&g, "main", "mid") == NULL && EDGE(&g, "b", "tiny") == NULL);
@@ -250,7 +250,7 @@ Test(graph, node_count_bounds_a_huge_graph) {
   void *mem;
   pcol_file *f = tu_reopen(b, NULL, &mem);
   pcol_graph g;
-  pcol_graph_opts ten = {0, 0, 10, 0, 0, 0, 0};
+  pcol_graph_opts ten = {0, 0, 10, 0, 0, 0, 0, 0};
   GRAPH(f, &ten, &g);
   cr_expect_eq(g.nnodes, 10);
   cr_expect_eq(g.orig_count, 3001);
@@ -259,7 +259,7 @@ Test(graph, node_count_bounds_a_huge_graph) {
   EXPECT_NODE(&g, "main", 0, 3000); /* cum of the whole profile, not of the kept */
   cr_expect_eq(g.nedges, 9);
   pcol_graph_free(&g);
-  pcol_graph_opts all = {0, 0, 0, 0, 0, 0, 0};
+  pcol_graph_opts all = {0, 0, 0, 0, 0, 0, 0, 0};
   GRAPH(f, &all, &g);
   cr_expect_eq(g.nnodes, 3001);
   cr_expect_eq(g.nedges, 3000);
@@ -401,7 +401,7 @@ Test(graph, label_boxes_as_pprof) {
   void *mem;
   pcol_file *f = tu_reopen(b, NULL, &mem);
   pcol_graph g;
-  pcol_graph_opts all = {0, 0, 0, 0, 0, 0, 0};
+  pcol_graph_opts all = {0, 0, 0, 0, 0, 0, 0, 0};
   GRAPH(f, &all, &g);
   long L = NODE(&g, "leaf");
   cr_assert(L >= 0);
@@ -422,9 +422,74 @@ Test(graph, label_boxes_as_pprof) {
   EXPECT_TAG(&g, 1, NODE(&g, "leaf"), 0, 1, "w:2", 2);
   pcol_graph_free(&g);
   pcol_select show = {.tag_show = "^w$"};
-  pcol_graph_opts no_tags = {0, 0, 0, 1, 0, 0, 0}; /* no_tags: none made */
+  pcol_graph_opts no_tags = {0, 0, 0, 1, 0, 0, 0, 0}; /* no_tags: none made */
   GRAPH_SEL(f, &show, &no_tags, &g);
   cr_expect_eq(g.ntags, 0);
+  pcol_graph_free(&g);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
+/* pcol_top_key_parts by address, and obj_names (pprof's nodes with
+ * ObjNames, -callgrind): a function "f" of one file and line at one
+ * address from two builds (start lines 10 and 20) is one node, or two with
+ * obj_names; an unsymbolized location has its address and mapping only. */
+static void PARTS(const pcol_graph *g, size_t i, uint64_t addr, const char *fn, const char *file,
+                  int64_t line, const char *obj, int64_t start) {
+  pcol_top_parts p;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_top_key_parts(&g->top, g->nodes[i].key, &p, &err), 0, "%s", err.message);
+  cr_expect_eq(p.address, addr, "node %zu: address %llx", i, (unsigned long long)p.address);
+  cr_expect(is(p.function, fn) && is(p.file, file) && is(p.objfile, obj), "node %zu: %.*s %.*s %.*s", i,
+            (int)p.function.len, p.function.ptr, (int)p.file.len, p.file.ptr, (int)p.objfile.len, p.objfile.ptr);
+  cr_expect(p.line == line && p.start_line == start, "node %zu: line %lld start %lld", i,
+            (long long)p.line, (long long)p.start_line);
+}
+Test(graph, key_parts_and_obj_names) {
+  uint32_t src, f1, f2, fm, mx, my, l1, l2, lm, lu, id;
+  pcol_builder *b = NEWB(&src);
+  pcol_function_row r1 = {S(b, "f"), 0, S(b, "/src/./a.go"), 10}, r2 = {S(b, "f"), 0, S(b, "/src/./a.go"), 20},
+                    rm = {S(b, "main"), 0, S(b, "m.go"), PCOL_NA_I64};
+  cr_assert_eq(pcol_b_function(b, &r1, &f1, NULL), 0);
+  cr_assert_eq(pcol_b_function(b, &r2, &f2, NULL), 0);
+  cr_assert_eq(pcol_b_function(b, &rm, &fm, NULL), 0);
+  pcol_mapping_row x = {0x1000, 0x9000, 0, S(b, "/bin/x"), 0, 0}, y = {0x10000, 0x20000, 0, S(b, "/lib/y.so"), 0, 0};
+  cr_assert_eq(pcol_b_mapping(b, &x, 0, &mx, NULL), 0);
+  cr_assert_eq(pcol_b_mapping(b, &y, 0, &my, NULL), 0);
+  pcol_line_row a1 = {f1, 5, PCOL_NA_I64}, a2 = {f2, 5, PCOL_NA_I64}, am = {fm, 3, PCOL_NA_I64};
+  cr_assert_eq(pcol_b_location(b, mx, 0x1500, 0, &a1, 1, &l1, NULL), 0);
+  cr_assert_eq(pcol_b_location(b, mx, 0x1500, 0, &a2, 1, &l2, NULL), 0);
+  cr_assert_eq(pcol_b_location(b, mx, 0x2000, 0, &am, 1, &lm, NULL), 0);
+  cr_assert_eq(pcol_b_location(b, my, 0x13000, 0, NULL, 0, &lu, NULL), 0);
+  SAMPLES(b, src, STK(b, l1, lm, 0), 4);
+  SAMPLES(b, src, STK(b, l2, lm, 0), 3);
+  SAMPLES(b, src, STK(b, lu, lm, 0), 2);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_error err = {0};
+  pcol_value_sel v;
+  cr_assert_eq(pcol_value_resolve(f, NULL, NULL, &v, &err), 0, "%s", err.message);
+  pcol_graph g;
+  pcol_graph_opts all = {0, 0, 0, 1, 1, 0, 0, 0};
+  cr_assert_eq(pcol_graph_compute(f, NULL, &v, PCOL_BY_ADDRESS, &all, &g, &err), 0, "%s", err.message);
+  cr_assert_eq(g.nnodes, 3); /* f (7), the unsymbolized address (2), main (0) */
+  PARTS(&g, 0, 0x1500, "f", "/src/a.go", 5, "/bin/x", 10);
+  PARTS(&g, 1, 0x13000, "", "", 0, "/lib/y.so", 0);
+  PARTS(&g, 2, 0x2000, "main", "m.go", 3, "/bin/x", 0);
+  id = g.nodes[0].key;
+  pcol_graph_free(&g);
+  all.obj_names = true;
+  cr_assert_eq(pcol_graph_compute(f, NULL, &v, PCOL_BY_ADDRESS, &all, &g, &err), 0, "%s", err.message);
+  cr_assert_eq(g.nnodes, 4);
+  PARTS(&g, 0, 0x1500, "f", "/src/a.go", 5, "/bin/x", 10);
+  PARTS(&g, 1, 0x1500, "f", "/src/a.go", 5, "/bin/x", 20);
+  cr_expect(g.nodes[0].flat == 4 && g.nodes[1].flat == 3);
+  pcol_graph_free(&g);
+  /* by function: no parts */
+  cr_assert_eq(pcol_graph_compute(f, NULL, &v, PCOL_BY_FUNCTION, &all, &g, &err), 0, "%s", err.message);
+  pcol_top_parts p;
+  cr_expect_eq(pcol_top_key_parts(&g.top, id, &p, &err), PCOL_EINVAL);
   pcol_graph_free(&g);
   pcol_close(f);
   free(mem);

@@ -407,6 +407,10 @@ int cli_view_format(const cli_command *cmd, const cli_args *a, out_format *fmt);
  * (a buffer of 32 bytes).  vals: the numbers printed, for "auto". */
 int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, const pcol_sum *vals,
                   size_t nvals, pcol_sum total, char *to);
+/* The same, whole = 1 for outputs of whole numbers (callgrind:
+ * pcol_unit_pick_whole). */
+int cli_view_unit_as(const cli_command *cmd, const cli_args *a, pcol_str unit, const pcol_sum *vals,
+                     size_t nvals, pcol_sum total, int whole, char *to);
 /* Prints the unfiltered/filtered header lines of text views: "Active
  * filters:" as pprof does, and a warning on stderr for a filter that matched
  * nothing is left to the library's caller. */
@@ -452,10 +456,11 @@ void cli_tree_row_node(cli_table *tb, const pcol_top_row *r, pcol_str unit);
 void cli_graph_labels(FILE *fp, const pcol_graph *g, const pcol_graph_opts *o, const char *unit,
                       bool edges);
 /* pprof's unit for a graph's text (report.go selectOutputUnit: each node's
- * flat, else its cum), or --unit: into unit (32 bytes).  0; -1 after a
- * usage error was printed; PCOL_ENOMEM with err set. */
-int cli_graph_unit(const cli_command *cmd, const cli_args *a, const pcol_graph *g, char *unit,
-                   pcol_error *err);
+ * flat, else its cum; whole: callgrind's, cli_view_unit_as), or --unit:
+ * into unit (32 bytes).  0; -1 after a usage error was printed; PCOL_ENOMEM
+ * with err set. */
+int cli_graph_unit(const cli_command *cmd, const cli_args *a, const pcol_graph *g, int whole,
+                   char *unit, pcol_error *err);
 /* --node-fraction, --edge-fraction, --node-count of graph and tree */
 #define CLI_OPTS_PRUNE                                                          \
   {"node-fraction", 0, 1, "drop nodes whose |cum| is below this fraction of the total (pprof " \

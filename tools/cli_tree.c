@@ -86,12 +86,14 @@ void cli_graph_labels(FILE *fp, const pcol_graph *g, const pcol_graph_opts *o, c
     fprintf(fp, "Showing top %zu nodes out of %zu\n", g->nnodes, g->orig_count);
 }
 
-int cli_graph_unit(const cli_command *cmd, const cli_args *a, const pcol_graph *g, char *unit,
-                   pcol_error *err) {
+int cli_graph_unit(const cli_command *cmd, const cli_args *a, const pcol_graph *g, int whole,
+                   char *unit, pcol_error *err) {
   pcol_sum *vals = malloc((g->nnodes + 1) * sizeof *vals);
   if (!vals) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   for (size_t i = 0; i < g->nnodes; i++) vals[i] = g->nodes[i].flat ? g->nodes[i].flat : g->nodes[i].cum;
-  int rc = cli_view_unit(cmd, a, g->top.value.unit, vals, g->nnodes, g->top.total, unit) ? -1 : 0;
+  int rc = cli_view_unit_as(cmd, a, g->top.value.unit, vals, g->nnodes, g->top.total, whole, unit)
+               ? -1
+               : 0;
   free(vals);
   return rc;
 }

@@ -17,10 +17,16 @@ int cli_view_format(const cli_command *cmd, const cli_args *a, out_format *fmt) 
 
 int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, const pcol_sum *vals,
                   size_t nvals, pcol_sum total, char *to) {
+  return cli_view_unit_as(cmd, a, unit, vals, nvals, total, 0, to);
+}
+
+int cli_view_unit_as(const cli_command *cmd, const cli_args *a, pcol_str unit, const pcol_sum *vals,
+                     size_t nvals, pcol_sum total, int whole, char *to) {
   const char *u = cli_get(cmd, a, "unit");
   if (!u || !strcmp(u, "auto")) {
     char picked[32]; /* a unit of no family is the file's own text: escaped */
-    pcol_unit_pick(vals, nvals, total, unit, picked, sizeof picked);
+    if (whole) pcol_unit_pick_whole(vals, nvals, total, unit, picked, sizeof picked);
+    else pcol_unit_pick(vals, nvals, total, unit, picked, sizeof picked);
     cli_text_buf(picked, strlen(picked), to, 32);
     return 0;
   }

@@ -21,7 +21,9 @@ extern char **environ;
 const cli_opt opts_graph[] = {
     {"output", 'o', 1, "output file (default: standard output; written to a temporary file and renamed)"},
     {"format", 0, 1, "dot (default: the DOT text of go tool pprof -dot), svg or png (through graphviz's "
-                     "`dot`, which must be installed); json, jsonl, tsv or csv: the nodes and edges with "
+                     "`dot`, which must be installed); callgrind (go tool pprof -callgrind, for "
+                     "KCachegrind; the default when -o names a *.callgrind or callgrind.out.* file); "
+                     "json, jsonl, tsv or csv: the nodes and edges with "
                      "raw numbers (a row each: kind node or edge, name, from, to, flat, cum, weight, "
                      "inline, residual)"},
     {"by", 0, 1, CLI_BY_HELP},
@@ -540,6 +542,218 @@ static void write_rows(FILE *fp, out_format fmt, const pcol_graph *g, const cli_
   tbl_finish(&tb);
 }
 
+/* ------------------------------------------------------------ callgrind */
+
+/* A table of strings to ids 1..n in order of first sight (report.go's
+ * maps of callgrindName and getDisambiguatedNames), keys copied. */
+typedef struct cg_tab {
+  struct cg_ent {
+    char *p;
+    size_t n;
+    uint32_t id;
+  } *e;
+  size_t cap, n;
+} cg_tab;
+
+static uint64_t cg_hash(const char *p, size_t n) {
+  uint64_t h = 1469598103934665603u; /* FNV-1a */
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 1099511628211u;
+  return h;
+}
+/* *id of p[0..n), added (*added = 1) at first sight.  -1: out of memory. */
+static int cg_id(cg_tab *t, const char *p, size_t n, uint32_t *id, int *added) {
+  *added = 0;
+  if ((t->n + 1) * 2 > t->cap) {
+    size_t nc = t->cap ? t->cap * 2 : 256;
+    struct cg_ent *ne = calloc(nc, sizeof *ne);
+    if (!ne) return -1;
+    for (size_t i = 0; i < t->cap; i++) {
+      if (!t->e[i].id) continue;
+      size_t j = cg_hash(t->e[i].p, t->e[i].n) & (nc - 1);
+      while (ne[j].id) j = (j + 1) & (nc - 1);
+      ne[j] = t->e[i];
+    }
+    free(t->e);
+    t->e = ne;
+    t->cap = nc;
+  }
+  size_t j = cg_hash(p, n) & (t->cap - 1);
+  for (; t->e[j].id; j = (j + 1) & (t->cap - 1))
+    if (t->e[j].n == n && (!n || !memcmp(t->e[j].p, p, n))) {
+      *id = t->e[j].id;
+      return 0;
+    }
+  char *c = malloc(n + 1);
+  if (!c) return -1;
+  if (n) memcpy(c, p, n);
+  t->e[j] = (struct cg_ent){c, n, *id = (uint32_t)++t->n};
+  *added = 1;
+  return 0;
+}
+static void cg_tab_free(cg_tab *t) {
+  for (size_t i = 0; i < t->cap; i++) free(t->e[i].p);
+  free(t->e);
+}
+
+/* report.go callgrindName: "(N) name" at a name's first sight, "(N)"
+ * after, nothing for "".  The name by the text rule (cli_put_text), so that
+ * no string from the file adds a line to the line-based format; the ids
+ * are of the names as the file has them.  -1: out of memory. */
+static int cg_name(FILE *fp, cg_tab *t, const char *p, size_t n) {
+  uint32_t id;
+  int added;
+  if (!n) return 0;
+  if (cg_id(t, p, n, &id, &added)) return -1;
+  fprintf(fp, "(%u)", id);
+  if (added) {
+    fputc(' ', fp);
+    cli_put_text(fp, p, n, 0);
+  }
+  return 0;
+}
+
+/* report.go callgrindAddress: Go's %#x (0 is "0x0"), "*" for the previous
+ * node's address, "%+d" from it when shorter. */
+static const char *cg_addr(const pcol_top_parts *prev, uint64_t a, char *b, size_t cap) {
+  char rel[32];
+  snprintf(b, cap, "0x%llx", (unsigned long long)a);
+  if (!prev) return b;
+  if (prev->address == a) return "*";
+  snprintf(rel, sizeof rel, "%+lld", (long long)(int64_t)(a - prev->address));
+  if (strlen(rel) < strlen(b)) snprintf(b, cap, "%s", rel);
+  return b;
+}
+
+static bool str_eq(pcol_str a, pcol_str b) { return a.len == b.len && (!a.len || !memcmp(a.ptr, b.ptr, a.len)); }
+
+/* Appends a part of a composite key: its length, then its bytes. */
+static int cg_key_add(char **k, size_t *n, size_t *cap, const void *p, size_t len) {
+  while (*n + len + 8 > *cap) {
+    size_t nc = *cap ? *cap * 2 : 256;
+    char *nk = realloc(*k, nc);
+    if (!nk) return -1;
+    *k = nk, *cap = nc;
+  }
+  uint64_t l = len;
+  memcpy(*k + *n, &l, 8);
+  if (len) memcpy(*k + *n + 8, p, len);
+  *n += 8 + len;
+  return 0;
+}
+
+/* go tool pprof -callgrind (report.go printCallgrind) of g, a graph by
+ * address out of visual mode with nothing trimmed, as driver.go asks for
+ * it: "positions: instr line", "events: TYPE(UNIT)", then per node
+ * (FlatNameOrder) its ob=/fl=/fn= when they change, "ADDR LINE FLAT", and
+ * each callee's cfl=, cfn=, "calls=0 ADDR LINE", "* * WEIGHT"; values in
+ * unit, truncated to integers as Go's int64().  A callee's cfn= is
+ * getDisambiguatedNames': " [i/n]" after the name when n functions (name,
+ * file, mapping file, start line) share its file and name. */
+static int write_callgrind(FILE *fp, const char *dest, const pcol_graph *g, const char *unit,
+                           pcol_error *err) {
+  const pcol_top *t = &g->top;
+  size_t nn = g->nnodes;
+  pcol_top_parts *pt = calloc(nn + 1, sizeof *pt);
+  uint32_t *grp = calloc(nn + 1, sizeof *grp), *fidx = calloc(nn + 1, sizeof *fidx);
+  uint32_t *gcount = calloc(nn + 2, sizeof *gcount), *fn_of = calloc(nn + 2, sizeof *fn_of);
+  char *key = NULL, *dn = NULL;
+  size_t kcap = 0;
+  cg_tab groups = {0}, fns = {0}, obs = {0}, files = {0}, names = {0};
+  int rc = pt && grp && fidx && gcount && fn_of ? PCOL_OK : pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  for (size_t i = 0; !rc && i < nn; i++) {
+    rc = pcol_top_key_parts(t, g->nodes[i].key, &pt[i], err);
+    if (rc) break;
+    /* getDisambiguatedNames: per (file, name), the functions in node order */
+    size_t kn = 0;
+    uint32_t gid, fid;
+    int added;
+    int64_t sl = pt[i].start_line;
+    if (cg_key_add(&key, &kn, &kcap, pt[i].file.ptr, pt[i].file.len) ||
+        cg_key_add(&key, &kn, &kcap, pt[i].function.ptr, pt[i].function.len) ||
+        cg_id(&groups, key, kn, &gid, &added) ||
+        cg_key_add(&key, &kn, &kcap, pt[i].objfile.ptr, pt[i].objfile.len) ||
+        cg_key_add(&key, &kn, &kcap, &sl, sizeof sl) || cg_id(&fns, key, kn, &fid, &added)) {
+      rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+      break;
+    }
+    if (added) fn_of[fid] = gcount[gid]++;
+    grp[i] = gid;
+    fidx[i] = fn_of[fid];
+  }
+  /* pprof's units: the file's own unit when a value is not scaled (--unit
+   * raw, no unit family, a decimal unit: the stored integers) */
+  pcol_str vu = t->value.unit;
+  bool scaled = strcmp(unit, "raw") && pcol_unit_known(vu) && !pcol_value_decimals(&t->value, NULL);
+  if (!rc) {
+    fputs("positions: instr line\nevents: ", fp);
+    cli_print_name(fp, t->value.type);
+    fputc('(', fp);
+    if (scaled || !nn) fputs(unit, fp); /* no nodes: pprof's "minimum" (or --unit) */
+    else cli_print_name(fp, vu);
+    fputs(")\n", fp);
+  }
+  size_t dcap = 0;
+  const char *su;
+  const pcol_top_parts *prev = NULL;
+  for (size_t i = 0; !rc && i < nn && !cli_budget_over(); i++) {
+    const pcol_top_parts *p = &pt[i];
+    char ab[32];
+    if (!prev || !str_eq(p->objfile, prev->objfile) || !str_eq(p->file, prev->file) ||
+        !str_eq(p->function, prev->function)) {
+      fputs("\nob=", fp);
+      rc |= cg_name(fp, &obs, p->objfile.ptr, p->objfile.len);
+      fputs("\nfl=", fp);
+      rc |= cg_name(fp, &files, p->file.ptr, p->file.len);
+      fputs("\nfn=", fp);
+      rc |= cg_name(fp, &names, p->function.ptr, p->function.len);
+      fputc('\n', fp);
+    }
+    pcol_sum flat = g->nodes[i].flat;
+    fprintf(fp, "%s %lld %lld\n", cg_addr(prev, p->address, ab, sizeof ab), (long long)p->line,
+            (long long)(scaled ? (int64_t)pcol_unit_scale(flat, vu, unit, &su) : flat));
+    for (size_t k = g->out_off[i]; !rc && k < g->out_off[i + 1]; k++) {
+      const pcol_graph_edge *e = &g->edges[g->out_edge[k]];
+      const pcol_top_parts *c = &pt[e->to];
+      size_t dl = c->function.len;
+      if (gcount[grp[e->to]] > 1) { /* the name and " [i/n]" */
+        if (dl + 48 > dcap) {
+          char *nd = realloc(dn, dl + 48);
+          if (!nd) {
+            rc = -1;
+            break;
+          }
+          dn = nd, dcap = dl + 48;
+        }
+        if (dl) memcpy(dn, c->function.ptr, dl);
+        dl += (size_t)snprintf(dn + dl, 48, " [%u/%u]", fidx[e->to] + 1, gcount[grp[e->to]]);
+      }
+      fputs("cfl=", fp);
+      rc |= cg_name(fp, &files, c->file.ptr, c->file.len);
+      fputs("\ncfn=", fp);
+      rc |= cg_name(fp, &names, dl > c->function.len ? dn : c->function.ptr, dl);
+      fprintf(fp, "\ncalls=0 %s %lld\n* * %lld\n", cg_addr(prev, c->address, ab, sizeof ab),
+              (long long)c->line,
+              (long long)(scaled ? (int64_t)pcol_unit_scale(e->weight, vu, unit, &su) : e->weight));
+    }
+    prev = p;
+  }
+  if (rc == -1) rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  free(pt);
+  free(grp);
+  free(fidx);
+  free(gcount);
+  free(fn_of);
+  free(key);
+  free(dn);
+  cg_tab_free(&groups);
+  cg_tab_free(&fns);
+  cg_tab_free(&obs);
+  cg_tab_free(&files);
+  cg_tab_free(&names);
+  if (!rc && ferror(fp)) rc = graph_write_error(err, dest);
+  return rc;
+}
+
 /* Runs `dot -T<fmt>` on the DOT text in dot_path and copies what it
  * writes to out (which writes to dest, a path).  PCOL_OK, or an error in err. */
 static int run_graphviz(const char *fmt, const char *dot_path, FILE *out, const char *dest,
@@ -591,9 +805,23 @@ static int run_graphviz(const char *fmt, const char *dot_path, FILE *out, const 
   return rc;
 }
 
+/* -o names a callgrind file: KCachegrind's *.callgrind, or valgrind's
+ * callgrind.out.<pid> (the name KCachegrind's file dialog looks for). */
+static bool callgrind_name(const char *out) {
+  const char *b = strrchr(out, '/');
+  b = b ? b + 1 : out;
+  size_t n = strlen(b);
+  return !strncmp(b, "callgrind.out", 13) || (n > 10 && !strcmp(b + n - 10, ".callgrind"));
+}
+
 int cmd_graph(const cli_command *cmd, cli_args *a) {
   if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
-  pcol_by by = PCOL_BY_FUNCTION;
+  const char *out = cli_get(cmd, a, "output");
+  if (!out) out = "-";
+  const char *fmt = cli_get(cmd, a, "format");
+  if (!fmt) fmt = callgrind_name(out) ? "callgrind" : "dot";
+  bool cg = !strcmp(fmt, "callgrind");
+  pcol_by by = cg ? PCOL_BY_ADDRESS : PCOL_BY_FUNCTION;
   const char *bys = cli_get(cmd, a, "by");
   if (bys) {
     if (!strcmp(bys, "function")) by = PCOL_BY_FUNCTION;
@@ -602,12 +830,19 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
     else if (!strcmp(bys, "address")) by = PCOL_BY_ADDRESS;
     else return cli_usage_error(cmd->name, "--by wants function, line, file or address, not '%s'", bys);
   }
-  const char *fmt = cli_get(cmd, a, "format");
-  if (!fmt) fmt = "dot";
-  out_format tfmt = OUT_TEXT; /* OUT_TEXT: a drawing (dot, svg, png) */
-  if (strcmp(fmt, "dot") && strcmp(fmt, "svg") && strcmp(fmt, "png") &&
+  out_format tfmt = OUT_TEXT; /* OUT_TEXT: a drawing (dot, svg, png) or callgrind */
+  if (strcmp(fmt, "dot") && strcmp(fmt, "svg") && strcmp(fmt, "png") && !cg &&
       (cli_out_format(fmt, &tfmt) || tfmt == OUT_TEXT))
-    return cli_usage_error(cmd->name, "--format wants dot, svg, png, json, jsonl, tsv or csv, not '%s'", fmt);
+    return cli_usage_error(cmd->name,
+                           "--format wants dot, svg, png, callgrind, json, jsonl, tsv or csv, not '%s'", fmt);
+  /* driver.go: callgrind is by address with inlined frames, nothing
+   * trimmed, whatever -lines, -noinlines or -nodecount say; pcol refuses
+   * what it would ignore */
+  if (cg && (by != PCOL_BY_ADDRESS || cli_flag(cmd, a, "no-inlines") || cli_get(cmd, a, "node-fraction") ||
+             cli_get(cmd, a, "edge-fraction") || cli_get(cmd, a, "node-count")))
+    return cli_usage_error(cmd->name, "--format callgrind is by address with every node, edge and "
+                                      "inlined frame (go tool pprof -callgrind): no --by, "
+                                      "--no-inlines, --node-fraction, --edge-fraction nor --node-count");
   pcol_graph_opts o = pcol_graph_opts_default();
   if (cli_fraction_option(cmd, a, "node-fraction", &o.node_fraction) ||
       cli_fraction_option(cmd, a, "edge-fraction", &o.edge_fraction))
@@ -616,8 +851,11 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
   if (cli_get_u64(cmd, a, "node-count", 80, &nc)) return EXIT_USAGE;
   o.node_count = nc > SIZE_MAX ? SIZE_MAX : (size_t)nc;
   if (cli_max_output(cmd, a, &o.max_output_bytes)) return EXIT_USAGE;
-  const char *out = cli_get(cmd, a, "output");
-  if (!out) out = "-";
+  if (cg) { /* report.go printCallgrind: the text reports' graph, untrimmed */
+    o.node_fraction = o.edge_fraction = 0;
+    o.node_count = 0;
+    o.text = o.no_tags = o.obj_names = true;
+  }
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
 
@@ -632,12 +870,12 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
   rc = pcol_graph_compute(f, &sel, &v, by, &o, &g, &err);
   const pcol_top *t = &g.top;
   char unit[32];
-  if (!rc && (rc = cli_graph_unit(cmd, a, &g, unit, &err)) < 0) rc = 0, bad_unit = 1;
+  if (!rc && (rc = cli_graph_unit(cmd, a, &g, cg, unit, &err)) < 0) rc = 0, bad_unit = 1;
   if (!rc && !bad_unit) {
     char dot_path[] = "/tmp/pcol-graph-XXXXXX";
     int dfd = -1;
     FILE *dotf = NULL;
-    if (strcmp(fmt, "dot") && tfmt == OUT_TEXT) { /* the DOT text for graphviz, in a file of our own */
+    if (strcmp(fmt, "dot") && !cg && tfmt == OUT_TEXT) { /* the DOT text for graphviz, in a file of our own */
       dfd = mkstemp(dot_path);
       dotf = dfd >= 0 ? fdopen(dfd, "w") : NULL;
       if (!dotf) {
@@ -660,7 +898,8 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
         cli_view_meta m = {"graph", path, t->value.type, t->value.unit, t->total, &sel, NULL, 0, NULL, 0};
         write_rows(fp, tfmt, &g, &m);
         rc = ferror(fp) ? graph_write_error(&err, out) : PCOL_OK;
-      } else if (!strcmp(fmt, "dot")) rc = write_dot(fp, out, f, path, t, &g, &sel, unit, &o, by, &err);
+      } else if (cg) rc = write_callgrind(fp, out, &g, unit, &err);
+      else if (!strcmp(fmt, "dot")) rc = write_dot(fp, out, f, path, t, &g, &sel, unit, &o, by, &err);
       else rc = run_graphviz(fmt, dot_path, fp, out, &err);
       if (fp && fp != po.fp && fclose(fp) && !rc) rc = graph_write_error(&err, out);
       if (cli_budget_over()) { /* cli_budget_end says so: exit 1 */

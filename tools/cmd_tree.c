@@ -99,7 +99,7 @@ int cmd_tree(const cli_command *cmd, cli_args *a) {
   rc = pcol_graph_compute(f, &sel, &v, by, &o, &g, &err);
   if (!rc && fmt == OUT_TEXT) {
     char unit[32];
-    rc = cli_graph_unit(cmd, a, &g, unit, &err);
+    rc = cli_graph_unit(cmd, a, &g, 0, unit, &err);
     if (rc < 0) rc = 0, bad_unit = 1;
     else if (!rc) print_text(stdout, f, path, &g, &o, &sel, unit);
   } else if (!rc) {

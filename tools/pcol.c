@@ -93,7 +93,7 @@ static const cli_command commands[] = {
      "match: the weight from each caller and to each callee, and its share of the\n"
      "node's cum.",
      opts_tree, cmd_tree},
-    {"graph", "pcol graph FILE... [-o OUT] [--format dot|svg|png] [--by function|line|file|address] [--value TYPE] [--node-fraction F] [--edge-fraction F] [--node-count N] [--unit U] [--focus RE ...]",
+    {"graph", "pcol graph FILE... [-o OUT] [--format dot|svg|png|callgrind] [--by function|line|file|address] [--value TYPE] [--node-fraction F] [--edge-fraction F] [--node-count N] [--unit U] [--focus RE ...]",
      "The call graph as go tool pprof -dot draws it: DOT text, or SVG/PNG through graphviz.",
      "Nodes are functions (lines, files, addresses with --by) with flat and cum, edges\n"
      "the calls between them with the weight through each; a call is \"(inline)\" when\n"
@@ -103,7 +103,10 @@ static const cli_command commands[] = {
      "first --node-count nodes in pprof's order stay; edges below --edge-fraction\n"
      "go, and dotted edges another path already explains.  --format svg or png\n"
      "runs graphviz's `dot` (an error when it is not installed).  Strings from the\n"
-     "file are escaped for DOT.  doc/graph.md says what differs from pprof.",
+     "file are escaped for DOT.  --format callgrind (or -o *.callgrind,\n"
+     "callgrind.out.*) writes go tool pprof -callgrind's file for KCachegrind: every\n"
+     "node by address, nothing pruned, names by the text rule (\\xNN).\n"
+     "doc/graph.md says what differs from pprof.",
      opts_graph, cmd_graph},
     {"list", "pcol list FILE... REGEX [--by function|file] [--source-path DIR] [--value TYPE] [--unit U] [--format ...] [--focus RE ...]",
      "Source lines annotated with flat/cum (pprof -list; Rprof srcrefs).",

@@ -40,7 +40,7 @@ typedef pcol_q_umag pcol_umag;
 static pcol_umag mag(pcol_sum v) { return v < 0 ? -(pcol_umag)v : (pcol_umag)v; }
 
 pcol_graph_opts pcol_graph_opts_default(void) {
-  pcol_graph_opts o = {0.005, 0.001, 80, 0, 0, 0, 0};
+  pcol_graph_opts o = {0.005, 0.001, 80, 0, 0, 0, 0, 0};
   return o;
 }
 
@@ -557,7 +557,7 @@ static int node_edges(pcol_graph *g, pcol_error *err) {
 int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                        pcol_by by, const pcol_graph_opts *o, pcol_graph *out, pcol_error *err) {
   memset(out, 0, sizeof *out);
-  PCOL_RETURN_NOT_OK(pcol_top_compute(f, sel, v, by, &out->top, err));
+  PCOL_RETURN_NOT_OK(pcol_q_top_compute_obj(f, sel, v, by, o && o->obj_names, &out->top, err));
   const pcol_top *t = &out->top;
   const pcol_q_top_priv *p = t->priv_;
   if (!p || !pcol_q_nsum_made(&p->is.sub) || !p->is.loc_aoff) { /* no stacks at all */

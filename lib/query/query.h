@@ -343,6 +343,11 @@ int pcol_q_top_name(const pcol_top *t, uint32_t k, pcol_str *out, pcol_error *er
 /* BY_LINE / BY_SOURCE_LINE: the location_lines row key k was first made
  * from, UINT64_MAX for a key of no line (list.c). */
 uint64_t pcol_q_top_key_line(const pcol_top *t, uint32_t k);
+/* pcol_top_compute; objnames (by address): keys also apart by their
+ * location's mapping file and their function's start line (graph.go
+ * nodeInfo with ObjNames: pcol_graph_opts.obj_names). */
+int pcol_q_top_compute_obj(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                           pcol_by by, int objnames, pcol_top *out, pcol_error *err);
 /* pcol_top_compute without names and in no order (rows[i].key only): for a
  * view that reads the keys' lines (list.c). */
 int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,

@@ -88,6 +88,12 @@ typedef struct pcol_q_topctx {
   size_t stamp_cap;
   pcol_buf scratch;     /* a name or an identity being composed */
   uint64_t cur_addr;    /* BY_ADDRESS: the address of the location being keyed */
+  /* BY_ADDRESS with obj_names (pcol_graph_opts): keys also apart by the
+   * location's mapping file and the function's start line (xid) */
+  int objnames;
+  pcol_str cur_obj;     /* the mapping file of the location being keyed */
+  pcol_q_keytab xids;   /* (mapping file, start line) pairs */
+  pcol_view fn_start;
   uint32_t *lnfn;       /* build_loc_keys: the lines' functions, read once (NULL: the view) */
   uint64_t *loff;       /* and the locations' line offsets */
   pcol_q_keytab pres;   /* composed: the fixed part of a function's line names (fn_prefix) */
@@ -97,8 +103,10 @@ typedef struct pcol_q_topctx {
   pcol_str *names;      /* composed: names made so far (ptr NULL = not yet) */
   pthread_mutex_t name_lock; /* ctx_name's, for names, scratch and the arena */
   size_t names_n;
-  uint64_t *key_li;     /* BY_LINE, BY_SOURCE_LINE: a key's first line row */
+  uint64_t *key_li;     /* BY_LINE, BY_SOURCE_LINE, BY_ADDRESS: a key's first line row */
   size_t key_li_cap;
+  uint32_t *key_loc;    /* BY_LINE, BY_ADDRESS: a key's first location (pcol_top_key_parts) */
+  size_t key_loc_cap;
   int cut;              /* make only the rows the node fraction keeps */
   int no_marks;         /* leave the rows' "(inline)" marks to the caller (top_many.c) */
   int keep_fk;          /* with no_marks: sums mode keeps its flat keys (is.fk) for them */
@@ -120,6 +128,7 @@ typedef struct line_id {
   int64_t line;
   uint32_t pid;
   uint8_t mode;
+  uint32_t xid; /* obj_names: the id in xids of its mapping file and start line, else 0 */
 } line_id;
 /* A slot of lslot: the high 32 bits of the hash, the key in the low 32
  * (0: empty); 8 bytes, so that the table of 10^5 lines stays in cache. */
@@ -149,6 +158,7 @@ static void ctx_free(topctx *t) {
   pcol_buf_free(&t->scratch);
   pcol_q_keytab_free(&t->keys); /* its own (kt may be another) */
   pcol_q_keytab_free(&t->pres);
+  pcol_q_keytab_free(&t->xids);
   pcol_q_inl_free(&t->is);
   free(t->fn_pid);
   free(t->pres_fn);
@@ -157,6 +167,7 @@ static void ctx_free(topctx *t) {
   free(t->name_key);
   free(t->names);
   free(t->key_li);
+  free(t->key_loc);
   free(t->l2g);
   free(t->cut_loc);
   pthread_mutex_destroy(&t->name_lock);
@@ -234,7 +245,7 @@ static int name_key(topctx *t, const char *p, size_t n, uint32_t *key, pcol_erro
     memset(t->name_key + had, 0, (t->name_key_cap - had) * sizeof *t->name_key);
   }
   if (!t->name_key[id]) {
-    struct line_id l = {0, 0, id, LINE_ID_NAME};
+    struct line_id l = {0, 0, id, LINE_ID_NAME, 0};
     PCOL_RETURN_NOT_OK(new_key(t, &l, &t->name_key[id], err));
   }
   *key = t->name_key[id];
@@ -332,7 +343,7 @@ static uint64_t line_id_hash(const line_id *l) {
   pcol_hs_init(&h, 11);
   pcol_hs_add(&h, l->addr);
   pcol_hs_add(&h, (uint64_t)l->line);
-  return pcol_hs_end_with(&h, (uint64_t)l->pid | (uint64_t)l->mode << 32);
+  return pcol_hs_end_with(&h, (uint64_t)l->pid | (uint64_t)l->mode << 32 | (uint64_t)l->xid << 40);
 }
 
 /* Appends key nkeys + 1 with identity *l (no lookup). */
@@ -372,7 +383,8 @@ static int line_id_key(topctx *t, const line_id *l, uint32_t *key, pcol_error *e
   for (lslot x; (x = t->lslot[i]) != 0; i = (i + 1) & mask) {
     if ((x & 0xffffffff00000000u) != tag) continue;
     const line_id *o = &t->kid[(uint32_t)x];
-    if (o->addr == l->addr && o->line == l->line && o->pid == l->pid && o->mode == l->mode) {
+    if (o->addr == l->addr && o->line == l->line && o->pid == l->pid && o->mode == l->mode &&
+        o->xid == l->xid) {
       *key = (uint32_t)x;
       return PCOL_OK;
     }
@@ -483,7 +495,7 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
     t->fn_key[fn] = *key;
     return PCOL_OK;
   }
-  line_id l = {0, pcol_view_i64(&t->fc.ln_line, li), 0, 2};
+  line_id l = {0, pcol_view_i64(&t->fc.ln_line, li), 0, 2, 0};
   int hasfile;
   if (t->by == PCOL_BY_SOURCE_LINE) { /* "FILE:LINE", only frames that have both */
     if (l.line == 0 || l.line == PCOL_NA_I64) return PCOL_OK;
@@ -499,6 +511,15 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
     return PCOL_OK; /* nothing known: the location's mapping names it */
   l.addr = t->by == PCOL_BY_ADDRESS ? t->cur_addr : 0;
   l.mode = (uint8_t)hasfile;
+  if (t->objnames && t->by == PCOL_BY_ADDRESS) { /* graph.go nodeInfo with ObjNames */
+    int64_t sl = fn && fn <= t->fn_start.count ? pcol_view_i64(&t->fn_start, fn - 1) : 0;
+    if (sl == PCOL_NA_I64) sl = 0; /* pprof: 0 */
+    t->scratch.len = 0;
+    if (pcol_buf_append(&t->scratch, &sl, sizeof sl) ||
+        pcol_buf_append(&t->scratch, t->cur_obj.ptr, t->cur_obj.len))
+      return pcol_oom(err);
+    PCOL_RETURN_NOT_OK(pcol_q_key_intern(&t->xids, (const char *)t->scratch.data, t->scratch.len, 1, &l.xid, err));
+  }
   return line_id_key(t, &l, key, err);
 }
 
@@ -517,6 +538,36 @@ static int stamp_room(topctx *t, uint32_t key, pcol_error *err) {
     if (pcol_grow(&t->stamp, &t->stamp_cap, sizeof *t->stamp)) return pcol_oom(err);
     memset(t->stamp + had, 0, (t->stamp_cap - had) * sizeof *t->stamp);
   }
+  return PCOL_OK;
+}
+
+/* BY_ADDRESS: the location loc (1-based) keyed next: its address and,
+ * with obj_names, its mapping's file. */
+static int cur_location(topctx *t, uint32_t loc, pcol_error *err) {
+  t->cur_addr = pcol_view_u64(&t->fc.loc_addr, loc - 1);
+  t->cur_obj = (pcol_str){NULL, 0};
+  uint32_t m = t->objnames ? pcol_frames_mapping(&t->fc.fr, loc) : 0;
+  return m ? pcol_string(t->fc.f, pcol_view_u32(&t->fc.map_file, m - 1), &t->cur_obj, err) : PCOL_OK;
+}
+
+/* Composed keys: the line row (UINT64_MAX: none, a mapping's key) and
+ * the location key `key` was first made from: by line and source line the
+ * line list reads, by line and address pcol_top_key_parts. */
+static int note_key(topctx *t, uint32_t key, uint64_t li, uint32_t loc, pcol_error *err) {
+  while (key >= t->key_li_cap) {
+    size_t had = t->key_li_cap;
+    if (pcol_grow(&t->key_li, &t->key_li_cap, sizeof *t->key_li)) return pcol_oom(err);
+    for (size_t z = had; z < t->key_li_cap; z++) t->key_li[z] = UINT64_MAX;
+  }
+  if (t->by != PCOL_BY_SOURCE_LINE) {
+    while (key >= t->key_loc_cap) {
+      size_t had = t->key_loc_cap;
+      if (pcol_grow(&t->key_loc, &t->key_loc_cap, sizeof *t->key_loc)) return pcol_oom(err);
+      memset(t->key_loc + had, 0, (t->key_loc_cap - had) * sizeof *t->key_loc);
+    }
+    if (!t->key_loc[key]) t->key_loc[key] = loc;
+  }
+  if (t->key_li[key] == UINT64_MAX) t->key_li[key] = li;
   return PCOL_OK;
 }
 
@@ -593,7 +644,7 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
       t->loc_aoff[loc + 1] = ka;
       continue;
     }
-    if (t->by == PCOL_BY_ADDRESS) t->cur_addr = pcol_view_u64(&c->loc_addr, loc - 1);
+    if (t->by == PCOL_BY_ADDRESS) PCOL_RETURN_NOT_OK(cur_location(t, (uint32_t)loc, err));
     uint64_t last = e; /* the outermost line left */
     while (hid && last > a && hid[last - 1]) last--;
     for (uint64_t li = a; li < e; li++) {
@@ -601,21 +652,16 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
       if (hid && hid[li]) continue;
       if (line_fn(t, li) == 0) unsymbolized = 1;
       PCOL_RETURN_NOT_OK(line_key(t, li, &key, err));
-      if (key && (t->by == PCOL_BY_LINE || t->by == PCOL_BY_SOURCE_LINE)) {
-        while (key >= t->key_li_cap) { /* the line a key was first made from */
-          size_t had = t->key_li_cap;
-          if (pcol_grow(&t->key_li, &t->key_li_cap, sizeof *t->key_li)) return pcol_oom(err);
-          for (size_t z = had; z < t->key_li_cap; z++) t->key_li[z] = UINT64_MAX;
-        }
-        if (t->key_li[key] == UINT64_MAX) t->key_li[key] = li;
-      }
+      if (key && t->composed) PCOL_RETURN_NOT_OK(note_key(t, key, li, (uint32_t)loc, err));
       /* a pprof line whose function has no name is its own frame, named
        * after the mapping like an unsymbolized address; by file, so is a
        * function without a file (pprof -files: "[binary]" or "<unknown>",
        * with its cum).  Rprof keeps R's rule: a frame without a srcref
        * passes its flat to the innermost caller that has one. */
-      if (!key && t->by != PCOL_BY_SOURCE_LINE && t->unnamed_is_frame)
+      if (!key && t->by != PCOL_BY_SOURCE_LINE && t->unnamed_is_frame) {
         PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &key, err));
+        if (t->composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
+      }
       if (!key) continue;
       /* pprof: a call into a line that is not the outermost is inlined */
       t->loc_all[ka++] = key | (li + 1 == last ? 0 : 0x80000000u);
@@ -649,6 +695,7 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
           t->unnamed_is_frame))) {
       uint32_t key;
       PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &key, err));
+      if (t->composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
       t->loc_all[ka++] = key;
       t->loc_keys[k++] = key;
     }
@@ -1592,8 +1639,8 @@ static int ctx_new(pcol_file *f, const pcol_select *sel, pcol_by by, topctx **ou
 /* The rows, unnamed and in no order, with the context kept in the result
  * (its keys name the rows later: pcol_q_top_name). */
 static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
-                    int cut, double fraction, int marks, pcol_q_keytab *names, pcol_top *out,
-                    size_t *dropped, pcol_error *err) {
+                    int cut, double fraction, int marks, pcol_q_keytab *names, int objnames,
+                    pcol_top *out, size_t *dropped, pcol_error *err) {
   memset(out, 0, sizeof *out);
   if ((unsigned)by > PCOL_BY_ADDRESS) return pcol_error_set(err, PCOL_EINVAL, "no such granularity");
   if (pcol_rows(f, PCOL_T_STACKS) >= 0x7fffffffu)
@@ -1601,6 +1648,11 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
   pcol_q_top_priv *p = calloc(1, sizeof *p);
   topctx *t = NULL;
   int rc = p ? ctx_new(f, sel, by, &t, err) : pcol_oom(err);
+  if (!rc && objnames && by == PCOL_BY_ADDRESS) {
+    t->objnames = 1;
+    rc = pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE, &t->fn_start, err);
+    if (rc) ctx_free(t);
+  }
   if (rc) {
     free(p);
     return rc;
@@ -1632,12 +1684,12 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
 
 int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
                        pcol_top *out, pcol_error *err) {
-  return top_make(f, sel, v, by, 0, 0, 1, NULL, out, NULL, err);
+  return top_make(f, sel, v, by, 0, 0, 1, NULL, 0, out, NULL, err);
 }
 
 int pcol_q_top_unmarked(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                         pcol_by by, pcol_q_keytab *names, pcol_top *out, pcol_error *err) {
-  return top_make(f, sel, v, by, 0, 0, 0, names, out, NULL, err);
+  return top_make(f, sel, v, by, 0, 0, 0, names, 0, out, NULL, err);
 }
 
 int pcol_q_top_name(const pcol_top *t, uint32_t k, pcol_str *out, pcol_error *err) {
@@ -1651,20 +1703,72 @@ int pcol_q_top_name(const pcol_top *t, uint32_t k, pcol_str *out, pcol_error *er
   return ctx_name(p->ctx, k, out, err);
 }
 
-bool pcol_top_name_function(const pcol_top *t, uint32_t k, size_t *off, size_t *len) {
-  *off = *len = 0;
+/* The context of a by-line or by-address top and key k's identity, when
+ * k is one of its line keys (not a name of keys); else NULL. */
+static const topctx *line_key_ctx(const pcol_top *t, uint32_t k, const line_id **l) {
   const pcol_q_top_priv *p = t ? t->priv_ : NULL;
   const topctx *c = p ? p->ctx : NULL;
-  if (!c || !c->composed || c->by == PCOL_BY_SOURCE_LINE || !k || k > c->nkeys) return false;
-  const line_id *l = &c->kid[k];
-  if (l->mode == LINE_ID_NAME || l->mode == 2) return false;
-  size_t fn = l->pid && l->pid < c->pres_fn_cap ? c->pres_fn[l->pid] : 0;
-  pcol_str pre = l->pid && l->pid <= c->pres.n ? c->pres.s[l->pid] : (pcol_str){NULL, 0};
+  if (!c || !c->composed || c->by == PCOL_BY_SOURCE_LINE || !k || k > c->nkeys) return NULL;
+  *l = &c->kid[k];
+  return c;
+}
+/* A line key's prefix (fn_prefix: "NAME FILE") and its name's length. */
+static pcol_str key_prefix(const topctx *c, const line_id *l, size_t *fn) {
+  *fn = l->pid && l->pid < c->pres_fn_cap ? c->pres_fn[l->pid] : 0;
+  return l->pid && l->pid <= c->pres.n ? c->pres.s[l->pid] : (pcol_str){NULL, 0};
+}
+
+bool pcol_top_name_function(const pcol_top *t, uint32_t k, size_t *off, size_t *len) {
+  *off = *len = 0;
+  const line_id *l;
+  const topctx *c = line_key_ctx(t, k, &l);
+  if (!c || l->mode == LINE_ID_NAME || l->mode == 2) return false;
+  size_t fn;
+  pcol_str pre = key_prefix(c, l, &fn);
   /* line_name: "%016x" (by address, an address), a space when a prefix
    * follows, the prefix "NAME FILE", ":LINE" */
   *off = c->by == PCOL_BY_ADDRESS && l->addr ? 16 + (pre.len ? 1 : 0) : 0;
   *len = fn;
   return true;
+}
+
+pcol_status pcol_top_key_parts(const pcol_top *t, uint32_t k, pcol_top_parts *out,
+                               pcol_error *err) {
+  memset(out, 0, sizeof *out);
+  const line_id *l;
+  const topctx *c = line_key_ctx(t, k, &l);
+  if (!c) return pcol_error_set(err, PCOL_EINVAL, "key %u has no parts: by line or address only", k);
+  const pcol_q_fctx *fc = &c->fc;
+  uint32_t loc = k < c->key_loc_cap ? c->key_loc[k] : 0;
+  uint64_t li = k < c->key_li_cap ? c->key_li[k] : UINT64_MAX;
+  if (l->mode == LINE_ID_NAME) {
+    /* a location named after its mapping has no function (pprof's node
+     * of Address and Objfile); a name of no location ("<no location>") is
+     * its function's */
+    if (!loc && l->pid && l->pid <= c->kt->n) out->function = c->kt->s[l->pid];
+    if (loc && c->by == PCOL_BY_ADDRESS) out->address = pcol_view_u64(&fc->loc_addr, loc - 1);
+  } else {
+    size_t fn;
+    pcol_str pre = key_prefix(c, l, &fn);
+    out->address = l->addr;
+    out->function = (pcol_str){pre.ptr, fn};
+    size_t a = fn ? fn + 1 : 0; /* "NAME FILE", or "FILE" without a name */
+    if (l->mode == 1 && pre.len >= a) out->file = (pcol_str){pre.ptr + a, pre.len - a};
+    out->line = l->line == PCOL_NA_I64 ? 0 : l->line;
+  }
+  uint32_t m = pcol_frames_mapping(&fc->fr, loc);
+  if (m) PCOL_RETURN_NOT_OK(pcol_string(fc->f, pcol_view_u32(&fc->map_file, m - 1), &out->objfile, err));
+  uint32_t fn = li < fc->nlines ? pcol_frames_fn(&fc->fr, li) : 0;
+  if (fn) {
+    pcol_view sl;
+    PCOL_RETURN_NOT_OK(pcol_column(fc->f, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE, &sl, err));
+    int64_t v = fn <= sl.count ? pcol_view_i64(&sl, fn - 1) : 0;
+    out->start_line = v == PCOL_NA_I64 ? 0 : v;
+  }
+  if (!out->function.ptr) out->function = (pcol_str){"", 0};
+  if (!out->file.ptr) out->file = (pcol_str){"", 0};
+  if (!out->objfile.ptr) out->objfile = (pcol_str){"", 0};
+  return PCOL_OK;
 }
 
 const pcol_q_keytab *pcol_q_top_keytab(const pcol_top *t) {
@@ -1689,12 +1793,17 @@ static int name_rows(pcol_top *t, pcol_error *err) {
   return PCOL_OK;
 }
 
-int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
-                     pcol_top *out, pcol_error *err) {
-  int rc = pcol_q_top_unnamed(f, sel, v, by, out, err);
+int pcol_q_top_compute_obj(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                           pcol_by by, int objnames, pcol_top *out, pcol_error *err) {
+  int rc = top_make(f, sel, v, by, 0, 0, 1, NULL, objnames, out, NULL, err);
   if (!rc && (rc = name_rows(out, err))) pcol_top_free(out);
   if (!rc) pcol_top_sort(out, PCOL_SORT_FLAT);
   return rc;
+}
+
+int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
+                     pcol_top *out, pcol_error *err) {
+  return pcol_q_top_compute_obj(f, sel, v, by, 0, out, err);
 }
 
 /* pcol_top_compute_cut, with the marks of every key (marks 1) or none (0;
@@ -1703,7 +1812,7 @@ static int top_cut(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v
                    double fraction, pcol_sort order, int marks, pcol_top *out, size_t *dropped,
                    pcol_sum *label_cutoff, pcol_error *err) {
   size_t d = 0;
-  int rc = top_make(f, sel, v, by, 1, fraction, marks, NULL, out, &d, err);
+  int rc = top_make(f, sel, v, by, 1, fraction, marks, NULL, 0, out, &d, err);
   if (rc) return rc;
   if (dropped) *dropped = d;
   if (label_cutoff) *label_cutoff = (pcol_sum)pcol_q_frac_cut(out->total, fraction);
@@ -1771,13 +1880,15 @@ static int line_keys(topctx *t, pcol_q_topkeys *out, pcol_error *err) {
     uint64_t a, e;
     int nofn = 0;
     pcol_frames_lines(&c->fr, (uint32_t)loc, &a, &e);
-    t->cur_addr = pcol_view_u64(&c->loc_addr, loc - 1);
+    PCOL_RETURN_NOT_OK(cur_location(t, (uint32_t)loc, err));
     for (uint64_t li = a; li < e; li++) {
       uint32_t key;
       if (pcol_view_u32(&t->fc.ln_fn, li) == 0) nofn = 1;
       PCOL_RETURN_NOT_OK(line_key(t, li, &key, err));
-      if (!key && t->by != PCOL_BY_SOURCE_LINE && t->unnamed_is_frame)
+      if (!key && t->by != PCOL_BY_SOURCE_LINE && t->unnamed_is_frame) {
         PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &key, err));
+        if (t->composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
+      }
       out->line_key[li] = key;
     }
     if (a < e && nofn && fallback) PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &out->loc_ukey[loc], err));

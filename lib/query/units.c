@@ -50,8 +50,14 @@ void pcol_percentage(pcol_sum v, pcol_sum total, char *buf, size_t n) {
   else snprintf(buf, n, "%5.2g%%", r);
 }
 
-void pcol_unit_pick(const pcol_sum *vals, size_t nvals, pcol_sum total, pcol_str from, char *out,
-                    size_t n) {
+/* report.go selectOutputUnit; whole: for callgrind, whose values are
+ * integers, the minimum is not scaled by 100 */
+static void unit_pick(const pcol_sum *vals, size_t nvals, pcol_sum total, pcol_str from, int whole,
+                      char *out, size_t n) {
+  if (whole && !nvals) { /* selectOutputUnit leaves "minimum" for no nodes, callgrind prints it */
+    snprintf(out, n, "minimum");
+    return;
+  }
   pcol_sum minv = 0;
   for (size_t i = 0; i < nvals; i++) {
     pcol_sum a = vals[i] < 0 ? -vals[i] : vals[i];
@@ -63,10 +69,20 @@ void pcol_unit_pick(const pcol_sum *vals, size_t nvals, pcol_sum total, pcol_str
   (void)pcol_unit_scale(minv, from, "minimum", &umin);
   (void)pcol_unit_scale(maxv, from, "minimum", &umax);
   u = umin;
-  if (strcmp(umin, umax) && minv * 100 < maxv)
+  if (!whole && strcmp(umin, umax) && minv * 100 < maxv)
     (void)pcol_unit_scale(100 * minv, from, "minimum", &u);
   if (!*u) /* no family: the sample's own unit (a count prints as it is) */
     snprintf(out, n, "%.*s", (int)(from.len < 31 ? from.len : 31), from.ptr ? from.ptr : "");
   else
     snprintf(out, n, "%s", u);
+}
+
+void pcol_unit_pick(const pcol_sum *vals, size_t nvals, pcol_sum total, pcol_str from, char *out,
+                    size_t n) {
+  unit_pick(vals, nvals, total, from, 0, out, n);
+}
+
+void pcol_unit_pick_whole(const pcol_sum *vals, size_t nvals, pcol_sum total, pcol_str from,
+                          char *out, size_t n) {
+  unit_pick(vals, nvals, total, from, 1, out, n);
 }

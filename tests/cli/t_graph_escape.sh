@@ -18,6 +18,27 @@ grep -q 'evil\\"\] N9 \[label=\\"x' "$tmp/g.dot" || { echo "FAIL: quote not esca
 if command -v dot >/dev/null 2>&1; then
   dot -Tsvg "$tmp/g.dot" >/dev/null 2>"$tmp/dot.err" || { echo "FAIL: graphviz refused: $(cat "$tmp/dot.err")"; fail=1; }
 fi
+# --format callgrind: a line-based format, every line one of its own forms
+# (report.go printCallgrind) whatever the names hold; the hostile name
+# whole on its fn= line, escaped by the text rule
+callgrind_lines() { # FILE WHAT: each line of FILE is callgrind's
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+forms = re.compile(r'(positions: instr line|events: [^\x00-\x1f]*|'
+                   r'(ob|fl|fn|cfl|cfn)=(\(\d+\)( [^\x00-\x08\x0a-\x1f\x7f]*)?)?|'
+                   r'(0x[0-9a-f]+|\*|[-+]\d+) -?\d+ -?\d+|calls=0 (0x[0-9a-f]+|\*|[-+]\d+) -?\d+|'
+                   r'\* \* -?\d+|)$')
+b = open(sys.argv[1], 'rb').read()
+bad = [l for l in b.decode('utf-8').split('\n')[:-1] if not forms.match(l)]
+for l in bad[:5]:
+    print('FAIL: %s: not a callgrind line: %r' % (sys.argv[2], l[:100]))
+sys.exit(1 if bad else 0)
+PY
+}
+"$PCOL" graph "$tmp/in.pcol" --format callgrind -o "$tmp/g.callgrind" || { echo "FAIL: graph --format callgrind exit $?"; exit 1; }
+if LC_ALL=C grep -q $'[\001\377]' "$tmp/g.callgrind"; then echo "FAIL: raw control byte in callgrind"; fail=1; fi
+grep -qE '^fn=\([0-9]+\) ctl\\x01\\xff$' "$tmp/g.callgrind" || { echo "FAIL: callgrind: the hostile name is not on its fn= line"; fail=1; }
+callgrind_lines "$tmp/g.callgrind" "hostile names" || fail=1
 # --format json: the same nodes and edges, valid JSON, the names whole and
 # the numbers raw (the DOT's order: its node ids, its edge lines)
 "$PCOL" graph "$tmp/in.pcol" --format json -o "$tmp/g.json" || { echo "FAIL: graph --format json exit $?"; exit 1; }
@@ -100,6 +121,8 @@ for b in bad:
     print('FAIL: graph with unit %r: %s' % (sys.argv[2], b))
 sys.exit(1 if bad else 0)
 PY
+  "$PCOL" graph "$tmp/u$i.pb" --format callgrind -o "$tmp/u$i.callgrind" 2>"$tmp/err" &&
+    callgrind_lines "$tmp/u$i.callgrind" "strings $h" || { echo "FAIL: graph --format callgrind, strings $h: $(cat "$tmp/err")"; fail=1; }
   if command -v dot >/dev/null 2>&1; then
     "$PCOL" graph "$tmp/u$i.pb" --format svg -o "$tmp/u$i.svg" 2>"$tmp/err" || { echo "FAIL: graph --format svg unit $h: $(cat "$tmp/err")"; fail=1; continue; }
     python3 - "$tmp/u$i.svg" "$h" <<'PY' || fail=1

@@ -36,6 +36,16 @@ $PCOL fold examples/demo.out --max-output "$n" | cmp -s - <($PCOL fold examples/
   fail "fold --max-output $n (its exact size) should print it all"
 $PCOL fold examples/demo.out --max-output $((n - 1)) >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc = 1 ] && grep -q 'set by --max-output' "$tmp/err" || fail "fold --max-output $((n - 1)): exit $rc: $(cat "$tmp/err")"
+# graph --format callgrind names a function once too ("(N)" after its
+# first line): the 256 KiB name once, within the default budget; below its
+# size --max-output refuses it and leaves no file
+$PCOL graph "$tmp/amp.pb.gz" --format callgrind -o "$tmp/amp.callgrind" 2>"$tmp/err" ||
+  fail "graph --format callgrind of the amplifier: $(cat "$tmp/err")"
+[ "$(stat -c %s "$tmp/amp.callgrind")" -lt 300000 ] || fail "graph --format callgrind: the name is written more than once"
+$PCOL graph "$tmp/amp.pb.gz" --format callgrind --max-output 100000 -o "$tmp/amp2.callgrind" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q 'output budget of 100000 bytes (set by --max-output' "$tmp/err" ||
+  fail "graph --format callgrind --max-output 100000: exit $rc: $(cat "$tmp/err")"
+[ ! -e "$tmp/amp2.callgrind" ] || fail "graph --format callgrind past the budget left an output"
 # speedscope and pprof name the function once: no amplification
 $PCOL unpack "$tmp/amp.pb.gz" --to speedscope -o "$tmp/out.json" || fail "speedscope of the amplifier"
 $PCOL unpack "$tmp/amp.pb.gz" --to pprof -o "$tmp/out.pb.gz" || fail "pprof of the amplifier"

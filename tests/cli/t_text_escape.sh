@@ -45,6 +45,7 @@ for f in "$tmp/p.pcol" "$tmp/p.pb"; do
   check "peek --by line" peek "$f" . --by line
   check "tree" tree "$f" --node-count 0
   check "tree --by address" tree "$f" --by address --node-fraction 0
+  check "graph --format callgrind" graph "$f" --format callgrind
   check "list" list "$f" .
   check "list --by file" list "$f" . --by file
   check "tags" tags "$f"

@@ -13,21 +13,9 @@
 # Env: PCOL (pcol binary), PCOL_TESTDATA (default ../shared/testdata).
 # Exit 0 pass, 1 fail, 77 skip (no Go).
 set -u
-if ! command -v go >/dev/null 2>&1; then
-  echo "SKIP: go not installed (apt-get install golang-go to compare pcol graph with go tool pprof -dot)"
-  exit 77
-fi
-PCOL=${PCOL:-build/bin/pcol}
-TD=${PCOL_TESTDATA:-../shared/testdata}
+PPROF_WHAT="pcol graph with go tool pprof -dot"
 HERE=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME=$tmp/home PPROF_BINARY_PATH=/nonexistent GOCACHE=$tmp/gocache GOPROXY=off \
-  GOTOOLCHAIN=local TZ=UTC
-mkdir -p "$HOME"
-# pprof's own binary: `go tool pprof` costs a go command start per call
-PPROF=$(go tool -n pprof 2>/dev/null) || PPROF=
-[ -x "$PPROF" ] || { echo "SKIP: go tool -n pprof gives no binary"; exit 77; }
+. "$HERE/pprof_env.sh"
 i=0 fail=0
 
 # case FILE PPROF-ARGS -- PCOL-ARGS: both DOT texts, compared below
@@ -51,12 +39,8 @@ case_() {
 
 n=0
 : >"$tmp/list"
-for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/*; do
-  [ -f "$f" ] || continue
-  case $f in *edge-invalid-utf8*) continue ;; esac # control bytes: pcol escapes them
-  "$PCOL" info "$f" 2>/dev/null | grep -q 'input_format: *otlp' && continue
-  # a profile pcol refuses (pprof reads it): judged in t_pprof_views.sh
-  "$PCOL" info "$f" >/dev/null 2>&1 || continue
+mapfile -t inputs < <(pprof_inputs)
+for f in "${inputs[@]}"; do
   n=$((n + 1))
   case_ "$f" --
   case_ "$f" -nodefraction=0 -edgefraction=0 -nodecount=30 -- --node-fraction 0 --edge-fraction 0 --node-count 30

@@ -1,0 +1,32 @@
+# pprof_env.sh — sourced by t_graph.sh and t_callgrind.sh, which compare a
+# pcol graph with go tool pprof's own binary: sets PCOL, TD (the shared test
+# data), tmp (removed at exit), PPROF (the binary `go tool` would run: a go
+# command start a call saved) and an environment in which pprof reads
+# nothing of the machine's; exits 77 (skip) without go, naming $PPROF_WHAT.
+# pprof_inputs: the pprof profiles of the test data both compare, one a
+# line: not those with control bytes (pcol escapes them), nor OTLP ones or
+# those pcol refuses (judged in t_pprof_views.sh).
+if ! command -v go >/dev/null 2>&1; then
+  echo "SKIP: go not installed (apt-get install golang-go to compare $PPROF_WHAT)"
+  exit 77
+fi
+PCOL=${PCOL:-build/bin/pcol}
+TD=${PCOL_TESTDATA:-../shared/testdata}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME=$tmp/home PPROF_BINARY_PATH=/nonexistent GOCACHE=$tmp/gocache GOPROXY=off \
+  GOTOOLCHAIN=local TZ=UTC
+mkdir -p "$HOME"
+PPROF=$(go tool -n pprof 2>/dev/null) || PPROF=
+[ -x "$PPROF" ] || { echo "SKIP: go tool -n pprof gives no binary"; exit 77; }
+
+pprof_inputs() {
+  local f
+  for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/*; do
+    [ -f "$f" ] || continue
+    case $f in *edge-invalid-utf8*) continue ;; esac
+    "$PCOL" info "$f" 2>/dev/null | grep -q 'input_format: *otlp' && continue
+    "$PCOL" info "$f" >/dev/null 2>&1 || continue
+    printf '%s\n' "$f"
+  done
+}
