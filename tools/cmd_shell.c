@@ -64,6 +64,7 @@ static const struct {
                {"dot", "graph", "--format=dot"},
                {"svg", "graph", "--format=svg"},
                {"png", "graph", "--format=png"},
+               {"callgrind", "graph", "--format=callgrind"},
                {"proto", "unpack", "--to=pprof"},
                {"flamegraph", "flame", NULL}};
 
@@ -123,7 +124,7 @@ static void shell_help(void) {
   printf("Commands (each as `pcol COMMAND INPUT...` with the settings below; `help COMMAND`\n"
          "for its options):\n"
          "  top[N] [-cum] [RE] [-RE]   flat and cum per function (also text)\n"
-         "  peek RE, list RE, tree, traces, tags, graph (dot, svg, png), flame, fold, info\n"
+         "  peek RE, list RE, tree, traces, tags, graph (dot, svg, png, callgrind), flame, fold\n"
          "  proto >FILE                 the profile as pprof (unpack --to pprof)\n"
          "  any pcol command's options: top -n 5 --by line --format json\n"
          "pprof's arguments: N the node count, -cum, RE focus, -RE ignore, >FILE the output.\n"
@@ -269,7 +270,10 @@ static int run_line(const char *file, char **w, int nw) {
   const char *cnt = count ? count : nc->value;
   if (!cnt && !limit_given && !strcmp(c->name, "top")) cnt = "10"; /* interactive.go: top, text */
   const cli_opt *co = opt_of(c, "node-count", 0) ? opt_of(c, "node-count", 0) : opt_of(c, "limit", 0);
-  if (!rc && cnt && co && !limit_given) { /* -n or --node-count on the line wins */
+  /* callgrind is the whole graph by address (driver.go): pprof ignores the
+   * settings that would prune or regroup it, which pcol's graph refuses */
+  int whole = extra && strstr(extra, "callgrind");
+  if (!rc && cnt && co && !limit_given && !whole) { /* -n or --node-count on the line wins */
     snprintf(fbuf, sizeof fbuf, "--%s=%s", co->name, cnt);
     argv[n++] = fbuf;
   }
@@ -283,6 +287,11 @@ static int run_line(const char *file, char **w, int nw) {
     if (!s->value || !s->option || given[k] || !opt_of(c, s->option, 0)) continue;
     if ((focus && !strcmp(s->option, "focus")) || (ignore && !strcmp(s->option, "ignore"))) continue;
     if (sort_cum && !strcmp(s->option, "sort")) continue;
+    if (extra && !strcmp(extra, "--to=pprof") && !strcmp(s->option, "value"))
+      continue; /* proto keeps every sample type, as pprof's does */
+    if (whole && (!strcmp(s->option, "by") || !strcmp(s->option, "no-inlines") ||
+                  strstr(s->option, "-fraction")))
+      continue;
     if (s->flag) argv[n++] = !strcmp(s->option, "no-inlines") ? "--no-inlines" : "--relative-percentages";
     else if (asprintf(&sopt[k], "--%s=%s", s->option, s->value) > 0) argv[n++] = sopt[k];
   }

@@ -184,7 +184,8 @@ static const cli_command commands[] = {
      "go tool pprof's interactive mode: read the inputs once, then answer commands (top10, peek RE, focus=RE, ...).",
      "Each line of standard input is a command run on the inputs as `pcol COMMAND\n"
      "INPUT...` would run it, with the session's settings: pprof's report commands\n"
-     "(top[N], peek RE, list RE, tree, traces, tags, text, dot, svg, png, proto) and\n"
+     "(top[N], peek RE, list RE, tree, traces, tags, text, dot, svg, png, callgrind,\n"
+     "proto) and\n"
      "every pcol view with its options (top -n 5 --by line --format json); pprof's\n"
      "arguments (N the node count, -cum, RE focus, -RE ignore, >FILE the output);\n"
      "pprof's settings, kept until changed (focus=RE, ignore=, hide=, show=,\n"

@@ -10,7 +10,7 @@
 # names hold control bytes that pcol prints as \xNN (the text rule,
 # doc/safety.md) where pprof prints them raw.
 set -u
-PCOL=${PCOL:-build/bin/pcol}
+PCOL=$(cd "$(dirname "${PCOL:-build/bin/pcol}")" && pwd)/$(basename "${PCOL:-build/bin/pcol}")
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 command -v go >/dev/null || { echo "t_shell: go not installed: skipped"; exit 77; }
 data=$(cd "$REPO/../shared/testdata" 2>/dev/null && pwd) || { echo "t_shell: no ../shared/testdata: skipped"; exit 77; }
@@ -34,5 +34,21 @@ for f in "$data"/pprof/*.pb* "$data"/ext/pprof/*; do
   fi
 done
 [ "$n" -ge 30 ] || { echo "t_shell: FAIL: only $n profiles read by go"; exit 1; }
-echo "t_shell: $same of $n sessions equal to go tool pprof's ($(grep -c . "$session") lines each)"
+# files written by a session (>FILE), with the settings that pprof ignores
+# for callgrind set: the same bytes as go's
+files=0
+for f in "$data"/pprof/go-cpu-inline-small.pb.gz "$data"/pprof/go-heap-allocs-inline.pb.gz "$data"/pprof/java-cpu-async-profiler.pb.gz; do
+  printf '%s\n' granularity=lines nodecount=3 sample_index=0 'callgrind >cg.out' 'dot >g.dot' 'proto >p.pb.gz' >"$tmp/s"
+  (cd "$tmp" && go tool pprof -symbolize=none "$f" <s >/dev/null 2>&1 && mv cg.out go.cg && mv g.dot go.dot && mv p.pb.gz go.pb.gz) ||
+    { echo "t_shell: FAIL: go's session writing files"; fail=$((fail + 1)); continue; }
+  (cd "$tmp" && "$PCOL" shell "$f" <s >/dev/null 2>"$tmp/pc.err") || { cat "$tmp/pc.err"; fail=$((fail + 1)); continue; }
+  cmp -s "$tmp/go.cg" "$tmp/cg.out" || { echo "t_shell: FAIL: $(basename "$f"): callgrind >FILE differs"; fail=$((fail + 1)); }
+  # DOT: from the first node on (the legend names the input, doc/graph.md)
+  cmp -s <(grep '^N' "$tmp/go.dot") <(grep '^N' "$tmp/g.dot") || { echo "t_shell: FAIL: $(basename "$f"): dot >FILE differs"; fail=$((fail + 1)); }
+  [ "$(go tool pprof -symbolize=none -raw "$tmp/go.pb.gz" 2>/dev/null | grep -c .)" -gt 0 ] &&
+    [ "$("$PCOL" top "$tmp/p.pb.gz" --format tsv)" = "$("$PCOL" top "$tmp/go.pb.gz" --format tsv)" ] ||
+    { echo "t_shell: FAIL: $(basename "$f"): proto >FILE differs"; fail=$((fail + 1)); }
+  files=$((files + 3))
+done
+echo "t_shell: $same of $n sessions equal to go tool pprof's ($(grep -c . "$session") lines each); $files files written by sessions compared"
 [ "$fail" = 0 ]
