@@ -208,6 +208,18 @@ static int run_line(const char *file, char **w, int nw) {
   for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
     if (!strcmp(name, aliases[i].pprof)) name = aliases[i].command, extra = aliases[i].extra;
   const cli_command *c = cli_command_find(name);
+  static const char *const not_offered[] = {"mean", "drop_negative", "divide_by", "normalize",
+                                            "call_tree", "trim", "compact_labels", "source_path",
+                                            "trim_path", "intel_syntax", "show_from_address",
+                                            "disasm", "weblist", "web", "gif", "pdf", "ps", "eog",
+                                            "evince", "gv", "kcachegrind", "raw", "topproto", NULL};
+  for (const char *const *no = not_offered; !c && *no; no++) {
+    size_t k = strlen(*no);
+    if (!strncmp(w[0], *no, k) && (w[0][k] == 0 || w[0][k] == '=')) {
+      fprintf(stderr, "pcol shell: pprof's %s is not offered by pcol (help lists what is)\n", *no);
+      return EXIT_USAGE;
+    }
+  }
   if (!c || !strcmp(c->name, "shell")) {
     if (find_setting(name, strlen(name)))
       fprintf(stderr, "pcol shell: did you mean: %s=%s\n", name, nw > 1 ? w[1] : "<val>");

@@ -43,11 +43,12 @@ grep -q '^  sample_index *= $' <<<"$out" || fail "o: a bad sample_index was kept
 grep -q 'sample_index: no value type' "$tmp/err" || { cat "$tmp/err"; fail "the bad sample_index's message"; }
 [ "$(ask focus=main focus= top)" = "$("$PCOL" top "$in" -n 10 | body)" ] || fail "focus= clears"
 # a failed command: its message, then the session goes on; exit 0
-out=$(printf 'nosuchcommand\npeek\ntop --nosuch\ntop1\n' | "$PCOL" shell "$in" 2>"$tmp/err")
+out=$(printf 'nosuchcommand\npeek\ntop --nosuch\nmean=true\ntop1\n' | "$PCOL" shell "$in" 2>"$tmp/err")
 [ $? = 0 ] || fail "the session's exit"
 grep -q 'unrecognized command: "nosuchcommand"' "$tmp/err" || fail "unknown command"
 grep -q 'command peek requires an argument' "$tmp/err" || fail "peek without its argument"
 grep -q "unknown option '--nosuch'" "$tmp/err" || fail "a bad option"
+grep -q "pprof's mean is not offered by pcol" "$tmp/err" || fail "a pprof setting pcol lacks"
 grep -q 'Showing top 1 nodes' <<<"$out" || fail "the session did not go on"
 # > writes a file for the commands that write one, not for top
 ask "dot >$tmp/g.dot" >/dev/null
