@@ -1406,7 +1406,10 @@ PCOL_API void pcol_unit_pick(const pcol_sum *vals, size_t nvals, pcol_sum total,
  * pcol_unit_label does with "minimum").  A sample with two values of a key
  * counts for both.  Only the keys sel's tag_show/tag_hide let through.  A
  * sample without locations is not counted (pprof's filters, which run
- * before -tags even when none is given, drop it). */
+ * before -tags even when none is given, drop it).  A value whose samples
+ * add up to 0 is listed, unless every value type of each of its samples
+ * adds up to 0 with the others of one stack and label set (pprof's merge
+ * drops them: a base, pcol_open_diff_base, that cancels them). */
 typedef struct pcol_tag_value {
   pcol_str name;
   int64_t value;

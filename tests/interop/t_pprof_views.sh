@@ -417,6 +417,8 @@ fi
 A=$TD/pprof/go-cpu-string-labels.pb.gz B=$TD/ext/pprof/go-cpu-span-id-labels.pb.gz
 H1=$TD/pprof/go-heap-allocs-inline.pb.gz H2=$TD/pprof/go-heap-delta-negative-values.pb.gz
 if [ -f "$A" ] && [ -f "$B" ]; then
+  "$PCOL" unpack "$A" --tag function=fast --to pprof -o "$tmp/afast.pb.gz" || die "pcol unpack --tag function=fast"
+  [ -f "$H1" ] && { "$PCOL" unpack "$H1" --tag bytes=1kb: --to pprof -o "$tmp/hbig.pb.gz" || die "pcol unpack --tag bytes=1kb:"; }
   for m in diff_base base; do
     o=--${m/_/-}
     CLI=1 compare top "$B" -top -$m="$A" -- $o "$A"
@@ -445,6 +447,30 @@ if [ -f "$A" ] && [ -f "$B" ]; then
       go tool pprof -symbolize=none -$v -$m="$A" "$B" >"$tmp/cli/$J" 2>/dev/null
       "$PCOL" $v "$B" $o "$A" >"$tmp/pc/$J"
       want $v "$tmp/cli/$J" "${B##*/}: pcol $v $o differs from go tool pprof -$v -$m (< pprof, > pcol):"
+    done
+    # pprof merges the profile with the negated base (profile.Merge): a
+    # sample whose values all add up to 0 is dropped, and -tags lists no
+    # label value only such samples carry.  Bases: the profile itself (all
+    # cancels), its samples of one label value (function=fast; heap: bytes
+    # of 1kB and more), the profile's of the other kind
+    for fb in "$A:$A" "$A:$tmp/afast.pb.gz" "$H1:$tmp/hbig.pb.gz" "$H1:$H1" "$H2:$tmp/hbig.pb.gz" "$A:$B"; do
+      f=${fb%%:*} fbase=${fb#*:}
+      [ -f "$f" ] && [ -f "$fbase" ] || continue
+      for v in tags traces "top -tagroot=function -nodefraction=0"; do
+        [ "${v#top}" != "$v" ] && [ "$f" != "$A" ] && continue
+        J=$((J + 1))
+        go tool pprof -symbolize=none -$v -$m="$fbase" "$f" >"$tmp/cli/$J" 2>/dev/null
+        case $v in
+        top*)
+          "$PCOL" top "$f" --tagroot function --node-fraction 0 $o "$fbase" >"$tmp/pc/$J"
+          want showing "$tmp/cli/$J" "${f##*/}: pcol top --tagroot function $o ${fbase##*/} differs from go's -$v -$m (< pprof, > pcol):"
+          ;;
+        *)
+          "$PCOL" $v "$f" $o "$fbase" >"$tmp/pc/$J"
+          want $v "$tmp/cli/$J" "${f##*/}: pcol $v $o ${fbase##*/} differs from go tool pprof -$v -$m (< pprof, > pcol):"
+          ;;
+        esac
+      done
     done
   done
 fi
