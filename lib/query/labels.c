@@ -267,7 +267,7 @@ static int root_filter_build(pcol_file *f, const pcol_select *sel, const char *k
   if (!rc) rc = pcol_q_labelcols_open(f, &lc, err);
   for (uint64_t ls = 1; !rc && ls <= nls; ls++) {
     /* the frame as pcol_open_tag_frames names it (no value: no name, "") */
-    if (!(rc = pcol_q_tagframe_name(f, &lc, ls, key, k.len, &name, err)) && name.len)
+    if (!(rc = pcol_q_tagframe_name(f, &lc, ls, key, k.len, NULL, &name, err)) && name.len)
       rc = pcol_q_key_intern(&names, (const char *)name.data, name.len, 1, &ls_name[ls], err);
   }
   if (!rc && !(nm = calloc((size_t)names.n + 1, sizeof *nm))) rc = pcol_oom(err);

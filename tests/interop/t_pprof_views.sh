@@ -364,6 +364,28 @@ if [ -f "$l" ]; then
   done <"$tmp/lab.tsv"
 fi
 
+# -tagroot/-tagleaf under -unit: a numeric label with a unit names its
+# frame in the output unit (driver.go addLabelNodes(..., cfg.Unit):
+# measurement.ScaledLabel; a unit of another family: that family's default),
+# one without a unit by the bare number; the filters match the scaled name
+if python3 "$REPO/tests/support/pprofgen.py" numunits "$tmp/nu.pb"; then
+  for u in "" kB MB B; do
+    same "$tmp/nu.pb" -tagroot=bytes,n ${u:+-unit=$u} -nodefraction=0 -- --tagroot bytes,n ${u:+--unit $u} --node-fraction 0
+  done
+  for u in ms s us; do
+    same "$tmp/nu.pb" -sample_index=delay -tagleaf=wait -unit=$u -- --value delay --tagleaf wait --unit $u
+  done
+  same "$tmp/nu.pb" -tagleaf=wait -unit=kB -nodefraction=0 -- --tagleaf wait --unit kB --node-fraction 0
+  compare tree "$tmp/nu.pb" -tree -tagroot=bytes -unit=kB -- --tagroot bytes --unit kB
+  peek "$tmp/nu.pb" -peek . -tagleaf=bytes -unit=MB -- . --tagleaf bytes --unit MB
+  same "$tmp/nu.pb" -tagroot=bytes -unit=kB -focus='^1\.50kB$' -- --tagroot bytes --unit kB --focus '^1\.50kB$'
+else
+  echo "FAIL: pprofgen.py numunits"; fail=$((fail + 1))
+fi
+for f in "$TD"/pprof/go-heap-allocs-inline.pb.gz "$TD"/pprof/go-heap-delta-negative-values.pb.gz; do
+  [ -f "$f" ] && same "$f" -tagroot=bytes -unit=kB -- --tagroot bytes --unit kB
+done
+
 # top --by label:KEY on a numeric label (heap profiles' "bytes"): pprof
 # -tagroot=KEY makes a root frame per raw value (named by the number when
 # -unit is the sample unit's base); pcol's rows are named as pprof -tags
