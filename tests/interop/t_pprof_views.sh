@@ -509,6 +509,19 @@ if python3 "$REPO/tests/support/pprofgen.py" emptylabel "$tmp/el.pb"; then
 else
   echo "FAIL: pprofgen.py emptylabel"; fail=$((fail + 1))
 fi
+# a sample whose every value is 0 is no sample to pprof (its merge drops
+# it): -tags lists no value only it carries; one whose other value is not
+# 0 stays, listed with 0
+if python3 "$REPO/tests/support/pprofgen.py" zerosample "$tmp/zs.pb"; then
+  for args in "" -sample_index=samples; do
+    J=$((J + 1))
+    pv "$tmp/zs.pb" -tags $args
+    "$PCOL" tags "$tmp/zs.pb" ${args:+--value samples} >"$tmp/pc/$J"
+    want tags "$PV" "zs.pb: pcol tags differs from go tool pprof -tags $args (< pprof, > pcol):"
+  done
+else
+  echo "FAIL: pprofgen.py zerosample"; fail=$((fail + 1))
+fi
 for fk in pprof/go-cpu-string-labels.pb.gz:function pprof/go-cpu-string-labels.pb.gz:foo \
   ext/pprof/go-cpu-span-id-labels.pb.gz:span_id ext/pprof/go-cpu-labels-guide.pb.gz:user \
   pprof/dotnet-6types-labels-UNCOMPRESSED.pb:pod pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz:thread_name; do

@@ -37,6 +37,9 @@ hand, standard library only).
                                  and 3 MiB; a wait in ns, one sample with two
                                  values) and one without (n): -tagroot/-tagleaf
                                  under -unit (tests/interop/t_pprof_views.sh)
+  pprofgen.py zerosample OUT     samples on one stack labelled k=a (values 1, 10),
+                                 k=z (0, 0: pprof's merge drops it) and k=y (0, 5):
+                                 -tags lists no z (tests/interop/t_pprof_views.sh)
   pprofgen.py hours OUT          one sample of 4,000,000 cpu hours in 5 ns of
                                  duration: its total in ns is past int64
                                  (tests/cli/t_pprof_semantics.sh)
@@ -135,6 +138,18 @@ def numunits(out):
     open(out, "wb").write(p + st.table())
 
 
+def zerosample(out):
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    p += field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
+    p += field(4, 2, field(1, 0, 1) + field(4, 2, field(1, 0, 1) + field(2, 0, 3)))
+    p += field(5, 2, field(1, 0, 1) + field(2, 0, st.id(b"main")))
+    for vals, v in (((1, 10), b"a"), ((0, 0), b"z"), ((0, 5), b"y")):
+        lab = field(3, 2, field(1, 0, st.id(b"k")) + field(2, 0, st.id(v)))
+        p += field(2, 2, field(1, 2, varint(1)) + field(2, 2, b"".join(varint(x) for x in vals)) + lab)
+    open(out, "wb").write(p + st.table())
+
+
 def hours(out):
     st = Strings()
     p = field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"hours")))
@@ -228,6 +243,8 @@ if __name__ == "__main__":
         emptylabel(sys.argv[2])
     elif sys.argv[1] == "numunits":
         numunits(sys.argv[2])
+    elif sys.argv[1] == "zerosample":
+        zerosample(sys.argv[2])
     elif sys.argv[1] == "hours":
         hours(sys.argv[2])
     else:
