@@ -143,7 +143,7 @@ static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const cha
         /* --tagroot KEY --tagleaf KEY: the copy with label frames, its top
          * adds up to the same total (the frames move no value) */
         pcol_file *tf = NULL;
-        if (!sel->source_id && pcol_open_tag_frames(f, key, key, &tf, &err) == 0) {
+        if (!sel->source_id && pcol_open_tag_frames(f, key, key, NULL, &tf, &err) == 0) {
           pcol_value_sel tv;
           pcol_top a, b;
           if (pcol_value_resolve(tf, NULL, vname, &tv, &err) == 0 &&

@@ -1438,7 +1438,10 @@ PCOL_API void pcol_unit_pick_whole(const pcol_sum *vals, size_t nvals, pcol_sum 
  * pcol_unit_label does with "minimum").  A sample with two values of a key
  * counts for both.  Only the keys sel's tag_show/tag_hide let through.  A
  * sample without locations is not counted (pprof's filters, which run
- * before -tags even when none is given, drop it). */
+ * before -tags even when none is given, drop it).  A value whose samples
+ * add up to 0 is listed, unless every value type of each of its samples
+ * adds up to 0 with the others of one stack and label set (pprof's merge
+ * drops them: a base, pcol_open_diff_base, that cancels them). */
 typedef struct pcol_tag_value {
   pcol_str name;
   int64_t value;
@@ -1960,8 +1963,10 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_many(const char *const *paths, siz
  * a comma-separated list, NULL or "" for none; of keys k1,k2 k1 is the
  * outermost), so every view splits by label as pprof's do and the filters
  * see the frames.  A frame is a function named by the sample's values of
- * the key joined by ',' (strings, then numbers in their unit as pprof's
- * ScaledLabel: "1kB", or the bare number without a unit; no name (NA)
+ * the key joined by ',' (strings, then numbers in their unit scaled to
+ * `unit` as pprof's ScaledLabel under -unit: "1kB", or the bare number
+ * without a unit; unit: pcol_unit_label's `to`, e.g. "kB", "ms", "raw",
+ * NULL for "minimum", pprof's default; no name (NA)
  * when the sample has none: pprof's "", printed "<unknown>"), whose file is the key, at a location without mapping
  * or address, line 0.  ENOTFOUND for a key no label of f has; EINVAL for
  * no key, more than 64 keys or a key of 256 bytes or more; ETOOBIG when
@@ -1969,8 +1974,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_many(const char *const *paths, siz
  * (PCOL_ROW_BUDGET_PER_BYTE x its input bytes).  Memory: the copy, and
  * each (label set, stack) pair the samples use made once. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_open_tag_frames(pcol_file *f, const char *root_keys,
-                                                         const char *leaf_keys, pcol_file **out,
-                                                         pcol_error *err);
+                                                         const char *leaf_keys, const char *unit,
+                                                         pcol_file **out, pcol_error *err);
 
 /* go tool pprof -base / -diff_base: *out (pcol_close frees it) is f and
  * `base` together in memory, base's values times -1 (INT64_MIN becomes

@@ -421,7 +421,10 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
   const char *root = cli_get(cmd, a, "tagroot"), *leaf = cli_get(cmd, a, "tagleaf");
   if (!rc && (root || leaf)) { /* pprof -tagroot/-tagleaf: the profile with those frames */
     pcol_file *tf = NULL;
-    rc = pcol_open_tag_frames(*f, root, leaf, &tf, err);
+    /* numbers named in the view's --unit, as pprof's frames in -unit's
+     * (driver.go: addLabelNodes(..., cfg.Unit)); auto is pprof's minimum */
+    const char *unit = cli_get(cmd, a, "unit");
+    rc = pcol_open_tag_frames(*f, root, leaf, unit && strcmp(unit, "auto") ? unit : NULL, &tf, err);
     cli_loaded.tagroot = root;
     cli_loaded.tagleaf = leaf;
     pcol_close(*f);

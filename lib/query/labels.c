@@ -4,7 +4,9 @@
  * named frames).
  *
  * Cost model: tags sums the selected samples' values per label set in one
- * pass (the label sets are few), then walks each label set's labels once;
+ * pass (the label sets are few), then walks each label set's labels once
+ * (a second pass groups the samples as pprof merges them, only when a
+ * label set's values add up to 0);
  * traces walks each kept sample's stack (O(depth) per sample). */
 #include "query.h"
 #include "keys.h"     /* PCOL_SRC_PPROF */
@@ -19,12 +21,165 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ------------------------------------------- pprof's merged samples */
+/* pprof -traces and -tags see the samples of the profile as pprof merged
+ * it on reading (profile/merge.go Merge; with -base/-diff_base the
+ * profile and the negated base, driver/fetch.go): samples with the same
+ * stack and labels are one, their values added, at the place of the
+ * first; a merged sample whose every value is 0 is dropped (isZeroSample).  Grouped here by stack node (a chain per
+ * node, one group per label set on it), with the sum of the chosen value.
+ * Whether every value of a group adds up to 0: when no stored value and no
+ * weight is negative, exactly when every member's values are 0 (one bit a
+ * group); otherwise the sum of every value type is kept per group. */
+typedef struct tr_group {
+  uint64_t row;   /* the first kept row */
+  pcol_sum sum;   /* of the chosen value */
+  uint32_t ls;    /* its label set */
+  uint32_t next;  /* the next group of the same stack node + 1 (0 = none) */
+  uint8_t nz;     /* a member has a value that is not 0 */
+} tr_group;
+typedef struct tr_groups {
+  pcol_view stack, ls, source, weight, voff, vtype, vval;
+  uint8_t *typed;  /* typed[source] = a pprof source with value types */
+  uint64_t nsources, nvalues, ntypes, nstacks;
+  uint32_t *head;  /* head[stack node] = its first group + 1 */
+  size_t n, capv;
+  tr_group *v;
+  int signed_values; /* a negative value or weight: the sums below are kept */
+  pcol_u64map tmap;  /* group << 32 | value type (0: the weight) -> tsum index */
+  pcol_sum *tsum;    /* per (group, type) met: at most one a stored value or sample */
+  size_t ntsum, captsum;
+  pcol_error *err;
+} tr_groups;
+
+/* The samples columns the traces read: the selected rows of them only (a
+ * range of a file in zstd blocks: their blocks, pcol_q_values_iter_need) */
+static const int tr_need[] = {PCOL_C_S_STACK, PCOL_C_S_LABELSET, PCOL_C_S_SOURCE, PCOL_C_S_WEIGHT};
+
+static int tr_groups_init(tr_groups *g, pcol_file *f, const pcol_select *sel, pcol_error *err) {
+  g->err = err;
+  g->nsources = pcol_rows(f, PCOL_T_SOURCES);
+  g->nvalues = pcol_rows(f, PCOL_T_VALUES);
+  g->ntypes = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  g->nstacks = pcol_rows(f, PCOL_T_STACKS);
+  pcol_view svs, sty;
+  pcol_view *sv[] = {&g->stack, &g->ls, &g->source, &g->weight};
+  int lazy[PCOL_NCOLS(tr_need)];
+  for (size_t k = 0; k < PCOL_NCOLS(tr_need); k++)
+    PCOL_RETURN_NOT_OK(pcol_select_need_view(f, sel, tr_need[k], sv[k], &lazy[k], err));
+  pcol_column_req req[] = {{&sty, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE},
+                           {&svs, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE}};
+  PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
+  if (!(g->typed = calloc(g->nsources + 1, 1)) || !(g->head = calloc(g->nstacks + 1, sizeof *g->head)))
+    return pcol_oom(err);
+  /* a pprof source's stored values are the pprof sample's values; another
+   * source is as pprof reads its pprof export, whose values never are all
+   * 0 but for a weight of 0 (a collapsed line of count 0) */
+  int any_typed = 0;
+  for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); r++) {
+    uint32_t s = pcol_view_u32(&svs, r);
+    pcol_str t;
+    if (!s || s > g->nsources || g->typed[s]) continue;
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&sty, s - 1), &t, err));
+    if (pcol_str_is(t, PCOL_SRC_PPROF)) any_typed = g->typed[s] = 1;
+  }
+  int64_t lo = 0;
+  if (any_typed) { /* the value columns are read (and checked) only then */
+    pcol_column_req vreq[] = {{&g->voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
+                              {&g->vtype, PCOL_T_VALUES, PCOL_C_V_TYPE},
+                              {&g->vval, PCOL_T_VALUES, PCOL_C_V_VALUE}};
+    PCOL_RETURN_NOT_OK(pcol_columns(f, vreq, PCOL_NCOLS(vreq), err));
+    for (uint64_t i = 0; i < g->nvalues; i++) {
+      int64_t x = pcol_view_i64(&g->vval, i);
+      lo = x < lo ? x : lo;
+    }
+  }
+  /* (weights in zstd blocks under a range are not all read: the sums are
+   * kept then, which gives the same groups when no value is negative) */
+  for (uint64_t i = 0, ns = pcol_rows(f, PCOL_T_SAMPLES);
+       i < ns && !lazy[3] && pcol_view_stored(&g->weight); i++) {
+    int64_t x = pcol_view_i64(&g->weight, i);
+    lo = x < lo ? x : lo;
+  }
+  g->signed_values = lo < 0 || lazy[3];
+  return PCOL_OK;
+}
+
+static void tr_groups_free(tr_groups *g) {
+  free(g->typed);
+  free(g->head);
+  free(g->v);
+  pcol_u64map_free(&g->tmap);
+  free(g->tsum);
+}
+
+/* adds v to the sum of (group gi, type t) */
+static int tr_tsum_add(tr_groups *g, uint32_t gi, uint32_t t, int64_t v) {
+  uint32_t i;
+  int added;
+  int rc = pcol_u64map_get(&g->tmap, (uint64_t)gi << 32 | t, &i, &added);
+  if (rc) return rc == PCOL_ENOMEM ? pcol_oom(g->err) : pcol_error_set(g->err, rc, "too many traces");
+  if (added) {
+    if (PCOL_GROW(g->tsum, g->ntsum, g->captsum)) return pcol_oom(g->err);
+    g->tsum[g->ntsum++] = 0;
+  }
+  g->tsum[i] += v;
+  return PCOL_OK;
+}
+
+static int tr_group_row(void *p, uint64_t row, int64_t value) {
+  tr_groups *g = p;
+  uint32_t st = pcol_view_u32(&g->stack, row), ls = pcol_view_u32(&g->ls, row);
+  if (st > g->nstacks) return pcol_error_set(g->err, PCOL_ECORRUPT, "sample %llu names stack %u, out of range",
+                                             (unsigned long long)row + 1, st);
+  uint32_t gi = g->head[st];
+  while (gi && g->v[gi - 1].ls != ls) gi = g->v[gi - 1].next;
+  if (gi) {
+    gi--;
+  } else {
+    if (g->n >= UINT32_MAX - 1) return pcol_error_set(g->err, PCOL_ETOOBIG, "more than 2^32 traces");
+    if (PCOL_GROW(g->v, g->n, g->capv)) return pcol_oom(g->err);
+    gi = (uint32_t)g->n++;
+    g->v[gi] = (tr_group){row, 0, ls, g->head[st], 0};
+    g->head[st] = gi + 1;
+  }
+  g->v[gi].sum += value;
+  uint32_t s = pcol_view_u32(&g->source, row);
+  int rc = PCOL_OK;
+  if (s <= g->nsources && g->typed[s]) {
+    uint64_t a = pcol_view_u64(&g->voff, row), e = pcol_view_u64(&g->voff, row + 1);
+    if (e > g->nvalues) e = g->nvalues;
+    for (uint64_t i = a; i < e && !rc; i++) {
+      int64_t val = pcol_view_i64(&g->vval, i);
+      uint32_t t = pcol_view_u32(&g->vtype, i);
+      if (g->signed_values && t && t <= g->ntypes) rc = tr_tsum_add(g, gi, t, val);
+      g->v[gi].nz |= val != 0;
+    }
+  } else {
+    int64_t w = pcol_view_i64(&g->weight, row);
+    if (g->signed_values) rc = tr_tsum_add(g, gi, 0, w);
+    g->v[gi].nz |= w != 0;
+  }
+  return rc;
+}
+
+/* pprof keeps a merged sample unless every value adds up to 0 (with
+ * signed values: its sums, marked first in tr_groups_kept) */
+static void tr_groups_kept(tr_groups *g) {
+  if (!g->signed_values) return; /* nz: a member had a value other than 0 */
+  for (size_t i = 0; i < g->n; i++) g->v[i].nz = 0;
+  for (size_t i = 0; i < g->tmap.cap; i++)
+    if (g->tmap.k[i] && g->tsum[g->tmap.v[i]] != 0) g->v[(g->tmap.k[i] - 1) >> 32].nz = 1;
+}
+
+/* ------------------------------------------------------------- tags */
 typedef struct tags_acc {
   int64_t *per_ls; /* value per label set */
   uint8_t *seen;   /* a kept sample has the label set (its value may be 0) */
   uint64_t nls;
   pcol_view ls, st;
   const pcol_filter *root; /* top --by label: the filter with -tagroot's frame, else NULL */
+  tr_groups *g; /* the second pass (tags_compute): the kept rows into pprof's merged samples */
   pcol_error *err;
 } tags_acc;
 
@@ -38,6 +193,7 @@ static int tags_add(void *p, uint64_t row, int64_t v) {
   if (ls > a->nls)
     return pcol_error_set(a->err, PCOL_ECORRUPT, "sample %llu names label set %u, out of range",
                           (unsigned long long)row + 1, ls);
+  if (a->g) return tr_group_row(a->g, row, v);
   a->seen[ls] = 1;
   if (__builtin_add_overflow(a->per_ls[ls], v, &a->per_ls[ls]))
     return pcol_error_set(a->err, PCOL_ETOOBIG, "sum of values overflows 64 bits");
@@ -111,7 +267,7 @@ static int root_filter_build(pcol_file *f, const pcol_select *sel, const char *k
   if (!rc) rc = pcol_q_labelcols_open(f, &lc, err);
   for (uint64_t ls = 1; !rc && ls <= nls; ls++) {
     /* the frame as pcol_open_tag_frames names it (no value: no name, "") */
-    if (!(rc = pcol_q_tagframe_name(f, &lc, ls, key, k.len, &name, err)) && name.len)
+    if (!(rc = pcol_q_tagframe_name(f, &lc, ls, key, k.len, NULL, &name, err)) && name.len)
       rc = pcol_q_key_intern(&names, (const char *)name.data, name.len, 1, &ls_name[ls], err);
   }
   if (!rc && !(nm = calloc((size_t)names.n + 1, sizeof *nm))) rc = pcol_oom(err);
@@ -157,8 +313,26 @@ static int tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_s
   if (!rc && (!(a.per_ls = calloc(a.nls + 1, sizeof *a.per_ls)) || !(a.seen = calloc(a.nls + 1, 1))))
     rc = pcol_oom(err);
   if (!rc) rc = pcol_q_values_iter_need(f, sel, &flt, v, need, PCOL_NCOLS(need), tags_add, &a, err);
+  /* pprof lists a value whose samples add up to 0 too, unless its merged
+   * samples are all dropped (every value 0, as a base can cancel them):
+   * when a label set's value is 0, the samples are grouped as pprof merges
+   * them (tr_groups, as -traces) and a label set is listed when a kept
+   * merged sample has it */
+  int zero = 0;
+  for (uint64_t ls = 1; !rc && ls <= a.nls && !zero; ls++) zero = a.seen[ls] && !a.per_ls[ls];
+  tr_groups g;
+  memset(&g, 0, sizeof g);
+  if (zero) {
+    a.g = &g;
+    rc = tr_groups_init(&g, f, sel, err);
+    if (!rc) rc = pcol_q_values_iter_need(f, sel, &flt, v, tr_need, PCOL_NCOLS(tr_need), tags_add, &a, err);
+    if (!rc) tr_groups_kept(&g);
+    if (!rc) memset(a.seen, 0, a.nls + 1);
+    for (size_t i = 0; !rc && i < g.n; i++) a.seen[g.v[i].ls] |= g.v[i].nz;
+  }
+  tr_groups_free(&g);
   for (uint64_t ls = 1; !rc && ls <= a.nls; ls++) {
-    if (!a.seen[ls]) continue; /* pprof lists a value whose samples add up to 0 too */
+    if (!a.seen[ls]) continue;
     uint64_t lo = pcol_view_u64(&lc.off, ls - 1), hi = pcol_view_u64(&lc.off, ls);
     if (hi > lc.nlabels) hi = lc.nlabels;
     for (uint64_t i = lo; i < hi && !rc; i++) {
@@ -370,155 +544,6 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
   }
   pcol_trace t = {row, value, c->nfr, c->frames, c->inl, nl, c->labels};
   return c->fn(c->ctx, &t);
-}
-
-/* pprof -traces prints the samples of the profile as pprof merged it on
- * reading (profile.Merge): samples with the same stack and labels are one,
- * their values added, at the place of the first; a merged sample whose
- * every value is 0 is dropped.  Grouped here by stack node (a chain per
- * node, one group per label set on it), with the sum of the chosen value.
- * Whether every value of a group adds up to 0: when no stored value and no
- * weight is negative, exactly when every member's values are 0 (one bit a
- * group); otherwise the sum of every value type is kept per group. */
-typedef struct tr_group {
-  uint64_t row;   /* the first kept row */
-  pcol_sum sum;   /* of the chosen value */
-  uint32_t ls;    /* its label set */
-  uint32_t next;  /* the next group of the same stack node + 1 (0 = none) */
-  uint8_t nz;     /* a member has a value that is not 0 */
-} tr_group;
-typedef struct tr_groups {
-  pcol_view stack, ls, source, weight, voff, vtype, vval;
-  uint8_t *typed;  /* typed[source] = a pprof source with value types */
-  uint64_t nsources, nvalues, ntypes, nstacks;
-  uint32_t *head;  /* head[stack node] = its first group + 1 */
-  size_t n, capv;
-  tr_group *v;
-  int signed_values; /* a negative value or weight: the sums below are kept */
-  pcol_u64map tmap;  /* group << 32 | value type (0: the weight) -> tsum index */
-  pcol_sum *tsum;    /* per (group, type) met: at most one a stored value or sample */
-  size_t ntsum, captsum;
-  pcol_error *err;
-} tr_groups;
-
-/* The samples columns the traces read: the selected rows of them only (a
- * range of a file in zstd blocks: their blocks, pcol_q_values_iter_need) */
-static const int tr_need[] = {PCOL_C_S_STACK, PCOL_C_S_LABELSET, PCOL_C_S_SOURCE, PCOL_C_S_WEIGHT};
-
-static int tr_groups_init(tr_groups *g, pcol_file *f, const pcol_select *sel, pcol_error *err) {
-  g->err = err;
-  g->nsources = pcol_rows(f, PCOL_T_SOURCES);
-  g->nvalues = pcol_rows(f, PCOL_T_VALUES);
-  g->ntypes = pcol_rows(f, PCOL_T_VALUE_TYPES);
-  g->nstacks = pcol_rows(f, PCOL_T_STACKS);
-  pcol_view svs, sty;
-  pcol_view *sv[] = {&g->stack, &g->ls, &g->source, &g->weight};
-  int lazy[PCOL_NCOLS(tr_need)];
-  for (size_t k = 0; k < PCOL_NCOLS(tr_need); k++)
-    PCOL_RETURN_NOT_OK(pcol_select_need_view(f, sel, tr_need[k], sv[k], &lazy[k], err));
-  pcol_column_req req[] = {{&sty, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE},
-                           {&svs, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE}};
-  PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
-  if (!(g->typed = calloc(g->nsources + 1, 1)) || !(g->head = calloc(g->nstacks + 1, sizeof *g->head)))
-    return pcol_oom(err);
-  /* a pprof source's stored values are the pprof sample's values; another
-   * source is as pprof reads its pprof export, whose values never are all
-   * 0 but for a weight of 0 (a collapsed line of count 0) */
-  int any_typed = 0;
-  for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); r++) {
-    uint32_t s = pcol_view_u32(&svs, r);
-    pcol_str t;
-    if (!s || s > g->nsources || g->typed[s]) continue;
-    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&sty, s - 1), &t, err));
-    if (pcol_str_is(t, PCOL_SRC_PPROF)) any_typed = g->typed[s] = 1;
-  }
-  int64_t lo = 0;
-  if (any_typed) { /* the value columns are read (and checked) only then */
-    pcol_column_req vreq[] = {{&g->voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
-                              {&g->vtype, PCOL_T_VALUES, PCOL_C_V_TYPE},
-                              {&g->vval, PCOL_T_VALUES, PCOL_C_V_VALUE}};
-    PCOL_RETURN_NOT_OK(pcol_columns(f, vreq, PCOL_NCOLS(vreq), err));
-    for (uint64_t i = 0; i < g->nvalues; i++) {
-      int64_t x = pcol_view_i64(&g->vval, i);
-      lo = x < lo ? x : lo;
-    }
-  }
-  /* (weights in zstd blocks under a range are not all read: the sums are
-   * kept then, which gives the same groups when no value is negative) */
-  for (uint64_t i = 0, ns = pcol_rows(f, PCOL_T_SAMPLES);
-       i < ns && !lazy[3] && pcol_view_stored(&g->weight); i++) {
-    int64_t x = pcol_view_i64(&g->weight, i);
-    lo = x < lo ? x : lo;
-  }
-  g->signed_values = lo < 0 || lazy[3];
-  return PCOL_OK;
-}
-
-static void tr_groups_free(tr_groups *g) {
-  free(g->typed);
-  free(g->head);
-  free(g->v);
-  pcol_u64map_free(&g->tmap);
-  free(g->tsum);
-}
-
-/* adds v to the sum of (group gi, type t) */
-static int tr_tsum_add(tr_groups *g, uint32_t gi, uint32_t t, int64_t v) {
-  uint32_t i;
-  int added;
-  int rc = pcol_u64map_get(&g->tmap, (uint64_t)gi << 32 | t, &i, &added);
-  if (rc) return rc == PCOL_ENOMEM ? pcol_oom(g->err) : pcol_error_set(g->err, rc, "too many traces");
-  if (added) {
-    if (PCOL_GROW(g->tsum, g->ntsum, g->captsum)) return pcol_oom(g->err);
-    g->tsum[g->ntsum++] = 0;
-  }
-  g->tsum[i] += v;
-  return PCOL_OK;
-}
-
-static int tr_group_row(void *p, uint64_t row, int64_t value) {
-  tr_groups *g = p;
-  uint32_t st = pcol_view_u32(&g->stack, row), ls = pcol_view_u32(&g->ls, row);
-  if (st > g->nstacks) return pcol_error_set(g->err, PCOL_ECORRUPT, "sample %llu names stack %u, out of range",
-                                             (unsigned long long)row + 1, st);
-  uint32_t gi = g->head[st];
-  while (gi && g->v[gi - 1].ls != ls) gi = g->v[gi - 1].next;
-  if (gi) {
-    gi--;
-  } else {
-    if (g->n >= UINT32_MAX - 1) return pcol_error_set(g->err, PCOL_ETOOBIG, "more than 2^32 traces");
-    if (PCOL_GROW(g->v, g->n, g->capv)) return pcol_oom(g->err);
-    gi = (uint32_t)g->n++;
-    g->v[gi] = (tr_group){row, 0, ls, g->head[st], 0};
-    g->head[st] = gi + 1;
-  }
-  g->v[gi].sum += value;
-  uint32_t s = pcol_view_u32(&g->source, row);
-  int rc = PCOL_OK;
-  if (s <= g->nsources && g->typed[s]) {
-    uint64_t a = pcol_view_u64(&g->voff, row), e = pcol_view_u64(&g->voff, row + 1);
-    if (e > g->nvalues) e = g->nvalues;
-    for (uint64_t i = a; i < e && !rc; i++) {
-      int64_t val = pcol_view_i64(&g->vval, i);
-      uint32_t t = pcol_view_u32(&g->vtype, i);
-      if (g->signed_values && t && t <= g->ntypes) rc = tr_tsum_add(g, gi, t, val);
-      g->v[gi].nz |= val != 0;
-    }
-  } else {
-    int64_t w = pcol_view_i64(&g->weight, row);
-    if (g->signed_values) rc = tr_tsum_add(g, gi, 0, w);
-    g->v[gi].nz |= w != 0;
-  }
-  return rc;
-}
-
-/* pprof keeps a merged sample unless every value adds up to 0 (with
- * signed values: its sums, marked first in tr_groups_kept) */
-static void tr_groups_kept(tr_groups *g) {
-  if (!g->signed_values) return; /* nz: a member had a value other than 0 */
-  for (size_t i = 0; i < g->n; i++) g->v[i].nz = 0;
-  for (size_t i = 0; i < g->tmap.cap; i++)
-    if (g->tmap.k[i] && g->tsum[g->tmap.v[i]] != 0) g->v[(g->tmap.k[i] - 1) >> 32].nz = 1;
 }
 
 int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,

@@ -435,11 +435,12 @@ int pcol_q_base_total(pcol_file *f, const pcol_select *sel, const pcol_filter *f
                       const pcol_value_sel *v, int *found, pcol_sum *total, pcol_error *err);
 /* THE name of label set ls's -tagroot/-tagleaf frame for key k[0..kn)
  * (driver/tagroot.go formatLabelValues): the set's values of the key
- * joined by ',', strings then numbers, a number in its unit as ScaledLabel
- * prints it ("1kB"; the bare number without a unit); empty when the set
- * has none.  Into out (cleared first).  tagframes.c, labels.c. */
+ * joined by ',', strings then numbers, a number in its unit scaled to
+ * `unit` as ScaledLabel prints it ("1kB"; pcol_unit_label's `to`, NULL:
+ * "minimum", pprof's -unit default; the bare number without a unit); empty
+ * when the set has none.  Into out (cleared first).  tagframes.c, labels.c. */
 int pcol_q_tagframe_name(pcol_file *f, const pcol_q_labelcols *lc, uint64_t ls, const char *k,
-                         size_t kn, pcol_buf *out, pcol_error *err);
+                         size_t kn, const char *unit, pcol_buf *out, pcol_error *err);
 
 typedef struct pcol_q_tagkeys {
   regex_t show, hide;

@@ -6,8 +6,9 @@
  * do, and the filters see those frames as pprof's (they run after).
  *
  * A frame: a function named by the values joined by ',' (the strings, then
- * the numbers, each in its unit as pprof's ScaledLabel prints it: "1kB"
- * with a unit, the bare number without one; when the sample has no such
+ * the numbers, each in its unit scaled to the output unit (-unit: pprof
+ * passes cfg.Unit to addLabelNodes) as pprof's ScaledLabel prints it:
+ * "1kB" with a unit, the bare number without one; when the sample has no such
  * label, no name: pprof's frame is named "", which its reports print as
  * "<unknown>" by function and by the key by line, as pcol does), whose
  * file is the key, at a location without mapping or address,
@@ -36,6 +37,7 @@ typedef struct tagf {
   uint32_t key_sid[2][TAGF_MAX_KEYS]; /* each key as a builder string */
   uint32_t *ids;                      /* per label set: root then leaf location ids */
   uint8_t *made;                      /* per label set: ids made */
+  const char *unit;                   /* the numbers' output unit (pcol_unit_label's to) */
   pcol_buf name;
 } tagf;
 
@@ -57,7 +59,7 @@ static int split_keys(tagf *t, int w, const char *keys, pcol_error *err) {
 }
 
 int pcol_q_tagframe_name(pcol_file *f, const pcol_q_labelcols *lc, uint64_t ls, const char *k,
-                         size_t kn, pcol_buf *out, pcol_error *err) {
+                         size_t kn, const char *unit, pcol_buf *out, pcol_error *err) {
   out->len = 0;
   if (!ls) return PCOL_OK;
   uint64_t lo = pcol_view_u64(&lc->off, ls - 1), hi = pcol_view_u64(&lc->off, ls);
@@ -73,10 +75,11 @@ int pcol_q_tagframe_name(pcol_file *f, const pcol_q_labelcols *lc, uint64_t ls, 
       char num[96];
       if (sid) {
         PCOL_RETURN_NOT_OK(pcol_string(f, sid, &s, err));
-      } else { /* measurement.ScaledLabel(v, unit, "minimum"), or (v, "", "") */
+      } else { /* measurement.ScaledLabel(v, unit, cfg.Unit), or (v, "", "") */
         pcol_str u;
         PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&lc->unit, i), &u, err));
-        pcol_unit_label(pcol_view_i64(&lc->num, i), u, u.ptr && u.len ? "minimum" : "", num, sizeof num);
+        pcol_unit_label(pcol_view_i64(&lc->num, i), u, !(u.ptr && u.len) ? "" : unit ? unit : "minimum", num,
+                        sizeof num);
         s.ptr = num;
         s.len = strlen(num);
       }
@@ -94,7 +97,7 @@ static int of_labelset(void *ctx, pcol_builder *b, uint32_t ls, const uint32_t *
   uint32_t *ids = t->ids + (size_t)ls * per;
   for (int w = 0; w < 2 && !t->made[ls]; w++)
     for (size_t i = 0; i < t->nkey[w]; i++) {
-      PCOL_RETURN_NOT_OK(pcol_q_tagframe_name(t->f, &t->lc, ls, t->key[w][i], t->klen[w][i], &t->name, err));
+      PCOL_RETURN_NOT_OK(pcol_q_tagframe_name(t->f, &t->lc, ls, t->key[w][i], t->klen[w][i], t->unit, &t->name, err));
       /* no value: pprof's frame has the name "", which its reports print
        * by the rest of the location ("<unknown>" by function, the key by
        * line: graph.go NameComponents): NA, which pcol names the same way */
@@ -133,12 +136,13 @@ int pcol_q_open_built(pcol_builder *b, int rc, uint64_t input_bytes, pcol_file *
   return PCOL_OK;
 }
 
-int pcol_open_tag_frames(pcol_file *f, const char *root_keys, const char *leaf_keys, pcol_file **out,
-                         pcol_error *err) {
+int pcol_open_tag_frames(pcol_file *f, const char *root_keys, const char *leaf_keys, const char *unit,
+                         pcol_file **out, pcol_error *err) {
   *out = NULL;
   tagf t;
   memset(&t, 0, sizeof t);
   t.f = f;
+  t.unit = unit;
   pcol_builder *b = NULL;
   int rc = split_keys(&t, 0, root_keys, err);
   if (!rc) rc = split_keys(&t, 1, leaf_keys, err);

@@ -364,6 +364,28 @@ if [ -f "$l" ]; then
   done <"$tmp/lab.tsv"
 fi
 
+# -tagroot/-tagleaf under -unit: a numeric label with a unit names its
+# frame in the output unit (driver.go addLabelNodes(..., cfg.Unit):
+# measurement.ScaledLabel; a unit of another family: that family's default),
+# one without a unit by the bare number; the filters match the scaled name
+if python3 "$REPO/tests/support/pprofgen.py" numunits "$tmp/nu.pb"; then
+  for u in "" kB MB B; do
+    same "$tmp/nu.pb" -tagroot=bytes,n ${u:+-unit=$u} -nodefraction=0 -- --tagroot bytes,n ${u:+--unit $u} --node-fraction 0
+  done
+  for u in ms s us; do
+    same "$tmp/nu.pb" -sample_index=delay -tagleaf=wait -unit=$u -- --value delay --tagleaf wait --unit $u
+  done
+  same "$tmp/nu.pb" -tagleaf=wait -unit=kB -nodefraction=0 -- --tagleaf wait --unit kB --node-fraction 0
+  compare tree "$tmp/nu.pb" -tree -tagroot=bytes -unit=kB -- --tagroot bytes --unit kB
+  peek "$tmp/nu.pb" -peek . -tagleaf=bytes -unit=MB -- . --tagleaf bytes --unit MB
+  same "$tmp/nu.pb" -tagroot=bytes -unit=kB -focus='^1\.50kB$' -- --tagroot bytes --unit kB --focus '^1\.50kB$'
+else
+  echo "FAIL: pprofgen.py numunits"; fail=$((fail + 1))
+fi
+for f in "$TD"/pprof/go-heap-allocs-inline.pb.gz "$TD"/pprof/go-heap-delta-negative-values.pb.gz; do
+  [ -f "$f" ] && same "$f" -tagroot=bytes -unit=kB -- --tagroot bytes --unit kB
+done
+
 # top --by label:KEY on a numeric label (heap profiles' "bytes"): pprof
 # -tagroot=KEY makes a root frame per raw value (named by the number when
 # -unit is the sample unit's base); pcol's rows are named as pprof -tags
@@ -417,6 +439,8 @@ fi
 A=$TD/pprof/go-cpu-string-labels.pb.gz B=$TD/ext/pprof/go-cpu-span-id-labels.pb.gz
 H1=$TD/pprof/go-heap-allocs-inline.pb.gz H2=$TD/pprof/go-heap-delta-negative-values.pb.gz
 if [ -f "$A" ] && [ -f "$B" ]; then
+  "$PCOL" unpack "$A" --tag function=fast --to pprof -o "$tmp/afast.pb.gz" || die "pcol unpack --tag function=fast"
+  [ -f "$H1" ] && { "$PCOL" unpack "$H1" --tag bytes=1kb: --to pprof -o "$tmp/hbig.pb.gz" || die "pcol unpack --tag bytes=1kb:"; }
   for m in diff_base base; do
     o=--${m/_/-}
     CLI=1 compare top "$B" -top -$m="$A" -- $o "$A"
@@ -446,6 +470,30 @@ if [ -f "$A" ] && [ -f "$B" ]; then
       "$PCOL" $v "$B" $o "$A" >"$tmp/pc/$J"
       want $v "$tmp/cli/$J" "${B##*/}: pcol $v $o differs from go tool pprof -$v -$m (< pprof, > pcol):"
     done
+    # pprof merges the profile with the negated base (profile.Merge): a
+    # sample whose values all add up to 0 is dropped, and -tags lists no
+    # label value only such samples carry.  Bases: the profile itself (all
+    # cancels), its samples of one label value (function=fast; heap: bytes
+    # of 1kB and more), the profile's of the other kind
+    for fb in "$A:$A" "$A:$tmp/afast.pb.gz" "$H1:$tmp/hbig.pb.gz" "$H1:$H1" "$H2:$tmp/hbig.pb.gz" "$A:$B"; do
+      f=${fb%%:*} fbase=${fb#*:}
+      [ -f "$f" ] && [ -f "$fbase" ] || continue
+      for v in tags traces "top -tagroot=function -nodefraction=0"; do
+        [ "${v#top}" != "$v" ] && [ "$f" != "$A" ] && continue
+        J=$((J + 1))
+        go tool pprof -symbolize=none -$v -$m="$fbase" "$f" >"$tmp/cli/$J" 2>/dev/null
+        case $v in
+        top*)
+          "$PCOL" top "$f" --tagroot function --node-fraction 0 $o "$fbase" >"$tmp/pc/$J"
+          want showing "$tmp/cli/$J" "${f##*/}: pcol top --tagroot function $o ${fbase##*/} differs from go's -$v -$m (< pprof, > pcol):"
+          ;;
+        *)
+          "$PCOL" $v "$f" $o "$fbase" >"$tmp/pc/$J"
+          want $v "$tmp/cli/$J" "${f##*/}: pcol $v $o ${fbase##*/} differs from go tool pprof -$v -$m (< pprof, > pcol):"
+          ;;
+        esac
+      done
+    done
   done
 fi
 
@@ -460,6 +508,19 @@ if python3 "$REPO/tests/support/pprofgen.py" emptylabel "$tmp/el.pb"; then
   trplan "$tmp/el.pb" k --
 else
   echo "FAIL: pprofgen.py emptylabel"; fail=$((fail + 1))
+fi
+# a sample whose every value is 0 is no sample to pprof (its merge drops
+# it): -tags lists no value only it carries; one whose other value is not
+# 0 stays, listed with 0
+if python3 "$REPO/tests/support/pprofgen.py" zerosample "$tmp/zs.pb"; then
+  for args in "" -sample_index=samples; do
+    J=$((J + 1))
+    pv "$tmp/zs.pb" -tags $args
+    "$PCOL" tags "$tmp/zs.pb" ${args:+--value samples} >"$tmp/pc/$J"
+    want tags "$PV" "zs.pb: pcol tags differs from go tool pprof -tags $args (< pprof, > pcol):"
+  done
+else
+  echo "FAIL: pprofgen.py zerosample"; fail=$((fail + 1))
 fi
 for fk in pprof/go-cpu-string-labels.pb.gz:function pprof/go-cpu-string-labels.pb.gz:foo \
   ext/pprof/go-cpu-span-id-labels.pb.gz:span_id ext/pprof/go-cpu-labels-guide.pb.gz:user \

@@ -33,6 +33,13 @@ hand, standard library only).
                                  nor number nor unit) beside k=a, n=0 with a
                                  unit (kept: a number 0) and n=5 bytes: -tags,
                                  -tagroot, top --by label
+  pprofgen.py numunits OUT       numeric labels with units (bytes of 100, 1536
+                                 and 3 MiB; a wait in ns, one sample with two
+                                 values) and one without (n): -tagroot/-tagleaf
+                                 under -unit (tests/interop/t_pprof_views.sh)
+  pprofgen.py zerosample OUT     samples on one stack labelled k=a (values 1, 10),
+                                 k=z (0, 0: pprof's merge drops it) and k=y (0, 5):
+                                 -tags lists no z (tests/interop/t_pprof_views.sh)
   pprofgen.py hours OUT          one sample of 4,000,000 cpu hours in 5 ns of
                                  duration: its total in ns is past int64
                                  (tests/cli/t_pprof_semantics.sh)
@@ -108,6 +115,38 @@ def strings(out, text, numkey=None):
     p += field(12, 0, 10)                                            # period
     p += field(13, 0, s(b"comment"))
     p += field(14, 0, s(b"type"))                                    # default_sample_type
+    open(out, "wb").write(p + st.table())
+
+
+def numunits(out):
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"alloc_space")) + field(2, 0, st.id(b"bytes")))
+    p += field(1, 2, field(1, 0, st.id(b"delay")) + field(2, 0, st.id(b"nanoseconds")))
+    for lid, name in ((1, b"main"), (2, b"alloc"), (3, b"wait")):
+        p += field(4, 2, field(1, 0, lid) + field(4, 2, field(1, 0, lid) + field(2, 0, lid)))
+        p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
+    num = lambda k, v, u: field(3, 2, field(1, 0, st.id(k)) + field(3, 0, v) + (field(4, 0, st.id(u)) if u else b""))
+    for locs, vals, labs in (([2, 1], (100, 0), [num(b"bytes", 100, b"bytes"), num(b"n", 3, None)]),
+                             ([2, 1], (1536, 0), [num(b"bytes", 1536, b"bytes")]),
+                             ([2], (3 << 20, 0), [num(b"bytes", 3 << 20, b"bytes"), num(b"n", 7, None)]),
+                             ([3, 1], (0, 1500000), [num(b"wait", 1500000, b"nanoseconds")]),
+                             ([3, 1], (0, 2500), [num(b"wait", 2500, b"nanoseconds"),
+                                                  num(b"wait", 4000000000, b"nanoseconds")])):
+        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
+                   field(2, 2, b"".join(varint(v) for v in vals)) + b"".join(labs))
+    p += field(14, 0, st.id(b"alloc_space"))                         # default_sample_type
+    open(out, "wb").write(p + st.table())
+
+
+def zerosample(out):
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    p += field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
+    p += field(4, 2, field(1, 0, 1) + field(4, 2, field(1, 0, 1) + field(2, 0, 3)))
+    p += field(5, 2, field(1, 0, 1) + field(2, 0, st.id(b"main")))
+    for vals, v in (((1, 10), b"a"), ((0, 0), b"z"), ((0, 5), b"y")):
+        lab = field(3, 2, field(1, 0, st.id(b"k")) + field(2, 0, st.id(v)))
+        p += field(2, 2, field(1, 2, varint(1)) + field(2, 2, b"".join(varint(x) for x in vals)) + lab)
     open(out, "wb").write(p + st.table())
 
 
@@ -202,6 +241,10 @@ if __name__ == "__main__":
         emptystack(sys.argv[2])
     elif sys.argv[1] == "emptylabel":
         emptylabel(sys.argv[2])
+    elif sys.argv[1] == "numunits":
+        numunits(sys.argv[2])
+    elif sys.argv[1] == "zerosample":
+        zerosample(sys.argv[2])
     elif sys.argv[1] == "hours":
         hours(sys.argv[2])
     else:

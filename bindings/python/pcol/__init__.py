@@ -49,7 +49,7 @@ def version():
     return _pcol.version()
 
 
-def open(path, *, mmap=True, tagroot=None, tagleaf=None, base=None, diff_base=None):
+def open(path, *, mmap=True, tagroot=None, tagleaf=None, tagunit=None, base=None, diff_base=None):
     """Open a pcol file (or import any profile format pcol reads into memory).
 
     mmap=False reads the file into memory instead of mapping it (for files
@@ -58,11 +58,15 @@ def open(path, *, mmap=True, tagroot=None, tagleaf=None, base=None, diff_base=No
     sequence), pprof's -tagroot/-tagleaf: the file is read into memory
     with a frame per key at the root of each stack (below its leaf), named
     by the sample's values of the key, so every view splits by label and
-    the filters see those frames (`pcol top --tagroot`).  base, diff_base:
+    the filters see those frames (`pcol top --tagroot`).  tagunit: the
+    unit a numeric label's frame names its value in, as pprof's -unit does
+    ("kB", "ms", ...; None: pprof's default, the largest unit that keeps
+    it at least 1, "1.50kB"; `pcol top --tagroot K --unit U`).  base, diff_base:
     a profile (any format) read with its values subtracted, pprof's -base
     and -diff_base (`pcol top --base/--diff-base`): every view shows the
     change; with diff_base its total is the base's."""
-    return File(path, mmap=mmap, tagroot=tagroot, tagleaf=tagleaf, base=base, diff_base=diff_base)
+    return File(path, mmap=mmap, tagroot=tagroot, tagleaf=tagleaf, tagunit=tagunit, base=base,
+                diff_base=diff_base)
 
 
 def _write_column(col, kind):
@@ -354,13 +358,17 @@ def _keys(v, what):
 class File:
     """An open pcol file.  Use as a context manager, or call close()."""
 
-    def __init__(self, path, *, mmap=True, tagroot=None, tagleaf=None, base=None, diff_base=None):
+    def __init__(self, path, *, mmap=True, tagroot=None, tagleaf=None, tagunit=None, base=None,
+                 diff_base=None):
         self.path = _os.fsdecode(_os.fspath(path))
         if base is not None and diff_base is not None:
             raise ValueError("give base or diff_base, not both")
+        if tagunit is not None and not isinstance(tagunit, str):
+            raise TypeError("tagunit must be a str (a unit, e.g. \"kB\" or \"ms\")")
         b = diff_base if diff_base is not None else base
         self._h = _pcol.open(self.path, bool(mmap), _keys(tagroot, "tagroot"), _keys(tagleaf, "tagleaf"),
-                             None if b is None else _os.fsdecode(_os.fspath(b)), diff_base is not None)
+                             None if b is None else _os.fsdecode(_os.fspath(b)), diff_base is not None,
+                             None if tagunit in (None, "auto") else tagunit)
 
     # -- lifetime
     def close(self):

@@ -375,9 +375,11 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
   PyObject *pathobj, *bytes = NULL;
   int mmap = 1;
   const char *root = NULL, *leaf = NULL; /* pprof's -tagroot/-tagleaf keys */
+  const char *unit = NULL;               /* their numbers' unit (pprof -unit) */
   PyObject *baseobj = NULL, *basebytes = NULL; /* pprof's -base/-diff_base profile */
   int diff = 0;
-  if (!PyArg_ParseTuple(args, "O&p|zzOp", PyUnicode_FSDecoder, &pathobj, &mmap, &root, &leaf, &baseobj, &diff))
+  if (!PyArg_ParseTuple(args, "O&p|zzOpz", PyUnicode_FSDecoder, &pathobj, &mmap, &root, &leaf, &baseobj, &diff,
+                        &unit))
     return NULL;
   if (baseobj == Py_None) baseobj = NULL;
   if (baseobj && !PyUnicode_FSConverter(baseobj, &basebytes)) {
@@ -408,7 +410,7 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
   }
   if (!rc && (root || leaf)) { /* the copy with label frames (pcol_open_tag_frames) */
     pcol_file *t = NULL;
-    rc = pcol_open_tag_frames(f, root, leaf, &t, &err);
+    rc = pcol_open_tag_frames(f, root, leaf, unit, &t, &err);
     pcol_close(f);
     f = t;
   }
@@ -597,7 +599,7 @@ static PyObject *mod_version(PyObject *self, PyObject *unused) {
 }
 
 static PyMethodDef mod_methods[] = {
-    {"open", mod_open, METH_VARARGS, "open(path, mmap[, tagroot, tagleaf, base, diff]) -> Handle"},
+    {"open", mod_open, METH_VARARGS, "open(path, mmap[, tagroot, tagleaf, base, diff, tagunit]) -> Handle"},
     {"views", mod_views, METH_NOARGS, "the logical views and their columns"},
     {"version", mod_version, METH_NOARGS, "libpcol's version"},
     {"write", mod_write, METH_VARARGS, "write(tables, path, compress)"},

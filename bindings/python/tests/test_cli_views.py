@@ -6,6 +6,8 @@ CLI fails."""
 import json
 import os
 import re
+import subprocess
+import sys
 from decimal import Decimal
 
 import numpy as np
@@ -349,6 +351,30 @@ def test_tag_frames_equal_pcol():
         pcol.open(path, tagroot="nokey")
     with pytest.raises(TypeError):
         pcol.open(path, tagleaf=3)
+
+
+def test_tag_frames_unit_equal_pcol(tmp_path):
+    """pcol.open(path, tagroot=..., tagunit=U): a numeric label's frame is
+    named in unit U, as the CLI's --tagroot with --unit U (pprof's -unit)"""
+    path = str(tmp_path / "nu.pb")
+    gen = os.path.join(os.path.dirname(__file__), "..", "..", "..", "tests", "support", "pprofgen.py")
+    subprocess.run([sys.executable, gen, "numunits", path], check=True)
+    n = 0
+    for unit in (None, "kB", "MB"):
+        cli = ["--tagroot", "bytes,n"] + (["--unit", unit] if unit else [])
+        with pcol.open(path, tagroot="bytes,n", tagunit=unit) as f:
+            n += check("top", path, [path] + cli, attempt(f.top), pct=("flat_pct", "sum_pct", "cum_pct"))
+            names = set(f.top(node_fraction=0)["name"].tolist())
+        want = {None: {"3MB", "1.50kB", "100B", "3", "7"}, "kB": {"3072kB", "1.50kB", "0.10kB", "3"},
+                "MB": {"3MB", "0", "7"}}[unit]
+        assert want <= names, (unit, sorted(names))
+    with pcol.open(path, tagleaf="wait", tagunit="ms") as f:
+        n += check("top", path, [path, "--tagleaf", "wait", "--unit", "ms", "--value", "delay"],
+                   attempt(f.top, value="delay"), pct=("flat_pct", "sum_pct", "cum_pct"))
+        assert {"1.50ms", "0,4000ms"} <= set(f.top(value="delay", node_fraction=0)["name"].tolist())
+    assert n == 4
+    with pytest.raises(TypeError):
+        pcol.open(path, tagroot="bytes", tagunit=3)
 
 
 def test_base_equal_pcol():

@@ -12,7 +12,7 @@
                    hide = NULL, show = NULL, tag = NULL, tag_ignore = NULL, show_from = NULL,
                    tagshow = NULL, taghide = NULL, no_inlines = FALSE,
                    relative_percentages = FALSE, tagroot = NULL, tagleaf = NULL,
-                   base = NULL, diff_base = NULL) {
+                   tagunit = NULL, base = NULL, diff_base = NULL) {
   num1 <- function(x, what) {
     if (is.null(x)) return(NULL)
     if (!is.numeric(x) || length(x) != 1L || is.na(x)) stop(what, " must be one number", call. = FALSE)
@@ -34,7 +34,10 @@
     if (!is.character(x) || anyNA(x) || !length(x)) stop(what, " must name label keys", call. = FALSE)
     enc2utf8(paste(x, collapse = ","))
   }
-  attr(q, "frames") <- list(keys(tagroot, "tagroot"), keys(tagleaf, "tagleaf"))
+  # tagunit: their numbers' unit, pprof's -unit (NULL: its default, minimum)
+  if (!is.null(tagunit) && (!is.character(tagunit) || length(tagunit) != 1L || is.na(tagunit)))
+    stop("tagunit must be one unit, e.g. \"kB\" or \"ms\"", call. = FALSE)
+  attr(q, "frames") <- list(keys(tagroot, "tagroot"), keys(tagleaf, "tagleaf"), tagunit)
   # pprof's -base/-diff_base: the file is read minus that profile (.with_file)
   if (!is.null(base) && !is.null(diff_base)) stop("give base or diff_base, not both", call. = FALSE)
   b <- if (is.null(diff_base)) base else diff_base
@@ -81,7 +84,7 @@
   }
   fr <- attr(q, "frames")
   if (!is.null(fr[[1]]) || !is.null(fr[[2]])) { # tagroot/tagleaf: the copy with label frames
-    g <- .Call(C_tag_frames, f, fr[[1]], fr[[2]])
+    g <- .Call(C_tag_frames, f, fr[[1]], fr[[2]], fr[[3]])
     on.exit(.Call(C_close, g), add = TRUE)
     f <- g
   }

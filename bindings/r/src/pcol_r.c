@@ -68,22 +68,23 @@ SEXP C_open(SEXP path, SEXP mmap) {
   return x;
 }
 
-/* .Call(C_tag_frames, f, root, leaf): f's copy with pprof's -tagroot/-tagleaf
- * frames (pcol_open_tag_frames; root, leaf: NULL or one string of keys). */
+/* .Call(C_tag_frames, f, root, leaf, unit): f's copy with pprof's
+ * -tagroot/-tagleaf frames (pcol_open_tag_frames; root, leaf: NULL or one
+ * string of keys; unit: NULL or the numbers' unit, pprof's -unit). */
 static const char *str1_or_null(SEXP x) {
   return Rf_isString(x) && XLENGTH(x) == 1 && STRING_ELT(x, 0) != NA_STRING
              ? Rf_translateCharUTF8(STRING_ELT(x, 0))
              : NULL;
 }
 
-SEXP C_tag_frames(SEXP x, SEXP root, SEXP leaf) {
+SEXP C_tag_frames(SEXP x, SEXP root, SEXP leaf, SEXP unit) {
   pcol_file *f = file_of(x), *t = NULL;
-  const char *r = str1_or_null(root), *l = str1_or_null(leaf);
+  const char *r = str1_or_null(root), *l = str1_or_null(leaf), *u = str1_or_null(unit);
   /* the handle first (an R allocation that fails longjmps: nothing to leak) */
   SEXP y = PROTECT(R_MakeExternalPtr(NULL, R_ExternalPtrTag(x), R_NilValue));
   R_RegisterCFinalizerEx(y, file_finalize, TRUE);
   pcol_error err = {0};
-  int rc = pcol_open_tag_frames(f, r, l, &t, &err);
+  int rc = pcol_open_tag_frames(f, r, l, u && strcmp(u, "auto") ? u : NULL, &t, &err);
   if (rc) pcol_stop(path_of(x), &err, rc);
   R_SetExternalPtrAddr(y, t);
   UNPROTECT(1);
@@ -696,7 +697,7 @@ SEXP C_write(SEXP tables, SEXP path, SEXP compress) {
 #define FN(f) ((DL_FUNC)(void (*)(void))(f))
 static const R_CallMethodDef call_methods[] = {
     {"C_open", FN(C_open), 2},          {"C_close", FN(C_close), 1},
-    {"C_tag_frames", FN(C_tag_frames), 3}, {"C_diff_base", FN(C_diff_base), 3},
+    {"C_tag_frames", FN(C_tag_frames), 4}, {"C_diff_base", FN(C_diff_base), 3},
     {"C_tables", FN(C_tables), 4},      {"C_top", FN(C_top), 4},
     {"C_validate", FN(C_validate), 1},  {"C_views", FN(C_views), 0},
     {"C_view_columns", FN(C_view_columns), 1},

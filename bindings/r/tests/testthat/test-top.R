@@ -108,6 +108,25 @@ test_that("pcol_top: Rprof time in seconds, as summaryRprof", {
   expect_lt(max(t$total.time), 1e3) # seconds, not nanoseconds
 })
 
+test_that("pcol_top: tagunit names label frames in a unit, as --tagroot with --unit", {
+  gen <- file.path(repo_root(), "tests", "support", "pprofgen.py")
+  py <- Sys.which("python3")
+  skip_if(!nzchar(py) || !file.exists(gen), "no python3 or tests/support/pprofgen.py")
+  p <- tempfile(fileext = ".pb")
+  on.exit(unlink(p))
+  expect_equal(system2(py, c(shQuote(gen), "numunits", shQuote(p))), 0L)
+  # numeric labels with units (bytes, a wait in ns) and one without (n)
+  for (u in list(NULL, "kB", "MB")) {
+    compare_top(p, list(tagroot = c("bytes", "n"), tagunit = u), c("--tagroot", "bytes,n", if (!is.null(u)) c("--unit", u)))
+  }
+  compare_top(p, list(value = "delay", tagleaf = "wait", tagunit = "ms"), c("--value", "delay", "--tagleaf", "wait", "--unit", "ms"))
+  t <- pcol_top(p, tagroot = c("bytes", "n"), tagunit = "kB")
+  expect_true(all(c("3072kB", "1.50kB", "0.10kB", "3") %in% t$name))
+  t <- pcol_top(p, value = "delay", tagleaf = "wait", tagunit = "ms")
+  expect_true(all(c("1.50ms", "0,4000ms") %in% t$name))
+  expect_error(pcol_top(p, tagroot = "bytes", tagunit = 3), "tagunit")
+})
+
 test_that("pcol_top: bad arguments", {
   skip_without_testdata()
   path <- packed()[[1]][2]
