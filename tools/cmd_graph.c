@@ -641,6 +641,12 @@ static int cg_key_add(char **k, size_t *n, size_t *cap, const void *p, size_t le
   return 0;
 }
 
+/* int64(x) of a scaled value as Go computes it on amd64: out of int64's
+ * range (or NaN) it is MinInt64, where a C cast would be undefined. */
+static int64_t cg_int64(double x) {
+  return x >= -0x1p63 && x < 0x1p63 ? (int64_t)x : INT64_MIN;
+}
+
 /* go tool pprof -callgrind (report.go printCallgrind) of g, a graph by
  * address out of visual mode with nothing trimmed, as driver.go asks for
  * it: "positions: instr line", "events: TYPE(UNIT)", then per node
@@ -710,7 +716,7 @@ static int write_callgrind(FILE *fp, const char *dest, const pcol_graph *g, cons
     }
     pcol_sum flat = g->nodes[i].flat;
     fprintf(fp, "%s %lld %lld\n", cg_addr(prev, p->address, ab, sizeof ab), (long long)p->line,
-            (long long)(scaled ? (int64_t)pcol_unit_scale(flat, vu, unit, &su) : flat));
+            (long long)(scaled ? cg_int64(pcol_unit_scale(flat, vu, unit, &su)) : flat));
     for (size_t k = g->out_off[i]; !rc && k < g->out_off[i + 1]; k++) {
       const pcol_graph_edge *e = &g->edges[g->out_edge[k]];
       const pcol_top_parts *c = &pt[e->to];
@@ -733,7 +739,7 @@ static int write_callgrind(FILE *fp, const char *dest, const pcol_graph *g, cons
       rc |= cg_name(fp, &names, dl > c->function.len ? dn : c->function.ptr, dl);
       fprintf(fp, "\ncalls=0 %s %lld\n* * %lld\n", cg_addr(prev, c->address, ab, sizeof ab),
               (long long)c->line,
-              (long long)(scaled ? (int64_t)pcol_unit_scale(e->weight, vu, unit, &su) : e->weight));
+              (long long)(scaled ? cg_int64(pcol_unit_scale(e->weight, vu, unit, &su)) : e->weight));
     }
     prev = p;
   }

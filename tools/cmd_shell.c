@@ -145,11 +145,16 @@ static int set_line(char *line, pcol_file *f) {
   while (n && isspace((unsigned char)name[n - 1])) n--;
   setting *s = find_setting(name, n);
   const char *value = eq ? trim(eq + 1) : NULL;
-  if (!s) {
-    for (size_t i = 0; !eq && i < sizeof shorthands / sizeof shorthands[0]; i++)
-      if (!strcmp(line, shorthands[i].word)) {
+  if (!s) { /* cum, lines, ...: alone or =true/false, as pprof's bool groups */
+    for (size_t i = 0; i < sizeof shorthands / sizeof shorthands[0]; i++)
+      if (strlen(shorthands[i].word) == n && !strncmp(line, shorthands[i].word, n)) {
         s = find_setting(shorthands[i].setting, strlen(shorthands[i].setting));
-        value = shorthands[i].value;
+        if (!value || !strcmp(value, "true")) value = shorthands[i].value;
+        else if (!strcmp(value, "false")) value = s->value && !strcmp(s->value, shorthands[i].value) ? "" : s->value ? s->value : "";
+        else {
+          fprintf(stderr, "pcol shell: %s is true or false\n", shorthands[i].word);
+          return 1;
+        }
       }
     if (!s) return 0;
   }
@@ -162,19 +167,42 @@ static int set_line(char *line, pcol_file *f) {
     fprintf(stderr, "pcol shell: %s is true or false\n", s->pprof);
     return 1;
   }
+  /* checked when set, as pprof checks its settings: a bad one keeps the old */
+  const char *bad = NULL;
+  char *e;
   pcol_value_sel vs;
   pcol_error err = {0};
-  if (!strcmp(s->pprof, "sample_index") && *value && f && pcol_value_resolve(f, NULL, value, &vs, &err)) {
-    fputs("pcol shell: sample_index: ", stderr);
-    cli_print_cstr(stderr, err.message);
-    fputc('\n', stderr);
-    return 1;
-  }
-  if (!strcmp(s->pprof, "granularity")) { /* pprof's plural words */
+  if (!*value) {
+    /* NAME= clears */
+  } else if (!strcmp(s->pprof, "sample_index") && f && pcol_value_resolve(f, NULL, value, &vs, &err)) {
+    bad = err.message;
+  } else if (!strcmp(s->pprof, "nodecount")) {
+    long long v = strtoll(value, &e, 10);
+    if (e == value || *e) bad = "give a whole number";
+    else if (v < 0) value = ""; /* pprof's -1: the command's own default */
+  } else if (strstr(s->pprof, "fraction")) {
+    double v = strtod(value, &e);
+    if (e == value || *e || !(v >= 0)) bad = "give a number, 0 or more";
+  } else if (!strcmp(s->pprof, "sort") && strcmp(value, "cum") && strcmp(value, "flat") && strcmp(value, "name")) {
+    bad = "cum, flat or name";
+  } else if (!strcmp(s->pprof, "granularity")) { /* pprof's plural words */
     static const char *const g[][2] = {{"functions", "function"}, {"lines", "line"},
                                        {"files", "file"}, {"addresses", "address"}};
+    const char *was = value;
     for (size_t i = 0; i < 4; i++)
-      if (!strcmp(value, g[i][0])) value = g[i][1];
+      if (!strcmp(value, g[i][0]) || !strcmp(value, g[i][1])) value = g[i][1];
+    if (value == was && strcmp(value, "function") && strcmp(value, "line") && strcmp(value, "file") &&
+        strcmp(value, "address"))
+      bad = !strcmp(value, "filefunctions") ? "pprof's filefunctions is not offered by pcol"
+                                            : "functions, lines, files or addresses";
+  }
+  if (bad) {
+    fprintf(stderr, "pcol shell: %s=", s->pprof);
+    cli_print_cstr(stderr, value);
+    fputs(": ", stderr);
+    cli_print_cstr(stderr, bad);
+    fputc('\n', stderr);
+    return 1;
   }
   free(s->value);
   s->value = *value ? strdup(value) : NULL;
@@ -189,6 +217,17 @@ static int cat_regex(char **acc, const char *re) {
   if (n) p[n - 1] = '|';
   strcpy(p + n, re);
   *acc = p;
+  return 0;
+}
+
+/* The shell's own --max-rows and --no-mmap (cmd_shell), passed on. */
+static const char *shell_max_rows;
+static int shell_no_mmap;
+
+/* Whether an option of argv[0..n) starts with `opt`. */
+static int strstr_any(const char **argv, int n, const char *opt) {
+  for (int i = 0; i < n; i++)
+    if (!strncmp(argv[i], opt, strlen(opt))) return 1;
   return 0;
 }
 
@@ -220,11 +259,16 @@ static int run_line(const char *file, char **w, int nw) {
       return EXIT_USAGE;
     }
   }
-  if (!c || !strcmp(c->name, "shell")) {
-    if (find_setting(name, strlen(name)))
-      fprintf(stderr, "pcol shell: did you mean: %s=%s\n", name, nw > 1 ? w[1] : "<val>");
-    else
-      fprintf(stderr, "pcol shell: unrecognized command: \"%s\" (help lists them)\n", name);
+  if (!c || !strcmp(c->name, "shell")) { /* the words are the user's: the text rule */
+    if (find_setting(name, strlen(name))) {
+      fprintf(stderr, "pcol shell: did you mean: %s=", name);
+      cli_print_cstr(stderr, nw > 1 ? w[1] : "<val>");
+    } else {
+      fputs("pcol shell: unrecognized command: \"", stderr);
+      cli_print_cstr(stderr, name);
+      fputs("\" (help lists them)", stderr);
+    }
+    fputc('\n', stderr);
     return EXIT_USAGE;
   }
   if (!strcmp(name, "help")) return 0;
@@ -233,12 +277,24 @@ static int run_line(const char *file, char **w, int nw) {
   int n = 0, given[NSETTINGS + 2] = {0}, rc = 0, sort_cum = 0, limit_given = 0;
   char *focus = NULL, *ignore = NULL;
   const char *out = NULL, *pr = NULL;
+  char numbuf[24];
   argv[n++] = file;
+  int all = 0; /* a negative count: every row (pprof's nodecount < 0) */
   for (int i = 1; i < nw && !rc; i++) {
     const char *t = w[i];
     const cli_opt *o = NULL;
+    char *e;
+    long long num = strtoll(t, &e, 10);
+    int is_num = t[0] && !*e && e != t && strlen(t) < 12;
     if (!strcmp(t, "-cum") || !strcmp(t, "--cum")) {
       sort_cum = 1;
+    } else if (!strcmp(t, "--")) {
+      rc = cli_usage_error("shell", "'--' is not taken in a line: the inputs are the session's");
+    } else if (!strcmp(t, "-")) {
+      /* pprof: an empty ignore expression, nothing */
+    } else if (is_num) { /* pprof: the node count (ParseInt: a sign is allowed) */
+      count = NULL, all = num < 0;
+      if (num >= 0) snprintf(numbuf, sizeof numbuf, "%lld", num), count = numbuf;
     } else if (t[0] == '-' && t[1] == '-') { /* pcol's own option */
       const char *eq = strchr(t + 2, '=');
       char on[64];
@@ -246,13 +302,19 @@ static int run_line(const char *file, char **w, int nw) {
       snprintf(on, sizeof on, "%.*s", (int)ln, t + 2);
       o = opt_of(c, on, 0);
       argv[n++] = t;
-      if (o && o->takes_arg && !eq && i + 1 < nw) argv[n++] = w[++i];
+      if (o && o->takes_arg && !eq) {
+        if (i + 1 < nw) argv[n++] = w[++i];
+        else rc = cli_usage_error("shell", "option '--%s' needs a value", o->name);
+      }
       limit_given |= o && (!strcmp(o->name, "limit") || !strcmp(o->name, "node-count"));
       for (size_t k = 0; o && k < NSETTINGS; k++)
         given[k] |= settings[k].option && !strcmp(settings[k].option, o->name);
     } else if (t[0] == '-' && t[1] && !t[2] && (o = opt_of(c, NULL, t[1]))) { /* -n 5, -o F */
       argv[n++] = t;
-      if (o->takes_arg && i + 1 < nw) argv[n++] = w[++i];
+      if (o->takes_arg) {
+        if (i + 1 < nw) argv[n++] = w[++i];
+        else rc = cli_usage_error("shell", "option '-%c' needs a value", t[1]);
+      }
       for (size_t k = 0; k < NSETTINGS; k++)
         given[k] |= settings[k].option && !strcmp(settings[k].option, o->name);
       if (!strcmp(o->name, "limit")) count = NULL, limit_given = 1;
@@ -261,8 +323,6 @@ static int run_line(const char *file, char **w, int nw) {
       if (!out) rc = cli_usage_error("shell", "unexpected end of line after >");
     } else if (param && !pr) {
       pr = t;
-    } else if (t[0] && strspn(t, "0123456789") == strlen(t) && strlen(t) < 10) {
-      count = (char *)t;
     } else if (t[0] == '-') {
       rc = cat_regex(&ignore, t + 1);
     } else {
@@ -277,11 +337,15 @@ static int run_line(const char *file, char **w, int nw) {
   if (!rc && out) argv[n++] = "-o", argv[n++] = out;
   char fbuf[32];
   if (!rc && sort_cum && opt_of(c, "sort", 0)) argv[n++] = "--sort=cum";
-  /* the node count: top's and traces' -n, the graph's and tree's --node-count */
+  /* the node count: top's and diff's -n, the graph's and tree's
+   * --node-count; pprof's traces, tags, peek and list take none */
   setting *nc = find_setting("nodecount", 9);
-  const char *cnt = count ? count : nc->value;
-  if (!cnt && !limit_given && !strcmp(c->name, "top")) cnt = "10"; /* interactive.go: top, text */
-  const cli_opt *co = opt_of(c, "node-count", 0) ? opt_of(c, "node-count", 0) : opt_of(c, "limit", 0);
+  const char *cnt = all ? NULL : count ? count : nc->value;
+  if (!cnt && !all && !limit_given && !strcmp(c->name, "top")) cnt = "10"; /* interactive.go: top, text */
+  const cli_opt *co = NULL;
+  if (!strcmp(c->name, "top") || !strcmp(c->name, "diff")) co = opt_of(c, "limit", 0);
+  else if (!strcmp(c->name, "tree") || !strcmp(c->name, "graph")) co = opt_of(c, "node-count", 0);
+  if (all && co && !strcmp(co->name, "node-count")) cnt = "0"; /* 0: every node */
   /* callgrind is the whole graph by address (driver.go): pprof ignores the
    * settings that would prune or regroup it, which pcol's graph refuses */
   int whole = extra && strstr(extra, "callgrind");
@@ -307,12 +371,20 @@ static int run_line(const char *file, char **w, int nw) {
     if (s->flag) argv[n++] = !strcmp(s->option, "no-inlines") ? "--no-inlines" : "--relative-percentages";
     else if (asprintf(&sopt[k], "--%s=%s", s->option, s->value) > 0) argv[n++] = sopt[k];
   }
+  /* the shell's own --max-rows and --no-mmap, for every command that takes them */
+  char rows[48];
+  if (!rc && shell_max_rows && opt_of(c, "max-rows", 0) && !strstr_any(argv, n, "--max-rows")) {
+    snprintf(rows, sizeof rows, "--max-rows=%s", shell_max_rows);
+    argv[n++] = rows;
+  }
+  if (!rc && shell_no_mmap && opt_of(c, "no-mmap", 0)) argv[n++] = "--no-mmap";
   if (!rc) { /* as main() runs a command */
     cli_args a;
     memset(&cli_loaded, 0, sizeof cli_loaded);
     rc = cli_parse(c, n, (char **)argv, &a);
     if (rc < 0) rc = 0; /* --help */
-    else if (!rc && !(rc = cli_budget_begin(c, &a))) rc = cli_budget_end(c->name, c->run(c, &a));
+    else if (!rc && !(rc = cli_fetch_args(c, &a)) && !(rc = cli_budget_begin(c, &a)))
+      rc = cli_budget_end(c->name, c->run(c, &a));
     fflush(stdout);
   }
   free(focus);
@@ -361,6 +433,8 @@ int cmd_shell(const cli_command *cmd, cli_args *a) {
     file = tmp;
   }
   cli_compact_labels = true; /* pprof's interactive mode sets compact_labels */
+  shell_max_rows = cli_get(cmd, a, "max-rows");
+  shell_no_mmap = cli_flag(cmd, a, "no-mmap");
   pcol_file *f = NULL; /* for checking settings; every command opens its own */
   pcol_error oerr = {0};
   int orc = pcol_open(file, NULL, &f, &oerr);

@@ -57,7 +57,7 @@ static void on_signal(int sig) {
 
 const char *cli_fetched_url(const char *path) {
   for (size_t i = 0; path && i < nfetched; i++)
-    if (!strcmp(path, fetched[i].tmp)) return fetched[i].url;
+    if (fetched[i].tmp && !strcmp(path, fetched[i].tmp)) return fetched[i].url;
   return NULL;
 }
 
@@ -78,20 +78,25 @@ int cli_temp_file(const char *what, const char *name, char **path, int *fd, pcol
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    sigaction(SIGPIPE, &sa, NULL); /* `pcol fold URL | head`: the reader went away */
   }
   /* registered before any byte is written, so that exit and the signals remove it */
   *fd = mkstemp(p);
   if (*fd < 0) return pcol_error_set(err, PCOL_EIO, "%s: cannot make a temporary file in %s: %s",
                                      name, dir, strerror(errno));
+  char *t = strdup(p), *u = strdup(name);
   memcpy(fetched_tmp[nfetched], p, strlen(p) + 1);
-  fetched[nfetched].tmp = strdup(p);
-  fetched[nfetched].url = strdup(name);
-  nfetched++;
-  if (!fetched[nfetched - 1].tmp || !fetched[nfetched - 1].url) {
+  nfetched++; /* the signal handler's copy counts from here; the names only once both are made */
+  if (!t || !u) {
+    free(t);
+    free(u);
     close(*fd);
+    fetched[nfetched - 1].tmp = fetched[nfetched - 1].url = NULL;
     return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   }
-  *path = fetched[nfetched - 1].tmp;
+  fetched[nfetched - 1].tmp = t;
+  fetched[nfetched - 1].url = u;
+  *path = t;
   return PCOL_OK;
 }
 
@@ -340,8 +345,11 @@ static int read_head(conn *c, response *r, pcol_error *err) {
         char *e;
         errno = 0;
         unsigned long long x = strtoull(v, &e, 10);
+        while (*e == ' ' || *e == '\t') e++;
         if (e == v || *e || errno || !isdigit((unsigned char)*v))
           return pcol_error_set(err, PCOL_EFORMAT, "%s: bad Content-Length", c->url);
+        if (r->has_length && r->length != x) /* RFC 9112 6.3: unrecoverable */
+          return pcol_error_set(err, PCOL_EFORMAT, "%s: two different Content-Length", c->url);
         r->length = x;
         r->has_length = 1;
       } else if ((v = header_value(line, "Transfer-Encoding"))) {
@@ -419,7 +427,8 @@ static int read_body(conn *c, const response *r, sink *s, pcol_error *err) {
     char *e;
     errno = 0;
     unsigned long long n = strtoull(line, &e, 16);
-    if (e == line || errno || (*e && *e != ';' && *e != ' ' && *e != '\t') || !isxdigit((unsigned char)line[0]))
+    if (e == line || errno || (*e && *e != ';' && *e != ' ' && *e != '\t') ||
+        strspn(line, "0123456789abcdefABCDEF") != (size_t)(e - line))
       return pcol_error_set(err, PCOL_EFORMAT, "%s: bad chunk size", c->url);
     if (n == 0) break;
     if ((rc = body_bytes(c, s, n, err)) || (rc = conn_line(c, line, err))) return rc;
@@ -467,7 +476,9 @@ static int get(const char *url, double deadline, int fd, pcol_error *err) {
     rc = conn_send(c, req, (size_t)w, err);
     if (!rc) rc = read_head(c, r, err);
     sink s = {.fd = r->status == 200 ? fd : -1};
-    int said_no = !rc && r->status != 200 && (r->status < 300 || r->status >= 400 || !r->location[0]);
+    int redirect = r->status == 301 || r->status == 302 || r->status == 303 || r->status == 307 ||
+                   r->status == 308;
+    int said_no = !rc && r->status != 200 && (!redirect || !r->location[0]);
     if (!rc && r->status == 200) rc = read_body(c, r, &s, err);
     if (said_no) { /* its text, for the message: as much as comes by the deadline */
       pcol_error ignored = {0};
@@ -489,12 +500,18 @@ static int get(const char *url, double deadline, int fd, pcol_error *err) {
       break;
     }
     char *next;
-    if (r->location[0] == '/' && r->location[1] != '/') { /* a path on the same server */
-      size_t an = strcspn(cur + 7, "/?#") + 7;
+    size_t an = strcspn(cur + 7, "/?#") + 7; /* "http://HOST:PORT" */
+    if (!strncasecmp(r->location, "http://", 7) || !strncasecmp(r->location, "https://", 8)) {
+      next = strdup(r->location);
+    } else if (r->location[0] == '/' && r->location[1] != '/') { /* a path on the same server */
       next = malloc(an + strlen(r->location) + 1);
       if (next) sprintf(next, "%.*s%s", (int)an, cur, r->location);
-    } else if (!strncasecmp(r->location, "http://", 7) || !strncasecmp(r->location, "https://", 8)) {
-      next = strdup(r->location);
+    } else if (r->location[0] != '/' && !strchr(r->location, ':')) {
+      /* relative to the current path's directory (RFC 3986 5.2.3) */
+      size_t dn = an + strcspn(cur + an, "?#");
+      while (dn > an && cur[dn - 1] != '/') dn--;
+      next = malloc(dn + strlen(r->location) + 2);
+      if (next) sprintf(next, "%.*s%s%s", (int)dn, cur, dn == an ? "/" : "", r->location);
     } else {
       rc = pcol_error_set(err, PCOL_EIO, "%s: redirected to '%s', which pcol does not follow",
                           url, r->location);
@@ -549,7 +566,9 @@ static const char *const url_opts[] = {"base", "diff-base", "diff", NULL};
 int cli_fetch_args(const cli_command *cmd, cli_args *a) {
   const char **slots[CLI_MAX_OPTS + 1];
   size_t ns = 0;
-  for (int i = 0; i < a->npos; i++)
+  /* peek and list end with a REGEX, not an input */
+  int inputs = a->npos - (!strcmp(cmd->name, "peek") || !strcmp(cmd->name, "list"));
+  for (int i = 0; i < inputs; i++)
     if (cli_is_url(a->pos[i])) {
       if (ns == CLI_MAX_OPTS) return cli_usage_error(cmd->name, "at most %d URLs a command", CLI_MAX_OPTS);
       slots[ns++] = &a->pos[i];

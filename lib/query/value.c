@@ -190,21 +190,33 @@ static int resolve_index(pcol_file *f, const pcol_select *sel, const char *name,
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err));
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES), rows = pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES);
-  uint32_t vt = 0;
-  for (uint64_t s = 1; s <= nsrc; s++) {
-    if (sel && sel->source_id && sel->source_id != s) continue;
-    uint64_t k = 0;
-    uint32_t here = 0;
-    for (uint64_t r = 0; r < rows && !here; r++)
-      if (pcol_view_u32(&ss, r) == s && k++ == want) here = pcol_view_u32(&sv, r);
-    if (!here)
-      return pcol_error_set(err, PCOL_ENOTFOUND, "sample index %s is out of range: source %llu has %llu value types",
-                            name, (unsigned long long)s, (unsigned long long)k);
-    if (vt && here != vt)
-      return pcol_error_set(err, PCOL_EINVAL, "sample index %s names different value types in the "
-                            "sources: name the type (--value TYPE)", name);
-    vt = here;
+  /* one pass over the rows: each source's count so far and its N-th type */
+  uint64_t *seen = calloc(nsrc + 1, sizeof *seen);
+  uint32_t *nth = calloc(nsrc + 1, sizeof *nth);
+  if (!seen || !nth) {
+    free(seen);
+    free(nth);
+    return pcol_oom(err);
   }
+  for (uint64_t r = 0; r < rows; r++) {
+    uint32_t s = pcol_view_u32(&ss, r);
+    if (s >= 1 && s <= nsrc && seen[s]++ == want) nth[s] = pcol_view_u32(&sv, r);
+  }
+  uint32_t vt = 0;
+  int rc = PCOL_OK;
+  for (uint64_t s = 1; s <= nsrc && !rc; s++) {
+    if (sel && sel->source_id && sel->source_id != s) continue;
+    if (!nth[s])
+      rc = pcol_error_set(err, PCOL_ENOTFOUND, "sample index %s is out of range: source %llu has %llu value types",
+                          name, (unsigned long long)s, (unsigned long long)seen[s]);
+    else if (vt && nth[s] != vt)
+      rc = pcol_error_set(err, PCOL_EINVAL, "sample index %s names different value types in the "
+                          "sources: name the type (--value TYPE)", name);
+    vt = nth[s];
+  }
+  free(seen);
+  free(nth);
+  if (rc) return rc;
   if (!vt) return pcol_error_set(err, PCOL_ENOTFOUND, "sample index %s: no source", name);
   return vt_names(f, vt, out, err);
 }

@@ -48,6 +48,7 @@ for f in cpu.pb.gz heap.pb cpu.pcol st.collapsed labels.pb.gz; do
   same "$u/$f" "$tmp/www/$f" top
   same "$u/$f" "$tmp/www/$f" top --format json -n 5
 done
+same "$u/rel" "$tmp/www/cpu.pb.gz" top
 for via in chunked close redirect redirect-abs; do
   same "$u/$via/heap.pb" "$tmp/www/heap.pb" top --by line
   same "$u/$via/cpu.pb.gz" "$tmp/www/cpu.pb.gz" traces
@@ -101,6 +102,9 @@ refuse "longer than 8192 bytes" "$u/long-header"
 refuse "closed the connection before the end of the body" "$u/truncated/cpu.pb.gz"
 refuse "bad chunk size" "$u/bad-chunk"
 CODE=1 refuse "not an HTTP/1.x response" "$u/not-http"
+CODE=1 refuse "two different Content-Length" "$u/two-lengths"
+CODE=1 refuse "bad chunk size" "$u/hex-prefix"
+CODE=3 refuse "server response: 304" "$u/not-modified"
 PCOL_FETCH_TIMEOUT=1 refuse "timed out" "$u/slow"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 CODE=3 refuse "cannot connect to 127.0.0.1 port $port" "http://127.0.0.1:$port/x"
@@ -109,6 +113,16 @@ refuse "bad port" "http://127.0.0.1:99999/x"
 refuse "user names and passwords" "http://me:pw@127.0.0.1:1/x"
 refuse "no host" "http:///x"
 refuse "empty input, no profile in it" "$u/seconds"
+# a REGEX is not an input: peek's and list's last word is not fetched
+"$PCOL" peek "$tmp/www/cpu.pb.gz" "$u/x" >/dev/null 2>"$tmp/e"
+! grep -q "cannot connect\|server response" "$tmp/e" || fail "peek fetched its REGEX"
+# a reader that goes away (SIGPIPE) leaves nothing behind
+"$PCOL" traces "$u/labels.pb.gz" | head -c 10 >/dev/null
+clean "a closed pipe"
+# the shell fetches its inputs once, and a URL in one of its lines
+printf 'top1 --base %s\n' "$u/labels.pb.gz" | "$PCOL" shell "$u/labels.pb.gz" >"$tmp/o" 2>"$tmp/e" || fail "shell URL"
+grep -q 'Showing nodes accounting for 0, 0% of 0 total' "$tmp/o" || { cat "$tmp/o" "$tmp/e"; fail "shell: --base URL in a line"; }
+clean "the shell"
 # a fetch killed midway leaves nothing behind
 PCOL_FETCH_TIMEOUT=60 "$PCOL" top "$u/slow" >/dev/null 2>&1 &
 pid=$!

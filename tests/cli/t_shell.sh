@@ -7,7 +7,7 @@
 # inputs that are not one pcol file are packed once into a temporary file
 # that is gone after the session, also when it is killed; '-' is refused.
 set -u
-PCOL=${PCOL:-build/bin/pcol}
+PCOL=$(cd "$(dirname "${PCOL:-build/bin/pcol}")" && pwd)/$(basename "${PCOL:-build/bin/pcol}")
 here=$(cd "$(dirname "$0")/../support" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -40,7 +40,7 @@ want=$("$PCOL" top "$in" --format json -n 3)
 out=$(ask focus=main sample_index=nosuch o)
 grep -q '^  focus *= main$' <<<"$out" || fail "o: focus"
 grep -q '^  sample_index *= $' <<<"$out" || fail "o: a bad sample_index was kept"
-grep -q 'sample_index: no value type' "$tmp/err" || { cat "$tmp/err"; fail "the bad sample_index's message"; }
+grep -q 'sample_index=nosuch: no value type' "$tmp/err" || { cat "$tmp/err"; fail "the bad sample_index's message"; }
 [ "$(ask focus=main focus= top)" = "$("$PCOL" top "$in" -n 10 | body)" ] || fail "focus= clears"
 # a failed command: its message, then the session goes on; exit 0
 out=$(printf 'nosuchcommand\npeek\ntop --nosuch\nmean=true\ntop1\n' | "$PCOL" shell "$in" 2>"$tmp/err")
@@ -50,6 +50,35 @@ grep -q 'command peek requires an argument' "$tmp/err" || fail "peek without its
 grep -q "unknown option '--nosuch'" "$tmp/err" || fail "a bad option"
 grep -q "pprof's mean is not offered by pcol" "$tmp/err" || fail "a pprof setting pcol lacks"
 grep -q 'Showing top 1 nodes' <<<"$out" || fail "the session did not go on"
+# pprof's forms: signed counts, cum=true; a count is no limit of traces
+[ "$(ask 'top -5')" = "$("$PCOL" top "$in" | body)" ] || fail "top -5: every row"
+[ "$(ask 'top +3')" = "$("$PCOL" top "$in" -n 3 | body)" ] || fail "top +3"
+[ "$(ask 'traces 1')" = "$(ask traces)" ] || fail "traces 1 is cut"
+[ "$(ask nodecount=1 traces)" = "$(ask traces)" ] || fail "nodecount cuts traces"
+[ "$(ask cum=true top)" = "$(ask 'top -cum')" ] || fail "cum=true"
+[ "$(ask cum=true cum=false top)" = "$(ask top)" ] || fail "cum=false"
+# settings checked when set: a bad one is refused and the old one kept
+out=$(ask sort=cum sort=bogus nodecount=abc nodecount=2 nodefraction=x granularity=filefunctions o)
+grep -q '^  sort *= cum$' <<<"$out" || fail "sort=bogus replaced sort=cum"
+grep -q '^  nodecount *= 2$' <<<"$out" || fail "nodecount"
+grep -q '^  granularity *= $' <<<"$out" || fail "granularity=filefunctions was kept"
+for m in 'sort=bogus: cum, flat or name' 'nodecount=abc: give a whole number' \
+  'nodefraction=x: give a number' "granularity=filefunctions: pprof's filefunctions is not offered"; do
+  grep -qF "$m" "$tmp/err" || { cat "$tmp/err"; fail "no message '$m'"; }
+done
+# words that would run something else are refused
+printf 'top --\ncallgrind -o\ntop --value\n' | (cd "$tmp" && "$PCOL" shell "$in" >/dev/null 2>"$tmp/err")
+grep -q "'--' is not taken in a line" "$tmp/err" || fail "top --"
+grep -q "option '-o' needs a value" "$tmp/err" || fail "callgrind -o"
+grep -q "option '--value' needs a value" "$tmp/err" || fail "top --value"
+[ -z "$(ls "$tmp" | grep -e '--')" ] || fail "a file named after an option was written"
+# the user's words reach the terminal through the text rule
+printf 'focus\033[31m x\n' | "$PCOL" shell "$in" >/dev/null 2>"$tmp/err"
+LC_ALL=C grep -q $'\x1b' "$tmp/err" && fail "an escape sequence reached the terminal"
+grep -qF 'focus\x1b[31m' "$tmp/err" || { cat "$tmp/err"; fail "the escaped word"; }
+# the shell's --max-rows reaches its commands
+printf 'top1\n' | "$PCOL" shell --max-rows 1 "$in" >/dev/null 2>"$tmp/err"
+grep -q 'max-rows' "$tmp/err" || { cat "$tmp/err"; fail "--max-rows did not reach top"; }
 # > writes a file for the commands that write one, not for top
 ask "dot >$tmp/g.dot" >/dev/null
 "$PCOL" graph "$in" -o "$tmp/g2.dot" || fail "graph"

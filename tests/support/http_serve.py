@@ -16,6 +16,10 @@ the files of DIR, and these answers a fetch must take or refuse:
   /bad-chunk        a chunk size that is not hex
   /not-http         "SSH-2.0-x" and the close
   /seconds          a text body holding the query it was asked with
+  /rel              302 to "cpu.pb.gz" (a path relative to /rel's directory)
+  /not-modified     304 with a Location (not a redirect)
+  /two-lengths      two different Content-Length headers
+  /hex-prefix       a chunk size written 0x5
 Every request's path and query is appended to DIR/../requests.log."""
 import http.server
 import os
@@ -103,6 +107,23 @@ class H(http.server.BaseHTTPRequestHandler):
             self.wfile.write(b"zz\r\nabc\r\n0\r\n\r\n")
         elif head == "not-http":
             self.wfile.write(b"SSH-2.0-x\r\n")
+        elif head == "rel":
+            self.send(302, b"", extra=[("Location", "cpu.pb.gz")])
+        elif head == "not-modified":
+            self.send_response(304)
+            self.send_header("Location", "/cpu.pb.gz")
+            self.end_headers()
+        elif head == "two-lengths":
+            self.send_response(200)
+            self.send_header("Content-Length", "3")
+            self.send_header("Content-Length", "4")
+            self.end_headers()
+            self.wfile.write(b"abcd")
+        elif head == "hex-prefix":
+            self.send_response(200)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            self.wfile.write(b"0x5\r\nabcde\r\n0\r\n\r\n")
         elif head == "seconds":
             self.send(200, query.encode(), "text/plain")
         elif self.file(path) is not None:
