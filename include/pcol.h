@@ -724,6 +724,12 @@ typedef struct pcol_select {
    * labels, the graph's label boxes (which then count as nodes).  pprof
    * applies them after every sample filter: they select no samples. */
   const char *tag_show, *tag_hide;
+  /* pprof -unit in the label views: the numeric label values of tags (and
+   * top --by label's rows and filters) named in this output unit, as
+   * measurement.ScaledLabel(v, unit, -unit) names them ("3072kB"); NULL (or
+   * "minimum"): each scaled in its own unit ("3MB").  A unit of another
+   * family leaves a value as it is. */
+  const char *label_unit;
   /* pprof -relative_percentages: a view's total (its shares, "of X total",
    * node and edge cutoffs) is that of the samples the filters above keep;
    * without it, as pprof, that of the selection before them. */

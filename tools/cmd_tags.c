@@ -8,6 +8,7 @@
 const cli_opt opts_tags[] = {
     CLI_OPT_VALUE("to add up"),
     CLI_OPT_VIEW_FORMAT(": a row per label value (key, value, amount, pct, unit, key_total)"),
+    CLI_OPT_UNIT,
     CLI_OPT_NO_MMAP,
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
@@ -27,10 +28,11 @@ static size_t cell_width(const char *s) {
 
 /* the amount cell of a value line: "X (PCT):", or "X:" when the key's total
  * is not positive (pprof prints no share of it) */
-static void amount_cell(const pcol_value_sel *v, pcol_sum x, pcol_sum total, char *b, size_t cap) {
+static void amount_cell(const pcol_value_sel *v, const char *unit, pcol_sum x, pcol_sum total,
+                        char *b, size_t cap) {
   const char *u;
   char p[16];
-  double s = pcol_unit_scale(x, v->unit, "minimum", &u);
+  double s = pcol_unit_scale(x, v->unit, unit, &u);
   pcol_percentage(x, total, p, sizeof p);
   if (total > 0) snprintf(b, cap, "%.1f%s (%s):", s, u, p);
   else snprintf(b, cap, "%.1f%s:", s, u);
@@ -42,22 +44,22 @@ static void amount_cell(const pcol_value_sel *v, pcol_sum x, pcol_sum total, cha
  * block of consecutive lines that have the cell, the blank line ends the
  * blocks: so column 0 is " KEY:" wide for each key, and the amounts are
  * right-aligned one space wider than the key's widest amount. */
-static void print_text(const pcol_tags *t, const pcol_value_sel *v) {
+static void print_text(const pcol_tags *t, const pcol_value_sel *v, const char *unit) {
   char b[64];
   for (size_t k = 0; k < t->nkeys; k++) {
     const pcol_tag_key *tk = &t->keys[k];
     const char *u;
-    double x = pcol_unit_scale(tk->total, v->unit, "minimum", &u);
+    double x = pcol_unit_scale(tk->total, v->unit, unit, &u);
     char key[1024]; /* the key by the text rule */
     cli_text_buf(tk->key.ptr ? tk->key.ptr : "", tk->key.len, key, sizeof key);
     size_t w0 = cell_width(key) + 2, w1 = 0; /* "KEY:" + 1 */
     printf(" %s: Total %.1f%s\n", key, x, u);
     for (size_t i = 0; i < tk->nvalues; i++) {
-      amount_cell(v, tk->values[i].value, tk->total, b, sizeof b);
+      amount_cell(v, unit, tk->values[i].value, tk->total, b, sizeof b);
       if (cell_width(b) + 1 > w1) w1 = cell_width(b) + 1;
     }
     for (size_t i = 0; i < tk->nvalues; i++) {
-      amount_cell(v, tk->values[i].value, tk->total, b, sizeof b);
+      amount_cell(v, unit, tk->values[i].value, tk->total, b, sizeof b);
       printf("%*s%*s%s ", (int)w0, "", (int)(w1 - cell_width(b)), "", b);
       cli_print_name(stdout, tk->values[i].name);
       putchar('\n');
@@ -79,9 +81,19 @@ int cmd_tags(const cli_command *cmd, cli_args *a) {
   const char *path;
   int rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
+  /* --unit: pprof -tags -unit scales the amounts and names numeric labels
+   * in it (cli_select's label_unit); auto is pprof's "minimum" */
+  const char *unit = cli_get(cmd, a, "unit");
+  if (!unit || !strcmp(unit, "auto")) unit = "minimum";
+  else if (!pcol_unit_valid_target(v.unit, unit)) {
+    pcol_close(f);
+    return cli_usage_error(cmd->name, "--unit wants auto, raw or a unit of %.*s (B, kB, MB, GB, "
+                           "TB for bytes; ns, us, ms, s, hrs for time), not '%s'",
+                           (int)v.unit.len, v.unit.ptr ? v.unit.ptr : "NA", unit);
+  }
   rc = pcol_tags_compute(f, &sel, &v, &t, &err);
   if (!rc && fmt == OUT_TEXT) {
-    print_text(&t, &v);
+    print_text(&t, &v, unit);
   } else if (!rc) {
     /* one total per key (the text's "KEY: Total X"), in every row of the
      * key: a sum over keys would count each sample once per key */

@@ -235,13 +235,13 @@ int pcol_q_labelcols_open(pcol_file *f, pcol_q_labelcols *c, pcol_error *err) {
  * in its unit ("64B"; a number without a unit takes the key's name), in
  * num (>= 96 bytes). */
 static int label_value_name(pcol_file *f, const pcol_q_labelcols *c, pcol_str key, uint64_t i,
-                            char *num, size_t cap, pcol_str *s, pcol_error *err) {
+                            const char *unit, char *num, size_t cap, pcol_str *s, pcol_error *err) {
   uint32_t sid = pcol_view_u32(&c->str, i);
   if (sid) return pcol_string(f, sid, s, err);
   pcol_str u;
   PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&c->unit, i), &u, err));
   if (!u.ptr || !u.len) u = key;
-  pcol_unit_label(pcol_view_i64(&c->num, i), u, "minimum", num, cap);
+  pcol_unit_label(pcol_view_i64(&c->num, i), u, unit ? unit : "minimum", num, cap);
   s->ptr = num;
   s->len = strlen(num);
   return PCOL_OK;
@@ -267,7 +267,8 @@ static int root_filter_build(pcol_file *f, const pcol_select *sel, const char *k
   if (!rc) rc = pcol_q_labelcols_open(f, &lc, err);
   for (uint64_t ls = 1; !rc && ls <= nls; ls++) {
     /* the frame as pcol_open_tag_frames names it (no value: no name, "") */
-    if (!(rc = pcol_q_tagframe_name(f, &lc, ls, key, k.len, NULL, &name, err)) && name.len)
+    if (!(rc = pcol_q_tagframe_name(f, &lc, ls, key, k.len, sel ? sel->label_unit : NULL, &name, err)) &&
+        name.len)
       rc = pcol_q_key_intern(&names, (const char *)name.data, name.len, 1, &ls_name[ls], err);
   }
   if (!rc && !(nm = calloc((size_t)names.n + 1, sizeof *nm))) rc = pcol_oom(err);
@@ -346,7 +347,8 @@ static int tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_s
       if ((rc = pcol_q_key_intern(&p->keys, k.ptr ? k.ptr : "", k.ptr ? k.len : 0, 0, &kid, err)))
         break;
       char num[96]; /* a number: pprof prints it in its unit, scaled ("1.50MB") */
-      if ((rc = label_value_name(f, &lc, k, i, num, sizeof num, &s, err))) break;
+      if ((rc = label_value_name(f, &lc, k, i, sel ? sel->label_unit : NULL, num, sizeof num, &s, err)))
+        break;
       /* the pair (key id, value) as one interned byte string */
       tmp.len = 0;
       if (pcol_buf_append(&tmp, &kid, sizeof kid) ||
