@@ -1035,8 +1035,18 @@ typedef enum {
   PCOL_BY_LINE = 1,
   PCOL_BY_FILE = 2,
   PCOL_BY_SOURCE_LINE = 3,
-  PCOL_BY_ADDRESS = 4 /* go tool pprof -addresses: "%016x" address, then the LINE name */
+  PCOL_BY_ADDRESS = 4, /* go tool pprof -addresses: "%016x" address, then the LINE name */
+  /* go tool pprof -filefunctions: a function and its file, "FUNCTION FILE"
+   * (the LINE name without ":LINE"): functions of one name in two files
+   * are two rows */
+  PCOL_BY_FILE_FUNCTION = 5
 } pcol_by;
+
+/* The granularity called `name`: "function", "line", "file", "address" or
+ * "filefunction" (pprof's -functions, -lines, -files, -addresses,
+ * -filefunctions; the CLI's and bindings' --by/by=).  EINVAL (no message)
+ * for any other name. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_by_parse(const char *name, pcol_by *out);
 
 typedef struct pcol_top_row {
   pcol_str name;   /* function name, "file#line" or file name */

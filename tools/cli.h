@@ -126,8 +126,8 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
 #define CLI_OPT_SELECT CLI_OPT_SOURCE, CLI_OPT_FROM, CLI_OPT_TO
 /* --by of the views that name rows by function, line, file or address */
 #define CLI_BY_HELP                                                             \
-  "function (default), line (\"FUNCTION /full/path:LINE\", as go tool pprof -lines), file or " \
-  "address (as pprof -addresses)"
+  "function (default), line (\"FUNCTION /full/path:LINE\", as go tool pprof -lines), file, " \
+  "address (as pprof -addresses) or filefunction (\"FUNCTION /full/path\", as pprof -filefunctions)"
 /* --format of the text views; `more` says what the machine rows hold */
 #define CLI_OPT_VIEW_FORMAT(more) {"format", 0, 1, "text (default), tsv, csv, json or jsonl" more}
 /* go tool pprof's sample filters, shared by every command that reads

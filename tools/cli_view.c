@@ -162,13 +162,14 @@ int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, o
   *by = PCOL_BY_FUNCTION;
   const char *bys = cli_get(cmd, a, "by");
   if (bys) {
-    if (!strcmp(bys, "function")) *by = PCOL_BY_FUNCTION;
-    else if (!strcmp(bys, "line")) *by = PCOL_BY_LINE;
-    else if (!strcmp(bys, "file")) *by = PCOL_BY_FILE;
-    else if (!strcmp(bys, "address")) *by = PCOL_BY_ADDRESS;
-    else if (!strncmp(bys, "label:", 6) && bys[6] && !strcmp(cmd->name, "top")) *by = PCOL_BY_FUNCTION; /* cmd_top */
-    else return cli_usage_error(cmd->name, "--by wants function, line, file or address%s, not '%s'",
-                                !strcmp(cmd->name, "top") ? " or label:KEY" : "", bys);
+    if (pcol_by_parse(bys, by) == PCOL_OK) {
+      /* function, line, file, address, filefunction */
+    } else if (!strncmp(bys, "label:", 6) && bys[6] && !strcmp(cmd->name, "top")) {
+      *by = PCOL_BY_FUNCTION; /* cmd_top */
+    } else {
+      return cli_usage_error(cmd->name, "--by wants function, line, file, address or filefunction%s, not '%s'",
+                             !strcmp(cmd->name, "top") ? " or label:KEY" : "", bys);
+    }
   }
   if (cli_view_format(cmd, a, fmt)) return EXIT_USAGE;
   return cli_get_u64(cmd, a, "limit", UINT64_MAX, limit);

@@ -245,7 +245,8 @@ static void dot_label(FILE *fp, const pcol_top *t, uint32_t key, pcol_str name, 
   /* by line or address, the parts as top composed them (a name with
    * blanks, a line 0 without ":LINE"): the address, the function, the
    * file's base name and ":LINE" */
-  if ((by == PCOL_BY_LINE || by == PCOL_BY_ADDRESS) && pcol_top_name_function(t, key, &off, &fl) &&
+  if ((by == PCOL_BY_LINE || by == PCOL_BY_ADDRESS || by == PCOL_BY_FILE_FUNCTION) &&
+      pcol_top_name_function(t, key, &off, &fl) &&
       off <= n && fl <= n - off) {
     if (off >= 16) {
       dot_put(fp, p, 16);
@@ -830,11 +831,8 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
   pcol_by by = cg ? PCOL_BY_ADDRESS : PCOL_BY_FUNCTION;
   const char *bys = cli_get(cmd, a, "by");
   if (bys) {
-    if (!strcmp(bys, "function")) by = PCOL_BY_FUNCTION;
-    else if (!strcmp(bys, "line")) by = PCOL_BY_LINE;
-    else if (!strcmp(bys, "file")) by = PCOL_BY_FILE;
-    else if (!strcmp(bys, "address")) by = PCOL_BY_ADDRESS;
-    else return cli_usage_error(cmd->name, "--by wants function, line, file or address, not '%s'", bys);
+    if (pcol_by_parse(bys, &by))
+      return cli_usage_error(cmd->name, "--by wants function, line, file, address or filefunction, not '%s'", bys);
   }
   out_format tfmt = OUT_TEXT; /* OUT_TEXT: a drawing (dot, svg, png) or callgrind */
   if (strcmp(fmt, "dot") && strcmp(fmt, "svg") && strcmp(fmt, "png") && !cg &&

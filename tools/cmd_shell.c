@@ -55,7 +55,8 @@ static const struct {
   const char *word, *setting, *value;
 } shorthands[] = {{"cum", "sort", "cum"},         {"flat", "sort", "flat"},
                   {"functions", "granularity", "function"}, {"lines", "granularity", "line"},
-                  {"files", "granularity", "file"}, {"addresses", "granularity", "address"}};
+                  {"files", "granularity", "file"}, {"addresses", "granularity", "address"},
+                  {"filefunctions", "granularity", "filefunction"}};
 
 /* pprof's report commands and what runs for them */
 static const struct {
@@ -131,7 +132,8 @@ static void shell_help(void) {
          "Settings (NAME=VALUE; NAME= clears; o lists them): focus, ignore, hide, show,\n"
          "show_from, tagfocus, tagignore, tagshow, taghide, tagroot, tagleaf, sample_index,\n"
          "unit, nodecount, nodefraction, edgefraction, sort, granularity, noinlines,\n"
-         "relative_percentages; and the words cum, flat, functions, lines, files, addresses.\n"
+         "relative_percentages; and the words cum, flat, functions, filefunctions, lines,\n"
+         "files, addresses.\n"
          "quit (or end of input) ends the session.\n");
 }
 
@@ -172,7 +174,9 @@ static int set_line(char *line, pcol_file *f) {
   char *e;
   pcol_value_sel vs;
   pcol_error err = {0};
-  if (!*value) {
+  if (!*value && (!strcmp(s->pprof, "nodecount") || strstr(s->pprof, "fraction"))) {
+    bad = "give a number (pprof's Atoi and ParseFloat refuse an empty one; nodecount=-1 resets)";
+  } else if (!*value) {
     /* NAME= clears */
   } else if (!strcmp(s->pprof, "sample_index") && f && pcol_value_resolve(f, NULL, value, &vs, &err)) {
     bad = err.message;
@@ -187,14 +191,12 @@ static int set_line(char *line, pcol_file *f) {
     bad = "cum, flat or name";
   } else if (!strcmp(s->pprof, "granularity")) { /* pprof's plural words */
     static const char *const g[][2] = {{"functions", "function"}, {"lines", "line"},
-                                       {"files", "file"}, {"addresses", "address"}};
-    const char *was = value;
-    for (size_t i = 0; i < 4; i++)
-      if (!strcmp(value, g[i][0]) || !strcmp(value, g[i][1])) value = g[i][1];
-    if (value == was && strcmp(value, "function") && strcmp(value, "line") && strcmp(value, "file") &&
-        strcmp(value, "address"))
-      bad = !strcmp(value, "filefunctions") ? "pprof's filefunctions is not offered by pcol"
-                                            : "functions, lines, files or addresses";
+                                       {"files", "file"}, {"addresses", "address"},
+                                       {"filefunctions", "filefunction"}};
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++)
+      if (!strcmp(value, g[i][0])) value = g[i][1];
+    pcol_by by;
+    if (pcol_by_parse(value, &by)) bad = "functions, filefunctions, lines, files or addresses";
   }
   if (bad) {
     fprintf(stderr, "pcol shell: %s=", s->pprof);

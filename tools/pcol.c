@@ -45,7 +45,7 @@ static const cli_command commands[] = {
      "Without --full: header, directory and section bounds (O(1) in the data size).\n"
      "With --full: also every checksum, every offset and id, decoded sizes, order.",
      opts_validate, cmd_validate},
-    {"top", "pcol top FILE... [--by function|line|file|address|label:KEY] [--value TYPE] [--sort flat|cum|name] [-n N] [--unit U] [--format text|tsv|csv|json|jsonl] [--focus RE ...]",
+    {"top", "pcol top FILE... [--by function|line|file|address|filefunction|label:KEY] [--value TYPE] [--sort flat|cum|name] [-n N] [--unit U] [--format text|tsv|csv|json|jsonl] [--focus RE ...]",
      "Flat (self) and cumulative weight per function, line or file.",
      "Text is go tool pprof -top's layout: human units (--unit), rows below --node-fraction\n"
      "(0.5 % of the total) hidden with \"Dropped N nodes\", \"(inline)\" marks.  The filters\n"
@@ -75,7 +75,7 @@ static const cli_command commands[] = {
      "is left out; a location without symbols is \"[mapping file]\" or \"<unknown>\".",
      opts_traces,
      cmd_traces},
-    {"peek", "pcol peek FILE... REGEX [--by function|line|file|address] [--value TYPE] [--sort flat|cum] [--unit U] [--format ...] [--focus RE ...]",
+    {"peek", "pcol peek FILE... REGEX [--by function|line|file|address|filefunction] [--value TYPE] [--sort flat|cum] [--unit U] [--format ...] [--focus RE ...]",
      "Callers and callees of the functions matching REGEX, with flat/cum (pprof -peek).",
      "Text is go tool pprof -peek's: for each matching row (in --sort order), the\n"
      "weight that reaches it from each caller and goes from it to each callee, and\n"
@@ -83,7 +83,7 @@ static const cli_command commands[] = {
      "often the call recurs.  REGEX is a POSIX extended regular expression matched\n"
      "anywhere in the row's name; nothing is trimmed (pprof -peek keeps every node).",
      opts_peek, cmd_peek},
-    {"tree", "pcol tree FILE... [--by function|line|file|address] [--value TYPE] [--sort flat|cum] [--node-fraction F] [--edge-fraction F] [--node-count N] [--unit U] [--format ...] [--focus RE ...]",
+    {"tree", "pcol tree FILE... [--by function|line|file|address|filefunction] [--value TYPE] [--sort flat|cum] [--node-fraction F] [--edge-fraction F] [--node-count N] [--unit U] [--format ...] [--focus RE ...]",
      "The call graph as text: each node with its callers and callees (pprof -tree).",
      "Text is go tool pprof -tree's: the graph `pcol graph` prunes, but as pprof\n"
      "prunes it for a text report: nodes whose |cum| is below --node-fraction of\n"
@@ -93,7 +93,7 @@ static const cli_command commands[] = {
      "match: the weight from each caller and to each callee, and its share of the\n"
      "node's cum.",
      opts_tree, cmd_tree},
-    {"graph", "pcol graph FILE... [-o OUT] [--format dot|svg|png|callgrind] [--by function|line|file|address] [--value TYPE] [--node-fraction F] [--edge-fraction F] [--node-count N] [--unit U] [--focus RE ...]",
+    {"graph", "pcol graph FILE... [-o OUT] [--format dot|svg|png|callgrind] [--by function|line|file|address|filefunction] [--value TYPE] [--node-fraction F] [--edge-fraction F] [--node-count N] [--unit U] [--focus RE ...]",
      "The call graph as go tool pprof -dot draws it: DOT text, or SVG/PNG through graphviz.",
      "Nodes are functions (lines, files, addresses with --by) with flat and cum, edges\n"
      "the calls between them with the weight through each; a call is \"(inline)\" when\n"

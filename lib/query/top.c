@@ -473,7 +473,8 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
 static inline int line_key(topctx *t, uint64_t li, uint32_t *key, pcol_error *err) {
   uint32_t fn = line_fn(t, li);
   if (fn > t->fc.nfn) fn = 0;
-  if ((t->by == PCOL_BY_FUNCTION || t->by == PCOL_BY_FILE) && fn && t->fn_key[fn] != UINT32_MAX) {
+  if ((t->by == PCOL_BY_FUNCTION || t->by == PCOL_BY_FILE || t->by == PCOL_BY_FILE_FUNCTION) && fn &&
+      t->fn_key[fn] != UINT32_MAX) {
     *key = t->fn_key[fn];
     return PCOL_OK;
   }
@@ -497,6 +498,15 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
   }
   line_id l = {0, pcol_view_i64(&t->fc.ln_line, li), 0, 2, 0};
   int hasfile;
+  if (t->by == PCOL_BY_FILE_FUNCTION) { /* the LINE key without its line: one a function */
+    if (fn == 0) return PCOL_OK;
+    l.line = PCOL_NA_I64;
+    PCOL_RETURN_NOT_OK(fn_prefix(t, fn, &l.pid, &hasfile, err));
+    l.mode = (uint8_t)hasfile;
+    if (t->pres.s[l.pid].len) PCOL_RETURN_NOT_OK(line_id_key(t, &l, key, err));
+    t->fn_key[fn] = *key;
+    return PCOL_OK;
+  }
   if (t->by == PCOL_BY_SOURCE_LINE) { /* "FILE:LINE", only frames that have both */
     if (l.line == 0 || l.line == PCOL_NA_I64) return PCOL_OK;
     PCOL_RETURN_NOT_OK(fn_prefix(t, fn, &l.pid, &hasfile, err));
@@ -691,7 +701,8 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
      * unsymbolized and stays skipped */
     if (k == start && unsymbolized &&
         (t->by == PCOL_BY_FUNCTION ||
-         ((t->by == PCOL_BY_LINE || t->by == PCOL_BY_ADDRESS || t->by == PCOL_BY_FILE) &&
+         ((t->by == PCOL_BY_LINE || t->by == PCOL_BY_ADDRESS || t->by == PCOL_BY_FILE ||
+           t->by == PCOL_BY_FILE_FUNCTION) &&
           t->unnamed_is_frame))) {
       uint32_t key;
       PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &key, err));
@@ -1642,7 +1653,7 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
                     int cut, double fraction, int marks, pcol_q_keytab *names, int objnames,
                     pcol_top *out, size_t *dropped, pcol_error *err) {
   memset(out, 0, sizeof *out);
-  if ((unsigned)by > PCOL_BY_ADDRESS) return pcol_error_set(err, PCOL_EINVAL, "no such granularity");
+  if ((unsigned)by > PCOL_BY_FILE_FUNCTION) return pcol_error_set(err, PCOL_EINVAL, "no such granularity");
   if (pcol_rows(f, PCOL_T_STACKS) >= 0x7fffffffu)
     return pcol_error_set(err, PCOL_ETOOBIG, "too many stack nodes");
   pcol_q_top_priv *p = calloc(1, sizeof *p);
@@ -1787,6 +1798,20 @@ uint64_t pcol_q_top_key_line(const pcol_top *t, uint32_t k) {
   return c && k < c->key_li_cap ? c->key_li[k] : UINT64_MAX;
 }
 
+int pcol_by_parse(const char *name, pcol_by *out) {
+  static const struct {
+    const char *name;
+    pcol_by by;
+  } bys[] = {{"function", PCOL_BY_FUNCTION}, {"line", PCOL_BY_LINE}, {"file", PCOL_BY_FILE},
+             {"address", PCOL_BY_ADDRESS}, {"filefunction", PCOL_BY_FILE_FUNCTION}};
+  for (size_t i = 0; name && i < sizeof bys / sizeof bys[0]; i++)
+    if (!strcmp(name, bys[i].name)) {
+      *out = bys[i].by;
+      return PCOL_OK;
+    }
+  return PCOL_EINVAL;
+}
+
 static int name_rows(pcol_top *t, pcol_error *err) {
   for (size_t i = 0; i < t->nrows; i++)
     PCOL_RETURN_NOT_OK(pcol_q_top_name(t, t->rows[i].key, &t->rows[i].name, err));
@@ -1874,7 +1899,8 @@ static int line_keys(topctx *t, pcol_q_topkeys *out, pcol_error *err) {
   out->loc_ukey = calloc(c->nloc + 1, sizeof *out->loc_ukey);
   if (!out->line_key || !out->loc_ukey) return pcol_oom(err);
   int fallback = t->by == PCOL_BY_FUNCTION ||
-                 ((t->by == PCOL_BY_LINE || t->by == PCOL_BY_ADDRESS || t->by == PCOL_BY_FILE) &&
+                 ((t->by == PCOL_BY_LINE || t->by == PCOL_BY_ADDRESS || t->by == PCOL_BY_FILE ||
+                   t->by == PCOL_BY_FILE_FUNCTION) &&
                   t->unnamed_is_frame);
   for (uint64_t loc = 1; loc <= c->nloc; loc++) {
     uint64_t a, e;

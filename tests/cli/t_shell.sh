@@ -58,12 +58,12 @@ grep -q 'Showing top 1 nodes' <<<"$out" || fail "the session did not go on"
 [ "$(ask cum=true top)" = "$(ask 'top -cum')" ] || fail "cum=true"
 [ "$(ask cum=true cum=false top)" = "$(ask top)" ] || fail "cum=false"
 # settings checked when set: a bad one is refused and the old one kept
-out=$(ask sort=cum sort=bogus nodecount=abc nodecount=2 nodefraction=x granularity=filefunctions o)
+out=$(ask sort=cum sort=bogus nodecount=abc nodecount=2 nodefraction=x granularity=filefunc o)
 grep -q '^  sort *= cum$' <<<"$out" || fail "sort=bogus replaced sort=cum"
 grep -q '^  nodecount *= 2$' <<<"$out" || fail "nodecount"
-grep -q '^  granularity *= $' <<<"$out" || fail "granularity=filefunctions was kept"
+grep -q '^  granularity *= $' <<<"$out" || fail "granularity=filefunc was kept"
 for m in 'sort=bogus: cum, flat or name' 'nodecount=abc: give a whole number' \
-  'nodefraction=x: give a number' "granularity=filefunctions: pprof's filefunctions is not offered"; do
+  'nodefraction=x: give a number' "granularity=filefunc: functions, filefunctions, lines"; do
   grep -qF "$m" "$tmp/err" || { cat "$tmp/err"; fail "no message '$m'"; }
 done
 # words that would run something else are refused

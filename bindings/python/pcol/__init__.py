@@ -437,7 +437,7 @@ class File:
         """Flat and cumulative value per function: the rows of `pcol top
         --format json` (a Top; see `pcol top --help`).
 
-        by: "function", "line", "file", "address" or "label:KEY"; value:
+        by: "function", "line", "file", "address", "filefunction" or "label:KEY"; value:
         None (the file's default), "weight", "samples", "TYPE", "TYPE/UNIT",
         "rprof.alloc"; sort: "flat", "cum" or "name"; node_fraction: drop
         the rows whose |cum| is below this fraction of the total (pprof

@@ -50,13 +50,8 @@ static int get_sel(PyObject *t, pcb_select *s) {
 
 /* --by of top, peek and diff (cli_report_options) */
 static int get_by(const char *s, pcol_by *by) {
-  if (!strcmp(s, "function")) *by = PCOL_BY_FUNCTION;
-  else if (!strcmp(s, "line")) *by = PCOL_BY_LINE;
-  else if (!strcmp(s, "file")) *by = PCOL_BY_FILE;
-  else if (!strcmp(s, "address")) *by = PCOL_BY_ADDRESS;
-  else {
-    PyErr_Format(PyExc_ValueError, "by must be 'function', 'line', 'file', 'address'%s, not '%s'",
-                 "", s);
+  if (pcol_by_parse(s, by) != PCOL_OK) {
+    PyErr_Format(PyExc_ValueError, "by must be 'function', 'line', 'file', 'address' or 'filefunction', not '%s'", s);
     return -1;
   }
   return 0;

@@ -130,6 +130,7 @@ TOP_VARIANTS = [
     dict(by="line", sort="cum"),
     dict(by="file", sort="name"),
     dict(by="address", node_fraction=0.005, limit=10),
+    dict(by="filefunction", sort="cum"),
     dict(sort="cum", node_fraction=0.01, limit=5),
     dict(value="weight"),
     dict(value="samples", no_inlines=True),

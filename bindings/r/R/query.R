@@ -103,7 +103,7 @@
 pcol_top <- function(path, by = "function", value = NULL, sort = c("flat", "cum", "name"),
                      node_fraction = 0, limit = NULL, ..., mmap = TRUE) {
   by <- .str1(by, "by", FALSE)
-  if (!(by %in% c("function", "line", "file", "address") || startsWith(by, "label:")))
+  if (!(by %in% c("function", "line", "file", "address", "filefunction") || startsWith(by, "label:")))
     stop("by must be \"function\", \"line\", \"file\", \"address\" or \"label:KEY\"", call. = FALSE)
   sort <- match.arg(sort)
   if (!is.numeric(node_fraction) || length(node_fraction) != 1L || is.na(node_fraction))
@@ -125,7 +125,7 @@ pcol_top <- function(path, by = "function", value = NULL, sort = c("flat", "cum"
   df
 }
 
-pcol_peek <- function(path, regex, by = c("function", "line", "file", "address"), value = NULL,
+pcol_peek <- function(path, regex, by = c("function", "line", "file", "address", "filefunction"), value = NULL,
                       sort = c("flat", "cum", "name"), ..., mmap = TRUE) {
   by <- match.arg(by)
   sort <- match.arg(sort)
@@ -137,7 +137,7 @@ pcol_peek <- function(path, regex, by = c("function", "line", "file", "address")
 }
 
 # pprof -tree: every node the text graph keeps (pcol tree), as peek's rows
-pcol_tree <- function(path, by = c("function", "line", "file", "address"), value = NULL,
+pcol_tree <- function(path, by = c("function", "line", "file", "address", "filefunction"), value = NULL,
                       sort = c("flat", "cum"), node_fraction = 0.005, edge_fraction = 0.001,
                       node_count = 80, ..., mmap = TRUE) {
   by <- match.arg(by)
@@ -205,7 +205,7 @@ pcol_traces <- function(path, value = NULL, limit = NULL, ..., mmap = TRUE) {
   .attrs(.df(list(value = r$value / ru$div, labels = r$labels, stack = r$stack)), r, ru, "traces")
 }
 
-pcol_diff <- function(base, new, by = c("function", "line", "file", "address"), value = NULL,
+pcol_diff <- function(base, new, by = c("function", "line", "file", "address", "filefunction"), value = NULL,
                       absolute = FALSE, sort = c("flat", "cum", "name"), ..., mmap = TRUE) {
   by <- match.arg(by)
   sort <- match.arg(sort)

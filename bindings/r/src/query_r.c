@@ -69,11 +69,9 @@ static pcol_sort parse_sort(SEXP x) {
 
 /* --by of top, peek and diff (cli_report_options) */
 static pcol_by parse_by(const char *s) {
-  if (!strcmp(s, "function")) return PCOL_BY_FUNCTION;
-  if (!strcmp(s, "line")) return PCOL_BY_LINE;
-  if (!strcmp(s, "file")) return PCOL_BY_FILE;
-  if (!strcmp(s, "address")) return PCOL_BY_ADDRESS;
-  Rf_error("by must be \"function\", \"line\", \"file\" or \"address\", not \"%s\"", s);
+  pcol_by by;
+  if (pcol_by_parse(s, &by) == PCOL_OK) return by;
+  Rf_error("by must be \"function\", \"line\", \"file\", \"address\" or \"filefunction\", not \"%s\"", s);
 }
 
 /* the value, as cli_load resolves it (NULL: the source's default) */

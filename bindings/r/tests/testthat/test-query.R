@@ -147,6 +147,7 @@ test_that("the views with values, filters and time ranges", {
       compare_traces(p, list(focus = re, limit = 20), c("--focus", re, "-n", "20"))
       compare_peek(p, re, list(value = v, no_inlines = TRUE), c("--value", v, "--no-inlines"))
       compare_peek(p, re, list(by = "line", sort = "cum"), c("--by", "line", "--sort", "cum"))
+      compare_peek(p, re, list(by = "filefunction"), c("--by", "filefunction"))
       compare_tree(p, list(by = "line", sort = "cum", node_count = 9, focus = re),
                    c("--by", "line", "--sort", "cum", "--node-count", "9", "--focus", re))
     }
