@@ -18,13 +18,13 @@
  * CLI's budgets.  Only the columns a query uses are read (projection
  * pushdown); rows go to DuckDB 2048 at a time.
  *
- *   pcol_top(path [, value := NAME] [, by := 'function'|'line'|'file'|'address'|'label:KEY']
+ *   pcol_top(path [, value := NAME] [, by := 'function'|'line'|'file'|'address'|'filefunction'|'label:KEY']
  *            [, source := ID] [, "from" := S, "to" := S])
  *
  * returns `pcol top --format json`'s rows (name, flat, cum) of the union of
  * the inputs (pcol_open_many, as the CLI opens many inputs).
  *
- *   pcol_frames(path [, value := NAME] [, by := 'function'|'line'|'file'|'address']
+ *   pcol_frames(path [, value := NAME] [, by := 'function'|'line'|'file'|'address'|'filefunction']
  *               [, source := ID] [, "from" := S, "to" := S] [, no_mmap := true])
  *
  * returns pcol_frame_rows_scan's rows (a row per sample and frame, named as
@@ -326,7 +326,7 @@ static void read_pcol_bind(duckdb_bind_info info) {
   bind_columns(info, b);
 }
 
-/* pcol_frames(path [, value := NAME] [, by := 'function'|'line'|'file'|'address']
+/* pcol_frames(path [, value := NAME] [, by := 'function'|'line'|'file'|'address'|'filefunction']
  *             [, source := ID] [, "from" := S, "to" := S] [, no_mmap := true]) */
 static void pcol_frames_bind(duckdb_bind_info info) {
   pcol_error err = {0};
@@ -340,9 +340,9 @@ static void pcol_frames_bind(duckdb_bind_info info) {
   b->value = named_str(info, "value");
   b->by = named_str(info, "by");
   int rc = PCOL_OK;
-  if (b->by && strcmp(b->by, "function") && strcmp(b->by, "line") && strcmp(b->by, "file") &&
-      strcmp(b->by, "address"))
-    rc = pcol_error_set(&err, PCOL_EINVAL, "by must be function, line, file or address, not '%s'", b->by);
+  pcol_by by_ok;
+  if (b->by && pcol_by_parse(b->by, &by_ok))
+    rc = pcol_error_set(&err, PCOL_EINVAL, "by must be function, line, file, address or filefunction, not '%s'", b->by);
   if (!rc) rc = bind_select(info, b, &err);
   if (!rc) rc = bind_paths(info, &b->in, &err);
   if (rc) return bind_fail(info, "pcol_frames", &err, b);
@@ -592,11 +592,11 @@ static uint64_t row_limit(const char *path) {
   return lim < PCOL_ROW_BUDGET_MIN ? PCOL_ROW_BUDGET_MIN : lim;
 }
 
+/* by, checked at bind (pcol_by_parse; label:KEY is read apart) */
 static pcol_by by_of(const char *s) {
-  if (!s || !strcmp(s, "function")) return PCOL_BY_FUNCTION;
-  if (!strcmp(s, "line")) return PCOL_BY_LINE;
-  if (!strcmp(s, "file")) return PCOL_BY_FILE;
-  return PCOL_BY_ADDRESS;
+  pcol_by by = PCOL_BY_FUNCTION;
+  if (s && pcol_by_parse(s, &by)) by = PCOL_BY_FUNCTION;
+  return by;
 }
 
 /* Opens input s->next as s->cur (under mu). */
@@ -853,10 +853,10 @@ static void pcol_top_bind(duckdb_bind_info info) {
   b->value = named_str(info, "value");
   b->by = named_str(info, "by");
   int rc = PCOL_OK;
-  if (b->by && strcmp(b->by, "function") && strcmp(b->by, "line") && strcmp(b->by, "file") &&
-      strcmp(b->by, "address") && (strncmp(b->by, "label:", 6) || !b->by[6]))
-    rc = pcol_error_set(&err, PCOL_EINVAL, "by must be function, line, file, address or label:KEY, not '%s'",
-                        b->by);
+  pcol_by by_ok;
+  if (b->by && pcol_by_parse(b->by, &by_ok) && (strncmp(b->by, "label:", 6) || !b->by[6]))
+    rc = pcol_error_set(&err, PCOL_EINVAL, "by must be function, line, file, address, filefunction or "
+                        "label:KEY, not '%s'", b->by);
   if (!rc) rc = bind_select(info, b, &err);
   if (!rc) rc = bind_paths(info, &b->in, &err);
   if (rc) return bind_fail(info, "pcol_top", &err, b);

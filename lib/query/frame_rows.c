@@ -126,7 +126,7 @@ int pcol_frame_rows_scan(pcol_file *f, const pcol_select *sel, const pcol_value_
                          const pcol_frame_rows *b, int (*fn)(void *ctx, size_t n), void *ctx,
                          pcol_error *err) {
   if (!b || !b->cap || !fn) return pcol_error_set(err, PCOL_EINVAL, "no batch or callback");
-  if ((unsigned)by > PCOL_BY_ADDRESS) return pcol_error_set(err, PCOL_EINVAL, "no such granularity");
+  if ((unsigned)by > PCOL_BY_FILE_FUNCTION) return pcol_error_set(err, PCOL_EINVAL, "no such granularity");
   if (sel && pcol_select_filtered(sel))
     return pcol_error_set(err, PCOL_EINVAL,
                           "frame rows take no name or label filter (focus, ignore, hide, show, "

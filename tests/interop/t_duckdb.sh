@@ -128,6 +128,7 @@ ptop rprof-range "$tmp/rprof.pcol" "--value samples --from 0.05 --to 0.15" '"val
 ptop blocks-range "$tmp/blocks.pcol" "--from 20 --to 21" '"from": 20, "to": 21'
 ptop dir "$tmp/dir" ""
 ptop labels "$labelsf" "--by label:function" '"by": "label:function"'
+ptop inline-ff "$inline" "--by filefunction" '"by": "filefunction"'
 plan="$plan], \"frames\": ["
 sep=
 # pcol_frames(): GROUP BY name over its rows (self for flat, first_on_stack
@@ -143,6 +144,7 @@ heapneg=$(abs "$TD/pprof/go-heap-delta-negative-values.pb.gz")
 frames inline "$inline" "\"$inline\""
 frames inline-samples "$inline" "\"$inline\"" "--value samples" '"value": "samples"'
 frames inline-lines "$inline" "\"$inline\"" "--by line" '"by": "line"'
+frames inline-ff "$inline" "\"$inline\"" "--by filefunction" '"by": "filefunction"'
 frames unsym "$tmp/unsym.pcol" "\"$tmp/unsym.pcol\""
 frames unsym-addr "$tmp/unsym.pcol" "\"$tmp/unsym.pcol\"" "--by address" '"by": "address"'
 frames rec "$rec" "\"$rec\""
