@@ -728,7 +728,8 @@ typedef struct pcol_select {
    * top --by label's rows and filters) named in this output unit, as
    * measurement.ScaledLabel(v, unit, -unit) names them ("3072kB"); NULL (or
    * "minimum"): each scaled in its own unit ("3MB").  A unit of another
-   * family leaves a value as it is. */
+   * family leaves a value as it is; "raw", which pprof does not know, names
+   * it in its family's default unit ("3145728B"), as pprof does. */
   const char *label_unit;
   /* pprof -relative_percentages: a view's total (its shares, "of X total",
    * node and edge cutoffs) is that of the samples the filters above keep;

@@ -155,9 +155,10 @@ int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel) {
   sel->no_inlines = cli_flag(cmd, a, "no-inlines");
   sel->relative = cli_flag(cmd, a, "relative-percentages");
   /* pprof's -unit also names numeric labels in tags (and top --by label);
-   * auto and raw are pprof's default, each in its own unit */
+   * auto is pprof's default, each in its own unit; raw is a unit pprof
+   * does not know (pcol_select.label_unit) */
   const char *u = cli_get(cmd, a, "unit");
-  if (u && strcmp(u, "auto") && strcmp(u, "raw") && strcmp(u, "minimum")) sel->label_unit = u;
+  if (u && strcmp(u, "auto") && strcmp(u, "minimum")) sel->label_unit = u;
   if (from && to && sel->from_ns > sel->to_ns)
     return cli_usage_error(cmd->name, "--%s %s is after --%s %s", from_opt, from, to_opt, to);
   return 0;

@@ -241,7 +241,7 @@ static int label_value_name(pcol_file *f, const pcol_q_labelcols *c, pcol_str ke
   pcol_str u;
   PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&c->unit, i), &u, err));
   if (!u.ptr || !u.len) u = key;
-  pcol_unit_label(pcol_view_i64(&c->num, i), u, unit ? unit : "minimum", num, cap);
+  pcol_q_label_scaled(pcol_view_i64(&c->num, i), u, unit, num, cap);
   s->ptr = num;
   s->len = strlen(num);
   return PCOL_OK;

@@ -433,6 +433,10 @@ int pcol_q_labelcols_open(pcol_file *f, pcol_q_labelcols *c, pcol_error *err);
  * own total (top --by label's relative one); pcol_q_weights does it itself. */
 int pcol_q_base_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                       const pcol_value_sel *v, int *found, pcol_sum *total, pcol_error *err);
+/* A numeric label's name as pprof's measurement.ScaledLabel(v, from, to)
+ * makes it (tags, tag frames, top --by label): pcol_unit_label, but "raw"
+ * is a unit pprof does not know (units.c).  to NULL: "minimum". */
+void pcol_q_label_scaled(pcol_sum v, pcol_str from, const char *to, char *buf, size_t n);
 /* THE name of label set ls's -tagroot/-tagleaf frame for key k[0..kn)
  * (driver/tagroot.go formatLabelValues): the set's values of the key
  * joined by ',', strings then numbers, a number in its unit scaled to

@@ -78,8 +78,8 @@ int pcol_q_tagframe_name(pcol_file *f, const pcol_q_labelcols *lc, uint64_t ls, 
       } else { /* measurement.ScaledLabel(v, unit, cfg.Unit), or (v, "", "") */
         pcol_str u;
         PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&lc->unit, i), &u, err));
-        pcol_unit_label(pcol_view_i64(&lc->num, i), u, !(u.ptr && u.len) ? "" : unit ? unit : "minimum", num,
-                        sizeof num);
+        if (!(u.ptr && u.len)) pcol_unit_label(pcol_view_i64(&lc->num, i), u, "", num, sizeof num);
+        else pcol_q_label_scaled(pcol_view_i64(&lc->num, i), u, unit, num, sizeof num);
         s.ptr = num;
         s.len = strlen(num);
       }

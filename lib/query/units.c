@@ -9,6 +9,24 @@
 #include <stdio.h>
 #include <string.h>
 
+void pcol_q_label_scaled(pcol_sum v, pcol_str from, const char *to, char *buf, size_t n) {
+  /* pprof's ScaledLabel knows no "raw": a unit family falls back to its
+   * default unit (unit.go convertUnit: "663552B"), no family prints the
+   * number and the unit asked ("7raw"); pcol's views read raw as "no
+   * scaling" (pcol_unit_label) */
+  if (to && !strcmp(to, "raw")) {
+    if (pcol_unit_known(from)) {
+      pcol_unit_label(v, from, "(the family's default)", buf, n);
+    } else {
+      char num[48];
+      pcol_sum_text(v, num, sizeof num);
+      snprintf(buf, n, "%sraw", num);
+    }
+    return;
+  }
+  pcol_unit_label(v, from, to ? to : "minimum", buf, n);
+}
+
 void pcol_unit_label(pcol_sum v, pcol_str from, const char *to, char *buf, size_t n) {
   /* a decimal unit ("1e-9", "1e-9 B": collapsed decimal counts, Perun real
    * amounts) holds v x 10^9: the value as given is v / 10^9 (the core rule) */

@@ -19,8 +19,8 @@ for f in "$tmp/nu.pb" "$data"/pprof/go-cpu-string-labels.pb.gz "$data"/pprof/go-
   [ -f "$f" ] || continue
   for si in $("$PCOL" info "$f" | sed -n 's/^  values: *//p' | sed 's/ (default.*//; s/, /\n/g'); do
     case ${si#*/} in
-      bytes) units="B kB MB GB" ;;
-      nanoseconds) units="ns us ms s" ;;
+      bytes) units="B kB MB GB raw" ;;
+      nanoseconds) units="ns us ms s raw" ;;
       *) units="" ;;
     esac
     for u in "" $units; do
