@@ -40,14 +40,13 @@
 /* Temporary files that stand for an input under another name (a URL's
  * body, a shell's union): removed at exit and on the signals. */
 static struct {
-  char *tmp, *url;
+  char tmp[4096]; /* the signal handler reads it: written before nfetched counts it */
+  char *url;      /* NULL: out of memory when it was registered */
 } fetched[FETCH_MAX];
 static size_t nfetched;
-/* the paths again, for the signal handler: only written before it is set */
-static char fetched_tmp[FETCH_MAX][4096];
 
 static void remove_fetched(void) {
-  for (size_t i = 0; i < nfetched; i++) unlink(fetched_tmp[i]);
+  for (size_t i = 0; i < nfetched; i++) unlink(fetched[i].tmp);
 }
 static void on_signal(int sig) {
   remove_fetched(); /* unlink and raise are async-signal-safe */
@@ -57,7 +56,7 @@ static void on_signal(int sig) {
 
 const char *cli_fetched_url(const char *path) {
   for (size_t i = 0; path && i < nfetched; i++)
-    if (fetched[i].tmp && !strcmp(path, fetched[i].tmp)) return fetched[i].url;
+    if (fetched[i].url && !strcmp(path, fetched[i].tmp)) return fetched[i].url;
   return NULL;
 }
 
@@ -66,8 +65,8 @@ int cli_temp_file(const char *what, const char *name, char **path, int *fd, pcol
   if (!dir || !*dir) dir = "/tmp";
   if (nfetched == FETCH_MAX)
     return pcol_error_set(err, PCOL_EINVAL, "at most %d temporary inputs a command", FETCH_MAX);
-  char p[4096];
-  if ((size_t)snprintf(p, sizeof p, "%s/pcol-%s-XXXXXX", dir, what) >= sizeof p)
+  char *p = fetched[nfetched].tmp; /* made in place: the handler's copy and the name */
+  if ((size_t)snprintf(p, sizeof fetched[0].tmp, "%s/pcol-%s-XXXXXX", dir, what) >= sizeof fetched[0].tmp)
     return pcol_error_set(err, PCOL_EINVAL, "TMPDIR too long");
   static int once;
   if (!once++) {
@@ -84,19 +83,12 @@ int cli_temp_file(const char *what, const char *name, char **path, int *fd, pcol
   *fd = mkstemp(p);
   if (*fd < 0) return pcol_error_set(err, PCOL_EIO, "%s: cannot make a temporary file in %s: %s",
                                      name, dir, strerror(errno));
-  char *t = strdup(p), *u = strdup(name);
-  memcpy(fetched_tmp[nfetched], p, strlen(p) + 1);
-  nfetched++; /* the signal handler's copy counts from here; the names only once both are made */
-  if (!t || !u) {
-    free(t);
-    free(u);
+  nfetched++; /* exit and the signal handler remove it from here on */
+  if (!(fetched[nfetched - 1].url = strdup(name))) {
     close(*fd);
-    fetched[nfetched - 1].tmp = fetched[nfetched - 1].url = NULL;
     return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   }
-  fetched[nfetched - 1].tmp = t;
-  fetched[nfetched - 1].url = u;
-  *path = t;
+  *path = p;
   return PCOL_OK;
 }
 
