@@ -250,17 +250,22 @@ static inline void fzv_views(pcol_file *f) {
   /* --base/--diff-base of itself: every stack cancels, so -base's total
    * (|sum| per stack and label set) is 0 unless a value is INT64_MIN (its
    * negation saturates) */
-  for (int diff = 0; diff < 2; diff++) {
+  for (unsigned diff = 0; diff < 4; diff++) { /* PCOL_BASE_DIFF, PCOL_BASE_NORMALIZE */
     pcol_file *u = NULL;
     pcol_error e2 = {0};
     if (pcol_open_diff_base(f, f, diff, &u, &e2)) continue;
-    pcol_value_sel v;
+    pcol_value_sel v, d;
     pcol_top t;
     for (int s = 0; s < 5; s += 3)
       if (pcol_value_resolve(u, NULL, NULL, &v, &e2) == 0 &&
           pcol_top_compute(u, &sels[s], &v, PCOL_BY_FUNCTION, &t, &e2) == 0) {
         for (size_t i = 0; i < t.nrows; i++)
           if (!diff && !s && t.total == 0 && t.rows[i].flat != 0) fz_fail("-base of itself: a flat", NULL);
+        /* pprof -mean: the rows stay, divided */
+        size_t nr = t.nrows;
+        if (pcol_value_resolve(u, &sels[s], "0", &d, &e2) == 0 &&
+            pcol_top_mean(u, &sels[s], &d, &t, 0.005, NULL, &e2) == 0 && t.nrows != nr)
+          fz_fail("-mean changed the rows", NULL);
         pcol_top_free(&t);
       }
     pcol_close(u);

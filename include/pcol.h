@@ -1163,6 +1163,20 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_top_compute_shown(pcol_file *f, const p
                                                            size_t shown, pcol_top *out,
                                                            size_t *dropped, pcol_sum *label_cutoff,
                                                            pcol_error *err);
+/* go tool pprof -mean: t (a result of pcol_top_compute, _cut or _shown
+ * of f, sel and some granularity) in means per `div`, pprof's first value
+ * type (pcol_value_resolve(f, sel, "0", ...)): each row's flat and cum
+ * divided by div's flat and cum of the same key (Go's integer division,
+ * toward 0; a divisor of 0 leaves the number as it is), t->total (sum of
+ * |value|) by div's signed sum over the same samples, and *label_cutoff
+ * (may be NULL) what pprof's "Dropped N nodes (cum <= X)" then says,
+ * |(int64)(mean total x fraction)|.  The rows, their order and the cut
+ * stay those of the sums, as pprof sorts and cuts its nodes by them.
+ * Cost: a second top (of div) and a pass over the selected samples. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_top_mean(pcol_file *f, const pcol_select *sel,
+                                                  const pcol_value_sel *div, pcol_top *t,
+                                                  double fraction, pcol_sum *label_cutoff,
+                                                  pcol_error *err);
 /* `pcol top` of many inputs without their union (pcol_open_many): each pcol
  * file's rows computed on its own and added up by name, which is exact by
  * function and by file (a key is a name there, and each file's samples are
@@ -2010,12 +2024,24 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_tag_frames(pcol_file *f, const cha
  * samples' weight (no stored type) is then refused (ENOTFOUND): a weight
  * cannot be negative.  A pprof file with samples labelled
  * PCOL_DIFF_BASE_KEY = "true" (such a union exported) reads back with the
- * same total.  Memory: the copy of both. */
+ * same total.  Memory: the copy of both.
+ * flags: PCOL_BASE_DIFF (or true) is -diff_base, 0 (false) -base;
+ * PCOL_BASE_NORMALIZE adds pprof's -normalize (profile.Normalize): before
+ * the subtraction f's values are scaled by (the base's sum of that value
+ * type over all its samples) / (f's sum) (0 where f's sum is 0), so that
+ * each type's total of f is the base's.  As pprof scales f after merging
+ * it, the samples of one stack and label set are added up first and the
+ * sum rounded once (half away from zero) onto the first of them; the
+ * others, all-zero samples and groups whose scaled values are all 0 are
+ * dropped (kept at 0 in a file with text rows: Rprof, Perun).  The weight
+ * column stays as it is. */
 #define PCOL_DIFF_BASE_KEY "pprof::base"
 #define PCOL_META_DIFF_BASE "pprof.diff_base"
 #define PCOL_META_BASE "pprof.base"
-PCOL_API PCOL_NODISCARD pcol_status pcol_open_diff_base(pcol_file *f, pcol_file *base, bool diff,
-                                                        pcol_file **out, pcol_error *err);
+enum { PCOL_BASE_DIFF = 1, PCOL_BASE_NORMALIZE = 2 };
+PCOL_API PCOL_NODISCARD pcol_status pcol_open_diff_base(pcol_file *f, pcol_file *base,
+                                                        unsigned flags, pcol_file **out,
+                                                        pcol_error *err);
 
 /* Writes f (the selected samples) to `out` in format fmt (rprof, pprof,
  * perun, collapsed, speedscope or firefox) under the budget of opt (NULL: defaults). */

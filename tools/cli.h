@@ -146,7 +146,8 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
  * subtracted (pcol_open_diff_base, in cli_open_args) */
 #define CLI_OPT_BASE                                                            \
   {"diff-base", 0, 1, "FILE: show the change from this profile: its values subtracted, shares of its total (pprof -diff_base)"}, \
-  {"base", 0, 1, "FILE: subtract this profile's values, shares of the result (pprof -base)"}
+  {"base", 0, 1, "FILE: subtract this profile's values, shares of the result (pprof -base)"}, \
+  {"normalize", 0, 0, "with --base/--diff-base: first scale the inputs' values so that each value type adds up to the base's (pprof -normalize)"}
 /* pprof's -tagroot/-tagleaf: the inputs read with label frames
  * (pcol_open_tag_frames, in cli_open_args) */
 #define CLI_OPT_TAGFRAMES                                                       \
@@ -160,6 +161,19 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
 #define CLI_OPT_RELATIVE                                                        \
   {"relative-percentages", 0, 0, "shares (and cutoffs) of the total the filters keep, not of the " \
                                  "whole selection (pprof -relative_percentages)"}
+/* --mean (pprof's -mean): numbers per count (pcol_top_mean); cli_mean
+ * makes them, cli_mean_refused says why a command line cannot have them
+ * (a base subtracted: pprof divides by counts that cancel) */
+#define CLI_OPT_MEAN                                                            \
+  {"mean", 0, 0, "each number divided by its count, pprof's first value type (allocated bytes per " \
+                 "allocation, delay per contention; of sources without one, as Rprof, the samples): " \
+                 "pprof -mean; with --value delay, -mean_delay"}
+int cli_mean_refused(const cli_command *cmd, const cli_args *a);
+/* t in means (pcol_top_mean: its rows, total and *cutoff); its type renamed
+ * "mean_TYPE" in type_buf (256 bytes), as pprof's Type: line.  PCOL_OK or
+ * an error in err. */
+int cli_mean(pcol_file *f, const pcol_select *sel, pcol_top *t, double fraction, pcol_sum *cutoff,
+             char *type_buf, pcol_error *err);
 /* --tagshow and --taghide (pprof's): which label keys a label view shows
  * (pcol_select.tag_show/tag_hide, read by cli_select); WHAT names the view's
  * labels in the help. */
@@ -233,6 +247,7 @@ extern const cli_filter_name cli_filters[CLI_NFILTERS];
  * formats' "filters" name them (tbl_begin_view). */
 typedef struct cli_loaded_opts {
   const char *tagroot, *tagleaf, *base, *diff_base;
+  int normalize; /* --normalize */
 } cli_loaded_opts;
 extern cli_loaded_opts cli_loaded;
 /* sel's expression i of cli_filters (NULL: none) */

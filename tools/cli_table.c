@@ -279,6 +279,10 @@ void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const cha
   const char *lv[] = {cli_loaded.tagroot, cli_loaded.tagleaf, cli_loaded.base, cli_loaded.diff_base};
   for (int i = 0; i < 4; i++)
     if (lv[i]) json_kv(fp, &first, lk[i], lv[i]);
+  if (cli_loaded.normalize) {
+    fprintf(fp, "%s\"normalize\":true", first ? "" : ",");
+    first = 0;
+  }
   fputs("},\"rows\":", fp);
   tbl_begin(t, fp, fmt, ncols, names); /* the '[' */
   t->object = 1;

@@ -1,6 +1,7 @@
 /* cli_value.c — the warnings about --value that the view commands print
  * after opening their inputs (cli_load): sources without the value, and
- * merged sources whose own defaults differ. */
+ * merged sources whose own defaults differ; and --mean (pprof -mean) of the
+ * views that offer it. */
 #include "cli.h"
 #include <stdlib.h>
 #include <string.h>
@@ -158,4 +159,31 @@ void cli_lacking_done(const cli_lacking *l) {
     fprintf(stderr, "pcol %s: warning: %s: and %llu more sample types that a source has no value of, "
                     "counted 0 for its samples\n", l->cmd->name, l->path,
             (unsigned long long)(l->n - WARN_MISSING));
+}
+
+int cli_mean_refused(const cli_command *cmd, const cli_args *a) {
+  if (cli_get(cmd, a, "base") || cli_get(cmd, a, "diff-base"))
+    return cli_usage_error(cmd->name, "--mean with --base/--diff-base would divide by counts that "
+                           "cancel (pprof prints ratios of the differences): compare the means of "
+                           "each profile instead");
+  return 0;
+}
+
+int cli_mean(pcol_file *f, const pcol_select *sel, pcol_top *t, double fraction, pcol_sum *cutoff,
+             char *type_buf, pcol_error *err) {
+  /* pprof's divisor: the first value type (driver.go sampleFormat); of
+   * sources that declare none (Rprof, collapsed) or whose first is a level
+   * (Rprof's vsize.small), their own count of samples */
+  pcol_value_sel div;
+  pcol_error e2 = {0};
+  int rc = pcol_value_resolve(f, sel, "0", &div, &e2);
+  if (rc && rc != PCOL_ENOMEM) rc = pcol_value_resolve(f, sel, "samples", &div, err);
+  else if (rc) *err = e2;
+  if (!rc) rc = pcol_top_mean(f, sel, &div, t, fraction, cutoff, err);
+  if (rc) return rc;
+  const pcol_str ty = t->value.type;
+  int n = snprintf(type_buf, 256, "mean_%.*s", ty.ptr ? (int)(ty.len < 240 ? ty.len : 240) : 2,
+                   ty.ptr ? ty.ptr : "NA");
+  t->value.type = (pcol_str){type_buf, n > 0 ? (size_t)n : 0};
+  return PCOL_OK;
 }

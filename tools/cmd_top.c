@@ -15,6 +15,7 @@ const cli_opt opts_top[] = {
     CLI_OPT_UNIT,
     CLI_OPT_VIEW_FORMAT(" (json: an object with type, unit, total, filters and rows); numbers "
                         "stay raw, the unit is a column"),
+    CLI_OPT_MEAN,
     CLI_OPTS_VIEW_INPUT,
     {NULL, 0, 0, NULL}};
 
@@ -114,7 +115,11 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
   pcol_sum cutoff = 0;
   size_t dropped = 0;
   int many = 0; /* many pcol files: each file's rows, added up by name */
-  int rc = bys && !strncmp(bys, "label:", 6)
+  int mean = cli_flag(cmd, a, "mean");
+  if (mean && bys && !strncmp(bys, "label:", 6))
+    return cli_usage_error(cmd->name, "--mean divides a function's value by its count: not with --by label:KEY");
+  if (mean && cli_mean_refused(cmd, a)) return EXIT_USAGE;
+  int rc = (bys && !strncmp(bys, "label:", 6)) || mean
                ? PCOL_OK
                : cli_top_many(cmd, a, a->pos, a->npos, &sel, by, fraction, sort, limit, &t,
                               &dropped, &cutoff, &f, &path, &many, &err);
@@ -133,6 +138,8 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
                                 limit < SIZE_MAX ? (size_t)limit : SIZE_MAX, &t, &dropped,
                                 &cutoff, &err);
   }
+  char mean_type[256];
+  if (!rc && mean) rc = cli_mean(f, &sel, &t, fraction, &cutoff, mean_type, &err);
   if (!rc && bys && !strncmp(bys, "label:", 6)) {
     size_t n = limit < t.nrows ? (size_t)limit : t.nrows, all = t.nrows;
     if (dropped || n < all) { /* pprof's marks come from the graph of the rows it shows */

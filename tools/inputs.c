@@ -397,6 +397,7 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
   const char *dbase = cli_get(cmd, a, "diff-base"), *base = dbase ? dbase : cli_get(cmd, a, "base");
   const char *bad = dbase && cli_get(cmd, a, "base") ? "give --base or --diff-base, not both"
                     : base && !strcmp(base, "-")       ? "--base/--diff-base: give the base as a file, not '-'"
+                    : !base && cli_flag(cmd, a, "normalize") ? "--normalize scales to a base profile: give --base or --diff-base (pprof: must have base profile to normalize by)"
                                                        : NULL;
   if (!rc && bad) {
     rc = pcol_error_set(err, PCOL_EINVAL, "%s", bad);
@@ -409,12 +410,14 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
     if (rc && !strstr(err->message, cli_input_name(base))) pcol_error_prefix(err, cli_input_name(base));
     if (!rc) {
       cli_budget_input(base, bf);
-      rc = pcol_open_diff_base(*f, bf, dbase != NULL, &u, err);
+      unsigned flags = (dbase ? PCOL_BASE_DIFF : 0) | (cli_flag(cmd, a, "normalize") ? PCOL_BASE_NORMALIZE : 0);
+      rc = pcol_open_diff_base(*f, bf, flags, &u, err);
       if (rc) pcol_error_prefix(err, cli_input_name(base));
       pcol_close(bf);
     }
     if (dbase) cli_loaded.diff_base = dbase;
     else cli_loaded.base = base;
+    cli_loaded.normalize = cli_flag(cmd, a, "normalize");
     pcol_close(*f);
     *f = u;
   }

@@ -16,6 +16,7 @@
 #include "reader.h"   /* struct pcol_file, pcol_view_release, pcol_release_rows, ... */
 #include "error.h"    /* pcol_error_set */
 #include "hash.h"     /* pcol_u64map */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -378,6 +379,109 @@ static int framed_stack(mctx *m, uint32_t st, uint32_t ls, uint32_t *out) {
   return PCOL_OK;
 }
 
+/* Go's int64(math.Round(x * r)) on amd64: half away from zero, and the
+ * "integer indefinite" INT64_MIN for what int64 cannot hold (pprof ScaleN) */
+static int64_t scale_round(int64_t x, double r) {
+  double y = round((double)x * r);
+  if (!(y >= -9223372036854775808.0 && y < 9223372036854775808.0)) return INT64_MIN;
+  return (int64_t)y;
+}
+
+/* pprof's -normalize scales the profile after its merge (driver/fetch.go:
+ * combineProfiles, then Normalize): samples of one stack and label set are
+ * one, all-zero ones are gone, and each sum is rounded once.  The groups:
+ * grp[i] of sample i (UINT32_MAX: all zero), and per group and input value
+ * type t (stride nvt + 1) the sum, as Go adds int64s, and whether a sample
+ * of it has the type. */
+typedef struct norm_groups {
+  uint32_t *grp;
+  uint64_t *sum;
+  uint8_t *has, *done;
+  size_t ng, stride;
+} norm_groups;
+
+static void norm_groups_free(norm_groups *g) {
+  free(g->grp);
+  free(g->sum);
+  free(g->has);
+  free(g->done);
+  memset(g, 0, sizeof *g);
+}
+
+static int norm_groups_make(mctx *m, const pcol_view *stk, const pcol_view *lab,
+                            const pcol_view *off, const pcol_view *vt, const pcol_view *vv,
+                            norm_groups *g) {
+  uint64_t n = pcol_rows(m->f, PCOL_T_SAMPLES), nv = pcol_rows(m->f, PCOL_T_VALUES);
+  uint64_t nvt = pcol_rows(m->f, PCOL_T_VALUE_TYPES), ns = pcol_rows(m->f, PCOL_T_STACKS);
+  uint64_t nls = pcol_rows(m->f, PCOL_T_LABELSETS);
+  pcol_u64map key = {0};
+  int rc = PCOL_OK;
+  g->stride = (size_t)nvt + 1;
+  if (!(g->grp = malloc((n ? n : 1) * sizeof *g->grp))) return add_oom(m);
+  for (uint64_t i = 0; i < n && !rc; i++) {
+    uint64_t a = pcol_view_u64(off, i), e = pcol_view_u64(off, i + 1);
+    g->grp[i] = UINT32_MAX;
+    if (a > e || e > nv) break; /* copy_samples says so */
+    uint64_t j = a;
+    while (j < e && pcol_view_i64(vv, j) == 0) j++;
+    if (j == e) continue; /* merge.go isZeroSample */
+    uint64_t k = (uint64_t)MAPID(m->stmap, ns, pcol_view_u32(stk, i)) << 32 |
+                 MAPID(m->lsmap, nls, pcol_view_u32(lab, i));
+    uint32_t gi;
+    int added;
+    if ((rc = pcol_u64map_get(&key, k, &gi, &added))) {
+      rc = rc == PCOL_ENOMEM ? add_oom(m) : pcol_error_set(m->err, rc, "too many samples to normalize");
+      break;
+    }
+    if (added && gi >= g->ng) { /* a row a group, grown by doubling */
+      size_t nc = g->ng ? g->ng * 2 : 1024;
+      uint64_t *ns_ = realloc(g->sum, nc * g->stride * sizeof *ns_);
+      if (ns_) g->sum = ns_;
+      uint8_t *nh = ns_ ? realloc(g->has, nc * g->stride) : NULL;
+      if (nh) g->has = nh;
+      if (!ns_ || !nh) {
+        rc = add_oom(m);
+        break;
+      }
+      memset(g->sum + g->ng * g->stride, 0, (nc - g->ng) * g->stride * sizeof *g->sum);
+      memset(g->has + g->ng * g->stride, 0, (nc - g->ng) * g->stride);
+      g->ng = nc;
+    }
+    g->grp[i] = gi;
+    for (j = a; j < e; j++) {
+      uint32_t t = pcol_view_u32(vt, j);
+      if (!t || t > nvt) continue;
+      g->sum[(size_t)gi * g->stride + t] += (uint64_t)pcol_view_i64(vv, j);
+      g->has[(size_t)gi * g->stride + t] = 1;
+    }
+  }
+  pcol_u64map_free(&key);
+  if (!rc && !(g->done = calloc(g->ng ? g->ng : 1, 1))) rc = add_oom(m);
+  return rc;
+}
+
+/* The values of sample i under -normalize: its group's sums scaled, on the
+ * group's first sample; nothing (*keep 0) on the others and where every
+ * scaled value is 0.  Returns how many are in vals (room for nvt). */
+static size_t norm_values(mctx *m, norm_groups *g, uint64_t i, pcol_value_row *vals, int *keep) {
+  uint32_t gi = g->grp[i];
+  size_t k = 0;
+  *keep = 0;
+  if (gi == UINT32_MAX || g->done[gi]) return 0;
+  g->done[gi] = 1;
+  for (size_t t = 1; t < g->stride; t++) {
+    if (!g->has[(size_t)gi * g->stride + t]) continue;
+    int64_t x = (int64_t)g->sum[(size_t)gi * g->stride + t];
+    if (t < m->opt->nscale && m->opt->scale[t] != 1) {
+      x = scale_round(x, m->opt->scale[t]);
+      *keep |= x != 0;
+    }
+    vals[k].value_type_id = MAPID(m->vtmap, g->stride - 1, (uint32_t)t);
+    vals[k++].value = x;
+  }
+  return k;
+}
+
 static int copy_samples(mctx *m, uint64_t base) {
   pcol_view src, tim, dur, wt, cpu, stk, lab, off, vt, vv;
   int rc;
@@ -398,6 +502,18 @@ static int copy_samples(mctx *m, uint64_t base) {
   pcol_value_row *vals = NULL;
   size_t cap = 0;
   pcol_view *scol[] = {&src, &tim, &dur, &wt, &cpu, &stk, &lab, &off};
+  /* rows that name samples by position (Rprof's text lines, Perun's
+   * per-sample text) keep every sample */
+  int scaling = 0,
+      texts = pcol_rows(m->f, PCOL_T_SAMPLE_TEXT) > 0 || pcol_rows(m->f, PCOL_T_TEXT_LINES) > 0;
+  for (uint64_t t = 0; m->opt && m->opt->scale && t < m->opt->nscale; t++)
+    scaling |= m->opt->scale[t] != 1;
+  norm_groups ng;
+  memset(&ng, 0, sizeof ng);
+  if (scaling && (rc = norm_groups_make(m, &stk, &lab, &off, &vt, &vv, &ng))) {
+    norm_groups_free(&ng);
+    return rc;
+  }
   uint64_t vfrom = 0, sfrom = 0; /* first value and sample rows not yet released */
   uint64_t win = pcol_release_rows ? pcol_release_rows : 1, next = win;
   for (uint64_t i = 0; i < n && !rc; i++) {
@@ -417,8 +533,9 @@ static int copy_samples(mctx *m, uint64_t base) {
                           (unsigned long long)i + 1);
       break;
     }
-    if (e - a > cap) {
-      size_t nc = (size_t)(e - a) * 2;
+    uint64_t room = scaling && nvt > e - a ? nvt : e - a; /* norm_values: a type each */
+    if (room > cap) {
+      size_t nc = (size_t)room * 2;
       pcol_value_row *r = realloc(vals, nc * sizeof *r);
       if (!r) {
         rc = add_oom(m);
@@ -427,14 +544,22 @@ static int copy_samples(mctx *m, uint64_t base) {
       vals = r;
       cap = nc;
     }
-    int neg = m->opt && m->opt->negate;
-    for (uint64_t j = a; j < e; j++) {
-      int64_t x = pcol_view_i64(&vv, j);
-      vals[j - a].value_type_id = MAPID(m->vtmap, nvt, pcol_view_u32(&vt, j));
-      /* pprof -base scales the base by -1 (the one value with no negation
-       * stays the largest one of the other sign) */
-      vals[j - a].value = !neg ? x : x == INT64_MIN ? INT64_MAX : -x;
+    int neg = m->opt && m->opt->negate, keep = 1;
+    size_t nvals = (size_t)(e - a);
+    if (scaling) { /* pprof -normalize: ScaleN drops what it scaled to 0 */
+      nvals = norm_values(m, &ng, i, vals, &keep);
+      if (!keep && !texts) continue;
+      if (!keep) nvals = 0; /* kept, at 0, for the rows that name it */
+    } else {
+      for (uint64_t j = a; j < e; j++) {
+        vals[j - a].value_type_id = MAPID(m->vtmap, nvt, pcol_view_u32(&vt, j));
+        vals[j - a].value = pcol_view_i64(&vv, j);
+      }
     }
+    /* pprof -base scales the base by -1 (the one value with no negation
+     * stays the largest one of the other sign) */
+    for (size_t j = 0; neg && j < nvals; j++)
+      vals[j].value = vals[j].value == INT64_MIN ? INT64_MAX : -vals[j].value;
     pcol_sample_row s = {MAPID(m->srcmap, nsrc, pcol_view_u32(&src, i)),
                          pcol_view_i64(&tim, i),
                          pcol_view_i64(&dur, i),
@@ -446,7 +571,7 @@ static int copy_samples(mctx *m, uint64_t base) {
       break;
     if (!s.labelset_id && m->ls_none) s.labelset_id = m->ls_none;
     uint32_t sid;
-    rc = pcol_b_sample(m->b, &s, vals, (size_t)(e - a), &sid, m->err);
+    rc = pcol_b_sample(m->b, &s, vals, nvals, &sid, m->err);
     if (rc == PCOL_EINVAL)
       rc = pcol_error_set(m->err, PCOL_ECORRUPT,
                           "sample %llu is out of (source, time) order or has a bad reference",
@@ -454,6 +579,7 @@ static int copy_samples(mctx *m, uint64_t base) {
     (void)base;
   }
   free(vals);
+  norm_groups_free(&ng);
   pcol_file_release(m->f, m->f->base, m->f->size);
   return rc;
 }

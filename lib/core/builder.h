@@ -132,10 +132,17 @@ typedef struct pcol_b_frames {
  * pprof's -base/-diff_base scale the base; label_key (a builder string id,
  * 0: none) = label_str: a label set on every sample, replacing one of that
  * key (pprof's
- * "pprof::base" = "true" of -diff_base, lib/query/diffbase.c). */
+ * "pprof::base" = "true" of -diff_base, lib/query/diffbase.c); scale
+ * (NULL: none), pprof's ScaleN of -normalize: the value of input value type
+ * t (t < nscale) times scale[t], rounded half away from zero (as Go's
+ * int64(math.Round(x)), INT64_MIN past int64), and a sample whose values of
+ * the types whose scale is not 1 all become 0 is dropped, unless the file
+ * has text rows (they name samples by position: Rprof, Perun). */
 typedef struct pcol_b_copy {
   pcol_b_frames frames;
   int negate;
+  const double *scale;
+  uint64_t nscale;
   uint32_t label_key, label_str;
 } pcol_b_copy;
 int pcol_b_add_file_copy(pcol_builder *b, pcol_file *f, const pcol_b_copy *opt, pcol_error *err);

@@ -23,6 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int str_eq(pcol_str a, pcol_str b) {
+  return a.len == b.len && (!a.len || !memcmp(a.ptr, b.ptr, a.len));
+}
+
 /* 1 when each value type (type/unit) of a is one of b's */
 static int types_within(pcol_file *a, pcol_file *b, int *yes, pcol_error *err) {
   pcol_view at, au, bt, bu;
@@ -41,8 +45,7 @@ static int types_within(pcol_file *a, pcol_file *b, int *yes, pcol_error *err) {
       pcol_str t2, u2;
       PCOL_RETURN_NOT_OK(pcol_string(b, pcol_view_u32(&bt, j), &t2, err));
       PCOL_RETURN_NOT_OK(pcol_string(b, pcol_view_u32(&bu, j), &u2, err));
-      found = t.len == t2.len && u.len == u2.len && (!t.len || !memcmp(t.ptr, t2.ptr, t.len)) &&
-              (!u.len || !memcmp(u.ptr, u2.ptr, u.len));
+      found = str_eq(t, t2) && str_eq(u, u2);
     }
     *yes = found;
   }
@@ -73,8 +76,67 @@ static int default_named(pcol_file *f, pcol_str *out, uint8_t *has, pcol_error *
   return PCOL_OK;
 }
 
-int pcol_open_diff_base(pcol_file *f, pcol_file *base, bool diff, pcol_file **out, pcol_error *err) {
+/* Each value type's sum over every sample of f, as Go adds int64s
+ * (wrapping): sums[t] for value type ids t = 1..rows */
+static int type_sums(pcol_file *f, uint64_t **out, pcol_error *err) {
+  pcol_view vt, vv;
+  pcol_column_req r[] = {{&vt, PCOL_T_VALUES, PCOL_C_V_TYPE}, {&vv, PCOL_T_VALUES, PCOL_C_V_VALUE}};
+  PCOL_RETURN_NOT_OK(pcol_columns(f, r, PCOL_NCOLS(r), err));
+  uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES), nv = pcol_rows(f, PCOL_T_VALUES);
+  uint64_t *s = *out = calloc(nvt + 1, sizeof *s);
+  if (!s) return pcol_oom(err);
+  for (uint64_t i = 0; i < nv; i++) {
+    uint32_t t = pcol_view_u32(&vt, i);
+    if (t >= 1 && t <= nvt) s[t] += (uint64_t)pcol_view_i64(&vv, i);
+  }
+  return PCOL_OK;
+}
+
+/* pprof -normalize (profile.go Normalize): per value type of f, the base's
+ * sum of the type of the same name and unit over f's (0 when f's is 0),
+ * for pcol_b_copy.scale */
+static int normalize_ratios(pcol_file *f, pcol_file *base, double **out, uint64_t *n,
+                            pcol_error *err) {
+  uint64_t *fs = NULL, *bs = NULL, nf = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  uint64_t nb = pcol_rows(base, PCOL_T_VALUE_TYPES);
+  pcol_view ft, fu, bt, bu;
+  pcol_column_req rf[] = {{&ft, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE}, {&fu, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT}};
+  pcol_column_req rb[] = {{&bt, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE}, {&bu, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT}};
+  double *r = *out = calloc(nf + 1, sizeof *r);
+  *n = nf + 1;
+  int rc = r ? PCOL_OK : pcol_oom(err);
+  if (r) r[0] = 1; /* (no type 0) */
+  if (!rc) rc = pcol_columns(f, rf, PCOL_NCOLS(rf), err);
+  if (!rc) rc = pcol_columns(base, rb, PCOL_NCOLS(rb), err);
+  if (!rc) rc = type_sums(f, &fs, err);
+  if (!rc) rc = type_sums(base, &bs, err);
+  for (uint64_t i = 1; !rc && i <= nf; i++) {
+    pcol_str t, u, t2, u2;
+    int64_t b = 0;
+    if ((rc = pcol_string(f, pcol_view_u32(&ft, i - 1), &t, err)) ||
+        (rc = pcol_string(f, pcol_view_u32(&fu, i - 1), &u, err)))
+      break;
+    for (uint64_t j = 1; !rc && j <= nb; j++) {
+      if ((rc = pcol_string(base, pcol_view_u32(&bt, j - 1), &t2, err)) ||
+          (rc = pcol_string(base, pcol_view_u32(&bu, j - 1), &u2, err)))
+        break;
+      if (str_eq(t, t2) && str_eq(u, u2)) b = (int64_t)bs[j];
+    }
+    r[i] = fs[i] ? (double)b / (double)(int64_t)fs[i] : 0.0;
+  }
+  free(fs);
+  free(bs);
+  if (rc) {
+    free(r);
+    *out = NULL;
+  }
+  return rc;
+}
+
+int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file **out,
+                        pcol_error *err) {
   *out = NULL;
+  int diff = (flags & PCOL_BASE_DIFF) != 0;
   int same = 0, back = 0;
   int rc = types_within(f, base, &same, err);
   if (!rc && same) rc = types_within(base, f, &back, err);
@@ -96,7 +158,11 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, bool diff, pcol_file **ou
   cp.negate = 1;
   if (!rc && diff) rc = pcol_b_cstr(b, PCOL_DIFF_BASE_KEY, &cp.label_key, err);
   if (!rc && diff) rc = pcol_b_cstr(b, "true", &cp.label_str, err);
-  if (!rc) rc = pcol_b_add_file(b, f, err);
+  pcol_b_copy nc;
+  memset(&nc, 0, sizeof nc);
+  if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_ratios(f, base, (double **)&nc.scale, &nc.nscale, err);
+  if (!rc) rc = nc.scale ? pcol_b_add_file_copy(b, f, &nc, err) : pcol_b_add_file(b, f, err);
+  free((double *)nc.scale);
   uint64_t s0 = b ? b->t[PCOL_T_SOURCES].rows : 0; /* the base's sources come after f's */
   if (!rc) rc = pcol_b_add_file_copy(b, base, &cp, err);
   for (uint64_t s = s0 + 1; !rc && s <= b->t[PCOL_T_SOURCES].rows; s++)

@@ -348,6 +348,15 @@ uint64_t pcol_q_top_key_line(const pcol_top *t, uint32_t k);
  * nodeInfo with ObjNames: pcol_graph_opts.obj_names). */
 int pcol_q_top_compute_obj(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                            pcol_by by, int objnames, pcol_top *out, pcol_error *err);
+/* 1 and t's granularity and objnames when t is a result of one file's
+ * pcol_top_compute* (its keys its own: another such result of the same
+ * file, selection and granularity has the same keys, whatever its value,
+ * since keys are made from the locations alone, in their order); else 0. */
+int pcol_q_top_made_by(const pcol_top *t, pcol_by *by, int *objnames);
+/* Such a result with its rows' keys, flat and cum only (no names, no
+ * order, no "(inline)" marks): pcol_top_mean's divisors. */
+int pcol_q_top_keys_only(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                         pcol_by by, int objnames, pcol_top *out, pcol_error *err);
 /* pcol_top_compute without names and in no order (rows[i].key only): for a
  * view that reads the keys' lines (list.c). */
 int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,

@@ -169,7 +169,7 @@ int pcol_open_tag_frames(pcol_file *f, const char *root_keys, const char *leaf_k
   for (int w = 0; w < 2 && !rc; w++)
     for (size_t i = 0; i < t.nkey[w] && !rc; i++)
       rc = pcol_b_string(b, t.key[w][i], t.klen[w][i], &t.key_sid[w][i], err);
-  pcol_b_copy cp = {{&t, of_labelset}, 0, 0, 0};
+  pcol_b_copy cp = {.frames = {&t, of_labelset}};
   if (!rc) rc = pcol_b_add_file_copy(b, f, &cp, err);
   rc = pcol_q_open_built(b, rc, f->input_bytes, out, err);
   free(t.ids);

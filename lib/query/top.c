@@ -1703,6 +1703,14 @@ int pcol_q_top_unmarked(pcol_file *f, const pcol_select *sel, const pcol_value_s
   return top_make(f, sel, v, by, 0, 0, 0, names, 0, out, NULL, err);
 }
 
+int pcol_q_top_made_by(const pcol_top *t, pcol_by *by, int *objnames) {
+  const pcol_q_top_priv *p = t ? t->priv_ : NULL;
+  if (!p || !p->ctx || p->ctx->ext) return 0;
+  *by = p->ctx->by;
+  *objnames = p->ctx->objnames;
+  return 1;
+}
+
 int pcol_q_top_name(const pcol_top *t, uint32_t k, pcol_str *out, pcol_error *err) {
   const pcol_q_top_priv *p = t->priv_;
   *out = (pcol_str){NULL, 0};
@@ -1816,6 +1824,11 @@ static int name_rows(pcol_top *t, pcol_error *err) {
   for (size_t i = 0; i < t->nrows; i++)
     PCOL_RETURN_NOT_OK(pcol_q_top_name(t, t->rows[i].key, &t->rows[i].name, err));
   return PCOL_OK;
+}
+
+int pcol_q_top_keys_only(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                         pcol_by by, int objnames, pcol_top *out, pcol_error *err) {
+  return top_make(f, sel, v, by, 0, 0, 0, NULL, objnames, out, NULL, err);
 }
 
 int pcol_q_top_compute_obj(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,

@@ -12,7 +12,10 @@
 #  7. Rprof's memory snapshots are levels: summing them is refused;
 #  8. an Rprof source's default value is its time (interval x ticks per
 #     segment), as summaryRprof shows seconds (checked against R when present);
-#  9. info's derived values are per source.
+#  9. info's derived values are per source;
+# 10. --mean (pprof -mean): an Rprof source's time over its samples is its
+#     interval in every row; a heap profile's total is its bytes over its
+#     objects (the first type); --mean with a base and --normalize without one are refused.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -197,4 +200,21 @@ sample_id,source_id,time_ns,duration_ns,weight,cpu_delta_ns,stack_id,labelset_id
 X
 diff -u "$tmp/want.csv" "$tmp/cat.csv" || fail "cat --table samples of a cut range (ticks 4..12 ms)"
 [ "$("$PCOL" top "$tmp/co.pcol" --from 0.0031 --to 0.0123 --value samples --unit raw | total)" = 9 ] || fail "top of the cut range"
+
+# ---- 10. --mean and --normalize
+"$PCOL" top "$tmp/r.out" --mean --format tsv >"$tmp/mean.tsv" || fail "top --mean of Rprof"
+awk -F'\t' 'NR > 1 && (($1 != 20000000 && $1 != 0) || $4 != 20000000) { bad = 1 } END { exit bad || NR < 4 }' "$tmp/mean.tsv" ||
+  { cat "$tmp/mean.tsv"; fail "Rprof --mean: every row's cum (and flat, where not 0) is the 20 ms interval"; }
+"$PCOL" top "$tmp/r.out" --mean | grep -q '^Type: mean_cpu ' || fail "--mean's Type line"
+whole=$("$PCOL" top "$tmp/h.pb" --unit raw --node-fraction 0 | total)
+objs=$("$PCOL" top "$tmp/h.pb" --value 0 --unit raw --node-fraction 0 | total)
+mean=$("$PCOL" top "$tmp/h.pb" --mean --unit raw --node-fraction 0 | total)
+[ "$objs" -gt 1 ] && [ "$mean" = $((whole / objs)) ] || fail "heap --mean total $mean, want $whole bytes / $objs objects"
+"$PCOL" top "$tmp/c.pb" --mean --base "$tmp/c.pb" 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'base' "$tmp/err" || fail "--mean with --base: exit 2 naming the base"
+"$PCOL" top "$tmp/c.pb" --normalize 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'must have base profile' "$tmp/err" || fail "--normalize without a base: exit 2"
+# a profile normalized to itself is itself: its diff with itself is empty
+"$PCOL" top "$tmp/c.pb" --normalize --diff-base "$tmp/c.pb" --unit raw | grep -q 'accounting for 0, ' ||
+  fail "--normalize --diff-base of a profile and itself"
 exit 0

@@ -1,0 +1,81 @@
+/* mean.c — pcol_top_mean: go tool pprof's -mean (and -mean_delay).  pprof
+ * keeps beside each graph node's sums of the value its sums of a divisor,
+ * the first value type (graph.go Node.FlatDiv/CumDiv), prints Flat/FlatDiv
+ * and Cum/CumDiv (Go's integer division; a divisor of 0 prints the sum),
+ * and divides its total, sum |value| of the samples, by the divisor's
+ * signed sum over the same samples (report.go computeTotal).  It still
+ * sorts and cuts the nodes by their sums (graph.go Nodes.Sort,
+ * DiscardLowFrequencyNodes on Cum), so the rows of a mean view are those
+ * of the plain view in the plain view's order, and only their numbers
+ * change.  Cost: a second top of the divisor (its keys are those of the
+ * first: pcol_q_top_made_by) and a pass over the selected samples for the
+ * divisor's total. */
+#include "query.h"
+#include "error.h"  /* pcol_oom, PCOL_RETURN_NOT_OK */
+#include "filter.h" /* pcol_filter, pcol_filter_build, pcol_filter_free */
+#include "select.h" /* pcol_select_need_view */
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct div_total {
+  pcol_view st;
+  int relative;
+  pcol_sum sum;
+} div_total;
+
+/* a sample of the total: every selected one, or with -relative_percentages
+ * those the filters keep (weights.c sample_adds: not one without stack) */
+static int add_div(void *p, uint64_t row, int64_t value) {
+  div_total *d = p;
+  if (d->relative && pcol_view_u32(&d->st, row) == 0) return PCOL_OK;
+  d->sum += value;
+  return PCOL_OK;
+}
+
+static pcol_sum quot(pcol_sum v, pcol_sum d) { return d ? v / d : v; }
+
+pcol_status pcol_top_mean(pcol_file *f, const pcol_select *sel, const pcol_value_sel *div,
+                          pcol_top *t, double fraction, pcol_sum *label_cutoff, pcol_error *err) {
+  pcol_by by;
+  int objnames;
+  if (!f || !div || !t || !pcol_q_top_made_by(t, &by, &objnames))
+    return pcol_error_set(err, PCOL_EINVAL, "pcol_top_mean: not a result of pcol_top_compute");
+  pcol_top d;
+  PCOL_RETURN_NOT_OK(pcol_q_top_keys_only(f, sel, div, by, objnames, &d, err));
+  uint32_t nk = 0;
+  for (size_t i = 0; i < d.nrows; i++)
+    if (d.rows[i].key > nk) nk = d.rows[i].key;
+  for (size_t i = 0; i < t->nrows; i++)
+    if (t->rows[i].key > nk) nk = t->rows[i].key;
+  pcol_sum *fd = calloc((size_t)nk + 1, sizeof *fd), *cd = calloc((size_t)nk + 1, sizeof *cd);
+  int rc = fd && cd ? PCOL_OK : pcol_oom(err);
+  for (size_t i = 0; !rc && i < d.nrows; i++) {
+    fd[d.rows[i].key] = d.rows[i].flat;
+    cd[d.rows[i].key] = d.rows[i].cum;
+  }
+  pcol_top_free(&d);
+  /* the divisor's total, signed, over the samples t->total adds up */
+  div_total dt = {{0}, sel && sel->relative, 0};
+  pcol_filter flt;
+  memset(&flt, 0, sizeof flt);
+  static const int need[] = {PCOL_C_S_STACK};
+  int lazy;
+  if (!rc && dt.relative) rc = pcol_filter_build(f, sel, &flt, err);
+  if (!rc && dt.relative) rc = pcol_select_need_view(f, sel, need[0], &dt.st, &lazy, err);
+  if (!rc)
+    rc = pcol_q_values_iter_need(f, sel, dt.relative && flt.active ? &flt : NULL, div, need,
+                                 dt.relative ? 1 : 0, add_div, &dt, err);
+  pcol_filter_free(&flt);
+  if (!rc) {
+    for (size_t i = 0; i < t->nrows; i++) {
+      pcol_top_row *r = &t->rows[i];
+      r->flat = quot(r->flat, fd[r->key]);
+      r->cum = quot(r->cum, cd[r->key]);
+    }
+    t->total = quot(t->total, dt.sum);
+    if (label_cutoff) *label_cutoff = (pcol_sum)pcol_q_frac_cut(t->total, fraction);
+  }
+  free(fd);
+  free(cd);
+  return rc;
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# pprof's options that change the numbers, not the samples, against go tool
+# pprof itself, from "Showing nodes" on:
+#   --mean (-mean; -mean_delay): `top` (flat, -cum, -lines, with filters
+#     and -relative_percentages) for every value type of every pprof
+#     profile of the test data go reads;
+#   --normalize (-normalize) with --base and --diff-base: `top` of each
+#     pair of profiles that measure the same value types.
+# Left out: the profile whose names hold raw control bytes (pcol prints
+# them as \xNN, doc/safety.md).
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+command -v go >/dev/null || { echo "t_value_opts: go not installed: skipped"; exit 77; }
+data=$(cd "$REPO/../shared/testdata" 2>/dev/null && pwd) || { echo "t_value_opts: no test data: skipped"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export TZ=UTC
+cut() { sed -n '/^Showing nodes/,$p'; }
+n=0 fail=0
+check() { # check WHAT GO-ARGS -- PCOL-ARGS
+  local what=$1 g=() p=()
+  shift
+  while [ "$1" != -- ]; do g+=("$1"); shift; done
+  shift
+  p=("$@")
+  go tool pprof -symbolize=none "${g[@]}" 2>/dev/null | cut >"$tmp/go"
+  [ -s "$tmp/go" ] || return 0 # go refuses it
+  "$PCOL" "${p[@]}" 2>"$tmp/err" | cut >"$tmp/pc"
+  n=$((n + 1))
+  cmp -s "$tmp/go" "$tmp/pc" || {
+    echo "t_value_opts: FAIL: $what"
+    cat "$tmp/err"
+    diff "$tmp/go" "$tmp/pc" | head -6
+    fail=$((fail + 1))
+  }
+}
+inputs=()
+for f in "$data"/pprof/*.pb* "$data"/ext/pprof/*; do
+  [ -f "$f" ] || continue
+  case $f in *edge-invalid-utf8-nul-strings*) continue ;; esac
+  "$PCOL" info "$f" 2>/dev/null | grep -q 'input_format: *otlp' && continue
+  inputs+=("$f")
+done
+
+# --mean
+for f in "${inputs[@]}"; do
+  b=$(basename "$f")
+  types=$("$PCOL" info "$f" 2>/dev/null | sed -n 's/^  values: *//p' | sed 's/ (default.*//; s/, /\n/g')
+  for si in $types; do
+    check "$b mean ${si%/*}" -mean -top -sample_index="${si%/*}" "$f" -- top "$f" --mean --value "${si%/*}"
+  done
+  check "$b mean -cum" -mean -top -cum "$f" -- top "$f" --mean --sort cum
+  check "$b mean -lines" -mean -top -lines "$f" -- top "$f" --mean --by line
+done
+f=$data/pprof/go-heap-allocs-inline.pb.gz
+check "mean -focus" -mean -top -focus=grpc "$f" -- top "$f" --mean --focus grpc
+check "mean -hide -relative" -mean -top -hide=runtime -relative_percentages "$f" -- top "$f" --mean --hide runtime --relative-percentages
+check "mean -nodefraction" -mean -top -nodefraction=0.05 "$f" -- top "$f" --mean --node-fraction 0.05
+g=$data/ext/pprof/go-block-net.pb.gz
+[ -f "$g" ] && check "mean_delay" -mean_delay -top "$g" -- top "$g" --mean --value delay
+
+# --normalize: pairs of profiles of the same value types (pcol info's list)
+for f in "${inputs[@]}"; do
+  printf '%s\t%s\n' "$("$PCOL" info "$f" 2>/dev/null | sed -n 's/^  values: *//p' | sed 's/ (default.*//')" "$f"
+done | sort -t "$(printf '\t')" -k1,1 -s >"$tmp/types"
+pairs=0
+prev_t= prev_f=
+while IFS="$(printf '\t')" read -r t f; do
+  if [ "$t" = "$prev_t" ] && [ -n "$t" ] && [ $pairs -lt 12 ]; then
+    pairs=$((pairs + 1))
+    check "normalize -base $(basename "$f") $(basename "$prev_f")" -normalize -top -base="$prev_f" "$f" -- top "$f" --normalize --base "$prev_f"
+    check "normalize -diff_base $(basename "$f") $(basename "$prev_f")" -normalize -top -diff_base="$prev_f" "$f" -- top "$f" --normalize --diff-base "$prev_f"
+    check "normalize -diff_base -cum $(basename "$prev_f") $(basename "$f")" -normalize -top -cum -diff_base="$f" "$prev_f" -- top "$prev_f" --normalize --diff-base "$f" --sort cum
+  fi
+  prev_t=$t prev_f=$f
+done <"$tmp/types"
+echo "t_value_opts: $n comparisons with go tool pprof ($pairs normalized pairs), $fail failed"
+[ "$n" -ge 100 ] && [ "$pairs" -ge 4 ] && [ "$fail" = 0 ]
