@@ -1133,6 +1133,19 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_top_key_parts(const pcol_top *t, uint32
  * name, |flat| desc (pprof -top -cum, summaryRprof by.total); NAME = name. */
 typedef enum { PCOL_SORT_FLAT = 0, PCOL_SORT_CUM = 1, PCOL_SORT_NAME = 2 } pcol_sort;
 PCOL_API void pcol_top_sort(pcol_top *t, pcol_sort order);
+/* pprof -drop_negative on t, a result of pcol_top_compute_shown with
+ * fraction 0 and every row shown (report.go newTrimmedGraph with
+ * graph.go isNegative): removes the rows whose flat is below 0, or 0 with
+ * a cum below 0, keeping the others' order; then, as pprof's cuts are of
+ * the nodes left, pcol_top_cutoff(fraction) by the sum of their flat
+ * (*dropped, *label_cutoff: its results; may be NULL) and the "(inline)"
+ * marks again with the edge cutoff of that sum: of the first `shown` rows
+ * when rows were cut or more remain, else of every key (the negative ones'
+ * calls still count, as in pprof's graph). */
+PCOL_API PCOL_NODISCARD pcol_status pcol_top_drop_negative(pcol_top *t, double fraction,
+                                                           size_t shown, size_t *dropped,
+                                                           pcol_sum *label_cutoff,
+                                                           pcol_error *err);
 /* pprof's node fraction: drops the rows whose |cum| is below
  * |(int64)(sum of flat x fraction)| (the order of the others is kept);
  * returns how many were dropped.  *label_cutoff (may be NULL) gets what

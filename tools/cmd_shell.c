@@ -47,6 +47,7 @@ static setting settings[] = {
     {"nodefraction", "node-fraction", 0, NULL}, {"edgefraction", "edge-fraction", 0, NULL},
     {"sort", "sort", 0, NULL},           {"granularity", "by", 0, NULL},
     {"noinlines", "no-inlines", 1, NULL}, {"relative_percentages", "relative-percentages", 1, NULL},
+    {"mean", "mean", 1, NULL},           {"drop_negative", "drop-negative", 1, NULL},
 };
 #define NSETTINGS (sizeof settings / sizeof settings[0])
 
@@ -132,7 +133,8 @@ static void shell_help(void) {
          "Settings (NAME=VALUE; NAME= clears; o lists them): focus, ignore, hide, show,\n"
          "show_from, tagfocus, tagignore, tagshow, taghide, tagroot, tagleaf, sample_index,\n"
          "unit, nodecount, nodefraction, edgefraction, sort, granularity, noinlines,\n"
-         "relative_percentages; and the words cum, flat, functions, filefunctions, lines,\n"
+         "relative_percentages, mean and drop_negative (top only); and the words cum, flat,\n"
+         "functions, filefunctions, lines,\n"
          "files, addresses.\n"
          "quit (or end of input) ends the session.\n");
 }
@@ -249,7 +251,7 @@ static int run_line(const char *file, char **w, int nw) {
   for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
     if (!strcmp(name, aliases[i].pprof)) name = aliases[i].command, extra = aliases[i].extra;
   const cli_command *c = cli_command_find(name);
-  static const char *const not_offered[] = {"mean", "drop_negative", "divide_by", "normalize",
+  static const char *const not_offered[] = {"divide_by", "normalize",
                                             "call_tree", "trim", "compact_labels", "source_path",
                                             "trim_path", "intel_syntax", "show_from_address",
                                             "disasm", "weblist", "web", "gif", "pdf", "ps", "eog",
@@ -362,6 +364,14 @@ static int run_line(const char *file, char **w, int nw) {
   char *sopt[NSETTINGS] = {0};
   for (size_t k = 0; !rc && k < NSETTINGS; k++) {
     setting *s = &settings[k];
+    /* a setting that changes the numbers, which this command cannot
+     * apply: refused, never silently left out */
+    if (s->value && *s->value && s->flag && !given[k] && !opt_of(c, s->option, 0) &&
+        (!strcmp(s->option, "mean") || !strcmp(s->option, "drop-negative"))) {
+      rc = cli_usage_error("shell", "%s=true: %s does not offer --%s (top does); set %s=false first",
+                           s->pprof, c->name, s->option, s->pprof);
+      break;
+    }
     if (!s->value || !s->option || given[k] || !opt_of(c, s->option, 0)) continue;
     if ((focus && !strcmp(s->option, "focus")) || (ignore && !strcmp(s->option, "ignore"))) continue;
     if (sort_cum && !strcmp(s->option, "sort")) continue;
@@ -370,8 +380,9 @@ static int run_line(const char *file, char **w, int nw) {
     if (whole && (!strcmp(s->option, "by") || !strcmp(s->option, "no-inlines") ||
                   strstr(s->option, "-fraction")))
       continue;
-    if (s->flag) argv[n++] = !strcmp(s->option, "no-inlines") ? "--no-inlines" : "--relative-percentages";
-    else if (asprintf(&sopt[k], "--%s=%s", s->option, s->value) > 0) argv[n++] = sopt[k];
+    if (s->flag ? asprintf(&sopt[k], "--%s", s->option) > 0
+                : asprintf(&sopt[k], "--%s=%s", s->option, s->value) > 0)
+      argv[n++] = sopt[k];
   }
   /* the shell's own --max-rows and --no-mmap, for every command that takes them */
   char rows[48];

@@ -16,6 +16,8 @@ const cli_opt opts_top[] = {
     CLI_OPT_VIEW_FORMAT(" (json: an object with type, unit, total, filters and rows); numbers "
                         "stay raw, the unit is a column"),
     CLI_OPT_MEAN,
+    {"drop-negative", 0, 0, "leave out the rows whose flat is below 0 (or 0 with cum below 0): what "
+                            "shrank under --diff-base/--base (pprof -drop_negative)"},
     CLI_OPTS_VIEW_INPUT,
     {NULL, 0, 0, NULL}};
 
@@ -119,7 +121,7 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
   if (mean && bys && !strncmp(bys, "label:", 6))
     return cli_usage_error(cmd->name, "--mean divides a function's value by its count: not with --by label:KEY");
   if (mean && cli_mean_refused(cmd, a)) return EXIT_USAGE;
-  int rc = (bys && !strncmp(bys, "label:", 6)) || mean
+  int rc = (bys && !strncmp(bys, "label:", 6)) || mean || cli_flag(cmd, a, "drop-negative")
                ? PCOL_OK
                : cli_top_many(cmd, a, a->pos, a->npos, &sel, by, fraction, sort, limit, &t,
                               &dropped, &cutoff, &f, &path, &many, &err);
@@ -133,6 +135,13 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
       dropped = pcol_top_cutoff(&t, fraction, &cutoff);
       pcol_top_sort(&t, sort);
     }
+  } else if (cli_flag(cmd, a, "drop-negative")) {
+    /* pprof drops the negative nodes first, then cuts by the sum of the
+     * others' flat, then marks the shown ones (report.go newTrimmedGraph) */
+    rc = pcol_top_compute_shown(f, &sel, &v, by, 0, sort, SIZE_MAX, &t, NULL, NULL, &err);
+    if (!rc)
+      rc = pcol_top_drop_negative(&t, fraction, limit < SIZE_MAX ? (size_t)limit : SIZE_MAX,
+                                  &dropped, &cutoff, &err);
   } else { /* names and sorts only the rows the cut keeps, marks those shown */
     rc = pcol_top_compute_shown(f, &sel, &v, by, fraction, sort,
                                 limit < SIZE_MAX ? (size_t)limit : SIZE_MAX, &t, &dropped,

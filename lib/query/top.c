@@ -1867,6 +1867,38 @@ int pcol_top_compute_cut(pcol_file *f, const pcol_select *sel, const pcol_value_
   return top_cut(f, sel, v, by, fraction, order, 1, out, dropped, label_cutoff, err);
 }
 
+int pcol_top_drop_negative(pcol_top *t, double fraction, size_t shown, size_t *dropped,
+                           pcol_sum *label_cutoff, pcol_error *err) {
+  size_t k = 0;
+  pcol_sum sum = 0;
+  for (size_t i = 0; i < t->nrows; i++)
+    if (!(t->rows[i].flat < 0 || (t->rows[i].flat == 0 && t->rows[i].cum < 0))) {
+      sum += t->rows[i].flat;
+      t->rows[k++] = t->rows[i];
+    }
+  t->nrows = k;
+  size_t d = pcol_top_cutoff(t, fraction, label_cutoff);
+  if (dropped) *dropped = d;
+  pcol_q_top_priv *p = t->priv_;
+  if (!p || (!pcol_q_nsum_made(&p->is.sub) && !p->is.own_list)) return PCOL_OK;
+  p->is.cutoff = (pcol_sum)pcol_q_frac_cut(sum, 0.001); /* pprof's edge fraction */
+  size_t all = t->nrows, n = shown < all ? shown : all;
+  if (d || n < all) {
+    t->nrows = n;
+    int rc = pcol_top_mark_inline(t, err);
+    t->nrows = all;
+    return rc;
+  }
+  uint8_t *inl = calloc(p->is.nkeys + 1, 1); /* every key's calls */
+  int rc = inl ? inline_marks(&p->is, NULL, NULL, inl, err) : pcol_oom(err);
+  for (size_t i = 0; !rc && i < t->nrows; i++) {
+    uint32_t key = t->rows[i].key;
+    t->rows[i].inl = key && key <= p->is.nkeys ? pcol_q_inline_of(inl[key]) : PCOL_INLINE_NONE;
+  }
+  free(inl);
+  return rc;
+}
+
 int pcol_top_compute_shown(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                            pcol_by by, double fraction, pcol_sort order, size_t shown,
                            pcol_top *out, size_t *dropped, pcol_sum *label_cutoff,

@@ -43,12 +43,12 @@ grep -q '^  sample_index *= $' <<<"$out" || fail "o: a bad sample_index was kept
 grep -q 'sample_index=nosuch: no value type' "$tmp/err" || { cat "$tmp/err"; fail "the bad sample_index's message"; }
 [ "$(ask focus=main focus= top)" = "$("$PCOL" top "$in" -n 10 | body)" ] || fail "focus= clears"
 # a failed command: its message, then the session goes on; exit 0
-out=$(printf 'nosuchcommand\npeek\ntop --nosuch\nmean=true\ntop1\n' | "$PCOL" shell "$in" 2>"$tmp/err")
+out=$(printf 'nosuchcommand\npeek\ntop --nosuch\ndivide_by=2\ntop1\n' | "$PCOL" shell "$in" 2>"$tmp/err")
 [ $? = 0 ] || fail "the session's exit"
 grep -q 'unrecognized command: "nosuchcommand"' "$tmp/err" || fail "unknown command"
 grep -q 'command peek requires an argument' "$tmp/err" || fail "peek without its argument"
 grep -q "unknown option '--nosuch'" "$tmp/err" || fail "a bad option"
-grep -q "pprof's mean is not offered by pcol" "$tmp/err" || fail "a pprof setting pcol lacks"
+grep -q "pprof's divide_by is not offered by pcol" "$tmp/err" || fail "a pprof setting pcol lacks"
 grep -q 'Showing top 1 nodes' <<<"$out" || fail "the session did not go on"
 # pprof's forms: signed counts, cum=true; a count is no limit of traces
 [ "$(ask 'top -5')" = "$("$PCOL" top "$in" | body)" ] || fail "top -5: every row"
@@ -109,4 +109,9 @@ exec 3>&-
 grep -q 'reads its commands from standard input' "$tmp/err" || fail "shell -"
 "$PCOL" shell "$tmp/nosuch" </dev/null 2>"$tmp/err" && fail "shell of a missing file: exit 0"
 grep -q 'nosuch' "$tmp/err" || fail "the missing file is not named"
+# a setting that changes the numbers is never left out: mean=true and a
+# command without --mean is refused (the line fails, the session goes on)
+printf 'mean=true\npeek .\ntop2\n' | "$PCOL" shell "$in" >"$tmp/out" 2>"$tmp/err"
+grep -q 'mean=true: peek does not offer --mean' "$tmp/err" || fail "mean=true with peek"
+grep -q 'Showing nodes' "$tmp/out" || fail "top after a refused line"
 echo "t_shell: ok"

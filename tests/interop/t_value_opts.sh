@@ -5,7 +5,10 @@
 #     and -relative_percentages) for every value type of every pprof
 #     profile of the test data go reads;
 #   --normalize (-normalize) with --base and --diff-base: `top` of each
-#     pair of profiles that measure the same value types.
+#     pair of profiles that measure the same value types;
+#   --drop-negative (-drop_negative): `top` of those pairs under --base and
+#     --diff-base (flat, -cum, -nodefraction, -nodecount), and of a delta
+#     heap profile with negative values, each of its value types.
 # Left out: the profile whose names hold raw control bytes (pcol prints
 # them as \xNN, doc/safety.md).
 set -u
@@ -60,6 +63,14 @@ check "mean -nodefraction" -mean -top -nodefraction=0.05 "$f" -- top "$f" --mean
 g=$data/ext/pprof/go-block-net.pb.gz
 [ -f "$g" ] && check "mean_delay" -mean_delay -top "$g" -- top "$g" --mean --value delay
 
+# --drop-negative alone: a delta heap profile has negative values
+f=$data/pprof/go-heap-delta-negative-values.pb.gz
+if [ -f "$f" ]; then
+  for si in alloc_objects alloc_space inuse_objects inuse_space; do
+    check "drop_negative $si" -drop_negative -top -sample_index=$si "$f" -- top "$f" --drop-negative --value $si
+  done
+fi
+
 # --normalize: pairs of profiles of the same value types (pcol info's list)
 for f in "${inputs[@]}"; do
   printf '%s\t%s\n' "$("$PCOL" info "$f" 2>/dev/null | sed -n 's/^  values: *//p' | sed 's/ (default.*//')" "$f"
@@ -72,8 +83,11 @@ while IFS="$(printf '\t')" read -r t f; do
     check "normalize -base $(basename "$f") $(basename "$prev_f")" -normalize -top -base="$prev_f" "$f" -- top "$f" --normalize --base "$prev_f"
     check "normalize -diff_base $(basename "$f") $(basename "$prev_f")" -normalize -top -diff_base="$prev_f" "$f" -- top "$f" --normalize --diff-base "$prev_f"
     check "normalize -diff_base -cum $(basename "$prev_f") $(basename "$f")" -normalize -top -cum -diff_base="$f" "$prev_f" -- top "$prev_f" --normalize --diff-base "$f" --sort cum
+    check "drop_negative -diff_base $(basename "$f") $(basename "$prev_f")" -drop_negative -top -diff_base="$prev_f" "$f" -- top "$f" --drop-negative --diff-base "$prev_f"
+    check "drop_negative -base -cum $(basename "$prev_f") $(basename "$f")" -drop_negative -top -cum -base="$f" "$prev_f" -- top "$prev_f" --drop-negative --base "$f" --sort cum
+    check "drop_negative -nodefraction -nodecount $(basename "$f")" -drop_negative -top -nodefraction=0.05 -nodecount=5 -diff_base="$prev_f" "$f" -- top "$f" --drop-negative --node-fraction 0.05 -n 5 --diff-base "$prev_f"
   fi
   prev_t=$t prev_f=$f
 done <"$tmp/types"
-echo "t_value_opts: $n comparisons with go tool pprof ($pairs normalized pairs), $fail failed"
+echo "t_value_opts: $n comparisons with go tool pprof ($pairs pairs of profiles), $fail failed"
 [ "$n" -ge 100 ] && [ "$pairs" -ge 4 ] && [ "$fail" = 0 ]
