@@ -1185,7 +1185,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_top_compute_shown(pcol_file *f, const p
  * (may be NULL) what pprof's "Dropped N nodes (cum <= X)" then says,
  * |(int64)(mean total x fraction)|.  The rows, their order and the cut
  * stay those of the sums, as pprof sorts and cuts its nodes by them.
- * Cost: a second top (of div) and a pass over the selected samples. */
+ * Call it once on a result (a second call divides again).  Cost: a second
+ * top (of div) and a pass over the selected samples. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_top_mean(pcol_file *f, const pcol_select *sel,
                                                   const pcol_value_sel *div, pcol_top *t,
                                                   double fraction, pcol_sum *label_cutoff,
@@ -2047,7 +2048,7 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_tag_frames(pcol_file *f, const cha
  * sum rounded once (half away from zero) onto the first of them; the
  * others, all-zero samples and groups whose scaled values are all 0 are
  * dropped (kept at 0 in a file with text rows: Rprof, Perun).  The weight
- * column stays as it is. */
+ * column stays as it is.  Other flag bits: EINVAL. */
 #define PCOL_DIFF_BASE_KEY "pprof::base"
 #define PCOL_META_DIFF_BASE "pprof.diff_base"
 #define PCOL_META_BASE "pprof.base"

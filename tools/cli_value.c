@@ -177,8 +177,24 @@ int cli_mean(pcol_file *f, const pcol_select *sel, pcol_top *t, double fraction,
   pcol_value_sel div;
   pcol_error e2 = {0};
   int rc = pcol_value_resolve(f, sel, "0", &div, &e2);
-  if (rc && rc != PCOL_ENOMEM) rc = pcol_value_resolve(f, sel, "samples", &div, err);
-  else if (rc) *err = e2;
+  if (rc == PCOL_ENOMEM) {
+    *err = e2;
+    return rc;
+  }
+  if (rc) { /* the samples only when no selected source has a first type to divide by */
+    pcol_select one = *sel;
+    uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
+    for (uint64_t s = 1; s <= ns; s++) {
+      if (sel->source_id && sel->source_id != s) continue;
+      one.source_id = (uint32_t)s;
+      pcol_error e3 = {0};
+      if (pcol_value_resolve(f, &one, "0", &div, &e3) == PCOL_OK)
+        return pcol_error_set(err, PCOL_EINVAL,
+                              "--mean: the sources have no first value type in common to divide "
+                              "by (%s); view them apart (--source N)", e2.message);
+    }
+    rc = pcol_value_resolve(f, sel, "samples", &div, err);
+  }
   if (!rc) rc = pcol_top_mean(f, sel, &div, t, fraction, cutoff, err);
   if (rc) return rc;
   const pcol_str ty = t->value.type;

@@ -136,6 +136,8 @@ static int normalize_ratios(pcol_file *f, pcol_file *base, double **out, uint64_
 int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file **out,
                         pcol_error *err) {
   *out = NULL;
+  if (flags & ~(unsigned)(PCOL_BASE_DIFF | PCOL_BASE_NORMALIZE))
+    return pcol_error_set(err, PCOL_EINVAL, "pcol_open_diff_base: unknown flags 0x%x", flags);
   int diff = (flags & PCOL_BASE_DIFF) != 0;
   int same = 0, back = 0;
   int rc = types_within(f, base, &same, err);

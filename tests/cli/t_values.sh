@@ -15,7 +15,8 @@
 #  9. info's derived values are per source;
 # 10. --mean (pprof -mean): an Rprof source's time over its samples is its
 #     interval in every row; a heap profile's total is its bytes over its
-#     objects (the first type); --mean with a base and --normalize without one are refused.
+#     objects (the first type); --mean with a base, of sources whose first
+#     types differ, and --normalize without a base are refused.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -212,6 +213,9 @@ mean=$("$PCOL" top "$tmp/h.pb" --mean --unit raw --node-fraction 0 | total)
 [ "$objs" -gt 1 ] && [ "$mean" = $((whole / objs)) ] || fail "heap --mean total $mean, want $whole bytes / $objs objects"
 "$PCOL" top "$tmp/c.pb" --mean --base "$tmp/c.pb" 2>"$tmp/err"
 [ $? = 2 ] && grep -q 'base' "$tmp/err" || fail "--mean with --base: exit 2 naming the base"
+# sources whose first types differ have no common divisor: refused, not mixed
+"$PCOL" top "$tmp/c.pb" "$tmp/h.pb" --value samples --mean 2>"$tmp/err" && fail "--mean of a cpu and a heap profile: exit 0"
+grep -q 'no first value type in common' "$tmp/err" || fail "--mean of mixed sources: the message"
 "$PCOL" top "$tmp/c.pb" --normalize 2>"$tmp/err"
 [ $? = 2 ] && grep -q 'must have base profile' "$tmp/err" || fail "--normalize without a base: exit 2"
 # a profile normalized to itself is itself: its diff with itself is empty
