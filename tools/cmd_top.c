@@ -117,11 +117,12 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
   pcol_sum cutoff = 0;
   size_t dropped = 0;
   int many = 0; /* many pcol files: each file's rows, added up by name */
-  int mean = cli_flag(cmd, a, "mean");
-  if (mean && bys && !strncmp(bys, "label:", 6))
+  int mean = cli_flag(cmd, a, "mean"), by_label = bys && !strncmp(bys, "label:", 6);
+  int drop_neg = cli_flag(cmd, a, "drop-negative");
+  if (mean && by_label)
     return cli_usage_error(cmd->name, "--mean divides a function's value by its count: not with --by label:KEY");
   if (mean && cli_mean_refused(cmd, a)) return EXIT_USAGE;
-  int rc = (bys && !strncmp(bys, "label:", 6)) || mean || cli_flag(cmd, a, "drop-negative")
+  int rc = by_label || mean || drop_neg
                ? PCOL_OK
                : cli_top_many(cmd, a, a->pos, a->npos, &sel, by, fraction, sort, limit, &t,
                               &dropped, &cutoff, &f, &path, &many, &err);
@@ -129,13 +130,12 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
   if (rc) return cli_fail(cmd->name, &err, rc);
   if (many) {
     /* computed, cut, sorted and marked (pcol_top_many) */
-  } else if (bys && !strncmp(bys, "label:", 6)) {
+  } else if (by_label) {
     rc = pcol_top_by_label(f, &sel, &v, bys + 6, &t, &err);
-    if (!rc) {
-      dropped = pcol_top_cutoff(&t, fraction, &cutoff);
-      pcol_top_sort(&t, sort);
-    }
-  } else if (cli_flag(cmd, a, "drop-negative")) {
+    if (!rc && drop_neg) rc = pcol_top_drop_negative(&t, fraction, SIZE_MAX, &dropped, &cutoff, &err);
+    else if (!rc) dropped = pcol_top_cutoff(&t, fraction, &cutoff);
+    if (!rc) pcol_top_sort(&t, sort);
+  } else if (drop_neg) {
     /* pprof drops the negative nodes first, then cuts by the sum of the
      * others' flat, then marks the shown ones (report.go newTrimmedGraph) */
     rc = pcol_top_compute_shown(f, &sel, &v, by, 0, sort, SIZE_MAX, &t, NULL, NULL, &err);
@@ -149,7 +149,7 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
   }
   char mean_type[256];
   if (!rc && mean) rc = cli_mean(f, &sel, &t, fraction, &cutoff, mean_type, &err);
-  if (!rc && bys && !strncmp(bys, "label:", 6)) {
+  if (!rc && by_label) {
     size_t n = limit < t.nrows ? (size_t)limit : t.nrows, all = t.nrows;
     if (dropped || n < all) { /* pprof's marks come from the graph of the rows it shows */
       t.nrows = n;

@@ -389,23 +389,41 @@ static int64_t scale_round(int64_t x, double r) {
 
 /* pprof's -normalize scales the profile after its merge (driver/fetch.go:
  * combineProfiles, then Normalize): samples of one stack and label set are
- * one, all-zero ones are gone, and each sum is rounded once.  The groups:
- * grp[i] of sample i (UINT32_MAX: all zero), and per group and input value
- * type t (stride nvt + 1) the sum, as Go adds int64s, and whether a sample
- * of it has the type. */
+ * one, all-zero ones are gone, and each sum is rounded once.  grp[i] is
+ * sample i's group (UINT32_MAX: all zero); a group's sums are cells, one
+ * per (group, input value type) that occurs, as Go adds int64s, listed
+ * from head[group] (cell + 1; 0: none) through next: memory in proportion
+ * to the values, however many types the file declares. */
 typedef struct norm_groups {
-  uint32_t *grp;
+  uint32_t *grp, *head;
+  uint8_t *done;
+  uint32_t *type, *next; /* cells */
   uint64_t *sum;
-  uint8_t *has, *done;
-  size_t ng, stride;
+  size_t ncell, cap;
 } norm_groups;
 
 static void norm_groups_free(norm_groups *g) {
   free(g->grp);
-  free(g->sum);
-  free(g->has);
+  free(g->head);
   free(g->done);
+  free(g->type);
+  free(g->next);
+  free(g->sum);
   memset(g, 0, sizeof *g);
+}
+
+static int norm_cell_room(norm_groups *g) {
+  if (g->ncell < g->cap) return PCOL_OK;
+  size_t nc = g->cap ? g->cap * 2 : 1024;
+  uint32_t *t = realloc(g->type, nc * sizeof *t);
+  if (t) g->type = t;
+  uint32_t *x = t ? realloc(g->next, nc * sizeof *x) : NULL;
+  if (x) g->next = x;
+  uint64_t *u = x ? realloc(g->sum, nc * sizeof *u) : NULL;
+  if (u) g->sum = u;
+  if (!u) return PCOL_ENOMEM;
+  g->cap = nc;
+  return PCOL_OK;
 }
 
 static int norm_groups_make(mctx *m, const pcol_view *stk, const pcol_view *lab,
@@ -414,71 +432,89 @@ static int norm_groups_make(mctx *m, const pcol_view *stk, const pcol_view *lab,
   uint64_t n = pcol_rows(m->f, PCOL_T_SAMPLES), nv = pcol_rows(m->f, PCOL_T_VALUES);
   uint64_t nvt = pcol_rows(m->f, PCOL_T_VALUE_TYPES), ns = pcol_rows(m->f, PCOL_T_STACKS);
   uint64_t nls = pcol_rows(m->f, PCOL_T_LABELSETS);
-  pcol_u64map key = {0};
+  pcol_u64map key = {0}, cell = {0};
   int rc = PCOL_OK;
-  g->stride = (size_t)nvt + 1;
-  if (!(g->grp = malloc((n ? n : 1) * sizeof *g->grp))) return add_oom(m);
+  size_t rows = n ? (size_t)n : 1; /* at most a group a sample */
+  g->grp = malloc(rows * sizeof *g->grp);
+  g->head = calloc(rows, sizeof *g->head);
+  g->done = calloc(rows, 1);
+  if (!g->grp || !g->head || !g->done) return add_oom(m);
+  memset(g->grp, 0xff, rows * sizeof *g->grp); /* UINT32_MAX: no group */
   for (uint64_t i = 0; i < n && !rc; i++) {
     uint64_t a = pcol_view_u64(off, i), e = pcol_view_u64(off, i + 1);
-    g->grp[i] = UINT32_MAX;
     if (a > e || e > nv) break; /* copy_samples says so */
     uint64_t j = a;
     while (j < e && pcol_view_i64(vv, j) == 0) j++;
     if (j == e) continue; /* merge.go isZeroSample */
     uint64_t k = (uint64_t)MAPID(m->stmap, ns, pcol_view_u32(stk, i)) << 32 |
                  MAPID(m->lsmap, nls, pcol_view_u32(lab, i));
-    uint32_t gi;
+    uint32_t gi, ci;
     int added;
-    if ((rc = pcol_u64map_get(&key, k, &gi, &added))) {
-      rc = rc == PCOL_ENOMEM ? add_oom(m) : pcol_error_set(m->err, rc, "too many samples to normalize");
-      break;
-    }
-    if (added && gi >= g->ng) { /* a row a group, grown by doubling */
-      size_t nc = g->ng ? g->ng * 2 : 1024;
-      uint64_t *ns_ = realloc(g->sum, nc * g->stride * sizeof *ns_);
-      if (ns_) g->sum = ns_;
-      uint8_t *nh = ns_ ? realloc(g->has, nc * g->stride) : NULL;
-      if (nh) g->has = nh;
-      if (!ns_ || !nh) {
-        rc = add_oom(m);
-        break;
-      }
-      memset(g->sum + g->ng * g->stride, 0, (nc - g->ng) * g->stride * sizeof *g->sum);
-      memset(g->has + g->ng * g->stride, 0, (nc - g->ng) * g->stride);
-      g->ng = nc;
-    }
+    if ((rc = pcol_u64map_get(&key, k, &gi, &added))) break;
     g->grp[i] = gi;
-    for (j = a; j < e; j++) {
+    for (j = a; j < e && !rc; j++) {
       uint32_t t = pcol_view_u32(vt, j);
-      if (!t || t > nvt) continue;
-      g->sum[(size_t)gi * g->stride + t] += (uint64_t)pcol_view_i64(vv, j);
-      g->has[(size_t)gi * g->stride + t] = 1;
+      if (!t || t > nvt || pcol_view_i64(vv, j) == 0) continue; /* (norm_values: the zeros) */
+      if ((rc = pcol_u64map_get(&cell, (uint64_t)gi << 32 | t, &ci, &added))) break;
+      if (added) {
+        if ((rc = norm_cell_room(g))) break;
+        ci = (uint32_t)g->ncell++;
+        g->type[ci] = t;
+        g->sum[ci] = 0;
+        g->next[ci] = g->head[gi];
+        g->head[gi] = ci + 1;
+      }
+      g->sum[ci] += (uint64_t)pcol_view_i64(vv, j);
     }
   }
   pcol_u64map_free(&key);
-  if (!rc && !(g->done = calloc(g->ng ? g->ng : 1, 1))) rc = add_oom(m);
-  return rc;
+  pcol_u64map_free(&cell);
+  if (rc == PCOL_ENOMEM) return add_oom(m);
+  return rc ? pcol_error_set(m->err, rc, "too many samples to normalize") : PCOL_OK;
 }
 
-/* The values of sample i under -normalize: its group's sums scaled, on the
- * group's first sample; nothing (*keep 0) on the others and where every
- * scaled value is 0.  Returns how many are in vals (room for nvt). */
-static size_t norm_values(mctx *m, norm_groups *g, uint64_t i, pcol_value_row *vals, int *keep) {
+/* The values of sample i under -normalize: its group's sums scaled, in the
+ * order of their types, on the group's first sample, with a 0 for each
+ * type of its own rows [a, e) that no sample of the group gave a value
+ * (a count of 0 is not a missing count: count.h); nothing (*keep 0) on the
+ * others and where every scaled value is 0.  Returns how many are in vals
+ * (room for every value type). */
+static size_t norm_values(mctx *m, norm_groups *g, uint64_t i, const pcol_view *vt, uint64_t a,
+                          uint64_t e, pcol_value_row *vals, int *keep) {
   uint32_t gi = g->grp[i];
+  uint64_t nvt = pcol_rows(m->f, PCOL_T_VALUE_TYPES);
   size_t k = 0;
   *keep = 0;
   if (gi == UINT32_MAX || g->done[gi]) return 0;
   g->done[gi] = 1;
-  for (size_t t = 1; t < g->stride; t++) {
-    if (!g->has[(size_t)gi * g->stride + t]) continue;
-    int64_t x = (int64_t)g->sum[(size_t)gi * g->stride + t];
+  for (uint32_t c = g->head[gi]; c; c = g->next[c - 1]) {
+    uint32_t t = g->type[c - 1];
+    int64_t x = (int64_t)g->sum[c - 1];
     if (t < m->opt->nscale && m->opt->scale[t] != 1) {
       x = scale_round(x, m->opt->scale[t]);
       *keep |= x != 0;
     }
-    vals[k].value_type_id = MAPID(m->vtmap, g->stride - 1, (uint32_t)t);
-    vals[k++].value = x;
+    size_t at = k++; /* by input type */
+    while (at > 0 && vals[at - 1].value_type_id > t) vals[at] = vals[at - 1], at--;
+    vals[at].value_type_id = t;
+    vals[at].value = x;
   }
+  for (uint64_t j = a; j < e; j++) { /* the sample's own types without a value: 0 */
+    uint32_t t = pcol_view_u32(vt, j);
+    if (!t || t > nvt) continue;
+    size_t lo = 0, hi = k;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (vals[mid].value_type_id < t) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < k && vals[lo].value_type_id == t) continue;
+    memmove(vals + lo + 1, vals + lo, (k - lo) * sizeof *vals);
+    vals[lo].value_type_id = t;
+    vals[lo].value = 0;
+    k++;
+  }
+  for (size_t j = 0; j < k; j++) vals[j].value_type_id = MAPID(m->vtmap, nvt, vals[j].value_type_id);
   return k;
 }
 
@@ -547,7 +583,7 @@ static int copy_samples(mctx *m, uint64_t base) {
     int neg = m->opt && m->opt->negate, keep = 1;
     size_t nvals = (size_t)(e - a);
     if (scaling) { /* pprof -normalize: ScaleN drops what it scaled to 0 */
-      nvals = norm_values(m, &ng, i, vals, &keep);
+      nvals = norm_values(m, &ng, i, &vt, a, e, vals, &keep);
       if (!keep && !texts) continue;
       if (!keep) nvals = 0; /* kept, at 0, for the rows that name it */
     } else {

@@ -160,11 +160,13 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
   cp.negate = 1;
   if (!rc && diff) rc = pcol_b_cstr(b, PCOL_DIFF_BASE_KEY, &cp.label_key, err);
   if (!rc && diff) rc = pcol_b_cstr(b, "true", &cp.label_str, err);
-  pcol_b_copy nc;
+  pcol_b_copy nc; /* -normalize: f scaled */
   memset(&nc, 0, sizeof nc);
-  if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_ratios(f, base, (double **)&nc.scale, &nc.nscale, err);
-  if (!rc) rc = nc.scale ? pcol_b_add_file_copy(b, f, &nc, err) : pcol_b_add_file(b, f, err);
-  free((double *)nc.scale);
+  double *ratios = NULL;
+  if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_ratios(f, base, &ratios, &nc.nscale, err);
+  nc.scale = ratios;
+  if (!rc) rc = ratios ? pcol_b_add_file_copy(b, f, &nc, err) : pcol_b_add_file(b, f, err);
+  free(ratios);
   uint64_t s0 = b ? b->t[PCOL_T_SOURCES].rows : 0; /* the base's sources come after f's */
   if (!rc) rc = pcol_b_add_file_copy(b, base, &cp, err);
   for (uint64_t s = s0 + 1; !rc && s <= b->t[PCOL_T_SOURCES].rows; s++)

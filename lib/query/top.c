@@ -1867,6 +1867,17 @@ int pcol_top_compute_cut(pcol_file *f, const pcol_select *sel, const pcol_value_
   return top_cut(f, sel, v, by, fraction, order, 1, out, dropped, label_cutoff, err);
 }
 
+/* pprof's marks come from the graph of the rows it shows: those alone
+ * when some were cut (d) or are not shown, else every key's (the keys of
+ * no row too: pprof's graph keeps their calls) */
+static int marks_of_shown(pcol_top *t, size_t d, size_t shown, pcol_error *err) {
+  size_t all = t->nrows, n = shown < all ? shown : all;
+  t->nrows = n;
+  int rc = d || n < all ? pcol_top_mark_inline(t, err) : mark_every_key(t, err);
+  t->nrows = all;
+  return rc;
+}
+
 int pcol_top_drop_negative(pcol_top *t, double fraction, size_t shown, size_t *dropped,
                            pcol_sum *label_cutoff, pcol_error *err) {
   size_t k = 0;
@@ -1882,21 +1893,7 @@ int pcol_top_drop_negative(pcol_top *t, double fraction, size_t shown, size_t *d
   pcol_q_top_priv *p = t->priv_;
   if (!p || (!pcol_q_nsum_made(&p->is.sub) && !p->is.own_list)) return PCOL_OK;
   p->is.cutoff = (pcol_sum)pcol_q_frac_cut(sum, 0.001); /* pprof's edge fraction */
-  size_t all = t->nrows, n = shown < all ? shown : all;
-  if (d || n < all) {
-    t->nrows = n;
-    int rc = pcol_top_mark_inline(t, err);
-    t->nrows = all;
-    return rc;
-  }
-  uint8_t *inl = calloc(p->is.nkeys + 1, 1); /* every key's calls */
-  int rc = inl ? inline_marks(&p->is, NULL, NULL, inl, err) : pcol_oom(err);
-  for (size_t i = 0; !rc && i < t->nrows; i++) {
-    uint32_t key = t->rows[i].key;
-    t->rows[i].inl = key && key <= p->is.nkeys ? pcol_q_inline_of(inl[key]) : PCOL_INLINE_NONE;
-  }
-  free(inl);
-  return rc;
+  return marks_of_shown(t, d, shown, err);
 }
 
 int pcol_top_compute_shown(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
@@ -1907,13 +1904,7 @@ int pcol_top_compute_shown(pcol_file *f, const pcol_select *sel, const pcol_valu
   int rc = top_cut(f, sel, v, by, fraction, order, 2, out, &d, label_cutoff, err);
   if (rc) return rc;
   if (dropped) *dropped = d;
-  size_t all = out->nrows, n = shown < all ? shown : all;
-  /* pprof's marks come from the graph of the rows it shows: those alone
-   * when some are not, else every key's (what pcol_top_compute_cut made) */
-  out->nrows = n;
-  if (d || n < all) rc = pcol_top_mark_inline(out, err);
-  else rc = mark_every_key(out, err);
-  out->nrows = all;
+  rc = marks_of_shown(out, d, shown, err);
   pcol_q_top_priv *p = out->priv_;
   if (p) { /* sums mode's flat keys, kept for mark_every_key */
     free(p->is.fk);

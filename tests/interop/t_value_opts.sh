@@ -5,7 +5,8 @@
 #     and -relative_percentages) for every value type of every pprof
 #     profile of the test data go reads;
 #   --normalize (-normalize) with --base and --diff-base: `top` of each
-#     pair of profiles that measure the same value types;
+#     pair of profiles that measure the same value types, and `traces`
+#     (every merged sample's scaled values);
 #   --drop-negative (-drop_negative): `top` of those pairs under --base and
 #     --diff-base (flat, -cum, -nodefraction, -nodecount), and of a delta
 #     heap profile with negative values, each of its value types.
@@ -19,7 +20,8 @@ data=$(cd "$REPO/../shared/testdata" 2>/dev/null && pwd) || { echo "t_value_opts
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export TZ=UTC
-cut() { sed -n '/^Showing nodes/,$p'; }
+from='^Showing nodes' # where the comparison starts (traces: at the first trace)
+cut() { sed -n "/$from/,\$p"; }
 n=0 fail=0
 check() { # check WHAT GO-ARGS -- PCOL-ARGS
   local what=$1 g=() p=()
@@ -83,6 +85,9 @@ while IFS="$(printf '\t')" read -r t f; do
     check "normalize -base $(basename "$f") $(basename "$prev_f")" -normalize -top -base="$prev_f" "$f" -- top "$f" --normalize --base "$prev_f"
     check "normalize -diff_base $(basename "$f") $(basename "$prev_f")" -normalize -top -diff_base="$prev_f" "$f" -- top "$f" --normalize --diff-base "$prev_f"
     check "normalize -diff_base -cum $(basename "$prev_f") $(basename "$f")" -normalize -top -cum -diff_base="$f" "$prev_f" -- top "$prev_f" --normalize --diff-base "$f" --sort cum
+    from='^-----------'
+    check "normalize -traces $(basename "$f") $(basename "$prev_f")" -normalize -traces -diff_base="$prev_f" "$f" -- traces "$f" --normalize --diff-base "$prev_f"
+    from='^Showing nodes'
     check "drop_negative -diff_base $(basename "$f") $(basename "$prev_f")" -drop_negative -top -diff_base="$prev_f" "$f" -- top "$f" --drop-negative --diff-base "$prev_f"
     check "drop_negative -base -cum $(basename "$prev_f") $(basename "$f")" -drop_negative -top -cum -base="$f" "$prev_f" -- top "$prev_f" --drop-negative --base "$f" --sort cum
     check "drop_negative -nodefraction -nodecount $(basename "$f")" -drop_negative -top -nodefraction=0.05 -nodecount=5 -diff_base="$prev_f" "$f" -- top "$f" --drop-negative --node-fraction 0.05 -n 5 --diff-base "$prev_f"
