@@ -1021,8 +1021,10 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_sources(pcol_file *f, const pcol_
 /* Sums the chosen value of the selected samples per stack node: *w_out gets
  * a calloc'd array of pcol_rows(f, PCOL_T_STACKS) + 1 entries (index 0 =
  * empty stack; free() it).  Long samples cut by the range are scaled with
- * pcol_scale per sample.  *total_abs (may be NULL) = sum of |value| per
- * sample, the pprof total. */
+ * pcol_scale per sample.  *total_abs (may be NULL) = the pprof total: the
+ * sum of |value| per sample, where pprof merges the samples of one stack
+ * and label set first when that matters (a value below 0, or a base: the
+ * sum of |their sum| per such group). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_stack_weights(pcol_file *f, const pcol_select *sel,
                                                        const pcol_value_sel *v, pcol_sum **w_out,
                                                        pcol_sum *total_abs, pcol_error *err);
@@ -1069,7 +1071,8 @@ enum { PCOL_INLINE_NONE = 0, PCOL_INLINE_ONLY = 1, PCOL_INLINE_PARTIAL = 3 };
 typedef struct pcol_top {
   pcol_top_row *rows; /* pcol_top_compute: |flat| desc, name, |cum| desc, key */
   size_t nrows;
-  pcol_sum total;     /* sum of |value| over the selected samples */
+  pcol_sum total;     /* sum of |value| over the selected samples (pprof's:
+                       * pcol_stack_weights' total_abs) */
   pcol_value_sel value;
   void *priv_;
 } pcol_top;

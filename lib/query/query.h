@@ -164,10 +164,14 @@ void pcol_q_topkeys_free(pcol_q_topkeys *k);
  * of |values| is at most INT64_MAX, so that no sum of any of them can
  * overflow (half the memory the walks fault in and read: go-cpu-large's
  * 425k nodes, 6.8 -> 3.4 MB, pcol top 15% faster), else 128-bit.  Exactly
- * one of w64 and w128 is set once made. */
+ * one of w64 and w128 is set once made.  grouped: the total the run
+ * returned is pprof's over merged samples (a base, or a value below 0:
+ * weights.c grouped_total), not a sum a sample, so the totals of disjoint
+ * selections do not add up to their union's. */
 typedef struct pcol_q_nsum {
   int64_t *w64;
   pcol_sum *w128;
+  int grouped;
 } pcol_q_nsum;
 static inline pcol_sum pcol_q_nsum_at(const pcol_q_nsum *s, uint64_t n) {
   return s->w64 ? (pcol_sum)s->w64[n] : s->w128[n];
@@ -184,12 +188,17 @@ void pcol_q_nsum_free(pcol_q_nsum *s);
 /* The same sums as a list: the nodes whose sum is not 0, in id order, and
  * their sums (weights.c; for a profile of far fewer samples than stack
  * nodes, where a sum a node is most of the memory a view touches).  Only
- * when *total_abs <= INT64_MAX (then no sum overflows 64 bits): past it
- * the list is empty and the caller sums per node (pcol_q_weights_nsum). */
+ * when the sum of every selected sample's |value| is <= INT64_MAX (then no
+ * sum overflows 64 bits): past it `wide` is 1, the list is empty and the
+ * caller sums per node (pcol_q_weights_nsum).  That bound is not
+ * *total_abs, pprof's total, which can be less (samples of one stack that
+ * cancel, weights.c grouped_total). */
 typedef struct pcol_q_own {
   uint32_t *node;
   int64_t *w;
   size_t n;
+  int wide;
+  int grouped; /* as pcol_q_nsum's */
 } pcol_q_own;
 int pcol_q_weights_sparse(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                           const pcol_value_sel *v, pcol_q_own *out, pcol_sum *total_abs,
@@ -214,6 +223,7 @@ typedef struct pcol_q_inl_state {
   int touched_later; /* touched is all 0 until sub is made (walk mode, unfiltered) */
   pcol_q_own own;
   pcol_sum total;
+  int grouped; /* total is pprof's over merged samples (pcol_q_nsum) */
   uint32_t *fk; /* sums mode's flat key a node, kept for marks made later (top.c) */
 } pcol_q_inl_state;
 void pcol_q_inl_free(pcol_q_inl_state *s);

@@ -1493,13 +1493,14 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   if (flt.node_cut) walk = 0; /* show_from: sums mode, on the cut trie below */
   if (walk) rc = pcol_q_weights_sparse(c->f, sel, &flt, v, &is->own, &out->total, err);
   else rc = pcol_q_weights_nsum(c->f, sel, &flt, v, &is->sub, &out->total, err);
-  if (!rc && walk && out->total > INT64_MAX) { /* walk mode sums in 64 bits */
+  if (!rc && walk && is->own.wide) { /* walk mode sums in 64 bits */
     pcol_q_own_free(&is->own);
     rc = pcol_q_weights_nsum(c->f, sel, &flt, v, &is->sub, &out->total, err);
     walk = 0;
   }
   is->own_list = walk;
   is->total = out->total;
+  is->grouped = walk ? is->own.grouped : is->sub.grouped;
   if (rc) goto done;
   if ((rc = build_loc_keys(t, err))) goto done;
   uint32_t nokey;

@@ -176,7 +176,9 @@ static int open_top(many *m, one *o, int *read, pcol_error *err) {
   if (pcol_q_top_unmarked(o->f, m->sel, &v, m->by, m->names, &o->t, err)) return 0;
   const pcol_q_top_priv *p = o->t.priv_;
   o->nkeys = p ? p->is.nkeys : 0;
-  if (!p || pcol_q_top_keytab(&o->t) != m->names || o->nkeys > m->names->n ||
+  /* a total over merged samples (a base, or values below 0): the union's
+   * merges samples of all the files, which these cannot add up to */
+  if (!p || p->is.grouped || pcol_q_top_keytab(&o->t) != m->names || o->nkeys > m->names->n ||
       !(o->uid = malloc((o->nkeys + 1) * sizeof *o->uid)))
     return 0;
   const uint32_t *ids = pcol_q_top_key_ids(&o->t);

@@ -36,7 +36,8 @@ typedef struct wctx {
   uint64_t *pk; /* ... stack << 32 | pair */
   int64_t *pv;  /* ... and values (pcol_q_weights_sparse sorts and sums them) */
   size_t npairs, pcap;
-  pcol_sum total;
+  pcol_sum total; /* of |value| a sample: the bound of every partial sum */
+  int64_t neg;    /* < 0 when a value was: then pprof's total is grouped_total */
   const pcol_filter *flt; /* NULL: every selected sample */
   int relative;           /* sel->relative: the total counts only the kept samples */
   int (*row_fn)(void *ctx, uint64_t row, int64_t value); /* pcol_q_values_iter */
@@ -125,6 +126,7 @@ static inline __attribute__((always_inline)) int sample_adds(wctx *c, uint64_t r
    * given (profile/filter.go focusedAndNotIgnored): the relative total
    * leaves it out (the filter's own keep already does) */
   if (c->relative && *s == 0) keep = 0;
+  c->neg |= *v;
   if (keep || !c->relative) c->total += *v < 0 ? -(pcol_sum)*v : *v; /* at most 2^64 samples of at most 2^63 */
   return keep;
 }
@@ -163,6 +165,7 @@ static int weights_all_samples(wctx *c) {
   uint64_t one;
   int unit = pcol_view_const(&c->weight, &one) && one == 1; /* every weight 1 */
   pcol_sum *w = c->w, total = 0;
+  int64_t neg = 0;
   uint64_t *w64 = (uint64_t *)c->w64; /* unsigned: a wrap is defined (see wctx) */
   uint64_t n = c->nsamples;
   /* w is indexed by stack node, in no order: on a profile of a million
@@ -208,10 +211,12 @@ static int weights_all_samples(wctx *c) {
           w[stack[i]] += v;
         }
         total += v < 0 ? -(pcol_sum)v : v;
+        neg |= v;
       }
     }
   }
   c->total = total;
+  c->neg = neg;
   return PCOL_OK;
 }
 
@@ -224,6 +229,7 @@ static int weights_all_pairs(wctx *c) {
   int64_t wbuf[BLOCK];
   uint64_t n = c->nsamples;
   pcol_sum total = 0;
+  int64_t neg = 0;
   for (uint64_t b = 0; b < n; b += BLOCK) {
     size_t k = n - b < BLOCK ? (size_t)(n - b) : BLOCK;
     const uint32_t *stack = pcol_view_span_u32(&c->stack, b, k, sbuf);
@@ -232,11 +238,13 @@ static int weights_all_pairs(wctx *c) {
       int64_t v = weight[i];
       if (v == 0) continue;
       total += v < 0 ? -(pcol_sum)v : v;
+      neg |= v;
       int rc = pair_add(c, stack[i], v);
       if (rc) return rc;
     }
   }
   c->total = total;
+  c->neg = neg;
   return PCOL_OK;
 }
 
@@ -255,7 +263,7 @@ static int weights_time_all(wctx *c) {
   if (!cnt) return 1;
   if (c->rt.time.data) pcol_prefault_read(c->rt.time.data, n * sizeof(int64_t)); /* read whole */
   pcol_sum total = 0;
-  int64_t common = 0; /* the first sample's time: the one counted in cnt */
+  int64_t common = 0, neg = 0; /* the first sample's time: the one counted in cnt */
   uint64_t *w64 = (uint64_t *)c->w64; /* unsigned: a wrap is defined (see wctx) */
   enum { PF = 16, BLOCK = 4096 };
   uint32_t sbuf[BLOCK];
@@ -268,6 +276,7 @@ static int weights_time_all(wctx *c) {
       int64_t v = pcol_rtime_time(&c->rt, i); /* THE time rule, inlined (a call a sample: 18% of top) */
       if (v == 0) continue;
       total += v < 0 ? -(pcol_sum)v : v;
+      neg |= v;
       if (!common) common = v;
       uint32_t s = stack[j];
       if (v == common) cnt[s]++;
@@ -282,6 +291,7 @@ static int weights_time_all(wctx *c) {
   }
   free(cnt);
   c->total = total;
+  c->neg = neg;
   return PCOL_OK;
 }
 
@@ -289,6 +299,9 @@ static int weights_time_all(wctx *c) {
  * so the value columns are touched only when a value type is asked for).
  * On success the caller frees c->rt (wctx_free). */
 static void wctx_free(wctx *c);
+static int grouped_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                         const pcol_value_sel *v, const uint8_t *src_ok, const uint8_t *ls_ok,
+                         pcol_sum *total, pcol_error *err);
 static int diff_base_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                            const pcol_value_sel *v, const wctx *c, int *found, pcol_sum *total,
                            pcol_error *err);
@@ -427,7 +440,7 @@ int pcol_q_weights_nsum(pcol_file *f, const pcol_select *sel, const pcol_filter 
   c.narrow = 1;
   pcol_sum total = 0;
   int rc = weights_run(&c, f, sel, flt, v, out, &total, err);
-  if (!rc && out->w64 && total > INT64_MAX) { /* some sum may have wrapped: again, wide */
+  if (!rc && out->w64 && c.total > INT64_MAX) { /* some sum may have wrapped: again, wide */
     pcol_q_nsum_free(out);
     memset(&c, 0, sizeof c);
     rc = weights_run(&c, f, sel, flt, v, out, &total, err);
@@ -509,7 +522,17 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   pcol_sum base = 0;
   if (!rc)
     rc = diff_base_total(f, sel, flt && flt->active ? flt : NULL, v, &c, &found, c.row_fn ? NULL : &base, err);
+  /* no base, but a value below 0 (a delta profile, or one a tool wrote so):
+   * pprof merges the samples of one stack and label set before it adds up
+   * |values| (profile.Merge, even of one profile), so +5 and -3 of one
+   * stack add 2, not 8.  Without a negative value grouping changes nothing,
+   * and is skipped (a second pass over the samples). */
+  if (!rc && !found && c.neg < 0 && total_abs && !c.row_fn) {
+    rc = grouped_total(f, sel, c.relative ? c.flt : NULL, v, NULL, NULL, &base, err);
+    found = 1;
+  }
   wctx_free(&c);
+  cp->total = c.total;
   cp->pk = c.pk;
   cp->pv = c.pv;
   cp->npairs = c.npairs;
@@ -520,6 +543,7 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   }
   out->w128 = c.w;
   out->w64 = c.w64;
+  out->grouped = found;
   if (total_abs) *total_abs = found ? base : c.total;
   return PCOL_OK;
 }
@@ -750,7 +774,9 @@ int pcol_q_weights_sparse(pcol_file *f, const pcol_select *sel, const pcol_filte
    * sums are written over the values, at or before the pair they read) */
   int sorted = 1, big = 0;
   for (size_t i = 1; i < n && sorted; i++) sorted = c.pk[i - 1] >> 32 <= c.pk[i] >> 32;
-  if (!rc && n && total <= INT64_MAX) { /* (else the caller sums per node, in 128 bits) */
+  out->wide = c.total > INT64_MAX;
+  out->grouped = none.grouped;
+  if (!rc && n && !out->wide) { /* (else the caller sums per node, in 128 bits) */
     if (!sorted) big = !(tmp = pcol_alloc_hot(n * sizeof *tmp, 0));
     out->node = pcol_alloc_hot(n * sizeof *out->node, 0);
     if (big || !out->node) rc = pcol_oom(err);
@@ -764,7 +790,7 @@ int pcol_q_weights_sparse(pcol_file *f, const pcol_select *sel, const pcol_filte
       radix_hi(c.pk, tmp, n, bits);
     }
     /* the sums go to a spare buffer (tmp after the sort, else the values
-     * themselves): sums of |values| <= total fit in 64 bits */
+     * themselves): sums of |values| <= c.total fit in 64 bits */
     w = sorted ? c.pv : (int64_t *)tmp;
     size_t m = 0;
     for (size_t i = 0; i < n;) {

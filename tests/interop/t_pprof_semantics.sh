@@ -13,6 +13,9 @@
 #   - top's Time:/Duration: lines = pprof's
 #   - diff --absolute's changes and order = pprof -diff_base -top, with
 #     --node-fraction = -nodefraction (0, 0.005, 0.05)
+#   - the total of a profile with values below 0 (signed.pb.gz), of two
+#     merged, and of a directory of them: samples of one stack and label
+#     set merged before |values| are added (top, peek, tree, traces)
 # Env: PCOL, PCOL_TESTDATA.  Exit 0 pass, 1 fail, 77 skip (no Go).
 set -u
 if ! command -v go >/dev/null 2>&1; then
@@ -155,6 +158,44 @@ for nf in 0.005 0.05; do
   diffcmp "$gcpu" "$TD"/pprof/go-cpu-inline-small.pb.gz cum $nf
   diffcmp "$TD"/pprof/go-cpu-inline-small.pb.gz "$TD"/pprof/go-cpu-large.pb.gz "" $nf
 done
+
+# values below 0: pprof merges the samples of one stack and label set (of
+# every profile given) before it adds up |values| for the total, so samples
+# that cancel add nothing; every view's shares, both ways pcol's top walks
+signed=$tmp/p/signed.pb.gz signed2=$tmp/p/signed-2.pb.gz
+for mode in top-sums top-walk; do
+  export PCOL_DEBUG=$mode
+  for si in alloc_objects alloc_space; do
+    top "$signed" -sample_index=$si -- --value $si
+    top "$signed" -sample_index=$si -cum -- --value $si --sort cum
+  done
+  top "$signed" -lines -- --by line
+  top "$signed" -focus=serve -relative_percentages -- --focus serve --relative-percentages
+  top "$signed" -tagfocus=tenant=a -relative_percentages -- --tag tenant=a --relative-percentages
+  top "$signed" -tagignore=tenant=b -- --tag-ignore tenant=b
+  top "$signed" -mean -sample_index=alloc_space -- --mean --value alloc_space
+  same '/^Showing nodes/' peek "$signed" -peek . -- .
+  same '/^Showing nodes/' tree "$signed" -tree --
+  traces "$signed" --
+  same 1 tags "$signed" -tags --
+  same 4 graph "$signed" -dot -- # (line 3, the legend, names the file)
+  # two profiles: their samples merged across the files
+  for cum in "" -cum; do
+    checked=$((checked + 1))
+    go tool pprof -symbolize=none -top $cum "$signed" "$signed2" 2>/dev/null | sed -n '/^Showing/,$p' >"$tmp/go.txt"
+    "$PCOL" top ${cum:+--sort cum} "$signed" "$signed2" 2>&1 | sed -n '/^Showing/,$p' >"$tmp/pc.txt"
+    cmp -s "$tmp/go.txt" "$tmp/pc.txt" || { bad "pprof -top $cum signed.pb.gz signed-2.pb.gz vs pcol top"; diff "$tmp/go.txt" "$tmp/pc.txt" | head -6; }
+  done
+done
+unset PCOL_DEBUG
+# ... and as pcol files in a directory (pcol top DIR answers file by file
+# where it can: here only their union can)
+mkdir -p "$tmp/signed"
+"$PCOL" pack "$signed" -o "$tmp/signed/1.pcol" && "$PCOL" pack "$signed2" -o "$tmp/signed/2.pcol" || bad "pack signed"
+checked=$((checked + 1))
+go tool pprof -symbolize=none -top "$signed" "$signed2" 2>/dev/null | sed -n '/^Showing/,$p' >"$tmp/go.txt"
+"$PCOL" top "$tmp/signed" 2>&1 | sed -n '/^Showing/,$p' >"$tmp/pc.txt"
+cmp -s "$tmp/go.txt" "$tmp/pc.txt" || { bad "pprof -top signed.pb.gz signed-2.pb.gz vs pcol top DIR"; diff "$tmp/go.txt" "$tmp/pc.txt" | head -6; }
 
 echo "pprof semantics: $checked comparisons, $fail failed"
 [ $fail = 0 ]

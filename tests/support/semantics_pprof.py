@@ -21,6 +21,13 @@ tests/interop/t_pprof_semantics.sh, each with what one pprof rule needs:
                  counts are 16 bits (top.c WALK_MAX_DEPTH): the first stays
                  below the limit, the second passes it (the walk gives up
                  and the sums of every node take over)
+  signed.pb.gz, signed-2.pb.gz
+                 a delta heap profile (values below 0) whose samples of one
+                 stack and label set have opposite signs, some cancelling
+                 to 0, one of them beside the same stack with other labels;
+                 the second cancels some of the first's stacks: pprof merges
+                 samples (of the profiles given) before it adds up |values|
+                 for the total, so these are what tells that rule apart
 
 Usage: semantics_pprof.py OUTDIR"""
 import gzip
@@ -176,3 +183,22 @@ for depth in (65530, 70000):
     p.sample([other] + [rec] * 100 + [mn], [3, 30000000])
     p.sample([other, mn], [1, 10000000])
     p.write(os.path.join(out, "deep-%d.pb.gz" % depth), ("cpu", "nanoseconds"), 10000000)
+
+p = typed(("alloc_objects", "count"), ("alloc_space", "bytes"))
+mn, srv, enc, buf, log = leaves(p, ["main.main", "main.serve", "main.encode", "bytes.grow", "main.log"], "h.go")
+p.sample([buf, enc, srv, mn], [5, 5000])
+p.sample([buf, enc, srv, mn], [-3, -3000])          # one stack: 2, 2000
+p.sample([enc, srv, mn], [4, 4096], [("tenant", "a", "")])
+p.sample([enc, srv, mn], [-4, -4096], [("tenant", "a", "")])  # cancels to 0
+p.sample([enc, srv, mn], [-1, -1024])               # other labels: stays
+p.sample([log, mn], [-6, -600])
+p.sample([log, mn], [2, 200])                        # -4, -400
+p.sample([srv, mn], [3, 300], [("tenant", "b", "")])
+p.write(os.path.join(out, "signed.pb.gz"))
+
+p = typed(("alloc_objects", "count"), ("alloc_space", "bytes"))
+mn, srv, enc, buf, log = leaves(p, ["main.main", "main.serve", "main.encode", "bytes.grow", "main.log"], "h.go")
+p.sample([buf, enc, srv, mn], [-2, -2000])          # with signed.pb.gz's: 0
+p.sample([log, mn], [4, 400])                        # with signed.pb.gz's: 0
+p.sample([srv, mn], [1, 100], [("tenant", "b", "")])
+p.write(os.path.join(out, "signed-2.pb.gz"))
