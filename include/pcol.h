@@ -1256,6 +1256,14 @@ typedef struct pcol_peek {
 } pcol_peek;
 PCOL_API PCOL_NODISCARD pcol_status pcol_peek_compute(const pcol_top *t, const char *regex,
                                                       pcol_peek *out, pcol_error *err);
+/* pprof -mean's peek: t divided by pcol_top_mean, div a pcol_top_compute of
+ * the divisor (the same file, selection and granularity).  The calls stay
+ * sums (pprof prints Edge.Weight beside the nodes' means), and the calls of
+ * samples whose value is 0 but whose divisor is not are listed at 0, as
+ * pprof's graph keeps them. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_peek_compute_mean(const pcol_top *t, const pcol_top *div,
+                                                           const char *regex, pcol_peek *out,
+                                                           pcol_error *err);
 PCOL_API void pcol_peek_free(pcol_peek *p);
 
 /* ------------------------------------------------------------------- graph */
@@ -1295,6 +1303,13 @@ typedef struct pcol_graph_opts {
    * merged from two builds is two nodes of one name.  An unsymbolized
    * location's node stays one per address and mapping base name. */
   bool obj_names;
+  /* pprof -mean, the text graph only (-tree; else EINVAL): each node's
+   * flat and cum divided by the same sums of this value over the same
+   * graph (pprof's first value type; Go's integer division, a divisor of 0
+   * leaves the sum), the total by its signed sum; the nodes, their order,
+   * the cuts and the calls stay the sums' (report.go printTree prints
+   * Edge.Weight).  NULL: no division. */
+  const pcol_value_sel *mean_div;
 } pcol_graph_opts;
 PCOL_API pcol_graph_opts pcol_graph_opts_default(void);
 typedef struct pcol_graph_edge {
@@ -1466,7 +1481,10 @@ PCOL_API bool pcol_unit_valid_target(pcol_str from, const char *to);
 /* pprof's ScaledLabel: "%.2f" without ".00", then the unit ("1.23s",
  * "45.60MB", "0"); to = "raw" prints the integer as it is. */
 PCOL_API void pcol_unit_label(pcol_sum v, pcol_str from, const char *to, char *buf, size_t n);
-/* pprof's Percentage: "  100%", "%5.2f%%" from 1 %, "%5.2g%%" below. */
+/* pprof's Percentage: "  100%", "%5.2f%%" from 1 %, "%5.2g%%" below.  A
+ * share can be far past 100 % (a mean view's calls are sums, its cum a
+ * mean; a base's changes): a buffer of PCOL_PERCENT_MAX bytes holds any. */
+#define PCOL_PERCENT_MAX 64
 PCOL_API void pcol_percentage(pcol_sum v, pcol_sum total, char *buf, size_t n);
 /* pprof's choice of one unit for a table (report.go selectOutputUnit): from
  * the smallest non-zero |value| of vals and the total; out gets the unit to

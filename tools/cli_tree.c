@@ -16,7 +16,7 @@ void cli_tree_sep(FILE *fp) { fprintf(fp, "%s\n", tree_sep); }
 
 void cli_tree_edge(FILE *fp, pcol_sum weight, pcol_sum cum, pcol_str name, bool inl, pcol_str vunit,
                    const char *unit) {
-  char b[64], p[16];
+  char b[64], p[PCOL_PERCENT_MAX];
   pcol_unit_label(weight, vunit, unit, b, sizeof b);
   pcol_percentage(weight, cum, p, sizeof p);
   fprintf(fp, "%50s %s |   ", b, p);
@@ -26,7 +26,7 @@ void cli_tree_edge(FILE *fp, pcol_sum weight, pcol_sum cum, pcol_str name, bool 
 
 void cli_tree_node(FILE *fp, const pcol_top_row *r, pcol_sum *flat_sum, pcol_sum total, pcol_str vunit,
                    const char *unit) {
-  char b1[64], b2[64], p1[16], p2[16], p3[16];
+  char b1[64], b2[64], p1[PCOL_PERCENT_MAX], p2[PCOL_PERCENT_MAX], p3[PCOL_PERCENT_MAX];
   *flat_sum += r->flat;
   pcol_unit_label(r->flat, vunit, unit, b1, sizeof b1);
   pcol_unit_label(r->cum, vunit, unit, b2, sizeof b2);
@@ -91,7 +91,7 @@ int cli_graph_unit(const cli_command *cmd, const cli_args *a, const pcol_graph *
   pcol_sum *vals = malloc((g->nnodes + 1) * sizeof *vals);
   if (!vals) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   for (size_t i = 0; i < g->nnodes; i++) vals[i] = g->nodes[i].flat ? g->nodes[i].flat : g->nodes[i].cum;
-  int rc = cli_view_unit_as(cmd, a, g->top.value.unit, vals, g->nnodes, g->top.total, whole, unit)
+  int rc = cli_view_unit_as(cmd, a, g->top.value.unit, vals, g->nnodes, g->total, whole, unit)
                ? -1
                : 0;
   free(vals);

@@ -83,7 +83,7 @@ static void print_time_lines(FILE *fp, pcol_file *f, const pcol_top *t, const pc
     }
   }
   if (s && s->duration_ns != PCOL_NA_I64 && s->duration_ns != 0) {
-    char d[64], tot[64], pct[40] = "";
+    char d[64], tot[64], pct[PCOL_PERCENT_MAX + 2] = "";
     pcol_unit_label(s->duration_ns, (pcol_str){"nanoseconds", 11}, "auto", d, sizeof d);
     pcol_unit_label(t->total, t->value.unit, unit, tot, sizeof tot);
     const char *u;
@@ -94,7 +94,7 @@ static void print_time_lines(FILE *fp, pcol_file *f, const pcol_top *t, const pc
        * and the percentage of 2^63 ns (21 digits) was cut by a 16-byte
        * buffer */
       int64_t tot_ns = ns_total >= -0x1p63 && ns_total < 0x1p63 ? (int64_t)ns_total : INT64_MIN;
-      char p[32];
+      char p[PCOL_PERCENT_MAX];
       pcol_percentage(tot_ns, s->duration_ns, p, sizeof p);
       snprintf(pct, sizeof pct, "(%s)", p);
     }
@@ -108,7 +108,7 @@ bool cli_compact_labels;
 void cli_print_view_header(FILE *fp, pcol_file *f, const char *path, const pcol_top *t, size_t n,
                            const pcol_select *sel, const char *unit) {
   const pcol_value_sel *v = &t->value;
-  char b1[64], b2[64], p1[16];
+  char b1[64], b2[64], p1[PCOL_PERCENT_MAX];
   if (cli_compact_labels) goto filters; /* pprof's compact_labels (report.go reportLabels) */
   fprintf(fp, "File: %s\n", path);
   pcol_str vunit; /* of the numbers as printed: "1e-9 B" values print in B */

@@ -345,7 +345,7 @@ static pcol_sum mag(pcol_sum v) { return v < 0 ? -v : v; }
 
 static void write_node(FILE *fp, const dot_ctx *c, size_t i, double max_flat) {
   const pcol_top_row *n = &c->g->nodes[i];
-  char fv[64], cv[64], pb[16];
+  char fv[64], cv[64], pb[PCOL_PERCENT_MAX];
   fprintf(fp, "N%zu [label=\"", i + 1);
   dot_label(fp, &c->g->top, n->key, n->name, c->by);
   fmt_value(c, n->flat, fv, sizeof fv);

@@ -24,7 +24,7 @@ static const char *dot_or(pcol_sum v, pcol_str vu, const char *unit, char *b, si
 }
 
 static void print_text(FILE *fp, const pcol_list *l, pcol_by by, const char *unit) {
-  char b1[64], b2[64], p[16];
+  char b1[64], b2[64], p[PCOL_PERCENT_MAX];
   const pcol_str vu = l->value.unit;
   pcol_unit_label(l->total, vu, unit, b1, sizeof b1);
   fprintf(fp, "Total: %s\n", b1);

@@ -11,6 +11,7 @@ const cli_opt opts_peek[] = {
     CLI_OPT_VALUE("to add up"),
     {"sort", 0, 1, "order of the matched rows: flat (default), cum or name"},
     CLI_OPT_UNIT,
+    CLI_OPT_MEAN,
     CLI_OPT_VIEW_FORMAT(": one row per matched node (relation \"node\") and per "
                         "caller/callee; numbers stay raw"),
     CLI_OPTS_VIEW_INPUT,
@@ -63,6 +64,8 @@ int cmd_peek(const cli_command *cmd, cli_args *a) {
   if (cli_sort_option(cmd, a, &sort)) return EXIT_USAGE;
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
+  int mean = cli_flag(cmd, a, "mean");
+  if (mean && cli_mean_refused(cmd, a)) return EXIT_USAGE;
   pcol_error err = {0};
   pcol_file *f = NULL;
   pcol_value_sel v;
@@ -73,10 +76,19 @@ int cmd_peek(const cli_command *cmd, cli_args *a) {
   int rc = cli_load(cmd, a, a->pos, a->npos - 1, &sel, &f, &v, &path, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
   rc = pcol_top_compute(f, &sel, &v, by, &t, &err); /* pprof -peek trims nothing */
-  if (!rc) {
-    pcol_top_sort(&t, sort);
-    rc = pcol_peek_compute(&t, a->pos[a->npos - 1], &pk, &err);
-  }
+  /* --mean: the nodes' flat and cum divided, in the sums' order; the
+   * calls stay sums, their shares of the mean cum (report.go printTree
+   * prints Edge.Weight beside Node.CumValue()) */
+  char mean_type[256];
+  pcol_top dt = {0};
+  pcol_value_sel div;
+  if (!rc) pcol_top_sort(&t, sort);
+  if (!rc && mean) rc = cli_mean(f, &sel, &t, 0, NULL, mean_type, &err);
+  if (!rc && mean && !(rc = cli_mean_divisor(f, &sel, &div, &err)))
+    rc = pcol_top_compute(f, &sel, &div, by, &dt, &err);
+  if (!rc)
+    rc = mean ? pcol_peek_compute_mean(&t, &dt, a->pos[a->npos - 1], &pk, &err)
+              : pcol_peek_compute(&t, a->pos[a->npos - 1], &pk, &err);
   nomatch = !rc && pk.nnodes == 0; /* pprof: an error, and no report */
   if (nomatch) {
   } else if (!rc && fmt == OUT_TEXT) {
@@ -95,6 +107,7 @@ int cmd_peek(const cli_command *cmd, cli_args *a) {
     print_table(stdout, fmt, &t, &pk, &m);
   }
   pcol_peek_free(&pk);
+  pcol_top_free(&dt);
   pcol_top_free(&t);
   pcol_close(f);
   if (bad_unit) return EXIT_USAGE;

@@ -133,7 +133,8 @@ static void shell_help(void) {
          "Settings (NAME=VALUE; NAME= clears; o lists them): focus, ignore, hide, show,\n"
          "show_from, tagfocus, tagignore, tagshow, taghide, tagroot, tagleaf, sample_index,\n"
          "unit, nodecount, nodefraction, edgefraction, sort, granularity, noinlines,\n"
-         "relative_percentages, mean and drop_negative (top only); and the words cum, flat,\n"
+         "relative_percentages, mean (top, peek, tree, traces) and drop_negative (top); and\n"
+         "the words cum, flat,\n"
          "functions, filefunctions, lines,\n"
          "files, addresses.\n"
          "quit (or end of input) ends the session.\n");
@@ -368,7 +369,7 @@ static int run_line(const char *file, char **w, int nw) {
      * apply: refused, never silently left out */
     if (s->value && *s->value && s->flag && !given[k] && !opt_of(c, s->option, 0) &&
         (!strcmp(s->option, "mean") || !strcmp(s->option, "drop-negative"))) {
-      rc = cli_usage_error("shell", "%s=true: %s does not offer --%s (top does); set %s=false first",
+      rc = cli_usage_error("shell", "%s=true: %s does not offer --%s; set %s=false first",
                            s->pprof, c->name, s->option, s->pprof);
       break;
     }

@@ -31,10 +31,10 @@ static size_t cell_width(const char *s) {
 static void amount_cell(const pcol_value_sel *v, const char *unit, pcol_sum x, pcol_sum total,
                         char *b, size_t cap) {
   const char *u;
-  char p[16];
+  char p[PCOL_PERCENT_MAX];
   double s = pcol_unit_scale(x, v->unit, unit, &u);
   pcol_percentage(x, total, p, sizeof p);
-  if (total > 0) snprintf(b, cap, "%.1f%s (%s):", s, u, p);
+  if (total > 0) snprintf(b, cap, "%.1f%s (%.*s):", s, u, (int)strlen(p), p); /* cut to cap, never past */
   else snprintf(b, cap, "%.1f%s:", s, u);
 }
 

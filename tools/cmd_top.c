@@ -34,7 +34,7 @@ static void print_text(FILE *fp, pcol_file *f, const char *path, const pcol_top 
                        const pcol_select *sel, size_t dropped, pcol_sum cutoff, size_t shown_of,
                        const char *unit) {
   const pcol_value_sel *v = &t->value;
-  char b1[64], b3[64], p1[16], p2[16], p3[16];
+  char b1[64], b3[64], p1[PCOL_PERCENT_MAX], p2[PCOL_PERCENT_MAX], p3[PCOL_PERCENT_MAX];
   cli_print_view_header(fp, f, path, t, n, sel, unit);
   if (t->total && dropped) {
     pcol_unit_label(cutoff, v->unit, unit, b1, sizeof b1);

@@ -13,6 +13,7 @@ const cli_opt opts_tree[] = {
     {"sort", 0, 1, "which nodes are kept and their order: flat (default) or cum (pprof -cum)"},
     CLI_OPTS_PRUNE,
     CLI_OPT_UNIT,
+    CLI_OPT_MEAN,
     CLI_OPT_VIEW_FORMAT(": one row per node (relation \"node\") and per caller/callee, as "
                         "`pcol peek`'s; numbers stay raw"),
     CLI_OPTS_VIEW_INPUT,
@@ -28,6 +29,7 @@ static void print_text(FILE *fp, pcol_file *f, const char *path, const pcol_grap
   pcol_top shown = *t;
   shown.rows = g->nodes;
   shown.nrows = g->nnodes;
+  shown.total = g->total; /* (--mean: the divided total) */
   cli_print_view_header(fp, f, path, &shown, g->nnodes, sel, unit);
   cli_graph_labels(fp, g, o, unit, false);
   cli_tree_legend(fp);
@@ -39,7 +41,7 @@ static void print_text(FILE *fp, pcol_file *f, const char *path, const pcol_grap
       const pcol_graph_edge *e = &g->edges[g->in_edge[k]];
       cli_tree_edge(fp, e->weight, r->cum, g->nodes[e->from].name, e->inl, vu, unit);
     }
-    cli_tree_node(fp, r, &flat_sum, t->total, vu, unit);
+    cli_tree_node(fp, r, &flat_sum, g->total, vu, unit);
     for (size_t k = g->out_off[i]; k < g->out_off[i + 1]; k++) {
       const pcol_graph_edge *e = &g->edges[g->out_edge[k]];
       cli_tree_edge(fp, e->weight, r->cum, g->nodes[e->to].name, e->inl, vu, unit);
@@ -88,6 +90,8 @@ int cmd_tree(const cli_command *cmd, cli_args *a) {
   o.node_count = nc > SIZE_MAX ? SIZE_MAX : (size_t)nc;
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
+  int mean = cli_flag(cmd, a, "mean");
+  if (mean && cli_mean_refused(cmd, a)) return EXIT_USAGE;
   pcol_error err = {0};
   pcol_file *f = NULL;
   pcol_value_sel v;
@@ -96,14 +100,18 @@ int cmd_tree(const cli_command *cmd, cli_args *a) {
   const char *path;
   int rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
-  rc = pcol_graph_compute(f, &sel, &v, by, &o, &g, &err);
+  pcol_value_sel div;
+  char mean_type[256];
+  if (mean && !(rc = cli_mean_divisor(f, &sel, &div, &err))) o.mean_div = &div;
+  if (!rc) rc = pcol_graph_compute(f, &sel, &v, by, &o, &g, &err);
+  if (!rc && mean) cli_mean_type(&g.top.value.type, mean_type);
   if (!rc && fmt == OUT_TEXT) {
     char unit[32];
     rc = cli_graph_unit(cmd, a, &g, 0, unit, &err);
     if (rc < 0) rc = 0, bad_unit = 1;
     else if (!rc) print_text(stdout, f, path, &g, &o, &sel, unit);
   } else if (!rc) {
-    cli_view_meta m = {"tree", path, g.top.value.type, g.top.value.unit, g.top.total, &sel, NULL, 0, NULL, 0};
+    cli_view_meta m = {"tree", path, g.top.value.type, g.top.value.unit, g.total, &sel, NULL, 0, NULL, 0};
     print_table(stdout, fmt, &g, &m);
   }
   pcol_graph_free(&g);

@@ -40,7 +40,7 @@ typedef pcol_q_umag pcol_umag;
 static pcol_umag mag(pcol_sum v) { return v < 0 ? -(pcol_umag)v : (pcol_umag)v; }
 
 pcol_graph_opts pcol_graph_opts_default(void) {
-  pcol_graph_opts o = {0.005, 0.001, 80, 0, 0, 0, 0, 0};
+  pcol_graph_opts o = {0.005, 0.001, 80, 0, 0, 0, 0, 0, NULL};
   return o;
 }
 
@@ -554,9 +554,55 @@ static int node_edges(pcol_graph *g, pcol_error *err) {
   return PCOL_OK;
 }
 
+/* -mean (pcol_graph_opts.mean_div): the divisor's graph over the keys the
+ * last build kept (its own stack sums, the same keys: pcol_q_top_made_by),
+ * each node's flat and cum divided by its divisor's (graph.go FlatValue,
+ * CumValue); the total and the labels' cutoffs of the divided total. */
+static int graph_mean(pcol_file *f, const pcol_select *sel, pcol_by by, const pcol_graph_opts *o,
+                      const pcol_q_inl_state *s, const uint8_t *kept, uint32_t nokey, pcol_graph *out,
+                      pcol_error *err) {
+  pcol_top d;
+  PCOL_RETURN_NOT_OK(pcol_q_top_compute_obj(f, sel, o->mean_div, by, o->obj_names, &d, err));
+  const pcol_q_top_priv *dp = d.priv_;
+  gbuild b = {0};
+  pcol_sum *own = NULL, dsum = 0;
+  int rc = PCOL_OK;
+  if (dp && pcol_q_nsum_made(&dp->is.sub) && dp->is.loc_aoff) {
+    const pcol_q_inl_state *ds = &dp->is;
+    if (ds->nkeys != s->nkeys || ds->nstacks != s->nstacks)
+      rc = pcol_error_set(err, PCOL_EINVAL, "-mean: the divisor's keys are not the value's");
+    if (!rc && !(own = malloc((ds->nstacks + 1) * sizeof *own))) rc = pcol_oom(err);
+    for (uint64_t n = 0; !rc && n <= ds->nstacks; n++) own[n] = n ? pcol_q_nsum_at(&ds->sub, n) : 0;
+    for (uint64_t n = 1; !rc && n <= ds->nstacks; n++) {
+      uint32_t par = pcol_view_u32(&ds->st_parent, n - 1);
+      if (par && par < n) own[par] -= pcol_q_nsum_at(&ds->sub, n);
+    }
+    if (!rc && gbuild_run(&b, ds, kept, own, nokey)) rc = pcol_oom(err);
+  }
+  if (!rc) rc = pcol_q_mean_div_sum(f, sel, o->mean_div, &dsum, err);
+  if (!rc) {
+    out->shown = 0;
+    for (size_t i = 0; i < out->nnodes; i++) {
+      pcol_top_row *r = &out->nodes[i];
+      r->flat = pcol_q_mean_quot(r->flat, b.flat ? b.flat[r->key] : 0);
+      r->cum = pcol_q_mean_quot(r->cum, b.cum ? b.cum[r->key] : 0);
+      out->shown += r->flat;
+    }
+    out->total = pcol_q_mean_quot(out->total, dsum);
+    out->node_cutoff = (pcol_sum)pcol_q_frac_cut(out->total, o->node_fraction);
+    out->edge_cutoff = (pcol_sum)pcol_q_frac_cut(out->total, o->edge_fraction);
+  }
+  gbuild_free(&b);
+  free(own);
+  pcol_top_free(&d);
+  return rc;
+}
+
 int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                        pcol_by by, const pcol_graph_opts *o, pcol_graph *out, pcol_error *err) {
   memset(out, 0, sizeof *out);
+  if (o && o->mean_div && !o->text)
+    return pcol_error_set(err, PCOL_EINVAL, "pcol_graph_compute: mean_div is for the text graph only");
   PCOL_RETURN_NOT_OK(pcol_q_top_compute_obj(f, sel, v, by, o && o->obj_names, &out->top, err));
   const pcol_top *t = &out->top;
   const pcol_q_top_priv *p = t->priv_;
@@ -700,6 +746,7 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
   }
   if (!rc) rc = node_edges(out, err);
   out->total = t->total;
+  if (!rc && o->mean_div) rc = graph_mean(f, sel, by, o, s, kept, nokey, out, err);
   pcol_q_gtags_free(&tags);
   free(ntags);
   gbuild_free(&b);

@@ -34,6 +34,25 @@ static int add_div(void *p, uint64_t row, int64_t value) {
 
 static pcol_sum quot(pcol_sum v, pcol_sum d) { return d ? v / d : v; }
 
+int pcol_q_mean_div_sum(pcol_file *f, const pcol_select *sel, const pcol_value_sel *div,
+                        pcol_sum *sum, pcol_error *err) {
+  div_total dt = {{0}, sel && sel->relative, 0};
+  pcol_filter flt;
+  memset(&flt, 0, sizeof flt);
+  static const int need[] = {PCOL_C_S_STACK};
+  int lazy, rc = PCOL_OK;
+  if (dt.relative) rc = pcol_filter_build(f, sel, &flt, err);
+  if (!rc && dt.relative) rc = pcol_select_need_view(f, sel, need[0], &dt.st, &lazy, err);
+  if (!rc)
+    rc = pcol_q_values_iter_need(f, sel, dt.relative && flt.active ? &flt : NULL, div, need,
+                                 dt.relative ? 1 : 0, add_div, &dt, err);
+  pcol_filter_free(&flt);
+  *sum = dt.sum;
+  return rc;
+}
+
+pcol_sum pcol_q_mean_quot(pcol_sum v, pcol_sum d) { return quot(v, d); }
+
 pcol_status pcol_top_mean(pcol_file *f, const pcol_select *sel, const pcol_value_sel *div,
                           pcol_top *t, double fraction, pcol_sum *label_cutoff, pcol_error *err) {
   pcol_by by;
@@ -55,24 +74,15 @@ pcol_status pcol_top_mean(pcol_file *f, const pcol_select *sel, const pcol_value
   }
   pcol_top_free(&d);
   /* the divisor's total, signed, over the samples t->total adds up */
-  div_total dt = {{0}, sel && sel->relative, 0};
-  pcol_filter flt;
-  memset(&flt, 0, sizeof flt);
-  static const int need[] = {PCOL_C_S_STACK};
-  int lazy;
-  if (!rc && dt.relative) rc = pcol_filter_build(f, sel, &flt, err);
-  if (!rc && dt.relative) rc = pcol_select_need_view(f, sel, need[0], &dt.st, &lazy, err);
-  if (!rc)
-    rc = pcol_q_values_iter_need(f, sel, dt.relative && flt.active ? &flt : NULL, div, need,
-                                 dt.relative ? 1 : 0, add_div, &dt, err);
-  pcol_filter_free(&flt);
+  pcol_sum dsum = 0;
+  if (!rc) rc = pcol_q_mean_div_sum(f, sel, div, &dsum, err);
   if (!rc) {
     for (size_t i = 0; i < t->nrows; i++) {
       pcol_top_row *r = &t->rows[i];
       r->flat = quot(r->flat, fd[r->key]);
       r->cum = quot(r->cum, cd[r->key]);
     }
-    t->total = quot(t->total, dt.sum);
+    t->total = quot(t->total, dsum);
     if (label_cutoff) *label_cutoff = (pcol_sum)pcol_q_frac_cut(t->total, fraction);
   }
   free(fd);

@@ -126,7 +126,45 @@ static int edge_cmp(const void *pa, const void *pb) { /* graph.go edgeList.Less 
   return c ? c : str_cmp(a->callee, b->callee);
 }
 
+/* -mean: the calls of the divisor's samples too (dt's walk), at weight 0
+ * where t's samples make none: pprof's graph takes every sample whose value
+ * or divisor is not 0 (graph.go newGraph), so a call of samples of value 0
+ * is printed "0 0%"; a call is inline only when it is in both. */
+static int add_divisor_calls(peek_walk *pw, const pcol_top *dt, pcol_error *err) {
+  const pcol_q_top_priv *dp = dt->priv_;
+  if (!dp || !pcol_q_nsum_made(&dp->is.sub)) return pcol_error_set(err, PCOL_EINVAL, "peek needs a pcol_top result");
+  if (dp->is.nkeys != pw->s->nkeys || dp->is.nstacks != pw->s->nstacks)
+    return pcol_error_set(err, PCOL_EINVAL, "-mean: the divisor's keys are not the value's");
+  peek_walk dw = *pw;
+  memset(&dw.edges, 0, sizeof dw.edges);
+  dw.s = &dp->is;
+  int rc = peek_walk_run(&dw, err);
+  for (size_t i = 0; !rc && i < dw.edges.map.cap; i++) {
+    if (!dw.edges.map.k[i]) continue;
+    uint64_t k = dw.edges.map.k[i] - 1;
+    uint32_t e = ptab_get(&pw->edges, (uint32_t)(k >> 32), (uint32_t)k);
+    if (e == UINT32_MAX) rc = pcol_oom(err);
+    else pw->edges.inl[e] &= dw.edges.inl[dw.edges.map.v[i]];
+  }
+  ptab_free(&dw.edges);
+  return rc;
+}
+
+static int peek_make(const pcol_top *t, const pcol_top *dt, const char *regex, pcol_peek *out,
+                     pcol_error *err);
+
 int pcol_peek_compute(const pcol_top *t, const char *regex, pcol_peek *out, pcol_error *err) {
+  return peek_make(t, NULL, regex, out, err);
+}
+
+int pcol_peek_compute_mean(const pcol_top *t, const pcol_top *div, const char *regex,
+                           pcol_peek *out, pcol_error *err) {
+  if (!div) return pcol_error_set(err, PCOL_EINVAL, "pcol_peek_compute_mean: no divisor");
+  return peek_make(t, div, regex, out, err);
+}
+
+static int peek_make(const pcol_top *t, const pcol_top *dt, const char *regex, pcol_peek *out,
+                     pcol_error *err) {
   memset(out, 0, sizeof *out);
   const pcol_q_top_priv *p = t->priv_;
   if (!p || !pcol_q_nsum_made(&p->is.sub)) return pcol_error_set(err, PCOL_EINVAL, "peek needs a pcol_top result");
@@ -164,6 +202,7 @@ int pcol_peek_compute(const pcol_top *t, const char *regex, pcol_peek *out, pcol
     pw.matched = matched;
     pw.kk[0] = 0;
     rc = peek_walk_run(&pw, err);
+    if (!rc && dt) rc = add_divisor_calls(&pw, dt, err);
   }
   if (!rc && pw.edges.n) {
     /* each edge once in its callee's "in" list and once in its caller's

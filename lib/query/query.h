@@ -367,6 +367,12 @@ int pcol_q_top_made_by(const pcol_top *t, pcol_by *by, int *objnames);
  * order, no "(inline)" marks): pcol_top_mean's divisors. */
 int pcol_q_top_keys_only(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                          pcol_by by, int objnames, pcol_top *out, pcol_error *err);
+/* -mean's divisor of the total (mean.c): the signed sum of value div over
+ * the samples a view's total adds up (the kept ones under
+ * -relative_percentages); and pprof's v / d (d 0: v). */
+int pcol_q_mean_div_sum(pcol_file *f, const pcol_select *sel, const pcol_value_sel *div,
+                        pcol_sum *sum, pcol_error *err);
+pcol_sum pcol_q_mean_quot(pcol_sum v, pcol_sum d);
 /* pcol_top_compute without names and in no order (rows[i].key only): for a
  * view that reads the keys' lines (list.c). */
 int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,

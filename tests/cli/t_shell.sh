@@ -110,8 +110,11 @@ grep -q 'reads its commands from standard input' "$tmp/err" || fail "shell -"
 "$PCOL" shell "$tmp/nosuch" </dev/null 2>"$tmp/err" && fail "shell of a missing file: exit 0"
 grep -q 'nosuch' "$tmp/err" || fail "the missing file is not named"
 # a setting that changes the numbers is never left out: mean=true and a
-# command without --mean is refused (the line fails, the session goes on)
-printf 'mean=true\npeek .\ntop2\n' | "$PCOL" shell "$in" >"$tmp/out" 2>"$tmp/err"
-grep -q 'mean=true: peek does not offer --mean' "$tmp/err" || fail "mean=true with peek"
+# command without --mean is refused (the line fails, the session goes on);
+# peek applies it
+printf 'mean=true\nlist .\ntop2\npeek .\n' | "$PCOL" shell "$in" >"$tmp/out" 2>"$tmp/err"
+grep -q 'mean=true: list does not offer --mean' "$tmp/err" || fail "mean=true with list"
 grep -q 'Showing nodes' "$tmp/out" || fail "top after a refused line"
+want=$("$PCOL" peek "$in" . --mean | grep '^Showing nodes')
+[ -n "$want" ] && grep -qF "$want" "$tmp/out" || fail "mean=true: peek in means ($want)"
 echo "t_shell: ok"

@@ -3,7 +3,8 @@
 # pprof itself, from "Showing nodes" on:
 #   --mean (-mean; -mean_delay): `top` (flat, -cum, -lines, with filters
 #     and -relative_percentages) for every value type of every pprof
-#     profile of the test data go reads;
+#     profile of the test data go reads; -traces of each, and -peek and
+#     -tree (-cum, -nodecount, -nodefraction, -lines, -focus) of five;
 #   --normalize (-normalize) with --base and --diff-base: `top` of each
 #     pair of profiles that measure the same value types, and `traces`
 #     (every merged sample's scaled values);
@@ -64,6 +65,23 @@ check "mean -hide -relative" -mean -top -hide=runtime -relative_percentages "$f"
 check "mean -nodefraction" -mean -top -nodefraction=0.05 "$f" -- top "$f" --mean --node-fraction 0.05
 g=$data/ext/pprof/go-block-net.pb.gz
 [ -f "$g" ] && check "mean_delay" -mean_delay -top "$g" -- top "$g" --mean --value delay
+# --mean in peek, tree and traces: nodes in means, calls in sums
+from='^-----------+' # traces
+for f in "${inputs[@]}"; do
+  check "$(basename "$f") mean -traces" -mean -traces "$f" -- traces "$f" --mean
+done
+from='^Showing nodes'
+for f in "$data"/pprof/go-heap-allocs-inline.pb.gz "$data"/pprof/go-cpu-large.pb.gz "$data"/ext/pprof/go-block-net.pb.gz \
+  "$data"/pprof/go-heap-delta-negative-values.pb.gz "$data"/ext/pprof/nodejs-heap.pb.gz; do
+  [ -f "$f" ] || continue
+  b=$(basename "$f")
+  check "$b mean -peek" -mean -peek 'Stream|main|run' "$f" -- peek "$f" 'Stream|main|run' --mean
+  check "$b mean -tree" -mean -tree "$f" -- tree "$f" --mean
+  check "$b mean -tree -cum -nodecount" -mean -tree -cum -nodecount=12 "$f" -- tree "$f" --mean --sort cum --node-count 12
+  check "$b mean -tree -nodefraction -lines" -mean -tree -nodefraction=0.02 -lines "$f" -- tree "$f" --mean --node-fraction 0.02 --by line
+  check "$b mean -tree -focus -relative" -mean -tree -focus=runtime -relative_percentages "$f" -- tree "$f" --mean --focus runtime --relative-percentages
+done
+[ -f "$g" ] && check "mean_delay -tree" -mean_delay -tree "$g" -- tree "$g" --mean --value delay
 
 # --drop-negative alone: a delta heap profile has negative values
 f=$data/pprof/go-heap-delta-negative-values.pb.gz
