@@ -1179,6 +1179,13 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_top_compute_shown(pcol_file *f, const p
                                                            size_t shown, pcol_top *out,
                                                            size_t *dropped, pcol_sum *label_cutoff,
                                                            pcol_error *err);
+/* pprof -mean's total of a view that keeps its sums (-list prints its lines'
+ * sums beside the mean total): *total, a view's total over sel, divided by
+ * the signed sum of value div over the same samples (the kept ones under
+ * sel->relative; Go's integer division, a sum of 0 leaves it). */
+PCOL_API PCOL_NODISCARD pcol_status pcol_mean_total(pcol_file *f, const pcol_select *sel,
+                                                    const pcol_value_sel *div, pcol_sum *total,
+                                                    pcol_error *err);
 /* go tool pprof -mean: t (a result of pcol_top_compute, _cut or _shown
  * of f, sel and some granularity) in means per `div`, pprof's first value
  * type (pcol_value_resolve(f, sel, "0", ...)): each row's flat and cum

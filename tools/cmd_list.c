@@ -11,6 +11,7 @@ const cli_opt opts_list[] = {
                  "summaryRprof(lines = \"show\"))"},
     CLI_OPTS_SOURCE_FILES,
     CLI_OPT_VALUE("to add up"),
+    CLI_OPT_MEAN,
     {"unit", 0, 1, "text: minimum (default: each number in its own unit, as pprof -list), raw, "
                    "or a unit (ns us ms s hrs; B kB MB GB TB)"},
     CLI_OPT_VIEW_FORMAT(": a row per source line"),
@@ -97,6 +98,8 @@ int cmd_list(const cli_command *cmd, cli_args *a) {
   if (cli_view_format(cmd, a, &fmt)) return EXIT_USAGE;
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
+  int mean = cli_flag(cmd, a, "mean");
+  if (mean && cli_mean_refused(cmd, a)) return EXIT_USAGE;
   pcol_error err = {0};
   pcol_file *f = NULL;
   pcol_value_sel v;
@@ -113,6 +116,11 @@ int cmd_list(const cli_command *cmd, cli_args *a) {
   }
   pcol_list_options lo = {cli_get(cmd, a, "source-path"), cli_flag(cmd, a, "allow-any-source")};
   rc = pcol_list_compute(f, &sel, &v, by, a->pos[a->npos - 1], &lo, &l, &err);
+  /* --mean: pprof's -list prints the lines' sums and the mean total
+   * (source.go printSource: fn.Flat, fn.Cum, rpt.total) */
+  pcol_value_sel div;
+  if (!rc && mean && !(rc = cli_mean_divisor(f, &sel, &div, &err)))
+    rc = pcol_mean_total(f, &sel, &div, &l.total, &err);
   int nomatch = !rc && l.nblocks == 0;
   if (!rc && !nomatch) {
     if (fmt == OUT_TEXT) {

@@ -133,8 +133,8 @@ static void shell_help(void) {
          "Settings (NAME=VALUE; NAME= clears; o lists them): focus, ignore, hide, show,\n"
          "show_from, tagfocus, tagignore, tagshow, taghide, tagroot, tagleaf, sample_index,\n"
          "unit, nodecount, nodefraction, edgefraction, sort, granularity, noinlines,\n"
-         "relative_percentages, mean (top, peek, tree, traces) and drop_negative (top); and\n"
-         "the words cum, flat,\n"
+         "relative_percentages, mean (top, peek, tree, traces, list) and drop_negative (top);\n"
+         "and the words cum, flat,\n"
          "functions, filefunctions, lines,\n"
          "files, addresses.\n"
          "quit (or end of input) ends the session.\n");
@@ -366,9 +366,11 @@ static int run_line(const char *file, char **w, int nw) {
   for (size_t k = 0; !rc && k < NSETTINGS; k++) {
     setting *s = &settings[k];
     /* a setting that changes the numbers, which this command cannot
-     * apply: refused, never silently left out */
+     * apply: refused, never silently left out (but pprof's tags and proto
+     * ignore both: they print the sums, and write the profile) */
     if (s->value && *s->value && s->flag && !given[k] && !opt_of(c, s->option, 0) &&
-        (!strcmp(s->option, "mean") || !strcmp(s->option, "drop-negative"))) {
+        (!strcmp(s->option, "mean") || !strcmp(s->option, "drop-negative")) &&
+        strcmp(c->name, "tags") && !(extra && !strcmp(extra, "--to=pprof"))) {
       rc = cli_usage_error("shell", "%s=true: %s does not offer --%s; set %s=false first",
                            s->pprof, c->name, s->option, s->pprof);
       break;

@@ -53,6 +53,15 @@ int pcol_q_mean_div_sum(pcol_file *f, const pcol_select *sel, const pcol_value_s
 
 pcol_sum pcol_q_mean_quot(pcol_sum v, pcol_sum d) { return quot(v, d); }
 
+pcol_status pcol_mean_total(pcol_file *f, const pcol_select *sel, const pcol_value_sel *div,
+                            pcol_sum *total, pcol_error *err) {
+  if (!f || !div || !total) return pcol_error_set(err, PCOL_EINVAL, "pcol_mean_total: NULL argument");
+  pcol_sum d = 0;
+  PCOL_RETURN_NOT_OK(pcol_q_mean_div_sum(f, sel, div, &d, err));
+  *total = quot(*total, d);
+  return PCOL_OK;
+}
+
 pcol_status pcol_top_mean(pcol_file *f, const pcol_select *sel, const pcol_value_sel *div,
                           pcol_top *t, double fraction, pcol_sum *label_cutoff, pcol_error *err) {
   pcol_by by;

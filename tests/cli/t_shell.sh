@@ -111,9 +111,12 @@ grep -q 'reads its commands from standard input' "$tmp/err" || fail "shell -"
 grep -q 'nosuch' "$tmp/err" || fail "the missing file is not named"
 # a setting that changes the numbers is never left out: mean=true and a
 # command without --mean is refused (the line fails, the session goes on);
-# peek applies it
-printf 'mean=true\nlist .\ntop2\npeek .\n' | "$PCOL" shell "$in" >"$tmp/out" 2>"$tmp/err"
-grep -q 'mean=true: list does not offer --mean' "$tmp/err" || fail "mean=true with list"
+# peek applies it, tags runs as it is (as pprof's -tags ignores -mean)
+printf 'mean=true\ndot\ntop2\npeek .\ntags\n' | "$PCOL" shell "$in" >"$tmp/out" 2>"$tmp/err"
+grep -q 'mean=true: graph does not offer --mean' "$tmp/err" || fail "mean=true with dot"
+grep -q 'tags does not offer' "$tmp/err" && fail "mean=true refused tags"
+"$PCOL" tags "$in" | head -1 >"$tmp/tag1"
+[ -s "$tmp/tag1" ] && grep -qF "$(cat "$tmp/tag1")" "$tmp/out" || fail "mean=true: tags did not run"
 grep -q 'Showing nodes' "$tmp/out" || fail "top after a refused line"
 want=$("$PCOL" peek "$in" . --mean | grep '^Showing nodes')
 [ -n "$want" ] && grep -qF "$want" "$tmp/out" || fail "mean=true: peek in means ($want)"

@@ -4,7 +4,8 @@
 #   --mean (-mean; -mean_delay): `top` (flat, -cum, -lines, with filters
 #     and -relative_percentages) for every value type of every pprof
 #     profile of the test data go reads; -traces of each, and -peek and
-#     -tree (-cum, -nodecount, -nodefraction, -lines, -focus) of five;
+#     -tree (-cum, -nodecount, -nodefraction, -lines, -focus) of five,
+#     -list (sums, and the mean total) of two;
 #   --normalize (-normalize) with --base and --diff-base: `top` of each
 #     pair of profiles that measure the same value types, and `traces`
 #     (every merged sample's scaled values);
@@ -12,7 +13,8 @@
 #     --diff-base (flat, -cum, -nodefraction, -nodecount), and of a delta
 #     heap profile with negative values, each of its value types.
 # Left out: the profile whose names hold raw control bytes (pcol prints
-# them as \xNN, doc/safety.md).
+# them as \xNN, doc/safety.md).  A check whose go output is empty is not
+# counted (go refuses it): the count at the end must reach 350.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,7 +24,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export TZ=UTC
 from='^Showing nodes' # where the comparison starts (traces: at the first trace)
-cut() { sed -n "/$from/,\$p"; }
+cut() { sed -n "/$from/,\$p" | grep -v '^ Error: '; } # (list: sources pcol and go do not read, each its own words)
 n=0 fail=0
 check() { # check WHAT GO-ARGS -- PCOL-ARGS
   local what=$1 g=() p=()
@@ -82,6 +84,13 @@ for f in "$data"/pprof/go-heap-allocs-inline.pb.gz "$data"/pprof/go-cpu-large.pb
   check "$b mean -tree -focus -relative" -mean -tree -focus=runtime -relative_percentages "$f" -- tree "$f" --mean --focus runtime --relative-percentages
 done
 [ -f "$g" ] && check "mean_delay -tree" -mean_delay -tree "$g" -- tree "$g" --mean --value delay
+# --mean in list: the lines' sums, the mean total
+from='^Total:'
+f=$data/pprof/go-heap-allocs-inline.pb.gz
+check "mean -list" -mean -list 'grpc.*recvMsg' "$f" -- list "$f" 'grpc.*recvMsg' --mean
+check "mean -list -focus -relative" -mean -list 'grpc.*recvMsg' -focus=grpc -relative_percentages "$f" -- list "$f" 'grpc.*recvMsg' --mean --focus grpc --relative-percentages
+[ -f "$g" ] && check "mean_delay -list" -mean_delay -list 'sync' "$g" -- list "$g" 'sync' --mean --value delay
+from='^Showing nodes'
 
 # --drop-negative alone: a delta heap profile has negative values
 f=$data/pprof/go-heap-delta-negative-values.pb.gz
@@ -113,4 +122,4 @@ while IFS="$(printf '\t')" read -r t f; do
   prev_t=$t prev_f=$f
 done <"$tmp/types"
 echo "t_value_opts: $n comparisons with go tool pprof ($pairs pairs of profiles), $fail failed"
-[ "$n" -ge 100 ] && [ "$pairs" -ge 4 ] && [ "$fail" = 0 ]
+[ "$n" -ge 350 ] && [ "$pairs" -ge 4 ] && [ "$fail" = 0 ]
