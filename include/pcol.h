@@ -1179,6 +1179,14 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_top_compute_shown(pcol_file *f, const p
                                                            size_t shown, pcol_top *out,
                                                            size_t *dropped, pcol_sum *label_cutoff,
                                                            pcol_error *err);
+/* pprof -mean's divisor (driver.go sampleFormat): the selection's first
+ * value type, its count (alloc_objects of a Go heap profile, contentions of
+ * a block profile); of sources that declare none (Rprof, collapsed) or
+ * whose first is a level (Rprof's vsize.small), their samples.  EINVAL when
+ * some selected sources have a first type and others do not, or theirs
+ * differ (pprof refuses to merge them). */
+PCOL_API PCOL_NODISCARD pcol_status pcol_mean_divisor(pcol_file *f, const pcol_select *sel,
+                                                      pcol_value_sel *div, pcol_error *err);
 /* pprof -mean's total of a view that keeps its sums (-list prints its lines'
  * sums beside the mean total): *total, a view's total over sel, divided by
  * the signed sum of value div over the same samples (the kept ones under

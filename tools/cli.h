@@ -174,9 +174,6 @@ int cli_mean_refused(const cli_command *cmd, const cli_args *a);
  * an error in err. */
 int cli_mean(pcol_file *f, const pcol_select *sel, pcol_top *t, double fraction, pcol_sum *cutoff,
              char *type_buf, pcol_error *err);
-/* The divisor of --mean: the selection's first value type, or the samples
- * of sources that have none (an error when some have one and others not). */
-int cli_mean_divisor(pcol_file *f, const pcol_select *sel, pcol_value_sel *div, pcol_error *err);
 /* *type renamed "mean_TYPE", kept in type_buf (256 bytes) */
 void cli_mean_type(pcol_str *type, char *type_buf);
 /* --tagshow and --taghide (pprof's): which label keys a label view shows

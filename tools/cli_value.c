@@ -169,32 +169,6 @@ int cli_mean_refused(const cli_command *cmd, const cli_args *a) {
   return 0;
 }
 
-int cli_mean_divisor(pcol_file *f, const pcol_select *sel, pcol_value_sel *div, pcol_error *err) {
-  /* pprof's divisor: the first value type (driver.go sampleFormat); of
-   * sources that declare none (Rprof, collapsed) or whose first is a level
-   * (Rprof's vsize.small), their own count of samples */
-  pcol_error e2 = {0};
-  int rc = pcol_value_resolve(f, sel, "0", div, &e2);
-  if (rc == PCOL_ENOMEM) {
-    *err = e2;
-    return rc;
-  }
-  if (!rc) return PCOL_OK;
-  /* the samples only when no selected source has a first type to divide by */
-  pcol_select one = *sel;
-  uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
-  for (uint64_t s = 1; s <= ns; s++) {
-    if (sel->source_id && sel->source_id != s) continue;
-    one.source_id = (uint32_t)s;
-    pcol_error e3 = {0};
-    if (pcol_value_resolve(f, &one, "0", div, &e3) == PCOL_OK)
-      return pcol_error_set(err, PCOL_EINVAL,
-                            "--mean: the sources have no first value type in common to divide "
-                            "by (%s); view them apart (--source N)", e2.message);
-  }
-  return pcol_value_resolve(f, sel, "samples", div, err);
-}
-
 void cli_mean_type(pcol_str *type, char *type_buf) {
   const pcol_str ty = *type;
   int n = snprintf(type_buf, 256, "mean_%.*s", ty.ptr ? (int)(ty.len < 240 ? ty.len : 240) : 2,
@@ -205,7 +179,7 @@ void cli_mean_type(pcol_str *type, char *type_buf) {
 int cli_mean(pcol_file *f, const pcol_select *sel, pcol_top *t, double fraction, pcol_sum *cutoff,
              char *type_buf, pcol_error *err) {
   pcol_value_sel div;
-  int rc = cli_mean_divisor(f, sel, &div, err);
+  int rc = pcol_mean_divisor(f, sel, &div, err);
   if (!rc) rc = pcol_top_mean(f, sel, &div, t, fraction, cutoff, err);
   if (rc) return rc;
   cli_mean_type(&t->value.type, type_buf);

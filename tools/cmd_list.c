@@ -119,7 +119,7 @@ int cmd_list(const cli_command *cmd, cli_args *a) {
   /* --mean: pprof's -list prints the lines' sums and the mean total
    * (source.go printSource: fn.Flat, fn.Cum, rpt.total) */
   pcol_value_sel div;
-  if (!rc && mean && !(rc = cli_mean_divisor(f, &sel, &div, &err)))
+  if (!rc && mean && !(rc = pcol_mean_divisor(f, &sel, &div, &err)))
     rc = pcol_mean_total(f, &sel, &div, &l.total, &err);
   int nomatch = !rc && l.nblocks == 0;
   if (!rc && !nomatch) {

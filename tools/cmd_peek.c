@@ -84,7 +84,7 @@ int cmd_peek(const cli_command *cmd, cli_args *a) {
   pcol_value_sel div;
   if (!rc) pcol_top_sort(&t, sort);
   if (!rc && mean) rc = cli_mean(f, &sel, &t, 0, NULL, mean_type, &err);
-  if (!rc && mean && !(rc = cli_mean_divisor(f, &sel, &div, &err)))
+  if (!rc && mean && !(rc = pcol_mean_divisor(f, &sel, &div, &err)))
     rc = pcol_top_compute(f, &sel, &div, by, &dt, &err);
   if (!rc)
     rc = mean ? pcol_peek_compute_mean(&t, &dt, a->pos[a->npos - 1], &pk, &err)

@@ -231,7 +231,7 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
   char mean_type[256];
   if (mean) { /* report.go printTraces: each trace's value over its divisor */
     pcol_value_sel div;
-    rc = cli_mean_divisor(f, &sel, &div, &err);
+    rc = pcol_mean_divisor(f, &sel, &div, &err);
     if (!rc) rc = pcol_traces_iter(f, &sel, &div, on_divisor, &o, &err);
     if (!rc && !o.div) o.div = malloc(sizeof *o.div); /* no trace: still the mean view */
     if (!rc && !o.div) rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");

@@ -53,6 +53,34 @@ int pcol_q_mean_div_sum(pcol_file *f, const pcol_select *sel, const pcol_value_s
 
 pcol_sum pcol_q_mean_quot(pcol_sum v, pcol_sum d) { return quot(v, d); }
 
+pcol_status pcol_mean_divisor(pcol_file *f, const pcol_select *sel, pcol_value_sel *div,
+                              pcol_error *err) {
+  if (!f || !div) return pcol_error_set(err, PCOL_EINVAL, "pcol_mean_divisor: NULL argument");
+  /* pprof's divisor: the first value type (driver.go sampleFormat); of
+   * sources that declare none (Rprof, collapsed) or whose first is a level
+   * (Rprof's vsize.small), their own count of samples */
+  pcol_error e2 = {0};
+  int rc = pcol_value_resolve(f, sel, "0", div, &e2);
+  if (rc == PCOL_ENOMEM) {
+    *err = e2;
+    return rc;
+  }
+  if (!rc) return PCOL_OK;
+  /* the samples only when no selected source has a first type to divide by */
+  pcol_select one = sel ? *sel : (pcol_select){0};
+  uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
+  for (uint64_t s = 1; s <= ns; s++) {
+    if (sel && sel->source_id && sel->source_id != s) continue;
+    one.source_id = (uint32_t)s;
+    pcol_error e3 = {0};
+    if (pcol_value_resolve(f, &one, "0", div, &e3) == PCOL_OK)
+      return pcol_error_set(err, PCOL_EINVAL,
+                            "mean: the sources have no first value type in common to divide "
+                            "by (%s); view one source at a time", e2.message);
+  }
+  return pcol_value_resolve(f, sel, "samples", div, err);
+}
+
 pcol_status pcol_mean_total(pcol_file *f, const pcol_select *sel, const pcol_value_sel *div,
                             pcol_sum *total, pcol_error *err) {
   if (!f || !div || !total) return pcol_error_set(err, PCOL_EINVAL, "pcol_mean_total: NULL argument");
