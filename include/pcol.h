@@ -40,8 +40,9 @@
  *    a pcol_*_free() beside it, or (arrays) is freed with free() as its
  *    comment says.  What a callback receives is borrowed for the callback
  *    only: copy what you keep.
- *  - Callbacks: the five iterators (pcol_stack_walk, pcol_select_iter,
- *    pcol_traces_iter, pcol_lview_scan, pcol_frame_rows_scan) call
+ *  - Callbacks: the iterators (pcol_stack_walk, pcol_select_iter,
+ *    pcol_traces_iter, pcol_traces_iter_mean, pcol_lview_scan,
+ *    pcol_frame_rows_scan) call
  *    fn(ctx, ...), which returns 0
  *    to go on, > 0 to stop early (the iterator then returns PCOL_OK), or < 0
  *    (a PCOL_E* code) to fail: the iterator stops and returns that code,
@@ -1187,6 +1188,11 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_top_compute_shown(pcol_file *f, const p
  * differ (pprof refuses to merge them). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_mean_divisor(pcol_file *f, const pcol_select *sel,
                                                       pcol_value_sel *div, pcol_error *err);
+/* The name of a mean view's value type, as pprof's Type: line says it:
+ * "mean_" + type (an NA type: "mean_NA"), kept in buf, at least
+ * PCOL_MEAN_TYPE_MAX bytes (a longer type is cut). */
+#define PCOL_MEAN_TYPE_MAX 256
+PCOL_API pcol_str pcol_mean_type(pcol_str type, char *buf);
 /* pprof -mean's total of a view that keeps its sums (-list prints its lines'
  * sums beside the mean total): *total, a view's total over sel, divided by
  * the signed sum of value div over the same samples (the kept ones under
@@ -1573,6 +1579,15 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_traces_iter(pcol_file *f, const pcol_se
                                                      const pcol_value_sel *v,
                                                      int (*fn)(void *ctx, const pcol_trace *t),
                                                      void *ctx, pcol_error *err);
+/* pprof -mean -traces: pcol_traces_iter with each trace's value divided by
+ * the sum of value div over the same samples (Go's integer division; 0
+ * leaves it).  A pass over the traces before the first call (their
+ * divisors, 16 bytes a trace). */
+PCOL_API PCOL_NODISCARD pcol_status pcol_traces_iter_mean(pcol_file *f, const pcol_select *sel,
+                                                          const pcol_value_sel *v,
+                                                          const pcol_value_sel *div,
+                                                          int (*fn)(void *ctx, const pcol_trace *t),
+                                                          void *ctx, pcol_error *err);
 /* A trace's stack as one line of text, root first, its names joined by ';'
  * with ';', '\n', '\r' and NUL inside a name made '_' (the rule of pcol fold
  * and collapsed stacks, so the line splits back into the trace's frames).

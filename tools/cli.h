@@ -170,11 +170,11 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
                  "pprof -mean; with --value delay, -mean_delay"}
 int cli_mean_refused(const cli_command *cmd, const cli_args *a);
 /* t in means (pcol_top_mean: its rows, total and *cutoff); its type renamed
- * "mean_TYPE" in type_buf (256 bytes), as pprof's Type: line.  PCOL_OK or
+ * "mean_TYPE" in type_buf (PCOL_MEAN_TYPE_MAX bytes), as pprof's Type: line.  PCOL_OK or
  * an error in err. */
 int cli_mean(pcol_file *f, const pcol_select *sel, pcol_top *t, double fraction, pcol_sum *cutoff,
              char *type_buf, pcol_error *err);
-/* *type renamed "mean_TYPE", kept in type_buf (256 bytes) */
+/* *type renamed "mean_TYPE", kept in type_buf (PCOL_MEAN_TYPE_MAX bytes: pcol_mean_type) */
 void cli_mean_type(pcol_str *type, char *type_buf);
 /* --tagshow and --taghide (pprof's): which label keys a label view shows
  * (pcol_select.tag_show/tag_hide, read by cli_select); WHAT names the view's

@@ -169,12 +169,7 @@ int cli_mean_refused(const cli_command *cmd, const cli_args *a) {
   return 0;
 }
 
-void cli_mean_type(pcol_str *type, char *type_buf) {
-  const pcol_str ty = *type;
-  int n = snprintf(type_buf, 256, "mean_%.*s", ty.ptr ? (int)(ty.len < 240 ? ty.len : 240) : 2,
-                   ty.ptr ? ty.ptr : "NA");
-  *type = (pcol_str){type_buf, n > 0 ? (size_t)n : 0};
-}
+void cli_mean_type(pcol_str *type, char *type_buf) { *type = pcol_mean_type(*type, type_buf); }
 
 int cli_mean(pcol_file *f, const pcol_select *sel, pcol_top *t, double fraction, pcol_sum *cutoff,
              char *type_buf, pcol_error *err) {

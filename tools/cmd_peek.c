@@ -79,7 +79,7 @@ int cmd_peek(const cli_command *cmd, cli_args *a) {
   /* --mean: the nodes' flat and cum divided, in the sums' order; the
    * calls stay sums, their shares of the mean cum (report.go printTree
    * prints Edge.Weight beside Node.CumValue()) */
-  char mean_type[256];
+  char mean_type[PCOL_MEAN_TYPE_MAX];
   pcol_top dt = {0};
   pcol_value_sel div;
   if (!rc) pcol_top_sort(&t, sort);

@@ -30,12 +30,6 @@ typedef struct tr_out {
   char *text;   /* joined text of a machine row */
   size_t text_cap;
   pcol_error *err; /* where on_trace says why it failed */
-  /* --mean: each trace's divisor, in the order of the traces (the
-   * iterator's traces do not depend on the value: every type of a trace
-   * adds up to 0 or it is one) */
-  int64_t *div;
-  uint64_t *div_row;
-  size_t ndiv, div_cap, at;
   /* a machine format's header waits for the first row (or the end), so a
    * selection the iterator refuses prints no half-made table */
   int begun;
@@ -180,34 +174,8 @@ static int trace_row(tr_out *o, const pcol_trace *t) {
  * trace_row is a failed allocation). */
 static int on_trace(void *ctx, const pcol_trace *t) {
   tr_out *o = ctx;
-  pcol_trace m;
-  if (o->div) { /* pprof: v / d, Go's integer division; a divisor of 0 leaves v */
-    if (o->at >= o->ndiv || o->div_row[o->at] != t->row)
-      return pcol_error_set(o->err, PCOL_ECORRUPT, "--mean: the traces of the divisor are not those of the value");
-    m = *t;
-    int64_t d = o->div[o->at++];
-    if (d && !(m.value == INT64_MIN && d == -1)) m.value /= d;
-    t = &m;
-  }
   int rc = trace_row(o, t);
   return rc < 0 ? pcol_error_set(o->err, PCOL_ENOMEM, "out of memory") : rc;
-}
-
-/* --mean's first pass: every trace's divisor */
-static int on_divisor(void *ctx, const pcol_trace *t) {
-  tr_out *o = ctx;
-  if (o->ndiv == o->div_cap) {
-    size_t c = o->div_cap ? 2 * o->div_cap : 1024;
-    int64_t *d = realloc(o->div, c * sizeof *d);
-    if (d) o->div = d;
-    uint64_t *r = d ? realloc(o->div_row, c * sizeof *r) : NULL;
-    if (r) o->div_row = r;
-    if (!d || !r) return pcol_error_set(o->err, PCOL_ENOMEM, "out of memory");
-    o->div_cap = c;
-  }
-  o->div[o->ndiv] = t->value;
-  o->div_row[o->ndiv++] = t->row;
-  return 0;
 }
 
 int cmd_traces(const cli_command *cmd, cli_args *a) {
@@ -228,21 +196,13 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
   if (rc) return cli_fail(cmd->name, &err, rc);
   o.unit = v.unit;
   o.err = &err;
-  char mean_type[256];
-  if (mean) { /* report.go printTraces: each trace's value over its divisor */
-    pcol_value_sel div;
-    rc = pcol_mean_divisor(f, &sel, &div, &err);
-    if (!rc) rc = pcol_traces_iter(f, &sel, &div, on_divisor, &o, &err);
-    if (!rc && !o.div) o.div = malloc(sizeof *o.div); /* no trace: still the mean view */
-    if (!rc && !o.div) rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
-    if (rc) {
-      free(o.div);
-      free(o.div_row);
-      pcol_close(f);
-      return cli_fail(cmd->name, &err, rc);
-    }
-    cli_mean_type(&v.type, mean_type);
+  char mean_type[PCOL_MEAN_TYPE_MAX];
+  pcol_value_sel div; /* --mean: report.go printTraces, each trace's value over its divisor */
+  if (mean && (rc = pcol_mean_divisor(f, &sel, &div, &err))) {
+    pcol_close(f);
+    return cli_fail(cmd->name, &err, rc);
   }
+  if (mean) cli_mean_type(&v.type, mean_type);
   if (o.fmt == OUT_TEXT) {
     printf("File: %s\nType: ", path);
     cli_print_str(stdout, v.type);
@@ -254,7 +214,8 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
     /* "total": null: the traces stream out before any sum of them is known */
     o.meta = (cli_view_meta){"traces", path, v.type, v.unit, 0, &sel, NULL, 0, NULL, 1};
   }
-  rc = pcol_traces_iter(f, &sel, &v, on_trace, &o, &err);
+  rc = mean ? pcol_traces_iter_mean(f, &sel, &v, &div, on_trace, &o, &err)
+            : pcol_traces_iter(f, &sel, &v, on_trace, &o, &err);
   if (!rc && o.fmt == OUT_TEXT) puts("-----------+-------------------------------------------------------");
   else if (!rc) {
     tr_begin(&o);
@@ -262,8 +223,6 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
   }
   free(o.lines);
   free(o.text);
-  free(o.div);
-  free(o.div_row);
   pcol_close(f);
   return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
 }

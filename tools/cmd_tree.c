@@ -101,7 +101,7 @@ int cmd_tree(const cli_command *cmd, cli_args *a) {
   int rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
   pcol_value_sel div;
-  char mean_type[256];
+  char mean_type[PCOL_MEAN_TYPE_MAX];
   if (mean && !(rc = pcol_mean_divisor(f, &sel, &div, &err))) o.mean_div = &div;
   if (!rc) rc = pcol_graph_compute(f, &sel, &v, by, &o, &g, &err);
   if (!rc && mean) cli_mean_type(&g.top.value.type, mean_type);

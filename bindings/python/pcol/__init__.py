@@ -49,7 +49,8 @@ def version():
     return _pcol.version()
 
 
-def open(path, *, mmap=True, tagroot=None, tagleaf=None, tagunit=None, base=None, diff_base=None):
+def open(path, *, mmap=True, tagroot=None, tagleaf=None, tagunit=None, base=None, diff_base=None,
+         normalize=False):
     """Open a pcol file (or import any profile format pcol reads into memory).
 
     mmap=False reads the file into memory instead of mapping it (for files
@@ -64,9 +65,11 @@ def open(path, *, mmap=True, tagroot=None, tagleaf=None, tagunit=None, base=None
     it at least 1, "1.50kB"; `pcol top --tagroot K --unit U`).  base, diff_base:
     a profile (any format) read with its values subtracted, pprof's -base
     and -diff_base (`pcol top --base/--diff-base`): every view shows the
-    change; with diff_base its total is the base's."""
+    change; with diff_base its total is the base's.  normalize=True (pprof's
+    -normalize, `--normalize`): the profile's values scaled first so that
+    each type adds up to the base's (needs base or diff_base)."""
     return File(path, mmap=mmap, tagroot=tagroot, tagleaf=tagleaf, tagunit=tagunit, base=base,
-                diff_base=diff_base)
+                diff_base=diff_base, normalize=normalize)
 
 
 def _write_column(col, kind):
@@ -359,15 +362,19 @@ class File:
     """An open pcol file.  Use as a context manager, or call close()."""
 
     def __init__(self, path, *, mmap=True, tagroot=None, tagleaf=None, tagunit=None, base=None,
-                 diff_base=None):
+                 diff_base=None, normalize=False):
         self.path = _os.fsdecode(_os.fspath(path))
         if base is not None and diff_base is not None:
             raise ValueError("give base or diff_base, not both")
+        if normalize and base is None and diff_base is None:
+            raise ValueError("normalize needs a base (base or diff_base), as pprof's -normalize")
+        self._based = base is not None or diff_base is not None
         if tagunit is not None and not isinstance(tagunit, str):
             raise TypeError("tagunit must be a str (a unit, e.g. \"kB\" or \"ms\")")
         b = diff_base if diff_base is not None else base
         self._h = _pcol.open(self.path, bool(mmap), _keys(tagroot, "tagroot"), _keys(tagleaf, "tagleaf"),
-                             None if b is None else _os.fsdecode(_os.fspath(b)), diff_base is not None,
+                             None if b is None else _os.fsdecode(_os.fspath(b)),
+                             (1 if diff_base is not None else 0) | (2 if normalize else 0),
                              None if tagunit in (None, "auto") else tagunit)
 
     # -- lifetime
@@ -432,8 +439,14 @@ class File:
         return self.table(name, **kw).to_pandas()
 
     # -- the CLI's views (pcol top, peek, list, tags, traces, diff, fold)
+    def _mean(self, mean):
+        if mean and self._based:
+            raise ValueError("mean with a base would divide by counts that cancel (pprof prints "
+                             "ratios of the differences): compare the means of each profile instead")
+        return bool(mean)
+
     def top(self, by="function", value=None, *, sort="flat", node_fraction=0.0, limit=None,
-            **select):
+            mean=False, drop_negative=False, **select):
         """Flat and cumulative value per function: the rows of `pcol top
         --format json` (a Top; see `pcol top --help`).
 
@@ -444,54 +457,61 @@ class File:
         -nodefraction; the CLI's text view uses 0.005, its other formats 0);
         limit: the first N rows.  select: source, from_, to and the filters
         focus, ignore, hide, show, tag, tag_ignore, show_from, no_inlines,
-        relative_percentages (see Selection)."""
+        relative_percentages (see Selection).  mean=True (pprof -mean, `top
+        --mean`): each row divided by its count, the first value type (or
+        the samples of sources without one); the type is "mean_TYPE".
+        drop_negative=True (pprof -drop_negative): rows below 0 left out."""
         sel = _selection(select)
         rows, total, meta, dropped = self._handle().top(
-            _text(by, "by"), value, _text(sort, "sort"), float(node_fraction), _limit(limit), sel)
+            _text(by, "by"), value, _text(sort, "sort"), float(node_fraction), _limit(limit), sel,
+            self._mean(mean), bool(drop_negative))
         names, flat, cum, inl = rows
         return Top(names, flat, cum, inl, total, meta, dropped=dropped)
 
-    def peek(self, regex, by="function", value=None, *, sort="flat", **select):
+    def peek(self, regex, by="function", value=None, *, sort="flat", mean=False, **select):
         """The callers and callees of the rows whose name matches `regex`
         (POSIX ERE): the rows of `pcol peek --format json`, one per matched
         node (relation "node": flat, cum) and one per caller/callee (value,
-        pct of the node's cum, inline).  No match: no rows."""
+        pct of the node's cum, inline).  No match: no rows.  mean=True (pprof
+        -mean): the nodes' flat and cum divided by their counts, the calls
+        still sums (as pprof prints them)."""
         cols, total, meta = self._handle().peek(_text(regex, "regex"), _text(by, "by"), value,
-                                                _text(sort, "sort"), _selection(select))
+                                                _text(sort, "sort"), _selection(select), self._mean(mean))
         node, rel, name, flat, cum, val, pct, inl = cols
         return Peek({"node": _strs(node), "relation": _strs(rel), "name": _strs(name),
                      "flat": _ints(flat), "cum": _ints(cum), "value": _ints(val),
                      "pct": _floats(pct), "inline": _np.array(inl, dtype=object)}, total, meta)
 
     def tree(self, by="function", value=None, *, sort="flat", node_fraction=0.005, edge_fraction=0.001,
-             node_count=80, **select):
+             node_count=80, mean=False, **select):
         """pprof -tree: every node of the graph pprof keeps for a text report
         (nodes below node_fraction of the total dropped, the first
         node_count by flat, or by cum with sort="cum", calls below
         edge_fraction dropped), with its callers and callees: the rows of
-        `pcol tree --format json`, as peek's."""
+        `pcol tree --format json`, as peek's; mean as peek's."""
         if node_count is None or int(node_count) < 0:
             raise ValueError("node_count must be 0 (all) or more")
         cols, total, meta = self._handle().tree(_text(by, "by"), value, _text(sort, "sort"),
                                                 float(node_fraction), float(edge_fraction),
-                                                int(node_count), _selection(select))
+                                                int(node_count), _selection(select), self._mean(mean))
         node, rel, name, flat, cum, val, pct, inl = cols
         return Tree({"node": _strs(node), "relation": _strs(rel), "name": _strs(name),
                      "flat": _ints(flat), "cum": _ints(cum), "value": _ints(val),
                      "pct": _floats(pct), "inline": _np.array(inl, dtype=object)}, total, meta)
 
     def list(self, regex, by="function", value=None, *, source_path=None, allow_any_source=False,
-             **select):
+             mean=False, **select):
         """Source lines annotated with flat and cum: the rows of `pcol list
         --format json` (pprof -list).  by "function": a block per function
         matching `regex`; "file": a block per source file matching it.  The
         source text is read from source_path (':'-separated directories,
         default: the current directory) under pcol's rules (doc/safety.md);
-        `errors` of the result says why a block has no text."""
+        `errors` of the result says why a block has no text.  mean=True
+        (pprof -mean -list): the lines stay sums, the total is the mean's."""
         cols, total, meta, errors = self._handle().list(
             _text(regex, "regex"), _text(by, "by"), value,
             None if source_path is None else _os.fsdecode(source_path), bool(allow_any_source),
-            _selection(select))
+            _selection(select), self._mean(mean))
         fn, fl, line, flat, cum, text = cols
         r = ListView({"function": _strs(fn), "file": _strs(fl), "line": _ints(line), "flat": _ints(flat),
                       "cum": _ints(cum), "text": _strs(text)}, total, meta)
@@ -512,15 +532,16 @@ class File:
                      "pct": _floats(pct), "key_total": totals},
                     dict(zip(keys.tolist(), totals.tolist())), meta)
 
-    def traces(self, value=None, *, limit=None, **select):
+    def traces(self, value=None, *, limit=None, mean=False, **select):
         """Every trace (samples with the same stack and labels merged, as
         pprof reads a profile): the rows of `pcol traces --format json`,
         with `frames` (a tuple, root first, names exact) beside `stack`
         (names joined by ';', a ';' inside a name made '_', as fold makes
         it, so the string splits back into the frames).  tagshow,
         taghide: only the labels whose key matches tagshow, none whose key
-        matches taghide (the traces stay as they are)."""
-        cols, meta = self._handle().traces(value, _limit(limit), _selection(select))
+        matches taghide (the traces stay as they are).  mean=True (pprof
+        -mean): each trace's value divided by its count."""
+        cols, meta = self._handle().traces(value, _limit(limit), _selection(select), self._mean(mean))
         val, labels, stack, frames = cols
         fr = _np.empty(len(frames), dtype=object)
         fr[:] = frames

@@ -377,8 +377,8 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
   const char *root = NULL, *leaf = NULL; /* pprof's -tagroot/-tagleaf keys */
   const char *unit = NULL;               /* their numbers' unit (pprof -unit) */
   PyObject *baseobj = NULL, *basebytes = NULL; /* pprof's -base/-diff_base profile */
-  int diff = 0;
-  if (!PyArg_ParseTuple(args, "O&p|zzOpz", PyUnicode_FSDecoder, &pathobj, &mmap, &root, &leaf, &baseobj, &diff,
+  int diff = 0; /* pcol_open_diff_base's flags: PCOL_BASE_DIFF, PCOL_BASE_NORMALIZE */
+  if (!PyArg_ParseTuple(args, "O&p|zzOiz", PyUnicode_FSDecoder, &pathobj, &mmap, &root, &leaf, &baseobj, &diff,
                         &unit))
     return NULL;
   if (baseobj == Py_None) baseobj = NULL;
@@ -402,7 +402,7 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
   if (!rc && bp) { /* the inputs minus the base (pcol_open_diff_base) */
     pcol_file *bf = NULL, *u = NULL;
     rc = pcol_open_any(bp, &opt, &bf, &err);
-    if (!rc) rc = pcol_open_diff_base(f, bf, diff, &u, &err);
+    if (!rc) rc = pcol_open_diff_base(f, bf, (unsigned)diff, &u, &err);
     base_failed = rc != 0; /* the error names the base, as the CLI's */
     pcol_close(bf);
     pcol_close(f);

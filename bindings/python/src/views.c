@@ -123,18 +123,23 @@ out:
   return res;
 }
 
-/* Handle.top(by, value, sort, node_fraction, limit, sel) ->
- * ((names, flat, cum, inline), total, meta, dropped): cmd_top.c's calls */
+/* Handle.top(by, value, sort, node_fraction, limit, sel, mean, drop_negative)
+ * -> ((names, flat, cum, inline), total, meta, dropped): cmd_top.c's calls
+ * (pprof -mean: pcol_top_mean; -drop_negative: pcol_top_drop_negative) */
 PyObject *pcol_py_top(Handle *h, PyObject *args) {
   const char *bys, *value, *sorts;
   double fraction;
   long long limit;
   PyObject *selo;
-  if (!PyArg_ParseTuple(args, "szsdLO", &bys, &value, &sorts, &fraction, &limit, &selo)) return NULL;
+  int mean = 0, drop_neg = 0;
+  if (!PyArg_ParseTuple(args, "szsdLO|pp", &bys, &value, &sorts, &fraction, &limit, &selo, &mean, &drop_neg))
+    return NULL;
   pcol_by by = PCOL_BY_FUNCTION;
   const char *label = !strncmp(bys, "label:", 6) ? bys + 6 : NULL;
   if (label && !*label) return PyErr_Format(PyExc_ValueError, "by='label:KEY' wants a key");
   if (!label && get_by(bys, &by)) return NULL;
+  if (mean && label)
+    return PyErr_Format(PyExc_ValueError, "mean divides a function's value by its count: not with by='label:KEY'");
   pcol_sort sort;
   if (get_sort(sorts, &sort)) return NULL;
   if (!(fraction >= 0 && fraction <= 1))
@@ -146,15 +151,16 @@ PyObject *pcol_py_top(Handle *h, PyObject *args) {
   pcol_top t = {0};
   size_t dropped = 0;
   pcol_sum cutoff = 0;
+  char mean_type[PCOL_MEAN_TYPE_MAX];
+  size_t shown = limit >= 0 ? (size_t)limit : SIZE_MAX;
   int rc;
   Py_BEGIN_ALLOW_THREADS
   rc = pcol_value_resolve(h->f, &sel.sel, value, &v, &err);
   if (!rc && label) {
     rc = pcol_top_by_label(h->f, &sel.sel, &v, label, &t, &err);
-    if (!rc) {
-      dropped = pcol_top_cutoff(&t, fraction, &cutoff);
-      pcol_top_sort(&t, sort);
-    }
+    if (!rc && drop_neg) rc = pcol_top_drop_negative(&t, fraction, SIZE_MAX, &dropped, &cutoff, &err);
+    else if (!rc) dropped = pcol_top_cutoff(&t, fraction, &cutoff);
+    if (!rc) pcol_top_sort(&t, sort);
     if (!rc) {
       size_t n = limit >= 0 && (unsigned long long)limit < t.nrows ? (size_t)limit : t.nrows, all = t.nrows;
       if (dropped || n < all) { /* pprof's marks come from the graph of the rows it shows */
@@ -163,9 +169,19 @@ PyObject *pcol_py_top(Handle *h, PyObject *args) {
         t.nrows = all;
       }
     }
+  } else if (!rc && drop_neg) {
+    /* pprof drops the negative nodes first, then cuts by the sum of the
+     * others' flat, then marks the shown ones (report.go newTrimmedGraph) */
+    rc = pcol_top_compute_shown(h->f, &sel.sel, &v, by, 0, sort, SIZE_MAX, &t, NULL, NULL, &err);
+    if (!rc) rc = pcol_top_drop_negative(&t, fraction, shown, &dropped, &cutoff, &err);
   } else if (!rc) { /* the marks of the rows shown, made once */
-    rc = pcol_top_compute_shown(h->f, &sel.sel, &v, by, fraction, sort,
-                                limit >= 0 ? (size_t)limit : SIZE_MAX, &t, &dropped, &cutoff, &err);
+    rc = pcol_top_compute_shown(h->f, &sel.sel, &v, by, fraction, sort, shown, &t, &dropped, &cutoff, &err);
+  }
+  if (!rc && mean) {
+    pcol_value_sel div;
+    rc = pcol_mean_divisor(h->f, &sel.sel, &div, &err);
+    if (!rc) rc = pcol_top_mean(h->f, &sel.sel, &div, &t, fraction, &cutoff, &err);
+    if (!rc) t.value.type = pcol_mean_type(t.value.type, mean_type);
   }
   Py_END_ALLOW_THREADS
   if (rc) {
@@ -221,29 +237,36 @@ static PyObject *cols_tuple(PyObject **cols, int n) {
   return t;
 }
 
-/* Handle.peek(regex, by, value, sort, sel) -> (cols, total, meta): cmd_peek.c's
- * calls; cols node, relation, name, flat, cum, value, pct, inline (None
- * where the CLI writes NA) */
+/* Handle.peek(regex, by, value, sort, sel, mean) -> (cols, total, meta):
+ * cmd_peek.c's calls; cols node, relation, name, flat, cum, value, pct,
+ * inline (None where the CLI writes NA) */
 PyObject *pcol_py_peek(Handle *h, PyObject *args) {
   const char *regex, *bys, *value, *sorts;
   PyObject *selo;
-  if (!PyArg_ParseTuple(args, "sszsO", &regex, &bys, &value, &sorts, &selo)) return NULL;
+  int mean = 0;
+  if (!PyArg_ParseTuple(args, "sszsO|p", &regex, &bys, &value, &sorts, &selo, &mean)) return NULL;
   pcol_by by;
   pcol_sort sort;
   pcb_select sel;
   if (get_by(bys, &by) || get_sort(sorts, &sort) || get_sel(selo, &sel)) return NULL;
   pcol_error err = {0};
   pcol_value_sel v;
-  pcol_top t = {0};
+  pcol_top t = {0}, dt = {0};
   pcol_peek pk = {0};
+  char mean_type[PCOL_MEAN_TYPE_MAX];
   int rc;
   Py_BEGIN_ALLOW_THREADS
   rc = pcol_value_resolve(h->f, &sel.sel, value, &v, &err);
   if (!rc) rc = pcol_top_compute(h->f, &sel.sel, &v, by, &t, &err); /* pprof -peek trims nothing */
-  if (!rc) {
-    pcol_top_sort(&t, sort);
-    rc = pcol_peek_compute(&t, regex, &pk, &err);
+  if (!rc) pcol_top_sort(&t, sort);
+  if (!rc && mean) { /* the nodes in means, the calls in sums (cmd_peek.c) */
+    pcol_value_sel div;
+    rc = pcol_mean_divisor(h->f, &sel.sel, &div, &err);
+    if (!rc) rc = pcol_top_mean(h->f, &sel.sel, &div, &t, 0, NULL, &err);
+    if (!rc) rc = pcol_top_compute(h->f, &sel.sel, &div, by, &dt, &err);
+    if (!rc) t.value.type = pcol_mean_type(t.value.type, mean_type);
   }
+  if (!rc) rc = mean ? pcol_peek_compute_mean(&t, &dt, regex, &pk, &err) : pcol_peek_compute(&t, regex, &pk, &err);
   Py_END_ALLOW_THREADS
   PyObject *cols[NCOLS_MAX], *res = NULL;
   if (rc) {
@@ -265,6 +288,7 @@ out:
   free_cols(cols, 8);
 out0:
   pcol_peek_free(&pk);
+  pcol_top_free(&dt);
   pcol_top_free(&t);
   return res;
 }
@@ -277,7 +301,8 @@ PyObject *pcol_py_tree(Handle *h, PyObject *args) {
   double nf, ef;
   unsigned long long nc;
   PyObject *selo;
-  if (!PyArg_ParseTuple(args, "szsddKO", &bys, &value, &sorts, &nf, &ef, &nc, &selo)) return NULL;
+  int mean = 0;
+  if (!PyArg_ParseTuple(args, "szsddKO|p", &bys, &value, &sorts, &nf, &ef, &nc, &selo, &mean)) return NULL;
   pcol_by by;
   pcol_sort sort;
   pcb_select sel;
@@ -299,10 +324,14 @@ PyObject *pcol_py_tree(Handle *h, PyObject *args) {
   pcol_error err = {0};
   pcol_value_sel v;
   pcol_graph g = {0};
+  pcol_value_sel div;
+  char mean_type[PCOL_MEAN_TYPE_MAX];
   int rc;
   Py_BEGIN_ALLOW_THREADS
   rc = pcol_value_resolve(h->f, &sel.sel, value, &v, &err);
+  if (!rc && mean && !(rc = pcol_mean_divisor(h->f, &sel.sel, &div, &err))) o.mean_div = &div;
   if (!rc) rc = pcol_graph_compute(h->f, &sel.sel, &v, by, &o, &g, &err);
+  if (!rc && mean) g.top.value.type = pcol_mean_type(g.top.value.type, mean_type);
   Py_END_ALLOW_THREADS
   PyObject *cols[NCOLS_MAX], *res = NULL;
   if (rc) {
@@ -323,7 +352,7 @@ PyObject *pcol_py_tree(Handle *h, PyObject *args) {
       if (tree_edge(cols, r->name, "callee", e->weight, e->inl, g.nodes[e->to].name, r->cum)) goto out;
     }
   }
-  res = Py_BuildValue("(NNN)", cols_tuple(cols, 8), pcol_py_sum(g.top.total), value_meta(&g.top.value));
+  res = Py_BuildValue("(NNN)", cols_tuple(cols, 8), pcol_py_sum(g.total), value_meta(&g.top.value));
 out:
   free_cols(cols, 8);
 out0:
@@ -337,9 +366,9 @@ out0:
  * errors (function, file, error) */
 PyObject *pcol_py_list(Handle *h, PyObject *args) {
   const char *regex, *bys, *value, *spath;
-  int any;
+  int any, mean = 0;
   PyObject *selo;
-  if (!PyArg_ParseTuple(args, "sszzpO", &regex, &bys, &value, &spath, &any, &selo)) return NULL;
+  if (!PyArg_ParseTuple(args, "sszzpO|p", &regex, &bys, &value, &spath, &any, &selo, &mean)) return NULL;
   pcol_by by;
   if (!strcmp(bys, "function")) by = PCOL_BY_LINE;
   else if (!strcmp(bys, "file")) by = PCOL_BY_SOURCE_LINE;
@@ -354,6 +383,11 @@ PyObject *pcol_py_list(Handle *h, PyObject *args) {
   Py_BEGIN_ALLOW_THREADS
   rc = pcol_value_resolve(h->f, &sel.sel, value, &v, &err);
   if (!rc) rc = pcol_list_compute(h->f, &sel.sel, &v, by, regex, &lo, &l, &err);
+  if (!rc && mean) { /* pprof -mean -list: the lines' sums, the mean total (cmd_list.c) */
+    pcol_value_sel div;
+    rc = pcol_mean_divisor(h->f, &sel.sel, &div, &err);
+    if (!rc) rc = pcol_mean_total(h->f, &sel.sel, &div, &l.total, &err);
+  }
   Py_END_ALLOW_THREADS
   PyObject *cols[NCOLS_MAX], *res = NULL, *errs = NULL;
   if (rc) {
@@ -522,7 +556,8 @@ PyObject *pcol_py_traces(Handle *h, PyObject *args) {
   const char *value;
   long long limit;
   PyObject *selo;
-  if (!PyArg_ParseTuple(args, "zLO", &value, &limit, &selo)) return NULL;
+  int mean = 0;
+  if (!PyArg_ParseTuple(args, "zLO|p", &value, &limit, &selo, &mean)) return NULL;
   pcb_select sel;
   if (get_sel(selo, &sel)) return NULL;
   pcol_error err = {0};
@@ -531,13 +566,18 @@ PyObject *pcol_py_traces(Handle *h, PyObject *args) {
   memset(&c, 0, sizeof c);
   c.left = limit < 0 ? UINT64_MAX : (uint64_t)limit;
   PyObject *res = NULL;
+  pcol_value_sel div;
+  char mean_type[PCOL_MEAN_TYPE_MAX];
   int rc = pcol_value_resolve(h->f, &sel.sel, value, &v, &err);
+  if (!rc && mean) rc = pcol_mean_divisor(h->f, &sel.sel, &div, &err);
   if (rc) {
     pcol_py_raise(h->path, &err, rc);
     goto out;
   }
   if (new_cols(c.cols, 4)) goto out;
-  rc = pcol_traces_iter(h->f, &sel.sel, &v, on_trace, &c, &err);
+  rc = mean ? pcol_traces_iter_mean(h->f, &sel.sel, &v, &div, on_trace, &c, &err)
+            : pcol_traces_iter(h->f, &sel.sel, &v, on_trace, &c, &err);
+  if (mean) v.type = pcol_mean_type(v.type, mean_type);
   if (c.failed) goto out;
   if (rc) {
     pcol_py_raise(h->path, &err, rc);

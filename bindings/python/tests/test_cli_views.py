@@ -34,6 +34,8 @@ def cli_args(kw):
             out += ["--relative-percentages"] if v else []
         elif k == "absolute":
             out += ["--absolute"] if v else []
+        elif k in ("mean", "drop_negative"):
+            out += ["--" + k.replace("_", "-")] if v else []
         elif v is not None:
             out += [OPT[k], str(v)]
     return out
@@ -134,6 +136,8 @@ TOP_VARIANTS = [
     dict(sort="cum", node_fraction=0.01, limit=5),
     dict(value="weight"),
     dict(value="samples", no_inlines=True),
+    dict(mean=True, sort="cum"),
+    dict(drop_negative=True, node_fraction=0.005, limit=10),
 ]
 
 
@@ -163,7 +167,7 @@ def check_file(path, i, variants):
             n += check("top", path, [path, "--by", by] + cli_args(a), got,
                        pct=("flat_pct", "sum_pct", "cum_pct"))
         # peek and list of the probe's name
-        for kw in (dict(), dict(by="line", sort="cum"))[:2 if variants else 1]:
+        for kw in (dict(), dict(by="line", sort="cum"), dict(mean=True))[:3 if variants else 1]:
             a = dict(kw)
             by = a.pop("by", "function")
             n += check("peek", path, [path, rx, "--by", by] + cli_args(a),
@@ -171,13 +175,16 @@ def check_file(path, i, variants):
         n += check("list", path, [path, rx], attempt(f.list, rx))
         # tree (pprof -tree): its defaults; with variants by cum, few nodes, by line, filtered
         trees = [dict()] + ([dict(sort="cum", node_count=7), dict(by="line", node_fraction=0.0, edge_fraction=0.01),
-                             dict(focus=rx, relative_percentages=True)] if variants else [])
+                             dict(focus=rx, relative_percentages=True), dict(mean=True, sort="cum")]
+                            if variants else [])
         for kw in trees:
             a = dict(kw)
             by = a.pop("by", "function")
             n += check("tree", path, [path, "--by", by] + cli_args(a), attempt(f.tree, by, **a), pct=("pct",))
         if variants:
             n += check("list", path, [path, ".", "--by", "file"], attempt(f.list, ".", by="file"))
+            n += check("list", path, [path, rx, "--mean"], attempt(f.list, rx, mean=True))
+            n += check("traces", path, [path, "-n", "40", "--mean"], attempt(f.traces, limit=40, mean=True))
         # tags, traces
         n += check("tags", path, [path], attempt(f.tags), pct=("pct",))
         n += check("traces", path, [path, "-n", "40"], attempt(f.traces, limit=40))
@@ -400,3 +407,35 @@ def test_base_equal_pcol():
     assert n == 8
     with pytest.raises(ValueError):
         pcol.open(a, base=a, diff_base=a)
+
+
+def test_normalize_mean_drop_negative_equal_pcol():
+    """normalize=True (pprof -normalize) with base/diff_base; mean with a
+    base and normalize without one refused, as the CLI refuses them"""
+    a = os.path.join(TESTDATA, "pprof", "go-heap-allocs-inline.pb.gz")
+    b = os.path.join(TESTDATA, "pprof", "go-heap-delta-negative-values.pb.gz")
+    if not (os.path.isfile(a) and os.path.isfile(b)):
+        pytest.skip("no test profiles")
+    n = 0
+    pct = ("flat_pct", "sum_pct", "cum_pct")
+    for kw, opt in ((dict(base=b), "--base"), (dict(diff_base=b), "--diff-base")):
+        with pcol.open(a, normalize=True, **kw) as f:
+            n += check("top", a, [a, opt, b, "--normalize"], attempt(f.top), pct=pct)
+            n += check("top", a, [a, opt, b, "--normalize", "--drop-negative", "-n", "20"],
+                       attempt(f.top, drop_negative=True, limit=20), pct=pct)
+            n += check("traces", a, [a, opt, b, "--normalize", "-n", "50"], attempt(f.traces, limit=50))
+            with pytest.raises(ValueError):
+                f.top(mean=True)
+    with pcol.open(b) as f:  # values below 0: -drop_negative leaves them out
+        for v in ("inuse_space", "alloc_space"):
+            n += check("top", b, [b, "--value", v, "--drop-negative"],
+                       attempt(f.top, value=v, drop_negative=True), pct=pct)
+            n += check("top", b, [b, "--value", v, "--mean"], attempt(f.top, value=v, mean=True), pct=pct)
+            n += check("peek", b, [b, "scrape", "--value", v, "--mean"], attempt(f.peek, "scrape", value=v, mean=True),
+                       pct=("pct",))
+            n += check("tree", b, [b, "--value", v, "--mean"], attempt(f.tree, value=v, mean=True), pct=("pct",))
+    assert n == 14
+    with pytest.raises(ValueError):
+        pcol.open(a, normalize=True)
+    with pcol.open(a) as f, pytest.raises(ValueError):
+        f.top(by="label:bytes", mean=True)
