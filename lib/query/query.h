@@ -172,6 +172,11 @@ typedef struct pcol_q_nsum {
   int64_t *w64;
   pcol_sum *w128;
   int grouped;
+  /* pcol_q_weights_nsum, when a value was below 0: 1 for each stack node
+   * that holds a kept sample whose value is not 0 (NULL: the sums tell, as
+   * no samples of a node cancel).  pprof's graph takes every such sample
+   * (graph.go newGraph), so calls of samples that cancel are listed at 0. */
+  uint8_t *nonzero;
 } pcol_q_nsum;
 static inline pcol_sum pcol_q_nsum_at(const pcol_q_nsum *s, uint64_t n) {
   return s->w64 ? (pcol_sum)s->w64[n] : s->w128[n];

@@ -1358,7 +1358,7 @@ static int top_sums(topctx *t, const uint32_t *nkey, uint32_t nokey, pcol_sum *f
     uint32_t a = koff[loc], e = koff[loc + 1], f = a < e ? keys[a] : fk[p];
     fk[n] = f;
     pcol_sum own = w64 ? (pcol_sum)w64[n] : w128[n]; /* still the node's own weight */
-    touched[n] = own != 0;
+    touched[n] = own != 0 || (sub->nonzero && sub->nonzero[n]); /* (samples that cancel: pcol_q_nsum) */
     if (own != 0) {
       flat[f ? f : nokey] += own;
       if (!f) cum[nokey] += own;
@@ -1493,7 +1493,8 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   if (flt.node_cut) walk = 0; /* show_from: sums mode, on the cut trie below */
   if (walk) rc = pcol_q_weights_sparse(c->f, sel, &flt, v, &is->own, &out->total, err);
   else rc = pcol_q_weights_nsum(c->f, sel, &flt, v, &is->sub, &out->total, err);
-  if (!rc && walk && is->own.wide) { /* walk mode sums in 64 bits */
+  /* walk mode sums in 64 bits, and knows no node whose samples cancel */
+  if (!rc && walk && (is->own.wide || is->own.grouped)) {
     pcol_q_own_free(&is->own);
     rc = pcol_q_weights_nsum(c->f, sel, &flt, v, &is->sub, &out->total, err);
     walk = 0;

@@ -429,9 +429,14 @@ int pcol_q_weights(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
 void pcol_q_nsum_free(pcol_q_nsum *s) {
   free(s->w64);
   free(s->w128);
+  free(s->nonzero);
   s->w64 = NULL;
   s->w128 = NULL;
+  s->nonzero = NULL;
 }
+
+static int nonzero_nodes(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                         const pcol_value_sel *v, uint8_t **out, pcol_error *err);
 
 int pcol_q_weights_nsum(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                         const pcol_value_sel *v, pcol_q_nsum *out, pcol_sum *total_abs,
@@ -445,6 +450,7 @@ int pcol_q_weights_nsum(pcol_file *f, const pcol_select *sel, const pcol_filter 
     memset(&c, 0, sizeof c);
     rc = weights_run(&c, f, sel, flt, v, out, &total, err);
   }
+  if (!rc && c.neg < 0) rc = nonzero_nodes(f, sel, flt && flt->active ? flt : NULL, v, &out->nonzero, err);
   if (total_abs) *total_abs = total;
   return rc;
 }
@@ -533,6 +539,7 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   }
   wctx_free(&c);
   cp->total = c.total;
+  cp->neg = c.neg;
   cp->pk = c.pk;
   cp->pv = c.pv;
   cp->npairs = c.npairs;
@@ -584,28 +591,62 @@ static int gsum_add(void *p, uint64_t row, int64_t v) {
   return 0;
 }
 
+/* the groups of g (its src_ok and ls_ok set, the rest 0) */
+static int gsum_run(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                    const pcol_value_sel *v, gsum *g, pcol_error *err) {
+  static const int need[] = {PCOL_C_S_STACK, PCOL_C_S_LABELSET, PCOL_C_S_SOURCE};
+  g->err = err;
+  g->nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  g->nls = pcol_rows(f, PCOL_T_LABELSETS);
+  int lazy;
+  int rc = pcol_select_need_view(f, sel, need[0], &g->st, &lazy, err);
+  if (!rc) rc = pcol_select_need_view(f, sel, need[1], &g->ls, &lazy, err);
+  if (!rc) rc = pcol_select_need_view(f, sel, need[2], &g->src, &lazy, err);
+  if (!rc) rc = pcol_q_values_iter_need(f, sel, flt, v, need, PCOL_NCOLS(need), gsum_add, g, err);
+  return rc;
+}
+
 static int grouped_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                          const pcol_value_sel *v, const uint8_t *src_ok, const uint8_t *ls_ok,
                          pcol_sum *total, pcol_error *err) {
-  static const int need[] = {PCOL_C_S_STACK, PCOL_C_S_LABELSET, PCOL_C_S_SOURCE};
   gsum g;
   memset(&g, 0, sizeof g);
-  g.err = err;
   g.src_ok = src_ok;
   g.ls_ok = ls_ok;
-  g.nsrc = pcol_rows(f, PCOL_T_SOURCES);
-  g.nls = pcol_rows(f, PCOL_T_LABELSETS);
-  int lazy;
-  int rc = pcol_select_need_view(f, sel, need[0], &g.st, &lazy, err);
-  if (!rc) rc = pcol_select_need_view(f, sel, need[1], &g.ls, &lazy, err);
-  if (!rc) rc = pcol_select_need_view(f, sel, need[2], &g.src, &lazy, err);
-  if (!rc) rc = pcol_q_values_iter_need(f, sel, flt, v, need, PCOL_NCOLS(need), gsum_add, &g, err);
+  int rc = gsum_run(f, sel, flt, v, &g, err);
   pcol_sum t = 0;
   for (size_t i = 0; !rc && i < g.m.n; i++) t += g.s[i] < 0 ? -g.s[i] : g.s[i];
   *total = t;
   pcol_u64map_free(&g.m);
   free(g.s);
   return rc;
+}
+
+/* pcol_q_nsum.nonzero: the stack nodes of the (stack, label set) groups of
+ * kept samples whose sum is not 0 (pprof merges a profile's samples by
+ * stack and labels, then its graph skips a merged sample of 0: samples of
+ * one label set that cancel make no call, of two label sets they do) */
+static int nonzero_nodes(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                         const pcol_value_sel *v, uint8_t **out, pcol_error *err) {
+  uint64_t ns = pcol_rows(f, PCOL_T_STACKS);
+  uint8_t *nz = ns + 1 <= SIZE_MAX ? calloc(ns + 1, 1) : NULL;
+  if (!nz) return pcol_oom(err);
+  gsum g;
+  memset(&g, 0, sizeof g);
+  int rc = gsum_run(f, sel, flt, v, &g, err);
+  for (size_t i = 0; !rc && i < g.m.cap; i++) { /* the map's slots: key + 1, or 0 */
+    if (!g.m.k[i]) continue;
+    uint32_t st = (uint32_t)(g.m.k[i] - 1);
+    if (g.s[g.m.v[i]] != 0 && st <= ns) nz[st] = 1;
+  }
+  pcol_u64map_free(&g.m);
+  free(g.s);
+  if (rc) {
+    free(nz);
+    return rc;
+  }
+  *out = nz;
+  return PCOL_OK;
 }
 
 /* The label sets that hold PCOL_DIFF_BASE_KEY = "true" (pprof's

@@ -16,6 +16,9 @@
 #   - the total of a profile with values below 0 (signed.pb.gz), of two
 #     merged, and of a directory of them: samples of one stack and label
 #     set merged before |values| are added (top, peek, tree, traces)
+#   - calls whose samples cancel (cancel.pb.gz): listed at 0 as pprof lists
+#     them (two label sets, or -diff_base), left out where its merge makes
+#     one sample of 0
 # Env: PCOL, PCOL_TESTDATA.  Exit 0 pass, 1 fail, 77 skip (no Go).
 set -u
 if ! command -v go >/dev/null 2>&1; then
@@ -186,6 +189,19 @@ for mode in top-sums top-walk; do
     "$PCOL" top ${cum:+--sort cum} "$signed" "$signed2" 2>&1 | sed -n '/^Showing/,$p' >"$tmp/pc.txt"
     cmp -s "$tmp/go.txt" "$tmp/pc.txt" || { bad "pprof -top $cum signed.pb.gz signed-2.pb.gz vs pcol top"; diff "$tmp/go.txt" "$tmp/pc.txt" | head -6; }
   done
+done
+# calls whose samples cancel: listed at 0 when pprof's merged samples are
+# not 0 (two label sets; a base's samples, labelled), not at all else
+cancel=$tmp/p/cancel.pb.gz cbase=$tmp/p/cancel-base.pb.gz
+for mode in top-sums top-walk; do
+  export PCOL_DEBUG=$mode
+  same '/^Showing nodes/' peek "$cancel" -peek . -- .
+  # (not tree: pprof -tree lists a call into a function whose samples add
+  # up to 0, not a node of its graph, at 0; pcol's graph has no such node)
+  top "$cancel" -nodefraction=0 -- --node-fraction 0
+  same '/^Showing nodes/' peek "$cancel" -peek . -diff_base="$cbase" -- . --diff-base "$cbase"
+  top "$cancel" -diff_base="$cbase" -nodefraction=0 -- --diff-base "$cbase" --node-fraction 0
+  same '/^Showing nodes/' peek "$cbase" -peek . -base="$cancel" -- . --base "$cancel"
 done
 unset PCOL_DEBUG
 # ... and as pcol files in a directory (pcol top DIR answers file by file

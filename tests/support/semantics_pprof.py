@@ -28,6 +28,12 @@ tests/interop/t_pprof_semantics.sh, each with what one pprof rule needs:
                  the second cancels some of the first's stacks: pprof merges
                  samples (of the profiles given) before it adds up |values|
                  for the total, so these are what tells that rule apart
+  cancel.pb.gz, cancel-base.pb.gz
+                 calls whose samples add up to 0: of two label sets (pprof
+                 lists the call at 0), of one (merged into a sample of 0:
+                 no call); and, as -diff_base of the second, a call of the
+                 same weight in both (the base's samples carry a label of
+                 their own, so the call is listed at 0)
 
 Usage: semantics_pprof.py OUTDIR"""
 import gzip
@@ -202,3 +208,17 @@ p.sample([buf, enc, srv, mn], [-2, -2000])          # with signed.pb.gz's: 0
 p.sample([log, mn], [4, 400])                        # with signed.pb.gz's: 0
 p.sample([srv, mn], [1, 100], [("tenant", "b", "")])
 p.write(os.path.join(out, "signed-2.pb.gz"))
+
+for name, cancel in (("cancel.pb.gz", True), ("cancel-base.pb.gz", False)):
+    p = typed(("inuse_space", "bytes"))
+    mn, leaf, other, deep, zed = leaves(p, ["main.main", "main.leaf", "main.other", "main.deep", "main.zed"], "c.go")
+    p.sample([leaf, mn], [5])
+    if cancel:
+        p.sample([leaf, mn], [-5], [("k", "b", "")])
+        p.sample([zed, mn], [4], [("k", "a", "")])
+        p.sample([zed, mn], [-4], [("k", "b", "")])       # two label sets: a call of 0
+        p.sample([other, mn], [3], [("k", "a", "")])
+        p.sample([other, mn], [-3], [("k", "a", "")])     # one label set: no call
+    p.sample([deep, leaf, mn], [2])
+    p.sample([mn], [3 if cancel else 1])
+    p.write(os.path.join(out, name))
