@@ -155,7 +155,8 @@ run_r() {
 # ASan/UBSan: built against the scratch install (PCOL_SYSTEM=1: four files,
 # seconds) with the sanitizers, and the tests that drive its C hardest
 # without the corpus (strings, ALTREP columns and their lifetime, writing
-# and the streaming writer, refused tables, damaged and mutated files) on
+# and the streaming writer, refused tables, damaged and mutated files; the
+# views' mean, normalize and drop_negative on the profiles there are) on
 # a few test profiles run with libasan preloaded into R (R is not
 # instrumented; its own leaks are not ours: detect_leaks=0).
 run_r_asan() {
@@ -181,7 +182,7 @@ run_r_asan() {
   (cd bindings/r/tests && LD_PRELOAD="$libs" ASAN_OPTIONS=detect_leaks=0 PCOL_TESTDATA="$few" PCOL_TESTDATA_FEW=1 R_LIBS="$lib" \
      Rscript -e '
     library(testthat); library(pcol)
-    r <- as.data.frame(test_dir("testthat", filter = "strings|altrep|write|errors", reporter = "check", stop_on_failure = FALSE))
+    r <- as.data.frame(test_dir("testthat", filter = "strings|altrep|write|errors|value-opts", reporter = "check", stop_on_failure = FALSE))
     cat(sprintf("R package under ASan/UBSan: %d tests, %d expectations, %d failed, %d errors\n",
                 nrow(r), sum(r$nb), sum(r$failed), sum(r$error)))
     quit(status = if (sum(r$failed) + sum(r$error) > 0) 1 else 0)' 2>&1 | tail -20; exit "${PIPESTATUS[0]}") ||

@@ -938,3 +938,53 @@ int pcb_writer_add(pcb_writer *pw, const pcb_wbatch *b, size_t *done, pcol_error
   if (!rc && pw->oom) rc = oom(err);
   return rc;
 }
+
+/* ------------------------------------------------------------ pprof -mean */
+
+size_t pcb_mean_type(pcol_str ty, char *buf) {
+  int n = snprintf(buf, 256, "mean_%.*s", ty.ptr ? (int)(ty.len < 240 ? ty.len : 240) : 2,
+                   ty.ptr ? ty.ptr : "NA");
+  return n > 0 ? (size_t)n : 0;
+}
+
+static int on_trace_divisor(void *ctx, const pcol_trace *t) {
+  pcb_trace_mean *m = ctx;
+  if (m->n == m->cap) {
+    size_t c = m->cap ? 2 * m->cap : 1024;
+    int64_t *d = realloc(m->div, c * sizeof *d);
+    if (d) m->div = d;
+    uint64_t *r = d ? realloc(m->row, c * sizeof *r) : NULL;
+    if (r) m->row = r;
+    if (!d || !r) return oom(m->err);
+    m->cap = c;
+  }
+  m->div[m->n] = t->value;
+  m->row[m->n++] = t->row;
+  return 0;
+}
+
+int pcb_trace_mean_init(pcol_file *f, const pcol_select *sel, pcb_trace_mean *m, pcol_error *err) {
+  pcol_value_sel div;
+  m->err = err;
+  int rc = pcol_mean_divisor(f, sel, &div, err);
+  if (!rc) rc = pcol_traces_iter(f, sel, &div, on_trace_divisor, m, err);
+  m->at = 0;
+  return rc;
+}
+
+int pcb_trace_mean_apply(pcb_trace_mean *m, const pcol_trace *t, pcol_trace *out, pcol_error *err) {
+  if (m->at >= m->n || m->row[m->at] != t->row)
+    return pcol_error_set(err, PCOL_ECORRUPT, "mean: the traces of the divisor are not those of the value");
+  *out = *t;
+  int64_t d = m->div[m->at++];
+  if (d && !(out->value == INT64_MIN && d == -1)) out->value /= d;
+  return PCOL_OK;
+}
+
+void pcb_trace_mean_free(pcb_trace_mean *m) {
+  free(m->div);
+  free(m->row);
+  m->div = NULL;
+  m->row = NULL;
+  m->n = m->cap = m->at = 0;
+}

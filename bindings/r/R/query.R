@@ -6,13 +6,14 @@
 # The selection and filters every view takes, as `pcol VIEW` takes them:
 # --source --from --to (seconds since the source's start), --focus
 # --ignore --hide --show --tag --tag-ignore --show-from --tagshow --taghide
-# (regular expressions, pprof's semantics), --no-inlines and
-# --relative-percentages.
+# (regular expressions, pprof's semantics), --no-inlines,
+# --relative-percentages, --tagroot --tagleaf (--unit: tagunit), --base
+# --diff-base and --normalize.
 .query <- function(source = NULL, from = NULL, to = NULL, focus = NULL, ignore = NULL,
                    hide = NULL, show = NULL, tag = NULL, tag_ignore = NULL, show_from = NULL,
                    tagshow = NULL, taghide = NULL, no_inlines = FALSE,
                    relative_percentages = FALSE, tagroot = NULL, tagleaf = NULL,
-                   tagunit = NULL, base = NULL, diff_base = NULL) {
+                   tagunit = NULL, base = NULL, diff_base = NULL, normalize = FALSE) {
   num1 <- function(x, what) {
     if (is.null(x)) return(NULL)
     if (!is.numeric(x) || length(x) != 1L || is.na(x)) stop(what, " must be one number", call. = FALSE)
@@ -43,8 +44,24 @@
   b <- if (is.null(diff_base)) base else diff_base
   if (!is.null(b) && (!is.character(b) || length(b) != 1L || is.na(b)))
     stop("base must be one file name", call. = FALSE)
-  attr(q, "base") <- if (is.null(b)) NULL else list(b, !is.null(diff_base))
+  # pprof -normalize: the file first scaled to the base's totals
+  if (is.null(b) && isTRUE(normalize))
+    stop("normalize scales to a base profile: give base or diff_base (pprof: must have base profile to normalize by)",
+         call. = FALSE)
+  attr(q, "base") <- if (is.null(b)) NULL else list(b, !is.null(diff_base), isTRUE(normalize))
   q
+}
+
+# pprof -mean (the CLI's --mean): TRUE or FALSE, refused with a base (the
+# view's ... arguments) before anything else is read, as tools/cli_value.c
+# cli_mean_refused refuses it
+.mean <- function(mean, ...) {
+  if (!isTRUE(mean)) return(FALSE)
+  a <- list(...)
+  if (!is.null(a[["base"]]) || !is.null(a[["diff_base"]]))
+    stop("mean with base/diff_base would divide by counts that cancel (pprof prints ratios of the ",
+         "differences): compare the means of each profile instead", call. = FALSE)
+  TRUE
 }
 
 .str1 <- function(x, what, null_ok = TRUE) {
@@ -78,7 +95,7 @@
   on.exit(.Call(C_close, f))
   bs <- attr(q, "base")
   if (!is.null(bs)) { # base/diff_base: the copy minus that profile
-    g <- .Call(C_diff_base, f, bs[[1]], bs[[2]])
+    g <- .Call(C_diff_base, f, bs[[1]], bs[[2]], bs[[3]])
     on.exit(.Call(C_close, g), add = TRUE)
     f <- g
   }
@@ -101,7 +118,7 @@
 }
 
 pcol_top <- function(path, by = "function", value = NULL, sort = c("flat", "cum", "name"),
-                     node_fraction = 0, limit = NULL, ..., mmap = TRUE) {
+                     node_fraction = 0, limit = NULL, mean = FALSE, drop_negative = FALSE, ..., mmap = TRUE) {
   by <- .str1(by, "by", FALSE)
   if (!(by %in% c("function", "line", "file", "address", "filefunction") || startsWith(by, "label:")))
     stop("by must be \"function\", \"line\", \"file\", \"address\" or \"label:KEY\"", call. = FALSE)
@@ -109,15 +126,20 @@ pcol_top <- function(path, by = "function", value = NULL, sort = c("flat", "cum"
   if (!is.numeric(node_fraction) || length(node_fraction) != 1L || is.na(node_fraction))
     stop("node_fraction must be a number from 0 to 1", call. = FALSE)
   lim <- if (is.null(limit)) NA_real_ else as.double(limit)
+  if (isTRUE(mean) && startsWith(by, "label:"))
+    stop("mean divides a function's value by its count: not with by = \"label:KEY\"", call. = FALSE)
+  mean <- .mean(mean, ...)
   q <- .query(...)
   value <- .str1(value, "value")
-  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_top, f, by, value, q, as.double(node_fraction), sort, lim))
+  r <- .with_file(path, mmap, q = q, function(f) {
+    .Call(C_q_top, f, by, value, q, as.double(node_fraction), sort, lim, mean, isTRUE(drop_negative))
+  })
   ru <- .r_unit(r$unit)
   n <- length(r$name)
   if (!is.na(lim) && lim < n) n <- as.integer(lim)
   k <- seq_len(n)
   fp <- .pct(r$flat[k], r$total)
-  cols <- list(name = r$name[k], r$flat[k] / ru$div, self.pct = fp, sum.pct = cumsum(fp),
+  cols <- list(name = r$name[k], r$flat[k] / ru$div, self.pct = fp, sum.pct = r$sum_pct[k],
                r$cum[k] / ru$div, total.pct = .pct(r$cum[k], r$total), inline = r$inline[k])
   names(cols)[c(2L, 5L)] <- c(.vname("self", ru), .vname("total", ru))
   df <- .attrs(.df(cols), r, ru, "top")
@@ -126,22 +148,24 @@ pcol_top <- function(path, by = "function", value = NULL, sort = c("flat", "cum"
 }
 
 pcol_peek <- function(path, regex, by = c("function", "line", "file", "address", "filefunction"), value = NULL,
-                      sort = c("flat", "cum", "name"), ..., mmap = TRUE) {
+                      sort = c("flat", "cum", "name"), mean = FALSE, ..., mmap = TRUE) {
   by <- match.arg(by)
   sort <- match.arg(sort)
   regex <- .str1(regex, "regex", FALSE)
+  mean <- .mean(mean, ...)
   q <- .query(...)
   value <- .str1(value, "value")
-  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_peek, f, by, value, q, regex, sort))
+  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_peek, f, by, value, q, regex, sort, mean))
   .tree_rows(r, "peek")
 }
 
 # pprof -tree: every node the text graph keeps (pcol tree), as peek's rows
 pcol_tree <- function(path, by = c("function", "line", "file", "address", "filefunction"), value = NULL,
                       sort = c("flat", "cum"), node_fraction = 0.005, edge_fraction = 0.001,
-                      node_count = 80, ..., mmap = TRUE) {
+                      node_count = 80, mean = FALSE, ..., mmap = TRUE) {
   by <- match.arg(by)
   sort <- match.arg(sort)
+  mean <- .mean(mean, ...)
   q <- .query(...)
   value <- .str1(value, "value")
   num <- function(x, what) {
@@ -151,7 +175,7 @@ pcol_tree <- function(path, by = c("function", "line", "file", "address", "filef
   nf <- num(node_fraction, "node_fraction")
   ef <- num(edge_fraction, "edge_fraction")
   nc <- num(node_count, "node_count")
-  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_tree, f, by, value, q, sort, nf, ef, nc))
+  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_tree, f, by, value, q, sort, nf, ef, nc, mean))
   .tree_rows(r, "tree")
 }
 
@@ -168,13 +192,16 @@ pcol_tree <- function(path, by = c("function", "line", "file", "address", "filef
 }
 
 pcol_list <- function(path, regex, by = c("function", "file"), value = NULL, source_path = NULL,
-                      allow_any_source = FALSE, ..., mmap = TRUE) {
+                      allow_any_source = FALSE, mean = FALSE, ..., mmap = TRUE) {
   by <- match.arg(by)
   regex <- .str1(regex, "regex", FALSE)
+  mean <- .mean(mean, ...)
   q <- .query(...)
   value <- .str1(value, "value")
   sp <- .str1(source_path, "source_path")
-  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_list, f, by, value, q, regex, sp, isTRUE(allow_any_source)))
+  r <- .with_file(path, mmap, q = q, function(f) {
+    .Call(C_q_list, f, by, value, q, regex, sp, isTRUE(allow_any_source), mean)
+  })
   ru <- .r_unit(r$unit)
   cols <- list(`function` = r$`function`, file = r$file, line = r$line, r$flat / ru$div,
                r$cum / ru$div, text = r$text)
@@ -196,11 +223,12 @@ pcol_tags <- function(path, value = NULL, ..., mmap = TRUE) {
   df
 }
 
-pcol_traces <- function(path, value = NULL, limit = NULL, ..., mmap = TRUE) {
+pcol_traces <- function(path, value = NULL, limit = NULL, mean = FALSE, ..., mmap = TRUE) {
+  mean <- .mean(mean, ...)
   q <- .query(...)
   value <- .str1(value, "value")
   lim <- if (is.null(limit)) NA_real_ else as.double(limit)
-  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_traces, f, value, q, lim))
+  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_traces, f, value, q, lim, mean))
   ru <- .r_unit(r$unit)
   .attrs(.df(list(value = r$value / ru$div, labels = r$labels, stack = r$stack)), r, ru, "traces")
 }

@@ -91,9 +91,11 @@ SEXP C_tag_frames(SEXP x, SEXP root, SEXP leaf, SEXP unit) {
   return y;
 }
 
-/* .Call(C_diff_base, f, base, diff): f minus the profile at path `base`
- * (pcol_open_diff_base: pprof -base, or -diff_base when diff is TRUE). */
-SEXP C_diff_base(SEXP x, SEXP base, SEXP diff) {
+/* .Call(C_diff_base, f, base, diff, normalize): f minus the profile at path
+ * `base` (pcol_open_diff_base: pprof -base, or -diff_base when diff is
+ * TRUE; normalize TRUE: f first scaled to the base's totals, pprof
+ * -normalize). */
+SEXP C_diff_base(SEXP x, SEXP base, SEXP diff, SEXP normalize) {
   pcol_file *f = file_of(x), *bf = NULL, *u = NULL;
   if (!Rf_isString(base) || XLENGTH(base) != 1 || STRING_ELT(base, 0) == NA_STRING)
     Rf_error("base must be one file name");
@@ -104,7 +106,9 @@ SEXP C_diff_base(SEXP x, SEXP base, SEXP diff) {
   pcol_error err = {0};
   int rc = pcol_open_any(p, &opt, &bf, &err);
   if (rc) pcol_stop(Rf_translateCharUTF8(STRING_ELT(base, 0)), &err, rc);
-  rc = pcol_open_diff_base(f, bf, Rf_asLogical(diff) == TRUE, &u, &err);
+  unsigned flags = (Rf_asLogical(diff) == TRUE ? PCOL_BASE_DIFF : 0) |
+                   (Rf_asLogical(normalize) == TRUE ? PCOL_BASE_NORMALIZE : 0);
+  rc = pcol_open_diff_base(f, bf, flags, &u, &err);
   pcol_close(bf);
   if (rc) pcol_stop(Rf_translateCharUTF8(STRING_ELT(base, 0)), &err, rc); /* as the CLI: the base */
   R_SetExternalPtrAddr(y, u);
@@ -697,14 +701,14 @@ SEXP C_write(SEXP tables, SEXP path, SEXP compress) {
 #define FN(f) ((DL_FUNC)(void (*)(void))(f))
 static const R_CallMethodDef call_methods[] = {
     {"C_open", FN(C_open), 2},          {"C_close", FN(C_close), 1},
-    {"C_tag_frames", FN(C_tag_frames), 4}, {"C_diff_base", FN(C_diff_base), 3},
+    {"C_tag_frames", FN(C_tag_frames), 4}, {"C_diff_base", FN(C_diff_base), 4},
     {"C_tables", FN(C_tables), 4},      {"C_top", FN(C_top), 4},
     {"C_validate", FN(C_validate), 1},  {"C_views", FN(C_views), 0},
     {"C_view_columns", FN(C_view_columns), 1},
     {"C_version", FN(C_version), 0},    {"C_write", FN(C_write), 3},
-    {"C_q_top", FN(C_q_top), 7},        {"C_q_peek", FN(C_q_peek), 6}, {"C_q_tree", FN(C_q_tree), 8},
-    {"C_q_list", FN(C_q_list), 7},      {"C_q_tags", FN(C_q_tags), 3},
-    {"C_q_traces", FN(C_q_traces), 4},  {"C_q_diff", FN(C_q_diff), 7},
+    {"C_q_top", FN(C_q_top), 9},        {"C_q_peek", FN(C_q_peek), 7}, {"C_q_tree", FN(C_q_tree), 9},
+    {"C_q_list", FN(C_q_list), 8},      {"C_q_tags", FN(C_q_tags), 3},
+    {"C_q_traces", FN(C_q_traces), 5},  {"C_q_diff", FN(C_q_diff), 7},
     {"C_q_fold", FN(C_q_fold), 4},      {"C_q_summaries", FN(C_q_summaries), 1},
     {"C_q_export", FN(C_q_export), 4},
     {"C_writer_open", FN(C_writer_open), 13}, {"C_writer_add", FN(C_writer_add), 13},

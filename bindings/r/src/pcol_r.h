@@ -17,12 +17,13 @@ const char *path_of(SEXP x);
 /* A CHARSXP of stored bytes by the bindings' UTF-8 rule; NA for NULL. */
 SEXP pcolr_mkchar(const char *p, size_t n);
 
-SEXP C_q_top(SEXP file, SEXP by, SEXP value, SEXP q, SEXP fraction, SEXP sort, SEXP limit);
-SEXP C_q_peek(SEXP file, SEXP by, SEXP value, SEXP q, SEXP regex, SEXP sort);
-SEXP C_q_tree(SEXP file, SEXP by, SEXP value, SEXP q, SEXP sort, SEXP nf, SEXP ef, SEXP nc);
-SEXP C_q_list(SEXP file, SEXP by, SEXP value, SEXP q, SEXP regex, SEXP source_path, SEXP any);
+SEXP C_q_top(SEXP file, SEXP by, SEXP value, SEXP q, SEXP fraction, SEXP sort, SEXP limit, SEXP mean,
+             SEXP drop_negative);
+SEXP C_q_peek(SEXP file, SEXP by, SEXP value, SEXP q, SEXP regex, SEXP sort, SEXP mean);
+SEXP C_q_tree(SEXP file, SEXP by, SEXP value, SEXP q, SEXP sort, SEXP nf, SEXP ef, SEXP nc, SEXP mean);
+SEXP C_q_list(SEXP file, SEXP by, SEXP value, SEXP q, SEXP regex, SEXP source_path, SEXP any, SEXP mean);
 SEXP C_q_tags(SEXP file, SEXP value, SEXP q);
-SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit);
+SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit, SEXP mean);
 SEXP C_q_diff(SEXP base, SEXP nw, SEXP by, SEXP value, SEXP q, SEXP absolute, SEXP sort);
 SEXP C_q_fold(SEXP file, SEXP value, SEXP q, SEXP max_output);
 SEXP C_q_summaries(SEXP file);

@@ -7,6 +7,7 @@
  *
  * Every libpcol result is owned by an external pointer whose finalizer
  * frees it, so an R error (which unwinds past C) cannot leak it. */
+#include "pcolb.h"
 #include "pcol_r.h"
 #include <limits.h>
 #include <math.h>
@@ -84,11 +85,25 @@ static void resolve(pcol_file *f, const char *path, const pcol_select *s, SEXP v
 static SEXP mkstr(pcol_str s) { return pcolr_mkchar(s.ptr, s.len); }
 
 /* the common tail of every result: total, type, unit (before the value's
- * strings go with the file) */
-static void set_meta(SEXP out, int at, double total, const pcol_value_sel *v) {
+ * strings go with the file); a mean view's type is "mean_TYPE", as the
+ * CLI's (pcb_mean_type) */
+static void set_meta_mean(SEXP out, int at, double total, const pcol_value_sel *v, int mean) {
+  char b[256];
   SET_VECTOR_ELT(out, at, Rf_ScalarReal(total));
-  SET_VECTOR_ELT(out, at + 1, Rf_ScalarString(mkstr(v->type)));
+  SET_VECTOR_ELT(out, at + 1,
+                 Rf_ScalarString(mean ? pcolr_mkchar(b, pcb_mean_type(v->type, b)) : mkstr(v->type)));
   SET_VECTOR_ELT(out, at + 2, Rf_ScalarString(mkstr(v->unit)));
+}
+static void set_meta(SEXP out, int at, double total, const pcol_value_sel *v) {
+  set_meta_mean(out, at, total, v, 0);
+}
+
+/* pprof -mean (pcol_mean_divisor, pcol_top_mean): t's rows, total and
+ * *cutoff in means, as tools/cli_value.c cli_mean */
+static int top_mean(pcol_file *f, const pcol_select *s, pcol_top *t, double fraction, pcol_sum *cutoff,
+                    pcol_value_sel *div, pcol_error *err) {
+  int rc = pcol_mean_divisor(f, s, div, err);
+  return rc ? rc : pcol_top_mean(f, s, div, t, fraction, cutoff, err);
 }
 
 static const char *inline_name(int inl) {
@@ -111,6 +126,7 @@ typedef struct owned {
   size_t len, cap;
   struct trow { int64_t value; size_t lab, lablen, stk, stklen; } *rows;
   size_t nrows, rcap;
+  pcb_trace_mean tmean; /* traces' divisors (mean = TRUE) */
 } owned;
 
 static void owned_finalize(SEXP x) {
@@ -127,6 +143,7 @@ static void owned_finalize(SEXP x) {
   if (o->tmp) fclose(o->tmp);
   free(o->buf);
   free(o->rows);
+  pcb_trace_mean_free(&o->tmean);
   free(o);
   R_ClearExternalPtr(x);
 }
@@ -151,8 +168,12 @@ static SEXP named_list(const char *const *names, int n) {
 /* ---------------------------------------------------------------- top */
 
 /* cmd_top: pcol_top_by_label (cut, sort, then pprof's inline marks from
- * the rows shown) or pcol_top_compute_shown. */
-SEXP C_q_top(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP fraction, SEXP sort_, SEXP limit_) {
+ * the rows shown) or pcol_top_compute_shown; drop_negative (pprof
+ * -drop_negative): the rows below 0 dropped before the cut
+ * (pcol_top_drop_negative); mean (pprof -mean): the rows kept in means
+ * (pcol_top_mean; R refuses it by label and with a base, as the CLI). */
+SEXP C_q_top(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP fraction, SEXP sort_, SEXP limit_, SEXP mean_,
+             SEXP drop_negative) {
   pcol_file *f = file_of(file);
   const char *path = path_of(file), *bys = str1(by_);
   pcol_select s;
@@ -160,7 +181,9 @@ SEXP C_q_top(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP fraction, SEXP sort_,
   pcol_sort sort = parse_sort(sort_);
   double fr = Rf_asReal(fraction), lim = Rf_asReal(limit_);
   if (!(fr >= 0 && fr <= 1)) Rf_error("node_fraction must be a number from 0 to 1");
-  int label = !strncmp(bys, "label:", 6);
+  int label = !strncmp(bys, "label:", 6), mean = Rf_asLogical(mean_) == TRUE;
+  int drop_neg = Rf_asLogical(drop_negative) == TRUE;
+  if (mean && label) Rf_error("mean divides a function's value by its count: not with by = \"label:KEY\"");
   pcol_by by = label ? PCOL_BY_FUNCTION : parse_by(bys);
   pcol_value_sel v;
   resolve(f, path, &s, value, &v);
@@ -171,16 +194,20 @@ SEXP C_q_top(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP fraction, SEXP sort_,
   pcol_sum cutoff = 0;
   size_t dropped = 0;
   int rc;
+  size_t shown = !ISNA(lim) && lim >= 0 && lim < (double)SIZE_MAX ? (size_t)lim : SIZE_MAX;
   if (label) {
     rc = pcol_top_by_label(f, &s, &v, bys + 6, t, &err);
-    if (!rc) {
-      dropped = pcol_top_cutoff(t, fr, &cutoff);
-      pcol_top_sort(t, sort);
-    }
+    if (!rc && drop_neg) rc = pcol_top_drop_negative(t, fr, SIZE_MAX, &dropped, &cutoff, &err);
+    else if (!rc) dropped = pcol_top_cutoff(t, fr, &cutoff);
+    if (!rc) pcol_top_sort(t, sort);
+  } else if (drop_neg) { /* pprof: the negative nodes dropped, then the cut of the others */
+    rc = pcol_top_compute_shown(f, &s, &v, by, 0, sort, SIZE_MAX, t, NULL, NULL, &err);
+    if (!rc) rc = pcol_top_drop_negative(t, fr, shown, &dropped, &cutoff, &err);
   } else { /* the marks of the rows shown, made once */
-    size_t shown = !ISNA(lim) && lim >= 0 && lim < (double)SIZE_MAX ? (size_t)lim : SIZE_MAX;
     rc = pcol_top_compute_shown(f, &s, &v, by, fr, sort, shown, t, &dropped, &cutoff, &err);
   }
+  pcol_value_sel div;
+  if (!rc && mean) rc = top_mean(f, &s, t, fr, &cutoff, &div, &err);
   size_t n = t->nrows;
   if (!ISNA(lim) && lim >= 0 && lim < (double)n) n = (size_t)lim;
   if (!rc && label && (dropped || n < t->nrows)) {
@@ -190,8 +217,8 @@ SEXP C_q_top(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP fraction, SEXP sort_,
     t->nrows = all;
   }
   if (rc) pcol_stop(path, &err, rc);
-  static const char *const nm[] = {"name", "flat", "cum", "inline", "total", "type", "unit", "dropped"};
-  SEXP out = PROTECT(named_list(nm, 8));
+  static const char *const nm[] = {"name", "flat", "cum", "inline", "total", "type", "unit", "dropped", "sum_pct"};
+  SEXP out = PROTECT(named_list(nm, 9));
   SEXP name = Rf_allocVector(STRSXP, (R_xlen_t)n);
   SET_VECTOR_ELT(out, 0, name);
   SEXP flat = Rf_allocVector(REALSXP, (R_xlen_t)n);
@@ -200,15 +227,22 @@ SEXP C_q_top(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP fraction, SEXP sort_,
   SET_VECTOR_ELT(out, 2, cum);
   SEXP inl = Rf_allocVector(STRSXP, (R_xlen_t)n);
   SET_VECTOR_ELT(out, 3, inl);
+  /* sum%: the rows' flat% added up in doubles, as cmd_top's print_table
+   * (R's cumsum adds in long double: a sum near 0 could differ in sign) */
+  SEXP sump = Rf_allocVector(REALSXP, (R_xlen_t)n);
+  SET_VECTOR_ELT(out, 8, sump);
+  double sum = 0;
   for (size_t i = 0; i < n; i++) {
     const pcol_top_row *r = &t->rows[i];
+    sum += t->total ? 100.0 * (double)r->flat / (double)t->total : 0.0;
+    REAL(sump)[i] = sum;
     SET_STRING_ELT(name, (R_xlen_t)i, r->name.ptr ? mkstr(r->name) : Rf_mkChar(""));
     REAL(flat)[i] = (double)r->flat;
     REAL(cum)[i] = (double)r->cum;
     const char *in = inline_name(r->inl);
     SET_STRING_ELT(inl, (R_xlen_t)i, in ? Rf_mkChar(in) : NA_STRING);
   }
-  set_meta(out, 4, (double)t->total, &t->value);
+  set_meta_mean(out, 4, (double)t->total, &t->value, mean);
   SET_VECTOR_ELT(out, 7, Rf_ScalarReal((double)dropped));
   UNPROTECT(2);
   return out;
@@ -261,15 +295,16 @@ static void trows_edge(trows *t, SEXP me, int callee, pcol_str name, pcol_sum va
   LOGICAL(t->inl)[t->k] = inl;
   t->k++;
 }
-static SEXP trows_done(trows *t, const pcol_top *top) {
-  set_meta(t->out, 7, (double)top->total, &top->value);
+static SEXP trows_done(trows *t, pcol_sum total, const pcol_top *top, int mean) {
+  set_meta_mean(t->out, 7, (double)total, &top->value, mean);
   UNPROTECT(4);
   return t->out;
 }
 
-SEXP C_q_peek(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP sort_) {
+SEXP C_q_peek(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP sort_, SEXP mean_) {
   pcol_file *f = file_of(file);
   const char *path = path_of(file), *re = str1(regex);
+  int mean = Rf_asLogical(mean_) == TRUE;
   pcol_select s;
   parse_query(q, &s);
   pcol_sort sort = parse_sort(sort_);
@@ -280,10 +315,15 @@ SEXP C_q_peek(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP sort_) {
   owned *o = new_owned(&ox);
   pcol_error err = {0};
   int rc = pcol_top_compute(f, &s, &v, by, &o->top, &err);
-  if (!rc) {
-    pcol_top_sort(&o->top, sort);
-    rc = pcol_peek_compute(&o->top, re, &o->peek, &err);
-  }
+  /* mean: the nodes' flat and cum in means, in the sums' order; the calls
+   * stay sums (pcol_peek_compute_mean with a top of the divisor) */
+  pcol_value_sel div;
+  if (!rc) pcol_top_sort(&o->top, sort);
+  if (!rc && mean) rc = top_mean(f, &s, &o->top, 0, NULL, &div, &err);
+  if (!rc && mean) rc = pcol_top_compute(f, &s, &div, by, &o->top2, &err);
+  if (!rc)
+    rc = mean ? pcol_peek_compute_mean(&o->top, &o->top2, re, &o->peek, &err)
+              : pcol_peek_compute(&o->top, re, &o->peek, &err);
   if (rc) pcol_stop(path, &err, rc);
   if (o->peek.nnodes == 0) Rf_errorcall(R_NilValue, "%s: no matches found for regexp: %s", path ? path : "", re);
   size_t n = 0;
@@ -298,14 +338,14 @@ SEXP C_q_peek(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP sort_) {
     for (size_t j = 0; j < p->nout; j++) trows_edge(&t, me, 1, p->out[j].callee, p->out[j].value, p->out[j].inl);
     UNPROTECT(1);
   }
-  SEXP out = trows_done(&t, &o->top);
+  SEXP out = trows_done(&t, o->top.total, &o->top, mean);
   UNPROTECT(1); /* ox */
   return out;
 }
 
 /* cmd_tree: pprof -tree's graph (pcol_graph_compute in text mode), a node
  * and its callers and callees a block, as peek's rows */
-SEXP C_q_tree(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP sort_, SEXP nf_, SEXP ef_, SEXP nc_) {
+SEXP C_q_tree(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP sort_, SEXP nf_, SEXP ef_, SEXP nc_, SEXP mean_) {
   pcol_file *f = file_of(file);
   const char *path = path_of(file);
   pcol_select s;
@@ -327,7 +367,10 @@ SEXP C_q_tree(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP sort_, SEXP nf_, SEX
   SEXP ox;
   owned *o = new_owned(&ox);
   pcol_error err = {0};
-  int rc = pcol_graph_compute(f, &s, &v, by, &go, &o->graph, &err);
+  int mean = Rf_asLogical(mean_) == TRUE, rc = 0;
+  pcol_value_sel div; /* mean: the nodes in means of this value (the graph's mean_div) */
+  if (mean && !(rc = pcol_mean_divisor(f, &s, &div, &err))) go.mean_div = &div;
+  if (!rc) rc = pcol_graph_compute(f, &s, &v, by, &go, &o->graph, &err);
   if (rc) pcol_stop(path, &err, rc);
   const pcol_graph *g = &o->graph;
   trows t;
@@ -346,7 +389,7 @@ SEXP C_q_tree(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP sort_, SEXP nf_, SEX
     }
     UNPROTECT(1);
   }
-  SEXP out = trows_done(&t, &g->top);
+  SEXP out = trows_done(&t, g->total, &g->top, mean); /* (mean: the divided total) */
   UNPROTECT(1); /* ox */
   return out;
 }
@@ -356,7 +399,7 @@ SEXP C_q_tree(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP sort_, SEXP nf_, SEX
 /* cmd_list: by function (pprof -list, PCOL_BY_LINE) or file
  * (PCOL_BY_SOURCE_LINE); a row per source line; blocks without lines
  * ("No source information", a file that cannot be read) have none. */
-SEXP C_q_list(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP source_path, SEXP any) {
+SEXP C_q_list(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP source_path, SEXP any, SEXP mean) {
   pcol_file *f = file_of(file);
   const char *path = path_of(file), *re = str1(regex), *bys = str1(by_);
   pcol_by by = PCOL_BY_LINE;
@@ -371,6 +414,11 @@ SEXP C_q_list(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP source_p
   pcol_error err = {0};
   pcol_list_options lo = {str1(source_path), Rf_asLogical(any) == TRUE};
   int rc = pcol_list_compute(f, &s, &v, by, re, &lo, &o->list, &err);
+  /* mean: the lines stay sums beside the mean total (pprof -list prints
+   * fn.Flat, fn.Cum, rpt.total), the type as it is (cmd_list) */
+  pcol_value_sel div;
+  if (!rc && Rf_asLogical(mean) == TRUE && !(rc = pcol_mean_divisor(f, &s, &div, &err)))
+    rc = pcol_mean_total(f, &s, &div, &o->list.total, &err);
   if (rc) pcol_stop(path, &err, rc);
   if (o->list.nblocks == 0) Rf_errorcall(R_NilValue, "%s: no matches found for regexp: %s", path ? path : "", re);
   size_t n = 0;
@@ -462,6 +510,7 @@ typedef struct tr_ctx {
   double left;
   pcol_str unit;
   pcol_error *err; /* where on_trace says why it failed */
+  int mean;        /* each value over its divisor, o->tmean */
 } tr_ctx;
 
 static int put(owned *o, const char *p, size_t n) {
@@ -527,11 +576,17 @@ static int trace_row(tr_ctx *c, const pcol_trace *t) {
  * trace_row is a failed allocation). */
 static int on_trace(void *ctx, const pcol_trace *t) {
   tr_ctx *c = ctx;
+  pcol_trace m;
+  if (c->mean) {
+    int rc = pcb_trace_mean_apply(&c->o->tmean, t, &m, c->err);
+    if (rc) return rc;
+    t = &m;
+  }
   int rc = trace_row(c, t);
   return rc < 0 ? pcol_error_set(c->err, PCOL_ENOMEM, "out of memory") : rc;
 }
 
-SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit) {
+SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit, SEXP mean) {
   pcol_file *f = file_of(file);
   const char *path = path_of(file);
   pcol_select s;
@@ -541,9 +596,10 @@ SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit) {
   SEXP ox;
   owned *o = new_owned(&ox);
   pcol_error err = {0};
-  tr_ctx c = {o, Rf_asReal(limit), v.unit, &err};
+  tr_ctx c = {o, Rf_asReal(limit), v.unit, &err, Rf_asLogical(mean) == TRUE};
   if (ISNA(c.left)) c.left = INFINITY;
-  int rc = pcol_traces_iter(f, &s, &v, on_trace, &c, &err);
+  int rc = c.mean ? pcb_trace_mean_init(f, &s, &o->tmean, &err) : 0; /* report.go printTraces */
+  if (!rc) rc = pcol_traces_iter(f, &s, &v, on_trace, &c, &err);
   if (rc) pcol_stop(path, &err, rc);
   static const char *const nm[] = {"value", "labels", "stack", "total", "type", "unit"};
   SEXP out = PROTECT(named_list(nm, 6));
@@ -562,7 +618,7 @@ SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit) {
     SET_STRING_ELT(lab, i, pcolr_mkchar(o->buf + r->lab, r->lablen));
     SET_STRING_ELT(stk, i, pcolr_mkchar(o->buf + r->stk, r->stklen));
   }
-  set_meta(out, 3, total, &v);
+  set_meta_mean(out, 3, total, &v, c.mean);
   UNPROTECT(2);
   return out;
 }

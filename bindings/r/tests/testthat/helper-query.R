@@ -45,3 +45,108 @@ cli_err <- function(stderr) {
 
 # a name as a literal POSIX extended regular expression
 lit_re <- function(x) gsub("([][.*+?^${}()|\\\\])", "\\\\\\1", x, perl = TRUE)
+
+# The views' comparisons with the CLI (test-top.R, test-query.R,
+# test-value-opts.R): each R call against `pcol VIEW ... --format json`, or
+# the CLI's error where it fails.
+
+# a mean view's type ("mean_TYPE"; list's stays the value's) is the CLI's
+expect_mean_type <- function(t, args, want, info) {
+  if (isTRUE(args$mean)) expect_identical(attr(t, "type"), want$obj$type, info = info)
+}
+
+# args: R arguments of pcol_top; cli: the same as CLI options
+compare_top <- function(path, args = list(), cli = character()) {
+  info <- paste(path, paste(cli, collapse = " "))
+  want <- cli_view("top", path, "--format", "json", cli)
+  if (!want$ok) {
+    expect_same_error(do.call(pcol_top, c(list(path), args)), want, path, info)
+    return(0L)
+  }
+  o <- want$obj
+  t <- do.call(pcol_top, c(list(path), args))
+  expect_mean_type(t, args, want, info)
+  div <- r_div(o$unit)
+  expect_equal(attr(t, "total"), as.numeric(o$total) / div, info = info)
+  expect_identical(attr(t, "raw_unit"), if (is.null(o$unit)) NA_character_ else o$unit, info = info)
+  w <- o$rows
+  if (length(w) == 0) {
+    expect_equal(nrow(t), 0L, info = info)
+    return(1L)
+  }
+  pct <- function(a, b, c) lapply(list(a, b, c), sprintf, fmt = "%.2f")
+  expect_identical(list(t$name, vcol(t, "self"), vcol(t, "total"), ifelse(is.na(t$inline), NA_character_, t$inline),
+                        pct(t$self.pct, t$sum.pct, t$total.pct)),
+                   list(w$name, as.numeric(w$flat) / div, as.numeric(w$cum) / div, as.character(w$inline),
+                        pct(w$flat_pct, w$sum_pct, w$cum_pct)), info = info)
+  if (div != 1) expect_true(all(c("self.time", "total.time") %in% names(t)), info = info)
+  1L
+}
+
+compare_peek <- function(path, regex, args = list(), cli = character()) {
+  info <- paste("peek", path, regex, paste(cli, collapse = " "))
+  want <- cli_view("peek", path, regex, "--format", "json", cli)
+  call <- function() do.call(pcol_peek, c(list(path, regex), args))
+  if (!want$ok) return(expect_same_error(call(), want, path, info))
+  t <- call()
+  expect_mean_type(t, args, want, info)
+  expect_tree_rows(t, want, info)
+}
+
+# peek's and tree's rows and total against the CLI's JSON
+expect_tree_rows <- function(t, want, info) {
+  w <- want$obj$rows
+  div <- r_div(want$obj$unit)
+  expect_equal(attr(t, "total"), as.numeric(want$obj$total) / div, info = info)
+  if (!length(w)) return(expect_equal(nrow(t), 0L, info = info))
+  p2 <- function(x) ifelse(is.na(x), NA, sprintf("%.2f", x))
+  expect_identical(list(t$node, t$relation, t$name, vcol(t, "self"), vcol(t, "total"), t$value, p2(t$pct), t$inline),
+                   list(w$node, w$relation, w$name, as.numeric(w$flat) / div, as.numeric(w$cum) / div,
+                        as.numeric(w$value) / div, p2(as.numeric(w$pct)), as.logical(w$inline)), info = info)
+}
+
+compare_tree <- function(path, args = list(), cli = character()) {
+  info <- paste("tree", path, paste(cli, collapse = " "))
+  want <- cli_view("tree", path, "--format", "json", cli)
+  call <- function() do.call(pcol_tree, c(list(path), args))
+  if (!want$ok) return(expect_same_error(call(), want, path, info))
+  t <- call()
+  expect_mean_type(t, args, want, info)
+  expect_tree_rows(t, want, info)
+}
+
+compare_traces <- function(path, args = list(), cli = character()) {
+  info <- paste("traces", path, paste(cli, collapse = " "))
+  want <- cli_view("traces", path, "--format", "json", cli)
+  call <- function() do.call(pcol_traces, c(list(path), args))
+  if (!want$ok) return(expect_same_error(call(), want, path, info))
+  w <- want$obj$rows
+  t <- call()
+  expect_mean_type(t, args, want, info)
+  if (!length(w)) return(expect_equal(nrow(t), 0L, info = info))
+  div <- r_div(want$obj$unit)
+  expect_identical(list(t$value, t$labels, t$stack), list(as.numeric(w$value) / div, w$labels, w$stack), info = info)
+}
+
+compare_list <- function(path, regex, args = list(), cli = character()) {
+  info <- paste("list", path, regex, paste(cli, collapse = " "))
+  want <- cli_view("list", path, regex, "--format", "json", cli)
+  call <- function() do.call(pcol_list, c(list(path, regex), args))
+  if (!want$ok) return(expect_same_error(call(), want, path, info))
+  w <- want$obj$rows
+  t <- call()
+  expect_mean_type(t, args, want, info)
+  div <- r_div(want$obj$unit)
+  expect_equal(attr(t, "total"), as.numeric(want$obj$total) / div, info = info)
+  if (!length(w)) return(expect_equal(nrow(t), 0L, info = info))
+  expect_identical(list(t$`function`, t$file, t$line, vcol(t, "self"), vcol(t, "total"), t$text),
+                   list(as.character(w$`function`), w$file, as.numeric(w$line), as.numeric(w$flat) / div,
+                        as.numeric(w$cum) / div, as.character(w$text)), info = info)
+}
+
+# the name of a function in the file, escaped as a literal regular expression
+top_re <- function(p) {
+  t <- tryCatch(pcol_top(p, limit = 1), error = function(e) NULL)
+  if (is.null(t) || !nrow(t)) return(NULL)
+  lit_re(t$name[1])
+}

@@ -2,33 +2,6 @@
 # --format json` (fold: its text), in seconds and bytes, on every test
 # profile, with filters; and fail where the CLI fails.
 
-compare_peek <- function(path, regex, args = list(), cli = character()) {
-  info <- paste("peek", path, regex, paste(cli, collapse = " "))
-  want <- cli_view("peek", path, regex, "--format", "json", cli)
-  call <- function() do.call(pcol_peek, c(list(path, regex), args))
-  if (!want$ok) return(expect_same_error(call(), want, path, info))
-  expect_tree_rows(call(), want, info)
-}
-
-# peek's and tree's rows against the CLI's JSON
-expect_tree_rows <- function(t, want, info) {
-  w <- want$obj$rows
-  if (!length(w)) return(expect_equal(nrow(t), 0L, info = info))
-  div <- r_div(want$obj$unit)
-  p2 <- function(x) ifelse(is.na(x), NA, sprintf("%.2f", x))
-  expect_identical(list(t$node, t$relation, t$name, vcol(t, "self"), vcol(t, "total"), t$value, p2(t$pct), t$inline),
-                   list(w$node, w$relation, w$name, as.numeric(w$flat) / div, as.numeric(w$cum) / div,
-                        as.numeric(w$value) / div, p2(as.numeric(w$pct)), as.logical(w$inline)), info = info)
-}
-
-compare_tree <- function(path, args = list(), cli = character()) {
-  info <- paste("tree", path, paste(cli, collapse = " "))
-  want <- cli_view("tree", path, "--format", "json", cli)
-  call <- function() do.call(pcol_tree, c(list(path), args))
-  if (!want$ok) return(expect_same_error(call(), want, path, info))
-  expect_tree_rows(call(), want, info)
-}
-
 compare_tags <- function(path, args = list(), cli = character()) {
   info <- paste("tags", path, paste(cli, collapse = " "))
   want <- cli_view("tags", path, "--format", "json", cli)
@@ -43,18 +16,6 @@ compare_tags <- function(path, args = list(), cli = character()) {
   # one total per key: the CLI's key_total
   first <- !duplicated(w$key)
   expect_equal(attr(t, "total"), structure(as.numeric(w$key_total[first]) / div, names = w$key[first]), info = info)
-}
-
-compare_traces <- function(path, args = list(), cli = character()) {
-  info <- paste("traces", path, paste(cli, collapse = " "))
-  want <- cli_view("traces", path, "--format", "json", cli)
-  call <- function() do.call(pcol_traces, c(list(path), args))
-  if (!want$ok) return(expect_same_error(call(), want, path, info))
-  w <- want$obj$rows
-  t <- call()
-  if (!length(w)) return(expect_equal(nrow(t), 0L, info = info))
-  div <- r_div(want$obj$unit)
-  expect_identical(list(t$value, t$labels, t$stack), list(as.numeric(w$value) / div, w$labels, w$stack), info = info)
 }
 
 compare_diff <- function(base, new, args = list(), cli = character()) {
@@ -92,27 +53,6 @@ compare_fold <- function(path, args = list(), cli = character()) {
   ok <- validUTF8(stacks)
   expect_identical(t$stack[ok], enc2native(`Encoding<-`(stacks[ok], "UTF-8")), info = info)
   expect_equal(length(t$stack), length(stacks), info = info)
-}
-
-compare_list <- function(path, regex, args = list(), cli = character()) {
-  info <- paste("list", path, regex, paste(cli, collapse = " "))
-  want <- cli_view("list", path, regex, "--format", "json", cli)
-  call <- function() do.call(pcol_list, c(list(path, regex), args))
-  if (!want$ok) return(expect_same_error(call(), want, path, info))
-  w <- want$obj$rows
-  t <- call()
-  if (!length(w)) return(expect_equal(nrow(t), 0L, info = info))
-  div <- r_div(want$obj$unit)
-  expect_identical(list(t$`function`, t$file, t$line, vcol(t, "self"), vcol(t, "total"), t$text),
-                   list(as.character(w$`function`), w$file, as.numeric(w$line), as.numeric(w$flat) / div,
-                        as.numeric(w$cum) / div, as.character(w$text)), info = info)
-}
-
-# the name of a function in the file, escaped as a literal regular expression
-top_re <- function(p) {
-  t <- tryCatch(pcol_top(p, limit = 1), error = function(e) NULL)
-  if (is.null(t) || !nrow(t)) return(NULL)
-  lit_re(t$name[1])
 }
 
 test_that("pcol_peek, pcol_tree, pcol_tags, pcol_traces, pcol_fold equal the CLI on every test profile", {

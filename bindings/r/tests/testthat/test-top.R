@@ -8,33 +8,6 @@ values_for <- function(path) {
   v
 }
 
-# args: R arguments of pcol_top; cli: the same as CLI options
-compare_top <- function(path, args = list(), cli = character()) {
-  info <- paste(path, paste(cli, collapse = " "))
-  want <- cli_view("top", path, "--format", "json", cli)
-  if (!want$ok) {
-    expect_same_error(do.call(pcol_top, c(list(path), args)), want, path, info)
-    return(0L)
-  }
-  o <- want$obj
-  t <- do.call(pcol_top, c(list(path), args))
-  div <- r_div(o$unit)
-  expect_equal(attr(t, "total"), as.numeric(o$total) / div, info = info)
-  expect_identical(attr(t, "raw_unit"), if (is.null(o$unit)) NA_character_ else o$unit, info = info)
-  w <- o$rows
-  if (length(w) == 0) {
-    expect_equal(nrow(t), 0L, info = info)
-    return(1L)
-  }
-  pct <- function(a, b, c) lapply(list(a, b, c), sprintf, fmt = "%.2f")
-  expect_identical(list(t$name, vcol(t, "self"), vcol(t, "total"), ifelse(is.na(t$inline), NA_character_, t$inline),
-                        pct(t$self.pct, t$sum.pct, t$total.pct)),
-                   list(w$name, as.numeric(w$flat) / div, as.numeric(w$cum) / div, as.character(w$inline),
-                        pct(w$flat_pct, w$sum_pct, w$cum_pct)), info = info)
-  if (div != 1) expect_true(all(c("self.time", "total.time") %in% names(t)), info = info)
-  1L
-}
-
 test_that("pcol_top equals pcol top on every test profile", {
   skip_without_testdata()
   n <- 0L
