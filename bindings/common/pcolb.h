@@ -185,33 +185,4 @@ typedef struct pcb_wbatch {
  * samples before it stay added. */
 int pcb_writer_add(pcb_writer *pw, const pcb_wbatch *b, size_t *done, pcol_error *err);
 
-/* ------------------------------------------------------------ pprof -mean */
-
-/* What the CLI's views do with --mean (tools/cmd_*.c) beyond libpcol's calls
- * (pcol_mean_divisor, pcol_top_mean, pcol_peek_compute_mean, the graph's
- * mean_div, pcol_mean_total). */
-
-/* "mean_TYPE", as the CLI names a mean view's type (tools/cli_value.c
- * cli_mean_type: TYPE cut at 240 bytes, "NA" for none), into buf (256
- * bytes); returns its length. */
-size_t pcb_mean_type(pcol_str type, char *buf);
-
-/* traces --mean (report.go printTraces, tools/cmd_traces.c): a first pass
- * over the traces of the divisor (pcol_mean_divisor's value) keeps each
- * trace's divisor; then each trace of the value, in the same order, is
- * divided by its own (Go's integer division; a divisor of 0 leaves it). */
-typedef struct pcb_trace_mean {
-  int64_t *div;
-  uint64_t *row;
-  size_t n, cap, at;
-  pcol_error *err; /* the first pass's */
-} pcb_trace_mean;
-/* The first pass (m zeroed by the caller; freed by pcb_trace_mean_free
- * whatever this returns). */
-int pcb_trace_mean_init(pcol_file *f, const pcol_select *sel, pcb_trace_mean *m, pcol_error *err);
-/* *out = *t with its value divided by the next divisor; ECORRUPT when the
- * traces are not those of the first pass. */
-int pcb_trace_mean_apply(pcb_trace_mean *m, const pcol_trace *t, pcol_trace *out, pcol_error *err);
-void pcb_trace_mean_free(pcb_trace_mean *m);
-
 #endif

@@ -86,12 +86,11 @@ static SEXP mkstr(pcol_str s) { return pcolr_mkchar(s.ptr, s.len); }
 
 /* the common tail of every result: total, type, unit (before the value's
  * strings go with the file); a mean view's type is "mean_TYPE", as the
- * CLI's (pcb_mean_type) */
+ * CLI's (pcol_mean_type) */
 static void set_meta_mean(SEXP out, int at, double total, const pcol_value_sel *v, int mean) {
-  char b[256];
+  char b[PCOL_MEAN_TYPE_MAX];
   SET_VECTOR_ELT(out, at, Rf_ScalarReal(total));
-  SET_VECTOR_ELT(out, at + 1,
-                 Rf_ScalarString(mean ? pcolr_mkchar(b, pcb_mean_type(v->type, b)) : mkstr(v->type)));
+  SET_VECTOR_ELT(out, at + 1, Rf_ScalarString(mkstr(mean ? pcol_mean_type(v->type, b) : v->type)));
   SET_VECTOR_ELT(out, at + 2, Rf_ScalarString(mkstr(v->unit)));
 }
 static void set_meta(SEXP out, int at, double total, const pcol_value_sel *v) {
@@ -126,7 +125,6 @@ typedef struct owned {
   size_t len, cap;
   struct trow { int64_t value; size_t lab, lablen, stk, stklen; } *rows;
   size_t nrows, rcap;
-  pcb_trace_mean tmean; /* traces' divisors (mean = TRUE) */
 } owned;
 
 static void owned_finalize(SEXP x) {
@@ -143,7 +141,6 @@ static void owned_finalize(SEXP x) {
   if (o->tmp) fclose(o->tmp);
   free(o->buf);
   free(o->rows);
-  pcb_trace_mean_free(&o->tmean);
   free(o);
   R_ClearExternalPtr(x);
 }
@@ -510,7 +507,7 @@ typedef struct tr_ctx {
   double left;
   pcol_str unit;
   pcol_error *err; /* where on_trace says why it failed */
-  int mean;        /* each value over its divisor, o->tmean */
+  int mean;        /* each value over its divisor (pcol_traces_iter_mean) */
 } tr_ctx;
 
 static int put(owned *o, const char *p, size_t n) {
@@ -576,12 +573,6 @@ static int trace_row(tr_ctx *c, const pcol_trace *t) {
  * trace_row is a failed allocation). */
 static int on_trace(void *ctx, const pcol_trace *t) {
   tr_ctx *c = ctx;
-  pcol_trace m;
-  if (c->mean) {
-    int rc = pcb_trace_mean_apply(&c->o->tmean, t, &m, c->err);
-    if (rc) return rc;
-    t = &m;
-  }
   int rc = trace_row(c, t);
   return rc < 0 ? pcol_error_set(c->err, PCOL_ENOMEM, "out of memory") : rc;
 }
@@ -598,8 +589,10 @@ SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit, SEXP mean) {
   pcol_error err = {0};
   tr_ctx c = {o, Rf_asReal(limit), v.unit, &err, Rf_asLogical(mean) == TRUE};
   if (ISNA(c.left)) c.left = INFINITY;
-  int rc = c.mean ? pcb_trace_mean_init(f, &s, &o->tmean, &err) : 0; /* report.go printTraces */
-  if (!rc) rc = pcol_traces_iter(f, &s, &v, on_trace, &c, &err);
+  pcol_value_sel div; /* report.go printTraces: each trace over its divisor */
+  int rc = c.mean ? pcol_mean_divisor(f, &s, &div, &err) : 0;
+  if (!rc) rc = c.mean ? pcol_traces_iter_mean(f, &s, &v, &div, on_trace, &c, &err)
+                       : pcol_traces_iter(f, &s, &v, on_trace, &c, &err);
   if (rc) pcol_stop(path, &err, rc);
   static const char *const nm[] = {"value", "labels", "stack", "total", "type", "unit"};
   SEXP out = PROTECT(named_list(nm, 6));
