@@ -174,6 +174,12 @@ static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const cha
     size_t ntr = 0;
     if (pcol_traces_iter(f, sel, &v, fzv_count_trace, &ntr, &err) == 0 && ntr > 66)
       fz_fail("traces stop when the callback asks", NULL);
+    /* -mean's traces: the same traces, over their divisors */
+    pcol_value_sel dv;
+    size_t nmt = 0;
+    if (pcol_mean_divisor(f, sel, &dv, &err) == 0 &&
+        pcol_traces_iter_mean(f, sel, &v, &dv, fzv_count_trace, &nmt, &err) == 0 && nmt != ntr)
+      fz_fail("-mean's traces are the traces", NULL);
   }
   pcol_ftree ft = {0};
   if (pcol_ftree_build(f, sel, &v, &ft, &err) == 0) {
@@ -273,11 +279,25 @@ static inline void fzv_views(pcol_file *f) {
           pcol_top_compute(u, &sels[s], &v, PCOL_BY_FUNCTION, &t, &e2) == 0) {
         for (size_t i = 0; i < t.nrows; i++)
           if (!diff && !s && t.total == 0 && t.rows[i].flat != 0) fz_fail("-base of itself: a flat", NULL);
-        /* pprof -mean: the rows stay, divided */
+        /* pprof -mean: the rows stay, divided; peek's calls of the
+         * divisor's samples too */
         size_t nr = t.nrows;
         if (pcol_value_resolve(u, &sels[s], "0", &d, &e2) == 0 &&
-            pcol_top_mean(u, &sels[s], &d, &t, 0.005, NULL, &e2) == 0 && t.nrows != nr)
-          fz_fail("-mean changed the rows", NULL);
+            pcol_top_mean(u, &sels[s], &d, &t, 0.005, NULL, &e2) == 0) {
+          if (t.nrows != nr) fz_fail("-mean changed the rows", NULL);
+          pcol_top dt;
+          pcol_peek pk;
+          if (pcol_top_compute(u, &sels[s], &d, PCOL_BY_FUNCTION, &dt, &e2) == 0) {
+            if (pcol_peek_compute_mean(&t, &dt, ".", &pk, &e2) == 0) {
+              for (size_t i = 0; i < pk.nnodes; i++)
+                for (size_t j = 0; j < pk.nodes[i].nout; j++)
+                  if (!pk.nodes[i].out[j].callee.ptr && pk.nodes[i].out[j].callee.len)
+                    fz_fail("peek -mean: a call names its callee", NULL);
+              pcol_peek_free(&pk);
+            }
+            pcol_top_free(&dt);
+          }
+        }
         pcol_top_free(&t);
       }
     pcol_close(u);

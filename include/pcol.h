@@ -1581,8 +1581,7 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_traces_iter(pcol_file *f, const pcol_se
                                                      void *ctx, pcol_error *err);
 /* pprof -mean -traces: pcol_traces_iter with each trace's value divided by
  * the sum of value div over the same samples (Go's integer division; 0
- * leaves it).  A pass over the traces before the first call (their
- * divisors, 16 bytes a trace). */
+ * leaves it): one more pass over the selected samples' values. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_traces_iter_mean(pcol_file *f, const pcol_select *sel,
                                                           const pcol_value_sel *v,
                                                           const pcol_value_sel *div,

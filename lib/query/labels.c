@@ -34,6 +34,7 @@
 typedef struct tr_group {
   uint64_t row;   /* the first kept row */
   pcol_sum sum;   /* of the chosen value */
+  pcol_sum dsum;  /* of -mean's divisor (pcol_traces_iter_mean) */
   uint32_t ls;    /* its label set */
   uint32_t next;  /* the next group of the same stack node + 1 (0 = none) */
   uint8_t nz;     /* a member has a value that is not 0 */
@@ -140,7 +141,7 @@ static int tr_group_row(void *p, uint64_t row, int64_t value) {
     if (g->n >= UINT32_MAX - 1) return pcol_error_set(g->err, PCOL_ETOOBIG, "more than 2^32 traces");
     if (PCOL_GROW(g->v, g->n, g->capv)) return pcol_oom(g->err);
     gi = (uint32_t)g->n++;
-    g->v[gi] = (tr_group){row, 0, ls, g->head[st], 0};
+    g->v[gi] = (tr_group){row, 0, 0, ls, g->head[st], 0};
     g->head[st] = gi + 1;
   }
   g->v[gi].sum += value;
@@ -162,6 +163,21 @@ static int tr_group_row(void *p, uint64_t row, int64_t value) {
   }
   return rc;
 }
+
+/* -mean's second pass: the divisor of each kept sample added to its group
+ * (the groups are those of the first pass: the same kept rows) */
+static int tr_group_div(void *p, uint64_t row, int64_t value) {
+  tr_groups *g = p;
+  uint32_t st = pcol_view_u32(&g->stack, row), ls = pcol_view_u32(&g->ls, row);
+  uint32_t gi = st <= g->nstacks ? g->head[st] : 0;
+  while (gi && g->v[gi - 1].ls != ls) gi = g->v[gi - 1].next;
+  if (!gi) return pcol_error_set(g->err, PCOL_ECORRUPT, "sample %llu: no trace for its divisor",
+                                 (unsigned long long)row + 1);
+  g->v[gi - 1].dsum += value;
+  return PCOL_OK;
+}
+
+static int64_t clamp64(pcol_sum x) { return x > INT64_MAX ? INT64_MAX : x < INT64_MIN ? INT64_MIN : (int64_t)x; }
 
 /* pprof keeps a merged sample unless every value adds up to 0 (with
  * signed values: its sums, marked first in tr_groups_kept) */
@@ -548,8 +564,27 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
   return c->fn(c->ctx, &t);
 }
 
+static int traces_run(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                      const pcol_value_sel *div, int (*fn)(void *ctx, const pcol_trace *t),
+                      void *ctx, pcol_error *err);
+
 int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                      int (*fn)(void *ctx, const pcol_trace *t), void *ctx, pcol_error *err) {
+  return traces_run(f, sel, v, NULL, fn, ctx, err);
+}
+
+int pcol_traces_iter_mean(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                          const pcol_value_sel *div, int (*fn)(void *ctx, const pcol_trace *t),
+                          void *ctx, pcol_error *err) {
+  if (!div || !fn) return pcol_error_set(err, PCOL_EINVAL, "pcol_traces_iter_mean: NULL argument");
+  return traces_run(f, sel, v, div, fn, ctx, err);
+}
+
+/* The traces; with div, each merged sample's value over its sum of div
+ * (report.go printTraces: Go's integer division, a divisor of 0 leaves it) */
+static int traces_run(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                      const pcol_value_sel *div, int (*fn)(void *ctx, const pcol_trace *t),
+                      void *ctx, pcol_error *err) {
   tr_ctx c;
   memset(&c, 0, sizeof c);
   c.fn = fn;
@@ -572,11 +607,14 @@ int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   c.ls = g.ls;
   if (!rc)
     rc = pcol_q_values_iter_need(f, sel, &flt, v, tr_need, PCOL_NCOLS(tr_need), tr_group_row, &g, err);
+  if (!rc && div)
+    rc = pcol_q_values_iter_need(f, sel, &flt, div, tr_need, PCOL_NCOLS(tr_need), tr_group_div, &g, err);
   if (!rc) tr_groups_kept(&g);
   for (size_t i = 0; !rc && i < g.n; i++) {
     const tr_group *x = &g.v[i];
     if (!x->nz) continue;
-    int64_t value = x->sum > INT64_MAX ? INT64_MAX : x->sum < INT64_MIN ? INT64_MIN : (int64_t)x->sum;
+    int64_t value = clamp64(x->sum), d = div ? clamp64(x->dsum) : 0;
+    if (d && !(value == INT64_MIN && d == -1)) value /= d;
     rc = tr_row(&c, x->row, value);
     if (rc > 0) rc = 0, i = g.n; /* the callback asked to stop */
   }

@@ -82,57 +82,6 @@ pcol_status pcol_mean_divisor(pcol_file *f, const pcol_select *sel, pcol_value_s
   return pcol_value_resolve(f, sel, "samples", div, err);
 }
 
-/* pcol_traces_iter_mean: each trace's divisor, in the order of the
- * traces (they do not depend on the value: a trace is left out when every
- * type adds up to 0), then the traces with their values divided. */
-typedef struct tr_mean {
-  int64_t *div;
-  uint64_t *row;
-  size_t n, cap, at;
-  int (*fn)(void *ctx, const pcol_trace *t);
-  void *ctx;
-  pcol_error *err;
-} tr_mean;
-
-static int tr_divisor(void *p, const pcol_trace *t) {
-  tr_mean *m = p;
-  if (m->n == m->cap) {
-    size_t c = m->cap ? 2 * m->cap : 1024;
-    int64_t *d = realloc(m->div, c * sizeof *d);
-    if (d) m->div = d;
-    uint64_t *r = d ? realloc(m->row, c * sizeof *r) : NULL;
-    if (r) m->row = r;
-    if (!d || !r) return pcol_oom(m->err);
-    m->cap = c;
-  }
-  m->div[m->n] = t->value;
-  m->row[m->n++] = t->row;
-  return 0;
-}
-
-static int tr_divided(void *p, const pcol_trace *t) {
-  tr_mean *m = p;
-  if (m->at >= m->n || m->row[m->at] != t->row)
-    return pcol_error_set(m->err, PCOL_ECORRUPT, "mean: the traces of the divisor are not those of the value");
-  pcol_trace x = *t;
-  int64_t d = m->div[m->at++];
-  if (d && !(x.value == INT64_MIN && d == -1)) x.value /= d; /* Go's; 0: the sum */
-  return m->fn(m->ctx, &x);
-}
-
-pcol_status pcol_traces_iter_mean(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                                  const pcol_value_sel *div,
-                                  int (*fn)(void *ctx, const pcol_trace *t), void *ctx,
-                                  pcol_error *err) {
-  if (!div || !fn) return pcol_error_set(err, PCOL_EINVAL, "pcol_traces_iter_mean: NULL argument");
-  tr_mean m = {NULL, NULL, 0, 0, 0, fn, ctx, err};
-  int rc = pcol_traces_iter(f, sel, div, tr_divisor, &m, err);
-  if (!rc) rc = pcol_traces_iter(f, sel, v, tr_divided, &m, err);
-  free(m.div);
-  free(m.row);
-  return rc;
-}
-
 pcol_str pcol_mean_type(pcol_str type, char *buf) {
   int n = snprintf(buf, PCOL_MEAN_TYPE_MAX, "mean_%.*s",
                    type.ptr ? (int)(type.len < PCOL_MEAN_TYPE_MAX - 16 ? type.len : PCOL_MEAN_TYPE_MAX - 16) : 2,
