@@ -125,7 +125,7 @@ static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const cha
         if (fzv_abs(g.nodes[i].flat) > g.total || fzv_abs(g.nodes[i].cum) > g.total)
           fz_fail("graph nodes: |flat| and |cum| stay within the total", NULL);
       for (size_t i = 0; i < g.nedges; i++)
-        if (g.edges[i].from >= g.nnodes || g.edges[i].to >= g.nnodes) fz_fail("graph edges join nodes", NULL);
+        if (g.edges[i].from >= g.nnodes + g.nphantom || g.edges[i].to >= g.nnodes + g.nphantom) fz_fail("graph edges join nodes", NULL);
       for (size_t i = 0; i < g.ntags; i++)
         if (m || g.tags[i].node >= g.nnodes) fz_fail("label boxes hang from -dot's nodes only", NULL);
       pcol_graph_free(&g);

@@ -1367,6 +1367,13 @@ typedef struct pcol_graph_tag {
 typedef struct pcol_graph {
   pcol_top_row *nodes; /* pprof's node order; flat as the pruned graph has it */
   size_t nnodes;
+  /* The text graph (opts.text) only: after the nnodes nodes, nphantom
+   * "phantom" ones, keys whose flat and cum are 0 that a call joins to the
+   * graph (pprof's graph keeps such a node for its calls and leaves it out
+   * of its nodes: -tree prints the calls, never the node).  An edge's from
+   * or to may be one; a call into one is never cut by edge_fraction (pprof
+   * trims each node's incoming calls). */
+  size_t nphantom;
   pcol_graph_edge *edges; /* pprof's order: |weight| desc, caller name, callee name */
   size_t nedges;
   /* each node's edges in that order: edges[in_edge[k]] for k in

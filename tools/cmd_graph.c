@@ -659,17 +659,23 @@ static int64_t cg_int64(double x) {
 static int write_callgrind(FILE *fp, const char *dest, const pcol_graph *g, const char *unit,
                            pcol_error *err) {
   const pcol_top *t = &g->top;
-  size_t nn = g->nnodes;
-  pcol_top_parts *pt = calloc(nn + 1, sizeof *pt);
-  uint32_t *grp = calloc(nn + 1, sizeof *grp), *fidx = calloc(nn + 1, sizeof *fidx);
+  /* the phantoms (pcol_graph.nphantom) are callees only: pprof names the
+   * graph's nodes (getDisambiguatedNames), and a phantom's cfn= is empty */
+  size_t nn = g->nnodes, nall = nn + g->nphantom;
+  pcol_top_parts *pt = calloc(nall + 1, sizeof *pt);
+  uint32_t *grp = calloc(nall + 1, sizeof *grp), *fidx = calloc(nall + 1, sizeof *fidx);
   uint32_t *gcount = calloc(nn + 2, sizeof *gcount), *fn_of = calloc(nn + 2, sizeof *fn_of);
   char *key = NULL, *dn = NULL;
   size_t kcap = 0;
   cg_tab groups = {0}, fns = {0}, obs = {0}, files = {0}, names = {0};
   int rc = pt && grp && fidx && gcount && fn_of ? PCOL_OK : pcol_error_set(err, PCOL_ENOMEM, "out of memory");
-  for (size_t i = 0; !rc && i < nn; i++) {
+  for (size_t i = 0; !rc && i < nall; i++) {
     rc = pcol_top_key_parts(t, g->nodes[i].key, &pt[i], err);
     if (rc) break;
+    if (i >= nn) { /* a phantom */
+      pt[i].function = (pcol_str){NULL, 0};
+      continue;
+    }
     /* getDisambiguatedNames: per (file, name), the functions in node order */
     size_t kn = 0;
     uint32_t gid, fid;
@@ -722,7 +728,7 @@ static int write_callgrind(FILE *fp, const char *dest, const pcol_graph *g, cons
       const pcol_graph_edge *e = &g->edges[g->out_edge[k]];
       const pcol_top_parts *c = &pt[e->to];
       size_t dl = c->function.len;
-      if (gcount[grp[e->to]] > 1) { /* the name and " [i/n]" */
+      if (e->to < nn && gcount[grp[e->to]] > 1) { /* the name and " [i/n]" */
         if (dl + 48 > dcap) {
           char *nd = realloc(dn, dl + 48);
           if (!nd) {

@@ -167,7 +167,7 @@ static int build_reset(void *ctx) {
 }
 
 static int gbuild_run(gbuild *b, const pcol_q_inl_state *s, const uint8_t *kept,
-                      const pcol_sum *own, uint32_t nokey) {
+                      const pcol_sum *own, uint32_t nokey, const uint8_t *touched) {
   memset(b, 0, sizeof *b);
   b->s = s;
   b->kept = kept;
@@ -182,7 +182,7 @@ static int gbuild_run(gbuild *b, const pcol_q_inl_state *s, const uint8_t *kept,
   if (!b->kk || !b->res || !b->cnt || !b->flat || !b->cum) return PCOL_ENOMEM;
   b->kk[0] = 0;
   b->res[0] = 0;
-  if (pcol_q_stack_walk(&s->st_parent, s->touched, s->nstacks, build_visit, build_reset, b))
+  if (pcol_q_stack_walk(&s->st_parent, touched ? touched : s->touched, s->nstacks, build_visit, build_reset, b))
     return PCOL_ENOMEM;
   return PCOL_OK;
 }
@@ -193,11 +193,13 @@ typedef struct gnode {
   pcol_sum flat, cum;
   pcol_str name;
   int64_t score;
+  uint8_t phantom; /* a kept key of flat and cum 0 at an end of a call (text graph) */
 } gnode;
 
 typedef struct graph {
   gnode *n;
-  size_t nn;
+  size_t nn;   /* nodes, the phantoms last */
+  size_t nph;  /* of which phantoms */
   gedge *e; /* from/to: indexes into n */
   uint8_t *dead;
   size_t ne;
@@ -216,13 +218,27 @@ static void graph_free(graph *g) {
 }
 
 /* The nodes of b (pprof's selectNodesForGraph: a key with flat or cum),
- * named from t, and the edges between them. */
-static int graph_make(const pcol_top *t, const gbuild *b, const uint8_t *kept, graph *g,
+ * named from t, and the edges between them.  phantoms (the text graph): a
+ * kept key of flat and cum 0 at an end of a call is a node too, after the
+ * others: pprof's graph leaves it out of its nodes but keeps it in its
+ * locations, so its calls stay (-tree prints them, never it). */
+static int graph_make(const pcol_top *t, const gbuild *b, const uint8_t *kept, int phantoms, graph *g,
                       uint32_t *node_of, pcol_error *err) {
   memset(g, 0, sizeof *g);
   size_t nk = b->s->nkeys + 1, nn = 0;
   for (size_t k = 1; k < nk; k++)
     if (kept[k] && (b->flat[k] != 0 || b->cum[k] != 0)) nn++;
+  uint8_t *ph = NULL; /* the phantoms' keys */
+  if (phantoms) {
+    if (!(ph = calloc(nk, 1))) return pcol_oom(err);
+    for (uint32_t i = 0; i < b->ne; i++) {
+      uint32_t ends[2] = {b->e[i].from, b->e[i].to};
+      for (int j = 0; j < 2; j++) {
+        uint32_t k = ends[j];
+        if (k < nk && kept[k] && b->flat[k] == 0 && b->cum[k] == 0 && !ph[k]) ph[k] = 1, nn++, g->nph++;
+      }
+    }
+  }
   g->n = calloc(nn ? nn : 1, sizeof *g->n);
   g->e = malloc((b->ne ? b->ne : 1) * sizeof *g->e);
   g->dead = calloc(b->ne ? b->ne : 1, 1);
@@ -230,17 +246,27 @@ static int graph_make(const pcol_top *t, const gbuild *b, const uint8_t *kept, g
   g->ooff = calloc(nn + 1, sizeof *g->ooff);
   g->in = malloc((b->ne ? b->ne : 1) * sizeof *g->in);
   g->out = malloc((b->ne ? b->ne : 1) * sizeof *g->out);
-  if (!g->n || !g->e || !g->dead || !g->ioff || !g->ooff || !g->in || !g->out) return pcol_oom(err);
-  for (size_t k = 0; k < nk; k++) node_of[k] = UINT32_MAX;
-  for (size_t k = 1; k < nk; k++) {
-    if (!(kept[k] && (b->flat[k] != 0 || b->cum[k] != 0))) continue;
-    gnode *x = &g->n[g->nn];
-    x->key = (uint32_t)k;
-    x->flat = b->flat[k];
-    x->cum = b->cum[k];
-    PCOL_RETURN_NOT_OK(pcol_q_top_name(t, (uint32_t)k, &x->name, err));
-    node_of[k] = (uint32_t)g->nn++;
+  if (!g->n || !g->e || !g->dead || !g->ioff || !g->ooff || !g->in || !g->out) {
+    free(ph);
+    return pcol_oom(err);
   }
+  for (size_t k = 0; k < nk; k++) node_of[k] = UINT32_MAX;
+  for (int pass = 0; pass < (ph ? 2 : 1); pass++)
+    for (size_t k = 1; k < nk; k++) {
+      if (pass ? !ph[k] : !(kept[k] && (b->flat[k] != 0 || b->cum[k] != 0))) continue;
+      gnode *x = &g->n[g->nn];
+      x->key = (uint32_t)k;
+      x->flat = b->flat[k];
+      x->cum = b->cum[k];
+      x->phantom = (uint8_t)pass;
+      int rc = pcol_q_top_name(t, (uint32_t)k, &x->name, err);
+      if (rc) {
+        free(ph);
+        return rc;
+      }
+      node_of[k] = (uint32_t)g->nn++;
+    }
+  free(ph);
   /* edges in the order they were made (an order of the walk, not of a hash) */
   for (uint32_t i = 0; i < b->ne; i++) {
     uint32_t f = node_of[b->e[i].from], to = node_of[b->e[i].to];
@@ -370,6 +396,7 @@ static int str_cmp(pcol_str a, pcol_str b) {
 /* graph.go Nodes.Sort(EntropyOrder): |score| desc, name, |flat| desc */
 static int node_cmp(const void *pa, const void *pb) {
   const gnode *a = pa, *b = pb;
+  if (a->phantom != b->phantom) return a->phantom ? 1 : -1;
   int64_t x = abs64(a->score), y = abs64(b->score);
   if (x != y) return x > y ? -1 : 1;
   int c = str_cmp(a->name, b->name);
@@ -381,6 +408,7 @@ static int node_cmp(const void *pa, const void *pb) {
 /* graph.go Nodes.Sort(FlatNameOrder): |flat| desc, name, |cum| desc */
 static int node_cmp_flat(const void *pa, const void *pb) {
   const gnode *a = pa, *b = pb;
+  if (a->phantom != b->phantom) return a->phantom ? 1 : -1;
   if (mag(a->flat) != mag(b->flat)) return mag(a->flat) > mag(b->flat) ? -1 : 1;
   int c = str_cmp(a->name, b->name);
   if (c) return c;
@@ -460,8 +488,9 @@ static int graph_sort(graph *g, int order, pcol_error *err) {
 /* graph.go TrimLowFrequencyEdges: how many live edges it removes */
 static size_t trim_edges(graph *g, pcol_umag cut) {
   size_t d = 0;
+  /* (pprof trims each node's incoming calls: a phantom's stay) */
   for (size_t i = 0; i < g->ne; i++)
-    if (!g->dead[i] && mag(g->e[i].w) < cut) {
+    if (!g->dead[i] && !g->n[g->e[i].to].phantom && mag(g->e[i].w) < cut) {
       g->dead[i] = 1;
       d++;
     }
@@ -533,7 +562,7 @@ static int remove_redundant(graph *g, pcol_error *err) {
 /* pcol_graph's in_off/in_edge, out_off/out_edge: a count pass and a place
  * pass over the edges (so each node's keep the edges' order) */
 static int node_edges(pcol_graph *g, pcol_error *err) {
-  size_t n = g->nnodes, m = g->nedges;
+  size_t n = g->nnodes + g->nphantom, m = g->nedges;
   g->in_off = calloc(n + 2, sizeof *g->in_off);
   g->out_off = calloc(n + 2, sizeof *g->out_off);
   g->in_edge = malloc((m + 1) * sizeof *g->in_edge);
@@ -558,26 +587,22 @@ static int node_edges(pcol_graph *g, pcol_error *err) {
  * last build kept (its own stack sums, the same keys: pcol_q_top_made_by),
  * each node's flat and cum divided by its divisor's (graph.go FlatValue,
  * CumValue); the total and the labels' cutoffs of the divided total. */
-static int graph_mean(pcol_file *f, const pcol_select *sel, pcol_by by, const pcol_graph_opts *o,
-                      const pcol_q_inl_state *s, const uint8_t *kept, uint32_t nokey, pcol_graph *out,
-                      pcol_error *err) {
-  pcol_top d;
-  PCOL_RETURN_NOT_OK(pcol_q_top_compute_obj(f, sel, o->mean_div, by, o->obj_names, &d, err));
-  const pcol_q_top_priv *dp = d.priv_;
+static int graph_mean(pcol_file *f, const pcol_select *sel, const pcol_graph_opts *o,
+                      const pcol_top *d, const uint8_t *kept, uint32_t nokey, const uint8_t *touched,
+                      pcol_graph *out, pcol_error *err) {
+  const pcol_q_top_priv *dp = d->priv_;
   gbuild b = {0};
   pcol_sum *own = NULL, dsum = 0;
   int rc = PCOL_OK;
   if (dp && pcol_q_nsum_made(&dp->is.sub) && dp->is.loc_aoff) {
     const pcol_q_inl_state *ds = &dp->is;
-    if (ds->nkeys != s->nkeys || ds->nstacks != s->nstacks)
-      rc = pcol_error_set(err, PCOL_EINVAL, "-mean: the divisor's keys are not the value's");
     if (!rc && !(own = malloc((ds->nstacks + 1) * sizeof *own))) rc = pcol_oom(err);
     for (uint64_t n = 0; !rc && n <= ds->nstacks; n++) own[n] = n ? pcol_q_nsum_at(&ds->sub, n) : 0;
     for (uint64_t n = 1; !rc && n <= ds->nstacks; n++) {
       uint32_t par = pcol_view_u32(&ds->st_parent, n - 1);
       if (par && par < n) own[par] -= pcol_q_nsum_at(&ds->sub, n);
     }
-    if (!rc && gbuild_run(&b, ds, kept, own, nokey)) rc = pcol_oom(err);
+    if (!rc && gbuild_run(&b, ds, kept, own, nokey, touched)) rc = pcol_oom(err);
   }
   if (!rc) rc = pcol_q_mean_div_sum(f, sel, o->mean_div, &dsum, err);
   if (!rc) {
@@ -594,7 +619,6 @@ static int graph_mean(pcol_file *f, const pcol_select *sel, pcol_by by, const pc
   }
   gbuild_free(&b);
   free(own);
-  pcol_top_free(&d);
   return rc;
 }
 
@@ -625,6 +649,22 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
   graph g = {0};
   int rc = PCOL_OK;
   if (!kept || !own || !node_of) rc = pcol_oom(err);
+  /* -mean: pprof's graph takes every sample whose value or divisor is not
+   * 0, so the walks visit the divisor's nodes too (calls of weight 0) */
+  pcol_top dtop = {0};
+  uint8_t *utouch = NULL;
+  if (!rc && o->mean_div) {
+    rc = pcol_q_top_compute_obj(f, sel, o->mean_div, by, o->obj_names, &dtop, err);
+    const pcol_q_top_priv *dp = rc ? NULL : dtop.priv_;
+    if (dp && pcol_q_nsum_made(&dp->is.sub) && dp->is.loc_aoff) {
+      if (dp->is.nkeys != s->nkeys || dp->is.nstacks != s->nstacks)
+        rc = pcol_error_set(err, PCOL_EINVAL, "-mean: the divisor's keys are not the value's");
+      else if (!(utouch = malloc(s->nstacks + 1)))
+        rc = pcol_oom(err);
+      for (uint64_t n = 0; utouch && n <= s->nstacks; n++)
+        utouch[n] = (s->touched ? s->touched[n] : 1) | (dp->is.touched ? dp->is.touched[n] : 1);
+    }
+  }
   /* each stack node's own weight: its subtree sum less its children's */
   for (uint64_t n = 0; !rc && n <= s->nstacks; n++) own[n] = n ? pcol_q_nsum_at(&s->sub, n) : 0;
   for (uint64_t n = 1; !rc && n <= s->nstacks; n++) {
@@ -642,7 +682,7 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
     }
   /* 1. the whole graph: its sum of flat gives the cutoffs */
   if (!rc) memset(kept, 1, nk);
-  if (!rc && (rc = gbuild_run(&b, s, kept, own, nokey))) rc = pcol_oom(err);
+  if (!rc && (rc = gbuild_run(&b, s, kept, own, nokey, utouch))) rc = pcol_oom(err);
   pcol_sum sum_flat = 0;
   size_t nall = 0;
   for (size_t k = 1; !rc && k < nk; k++) {
@@ -663,15 +703,15 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
     if (nkept != nall) {
       out->dropped_nodes = nall - nkept;
       gbuild_free(&b);
-      if ((rc = gbuild_run(&b, s, kept, own, nokey))) rc = pcol_oom(err);
+      if ((rc = gbuild_run(&b, s, kept, own, nokey, utouch))) rc = pcol_oom(err);
     } else {
       memset(kept, 1, nk);
     }
   }
   int order = !o->text ? ORDER_ENTROPY : o->cum_sort ? ORDER_CUM : ORDER_FLAT;
-  if (!rc) rc = graph_make(t, &b, kept, &g, node_of, err);
+  if (!rc) rc = graph_make(t, &b, kept, o->text, &g, node_of, err);
   if (!rc) rc = graph_sort(&g, order, err);
-  if (!rc) out->orig_count = g.nn;
+  if (!rc) out->orig_count = g.nn - g.nph;
   /* (the text graph has no label tags: none made, none counted) */
   if (!rc && !o->text && (o->node_count > 0 || !o->no_tags))
     rc = pcol_q_gtags_load(f, sel, v, o->max_output_bytes, &tags, err);
@@ -681,8 +721,8 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
     /* a node's label tags (up to 4) count as nodes (graph.go selectTopNodes) */
     if (!(ntags = calloc(nk, sizeof *ntags))) rc = pcol_oom(err);
     if (!rc && !o->text && pcol_q_gtags_count(&tags, s, kept, b.kk, b.res, ncut, ntags)) rc = pcol_oom(err);
-    size_t keep = g.nn, count = 0;
-    for (size_t i = 0; !rc && i < g.nn; i++) {
+    size_t keep = g.nn - g.nph, count = 0; /* (the phantoms last: never counted) */
+    for (size_t i = 0; !rc && i < g.nn - g.nph; i++) {
       uint32_t tg = ntags[g.n[i].key];
       count += (tg < 4 ? tg : 4) + 1;
       if (count >= o->node_count) {
@@ -690,13 +730,13 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
         break;
       }
     }
-    if (!rc && keep < g.nn) {
+    if (!rc && keep < g.nn - g.nph) {
       memset(kept, 0, nk);
       for (size_t i = 0; i < keep; i++) kept[g.n[i].key] = 1;
       graph_free(&g);
       gbuild_free(&b);
-      if ((rc = gbuild_run(&b, s, kept, own, nokey))) rc = pcol_oom(err);
-      if (!rc) rc = graph_make(t, &b, kept, &g, node_of, err);
+      if ((rc = gbuild_run(&b, s, kept, own, nokey, utouch))) rc = pcol_oom(err);
+      if (!rc) rc = graph_make(t, &b, kept, o->text, &g, node_of, err);
       if (!rc) rc = graph_sort(&g, order, err);
     }
   }
@@ -718,7 +758,8 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
         out->nodes[i] = r;
         out->shown += g.n[i].flat;
       }
-      out->nnodes = g.nn;
+      out->nnodes = g.nn - g.nph;
+      out->nphantom = g.nph;
       size_t m = 0;
       for (size_t i = 0; i < g.ne; i++)
         if (!g.dead[i]) idx[m++] = (uint32_t)i;
@@ -746,7 +787,9 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
   }
   if (!rc) rc = node_edges(out, err);
   out->total = t->total;
-  if (!rc && o->mean_div) rc = graph_mean(f, sel, by, o, s, kept, nokey, out, err);
+  if (!rc && o->mean_div) rc = graph_mean(f, sel, o, &dtop, kept, nokey, utouch, out, err);
+  pcol_top_free(&dtop);
+  free(utouch);
   pcol_q_gtags_free(&tags);
   free(ntags);
   gbuild_free(&b);

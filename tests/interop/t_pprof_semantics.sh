@@ -179,6 +179,10 @@ for mode in top-sums top-walk; do
   top "$signed" -mean -sample_index=alloc_space -- --mean --value alloc_space
   same '/^Showing nodes/' peek "$signed" -peek . -- .
   same '/^Showing nodes/' tree "$signed" -tree --
+  for si in alloc_objects alloc_space; do # (main.main adds up to 0 in alloc_objects)
+    same '/^Showing nodes/' tree "$signed" -tree -sample_index=$si -- --value $si
+    same '/^Showing nodes/' tree "$signed" -tree -sample_index=$si -mean -- --value $si --mean
+  done
   traces "$signed" --
   same 1 tags "$signed" -tags --
   same 4 graph "$signed" -dot -- # (line 3, the legend, names the file)
@@ -196,8 +200,10 @@ cancel=$tmp/p/cancel.pb.gz cbase=$tmp/p/cancel-base.pb.gz
 for mode in top-sums top-walk; do
   export PCOL_DEBUG=$mode
   same '/^Showing nodes/' peek "$cancel" -peek . -- .
-  # (not tree: pprof -tree lists a call into a function whose samples add
-  # up to 0, not a node of its graph, at 0; pcol's graph has no such node)
+  # tree: a function whose samples add up to 0 is no node, but its calls
+  # stay (pcol_graph's phantoms)
+  same '/^Showing nodes/' tree "$cancel" -tree -edgefraction=0 -- --edge-fraction 0
+  same '/^Showing nodes/' tree "$cancel" -tree --
   top "$cancel" -nodefraction=0 -- --node-fraction 0
   same '/^Showing nodes/' peek "$cancel" -peek . -diff_base="$cbase" -- . --diff-base "$cbase"
   top "$cancel" -diff_base="$cbase" -nodefraction=0 -- --diff-base "$cbase" --node-fraction 0
