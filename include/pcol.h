@@ -1331,6 +1331,12 @@ typedef struct pcol_graph_opts {
    * the cuts and the calls stay the sums' (report.go printTree prints
    * Edge.Weight).  NULL: no division. */
   const pcol_value_sel *mean_div;
+  /* pprof -drop_negative, the text graph only (else EINVAL): a node whose
+   * flat is below 0 (or 0 with cum below 0) is left out of the nodes before
+   * the cuts (their sum of flat is of the others); its calls stay, as a
+   * phantom's, unless a cut rebuilds the graph without it (graph.go
+   * selectNodesForGraph). */
+  bool drop_negative;
 } pcol_graph_opts;
 PCOL_API pcol_graph_opts pcol_graph_opts_default(void);
 typedef struct pcol_graph_edge {

@@ -94,7 +94,7 @@ static void SAMPLE_V(pcol_builder *b, uint32_t src, int64_t time, uint32_t stack
 static pcol_file *GRAPH_ALL(pcol_builder *b, void **mem, pcol_graph *g, const char *n0, const char *n1,
                             const char *n2) {
   pcol_file *f = tu_reopen(b, NULL, mem);
-  pcol_graph_opts all = {0, 0, 0, 0, 0, 0, 0, 0, NULL};
+  pcol_graph_opts all = {0, 0, 0, 0, 0, 0, 0, 0, NULL, 0};
   GRAPH(f, &all, g);
   cr_assert_eq(g->nnodes, 3);
   cr_expect(is(g->nodes[0].name, n0) && is(g->nodes[1].name, n1) && is(g->nodes[2].name, n2),
@@ -137,7 +137,7 @@ Test(graph, prunes_nodes_residual_and_redundant_edges) {
   cr_expect(is(g.nodes[g.edges[0].from].name, "a") && is(g.nodes[g.edges[1].from].name, "main"));
   pcol_graph_free(&g);
   /* nothing pruned: mid and tiny are nodes, no edge residual */
-  pcol_graph_opts all = {0, 0, 0, 0, 0, 0, 0, 0, NULL};
+  pcol_graph_opts all = {0, 0, 0, 0, 0, 0, 0, 0, NULL, 0};
   GRAPH(f, &all, &g);
   cr_expect_eq(g.nnodes, 6);
   cr_expect_eq(g.dropped_nodes, 0);
@@ -148,7 +148,7 @@ Test(graph, prunes_nodes_residual_and_redundant_edges) {
   cr_expect(EDGE(&g, "main", "leaf") == NULL);
   pcol_graph_free(&g);
   /* an edge fraction of 1%: edges under 10 go (mid's), counted */
-  pcol_graph_opts ef = {0, 0.01, 0, 0, 0, 0, 0, 0, NULL};
+  pcol_graph_opts ef = {0, 0.01, 0, 0, 0, 0, 0, 0, NULL, 0};
   GRAPH(f, &ef, &g);
   cr_expect_eq(g.dropped_edges, 3);
   cr_expect(EDGE(&g, "main", "mid") == NULL && EDGE(&g, "b", "tiny") == NULL);
@@ -250,7 +250,7 @@ Test(graph, node_count_bounds_a_huge_graph) {
   void *mem;
   pcol_file *f = tu_reopen(b, NULL, &mem);
   pcol_graph g;
-  pcol_graph_opts ten = {0, 0, 10, 0, 0, 0, 0, 0, NULL};
+  pcol_graph_opts ten = {0, 0, 10, 0, 0, 0, 0, 0, NULL, 0};
   GRAPH(f, &ten, &g);
   cr_expect_eq(g.nnodes, 10);
   cr_expect_eq(g.orig_count, 3001);
@@ -259,7 +259,7 @@ Test(graph, node_count_bounds_a_huge_graph) {
   EXPECT_NODE(&g, "main", 0, 3000); /* cum of the whole profile, not of the kept */
   cr_expect_eq(g.nedges, 9);
   pcol_graph_free(&g);
-  pcol_graph_opts all = {0, 0, 0, 0, 0, 0, 0, 0, NULL};
+  pcol_graph_opts all = {0, 0, 0, 0, 0, 0, 0, 0, NULL, 0};
   GRAPH(f, &all, &g);
   cr_expect_eq(g.nnodes, 3001);
   cr_expect_eq(g.nedges, 3000);
@@ -401,7 +401,7 @@ Test(graph, label_boxes_as_pprof) {
   void *mem;
   pcol_file *f = tu_reopen(b, NULL, &mem);
   pcol_graph g;
-  pcol_graph_opts all = {0, 0, 0, 0, 0, 0, 0, 0, NULL};
+  pcol_graph_opts all = {0, 0, 0, 0, 0, 0, 0, 0, NULL, 0};
   GRAPH(f, &all, &g);
   long L = NODE(&g, "leaf");
   cr_assert(L >= 0);
@@ -422,7 +422,7 @@ Test(graph, label_boxes_as_pprof) {
   EXPECT_TAG(&g, 1, NODE(&g, "leaf"), 0, 1, "w:2", 2);
   pcol_graph_free(&g);
   pcol_select show = {.tag_show = "^w$"};
-  pcol_graph_opts no_tags = {0, 0, 0, 1, 0, 0, 0, 0, NULL}; /* no_tags: none made */
+  pcol_graph_opts no_tags = {0, 0, 0, 1, 0, 0, 0, 0, NULL, 0}; /* no_tags: none made */
   GRAPH_SEL(f, &show, &no_tags, &g);
   cr_expect_eq(g.ntags, 0);
   pcol_graph_free(&g);
@@ -488,7 +488,7 @@ Test(graph, key_parts_and_obj_names) {
   pcol_value_sel v;
   cr_assert_eq(pcol_value_resolve(f, NULL, NULL, &v, &err), 0, "%s", err.message);
   pcol_graph g;
-  pcol_graph_opts all = {0, 0, 0, 1, 1, 0, 0, 0, NULL};
+  pcol_graph_opts all = {0, 0, 0, 1, 1, 0, 0, 0, NULL, 0};
   cr_assert_eq(pcol_graph_compute(f, NULL, &v, PCOL_BY_ADDRESS, &all, &g, &err), 0, "%s", err.message);
   cr_assert_eq(g.nnodes, 3); /* f (7), the unsymbolized address (2), main (0) */
   PARTS(&g, 0, 0x1500, "f", "/src/a.go", 5, "/bin/x", 10);

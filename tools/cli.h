@@ -169,6 +169,10 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
                  "allocation, delay per contention; of sources without one, as Rprof, the samples): " \
                  "pprof -mean; with --value delay, -mean_delay"}
 int cli_mean_refused(const cli_command *cmd, const cli_args *a);
+/* --drop-negative (pprof's -drop_negative): top's and tree's */
+#define CLI_OPT_DROP_NEGATIVE                                                   \
+  {"drop-negative", 0, 0, "leave out the rows whose flat is below 0 (or 0 with cum below 0): what " \
+                          "shrank under --diff-base/--base (pprof -drop_negative)"}
 /* t in means (pcol_top_mean: its rows, total and *cutoff); its type renamed
  * "mean_TYPE" in type_buf (PCOL_MEAN_TYPE_MAX bytes), as pprof's Type: line.  PCOL_OK or
  * an error in err. */

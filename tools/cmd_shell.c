@@ -133,8 +133,8 @@ static void shell_help(void) {
          "Settings (NAME=VALUE; NAME= clears; o lists them): focus, ignore, hide, show,\n"
          "show_from, tagfocus, tagignore, tagshow, taghide, tagroot, tagleaf, sample_index,\n"
          "unit, nodecount, nodefraction, edgefraction, sort, granularity, noinlines,\n"
-         "relative_percentages, mean (top, peek, tree, traces, list) and drop_negative (top);\n"
-         "and the words cum, flat,\n"
+         "relative_percentages, mean (top, peek, tree, traces, list) and drop_negative (top,\n"
+         "tree); and the words cum, flat,\n"
          "functions, filefunctions, lines,\n"
          "files, addresses.\n"
          "quit (or end of input) ends the session.\n");

@@ -16,8 +16,7 @@ const cli_opt opts_top[] = {
     CLI_OPT_VIEW_FORMAT(" (json: an object with type, unit, total, filters and rows); numbers "
                         "stay raw, the unit is a column"),
     CLI_OPT_MEAN,
-    {"drop-negative", 0, 0, "leave out the rows whose flat is below 0 (or 0 with cum below 0): what "
-                            "shrank under --diff-base/--base (pprof -drop_negative)"},
+    CLI_OPT_DROP_NEGATIVE,
     CLI_OPTS_VIEW_INPUT,
     {NULL, 0, 0, NULL}};
 

@@ -14,6 +14,7 @@ const cli_opt opts_tree[] = {
     CLI_OPTS_PRUNE,
     CLI_OPT_UNIT,
     CLI_OPT_MEAN,
+    CLI_OPT_DROP_NEGATIVE,
     CLI_OPT_VIEW_FORMAT(": one row per node (relation \"node\") and per caller/callee, as "
                         "`pcol peek`'s; numbers stay raw"),
     CLI_OPTS_VIEW_INPUT,
@@ -82,6 +83,7 @@ int cmd_tree(const cli_command *cmd, cli_args *a) {
   pcol_graph_opts o = pcol_graph_opts_default();
   o.text = true;
   o.cum_sort = sort == PCOL_SORT_CUM;
+  o.drop_negative = cli_flag(cmd, a, "drop-negative");
   o.no_tags = true;
   if (cli_fraction_option(cmd, a, "node-fraction", &o.node_fraction) ||
       cli_fraction_option(cmd, a, "edge-fraction", &o.edge_fraction) ||

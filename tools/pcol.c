@@ -192,7 +192,7 @@ static const cli_command commands[] = {
      "show_from=, tagfocus=, tagignore=, tagshow=, taghide=, tagroot=, tagleaf=,\n"
      "sample_index=TYPE, unit=U, nodecount=N, nodefraction=F, edgefraction=F,\n"
      "sort=cum|flat, granularity=functions|lines|files|addresses, noinlines,\n"
-     "relative_percentages, mean, drop_negative (top); the words cum, flat, functions,\n"
+     "relative_percentages, mean, drop_negative (top, tree); the words cum, flat, functions,\n"
      "lines, files,\n"
      "addresses); o lists them, help [COMMAND] explains, quit ends.  Inputs that\n"
      "are not one pcol file are packed once into a temporary pcol file (removed at\n"

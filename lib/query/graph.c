@@ -40,7 +40,7 @@ typedef pcol_q_umag pcol_umag;
 static pcol_umag mag(pcol_sum v) { return v < 0 ? -(pcol_umag)v : (pcol_umag)v; }
 
 pcol_graph_opts pcol_graph_opts_default(void) {
-  pcol_graph_opts o = {0.005, 0.001, 80, 0, 0, 0, 0, 0, NULL};
+  pcol_graph_opts o = {0.005, 0.001, 80, 0, 0, 0, 0, 0, NULL, 0};
   return o;
 }
 
@@ -222,12 +222,19 @@ static void graph_free(graph *g) {
  * kept key of flat and cum 0 at an end of a call is a node too, after the
  * others: pprof's graph leaves it out of its nodes but keeps it in its
  * locations, so its calls stay (-tree prints them, never it). */
-static int graph_make(const pcol_top *t, const gbuild *b, const uint8_t *kept, int phantoms, graph *g,
-                      uint32_t *node_of, pcol_error *err) {
+/* graph.go selectNodesForGraph: a key with flat or cum, and with
+ * -drop_negative (dropneg) not of flat below 0 (or 0 with cum below 0) */
+static int is_node(const gbuild *b, size_t k, int dropneg) {
+  if (b->flat[k] == 0 && b->cum[k] == 0) return 0;
+  return !(dropneg && (b->flat[k] < 0 || (b->flat[k] == 0 && b->cum[k] < 0)));
+}
+
+static int graph_make(const pcol_top *t, const gbuild *b, const uint8_t *kept, int phantoms, int dropneg,
+                      graph *g, uint32_t *node_of, pcol_error *err) {
   memset(g, 0, sizeof *g);
   size_t nk = b->s->nkeys + 1, nn = 0;
   for (size_t k = 1; k < nk; k++)
-    if (kept[k] && (b->flat[k] != 0 || b->cum[k] != 0)) nn++;
+    if (kept[k] && is_node(b, k, dropneg)) nn++;
   uint8_t *ph = NULL; /* the phantoms' keys */
   if (phantoms) {
     if (!(ph = calloc(nk, 1))) return pcol_oom(err);
@@ -235,7 +242,7 @@ static int graph_make(const pcol_top *t, const gbuild *b, const uint8_t *kept, i
       uint32_t ends[2] = {b->e[i].from, b->e[i].to};
       for (int j = 0; j < 2; j++) {
         uint32_t k = ends[j];
-        if (k < nk && kept[k] && b->flat[k] == 0 && b->cum[k] == 0 && !ph[k]) ph[k] = 1, nn++, g->nph++;
+        if (k < nk && kept[k] && !is_node(b, k, dropneg) && !ph[k]) ph[k] = 1, nn++, g->nph++;
       }
     }
   }
@@ -253,7 +260,7 @@ static int graph_make(const pcol_top *t, const gbuild *b, const uint8_t *kept, i
   for (size_t k = 0; k < nk; k++) node_of[k] = UINT32_MAX;
   for (int pass = 0; pass < (ph ? 2 : 1); pass++)
     for (size_t k = 1; k < nk; k++) {
-      if (pass ? !ph[k] : !(kept[k] && (b->flat[k] != 0 || b->cum[k] != 0))) continue;
+      if (pass ? !ph[k] : !(kept[k] && is_node(b, k, dropneg))) continue;
       gnode *x = &g->n[g->nn];
       x->key = (uint32_t)k;
       x->flat = b->flat[k];
@@ -625,8 +632,8 @@ static int graph_mean(pcol_file *f, const pcol_select *sel, const pcol_graph_opt
 int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                        pcol_by by, const pcol_graph_opts *o, pcol_graph *out, pcol_error *err) {
   memset(out, 0, sizeof *out);
-  if (o && o->mean_div && !o->text)
-    return pcol_error_set(err, PCOL_EINVAL, "pcol_graph_compute: mean_div is for the text graph only");
+  if (o && (o->mean_div || o->drop_negative) && !o->text)
+    return pcol_error_set(err, PCOL_EINVAL, "pcol_graph_compute: mean_div and drop_negative are for the text graph only");
   PCOL_RETURN_NOT_OK(pcol_q_top_compute_obj(f, sel, v, by, o && o->obj_names, &out->top, err));
   const pcol_top *t = &out->top;
   const pcol_q_top_priv *p = t->priv_;
@@ -685,7 +692,9 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
   if (!rc && (rc = gbuild_run(&b, s, kept, own, nokey, utouch))) rc = pcol_oom(err);
   pcol_sum sum_flat = 0;
   size_t nall = 0;
+  int dropneg = o->drop_negative;
   for (size_t k = 1; !rc && k < nk; k++) {
+    if (dropneg && !is_node(&b, k, 1)) continue; /* (a node of 0 adds 0) */
     sum_flat += b.flat[k];
     if (b.flat[k] != 0 || b.cum[k] != 0) nall++;
   }
@@ -696,7 +705,7 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
   if (!rc && ncut > 0) {
     size_t nkept = 0;
     for (size_t k = 1; k < nk; k++) {
-      kept[k] = (b.flat[k] != 0 || b.cum[k] != 0) && mag(b.cum[k]) >= ncut;
+      kept[k] = is_node(&b, k, dropneg) && mag(b.cum[k]) >= ncut;
       nkept += kept[k];
     }
     kept[0] = 0;
@@ -709,7 +718,7 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
     }
   }
   int order = !o->text ? ORDER_ENTROPY : o->cum_sort ? ORDER_CUM : ORDER_FLAT;
-  if (!rc) rc = graph_make(t, &b, kept, o->text, &g, node_of, err);
+  if (!rc) rc = graph_make(t, &b, kept, o->text, dropneg, &g, node_of, err);
   if (!rc) rc = graph_sort(&g, order, err);
   if (!rc) out->orig_count = g.nn - g.nph;
   /* (the text graph has no label tags: none made, none counted) */
@@ -736,7 +745,7 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
       graph_free(&g);
       gbuild_free(&b);
       if ((rc = gbuild_run(&b, s, kept, own, nokey, utouch))) rc = pcol_oom(err);
-      if (!rc) rc = graph_make(t, &b, kept, o->text, &g, node_of, err);
+      if (!rc) rc = graph_make(t, &b, kept, o->text, dropneg, &g, node_of, err);
       if (!rc) rc = graph_sort(&g, order, err);
     }
   }

@@ -968,7 +968,7 @@ static int diff_shares(rep *r, const pcol_ftree *t, const vchoice *vc, size_t nv
        * graphview.js colours an edge by its change against the base's
        * weight of the same call, as pprof -diff_base colours it */
       pcol_graph g;
-      pcol_graph_opts go = {0, 0, 0, 1, 0, 0, 0, 0, NULL}; /* edges only */
+      pcol_graph_opts go = {0, 0, 0, 1, 0, 0, 0, 0, NULL, 0}; /* edges only */
       PCOL_RETURN_NOT_OK(pcol_graph_compute(o->base, NULL, &bv, (pcol_by)by, &go, &g, err));
       PUTS(r, ",\"edges\":{\"names\":[");
       for (size_t i = 0; i < g.nnodes; i++) {

@@ -120,4 +120,9 @@ grep -q 'tags does not offer' "$tmp/err" && fail "mean=true refused tags"
 grep -q 'Showing nodes' "$tmp/out" || fail "top after a refused line"
 want=$("$PCOL" peek "$in" . --mean | grep '^Showing nodes')
 [ -n "$want" ] && grep -qF "$want" "$tmp/out" || fail "mean=true: peek in means ($want)"
+# drop_negative=true: tree applies it (its --drop-negative), peek is refused
+printf 'drop_negative=true\ntree\npeek .\n' | "$PCOL" shell "$in" >"$tmp/out" 2>"$tmp/err"
+grep -q 'tree does not offer' "$tmp/err" && fail "drop_negative=true refused tree"
+grep -q 'drop_negative=true: peek does not offer --drop-negative' "$tmp/err" || fail "drop_negative=true with peek"
+grep -q 'Showing nodes' "$tmp/out" || fail "drop_negative=true: tree did not run"
 echo "t_shell: ok"

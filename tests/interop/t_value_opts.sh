@@ -9,7 +9,7 @@
 #   --normalize (-normalize) with --base and --diff-base: `top` of each
 #     pair of profiles that measure the same value types, and `traces`
 #     (every merged sample's scaled values);
-#   --drop-negative (-drop_negative): `top` of those pairs under --base and
+#   --drop-negative (-drop_negative): `top` and `tree` of those pairs under --base and
 #     --diff-base (flat, -cum, -nodefraction, -nodecount), and of a delta
 #     heap profile with negative values, each of its value types.
 # Left out: the profile whose names hold raw control bytes (pcol prints
@@ -97,6 +97,8 @@ f=$data/pprof/go-heap-delta-negative-values.pb.gz
 if [ -f "$f" ]; then
   for si in alloc_objects alloc_space inuse_objects inuse_space; do
     check "drop_negative $si" -drop_negative -top -sample_index=$si "$f" -- top "$f" --drop-negative --value $si
+    check "drop_negative -tree $si" -drop_negative -tree -sample_index=$si "$f" -- tree "$f" --drop-negative --value $si
+    check "drop_negative -tree -nodecount -edgefraction $si" -drop_negative -tree -nodecount=8 -edgefraction=0 -sample_index=$si "$f" -- tree "$f" --drop-negative --node-count 8 --edge-fraction 0 --value $si
   done
 fi
 
@@ -118,6 +120,8 @@ while IFS="$(printf '\t')" read -r t f; do
     check "drop_negative -diff_base $(basename "$f") $(basename "$prev_f")" -drop_negative -top -diff_base="$prev_f" "$f" -- top "$f" --drop-negative --diff-base "$prev_f"
     check "drop_negative -base -cum $(basename "$prev_f") $(basename "$f")" -drop_negative -top -cum -base="$f" "$prev_f" -- top "$prev_f" --drop-negative --base "$f" --sort cum
     check "drop_negative -nodefraction -nodecount $(basename "$f")" -drop_negative -top -nodefraction=0.05 -nodecount=5 -diff_base="$prev_f" "$f" -- top "$f" --drop-negative --node-fraction 0.05 -n 5 --diff-base "$prev_f"
+    check "drop_negative -tree -diff_base $(basename "$f")" -drop_negative -tree -diff_base="$prev_f" "$f" -- tree "$f" --drop-negative --diff-base "$prev_f"
+    check "drop_negative -tree -base -cum -nodefraction=0 $(basename "$f")" -drop_negative -tree -cum -nodefraction=0 -base="$f" "$prev_f" -- tree "$prev_f" --drop-negative --sort cum --node-fraction 0 --base "$f"
   fi
   prev_t=$t prev_f=$f
 done <"$tmp/types"
