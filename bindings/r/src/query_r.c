@@ -371,7 +371,12 @@ SEXP C_q_tree(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP sort_, SEXP nf_, SEX
   if (rc) pcol_stop(path, &err, rc);
   const pcol_graph *g = &o->graph;
   trows t;
-  trows_new(&t, g->nnodes + 2 * g->nedges);
+  /* the rows: each node with its callers and callees (a call of a phantom,
+   * pcol_graph.nphantom, is a row of its other end only, or of none) */
+  size_t nrows = g->nnodes;
+  for (size_t i = 0; i < g->nnodes; i++)
+    nrows += (g->in_off[i + 1] - g->in_off[i]) + (g->out_off[i + 1] - g->out_off[i]);
+  trows_new(&t, nrows);
   for (size_t i = 0; i < g->nnodes; i++) {
     const pcol_top_row *r = &g->nodes[i];
     SEXP me = PROTECT(mkstr(r->name));
