@@ -663,14 +663,7 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
   if (!rc && o->mean_div) {
     rc = pcol_q_top_compute_obj(f, sel, o->mean_div, by, o->obj_names, &dtop, err);
     const pcol_q_top_priv *dp = rc ? NULL : dtop.priv_;
-    if (dp && pcol_q_nsum_made(&dp->is.sub) && dp->is.loc_aoff) {
-      if (dp->is.nkeys != s->nkeys || dp->is.nstacks != s->nstacks)
-        rc = pcol_error_set(err, PCOL_EINVAL, "-mean: the divisor's keys are not the value's");
-      else if (!(utouch = malloc(s->nstacks + 1)))
-        rc = pcol_oom(err);
-      for (uint64_t n = 0; utouch && n <= s->nstacks; n++)
-        utouch[n] = (s->touched ? s->touched[n] : 1) | (dp->is.touched ? dp->is.touched[n] : 1);
-    }
+    if (dp && pcol_q_nsum_made(&dp->is.sub) && dp->is.loc_aoff) rc = pcol_q_touched_union(s, &dp->is, &utouch, err);
   }
   /* each stack node's own weight: its subtree sum less its children's */
   for (uint64_t n = 0; !rc && n <= s->nstacks; n++) own[n] = n ? pcol_q_nsum_at(&s->sub, n) : 0;

@@ -105,9 +105,11 @@ static int edges_reset(void *ctx) {
   return 0;
 }
 
-static int peek_walk_run(peek_walk *pw, pcol_error *err) {
+/* touched NULL: the result's own (pcol_q_touched_union's under -mean) */
+static int peek_walk_run(peek_walk *pw, const uint8_t *touched, pcol_error *err) {
   const pcol_q_inl_state *s = pw->s;
-  if (pcol_q_stack_walk(&s->st_parent, s->touched, s->nstacks, edges_visit, edges_reset, pw))
+  if (pcol_q_stack_walk(&s->st_parent, touched ? touched : s->touched, s->nstacks, edges_visit,
+                        edges_reset, pw))
     return pcol_oom(err);
   return PCOL_OK;
 }
@@ -124,30 +126,6 @@ static int edge_cmp(const void *pa, const void *pb) { /* graph.go edgeList.Less 
   if (a->value != b->value && x != y) return x > y ? -1 : 1;
   int c = str_cmp(a->caller, b->caller);
   return c ? c : str_cmp(a->callee, b->callee);
-}
-
-/* -mean: the calls of the divisor's samples too (dt's walk), at weight 0
- * where t's samples make none: pprof's graph takes every sample whose value
- * or divisor is not 0 (graph.go newGraph), so a call of samples of value 0
- * is printed "0 0%"; a call is inline only when it is in both. */
-static int add_divisor_calls(peek_walk *pw, const pcol_top *dt, pcol_error *err) {
-  const pcol_q_top_priv *dp = dt->priv_;
-  if (!dp || !pcol_q_nsum_made(&dp->is.sub)) return pcol_error_set(err, PCOL_EINVAL, "peek needs a pcol_top result");
-  if (dp->is.nkeys != pw->s->nkeys || dp->is.nstacks != pw->s->nstacks)
-    return pcol_error_set(err, PCOL_EINVAL, "-mean: the divisor's keys are not the value's");
-  peek_walk dw = *pw;
-  memset(&dw.edges, 0, sizeof dw.edges);
-  dw.s = &dp->is;
-  int rc = peek_walk_run(&dw, err);
-  for (size_t i = 0; !rc && i < dw.edges.map.cap; i++) {
-    if (!dw.edges.map.k[i]) continue;
-    uint64_t k = dw.edges.map.k[i] - 1;
-    uint32_t e = ptab_get(&pw->edges, (uint32_t)(k >> 32), (uint32_t)k);
-    if (e == UINT32_MAX) rc = pcol_oom(err);
-    else pw->edges.inl[e] &= dw.edges.inl[dw.edges.map.v[i]];
-  }
-  ptab_free(&dw.edges);
-  return rc;
 }
 
 static int peek_make(const pcol_top *t, const pcol_top *dt, const char *regex, pcol_peek *out,
@@ -201,8 +179,16 @@ static int peek_make(const pcol_top *t, const pcol_top *dt, const char *regex, p
   if (!rc && out->nnodes) {
     pw.matched = matched;
     pw.kk[0] = 0;
-    rc = peek_walk_run(&pw, err);
-    if (!rc && dt) rc = add_divisor_calls(&pw, dt, err);
+    /* -mean: the stack nodes of the divisor's samples too (a call of
+     * samples of value 0 but a count is "0 0%", as pprof prints it) */
+    uint8_t *u = NULL;
+    const pcol_q_top_priv *dp = dt ? dt->priv_ : NULL;
+    if (dt && (!dp || !pcol_q_nsum_made(&dp->is.sub)))
+      rc = pcol_error_set(err, PCOL_EINVAL, "peek needs a pcol_top result");
+    else if (dt)
+      rc = pcol_q_touched_union(s, &dp->is, &u, err);
+    if (!rc) rc = peek_walk_run(&pw, u, err);
+    free(u);
   }
   if (!rc && pw.edges.n) {
     /* each edge once in its callee's "in" list and once in its caller's

@@ -232,6 +232,12 @@ typedef struct pcol_q_inl_state {
   uint32_t *fk; /* sums mode's flat key a node, kept for marks made later (top.c) */
 } pcol_q_inl_state;
 void pcol_q_inl_free(pcol_q_inl_state *s);
+/* -mean's walks (peek, the text graph): pprof's graph takes every sample
+ * whose value or divisor is not 0, so the stack nodes touched by a's
+ * samples or d's (two results of one file, selection and granularity:
+ * EINVAL else), malloc'd in *out; a call of d's samples only adds 0. */
+int pcol_q_touched_union(const pcol_q_inl_state *a, const pcol_q_inl_state *d, uint8_t **out,
+                         pcol_error *err);
 /* pprof's name of a location without lines, or of a line whose function
  * has no name, at function granularity (graph.go NameComponents; addresses
  * are dropped there): "[base of the mapping's file]", else "<unknown>".

@@ -36,6 +36,19 @@
 typedef pcol_q_umag pcol_umag;
 static pcol_umag mag(pcol_sum v) { return v < 0 ? -(pcol_umag)v : (pcol_umag)v; }
 
+int pcol_q_touched_union(const pcol_q_inl_state *a, const pcol_q_inl_state *d, uint8_t **out,
+                         pcol_error *err) {
+  *out = NULL;
+  if (a->nkeys != d->nkeys || a->nstacks != d->nstacks)
+    return pcol_error_set(err, PCOL_EINVAL, "-mean: the divisor's keys are not the value's");
+  uint8_t *u = a->nstacks + 1 <= SIZE_MAX ? malloc(a->nstacks + 1) : NULL;
+  if (!u) return pcol_oom(err);
+  for (uint64_t n = 0; n <= a->nstacks; n++) /* (no touched: every node) */
+    u[n] = (a->touched ? a->touched[n] : 1) | (d->touched ? d->touched[n] : 1);
+  *out = u;
+  return PCOL_OK;
+}
+
 void pcol_q_inl_free(pcol_q_inl_state *s) {
   free(s->loc_aoff);
   free(s->loc_all);
