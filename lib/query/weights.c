@@ -38,6 +38,8 @@ typedef struct wctx {
   size_t npairs, pcap;
   pcol_sum total; /* of |value| a sample: the bound of every partial sum */
   int64_t neg;    /* < 0 when a value was: then pprof's total is grouped_total */
+  int want_nz;    /* pcol_q_weights_nsum: pcol_q_nsum.nonzero is wanted when neg < 0 */
+  uint8_t *nz;    /* ... made by weights_run with the total when it can (else NULL) */
   const pcol_filter *flt; /* NULL: every selected sample */
   int relative;           /* sel->relative: the total counts only the kept samples */
   int (*row_fn)(void *ctx, uint64_t row, int64_t value); /* pcol_q_values_iter */
@@ -299,9 +301,15 @@ static int weights_time_all(wctx *c) {
  * so the value columns are touched only when a value type is asked for).
  * On success the caller frees c->rt (wctx_free). */
 static void wctx_free(wctx *c);
+static int grouped_pass(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                        const pcol_value_sel *v, const uint8_t *src_ok, const uint8_t *ls_ok,
+                        pcol_sum *total, uint8_t **nz, pcol_error *err);
 static int grouped_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                          const pcol_value_sel *v, const uint8_t *src_ok, const uint8_t *ls_ok,
-                         pcol_sum *total, pcol_error *err);
+                         pcol_sum *total, pcol_error *err) {
+  return grouped_pass(f, sel, flt, v, src_ok, ls_ok, total, NULL, err);
+}
+static int sums_grouped(const wctx *c, pcol_sum *total, uint8_t **nz, pcol_error *err);
 static int diff_base_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                            const pcol_value_sel *v, const wctx *c, int *found, pcol_sum *total,
                            pcol_error *err);
@@ -435,22 +443,24 @@ void pcol_q_nsum_free(pcol_q_nsum *s) {
   s->nonzero = NULL;
 }
 
-static int nonzero_nodes(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
-                         const pcol_value_sel *v, uint8_t **out, pcol_error *err);
-
 int pcol_q_weights_nsum(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                         const pcol_value_sel *v, pcol_q_nsum *out, pcol_sum *total_abs,
                         pcol_error *err) {
   wctx c = {0};
   c.narrow = 1;
+  c.want_nz = 1;
   pcol_sum total = 0;
   int rc = weights_run(&c, f, sel, flt, v, out, &total, err);
   if (!rc && out->w64 && c.total > INT64_MAX) { /* some sum may have wrapped: again, wide */
     pcol_q_nsum_free(out);
     memset(&c, 0, sizeof c);
+    c.want_nz = 1;
     rc = weights_run(&c, f, sel, flt, v, out, &total, err);
   }
-  if (!rc && c.neg < 0) rc = nonzero_nodes(f, sel, flt && flt->active ? flt : NULL, v, &out->nonzero, err);
+  /* (weights_run made it with the total, or the total was not grouped:
+   * a base's, or the kept samples' differ from all under a filter) */
+  if (!rc && c.neg < 0 && !out->nonzero)
+    rc = grouped_pass(f, sel, flt && flt->active ? flt : NULL, v, NULL, NULL, NULL, &out->nonzero, err);
   if (total_abs) *total_abs = total;
   return rc;
 }
@@ -532,9 +542,14 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
    * pprof merges the samples of one stack and label set before it adds up
    * |values| (profile.Merge, even of one profile), so +5 and -3 of one
    * stack add 2, not 8.  Without a negative value grouping changes nothing,
-   * and is skipped (a second pass over the samples). */
+   * and is skipped (a second pass over the samples).  pcol_q_weights_nsum's
+   * non-zero nodes come from the same groups when they are of the same
+   * samples (no filter, or the relative total's: the kept ones). */
   if (!rc && !found && c.neg < 0 && total_abs && !c.row_fn) {
-    rc = grouped_total(f, sel, c.relative ? c.flt : NULL, v, NULL, NULL, &base, err);
+    const pcol_filter *tf = c.relative ? c.flt : NULL;
+    uint8_t **nz = c.want_nz && tf == c.flt ? &c.nz : NULL;
+    if ((rc = sums_grouped(&c, &base, nz, err)) == 1)
+      rc = grouped_pass(f, sel, tf, v, NULL, NULL, &base, nz, err);
     found = 1;
   }
   wctx_free(&c);
@@ -546,10 +561,12 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   if (rc) {
     free(c.w);
     free(c.w64);
+    free(c.nz);
     return rc;
   }
   out->w128 = c.w;
   out->w64 = c.w64;
+  out->nonzero = c.nz;
   out->grouped = found;
   if (total_abs) *total_abs = found ? base : c.total;
   return PCOL_OK;
@@ -606,46 +623,59 @@ static int gsum_run(pcol_file *f, const pcol_select *sel, const pcol_filter *flt
   return rc;
 }
 
-static int grouped_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
-                         const pcol_value_sel *v, const uint8_t *src_ok, const uint8_t *ls_ok,
-                         pcol_sum *total, pcol_error *err) {
+/* pprof's grouped total (*total) and pcol_q_nsum.nonzero (*nz: the stack
+ * nodes of the (stack, label set) groups whose sum is not 0: pprof merges
+ * a profile's samples by stack and labels, then its graph skips a merged
+ * sample of 0, so samples of one label set that cancel make no call, of
+ * two label sets they do), of one pass over the groups; either may be NULL. */
+static int grouped_pass(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
+                        const pcol_value_sel *v, const uint8_t *src_ok, const uint8_t *ls_ok,
+                        pcol_sum *total, uint8_t **nz, pcol_error *err) {
+  uint64_t ns = pcol_rows(f, PCOL_T_STACKS);
+  uint8_t *z = NULL;
+  if (nz && !(z = ns + 1 <= SIZE_MAX ? calloc(ns + 1, 1) : NULL)) return pcol_oom(err);
   gsum g;
   memset(&g, 0, sizeof g);
   g.src_ok = src_ok;
   g.ls_ok = ls_ok;
   int rc = gsum_run(f, sel, flt, v, &g, err);
   pcol_sum t = 0;
-  for (size_t i = 0; !rc && i < g.m.n; i++) t += g.s[i] < 0 ? -g.s[i] : g.s[i];
-  *total = t;
-  pcol_u64map_free(&g.m);
-  free(g.s);
-  return rc;
-}
-
-/* pcol_q_nsum.nonzero: the stack nodes of the (stack, label set) groups of
- * kept samples whose sum is not 0 (pprof merges a profile's samples by
- * stack and labels, then its graph skips a merged sample of 0: samples of
- * one label set that cancel make no call, of two label sets they do) */
-static int nonzero_nodes(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
-                         const pcol_value_sel *v, uint8_t **out, pcol_error *err) {
-  uint64_t ns = pcol_rows(f, PCOL_T_STACKS);
-  uint8_t *nz = ns + 1 <= SIZE_MAX ? calloc(ns + 1, 1) : NULL;
-  if (!nz) return pcol_oom(err);
-  gsum g;
-  memset(&g, 0, sizeof g);
-  int rc = gsum_run(f, sel, flt, v, &g, err);
-  for (size_t i = 0; !rc && i < g.m.cap; i++) { /* the map's slots: key + 1, or 0 */
+  for (size_t i = 0; !rc && total && i < g.m.n; i++) t += g.s[i] < 0 ? -g.s[i] : g.s[i];
+  for (size_t i = 0; !rc && z && i < g.m.cap; i++) { /* the map's slots: key + 1, or 0 */
     if (!g.m.k[i]) continue;
     uint32_t st = (uint32_t)(g.m.k[i] - 1);
-    if (g.s[g.m.v[i]] != 0 && st <= ns) nz[st] = 1;
+    if (g.s[g.m.v[i]] != 0 && st <= ns) z[st] = 1;
   }
   pcol_u64map_free(&g.m);
   free(g.s);
   if (rc) {
-    free(nz);
+    free(z);
     return rc;
   }
-  *out = nz;
+  if (total) *total = t;
+  if (nz) *nz = z;
+  return PCOL_OK;
+}
+
+/* grouped_pass without a pass: in a file without label sets (every
+ * sample's is 0: the reader checks ids against the table's rows) a group
+ * is a stack node, and c's sums a node are the groups' sums when they are
+ * of every sample (no filter, no relative total) and did not wrap.
+ * Returns 1 when it cannot. */
+static int sums_grouped(const wctx *c, pcol_sum *total, uint8_t **nz, pcol_error *err) {
+  if (c->pairs || c->flt || c->relative || pcol_rows(c->f, PCOL_T_LABELSETS) != 0 ||
+      (!c->w && !c->w64) || (c->w64 && c->total > INT64_MAX))
+    return 1;
+  uint8_t *z = NULL;
+  if (nz && !(z = calloc(c->nstacks + 1, 1))) return pcol_oom(err);
+  pcol_sum t = 0;
+  for (uint64_t n = 0; n <= c->nstacks; n++) {
+    pcol_sum x = c->w64 ? c->w64[n] : c->w[n];
+    t += x < 0 ? -x : x;
+    if (z) z[n] = x != 0;
+  }
+  *total = t;
+  if (nz) *nz = z;
   return PCOL_OK;
 }
 

@@ -186,6 +186,17 @@ for mode in top-sums top-walk; do
   traces "$signed" --
   same 1 tags "$signed" -tags --
   same 4 graph "$signed" -dot -- # (line 3, the legend, names the file)
+  # without labels (pcol's groups are then its stack sums, no pass of their own)
+  bare=$tmp/p/signed-bare.pb.gz
+  for si in alloc_objects alloc_space; do
+    top "$bare" -sample_index=$si -- --value $si
+    top "$bare" -sample_index=$si -cum -nodefraction=0 -- --value $si --sort cum --node-fraction 0
+    same '/^Showing nodes/' peek "$bare" -peek . -sample_index=$si -- . --value $si
+    same '/^Showing nodes/' tree "$bare" -tree -edgefraction=0 -sample_index=$si -- --edge-fraction 0 --value $si
+  done
+  top "$bare" -focus=serve -- --focus serve
+  top "$bare" -focus=serve -relative_percentages -- --focus serve --relative-percentages
+  same '/^Showing nodes/' peek "$bare" -peek . -ignore=log -- . --ignore log
   # two profiles: their samples merged across the files
   for cum in "" -cum; do
     checked=$((checked + 1))

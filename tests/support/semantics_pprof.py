@@ -21,10 +21,12 @@ tests/interop/t_pprof_semantics.sh, each with what one pprof rule needs:
                  counts are 16 bits (top.c WALK_MAX_DEPTH): the first stays
                  below the limit, the second passes it (the walk gives up
                  and the sums of every node take over)
-  signed.pb.gz, signed-2.pb.gz
+  signed.pb.gz, signed-2.pb.gz, signed-bare.pb.gz
                  a delta heap profile (values below 0) whose samples of one
                  stack and label set have opposite signs, some cancelling
-                 to 0, one of them beside the same stack with other labels;
+                 to 0, one of them beside the same stack with other labels
+                 (signed-bare: the like without labels, where a group is a
+                 stack and pcol takes its sums from the stack sums);
                  the second cancels some of the first's stacks: pprof merges
                  samples (of the profiles given) before it adds up |values|
                  for the total, so these are what tells that rule apart
@@ -201,6 +203,19 @@ p.sample([log, mn], [-6, -600])
 p.sample([log, mn], [2, 200])                        # -4, -400
 p.sample([srv, mn], [3, 300], [("tenant", "b", "")])
 p.write(os.path.join(out, "signed.pb.gz"))
+
+# the same without labels: a (stack, label set) group is a stack
+p = typed(("alloc_objects", "count"), ("alloc_space", "bytes"))
+mn, srv, enc, buf, log = leaves(p, ["main.main", "main.serve", "main.encode", "bytes.grow", "main.log"], "h.go")
+p.sample([buf, enc, srv, mn], [5, 5000])
+p.sample([buf, enc, srv, mn], [-3, -3000])          # one stack: 2, 2000
+p.sample([enc, srv, mn], [4, 4096])
+p.sample([enc, srv, mn], [-4, -4096])               # cancels to 0: no call
+p.sample([log, mn], [-6, -600])
+p.sample([log, mn], [2, 200])                        # -4, -400
+p.sample([srv, mn], [3, 300])
+p.sample([srv, mn], [-1, -100])
+p.write(os.path.join(out, "signed-bare.pb.gz"))
 
 p = typed(("alloc_objects", "count"), ("alloc_space", "bytes"))
 mn, srv, enc, buf, log = leaves(p, ["main.main", "main.serve", "main.encode", "bytes.grow", "main.log"], "h.go")
