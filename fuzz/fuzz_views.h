@@ -129,18 +129,22 @@ static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const cha
       for (size_t i = 0; i < g.ntags; i++)
         if (m || g.tags[i].node >= g.nnodes) fz_fail("label boxes hang from -dot's nodes only", NULL);
       pcol_graph_free(&g);
-      /* -mean of the text graph by its own value: the divisor's build is
-       * the value's, so every node is 0 or 1 */
-      if (m) {
-        go[m].mean_div = &v;
-        if (pcol_graph_compute(f, sel, &v, PCOL_BY_FUNCTION, &go[m], &g, &err) == 0) {
-          for (size_t i = 0; i < g.nnodes; i++)
-            if (g.nodes[i].flat < 0 || g.nodes[i].flat > 1 || g.nodes[i].cum < 0 || g.nodes[i].cum > 1)
-              fz_fail("-mean of a value by itself: 0 or 1 a node", NULL);
-          pcol_graph_free(&g);
-        }
-        go[m].mean_div = NULL;
+      /* -mean of the graph by its own value: the divisor's build is the
+       * value's, so every node is 0 or 1, and in the drawn graph every
+       * call and label box too */
+      go[m].mean_div = &v;
+      if (pcol_graph_compute(f, sel, &v, PCOL_BY_FUNCTION, &go[m], &g, &err) == 0) {
+        for (size_t i = 0; i < g.nnodes; i++)
+          if (g.nodes[i].flat < 0 || g.nodes[i].flat > 1 || g.nodes[i].cum < 0 || g.nodes[i].cum > 1)
+            fz_fail("-mean of a value by itself: 0 or 1 a node", NULL);
+        for (size_t i = 0; !m && i < g.nedges; i++)
+          if (g.edges[i].weight < 0 || g.edges[i].weight > 1) fz_fail("-mean of a value by itself: 0 or 1 a call", NULL);
+        for (size_t i = 0; i < g.ntags; i++)
+          if (g.tags[i].weight < 0 || g.tags[i].weight > 1 || g.tags[i].node >= g.nnodes)
+            fz_fail("-mean of a value by itself: 0 or 1 a label box", NULL);
+        pcol_graph_free(&g);
       }
+      go[m].mean_div = NULL;
     }
     pcol_tags tg;
     if (pcol_tags_compute(f, sel, &v, &tg, &err) == 0) {

@@ -1324,12 +1324,15 @@ typedef struct pcol_graph_opts {
    * merged from two builds is two nodes of one name.  An unsymbolized
    * location's node stays one per address and mapping base name. */
   bool obj_names;
-  /* pprof -mean, the text graph only (-tree; else EINVAL): each node's
-   * flat and cum divided by the same sums of this value over the same
-   * graph (pprof's first value type; Go's integer division, a divisor of 0
-   * leaves the sum), the total by its signed sum; the nodes, their order,
-   * the cuts and the calls stay the sums' (report.go printTree prints
-   * Edge.Weight).  NULL: no division. */
+  /* pprof -mean: each node's flat and cum divided by the same sums of
+   * this value over the same graph (pprof's first value type; Go's integer
+   * division, a divisor of 0 leaves the sum), the total by its signed sum;
+   * the nodes, their order and the cuts stay the sums'.  The text graph's
+   * calls stay sums (report.go printTree prints Edge.Weight); the drawn
+   * graph's calls and label boxes are divided too (dotgraph.go prints
+   * WeightValue, and a box's FlatValue/CumValue; a bucket of "bytes"
+   * values divides its summed values by its summed divisors).  NULL: no
+   * division. */
   const pcol_value_sel *mean_div;
   /* pprof -drop_negative, the text graph only (else EINVAL): a node whose
    * flat is below 0 (or 0 with cum below 0) is left out of the nodes before
@@ -1373,12 +1376,15 @@ typedef struct pcol_graph_tag {
 typedef struct pcol_graph {
   pcol_top_row *nodes; /* pprof's node order; flat as the pruned graph has it */
   size_t nnodes;
-  /* The text graph (opts.text) only: after the nnodes nodes, nphantom
-   * "phantom" ones, keys whose flat and cum are 0 that a call joins to the
-   * graph (pprof's graph keeps such a node for its calls and leaves it out
-   * of its nodes: -tree prints the calls, never the node).  An edge's from
-   * or to may be one; a call into one is never cut by edge_fraction (pprof
-   * trims each node's incoming calls). */
+  /* After the nnodes nodes, nphantom "phantom" ones, keys whose flat and
+   * cum are 0 that a call joins to the graph (pprof's graph keeps such a
+   * node for its calls and leaves it out of its nodes: -tree prints the
+   * calls, never the node; -dot counts them in the nodes' entropy and draws
+   * a node's call into one to "N0", none out of one).  An edge's from or to
+   * may be one; a call into one is never cut by edge_fraction nor removed
+   * as redundant (pprof trims each node's incoming calls).  They come from
+   * values below 0 that cancel, and from --mean's divisor (calls of value
+   * 0). */
   size_t nphantom;
   pcol_graph_edge *edges; /* pprof's order: |weight| desc, caller name, callee name */
   size_t nedges;

@@ -426,14 +426,28 @@ Test(graph, label_boxes_as_pprof) {
   GRAPH_SEL(f, &show, &no_tags, &g);
   cr_expect_eq(g.ntags, 0);
   pcol_graph_free(&g);
-  /* -mean (the text graph only): a value divided by itself is 1 in every
-   * node (0 where a node has no flat), the total 1 */
+  /* -mean: a value divided by itself is 1 in every node (0 where a node
+   * has no flat), the total 1; in the drawn graph every call and label
+   * box too (the text graph's calls stay sums) */
   pcol_error err = {0};
   pcol_value_sel vs;
   cr_assert_eq(pcol_value_resolve(f, NULL, NULL, &vs, &err), 0, "%s", err.message);
   pcol_graph_opts mean = pcol_graph_opts_default();
+  mean.node_fraction = mean.edge_fraction = 0;
   mean.mean_div = &vs;
-  cr_expect_eq(pcol_graph_compute(f, NULL, &vs, PCOL_BY_FUNCTION, &mean, &g, &err), PCOL_EINVAL);
+  cr_assert_eq(pcol_graph_compute(f, NULL, &vs, PCOL_BY_FUNCTION, &mean, &g, &err), 0, "%s", err.message);
+  cr_assert(g.nnodes > 0 && g.nedges > 0 && g.ntags > 0);
+  for (size_t i = 0; i < g.nnodes; i++) {
+    cr_expect(g.nodes[i].flat == 0 || g.nodes[i].flat == 1);
+    cr_expect_eq(g.nodes[i].cum, 1);
+  }
+  for (size_t i = 0; i < g.nedges; i++) cr_expect_eq(g.edges[i].weight, 1, "edge %zu", i);
+  for (size_t i = 0; i < g.ntags; i++) cr_expect_eq(g.tags[i].weight, 1, "tag %zu", i);
+  cr_expect_eq(g.total, 1);
+  pcol_graph_free(&g);
+  pcol_graph_opts dropneg = pcol_graph_opts_default();
+  dropneg.drop_negative = true; /* the text graph's only */
+  cr_expect_eq(pcol_graph_compute(f, NULL, &vs, PCOL_BY_FUNCTION, &dropneg, &g, &err), PCOL_EINVAL);
   mean.text = true;
   cr_assert_eq(pcol_graph_compute(f, NULL, &vs, PCOL_BY_FUNCTION, &mean, &g, &err), 0, "%s", err.message);
   cr_assert(g.nnodes > 0);

@@ -31,6 +31,7 @@ const cli_opt opts_graph[] = {
     CLI_OPTS_PRUNE,
     CLI_OPT_TAGKEYS("label boxes"),
     CLI_OPT_UNIT,
+    CLI_OPT_MEAN,
     CLI_OPTS_VIEW_INPUT,
     {NULL, 0, 0, NULL}};
 
@@ -298,11 +299,17 @@ static void dot_label(FILE *fp, const pcol_top *t, uint32_t key, pcol_str name, 
   dot_label_name(fp, all);
 }
 
-/* dotgraph.go dotColor */
+/* Go's uint8(x) of a float64 on amd64 (x in [0, 255], or NaN: 0) */
+static unsigned go_u8(double x) { return isnan(x) ? 0u : (unsigned)(uint8_t)(int64_t)x; }
+
+/* dotgraph.go dotColor.  A score of 0/0 (a --mean graph whose mean total
+ * is 0: its nodes are there for their divisor) is NaN, which Go's
+ * math.Min and math.Max keep (C's fmin and fmax drop it): its channel
+ * that NaN reaches is Go's uint8(NaN), 0 on amd64. */
 static void dot_color(FILE *fp, double score, int bg) {
   const double shift = 0.7;
   double sat = bg ? 0.1 : 1.0, val = bg ? 0.93 : 0.7;
-  score = fmax(-1.0, fmin(1.0, score));
+  if (!isnan(score)) score = fmax(-1.0, fmin(1.0, score));
   if (fabs(score) < 0.2) sat *= fabs(score) / 0.2;
   if (score > 0.0) score = pow(score, 1.0 - shift);
   if (score < 0.0) score = -pow(-score, 1.0 - shift);
@@ -315,8 +322,7 @@ static void dot_color(FILE *fp, double score, int bg) {
     g = val * (1 - sat * score);
   }
   b = val * (1 - sat);
-  fprintf(fp, "#%02x%02x%02x", (unsigned)(uint8_t)(r * 255.0), (unsigned)(uint8_t)(g * 255.0),
-          (unsigned)(uint8_t)(b * 255.0));
+  fprintf(fp, "#%02x%02x%02x", go_u8(r * 255.0), go_u8(g * 255.0), go_u8(b * 255.0));
 }
 
 typedef struct dot_ctx {
@@ -414,7 +420,9 @@ static size_t write_tags(FILE *fp, const dot_ctx *c, size_t i, size_t t0) {
 static void write_edge(FILE *fp, const dot_ctx *c, const pcol_graph_edge *e, const uint8_t *boxes) {
   char w[64];
   fmt_value(c, e->weight, w, sizeof w);
-  fprintf(fp, "N%u -> N%u [label=\" ", e->from + 1, e->to + 1);
+  /* a call into a phantom (pcol_graph.nphantom): pprof's nodeIDMap has no
+   * id for it, so its DOT says N0 */
+  fprintf(fp, "N%u -> N%u [label=\" ", e->from + 1, e->to < c->g->nnodes ? e->to + 1 : 0);
   dot_value(fp, w);
   fprintf(fp, "%s\"", e->inl ? "\\n (inline)" : "");
   pcol_sum total = c->g->total;
@@ -475,6 +483,7 @@ static int write_dot(FILE *fp, const char *dest, pcol_file *f, const char *path,
   pcol_top shown = *t;
   shown.rows = g->nodes;
   shown.nrows = g->nnodes;
+  shown.total = g->total; /* (--mean: the divided total) */
   /* the legend has the full header also in the shell: pprof's -dot asks
    * reportLabels for fullHeaders, whatever compact_labels says */
   bool compact = cli_compact_labels;
@@ -500,7 +509,9 @@ static int write_dot(FILE *fp, const char *dest, pcol_file *f, const char *path,
     write_node(fp, &c, i, max_flat);
     tg = write_tags(fp, &c, i, tg);
   }
-  for (size_t i = 0; i < g->nedges && !cli_budget_over(); i++) write_edge(fp, &c, &g->edges[i], boxes);
+  /* the nodes' calls (pprof's: of its nodes' Out, none out of a phantom) */
+  for (size_t i = 0; i < g->nedges && !cli_budget_over(); i++)
+    if (g->edges[i].from < g->nnodes) write_edge(fp, &c, &g->edges[i], boxes);
   free(boxes);
   fputs("}\n", fp);
   return ferror(fp) ? graph_write_error(err, dest) : PCOL_OK;
@@ -528,6 +539,7 @@ static void write_rows(FILE *fp, out_format fmt, const pcol_graph *g, const cli_
   }
   for (size_t i = 0; i < g->nedges && !cli_budget_over(); i++) {
     const pcol_graph_edge *e = &g->edges[i];
+    if (e->from >= g->nnodes || e->to >= g->nnodes) continue; /* (a phantom's: no node row names it) */
     pcol_str a = g->nodes[e->from].name, b = g->nodes[e->to].name;
     tbl_cstr(&tb, "edge");
     tbl_na(&tb);
@@ -868,6 +880,8 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
   }
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
+  int mean = cli_flag(cmd, a, "mean");
+  if (mean && cli_mean_refused(cmd, a)) return EXIT_USAGE;
 
   pcol_error err = {0};
   pcol_file *f = NULL;
@@ -877,7 +891,13 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
   const char *path = NULL;
   int rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
-  rc = pcol_graph_compute(f, &sel, &v, by, &o, &g, &err);
+  /* --mean: the nodes, the drawing's calls and label boxes in means; the
+   * callgrind calls stay sums (report.go printCallgrind prints Weight) */
+  pcol_value_sel div;
+  char mean_type[PCOL_MEAN_TYPE_MAX];
+  if (mean && !(rc = pcol_mean_divisor(f, &sel, &div, &err))) o.mean_div = &div;
+  if (!rc) rc = pcol_graph_compute(f, &sel, &v, by, &o, &g, &err);
+  if (!rc && mean) cli_mean_type(&g.top.value.type, mean_type);
   const pcol_top *t = &g.top;
   char unit[32];
   if (!rc && (rc = cli_graph_unit(cmd, a, &g, cg, unit, &err)) < 0) rc = 0, bad_unit = 1;

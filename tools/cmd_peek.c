@@ -12,6 +12,7 @@ const cli_opt opts_peek[] = {
     {"sort", 0, 1, "order of the matched rows: flat (default), cum or name"},
     CLI_OPT_UNIT,
     CLI_OPT_MEAN,
+    CLI_OPT_DROP_NEGATIVE,
     CLI_OPT_VIEW_FORMAT(": one row per matched node (relation \"node\") and per "
                         "caller/callee; numbers stay raw"),
     CLI_OPTS_VIEW_INPUT,
@@ -66,6 +67,7 @@ int cmd_peek(const cli_command *cmd, cli_args *a) {
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   int mean = cli_flag(cmd, a, "mean");
   if (mean && cli_mean_refused(cmd, a)) return EXIT_USAGE;
+  int drop_neg = cli_flag(cmd, a, "drop-negative");
   pcol_error err = {0};
   pcol_file *f = NULL;
   pcol_value_sel v;
@@ -83,6 +85,10 @@ int cmd_peek(const cli_command *cmd, cli_args *a) {
   pcol_top dt = {0};
   pcol_value_sel div;
   if (!rc) pcol_top_sort(&t, sort);
+  /* --drop-negative: pprof leaves the graph's negative nodes out of the
+   * rows (their sums, before any --mean); the calls into and out of them
+   * stay, as the walk names calls by key, not by row */
+  if (!rc && drop_neg) rc = pcol_top_drop_negative(&t, 0, SIZE_MAX, NULL, NULL, &err);
   if (!rc && mean) rc = cli_mean(f, &sel, &t, 0, NULL, mean_type, &err);
   if (!rc && mean && !(rc = pcol_mean_divisor(f, &sel, &div, &err)))
     rc = pcol_top_compute(f, &sel, &div, by, &dt, &err);

@@ -133,8 +133,8 @@ static void shell_help(void) {
          "Settings (NAME=VALUE; NAME= clears; o lists them): focus, ignore, hide, show,\n"
          "show_from, tagfocus, tagignore, tagshow, taghide, tagroot, tagleaf, sample_index,\n"
          "unit, nodecount, nodefraction, edgefraction, sort, granularity, noinlines,\n"
-         "relative_percentages, mean (top, peek, tree, traces, list) and drop_negative (top,\n"
-         "tree); and the words cum, flat,\n"
+         "relative_percentages, mean (top, peek, tree, traces, list, dot, svg, png,\n"
+         "callgrind) and drop_negative (top, peek, tree); and the words cum, flat,\n"
          "functions, filefunctions, lines,\n"
          "files, addresses.\n"
          "quit (or end of input) ends the session.\n");
@@ -367,10 +367,12 @@ static int run_line(const char *file, char **w, int nw) {
     setting *s = &settings[k];
     /* a setting that changes the numbers, which this command cannot
      * apply: refused, never silently left out (but pprof's tags and proto
-     * ignore both: they print the sums, and write the profile) */
+     * ignore both: they print the sums, and write the profile; its traces
+     * list every sample, negative or not) */
     if (s->value && *s->value && s->flag && !given[k] && !opt_of(c, s->option, 0) &&
         (!strcmp(s->option, "mean") || !strcmp(s->option, "drop-negative")) &&
-        strcmp(c->name, "tags") && !(extra && !strcmp(extra, "--to=pprof"))) {
+        strcmp(c->name, "tags") && !(extra && !strcmp(extra, "--to=pprof")) &&
+        !(!strcmp(s->option, "drop-negative") && !strcmp(c->name, "traces"))) {
       rc = cli_usage_error("shell", "%s=true: %s does not offer --%s; set %s=false first",
                            s->pprof, c->name, s->option, s->pprof);
       break;

@@ -218,10 +218,11 @@ static void graph_free(graph *g) {
 }
 
 /* The nodes of b (pprof's selectNodesForGraph: a key with flat or cum),
- * named from t, and the edges between them.  phantoms (the text graph): a
- * kept key of flat and cum 0 at an end of a call is a node too, after the
- * others: pprof's graph leaves it out of its nodes but keeps it in its
- * locations, so its calls stay (-tree prints them, never it). */
+ * named from t, and the edges between them.  phantoms: a kept key of flat
+ * and cum 0 at an end of a call is a node too, after the others: pprof's
+ * graph leaves it out of its nodes but keeps it in its nodes' calls, so
+ * they stay (-tree prints them, never it; -dot counts them in the entropy
+ * order and draws a call into one to "N0"). */
 /* graph.go selectNodesForGraph: a key with flat or cum, and with
  * -drop_negative (dropneg) not of flat below 0 (or 0 with cum below 0) */
 static int is_node(const gbuild *b, size_t k, int dropneg) {
@@ -548,7 +549,9 @@ static int remove_redundant(graph *g, pcol_error *err) {
   uint32_t *queue = malloc((g->nn + 1) * sizeof *queue), *idx = malloc((g->ne + 1) * sizeof *idx);
   uint8_t *seen = malloc(g->nn + 1);
   int rc = queue && idx && seen ? PCOL_OK : pcol_oom(err);
-  for (size_t i = g->nn; !rc && i > 0; i--) {
+  /* (pprof walks its nodes' incoming calls: a phantom's stay; the search
+   * goes through phantoms as through any caller) */
+  for (size_t i = g->nn - g->nph; !rc && i > 0; i--) {
     size_t m = 0;
     for (uint32_t j = g->ioff[i - 1]; j < g->ioff[i]; j++)
       if (!g->dead[g->in[j]]) idx[m++] = g->in[j];
@@ -593,7 +596,11 @@ static int node_edges(pcol_graph *g, pcol_error *err) {
 /* -mean (pcol_graph_opts.mean_div): the divisor's graph over the keys the
  * last build kept (its own stack sums, the same keys: pcol_q_top_made_by),
  * each node's flat and cum divided by its divisor's (graph.go FlatValue,
- * CumValue); the total and the labels' cutoffs of the divided total. */
+ * CumValue); the total and the labels' cutoffs of the divided total.  The
+ * drawn graph's calls too (dotgraph.go addEdge prints Edge.WeightValue);
+ * the text graph's stay sums (report.go printTree and printCallgrind print
+ * Edge.Weight).  The cuts and the order were the sums' (pprof trims and
+ * sorts by Flat, Cum and Weight). */
 static int graph_mean(pcol_file *f, const pcol_select *sel, const pcol_graph_opts *o,
                       const pcol_top *d, const uint8_t *kept, uint32_t nokey, const uint8_t *touched,
                       pcol_graph *out, pcol_error *err) {
@@ -620,6 +627,15 @@ static int graph_mean(pcol_file *f, const pcol_select *sel, const pcol_graph_opt
       r->cum = pcol_q_mean_quot(r->cum, b.cum ? b.cum[r->key] : 0);
       out->shown += r->flat;
     }
+    for (size_t i = 0; !o->text && i < out->nedges; i++) {
+      pcol_graph_edge *e = &out->edges[i];
+      uint64_t k = (uint64_t)out->nodes[e->from].key << 32 | out->nodes[e->to].key;
+      uint32_t x;
+      int added;
+      pcol_sum dw = 0; /* (a lookup that adds is a call the divisor never made) */
+      if (b.e && !pcol_u64map_get(&b.map, k, &x, &added) && !added && x < b.ne) dw = b.e[x].w;
+      e->weight = pcol_q_mean_quot(e->weight, dw);
+    }
     out->total = pcol_q_mean_quot(out->total, dsum);
     out->node_cutoff = (pcol_sum)pcol_q_frac_cut(out->total, o->node_fraction);
     out->edge_cutoff = (pcol_sum)pcol_q_frac_cut(out->total, o->edge_fraction);
@@ -632,8 +648,8 @@ static int graph_mean(pcol_file *f, const pcol_select *sel, const pcol_graph_opt
 int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                        pcol_by by, const pcol_graph_opts *o, pcol_graph *out, pcol_error *err) {
   memset(out, 0, sizeof *out);
-  if (o && (o->mean_div || o->drop_negative) && !o->text)
-    return pcol_error_set(err, PCOL_EINVAL, "pcol_graph_compute: mean_div and drop_negative are for the text graph only");
+  if (o && o->drop_negative && !o->text)
+    return pcol_error_set(err, PCOL_EINVAL, "pcol_graph_compute: drop_negative is for the text graph only");
   PCOL_RETURN_NOT_OK(pcol_q_top_compute_obj(f, sel, v, by, o && o->obj_names, &out->top, err));
   const pcol_top *t = &out->top;
   const pcol_q_top_priv *p = t->priv_;
@@ -711,12 +727,12 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
     }
   }
   int order = !o->text ? ORDER_ENTROPY : o->cum_sort ? ORDER_CUM : ORDER_FLAT;
-  if (!rc) rc = graph_make(t, &b, kept, o->text, dropneg, &g, node_of, err);
+  if (!rc) rc = graph_make(t, &b, kept, 1, dropneg, &g, node_of, err);
   if (!rc) rc = graph_sort(&g, order, err);
   if (!rc) out->orig_count = g.nn - g.nph;
   /* (the text graph has no label tags: none made, none counted) */
   if (!rc && !o->text && (o->node_count > 0 || !o->no_tags))
-    rc = pcol_q_gtags_load(f, sel, v, o->max_output_bytes, &tags, err);
+    rc = pcol_q_gtags_load(f, sel, v, o->mean_div, o->max_output_bytes, &tags, err);
   /* 3. the first node_count nodes in that order */
   if (!rc && o->node_count > 0) {
     trim_edges(&g, ecut); /* pprof trims them before it selects */
@@ -738,7 +754,7 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
       graph_free(&g);
       gbuild_free(&b);
       if ((rc = gbuild_run(&b, s, kept, own, nokey, utouch))) rc = pcol_oom(err);
-      if (!rc) rc = graph_make(t, &b, kept, o->text, dropneg, &g, node_of, err);
+      if (!rc) rc = graph_make(t, &b, kept, 1, dropneg, &g, node_of, err);
       if (!rc) rc = graph_sort(&g, order, err);
     }
   }

@@ -49,6 +49,7 @@ void pcol_q_gtags_free(pcol_q_gtags *g) {
   free(g->p_stack);
   free(g->p_ls);
   free(g->p_w);
+  free(g->p_d);
   free(g->ls_off);
   free(g->ls_tag);
   free(g->ls_val);
@@ -63,12 +64,13 @@ typedef struct acc {
   pcol_view st, ls;
   uint64_t nstacks, nls;
   pcol_error *err;
+  int div; /* the pass of -mean's divisor: into p_d */
 } acc;
 
 static int acc_row(void *p, uint64_t row, int64_t v) {
   acc *a = p;
   pcol_q_gtags *g = a->g;
-  if (v == 0) return 0; /* pprof skips a sample whose value is 0 */
+  if (v == 0) return 0; /* pprof skips a sample whose value (and divisor) is 0 */
   uint32_t n = pcol_view_u32(&a->st, row), ls = pcol_view_u32(&a->ls, row);
   if (n > a->nstacks || ls > a->nls)
     return pcol_error_set(a->err, PCOL_ECORRUPT, "sample %llu: stack or label set out of range",
@@ -79,18 +81,22 @@ static int acc_row(void *p, uint64_t row, int64_t v) {
   if (pcol_u64map_get(&g->pairs, (uint64_t)n << 32 | ls, &i, &added)) return pcol_oom(a->err);
   if (added) {
     if (g->np == g->pcap) {
-      void *arr[] = {&g->p_stack, &g->p_ls, &g->p_w};
-      const size_t sz[] = {sizeof *g->p_stack, sizeof *g->p_ls, sizeof *g->p_w};
+      void *arr[] = {&g->p_stack, &g->p_ls, &g->p_w, &g->p_d};
+      const size_t sz[] = {sizeof *g->p_stack, sizeof *g->p_ls, sizeof *g->p_w, sizeof *g->p_d};
       size_t cap = g->pcap;
-      if (cap >= UINT32_MAX / 2 || grow_par(&cap, 3, arr, sz)) return pcol_oom(a->err);
+      if (cap >= UINT32_MAX / 2 || grow_par(&cap, g->mean ? 4 : 3, arr, sz)) return pcol_oom(a->err);
       g->pcap = (uint32_t)cap;
     }
     g->p_stack[i] = n;
     g->p_ls[i] = ls;
     g->p_w[i] = 0;
+    if (g->mean) g->p_d[i] = 0;
     g->np++;
   }
-  g->p_w[i] += v;
+  if (a->div)
+    g->p_d[i] += v;
+  else
+    g->p_w[i] += v;
   return 0;
 }
 
@@ -275,8 +281,10 @@ int pcol_q_gtags_any(pcol_file *f, int *any, pcol_error *err) {
 }
 
 int pcol_q_gtags_load(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                      uint64_t max_output, pcol_q_gtags *g, pcol_error *err) {
+                      const pcol_value_sel *div, uint64_t max_output, pcol_q_gtags *g,
+                      pcol_error *err) {
   memset(g, 0, sizeof *g);
+  g->mean = div != NULL;
   pcol_q_tagkeys ks;
   int rc = pcol_q_tagkeys_init(&ks, sel, err);
   uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS);
@@ -284,7 +292,7 @@ int pcol_q_gtags_load(pcol_file *f, const pcol_select *sel, const pcol_value_sel
     pcol_q_tagkeys_free(&ks);
     return rc;
   }
-  acc a = {g, {0}, {0}, pcol_rows(f, PCOL_T_STACKS), nls, err};
+  acc a = {g, {0}, {0}, pcol_rows(f, PCOL_T_STACKS), nls, err, 0};
   /* the selected rows only (a range of a file in zstd blocks: their blocks) */
   static const int need[] = {PCOL_C_S_STACK, PCOL_C_S_LABELSET};
   int lazy;
@@ -297,6 +305,10 @@ int pcol_q_gtags_load(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   if (!rc) rc = pcol_filter_build(f, sel, &flt, err);
   else memset(&flt, 0, sizeof flt);
   if (!rc) rc = pcol_q_values_iter_need(f, sel, &flt, v, need, PCOL_NCOLS(need), acc_row, &a, err);
+  /* -mean: the divisor of the same pairs (a sample of value 0 and a
+   * divisor makes its pair, as pprof's graph takes it) */
+  a.div = 1;
+  if (!rc && div) rc = pcol_q_values_iter_need(f, sel, &flt, div, need, PCOL_NCOLS(need), acc_row, &a, err);
   pcol_filter_free(&flt);
   return rc;
 }
@@ -307,6 +319,7 @@ int pcol_q_gtags_load(pcol_file *f, const pcol_select *sel, const pcol_value_sel
 typedef struct cells {
   pcol_u64map m; /* key << 32 | tag -> cell */
   pcol_sum *fl, *cu;
+  pcol_sum *fd, *cd; /* -mean: the divisor's flat and cum */
   int64_t *val;
   size_t cap;
 } cells;
@@ -315,6 +328,8 @@ static void cells_free(cells *c) {
   pcol_u64map_free(&c->m);
   free(c->fl);
   free(c->cu);
+  free(c->fd);
+  free(c->cd);
   free(c->val);
   memset(c, 0, sizeof *c);
 }
@@ -323,12 +338,12 @@ static int cell_get(cells *c, uint64_t k, int64_t val, uint32_t *out) {
   int added;
   if (pcol_u64map_get(&c->m, k, out, &added)) return PCOL_ENOMEM;
   if (*out >= c->cap) {
-    void *arr[] = {&c->fl, &c->cu, &c->val};
-    const size_t sz[] = {sizeof *c->fl, sizeof *c->cu, sizeof *c->val};
-    if (grow_par(&c->cap, 3, arr, sz)) return PCOL_ENOMEM;
+    void *arr[] = {&c->fl, &c->cu, &c->val, &c->fd, &c->cd};
+    const size_t sz[] = {sizeof *c->fl, sizeof *c->cu, sizeof *c->val, sizeof *c->fd, sizeof *c->cd};
+    if (grow_par(&c->cap, 5, arr, sz)) return PCOL_ENOMEM;
   }
   if (added) {
-    c->fl[*out] = c->cu[*out] = 0;
+    c->fl[*out] = c->cu[*out] = c->fd[*out] = c->cd[*out] = 0;
     c->val[*out] = val;
   }
   return PCOL_OK;
@@ -348,7 +363,7 @@ static int cells_make(const pcol_q_gtags *g, const pcol_q_inl_state *s, const ui
   int rc = stamp ? PCOL_OK : PCOL_ENOMEM;
   for (uint32_t i = 0; !rc && i < g->np; i++) {
     uint32_t n = g->p_stack[i], ls = g->p_ls[i];
-    pcol_sum w = g->p_w[i];
+    pcol_sum w = g->p_w[i], d = g->mean ? g->p_d[i] : 0;
     uint32_t leaf = kk[n] && !res[n] ? kk[n] : 0;
     for (uint32_t x = n; x && !rc; x = pcol_view_u32(&s->st_parent, x - 1)) {
       uint32_t loc = pcol_view_u32(&s->st_loc, x - 1);
@@ -359,7 +374,8 @@ static int cells_make(const pcol_q_gtags *g, const pcol_q_inl_state *s, const ui
         stamp[key] = i + 1;
         if ((rc = cell_get(&kl, (uint64_t)key << 32 | ls, 0, &x2))) break;
         kl.cu[x2] += w;
-        if (key == leaf) kl.fl[x2] += w;
+        kl.cd[x2] += d;
+        if (key == leaf) kl.fl[x2] += w, kl.fd[x2] += d;
       }
       if (pcol_view_u32(&s->st_parent, x - 1) >= x) break;
     }
@@ -377,6 +393,8 @@ static int cells_make(const pcol_q_gtags *g, const pcol_q_inl_state *s, const ui
       if ((rc = cell_get(c, (uint64_t)key << 32 | g->ls_tag[t], g->ls_val[t], &x2))) break;
       c->cu[x2] += kl.cu[e];
       c->fl[x2] += kl.fl[e];
+      c->cd[x2] += kl.cd[e];
+      c->fd[x2] += kl.fd[e];
     }
   }
   cells_free(&kl);
@@ -405,6 +423,7 @@ typedef struct dtag {
   pcol_sum fl, cu;
   int64_t val;
   pcol_str name, unit;
+  pcol_sum fd, cd; /* -mean: the divisor's (0: none, or a bucket already divided) */
 } dtag;
 
 static int dtag_node_cmp(const void *pa, const void *pb) {
@@ -487,6 +506,8 @@ static int numeric_boxes(tbuild *b, dtag *nts, size_t m, int flat, uint32_t node
       cnt[gi]++;
       grp[gi].fl += nts[j].fl;
       grp[gi].cu += nts[j].cu;
+      grp[gi].fd += nts[j].fd;
+      grp[gi].cd += nts[j].cd;
       if (nts[j].val < mn[gi].val) mn[gi] = nts[j];
       if (nts[j].val > mx[gi].val) mx[gi] = nts[j];
     }
@@ -501,6 +522,10 @@ static int numeric_boxes(tbuild *b, dtag *nts, size_t m, int flat, uint32_t node
       }
       grp[i].name.ptr = lab[i];
       grp[i].name.len = strlen(lab[i]);
+      /* tagGroupLabel: a bucket's values are its means, sorted as such */
+      grp[i].fl = pcol_q_mean_quot(grp[i].fl, grp[i].fd);
+      grp[i].cu = pcol_q_mean_quot(grp[i].cu, grp[i].cd);
+      grp[i].fd = grp[i].cd = 0;
     }
     dtag_sort(grp, MAXN, flat);
     show = grp;
@@ -508,9 +533,10 @@ static int numeric_boxes(tbuild *b, dtag *nts, size_t m, int flat, uint32_t node
   }
   for (size_t j = 0; j < ns; j++) {
     const dtag *t = &show[j];
-    pcol_sum w = t->cu;
+    pcol_sum fv = pcol_q_mean_quot(t->fl, t->fd), cv = pcol_q_mean_quot(t->cu, t->cd);
+    pcol_sum w = cv;
     int dotted = 1;
-    if (flat || t->fl == t->cu) w = t->fl, dotted = 0;
+    if (flat || fv == cv) w = fv, dotted = 0;
     uint32_t at;
     if (w != 0 && tb_emit(b, node, parent, (uint32_t)j, 1, &t->name, 1, w, dotted, &at)) return PCOL_ENOMEM;
   }
@@ -536,7 +562,7 @@ static int node_boxes(const pcol_q_gtags *g, tbuild *b, dtag *dt, size_t n, cons
     dtag lt[MAXN];
     memcpy(lt, tmp, nl * sizeof *lt);
     for (size_t i = 0; !rc && i < nl; i++) {
-      pcol_sum w = flat ? lt[i].fl : lt[i].cu;
+      pcol_sum w = flat ? pcol_q_mean_quot(lt[i].fl, lt[i].fd) : pcol_q_mean_quot(lt[i].cu, lt[i].cd);
       if (w == 0) continue;
       const pcol_q_gtag *t = &g->tag[lt[i].tag];
       uint32_t at;
@@ -561,7 +587,7 @@ int pcol_q_gtags_draw(const pcol_q_gtags *g, const pcol_q_inl_state *s, const ui
   cells c;
   if (cells_make(g, s, kept, kk, res, &c)) return pcol_oom(err);
   dtag *dt = malloc((c.m.n ? c.m.n : 1) * sizeof *dt);
-  uint8_t *has_out = calloc(out->nnodes + 1, 1);
+  uint8_t *has_out = calloc(out->nnodes + out->nphantom + 1, 1); /* (a call's ends: phantoms too) */
   tbuild b = {0};
   int rc = dt && has_out ? PCOL_OK : PCOL_ENOMEM;
   size_t n = 0;
@@ -569,7 +595,7 @@ int pcol_q_gtags_draw(const pcol_q_gtags *g, const pcol_q_inl_state *s, const ui
     if (!c.m.k[i]) continue;
     uint32_t key = (uint32_t)((c.m.k[i] - 1) >> 32), tag = (uint32_t)(c.m.k[i] - 1), x = c.m.v[i];
     if (node_of[key] == UINT32_MAX || !(mag(c.fl[x]) >= cut || mag(c.cu[x]) >= cut)) continue;
-    dtag d = {node_of[key], tag, c.fl[x], c.cu[x], c.val[x], g->tag[tag].name, g->tag[tag].unit};
+    dtag d = {node_of[key], tag, c.fl[x], c.cu[x], c.val[x], g->tag[tag].name, g->tag[tag].unit, c.fd[x], c.cd[x]};
     dt[n++] = d;
   }
   if (!rc) {

@@ -502,6 +502,8 @@ typedef struct pcol_q_gtags {
   pcol_u64map pairs; /* stack << 32 | label set -> pair */
   uint32_t *p_stack, *p_ls, np, pcap;
   pcol_sum *p_w;
+  pcol_sum *p_d;             /* -mean: each pair's divisor (mean: 1) */
+  int mean;
   uint32_t *ls_off, *ls_tag; /* the tags of each label set (CSR) */
   int64_t *ls_val;           /* a numeric tag's value, per ls_tag entry */
   pcol_q_keytab names;       /* tag identities */
@@ -510,8 +512,10 @@ typedef struct pcol_q_gtags {
   pcol_str *parts; /* in names' arena */
   size_t nparts, partcap;
 } pcol_q_gtags;
+/* The pairs of v (and of -mean's divisor div, NULL: none) */
 int pcol_q_gtags_load(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                      uint64_t max_output, pcol_q_gtags *g, pcol_error *err);
+                      const pcol_value_sel *div, uint64_t max_output, pcol_q_gtags *g,
+                      pcol_error *err);
 int pcol_q_gtags_count(const pcol_q_gtags *g, const pcol_q_inl_state *s, const uint8_t *kept,
                        const uint32_t *kk, const uint8_t *res, pcol_q_umag cut, uint32_t *count);
 /* node_of[key]: the key's node in out->nodes (UINT32_MAX: none); out's

@@ -971,7 +971,7 @@ static int diff_shares(rep *r, const pcol_ftree *t, const vchoice *vc, size_t nv
       pcol_graph_opts go = {0, 0, 0, 1, 0, 0, 0, 0, NULL, 0}; /* edges only */
       PCOL_RETURN_NOT_OK(pcol_graph_compute(o->base, NULL, &bv, (pcol_by)by, &go, &g, err));
       PUTS(r, ",\"edges\":{\"names\":[");
-      for (size_t i = 0; i < g.nnodes; i++) {
+      for (size_t i = 0; i < g.nnodes + g.nphantom; i++) { /* (a call's ends: phantoms too) */
         if (i) put(r, ",", 1);
         jpstr(r, g.nodes[i].name);
       }

@@ -111,18 +111,24 @@ grep -q 'reads its commands from standard input' "$tmp/err" || fail "shell -"
 grep -q 'nosuch' "$tmp/err" || fail "the missing file is not named"
 # a setting that changes the numbers is never left out: mean=true and a
 # command without --mean is refused (the line fails, the session goes on);
-# peek applies it, tags runs as it is (as pprof's -tags ignores -mean)
-printf 'mean=true\ndot\ntop2\npeek .\ntags\n' | "$PCOL" shell "$in" >"$tmp/out" 2>"$tmp/err"
-grep -q 'mean=true: graph does not offer --mean' "$tmp/err" || fail "mean=true with dot"
+# peek and dot apply it, tags runs as it is (as pprof's -tags ignores -mean)
+printf 'mean=true\nfold\ntop2\npeek .\ntags\ndot\n' | "$PCOL" shell "$in" >"$tmp/out" 2>"$tmp/err"
+grep -q 'mean=true: fold does not offer --mean' "$tmp/err" || fail "mean=true with fold"
+grep -q 'graph does not offer' "$tmp/err" && fail "mean=true refused dot"
+grep -q 'Type: mean_.*digraph\|^subgraph cluster_L.*Type: mean_' "$tmp/out" || fail "mean=true: dot not in means"
 grep -q 'tags does not offer' "$tmp/err" && fail "mean=true refused tags"
 "$PCOL" tags "$in" | head -1 >"$tmp/tag1"
 [ -s "$tmp/tag1" ] && grep -qF "$(cat "$tmp/tag1")" "$tmp/out" || fail "mean=true: tags did not run"
 grep -q 'Showing nodes' "$tmp/out" || fail "top after a refused line"
 want=$("$PCOL" peek "$in" . --mean | grep '^Showing nodes')
 [ -n "$want" ] && grep -qF "$want" "$tmp/out" || fail "mean=true: peek in means ($want)"
-# drop_negative=true: tree applies it (its --drop-negative), peek is refused
-printf 'drop_negative=true\ntree\npeek .\n' | "$PCOL" shell "$in" >"$tmp/out" 2>"$tmp/err"
-grep -q 'tree does not offer' "$tmp/err" && fail "drop_negative=true refused tree"
-grep -q 'drop_negative=true: peek does not offer --drop-negative' "$tmp/err" || fail "drop_negative=true with peek"
+# drop_negative=true: tree and peek apply it (their --drop-negative),
+# traces lists every sample as pprof's does, list is refused
+printf 'drop_negative=true\ntree\npeek .\ntraces\nlist .\n' | "$PCOL" shell "$in" >"$tmp/out" 2>"$tmp/err"
+grep -q 'tree does not offer\|peek does not offer\|traces does not offer' "$tmp/err" && fail "drop_negative=true refused tree, peek or traces"
+grep -q 'drop_negative=true: list does not offer --drop-negative' "$tmp/err" || fail "drop_negative=true with list"
+want=$("$PCOL" peek "$in" . --drop-negative | grep "^Showing nodes")
+[ -n "$want" ] && grep -qF -- "$want" "$tmp/out" || fail "drop_negative=true: peek did not run ($want)"
+grep -q -- '-----------+-------' "$tmp/out" || fail "drop_negative=true: traces did not run"
 grep -q 'Showing nodes' "$tmp/out" || fail "drop_negative=true: tree did not run"
 echo "t_shell: ok"

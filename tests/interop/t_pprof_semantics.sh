@@ -215,6 +215,10 @@ for mode in top-sums top-walk; do
   # stay (pcol_graph's phantoms)
   same '/^Showing nodes/' tree "$cancel" -tree -edgefraction=0 -- --edge-fraction 0
   same '/^Showing nodes/' tree "$cancel" -tree --
+  # -dot: a call into a node whose samples add up to 0 is drawn to "N0"
+  # (pprof's graph keeps it in its callers' calls, out of its nodes)
+  same 4 graph "$cancel" -dot -nodefraction=0 -edgefraction=0 -- --node-fraction 0 --edge-fraction 0
+  same 4 graph "$cancel" -dot --
   top "$cancel" -nodefraction=0 -- --node-fraction 0
   same '/^Showing nodes/' peek "$cancel" -peek . -diff_base="$cbase" -- . --diff-base "$cbase"
   top "$cancel" -diff_base="$cbase" -nodefraction=0 -- --diff-base "$cbase" --node-fraction 0

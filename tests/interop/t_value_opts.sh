@@ -2,19 +2,20 @@
 # pprof's options that change the numbers, not the samples, against go tool
 # pprof itself, from "Showing nodes" on:
 #   --mean (-mean; -mean_delay): `top` (flat, -cum, -lines, with filters
-#     and -relative_percentages) for every value type of every pprof
-#     profile of the test data go reads; -traces of each, and -peek and
+#     and -relative_percentages) and `graph` (-dot) for every value type of
+#     every pprof profile of the test data go reads, -callgrind of three;
+#     -traces of each, and -peek and
 #     -tree (-cum, -nodecount, -nodefraction, -lines, -focus) of five,
 #     -list (sums, and the mean total) of two;
 #   --normalize (-normalize) with --base and --diff-base: `top` of each
 #     pair of profiles that measure the same value types, and `traces`
 #     (every merged sample's scaled values);
-#   --drop-negative (-drop_negative): `top` and `tree` of those pairs under --base and
+#   --drop-negative (-drop_negative): `top`, `tree` and `peek` of those pairs under --base and
 #     --diff-base (flat, -cum, -nodefraction, -nodecount), and of a delta
 #     heap profile with negative values, each of its value types.
 # Left out: the profile whose names hold raw control bytes (pcol prints
 # them as \xNN, doc/safety.md).  A check whose go output is empty is not
-# counted (go refuses it): the count at the end must reach 350.
+# counted (go refuses it): the count at the end must reach 500.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,7 +25,32 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export TZ=UTC
 from='^Showing nodes' # where the comparison starts (traces: at the first trace)
-cut() { sed -n "/$from/,\$p" | grep -v '^ Error: '; } # (list: sources pcol and go do not read, each its own words)
+cut() { # from=DOT: a DOT graph's legend from "Showing", and all after it
+  if [ "$from" = DOT ]; then
+    awk 'NR == 3 { i = index($0, "Showing"); j = index($0, "\\l\\lSee"); if (i) print substr($0, i, j - i); next }
+         NR >= 4'
+  else
+    sed -n "/$from/,\$p" | grep -v '^ Error: ' # (list: sources pcol and go do not read, each its own words)
+  fi
+}
+# pprof sorts a node's calls by |weight| with an unstable sort: calls of
+# +w and -w (a base subtracted) come in either order from run to run.  A
+# run of call lines ("  W  P% |   NAME") of one |W| and P is put in name
+# order in both outputs; every number is still compared.
+ties() {
+  awk 'function flush(  i, j, t) {
+         for (i = 2; i <= m; i++) for (j = i; j > 1 && r[j - 1] > r[j]; j--) { t = r[j]; r[j] = r[j - 1]; r[j - 1] = t }
+         for (i = 1; i <= m; i++) print r[i]
+         m = 0; key = ""
+       }
+       /^ +-?[0-9][^ ]* +[0-9.e+-]+% \|   / {
+         k = $1 " " $2; sub(/^-/, "", k)
+         if (m && k != key) flush()
+         key = k; r[++m] = $0; next
+       }
+       { if (m) flush(); print }
+       END { if (m) flush() }'
+}
 n=0 fail=0
 check() { # check WHAT GO-ARGS -- PCOL-ARGS
   local what=$1 g=() p=()
@@ -32,9 +58,9 @@ check() { # check WHAT GO-ARGS -- PCOL-ARGS
   while [ "$1" != -- ]; do g+=("$1"); shift; done
   shift
   p=("$@")
-  go tool pprof -symbolize=none "${g[@]}" 2>/dev/null | cut >"$tmp/go"
+  go tool pprof -symbolize=none "${g[@]}" 2>/dev/null | cut | ties >"$tmp/go"
   [ -s "$tmp/go" ] || return 0 # go refuses it
-  "$PCOL" "${p[@]}" 2>"$tmp/err" | cut >"$tmp/pc"
+  "$PCOL" "${p[@]}" 2>"$tmp/err" | cut | ties >"$tmp/pc"
   n=$((n + 1))
   cmp -s "$tmp/go" "$tmp/pc" || {
     echo "t_value_opts: FAIL: $what"
@@ -51,12 +77,17 @@ for f in "$data"/pprof/*.pb* "$data"/ext/pprof/*; do
   inputs+=("$f")
 done
 
-# --mean
+# --mean, in top and in the drawn graph (-dot: nodes, calls and label
+# boxes in means; nodes of the divisor's samples only are pprof's
+# "phantoms", called to N0), for every value type
 for f in "${inputs[@]}"; do
   b=$(basename "$f")
   types=$("$PCOL" info "$f" 2>/dev/null | sed -n 's/^  values: *//p' | sed 's/ (default.*//; s/, /\n/g')
   for si in $types; do
     check "$b mean ${si%/*}" -mean -top -sample_index="${si%/*}" "$f" -- top "$f" --mean --value "${si%/*}"
+    from=DOT
+    check "$b mean -dot ${si%/*}" -mean -dot -sample_index="${si%/*}" "$f" -- graph "$f" --mean --value "${si%/*}"
+    from='^Showing nodes'
   done
   check "$b mean -cum" -mean -top -cum "$f" -- top "$f" --mean --sort cum
   check "$b mean -lines" -mean -top -lines "$f" -- top "$f" --mean --by line
@@ -67,6 +98,17 @@ check "mean -hide -relative" -mean -top -hide=runtime -relative_percentages "$f"
 check "mean -nodefraction" -mean -top -nodefraction=0.05 "$f" -- top "$f" --mean --node-fraction 0.05
 g=$data/ext/pprof/go-block-net.pb.gz
 [ -f "$g" ] && check "mean_delay" -mean_delay -top "$g" -- top "$g" --mean --value delay
+# the drawn graph with cuts, and -callgrind (calls in sums)
+from=DOT
+f=$data/pprof/go-heap-allocs-inline.pb.gz
+check "mean -dot -nodecount -focus" -mean -dot -nodecount=20 -focus=grpc "$f" -- graph "$f" --mean --node-count 20 --focus grpc
+check "mean -dot -lines" -mean -dot -lines -sample_index=inuse_space "$f" -- graph "$f" --mean --by line --value inuse_space
+from='^' # callgrind: all of it
+for f in "$data"/pprof/go-heap-allocs-inline.pb.gz "$data"/pprof/dotnet-6types-labels-UNCOMPRESSED.pb "$data"/ext/pprof/go-alloc-objects-parca.pb.gz; do
+  [ -f "$f" ] || continue
+  check "$(basename "$f") mean -callgrind" -mean -callgrind -sample_index=inuse_space "$f" -- graph "$f" --format callgrind --mean --value inuse_space
+  check "$(basename "$f") mean -callgrind default" -mean -callgrind "$f" -- graph "$f" --format callgrind --mean
+done
 # --mean in peek, tree and traces: nodes in means, calls in sums
 from='^-----------+' # traces
 for f in "${inputs[@]}"; do
@@ -99,7 +141,11 @@ if [ -f "$f" ]; then
     check "drop_negative $si" -drop_negative -top -sample_index=$si "$f" -- top "$f" --drop-negative --value $si
     check "drop_negative -tree $si" -drop_negative -tree -sample_index=$si "$f" -- tree "$f" --drop-negative --value $si
     check "drop_negative -tree -nodecount -edgefraction $si" -drop_negative -tree -nodecount=8 -edgefraction=0 -sample_index=$si "$f" -- tree "$f" --drop-negative --node-count 8 --edge-fraction 0 --value $si
+    check "drop_negative -peek $si" -drop_negative -peek=. -sample_index=$si "$f" -- peek "$f" . --drop-negative --value $si
+    check "drop_negative -peek -cum $si" -drop_negative -cum -peek=parquet -sample_index=$si "$f" -- peek "$f" parquet --drop-negative --sort cum --value $si
   done
+  check "drop_negative -mean -peek" -drop_negative -mean -peek=. -sample_index=inuse_space "$f" -- peek "$f" . --drop-negative --mean --value inuse_space
+  check "drop_negative -peek -focus -relative" -drop_negative -focus=Buffer -relative_percentages -peek=parquet "$f" -- peek "$f" parquet --drop-negative --focus Buffer --relative-percentages
 fi
 
 # --normalize: pairs of profiles of the same value types (pcol info's list)
@@ -120,10 +166,11 @@ while IFS="$(printf '\t')" read -r t f; do
     check "drop_negative -diff_base $(basename "$f") $(basename "$prev_f")" -drop_negative -top -diff_base="$prev_f" "$f" -- top "$f" --drop-negative --diff-base "$prev_f"
     check "drop_negative -base -cum $(basename "$prev_f") $(basename "$f")" -drop_negative -top -cum -base="$f" "$prev_f" -- top "$prev_f" --drop-negative --base "$f" --sort cum
     check "drop_negative -nodefraction -nodecount $(basename "$f")" -drop_negative -top -nodefraction=0.05 -nodecount=5 -diff_base="$prev_f" "$f" -- top "$f" --drop-negative --node-fraction 0.05 -n 5 --diff-base "$prev_f"
+    check "drop_negative -peek -diff_base $(basename "$f")" -drop_negative -peek=. -diff_base="$prev_f" "$f" -- peek "$f" . --drop-negative --diff-base "$prev_f"
     check "drop_negative -tree -diff_base $(basename "$f")" -drop_negative -tree -diff_base="$prev_f" "$f" -- tree "$f" --drop-negative --diff-base "$prev_f"
     check "drop_negative -tree -base -cum -nodefraction=0 $(basename "$f")" -drop_negative -tree -cum -nodefraction=0 -base="$f" "$prev_f" -- tree "$prev_f" --drop-negative --sort cum --node-fraction 0 --base "$f"
   fi
   prev_t=$t prev_f=$f
 done <"$tmp/types"
 echo "t_value_opts: $n comparisons with go tool pprof ($pairs pairs of profiles), $fail failed"
-[ "$n" -ge 350 ] && [ "$pairs" -ge 4 ] && [ "$fail" = 0 ]
+[ "$n" -ge 500 ] && [ "$pairs" -ge 4 ] && [ "$fail" = 0 ]

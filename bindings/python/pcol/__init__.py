@@ -468,32 +468,38 @@ class File:
         names, flat, cum, inl = rows
         return Top(names, flat, cum, inl, total, meta, dropped=dropped)
 
-    def peek(self, regex, by="function", value=None, *, sort="flat", mean=False, **select):
+    def peek(self, regex, by="function", value=None, *, sort="flat", mean=False, drop_negative=False,
+             **select):
         """The callers and callees of the rows whose name matches `regex`
         (POSIX ERE): the rows of `pcol peek --format json`, one per matched
         node (relation "node": flat, cum) and one per caller/callee (value,
         pct of the node's cum, inline).  No match: no rows.  mean=True (pprof
         -mean): the nodes' flat and cum divided by their counts, the calls
-        still sums (as pprof prints them)."""
+        still sums (as pprof prints them).  drop_negative=True (pprof
+        -drop_negative): nodes whose flat is below 0 (or 0 with cum below 0)
+        not listed; the calls into and out of them still are."""
         cols, total, meta = self._handle().peek(_text(regex, "regex"), _text(by, "by"), value,
-                                                _text(sort, "sort"), _selection(select), self._mean(mean))
+                                                _text(sort, "sort"), _selection(select), self._mean(mean),
+                                                bool(drop_negative))
         node, rel, name, flat, cum, val, pct, inl = cols
         return Peek({"node": _strs(node), "relation": _strs(rel), "name": _strs(name),
                      "flat": _ints(flat), "cum": _ints(cum), "value": _ints(val),
                      "pct": _floats(pct), "inline": _np.array(inl, dtype=object)}, total, meta)
 
     def tree(self, by="function", value=None, *, sort="flat", node_fraction=0.005, edge_fraction=0.001,
-             node_count=80, mean=False, **select):
+             node_count=80, mean=False, drop_negative=False, **select):
         """pprof -tree: every node of the graph pprof keeps for a text report
         (nodes below node_fraction of the total dropped, the first
         node_count by flat, or by cum with sort="cum", calls below
         edge_fraction dropped), with its callers and callees: the rows of
-        `pcol tree --format json`, as peek's; mean as peek's."""
+        `pcol tree --format json`, as peek's; mean and drop_negative as
+        peek's (the negative nodes leave the graph before its cuts)."""
         if node_count is None or int(node_count) < 0:
             raise ValueError("node_count must be 0 (all) or more")
         cols, total, meta = self._handle().tree(_text(by, "by"), value, _text(sort, "sort"),
                                                 float(node_fraction), float(edge_fraction),
-                                                int(node_count), _selection(select), self._mean(mean))
+                                                int(node_count), _selection(select), self._mean(mean),
+                                                bool(drop_negative))
         node, rel, name, flat, cum, val, pct, inl = cols
         return Tree({"node": _strs(node), "relation": _strs(rel), "name": _strs(name),
                      "flat": _ints(flat), "cum": _ints(cum), "value": _ints(val),

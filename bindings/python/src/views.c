@@ -237,14 +237,15 @@ static PyObject *cols_tuple(PyObject **cols, int n) {
   return t;
 }
 
-/* Handle.peek(regex, by, value, sort, sel, mean) -> (cols, total, meta):
- * cmd_peek.c's calls; cols node, relation, name, flat, cum, value, pct,
- * inline (None where the CLI writes NA) */
+/* Handle.peek(regex, by, value, sort, sel, mean, drop_negative) -> (cols,
+ * total, meta): cmd_peek.c's calls; cols node, relation, name, flat, cum,
+ * value, pct, inline (None where the CLI writes NA) */
 PyObject *pcol_py_peek(Handle *h, PyObject *args) {
   const char *regex, *bys, *value, *sorts;
   PyObject *selo;
-  int mean = 0;
-  if (!PyArg_ParseTuple(args, "sszsO|p", &regex, &bys, &value, &sorts, &selo, &mean)) return NULL;
+  int mean = 0, drop_neg = 0;
+  if (!PyArg_ParseTuple(args, "sszsO|pp", &regex, &bys, &value, &sorts, &selo, &mean, &drop_neg))
+    return NULL;
   pcol_by by;
   pcol_sort sort;
   pcb_select sel;
@@ -259,6 +260,7 @@ PyObject *pcol_py_peek(Handle *h, PyObject *args) {
   rc = pcol_value_resolve(h->f, &sel.sel, value, &v, &err);
   if (!rc) rc = pcol_top_compute(h->f, &sel.sel, &v, by, &t, &err); /* pprof -peek trims nothing */
   if (!rc) pcol_top_sort(&t, sort);
+  if (!rc && drop_neg) rc = pcol_top_drop_negative(&t, 0, SIZE_MAX, NULL, NULL, &err); /* by sums */
   if (!rc && mean) { /* the nodes in means, the calls in sums (cmd_peek.c) */
     pcol_value_sel div;
     rc = pcol_mean_divisor(h->f, &sel.sel, &div, &err);
@@ -294,15 +296,16 @@ out0:
 }
 
 /* Handle.tree(by, value, sort, node_fraction, edge_fraction, node_count,
- * sel) -> (cols, total, meta): cmd_tree.c's calls (pprof -tree's graph,
+ * sel, mean, drop_negative) -> (cols, total, meta): cmd_tree.c's calls (pprof -tree's graph,
  * pcol_graph_compute in text mode); cols as peek's, for every node kept */
 PyObject *pcol_py_tree(Handle *h, PyObject *args) {
   const char *bys, *value, *sorts;
   double nf, ef;
   unsigned long long nc;
   PyObject *selo;
-  int mean = 0;
-  if (!PyArg_ParseTuple(args, "szsddKO|p", &bys, &value, &sorts, &nf, &ef, &nc, &selo, &mean)) return NULL;
+  int mean = 0, drop_neg = 0;
+  if (!PyArg_ParseTuple(args, "szsddKO|pp", &bys, &value, &sorts, &nf, &ef, &nc, &selo, &mean, &drop_neg))
+    return NULL;
   pcol_by by;
   pcol_sort sort;
   pcb_select sel;
@@ -321,6 +324,7 @@ PyObject *pcol_py_tree(Handle *h, PyObject *args) {
   o.node_fraction = nf;
   o.edge_fraction = ef;
   o.node_count = nc > SIZE_MAX ? SIZE_MAX : (size_t)nc;
+  o.drop_negative = drop_neg;
   pcol_error err = {0};
   pcol_value_sel v;
   pcol_graph g = {0};

@@ -434,7 +434,11 @@ def test_normalize_mean_drop_negative_equal_pcol():
             n += check("peek", b, [b, "scrape", "--value", v, "--mean"], attempt(f.peek, "scrape", value=v, mean=True),
                        pct=("pct",))
             n += check("tree", b, [b, "--value", v, "--mean"], attempt(f.tree, value=v, mean=True), pct=("pct",))
-    assert n == 14
+            n += check("peek", b, [b, ".", "--value", v, "--drop-negative"],
+                       attempt(f.peek, ".", value=v, drop_negative=True), pct=("pct",))
+            n += check("tree", b, [b, "--value", v, "--drop-negative", "--mean"],
+                       attempt(f.tree, value=v, drop_negative=True, mean=True), pct=("pct",))
+    assert n == 18
     with pytest.raises(ValueError):
         pcol.open(a, normalize=True)
     with pcol.open(a) as f, pytest.raises(ValueError):

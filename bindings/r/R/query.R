@@ -148,21 +148,23 @@ pcol_top <- function(path, by = "function", value = NULL, sort = c("flat", "cum"
 }
 
 pcol_peek <- function(path, regex, by = c("function", "line", "file", "address", "filefunction"), value = NULL,
-                      sort = c("flat", "cum", "name"), mean = FALSE, ..., mmap = TRUE) {
+                      sort = c("flat", "cum", "name"), mean = FALSE, drop_negative = FALSE, ...,
+                      mmap = TRUE) {
   by <- match.arg(by)
   sort <- match.arg(sort)
   regex <- .str1(regex, "regex", FALSE)
   mean <- .mean(mean, ...)
   q <- .query(...)
   value <- .str1(value, "value")
-  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_peek, f, by, value, q, regex, sort, mean))
+  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_peek, f, by, value, q, regex, sort, mean,
+                                                          isTRUE(drop_negative)))
   .tree_rows(r, "peek")
 }
 
 # pprof -tree: every node the text graph keeps (pcol tree), as peek's rows
 pcol_tree <- function(path, by = c("function", "line", "file", "address", "filefunction"), value = NULL,
                       sort = c("flat", "cum"), node_fraction = 0.005, edge_fraction = 0.001,
-                      node_count = 80, mean = FALSE, ..., mmap = TRUE) {
+                      node_count = 80, mean = FALSE, drop_negative = FALSE, ..., mmap = TRUE) {
   by <- match.arg(by)
   sort <- match.arg(sort)
   mean <- .mean(mean, ...)
@@ -175,7 +177,8 @@ pcol_tree <- function(path, by = c("function", "line", "file", "address", "filef
   nf <- num(node_fraction, "node_fraction")
   ef <- num(edge_fraction, "edge_fraction")
   nc <- num(node_count, "node_count")
-  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_tree, f, by, value, q, sort, nf, ef, nc, mean))
+  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_tree, f, by, value, q, sort, nf, ef, nc, mean,
+                                                          isTRUE(drop_negative)))
   .tree_rows(r, "tree")
 }
 

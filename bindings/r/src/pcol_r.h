@@ -19,8 +19,10 @@ SEXP pcolr_mkchar(const char *p, size_t n);
 
 SEXP C_q_top(SEXP file, SEXP by, SEXP value, SEXP q, SEXP fraction, SEXP sort, SEXP limit, SEXP mean,
              SEXP drop_negative);
-SEXP C_q_peek(SEXP file, SEXP by, SEXP value, SEXP q, SEXP regex, SEXP sort, SEXP mean);
-SEXP C_q_tree(SEXP file, SEXP by, SEXP value, SEXP q, SEXP sort, SEXP nf, SEXP ef, SEXP nc, SEXP mean);
+SEXP C_q_peek(SEXP file, SEXP by, SEXP value, SEXP q, SEXP regex, SEXP sort, SEXP mean,
+              SEXP drop_negative);
+SEXP C_q_tree(SEXP file, SEXP by, SEXP value, SEXP q, SEXP sort, SEXP nf, SEXP ef, SEXP nc, SEXP mean,
+              SEXP drop_negative);
 SEXP C_q_list(SEXP file, SEXP by, SEXP value, SEXP q, SEXP regex, SEXP source_path, SEXP any, SEXP mean);
 SEXP C_q_tags(SEXP file, SEXP value, SEXP q);
 SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit, SEXP mean);

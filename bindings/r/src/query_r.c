@@ -298,10 +298,11 @@ static SEXP trows_done(trows *t, pcol_sum total, const pcol_top *top, int mean) 
   return t->out;
 }
 
-SEXP C_q_peek(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP sort_, SEXP mean_) {
+SEXP C_q_peek(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP sort_, SEXP mean_,
+              SEXP drop_negative) {
   pcol_file *f = file_of(file);
   const char *path = path_of(file), *re = str1(regex);
-  int mean = Rf_asLogical(mean_) == TRUE;
+  int mean = Rf_asLogical(mean_) == TRUE, drop_neg = Rf_asLogical(drop_negative) == TRUE;
   pcol_select s;
   parse_query(q, &s);
   pcol_sort sort = parse_sort(sort_);
@@ -316,6 +317,8 @@ SEXP C_q_peek(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP sort_, S
    * stay sums (pcol_peek_compute_mean with a top of the divisor) */
   pcol_value_sel div;
   if (!rc) pcol_top_sort(&o->top, sort);
+  /* drop_negative: the negative nodes unlisted by their sums (cmd_peek.c) */
+  if (!rc && drop_neg) rc = pcol_top_drop_negative(&o->top, 0, SIZE_MAX, NULL, NULL, &err);
   if (!rc && mean) rc = top_mean(f, &s, &o->top, 0, NULL, &div, &err);
   if (!rc && mean) rc = pcol_top_compute(f, &s, &div, by, &o->top2, &err);
   if (!rc)
@@ -342,7 +345,8 @@ SEXP C_q_peek(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP sort_, S
 
 /* cmd_tree: pprof -tree's graph (pcol_graph_compute in text mode), a node
  * and its callers and callees a block, as peek's rows */
-SEXP C_q_tree(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP sort_, SEXP nf_, SEXP ef_, SEXP nc_, SEXP mean_) {
+SEXP C_q_tree(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP sort_, SEXP nf_, SEXP ef_, SEXP nc_, SEXP mean_,
+              SEXP drop_negative) {
   pcol_file *f = file_of(file);
   const char *path = path_of(file);
   pcol_select s;
@@ -359,6 +363,7 @@ SEXP C_q_tree(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP sort_, SEXP nf_, SEX
   go.node_fraction = nf;
   go.edge_fraction = ef;
   go.node_count = (size_t)nc;
+  go.drop_negative = Rf_asLogical(drop_negative) == TRUE;
   pcol_value_sel v;
   resolve(f, path, &s, value, &v);
   SEXP ox;

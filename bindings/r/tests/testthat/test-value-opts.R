@@ -2,7 +2,7 @@
 # against `pcol VIEW ... --format json` (helper-query.R's comparisons):
 # mean (pprof -mean: top, peek, tree, traces, list), normalize (pprof
 # -normalize, with base and diff_base) and drop_negative (pprof
-# -drop_negative: top); and their refusals, with the CLI's messages.
+# -drop_negative: top, peek, tree); and their refusals, with the CLI's messages.
 
 # a test profile of ../shared/testdata (FOLDER/NAME), or the test skipped
 test_file <- function(name) {
@@ -138,6 +138,20 @@ test_that("drop_negative as the CLI's top --drop-negative", {
   for (k in head(label_keys(d), 2))
     compare_top(d, c(dn, by = paste0("label:", k)), c("--drop-negative", "--by", paste0("label:", k)))
   compare_top(d, c(dn, mean = TRUE), c("--drop-negative", "--mean"))
+  # peek and tree: the negative nodes unlisted, their calls kept
+  for (v in c("alloc_space", "inuse_space")) {
+    compare_peek(d, ".", c(dn, value = v), c("--drop-negative", "--value", v))
+    compare_peek(d, "parquet", c(dn, value = v, sort = "cum", mean = TRUE),
+                 c("--drop-negative", "--value", v, "--sort", "cum", "--mean"))
+    compare_tree(d, c(dn, value = v), c("--drop-negative", "--value", v))
+    compare_tree(d, c(dn, value = v, node_count = 8, edge_fraction = 0),
+                 c("--drop-negative", "--value", v, "--node-count", "8", "--edge-fraction", "0"))
+    p <- pcol_peek(d, ".", value = v, drop_negative = TRUE)
+    n <- p[p$relation == "node", ]
+    expect_true(all(vcol(n, "self") > 0 | (vcol(n, "self") == 0 & vcol(n, "total") >= 0)))
+    all_nodes <- sum(pcol_peek(d, ".", value = v)$relation == "node")
+    if (v == "inuse_space") expect_lt(nrow(n), all_nodes) else expect_lte(nrow(n), all_nodes) # (no alloc_space node is below 0)
+  }
   # what shrank under a base
   a <- test_file("pprof/go-heap-allocs-inline.pb.gz")
   compare_top(a, c(dn, diff_base = d), c("--drop-negative", "--diff-base", d))
