@@ -1334,11 +1334,10 @@ typedef struct pcol_graph_opts {
    * values divides its summed values by its summed divisors).  NULL: no
    * division. */
   const pcol_value_sel *mean_div;
-  /* pprof -drop_negative, the text graph only (else EINVAL): a node whose
-   * flat is below 0 (or 0 with cum below 0) is left out of the nodes before
-   * the cuts (their sum of flat is of the others); its calls stay, as a
-   * phantom's, unless a cut rebuilds the graph without it (graph.go
-   * selectNodesForGraph). */
+  /* pprof -drop_negative: a node whose flat is below 0 (or 0 with cum
+   * below 0) is left out of the nodes before the cuts (their sum of flat is
+   * of the others); its calls stay, as a phantom's, unless a cut rebuilds
+   * the graph without it (graph.go selectNodesForGraph). */
   bool drop_negative;
 } pcol_graph_opts;
 PCOL_API pcol_graph_opts pcol_graph_opts_default(void);

@@ -445,9 +445,6 @@ Test(graph, label_boxes_as_pprof) {
   for (size_t i = 0; i < g.ntags; i++) cr_expect_eq(g.tags[i].weight, 1, "tag %zu", i);
   cr_expect_eq(g.total, 1);
   pcol_graph_free(&g);
-  pcol_graph_opts dropneg = pcol_graph_opts_default();
-  dropneg.drop_negative = true; /* the text graph's only */
-  cr_expect_eq(pcol_graph_compute(f, NULL, &vs, PCOL_BY_FUNCTION, &dropneg, &g, &err), PCOL_EINVAL);
   mean.text = true;
   cr_assert_eq(pcol_graph_compute(f, NULL, &vs, PCOL_BY_FUNCTION, &mean, &g, &err), 0, "%s", err.message);
   cr_assert(g.nnodes > 0);

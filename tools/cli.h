@@ -169,7 +169,7 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
                  "allocation, delay per contention; of sources without one, as Rprof, the samples): " \
                  "pprof -mean; with --value delay, -mean_delay"}
 int cli_mean_refused(const cli_command *cmd, const cli_args *a);
-/* --drop-negative (pprof's -drop_negative): top's and tree's */
+/* --drop-negative (pprof's -drop_negative): top's, peek's, tree's and graph's */
 #define CLI_OPT_DROP_NEGATIVE                                                   \
   {"drop-negative", 0, 0, "leave out the rows whose flat is below 0 (or 0 with cum below 0): what " \
                           "shrank under --diff-base/--base (pprof -drop_negative)"}

@@ -32,6 +32,7 @@ const cli_opt opts_graph[] = {
     CLI_OPT_TAGKEYS("label boxes"),
     CLI_OPT_UNIT,
     CLI_OPT_MEAN,
+    CLI_OPT_DROP_NEGATIVE,
     CLI_OPTS_VIEW_INPUT,
     {NULL, 0, 0, NULL}};
 
@@ -882,6 +883,7 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   int mean = cli_flag(cmd, a, "mean");
   if (mean && cli_mean_refused(cmd, a)) return EXIT_USAGE;
+  o.drop_negative = cli_flag(cmd, a, "drop-negative");
 
   pcol_error err = {0};
   pcol_file *f = NULL;

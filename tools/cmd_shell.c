@@ -134,9 +134,8 @@ static void shell_help(void) {
          "show_from, tagfocus, tagignore, tagshow, taghide, tagroot, tagleaf, sample_index,\n"
          "unit, nodecount, nodefraction, edgefraction, sort, granularity, noinlines,\n"
          "relative_percentages, mean (top, peek, tree, traces, list, dot, svg, png,\n"
-         "callgrind) and drop_negative (top, peek, tree); and the words cum, flat,\n"
-         "functions, filefunctions, lines,\n"
-         "files, addresses.\n"
+         "callgrind) and drop_negative (top, peek, tree and the graphs); and the words\n"
+         "cum, flat, functions, filefunctions, lines, files, addresses.\n"
          "quit (or end of input) ends the session.\n");
 }
 

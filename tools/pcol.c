@@ -192,7 +192,7 @@ static const cli_command commands[] = {
      "show_from=, tagfocus=, tagignore=, tagshow=, taghide=, tagroot=, tagleaf=,\n"
      "sample_index=TYPE, unit=U, nodecount=N, nodefraction=F, edgefraction=F,\n"
      "sort=cum|flat, granularity=functions|lines|files|addresses, noinlines,\n"
-     "relative_percentages, mean, drop_negative (top, peek, tree); the words cum,\n"
+     "relative_percentages, mean, drop_negative (top, peek, tree, graphs); the words cum,\n"
      "flat, functions, lines, files, addresses); o lists them, help [COMMAND]\n"
      "explains, quit ends.  Inputs that are not one pcol file are packed once into a\n"
      "temporary pcol file (removed at exit) that every command maps.  The prompt\n"

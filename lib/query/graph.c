@@ -648,8 +648,6 @@ static int graph_mean(pcol_file *f, const pcol_select *sel, const pcol_graph_opt
 int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                        pcol_by by, const pcol_graph_opts *o, pcol_graph *out, pcol_error *err) {
   memset(out, 0, sizeof *out);
-  if (o && o->drop_negative && !o->text)
-    return pcol_error_set(err, PCOL_EINVAL, "pcol_graph_compute: drop_negative is for the text graph only");
   PCOL_RETURN_NOT_OK(pcol_q_top_compute_obj(f, sel, v, by, o && o->obj_names, &out->top, err));
   const pcol_top *t = &out->top;
   const pcol_q_top_priv *p = t->priv_;
