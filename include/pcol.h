@@ -794,6 +794,12 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_out_open(pcol_out *o, const char *path,
 PCOL_API PCOL_NODISCARD pcol_status pcol_out_commit(pcol_out *o, pcol_error *err);
 /* Removes the temporary file; the destination is untouched. */
 PCOL_API void pcol_out_abort(pcol_out *o);
+/* Unlinks the temporary file of every pcol_out (and so of every file the
+ * library writes) neither committed nor aborted yet: for a signal handler
+ * (async-signal-safe: atomic loads and unlink), so that a command killed
+ * by SIGINT or SIGTERM leaves no ".NAME.tmp-XXXXXX" behind.  Up to 32
+ * outputs at once are known. */
+PCOL_API void pcol_out_remove_inflight(void);
 
 /* ------------------------------------------------------ streaming writer */
 
@@ -1460,6 +1466,11 @@ typedef struct pcol_list {
 typedef struct pcol_list_options {
   const char *source_path; /* ':'-separated directories; NULL = the current directory */
   bool allow_any_source;    /* 1: open any file the profile names, as pprof does */
+  /* pprof -drop_negative: the lines whose flat is below 0 (or 0 with cum
+   * below 0) are left out, of the lines and of their block's sums; a block
+   * with no line left is not made (source.go printSource over graph.go
+   * selectNodesForGraph: its nodes are the lines) */
+  bool drop_negative;
 } pcol_list_options;
 PCOL_API PCOL_NODISCARD pcol_status pcol_list_compute(pcol_file *f, const pcol_select *sel,
                                                       const pcol_value_sel *v, pcol_by by,

@@ -810,7 +810,7 @@ Test(list, lines_per_function_and_per_file) {
   pcol_value_sel v;
   cr_assert_eq(pcol_value_resolve(fl, NULL, NULL, &v, &err), 0, "%s", err.message);
   pcol_list l;
-  pcol_list_options lo = {"/nonexistent", 0};
+  pcol_list_options lo = {"/nonexistent", 0, 0};
   /* by function: f's block, its file not found (no such directory) */
   cr_assert_eq(pcol_list_compute(fl, NULL, &v, PCOL_BY_LINE, "^f$", &lo, &l, &err), 0,
                "%s", err.message);
@@ -862,7 +862,7 @@ Test(list, default_reads_only_the_source_path) {
   cr_assert_eq(l.blocks[0].nlines, 1);
   cr_expect(l.blocks[0].lines[0].text.ptr == NULL);
   pcol_list_free(&l);
-  pcol_list_options any = {NULL, 1};
+  pcol_list_options any = {NULL, 1, 0};
   cr_assert_eq(pcol_list_compute(fl, NULL, &v, PCOL_BY_LINE, ".", &any, &l, &err), 0, "%s", err.message);
   cr_assert_eq(l.nblocks, 2);
   cr_expect(l.blocks[0].error == NULL && l.blocks[0].nlines > 0 && l.blocks[0].lines[0].text.ptr != NULL);

@@ -53,6 +53,11 @@ int cli_fetch_args(const struct cli_command *cmd, struct cli_args *a);
 int cli_is_url(const char *s);
 /* The URL (or name) the temporary file `path` stands for, or NULL. */
 const char *cli_fetched_url(const char *path);
+/* SIGINT, SIGTERM, SIGHUP and SIGPIPE remove the temporary inputs
+ * (cli_temp_file) and the outputs not yet renamed into place
+ * (pcol_out_remove_inflight), then end the process as the signal would;
+ * main installs it before a command runs. */
+void cli_cleanup_on_signals(void);
 /* A new temporary file "$TMPDIR/pcol-WHAT-XXXXXX" (mkstemp; *fd open for
  * writing) that stands for an input called `name` (cli_input_name, the
  * names of cli_fetched_names), removed at exit and on SIGINT, SIGTERM and

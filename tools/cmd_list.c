@@ -12,6 +12,7 @@ const cli_opt opts_list[] = {
     CLI_OPTS_SOURCE_FILES,
     CLI_OPT_VALUE("to add up"),
     CLI_OPT_MEAN,
+    CLI_OPT_DROP_NEGATIVE,
     {"unit", 0, 1, "text: minimum (default: each number in its own unit, as pprof -list), raw, "
                    "or a unit (ns us ms s hrs; B kB MB GB TB)"},
     CLI_OPT_VIEW_FORMAT(": a row per source line"),
@@ -114,7 +115,8 @@ int cmd_list(const cli_command *cmd, cli_args *a) {
     pcol_close(f);
     return EXIT_USAGE;
   }
-  pcol_list_options lo = {cli_get(cmd, a, "source-path"), cli_flag(cmd, a, "allow-any-source")};
+  pcol_list_options lo = {cli_get(cmd, a, "source-path"), cli_flag(cmd, a, "allow-any-source"),
+                          cli_flag(cmd, a, "drop-negative")};
   rc = pcol_list_compute(f, &sel, &v, by, a->pos[a->npos - 1], &lo, &l, &err);
   /* --mean: pprof's -list prints the lines' sums and the mean total
    * (source.go printSource: fn.Flat, fn.Cum, rpt.total) */

@@ -50,8 +50,22 @@ static void remove_fetched(void) {
 }
 static void on_signal(int sig) {
   remove_fetched(); /* unlink and raise are async-signal-safe */
+  pcol_out_remove_inflight(); /* the outputs not yet renamed into place */
   signal(sig, SIG_DFL);
   raise(sig);
+}
+
+void cli_cleanup_on_signals(void) {
+  static int once;
+  if (once++) return;
+  atexit(remove_fetched);
+  struct sigaction sa = {0};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGHUP, &sa, NULL);
+  sigaction(SIGPIPE, &sa, NULL); /* `pcol fold URL | head`: the reader went away */
 }
 
 const char *cli_fetched_url(const char *path) {
@@ -68,17 +82,7 @@ int cli_temp_file(const char *what, const char *name, char **path, int *fd, pcol
   char *p = fetched[nfetched].tmp; /* made in place: the handler's copy and the name */
   if ((size_t)snprintf(p, sizeof fetched[0].tmp, "%s/pcol-%s-XXXXXX", dir, what) >= sizeof fetched[0].tmp)
     return pcol_error_set(err, PCOL_EINVAL, "TMPDIR too long");
-  static int once;
-  if (!once++) {
-    atexit(remove_fetched);
-    struct sigaction sa = {0};
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    sigaction(SIGPIPE, &sa, NULL); /* `pcol fold URL | head`: the reader went away */
-  }
+  cli_cleanup_on_signals();
   /* registered before any byte is written, so that exit and the signals remove it */
   *fd = mkstemp(p);
   if (*fd < 0) return pcol_error_set(err, PCOL_EIO, "%s: cannot make a temporary file in %s: %s",

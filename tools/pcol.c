@@ -247,6 +247,7 @@ int main(int argc, char **argv) {
    * 1,440 files took 12,000 page faults and a third of its CPU
    * (bench/results/query-speed.md).  At most 1 MiB more resident. */
   mallopt(M_TOP_PAD, 1 << 20);
+  cli_cleanup_on_signals(); /* a killed command leaves no temporary file */
   if (argc < 2) {
     usage(stderr);
     return EXIT_USAGE;

@@ -3,6 +3,7 @@
  * no partial file and never touches an existing destination. */
 #include "pcol.h"
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <sys/random.h>
@@ -12,6 +13,43 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The temporary files in flight (created, neither renamed nor removed), so
+ * that a signal handler can remove them (pcol_out_remove_inflight): a fixed
+ * table of copies, nothing allocated or locked in the handler.  A slot is
+ * 0 (free), 1 (being filled) or 2 (a path); past INFLIGHT_MAX outputs at
+ * once, or a path that does not fit, the file is not registered. */
+#define INFLIGHT_MAX 32
+#define INFLIGHT_PATH 4096
+static char inflight_path[INFLIGHT_MAX][INFLIGHT_PATH];
+static atomic_int inflight_state[INFLIGHT_MAX];
+
+static void inflight_add(const char *path) {
+  size_t n = strlen(path);
+  if (n >= INFLIGHT_PATH) return;
+  for (int i = 0; i < INFLIGHT_MAX; i++) {
+    int want = 0;
+    if (!atomic_compare_exchange_strong(&inflight_state[i], &want, 1)) continue;
+    memcpy(inflight_path[i], path, n + 1);
+    atomic_store(&inflight_state[i], 2);
+    return;
+  }
+}
+
+/* after the file is renamed or removed: a handler that runs before this
+ * unlinks a name that is gone (or, renamed, no longer the temporary's) */
+static void inflight_remove(const char *path) {
+  for (int i = 0; i < INFLIGHT_MAX; i++)
+    if (atomic_load(&inflight_state[i]) == 2 && !strcmp(inflight_path[i], path)) {
+      atomic_store(&inflight_state[i], 0);
+      return;
+    }
+}
+
+void pcol_out_remove_inflight(void) {
+  for (int i = 0; i < INFLIGHT_MAX; i++)
+    if (atomic_load(&inflight_state[i]) == 2) unlink(inflight_path[i]);
+}
 
 static char *dir_of(const char *path) {
   char *tmp = strdup(path);
@@ -149,6 +187,7 @@ static int open_temp(pcol_out *o, const char *path, const struct stat *st, pcol_
    * umask as for a plain creat() (mkstemp would make it 0600, and reading
    * the umask means changing it, which races with other threads). */
   int fd = create_unique(tmpl);
+  if (fd >= 0) inflight_add(tmpl);
   if (fd < 0) {
     int e = errno;
     pcol_error_set(err, PCOL_EIO, "%s: cannot create temporary file: %s", path, strerror(e));
@@ -162,6 +201,7 @@ static int open_temp(pcol_out *o, const char *path, const struct stat *st, pcol_
   if (!o->fp) {
     close(fd);
     unlink(tmpl);
+    inflight_remove(tmpl);
     free(tmpl);
     return pcol_error_set(err, PCOL_EIO, "%s: cannot open temporary file", path);
   }
@@ -221,6 +261,7 @@ int pcol_out_commit(pcol_out *o, pcol_error *err) {
     }
     free(dir);
   }
+  inflight_remove(o->tmp_path);
   free(o->tmp_path);
   free(o->path);
   memset(o, 0, sizeof *o);
@@ -231,6 +272,7 @@ void pcol_out_abort(pcol_out *o) {
   if (o->tmp_path) {
     if (o->fp) fclose(o->fp);
     unlink(o->tmp_path);
+    inflight_remove(o->tmp_path);
     free(o->tmp_path);
   } else if (o->fp) {
     fflush(o->fp);

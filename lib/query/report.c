@@ -1122,7 +1122,7 @@ static int source_list(rep *r, const pcol_report_options *o, const vchoice *vc, 
                        pcol_error *err) {
   pcol_value_sel dv;
   pcol_list l;
-  pcol_list_options lo = {o ? o->source_path : NULL, o ? o->allow_any_source : 0};
+  pcol_list_options lo = {o ? o->source_path : NULL, o ? o->allow_any_source : 0, 0};
   PCOL_RETURN_NOT_OK(pcol_value_resolve(r->f, NULL, NULL, &dv, err));
   PCOL_RETURN_NOT_OK(pcol_list_compute(r->f, NULL, &dv, PCOL_BY_LINE, "", &lo, &l, err));
   size_t text = 0;

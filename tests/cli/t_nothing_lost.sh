@@ -4,7 +4,8 @@
 # renamed, so a failure leaves no partial file and an existing destination
 # byte-identical.  Covered: bad input discovered late (the 2nd input of
 # pack/merge), a full disk (a 64 KiB tmpfs when run as root; /dev/full for
-# standard output), SIGKILL during a large pack.
+# standard output), SIGKILL during a large pack (the destination is never
+# partial), SIGTERM and SIGINT (and no temporary file stays either).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -95,22 +96,26 @@ awk 'BEGIN { print "sample.interval=20000";
 # nobody writes as the 10 ms wait), not ls | grep and sleep per turn
 mkfifo "$tmp/never" && exec 9<>"$tmp/never" || fail "mkfifo"
 tmp_exists() { compgen -G "$1/.*.tmp-*" >/dev/null; }
-killed_writing=0
-for attempt in 1 2 3; do
+# kill_pack SIG: a large pack over dest.pcol, sent SIG as soon as its
+# temporary file exists (the write has begun), or during the import if it
+# takes long; sets rc (its exit) and writing (1: the file existed)
+kill_pack() {
   cp "$tmp/before" "$tmp/out/dest.pcol"
   $PCOL pack "$huge" -o "$tmp/out/dest.pcol" 2>/dev/null &
-  pid=$!
-  # kill as soon as the temporary file exists (the write has begun), or
-  # during the import if it takes long
+  local pid=$! i
   for ((i = 0; i < 3000; i++)); do
     tmp_exists "$tmp/out" && break
     kill -0 $pid 2>/dev/null || break
     read -r -t 0.01 -u 9
   done
   writing=$(tmp_exists "$tmp/out" && echo 1 || echo 0)
-  kill -9 $pid 2>/dev/null
+  kill -"$1" $pid 2>/dev/null
   wait $pid 2>/dev/null
   rc=$?
+}
+killed_writing=0
+for attempt in 1 2 3; do
+  kill_pack 9
   if [ $rc = 0 ]; then
     note "pack finished before the kill (attempt $attempt); retrying"
     continue
@@ -128,6 +133,23 @@ for attempt in 1 2 3; do
   [ $writing = 1 ] && killed_writing=1 && break
 done
 [ $killed_writing = 1 ] || note "the kill landed during the import, not the write (timing)"
+# --- 3b. SIGTERM and SIGINT during a large pack: caught, so the temporary
+# file is removed (pcol_out_remove_inflight) before pack ends as killed
+for sig in TERM INT; do
+  caught=0
+  for attempt in 1 2 3; do
+    kill_pack $sig
+    [ $rc = 0 ] && { note "pack finished before SIG$sig (attempt $attempt)"; continue; }
+    [ $rc -gt 128 ] || fail "SIG$sig: pack ended with exit $rc"
+    if ! cmp -s "$tmp/out/dest.pcol" "$tmp/before"; then
+      $PCOL validate --full "$tmp/out/dest.pcol" >/dev/null 2>&1 || fail "SIG$sig during pack: destination partial"
+      continue # (renamed just before the signal)
+    fi
+    [ -z "$(leftovers "$tmp/out")" ] || fail "SIG$sig during pack left $(leftovers "$tmp/out")"
+    [ $writing = 1 ] && caught=1 && break
+  done
+  [ $caught = 1 ] || note "SIG$sig landed during the import, not the write (timing)"
+done
 # replacing a file keeps its permissions (a private file stays private);
 # a new file gets the umask's mode, as with a plain creat()
 chmod 600 "$tmp/out/dest.pcol"

@@ -122,11 +122,14 @@ grep -q 'tags does not offer' "$tmp/err" && fail "mean=true refused tags"
 grep -q 'Showing nodes' "$tmp/out" || fail "top after a refused line"
 want=$("$PCOL" peek "$in" . --mean | grep '^Showing nodes')
 [ -n "$want" ] && grep -qF "$want" "$tmp/out" || fail "mean=true: peek in means ($want)"
-# drop_negative=true: tree and peek apply it (their --drop-negative),
-# traces lists every sample as pprof's does, list is refused
-printf 'drop_negative=true\ntree\npeek .\ntraces\nlist .\n' | "$PCOL" shell "$in" >"$tmp/out" 2>"$tmp/err"
-grep -q 'tree does not offer\|peek does not offer\|traces does not offer' "$tmp/err" && fail "drop_negative=true refused tree, peek or traces"
-grep -q 'drop_negative=true: list does not offer --drop-negative' "$tmp/err" || fail "drop_negative=true with list"
+# drop_negative=true: tree, peek, list and dot apply it (their
+# --drop-negative), traces lists every sample as pprof's does, fold is
+# refused
+printf 'drop_negative=true\ntree\npeek .\ntraces\nlist .\nfold\n' | "$PCOL" shell "$in" >"$tmp/out" 2>"$tmp/err"
+grep -q 'tree does not offer\|peek does not offer\|traces does not offer\|list does not offer' "$tmp/err" &&
+  fail "drop_negative=true refused tree, peek, traces or list"
+grep -q 'drop_negative=true: fold does not offer --drop-negative' "$tmp/err" || fail "drop_negative=true with fold"
+grep -q '^ROUTINE' "$tmp/out" || fail "drop_negative=true: list did not run"
 want=$("$PCOL" peek "$in" . --drop-negative | grep "^Showing nodes")
 [ -n "$want" ] && grep -qF -- "$want" "$tmp/out" || fail "drop_negative=true: peek did not run ($want)"
 grep -q -- '-----------+-------' "$tmp/out" || fail "drop_negative=true: traces did not run"

@@ -10,7 +10,7 @@
 #   --normalize (-normalize) with --base and --diff-base: `top` of each
 #     pair of profiles that measure the same value types, and `traces`
 #     (every merged sample's scaled values);
-#   --drop-negative (-drop_negative): `top`, `tree`, `peek` and `graph` of those pairs under --base and
+#   --drop-negative (-drop_negative): `top`, `tree`, `peek`, `list` and `graph` of those pairs under --base and
 #     --diff-base (flat, -cum, -nodefraction, -nodecount), and of a delta
 #     heap profile with negative values, each of its value types.
 # Left out: the profile whose names hold raw control bytes (pcol prints
@@ -150,8 +150,12 @@ if [ -f "$f" ]; then
   done
   check "drop_negative -dot -nodecount" -drop_negative -dot -nodecount=10 -edgefraction=0 "$f" -- graph "$f" --drop-negative --node-count 10 --edge-fraction 0
   check "drop_negative -mean -dot" -drop_negative -mean -dot -sample_index=alloc_space "$f" -- graph "$f" --drop-negative --mean --value alloc_space
-  from='^'
-  check "drop_negative -callgrind" -drop_negative -callgrind "$f" -- graph "$f" --format callgrind --drop-negative
+  # (not -callgrind: its calls of +w and -w come in pprof's random order)
+  from='^Total:'
+  for si in alloc_space inuse_space inuse_objects; do
+    check "drop_negative -list $si" -drop_negative -list=parquet -sample_index=$si "$f" -- list "$f" parquet --drop-negative --value $si
+  done
+  check "drop_negative -list ." -drop_negative -list=. "$f" -- list "$f" . --drop-negative
   from='^Showing nodes'
   check "drop_negative -mean -peek" -drop_negative -mean -peek=. -sample_index=inuse_space "$f" -- peek "$f" . --drop-negative --mean --value inuse_space
   check "drop_negative -peek -focus -relative" -drop_negative -focus=Buffer -relative_percentages -peek=parquet "$f" -- peek "$f" parquet --drop-negative --focus Buffer --relative-percentages
@@ -176,6 +180,8 @@ while IFS="$(printf '\t')" read -r t f; do
     check "drop_negative -base -cum $(basename "$prev_f") $(basename "$f")" -drop_negative -top -cum -base="$f" "$prev_f" -- top "$prev_f" --drop-negative --base "$f" --sort cum
     check "drop_negative -nodefraction -nodecount $(basename "$f")" -drop_negative -top -nodefraction=0.05 -nodecount=5 -diff_base="$prev_f" "$f" -- top "$f" --drop-negative --node-fraction 0.05 -n 5 --diff-base "$prev_f"
     check "drop_negative -peek -diff_base $(basename "$f")" -drop_negative -peek=. -diff_base="$prev_f" "$f" -- peek "$f" . --drop-negative --diff-base "$prev_f"
+    # (not -list: pprof's list nodes keep a line of the base's binary apart
+    # from the same line of the profile's, pcol's merge them: doc/cli.md)
     from=DOT
     check "drop_negative -dot -diff_base $(basename "$f")" -drop_negative -dot -diff_base="$prev_f" "$f" -- graph "$f" --drop-negative --diff-base "$prev_f"
     from='^Showing nodes'

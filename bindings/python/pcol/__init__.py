@@ -506,18 +506,20 @@ class File:
                      "pct": _floats(pct), "inline": _np.array(inl, dtype=object)}, total, meta)
 
     def list(self, regex, by="function", value=None, *, source_path=None, allow_any_source=False,
-             mean=False, **select):
+             mean=False, drop_negative=False, **select):
         """Source lines annotated with flat and cum: the rows of `pcol list
         --format json` (pprof -list).  by "function": a block per function
         matching `regex`; "file": a block per source file matching it.  The
         source text is read from source_path (':'-separated directories,
         default: the current directory) under pcol's rules (doc/safety.md);
         `errors` of the result says why a block has no text.  mean=True
-        (pprof -mean -list): the lines stay sums, the total is the mean's."""
+        (pprof -mean -list): the lines stay sums, the total is the mean's.
+        drop_negative=True (pprof -drop_negative -list): lines below 0 left
+        out, of the lines and of their block's sums."""
         cols, total, meta, errors = self._handle().list(
             _text(regex, "regex"), _text(by, "by"), value,
             None if source_path is None else _os.fsdecode(source_path), bool(allow_any_source),
-            _selection(select), self._mean(mean))
+            _selection(select), self._mean(mean), bool(drop_negative))
         fn, fl, line, flat, cum, text = cols
         r = ListView({"function": _strs(fn), "file": _strs(fl), "line": _ints(line), "flat": _ints(flat),
                       "cum": _ints(cum), "text": _strs(text)}, total, meta)

@@ -364,15 +364,17 @@ out0:
   return res;
 }
 
-/* Handle.list(regex, by, value, source_path, allow_any_source, sel) ->
+/* Handle.list(regex, by, value, source_path, allow_any_source, sel, mean,
+ * drop_negative) ->
  * (cols, total, meta): cmd_list.c's calls; cols function, file, line,
  * flat, cum, text (a row per line, as --format json), and the blocks'
  * errors (function, file, error) */
 PyObject *pcol_py_list(Handle *h, PyObject *args) {
   const char *regex, *bys, *value, *spath;
-  int any, mean = 0;
+  int any, mean = 0, drop_neg = 0;
   PyObject *selo;
-  if (!PyArg_ParseTuple(args, "sszzpO|p", &regex, &bys, &value, &spath, &any, &selo, &mean)) return NULL;
+  if (!PyArg_ParseTuple(args, "sszzpO|pp", &regex, &bys, &value, &spath, &any, &selo, &mean, &drop_neg))
+    return NULL;
   pcol_by by;
   if (!strcmp(bys, "function")) by = PCOL_BY_LINE;
   else if (!strcmp(bys, "file")) by = PCOL_BY_SOURCE_LINE;
@@ -382,7 +384,7 @@ PyObject *pcol_py_list(Handle *h, PyObject *args) {
   pcol_error err = {0};
   pcol_value_sel v;
   pcol_list l = {0};
-  pcol_list_options lo = {spath, any};
+  pcol_list_options lo = {spath, any, drop_neg};
   int rc;
   Py_BEGIN_ALLOW_THREADS
   rc = pcol_value_resolve(h->f, &sel.sel, value, &v, &err);

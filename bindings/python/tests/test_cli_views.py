@@ -438,7 +438,9 @@ def test_normalize_mean_drop_negative_equal_pcol():
                        attempt(f.peek, ".", value=v, drop_negative=True), pct=("pct",))
             n += check("tree", b, [b, "--value", v, "--drop-negative", "--mean"],
                        attempt(f.tree, value=v, drop_negative=True, mean=True), pct=("pct",))
-    assert n == 18
+            n += check("list", b, [b, "parquet", "--value", v, "--drop-negative"],
+                       attempt(f.list, "parquet", value=v, drop_negative=True))
+    assert n == 20
     with pytest.raises(ValueError):
         pcol.open(a, normalize=True)
     with pcol.open(a) as f, pytest.raises(ValueError):

@@ -195,7 +195,7 @@ pcol_tree <- function(path, by = c("function", "line", "file", "address", "filef
 }
 
 pcol_list <- function(path, regex, by = c("function", "file"), value = NULL, source_path = NULL,
-                      allow_any_source = FALSE, mean = FALSE, ..., mmap = TRUE) {
+                      allow_any_source = FALSE, mean = FALSE, drop_negative = FALSE, ..., mmap = TRUE) {
   by <- match.arg(by)
   regex <- .str1(regex, "regex", FALSE)
   mean <- .mean(mean, ...)
@@ -203,7 +203,7 @@ pcol_list <- function(path, regex, by = c("function", "file"), value = NULL, sou
   value <- .str1(value, "value")
   sp <- .str1(source_path, "source_path")
   r <- .with_file(path, mmap, q = q, function(f) {
-    .Call(C_q_list, f, by, value, q, regex, sp, isTRUE(allow_any_source), mean)
+    .Call(C_q_list, f, by, value, q, regex, sp, isTRUE(allow_any_source), mean, isTRUE(drop_negative))
   })
   ru <- .r_unit(r$unit)
   cols <- list(`function` = r$`function`, file = r$file, line = r$line, r$flat / ru$div,

@@ -23,7 +23,8 @@ SEXP C_q_peek(SEXP file, SEXP by, SEXP value, SEXP q, SEXP regex, SEXP sort, SEX
               SEXP drop_negative);
 SEXP C_q_tree(SEXP file, SEXP by, SEXP value, SEXP q, SEXP sort, SEXP nf, SEXP ef, SEXP nc, SEXP mean,
               SEXP drop_negative);
-SEXP C_q_list(SEXP file, SEXP by, SEXP value, SEXP q, SEXP regex, SEXP source_path, SEXP any, SEXP mean);
+SEXP C_q_list(SEXP file, SEXP by, SEXP value, SEXP q, SEXP regex, SEXP source_path, SEXP any, SEXP mean,
+              SEXP drop_negative);
 SEXP C_q_tags(SEXP file, SEXP value, SEXP q);
 SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit, SEXP mean);
 SEXP C_q_diff(SEXP base, SEXP nw, SEXP by, SEXP value, SEXP q, SEXP absolute, SEXP sort);

@@ -406,7 +406,8 @@ SEXP C_q_tree(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP sort_, SEXP nf_, SEX
 /* cmd_list: by function (pprof -list, PCOL_BY_LINE) or file
  * (PCOL_BY_SOURCE_LINE); a row per source line; blocks without lines
  * ("No source information", a file that cannot be read) have none. */
-SEXP C_q_list(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP source_path, SEXP any, SEXP mean) {
+SEXP C_q_list(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP source_path, SEXP any, SEXP mean,
+              SEXP drop_negative) {
   pcol_file *f = file_of(file);
   const char *path = path_of(file), *re = str1(regex), *bys = str1(by_);
   pcol_by by = PCOL_BY_LINE;
@@ -419,7 +420,7 @@ SEXP C_q_list(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP source_p
   SEXP ox;
   owned *o = new_owned(&ox);
   pcol_error err = {0};
-  pcol_list_options lo = {str1(source_path), Rf_asLogical(any) == TRUE};
+  pcol_list_options lo = {str1(source_path), Rf_asLogical(any) == TRUE, Rf_asLogical(drop_negative) == TRUE};
   int rc = pcol_list_compute(f, &s, &v, by, re, &lo, &o->list, &err);
   /* mean: the lines stay sums beside the mean total (pprof -list prints
    * fn.Flat, fn.Cum, rpt.total), the type as it is (cmd_list) */

@@ -138,8 +138,10 @@ test_that("drop_negative as the CLI's top --drop-negative", {
   for (k in head(label_keys(d), 2))
     compare_top(d, c(dn, by = paste0("label:", k)), c("--drop-negative", "--by", paste0("label:", k)))
   compare_top(d, c(dn, mean = TRUE), c("--drop-negative", "--mean"))
-  # peek and tree: the negative nodes unlisted, their calls kept
+  # peek and tree: the negative nodes unlisted, their calls kept; list: the
+  # negative lines left out
   for (v in c("alloc_space", "inuse_space")) {
+    compare_list(d, "parquet", c(dn, value = v), c("--drop-negative", "--value", v))
     compare_peek(d, ".", c(dn, value = v), c("--drop-negative", "--value", v))
     compare_peek(d, "parquet", c(dn, value = v, sort = "cum", mean = TRUE),
                  c("--drop-negative", "--value", v, "--sort", "cum", "--mean"))
