@@ -1546,6 +1546,18 @@ PCOL_API void pcol_unit_pick(const pcol_sum *vals, size_t nvals, pcol_sum total,
  * scales below 1; "minimum" (pprof's) for no values. */
 PCOL_API void pcol_unit_pick_whole(const pcol_sum *vals, size_t nvals, pcol_sum total,
                                    pcol_str from, char *out, size_t n);
+/* go tool pprof's -divide_by F (ratio = 1/F): v as a report shows it,
+ * int64(v x ratio) truncated toward 0 (out of int64's range or NaN:
+ * INT64_MIN, Go's int64() on amd64); v itself when ratio <= 0 (pprof
+ * ignores a negative F), NaN or 1.  Percentages stay those of the
+ * unscaled values; -tags and -callgrind's numbers are not scaled
+ * (units.c lists what pprof scales). */
+PCOL_API pcol_sum pcol_unit_ratio(pcol_sum v, double ratio);
+/* pcol_unit_pick (whole: pcol_unit_pick_whole) under -divide_by: the
+ * smallest value and the total scaled by pcol_unit_ratio before the unit
+ * is chosen, as report.go selectOutputUnit does. */
+PCOL_API void pcol_unit_pick_ratio(const pcol_sum *vals, size_t nvals, pcol_sum total,
+                                   pcol_str from, bool whole, double ratio, char *out, size_t n);
 
 /* ---------------------------------------------------------- labels */
 /* go tool pprof -tags: for each label key (sorted by name), the value of

@@ -178,6 +178,17 @@ int cli_mean_refused(const cli_command *cmd, const cli_args *a);
 #define CLI_OPT_DROP_NEGATIVE                                                   \
   {"drop-negative", 0, 0, "leave out the rows whose flat is below 0 (or 0 with cum below 0): what " \
                           "shrank under --diff-base/--base (pprof -drop_negative)"}
+/* --divide-by F (pprof's -divide_by): the text views' numbers shown at 1/F
+ * (cli_divide_by reads it, cli_value_label prints them; the rule is
+ * lib/query/units.c's pcol_unit_ratio) */
+#define CLI_OPT_DIVIDE_BY                                                       \
+  {"divide-by", 0, 1, "F: text: each number shown divided by F (a decimal, e.g. the number of "    \
+                      "CPUs or jobs), truncated to an integer of the value's unit, the unit "   \
+                      "chosen from the divided numbers, the shares those of the undivided ones " \
+                      "(pprof -divide_by; callgrind: its unit alone, as pprof's).  0 is "       \
+                      "refused, as by pprof, and so is a negative F, which pprof ignores "      \
+                      "silently (its numbers would stay undivided unsaid); tsv, csv and json "  \
+                      "keep the raw numbers and refuse it"}
 /* t in means (pcol_top_mean: its rows, total and *cutoff); its type renamed
  * "mean_TYPE" in type_buf (PCOL_MEAN_TYPE_MAX bytes), as pprof's Type: line.  PCOL_OK or
  * an error in err. */
@@ -428,9 +439,23 @@ void tbl_finish(cli_table *t);
 /* The --format of a view (text, tsv, csv, json, jsonl; default text).
  * Returns 0 or EXIT_USAGE. */
 int cli_view_format(const cli_command *cmd, const cli_args *a, out_format *fmt);
-/* The --unit of a text view: "auto" (default, pprof's choice per table),
- * "raw" or a unit of the value's family; *to is what pcol_unit_label takes
- * (a buffer of 32 bytes).  vals: the numbers printed, for "auto". */
+/* --divide-by of a view's output format fmt (pprof's -divide_by, CLI_OPT_DIVIDE_BY):
+ * F > 0 and finite, with text output (graph: dot, svg, png, callgrind), or
+ * EXIT_USAGE after a message; the ratio 1/F is then the one cli_value_label
+ * and cli_view_unit apply (1 when the command has no --divide-by or it is
+ * absent).  cli_view_format calls it; so does graph, whose formats are its
+ * own.  0 or EXIT_USAGE. */
+int cli_divide_by(const cli_command *cmd, const cli_args *a, bool text);
+/* Its rule for the text F: NULL and *ratio = 1/F, or what is wrong ("wants
+ * a decimal number" ...); the shell's divide_by= checks it when set. */
+const char *cli_divide_by_parse(const char *s, double *ratio);
+/* v as the text views print it: divided by --divide-by (pcol_unit_ratio),
+ * then pcol_unit_label in `unit` (from cli_view_unit). */
+void cli_value_label(pcol_sum v, pcol_str vunit, const char *unit, char *buf, size_t n);
+/* The --unit of a text view: "auto" (default, pprof's choice per table,
+ * from the numbers divided by --divide-by), "raw" or a unit of the value's
+ * family; *to is what pcol_unit_label takes (a buffer of 32 bytes).  vals:
+ * the numbers printed, for "auto". */
 int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, const pcol_sum *vals,
                   size_t nvals, pcol_sum total, char *to);
 /* The same, whole = 1 for outputs of whole numbers (callgrind:

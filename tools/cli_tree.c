@@ -17,7 +17,7 @@ void cli_tree_sep(FILE *fp) { fprintf(fp, "%s\n", tree_sep); }
 void cli_tree_edge(FILE *fp, pcol_sum weight, pcol_sum cum, pcol_str name, bool inl, pcol_str vunit,
                    const char *unit) {
   char b[64], p[PCOL_PERCENT_MAX];
-  pcol_unit_label(weight, vunit, unit, b, sizeof b);
+  cli_value_label(weight, vunit, unit, b, sizeof b);
   pcol_percentage(weight, cum, p, sizeof p);
   fprintf(fp, "%50s %s |   ", b, p);
   cli_print_name(fp, name);
@@ -28,8 +28,8 @@ void cli_tree_node(FILE *fp, const pcol_top_row *r, pcol_sum *flat_sum, pcol_sum
                    const char *unit) {
   char b1[64], b2[64], p1[PCOL_PERCENT_MAX], p2[PCOL_PERCENT_MAX], p3[PCOL_PERCENT_MAX];
   *flat_sum += r->flat;
-  pcol_unit_label(r->flat, vunit, unit, b1, sizeof b1);
-  pcol_unit_label(r->cum, vunit, unit, b2, sizeof b2);
+  cli_value_label(r->flat, vunit, unit, b1, sizeof b1);
+  cli_value_label(r->cum, vunit, unit, b2, sizeof b2);
   pcol_percentage(r->flat, total, p1, sizeof p1);
   pcol_percentage(*flat_sum, total, p2, sizeof p2);
   pcol_percentage(r->cum, total, p3, sizeof p3);
@@ -75,11 +75,11 @@ void cli_graph_labels(FILE *fp, const pcol_graph *g, const pcol_graph_opts *o, c
   char b[64];
   if (g->total == 0) return;
   if (g->dropped_nodes) {
-    pcol_unit_label(g->node_cutoff, g->top.value.unit, unit, b, sizeof b);
+    cli_value_label(g->node_cutoff, g->top.value.unit, unit, b, sizeof b);
     fprintf(fp, "Dropped %zu node%s (cum <= %s)\n", g->dropped_nodes, g->dropped_nodes > 1 ? "s" : "", b);
   }
   if (edges && g->dropped_edges) {
-    pcol_unit_label(g->edge_cutoff, g->top.value.unit, unit, b, sizeof b);
+    cli_value_label(g->edge_cutoff, g->top.value.unit, unit, b, sizeof b);
     fprintf(fp, "Dropped %zu edge%s (freq <= %s)\n", g->dropped_edges, g->dropped_edges > 1 ? "s" : "", b);
   }
   if (o->node_count > 0 && g->nnodes < g->orig_count)

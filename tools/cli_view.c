@@ -2,7 +2,9 @@
  * --sort, --by, --limit and the fractions, and pprof's header lines
  * (File, Type, Time, Duration, Active filters, Showing nodes). */
 #include "cli.h"
+#include <ctype.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -12,7 +14,41 @@ int cli_view_format(const cli_command *cmd, const cli_args *a, out_format *fmt) 
   const char *fs = cli_get(cmd, a, "format");
   if (fs && cli_out_format(fs, fmt))
     return cli_usage_error(cmd->name, "--format wants text, tsv, csv, json or jsonl, not '%s'", fs);
+  return cli_divide_by(cmd, a, *fmt == OUT_TEXT);
+}
+
+/* 1/F of the command being run (set by cli_divide_by before it prints;
+ * the shell runs one command after another) */
+static double view_ratio = 1;
+
+const char *cli_divide_by_parse(const char *s, double *ratio) {
+  char *end;
+  double d = strtod(s, &end);
+  if (end == s || *end || isspace((unsigned char)*s) || !isfinite(d))
+    return "wants a decimal number";
+  if (d == 0) /* pprof: "zero divisor specified" */
+    return "wants a divisor other than 0 (pprof: zero divisor specified)";
+  if (d < 0)
+    return "wants a divisor above 0 (pprof ignores a negative one silently; pcol says so)";
+  *ratio = 1 / d;
+  return NULL;
+}
+
+int cli_divide_by(const cli_command *cmd, const cli_args *a, bool text) {
+  view_ratio = 1;
+  const char *s = cli_get(cmd, a, "divide-by"), *bad;
+  double r;
+  if (!s) return 0;
+  if ((bad = cli_divide_by_parse(s, &r))) return cli_usage_error(cmd->name, "--divide-by %s, not '%s'", bad, s);
+  if (!text)
+    return cli_usage_error(cmd->name, "--divide-by is for the text output: tsv, csv and json "
+                           "keep the raw numbers");
+  view_ratio = r;
   return 0;
+}
+
+void cli_value_label(pcol_sum v, pcol_str vunit, const char *unit, char *buf, size_t n) {
+  pcol_unit_label(pcol_unit_ratio(v, view_ratio), vunit, unit, buf, n);
 }
 
 int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, const pcol_sum *vals,
@@ -25,8 +61,7 @@ int cli_view_unit_as(const cli_command *cmd, const cli_args *a, pcol_str unit, c
   const char *u = cli_get(cmd, a, "unit");
   if (!u || !strcmp(u, "auto")) {
     char picked[32]; /* a unit of no family is the file's own text: escaped */
-    if (whole) pcol_unit_pick_whole(vals, nvals, total, unit, picked, sizeof picked);
-    else pcol_unit_pick(vals, nvals, total, unit, picked, sizeof picked);
+    pcol_unit_pick_ratio(vals, nvals, total, unit, whole, view_ratio, picked, sizeof picked);
     cli_text_buf(picked, strlen(picked), to, 32);
     return 0;
   }
@@ -85,7 +120,7 @@ static void print_time_lines(FILE *fp, pcol_file *f, const pcol_top *t, const pc
   if (s && s->duration_ns != PCOL_NA_I64 && s->duration_ns != 0) {
     char d[64], tot[64], pct[PCOL_PERCENT_MAX + 2] = "";
     pcol_unit_label(s->duration_ns, (pcol_str){"nanoseconds", 11}, "auto", d, sizeof d);
-    pcol_unit_label(t->total, t->value.unit, unit, tot, sizeof tot);
+    cli_value_label(t->total, t->value.unit, unit, tot, sizeof tot);
     const char *u;
     double ns_total = pcol_unit_scale(t->total, t->value.unit, "nanoseconds", &u);
     if (!strcmp(u, "ns") && ns_total != 0) {
@@ -126,8 +161,8 @@ filters:
   cli_print_filters(fp, sel);
   pcol_sum shown = 0;
   for (size_t i = 0; i < n; i++) shown += t->rows[i].flat;
-  pcol_unit_label(shown, v->unit, unit, b1, sizeof b1);
-  pcol_unit_label(t->total, v->unit, unit, b2, sizeof b2);
+  cli_value_label(shown, v->unit, unit, b1, sizeof b1);
+  cli_value_label(t->total, v->unit, unit, b2, sizeof b2);
   pcol_percentage(shown, t->total, p1, sizeof p1);
   const char *pp = p1;
   while (*pp == ' ') pp++;

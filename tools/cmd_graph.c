@@ -33,6 +33,7 @@ const cli_opt opts_graph[] = {
     CLI_OPT_UNIT,
     CLI_OPT_MEAN,
     CLI_OPT_DROP_NEGATIVE,
+    CLI_OPT_DIVIDE_BY,
     CLI_OPTS_VIEW_INPUT,
     {NULL, 0, 0, NULL}};
 
@@ -339,7 +340,7 @@ typedef struct dot_ctx {
  * unit of  s" URL="javascript:..."  would add an attribute to every node
  * and edge (issue 42 F1). */
 static void fmt_value(const dot_ctx *c, pcol_sum v, char *b, size_t cap) {
-  pcol_unit_label(v, c->vunit, c->unit, b, cap);
+  cli_value_label(v, c->vunit, c->unit, b, cap);
 }
 static void dot_value(FILE *fp, const char *formatted) { dot_esc(fp, formatted, strlen(formatted)); }
 static const char *pct(pcol_sum v, pcol_sum total, char *b, size_t cap) {
@@ -858,6 +859,7 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
       (cli_out_format(fmt, &tfmt) || tfmt == OUT_TEXT))
     return cli_usage_error(cmd->name,
                            "--format wants dot, svg, png, callgrind, json, jsonl, tsv or csv, not '%s'", fmt);
+  if (cli_divide_by(cmd, a, tfmt == OUT_TEXT)) return EXIT_USAGE;
   /* driver.go: callgrind is by address with inlined frames, nothing
    * trimmed, whatever -lines, -noinlines or -nodecount say; pcol refuses
    * what it would ignore */

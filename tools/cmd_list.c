@@ -13,6 +13,7 @@ const cli_opt opts_list[] = {
     CLI_OPT_VALUE("to add up"),
     CLI_OPT_MEAN,
     CLI_OPT_DROP_NEGATIVE,
+    CLI_OPT_DIVIDE_BY,
     {"unit", 0, 1, "text: minimum (default: each number in its own unit, as pprof -list), raw, "
                    "or a unit (ns us ms s hrs; B kB MB GB TB)"},
     CLI_OPT_VIEW_FORMAT(": a row per source line"),
@@ -20,15 +21,15 @@ const cli_opt opts_list[] = {
     {NULL, 0, 0, NULL}};
 
 static const char *dot_or(pcol_sum v, pcol_str vu, const char *unit, char *b, size_t n) {
-  if (v == 0) return ".";
-  pcol_unit_label(v, vu, unit, b, n);
+  if (v == 0) return "."; /* pprof's valueOrDot: before --divide-by */
+  cli_value_label(v, vu, unit, b, n);
   return b;
 }
 
 static void print_text(FILE *fp, const pcol_list *l, pcol_by by, const char *unit) {
   char b1[64], b2[64], p[PCOL_PERCENT_MAX];
   const pcol_str vu = l->value.unit;
-  pcol_unit_label(l->total, vu, unit, b1, sizeof b1);
+  cli_value_label(l->total, vu, unit, b1, sizeof b1);
   fprintf(fp, "Total: %s\n", b1);
   for (size_t i = 0; i < l->nblocks; i++) {
     const pcol_list_block *k = &l->blocks[i];
@@ -47,8 +48,8 @@ static void print_text(FILE *fp, const pcol_list *l, pcol_by by, const char *uni
     }
     cli_print_name(fp, k->file);
     fputc('\n', fp);
-    pcol_unit_label(k->flat, vu, unit, b1, sizeof b1);
-    pcol_unit_label(k->cum, vu, unit, b2, sizeof b2);
+    cli_value_label(k->flat, vu, unit, b1, sizeof b1);
+    cli_value_label(k->cum, vu, unit, b2, sizeof b2);
     pcol_percentage(k->cum, l->total, p, sizeof p);
     fprintf(fp, "%10s %10s (flat, cum) %s of Total\n", b1, b2, p);
     if (k->error) {

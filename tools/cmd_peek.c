@@ -13,6 +13,7 @@ const cli_opt opts_peek[] = {
     CLI_OPT_UNIT,
     CLI_OPT_MEAN,
     CLI_OPT_DROP_NEGATIVE,
+    CLI_OPT_DIVIDE_BY,
     CLI_OPT_VIEW_FORMAT(": one row per matched node (relation \"node\") and per "
                         "caller/callee; numbers stay raw"),
     CLI_OPTS_VIEW_INPUT,

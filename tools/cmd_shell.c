@@ -48,6 +48,7 @@ static setting settings[] = {
     {"sort", "sort", 0, NULL},           {"granularity", "by", 0, NULL},
     {"noinlines", "no-inlines", 1, NULL}, {"relative_percentages", "relative-percentages", 1, NULL},
     {"mean", "mean", 1, NULL},           {"drop_negative", "drop-negative", 1, NULL},
+    {"divide_by", "divide-by", 0, NULL},
 };
 #define NSETTINGS (sizeof settings / sizeof settings[0])
 
@@ -134,8 +135,9 @@ static void shell_help(void) {
          "show_from, tagfocus, tagignore, tagshow, taghide, tagroot, tagleaf, sample_index,\n"
          "unit, nodecount, nodefraction, edgefraction, sort, granularity, noinlines,\n"
          "relative_percentages, mean (top, peek, tree, traces, list, dot, svg, png,\n"
-         "callgrind) and drop_negative (top, peek, tree and the graphs); and the words\n"
-         "cum, flat, functions, filefunctions, lines, files, addresses.\n"
+         "callgrind), drop_negative (top, peek, tree and the graphs) and divide_by (top,\n"
+         "peek, tree, traces, list and the graphs); and the words cum, flat, functions,\n"
+         "filefunctions, lines, files, addresses.\n"
          "quit (or end of input) ends the session.\n");
 }
 
@@ -186,6 +188,9 @@ static int set_line(char *line, pcol_file *f) {
     long long v = strtoll(value, &e, 10);
     if (e == value || *e) bad = "give a whole number";
     else if (v < 0) value = ""; /* pprof's -1: the command's own default */
+  } else if (!strcmp(s->pprof, "divide_by")) {
+    double r;
+    bad = cli_divide_by_parse(value, &r);
   } else if (strstr(s->pprof, "fraction")) {
     double v = strtod(value, &e);
     if (e == value || *e || !(v >= 0)) bad = "give a number, 0 or more";
@@ -251,7 +256,7 @@ static int run_line(const char *file, char **w, int nw) {
   for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
     if (!strcmp(name, aliases[i].pprof)) name = aliases[i].command, extra = aliases[i].extra;
   const cli_command *c = cli_command_find(name);
-  static const char *const not_offered[] = {"divide_by", "normalize",
+  static const char *const not_offered[] = {"normalize",
                                             "call_tree", "trim", "compact_labels", "source_path",
                                             "trim_path", "intel_syntax", "show_from_address",
                                             "disasm", "weblist", "web", "gif", "pdf", "ps", "eog",
@@ -365,15 +370,22 @@ static int run_line(const char *file, char **w, int nw) {
   for (size_t k = 0; !rc && k < NSETTINGS; k++) {
     setting *s = &settings[k];
     /* a setting that changes the numbers, which this command cannot
-     * apply: refused, never silently left out (but pprof's tags and proto
-     * ignore both: they print the sums, and write the profile; its traces
-     * list every sample, negative or not) */
-    if (s->value && *s->value && s->flag && !given[k] && !opt_of(c, s->option, 0) &&
-        (!strcmp(s->option, "mean") || !strcmp(s->option, "drop-negative")) &&
-        strcmp(c->name, "tags") && !(extra && !strcmp(extra, "--to=pprof")) &&
-        !(!strcmp(s->option, "drop-negative") && !strcmp(c->name, "traces"))) {
-      rc = cli_usage_error("shell", "%s=true: %s does not offer --%s; set %s=false first",
-                           s->pprof, c->name, s->option, s->pprof);
+     * apply: refused, never silently left out (but pprof's tags ignore
+     * them all, they print the sums; its proto writes the profile without
+     * -mean or -drop_negative, but divided by -divide_by; its traces list
+     * every sample, negative or not) */
+    const char *so = s->option ? s->option : "";
+    int numbers = !strcmp(so, "mean") || !strcmp(so, "drop-negative");
+    int divide = !strcmp(so, "divide-by");
+    if (s->value && *s->value && (numbers || divide) && !given[k] && !opt_of(c, s->option, 0) &&
+        strcmp(c->name, "tags") && !(numbers && extra && !strcmp(extra, "--to=pprof")) &&
+        !(!strcmp(so, "drop-negative") && !strcmp(c->name, "traces"))) {
+      if (divide)
+        rc = cli_usage_error("shell", "%s=%s: %s does not offer --%s; clear it first (%s=)",
+                             s->pprof, s->value, c->name, s->option, s->pprof);
+      else
+        rc = cli_usage_error("shell", "%s=true: %s does not offer --%s; set %s=false first",
+                             s->pprof, c->name, s->option, s->pprof);
       break;
     }
     if (!s->value || !s->option || given[k] || !opt_of(c, s->option, 0)) continue;

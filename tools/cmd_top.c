@@ -17,6 +17,7 @@ const cli_opt opts_top[] = {
                         "stay raw, the unit is a column"),
     CLI_OPT_MEAN,
     CLI_OPT_DROP_NEGATIVE,
+    CLI_OPT_DIVIDE_BY,
     CLI_OPTS_VIEW_INPUT,
     {NULL, 0, 0, NULL}};
 
@@ -36,7 +37,7 @@ static void print_text(FILE *fp, pcol_file *f, const char *path, const pcol_top 
   char b1[64], b3[64], p1[PCOL_PERCENT_MAX], p2[PCOL_PERCENT_MAX], p3[PCOL_PERCENT_MAX];
   cli_print_view_header(fp, f, path, t, n, sel, unit);
   if (t->total && dropped) {
-    pcol_unit_label(cutoff, v->unit, unit, b1, sizeof b1);
+    cli_value_label(cutoff, v->unit, unit, b1, sizeof b1);
     fprintf(fp, "Dropped %zu node%s (cum <= %s)\n", dropped, dropped > 1 ? "s" : "", b1);
   }
   if (t->total && n > 0 && n < shown_of)
@@ -46,8 +47,8 @@ static void print_text(FILE *fp, pcol_file *f, const char *path, const pcol_top 
   for (size_t i = 0; i < n; i++) {
     const pcol_top_row *r = &t->rows[i];
     sum += r->flat;
-    pcol_unit_label(r->flat, v->unit, unit, b1, sizeof b1);
-    pcol_unit_label(r->cum, v->unit, unit, b3, sizeof b3);
+    cli_value_label(r->flat, v->unit, unit, b1, sizeof b1);
+    cli_value_label(r->cum, v->unit, unit, b3, sizeof b3);
     pcol_percentage(r->flat, t->total, p1, sizeof p1);
     pcol_percentage(sum, t->total, p2, sizeof p2);
     pcol_percentage(r->cum, t->total, p3, sizeof p3);

@@ -8,6 +8,7 @@
 const cli_opt opts_traces[] = {
     CLI_OPT_VALUE("to print"),
     CLI_OPT_MEAN,
+    CLI_OPT_DIVIDE_BY,
     {"limit", 'n', 1, "print only the first N traces"},
     CLI_OPT_VIEW_FORMAT(": a row a trace (value, unit, labels, stack root;...;leaf, a ';' in a "
                         "name made '_' as fold makes it); the text is pprof -traces'"),
@@ -135,7 +136,7 @@ static int trace_row(tr_out *o, const pcol_trace *t) {
       char v[64] = "";
       if (i == 0) {
         char raw[64];
-        pcol_unit_label(t->value, o->unit, "minimum", raw, sizeof raw);
+        cli_value_label(t->value, o->unit, "minimum", raw, sizeof raw);
         cli_text_buf(raw, strlen(raw), v, sizeof v);
       }
       printf("%10s   ", v); /* the name by the text rule, as top's */

@@ -14,6 +14,7 @@ const cli_opt opts_tree[] = {
     CLI_OPTS_PRUNE,
     CLI_OPT_UNIT,
     CLI_OPT_MEAN,
+    CLI_OPT_DIVIDE_BY,
     CLI_OPT_DROP_NEGATIVE,
     CLI_OPT_VIEW_FORMAT(": one row per node (relation \"node\") and per caller/callee, as "
                         "`pcol peek`'s; numbers stay raw"),

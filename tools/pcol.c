@@ -192,12 +192,13 @@ static const cli_command commands[] = {
      "show_from=, tagfocus=, tagignore=, tagshow=, taghide=, tagroot=, tagleaf=,\n"
      "sample_index=TYPE, unit=U, nodecount=N, nodefraction=F, edgefraction=F,\n"
      "sort=cum|flat, granularity=functions|lines|files|addresses, noinlines,\n"
-     "relative_percentages, mean, drop_negative (top, peek, tree, graphs); the words cum,\n"
-     "flat, functions, lines, files, addresses); o lists them, help [COMMAND]\n"
-     "explains, quit ends.  Inputs that are not one pcol file are packed once into a\n"
-     "temporary pcol file (removed at exit) that every command maps.  The prompt\n"
-     "\"(pcol) \" goes to standard output, as pprof's does; a failed command prints\n"
-     "its message and the session goes on.  doc/cli.md, \"The interactive shell\".",
+     "relative_percentages, mean, drop_negative (top, peek, tree, graphs), divide_by=F\n"
+     "(top, peek, tree, traces, list, graphs); the words cum, flat, functions, lines,\n"
+     "files, addresses); o lists them, help [COMMAND] explains, quit ends.  Inputs\n"
+     "that are not one pcol file are packed once into a temporary pcol file (removed\n"
+     "at exit) that every command maps.  The prompt \"(pcol) \" goes to standard\n"
+     "output, as pprof's does; a failed command prints its message and the session\n"
+     "goes on.  doc/cli.md, \"The interactive shell\".",
      opts_shell, cmd_shell},
     {"export", "pcol export INPUT... --to clickhouse -o DIR [--load CMD] [--cluster NAME]",
      "Write profiles' tables for a columnar database (ClickHouse Native files and schema.sql).",

@@ -43,12 +43,12 @@ grep -q '^  sample_index *= $' <<<"$out" || fail "o: a bad sample_index was kept
 grep -q 'sample_index=nosuch: no value type' "$tmp/err" || { cat "$tmp/err"; fail "the bad sample_index's message"; }
 [ "$(ask focus=main focus= top)" = "$("$PCOL" top "$in" -n 10 | body)" ] || fail "focus= clears"
 # a failed command: its message, then the session goes on; exit 0
-out=$(printf 'nosuchcommand\npeek\ntop --nosuch\ndivide_by=2\ntop1\n' | "$PCOL" shell "$in" 2>"$tmp/err")
+out=$(printf 'nosuchcommand\npeek\ntop --nosuch\ncall_tree=true\ntop1\n' | "$PCOL" shell "$in" 2>"$tmp/err")
 [ $? = 0 ] || fail "the session's exit"
 grep -q 'unrecognized command: "nosuchcommand"' "$tmp/err" || fail "unknown command"
 grep -q 'command peek requires an argument' "$tmp/err" || fail "peek without its argument"
 grep -q "unknown option '--nosuch'" "$tmp/err" || fail "a bad option"
-grep -q "pprof's divide_by is not offered by pcol" "$tmp/err" || fail "a pprof setting pcol lacks"
+grep -q "pprof's call_tree is not offered by pcol" "$tmp/err" || fail "a pprof setting pcol lacks"
 grep -q 'Showing top 1 nodes' <<<"$out" || fail "the session did not go on"
 # pprof's forms: signed counts, cum=true; a count is no limit of traces
 [ "$(ask 'top -5')" = "$("$PCOL" top "$in" | body)" ] || fail "top -5: every row"
@@ -134,4 +134,22 @@ want=$("$PCOL" peek "$in" . --drop-negative | grep "^Showing nodes")
 [ -n "$want" ] && grep -qF -- "$want" "$tmp/out" || fail "drop_negative=true: peek did not run ($want)"
 grep -q -- '-----------+-------' "$tmp/out" || fail "drop_negative=true: traces did not run"
 grep -q 'Showing nodes' "$tmp/out" || fail "drop_negative=true: tree did not run"
+# divide_by=F: checked when set (0, a negative or no number keeps the old
+# value), top and peek divide, tags run as they are (pprof's -tags ignores
+# -divide_by), a command without --divide-by is refused, divide_by= clears
+printf 'divide_by=0\ntop2\ndivide_by=-4\ndivide_by=x\ndivide_by=4\ntop2\npeek .\ntags\nflame\ndivide_by=\ntop2\n' |
+  "$PCOL" shell "$in" >"$tmp/out" 2>"$tmp/err"
+grep -q 'divide_by=0: wants a divisor other than 0' "$tmp/err" || fail "divide_by=0 accepted"
+grep -q 'divide_by=-4: wants a divisor above 0' "$tmp/err" || fail "divide_by=-4 accepted"
+grep -q 'divide_by=x: wants a decimal number' "$tmp/err" || fail "divide_by=x accepted"
+grep -q 'divide_by=4: flame does not offer --divide-by' "$tmp/err" || fail "divide_by=4 with flame"
+grep -q 'tags does not offer' "$tmp/err" && fail "divide_by=4 refused tags"
+[ -s "$tmp/tag1" ] && grep -qF "$(cat "$tmp/tag1")" "$tmp/out" || fail "divide_by=4: tags did not run"
+plain=$("$PCOL" top "$in" -n 2 | body) div=$("$PCOL" top "$in" -n 2 --divide-by 4 | body)
+[ "$plain" != "$div" ] || fail "top --divide-by 4 is top"
+[ "$(sed 's/^(pcol) //; s/(pcol) //g' "$tmp/out" | grep -c -xF "$(echo "$plain" | tail -1)")" = 2 ] ||
+  fail "divide_by=0 or divide_by= left a divisor"
+grep -qxF "$(echo "$div" | tail -1)" "$tmp/out" || fail "divide_by=4: top not divided"
+want=$("$PCOL" peek "$in" . --divide-by 4 | grep '^Showing nodes')
+[ -n "$want" ] && grep -qF "$want" "$tmp/out" || fail "divide_by=4: peek not divided ($want)"
 echo "t_shell: ok"

@@ -13,9 +13,22 @@
 #   --drop-negative (-drop_negative): `top`, `tree`, `peek`, `list` and `graph` of those pairs under --base and
 #     --diff-base (flat, -cum, -nodefraction, -nodecount), and of a delta
 #     heap profile with negative values, each of its value types.
+#   --divide-by F (-divide_by=F: each number printed through report.go's
+#     formatValue is int64(v x 1/F), the unit chosen from the scaled
+#     smallest value and total, shares of the unscaled values) for F in 3,
+#     0.5, 1e9, 7 and 2.5 on cpu, heap (each value type), delta (negative
+#     values) and labelled profiles: top (-cum, -lines, -nodefraction,
+#     -mean), peek, tree, traces and list from the Duration line ("Total
+#     samples = X") or "Showing nodes" on; dot (dot_compare.py, and the
+#     legend's Duration line); callgrind byte for byte (its numbers are
+#     not divided, only its unit is chosen from the divided ones); tags,
+#     which -divide_by leaves as they are (pcol's tags have no --divide-by);
+#     and pcol's refusals (0 as pprof, a negative F that pprof ignores, a
+#     machine format): exit 2 and a message.
 # Left out: the profile whose names hold raw control bytes (pcol prints
 # them as \xNN, doc/safety.md).  A check whose go output is empty is not
-# counted (go refuses it): the count at the end must reach 500.
+# counted (go refuses it): the count at the end must reach 500, and 450 of
+# them --divide-by's.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -52,6 +65,12 @@ ties() {
        END { if (m) flush() }'
 }
 n=0 fail=0
+bad() { # bad WHAT: a failed check, pcol's messages and the difference printed
+  echo "t_value_opts: FAIL: $1"
+  cat "$tmp/err"
+  diff "$tmp/go" "$tmp/pc" | head -6
+  fail=$((fail + 1))
+}
 check() { # check WHAT GO-ARGS -- PCOL-ARGS
   local what=$1 g=() p=()
   shift
@@ -62,12 +81,7 @@ check() { # check WHAT GO-ARGS -- PCOL-ARGS
   [ -s "$tmp/go" ] || return 0 # go refuses it
   "$PCOL" "${p[@]}" 2>"$tmp/err" | cut | ties >"$tmp/pc"
   n=$((n + 1))
-  cmp -s "$tmp/go" "$tmp/pc" || {
-    echo "t_value_opts: FAIL: $what"
-    cat "$tmp/err"
-    diff "$tmp/go" "$tmp/pc" | head -6
-    fail=$((fail + 1))
-  }
+  cmp -s "$tmp/go" "$tmp/pc" || bad "$what"
 }
 inputs=()
 for f in "$data"/pprof/*.pb* "$data"/ext/pprof/*; do
@@ -190,5 +204,103 @@ while IFS="$(printf '\t')" read -r t f; do
   fi
   prev_t=$t prev_f=$f
 done <"$tmp/types"
-echo "t_value_opts: $n comparisons with go tool pprof ($pairs pairs of profiles), $fail failed"
-[ "$n" -ge 500 ] && [ "$pairs" -ge 4 ] && [ "$fail" = 0 ]
+
+# --divide-by
+before=$n
+: >"$tmp/dots"
+dot() { # dot F FILE GO-ARGS -- PCOL-ARGS: compared together at the end
+  local F=$1 f=$2 g=() p=()
+  shift 2
+  while [ "$1" != -- ]; do g+=("$1"); shift; done
+  shift
+  p=("$@")
+  n=$((n + 1))
+  go tool pprof -symbolize=none -dot -divide_by="$F" "${g[@]}" "$f" >"$tmp/$n.go" 2>/dev/null
+  "$PCOL" graph "$f" --divide-by "$F" "${p[@]}" >"$tmp/$n.pc" 2>"$tmp/err" || { cp /dev/null "$tmp/go"; cp /dev/null "$tmp/pc"; bad "pcol graph $(basename "$f") --divide-by $F ${p[*]}"; return; }
+  printf '%s\t%s\t%s\n' "$tmp/$n.go" "$tmp/$n.pc" "$(basename "$f") -dot -divide_by=$F ${g[*]}" >>"$tmp/dots"
+  # the legend's Duration line, which dot_compare.py does not read
+  grep -o 'Duration: [^\\]*' "$tmp/$n.go" >"$tmp/go"
+  grep -o 'Duration: [^\\]*' "$tmp/$n.pc" >"$tmp/pc"
+  cmp -s "$tmp/go" "$tmp/pc" || bad "dot Duration line $(basename "$f") -divide_by=$F"
+}
+
+D=$data/pprof
+cpu=$D/go-cpu-large.pb.gz small=$D/go-cpu-inline-small.pb.gz heap=$D/go-heap-allocs-inline.pb.gz
+delta=$D/go-heap-delta-negative-values.pb.gz labels=$D/go-cpu-string-labels.pb.gz
+ebpf=$D/native-ebpf-kernel-buildid-thread-labels.pb.gz block=$data/ext/pprof/go-block-net.pb.gz
+for f in "$cpu" "$small" "$heap" "$delta" "$labels"; do
+  [ -f "$f" ] || { echo "t_value_opts: $f missing"; exit 1; }
+done
+files=("$cpu" "$small" "$heap" "$delta" "$labels")
+[ -f "$ebpf" ] && files+=("$ebpf")
+[ -f "$block" ] && files+=("$block")
+
+for F in 3 0.5 1e9 7 2.5; do
+  for f in "${files[@]}"; do
+    b="$(basename "$f") -divide_by=$F"
+    from='^Duration: \|^Showing nodes'
+    check "$b -top" -divide_by="$F" -top "$f" -- top "$f" --divide-by "$F"
+    check "$b -top -cum -lines" -divide_by="$F" -top -cum -lines "$f" -- top "$f" --divide-by "$F" --sort cum --by line
+    check "$b -tree" -divide_by="$F" -tree "$f" -- tree "$f" --divide-by "$F"
+    check "$b -peek" -divide_by="$F" -peek 'main|run|Stream' "$f" -- peek "$f" 'main|run|Stream' --divide-by "$F"
+    check "$b -mean -top" -mean -divide_by="$F" -top "$f" -- top "$f" --mean --divide-by "$F"
+    from='^-----------+'
+    check "$b -traces" -divide_by="$F" -traces "$f" -- traces "$f" --divide-by "$F"
+    from='^Total:'
+    check "$b -list" -divide_by="$F" -list 'main\.' "$f" -- list "$f" 'main\.' --divide-by "$F"
+    from='^'
+    check "$b -tags" -divide_by="$F" -tags "$f" -- tags "$f"
+    dot "$F" "$f" --
+  done
+  # every value type of the heap profiles (bytes and counts, negative values)
+  for f in "$heap" "$delta"; do
+    for si in alloc_objects alloc_space inuse_objects inuse_space; do
+      b="$(basename "$f") -divide_by=$F -sample_index=$si"
+      from='^Duration: \|^Showing nodes'
+      check "$b -top" -divide_by="$F" -sample_index=$si -top "$f" -- top "$f" --divide-by "$F" --value $si
+      check "$b -tree -nodecount=10" -divide_by="$F" -sample_index=$si -tree -nodecount=10 "$f" -- tree "$f" --divide-by "$F" --value $si --node-count 10
+      check "$b -top -nodefraction" -divide_by="$F" -sample_index=$si -top -nodefraction=0.05 "$f" -- top "$f" --divide-by "$F" --value $si --node-fraction 0.05
+      dot "$F" "$f" -sample_index=$si -- --value $si
+    done
+  done
+  # callgrind, byte for byte (the delta profile's opposite edges are in
+  # pprof's map order: left out, t_callgrind.sh says why)
+  for f in "$cpu" "$small" "$heap" "$labels"; do
+    n=$((n + 1))
+    go tool pprof -symbolize=none -callgrind -divide_by="$F" "$f" >"$tmp/go" 2>/dev/null
+    "$PCOL" graph "$f" --format callgrind --divide-by "$F" >"$tmp/pc" 2>"$tmp/err"
+    cmp -s "$tmp/go" "$tmp/pc" || bad "$(basename "$f") -callgrind -divide_by=$F"
+  done
+done
+python3 "$REPO/tests/interop/dot_compare.py" --list "$tmp/dots" || fail=$((fail + 1))
+
+# refusals: exit 2 and a message naming the option
+refused() { # refused WHAT PCOL-ARGS
+  local what=$1
+  shift
+  n=$((n + 1))
+  "$PCOL" "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ $rc != 2 ] || ! grep -q -- '--divide-by' "$tmp/err" || [ -s "$tmp/out" ]; then
+    echo "t_value_opts: FAIL: $what: exit $rc, stderr: $(head -c 300 "$tmp/err")"
+    fail=$((fail + 1))
+  fi
+}
+go tool pprof -symbolize=none -divide_by=0 -top "$small" >/dev/null 2>"$tmp/err"
+grep -q 'zero divisor specified' "$tmp/err" || { echo "t_value_opts: FAIL: go no longer refuses -divide_by=0"; fail=$((fail + 1)); }
+for v in top tree traces; do
+  refused "$v --divide-by 0" "$v" "$small" --divide-by 0
+  refused "$v --divide-by -2" "$v" "$small" --divide-by -2
+  refused "$v --divide-by x" "$v" "$small" --divide-by x
+  refused "$v --divide-by 3 --format json" "$v" "$small" --divide-by 3 --format json
+done
+refused "peek --divide-by 0.0" peek "$small" main --divide-by 0.0
+refused "list --divide-by -0" list "$small" main --divide-by -0
+refused "graph --divide-by 0" graph "$small" --divide-by 0
+refused "graph --divide-by inf" graph "$small" --divide-by inf
+refused "graph --divide-by 2 --format tsv" graph "$small" --divide-by 2 --format tsv
+refused "callgrind --divide-by 1e-400" graph "$small" --format callgrind --divide-by 1e-400
+
+divided=$((n - before))
+echo "t_value_opts: $n comparisons with go tool pprof ($pairs pairs of profiles, $divided of --divide-by), $fail failed"
+[ "$n" -ge 500 ] && [ "$pairs" -ge 4 ] && [ "$divided" -ge 450 ] && [ "$fail" = 0 ]
