@@ -1522,7 +1522,9 @@ PCOL_API void pcol_source_summaries_free(pcol_source_summary *s, size_t n);
  * pcol_unit_scale: v in unit `from` expressed in `to` ("auto"/"minimum" =
  * the largest unit of the family that keeps the value >= 1), *out_unit the
  * unit's printed name ("" for a count).  Families: bytes (B kB MB GB TB PB,
- * x1024), time (ns us ms s hrs), GCU; other units are left as they are. */
+ * x1024), time (ns us ms s hrs), GCU; other units are left as they are.  A
+ * v below 0 scales as -v does, but INT64_MIN, which Go cannot negate, into
+ * the family's default unit, as pprof's measurement.Scale. */
 PCOL_API double pcol_unit_scale(pcol_sum v, pcol_str from, const char *to, const char **out_unit);
 /* true when `from` belongs to a family (bytes, time, GCU). */
 PCOL_API bool pcol_unit_known(pcol_str from);

@@ -85,7 +85,10 @@ static int is_auto(const char *to) {
 }
 
 double pcol_unit_scale(pcol_sum v, pcol_str from, const char *to, const char **out_unit) {
-  if (v < 0) {
+  /* measurement.Scale negates a value below 0 when -value > 0, which
+   * int64's MinInt64 is not: it scales as it is, into the family's default
+   * unit (what -divide_by's int64() of an overflow gives, pcol_unit_ratio) */
+  if (v < 0 && v != INT64_MIN) {
     double r = pcol_unit_scale(-v, from, to, out_unit);
     return -r;
   }

@@ -18,13 +18,15 @@
 #     smallest value and total, shares of the unscaled values) for F in 3,
 #     0.5, 1e9, 7 and 2.5 on cpu, heap (each value type), delta (negative
 #     values) and labelled profiles: top (-cum, -lines, -nodefraction,
-#     -mean), peek, tree, traces and list from the Duration line ("Total
+#     -mean, -unit, -focus with -relative_percentages), peek, tree (-hide),
+#     traces and list from the Duration line ("Total
 #     samples = X") or "Showing nodes" on; dot (dot_compare.py, and the
 #     legend's Duration line); callgrind byte for byte (its numbers are
 #     not divided, only its unit is chosen from the divided ones); tags,
 #     which -divide_by leaves as they are (pcol's tags have no --divide-by);
 #     and pcol's refusals (0 as pprof, a negative F that pprof ignores, a
-#     machine format): exit 2 and a message.
+#     machine format): exit 2 and a message; and divisors so small
+#     (1e-20, 1e-320) that the numbers pass int64 (Go's MinInt64).
 # Left out: the profile whose names hold raw control bytes (pcol prints
 # them as \xNN, doc/safety.md).  A check whose go output is empty is not
 # counted (go refuses it): the count at the end must reach 500, and 450 of
@@ -263,6 +265,16 @@ for F in 3 0.5 1e9 7 2.5; do
       dot "$F" "$f" -sample_index=$si -- --value $si
     done
   done
+  # a unit asked (-unit: no choice made), filters and their shares
+  from='^Showing nodes'
+  check "-divide_by=$F -unit=ms -top" -divide_by="$F" -unit=ms -top "$small" -- top "$small" --divide-by "$F" --unit ms
+  check "-divide_by=$F -unit=kB -tree" -divide_by="$F" -unit=kB -tree "$heap" -- tree "$heap" --divide-by "$F" --unit kB
+  check "-divide_by=$F -unit=B -peek" -divide_by="$F" -unit=B -peek grpc "$heap" -- peek "$heap" grpc --divide-by "$F" --unit B
+  check "-divide_by=$F -focus -relative -top" -divide_by="$F" -focus=runtime -relative_percentages -top "$cpu" -- top "$cpu" --divide-by "$F" --focus runtime --relative-percentages
+  check "-divide_by=$F -hide -tree" -divide_by="$F" -hide=runtime -tree "$heap" -- tree "$heap" --divide-by "$F" --hide runtime
+  from='^Total:'
+  check "-divide_by=$F -unit=us -list" -divide_by="$F" -unit=us -list 'main\.' "$small" -- list "$small" 'main\.' --divide-by "$F" --unit us
+  dot "$F" "$small" -unit=us -- --unit us
   # callgrind, byte for byte (the delta profile's opposite edges are in
   # pprof's map order: left out, t_callgrind.sh says why)
   for f in "$cpu" "$small" "$heap" "$labels"; do
@@ -270,6 +282,19 @@ for F in 3 0.5 1e9 7 2.5; do
     go tool pprof -symbolize=none -callgrind -divide_by="$F" "$f" >"$tmp/go" 2>/dev/null
     "$PCOL" graph "$f" --format callgrind --divide-by "$F" >"$tmp/pc" 2>"$tmp/err"
     cmp -s "$tmp/go" "$tmp/pc" || bad "$(basename "$f") -callgrind -divide_by=$F"
+  done
+done
+# a divisor so small that the numbers pass int64: Go's int64() gives
+# MinInt64, which measurement.Scale leaves in the family's default unit
+for F in 1e-20 1e-320; do
+  for f in "$small" "$heap" "$delta"; do
+    b="$(basename "$f") -divide_by=$F"
+    from='^Showing nodes'
+    check "$b -top" -divide_by="$F" -top "$f" -- top "$f" --divide-by "$F"
+    check "$b -tree" -divide_by="$F" -tree "$f" -- tree "$f" --divide-by "$F"
+    from='^-----------+'
+    check "$b -traces" -divide_by="$F" -traces "$f" -- traces "$f" --divide-by "$F"
+    dot "$F" "$f" --
   done
 done
 python3 "$REPO/tests/interop/dot_compare.py" --list "$tmp/dots" || fail=$((fail + 1))
