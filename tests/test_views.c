@@ -1515,3 +1515,28 @@ Test(frame_rows, refuses_filters_and_bad_granularity) {
   free(mem);
   pcol_builder_free(b);
 }
+
+/* pprof's -divide_by (report.go New: int64(float64(v) * Ratio) when
+ * Ratio > 0 && Ratio != 1; selectOutputUnit on the scaled values) */
+Test(units, divide_by_ratio) {
+  cr_assert(pcol_unit_ratio(10, 1.0 / 3) == 3);
+  cr_assert(pcol_unit_ratio(-10, 1.0 / 3) == -3); /* toward 0 */
+  cr_assert(pcol_unit_ratio(-1, 0.5) == 0);
+  cr_assert(pcol_unit_ratio(7, 2) == 14);
+  cr_assert(pcol_unit_ratio(7, 1) == 7);
+  cr_assert(pcol_unit_ratio(7, -0.5) == 7); /* a negative F: ignored, as pprof */
+  cr_assert(pcol_unit_ratio(7, NAN) == 7);
+  cr_assert(pcol_unit_ratio(INT64_MAX, 4) == INT64_MIN); /* Go's int64() past the range, amd64 */
+  cr_assert(pcol_unit_ratio(0, INFINITY) == INT64_MIN);  /* 0 x inf is NaN */
+  pcol_str ns = {"nanoseconds", 11};
+  char u[32], b[64];
+  pcol_sum vals[] = {4000000, 20000000}; /* 4 ms, 20 ms of 1 s */
+  pcol_unit_pick_ratio(vals, 2, 1000000000, ns, false, 1, u, sizeof u);
+  cr_assert_str_eq(u, "ms");
+  pcol_unit_pick_ratio(vals, 2, 1000000000, ns, false, 1e-3, u, sizeof u); /* 4 us .. 1 ms */
+  cr_assert_str_eq(u, "us");
+  pcol_unit_pick_ratio(vals, 2, 1000000000, ns, true, 1e-3, u, sizeof u); /* callgrind: 4 us */
+  cr_assert_str_eq(u, "us");
+  pcol_unit_label(pcol_unit_ratio(INT64_MAX, 4), (pcol_str){"bytes", 5}, "minimum", b, sizeof b);
+  cr_assert_str_eq(b, "-9223372036854775808B"); /* measurement.Scale cannot negate MinInt64 */
+}
