@@ -436,8 +436,8 @@ void tbl_end_row(cli_table *t);
 void tbl_finish(cli_table *t);
 
 /* ---------------------------------------------------------- cli_view.c */
-/* The --format of a view (text, tsv, csv, json, jsonl; default text).
- * Returns 0 or EXIT_USAGE. */
+/* The --format of a view (text, tsv, csv, json, jsonl; default text), and
+ * its --divide-by (cli_divide_by).  Returns 0 or EXIT_USAGE. */
 int cli_view_format(const cli_command *cmd, const cli_args *a, out_format *fmt);
 /* --divide-by of a view's output format fmt (pprof's -divide_by, CLI_OPT_DIVIDE_BY):
  * F > 0 and finite, with text output (graph: dot, svg, png, callgrind), or
