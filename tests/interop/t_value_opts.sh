@@ -18,15 +18,15 @@
 #     smallest value and total, shares of the unscaled values) for F in 3,
 #     0.5, 1e9, 7 and 2.5 on cpu, heap (each value type), delta (negative
 #     values) and labelled profiles: top (-cum, -lines, -nodefraction,
-#     -mean, -unit, -focus with -relative_percentages), peek, tree (-hide),
-#     traces and list from the Duration line ("Total
-#     samples = X") or "Showing nodes" on; dot (dot_compare.py, and the
-#     legend's Duration line); callgrind byte for byte (its numbers are
-#     not divided, only its unit is chosen from the divided ones); tags,
-#     which -divide_by leaves as they are (pcol's tags have no --divide-by);
-#     and pcol's refusals (0 as pprof, a negative F that pprof ignores, a
-#     machine format): exit 2 and a message; and divisors so small
-#     (1e-20, 1e-320) that the numbers pass int64 (Go's MinInt64).
+#     -mean, -unit, -focus with -relative_percentages), peek and tree
+#     (-hide, -mean, -drop_negative), traces and list from the Duration
+#     line ("Total samples = X") or "Showing nodes" on; dot (-mean too;
+#     dot_compare.py, and the legend's Duration line); callgrind byte for
+#     byte (its numbers are not divided, only its unit is chosen from the
+#     divided ones); tags, which -divide_by leaves as they are (pcol's tags
+#     have no --divide-by); pcol's refusals (0 as pprof, a negative F that
+#     pprof ignores, a machine format): exit 2 and a message; and divisors
+#     so small (1e-20, 1e-320) that the numbers pass int64 (Go's MinInt64).
 # Left out: the profile whose names hold raw control bytes (pcol prints
 # them as \xNN, doc/safety.md).  A check whose go output is empty is not
 # counted (go refuses it): the count at the end must reach 500, and 450 of
@@ -272,6 +272,12 @@ for F in 3 0.5 1e9 7 2.5; do
   check "-divide_by=$F -unit=B -peek" -divide_by="$F" -unit=B -peek grpc "$heap" -- peek "$heap" grpc --divide-by "$F" --unit B
   check "-divide_by=$F -focus -relative -top" -divide_by="$F" -focus=runtime -relative_percentages -top "$cpu" -- top "$cpu" --divide-by "$F" --focus runtime --relative-percentages
   check "-divide_by=$F -hide -tree" -divide_by="$F" -hide=runtime -tree "$heap" -- tree "$heap" --divide-by "$F" --hide runtime
+  # with -mean and -drop_negative: the means and what is left, divided
+  check "-divide_by=$F -mean -peek" -divide_by="$F" -mean -peek grpc "$heap" -- peek "$heap" grpc --divide-by "$F" --mean
+  check "-divide_by=$F -mean -tree" -divide_by="$F" -mean -tree "$heap" -- tree "$heap" --divide-by "$F" --mean
+  check "-divide_by=$F -drop_negative -peek" -divide_by="$F" -drop_negative -peek . "$delta" -- peek "$delta" . --divide-by "$F" --drop-negative
+  check "-divide_by=$F -drop_negative -tree" -divide_by="$F" -drop_negative -tree "$delta" -- tree "$delta" --divide-by "$F" --drop-negative
+  dot "$F" "$heap" -mean -- --mean
   from='^Total:'
   check "-divide_by=$F -unit=us -list" -divide_by="$F" -unit=us -list 'main\.' "$small" -- list "$small" 'main\.' --divide-by "$F" --unit us
   dot "$F" "$small" -unit=us -- --unit us
