@@ -439,9 +439,9 @@ void tbl_finish(cli_table *t);
 /* The --format of a view (text, tsv, csv, json, jsonl; default text), and
  * its --divide-by (cli_divide_by).  Returns 0 or EXIT_USAGE. */
 int cli_view_format(const cli_command *cmd, const cli_args *a, out_format *fmt);
-/* --divide-by of a view's output format fmt (pprof's -divide_by, CLI_OPT_DIVIDE_BY):
- * F > 0 and finite, with text output (graph: dot, svg, png, callgrind), or
- * EXIT_USAGE after a message; the ratio 1/F is then the one cli_value_label
+/* --divide-by of a view (pprof's -divide_by, CLI_OPT_DIVIDE_BY): F > 0 and
+ * finite, and text true (the view's output is text; graph's dot, svg, png,
+ * callgrind), or EXIT_USAGE after a message; the ratio 1/F is then the one cli_value_label
  * and cli_view_unit apply (1 when the command has no --divide-by or it is
  * absent).  cli_view_format calls it; so does graph, whose formats are its
  * own.  0 or EXIT_USAGE. */
