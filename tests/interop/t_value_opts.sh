@@ -20,7 +20,8 @@
 #     values) and labelled profiles: top (-cum, -lines, -nodefraction,
 #     -mean, -unit, -focus with -relative_percentages), peek and tree
 #     (-hide, -mean, -drop_negative), traces and list from the Duration
-#     line ("Total samples = X") or "Showing nodes" on; dot (-mean too;
+#     line ("Total samples = X") or "Showing nodes" on (list: -drop_negative
+#     too); dot (-mean, -drop_negative too;
 #     dot_compare.py, and the legend's Duration line); callgrind byte for
 #     byte (its numbers are not divided, only its unit is chosen from the
 #     divided ones); tags, which -divide_by leaves as they are (pcol's tags
@@ -278,7 +279,9 @@ for F in 3 0.5 1e9 7 2.5; do
   check "-divide_by=$F -drop_negative -peek" -divide_by="$F" -drop_negative -peek . "$delta" -- peek "$delta" . --divide-by "$F" --drop-negative
   check "-divide_by=$F -drop_negative -tree" -divide_by="$F" -drop_negative -tree "$delta" -- tree "$delta" --divide-by "$F" --drop-negative
   dot "$F" "$heap" -mean -- --mean
+  dot "$F" "$delta" -drop_negative -- --drop-negative
   from='^Total:'
+  check "-divide_by=$F -drop_negative -list" -divide_by="$F" -drop_negative -list compress "$delta" -- list "$delta" compress --divide-by "$F" --drop-negative
   check "-divide_by=$F -unit=us -list" -divide_by="$F" -unit=us -list 'main\.' "$small" -- list "$small" 'main\.' --divide-by "$F" --unit us
   dot "$F" "$small" -unit=us -- --unit us
   # callgrind, byte for byte (the delta profile's opposite edges are in
