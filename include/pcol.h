@@ -788,6 +788,7 @@ typedef struct pcol_out {
   FILE *fp;
   char *path;     /* destination */
   char *tmp_path; /* NULL for stdout */
+  int inflight_;  /* private: its place among the outputs in flight (pcol_out_remove_inflight) */
 } pcol_out;
 PCOL_API PCOL_NODISCARD pcol_status pcol_out_open(pcol_out *o, const char *path, pcol_error *err);
 /* Flushes, fsyncs, renames into place and closes. */
@@ -798,7 +799,8 @@ PCOL_API void pcol_out_abort(pcol_out *o);
  * library writes) neither committed nor aborted yet: for a signal handler
  * (async-signal-safe: atomic loads and unlink), so that a command killed
  * by SIGINT or SIGTERM leaves no ".NAME.tmp-XXXXXX" behind.  Up to 32
- * outputs at once are known. */
+ * outputs at once (and paths below 4096 bytes) are known; a signal between
+ * the file's creation and its registration leaves it. */
 PCOL_API void pcol_out_remove_inflight(void);
 
 /* ------------------------------------------------------ streaming writer */

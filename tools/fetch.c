@@ -62,10 +62,15 @@ void cli_cleanup_on_signals(void) {
   struct sigaction sa = {0};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-  sigaction(SIGHUP, &sa, NULL);
-  sigaction(SIGPIPE, &sa, NULL); /* `pcol fold URL | head`: the reader went away */
+  /* a signal the parent ignores stays ignored (nohup's SIGHUP, a
+   * background job's SIGINT, SIGPIPE for a writer that wants EPIPE) */
+  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP,
+                             SIGPIPE}; /* SIGPIPE: `pcol fold URL | head`, the reader went away */
+  for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+    struct sigaction old;
+    if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    sigaction(sigs[i], &sa, NULL);
+  }
 }
 
 const char *cli_fetched_url(const char *path) {

@@ -480,7 +480,8 @@ void cli_import_warning(const char *cmd, pcol_error *err) {
 }
 
 pcol_format cli_input_format(const char *path) {
-  if (!strcmp(path, "-")) return PCOL_FMT_UNKNOWN; /* cannot look without reading it */
+  struct stat st; /* standard input, a FIFO, `<(cmd)`: cannot look without reading it */
+  if (!strcmp(path, "-") || (!stat(path, &st) && !S_ISREG(st.st_mode))) return PCOL_FMT_UNKNOWN;
   FILE *fp = fopen(path, "rb");
   if (!fp) return PCOL_FMT_UNKNOWN;
   unsigned char head[4096];

@@ -327,6 +327,7 @@ typedef struct input {
   FILE *in;                /* the bytes the importer reads (decompressed) */
   const char *path, *name; /* name: for messages ("<stdin>" for "-") */
   int is_stdin;
+  int is_pipe; /* read once (standard input, a FIFO, `<(cmd)`): never opened again */
   uint8_t head[DETECT_HEAD];
   size_t n;
   /* a compressed input: the file, and `in` decompressing it */
@@ -369,6 +370,8 @@ static int open_input(input *x, const char *path, const char *name, pcol_error *
   x->name = name ? name : x->is_stdin ? "<stdin>" : path;
   x->in = x->is_stdin ? stdin : fopen(path, "rb");
   if (!x->in) return pcol_error_set(err, PCOL_EIO, "%s: %s", path, strerror(errno));
+  struct stat st;
+  x->is_pipe = x->is_stdin || fstat(fileno(x->in), &st) != 0 || !S_ISREG(st.st_mode);
   errno = 0;
   x->n = fread(x->head, 1, sizeof x->head, x->in);
   if (ferror(x->in)) { /* a directory opens, then fails to read: say so */
@@ -413,7 +416,7 @@ static int import_pcol(pcol_builder *b, input *x, const pcol_import_options *opt
   pcol_open_options oo = {0};
   oo.no_mmap = opt && opt->no_mmap;
   int rc;
-  if (x->is_stdin || x->o) {
+  if (x->is_pipe || x->o) {
     /* a pcol file needs random access: read it whole, head first */
     FILE *s = pcol_replay_stream(x->head, x->n, x->in);
     rc = s ? pcol_open_stream(s, x->name, &oo, &f, err) : pcol_oom(err);
@@ -546,7 +549,7 @@ static int import_input(pcol_builder *b, input *x, pcol_format fmt, const pcol_i
     rc = import_pcol(b, x, opt, err);
   } else {
     rc = NOT_MAPPED;
-    if (fmt == PCOL_FMT_PERUN && !x->is_stdin && !x->o && !(opt && opt->no_mmap))
+    if (fmt == PCOL_FMT_PERUN && !x->is_pipe && !x->o && !(opt && opt->no_mmap))
       rc = import_perun_mapped(b, x, opt, err);
     if (fmt == PCOL_FMT_PPROF && x->teed && !x->rec.spill)
       return close_input(x, import_pprof_pipe(b, x, opt, err), -1, err);
@@ -688,7 +691,9 @@ static int open_built(pcol_builder *b, int rc, uint64_t given, const pcol_open_o
 int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **out,
                   pcol_error *err) {
   *out = NULL;
-  if (strcmp(path, "-") != 0) {
+  struct stat st;
+  /* a pipe (a FIFO, `<(cmd)`) is read once, by the import: no look first */
+  if (strcmp(path, "-") != 0 && (stat(path, &st) != 0 || S_ISREG(st.st_mode))) {
     FILE *fp = fopen(path, "rb");
     if (!fp) return pcol_error_set(err, PCOL_EIO, "%s: %s", path, strerror(errno));
     char head[PCOL_MAGIC_SIZE];

@@ -24,26 +24,26 @@
 static char inflight_path[INFLIGHT_MAX][INFLIGHT_PATH];
 static atomic_int inflight_state[INFLIGHT_MAX];
 
-static void inflight_add(const char *path) {
+/* path's slot + 1 (pcol_out.inflight_), 0 when not registered */
+static int inflight_add(const char *path) {
   size_t n = strlen(path);
-  if (n >= INFLIGHT_PATH) return;
+  if (n >= INFLIGHT_PATH) return 0;
   for (int i = 0; i < INFLIGHT_MAX; i++) {
     int want = 0;
     if (!atomic_compare_exchange_strong(&inflight_state[i], &want, 1)) continue;
     memcpy(inflight_path[i], path, n + 1);
     atomic_store(&inflight_state[i], 2);
-    return;
+    return i + 1;
   }
+  return 0;
 }
 
-/* after the file is renamed or removed: a handler that runs before this
- * unlinks a name that is gone (or, renamed, no longer the temporary's) */
-static void inflight_remove(const char *path) {
-  for (int i = 0; i < INFLIGHT_MAX; i++)
-    if (atomic_load(&inflight_state[i]) == 2 && !strcmp(inflight_path[i], path)) {
-      atomic_store(&inflight_state[i], 0);
-      return;
-    }
+/* after the file is renamed or removed (a handler that runs before this
+ * unlinks a name that is gone, or, renamed, no longer the temporary's);
+ * only the slot's owner frees it, so no path is read while refilled */
+static void inflight_remove(pcol_out *o) {
+  if (o->inflight_ > 0 && o->inflight_ <= INFLIGHT_MAX) atomic_store(&inflight_state[o->inflight_ - 1], 0);
+  o->inflight_ = 0;
 }
 
 void pcol_out_remove_inflight(void) {
@@ -187,7 +187,7 @@ static int open_temp(pcol_out *o, const char *path, const struct stat *st, pcol_
    * umask as for a plain creat() (mkstemp would make it 0600, and reading
    * the umask means changing it, which races with other threads). */
   int fd = create_unique(tmpl);
-  if (fd >= 0) inflight_add(tmpl);
+  if (fd >= 0) o->inflight_ = inflight_add(tmpl); /* (a signal just before: the file stays) */
   if (fd < 0) {
     int e = errno;
     pcol_error_set(err, PCOL_EIO, "%s: cannot create temporary file: %s", path, strerror(e));
@@ -201,7 +201,7 @@ static int open_temp(pcol_out *o, const char *path, const struct stat *st, pcol_
   if (!o->fp) {
     close(fd);
     unlink(tmpl);
-    inflight_remove(tmpl);
+    inflight_remove(o);
     free(tmpl);
     return pcol_error_set(err, PCOL_EIO, "%s: cannot open temporary file", path);
   }
@@ -261,7 +261,7 @@ int pcol_out_commit(pcol_out *o, pcol_error *err) {
     }
     free(dir);
   }
-  inflight_remove(o->tmp_path);
+  inflight_remove(o);
   free(o->tmp_path);
   free(o->path);
   memset(o, 0, sizeof *o);
@@ -272,7 +272,7 @@ void pcol_out_abort(pcol_out *o) {
   if (o->tmp_path) {
     if (o->fp) fclose(o->fp);
     unlink(o->tmp_path);
-    inflight_remove(o->tmp_path);
+    inflight_remove(o);
     free(o->tmp_path);
   } else if (o->fp) {
     fflush(o->fp);

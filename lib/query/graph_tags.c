@@ -364,6 +364,10 @@ static int cells_make(const pcol_q_gtags *g, const pcol_q_inl_state *s, const ui
   for (uint32_t i = 0; !rc && i < g->np; i++) {
     uint32_t n = g->p_stack[i], ls = g->p_ls[i];
     pcol_sum w = g->p_w[i], d = g->mean ? g->p_d[i] : 0;
+    /* a pair is pprof's merged sample (one stack and label set): one whose
+     * values cancel is skipped as a sample of 0 is, and makes no tag (its
+     * "bytes" value would widen a bucket's range) */
+    if (w == 0 && d == 0) continue;
     uint32_t leaf = kk[n] && !res[n] ? kk[n] : 0;
     for (uint32_t x = n; x && !rc; x = pcol_view_u32(&s->st_parent, x - 1)) {
       uint32_t loc = pcol_view_u32(&s->st_loc, x - 1);

@@ -497,6 +497,7 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   c.flt = flt && flt->active ? flt : NULL;
   c.relative = sel && sel->relative;
   c.pairs = cp->pairs;
+  c.want_nz = cp->want_nz;
   /* one sum a stack node, written all over (pcol_alloc_hot) */
   if (c.nstacks + 1 > SIZE_MAX / sizeof *c.w) {
     wctx_free(&c);

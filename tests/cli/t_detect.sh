@@ -52,7 +52,19 @@ for f in pprof.pb rprof.out perun.perf collapsed.folded perf.txt v8.cpuprofile s
   # standard input, and pack: the same
   top - <"$tmp/$f.zst" >"$tmp/z.top" 2>"$tmp/err" || fail "top - <$f.zst: $(cat "$tmp/err")"
   diff "$tmp/plain.top" "$tmp/z.top" >/dev/null || fail "$f.zst on standard input: top differs"
+  # a pipe that is a path (`<(cmd)`, a FIFO): read once, never looked at
+  # first (that read would leave the import nothing)
+  for z in "" .gz; do
+    top <(cat "$tmp/$f$z") >"$tmp/z.top" 2>"$tmp/err" || fail "top <(cat $f$z): $(cat "$tmp/err")"
+    diff "$tmp/plain.top" "$tmp/z.top" >/dev/null || fail "$f$z through <(cat): top differs"
+  done
+  $PCOL pack <(cat "$tmp/$f") -o "$tmp/fifo.pcol" 2>"$tmp/err" || fail "pack <(cat $f): $(cat "$tmp/err")"
+  top "$tmp/fifo.pcol" >"$tmp/z.top" && diff "$tmp/plain.top" "$tmp/z.top" >/dev/null || fail "pack <(cat $f): top differs"
 done
+# the shell, info and validate take a pipe too
+printf 'top\n' | $PCOL shell <(cat "$tmp/pprof.pb") 2>/dev/null | grep -q 'Showing nodes' || fail "shell <(cat pprof.pb)"
+$PCOL info <(cat "$tmp/pcol.pcol") | grep -q '^sources: *1' || fail "info <(cat pcol.pcol)"
+$PCOL validate <(cat "$tmp/pcol.pcol") >/dev/null || fail "validate <(cat pcol.pcol)"
 # several gzip members and zstd frames are one input
 { head -c 300 "$tmp/perf.txt" | gzip -c; tail -c +301 "$tmp/perf.txt" | gzip -c; } >"$tmp/two.gz"
 { head -c 300 "$tmp/perf.txt" | zstd -q -c; tail -c +301 "$tmp/perf.txt" | zstd -q -c; } >"$tmp/two.zst"

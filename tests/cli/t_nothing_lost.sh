@@ -5,7 +5,8 @@
 # byte-identical.  Covered: bad input discovered late (the 2nd input of
 # pack/merge), a full disk (a 64 KiB tmpfs when run as root; /dev/full for
 # standard output), SIGKILL during a large pack (the destination is never
-# partial), SIGTERM and SIGINT (and no temporary file stays either).
+# partial), SIGTERM and SIGHUP (and no temporary file stays either; an
+# ignored SIGHUP, nohup's, stays ignored).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -133,9 +134,11 @@ for attempt in 1 2 3; do
   [ $writing = 1 ] && killed_writing=1 && break
 done
 [ $killed_writing = 1 ] || note "the kill landed during the import, not the write (timing)"
-# --- 3b. SIGTERM and SIGINT during a large pack: caught, so the temporary
+# --- 3b. SIGTERM and SIGHUP during a large pack: caught, so the temporary
 # file is removed (pcol_out_remove_inflight) before pack ends as killed
-for sig in TERM INT; do
+# (SIGINT: the same handler, but a background job here starts with it
+# ignored, and pcol keeps what its parent ignores)
+for sig in TERM HUP; do
   caught=0
   for attempt in 1 2 3; do
     kill_pack $sig
@@ -150,6 +153,16 @@ for sig in TERM INT; do
   done
   [ $caught = 1 ] || note "SIG$sig landed during the import, not the write (timing)"
 done
+# an ignored SIGHUP (nohup) stays ignored: top waits on a FIFO, gets a
+# SIGHUP, then reads its input and answers
+mkfifo "$tmp/in.fifo" || fail "mkfifo"
+(trap '' HUP; exec $PCOL top "$tmp/in.fifo" >"$tmp/nohup.out" 2>&1) &
+pid=$!
+read -r -t 0.3 -u 9
+kill -HUP $pid 2>/dev/null
+timeout 10 sh -c 'cat examples/demo.out >"$1"' sh "$tmp/in.fifo" # (no reader: it waits, then times out)
+wait $pid || fail "top with SIGHUP ignored died on SIGHUP (exit $?)"
+grep -q 'Showing nodes' "$tmp/nohup.out" || fail "top with SIGHUP ignored: $(cat "$tmp/nohup.out")"
 # replacing a file keeps its permissions (a private file stays private);
 # a new file gets the umask's mode, as with a plain creat()
 chmod 600 "$tmp/out/dest.pcol"

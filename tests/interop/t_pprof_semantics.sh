@@ -215,6 +215,8 @@ for mode in top-sums top-walk; do
   # stay (pcol_graph's phantoms)
   same '/^Showing nodes/' tree "$cancel" -tree -edgefraction=0 -- --edge-fraction 0
   same '/^Showing nodes/' tree "$cancel" -tree --
+  same 4 graph "$tmp/p/bucket-cancel.pb.gz" -dot -- # (a cancelled size widens no bucket)
+  same 4 graph "$tmp/p/bucket-cancel.pb.gz" -dot -mean -- --mean
   # -dot: a call into a node whose samples add up to 0 is drawn to "N0"
   # (pprof's graph keeps it in its callers' calls, out of its nodes)
   same 4 graph "$cancel" -dot -nodefraction=0 -edgefraction=0 -- --node-fraction 0 --edge-fraction 0

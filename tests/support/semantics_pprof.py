@@ -5,6 +5,9 @@ tests/interop/t_pprof_semantics.sh, each with what one pprof rule needs:
   labels.pb.gz   one stack twice with the same label set in two orders (Go
                  writes labels in map order), and a frame without a file
                  (Node's runMicrotasks) as a leaf and in the middle of stacks
+  bucket-cancel.pb.gz
+                 "bytes" labels whose +2 and -2 of one size cancel: -dot's
+                 buckets of that node take no box of them
   nums.pb.gz     numeric labels with units ("bytes", "alloc" in kilobytes,
                  "dur" in ms) and a string label, for -tagfocus ranges
   inline-chain.pb.gz
@@ -169,6 +172,15 @@ for i, sz in enumerate(sizes):
             ("count", i, ""), ("kind", "big" if sz > 4096 else "small", "")]
     p.sample([f if i % 2 else g, r], [i + 1, (i + 1) * sz], labs)
 p.write(os.path.join(out, "nums.pb.gz"))
+
+# -dot's "bytes" boxes when a (stack, label set) cancels: +2 and -2 of 40B
+# merge into a sample of 0, which makes no box and widens no bucket
+p = typed(("alloc_space", "bytes"))
+f = p.loc([("main.f", "b.go", 3)], 0x1000)
+r = p.loc([("main.main", "b.go", 9)], 0x2000)
+for v, sz in ((1, 8), (2, 100), (3, 1000), (4, 10000), (2, 40), (-2, 40)):
+    p.sample([f, r], [v], [("bytes", sz, "bytes")])
+p.write(os.path.join(out, "bucket-cancel.pb.gz"))
 
 p = typed(*CPU)
 fns = ["main.f%02d" % i for i in range(20)]

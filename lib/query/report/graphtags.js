@@ -78,6 +78,7 @@ function pcolGraphTagCells(D, T, k, pairs, kept, b) {
   var A = k.gA, K = k.gK, nloc = A.length - 2, stamp = new Uint32Array(nk), ntag = T.tags.length + 1;
   pairs.forEach(function (p, i) {
     var n = p[0], ls = p[1], w = p[2], leaf = b.kk[n] && !b.res[n] ? b.kk[n] : 0;
+    if (w === 0) return; /* a merged sample that cancels: no tag (graph_tags.c) */
     for (var x = n; x; x = D.SPAR[x - 1]) {
       var loc = D.SLOC[x - 1];
       if (loc > nloc) break;
