@@ -61,9 +61,12 @@ for f in pprof.pb rprof.out perun.perf collapsed.folded perf.txt v8.cpuprofile s
   $PCOL pack <(cat "$tmp/$f") -o "$tmp/fifo.pcol" 2>"$tmp/err" || fail "pack <(cat $f): $(cat "$tmp/err")"
   top "$tmp/fifo.pcol" >"$tmp/z.top" && diff "$tmp/plain.top" "$tmp/z.top" >/dev/null || fail "pack <(cat $f): top differs"
 done
-# the shell, info and validate take a pipe too
-printf 'top\n' | $PCOL shell <(cat "$tmp/pprof.pb") 2>/dev/null | grep -q 'Showing nodes' || fail "shell <(cat pprof.pb)"
-$PCOL info <(cat "$tmp/pcol.pcol") | grep -q '^sources: *1' || fail "info <(cat pcol.pcol)"
+# the shell, info and validate take a pipe too (their output to a file:
+# grep -q would stop reading early, and pipefail count pcol's SIGPIPE)
+printf 'top\n' | $PCOL shell <(cat "$tmp/pprof.pb") >"$tmp/out" 2>/dev/null || fail "shell <(cat pprof.pb)"
+grep -q 'Showing nodes' "$tmp/out" || fail "shell <(cat pprof.pb): $(cat "$tmp/out")"
+$PCOL info <(cat "$tmp/pcol.pcol") >"$tmp/out" || fail "info <(cat pcol.pcol)"
+grep -q '^sources: *1' "$tmp/out" || fail "info <(cat pcol.pcol): $(cat "$tmp/out")"
 $PCOL validate <(cat "$tmp/pcol.pcol") >/dev/null || fail "validate <(cat pcol.pcol)"
 # several gzip members and zstd frames are one input
 { head -c 300 "$tmp/perf.txt" | gzip -c; tail -c +301 "$tmp/perf.txt" | gzip -c; } >"$tmp/two.gz"
