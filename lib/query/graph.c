@@ -227,24 +227,22 @@ static void graph_free(graph *g) {
  * -drop_negative (dropneg) not of flat below 0 (or 0 with cum below 0) */
 static int is_node(const gbuild *b, size_t k, int dropneg) {
   if (b->flat[k] == 0 && b->cum[k] == 0) return 0;
-  return !(dropneg && (b->flat[k] < 0 || (b->flat[k] == 0 && b->cum[k] < 0)));
+  return !(dropneg && pcol_q_negative(b->flat[k], b->cum[k]));
 }
 
-static int graph_make(const pcol_top *t, const gbuild *b, const uint8_t *kept, int phantoms, int dropneg,
+static int graph_make(const pcol_top *t, const gbuild *b, const uint8_t *kept, int dropneg,
                       graph *g, uint32_t *node_of, pcol_error *err) {
   memset(g, 0, sizeof *g);
   size_t nk = b->s->nkeys + 1, nn = 0;
   for (size_t k = 1; k < nk; k++)
     if (kept[k] && is_node(b, k, dropneg)) nn++;
-  uint8_t *ph = NULL; /* the phantoms' keys */
-  if (phantoms) {
-    if (!(ph = calloc(nk, 1))) return pcol_oom(err);
-    for (uint32_t i = 0; i < b->ne; i++) {
-      uint32_t ends[2] = {b->e[i].from, b->e[i].to};
-      for (int j = 0; j < 2; j++) {
-        uint32_t k = ends[j];
-        if (k < nk && kept[k] && !is_node(b, k, dropneg) && !ph[k]) ph[k] = 1, nn++, g->nph++;
-      }
+  uint8_t *ph = calloc(nk, 1); /* the phantoms' keys */
+  if (!ph) return pcol_oom(err);
+  for (uint32_t i = 0; i < b->ne; i++) {
+    uint32_t ends[2] = {b->e[i].from, b->e[i].to};
+    for (int j = 0; j < 2; j++) {
+      uint32_t k = ends[j];
+      if (k < nk && kept[k] && !is_node(b, k, dropneg) && !ph[k]) ph[k] = 1, nn++, g->nph++;
     }
   }
   g->n = calloc(nn ? nn : 1, sizeof *g->n);
@@ -259,7 +257,7 @@ static int graph_make(const pcol_top *t, const gbuild *b, const uint8_t *kept, i
     return pcol_oom(err);
   }
   for (size_t k = 0; k < nk; k++) node_of[k] = UINT32_MAX;
-  for (int pass = 0; pass < (ph ? 2 : 1); pass++)
+  for (int pass = 0; pass < 2; pass++)
     for (size_t k = 1; k < nk; k++) {
       if (pass ? !ph[k] : !(kept[k] && is_node(b, k, dropneg))) continue;
       gnode *x = &g->n[g->nn];
@@ -725,7 +723,7 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
     }
   }
   int order = !o->text ? ORDER_ENTROPY : o->cum_sort ? ORDER_CUM : ORDER_FLAT;
-  if (!rc) rc = graph_make(t, &b, kept, 1, dropneg, &g, node_of, err);
+  if (!rc) rc = graph_make(t, &b, kept, dropneg, &g, node_of, err);
   if (!rc) rc = graph_sort(&g, order, err);
   if (!rc) out->orig_count = g.nn - g.nph;
   /* (the text graph has no label tags: none made, none counted) */
@@ -752,7 +750,7 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
       graph_free(&g);
       gbuild_free(&b);
       if ((rc = gbuild_run(&b, s, kept, own, nokey, utouch))) rc = pcol_oom(err);
-      if (!rc) rc = graph_make(t, &b, kept, 1, dropneg, &g, node_of, err);
+      if (!rc) rc = graph_make(t, &b, kept, dropneg, &g, node_of, err);
       if (!rc) rc = graph_sort(&g, order, err);
     }
   }

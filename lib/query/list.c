@@ -213,7 +213,7 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   if (!rc && !(fi = calloc(fc.nfn + 2, sizeof *fi))) rc = pcol_oom(err);
   for (size_t i = 0; !rc && i < p->top.nrows; i++) {
     const pcol_top_row *r = &p->top.rows[i];
-    if (o.drop_negative && (r->flat < 0 || (r->flat == 0 && r->cum < 0))) continue;
+    if (o.drop_negative && pcol_q_negative(r->flat, r->cum)) continue;
     uint64_t li = pcol_q_top_key_line(&p->top, r->key);
     if (li == UINT64_MAX) continue; /* not a line */
     uint32_t fn = pcol_view_u32(&fc.ln_fn, li);

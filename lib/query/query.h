@@ -384,6 +384,9 @@ int pcol_q_top_keys_only(pcol_file *f, const pcol_select *sel, const pcol_value_
 int pcol_q_mean_div_sum(pcol_file *f, const pcol_select *sel, const pcol_value_sel *div,
                         pcol_sum *sum, pcol_error *err);
 pcol_sum pcol_q_mean_quot(pcol_sum v, pcol_sum d);
+/* pprof's -drop_negative test of a node (graph.go isNegative): flat below
+ * 0, or 0 with cum below 0.  top, peek, tree, the graphs and list use it. */
+static inline int pcol_q_negative(pcol_sum flat, pcol_sum cum) { return flat < 0 || (flat == 0 && cum < 0); }
 /* pcol_top_compute without names and in no order (rows[i].key only): for a
  * view that reads the keys' lines (list.c). */
 int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,

@@ -1898,7 +1898,7 @@ int pcol_top_drop_negative(pcol_top *t, double fraction, size_t shown, size_t *d
   size_t k = 0;
   pcol_sum sum = 0;
   for (size_t i = 0; i < t->nrows; i++)
-    if (!(t->rows[i].flat < 0 || (t->rows[i].flat == 0 && t->rows[i].cum < 0))) {
+    if (!pcol_q_negative(t->rows[i].flat, t->rows[i].cum)) {
       sum += t->rows[i].flat;
       t->rows[k++] = t->rows[i];
     }
