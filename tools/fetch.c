@@ -12,13 +12,15 @@
  * (FETCH_LINE), the headers too (FETCH_HEADERS), the body by
  * PCOL_INPUT_CAP_MAX, and the whole fetch by a deadline (pprof's rule,
  * fetch.go adjustURL and fetchURL: 1.5 x the URL's seconds=N, else 60 s,
- * plus 5 s; PCOL_FETCH_TIMEOUT=SECONDS sets it).  What the server says in an
- * error reaches the terminal through the text rule (cli_print_cstr). */
+ * plus 5 s; PCOL_FETCH_TIMEOUT=SECONDS sets it), the name's lookup too.
+ * What the server says in an error reaches the terminal through the text
+ * rule (cli_print_cstr). */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,13 +211,104 @@ static int wait_fd(conn *c, short ev, pcol_error *err) {
   }
 }
 
-static int conn_open(conn *c, const url_parts *u, pcol_error *err) {
+/* A name looked up within the fetch's deadline.  getaddrinfo has no
+ * timeout of its own (a resolver that does not answer holds it for
+ * resolv.conf's timeout x attempts x servers), so it runs on a thread of
+ * its own, and the caller waits for it at most until the deadline.  A
+ * lookup given up on finishes on its own and frees what it holds (the job
+ * is the thread's from then on); the process is about to exit anyway. */
+typedef struct lookup {
+  pthread_mutex_t mu;
+  pthread_cond_t cv; /* on CLOCK_MONOTONIC, as the deadline */
+  int done, abandoned, gai;
+  struct addrinfo *res;
+  char *host, *port;
+} lookup;
+
+static void lookup_free(lookup *j) {
+  if (j->res) freeaddrinfo(j->res);
+  pthread_cond_destroy(&j->cv);
+  pthread_mutex_destroy(&j->mu);
+  free(j->host);
+  free(j->port);
+  free(j);
+}
+
+static void *lookup_run(void *p) {
+  lookup *j = p;
   struct addrinfo hints = {0}, *res = NULL;
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
-  int g = getaddrinfo(u->host, u->port, &hints, &res);
+  int g = getaddrinfo(j->host, j->port, &hints, &res);
+  pthread_mutex_lock(&j->mu);
+  j->gai = g;
+  j->res = g ? NULL : res;
+  j->done = 1;
+  int mine = j->abandoned;
+  pthread_cond_signal(&j->cv);
+  pthread_mutex_unlock(&j->mu);
+  if (mine) lookup_free(j);
+  return NULL;
+}
+
+/* *res = host's addresses (freeaddrinfo), or an error: the resolver's, or
+ * the deadline's. */
+static int lookup_host(conn *c, const url_parts *u, struct addrinfo **res, pcol_error *err) {
+  *res = NULL;
+  lookup *j = calloc(1, sizeof *j);
+  if (!j || !(j->host = strdup(u->host)) || !(j->port = strdup(u->port))) {
+    if (j) free(j->host);
+    free(j);
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  }
+  pthread_condattr_t ca;
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_mutex_init(&j->mu, NULL);
+  pthread_cond_init(&j->cv, &ca);
+  pthread_condattr_destroy(&ca);
+  /* the signals stay the main thread's (cli_cleanup_on_signals' handler) */
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  pthread_t th;
+  pthread_attr_t ta;
+  pthread_attr_init(&ta);
+  pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
+  int e = pthread_create(&th, &ta, lookup_run, j);
+  pthread_attr_destroy(&ta);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (e) {
+    lookup_free(j);
+    return pcol_error_set(err, PCOL_EIO, "%s: cannot resolve '%s': %s", c->url, u->host, strerror(e));
+  }
+  pthread_mutex_lock(&j->mu);
+  while (!j->done) {
+    double at = c->deadline;
+    if (at - now() <= 0) break;
+    struct timespec ts = {(time_t)at, (long)((at - (double)(time_t)at) * 1e9)};
+    if (ts.tv_nsec > 999999999L) ts.tv_nsec = 999999999L;
+    pthread_cond_timedwait(&j->cv, &j->mu, &ts);
+  }
+  if (!j->done) { /* the thread frees it when it is done */
+    j->abandoned = 1;
+    pthread_mutex_unlock(&j->mu);
+    return pcol_error_set(err, PCOL_EIO, "%s: timed out resolving '%s' (PCOL_FETCH_TIMEOUT=SECONDS "
+                          "gives it longer)", c->url, u->host);
+  }
+  pthread_mutex_unlock(&j->mu);
+  int g = j->gai;
+  *res = j->res;
+  j->res = NULL;
+  lookup_free(j);
   if (g) return pcol_error_set(err, PCOL_EIO, "%s: cannot resolve '%s': %s", c->url, u->host, gai_strerror(g));
-  int e = 0, rc = PCOL_OK;
+  return PCOL_OK;
+}
+
+static int conn_open(conn *c, const url_parts *u, pcol_error *err) {
+  struct addrinfo *res = NULL;
+  int e = 0, rc = lookup_host(c, u, &res, err);
+  if (rc) return rc;
   c->fd = -1;
   for (struct addrinfo *ai = res; ai && c->fd < 0; ai = ai->ai_next) {
     int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);

@@ -6,7 +6,8 @@
 # its URL in the source and in messages, works wherever an input does
 # (views, --base, diff, pack, merge, a union), and every refusal (the
 # server's status and text, escaped; a timeout; a head that is too long; a
-# body cut short; not HTTP; https) exits non-zero, naming the URL, and
+# body cut short; not HTTP; https; a name that does not resolve in time)
+# exits non-zero, naming the URL, and
 # leaves no temporary file, also when the fetch is killed.
 set -u
 PCOL=$(cd "$(dirname "${PCOL:-build/bin/pcol}")" && pwd)/$(basename "${PCOL:-build/bin/pcol}")
@@ -113,6 +114,36 @@ refuse "bad port" "http://127.0.0.1:99999/x"
 refuse "user names and passwords" "http://me:pw@127.0.0.1:1/x"
 refuse "no host" "http:///x"
 refuse "empty input, no profile in it" "$u/seconds"
+# the name's lookup is bounded by the deadline too: in a namespace of our
+# own (where the system allows one) a resolver on 127.0.0.1 that never
+# answers (glibc alone would wait 5 s x 2 attempts)
+cat >"$tmp/ns.sh" <<'NS'
+set -e
+ip link set lo up
+echo "nameserver 127.0.0.1" >"$1/resolv.conf"
+mount --bind "$1/resolv.conf" /etc/resolv.conf
+python3 -c '
+import socket, time
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("127.0.0.1", 53))
+t = socket.socket(); t.bind(("127.0.0.1", 53)); t.listen(5)
+open(__import__("sys").argv[1], "w").write("up")
+time.sleep(30)' "$1/dns-up" &
+for _ in $(seq 50); do [ -s "$1/dns-up" ] && break; sleep 0.1; done
+s=$(date +%s)
+PCOL_FETCH_TIMEOUT=1 "$2" top http://profiles.example.test/x 2>"$1/dns.err" && echo "exit 0"
+echo "took $(($(date +%s) - s))"
+kill %1
+NS
+if command -v unshare >/dev/null && command -v ip >/dev/null &&
+  unshare -rmn true 2>/dev/null; then
+  unshare -rmn bash "$tmp/ns.sh" "$tmp" "$PCOL" >"$tmp/dns.out" 2>&1 || true
+  grep -q "timed out resolving 'profiles.example.test'" "$tmp/dns.err" ||
+    { cat "$tmp/dns.out" "$tmp/dns.err"; fail "a lookup that never ends: not bounded by PCOL_FETCH_TIMEOUT"; }
+  took=$(sed -n 's/^took //p' "$tmp/dns.out")
+  [ "${took:-99}" -le 4 ] || fail "a lookup that never ends took ${took}s with PCOL_FETCH_TIMEOUT=1"
+else
+  echo "t_fetch: no user namespaces here: the lookup's deadline not checked"
+fi
 # a REGEX is not an input: peek's and list's last word is not fetched
 "$PCOL" peek "$tmp/www/cpu.pb.gz" "$u/x" >/dev/null 2>"$tmp/e"
 ! grep -q "cannot connect\|server response" "$tmp/e" || fail "peek fetched its REGEX"
