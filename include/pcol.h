@@ -1758,7 +1758,9 @@ typedef struct pcol_export_options {
   /* pprof (one Profile whose sample types are the union of the selected
    * sources'): called, once the export has succeeded, for each selected
    * source with samples that lacks one of those types, whose samples carry
-   * 0 there (type and unit as written); NULL: not called.  The CLI warns. */
+   * 0 there (type and unit as written); also perun's memory style (amounts
+   * in bytes) for a selected source that measures no bytes ("memory",
+   * "B"); NULL: not called.  The CLI warns. */
   void (*lacking)(void *ctx, uint32_t source_id, pcol_str type, pcol_str unit);
   void *lacking_ctx;
 } pcol_export_options;

@@ -151,7 +151,7 @@ void cli_lacking_note(void *ctx, uint32_t source_id, pcol_str type, pcol_str uni
   cli_print_name(stderr, type);
   fputc('/', stderr);
   cli_print_name(stderr, unit);
-  fputs("; its samples count 0 in that sample type of the Profile\n", stderr);
+  fputs("; its samples count 0 there in the output\n", stderr);
 }
 
 void cli_lacking_done(const cli_lacking *l) {

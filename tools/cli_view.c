@@ -145,7 +145,9 @@ void cli_print_view_header(FILE *fp, pcol_file *f, const char *path, const pcol_
   const pcol_value_sel *v = &t->value;
   char b1[64], b2[64], p1[PCOL_PERCENT_MAX];
   if (cli_compact_labels) goto filters; /* pprof's compact_labels (report.go reportLabels) */
-  fprintf(fp, "File: %s\n", path);
+  fputs("File: ", fp); /* a path is bytes from outside: the text rule */
+  cli_print_cstr(fp, path);
+  fputc('\n', fp);
   pcol_str vunit; /* of the numbers as printed: "1e-9 B" values print in B */
   pcol_value_decimals(v, &vunit);
   fputs("Type: ", fp);

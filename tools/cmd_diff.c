@@ -100,8 +100,11 @@ static int print_text(const cli_command *cmd, const cli_args *a, const pcol_top 
     for (int q = 0; q < 6; q++)
       if (strlen(c[q].s) > w[q]) w[q] = strlen(c[q].s);
   }
-  printf("Base: %s (total %s)\nNew:  %s (total %s)\n", a->pos[0], ut_of(&tb->value, unit, tb->total, 0).s,
-         a->pos[1], ut_of(v, unit, tn->total, 0).s);
+  fputs("Base: ", stdout); /* paths are bytes from outside: the text rule */
+  cli_print_cstr(stdout, a->pos[0]);
+  printf(" (total %s)\nNew:  ", ut_of(&tb->value, unit, tb->total, 0).s);
+  cli_print_cstr(stdout, a->pos[1]);
+  printf(" (total %s)\n", ut_of(v, unit, tn->total, 0).s);
   fputs("Type: ", stdout); /* strings from the file: the text rule */
   cli_print_str(stdout, v->type);
   fputs(" (", stdout);
@@ -109,9 +112,11 @@ static int print_text(const cli_command *cmd, const cli_args *a, const pcol_top 
   printf(")%s\n", absolute ? ", raw sums; d_ = new - base"
                            : ", shares of each total in percent; deltas in points");
   if (dropped && absolute) /* pprof's line */
-    printf("Dropped %zu nodes (cum <= %s)\n", dropped, ut_of(v, unit, label_cutoff, 0).s);
+    printf("Dropped %zu node%s (cum <= %s)\n", dropped, dropped > 1 ? "s" : "",
+           ut_of(v, unit, label_cutoff, 0).s);
   else if (dropped)
-    printf("Dropped %zu nodes (|d_cum| < %.2f points)\n", dropped, 100.0 * fraction);
+    printf("Dropped %zu node%s (|d_cum| < %.2f points)\n", dropped, dropped > 1 ? "s" : "",
+           100.0 * fraction);
   for (int q = 0; q < 6; q++) printf("%*s ", (int)w[q], head[q]);
   printf(" name\n");
   for (size_t k = 0; k < n; k++) {

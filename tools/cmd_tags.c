@@ -118,5 +118,5 @@ int cmd_tags(const cli_command *cmd, cli_args *a) {
   }
   pcol_tags_free(&t);
   pcol_close(f);
-  return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
+  return rc ? cli_fail_in(cmd->name, path, &err, rc) : EXIT_OK;
 }

@@ -205,7 +205,9 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
   }
   if (mean) cli_mean_type(&v.type, mean_type);
   if (o.fmt == OUT_TEXT) {
-    printf("File: %s\nType: ", path);
+    fputs("File: ", stdout);
+    cli_print_cstr(stdout, path);
+    fputs("\nType: ", stdout);
     cli_print_str(stdout, v.type);
     fputs(" (", stdout);
     cli_print_str(stdout, v.unit);
@@ -225,5 +227,5 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
   free(o.lines);
   free(o.text);
   pcol_close(f);
-  return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
+  return rc ? cli_fail_in(cmd->name, path, &err, rc) : EXIT_OK;
 }

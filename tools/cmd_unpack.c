@@ -38,12 +38,19 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   if (!to) return cli_usage_error(cmd->name, "missing the output format: --to FORMAT (or -t/--format FORMAT)");
   if (!out) return cli_usage_error(cmd->name, "missing -o OUTPUT");
   pcol_format fmt = pcol_format_by_name(to);
-  if (fmt == PCOL_FMT_UNKNOWN || fmt == PCOL_FMT_PCOL)
-    return cli_usage_error(cmd->name, "cannot write format '%s' (rprof, pprof, perun, collapsed, "
-                           "speedscope, firefox, otlp)", to);
   if (fmt == PCOL_FMT_CLICKHOUSE)
     return cli_usage_error(cmd->name, "clickhouse is one file per table: use pcol export "
                            "--to clickhouse -o DIR");
+  /* formats pcol reads but does not write (v8, perf, jfr, ...) are the
+   * user's choice of output, not a fault of the input */
+  if (fmt != PCOL_FMT_RPROF && fmt != PCOL_FMT_PPROF && fmt != PCOL_FMT_PERUN &&
+      fmt != PCOL_FMT_COLLAPSED && fmt != PCOL_FMT_SPEEDSCOPE && fmt != PCOL_FMT_FIREFOX &&
+      fmt != PCOL_FMT_OTLP)
+    return cli_usage_error(cmd->name, "cannot write format '%s'%s (rprof, pprof, perun, collapsed, "
+                           "speedscope, firefox, otlp)", to,
+                           fmt == PCOL_FMT_PCOL      ? ": pcol pack or pcol merge writes pcol files"
+                           : fmt == PCOL_FMT_UNKNOWN ? ""
+                                                     : ": pcol reads it only");
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   if (sel.hide || sel.show || sel.show_from || sel.no_inlines) /* exporters write whole stacks */
@@ -91,9 +98,10 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   eo.value = vp;
   /* pprof writes one Profile whose sample types are the union of the
    * sources': a type a source lacks counts 0 for its samples, as in the
-   * views, and is warned of as they do */
+   * views, and is warned of as they do; so does a Perun memory profile's
+   * amount (bytes) for a source that measures none */
   cli_lacking lk = {cmd, f, path, 0};
-  if (fmt == PCOL_FMT_PPROF) eo.lacking = cli_lacking_note, eo.lacking_ctx = &lk;
+  if (fmt == PCOL_FMT_PPROF || fmt == PCOL_FMT_PERUN) eo.lacking = cli_lacking_note, eo.lacking_ctx = &lk;
   pcol_out o;
   rc = pcol_out_open(&o, out, &err);
   if (!rc) {

@@ -133,6 +133,12 @@ expect 2 "cat unknown table" -- $PCOL cat "$good" --table nope
 expect 2 "cat bad format" -- $PCOL cat "$good" --table samples --format xml
 expect 2 "cat bad limit" -- $PCOL cat "$good" --table samples --limit lots
 expect 2 "unpack unknown format" -- $PCOL unpack "$good" --to nope -o "$tmp/x"
+# a format pcol reads but does not write is the user's choice, not the input's fault
+for t in cpuprofile perf jfr pcol; do
+  expect 2 "unpack --to $t" -- $PCOL unpack "$good" --to $t -o "$tmp/x"
+  $PCOL unpack "$good" --to $t -o "$tmp/x" 2>&1 | grep -q "cannot write format '$t'.*(rprof, pprof" ||
+    fail "unpack --to $t: the message names neither the format nor the ones written"
+done
 expect 2 "pack unknown compression" -- $PCOL pack examples/demo.out --compress brotli -o "$tmp/x"
 expect 2 "pack unknown input format" -- $PCOL pack examples/demo.out --from nope -o "$tmp/x"
 

@@ -34,7 +34,8 @@ check() { # check NAME ARGS...: stdout and stderr of pcol ARGS
   printf '%s\n' "$name" >"$tmp/o/$n.name"
   "$PCOL" "$@" >"$tmp/o/$n.out" 2>"$tmp/o/$n.err"
 }
-for f in "$tmp/p.pcol" "$tmp/p.pb"; do
+# (the input named by a hostile path too: the views' File:, diff's Base:/New:)
+for f in "$tmp/p.pcol" "$tmp/p.pb" "$src"; do
   check "top $f" top "$f"
   check "top --by line" top "$f" --by line
   check "top --by file" top "$f" --by file
@@ -75,7 +76,7 @@ for f in sorted(os.listdir(d)):
     if not f.endswith(".name"):
         continue
     k = f[:-5]
-    name = open(os.path.join(d, f)).read().strip()
+    name = open(os.path.join(d, f), errors="replace").read().strip()
     for ext in ("out", "err"):
         b = open(os.path.join(d, k + "." + ext), "rb").read()
         what = "%s (%s)" % (name, "stdout" if ext == "out" else "stderr")

@@ -817,6 +817,10 @@ static int64_t row_amount(pexp *x, const selrow *r) {
   int64_t v;
   if (!x->memory) /* kperf: the raw samples a row stands for (THE count rule) */
     return pcol_scale(pcol_sample_count(&sc, r->row, vt), r->num, r->den);
+  /* memory: a source that measures no bytes allocated none (its samples
+   * count 0, as in the pprof export and the views; vt 0 would read the
+   * weight, a CPU sample as a 1-byte allocation) */
+  if (!vt) return 0;
   return pcol_sample_value(&sc, r->row, vt, &v) ? pcol_scale(v, r->num, r->den) : 0;
 }
 
@@ -1224,6 +1228,11 @@ int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   }
   if (!rc) rc = exact ? export_exact(&x) : export_synth(&x);
   rc = pcol_budget_close(&bud, rc, err);
+  /* the memory style's selected sources that measure no bytes: told, as
+   * the pprof export tells a type a source lacks */
+  for (uint64_t s = 1; !rc && !exact && x.memory && opt && opt->lacking && s <= ns; s++)
+    if (x.src_sel[s] && !x.amount_vt[s])
+      opt->lacking(opt->lacking_ctx, (uint32_t)s, (pcol_str){"memory", 6}, (pcol_str){"B", 1});
   for (uint64_t i = 0; x.jstr && i < pcol_string_count(f); i++) json_decref(x.jstr[i]);
   free(x.jstr);
   free(x.cls);
