@@ -74,7 +74,7 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	    opentelemetry/proto/profiles/v1development/profiles.proto < $$s/otlp.txt > $$s/otlp/gen.bin; fi; \
 	cp tests/conformance/files/*.pcol $$s/pcol/ 2>/dev/null || true; \
 	cp $$s/pcol/* $$s/views/ 2>/dev/null || true; \
-	for st in default pidtid oneline noperiod flat; do \
+	for st in default pidtid oneline noperiod flat notime noevent task srcline onesrc; do \
 	  python3 tests/support/gen_perf_script.py $$s/perf/$$st.txt /dev/null --style $$st --samples 40 2>/dev/null || true; \
 	done; \
 	for o in "" "--fixed"; do for nc in 1 2; do \

@@ -30,6 +30,12 @@ int pcol_pprof_detect(const uint8_t *p, size_t n);
  * Profile by field structure (otlp/otlp_wire.c). */
 int pcol_otlp_detect(const uint8_t *p, size_t n);
 
+/* 1 when a line p[0..n) (without its '\n') is a side-band record that
+ * `perf script` prints among the samples (--show-task-events and the like:
+ * "comm tid [cpu] time: PERF_RECORD_COMM: ..."), which the perf importer
+ * skips (perf/perf_import.c). */
+int pcol_perf_sideband(const uint8_t *p, size_t n);
+
 /* The exporters with options (pcol_export dispatches to them; each public
  * pcol_export_<format> is one of them with the default options).  Each runs
  * under the export budget of its options (stream.h, pcol_budget). */

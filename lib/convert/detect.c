@@ -213,7 +213,9 @@ static pcol_format json_kind(const uint8_t *p, size_t n) {
   return PCOL_FMT_UNKNOWN;
 }
 
-/* perf script text: a first line that is no comment and holds an event
+/* perf script text: a first line that is no comment or side-band record
+ * (--show-task-events: "perf-exec 0 0.000000: PERF_RECORD_COMM: ...",
+ * pcol_perf_sideband; a head of those alone is perf's too) and holds an event
  * "name:" token after a number, followed by an indented frame line
  * "hex symbol (dso)", or a first line that carries its one frame itself
  * ("... cycles:  ffffffff81 sym (dso)").  Blanks are spaces or tabs
@@ -227,14 +229,17 @@ static int is_hexword(const uint8_t *p, size_t i, size_t e, size_t *end) {
   return i > a && (i == e || p[i] == ' ' || p[i] == '\t');
 }
 static int looks_perf(const uint8_t *p, size_t n) {
-  size_t i = 0;
-  while (i < n && (p[i] == '#' || p[i] == '\n')) { /* perf script --header, blank lines */
-    while (i < n && p[i] != '\n') i++;
-    i++;
+  size_t i = 0, e, side = 0;
+  for (;; i = e + 1) { /* perf script --header, blank lines, side-band records */
+    if (i >= n) return side > 0;
+    e = i;
+    while (e < n && p[e] != '\n') e++;
+    if (p[i] == '#' || p[i] == '\n') continue;
+    if (!looks_text(p + i, e - i) || !pcol_perf_sideband(p + i, e - i)) break;
+    side++; /* --show-task-events: PERF_RECORD_COMM, _FORK, ... before the first sample */
   }
-  if (i >= n) return 0;
-  size_t e = i;
-  while (e < n && p[e] != '\n') e++;
+  /* a head of side-band records whose last line the head cut */
+  if (e >= n && side) return 1;
   if (e >= n || !looks_text(p + i, e - i)) return 0;
   /* a number (tid or time) and a token ending in ':' after it */
   int num = 0, ev = 0;
@@ -246,7 +251,7 @@ static int looks_perf(const uint8_t *p, size_t n) {
   if (!ev) return 0;
   if (e > i && p[e - 1] == ')') return 1; /* a frame on the header line */
   size_t j = e + 1, k, f;
-  if (j >= n) return 0;
+  if (j >= n) return side > 0; /* the head ends after the first sample's header */
   if (p[j] != ' ' && p[j] != '\t') { /* old perf: "hex sym (dso)" unindented */
     f = j;
     while (f < n && p[f] != '\n') f++;

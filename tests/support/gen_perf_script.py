@@ -2,7 +2,7 @@
 """gen_perf_script.py — `perf script` text with known answers, for
 tests/cli/t_perf_v8_speedscope.sh and the fuzz seeds.
 
-  gen_perf_script.py OUT.txt TRUTH.folded [--style default|pidtid|oneline|noperiod|flat] [--samples N]
+  gen_perf_script.py OUT.txt TRUTH.folded [--style default|pidtid|oneline|noperiod|flat|notime|noevent|task|srcline|onesrc] [--samples N]
                      [--seed S] [--events 1] [--count-truth COUNTS.folded]
 
 Writes N events as `perf script` prints them (the header line in the chosen
@@ -13,7 +13,14 @@ threads (one named with a blank and a number, as Firefox names its threads:
 "FS Broker 5906"), and TRUTH: the collapsed stacks (root first, no comm) with the sum
 of the first event's periods (COUNTS: the number of its samples), named by the rules perf users know from
 stackcollapse-perf/inferno: `+0x..` cut, `[unknown]` in dso D -> `[D's
-basename]`.  --events 1: one event (cycles) only.  Streaming use: N large and OUT "-" (stdout), TRUTH "/dev/null".
+basename]`.  --events 1: one event (cycles) only.  The styles past flat are
+perf 6.1's layouts that earlier pcol misread: notime (`-F
+comm,tid,period,event,...`: "comm   tid     period event:"), noevent (`-F
+comm,tid,time,period,...`: one event, its samples counted in TRUTH),
+task (--show-task-events: PERF_RECORD_COMM/FORK/EXIT side-band lines among
+the events, perf-exec's at time 0 first), srcline and onesrc (`-F
++srcline` with and without callchains: "  FILE:LINE", "  ??:0", "  :0",
+"  DSO[ADDR]" under each frame).  Streaming use: N large and OUT "-" (stdout), TRUTH "/dev/null".
 """
 import random, sys
 
@@ -40,10 +47,18 @@ def main():
             ('7f1000', 'Ljava/io/Foo;::bar->Ljava/io/Foo;::baz', '/tmp/perf-100.map')]
     # flat: old perf (FlameGraph's perf-java-stacks-02.txt): "comm tid event:"
     # without time or period, callchain lines not indented
-    events = ['cycles:u', 'cpu-clock'] if style not in ('noperiod', 'flat') and not one_event else ['cycles']
+    events = ['cycles:u', 'cpu-clock'] if style not in ('noperiod', 'flat', 'noevent') and not one_event else ['cycles']
+    counted = style in ('noperiod', 'flat', 'noevent')  # TRUTH counts samples
+    def srcline(ip, dso, d):  # what perf prints under a frame (-F +srcline)
+        c = d % 4
+        if c == 0: return 'file_%d.c:%d' % (d % 3, 10 + d)
+        if c == 1: return '??:0' if d % 8 == 1 else ':0'
+        return '%s[%s]' % (dso.rsplit('/', 1)[-1], ip.lstrip('0') or '0')
     counts = {}
     fout = sys.stdout if out == '-' else open(out, 'w')
     w = fout.write
+    if style == 'task':
+        w('perf-exec     0     0.000000: PERF_RECORD_COMM: perf-exec:100/100\n')
     if style == 'default':
         w('# ========\n# captured on    : Mon Nov 23 06:00:00 2026\n# ========\n#\n')
     folded = {}
@@ -72,12 +87,23 @@ def main():
             hdr = '%s %5d %s: %s: ' % (comm, tid, tstr, ev)
         elif style == 'flat':
             hdr = '%s %d %s:' % (comm, tid, ev)
+        elif style == 'notime':
+            hdr = '%s %5d %10d %s: ' % (comm, tid, period, ev)
+        elif style == 'noevent':
+            hdr = '%s %5d %s: %10d ' % (comm, tid, tstr, period)
         else:
             hdr = '%s %5d [%03d] %s: %10d %s: ' % (comm, tid, r.randint(0, 7), tstr, period, ev)
-        if style == 'oneline':
+        if style == 'task' and r.random() < 0.3:
+            # side-band records, no blank line after them, times among the events'
+            w(r.choice(['%s %5d %s: PERF_RECORD_COMM exec: %s:%d/%d\n' % (comm, tid, tstr, comm, pid, tid),
+                        '%s %5d %s: PERF_RECORD_FORK(%d:%d):(%d:%d)\n' % (comm, tid, tstr, pid, tid + 1, pid, tid),
+                        '%s %5d %s: PERF_RECORD_EXIT(%d:%d):(%d:%d)\n' % (comm, tid, tstr, pid, tid, pid, tid)]))
+        if style in ('oneline', 'onesrc'):
             ip, sym, dso, off, _ = frames[-1]
             symtxt = sym if sym == '[unknown]' else '%s+0x%x' % (sym, off)
             w('%16s %d [%03d] %s: %10d %s:  %s %s (%s)\n' % (comm, tid, 0, tstr, period, ev, ip, symtxt, dso))
+            if style == 'onesrc':
+                w('  %s\n' % srcline(ip, dso, k))
             frames = [(ip, sym, dso, off, None)]
         else:
             w(hdr + '\n')
@@ -87,8 +113,10 @@ def main():
                     w(ind % ip + ' %s (inlined)\n' % inl)
                 symtxt = sym if sym == '[unknown]' else '%s+0x%x' % (sym, off)
                 w(ind % ip + ' %s (%s)\n' % (symtxt, dso))
+                if style == 'srcline':
+                    w('  %s\n' % srcline(ip, dso, k + len(ip)))
             w('\n')
-        if ev != events[0]:
+        if ev != events[0] and not counted:
             continue
         names = []
         for ip, sym, dso, off, inl in frames:
@@ -102,7 +130,7 @@ def main():
                 names.append(inl)
         # a ';' inside a name is '_' in collapsed text (doc/mappings.md §6)
         key = ';'.join(x.replace(';', '_') for x in names)
-        folded[key] = folded.get(key, 0) + (1 if style in ('noperiod', 'flat') else period)
+        folded[key] = folded.get(key, 0) + (1 if counted else period)
         counts[key] = counts.get(key, 0) + 1
     if fout is not sys.stdout:
         fout.close()

@@ -19,7 +19,11 @@
  * Thread labels comm, pid, tid, cpu; the time in ns since the first event
  * (perf's clock: meta perf.clock_start_ns); the event (modifiers such as
  * `:ppp` cut) is the value type, valued by the period, or counted (1, unit
- * count) when printed without one; weight 1.  doc/mappings.md §9. */
+ * count) when printed without one; without an event name (`-F` without
+ * event) the samples are counted (`samples`) and a period is the type
+ * `period`; weight 1.  Side-band records (--show-task-events:
+ * "PERF_RECORD_COMM", ...) and source lines under a frame (-F +srcline)
+ * are skipped.  doc/mappings.md §9. */
 #include "perf.h"
 #include "keys.h"     /* PCOL_SRC_PERF, PCOL_UNIT_COUNT, PCOL_UNIT_NANOSECONDS, ... */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_in, pcol_oom */
@@ -50,7 +54,8 @@ typedef struct pimp {
   int64_t t0;        /* the first event's time (time_ns 0) */
   int flat;          /* old perf: callchain lines not indented */
   pcol_sample_row s;
-  pcol_value_row v;
+  pcol_value_row v[2];     /* the event's value; without an event: samples, period */
+  size_t nv;
   uint32_t *locs;          /* leaf first */
   size_t nlocs, caplocs;
   pcol_line_row *inl;      /* pending inlined lines, innermost first */
@@ -243,12 +248,23 @@ static int flat_frame(const char *s, size_t n) {
   return !w_tid(s + a, i - a, &sl);
 }
 
-/* "FILE:LINE" as `perf script -F +srcline` prints it under a frame
- * ("??:0" when perf knows none): a colon followed by digits to the end. */
-static int srcline(const char *t, size_t n) {
+/* A source line as `perf script -F +srcline` prints it under a frame
+ * (t: the line without its indentation): "FILE:LINE" ("??:0" when perf
+ * knows none; ":0" with no file name either), or, when the dso has no line table, perf's "DSO[ADDR]"
+ * (`libpython3.11.so.1.0[fa5e0]`, `[kernel.kallsyms][ffffffff815eddc6]`:
+ * the dso's short name, the address in hex).  Under a header that carries
+ * its frame (no callchains; perf right-aligns the comm, so a header may be
+ * indented too) it must also be one word: a header has blanks. */
+static int srcline(const char *t, size_t n, int one_word) {
+  while (n && is_blank(t[n - 1])) n--;
+  if (one_word && (memchr(t, ' ', n) || memchr(t, '\t', n))) return 0;
   size_t d = n;
   while (d > 0 && isdigit((unsigned char)t[d - 1])) d--;
-  return d < n && d >= 2 && t[d - 1] == ':';
+  if (d < n && d >= 1 && t[d - 1] == ':') return 1; /* ":0": perf knows no file either */
+  if (n < 4 || t[n - 1] != ']') return 0;
+  size_t x = n - 1;
+  while (x > 0 && isxdigit((unsigned char)t[x - 1])) x--;
+  return x < n - 1 && x >= 2 && t[x - 1] == '[';
 }
 
 static int end_event(pimp *p) {
@@ -277,7 +293,7 @@ static int end_event(pimp *p) {
   }
   if (t != PCOL_NA_I64) p->s.time_ns = t - p->t0;
   int rc = pcol_b_stack(p->b, p->locs, p->nlocs, &p->s.stack_id, p->err);
-  if (!rc) rc = pcol_b_sample(p->b, &p->s, &p->v, 1, NULL, p->err);
+  if (!rc) rc = pcol_b_sample(p->b, &p->s, p->v, p->nv, NULL, p->err);
   PCOL_RETURN_NOT_OK(b_at(p, p->ev_lineno, rc));
   if (t != PCOL_NA_I64) p->last_time = t;
   p->nlocs = 0;
@@ -322,15 +338,50 @@ static int event_vt(pimp *p, const char *e, size_t n, int has_period, uint64_t l
   return PCOL_OK;
 }
 
+/* A header's fields, as parse_header reads them (offsets into the line). */
+typedef struct perf_hdr {
+  size_t comm_a, comm_n;   /* the comm (comm_n 0: not printed) */
+  int64_t pid, tid, cpu;   /* -1: not printed */
+  int64_t time_ns;         /* on perf's clock; PCOL_NA_I64: not printed */
+  int64_t period;          /* -1: not printed */
+  const char *ev;          /* the event name without its ':' (NULL: -F without event) */
+  size_t nev;
+  size_t rest;             /* where what follows the fields starts (a frame, tracepoint fields) */
+  int sideband;            /* a side-band record, not a sample (w_sideband) */
+} perf_hdr;
+
+/* A side-band record's word: perf script --show-task-events, --show-mmap-
+ * events, --show-switch-events, ... print "comm tid [cpu] time:
+ * PERF_RECORD_COMM: ...", "PERF_RECORD_FORK(22118:22118):(22061:22061)" and
+ * the like where a sample has its period and event. */
+static int w_sideband(const char *w, size_t n) { return n >= 12 && memcmp(w, "PERF_RECORD_", 12) == 0; }
+/* An event name ("cycles:", "sched:sched_switch:") or a side-band record's word. */
+static int w_event(const char *w, size_t n) { return w[n - 1] == ':' || w_sideband(w, n); }
+
+/* perf prints the period "%10" PRIu64 " " and a tid "%5d " ("%7d " since
+ * perf 6.x), one blank after the comm: in a header without a time or a
+ * [cpu] (`-F comm,tid,period,event`: "python3  4245    2004008
+ * cpu-clock:"), the number before the event is its period when its field,
+ * from the blank after the word before it (or the line's start), is 10
+ * characters or wider; narrower, it is the tid (old perf's "java 19983
+ * cycles:", `-F comm,tid,event`). */
+static int period_field(const hword *w, size_t k) {
+  size_t start = k ? w[k - 1].a + w[k - 1].n + 1 : 0;
+  return w[k].a + w[k].n - start >= 10;
+}
+
 /* A header line, read from its fixed fields inward: the time (the first
- * "secs.frac:" word) or else the [cpu], or else the event, anchors it; the
- * word before the anchor's fields is pid/tid or tid, and everything before
- * that is the comm, which may hold blanks and digits (Firefox's thread
- * "FS Broker 5906"); after the time: the period, then the event. */
-static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
-  pcol_label_row lab[4];
-  size_t nl = 0;
-  memset(lab, 0, sizeof lab);
+ * "secs.frac:" word) or else the [cpu], or else the event (or the number
+ * before it that is its period), anchors it; the word before the anchor's
+ * fields is pid/tid or tid, and everything before that is the comm, which
+ * may hold blanks and digits (Firefox's thread "FS Broker 5906"); after the
+ * time: the period, then the event.  NULL, or what is wrong with it.  Only
+ * reads the line: the importer (on_header) and detection
+ * (pcol_perf_sideband) share it. */
+static const char *parse_header(const char *s, size_t n, perf_hdr *h) {
+  memset(h, 0, sizeof *h);
+  h->pid = h->tid = h->cpu = h->period = -1;
+  h->time_ns = PCOL_NA_I64;
   hword w[HDR_WORDS];
   size_t nw = 0, i = 0;
   long T = -1, C = -1, E = -1; /* time, [cpu], event word */
@@ -348,46 +399,36 @@ static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
   long F = C >= 0 ? C : T;
   size_t sl;
   if (F < 0) {
-    /* neither: the event is the first "name:" word after a tid (old perf:
-     * "java 19983 cycles:"), else the first "name:" word */
+    /* neither: the event is the first "name:" word after a tid or a
+     * period (old perf: "java 19983 cycles:"), else the first "name:"
+     * word; the number before it is its period when perf's padding says
+     * so (period_field) */
     for (size_t k = 1; k < nw && E < 0; k++)
-      if (s[w[k].a + w[k].n - 1] == ':' && w_tid(s + w[k - 1].a, w[k - 1].n, &sl)) E = (long)k;
+      if (w_event(s + w[k].a, w[k].n) && w_tid(s + w[k - 1].a, w[k - 1].n, &sl)) E = (long)k;
     for (size_t k = 0; k < nw && E < 0; k++)
-      if (s[w[k].a + w[k].n - 1] == ':') E = (long)k;
+      if (w_event(s + w[k].a, w[k].n)) E = (long)k;
     F = E;
+    if (E > 0 && is_digits(s + w[E - 1].a, w[E - 1].n) && period_field(w, (size_t)E - 1)) F = E - 1;
   }
-  size_t rest = 0; /* the offset of what follows the header's fields */
+  size_t rest = 0; /* the offset of what follows the comm and tid */
   if (F >= 0) {
     long cs = 0, ce = F; /* comm: words [cs, ce) */
     if (F > 0 && w_tid(s + w[F - 1].a, w[F - 1].n, &sl)) {
       const char *t = s + w[F - 1].a;
       size_t tn = w[F - 1].n;
-      int64_t v;
       if (sl < tn) {
-        if ((v = parse_dec(t, sl)) < 0) return bad(p, lineno, "pid out of range");
-        lab[nl].key = p->k_pid, lab[nl++].num = v;
+        if ((h->pid = parse_dec(t, sl)) < 0) return "pid out of range";
         t += sl + 1, tn -= sl + 1;
       }
-      if ((v = parse_dec(t, tn)) < 0) return bad(p, lineno, "tid out of range");
-      lab[nl].key = p->k_tid, lab[nl++].num = v;
+      if ((h->tid = parse_dec(t, tn)) < 0) return "tid out of range";
       ce = F - 1;
     }
-    if (ce > cs) {
-      size_t a = w[cs].a, e = w[ce - 1].a + w[ce - 1].n;
-      lab[nl].key = p->k_comm;
-      PCOL_RETURN_NOT_OK(b_at(p, lineno, pcol_b_string(p->b, s + a, e - a, &lab[nl].str, p->err)));
-      nl++;
-    }
+    if (ce > cs) h->comm_a = w[cs].a, h->comm_n = w[ce - 1].a + w[ce - 1].n - w[cs].a;
     rest = w[F].a;
   }
   /* the rest: [cpu] time: period event: [frame] */
-  p->s.time_ns = PCOL_NA_I64;
-  int64_t period = -1;
-  int have_cpu = 0;
-  const char *ev = NULL;
-  size_t nev = 0;
   i = rest;
-  while (i < n && !ev) {
+  while (i < n && !h->ev) {
     while (i < n && is_blank(s[i])) i++;
     size_t a = i;
     while (i < n && !is_blank(s[i])) i++;
@@ -395,40 +436,91 @@ static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
     size_t wn = i - a;
     if (!wn) break;
     if (w_cpu(wd, wn)) {
-      /* one [cpu] a header (the label array holds comm, pid, tid, cpu) */
-      if (have_cpu++ || (lab[nl].num = parse_dec(wd + 1, wn - 2)) < 0) return bad(p, lineno, "bad [cpu] field");
-      lab[nl++].key = p->k_cpu;
-    } else if (w_time(wd, wn) && p->s.time_ns == PCOL_NA_I64) {
+      /* one [cpu] a header */
+      if (h->cpu >= 0 || (h->cpu = parse_dec(wd + 1, wn - 2)) < 0) return "bad [cpu] field";
+    } else if (w_time(wd, wn) && h->time_ns == PCOL_NA_I64) {
       const char *dot = memchr(wd, '.', wn);
       size_t ni = (size_t)(dot - wd), nf = wn - 1 - ni - 1;
       if (!is_digits(wd, ni) || !is_digits(dot + 1, nf) || nf > 9 || ni > 9)
-        return bad(p, lineno, "time is not seconds.fraction");
+        return "time is not seconds.fraction";
       int64_t ns = parse_dec(wd, ni) * 1000000000LL, f = parse_dec(dot + 1, nf);
       if (i + 1 < n && s[i] == '\t' && s[i + 1] == '\t') {
         /* simpleperf's report_sample.py before it wrote "%d.%06d": its
          * "comm\ttid [cpu] %d.%d:\t\tperiod event:" prints the
          * microseconds unpadded ("115540.8374:" is 115540.008374 s) */
-        if (nf > 6) return bad(p, lineno, "time is not seconds.microseconds");
+        if (nf > 6) return "time is not seconds.microseconds";
         f *= 1000;
       } else {
         for (size_t k = nf; k < 9; k++) f *= 10;
       }
-      p->s.time_ns = ns + f;
-    } else if (is_digits(wd, wn) && period < 0) {
-      period = parse_dec(wd, wn);
-      if (period < 0) return bad(p, lineno, "period out of range");
+      h->time_ns = ns + f;
+    } else if (is_digits(wd, wn) && h->period < 0) {
+      if ((h->period = parse_dec(wd, wn)) < 0) return "period out of range";
+    } else if (w_sideband(wd, wn)) {
+      /* a side-band record where the event would be: no sample, and its
+       * time (perf-exec's is 0.000000) is none of a sample's */
+      h->sideband = 1;
+      break;
     } else if (wd[wn - 1] == ':') {
-      ev = wd, nev = wn - 1;
+      h->ev = wd, h->nev = wn - 1;
     } else {
       /* -F without event: a frame right after the time */
       i = a;
       break;
     }
   }
-  if (!ev) ev = "samples", nev = 7; /* perf script -F without `event` */
-  int rc = event_vt(p, ev, nev, period >= 0, lineno, &p->v.value_type_id);
+  h->rest = i;
+  return NULL;
+}
+
+/* 1 when a line is a side-band record that perf script prints among the
+ * samples (--show-task-events, ...): detection skips it as the importer
+ * does. */
+int pcol_perf_sideband(const uint8_t *p, size_t n) {
+  perf_hdr h;
+  return !memchr(p, 0, n) && !parse_header((const char *)p, n, &h) && h.sideband;
+}
+
+/* A header line: the sample's labels, time and values (its event's period,
+ * or 1 when printed without one; without the event (`-F` without `event`)
+ * the value type `samples`, 1 a sample, and the period, if printed, as the
+ * type `period`).  A side-band record is skipped. */
+static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
+  perf_hdr h;
+  const char *why = parse_header(s, n, &h);
+  if (why) return bad(p, lineno, why);
+  if (h.sideband) return PCOL_OK;
+  pcol_label_row lab[4];
+  size_t nl = 0;
+  memset(lab, 0, sizeof lab);
+  if (h.pid >= 0) lab[nl].key = p->k_pid, lab[nl++].num = h.pid;
+  if (h.tid >= 0) lab[nl].key = p->k_tid, lab[nl++].num = h.tid;
+  if (h.comm_n) {
+    lab[nl].key = p->k_comm;
+    PCOL_RETURN_NOT_OK(b_at(p, lineno, pcol_b_string(p->b, s + h.comm_a, h.comm_n, &lab[nl].str, p->err)));
+    nl++;
+  }
+  if (h.cpu >= 0) lab[nl].key = p->k_cpu, lab[nl++].num = h.cpu;
+  p->s.time_ns = h.time_ns;
+  int rc;
+  if (h.ev) {
+    rc = event_vt(p, h.ev, h.nev, h.period >= 0, lineno, &p->v[0].value_type_id);
+    p->v[0].value = h.period < 0 ? 1 : h.period;
+    p->nv = 1;
+  } else {
+    /* perf script -F without `event`: the samples counted (perf report's
+     * "Samples"), and the period, whose unit the unnamed event would give,
+     * as a count of its own (perf report's "Event count") */
+    rc = event_vt(p, "samples", 7, 0, lineno, &p->v[0].value_type_id);
+    p->v[0].value = 1;
+    p->nv = 1;
+    if (!rc && h.period >= 0) {
+      rc = event_vt(p, "period", 6, 1, lineno, &p->v[1].value_type_id);
+      p->v[1].value = h.period;
+      p->nv = 2;
+    }
+  }
   if (rc) return rc;
-  p->v.value = period < 0 ? 1 : period;
   p->s.weight = 1;
   p->s.duration_ns = 0;
   p->s.cpu_delta_ns = PCOL_NA_I64;
@@ -439,6 +531,7 @@ static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
   p->nlocs = p->ninl = 0;
   p->one_line = 0;
   /* a one-frame stack on the header line itself (no callchain) */
+  size_t i = h.rest;
   while (i < n && is_blank(s[i])) i++;
   if (i < n) {
     uint64_t ip;
@@ -501,14 +594,17 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
       if ((rc = on_frame(&p, ip, sym, nsym, dso, ndso))) break;
       continue;
     }
+    if (k > 0 && p.in_event && p.one_line && srcline(line + k, n - k, 1))
+      continue; /* `-F +srcline` under a header that carries its frame */
     if (k > 0 && p.in_event && !p.one_line && p.nlocs + p.ninl > 0) {
       /* inside a callchain an indented line is never a header (perf ends a
        * callchain with a blank line): `-F +srcline` prints "  FILE:LINE"
-       * under a frame (not kept: a frame's function names it), anything
-       * else is an error, never the start of a bogus event */
-      if (srcline(line + k, n - k)) continue;
+       * (or "  DSO[ADDR]") under a frame (not kept: a frame's function
+       * names it), anything else is an error, never the start of a bogus
+       * event */
+      if (srcline(line + k, n - k, 0)) continue;
       rc = bad(&p, lineno, "expected a callchain frame 'address symbol (dso)' or a source line "
-                           "'FILE:LINE' (-F +srcline)");
+                           "'FILE:LINE' or 'DSO[ADDR]' (-F +srcline)");
       break;
     }
     if (k > 0 && line[0] == '\t') {
