@@ -397,9 +397,13 @@ for p in d["profiles"]:
 cnt = [p for p in d["profiles"] if p["name"].endswith(": samples")]
 assert len(cnt) == 1 and sum(cnt[0]["weights"]) == nsamp and cnt[0]["weights"][-1] == 1000, cnt[0]["weights"][-3:]
 PY
-# the timeline, when written, still reads back with the sample times
-$PCOL top "$tmp/alt-t.json" --source 2 --unit raw | grep -q "of $((nsamp * 100000)) total" ||
-  fail "the evented timeline of alt.cpuprofile does not add up to its $nsamp samples x 100 us: $($PCOL top "$tmp/alt-t.json" --source 2 | head -3)"
+# the timeline, when written, still reads back with the sample times: as
+# the times and durations of the source's samples (its stretches line up
+# with the runs), not as a second source
+durs() { $PCOL cat "$1" --table samples | awk -F'\t' 'NR>1 && $3 != "NA"{n++; s+=$4} END{print n+0, s+0}'; }
+[ "$($PCOL info "$tmp/alt-t.json" | grep -c '^source ')" = 1 ] || fail "alt-t.json: the timeline read as a source of its own"
+[ "$(durs "$tmp/alt-t.json")" = "$runs $((nsamp * 100000))" ] ||
+  fail "the evented timeline of alt.cpuprofile does not give its $runs runs times spanning its $nsamp samples x 100 us: $(durs "$tmp/alt-t.json")"
 # a V8 sample lasts until the next, as DevTools draws it, however uneven the
 # gaps (here 50 us to 5 ms; capped at the smallest gap, the timeline covered
 # 15% of a real profile's time, interop review G2): the timeline reads back
@@ -416,6 +420,91 @@ json.dump({"nodes": nodes, "startTime": 0, "endTime": sum(deltas) + 50, "samples
 PY
 $PCOL unpack "$tmp/uneven.cpuprofile" --to speedscope -o "$tmp/uneven.json" || fail "unpack of uneven.cpuprofile"
 want=$(( (50 + 5000 + 300 + 50 + 2000 + 700 + 50 + 50) * 1000 ))
-$PCOL top "$tmp/uneven.json" --source 2 --unit raw | grep -q "of $want total" ||
-  fail "the V8 timeline does not cover the samples' time ($want ns): $($PCOL top "$tmp/uneven.json" --source 2 --unit raw | head -4)"
+[ "$(durs "$tmp/uneven.json")" = "8 $want" ] ||
+  fail "the V8 timeline does not cover the samples' time ($want ns): $(durs "$tmp/uneven.json")"
+# pcol -> speedscope -> pcol keeps the whole file's numbers for inputs with
+# times, whose export adds the evented "URI: timeline" after the sampled
+# "URI: TYPE" profiles (doc/mappings.md §5, item 3): the import gives their
+# times to the source (when its stretches line up with the samples) or leaves
+# it out, never a second source, which top/fold/info added to the first
+# (Rprof's 22 samples came back as 41, V8's 427 as 465, the default view a
+# mixed "samples").  Compared between the two pcol runs: top (the default
+# view, its warning, --value of each type), fold, info (sources, each one's
+# count of samples, and JSON's default type, unit and total).  Inputs: Rprof
+# (plain, line names, memory, segments of other intervals), V8 (a long
+# sample of the idle thread, uneven gaps, a timeline past the budget), perf
+# script (with and without periods), JFR (two sources), Firefox, Tachyon,
+# OTLP, and a Perun trace with a blank in its type ("mixed(time delta)").
+TD=${PCOL_TESTDATA:-../shared/testdata}
+python3 tests/support/gen_jfr.py "$tmp/rt.jfr" --chunks 2 --samples 30 || fail "gen_jfr.py"
+python3 tests/support/firefox_gen.py v70 "$tmp/rt-ff.json" > /dev/null || fail "firefox_gen.py"
+$PCOL unpack "$tmp/p.pcol" --to otlp -o "$tmp/rt-otlp.pb" || fail "otlp export of p.pcol"
+rtin=("$tmp/p.cpuprofile" "$tmp/uneven.cpuprofile" "$tmp/alt.cpuprofile" "$tmp/pidtid.txt" "$tmp/noperiod.txt"
+      "$tmp/rt.jfr" "$tmp/rt-ff.json" "$tmp/rt-otlp.pb" tests/fixtures/rprof/names.out tests/fixtures/rprof/append.out
+      tests/fixtures/rprof/memgc-snapshots.out tests/fixtures/tachyon/aio-wall-none.bin
+      tests/fixtures/tachyon/threads-wall-zstd.bin)
+[ -f "$TD/rprof/r-prof-profile__1.out" ] && rtin+=("$TD/rprof/r-prof-profile__1.out")
+# the lines that name the file or a start time speedscope has no place for
+# left out; whether it warns (each names the file and its source type) kept
+rtop() { # FILE [OPTION...]: its own file for the warning (two run at once)
+  local w="$tmp/$(basename "$1").w"
+  $PCOL top "$@" 2> "$w" | grep -Ev '^(File|Time): ' | sed 's/ (inline)$//'
+  [ -s "$w" ] && echo "(a warning)"
+}
+for f in "${rtin[@]}"; do
+  $PCOL unpack "$f" --to speedscope -o "$tmp/rt.json" || fail "$f: speedscope export"
+  grep -q '"type":"evented"' "$tmp/rt.json" || [ "$f" = "$tmp/alt.cpuprofile" ] || fail "$f: no timeline written"
+  rtop "$f" > "$tmp/rt1"
+  rtop "$tmp/rt.json" > "$tmp/rt2"
+  diff "$tmp/rt1" "$tmp/rt2" > "$tmp/d" || fail "$f: pcol top after pcol -> speedscope -> pcol: $(head -8 "$tmp/d")"
+  types=$($PCOL info "$tmp/rt.json" | sed -n 's/^  values: *\(.*\) (default.*/\1/p' | tr ',' '\n' | sed 's/^ *//; s|/.*||' | sort -u)
+  for t in $types samples weight; do
+    diff <(rtop "$f" --value "$t") <(rtop "$tmp/rt.json" --value "$t") > "$tmp/d" ||
+      fail "$f: pcol top --value $t after pcol -> speedscope -> pcol: $(head -8 "$tmp/d")"
+  done
+  diff <($PCOL fold "$f" 2>/dev/null | sort) <($PCOL fold "$tmp/rt.json" 2>/dev/null | sort) > "$tmp/d" ||
+    fail "$f: pcol fold after pcol -> speedscope -> pcol: $(head -8 "$tmp/d")"
+  # info: the sources, each one's count of samples (its rows are the runs),
+  # and the default type, unit and total
+  icount() { $PCOL info "$1" | awk '/^source /{n++} /^  samples:/{sub(/,$/, "", $2); printf "%s ", $2} END{print n}'; }
+  [ "$(icount "$f")" = "$(icount "$tmp/rt.json")" ] || fail "$f: pcol info's sources and counts: $(icount "$f") before, $(icount "$tmp/rt.json") after"
+  ihead() { $PCOL info --format json "$1" | head -1 | sed 's/"file":"[^"]*",//; s/"rows":.*//'; }
+  [ "$(ihead "$f")" = "$(ihead "$tmp/rt.json")" ] || fail "$f: pcol info's default and total: $(ihead "$f") before, $(ihead "$tmp/rt.json") after"
+done
+# a Perun type with a blank ("mixed(time delta)", in microseconds) joins its
+# source too (its unit comes back as nanoseconds, speedscope's: the views
+# show the same times)
+$PCOL unpack tests/fixtures/perun/trace-complexity.perf --to speedscope -o "$tmp/rt.json" || fail "perun: speedscope export"
+[ "$($PCOL info "$tmp/rt.json" | grep -c '^source ')" = 1 ] || fail "perun trace: not one source: $($PCOL info "$tmp/rt.json" | grep '^source ')"
+diff <(rtop tests/fixtures/perun/trace-complexity.perf | sed 1,/^Showing/d) <(rtop "$tmp/rt.json" | sed 1,/^Showing/d) > "$tmp/d" ||
+  fail "perun trace: pcol top after pcol -> speedscope -> pcol: $(head -8 "$tmp/d")"
+# the timeline gives the samples their times and durations: each sample
+# (a run) starts where its first sample did and lasts until the next (the
+# last one: the smallest gap, as the export draws a V8 sample)
+$PCOL unpack "$tmp/p.pcol" --to speedscope -o "$tmp/rt.json" || fail "p.pcol: speedscope export"
+got=$($PCOL cat "$tmp/rt.json" --table samples | awk -F'\t' 'NR>1{printf "%s%s/%s", sep, $3, $4; sep=" "}')
+[ "$got" = "100000/1000000 1100000/1000000 2100000/2000000 4100000/500000 4600000/30000000 34600000/1000000 35600000/1000000 36600000/1000000 37600000/500000" ] ||
+  fail "V8 -> speedscope -> pcol: times/durations $got"
+# a timeline whose stretches do not line up with the samples (here: one
+# sample of the group removed) is left out, and the numbers stay
+python3 - "$tmp/rt.json" "$tmp/rt-cut.json" <<'PY' || fail "python3: rt-cut.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["profiles"]:
+    if p["type"] == "sampled":
+        del p["samples"][0], p["weights"][0]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+[ "$($PCOL info "$tmp/rt-cut.json" | grep -c '^source ')" = 1 ] || fail "a timeline that does not fit: read as a source"
+$PCOL info "$tmp/rt-cut.json" | grep -q 'samples: *9 (8 rows), without times' || fail "a timeline that does not fit: $($PCOL info "$tmp/rt-cut.json" | grep samples:)"
+# and a timeline without sampled profiles of its URI stays a source
+python3 - "$tmp/rt.json" "$tmp/rt-tl.json" <<'PY' || fail "python3: rt-tl.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["profiles"] = [p for p in d["profiles"] if p["type"] == "evented"]
+d["activeProfileIndex"] = 0
+json.dump(d, open(sys.argv[2], "w"))
+PY
+$PCOL info "$tmp/rt-tl.json" | grep -q 'values: *timeline/nanoseconds' || fail "a lone timeline is no source: $($PCOL info "$tmp/rt-tl.json")"
+[ "$($PCOL fold "$tmp/rt-tl.json" | awk '{s+=$NF} END{print s}')" = 38000000 ] || fail "a lone timeline: $($PCOL fold "$tmp/rt-tl.json")"
 echo "t_perf_v8_speedscope: ok"

@@ -1,12 +1,18 @@
 /* speedscope_import.c — a speedscope file
- * (https://www.speedscope.app/file-format-schema.json) into a builder: every
- * profile becomes a source (source_uri "<file>: <profile name>").
+ * (https://www.speedscope.app/file-format-schema.json) into a builder: its
+ * profiles become sources (source_uri "<file>: <profile name>", or the URI
+ * of the source pcol exported).
  *
  * Frames (shared.frames: name, file, line, col) become functions and
  * locations.  A "sampled" profile's samples (frame indices, root first)
- * become samples in file order; an "evented" profile's open/close events
- * become one sample per stretch of time with a non-empty stack: time = the
- * stretch's start, duration = its length (a long sample).
+ * become samples in file order, the ones pcol writes for one source
+ * ("URI: TYPE", the same samples) one sample with a value per profile; an
+ * "evented" profile's open/close events become one sample per stretch of
+ * time with a non-empty stack: time = the stretch's start, duration = its
+ * length (a long sample).  The "URI: timeline" pcol writes right after a
+ * source's sampled profiles is no source of its own (its samples would be
+ * counted twice): its stretches are their samples' times and durations when
+ * they line up one to one, else it is left out.
  * Values: the unit "none" is a count, ("samples", "count") and the weight;
  * time units are scaled to nanoseconds, bytes stay bytes, with weight 1.
  * The value type's name is the profile name's last ": " part when pcol
@@ -408,14 +414,14 @@ static size_t name_prefix(const char *name) {
 
 static const char *pname_of(const sprof *p) { return p->name_str ? p->name : ""; }
 
-/* Profile pi's unit and value type (in the source src). */
-static int profile_vt(simp *s, const sprof *p, size_t pi, uint32_t src, double *scale, int *is_count,
+/* Profile pi's unit and value type (in the source src); k: the length of
+ * the source's part of its name (name_prefix; 0: none). */
+static int profile_vt(simp *s, const sprof *p, size_t pi, uint32_t src, size_t k, double *scale, int *is_count,
                       uint32_t *vt) {
   const char *unit, *tname;
   if (!p->unit_str || unit_of(p->unit, scale, &unit, &tname))
     return at(s, "profiles[%zu].unit", pi, 0, "not a speedscope unit");
   const char *pname = pname_of(p);
-  size_t k = name_prefix(pname);
   uint32_t ts, us;
   int rc = pcol_b_cstr(s->b, k ? pname + k + 2 : tname, &ts, s->err);
   if (!rc) rc = pcol_b_cstr(s->b, unit, &us, s->err);
@@ -442,71 +448,52 @@ static int profile_source(simp *s, const sprof *p, uint32_t *src) {
 
 static int is_sampled(const sprof *p) { return p->type_str && strcmp(p->type, "sampled") == 0; }
 
-/* Sampled profiles [pi, pj) of one source (pcol writes one per value type
- * of a source, with the same samples): their samples, with a value each. */
-static int sampled(simp *s, size_t pi, size_t pj) {
-  enum { MAXG = 64 };
-  uint32_t src, vt[MAXG];
-  double scale[MAXG];
-  int is_count[MAXG], rc;
-  const sprof *p0 = &s->ps[pi];
-  if ((rc = profile_source(s, p0, &src))) return rc;
-  if (p0->samples_kind != 1) return at(s, "profiles[%zu].samples", pi, 0, "not an array");
-  int count_at = -1;
-  for (size_t g = pi; g < pj; g++) {
-    const sprof *p = &s->ps[g];
-    if ((rc = profile_vt(s, p, g, src, &scale[g - pi], &is_count[g - pi], &vt[g - pi]))) return rc;
-    if (p->weights_kind != 1 || p->nw != p0->ns)
-      return at(s, "profiles[%zu].weights", g, 0, "not an array as long as samples");
-    if (count_at < 0 && is_count[g - pi]) count_at = (int)(g - pi);
-    /* the profile speedscope opens on is the source's default type */
-    if (s->active == (int64_t)g && pj - pi > 1) {
-      const char *pname = p->name;
-      PCOL_RETURN_NOT_OK(
-          b_in(s, pcol_b_meta_str(s->b, src, PPROF_META_DEFAULT_SAMPLE_TYPE, pname + name_prefix(pname) + 2, s->err)));
-    }
-  }
-  pcol_value_row v[MAXG];
-  for (size_t i = 0; i < p0->ns; i++) {
-    uint32_t t = p0->samples[i];
-    for (size_t g = 0; g < pj - pi; g++) {
-      double w = s->ps[pi + g].weights[i];
-      v[g].value_type_id = vt[g];
-      if (w != w || w < 0 || to_i64(w * scale[g], &v[g].value))
-        return at(s, "profiles[%zu].weights[%zu]", pi + g, i, "not a weight >= 0");
-    }
-    if (t == NOTARR) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not an array");
-    if (t == BADFRAME || s->tbad[t]) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not a frame index");
-    pcol_sample_row r = {src, PCOL_NA_I64, 0, count_at >= 0 ? v[count_at].value : 1, PCOL_NA_I64, 0, 0};
-    if ((rc = stack_of(s, t, &r.stack_id))) return rc;
-    PCOL_RETURN_NOT_OK(b_in(s, pcol_b_sample(s->b, &r, v, pj - pi, NULL, s->err)));
-  }
-  return PCOL_OK;
+/* The first event of profile p that names a frame past the frames (it
+ * stops the walk), SIZE_MAX if none. */
+static size_t events_stop(const simp *s, const sprof *p) {
+  for (size_t k = 0; k < p->nbrk; k++)
+    if (p->brk[k].frame >= s->nframes) return p->brk[k].ev;
+  return SIZE_MAX;
 }
 
-static int evented(simp *s, size_t pi) {
+/* Stretch k of profile p comes before the walk stops (events_stop) and
+ * before the first error of its events. */
+static int stretch_read(const sprof *p, size_t k, size_t stop) {
+  const stretch *x = &p->st[k];
+  return x->ev < stop && !(p->err_what && (x->ev > p->err_ev || (x->ev == p->err_ev && !p->err_post)));
+}
+
+/* Stretch x's [t0, t1) in the stored unit, since startValue, the
+ * profile's start (speedscope subtracts it too); -1 out of range. */
+static int stretch_ns(const sprof *p, const stretch *x, double scale, int64_t *t0, int64_t *t1) {
+  return to_i64((x->t0 - p->start) * scale, t0) || to_i64((x->t1 - p->start) * scale, t1) ? -1 : 0;
+}
+
+/* The evented profile pi: with `add`, a source of one sample per stretch;
+ * without, only its checks (a timeline that is part of a source of
+ * sampled profiles, timeline_fits, but whose stretches do not fit them). */
+static int evented(simp *s, size_t pi, int add) {
   const sprof *p = &s->ps[pi];
-  uint32_t src, vt;
+  uint32_t src = 0, vt = 0;
   double scale;
-  int is_count, rc;
-  if ((rc = profile_source(s, p, &src)) || (rc = profile_vt(s, p, pi, src, &scale, &is_count, &vt))) return rc;
+  int is_count = 0, rc;
+  if (add) {
+    if ((rc = profile_source(s, p, &src)) ||
+        (rc = profile_vt(s, p, pi, src, name_prefix(pname_of(p)), &scale, &is_count, &vt)))
+      return rc;
+  } else {
+    const char *unit, *tname;
+    if (!p->unit_str || unit_of(p->unit, &scale, &unit, &tname))
+      return at(s, "profiles[%zu].unit", pi, 0, "not a speedscope unit");
+  }
   int timed = strcmp(p->unit, "none") != 0 && strcmp(p->unit, "bytes") != 0;
   if (p->events_kind != 1) return at(s, "profiles[%zu].events", pi, 0, "not an array");
-  /* the first event that names a frame past the frames stops the walk */
-  size_t stop = SIZE_MAX;
-  for (size_t k = 0; k < p->nbrk; k++)
-    if (p->brk[k].frame >= s->nframes) {
-      stop = p->brk[k].ev;
-      break;
-    }
-  for (size_t k = 0; k < p->nst; k++) {
+  size_t stop = events_stop(s, p);
+  for (size_t k = 0; k < p->nst && stretch_read(p, k, stop); k++) {
     const stretch *x = &p->st[k];
-    if (x->ev >= stop) break;
-    if (p->err_what && (x->ev > p->err_ev || (x->ev == p->err_ev && !p->err_post))) break;
     int64_t t0, t1;
-    /* since startValue, the profile's start (speedscope subtracts it too) */
-    if (to_i64((x->t0 - p->start) * scale, &t0) || to_i64((x->t1 - p->start) * scale, &t1))
-      return at(s, "profiles[%zu].events[%zu]", pi, x->ev, "time out of range");
+    if (stretch_ns(p, x, scale, &t0, &t1)) return at(s, "profiles[%zu].events[%zu]", pi, x->ev, "time out of range");
+    if (!add) continue;
     pcol_sample_row r = {src, timed ? t0 : PCOL_NA_I64, timed ? t1 - t0 : 0, is_count ? t1 - t0 : 1,
                          PCOL_NA_I64, 0, 0};
     pcol_value_row v = {vt, t1 - t0};
@@ -522,13 +509,97 @@ static int evented(simp *s, size_t pi) {
   return PCOL_OK;
 }
 
-/* Profiles a and b belong to one source: both sampled, one name prefix,
- * the same samples. */
+/* Profile t is the timeline pcol writes after the sampled profiles of a
+ * source (doc/mappings.md §5, item 3): evented, right after them, named
+ * "URI: timeline" for their "URI: TYPE". */
+static int is_timeline_of(const sprof *g, const sprof *t) {
+  if (!t->is_obj || !t->type_str || strcmp(t->type, "evented") != 0 || !t->name_str || !g->name_str) return 0;
+  size_t k = name_prefix(g->name);
+  return k && strlen(t->name) == k + sizeof ": timeline" - 1 && memcmp(t->name, g->name, k) == 0 &&
+         strcmp(t->name + k, ": timeline") == 0;
+}
+
+/* The timeline t (is_timeline_of) gives the times of the sampled
+ * profiles [pi, ...) when its stretches and their samples line up one to
+ * one: as many, each with the sample's stack (the export writes a run of
+ * samples that follow each other without a gap as one sample and one
+ * stretch), and events without an error, in a unit of time. */
+static int timeline_fits(const simp *s, size_t pi, size_t ti, double *scale) {
+  const sprof *g = &s->ps[pi], *p = &s->ps[ti];
+  const char *unit, *tname;
+  if (p->events_kind != 1 || p->err_what || p->left_open || !p->unit_str ||
+      unit_of(p->unit, scale, &unit, &tname) || strcmp(unit, PCOL_UNIT_NANOSECONDS) != 0 || p->nst != g->ns ||
+      events_stop(s, p) != SIZE_MAX)
+    return 0;
+  for (size_t k = 0; k < p->nst; k++) {
+    int64_t t0, t1;
+    if (p->st[k].stack != g->samples[k] || stretch_ns(p, &p->st[k], *scale, &t0, &t1)) return 0;
+  }
+  return 1;
+}
+
+/* Sampled profiles [pi, pj) of one source (pcol writes one per value type
+ * of a source, with the same samples): their samples, with a value each.
+ * ti: the source's timeline (is_timeline_of), SIZE_MAX if none: the
+ * samples' times and durations when its stretches fit them
+ * (timeline_fits), else only checked; either way no source of its own,
+ * whose samples would count the source's twice (doc/mappings.md §11). */
+static int sampled(simp *s, size_t pi, size_t pj, size_t ti) {
+  enum { MAXG = 64 };
+  uint32_t src, vt[MAXG];
+  double scale[MAXG];
+  int is_count[MAXG], rc;
+  const sprof *p0 = &s->ps[pi];
+  if ((rc = profile_source(s, p0, &src))) return rc;
+  if (p0->samples_kind != 1) return at(s, "profiles[%zu].samples", pi, 0, "not an array");
+  int count_at = -1;
+  size_t k = name_prefix(pname_of(p0)); /* the source's part of every name (same_source) */
+  for (size_t g = pi; g < pj; g++) {
+    const sprof *p = &s->ps[g];
+    if ((rc = profile_vt(s, p, g, src, k, &scale[g - pi], &is_count[g - pi], &vt[g - pi]))) return rc;
+    if (p->weights_kind != 1 || p->nw != p0->ns)
+      return at(s, "profiles[%zu].weights", g, 0, "not an array as long as samples");
+    if (count_at < 0 && is_count[g - pi]) count_at = (int)(g - pi);
+    /* the profile speedscope opens on is the source's default type */
+    if (s->active == (int64_t)g && pj - pi > 1) {
+      const char *pname = p->name;
+      PCOL_RETURN_NOT_OK(
+          b_in(s, pcol_b_meta_str(s->b, src, PPROF_META_DEFAULT_SAMPLE_TYPE, pname + k + 2, s->err)));
+    }
+  }
+  double tscale = 1;
+  int timed = ti != SIZE_MAX && timeline_fits(s, pi, ti, &tscale);
+  const sprof *tl = timed ? &s->ps[ti] : NULL;
+  pcol_value_row v[MAXG];
+  for (size_t i = 0; i < p0->ns; i++) {
+    uint32_t t = p0->samples[i];
+    for (size_t g = 0; g < pj - pi; g++) {
+      double w = s->ps[pi + g].weights[i];
+      v[g].value_type_id = vt[g];
+      if (w != w || w < 0 || to_i64(w * scale[g], &v[g].value))
+        return at(s, "profiles[%zu].weights[%zu]", pi + g, i, "not a weight >= 0");
+    }
+    if (t == NOTARR) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not an array");
+    if (t == BADFRAME || s->tbad[t]) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not a frame index");
+    pcol_sample_row r = {src, PCOL_NA_I64, 0, count_at >= 0 ? v[count_at].value : 1, PCOL_NA_I64, 0, 0};
+    int64_t t0, t1;
+    if (tl && !stretch_ns(tl, &tl->st[i], tscale, &t0, &t1)) /* (checked by timeline_fits) */
+      r.time_ns = t0, r.duration_ns = t1 - t0;
+    if ((rc = stack_of(s, t, &r.stack_id))) return rc;
+    PCOL_RETURN_NOT_OK(b_in(s, pcol_b_sample(s->b, &r, v, pj - pi, NULL, s->err)));
+  }
+  return ti != SIZE_MAX && !timed ? evented(s, ti, 0) : PCOL_OK;
+}
+
+/* Profiles a (a source's first) and b belong to one source: both sampled,
+ * b named "<a's prefix>: <type>", the same samples.  b's type may have
+ * blanks (a Perun "mixed(time delta)"): a's prefix says where it starts. */
 static int same_source(const sprof *a, const sprof *b) {
   if (!is_sampled(a) || !is_sampled(b) || !a->name_str || !b->name_str) return 0;
-  size_t ka = name_prefix(a->name), kb = name_prefix(b->name);
-  return ka && ka == kb && memcmp(a->name, b->name, ka) == 0 && a->samples_kind == 1 && b->samples_kind == 1 &&
-         a->ns == b->ns && (!a->ns || memcmp(a->samples, b->samples, a->ns * sizeof *a->samples) == 0);
+  size_t ka = name_prefix(a->name);
+  return ka && strncmp(a->name, b->name, ka + 2) == 0 && b->name[ka + 2] && a->samples_kind == 1 &&
+         b->samples_kind == 1 && a->ns == b->ns &&
+         (!a->ns || memcmp(a->samples, b->samples, a->ns * sizeof *a->samples) == 0);
 }
 
 static int resolve(simp *s) {
@@ -547,10 +618,11 @@ static int resolve(simp *s) {
     if (is_sampled(p)) {
       size_t j = i + 1;
       while (j < n && j - i < 64 && same_source(p, &s->ps[j])) j++;
-      if ((rc = sampled(s, i, j))) return rc;
-      i = j;
+      size_t ti = j < n && is_timeline_of(p, &s->ps[j]) ? j : SIZE_MAX;
+      if ((rc = sampled(s, i, j, ti))) return rc;
+      i = ti == SIZE_MAX ? j : j + 1;
     } else if (strcmp(p->type, "evented") == 0) {
-      if ((rc = evented(s, i))) return rc;
+      if ((rc = evented(s, i, 1))) return rc;
       i++;
     } else {
       return at(s, "profiles[%zu].type", i, 0, "neither \"sampled\" nor \"evented\"");
