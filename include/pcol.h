@@ -1128,9 +1128,10 @@ PCOL_API bool pcol_top_name_function(const pcol_top *t, uint32_t k, size_t *off,
  * mapping's file (Objfile) and its function's start line (0: none); an
  * unsymbolized location has no function, file nor line.  Strings are ""
  * when missing, borrowed from t and the file.  pprof's node identity then
- * also holds Objfile and the start line, pcol's key by address not: a key with the
- * same address, function, file and line in two mappings is one node (rare;
- * pprof makes two), unless pcol_graph_opts.obj_names made the graph's top.
+ * also holds Objfile and the start line, pcol's key by address only for a
+ * function without a name: a key with the same address, function, file and
+ * line in two mappings is one node (rare; pprof makes two), unless
+ * pcol_graph_opts.obj_names made the graph's top.
  * EINVAL for any other top or key. */
 typedef struct pcol_top_parts {
   uint64_t address;

@@ -137,6 +137,21 @@ int pcol_q_key_intern_h(pcol_q_keytab *t, const char *p, size_t n, uint64_t h, i
   return rc ? pcol_error_set(err, rc, "%s", pcol_strerror(rc)) : PCOL_OK;
 }
 
+int pcol_q_key_intern_shown(pcol_q_keytab *t, const char *p, size_t n, size_t shown, int copy,
+                            uint32_t *id, pcol_error *err) {
+  PCOL_RETURN_NOT_OK(pcol_q_key_intern(t, p, n, copy, id, err));
+  if (shown >= n) return PCOL_OK;
+  if (shown > UINT32_MAX - 1) return pcol_error_set(err, PCOL_ETOOBIG, "a name of 4 GiB");
+  if (*id >= t->shown_cap) {
+    size_t had = t->shown_cap;
+    while (*id >= t->shown_cap)
+      if (pcol_grow(&t->shown, &t->shown_cap, sizeof *t->shown)) return pcol_oom(err);
+    memset(t->shown + had, 0, (t->shown_cap - had) * sizeof *t->shown);
+  }
+  t->shown[*id] = (uint32_t)shown + 1;
+  return PCOL_OK;
+}
+
 int pcol_q_key_reserve(pcol_q_keytab *t, size_t n) {
   if (n > (size_t)1 << 31) return PCOL_OK; /* only a hint */
   if (n + 2 > t->cap) { /* one realloc (PCOL_GROW doubles once: a copy each) */
@@ -152,6 +167,7 @@ int pcol_q_key_reserve(pcol_q_keytab *t, size_t n) {
 
 void pcol_q_keytab_free(pcol_q_keytab *t) {
   free(t->front);
+  free(t->shown);
   free(t->lk);
   free(t->s);
   pcol_hset_free(&t->h);

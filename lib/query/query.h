@@ -38,6 +38,10 @@ typedef struct pcol_q_keytab {
   uint64_t *lk;
   size_t lk_cap;
   uint32_t lk_gen;
+  /* Keys whose name is a prefix of their bytes (pcol_q_key_intern_shown):
+   * shown[id] = the name's length + 1, 0 = all of it (NULL: none such). */
+  uint32_t *shown;
+  size_t shown_cap;
 } pcol_q_keytab;
 
 /* A cache in front of t's keyed table for pcol_q_key_intern, for a table
@@ -61,6 +65,18 @@ int pcol_q_key_intern(pcol_q_keytab *t, const char *p, size_t n, int copy, uint3
 uint64_t pcol_q_key_hash(const char *p, size_t n);
 int pcol_q_key_intern_h(pcol_q_keytab *t, const char *p, size_t n, uint64_t h, int copy,
                         uint32_t *id, pcol_error *err);
+/* pcol_q_key_intern of p[0..n) whose name is its first `shown` bytes:
+ * the rest tells apart keys pprof keeps apart under one printed name (a
+ * frame without a function name: its mapping's path and start line, top.c
+ * mapping_key).  shown >= n: the whole. */
+int pcol_q_key_intern_shown(pcol_q_keytab *t, const char *p, size_t n, size_t shown, int copy,
+                            uint32_t *id, pcol_error *err);
+/* The name of key id: its bytes, or their shown part. */
+static inline pcol_str pcol_q_key_name(const pcol_q_keytab *t, uint32_t id) {
+  pcol_str s = t->s[id];
+  if (t->shown && id < t->shown_cap && t->shown[id]) s.len = t->shown[id] - 1;
+  return s;
+}
 /* A copy of p[0..n) in t's arena (not interned), valid as long as t; NULL
  * when out of memory. */
 const char *pcol_q_key_store(pcol_q_keytab *t, const char *p, size_t n);

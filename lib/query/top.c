@@ -104,7 +104,9 @@ typedef struct pcol_q_topctx {
   /* BY_ADDRESS with obj_names (pcol_graph_opts): keys also apart by the
    * location's mapping file and the function's start line (xid) */
   int objnames;
-  pcol_str cur_obj;     /* the mapping file of the location being keyed */
+  uint32_t cur_loc;     /* the location being keyed (cur_location) */
+  pcol_str cur_obj;     /* the mapping file of location cur_obj_loc (cur_obj) */
+  uint32_t cur_obj_loc;
   pcol_q_keytab xids;   /* (mapping file, start line) pairs */
   pcol_view fn_start;
   uint32_t *lnfn;       /* build_loc_keys: the lines' functions, read once (NULL: the view) */
@@ -244,12 +246,13 @@ static int ext_key(topctx *t, uint32_t id, uint32_t *key, pcol_error *err) {
   return PCOL_OK;
 }
 
-/* The key of a name: its id in keys, or when the keys are composed, the
- * key of identity (LINE_ID_NAME, that id). */
+/* The key of a name whose shown part is p[0..shown) (the rest tells keys
+ * of one printed name apart: mapping_key): its id in keys, or when the
+ * keys are composed, the key of identity (LINE_ID_NAME, that id). */
 static int new_key(topctx *t, const struct line_id *l, uint32_t *key, pcol_error *err);
-static int name_key(topctx *t, const char *p, size_t n, uint32_t *key, pcol_error *err) {
+static int name_key(topctx *t, const char *p, size_t n, size_t shown, uint32_t *key, pcol_error *err) {
   uint32_t id;
-  PCOL_RETURN_NOT_OK(pcol_q_key_intern(t->kt, p, n, 1, &id, err));
+  PCOL_RETURN_NOT_OK(pcol_q_key_intern_shown(t->kt, p, n, shown, 1, &id, err));
   if (!t->composed) return ext_key(t, id, key, err);
   if (id >= t->name_key_cap) {
     size_t had = t->name_key_cap;
@@ -265,15 +268,42 @@ static int name_key(topctx *t, const char *p, size_t n, uint32_t *key, pcol_erro
   return PCOL_OK;
 }
 
-static int mapping_key(topctx *t, uint32_t loc, uint32_t *key, pcol_error *err) {
-  /* a location without lines: pprof folds these per mapping (per address
-   * too, by address) */
+/* The start line of function fn (0: none, as pprof reads it). */
+static int64_t fn_start_line(const topctx *t, uint32_t fn) {
+  int64_t sl = fn && fn <= t->fn_start.count ? pcol_view_i64(&t->fn_start, fn - 1) : 0;
+  return sl == PCOL_NA_I64 ? 0 : sl;
+}
+
+/* pprof's node of a frame without a function name (graph.go nodeInfo:
+ * `if o.ObjNames || name == ""`, the whole NodeInfo the key) is its
+ * mapping's file (the full path, though "[base]" is printed) and its
+ * function's start line: appended to t->scratch, after a NUL, when the
+ * frame has either (two libx.so of two directories, or two nameless
+ * functions of one binary, are two rows of one name, as pprof prints them). */
+static int frame_identity(topctx *t, uint32_t loc, uint32_t fn, pcol_error *err) {
+  int64_t sl = fn_start_line(t, fn);
+  uint32_t m = loc && loc <= t->fc.nloc ? pcol_frames_mapping(&t->fc.fr, loc) : 0;
+  pcol_str obj = {NULL, 0};
+  if (m) PCOL_RETURN_NOT_OK(pcol_string(t->fc.f, pcol_view_u32(&t->fc.map_file, m - 1), &obj, err));
+  if (!sl && !obj.len) return PCOL_OK;
+  if (pcol_buf_append(&t->scratch, "", 1) || pcol_buf_append(&t->scratch, &sl, sizeof sl) ||
+      (obj.len && pcol_buf_append(&t->scratch, obj.ptr, obj.len)))
+    return pcol_oom(err);
+  return PCOL_OK;
+}
+
+/* The key of a frame named after its location's mapping: a location
+ * without lines (pprof folds these per mapping, per address too by
+ * address), or, for pprof sources, a line of function fn without a name. */
+static int mapping_key(topctx *t, uint32_t loc, uint32_t fn, uint32_t *key, pcol_error *err) {
   t->scratch.len = 0;
   uint64_t addr = loc && loc <= t->fc.nloc ? pcol_view_u64(&t->fc.loc_addr, loc - 1) : 0;
   PCOL_RETURN_NOT_OK(address_prefix(t, addr, err));
   if (t->scratch.len && pcol_buf_append(&t->scratch, " ", 1)) return pcol_oom(err);
   PCOL_RETURN_NOT_OK(pcol_q_unsymbolized_name(&t->fc, loc, &t->scratch, err));
-  return name_key(t, (const char *)t->scratch.data, t->scratch.len, key, err);
+  size_t shown = t->scratch.len;
+  if (t->unnamed_is_frame) PCOL_RETURN_NOT_OK(frame_identity(t, loc, fn, err));
+  return name_key(t, (const char *)t->scratch.data, t->scratch.len, shown, key, err);
 }
 
 /* pprof's file name in a node: the prefixes /proc/self/cwd/./ and
@@ -321,12 +351,15 @@ int pcol_q_clean_path(pcol_str p, pcol_buf *out) {
   return PCOL_OK;
 }
 
+enum { FN_PID_FILE = 0x80000000u, FN_PID_NAMELESS = 0x40000000u };
 /* The fixed part of the names of function fn's lines, interned in t->pres
  * once per function (cleaning a path is the costly part of a name): by
  * source line the cleaned path, else "NAME FILE" (either may be missing).
  * *pid = its id, *hasfile = the function has a file. */
 static int fn_prefix(topctx *t, uint32_t fn, uint32_t *pid, int *hasfile, pcol_error *err) {
   if (!t->fn_pid[fn]) {
+    if (t->pres.n + 2 > FN_PID_NAMELESS)
+      return pcol_error_set(err, PCOL_ETOOBIG, "more than 2^30 function names");
     pcol_str name = {NULL, 0}, file;
     PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, &t->fc.fn_file, &file, err));
     int hf = file.ptr && file.len;
@@ -344,11 +377,16 @@ static int fn_prefix(topctx *t, uint32_t fn, uint32_t *pid, int *hasfile, pcol_e
     while (id >= t->pres_fn_cap)
       if (pcol_grow(&t->pres_fn, &t->pres_fn_cap, sizeof *t->pres_fn)) return pcol_oom(err);
     t->pres_fn[id] = name.ptr ? (uint32_t)name.len : 0; /* (one function's name, < 4 GiB) */
-    t->fn_pid[fn] = id | (hf ? 0x80000000u : 0);
+    t->fn_pid[fn] = id | (hf ? FN_PID_FILE : 0) | (name.len ? 0 : FN_PID_NAMELESS);
   }
-  *pid = t->fn_pid[fn] & 0x7fffffffu;
+  *pid = t->fn_pid[fn] & (FN_PID_NAMELESS - 1);
   *hasfile = (int)(t->fn_pid[fn] >> 31);
   return PCOL_OK;
+}
+
+/* Function fn has no name (fn_prefix made its prefix before). */
+static inline int fn_nameless(const topctx *t, uint32_t fn) {
+  return (t->fn_pid[fn] & FN_PID_NAMELESS) != 0;
 }
 
 static uint64_t line_id_hash(const line_id *l) {
@@ -443,12 +481,12 @@ static int ctx_name(topctx *t, uint32_t k, pcol_str *out, pcol_error *err) {
   *out = (pcol_str){NULL, 0};
   if (!k || k > ctx_nkeys(t)) return PCOL_OK;
   if (!t->composed) {
-    *out = t->kt->s[t->ext ? t->l2g[k] : k];
+    *out = pcol_q_key_name(t->kt, t->ext ? t->l2g[k] : k);
     return PCOL_OK;
   }
   const line_id *l = &t->kid[k];
   if (l->mode == LINE_ID_NAME) {
-    *out = l->pid && l->pid <= t->kt->n ? t->kt->s[l->pid] : (pcol_str){NULL, 0};
+    *out = l->pid && l->pid <= t->kt->n ? pcol_q_key_name(t->kt, l->pid) : (pcol_str){NULL, 0};
     return PCOL_OK;
   }
   /* a result is read by many threads (pcol_peek_compute takes it const):
@@ -477,6 +515,32 @@ static int ctx_name(topctx *t, uint32_t k, pcol_str *out, pcol_error *err) {
 /* The function of line row li (0: none). */
 static inline uint32_t line_fn(const topctx *t, uint64_t li) {
   return t->lnfn ? t->lnfn[li] : pcol_view_u32(&t->fc.ln_fn, li);
+}
+
+/* The mapping file of the location being keyed (t->cur_loc), read at
+ * its first use. */
+static int cur_obj(topctx *t, pcol_str *out, pcol_error *err) {
+  if (t->cur_obj_loc != t->cur_loc) {
+    uint32_t m = t->cur_loc && t->cur_loc <= t->fc.nloc ? pcol_frames_mapping(&t->fc.fr, t->cur_loc) : 0;
+    t->cur_obj = (pcol_str){NULL, 0};
+    if (m) PCOL_RETURN_NOT_OK(pcol_string(t->fc.f, pcol_view_u32(&t->fc.map_file, m - 1), &t->cur_obj, err));
+    t->cur_obj_loc = t->cur_loc;
+  }
+  *out = t->cur_obj;
+  return PCOL_OK;
+}
+
+/* The id in t->xids of (function fn's start line, the location's mapping
+ * file): the part of pprof's node (graph.go nodeInfo) that keeps apart the
+ * lines of functions without a name (and, with ObjNames, all lines). */
+static int obj_xid(topctx *t, uint32_t fn, uint32_t *xid, pcol_error *err) {
+  int64_t sl = fn_start_line(t, fn);
+  pcol_str obj;
+  PCOL_RETURN_NOT_OK(cur_obj(t, &obj, err));
+  t->scratch.len = 0;
+  if (pcol_buf_append(&t->scratch, &sl, sizeof sl) || (obj.len && pcol_buf_append(&t->scratch, obj.ptr, obj.len)))
+    return pcol_oom(err);
+  return pcol_q_key_intern(&t->xids, (const char *)t->scratch.data, t->scratch.len, 1, xid, err);
 }
 
 static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pcol_error *err);
@@ -516,8 +580,11 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
     l.line = PCOL_NA_I64;
     PCOL_RETURN_NOT_OK(fn_prefix(t, fn, &l.pid, &hasfile, err));
     l.mode = (uint8_t)hasfile;
+    /* a function without a name is a key a mapping (obj_xid): not one a function */
+    int apart = t->unnamed_is_frame && fn_nameless(t, fn);
+    if (apart) PCOL_RETURN_NOT_OK(obj_xid(t, fn, &l.xid, err));
     if (t->pres.s[l.pid].len) PCOL_RETURN_NOT_OK(line_id_key(t, &l, key, err));
-    t->fn_key[fn] = *key;
+    if (!apart) t->fn_key[fn] = *key;
     return PCOL_OK;
   }
   if (t->by == PCOL_BY_SOURCE_LINE) { /* "FILE:LINE", only frames that have both */
@@ -534,15 +601,9 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
     return PCOL_OK; /* nothing known: the location's mapping names it */
   l.addr = t->by == PCOL_BY_ADDRESS ? t->cur_addr : 0;
   l.mode = (uint8_t)hasfile;
-  if (t->objnames && t->by == PCOL_BY_ADDRESS) { /* graph.go nodeInfo with ObjNames */
-    int64_t sl = fn && fn <= t->fn_start.count ? pcol_view_i64(&t->fn_start, fn - 1) : 0;
-    if (sl == PCOL_NA_I64) sl = 0; /* pprof: 0 */
-    t->scratch.len = 0;
-    if (pcol_buf_append(&t->scratch, &sl, sizeof sl) ||
-        pcol_buf_append(&t->scratch, t->cur_obj.ptr, t->cur_obj.len))
-      return pcol_oom(err);
-    PCOL_RETURN_NOT_OK(pcol_q_key_intern(&t->xids, (const char *)t->scratch.data, t->scratch.len, 1, &l.xid, err));
-  }
+  /* graph.go nodeInfo with ObjNames, or for a function without a name */
+  if ((t->objnames && t->by == PCOL_BY_ADDRESS) || (t->unnamed_is_frame && fn_nameless(t, fn)))
+    PCOL_RETURN_NOT_OK(obj_xid(t, fn, &l.xid, err));
   return line_id_key(t, &l, key, err);
 }
 
@@ -566,11 +627,9 @@ static int stamp_room(topctx *t, uint32_t key, pcol_error *err) {
 
 /* BY_ADDRESS: the location loc (1-based) keyed next: its address and,
  * with obj_names, its mapping's file. */
-static int cur_location(topctx *t, uint32_t loc, pcol_error *err) {
-  t->cur_addr = pcol_view_u64(&t->fc.loc_addr, loc - 1);
-  t->cur_obj = (pcol_str){NULL, 0};
-  uint32_t m = t->objnames ? pcol_frames_mapping(&t->fc.fr, loc) : 0;
-  return m ? pcol_string(t->fc.f, pcol_view_u32(&t->fc.map_file, m - 1), &t->cur_obj, err) : PCOL_OK;
+static void cur_location(topctx *t, uint32_t loc) {
+  t->cur_loc = loc;
+  t->cur_addr = t->by == PCOL_BY_ADDRESS ? pcol_view_u64(&t->fc.loc_addr, loc - 1) : 0;
 }
 
 /* Composed keys: the line row (UINT64_MAX: none, a mapping's key) and
@@ -667,7 +726,7 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
       t->loc_aoff[loc + 1] = ka;
       continue;
     }
-    if (t->by == PCOL_BY_ADDRESS) PCOL_RETURN_NOT_OK(cur_location(t, (uint32_t)loc, err));
+    cur_location(t, (uint32_t)loc);
     uint64_t last = e; /* the outermost line left */
     while (hid && last > a && hid[last - 1]) last--;
     for (uint64_t li = a; li < e; li++) {
@@ -682,7 +741,7 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
        * with its cum).  Rprof keeps R's rule: a frame without a srcref
        * passes its flat to the innermost caller that has one. */
       if (!key && t->by != PCOL_BY_SOURCE_LINE && t->unnamed_is_frame) {
-        PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &key, err));
+        PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, line_fn(t, li), &key, err));
         if (t->composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
       }
       if (!key) continue;
@@ -718,7 +777,7 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
            t->by == PCOL_BY_FILE_FUNCTION) &&
           t->unnamed_is_frame))) {
       uint32_t key;
-      PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &key, err));
+      PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, 0, &key, err));
       if (t->composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
       t->loc_all[ka++] = key;
       t->loc_keys[k++] = key;
@@ -1518,7 +1577,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   if (rc) goto done;
   if ((rc = build_loc_keys(t, err))) goto done;
   uint32_t nokey;
-  if ((rc = name_key(t, "<no location>", 13, &nokey, err))) goto done;
+  if ((rc = name_key(t, "<no location>", 13, 13, &nokey, err))) goto done;
   size_t nk = (size_t)ctx_nkeys(t) + 1;
   if (nk > 0x7fffffffu || c->nloc > 0x7fffffffu) { /* the walk's high bit (below) */
     rc = pcol_error_set(err, PCOL_ETOOBIG, "more than 2^31 names or locations");
@@ -1644,6 +1703,8 @@ static int ctx_new(pcol_file *f, const pcol_select *sel, pcol_by by, topctx **ou
   t->by = by;
   int rc = pcol_q_unnamed_are_frames(f, sel, &t->unnamed_is_frame, err);
   if (!rc) rc = pcol_q_fctx_init_inplace(&t->fc, f, err); /* (top_run makes the trie plain) */
+  /* a function's start line tells apart nodes without a name (obj_xid) */
+  if (!rc) rc = pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE, &t->fn_start, err);
   /* by address on sources that record none (Rprof) would be one row of
    * everything: say so instead (a pprof profile without addresses keeps
    * pprof -addresses' rows, which fall back to lines) */
@@ -1674,11 +1735,7 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
   pcol_q_top_priv *p = calloc(1, sizeof *p);
   topctx *t = NULL;
   int rc = p ? ctx_new(f, sel, by, &t, err) : pcol_oom(err);
-  if (!rc && objnames && by == PCOL_BY_ADDRESS) {
-    t->objnames = 1;
-    rc = pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE, &t->fn_start, err);
-    if (rc) ctx_free(t);
-  }
+  if (!rc && objnames && by == PCOL_BY_ADDRESS) t->objnames = 1;
   if (rc) {
     free(p);
     return rc;
@@ -1779,7 +1836,7 @@ pcol_status pcol_top_key_parts(const pcol_top *t, uint32_t k, pcol_top_parts *ou
     /* a location named after its mapping has no function (pprof's node
      * of Address and Objfile); a name of no location ("<no location>") is
      * its function's */
-    if (!loc && l->pid && l->pid <= c->kt->n) out->function = c->kt->s[l->pid];
+    if (!loc && l->pid && l->pid <= c->kt->n) out->function = pcol_q_key_name(c->kt, l->pid);
     if (loc && c->by == PCOL_BY_ADDRESS) out->address = pcol_view_u64(&fc->loc_addr, loc - 1);
   } else {
     size_t fn;
@@ -1957,18 +2014,18 @@ static int line_keys(topctx *t, pcol_q_topkeys *out, pcol_error *err) {
     uint64_t a, e;
     int nofn = 0;
     pcol_frames_lines(&c->fr, (uint32_t)loc, &a, &e);
-    PCOL_RETURN_NOT_OK(cur_location(t, (uint32_t)loc, err));
+    cur_location(t, (uint32_t)loc);
     for (uint64_t li = a; li < e; li++) {
       uint32_t key;
       if (pcol_view_u32(&t->fc.ln_fn, li) == 0) nofn = 1;
       PCOL_RETURN_NOT_OK(line_key(t, li, &key, err));
       if (!key && t->by != PCOL_BY_SOURCE_LINE && t->unnamed_is_frame) {
-        PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &key, err));
+        PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, pcol_view_u32(&t->fc.ln_fn, li), &key, err));
         if (t->composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
       }
       out->line_key[li] = key;
     }
-    if (a < e && nofn && fallback) PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, &out->loc_ukey[loc], err));
+    if (a < e && nofn && fallback) PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, 0, &out->loc_ukey[loc], err));
   }
   return PCOL_OK;
 }
@@ -1984,7 +2041,7 @@ int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, pcol_q_top
   int rc = ctx_new(f, sel, by, &t, err);
   if (rc) return rc;
   rc = build_loc_keys(t, err);
-  if (!rc) rc = name_key(t, "<no location>", 13, &out->nokey, err);
+  if (!rc) rc = name_key(t, "<no location>", 13, 13, &out->nokey, err);
   if (!rc) rc = line_keys(t, out, err); /* may add keys: before the names */
   if (!rc && !(out->name = calloc((size_t)ctx_nkeys(t) + 1, sizeof *out->name))) rc = pcol_oom(err);
   for (uint32_t k = 1; !rc && k <= ctx_nkeys(t); k++) rc = ctx_name(t, k, &out->name[k], err);

@@ -268,7 +268,7 @@ static int make_rows(many *m, one *files, size_t nf, double fraction, pcol_sort 
     if (m->flat[id] != 0 || m->cum[id] != 0) {
       pcol_top_row *r = &out->rows[out->nrows++];
       r->key = (uint32_t)id;
-      r->name = m->names->s[id];
+      r->name = pcol_q_key_name(m->names, id);
       r->flat = m->flat[id];
       r->cum = m->cum[id];
     }
@@ -357,8 +357,9 @@ static int join_worker(many *m, worker *w, one *files, pcol_error *err) {
   to[0] = 0;
   int rc = PCOL_OK;
   for (uint32_t k = 1; !rc && k <= nw; k++) {
-    pcol_str s = wm->names->s[k];
-    rc = pcol_q_key_intern(m->names, s.ptr ? s.ptr : "", s.len, 1, &to[k], err);
+    pcol_str s = wm->names->s[k]; /* its bytes, and the part shown (top.c mapping_key) */
+    rc = pcol_q_key_intern_shown(m->names, s.ptr ? s.ptr : "", s.len, pcol_q_key_name(wm->names, k).len,
+                                 1, &to[k], err);
   }
   if (!rc) rc = grow_names(m, err);
   for (uint32_t k = 1; !rc && k <= nw && k < wm->cap; k++) {

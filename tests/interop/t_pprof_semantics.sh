@@ -236,5 +236,80 @@ go tool pprof -symbolize=none -top "$signed" "$signed2" 2>/dev/null | sed -n '/^
 "$PCOL" top "$tmp/signed" 2>&1 | sed -n '/^Showing/,$p' >"$tmp/pc.txt"
 cmp -s "$tmp/go.txt" "$tmp/pc.txt" || { bad "pprof -top signed.pb.gz signed-2.pb.gz vs pcol top DIR"; diff "$tmp/go.txt" "$tmp/pc.txt" | head -6; }
 
+# Frames without a function name are pprof nodes of their own by the
+# mapping's file (the full path, "[base]" printed) and the function's start
+# line (graph.go nodeInfo: `if o.ObjNames || name == ""`): two nameless
+# functions of one file in two binaries, two of one binary with two start
+# lines, and two unsymbolized libraries of one base name in two
+# directories are two rows of one name each, in every granularity
+nameless() { # nameless NAME: the protoc text on stdin, encoded to $tmp/NAME.pb
+  protoc --encode=perftools.profiles.Profile -I "$REPO/format" "$REPO/format/profile.proto" >"$tmp/$1.pb" ||
+    bad "protoc $1"
+}
+nameless two-binaries <<'PB'
+sample_type { type: 1 unit: 2 }
+sample { location_id: 1 location_id: 3 value: 5 }
+sample { location_id: 2 location_id: 3 value: 3 }
+mapping { id: 1 memory_start: 4096 memory_limit: 8192 filename: 6 has_functions: true }
+mapping { id: 2 memory_start: 65536 memory_limit: 131072 filename: 7 has_functions: true }
+location { id: 1 mapping_id: 1 address: 4100 line { function_id: 1 line: 9 } }
+location { id: 2 mapping_id: 2 address: 65600 line { function_id: 2 line: 9 } }
+location { id: 3 mapping_id: 1 address: 4200 line { function_id: 3 line: 2 } }
+function { id: 1 name: 0 filename: 5 }
+function { id: 2 name: 0 filename: 5 }
+function { id: 3 name: 3 filename: 4 }
+string_table: ["", "samples", "count", "main", "main.c", "util.c", "/bin/app", "/lib/libx.so"]
+PB
+nameless start-lines <<'PB'
+sample_type { type: 1 unit: 2 }
+sample { location_id: 1 location_id: 3 value: 5 }
+sample { location_id: 2 location_id: 3 value: 3 }
+mapping { id: 1 memory_start: 4096 memory_limit: 8192 filename: 6 has_functions: true }
+location { id: 1 mapping_id: 1 address: 4100 line { function_id: 1 line: 9 } }
+location { id: 2 mapping_id: 1 address: 4150 line { function_id: 2 line: 9 } }
+location { id: 3 mapping_id: 1 address: 4200 line { function_id: 3 line: 2 } }
+function { id: 1 name: 0 filename: 5 start_line: 10 }
+function { id: 2 name: 0 filename: 5 start_line: 20 }
+function { id: 3 name: 3 filename: 4 }
+string_table: ["", "samples", "count", "main", "main.c", "util.c", "/bin/app"]
+PB
+nameless two-dirs <<'PB'
+sample_type { type: 1 unit: 2 }
+sample { location_id: 1 location_id: 3 value: 5 }
+sample { location_id: 2 location_id: 3 value: 3 }
+mapping { id: 1 memory_start: 4096 memory_limit: 8192 filename: 4 }
+mapping { id: 2 memory_start: 65536 memory_limit: 131072 filename: 5 }
+location { id: 1 mapping_id: 1 address: 4100 }
+location { id: 2 mapping_id: 2 address: 65600 }
+location { id: 3 line { function_id: 1 line: 2 } }
+function { id: 1 name: 3 filename: 6 }
+string_table: ["", "samples", "count", "main", "/usr/lib/libx.so", "/opt/lib/libx.so", "main.c"]
+PB
+for f in "$tmp"/two-binaries.pb "$tmp"/start-lines.pb "$tmp"/two-dirs.pb \
+  "$TD"/pprof-from-r/r-prof-profile__1.out.prof.pb.gz; do
+  [ -f "$f" ] || continue
+  for mode in top-sums top-walk; do
+    export PCOL_DEBUG=$mode
+    top "$f" -nodecount=1000 -- -n 1000
+    top "$f" -lines -nodecount=1000 -- --by line -n 1000
+    top "$f" -filefunctions -nodecount=1000 -- --by filefunction -n 1000
+    top "$f" -addresses -nodecount=1000 -- --by address -n 1000
+  done
+  unset PCOL_DEBUG
+  same '/^Showing nodes/' peek "$f" -peek . -- .
+  same '/^Showing nodes/' tree "$f" -tree -lines -- --by line
+done
+# ... the same nodes when the files are many (pcol top DIR: one table of
+# names for all files; pprof merges the profiles)
+mkdir -p "$tmp/nameless"
+for b in two-binaries start-lines two-dirs; do
+  "$PCOL" pack "$tmp/$b.pb" -o "$tmp/nameless/$b.pcol" || bad "pack $b"
+done
+checked=$((checked + 1))
+go tool pprof -symbolize=none -top "$tmp"/two-binaries.pb "$tmp"/start-lines.pb "$tmp"/two-dirs.pb 2>/dev/null |
+  sed -n '/^Showing/,$p' >"$tmp/go.txt"
+"$PCOL" top "$tmp/nameless" 2>&1 | sed -n '/^Showing/,$p' >"$tmp/pc.txt"
+cmp -s "$tmp/go.txt" "$tmp/pc.txt" || { bad "pprof -top of 3 nameless profiles vs pcol top DIR"; diff "$tmp/go.txt" "$tmp/pc.txt" | head -6; }
+
 echo "pprof semantics: $checked comparisons, $fail failed"
 [ $fail = 0 ]
