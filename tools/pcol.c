@@ -21,8 +21,9 @@ static const cli_command commands[] = {
     {"info", "pcol info FILE... [--format text|tsv|csv|json|jsonl]",
      "Per source: type, time, period, duration, samples, value types; then version, tables, sections.",
      "Each source first: its type and URI, start time, period (pprof's period, Rprof's\n"
-     "sample.interval), duration (pprof's), number of samples and the span of their\n"
-     "times, its value types and the one views add up by default.  Then the file:\n"
+     "sample.interval), duration (OTLP's duration_nano, else pprof's duration_nanos),\n"
+     "number of samples and the span of their times, its value types and the one\n"
+     "views add up by default.  Then the file:\n"
      "version, tables and row counts, sections with sizes and codecs.  The sources\n"
      "take O(sources x log samples): info costs about the same for any file size.\n"
      "--format tsv|csv|json|jsonl prints a row per source (JSON adds the default\n"

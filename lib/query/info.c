@@ -193,8 +193,11 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
       if ((rc = pass_open(f, &pc, any_cvt, err))) break;
       pass_source(f, &pc, nrows, &lo, cvt[id], x);
     }
-    /* period and duration: pprof's, or Rprof's interval */
-    if ((rc = meta_i64(f, id, PPROF_META_DURATION_NANOS, &x->duration_ns, err))) break;
+    /* period: pprof's, or Rprof's interval; duration: OTLP's, else pprof's
+     * (spec.md §7's duration rule, as lib/core/wall.c reads it) */
+    if ((rc = meta_i64(f, id, OTLP_META_DURATION_NANO, &x->duration_ns, err))) break;
+    if (x->duration_ns == PCOL_NA_I64 || x->duration_ns < 0)
+      if ((rc = meta_i64(f, id, PPROF_META_DURATION_NANOS, &x->duration_ns, err))) break;
     if ((rc = meta_i64(f, id, PPROF_META_PERIOD, &x->period, err))) break;
     if ((rc = meta_str(f, id, PPROF_META_PERIOD_TYPE_TYPE, &x->period_type, err))) break;
     if ((rc = meta_str(f, id, PPROF_META_PERIOD_TYPE_UNIT, &x->period_unit, err))) break;

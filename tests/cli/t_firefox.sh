@@ -10,6 +10,8 @@
 #    Gecko profile with a child process and every kind of location string),
 #    gzip or not: pcol top = the numbers the generator computed; labels and
 #    the markers note; hostile files refused with the JSON path;
+#  - the start: meta.startTime to the ns (pprof.time_nanos, a wall-clock
+#    range, the pprof export's time_nanos), hostile start times refused;
 #  - round trip: firefox -> pcol -> firefox -> pcol keeps pcol top.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
@@ -124,4 +126,71 @@ grep -q 'processed profile version 7; pcol reads versions .* (profiler.firefox.c
   fail "version 7: $(cat "$tmp/err")"
 $PCOL pack --from firefox "$tmp/v999.json" -o "$tmp/v999.pcol" 2>"$tmp/err" && fail "a version 999 profile packed"
 grep -q 'processed profile version 999; pcol reads versions [0-9]* to [0-9]*$' "$tmp/err" || fail "version 999: $(cat "$tmp/err")"
+# --- the start time (meta.startTime, ms since the epoch, a double) to the ns
+# it holds: the source's start is pprof.time_nanos (spec.md §7), so a
+# wall-clock range and a pprof export see it, not its whole seconds alone.
+# The numbers are computed here from the JSON (the double's exact value).
+python3 - "$tmp/v70.json" "$tmp/st.json" 1795699965999.4 >"$tmp/st.want" <<'PY' || fail "startTime generator"
+# startTime set to argv[3]; prints its ns (exact value of the double, x 10^6,
+# rounded) and the weight of the samples in [1795699966 s, 1795699967 s)
+import json, sys
+from fractions import Fraction
+d = json.load(open(sys.argv[1]))
+d["meta"]["startTime"] = float(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))
+t0 = round(Fraction(d["meta"]["startTime"]) * 10**6)
+w = 0
+for th in d["threads"]:
+    s = th["samples"]
+    for t, x in zip(s["time"], s["weight"]):
+        if 1795699966 * 10**9 <= t0 + round(Fraction(t) * 10**6) < 1795699967 * 10**9:
+            w += x
+print(t0, w)
+PY
+read -r st_ns st_w <"$tmp/st.want"
+got=$($PCOL cat "$tmp/st.json" --table meta | awk -F'\t' '$1 == "pprof.time_nanos" {print $2}')
+[ "$got" = "$st_ns" ] || fail "startTime 1795699965999.4 ms: pprof.time_nanos '$got', want $st_ns"
+[ "$($PCOL cat "$tmp/st.json" --table sources | awk -F'\t' 'NR == 2 {print $4}')" = $((st_ns / 1000000000)) ] ||
+  fail "startTime: source_timestamp is not its whole seconds: $($PCOL cat "$tmp/st.json" --table sources)"
+got=$($PCOL top "$tmp/st.json" --from @1795699966 --to @1795699967 --format json --node-fraction 0 |
+      python3 -c 'import json, sys; print(json.load(sys.stdin)["total"])')
+[ "$got" = "$st_w" ] || fail "a wall-clock range counts $got, want $st_w (the start's fraction lost?)"
+# the pprof export's time_nanos is the start, to the ns
+$PCOL unpack "$tmp/st.json" --to pprof -o "$tmp/st.pb.gz" || fail "firefox -> pprof"
+[ "$(python3 tests/support/pprof_times.py "$tmp/st.pb.gz" | cut -d' ' -f1)" = "$st_ns" ] ||
+  fail "firefox -> pprof: time_nanos $(python3 tests/support/pprof_times.py "$tmp/st.pb.gz"), want $st_ns"
+# round trips keep the start to the microsecond (a double of ms since the
+# epoch holds about a quarter of one): firefox -> pcol -> firefox -> pcol,
+# and pprof -> firefox -> pcol (go-cpu-inline-small: time_nanos ...235370)
+near() { # A B: |A - B| <= 1000
+  python3 -c 'import sys; sys.exit(abs(int(sys.argv[1]) - int(sys.argv[2])) > 1000)' "$1" "$2"; }
+$PCOL unpack "$tmp/st.json" --to firefox -o "$tmp/st2.json" || fail "firefox -> pcol -> firefox"
+got=$($PCOL cat "$tmp/st2.json" --table meta | awk -F'\t' '$1 == "pprof.time_nanos" {print $2}')
+near "$got" "$st_ns" || fail "firefox round trip: time_nanos $got, want $st_ns"
+g=$TD/pprof/go-cpu-inline-small.pb.gz
+if [ -f "$g" ]; then
+  want=$(python3 tests/support/pprof_times.py "$g" | cut -d' ' -f1)
+  $PCOL unpack "$g" --to firefox -o "$tmp/g.json" || fail "pprof -> firefox"
+  got=$($PCOL cat "$tmp/g.json" --table meta | awk -F'\t' '$1 == "pprof.time_nanos" {print $2}')
+  near "$got" "$want" || fail "pprof -> firefox -> pcol: time_nanos $got, want $want"
+fi
+# hostile starts: refused (exit 1) with the JSON path, no float converted
+# out of range (UBSan); 2^63 ns is 9223372036854.775808 ms
+# start_as TEXT: st.json with meta.startTime written as TEXT, into h.json
+start_as() { python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["meta"]["startTime"] = "@START@"
+open(sys.argv[2], "w").write(json.dumps(d).replace("\"@START@\"", sys.argv[3]))' "$tmp/st.json" "$tmp/h.json" "$1"; }
+for h in -1 -0.5 1e300 9223372036854.78 9223372036855 '"soon"' NaN; do
+  start_as "$h"
+  $PCOL top "$tmp/h.json" >/dev/null 2>"$tmp/err"
+  rc=$?
+  [ $rc = 1 ] || fail "startTime $h: exit $rc, want 1"
+  [ "$h" = NaN ] || grep -q 'meta.startTime' "$tmp/err" || fail "startTime $h: $(cat "$tmp/err")"
+done
+# the latest start that fits, and none (0: the export of a source without one)
+for h in 9223372036854.775:9223372036854775391 0:; do
+  start_as "${h%%:*}"
+  got=$($PCOL cat "$tmp/h.json" --table meta 2>"$tmp/err" | awk -F'\t' '$1 == "pprof.time_nanos" {print $2}')
+  [ "$got" = "${h#*:}" ] || fail "startTime ${h%%:*}: pprof.time_nanos '$got', want '${h#*:}' $(cat "$tmp/err")"
+done
 echo "t_firefox: ok"

@@ -9,6 +9,8 @@
 #   format, and the same as OTLP/JSON lines, length-prefixed frames, gzip)
 #   pack, and every Profile's total and flat per function equal what the
 #   message itself says (tests/cli/otlp_judge.py reads protoc's decoding);
+#   its time_unix_nano and duration_nano reach pcol info, top's Duration:
+#   line and the pprof export's time_nanos/duration_nanos to the ns;
 # - pprof -> pcol -> OTLP -> pcol keeps top, peek, tags and traces
 #   identical on the shared pprof files; that OTLP -> pcol -> pprof gives
 #   what go tool pprof -raw shows of the original (when Go is installed);
@@ -127,6 +129,29 @@ if [ -f "$E" ]; then
   one() { ids "$1" | awk -F'\t' '$3 == 1 {print $2}'; }
   [ -n "$(one "$tmp/e4.pcol")" ] && [ "$(one "$tmp/e4.pcol")" != "$(one "$tmp/e2.pcol")" ] ||
     fail "eBPF: the part of source 1 in a range keeps the id of the whole ($(one "$tmp/e4.pcol"))"
+  # the start and the duration (spec.md §7: otlp.time_unix_nano and
+  # otlp.duration_nano) as the message has them (protoc's reading of its
+  # first Profile, source 1's), to the ns: in pcol info, in top's Duration:
+  # line and in the pprof export's time_nanos and duration_nanos (read from
+  # its bytes), and go tool pprof prints the Time: and Duration: lines of
+  # that export that pcol top prints of the OTLP file
+  if [ $have_protoc = 1 ]; then
+    t=$(decode <"$E" | awk '$1 == "time_unix_nano:" {print $2; exit}')
+    d=$(decode <"$E" | awk '$1 == "duration_nano:" {print $2; exit}')
+    [ -n "$t" ] && [ -n "$d" ] || fail "eBPF: protoc shows no time_unix_nano or duration_nano"
+    $PCOL unpack "$E" --source 1 --to pprof -o "$tmp/e1.pb.gz" || fail "eBPF: unpack --to pprof"
+    [ "$(python3 "$REPO/tests/support/pprof_times.py" "$tmp/e1.pb.gz")" = "$t $d" ] ||
+      fail "eBPF -> pprof: time_nanos duration_nanos $(python3 "$REPO/tests/support/pprof_times.py" "$tmp/e1.pb.gz"), want $t $d"
+    $PCOL info "$E" --format json | grep -q "\"source_id\":1,.*\"duration_ns\":$d," ||
+      fail "eBPF: pcol info's duration of source 1 is not $d ns"
+    $PCOL top "$E" --source 1 >"$tmp/e1.top" || fail "eBPF: top --source 1"
+    grep -q '^Duration: ' "$tmp/e1.top" || fail "eBPF: top prints no Duration: line: $(head -5 "$tmp/e1.top")"
+    if command -v go >/dev/null 2>&1; then
+      go tool pprof -symbolize=none -top "$tmp/e1.pb.gz" 2>/dev/null | grep -a '^\(Time\|Duration\): ' >"$tmp/e1.go"
+      [ "$(wc -l <"$tmp/e1.go")" = 2 ] && grep '^\(Time\|Duration\): ' "$tmp/e1.top" | cmp -s - "$tmp/e1.go" ||
+        fail "eBPF: pcol top's Time:/Duration: lines differ from go tool pprof's of the pprof export: $(cat "$tmp/e1.go")"
+    fi
+  fi
 else
   echo "t_otlp: no $E: the eBPF profiler check is skipped"
 fi

@@ -450,12 +450,16 @@ static uint64_t tuple_hash(const fthread *t) {
   return pcol_hs_end(&s);
 }
 
-/* The epoch start of source s in ns, or 0 when unknown. */
+/* The epoch start of source s in ns, or 0 when unknown: spec.md §7's start
+ * rule (otlp.time_unix_nano, else pprof.time_nanos, else source_timestamp). */
 static int source_epoch(fx *x, uint32_t s, int64_t *ns) {
   int64_t v;
   *ns = 0;
-  int rc = pcol_meta_get_i64(x->f, s, PPROF_META_TIME_NANOS, &v, NULL);
-  if (rc == PCOL_OK && v > 0) {
+  if (pcol_meta_get_i64(x->f, s, OTLP_META_TIME_UNIX_NANO, &v, NULL) == PCOL_OK && v > 0) {
+    *ns = v;
+    return PCOL_OK;
+  }
+  if (pcol_meta_get_i64(x->f, s, PPROF_META_TIME_NANOS, &v, NULL) == PCOL_OK && v > 0) {
     *ns = v;
     return PCOL_OK;
   }

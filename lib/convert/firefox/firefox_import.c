@@ -17,7 +17,7 @@
 #include "firefox.h"
 #include "firefox_json.h"
 #include "firefox_gecko.h"
-#include "keys.h"     /* PCOL_UNIT_NANOSECONDS, PCOL_META_NOTE */
+#include "keys.h"     /* PCOL_UNIT_NANOSECONDS, PCOL_META_NOTE, PPROF_META_TIME_NANOS */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
 #include "buf.h"      /* PCOL_GROW, pcol_buf_free, pcol_buf */
 #include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
@@ -663,6 +663,41 @@ static int import_processed(ffi *x, pcol_jv meta) {
   return PCOL_OK;
 }
 
+/* meta.startTime, ms since the epoch (a double), as ns since the epoch in
+ * *ns: the whole ms and the fraction apart (the fraction of a double is
+ * exact, and ms x 10^6 as one double would round to 256 ns at today's
+ * dates), the fraction rounded to the ns.  NA when absent, null or 0 (a
+ * profile with no start, as pcol's export of a source without one writes
+ * it).  Refused (PCOL_ECORRUPT, named): not a number, negative, or 2^63 ns
+ * or later (the year 2262); no float is converted out of its range. */
+static int start_ns(ffi *x, pcol_jv meta, int64_t *ns) {
+  pcol_jv v = pcol_jt_get(T, meta, "startTime");
+  *ns = PCOL_NA_I64;
+  if (!v || pcol_jt_is_null(v)) return PCOL_OK;
+  if (!pcol_jt_is_num(v)) return ffj_fail(&x->j, "meta.startTime: not a number");
+  int64_t whole, frac = 0, r;
+  if (pcol_jt_is_int(v)) {
+    whole = pcol_jt_int(T, v);
+    if (whole < 0) return ffj_fail(&x->j, "meta.startTime: %lld ms is before the epoch", (long long)whole);
+  } else {
+    double ms = pcol_jt_num(T, v);
+    if (ms != ms) return ffj_fail(&x->j, "meta.startTime: not a number (NaN)");
+    if (ms < 0) return ffj_fail(&x->j, "meta.startTime: %.16g ms is before the epoch", ms);
+    /* 2^63 ns is 9223372036854.775808 ms; larger (and inf) are refused below */
+    if (!(ms < 0x1p63 / 1e6 + 1)) goto late;
+    double w = floor(ms);
+    whole = (int64_t)w;                   /* 0 <= w < 2^44: in range */
+    frac = (int64_t)llround((ms - w) * 1e6); /* ms - w is exact, in [0, 1) */
+  }
+  if (whole == 0 && frac == 0) return PCOL_OK;
+  if (__builtin_mul_overflow(whole, (int64_t)1000000, &r) || __builtin_add_overflow(r, frac, &r)) goto late;
+  *ns = r;
+  return PCOL_OK;
+late:
+  return ffj_fail(&x->j, "meta.startTime: %.16g ms is past the year 2262 (2^63 ns since the epoch)",
+                  pcol_jt_num(T, v));
+}
+
 int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
                         pcol_error *err) {
   ffi x;
@@ -683,9 +718,12 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
   pcol_jv ppv = pcol_jt_get(&x.j.t, meta, "preprocessedProfileVersion");
   int processed = pcol_jt_is_int(ppv);
   x.version = processed ? (int)pcol_jt_int(&x.j.t, ppv) : 0;
-  double start = pcol_jt_num(&x.j.t, pcol_jt_get(&x.j.t, meta, "startTime"));
-  int64_t ts = isfinite(start) && start > 0 && start < 9e15 ? (int64_t)(start / 1000) : PCOL_NA_I64;
-  if (processed && (x.version < FIREFOX_IMPORT_MIN || x.version > FIREFOX_IMPORT_MAX))
+  int64_t t0;
+  rc = start_ns(&x, meta, &t0);
+  int64_t ts = t0 == PCOL_NA_I64 ? PCOL_NA_I64 : t0 / 1000000000;
+  if (rc) {
+    /* (start_ns said what is wrong) */
+  } else if (processed && (x.version < FIREFOX_IMPORT_MIN || x.version > FIREFOX_IMPORT_MAX))
     rc = pcol_error_set(err, PCOL_EUNSUPPORTED,
                         "%s: processed profile version %d; pcol reads versions %d to %d%s", name,
                         x.version, FIREFOX_IMPORT_MIN, FIREFOX_IMPORT_MAX,
@@ -693,6 +731,13 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
                             ? " (profiler.firefox.com upgrades older ones: load it there and download it again)"
                             : "");
   if (!rc) rc = pcol_b_source(b, "firefox", name, ts, &x.src, err);
+  /* the start to the ns (spec.md §7's start rule; source_timestamp holds
+   * whole seconds only) */
+  if (!rc && t0 != PCOL_NA_I64) {
+    char tv[24];
+    snprintf(tv, sizeof tv, "%lld", (long long)t0);
+    rc = pcol_b_meta_str(b, x.src, PPROF_META_TIME_NANOS, tv, err);
+  }
   const struct { const char *s; uint32_t *id; } keys[] = {
       {"thread_name", &x.k_thread}, {"tid", &x.k_tid}, {"pid", &x.k_pid}, {"category", &x.k_cat}};
   for (size_t i = 0; !rc && i < sizeof keys / sizeof *keys; i++) rc = pcol_b_cstr(b, keys[i].s, keys[i].id, err);

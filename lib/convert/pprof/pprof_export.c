@@ -21,7 +21,7 @@
  * the FILE).  Memory no longer grows with the number of samples.
  */
 #include "pcol.h"
-#include "keys.h"     /* PPROF_META_COMMENT, PPROF_META_DEFAULT_SAMPLE_TYPE, ... */
+#include "keys.h"     /* OTLP_META_TIME_UNIX_NANO, PPROF_META_COMMENT, ... */
 #include "bytes.h"    /* pcol_str_i64 */
 #include "buf.h"      /* PCOL_GROW, pcol_buf, pcol_buf_free, ... */
 #include "hash.h"     /* pcol_hash_bytes, pcol_hset, pcol_hset_find, ... */
@@ -304,6 +304,33 @@ static int meta_first(ex *x, const meta_cols *m, const char *key, pcol_str *out)
     }
   }
   return PCOL_ENOTFOUND;
+}
+
+/* The first involved source (by id) with a nonzero integer under key hi or
+ * lo, and its value: hi's when the source has both (spec.md §7's start and
+ * duration rules: OTLP's time_unix_nano and duration_nano before pprof's
+ * time_nanos and duration_nanos).  ENOTFOUND when no source has one. */
+static int meta_first_of(ex *x, const meta_cols *m, const char *hi, const char *lo, int64_t *out) {
+  size_t hl = strlen(hi), ll = strlen(lo);
+  uint32_t best = 0;
+  int rank = 0;
+  for (uint64_t i = 0; i < m->n; i++) {
+    uint32_t s = pcol_view_u32(&m->s, i);
+    if (s == 0 || s > x->nsrc || !x->src[s - 1].involved || (best && s > best)) continue;
+    pcol_str ks, vs;
+    if ((x->rc = pcol_string(x->f, pcol_view_u32(&m->k, i), &ks, x->err))) return x->rc;
+    int r = !ks.ptr ? 0 : ks.len == hl && memcmp(ks.ptr, hi, hl) == 0 ? 2
+                    : ks.len == ll && memcmp(ks.ptr, lo, ll) == 0   ? 1
+                                                                    : 0;
+    if (!r || (s == best && r <= rank)) continue;
+    if ((x->rc = pcol_string(x->f, pcol_view_u32(&m->v, i), &vs, x->err))) return x->rc;
+    int64_t v;
+    if (pcol_str_i64(vs, &v) || v == 0) continue; /* not a number, or unset: as if absent */
+    best = s;
+    rank = r;
+    *out = v;
+  }
+  return best ? PCOL_OK : PCOL_ENOTFOUND;
 }
 
 /* all the arrays the Profile message points into but the samples' */
@@ -662,9 +689,12 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
   int64_t iv;
   if (META(PPROF_META_DROP_FRAMES) > 0) pr->drop_frames = str_bytes(x, s.ptr, s.len);
   if (META(PPROF_META_KEEP_FRAMES) > 0) pr->keep_frames = str_bytes(x, s.ptr, s.len);
-  if (META(PPROF_META_TIME_NANOS) > 0 && !pcol_str_i64(s, &iv)) {
+  if (x->rc) return x->rc;
+  if ((rc = meta_first_of(x, &m, OTLP_META_TIME_UNIX_NANO, PPROF_META_TIME_NANOS, &iv)) == PCOL_OK) {
     pr->time_nanos = iv;
-  } else if (!x->rc) {
+  } else if (rc != PCOL_ENOTFOUND) {
+    return x->rc;
+  } else {
     /* another source type: its start time, if known */
     pcol_view ts;
     if ((x->rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TIMESTAMP, &ts, x->err))) return x->rc;
@@ -675,7 +705,10 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
       break;
     }
   }
-  if (META(PPROF_META_DURATION_NANOS) > 0 && !pcol_str_i64(s, &iv)) pr->duration_nanos = iv;
+  if ((rc = meta_first_of(x, &m, OTLP_META_DURATION_NANO, PPROF_META_DURATION_NANOS, &iv)) == PCOL_OK)
+    pr->duration_nanos = iv;
+  else if (rc != PCOL_ENOTFOUND)
+    return x->rc;
   /* period type and period: the first involved source that has them */
   for (uint64_t i = 0; i < x->nsrc && !x->rc; i++) {
     const src_info *si = &x->src[i];
