@@ -138,7 +138,7 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
 /* go tool pprof's sample filters, shared by every command that reads
  * samples (the rules are in lib/core/filter.c). */
 #define CLI_OPT_FILTER                                                          \
-  {"focus", 0, 1, "only samples with a frame matching REGEX (POSIX ERE, anywhere in a function, file or mapping name; pprof -focus)"}, \
+  {"focus", 0, 1, "only samples with a frame matching REGEX (Go's regexp syntax, as pprof; anywhere in a function, file or mapping name; pprof -focus)"}, \
   {"ignore", 0, 1, "drop samples with a frame matching REGEX (pprof -ignore)"}, \
   {"hide", 0, 1, "remove frames matching REGEX from the stacks (pprof -hide)"}, \
   {"show", 0, 1, "keep only frames matching REGEX, and frames without a function (pprof -show)"}, \

@@ -50,8 +50,8 @@ static const cli_command commands[] = {
      "Flat (self) and cumulative weight per function, line or file.",
      "Text is go tool pprof -top's layout: human units (--unit), rows below --node-fraction\n"
      "(0.5 % of the total) hidden with \"Dropped N nodes\", \"(inline)\" marks.  The filters\n"
-     "--focus/--ignore/--hide/--show (POSIX extended regular expressions on function,\n"
-     "file and mapping names), --tag/--tag-ignore (string labels KEY=RE, numeric ranges\n"
+     "--focus/--ignore/--hide/--show (regular expressions in Go's syntax, as pprof's, on\n"
+     "function, file and mapping names), --tag/--tag-ignore (string labels KEY=RE, numeric ranges\n"
      "KEY=1kb: :512 1mb:2mb with units) and --no-inlines (pprof -noinlines) mean what they\n"
      "mean to pprof, here and in fold, flame, diff, tags, traces and unpack; the total\n"
      "stays that of the profile before them, as pprof's does.  An unknown label key is an\n"
@@ -81,7 +81,7 @@ static const cli_command commands[] = {
      "Text is go tool pprof -peek's: for each matching row (in --sort order), the\n"
      "weight that reaches it from each caller and goes from it to each callee, and\n"
      "that weight's share of the row's cum.  A sample counts once per call however\n"
-     "often the call recurs.  REGEX is a POSIX extended regular expression matched\n"
+     "often the call recurs.  REGEX is a regular expression (Go's syntax) matched\n"
      "anywhere in the row's name; nothing is trimmed (pprof -peek keeps every node).",
      opts_peek, cmd_peek},
     {"tree", "pcol tree FILE... [--by function|line|file|address|filefunction] [--value TYPE] [--sort flat|cum] [--node-fraction F] [--edge-fraction F] [--node-count N] [--unit U] [--format ...] [--focus RE ...]",

@@ -1,6 +1,7 @@
 /* filter.c — go tool pprof's sample filters (focus, ignore, hide, show,
  * tagfocus, tagignore; profile/filter.go and driver/driver_focus.go), on
- * pcol's tables.  The regular expressions are POSIX EREs (regex.h).
+ * pcol's tables.  The regular expressions are Go's, as pprof's are, read
+ * by POSIX regex.h after regex_go.c rewrites what the two read apart.
  *
  * Cost model: each regex runs once per function (name and file), once per
  * mapping file and once per label row; then one pass over locations, one
@@ -50,7 +51,21 @@ typedef struct rx_set {
 } rx_set;
 
 int pcol_rx_compile(regex_t *rx, const char *what, const char *re, pcol_error *err) {
-  int e = regcomp(rx, re, REG_EXTENDED | REG_NOSUB);
+  /* Go's syntax, as pprof reads it, in POSIX's (regex_go.c) */
+  pcol_buf posix = {0};
+  int icase;
+  const char *why;
+  int e = pcol_rx_from_go(re, &posix, &icase, &why);
+  if (e == PCOL_ENOMEM) {
+    pcol_buf_free(&posix);
+    return pcol_oom(err);
+  }
+  if (e) {
+    pcol_buf_free(&posix);
+    return pcol_error_set(err, PCOL_EINVAL, "%s: bad regular expression '%.200s': %s", what, re, why);
+  }
+  e = regcomp(rx, (const char *)posix.data, REG_EXTENDED | REG_NOSUB | (icase ? REG_ICASE : 0));
+  pcol_buf_free(&posix);
   if (e) {
     char m[160];
     regerror(e, rx, m, sizeof m);

@@ -4,6 +4,7 @@
 #define PCOL_CORE_FILTER_H
 
 #include "pcol.h"
+#include "buf.h" /* pcol_buf */
 #include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -60,10 +61,16 @@ void pcol_filter_free(pcol_filter *x);
  * gives a profile without mappings that fake mapping (driver/fetch.go), so
  * an expression that matches "" (^$, .*) matches every location there. */
 int pcol_filter_loc_mapping(const pcol_view *mfile, uint64_t nmap, uint32_t m, uint32_t *sid);
-/* The one way pcol compiles a user's regular expression (POSIX ERE,
- * REG_NOSUB): EINVAL naming `what` and the expression when it is bad. */
+/* The one way pcol compiles a user's regular expression (Go's syntax,
+ * pprof's, rewritten by pcol_rx_from_go for POSIX regcomp, REG_NOSUB):
+ * EINVAL naming `what` and the expression when it is bad. */
 
 int pcol_rx_compile(regex_t *rx, const char *what, const char *re, pcol_error *err);
+/* Go's regular expression re (RE2 syntax, pprof's) as a POSIX extended
+ * one that matches the same bytes, NUL-terminated in out; *icase when it
+ * began with (?i).  PCOL_EINVAL with *why for what has no such form
+ * (regex_go.c), PCOL_ENOMEM. */
+int pcol_rx_from_go(const char *re, pcol_buf *out, int *icase, const char **why);
 /* regexec on a byte string (NA = "") through a NUL-terminated copy kept in
  * *buf (*cap bytes, grown as needed): 1 match, 0 not, -1 out of memory. */
 int pcol_rx_match(const regex_t *rx, char **buf, size_t *cap, pcol_str s);

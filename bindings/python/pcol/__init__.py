@@ -471,7 +471,7 @@ class File:
     def peek(self, regex, by="function", value=None, *, sort="flat", mean=False, drop_negative=False,
              **select):
         """The callers and callees of the rows whose name matches `regex`
-        (POSIX ERE): the rows of `pcol peek --format json`, one per matched
+        (Go's regexp syntax, as pprof): the rows of `pcol peek --format json`, one per matched
         node (relation "node": flat, cum) and one per caller/callee (value,
         pct of the node's cum, inline).  No match: no rows.  mean=True (pprof
         -mean): the nodes' flat and cum divided by their counts, the calls
@@ -683,7 +683,7 @@ _SELECT = ("source", "from_", "to", "focus", "ignore", "hide", "show", "tag", "t
 def _selection(kw):
     """The CLI's selection and filters (cli_select) as the tuple the
     extension takes: source, from_, to (seconds), focus, ignore, hide, show,
-    tag, tag_ignore, show_from (POSIX EREs, pprof's -focus ... -tagignore,
+    tag, tag_ignore, show_from (Go's regexp syntax, pprof's -focus ... -tagignore,
     -show_from), tagshow, taghide (pprof's: the label keys tags and traces
     show), no_inlines and relative_percentages (pprof's: shares of the
     total the filters keep)."""
