@@ -81,9 +81,9 @@ for line in open(sys.argv[1], "rb").read().split(b"\n"):
     elif rows:
         rows[-1][0] += b"\n" + line
 # pprof keys nodes by (name, file, line, ...) and may print two nodes with
-# one name ("??" as a function and as a file); pcol keys by the printed
-# name, so such rows are added up: flat exactly, cum not compared (a
-# sample holding both nodes counts once in pcol)
+# one name ("??" as a function and as a file, or in two mappings); such
+# rows are added up: flat exactly, cum not compared (the rows of one name
+# may overlap)
 go, dup = {}, set()
 for name, flat, cum in rows:
     if name.endswith(b"\n"):
@@ -93,10 +93,17 @@ for name, flat, cum in rows:
         dup.add(name)
         flat, cum = flat + go[name][0], cum + go[name][1]
     go[name] = (flat, cum)
+# (pcol too prints a row per node pprof keeps apart under one name: a
+# frame without a function name is its mapping and start line; added up
+# the same way)
 pc = {}
 with open(sys.argv[2], newline="", encoding="latin-1") as f:
     for r in csv.DictReader(f):
-        pc[r["name"].encode("latin-1")] = (int(r["flat"]), int(r["cum"]))
+        n, flat, cum = r["name"].encode("latin-1"), int(r["flat"]), int(r["cum"])
+        if n in pc:
+            dup.add(n)
+            flat, cum = flat + pc[n][0], cum + pc[n][1]
+        pc[n] = (flat, cum)
 def same(n):
     g, p = go.get(n), pc.get(n)
     return g == p or (n in dup and g and p and g[0] == p[0])
