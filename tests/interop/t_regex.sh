@@ -59,11 +59,13 @@ same() {
 }
 # each expression: one row or several in Go's reading, and where glibc's
 # own reading differs (\d is "d", "\<" a word start, "{{" an error,
-# backslashes in [...] themselves, (?i) an error) pcol must read Go's
+# backslashes in [...] themselves, (?i) an error, "x+?" is "(x+)?", a
+# negated class not folded under (?i)) pcol must read Go's
 for re in 'func\d+' '\Afunc' 'y\z' '{{closure}}' '^{{closure}}$' '\(\*T\)' '(?i)^foo$' '[\d]lives' '[\w]' \
   '\s' '\Qa{,2}\E' 'a{,2}' 'x{2' 'a{2}' '[]q]' '[\^]' '[a\-]b' '\<lt\>' '[^a-z]' 'b\b' '\x41' '\x{41}1' \
   '(?:ab|a)a' 'caret\^' '[-^]' '[[:upper:]]' '[[:^alpha:]]' '\D\d' 'dash-$' 'x\.y' '\\' 'std::vector<int>' \
-  '\.Sprintf$' 'pkg/path\.' '[\]\[]' '\141a' 'a\tb' '\W' '\S+ \S+' '[\s]' '[^\W]' 'm[^\x00-\x7f]*l' '[^\x00-\x7f]'; do
+  '\.Sprintf$' 'pkg/path\.' '[\]\[]' '\141a' 'a\tb' '\W' '\S+ \S+' '[\s]' '[^\W]' 'm[^\x00-\x7f]*l' '[^\x00-\x7f]' \
+  'x\.+?y' '[]q]+?' '(?:a|b)+?' 'a{1,2}?b' '(?i)[^a-z]_' '(?i)[^a-z]<' '(?i)FOO'; do
   same -top -focus="$re" -- top --focus "$re"
 done
 for re in 'func\d+' '\Afoo' '{{closure}}' '[\d]'; do
