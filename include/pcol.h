@@ -1543,13 +1543,14 @@ PCOL_API void pcol_unit_label(pcol_sum v, pcol_str from, const char *to, char *b
 #define PCOL_PERCENT_MAX 64
 PCOL_API void pcol_percentage(pcol_sum v, pcol_sum total, char *buf, size_t n);
 /* pprof's choice of one unit for a table (report.go selectOutputUnit): from
- * the smallest non-zero |value| of vals and the total; out gets the unit to
- * pass to pcol_unit_label (at least 32 bytes). */
+ * the smallest non-zero |value| of vals and the total; "minimum" (each
+ * number in its own unit) for no values, as pprof when no node is left;
+ * out gets the unit to pass to pcol_unit_label (at least 32 bytes). */
 PCOL_API void pcol_unit_pick(const pcol_sum *vals, size_t nvals, pcol_sum total, pcol_str from,
                              char *out, size_t n);
 /* pcol_unit_pick for outputs of whole numbers (pprof -callgrind): the
  * unit of the smallest value, never of 100 times it, so that no value
- * scales below 1; "minimum" (pprof's) for no values. */
+ * scales below 1. */
 PCOL_API void pcol_unit_pick_whole(const pcol_sum *vals, size_t nvals, pcol_sum total,
                                    pcol_str from, char *out, size_t n);
 /* go tool pprof's -divide_by F (ratio = 1/F): v as a report shows it,

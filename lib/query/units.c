@@ -98,10 +98,14 @@ pcol_sum pcol_unit_ratio(pcol_sum v, double ratio) {
 
 /* report.go selectOutputUnit; whole: for callgrind, whose values are
  * integers, the minimum is not scaled by 100; ratio: -divide_by's
- * (pcol_unit_ratio), applied to the minimum and the total */
+ * (pcol_unit_ratio), applied to the minimum and the total.  No values (no
+ * node left): "minimum", pprof's OutputUnit left as it was ("if
+ * o.OutputUnit != "minimum" || len(g.Nodes) == 0 { return }"), so each
+ * number (the total, "Dropped N nodes (cum <= X)") is scaled on its own;
+ * callgrind prints the word. */
 static void unit_pick(const pcol_sum *vals, size_t nvals, pcol_sum total, pcol_str from, int whole,
                       double ratio, char *out, size_t n) {
-  if (whole && !nvals) { /* selectOutputUnit leaves "minimum" for no nodes, callgrind prints it */
+  if (!nvals) {
     snprintf(out, n, "minimum");
     return;
   }

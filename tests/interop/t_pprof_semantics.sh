@@ -19,6 +19,8 @@
 #   - calls whose samples cancel (cancel.pb.gz): listed at 0 as pprof lists
 #     them (two label sets, or -diff_base), left out where its merge makes
 #     one sample of 0
+#   - no node left (--node-fraction): each number in its own unit, as
+#     pprof's "minimum" ("Dropped 10 nodes (cum <= 200ms)"; top, tree, graph)
 # Env: PCOL, PCOL_TESTDATA.  Exit 0 pass, 1 fail, 77 skip (no Go).
 set -u
 if ! command -v go >/dev/null 2>&1; then
@@ -242,11 +244,11 @@ cmp -s "$tmp/go.txt" "$tmp/pc.txt" || { bad "pprof -top signed.pb.gz signed-2.pb
 # functions of one file in two binaries, two of one binary with two start
 # lines, and two unsymbolized libraries of one base name in two
 # directories are two rows of one name each, in every granularity
-nameless() { # nameless NAME: the protoc text on stdin, encoded to $tmp/NAME.pb
+pbtext() { # pbtext NAME: the protoc text on stdin, encoded to $tmp/NAME.pb
   protoc --encode=perftools.profiles.Profile -I "$REPO/format" "$REPO/format/profile.proto" >"$tmp/$1.pb" ||
     bad "protoc $1"
 }
-nameless two-binaries <<'PB'
+pbtext two-binaries <<'PB'
 sample_type { type: 1 unit: 2 }
 sample { location_id: 1 location_id: 3 value: 5 }
 sample { location_id: 2 location_id: 3 value: 3 }
@@ -260,7 +262,7 @@ function { id: 2 name: 0 filename: 5 }
 function { id: 3 name: 3 filename: 4 }
 string_table: ["", "samples", "count", "main", "main.c", "util.c", "/bin/app", "/lib/libx.so"]
 PB
-nameless start-lines <<'PB'
+pbtext start-lines <<'PB'
 sample_type { type: 1 unit: 2 }
 sample { location_id: 1 location_id: 3 value: 5 }
 sample { location_id: 2 location_id: 3 value: 3 }
@@ -273,7 +275,7 @@ function { id: 2 name: 0 filename: 5 start_line: 20 }
 function { id: 3 name: 3 filename: 4 }
 string_table: ["", "samples", "count", "main", "main.c", "util.c", "/bin/app"]
 PB
-nameless two-dirs <<'PB'
+pbtext two-dirs <<'PB'
 sample_type { type: 1 unit: 2 }
 sample { location_id: 1 location_id: 3 value: 5 }
 sample { location_id: 2 location_id: 3 value: 3 }
@@ -310,6 +312,26 @@ go tool pprof -symbolize=none -top "$tmp"/two-binaries.pb "$tmp"/start-lines.pb 
   sed -n '/^Showing/,$p' >"$tmp/go.txt"
 "$PCOL" top "$tmp/nameless" 2>&1 | sed -n '/^Showing/,$p' >"$tmp/pc.txt"
 cmp -s "$tmp/go.txt" "$tmp/pc.txt" || { bad "pprof -top of 3 nameless profiles vs pcol top DIR"; diff "$tmp/go.txt" "$tmp/pc.txt" | head -6; }
+
+# no node left (every one under --node-fraction): pprof's unit stays
+# "minimum", each number in its own unit ("Dropped 10 nodes (cum <= 200ms)")
+{
+  echo 'sample_type { type: 1 unit: 2 }'
+  for i in 0 1 2 3 4 5 6 7 8 9; do
+    echo "sample { location_id: $((i + 1)) value: 100000000 }"
+    echo "location { id: $((i + 1)) line { function_id: $((i + 1)) line: 1 } }"
+    echo "function { id: $((i + 1)) name: $((i + 4)) filename: 3 }"
+  done
+  echo 'string_table: "" string_table: "cpu" string_table: "nanoseconds" string_table: "x.go"'
+  for i in 0 1 2 3 4 5 6 7 8 9; do echo "string_table: \"f$i\""; done
+} | pbtext nonodes
+top "$tmp/nonodes.pb" -nodefraction=0.2 -- --node-fraction 0.2
+same '/^Showing nodes/' tree "$tmp/nonodes.pb" -tree -nodefraction=0.2 -- --node-fraction 0.2
+checked=$((checked + 1)) # -dot: the legend's line (which names the file)
+go tool pprof -symbolize=none -dot -nodefraction=0.2 "$tmp/nonodes.pb" 2>/dev/null | grep -o 'Dropped[^\\]*' >"$tmp/go.txt"
+"$PCOL" graph "$tmp/nonodes.pb" --node-fraction 0.2 2>&1 | grep -o 'Dropped[^\\]*' >"$tmp/pc.txt"
+[ -s "$tmp/go.txt" ] && cmp -s "$tmp/go.txt" "$tmp/pc.txt" ||
+  { bad "nonodes.pb: -dot's Dropped line (< pprof, > pcol)"; diff "$tmp/go.txt" "$tmp/pc.txt"; }
 
 echo "pprof semantics: $checked comparisons, $fail failed"
 [ $fail = 0 ]
