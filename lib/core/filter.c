@@ -24,6 +24,7 @@
 #include "bytes.h"    /* pcol_str_is */
 #include "filter.h"   /* pcol_filter, pcol_rx_match, pcol_rx_compile, ... */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include "reader.h"   /* struct pcol_file: late_locs */
 #include <ctype.h>
 #include <errno.h>
 #include <regex.h>
@@ -103,9 +104,10 @@ static int rx_bits(pcol_file *f, rx_set *x, uint32_t sid, uint8_t *bits, pcol_er
   return PCOL_OK;
 }
 
-int pcol_filter_loc_mapping(const pcol_view *mfile, uint64_t nmap, uint32_t m, uint32_t *sid) {
+int pcol_filter_loc_mapping(const pcol_file *f, const pcol_view *mfile, uint64_t nmap, uint64_t loc,
+                            uint32_t m, uint32_t *sid) {
   *sid = 0;
-  if (nmap == 0) return 1; /* pprof's fake mapping */
+  if (nmap == 0) return !f->late_locs || loc < f->late_locs; /* pprof's fake mapping */
   if (!m || m > nmap) return 0;
   *sid = pcol_view_u32(mfile, m - 1);
   return 1;
@@ -183,7 +185,7 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
     if (e > nlines) e = nlines;
     if (a > e) a = e;
     uint32_t m = pcol_view_u32(&lmap, loc - 1), msid;
-    uint8_t mb = pcol_filter_loc_mapping(&mfile, nmap, m, &msid) ? mapb[nmap ? m : 0] : 0, any = mb;
+    uint8_t mb = pcol_filter_loc_mapping(f, &mfile, nmap, loc, m, &msid) ? mapb[nmap ? m : 0] : 0, any = mb;
     for (uint64_t li = a; li < e; li++) {
       uint32_t fn = pcol_view_u32(&lfn, li);
       if (fn && fn <= nfn) any |= fnb[fn];

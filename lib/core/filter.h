@@ -54,13 +54,17 @@ int pcol_filter_root_shown(const pcol_filter *x, uint64_t row);
  * empty answer). */
 int pcol_label_key_check(pcol_file *f, const char *what, const char *key, pcol_error *err);
 void pcol_filter_free(pcol_filter *x);
-/* The mapping file the name filters match for a location whose mapping id
- * is m (mfile: the mappings' filename column, nmap rows): 1 and *sid its
- * string id, or 0 when the location has none.  In a file without any
- * mapping every location has one whose file is "" (*sid 0): go tool pprof
- * gives a profile without mappings that fake mapping (driver/fetch.go), so
- * an expression that matches "" (^$, .*) matches every location there. */
-int pcol_filter_loc_mapping(const pcol_view *mfile, uint64_t nmap, uint32_t m, uint32_t *sid);
+/* The mapping file the name filters match for location loc of f, whose
+ * mapping id is m (mfile: the mappings' filename column, nmap rows): 1 and
+ * *sid its string id, or 0 when the location has none.  In a file without
+ * any mapping every location read from the profile has one whose file is
+ * "" (*sid 0): go tool pprof gives a profile without mappings that fake
+ * mapping (driver/fetch.go), so an expression that matches "" (^$, .*)
+ * matches every such location.  The locations made after (f->late_locs:
+ * -tagroot/-tagleaf's label frames, which tagroot.go makes without a
+ * Mapping) have none: filter.go tests a mapping only when there is one. */
+int pcol_filter_loc_mapping(const pcol_file *f, const pcol_view *mfile, uint64_t nmap, uint64_t loc,
+                            uint32_t m, uint32_t *sid);
 /* The one way pcol compiles a user's regular expression (Go's syntax,
  * pprof's, rewritten by pcol_rx_from_go for POSIX regcomp, REG_NOSUB):
  * EINVAL naming `what` and the expression when it is bad. */

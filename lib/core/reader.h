@@ -42,6 +42,10 @@ struct pcol_file {
   /* per source whether it holds a subtracted base (lib/query/weights.c
    * base_kinds: [0] any, [s] 1 -diff_base, 2 -base), computed on first use */
   uint8_t *_Atomic base_kinds;
+  /* locations from this id on were made after the profile was read
+   * (pcol_open_tag_frames' label frames): in a file without mappings they
+   * take no fake mapping (pcol_filter_loc_mapping); 0: none such */
+  uint64_t late_locs;
 };
 
 /* 1 when the file stores column (table, column), 0 when it is absent (every

@@ -1034,7 +1034,7 @@ static int loc_strings(rep *r, pcol_file *f, int lines_only, pcol_error *err) {
     if (a > e) a = e;
     size_t start = ids.len / sizeof(int64_t);
     uint32_t m = pcol_view_u32(&lmap, loc - 1), msid;
-    if (pcol_filter_loc_mapping(&mfile, nmap, m, &msid)) rc = ls_add(f, &names, &ids, start, msid, err);
+    if (pcol_filter_loc_mapping(f, &mfile, nmap, loc, m, &msid)) rc = ls_add(f, &names, &ids, start, msid, err);
     for (uint64_t li = a; li < e && !rc; li++) {
       uint32_t fn = pcol_view_u32(&lfn, li);
       if (!fn || fn > nfn) continue;
@@ -1060,7 +1060,7 @@ static int loc_strings(rep *r, pcol_file *f, int lines_only, pcol_error *err) {
   for (uint64_t loc = 1; !rc && loc <= nloc; loc++) {
     uint32_t m = pcol_view_u32(&lmap, loc - 1), id = 0, msid;
     pcol_str str;
-    if (pcol_filter_loc_mapping(&mfile, nmap, m, &msid)) {
+    if (pcol_filter_loc_mapping(f, &mfile, nmap, loc, m, &msid)) {
       rc = pcol_string(f, msid, &str, err);
       if (!rc) rc = pcol_q_key_intern(&names, str.ptr ? str.ptr : "", str.ptr ? str.len : 0, 0, &id, err);
     }

@@ -12,7 +12,8 @@
  * label, no name: pprof's frame is named "", which its reports print as
  * "<unknown>" by function and by the key by line, as pcol does), whose
  * file is the key, at a location without mapping or address,
- * line 0.  Of keys k1,k2 k1 is the outermost (pprof: "the first tag is
+ * line 0 (in a file without mappings too: the name filters see no fake
+ * mapping there, pcol_filter_loc_mapping).  Of keys k1,k2 k1 is the outermost (pprof: "the first tag is
  * closest to the root").
  *
  * Cost: a copy of the file into memory (pcol_b_add_file_copy), each
@@ -38,6 +39,7 @@ typedef struct tagf {
   uint32_t *ids;                      /* per label set: root then leaf location ids */
   uint8_t *made;                      /* per label set: ids made */
   const char *unit;                   /* the numbers' output unit (pcol_unit_label's to) */
+  uint32_t first_loc;                 /* the smallest id of a label frame's location (0: none) */
   pcol_buf name;
 } tagf;
 
@@ -106,7 +108,9 @@ static int of_labelset(void *ctx, pcol_builder *b, uint32_t ls, const uint32_t *
       pcol_function_row fr = {nsid, 0, t->key_sid[w][i], PCOL_NA_I64};
       PCOL_RETURN_NOT_OK(pcol_b_function(b, &fr, &fn, err));
       pcol_line_row line = {fn, 0, PCOL_NA_I64};
-      PCOL_RETURN_NOT_OK(pcol_b_location(b, 0, 0, 0, &line, 1, &ids[w ? t->nkey[0] + i : i], err));
+      uint32_t *id = &ids[w ? t->nkey[0] + i : i];
+      PCOL_RETURN_NOT_OK(pcol_b_location(b, 0, 0, 0, &line, 1, id, err));
+      if (!t->first_loc || *id < t->first_loc) t->first_loc = *id;
     }
   t->made[ls] = 1;
   /* pprof's order: of keys k1,k2, k1 is the outermost of each group */
@@ -172,6 +176,10 @@ int pcol_open_tag_frames(pcol_file *f, const char *root_keys, const char *leaf_k
   pcol_b_copy cp = {.frames = {&t, of_labelset}};
   if (!rc) rc = pcol_b_add_file_copy(b, f, &cp, err);
   rc = pcol_q_open_built(b, rc, f->input_bytes, out, err);
+  /* the label frames take no fake mapping (pprof's fetch gave it to the
+   * locations it read; tagroot.go makes these without a Mapping), nor do
+   * those made late in f (pcol_filter_loc_mapping) */
+  if (!rc) (*out)->late_locs = f->late_locs ? f->late_locs : t.first_loc;
   free(t.ids);
   free(t.made);
   pcol_buf_free(&t.name);

@@ -19,6 +19,8 @@
 #   - calls whose samples cancel (cancel.pb.gz): listed at 0 as pprof lists
 #     them (two label sets, or -diff_base), left out where its merge makes
 #     one sample of 0
+#   - a profile without mappings: -tagroot/-tagleaf's label frames take
+#     no fake mapping (--show/--hide/--focus/--ignore '^$')
 #   - no node left (--node-fraction): each number in its own unit, as
 #     pprof's "minimum" ("Dropped 10 nodes (cum <= 200ms)"; top, tree, graph)
 # Env: PCOL, PCOL_TESTDATA.  Exit 0 pass, 1 fail, 77 skip (no Go).
@@ -206,6 +208,16 @@ for mode in top-sums top-walk; do
     "$PCOL" top ${cum:+--sort cum} "$signed" "$signed2" 2>&1 | sed -n '/^Showing/,$p' >"$tmp/pc.txt"
     cmp -s "$tmp/go.txt" "$tmp/pc.txt" || { bad "pprof -top $cum signed.pb.gz signed-2.pb.gz vs pcol top"; diff "$tmp/go.txt" "$tmp/pc.txt" | head -6; }
   done
+done
+# a profile without mappings (signed.pb.gz): pprof's fake mapping is the
+# read locations', not -tagroot/-tagleaf's label frames, so ^$ (the fake
+# mapping's file) shows/hides/focuses every frame but those
+for w in tagleaf tagroot; do
+  for flt in show hide focus ignore; do
+    top "$signed" -$flt='^$' -$w=tenant -- --$flt '^$' --$w tenant
+  done
+  same '/^Showing nodes/' tree "$signed" -tree -show='^$' -$w=tenant -- --show '^$' --$w tenant
+  traces "$signed" -hide='^$' -$w=tenant -- --hide '^$' --$w tenant
 done
 # calls whose samples cancel: listed at 0 when pprof's merged samples are
 # not 0 (two label sets; a base's samples, labelled), not at all else
