@@ -1569,8 +1569,10 @@ PCOL_API void pcol_unit_pick_ratio(const pcol_sum *vals, size_t nvals, pcol_sum 
 /* ---------------------------------------------------------- labels */
 /* go tool pprof -tags: for each label key (sorted by name), the value of
  * the selected samples that carry each of its values (sorted by |value|
- * desc, then name; a numeric label's value is printed in its unit, as
- * pcol_unit_label does with "minimum").  A sample with two values of a key
+ * desc, then name; a numeric label's value is printed in its key's unit,
+ * as pcol_unit_label does with "minimum": pprof's NumLabelUnits, the first
+ * unit a label of the key gives, else "bytes" for alignment and request,
+ * else the key's name, whatever unit the label itself gives).  A sample with two values of a key
  * counts for both.  Only the keys sel's tag_show/tag_hide let through.  A
  * sample without locations is not counted (pprof's filters, which run
  * before -tags even when none is given, drop it).  A value whose samples
@@ -1606,8 +1608,10 @@ PCOL_API void pcol_tags_free(pcol_tags *t);
  * frames (innermost first, named by the frame rule of pcol_ftree_build: a
  * location without lines "[mapping file]" or "<unknown>", as pprof names
  * it; inlined[i] = 1 for a frame inlined into the next) and
- * its labels (str.ptr NULL for a numeric label; only those whose key sel's
- * tag_show/tag_hide let through: the traces are the same either way).  fn
+ * its labels (str.ptr NULL for a numeric label, num its number and unit
+ * its key's unit as pcol_tags_compute names it, pprof's NumLabelUnits;
+ * only those whose key sel's tag_show/tag_hide let through: the traces are
+ * the same either way).  fn
  * and what t points to follow the callback rule (at the top). */
 typedef struct pcol_label_kv {
   pcol_str key, str;

@@ -280,23 +280,13 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
 }
 
 /* ---------------------------------------------------------------- labels */
-/* What the label filters know of the file's keys: which string ids are
- * label keys (bit 1: with a string value, bit 2: with a number), and each
- * numeric key's unit by pprof's NumLabelUnits: the first unit given with
- * it, else "bytes" for "alignment" and "request", else the key's own name. */
-typedef struct key_info {
-  uint64_t nstr;
-  uint8_t *kind;  /* per string id */
-  uint32_t *unit; /* per string id: the first non-empty unit, 0 none */
-} key_info;
-
-static void key_info_free(key_info *k) {
+void pcol_label_keys_free(pcol_label_keys *k) {
   free(k->kind);
   free(k->unit);
   memset(k, 0, sizeof *k);
 }
 
-static int key_info_load(pcol_file *f, key_info *k, pcol_error *err) {
+int pcol_label_keys_load(pcol_file *f, pcol_label_keys *k, pcol_error *err) {
   memset(k, 0, sizeof *k);
   uint64_t nlabels = pcol_rows(f, PCOL_T_LABELS);
   k->nstr = pcol_rows(f, PCOL_T_STRINGS);
@@ -327,7 +317,7 @@ static int key_info_load(pcol_file *f, key_info *k, pcol_error *err) {
 }
 
 /* The string id of key (0 when no label has it). */
-static int key_find(pcol_file *f, const key_info *k, pcol_str key, uint32_t *id,
+static int key_find(pcol_file *f, const pcol_label_keys *k, pcol_str key, uint32_t *id,
                     pcol_error *err) {
   *id = 0;
   for (uint64_t s = 1; s <= k->nstr; s++) {
@@ -356,7 +346,7 @@ static void msg_str(char *dst, size_t cap, const char *p, size_t len, size_t max
 
 /* ENOTFOUND: "WHAT: no label KEY in this file; its label keys: a, b
  * (numeric)" -- an unknown key is an error, not an empty answer. */
-static int key_missing(pcol_file *f, const key_info *k, const char *what, pcol_str key,
+static int key_missing(pcol_file *f, const pcol_label_keys *k, const char *what, pcol_str key,
                        pcol_error *err) {
   char list[360]; /* the message holds 512 bytes */
   size_t n = 0;
@@ -387,13 +377,13 @@ static int key_missing(pcol_file *f, const key_info *k, const char *what, pcol_s
 }
 
 int pcol_label_key_check(pcol_file *f, const char *what, const char *key, pcol_error *err) {
-  key_info k;
+  pcol_label_keys k;
   uint32_t id = 0;
   pcol_str ks = {key, strlen(key)};
-  int rc = key_info_load(f, &k, err);
+  int rc = pcol_label_keys_load(f, &k, err);
   if (!rc) rc = key_find(f, &k, ks, &id, err);
   if (!rc && !id) rc = key_missing(f, &k, what, ks, err);
-  key_info_free(&k);
+  pcol_label_keys_free(&k);
   return rc;
 }
 
@@ -509,7 +499,7 @@ static void tag_free(tag_filter *t) {
   memset(t, 0, sizeof *t);
 }
 
-static int tag_compile(pcol_file *f, const key_info *ki, const char *what, const char *spec,
+static int tag_compile(pcol_file *f, const pcol_label_keys *ki, const char *what, const char *spec,
                        tag_filter *t, pcol_error *err) {
   memset(t, 0, sizeof *t);
   const char *eq = strchr(spec, '='), *vals = spec;
@@ -564,11 +554,11 @@ static int tag_compile(pcol_file *f, const key_info *ki, const char *what, const
 typedef struct tag_cols {
   pcol_view lsoff, lkey, lstr, lnum;
   uint64_t nlabels;
-  const key_info *ki;
+  const pcol_label_keys *ki;
 } tag_cols;
 
-/* A numeric key's unit (pprof's NumLabelUnits). */
-static int key_unit(pcol_file *f, const key_info *ki, uint32_t key, pcol_str *u, pcol_error *err) {
+int pcol_label_key_unit(pcol_file *f, const pcol_label_keys *ki, uint32_t key, pcol_str *u,
+                        pcol_error *err) {
   if (key <= ki->nstr && ki->unit[key]) return pcol_string(f, ki->unit[key], u, err);
   PCOL_RETURN_NOT_OK(pcol_string(f, key, u, err));
   if (pcol_str_is(*u, "alignment") || pcol_str_is(*u, "request")) *u = (pcol_str){"bytes", 5};
@@ -592,7 +582,7 @@ static int tag_match(pcol_file *f, const tag_filter *t, const tag_cols *c, uint3
     if (t->num.op) {
       if (vs || (t->key.ptr && kid != t->key_id)) continue;
       pcol_str ku;
-      PCOL_RETURN_NOT_OK(key_unit(f, c->ki, kid, &ku, err));
+      PCOL_RETURN_NOT_OK(pcol_label_key_unit(f, c->ki, kid, &ku, err));
       if (range_has(&t->num, pcol_view_i64(&c->lnum, i), ku)) {
         *out = 1;
         return PCOL_OK;
@@ -634,7 +624,7 @@ static int tag_match(pcol_file *f, const tag_filter *t, const tag_cols *c, uint3
 
 static int tag_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, pcol_error *err) {
   tag_filter tf = {0}, ti = {0};
-  key_info ki;
+  pcol_label_keys ki;
   char *buf = NULL;
   size_t cap = 0;
   uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS);
@@ -643,7 +633,7 @@ static int tag_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, p
                            {&c.lkey, PCOL_T_LABELS, PCOL_C_LB_KEY},
                            {&c.lstr, PCOL_T_LABELS, PCOL_C_LB_STR},
                            {&c.lnum, PCOL_T_LABELS, PCOL_C_LB_NUM}};
-  int rc = key_info_load(f, &ki, err);
+  int rc = pcol_label_keys_load(f, &ki, err);
   if (!rc) rc = pcol_columns(f, req, PCOL_NCOLS(req), err);
   if (!rc && sel->tag) rc = tag_compile(f, &ki, "tag", sel->tag, &tf, err);
   if (!rc && sel->tag_ignore) rc = tag_compile(f, &ki, "tag-ignore", sel->tag_ignore, &ti, err);
@@ -656,7 +646,7 @@ static int tag_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, p
   }
   tag_free(&tf);
   tag_free(&ti);
-  key_info_free(&ki);
+  pcol_label_keys_free(&ki);
   free(buf);
   return rc;
 }

@@ -65,6 +65,23 @@ void pcol_filter_free(pcol_filter *x);
  * Mapping) have none: filter.go tests a mapping only when there is one. */
 int pcol_filter_loc_mapping(const pcol_file *f, const pcol_view *mfile, uint64_t nmap, uint64_t loc,
                             uint32_t m, uint32_t *sid);
+/* The file's label keys: which string ids are label keys (kind: bit 1
+ * with a string value, bit 2 with a number), and each numeric key's unit
+ * by pprof's NumLabelUnits (profile.go), the one rule of pcol for it:
+ * -tagfocus/-tagignore ranges, -tags and -traces name a key's numbers in
+ * it, whatever unit each label gives (pcol_label_key_unit). */
+typedef struct pcol_label_keys {
+  uint64_t nstr;
+  uint8_t *kind;  /* per string id */
+  uint32_t *unit; /* per string id: the first non-empty unit, 0 none */
+} pcol_label_keys;
+int pcol_label_keys_load(pcol_file *f, pcol_label_keys *k, pcol_error *err);
+void pcol_label_keys_free(pcol_label_keys *k);
+/* Numeric key `key`'s (string id) unit: the first unit a label of it
+ * gives, else "bytes" for "alignment" and "request", else the key's own
+ * name. */
+int pcol_label_key_unit(pcol_file *f, const pcol_label_keys *k, uint32_t key, pcol_str *u,
+                        pcol_error *err);
 /* The one way pcol compiles a user's regular expression (Go's syntax,
  * pprof's, rewritten by pcol_rx_from_go for POSIX regcomp, REG_NOSUB):
  * EINVAL naming `what` and the expression when it is bad. */

@@ -247,16 +247,16 @@ int pcol_q_labelcols_open(pcol_file *f, pcol_q_labelcols *c, pcol_error *err) {
   return pcol_columns(f, req, PCOL_NCOLS(req), err);
 }
 
-/* Label i's value as -tags and -tagroot name it: its string, or its number
- * in its unit ("64B"; a number without a unit takes the key's name), in
- * num (>= 96 bytes). */
-static int label_value_name(pcol_file *f, const pcol_q_labelcols *c, pcol_str key, uint64_t i,
-                            const char *unit, char *num, size_t cap, pcol_str *s, pcol_error *err) {
+/* Label i's value as -tags names it: its string, or its number in its
+ * key's unit (report.go printTags: o.NumLabelUnits[key], whatever unit the
+ * label gives: pcol_label_key_unit; "64B"), in num (>= 96 bytes). */
+static int label_value_name(pcol_file *f, const pcol_q_labelcols *c, const pcol_label_keys *keys,
+                            uint64_t i, const char *unit, char *num, size_t cap, pcol_str *s,
+                            pcol_error *err) {
   uint32_t sid = pcol_view_u32(&c->str, i);
   if (sid) return pcol_string(f, sid, s, err);
   pcol_str u;
-  PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&c->unit, i), &u, err));
-  if (!u.ptr || !u.len) u = key;
+  PCOL_RETURN_NOT_OK(pcol_label_key_unit(f, keys, pcol_view_u32(&c->key, i), &u, err));
   pcol_q_label_scaled(pcol_view_i64(&c->num, i), u, unit, num, cap);
   s->ptr = num;
   s->len = strlen(num);
@@ -312,6 +312,8 @@ static int tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_s
   pcol_buf tmp = {0};
   pcol_q_tagkeys ks;
   memset(&ks, 0, sizeof ks);
+  pcol_label_keys lk;
+  memset(&lk, 0, sizeof lk);
   if (!p) return pcol_oom(err);
   out->priv_ = p;
   a.nls = pcol_rows(f, PCOL_T_LABELSETS);
@@ -323,6 +325,7 @@ static int tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_s
   int rc = pcol_select_need_view(f, sel, need[0], &a.ls, &lazy, err);
   if (!rc) rc = pcol_select_need_view(f, sel, need[1], &a.st, &lazy, err);
   if (!rc) rc = pcol_q_labelcols_open(f, &lc, err);
+  if (!rc) rc = pcol_label_keys_load(f, &lk, err);
   if (!rc) rc = pcol_q_tagkeys_init(&ks, sel, err);
   if (!rc) rc = root_key ? root_filter_build(f, sel, root_key, &flt, err) : pcol_filter_build(f, sel, &flt, err);
   else memset(&flt, 0, sizeof flt);
@@ -363,7 +366,7 @@ static int tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_s
       if ((rc = pcol_q_key_intern(&p->keys, k.ptr ? k.ptr : "", k.ptr ? k.len : 0, 0, &kid, err)))
         break;
       char num[96]; /* a number: pprof prints it in its unit, scaled ("1.50MB") */
-      if ((rc = label_value_name(f, &lc, k, i, sel ? sel->label_unit : NULL, num, sizeof num, &s, err)))
+      if ((rc = label_value_name(f, &lc, &lk, i, sel ? sel->label_unit : NULL, num, sizeof num, &s, err)))
         break;
       /* the pair (key id, value) as one interned byte string */
       tmp.len = 0;
@@ -426,6 +429,7 @@ static int tags_compute(pcol_file *f, const pcol_select *sel, const pcol_value_s
   pcol_buf_free(&tmp);
   pcol_filter_free(&flt);
   pcol_q_tagkeys_free(&ks);
+  pcol_label_keys_free(&lk);
   if (rc) pcol_tags_free(out);
   return rc;
 }
@@ -453,6 +457,7 @@ typedef struct tr_ctx {
   pcol_q_fctx fc;
   const pcol_filter *flt;
   pcol_q_tagkeys ks; /* --tagshow/--taghide */
+  pcol_label_keys lk; /* each numeric key's unit */
   pcol_view stack, ls;
   pcol_q_labelcols lc;
   uint64_t nls;
@@ -555,8 +560,9 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
         if ((rc = pcol_string(c->fc.f, sid, &kv->str, c->err))) return rc;
         if (!kv->str.ptr) kv->str.ptr = "";
       } else {
+        /* named in its key's unit (report.go printTraces: o.NumLabelUnits[key]) */
         kv->num = pcol_view_i64(&c->lc.num, i);
-        if ((rc = pcol_string(c->fc.f, pcol_view_u32(&c->lc.unit, i), &kv->unit, c->err))) return rc;
+        if ((rc = pcol_label_key_unit(c->fc.f, &c->lk, ksid, &kv->unit, c->err))) return rc;
       }
     }
   }
@@ -596,6 +602,7 @@ static int traces_run(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   int rc = pcol_q_labelcols_open(f, &c.lc, err);
   if (!rc) rc = pcol_q_unnamed_are_frames(f, sel, &c.unnamed_frames, err);
   if (!rc) rc = pcol_q_tagkeys_init(&c.ks, sel, err);
+  if (!rc) rc = pcol_label_keys_load(f, &c.lk, err);
   if (!rc) rc = pcol_q_fctx_init(&c.fc, f, err);
   if (!rc) rc = pcol_filter_build(f, sel, &flt, err);
   c.flt = &flt;
@@ -621,6 +628,7 @@ static int traces_run(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   tr_groups_free(&g);
   pcol_filter_free(&flt);
   pcol_q_tagkeys_free(&c.ks);
+  pcol_label_keys_free(&c.lk);
   pcol_buf_free(&c.fc.scratch);
   pcol_buf_free(&c.names);
   free(c.frames);

@@ -21,6 +21,8 @@
 #     one sample of 0
 #   - a profile without mappings: -tagroot/-tagleaf's label frames take
 #     no fake mapping (--show/--hide/--focus/--ignore '^$')
+#   - a numeric label named in its key's unit (tags, traces, top --by
+#     label), not in the unit it gives
 #   - no node left (--node-fraction): each number in its own unit, as
 #     pprof's "minimum" ("Dropped 10 nodes (cum <= 200ms)"; top, tree, graph)
 # Env: PCOL, PCOL_TESTDATA.  Exit 0 pass, 1 fail, 77 skip (no Go).
@@ -344,6 +346,34 @@ go tool pprof -symbolize=none -dot -nodefraction=0.2 "$tmp/nonodes.pb" 2>/dev/nu
 "$PCOL" graph "$tmp/nonodes.pb" --node-fraction 0.2 2>&1 | grep -o 'Dropped[^\\]*' >"$tmp/pc.txt"
 [ -s "$tmp/go.txt" ] && cmp -s "$tmp/go.txt" "$tmp/pc.txt" ||
   { bad "nonodes.pb: -dot's Dropped line (< pprof, > pcol)"; diff "$tmp/go.txt" "$tmp/pc.txt"; }
+
+# a numeric label named in its key's unit (pprof's NumLabelUnits), not
+# its own: sz given in bytes once, then without a unit (100B, 4kB), or in
+# kilobytes (100B: pprof warns); request without any unit (bytes)
+for nk in 'ml sz' 'ml2 sz' 'ml3 request'; do
+  n=${nk% *} k=${nk#* }
+  u1=; [ "$n" = ml2 ] && u1="num_unit: 11"
+  u0=; [ "$n" != ml3 ] && u0="num_unit: 9"
+  two=; [ "$n" != ml2 ] && two="label { key: 8 num: 4096 }"
+  {
+    echo 'sample_type { type: 1 unit: 2 }'
+    echo 'sample { location_id: 1 value: 5 label { key: 3 str: 4 } label { key: 3 str: 5 } }'
+    echo "sample { location_id: 2 value: 3 label { key: 3 str: 5 } label { key: 8 num: 2048 $u0 } }"
+    echo "sample { location_id: 2 value: 2 label { key: 8 num: 100 $u1 } $two }"
+    echo 'location { id: 1 line { function_id: 1 line: 1 } } location { id: 2 line { function_id: 2 line: 2 } }'
+    echo 'function { id: 1 name: 6 filename: 10 } function { id: 2 name: 7 filename: 10 }'
+    echo "string_table: [\"\", \"samples\", \"count\", \"k\", \"a\", \"b\", \"X\", \"Y\", \"$k\", \"bytes\", \"t.go\", \"kilobytes\"]"
+  } | pbtext "$n"
+  same 1 tags "$tmp/$n.pb" -tags --
+  traces "$tmp/$n.pb" --
+  # top --by label:KEY's rows are named as -tags names them
+  checked=$((checked + 1))
+  go tool pprof -symbolize=none -tags -tagshow="^$k\$" "$tmp/$n.pb" 2>/dev/null |
+    awk 'NR > 1 && NF { print $NF }' | sort >"$tmp/go.txt"
+  "$PCOL" top "$tmp/$n.pb" --by label:"$k" | sed -n '/flat%/,$p' | awk 'NR > 1 { print $NF }' | sort >"$tmp/pc.txt"
+  [ -s "$tmp/go.txt" ] && cmp -s "$tmp/go.txt" "$tmp/pc.txt" ||
+    { bad "$n.pb: top --by label:$k's rows vs pprof -tags' values (< pprof, > pcol)"; diff "$tmp/go.txt" "$tmp/pc.txt"; }
+done
 
 echo "pprof semantics: $checked comparisons, $fail failed"
 [ $fail = 0 ]
